@@ -1,0 +1,248 @@
+/**
+ * The kernel's hook catalogue, declared once. Every lifecycle point a plugin can tap is here,
+ * grouped by domain; the TypeScript types come from the tapable constructors. Stages for the
+ * staged hooks live in `stages.ts`. Hooks are for plugin authors; SDK users see `options.hooks`
+ * (the user-facing events), a separate vocabulary.
+ */
+import {
+  AsyncParallelHook,
+  AsyncSeriesBailHook,
+  AsyncSeriesHook,
+  AsyncSeriesWaterfallHook,
+  SyncHook,
+  SyncWaterfallHook,
+} from "tapable";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { Kernel, ResolvedOptions } from "./kernel";
+import type { RunContext } from "./run";
+import type { Tool, ToolContext } from "./tool";
+import type { Message, ResultMessage, AssistantMessage, ToolOutput, ToolResultMessage } from "./messages";
+import type { PermissionResult, UbiquityConfig } from "./config/schema";
+import type { Usage } from "./messages";
+
+/** The prompt entering a turn; `turn.prompt` taps may add context or block it. */
+export interface TurnPrompt {
+  text: string;
+  /** `user` for the run's prompt, `stop` for a continuation sent back by `turn.stop`. */
+  source: "user" | "stop";
+  /** Text placed ahead of the prompt (e.g. hook context, unfinished todos). */
+  context: string[];
+  /** Set to a reason to refuse the prompt: the run ends with a result saying why. */
+  blocked?: string;
+}
+
+/** One section of the system prompt. */
+export interface SystemSection {
+  /** Stable id, e.g. `guidance`, `environment`, `tools`, `memory`. */
+  id: string;
+  text: string;
+}
+
+/** What `turn.stop` sees when the model ended without tool calls. */
+export interface StopInfo {
+  /** The final assistant text of this turn. */
+  text: string;
+  /** How many times the run was already sent back. */
+  continuations: number;
+}
+
+/** Answer of `turn.stop`: send the agent back with this prompt. */
+export interface StopDecision {
+  continueWith: string;
+}
+
+/** Passed to `turn.end` after each model response and its tool calls. */
+export interface TurnInfo {
+  turn: number;
+  assistant: AssistantMessage;
+  toolResults: ToolResultMessage[];
+}
+
+/** What `model.resolve` is asked to resolve. */
+export interface ModelRef {
+  /** The model string after alias expansion (`provider:model`). */
+  spec: string;
+  role: "main" | "fallback" | "compact" | "subagent";
+  options: ResolvedOptions;
+}
+
+/** A request on its way to the model; `model.request` taps rewrite it in stage order. */
+export interface ModelRequest {
+  model: Exclude<LanguageModel, string>;
+  /** `provider:model` label of `model`. */
+  modelLabel: string;
+  instructions: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  /** The tools behind `tools`, in offer order. */
+  toolList: Tool[];
+  maxOutputTokens?: number;
+  temperature?: number;
+  providerOptions?: Record<string, Record<string, unknown>>;
+  headers?: Record<string, string>;
+  /** 1-based index of the model call in the run. */
+  call: number;
+}
+
+/** One completed model response. */
+export interface ModelResponse {
+  request: ModelRequest;
+  /** Label of the model that actually answered (a fallback may differ from the request's). */
+  modelLabel: string;
+  usage: Usage;
+  text: string;
+  finishReason: string;
+  providerMetadata?: Record<string, unknown>;
+}
+
+/** A failed model call, offered to `model.error` for recovery. */
+export interface ModelErrorInfo {
+  error: unknown;
+  request: ModelRequest;
+  /** How many recoveries were already attempted for this call. */
+  attempt: number;
+}
+
+/** Answer of `model.error`: retry, optionally with another request (e.g. a fallback model). */
+export interface ModelRecovery {
+  retry: true;
+  request?: ModelRequest;
+}
+
+/** The permission verdict being built by `tool.permission` taps. A deny is final. */
+export interface PermissionVerdict {
+  behavior: "allow" | "ask" | "deny";
+  message?: string;
+  /** The rule or check that decided, for messages and `ubiquity permissions check`. */
+  rule?: string;
+  /** The plugin that cast the deciding vote. */
+  decidedBy?: string;
+  /** Rules a handler could add to allow this kind of call from now on. */
+  suggestions?: string[];
+  /** With deny: end the run after this call. */
+  interrupt?: boolean;
+}
+
+/** One tool call going through the funnel. */
+export interface ToolCall {
+  run: RunContext;
+  tool: Tool;
+  toolName: string;
+  toolUseId: string;
+  /** The input as currently authorized (rewrites by hooks or handlers replace it). */
+  input: Record<string, unknown>;
+  context: ToolContext;
+}
+
+/** State of `tool.beforeCall`: taps may rewrite the input or block the call. */
+export interface BeforeCall {
+  input: Record<string, unknown>;
+  /** Set to a reason to block: the tool does not run, the reason goes back as its result. */
+  block?: string;
+}
+
+/** State of `context.compact`: the history and the pressure on the window. */
+export interface CompactState {
+  messages: ModelMessage[];
+  /** Estimated tokens the next request will carry. */
+  estimatedTokens: number;
+  /** Set by a tier that changed the history. */
+  changed: boolean;
+}
+
+/** What `context.compacted` observers receive. */
+export interface CompactInfo {
+  tier: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  summary?: string;
+}
+
+/** A model provider: turns a model id into a `LanguageModel`. */
+export interface ModelProvider {
+  /** Build the model; throws a clear error when the provider cannot be built. */
+  languageModel(modelId: string, ref: ModelRef): Exclude<LanguageModel, string> | Promise<Exclude<LanguageModel, string>>;
+}
+
+/** Everything the `event` firehose carries. */
+export type KernelEvent =
+  | { type: "message"; message: Message }
+  | { type: "registry.override"; registry: string; name: string; winner: string; loser: string }
+  | { type: "plugin.error"; plugin: string; hook: string; error: unknown }
+  | { type: "warning"; source: string; message: string };
+
+/** Build a fresh, frozen hook catalogue (one per kernel). */
+export function createHooks() {
+  return Object.freeze({
+    kernel: Object.freeze({
+      /** Rewrite the options before validation defaults are applied (waterfall). */
+      config: new SyncWaterfallHook<[UbiquityConfig]>(["config"]),
+      /** The final options, once (sync). */
+      configResolved: new SyncHook<[ResolvedOptions]>(["options"]),
+      /** Async start-up: MCP connect, skill scan, price load. The hooks are sealed from here on. */
+      ready: new AsyncSeriesHook<[Kernel]>(["kernel"]),
+      /** Tear-down, in parallel; a failing tap is logged, the others still run. */
+      dispose: new AsyncParallelHook<[Kernel]>(["kernel"]),
+    }),
+    session: Object.freeze({
+      /** Load a stored session by id: the first store that knows it answers (bail). */
+      load: new AsyncSeriesBailHook<[string, RunContext], ModelMessage[] | undefined>(["sessionId", "run"]),
+      /** A run is starting (series). */
+      start: new AsyncSeriesHook<[RunContext]>(["run"]),
+      /** A run ended; observers only (parallel, isolated). */
+      end: new AsyncParallelHook<[RunContext, ResultMessage]>(["run", "result"]),
+    }),
+    turn: Object.freeze({
+      /** The prompt entering a turn (waterfall; may add context or block). */
+      prompt: new AsyncSeriesWaterfallHook<[TurnPrompt, RunContext]>(["prompt", "run"]),
+      /** System prompt sections, once per turn, in SYSTEM_STAGE order (waterfall). */
+      system: new AsyncSeriesWaterfallHook<[SystemSection[], RunContext]>(["sections", "run"]),
+      /** The model stopped calling tools: a tap may send it back with a prompt (bail). */
+      stop: new AsyncSeriesBailHook<[StopInfo, RunContext], StopDecision | undefined>(["info", "run"]),
+      /** A turn finished; observers only (parallel, isolated). */
+      end: new AsyncParallelHook<[TurnInfo, RunContext]>(["turn", "run"]),
+    }),
+    model: Object.freeze({
+      /** Model string to `LanguageModel`: the first provider plugin that knows it answers (bail). */
+      resolve: new AsyncSeriesBailHook<[ModelRef, Kernel], Exclude<LanguageModel, string> | undefined>(["ref", "kernel"]),
+      /** Build up the request in REQUEST_STAGE order (waterfall). */
+      request: new AsyncSeriesWaterfallHook<[ModelRequest, RunContext]>(["request", "run"]),
+      /** A response arrived: usage, cost, cache-break detection (series, isolated). */
+      response: new AsyncSeriesHook<[ModelResponse, RunContext]>(["response", "run"]),
+      /** A call failed: retry, fall back, or compact-and-retry (bail). */
+      error: new AsyncSeriesBailHook<[ModelErrorInfo, RunContext], ModelRecovery | undefined>(["error", "run"]),
+    }),
+    tool: Object.freeze({
+      /** The tools offered this turn, in offer order (waterfall: availability). */
+      list: new AsyncSeriesWaterfallHook<[Tool[], RunContext]>(["tools", "run"]),
+      /** Votes on one call (waterfall; a deny from any tap is final whatever the order). */
+      permission: new AsyncSeriesWaterfallHook<[PermissionVerdict, ToolCall]>(["verdict", "call"]),
+      /** Answer an `ask` verdict (bail; no answer means deny). */
+      ask: new AsyncSeriesBailHook<[PermissionVerdict, ToolCall], PermissionResult | undefined>(["verdict", "call"]),
+      /** Before the tool runs: rewrite the input or block (waterfall). */
+      beforeCall: new AsyncSeriesWaterfallHook<[BeforeCall, ToolCall]>(["state", "call"]),
+      /** After the tool ran: rewrite its output (waterfall). */
+      afterCall: new AsyncSeriesWaterfallHook<[ToolOutput, ToolCall]>(["output", "call"]),
+    }),
+    context: Object.freeze({
+      /** Shrink the history, one COMPACT_STAGE per tier (waterfall; a tier skips when under budget). */
+      compact: new AsyncSeriesWaterfallHook<[CompactState, RunContext]>(["state", "run"]),
+      /** A compaction happened (series). */
+      compacted: new AsyncSeriesHook<[CompactInfo, RunContext]>(["info", "run"]),
+    }),
+    /** The observe-only firehose: every message and kernel event (sync, isolated). */
+    event: new SyncHook<[KernelEvent]>(["event"]),
+  });
+}
+
+/** The hook catalogue type. */
+export type Hooks = ReturnType<typeof createHooks>;
+
+/** Hooks whose taps only observe: a throwing tap is logged and the run goes on. */
+export const OBSERVER_HOOKS: ReadonlySet<string> = new Set([
+  "event",
+  "session.end",
+  "turn.end",
+  "model.response",
+  "kernel.dispose",
+]);

@@ -1,0 +1,45 @@
+/**
+ * Ubiquity's public entry. The kernel proper is feature-free; `summon()` and the runner bind
+ * to the default preset only in `facade.ts`.
+ */
+export { createKernel, defineConfig, validateConfig, OptionsSchema } from "./kernel";
+export type { Kernel, ResolvedOptions, ConfigEnv, TapDescription } from "./kernel";
+export { definePlugin, isPlugin } from "./plugin";
+export type { Plugin, PluginFactory } from "./plugin";
+export { definePreset, expandPlugins } from "./preset";
+export type { Preset, ResolvedPlugin, Expansion } from "./preset";
+export { Registry } from "./registry";
+export type { RegistryEntry } from "./registry";
+export { REQUEST_STAGE, SYSTEM_STAGE, COMPACT_STAGE, PERMISSION_STAGE } from "./stages";
+export { OBSERVER_HOOKS } from "./hooks";
+export type * from "./hooks";
+export { Tool, defineTool, isTool, toolJsonSchema } from "./tool";
+export type { ToolContext, ToolSpec, ToolPermission, FileReadRecord } from "./tool";
+export { emptyUsage, addUsage } from "./messages";
+export type * from "./messages";
+export {
+  UbiquityError,
+  PluginError,
+  HookUsageError,
+  PluginResolutionError,
+  ConfigError,
+  ModelError,
+  describeError,
+} from "./errors";
+export { ConfigSchema, KernelFieldsSchema, PERMISSION_MODES, HOOK_EVENTS } from "./config/schema";
+export type {
+  Options,
+  UbiquityConfig,
+  PluginEntry,
+  PresetEntry,
+  PermissionMode,
+  PermissionResult,
+  CanUseTool,
+  HookEventName,
+  HookMatcher,
+  McpServerConfig,
+  AgentDefinition,
+  ModelPricing,
+  Logger,
+} from "./config/schema";
+export { defaultLogger, consoleLogger, debugEnabled } from "./logger";

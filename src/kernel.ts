@@ -1,0 +1,273 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+import { createHooks, OBSERVER_HOOKS, type Hooks, type KernelEvent, type ModelProvider, type PermissionVerdict } from "./hooks";
+import { Registry } from "./registry";
+import { expandPlugins, type ResolvedPlugin } from "./preset";
+import type { Tool } from "./tool";
+import { isTool } from "./tool";
+import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
+import { ConfigSchema, OptionsSchema, type Logger, type Options, type PermissionMode, type UbiquityConfig } from "./config/schema";
+import { defaultLogger } from "./logger";
+
+/** Options after validation, with the kernel's own defaults applied. Plugins apply their own. */
+export type ResolvedOptions = Readonly<
+  Omit<Options, "cwd" | "maxTurns" | "permissionMode" | "logger"> & {
+    cwd: string;
+    maxTurns: number;
+    permissionMode: PermissionMode;
+    logger: Logger;
+  }
+> & { readonly [configKey: string]: unknown };
+
+/** A tap as `inspect` shows it. */
+export interface TapDescription {
+  plugin: string;
+  name: string;
+  stage: number;
+  type: string;
+}
+
+/** The kernel: hooks, registries, the resolved plugin list and the options of one product instance. */
+export interface Kernel {
+  readonly hooks: Hooks;
+  readonly registries: {
+    readonly tools: Registry<Tool>;
+    readonly providers: Registry<ModelProvider>;
+  };
+  readonly plugins: readonly ResolvedPlugin[];
+  /** Plugins removed by `disable`. */
+  readonly disabled: readonly ResolvedPlugin[];
+  readonly options: ResolvedOptions;
+  readonly logger: Logger;
+  hasPlugin(name: string): boolean;
+  /** Every hook's taps in run order (stage, then registration). */
+  taps(): Record<string, TapDescription[]>;
+  /** Run `kernel.ready` once and seal the hooks. */
+  ready(): Promise<void>;
+  /** Run `kernel.dispose` once. */
+  dispose(): Promise<void>;
+  /** Fire an `event` (observers are isolated). */
+  emit(event: KernelEvent): void;
+}
+
+interface TapRecord {
+  name: string;
+  stage?: number;
+  type: "sync" | "async" | "promise";
+  fn: (...args: unknown[]) => unknown;
+  owner?: string;
+}
+/** The shape of any tapable hook, as the interceptor sees it. */
+interface AnyHook {
+  tap: (...args: never[]) => void;
+  taps: TapRecord[];
+  intercept(interceptor: { register: (tap: TapRecord) => TapRecord }): void;
+}
+
+function eachHook(hooks: Hooks): [string, AnyHook][] {
+  const out: [string, AnyHook][] = [];
+  for (const [group, value] of Object.entries(hooks)) {
+    if (typeof (value as { tap?: unknown }).tap === "function") out.push([group, value as unknown as AnyHook]);
+    else for (const [name, hook] of Object.entries(value as object)) out.push([`${group}.${name}`, hook as unknown as AnyHook]);
+  }
+  return out;
+}
+
+/** Validate options/config: strict, except for top-level keys claimed by plugins' `configKey`. */
+export function validateConfig(config: Record<string, unknown>, claimed: ReadonlySet<string> = new Set(), file?: string) {
+  const own: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) if (!claimed.has(k)) own[k] = v;
+  const result = ConfigSchema.safeParse(own);
+  if (!result.success) throw new ConfigError(`invalid configuration:\n${z.prettifyError(result.error)}`, file);
+  return result.data;
+}
+
+class KernelImpl implements Kernel {
+  readonly hooks = createHooks();
+  readonly registries;
+  readonly plugins: readonly ResolvedPlugin[];
+  readonly disabled: readonly ResolvedPlugin[];
+  readonly logger: Logger;
+  options!: ResolvedOptions;
+  #applying: string | undefined;
+  #sealed = false;
+  #ready?: Promise<void>;
+  #disposed?: Promise<void>;
+
+  constructor(config: UbiquityConfig) {
+    this.logger = (config.logger as Logger | undefined) ?? defaultLogger();
+    const onOverride = (info: { registry: string; name: string; winner: { owner: string }; loser: { owner: string } }) =>
+      this.emit({ type: "registry.override", registry: info.registry, name: info.name, winner: info.winner.owner, loser: info.loser.owner });
+    this.registries = Object.freeze({
+      tools: new Registry<Tool>("tools", onOverride),
+      providers: new Registry<ModelProvider>("providers", onOverride),
+    });
+    for (const [name, hook] of eachHook(this.hooks)) this.#intercept(name, hook);
+
+    const expansion = expandPlugins(config);
+    this.plugins = Object.freeze(expansion.plugins);
+    this.disabled = Object.freeze(expansion.disabled);
+    for (const name of expansion.unmatchedDisable) this.logger.warn(`disable: no plugin named ${name} is in the list; nothing was removed`);
+    this.#checkDependencies();
+
+    const claimed = new Set(this.plugins.map((p) => p.plugin.configKey).filter((k): k is string => !!k));
+    const merged = { ...expansion.defaults, ...config } as Record<string, unknown>;
+    validateConfig(merged, claimed);
+
+    for (const { plugin } of this.plugins) {
+      this.#applying = plugin.name;
+      try {
+        plugin.apply(this);
+      } catch (error) {
+        throw error instanceof HookUsageError || error instanceof PluginError ? error : new PluginError(plugin.name, "apply", error);
+      } finally {
+        this.#applying = undefined;
+      }
+    }
+
+    const rewritten = this.hooks.kernel.config.call(merged as UbiquityConfig) as Record<string, unknown>;
+    if (rewritten !== merged) validateConfig(rewritten, claimed);
+    this.options = Object.freeze(this.#resolve(rewritten));
+    this.hooks.kernel.configResolved.call(this.options);
+    if (this.options.tools) {
+      for (const tool of this.options.tools) {
+        if (!isTool(tool)) throw new ConfigError("options.tools: every entry must be a Tool (use defineTool() or extend Tool)");
+        this.registries.tools.register(tool.name, tool, "options.tools");
+      }
+    }
+  }
+
+  #resolve(config: Record<string, unknown>): ResolvedOptions {
+    const { presets: _p, plugins: _pl, disable: _d, $schema: _s, ...rest } = config;
+    return {
+      ...rest,
+      cwd: resolve(typeof rest.cwd === "string" ? rest.cwd : process.cwd()),
+      maxTurns: (rest.maxTurns as number | undefined) ?? 40,
+      permissionMode: (rest.permissionMode as PermissionMode | undefined) ?? "default",
+      logger: this.logger,
+    } as ResolvedOptions;
+  }
+
+  #checkDependencies() {
+    const names = new Set(this.plugins.map((p) => p.plugin.name));
+    for (const { plugin } of this.plugins) {
+      for (const dep of plugin.dependsOn ?? []) {
+        if (!names.has(dep)) {
+          throw new PluginResolutionError(
+            `plugin ${plugin.name} depends on ${dep}, which is not in the plugin list` +
+              (this.disabled.some((p) => p.plugin.name === dep) ? " (it was disabled)" : "") +
+              `; add ${dep} to plugins or remove ${plugin.name}`,
+          );
+        }
+      }
+    }
+  }
+
+  /** One interceptor per hook: sealing, no tapAsync/before, error attribution, observer isolation. */
+  #intercept(hookName: string, hook: AnyHook) {
+    const observer = OBSERVER_HOOKS.has(hookName);
+    const finalDeny = hookName === "tool.permission";
+    hook.intercept({
+      register: (tap) => {
+        const owner = this.#applying ?? tap.name;
+        if (this.#sealed) {
+          throw new HookUsageError(`plugin ${owner} tapped ${hookName} after kernel.ready; tap only inside plugin.apply()`);
+        }
+        if (!this.#applying) {
+          throw new HookUsageError(`plugin ${owner} tapped ${hookName} outside plugin.apply(); tap only inside plugin.apply()`);
+        }
+        if (tap.type === "async") {
+          throw new HookUsageError(`plugin ${owner} used tapAsync on ${hookName}; use tapPromise (or tap for sync work)`);
+        }
+        if ((tap as { before?: unknown }).before !== undefined) {
+          throw new HookUsageError(`plugin ${owner} used "before" on ${hookName}; order taps with a stage constant from stages.ts`);
+        }
+        const fn = tap.fn;
+        const fail = (error: unknown) => {
+          if (error instanceof PluginError) return error;
+          return new PluginError(owner, hookName, error);
+        };
+        const isolate = (error: unknown) => {
+          this.logger.error(`[plugin ${owner}] hook ${hookName} failed (ignored): ${describeError(error)}`);
+          if (hookName !== "event") this.emit({ type: "plugin.error", plugin: owner, hook: hookName, error });
+          return undefined;
+        };
+        let wrapped: (...args: unknown[]) => unknown;
+        if (tap.type === "sync") {
+          wrapped = (...args) => {
+            if (finalDeny && (args[0] as PermissionVerdict).behavior === "deny") return args[0];
+            try {
+              return fn(...args);
+            } catch (error) {
+              if (observer) return isolate(error);
+              throw fail(error);
+            }
+          };
+        } else {
+          wrapped = (...args) => {
+            if (finalDeny && (args[0] as PermissionVerdict).behavior === "deny") return Promise.resolve(args[0]);
+            let out: unknown;
+            try {
+              out = fn(...args);
+            } catch (error) {
+              return observer ? Promise.resolve(isolate(error)) : Promise.reject(fail(error));
+            }
+            return Promise.resolve(out).catch((error) => {
+              if (observer) return isolate(error);
+              throw fail(error);
+            });
+          };
+        }
+        return Object.assign(tap, { fn: wrapped, owner });
+      },
+    });
+  }
+
+  hasPlugin(name: string) {
+    return this.plugins.some((p) => p.plugin.name === name);
+  }
+
+  taps() {
+    const out: Record<string, TapDescription[]> = {};
+    for (const [name, hook] of eachHook(this.hooks)) {
+      out[name] = hook.taps.map((t) => ({ plugin: t.owner ?? t.name, name: t.name, stage: t.stage ?? 0, type: t.type }));
+    }
+    return out;
+  }
+
+  emit(event: KernelEvent) {
+    if (this.hooks.event.isUsed()) this.hooks.event.call(event);
+  }
+
+  ready() {
+    this.#sealed = true;
+    this.#ready ??= this.hooks.kernel.ready.promise(this);
+    return this.#ready;
+  }
+
+  dispose() {
+    this.#disposed ??= this.hooks.kernel.dispose.promise(this);
+    return this.#disposed;
+  }
+}
+
+/** Build a kernel from presets, plugins, `disable` and options. Throws on a bad config. */
+export function createKernel(config: UbiquityConfig = {}): Kernel {
+  if (typeof config !== "object" || config === null) throw new TypeError("createKernel(config): config must be an object");
+  return new KernelImpl(config);
+}
+
+/** Identity helper that types a config file's default export. */
+export function defineConfig<C extends UbiquityConfig | ((env: ConfigEnv) => UbiquityConfig | Promise<UbiquityConfig>)>(config: C): C {
+  return config;
+}
+
+/** What a function config export receives. */
+export interface ConfigEnv {
+  cwd: string;
+  /** The runner command (`run`, `inspect`, ...) or `"api"` for loadConfig() from code. */
+  command: string;
+}
+
+/** Re-exported for plugin authors who validate options the same way. */
+export { OptionsSchema };

@@ -1,0 +1,169 @@
+import { randomUUID } from "node:crypto";
+import type { JSONValue } from "@ai-sdk/provider";
+
+/** Token usage summed over a run (or one response). */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** Model requests made. */
+  requests: number;
+  /** Tool calls executed (every tool_use counts, whatever its outcome). */
+  toolCalls: number;
+}
+
+/** A fresh all-zero usage record. */
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 0, toolCalls: 0 };
+}
+
+/** Add `b` into `a` in place and return `a`. */
+export function addUsage(a: Usage, b: Partial<Usage>): Usage {
+  a.inputTokens += b.inputTokens ?? 0;
+  a.outputTokens += b.outputTokens ?? 0;
+  a.cacheReadTokens += b.cacheReadTokens ?? 0;
+  a.cacheWriteTokens += b.cacheWriteTokens ?? 0;
+  a.requests += b.requests ?? 0;
+  a.toolCalls += b.toolCalls ?? 0;
+  return a;
+}
+
+/** What a tool returns: content for the model, plus structured metadata for the program. */
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+/** One content block of an assistant message. */
+export type AssistantBlock =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "tool_call"; toolUseId: string; toolName: string; input: unknown };
+
+interface Base {
+  uuid: string;
+  sessionId: string;
+  /** Set on messages produced inside a subagent: the Agent call that spawned it. */
+  parentToolUseId?: string;
+  /** Set on messages produced inside a subagent: that subagent's unique id. */
+  agentId?: string;
+}
+
+/** A permission denial recorded in `result.permissionDenials`. */
+export interface PermissionDenial {
+  toolName: string;
+  toolUseId: string;
+  toolInput: unknown;
+  message: string;
+}
+
+/** The first message of every run: the resolved configuration. */
+export interface SystemInitMessage extends Base {
+  type: "system";
+  subtype: "init";
+  /** The model label (`provider:model`), or `null` when no model is configured. */
+  model: string | null;
+  cwd: string;
+  tools: string[];
+  permissionMode: string;
+  plugins: string[];
+  /** Extra facts contributed by plugins (MCP server status, skills, ...). */
+  extra: Record<string, JSONValue>;
+}
+
+/** Marks a full compaction of the history. */
+export interface SystemCompactBoundaryMessage extends Base {
+  type: "system";
+  subtype: "compact_boundary";
+  tokensBefore: number;
+  tokensAfter: number;
+  trigger: "auto" | "manual";
+}
+
+/** Reports tool results cleared by microcompaction. */
+export interface SystemMicrocompactMessage extends Base {
+  type: "system";
+  subtype: "microcompact";
+  cleared: number;
+  tokensSaved: number;
+}
+
+export type SystemMessage = SystemInitMessage | SystemCompactBoundaryMessage | SystemMicrocompactMessage;
+
+/** A user prompt entering the conversation. */
+export interface UserMessage extends Base {
+  type: "user";
+  text: string;
+}
+
+/** One complete model response. */
+export interface AssistantMessage extends Base {
+  type: "assistant";
+  text: string;
+  content: AssistantBlock[];
+  /** The model that produced this response (`provider:model`). */
+  model: string;
+}
+
+/** A tool call about to run, with the input it runs with. */
+export interface ToolUseMessage extends Base {
+  type: "tool_use";
+  toolName: string;
+  toolInput: unknown;
+  toolUseId: string;
+}
+
+/** The answer to one `tool_use`, on every path. */
+export interface ToolResultMessage extends Base {
+  type: "tool_result";
+  toolName: string;
+  toolUseId: string;
+  output: { content: string; isError: boolean; metadata: Record<string, unknown> };
+  durationMs: number;
+}
+
+/** A streamed delta (only with `includePartialMessages`). */
+export interface StreamEventMessage extends Base {
+  type: "stream_event";
+  delta: { type: "text" | "reasoning" | "tool_input"; text: string; toolUseId?: string };
+}
+
+/** The last message of every run. */
+export interface ResultMessage extends Base {
+  type: "result";
+  subtype: "success" | "error_max_turns" | "error_during_execution";
+  /** Final assistant text on success; the error message otherwise. */
+  result: string;
+  isError: boolean;
+  numTurns: number;
+  durationMs: number;
+  usage: Usage;
+  /** USD; `null` means unknown (something went unpriced), never free. */
+  totalCostUsd: number | null;
+  permissionDenials: PermissionDenial[];
+  /** Usage per model that answered, keyed by `provider:model`. */
+  modelUsage: Record<string, Usage>;
+}
+
+/** Everything `summon()` yields, discriminated on `type`. */
+export type Message =
+  | SystemMessage
+  | UserMessage
+  | AssistantMessage
+  | ToolUseMessage
+  | ToolResultMessage
+  | StreamEventMessage
+  | ResultMessage;
+
+/** Distributive Omit over a union. */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A message before the kernel stamps `uuid` and `sessionId` on it. */
+export type MessageInit = DistributiveOmit<Message, "uuid" | "sessionId"> & { uuid?: string; sessionId?: string };
+
+/** Stamp a message with a fresh uuid and the session id. */
+export function stamp<M extends MessageInit>(message: M, sessionId: string): M & { uuid: string; sessionId: string } {
+  return { ...message, uuid: message.uuid ?? randomUUID(), sessionId: message.sessionId ?? sessionId };
+}

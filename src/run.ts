@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import type { LanguageModel, ModelMessage } from "ai";
+import type { Kernel, ResolvedOptions } from "./kernel";
+import type { Logger } from "./config/schema";
+import type { FileReadRecord, Tool } from "./tool";
+import { emptyUsage, stamp, type Message, type MessageInit, type PermissionDenial, type Usage } from "./messages";
+
+/** Identity of a subagent run. */
+export interface AgentIdentity {
+  agentId: string;
+  agentType: string;
+  parentToolUseId: string;
+}
+
+/** The state of one run (or one subagent run), handed to every hook that runs inside it. */
+export interface RunContext {
+  readonly kernel: Kernel;
+  readonly options: ResolvedOptions;
+  readonly sessionId: string;
+  readonly cwd: string;
+  /** Permitted roots for the file tools; plugins may add to it (skills). */
+  readonly roots: string[];
+  readonly abortSignal: AbortSignal;
+  readonly logger: Logger;
+  /** Per-run file-read state (fresh for each subagent). */
+  readonly readState: Map<string, FileReadRecord>;
+  /** Set inside a subagent. */
+  readonly agent?: AgentIdentity;
+  /** The parent run, inside a subagent. */
+  readonly parent?: RunContext;
+  /** The conversation as the model sees it. */
+  history: ModelMessage[];
+  /** The main model and its label (`provider:model`); unset until resolved. */
+  model?: Exclude<LanguageModel, string>;
+  modelLabel: string | null;
+  /** The tools offered on the current turn, in offer order. */
+  tools: Tool[];
+  usage: Usage;
+  /** Usage per answering model. */
+  modelUsage: Record<string, Usage>;
+  /** Total cost in USD; `null` = unknown. Maintained by a pricing plugin. */
+  totalCostUsd: number | null;
+  permissionDenials: PermissionDenial[];
+  /** Model responses so far. */
+  numTurns: number;
+  /** Set when a handler asked to end the run (`interrupt: true`). */
+  interrupted?: string;
+  /** Per-run slots for plugins (key with a symbol or a WeakMap of your own). */
+  readonly state: Map<unknown, unknown>;
+  /** Stamp, publish and return a message. */
+  emit(message: MessageInit): Message;
+}
+
+export interface CreateRunInit {
+  kernel: Kernel;
+  sessionId?: string;
+  abortSignal: AbortSignal;
+  sink: (message: Message) => void;
+  agent?: AgentIdentity;
+  parent?: RunContext;
+  options?: ResolvedOptions;
+}
+
+/** Create the context of a run. */
+export function createRun(init: CreateRunInit): RunContext {
+  const options = init.options ?? init.kernel.options;
+  const sessionId = init.sessionId ?? init.parent?.sessionId ?? randomUUID();
+  const roots = [options.cwd, ...(options.additionalDirectories ?? []).map((d) => resolvePath(options.cwd, d))];
+  const run: RunContext = {
+    kernel: init.kernel,
+    options,
+    sessionId,
+    cwd: options.cwd,
+    roots,
+    abortSignal: init.abortSignal,
+    logger: options.logger,
+    readState: new Map(),
+    agent: init.agent,
+    parent: init.parent,
+    history: [],
+    modelLabel: null,
+    tools: [],
+    usage: emptyUsage(),
+    modelUsage: {},
+    totalCostUsd: null,
+    permissionDenials: [],
+    numTurns: 0,
+    state: new Map(),
+    emit(message) {
+      const extra = init.agent ? { agentId: init.agent.agentId, parentToolUseId: init.agent.parentToolUseId } : {};
+      const full = stamp({ ...extra, ...message } as MessageInit, sessionId) as Message;
+      init.sink(full);
+      init.kernel.emit({ type: "message", message: full });
+      return full;
+    },
+  };
+  return run;
+}
+
+import { resolve as resolveFs } from "node:path";
+import { homedir } from "node:os";
+function resolvePath(cwd: string, p: string): string {
+  if (p === "~") return homedir();
+  if (p.startsWith("~/")) return resolveFs(homedir(), p.slice(2));
+  return resolveFs(cwd, p);
+}

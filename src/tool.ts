@@ -1,0 +1,144 @@
+import { z } from "zod";
+import type { Logger, PermissionResult } from "./config/schema";
+import type { ToolOutput } from "./messages";
+
+/** What Read recorded about a file, for read-before-write. */
+export interface FileReadRecord {
+  /** True when the whole file was seen (no offset, nothing cut by the line limit). */
+  full: boolean;
+  mtimeMs: number;
+  size: number;
+  /** sha256 of the content that was seen in full (undefined for a partial read). */
+  hash?: string;
+}
+
+/** Everything a tool call can see of its run. */
+export interface ToolContext {
+  /** The run's working directory (absolute). */
+  cwd: string;
+  /** Folders the file tools may touch: cwd, additionalDirectories, roots added by plugins. */
+  roots: readonly string[];
+  abortSignal: AbortSignal;
+  sessionId: string;
+  toolUseId: string;
+  /** Per-run (per-subagent) file-read state, keyed by absolute resolved path. */
+  readState: Map<string, FileReadRecord>;
+  /** `options.env`: the environment overlay for subprocesses. */
+  env: Readonly<Record<string, string>>;
+  logger: Logger;
+}
+
+/** The permission opinion a tool may give about one call (undefined = no opinion). */
+export type ToolPermission = PermissionResult | { behavior: "ask"; message: string } | undefined;
+
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * A tool the model can call. Subclass it (`class Search extends Tool<typeof Input>`) or use
+ * `defineTool()`. Defaults: not read-only, not concurrency-safe, no permission opinion, no rule content.
+ */
+export abstract class Tool<S extends z.ZodType = z.ZodType> {
+  /** The name the model calls; unique in a run. */
+  abstract readonly name: string;
+  /** What the tool does and its real limits, as the model reads it. */
+  abstract readonly description: string;
+  /** zod schema of the input. */
+  abstract readonly inputSchema: S;
+  /** Cap on the content sent to the model (characters); the stream keeps the full output. */
+  maxResultChars?: number;
+
+  /** True when this call cannot change anything (plan mode lets it run). */
+  isReadOnly(_input: z.output<S>): boolean {
+    return false;
+  }
+  /** True when this call may run in parallel with other concurrency-safe calls. */
+  isConcurrencySafe(_input: z.output<S>): boolean {
+    return false;
+  }
+  /** The tool's own permission opinion for this call. */
+  checkPermissions(_input: z.output<S>, _ctx: ToolContext): Awaitable<ToolPermission> {
+    return undefined;
+  }
+  /** Every string a content rule (`Tool(content)`) must authorize for this call. */
+  permissionRuleContent(_input: z.output<S>): string[] | undefined {
+    return undefined;
+  }
+  /** Semantic validation after the schema: return an error message to refuse the call. */
+  validateInput(_input: z.output<S>, _ctx: ToolContext): Awaitable<string | undefined> {
+    return undefined;
+  }
+  /** Run the call. */
+  abstract call(input: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** The object form of a tool, for `defineTool()`. */
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  description: string;
+  inputSchema: S;
+  execute(input: z.output<S>, ctx: ToolContext): Awaitable<ToolOutput | string>;
+  isReadOnly?: boolean | ((input: z.output<S>) => boolean);
+  isConcurrencySafe?: boolean | ((input: z.output<S>) => boolean);
+  checkPermissions?(input: z.output<S>, ctx: ToolContext): Awaitable<ToolPermission>;
+  permissionRuleContent?(input: z.output<S>): string[] | undefined;
+  validateInput?(input: z.output<S>, ctx: ToolContext): Awaitable<string | undefined>;
+  maxResultChars?: number;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Define a tool from an object; returns a `Tool` instance. */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<S> {
+  if (!TOOL_NAME.test(spec.name)) {
+    throw new TypeError(`defineTool: invalid tool name ${JSON.stringify(spec.name)}; use 1-64 letters, digits, "_" or "-"`);
+  }
+  if (typeof spec.execute !== "function") throw new TypeError(`defineTool(${spec.name}): execute must be a function`);
+  const flag = (v: boolean | ((i: z.output<S>) => boolean) | undefined, input: z.output<S>) =>
+    typeof v === "function" ? v(input) : (v ?? false);
+  class DefinedTool extends Tool<S> {
+    readonly name = spec.name;
+    readonly description = spec.description;
+    readonly inputSchema = spec.inputSchema;
+    override maxResultChars = spec.maxResultChars;
+    override isReadOnly(input: z.output<S>) {
+      return flag(spec.isReadOnly, input);
+    }
+    override isConcurrencySafe(input: z.output<S>) {
+      return flag(spec.isConcurrencySafe, input);
+    }
+    override checkPermissions(input: z.output<S>, ctx: ToolContext) {
+      return spec.checkPermissions?.(input, ctx);
+    }
+    override permissionRuleContent(input: z.output<S>) {
+      return spec.permissionRuleContent?.(input);
+    }
+    override validateInput(input: z.output<S>, ctx: ToolContext) {
+      return spec.validateInput?.(input, ctx);
+    }
+    async call(input: z.output<S>, ctx: ToolContext): Promise<ToolOutput> {
+      const out = await spec.execute(input, ctx);
+      return typeof out === "string" ? { content: out } : out;
+    }
+  }
+  return new DefinedTool();
+}
+
+/** Duck-typed check (several copies of ubiquity may coexist, so no instanceof). */
+export function isTool(value: unknown): value is Tool {
+  const t = value as Tool | null;
+  return (
+    typeof t === "object" &&
+    t !== null &&
+    typeof t.name === "string" &&
+    typeof t.description === "string" &&
+    typeof t.call === "function" &&
+    typeof (t.inputSchema as { safeParse?: unknown } | undefined)?.safeParse === "function"
+  );
+}
+
+/** The JSON Schema a tool's input presents to the model. */
+export function toolJsonSchema(tool: Tool): Record<string, unknown> {
+  const schema = z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
