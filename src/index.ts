@@ -43,3 +43,11 @@ export type {
   Logger,
 } from "./config/schema";
 export { defaultLogger, consoleLogger, debugEnabled } from "./logger";
+export { summon, defaultPreset } from "./facade";
+export type { SummonOptions } from "./summon";
+export { driveRun, resolveModel, modelLabel, requestedModel, RunEnd } from "./loop";
+export { createRun } from "./run";
+export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
+export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
+export type { RawToolCall, CallOutcome } from "./funnel";
+export { redactText, redactValue, secretsOf } from "./redact";

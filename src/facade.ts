@@ -1,0 +1,24 @@
+/**
+ * The one deliberate edge from the kernel to the product (DESIGN §5): `summon()` and the
+ * runner bind to the default preset when no presets are given. Loaded lazily, so importing
+ * `ubiquity` stays cheap and the kernel stays feature-free.
+ */
+import type { Preset } from "./preset";
+import type { Message } from "./messages";
+import { runSummon, type SummonOptions } from "./summon";
+
+/** The default preset (every built-in plugin, in canonical order). */
+export async function defaultPreset(): Promise<Preset> {
+  return (await import("../presets/default")).default;
+}
+
+/**
+ * Run an agent: yields `system/init` first, then the conversation, and always a `result` last.
+ * With no `presets` the default preset applies; `plugins` are added after it (a same-name plugin
+ * replaces a built-in in place).
+ */
+export function summon(prompt: string, options: SummonOptions = {}): AsyncGenerator<Message> {
+  if (typeof prompt !== "string") throw new TypeError(`summon(prompt, options): prompt must be a string, got ${typeof prompt}`);
+  if (typeof options !== "object" || options === null) throw new TypeError("summon(prompt, options): options must be an object");
+  return runSummon(prompt, options, async () => [await defaultPreset()]);
+}

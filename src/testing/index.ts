@@ -1,0 +1,4 @@
+/** `ubiquity/testing`: offline models for plugin authors' own tests. */
+export { scriptedModel, type ScriptedModel, type ScriptedTurn, type Script } from "./scripted-model";
+export { testModel } from "./test-model";
+export { offlineModel, estimateTokens, type OfflineStep } from "./model-base";
