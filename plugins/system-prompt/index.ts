@@ -1,0 +1,57 @@
+/**
+ * `ubiquity:system-prompt`: the base guidance (replaced by `systemPrompt`), the run sections
+ * that are always emitted (environment, tools, permissions), and `appendSystemPrompt` last.
+ * Other plugins add sections through `turn.system` at their SYSTEM_STAGE.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { arch, platform } from "node:os";
+import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection } from "../../src/index";
+import { environment, guidance, permissionsSection, toolsSection } from "./sections";
+
+export const NAME = "ubiquity:system-prompt";
+
+/** True when `dir` is inside a git checkout (a `.git` file or folder in it or above). */
+export function inGitCheckout(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+
+const gitCache = new WeakMap<RunContext, boolean>();
+
+/** The system-prompt plugin. */
+export const systemPromptPlugin = definePlugin(() => ({
+  name: NAME,
+  apply(kernel) {
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.GUIDANCE }, (sections: SystemSection[], run: RunContext) => {
+      const text = run.options.systemPrompt ?? guidance(run.tools.map((t) => t.name));
+      return text ? [...sections, { id: "guidance", text }] : sections;
+    });
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[], run: RunContext) => {
+      let git = gitCache.get(run.parent ?? run);
+      if (git === undefined) gitCache.set(run.parent ?? run, (git = inGitCheckout(run.cwd)));
+      return [
+        ...sections,
+        {
+          id: "environment",
+          text: environment({
+            cwd: run.cwd,
+            additionalDirectories: run.roots.slice(1),
+            platform: `${platform()} (${arch()})`,
+            git,
+            model: run.modelLabel,
+          }),
+        },
+        { id: "tools", text: toolsSection(run.tools.map((t) => t.name)) },
+        { id: "permissions", text: permissionsSection(run.options.permissionMode) },
+      ];
+    });
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.APPEND }, (sections: SystemSection[], run: RunContext) =>
+      run.options.appendSystemPrompt ? [...sections, { id: "append", text: run.options.appendSystemPrompt }] : sections,
+    );
+  },
+}));
+
+export default systemPromptPlugin;
