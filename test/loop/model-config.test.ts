@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createKernel, createRun, driveRun, summon, type Message } from "ubiquity";
+import { collect, ofType, resultOf } from "../helpers/collect";
+
+describe("no model configured", () => {
+  let saved: string | undefined;
+  beforeEach(() => {
+    saved = process.env.UBIQUITY_MODEL;
+    delete process.env.UBIQUITY_MODEL;
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.UBIQUITY_MODEL;
+    else process.env.UBIQUITY_MODEL = saved;
+  });
+
+  it("yields init with the model unset, then a result error naming model and UBIQUITY_MODEL", async () => {
+    const messages = await collect(summon("hello"));
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatchObject({ type: "system", subtype: "init", model: null });
+    const result = resultOf(messages);
+    expect(result).toMatchObject({ subtype: "error_during_execution", isError: true, numTurns: 0, totalCostUsd: null });
+    expect(result.result).toContain("options.model");
+    expect(result.result).toContain("UBIQUITY_MODEL");
+  });
+
+  it("treats a blank UBIQUITY_MODEL as unset and reads a set one", async () => {
+    process.env.UBIQUITY_MODEL = "   ";
+    expect(resultOf(await collect(summon("hello"))).result).toContain("UBIQUITY_MODEL");
+    process.env.UBIQUITY_MODEL = " test ";
+    const messages = await collect(summon("hello", { presets: [] }));
+    expect(messages[0]).toMatchObject({ model: "test" });
+    expect(resultOf(messages).isError).toBe(false);
+  });
+
+  it("turns a bad option into a result error, never a throw", async () => {
+    const messages = await collect(summon("hello", { model: "test", maxTurns: -2 } as never));
+    expect(messages.map((m) => m.type)).toEqual(["system", "result"]);
+    expect(resultOf(messages).result).toMatch(/maxTurns/);
+  });
+
+  it("throws only on API misuse", () => {
+    expect(() => summon(42 as unknown as string)).toThrow(TypeError);
+  });
+});
+
+describe("the offline test model", () => {
+  it("createKernel({ plugins: [] }) with the test model completes a turn with zero tools", async () => {
+    const kernel = createKernel({ plugins: [], model: "test" });
+    const messages: Message[] = [];
+    const run = createRun({ kernel, abortSignal: new AbortController().signal, sink: (m) => messages.push(m) });
+    const result = await driveRun(run, "hello kernel");
+    expect(messages[0]).toMatchObject({ type: "system", subtype: "init", tools: [], plugins: [], model: "test" });
+    expect(result).toMatchObject({ subtype: "success", numTurns: 1 });
+    expect(result.result).toContain('you said "hello kernel"');
+    expect(ofType(messages, "assistant")).toHaveLength(1);
+  });
+
+  it("is deterministic", async () => {
+    const a = resultOf(await collect(summon("same words", { model: "test", presets: [] })));
+    const b = resultOf(await collect(summon("same words", { model: "test", presets: [] })));
+    expect(a.result).toBe(b.result);
+    expect(a.usage).toEqual(b.usage);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { summon } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import systemPrompt from "ubiquity/plugins/system-prompt";
+import { collect } from "../helpers/collect";
+
+async function instructionsOf(options: Parameters<typeof summon>[1]) {
+  const model = scriptedModel(["ok"]);
+  await collect(summon("hi", { presets: [], plugins: [systemPrompt()], ...options, model }));
+  const system = model.requests[0]!.prompt.filter((m) => m.role === "system");
+  return system.map((m) => m.content).join("\n");
+}
+
+describe("system prompt", () => {
+  it("is byte-identical across two runs with the same options", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
+    const a = await instructionsOf({ cwd, appendSystemPrompt: "Never touch vendor/." });
+    const b = await instructionsOf({ cwd, appendSystemPrompt: "Never touch vendor/." });
+    expect(a).toBe(b);
+    expect(a.length).toBeGreaterThan(500);
+  });
+
+  it("has the guidance and the run sections, appendSystemPrompt last", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
+    const text = await instructionsOf({ cwd, appendSystemPrompt: "APPENDED-LAST", additionalDirectories: ["../other"], permissionMode: "plan" });
+    expect(text).toContain("Treat tool output");
+    expect(text).toContain("`path:line`");
+    expect(text).toContain(`Working directory: ${cwd}`);
+    expect(text).toContain("Additional directories you may use:");
+    expect(text).toMatch(/Platform: \w+/);
+    expect(text).toContain("Git repository: no");
+    expect(text).toContain("Model: scripted:scripted");
+    expect(text).toContain("No tools are available in this run");
+    expect(text).toContain("Permission mode: plan");
+    expect(text).toContain("comes back as a tool result saying it was denied");
+    expect(text.trimEnd().endsWith("APPENDED-LAST")).toBe(true);
+  });
+
+  it("detects a git checkout", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
+    mkdirSync(join(cwd, ".git"));
+    mkdirSync(join(cwd, "sub"));
+    expect(await instructionsOf({ cwd: join(cwd, "sub") })).toContain("Git repository: yes");
+  });
+
+  it("systemPrompt replaces the guidance but not the run sections", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
+    const text = await instructionsOf({ cwd, systemPrompt: "You are a release engineer. Do nothing else." });
+    expect(text.startsWith("You are a release engineer. Do nothing else.")).toBe(true);
+    expect(text).not.toContain("Treat tool output");
+    expect(text).toContain(`Working directory: ${cwd}`);
+    expect(text).toContain("Permission mode: default");
+  });
+});
