@@ -2,7 +2,7 @@
  * Ubiquity's public entry. The kernel proper is feature-free; `summon()` and the runner bind
  * to the default preset only in `facade.ts`.
  */
-export { createKernel, defineConfig, validateConfig, OptionsSchema } from "./kernel";
+export { createKernel, defineConfig, validateConfig, hasTaps, OptionsSchema } from "./kernel";
 export type { Kernel, ResolvedOptions, ConfigEnv, TapDescription } from "./kernel";
 export { definePlugin, isPlugin } from "./plugin";
 export type { Plugin, PluginFactory } from "./plugin";
@@ -27,6 +27,10 @@ export {
   describeError,
 } from "./errors";
 export { ConfigSchema, KernelFieldsSchema, PERMISSION_MODES, HOOK_EVENTS } from "./config/schema";
+export { loadConfig, CONFIG_SEARCH_PLACES } from "./config/load";
+export type { LoadConfigOptions, LoadedConfig } from "./config/load";
+export { resolveEntries } from "./config/resolve";
+export { configJsonSchema } from "./config/json-schema";
 export type {
   Options,
   UbiquityConfig,

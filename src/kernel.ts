@@ -73,6 +73,14 @@ function eachHook(hooks: Hooks): [string, AnyHook][] {
   return out;
 }
 
+/**
+ * True when a plugin tapped `hook`. (tapable's `isUsed()` also counts interceptors, and the
+ * kernel intercepts every hook, so it is always true.)
+ */
+export function hasTaps(hook: { taps: readonly unknown[] }): boolean {
+  return hook.taps.length > 0;
+}
+
 /** Validate options/config: strict, except for top-level keys claimed by plugins' `configKey`. */
 export function validateConfig(config: Record<string, unknown>, claimed: ReadonlySet<string> = new Set(), file?: string) {
   const own: Record<string, unknown> = {};
@@ -236,7 +244,7 @@ class KernelImpl implements Kernel {
   }
 
   emit(event: KernelEvent) {
-    if (this.hooks.event.isUsed()) this.hooks.event.call(event);
+    if (this.hooks.event.taps.length > 0) this.hooks.event.call(event);
   }
 
   ready() {

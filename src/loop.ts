@@ -4,6 +4,7 @@
  */
 import { jsonSchema, streamText, type AssistantModelMessage, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import type { RunContext } from "./run";
+import { hasTaps } from "./kernel";
 import type { ModelRequest, ModelResponse, TurnPrompt } from "./hooks";
 import type { Tool } from "./tool";
 import { toolJsonSchema } from "./tool";
@@ -47,7 +48,7 @@ export async function resolveModel(run: RunContext, spec: string | Model, role: 
   const model = await run.kernel.hooks.model.resolve.promise({ spec, role, options: run.options }, run.kernel);
   if (model) return model;
   if (spec === "test") return testModel();
-  if (!run.kernel.hooks.model.resolve.isUsed()) {
+  if (!hasTaps(run.kernel.hooks.model.resolve)) {
     throw new ModelError(
       `cannot resolve model "${spec}": no plugin resolves model strings. Add the ubiquity:model plugin (it is in the default preset) or pass a constructed AI SDK LanguageModel as options.model`,
     );
@@ -286,9 +287,12 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       if (!firstTurn) run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
       firstTurn = false;
       const sections = await hooks.turn.system.promise([], run);
-      const estimated = Math.ceil(JSON.stringify(run.history).length / 4);
-      const compact = await hooks.context.compact.promise({ messages: run.history, estimatedTokens: estimated, changed: false }, run);
-      if (compact.changed) run.history = compact.messages;
+      if (hasTaps(hooks.context.compact)) {
+        // Only compaction needs the estimate; it is O(history), so skip it when nobody listens.
+        const estimated = Math.ceil(JSON.stringify(run.history).length / 4);
+        const compact = await hooks.context.compact.promise({ messages: run.history, estimatedTokens: estimated, changed: false }, run);
+        if (compact.changed) run.history = compact.messages;
+      }
       const request = await hooks.model.request.promise(
         {
           model: run.model!,

@@ -1,0 +1,102 @@
+/**
+ * How the runner shows a run: streamed text in a terminal, one line per tool call with its
+ * status, and a closing line with turns, tokens and cost. Pure functions of messages, so
+ * every output format is testable without a terminal.
+ */
+import type { Message, ResultMessage, ToolResultMessage, ToolUseMessage } from "./messages";
+
+const MAX_ARG = 60;
+
+/** `Glob(pattern: "*.ts")`: a tool call on one line. */
+export function formatToolUse(m: Pick<ToolUseMessage, "toolName" | "toolInput">): string {
+  const input = m.toolInput;
+  let args = "";
+  if (input && typeof input === "object" && !Array.isArray(input)) {
+    args = Object.entries(input as Record<string, unknown>)
+      .map(([k, v]) => {
+        let s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+        s = s.replace(/\\n/g, "⏎");
+        if (s.length > MAX_ARG) s = `${s.slice(0, MAX_ARG - 1)}…`;
+        return `${k}: ${s}`;
+      })
+      .join(", ");
+  }
+  return `${m.toolName}(${args})`;
+}
+
+/** `ok, 12 lines` / `error: message`: the status of a tool result on one line. */
+export function formatToolResult(m: Pick<ToolResultMessage, "output">): string {
+  const { content, isError } = m.output;
+  const firstLine = content.split("\n", 1)[0] ?? "";
+  if (isError) return `error: ${firstLine.length > 100 ? `${firstLine.slice(0, 99)}…` : firstLine}`;
+  const lines = content === "" ? 0 : content.split("\n").length;
+  return `ok, ${lines} line${lines === 1 ? "" : "s"}`;
+}
+
+/** `3 turns · 1,234 in / 56 out tokens (800 cached) · $0.0123`: the closing line. */
+export function formatSummary(r: ResultMessage): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const cached = r.usage.cacheReadTokens ? ` (${n(r.usage.cacheReadTokens)} cached)` : "";
+  const cost = r.totalCostUsd === null ? "cost unknown" : `$${r.totalCostUsd.toFixed(4)}`;
+  const secs = (r.durationMs / 1000).toFixed(1);
+  return `${r.numTurns} turn${r.numTurns === 1 ? "" : "s"} · ${n(r.usage.inputTokens)} in / ${n(r.usage.outputTokens)} out tokens${cached} · ${cost} · ${secs}s`;
+}
+
+/** Where a rendered run goes. */
+export interface RenderSink {
+  /** The conversation (assistant text). */
+  out(text: string): void;
+  /** Progress: tool lines, the summary, errors. */
+  info(text: string): void;
+}
+
+/** Render messages as text for a person: streamed deltas when `streaming`, whole messages otherwise. */
+export class TextRenderer {
+  #midLine = false;
+  #streamedThisTurn = false;
+  constructor(
+    private readonly sink: RenderSink,
+    private readonly streaming: boolean,
+  ) {}
+
+  #endLine() {
+    if (this.#midLine) {
+      this.sink.out("\n");
+      this.#midLine = false;
+    }
+  }
+
+  render(m: Message): void {
+    if (m.agentId) return; // subagent traffic stays out of the top-level view
+    switch (m.type) {
+      case "stream_event":
+        if (this.streaming && m.delta.type === "text") {
+          this.sink.out(m.delta.text);
+          this.#midLine = !m.delta.text.endsWith("\n");
+          this.#streamedThisTurn = true;
+        }
+        break;
+      case "assistant":
+        if (!this.#streamedThisTurn && m.text) {
+          this.sink.out(m.text.endsWith("\n") ? m.text : `${m.text}\n`);
+        }
+        this.#endLine();
+        this.#streamedThisTurn = false;
+        break;
+      case "tool_use":
+        this.#endLine();
+        this.sink.info(`→ ${formatToolUse(m)}`);
+        break;
+      case "tool_result":
+        this.sink.info(`  ${m.output.isError ? "✗" : "✓"} ${m.toolName}: ${formatToolResult(m)}`);
+        break;
+      case "result":
+        this.#endLine();
+        if (m.isError) this.sink.info(`error (${m.subtype}): ${m.result}`);
+        this.sink.info(formatSummary(m));
+        break;
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * `ubiquity run [prompt]`: run an agent from the command line. In a terminal it streams text,
+ * shows tool calls compactly, asks for approval interactively and ends with turns, tokens and
+ * cost; without one (CI, pipes) nothing prompts. Exit code 1 when the run failed.
+ */
+import { parseArgs } from "node:util";
+import { createInterface } from "node:readline/promises";
+import { resolve } from "node:path";
+import { summon, defaultPreset } from "./facade";
+import { loadConfig } from "./config/load";
+import { resolveEntries } from "./config/resolve";
+import { TextRenderer } from "./render";
+import { consoleLogger } from "./logger";
+import { ConfigError, describeError } from "./errors";
+import { PERMISSION_MODES, type CanUseTool, type PermissionMode, type UbiquityConfig } from "./config/schema";
+import type { Preset } from "./preset";
+import type { Message, ResultMessage } from "./messages";
+
+/** The runner's input and output, injectable for tests. */
+export interface RunnerIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+export const RUN_USAGE = `Usage: ubiquity run [options] [prompt]
+
+Run an agent on the prompt (or on standard input when no prompt is given).
+
+Options:
+  --config <file>           config file to load (skips the search)
+  --preset <name>           preset to run: default, minimal, headless, or a module
+  --model <model>           "provider:model", an alias, or "test" (the offline model)
+  --permission-mode <mode>  ${PERMISSION_MODES.join(" | ")}
+  --max-turns <n>           stop after n model turns
+  --cwd <dir>               working directory (and where the config search starts)
+  --resume <id>             continue a stored session
+  --continue                continue the latest session for the working directory
+  --output-format <f>       text (default) | json (the result message) | stream-json (one message per line)
+  -h, --help                show this help
+`;
+
+const BUILTIN_PRESETS = new Set(["default", "minimal", "headless"]);
+
+async function presetByName(name: string, cwd: string): Promise<Preset> {
+  if (BUILTIN_PRESETS.has(name)) {
+    const mod = (await import(`../presets/${name}`)) as { default: Preset };
+    return mod.default;
+  }
+  const resolved = await resolveEntries({ presets: [name] }, cwd);
+  const preset = resolved.presets?.[0];
+  if (!preset || typeof preset !== "object" || Array.isArray(preset)) throw new ConfigError(`--preset ${name}: not a preset`);
+  return preset as Preset;
+}
+
+function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolveText, reject) => {
+    let text = "";
+    stdin.setEncoding("utf8");
+    stdin.on("data", (chunk: string) => (text += chunk));
+    stdin.on("end", () => resolveText(text));
+    stdin.on("error", reject);
+  });
+}
+
+/** An interactive approval handler: y / n / always (for this tool, this session); a picker for AskUserQuestion. */
+export function terminalApprover(io: RunnerIO): CanUseTool {
+  const always = new Set<string>();
+  let queue: Promise<unknown> = Promise.resolve();
+  const ask = async (question: string) => {
+    const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
+    try {
+      return (await rl.question(question)).trim();
+    } finally {
+      rl.close();
+    }
+  };
+  const decide: CanUseTool = async (toolName, input) => {
+    if (toolName === "AskUserQuestion") {
+      const questions = (input.questions ?? []) as { question: string; options: { label: string; description?: string }[]; multiSelect?: boolean }[];
+      const answers: Record<string, string> = {};
+      for (const q of questions) {
+        io.stderr.write(`\n${q.question}\n`);
+        q.options.forEach((o, i) => io.stderr.write(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`));
+        const reply = await ask(q.multiSelect ? "Pick numbers (comma-separated): " : "Pick a number: ");
+        const picked = reply
+          .split(",")
+          .map((s) => q.options[Number(s.trim()) - 1]?.label)
+          .filter((s): s is string => !!s);
+        answers[q.question] = picked.length ? picked.join(", ") : reply;
+      }
+      return { behavior: "allow", updatedInput: { ...input, answers } };
+    }
+    if (always.has(toolName)) return { behavior: "allow" };
+    const summary = JSON.stringify(input);
+    const reply = (await ask(`\nAllow ${toolName} ${summary.length > 200 ? `${summary.slice(0, 199)}…` : summary}? [y]es / [n]o / [a]lways for this session: `)).toLowerCase();
+    if (reply === "a" || reply === "always") {
+      always.add(toolName);
+      return { behavior: "allow" };
+    }
+    if (reply === "y" || reply === "yes") return { behavior: "allow" };
+    return { behavior: "deny", message: "The user declined this call." };
+  };
+  // One prompt at a time, even when parallel calls ask together.
+  return (toolName, input, ctx) => {
+    const next = queue.then(() => decide(toolName, input, ctx));
+    queue = next.catch(() => undefined);
+    return next;
+  };
+}
+
+/** `ubiquity run`: returns the exit code. */
+export async function runCommand(argv: string[], io: RunnerIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: "string" },
+        preset: { type: "string" },
+        model: { type: "string" },
+        "permission-mode": { type: "string" },
+        "max-turns": { type: "string" },
+        cwd: { type: "string" },
+        resume: { type: "string" },
+        continue: { type: "boolean" },
+        "output-format": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    io.stderr.write(`error: ${describeError(error)}\n\n${RUN_USAGE}`);
+    return 1;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(RUN_USAGE);
+    return 0;
+  }
+  const format = values["output-format"] ?? "text";
+  if (!["text", "json", "stream-json"].includes(format)) {
+    io.stderr.write(`error: --output-format must be text, json or stream-json, not ${JSON.stringify(format)}\n`);
+    return 1;
+  }
+  const mode = values["permission-mode"];
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    io.stderr.write(`error: --permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}\n`);
+    return 1;
+  }
+  let maxTurns: number | undefined;
+  if (values["max-turns"] !== undefined) {
+    maxTurns = Number(values["max-turns"]);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) {
+      io.stderr.write(`error: --max-turns must be a positive integer, not ${JSON.stringify(values["max-turns"])}\n`);
+      return 1;
+    }
+  }
+  const cwd = resolve(values.cwd ?? process.cwd());
+  const interactive = io.stdout.isTTY === true && io.stdin.isTTY === true && format === "text";
+
+  let prompt = positionals.join(" ").trim();
+  if (!prompt && io.stdin.isTTY !== true) prompt = (await readStdin(io.stdin)).trim();
+  if (!prompt) {
+    io.stderr.write(`error: no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input.\n`);
+    return 1;
+  }
+
+  let options: UbiquityConfig;
+  try {
+    const loaded = await loadConfig({ cwd, configFile: values.config, command: "run", defaultPresets: async () => [await defaultPreset()] });
+    const config: UbiquityConfig = loaded.config ?? {};
+    options = { ...config, cwd: config.cwd ? resolve(cwd, config.cwd) : cwd };
+    if (values.preset) options.presets = [await presetByName(values.preset, cwd)];
+  } catch (error) {
+    io.stderr.write(`error: ${describeError(error)}\n`);
+    return 1;
+  }
+  if (values.model) options.model = values.model;
+  if (mode) options.permissionMode = mode as PermissionMode;
+  if (maxTurns) options.maxTurns = maxTurns;
+  if (values.resume) options.resume = values.resume;
+  if (values.continue) options.continueConversation = true;
+  options.logger ??= consoleLogger();
+  if (interactive) {
+    options.includePartialMessages = true;
+    options.canUseTool ??= terminalApprover(io);
+  } else if (options.canUseTool === undefined) {
+    // Headless: nothing prompts; an ask is denied with a message saying no handler is configured.
+  }
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error("interrupted (Ctrl-C)"));
+  process.once("SIGINT", onSigint);
+  options.abortSignal ??= controller.signal;
+
+  let result: ResultMessage | undefined;
+  const renderer = new TextRenderer(
+    { out: (t) => io.stdout.write(t), info: (t) => io.stderr.write(`${t}\n`) },
+    interactive,
+  );
+  try {
+    for await (const message of summon(prompt, options)) {
+      if (message.type === "result") result = message;
+      if (format === "stream-json") io.stdout.write(`${JSON.stringify(message)}\n`);
+      else if (format === "text") renderer.render(message as Message);
+    }
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+  if (format === "json" && result) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  return result && !result.isError ? 0 : 1;
+}
