@@ -1,0 +1,113 @@
+/**
+ * Importing user code (config files, plugin and preset modules) through jiti, so TypeScript
+ * works on Node 22 without flags and a `.ts` file may import other local `.ts` files. Every
+ * failure becomes a `ConfigError` that says which file broke and how to fix it.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createJiti, type Jiti } from "jiti";
+import { ConfigError, describeError } from "../errors";
+
+/** Imports modules as seen from one folder (a config file's, or a preset module's). */
+export interface ModuleLoader {
+  /** The folder specifiers are resolved from. */
+  readonly baseDir: string;
+  /** Resolve a specifier to an absolute file path; throws a `ConfigError` naming the fix. */
+  resolve(specifier: string, what: string): string;
+  /** Import a file and return its default export (or the module itself when it has none). */
+  importDefault(file: string, what?: string): Promise<unknown>;
+}
+
+/** A loader resolving from `baseDir` (or from the folder of `fromFile`). */
+export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ubiquity.config.js")): ModuleLoader {
+  // No module cache: a config edited between two loads (tests, watch mode) must be read again.
+  const jiti: Jiti = createJiti(pathToFileURL(fromFile).href, { moduleCache: false });
+  return {
+    baseDir,
+    resolve(specifier, what) {
+      const found = jiti.esmResolve(specifier, { try: true }) ?? requireResolve(fromFile, specifier);
+      if (found) return found.startsWith("file:") ? fileURLToPath(found) : found;
+      if (isPathSpecifier(specifier)) {
+        throw new ConfigError(`${what}: no file at ${resolve(baseDir, specifier)} (resolved relative to ${baseDir})`);
+      }
+      const pkg = packageName(specifier);
+      const dir = findPackageDir(pkg, baseDir);
+      if (dir) throw new ConfigError(`${what}: package ${pkg} is installed at ${dir} but ${specifier} cannot be imported from it; check its "exports"`);
+      throw new ConfigError(`${what}: package ${pkg} is not installed; run \`npm i ${pkg}\``);
+    },
+    async importDefault(file, what) {
+      try {
+        return await jiti.import(file, { default: true });
+      } catch (error) {
+        throw moduleError(error, file, what);
+      }
+    },
+  };
+}
+
+function requireResolve(fromFile: string, specifier: string): string | undefined {
+  try {
+    return createRequire(fromFile).resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for `./x`, `../x`, `/abs/x` and `file:` URLs; false for package names. */
+export function isPathSpecifier(specifier: string): boolean {
+  return specifier.startsWith(".") || isAbsolute(specifier) || specifier.startsWith("file:");
+}
+
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+export function packageName(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+function findPackageDir(pkg: string, from: string): string | undefined {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", pkg);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Turn an import failure into one line: a syntax error names the file and position, a missing
+ * package says `npm i <name>`, anything else says the module threw while loading. Without
+ * `what`, the subject is `file` itself (a config file) and the error carries it.
+ */
+export function moduleError(error: unknown, file: string, what?: string): ConfigError {
+  if (error instanceof ConfigError) return error;
+  const fail = (detail: string) => (what ? new ConfigError(`${what}: ${detail}`) : new ConfigError(detail, file));
+  const message = describeError(error);
+  const parse = /^(?:ParseError|SyntaxError):\s*(.*?)\s*\n\s*(\S+?):(\d+):(\d+)/s.exec(message);
+  if (parse) {
+    const [, detail, where, line, column] = parse;
+    const inFile = where === file ? "" : ` in ${where}`;
+    return fail(`syntax error${inFile} at line ${line}, column ${Number(column) + 1}: ${detail || "unexpected token"}`);
+  }
+  if (error instanceof SyntaxError || (error as { name?: unknown })?.name === "SyntaxError") {
+    return fail(`syntax error: ${firstLine(message)}`);
+  }
+  const code = (error as { code?: unknown })?.code;
+  const missing = /Cannot find (?:module|package) '([^']+)'/.exec(message);
+  if (missing && (code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND")) {
+    const specifier = missing[1]!;
+    if (isPathSpecifier(specifier)) return fail(`it imports ${specifier}, which does not exist`);
+    const pkg = packageName(specifier);
+    return fail(`it imports ${pkg}, which is not installed; run \`npm i ${pkg}\``);
+  }
+  // Ubiquity's own errors (from any copy of the package) already read as one complete message.
+  const name = (error as { name?: unknown })?.name;
+  if (typeof name === "string" && UBIQUITY_ERRORS.has(name)) return fail(message);
+  return fail(`loading it threw: ${firstLine(message)}`);
+}
+
+const UBIQUITY_ERRORS = new Set(["ConfigError", "PluginError", "PluginResolutionError", "HookUsageError"]);
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]!.trim();
+}

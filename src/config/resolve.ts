@@ -1,0 +1,140 @@
+/**
+ * Module specifiers in `plugins` and `presets` (`"ubiquity-plugin-foo"`, `"./my-plugin.ts"`,
+ * `["name", options]`) become plugin and preset objects, resolved relative to the file that
+ * names them. Identity checks are duck-typed: a config importing `ubiquity` gets another copy
+ * of the kernel (the built one), so `instanceof` and module identity would lie.
+ */
+import { dirname } from "node:path";
+import { isPlugin, describeValue, type Plugin } from "../plugin";
+import type { Preset } from "../preset";
+import type { PluginEntry, PresetEntry } from "./schema";
+import { ConfigError } from "../errors";
+import { createModuleLoader, type ModuleLoader } from "./module";
+
+/** The kernel fields after resolution: no strings left, only objects, factories and `false`. */
+export interface ResolvableFields {
+  presets?: PresetEntry[];
+  plugins?: PluginEntry[];
+}
+
+/**
+ * Resolve string plugin/preset entries of `config` relative to `baseDir` (recursing into
+ * presets, whose own strings resolve relative to their module). Returns a copy; throws a
+ * `ConfigError` naming the entry and the fix.
+ */
+export async function resolveEntries<C extends ResolvableFields>(config: C, baseDir: string): Promise<C> {
+  const loader = createModuleLoader(baseDir);
+  const out = { ...config };
+  if (config.presets !== undefined) out.presets = await resolvePresetList(config.presets, loader, "presets", new Set());
+  if (config.plugins !== undefined) out.plugins = await resolvePluginList(config.plugins, loader, "plugins");
+  return out;
+}
+
+function listOf<T>(value: unknown, where: string): T[] {
+  if (!Array.isArray(value)) throw new ConfigError(`${where} must be an array, got ${describeValue(value)}`);
+  return value as T[];
+}
+
+/** `"spec"` or `["spec", options]` → the parts; anything else → undefined. */
+function specifierOf(entry: unknown): { specifier: string; options: unknown; hasOptions: boolean } | undefined {
+  if (typeof entry === "string") return { specifier: entry, options: undefined, hasOptions: false };
+  if (Array.isArray(entry) && typeof entry[0] === "string") {
+    if (entry.length > 2) throw new ConfigError(`entry ${JSON.stringify(entry[0])}: expected ["name", options], got an array of ${entry.length}`);
+    return { specifier: entry[0], options: entry[1], hasOptions: entry.length === 2 };
+  }
+  return undefined;
+}
+
+async function resolvePluginList(list: unknown, loader: ModuleLoader, where: string): Promise<PluginEntry[]> {
+  const entries = listOf<unknown>(list, where);
+  return Promise.all(
+    entries.map(async (entry, i) => {
+      const spec = specifierOf(entry);
+      if (!spec) return entry as PluginEntry;
+      const what = `${where}[${i}] ${JSON.stringify(spec.specifier)}`;
+      const file = loader.resolve(spec.specifier, what);
+      const value = await loader.importDefault(file, what);
+      return toPlugin(value, spec, what);
+    }),
+  );
+}
+
+async function resolvePresetList(list: unknown, loader: ModuleLoader, where: string, stack: Set<object>): Promise<PresetEntry[]> {
+  const entries = listOf<unknown>(list, where);
+  return Promise.all(
+    entries.map(async (entry, i) => {
+      const spec = specifierOf(entry);
+      const what = `${where}[${i}]${spec ? ` ${JSON.stringify(spec.specifier)}` : ""}`;
+      if (!spec) {
+        if (!isPresetLike(entry)) return entry as PresetEntry;
+        return resolvePreset(entry, loader, what, stack);
+      }
+      const file = loader.resolve(spec.specifier, what);
+      const value = await loader.importDefault(file, what);
+      const preset = toPreset(value, spec, what);
+      return resolvePreset(preset, createModuleLoader(dirname(file), file), what, stack);
+    }),
+  );
+}
+
+/** Resolve the strings inside a preset; a preset that includes itself is left for expandPlugins to report. */
+async function resolvePreset(preset: Preset, loader: ModuleLoader, what: string, stack: Set<object>): Promise<Preset> {
+  if (stack.has(preset)) return preset;
+  stack.add(preset);
+  try {
+    const out: Preset = { ...preset };
+    if (preset.presets !== undefined) out.presets = await resolvePresetList(preset.presets, loader, `${what} > ${preset.name}.presets`, stack);
+    if (preset.plugins !== undefined) out.plugins = await resolvePluginList(preset.plugins, loader, `${what} > ${preset.name}.plugins`);
+    return out;
+  } finally {
+    stack.delete(preset);
+  }
+}
+
+/** A preset has a name and lists, but no `apply` (that would make it a plugin). */
+export function isPresetLike(value: unknown): value is Preset {
+  const p = value as Preset | null;
+  return (
+    typeof p === "object" &&
+    p !== null &&
+    !Array.isArray(p) &&
+    typeof p.name === "string" &&
+    typeof (p as { apply?: unknown }).apply !== "function" &&
+    (Array.isArray(p.plugins) || Array.isArray(p.presets) || typeof p.config === "object")
+  );
+}
+
+const EXPECTED_PLUGIN = "expected a default export that is a plugin ({ name, apply(kernel) }) or a factory (options) => plugin";
+
+function toPlugin(value: unknown, spec: { options: unknown; hasOptions: boolean }, what: string): Plugin {
+  if (isPlugin(value)) {
+    if (spec.hasOptions) throw new ConfigError(`${what} exports a plugin object, not a factory, so it takes no options; remove the options`);
+    return value;
+  }
+  if (typeof value === "function") {
+    let made: unknown;
+    try {
+      made = (value as (options?: unknown) => unknown)(spec.options);
+    } catch (error) {
+      throw new ConfigError(`${what}: the plugin factory threw: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (isPlugin(made)) return made;
+    throw new ConfigError(`${what}: the factory returned ${describeValue(made)}, not a plugin; ${EXPECTED_PLUGIN}`);
+  }
+  if (isPresetLike(value)) throw new ConfigError(`${what} is a preset (${value.name}), not a plugin; list it under "presets"`);
+  throw new ConfigError(`${what} is neither a plugin nor a plugin factory: ${EXPECTED_PLUGIN}, got ${describeValue(value)}`);
+}
+
+function toPreset(value: unknown, spec: { options: unknown; hasOptions: boolean }, what: string): Preset {
+  if (isPresetLike(value)) {
+    if (spec.hasOptions) throw new ConfigError(`${what} exports a preset object, not a factory, so it takes no options; remove the options`);
+    return value;
+  }
+  if (typeof value === "function") {
+    const made = (value as (options?: unknown) => unknown)(spec.options);
+    if (isPresetLike(made)) return made;
+    throw new ConfigError(`${what}: the preset factory returned ${describeValue(made)}, not a preset ({ name, plugins?, presets? })`);
+  }
+  if (isPlugin(value)) throw new ConfigError(`${what} is a plugin (${value.name}), not a preset; list it under "plugins"`);
+  throw new ConfigError(`${what} is not a preset: expected a default export { name, plugins?, presets? }, got ${describeValue(value)}`);
+}
