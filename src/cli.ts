@@ -1,0 +1,246 @@
+/**
+ * The `ubiquity` runner. Commands live in one table: each entry declares its flags (for
+ * parsing and for `--help`) and a `run`. `--help` and `--version` work everywhere. Failures
+ * print one `error: ...` line and exit 1.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { createKernel, type Kernel } from "./kernel";
+import { loadConfig } from "./config/load";
+import { configJsonSchemaText } from "./config/json-schema";
+import { formatInspect, inspectKernel } from "./inspect";
+import { defaultPreset } from "./facade";
+import { consoleLogger } from "./logger";
+import { describeError } from "./errors";
+import type { UbiquityConfig } from "./config/schema";
+
+/** Where a command writes. Tests and embedders pass their own. */
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** One flag of a command, as parsed and as shown by `--help`. */
+export interface CliFlag {
+  type: "string" | "boolean";
+  short?: string;
+  /** Shown in help, e.g. `<file>`. */
+  value?: string;
+  description: string;
+}
+
+/** The parsed command line a command receives. */
+export interface CliArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** One entry of the command table: flags parsed here, or `raw` for a command that parses its own argv. */
+export type CliCommand = FlagCommand | RawCommand;
+
+/** A command whose flags the table parses (and `--help` lists). */
+export interface FlagCommand {
+  summary: string;
+  /** Usage after `ubiquity <name>`, e.g. `[prompt]`. */
+  usage?: string;
+  flags: Record<string, CliFlag>;
+  /** Accept positional arguments (otherwise they are a usage error). */
+  positionals?: boolean;
+  run(args: CliArgs, io: CliIO): Promise<number>;
+}
+
+/** A command that parses its own arguments and prints its own `--help` (e.g. `run`). */
+export interface RawCommand {
+  summary: string;
+  raw(argv: string[], io: CliIO): Promise<number>;
+}
+
+/** A usage mistake on the command line (unknown command or flag, missing value). */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const GLOBAL_FLAGS: Record<string, CliFlag> = {
+  help: { type: "boolean", short: "h", description: "Show help" },
+  version: { type: "boolean", short: "v", description: "Print the version" },
+};
+
+/** The flags every config-reading command shares. */
+export const CONFIG_FLAGS: Record<string, CliFlag> = {
+  config: { type: "string", value: "<file>", description: "Use this config file (skips the search)" },
+  cwd: { type: "string", value: "<dir>", description: "Working directory; the config search starts here [.]" },
+};
+
+/**
+ * Load the config the way every command does: `--config` or the search from `--cwd`, string
+ * specifiers resolved, the default preset when the config names no presets.
+ */
+export async function loadCliConfig(values: CliArgs["values"], command: string): Promise<{ config: UbiquityConfig; filepath: string | null }> {
+  const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
+  const defaults = async () => [await defaultPreset()];
+  const loaded = await loadConfig({
+    cwd,
+    configFile: typeof values.config === "string" ? values.config : undefined,
+    command,
+    defaultPresets: defaults,
+  });
+  const config: UbiquityConfig = { ...(loaded.config ?? {}) };
+  config.presets ??= await defaults();
+  if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
+  return { config, filepath: loaded.filepath };
+}
+
+/** Build a kernel for a loaded config; an error names the config file it came from. */
+export function kernelFor(config: UbiquityConfig, filepath: string | null): Kernel {
+  try {
+    return createKernel({ logger: consoleLogger(), ...config });
+  } catch (error) {
+    // Keep the error's class (PluginError, ConfigError) but say which config file it came from.
+    if (filepath && error instanceof Error && !error.message.startsWith(filepath)) error.message = `${filepath}: ${error.message}`;
+    throw error;
+  }
+}
+
+const inspect: FlagCommand = {
+  summary: "Show the resolved plugins, each hook's taps in run order, and registry winners",
+  flags: {
+    ...CONFIG_FLAGS,
+    json: { type: "boolean", description: "Print the report as JSON" },
+  },
+  async run({ values }, io) {
+    const { config, filepath } = await loadCliConfig(values, "inspect");
+    const report = inspectKernel(kernelFor(config, filepath), filepath);
+    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatInspect(report));
+    return 0;
+  },
+};
+
+const schema: FlagCommand = {
+  summary: "Print the JSON Schema of ubiquity config files",
+  flags: {},
+  async run(_args, io) {
+    io.stdout(configJsonSchemaText());
+    return 0;
+  },
+};
+
+/** The command table. A new command is one entry here. */
+export const COMMANDS: Record<string, CliCommand> = {
+  // ── `run` slots in here (src/runner.ts parses its own flags), e.g.:
+  // run: { summary: "Run an agent on a prompt", raw: (argv) => runCommand(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }) },
+  // `sessions`, `models`, `mcp`, `permissions`: one entry each, FlagCommand or RawCommand.
+  inspect,
+  schema,
+};
+
+/** Run the CLI with `argv` (without `node` and the script); resolves to the exit code. */
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  const [first, ...rest] = argv;
+  try {
+    if (first === undefined || first.startsWith("-")) {
+      const { values } = parse(argv, {}, false);
+      if (values.version) return printVersion(io);
+      io.stdout(mainHelp());
+      return 0;
+    }
+    const command = COMMANDS[first];
+    if (!command) throw new UsageError(`unknown command "${first}"; run \`ubiquity --help\` for the list`);
+    if ("raw" in command) {
+      const own = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
+      return own.includes("--version") ? printVersion(io) : await command.raw(rest, io);
+    }
+    const args = parse(rest, command.flags, command.positionals ?? false, first);
+    if (args.values.help) {
+      io.stdout(commandHelp(first, command));
+      return 0;
+    }
+    if (args.values.version) return printVersion(io);
+    return await command.run(args, io);
+  } catch (error) {
+    io.stderr(`error: ${oneLine(describeError(error))}\n`);
+    return 1;
+  }
+}
+
+function parse(argv: string[], flags: Record<string, CliFlag>, positionals: boolean, command?: string): CliArgs {
+  const all = { ...GLOBAL_FLAGS, ...flags };
+  const options = Object.fromEntries(
+    Object.entries(all).map(([name, f]) => [name, f.short ? { type: f.type, short: f.short } : { type: f.type }]),
+  );
+  try {
+    const parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
+    return { values: parsed.values as CliArgs["values"], positionals: parsed.positionals };
+  } catch (error) {
+    const help = command ? `ubiquity ${command} --help` : "ubiquity --help";
+    throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
+  }
+}
+
+/** Collapse a multi-line message (zod's pretty errors) into the one line the runner prints. */
+function oneLine(message: string): string {
+  return message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ");
+}
+
+function printVersion(io: CliIO): number {
+  io.stdout(`${version()}\n`);
+  return 0;
+}
+
+/** The package version, read from the package.json above this module (src/ or dist/src/). */
+export function version(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "ubiquity" && pkg.version) return pkg.version;
+    }
+    if (dirname(dir) === dir) return "unknown";
+  }
+}
+
+function flagLines(flags: Record<string, CliFlag>): string[] {
+  const rows = Object.entries(flags).map(([name, f]) => [`${f.short ? `-${f.short}, ` : "    "}--${name}${f.value ? ` ${f.value}` : ""}`, f.description] as const);
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, text]) => `  ${left.padEnd(width)}  ${text}`);
+}
+
+function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  return [
+    "ubiquity: run and inspect Ubiquity coding agents",
+    "",
+    "Usage: ubiquity <command> [flags]",
+    "",
+    "Commands:",
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Flags:",
+    ...flagLines(GLOBAL_FLAGS),
+    "",
+    "Run `ubiquity <command> --help` for a command's flags.",
+    "",
+  ].join("\n");
+}
+
+function commandHelp(name: string, command: FlagCommand): string {
+  return [
+    `ubiquity ${name}: ${command.summary}`,
+    "",
+    `Usage: ubiquity ${name}${command.usage ? ` ${command.usage}` : ""} [flags]`,
+    "",
+    "Flags:",
+    ...flagLines({ ...command.flags, ...GLOBAL_FLAGS }),
+    "",
+  ].join("\n");
+}
+
+const processIO: CliIO = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
