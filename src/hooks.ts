@@ -20,6 +20,21 @@ import type { Message, ResultMessage, AssistantMessage, ToolOutput, ToolResultMe
 import type { PermissionResult, UbiquityConfig } from "./config/schema";
 import type { Usage } from "./messages";
 
+/** What `session.load` is asked for: a session id (`resume`), or the latest session of a folder (`continueConversation`). */
+export interface SessionLoadRequest {
+  sessionId?: string;
+  latest: boolean;
+  cwd: string;
+  /** With `forkSession`: the run gets a new id and the stored session stays untouched. */
+  fork: boolean;
+}
+
+/** A stored session, replayed as conversation. */
+export interface LoadedSession {
+  sessionId: string;
+  history: ModelMessage[];
+}
+
 /** The prompt entering a turn; `turn.prompt` taps may add context or block it. */
 export interface TurnPrompt {
   text: string;
@@ -185,8 +200,8 @@ export function createHooks() {
       dispose: new AsyncParallelHook<[Kernel]>(["kernel"]),
     }),
     session: Object.freeze({
-      /** Load a stored session by id: the first store that knows it answers (bail). */
-      load: new AsyncSeriesBailHook<[string, RunContext], ModelMessage[] | undefined>(["sessionId", "run"]),
+      /** Load a stored session (by id, or the latest for the cwd): the first store that knows it answers (bail). */
+      load: new AsyncSeriesBailHook<[SessionLoadRequest, RunContext], LoadedSession | undefined>(["request", "run"]),
       /** A run is starting (series). */
       start: new AsyncSeriesHook<[RunContext]>(["run"]),
       /** A run ended; observers only (parallel, isolated). */

@@ -213,6 +213,25 @@ export function describeModelFailure(run: RunContext, error: unknown): string {
   return redactText(`Model request failed${label}: ${message}`, secretsOf(run.options));
 }
 
+/** Replay a stored session (`resume`, `continueConversation`, `forkSession`) through `session.load`. */
+async function loadSession(run: RunContext): Promise<void> {
+  const { resume, continueConversation, forkSession } = run.options;
+  const request = { sessionId: resume, latest: !resume && continueConversation === true, cwd: run.cwd, fork: forkSession === true };
+  if (!hasTaps(run.kernel.hooks.session.load)) {
+    throw new RunEnd("Cannot resume: no session store plugin is loaded (add ubiquity:sessions, which the default preset has)");
+  }
+  const loaded = await run.kernel.hooks.session.load.promise(request, run);
+  if (!loaded) {
+    throw new RunEnd(
+      resume
+        ? `No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`
+        : `No stored session for ${run.cwd} to continue: start one without continueConversation first`,
+    );
+  }
+  run.history.push(...loaded.history);
+  if (!request.fork) run.sessionId = loaded.sessionId;
+}
+
 /**
  * Drive one run to its end. Emits `system/init` first and `result` last (also on failure)
  * through `run.emit`, and returns the result.
@@ -255,12 +274,8 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       }
     }
     run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
+    if (!run.agent && (run.options.resume || run.options.continueConversation)) await loadSession(run);
     await hooks.session.start.promise(run);
-    if (run.options.resume && !run.agent) {
-      const history = await hooks.session.load.promise(run.options.resume, run);
-      if (!history) throw new RunEnd(`No stored session with id "${run.options.resume}": check the id (ubiquity sessions list) and sessionDir`);
-      run.history.push(...history);
-    }
     sendInit();
     if (requested === undefined) {
       throw new RunEnd(

@@ -16,7 +16,8 @@ export interface AgentIdentity {
 export interface RunContext {
   readonly kernel: Kernel;
   readonly options: ResolvedOptions;
-  readonly sessionId: string;
+  /** The session id; a resumed run takes the stored session's id before `system/init`. */
+  sessionId: string;
   readonly cwd: string;
   /** Permitted roots for the file tools; plugins may add to it (skills). */
   readonly roots: string[];
@@ -88,7 +89,7 @@ export function createRun(init: CreateRunInit): RunContext {
     state: new Map(),
     emit(message) {
       const extra = init.agent ? { agentId: init.agent.agentId, parentToolUseId: init.agent.parentToolUseId } : {};
-      const full = stamp({ ...extra, ...message } as MessageInit, sessionId) as Message;
+      const full = stamp({ ...extra, ...message } as MessageInit, run.sessionId) as Message;
       init.sink(full);
       init.kernel.emit({ type: "message", message: full });
       return full;

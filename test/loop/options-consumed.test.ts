@@ -25,8 +25,6 @@ const PENDING: Record<string, string> = {
   permissionPromptTimeoutMs: "permissions (#6)",
   settingSources: "permissions (#6)",
   hooks: "user hooks (#7)",
-  continueConversation: "persistence (#8)",
-  forkSession: "persistence (#8)",
   persistSession: "persistence (#8)",
   sessionDir: "persistence (#8)",
   persistTodos: "persistence (#8)",
