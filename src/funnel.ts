@@ -118,6 +118,12 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
   if (!parsed.ok) return refuse(parsed.error, raw.input, tool);
   const context = toolContext(run, toolUseId);
   const call: FunnelCall = { run, tool, toolName, toolUseId, input: parsed.value, context };
+  const deny = async (message: string) => {
+    const denial = { toolName, toolUseId, toolInput: call.input, message };
+    run.permissionDenials.push(denial);
+    await hooks.tool.denied.promise(denial, call); // observers: isolated by the kernel
+    return refuse(message, call.input, tool);
+  };
   let stage = "validateInput";
   try {
     const invalid = await tool.validateInput(call.input, context);
@@ -152,9 +158,8 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
     }
     if (verdict.behavior !== "allow") {
       const message = verdict.message || `Permission to use ${toolName} was denied.`;
-      run.permissionDenials.push({ toolName, toolUseId, toolInput: call.input, message });
       if (verdict.interrupt) run.interrupted = message;
-      return refuse(message, call.input, tool);
+      return await deny(message);
     }
     if (run.abortSignal.aborted) return refuse("Run aborted before this tool ran.", call.input, tool);
 
@@ -177,9 +182,7 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
     const who = error instanceof PluginError ? error.message : `${stage}: ${describeError(error)}`;
     run.logger.error(`tool call ${toolName} (${toolUseId}) failed in ${stage}: ${describeError(error)}`);
     if (stage === "tool.permission" || stage === "tool.ask") {
-      const message = `Permission check failed, so the call was denied: ${who}`;
-      run.permissionDenials.push({ toolName, toolUseId, toolInput: call.input, message });
-      return refuse(message, call.input, tool);
+      return await deny(`Permission check failed, so the call was denied: ${who}`);
     }
     return refuse(`${toolName} failed: ${who}`, call.input, tool);
   }

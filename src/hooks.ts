@@ -16,7 +16,7 @@ import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import type { Tool, ToolContext } from "./tool";
-import type { Message, ResultMessage, AssistantMessage, ToolOutput, ToolResultMessage } from "./messages";
+import type { Message, ResultMessage, AssistantMessage, ToolOutput, ToolResultMessage, PermissionDenial } from "./messages";
 import type { PermissionResult, UbiquityConfig } from "./config/schema";
 import type { Usage } from "./messages";
 
@@ -238,6 +238,8 @@ export function createHooks() {
       beforeCall: new AsyncSeriesWaterfallHook<[BeforeCall, ToolCall]>(["state", "call"]),
       /** After the tool ran: rewrite its output (waterfall). */
       afterCall: new AsyncSeriesWaterfallHook<[ToolOutput, ToolCall]>(["output", "call"]),
+      /** A call was denied (by a rule, a mode, a handler or a failing check); observers only. */
+      denied: new AsyncSeriesHook<[PermissionDenial, ToolCall]>(["denial", "call"]),
     }),
     context: Object.freeze({
       /** Shrink the history, one COMPACT_STAGE per tier (waterfall; a tier skips when under budget). */
@@ -260,4 +262,5 @@ export const OBSERVER_HOOKS: ReadonlySet<string> = new Set([
   "turn.end",
   "model.response",
   "kernel.dispose",
+  "tool.denied",
 ]);
