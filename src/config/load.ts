@@ -53,7 +53,7 @@ const loadYaml: Loader = (filepath, content) => {
     // An empty document (only comments) counts as an empty file, not as `null`.
     return parseYaml(content) ?? undefined;
   } catch (error) {
-    throw new ConfigError(`invalid YAML: ${describeError(error).split("\n")[0]}`, filepath);
+    throw new ConfigError(`invalid YAML: ${describeError(error).split("\n")[0]!.replace(/:$/, "")}`, filepath);
   }
 };
 
