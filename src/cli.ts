@@ -14,6 +14,7 @@ import { formatInspect, inspectKernel } from "./inspect";
 import { defaultPreset } from "./facade";
 import { consoleLogger } from "./logger";
 import { describeError } from "./errors";
+import { processRunnerIO, runCommand } from "./runner";
 import type { UbiquityConfig } from "./config/schema";
 
 /** Where a command writes. Tests and embedders pass their own. */
@@ -128,8 +129,10 @@ const schema: FlagCommand = {
 
 /** The command table. A new command is one entry here. */
 export const COMMANDS: Record<string, CliCommand> = {
-  // ── `run` slots in here (src/runner.ts parses its own flags), e.g.:
-  // run: { summary: "Run an agent on a prompt", raw: (argv) => runCommand(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }) },
+  run: {
+    summary: "Run an agent on a prompt (streams in a terminal; --output-format json|stream-json)",
+    raw: (argv, io) => runCommand(argv, { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr }),
+  },
   // `sessions`, `models`, `mcp`, `permissions`: one entry each, FlagCommand or RawCommand.
   inspect,
   schema,

@@ -6,8 +6,8 @@
 import { parseArgs } from "node:util";
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import { summon, defaultPreset } from "./facade";
-import { loadConfig } from "./config/load";
+import { summon } from "./facade";
+import { loadCliConfig } from "./cli";
 import { resolveEntries } from "./config/resolve";
 import { TextRenderer } from "./render";
 import { consoleLogger } from "./logger";
@@ -18,9 +18,21 @@ import type { Message, ResultMessage } from "./messages";
 
 /** The runner's input and output, injectable for tests. */
 export interface RunnerIO {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
+  stdout(text: string): void;
+  stderr(text: string): void;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** True when standard output is a terminal (streaming, interactive approvals). */
+  stdoutIsTTY: boolean;
+}
+
+/** The process's own streams. */
+export function processRunnerIO(): RunnerIO {
+  return {
+    stdout: (t) => void process.stdout.write(t),
+    stderr: (t) => void process.stderr.write(t),
+    stdin: process.stdin,
+    stdoutIsTTY: process.stdout.isTTY === true,
+  };
 }
 
 export const RUN_USAGE = `Usage: ubiquity run [options] [prompt]
@@ -68,9 +80,10 @@ export function terminalApprover(io: RunnerIO): CanUseTool {
   const always = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
   const ask = async (question: string) => {
-    const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
+    io.stderr(question);
+    const rl = createInterface({ input: io.stdin, terminal: false });
     try {
-      return (await rl.question(question)).trim();
+      return (await rl.question("")).trim();
     } finally {
       rl.close();
     }
@@ -80,8 +93,8 @@ export function terminalApprover(io: RunnerIO): CanUseTool {
       const questions = (input.questions ?? []) as { question: string; options: { label: string; description?: string }[]; multiSelect?: boolean }[];
       const answers: Record<string, string> = {};
       for (const q of questions) {
-        io.stderr.write(`\n${q.question}\n`);
-        q.options.forEach((o, i) => io.stderr.write(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`));
+        io.stderr(`\n${q.question}\n`);
+        q.options.forEach((o, i) => io.stderr(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`));
         const reply = await ask(q.multiSelect ? "Pick numbers (comma-separated): " : "Pick a number: ");
         const picked = reply
           .split(",")
@@ -130,50 +143,49 @@ export async function runCommand(argv: string[], io: RunnerIO): Promise<number> 
       },
     });
   } catch (error) {
-    io.stderr.write(`error: ${describeError(error)}\n\n${RUN_USAGE}`);
+    io.stderr(`error: ${describeError(error)}\n\n${RUN_USAGE}`);
     return 1;
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    io.stdout.write(RUN_USAGE);
+    io.stdout(RUN_USAGE);
     return 0;
   }
   const format = values["output-format"] ?? "text";
   if (!["text", "json", "stream-json"].includes(format)) {
-    io.stderr.write(`error: --output-format must be text, json or stream-json, not ${JSON.stringify(format)}\n`);
+    io.stderr(`error: --output-format must be text, json or stream-json, not ${JSON.stringify(format)}\n`);
     return 1;
   }
   const mode = values["permission-mode"];
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    io.stderr.write(`error: --permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}\n`);
+    io.stderr(`error: --permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}\n`);
     return 1;
   }
   let maxTurns: number | undefined;
   if (values["max-turns"] !== undefined) {
     maxTurns = Number(values["max-turns"]);
     if (!Number.isInteger(maxTurns) || maxTurns < 1) {
-      io.stderr.write(`error: --max-turns must be a positive integer, not ${JSON.stringify(values["max-turns"])}\n`);
+      io.stderr(`error: --max-turns must be a positive integer, not ${JSON.stringify(values["max-turns"])}\n`);
       return 1;
     }
   }
   const cwd = resolve(values.cwd ?? process.cwd());
-  const interactive = io.stdout.isTTY === true && io.stdin.isTTY === true && format === "text";
+  const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text";
 
   let prompt = positionals.join(" ").trim();
   if (!prompt && io.stdin.isTTY !== true) prompt = (await readStdin(io.stdin)).trim();
   if (!prompt) {
-    io.stderr.write(`error: no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input.\n`);
+    io.stderr(`error: no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input.\n`);
     return 1;
   }
 
   let options: UbiquityConfig;
   try {
-    const loaded = await loadConfig({ cwd, configFile: values.config, command: "run", defaultPresets: async () => [await defaultPreset()] });
-    const config: UbiquityConfig = loaded.config ?? {};
-    options = { ...config, cwd: config.cwd ? resolve(cwd, config.cwd) : cwd };
+    const loaded = await loadCliConfig({ config: values.config, cwd }, "run");
+    options = loaded.config;
     if (values.preset) options.presets = [await presetByName(values.preset, cwd)];
   } catch (error) {
-    io.stderr.write(`error: ${describeError(error)}\n`);
+    io.stderr(`error: ${describeError(error)}\n`);
     return 1;
   }
   if (values.model) options.model = values.model;
@@ -196,18 +208,18 @@ export async function runCommand(argv: string[], io: RunnerIO): Promise<number> 
 
   let result: ResultMessage | undefined;
   const renderer = new TextRenderer(
-    { out: (t) => io.stdout.write(t), info: (t) => io.stderr.write(`${t}\n`) },
+    { out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`) },
     interactive,
   );
   try {
     for await (const message of summon(prompt, options)) {
       if (message.type === "result") result = message;
-      if (format === "stream-json") io.stdout.write(`${JSON.stringify(message)}\n`);
+      if (format === "stream-json") io.stdout(`${JSON.stringify(message)}\n`);
       else if (format === "text") renderer.render(message as Message);
     }
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
-  if (format === "json" && result) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (format === "json" && result) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   return result && !result.isError ? 0 : 1;
 }
