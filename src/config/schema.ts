@@ -44,6 +44,47 @@ export const ModelSchema = z.union([
   ),
 ]);
 
+/** What a user hook receives (see the hooks plugin). */
+export interface HookInput {
+  hookEventName: HookEventName;
+  sessionId: string;
+  cwd: string;
+  permissionMode: string;
+  /** Set when the event fires inside a subagent. */
+  agentId?: string;
+  agentType?: string;
+  toolName?: string;
+  toolInput?: Record<string, unknown>;
+  toolUseId?: string;
+  /** PostToolUse / PostToolUseFailure: the tool's output content. */
+  toolOutput?: string;
+  /** UserPromptSubmit: the prompt. */
+  prompt?: string;
+  /** Notification, PermissionDenied, Stop, SessionEnd, PostCompact: the text of the event. */
+  message?: string;
+  /** Event-specific facts (e.g. `reason` of a Notification, `source` of SessionStart). */
+  extra: Record<string, unknown>;
+}
+
+/** What a user hook may answer; `undefined` (or `{}`) means no opinion. */
+export interface HookOutput {
+  decision?: "block" | "approve";
+  reason?: string;
+  /** PreToolUse: replace the tool input (later hooks and the permission check see it). */
+  updatedInput?: Record<string, unknown>;
+  /** UserPromptSubmit/SessionStart: context ahead of the prompt; PostToolUse: appended to the result. */
+  additionalContext?: string;
+  /** A message for the person running the program (logged at info). */
+  systemMessage?: string;
+  /** Accepted for compatibility with Claude Code hook scripts. */
+  suppressOutput?: boolean;
+  /** `false` stops the run after this event (the reason says why). */
+  continue?: boolean;
+}
+
+/** A hook callback. */
+export type HookCallback = (input: HookInput) => HookOutput | undefined | void | Promise<HookOutput | undefined | void>;
+
 const CommandHookSchema = z.strictObject({
   type: z.literal("command"),
   command: z.string().min(1),
@@ -52,7 +93,7 @@ const CommandHookSchema = z.strictObject({
 
 const HookMatcherSchema = z.strictObject({
   matcher: z.string().optional().describe('"*", a tool name, or "A|B" with globs like "mcp__github__*"'),
-  hooks: z.array(z.union([fn<(input: never) => unknown>("hook callback"), CommandHookSchema])),
+  hooks: z.array(z.union([fn<HookCallback>("hook callback"), CommandHookSchema])),
 });
 
 const McpStdioSchema = z.strictObject({

@@ -1,0 +1,143 @@
+/**
+ * Shell-command hooks, read the way Claude Code reads them: the hook input as snake_case JSON
+ * on stdin; exit 0 with optional JSON on stdout (`decision`, `reason`, `continue`,
+ * `hookSpecificOutput.permissionDecision`, `updatedInput`, `additionalContext`, ...); exit 2
+ * blocks with stderr as the reason; any other exit code is a logged, non-blocking error.
+ * A timeout kills the whole process group.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import type { Logger } from "../../src/index";
+import type { CommandHook, HookInput, HookOutput } from "./types";
+
+const DEFAULT_TIMEOUT_S = 60;
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The JSON a command hook reads on stdin (Claude Code's field names). */
+export function commandPayload(input: HookInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    session_id: input.sessionId,
+    cwd: input.cwd,
+    permission_mode: input.permissionMode,
+    hook_event_name: input.hookEventName,
+  };
+  if (input.agentId) out.agent_id = input.agentId;
+  if (input.agentType) out.agent_type = input.agentType;
+  if (input.toolName !== undefined) out.tool_name = input.toolName;
+  if (input.toolInput !== undefined) out.tool_input = input.toolInput;
+  if (input.toolUseId !== undefined) out.tool_use_id = input.toolUseId;
+  if (input.toolOutput !== undefined) out.tool_response = input.toolOutput;
+  if (input.prompt !== undefined) out.prompt = input.prompt;
+  if (input.message !== undefined) out.message = input.message;
+  for (const [k, v] of Object.entries(input.extra)) out[snake(k)] ??= v;
+  return out;
+}
+
+interface Spawned {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+function runShell(command: string, stdin: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<Spawned> {
+  const shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+  return new Promise((resolve) => {
+    const child = spawn(shell, ["-c", command], {
+      cwd,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd },
+    });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    const onAbort = () => killGroup();
+    signal.addEventListener("abort", onAbort, { once: true });
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stdin.on("error", () => {}); // a script that never reads stdin closes it early
+    child.stdin.end(stdin);
+    child.on("error", (error) => {
+      stderr += String(error);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve({ code, stdout, stderr, timedOut });
+    });
+  });
+}
+
+/** Turn a command's stdout JSON into a HookOutput. */
+export function parseCommandOutput(json: Record<string, unknown>): HookOutput & { ask?: boolean } {
+  const out: HookOutput & { ask?: boolean } = {};
+  const specific = (json.hookSpecificOutput ?? {}) as Record<string, unknown>;
+  if (json.decision === "block" || json.decision === "approve") out.decision = json.decision;
+  if (typeof json.reason === "string") out.reason = json.reason;
+  if (json.continue === false) {
+    out.continue = false;
+    if (typeof json.stopReason === "string") out.reason ??= json.stopReason;
+  }
+  const permission = specific.permissionDecision;
+  const permissionReason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : undefined;
+  if (permission === "deny") {
+    out.decision = "block";
+    out.reason = permissionReason ?? out.reason;
+  } else if (permission === "allow") out.decision ??= "approve";
+  else if (permission === "ask") out.ask = true;
+  const updated = specific.updatedInput ?? json.updatedInput;
+  if (updated && typeof updated === "object" && !Array.isArray(updated)) out.updatedInput = updated as Record<string, unknown>;
+  const context = specific.additionalContext ?? json.additionalContext;
+  if (typeof context === "string") out.additionalContext = context;
+  if (typeof json.systemMessage === "string") out.systemMessage = json.systemMessage;
+  if (json.suppressOutput === true) out.suppressOutput = true;
+  return out;
+}
+
+/** Run one command hook and read its answer. Never throws. */
+export async function runCommandHook(
+  hook: CommandHook,
+  input: HookInput,
+  context: { cwd: string; signal: AbortSignal; logger: Logger },
+): Promise<(HookOutput & { ask?: boolean }) | undefined> {
+  const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
+  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context.cwd, timeoutMs, context.signal);
+  const label = `${input.hookEventName} hook command ${JSON.stringify(hook.command)}`;
+  if (result.timedOut) {
+    context.logger.warn(`${label} timed out after ${timeoutMs / 1000}s and was killed; it was ignored`);
+    return undefined;
+  }
+  if (result.code === 2) {
+    return { decision: "block", reason: result.stderr.trim() || `Blocked by the ${input.hookEventName} hook ${hook.command}` };
+  }
+  if (result.code !== 0) {
+    context.logger.warn(`${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}; it was ignored`);
+    return undefined;
+  }
+  const text = result.stdout.trim();
+  if (!text) return undefined;
+  if (text.startsWith("{")) {
+    try {
+      return parseCommandOutput(JSON.parse(text) as Record<string, unknown>);
+    } catch (error) {
+      context.logger.warn(`${label} printed invalid JSON (${String(error)}); its output was ignored`);
+      return undefined;
+    }
+  }
+  // Plain text on stdout is context for the prompt events, as in Claude Code.
+  if (input.hookEventName === "UserPromptSubmit" || input.hookEventName === "SessionStart") return { additionalContext: text };
+  return undefined;
+}

@@ -1,0 +1,53 @@
+import type { HookEventName, Logger } from "../../src/index";
+import { describeError } from "../../src/index";
+import { matches } from "./matcher";
+import { runCommandHook } from "./command";
+import type { HookCallback, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
+
+/**
+ * Run the hooks of one event in registration order. The first hook that blocks (or returns
+ * `continue: false`) wins and the rest are skipped; a hook that throws is logged and skipped.
+ * `updatedInput` rewrites chain: later hooks see the rewritten `toolInput`.
+ */
+export async function dispatch(
+  config: HooksConfig | undefined,
+  event: HookEventName,
+  input: HookInput,
+  context: { cwd: string; signal: AbortSignal; logger: Logger },
+): Promise<HookOutcome> {
+  const outcome: HookOutcome = { approved: false, ask: false, context: [], input: input.toolInput };
+  const groups = config?.[event];
+  if (!groups?.length) return outcome;
+  for (const group of groups) {
+    if (!matches(group.matcher, input.toolName)) continue;
+    for (const hook of group.hooks) {
+      let output: (HookOutput & { ask?: boolean }) | undefined | void;
+      const current: HookInput = { ...input, toolInput: outcome.input, extra: { ...input.extra } };
+      try {
+        output =
+          typeof hook === "function"
+            ? await (hook as HookCallback)(current)
+            : await runCommandHook(hook, current, context);
+      } catch (error) {
+        context.logger.error(`${event} hook threw (skipped): ${describeError(error)}`);
+        continue;
+      }
+      if (!output || typeof output !== "object") continue;
+      if (output.systemMessage) context.logger.info(`${event} hook: ${output.systemMessage}`);
+      if (output.updatedInput && typeof output.updatedInput === "object") outcome.input = output.updatedInput;
+      if (output.additionalContext) outcome.context.push(output.additionalContext);
+      if (output.decision === "approve") outcome.approved = true;
+      if (output.ask) outcome.ask = true;
+      if (output.continue === false) {
+        outcome.stopped = output.reason ?? `stopped by a ${event} hook`;
+        outcome.blocked ??= outcome.stopped;
+        return outcome;
+      }
+      if (output.decision === "block") {
+        outcome.blocked = output.reason ?? `Blocked by a ${event} hook`;
+        return outcome;
+      }
+    }
+  }
+  return outcome;
+}

@@ -1,0 +1,177 @@
+/**
+ * `ubiquity:hooks`: the user-facing hook events of `options.hooks` (for SDK users), mapped onto
+ * the kernel's hooks (for plugin authors). Other plugins fire the events they own
+ * (SubagentStart/Stop, PreCompact/PostCompact) through `getHooksApi(kernel).fire()`.
+ */
+import {
+  definePlugin,
+  HOOK_EVENTS,
+  PERMISSION_STAGE,
+  SYSTEM_STAGE,
+  type HookEventName,
+  type Kernel,
+  type RunContext,
+  type ToolCall,
+} from "../../src/index";
+import { dispatch } from "./dispatch";
+import type { HookInput, HookOutcome, HooksConfig } from "./types";
+
+export { HOOK_EVENTS };
+export type * from "./types";
+export { matches } from "./matcher";
+export { commandPayload, parseCommandOutput } from "./command";
+
+export const NAME = "ubiquity:hooks";
+
+/** What other plugins use to fire the events they own. */
+export interface HooksApi {
+  /** Fire `event` for `run`; resolves to the combined outcome (blocked, context, ...). */
+  fire(event: HookEventName, run: RunContext, fields?: Partial<Omit<HookInput, "hookEventName">>): Promise<HookOutcome>;
+  /** True when any hook is configured for `event`. */
+  has(event: HookEventName): boolean;
+}
+
+const apis = new WeakMap<Kernel, HooksApi>();
+
+/** The hooks plugin's API on a kernel (undefined when the plugin is not loaded). */
+export function getHooksApi(kernel: Kernel): HooksApi | undefined {
+  return apis.get(kernel);
+}
+
+interface RunState {
+  sessionContext: string[];
+  stopContinuations: number;
+}
+
+/** The hooks plugin. */
+export const hooksPlugin = definePlugin(() => ({
+  name: NAME,
+  apply(kernel) {
+    const config = () => kernel.options.hooks as HooksConfig | undefined;
+    const runs = new WeakMap<RunContext, RunState>();
+    const stateOf = (run: RunContext) => {
+      let s = runs.get(run);
+      if (!s) runs.set(run, (s = { sessionContext: [], stopContinuations: 0 }));
+      return s;
+    };
+    const callFlags = new WeakMap<ToolCall, { approved: boolean; ask: boolean }>();
+    const has = (event: HookEventName) => (config()?.[event]?.length ?? 0) > 0;
+    const fire: HooksApi["fire"] = (event, run, fields = {}) => {
+      const input: HookInput = {
+        hookEventName: event,
+        sessionId: run.sessionId,
+        cwd: run.cwd,
+        permissionMode: run.options.permissionMode,
+        ...(run.agent ? { agentId: run.agent.agentId, agentType: run.agent.agentType } : {}),
+        ...fields,
+        extra: fields.extra ?? {},
+      };
+      return dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger });
+    };
+    apis.set(kernel, { fire, has });
+
+    const toolFields = (call: ToolCall) => ({ toolName: call.toolName, toolInput: call.input, toolUseId: call.toolUseId });
+
+    kernel.hooks.session.start.tapPromise(NAME, async (run) => {
+      if (run.agent || !has("SessionStart")) return;
+      const source = run.options.resume || run.options.continueConversation ? "resume" : "startup";
+      const outcome = await fire("SessionStart", run, { extra: { source } });
+      stateOf(run).sessionContext.push(...outcome.context);
+    });
+
+    kernel.hooks.turn.prompt.tapPromise(NAME, async (prompt, run) => {
+      if (prompt.source !== "user" || run.agent) return prompt;
+      const state = stateOf(run);
+      const context = [...prompt.context, ...state.sessionContext];
+      state.sessionContext = [];
+      if (!has("UserPromptSubmit")) return { ...prompt, context };
+      const outcome = await fire("UserPromptSubmit", run, { prompt: prompt.text });
+      return { ...prompt, context: [...context, ...outcome.context], ...(outcome.blocked ? { blocked: outcome.blocked } : {}) };
+    });
+
+    kernel.hooks.tool.beforeCall.tapPromise(NAME, async (state, call) => {
+      if (!has("PreToolUse")) return state;
+      const outcome = await fire("PreToolUse", call.run, { ...toolFields(call), toolInput: state.input });
+      callFlags.set(call, { approved: outcome.approved, ask: outcome.ask });
+      if (outcome.stopped) call.run.interrupted = outcome.stopped;
+      const input = outcome.input ?? state.input;
+      return outcome.blocked ? { input, block: outcome.blocked } : { ...state, input };
+    });
+
+    // After the permission rules: a hook's approve answers an ask; its ask turns an allow into an ask.
+    kernel.hooks.tool.permission.tap({ name: NAME, stage: PERMISSION_STAGE.OBSERVE }, (verdict, call) => {
+      const flags = callFlags.get(call);
+      if (!flags || call.toolName === "AskUserQuestion") return verdict;
+      if (flags.approved && verdict.behavior === "ask") return { behavior: "allow", rule: "PreToolUse hook", decidedBy: NAME };
+      if (flags.ask && verdict.behavior === "allow") return { behavior: "ask", message: `A PreToolUse hook asks for approval of ${call.toolName}.`, decidedBy: NAME };
+      return verdict;
+    });
+
+    // Before any handler is consulted (stage below the permission plugin's default 0).
+    kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: -100 }, async (verdict, call) => {
+      if (has("Notification")) {
+        await fire("Notification", call.run, {
+          ...toolFields(call),
+          message: verdict.message ?? `${call.toolName} needs approval`,
+          extra: { reason: "permission_required" },
+        });
+      }
+      if (!has("PermissionRequest")) return undefined;
+      const outcome = await fire("PermissionRequest", call.run, { ...toolFields(call), message: verdict.message, extra: { suggestions: verdict.suggestions ?? [] } });
+      if (outcome.blocked) return { behavior: "deny", message: outcome.blocked, ...(outcome.stopped ? { interrupt: true } : {}) };
+      if (outcome.approved) return { behavior: "allow", ...(outcome.input && outcome.input !== call.input ? { updatedInput: outcome.input } : {}) };
+      return undefined;
+    });
+
+    kernel.hooks.tool.denied.tapPromise(NAME, async (denial, call) => {
+      if (has("PermissionDenied")) await fire("PermissionDenied", call.run, { ...toolFields(call), message: denial.message });
+    });
+
+    kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
+      const event: HookEventName = output.isError ? "PostToolUseFailure" : "PostToolUse";
+      if (!has(event)) return output;
+      const outcome = await fire(event, call.run, { ...toolFields(call), toolOutput: output.content, extra: { isError: output.isError === true } });
+      if (outcome.stopped) call.run.interrupted = outcome.stopped;
+      const extra = [...outcome.context, ...(outcome.blocked && !outcome.stopped ? [outcome.blocked] : [])];
+      return extra.length ? { ...output, content: `${output.content}\n\n${extra.join("\n\n")}` } : output;
+    });
+
+    kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
+      if (run.agent || !has("Stop")) return undefined;
+      const outcome = await fire("Stop", run, { message: info.text, extra: { stopHookActive: info.continuations > 0 } });
+      if (outcome.blocked && !outcome.stopped) {
+        stateOf(run).stopContinuations++;
+        return { continueWith: outcome.blocked };
+      }
+      return undefined;
+    });
+
+    kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
+      if (run.agent) return;
+      const reason =
+        result.subtype === "error_max_turns"
+          ? "max_turns"
+          : result.subtype === "error_during_execution"
+            ? "error"
+            : stateOf(run).stopContinuations > 0
+              ? "stopped"
+              : undefined;
+      if (reason && has("Notification")) await fire("Notification", run, { message: result.result, extra: { reason } });
+      if (has("SessionEnd")) await fire("SessionEnd", run, { message: result.result, extra: { reason: result.subtype } });
+    });
+
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections) => {
+      const configured = HOOK_EVENTS.some((e) => has(e));
+      if (!configured) return sections;
+      return [
+        ...sections,
+        {
+          id: "hooks",
+          text: "# Hooks\nHooks configured by the user watch this run. A tool call may be blocked or its input adjusted by them; when a call is blocked, the reason comes from the user's configuration — follow it rather than working around it.",
+        },
+      ];
+    });
+  },
+}));
+
+export default hooksPlugin;
