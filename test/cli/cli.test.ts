@@ -1,0 +1,89 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMANDS, main } from "../../src/cli";
+import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string };
+
+/** Run main() in-process, capturing output. */
+async function inProcess(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+afterAll(removeTempProjects);
+
+describe("the ubiquity bin (real process)", () => {
+  let cwd: string;
+  beforeAll(() => {
+    requireDist();
+    cwd = tempProject({});
+  });
+
+  it.concurrent.each([["--help"], ["-h"]])("%s lists the commands and exits 0", async (flag) => {
+    const { code, stdout } = await runCli([flag], cwd);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Usage: ubiquity <command> [flags]");
+    for (const name of ["inspect", "schema"]) expect(stdout).toMatch(new RegExp(`^  ${name} +\\S`, "m"));
+  });
+
+  it.concurrent.each(["--version", "-v", "inspect --version", "schema -v"])("ubiquity %s prints the package version", async (args) => {
+    const { code, stdout } = await runCli(args.split(" "), cwd);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(pkg.version);
+  });
+
+  it.concurrent("inspect --help shows the command's own flags", async () => {
+    const { code, stdout } = await runCli(["inspect", "--help"], cwd);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Usage: ubiquity inspect [flags]");
+    expect(stdout).toMatch(/--config <file> +Use this config file/);
+    expect(stdout).toMatch(/--json +Print the report as JSON/);
+    expect(stdout).toMatch(/-v, --version/);
+  });
+
+  it.concurrent("schema prints the committed JSON Schema", async () => {
+    const { code, stdout } = await runCli(["schema"], cwd);
+    expect(code).toBe(0);
+    expect(stdout).toBe(readFileSync(join(repoRoot, "schema", "ubiquity.config.schema.json"), "utf8"));
+  });
+
+  it.concurrent("an unknown command exits 1 with one error line", async () => {
+    const { code, stdout, stderr } = await runCli(["inspcet"], cwd);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe('error: unknown command "inspcet"; run `ubiquity --help` for the list\n');
+  });
+
+  it.concurrent("an unknown flag exits 1 and points at the command's help", async () => {
+    const { code, stderr } = await runCli(["inspect", "--jsn"], cwd);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^error: Unknown option '--jsn'.*; see `ubiquity inspect --help`\n$/);
+  });
+
+  it.concurrent("inspect without a config shows the default preset", async () => {
+    const { code, stdout } = await runCli(["inspect"], cwd);
+    expect(code).toBe(0);
+    expect(stdout).toContain("config: (none found; the default preset applies)");
+  });
+});
+
+describe("the command table", () => {
+  it("gives every command a summary shown in the main help", async () => {
+    const { stdout } = await inProcess(["--help"]);
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      expect(command.summary.length).toBeGreaterThan(10);
+      expect(stdout).toContain(`${name}`);
+      expect(stdout).toContain(command.summary);
+    }
+  });
+
+  it("prints the help when run without arguments", async () => {
+    const { code, stdout } = await inProcess([]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Commands:");
+  });
+});

@@ -1,0 +1,47 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+/** [what, files, the config file the message must name, the problem it must state] */
+const failures: [string, Record<string, string>, string, RegExp][] = [
+  ["a TypeScript syntax error", { "ubiquity.config.ts": "export default {\n  maxTurns: 3,\n  model: <\n};\n" }, "ubiquity.config.ts", /: syntax error at line \d+, column \d+: Unexpected token$/],
+  ["an unknown top-level key", { "ubiquity.config.ts": `export default { modle: "openai:gpt-5" };\n` }, "ubiquity.config.ts", /: invalid configuration: ✖ Unrecognized key: "modle"$/],
+  ["a wrong value type", { ".ubiquityrc.yaml": "maxTurns: forty\n" }, ".ubiquityrc.yaml", /: invalid configuration: ✖ Invalid input: expected number, received string → at maxTurns$/],
+  [
+    "a plugin entry that is neither a plugin nor a factory",
+    { ".ubiquityrc.yaml": "plugins: [./not-a-plugin.ts]\n", "not-a-plugin.ts": "export default { nam: 'typo' };\n" },
+    ".ubiquityrc.yaml",
+    /: plugins\[0\] "\.\/not-a-plugin\.ts" is neither a plugin nor a plugin factory: .* got an object with keys \{nam\}$/,
+  ],
+  ["a plugin package that is not installed", { ".ubiquityrc.json": `{ "plugins": ["ubiquity-plugin-nope"] }` }, ".ubiquityrc.json", /: plugins\[0\] "ubiquity-plugin-nope": package ubiquity-plugin-nope is not installed; run `npm i ubiquity-plugin-nope`$/],
+  ["two config files in one folder", { "ubiquity.config.ts": "export default {};\n", ".ubiquityrc.yaml": "maxTurns: 2\n" }, "", /: 2 config files in one folder: ubiquity\.config\.ts, \.ubiquityrc\.yaml; keep one/],
+  [
+    "a plugin that depends on a missing plugin",
+    { ".ubiquityrc.yaml": "plugins: [./needy.ts]\n", "needy.ts": "export default { name: 'acme:needy', dependsOn: ['acme:helper'], apply() {} };\n" },
+    ".ubiquityrc.yaml",
+    /: plugin acme:needy depends on acme:helper, which is not in the plugin list/,
+  ],
+];
+
+describe.concurrent("config failures through `ubiquity inspect`", () => {
+  it.each(failures)("%s: exit 1, one line naming the file and the problem", async (_what, files, file, problem) => {
+    const dir = tempProject(files);
+    const { code, stdout, stderr } = await runCli(["inspect"], dir);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    const lines = stderr.split("\n").filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.startsWith(`error: ${join(dir, file)}`.replace(/\/$/, ""))).toBe(true);
+    expect(lines[0]).toMatch(problem);
+  });
+
+  it("--config naming a missing file: exit 1, names the file", async () => {
+    const dir = tempProject({});
+    const { code, stderr } = await runCli(["inspect", "--config", "nope.yaml"], dir);
+    expect(code).toBe(1);
+    expect(stderr).toBe(`error: ${join(dir, "nope.yaml")}: config file not found (given with --config / configFile)\n`);
+  });
+});
