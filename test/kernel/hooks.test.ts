@@ -13,7 +13,7 @@ import {
   type ToolCall,
 } from "ubiquity";
 
-const quiet = (): Logger & { error: ReturnType<typeof vi.fn> } => ({ debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+const quiet = () => ({ debug: vi.fn<Logger["debug"]>(), info: vi.fn<Logger["info"]>(), warn: vi.fn<Logger["warn"]>(), error: vi.fn<Logger["error"]>() });
 const plugin = (name: string, apply: (k: Kernel) => void, extra: Partial<Plugin> = {}): Plugin => ({ name, apply, ...extra });
 const run = {} as RunContext;
 
