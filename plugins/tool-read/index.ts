@@ -1,0 +1,14 @@
+/** `ubiquity:tool-read`: the Read tool, as a plugin. */
+import { definePlugin } from "../../src/index";
+import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { ReadTool } from "./read-tool";
+
+export { ReadTool, ReadInput, READ_LIMITS } from "./read-tool";
+
+/** The plugin's name (also the owner of the tool it registers). */
+export const PLUGIN_NAME = "ubiquity:tool-read";
+
+/** Registers the Read tool (unless `options.tools` replaces the built-in suite). */
+export default definePlugin(function toolRead() {
+  return builtinToolPlugin(PLUGIN_NAME, () => new ReadTool());
+});

@@ -1,0 +1,139 @@
+import { open, readFile, stat } from "node:fs/promises";
+import { z } from "zod";
+import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { binaryKind, looksBinary } from "../_shared/binary";
+import { resolvePermitted } from "../_shared/paths";
+import { recordRead } from "../_shared/read-state";
+import { MAX_LINE_CHARS, decodeText, numberLines, splitLines } from "../_shared/text-file";
+import { ToolFailure, guard } from "../_shared/tool-failure";
+import { formatSize, missingFileMessage } from "./describe";
+import { readLineWindow } from "./line-window";
+
+/** The limits Read enforces (its description states the same numbers). */
+export const READ_LIMITS = Object.freeze({
+  /** Lines returned when no `limit` is given. */
+  defaultLines: 2000,
+  /** Longer lines are cut with a marker. */
+  lineChars: MAX_LINE_CHARS,
+  /** Bigger files can only be read in parts (offset/limit), streamed. */
+  wholeFileBytes: 10 * 1024 * 1024,
+});
+
+/** Input of the Read tool. */
+export const ReadInput = z.object({
+  file_path: z.string().min(1).describe("The file to read: an absolute path, or relative to the working directory"),
+  offset: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("1-based line number to start at (default: the first line)"),
+  limit: z.number().int().positive().optional().describe("How many lines to return (default 2000)"),
+});
+
+const DESCRIPTION = `Reads a text file and returns its lines in \`cat -n\` format: the line number, a tab, then the line's text.
+- file_path may be absolute or relative to the working directory; only files inside the permitted folders can be read.
+- Returns at most 2,000 lines by default. Use offset (1-based line number) and limit to read another part; a partial read ends with a note saying how to read more.
+- Lines longer than 2,000 characters are cut, with a marker saying so.
+- An existing file can only be overwritten or edited after it was read in full in this run. A file longer than 2,000 lines is read in full by setting limit past its last line (and no offset).
+- Files over 10 MB can only be read in parts (give offset and limit).
+- Binary files (images, archives, executables) are described, not shown. Directories cannot be read.`;
+
+/** Read: a text file in `cat -n` format, recording what was seen for read-before-write. */
+export class ReadTool extends Tool<typeof ReadInput> {
+  readonly name = "Read";
+  readonly description = DESCRIPTION;
+  readonly inputSchema = ReadInput;
+  // Read bounds its own output by lines and reports exactly what was shown; a cut by the
+  // loop would make a "full" read a lie, and read-before-write trusts it.
+  override maxResultChars = Number.POSITIVE_INFINITY;
+
+  override isReadOnly() {
+    return true;
+  }
+  override isConcurrencySafe() {
+    return true;
+  }
+  override permissionRuleContent(input: z.output<typeof ReadInput>) {
+    return [input.file_path];
+  }
+
+  async call(input: z.output<typeof ReadInput>, ctx: ToolContext): Promise<ToolOutput> {
+    return guard(() => this.#read(input, ctx));
+  }
+
+  async #read(input: z.output<typeof ReadInput>, ctx: ToolContext): Promise<ToolOutput> {
+    const { absolute, real } = await resolvePermitted(ctx, input.file_path);
+    const shown = input.file_path;
+    const info = await stat(real).catch(async () => {
+      throw new ToolFailure(await missingFileMessage(absolute, ctx.cwd));
+    });
+    if (info.isDirectory()) throw new ToolFailure(`${shown} is a directory; Read opens files only. Give the path of a file inside it.`);
+    if (!info.isFile()) throw new ToolFailure(`${shown} is not a regular file (a device, socket or pipe); Read opens regular files only.`);
+
+    const start = Math.max(1, input.offset ?? 1);
+    const count = input.limit ?? READ_LIMITS.defaultLines;
+    const windowed = input.offset !== undefined || input.limit !== undefined;
+    if (info.size > READ_LIMITS.wholeFileBytes) {
+      if (!windowed) {
+        throw new ToolFailure(
+          `${shown} is ${formatSize(info.size)}, over the 10 MB limit for reading a whole file. Read it in parts: give offset and limit (e.g. offset=1, limit=2000).`,
+        );
+      }
+      const head = await readHead(real);
+      if (looksBinary(head)) throw new ToolFailure(binaryMessage(shown, head, info.size));
+      const window = await readLineWindow(real, start, count);
+      const total = window.total;
+      if (total !== undefined && total > 0 && start > total) throw new ToolFailure(pastEnd(shown, start, total));
+      const full = start === 1 && !window.more;
+      recordRead(ctx.readState, real, full, { size: info.size, mtimeMs: info.mtimeMs });
+      return render(shown, real, window.lines, start, total, full);
+    }
+
+    const bytes = await readFile(real);
+    if (looksBinary(bytes)) throw new ToolFailure(binaryMessage(shown, bytes, bytes.length));
+    const lines = splitLines(decodeText(bytes).text);
+    const total = lines.length;
+    if (total > 0 && start > total) {
+      throw new ToolFailure(pastEnd(shown, start, total));
+    }
+    const shownLines = lines.slice(start - 1, start - 1 + count);
+    const full = start === 1 && start - 1 + shownLines.length === total;
+    recordRead(ctx.readState, real, full, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
+    return render(shown, real, shownLines, start, total, full);
+  }
+}
+
+async function readHead(path: string): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function pastEnd(shown: string, start: number, total: number): string {
+  return `${shown} has ${total} lines; offset ${start} is past the end. Use an offset from 1 to ${total}.`;
+}
+
+function binaryMessage(shown: string, head: Uint8Array, size: number): string {
+  return `${shown} is a binary file (${binaryKind(head)}, ${formatSize(size)}); Read shows text files only.`;
+}
+
+/** Number the lines like `cat -n`, cut overlong ones, and say how to read more when partial. */
+function render(shown: string, real: string, lines: string[], start: number, total: number | undefined, full: boolean): ToolOutput {
+  const end = start + lines.length - 1;
+  const metadata = { path: real, startLine: start, endLine: end, totalLines: total ?? null, full };
+  if (total === 0) return { content: `(${shown} is empty.)`, metadata };
+  const body = numberLines(lines, start);
+  if (full) return { content: body, metadata };
+  const whole = total === undefined ? "limit past its last line" : `limit=${total}`;
+  const next = end < (total ?? Number.POSITIVE_INFINITY) ? ` Continue with offset=${end + 1}.` : "";
+  const of = total === undefined ? "; the file continues" : ` of ${total}`;
+  return {
+    content: `${body}\n\n[Partial read: lines ${start}-${end}${of}.${next} To read the whole file (needed before changing it), call Read with no offset and ${whole}.]`,
+    metadata,
+  };
+}
