@@ -24,7 +24,6 @@ const PENDING: Record<string, string> = {
   canUseTool: "permissions (#6)",
   permissionPromptTimeoutMs: "permissions (#6)",
   settingSources: "permissions (#6)",
-  hooks: "user hooks (#7)",
   persistSession: "persistence (#8)",
   sessionDir: "persistence (#8)",
   persistTodos: "persistence (#8)",
