@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { commitWrite, openWriteTarget } from "../_shared/existing-file";
+import { numberLines, splitLines, withLineEnding } from "../_shared/text-file";
+import { ToolFailure, guard } from "../_shared/tool-failure";
+import { lineAt, occurrences, replaceExact } from "./replace";
+
+/** Input of the Edit tool. */
+export const EditInput = z.object({
+  file_path: z.string().min(1).describe("The file to edit: an absolute path, or relative to the working directory"),
+  old_string: z.string().describe("The exact text to replace, whitespace and indentation included"),
+  new_string: z.string().describe("The text to put in its place (must differ from old_string)"),
+  replace_all: z.boolean().optional().describe("Replace every occurrence of old_string (default false: it must occur exactly once)"),
+});
+
+const DESCRIPTION = `Replaces exact text in an existing file.
+- The file must have been read in full in this run, and not changed since; otherwise the call is refused and says what to do.
+- old_string must match the file exactly, whitespace and indentation included; copy it from the file's content without the line-number prefix.
+- old_string must occur exactly once, unless replace_all is true; when it occurs several times, include more surrounding lines to pick one.
+- old_string must not be empty and new_string must differ from it.
+- Line endings: write "\\n"; a CRLF file keeps CRLF. The file is rewritten atomically.`;
+
+const SNIPPET_CONTEXT = 3;
+const SNIPPET_MAX_LINES = 30;
+
+/** Edit: exact string replacement in a file that was read in full, written atomically. */
+export class EditTool extends Tool<typeof EditInput> {
+  readonly name = "Edit";
+  readonly description = DESCRIPTION;
+  readonly inputSchema = EditInput;
+
+  override permissionRuleContent(input: z.output<typeof EditInput>) {
+    return [input.file_path];
+  }
+
+  async call(input: z.output<typeof EditInput>, ctx: ToolContext): Promise<ToolOutput> {
+    return guard(async () => {
+      if (input.old_string === "") {
+        throw new ToolFailure("old_string is empty; give the exact text to replace, copied from the file. Edit changes existing text only.");
+      }
+      if (input.old_string === input.new_string) {
+        throw new ToolFailure("old_string and new_string are identical, so nothing would change; put the replacement text in new_string.");
+      }
+      const target = await openWriteTarget(ctx, input.file_path);
+      const existing = target.existing;
+      if (!existing) {
+        throw new ToolFailure(`File does not exist: ${input.file_path}. Edit changes existing files only; check the path, or create the file with its full content instead.`);
+      }
+      // The model writes "\n"; in a CRLF file the same text is stored with "\r\n".
+      let oldText = withLineEnding(input.old_string, existing.eol);
+      let newText = withLineEnding(input.new_string, existing.eol);
+      if (occurrences(existing.text, oldText).length === 0 && occurrences(existing.text, input.old_string).length > 0) {
+        // A file with mixed line endings: the region matches as the model wrote it.
+        oldText = input.old_string;
+        newText = input.new_string;
+      }
+      const result = replaceExact(existing.text, oldText, newText, input.replace_all ?? false, target.shown);
+      await commitWrite(ctx, target, result.text, false);
+      const what = result.count === 1 ? "1 occurrence" : `${result.count} occurrences`;
+      return {
+        content: `Edited ${target.shown}: replaced ${what}.\n${snippet(result.text, result.firstAt, newText)}`,
+        metadata: { path: target.real, replacements: result.count },
+      };
+    });
+  }
+}
+
+/** The changed region with a few lines around it, `cat -n` style, so the model can check it. */
+function snippet(text: string, at: number, inserted: string): string {
+  const lines = splitLines(text);
+  const first = lineAt(text, at);
+  const last = first + splitLines(inserted).length - 1;
+  const from = Math.max(1, first - SNIPPET_CONTEXT);
+  const to = Math.min(lines.length, Math.max(last, first) + SNIPPET_CONTEXT, from + SNIPPET_MAX_LINES - 1);
+  return numberLines(lines.slice(from - 1, to), from);
+}

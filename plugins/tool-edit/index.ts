@@ -1,0 +1,14 @@
+/** `ubiquity:tool-edit`: the Edit tool, as a plugin. */
+import { definePlugin } from "../../src/index";
+import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { EditTool } from "./edit-tool";
+
+export { EditTool, EditInput } from "./edit-tool";
+
+/** The plugin's name (also the owner of the tool it registers). */
+export const PLUGIN_NAME = "ubiquity:tool-edit";
+
+/** Registers the Edit tool (unless `options.tools` replaces the built-in suite). */
+export default definePlugin(function toolEdit() {
+  return builtinToolPlugin(PLUGIN_NAME, () => new EditTool());
+});

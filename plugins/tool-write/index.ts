@@ -1,0 +1,14 @@
+/** `ubiquity:tool-write`: the Write tool, as a plugin. */
+import { definePlugin } from "../../src/index";
+import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { WriteTool } from "./write-tool";
+
+export { WriteTool, WriteInput } from "./write-tool";
+
+/** The plugin's name (also the owner of the tool it registers). */
+export const PLUGIN_NAME = "ubiquity:tool-write";
+
+/** Registers the Write tool (unless `options.tools` replaces the built-in suite). */
+export default definePlugin(function toolWrite() {
+  return builtinToolPlugin(PLUGIN_NAME, () => new WriteTool());
+});

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { commitWrite, openWriteTarget } from "../_shared/existing-file";
+import { splitLines } from "../_shared/text-file";
+import { guard } from "../_shared/tool-failure";
+
+/** Input of the Write tool. */
+export const WriteInput = z.object({
+  file_path: z.string().min(1).describe("The file to write: an absolute path, or relative to the working directory"),
+  content: z.string().describe("The complete new content of the file"),
+});
+
+const DESCRIPTION = `Writes a file, replacing it entirely if it exists.
+- file_path may be absolute or relative to the working directory; only files inside the permitted folders can be written. Missing parent folders are created.
+- An existing file must have been read in full in this run, and not changed since, before it can be overwritten; otherwise the call is refused and says what to do. A new file needs no read.
+- The write is atomic: the file holds either its old or its new content, never a mix.
+- An existing file keeps its line endings (LF or CRLF) and byte-order mark; write plain "\\n" line breaks.`;
+
+/** Write: create or replace a whole file, atomically, under read-before-write. */
+export class WriteTool extends Tool<typeof WriteInput> {
+  readonly name = "Write";
+  readonly description = DESCRIPTION;
+  readonly inputSchema = WriteInput;
+
+  override permissionRuleContent(input: z.output<typeof WriteInput>) {
+    return [input.file_path];
+  }
+
+  async call(input: z.output<typeof WriteInput>, ctx: ToolContext): Promise<ToolOutput> {
+    return guard(async () => {
+      const target = await openWriteTarget(ctx, input.file_path);
+      const bytes = await commitWrite(ctx, target, input.content);
+      const lines = splitLines(input.content).length;
+      const verb = target.existing ? "Updated" : "Created";
+      return {
+        content: `${verb} ${target.shown} (${lines} line${lines === 1 ? "" : "s"}).`,
+        metadata: { path: target.real, created: !target.existing, bytes: bytes.length, lines },
+      };
+    });
+  }
+}
