@@ -1,0 +1,95 @@
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { ToolFailure, guard } from "../_shared/tool-failure";
+import { runCommand, type CommandResult } from "./run-command";
+
+/** The limits Bash enforces (its description states the same numbers). */
+export const BASH_LIMITS = Object.freeze({
+  defaultTimeoutMs: 120_000,
+  maxTimeoutMs: 600_000,
+  /** Longer output keeps its head and tail with a marker between. */
+  maxOutputChars: 30_000,
+});
+
+/** Input of the Bash tool. */
+export const BashInput = z.object({
+  command: z.string().min(1).describe("The shell command to run"),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .max(BASH_LIMITS.maxTimeoutMs)
+    .optional()
+    .describe("Timeout in milliseconds (default 120000, at most 600000)"),
+  description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
+});
+
+const DESCRIPTION = `Runs a shell command with bash (sh where bash is missing) in the working directory and returns its output.
+- stdout and stderr are combined, in the order they were written. stdin is empty, so interactive commands cannot be answered.
+- timeout is in milliseconds: 120000 (2 minutes) by default, 600000 (10 minutes) at most. On timeout the command and every process it started are killed.
+- Output over 30,000 characters keeps its beginning and its end with a marker between; redirect large output to a file and look at the part you need.
+- A non-zero exit code is reported and marks the result as an error.
+- Every call starts a fresh shell in the working directory: cd, variables and functions do not carry over to the next call.
+- Background processes (cmd &) keep running after the call returns; their later output is not collected.`;
+
+/** Bash: one shell command per call, with a deadline and no orphans when it is cut short. */
+export class BashTool extends Tool<typeof BashInput> {
+  readonly name = "Bash";
+  readonly description = DESCRIPTION;
+  readonly inputSchema = BashInput;
+
+  /** Until the permissions plugin parses commands, the whole command is the one candidate. */
+  override permissionRuleContent(input: z.output<typeof BashInput>) {
+    return [input.command];
+  }
+
+  async call(input: z.output<typeof BashInput>, ctx: ToolContext): Promise<ToolOutput> {
+    return guard(async () => {
+      const cwd = await stat(ctx.cwd).catch(() => undefined);
+      if (!cwd?.isDirectory()) throw new ToolFailure(`The working directory ${ctx.cwd} does not exist; commands cannot run until it does.`);
+      const timeoutMs = input.timeout ?? BASH_LIMITS.defaultTimeoutMs;
+      const result = await runCommand(input.command, {
+        cwd: ctx.cwd,
+        env: { ...process.env, ...ctx.env },
+        timeoutMs,
+        signal: ctx.abortSignal,
+        maxOutputChars: BASH_LIMITS.maxOutputChars,
+      });
+      if (!result.reaped) ctx.logger.warn(`Bash: processes of a killed command were still running after the wait: ${input.command}`);
+      return present(result, timeoutMs);
+    });
+  }
+}
+
+/** The output as the model reads it, with the reason when the command did not succeed. */
+function present(result: CommandResult, timeoutMs: number): ToolOutput {
+  const notes: string[] = [];
+  if (result.timedOut) {
+    notes.push(
+      `[Timed out after ${timeoutMs} ms: the command and every process it started were killed. ` +
+        `Give a larger timeout (at most ${BASH_LIMITS.maxTimeoutMs} ms) or make the command finish sooner.]`,
+    );
+  } else if (result.aborted) {
+    notes.push("[Aborted: the run was cancelled, and the command and every process it started were killed.]");
+  } else if (result.signal) {
+    notes.push(`[Killed by ${result.signal}]`);
+  } else if (result.exitCode !== 0) {
+    notes.push(`[Exit code ${result.exitCode}]`);
+  }
+  const body = result.output === "" && notes.length === 0 ? "(no output)" : result.output.replace(/\n$/, "");
+  return {
+    content: [body, ...notes].filter((s) => s !== "").join("\n\n"),
+    isError: notes.length > 0,
+    metadata: {
+      exitCode: result.exitCode,
+      signal: result.signal,
+      timedOut: result.timedOut,
+      aborted: result.aborted,
+      outputChars: result.outputChars,
+      cutChars: result.cutChars,
+      durationMs: result.durationMs,
+      shell: result.shell,
+    },
+  };
+}

@@ -1,0 +1,14 @@
+/** `ubiquity:tool-bash`: the Bash tool, as a plugin. */
+import { definePlugin } from "../../src/index";
+import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { BashTool } from "./bash-tool";
+
+export { BashTool, BashInput, BASH_LIMITS } from "./bash-tool";
+
+/** The plugin's name (also the owner of the tool it registers). */
+export const PLUGIN_NAME = "ubiquity:tool-bash";
+
+/** Registers the Bash tool (unless `options.tools` replaces the built-in suite). */
+export default definePlugin(function toolBash() {
+  return builtinToolPlugin(PLUGIN_NAME, () => new BashTool());
+});

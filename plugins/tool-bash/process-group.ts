@@ -1,0 +1,53 @@
+/**
+ * Ending a command for good: SIGKILL to its whole process group (the shell and everything it
+ * started), then waiting until no member of the group is still running.
+ */
+import { readFile, readdir } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
+
+/** Send SIGKILL to every process in group `pgid`; a group already gone is fine. */
+export function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
+/**
+ * Wait until group `pgid` has no running member, re-sending SIGKILL meanwhile; true when it is
+ * gone within `timeoutMs`. Dead members whose parent died become zombies until init reaps them:
+ * they run nothing and hold nothing, so they count as gone.
+ */
+export async function waitGroupGone(pgid: number, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return true;
+    }
+    if ((await liveMembers(pgid)) === 0) return true;
+    if (Date.now() > deadline) return false;
+    killGroup(pgid);
+    await delay(10);
+  }
+}
+
+/** Running (not zombie) members of a process group, from /proc; undefined without /proc (the kill probe decides). */
+async function liveMembers(pgid: number): Promise<number | undefined> {
+  const entries = await readdir("/proc").catch(() => undefined);
+  if (!entries) return undefined;
+  let live = 0;
+  await Promise.all(
+    entries
+      .filter((e) => /^\d+$/.test(e))
+      .map(async (pid) => {
+        const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+        // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") live++;
+      }),
+  );
+  return live;
+}

@@ -1,0 +1,95 @@
+/**
+ * Run one shell command to completion: its own process group, stdout and stderr in one
+ * stream, a deadline, cancellation, and no process left running when a call is cut short.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { setTimeout as delay } from "node:timers/promises";
+import { HeadTailBuffer } from "./head-tail";
+import { killGroup, waitGroupGone } from "./process-group";
+import { findShell } from "./shell";
+
+/** How to run a command. */
+export interface RunCommandOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Output beyond this many characters keeps head and tail only. */
+  maxOutputChars: number;
+}
+
+/** What a finished (or killed) command produced. */
+export interface CommandResult {
+  output: string;
+  /** Characters the command wrote in all. */
+  outputChars: number;
+  /** Characters cut from the middle (0 when nothing was cut). */
+  cutChars: number;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** False only when a killed group still had running members after the wait (should not happen). */
+  reaped: boolean;
+  durationMs: number;
+  shell: string;
+}
+
+// After the shell exits, a background job it started may still hold the pipe open; its later
+// output is not waited for beyond this.
+const DRAIN_AFTER_EXIT_MS = 200;
+
+/** Run `command` with bash (or sh) and collect its combined output. */
+export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
+  const started = Date.now();
+  const shell = findShell(options.env.PATH);
+  const output = new HeadTailBuffer(options.maxOutputChars);
+  const base = { shell, timedOut: false, aborted: false, reaped: true };
+  if (options.signal?.aborted) {
+    return { ...base, output: "", outputChars: 0, cutChars: 0, exitCode: null, signal: null, aborted: true, durationMs: 0 };
+  }
+
+  // `exec 2>&1` first: stderr joins stdout inside the shell, so both reach us through one pipe
+  // in the order they were written. detached: the shell leads a new process group we can kill.
+  const child = spawn(shell, ["-c", `exec 2>&1\n${command}`], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
+  const closed = once(child, "close").catch(() => undefined);
+
+  let timedOut = false;
+  let aborted = false;
+  let killed = false;
+  const kill = () => {
+    if (killed || child.pid === undefined) return;
+    killed = true;
+    killGroup(child.pid);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, options.timeoutMs);
+  const onAbort = () => {
+    aborted = true;
+    kill();
+  };
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  try {
+    const [exitCode, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
+    const reaped = killed && child.pid !== undefined ? await waitGroupGone(child.pid) : true;
+    await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+    const { text, cut } = output.text();
+    return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped, durationMs: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+}
