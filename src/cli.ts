@@ -89,7 +89,9 @@ export async function loadCliConfig(values: CliArgs["values"], command: string):
   });
   const config: UbiquityConfig = { ...(loaded.config ?? {}) };
   config.presets ??= await defaults();
+  // --cwd wins over the config's `cwd`; a relative `cwd` in the config is relative to its folder.
   if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
+  else config.cwd = resolve(loaded.filepath ? dirname(loaded.filepath) : cwd, config.cwd);
   return { config, filepath: loaded.filepath };
 }
 
