@@ -86,4 +86,16 @@ describe("the command table", () => {
     expect(code).toBe(0);
     expect(stdout).toContain("Commands:");
   });
+
+  it("resolves a relative cwd in the config against the config's folder; --cwd wins over it", async () => {
+    const dir = tempProject({ "conf/.ubiquityrc.yaml": "cwd: ./work\n" });
+    const report = async (...extra: string[]) => {
+      const { code, stdout, stderr } = await inProcess(["inspect", "--json", "--config", join(dir, "conf", ".ubiquityrc.yaml"), ...extra]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      return JSON.parse(stdout) as { options: { cwd: string } };
+    };
+    expect((await report()).options.cwd).toBe(join(dir, "conf", "work"));
+    expect((await report("--cwd", dir)).options.cwd).toBe(dir);
+  });
 });
