@@ -77,6 +77,12 @@ export async function resolvePermitted(ctx: Pick<ToolContext, "cwd" | "roots">, 
 
 /** How a path is shown to the model: relative to the cwd when inside it, absolute otherwise. */
 export function displayPath(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel && isInside(cwd, path) ? rel : path;
+  if (!isInside(cwd, path)) return path;
+  return relative(cwd, path) || ".";
+}
+
+/** A searched place named in a sentence ("the working directory" rather than "."). */
+export function placeName(cwd: string, path: string): string {
+  const shown = displayPath(cwd, path);
+  return shown === "." ? "the working directory" : shown;
 }

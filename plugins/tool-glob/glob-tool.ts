@@ -1,0 +1,90 @@
+import { stat } from "node:fs/promises";
+import { isAbsolute, join, relative } from "node:path";
+import { glob } from "tinyglobby";
+import { z } from "zod";
+import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { displayPath, isInside, placeName, resolvePermitted } from "../_shared/paths";
+import { ToolFailure, guard } from "../_shared/tool-failure";
+import { ignorePatterns } from "./skipped-folders";
+
+/** The most paths one Glob call returns. */
+export const GLOB_MAX_RESULTS = 500;
+
+/** Input of the Glob tool. */
+export const GlobInput = z.object({
+  pattern: z.string().min(1).describe('Glob pattern, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}"'),
+  path: z.string().optional().describe("Folder to search in (default: the working directory)"),
+});
+
+const DESCRIPTION = `Finds files whose paths match a glob pattern, newest first.
+- Patterns: * and ? within a name, ** across folders, {a,b} alternatives, [abc] classes; e.g. "**/*.ts", "src/**/test_*.py". The pattern is relative to path (default: the working directory).
+- Returns files only (no folders), sorted by modification time, most recent first; at most 500, with a note when there are more.
+- Skips .git, node_modules and build/cache folders (dist, build, target, coverage, .next, __pycache__, .venv, ...) unless the pattern names the folder. Hidden files are included; symbolic links are not followed.`;
+
+/** Glob: file paths matching a pattern, newest first. */
+export class GlobTool extends Tool<typeof GlobInput> {
+  readonly name = "Glob";
+  readonly description = DESCRIPTION;
+  readonly inputSchema = GlobInput;
+
+  override isReadOnly() {
+    return true;
+  }
+  override isConcurrencySafe() {
+    return true;
+  }
+  override permissionRuleContent(input: z.output<typeof GlobInput>) {
+    return [input.path ?? "."];
+  }
+
+  async call(input: z.output<typeof GlobInput>, ctx: ToolContext): Promise<ToolOutput> {
+    return guard(async () => {
+      const { absolute: dir, real } = await resolvePermitted(ctx, input.path ?? ".");
+      const info = await stat(real).catch(() => undefined);
+      if (!info) throw new ToolFailure(`Folder does not exist: ${dir}. Give an existing folder as path (relative paths start at ${ctx.cwd}).`);
+      if (!info.isDirectory()) throw new ToolFailure(`${input.path} is a file, not a folder; give its folder as path and the file name in pattern.`);
+      const pattern = relativePattern(input.pattern, dir);
+
+      const files = await glob(pattern, {
+        cwd: dir,
+        onlyFiles: true,
+        dot: true,
+        followSymbolicLinks: false,
+        ignore: ignorePatterns(pattern),
+        signal: ctx.abortSignal,
+      });
+      const newest = await newestFirst(dir, files);
+      const shown = newest.slice(0, GLOB_MAX_RESULTS).map((f) => displayPath(ctx.cwd, join(dir, f)));
+      const metadata = { count: files.length, shown: shown.length, truncated: files.length > shown.length };
+      if (files.length === 0) return { content: `No files found matching ${input.pattern} in ${placeName(ctx.cwd, dir)}.`, metadata };
+      const note =
+        files.length > shown.length
+          ? `\n\n[Showing the ${shown.length} most recently modified of ${files.length} matching files. Narrow the pattern or path to see the others.]`
+          : "";
+      return { content: shown.join("\n") + note, metadata };
+    });
+  }
+}
+
+/** Make an absolute pattern relative to the search folder, and refuse patterns that leave it. */
+function relativePattern(pattern: string, dir: string): string {
+  let out = pattern;
+  if (isAbsolute(out)) {
+    if (!isInside(dir, out.split(/[*?[{]/)[0]!)) {
+      throw new ToolFailure(`The pattern ${pattern} is outside the search folder ${dir}; set path to the folder to search and make the pattern relative to it.`);
+    }
+    out = relative(dir, out) || "**/*";
+  }
+  if (out.split("/").includes("..")) {
+    throw new ToolFailure(`The pattern ${pattern} climbs out of the search folder with ".."; set path to the folder to search instead.`);
+  }
+  return out;
+}
+
+/** Sort paths (relative to `dir`) by modification time, newest first; ties by path. */
+async function newestFirst(dir: string, files: string[]): Promise<string[]> {
+  const times = await Promise.all(files.map((f) => stat(join(dir, f)).then((s) => s.mtimeMs, () => 0)));
+  const order = files.map((_, i) => i);
+  order.sort((a, b) => times[b]! - times[a]! || (files[a]! < files[b]! ? -1 : files[a]! > files[b]! ? 1 : 0));
+  return order.map((i) => files[i]!);
+}
