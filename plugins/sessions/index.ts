@@ -1,0 +1,95 @@
+/**
+ * `ubiquity:sessions`: session transcripts as JSONL under `sessionDir` (one file per session,
+ * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
+ * them. `persistSession: false` writes nothing (loading still works).
+ */
+import { definePlugin, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
+import { storageRoot } from "../_shared/storage-paths";
+import { isPersisted } from "./records";
+import { replay, takeTrailingPrompt } from "./replay";
+import { SessionStore } from "./store";
+import { TranscriptWriter } from "./writer";
+
+export { SessionStore, SessionNotFoundError, readTranscript, isSessionId } from "./store";
+export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions } from "./store";
+export type { TranscriptRecord, PersistedMessage } from "./records";
+export { replay } from "./replay";
+export { sessionsCommand } from "./command";
+
+/** The plugin's name. */
+export const NAME = "ubiquity:sessions";
+
+/**
+ * Stage of the `turn.prompt` tap that records the prompt: after every other tap, so the record
+ * holds the context the model actually received.
+ */
+export const RECORD_PROMPT_STAGE = 1000;
+
+interface RunState {
+  /** The transcript this run appends to (the loaded one, or the fork's copy). */
+  path?: string;
+  /** Set for a run that replayed a session: its first prompt absorbs an unanswered last one. */
+  resumed?: boolean;
+}
+
+/** The store a run's options point at. */
+export function storeFor(run: RunContext): SessionStore {
+  return new SessionStore({ dir: storageRoot(run.options.sessionDir, run.cwd, "sessions") });
+}
+
+/** The sessions plugin. */
+export const sessionsPlugin = definePlugin(function sessions() {
+  return {
+    name: NAME,
+    apply(kernel: Kernel) {
+      const runs = new WeakMap<RunContext, RunState>();
+      // Messages reach `event` without their run; a session id names it (subagents share it).
+      const writers = new Map<string, TranscriptWriter>();
+
+      kernel.hooks.session.load.tapPromise(NAME, async (request, run) => {
+        const store = storeFor(run);
+        const sessionId = request.sessionId ?? (request.latest ? (await store.list({ cwd: request.cwd, limit: 1 }))[0]?.sessionId : undefined);
+        if (sessionId === undefined) return undefined;
+        const found = await store.get(sessionId, run.cwd);
+        if (!found) return undefined;
+        let { records, path } = found;
+        if (request.fork && run.options.persistSession !== false) {
+          ({ records, path } = await store.forkRecords(sessionId, { cwd: run.cwd, sessionId: run.sessionId }));
+        }
+        runs.set(run, { path: request.fork && run.options.persistSession === false ? undefined : path, resumed: true });
+        const caps = new Map(run.tools.map((t) => [t.name, t.maxResultChars] as const));
+        return { sessionId: found.sessionId, history: replay(records, { maxResultChars: (name) => caps.get(name) }) };
+      });
+
+      kernel.hooks.session.start.tap(NAME, (run) => {
+        if (run.agent || run.options.persistSession === false) return;
+        const path = runs.get(run)?.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
+        writers.set(run.sessionId, new TranscriptWriter(path, run.cwd, run.logger));
+      });
+
+      kernel.hooks.event.tap(NAME, (event) => {
+        if (event.type !== "message" || !isPersisted(event.message)) return;
+        writers.get(event.message.sessionId)?.message(event.message);
+      });
+
+      kernel.hooks.turn.prompt.tap({ name: NAME, stage: RECORD_PROMPT_STAGE }, (prompt: TurnPrompt, run: RunContext) => {
+        if (run.agent) return prompt;
+        writers.get(run.sessionId)?.prompt(prompt);
+        const state = runs.get(run);
+        if (!state?.resumed || prompt.blocked !== undefined) return prompt;
+        state.resumed = false;
+        // Recorded above without it: on replay, the two user records merge back into this shape.
+        const unanswered = takeTrailingPrompt(run.history);
+        return unanswered.length > 0 ? { ...prompt, context: [...unanswered, ...prompt.context] } : prompt;
+      });
+
+      kernel.hooks.session.end.tap(NAME, (run) => {
+        if (run.agent) return;
+        writers.get(run.sessionId)?.close();
+        writers.delete(run.sessionId);
+      });
+    },
+  };
+});
+
+export default sessionsPlugin;

@@ -1,0 +1,118 @@
+/**
+ * Crash-safe JSONL: each record and its newline go out in ONE write call, so a crash (even
+ * SIGKILL in the middle of a large write) leaves at most one torn last line. The appender cuts
+ * a torn tail before its first append — otherwise the next record would be glued onto the torn
+ * one and both lost — and the parser skips any line that does not parse.
+ */
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+
+const CHUNK = 64 * 1024;
+const NEWLINE = 0x0a;
+
+/** Parse JSONL text: every line that parses, in order, and how many lines were skipped. */
+export function parseJsonl(text: string): { values: unknown[]; skipped: number } {
+  const values: unknown[] = [];
+  let skipped = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      skipped++;
+    }
+  }
+  return { values, skipped };
+}
+
+/** Index of the last newline in bytes `[0, end)` of the file, or -1; scans backwards in chunks. */
+function lastNewlineBefore(fd: number, end: number): number {
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  for (let stop = end; stop > 0; ) {
+    const start = Math.max(0, stop - CHUNK);
+    const read = readSync(fd, buffer, 0, stop - start, start);
+    const at = buffer.subarray(0, read).lastIndexOf(NEWLINE);
+    if (at >= 0) return start + at;
+    stop = start;
+  }
+  return -1;
+}
+
+function readRange(fd: number, start: number, end: number): string {
+  const buffer = Buffer.alloc(end - start);
+  let done = 0;
+  while (done < buffer.length) {
+    const n = readSync(fd, buffer, done, buffer.length - done, start + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return buffer.subarray(0, done).toString("utf8");
+}
+
+/** An append-only JSONL file, opened lazily and kept open until `close()`. */
+export class JsonlAppender {
+  #fd: number | undefined;
+  /** Set after a failed write: the tail may be torn and must be cut before the next append. */
+  #dirty = false;
+
+  constructor(readonly path: string) {}
+
+  /**
+   * Open (creating folders and the file), cut a torn tail, and return the last complete
+   * record that parses (so a resumed transcript can chain onto it), or undefined.
+   */
+  open(): unknown {
+    if (this.#fd === undefined) {
+      mkdirSync(dirname(this.path), { recursive: true });
+      this.#fd = openSync(this.path, "a+");
+    }
+    return this.#repair();
+  }
+
+  /** Append one value as one line, with a single write of record + newline. */
+  append(value: unknown): void {
+    if (this.#fd === undefined) this.open();
+    else if (this.#dirty) this.#repair();
+    const bytes = Buffer.from(`${JSON.stringify(value)}\n`, "utf8");
+    try {
+      // One call; the loop only continues after a short write (a full disk), which leaves
+      // the file dirty so the next append repairs the tail first.
+      let done = writeSync(this.#fd!, bytes);
+      while (done < bytes.length) {
+        this.#dirty = true;
+        done += writeSync(this.#fd!, bytes, done);
+      }
+      this.#dirty = false;
+    } catch (error) {
+      this.#dirty = true;
+      throw error;
+    }
+  }
+
+  /** Close the file (later appends reopen it). */
+  close(): void {
+    if (this.#fd === undefined) return;
+    closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+
+  #repair(): unknown {
+    const fd = this.#fd!;
+    let size = fstatSync(fd).size;
+    if (size > 0 && readRange(fd, size - 1, size) !== "\n") {
+      size = lastNewlineBefore(fd, size) + 1;
+      ftruncateSync(fd, size);
+    }
+    this.#dirty = false;
+    // The last complete line that parses (a corrupt line in the middle is skipped by readers too).
+    for (let end = size - 1, tries = 0; end > 0 && tries < 8; tries++) {
+      const start = lastNewlineBefore(fd, end) + 1;
+      try {
+        return JSON.parse(readRange(fd, start, end));
+      } catch {
+        end = start - 1;
+      }
+    }
+    return undefined;
+  }
+}

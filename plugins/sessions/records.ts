@@ -1,0 +1,43 @@
+/** The shape of one transcript line, and how a line read back is recognised. */
+import type { Message, StreamEventMessage, SystemInitMessage } from "../../src/index";
+
+/** The messages a transcript keeps: everything but `system/init` and `stream_event`. */
+export type PersistedMessage = Exclude<Message, SystemInitMessage | StreamEventMessage>;
+
+/** One line of a transcript. `uuid` is the message's uuid; `parentUuid` chains the records. */
+export interface TranscriptRecord {
+  uuid: string;
+  /** The record before this one in its chain (the main conversation, or one subagent's); null first. */
+  parentUuid: string | null;
+  sessionId: string;
+  type: PersistedMessage["type"];
+  /** ISO 8601, when the record was written. */
+  timestamp: string;
+  cwd: string;
+  message: PersistedMessage;
+  /** On a user record: the text placed ahead of the prompt (`turn.prompt` context), as the model saw it. */
+  context?: string[];
+  /** On a user record: why the prompt never reached the model (refused, or the run ended first). */
+  blocked?: string;
+}
+
+/** True for messages a transcript keeps. */
+export function isPersisted(message: Message): message is PersistedMessage {
+  if (message.type === "stream_event") return false;
+  return !(message.type === "system" && message.subtype === "init");
+}
+
+/** True when a parsed line has the record shape (anything else in a file is ignored). */
+export function isRecord(value: unknown): value is TranscriptRecord {
+  const r = value as Partial<TranscriptRecord> | null;
+  return (
+    typeof r === "object" &&
+    r !== null &&
+    typeof r.uuid === "string" &&
+    typeof r.sessionId === "string" &&
+    typeof r.type === "string" &&
+    typeof r.message === "object" &&
+    r.message !== null &&
+    (r.message as { type?: unknown }).type === r.type
+  );
+}

@@ -1,0 +1,217 @@
+/**
+ * `SessionStore`: the transcripts on disk, `<dir>/<project-slug>/<sessionId>.jsonl`. Listing,
+ * reading, forking and deleting sessions; the plugin and the `ubiquity sessions` command both
+ * go through it.
+ */
+import { randomUUID } from "node:crypto";
+import { readdir, readFile, stat, unlink } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { UbiquityError } from "../../src/index";
+import { writeFileAtomic } from "../_shared/atomic-write";
+import { projectSlug, storageRoot } from "../_shared/storage-paths";
+import { parseJsonl } from "./jsonl";
+import { isRecord, type TranscriptRecord } from "./records";
+
+/** Options of `new SessionStore()`. */
+export interface SessionStoreOptions {
+  /** The sessions root [~/.ubiquity/sessions]; `~` is expanded, a relative path is against the process cwd. */
+  dir?: string;
+}
+
+/** What `list()` says about one session. */
+export interface SessionInfo {
+  sessionId: string;
+  /** The first prompt, whitespace collapsed, cut to 100 characters. */
+  summary: string;
+  /** ISO 8601: the first record's timestamp. */
+  createdAt: string;
+  /** ISO 8601: the last time the transcript was written. */
+  updatedAt: string;
+  /** How many records (messages) the transcript holds. */
+  messageCount: number;
+  /** The working directory the session ran in. */
+  cwd: string;
+}
+
+/** A session with all its records, as `get()` returns it. */
+export interface StoredSession extends SessionInfo {
+  records: TranscriptRecord[];
+  /** The transcript file. */
+  path: string;
+}
+
+/** Options of `fork()`. */
+export interface ForkOptions {
+  /** The project the fork belongs to (its records get this cwd) [the source's cwd]. */
+  cwd?: string;
+  /** Copy records up to and including this one [all]. */
+  upToUuid?: string;
+  /** The new session's id [a fresh uuid]. */
+  sessionId?: string;
+}
+
+/** A session id or record that does not exist; the message names it and how to find real ones. */
+export class SessionNotFoundError extends UbiquityError {
+  override name = "SessionNotFoundError";
+}
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const SUMMARY_CHARS = 100;
+
+/** True when `id` can name a transcript file (no path separators, no dots). */
+export function isSessionId(id: string): boolean {
+  return SESSION_ID.test(id);
+}
+
+function summarize(records: readonly TranscriptRecord[]): string {
+  const first = records.find((r) => r.message.type === "user" && r.message.agentId === undefined);
+  const text = first?.message.type === "user" ? first.message.text.replace(/\s+/g, " ").trim() : "";
+  return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 1)}…` : text;
+}
+
+/** Read a transcript's records; a torn or corrupt line is skipped. Undefined when the file is gone. */
+export async function readTranscript(path: string): Promise<TranscriptRecord[] | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  return parseJsonl(text).values.filter(isRecord);
+}
+
+/** Session transcripts under one root folder. */
+export class SessionStore {
+  /** The sessions root. */
+  readonly dir: string;
+
+  constructor(options: SessionStoreOptions = {}) {
+    this.dir = storageRoot(options.dir, process.cwd(), "sessions");
+  }
+
+  /** Where a new session of `cwd` is written. */
+  pathFor(sessionId: string, cwd: string): string {
+    if (!isSessionId(sessionId)) throw new TypeError(`invalid session id ${JSON.stringify(sessionId)}: use letters, digits, "-" and "_"`);
+    return join(this.dir, projectSlug(cwd), `${sessionId}.jsonl`);
+  }
+
+  /** Sessions, newest first: those of `cwd` only when given, at most `limit`. */
+  async list(options: { cwd?: string; limit?: number } = {}): Promise<SessionInfo[]> {
+    const folders = options.cwd !== undefined ? [projectSlug(options.cwd)] : await this.#folders();
+    const files: { path: string; sessionId: string; mtimeMs: number }[] = [];
+    for (const folder of folders) {
+      for (const name of await readdir(join(this.dir, folder)).catch(() => [] as string[])) {
+        if (!name.endsWith(".jsonl")) continue;
+        const path = join(this.dir, folder, name);
+        const info = await stat(path).catch(() => undefined);
+        if (info?.isFile()) files.push({ path, sessionId: name.slice(0, -".jsonl".length), mtimeMs: info.mtimeMs });
+      }
+    }
+    files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.sessionId < b.sessionId ? -1 : 1));
+    const limit = options.limit ?? Infinity;
+    const out: SessionInfo[] = [];
+    for (const file of files) {
+      if (out.length >= limit) break;
+      const records = await readTranscript(file.path);
+      if (!records || records.length === 0) continue;
+      const info = this.#info(file.sessionId, records, file.mtimeMs);
+      // The slug folder can in principle hold another folder's sessions; the records know.
+      if (options.cwd !== undefined && info.cwd !== resolve(options.cwd)) continue;
+      out.push(info);
+    }
+    return out;
+  }
+
+  /** One session with its records, or undefined when no transcript has this id. */
+  async get(sessionId: string, near?: string): Promise<StoredSession | undefined> {
+    const path = await this.#locate(sessionId, near);
+    if (!path) return undefined;
+    const [records, info] = await Promise.all([readTranscript(path), stat(path).catch(() => undefined)]);
+    if (!records || !info) return undefined;
+    return { ...this.#info(sessionId, records, info.mtimeMs), records, path };
+  }
+
+  /**
+   * Copy a session (up to `upToUuid`, inclusive) into a new one: every uuid and parent link is
+   * remapped, the session id replaced; the source is not touched. Returns the new session id.
+   */
+  async fork(sessionId: string, options: ForkOptions = {}): Promise<string> {
+    return (await this.forkRecords(sessionId, options)).sessionId;
+  }
+
+  /** `fork()`, also returning the copied records (what the sessions plugin replays). */
+  async forkRecords(sessionId: string, options: ForkOptions = {}): Promise<{ sessionId: string; records: TranscriptRecord[]; path: string }> {
+    const source = await this.get(sessionId, options.cwd);
+    if (!source) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${this.dir}: check the id (ubiquity sessions list)`);
+    let records = source.records;
+    if (options.upToUuid !== undefined) {
+      const at = records.findIndex((r) => r.uuid === options.upToUuid);
+      if (at < 0) {
+        throw new SessionNotFoundError(
+          `Session ${sessionId} has no record with uuid "${options.upToUuid}": pick one from ubiquity sessions show ${sessionId} --json`,
+        );
+      }
+      records = records.slice(0, at + 1);
+    }
+    const newId = options.sessionId ?? randomUUID();
+    const cwd = options.cwd ?? source.cwd;
+    const uuids = new Map(records.map((r) => [r.uuid, randomUUID()] as const));
+    const copied = records.map((r): TranscriptRecord => {
+      const uuid = uuids.get(r.uuid)!;
+      return {
+        ...r,
+        uuid,
+        parentUuid: r.parentUuid === null ? null : (uuids.get(r.parentUuid) ?? null),
+        sessionId: newId,
+        cwd: options.cwd !== undefined ? cwd : r.cwd,
+        message: { ...r.message, uuid, sessionId: newId },
+      };
+    });
+    const path = this.pathFor(newId, cwd);
+    // Whole file through a temp + rename: a crash leaves no half fork behind.
+    await writeFileAtomic(path, copied.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    return { sessionId: newId, records: copied, path };
+  }
+
+  /** Delete a session's transcript; false when there was none. */
+  async delete(sessionId: string): Promise<boolean> {
+    const path = await this.#locate(sessionId);
+    if (!path) return false;
+    await unlink(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+    return true;
+  }
+
+  #info(sessionId: string, records: readonly TranscriptRecord[], mtimeMs: number): SessionInfo {
+    return {
+      sessionId,
+      summary: summarize(records),
+      createdAt: records[0]!.timestamp,
+      updatedAt: new Date(mtimeMs).toISOString(),
+      messageCount: records.length,
+      cwd: records[0]!.cwd,
+    };
+  }
+
+  async #folders(): Promise<string[]> {
+    const entries = await readdir(this.dir, { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  }
+
+  /** The transcript of `sessionId`: the folder of `near` (a cwd) first, then every project. */
+  async #locate(sessionId: string, near?: string): Promise<string | undefined> {
+    if (!isSessionId(sessionId)) return undefined;
+    const folders = await this.#folders();
+    if (near !== undefined) {
+      const slug = projectSlug(near);
+      folders.sort((a, b) => Number(b === slug) - Number(a === slug));
+    }
+    for (const folder of folders) {
+      const path = join(this.dir, folder, `${sessionId}.jsonl`);
+      if ((await stat(path).catch(() => undefined))?.isFile()) return path;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Writes one session's transcript as the run proceeds: one record per persisted message,
+ * chained through `parentUuid` (the main conversation and each subagent have their own chain).
+ * A prompt is held until `turn.prompt` has run, so its record carries the context the model
+ * saw ahead of it (or why it was refused).
+ */
+import type { Logger, TurnPrompt, UserMessage } from "../../src/index";
+import { describeError } from "../../src/index";
+import { JsonlAppender } from "./jsonl";
+import { isRecord, type PersistedMessage, type TranscriptRecord } from "./records";
+
+const MAIN = "";
+
+/** The transcript writer of one session. */
+export class TranscriptWriter {
+  #file: JsonlAppender;
+  #opened = false;
+  #failed = false;
+  #last = new Map<string, string | null>();
+  #pending: UserMessage | undefined;
+
+  constructor(
+    path: string,
+    private readonly cwd: string,
+    private readonly logger: Logger,
+  ) {
+    this.#file = new JsonlAppender(path);
+  }
+
+  /** The transcript file. */
+  get path(): string {
+    return this.#file.path;
+  }
+
+  /** Take one message of the run (called from the `event` firehose). */
+  message(message: PersistedMessage): void {
+    if (message.type === "user" && message.agentId === undefined) {
+      this.#flushPending("a newer prompt arrived before this one reached the model");
+      this.#pending = message;
+      return;
+    }
+    if (message.type === "result") {
+      this.#flushPending("the run ended before the prompt reached the model");
+      // A run that failed before its prompt leaves no transcript of a lone result.
+      if (!this.#opened) return;
+    }
+    this.#write(message);
+  }
+
+  /** The prompt as it leaves `turn.prompt`: record the held prompt with its context. */
+  prompt(prompt: TurnPrompt): void {
+    const message = this.#pending;
+    if (!message) return;
+    this.#pending = undefined;
+    this.#write(message, {
+      ...(prompt.context.length > 0 ? { context: [...prompt.context] } : {}),
+      ...(prompt.blocked !== undefined ? { blocked: prompt.blocked } : {}),
+    });
+  }
+
+  /** Flush and close the file. */
+  close(): void {
+    this.#flushPending("the run ended before the prompt reached the model");
+    this.#file.close();
+  }
+
+  #flushPending(reason: string) {
+    const message = this.#pending;
+    if (!message) return;
+    this.#pending = undefined;
+    this.#write(message, { blocked: reason });
+  }
+
+  #write(message: PersistedMessage, extra: Pick<TranscriptRecord, "context" | "blocked"> = {}) {
+    if (this.#failed) return;
+    try {
+      if (!this.#opened) {
+        const last = this.#file.open();
+        this.#opened = true;
+        // A resumed transcript: the first new record chains onto the last one stored.
+        this.#last.set(MAIN, isRecord(last) ? last.uuid : null);
+      }
+      const chain = message.agentId ?? MAIN;
+      const record: TranscriptRecord = {
+        uuid: message.uuid,
+        parentUuid: this.#last.get(chain) ?? null,
+        sessionId: message.sessionId,
+        type: message.type,
+        timestamp: new Date().toISOString(),
+        cwd: this.cwd,
+        message,
+        ...extra,
+      };
+      this.#file.append(record);
+      this.#last.set(chain, message.uuid);
+    } catch (error) {
+      // A full disk must not end the run; say so once and stop writing.
+      this.#failed = true;
+      this.logger.error(`[ubiquity:sessions] cannot write ${this.#file.path}, the transcript stops here: ${describeError(error)}`);
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { summon, defineTool, definePlugin } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import sessions from "ubiquity/plugins/sessions";
+import { collect, ofType, resultOf } from "../helpers/collect";
+import { readRecords, tempDirs, transcriptFiles } from "./helpers";
+
+const echo = defineTool({
+  name: "Echo",
+  description: "Echo the text back.",
+  inputSchema: z.object({ text: z.string() }),
+  execute: ({ text }) => `echo: ${text}`,
+});
+
+const temp = tempDirs();
+
+describe("transcripts", () => {
+  it("appends one record per persisted message, chained, without system/init and stream_event", async () => {
+    const sessionDir = temp();
+    const cwd = temp("ubq-project-");
+    const model = scriptedModel([{ text: "calling", toolCalls: [{ toolName: "Echo", input: { text: "hi" }, id: "c1" }] }, "done"]);
+    const messages = await collect(
+      summon("say hi", { model, tools: [echo], presets: [], plugins: [sessions()], sessionDir, cwd, includePartialMessages: true }),
+    );
+    expect(ofType(messages, "stream_event").length).toBeGreaterThan(0);
+    const files = transcriptFiles(sessionDir);
+    expect(files).toHaveLength(1);
+    const sessionId = resultOf(messages).sessionId;
+    expect(files[0]!.endsWith(`${sessionId}.jsonl`)).toBe(true);
+    const text = readFileSync(files[0]!, "utf8");
+    expect(text.endsWith("\n")).toBe(true);
+    const records = readRecords(files[0]!);
+    expect(records.map((r) => r.type)).toEqual(["user", "assistant", "tool_use", "tool_result", "assistant", "result"]);
+    const persisted = messages.filter((m) => m.type !== "stream_event" && !(m.type === "system" && m.subtype === "init"));
+    expect(records.map((r) => r.uuid)).toEqual(persisted.map((m) => m.uuid));
+    expect(records[0]!.parentUuid).toBeNull();
+    for (let i = 1; i < records.length; i++) expect(records[i]!.parentUuid).toBe(records[i - 1]!.uuid);
+    for (const r of records) {
+      expect(r).toMatchObject({ sessionId, cwd, type: r.message.type });
+      expect(Number.isNaN(Date.parse(r.timestamp))).toBe(false);
+    }
+  });
+
+  it("persistSession: false writes nothing", async () => {
+    const sessionDir = temp();
+    const model = scriptedModel(["hello"]);
+    const messages = await collect(summon("hi", { model, presets: [], plugins: [sessions()], sessionDir, persistSession: false }));
+    expect(resultOf(messages).isError).toBe(false);
+    expect(readdirSync(sessionDir)).toEqual([]);
+  });
+
+  it("records the context turn.prompt put ahead of the prompt, and a refused prompt as blocked", async () => {
+    const sessionDir = temp();
+    const cwd = temp("ubq-project-");
+    const addContext = definePlugin(() => ({
+      name: "test:context",
+      apply(kernel) {
+        kernel.hooks.turn.prompt.tap("test:context", (prompt) =>
+          prompt.text === "no" ? { ...prompt, blocked: "not today" } : { ...prompt, context: [...prompt.context, "remember the milk"] },
+        );
+      },
+    }));
+    const model = scriptedModel(["ok"]);
+    const first = await collect(summon("hello", { model, presets: [], plugins: [sessions(), addContext()], sessionDir, cwd }));
+    const records = readRecords(transcriptFiles(sessionDir)[0]!);
+    expect(records[0]).toMatchObject({ type: "user", context: ["remember the milk"], message: { text: "hello" } });
+    expect(records[0]!.blocked).toBeUndefined();
+    // The model saw exactly that shape.
+    expect(model.requests[0]!.prompt.at(-1)).toMatchObject({
+      role: "user",
+      content: [
+        { type: "text", text: "remember the milk" },
+        { type: "text", text: "hello" },
+      ],
+    });
+
+    const blocked = await collect(
+      summon("no", { model: scriptedModel([]), presets: [], plugins: [sessions(), addContext()], sessionDir, cwd, resume: resultOf(first).sessionId }),
+    );
+    expect(resultOf(blocked).result).toMatch(/Prompt blocked: not today/);
+    const after = readRecords(transcriptFiles(sessionDir)[0]!);
+    expect(after.at(-2)).toMatchObject({ type: "user", blocked: "not today", message: { text: "no" } });
+  });
+
+  it("a run that fails before its prompt leaves no transcript", async () => {
+    const sessionDir = temp();
+    const messages = await collect(summon("hi", { presets: [], plugins: [sessions()], sessionDir, model: "nope:nothing" }));
+    expect(resultOf(messages).isError).toBe(true);
+    expect(existsSync(sessionDir) ? transcriptFiles(sessionDir) : []).toEqual([]);
+  });
+
+  it("files the transcript under <sessionDir>/<project-slug>/<sessionId>.jsonl", async () => {
+    const sessionDir = temp();
+    const cwd = temp("ubq-project-");
+    const messages = await collect(summon("hi", { model: scriptedModel(["hello"]), presets: [], plugins: [sessions()], sessionDir, cwd }));
+    const [folder] = readdirSync(sessionDir);
+    expect(folder).toMatch(/^-tmp-ubq-project-.*-[0-9a-f]{8}$/);
+    expect(readdirSync(join(sessionDir, folder!))).toEqual([`${resultOf(messages).sessionId}.jsonl`]);
+  });
+});
