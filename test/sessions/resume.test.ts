@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { z } from "zod";
+import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { summon, defineTool, type Message } from "ubiquity";
+import { scriptedModel, type Script } from "ubiquity/testing";
+import sessions, { SessionStore, type TranscriptRecord } from "ubiquity/plugins/sessions";
+import { collect, resultOf } from "../helpers/collect";
+import { readRecords, tempDirs, transcriptFiles } from "./helpers";
+
+const echo = defineTool({
+  name: "Echo",
+  description: "Echo the text back.",
+  inputSchema: z.object({ text: z.string() }),
+  execute: ({ text }) => `echo: ${text}`,
+});
+
+const temp = tempDirs();
+
+function setup() {
+  const sessionDir = temp();
+  const cwd = temp("ubq-project-");
+  const run = (prompt: string, script: Script, extra: Record<string, unknown> = {}) => {
+    const model = scriptedModel(script);
+    const done = collect(summon(prompt, { model, tools: [echo], presets: [], plugins: [sessions()], sessionDir, cwd, ...extra }));
+    return done.then((messages: Message[]) => ({ messages, model, result: resultOf(messages) }));
+  };
+  return { sessionDir, cwd, run, store: new SessionStore({ dir: sessionDir }) };
+}
+
+/** The prompt as role/text pairs, for readable assertions. */
+function shape(prompt: LanguageModelV4Prompt) {
+  return prompt
+    .filter((m) => m.role !== "system")
+    .map((m) => {
+      if (typeof m.content === "string") return `${m.role}: ${m.content}`;
+      const parts = m.content.map((p) => {
+        if (p.type === "text") return p.text;
+        if (p.type === "tool-call") return `call ${p.toolCallId}`;
+        if (p.type === "tool-result") return `result ${p.toolCallId}`;
+        return p.type;
+      });
+      return `${m.role}: ${parts.join(" | ")}`;
+    });
+}
+
+describe("resume, continue, fork", () => {
+  it("resume replays the session as conversation and appends to the same transcript", async () => {
+    const s = setup();
+    const first = await s.run("first", [{ text: "looking", toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "c1" }] }, "first answer"]);
+    const second = await s.run("second", ["second answer"], { resume: first.result.sessionId });
+    expect(second.result).toMatchObject({ isError: false, sessionId: first.result.sessionId });
+    expect(second.messages.every((m) => m.sessionId === first.result.sessionId)).toBe(true);
+    expect(shape(second.model.requests[0]!.prompt)).toEqual([
+      "user: first",
+      "assistant: looking | call c1",
+      "tool: result c1",
+      "assistant: first answer",
+      "user: second",
+    ]);
+    const files = transcriptFiles(s.sessionDir);
+    expect(files).toHaveLength(1);
+    const records = readRecords(files[0]!);
+    expect(records.filter((r) => r.type === "user").map((r) => (r.message as { text: string }).text)).toEqual(["first", "second"]);
+    // The resumed records chain onto the stored ones.
+    for (let i = 1; i < records.length; i++) expect(records[i]!.parentUuid).toBe(records[i - 1]!.uuid);
+  });
+
+  it("continueConversation picks the latest session of the cwd", async () => {
+    const s = setup();
+    const older = await s.run("older", ["old answer"]);
+    const newer = await s.run("newer", ["new answer"]);
+    // A newer session of another folder is not this folder's latest.
+    await collect(summon("elsewhere", { model: scriptedModel(["x"]), presets: [], plugins: [sessions()], sessionDir: s.sessionDir, cwd: temp("ubq-other-") }));
+    const cont = await s.run("again", ["third"], { continueConversation: true });
+    expect(cont.result.sessionId).toBe(newer.result.sessionId);
+    expect(cont.result.sessionId).not.toBe(older.result.sessionId);
+    expect(shape(cont.model.requests[0]!.prompt)).toEqual(["user: newer", "assistant: new answer", "user: again"]);
+  });
+
+  it("continueConversation with no stored session ends with a result error", async () => {
+    const s = setup();
+    const cont = await s.run("again", ["never"], { continueConversation: true });
+    expect(cont.result).toMatchObject({ isError: true, subtype: "error_during_execution" });
+    expect(cont.result.result).toMatch(/No stored session for .* to continue/);
+    expect(cont.model.requests).toHaveLength(0);
+  });
+
+  it("resume with forkSession branches into a new id and leaves the original untouched", async () => {
+    const s = setup();
+    const first = await s.run("first", ["first answer"]);
+    const sourcePath = transcriptFiles(s.sessionDir)[0]!;
+    const before = readFileSync(sourcePath, "utf8");
+    const fork = await s.run("branch", ["branch answer"], { resume: first.result.sessionId, forkSession: true });
+    expect(fork.result.isError).toBe(false);
+    expect(fork.result.sessionId).not.toBe(first.result.sessionId);
+    expect(readFileSync(sourcePath, "utf8")).toBe(before);
+    expect(shape(fork.model.requests[0]!.prompt)).toEqual(["user: first", "assistant: first answer", "user: branch"]);
+    const forked = await s.store.get(fork.result.sessionId);
+    expect(forked!.records.map((r) => r.type)).toEqual(["user", "assistant", "result", "user", "assistant", "result"]);
+    expect(forked!.records.every((r) => r.sessionId === fork.result.sessionId && r.message.sessionId === fork.result.sessionId)).toBe(true);
+    const sourceUuids = new Set(readRecords(sourcePath).map((r) => r.uuid));
+    expect(forked!.records.some((r) => sourceUuids.has(r.uuid))).toBe(false);
+    // The branch goes on from the fork, the original from itself.
+    const resumedOriginal = await s.run("original again", ["ok"], { resume: first.result.sessionId });
+    expect(shape(resumedOriginal.model.requests[0]!.prompt)).toEqual(["user: first", "assistant: first answer", "user: original again"]);
+  });
+
+  it("an unknown id ends with a result error naming it", async () => {
+    const s = setup();
+    const r = await s.run("hi", ["never"], { resume: "no-such-session" });
+    expect(r.result).toMatchObject({ isError: true, subtype: "error_during_execution" });
+    expect(r.result.result).toMatch(/No stored session with id "no-such-session"/);
+    const traversal = await s.run("hi", ["never"], { resume: "../../etc/passwd" });
+    expect(traversal.result.result).toMatch(/No stored session with id "\.\.\/\.\.\/etc\/passwd"/);
+  });
+
+  it("leaves out a tool call whose result is missing (a crash between call and result)", async () => {
+    const s = setup();
+    const first = await s.run("work", [
+      { text: "two calls", toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "kept" }, { toolName: "Echo", input: { text: "b" }, id: "lost" }] },
+      "done",
+    ]);
+    // Simulate the crash: drop the second result and everything after it.
+    const path = transcriptFiles(s.sessionDir)[0]!;
+    const records = readRecords(path);
+    const cut = records.findIndex((r) => r.type === "tool_result" && r.message.type === "tool_result" && r.message.toolUseId === "lost");
+    writeFileSync(path, records.slice(0, cut).map((r) => `${JSON.stringify(r)}\n`).join(""));
+    const resumed = await s.run("go on", ["continuing"], { resume: first.result.sessionId });
+    expect(resumed.result.isError).toBe(false);
+    expect(shape(resumed.model.requests[0]!.prompt)).toEqual(["user: work", "assistant: two calls | call kept", "tool: result kept", "user: go on"]);
+  });
+
+  it("drops an assistant message left empty by dangling calls, and merges an unanswered prompt into the next", async () => {
+    const s = setup();
+    const first = await s.run("start", [{ toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "gone" }] }, "never"]);
+    const path = transcriptFiles(s.sessionDir)[0]!;
+    const records = readRecords(path);
+    // Keep the prompt and the call, lose the result: the model never answered "start" with anything usable.
+    writeFileSync(path, records.slice(0, 2).map((r) => `${JSON.stringify(r)}\n`).join(""));
+    const resumed = await s.run("again", ["answer"], { resume: first.result.sessionId });
+    expect(shape(resumed.model.requests[0]!.prompt)).toEqual(["user: start | again"]);
+    // Replaying that transcript gives the same shape the model saw.
+    const third = await s.run("third", ["ok"], { resume: first.result.sessionId });
+    expect(shape(third.model.requests[0]!.prompt)).toEqual(["user: start | again", "assistant: answer", "user: third"]);
+  });
+
+  it("skips a torn last line when reading and cuts it before appending", async () => {
+    const s = setup();
+    const first = await s.run("first", ["first answer"]);
+    const path = transcriptFiles(s.sessionDir)[0]!;
+    appendFileSync(path, '{"uuid":"torn","parentUuid":null,"sessionId":"x","ty');
+    const resumed = await s.run("second", ["second answer"], { resume: first.result.sessionId });
+    expect(resumed.result.isError).toBe(false);
+    expect(shape(resumed.model.requests[0]!.prompt)).toEqual(["user: first", "assistant: first answer", "user: second"]);
+    const records: TranscriptRecord[] = readRecords(path); // throws if any line is torn
+    expect(records.map((r) => r.type)).toEqual(["user", "assistant", "result", "user", "assistant", "result"]);
+  });
+
+  it("caps a replayed tool result the way the live run did", async () => {
+    const s = setup();
+    const big = defineTool({ name: "Big", description: "big", inputSchema: z.object({}), maxResultChars: 100, execute: () => "z".repeat(1000) });
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Big", input: {}, id: "b1" }] }, "done"]);
+    const first = resultOf(await collect(summon("go", { model, tools: [big], presets: [], plugins: [sessions()], sessionDir: s.sessionDir, cwd: s.cwd })));
+    const again = scriptedModel(["ok"]);
+    await collect(summon("more", { model: again, tools: [big], presets: [], plugins: [sessions()], sessionDir: s.sessionDir, cwd: s.cwd, resume: first.sessionId }));
+    const live = model.requests[1]!.prompt.find((m) => m.role === "tool");
+    const replayed = again.requests[0]!.prompt.find((m) => m.role === "tool");
+    expect(replayed).toEqual(live);
+  });
+});
