@@ -2,7 +2,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { ToolContext } from "../../src/index";
 
 const made: string[] = [];
@@ -15,6 +15,17 @@ export function tempDir(prefix = "ubiquity-tools-"): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   made.push(dir);
   return dir;
+}
+
+/** A temp folder shared by the tests of a file: made (and filled) before the first, removed after the last. */
+export function suiteDir(prefix: string, fill: (dir: string) => void): () => string {
+  let dir = "";
+  beforeAll(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+    fill(dir);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return () => dir;
 }
 
 /** A ToolContext for `cwd`, as the loop would build it. */

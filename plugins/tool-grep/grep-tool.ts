@@ -1,0 +1,123 @@
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { placeName, resolvePermitted } from "../_shared/paths";
+import { ToolFailure, guard } from "../_shared/tool-failure";
+import { FILE_TYPES } from "./file-types";
+import { GREP_LIMITS, capLines, resultLines } from "./format";
+import { searchWithNode } from "./node-backend";
+import { findRipgrep, runs } from "./rg-binary";
+import { searchWithRg } from "./rg-backend";
+import type { SearchQuery, SearchResult } from "./search";
+
+const count = (what: string) => z.number().int().nonnegative().optional().describe(what);
+
+/** Input of the Grep tool. */
+export const GrepInput = z.object({
+  pattern: z.string().min(1).describe('Regular expression to search for, e.g. "function\\s+\\w+" or "TODO|FIXME"'),
+  path: z.string().optional().describe("File or folder to search (default: the working directory)"),
+  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"; "!glob" excludes'),
+  type: z.string().optional().describe("Only files of this type, e.g. ts, js, py, rust, go, java, md, json, yaml"),
+  output_mode: z
+    .enum(["content", "files_with_matches", "count"])
+    .optional()
+    .describe('"files_with_matches" (default): matching files; "content": matching lines; "count": matching lines per file'),
+  "-i": z.boolean().optional().describe("Ignore case"),
+  "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
+  "-A": count("Lines of context after each match (content mode)"),
+  "-B": count("Lines of context before each match (content mode)"),
+  "-C": count("Lines of context before and after each match (content mode)"),
+  head_limit: z.number().int().positive().optional().describe("Return at most this many result lines (default and maximum 200)"),
+  multiline: z.boolean().optional().describe("Let matches span lines; . also matches newlines"),
+});
+
+type GrepArgs = z.output<typeof GrepInput>;
+
+const DESCRIPTION = `Searches file contents with a regular expression (ripgrep syntax), honoring .gitignore.
+- pattern is a regular expression, e.g. "log.*Error" or "function\\s+\\w+"; escape ( ) [ ] { } . * + ? | with a backslash to match them literally. An invalid pattern is refused with the reason.
+- path: a file or folder to search (default: the working directory). Files ignored by .gitignore, .ignore or .rgignore are skipped, as are .git, binary files and symbolic links; hidden files are searched.
+- Narrow the files with glob (e.g. "*.ts", "src/**/*.{ts,tsx}", "!*.test.ts") or type (e.g. ts, js, py, rust, go, java, md, json, yaml). As in ripgrep, a glob also selects matching files that .gitignore would skip; type does not.
+- output_mode "files_with_matches" (default) lists matching files, most recently modified first; "content" shows matching lines as path:line:text, with context lines from -A/-B/-C as path-line-text and "--" between separate groups; "count" shows path:count, the matching lines per file.
+- -i ignores case; "-n": false drops line numbers; multiline: true lets a match span lines (. then matches newlines).
+- At most 200 result lines (head_limit can lower it); a note says when results were cut. Matching lines longer than 500 characters are cut.`;
+
+/** Which search backend Grep uses: ripgrep when a binary runs ("auto"), or one forced. */
+export type GrepBackend = "auto" | "rg" | "node";
+
+/** Options of a Grep tool instance. */
+export interface GrepToolOptions {
+  backend?: GrepBackend;
+  /** A ripgrep binary to use instead of the bundled one. */
+  rgPath?: string;
+}
+
+/** Grep: regex search over files, through ripgrep or the pure-Node fallback. */
+export class GrepTool extends Tool<typeof GrepInput> {
+  readonly name = "Grep";
+  readonly description = DESCRIPTION;
+  readonly inputSchema = GrepInput;
+
+  constructor(private readonly options: GrepToolOptions = {}) {
+    super();
+  }
+
+  override isReadOnly() {
+    return true;
+  }
+  override isConcurrencySafe() {
+    return true;
+  }
+  override permissionRuleContent(input: GrepArgs) {
+    return [input.path ?? "."];
+  }
+
+  async call(input: GrepArgs, ctx: ToolContext): Promise<ToolOutput> {
+    return guard(async () => {
+      const query = await this.#query(input, ctx);
+      const backend = await this.#backend();
+      const result = await backend(query, ctx.abortSignal);
+      const lines = await resultLines(result, query, { cwd: ctx.cwd, lineNumbers: input["-n"] ?? true });
+      const metadata = { backend: backend === searchWithNode ? "node" : "rg", files: result.files.length, lines: lines.length };
+      if (lines.length === 0) {
+        return { content: `No matches for ${JSON.stringify(input.pattern)} in ${placeName(ctx.cwd, query.target)}.`, metadata };
+      }
+      return { content: capLines(lines, result, query, input.head_limit), metadata };
+    });
+  }
+
+  async #query(input: GrepArgs, ctx: ToolContext): Promise<SearchQuery> {
+    if (input.type !== undefined && !(input.type in FILE_TYPES)) {
+      throw new ToolFailure(`Unknown file type ${JSON.stringify(input.type)}. Known types: ${Object.keys(FILE_TYPES).join(", ")}. Or filter with glob instead.`);
+    }
+    const { absolute, real } = await resolvePermitted(ctx, input.path ?? ".");
+    const info = await stat(real).catch(() => undefined);
+    if (!info) throw new ToolFailure(`Path does not exist: ${absolute}. Give an existing file or folder (relative paths start at ${ctx.cwd}).`);
+    const context = input["-C"] ?? 0;
+    return {
+      pattern: input.pattern,
+      target: absolute,
+      targetIsFile: !info.isDirectory(),
+      mode: input.output_mode ?? "files_with_matches",
+      ignoreCase: input["-i"] ?? false,
+      multiline: input.multiline ?? false,
+      before: input["-B"] ?? context,
+      after: input["-A"] ?? context,
+      glob: input.glob,
+      type: input.type,
+    };
+  }
+
+  #rg?: Promise<string | undefined>;
+
+  async #backend(): Promise<(query: SearchQuery, signal?: AbortSignal) => Promise<SearchResult>> {
+    const { backend = "auto", rgPath } = this.options;
+    if (backend === "node") return searchWithNode;
+    this.#rg ??= rgPath === undefined ? findRipgrep() : runs(rgPath).then((ok) => (ok ? rgPath : undefined));
+    const rg = await this.#rg;
+    if (rg) return (query, signal) => searchWithRg(rg, query, signal);
+    if (backend === "rg") throw new ToolFailure("No ripgrep binary runs here; use the Node backend (backend: \"node\").");
+    return searchWithNode;
+  }
+}
+
+export { GREP_LIMITS };
