@@ -44,6 +44,11 @@ export abstract class Tool<S extends z.ZodType = z.ZodType> {
   abstract readonly description: string;
   /** zod schema of the input. */
   abstract readonly inputSchema: S;
+  /**
+   * The JSON Schema the model sees, when it must not be derived from `inputSchema` (a schema
+   * that arrived as JSON Schema, e.g. from an MCP server, is passed through as it came).
+   */
+  jsonSchema?: Record<string, unknown>;
   /** Cap on the content sent to the model (characters); the stream keeps the full output. */
   maxResultChars?: number;
 
@@ -136,8 +141,13 @@ export function isTool(value: unknown): value is Tool {
   );
 }
 
-/** The JSON Schema a tool's input presents to the model. */
+/** The JSON Schema a tool's input presents to the model: `tool.jsonSchema` if set, else derived from `inputSchema`. */
 export function toolJsonSchema(tool: Tool): Record<string, unknown> {
+  if (tool.jsonSchema) {
+    // `$schema` is dropped on both paths: some providers reject it inside a tool definition.
+    const { $schema: _drop, ...given } = tool.jsonSchema;
+    return given;
+  }
   const schema = z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
