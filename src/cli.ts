@@ -11,7 +11,7 @@ import { createKernel, type Kernel } from "./kernel";
 import { loadConfig } from "./config/load";
 import { configJsonSchemaText } from "./config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
-import { defaultPreset } from "./facade";
+import { defaultPreset, sessionsCommand } from "./facade";
 import { consoleLogger } from "./logger";
 import { describeError } from "./errors";
 import { processRunnerIO, runCommand } from "./runner";
@@ -136,6 +136,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     raw: (argv, io) => runCommand(argv, { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr }),
   },
   // `sessions`, `models`, `mcp`, `permissions`: one entry each, FlagCommand or RawCommand.
+  sessions: sessionsCommand,
   inspect,
   schema,
 };

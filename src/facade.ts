@@ -22,3 +22,9 @@ export function summon(prompt: string, options: SummonOptions = {}): AsyncGenera
   if (typeof options !== "object" || options === null) throw new TypeError("summon(prompt, options): options must be an object");
   return runSummon(prompt, options, async () => [await defaultPreset()]);
 }
+
+// Sessions: the store is public API, and the runner's `sessions` command is its view.
+export { SessionStore, SessionNotFoundError } from "../plugins/sessions/store";
+export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions } from "../plugins/sessions/store";
+export type { TranscriptRecord, PersistedMessage } from "../plugins/sessions/records";
+export { sessionsCommand } from "../plugins/sessions/command";

@@ -58,3 +58,5 @@ export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
 export type { RawToolCall, CallOutcome } from "./funnel";
 export { redactText, redactValue, secretsOf } from "./redact";
+export { SessionStore, SessionNotFoundError } from "./facade";
+export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRecord, PersistedMessage } from "./facade";
