@@ -254,7 +254,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       tools: run.tools.map((t) => t.name),
       permissionMode: run.options.permissionMode,
       plugins: run.kernel.plugins.map((p) => p.plugin.name),
-      extra: {},
+      extra: { ...run.initExtra },
     });
   };
 

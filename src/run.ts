@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel, ModelMessage } from "ai";
+import type { JSONValue } from "@ai-sdk/provider";
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { Logger } from "./config/schema";
 import type { FileReadRecord, Tool } from "./tool";
@@ -48,6 +49,8 @@ export interface RunContext {
   interrupted?: string;
   /** Per-run slots for plugins (key with a symbol or a WeakMap of your own). */
   readonly state: Map<unknown, unknown>;
+  /** Facts for `system/init`'s `extra`, keyed by feature (e.g. `mcpServers`); fill it at `session.start`. */
+  readonly initExtra: Record<string, JSONValue>;
   /** Stamp, publish and return a message. */
   emit(message: MessageInit): Message;
 }
@@ -87,6 +90,7 @@ export function createRun(init: CreateRunInit): RunContext {
     permissionDenials: [],
     numTurns: 0,
     state: new Map(),
+    initExtra: {},
     emit(message) {
       const extra = init.agent ? { agentId: init.agent.agentId, parentToolUseId: init.agent.parentToolUseId } : {};
       const full = stamp({ ...extra, ...message } as MessageInit, run.sessionId) as Message;
