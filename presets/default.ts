@@ -4,10 +4,22 @@
  */
 import { definePreset } from "../src/index";
 import systemPrompt from "../plugins/system-prompt/index";
+import toolRead from "../plugins/tool-read/index";
+import toolWrite from "../plugins/tool-write/index";
+import toolEdit from "../plugins/tool-edit/index";
+import toolBash from "../plugins/tool-bash/index";
+import toolGlob from "../plugins/tool-glob/index";
+import toolGrep from "../plugins/tool-grep/index";
 
 export default definePreset({
   name: "ubiquity:default",
   plugins: [
     systemPrompt(),
+    toolRead(),
+    toolWrite(),
+    toolEdit(),
+    toolBash(),
+    toolGlob(),
+    toolGrep(),
   ],
 });

@@ -75,6 +75,21 @@ export async function resolvePermitted(ctx: Pick<ToolContext, "cwd" | "roots">, 
   );
 }
 
+/**
+ * For a tool's `validateInput`: the refusal for a path outside the roots, or undefined. Checked
+ * before permission, so nobody is asked to approve a call that cannot run; `call` checks again
+ * (a hook may have rewritten the input since).
+ */
+export async function outsideRoots(ctx: Pick<ToolContext, "cwd" | "roots">, path: string): Promise<string | undefined> {
+  try {
+    await resolvePermitted(ctx, path);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ToolFailure) return error.message;
+    throw error;
+  }
+}
+
 /** How a path is shown to the model: relative to the cwd when inside it, absolute otherwise. */
 export function displayPath(cwd: string, path: string): string {
   if (!isInside(cwd, path)) return path;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
 import { commitWrite, openWriteTarget } from "../_shared/existing-file";
+import { outsideRoots } from "../_shared/paths";
 import { numberLines, splitLines, withLineEnding } from "../_shared/text-file";
 import { ToolFailure, guard } from "../_shared/tool-failure";
 import { lineAt, occurrences, replaceExact } from "./replace";
@@ -31,6 +32,9 @@ export class EditTool extends Tool<typeof EditInput> {
 
   override permissionRuleContent(input: z.output<typeof EditInput>) {
     return [input.file_path];
+  }
+  override validateInput(input: z.output<typeof EditInput>, ctx: ToolContext) {
+    return outsideRoots(ctx, input.file_path);
   }
 
   async call(input: z.output<typeof EditInput>, ctx: ToolContext): Promise<ToolOutput> {

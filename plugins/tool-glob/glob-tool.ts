@@ -3,7 +3,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { glob } from "tinyglobby";
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
-import { displayPath, isInside, placeName, resolvePermitted } from "../_shared/paths";
+import { displayPath, isInside, placeName, outsideRoots, resolvePermitted } from "../_shared/paths";
 import { ToolFailure, guard } from "../_shared/tool-failure";
 import { ignorePatterns } from "./skipped-folders";
 
@@ -35,6 +35,9 @@ export class GlobTool extends Tool<typeof GlobInput> {
   }
   override permissionRuleContent(input: z.output<typeof GlobInput>) {
     return [input.path ?? "."];
+  }
+  override validateInput(input: z.output<typeof GlobInput>, ctx: ToolContext) {
+    return outsideRoots(ctx, input.path ?? ".");
   }
 
   async call(input: z.output<typeof GlobInput>, ctx: ToolContext): Promise<ToolOutput> {

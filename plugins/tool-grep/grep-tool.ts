@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
-import { placeName, resolvePermitted } from "../_shared/paths";
+import { placeName, outsideRoots, resolvePermitted } from "../_shared/paths";
 import { ToolFailure, guard } from "../_shared/tool-failure";
 import { FILE_TYPES } from "./file-types";
 import { GREP_LIMITS, capLines, resultLines } from "./format";
@@ -69,6 +69,9 @@ export class GrepTool extends Tool<typeof GrepInput> {
   }
   override permissionRuleContent(input: GrepArgs) {
     return [input.path ?? "."];
+  }
+  override validateInput(input: GrepArgs, ctx: ToolContext) {
+    return outsideRoots(ctx, input.path ?? ".");
   }
 
   async call(input: GrepArgs, ctx: ToolContext): Promise<ToolOutput> {

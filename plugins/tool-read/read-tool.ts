@@ -2,7 +2,7 @@ import { open, readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
 import { binaryKind, looksBinary } from "../_shared/binary";
-import { resolvePermitted } from "../_shared/paths";
+import { outsideRoots, resolvePermitted } from "../_shared/paths";
 import { recordRead } from "../_shared/read-state";
 import { MAX_LINE_CHARS, decodeText, numberLines, splitLines } from "../_shared/text-file";
 import { ToolFailure, guard } from "../_shared/tool-failure";
@@ -56,6 +56,9 @@ export class ReadTool extends Tool<typeof ReadInput> {
   }
   override permissionRuleContent(input: z.output<typeof ReadInput>) {
     return [input.file_path];
+  }
+  override validateInput(input: z.output<typeof ReadInput>, ctx: ToolContext) {
+    return outsideRoots(ctx, input.file_path);
   }
 
   async call(input: z.output<typeof ReadInput>, ctx: ToolContext): Promise<ToolOutput> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
 import { commitWrite, openWriteTarget } from "../_shared/existing-file";
+import { outsideRoots } from "../_shared/paths";
 import { splitLines } from "../_shared/text-file";
 import { guard } from "../_shared/tool-failure";
 
@@ -24,6 +25,9 @@ export class WriteTool extends Tool<typeof WriteInput> {
 
   override permissionRuleContent(input: z.output<typeof WriteInput>) {
     return [input.file_path];
+  }
+  override validateInput(input: z.output<typeof WriteInput>, ctx: ToolContext) {
+    return outsideRoots(ctx, input.file_path);
   }
 
   async call(input: z.output<typeof WriteInput>, ctx: ToolContext): Promise<ToolOutput> {

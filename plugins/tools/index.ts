@@ -1,0 +1,16 @@
+/**
+ * The built-in tool suite as plain instances, for `options.tools`:
+ * `tools: [...builtinTools(), myTool]` adds a tool, a filtered list removes some.
+ */
+import type { Tool } from "../../src/index";
+import { BashTool } from "../tool-bash/bash-tool";
+import { EditTool } from "../tool-edit/edit-tool";
+import { GlobTool } from "../tool-glob/glob-tool";
+import { GrepTool } from "../tool-grep/grep-tool";
+import { ReadTool } from "../tool-read/read-tool";
+import { WriteTool } from "../tool-write/write-tool";
+
+/** Fresh instances of the built-in tools, in order: Read, Write, Edit, Bash, Glob, Grep. */
+export function builtinTools(): Tool[] {
+  return [new ReadTool(), new WriteTool(), new EditTool(), new BashTool(), new GlobTool(), new GrepTool()];
+}
