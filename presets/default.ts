@@ -3,6 +3,9 @@
  * order: a same-name plugin in a config replaces one of these in place; `disable` removes one.
  */
 import { definePreset } from "../src/index";
+import model from "../plugins/model/index";
+import retry from "../plugins/retry/index";
+import pricing from "../plugins/pricing/index";
 import systemPrompt from "../plugins/system-prompt/index";
 import toolRead from "../plugins/tool-read/index";
 import toolWrite from "../plugins/tool-write/index";
@@ -14,6 +17,9 @@ import toolGrep from "../plugins/tool-grep/index";
 export default definePreset({
   name: "ubiquity:default",
   plugins: [
+    model(),
+    retry(),
+    pricing(),
     systemPrompt(),
     toolRead(),
     toolWrite(),

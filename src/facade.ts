@@ -28,3 +28,9 @@ export { SessionStore, SessionNotFoundError } from "../plugins/sessions/store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions } from "../plugins/sessions/store";
 export type { TranscriptRecord, PersistedMessage } from "../plugins/sessions/records";
 export { sessionsCommand } from "../plugins/sessions/command";
+
+// The model layer's public helpers live in their plugins; these lines are the package entry's
+// only view of them (the modules they come from import no provider package).
+export { registerAlias, openaiCompatible, type OpenAICompatibleSettings } from "../plugins/model/index";
+export { registerPricing, registerContextWindow } from "../plugins/pricing/index";
+export { listModelProviders, formatModelProviders, type ModelProviderRow } from "../plugins/model/models-report";

@@ -60,3 +60,5 @@ export type { RawToolCall, CallOutcome } from "./funnel";
 export { redactText, redactValue, secretsOf } from "./redact";
 export { SessionStore, SessionNotFoundError } from "./facade";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRecord, PersistedMessage } from "./facade";
+export { registerAlias, openaiCompatible, registerPricing, registerContextWindow } from "./facade";
+export type { OpenAICompatibleSettings } from "./facade";

@@ -1,0 +1,59 @@
+/**
+ * Model aliases: code names a role (`fast`, `big`) instead of a provider. Three sources, most
+ * specific first: the run's `modelAliases`, then `registerAlias()`, then
+ * `UBIQUITY_MODEL_ALIASES="fast=groq:llama-3.3-70b-versatile,big=openai:gpt-5"`.
+ */
+
+const registered = new Map<string, string>();
+
+/** The most hops an alias chain may take; deeper chains stop where they are. */
+export const MAX_ALIAS_HOPS = 10;
+
+/** Map `name` to a model string (or another alias) for every run in this process. */
+export function registerAlias(name: string, target: string): void {
+  if (typeof name !== "string" || !name.trim()) throw new TypeError("registerAlias(name, target): name must be a non-empty string");
+  if (typeof target !== "string" || !target.trim()) throw new TypeError(`registerAlias("${name}", target): target must be a non-empty model string`);
+  registered.set(name.trim(), target.trim());
+}
+
+/** Remove every `registerAlias()` entry (for tests). */
+export function clearAliases(): void {
+  registered.clear();
+}
+
+/** Parse `UBIQUITY_MODEL_ALIASES`; entries without a name, an `=` or a target are ignored. */
+export function parseAliasList(value: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of (value ?? "").split(",")) {
+    const eq = entry.indexOf("=");
+    if (eq <= 0) continue;
+    const name = entry.slice(0, eq).trim();
+    const target = entry.slice(eq + 1).trim();
+    if (name && target) out.set(name, target);
+  }
+  return out;
+}
+
+/**
+ * Expand `spec` through the aliases, transitively: up to MAX_ALIAS_HOPS, and a cycle stops at
+ * the first name seen twice (the chain resolves to where it stood, which then fails to resolve
+ * with an error naming it, rather than spinning).
+ */
+export function expandAlias(
+  spec: string,
+  runAliases: Readonly<Record<string, string>> | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const fromEnv = parseAliasList(env.UBIQUITY_MODEL_ALIASES);
+  const lookup = (name: string): string | undefined =>
+    (runAliases && Object.hasOwn(runAliases, name) ? runAliases[name] : undefined) ?? registered.get(name) ?? fromEnv.get(name);
+  const seen = new Set<string>([spec]);
+  let current = spec;
+  for (let hop = 0; hop < MAX_ALIAS_HOPS; hop++) {
+    const next = lookup(current);
+    if (next === undefined || seen.has(next)) break;
+    seen.add(next);
+    current = next;
+  }
+  return current;
+}

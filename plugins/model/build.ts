@@ -1,0 +1,83 @@
+/**
+ * From `"provider:model"` to a LanguageModel: split the string (first `:` only, so
+ * `bedrock:meta.llama3-70b-instruct-v1:0` works), check the settings, load the package lazily,
+ * call its factory with `providerSettings` + `apiKey` + the run's fetch, and pick the model.
+ */
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { ModelError } from "../../src/index";
+import { loadProviderModule, installHint } from "./load-provider";
+import { factorySettings } from "./settings";
+import { PROVIDER_NAMES, type ProviderSpec } from "./providers";
+
+/** A parsed model string. */
+export interface ParsedSpec {
+  /** The provider name (`openai`), without a variant. */
+  provider: string;
+  /** The model kind after a dot (`openai.chat:gpt-4o` → `chat`). */
+  variant?: string;
+  modelId: string;
+}
+
+/** Split `provider[.variant]:model` at the first `:`; undefined when there is no provider part. */
+export function splitSpec(spec: string): ParsedSpec | undefined {
+  const colon = spec.indexOf(":");
+  if (colon <= 0 || colon === spec.length - 1) return undefined;
+  const head = spec.slice(0, colon);
+  const modelId = spec.slice(colon + 1);
+  const dot = head.indexOf(".");
+  return dot > 0 ? { provider: head.slice(0, dot), variant: head.slice(dot + 1), modelId } : { provider: head, modelId };
+}
+
+/** The error for a string that names no provider. */
+export function noProviderError(spec: string, known: readonly string[] = PROVIDER_NAMES): ModelError {
+  return new ModelError(
+    `model "${spec}" names no provider: write "provider:model" (e.g. "openai:gpt-5"), register an alias with registerAlias(), ` +
+      `or use "test" for the offline model. Known providers: ${known.join(", ")}`,
+  );
+}
+
+/** The error for an unknown provider name. */
+export function unknownProviderError(spec: string, provider: string, known: readonly string[] = PROVIDER_NAMES): ModelError {
+  return new ModelError(
+    `model "${spec}": unknown provider "${provider}". Known providers: ${known.join(", ")}; ` +
+      `for any OpenAI-compatible server pass openaiCompatible(model, { baseURL }) as the model`,
+  );
+}
+
+type ProviderInstance = ((modelId: string) => LanguageModelV4) & Record<string, unknown>;
+type Factory = (settings: Record<string, unknown>) => ProviderInstance;
+
+/** What building a provider needs: the credentials and settings, and an optional fetch transform. */
+export interface BuildOptions {
+  apiKey?: string;
+  providerSettings?: Record<string, unknown>;
+  /** Turns the provider's fetch (the user's, or undefined for the platform's) into the one to use. */
+  wrapFetch?: (fetch: typeof globalThis.fetch | undefined) => typeof globalThis.fetch | undefined;
+}
+
+/** Build the provider instance (checks settings, loads the package, calls the factory). */
+export async function buildProvider(name: string, spec: ProviderSpec, options: BuildOptions): Promise<ProviderInstance> {
+  const settings = factorySettings(name, spec, options);
+  const fetch = options.wrapFetch ? options.wrapFetch(settings.fetch) : settings.fetch;
+  if (fetch) settings.fetch = fetch;
+  const mod = await loadProviderModule(name, spec);
+  const factory = mod[spec.factory];
+  if (typeof factory !== "function") {
+    throw new ModelError(`${spec.package} has no export ${spec.factory}: install the ai@7-compatible major with \`${installHint(spec)}\``);
+  }
+  return (factory as Factory)(settings);
+}
+
+/** Pick the language model for `modelId` (and a variant such as `chat`) from a provider instance. */
+export function pickModel(name: string, spec: ProviderSpec, instance: ProviderInstance, modelId: string, variant?: string): LanguageModelV4 {
+  if (variant) {
+    const method = instance[variant];
+    if (!spec.variants?.includes(variant) || typeof method !== "function") {
+      const kinds = spec.variants?.length ? `; it has ${spec.variants.map((v) => `"${name}.${v}:"`).join(", ")}` : "";
+      throw new ModelError(`provider "${name}" has no model kind "${variant}": write "${name}:${modelId}"${kinds}`);
+    }
+    return (method as (id: string) => LanguageModelV4).call(instance, modelId);
+  }
+  const languageModel = instance.languageModel;
+  return typeof languageModel === "function" ? (languageModel as (id: string) => LanguageModelV4).call(instance, modelId) : instance(modelId);
+}

@@ -1,0 +1,37 @@
+/**
+ * Which failures the fallback model answers: a provider API error (an HTTP status) or a failure
+ * to reach the provider at all. Everything else — a bad setting, a malformed stream, a bug — would
+ * fail the same way on any backend, so it does not fail over.
+ */
+import { APICallError } from "@ai-sdk/provider";
+
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
+
+/** True when `error` (or anything in its cause chain) is a connection or timeout failure. */
+export function isConnectionError(error: unknown): boolean {
+  for (let e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 6; depth++) {
+    if (typeof e.code === "string" && CONNECTION_CODES.has(e.code)) return true;
+    if (e.name === "TimeoutError" || e.name === "ConnectTimeoutError") return true;
+    if (e.name === "TypeError" && e.message === "fetch failed") return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** True for a provider API error with an HTTP status, or a connection failure. */
+export function isProviderFailure(error: unknown): boolean {
+  // isInstance checks a global marker, so it holds across the several copies of @ai-sdk/provider.
+  if (APICallError.isInstance(error) && typeof error.statusCode === "number") return true;
+  return isConnectionError(error);
+}

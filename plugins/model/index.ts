@@ -1,0 +1,134 @@
+/**
+ * `ubiquity:model`: every provider from a string. Registers the built-in providers in the
+ * kernel's provider registry (a later registration of the same name wins), resolves model
+ * strings through aliases on `model.resolve`, writes generation settings in each provider's
+ * dialect on `model.request`, and answers provider failures with `fallbackModel` on `model.error`.
+ */
+import type { LanguageModel } from "ai";
+import {
+  definePlugin,
+  modelLabel,
+  REQUEST_STAGE,
+  requestedModel,
+  resolveModel,
+  type Kernel,
+  type ModelProvider,
+  type ModelRef,
+  type ResolvedOptions,
+  type RunContext,
+} from "../../src/index";
+import { expandAlias } from "./aliases";
+import { getModelApi } from "./api";
+import { buildProvider, noProviderError, pickModel, splitSpec, unknownProviderError } from "./build";
+import { dialectOptions } from "./dialect";
+import { isProviderFailure } from "./failover";
+import { PROVIDERS, type ProviderSpec } from "./providers";
+import { checkProviderSettings } from "./settings";
+
+export const NAME = "ubiquity:model";
+
+type Model = Exclude<LanguageModel, string>;
+type Instance = Awaited<ReturnType<typeof buildProvider>>;
+
+// One provider instance per run options and provider: main, fallback, compact and subagents of a
+// run share it, so they share its settings and its fetch.
+const instances = new WeakMap<object, Map<string, Promise<Instance>>>();
+
+function instanceFor(kernel: Kernel, name: string, spec: ProviderSpec, options: ResolvedOptions): Promise<Instance> {
+  let byName = instances.get(options);
+  if (!byName) instances.set(options, (byName = new Map()));
+  let pending = byName.get(name);
+  if (!pending) {
+    const context = { provider: name, options, logger: options.logger };
+    pending = buildProvider(name, spec, {
+      apiKey: options.apiKey,
+      providerSettings: options.providerSettings,
+      wrapFetch: (fetch) => getModelApi(kernel).fetchFor(fetch, context),
+    });
+    // A failed build (missing package, bad setting) is not cached: the next run may have fixed it.
+    pending.catch(() => byName!.delete(name));
+    byName.set(name, pending);
+  }
+  return pending;
+}
+
+/** A registry entry for a built-in provider. */
+function builtinProvider(kernel: Kernel, name: string, spec: ProviderSpec): ModelProvider {
+  return {
+    async languageModel(modelId: string, ref: ModelRef) {
+      const variant = splitSpec(ref.spec)?.variant;
+      return pickModel(name, spec, await instanceFor(kernel, name, spec, ref.options), modelId, variant);
+    },
+  };
+}
+
+/** Check `providerSettings` against every built-in provider a string model of the run names. */
+function checkRunSettings(kernel: Kernel, options: ResolvedOptions) {
+  if (!options.providerSettings) return;
+  const main = requestedModel(options);
+  for (const model of [main, options.fallbackModel, options.compactModel]) {
+    if (typeof model !== "string") continue;
+    const parsed = splitSpec(expandAlias(model, options.modelAliases));
+    const entry = parsed && kernel.registries.providers.entries().find((e) => e.name === parsed.provider);
+    if (parsed && entry?.owner === NAME) checkProviderSettings(parsed.provider, options.providerSettings);
+  }
+}
+
+const fallbacks = new WeakMap<RunContext, Promise<Model>>();
+
+/** The model plugin. */
+export const modelPlugin = definePlugin(() => ({
+  name: NAME,
+  apply(kernel) {
+    for (const [name, spec] of Object.entries(PROVIDERS) as [string, ProviderSpec][]) {
+      kernel.registries.providers.register(name, builtinProvider(kernel, name, spec), NAME);
+    }
+
+    // A bad providerSettings key fails at the config line (createKernel throws), not mid-run.
+    kernel.hooks.kernel.configResolved.tap(NAME, (options) => checkRunSettings(kernel, options));
+
+    kernel.hooks.model.resolve.tapPromise(NAME, async (ref, k) => {
+      const spec = expandAlias(ref.spec, ref.options.modelAliases);
+      if (spec === "test") return undefined; // the loop's offline model
+      const parsed = splitSpec(spec);
+      const known = k.registries.providers.entries().map((e) => e.name);
+      if (!parsed) throw noProviderError(ref.spec, known);
+      const provider = k.registries.providers.get(parsed.provider);
+      if (!provider) throw unknownProviderError(spec, parsed.provider, known);
+      return provider.languageModel(parsed.modelId, { ...ref, spec });
+    });
+
+    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request, run) => {
+      const providerOptions = dialectOptions(request.model, run.options.maxThinkingTokens, request.providerOptions);
+      return providerOptions === request.providerOptions ? request : { ...request, providerOptions };
+    });
+
+    // After the transport's retries: a provider failure goes to the fallback model, once per call.
+    kernel.hooks.model.error.tapPromise(NAME, async (info, run) => {
+      const wanted = run.options.fallbackModel;
+      if (wanted === undefined || !isProviderFailure(info.error)) return undefined;
+      let pending = fallbacks.get(run);
+      if (!pending) {
+        pending = resolveModel(run, wanted, "fallback");
+        fallbacks.set(run, pending);
+      }
+      const fallback = await pending;
+      if (info.request.model === fallback) return undefined;
+      const label = modelLabel(fallback);
+      run.logger.debug(`[${NAME}] ${info.request.modelLabel} failed; falling back to ${label}`);
+      const providerOptions = dialectOptions(fallback, run.options.maxThinkingTokens, info.request.providerOptions);
+      return { retry: true as const, request: { ...info.request, model: fallback, modelLabel: label, providerOptions } };
+    });
+  },
+}));
+
+export default modelPlugin;
+export { registerAlias, expandAlias, parseAliasList, MAX_ALIAS_HOPS } from "./aliases";
+export { getModelApi, type ModelApi, type FetchWrapper, type FetchContext } from "./api";
+export { openaiCompatible, type OpenAICompatibleSettings } from "./openai-compatible";
+export { checkProviderSettings } from "./settings";
+export { createModel, type CreateModelOptions } from "./create-model";
+export { PROVIDERS, PROVIDER_NAMES, type ProviderSpec, type ProviderName } from "./providers";
+export { isProviderFailure, isConnectionError } from "./failover";
+export { dialectOptions, reasoningEffort } from "./dialect";
+export { splitSpec } from "./build";

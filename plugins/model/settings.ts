@@ -1,0 +1,49 @@
+/**
+ * Provider settings: `providerSettings` goes to the factory verbatim, `apiKey` rides along, and a
+ * key the named provider does not accept is a TypeError — a credential silently dropped comes
+ * back later as an authentication error that names nothing.
+ */
+import { providerSpec, type ProviderSpec } from "./providers";
+
+/** Throw a TypeError naming the first `providerSettings` key that `provider` does not accept. */
+export function checkProviderSettings(provider: string, settings: Readonly<Record<string, unknown>> | undefined, spec?: ProviderSpec): void {
+  const known = spec ?? providerSpec(provider);
+  if (!known || !settings) return;
+  for (const key of Object.keys(settings)) {
+    if (!known.settings.includes(key)) {
+      throw new TypeError(
+        `providerSettings.${key} is not a setting of provider "${provider}" (${known.package}); it accepts ${known.settings.join(", ")}. ` +
+          `Remove ${key}, or pass a constructed LanguageModel for a run whose models span providers`,
+      );
+    }
+  }
+}
+
+/** What a provider factory is called with. */
+export interface FactorySettings {
+  [key: string]: unknown;
+  fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * The settings for one provider factory: `providerSettings` (checked), then `apiKey` where the
+ * settings name none, then the defaults an openai-compatible entry needs (name, base URL, key).
+ */
+export function factorySettings(
+  provider: string,
+  spec: ProviderSpec,
+  options: { apiKey?: string; providerSettings?: Record<string, unknown> },
+  env: NodeJS.ProcessEnv = process.env,
+): FactorySettings {
+  checkProviderSettings(provider, options.providerSettings, spec);
+  const out: FactorySettings = { ...(options.providerSettings ?? {}) };
+  if (options.apiKey !== undefined && out.apiKey === undefined) out.apiKey = options.apiKey;
+  if (spec.compatible) {
+    out.name = provider;
+    out.baseURL ??= (spec.compatible.baseURLEnv && env[spec.compatible.baseURLEnv]?.trim()) || spec.compatible.baseURL;
+    if (out.apiKey === undefined && spec.compatible.apiKeyEnv) out.apiKey = env[spec.compatible.apiKeyEnv];
+    // openai-compatible only streams usage when asked to; cost and the result's usage need it.
+    out.includeUsage ??= true;
+  }
+  return out;
+}

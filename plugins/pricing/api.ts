@@ -1,0 +1,72 @@
+/**
+ * The pricing plugin's API for other plugins: what a model costs and how large its context
+ * window is (compaction reads the window). Lookups follow the run's rules: the run's
+ * `modelPricing` entry wins whole, then `registerPricing()`, then the market snapshot unless
+ * `marketPricing: false`.
+ */
+import type { Kernel, ModelPricing, ResolvedOptions, Usage } from "../../src/index";
+import { costOf } from "./cost";
+import { marketQuote } from "./market";
+import { matchPattern, registeredContextWindows, registeredPricing } from "./table";
+
+/** Where a price came from. */
+export type PriceSource = "modelPricing" | "registerPricing" | "market";
+
+/** A priced response. */
+export interface Quote {
+  costUsd: number;
+  source: PriceSource;
+  /** The matching pattern (table sources). */
+  pattern?: string;
+}
+
+/** The options pricing reads. */
+export type PricingOptions = Pick<ResolvedOptions, "modelPricing" | "marketPricing">;
+
+/** The pricing plugin's API. */
+export interface PricingApi {
+  /** Price one response of model `label` (`provider:model`); undefined = unknown, never 0 for unknown. */
+  price(label: string, usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">, options: PricingOptions): Promise<Quote | undefined>;
+  /** The context window of `label` in tokens, from the price tables, `registerContextWindow()` or the market. */
+  contextWindow(label: string, options: PricingOptions): Promise<number | undefined>;
+}
+
+/** The table entry for `label`: the run's first (it wins whole), then the registry. */
+export function tableEntry(label: string, options: PricingOptions): { pricing: ModelPricing; pattern: string; source: PriceSource } | undefined {
+  const run = matchPattern(label, options.modelPricing);
+  if (run) return { pricing: run.value, pattern: run.pattern, source: "modelPricing" };
+  const registered = matchPattern(label, registeredPricing());
+  if (registered) return { pricing: registered.value, pattern: registered.pattern, source: "registerPricing" };
+  return undefined;
+}
+
+const EMPTY_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+function createPricingApi(): PricingApi {
+  return {
+    async price(label, usage, options) {
+      const entry = tableEntry(label, options);
+      if (entry) return { costUsd: costOf(usage, entry.pricing), source: entry.source, pattern: entry.pattern };
+      if (options.marketPricing === false) return undefined;
+      const quote = await marketQuote(label, usage);
+      return quote ? { costUsd: quote.costUsd, source: "market" } : undefined;
+    },
+    async contextWindow(label, options) {
+      const entry = tableEntry(label, options);
+      if (entry?.pricing.contextWindow) return entry.pricing.contextWindow;
+      const declared = matchPattern(label, registeredContextWindows());
+      if (declared) return declared.value;
+      if (options.marketPricing === false) return undefined;
+      return (await marketQuote(label, EMPTY_USAGE))?.contextWindow;
+    },
+  };
+}
+
+const apis = new WeakMap<Kernel, PricingApi>();
+
+/** The pricing API of `kernel` (created on first use). */
+export function getPricingApi(kernel: Kernel): PricingApi {
+  let api = apis.get(kernel);
+  if (!api) apis.set(kernel, (api = createPricingApi()));
+  return api;
+}

@@ -1,0 +1,62 @@
+/**
+ * `ubiquity:pricing`: the cost of every run, known or honestly unknown. Each response is priced
+ * against the model that served it (fallback, compaction and subagent models included) and
+ * added to `run.totalCostUsd` — and to every ancestor run's, so delegated work is never spent
+ * invisibly. One unpriced response makes the total `null`, never 0: unknown and free are
+ * different claims, and a partial sum reads as a complete one.
+ */
+import { definePlugin, type RunContext } from "../../src/index";
+import { getPricingApi } from "./api";
+
+export const NAME = "ubiquity:pricing";
+
+interface Tally {
+  costUsd: number;
+  unpriced: Set<string>;
+}
+
+const TALLY = Symbol("ubiquity:pricing.tally");
+
+function tallyOf(run: RunContext): Tally {
+  let tally = run.state.get(TALLY) as Tally | undefined;
+  if (!tally) run.state.set(TALLY, (tally = { costUsd: 0, unpriced: new Set() }));
+  return tally;
+}
+
+/** Add one response's cost (or its being unpriced) to `run` and its ancestors. */
+function charge(run: RunContext, label: string, costUsd: number | undefined) {
+  for (let r: RunContext | undefined = run; r; r = r.parent) {
+    const tally = tallyOf(r);
+    if (costUsd === undefined) tally.unpriced.add(label);
+    else tally.costUsd += costUsd;
+    r.totalCostUsd = tally.unpriced.size > 0 ? null : tally.costUsd;
+  }
+}
+
+/** The pricing plugin. */
+export const pricingPlugin = definePlugin(() => ({
+  name: NAME,
+  apply(kernel) {
+    const api = getPricingApi(kernel);
+    kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
+      const label = response.modelLabel;
+      const options = { modelPricing: run.options.modelPricing, marketPricing: run.options.marketPricing };
+      const quote = await api.price(label, response.usage, options);
+      if (!quote && !tallyOf(run).unpriced.has(label)) {
+        const why = options.marketPricing === false ? "marketPricing is false" : "no market price for this provider and model";
+        run.logger.debug(`[${NAME}] no price for ${label} (no modelPricing entry matches; ${why}); totalCostUsd is null`);
+      }
+      charge(run, label, quote?.costUsd);
+    });
+    kernel.hooks.session.end.tapPromise(NAME, async (run) => {
+      const unpriced = tallyOf(run).unpriced;
+      if (unpriced.size > 0) run.logger.debug(`[${NAME}] totalCostUsd is null: unpriced models: ${[...unpriced].join(", ")}`);
+    });
+  },
+}));
+
+export default pricingPlugin;
+export { getPricingApi, tableEntry, type PricingApi, type Quote, type PriceSource, type PricingOptions } from "./api";
+export { registerPricing, registerContextWindow, matchPattern, clearRegisteredPricing } from "./table";
+export { costOf } from "./cost";
+export { marketRef, marketQuote, MARKET_PROVIDERS } from "./market";

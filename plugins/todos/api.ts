@@ -1,0 +1,92 @@
+/**
+ * `getTodosApi(kernel)`: what other plugins use of the todo lists — the TodoWrite tool, the
+ * agents feature (a list per subagent, dropped when it reports) and compaction (re-stating
+ * unfinished work after a summary).
+ */
+import { randomBytes } from "node:crypto";
+import type { Kernel, RunContext, ToolContext } from "../../src/index";
+import { projectSlug, storageRoot } from "../_shared/storage-paths";
+import { applyTodoInput, type TodoChange } from "./edit";
+import { formatCarryOver } from "./render";
+import { FileTodoStore, MemoryTodoStore, type TodoListRef, type TodoStore } from "./store";
+import type { Todo, TodoWriteInput } from "./todo";
+
+/** The todo lists of one kernel. */
+export interface TodosApi {
+  /** The list a run edits: its agent's own list inside a subagent, else by `todoScope`. */
+  listFor(run: RunContext): TodoListRef;
+  /** The store a run's options point at (`todoDir`, or memory with `persistTodos: false`). */
+  storeFor(run: RunContext): TodoStore;
+  /** The run's list, freshly read. */
+  read(run: RunContext): Promise<Todo[]>;
+  /** Apply a TodoWrite input to the run's list (re-read first; writes only changed tasks). */
+  write(run: RunContext, input: TodoWriteInput): Promise<TodoChange>;
+  /** The unfinished work of the run's list, described for a prompt; undefined when none. */
+  describeUnfinished(run: RunContext): Promise<string | undefined>;
+  /** Delete the run's list (a subagent's, when it reports). */
+  discard(run: RunContext): Promise<void>;
+}
+
+const apis = new WeakMap<Kernel, TodosApi>();
+
+/** The todos API of a kernel, or undefined when the `ubiquity:todos` plugin is not in it. */
+export function getTodosApi(kernel: Kernel): TodosApi | undefined {
+  return apis.get(kernel);
+}
+
+/** A key safe as a folder name. */
+function safeKey(prefix: string, id: string): string {
+  return `${prefix}-${id.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+}
+
+/** Create and register the API of a kernel (the todos plugin does this in `apply`). */
+export function createTodosApi(kernel: Kernel): TodosApi {
+  const memory = new MemoryTodoStore();
+  const newId = () => randomBytes(4).toString("hex");
+  const api: TodosApi = {
+    listFor(run) {
+      const project = projectSlug(run.cwd);
+      if (run.agent) return { project, key: safeKey("agent", run.agent.agentId) };
+      if (run.options.todoScope === "session") return { project, key: safeKey("session", run.sessionId) };
+      return { project, key: "project" };
+    },
+    storeFor(run) {
+      if (run.options.persistTodos === false) return memory;
+      return new FileTodoStore(storageRoot(run.options.todoDir, run.cwd, "todos"), (file, why) =>
+        run.logger.warn(`[ubiquity:todos] skipped unreadable task file ${file}: ${why}`),
+      );
+    },
+    read(run) {
+      return api.storeFor(run).read(api.listFor(run));
+    },
+    async write(run, input) {
+      const store = api.storeFor(run);
+      const list = api.listFor(run);
+      const change = applyTodoInput(await store.read(list), input, newId);
+      await store.write(list, change.upserts, change.removals);
+      return change;
+    },
+    async describeUnfinished(run) {
+      return formatCarryOver(await api.read(run));
+    },
+    discard(run) {
+      return api.storeFor(run).drop(api.listFor(run));
+    },
+  };
+  apis.set(kernel, api);
+  return api;
+}
+
+// TodoWrite receives a ToolContext, not its run; the todos plugin binds each call's context to
+// its run (tool.beforeCall), so a TodoWrite instance needs no kernel of its own.
+const runsByContext = new WeakMap<ToolContext, RunContext>();
+
+/** Remember which run a tool call's context belongs to. */
+export function bindToolContext(context: ToolContext, run: RunContext): void {
+  runsByContext.set(context, run);
+}
+
+/** The run a tool call's context belongs to (bound by the todos plugin). */
+export function runOfToolContext(context: ToolContext): RunContext | undefined {
+  return runsByContext.get(context);
+}

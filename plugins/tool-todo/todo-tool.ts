@@ -1,0 +1,47 @@
+/** The TodoWrite tool: edits the run's todo list through the todos plugin's API. */
+import { Tool, describeError, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
+import { checkInputKind, getTodosApi, runOfToolContext, TodoInputError, TodoWriteInput, formatResult } from "../todos/index";
+
+const DESCRIPTION = `Track multi-step work in a todo list that outlives the run (a later run in this project sees it).
+Use it for work of three or more steps, or when the user gives several tasks; skip it for a single quick step.
+
+Two ways to call it, never both in one call:
+- {"todos": [{"content": "...", "status": "pending"}, ...]} replaces the whole list (start a new plan this way);
+- any of {"add": [{"content": "..."}]}, {"update": [{"task": "...", "status": "completed"}]}, {"remove": ["..."]} edits single tasks without restating the rest.
+Name a task by its id (shown in every result) or its exact content; a name that matches nothing is an error.
+Statuses: pending, in_progress, completed. Keep exactly one task in_progress while you work, and mark a task completed as soon as it is done.`;
+
+/** The TodoWrite tool. Needs the `ubiquity:todos` plugin in the run (the default preset has it). */
+export class TodoWriteTool extends Tool<typeof TodoWriteInput> {
+  readonly name = "TodoWrite";
+  readonly description = DESCRIPTION;
+  readonly inputSchema = TodoWriteInput;
+
+  // It edits the plan, never the workspace: nothing to ask the user about.
+  override checkPermissions(): ToolPermission {
+    return { behavior: "allow" };
+  }
+
+  override validateInput(input: TodoWriteInput): string | undefined {
+    return checkInputKind(input);
+  }
+
+  async call(input: TodoWriteInput, ctx: ToolContext): Promise<ToolOutput> {
+    const run = runOfToolContext(ctx);
+    const api = run && getTodosApi(run.kernel);
+    if (!run || !api) {
+      return { content: "TodoWrite needs the ubiquity:todos plugin, which is not in this run's plugin list (the default preset has it).", isError: true };
+    }
+    try {
+      const change = await api.write(run, input);
+      const done = change.todos.filter((t) => t.status === "completed").length;
+      return {
+        content: formatResult(change.todos),
+        metadata: { todos: change.todos, completed: done, total: change.todos.length, written: change.upserts.length, removed: change.removals.length },
+      };
+    } catch (error) {
+      if (error instanceof TodoInputError) return { content: `TodoWrite: ${error.message}`, isError: true };
+      return { content: `TodoWrite could not save the list: ${describeError(error)}`, isError: true };
+    }
+  }
+}

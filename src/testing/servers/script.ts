@@ -1,0 +1,86 @@
+/**
+ * What a fake provider server answers: a script of turns, shared by every wire format. Token
+ * counts are written the way the AI SDK reports them (input inclusive of cached tokens); each
+ * wire encoder converts them to its own convention.
+ */
+
+/** A scripted answer: text and/or tool calls, with usage. */
+export interface FakeAnswer {
+  text?: string;
+  toolCalls?: { name: string; input: unknown; id?: string }[];
+  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
+}
+
+/** A scripted HTTP failure (status, headers such as `retry-after`, and a body in the family's error shape by default). */
+export interface FakeFailure {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  message?: string;
+}
+
+/** Close the connection without answering (a connection error on the client side). */
+export interface FakeDrop {
+  drop: true;
+}
+
+/** One scripted turn: plain text, an answer, a failure or a dropped connection. */
+export type FakeTurn = string | FakeAnswer | FakeFailure | FakeDrop;
+
+/** One request the server received. */
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, e.g. `/v1/chat/completions`. */
+  path: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** The parsed JSON body (the raw text when it is not JSON). */
+  body: unknown;
+  /** The wire format the path selected. */
+  family: WireFamily;
+  /** `Date.now()` when the request arrived. */
+  time: number;
+}
+
+/** A script: turns in order, or a function choosing the turn for each request. */
+export type FakeScript = FakeTurn[] | ((request: RecordedRequest, index: number) => FakeTurn);
+
+/** The wire formats the fake server speaks. */
+export type WireFamily = "openai-responses" | "openai-chat" | "anthropic" | "google" | "cohere" | "bedrock";
+
+/** A normalized answer: every field present. */
+export interface Answer {
+  text: string;
+  toolCalls: { name: string; input: unknown; id: string }[];
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
+  model: string;
+  /** True when the client asked for a stream. */
+  stream: boolean;
+}
+
+/** Fill in an answer's defaults. */
+export function normalizeAnswer(turn: string | FakeAnswer, index: number, model: string, stream: boolean): Answer {
+  const a: FakeAnswer = typeof turn === "string" ? { text: turn } : turn;
+  return {
+    text: a.text ?? "",
+    toolCalls: (a.toolCalls ?? []).map((c, i) => ({ name: c.name, input: c.input ?? {}, id: c.id ?? `call_${index}_${i}` })),
+    usage: {
+      inputTokens: a.usage?.inputTokens ?? 10,
+      outputTokens: a.usage?.outputTokens ?? 5,
+      cacheReadTokens: a.usage?.cacheReadTokens ?? 0,
+      cacheWriteTokens: a.usage?.cacheWriteTokens ?? 0,
+    },
+    model,
+    stream,
+  };
+}
+
+/** True for a failure turn. */
+export function isFailure(turn: FakeTurn): turn is FakeFailure {
+  return typeof turn === "object" && typeof (turn as FakeFailure).status === "number";
+}
+
+/** True for a dropped-connection turn. */
+export function isDrop(turn: FakeTurn): turn is FakeDrop {
+  return typeof turn === "object" && (turn as FakeDrop).drop === true;
+}
