@@ -13,6 +13,9 @@ import toolEdit from "../plugins/tool-edit/index";
 import toolBash from "../plugins/tool-bash/index";
 import toolGlob from "../plugins/tool-glob/index";
 import toolGrep from "../plugins/tool-grep/index";
+import toolTodo from "../plugins/tool-todo/index";
+import todos from "../plugins/todos/index";
+import sessions from "../plugins/sessions/index";
 
 export default definePreset({
   name: "ubiquity:default",
@@ -27,5 +30,8 @@ export default definePreset({
     toolBash(),
     toolGlob(),
     toolGrep(),
+    toolTodo(),
+    todos(),
+    sessions(),
   ],
 });

@@ -62,11 +62,11 @@ function builtinProvider(kernel: Kernel, name: string, spec: ProviderSpec): Mode
   };
 }
 
-/** Check `providerSettings` against every built-in provider a string model of the run names. */
+/** Check `providerSettings` against the built-in providers the run's main and fallback strings name. */
 function checkRunSettings(kernel: Kernel, options: ResolvedOptions) {
   if (!options.providerSettings) return;
-  const main = requestedModel(options);
-  for (const model of [main, options.fallbackModel, options.compactModel]) {
+  // compactModel is checked when compaction builds it (the same build path), not here.
+  for (const model of [requestedModel(options), options.fallbackModel]) {
     if (typeof model !== "string") continue;
     const parsed = splitSpec(expandAlias(model, options.modelAliases));
     const entry = parsed && kernel.registries.providers.entries().find((e) => e.name === parsed.provider);
