@@ -30,7 +30,7 @@ function thinkingDialect(model: Model, budget: number): { keys: string[]; option
     const keys = provider.includes("vertex") ? ["vertex", "googleVertex"] : ["google"];
     return { keys, options: { thinkingConfig: { thinkingBudget: budget, ...(budget > 0 ? { includeThoughts: true } : {}) } } };
   }
-  if (family === "bedrock") {
+  if (family === "bedrock" || family === "amazon-bedrock") {
     return {
       keys: ["bedrock", "amazonBedrock"],
       options: { reasoningConfig: budget > 0 ? { type: "enabled", budgetTokens: budget } : { type: "disabled" } },

@@ -13,6 +13,7 @@ export const MARKET_PROVIDERS: Readonly<Record<string, string>> = {
   anthropic: "anthropic",
   google: "google",
   bedrock: "aws",
+  "amazon-bedrock": "aws",
   azure: "azure",
   mistral: "mistral",
   groq: "groq",

@@ -33,7 +33,7 @@ export function encodeResponses(a: Answer, id: string): Encoded {
   if (!a.stream) return json({ ...response, output: responsesOutput(a), usage: responsesUsage(a), incomplete_details: null });
   const events: { event: string; data: Record<string, unknown> }[] = [];
   const add = (type: string, data: Record<string, unknown>) => events.push({ event: type, data: { type, sequence_number: events.length, ...data } });
-  add("response.created", { response: { ...response, status: "in_progress" } });
+  add("response.created", { response: { ...response, status: "in_progress", output: [] } });
   let index = 0;
   if (a.text) {
     add("response.output_item.added", { output_index: index, item: { type: "message", id: "msg_0", role: "assistant", status: "in_progress", content: [] } });
@@ -48,7 +48,7 @@ export function encodeResponses(a: Answer, id: string): Encoded {
     add("response.output_item.done", { output_index: index, item: { ...item, arguments: JSON.stringify(c.input), status: "completed" } });
     index++;
   });
-  add("response.completed", { response: { ...response, usage: responsesUsage(a) } });
+  add("response.completed", { response: { ...response, output: responsesOutput(a), usage: responsesUsage(a) } });
   return sse(events);
 }
 
@@ -58,6 +58,9 @@ function chatUsage(a: Answer) {
     completion_tokens: a.usage.outputTokens,
     total_tokens: a.usage.inputTokens + a.usage.outputTokens,
     prompt_tokens_details: { cached_tokens: a.usage.cacheReadTokens },
+    // DeepSeek's names for the same split.
+    prompt_cache_hit_tokens: a.usage.cacheReadTokens,
+    prompt_cache_miss_tokens: a.usage.inputTokens - a.usage.cacheReadTokens,
   };
 }
 
