@@ -32,6 +32,10 @@ export function isConnectionError(error: unknown): boolean {
 /** True for a provider API error with an HTTP status, or a connection failure. */
 export function isProviderFailure(error: unknown): boolean {
   // isInstance checks a global marker, so it holds across the several copies of @ai-sdk/provider.
-  if (APICallError.isInstance(error) && typeof error.statusCode === "number") return true;
+  if (APICallError.isInstance(error)) {
+    if (typeof error.statusCode === "number") return true;
+    // The AI SDK wraps a fetch that never got a response as "Cannot connect to API: <cause>".
+    if (/^Cannot connect to API/.test(error.message)) return true;
+  }
   return isConnectionError(error);
 }
