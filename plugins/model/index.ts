@@ -123,7 +123,7 @@ export const modelPlugin = definePlugin(() => ({
 }));
 
 export default modelPlugin;
-export { registerAlias, expandAlias, parseAliasList, MAX_ALIAS_HOPS } from "./aliases";
+export { registerAlias, clearAliases, expandAlias, parseAliasList, MAX_ALIAS_HOPS } from "./aliases";
 export { getModelApi, type ModelApi, type FetchWrapper, type FetchContext } from "./api";
 export { openaiCompatible, type OpenAICompatibleSettings } from "./openai-compatible";
 export { checkProviderSettings } from "./settings";
