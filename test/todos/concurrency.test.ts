@@ -1,0 +1,84 @@
+/**
+ * Acceptance: 8 processes each make 100 edits to their own tasks in one shared list and lose
+ * nothing; two appends at the same position both survive.
+ */
+import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { FileTodoStore, applyTodoInput } from "ubiquity/plugins/todos";
+import { projectSlug } from "../../plugins/_shared/storage-paths";
+import { tempDirs } from "../sessions/helpers";
+import { editPlan } from "./fixtures/edit-plan";
+
+const PROCESSES = 8;
+const EDITS = 100;
+
+const here = dirname(fileURLToPath(import.meta.url));
+const child = join(here, "fixtures", "edit-child.ts");
+const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
+
+const temp = tempDirs();
+
+function start(todoDir: string, cwd: string, p: number) {
+  const proc = spawn(process.execPath, [jitiCli, child, todoDir, cwd, String(p)], { stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let onReady: () => void;
+  const ready = new Promise<void>((resolve) => (onReady = resolve));
+  proc.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+    if (stdout.startsWith("ready\n")) onReady();
+  });
+  proc.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const done = new Promise<string[]>((resolve, reject) =>
+    proc.on("close", (code) => (code === 0 ? resolve(stdout.split("\n").filter(Boolean)) : reject(new Error(`process ${p} exited ${code}: ${stderr.slice(0, 2000)}`)))),
+  );
+  return { ready, done, go: () => proc.stdin.end("go\n") };
+}
+
+describe("todo lists under concurrency", () => {
+  it(`${PROCESSES} processes × ${EDITS} edits to their own tasks in one shared list lose nothing`, async () => {
+    const todoDir = temp("ubq-todos-");
+    const cwd = temp("ubq-project-");
+    const procs = Array.from({ length: PROCESSES }, (_, p) => start(todoDir, cwd, p));
+    await Promise.all(procs.map((p) => p.ready));
+    for (const p of procs) p.go();
+    const outputs = await Promise.all(procs.map((p) => p.done));
+
+    outputs.forEach((lines, p) => {
+      const results = lines.filter((l) => l.startsWith("result "));
+      expect(results, `process ${p}`).toHaveLength(EDITS);
+      expect(results.filter((l) => !l.startsWith("result ok")), `process ${p}`).toEqual([]);
+      expect(lines.at(-1), `process ${p}`).toBe("end ok");
+    });
+
+    // The runs really overlapped: every process began before any finished.
+    const time = (lines: string[], word: string) => Number(lines.find((l) => l.startsWith(`${word} `))!.split(" ")[1]);
+    expect(Math.max(...outputs.map((l) => time(l, "began")))).toBeLessThan(Math.min(...outputs.map((l) => time(l, "ended"))));
+
+    const list = await new FileTodoStore(todoDir).read({ project: projectSlug(cwd), key: "project" });
+    const expected = Object.assign({}, ...Array.from({ length: PROCESSES }, (_, p) => editPlan(p, EDITS).final)) as Record<string, string>;
+    expect(Object.fromEntries(list.map((t) => [t.content, t.status]))).toEqual(expected);
+    expect(list).toHaveLength(PROCESSES * 4);
+  }, 120_000);
+
+  it("two appends at the same position both survive, ordered by id", async () => {
+    const store = new FileTodoStore(temp("ubq-todos-"));
+    const list = { project: "p", key: "project" };
+    await store.write(list, [{ id: "base", content: "existing", status: "pending", position: 0 }], []);
+    // Two runs read the same list, then each appends.
+    const seenByA = await store.read(list);
+    const seenByB = await store.read(list);
+    const a = applyTodoInput(seenByA, { add: [{ content: "from A" }] }, () => "ffff0001");
+    const b = applyTodoInput(seenByB, { add: [{ content: "from B" }] }, () => "0000000b");
+    expect(a.upserts[0]!.position).toBe(b.upserts[0]!.position);
+    await Promise.all([store.write(list, a.upserts, a.removals), store.write(list, b.upserts, b.removals)]);
+    expect((await store.read(list)).map((t) => [t.content, t.position])).toEqual([
+      ["existing", 0],
+      ["from B", 1],
+      ["from A", 1],
+    ]);
+  });
+});
