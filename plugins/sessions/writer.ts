@@ -39,7 +39,7 @@ export class TranscriptWriter {
       this.#pending = message;
       return;
     }
-    if (message.type === "result") {
+    if (message.type === "result" && message.agentId === undefined) {
       this.#flushPending("the run ended before the prompt reached the model");
       // A run that failed before its prompt leaves no transcript of a lone result.
       if (!this.#opened) return;
