@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import type { ToolContext, ToolOutput } from "../../src/index";
+import { PathTool } from "../_shared/path-tool";
 import { commitWrite, openWriteTarget } from "../_shared/existing-file";
-import { outsideRoots } from "../_shared/paths";
 import { numberLines, splitLines, withLineEnding } from "../_shared/text-file";
 import { ToolFailure, guard } from "../_shared/tool-failure";
 import { lineAt, occurrences, replaceExact } from "./replace";
@@ -25,16 +25,13 @@ const SNIPPET_CONTEXT = 3;
 const SNIPPET_MAX_LINES = 30;
 
 /** Edit: exact string replacement in a file that was read in full, written atomically. */
-export class EditTool extends Tool<typeof EditInput> {
+export class EditTool extends PathTool<typeof EditInput> {
   readonly name = "Edit";
   readonly description = DESCRIPTION;
   readonly inputSchema = EditInput;
 
-  override permissionRuleContent(input: z.output<typeof EditInput>) {
-    return [input.file_path];
-  }
-  override validateInput(input: z.output<typeof EditInput>, ctx: ToolContext) {
-    return outsideRoots(ctx, input.file_path);
+  protected pathOf(input: z.output<typeof EditInput>) {
+    return input.file_path;
   }
 
   async call(input: z.output<typeof EditInput>, ctx: ToolContext): Promise<ToolOutput> {

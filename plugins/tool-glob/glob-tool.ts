@@ -1,9 +1,11 @@
+import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import { glob } from "tinyglobby";
 import { z } from "zod";
-import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
-import { displayPath, isInside, placeName, outsideRoots, resolvePermitted } from "../_shared/paths";
+import type { ToolContext, ToolOutput } from "../../src/index";
+import { PathTool } from "../_shared/path-tool";
+import { displayPath, isInside, placeName, resolvePermitted } from "../_shared/paths";
 import { ToolFailure, guard } from "../_shared/tool-failure";
 import { ignorePatterns } from "./skipped-folders";
 
@@ -22,7 +24,7 @@ const DESCRIPTION = `Finds files whose paths match a glob pattern, newest first.
 - Skips .git, node_modules and build/cache folders (dist, build, target, coverage, .next, __pycache__, .venv, ...) unless the pattern names the folder. Hidden files are included; symbolic links are not followed.`;
 
 /** Glob: file paths matching a pattern, newest first. */
-export class GlobTool extends Tool<typeof GlobInput> {
+export class GlobTool extends PathTool<typeof GlobInput> {
   readonly name = "Glob";
   readonly description = DESCRIPTION;
   readonly inputSchema = GlobInput;
@@ -33,11 +35,8 @@ export class GlobTool extends Tool<typeof GlobInput> {
   override isConcurrencySafe() {
     return true;
   }
-  override permissionRuleContent(input: z.output<typeof GlobInput>) {
-    return [input.path ?? "."];
-  }
-  override validateInput(input: z.output<typeof GlobInput>, ctx: ToolContext) {
-    return outsideRoots(ctx, input.path ?? ".");
+  protected pathOf(input: z.output<typeof GlobInput>) {
+    return input.path ?? ".";
   }
 
   async call(input: z.output<typeof GlobInput>, ctx: ToolContext): Promise<ToolOutput> {
@@ -56,8 +55,10 @@ export class GlobTool extends Tool<typeof GlobInput> {
         ignore: ignorePatterns(pattern),
         signal: ctx.abortSignal,
       });
-      const newest = await newestFirst(dir, files);
-      const shown = newest.slice(0, GLOB_MAX_RESULTS).map((f) => displayPath(ctx.cwd, join(dir, f)));
+      const newest = newestFirst(dir, files);
+      const where = displayPath(ctx.cwd, dir);
+      const prefix = where === "." ? "" : `${where}/`;
+      const shown = newest.slice(0, GLOB_MAX_RESULTS).map((f) => prefix + f);
       const metadata = { count: files.length, shown: shown.length, truncated: files.length > shown.length };
       if (files.length === 0) return { content: `No files found matching ${input.pattern} in ${placeName(ctx.cwd, dir)}.`, metadata };
       const note =
@@ -85,8 +86,9 @@ function relativePattern(pattern: string, dir: string): string {
 }
 
 /** Sort paths (relative to `dir`) by modification time, newest first; ties by path. */
-async function newestFirst(dir: string, files: string[]): Promise<string[]> {
-  const times = await Promise.all(files.map((f) => stat(join(dir, f)).then((s) => s.mtimeMs, () => 0)));
+function newestFirst(dir: string, files: string[]): string[] {
+  // Synchronous stats: a few microseconds each, where thousands of async ones queue on the thread pool.
+  const times = files.map((f) => statSync(`${dir}/${f}`, { throwIfNoEntry: false })?.mtimeMs ?? 0);
   const order = files.map((_, i) => i);
   order.sort((a, b) => times[b]! - times[a]! || (files[a]! < files[b]! ? -1 : files[a]! > files[b]! ? 1 : 0));
   return order.map((i) => files[i]!);

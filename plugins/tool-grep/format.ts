@@ -2,7 +2,7 @@
  * Turning search hits into what the model reads: a stable order (files by newest first, or
  * by path), rg-style lines, and a cap on result lines with a note saying what was left out.
  */
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { displayPath } from "../_shared/paths";
 import type { FileHits, SearchQuery, SearchResult } from "./search";
 
@@ -22,10 +22,14 @@ export interface PresentOptions {
 }
 
 /** All result lines for a search, before the cap. */
-export async function resultLines(result: SearchResult, query: SearchQuery, options: PresentOptions): Promise<string[]> {
-  const shown = (f: FileHits) => displayPath(options.cwd, f.path);
+export function resultLines(result: SearchResult, query: SearchQuery, options: PresentOptions): string[] {
+  // One relative() for the root, then string concatenation per file: results can number thousands.
+  const where = displayPath(options.cwd, result.root);
+  const prefix = where === "." ? "" : `${where}/`;
+  const shown = (f: FileHits) => prefix + f.path;
   if (query.mode === "files_with_matches") {
-    const times = await Promise.all(result.files.map((f) => stat(f.path).then((s) => s.mtimeMs, () => 0)));
+    // Synchronous stats: a few microseconds each, where thousands of async ones queue on the thread pool.
+    const times = result.files.map((f) => statSync(`${result.root}/${f.path}`, { throwIfNoEntry: false })?.mtimeMs ?? 0);
     const order = result.files.map((f, i) => ({ name: shown(f), time: times[i]! }));
     order.sort((a, b) => b.time - a.time || compare(a.name, b.name));
     return order.map((o) => o.name);

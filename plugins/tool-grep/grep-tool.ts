@@ -1,7 +1,8 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
-import { placeName, outsideRoots, resolvePermitted } from "../_shared/paths";
+import type { ToolContext, ToolOutput } from "../../src/index";
+import { PathTool } from "../_shared/path-tool";
+import { placeName, resolvePermitted } from "../_shared/paths";
 import { ToolFailure, guard } from "../_shared/tool-failure";
 import { FILE_TYPES } from "./file-types";
 import { GREP_LIMITS, capLines, resultLines } from "./format";
@@ -52,7 +53,7 @@ export interface GrepToolOptions {
 }
 
 /** Grep: regex search over files, through ripgrep or the pure-Node fallback. */
-export class GrepTool extends Tool<typeof GrepInput> {
+export class GrepTool extends PathTool<typeof GrepInput> {
   readonly name = "Grep";
   readonly description = DESCRIPTION;
   readonly inputSchema = GrepInput;
@@ -67,11 +68,8 @@ export class GrepTool extends Tool<typeof GrepInput> {
   override isConcurrencySafe() {
     return true;
   }
-  override permissionRuleContent(input: GrepArgs) {
-    return [input.path ?? "."];
-  }
-  override validateInput(input: GrepArgs, ctx: ToolContext) {
-    return outsideRoots(ctx, input.path ?? ".");
+  protected pathOf(input: z.output<typeof GrepInput>) {
+    return input.path ?? ".";
   }
 
   async call(input: GrepArgs, ctx: ToolContext): Promise<ToolOutput> {
@@ -79,7 +77,7 @@ export class GrepTool extends Tool<typeof GrepInput> {
       const query = await this.#query(input, ctx);
       const backend = await this.#backend();
       const result = await backend(query, ctx.abortSignal);
-      const lines = await resultLines(result, query, { cwd: ctx.cwd, lineNumbers: input["-n"] ?? true });
+      const lines = resultLines(result, query, { cwd: ctx.cwd, lineNumbers: input["-n"] ?? true });
       const metadata = { backend: backend === searchWithNode ? "node" : "rg", files: result.files.length, lines: lines.length };
       if (lines.length === 0) {
         return { content: `No matches for ${JSON.stringify(input.pattern)} in ${placeName(ctx.cwd, query.target)}.`, metadata };

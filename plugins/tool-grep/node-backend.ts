@@ -3,8 +3,9 @@
  * would (see node-walk.ts) and reports lines and counts the way ripgrep does.
  */
 import { readFile } from "node:fs/promises";
+import { dirname, sep } from "node:path";
 import { ToolFailure } from "../_shared/tool-failure";
-import { walkFiles } from "./node-walk";
+import { toPosix, walkFiles } from "./node-walk";
 import type { FileHits, SearchLine, SearchQuery, SearchResult } from "./search";
 
 /** Files searched at once. */
@@ -13,7 +14,10 @@ const PARALLEL_READS = 32;
 /** Search with JavaScript regular expressions over a Node file walk. */
 export async function searchWithNode(query: SearchQuery, signal?: AbortSignal): Promise<SearchResult> {
   const matcher = compilePattern(query);
+  const root = query.targetIsFile ? dirname(query.target) : query.target;
   const files = query.targetIsFile ? [query.target] : await walkFiles(query.target, { glob: query.glob, type: query.type, signal });
+  // Hits carry paths relative to the root, as ripgrep prints them.
+  const strip = root.endsWith(sep) ? root.length : root.length + 1;
   const hits: FileHits[] = [];
   let next = 0;
   const worker = async () => {
@@ -22,13 +26,13 @@ export async function searchWithNode(query: SearchQuery, signal?: AbortSignal): 
       const bytes = await readFile(path).catch(() => undefined);
       // ripgrep skips files with a NUL byte when it finds them by walking.
       if (!bytes || bytes.includes(0)) continue;
-      const found = searchText(path, decode(bytes), matcher, query);
+      const found = searchText(toPosix(path.slice(strip)), decode(bytes), matcher, query);
       if (found) hits.push(found);
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, files.length) }, worker));
   if (signal?.aborted) throw new ToolFailure("The search was aborted.");
-  return { files: hits };
+  return { root, files: hits };
 }
 
 function decode(bytes: Buffer): string {

@@ -45,7 +45,8 @@ function ignoreVerdict(frames: readonly Frame[], path: string, isDir: boolean): 
   return undefined;
 }
 
-function toPosix(path: string): string {
+/** A native path with "/" separators. */
+export function toPosix(path: string): string {
   return sep === "/" ? path : path.split(sep).join("/");
 }
 

@@ -3,7 +3,7 @@
  * reproducible by the Node backend, and parses its NUL-separated output.
  */
 import { spawn } from "node:child_process";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
 import { ToolFailure } from "../_shared/tool-failure";
 import { invalidPatternMessage } from "./node-backend";
 import type { FileHits, SearchQuery, SearchResult } from "./search";
@@ -70,7 +70,7 @@ export function searchWithRg(rgPath: string, query: SearchQuery, signal?: AbortS
       if (code === 2 && !incomplete && text === "") {
         return reject(rgFailure(query.pattern, stderr));
       }
-      resolve({ files: parse(text, query, cwd), incomplete: incomplete || undefined });
+      resolve({ root: cwd, files: parse(text, query), incomplete: incomplete || undefined });
     });
   });
 }
@@ -83,23 +83,24 @@ function rgFailure(pattern: string, stderr: string): ToolFailure {
   return new ToolFailure(`The search failed: ${stderr.trim() || "ripgrep exited with status 2"}`);
 }
 
-function absolute(cwd: string, printed: string): string {
-  return join(cwd, printed.startsWith("./") ? printed.slice(2) : printed);
+/** rg prints "./x" for files found under "."; the hits are relative to the folder rg ran in. */
+function relativePath(printed: string): string {
+  return printed.startsWith("./") ? printed.slice(2) : printed;
 }
 
 /** Parse rg's `--null` output (a NUL follows every path) into hits per file. */
-function parse(text: string, query: SearchQuery, cwd: string): FileHits[] {
+function parse(text: string, query: SearchQuery): FileHits[] {
   if (query.mode === "files_with_matches") {
     const paths = text.split("\0");
     paths.pop(); // after the last NUL: "" (or a path cut short by an early stop)
-    return paths.map((p) => ({ path: absolute(cwd, p), count: 0, lines: [] }));
+    return paths.map((p) => ({ path: relativePath(p), count: 0, lines: [] }));
   }
   const lines = text.split("\n");
   lines.pop(); // after the last newline: "" (or a line cut short by an early stop)
   if (query.mode === "count") {
     return lines.map((line) => {
       const nul = line.indexOf("\0");
-      return { path: absolute(cwd, line.slice(0, nul)), count: Number(line.slice(nul + 1)), lines: [] };
+      return { path: relativePath(line.slice(0, nul)), count: Number(line.slice(nul + 1)), lines: [] };
     });
   }
   const byPath = new Map<string, FileHits>();
@@ -110,7 +111,7 @@ function parse(text: string, query: SearchQuery, cwd: string): FileHits[] {
     if (!head) continue;
     const printed = line.slice(0, nul);
     let hits = byPath.get(printed);
-    if (!hits) byPath.set(printed, (hits = { path: absolute(cwd, printed), count: 0, lines: [] }));
+    if (!hits) byPath.set(printed, (hits = { path: relativePath(printed), count: 0, lines: [] }));
     const match = head[2] === ":";
     if (match) hits.count++;
     hits.lines.push({ number: Number(head[1]), text: line.slice(nul + 1 + head[0].length), match });

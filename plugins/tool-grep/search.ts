@@ -33,7 +33,7 @@ export interface SearchLine {
 
 /** The hits in one file. */
 export interface FileHits {
-  /** Absolute path. */
+  /** Path relative to `SearchResult.root`, "/"-separated (as ripgrep prints it). */
   path: string;
   /** Matching lines; in multiline mode, a match spanning lines counts once (as ripgrep counts). */
   count: number;
@@ -43,6 +43,8 @@ export interface FileHits {
 
 /** What a backend found, unsorted. */
 export interface SearchResult {
+  /** The folder the file paths are relative to: the searched folder, or the searched file's folder. */
+  root: string;
   files: FileHits[];
   /** True when the search stopped early (too much output); the results are a subset. */
   incomplete?: boolean;

@@ -1,8 +1,9 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { z } from "zod";
-import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import type { ToolContext, ToolOutput } from "../../src/index";
+import { PathTool } from "../_shared/path-tool";
 import { binaryKind, looksBinary } from "../_shared/binary";
-import { outsideRoots, resolvePermitted } from "../_shared/paths";
+import { resolvePermitted } from "../_shared/paths";
 import { recordRead } from "../_shared/read-state";
 import { MAX_LINE_CHARS, decodeText, numberLines, splitLines } from "../_shared/text-file";
 import { ToolFailure, guard } from "../_shared/tool-failure";
@@ -40,7 +41,7 @@ const DESCRIPTION = `Reads a text file and returns its lines in \`cat -n\` forma
 - Binary files (images, archives, executables) are described, not shown. Directories cannot be read.`;
 
 /** Read: a text file in `cat -n` format, recording what was seen for read-before-write. */
-export class ReadTool extends Tool<typeof ReadInput> {
+export class ReadTool extends PathTool<typeof ReadInput> {
   readonly name = "Read";
   readonly description = DESCRIPTION;
   readonly inputSchema = ReadInput;
@@ -54,11 +55,8 @@ export class ReadTool extends Tool<typeof ReadInput> {
   override isConcurrencySafe() {
     return true;
   }
-  override permissionRuleContent(input: z.output<typeof ReadInput>) {
-    return [input.file_path];
-  }
-  override validateInput(input: z.output<typeof ReadInput>, ctx: ToolContext) {
-    return outsideRoots(ctx, input.file_path);
+  protected pathOf(input: z.output<typeof ReadInput>) {
+    return input.file_path;
   }
 
   async call(input: z.output<typeof ReadInput>, ctx: ToolContext): Promise<ToolOutput> {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import type { ToolContext, ToolOutput } from "../../src/index";
+import { PathTool } from "../_shared/path-tool";
 import { commitWrite, openWriteTarget } from "../_shared/existing-file";
-import { outsideRoots } from "../_shared/paths";
 import { splitLines } from "../_shared/text-file";
 import { guard } from "../_shared/tool-failure";
 
@@ -18,16 +18,13 @@ const DESCRIPTION = `Writes a file, replacing it entirely if it exists.
 - An existing file keeps its line endings (LF or CRLF) and byte-order mark; write plain "\\n" line breaks.`;
 
 /** Write: create or replace a whole file, atomically, under read-before-write. */
-export class WriteTool extends Tool<typeof WriteInput> {
+export class WriteTool extends PathTool<typeof WriteInput> {
   readonly name = "Write";
   readonly description = DESCRIPTION;
   readonly inputSchema = WriteInput;
 
-  override permissionRuleContent(input: z.output<typeof WriteInput>) {
-    return [input.file_path];
-  }
-  override validateInput(input: z.output<typeof WriteInput>, ctx: ToolContext) {
-    return outsideRoots(ctx, input.file_path);
+  protected pathOf(input: z.output<typeof WriteInput>) {
+    return input.file_path;
   }
 
   async call(input: z.output<typeof WriteInput>, ctx: ToolContext): Promise<ToolOutput> {
