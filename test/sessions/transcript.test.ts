@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { summon, defineTool, definePlugin } from "ubiquity";
+import { summon, defineTool, definePlugin, createKernel, createRun, driveRun, type Message, type RunContext } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessions from "ubiquity/plugins/sessions";
 import { collect, ofType, resultOf } from "../helpers/collect";
@@ -99,5 +99,46 @@ describe("transcripts", () => {
     const [folder] = readdirSync(sessionDir);
     expect(folder).toMatch(/^-tmp-ubq-project-.*-[0-9a-f]{8}$/);
     expect(readdirSync(join(sessionDir, folder!))).toEqual([`${resultOf(messages).sessionId}.jsonl`]);
+  });
+
+  it("keeps a subagent's records on their own chain, and replay leaves them out", async () => {
+    const sessionDir = temp();
+    const cwd = temp("ubq-project-");
+    let main: RunContext | undefined;
+    const delegate = defineTool({
+      name: "Delegate",
+      description: "Runs a subagent.",
+      inputSchema: z.object({}),
+      async execute() {
+        const sub = createRun({ kernel: main!.kernel, abortSignal: main!.abortSignal, sink: () => {}, parent: main, agent: { agentId: "a1", agentType: "helper", parentToolUseId: "d1" } });
+        const result = await driveRun(sub, "side task");
+        return `subagent said: ${result.result}`;
+      },
+    });
+    const model = scriptedModel(({ request }) => {
+      const last = request.prompt.at(-1)!;
+      const said = last.role === "user" ? last.content.map((p) => (p.type === "text" ? p.text : "")).join("") : "";
+      if (said === "side task") return "side done";
+      return last.role === "tool" ? "main done" : { toolCalls: [{ toolName: "Delegate", input: {}, id: "d1" }] };
+    });
+    const kernel = createKernel({ model, tools: [delegate], presets: [], plugins: [sessions()], sessionDir, cwd });
+    const sink: Message[] = [];
+    main = createRun({ kernel, abortSignal: new AbortController().signal, sink: (m) => sink.push(m) });
+    const result = await driveRun(main, "delegate it");
+    expect(result.isError).toBe(false);
+    const records = readRecords(transcriptFiles(sessionDir)[0]!);
+    const sub = records.filter((r) => r.message.agentId === "a1");
+    expect(sub.map((r) => r.type)).toEqual(["user", "assistant", "result"]);
+    expect(sub[0]!.parentUuid).toBeNull();
+    expect(sub[1]!.parentUuid).toBe(sub[0]!.uuid);
+    const mainChain = records.filter((r) => r.message.agentId === undefined);
+    expect(mainChain.map((r) => r.type)).toEqual(["user", "assistant", "tool_use", "tool_result", "assistant", "result"]);
+    for (let i = 1; i < mainChain.length; i++) expect(mainChain[i]!.parentUuid).toBe(mainChain[i - 1]!.uuid);
+
+    const again = scriptedModel(["ok"]);
+    await collect(summon("next", { model: again, tools: [delegate], presets: [], plugins: [sessions()], sessionDir, cwd, resume: result.sessionId }));
+    const replayed = JSON.stringify(again.requests[0]!.prompt);
+    expect(replayed).not.toContain("side task");
+    expect(replayed).toContain("subagent said: side done");
   });
 });
