@@ -11,7 +11,7 @@ import { createKernel, type Kernel } from "./kernel";
 import { loadConfig } from "./config/load";
 import { configJsonSchemaText } from "./config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
-import { defaultPreset, sessionsCommand } from "./facade";
+import { defaultPreset, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
 import { consoleLogger } from "./logger";
 import { describeError } from "./errors";
 import { processRunnerIO, runCommand } from "./runner";
@@ -137,6 +137,15 @@ export const COMMANDS: Record<string, CliCommand> = {
   },
   // `sessions`, `models`, `mcp`, `permissions`: one entry each, FlagCommand or RawCommand.
   sessions: sessionsCommand,
+  models: {
+    summary: "List the model providers: package, whether it is installed, credential variables",
+    flags: { json: { type: "boolean", description: "Print the list as JSON" } },
+    async run({ values }, io) {
+      const rows = listModelProviders();
+      io.stdout(values.json ? `${JSON.stringify(rows, null, 2)}\n` : formatModelProviders(rows));
+      return 0;
+    },
+  },
   inspect,
   schema,
 };

@@ -37,10 +37,12 @@ export function formatModelProviders(rows: ModelProviderRow[]): string {
   const w2 = width((r) => r.package, "package");
   const status = (r: ModelProviderRow) => (r.installed ? "installed" : `missing: ${r.install}`);
   const w3 = width(status, "status");
-  const lines = [`${"provider".padEnd(w1)}  ${"package".padEnd(w2)}  ${"status".padEnd(w3)}  credentials (* = set)`];
+  const kind = (r: ModelProviderRow) => (r.bundled ? "dependency" : "optional peer");
+  const w4 = width(kind, "kind");
+  const lines = [`${"provider".padEnd(w1)}  ${"package".padEnd(w2)}  ${"kind".padEnd(w4)}  ${"status".padEnd(w3)}  credentials (* = set)`];
   for (const r of rows) {
     const env = r.env.map((e) => `${e.name}${e.set ? "*" : ""}`).join(", ") || "-";
-    lines.push(`${r.provider.padEnd(w1)}  ${r.package.padEnd(w2)}  ${status(r).padEnd(w3)}  ${env}`);
+    lines.push(`${r.provider.padEnd(w1)}  ${r.package.padEnd(w2)}  ${kind(r).padEnd(w4)}  ${status(r).padEnd(w3)}  ${env}`);
   }
   lines.push("", 'Model strings are "provider:model", e.g. "anthropic:claude-sonnet-4-5"; openaiCompatible(model, { baseURL }) reaches any other OpenAI-compatible server.');
   return `${lines.join("\n")}\n`;
