@@ -13,7 +13,9 @@ export function secretsOf(options: { apiKey?: unknown; providerSettings?: unknow
     if (typeof value === "string") {
       if (secretBranch && value.length >= 4) out.push(value);
     } else if (value && typeof value === "object") {
-      for (const [k, v] of Object.entries(value)) collect(v, secretBranch || SECRET_KEY.test(k));
+      // Header values are credentials as often as not (`api-key`, `x-goog-api-key`, custom auth
+      // headers), whatever their names, so every value under `headers` counts as a secret.
+      for (const [k, v] of Object.entries(value)) collect(v, secretBranch || SECRET_KEY.test(k) || k === "headers");
     }
   };
   collect(options.providerSettings, false);
