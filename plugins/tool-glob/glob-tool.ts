@@ -7,7 +7,7 @@ import type { ToolContext, ToolOutput } from "../../src/index";
 import { PathTool } from "../_shared/path-tool";
 import { displayPath, isInside, placeName, resolvePermitted } from "../_shared/paths";
 import { ToolFailure, guard } from "../_shared/tool-failure";
-import { ignorePatterns } from "./skipped-folders";
+import { skippedFor, skippingReaddir } from "./skipped-folders";
 
 /** The most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 500;
@@ -52,7 +52,7 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         onlyFiles: true,
         dot: true,
         followSymbolicLinks: false,
-        ignore: ignorePatterns(pattern),
+        fs: { readdir: skippingReaddir(skippedFor(pattern)) },
         signal: ctx.abortSignal,
       });
       const newest = newestFirst(dir, files);

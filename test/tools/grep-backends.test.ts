@@ -28,6 +28,8 @@ const QUERIES: Input[] = [
   { pattern: "TODO", path: "src" },
   { pattern: "TODO", path: "src", output_mode: "content" },
   { pattern: "foo", path: "src/app.ts", output_mode: "content", "-B": 2 },
+  { pattern: "TODO", path: "build/out.ts", output_mode: "content" },
+  { pattern: "TODO", path: "src/app.ts", glob: "*.md" },
   { pattern: "^end$", output_mode: "content" },
   { pattern: "end$", output_mode: "content" },
   { pattern: "caf.|Über", output_mode: "content" },

@@ -2,6 +2,7 @@ import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, s
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../../plugins/_shared/atomic-write";
+import { guard } from "../../plugins/_shared/tool-failure";
 import { ReadTool } from "../../plugins/tool-read/index";
 import { WriteTool } from "../../plugins/tool-write/index";
 import { tempDir, toolContext } from "./helpers";
@@ -86,5 +87,16 @@ describe("Write", () => {
   it("is neither read-only nor concurrency-safe", () => {
     expect(write.isReadOnly({ file_path: "x", content: "" })).toBe(false);
     expect(write.isConcurrencySafe({ file_path: "x", content: "" })).toBe(false);
+  });
+});
+
+describe("filesystem errors", () => {
+  it("become error results that name the path and the cause; other errors still throw", async () => {
+    const denied = Object.assign(new Error("EACCES: permission denied"), { code: "EACCES", path: "/srv/locked.txt" });
+    expect(await guard(async () => Promise.reject(denied))).toEqual({
+      content: "/srv/locked.txt: permission denied: this process may not access it (EACCES). Choose another path or fix the cause first.",
+      isError: true,
+    });
+    await expect(guard(async () => Promise.reject(new TypeError("a bug")))).rejects.toThrow("a bug");
   });
 });
