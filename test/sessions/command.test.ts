@@ -2,18 +2,10 @@ import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessions, { SessionStore } from "ubiquity/plugins/sessions";
-import { main } from "../../src/cli";
 import { collect, resultOf } from "../helpers/collect";
-import { tempDirs } from "./helpers";
+import { cli, tempDirs } from "./helpers";
 
 const temp = tempDirs();
-
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
 
 async function seed() {
   const sessionDir = temp();

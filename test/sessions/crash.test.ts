@@ -5,9 +5,7 @@
  * the replayed conversation.
  */
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -16,6 +14,7 @@ import { summon, defineTool } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessions, { SessionStore } from "ubiquity/plugins/sessions";
 import { collect, resultOf } from "../helpers/collect";
+import { spawnTs } from "../helpers/ts-child";
 import { tempDirs } from "./helpers";
 
 const KILLS = 50;
@@ -24,8 +23,6 @@ const MAX_DELAY_MS = 500;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const child = join(here, "fixtures", "crash-child.ts");
-// jiti runs the child's TypeScript straight from src/, so the test never sees a stale build.
-const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 
 const temp = tempDirs();
 
@@ -37,7 +34,7 @@ interface Killed {
 
 function runAndKill(sessionDir: string, cwd: string, seed: number, delayMs: number): Promise<Killed> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [jitiCli, child, sessionDir, cwd, String(seed)], { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawnTs(child, [sessionDir, cwd, String(seed)]);
     let stdout = "";
     let stderr = "";
     let timer: NodeJS.Timeout | undefined;

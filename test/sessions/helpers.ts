@@ -1,21 +1,19 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import { z } from "zod";
+import { defineTool } from "ubiquity";
 import type { TranscriptRecord } from "ubiquity/plugins/sessions";
+import { main } from "../../src/cli";
 
-/** A fresh temp folder, removed after the test. */
-export function tempDirs() {
-  const made: string[] = [];
-  afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-  return (prefix = "ubq-sessions-") => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    made.push(dir);
-    return dir;
-  };
-}
+export { tempDirs } from "../helpers/temp-dirs";
+
+/** A tool that echoes its text. */
+export const echo = defineTool({
+  name: "Echo",
+  description: "Echo the text back.",
+  inputSchema: z.object({ text: z.string() }),
+  execute: ({ text }) => `echo: ${text}`,
+});
 
 /** Every transcript file under a sessions root. */
 export function transcriptFiles(root: string): string[] {
@@ -33,4 +31,12 @@ export function readRecords(path: string): TranscriptRecord[] {
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as TranscriptRecord);
+}
+
+/** Run the `ubiquity` CLI in-process, capturing its output. */
+export async function cli(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
 }

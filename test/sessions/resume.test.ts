@@ -6,14 +6,7 @@ import { summon, defineTool, type Message } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
 import sessions, { SessionStore, type TranscriptRecord } from "ubiquity/plugins/sessions";
 import { collect, resultOf } from "../helpers/collect";
-import { readRecords, tempDirs, transcriptFiles } from "./helpers";
-
-const echo = defineTool({
-  name: "Echo",
-  description: "Echo the text back.",
-  inputSchema: z.object({ text: z.string() }),
-  execute: ({ text }) => `echo: ${text}`,
-});
+import { echo, readRecords, tempDirs, transcriptFiles } from "./helpers";
 
 const temp = tempDirs();
 

@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { main } from "../../src/cli";
 import { SessionStore } from "ubiquity";
-import { tempDirs } from "./helpers";
+import { cli, tempDirs } from "./helpers";
 
 const temp = tempDirs();
-
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
 
 describe("ubiquity run --resume / --continue with the default preset", () => {
   it("continues a stored session: the runs share one transcript, replayed as conversation", async () => {

@@ -6,14 +6,7 @@ import { summon, defineTool, definePlugin, createKernel, createRun, driveRun, ty
 import { scriptedModel } from "ubiquity/testing";
 import sessions from "ubiquity/plugins/sessions";
 import { collect, ofType, resultOf } from "../helpers/collect";
-import { readRecords, tempDirs, transcriptFiles } from "./helpers";
-
-const echo = defineTool({
-  name: "Echo",
-  description: "Echo the text back.",
-  inputSchema: z.object({ text: z.string() }),
-  execute: ({ text }) => `echo: ${text}`,
-});
+import { echo, readRecords, tempDirs, transcriptFiles } from "./helpers";
 
 const temp = tempDirs();
 

@@ -3,13 +3,12 @@
  * nothing; two appends at the same position both survive.
  */
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FileTodoStore, applyTodoInput } from "ubiquity/plugins/todos";
 import { projectSlug } from "../../plugins/_shared/storage-paths";
-import { tempDirs } from "../sessions/helpers";
+import { spawnTs } from "../helpers/ts-child";
+import { tempDirs } from "../helpers/temp-dirs";
 import { editPlan } from "./fixtures/edit-plan";
 
 const PROCESSES = 8;
@@ -17,12 +16,11 @@ const EDITS = 100;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const child = join(here, "fixtures", "edit-child.ts");
-const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 
 const temp = tempDirs();
 
 function start(todoDir: string, cwd: string, p: number) {
-  const proc = spawn(process.execPath, [jitiCli, child, todoDir, cwd, String(p)], { stdio: ["pipe", "pipe", "pipe"] });
+  const proc = spawnTs(child, [todoDir, cwd, String(p)]);
   let stdout = "";
   let stderr = "";
   let onReady: () => void;

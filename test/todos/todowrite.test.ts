@@ -8,7 +8,7 @@ import toolTodo, { TodoWriteTool } from "ubiquity/plugins/tool-todo";
 import sessions from "ubiquity/plugins/sessions";
 import { projectSlug } from "../../plugins/_shared/storage-paths";
 import { collect, ofType, resultOf } from "../helpers/collect";
-import { tempDirs } from "../sessions/helpers";
+import { tempDirs } from "../helpers/temp-dirs";
 
 const temp = tempDirs();
 
