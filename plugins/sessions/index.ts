@@ -44,7 +44,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
     apply(kernel: Kernel) {
       const runs = new WeakMap<RunContext, RunState>();
       // Messages reach `event` without their run; a session id names it (subagents share it).
-      const writers = new Map<string, TranscriptWriter>();
+      // Runs of one kernel resuming the same session share its writer, counted.
+      const writers = new Map<string, { writer: TranscriptWriter; runs: number }>();
 
       kernel.hooks.session.load.tapPromise(NAME, async (request, run) => {
         const store = storeFor(run);
@@ -63,18 +64,22 @@ export const sessionsPlugin = definePlugin(function sessions() {
 
       kernel.hooks.session.start.tap(NAME, (run) => {
         if (run.agent || run.options.persistSession === false) return;
-        const path = runs.get(run)?.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
-        writers.set(run.sessionId, new TranscriptWriter(path, run.cwd, run.logger));
+        const open = writers.get(run.sessionId);
+        if (open) open.runs++;
+        else {
+          const path = runs.get(run)?.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
+          writers.set(run.sessionId, { writer: new TranscriptWriter(path, run.cwd, run.logger), runs: 1 });
+        }
       });
 
       kernel.hooks.event.tap(NAME, (event) => {
         if (event.type !== "message" || !isPersisted(event.message)) return;
-        writers.get(event.message.sessionId)?.message(event.message);
+        writers.get(event.message.sessionId)?.writer.message(event.message);
       });
 
       kernel.hooks.turn.prompt.tap({ name: NAME, stage: RECORD_PROMPT_STAGE }, (prompt: TurnPrompt, run: RunContext) => {
         if (run.agent) return prompt;
-        writers.get(run.sessionId)?.prompt(prompt);
+        writers.get(run.sessionId)?.writer.prompt(prompt);
         const state = runs.get(run);
         if (!state?.resumed || prompt.blocked !== undefined) return prompt;
         state.resumed = false;
@@ -84,8 +89,9 @@ export const sessionsPlugin = definePlugin(function sessions() {
       });
 
       kernel.hooks.session.end.tap(NAME, (run) => {
-        if (run.agent) return;
-        writers.get(run.sessionId)?.close();
+        const open = run.agent ? undefined : writers.get(run.sessionId);
+        if (!open || --open.runs > 0) return;
+        open.writer.close();
         writers.delete(run.sessionId);
       });
     },

@@ -17,7 +17,8 @@ export class TranscriptWriter {
   #opened = false;
   #failed = false;
   #last = new Map<string, string | null>();
-  #pending: UserMessage | undefined;
+  /** Prompts emitted but not yet through `turn.prompt` (several when runs share the session). */
+  #pending: UserMessage[] = [];
 
   constructor(
     path: string,
@@ -35,8 +36,7 @@ export class TranscriptWriter {
   /** Take one message of the run (called from the `event` firehose). */
   message(message: PersistedMessage): void {
     if (message.type === "user" && message.agentId === undefined) {
-      this.#flushPending("a newer prompt arrived before this one reached the model");
-      this.#pending = message;
+      this.#pending.push(message);
       return;
     }
     if (message.type === "result" && message.agentId === undefined) {
@@ -49,9 +49,9 @@ export class TranscriptWriter {
 
   /** The prompt as it leaves `turn.prompt`: record the held prompt with its context. */
   prompt(prompt: TurnPrompt): void {
-    const message = this.#pending;
+    const at = Math.max(0, this.#pending.findIndex((m) => m.text === prompt.text));
+    const [message] = this.#pending.splice(at, 1);
     if (!message) return;
-    this.#pending = undefined;
     this.#write(message, {
       ...(prompt.context.length > 0 ? { context: [...prompt.context] } : {}),
       ...(prompt.blocked !== undefined ? { blocked: prompt.blocked } : {}),
@@ -65,10 +65,7 @@ export class TranscriptWriter {
   }
 
   #flushPending(reason: string) {
-    const message = this.#pending;
-    if (!message) return;
-    this.#pending = undefined;
-    this.#write(message, { blocked: reason });
+    for (const message of this.#pending.splice(0)) this.#write(message, { blocked: reason });
   }
 
   #write(message: PersistedMessage, extra: Pick<TranscriptRecord, "context" | "blocked"> = {}) {

@@ -161,4 +161,17 @@ describe("resume, continue, fork", () => {
     const replayed = again.requests[0]!.prompt.find((m) => m.role === "tool");
     expect(replayed).toEqual(live);
   });
+
+  it("persistSession: false still resumes and forks, but writes nothing", async () => {
+    const s = setup();
+    const first = await s.run("first", ["first answer"]);
+    const path = transcriptFiles(s.sessionDir)[0]!;
+    const before = readFileSync(path, "utf8");
+    const resumed = await s.run("second", ["second answer"], { resume: first.result.sessionId, persistSession: false });
+    expect(shape(resumed.model.requests[0]!.prompt)).toEqual(["user: first", "assistant: first answer", "user: second"]);
+    const forked = await s.run("branch", ["ok"], { resume: first.result.sessionId, forkSession: true, persistSession: false });
+    expect(forked.result.isError).toBe(false);
+    expect(readFileSync(path, "utf8")).toBe(before);
+    expect(transcriptFiles(s.sessionDir)).toEqual([path]);
+  });
 });

@@ -134,4 +134,18 @@ describe("transcripts", () => {
     expect(replayed).not.toContain("side task");
     expect(replayed).toContain("subagent said: side done");
   });
+
+  it("two runs of one kernel resuming the same session both land in its transcript", async () => {
+    const sessionDir = temp();
+    const cwd = temp("ubq-project-");
+    const first = resultOf(await collect(summon("start", { model: scriptedModel(["started"]), presets: [], plugins: [sessions()], sessionDir, cwd })));
+    const slowModel = scriptedModel(() => ({ text: "answer", delayMs: 20 }));
+    const kernel = createKernel({ model: slowModel, presets: [], plugins: [sessions()], sessionDir, cwd, resume: first.sessionId });
+    const run = () => driveRun(createRun({ kernel, abortSignal: new AbortController().signal, sink: () => {} }), "again");
+    const results = await Promise.all([run(), run()]);
+    expect(results.map((r) => r.isError)).toEqual([false, false]);
+    const records = readRecords(transcriptFiles(sessionDir)[0]!);
+    expect(records.filter((r) => r.type === "result")).toHaveLength(3);
+    expect(records.filter((r) => r.type === "user" && r.blocked === undefined)).toHaveLength(3);
+  });
 });
