@@ -9,11 +9,6 @@ import { join } from "node:path";
 import { OptionsSchema } from "ubiquity";
 
 const PENDING: Record<string, string> = {
-  allowedTools: "permissions (#6)",
-  disallowedTools: "permissions (#6)",
-  askTools: "permissions (#6)",
-  canUseTool: "permissions (#6)",
-  permissionPromptTimeoutMs: "permissions (#6)",
   settingSources: "permissions (#6)",
   mcpServers: "MCP (#9)",
   agents: "subagents (#10)",

@@ -1,0 +1,83 @@
+/**
+ * Answering an `ask`: the `canUseTool` handler decides. Never a hang: no handler denies with a
+ * message saying so, `permissionPromptTimeoutMs` denies on expiry (unset by default — a deadline
+ * nobody asked for answers for the user), the run's abort signal ends a pending prompt and
+ * interrupts the run, and a handler that throws or returns nonsense denies.
+ */
+import type { CanUseTool, PermissionResult, PermissionVerdict, ToolCall } from "../../src/index";
+import { describeError } from "../../src/index";
+
+/** Answer an ask verdict for one call. */
+export async function answerAsk(verdict: PermissionVerdict, call: ToolCall): Promise<PermissionResult> {
+  const options = call.run.options;
+  const why = verdict.message ?? `${call.toolName} needs approval.`;
+  if (options.permissionMode === "dontAsk") {
+    return { behavior: "deny", message: `${why} Permission mode dontAsk never prompts, so it was denied.` };
+  }
+  const handler = options.canUseTool;
+  if (!handler) {
+    return {
+      behavior: "deny",
+      message: `${why} No canUseTool handler is configured to ask the user, so it was denied. Pass canUseTool (the interactive runner does), pre-approve the call with allowedTools, or change permissionMode.`,
+    };
+  }
+  return prompt(handler, verdict, call, options.permissionPromptTimeoutMs);
+}
+
+function prompt(handler: CanUseTool, verdict: PermissionVerdict, call: ToolCall, timeoutMs: number | undefined): Promise<PermissionResult> {
+  const { toolName, toolUseId } = call;
+  const runSignal = call.run.abortSignal;
+  const controller = new AbortController();
+  return new Promise<PermissionResult>((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const finish = (result: PermissionResult) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      runSignal.removeEventListener("abort", onAbort);
+      resolve(result);
+    };
+    const onAbort = () => {
+      controller.abort(runSignal.reason);
+      finish({ behavior: "deny", message: `The run was aborted while waiting for approval of ${toolName}.`, interrupt: true });
+    };
+    if (runSignal.aborted) return onAbort();
+    runSignal.addEventListener("abort", onAbort, { once: true });
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        controller.abort(new Error(`no answer within ${timeoutMs} ms`));
+        finish({
+          behavior: "deny",
+          message: `Nobody answered the approval prompt for ${toolName} within ${timeoutMs} ms (permissionPromptTimeoutMs), so it was denied.`,
+        });
+      }, timeoutMs);
+    }
+    // The handler gets a copy: changing what it was shown must not change what runs.
+    const shown = structuredClone(call.input);
+    Promise.resolve()
+      .then(() => handler(toolName, shown, { signal: controller.signal, suggestions: [...(verdict.suggestions ?? [])], toolUseId }))
+      .then(
+        (answer) => finish(checkAnswer(answer, toolName)),
+        (error: unknown) => finish({ behavior: "deny", message: `The canUseTool handler failed, so ${toolName} was denied: ${describeError(error)}` }),
+      );
+  });
+}
+
+function checkAnswer(answer: unknown, toolName: string): PermissionResult {
+  const a = answer as Partial<Record<string, unknown>> | null | undefined;
+  if (a?.behavior === "allow") {
+    const updated = a.updatedInput;
+    if (updated === undefined) return { behavior: "allow" };
+    if (typeof updated === "object" && updated !== null && !Array.isArray(updated)) return { behavior: "allow", updatedInput: updated as Record<string, unknown> };
+    return { behavior: "deny", message: `The canUseTool handler allowed ${toolName} with an updatedInput that is not an object, so it was denied.` };
+  }
+  if (a?.behavior === "deny") {
+    const message = typeof a.message === "string" && a.message ? a.message : `The user denied ${toolName}.`;
+    return a.interrupt === true ? { behavior: "deny", message, interrupt: true } : { behavior: "deny", message };
+  }
+  return {
+    behavior: "deny",
+    message: `The canUseTool handler returned ${JSON.stringify(answer) ?? String(answer)} for ${toolName}; it must return { behavior: "allow", updatedInput? } or { behavior: "deny", message }. Denied.`,
+  };
+}

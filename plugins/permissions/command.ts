@@ -1,0 +1,130 @@
+/**
+ * `ubiquity permissions check [--allow R] [--deny R] [--ask R] [--mode M] "<command>"`: test
+ * rules against a command (or, with --tool, a path or other content) and see the verdict, the
+ * deciding rule and every candidate the command was split into. An entry of the runner's
+ * command table; it parses its own flags because rule flags repeat.
+ * Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
+ */
+import { parseArgs } from "node:util";
+import { describeError, PERMISSION_MODES, type PermissionMode } from "../../src/index";
+import { explainPermission } from "./decide";
+import { DEFAULT_TOOL_KINDS } from "./policy";
+import type { Decision } from "./engine";
+
+/** Where the command writes. */
+export interface PermissionsCommandIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const USAGE = `Usage: ubiquity permissions check [flags] "<command>"
+
+Decide a call the way a run would, before anyone is asked, and show why.
+
+Flags:
+  --allow <rule>    an allowedTools rule (repeatable), e.g. --allow 'Bash(git:*)'
+  --deny <rule>     a disallowedTools rule (repeatable)
+  --ask <rule>      an askTools rule (repeatable)
+  --mode <mode>     ${PERMISSION_MODES.join(" | ")} [default]
+  --tool <name>     the tool called [Bash]; for Read/Write/Edit/Glob/Grep the argument is a path
+  --cwd <dir>       the working directory [.]
+  --add-dir <dir>   an additional permitted folder (repeatable)
+  --json            print the verdict as JSON
+  -h, --help        show this help
+
+Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
+`;
+
+const EXIT = { allow: 0, ask: 2, deny: 3 } as const;
+
+/** `ubiquity permissions`: one entry of the runner's command table. */
+export const permissionsCommand = {
+  summary: "Test permission rules against a command: ubiquity permissions check --allow 'Bash(git:*)' \"git status\"",
+  async raw(argv: string[], io: PermissionsCommandIO): Promise<number> {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          allow: { type: "string", multiple: true },
+          deny: { type: "string", multiple: true },
+          ask: { type: "string", multiple: true },
+          mode: { type: "string" },
+          tool: { type: "string" },
+          cwd: { type: "string" },
+          "add-dir": { type: "string", multiple: true },
+          json: { type: "boolean" },
+          help: { type: "boolean", short: "h" },
+        },
+      });
+    } catch (error) {
+      io.stderr(`error: ${describeError(error)}; see \`ubiquity permissions --help\`\n`);
+      return 1;
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    const [sub, ...rest] = positionals;
+    if (sub !== "check" || rest.length !== 1) {
+      io.stderr(`error: expected \`ubiquity permissions check "<command>"\` (one quoted argument); see \`ubiquity permissions --help\`\n`);
+      return 1;
+    }
+    const mode = values.mode ?? "default";
+    if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+      io.stderr(`error: --mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}\n`);
+      return 1;
+    }
+    const toolName = values.tool ?? "Bash";
+    const subject = rest[0]!;
+    const input = DEFAULT_TOOL_KINDS.shell.has(toolName) ? { command: subject } : DEFAULT_TOOL_KINDS.path.has(toolName) ? { file_path: subject, path: subject } : { content: subject };
+    let decision: Decision;
+    try {
+      decision = await explainPermission({
+        toolName,
+        input,
+        rules: { allow: values.allow, deny: values.deny, ask: values.ask },
+        mode: mode as PermissionMode,
+        cwd: values.cwd,
+        additionalDirectories: values["add-dir"],
+        sources: { allow: "--allow", deny: "--deny", ask: "--ask" },
+      });
+    } catch (error) {
+      io.stderr(`error: ${describeError(error)}\n`);
+      return 1;
+    }
+    io.stdout(values.json ? `${JSON.stringify(report(decision), null, 2)}\n` : format(decision));
+    return EXIT[decision.behavior];
+  },
+};
+
+function report(d: Decision) {
+  const s = d.subject;
+  return {
+    behavior: d.behavior,
+    message: d.message,
+    ...(d.rule ? { rule: d.rule } : {}),
+    step: d.step,
+    ...(s?.kind === "shell"
+      ? { candidates: s.analysis.candidates.map((c) => ({ command: c.text, required: c.required, ...(c.via ? { via: c.via } : {}) })), unsafe: s.unsafe }
+      : s?.kind === "path"
+        ? { paths: s.paths }
+        : {}),
+  };
+}
+
+function format(d: Decision): string {
+  const lines = [`${d.behavior}: ${d.message}`];
+  if (d.rule) lines.push(`rule: ${d.rule}`);
+  const s = d.subject;
+  if (s?.kind === "shell") {
+    if (s.analysis.candidates.length > 0) lines.push("commands:");
+    for (const c of s.analysis.candidates) lines.push(`  ${c.text}${c.required ? "" : "   (wrapper: its command is judged)"}${c.via ? `   [via ${c.via}]` : ""}`);
+    if (s.unsafe.length > 0) lines.push("cannot be proven safe:", ...s.unsafe.map((u) => `  - ${u}`));
+  } else if (s?.kind === "path") {
+    for (const p of s.paths) lines.push(`path: ${p.absolute}${p.real && p.real !== p.absolute ? ` → ${p.real}` : ""}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,56 @@
+/**
+ * `decidePermission()`: the engine as a plain function, for tests of one's own rules and for
+ * `ubiquity permissions check`. It reaches the verdict a run with the same options would reach
+ * before any handler is asked.
+ */
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import type { PermissionMode, Tool } from "../../src/index";
+import { compilePolicy, DEFAULT_TOOL_KINDS, type PolicySources, type RuleLists } from "./policy";
+import { decide, type Decision } from "./engine";
+import { absolutePath, resolveRoots } from "./paths";
+import { loadShellParser } from "./shell/parser";
+
+/** What `decidePermission` is asked. */
+export interface DecidePermissionInput {
+  toolName: string;
+  input: Record<string, unknown>;
+  /** Rules as in `allowedTools` / `disallowedTools` / `askTools`. */
+  rules?: RuleLists;
+  /** ['default'] */
+  mode?: PermissionMode;
+  /** [process.cwd()] */
+  cwd?: string;
+  /** [[]] */
+  additionalDirectories?: readonly string[];
+  /** The tool itself, when you have it: its isReadOnly, checkPermissions and rule content take part as in a run. */
+  tool?: Tool;
+  /** The home folder `~` rules and paths mean [os.homedir()]. */
+  home?: string;
+}
+
+/** The verdict: `allow`, `ask` (a handler would be asked) or `deny`, why, and the deciding rule. */
+export interface PermissionDecision {
+  behavior: "allow" | "ask" | "deny";
+  message: string;
+  rule?: string;
+}
+
+/** Decide one call the way a run with these rules and mode would, before any handler is asked. */
+export async function decidePermission(request: DecidePermissionInput): Promise<PermissionDecision> {
+  const { behavior, message, rule } = await explainPermission(request);
+  return rule === undefined ? { behavior, message } : { behavior, message, rule };
+}
+
+/** Like `decidePermission`, with the deciding step, the suggestions and the candidates it judged. */
+export async function explainPermission(request: DecidePermissionInput & { sources?: PolicySources }): Promise<Decision> {
+  await loadShellParser();
+  const cwd = resolve(request.cwd ?? process.cwd());
+  const home = request.home ?? homedir();
+  const roots = [cwd, ...(request.additionalDirectories ?? []).map((d) => absolutePath(cwd, home, d))];
+  const policy = compilePolicy(request.rules ?? {}, { cwd, home, kinds: DEFAULT_TOOL_KINDS, ...(request.sources ? { sources: request.sources } : {}) });
+  return decide(
+    { toolName: request.toolName, input: request.input, ...(request.tool ? { tool: request.tool } : {}) },
+    { mode: request.mode ?? "default", policy, place: { cwd, home, roots: resolveRoots(roots) } },
+  );
+}

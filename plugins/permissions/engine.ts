@@ -1,0 +1,285 @@
+/**
+ * The permission engine: one call in, one verdict out, through the precedence chain —
+ *   1. plan mode refuses anything not read-only
+ *   2. deny rules (bare, or content matching ANY candidate)
+ *   3. ask rules (same)
+ *   4. the tool's own checkPermissions (a throwing check denies)
+ *   5. sensitive paths (writes ask)
+ *   6. bypassPermissions allows
+ *   7. allow rules (content rules must cover EVERY candidate; unprovable commands never qualify)
+ *   8. the mode's default (read-only calls run; acceptEdits runs edits inside the roots)
+ * and finally, in dontAsk mode, anything that would ask is denied.
+ */
+import { isAbsolute, posix, relative } from "node:path";
+import type { PermissionMode, Tool, ToolContext, ToolPermission } from "../../src/index";
+import { describeError } from "../../src/index";
+import { rulesFor, type CompiledRule, type Policy } from "./policy";
+import { buildSubject, type Place, type Subject } from "./subject";
+import type { ShellCandidate } from "./shell/types";
+
+/** One call to decide. */
+export interface DecideRequest {
+  toolName: string;
+  input: Record<string, unknown>;
+  /** The tool, when known: its isReadOnly, checkPermissions and permissionRuleContent take part. */
+  tool?: Tool;
+  /** What the tool's checkPermissions receives. */
+  toolContext?: ToolContext;
+}
+
+/** Which step of the chain decided. */
+export type DecisionStep = "plan" | "deny-rule" | "ask-rule" | "tool" | "sensitive" | "bypass" | "allow-rule" | "mode" | "dont-ask";
+
+/** The engine's verdict. */
+export interface Decision {
+  behavior: "allow" | "ask" | "deny";
+  message: string;
+  /** The rule that decided, when one did. */
+  rule?: string;
+  step: DecisionStep;
+  /** Rules that would allow this kind of call from now on (for a handler's "always"). */
+  suggestions: string[];
+  /** The subject the rules were matched against (candidates, paths), for explanations. */
+  subject?: Subject;
+}
+
+/** Where and under which rules a call is judged. */
+export interface EngineSetup {
+  mode: PermissionMode;
+  policy: Policy;
+  place: Place;
+}
+
+// Used when the engine has no Tool to ask (decidePermission with a bare tool name).
+const READ_ONLY_TOOLS = new Set(["Read", "Glob", "Grep", "AskUserQuestion"]);
+
+/** Decide one call. Never throws: a failing check denies. */
+export async function decide(request: DecideRequest, setup: EngineSetup): Promise<Decision> {
+  const decision = await chain(request, setup);
+  if (decision.behavior === "ask" && setup.mode === "dontAsk") {
+    return {
+      ...decision,
+      behavior: "deny",
+      step: "dont-ask",
+      message: `${decision.message} Permission mode dontAsk never prompts, so it was denied; use a pre-approved tool or command, or tell the user what you need.`,
+    };
+  }
+  return decision;
+}
+
+async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decision> {
+  const { toolName, input, tool } = request;
+  const { mode, policy } = setup;
+  const readOnly = tool ? safely(() => tool.isReadOnly(input) === true, false) : READ_ONLY_TOOLS.has(toolName);
+
+  if (mode === "plan" && !readOnly) {
+    return verdict("deny", "plan", `Plan mode: ${toolName} can change things, so it was not run. Investigate with read-only tools, then present your plan to the user for approval instead of making changes.`);
+  }
+
+  let subject: Subject;
+  try {
+    const content = tool ? safely(() => tool.permissionRuleContent(input), undefined) : undefined;
+    subject = buildSubject(toolName, input, content, policy.kinds, setup.place);
+  } catch (error) {
+    return verdict("deny", "deny-rule", `Permission check failed, so ${toolName} was denied: ${describeError(error)}`);
+  }
+
+  for (const [list, behavior, step] of [["deny", "deny", "deny-rule"], ["ask", "ask", "ask-rule"]] as const) {
+    for (const rule of rulesFor(policy[list], toolName)) {
+      const hit = matchAny(rule, subject);
+      if (hit === undefined) continue;
+      const what = hit ? ` (${hit})` : "";
+      const message =
+        behavior === "deny"
+          ? `Permission denied: the rule ${rule.text} in ${rule.source} forbids this${what}.`
+          : `${toolName} needs approval: the rule ${rule.text} in ${rule.source} asks for it${what}.`;
+      return { ...verdict(behavior, step, message, subject), rule: rule.text };
+    }
+  }
+
+  if (tool) {
+    let opinion: ToolPermission;
+    try {
+      opinion = await tool.checkPermissions(input, request.toolContext ?? placeholderContext(setup.place));
+    } catch (error) {
+      return verdict("deny", "tool", `${toolName}'s own permission check failed, so the call was denied: ${describeError(error)}`, subject);
+    }
+    if (opinion?.behavior === "deny") return verdict("deny", "tool", opinion.message || `${toolName} refused this call.`, subject);
+    if (opinion?.behavior === "ask") return { ...verdict("ask", "tool", opinion.message || `${toolName} asks for approval.`, subject), suggestions: [] };
+    if (opinion?.behavior === "allow") return verdict("allow", "tool", opinion.message || `${toolName} allowed this call itself.`, subject);
+  }
+
+  const sensitive = subject.kind === "shell" || subject.kind === "path" ? subject.sensitive : undefined;
+  if (sensitive) return { ...verdict("ask", "sensitive", `${toolName} needs approval: ${sensitive}. Writes to sensitive paths always ask.`, subject), suggestions: [] };
+
+  if (mode === "bypassPermissions") {
+    // A command that cannot be pinned down could be running what a deny or ask rule names
+    // (`/bin/r[m]`, `$a$b`): bypass must not turn a rule that could not see into an allow.
+    const watched = [...rulesFor(policy.deny, toolName), ...rulesFor(policy.ask, toolName)].some((r) => r.content !== undefined);
+    if (subject.kind === "shell" && subject.unsafe.length > 0 && watched) {
+      return verdict("ask", "bypass", `${toolName} needs approval: ${JSON.stringify(subject.analysis.source)} cannot be proven free of the commands your deny and ask rules name (${subject.unsafe.join("; ")}), so bypassPermissions does not apply.`, subject);
+    }
+    return verdict("allow", "bypass", "Allowed: permission mode bypassPermissions.", subject);
+  }
+
+  const allowRules = rulesFor(policy.allow, toolName);
+  const cover = covered(allowRules, subject);
+  if (cover.ok) return { ...verdict("allow", "allow-rule", `Allowed by ${cover.rule ?? "the allow rules"}.`, subject), ...(cover.rule ? { rule: cover.rule } : {}) };
+
+  if (readOnly) return verdict("allow", "mode", `Allowed: ${toolName} only reads.`, subject);
+  if (mode === "acceptEdits" && policy.kinds.edit.has(toolName) && subject.kind === "path" && subject.paths.length > 0 && !subject.outside) {
+    return verdict("allow", "mode", "Allowed: permission mode acceptEdits approves edits inside the permitted folders.", subject);
+  }
+  const why = allowRules.length > 0 && cover.why ? cover.why : `it is not pre-approved (permission mode ${mode})`;
+  return { ...verdict("ask", "mode", `${toolName} needs approval: ${why}.`, subject), suggestions: suggest(toolName, subject, setup.place) };
+}
+
+function verdict(behavior: Decision["behavior"], step: DecisionStep, message: string, subject?: Subject): Decision {
+  return { behavior, step, message, suggestions: [], ...(subject ? { subject } : {}) };
+}
+
+/** The candidate (or path) a deny/ask rule hits: "" for a bare rule, undefined for no hit. */
+function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
+  if (rule.content === undefined) return "";
+  switch (subject.kind) {
+    case "shell": {
+      // Deny and ask see every candidate, also under its program's plain name (/bin/rm is rm).
+      const hit = subject.analysis.candidates.find((c) => rule.command?.test(c.text, c.open) || rule.command?.test(plainName(c), c.open));
+      if (hit) return hit.text;
+      if (subject.unsafe.length > 0 && visibleInside(rule.content, subject.analysis.source)) return `visible in ${JSON.stringify(subject.analysis.source)}`;
+      return undefined;
+    }
+    case "path": {
+      const hit = subject.paths.find((p) => rule.path?.(p.absolute) || (p.real !== undefined && rule.path?.(p.real)));
+      return hit ? (hit.real && hit.real !== hit.absolute ? `${hit.absolute} → ${hit.real}` : hit.absolute) : undefined;
+    }
+    default:
+      return subject.strings?.find((s) => rule.command?.test(s));
+  }
+}
+
+function plainName(candidate: ShellCandidate): string {
+  if (!candidate.name.includes("/")) return candidate.text;
+  const rest = candidate.text.slice(candidate.text.indexOf(" ") + 1);
+  const base = posix.basename(candidate.name);
+  return candidate.text.includes(" ") ? `${base} ${rest}` : base;
+}
+
+/**
+ * For a command the parser could not pin down: is the rule's command visible in the raw text?
+ * Quotes and backslashes are dropped first, so `{r\m,-rf,/}` still shows `rm`.
+ */
+function visibleInside(content: string, source: string): boolean {
+  const head = content.replace(/:\*$/, "").split("*")[0]!.trim();
+  const wanted = head.split(/\s+/).filter(Boolean);
+  if (wanted.length === 0) return true; // `Bash(*)`: everything
+  const tokens = source
+    .replace(/\\([\s\S])/g, "$1")
+    .replace(/['"]/g, "")
+    .split(/[\s;&|(){}<>,`$!=]+/)
+    .filter(Boolean)
+    .map((t) => posix.basename(t));
+  return tokens.some((_, i) => wanted.every((w, k) => tokens[i + k] === w));
+}
+
+/** Do the allow rules cover every candidate? */
+function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?: string; why?: string } {
+  if (rules.length === 0) return { ok: false };
+  const bare = rules.find((r) => r.content === undefined);
+  switch (subject.kind) {
+    case "shell": {
+      if (subject.unsafe.length > 0) {
+        return { ok: false, why: `${JSON.stringify(subject.analysis.source)} cannot be proven safe (${subject.unsafe.join("; ")}), so no allow rule covers it` };
+      }
+      if (bare) return { ok: true, rule: bare.text };
+      const used = new Set<string>();
+      const missing: string[] = [];
+      for (const c of subject.analysis.candidates) {
+        if (!c.required) continue;
+        const rule = rules.find((r) => r.command?.test(c.text, c.open));
+        if (rule) used.add(rule.text);
+        else missing.push(c.text);
+      }
+      if (missing.length > 0) return { ok: false, why: `no allow rule covers ${missing.map((m) => JSON.stringify(m)).join(", ")}` };
+      return { ok: true, rule: [...used].join(", ") || undefined };
+    }
+    case "path": {
+      if (bare) return { ok: true, rule: bare.text };
+      if (subject.paths.length === 0) return { ok: false };
+      const used = new Set<string>();
+      for (const p of subject.paths) {
+        // Both forms must be covered: a symlink inside an allowed folder may point anywhere.
+        const a = rules.find((r) => r.path?.(p.absolute));
+        const b = p.real === undefined ? undefined : rules.find((r) => r.path?.(p.real!));
+        if (!a || !b) return { ok: false, why: `no allow rule covers ${p.real && p.real !== p.absolute ? `${p.absolute} (it resolves to ${p.real})` : p.absolute}` };
+        used.add(a.text).add(b.text);
+      }
+      return { ok: true, rule: [...used].join(", ") };
+    }
+    default: {
+      if (bare) return { ok: true, rule: bare.text };
+      const strings = subject.strings ?? [];
+      if (strings.length === 0) return { ok: false, why: "the tool declares no rule content for this call" };
+      const used = new Set<string>();
+      for (const s of strings) {
+        const rule = rules.find((r) => r.command?.test(s));
+        if (!rule) return { ok: false, why: `no allow rule covers ${JSON.stringify(s)}` };
+        used.add(rule.text);
+      }
+      return { ok: true, rule: [...used].join(", ") };
+    }
+  }
+}
+
+// Programs whose first operand is a subcommand worth its own rule (`git push:*`, not `git:*`).
+const SUBCOMMANDS = new Set(["git", "npm", "pnpm", "yarn", "bun", "cargo", "go", "docker", "kubectl", "gh", "make", "pip", "uv", "poetry", "dotnet"]);
+
+/** Rules a handler could add so that calls like this one run without asking next time. */
+function suggest(toolName: string, subject: Subject, place: Place): string[] {
+  const out = new Set<string>();
+  switch (subject.kind) {
+    case "shell":
+      if (subject.unsafe.length > 0 || subject.sensitive) return [];
+      for (const c of subject.analysis.candidates) {
+        if (!c.required) continue;
+        const words = c.text.split(" ");
+        const head = SUBCOMMANDS.has(words[0]!) && words[1] && /^[a-z][\w-]*$/.test(words[1]) ? `${words[0]} ${words[1]}` : words[0]!;
+        out.add(`${toolName}(${head}:*)`);
+      }
+      break;
+    case "path":
+      if (subject.sensitive) return [];
+      for (const p of subject.paths) {
+        const rel = relative(place.cwd, p.absolute);
+        out.add(`${toolName}(${rel && !rel.startsWith("..") && !isAbsolute(rel) ? `./${rel}` : p.absolute})`);
+      }
+      break;
+    default:
+      out.add(toolName);
+  }
+  return [...out];
+}
+
+function safely<T>(fn: () => T, fallback: T): T {
+  try {
+    return fn();
+  } catch {
+    return fallback;
+  }
+}
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** A ToolContext for checkPermissions when the engine runs outside a run (decidePermission). */
+function placeholderContext(place: Place): ToolContext {
+  return {
+    cwd: place.cwd,
+    roots: place.roots,
+    abortSignal: new AbortController().signal,
+    sessionId: "",
+    toolUseId: "",
+    readState: new Map(),
+    env: {},
+    logger: quiet,
+  };
+}

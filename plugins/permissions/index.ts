@@ -1,0 +1,133 @@
+/**
+ * `ubiquity:permissions`: permission modes, allow/deny/ask rules with a real bash parser behind
+ * them, sensitive paths, and asking through `canUseTool`.
+ * - `tool.list`: a bare deny removes a tool; an `allowedTools` with a bare entry limits the run to the tools it names
+ * - `tool.permission`: the precedence chain of engine.ts
+ * - `tool.ask`: canUseTool, with timeout and abort (ask.ts)
+ * - `turn.system`: the permissions section of the system prompt (mode-note.ts)
+ */
+import { homedir } from "node:os";
+import { z } from "zod";
+import {
+  definePlugin,
+  PERMISSION_STAGE,
+  SYSTEM_STAGE,
+  type PermissionMode,
+  type PermissionVerdict,
+  type ResolvedOptions,
+  type SystemSection,
+  type Tool,
+} from "../../src/index";
+import { compilePolicy, DEFAULT_TOOL_KINDS, type Policy, type ToolKinds } from "./policy";
+import { ruleNamesTool } from "./rules";
+import { decide, type Decision } from "./engine";
+import { answerAsk } from "./ask";
+import { modeNote } from "./mode-note";
+import { getPermissionsApi } from "./api";
+import { resolveRoots } from "./paths";
+import { loadShellParser, shellParserReady } from "./shell/parser";
+
+export const NAME = "ubiquity:permissions";
+
+/** Stage of the `tool.ask` tap: late, so a plugin that answers prompts itself (hooks) goes first. */
+export const ASK_STAGE = 100;
+
+/** Options of the permissions plugin. */
+export const PermissionsPluginOptions = z.strictObject({
+  shellTools: z.array(z.string()).optional().describe("More tools whose `command` input is a bash command [Bash]"),
+  pathTools: z.array(z.string()).optional().describe("More tools whose rule content is a path pattern [Read, Write, Edit, Glob, Grep, …]"),
+  editTools: z.array(z.string()).optional().describe("More tools that write files (acceptEdits, sensitive paths) [Write, Edit, …]"),
+  home: z.string().optional().describe("The home folder that `~` means [os.homedir()]"),
+});
+export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
+
+/** The permissions plugin. */
+export const permissionsPlugin = definePlugin(PermissionsPluginOptions, (opts) => {
+  const kinds: ToolKinds = {
+    shell: new Set([...DEFAULT_TOOL_KINDS.shell, ...(opts.shellTools ?? [])]),
+    path: new Set([...DEFAULT_TOOL_KINDS.path, ...(opts.pathTools ?? [])]),
+    edit: new Set([...DEFAULT_TOOL_KINDS.edit, ...(opts.editTools ?? [])]),
+  };
+  const home = () => opts.home ?? homedir();
+  return {
+    name: NAME,
+    apply(kernel) {
+      const api = getPermissionsApi(kernel);
+      // One compiled policy per options object (a subagent may run with its own), rebuilt when
+      // rules are added or the grammar (which normalises command rules) has loaded since.
+      const cache = new WeakMap<ResolvedOptions, { key: string; policy: Policy }>();
+      const policyFor = (options: ResolvedOptions): Policy => {
+        const key = `${api.version}:${shellParserReady()}`;
+        const hit = cache.get(options);
+        if (hit?.key === key) return hit.policy;
+        const policy = compilePolicy(
+          { allow: options.allowedTools, deny: options.disallowedTools, ask: options.askTools },
+          { cwd: options.cwd, home: home(), kinds, extra: api.addedRules },
+        );
+        cache.set(options, { key, policy });
+        return policy;
+      };
+
+      // Compiling at start-up makes a malformed rule fail the run before any model call.
+      kernel.hooks.kernel.configResolved.tap(NAME, (options) => void policyFor(options));
+      kernel.hooks.kernel.ready.tapPromise(NAME, () => loadShellParser());
+
+      kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
+        const policy = policyFor(run.options);
+        return tools.filter((tool) => available(tool.name, policy));
+      });
+
+      kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
+        await loadShellParser();
+        const options = call.run.options;
+        const decision = await decide(
+          { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
+          { mode: options.permissionMode, policy: policyFor(options), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) } },
+        );
+        return merge(incoming, decision, options.permissionMode);
+      });
+
+      kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) => answerAsk(verdict, call));
+
+      // After the built-in run sections, so the section they emit is replaced rather than duplicated.
+      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN + 10 }, (sections: SystemSection[], run) => {
+        const section = { id: "permissions", text: modeNote(run.options.permissionMode, policyFor(run.options)) };
+        const at = sections.findIndex((s) => s.id === "permissions");
+        return at === -1 ? [...sections, section] : sections.map((s, i) => (i === at ? section : s));
+      });
+    },
+  };
+});
+
+/** Is a tool offered under this policy? */
+function available(name: string, policy: Policy): boolean {
+  if (policy.deny.some((r) => r.content === undefined && ruleNamesTool(r, name))) return false;
+  return !policy.limit || policy.limit.some((r) => ruleNamesTool(r, name));
+}
+
+/** Combine the engine's decision with the votes cast before it (a deny or ask from elsewhere stands). */
+function merge(incoming: PermissionVerdict, decision: Decision, mode: PermissionMode): PermissionVerdict {
+  const mine: PermissionVerdict = {
+    behavior: decision.behavior,
+    message: decision.message,
+    decidedBy: NAME,
+    ...(decision.rule ? { rule: decision.rule } : {}),
+    ...(decision.suggestions.length ? { suggestions: decision.suggestions } : {}),
+  };
+  if (decision.behavior === "deny" || incoming.behavior === "allow") return mine;
+  if (incoming.behavior === "deny") return incoming;
+  // Another plugin asked: its question stands, unless nobody may be asked.
+  if (mode === "dontAsk") return { ...incoming, behavior: "deny", message: `${incoming.message ?? "Approval needed."} Permission mode dontAsk never prompts, so it was denied.` };
+  return decision.behavior === "ask" ? mine : incoming;
+}
+
+export default permissionsPlugin;
+export { decidePermission, explainPermission, type DecidePermissionInput, type PermissionDecision } from "./decide";
+export { getPermissionsApi, type PermissionsApi } from "./api";
+export { parseRule, ruleNamesTool, type Rule, type RuleList } from "./rules";
+export { analyzeShell } from "./shell/analyze";
+export { loadShellParser } from "./shell/parser";
+export { sensitiveReason } from "./sensitive";
+export type { ShellAnalysis, ShellCandidate, WriteTarget } from "./shell/types";
+export type { Decision, DecisionStep } from "./engine";
+export type { RuleLists, ToolKinds } from "./policy";

@@ -1,0 +1,31 @@
+/**
+ * The system prompt's permissions section: the mode, what is pre-approved, denied or always
+ * asked, and how compound commands are judged — so the model can pick calls that will run.
+ * Built only from the options, so it is byte-stable across turns (prompt caching).
+ */
+import type { PermissionMode } from "../../src/index";
+import type { Policy } from "./policy";
+
+const MODES: Record<PermissionMode, string> = {
+  default: "Tool calls that are not pre-approved need the user's approval before they run; read-only calls run without asking.",
+  acceptEdits: "File edits inside the permitted folders are approved automatically; other calls that are not pre-approved need the user's approval.",
+  bypassPermissions: "Tool calls run without approval, except those a rule denies or asks about and writes to sensitive files (.env, .git/, .ssh/, …).",
+  plan: "Plan mode: only read-only tools run. Investigate, then present a plan for the user to approve instead of making changes.",
+  dontAsk: "Nobody is available to approve anything: calls that are not pre-approved are denied without asking.",
+};
+
+/** The text of the permissions section. */
+export function modeNote(mode: PermissionMode, policy: Policy): string {
+  const lines = ["# Permissions", `Permission mode: ${mode}. ${MODES[mode]}`];
+  const list = (label: string, rules: Policy["allow"]) => {
+    if (rules.length > 0) lines.push(`${label}: ${[...new Set(rules.map((r) => r.text))].join(", ")}.`);
+  };
+  list("Pre-approved", policy.allow);
+  list("Always denied", policy.deny);
+  list("Always asks", policy.ask);
+  lines.push(
+    "Shell commands are judged command by command: every command in a list, pipeline or substitution must be pre-approved on its own, and a command whose effect is only known when it runs (a computed program name, eval of computed text, output redirected outside the permitted folders, options that run other programs) always needs approval.",
+    "A call that is not allowed comes back as a tool result saying it was denied and why. Do not retry it unchanged: adjust your approach or tell the user what you need.",
+  );
+  return lines.join("\n");
+}

@@ -1,0 +1,92 @@
+/**
+ * A policy: the rules of one set of options, compiled for one cwd and home folder. Path tools
+ * get path patterns, every other tool gets command-style content matching.
+ */
+import { parseRules, ruleNamesTool, type Rule } from "./rules";
+import { compileContent, type ContentMatcher } from "./match-command";
+import { compilePathPattern, type PathMatcher } from "./match-path";
+import { normalizeCommandText } from "./shell/normalize";
+
+/** Which built-in behaviour a tool name gets. */
+export interface ToolKinds {
+  /** Tools whose `command` input is a bash command (candidates come from the shell analysis). */
+  shell: ReadonlySet<string>;
+  /** Tools whose rule content is a path pattern. */
+  path: ReadonlySet<string>;
+  /** Tools that write files (acceptEdits, sensitive paths). */
+  edit: ReadonlySet<string>;
+}
+
+/** The built-in tool names and what they are. */
+export const DEFAULT_TOOL_KINDS: ToolKinds = {
+  shell: new Set(["Bash"]),
+  path: new Set(["Read", "Write", "Edit", "Glob", "Grep", "MultiEdit", "NotebookEdit"]),
+  edit: new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]),
+};
+
+/** A rule with its content compiled for the tool kind it names. */
+export interface CompiledRule extends Rule {
+  command?: ContentMatcher;
+  path?: PathMatcher;
+}
+
+/** Rule lists as options and settings give them. */
+export interface RuleLists {
+  allow?: readonly string[];
+  deny?: readonly string[];
+  ask?: readonly string[];
+}
+
+/** The compiled rules of a run. */
+export interface Policy {
+  allow: CompiledRule[];
+  deny: CompiledRule[];
+  ask: CompiledRule[];
+  /**
+   * When the explicit allow list has a bare entry, the run is limited to the tools its entries
+   * name (a scoped entry keeps its own tool). Undefined: no limit.
+   */
+  limit?: Rule[];
+  kinds: ToolKinds;
+}
+
+/** Where rules come from, for messages. */
+export interface PolicySources {
+  allow: string;
+  deny: string;
+  ask: string;
+}
+
+/** Compile rules. `extra` rules (settings files) are unioned in; they never limit availability. */
+export function compilePolicy(
+  lists: RuleLists,
+  env: { cwd: string; home: string; kinds?: ToolKinds; extra?: readonly Rule[]; sources?: PolicySources },
+): Policy {
+  const kinds = env.kinds ?? DEFAULT_TOOL_KINDS;
+  const sources = env.sources ?? { allow: "allowedTools", deny: "disallowedTools", ask: "askTools" };
+  const own = {
+    allow: parseRules(lists.allow, "allow", sources.allow),
+    deny: parseRules(lists.deny, "deny", sources.deny),
+    ask: parseRules(lists.ask, "ask", sources.ask),
+  };
+  const compile = (rule: Rule): CompiledRule => {
+    if (rule.content === undefined) return rule;
+    if (kinds.path.has(rule.tool)) return { ...rule, path: compilePathPattern(rule.content, env.cwd, env.home) };
+    const normalize = kinds.shell.has(rule.tool) ? normalizeCommandText : undefined;
+    return { ...rule, command: compileContent(rule.content, normalize) };
+  };
+  const extra = env.extra ?? [];
+  const all = (list: "allow" | "deny" | "ask") => [...own[list], ...extra.filter((r) => r.list === list)].map(compile);
+  return {
+    allow: all("allow"),
+    deny: all("deny"),
+    ask: all("ask"),
+    limit: own.allow.some((r) => r.content === undefined) ? own.allow : undefined,
+    kinds,
+  };
+}
+
+/** The rules of `list` that name `toolName`. */
+export function rulesFor(rules: readonly CompiledRule[], toolName: string): CompiledRule[] {
+  return rules.filter((r) => ruleNamesTool(r, toolName));
+}

@@ -1,0 +1,174 @@
+/**
+ * Walk a bash syntax tree and collect every simple command bash would run — in lists,
+ * pipelines, subshells, groups, loops, functions, `$(…)`, backticks, process substitution,
+ * heredoc bodies — plus the files it redirects into and everything that makes it impossible to
+ * prove safe. Each simple command is then expanded through wrappers, `bash -c`, `eval`, `xargs`
+ * and `find -exec` (commands.ts). Nothing is capped: a thousand commands are a thousand candidates.
+ */
+import type { Node } from "web-tree-sitter";
+import { parseShell } from "./parser";
+import { evalWord, type ShellWord } from "./words";
+import { expandCommand, type SimpleCommand } from "./commands";
+import { isDangerousVariable } from "./names";
+import type { ShellAnalysis } from "./types";
+
+/** How deep `bash -c "eval '…'"` nesting is followed before giving up (this bounds nesting, not the number of commands). */
+const MAX_NESTING = 8;
+
+// Characters bash and the parser may disagree on (CR is a word character to bash but blank to
+// tree-sitter), and invisible ones that make a command read differently than it runs.
+// eslint-disable-next-line no-control-regex
+const SUSPICIOUS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u2069\u3000\ufeff]/;
+
+const ARITHMETIC_TEST = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+
+/** Analyse a command string. Needs the grammar loaded (`loadShellParser()`). */
+export function analyzeShell(source: string): ShellAnalysis {
+  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], cdTargets: [], cdUnknown: false };
+  analyzeInto(source, analysis, 0, undefined);
+  analysis.unsafe = [...new Set(analysis.unsafe)];
+  return analysis;
+}
+
+/** Analyse `source` (top level or the text of `bash -c`/`eval`) into `out`. */
+export function analyzeInto(source: string, out: ShellAnalysis, depth: number, via: string | undefined): void {
+  if (depth > MAX_NESTING) {
+    out.unsafe.push(`commands nested more than ${MAX_NESTING} levels deep (bash -c / eval) are not followed`);
+    return;
+  }
+  const bad = SUSPICIOUS.exec(source);
+  if (bad) out.unsafe.push(`it contains the control or invisible character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
+  const tree = parseShell(source);
+  try {
+    const root = tree.rootNode;
+    if (root.hasError) out.unsafe.push("bash syntax that could not be parsed");
+    const commands: SimpleCommand[] = [];
+    walk(root, commands, out);
+    for (const command of commands) expandCommand(command, { out, depth, via, nested: analyzeInto });
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * Visit every node once, in source order. Iterative on purpose: `a && b && …` nests one level
+ * per operator, and ten thousand of them must not overflow the stack (that would be a cap).
+ */
+function walk(root: Node, commands: SimpleCommand[], out: ShellAnalysis): void {
+  const stack: [Node, boolean][] = [[root, false]];
+  while (stack.length > 0) {
+    const [node, fed] = stack.pop()!;
+    const next: [Node, boolean][] = [];
+    const children = (feed: boolean) => {
+      for (const child of node.namedChildren) next.push([child, feed]);
+    };
+    switch (node.type) {
+      case "command":
+        readCommand(node, fed, commands, out);
+        children(false); // substitutions in its words read no pipe
+        break;
+      case "pipeline": {
+        // Everything after a `|` or `|&` reads the previous command's output.
+        let piped = fed;
+        for (const child of node.children) {
+          if (child.type === "|" || child.type === "|&") piped = true;
+          else if (child.isNamed) next.push([child, piped]);
+        }
+        break;
+      }
+      case "redirected_statement":
+        children(fed || node.childrenForFieldName("redirect").some(isStdinRedirect));
+        break;
+      case "file_redirect":
+        readRedirect(node, out);
+        children(false);
+        break;
+      default:
+        check(node, out);
+        children(fed);
+    }
+    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+  }
+}
+
+/** Checks that depend on one node only: assignments, arithmetic, parse errors. */
+function check(node: Node, out: ShellAnalysis): void {
+  switch (node.type) {
+    case "variable_assignment":
+      checkAssignment(node, out);
+      break;
+    case "arithmetic_expansion":
+    case "c_style_for_statement":
+      checkArithmetic(node, out);
+      break;
+    case "compound_statement":
+      if (node.firstChild?.type === "((") checkArithmetic(node, out);
+      break;
+    case "subscript": {
+      const index = node.childForFieldName("index");
+      if (index && index.type !== "number") checkArithmetic(index, out);
+      break;
+    }
+    case "test_command":
+      if (node.descendantsOfType("test_operator").some((op) => ARITHMETIC_TEST.has(op.text))) checkArithmetic(node, out);
+      break;
+    case "declaration_command":
+      if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text))) checkArithmetic(node, out);
+      break;
+    default:
+      if (node.isMissing) out.unsafe.push("bash syntax that could not be parsed");
+  }
+}
+
+function isStdinRedirect(node: Node): boolean {
+  if (node.type === "heredoc_redirect" || node.type === "herestring_redirect") return true;
+  return node.type === "file_redirect" && node.children.some((c) => c.type === "<" || c.type === "<&" || c.type === "<>");
+}
+
+/** One `command` node: prefix assignments, name, arguments, and whether stdin is fed. */
+function readCommand(node: Node, fed: boolean, commands: SimpleCommand[], out: ShellAnalysis) {
+  const words: ShellWord[] = [];
+  const assignments: SimpleCommand["assignments"] = [];
+  let stdinFed = fed;
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i)!;
+    const field = node.fieldNameForChild(i);
+    if (child.type === "variable_assignment") {
+      const name = child.childForFieldName("name")?.text ?? "";
+      const value = child.childForFieldName("value");
+      assignments.push({ name, literal: !value || evalWord(value).literal });
+    } else if (field === "name") {
+      words.push(evalWord(child.firstNamedChild ?? child));
+    } else if (field === "argument") {
+      if (child.type === "$") out.unsafe.push('a $"…" locale string, which the parser splits differently from bash');
+      words.push(evalWord(child));
+    } else if (field === "redirect" && isStdinRedirect(child)) {
+      stdinFed = true;
+    }
+  }
+  if (words.length > 0) commands.push({ words, assignments, stdinFed });
+}
+
+const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
+
+function readRedirect(node: Node, out: ShellAnalysis) {
+  const operator = node.children.find((c) => !c.isNamed && c.type !== "ERROR");
+  if (!operator || !WRITE_OPERATORS.has(operator.type)) return;
+  const destination = node.childForFieldName("destination");
+  if (!destination) return;
+  // `2>&1`, `>&2`, `>&-`: duplicating or closing a descriptor writes no file.
+  if (operator.type === ">&" && (destination.type === "number" || destination.text === "-")) return;
+  out.writes.push({ word: evalWord(destination), kind: "redirect" });
+}
+
+function checkAssignment(node: Node, out: ShellAnalysis) {
+  const name = node.childForFieldName("name")?.text ?? "";
+  if (isDangerousVariable(name.replace(/\[.*$/, ""))) out.unsafe.push(`it sets ${name}, which changes what later programs run`);
+}
+
+function checkArithmetic(node: Node, out: ShellAnalysis) {
+  const refs = node.descendantsOfType(["variable_name", "simple_expansion", "expansion", "word"]);
+  if (refs.some((r) => r.type !== "word" || /[A-Za-z_]/.test(r.text))) {
+    out.unsafe.push("arithmetic on a variable, which runs any command hidden in the variable's value");
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Does an awk program run commands or write files? `system()`, pipes (`print | "cmd"`,
+ * `"cmd" | getline`) and `print > "file"` do; extension loading does. The check is
+ * deliberately coarse and errs towards "risky": awk is a full language, and a false alarm
+ * costs one prompt while a miss costs a shell.
+ */
+
+/** The reason `program` is risky, or undefined. */
+export function awkProgramRisk(program: string): string | undefined {
+  if (/\bsystem\s*\(/.test(program)) return "awk system() runs a shell command";
+  if (/@load\b|@include\b/.test(program)) return "awk @load/@include brings in code from elsewhere";
+  const code = stripRegexes(stripStrings(program));
+  if (/\|/.test(code.replace(/\|\|/g, ""))) return "an awk pipe (| getline, print |) runs a command";
+  if (/\bprintf?\b[^;{}\n]*>/.test(code)) return "awk print > file writes a file";
+  return undefined;
+}
+
+function stripStrings(code: string): string {
+  return code.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+}
+
+// A regex literal can only start where an operand is expected; elsewhere `/` divides.
+function stripRegexes(code: string): string {
+  return code.replace(/(^|[\s(,!~{;&|])\/(?:[^/\\\n]|\\.)*\//g, "$1//");
+}

@@ -1,0 +1,271 @@
+/**
+ * One simple command becomes one or more candidates: itself, and whatever it runs — the
+ * command behind a wrapper (`env`, `nice`, `timeout`, `nohup`, `command`, `sudo`, …), the text
+ * of `bash -c`/`eval`/`trap`/`watch` (parsed again), the target of `xargs` and of
+ * `find -exec`. Deny and ask rules see all of them; an allow rule must cover every
+ * candidate marked `required` (a transparent wrapper is not required, its target is).
+ */
+import { posix } from "node:path";
+import { literalWord, renderWords, type ShellWord } from "./words";
+import { scanOptions, hasOption, type OptionSpec } from "./options";
+import { riskyOptions } from "./risky";
+import {
+  CHANGES_DIR,
+  PRIVILEGE_WRAPPERS,
+  SHELLS,
+  SYSTEM_BIN,
+  TRANSPARENT_WRAPPERS,
+  WRITES_ARGUMENTS,
+  isDangerousVariable,
+  isInterpreter,
+} from "./names";
+import type { ShellAnalysis } from "./types";
+
+/** A `command` node, read. */
+export interface SimpleCommand {
+  words: ShellWord[];
+  assignments: { name: string; literal: boolean }[];
+  /** stdin comes from a pipe, heredoc, here-string or `<` redirect. */
+  stdinFed: boolean;
+}
+
+/** What expansion needs from the analysis around it. */
+export interface ExpandContext {
+  out: ShellAnalysis;
+  depth: number;
+  via: string | undefined;
+  /** Analyse a piece of literal text as bash (for `bash -c`, `eval`, …). */
+  nested(source: string, out: ShellAnalysis, depth: number, via: string): void;
+}
+
+interface Position {
+  stdinFed: boolean;
+  open: boolean;
+  required: boolean;
+  via: string | undefined;
+}
+
+/** Add the candidates of one simple command (and of everything it runs) to `ctx.out`. */
+export function expandCommand(command: SimpleCommand, ctx: ExpandContext): void {
+  expand(command.words, { stdinFed: command.stdinFed, open: false, required: true, via: ctx.via }, ctx);
+}
+
+function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
+  const out = ctx.out;
+  const name = words[0]!;
+  const candidate = {
+    text: renderWords(words),
+    name: name.value,
+    required: at.required,
+    dynamic: words.some((w) => !w.literal),
+    open: at.open,
+    ...(at.via ? { via: at.via } : {}),
+  };
+  out.candidates.push(candidate);
+  if (!name.literal) {
+    out.unsafe.push(`the program name ${name.text} is only known at run time`);
+    return;
+  }
+  const program = posix.basename(name.value);
+  // `./env` or `/tmp/x/sudo` could be anything: only the real wrapper is seen through.
+  const trusted = !name.value.includes("/") || SYSTEM_BIN.test(name.value);
+  const risk = riskyOptions(program, words, at.open);
+  if (risk) out.unsafe.push(risk);
+  noteWrites(program, words, out);
+
+  const inner = (rest: ShellWord[], via: string, required = at.required, open = at.open) => {
+    if (rest.length > 0) expand(rest, { stdinFed: at.stdinFed, open, required, via }, ctx);
+  };
+  const nested = (word: ShellWord | undefined, via: string) => {
+    if (!word) return;
+    if (!word.literal) out.unsafe.push(`the text run by ${via} (${word.text}) is only known at run time`);
+    else ctx.nested(word.value, out, ctx.depth + 1, via);
+  };
+
+  if (TRANSPARENT_WRAPPERS.has(program)) {
+    const target = unwrap(program, words, out);
+    if (target.length > 0 && trusted) candidate.required = false;
+    inner(target, program);
+  } else if (PRIVILEGE_WRAPPERS.has(program)) {
+    inner(unwrap(program, words, out), program);
+  } else if (SHELLS.has(program)) {
+    shell(program, words, at, out, nested);
+  } else if (program === "eval") {
+    nested(joined(words.slice(1)), "eval");
+  } else if (program === "trap") {
+    const scan = scanOptions(words, 1);
+    const action = words[scan.index];
+    if (action && action.value !== "-" && !hasOption(scan, [], "lp")) nested(action, "trap");
+  } else if (program === "watch") {
+    const spec = { short: "nq", long: ["--interval"] };
+    const scan = scanOptions(words, 1, spec);
+    const rest = words.slice(scan.index);
+    if (hasOption(scan, ["--exec"], "x", spec)) inner(rest, "watch");
+    else nested(joined(rest), "watch");
+  } else if (program === "xargs") {
+    xargs(words, at, out, inner);
+  } else if (program === "find" || program === "fd" || program === "fdfind") {
+    execTargets(program, words, inner);
+  } else if (isInterpreter(program)) {
+    interpreter(program, words, at, out);
+  }
+  if (CHANGES_DIR.has(program)) {
+    const target = words.slice(1).find((w) => !w.literal || !w.value.startsWith("-"));
+    if (target?.literal && program !== "popd") out.cdTargets.push(target);
+    else out.cdUnknown = true;
+  }
+}
+
+/** Several words that bash joins with spaces and parses again (eval, watch): literal only if all are. */
+function joined(words: ShellWord[]): ShellWord | undefined {
+  if (words.length === 0) return undefined;
+  const dynamic = words.find((w) => !w.literal);
+  return dynamic ?? literalWord(words.map((w) => w.value).join(" "));
+}
+
+const WRAPPER_SPECS: Record<string, OptionSpec> = {
+  env: { short: "uCS", long: ["--unset", "--chdir", "--split-string"] },
+  nice: { short: "n", long: ["--adjustment"], numeric: true },
+  timeout: { short: "sk", long: ["--signal", "--kill-after"] },
+  nohup: {},
+  command: {},
+  builtin: {},
+  exec: { short: "a" },
+  time: { short: "fo", long: ["--format", "--output"] },
+  stdbuf: { short: "ioe", long: ["--input", "--output", "--error"] },
+  setsid: {},
+  ionice: { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] },
+  sudo: { short: "ugpCDrtTURh", long: ["--user", "--group", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--chroot", "--host"] },
+  doas: { short: "uC" },
+  busybox: {},
+};
+
+/** The command a wrapper runs (empty when it runs none, e.g. `command -v x`, `sudo -l`). */
+function unwrap(program: string, words: ShellWord[], out: ShellAnalysis): ShellWord[] {
+  const spec = WRAPPER_SPECS[program] ?? {};
+  const scan = scanOptions(words, 1, spec);
+  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time, so what it runs cannot be told`);
+  let i = scan.index;
+  switch (program) {
+    case "env":
+      // NAME=value words before the command set its environment.
+      for (; i < words.length && words[i]!.literal && /^[^=]+=/.test(words[i]!.value); i++) {
+        const variable = words[i]!.value.split("=")[0]!;
+        if (isDangerousVariable(variable)) out.unsafe.push(`env sets ${variable}, which changes what the program runs`);
+      }
+      break;
+    case "timeout":
+      i++; // the duration
+      break;
+    case "command":
+      if (hasOption(scan, [], "vV")) return [];
+      break;
+    case "time":
+      for (let k = 0; k < scan.seen.length; k++) {
+        const v = scan.seen[k]!.value;
+        if (v === "-o" || v === "--output") out.writes.push({ word: scan.seen[k + 1] ?? literalWord(""), kind: "argument" });
+        else if (v.startsWith("--output=")) out.writes.push({ word: literalWord(v.slice(9)), kind: "argument" });
+      }
+      break;
+    case "ionice":
+      if (hasOption(scan, ["--pid", "--pgid", "--uid"], "pPu", spec)) return [];
+      break;
+    case "sudo":
+      // sudo -e edits files, -l lists rights, -v refreshes: the operands are not a command.
+      if (hasOption(scan, ["--edit", "--list", "--validate"], "elv", spec)) return [];
+      break;
+  }
+  return words.slice(i);
+}
+
+/** `bash -c 'text'`: the text is parsed again; a shell reading its commands from stdin is fed blind. */
+function shell(
+  program: string,
+  words: ShellWord[],
+  at: Position,
+  out: ShellAnalysis,
+  nested: (word: ShellWord | undefined, via: string) => void,
+) {
+  const spec = { short: "oO", long: ["--rcfile", "--init-file"] };
+  // bash also takes +o/+O; treat a leading + like a - for the scan.
+  const normalized = words.map((w, k) => (k > 0 && w.literal && /^\+[oO]$/.test(w.value) ? { ...w, value: `-${w.value.slice(1)}` } : w));
+  const scan = scanOptions(normalized, 1, spec);
+  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  const operand = words[scan.index];
+  if (hasOption(scan, [], "c", spec)) {
+    if (!operand) return;
+    nested(operand, `${program} -c`);
+    return;
+  }
+  readsStdin(program, operand, hasOption(scan, [], "s", spec), at, out);
+}
+
+/** python, node, perl, …: the script or code they run must be literal, and not arrive on stdin. */
+function interpreter(program: string, words: ShellWord[], at: Position, out: ShellAnalysis) {
+  if (program === "source" || program === ".") {
+    readsStdin(program, words[1], false, at, out);
+    return;
+  }
+  const spec = { short: "cemErWX", long: ["--eval", "--print", "--require", "--import"] };
+  const scan = scanOptions(words, 1, spec);
+  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  // Code given inline (-c, -e, -m module): it must be literal, and stdin is only data.
+  if (hasOption(scan, ["--eval", "--print"], "ceEmr", spec)) {
+    const value = scan.seen.find((w) => !w.literal);
+    if (value) out.unsafe.push(`the code run by ${program} (${value.text}) is only known at run time`);
+    return;
+  }
+  readsStdin(program, words[scan.index], false, at, out);
+}
+
+function readsStdin(program: string, script: ShellWord | undefined, forced: boolean, at: Position, out: ShellAnalysis) {
+  if (script && !script.literal) {
+    out.unsafe.push(`the script run by ${program} (${script.text}) is only known at run time`);
+    return;
+  }
+  const fromStdin = forced || !script || script.value === "-" || script.value === "/dev/stdin";
+  if (fromStdin && at.stdinFed) out.unsafe.push(`${program} runs code fed to it through a pipe, heredoc or here-string`);
+}
+
+function xargs(words: ShellWord[], at: Position, out: ShellAnalysis, inner: (rest: ShellWord[], via: string, required?: boolean, open?: boolean) => void) {
+  const spec = { short: "adEILnPs", long: ["--arg-file", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var", "--replace", "--eof"] };
+  const scan = scanOptions(words, 1, spec);
+  if (scan.dynamic) out.unsafe.push("an option of xargs is only known at run time");
+  const target = words.slice(scan.index);
+  const run = target.length > 0 ? target : [literalWord("echo")];
+  const program = posix.basename(run[0]!.value);
+  if (run[0]!.literal && isInterpreter(program)) out.unsafe.push(`xargs feeds its input to ${program}, which runs it as code`);
+  inner(run, "xargs", at.required, true);
+}
+
+/** `find … -exec cmd {} ;` and `fd -x cmd`: the target runs once per file found. */
+function execTargets(program: string, words: ShellWord[], inner: (rest: ShellWord[], via: string, required?: boolean, open?: boolean) => void) {
+  for (let k = 1; k < words.length; k++) {
+    const v = words[k]!.value;
+    const isExec = program === "find" ? /^-(exec|execdir|ok|okdir)$/.test(v) : /^(-x|-X|--exec|--exec-batch)$/.test(v);
+    if (!isExec) continue;
+    const target: ShellWord[] = [];
+    for (k++; k < words.length && words[k]!.value !== ";" && words[k]!.value !== "+"; k++) {
+      const w = words[k]!;
+      // `{}` becomes each file name found: not known here.
+      target.push(w.literal && w.value.includes("{}") ? { ...w, literal: false } : w);
+    }
+    if (target.length > 0) inner(target, `${program} ${v}`);
+  }
+}
+
+/** Files a writing program names (for the sensitive-path check): tee/cp/rm/… operands, sed -i files, dd of=. */
+function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis) {
+  if (WRITES_ARGUMENTS.has(program)) {
+    const scan = scanOptions(words, 1, program === "install" || program === "cp" || program === "mv" || program === "ln" ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {});
+    for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...words.slice(scan.index)]) out.writes.push({ word: w, kind: "argument" });
+  } else if (program === "sed" && words.some((w) => /^(-i|--in-place)/.test(w.value) || /^-[a-zA-Z]*i/.test(w.value))) {
+    const spec = { short: "efl", long: ["--expression", "--file", "--line-length"] };
+    const scan = scanOptions(words, 1, spec);
+    // Without -e/-f the first operand is the script, not a file.
+    const files = words.slice(hasOption(scan, ["--expression", "--file"], "ef", spec) ? scan.index : scan.index + 1);
+    for (const w of files) out.writes.push({ word: w, kind: "argument" });
+  } else if (program === "dd") {
+    for (const w of words) if (w.literal && w.value.startsWith("of=")) out.writes.push({ word: literalWord(w.value.slice(3)), kind: "argument" });
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Option forms that make an otherwise ordinary program run other programs or write files:
+ * `git -c core.pager=…`, `--upload-pack`, `rg --pre` (CVE-2025-58764), sed `e`/`w`
+ * (CVE-2025-64755), awk `system()`, `find -exec`/`-delete` (CVE-2026-24887), and kin. A rule
+ * like `Bash(git:*)` never auto-allows these. For the programs listed here, an argument that is
+ * only known at run time counts as risky too: it could be any of these forms.
+ */
+import type { ShellWord } from "./words";
+import { sedScriptRisk } from "./sed";
+import { awkProgramRisk } from "./awk";
+import { hasOption, scanOptions } from "./options";
+
+type Check = (words: readonly ShellWord[]) => string | undefined;
+
+const AWKS = ["awk", "gawk", "mawk", "nawk"];
+
+// git config keys that only set data. Any other key may name a program (core.pager,
+// core.sshCommand, alias.*, *.textconv, filter.*.clean, credential.helper, include.path, …).
+const SAFE_GIT_CONFIG = /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|rebase\.(autosquash|autostash)|merge\.conflictstyle|color\..*|advice\..*|core\.(autocrlf|filemode|ignorecase|quotepath|eol|safecrlf)|branch\.[^.]+\.(remote|merge|rebase)|log\..*|status\..*|diff\.(algorithm|renames|colormoved)|commit\.verbose|column\..*|help\.autocorrect)$/i;
+
+const GIT_GLOBAL_VALUE = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds"];
+
+function git(words: readonly ShellWord[]): string | undefined {
+  let i = 1;
+  for (; i < words.length; i++) {
+    const v = words[i]!.value;
+    if (!v.startsWith("-")) break;
+    if (v === "-c" || v.startsWith("-c")) return "git -c sets configuration, and configuration can name programs to run (core.pager, alias.*)";
+    if (v.startsWith("--config-env")) return "git --config-env sets configuration, and configuration can name programs to run";
+    if (v.startsWith("--exec-path=")) return "git --exec-path= makes git run its helpers from another folder";
+    if (GIT_GLOBAL_VALUE.includes(v)) i++;
+  }
+  const sub = words[i]?.value;
+  const args = words.slice(i + 1).map((w) => w.value);
+  for (const a of args) {
+    if (/^--(upload-pack|receive-pack|exec)(=|$)/.test(a)) return `git ${a.split("=")[0]} names a program for git to run`;
+    if (/^--(template|config)(=|$)/.test(a) && (sub === "clone" || sub === "init")) return `git ${sub} ${a.split("=")[0]} can bring in hooks or configuration that run programs`;
+  }
+  switch (sub) {
+    case "clone":
+      if (args.some((a) => a === "-u" || a === "-c")) return "git clone -u/-c names a program or configuration for git to use";
+      break;
+    case "rebase":
+      if (args.some((a) => a === "-x" || /^-[a-zA-Z]*x/.test(a))) return "git rebase -x runs a shell command after each commit";
+      break;
+    case "difftool":
+    case "mergetool":
+      if (args.some((a) => /^(-x|-t|--extcmd|--tool)/.test(a))) return `git ${sub} -x/--tool names a program to run`;
+      break;
+    case "grep":
+      if (args.some((a) => /^(-O|--open-files-in-pager)/.test(a))) return "git grep -O opens a pager program";
+      break;
+    case "submodule":
+      if (args.includes("foreach")) return "git submodule foreach runs a shell command";
+      break;
+    case "bisect":
+      if (args[0] === "run") return "git bisect run runs a program";
+      break;
+    case "filter-branch":
+      return "git filter-branch runs shell snippets";
+    case "send-email":
+      if (args.some((a) => /^--(to-cmd|cc-cmd|sendmail-cmd|smtp-server)/.test(a))) return "git send-email names a program to run";
+      break;
+    case "config":
+      return gitConfigRisk(args);
+  }
+  return undefined;
+}
+
+function gitConfigRisk(args: string[]): string | undefined {
+  if (args.some((a) => a === "-e" || a === "--edit")) return "git config --edit opens an editor program";
+  const operands = args.filter((a) => !a.startsWith("-"));
+  const verbs = new Set(["get", "list", "get-regexp", "get-all", "get-urlmatch", "get-color", "get-colorbool"]);
+  if (verbs.has(operands[0] ?? "")) return undefined;
+  const setting = operands[0] === "set" || operands[0] === "unset" ? operands.slice(1) : operands;
+  const reading = setting.length < 2 && !args.some((a) => /^--(add|replace-all)$/.test(a));
+  if (reading) return undefined;
+  const key = setting[0] ?? "";
+  if (SAFE_GIT_CONFIG.test(key)) return undefined;
+  return `git config ${key} may name a program for git to run later`;
+}
+
+const checks: Record<string, Check> = {
+  git,
+  rg(words) {
+    if (words.some((w) => /^--pre(=|$)/.test(w.value))) return "rg --pre runs a program on every file it searches";
+    return undefined;
+  },
+  sed(words) {
+    const spec = { short: "efl", long: ["--expression", "--file", "--line-length"] };
+    const scan = scanOptions(words, 1, spec);
+    if (hasOption(scan, ["--sandbox"])) return undefined;
+    if (hasOption(scan, ["--file"], "f", spec)) return "sed -f reads its script from a file that was not checked";
+    const scripts: string[] = [];
+    for (let k = 0; k < scan.seen.length; k++) {
+      const v = scan.seen[k]!.value;
+      if (v === "-e" || v === "--expression") scripts.push(scan.seen[k + 1]?.value ?? "");
+      else if (v.startsWith("--expression=")) scripts.push(v.slice("--expression=".length));
+      else if (/^-[^-]*e./.test(v)) scripts.push(v.slice(v.indexOf("e") + 1));
+    }
+    if (scripts.length === 0) {
+      const script = words[scan.index];
+      if (!script) return undefined;
+      scripts.push(script.value);
+    }
+    for (const script of scripts) {
+      const risk = sedScriptRisk(script);
+      if (risk) return risk;
+    }
+    return undefined;
+  },
+  find(words) {
+    const bad = words.find((w) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(w.value));
+    return bad ? `find ${bad.value} ${/delete|^-f/.test(bad.value) ? "deletes or writes files" : "runs a program on every file it finds"}` : undefined;
+  },
+  fd(words) {
+    const bad = words.find((w) => /^(-x|-X|--exec|--exec-batch)$/.test(w.value));
+    return bad ? `fd ${bad.value} runs a program on every file it finds` : undefined;
+  },
+  env(words) {
+    if (words.some((w) => /^(-S|--split-string)/.test(w.value) || /^-[a-zA-Z]*S/.test(w.value))) return "env -S splits a string into a command line";
+    return undefined;
+  },
+  tar(words) {
+    const bad = words.find(
+      (w, i) =>
+        /^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command)(=|$)/.test(w.value) ||
+        (/^-[a-zA-Z]*[IF]/.test(w.value) && !w.value.startsWith("--")) ||
+        (i === 1 && /^[a-zA-Z]*[IF][a-zA-Z]*$/.test(w.value)),
+    );
+    return bad ? `tar ${bad.value} names a program for tar to run` : undefined;
+  },
+  rsync(words) {
+    const bad = words.find((w) => /^--(rsh|rsync-path)(=|$)/.test(w.value) || /^-[a-zA-Z]*e/.test(w.value));
+    return bad ? `rsync ${bad.value} names a program for rsync to run` : undefined;
+  },
+  ssh: sshRisk,
+  scp: sshRisk,
+  sftp: sshRisk,
+  sort(words) {
+    return words.some((w) => w.value.startsWith("--compress-program")) ? "sort --compress-program runs a program" : undefined;
+  },
+  zip(words) {
+    return words.some((w) => /^(-TT|--unzip-command)/.test(w.value)) ? "zip -TT runs a program" : undefined;
+  },
+  man(words) {
+    return words.some((w) => /^(-P|-H|--pager|--html)/.test(w.value)) ? "man -P/-H names a program to run" : undefined;
+  },
+};
+for (const name of AWKS) checks[name] = awkRisk;
+checks.fdfind = checks.fd!;
+checks.gtar = checks.bsdtar = checks.tar!;
+
+function sshRisk(words: readonly ShellWord[]): string | undefined {
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i]!.value;
+    const option = v === "-o" ? (words[i + 1]?.value ?? "") : v.startsWith("-o") ? v.slice(2) : "";
+    if (/^\s*(proxycommand|localcommand|permitlocalcommand|knownhostscommand|proxyjump)/i.test(option)) return "ssh -o ProxyCommand/LocalCommand runs a local program";
+    if (v === "-F" || (v.startsWith("-F") && v.length > 2)) return "ssh -F reads a configuration file that can name programs to run";
+  }
+  return undefined;
+}
+
+function awkRisk(words: readonly ShellWord[]): string | undefined {
+  const spec = { short: "FvfEeil", long: ["--field-separator", "--assign", "--file", "--exec", "--source", "--include", "--load"] };
+  const scan = scanOptions(words, 1, spec);
+  if (hasOption(scan, ["--sandbox"], "S", spec)) return undefined;
+  if (hasOption(scan, ["--file", "--exec", "--include", "--load"], "fEil", spec)) return "awk -f/-E/-i/-l brings in a program that was not checked";
+  const sources = scan.seen.flatMap((w, k) => (w.value === "-e" || w.value === "--source" ? [scan.seen[k + 1]?.value ?? ""] : []));
+  if (sources.length === 0) sources.push(words[scan.index]?.value ?? "");
+  for (const program of sources) {
+    const risk = awkProgramRisk(program);
+    if (risk) return risk;
+  }
+  return undefined;
+}
+
+/** Programs whose option forms are checked here (so their run-time arguments are risky too). */
+export const CHECKED_PROGRAMS: ReadonlySet<string> = new Set(Object.keys(checks));
+
+/**
+ * Why this command's options make it run other programs or write files, if they do. `open`
+ * means more arguments arrive at run time (xargs), which could be any option.
+ */
+export function riskyOptions(program: string, words: readonly ShellWord[], open: boolean): string | undefined {
+  const check = checks[program];
+  if (!check) return undefined;
+  if (open) return `${program} gets more arguments at run time, which could include options that run programs`;
+  const dynamic = words.find((w) => !w.literal);
+  if (dynamic) return `an argument of ${program} (${dynamic.text}) is only known at run time, and could be an option that runs programs`;
+  return check(words);
+}

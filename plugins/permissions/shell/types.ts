@@ -1,0 +1,38 @@
+import type { ShellWord } from "./words";
+
+/** One command bash would run, as permission rules see it. */
+export interface ShellCandidate {
+  /** The words joined by spaces, quoted where needed: what rule content is matched against. */
+  text: string;
+  /** The program as written (first word). */
+  name: string;
+  /** An allow rule must cover this candidate before the command is auto-allowed. */
+  required: boolean;
+  /** Some argument is only known at run time (a variable, a substitution, a glob). */
+  dynamic: boolean;
+  /** More arguments are appended at run time (the target of `xargs` or `find -exec`). */
+  open: boolean;
+  /** How it was reached when not written directly: `bash -c`, `eval`, `xargs`, `sudo`, … */
+  via?: string;
+}
+
+/** A file the command writes (for the permitted-roots and sensitive-path checks). */
+export interface WriteTarget {
+  word: ShellWord;
+  /** `redirect` for `>`/`>>`/`&>`; `argument` for a file argument of a writing program (tee, cp, …). */
+  kind: "redirect" | "argument";
+}
+
+/** Everything the analysis learned about one command string. */
+export interface ShellAnalysis {
+  source: string;
+  /** Every simple command bash would run, wrappers and their targets included. No cap. */
+  candidates: ShellCandidate[];
+  /** Why the command cannot be proven safe (empty when it can): an allow rule never covers these. */
+  unsafe: string[];
+  writes: WriteTarget[];
+  /** Targets of `cd`/`pushd` (relative paths after them may point elsewhere). */
+  cdTargets: ShellWord[];
+  /** `popd` or a `cd` without a literal target was seen. */
+  cdUnknown: boolean;
+}
