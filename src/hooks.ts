@@ -12,7 +12,7 @@ import {
   SyncHook,
   SyncWaterfallHook,
 } from "tapable";
-import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from "ai";
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import type { Tool, ToolContext } from "./tool";
@@ -86,7 +86,8 @@ export interface ModelRequest {
   model: Exclude<LanguageModel, string>;
   /** `provider:model` label of `model`. */
   modelLabel: string;
-  instructions: string;
+  /** The system prompt: a string, or a system message carrying provider options (cache breakpoints). */
+  instructions: string | SystemModelMessage;
   messages: ModelMessage[];
   tools: ToolSet;
   /** The tools behind `tools`, in offer order. */

@@ -196,6 +196,25 @@ async function callWithRecovery(run: RunContext, request: ModelRequest): Promise
   }
 }
 
+/** What the provider counted for the last request: its input tokens and how much history it carried. */
+interface SentRecord {
+  inputTokens: number;
+  messages: number;
+  history: ModelMessage[];
+}
+
+/**
+ * Tokens the next request will carry: the provider's count for the last request plus an estimate
+ * (characters / 4) of what was added since — the tool results that just landed are never in that
+ * count. Without a usable count (first turn, a provider reporting none, history replaced) the
+ * whole history is estimated.
+ */
+function pressure(history: ModelMessage[], sent: SentRecord | undefined): number {
+  const estimate = (messages: ModelMessage[]) => Math.ceil(JSON.stringify(messages).length / 4);
+  if (!sent || sent.inputTokens <= 0 || sent.history !== history || history.length < sent.messages) return estimate(history);
+  return sent.inputTokens + estimate(history.slice(sent.messages));
+}
+
 function userModelMessage(prompt: TurnPrompt): ModelMessage {
   if (prompt.context.length === 0) return { role: "user", content: prompt.text };
   return { role: "user", content: [...prompt.context.map((text) => ({ type: "text" as const, text })), { type: "text" as const, text: prompt.text }] };
@@ -288,6 +307,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
     let next: TurnPrompt | undefined = await hooks.turn.prompt.promise({ text: prompt, source: "user", context: [] }, run);
     let continuations = 0;
     let firstTurn = true;
+    let sent: SentRecord | undefined;
     for (;;) {
       if (next) {
         if (next.blocked) throw new RunEnd(`Prompt blocked: ${next.blocked}`);
@@ -303,8 +323,8 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       firstTurn = false;
       const sections = await hooks.turn.system.promise([], run);
       if (hasTaps(hooks.context.compact)) {
-        // Only compaction needs the estimate; it is O(history), so skip it when nobody listens.
-        const estimated = Math.ceil(JSON.stringify(run.history).length / 4);
+        // Only compaction needs the estimate, so skip it when nobody listens.
+        const estimated = pressure(run.history, sent);
         const compact = await hooks.context.compact.promise({ messages: run.history, estimatedTokens: estimated, changed: false }, run);
         if (compact.changed) run.history = compact.messages;
       }
@@ -323,6 +343,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
         },
         run,
       );
+      const sentLength = run.history.length;
       let step: StepOutcome;
       try {
         step = await callWithRecovery(run, request);
@@ -332,6 +353,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       }
       run.numTurns++;
       const { usage, modelLabel: answered } = step.response;
+      sent = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
       addUsage(run.usage, usage);
       addUsage((run.modelUsage[answered] ??= emptyUsage()), usage);
       const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered }) as AssistantMessage;
