@@ -1,0 +1,75 @@
+/**
+ * Microcompaction proper: the content of older results of pure-observation tools is replaced in
+ * place with a marker. No model call and no summary; the transcript keeps its shape, so every
+ * call still has its result. Tools whose results carry state the model is expected to keep
+ * tracking (TodoWrite, Agent, Skill, anything from MCP) are never touched: clearing them would
+ * silently rewrite what the model believes about the task.
+ */
+import type { ModelMessage, ToolModelMessage } from "ai";
+
+/** Tools whose results are pure observation, and so safe to clear once they are old. */
+export const CLEARABLE_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Bash", "Glob", "Grep"]);
+
+/** What a cleared result says instead of its content. */
+export const CLEARED_MARKER = "[Old tool result content cleared to save context; run the tool again if you need it]";
+
+/** The outcome of one microcompaction pass. */
+export interface Microcompaction {
+  /** The history with old results cleared (a new array; untouched messages are shared). */
+  messages: ModelMessage[];
+  /** How many results were cleared. */
+  cleared: number;
+  /** Estimated tokens saved (characters / 4). */
+  tokensSaved: number;
+}
+
+type ResultPart = Extract<ToolModelMessage["content"][number], { type: "tool-result" }>;
+
+const tokens = (value: unknown) => Math.ceil((typeof value === "string" ? value.length : JSON.stringify(value ?? "").length) / 4);
+
+function isCleared(part: ResultPart): boolean {
+  return (part.output.type === "text" || part.output.type === "error-text") && part.output.value === CLEARED_MARKER;
+}
+
+function clearedOutput(part: ResultPart): ResultPart["output"] {
+  const type = part.output.type === "error-text" || part.output.type === "error-json" ? "error-text" : "text";
+  return { type, value: CLEARED_MARKER };
+}
+
+/** Clear every eligible result except the newest `keepRecent` eligible ones. */
+export function microcompact(history: readonly ModelMessage[], keepRecent: number): Microcompaction {
+  // Positions of eligible results, oldest first: [message index, part index].
+  const eligible: [number, number][] = [];
+  history.forEach((message, i) => {
+    if (message.role !== "tool") return;
+    message.content.forEach((part, j) => {
+      if (part.type === "tool-result" && CLEARABLE_TOOLS.has(part.toolName)) eligible.push([i, j]);
+    });
+  });
+  const old = eligible.slice(0, Math.max(0, eligible.length - keepRecent));
+  const byMessage = new Map<number, Set<number>>();
+  for (const [i, j] of old) {
+    const part = (history[i] as ToolModelMessage).content[j] as ResultPart;
+    if (!isCleared(part)) (byMessage.get(i) ?? byMessage.set(i, new Set()).get(i)!).add(j);
+  }
+  if (byMessage.size === 0) return { messages: [...history], cleared: 0, tokensSaved: 0 };
+
+  let cleared = 0;
+  let tokensSaved = 0;
+  const messages = history.map((message, i) => {
+    const parts = byMessage.get(i);
+    if (!parts) return message;
+    const tool = message as ToolModelMessage;
+    return {
+      ...tool,
+      content: tool.content.map((part, j) => {
+        if (!parts.has(j) || part.type !== "tool-result") return part;
+        const output = clearedOutput(part);
+        cleared++;
+        tokensSaved += Math.max(0, tokens(part.output.type === "execution-denied" ? part.output.reason : part.output.value) - tokens(CLEARED_MARKER));
+        return { ...part, output };
+      }),
+    };
+  });
+  return { messages, cleared, tokensSaved };
+}

@@ -1,0 +1,55 @@
+/**
+ * `ubiquity:compaction-micro`: the free tier of `context.compact`. When the next request would
+ * carry more than the threshold, older results of pure-observation tools are cleared in place,
+ * keeping the newest `microcompactKeepRecent` [5]; a `system/microcompact` message reports what
+ * was cleared. The estimate handed on to the next tier drops by what was reclaimed: usage
+ * reports what was sent, not what will be sent next. `autoMicrocompact: false` turns it off.
+ */
+import { COMPACT_STAGE, definePlugin, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
+import { budgetFor, resolveContextWindow, type ContextWindow } from "../_shared/context-budget";
+import { microcompact } from "./clear";
+
+export const NAME = "ubiquity:compaction-micro";
+
+/** Default of `microcompactKeepRecent`. */
+export const DEFAULT_KEEP_RECENT = 5;
+
+const NOTE =
+  "# Context\nTo keep the conversation inside the context window, the content of older tool results (file reads, command output, searches) may be cleared and replaced by a marker. Note what you will need from a result when you see it; run the tool again if you need a cleared result.";
+
+/** True when the tier is on for `run`. */
+const enabled = (run: RunContext) => run.options.autoMicrocompact !== false;
+
+/** The microcompaction plugin. */
+export const microcompactionPlugin = definePlugin(() => ({
+  name: NAME,
+  apply(kernel) {
+    const windows = new WeakMap<RunContext, Promise<ContextWindow>>();
+    const windowOf = (run: RunContext) => {
+      let window = windows.get(run);
+      if (!window) windows.set(run, (window = resolveContextWindow(run, run.modelLabel)));
+      return window;
+    };
+
+    kernel.hooks.context.compact.tapPromise({ name: NAME, stage: COMPACT_STAGE.MICRO }, async (state: CompactState, run) => {
+      if (!enabled(run)) return state;
+      const { threshold } = budgetFor((await windowOf(run)).tokens, run.options);
+      if (state.estimatedTokens <= threshold) return state;
+      const result = microcompact(state.messages, run.options.microcompactKeepRecent ?? DEFAULT_KEEP_RECENT);
+      if (result.cleared === 0) return state;
+      const estimatedTokens = Math.max(0, state.estimatedTokens - result.tokensSaved);
+      run.emit({ type: "system", subtype: "microcompact", cleared: result.cleared, tokensSaved: result.tokensSaved });
+      await kernel.hooks.context.compacted.promise({ tier: "micro", tokensBefore: state.estimatedTokens, tokensAfter: estimatedTokens }, run);
+      return { messages: result.messages, estimatedTokens, changed: true };
+    });
+
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections, run) =>
+      enabled(run) ? [...sections, { id: "compaction-micro", text: NOTE }] : sections,
+    );
+  },
+}));
+
+export default microcompactionPlugin;
+export { microcompact, CLEARABLE_TOOLS, CLEARED_MARKER, type Microcompaction } from "./clear";
+export { budgetFor, resolveContextWindow, DEFAULT_CONTEXT_WINDOW, SUMMARY_RESERVE, REQUEST_HEADROOM } from "../_shared/context-budget";
+export type { Budget, ContextWindow, WindowSource } from "../_shared/context-budget";

@@ -1,0 +1,118 @@
+/**
+ * `ubiquity:compaction-summarize`: the second tier of `context.compact`. Runs only when the run
+ * is still over the threshold after microcompaction: the older history is replaced by a summary
+ * written by `compactModel` (or the run's model), keeping the newest `compactKeepRecent` [6]
+ * messages, cut before a model response. `PreCompact` may veto, `PostCompact` gets the summary,
+ * unfinished todos are re-stated, and a `system/compact_boundary` message marks the cut. A failed
+ * compaction leaves the history untouched and the run goes on; after three consecutive failures
+ * the run stops trying (a context irrecoverably over the limit would otherwise pay for a doomed
+ * summary on every remaining turn). `autoCompact: false` turns it off.
+ */
+import type { LanguageModel, ModelMessage } from "ai";
+import { COMPACT_STAGE, definePlugin, describeError, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
+import { budgetFor, resolveContextWindow, type ContextWindow } from "../_shared/context-budget";
+import { getHooksApi } from "../hooks/index";
+import { getTodosApi } from "../todos/index";
+import { findCut } from "./cut";
+import { summaryMessage } from "./prompt";
+import { writeSummary } from "./summarize";
+
+export const NAME = "ubiquity:compaction-summarize";
+
+/** Default of `compactKeepRecent`. */
+export const DEFAULT_KEEP_RECENT = 6;
+/** Consecutive failures after which a run stops trying to compact. */
+export const MAX_FAILURES = 3;
+
+const NOTE =
+  "# Long conversations\nWhen this conversation approaches the context window, its older messages are replaced by a summary and the work continues from there. Keep important facts (paths, decisions, what remains to do) in your messages or the todo list so they survive the summary.";
+
+type Model = Exclude<LanguageModel, string>;
+
+interface RunState {
+  window?: Promise<ContextWindow>;
+  model?: Promise<Model>;
+  failures: number;
+}
+
+const enabled = (run: RunContext) => run.options.autoCompact !== false;
+const estimate = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
+
+/** The full-compaction plugin. */
+export const summarizeCompactionPlugin = definePlugin(() => ({
+  name: NAME,
+  apply(kernel) {
+    const runs = new WeakMap<RunContext, RunState>();
+    const stateOf = (run: RunContext) => {
+      let s = runs.get(run);
+      if (!s) runs.set(run, (s = { failures: 0 }));
+      return s;
+    };
+    const summarizer = (run: RunContext, s: RunState) => {
+      if (!s.model) {
+        s.model = resolveModel(run, run.options.compactModel ?? run.model!, "compact");
+        s.model.catch(() => (s.model = undefined)); // a failed build is retried on the next attempt
+      }
+      return s.model;
+    };
+
+    kernel.hooks.context.compact.tapPromise({ name: NAME, stage: COMPACT_STAGE.SUMMARIZE }, async (state: CompactState, run) => {
+      if (!enabled(run)) return state;
+      const s = stateOf(run);
+      if (s.failures >= MAX_FAILURES) return state;
+      const budget = budgetFor((await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens, run.options);
+      if (state.estimatedTokens <= budget.threshold) return state;
+      const cut = findCut(state.messages, run.options.compactKeepRecent ?? DEFAULT_KEEP_RECENT);
+      if (cut === undefined) return state;
+
+      const tokensBefore = state.estimatedTokens;
+      const hooks = getHooksApi(kernel);
+      if (hooks?.has("PreCompact")) {
+        const outcome = await hooks.fire("PreCompact", run, { extra: { trigger: "auto", tokensBefore, threshold: budget.threshold } });
+        if (outcome.blocked) {
+          run.logger.debug(`[${NAME}] a PreCompact hook vetoed compaction: ${outcome.blocked}`);
+          return state;
+        }
+      }
+
+      const head = state.messages.slice(0, cut);
+      let summary: string;
+      try {
+        summary = await writeSummary(run, await summarizer(run, s), head, budget.summaryReserve);
+      } catch (error) {
+        if (run.abortSignal.aborted) return state; // the loop ends the run as aborted
+        s.failures++;
+        const stop = s.failures >= MAX_FAILURES ? `; ${MAX_FAILURES} consecutive failures, so this run stops compacting` : "; the history is left as it was";
+        const message = `compaction failed: ${describeError(error)}${stop}`;
+        run.logger.warn(`[${NAME}] ${message}`);
+        kernel.emit({ type: "warning", source: NAME, message });
+        return state;
+      }
+      s.failures = 0;
+
+      let todos: string | undefined;
+      try {
+        todos = await getTodosApi(kernel)?.describeUnfinished(run);
+      } catch (error) {
+        run.logger.warn(`[${NAME}] could not read the todo list to re-state it: ${describeError(error)}`);
+      }
+      const replacement = summaryMessage(summary, todos);
+      const messages: ModelMessage[] = [replacement, ...state.messages.slice(cut)];
+      const tokensAfter = Math.max(0, tokensBefore - estimate(head) + estimate(replacement));
+      run.emit({ type: "system", subtype: "compact_boundary", tokensBefore, tokensAfter, trigger: "auto" });
+      if (hooks?.has("PostCompact")) await hooks.fire("PostCompact", run, { message: summary, extra: { trigger: "auto", tokensBefore, tokensAfter } });
+      await kernel.hooks.context.compacted.promise({ tier: "summarize", tokensBefore, tokensAfter, summary }, run);
+      return { messages, estimatedTokens: tokensAfter, changed: true };
+    });
+
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections, run) =>
+      enabled(run) ? [...sections, { id: "compaction-summarize", text: NOTE }] : sections,
+    );
+  },
+}));
+
+export default summarizeCompactionPlugin;
+export { findCut } from "./cut";
+export { renderTranscript, shorten } from "./transcript";
+export { SUMMARIZER_INSTRUCTIONS, summarizerInstructions, summaryMessage } from "./prompt";
+export { writeSummary, EmptySummaryError } from "./summarize";
