@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import {
+  OBSERVER_HOOKS,
   createKernel,
   HookUsageError,
   PluginError,
@@ -16,6 +17,10 @@ import {
 const quiet = () => ({ debug: vi.fn<Logger["debug"]>(), info: vi.fn<Logger["info"]>(), warn: vi.fn<Logger["warn"]>(), error: vi.fn<Logger["error"]>() });
 const plugin = (name: string, apply: (k: Kernel) => void, extra: Partial<Plugin> = {}): Plugin => ({ name, apply, ...extra });
 const run = {} as RunContext;
+
+type AnyHook = { tap(name: string, fn: () => never): void; call?: (...a: unknown[]) => unknown; promise?: (...a: unknown[]) => Promise<unknown> };
+/** A hook by its dotted name (`turn.end`, `event`). */
+const hookOf = (k: Kernel, name: string) => name.split(".").reduce<unknown>((o, part) => (o as Record<string, unknown>)[part], k.hooks) as AnyHook;
 
 describe("sealing and tap rules", () => {
   it("refuses a tap made after kernel.ready, naming the plugin and the hook", async () => {
@@ -95,16 +100,35 @@ describe("error attribution", () => {
   });
 });
 
-describe("observer hooks isolate a throwing plugin", () => {
-  const observers: [string, (k: Kernel) => Promise<unknown> | unknown, (k: Kernel, fn: () => never) => void][] = [
-    ["event", (k) => k.emit({ type: "warning", source: "test", message: "x" }), (k, fn) => k.hooks.event.tap("acme:bad", fn)],
-    ["turn.end", (k) => k.hooks.turn.end.promise({ turn: 1 } as never, run), (k, fn) => k.hooks.turn.end.tapPromise("acme:bad", async () => fn())],
-    ["session.end", (k) => k.hooks.session.end.promise(run, {} as never), (k, fn) => k.hooks.session.end.tap("acme:bad", fn)],
-    ["model.response", (k) => k.hooks.model.response.promise({} as never, run), (k, fn) => k.hooks.model.response.tapPromise("acme:bad", async () => fn())],
-    ["kernel.dispose", (k) => k.dispose(), (k, fn) => k.hooks.kernel.dispose.tapPromise("acme:bad", async () => fn())],
-  ];
+describe("every non-observer hook attributes a throwing tap", () => {
+  const names = Object.keys(createKernel({ plugins: [] }).taps()).filter((n) => !OBSERVER_HOOKS.has(n));
 
-  it.each(observers)("%s: the error is logged, later taps still run, the caller sees no throw", async (hook, fire, tapBad) => {
+  it.each(names)("%s", async (name) => {
+    let error: unknown;
+    try {
+      // kernel.config and kernel.configResolved run while the kernel is built; the rest are called here.
+      const kernel = createKernel({
+        logger: quiet(),
+        plugins: [
+          plugin("acme:thrower", (k) =>
+            hookOf(k, name).tap("acme:thrower", () => {
+              throw new Error("boom");
+            }),
+          ),
+        ],
+      });
+      const hook = hookOf(kernel, name);
+      await (hook.promise ? hook.promise({}, {}) : hook.call!({}, {}));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PluginError);
+    expect(error).toMatchObject({ plugin: "acme:thrower", hook: name, message: `[plugin acme:thrower] hook ${name}: boom` });
+  });
+});
+
+describe("observer hooks isolate a throwing plugin", () => {
+  it.each([...OBSERVER_HOOKS])("%s: the error is logged, later taps still run, the caller sees no throw", async (hook) => {
     const logger = quiet();
     const after = vi.fn();
     const events: KernelEvent[] = [];
@@ -113,21 +137,17 @@ describe("observer hooks isolate a throwing plugin", () => {
       plugins: [
         plugin("acme:watch", (k) => k.hooks.event.tap("acme:watch", (e) => void events.push(e))),
         plugin("acme:bad", (k) =>
-          tapBad(k, () => {
+          hookOf(k, hook).tap("acme:bad", () => {
             throw new Error("observer broke");
           }),
         ),
-        plugin("acme:after", (k) => {
-          // A second observer on the same hook proves the run went on.
-          if (hook === "event") k.hooks.event.tap("acme:after", after);
-          else if (hook === "turn.end") k.hooks.turn.end.tap("acme:after", after);
-          else if (hook === "session.end") k.hooks.session.end.tap("acme:after", after);
-          else if (hook === "model.response") k.hooks.model.response.tap("acme:after", after);
-          else k.hooks.kernel.dispose.tap("acme:after", after);
-        }),
+        // A second observer on the same hook proves the run went on.
+        plugin("acme:after", (k) => hookOf(k, hook).tap("acme:after", after as never)),
       ],
     });
-    await expect(Promise.resolve(fire(kernel))).resolves.not.toThrow();
+    const target = hookOf(kernel, hook);
+    const fire = () => (target.promise ? target.promise({}, {}) : target.call!({ type: "warning", source: "test", message: "x" }));
+    await expect(Promise.resolve().then(fire)).resolves.not.toThrow();
     expect(after).toHaveBeenCalled();
     expect(logger.error).toHaveBeenCalledWith(expect.stringContaining(`[plugin acme:bad] hook ${hook} failed (ignored): observer broke`));
     if (hook !== "event") expect(events).toContainEqual(expect.objectContaining({ type: "plugin.error", plugin: "acme:bad", hook }));
