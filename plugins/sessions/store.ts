@@ -123,7 +123,10 @@ export class SessionStore {
     return out;
   }
 
-  /** One session with its records, or undefined when no transcript has this id. */
+  /**
+   * One session with its records, or undefined when no transcript has this id. `near` (a cwd)
+   * is looked in first; every project folder is searched after it.
+   */
   async get(sessionId: string, near?: string): Promise<StoredSession | undefined> {
     const path = await this.#locate(sessionId, near);
     if (!path) return undefined;
