@@ -6,7 +6,7 @@
  * the user prompt; other providers and `cachePrompt: false` go out untouched.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { summon, type Options } from "ubiquity";
+import { summon, type SummonOptions } from "ubiquity";
 import { startProviderServer, type FakeProviderServer, type FakeTurn } from "ubiquity/testing";
 import model from "ubiquity/plugins/model";
 import systemPrompt from "ubiquity/plugins/system-prompt";
@@ -26,7 +26,7 @@ const SCRIPT: FakeTurn[] = [
   "done",
 ];
 
-async function bodies(modelString: string, options: Partial<Options> = {}, settings: Record<string, unknown> = {}) {
+async function bodies(modelString: string, options: Partial<SummonOptions> = {}, settings: Record<string, unknown> = {}) {
   server = await startProviderServer(SCRIPT);
   const messages = await collect(
     summon("read things", {
