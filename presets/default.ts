@@ -6,6 +6,10 @@ import { definePreset } from "../src/index";
 import model from "../plugins/model/index";
 import retry from "../plugins/retry/index";
 import pricing from "../plugins/pricing/index";
+import compactionMicro from "../plugins/compaction-micro/index";
+import compactionSummarize from "../plugins/compaction-summarize/index";
+import caching from "../plugins/caching/index";
+import cacheBreaks from "../plugins/cache-breaks/index";
 import systemPrompt from "../plugins/system-prompt/index";
 import toolRead from "../plugins/tool-read/index";
 import toolWrite from "../plugins/tool-write/index";
@@ -23,6 +27,10 @@ export default definePreset({
     model(),
     retry(),
     pricing(),
+    compactionMicro(),
+    compactionSummarize(),
+    caching(),
+    cacheBreaks(),
     systemPrompt(),
     toolRead(),
     toolWrite(),

@@ -17,16 +17,6 @@ const PENDING: Record<string, string> = {
   skillSources: "skills (#10)",
   memory: "memory (#10)",
   memorySources: "memory (#10)",
-  cachePrompt: "context management (#11)",
-  detectCacheBreaks: "context management (#11)",
-  autoCompact: "context management (#11)",
-  autoMicrocompact: "context management (#11)",
-  microcompactKeepRecent: "context management (#11)",
-  maxContextTokens: "context management (#11)",
-  compactKeepRecent: "context management (#11)",
-  compactModel: "context management (#11)",
-  compactInstructions: "context management (#11)",
-  compactThreshold: "context management (#11)",
 };
 
 // These files set or mask options; they do not act on them.
