@@ -37,7 +37,9 @@ export function compileContent(content: string, normalize: (text: string) => str
     const regex = wildcardRegex(squash(content));
     return { kind: "wildcard", test: (text, open) => regex.test(squash(text) + (open ? UNKNOWN_TAIL : "")) };
   }
-  const exact = normalize(content.replace(/\\\*/g, "*"));
+  // `\*` is a literal star: bash reads it the same way, so a parsed rule renders it like a command does.
+  const rendered = normalize(content);
+  const exact = rendered === squash(content) ? squash(content.replace(/\\\*/g, "*")) : rendered;
   return { kind: "exact", test: (text, open) => !open && squash(text) === exact };
 }
 

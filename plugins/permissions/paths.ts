@@ -27,20 +27,25 @@ export function absolutePath(cwd: string, home: string, path: string): string {
 
 /** Resolve every symlink in `path`, also when the file (or a symlink's target) does not exist. */
 export function resolveReal(path: string, depth = 0): string | undefined {
-  try {
-    return realpathSync.native(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") return undefined;
-  }
   if (depth > MAX_LINKS) return undefined;
-  let link: string | undefined;
+  // lstat without throwing first: a missing file is the common case for writes, and a thrown
+  // ENOENT costs more than the whole rest of a decision.
+  let info: ReturnType<typeof lstatSync>;
   try {
-    if (lstatSync(path).isSymbolicLink()) link = readlinkSync(path);
+    info = lstatSync(path, { throwIfNoEntry: false });
   } catch {
-    // missing: resolve the parent below
+    info = undefined; // ENOTDIR: a parent is a file; resolve the parent below
   }
-  if (link !== undefined) return resolveReal(resolve(dirname(path), link), depth + 1);
+  if (info) {
+    try {
+      return realpathSync.native(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || !info.isSymbolicLink()) return undefined;
+    }
+    // A dangling symlink: follow it to where a write would land.
+    return resolveReal(resolve(dirname(path), readlinkSync(path)), depth + 1);
+  }
   const parent = dirname(path);
   if (parent === path) return path;
   const realParent = resolveReal(parent, depth + 1);

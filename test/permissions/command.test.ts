@@ -1,0 +1,50 @@
+/** `ubiquity permissions check`: the verdict, the deciding rule, the candidates, and exit codes by verdict. */
+import { describe, expect, it } from "vitest";
+import { permissionsCommand } from "../../plugins/permissions/command";
+import { tempDir } from "./helpers";
+
+async function check(...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await permissionsCommand.raw(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+describe("ubiquity permissions check", () => {
+  it("shows an ask, and every command the line was split into", async () => {
+    const out = await check("check", "--allow", "Bash(git:*)", "--cwd", tempDir(), "git status && rm -rf /");
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe('ask: Bash needs approval: no allow rule covers "rm -rf /".\ncommands:\n  git status\n  rm -rf /\n');
+  });
+
+  it("shows a deny with its rule (rules repeat), and an allow", async () => {
+    const cwd = tempDir();
+    const deny = await check("check", "--deny", "Bash(curl:*)", "--deny", "Bash(rm:*)", "--cwd", cwd, "sudo rm -rf /");
+    expect(deny.code).toBe(3);
+    expect(deny.stdout).toContain("deny: Permission denied: the rule Bash(rm:*) in --deny forbids this (rm -rf /).\nrule: Bash(rm:*)\n");
+    const allow = await check("check", "--allow", "Bash(npm test)", "--mode", "acceptEdits", "--cwd", cwd, "npm test");
+    expect(allow.code).toBe(0);
+    expect(allow.stdout).toContain("allow: Allowed by Bash(npm test).");
+  });
+
+  it("explains what cannot be proven safe, and prints JSON on request", async () => {
+    const out = await check("check", "--allow", "Bash(git:*)", "--json", "--cwd", tempDir(), "git -c core.pager=sh log");
+    expect(out.code).toBe(2);
+    const report = JSON.parse(out.stdout);
+    expect(report).toMatchObject({ behavior: "ask", step: "mode", candidates: [{ command: "git -c core.pager=sh log", required: true }] });
+    expect(report.unsafe[0]).toContain("git -c");
+  });
+
+  it("checks paths with --tool", async () => {
+    const out = await check("check", "--tool", "Read", "--deny", "Read(.env)", "--cwd", tempDir(), "config/.env");
+    expect(out.code).toBe(3);
+    expect(out.stdout).toMatch(/^deny: .*config\/\.env\)\.\nrule: Read\(\.env\)\npath: /);
+  });
+
+  it("usage errors exit 1 and say what to do; --help exits 0", async () => {
+    expect(await check("check")).toMatchObject({ code: 1, stderr: expect.stringContaining('expected `ubiquity permissions check "<command>"`') });
+    expect(await check("check", "--mode", "yolo", "ls")).toMatchObject({ code: 1, stderr: expect.stringContaining("--mode must be one of default, acceptEdits") });
+    expect(await check("check", "--allow", "Bash(oops", "ls")).toMatchObject({ code: 1, stderr: expect.stringContaining('"Bash(oops" is not a permission rule') });
+    expect(await check("--help")).toMatchObject({ code: 0, stdout: expect.stringContaining("Exit code: 0 allow, 2 ask, 3 deny") });
+  });
+});
