@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { OptionsSchema } from "ubiquity";
 
 const PENDING: Record<string, string> = {
-  settingSources: "permissions (#6)",
   mcpServers: "MCP (#9)",
   agents: "subagents (#10)",
   agentSources: "subagents (#10)",

@@ -1,0 +1,91 @@
+/**
+ * `ubiquity:settings`: settings files, only when `settingSources` asks for them —
+ * `user` ~/.ubiquity/settings.json, `project` <cwd>/.ubiquity/settings.json, `local`
+ * <cwd>/.ubiquity/settings.local.json. Local beats project beats user, and explicit options
+ * beat all three — except permission rules, which are unioned: a rule in a settings file is a
+ * restriction the caller did not write, so passing a list of one's own must not drop it.
+ * A malformed file is skipped with a warning naming it.
+ */
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { definePlugin, describeError, type Kernel, type UbiquityConfig } from "../../src/index";
+import { getPermissionsApi } from "../permissions/api";
+import { readSettingsFile, settingsPath } from "./read";
+import { SETTING_SOURCES, type SettingsFile } from "./schema";
+import { stateOf, type LoadedSettings } from "./api";
+
+export const NAME = "ubiquity:settings";
+
+/** Options of the settings plugin. */
+export const SettingsPluginOptions = z.strictObject({
+  home: z.string().optional().describe("The folder holding the user's .ubiquity/settings.json [os.homedir()]"),
+});
+export type SettingsPluginOptions = z.input<typeof SettingsPluginOptions>;
+
+/** The settings plugin. */
+export const settingsPlugin = definePlugin(SettingsPluginOptions, (opts) => ({
+  name: NAME,
+  apply(kernel) {
+    kernel.hooks.kernel.config.tap(NAME, (options: UbiquityConfig) => {
+      const wanted = new Set(options.settingSources ?? []);
+      if (wanted.size === 0) return options;
+      const cwd = resolve(options.cwd ?? process.cwd());
+      const home = opts.home ?? homedir();
+      const files: LoadedSettings[] = [];
+      for (const source of SETTING_SOURCES) {
+        if (!wanted.has(source)) continue;
+        const path = settingsPath(source, cwd, home);
+        const read = readSettingsFile(path);
+        if (read.ok) {
+          if (applyRules(kernel, read.settings, `settings (${source}: ${path})`, path)) files.push({ source, path, settings: read.settings });
+        } else if (!read.missing) {
+          warn(kernel, `skipped the settings file ${path}: ${read.problem}`);
+        }
+      }
+      stateOf(kernel).files = files;
+      return merge(options, files.map((f) => f.settings));
+    });
+  },
+}));
+
+/** Hand a file's permission rules to the permissions plugin; false when they are malformed (the file is skipped). */
+function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path: string): boolean {
+  const p = settings.permissions;
+  if (!p?.allow?.length && !p?.deny?.length && !p?.ask?.length) return true;
+  try {
+    getPermissionsApi(kernel).addRules({ allow: p.allow, deny: p.deny, ask: p.ask }, source);
+  } catch (error) {
+    warn(kernel, `skipped the settings file ${path}: ${describeError(error)}`);
+    return false;
+  }
+  if (!kernel.hasPlugin("ubiquity:permissions")) {
+    warn(kernel, `the permission rules in ${path} have no effect: the ubiquity:permissions plugin is not in the plugin list`);
+  }
+  return true;
+}
+
+/** Settings under the options: the highest-precedence file that sets a value wins, and an explicit option beats them all. */
+function merge(options: UbiquityConfig, files: SettingsFile[]): UbiquityConfig {
+  const last = <T>(pick: (f: SettingsFile) => T | undefined): T | undefined => files.map(pick).filter((v) => v !== undefined).at(-1);
+  const out: UbiquityConfig = { ...options };
+  const model = last((f) => f.model);
+  if (options.model === undefined && model !== undefined) out.model = model;
+  const mode = last((f) => f.permissions?.defaultMode);
+  if (options.permissionMode === undefined && mode !== undefined) out.permissionMode = mode;
+  const dirs = last((f) => f.permissions?.additionalDirectories);
+  if (options.additionalDirectories === undefined && dirs !== undefined) out.additionalDirectories = dirs;
+  const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;
+  if (Object.keys(env).length > 0) out.env = env;
+  return out;
+}
+
+function warn(kernel: Kernel, message: string) {
+  kernel.logger.warn(`[${NAME}] ${message}`);
+  kernel.emit({ type: "warning", source: NAME, message });
+}
+
+export default settingsPlugin;
+export { getSettingsApi, type SettingsApi, type LoadedSettings } from "./api";
+export { SettingsFileSchema, SETTING_SOURCES, type SettingsFile, type SettingSource } from "./schema";
+export { settingsPath } from "./read";

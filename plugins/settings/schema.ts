@@ -1,0 +1,29 @@
+/** The shape of a settings file. Unknown keys are kept (a later plugin may read them, e.g. `hooks`). */
+import { z } from "zod";
+import { PERMISSION_MODES } from "../../src/index";
+
+const rules = z.array(z.string());
+
+/** A settings file, as validated. */
+export const SettingsFileSchema = z.looseObject({
+  model: z.string().min(1).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  permissions: z
+    .looseObject({
+      allow: rules.optional(),
+      deny: rules.optional(),
+      ask: rules.optional(),
+      defaultMode: z.enum(PERMISSION_MODES).optional(),
+      additionalDirectories: z.array(z.string()).optional(),
+    })
+    .optional(),
+  /** Read by the hooks plugin, not here. */
+  hooks: z.unknown().optional(),
+});
+
+/** The content of a settings file. */
+export type SettingsFile = z.output<typeof SettingsFileSchema>;
+
+/** Where settings come from, lowest precedence first. */
+export const SETTING_SOURCES = ["user", "project", "local"] as const;
+export type SettingSource = (typeof SETTING_SOURCES)[number];

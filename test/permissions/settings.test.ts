@@ -1,0 +1,120 @@
+/** Settings files: read only when asked; local > project > user; explicit options win; permission rules are unioned. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createKernel } from "ubiquity";
+import permissions from "ubiquity/plugins/permissions";
+import settings, { getSettingsApi } from "ubiquity/plugins/settings";
+import { builtinTools } from "../../plugins/tools/index";
+import { probeTool, runCalls, tempDir } from "./helpers";
+
+type Files = { user?: unknown; project?: unknown; local?: unknown };
+
+/** A project and a home folder holding the given settings files (a string is written as is). */
+function fixture(files: Files) {
+  const cwd = tempDir();
+  const home = tempDir();
+  const put = (dir: string, name: string, content: unknown) => {
+    mkdirSync(join(dir, ".ubiquity"), { recursive: true });
+    writeFileSync(join(dir, ".ubiquity", name), typeof content === "string" ? content : JSON.stringify(content));
+  };
+  if (files.user !== undefined) put(home, "settings.json", files.user);
+  if (files.project !== undefined) put(cwd, "settings.json", files.project);
+  if (files.local !== undefined) put(cwd, "settings.local.json", files.local);
+  return { cwd, home };
+}
+
+function kernelFor(files: Files, options: Record<string, unknown> = {}) {
+  const { cwd, home } = fixture(files);
+  const warnings: string[] = [];
+  const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
+  const kernel = createKernel({ presets: [], plugins: [settings({ home }), permissions()], cwd, logger, ...options });
+  return { kernel, warnings, cwd, home };
+}
+
+describe("settings files", () => {
+  it("reads nothing unless settingSources asks", () => {
+    const { kernel } = kernelFor({ project: { model: "openai:from-file", permissions: { defaultMode: "plan" } } });
+    expect(kernel.options.model).toBeUndefined();
+    expect(kernel.options.permissionMode).toBe("default");
+    expect(getSettingsApi(kernel).files).toEqual([]);
+  });
+
+  it("local beats project beats user; explicit options beat all three", () => {
+    const files = {
+      user: { model: "a:user", env: { A: "user", U: "1" }, permissions: { defaultMode: "plan", additionalDirectories: ["../u"] } },
+      project: { model: "a:project", env: { A: "project", P: "1" }, permissions: { defaultMode: "acceptEdits" } },
+      local: { model: "a:local", env: { A: "local", L: "1" } },
+    };
+    const all = ["user", "project", "local"] as const;
+    const { kernel } = kernelFor(files, { settingSources: [...all] });
+    expect(kernel.options).toMatchObject({ model: "a:local", permissionMode: "acceptEdits", additionalDirectories: ["../u"], env: { A: "local", U: "1", P: "1", L: "1" } });
+    const explicit = kernelFor(files, { settingSources: [...all], model: "b:mine", permissionMode: "default", env: { A: "mine" }, additionalDirectories: [] }).kernel;
+    expect(explicit.options).toMatchObject({ model: "b:mine", permissionMode: "default", additionalDirectories: [], env: { A: "mine", U: "1", P: "1", L: "1" } });
+    expect(kernelFor(files, { settingSources: ["user"] }).kernel.options.model).toBe("a:user");
+  });
+
+  it("permission rules are unioned with the options' own lists", async () => {
+    const { cwd, home } = fixture({
+      user: { permissions: { deny: ["Bash(curl:*)"] } },
+      project: { permissions: { deny: ["Bash(wget:*)"], ask: ["Bash(git push:*)"] } },
+    });
+    const { results } = await runCalls(
+      [
+        { toolName: "Bash", input: { command: "curl -s example.com" } },
+        { toolName: "Bash", input: { command: "wget example.com" } },
+        { toolName: "Bash", input: { command: "rm -rf build" } },
+        { toolName: "Bash", input: { command: "git push" } },
+      ],
+      {
+        cwd,
+        tools: builtinTools(),
+        plugins: [settings({ home }), permissions()],
+        settingSources: ["user", "project"],
+        permissionMode: "bypassPermissions",
+        disallowedTools: ["Bash(rm:*)"],
+      },
+    );
+    expect(results.map((r) => r.output.content)).toEqual([
+      `Permission denied: the rule Bash(curl:*) in settings (user: ${join(home, ".ubiquity", "settings.json")}) forbids this (curl -s example.com).`,
+      `Permission denied: the rule Bash(wget:*) in settings (project: ${join(cwd, ".ubiquity", "settings.json")}) forbids this (wget example.com).`,
+      "Permission denied: the rule Bash(rm:*) in disallowedTools forbids this (rm -rf build).",
+      expect.stringContaining("No canUseTool handler is configured"),
+    ]);
+  });
+
+  it("a settings allow rule pre-approves without limiting which tools are offered; a bare deny removes the tool", async () => {
+    const { cwd, home } = fixture({ project: { permissions: { allow: ["Probe"], deny: ["Other"] } } });
+    const probe = probeTool();
+    const other = probeTool("Other");
+    const extra = probeTool("Extra");
+    const { messages, results } = await runCalls([{ toolName: "Probe", input: { value: "v" } }], {
+      cwd,
+      tools: [probe.tool, other.tool, extra.tool],
+      plugins: [settings({ home }), permissions()],
+      settingSources: ["project"],
+    });
+    expect((messages[0] as { tools: string[] }).tools).toEqual(["Probe", "Extra"]);
+    expect(results[0]!.output).toMatchObject({ isError: false, content: "ran v" });
+  });
+
+  it("a malformed file is skipped with a warning naming it; the others still apply", () => {
+    const { kernel, warnings, cwd, home } = kernelFor(
+      { user: "{ not json", project: { permissions: { defaultMode: "yolo" } }, local: { model: "a:local", permissions: { deny: ["Bash(rm:*"] } } },
+      { settingSources: ["user", "project", "local"] },
+    );
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toContain(`skipped the settings file ${join(home, ".ubiquity", "settings.json")}: it is not valid JSON`);
+    expect(warnings[1]).toContain(`skipped the settings file ${join(cwd, ".ubiquity", "settings.json")}: it does not match the settings format`);
+    expect(warnings[2]).toContain(`skipped the settings file ${join(cwd, ".ubiquity", "settings.local.json")}`);
+    expect(warnings[2]).toContain('"Bash(rm:*" is not a permission rule');
+    expect(kernel.options.model).toBeUndefined();
+    expect(getSettingsApi(kernel).files).toEqual([]);
+  });
+
+  it("keeps every key of a file readable through getSettingsApi (hooks for the hooks plugin)", () => {
+    const hooks = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo hi" }] }] };
+    const { kernel, cwd } = kernelFor({ project: { hooks, somethingNew: 1 } }, { settingSources: ["project"] });
+    expect(getSettingsApi(kernel).files).toEqual([{ source: "project", path: join(cwd, ".ubiquity", "settings.json"), settings: { hooks, somethingNew: 1 } }]);
+  });
+});
