@@ -1,0 +1,30 @@
+/**
+ * `ubiquity:tool-ask-user`: the AskUserQuestion tool. It is offered only when a `canUseTool`
+ * handler can answer it, and never to a subagent (its report goes to the parent, not to the
+ * user). A separate plugin from `ubiquity:permissions` so a product can drop the tool and keep
+ * the engine; the engine asks for it like any other `ask`, and dontAsk declines it.
+ */
+import { definePlugin, type Tool } from "../../src/index";
+import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { AskUserQuestionTool } from "./ask-user-tool";
+
+export { AskUserQuestionTool, AskUserQuestionInput, AskUserQuestionModelInput } from "./ask-user-tool";
+
+/** The plugin's name (also the owner of the tool it registers). */
+export const NAME = "ubiquity:tool-ask-user";
+
+/** Registers AskUserQuestion and offers it only where someone can answer. */
+export const toolAskUserPlugin = definePlugin(function toolAskUser() {
+  const base = builtinToolPlugin(NAME, () => new AskUserQuestionTool());
+  return {
+    ...base,
+    apply(kernel) {
+      base.apply(kernel);
+      kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
+        run.options.canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
+      );
+    },
+  };
+});
+
+export default toolAskUserPlugin;
