@@ -3,7 +3,7 @@
  * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
-import { definePlugin, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
+import { definePlugin, REQUEST_STAGE, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
 import { storageRoot } from "../_shared/storage-paths";
 import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";
@@ -86,6 +86,13 @@ export const sessionsPlugin = definePlugin(function sessions() {
         // Recorded above without it: on replay, the two user records merge back into this shape.
         const unanswered = takeTrailingPrompt(run.history);
         return unanswered.length > 0 ? { ...prompt, context: [...unanswered, ...prompt.context] } : prompt;
+      });
+
+      // The first request after a compaction carries the compacted history: checkpoint it.
+      kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
+        const open = run.agent ? undefined : writers.get(run.sessionId);
+        if (open?.writer.compacted) open.writer.checkpoint(run.history);
+        return request;
       });
 
       kernel.hooks.session.end.tap(NAME, (run) => {

@@ -1,4 +1,5 @@
 /** The shape of one transcript line, and how a line read back is recognised. */
+import type { ModelMessage } from "ai";
 import type { Message, StreamEventMessage, SystemInitMessage } from "../../src/index";
 
 /** The messages a transcript keeps: everything but `system/init` and `stream_event`. */
@@ -19,6 +20,12 @@ export interface TranscriptRecord {
   context?: string[];
   /** On a user record: why the prompt never reached the model (refused, or the run ended first). */
   blocked?: string;
+  /**
+   * On a compaction record (`system/compact_boundary`, `system/microcompact`): the conversation
+   * as the model saw it right after the compaction. Replay starts from the last one, so a resumed
+   * session does not pay for the same summary again.
+   */
+  history?: ModelMessage[];
 }
 
 /** True for messages a transcript keeps. */

@@ -1,7 +1,8 @@
 /**
  * Replay a transcript as the conversation the model saw: user prompts (with the context that
- * went ahead of them), assistant text and tool calls, tool results as tool messages. The result
- * is a history every provider accepts:
+ * went ahead of them), assistant text and tool calls, tool results as tool messages — starting
+ * from the history stored with the last compaction, when there was one. The result is a
+ * history every provider accepts:
  * - a tool call whose result is missing (a crash between the two) is left out, since providers
  *   reject a dangling call — and an assistant message left empty by that is dropped;
  * - subagent records (sidechains) and prompts that never reached the model are skipped;
@@ -40,11 +41,16 @@ export interface ReplayOptions {
 
 /** Turn transcript records into model messages (see the file comment for the rules). */
 export function replay(records: readonly TranscriptRecord[], options: ReplayOptions = {}): ModelMessage[] {
-  const main = records.filter((r) => r.message.agentId === undefined);
+  let main = records.filter((r) => r.message.agentId === undefined);
   const results = new Map<string, ToolResultMessage>();
   for (const r of main) if (r.message.type === "tool_result") results.set(r.message.toolUseId, r.message);
 
   const out: ModelMessage[] = [];
+  const checkpoint = main.findLastIndex((r) => r.history !== undefined);
+  if (checkpoint >= 0) {
+    out.push(...main[checkpoint]!.history!);
+    main = main.slice(checkpoint + 1);
+  }
   const push = (message: ModelMessage) => {
     const last = out.at(-1);
     if (message.role === "user" && last?.role === "user") out[out.length - 1] = mergeUsers(last, message);

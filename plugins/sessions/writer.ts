@@ -2,8 +2,10 @@
  * Writes one session's transcript as the run proceeds: one record per persisted message,
  * chained through `parentUuid` (the main conversation and each subagent have their own chain).
  * A prompt is held until `turn.prompt` has run, so its record carries the context the model
- * saw ahead of it (or why it was refused).
+ * saw ahead of it (or why it was refused); a compaction record is held until the next request,
+ * so it carries the compacted history replay can start from.
  */
+import type { ModelMessage } from "ai";
 import type { Logger, TurnPrompt, UserMessage } from "../../src/index";
 import { describeError } from "../../src/index";
 import { JsonlAppender } from "./jsonl";
@@ -19,6 +21,8 @@ export class TranscriptWriter {
   #last = new Map<string, string | null>();
   /** Prompts emitted but not yet through `turn.prompt` (several when runs share the session). */
   #pending: UserMessage[] = [];
+  /** Compaction records waiting for the history the next request carries. */
+  #compactions: PersistedMessage[] = [];
 
   constructor(
     path: string,
@@ -39,8 +43,13 @@ export class TranscriptWriter {
       this.#pending.push(message);
       return;
     }
+    if (message.type === "system" && message.agentId === undefined) {
+      this.#compactions.push(message);
+      return;
+    }
     if (message.type === "result" && message.agentId === undefined) {
       this.#flushPending("the run ended before the prompt reached the model");
+      this.#flushCompactions();
       // A run that failed before its prompt leaves no transcript of a lone result.
       if (!this.#opened) return;
     }
@@ -58,17 +67,37 @@ export class TranscriptWriter {
     });
   }
 
+  /** True while compaction records wait for `checkpoint()`. */
+  get compacted(): boolean {
+    return this.#compactions.length > 0;
+  }
+
+  /** The history after a compaction, as the next request carries it: written with the compaction record. */
+  checkpoint(history: readonly ModelMessage[]): void {
+    const last = this.#compactions.at(-1);
+    if (!last) return;
+    this.#flushCompactions(last);
+    // A deep copy: the loop keeps appending to its history after this.
+    this.#write(last, { history: JSON.parse(JSON.stringify(history)) as ModelMessage[] });
+  }
+
   /** Flush and close the file. */
   close(): void {
     this.#flushPending("the run ended before the prompt reached the model");
+    this.#flushCompactions();
     this.#file.close();
+  }
+
+  /** Write the held compaction records (all but `except`) without a history. */
+  #flushCompactions(except?: PersistedMessage) {
+    for (const message of this.#compactions.splice(0)) if (message !== except) this.#write(message);
   }
 
   #flushPending(reason: string) {
     for (const message of this.#pending.splice(0)) this.#write(message, { blocked: reason });
   }
 
-  #write(message: PersistedMessage, extra: Pick<TranscriptRecord, "context" | "blocked"> = {}) {
+  #write(message: PersistedMessage, extra: Pick<TranscriptRecord, "context" | "blocked" | "history"> = {}) {
     if (this.#failed) return;
     try {
       if (!this.#opened) {

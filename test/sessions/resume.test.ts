@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
-import { summon, defineTool, type Message } from "ubiquity";
+import { summon, defineTool, definePlugin, type Message } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
 import sessions, { SessionStore, type TranscriptRecord } from "ubiquity/plugins/sessions";
 import { collect, resultOf } from "../helpers/collect";
@@ -173,5 +173,37 @@ describe("resume, continue, fork", () => {
     expect(forked.result.isError).toBe(false);
     expect(readFileSync(path, "utf8")).toBe(before);
     expect(transcriptFiles(s.sessionDir)).toEqual([path]);
+  });
+
+  it("replays from the history stored with the last compaction, not the whole transcript", async () => {
+    const s = setup();
+    // A stand-in compaction tier: once the history passes four messages, keep a summary and the last two.
+    const compactor = definePlugin(() => ({
+      name: "test:compactor",
+      apply(kernel) {
+        kernel.hooks.context.compact.tap("test:compactor", (state, run) => {
+          if (state.messages.length <= 4) return state;
+          run.emit({ type: "system", subtype: "compact_boundary", tokensBefore: 100, tokensAfter: 10, trigger: "auto" });
+          return { messages: [{ role: "user", content: "SUMMARY of the start" }, ...state.messages.slice(-2)], estimatedTokens: 10, changed: true };
+        });
+      },
+    }));
+    const plugins = [sessions(), compactor()];
+    const first = await s.run("one", [{ text: "calling", toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "c1" }] }, "answer one"], { plugins });
+    const second = await s.run("two", ["answer two"], { plugins, resume: first.result.sessionId });
+    // The live run compacted before its request...
+    expect(shape(second.model.requests[0]!.prompt)).toEqual(["user: SUMMARY of the start", "assistant: answer one", "user: two"]);
+    const records = (await s.store.get(first.result.sessionId))!.records;
+    const boundary = records.find((r) => r.type === "system")!;
+    expect(boundary.history).toHaveLength(3);
+    // ...and the resumed run starts from that compacted history, then what came after it.
+    const third = await s.run("three", ["answer three"], { resume: first.result.sessionId });
+    expect(shape(third.model.requests[0]!.prompt)).toEqual([
+      "user: SUMMARY of the start",
+      "assistant: answer one",
+      "user: two",
+      "assistant: answer two",
+      "user: three",
+    ]);
   });
 });
