@@ -59,14 +59,21 @@ export interface CreateRunInit {
   kernel: Kernel;
   sessionId?: string;
   abortSignal: AbortSignal;
-  sink: (message: Message) => void;
+  /** Where emitted messages go; a run with a `parent` may omit it to publish into its parent's stream. */
+  sink?: (message: Message) => void;
   agent?: AgentIdentity;
   parent?: RunContext;
   options?: ResolvedOptions;
 }
 
+// Each run's sink, so a subagent run can publish into its parent's stream without the parent
+// re-stamping (and re-announcing on `event`) every message.
+const sinks = new WeakMap<RunContext, (message: Message) => void>();
+
 /** Create the context of a run. */
 export function createRun(init: CreateRunInit): RunContext {
+  const sink = init.sink ?? (init.parent ? sinks.get(init.parent) : undefined);
+  if (!sink) throw new TypeError("createRun: pass a sink (only a run with a parent may omit it: it then uses its parent's)");
   const options = init.options ?? init.kernel.options;
   const sessionId = init.sessionId ?? init.parent?.sessionId ?? randomUUID();
   const roots = [options.cwd, ...(options.additionalDirectories ?? []).map((d) => resolvePath(options.cwd, d))];
@@ -94,11 +101,12 @@ export function createRun(init: CreateRunInit): RunContext {
     emit(message) {
       const extra = init.agent ? { agentId: init.agent.agentId, parentToolUseId: init.agent.parentToolUseId } : {};
       const full = stamp({ ...extra, ...message } as MessageInit, run.sessionId) as Message;
-      init.sink(full);
+      sink(full);
       init.kernel.emit({ type: "message", message: full });
       return full;
     },
   };
+  sinks.set(run, sink);
   return run;
 }
 
