@@ -20,6 +20,7 @@ import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
 import todos from "../plugins/todos/index";
 import sessions from "../plugins/sessions/index";
+import mcp from "../plugins/mcp/index";
 
 export default definePreset({
   name: "ubiquity:default",
@@ -41,5 +42,6 @@ export default definePreset({
     toolTodo(),
     todos(),
     sessions(),
+    mcp(),
   ],
 });

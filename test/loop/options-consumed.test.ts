@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { OptionsSchema } from "ubiquity";
 
 const PENDING: Record<string, string> = {
-  mcpServers: "MCP (#9)",
   agents: "subagents (#10)",
   agentSources: "subagents (#10)",
   skills: "skills (#10)",

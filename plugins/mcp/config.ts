@@ -1,0 +1,67 @@
+/**
+ * MCP server configs read from JSON. Accepts a map of servers, or the file shape Claude Desktop
+ * and Claude Code use (`{ "mcpServers": { … } }`, i.e. `.mcp.json`), so those files work as they
+ * are: `${VAR}` and `${VAR:-default}` are expanded from the environment, and a server with a
+ * `url` and no `type` is streamable HTTP.
+ */
+import { z } from "zod";
+import { ConfigError, OptionsSchema, type McpServerConfig } from "../../src/index";
+
+/** The same schema `options.mcpServers` is validated with. */
+const ServersSchema = OptionsSchema.shape.mcpServers.unwrap();
+
+/** Options of `parseMcpConfig`. */
+export interface ParseMcpConfigOptions {
+  /** Where `${VAR}` is looked up [process.env]. */
+  env?: Record<string, string | undefined>;
+  /** Named in errors, e.g. the file the object came from. */
+  source?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Expand `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it. */
+function expand(text: string, env: Record<string, string | undefined>, where: string, source?: string): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== "") return value;
+    if (fallback !== undefined) return fallback;
+    throw new ConfigError(`${where}: \${${name}} is not set; set ${name} in the environment or write \${${name}:-default}`, source);
+  });
+}
+
+function expandServer(name: string, server: unknown, env: Record<string, string | undefined>, source?: string): unknown {
+  if (!isObject(server)) return server;
+  const at = (key: string) => `mcpServers.${name}.${key}`;
+  const out: Record<string, unknown> = { ...server };
+  const str = (key: string) => {
+    if (typeof out[key] === "string") out[key] = expand(out[key], env, at(key), source);
+  };
+  const map = (key: string) => {
+    const value = out[key];
+    if (isObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === "string" ? expand(v, env, at(`${key}.${k}`), source) : v]));
+    }
+  };
+  str("command");
+  str("cwd");
+  str("url");
+  if (Array.isArray(out.args)) out.args = out.args.map((a, i) => (typeof a === "string" ? expand(a, env, at(`args[${i}]`), source) : a));
+  map("env");
+  map("headers");
+  if (out.type === undefined && typeof out.url === "string" && out.command === undefined) out.type = "http";
+  return out;
+}
+
+/** Parse MCP server configs from JSON: a server map, or a `.mcp.json` / Claude Desktop file object. */
+export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = {}): Record<string, McpServerConfig> {
+  const { env = process.env, source } = options;
+  const servers = isObject(value) && isObject(value.mcpServers) ? value.mcpServers : value;
+  if (!isObject(servers)) {
+    throw new ConfigError('MCP config must be an object of servers ({ "name": { "command": … } }) or a file object with "mcpServers"', source);
+  }
+  const expanded = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, expandServer(name, server, env, source)]));
+  const result = ServersSchema.safeParse(expanded);
+  if (!result.success) throw new ConfigError(`invalid MCP config:\n${z.prettifyError(result.error)}`, source);
+  return result.data;
+}

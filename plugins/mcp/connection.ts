@@ -1,0 +1,187 @@
+/**
+ * One MCP server for the life of a kernel: connect (never throws: a failure becomes the
+ * server's status), list its tools, call them, notice when it dies, close and reap it.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, type CallToolResult, type Tool as RemoteTool } from "@modelcontextprotocol/sdk/types.js";
+import { describeError, type Logger, type McpServerConfig, type ToolOutput } from "../../src/index";
+import { createTransport, StdioTransport, transportKind, type McpTransportKind } from "./transport";
+import { toToolOutput } from "./content";
+import { byName } from "./names";
+import { reap } from "./reap";
+
+/** What servers see of us in `initialize`. */
+const CLIENT_INFO = { name: "ubiquity", version: "0.1.0" };
+
+/** A tool as the server listed it. */
+export type McpRemoteTool = RemoteTool;
+
+/** Where a server stands: `failed` covers both a failed start and a server that died later. */
+export type McpConnectionStatus = "pending" | "connected" | "failed";
+
+/** Timeouts and surroundings of a connection. */
+export interface McpConnectionOptions {
+  /** The run's cwd: stdio servers start there. */
+  cwd: string;
+  connectTimeoutMs: number;
+  toolTimeoutMs: number;
+  logger: Logger;
+}
+
+const STDERR_KEPT = 4000;
+const MAX_TOOL_PAGES = 100;
+
+/** One configured server. */
+export class McpConnection {
+  status: McpConnectionStatus = "pending";
+  /** Why the server is `failed`, in words that name the fix. */
+  error: string | undefined;
+  /** The server's tools, sorted by name. */
+  tools: McpRemoteTool[] = [];
+  readonly kind: McpTransportKind;
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #stderr = "";
+  #closing = false;
+  #shutdown: Promise<void> | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly options: McpConnectionOptions,
+  ) {
+    this.kind = transportKind(config);
+  }
+
+  /** Where this server's diagnostics go. */
+  get logger(): Logger {
+    return this.options.logger;
+  }
+
+  /** The server's process id (stdio only), while it has one. */
+  get pid(): number | undefined {
+    return this.#transport instanceof StdioTransport ? (this.#transport.pid ?? undefined) : undefined;
+  }
+
+  /** Start the server (or reach it) and list its tools. Never throws. */
+  async connect(): Promise<void> {
+    const { connectTimeoutMs, cwd } = this.options;
+    try {
+      const transport = createTransport(this.config, cwd, (text) => this.#onStderr(text));
+      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      this.#transport = transport;
+      this.#client = client;
+      client.onclose = () => this.#onClosed();
+      await client.connect(transport, { timeout: connectTimeoutMs });
+      const tools = client.getServerCapabilities()?.tools ? await this.#listTools(client) : [];
+      this.tools = tools.sort(byName);
+      this.status = "connected";
+    } catch (error) {
+      this.status = "failed";
+      this.error = this.#startFailure(error);
+      this.#closing = true; // what follows is our own clean-up, not a death to report
+      await this.#close();
+    }
+  }
+
+  /** Call `tool` with `args`; every failure becomes an error result naming what happened. */
+  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput> {
+    const client = this.#client;
+    if (this.status !== "connected" || !client) {
+      return { content: `${exposed} is unavailable: MCP server "${this.name}" ${this.error ?? "is not connected"}. Do not call its tools again in this run.`, isError: true };
+    }
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.options.toolTimeoutMs });
+      return toToolOutput(result as CallToolResult, this.name, tool);
+    } catch (error) {
+      if (signal.aborted) return { content: `Cancelled: the run was aborted while ${exposed} was running.`, isError: true };
+      if (this.#died()) {
+        return { content: `${exposed} did not complete: MCP server "${this.name}" ${this.error}. Its tools are unavailable for the rest of this run.`, isError: true };
+      }
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        const seconds = Math.round(this.options.toolTimeoutMs / 1000);
+        return { content: `${exposed} timed out after ${seconds}s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).`, isError: true };
+      }
+      return { content: `${exposed} failed on MCP server "${this.name}": ${describeError(error)}`, isError: true };
+    }
+  }
+
+  /** Close the connection; a stdio server's process is gone (reaped) when this resolves. */
+  close(): Promise<void> {
+    this.#closing = true;
+    return this.#close();
+  }
+
+  #close(): Promise<void> {
+    this.#shutdown ??= (async () => {
+      const transport = this.#transport;
+      try {
+        // Tell a streamable HTTP server the session is over, so it frees it now.
+        if (transport instanceof StreamableHTTPClientTransport && this.status === "connected") {
+          await Promise.race([transport.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
+        }
+        await this.#client?.close();
+      } catch (error) {
+        this.options.logger.debug(`[mcp ${this.name}] close: ${describeError(error)}`);
+      }
+      const pid = transport instanceof StdioTransport ? transport.spawnedPid : undefined;
+      if (pid !== undefined && !(await reap(pid))) this.options.logger.warn(`MCP server "${this.name}" (pid ${pid}) did not exit after SIGKILL`);
+    })();
+    return this.#shutdown;
+  }
+
+  async #listTools(client: Client): Promise<McpRemoteTool[]> {
+    const tools: McpRemoteTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.connectTimeoutMs });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  /** True once the server stopped (checked after an await, where the status may have changed). */
+  #died(): boolean {
+    return this.status === "failed";
+  }
+
+  #onClosed() {
+    if (this.#closing || this.status !== "connected") return;
+    this.status = "failed";
+    this.error = `stopped during the run (${this.kind === "stdio" ? "its process exited" : "the connection closed"})${this.#stderrTail()}`;
+    this.options.logger.warn(`MCP server "${this.name}" ${this.error}`);
+  }
+
+  #onStderr(text: string) {
+    this.#stderr = (this.#stderr + text).slice(-STDERR_KEPT);
+    for (const line of text.split("\n")) if (line.trim()) this.options.logger.debug(`[mcp ${this.name}] ${line}`);
+  }
+
+  /** The server's last stderr lines, for failure messages. */
+  #stderrTail(): string {
+    const lines = this.#stderr.split("\n").map((l) => l.trim()).filter(Boolean).slice(-3);
+    return lines.length ? `; its stderr ended with: ${lines.join(" | ").slice(-500)}` : "";
+  }
+
+  #startFailure(error: unknown): string {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    const where = `mcpServers.${this.name}`;
+    if ("command" in this.config && code === "ENOENT") {
+      return `failed to start: command not found: ${this.config.command} (check ${where}.command and PATH)`;
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const how = this.kind === "stdio" ? "its process exited" : "the connection closed";
+      return `failed to start: ${how} before it finished the MCP handshake${this.#stderrTail()}`;
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return `failed to start: no answer within ${Math.round(this.options.connectTimeoutMs / 1000)}s (check that ${where} speaks MCP over ${this.kind}, or raise connectTimeoutMs)`;
+    }
+    const cause = (error as { cause?: unknown } | undefined)?.cause;
+    const detail = cause ? `${describeError(error)} (${describeError(cause)})` : describeError(error);
+    return `failed to start: ${detail}${this.#stderrTail()}`;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * `ubiquity:mcp`: the servers of `options.mcpServers` (stdio, SSE, streamable HTTP) through
+ * `@modelcontextprotocol/sdk`. Their tools are registered as `mcp__<server>__<tool>` and go
+ * through the same funnel as built-in tools: permission rules, user hooks, tool_use/tool_result.
+ * Servers connect in parallel at `kernel.ready` (a failing one never fails the run), report
+ * their status in `system/init` (`extra.mcpServers`), and are closed and reaped at
+ * `kernel.dispose`. `ubiquity mcp list` is `mcpListCommand` (./command), reached through the facade.
+ */
+import { z } from "zod";
+import { definePlugin, type Kernel, type McpServerConfig } from "../../src/index";
+import type { McpServers, McpServerReport } from "./servers";
+
+export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
+export { formatMcpReport } from "./format";
+export { mcpToolName } from "./names";
+export { toToolOutput, describeBlock } from "./content";
+export type { McpServerStatus, McpServerReport, McpToolReport } from "./servers";
+export type { McpTransportKind } from "./transport";
+
+/** The plugin's name (also the owner of the tools it registers). */
+export const NAME = "ubiquity:mcp";
+
+/** Options of the mcp plugin. */
+export const McpPluginOptions = z.strictObject({
+  /** How long a server may take to start and list its tools [30000]. */
+  connectTimeoutMs: z.number().int().positive().default(30_000),
+  /** How long one tool call may take [600000]: coding tools (builds, test runs) are slow. */
+  toolTimeoutMs: z.number().int().positive().default(600_000),
+});
+/** Options of the mcp plugin, as passed to its factory. */
+export type McpPluginOptions = z.input<typeof McpPluginOptions>;
+
+/** What other code (the runner's `mcp list`, tests) can ask the plugin about a kernel. */
+export interface McpApi {
+  /** Every configured server with its status and tools, sorted by name. */
+  servers(): McpServerReport[];
+}
+
+const apis = new WeakMap<Kernel, McpApi>();
+
+/** The mcp plugin's API on a kernel (undefined when the plugin is not loaded). */
+export function getMcpApi(kernel: Kernel): McpApi | undefined {
+  return apis.get(kernel);
+}
+
+/** The mcp plugin. */
+export const mcpPlugin = definePlugin(McpPluginOptions, function mcp(options) {
+  return {
+    name: NAME,
+    apply(kernel) {
+      let servers: McpServers | undefined;
+      apis.set(kernel, { servers: () => servers?.report() ?? [] });
+
+      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+        const configured = (kernel.options.mcpServers ?? {}) as Record<string, McpServerConfig>;
+        if (Object.keys(configured).length === 0) return;
+        // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
+        const { McpServers } = await import("./servers");
+        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger }, NAME);
+        await servers.connect(kernel);
+      });
+
+      kernel.hooks.session.start.tap(NAME, (run) => {
+        if (servers) run.initExtra.mcpServers = servers.statuses();
+      });
+
+      kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
+        await servers?.close();
+      });
+    },
+  };
+});
+
+export default mcpPlugin;

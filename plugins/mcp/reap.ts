@@ -1,0 +1,32 @@
+/** Make sure a child process is gone: the SDK's close sequence may return with it still running. */
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** True while `pid` exists (Node reaps its own exited children promptly, so this turns false). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** SIGKILL `pid` if it still runs, then wait until it is gone; false if it outlived `timeoutMs`. */
+export async function reap(pid: number, timeoutMs = 3000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let killed = false;
+  while (isAlive(pid)) {
+    if (!killed) {
+      killed = true;
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // it exited between the check and the kill
+      }
+    }
+    if (Date.now() > deadline) return false;
+    await sleep(10);
+  }
+  return true;
+}

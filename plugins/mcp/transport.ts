@@ -1,0 +1,56 @@
+/** The SDK transport for one server config: stdio (a child process), SSE, or streamable HTTP. */
+import { resolve } from "node:path";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerConfig } from "../../src/index";
+
+/** How a server is reached. */
+export type McpTransportKind = "stdio" | "sse" | "http";
+
+/** The transport kind of a config (`command` means stdio). */
+export function transportKind(config: McpServerConfig): McpTransportKind {
+  return "command" in config ? "stdio" : config.type;
+}
+
+/** One line saying where a server is: its command line, or its URL. */
+export function describeTarget(config: McpServerConfig): string {
+  if ("command" in config) return [config.command, ...(config.args ?? [])].join(" ");
+  return config.url;
+}
+
+/**
+ * The SDK's stdio transport, remembering the child's pid: the SDK forgets it as soon as close
+ * starts, and a child that ignores the close sequence must still be found and reaped.
+ */
+export class StdioTransport extends StdioClientTransport {
+  /** The child's pid once spawned (kept after close). */
+  spawnedPid: number | undefined;
+  override async start(): Promise<void> {
+    await super.start();
+    this.spawnedPid = this.pid ?? undefined;
+  }
+}
+
+/**
+ * Build the transport. A stdio server runs in the run's cwd (or its own `cwd`, relative to it)
+ * and gets only the SDK's safe environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus its
+ * `env`; its stderr goes to `onStderr` rather than the user's terminal.
+ */
+export function createTransport(config: McpServerConfig, cwd: string, onStderr: (text: string) => void): Transport {
+  if ("command" in config) {
+    const transport = new StdioTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: config.env,
+      cwd: config.cwd ? resolve(cwd, config.cwd) : cwd,
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => onStderr(chunk.toString("utf8")));
+    return transport;
+  }
+  const requestInit = config.headers ? { headers: config.headers } : undefined;
+  const url = new URL(config.url);
+  return config.type === "sse" ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+}
