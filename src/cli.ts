@@ -11,8 +11,8 @@ import { createKernel, type Kernel } from "./kernel";
 import { loadConfig } from "./config/load";
 import { configJsonSchemaText } from "./config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
-import { defaultPreset, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
-import { consoleLogger } from "./logger";
+import { defaultPreset, mcpListCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
+import { consoleLogger, defaultLogger } from "./logger";
 import { describeError } from "./errors";
 import { processRunnerIO, runCommand } from "./runner";
 import type { UbiquityConfig } from "./config/schema";
@@ -144,6 +144,17 @@ export const COMMANDS: Record<string, CliCommand> = {
       const rows = listModelProviders();
       io.stdout(values.json ? `${JSON.stringify(rows, null, 2)}\n` : formatModelProviders(rows));
       return 0;
+    },
+  },
+  mcp: {
+    summary: "Connect the configured MCP servers, list each with its status and tools, and exit",
+    usage: "list",
+    positionals: true,
+    flags: { ...CONFIG_FLAGS, json: { type: "boolean", description: "Print the report as JSON" } },
+    async run({ values, positionals }, io) {
+      const { config, filepath } = await loadCliConfig(values, "mcp");
+      // The report shows every failure; the console logger would print each a second time.
+      return mcpListCommand(kernelFor({ logger: defaultLogger(), ...config }, filepath), { positionals, json: values.json === true }, io);
     },
   },
   inspect,

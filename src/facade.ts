@@ -34,3 +34,13 @@ export { sessionsCommand } from "../plugins/sessions/command";
 export { registerAlias, openaiCompatible, type OpenAICompatibleSettings } from "../plugins/model/index";
 export { registerPricing, registerContextWindow } from "../plugins/pricing/index";
 export { listModelProviders, formatModelProviders, type ModelProviderRow } from "../plugins/model/models-report";
+
+// MCP: `ubiquity mcp list` is the mcp plugin's view of a kernel's servers. Loaded on first use,
+// like the default preset, so the package entry does not load the plugin.
+import type { Kernel } from "./kernel";
+import type { McpCommandArgs, McpCommandIO } from "../plugins/mcp/command";
+/** Run `ubiquity mcp list` against a kernel built from the config; disposes it; resolves to the exit code. */
+export async function mcpListCommand(kernel: Kernel, args: McpCommandArgs, io: McpCommandIO): Promise<number> {
+  return (await import("../plugins/mcp/command")).mcpListCommand(kernel, args, io);
+}
+export type { McpCommandArgs, McpCommandIO } from "../plugins/mcp/command";
