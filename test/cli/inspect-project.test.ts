@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expandPlugins } from "ubiquity";
 import defaultPreset from "ubiquity/presets/default";
+import headlessPreset from "ubiquity/presets/headless";
 import type { InspectReport } from "../../src/inspect";
 import { removeTempProjects, requireDist, runCli, tempProject, type CliRun } from "../helpers/project";
 
@@ -176,5 +177,19 @@ describe("npx ubiquity inspect in a project with ubiquity.config.ts", () => {
       maxTokens: 2048,
       model: "test",
     });
+  });
+});
+
+describe("a YAML config naming a built-in preset by its package subpath", () => {
+  it("resolves ubiquity/presets/headless from the project's node_modules, nested origins and preset defaults included", async () => {
+    const yamlDir = tempProject({ ".ubiquityrc.yaml": "presets: [ubiquity/presets/headless]\nmaxTurns: 5\n" }, { linkUbiquity: true });
+    const { code, stdout, stderr } = await runCli(["inspect", "--json"], yamlDir);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const yamlReport = JSON.parse(stdout) as InspectReport;
+    const expected = expandPlugins({ presets: [headlessPreset] }).plugins.map((p) => [p.plugin.name, p.origin]);
+    expect(yamlReport.plugins.map((p) => [p.name, p.origin])).toEqual(expected);
+    if (expected.length) expect(expected[0]![1]).toBe("preset ubiquity:headless > ubiquity:default");
+    expect(yamlReport.options).toMatchObject({ permissionMode: "dontAsk", maxTurns: 5 });
   });
 });
