@@ -1,0 +1,78 @@
+/**
+ * `ubiquity:skills`: skills loaded in three steps, each paid for only when it earns its place —
+ * names and descriptions in the Skill tool's description, one skill's body when the model loads
+ * it, bundled files read with Read (skill roots become permitted roots). Nothing is read unless
+ * `skills` or `skillSources` asks for it; the Skill tool exists only when skills loaded.
+ * - `kernel.ready`: scan the skill roots, register the Skill tool
+ * - `tool.list`: a narrowed subagent gets a Skill tool listing only its skills (or none)
+ * - `session.start`: the roots of the run's skills join its permitted roots
+ * - `turn.system`: one sentence saying skills exist, never the listing
+ */
+import { homedir } from "node:os";
+import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import { isInside } from "../_shared/paths";
+import { warn } from "../_shared/warn";
+import { createSkillsApi } from "./api";
+import { loadSkills } from "./load";
+import { SKILL_TOOL, SkillTool } from "./skill-tool";
+
+export { getSkillsApi, type SkillsApi } from "./api";
+export { loadSkills, skillFolder, SKILL_FILE } from "./load";
+export { skillListing, clamp, DESCRIPTION_LIMIT, LISTING_LIMIT } from "./listing";
+export { SkillTool, SKILL_TOOL } from "./skill-tool";
+export type { Skill } from "./skill";
+
+/** The plugin's name (also the owner of the Skill tool). */
+export const NAME = "ubiquity:skills";
+
+/** The system prompt's one sentence about skills. */
+export const SKILLS_NOTE =
+  "# Skills\nSkills — packaged instructions for particular kinds of task — are available through the Skill tool, whose description lists them: when a task matches one, load it before you start.";
+
+/** The skills plugin. */
+export const skillsPlugin = definePlugin(function skills() {
+  return {
+    name: NAME,
+    apply(kernel) {
+      const api = createSkillsApi(kernel);
+      let registered: SkillTool | undefined;
+      const narrowedTools = new WeakMap<RunContext, SkillTool | null>();
+      // Ours (the registered one or a narrowed copy), not a same-name tool a plugin put in its place.
+      const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
+
+      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+        const { cwd, skills, skillSources } = kernel.options;
+        if (!skills?.length && !skillSources?.length) return;
+        const loaded = await loadSkills({ skills, skillSources }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
+        api.load(loaded);
+        if (loaded.length === 0) return;
+        registered = new SkillTool(loaded);
+        kernel.registries.tools.register(SKILL_TOOL, registered, NAME);
+      });
+
+      // A narrowed run sees its own listing; a run with nothing left sees no Skill tool.
+      kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
+        if (!registered || !tools.includes(registered)) return tools;
+        const own = api.skillsFor(run);
+        if (own.length === registered.skills.length) return tools;
+        let tool = narrowedTools.get(run);
+        if (tool === undefined) narrowedTools.set(run, (tool = own.length ? new SkillTool(own) : null));
+        return tool ? tools.map((t) => (t === registered ? tool : t)) : tools.filter((t) => t !== registered);
+      });
+
+      // Step three is reading bundled files: a path Read refuses would make the body's pointers useless.
+      kernel.hooks.session.start.tap(NAME, (run) => {
+        if (!offersSkills(run)) return;
+        for (const skill of api.skillsFor(run)) {
+          if (!run.roots.some((root) => isInside(root, skill.root))) run.roots.push(skill.root);
+        }
+      });
+
+      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections: SystemSection[], run) =>
+        offersSkills(run) ? [...sections, { id: "skills", text: SKILLS_NOTE }] : sections,
+      );
+    },
+  };
+});
+
+export default skillsPlugin;

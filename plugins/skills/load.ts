@@ -1,0 +1,83 @@
+/**
+ * Finding skills: folders holding a SKILL.md, under the `skillSources` folders and the
+ * `skills` roots. A root is either a folder of skills or a single skill folder; one exists
+ * check tells them apart. Explicit roots load last, so they win a name.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { splitFrontmatter } from "../_shared/frontmatter";
+import { absolutePath } from "../_shared/paths";
+import { orderedSources, type Source } from "../_shared/sources";
+import type { Skill } from "./skill";
+
+/** The file that makes a folder a skill. */
+export const SKILL_FILE = "SKILL.md";
+
+/** The folder of skills a source means. */
+export function skillFolder(source: Source, cwd: string, home: string): string {
+  if (source === "user") return join(home, ".ubiquity", "skills");
+  if (source === "project") return join(cwd, ".ubiquity", "skills");
+  return join(cwd, ".ubiquity", "skills.local");
+}
+
+const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() === true;
+const isFolder = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() === true;
+
+/** The skill folders of a root, sorted by name. */
+async function skillDirs(root: string): Promise<string[]> {
+  if (await isFile(join(root, SKILL_FILE))) return [root];
+  const names = (await readdir(root).catch(() => [] as string[])).sort();
+  const dirs: string[] = [];
+  for (const name of names) if (await isFile(join(root, name, SKILL_FILE))) dirs.push(join(root, name));
+  return dirs;
+}
+
+/** Read one skill folder; a problem is reported and the skill skipped. */
+async function readSkill(dir: string, root: string, source: Skill["source"], report: (m: string) => void): Promise<Skill | undefined> {
+  const file = join(dir, SKILL_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    report(`skipped the skill ${file}: it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    return undefined;
+  }
+  const split = splitFrontmatter(text);
+  if (!split.ok) {
+    report(`skipped the skill ${file}: ${split.problem}`);
+    return undefined;
+  }
+  const { data } = split;
+  const description = typeof data.description === "string" ? data.description.trim() : "";
+  if (!description) {
+    report(`skipped the skill ${file}: it has no description; add a \`description:\` line saying when to use it`);
+    return undefined;
+  }
+  const name = typeof data.name === "string" && data.name.trim() ? data.name.trim() : basename(dir);
+  return { name, description, body: split.body.trim(), dir, root, source, frontmatter: Object.freeze({ ...data }) };
+}
+
+/** Load the skills the options ask for, sorted by name; later roots win a name. */
+export async function loadSkills(
+  options: { skills?: readonly string[]; skillSources?: readonly string[] },
+  place: { cwd: string; home: string },
+  report: (message: string) => void,
+): Promise<Skill[]> {
+  const roots: { path: string; source: Skill["source"]; written?: string }[] = [
+    ...orderedSources(options.skillSources).map((source) => ({ path: skillFolder(source, place.cwd, place.home), source })),
+    ...(options.skills ?? []).map((written) => ({ path: absolutePath(place.cwd, written), source: "skills" as const, written })),
+  ];
+  const byName = new Map<string, Skill>();
+  for (const root of roots) {
+    if (!(await isFolder(root.path))) {
+      // A conventional folder that does not exist is normal; a root the caller named is a mistake.
+      if (root.written !== undefined) report(`skills: ${root.written} (${root.path}) is not a folder; name a folder of skills or a folder holding a ${SKILL_FILE}`);
+      continue;
+    }
+    for (const dir of await skillDirs(root.path)) {
+      const skill = await readSkill(dir, root.path, root.source, report);
+      if (skill) byName.set(skill.name, skill);
+    }
+  }
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

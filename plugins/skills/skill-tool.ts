@@ -1,0 +1,50 @@
+/** The Skill tool: returns one skill's full instructions; its description lists the skills. */
+import { z } from "zod";
+import { Tool, type ToolOutput } from "../../src/index";
+import { skillListing } from "./listing";
+import type { Skill } from "./skill";
+
+/** The tool's name. */
+export const SKILL_TOOL = "Skill";
+
+const SkillInput = z.object({
+  skill: z.string().min(1).describe("The name of the skill to load, exactly as listed"),
+});
+
+/** The Skill tool for a fixed set of skills. */
+export class SkillTool extends Tool<typeof SkillInput> {
+  readonly name = SKILL_TOOL;
+  readonly description: string;
+  readonly inputSchema = SkillInput;
+  readonly #byName: ReadonlyMap<string, Skill>;
+
+  constructor(readonly skills: readonly Skill[]) {
+    super();
+    this.#byName = new Map(skills.map((s) => [s.name, s]));
+    const listing = skillListing(skills);
+    this.description = [
+      "Load a skill: packaged instructions for one kind of task, sometimes with bundled files. When the task matches a skill listed below, call this tool with its name before you start; it returns the skill's full instructions. Files they mention are in the skill's folder: read them with Read.",
+      "",
+      listing.degraded ? "Skills (names only; load one to see what it is for):" : "Skills:",
+      listing.text,
+    ].join("\n");
+  }
+
+  override isReadOnly(): boolean {
+    return true;
+  }
+  override isConcurrencySafe(): boolean {
+    return true;
+  }
+  override validateInput(input: z.output<typeof SkillInput>): string | undefined {
+    if (this.#byName.has(input.skill)) return undefined;
+    return `there is no skill named ${JSON.stringify(input.skill)}. Skills: ${[...this.#byName.keys()].join(", ")}.`;
+  }
+  async call(input: z.output<typeof SkillInput>): Promise<ToolOutput> {
+    const skill = this.#byName.get(input.skill)!;
+    return {
+      content: `Skill: ${skill.name}\nFolder: ${skill.dir} (relative paths below are relative to it; read bundled files with Read)\n\n${skill.body}`,
+      metadata: { skill: skill.name, dir: skill.dir },
+    };
+  }
+}
