@@ -1,0 +1,73 @@
+/**
+ * The Agent tool: delegates a task to a configured subagent. The listing of agents in its
+ * description is sorted by name, so the tool block (the start of the cached prefix) renders
+ * the same for the same set of agents.
+ */
+import { z } from "zod";
+import { Tool, type AgentDefinition, type ToolContext, type ToolOutput } from "../../src/index";
+
+/** The tool's name. */
+export const AGENT_TOOL = "Agent";
+
+/** The input schema for a set of agent names (at least one). */
+export function agentInput(names: [string, ...string[]]) {
+  return z.object({
+    subagent_type: z.enum(names).describe("Which agent runs the task: one of those listed in the tool description"),
+    description: z.string().describe("A short (3-5 word) summary of the task, for the record"),
+    prompt: z.string().min(1).describe("The task, with everything the agent needs to know: it sees nothing of this conversation"),
+  });
+}
+
+/** What the Agent tool receives. */
+export type AgentInput = z.output<ReturnType<typeof agentInput>>;
+
+/** The description: what delegation is for, then the agents sorted by name. */
+export function describeAgents(agents: Readonly<Record<string, AgentDefinition>>): string {
+  const lines = Object.keys(agents)
+    .sort()
+    .map((name) => {
+      const def = agents[name]!;
+      const tools = def.tools ? ` (tools: ${def.tools.length ? def.tools.join(", ") : "none"})` : "";
+      return `- ${name}: ${def.description.replace(/\s+/g, " ").trim()}${tools}`;
+    });
+  return [
+    "Delegate a task to a subagent. It works on its own, with its own conversation and tools, and returns only its final reply to you.",
+    "Use it for self-contained work (a search, a review, an investigation) whose details need not fill this conversation. Several Agent calls in one response run in parallel.",
+    "The subagent sees nothing of this conversation: put everything it needs in `prompt`. Its reply comes back to you, not to the user: relay what matters.",
+    "",
+    "Agents (subagent_type):",
+    ...lines,
+  ].join("\n");
+}
+
+/** Runs one delegation; the plugin supplies it (it needs the calling run). */
+export type Launch = (input: AgentInput, ctx: ToolContext) => Promise<ToolOutput>;
+
+/** The Agent tool for a fixed set of agents. */
+export class AgentTool extends Tool<ReturnType<typeof agentInput>> {
+  readonly name = AGENT_TOOL;
+  readonly description: string;
+  readonly inputSchema: ReturnType<typeof agentInput>;
+
+  constructor(
+    agents: Readonly<Record<string, AgentDefinition>>,
+    private readonly launch: Launch,
+  ) {
+    super();
+    const names = Object.keys(agents).sort() as [string, ...string[]];
+    this.description = describeAgents(agents);
+    this.inputSchema = agentInput(names);
+  }
+
+  // Delegating changes nothing by itself: every call the subagent makes is judged on its own,
+  // under a mode that can only be narrower than this run's.
+  override isReadOnly(): boolean {
+    return true;
+  }
+  override isConcurrencySafe(): boolean {
+    return true;
+  }
+  call(input: AgentInput, ctx: ToolContext): Promise<ToolOutput> {
+    return this.launch(input, ctx);
+  }
+}

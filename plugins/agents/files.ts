@@ -1,0 +1,73 @@
+/**
+ * Agent files of `agentSources`: markdown files under each source's folder, subfolders
+ * included, read in sorted order (the definitions end up in the Agent tool's description,
+ * which sits in the cached prefix, so the order must not depend on the filesystem).
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import type { AgentDefinition } from "../../src/index";
+import { orderedSources, type Source } from "../_shared/sources";
+import { parseAgentFile } from "./parse";
+
+/** The folder a source means. */
+export function agentFolder(source: Source, cwd: string, home: string): string {
+  if (source === "user") return join(home, ".ubiquity", "agents");
+  if (source === "project") return join(cwd, ".ubiquity", "agents");
+  return join(cwd, ".ubiquity", "agents.local");
+}
+
+/** A definition read from a file. */
+export interface AgentFile {
+  name: string;
+  definition: AgentDefinition;
+  path: string;
+  source: Source;
+}
+
+/** The `.md` files under `folder`, sorted by path; none when the folder is missing. */
+async function markdownFiles(folder: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(folder, { recursive: true });
+  } catch {
+    return [];
+  }
+  const paths = entries.filter((e) => e.toLowerCase().endsWith(".md")).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const files: string[] = [];
+  for (const rel of paths) {
+    const path = join(folder, rel);
+    if ((await stat(path).catch(() => undefined))?.isFile()) files.push(path);
+  }
+  return files;
+}
+
+/**
+ * Read the agent files of the asked-for sources, weakest first (user, project, local): a later
+ * file wins a name. Problems (a skipped file, a dropped field) go to `report`.
+ */
+export async function readAgentFiles(
+  sources: readonly string[] | undefined,
+  place: { cwd: string; home: string },
+  report: (message: string) => void,
+): Promise<Map<string, AgentFile>> {
+  const found = new Map<string, AgentFile>();
+  for (const source of orderedSources(sources)) {
+    for (const path of await markdownFiles(agentFolder(source, place.cwd, place.home))) {
+      let text: string;
+      try {
+        text = await readFile(path, "utf8");
+      } catch (error) {
+        report(`skipped the agent file ${path}: it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+        continue;
+      }
+      const parsed = parseAgentFile(text, basename(path).replace(/\.md$/i, ""));
+      if (!parsed.ok) {
+        report(`skipped the agent file ${path}: ${parsed.problem}`);
+        continue;
+      }
+      for (const field of parsed.dropped) report(`agent file ${path}: ignored the field ${field}, which could not be parsed; the run's own setting applies`);
+      found.set(parsed.name, { name: parsed.name, definition: parsed.definition, path, source });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,133 @@
+/**
+ * `ubiquity:agents`: subagents and the Agent tool. Definitions come from `options.agents` and,
+ * when `agentSources` asks, from agent files (later sources win a name, `options.agents` wins
+ * over files). The Agent tool is registered only when at least one agent is configured.
+ * - `kernel.ready`: read agent files, register the Agent tool
+ * - `tool.beforeCall`: note which run an Agent call belongs to (a ToolContext carries no run)
+ * - `tool.list`: a subagent keeps its parent's tools cut to its definition; never Agent, never AskUserQuestion
+ * - `turn.prompt` / `turn.stop` / `session.end`: SubagentStart context, SubagentStop
+ * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
+ */
+import { homedir } from "node:os";
+import {
+  definePlugin,
+  SYSTEM_STAGE,
+  type AgentDefinition,
+  type Kernel,
+  type RunContext,
+  type SystemSection,
+  type Tool,
+  type ToolContext,
+} from "../../src/index";
+import { getHooksApi } from "../hooks/index";
+import { warn } from "../_shared/warn";
+import { AGENT_TOOL, AgentTool } from "./agent-tool";
+import { readAgentFiles } from "./files";
+import { runSubagent, type Delegation } from "./launch";
+import { keepTool } from "./narrow";
+
+export { AGENT_TOOL, AgentTool, agentInput, describeAgents, type AgentInput } from "./agent-tool";
+export { parseAgentFile, parseList, type ParsedAgent } from "./parse";
+export { readAgentFiles, agentFolder, type AgentFile } from "./files";
+export { narrowMode, DEFAULT_AGENT_MAX_TURNS } from "./narrow";
+
+/** The plugin's name (also the owner of the Agent tool). */
+export const NAME = "ubiquity:agents";
+
+/** Stage of the subagent note: after `appendSystemPrompt`, so a subagent's prompt ends with it. */
+export const SUBAGENT_NOTE_STAGE = SYSTEM_STAGE.APPEND + 100;
+
+/** The last section of every subagent's system prompt. */
+export const SUBAGENT_NOTE =
+  "# Reporting back\nYou are a subagent working on a task delegated by another agent. Your caller sees only your final reply — none of your tool calls or intermediate messages — so end with a complete, self-contained answer that states what you found or did.";
+
+/** What other code can ask the plugin about a kernel. */
+export interface AgentsApi {
+  /** The configured agents (files and `options.agents`), sorted by name; empty before `kernel.ready`. */
+  definitions(): Readonly<Record<string, AgentDefinition>>;
+}
+
+const apis = new WeakMap<Kernel, AgentsApi>();
+
+/** The agents plugin's API on a kernel (undefined when the plugin is not loaded). */
+export function getAgentsApi(kernel: Kernel): AgentsApi | undefined {
+  return apis.get(kernel);
+}
+
+function sortedByName<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]!]));
+}
+
+/** The agents plugin. */
+export const agentsPlugin = definePlugin(function agents() {
+  return {
+    name: NAME,
+    apply(kernel) {
+      let agents: Record<string, AgentDefinition> = {};
+      const delegations = new WeakMap<RunContext, Delegation>();
+      const callers = new WeakMap<ToolContext, RunContext>();
+      const stopFired = new WeakSet<RunContext>();
+      apis.set(kernel, { definitions: () => agents });
+
+      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+        const { cwd, agentSources } = kernel.options;
+        const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
+        const merged: Record<string, AgentDefinition> = {};
+        for (const file of files.values()) merged[file.name] = file.definition;
+        agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
+        if (Object.keys(agents).length === 0) return;
+        // Later wins: a plugin after this one that registered an Agent tool of its own keeps it.
+        const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
+        const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);
+        if (claimed && position(claimed.owner) > position(NAME)) return;
+        const tool = new AgentTool(agents, async (input, ctx) => {
+          const parent = callers.get(ctx);
+          if (!parent) return { content: "Agent failed: this call is not bound to a run (was tool.beforeCall skipped?)", isError: true };
+          return runSubagent(parent, input.subagent_type, agents[input.subagent_type]!, input, ctx.toolUseId, (child, d) => delegations.set(child, d));
+        });
+        kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
+      });
+
+      kernel.hooks.tool.beforeCall.tap(NAME, (state, call) => {
+        if (call.toolName === AGENT_TOOL) callers.set(call.context, call.run);
+        return state;
+      });
+
+      kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
+        if (!run.agent) return tools;
+        const delegation = delegations.get(run);
+        // No nested subagents, and nobody to answer a question: the report goes to the parent.
+        return tools.filter(
+          (t) => t.name !== AGENT_TOOL && t.name !== "AskUserQuestion" && keepTool(t.name, delegation?.parentTools, delegation?.definition),
+        );
+      });
+
+      kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
+        const context = run.agent && prompt.source === "user" ? delegations.get(run)?.context : undefined;
+        return context?.length ? { ...prompt, context: [...prompt.context, ...context] } : prompt;
+      });
+
+      // SubagentStop may send the subagent back, the way Stop does for the main run.
+      kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
+        const hooks = getHooksApi(kernel);
+        if (!run.agent || !hooks?.has("SubagentStop")) return undefined;
+        stopFired.add(run);
+        const outcome = await hooks.fire("SubagentStop", run, { message: info.text, extra: { stopHookActive: info.continuations > 0 } });
+        return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;
+      });
+
+      // A subagent that failed never reached turn.stop: SubagentStop still fires, to inform.
+      kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
+        const hooks = getHooksApi(kernel);
+        if (!run.agent || stopFired.has(run) || !hooks?.has("SubagentStop")) return;
+        await hooks.fire("SubagentStop", run, { message: result.result, extra: { stopHookActive: false, subtype: result.subtype } });
+      });
+
+      kernel.hooks.turn.system.tap({ name: NAME, stage: SUBAGENT_NOTE_STAGE }, (sections: SystemSection[], run) =>
+        run.agent ? [...sections, { id: "subagent", text: SUBAGENT_NOTE }] : sections,
+      );
+    },
+  };
+});
+
+export default agentsPlugin;

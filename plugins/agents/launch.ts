@@ -1,0 +1,100 @@
+/**
+ * One delegation: a nested run on the same kernel with its own history, tools, budget and
+ * file-read state. Only its final text goes back to the caller; its usage is added to the
+ * caller's (its cost already is: pricing charges every ancestor of the run that paid it).
+ */
+import { randomUUID } from "node:crypto";
+import {
+  addUsage,
+  createRun,
+  describeError,
+  driveRun,
+  emptyUsage,
+  requestedModel,
+  resolveModel,
+  type AgentDefinition,
+  type RunContext,
+  type ToolOutput,
+} from "../../src/index";
+import { getHooksApi } from "../hooks/index";
+import { getSkillsApi } from "../skills/api";
+import type { AgentInput } from "./agent-tool";
+import { subagentOptions } from "./narrow";
+
+/** What the plugin remembers about a subagent run while it runs. */
+export interface Delegation {
+  definition: AgentDefinition;
+  /** The tools its parent was offered when it delegated: a subagent never gets more. */
+  parentTools: ReadonlySet<string>;
+  /** `additionalContext` from SubagentStart hooks, placed ahead of its prompt. */
+  context: string[];
+}
+
+type Model = NonNullable<RunContext["model"]>;
+
+/** The subagent's model: `inherit` (or none) is the parent's own; a string resolves with role `subagent`. */
+async function modelFor(parent: RunContext, definition: AgentDefinition): Promise<Model> {
+  const wanted = definition.model === "inherit" ? undefined : definition.model;
+  if (wanted !== undefined) return resolveModel(parent, wanted, "subagent");
+  if (parent.model) return parent.model;
+  const requested = requestedModel(parent.options);
+  if (requested === undefined) throw new Error("the parent run has no model to inherit; set the agent's model");
+  return resolveModel(parent, requested, "subagent");
+}
+
+/** Add a finished subagent's usage to its parent's totals. */
+export function chargeParent(parent: RunContext, child: RunContext): void {
+  addUsage(parent.usage, child.usage);
+  for (const [label, usage] of Object.entries(child.modelUsage)) addUsage((parent.modelUsage[label] ??= emptyUsage()), usage);
+}
+
+/** Run agent `type` on `input` for the Agent call `toolUseId` of `parent`. */
+export async function runSubagent(
+  parent: RunContext,
+  type: string,
+  definition: AgentDefinition,
+  input: AgentInput,
+  toolUseId: string,
+  remember: (child: RunContext, delegation: Delegation) => void,
+): Promise<ToolOutput> {
+  let model: Model;
+  try {
+    model = await modelFor(parent, definition);
+  } catch (error) {
+    return { content: `Agent ${type} could not start: ${describeError(error)}. Fix the agent's model (or use "inherit").`, isError: true };
+  }
+  // A fresh id per invocation: the same agent may run several times at once.
+  const agentId = randomUUID();
+  const child = createRun({
+    kernel: parent.kernel,
+    abortSignal: parent.abortSignal,
+    parent,
+    agent: { agentId, agentType: type, parentToolUseId: toolUseId },
+    options: subagentOptions(parent.options, definition, model),
+  });
+  const delegation: Delegation = { definition, parentTools: new Set(parent.tools.map((t) => t.name)), context: [] };
+  remember(child, delegation);
+  getSkillsApi(parent.kernel)?.narrow(child, definition.skills);
+
+  const hooks = getHooksApi(parent.kernel);
+  if (hooks?.has("SubagentStart")) {
+    const outcome = await hooks.fire("SubagentStart", child, { prompt: input.prompt, extra: { description: input.description, parentToolUseId: toolUseId } });
+    if (outcome.blocked) return { content: `Agent ${type} was not started: ${outcome.blocked}`, isError: true, metadata: { agentId, agentType: type } };
+    delegation.context.push(...outcome.context);
+  }
+
+  const result = await driveRun(child, input.prompt);
+  chargeParent(parent, child);
+  // A handler that asked to end the run meant the whole run, not just the delegated part.
+  if (child.interrupted && !parent.interrupted) parent.interrupted = child.interrupted;
+  const metadata = {
+    agentId,
+    agentType: type,
+    subtype: result.subtype,
+    numTurns: result.numTurns,
+    usage: result.usage,
+    totalCostUsd: result.totalCostUsd,
+  };
+  if (result.isError) return { content: `Agent ${type} did not finish (${result.subtype}): ${result.result}`, isError: true, metadata };
+  return { content: result.result || `Agent ${type} finished without a reply.`, metadata };
+}

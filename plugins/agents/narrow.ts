@@ -1,0 +1,47 @@
+/**
+ * What a subagent may do, derived from its parent: a subagent can be narrowed, never widened —
+ * one that could widen its own permissions would be an escalation path.
+ */
+import type { AgentDefinition, PermissionMode, ResolvedOptions, RunContext } from "../../src/index";
+
+/** The turn budget of a subagent whose definition sets none. */
+export const DEFAULT_AGENT_MAX_TURNS = 20;
+
+// Which modes allow at least everything `mode` allows. plan and dontAsk are incomparable
+// (plan runs read-only calls that dontAsk would deny; dontAsk runs pre-approved edits that
+// plan refuses), so neither narrows the other.
+const WIDER: Record<PermissionMode, readonly PermissionMode[]> = {
+  bypassPermissions: ["bypassPermissions"],
+  acceptEdits: ["acceptEdits", "bypassPermissions"],
+  default: ["default", "acceptEdits", "bypassPermissions"],
+  plan: ["plan", "default", "acceptEdits", "bypassPermissions"],
+  dontAsk: ["dontAsk", "default", "acceptEdits", "bypassPermissions"],
+};
+
+/** The subagent's mode: the one it asks for when that narrows the parent's, else the parent's. */
+export function narrowMode(parent: PermissionMode, wanted: PermissionMode | undefined): PermissionMode {
+  if (!wanted) return parent;
+  return WIDER[wanted].includes(parent) ? wanted : parent;
+}
+
+/** The options a subagent runs with: the parent's, with its own prompt, model, budget, mode and extra denials. */
+export function subagentOptions(parent: ResolvedOptions, definition: AgentDefinition, model: NonNullable<RunContext["model"]>): ResolvedOptions {
+  const denied = definition.disallowedTools ?? [];
+  return Object.freeze({
+    ...parent,
+    model,
+    // The definition's prompt is the subagent's guidance; the run sections still follow it.
+    systemPrompt: definition.prompt,
+    maxTurns: definition.maxTurns ?? DEFAULT_AGENT_MAX_TURNS,
+    permissionMode: narrowMode(parent.permissionMode, definition.permissionMode),
+    // Deny rules only ever take away, so adding the definition's is safe (and enforces rule forms like `Bash(rm *)`).
+    disallowedTools: denied.length ? [...(parent.disallowedTools ?? []), ...denied] : parent.disallowedTools,
+  });
+}
+
+/** Which of the tools offered to a subagent it keeps: its parent's, cut to `tools` and `disallowedTools`. */
+export function keepTool(name: string, parentTools: ReadonlySet<string> | undefined, definition: AgentDefinition | undefined): boolean {
+  if (parentTools && !parentTools.has(name)) return false;
+  if (definition?.tools && !definition.tools.includes(name)) return false;
+  return !definition?.disallowedTools?.includes(name);
+}

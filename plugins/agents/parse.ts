@@ -1,0 +1,73 @@
+/**
+ * One agent file: YAML frontmatter carries the fields, the body is the prompt. Keys may be
+ * hyphenated or camelCase; lists may be `a, b` or `[a, b]`. A field that cannot be parsed is
+ * dropped (and named), so the run's own setting applies instead of a guessed value.
+ */
+import { PERMISSION_MODES, type AgentDefinition, type PermissionMode } from "../../src/index";
+import { camelKeys, splitFrontmatter } from "../_shared/frontmatter";
+
+/** What parsing one agent file gave. */
+export type ParsedAgent =
+  | { ok: true; name: string; definition: AgentDefinition; dropped: string[] }
+  | { ok: false; problem: string };
+
+/**
+ * A list field: `a, b`, `[a, b]` (a YAML sequence or the same text quoted), or nothing after
+ * the key, which is an empty list (grants none). Undefined when it is not a list of names.
+ */
+export function parseList(value: unknown): string[] | undefined {
+  if (value === null) return [];
+  if (typeof value === "string") {
+    const inner = value.trim().replace(/^\[([\s\S]*)\]$/, "$1");
+    return inner
+      .split(",")
+      .map((s) => s.trim().replace(/^["']|["']$/g, ""))
+      .filter(Boolean);
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.map((v) => v.trim()).filter(Boolean);
+  return undefined;
+}
+
+function parseMaxTurns(value: unknown): number | undefined {
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Parse an agent file's text; `stem` (the file name without `.md`) is the default name. */
+export function parseAgentFile(text: string, stem: string): ParsedAgent {
+  const split = splitFrontmatter(text);
+  if (!split.ok) return split;
+  const data = camelKeys(split.data);
+  const dropped: string[] = [];
+  let name = stem;
+  if ("name" in data) {
+    if (typeof data.name === "string" && data.name.trim()) name = data.name.trim();
+    else dropped.push("name");
+  }
+  const description = typeof data.description === "string" ? data.description.trim() : "";
+  if (!description) return { ok: false, problem: "it has no description: add a `description:` line to its frontmatter" };
+  const prompt = split.body.trim();
+  if (!prompt) return { ok: false, problem: "it has no body: the text after the frontmatter is the agent's prompt" };
+
+  const definition: AgentDefinition = { description, prompt };
+  for (const key of ["tools", "disallowedTools", "skills"] as const) {
+    if (!(key in data)) continue;
+    const list = parseList(data[key]);
+    if (list) definition[key] = list;
+    else dropped.push(key);
+  }
+  if ("model" in data) {
+    if (typeof data.model === "string" && data.model.trim()) definition.model = data.model.trim();
+    else dropped.push("model");
+  }
+  if ("maxTurns" in data) {
+    const turns = parseMaxTurns(data.maxTurns);
+    if (turns) definition.maxTurns = turns;
+    else dropped.push("maxTurns");
+  }
+  if ("permissionMode" in data) {
+    if (PERMISSION_MODES.includes(data.permissionMode as PermissionMode)) definition.permissionMode = data.permissionMode as PermissionMode;
+    else dropped.push("permissionMode");
+  }
+  return { ok: true, name, definition, dropped };
+}
