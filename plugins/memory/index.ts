@@ -1,0 +1,63 @@
+/**
+ * `ubiquity:memory`: memory files (UBIQUITY.md) — standing instructions the caller opted into
+ * with `memorySources` and `memory`. Read once at `kernel.ready`; rendered at SYSTEM_STAGE.MEMORY,
+ * after the run sections and right before `appendSystemPrompt`, for every run of the kernel
+ * (subagents inherit it). With no memory the system prompt is exactly what it was without the plugin.
+ */
+import { homedir } from "node:os";
+import { definePlugin, SYSTEM_STAGE, type Kernel, type SystemSection } from "../../src/index";
+import { warn } from "../_shared/warn";
+import { loadMemory, type MemoryFile } from "./load";
+import { renderMemory } from "./render";
+
+export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
+export { findIncludes, lineReferences, blankInlineCode } from "./includes";
+export { memoryCandidates, rootToCwd, type MemorySource, type MemoryCandidate } from "./sources";
+export { renderMemory, MEMORY_HEADER } from "./render";
+
+/** The plugin's name. */
+export const NAME = "ubiquity:memory";
+
+/** What other code can ask the plugin about a kernel. */
+export interface MemoryApi {
+  /** The loaded files, in prompt order (empty before `kernel.ready`). */
+  files(): readonly MemoryFile[];
+}
+
+const apis = new WeakMap<Kernel, MemoryApi>();
+
+/** The memory plugin's API on a kernel (undefined when the plugin is not loaded). */
+export function getMemoryApi(kernel: Kernel): MemoryApi | undefined {
+  return apis.get(kernel);
+}
+
+/** The memory plugin. */
+export const memoryPlugin = definePlugin(function memory() {
+  return {
+    name: NAME,
+    apply(kernel) {
+      let files: readonly MemoryFile[] = [];
+      let section: SystemSection | undefined;
+      apis.set(kernel, { files: () => files });
+
+      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+        const { cwd, memory, memorySources } = kernel.options;
+        if (!memory?.length && !memorySources?.length) return;
+        files = await loadMemory(
+          { memory, memorySources },
+          { cwd, home: homedir() },
+          (message) => warn(kernel, NAME, message),
+          (message) => kernel.logger.debug(`[${NAME}] ${message}`),
+        );
+        const text = renderMemory(files);
+        section = text ? { id: "memory", text } : undefined;
+      });
+
+      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.MEMORY }, (sections: SystemSection[]) =>
+        section ? [...sections, section] : sections,
+      );
+    },
+  };
+});
+
+export default memoryPlugin;

@@ -1,0 +1,44 @@
+/**
+ * Where memory files live. Weakest first: user, then project, then local, then the explicit
+ * `memory` files; project and local walk from the filesystem root down to the cwd, so the
+ * nearest file has the last word.
+ */
+import { dirname, join, resolve } from "node:path";
+import { absolutePath } from "../_shared/paths";
+import { orderedSources } from "../_shared/sources";
+
+/** Where a memory file came from: a source, or the `memory` option. */
+export type MemorySource = "user" | "project" | "local" | "memory";
+
+/** A memory file to try, before reading. */
+export interface MemoryCandidate {
+  path: string;
+  source: MemorySource;
+  /** Only for `memory` entries: the path as the caller wrote it (a missing one is reported). */
+  written?: string;
+}
+
+/** The folders from the filesystem root down to `cwd`. */
+export function rootToCwd(cwd: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    dirs.unshift(dir);
+    if (dirname(dir) === dir) return dirs;
+  }
+}
+
+/** Every memory file the options point at, weakest first (files may not exist). */
+export function memoryCandidates(
+  options: { memorySources?: readonly string[]; memory?: readonly string[] },
+  place: { cwd: string; home: string },
+): MemoryCandidate[] {
+  const out: MemoryCandidate[] = [];
+  const dirs = rootToCwd(place.cwd);
+  for (const source of orderedSources(options.memorySources)) {
+    if (source === "user") out.push({ path: join(place.home, ".ubiquity", "UBIQUITY.md"), source });
+    if (source === "project") for (const d of dirs) out.push({ path: join(d, "UBIQUITY.md"), source }, { path: join(d, ".ubiquity", "UBIQUITY.md"), source });
+    if (source === "local") for (const d of dirs) out.push({ path: join(d, "UBIQUITY.local.md"), source });
+  }
+  for (const written of options.memory ?? []) out.push({ path: absolutePath(place.cwd, written), source: "memory", written });
+  return out;
+}
