@@ -21,6 +21,9 @@ import toolTodo from "../plugins/tool-todo/index";
 import todos from "../plugins/todos/index";
 import sessions from "../plugins/sessions/index";
 import mcp from "../plugins/mcp/index";
+import agents from "../plugins/agents/index";
+import skills from "../plugins/skills/index";
+import memory from "../plugins/memory/index";
 
 export default definePreset({
   name: "ubiquity:default",
@@ -43,5 +46,8 @@ export default definePreset({
     todos(),
     sessions(),
     mcp(),
+    agents(),
+    skills(),
+    memory(),
   ],
 });

@@ -8,14 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { OptionsSchema } from "ubiquity";
 
-const PENDING: Record<string, string> = {
-  agents: "subagents (#10)",
-  agentSources: "subagents (#10)",
-  skills: "skills (#10)",
-  skillSources: "skills (#10)",
-  memory: "memory (#10)",
-  memorySources: "memory (#10)",
-};
+const PENDING: Record<string, string> = {};
 
 // These files set or mask options; they do not act on them.
 const NOT_CONSUMERS = [join("src", "config", "schema.ts"), join("src", "runner.ts"), join("src", "cli.ts"), join("src", "redact.ts")];
