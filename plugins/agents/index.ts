@@ -82,7 +82,7 @@ export const agentsPlugin = definePlugin(function agents() {
         if (claimed && position(claimed.owner) > position(NAME)) return;
         const tool = new AgentTool(agents, async (input, ctx) => {
           const parent = callers.get(ctx);
-          if (!parent) return { content: "Agent failed: this call is not bound to a run (was tool.beforeCall skipped?)", isError: true };
+          if (!parent) return { content: "Agent failed: the call is not bound to a run; call it through a run's tool funnel (runToolCall), whose tool.beforeCall binds it", isError: true };
           return runSubagent(parent, input.subagent_type, agents[input.subagent_type]!, input, ctx.toolUseId, (child, d) => delegations.set(child, d));
         });
         kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
