@@ -3,6 +3,9 @@
  * order: a same-name plugin in a config replaces one of these in place; `disable` removes one.
  */
 import { definePreset } from "../src/index";
+import settings from "../plugins/settings/index";
+import permissions from "../plugins/permissions/index";
+import toolAskUser from "../plugins/tool-ask-user/index";
 import model from "../plugins/model/index";
 import retry from "../plugins/retry/index";
 import pricing from "../plugins/pricing/index";
@@ -20,14 +23,11 @@ import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
 import todos from "../plugins/todos/index";
 import sessions from "../plugins/sessions/index";
-import mcp from "../plugins/mcp/index";
-import agents from "../plugins/agents/index";
-import skills from "../plugins/skills/index";
-import memory from "../plugins/memory/index";
 
 export default definePreset({
   name: "ubiquity:default",
   plugins: [
+    settings(),
     model(),
     retry(),
     pricing(),
@@ -36,18 +36,16 @@ export default definePreset({
     caching(),
     cacheBreaks(),
     systemPrompt(),
+    permissions(),
     toolRead(),
     toolWrite(),
     toolEdit(),
     toolBash(),
     toolGlob(),
     toolGrep(),
+    toolAskUser(),
     toolTodo(),
     todos(),
     sessions(),
-    mcp(),
-    agents(),
-    skills(),
-    memory(),
   ],
 });
