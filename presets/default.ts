@@ -23,6 +23,10 @@ import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
 import todos from "../plugins/todos/index";
 import sessions from "../plugins/sessions/index";
+import mcp from "../plugins/mcp/index";
+import agents from "../plugins/agents/index";
+import skills from "../plugins/skills/index";
+import memory from "../plugins/memory/index";
 
 export default definePreset({
   name: "ubiquity:default",
@@ -47,5 +51,9 @@ export default definePreset({
     toolTodo(),
     todos(),
     sessions(),
+    mcp(),
+    agents(),
+    skills(),
+    memory(),
   ],
 });
