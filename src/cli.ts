@@ -157,6 +157,11 @@ export const COMMANDS: Record<string, CliCommand> = {
       return mcpListCommand(kernelFor({ logger: defaultLogger(), ...config }, filepath), { positionals, json: values.json === true }, io);
     },
   },
+  // Loaded on use: the permissions plugin brings the bash grammar (wasm) with it.
+  permissions: {
+    summary: "Test permission rules against a command: permissions check --allow 'Bash(git:*)' \"git status\"",
+    raw: async (argv, io) => (await import("../plugins/permissions/command")).permissionsCommand.raw(argv, io),
+  },
   inspect,
   schema,
 };

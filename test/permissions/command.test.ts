@@ -48,3 +48,16 @@ describe("ubiquity permissions check", () => {
     expect(await check("--help")).toMatchObject({ code: 0, stdout: expect.stringContaining("Exit code: 0 allow, 2 ask, 3 deny") });
   });
 });
+
+describe("in the runner's command table", () => {
+  it("`ubiquity permissions check` runs through main() and is listed in the help", async () => {
+    const { main } = await import("../../src/cli");
+    let stdout = "";
+    const io = { stdout: (t: string) => void (stdout += t), stderr: () => {} };
+    expect(await main(["permissions", "check", "--allow", "Bash(git:*)", "--cwd", tempDir(), "git status\nrm -rf /"], io)).toBe(2);
+    expect(stdout).toContain('ask: Bash needs approval: no allow rule covers "rm -rf /".');
+    stdout = "";
+    expect(await main(["--help"], io)).toBe(0);
+    expect(stdout).toMatch(/permissions\s+Test permission rules against a command/);
+  });
+});
