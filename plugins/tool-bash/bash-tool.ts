@@ -39,7 +39,10 @@ export class BashTool extends Tool<typeof BashInput> {
   readonly description = DESCRIPTION;
   readonly inputSchema = BashInput;
 
-  /** Until the permissions plugin parses commands, the whole command is the one candidate. */
+  /**
+   * The whole command, for engines that match it as one string. ubiquity:permissions does not
+   * use this: it parses the command and judges every simple command in it.
+   */
   override permissionRuleContent(input: z.output<typeof BashInput>) {
     return [input.command];
   }
