@@ -6,7 +6,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^ubiquity$/, replacement: here("./src/index.ts") },
+      { find: /^ubiquity$/, replacement: here("./src/main.ts") },
       { find: /^ubiquity\/testing$/, replacement: here("./src/testing/index.ts") },
       { find: /^ubiquity\/plugins\/(.*)$/, replacement: here("./plugins/$1/index.ts") },
       { find: /^ubiquity\/presets\/(.*)$/, replacement: here("./presets/$1.ts") },

@@ -44,3 +44,6 @@ export async function mcpListCommand(kernel: Kernel, args: McpCommandArgs, io: M
   return (await import("../plugins/mcp/command")).mcpListCommand(kernel, args, io);
 }
 export type { McpCommandArgs, McpCommandIO } from "../plugins/mcp/command";
+
+// The built-in tool suite, for `tools: [...builtinTools(), mine]`.
+export { builtinTools } from "../plugins/tools/index";

@@ -1,6 +1,7 @@
 /**
- * Ubiquity's public entry. The kernel proper is feature-free; `summon()` and the runner bind
- * to the default preset only in `facade.ts`.
+ * The kernel's public API: what plugins import (`../../src/index`). The package entry
+ * (`src/main.ts`) adds the product facade on top; this file never imports plugins, so plugins
+ * importing it form no cycle.
  */
 export { createKernel, defineConfig, validateConfig, hasTaps, OptionsSchema } from "./kernel";
 export type { Kernel, ResolvedOptions, ConfigEnv, TapDescription } from "./kernel";
@@ -50,7 +51,6 @@ export type {
   Logger,
 } from "./config/schema";
 export { defaultLogger, consoleLogger, debugEnabled } from "./logger";
-export { summon, defaultPreset } from "./facade";
 export type { SummonOptions } from "./summon";
 export { driveRun, resolveModel, modelLabel, requestedModel, RunEnd } from "./loop";
 export { createRun } from "./run";
@@ -58,7 +58,3 @@ export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
 export type { RawToolCall, CallOutcome } from "./funnel";
 export { redactText, redactValue, secretsOf } from "./redact";
-export { SessionStore, SessionNotFoundError } from "./facade";
-export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRecord, PersistedMessage } from "./facade";
-export { registerAlias, openaiCompatible, registerPricing, registerContextWindow } from "./facade";
-export type { OpenAICompatibleSettings } from "./facade";

@@ -4,7 +4,7 @@
  * `--session-dir`, else the config file's `sessionDir`, else ~/.ubiquity/sessions.
  */
 import { resolve } from "node:path";
-import { defaultPreset, loadConfig } from "../../src/index";
+import { loadConfig } from "../../src/index";
 import { storageRoot } from "../_shared/storage-paths";
 import { formatSession, formatSessionList } from "./render";
 import { SessionNotFoundError, SessionStore } from "./store";
@@ -37,7 +37,8 @@ async function storeFrom(values: SessionsCommandArgs["values"]): Promise<{ store
     cwd,
     configFile: typeof values.config === "string" ? values.config : undefined,
     command: "sessions",
-    defaultPresets: async () => [await defaultPreset()],
+    // the default preset claims its plugins' config keys; loaded lazily like the facade does
+    defaultPresets: async () => [(await import("../../presets/default")).default],
   });
   const configured = loaded.config?.sessionDir;
   return { store: new SessionStore({ dir: storageRoot(configured, cwd, "sessions") }), cwd };

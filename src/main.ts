@@ -1,0 +1,13 @@
+/**
+ * The package entry (`import … from "ubiquity"`): the kernel's public API (`./index`) plus the
+ * product facade — `summon()` bound to the default preset, and the public helpers that live in
+ * built-in plugins. Kept apart from `./index` so plugins, which import `./index`, never import
+ * the facade back (no module cycle).
+ */
+export * from "./index";
+export { summon, defaultPreset } from "./facade";
+export { SessionStore, SessionNotFoundError } from "./facade";
+export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRecord, PersistedMessage } from "./facade";
+export { registerAlias, openaiCompatible, registerPricing, registerContextWindow } from "./facade";
+export type { OpenAICompatibleSettings } from "./facade";
+export { builtinTools } from "./facade";
