@@ -27,20 +27,28 @@ import mcp from "../plugins/mcp/index";
 import agents from "../plugins/agents/index";
 import skills from "../plugins/skills/index";
 import memory from "../plugins/memory/index";
+import hooks from "../plugins/hooks/index";
 
 export default definePreset({
   name: "ubiquity:default",
   plugins: [
+    // Configuration first: settings files merge into the config before anything reads it.
     settings(),
+    // The model layer: resolve model strings, retry at the transport, price every response.
     model(),
     retry(),
     pricing(),
+    // Context management: compaction tiers (cheapest first), then cache breakpoints and the
+    // cache-break detector, which must see the final request.
     compactionMicro(),
     compactionSummarize(),
     caching(),
     cacheBreaks(),
+    // What the model is told, and what it may do.
     systemPrompt(),
     permissions(),
+    hooks(),
+    // The built-in tools, in offer order (Read, Write, Edit, Bash, Glob, Grep, then the rest).
     toolRead(),
     toolWrite(),
     toolEdit(),
@@ -49,8 +57,10 @@ export default definePreset({
     toolGrep(),
     toolAskUser(),
     toolTodo(),
+    // Persistence.
     todos(),
     sessions(),
+    // Extensions: MCP servers, subagents, skills, memory files.
     mcp(),
     agents(),
     skills(),
