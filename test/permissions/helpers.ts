@@ -1,25 +1,11 @@
 /** Shared fixtures for the permission tests: real temp folders, and one-call runs through summon(). */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach } from "vitest";
 import { z } from "zod";
 import { defineTool, summon, type CanUseTool, type Message, type PermissionResult, type SummonOptions, type ToolPermission } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import permissions from "ubiquity/plugins/permissions";
 import { collect, ofType, resultOf } from "../helpers/collect";
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh temp folder (real path), removed after the test. */
-export function tempDir(prefix = "ubq-perm-"): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
+export { tempDir } from "../tools/helpers";
 
 /** One tool call for the scripted model. */
 export interface Call {
