@@ -7,18 +7,10 @@
  */
 import { posix } from "node:path";
 import { literalWord, renderWords, type ShellWord } from "./words";
-import { scanOptions, hasOption, type OptionSpec } from "./options";
+import { scanOptions, hasOption } from "./options";
 import { riskyOptions } from "./risky";
-import {
-  CHANGES_DIR,
-  PRIVILEGE_WRAPPERS,
-  SHELLS,
-  SYSTEM_BIN,
-  TRANSPARENT_WRAPPERS,
-  WRITES_ARGUMENTS,
-  isDangerousVariable,
-  isInterpreter,
-} from "./names";
+import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
+import { joinWords, unwrap, wrapperKind } from "./wrappers";
 import type { ShellAnalysis } from "./types";
 
 /** A `command` node, read. */
@@ -82,16 +74,26 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     else ctx.nested(word.value, out, ctx.depth + 1, via);
   };
 
-  if (TRANSPARENT_WRAPPERS.has(program)) {
+  const wrapper = wrapperKind(program);
+  if (wrapper) {
     const target = unwrap(program, words, out);
-    if (target.length > 0 && trusted) candidate.required = false;
-    inner(target, program);
-  } else if (PRIVILEGE_WRAPPERS.has(program)) {
-    inner(unwrap(program, words, out), program);
+    // A transparent wrapper adds nothing to allow: what it runs is what must be covered.
+    if (wrapper === "transparent" && trusted && (target.words.length > 0 || target.text)) candidate.required = false;
+    inner(target.words, program);
+    if (target.text) nested(target.text, `${program} -c`);
+  } else if (program === "coproc") {
+    // `coproc NAME { …; }` parses badly; run what follows, and let deny rules look at the raw text too.
+    out.unsafe.push("coproc, whose command the parser does not read reliably");
+    inner(words.slice(words[2]?.value === "{" ? 3 : 1), program);
+  } else if (program === "parallel") {
+    out.unsafe.push("GNU parallel builds its command lines at run time");
+    const scan = scanOptions(words, 1);
+    const end = words.findIndex((w, k) => k >= scan.index && /^:::+$/.test(w.value));
+    inner(words.slice(scan.index, end === -1 ? undefined : end), program, at.required, true);
   } else if (SHELLS.has(program)) {
     shell(program, words, at, out, nested);
   } else if (program === "eval") {
-    nested(joined(words.slice(1)), "eval");
+    nested(joinWords(words.slice(1)), "eval");
   } else if (program === "trap") {
     const scan = scanOptions(words, 1);
     const action = words[scan.index];
@@ -101,7 +103,7 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     const scan = scanOptions(words, 1, spec);
     const rest = words.slice(scan.index);
     if (hasOption(scan, ["--exec"], "x", spec)) inner(rest, "watch");
-    else nested(joined(rest), "watch");
+    else nested(joinWords(rest), "watch");
   } else if (program === "xargs") {
     xargs(words, at, out, inner);
   } else if (program === "find" || program === "fd" || program === "fdfind") {
@@ -114,68 +116,6 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     if (target?.literal && program !== "popd") out.cdTargets.push(target);
     else out.cdUnknown = true;
   }
-}
-
-/** Several words that bash joins with spaces and parses again (eval, watch): literal only if all are. */
-function joined(words: ShellWord[]): ShellWord | undefined {
-  if (words.length === 0) return undefined;
-  const dynamic = words.find((w) => !w.literal);
-  return dynamic ?? literalWord(words.map((w) => w.value).join(" "));
-}
-
-const WRAPPER_SPECS: Record<string, OptionSpec> = {
-  env: { short: "uCS", long: ["--unset", "--chdir", "--split-string"] },
-  nice: { short: "n", long: ["--adjustment"], numeric: true },
-  timeout: { short: "sk", long: ["--signal", "--kill-after"] },
-  nohup: {},
-  command: {},
-  builtin: {},
-  exec: { short: "a" },
-  time: { short: "fo", long: ["--format", "--output"] },
-  stdbuf: { short: "ioe", long: ["--input", "--output", "--error"] },
-  setsid: {},
-  ionice: { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] },
-  sudo: { short: "ugpCDrtTURh", long: ["--user", "--group", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--chroot", "--host"] },
-  doas: { short: "uC" },
-  busybox: {},
-};
-
-/** The command a wrapper runs (empty when it runs none, e.g. `command -v x`, `sudo -l`). */
-function unwrap(program: string, words: ShellWord[], out: ShellAnalysis): ShellWord[] {
-  const spec = WRAPPER_SPECS[program] ?? {};
-  const scan = scanOptions(words, 1, spec);
-  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time, so what it runs cannot be told`);
-  let i = scan.index;
-  switch (program) {
-    case "env":
-      // NAME=value words before the command set its environment.
-      for (; i < words.length && words[i]!.literal && /^[^=]+=/.test(words[i]!.value); i++) {
-        const variable = words[i]!.value.split("=")[0]!;
-        if (isDangerousVariable(variable)) out.unsafe.push(`env sets ${variable}, which changes what the program runs`);
-      }
-      break;
-    case "timeout":
-      i++; // the duration
-      break;
-    case "command":
-      if (hasOption(scan, [], "vV")) return [];
-      break;
-    case "time":
-      for (let k = 0; k < scan.seen.length; k++) {
-        const v = scan.seen[k]!.value;
-        if (v === "-o" || v === "--output") out.writes.push({ word: scan.seen[k + 1] ?? literalWord(""), kind: "argument" });
-        else if (v.startsWith("--output=")) out.writes.push({ word: literalWord(v.slice(9)), kind: "argument" });
-      }
-      break;
-    case "ionice":
-      if (hasOption(scan, ["--pid", "--pgid", "--uid"], "pPu", spec)) return [];
-      break;
-    case "sudo":
-      // sudo -e edits files, -l lists rights, -v refreshes: the operands are not a command.
-      if (hasOption(scan, ["--edit", "--list", "--validate"], "elv", spec)) return [];
-      break;
-  }
-  return words.slice(i);
 }
 
 /** `bash -c 'text'`: the text is parsed again; a shell reading its commands from stdin is fed blind. */

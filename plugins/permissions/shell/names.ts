@@ -16,16 +16,6 @@ export function isInterpreter(name: string): boolean {
   return INTERPRETERS.has(name) || /^(python|pypy|ruby|perl|php|lua|node)[0-9.]+$/.test(name);
 }
 
-/**
- * Wrappers that run the rest of their arguments as a command without adding authority: the
- * inner command is what an allow rule must cover. (`sudo`/`doas` are wrappers too, but they add
- * authority, so the wrapper itself must be allowed as well.)
- */
-export const TRANSPARENT_WRAPPERS = new Set(["env", "nice", "timeout", "nohup", "command", "builtin", "exec", "time", "stdbuf", "setsid", "ionice", "busybox"]);
-
-/** Wrappers that change who runs the command. */
-export const PRIVILEGE_WRAPPERS = new Set(["sudo", "doas"]);
-
 /** Folders whose programs are trusted to be the real wrapper (a `./env` could be anything). */
 export const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/;
 

@@ -143,6 +143,9 @@ const checks: Record<string, Check> = {
   zip(words) {
     return words.some((w) => /^(-TT|--unzip-command)/.test(w.value)) ? "zip -TT runs a program" : undefined;
   },
+  enable(words) {
+    return words.some((w) => /^-[a-zA-Z]*f/.test(w.value)) ? "enable -f loads shell builtins from a shared library" : undefined;
+  },
   man(words) {
     return words.some((w) => /^(-P|-H|--pager|--html)/.test(w.value)) ? "man -P/-H names a program to run" : undefined;
   },

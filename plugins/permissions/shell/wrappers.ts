@@ -1,0 +1,133 @@
+/**
+ * Programs that run another command: where that command starts in their arguments, or which
+ * option carries it as shell text. A deny rule must see through all of them (`flock x rm`,
+ * `chroot / rm`, `su -c 'rm …'`), and an allow rule must cover what they run.
+ */
+import { hasOption, scanOptions, type OptionSpec } from "./options";
+import { isDangerousVariable } from "./names";
+import { literalWord, type ShellWord } from "./words";
+import type { ShellAnalysis } from "./types";
+
+/** How one wrapper is read. */
+interface WrapperDef {
+  /** `transparent`: only the wrapped command needs allowing; `privilege`: the wrapper needs it too. */
+  kind: "transparent" | "privilege";
+  options?: OptionSpec;
+  /** Operands before the command (timeout's duration, chroot's new root, flock's lock file). */
+  skip?: number;
+  /** Options (short letters / long names) whose value is shell text that is run. */
+  text?: { short?: string; long?: string[] };
+  /** Options after which nothing is run (`command -v`, `sudo -l`, `strace -p`). */
+  none?: { short?: string; long?: string[] };
+  /** Without a text option the operands are not a command (su user, script file). */
+  textOnly?: boolean;
+  /** Options may follow operands (GNU getopt permutes): look for the text option anywhere. */
+  permute?: boolean;
+  /** The operands are joined and run as shell text (sg group cmd args). */
+  joinRest?: boolean;
+}
+
+const DEFS: Record<string, WrapperDef> = {
+  env: { kind: "transparent", options: { short: "uCS", long: ["--unset", "--chdir", "--split-string"] } },
+  nice: { kind: "transparent", options: { short: "n", long: ["--adjustment"], numeric: true } },
+  timeout: { kind: "transparent", options: { short: "sk", long: ["--signal", "--kill-after"] }, skip: 1 },
+  nohup: { kind: "transparent" },
+  command: { kind: "transparent", none: { short: "vV" } },
+  builtin: { kind: "transparent" },
+  exec: { kind: "transparent", options: { short: "a" } },
+  time: { kind: "transparent", options: { short: "fo", long: ["--format", "--output"] } },
+  stdbuf: { kind: "transparent", options: { short: "ioe", long: ["--input", "--output", "--error"] } },
+  setsid: { kind: "transparent" },
+  ionice: { kind: "transparent", options: { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] }, none: { short: "pPu", long: ["--pid", "--pgid", "--uid"] } },
+  busybox: { kind: "transparent" },
+  chrt: { kind: "transparent", options: { short: "TPD" }, skip: 1, none: { short: "pm", long: ["--pid", "--max"] } },
+  taskset: { kind: "transparent", skip: 1, none: { short: "p", long: ["--pid"] } },
+  // flock stops at its lock file, but `flock FILE -c text` takes the text after it.
+  flock: { kind: "transparent", options: { short: "wEc", long: ["--timeout", "--conflict-exit-code", "--command"] }, skip: 1, text: { short: "c", long: ["--command"] }, permute: true },
+  unshare: { kind: "transparent", options: { short: "S", long: ["--setuid", "--setgid"] } },
+  strace: { kind: "transparent", options: { short: "oeEpPsSuIabXUO" }, none: { short: "p" } },
+  ltrace: { kind: "transparent", options: { short: "oeEpsuaAlnFx" }, none: { short: "p" } },
+  caffeinate: { kind: "transparent", options: { short: "tw" } },
+  unbuffer: { kind: "transparent" },
+  proxychains: { kind: "transparent", options: { short: "f" } },
+  proxychains4: { kind: "transparent", options: { short: "f" } },
+  torsocks: { kind: "transparent", options: { short: "uaP" } },
+  "dbus-run-session": { kind: "transparent" },
+  firejail: { kind: "transparent" },
+  script: { kind: "transparent", options: { short: "cEIOBTm", long: ["--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"] }, text: { short: "c", long: ["--command"] }, textOnly: true, permute: true },
+  sudo: {
+    kind: "privilege",
+    options: { short: "ugpCDrtTURh", long: ["--user", "--group", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--chroot", "--host"] },
+    none: { short: "elv", long: ["--edit", "--list", "--validate"] },
+  },
+  doas: { kind: "privilege", options: { short: "uC" } },
+  pkexec: { kind: "privilege", options: { long: ["--user"] } },
+  chroot: { kind: "privilege", options: { long: ["--userspec", "--groups"] }, skip: 1 },
+  runuser: { kind: "privilege", options: { short: "ugGcsw", long: ["--user", "--group", "--supp-group", "--command", "--shell", "--whitelist-environment"] }, text: { short: "c", long: ["--command"] }, permute: true },
+  su: { kind: "privilege", options: { short: "cgGsw", long: ["--command", "--group", "--supp-group", "--shell", "--whitelist-environment"] }, text: { short: "c", long: ["--command"] }, textOnly: true, permute: true },
+  sg: { kind: "privilege", options: { short: "c" }, skip: 1, text: { short: "c" }, joinRest: true },
+};
+
+/** Is `program` a wrapper, and of which kind? */
+export function wrapperKind(program: string): WrapperDef["kind"] | undefined {
+  return DEFS[program]?.kind;
+}
+
+/** What a wrapper runs: words of a command, or shell text to parse again. */
+export interface Unwrapped {
+  words: ShellWord[];
+  text?: ShellWord;
+}
+
+/** Read a wrapper's arguments. Problems (dynamic options, dangerous env) are reported into `out`. */
+export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis): Unwrapped {
+  const def = DEFS[program]!;
+  const spec = def.options ?? {};
+  const scan = scanOptions(words, 1, spec);
+  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time, so what it runs cannot be told`);
+  if (def.none && hasOption(scan, def.none.long ?? [], def.none.short ?? "", spec)) return { words: [] };
+  if (def.text && hasOption(scan, def.text.long ?? [], def.text.short ?? "", spec)) return { words: [], text: textValue(scan.seen, def.text) };
+  if (def.text && def.permute) {
+    // Options after the operands: the text option may be anywhere (for flock, right after its file).
+    const rest = program === "flock" ? words.slice(scan.index + 1, scan.index + 3) : words.slice(scan.index);
+    const text = textValue(rest, def.text);
+    if (text) return { words: [], text };
+  }
+  if (def.textOnly) return { words: [] };
+  let i = scan.index + (def.skip ?? 0);
+  if (program === "env") {
+    // NAME=value words before the command set its environment.
+    for (; i < words.length && words[i]!.literal && /^[^=]+=/.test(words[i]!.value); i++) {
+      const variable = words[i]!.value.split("=")[0]!;
+      if (isDangerousVariable(variable)) out.unsafe.push(`env sets ${variable}, which changes what the program runs`);
+    }
+  } else if (program === "time") {
+    for (let k = 0; k < scan.seen.length; k++) {
+      const v = scan.seen[k]!.value;
+      if (v === "-o" || v === "--output") out.writes.push({ word: scan.seen[k + 1] ?? literalWord(""), kind: "argument" });
+      else if (v.startsWith("--output=")) out.writes.push({ word: literalWord(v.slice(9)), kind: "argument" });
+    }
+  }
+  const rest = words.slice(i);
+  if (def.joinRest) return { words: [], ...(rest.length > 0 ? { text: joinWords(rest) } : {}) };
+  return { words: rest };
+}
+
+/** The value of the option that carries shell text (`-c text`, `--command=text`). */
+function textValue(seen: ShellWord[], text: NonNullable<WrapperDef["text"]>): ShellWord | undefined {
+  for (let k = 0; k < seen.length; k++) {
+    const v = seen[k]!.value;
+    const long = text.long?.find((l) => v === l || v.startsWith(`${l}=`));
+    if (long) return v === long ? seen[k + 1] : literalWord(v.slice(long.length + 1));
+    if (/^-[^-]/.test(v) && [...(text.short ?? "")].some((c) => v.endsWith(c))) return seen[k + 1];
+    if (/^-[^-]/.test(v) && [...(text.short ?? "")].some((c) => v.includes(c))) return { ...seen[k]!, value: v.slice(v.search(new RegExp(`[${text.short}]`)) + 1) };
+  }
+  return undefined;
+}
+
+/** Several words that are joined with spaces and parsed again: literal only if all are. */
+export function joinWords(words: ShellWord[]): ShellWord | undefined {
+  if (words.length === 0) return undefined;
+  const dynamic = words.find((w) => !w.literal);
+  return dynamic ?? literalWord(words.map((w) => w.value).join(" "));
+}
