@@ -115,6 +115,22 @@ function check(node: Node, out: ShellAnalysis): void {
     case "declaration_command":
       if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text))) checkArithmetic(node, out);
       break;
+    case "heredoc_redirect": {
+      // The parser misses substitutions on indented heredoc lines (` $(cmd)`), which bash
+      // runs when the delimiter is unquoted: such a body cannot be proven safe.
+      const start = node.children.find((c) => c.type === "heredoc_start")?.text ?? "";
+      const body = node.children.find((c) => c.type === "heredoc_body")?.text ?? "";
+      if (!/['"\\]/.test(start) && /\$\(|`/.test(body)) out.unsafe.push("a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
+      break;
+    }
+    case "expansion":
+      // ${x@P} expands the value like a prompt, running any $(…) inside it.
+      if (/@P\}$/.test(node.text)) out.unsafe.push("a ${…@P} prompt expansion, which runs commands hidden in the value");
+      break;
+    case "command_substitution":
+      // Backticks nest through \`…\`, which the parser reads as plain text.
+      if (node.text.startsWith("`") && node.text.includes("\\`")) out.unsafe.push("nested backticks, which the parser does not read as commands");
+      break;
     default:
       if (node.isMissing) out.unsafe.push("bash syntax that could not be parsed");
   }

@@ -143,6 +143,8 @@ const checks: Record<string, Check> = {
   zip(words) {
     return words.some((w) => /^(-TT|--unzip-command)/.test(w.value)) ? "zip -TT runs a program" : undefined;
   },
+  mapfile: mapfileRisk,
+  readarray: mapfileRisk,
   enable(words) {
     return words.some((w) => /^-[a-zA-Z]*f/.test(w.value)) ? "enable -f loads shell builtins from a shared library" : undefined;
   },
@@ -153,6 +155,10 @@ const checks: Record<string, Check> = {
 for (const name of AWKS) checks[name] = awkRisk;
 checks.fdfind = checks.fd!;
 checks.gtar = checks.bsdtar = checks.tar!;
+
+function mapfileRisk(words: readonly ShellWord[]): string | undefined {
+  return words.some((w) => /^-[a-zA-Z]*C/.test(w.value)) ? "mapfile -C runs its callback as a command" : undefined;
+}
 
 function sshRisk(words: readonly ShellWord[]): string | undefined {
   for (let i = 1; i < words.length; i++) {
