@@ -14,6 +14,7 @@ import {
   type ToolCall,
 } from "../../src/index";
 import { dispatch } from "./dispatch";
+import { effectiveHooks } from "./settings-hooks";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
 
 export { HOOK_EVENTS };
@@ -47,7 +48,12 @@ interface RunState {
 export const hooksPlugin = definePlugin(() => ({
   name: NAME,
   apply(kernel) {
-    const config = () => kernel.options.hooks as HooksConfig | undefined;
+    // options.hooks, then command hooks from the settings files the caller enabled (read at kernel.config).
+    let effective: HooksConfig | undefined;
+    kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
+      effective = effectiveHooks(kernel, options.hooks as HooksConfig | undefined);
+    });
+    const config = () => effective;
     const runs = new WeakMap<RunContext, RunState>();
     const stateOf = (run: RunContext) => {
       let s = runs.get(run);

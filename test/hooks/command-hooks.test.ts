@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { defineTool, summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin, { commandPayload, parseCommandOutput } from "ubiquity/plugins/hooks";
+import settingsPlugin from "ubiquity/plugins/settings";
 import { collect, ofType, resultOf } from "../helpers/collect";
 
 const dir = mkdtempSync(join(tmpdir(), "ubq-cmdhooks-"));
@@ -141,5 +142,48 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
     expect(parseCommandOutput({ continue: false, stopReason: "halt" })).toEqual({ continue: false, reason: "halt" });
     expect(parseCommandOutput({ hookSpecificOutput: { permissionDecision: "ask" } })).toEqual({ ask: true });
     expect(parseCommandOutput({ hookSpecificOutput: { additionalContext: "ctx" }, systemMessage: "hi" })).toEqual({ additionalContext: "ctx", systemMessage: "hi" });
+  });
+});
+
+describe("command hooks from settings files", () => {
+  function projectWithSettings(hooksValue: unknown) {
+    const project = mkdtempSync(join(tmpdir(), "ubq-settings-hooks-"));
+    const guard = join(project, "guard.sh");
+    writeFileSync(guard, `#!/usr/bin/env bash\ncat >/dev/null\necho "blocked by the project's settings hook" >&2\nexit 2\n`);
+    chmodSync(guard, 0o755);
+    mkdirSync(join(project, ".ubiquity"));
+    writeFileSync(join(project, ".ubiquity", "settings.json"), JSON.stringify({ hooks: hooksValue === "guard" ? { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] } : hooksValue }));
+    return project;
+  }
+
+  async function runIn(project: string, options: Options) {
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "make" } }] }, "done"]);
+    return collect(summon("go", { presets: [], plugins: [settingsPlugin(), hooksPlugin()], model, tools: [shell], cwd: project, ...options }));
+  }
+
+  it("run only from the settings sources the caller enabled", async () => {
+    const project = projectWithSettings("guard");
+    ran.length = 0;
+    const enabled = await runIn(project, { settingSources: ["project"] });
+    expect(ofType(enabled, "tool_result")[0]!.output).toMatchObject({ content: "blocked by the project's settings hook", isError: true });
+    expect(ran).toEqual([]);
+    const notEnabled = await runIn(project, {});
+    expect(ofType(notEnabled, "tool_result")[0]!.output.isError).toBe(false);
+    expect(ran).toEqual(["make"]);
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  it("a malformed hooks key is skipped with a warning naming the file", async () => {
+    const project = projectWithSettings({ PreToolUse: [{ hooks: [{ type: "script", run: "x" }] }] });
+    const warnings: string[] = [];
+    ran.length = 0;
+    const messages = await runIn(project, {
+      settingSources: ["project"],
+      logger: { debug() {}, info() {}, error() {}, warn: (...a: unknown[]) => warnings.push(a.join(" ")) },
+    });
+    expect(resultOf(messages).isError).toBe(false);
+    expect(ran).toEqual(["make"]);
+    expect(warnings.join("\n")).toContain(join(project, ".ubiquity", "settings.json"));
+    rmSync(project, { recursive: true, force: true });
   });
 });
