@@ -22,6 +22,12 @@ export class TodoWriteTool extends Tool<typeof TodoWriteInput> {
     return { behavior: "allow" };
   }
 
+  // Read-only as far as the workspace goes, so plan mode lets the agent write down its plan
+  // (as Claude Code does); the list is the agent's own state.
+  override isReadOnly(): boolean {
+    return true;
+  }
+
   override validateInput(input: TodoWriteInput): string | undefined {
     return checkInputKind(input);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { summon, createKernel, createRun, driveRun, type Message } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
@@ -215,5 +216,16 @@ describe("scope keys", () => {
     expect(firstUserText(model)).toBe("side task"); // no carry-over into a subagent
     expect(existsSync(s.listDir("agent-agent-7"))).toBe(false);
     expect(s.onDisk().map((t) => t.content)).toEqual(["parent task"]);
+  });
+});
+
+describe("TodoWrite in plan mode", () => {
+  it("runs: writing down the plan changes nothing in the workspace", async () => {
+    const todoDir = mkdtempSync(join(tmpdir(), "ubq-plan-todos-"));
+    const model = scriptedModel([{ toolCalls: [{ toolName: "TodoWrite", input: { todos: [{ content: "read the code", status: "pending" }] } }] }, "here is the plan"]);
+    const messages = await collect(summon("plan it", { model, permissionMode: "plan", todoDir, persistSession: false, cwd: todoDir }));
+    const [result] = ofType(messages, "tool_result");
+    expect(result!.output.isError).toBe(false);
+    expect(result!.output.content).toContain("read the code");
   });
 });
