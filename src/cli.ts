@@ -11,7 +11,7 @@ import { createKernel, type Kernel } from "./kernel";
 import { loadConfig } from "./config/load";
 import { configJsonSchemaText } from "./config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
-import { defaultPreset, mcpListCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
+import { defaultPreset, mcpListCommand, permissionsCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
 import { consoleLogger, defaultLogger } from "./logger";
 import { describeError } from "./errors";
 import { processRunnerIO, runCommand } from "./runner";
@@ -160,7 +160,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   // Loaded on use: the permissions plugin brings the bash grammar (wasm) with it.
   permissions: {
     summary: "Test permission rules against a command: permissions check --allow 'Bash(git:*)' \"git status\"",
-    raw: async (argv, io) => (await import("../plugins/permissions/command")).permissionsCommand.raw(argv, io),
+    raw: (argv, io) => permissionsCommand(argv, io),
   },
   inspect,
   schema,

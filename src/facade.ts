@@ -47,3 +47,9 @@ export type { McpCommandArgs, McpCommandIO } from "../plugins/mcp/command";
 
 // The built-in tool suite, for `tools: [...builtinTools(), mine]`.
 export { builtinTools } from "../plugins/tools/index";
+
+// Permissions: `ubiquity permissions check`, loaded on use (the permissions plugin brings the bash grammar).
+/** Run `ubiquity permissions …`; resolves to the exit code. */
+export async function permissionsCommand(argv: string[], io: { stdout(text: string): void; stderr(text: string): void }): Promise<number> {
+  return (await import("../plugins/permissions/command")).permissionsCommand.raw(argv, io);
+}
