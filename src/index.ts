@@ -11,7 +11,7 @@ export { definePreset, expandPlugins } from "./preset";
 export type { Preset, ResolvedPlugin, Expansion } from "./preset";
 export { Registry } from "./registry";
 export type { RegistryEntry } from "./registry";
-export { REQUEST_STAGE, SYSTEM_STAGE, COMPACT_STAGE, PERMISSION_STAGE } from "./stages";
+export { REQUEST_STAGE, SYSTEM_STAGE, COMPACT_STAGE, PERMISSION_STAGE, ASK_STAGE, PROMPT_STAGE } from "./stages";
 export { OBSERVER_HOOKS } from "./hooks";
 export type * from "./hooks";
 export { Tool, defineTool, isTool, toolJsonSchema } from "./tool";

@@ -45,3 +45,19 @@ export const PERMISSION_STAGE = Object.freeze({
   RULES: 0,
   OBSERVE: 400,
 });
+
+/** Stages of `tool.ask`: who answers a prompt first. */
+export const ASK_STAGE = Object.freeze({
+  /** Before the user's handler is consulted (user `PermissionRequest` hooks, notifications). */
+  BEFORE_HANDLER: -100,
+  /** The handler itself (`canUseTool`, through the permissions plugin). */
+  HANDLER: 100,
+});
+
+/** Stages of `turn.prompt`: context is added first, then the prompt is recorded as sent. */
+export const PROMPT_STAGE = Object.freeze({
+  /** Add context ahead of the prompt, or block it (hooks, todos carry-over). */
+  CONTEXT: 0,
+  /** Observe the final prompt (transcripts). */
+  RECORD: 1000,
+});

@@ -7,6 +7,7 @@ import {
   definePlugin,
   HOOK_EVENTS,
   PERMISSION_STAGE,
+  ASK_STAGE,
   SYSTEM_STAGE,
   type HookEventName,
   type Kernel,
@@ -114,7 +115,7 @@ export const hooksPlugin = definePlugin(() => ({
     });
 
     // Before any handler is consulted (stage below the permission plugin's default 0).
-    kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: -100 }, async (verdict, call) => {
+    kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE.BEFORE_HANDLER }, async (verdict, call) => {
       if (has("Notification")) {
         await fire("Notification", call.run, {
           ...toolFields(call),

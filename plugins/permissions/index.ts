@@ -9,6 +9,7 @@
 import { homedir } from "node:os";
 import { z } from "zod";
 import {
+  ASK_STAGE as KERNEL_ASK_STAGE,
   definePlugin,
   PERMISSION_STAGE,
   SYSTEM_STAGE,
@@ -30,7 +31,7 @@ import { loadShellParser, shellParserReady } from "./shell/parser";
 export const NAME = "ubiquity:permissions";
 
 /** Stage of the `tool.ask` tap: late, so a plugin that answers prompts itself (hooks) goes first. */
-export const ASK_STAGE = 100;
+export const ASK_STAGE = KERNEL_ASK_STAGE.HANDLER;
 
 /** Options of the permissions plugin. */
 export const PermissionsPluginOptions = z.strictObject({

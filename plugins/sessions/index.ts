@@ -3,7 +3,7 @@
  * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
-import { definePlugin, REQUEST_STAGE, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
+import { PROMPT_STAGE, definePlugin, REQUEST_STAGE, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
 import { storageRoot } from "../_shared/storage-paths";
 import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";
@@ -23,7 +23,7 @@ export const NAME = "ubiquity:sessions";
  * Stage of the `turn.prompt` tap that records the prompt: after every other tap, so the record
  * holds the context the model actually received.
  */
-export const RECORD_PROMPT_STAGE = 1000;
+export const RECORD_PROMPT_STAGE = PROMPT_STAGE.RECORD;
 
 interface RunState {
   /** The transcript this run appends to (the loaded one, or the fork's copy). */
