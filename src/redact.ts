@@ -2,7 +2,9 @@
  * Secret redaction: API keys never appear in messages, transcripts, logs or `inspect`.
  * Everything that prints options or provider errors goes through here.
  */
-const SECRET_KEY = /key|token|secret|password|authorization|credential/i;
+// A key *ending* in one of these names a secret (apiKey, x-api-key, accessToken, secretAccessKey,
+// Authorization); counts such as maxTokens or cacheReadTokens do not.
+const SECRET_KEY = /(key|keyid|token|secret|password|passwd|authorization|credentials?|cookie)$/i;
 
 /** The secret strings a set of options carries (apiKey, secret-looking provider settings). */
 export function secretsOf(options: { apiKey?: unknown; providerSettings?: unknown } | undefined): string[] {
