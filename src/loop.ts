@@ -107,7 +107,8 @@ async function callModel(run: RunContext, request: ModelRequest): Promise<StepOu
   let streamError: unknown;
   const result = streamText({
     model: request.model,
-    instructions: request.instructions,
+    // An empty prompt (no system-prompt plugin) is sent as none: some providers reject an empty system block.
+    instructions: request.instructions === "" ? undefined : request.instructions,
     messages: request.messages,
     tools: request.tools,
     maxRetries: 0, // retries belong to the transport (ubiquity:retry), never stacked

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKernel, createRun, driveRun, summon, type Message } from "ubiquity";
 import { collect, ofType, resultOf } from "../helpers/collect";
+import { scriptedModel } from "ubiquity/testing";
 
 describe("no model configured", () => {
   let saved: string | undefined;
@@ -60,5 +61,13 @@ describe("the offline test model", () => {
     const b = resultOf(await collect(summon("same words", { model: "test", presets: [] })));
     expect(a.result).toBe(b.result);
     expect(a.usage).toEqual(b.usage);
+  });
+});
+
+describe("an empty system prompt", () => {
+  it("is not sent at all (some providers reject an empty system block)", async () => {
+    const model = scriptedModel(["ok"]);
+    await collect(summon("hi", { model, presets: [] }));
+    expect(model.requests[0]!.prompt.filter((m) => m.role === "system")).toEqual([]);
   });
 });
