@@ -9,8 +9,12 @@ import { GlobTool } from "../tool-glob/glob-tool";
 import { GrepTool } from "../tool-grep/grep-tool";
 import { ReadTool } from "../tool-read/read-tool";
 import { WriteTool } from "../tool-write/write-tool";
+import { TodoWriteTool } from "../tool-todo/todo-tool";
 
-/** Fresh instances of the built-in tools, in order: Read, Write, Edit, Bash, Glob, Grep. */
+/**
+ * Fresh instances of the built-in tools, in order: Read, Write, Edit, Bash, Glob, Grep, TodoWrite
+ * (TodoWrite needs the `ubiquity:todos` plugin in the run, which the default preset has).
+ */
 export function builtinTools(): Tool[] {
-  return [new ReadTool(), new WriteTool(), new EditTool(), new BashTool(), new GlobTool(), new GrepTool()];
+  return [new ReadTool(), new WriteTool(), new EditTool(), new BashTool(), new GlobTool(), new GrepTool(), new TodoWriteTool()];
 }

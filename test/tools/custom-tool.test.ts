@@ -74,7 +74,7 @@ describe("custom tools through summon()", () => {
       "done",
     ]);
     const messages = await collect(summon("bump it", { model, tools: [...builtinTools(), add], presets: [], cwd: dir }));
-    expect(messages[0]).toMatchObject({ tools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Add"] });
+    expect(messages[0]).toMatchObject({ tools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Add"] });
     const results = ofType(messages, "tool_result").map((r) => [r.toolName, r.output.isError, r.output.content]);
     expect(results).toEqual([
       ["Read", false, "     1\t41"],

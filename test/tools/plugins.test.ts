@@ -15,6 +15,8 @@ import { tempDir, toolContext } from "./helpers";
 const quiet = (): Logger => ({ debug() {}, info() {}, warn() {}, error() {} });
 const suite = () => [toolRead(), toolWrite(), toolEdit(), toolBash(), toolGlob(), toolGrep()];
 const BUILTIN = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
+/** What builtinTools() returns: the six file and shell tools, then TodoWrite. */
+const SUITE = [...BUILTIN, "TodoWrite"];
 const mine = defineTool({ name: "Mine", description: "A custom tool.", inputSchema: z.object({}), execute: () => "mine" });
 
 describe("built-in tool plugins", () => {
@@ -39,13 +41,13 @@ describe("built-in tool plugins", () => {
 
   it("options.tools: [...builtinTools(), mine] adds one tool to the suite", () => {
     const kernel = createKernel({ logger: quiet(), plugins: suite(), tools: [...builtinTools(), mine] });
-    expect(kernel.registries.tools.values().map((t) => t.name)).toEqual([...BUILTIN, "Mine"]);
+    expect(kernel.registries.tools.values().map((t) => t.name)).toEqual([...SUITE, "Mine"]);
   });
 
-  it("builtinTools() returns fresh instances in the order Read, Write, Edit, Bash, Glob, Grep", () => {
+  it("builtinTools() returns fresh instances in the order Read, Write, Edit, Bash, Glob, Grep, TodoWrite", () => {
     const a = builtinTools();
     const b = builtinTools();
-    expect(a.map((t) => t.name)).toEqual(BUILTIN);
+    expect(a.map((t) => t.name)).toEqual(SUITE);
     a.forEach((tool, i) => expect(tool).not.toBe(b[i]));
     expect(a[0]).toBeInstanceOf(ReadTool);
   });
@@ -59,6 +61,7 @@ describe("built-in tool plugins", () => {
       Bash: [false, false],
       Glob: [true, true],
       Grep: [true, true],
+      TodoWrite: [true, false],
     });
   });
 
@@ -110,7 +113,7 @@ describe("built-in tool plugins", () => {
   it("validateInput refuses a path outside the roots before any permission vote", async () => {
     const dir = tempDir();
     const ctx = toolContext(dir);
-    for (const tool of builtinTools().filter((t) => t.name !== "Bash")) {
+    for (const tool of builtinTools().filter((t) => t.name !== "Bash" && t.name !== "TodoWrite")) {
       const input = tool.name === "Glob" || tool.name === "Grep" ? { pattern: "x", path: "/etc" } : { file_path: "/etc/passwd", content: "", old_string: "a", new_string: "b" };
       expect(await tool.validateInput(input, ctx), tool.name).toContain(`Permitted: ${dir}`);
       const inside = tool.name === "Glob" || tool.name === "Grep" ? { pattern: "x" } : { file_path: "a.txt", content: "", old_string: "a", new_string: "b" };
