@@ -30,9 +30,20 @@ export class RunEnd extends UbiquityError {
 /** `provider:model` label of a constructed model (`openai.responses` → `openai`). */
 export function modelLabel(model: Model): string {
   const m = model as { provider?: string; modelId?: string };
-  const provider = (m.provider ?? "unknown").split(".")[0];
-  if (provider === "ubiquity-test") return "test";
-  return `${provider}:${m.modelId ?? "unknown"}`;
+  const id = m.provider ?? "unknown";
+  if (id === "ubiquity-test") return "test";
+  return `${providerName(id)}:${m.modelId ?? "unknown"}`;
+}
+
+/**
+ * The provider name a user writes (`bedrock`, `google-vertex`) for an AI SDK provider id
+ * (`amazon-bedrock`, `google.vertex.chat`); otherwise the id up to its first dot
+ * (`openai.responses` → `openai`).
+ */
+function providerName(id: string): string {
+  if (id === "amazon-bedrock" || id.startsWith("amazon-bedrock.")) return "bedrock";
+  if (id.startsWith("google.vertex")) return "google-vertex";
+  return id.split(".")[0]!;
 }
 
 /** The model the options ask for: `model`, else `UBIQUITY_MODEL` (trimmed; blank = unset). */

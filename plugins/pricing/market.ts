@@ -12,6 +12,7 @@ export const MARKET_PROVIDERS: Readonly<Record<string, string>> = {
   openai: "openai",
   anthropic: "anthropic",
   google: "google",
+  "google-vertex": "google",
   bedrock: "aws",
   "amazon-bedrock": "aws",
   azure: "azure",

@@ -92,7 +92,7 @@ describe.each(CASES)("$model", (c) => {
     expect(result.usage).toMatchObject({ outputTokens: 17, cacheReadTokens: read, cacheWriteTokens: write, requests: 2 });
     expect(result.usage.inputTokens).toBe(c.cache === "read" ? 170 - 30 + 30 : 170);
     // The label is the model's own provider:modelId (Vertex reports "google", Bedrock "amazon-bedrock").
-    const label = c.model.replace(/^(\w+)\.chat:/, "$1:").replace(/^google-vertex:/, "google:").replace(/^bedrock:/, "amazon-bedrock:");
+    const label = c.model.replace(/^(\w+)\.chat:/, "$1:");
     expect(Object.keys(result.modelUsage ?? {})).toEqual([label]);
   });
 
