@@ -91,7 +91,7 @@ describe.each(CASES)("$model", (c) => {
     // Input is inclusive of cached tokens; a provider that reports no writes counts them as plain input.
     expect(result.usage).toMatchObject({ outputTokens: 17, cacheReadTokens: read, cacheWriteTokens: write, requests: 2 });
     expect(result.usage.inputTokens).toBe(c.cache === "read" ? 170 - 30 + 30 : 170);
-    // The label is the model's own provider:modelId (Vertex reports "google", Bedrock "amazon-bedrock").
+    // The label is the provider name the user wrote, then the model id (openai.chat: is openai:).
     const label = c.model.replace(/^(\w+)\.chat:/, "$1:");
     expect(Object.keys(result.modelUsage ?? {})).toEqual([label]);
   });
