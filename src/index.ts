@@ -54,6 +54,7 @@ export { defaultLogger, consoleLogger, debugEnabled } from "./logger";
 export type { SummonOptions } from "./summon";
 export { driveRun, resolveModel, modelLabel, requestedModel, RunEnd } from "./loop";
 export { createRun } from "./run";
+export { testModel } from "./testing/test-model";
 export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
 export type { RawToolCall, CallOutcome } from "./funnel";

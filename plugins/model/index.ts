@@ -11,6 +11,7 @@ import {
   REQUEST_STAGE,
   requestedModel,
   resolveModel,
+  testModel,
   type Kernel,
   type ModelProvider,
   type ModelRef,
@@ -89,7 +90,7 @@ export const modelPlugin = definePlugin(() => ({
 
     kernel.hooks.model.resolve.tapPromise(NAME, async (ref, k) => {
       const spec = expandAlias(ref.spec, ref.options.modelAliases);
-      if (spec === "test") return undefined; // the loop's offline model
+      if (spec === "test") return ref.spec === "test" ? undefined : testModel(); // the offline model (also behind an alias)
       const parsed = splitSpec(spec);
       const known = k.registries.providers.entries().map((e) => e.name);
       if (!parsed) throw noProviderError(ref.spec, known);

@@ -32,6 +32,14 @@ describe("through summon()", () => {
     expect(server.requests.map((r) => r.family)).toEqual(["openai-chat", "anthropic"]);
   });
 
+  it("an alias may name the offline test model", async () => {
+    registerAlias("demo", "test");
+    const result = resultOf(await run("hello", { model: "demo" }));
+    expect(result.isError).toBe(false);
+    expect(Object.keys(result.modelUsage ?? {})).toEqual(["test"]);
+    expect(result.result).toContain("Offline test model");
+  });
+
   it("UBIQUITY_MODEL_ALIASES maps names from the environment, and aliases apply to fallbackModel", async () => {
     server = await startProviderServer([{ status: 400 }, "fallback via env alias"]);
     process.env.UBIQUITY_MODEL_ALIASES = "main=groq:m,backup=anthropic:claude-haiku-4-5";
