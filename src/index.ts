@@ -28,7 +28,14 @@ export {
   describeError,
 } from "./errors";
 export { ConfigSchema, KernelFieldsSchema, PERMISSION_MODES, HOOK_EVENTS } from "./config/schema";
-export { loadConfig, CONFIG_SEARCH_PLACES } from "./config/load";
+export { loadConfig, findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES } from "./config/load";
+export { configSearchFolders } from "./config/search";
+export { readRegularFileSync, describeJsonError } from "./safe-read";
+export type { RegularFileRead } from "./safe-read";
+export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath } from "./trust/store";
+export type { TrustEntry } from "./trust/store";
+export { findProjectFiles } from "./trust/project-files";
+export type { ProjectFile } from "./trust/project-files";
 export type { LoadConfigOptions, LoadedConfig } from "./config/load";
 export { resolveEntries } from "./config/resolve";
 export { configJsonSchema } from "./config/json-schema";

@@ -23,6 +23,8 @@ export interface RunnerIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** True when standard output is a terminal (streaming, interactive approvals). */
   stdoutIsTTY: boolean;
+  /** True when standard error is a terminal (where the trust question is asked) [stdoutIsTTY]. */
+  stderrIsTTY?: boolean;
 }
 
 /** The process's own streams. */
@@ -32,6 +34,7 @@ export function processRunnerIO(): RunnerIO {
     stderr: (t) => void process.stderr.write(t),
     stdin: process.stdin,
     stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
   };
 }
 
@@ -49,6 +52,9 @@ Options:
   --resume <id>             continue a stored session
   --continue                continue the latest session for the working directory
   --output-format <f>       text (default) | json (the result message) | stream-json (one message per line)
+  --trust                   apply this folder's own config and settings for this run (not remembered;
+                            also UBIQUITY_TRUST=1). Without it an untrusted folder's files are skipped,
+                            or, in a terminal, you are asked once. See \`ubiquity trust --help\`.
   -h, --help                show this help
 `;
 
@@ -72,6 +78,23 @@ function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
     stdin.on("data", (chunk: string) => (text += chunk));
     stdin.on("end", () => resolveText(text));
     stdin.on("error", reject);
+  });
+}
+
+/** Ask one question on the terminal and return the line typed; the end of input answers "q" (quit). */
+function askLine(io: RunnerIO, question: string): Promise<string> {
+  io.stderr(question);
+  return new Promise((resolveLine) => {
+    const rl = createInterface({ input: io.stdin, terminal: false });
+    let answered = false;
+    rl.once("line", (line) => {
+      answered = true;
+      rl.close();
+      resolveLine(line);
+    });
+    rl.once("close", () => {
+      if (!answered) resolveLine("q");
+    });
   });
 }
 
@@ -150,6 +173,7 @@ export async function runCommand(argv: string[], io: RunnerIO): Promise<number> 
         cwd: { type: "string" },
         resume: { type: "string" },
         continue: { type: "boolean" },
+        trust: { type: "boolean" },
         "output-format": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -193,7 +217,11 @@ export async function runCommand(argv: string[], io: RunnerIO): Promise<number> 
 
   let options: UbiquityConfig;
   try {
-    const loaded = await loadCliConfig({ config: values.config, cwd }, "run");
+    const inTerminal = io.stdin.isTTY === true && (io.stderrIsTTY ?? io.stdoutIsTTY);
+    const loaded = await loadCliConfig({ config: values.config, cwd, trust: values.trust }, "run", {
+      ask: inTerminal ? (question) => askLine(io, question) : undefined,
+      warn: (line) => io.stderr(`${line}\n`),
+    });
     options = loaded.config;
     if (values.preset) options.presets = [await presetByName(values.preset, cwd)];
   } catch (error) {

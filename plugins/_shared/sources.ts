@@ -11,3 +11,12 @@ export function orderedSources(wanted: readonly string[] | undefined): Source[] 
   const set = new Set(wanted ?? []);
   return SOURCE_ORDER.filter((s) => set.has(s));
 }
+
+/**
+ * The sources a run may read. Without trust (`trust: false`, set by the runner for a folder the
+ * user has not trusted) only the user's own files apply: project and local files are the
+ * folder's, and a cloned repository's agents, skills and memory must not steer the agent.
+ */
+export function permittedSources(wanted: readonly string[] | undefined, trust: boolean | undefined): readonly string[] | undefined {
+  return trust === false ? wanted?.filter((s) => s === "user") : wanted;
+}

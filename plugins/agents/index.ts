@@ -8,6 +8,7 @@
  * - `turn.prompt` / `turn.stop` / `session.end`: SubagentStart context, SubagentStop
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
  */
+import { permittedSources } from "../_shared/sources";
 import { homedir } from "node:os";
 import {
   definePlugin,
@@ -70,7 +71,8 @@ export const agentsPlugin = definePlugin(function agents() {
       apis.set(kernel, { definitions: () => agents });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, agentSources } = kernel.options;
+        const { cwd, trust } = kernel.options;
+        const agentSources = permittedSources(kernel.options.agentSources, trust);
         const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         const merged: Record<string, AgentDefinition> = {};
         for (const file of files.values()) merged[file.name] = file.definition;

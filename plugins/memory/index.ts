@@ -4,6 +4,7 @@
  * after the run sections and right before `appendSystemPrompt`, for every run of the kernel
  * (subagents inherit it). With no memory the system prompt is exactly what it was without the plugin.
  */
+import { permittedSources } from "../_shared/sources";
 import { homedir } from "node:os";
 import { definePlugin, SYSTEM_STAGE, type Kernel, type SystemSection } from "../../src/index";
 import { warn } from "../_shared/warn";
@@ -41,7 +42,8 @@ export const memoryPlugin = definePlugin(function memory() {
       apis.set(kernel, { files: () => files });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, memory, memorySources } = kernel.options;
+        const { cwd, memory, trust } = kernel.options;
+        const memorySources = permittedSources(kernel.options.memorySources, trust);
         if (!memory?.length && !memorySources?.length) return;
         files = await loadMemory(
           { memory, memorySources },

@@ -1,17 +1,20 @@
 /**
  * `ubiquity:settings`: settings files, only when `settingSources` asks for them —
- * `user` ~/.ubiquity/settings.json, `project` <cwd>/.ubiquity/settings.json, `local`
- * <cwd>/.ubiquity/settings.local.json. Local beats project beats user, and explicit options
- * beat all three — except permission rules, which are unioned: a rule in a settings file is a
- * restriction the caller did not write, so passing a list of one's own must not drop it.
- * A malformed file is skipped with a warning naming it.
+ * `user` ~/.ubiquity/settings.json, `project` <cwd>/.ubiquity/settings.json (and the MCP
+ * servers of <cwd>/.mcp.json), `local` <cwd>/.ubiquity/settings.local.json. Local beats project
+ * beats user, and explicit options beat all three — except permission rules, which are unioned:
+ * a rule in a settings file is a restriction the caller did not write, so passing a list of
+ * one's own must not drop it. A file that exists but cannot be used stops the run (fail closed:
+ * skipping it would drop its deny rules). With `trust: false` a project or local file only
+ * takes power away: its deny and ask rules apply, nothing else does.
  */
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { z } from "zod";
-import { definePlugin, describeError, type Kernel, type UbiquityConfig } from "../../src/index";
+import { ConfigError, definePlugin, describeError, type Kernel, type McpServerConfig, type UbiquityConfig } from "../../src/index";
 import { getPermissionsApi } from "../permissions/api";
-import { readSettingsFile, settingsPath } from "./read";
+import { parseMcpConfig } from "../mcp/config";
+import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
 
@@ -33,36 +36,52 @@ export const settingsPlugin = definePlugin(SettingsPluginOptions, (opts) => ({
       const cwd = resolve(options.cwd ?? process.cwd());
       const home = opts.home ?? homedir();
       const files: LoadedSettings[] = [];
+      let mcpServers: Record<string, McpServerConfig> | undefined;
       for (const source of SETTING_SOURCES) {
         if (!wanted.has(source)) continue;
         const path = settingsPath(source, cwd, home);
+        const full = source === "user" || options.trust !== false;
         const read = readSettingsFile(path);
-        if (read.ok) {
-          if (applyRules(kernel, read.settings, `settings (${source}: ${path})`, path)) files.push({ source, path, settings: read.settings });
-        } else if (!read.missing) {
-          warn(kernel, `skipped the settings file ${path}: ${read.problem}`);
+        if (read) {
+          const settings = full ? read : restrictionsOnly(read);
+          if (!full) kernel.logger.debug(`[${NAME}] ${path}: the folder is not trusted; only its deny and ask rules apply`);
+          applyRules(kernel, settings, `settings (${source}: ${path})`, path);
+          files.push({ source, path, settings });
         }
+        if (source === "project" && full) mcpServers = readMcpJson(join(cwd, ".mcp.json"));
       }
       stateOf(kernel).files = files;
-      return merge(options, files.map((f) => f.settings));
+      const merged = merge(options, files.map((f) => f.settings));
+      if (mcpServers) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
+      return merged;
     });
   },
 }));
 
-/** Hand a file's permission rules to the permissions plugin; false when they are malformed (the file is skipped). */
-function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path: string): boolean {
+/** What an untrusted file may still say: rules that take power away. */
+function restrictionsOnly(settings: SettingsFile): SettingsFile {
+  const { deny, ask } = settings.permissions ?? {};
+  return { permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) } };
+}
+
+/** The servers of a project's `.mcp.json` (Claude Code's file), or undefined when there is none. */
+function readMcpJson(path: string): Record<string, McpServerConfig> | undefined {
+  const data = readJsonConfigFile(path, "MCP config file");
+  return data === undefined ? undefined : parseMcpConfig(data, { source: path });
+}
+
+/** Hand a file's permission rules to the permissions plugin; a malformed rule stops the run, naming the file. */
+function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path: string): void {
   const p = settings.permissions;
-  if (!p?.allow?.length && !p?.deny?.length && !p?.ask?.length) return true;
+  if (!p?.allow?.length && !p?.deny?.length && !p?.ask?.length) return;
   try {
     getPermissionsApi(kernel).addRules({ allow: p.allow, deny: p.deny, ask: p.ask }, source);
   } catch (error) {
-    warn(kernel, `skipped the settings file ${path}: ${describeError(error)}`);
-    return false;
+    throw new ConfigError(`${describeError(error)}; fix the rule or remove it`, path);
   }
   if (!kernel.hasPlugin("ubiquity:permissions")) {
     warn(kernel, `the permission rules in ${path} have no effect: the ubiquity:permissions plugin is not in the plugin list`);
   }
-  return true;
 }
 
 /** Settings under the options: the highest-precedence file that sets a value wins, and an explicit option beats them all. */

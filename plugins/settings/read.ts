@@ -1,12 +1,16 @@
 /**
  * Reading settings files. Synchronous on purpose: they are read once, in `kernel.config`,
- * which is a synchronous waterfall. A missing file is simply absent; a malformed one is
- * reported (by path) to the caller, which skips it.
+ * which is a synchronous waterfall. A missing file is simply absent; one that exists but cannot
+ * be used (not a regular file, too large, bad JSON, wrong shape) is a `ConfigError` naming the
+ * file and the fix — never skipped, since skipping it would silently drop its deny rules.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { ConfigError, describeJsonError, readRegularFileSync } from "../../src/index";
 import { SettingsFileSchema, type SettingSource, type SettingsFile } from "./schema";
+
+/** Settings files larger than this are refused (they are a few hundred bytes in practice). */
+export const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /** The file a source means. */
 export function settingsPath(source: SettingSource, cwd: string, home: string): string {
@@ -15,26 +19,25 @@ export function settingsPath(source: SettingSource, cwd: string, home: string): 
   return join(cwd, ".ubiquity", "settings.local.json");
 }
 
-/** What reading one file gave. */
-export type ReadResult = { ok: true; settings: SettingsFile } | { ok: false; missing: true } | { ok: false; missing: false; problem: string };
+/** Read a JSON file that configures the run: `undefined` when absent, a `ConfigError` when unusable. */
+export function readJsonConfigFile(path: string, what: string): unknown {
+  const read = readRegularFileSync(path, MAX_SETTINGS_BYTES);
+  if (!read.ok) {
+    if (read.missing) return undefined;
+    throw new ConfigError(`the ${what} cannot be used: ${read.problem}; replace it with a JSON file or remove it`, path);
+  }
+  try {
+    return JSON.parse(read.text) as unknown;
+  } catch (error) {
+    throw new ConfigError(`the ${what} is not valid JSON: ${describeJsonError(error, read.text)}; fix it or remove it`, path);
+  }
+}
 
-/** Read and validate one settings file. */
-export function readSettingsFile(path: string): ReadResult {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, missing: true };
-    return { ok: false, missing: false, problem: `it could not be read (${code ?? String(error)})` };
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch (error) {
-    return { ok: false, missing: false, problem: `it is not valid JSON (${(error as Error).message})` };
-  }
+/** Read and validate one settings file: `undefined` when it does not exist. */
+export function readSettingsFile(path: string): SettingsFile | undefined {
+  const data = readJsonConfigFile(path, "settings file");
+  if (data === undefined) return undefined;
   const parsed = SettingsFileSchema.safeParse(data);
-  if (!parsed.success) return { ok: false, missing: false, problem: `it does not match the settings format:\n${z.prettifyError(parsed.error)}` };
-  return { ok: true, settings: parsed.data };
+  if (!parsed.success) throw new ConfigError(`the settings file does not match the settings format; fix it or remove it:\n${z.prettifyError(parsed.error)}`, path);
+  return parsed.data;
 }

@@ -8,6 +8,7 @@
  * - `session.start`: the roots of the run's skills join its permitted roots
  * - `turn.system`: one sentence saying skills exist, never the listing
  */
+import { permittedSources } from "../_shared/sources";
 import { homedir } from "node:os";
 import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { isInside } from "../_shared/paths";
@@ -41,7 +42,8 @@ export const skillsPlugin = definePlugin(function skills() {
       const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, skills, skillSources } = kernel.options;
+        const { cwd, skills, trust } = kernel.options;
+        const skillSources = permittedSources(kernel.options.skillSources, trust);
         if (!skills?.length && !skillSources?.length) return;
         const loaded = await loadSkills({ skills, skillSources }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         api.load(loaded);

@@ -4,8 +4,9 @@
  * the file; jiti loads TypeScript (cosmiconfig's own TS path is Node's type stripping, which
  * rejects enums and plain `import` of types); YAML goes through the `yaml` package.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
 import { cosmiconfig, type Loader } from "cosmiconfig";
 import { parse as parseYaml } from "yaml";
 import { ConfigError, describeError } from "../errors";
@@ -16,6 +17,9 @@ import type { Preset } from "../preset";
 import type { UbiquityConfig } from "./schema";
 import { createModuleLoader, moduleError } from "./module";
 import { resolveEntries } from "./resolve";
+import { configFilesIn, configSearchFolders } from "./search";
+import { describeFileKind, readRegularFileSync } from "../safe-read";
+import { isFolderTrusted } from "../trust/store";
 
 /** Where `loadConfig` looks, in one folder (the first folder that has one wins). */
 export const CONFIG_SEARCH_PLACES: readonly string[] = [
@@ -32,10 +36,18 @@ export const CONFIG_SEARCH_PLACES: readonly string[] = [
 export interface LoadConfigOptions {
   /** Where the search starts (and what a function config receives) [process.cwd()]. */
   cwd?: string;
-  /** Load this file (relative to `cwd`) instead of searching. */
+  /** Load this file (relative to `cwd`) instead of searching. A file named here is the caller's: trust does not apply. */
   configFile?: string;
   /** Passed to a function config as `command` (`run`, `inspect`, ...) ["api"]. */
   command?: string;
+  /**
+   * Whether a config file the search finds in the project may apply (it may run as code). `true`:
+   * it applies; `false`: it is skipped; unset: the user's trust store decides (`ubiquity trust`),
+   * and `UBIQUITY_TRUST=1` counts as `true`. A config found in the user's home always applies.
+   */
+  trust?: boolean;
+  /** The user's home: where the search stops and whose files are the user's own [os.homedir()]. */
+  home?: string;
   /**
    * Presets the config runs with when it names none (the runner passes the default preset),
    * so keys claimed by their plugins (`configKey`) validate.
@@ -43,8 +55,19 @@ export interface LoadConfigOptions {
   defaultPresets?: () => Promise<Preset[]>;
 }
 
-/** What `loadConfig` found: the resolved config and its file, or `null`s when there is none. */
-export type LoadedConfig = { config: UbiquityConfig; filepath: string } | { config: null; filepath: null };
+/**
+ * What `loadConfig` found: the resolved config and its file, or `null`s when there is none (or
+ * the one found was skipped). `skipped` names a project config that was not loaded because its
+ * folder is not trusted.
+ */
+export type LoadedConfig =
+  | { config: UbiquityConfig; filepath: string; skipped: readonly string[] }
+  | { config: null; filepath: null; skipped: readonly string[] };
+
+/** True when `UBIQUITY_TRUST` asks to trust the project for this process (`1`, `true`, `yes`). */
+export function trustFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return /^(1|true|yes)$/i.test(env.UBIQUITY_TRUST?.trim() ?? "");
+}
 
 const loadScript: Loader = async (filepath) => createModuleLoader(dirname(filepath), filepath).importDefault(filepath);
 
@@ -80,32 +103,80 @@ const LOADERS = {
 
 /**
  * Find, load, resolve and validate the Ubiquity config. Every failure is a `ConfigError` whose
- * message names the file and the problem.
+ * message names the file and the problem. The search stops at the project root or the user's
+ * home (see `configSearchFolders`); a project's config is loaded only when its folder is trusted.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const cwd = resolve(options.cwd ?? process.cwd());
+  const home = resolve(options.home ?? homedir());
   const explorer = cosmiconfig("ubiquity", {
     searchPlaces: [...CONFIG_SEARCH_PLACES],
     loaders: LOADERS,
-    // Walk up to the project root (the nearest package.json), like ESLint and Prettier.
-    searchStrategy: "project",
+    // The walk is ours (configSearchFolders); cosmiconfig only loads the file we chose.
+    searchStrategy: "none",
     cache: false,
   });
 
   const explicit = options.configFile ? resolve(cwd, options.configFile) : undefined;
-  if (explicit && !existsSync(explicit)) throw new ConfigError("config file not found (given with --config / configFile)", explicit);
+  if (explicit) {
+    const stats = statOrUndefined(explicit);
+    if (!stats) throw new ConfigError("config file not found (given with --config / configFile)", explicit);
+    if (!stats.isFile()) throw new ConfigError(`a config file must be a regular file, this is ${describeFileKind(stats)}`, explicit);
+  }
+  const filepath = explicit ?? findConfigFile(cwd, home);
+  if (!filepath) return { config: null, filepath: null, skipped: [] };
+  const ownedByUser = explicit !== undefined || dirname(filepath) === home || dirname(filepath) === join(home, ".config");
+  if (!ownedByUser && !(options.trust ?? (trustFromEnv() || isFolderTrusted(cwd, home)))) {
+    return { config: null, filepath: null, skipped: [filepath] };
+  }
+  assertSize(filepath);
   let found: { config: unknown; filepath: string } | null;
   try {
-    found = explicit ? await explorer.load(explicit) : await explorer.search(cwd);
+    found = await explorer.load(filepath);
   } catch (error) {
-    const file = (error as { filepath?: string }).filepath ?? explicit ?? cwd;
-    throw moduleError(error, file);
+    throw moduleError(error, (error as { filepath?: string }).filepath ?? filepath);
   }
-  if (!found) return { config: null, filepath: null };
-  const filepath = found.filepath;
-  if (!explicit) assertOnlyConfigIn(filepath);
+  if (!found) return { config: null, filepath: null, skipped: [] };
+  return { config: await prepare(found.config, filepath, cwd, options), filepath, skipped: [] };
+}
 
-  return { config: await prepare(found.config, filepath, cwd, options), filepath };
+/** The config file the search finds from `cwd` (the nearest folder holding one), without loading it. */
+export function findConfigFile(cwd: string, home: string = homedir()): string | undefined {
+  for (const folder of configSearchFolders(cwd, home)) {
+    const files = configFilesIn(folder, CONFIG_SEARCH_PLACES, packageHasConfigKey);
+    if (files.length > 1) {
+      const names = files.map((f) => relative(folder, f));
+      throw new ConfigError(`${files.length} config files in one folder: ${names.join(", ")}; keep one (move the settings into it and delete the others)`, folder);
+    }
+    if (files[0]) return files[0];
+  }
+  return undefined;
+}
+
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+function statOrUndefined(file: string) {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function assertSize(file: string) {
+  const size = statOrUndefined(file)?.size ?? 0;
+  if (size > MAX_CONFIG_BYTES) throw new ConfigError(`the config file is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`, file);
+}
+
+/** A package.json counts as a config when it has a "ubiquity" key; one that cannot be parsed counts too, so loading it reports the problem. */
+function packageHasConfigKey(file: string): boolean {
+  const read = readRegularFileSync(file, MAX_CONFIG_BYTES);
+  if (!read.ok) return !read.missing;
+  try {
+    return (JSON.parse(read.text) as Record<string, unknown> | null)?.ubiquity !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 /** Call a function export, resolve specifiers, validate; errors are pinned to `filepath`. */
@@ -132,26 +203,4 @@ export function pinToFile(error: unknown, filepath: string): ConfigError {
   if (error instanceof ConfigError) return error.file || error.message.startsWith(filepath) ? error : new ConfigError(error.message, filepath);
   if (error instanceof Error && error.name === "PluginResolutionError") return new ConfigError(error.message, filepath);
   return moduleError(error, filepath);
-}
-
-/** Two config files in one folder would make the choice silent; refuse and name both. */
-function assertOnlyConfigIn(filepath: string) {
-  const inDotConfig = basename(dirname(filepath)) === ".config";
-  const folder = inDotConfig ? dirname(dirname(filepath)) : dirname(filepath);
-  const present = CONFIG_SEARCH_PLACES.filter((place) => {
-    const file = join(folder, place);
-    if (!existsSync(file)) return false;
-    if (place !== "package.json") return true;
-    try {
-      return (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>).ubiquity !== undefined;
-    } catch {
-      return false;
-    }
-  });
-  if (present.length > 1) {
-    throw new ConfigError(
-      `${present.length} config files in one folder: ${present.join(", ")}; keep one (move the settings into it and delete the others)`,
-      folder,
-    );
-  }
 }

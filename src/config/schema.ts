@@ -218,6 +218,12 @@ export const OptionsSchema = z.strictObject({
   todoDir: z.string().optional().describe("[~/.ubiquity/todos]"),
   todoScope: z.enum(["project", "session"]).optional(),
   settingSources: SourcesSchema.optional(),
+  trust: z
+    .boolean()
+    .optional()
+    .describe(
+      "Whether the cwd's own files (project/local settings beyond their deny and ask rules, .mcp.json, agents, skills, memory) apply [true: code that asks for a project source has decided; the runner sets it from the trust store]",
+    ),
   env: z.record(z.string(), z.string()).optional().describe("Environment for Bash subprocesses only"),
   abortSignal: z.custom<AbortSignal>((v) => typeof v === "object" && v !== null && "aborted" in v).optional(),
   logger: z

@@ -59,7 +59,7 @@ describe("the example third-party plugin, installed from its tarball", () => {
   });
 
   it("adds its section to the system prompt when the hook runs", async () => {
-    const { config } = await loadConfig({ cwd: project });
+    const { config } = await loadConfig({ cwd: project, trust: true });
     const kernel = createKernel({ ...config, logger: { debug() {}, info() {}, warn() {}, error() {} } });
     const sections = await kernel.hooks.turn.system.promise([{ id: "guidance", text: "base" }], {} as RunContext);
     expect(sections).toEqual([

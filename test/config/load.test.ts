@@ -26,48 +26,48 @@ describe("finding the config file", () => {
 
   it.each(formats)("loads %s", async (file, content) => {
     const dir = tempProject({ [file]: content, "settings.ts": "export const turns: number = 7;\n" });
-    const loaded = await loadConfig({ cwd: dir });
+    const loaded = await loadConfig({ trust: true, cwd: dir });
     expect(loaded.filepath).toBe(join(dir, file));
     expect(loaded.config).toEqual({ maxTurns: 7 });
   });
 
   it('loads the "ubiquity" key of package.json', async () => {
     const dir = tempProject({}, { packageJson: { name: "x", ubiquity: { maxTurns: 7 } } });
-    expect(await loadConfig({ cwd: dir })).toEqual({ config: { maxTurns: 7 }, filepath: join(dir, "package.json") });
+    expect(await loadConfig({ trust: true, cwd: dir })).toEqual({ config: { maxTurns: 7 }, filepath: join(dir, "package.json"), skipped: [] });
   });
 
   it("searches from a subfolder up to the project root", async () => {
     const dir = tempProject({ "ubiquity.config.ts": "export default { maxTurns: 3 };\n", "src/deep/x.txt": "" });
-    const loaded = await loadConfig({ cwd: join(dir, "src", "deep") });
+    const loaded = await loadConfig({ trust: true, cwd: join(dir, "src", "deep") });
     expect(loaded.filepath).toBe(join(dir, "ubiquity.config.ts"));
   });
 
   it("returns null config and filepath when there is none", async () => {
     const dir = tempProject({});
-    expect(await loadConfig({ cwd: dir })).toEqual({ config: null, filepath: null });
+    expect(await loadConfig({ trust: true, cwd: dir })).toEqual({ config: null, filepath: null, skipped: [] });
   });
 
   it("configFile skips the search (even where two configs would be ambiguous)", async () => {
     const dir = tempProject({ "ubiquity.config.ts": "export default { maxTurns: 1 };\n", ".ubiquityrc.yaml": "maxTurns: 2\n", "ci/other.yaml": "maxTurns: 9\n" });
-    const loaded = await loadConfig({ cwd: dir, configFile: "ci/other.yaml" });
-    expect(loaded).toEqual({ config: { maxTurns: 9 }, filepath: join(dir, "ci", "other.yaml") });
+    const loaded = await loadConfig({ trust: true, cwd: dir, configFile: "ci/other.yaml" });
+    expect(loaded).toEqual({ config: { maxTurns: 9 }, filepath: join(dir, "ci", "other.yaml"), skipped: [] });
   });
 
   it("calls a function export with { cwd, command }", async () => {
     const dir = tempProject({
       "ubiquity.config.ts": `export default async (env: { cwd: string; command: string }) => ({ systemPrompt: env.command + "@" + env.cwd });\n`,
     });
-    const loaded = await loadConfig({ cwd: dir, command: "inspect" });
+    const loaded = await loadConfig({ trust: true, cwd: dir, command: "inspect" });
     expect(loaded.config?.systemPrompt).toBe(`inspect@${dir}`);
-    expect((await loadConfig({ cwd: dir })).config?.systemPrompt).toBe(`api@${dir}`);
+    expect((await loadConfig({ trust: true, cwd: dir })).config?.systemPrompt).toBe(`api@${dir}`);
   });
 
   it("reads an edited config again on the next load", async () => {
     const dir = tempProject({ "ubiquity.config.ts": "export default { maxTurns: 1 };\n" });
-    expect((await loadConfig({ cwd: dir })).config?.maxTurns).toBe(1);
+    expect((await loadConfig({ trust: true, cwd: dir })).config?.maxTurns).toBe(1);
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(dir, "ubiquity.config.ts"), "export default { maxTurns: 2 };\n");
-    expect((await loadConfig({ cwd: dir })).config?.maxTurns).toBe(2);
+    expect((await loadConfig({ trust: true, cwd: dir })).config?.maxTurns).toBe(2);
   });
 });
 
@@ -80,7 +80,7 @@ describe("string plugin and preset specifiers", () => {
       "config/plugins/one.ts": pluginFile("acme:one"),
       "config/plugins/factory.ts": `export default (options: { label: string }) => ({ name: "acme:" + options.label, apply() {} });\n`,
     });
-    const loaded = await loadConfig({ cwd: dir, configFile: "config/ubiquity.yaml" });
+    const loaded = await loadConfig({ trust: true, cwd: dir, configFile: "config/ubiquity.yaml" });
     expect(names(loaded.config?.plugins?.filter(Boolean))).toEqual(["acme:one", "acme:hello"]);
     expect(loaded.config?.plugins?.[2]).toBe(false);
   });
@@ -93,7 +93,7 @@ describe("string plugin and preset specifiers", () => {
       "node_modules/@acme/ubiquity-plugin-scoped/package.json": `{ "name": "@acme/ubiquity-plugin-scoped", "main": "index.cjs" }`,
       "node_modules/@acme/ubiquity-plugin-scoped/index.cjs": `module.exports = (o) => ({ name: "scoped-" + o.n, apply() {} });\n`,
     });
-    const loaded = await loadConfig({ cwd: dir });
+    const loaded = await loadConfig({ trust: true, cwd: dir });
     expect(names(loaded.config?.plugins)).toEqual(["ubiquity-plugin-hello", "scoped-2"]);
   });
 
@@ -105,7 +105,7 @@ describe("string plugin and preset specifiers", () => {
       "presets/base.ts": `export default (o?: unknown) => ({ name: "base", plugins: [{ name: "acme:base", apply() {} }] });\n`,
       "presets/team-plugin.ts": pluginFile("acme:team"),
     });
-    const loaded = await loadConfig({ cwd: dir });
+    const loaded = await loadConfig({ trust: true, cwd: dir });
     const kernel = createKernel({ ...loaded.config, logger: { debug() {}, info() {}, warn() {}, error() {} } });
     expect(kernel.plugins.map((p) => [p.plugin.name, p.origin])).toEqual([
       ["acme:base", "preset team > base"],
@@ -119,14 +119,14 @@ describe("string plugin and preset specifiers", () => {
       ".ubiquityrc.yaml": `plugins: [./p.ts]\nbanner: { text: hi }\n`,
       "p.ts": `export default { name: "acme:banner", configKey: "banner", apply() {} };\n`,
     });
-    expect((await loadConfig({ cwd: dir })).config).toMatchObject({ banner: { text: "hi" } });
+    expect((await loadConfig({ trust: true, cwd: dir })).config).toMatchObject({ banner: { text: "hi" } });
   });
 
   it("asks the default presets for claimed keys when the config names no presets", async () => {
     const dir = tempProject({ ".ubiquityrc.yaml": `banner: { text: hi }\n` });
     const defaults = async () => [{ name: "d", plugins: [{ name: "acme:banner", configKey: "banner", apply() {} }] }];
-    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/Unrecognized key: "banner"/);
-    expect((await loadConfig({ cwd: dir, defaultPresets: defaults })).config).toEqual({ banner: { text: "hi" } });
+    await expect(loadConfig({ trust: true, cwd: dir })).rejects.toThrow(/Unrecognized key: "banner"/);
+    expect((await loadConfig({ trust: true, cwd: dir, defaultPresets: defaults })).config).toEqual({ banner: { text: "hi" } });
   });
 });
 
@@ -173,7 +173,7 @@ describe("config failures: one ConfigError naming the file and the problem", () 
 
   it.each(failures)("%s", async (_what, files, message) => {
     const dir = tempProject(files);
-    const error = await loadConfig({ cwd: dir }).catch((e: unknown) => e);
+    const error = await loadConfig({ trust: true, cwd: dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message.startsWith(dir)).toBe(true);
@@ -182,6 +182,6 @@ describe("config failures: one ConfigError naming the file and the problem", () 
   it("names a config file given explicitly that does not exist", async () => {
     const dir = tempProject({});
     mkdirSync(join(dir, "sub"));
-    await expect(loadConfig({ cwd: dir, configFile: "sub/nope.ts" })).rejects.toThrow(`${join(dir, "sub", "nope.ts")}: config file not found`);
+    await expect(loadConfig({ trust: true, cwd: dir, configFile: "sub/nope.ts" })).rejects.toThrow(`${join(dir, "sub", "nope.ts")}: config file not found`);
   });
 });

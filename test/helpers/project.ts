@@ -48,13 +48,17 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Run the real bin with the Node running the tests (Node 24 from the repo's pinned devDependency). */
+/**
+ * Run the real bin with the Node running the tests (Node 24 from the repo's pinned devDependency).
+ * The temp projects these tests make are trusted (`UBIQUITY_TRUST=1`): they test what a config
+ * does. The trust tests (test/security) pass `UBIQUITY_TRUST: ""` and a temp HOME.
+ */
 export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [binPath, ...args],
-      { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", ...env }, timeout: 30_000 },
+      { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

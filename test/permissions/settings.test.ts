@@ -1,4 +1,5 @@
-/** Settings files: read only when asked; local > project > user; explicit options win; permission rules are unioned. */
+/** Settings files: read only when asked; local > project > user; explicit options win; permission rules are unioned; a broken file stops the run. */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -98,18 +99,56 @@ describe("settings files", () => {
     expect(results[0]!.output).toMatchObject({ isError: false, content: "ran v" });
   });
 
-  it("a malformed file is skipped with a warning naming it; the others still apply", () => {
-    const { kernel, warnings, cwd, home } = kernelFor(
-      { user: "{ not json", project: { permissions: { defaultMode: "yolo" } }, local: { model: "a:local", permissions: { deny: ["Bash(rm:*"] } } },
-      { settingSources: ["user", "project", "local"] },
+  // Fail closed: skipping a broken file would silently drop its deny rules.
+  it.each([
+    ["bad JSON (with line and column)", { user: '{\n  "permissions": {\n    "deny": ["Bash(rm:*)"],\n  }\n}' }, "user", /settings\.json: the settings file is not valid JSON: .*line 4 column 3/],
+    ["a wrong type", { project: { permissions: { defaultMode: "yolo" } } }, "project", /settings\.json: the settings file does not match the settings format[\s\S]*defaultMode/],
+    ["a malformed rule", { local: { permissions: { deny: ["Bash(rm:*"] } } }, "local", /settings\.local\.json: .*"Bash\(rm:\*" is not a permission rule/],
+  ])("a file with %s stops the kernel, naming the file", (_what, files, source, message) => {
+    expect(() => kernelFor(files as Files, { settingSources: [source] })).toThrow(message);
+  });
+
+  it("a FIFO, a folder or an oversized file in a settings file's place is refused without blocking", () => {
+    for (const [kind, make] of [
+      ["FIFO", (p: string) => execFileSync("mkfifo", [p])],
+      ["folder", (p: string) => mkdirSync(p)],
+      ["oversized file", (p: string) => writeFileSync(p, Buffer.alloc(2 * 1024 * 1024, 32))],
+    ] as const) {
+      const cwd = tempDir();
+      mkdirSync(join(cwd, ".ubiquity"));
+      make(join(cwd, ".ubiquity", "settings.json"));
+      const run = () => createKernel({ presets: [], plugins: [settings({ home: tempDir() }), permissions()], cwd, settingSources: ["project"] });
+      expect(run, kind).toThrow(/settings\.json: the settings file cannot be used: it is (a FIFO|a folder|\d+ bytes, over)/);
+    }
+  });
+
+  it("trust: false keeps only a project file's deny and ask rules (and reads the user's file whole)", () => {
+    const hooks = { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "touch x" }] }] };
+    const { kernel, cwd, home } = kernelFor(
+      {
+        user: { model: "a:user" },
+        project: { model: "a:project", env: { BASH_ENV: "/evil" }, hooks, permissions: { allow: ["Bash(rm:*)"], deny: ["Bash(curl:*)"], ask: ["Read"], defaultMode: "bypassPermissions" } },
+      },
+      { settingSources: ["user", "project"], trust: false },
     );
-    expect(warnings).toHaveLength(3);
-    expect(warnings[0]).toContain(`skipped the settings file ${join(home, ".ubiquity", "settings.json")}: it is not valid JSON`);
-    expect(warnings[1]).toContain(`skipped the settings file ${join(cwd, ".ubiquity", "settings.json")}: it does not match the settings format`);
-    expect(warnings[2]).toContain(`skipped the settings file ${join(cwd, ".ubiquity", "settings.local.json")}`);
-    expect(warnings[2]).toContain('"Bash(rm:*" is not a permission rule');
-    expect(kernel.options.model).toBeUndefined();
-    expect(getSettingsApi(kernel).files).toEqual([]);
+    expect(kernel.options.model).toBe("a:user");
+    expect(kernel.options.permissionMode).toBe("default");
+    expect(kernel.options.env).toBeUndefined();
+    expect(getSettingsApi(kernel).files).toEqual([
+      { source: "user", path: join(home, ".ubiquity", "settings.json"), settings: { model: "a:user" } },
+      { source: "project", path: join(cwd, ".ubiquity", "settings.json"), settings: { permissions: { deny: ["Bash(curl:*)"], ask: ["Read"] } } },
+    ]);
+  });
+
+  it("reads a trusted project's .mcp.json servers (options win a name); an untrusted one is not read", () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { a: { command: "from-file" }, b: { command: "from-file" } } }));
+    const make = (trust: boolean) =>
+      createKernel({ presets: [], plugins: [settings({ home: tempDir() }), permissions()], cwd, settingSources: ["project"], trust, mcpServers: { b: { command: "from-options" } } });
+    expect(make(true).options.mcpServers).toEqual({ a: { command: "from-file" }, b: { command: "from-options" } });
+    expect(make(false).options.mcpServers).toEqual({ b: { command: "from-options" } });
+    writeFileSync(join(cwd, ".mcp.json"), "{ nope");
+    expect(() => make(true)).toThrow(/\.mcp\.json: the MCP config file is not valid JSON/);
   });
 
   it("keeps every key of a file readable through getSettingsApi (hooks for the hooks plugin)", () => {

@@ -1,0 +1,45 @@
+/**
+ * Where the config search looks: the start folder and its parents, up to and including the
+ * nearest project root (a folder holding `.git` or `package.json`) or the user's home, whichever
+ * comes first — never above. With neither above the start, only the start folder is searched:
+ * walking up to `/` would pick up whatever another user left in `/tmp`.
+ */
+import { existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { ConfigError } from "../errors";
+import { describeFileKind } from "../safe-read";
+
+/** The folders the config search visits, nearest first. */
+export function configSearchFolders(cwd: string, home: string = homedir()): string[] {
+  const start = resolve(cwd);
+  const homeDir = resolve(home);
+  const folders: string[] = [];
+  for (let dir = start; ; dir = dirname(dir)) {
+    folders.push(dir);
+    if (dir === homeDir || existsSync(join(dir, ".git")) || existsSync(join(dir, "package.json"))) return folders;
+    if (dirname(dir) === dir) return [start];
+  }
+}
+
+/** The search places that exist in `folder`, as absolute paths, in search order (package.json only with a "ubiquity" key). */
+export function configFilesIn(folder: string, places: readonly string[], packageHasKey: (file: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const place of places) {
+    const file = join(folder, place);
+    let stats;
+    try {
+      stats = statSync(file);
+    } catch {
+      continue;
+    }
+    if (place === "package.json") {
+      if (stats.isFile() && packageHasKey(file)) out.push(file);
+      continue;
+    }
+    // A planted FIFO would hang the loader; a folder named like a config is a mistake to report.
+    if (!stats.isFile()) throw new ConfigError(`a config file must be a regular file, this is ${describeFileKind(stats)}; remove it`, file);
+    out.push(file);
+  }
+  return out;
+}

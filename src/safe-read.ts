@@ -1,0 +1,59 @@
+/**
+ * Reading a file that someone else may have planted: only regular files are opened for their
+ * content (a FIFO would block the run forever, a device never ends), and the size is checked on
+ * the open handle before a byte is read. Used for config, settings and the trust store.
+ */
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
+
+/** What reading one file gave. */
+export type RegularFileRead = { ok: true; text: string } | { ok: false; missing: true } | { ok: false; missing: false; problem: string };
+
+/** What kind of thing `stats` describes, for messages ("a FIFO", "a folder"). */
+export function describeFileKind(stats: Stats): string {
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * Read `path` as UTF-8 (a BOM is dropped) when it is a regular file of at most `maxBytes`.
+ * Symlinks are followed; the check is made on the opened file, so swapping the file between a
+ * check and the read cannot slip a FIFO past it.
+ */
+export function readRegularFileSync(path: string, maxBytes: number): RegularFileRead {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, missing: true };
+    if (code === "ENXIO") return { ok: false, missing: false, problem: "it is a socket, not a regular file" };
+    return { ok: false, missing: false, problem: `it could not be opened (${code ?? String(error)})` };
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { ok: false, missing: false, problem: `it is ${describeFileKind(stats)}, not a regular file` };
+    if (stats.size > maxBytes) return { ok: false, missing: false, problem: `it is ${stats.size} bytes, over the ${maxBytes}-byte limit` };
+    const text = readFileSync(fd, "utf8");
+    return { ok: true, text: text.replace(/^\uFEFF/, "") };
+  } catch (error) {
+    return { ok: false, missing: false, problem: `it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A JSON parse error with the line and column of `text` where it happened, when Node says where. */
+export function describeJsonError(error: unknown, text: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/line \d+ column \d+/.test(message)) return message;
+  const at = /position (\d+)/.exec(message);
+  if (!at) return message;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split("\n").length;
+  const column = before.length - before.lastIndexOf("\n");
+  return `${message} (line ${line} column ${column})`;
+}
