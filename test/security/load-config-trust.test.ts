@@ -1,0 +1,65 @@
+/** `loadConfig({ trust })`: the same meaning as the runner's — a project's config loads only when trusted. */
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig, rememberTrust } from "../../src/index";
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  delete process.env.UBIQUITY_TRUST;
+});
+function temp(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "ubq-lc-")));
+  made.push(dir);
+  return dir;
+}
+
+/** A repository with a config that writes a marker when it is imported. */
+function project() {
+  const dir = temp();
+  mkdirSync(join(dir, ".git"));
+  const marker = join(dir, "marker");
+  writeFileSync(join(dir, "ubiquity.config.ts"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "x");\nexport default { maxTurns: 3 };\n`);
+  return { dir, marker, home: temp() };
+}
+
+describe("loadConfig and trust", () => {
+  it("an untrusted project's config is skipped without being run, and named in `skipped`", async () => {
+    const { dir, marker, home } = project();
+    expect(await loadConfig({ cwd: dir, home })).toEqual({ config: null, filepath: null, skipped: [join(dir, "ubiquity.config.ts")] });
+    expect(await loadConfig({ cwd: dir, home, trust: false })).toMatchObject({ config: null, skipped: [join(dir, "ubiquity.config.ts")] });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("trust: true, UBIQUITY_TRUST=1, or the trust store load it", async () => {
+    for (const how of ["option", "env", "store"] as const) {
+      const { dir, marker, home } = project();
+      if (how === "env") process.env.UBIQUITY_TRUST = "1";
+      if (how === "store") rememberTrust(dir, true, home);
+      const loaded = await loadConfig({ cwd: join(dir), home, trust: how === "option" ? true : undefined });
+      expect(loaded.config, how).toEqual({ maxTurns: 3 });
+      expect(existsSync(marker), how).toBe(true);
+      delete process.env.UBIQUITY_TRUST;
+    }
+  });
+
+  it("a config named with configFile, or found in the user's home, is the user's and always loads", async () => {
+    const { dir, home } = project();
+    writeFileSync(join(dir, "mine.yaml"), "maxTurns: 5\n");
+    expect((await loadConfig({ cwd: dir, home, configFile: "mine.yaml" })).config).toEqual({ maxTurns: 5 });
+    const userHome = temp();
+    writeFileSync(join(userHome, ".ubiquityrc.json"), JSON.stringify({ maxTurns: 4 }));
+    mkdirSync(join(userHome, "notes"));
+    expect((await loadConfig({ cwd: join(userHome, "notes"), home: userHome })).config).toEqual({ maxTurns: 4 });
+  });
+
+  it("a broken trust store trusts nothing and says which file to fix", async () => {
+    const { dir, marker, home } = project();
+    mkdirSync(join(home, ".ubiquity"));
+    writeFileSync(join(home, ".ubiquity", "trusted-folders.json"), "{ broken");
+    await expect(loadConfig({ cwd: dir, home })).rejects.toThrow(`${join(home, ".ubiquity", "trusted-folders.json")}: the trust store is not valid JSON`);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
