@@ -12,6 +12,19 @@ export async function defaultPreset(): Promise<Preset> {
   return (await import("../presets/default")).default;
 }
 
+/** The built-in presets by name, for `ubiquity run --preset`. Static imports, so the build resolves each file. */
+export const BUILTIN_PRESETS = {
+  default: () => import("../presets/default"),
+  minimal: () => import("../presets/minimal"),
+  headless: () => import("../presets/headless"),
+} as const satisfies Record<string, () => Promise<{ default: Preset }>>;
+
+/** A built-in preset by name, or undefined when there is none of that name. */
+export async function builtinPreset(name: string): Promise<Preset | undefined> {
+  const load = (BUILTIN_PRESETS as Record<string, (() => Promise<{ default: Preset }>) | undefined>)[name];
+  return load ? (await load()).default : undefined;
+}
+
 /**
  * Run an agent: yields `system/init` first, then the conversation, and always a `result` last.
  * With no `presets` the default preset applies; `plugins` are added after it (a same-name plugin

@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import { summon } from "./facade";
+import { builtinPreset, summon } from "./facade";
 import { loadCliConfig } from "./cli";
 import { resolveEntries } from "./config/resolve";
 import { TextRenderer } from "./render";
@@ -58,13 +58,9 @@ Options:
   -h, --help                show this help
 `;
 
-const BUILTIN_PRESETS = new Set(["default", "minimal", "headless"]);
-
 async function presetByName(name: string, cwd: string): Promise<Preset> {
-  if (BUILTIN_PRESETS.has(name)) {
-    const mod = (await import(`../presets/${name}`)) as { default: Preset };
-    return mod.default;
-  }
+  const builtin = await builtinPreset(name);
+  if (builtin) return builtin;
   const resolved = await resolveEntries({ presets: [name] }, cwd);
   const preset = resolved.presets?.[0];
   if (!preset || typeof preset !== "object" || Array.isArray(preset)) throw new ConfigError(`--preset ${name}: not a preset`);

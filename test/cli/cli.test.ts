@@ -64,6 +64,21 @@ describe("the ubiquity bin (real process)", () => {
     expect(stderr).toMatch(/^error: Unknown option '--jsn'.*; see `ubiquity inspect --help`\n$/);
   });
 
+  // The built package resolves each built-in preset's file (the import once lacked its extension).
+  it.concurrent.each([
+    ["default", "ubiquity:tool-write"],
+    ["minimal", "ubiquity:tool-read"],
+    ["headless", "ubiquity:tool-read"],
+  ])("run --preset %s runs with that preset's plugins", async (preset, plugin) => {
+    const { code, stdout, stderr } = await runCli(["run", "--preset", preset, "--model", "test", "--output-format", "stream-json", "hi"], cwd);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const init = JSON.parse(stdout.split("\n")[0]!) as { subtype: string; plugins: string[] };
+    expect(init.subtype).toBe("init");
+    expect(init.plugins).toContain(plugin);
+    if (preset === "minimal") expect(init.plugins).not.toContain("ubiquity:tool-write");
+  });
+
   it.concurrent("inspect without a config shows the default preset", async () => {
     const { code, stdout } = await runCli(["inspect"], cwd);
     expect(code).toBe(0);

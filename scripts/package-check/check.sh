@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# What a user installs, checked where a user has it: pack the package as `npm publish` would,
+# install the tarball (and the example plugin's) into an empty project, and there type-check a
+# user program under strict + nodenext, run it, and run the bin. Run through `npm run
+# check:package` so the repo's pinned Node 24 is first on PATH.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/ubiquity-package-check.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+say() { printf '\n-- %s\n' "$*"; }
+
+say "npm pack (runs prepare: the full build, declarations included)"
+cd "$repo"
+tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+plugin="$work/$(cd examples/ubiquity-plugin-house-rules && npm pack --silent --pack-destination "$work" | tail -n 1)"
+tar -tzf "$tarball" | sed 's|^package/||' | sort > "$work/files.txt"
+
+say "the tarball holds the JavaScript and declarations of every export, the bin, the schema, README and CHANGELOG"
+expected=(bin/ubiquity.mjs schema/ubiquity.config.schema.json README.md CHANGELOG.md package.json
+  dist/src/main.mjs dist/types/src/main.d.ts dist/src/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts)
+for dir in plugins/*/; do
+  name=$(basename "$dir")
+  [ -f "plugins/$name/index.ts" ] && expected+=("dist/plugins/$name/index.mjs" "dist/types/plugins/$name/index.d.ts")
+done
+for file in presets/*.ts; do
+  name=$(basename "$file" .ts)
+  expected+=("dist/presets/$name.mjs" "dist/types/presets/$name.d.ts")
+done
+missing=0
+for f in "${expected[@]}"; do grep -qxF "$f" "$work/files.txt" || { echo "missing from the tarball: $f"; missing=1; }; done
+[ "$missing" = 0 ] || exit 1
+echo "${#expected[@]} required files present ($(wc -l < "$work/files.txt") in all)"
+
+say "install the tarballs into an empty project"
+mkdir "$work/app"
+cd "$work/app"
+npm init -y > /dev/null
+npm pkg set type=module > /dev/null
+npm install --no-audit --no-fund --loglevel=error "$tarball" "$plugin" zod@4 typescript@5.9 @types/node@24
+cp "$repo/scripts/package-check/main.ts" main.ts
+# Every subpath's default export and key types must resolve to real types, not `any` (skipLibCheck
+# would turn an unresolved import inside our declarations into `any` silently).
+{
+  echo 'type IsAny<T> = 0 extends 1 & T ? true : false;'
+  echo 'type Typed<T> = IsAny<T> extends true ? never : true;'
+  echo 'import type { Options, Message, Plugin, Preset, Kernel } from "ubiquity";'
+  echo 'export const core: [Typed<Options>, Typed<Message>, Typed<Plugin>, Typed<Preset>, Typed<Kernel>] = [true, true, true, true, true];'
+  echo 'import type { scriptedModel } from "ubiquity/testing";'
+  echo 'export const testing: Typed<typeof scriptedModel> = true;'
+  i=0
+  for dir in "$repo"/plugins/*/; do
+    name=$(basename "$dir")
+    [ -f "$dir/index.ts" ] || continue
+    i=$((i + 1))
+    echo "import type * as p$i from \"ubiquity/plugins/$name\";"
+    echo "export const plugin$i: Typed<typeof p$i> = true;"
+  done
+  for file in "$repo"/presets/*.ts; do
+    name=$(basename "$file" .ts)
+    i=$((i + 1))
+    echo "import type p$i from \"ubiquity/presets/$name\";"
+    echo "export const preset$i: Typed<typeof p$i> = true;"
+  done
+} > types.ts
+cat > tsconfig.json <<'JSON'
+{
+  "compilerOptions": {
+    "strict": true,
+    "module": "nodenext",
+    "moduleResolution": "nodenext",
+    "target": "es2023",
+    "noEmit": true,
+    "skipLibCheck": true,
+    "types": ["node"]
+  },
+  "files": ["main.ts", "types.ts"]
+}
+JSON
+cat > ubiquity.config.ts <<'TS'
+import { defineConfig } from "ubiquity";
+import houseRules from "ubiquity-plugin-house-rules";
+
+export default defineConfig({
+  plugins: [houseRules({ rules: ["Run npm test before you finish"] })],
+});
+TS
+
+say "tsc --noEmit (strict, nodenext) on a user program"
+npx tsc --noEmit -p .
+
+say "node main.ts (the user program, on Node $(node --version))"
+node main.ts
+
+say "npx ubiquity run --model test \"list the files\""
+out=$(npx ubiquity run --trust --model test "list the files" 2>&1)
+echo "$out"
+grep -q "Glob" <<< "$out" || { echo "the run did not list the files"; exit 1; }
+
+say "the example plugin, installed from its tarball, is in the resolved plugin list"
+npx ubiquity inspect --trust | grep -q "ubiquity-plugin-house-rules" || { echo "the example plugin was not loaded"; exit 1; }
+npx ubiquity --version
+say "package check: ok"
