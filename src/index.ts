@@ -59,3 +59,13 @@ export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
 export type { RawToolCall, CallOutcome } from "./funnel";
 export { redactText, redactValue, secretsOf } from "./redact";
+export {
+  subprocessEnv,
+  isCredentialName,
+  isCredentialVariable,
+  isScrubbedVariable,
+  credentialValues,
+  urlPasswords,
+  MIN_SECRET_LENGTH,
+} from "./subprocess-env";
+export type { SubprocessEnvMode, SubprocessEnvOptions } from "./subprocess-env";
