@@ -58,7 +58,8 @@ export { testModel } from "./testing/test-model";
 export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
 export type { RawToolCall, CallOutcome } from "./funnel";
-export { redactText, redactValue, secretsOf } from "./redact";
+export { redactText, redactValue, redactStrings, redactingLogger, secretsOf } from "./redact";
+export type { SecretBearingOptions } from "./redact";
 export {
   subprocessEnv,
   isCredentialName,
