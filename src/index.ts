@@ -61,7 +61,7 @@ export type { RawToolCall, CallOutcome } from "./funnel";
 export { redactText, redactValue, redactStrings, redactingLogger, secretsOf } from "./redact";
 export type { SecretBearingOptions } from "./redact";
 export {
-  subprocessEnv,
+  buildSubprocessEnv,
   isCredentialName,
   isCredentialVariable,
   isScrubbedVariable,

@@ -101,7 +101,7 @@ export interface SubprocessEnvOptions {
  * SDK's short safe list) minus credentials and UBIQUITY_* unless `subprocessEnv` is "inherit",
  * then `options.env`, then `add` (a server's own `env`, a hook's project-dir variables).
  */
-export function subprocessEnv(
+export function buildSubprocessEnv(
   options: SubprocessEnvOptions,
   { parent = process.env, add = [] }: { parent?: Readonly<Record<string, string | undefined>>; add?: readonly (Readonly<Record<string, string>> | undefined)[] } = {},
 ): Record<string, string> {

@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { subprocessEnv, type Logger, type SubprocessEnvOptions } from "../../src/index";
+import { buildSubprocessEnv, type Logger, type SubprocessEnvOptions } from "../../src/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
 
 const DEFAULT_TIMEOUT_S = 60;
@@ -46,7 +46,7 @@ interface Spawned {
  * `subprocessEnv: "inherit"`) plus the project folder under both products' names.
  */
 export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<string, string> {
-  return subprocessEnv(options, { add: [{ UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }] });
+  return buildSubprocessEnv(options, { add: [{ UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }] });
 }
 
 function runShell(command: string, stdin: string, cwd: string, env: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<Spawned> {

@@ -4,7 +4,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { subprocessEnv, type McpServerConfig, type SubprocessEnvOptions } from "../../src/index";
+import { buildSubprocessEnv, type McpServerConfig, type SubprocessEnvOptions } from "../../src/index";
 
 /** How a server is reached. */
 export type McpTransportKind = "stdio" | "sse" | "http";
@@ -39,7 +39,7 @@ export class StdioTransport extends StdioClientTransport {
  * (the most specific, so it wins). The process's other variables, credentials included, never reach it.
  */
 export function serverEnv(config: { env?: Record<string, string> }, options: SubprocessEnvOptions): Record<string, string> {
-  return subprocessEnv(options, { parent: getDefaultEnvironment(), add: [config.env] });
+  return buildSubprocessEnv(options, { parent: getDefaultEnvironment(), add: [config.env] });
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   redactingLogger,
   redactText,
   secretsOf,
-  subprocessEnv,
+  buildSubprocessEnv,
   urlPasswords,
 } from "ubiquity";
 import { PROVIDERS } from "../../plugins/model/providers";
@@ -89,7 +89,7 @@ describe("credential variables", () => {
   });
 });
 
-describe("subprocessEnv()", () => {
+describe("buildSubprocessEnv()", () => {
   const parent = {
     PATH: "/usr/bin",
     HOME: "/home/u",
@@ -102,18 +102,18 @@ describe("subprocessEnv()", () => {
   };
 
   it("drops credentials and UBIQUITY_* by default, keeps the rest", () => {
-    expect(subprocessEnv({}, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
-    expect(subprocessEnv({ subprocessEnv: "scrubbed" }, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
+    expect(buildSubprocessEnv({}, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
+    expect(buildSubprocessEnv({ subprocessEnv: "scrubbed" }, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
   });
 
   it("`env` adds variables, wins over the parent and is never scrubbed; `add` layers come last", () => {
-    const env = subprocessEnv({ env: { GITHUB_TOKEN: "listed-by-user", PATH: "/opt/bin" } }, { parent, add: [{ EXTRA: "1" }, undefined, { PATH: "/last" }] });
+    const env = buildSubprocessEnv({ env: { GITHUB_TOKEN: "listed-by-user", PATH: "/opt/bin" } }, { parent, add: [{ EXTRA: "1" }, undefined, { PATH: "/last" }] });
     expect(env).toEqual({ PATH: "/last", HOME: "/home/u", GITHUB_TOKEN: "listed-by-user", EXTRA: "1" });
   });
 
   it('"inherit" passes the parent as it is, plus `env`', () => {
     const { UNSET: _u, ...defined } = parent;
-    expect(subprocessEnv({ subprocessEnv: "inherit", env: { A: "b" } }, { parent })).toEqual({ ...defined, A: "b" });
+    expect(buildSubprocessEnv({ subprocessEnv: "inherit", env: { A: "b" } }, { parent })).toEqual({ ...defined, A: "b" });
   });
 
   it("reads process.env when no parent is given", () => {
@@ -121,7 +121,7 @@ describe("subprocessEnv()", () => {
     process.env.UBQ_SECURITY_TEST_KEY = "sk-test-SECRET123";
     process.env.UBQ_SECURITY_TEST_PLAIN = "plain";
     try {
-      const env = subprocessEnv({});
+      const env = buildSubprocessEnv({});
       expect(env.UBQ_SECURITY_TEST_KEY).toBeUndefined();
       expect(env.UBQ_SECURITY_TEST_PLAIN).toBe("plain");
     } finally {
