@@ -14,6 +14,7 @@ import { formatInspect, inspectKernel } from "./inspect";
 import { defaultPreset, mcpListCommand, permissionsCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
 import { consoleLogger, defaultLogger } from "./logger";
 import { describeError, UsageError } from "./errors";
+import { redactText, secretsOf } from "./redact";
 import { processRunnerIO, runCommand } from "./runner";
 import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust/decide";
 import { trustCommand } from "./trust/command";
@@ -216,7 +217,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     if (args.values.version) return printVersion(io);
     return await command.run(args, io);
   } catch (error) {
-    io.stderr(`error: ${oneLine(describeError(error))}\n`);
+    // No options here to read keys from, but the environment's credentials are masked still.
+    io.stderr(`error: ${oneLine(redactText(describeError(error), secretsOf(undefined)))}\n`);
     return 1;
   }
 }

@@ -41,6 +41,7 @@ export function toolContext(run: RunContext, toolUseId: string): ToolContext {
     toolUseId,
     readState: run.readState,
     env: run.options.env ?? {},
+    subprocessEnv: run.options.subprocessEnv ?? "scrubbed",
     logger: run.logger,
   };
 }

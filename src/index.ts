@@ -65,4 +65,15 @@ export { testModel } from "./testing/test-model";
 export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
 export type { RawToolCall, CallOutcome } from "./funnel";
-export { redactText, redactValue, secretsOf } from "./redact";
+export { redactText, redactValue, redactStrings, redactingLogger, secretsOf } from "./redact";
+export type { SecretBearingOptions } from "./redact";
+export {
+  buildSubprocessEnv,
+  isCredentialName,
+  isCredentialVariable,
+  isScrubbedVariable,
+  credentialValues,
+  urlPasswords,
+  MIN_SECRET_LENGTH,
+} from "./subprocess-env";
+export type { SubprocessEnvMode, SubprocessEnvOptions } from "./subprocess-env";

@@ -8,6 +8,7 @@ import { isTool } from "./tool";
 import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
 import { ConfigSchema, OptionsSchema, type Logger, type Options, type PermissionMode, type UbiquityConfig } from "./config/schema";
 import { defaultLogger } from "./logger";
+import { redactingLogger, secretsOf, type SecretBearingOptions } from "./redact";
 
 /** Options after validation, with the kernel's own defaults applied. Plugins apply their own. */
 export type ResolvedOptions = Readonly<
@@ -103,7 +104,10 @@ class KernelImpl implements Kernel {
   #disposed?: Promise<void>;
 
   constructor(config: UbiquityConfig) {
-    this.logger = (config.logger as Logger | undefined) ?? defaultLogger();
+    // Every line any plugin logs is masked with the run's secrets (keys from options and from the
+    // environment), asked at each line so options resolved later count.
+    const base = (config.logger as Logger | undefined) ?? defaultLogger();
+    this.logger = redactingLogger(base, () => secretsOf((this.options ?? config) as SecretBearingOptions));
     const onOverride = (info: { registry: string; name: string; winner: { owner: string }; loser: { owner: string } }) =>
       this.emit({ type: "registry.override", registry: info.registry, name: info.name, winner: info.winner.owner, loser: info.loser.owner });
     this.registries = Object.freeze({

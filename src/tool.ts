@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Logger, PermissionResult } from "./config/schema";
 import type { ToolOutput } from "./messages";
+import type { SubprocessEnvMode } from "./subprocess-env";
 
 /** What Read recorded about a file, for read-before-write. */
 export interface FileReadRecord {
@@ -25,6 +26,8 @@ export interface ToolContext {
   readState: Map<string, FileReadRecord>;
   /** `options.env`: the environment overlay for subprocesses. */
   env: Readonly<Record<string, string>>;
+  /** `options.subprocessEnv`: whether subprocesses inherit credential variables ["scrubbed"]. */
+  subprocessEnv?: SubprocessEnvMode;
   logger: Logger;
 }
 

@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import type { Logger } from "../../src/index";
+import { buildSubprocessEnv, type Logger, type SubprocessEnvOptions } from "../../src/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
 
 const DEFAULT_TIMEOUT_S = 60;
@@ -41,14 +41,22 @@ interface Spawned {
   timedOut: boolean;
 }
 
-function runShell(command: string, stdin: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<Spawned> {
+/**
+ * A hook's environment: the run's subprocess environment (credentials scrubbed unless
+ * `subprocessEnv: "inherit"`) plus the project folder under both products' names.
+ */
+export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<string, string> {
+  return buildSubprocessEnv(options, { add: [{ UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }] });
+}
+
+function runShell(command: string, stdin: string, cwd: string, env: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<Spawned> {
   const shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   return new Promise((resolve) => {
     const child = spawn(shell, ["-c", command], {
       cwd,
       detached: true,
       stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd },
+      env,
     });
     let stdout = "";
     let stderr = "";
@@ -111,10 +119,11 @@ export function parseCommandOutput(json: Record<string, unknown>): HookOutput & 
 export async function runCommandHook(
   hook: CommandHook,
   input: HookInput,
-  context: { cwd: string; signal: AbortSignal; logger: Logger },
+  context: { cwd: string; signal: AbortSignal; logger: Logger; environment?: SubprocessEnvOptions },
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
-  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context.cwd, timeoutMs, context.signal);
+  const env = hookEnv(context.environment ?? {}, context.cwd);
+  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context.cwd, env, timeoutMs, context.signal);
   const label = `${input.hookEventName} hook command ${JSON.stringify(hook.command)}`;
   if (result.timedOut) {
     context.logger.warn(`${label} timed out after ${timeoutMs / 1000}s and was killed; it was ignored`);

@@ -1,4 +1,4 @@
-import type { HookEventName, Logger } from "../../src/index";
+import type { HookEventName, Logger, SubprocessEnvOptions } from "../../src/index";
 import { describeError } from "../../src/index";
 import { matches } from "./matcher";
 import { runCommandHook } from "./command";
@@ -13,7 +13,7 @@ export async function dispatch(
   config: HooksConfig | undefined,
   event: HookEventName,
   input: HookInput,
-  context: { cwd: string; signal: AbortSignal; logger: Logger },
+  context: { cwd: string; signal: AbortSignal; logger: Logger; environment?: SubprocessEnvOptions },
 ): Promise<HookOutcome> {
   const outcome: HookOutcome = { approved: false, ask: false, context: [], input: input.toolInput };
   const groups = config?.[event];

@@ -73,7 +73,7 @@ export const hooksPlugin = definePlugin(() => ({
         ...fields,
         extra: fields.extra ?? {},
       };
-      return dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger });
+      return dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger, environment: run.options });
     };
     apis.set(kernel, { fire, has });
 

@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type CallToolResult, type Tool as RemoteTool } from "@modelcontextprotocol/sdk/types.js";
-import { describeError, type Logger, type McpServerConfig, type ToolOutput } from "../../src/index";
+import { describeError, type Logger, type McpServerConfig, type SubprocessEnvOptions, type ToolOutput } from "../../src/index";
 import { createTransport, StdioTransport, transportKind, type McpTransportKind } from "./transport";
 import { toToolOutput } from "./content";
 import { byName } from "./names";
@@ -28,6 +28,8 @@ export interface McpConnectionOptions {
   connectTimeoutMs: number;
   toolTimeoutMs: number;
   logger: Logger;
+  /** The run options that shape a stdio server's environment (`env`, `subprocessEnv`). */
+  environment?: SubprocessEnvOptions;
 }
 
 const STDERR_KEPT = 4000;
@@ -67,9 +69,9 @@ export class McpConnection {
 
   /** Start the server (or reach it) and list its tools. Never throws. */
   async connect(): Promise<void> {
-    const { connectTimeoutMs, cwd } = this.options;
+    const { connectTimeoutMs, cwd, environment = {} } = this.options;
     try {
-      const transport = createTransport(this.config, cwd, (text) => this.#onStderr(text));
+      const transport = createTransport(this.config, cwd, (text) => this.#onStderr(text), environment);
       const client = new Client(CLIENT_INFO, { capabilities: {} });
       this.#transport = transport;
       this.#client = client;

@@ -56,7 +56,7 @@ export const mcpPlugin = definePlugin(McpPluginOptions, function mcp(options) {
         if (Object.keys(configured).length === 0) return;
         // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
         const { McpServers } = await import("./servers");
-        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger }, NAME);
+        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger, environment: kernel.options }, NAME);
         await servers.connect(kernel);
       });
 

@@ -1,10 +1,10 @@
 /** The SDK transport for one server config: stdio (a child process), SSE, or streamable HTTP. */
 import { resolve } from "node:path";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { McpServerConfig } from "../../src/index";
+import { buildSubprocessEnv, type McpServerConfig, type SubprocessEnvOptions } from "../../src/index";
 
 /** How a server is reached. */
 export type McpTransportKind = "stdio" | "sse" | "http";
@@ -34,16 +34,24 @@ export class StdioTransport extends StdioClientTransport {
 }
 
 /**
- * Build the transport. A stdio server runs in the run's cwd (or its own `cwd`, relative to it)
- * and gets only the SDK's safe environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus its
- * `env`; its stderr goes to `onStderr` rather than the user's terminal.
+ * A stdio server's environment: the SDK's short safe list (HOME, LOGNAME, PATH, SHELL, TERM,
+ * USER), scrubbed like every subprocess's, then the run's `env`, then the server's own `env`
+ * (the most specific, so it wins). The process's other variables, credentials included, never reach it.
  */
-export function createTransport(config: McpServerConfig, cwd: string, onStderr: (text: string) => void): Transport {
+export function serverEnv(config: { env?: Record<string, string> }, options: SubprocessEnvOptions): Record<string, string> {
+  return buildSubprocessEnv(options, { parent: getDefaultEnvironment(), add: [config.env] });
+}
+
+/**
+ * Build the transport. A stdio server runs in the run's cwd (or its own `cwd`, relative to it)
+ * with `serverEnv`; its stderr goes to `onStderr` rather than the user's terminal.
+ */
+export function createTransport(config: McpServerConfig, cwd: string, onStderr: (text: string) => void, environment: SubprocessEnvOptions = {}): Transport {
   if ("command" in config) {
     const transport = new StdioTransport({
       command: config.command,
       args: config.args ?? [],
-      env: config.env,
+      env: serverEnv(config, environment),
       cwd: config.cwd ? resolve(cwd, config.cwd) : cwd,
       stderr: "pipe",
     });

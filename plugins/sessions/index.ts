@@ -3,7 +3,7 @@
  * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
-import { PROMPT_STAGE, definePlugin, REQUEST_STAGE, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
+import { PROMPT_STAGE, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
 import { storageRoot } from "../_shared/storage-paths";
 import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";
@@ -68,7 +68,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
         if (open) open.runs++;
         else {
           const path = runs.get(run)?.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
-          writers.set(run.sessionId, { writer: new TranscriptWriter(path, run.cwd, run.logger), runs: 1 });
+          writers.set(run.sessionId, { writer: new TranscriptWriter(path, run.cwd, run.logger, secretsOf(run.options)), runs: 1 });
         }
       });
 

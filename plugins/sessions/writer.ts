@@ -7,7 +7,7 @@
  */
 import type { ModelMessage } from "ai";
 import type { Logger, TurnPrompt, UserMessage } from "../../src/index";
-import { describeError } from "../../src/index";
+import { describeError, redactStrings } from "../../src/index";
 import { JsonlAppender } from "./jsonl";
 import { isRecord, type PersistedMessage, type TranscriptRecord } from "./records";
 
@@ -28,6 +28,8 @@ export class TranscriptWriter {
     path: string,
     private readonly cwd: string,
     private readonly logger: Logger,
+    /** Strings masked in every record (the run's keys: options and environment credentials). */
+    private readonly secrets: readonly string[] = [],
   ) {
     this.#file = new JsonlAppender(path);
   }
@@ -117,7 +119,7 @@ export class TranscriptWriter {
         message,
         ...extra,
       };
-      this.#file.append(record);
+      this.#file.append(redactStrings(record, this.secrets));
       this.#last.set(chain, message.uuid);
     } catch (error) {
       // A full disk must not end the run; say so once and stop writing.

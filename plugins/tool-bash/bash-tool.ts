@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { Tool, buildSubprocessEnv, type ToolContext, type ToolOutput } from "../../src/index";
 import { ToolFailure, guard } from "../_shared/tool-failure";
 import { runCommand, type CommandResult } from "./run-command";
 
@@ -54,7 +54,7 @@ export class BashTool extends Tool<typeof BashInput> {
       const timeoutMs = input.timeout ?? BASH_LIMITS.defaultTimeoutMs;
       const result = await runCommand(input.command, {
         cwd: ctx.cwd,
-        env: { ...process.env, ...ctx.env },
+        env: buildSubprocessEnv({ env: ctx.env, subprocessEnv: ctx.subprocessEnv }),
         timeoutMs,
         signal: ctx.abortSignal,
         maxOutputChars: BASH_LIMITS.maxOutputChars,

@@ -224,7 +224,19 @@ export const OptionsSchema = z.strictObject({
     .describe(
       "Whether the cwd's own files (project/local settings beyond their deny and ask rules, .mcp.json, agents, skills, memory) apply [true: code that asks for a project source has decided; the runner sets it from the trust store]",
     ),
-  env: z.record(z.string(), z.string()).optional().describe("Environment for Bash subprocesses only"),
+  env: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("Variables added to the environment of Bash, command hooks and stdio MCP servers; they win and are never scrubbed"),
+  /**
+   * What Bash, command hooks and stdio MCP servers inherit from this process: "scrubbed" drops
+   * every credential variable (provider keys, *_API_KEY, *_TOKEN, *_SECRET, …, URLs with a
+   * password) and UBIQUITY_*; "inherit" passes them all, as before. `env` adds variables in both.
+   */
+  subprocessEnv: z
+    .enum(["scrubbed", "inherit"])
+    .optional()
+    .describe("Subprocesses inherit credential variables only with \"inherit\" ['scrubbed']"),
   abortSignal: z.custom<AbortSignal>((v) => typeof v === "object" && v !== null && "aborted" in v).optional(),
   logger: z
     .custom<Logger>((v) => typeof v === "object" && v !== null && typeof (v as Logger).warn === "function")

@@ -1,0 +1,176 @@
+/**
+ * Which variables are credentials, the environment built from them, and the secrets redaction
+ * takes from the environment. The provider table is the list of keys users actually hold, so
+ * every credential variable in it must be caught by name.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  credentialValues,
+  isCredentialName,
+  isCredentialVariable,
+  isScrubbedVariable,
+  redactingLogger,
+  redactText,
+  secretsOf,
+  buildSubprocessEnv,
+  urlPasswords,
+} from "ubiquity";
+import { PROVIDERS } from "../../plugins/model/providers";
+
+// Provider-table variables that locate a provider rather than authenticate to it.
+const LOCATORS = /_(REGION|PROJECT|LOCATION|RESOURCE_NAME|BASE_URL)$/;
+
+describe("credential variables", () => {
+  it("every provider-table variable is a credential by name or only locates the provider", () => {
+    const names = Object.values(PROVIDERS).flatMap((spec) => [...spec.env]);
+    const credentials = names.filter((n) => !LOCATORS.test(n));
+    expect(credentials.length).toBeGreaterThan(25);
+    expect(credentials.filter((n) => !isCredentialName(n))).toEqual([]);
+    // The locators are not scrubbed: AWS_REGION and OLLAMA_BASE_URL are no secret.
+    expect(names.filter((n) => LOCATORS.test(n) && isCredentialName(n))).toEqual([]);
+  });
+
+  it.each([
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "GOOGLE_GENERATIVE_AI_API_KEY",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "AZURE_API_KEY",
+    "AZURE_CLIENT_SECRET",
+    "GROQ_API_KEY",
+    "MISTRAL_API_KEY",
+    "XAI_API_KEY",
+    "OPENROUTER_API_KEY",
+    "AI_GATEWAY_API_KEY",
+    "VERCEL_OIDC_TOKEN",
+    "GITHUB_TOKEN",
+    "NPM_TOKEN",
+    "STRIPE_KEY",
+    "MY_SERVICE_SECRET",
+    "DB_PASSWORD",
+    "PGPASSWORD",
+    "MYSQL_PWD",
+    "SIGNING_PRIVATE_KEY",
+    "GPG_PASSPHRASE",
+    "npm_config__auth",
+    "npm_config_//registry.npmjs.org/:_authToken",
+    "openai_api_key",
+  ])("%s is a credential", (name) => {
+    expect(isCredentialName(name)).toBe(true);
+    expect(isScrubbedVariable(name, "x")).toBe(true);
+  });
+
+  it.each(["PATH", "HOME", "MAX_TOKENS", "TOKENIZERS_PARALLELISM", "SSH_AUTH_SOCK", "AWS_REGION", "OPENAI_BASE_URL", "KEYBOARD", "MONKEY", "SECRETS_DIR"])(
+    "%s is not a credential",
+    (name) => {
+      expect(isCredentialName(name)).toBe(false);
+      expect(isScrubbedVariable(name, "/some/value")).toBe(false);
+    },
+  );
+
+  it("a URL value with a password is a credential whatever its name; one without is not", () => {
+    expect(isCredentialVariable("DATABASE_URL", "postgres://app:pw-SECRET123@db:5432/x")).toBe(true);
+    expect(isCredentialVariable("HTTPS_PROXY", "http://me:hunter22@proxy:3128")).toBe(true);
+    expect(isCredentialVariable("REDIS_URL", "redis://:only-password@cache:6379")).toBe(true);
+    expect(isCredentialVariable("OPENAI_BASE_URL", "https://api.example.com/v1")).toBe(false);
+    expect(isCredentialVariable("GIT_URL", "ssh://git@github.com/o/r")).toBe(false);
+    expect(urlPasswords("a https://u:p%40ss-word@h/ b")).toEqual(["p%40ss-word", "p@ss-word"]);
+  });
+
+  it("UBIQUITY_* variables are scrubbed from subprocesses but are not secrets to redact", () => {
+    expect(isScrubbedVariable("UBIQUITY_MODEL", "openai:gpt-5")).toBe(true);
+    expect(isCredentialVariable("UBIQUITY_MODEL", "openai:gpt-5")).toBe(false);
+    expect(credentialValues({ UBIQUITY_MODEL: "openai:gpt-5" })).toEqual([]);
+  });
+});
+
+describe("buildSubprocessEnv()", () => {
+  const parent = {
+    PATH: "/usr/bin",
+    HOME: "/home/u",
+    OPENAI_API_KEY: "sk-test-SECRET123",
+    AWS_SECRET_ACCESS_KEY: "aws-SECRET123",
+    GITHUB_TOKEN: "ghp-SECRET123",
+    DATABASE_URL: "postgres://app:pw-SECRET123@db/x",
+    UBIQUITY_MODEL: "openai:gpt-5",
+    UNSET: undefined,
+  };
+
+  it("drops credentials and UBIQUITY_* by default, keeps the rest", () => {
+    expect(buildSubprocessEnv({}, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
+    expect(buildSubprocessEnv({ subprocessEnv: "scrubbed" }, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
+  });
+
+  it("`env` adds variables, wins over the parent and is never scrubbed; `add` layers come last", () => {
+    const env = buildSubprocessEnv({ env: { GITHUB_TOKEN: "listed-by-user", PATH: "/opt/bin" } }, { parent, add: [{ EXTRA: "1" }, undefined, { PATH: "/last" }] });
+    expect(env).toEqual({ PATH: "/last", HOME: "/home/u", GITHUB_TOKEN: "listed-by-user", EXTRA: "1" });
+  });
+
+  it('"inherit" passes the parent as it is, plus `env`', () => {
+    const { UNSET: _u, ...defined } = parent;
+    expect(buildSubprocessEnv({ subprocessEnv: "inherit", env: { A: "b" } }, { parent })).toEqual({ ...defined, A: "b" });
+  });
+
+  it("reads process.env when no parent is given", () => {
+    const saved = process.env.UBQ_SECURITY_TEST_KEY;
+    process.env.UBQ_SECURITY_TEST_KEY = "sk-test-SECRET123";
+    process.env.UBQ_SECURITY_TEST_PLAIN = "plain";
+    try {
+      const env = buildSubprocessEnv({});
+      expect(env.UBQ_SECURITY_TEST_KEY).toBeUndefined();
+      expect(env.UBQ_SECURITY_TEST_PLAIN).toBe("plain");
+    } finally {
+      if (saved === undefined) delete process.env.UBQ_SECURITY_TEST_KEY;
+      delete process.env.UBQ_SECURITY_TEST_PLAIN;
+    }
+  });
+});
+
+describe("secrets from the environment", () => {
+  it("secretsOf takes credential values and URL passwords from the environment, longest first, short values never", () => {
+    const env = {
+      OPENAI_API_KEY: "sk-test-SECRET123",
+      DATABASE_URL: "postgres://app:pw-SECRET123@db/x",
+      SOME_TOKEN: "true",
+      UBIQUITY_MODEL: "openai:gpt-5",
+      PATH: "/usr/bin",
+    };
+    expect(secretsOf(undefined, env)).toEqual(["sk-test-SECRET123", "pw-SECRET123"]);
+  });
+
+  it("secretsOf takes credentials from `env`, MCP server configs and URLs in provider settings", () => {
+    const secrets = secretsOf(
+      {
+        env: { GITHUB_TOKEN: "ghp-listed-123456", PLAIN: "not-a-secret" },
+        providerSettings: { baseURL: "https://user:proxy-pass-99@gw.example/v1" },
+        mcpServers: {
+          gh: { command: "gh-mcp", env: { GH_TOKEN: "gh-server-token-1" } },
+          remote: { type: "http", url: "https://x:url-pass-77@mcp.example/", headers: { "x-anything": "hdr-value-5" } },
+        },
+      },
+      {},
+    );
+    expect(new Set(secrets)).toEqual(new Set(["ghp-listed-123456", "proxy-pass-99", "gh-server-token-1", "url-pass-77", "hdr-value-5"]));
+  });
+
+  it("a redacting logger masks strings and printed errors that carry a secret, and leaves others untouched", () => {
+    const lines: unknown[][] = [];
+    const sink = { debug: (...a: unknown[]) => lines.push(a), info: () => {}, warn: () => {}, error: () => {} };
+    const logger = redactingLogger(sink, () => ["sk-test-SECRET123"]);
+    const error = Object.assign(new Error("HTTP 401"), { responseBody: '{"error":"bad key sk-test-SECRET123"}' });
+    const plain = { n: 1 };
+    logger.debug("key sk-test-SECRET123 failed:", error, plain, 7);
+    expect(lines[0]![0]).toBe("key [redacted] failed:");
+    expect(String(lines[0]![1])).toContain("HTTP 401");
+    expect(String(lines[0]![1])).toContain("bad key [redacted]");
+    expect(String(lines[0]![1])).not.toContain("SECRET123");
+    expect(lines[0]![2]).toBe(plain);
+    expect(lines[0]![3]).toBe(7);
+    expect(redactText("a sk-test-SECRET123 b", secretsOf(undefined, { OPENAI_API_KEY: "sk-test-SECRET123" }))).toBe("a [redacted] b");
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Keys that live only in the environment are masked like `apiKey`: in the result of a failed
+ * run, in the session transcript and in every line logged through the kernel's logger. Driven
+ * through summon() with the scripted model and the real sessions plugin.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { defineTool, summon, type Options } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import sessionsPlugin from "ubiquity/plugins/sessions";
+import { BashTool } from "ubiquity/plugins/tool-bash";
+import { collect, ofType, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+import { capturingLogger } from "../model/helpers";
+import { main } from "../../src/cli";
+
+const KEY = "sk-test-SECRET123-only-in-env";
+const DB_PASSWORD = "pw-SECRET123-in-url";
+
+const VARS = { OPENAI_API_KEY: KEY, DATABASE_URL: `postgres://app:${DB_PASSWORD}@db:5432/app` };
+let saved: Record<string, string | undefined> = {};
+beforeEach(() => {
+  saved = Object.fromEntries(Object.keys(VARS).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, VARS);
+});
+afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+const newDir = tempDirs();
+const filesUnder = (root: string): string[] =>
+  readdirSync(root).flatMap((name) => (statSync(join(root, name)).isDirectory() ? filesUnder(join(root, name)) : [join(root, name)]));
+
+// A tool that logs what a careless plugin would: an error object carrying the key in its body.
+const leaky = defineTool({
+  name: "Leaky",
+  description: "Logs a provider error",
+  inputSchema: z.object({}),
+  isReadOnly: true,
+  execute: (_input, ctx) => {
+    ctx.logger.warn("provider said:", Object.assign(new Error("HTTP 401"), { responseBody: `{"error":"bad key ${KEY}"}` }));
+    ctx.logger.debug(`connecting to ${process.env.DATABASE_URL}`);
+    return "logged";
+  },
+});
+
+async function run(turns: Parameters<typeof scriptedModel>[0], options: Options = {}) {
+  const sessionDir = newDir("ubq-envredact-");
+  const logger = capturingLogger();
+  const messages = await collect(
+    summon("go", { presets: [], plugins: [sessionsPlugin()], tools: [leaky, new BashTool()], model: scriptedModel(turns), cwd: sessionDir, sessionDir, logger, ...options }),
+  );
+  const files = filesUnder(sessionDir).filter((f) => f.endsWith(".jsonl"));
+  return { messages, logger, files, transcript: files.map((f) => readFileSync(f, "utf8")).join("\n") };
+}
+
+describe("keys from the environment are redacted", () => {
+  it("in the result, the transcript and the log when the provider echoes the key", async () => {
+    const { messages, logger, files, transcript } = await run([
+      { toolCalls: [{ toolName: "Leaky", input: {}, id: "t1" }] },
+      { error: { status: 401, message: `Incorrect API key provided: ${KEY}`, body: `{"error":{"message":"bad key ${KEY}"}}` } },
+    ]);
+    const result = resultOf(messages);
+    expect(result.isError).toBe(true);
+    expect(result.result).toContain("Incorrect API key provided: [redacted]");
+    expect(files.length).toBe(1);
+    expect(transcript).toContain("[redacted]");
+    expect(logger.lines.some((l) => l.includes("provider said:") && l.includes("bad key [redacted]"))).toBe(true);
+    expect(logger.lines.some((l) => l.includes("postgres://app:[redacted]@db"))).toBe(true);
+    const everything = [JSON.stringify(messages), transcript, ...logger.lines].join("\n");
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain(DB_PASSWORD);
+  });
+
+  it('in the transcript when `subprocessEnv: "inherit"` lets Bash print the key', async () => {
+    const { messages, transcript } = await run(
+      [{ toolCalls: [{ toolName: "Bash", input: { command: 'echo "key=$OPENAI_API_KEY"' }, id: "b1" }] }, "done"],
+      { subprocessEnv: "inherit" },
+    );
+    // The caller's own stream shows what the command printed (the caller chose to inherit) ...
+    expect(ofType(messages, "tool_result")[0]!.output.content).toBe(`key=${KEY}`);
+    // ... but the record on disk does not keep the key.
+    expect(transcript).toContain("key=[redacted]");
+    expect(transcript).not.toContain(KEY);
+  });
+});
+
+it("`ubiquity inspect` (text and JSON) shows no URL password, credential in `env` or MCP server env", async () => {
+  const dir = newDir("ubq-inspect-");
+  const config = join(dir, "ubiquity.config.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      model: "groq:llama-3.3-70b-versatile",
+      providerSettings: { baseURL: "https://me:proxy-pass-SECRET123@gateway.example/v1" },
+      env: { DEPLOY_URL: `postgres://app:${DB_PASSWORD}@db/app`, NPM_TOKEN: "npm-SECRET123-token" },
+      mcpServers: { gh: { command: "gh-mcp", env: { GH_TOKEN: "gh-SECRET123-server" } } },
+    }),
+  );
+  for (const args of [["inspect", "--config", config], ["inspect", "--json", "--config", config]]) {
+    let out = "";
+    const code = await main(args, { stdout: (t) => void (out += t), stderr: (t) => void (out += t) });
+    expect(code, out).toBe(0);
+    expect(out).toContain("ubiquity:model");
+    expect(out).not.toContain("SECRET123");
+  }
+});

@@ -1,0 +1,140 @@
+/**
+ * The three places a run starts a process — the Bash tool, a command hook, a stdio MCP server —
+ * driven through summon() by the scripted model, each reporting the environment it really got.
+ * Credentials set in this process must reach none of them unless `env` lists them or
+ * `subprocessEnv: "inherit"` asks for the old behaviour.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { summon, type Options } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import toolBash from "ubiquity/plugins/tool-bash";
+import hooksPlugin from "ubiquity/plugins/hooks";
+import mcp from "ubiquity/plugins/mcp";
+import { collect, ofType, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const ENV_SERVER = fileURLToPath(new URL("./fixtures/env-server.mjs", import.meta.url));
+
+// Fake credentials in the parent: the provider table's kinds, generic patterns, a URL with a
+// password, and one of ubiquity's own variables. Every value carries the marker.
+const MARKER = "SECRET123";
+const CREDENTIALS: Record<string, string> = {
+  OPENAI_API_KEY: `sk-test-${MARKER}-openai`,
+  ANTHROPIC_API_KEY: `sk-ant-${MARKER}`,
+  AWS_ACCESS_KEY_ID: `AKIA${MARKER}`,
+  AWS_SECRET_ACCESS_KEY: `aws-${MARKER}`,
+  AWS_SESSION_TOKEN: `aws-session-${MARKER}`,
+  AWS_BEARER_TOKEN_BEDROCK: `bedrock-${MARKER}`,
+  GOOGLE_GENERATIVE_AI_API_KEY: `goog-${MARKER}`,
+  AZURE_API_KEY: `azure-${MARKER}`,
+  GROQ_API_KEY: `groq-${MARKER}`,
+  MISTRAL_API_KEY: `mistral-${MARKER}`,
+  XAI_API_KEY: `xai-${MARKER}`,
+  OPENROUTER_API_KEY: `or-${MARKER}`,
+  AI_GATEWAY_API_KEY: `gw-${MARKER}`,
+  GITHUB_TOKEN: `ghp-${MARKER}`,
+  MY_SERVICE_SECRET: `svc-${MARKER}`,
+  DATABASE_URL: `postgres://app:pw-${MARKER}@db:5432/app`,
+  UBIQUITY_FAKE_SETTING: `own-${MARKER}`,
+};
+const PLAIN = { UBQ_PLAIN_VARIABLE: "visible-to-children" };
+const LISTED = { GITHUB_TOKEN: "listed-by-the-user", UBQ_ADDED: "added-by-env" };
+
+let saved: Record<string, string | undefined> = {};
+beforeEach(() => {
+  const all = { ...CREDENTIALS, ...PLAIN };
+  saved = Object.fromEntries(Object.keys(all).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, all);
+});
+afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+const newDir = tempDirs();
+
+/** `NAME=value` lines (as `env` prints them) into a record; continuation lines of multi-line values are dropped. */
+function parseEnv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const at = line.indexOf("=");
+    if (at > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(line.slice(0, at))) out[line.slice(0, at)] = line.slice(at + 1);
+  }
+  return out;
+}
+
+/** One run in which Bash runs `env`, a PreToolUse hook runs `env > file`, and the MCP server reports its env. */
+async function environments(options: Options) {
+  const dir = newDir("ubq-subenv-");
+  const hookFile = join(dir, "hook-env.txt");
+  const model = scriptedModel([
+    { toolCalls: [{ toolName: "Bash", input: { command: "env" }, id: "bash" }] },
+    { toolCalls: [{ toolName: "mcp__env__env", input: {}, id: "mcp" }] },
+    "done",
+  ]);
+  const messages = await collect(
+    summon("show me the environment", {
+      presets: [],
+      plugins: [toolBash(), hooksPlugin(), mcp()],
+      model,
+      cwd: dir,
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `env > ${JSON.stringify(hookFile)}` }] }] },
+      mcpServers: { env: { command: process.execPath, args: [ENV_SERVER], env: { SERVER_OWN_TOKEN: "given-in-server-config" } } },
+      ...options,
+    }),
+  );
+  expect(resultOf(messages).isError).toBe(false);
+  const output = (id: string) => {
+    const result = ofType(messages, "tool_result").find((m) => m.toolUseId === id);
+    expect(result?.output.isError, JSON.stringify(result)).toBe(false);
+    return String(result!.output.content);
+  };
+  return {
+    bash: { text: output("bash"), vars: parseEnv(output("bash")) },
+    hook: { text: readFileSync(hookFile, "utf8"), vars: parseEnv(readFileSync(hookFile, "utf8")) },
+    mcp: { text: output("mcp"), vars: JSON.parse(output("mcp")) as Record<string, string> },
+  };
+}
+
+describe("subprocess environments", () => {
+  it("by default, Bash, a command hook and a stdio MCP server see none of the parent's credentials", async () => {
+    const envs = await environments({});
+    for (const [site, env] of Object.entries(envs)) {
+      expect(env.text, site).not.toContain(MARKER);
+      for (const name of Object.keys(CREDENTIALS)) expect(env.vars[name], `${site}: ${name}`).toBeUndefined();
+      expect(env.vars.PATH, site).toBeTruthy(); // scrubbed, not emptied
+    }
+    // Bash and hooks keep the parent's other variables; the hook still gets its project folder.
+    expect(envs.bash.vars.UBQ_PLAIN_VARIABLE).toBe("visible-to-children");
+    expect(envs.hook.vars.UBQ_PLAIN_VARIABLE).toBe("visible-to-children");
+    expect(envs.hook.vars.UBIQUITY_PROJECT_DIR).toBe(envs.bash.vars.PWD);
+    // An MCP server gets the SDK's short list plus its own `env`, which is passed as configured.
+    expect(envs.mcp.vars.UBQ_PLAIN_VARIABLE).toBeUndefined();
+    expect(envs.mcp.vars.SERVER_OWN_TOKEN).toBe("given-in-server-config");
+  });
+
+  it("a variable listed in `env` reaches all three, credential-named or not", async () => {
+    const envs = await environments({ env: LISTED });
+    for (const [site, env] of Object.entries(envs)) {
+      expect(env.vars.GITHUB_TOKEN, site).toBe("listed-by-the-user");
+      expect(env.vars.UBQ_ADDED, site).toBe("added-by-env");
+      expect(env.text, site).not.toContain(MARKER);
+    }
+  });
+
+  it('`subprocessEnv: "inherit"` gives Bash and hooks the parent environment again; MCP servers keep the SDK list', async () => {
+    const envs = await environments({ subprocessEnv: "inherit", env: { UBQ_ADDED: "added-by-env" } });
+    for (const site of ["bash", "hook"] as const) {
+      for (const [name, value] of Object.entries(CREDENTIALS)) expect(envs[site].vars[name], `${site}: ${name}`).toBe(value);
+      expect(envs[site].vars.UBQ_ADDED).toBe("added-by-env");
+    }
+    // Stdio MCP servers never inherited the parent's variables (the SDK passes six); "inherit" keeps that.
+    expect(envs.mcp.text).not.toContain(MARKER);
+    expect(envs.mcp.vars.UBQ_ADDED).toBe("added-by-env");
+  });
+});
