@@ -77,7 +77,8 @@ function shellRules(toolName: string, subject: Extract<Subject, { kind: "shell" 
   for (const c of analysis.candidates) {
     if (!c.required) continue;
     if (mentionsOutside(c, place)) return [];
-    const head = c.open ? undefined : prefixHead(c.text.split(" "));
+    // A candidate with arguments added at run time (`xargs grep x`) can only be covered by a prefix.
+    const head = prefixHead(c.text.split(" "));
     const rule = head !== undefined ? prefixRule(toolName, head, c) : c.dynamic || c.open ? undefined : exactRule(toolName, c.text, normalizeCommandText);
     if (rule === undefined) return [];
     if (head === undefined) exact.push(c.text);
@@ -117,16 +118,17 @@ function prefixRule(toolName: string, head: string, c: ShellCandidate): string |
   return compileContent(`${head}:*`, normalizeCommandText).test(c.text, c.open) ? rule : undefined;
 }
 
-/** `Tool(text)` when that rule is an exact match of `text` and nothing else. */
+/** `Tool(text)` when that rule is an exact match of `text` and nothing else (`*` written `\*`). */
 function exactRule(toolName: string, text: string, normalize?: (t: string) => string): string | undefined {
-  const rule = `${toolName}(${text})`;
+  const written = text.replace(/\*/g, "\\*");
+  const rule = `${toolName}(${written})`;
   let content: string | undefined;
   try {
     content = parseRule(rule, "allow", "suggestion").content;
   } catch {
     return undefined;
   }
-  if (content !== text) return undefined;
+  if (content !== written) return undefined;
   const matcher = compileContent(content, normalize);
   return matcher.kind === "exact" && matcher.test(text) ? rule : undefined;
 }

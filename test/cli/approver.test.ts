@@ -106,8 +106,24 @@ describe("the engine's suggestions never widen an approval", () => {
     ["npx rimraf dist", ["Bash(npx rimraf dist)"]],
     ["sudo ls", ["Bash(sudo ls)", "Bash(ls:*)"]],
     ["python3 build.py", ["Bash(python3 build.py)"]],
+    ["rm 'a*b'", ["Bash(rm 'a\\*b')"]], // a literal star is written \* so the rule stays exact
   ])("%s: only the exact command", async (command, expected) => {
     expect(await suggestionsFor(tempDir(), command)).toEqual(expected);
+  });
+
+  it.each([
+    ["rm -rf build", "rm -rf src"],
+    ["rm 'a*b'", "rm 'aXb'"],
+    ["git push origin main", "git push --force origin main"],
+    ["npm run build", "npm run deploy"],
+    ["chmod 644 a.txt", "chmod 777 a.txt"],
+  ])("the suggestion for %s, used as an allow rule, covers it and not %s", async (command, neighbour) => {
+    const cwd = tempDir();
+    const rules = { allow: await suggestionsFor(cwd, command) };
+    expect(rules.allow).not.toEqual([]);
+    const verdict = async (c: string) => (await explainPermission({ toolName: "Bash", input: { command: c }, cwd, rules })).behavior;
+    expect(await verdict(command)).toBe("allow");
+    expect(await verdict(neighbour)).toBe("ask");
   });
 
   it.each([
