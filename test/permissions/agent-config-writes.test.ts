@@ -4,7 +4,7 @@
  * also when the file does not exist yet, in any case spelling, and through a symlinked parent.
  */
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { explainPermission, sensitiveReason } from "ubiquity/plugins/permissions";
 import { builtinTools } from "../../plugins/tools/index";
@@ -136,6 +136,29 @@ describe("writes that grant power ask", () => {
     }
     expect(readFileSync(join(cwd, "package.json"), "utf8")).toBe('{ "name": "app" }\n');
     expect(existsSync(join(cwd, "other.txt"))).toBe(true);
+  });
+
+  it.each([false, true])("through summon() in bypassPermissions, every new name (existing: %s) is left as it was by Write, Edit and a shell redirect", async (existing) => {
+    const cwd = tempDir();
+    const before = (name: string) => `original ${name}\n`;
+    if (existing) {
+      for (const name of NEW_NAMES) {
+        mkdirSync(dirname(join(cwd, name)), { recursive: true });
+        writeFileSync(join(cwd, name), before(name));
+      }
+    }
+    const calls = NEW_NAMES.flatMap((name) => [
+      { toolName: "Write", input: { file_path: name, content: "changed\n" } },
+      { toolName: "Edit", input: { file_path: name, old_string: "original", new_string: "changed" } },
+      { toolName: "Bash", input: { command: `echo changed >> ${name}` } },
+    ]);
+    const { results } = await runCalls(calls, { cwd, tools: builtinTools(), permissionMode: "bypassPermissions" });
+    expect(results).toHaveLength(calls.length);
+    for (const r of results) expect(r.output.content).toMatch(/Writes to sensitive paths always ask\..*No canUseTool handler is configured/s);
+    for (const name of NEW_NAMES) {
+      const path = join(cwd, name);
+      expect({ name, state: existing ? readFileSync(path, "utf8") : existsSync(path) }).toEqual({ name, state: existing ? before(name) : false });
+    }
   });
 
   it("a canUseTool handler is asked even in bypassPermissions, and its no keeps the file out", async () => {
