@@ -12,9 +12,12 @@ import { resolveEntries } from "./config/resolve";
 import { TextRenderer } from "./render";
 import { consoleLogger } from "./logger";
 import { ConfigError, describeError } from "./errors";
-import { PERMISSION_MODES, type CanUseTool, type PermissionMode, type UbiquityConfig } from "./config/schema";
+import { PERMISSION_MODES, type PermissionMode, type UbiquityConfig } from "./config/schema";
+import { terminalApprover } from "./approver";
 import type { Preset } from "./preset";
 import type { Message, ResultMessage } from "./messages";
+
+export { terminalApprover } from "./approver";
 
 /** The runner's input and output, injectable for tests. */
 export interface RunnerIO {
@@ -92,65 +95,6 @@ function askLine(io: RunnerIO, question: string): Promise<string> {
       if (!answered) resolveLine("q");
     });
   });
-}
-
-/**
- * An interactive approval handler: y / n / always. "Always" remembers the rules the engine
- * suggested for the call (e.g. `Bash(git push:*)`) and approves later calls whose suggestions it
- * all covers — never a whole tool, and never a call with no suggestion (one the engine could not
- * prove safe is asked about every time). AskUserQuestion gets a numbered picker.
- */
-export function terminalApprover(io: RunnerIO): CanUseTool {
-  const approved = new Set<string>();
-  let queue: Promise<unknown> = Promise.resolve();
-  const ask = async (question: string, signal: AbortSignal) => {
-    io.stderr(question);
-    const rl = createInterface({ input: io.stdin, terminal: false });
-    try {
-      return (await rl.question("", { signal })).trim();
-    } finally {
-      rl.close();
-    }
-  };
-  const decide: CanUseTool = async (toolName, input, ctx) => {
-    if (toolName === "AskUserQuestion") {
-      const questions = (input.questions ?? []) as { question: string; options: { label: string; description?: string }[]; multiSelect?: boolean }[];
-      const answers: Record<string, string> = {};
-      for (const q of questions) {
-        io.stderr(`\n${q.question}\n`);
-        q.options.forEach((o, i) => io.stderr(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`));
-        let answer = "";
-        while (!answer) {
-          const reply = await ask(q.multiSelect ? "Pick numbers (comma-separated), or type an answer: " : "Pick a number, or type an answer: ", ctx.signal);
-          const picked = reply
-            .split(",")
-            .map((s) => (/^\d+$/.test(s.trim()) ? q.options[Number(s.trim()) - 1]?.label : undefined))
-            .filter((s): s is string => !!s);
-          answer = picked.length ? picked.join(", ") : reply;
-        }
-        answers[q.question] = answer;
-      }
-      return { behavior: "allow", updatedInput: { ...input, answers } };
-    }
-    const rules = ctx.suggestions;
-    if (rules.length > 0 && rules.every((r) => approved.has(r))) return { behavior: "allow" };
-    const summary = JSON.stringify(input);
-    const shown = summary.length > 200 ? `${summary.slice(0, 199)}…` : summary;
-    const choices = rules.length > 0 ? `[y]es / [n]o / [a]lways allow ${rules.join(", ")} this session` : "[y]es / [n]o";
-    const reply = (await ask(`\nAllow ${toolName} ${shown}? ${choices}: `, ctx.signal)).toLowerCase();
-    if (rules.length > 0 && (reply === "a" || reply === "always")) {
-      for (const r of rules) approved.add(r);
-      return { behavior: "allow" };
-    }
-    if (reply === "y" || reply === "yes") return { behavior: "allow" };
-    return { behavior: "deny", message: "The user declined this call." };
-  };
-  // One prompt at a time, even when parallel calls ask together.
-  return (toolName, input, ctx) => {
-    const next = queue.then(() => decide(toolName, input, ctx));
-    queue = next.catch(() => undefined);
-    return next;
-  };
 }
 
 /** `ubiquity run`: returns the exit code. */

@@ -1,17 +1,21 @@
 /**
  * Reading memory files and their `@path` includes. An included file follows its includer.
- * Three limits keep an include from reading arbitrary files into the prompt:
- * - scope: a project or local file includes only from under the cwd; only a user file may
- *   reach the home folder (a checked-in file must not read a contributor's keys); a file named
- *   in `memory` includes from under the cwd or its own folder;
- * - type: text extensions only;
+ * Every path is resolved through symlinks first and the limits apply to where it really is,
+ * so a checked-in `UBIQUITY.md` that links to `~/.ssh/id_rsa` reads nothing:
+ * - scope: a project or local file must resolve to inside the folder it was found in, a user
+ *   file to inside the home folder; a project or local file includes only from under the cwd;
+ *   only a user file may reach the home folder (a checked-in file must not read a
+ *   contributor's keys); a file named in `memory` includes from under the cwd or its own folder;
+ * - type: only regular files (never a FIFO, socket or device) holding text (no NUL byte); an
+ *   include must name a text extension, and a symlink must lead to one;
  * - depth: five levels, each file loaded once (a cycle ends).
- * A file over 40,000 characters is cut with a marker naming it.
+ * A file over 40,000 characters is cut with a marker naming it; no more than the cap is read.
  */
-import { readFile, realpath } from "node:fs/promises";
-import { dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { realpath } from "node:fs/promises";
+import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { isInside } from "../_shared/paths";
 import { findIncludes } from "./includes";
+import { readMemoryText } from "./read";
 import { memoryCandidates, type MemorySource } from "./sources";
 
 /** Include depth: a top-level file is level 0, its includes level 1, down to this. */
@@ -46,11 +50,23 @@ async function real(path: string): Promise<string | undefined> {
   return realpath(path).catch(() => undefined);
 }
 
-/** Cut `content` at the limit, with a marker naming the file. */
-export function cutContent(path: string, content: string): { content: string; cut: boolean } {
-  if (content.length <= MAX_MEMORY_CHARS) return { content, cut: false };
-  const marker = `[… ${path} was cut here: it has ${content.length.toLocaleString("en-US")} characters and only the first ${MAX_MEMORY_CHARS.toLocaleString("en-US")} are included]`;
+// The most bytes MAX_MEMORY_CHARS characters take in UTF-8, and one character more.
+const MAX_MEMORY_BYTES = MAX_MEMORY_CHARS * 4 + 4;
+
+/**
+ * Cut `content` at the limit, with a marker naming the file and its size in bytes (`size`,
+ * by default the content's own). `truncated`: only the start of the file was read.
+ */
+export function cutContent(path: string, content: string, size = Buffer.byteLength(content), truncated = false): { content: string; cut: boolean } {
+  if (content.length <= MAX_MEMORY_CHARS && !truncated) return { content, cut: false };
+  const marker = `[… ${path} was cut here: it is ${size.toLocaleString("en-US")} bytes long and only the first ${MAX_MEMORY_CHARS.toLocaleString("en-US")} characters are included]`;
   return { content: `${content.slice(0, MAX_MEMORY_CHARS)}\n\n${marker}`, cut: true };
+}
+
+/** Why a symlink's target is refused by its type, if it is: it must keep a text extension. */
+function linkedAway(path: string, realPath: string): string | undefined {
+  if (basename(path) === basename(realPath) || TEXT_EXTENSIONS.has(extname(realPath).toLowerCase())) return undefined;
+  return `it links to ${realPath}, which has no text extension`;
 }
 
 /** Load the memory files the options ask for, weakest first, includes after their includers. */
@@ -75,15 +91,13 @@ export async function loadMemory(
     const realPath = await real(path);
     if (!realPath || seen.has(realPath)) return; // reached before: it keeps its first position
     const own = scope ?? scopeOf(source, realPath);
-    let text: string;
-    try {
-      text = (await readFile(realPath, "utf8")).replace(/^\uFEFF/, "");
-    } catch (error) {
-      report(`skipped the memory file ${path}: it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    const read = await readMemoryText(realPath, MAX_MEMORY_BYTES);
+    if (!read.ok) {
+      report(`skipped the memory file ${path}${realPath === path ? "" : ` (${realPath})`}: ${read.problem}`);
       return;
     }
     seen.add(realPath);
-    const { content, cut } = cutContent(path, text.trimEnd());
+    const { content, cut } = cutContent(path, read.text.trimEnd(), read.size, read.truncated);
     if (content.trim()) files.push({ path, source, content, cut, ...(includedBy ? { includedBy } : {}) });
     for (const ref of findIncludes(content)) {
       const target = ref === "~" || ref.startsWith("~/") ? join(place.home, ref.slice(2)) : isAbsolute(ref) ? ref : resolve(dirname(path), ref);
@@ -98,7 +112,12 @@ export async function loadMemory(
       }
       if (seen.has(targetReal)) continue;
       if (!own.allowed.some((root) => isInside(root, targetReal))) {
-        report(`did not include @${ref} from ${path}: ${own.rule}`);
+        report(`did not include @${ref} from ${path}: ${targetReal === target ? "" : `it resolves to ${targetReal}, and `}${own.rule}`);
+        continue;
+      }
+      const away = linkedAway(target, targetReal);
+      if (away) {
+        report(`did not include @${ref} from ${path}: ${away}`);
         continue;
       }
       if (depth + 1 > MAX_INCLUDE_DEPTH) {
@@ -110,11 +129,30 @@ export async function loadMemory(
   };
 
   for (const candidate of memoryCandidates(options, place)) {
-    if (!(await real(candidate.path))) {
+    const realPath = await real(candidate.path);
+    if (!realPath) {
       if (candidate.written !== undefined) report(`memory: ${candidate.written} (${candidate.path}) does not exist; fix the path or remove it`);
+      continue;
+    }
+    const refused = await outsideItsFolder(candidate.path, realPath, candidate.folder, candidate.source);
+    if (refused) {
+      report(`refused the memory file ${candidate.path}: ${refused}`);
       continue;
     }
     await visit(candidate.path, candidate.source, 0, undefined, undefined);
   }
   return files;
+}
+
+/** Why a top-level memory file that resolves elsewhere is refused, if it is. */
+async function outsideItsFolder(path: string, realPath: string, folder: string | undefined, source: MemorySource): Promise<string | undefined> {
+  if (realPath === path) return undefined;
+  if (folder !== undefined) {
+    const realFolder = (await real(folder)) ?? resolve(folder);
+    if (!isInside(realFolder, realPath)) {
+      const whose = source === "user" ? "a user memory file must stay inside the home folder" : `a ${source} memory file must stay inside the folder it was found in (${realFolder})`;
+      return `it resolves to ${realPath}, and ${whose}`;
+    }
+  }
+  return linkedAway(path, realPath);
 }

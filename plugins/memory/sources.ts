@@ -16,6 +16,12 @@ export interface MemoryCandidate {
   source: MemorySource;
   /** Only for `memory` entries: the path as the caller wrote it (a missing one is reported). */
   written?: string;
+  /**
+   * The folder the file belongs to (the home folder for user memory, the folder it was found in
+   * for project and local memory): through symlinks, the file must resolve to inside it.
+   * Undefined for `memory` entries, which the caller named.
+   */
+  folder?: string;
 }
 
 /** The folders from the filesystem root down to `cwd`. */
@@ -35,9 +41,9 @@ export function memoryCandidates(
   const out: MemoryCandidate[] = [];
   const dirs = rootToCwd(place.cwd);
   for (const source of orderedSources(options.memorySources)) {
-    if (source === "user") out.push({ path: join(place.home, ".ubiquity", "UBIQUITY.md"), source });
-    if (source === "project") for (const d of dirs) out.push({ path: join(d, "UBIQUITY.md"), source }, { path: join(d, ".ubiquity", "UBIQUITY.md"), source });
-    if (source === "local") for (const d of dirs) out.push({ path: join(d, "UBIQUITY.local.md"), source });
+    if (source === "user") out.push({ path: join(place.home, ".ubiquity", "UBIQUITY.md"), source, folder: place.home });
+    if (source === "project") for (const d of dirs) out.push({ path: join(d, "UBIQUITY.md"), source, folder: d }, { path: join(d, ".ubiquity", "UBIQUITY.md"), source, folder: d });
+    if (source === "local") for (const d of dirs) out.push({ path: join(d, "UBIQUITY.local.md"), source, folder: d });
   }
   for (const written of options.memory ?? []) out.push({ path: absolutePath(place.cwd, written), source: "memory", written });
   return out;

@@ -10,11 +10,12 @@
  *   8. the mode's default (read-only calls run; acceptEdits runs edits inside the roots)
  * and finally, in dontAsk mode, anything that would ask is denied.
  */
-import { isAbsolute, posix, relative } from "node:path";
+import { posix } from "node:path";
 import type { PermissionMode, Tool, ToolContext, ToolPermission } from "../../src/index";
 import { describeError } from "../../src/index";
 import { rulesFor, type CompiledRule, type Policy } from "./policy";
 import { buildSubject, type Place, type Subject } from "./subject";
+import { suggest } from "./suggest";
 import type { ShellCandidate } from "./shell/types";
 
 /** One call to decide. */
@@ -229,35 +230,6 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
       return { ok: true, rule: [...used].join(", ") };
     }
   }
-}
-
-// Programs whose first operand is a subcommand worth its own rule (`git push:*`, not `git:*`).
-const SUBCOMMANDS = new Set(["git", "npm", "pnpm", "yarn", "bun", "cargo", "go", "docker", "kubectl", "gh", "make", "pip", "uv", "poetry", "dotnet"]);
-
-/** Rules a handler could add so that calls like this one run without asking next time. */
-function suggest(toolName: string, subject: Subject, place: Place): string[] {
-  const out = new Set<string>();
-  switch (subject.kind) {
-    case "shell":
-      if (subject.unsafe.length > 0 || subject.sensitive) return [];
-      for (const c of subject.analysis.candidates) {
-        if (!c.required) continue;
-        const words = c.text.split(" ");
-        const head = SUBCOMMANDS.has(words[0]!) && words[1] && /^[a-z][\w-]*$/.test(words[1]) ? `${words[0]} ${words[1]}` : words[0]!;
-        out.add(`${toolName}(${head}:*)`);
-      }
-      break;
-    case "path":
-      if (subject.sensitive) return [];
-      for (const p of subject.paths) {
-        const rel = relative(place.cwd, p.absolute);
-        out.add(`${toolName}(${rel && !rel.startsWith("..") && !isAbsolute(rel) ? `./${rel}` : p.absolute})`);
-      }
-      break;
-    default:
-      out.add(toolName);
-  }
-  return [...out];
 }
 
 function safely<T>(fn: () => T, fallback: T): T {

@@ -1,23 +1,37 @@
 /**
- * Sensitive paths: writing them can leak secrets or make something run later (git hooks and
- * config, shell start-up files, editor tasks, agent configuration, package manager config).
- * A write or edit to one always asks, even in bypassPermissions mode. Judged on both forms of
- * the path (as written and fully resolved), by path component and case-insensitively, so a
- * symlink, `..`, `//`, `/proc/self/cwd` or `.GIT` cannot route around it — also for files that
- * do not exist yet.
+ * Sensitive paths: writing them can leak secrets, make something run later (git hooks and
+ * config, shell start-up files, editor tasks, package manager config and scripts) or change
+ * what the agent itself may do (its config files, settings, memory, agents, skills, MCP
+ * servers) — a write that grants power. A write or edit to one always asks, even in
+ * acceptEdits and bypassPermissions mode. Judged on both forms of the path (as written and
+ * fully resolved), by path component and case-insensitively, so a symlink, `..`, `//`,
+ * `/proc/self/cwd`, `.GIT` or `Ubiquity.Config.ts` cannot route around it — also for files
+ * that do not exist yet (a settings file created where none was is the classic hole).
  */
 import { sep } from "node:path";
 
+// `.ubiquity` holds settings, the project memory file, agents and skills (also `*.local`).
 const FOLDERS = new Set([".git", ".ssh", ".aws", ".gnupg", ".vscode", ".idea", ".ubiquity", ".claude", ".kube", ".docker", ".husky", ".azure"]);
 
 const FILES = new Set([
   ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".netrc", ".gitconfig", ".gitmodules", ".git-credentials", ".pgpass", ".mcp.json", ".envrc",
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
   ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc", "config.fish",
+  // The memory files the memory plugin reads: standing instructions in every system prompt.
+  "ubiquity.md", "ubiquity.local.md",
+  // package.json at any depth: its "ubiquity" key is a config file the search loads, and its
+  // scripts (and lifecycle scripts such as postinstall) run whenever Bash runs npm, npx, yarn,
+  // pnpm or bun — so an edit can turn an approved `npm test` into any code. Telling a scripts
+  // edit from a version bump would need a JSON diff of every Write, Edit and shell write; the
+  // engine cannot see inside `sed -i`, so it asks for every write.
+  "package.json",
+  // Run code on a package manager's or a git hook manager's next start.
+  ".pnpmfile.cjs", ".pnpmfile.mjs", "bunfig.toml", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml",
 ]);
 
-// .env and .env.*; private keys by name (id_rsa, id_ed25519, …) and by extension.
-const FILE_PATTERNS = [/^\.env(\..*)?$/, /^id_[a-z0-9_]+$/, /\.(pem|key|p12|pfx|jks|keystore)$/];
+// .env and .env.*; private keys by name (id_rsa, id_ed25519, …) and by extension; the agent's
+// config files the config search loads (`ubiquity.config.<any extension>`, `.ubiquityrc*`).
+const FILE_PATTERNS = [/^\.env(\..*)?$/, /^id_[a-z0-9_]+$/, /\.(pem|key|p12|pfx|jks|keystore)$/, /^ubiquity\.config\./, /^\.ubiquityrc/];
 
 /** The reason `path` is sensitive, or undefined. */
 export function sensitiveReason(path: string): string | undefined {
@@ -27,6 +41,8 @@ export function sensitiveReason(path: string): string | undefined {
   const name = parts.at(-1) ?? "";
   if (FOLDERS.has(name)) return `it is a ${name} folder`;
   if (FILES.has(name) || FILE_PATTERNS.some((re) => re.test(name))) return `${name} is a sensitive file`;
+  const parent = parts.at(-2);
+  if (parent === ".config" && name.startsWith("ubiquityrc")) return "it is an agent config file (.config/ubiquityrc*)";
   if (parts.slice(-3, -1).join("/") === ".config/git") return "it is git's configuration";
   return undefined;
 }

@@ -31,8 +31,8 @@ export type Subject =
   | { kind: "path"; paths: JudgedPath[]; written: string[]; sensitive?: string; outside: boolean }
   | { kind: "other"; strings: string[] | undefined };
 
-// Writing here is harmless wherever the roots are.
-const DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+/** Files writing to which is harmless wherever the roots are. */
+export const DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
 /** Build the subject of a call. `ruleContent` is the tool's own `permissionRuleContent`. */
 export function buildSubject(

@@ -113,6 +113,6 @@ describe("memory files", () => {
     expect(files).toHaveLength(1);
     expect(files[0]!.cut).toBe(true);
     expect(files[0]!.content.startsWith("x".repeat(MAX_MEMORY_CHARS) + "\n\n[… ")).toBe(true);
-    expect(files[0]!.content).toContain(`${join(cwd, "UBIQUITY.md")} was cut here: it has 40,059 characters and only the first 40,000 are included`);
+    expect(files[0]!.content).toContain(`${join(cwd, "UBIQUITY.md")} was cut here: it is 40,059 bytes long and only the first 40,000 characters are included`);
   });
 });

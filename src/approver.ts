@@ -1,0 +1,84 @@
+/**
+ * The terminal's approval handler for `ubiquity run`: y / n / always, and a numbered picker for
+ * AskUserQuestion. One prompt at a time.
+ */
+import { createInterface } from "node:readline/promises";
+import type { CanUseTool } from "./config/schema";
+import type { RunnerIO } from "./runner";
+
+/**
+ * What "always" will allow, in words: `Bash(npm test)` is exactly this command, `Bash(git
+ * status:*)` that command with any arguments, `Write(./src/a.ts)` this one path, a bare tool
+ * name every call of it (offered only for a tool that declares nothing narrower to match).
+ */
+export function describeRule(rule: string, input: Record<string, unknown>): string {
+  const match = /^([^(]+)\(([\s\S]*)\)$/.exec(rule);
+  if (!match) return `${rule} (every ${rule} call)`;
+  const content = match[2]!;
+  if (content.endsWith(":*") && !content.endsWith("\\:*")) return `${rule} (${content.slice(0, -2)} with any arguments)`;
+  if (/(^|[^\\])\*/.test(content)) return `${rule} (anything matching the pattern)`;
+  if (typeof input.command === "string") return `${rule} (exactly this command)`;
+  if (["file_path", "notebook_path", "path"].some((key) => typeof input[key] === "string")) return `${rule} (only this path)`;
+  return `${rule} (exactly this)`;
+}
+
+/**
+ * An interactive approval handler: y / n / always. "Always" remembers the rules the engine
+ * suggested for the call — the narrowest that cover it: the exact command for a program that
+ * deletes, moves, overwrites or changes permissions, nothing for a path outside the permitted
+ * folders — and approves later calls whose suggestions it all holds. A call with no suggestion
+ * (one the engine could not prove safe, or a sensitive write) is asked about every time. The
+ * prompt says what "always" will allow. AskUserQuestion gets a numbered picker.
+ */
+export function terminalApprover(io: RunnerIO): CanUseTool {
+  const approved = new Set<string>();
+  let queue: Promise<unknown> = Promise.resolve();
+  const ask = async (question: string, signal: AbortSignal) => {
+    io.stderr(question);
+    const rl = createInterface({ input: io.stdin, terminal: false });
+    try {
+      return (await rl.question("", { signal })).trim();
+    } finally {
+      rl.close();
+    }
+  };
+  const decide: CanUseTool = async (toolName, input, ctx) => {
+    if (toolName === "AskUserQuestion") {
+      const questions = (input.questions ?? []) as { question: string; options: { label: string; description?: string }[]; multiSelect?: boolean }[];
+      const answers: Record<string, string> = {};
+      for (const q of questions) {
+        io.stderr(`\n${q.question}\n`);
+        q.options.forEach((o, i) => io.stderr(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`));
+        let answer = "";
+        while (!answer) {
+          const reply = await ask(q.multiSelect ? "Pick numbers (comma-separated), or type an answer: " : "Pick a number, or type an answer: ", ctx.signal);
+          const picked = reply
+            .split(",")
+            .map((s) => (/^\d+$/.test(s.trim()) ? q.options[Number(s.trim()) - 1]?.label : undefined))
+            .filter((s): s is string => !!s);
+          answer = picked.length ? picked.join(", ") : reply;
+        }
+        answers[q.question] = answer;
+      }
+      return { behavior: "allow", updatedInput: { ...input, answers } };
+    }
+    const rules = ctx.suggestions;
+    if (rules.length > 0 && rules.every((r) => approved.has(r))) return { behavior: "allow" };
+    const summary = JSON.stringify(input);
+    const shown = summary.length > 200 ? `${summary.slice(0, 199)}…` : summary;
+    const choices = rules.length > 0 ? `[y]es / [n]o / [a]lways allow ${rules.map((r) => describeRule(r, input)).join(", ")} this session` : "[y]es / [n]o";
+    const reply = (await ask(`\nAllow ${toolName} ${shown}? ${choices}: `, ctx.signal)).toLowerCase();
+    if (rules.length > 0 && (reply === "a" || reply === "always")) {
+      for (const r of rules) approved.add(r);
+      return { behavior: "allow" };
+    }
+    if (reply === "y" || reply === "yes") return { behavior: "allow" };
+    return { behavior: "deny", message: "The user declined this call." };
+  };
+  // One prompt at a time, even when parallel calls ask together.
+  return (toolName, input, ctx) => {
+    const next = queue.then(() => decide(toolName, input, ctx));
+    queue = next.catch(() => undefined);
+    return next;
+  };
+}
