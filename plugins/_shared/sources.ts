@@ -20,3 +20,6 @@ export function orderedSources(wanted: readonly string[] | undefined): Source[] 
 export function permittedSources(wanted: readonly string[] | undefined, trust: boolean | undefined): readonly string[] | undefined {
   return trust === false ? wanted?.filter((s) => s === "user") : wanted;
 }
+
+/** Agent and skill definition files are a few kilobytes; a larger file is not one (and is not read). */
+export const MAX_DEFINITION_BYTES = 1024 * 1024;

@@ -3,10 +3,10 @@
  * included, read in sorted order (the definitions end up in the Agent tool's description,
  * which sits in the cached prefix, so the order must not depend on the filesystem).
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import type { AgentDefinition } from "../../src/index";
-import { orderedSources, type Source } from "../_shared/sources";
+import { readRegularFileSync, type AgentDefinition } from "../../src/index";
+import { MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_shared/sources";
 import { parseAgentFile } from "./parse";
 
 /** The folder a source means. */
@@ -53,13 +53,13 @@ export async function readAgentFiles(
   const found = new Map<string, AgentFile>();
   for (const source of orderedSources(sources)) {
     for (const path of await markdownFiles(agentFolder(source, place.cwd, place.home))) {
-      let text: string;
-      try {
-        text = await readFile(path, "utf8");
-      } catch (error) {
-        report(`skipped the agent file ${path}: it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      // Only a regular file of at most 1 MiB: a FIFO planted in the folder must not hang the run.
+      const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
+      if (!read.ok) {
+        if (!read.missing) report(`skipped the agent file ${path}: ${read.problem}`);
         continue;
       }
+      const text = read.text;
       const parsed = parseAgentFile(text, basename(path).replace(/\.md$/i, ""));
       if (!parsed.ok) {
         report(`skipped the agent file ${path}: ${parsed.problem}`);

@@ -3,11 +3,12 @@
  * `skills` roots. A root is either a folder of skills or a single skill folder; one exists
  * check tells them apart. Explicit roots load last, so they win a name.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
+import { readRegularFileSync } from "../../src/index";
 import { basename, join } from "node:path";
 import { splitFrontmatter } from "../_shared/frontmatter";
 import { absolutePath } from "../_shared/paths";
-import { orderedSources, type Source } from "../_shared/sources";
+import { MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_shared/sources";
 import type { Skill } from "./skill";
 
 /** The file that makes a folder a skill. */
@@ -35,13 +36,13 @@ async function skillDirs(root: string): Promise<string[]> {
 /** Read one skill folder; a problem is reported and the skill skipped. */
 async function readSkill(dir: string, root: string, source: Skill["source"], report: (m: string) => void): Promise<Skill | undefined> {
   const file = join(dir, SKILL_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    report(`skipped the skill ${file}: it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  // Only a regular file of at most 1 MiB: a FIFO planted as SKILL.md must not hang the run.
+  const read = readRegularFileSync(file, MAX_DEFINITION_BYTES);
+  if (!read.ok) {
+    report(`skipped the skill ${file}: ${read.missing ? "it could not be read (ENOENT)" : read.problem}`);
     return undefined;
   }
+  const text = read.text;
   const split = splitFrontmatter(text);
   if (!split.ok) {
     report(`skipped the skill ${file}: ${split.problem}`);

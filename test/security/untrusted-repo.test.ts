@@ -145,6 +145,10 @@ describe("an untrusted repository with every vector, run without a terminal", ()
     expect(existsSync(join(root, "bash-env-marker"))).toBe(true);
     expect(existsSync(join(cwd, "bash-marker"))).toBe(true);
     expect(existsSync(join(home, ".ubiquity", "trusted-folders.json"))).toBe(false);
+    // Trusted, memory on (the config asks for project memory), yet the UBIQUITY.md symlink to a
+    // private key outside the folder is refused by its real path.
+    expect(result.stderr).toMatch(/UBIQUITY\.md/);
+    expect(JSON.stringify(legit.requests.map((r) => r.body))).not.toContain(SECRET_FILE_TEXT);
     for (const m of ["hook-marker", "mcp-marker", "bash-env-marker", "mid/app/bash-marker"]) rmSync(join(root, m));
   });
 });
