@@ -33,10 +33,17 @@ export function readRecords(path: string): TranscriptRecord[] {
     .map((line) => JSON.parse(line) as TranscriptRecord);
 }
 
-/** Run the `ubiquity` CLI in-process, capturing its output. */
+/** Run the `ubiquity` CLI in-process, capturing its output; the temp projects are trusted (UBIQUITY_TRUST=1). */
 export async function cli(argv: string[]) {
   let stdout = "";
   let stderr = "";
-  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
+  const saved = process.env.UBIQUITY_TRUST;
+  process.env.UBIQUITY_TRUST = "1";
+  try {
+    const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+    return { code, stdout, stderr };
+  } finally {
+    if (saved === undefined) delete process.env.UBIQUITY_TRUST;
+    else process.env.UBIQUITY_TRUST = saved;
+  }
 }
