@@ -6,7 +6,7 @@
  */
 import { homedir } from "node:os";
 import { trustFromEnv } from "../config/load";
-import { displayPath, findProjectFiles, type ProjectFile } from "./project-files";
+import { displayPath, findProjectFiles, printable, type ProjectFile } from "./project-files";
 import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "./store";
 
 /** How the decision was made. */
@@ -58,9 +58,9 @@ export async function decideTrust(options: DecideTrustOptions): Promise<TrustDec
 async function askTrust(ask: TrustAsk, cwd: string, files: readonly ProjectFile[]): Promise<"trust" | "skip" | "quit"> {
   const lines = [
     "",
-    `This folder is not trusted yet: ${realFolder(cwd)}`,
+    `This folder is not trusted yet: ${printable(realFolder(cwd), 500)}`,
     "Its own files can run code or change what the agent may do:",
-    ...files.map((f) => `  ${displayPath(f.path, cwd)}: ${f.effect}`),
+    ...files.map((f) => `  ${printable(displayPath(f.path, cwd), 500)}: ${f.effect}`),
     "Deny and ask rules from its settings apply either way.",
     "",
   ];
@@ -77,6 +77,6 @@ async function askTrust(ask: TrustAsk, cwd: string, files: readonly ProjectFile[
 /** The one warning line for a run that skipped an untrusted folder's files; undefined when nothing was skipped. */
 export function untrustedWarning(decision: TrustDecision, cwd: string): string | undefined {
   if (decision.trusted || decision.files.length === 0) return undefined;
-  const names = decision.files.map((f) => displayPath(f.path, cwd)).join(", ");
+  const names = decision.files.map((f) => printable(displayPath(f.path, cwd), 500)).join(", ");
   return `warning: this folder is not trusted, so its own files were not applied (deny and ask rules still apply): ${names}. Trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
 }

@@ -66,6 +66,15 @@ export function displayPath(path: string, cwd: string): string {
   return rel && !rel.startsWith("..") && !rel.startsWith(sep) ? rel : path;
 }
 
+/**
+ * Text from an untrusted file, safe to show in the trust question: control characters (an
+ * escape sequence could erase or rewrite the lines around it) become "?", and long values are cut.
+ */
+export function printable(text: unknown, max = 60): string {
+  const flat = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, "?");
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
 function exists(path: string): boolean {
   try {
     statSync(path);
@@ -94,7 +103,8 @@ function describeConfig(file: string, isPackageJson: boolean): string | undefine
   const keys = Object.keys(config);
   const risky = keys.filter((k) => ["plugins", "presets", "hooks", "mcpServers", "providerSettings", "permissionMode", "allowedTools", "env", "apiKey"].includes(k));
   const loads = keys.includes("plugins") || keys.includes("presets") ? "; its plugins and presets run as code" : "";
-  return keys.length ? `sets ${(risky.length ? risky : keys).join(", ")}${loads}` : "sets run options";
+  const shown = (risky.length ? risky : keys).slice(0, 8).map((k) => printable(k, 30));
+  return keys.length ? `sets ${shown.join(", ")}${keys.length > shown.length && !risky.length ? ", …" : ""}${loads}` : "sets run options";
 }
 
 function describeSettings(file: string): string {
@@ -104,15 +114,15 @@ function describeSettings(file: string): string {
   const hooks = Object.values(data.hooks ?? {}).flatMap((groups) => (Array.isArray(groups) ? groups : [])).flatMap((g) => ((g as { hooks?: unknown[] })?.hooks ?? []));
   if (hooks.length) parts.push(`adds ${hooks.length} shell hook${hooks.length === 1 ? "" : "s"}`);
   const allow = Array.isArray(data.permissions?.allow) ? data.permissions.allow : [];
-  if (allow.length) parts.push(`allows ${allow.slice(0, 3).join(", ")}${allow.length > 3 ? ` and ${allow.length - 3} more` : ""}`);
-  if (data.permissions?.defaultMode) parts.push(`sets permission mode ${data.permissions.defaultMode}`);
-  if (data.env && Object.keys(data.env).length) parts.push(`sets ${Object.keys(data.env).join(", ")} for commands`);
-  if (data.model) parts.push(`sets model ${data.model}`);
+  if (allow.length) parts.push(`allows ${allow.slice(0, 3).map((r) => printable(r)).join(", ")}${allow.length > 3 ? ` and ${allow.length - 3} more` : ""}`);
+  if (data.permissions?.defaultMode) parts.push(`sets permission mode ${printable(data.permissions.defaultMode, 30)}`);
+  if (data.env && typeof data.env === "object" && Object.keys(data.env).length) parts.push(`sets ${Object.keys(data.env).slice(0, 5).map((k) => printable(k, 30)).join(", ")} for commands`);
+  if (data.model) parts.push(`sets model ${printable(data.model)}`);
   return parts.length ? parts.join(", ") : "settings (its deny and ask rules apply anyway)";
 }
 
 function describeMcp(file: string): string {
   const data = peekJsonOrYaml(file) as { mcpServers?: Record<string, unknown> } | undefined;
   const names = Object.keys(data?.mcpServers ?? {});
-  return names.length ? `starts MCP server${names.length === 1 ? "" : "s"} ${names.join(", ")}` : "MCP servers";
+  return names.length ? `starts MCP server${names.length === 1 ? "" : "s"} ${names.slice(0, 5).map((n) => printable(n, 30)).join(", ")}${names.length > 5 ? ", …" : ""}` : "MCP servers";
 }
