@@ -46,6 +46,7 @@ export type {
   HookOutput,
   HookCallback,
   McpServerConfig,
+  SandboxOption,
   AgentDefinition,
   ModelPricing,
   Logger,

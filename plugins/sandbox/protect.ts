@@ -1,0 +1,113 @@
+/**
+ * What stays read-only inside the writable folders: the files that configure the agent or run
+ * code later (git hooks and config, Ubiquity's own config, settings, MCP servers and memory,
+ * shell start-up files, package-manager config that can run programs), existing or not.
+ *
+ * A path that exists is bound read-only over itself. One that does not exist is harder:
+ * bubblewrap can only mount over a name that exists, and makes one in the real folder when it
+ * is missing. For a folder that is fine — an empty folder is invisible to git and to the
+ * config search — so a missing protected folder gets an empty read-only folder, made by us
+ * before the command and removed after the run. For a file it is not: an empty
+ * `ubiquity.config.ts` or `.mcp.json` would be committed by `git add -A` inside the very
+ * command, and would break the next run's config search if left behind. So a missing
+ * protected file is watched instead: when a sandboxed Bash command ends (and with it every
+ * process it started, thanks to the PID namespace), whatever it created there is removed and
+ * reported as a violation, before anything outside the sandbox can read it.
+ */
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import { CONFIG_SEARCH_PLACES } from "../../src/index";
+
+/** Protected folders, relative to each writable folder (made read-only, existing or not). */
+export const PROTECTED_FOLDERS = [".ubiquity"] as const;
+
+/** Protected folders inside `.git` (only when `.git` is a folder: a worktree's gitdir lives elsewhere). */
+export const PROTECTED_GIT = ["hooks", "config"] as const;
+
+/** Folders that run code later, made read-only when they exist. */
+export const PROTECTED_IF_PRESENT = [".vscode", ".idea", ".husky", ".claude", ".githooks"] as const;
+
+/** Protected files, relative to each writable folder (read-only when present, watched when missing). */
+export const PROTECTED_FILES: readonly string[] = [
+  ...CONFIG_SEARCH_PLACES.filter((p) => p !== "package.json"),
+  ".mcp.json",
+  "UBIQUITY.md",
+  "UBIQUITY.local.md",
+  ".envrc",
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".gitmodules",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".gitconfig",
+];
+
+/** How one writable folder is laid out in the sandbox. */
+export interface RootLayout {
+  /** Folders bound writable over themselves, so they cannot be renamed away (`mv .git .git2`). */
+  pinned: string[];
+  /** Existing paths bound read-only over themselves. */
+  readOnly: string[];
+  /** Missing protected folders: an empty read-only folder stands there while the run lasts. */
+  placeholders: string[];
+  /** Missing protected files: removed again if a sandboxed command creates them. */
+  watched: string[];
+}
+
+type Kind = "dir" | "file" | "other" | undefined;
+function kind(path: string): Kind {
+  try {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (!info) return undefined;
+    return info.isDirectory() ? "dir" : info.isSymbolicLink() || info.isFile() ? "file" : "other";
+  } catch {
+    return "other"; // ENOTDIR and the like: nothing can be created there either
+  }
+}
+
+/** The layout of one writable folder, with `extra` (denyWrite) paths protected like files. */
+export function layoutRoot(root: string, extra: readonly string[] = []): RootLayout {
+  const out: RootLayout = { pinned: [], readOnly: [], placeholders: [], watched: [] };
+  for (const name of PROTECTED_FOLDERS) {
+    const path = join(root, name);
+    const k = kind(path);
+    if (k === undefined) out.placeholders.push(path);
+    else out.readOnly.push(path);
+  }
+  const git = join(root, ".git");
+  if (kind(git) === "dir") {
+    out.pinned.push(git);
+    for (const name of PROTECTED_GIT) {
+      const path = join(git, name);
+      const k = kind(path);
+      if (k !== undefined) out.readOnly.push(path);
+      else if (name === "hooks") out.placeholders.push(path);
+      else out.watched.push(path);
+    }
+  }
+  for (const name of PROTECTED_IF_PRESENT) {
+    const path = join(root, name);
+    if (kind(path) !== undefined) out.readOnly.push(path);
+  }
+  const dotConfig = kind(join(root, ".config"));
+  for (const name of PROTECTED_FILES) {
+    if (name.startsWith(".config/") && dotConfig !== "dir" && dotConfig !== undefined) continue;
+    const path = join(root, name);
+    if (kind(path) !== undefined) out.readOnly.push(path);
+    else out.watched.push(path);
+  }
+  for (const path of extra) {
+    if (!path.startsWith(`${root}/`) && path !== root) continue;
+    if (kind(path) !== undefined) out.readOnly.push(path);
+    else out.watched.push(path);
+  }
+  return out;
+}
