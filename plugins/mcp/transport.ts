@@ -5,6 +5,10 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "../../src/index";
+import type { SpawnSpec } from "../sandbox/api";
+
+/** Rewrites the spawn of a stdio server (ubiquity:sandbox wraps it). */
+export type SpawnWrap = (spec: SpawnSpec) => SpawnSpec;
 
 /** How a server is reached. */
 export type McpTransportKind = "stdio" | "sse" | "http";
@@ -38,13 +42,14 @@ export class StdioTransport extends StdioClientTransport {
  * and gets only the SDK's safe environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus its
  * `env`; its stderr goes to `onStderr` rather than the user's terminal.
  */
-export function createTransport(config: McpServerConfig, cwd: string, onStderr: (text: string) => void): Transport {
+export function createTransport(config: McpServerConfig, cwd: string, onStderr: (text: string) => void, wrap: SpawnWrap = (s) => s): Transport {
   if ("command" in config) {
+    const spec = wrap({ command: config.command, args: config.args ?? [], env: config.env, cwd: config.cwd ? resolve(cwd, config.cwd) : cwd });
     const transport = new StdioTransport({
-      command: config.command,
-      args: config.args ?? [],
-      env: config.env,
-      cwd: config.cwd ? resolve(cwd, config.cwd) : cwd,
+      command: spec.command,
+      args: spec.args,
+      env: spec.env as Record<string, string> | undefined,
+      cwd: spec.cwd,
       stderr: "pipe",
     });
     transport.stderr?.on("data", (chunk: Buffer) => onStderr(chunk.toString("utf8")));
