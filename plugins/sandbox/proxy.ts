@@ -48,6 +48,7 @@ export class FilteringProxy {
     private readonly allowed: readonly string[],
     private readonly denied: readonly string[],
     private readonly onDenied: (denial: ProxyDenial) => void = () => {},
+    private readonly resolve: (host: string) => Promise<string> = async (host) => (await lookup(host)).address,
   ) {}
 
   /** Where may `host:port` go? The address to connect to, or the reason it is refused. */
@@ -58,7 +59,7 @@ export class FilteringProxy {
     let address = host.replace(/^\[(.*)\]$/, "$1");
     if (!isIP(address)) {
       try {
-        address = (await lookup(host)).address;
+        address = await this.resolve(host);
       } catch (error) {
         return { reason: `${host} did not resolve (${(error as Error).message})` };
       }
