@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
-import { summon, type Message, type Options } from "ubiquity";
+import { summon, type Message, type SummonOptions } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { collect } from "../helpers/collect";
@@ -40,7 +40,7 @@ export function sandboxPlace(): { ws: () => string; home: () => string } {
 }
 
 /** Run `commands` as one turn of Bash calls (ids c0, c1, ...) and return every message. */
-export function runBash(commands: string[], options: Options): Promise<Message[]> {
+export function runBash(commands: string[], options: SummonOptions): Promise<Message[]> {
   const model = scriptedModel([{ toolCalls: commands.map((command, i) => ({ toolName: "Bash", input: { command }, id: `c${i}` })) }, "done"]);
   return collect(summon("go", { model, persistSession: false, persistTodos: false, ...options }));
 }
