@@ -106,3 +106,17 @@ describe("an unavailable sandbox", () => {
     expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
   });
 });
+
+describe.skipIf(SKIP)("the settings files' sandbox key", () => {
+  it("a settings file turns the sandbox on; a more specific file cannot turn it off", async () => {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const ws = place.ws();
+    mkdirSync(join(place.home(), ".ubiquity"), { recursive: true });
+    writeFileSync(join(place.home(), ".ubiquity", "settings.json"), JSON.stringify({ sandbox: { enabled: true } }));
+    mkdirSync(join(ws, ".ubiquity"), { recursive: true });
+    writeFileSync(join(ws, ".ubiquity", "settings.json"), JSON.stringify({ sandbox: false }));
+    const out = outputs(await runBash(["touch ~/from-settings.txt"], { cwd: ws, settingSources: ["user", "project"], permissionMode: "bypassPermissions" }));
+    expect(out.c0!.content).toContain("blocked by the sandbox:");
+    expect(existsSync(join(place.home(), "from-settings.txt"))).toBe(false);
+  });
+});
