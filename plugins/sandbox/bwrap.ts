@@ -81,7 +81,9 @@ export function innerCommand(profile: Profile, command: string, args: readonly s
   const hexPort = PROXY_PORT.toString(16).toUpperCase().padStart(4, "0");
   const script = [
     `${profile.socat} TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/tmp/${PROXY_SOCKET_NAME} </dev/null >/dev/null 2>&1 &`,
-    `n=0; until grep -q ' 0100007F:${hexPort} ' /proc/net/tcp 2>/dev/null || [ $n -ge 2000 ]; do n=$((n+1)); done`,
+    // Shell builtins only: a grep per poll would cost more than the wait itself.
+    `up() { while read -r _ a _; do [ "$a" = "0100007F:${hexPort}" ] && return 0; done < /proc/net/tcp; return 1; }`,
+    "n=0; until up || [ $n -ge 20000 ]; do n=$((n+1)); done",
     'exec "$@"',
   ].join("\n");
   return ["/bin/sh", "-c", script, "ubiquity-sandbox", command, ...args];
