@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createKernel, type ToolContext } from "../src/index";
+import { createKernel, type SandboxOption, type ToolContext } from "../src/index";
 import sandbox, { getSandboxApi } from "../plugins/sandbox/index";
 import { sandboxAvailability } from "../plugins/sandbox/availability";
 import { BashTool } from "../plugins/tool-bash/index";
@@ -50,7 +50,11 @@ export default async function bench(): Promise<void> {
     const plain = new BashTool();
     const kernels = [];
     const tools: Record<string, BashTool> = {};
-    for (const [name, option] of [["sandboxed", true], ["sandboxed + proxy", { network: { allowedDomains: ["example.com"] } }]] as const) {
+    const variants: [string, SandboxOption][] = [
+      ["sandboxed", true],
+      ["sandboxed + proxy", { network: { allowedDomains: ["example.com"] } }],
+    ];
+    for (const [name, option] of variants) {
       const kernel = createKernel({ plugins: [sandbox()], cwd: ws, sandbox: option });
       await kernel.ready();
       kernels.push(kernel);

@@ -3,7 +3,7 @@
  * the wrapping of each spawn into bwrap (or sandbox-exec). Also the clean-up: placeholder
  * folders removed, protected files a command created removed and reported.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
@@ -156,13 +156,15 @@ export class SandboxRuntime {
 
   #seatbelt(spec: SpawnSpec, writable: string[], layouts: RootLayout[], env: Record<string, string | undefined>): SpawnSpec {
     const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    // Seatbelt matches resolved paths (/tmp is /private/tmp, /var is /private/var on macOS).
+    const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
     const existing = layouts.flatMap((l) => l.readOnly);
     const profile = seatbeltProfile({
-      writable,
-      tmp: this.#dirs!.tmp,
+      writable: writable.map(real),
+      tmp: real(this.#dirs!.tmp),
       protectedFolders: [...layouts.flatMap((l) => l.placeholders), ...existing.filter(isDir)],
       protectedPaths: [...layouts.flatMap((l) => l.watched), ...existing.filter((p) => !isDir(p))],
-      secrets: this.secrets as string[],
+      secrets: this.secrets.map(real),
       network: this.#settings.network,
       proxyPort: this.#proxyPort,
     });
