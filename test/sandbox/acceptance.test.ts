@@ -108,4 +108,23 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     expect(out.c3!.content).toBe("kept");
     expect(existsSync("/tmp/note")).toBe(false);
   });
+
+  it("additionalDirectories and allowWrite are writable, nothing else outside the cwd is", async () => {
+    const { mkdtempSync, realpathSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const extra = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-extra-")));
+    const other = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-other-")));
+    try {
+      const out = outputs(
+        await runBash([`echo a > ${extra}/a.txt`, `echo b > ${other}/b.txt`], { cwd: place.ws(), additionalDirectories: [extra], sandbox: true, permissionMode: "bypassPermissions" }),
+      );
+      expect(out.c0!.isError).toBe(false);
+      expect(readFileSync(join(extra, "a.txt"), "utf8")).toBe("a\n");
+      expect(out.c1!.isError).toBe(true);
+      expect(existsSync(join(other, "b.txt"))).toBe(false);
+    } finally {
+      rmSync(extra, { recursive: true, force: true });
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
 });

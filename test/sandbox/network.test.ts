@@ -53,4 +53,12 @@ describe.skipIf(SKIP)("sandbox network.allowedDomains", () => {
     expect(out.c0!.content).toContain("is in deniedDomains");
     expect(s.hits).toEqual([]);
   });
+
+  it('network: "all" shares the host network (the test server is reached directly)', async () => {
+    const s = await recordingServer();
+    servers.push(s.server);
+    const out = outputs(await runBash([`curl -sS --max-time 5 http://127.0.0.1:${s.port}/open`], { cwd: place.ws(), sandbox: { network: "all" }, permissionMode: "bypassPermissions" }));
+    expect(out.c0!.content).toBe("hello from the test server");
+    expect(s.hits).toEqual(["/open"]);
+  });
 });
