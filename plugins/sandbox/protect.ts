@@ -18,14 +18,18 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_SEARCH_PLACES } from "../../src/index";
 
-/** Protected folders, relative to each writable folder (made read-only, existing or not). */
-export const PROTECTED_FOLDERS = [".ubiquity"] as const;
+/**
+ * Protected folders, relative to each writable folder (made read-only, existing or not): the
+ * agent's own config, and editor/tool folders whose files run code later. The same folders make
+ * a write ask in the permission engine (sensitive paths), so autoAllowBash does not open them.
+ */
+export const PROTECTED_FOLDERS = [".ubiquity", ".vscode", ".idea", ".husky", ".claude", ".githooks"] as const;
+
+/** Credential folders, protected like the above when a writable folder is the home folder itself. */
+export const PROTECTED_HOME_FOLDERS = [".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure"] as const;
 
 /** Protected folders inside `.git` (only when `.git` is a folder: a worktree's gitdir lives elsewhere). */
 export const PROTECTED_GIT = ["hooks", "config"] as const;
-
-/** Folders that run code later, made read-only when they exist. */
-export const PROTECTED_IF_PRESENT = [".vscode", ".idea", ".husky", ".claude", ".githooks"] as const;
 
 /** Protected files, relative to each writable folder (read-only when present, watched when missing). */
 export const PROTECTED_FILES: readonly string[] = [
@@ -42,12 +46,23 @@ export const PROTECTED_FILES: readonly string[] = [
   ".bash_profile",
   ".bash_login",
   ".bash_logout",
+  ".bash_aliases",
   ".profile",
   ".zshrc",
   ".zshenv",
   ".zprofile",
   ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".kshrc",
+  ".mkshrc",
+  ".config/fish/config.fish",
   ".gitconfig",
+  ".git-credentials",
+  ".netrc",
+  ".pypirc",
+  ".pgpass",
 ];
 
 /** How one writable folder is laid out in the sandbox. */
@@ -74,9 +89,9 @@ function kind(path: string): Kind {
 }
 
 /** The layout of one writable folder, with `extra` (denyWrite) paths protected like files. */
-export function layoutRoot(root: string, extra: readonly string[] = []): RootLayout {
+export function layoutRoot(root: string, extra: readonly string[] = [], home?: string): RootLayout {
   const out: RootLayout = { pinned: [], readOnly: [], placeholders: [], watched: [] };
-  for (const name of PROTECTED_FOLDERS) {
+  for (const name of root === home ? [...PROTECTED_FOLDERS, ...PROTECTED_HOME_FOLDERS] : PROTECTED_FOLDERS) {
     const path = join(root, name);
     const k = kind(path);
     if (k === undefined) out.placeholders.push(path);
@@ -93,13 +108,9 @@ export function layoutRoot(root: string, extra: readonly string[] = []): RootLay
       else out.watched.push(path);
     }
   }
-  for (const name of PROTECTED_IF_PRESENT) {
-    const path = join(root, name);
-    if (kind(path) !== undefined) out.readOnly.push(path);
-  }
   const dotConfig = kind(join(root, ".config"));
   for (const name of PROTECTED_FILES) {
-    if (name.startsWith(".config/") && dotConfig !== "dir" && dotConfig !== undefined) continue;
+    if (name.startsWith(".config/") && dotConfig !== "dir" && dotConfig !== undefined) continue; // .config is a file: nothing can go under it
     const path = join(root, name);
     if (kind(path) !== undefined) out.readOnly.push(path);
     else out.watched.push(path);

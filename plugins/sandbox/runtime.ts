@@ -125,7 +125,7 @@ export class SandboxRuntime {
     }
     const dirs = this.#dirs!;
     const writable = this.#settings.writable.filter((p) => existsSync(p));
-    const layouts = writable.map((root) => layoutRoot(root, this.#settings.denyWrite));
+    const layouts = writable.map((root) => layoutRoot(root, this.#settings.denyWrite, this.#settings.home));
     if (use.toolUseId) this.#calls.set(use.toolUseId, { watched: layouts.flatMap((l) => l.watched), started: Date.now(), subject: use.subject });
     const env = { ...spec.env, TMPDIR: "/tmp" };
     if (this.#availability.backend === "seatbelt") {

@@ -72,7 +72,8 @@ describe("the layout of a writable folder", () => {
       const layout = layoutRoot(root, [join(root, "locked.txt"), "/elsewhere/x"]);
       expect(layout.pinned).toEqual([join(root, ".git")]);
       expect(layout.readOnly).toEqual(expect.arrayContaining([join(root, ".git", "hooks"), join(root, ".git", "config"), join(root, ".mcp.json"), join(root, ".vscode")]));
-      expect(layout.placeholders).toEqual([join(root, ".ubiquity")]);
+      expect(layout.placeholders).toEqual([".ubiquity", ".idea", ".husky", ".claude", ".githooks"].map((n) => join(root, n)));
+      expect(layoutRoot(root, [], root).placeholders).toEqual(expect.arrayContaining([join(root, ".ssh"), join(root, ".aws")])); // the home folder as a writable folder
       expect(layout.watched).toEqual(expect.arrayContaining([join(root, "ubiquity.config.ts"), join(root, ".ubiquityrc"), join(root, "UBIQUITY.md"), join(root, ".bashrc"), join(root, "locked.txt")]));
       expect(layout.watched).not.toContain(join(root, ".mcp.json"));
       expect(layout.watched).not.toContain(join(root, "package.json"));
