@@ -1,4 +1,4 @@
-import type { HookEventName, Logger } from "../../src/index";
+import type { HookEventName } from "../../src/index";
 import { describeError } from "../../src/index";
 import { matches } from "./matcher";
 import { runCommandHook, type HookRunContext } from "./command";
