@@ -51,7 +51,12 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
     for (const p of layout.readOnly) args.push("--ro-bind", p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
-  for (const s of profile.secrets) args.push("--ro-bind", s.dir ? profile.unreadableDir : profile.unreadableFile, s.path);
+  for (const s of profile.secrets) {
+    // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
+    // path can be bound back (bwrap makes its mount point inside, not in the real folder).
+    if (s.dir && profile.allowRead.some((p) => under(p, s.path) && p !== s.path)) args.push("--perms", "0111", "--tmpfs", s.path);
+    else args.push("--ro-bind", s.dir ? profile.unreadableDir : profile.unreadableFile, s.path);
+  }
   for (const p of profile.allowRead) if (existsSync(p)) args.push("--ro-bind", p, p);
   args.push("--chdir", cwd);
   return args;

@@ -138,4 +138,22 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     expect(readdirSync(join(ws, ".git")).sort()).toEqual(before);
     expect(readdirSync(ws).sort()).toEqual([".env", ".git"]);
   });
+
+  it("allowRead opens a path inside a denyRead folder again, and only that path", async () => {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const ws = place.ws();
+    mkdirSync(join(ws, "vault", "public"), { recursive: true });
+    writeFileSync(join(ws, "vault", "key.txt"), "top secret");
+    writeFileSync(join(ws, "vault", "public", "readme.txt"), "shareable");
+    const out = outputs(
+      await runBash(["cat vault/key.txt", "cat vault/public/readme.txt"], {
+        cwd: ws,
+        sandbox: { filesystem: { denyRead: ["./vault"], allowRead: ["./vault/public"] } },
+        permissionMode: "bypassPermissions",
+      }),
+    );
+    expect(out.c0!.content).not.toContain("top secret");
+    expect(out.c1!.content).toBe("shareable");
+    expect(readdirSync(join(ws, "vault")).sort()).toEqual(["key.txt", "public"]);
+  });
 });
