@@ -3,7 +3,7 @@
  * the wrapping of each spawn into bwrap (or sandbox-exec). Also the clean-up: placeholder
  * folders removed, protected files a command created removed and reported.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
@@ -31,6 +31,44 @@ export interface SpawnUse {
   subject?: string;
   /** The tool call, for Bash: its violations are reported in its result. */
   toolUseId?: string;
+}
+
+/** Private folders are named with the owning pid, so a later run can remove those of a process that died (SIGKILL). */
+const PRIVATE_PREFIX = "ubiquity-sandbox-";
+
+/** Remove the private folders of dead processes (ours only: same owner). */
+export function removeStalePrivateDirs(dir = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = new RegExp(`^${PRIVATE_PREFIX}(\\d+)-`).exec(name);
+    if (!m || alive(Number(m[1]))) continue;
+    const path = join(dir, name);
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (!info?.isDirectory() || info.uid !== process.getuid?.()) continue;
+    try {
+      chmodSync(join(path, "unreadable.d"), 0o700);
+    } catch {
+      // already gone
+    }
+    rmSync(path, { recursive: true, force: true });
+    removed.push(path);
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 interface CallRecord {
@@ -97,7 +135,8 @@ export class SandboxRuntime {
 
   #prepare() {
     if (this.#dirs) return;
-    const root = mkdtempSync(join(tmpdir(), "ubiquity-sandbox-"));
+    removeStalePrivateDirs();
+    const root = mkdtempSync(join(tmpdir(), `${PRIVATE_PREFIX}${process.pid}-`));
     chmodSync(root, 0o700);
     const dirs = { root, tmp: join(root, "tmp"), empty: join(root, "empty"), unreadableFile: join(root, "unreadable"), unreadableDir: join(root, "unreadable.d") };
     mkdirSync(dirs.tmp, { mode: 0o700 });

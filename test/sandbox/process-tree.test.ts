@@ -1,10 +1,11 @@
 /** Nothing a sandboxed command started outlives the program, even when the program is SIGKILLed. */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { removeStalePrivateDirs } from "../../plugins/sandbox/runtime";
 import { spawnTs } from "../helpers/ts-child";
 import { processesWith, SKIP } from "./helpers";
 
@@ -16,7 +17,7 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 }
 
 /** Start the child, wait for its three sleeps, SIGKILL it; the pids still running afterwards. */
-async function killMidCommand(mode: "on" | "off"): Promise<number[]> {
+async function killMidCommand(mode: "on" | "off", afterKill: (pid: number) => void = () => {}): Promise<number[]> {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-tree-")));
   const seconds = `1000.${Math.floor(Math.random() * 1e6)}`;
   const proc = spawnTs(child, [cwd, seconds, mode]);
@@ -27,6 +28,7 @@ async function killMidCommand(mode: "on" | "off"): Promise<number[]> {
     expect(started, `the three sleeps did not start: ${stderr}`).toBe(true);
     proc.kill("SIGKILL");
     await new Promise((resolve) => proc.once("exit", resolve));
+    afterKill(proc.pid!);
     // Any process naming the marker: the sleeps, and the shell and bwrap around them.
     await until(() => processesWith(seconds).length === 0, 5000);
     return processesWith(seconds);
@@ -37,7 +39,12 @@ async function killMidCommand(mode: "on" | "off"): Promise<number[]> {
 
 describe.skipIf(SKIP)("sandbox: the process tree dies with the program", () => {
   it("SIGKILL of the SDK process leaves no process of the run (sleep &, setsid, nohup)", async () => {
-    expect(await killMidCommand("on")).toEqual([]);
+    let leftover: string[] = [];
+    expect(await killMidCommand("on", (pid) => (leftover = readdirSync(tmpdir()).filter((n) => n.startsWith(`ubiquity-sandbox-${pid}-`))))).toEqual([]);
+    // The dead run's private folder stays behind, and the next sandbox start removes it.
+    expect(leftover).toHaveLength(1);
+    expect(removeStalePrivateDirs().map((p) => p.split("/").pop())).toContain(leftover[0]);
+    expect(existsSync(join(tmpdir(), leftover[0]!))).toBe(false);
   });
 
   it("without the sandbox the setsid and nohup sleeps would survive (the check above can fail)", async () => {
