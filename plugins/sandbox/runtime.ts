@@ -3,7 +3,7 @@
  * the wrapping of each spawn into bwrap (or sandbox-exec). Also the clean-up: placeholder
  * folders removed, protected files a command created removed and reported.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
@@ -51,6 +51,14 @@ export function removeStalePrivateDirs(dir = tmpdir()): string[] {
     const path = join(dir, name);
     const info = lstatSync(path, { throwIfNoEntry: false });
     if (!info?.isDirectory() || info.uid !== process.getuid?.()) continue;
+    // The placeholder folders it made in workspaces: rmdir removes only the ones still empty.
+    for (const p of readTextOr(join(path, PLACEHOLDER_LOG)).split("\n").filter(Boolean)) {
+      try {
+        rmdirSync(p);
+      } catch {
+        // filled since, or gone
+      }
+    }
     try {
       chmodSync(join(path, "unreadable.d"), 0o700);
     } catch {
@@ -60,6 +68,16 @@ export function removeStalePrivateDirs(dir = tmpdir()): string[] {
     removed.push(path);
   }
   return removed;
+}
+
+const PLACEHOLDER_LOG = "placeholders";
+
+function readTextOr(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 function alive(pid: number): boolean {
@@ -216,6 +234,7 @@ export class SandboxRuntime {
     try {
       mkdirSync(path);
       this.#placeholders.add(path);
+      appendFileSync(join(this.#dirs!.root, PLACEHOLDER_LOG), `${path}\n`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }

@@ -17,7 +17,7 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 }
 
 /** Start the child, wait for its three sleeps, SIGKILL it; the pids still running afterwards. */
-async function killMidCommand(mode: "on" | "off", afterKill: (pid: number) => void = () => {}): Promise<number[]> {
+async function killMidCommand(mode: "on" | "off", afterKill: (pid: number, cwd: string) => void = () => {}): Promise<number[]> {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-tree-")));
   const seconds = `1000.${Math.floor(Math.random() * 1e6)}`;
   const proc = spawnTs(child, [cwd, seconds, mode]);
@@ -28,7 +28,7 @@ async function killMidCommand(mode: "on" | "off", afterKill: (pid: number) => vo
     expect(started, `the three sleeps did not start: ${stderr}`).toBe(true);
     proc.kill("SIGKILL");
     await new Promise((resolve) => proc.once("exit", resolve));
-    afterKill(proc.pid!);
+    afterKill(proc.pid!, cwd);
     // Any process naming the marker: the sleeps, and the shell and bwrap around them.
     await until(() => processesWith(seconds).length === 0, 5000);
     return processesWith(seconds);
@@ -40,11 +40,20 @@ async function killMidCommand(mode: "on" | "off", afterKill: (pid: number) => vo
 describe.skipIf(SKIP)("sandbox: the process tree dies with the program", () => {
   it("SIGKILL of the SDK process leaves no process of the run (sleep &, setsid, nohup)", async () => {
     let leftover: string[] = [];
-    expect(await killMidCommand("on", (pid) => (leftover = readdirSync(tmpdir()).filter((n) => n.startsWith(`ubiquity-sandbox-${pid}-`))))).toEqual([]);
-    // The dead run's private folder stays behind, and the next sandbox start removes it.
+    let placeholders: string[] = [];
+    let after: string[] = [];
+    const left = await killMidCommand("on", (pid, cwd) => {
+      leftover = readdirSync(tmpdir()).filter((n) => n.startsWith(`ubiquity-sandbox-${pid}-`));
+      placeholders = readdirSync(cwd);
+      // The next sandbox start removes the dead run's private folder and its empty placeholders.
+      removeStalePrivateDirs();
+      after = readdirSync(cwd);
+    });
+    expect(left).toEqual([]);
     expect(leftover).toHaveLength(1);
-    expect(removeStalePrivateDirs().map((p) => p.split("/").pop())).toContain(leftover[0]);
+    expect(placeholders).toContain(".ubiquity");
     expect(existsSync(join(tmpdir(), leftover[0]!))).toBe(false);
+    expect(after).toEqual([]);
   });
 
   it("without the sandbox the setsid and nohup sleeps would survive (the check above can fail)", async () => {
