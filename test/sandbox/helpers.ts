@@ -1,6 +1,6 @@
 /** Shared parts of the sandbox tests: real bubblewrap, a temp workspace and home, and a scripted run of Bash calls. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,18 +66,5 @@ export async function recordingServer(): Promise<{ server: Server; port: number;
   return { server, port: typeof address === "object" && address ? address.port : 0, hits };
 }
 
-/** Live (not zombie) processes whose command line contains `needle`. */
-export function processesWith(needle: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (!readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(needle)) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z") pids.push(Number(entry));
-    } catch {
-      // gone while we looked
-    }
-  }
-  return pids;
-}
+/** Live (not zombie) processes whose command line contains `needle` (the MCP tests' /proc scan). */
+export { processesWith } from "../mcp/helpers";
