@@ -14,8 +14,8 @@
  * process it started, thanks to the PID namespace), whatever it created there is removed and
  * reported as a violation, before anything outside the sandbox can read it.
  */
-import { lstatSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { CONFIG_SEARCH_PLACES } from "../../src/index";
 
 /**
@@ -75,6 +75,11 @@ export interface RootLayout {
   placeholders: string[];
   /** Missing protected files: removed again if a sandboxed command creates them. */
   watched: string[];
+  /**
+   * Protected paths that are symlinks: a bind lands on the target, so the link itself could be
+   * replaced; it is checked after each Bash command and put back.
+   */
+  links: { path: string; target: string }[];
 }
 
 type Kind = "dir" | "file" | "other" | undefined;
@@ -90,7 +95,7 @@ function kind(path: string): Kind {
 
 /** The layout of one writable folder, with `extra` (denyWrite) paths protected like files. */
 export function layoutRoot(root: string, extra: readonly string[] = [], home?: string): RootLayout {
-  const out: RootLayout = { pinned: [], readOnly: [], placeholders: [], watched: [] };
+  const out: RootLayout = { pinned: [], readOnly: [], placeholders: [], watched: [], links: [] };
   for (const name of root === home ? [...PROTECTED_FOLDERS, ...PROTECTED_HOME_FOLDERS] : PROTECTED_FOLDERS) {
     const path = join(root, name);
     const k = kind(path);
@@ -120,5 +125,15 @@ export function layoutRoot(root: string, extra: readonly string[] = [], home?: s
     if (kind(path) !== undefined) out.readOnly.push(path);
     else out.watched.push(path);
   }
+  for (const path of out.readOnly) {
+    try {
+      if (lstatSync(path).isSymbolicLink()) out.links.push({ path, target: readlinkSync(path) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  // A dangling link cannot be bound (its target is missing): watch its target like a missing file.
+  for (const link of out.links) if (!existsSync(link.path)) out.watched.push(resolve(dirname(link.path), link.target));
+  out.readOnly = out.readOnly.filter((p) => existsSync(p));
   return out;
 }

@@ -3,7 +3,7 @@
  * the wrapping of each spawn into bwrap (or sandbox-exec). Also the clean-up: placeholder
  * folders removed, protected files a command created removed and reported.
  */
-import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
@@ -91,6 +91,7 @@ function alive(pid: number): boolean {
 
 interface CallRecord {
   watched: string[];
+  links: { path: string; target: string }[];
   started: number;
   subject?: string;
 }
@@ -183,7 +184,9 @@ export class SandboxRuntime {
     const dirs = this.#dirs!;
     const writable = this.#settings.writable.filter((p) => existsSync(p));
     const layouts = writable.map((root) => layoutRoot(root, this.#settings.denyWrite, this.#settings.home));
-    if (use.toolUseId) this.#calls.set(use.toolUseId, { watched: layouts.flatMap((l) => l.watched), started: Date.now(), subject: use.subject });
+    if (use.toolUseId) {
+      this.#calls.set(use.toolUseId, { watched: layouts.flatMap((l) => l.watched), links: layouts.flatMap((l) => l.links), started: Date.now(), subject: use.subject });
+    }
     const env = { ...spec.env, TMPDIR: "/tmp" };
     if (this.#availability.backend === "seatbelt") {
       return this.#seatbelt(spec, writable, layouts, env);
@@ -257,6 +260,13 @@ export class SandboxRuntime {
       if (!lstatSync(path, { throwIfNoEntry: false })) continue;
       rmSync(path, { recursive: true, force: true });
       out.push({ kind: "write", detail: `${relative(this.#settings.cwd, path) || path} is a protected file; the command created it and it was removed` });
+    }
+    for (const link of call.links) {
+      const now = lstatSync(link.path, { throwIfNoEntry: false });
+      if (now?.isSymbolicLink() && readlinkSync(link.path) === link.target) continue;
+      rmSync(link.path, { recursive: true, force: true });
+      symlinkSync(link.target, link.path);
+      out.push({ kind: "write", detail: `${relative(this.#settings.cwd, link.path) || link.path} is a protected link; the command replaced it and it was put back` });
     }
     for (const d of this.#proxy?.denials ?? []) {
       if (d.at >= call.started) out.push({ kind: "network", detail: `network access to ${d.host}:${d.port} is not allowed (${d.reason})` });

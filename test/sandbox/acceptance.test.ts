@@ -156,4 +156,26 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     expect(out.c1!.content).toBe("shareable");
     expect(readdirSync(join(ws, "vault")).sort()).toEqual(["key.txt", "public"]);
   });
+
+  it("a protected file that is a symlink stays: its target is read-only, and a replaced link is put back", async () => {
+    const { symlinkSync, writeFileSync, readlinkSync, lstatSync } = await import("node:fs");
+    const ws = place.ws();
+    writeFileSync(join(ws, "real.mcp.json"), "{}\n");
+    symlinkSync("real.mcp.json", join(ws, ".mcp.json"));
+    symlinkSync("missing-target.json", join(ws, "ubiquity.config.json"));
+    const out = outputs(
+      await runBash(["echo evil > real.mcp.json; rm .mcp.json && echo '{\"mcpServers\":{}}' > .mcp.json; echo 'export default {}' > missing-target.json"], {
+        cwd: ws,
+        sandbox: { filesystem: { denyWrite: ["./ubiquity.config.json"] } },
+        permissionMode: "bypassPermissions",
+      }),
+    ).c0!;
+    expect(out.content).toContain("Read-only file system");
+    expect(out.content).toContain(".mcp.json is a protected link; the command replaced it and it was put back");
+    expect(out.content).toContain("missing-target.json is a protected file; the command created it and it was removed");
+    expect(lstatSync(join(ws, ".mcp.json")).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(ws, ".mcp.json"))).toBe("real.mcp.json");
+    expect(readFileSync(join(ws, "real.mcp.json"), "utf8")).toBe("{}\n");
+    expect(existsSync(join(ws, "missing-target.json"))).toBe(false);
+  });
 });
