@@ -14,7 +14,7 @@
  * process it started, thanks to the PID namespace), whatever it created there is removed and
  * reported as a violation, before anything outside the sandbox can read it.
  */
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { CONFIG_SEARCH_PLACES } from "../../src/index";
 
@@ -93,6 +93,32 @@ function kind(path: string): Kind {
   }
 }
 
+/** Submodules' git folders (`.git/modules/a`, `.git/modules/lib/b`, nested ones), a few levels deep. */
+function submoduleGitDirs(gitDir: string): string[] {
+  const out: string[] = [];
+  // Under modules/, a folder with a HEAD is a submodule's git folder; one without only groups
+  // the parts of a name with slashes (modules/lib/b).
+  const walk = (dir: string, depth: number) => {
+    if (depth > 4) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const sub = join(dir, name);
+      if (kind(sub) !== "dir") continue;
+      if (kind(join(sub, "HEAD")) === "file") {
+        out.push(sub);
+        walk(join(sub, "modules"), depth + 1);
+      } else walk(sub, depth + 1);
+    }
+  };
+  walk(join(gitDir, "modules"), 0);
+  return out;
+}
+
 /** The layout of one writable folder, with `extra` (denyWrite) paths protected like files. */
 export function layoutRoot(root: string, extra: readonly string[] = [], home?: string): RootLayout {
   const out: RootLayout = { pinned: [], readOnly: [], placeholders: [], watched: [], links: [] };
@@ -104,13 +130,15 @@ export function layoutRoot(root: string, extra: readonly string[] = [], home?: s
   }
   const git = join(root, ".git");
   if (kind(git) === "dir") {
-    out.pinned.push(git);
-    for (const name of PROTECTED_GIT) {
-      const path = join(git, name);
-      const k = kind(path);
-      if (k !== undefined) out.readOnly.push(path);
-      else if (name === "hooks") out.placeholders.push(path);
-      else out.watched.push(path);
+    for (const gitDir of [git, ...submoduleGitDirs(git)]) {
+      out.pinned.push(gitDir);
+      for (const name of PROTECTED_GIT) {
+        const path = join(gitDir, name);
+        const k = kind(path);
+        if (k !== undefined) out.readOnly.push(path);
+        else if (name === "hooks") out.placeholders.push(path);
+        else out.watched.push(path);
+      }
     }
   }
   const dotConfig = kind(join(root, ".config"));

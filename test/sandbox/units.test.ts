@@ -73,6 +73,12 @@ describe("the layout of a writable folder", () => {
       expect(layout.pinned).toEqual([join(root, ".git")]);
       expect(layout.readOnly).toEqual(expect.arrayContaining([join(root, ".git", "hooks"), join(root, ".git", "config"), join(root, ".mcp.json"), join(root, ".vscode")]));
       expect(layout.placeholders).toEqual([".ubiquity", ".idea", ".husky", ".claude", ".githooks"].map((n) => join(root, n)));
+      mkdirSync(join(root, ".git", "modules", "lib", "dep", "hooks"), { recursive: true });
+      writeFileSync(join(root, ".git", "modules", "lib", "dep", "HEAD"), "ref: refs/heads/main\n");
+      const withSubmodule = layoutRoot(root);
+      expect(withSubmodule.pinned).toContain(join(root, ".git", "modules", "lib", "dep"));
+      expect(withSubmodule.readOnly).toContain(join(root, ".git", "modules", "lib", "dep", "hooks"));
+      expect(withSubmodule.watched).toContain(join(root, ".git", "modules", "lib", "dep", "config"));
       expect(layoutRoot(root, [], root).placeholders).toEqual(expect.arrayContaining([join(root, ".ssh"), join(root, ".aws")])); // the home folder as a writable folder
       expect(layout.watched).toEqual(expect.arrayContaining([join(root, "ubiquity.config.ts"), join(root, ".ubiquityrc"), join(root, "UBIQUITY.md"), join(root, ".bashrc"), join(root, "locked.txt")]));
       expect(layout.watched).not.toContain(join(root, ".mcp.json"));
