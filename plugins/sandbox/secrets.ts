@@ -6,7 +6,7 @@
  * its own.
  */
 import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { globSync } from "tinyglobby";
 
 /** Home-relative paths that hold credentials. */
@@ -55,6 +55,11 @@ export function secretPaths(input: { home: string; roots: readonly string[]; rea
   }
   for (const root of input.roots) {
     for (const file of safeGlob([...SECRET_PATTERNS], root)) out.add(file);
+    // The folders above, up to the repository root or the home folder: a monorepo's .env
+    // sits above the package the agent works in.
+    for (const dir of ancestors(root, input.home)) {
+      for (const file of safeGlob(SECRET_PATTERNS.map((p) => p.replace("**/", "")), dir, 1)) out.add(file);
+    }
   }
   for (const rule of input.readRules) {
     const g = rulePathGlob(rule, input.cwd, input.home);
@@ -74,10 +79,21 @@ export function secretPaths(input: { home: string; roots: readonly string[]; rea
   return [...out].sort();
 }
 
-function safeGlob(patterns: string[], cwd: string): string[] {
+/** The folders above `dir`, nearest first, up to (and with) the one holding `.git`; none past `home` or `/`. */
+function ancestors(dir: string, home: string): string[] {
+  const out: string[] = [];
+  if (existsSync(join(dir, ".git"))) return out;
+  for (let d = dirname(dir); d !== dirname(d) && d !== home && d !== dirname(home); d = dirname(d)) {
+    out.push(d);
+    if (existsSync(join(d, ".git"))) return out;
+  }
+  return []; // no repository above: the folder stands alone
+}
+
+function safeGlob(patterns: string[], cwd: string, deep: number = WALK.deep): string[] {
   if (!existsSync(cwd)) return [];
   try {
-    return globSync(patterns, { ...WALK, ignore: [...WALK.ignore], cwd });
+    return globSync(patterns, { ...WALK, deep, ignore: [...WALK.ignore], cwd });
   } catch {
     return [];
   }

@@ -178,4 +178,13 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     expect(readFileSync(join(ws, "real.mcp.json"), "utf8")).toBe("{}\n");
     expect(existsSync(join(ws, "missing-target.json"))).toBe(false);
   });
+
+  it("a monorepo's .env above the working folder is unreadable too", async () => {
+    const { mkdirSync } = await import("node:fs");
+    const app = join(place.ws(), "packages", "app");
+    mkdirSync(app, { recursive: true });
+    const out = outputs(await runBash(["cat ../../.env"], { cwd: app, sandbox: true, permissionMode: "bypassPermissions" })).c0!;
+    expect(out.content).not.toContain("hunter2");
+    expect(out.content).toContain("blocked by the sandbox");
+  });
 });
