@@ -28,6 +28,7 @@ import agents from "../plugins/agents/index";
 import skills from "../plugins/skills/index";
 import memory from "../plugins/memory/index";
 import hooks from "../plugins/hooks/index";
+import sandbox from "../plugins/sandbox/index";
 
 export default definePreset({
   name: "ubiquity:default",
@@ -47,6 +48,9 @@ export default definePreset({
     // What the model is told, and what it may do.
     systemPrompt(),
     permissions(),
+    // The OS boundary around every process the run starts (Bash, command hooks, stdio MCP
+    // servers): before the plugins that spawn, and its ready (the network proxy) before MCP connects.
+    sandbox(),
     hooks(),
     // The built-in tools, in offer order (Read, Write, Edit, Bash, Glob, Grep, then the rest).
     toolRead(),

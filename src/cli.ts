@@ -11,7 +11,7 @@ import { createKernel, type Kernel } from "./kernel";
 import { loadConfig } from "./config/load";
 import { configJsonSchemaText } from "./config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
-import { defaultPreset, mcpListCommand, permissionsCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
+import { defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
 import { consoleLogger, defaultLogger } from "./logger";
 import { describeError, UsageError } from "./errors";
 import { redactText, secretsOf } from "./redact";
@@ -189,6 +189,10 @@ export const COMMANDS: Record<string, CliCommand> = {
     raw: (argv, io) => permissionsCommand(argv, io),
   },
   trust: trustCommand,
+  sandbox: {
+    summary: "Check whether the OS sandbox works here: ubiquity sandbox check",
+    raw: (argv, io) => sandboxCommand(argv, io),
+  },
   inspect,
   schema,
 };

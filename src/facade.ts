@@ -58,6 +58,12 @@ export async function mcpListCommand(kernel: Kernel, args: McpCommandArgs, io: M
 }
 export type { McpCommandArgs, McpCommandIO } from "../plugins/mcp/command";
 
+// Sandbox: `ubiquity sandbox check`, loaded on use.
+/** Run `ubiquity sandbox …`; resolves to the exit code. */
+export async function sandboxCommand(argv: string[], io: { stdout(text: string): void; stderr(text: string): void }): Promise<number> {
+  return (await import("../plugins/sandbox/command")).sandboxCommand.raw(argv, io);
+}
+
 // The built-in tool suite, for `tools: [...builtinTools(), mine]`.
 export { builtinTools } from "../plugins/tools/index";
 

@@ -185,7 +185,22 @@ export type KernelEvent =
   | { type: "message"; message: Message }
   | { type: "registry.override"; registry: string; name: string; winner: string; loser: string }
   | { type: "plugin.error"; plugin: string; hook: string; error: unknown }
-  | { type: "warning"; source: string; message: string };
+  | { type: "warning"; source: string; message: string }
+  | SandboxViolationEvent;
+
+/** A write, read or connection refused by the OS sandbox (ubiquity:sandbox). */
+export interface SandboxViolationEvent {
+  type: "sandbox.violation";
+  /** What was refused: a write, a read, or a network connection. */
+  kind: "write" | "read" | "network";
+  /** What ran: `bash`, `hook` or `mcp` (undefined when the proxy cannot tell). */
+  source?: "bash" | "hook" | "mcp";
+  /** One line saying what was refused. */
+  detail: string;
+  /** The Bash command or hook command, when known. */
+  command?: string;
+  toolUseId?: string;
+}
 
 /** Build a fresh, frozen hook catalogue (one per kernel). */
 export function createHooks() {

@@ -53,6 +53,7 @@ export type {
   HookOutput,
   HookCallback,
   McpServerConfig,
+  SandboxOption,
   AgentDefinition,
   ModelPricing,
   Logger,

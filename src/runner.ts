@@ -51,6 +51,7 @@ Options:
   --model <model>           "provider:model", an alias, or "test" (the offline model)
   --permission-mode <mode>  ${PERMISSION_MODES.join(" | ")}
   --max-turns <n>           stop after n model turns
+  --sandbox                 run Bash, command hooks and stdio MCP servers in the OS sandbox
   --cwd <dir>               working directory (and where the config search starts)
   --resume <id>             continue a stored session
   --continue                continue the latest session for the working directory
@@ -110,6 +111,7 @@ export async function runCommand(argv: string[], io: RunnerIO): Promise<number> 
         model: { type: "string" },
         "permission-mode": { type: "string" },
         "max-turns": { type: "string" },
+        sandbox: { type: "boolean" },
         cwd: { type: "string" },
         resume: { type: "string" },
         continue: { type: "boolean" },
@@ -171,6 +173,7 @@ export async function runCommand(argv: string[], io: RunnerIO): Promise<number> 
   if (values.model) options.model = values.model;
   if (mode) options.permissionMode = mode as PermissionMode;
   if (maxTurns) options.maxTurns = maxTurns;
+  if (values.sandbox) options.sandbox = typeof options.sandbox === "object" ? { ...options.sandbox, enabled: true } : true;
   if (values.resume) options.resume = values.resume;
   if (values.continue) options.continueConversation = true;
   options.logger ??= consoleLogger();

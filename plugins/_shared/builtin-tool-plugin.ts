@@ -1,4 +1,4 @@
-import type { Plugin, Tool } from "../../src/index";
+import type { Kernel, Plugin, Tool } from "../../src/index";
 
 /**
  * A built-in tool plugin: it registers one tool, unless `options.tools` replaces the built-in
@@ -6,13 +6,13 @@ import type { Plugin, Tool } from "../../src/index";
  * when a plugin later in the list already registered a tool of the same name during `apply`,
  * so "later wins" holds for tool names too.
  */
-export function builtinToolPlugin(name: string, create: () => Tool): Plugin {
+export function builtinToolPlugin(name: string, create: (kernel: Kernel) => Tool): Plugin {
   return {
     name,
     apply(kernel) {
       kernel.hooks.kernel.configResolved.tap(name, (options) => {
         if (options.tools) return;
-        const tool = create();
+        const tool = create(kernel);
         const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
         const claimed = kernel.registries.tools.entries().find((e) => e.name === tool.name);
         if (claimed && position(claimed.owner) > position(name)) return;

@@ -8,7 +8,18 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { buildSubprocessEnv, type Logger, type SubprocessEnvOptions } from "../../src/index";
+import type { SpawnSpec } from "../sandbox/api";
 import type { CommandHook, HookInput, HookOutput } from "./types";
+
+/** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
+export interface HookRunContext {
+  cwd: string;
+  signal: AbortSignal;
+  logger: Logger;
+  /** The run's `env` and `subprocessEnv`: what the hook's environment is built from. */
+  environment?: SubprocessEnvOptions;
+  wrap?: (spec: SpawnSpec, command: string) => SpawnSpec;
+}
 
 const DEFAULT_TIMEOUT_S = 60;
 
@@ -49,14 +60,17 @@ export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<stri
   return buildSubprocessEnv(options, { add: [{ UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }] });
 }
 
-function runShell(command: string, stdin: string, cwd: string, env: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<Spawned> {
+function runShell(command: string, stdin: string, context: HookRunContext, timeoutMs: number): Promise<Spawned> {
+  const { cwd, signal } = context;
   const shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   return new Promise((resolve) => {
-    const child = spawn(shell, ["-c", command], {
-      cwd,
+    const plain: SpawnSpec = { command: shell, args: ["-c", command], cwd, env: hookEnv(context.environment ?? {}, cwd) };
+    const spec = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
       detached: true,
       stdio: ["pipe", "pipe", "pipe"],
-      env,
+      env: spec.env as NodeJS.ProcessEnv,
     });
     let stdout = "";
     let stderr = "";
@@ -119,11 +133,10 @@ export function parseCommandOutput(json: Record<string, unknown>): HookOutput & 
 export async function runCommandHook(
   hook: CommandHook,
   input: HookInput,
-  context: { cwd: string; signal: AbortSignal; logger: Logger; environment?: SubprocessEnvOptions },
+  context: HookRunContext,
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
-  const env = hookEnv(context.environment ?? {}, context.cwd);
-  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context.cwd, env, timeoutMs, context.signal);
+  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context, timeoutMs);
   const label = `${input.hookEventName} hook command ${JSON.stringify(hook.command)}`;
   if (result.timedOut) {
     context.logger.warn(`${label} timed out after ${timeoutMs / 1000}s and was killed; it was ignored`);

@@ -1,7 +1,7 @@
-import type { HookEventName, Logger, SubprocessEnvOptions } from "../../src/index";
+import type { HookEventName } from "../../src/index";
 import { describeError } from "../../src/index";
 import { matches } from "./matcher";
-import { runCommandHook } from "./command";
+import { runCommandHook, type HookRunContext } from "./command";
 import type { HookCallback, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
 
 /**
@@ -13,7 +13,7 @@ export async function dispatch(
   config: HooksConfig | undefined,
   event: HookEventName,
   input: HookInput,
-  context: { cwd: string; signal: AbortSignal; logger: Logger; environment?: SubprocessEnvOptions },
+  context: HookRunContext,
 ): Promise<HookOutcome> {
   const outcome: HookOutcome = { approved: false, ask: false, context: [], input: input.toolInput };
   const groups = config?.[event];

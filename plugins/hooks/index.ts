@@ -14,6 +14,7 @@ import {
   type RunContext,
   type ToolCall,
 } from "../../src/index";
+import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { dispatch } from "./dispatch";
 import { effectiveHooks } from "./settings-hooks";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
@@ -73,7 +74,8 @@ export const hooksPlugin = definePlugin(() => ({
         ...fields,
         extra: fields.extra ?? {},
       };
-      return dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger, environment: run.options });
+      const wrap = (spec: SpawnSpec, command: string) => getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
+      return dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger, environment: run.options, wrap });
     };
     apis.set(kernel, { fire, has });
 

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type CallToolResult, type Tool as RemoteTool } from "@modelcontextprotocol/sdk/types.js";
 import { describeError, type Logger, type McpServerConfig, type SubprocessEnvOptions, type ToolOutput } from "../../src/index";
-import { createTransport, StdioTransport, transportKind, type McpTransportKind } from "./transport";
+import { createTransport, StdioTransport, transportKind, type McpTransportKind, type SpawnWrap } from "./transport";
 import { toToolOutput } from "./content";
 import { byName } from "./names";
 import { reap } from "./reap";
@@ -30,6 +30,8 @@ export interface McpConnectionOptions {
   logger: Logger;
   /** The run options that shape a stdio server's environment (`env`, `subprocessEnv`). */
   environment?: SubprocessEnvOptions;
+  /** Rewrites a stdio server's spawn (the sandbox wraps it). */
+  wrap?: SpawnWrap;
 }
 
 const STDERR_KEPT = 4000;
@@ -71,7 +73,7 @@ export class McpConnection {
   async connect(): Promise<void> {
     const { connectTimeoutMs, cwd, environment = {} } = this.options;
     try {
-      const transport = createTransport(this.config, cwd, (text) => this.#onStderr(text), environment);
+      const transport = createTransport(this.config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap);
       const client = new Client(CLIENT_INFO, { capabilities: {} });
       this.#transport = transport;
       this.#client = client;

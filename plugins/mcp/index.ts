@@ -6,6 +6,7 @@
  * their status in `system/init` (`extra.mcpServers`), and are closed and reaped at
  * `kernel.dispose`. `ubiquity mcp list` is `mcpListCommand` (./command), reached through the facade.
  */
+import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { z } from "zod";
 import { definePlugin, type Kernel, type McpServerConfig } from "../../src/index";
 import type { McpServers, McpServerReport } from "./servers";
@@ -56,7 +57,8 @@ export const mcpPlugin = definePlugin(McpPluginOptions, function mcp(options) {
         if (Object.keys(configured).length === 0) return;
         // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
         const { McpServers } = await import("./servers");
-        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger, environment: kernel.options }, NAME);
+        const wrap = (spec: SpawnSpec) => getSandboxApi(kernel).wrap(spec, { kind: "mcp", subject: [spec.command, ...spec.args].join(" ") });
+        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger, environment: kernel.options, wrap }, NAME);
         await servers.connect(kernel);
       });
 

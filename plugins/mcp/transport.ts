@@ -5,6 +5,10 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { buildSubprocessEnv, type McpServerConfig, type SubprocessEnvOptions } from "../../src/index";
+import type { SpawnSpec } from "../sandbox/api";
+
+/** Rewrites the spawn of a stdio server (ubiquity:sandbox wraps it). */
+export type SpawnWrap = (spec: SpawnSpec) => SpawnSpec;
 
 /** How a server is reached. */
 export type McpTransportKind = "stdio" | "sse" | "http";
@@ -46,13 +50,14 @@ export function serverEnv(config: { env?: Record<string, string> }, options: Sub
  * Build the transport. A stdio server runs in the run's cwd (or its own `cwd`, relative to it)
  * with `serverEnv`; its stderr goes to `onStderr` rather than the user's terminal.
  */
-export function createTransport(config: McpServerConfig, cwd: string, onStderr: (text: string) => void, environment: SubprocessEnvOptions = {}): Transport {
+export function createTransport(config: McpServerConfig, cwd: string, onStderr: (text: string) => void, environment: SubprocessEnvOptions = {}, wrap: SpawnWrap = (s) => s): Transport {
   if ("command" in config) {
+    const spec = wrap({ command: config.command, args: config.args ?? [], env: serverEnv(config, environment), cwd: config.cwd ? resolve(cwd, config.cwd) : cwd });
     const transport = new StdioTransport({
-      command: config.command,
-      args: config.args ?? [],
-      env: serverEnv(config, environment),
-      cwd: config.cwd ? resolve(cwd, config.cwd) : cwd,
+      command: spec.command,
+      args: spec.args,
+      env: spec.env as Record<string, string> | undefined,
+      cwd: spec.cwd,
       stderr: "pipe",
     });
     transport.stderr?.on("data", (chunk: Buffer) => onStderr(chunk.toString("utf8")));

@@ -94,6 +94,12 @@ function merge(options: UbiquityConfig, files: SettingsFile[]): UbiquityConfig {
   if (options.permissionMode === undefined && mode !== undefined) out.permissionMode = mode;
   const dirs = last((f) => f.permissions?.additionalDirectories);
   if (options.additionalDirectories === undefined && dirs !== undefined) out.additionalDirectories = dirs;
+  // A file can turn the sandbox on; turning it off takes power away from none of them, so a
+  // more specific file cannot switch off what another file switched on.
+  const sandboxes = files.map((f) => f.sandbox).filter((v) => v !== undefined);
+  const on = (v: (typeof sandboxes)[number]) => v === true || (typeof v === "object" && v.enabled !== false);
+  const sandbox = sandboxes.filter(on).at(-1) ?? sandboxes.at(-1);
+  if (options.sandbox === undefined && sandbox !== undefined) out.sandbox = sandbox;
   const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = env;
   return out;

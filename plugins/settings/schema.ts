@@ -1,6 +1,6 @@
 /** The shape of a settings file. Unknown keys are kept (a later plugin may read them, e.g. `hooks`). */
 import { z } from "zod";
-import { PERMISSION_MODES } from "../../src/index";
+import { PERMISSION_MODES, OptionsSchema } from "../../src/index";
 
 const rules = z.array(z.string());
 
@@ -17,6 +17,8 @@ export const SettingsFileSchema = z.looseObject({
       additionalDirectories: z.array(z.string()).optional(),
     })
     .optional(),
+  /** The run's `sandbox` option (Claude Code's `sandbox` settings key). */
+  sandbox: OptionsSchema.shape.sandbox,
   /** Read by the hooks plugin, not here. */
   hooks: z.unknown().optional(),
 });

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { Tool, buildSubprocessEnv, type ToolContext, type ToolOutput } from "../../src/index";
 import { ToolFailure, guard } from "../_shared/tool-failure";
+import type { SandboxApi } from "../sandbox/api";
 import { runCommand, type CommandResult } from "./run-command";
 
 /** The limits Bash enforces (its description states the same numbers). */
@@ -39,6 +40,11 @@ export class BashTool extends Tool<typeof BashInput> {
   readonly description = DESCRIPTION;
   readonly inputSchema = BashInput;
 
+  /** With a sandbox, every command runs inside it (ubiquity:sandbox decides how, or not at all). */
+  constructor(private readonly sandbox?: SandboxApi) {
+    super();
+  }
+
   /**
    * The whole command, for engines that match it as one string. ubiquity:permissions does not
    * use this: it parses the command and judges every simple command in it.
@@ -58,6 +64,7 @@ export class BashTool extends Tool<typeof BashInput> {
         timeoutMs,
         signal: ctx.abortSignal,
         maxOutputChars: BASH_LIMITS.maxOutputChars,
+        wrap: this.sandbox && ((spec) => this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId })),
       });
       if (!result.reaped) ctx.logger.warn(`Bash: processes of a killed command were still running after the wait: ${input.command}`);
       return present(result, timeoutMs);

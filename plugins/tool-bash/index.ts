@@ -1,6 +1,7 @@
 /** `ubiquity:tool-bash`: the Bash tool, as a plugin. */
 import { definePlugin } from "../../src/index";
 import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { getSandboxApi } from "../sandbox/api";
 import { BashTool } from "./bash-tool";
 
 export { BashTool, BashInput, BASH_LIMITS } from "./bash-tool";
@@ -10,5 +11,5 @@ export const PLUGIN_NAME = "ubiquity:tool-bash";
 
 /** Registers the Bash tool (unless `options.tools` replaces the built-in suite). */
 export default definePlugin(function toolBash() {
-  return builtinToolPlugin(PLUGIN_NAME, () => new BashTool());
+  return builtinToolPlugin(PLUGIN_NAME, (kernel) => new BashTool(getSandboxApi(kernel)));
 });

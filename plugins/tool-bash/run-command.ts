@@ -8,6 +8,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { HeadTailBuffer } from "./head-tail";
 import { killGroup, waitGroupGone } from "./process-group";
 import { findShell } from "./shell";
+import type { SpawnSpec } from "../sandbox/api";
 
 /** How to run a command. */
 export interface RunCommandOptions {
@@ -17,6 +18,8 @@ export interface RunCommandOptions {
   signal?: AbortSignal;
   /** Output beyond this many characters keeps head and tail only. */
   maxOutputChars: number;
+  /** Rewrites the spawn (the sandbox wraps it); the process group is still the one we kill. */
+  wrap?: (spec: SpawnSpec) => SpawnSpec;
 }
 
 /** What a finished (or killed) command produced. */
@@ -52,9 +55,10 @@ export async function runCommand(command: string, options: RunCommandOptions): P
 
   // `exec 2>&1` first: stderr joins stdout inside the shell, so both reach us through one pipe
   // in the order they were written. detached: the shell leads a new process group we can kill.
-  const child = spawn(shell, ["-c", `exec 2>&1\n${command}`], {
-    cwd: options.cwd,
-    env: options.env,
+  const spec = (options.wrap ?? ((s: SpawnSpec) => s))({ command: shell, args: ["-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env });
+  const child = spawn(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env as NodeJS.ProcessEnv,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

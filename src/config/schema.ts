@@ -155,6 +155,34 @@ export type CanUseTool = (
   context: { signal: AbortSignal; suggestions: string[]; toolUseId: string },
 ) => Promise<PermissionResult> | PermissionResult;
 
+const SandboxFilesystemSchema = z.strictObject({
+  allowWrite: z.array(z.string()).optional().describe("More folders the sandbox may write (cwd, additionalDirectories and a private temp folder always)"),
+  denyWrite: z.array(z.string()).optional().describe("Paths kept read-only inside the writable folders (on top of the built-in list)"),
+  denyRead: z.array(z.string()).optional().describe("Paths made unreadable (on top of Read(...) deny rules and the sensitive set)"),
+  allowRead: z.array(z.string()).optional().describe("Paths readable again inside a denyRead folder"),
+});
+const SandboxNetworkSchema = z.union([
+  z.literal("none"),
+  z.literal("all"),
+  z.strictObject({
+    allowedDomains: z.array(z.string()).optional().describe('Hosts reachable through the filtering proxy: "example.com", "*.example.com", "localhost:8080"'),
+    deniedDomains: z.array(z.string()).optional().describe("Hosts refused even when allowedDomains matches"),
+  }),
+]);
+/** The OS sandbox for Bash, command hooks and stdio MCP servers (the ubiquity:sandbox plugin). */
+export const SandboxSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    enabled: z.boolean().optional().describe("[true when the object is given]"),
+    filesystem: SandboxFilesystemSchema.optional(),
+    network: SandboxNetworkSchema.optional().describe('["none"]'),
+    failIfUnavailable: z.boolean().optional().describe("End the run when the sandbox cannot start [true]; false warns once and runs unsandboxed"),
+    autoAllowBash: z.boolean().optional().describe("Sandboxed Bash calls that would only ask run without a prompt; deny and ask rules still apply [true]"),
+    autoAllowBashIfSandboxed: z.boolean().optional().describe("Claude Code's name for autoAllowBash"),
+    excludedCommands: z.array(z.string()).optional().describe('Commands run outside the sandbox, judged by the rules alone: "docker", "git push"'),
+  }),
+]);
+
 /** Every option of a run, camelCase; defaults are noted in each description. */
 export const OptionsSchema = z.strictObject({
   // model layer
@@ -237,6 +265,7 @@ export const OptionsSchema = z.strictObject({
     .enum(["scrubbed", "inherit"])
     .optional()
     .describe("Subprocesses inherit credential variables only with \"inherit\" ['scrubbed']"),
+  sandbox: SandboxSchema.optional().describe("Run Bash, command hooks and stdio MCP servers in an OS sandbox [off]"),
   abortSignal: z.custom<AbortSignal>((v) => typeof v === "object" && v !== null && "aborted" in v).optional(),
   logger: z
     .custom<Logger>((v) => typeof v === "object" && v !== null && typeof (v as Logger).warn === "function")
@@ -285,6 +314,7 @@ export type UbiquityConfig = Omit<z.input<typeof ConfigSchema>, "plugins" | "pre
   plugins?: PluginEntry[];
 };
 export type McpServerConfig = z.input<typeof McpServerSchema>;
+export type SandboxOption = z.input<typeof SandboxSchema>;
 export type AgentDefinition = z.input<typeof AgentDefinitionSchema>;
 export type ModelPricing = z.input<typeof ModelPricingSchema>;
 export type HookMatcher = z.input<typeof HookMatcherSchema>;

@@ -1,0 +1,81 @@
+/**
+ * Per-call cost of the sandbox: the Bash tool running `true` with the sandbox on (bubblewrap,
+ * no network; then with the allow-list proxy, which adds socat) against the same tool without
+ * it, alternating so both see the same machine load; the median of 60 calls each, after a
+ * warm-up. Also bare `bwrap … /bin/true` for reference. Target: ≤ 15 ms added per call.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createKernel, type SandboxOption, type ToolContext } from "../src/index";
+import sandbox, { getSandboxApi } from "../plugins/sandbox/index";
+import { sandboxAvailability } from "../plugins/sandbox/availability";
+import { BashTool } from "../plugins/tool-bash/index";
+
+const CALLS = 60;
+
+function context(cwd: string, id: string): ToolContext {
+  const quiet = () => {};
+  return { cwd, roots: [cwd], abortSignal: new AbortController().signal, sessionId: "bench", toolUseId: id, readState: new Map(), env: {}, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet } };
+}
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+
+async function timeCalls(pairs: [string, () => Promise<unknown> | unknown][]): Promise<Record<string, number>> {
+  for (const [, fn] of pairs) await fn();
+  const times: Record<string, number[]> = Object.fromEntries(pairs.map(([n]) => [n, []]));
+  for (let i = 0; i < CALLS; i++) {
+    const order = i % 2 ? [...pairs].reverse() : pairs;
+    for (const [name, fn] of order) {
+      const started = performance.now();
+      await fn();
+      times[name]!.push(performance.now() - started);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([n, xs]) => [n, median(xs)]));
+}
+
+export default async function bench(): Promise<void> {
+  const found = sandboxAvailability();
+  if (!found.ok) {
+    console.log(`skipped: ${found.reason}`);
+    return;
+  }
+  const home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-bench-home-")));
+  const ws = realpathSync(mkdtempSync(join(tmpdir(), "ubq-bench-ws-")));
+  const savedHome = process.env.HOME;
+  process.env.HOME = home;
+  try {
+    const plain = new BashTool();
+    const kernels = [];
+    const tools: Record<string, BashTool> = {};
+    const variants: [string, SandboxOption][] = [
+      ["sandboxed", true],
+      ["sandboxed + proxy", { network: { allowedDomains: ["example.com"] } }],
+    ];
+    for (const [name, option] of variants) {
+      const kernel = createKernel({ plugins: [sandbox()], cwd: ws, sandbox: option });
+      await kernel.ready();
+      kernels.push(kernel);
+      tools[name] = new BashTool(getSandboxApi(kernel));
+    }
+    let n = 0;
+    const call = (tool: BashTool) => () => tool.call({ command: "true" }, context(ws, `b${n++}`));
+    const bare = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "/bin/true"];
+    const result = await timeCalls([
+      ["unsandboxed", call(plain)],
+      ["sandboxed", call(tools.sandboxed!)],
+      ["sandboxed + proxy", call(tools["sandboxed + proxy"]!)],
+      ["spawnSync /bin/true", () => spawnSync("/bin/true")],
+      ["spawnSync bwrap … /bin/true", () => spawnSync(found.program!, bare)],
+    ]);
+    for (const [name, ms] of Object.entries(result)) console.log(`${name.padEnd(30)} ${ms.toFixed(1)} ms (median of ${CALLS})`);
+    console.log(`sandbox overhead per Bash call: ${(result.sandboxed! - result.unsandboxed!).toFixed(1)} ms (with the proxy: ${(result["sandboxed + proxy"]! - result.unsandboxed!).toFixed(1)} ms); bare bwrap: ${(result["spawnSync bwrap … /bin/true"]! - result["spawnSync /bin/true"]!).toFixed(1)} ms; target ≤ 15 ms`);
+    for (const k of kernels) await k.dispose();
+  } finally {
+    process.env.HOME = savedHome;
+    rmSync(ws, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The sandbox's extension point, per kernel: plugins that start processes (Bash, command hooks,
+ * stdio MCP servers) pass each spawn through `wrap`, and get it back sandboxed, or unchanged
+ * when the sandbox is off. Requested but missing is an error, never a silent unsandboxed run:
+ * `sandbox` set without the ubiquity:sandbox plugin in the list refuses to spawn.
+ */
+import type { Kernel } from "../../src/index";
+import { SandboxUnavailableError } from "./availability";
+import type { SandboxRuntime, SpawnSpec, SpawnUse } from "./runtime";
+
+export type { SpawnSpec, SpawnUse } from "./runtime";
+
+/** What other plugins can do with the sandbox of a kernel. */
+export interface SandboxApi {
+  /** True when this kernel's spawns run sandboxed. */
+  readonly active: boolean;
+  /** Would this Bash command run sandboxed (false when off, or listed in excludedCommands)? */
+  sandboxes(command: string): boolean;
+  /** The spawn as it must happen: sandboxed when the sandbox is on. */
+  wrap(spec: SpawnSpec, use: SpawnUse): SpawnSpec;
+}
+
+interface State {
+  api: SandboxApi;
+  /** Set by the plugin: "off" (not asked for), "degraded" (unavailable, failIfUnavailable: false), or a runtime. */
+  mode?: "off" | "degraded" | SandboxRuntime;
+}
+
+const states = new WeakMap<Kernel, State>();
+
+/** The plugin's side: set what the kernel's spawns get. */
+export function setSandboxMode(kernel: Kernel, mode: State["mode"]): void {
+  getSandboxApi(kernel);
+  states.get(kernel)!.mode = mode;
+}
+
+/** The sandbox API of `kernel` (created on first use, so plugin order does not matter). */
+export function getSandboxApi(kernel: Kernel): SandboxApi {
+  let state = states.get(kernel);
+  if (!state) {
+    const s: State = {
+      api: {
+        get active() {
+          return typeof s.mode === "object";
+        },
+        sandboxes(command) {
+          return typeof s.mode === "object" && s.mode.sandboxes(command);
+        },
+        wrap(spec, use) {
+          if (typeof s.mode === "object") return s.mode.wrap(spec, use);
+          if (s.mode === undefined && requested(kernel)) {
+            throw new SandboxUnavailableError(
+              "the sandbox option is set, but the ubiquity:sandbox plugin is not in the plugin list, so nothing can run sandboxed; add ubiquity:sandbox to plugins (or remove the sandbox option)",
+            );
+          }
+          return spec;
+        },
+      },
+    };
+    state = s;
+    states.set(kernel, state);
+  }
+  return state.api;
+}
+
+function requested(kernel: Kernel): boolean {
+  const option = kernel.options?.sandbox as boolean | { enabled?: boolean } | undefined;
+  return option === true || (typeof option === "object" && option !== null && option.enabled !== false);
+}

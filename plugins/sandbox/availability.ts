@@ -1,0 +1,86 @@
+/**
+ * Can the sandbox run here? Linux needs bubblewrap (and socat for the network proxy), macOS
+ * has sandbox-exec; anything else is unsupported. A real probe (`bwrap … /bin/true`) catches
+ * what a PATH lookup cannot: user namespaces turned off, an AppArmor rule, a container
+ * without the privilege.
+ */
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { UbiquityError } from "../../src/index";
+
+/** Where the sandbox stands on this machine. */
+export interface SandboxAvailability {
+  ok: boolean;
+  platform: NodeJS.Platform;
+  /** `bubblewrap` on Linux, `seatbelt` on macOS. */
+  backend?: "bubblewrap" | "seatbelt";
+  /** The program that builds the sandbox (bwrap, sandbox-exec). */
+  program?: string;
+  /** socat, which carries the network proxy into the sandbox (Linux, allowedDomains only). */
+  socat?: string;
+  /** Why not, and how to fix it. */
+  reason?: string;
+}
+
+/** The install line for bubblewrap, named in every error about it. */
+export const INSTALL_HINT = "install it with `apt-get install bubblewrap socat` (Debian/Ubuntu; `dnf install bubblewrap socat` on Fedora, `pacman -S bubblewrap socat` on Arch)";
+
+/** The sandbox was asked for and cannot start. */
+export class SandboxUnavailableError extends UbiquityError {}
+
+/** The first executable `name` on PATH. */
+export function which(name: string, path = process.env.PATH ?? ""): string | undefined {
+  for (const dir of [...path.split(delimiter), "/usr/bin", "/bin"]) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+const cache = new Map<string, SandboxAvailability>();
+
+/** Check (once per process and PATH) whether the sandbox works here. */
+export function sandboxAvailability(platform: NodeJS.Platform = process.platform, bwrapPath?: string): SandboxAvailability {
+  const key = `${platform}:${bwrapPath ?? ""}:${process.env.PATH ?? ""}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    hit = probe(platform, bwrapPath);
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+function probe(platform: NodeJS.Platform, bwrapPath?: string): SandboxAvailability {
+  if (platform === "darwin") {
+    const program = which("sandbox-exec");
+    return program
+      ? { ok: true, platform, backend: "seatbelt", program }
+      : { ok: false, platform, backend: "seatbelt", reason: "sandbox-exec was not found (it ships with macOS in /usr/bin)" };
+  }
+  if (platform !== "linux") return { ok: false, platform, reason: `the sandbox supports Linux (bubblewrap) and macOS (Seatbelt), not ${platform}` };
+  const program = bwrapPath ? (existsSync(bwrapPath) ? bwrapPath : undefined) : which("bwrap");
+  const socat = which("socat");
+  if (!program) return { ok: false, platform, backend: "bubblewrap", socat, reason: `bubblewrap (bwrap) is not installed: ${INSTALL_HINT}` };
+  const run = spawnSync(program, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "/bin/true"], {
+    encoding: "utf8",
+    timeout: 10_000,
+  });
+  if (run.status !== 0) {
+    const why = (run.stderr || run.error?.message || `exit ${run.status}`).trim();
+    return {
+      ok: false,
+      platform,
+      backend: "bubblewrap",
+      program,
+      socat,
+      reason: `${program} is installed but cannot create a sandbox here (${why}); unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile for bwrap)`,
+    };
+  }
+  return { ok: true, platform, backend: "bubblewrap", program, socat };
+}

@@ -1,0 +1,95 @@
+/**
+ * The bubblewrap command line for one sandboxed process. Mount order matters (later binds win
+ * over earlier ones): the whole system read-only, private /tmp and /run, the writable folders,
+ * then on top of them the protected paths read-only and the secrets unreadable.
+ */
+import { existsSync } from "node:fs";
+import type { NetworkPolicy } from "./config";
+import type { RootLayout } from "./protect";
+
+/** Inside the sandbox, the proxy's Unix socket (in the private /tmp) and the port socat serves it on. */
+export const PROXY_SOCKET_NAME = ".ubiquity-proxy.sock";
+export const PROXY_PORT = 3128;
+
+/** Everything that shapes one sandbox. */
+export interface Profile {
+  /** Writable folders that exist. */
+  writable: string[];
+  layouts: RootLayout[];
+  /** Existing paths made unreadable. */
+  secrets: { path: string; dir: boolean }[];
+  /** Paths readable again inside a secret folder. */
+  allowRead: string[];
+  /** Host folder bound at /tmp (lives as long as the run). */
+  privateTmp: string;
+  /** Read-only empty folder standing in for missing protected folders. */
+  emptyDir: string;
+  /** Mode-000 file and folder laid over secrets. */
+  unreadableFile: string;
+  unreadableDir: string;
+  network: NetworkPolicy;
+  socat?: string;
+  home: string;
+}
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/** bwrap's arguments up to (not including) `--`. */
+export function bwrapArgs(profile: Profile, cwd: string): string[] {
+  const args = ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"];
+  if (profile.network.mode === "all") args.push("--share-net");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  // /run holds the sockets that reach past any file rule (docker, dbus, the ssh agent).
+  args.push("--tmpfs", "/run");
+  if (profile.network.mode === "all" && existsSync("/run/systemd/resolve")) args.push("--ro-bind", "/run/systemd/resolve", "/run/systemd/resolve");
+  args.push("--bind", profile.privateTmp, "/tmp");
+  // What lived under the real /tmp and must stay visible (read-only): the home folder.
+  if (under(profile.home, "/tmp") && existsSync(profile.home)) args.push("--ro-bind", profile.home, profile.home);
+  for (const root of profile.writable) args.push("--bind", root, root);
+  for (const layout of profile.layouts) {
+    for (const p of layout.pinned) args.push("--bind", p, p);
+    for (const p of layout.readOnly) args.push("--ro-bind", p, p);
+    for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
+  }
+  for (const s of profile.secrets) {
+    // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
+    // path can be bound back (bwrap makes its mount point inside, not in the real folder).
+    if (s.dir && profile.allowRead.some((p) => under(p, s.path) && p !== s.path)) args.push("--perms", "0111", "--tmpfs", s.path);
+    else args.push("--ro-bind", s.dir ? profile.unreadableDir : profile.unreadableFile, s.path);
+  }
+  for (const p of profile.allowRead) if (existsSync(p)) args.push("--ro-bind", p, p);
+  args.push("--chdir", cwd);
+  return args;
+}
+
+/** Variables that send HTTP clients to the proxy (both spellings: curl reads only the lower-case http_proxy). */
+export function proxyEnv(url: string): Record<string, string> {
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    ALL_PROXY: url,
+    all_proxy: url,
+    NO_PROXY: "",
+    no_proxy: "",
+  };
+}
+
+/**
+ * The command as bwrap runs it. With the proxy, socat first carries 127.0.0.1:3128 to the
+ * proxy's socket, and the command starts once that port listens (read from /proc/net/tcp,
+ * so no network tool is needed inside).
+ */
+export function innerCommand(profile: Profile, command: string, args: readonly string[]): string[] {
+  if (profile.network.mode !== "proxy" || !profile.socat) return [command, ...args];
+  const hexPort = PROXY_PORT.toString(16).toUpperCase().padStart(4, "0");
+  const script = [
+    `${profile.socat} TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/tmp/${PROXY_SOCKET_NAME} </dev/null >/dev/null 2>&1 &`,
+    // Shell builtins only: a grep per poll would cost more than the wait itself.
+    `up() { while read -r _ a _; do [ "$a" = "0100007F:${hexPort}" ] && return 0; done < /proc/net/tcp; return 1; }`,
+    "n=0; until up || [ $n -ge 20000 ]; do n=$((n+1)); done",
+    'exec "$@"',
+  ].join("\n");
+  return ["/bin/sh", "-c", script, "ubiquity-sandbox", command, ...args];
+}

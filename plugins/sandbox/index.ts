@@ -1,0 +1,126 @@
+/**
+ * `ubiquity:sandbox`: Bash commands, command hooks and stdio MCP servers run inside an OS
+ * sandbox (bubblewrap on Linux, Seatbelt on macOS), the boundary that holds when a permission
+ * rule is fooled. Spawning plugins wrap their spawns through `getSandboxApi(kernel)`.
+ * - `kernel.configResolved`: settle the `sandbox` option; requested but unavailable ends the run here
+ * - `kernel.ready` / `kernel.dispose`: private folders and the network proxy, then their removal
+ * - `tool.permission`: autoAllowBash (a sandboxed Bash call that would only ask runs; deny and ask rules stand)
+ * - `tool.afterCall`: a Bash result reports what the sandbox refused ("blocked by the sandbox: …")
+ * - `turn.system`: the sandbox section of the system prompt
+ */
+import { homedir } from "node:os";
+import { z } from "zod";
+import { definePlugin, PERMISSION_STAGE, SYSTEM_STAGE, type Kernel, type PermissionVerdict, type SystemSection, type ToolOutput } from "../../src/index";
+import { getPermissionsApi } from "../permissions/api";
+import { parseRule } from "../permissions/rules";
+import { sandboxAvailability, SandboxUnavailableError, INSTALL_HINT, type SandboxAvailability } from "./availability";
+import { sandboxSettings } from "./config";
+import { getSandboxApi, setSandboxMode } from "./api";
+import { sandboxNote } from "./note";
+import { SandboxRuntime } from "./runtime";
+import { violationNote, violationsInOutput, type Violation } from "./violations";
+
+export const NAME = "ubiquity:sandbox";
+
+/** Stage of the autoAllowBash vote: after the rules, so deny and ask rules have spoken. */
+export const AUTO_ALLOW_STAGE = PERMISSION_STAGE.RULES + 100;
+
+/** Options of the sandbox plugin (the policy itself is the run's `sandbox` option). */
+export const SandboxPluginOptions = z.strictObject({
+  bwrapPath: z.string().optional().describe("The bubblewrap program [bwrap on PATH]"),
+  platform: z.string().optional().describe("The platform to sandbox for [process.platform] (tests)"),
+  home: z.string().optional().describe("The home folder whose secrets are hidden [$HOME]"),
+});
+export type SandboxPluginOptions = z.input<typeof SandboxPluginOptions>;
+
+/** The sandbox plugin. */
+export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
+  name: NAME,
+  apply(kernel) {
+    let runtime: SandboxRuntime | undefined;
+
+    kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
+      const settings = sandboxSettings(options, opts.home ?? process.env.HOME ?? homedir());
+      if (!settings.enabled) return setSandboxMode(kernel, "off");
+      const availability = check(opts, settings.network.mode === "proxy");
+      if (!availability.ok) {
+        const message = `sandbox is on, but ${availability.reason}`;
+        if (settings.failIfUnavailable) throw new SandboxUnavailableError(`${message}. Without it nothing runs: install it, or set sandbox.failIfUnavailable: false to run unsandboxed with a warning.`);
+        kernel.logger.warn(`[${NAME}] ${message}; running UNSANDBOXED because sandbox.failIfUnavailable is false`);
+        kernel.emit({ type: "warning", source: NAME, message: `${message}; running unsandboxed (failIfUnavailable: false)` });
+        return setSandboxMode(kernel, "degraded");
+      }
+      runtime = new SandboxRuntime(settings, availability, readDenyPaths(kernel, options.disallowedTools ?? []), (denial, toolUseId) =>
+        kernel.emit({ type: "sandbox.violation", kind: "network", source: toolUseId ? "bash" : undefined, detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`, ...(toolUseId ? { toolUseId } : {}) }),
+      );
+      setSandboxMode(kernel, runtime);
+    });
+
+    kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+      await runtime?.start();
+    });
+    kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
+      await runtime?.close();
+    });
+
+    kernel.hooks.tool.permission.tap({ name: NAME, stage: AUTO_ALLOW_STAGE }, (verdict: PermissionVerdict, call) => {
+      if (!runtime?.settings.autoAllowBash || verdict.behavior !== "ask" || call.toolName !== "Bash") return verdict;
+      // An ask rule the user wrote stands; only "not pre-approved" becomes "runs sandboxed".
+      if (verdict.rule !== undefined) return verdict;
+      const command = typeof call.input.command === "string" ? call.input.command : undefined;
+      if (command === undefined || !getSandboxApi(kernel).sandboxes(command)) return verdict;
+      return { behavior: "allow", message: "Allowed: runs inside the sandbox (autoAllowBash).", decidedBy: NAME };
+    });
+
+    kernel.hooks.tool.afterCall.tap(NAME, (output: ToolOutput, call) => {
+      if (!runtime || call.toolName !== "Bash") return output;
+      const reverted = runtime.finish(call.toolUseId);
+      if (!reverted) return output;
+      const found: Violation[] = [...reverted, ...violationsInOutput(output.content, runtime.secrets, runtime.settings.network)];
+      if (found.length === 0) return output;
+      const command = typeof call.input.command === "string" ? call.input.command : undefined;
+      for (const v of found) {
+        if (v.kind === "network" && reverted.includes(v)) continue; // the proxy reported it when it happened
+        kernel.emit({ type: "sandbox.violation", kind: v.kind, source: "bash", detail: v.detail, toolUseId: call.toolUseId, ...(command ? { command } : {}) });
+      }
+      return {
+        ...output,
+        content: `${output.content}\n\n${violationNote(found)}`,
+        isError: output.isError || reverted.some((v) => v.kind === "write"),
+        metadata: { ...output.metadata, sandboxViolations: found },
+      };
+    });
+
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN + 20 }, (sections: SystemSection[]) => {
+      if (!runtime) return sections;
+      return [...sections.filter((s) => s.id !== "sandbox"), { id: "sandbox", text: sandboxNote(runtime.settings) }];
+    });
+  },
+}));
+
+function check(opts: SandboxPluginOptions, proxy: boolean): SandboxAvailability {
+  const found = sandboxAvailability((opts.platform ?? process.platform) as NodeJS.Platform, opts.bwrapPath);
+  if (found.ok && proxy && found.backend === "bubblewrap" && !found.socat) {
+    return { ...found, ok: false, reason: `network.allowedDomains needs socat, which is not installed: ${INSTALL_HINT}` };
+  }
+  return found;
+}
+
+/** The paths of `Read(...)` deny rules: from the options and from other sources (settings files). */
+function readDenyPaths(kernel: Kernel, disallowed: readonly string[]): string[] {
+  const rules = [...disallowed.flatMap((text) => {
+    try {
+      return [parseRule(text, "deny", "disallowedTools")];
+    } catch {
+      return []; // the permissions plugin reports malformed rules
+    }
+  }), ...getPermissionsApi(kernel).addedRules.filter((r) => r.list === "deny")];
+  return rules.filter((r) => r.tool === "Read" && r.content !== undefined).map((r) => r.content!);
+}
+
+export default sandboxPlugin;
+export { getSandboxApi, type SandboxApi, type SpawnSpec, type SpawnUse } from "./api";
+export { sandboxAvailability, SandboxUnavailableError, type SandboxAvailability } from "./availability";
+export { sandboxSettings, isExcluded, type SandboxSettings, type NetworkPolicy } from "./config";
+export { PROTECTED_FILES, PROTECTED_FOLDERS } from "./protect";
+export { SENSITIVE_HOME } from "./secrets";

@@ -1,0 +1,24 @@
+/** The system prompt's sandbox section: what the boundary means for the agent's commands. */
+import type { SandboxSettings } from "./config";
+
+/** The text of the `sandbox` section. */
+export function sandboxNote(settings: SandboxSettings): string {
+  const net =
+    settings.network.mode === "all"
+      ? "Network access is open."
+      : settings.network.mode === "proxy"
+        ? `Network access goes through a proxy that lets through only: ${settings.network.allowedDomains.join(", ")}. Other hosts are refused.`
+        : "There is no network access: downloads, package installs from the network and connections (also to localhost) fail.";
+  const lines = [
+    "# Sandbox",
+    "Bash commands (and hooks and MCP servers) run inside an operating-system sandbox.",
+    `- Only these folders are writable: ${settings.writable.join(", ")}, and /tmp (private to this run). Writes anywhere else fail with "Read-only file system".`,
+    "- Inside them, git hooks and git config, .ubiquity/, ubiquity.config.*, .mcp.json, UBIQUITY.md and shell start-up files are read-only; a protected file a command creates is removed when it ends.",
+    "- Credentials (~/.ssh, ~/.aws, .env files, ...) are unreadable.",
+    `- ${net}`,
+    "- Every process a command starts ends with the command: background jobs do not outlive the call.",
+    'A result that says "blocked by the sandbox" was refused by this boundary: do not retry it another way; tell the user what you needed.',
+  ];
+  if (settings.excludedCommands.length > 0) lines.push(`Commands starting with ${settings.excludedCommands.join(", ")} run outside the sandbox and may ask for approval.`);
+  return lines.join("\n");
+}

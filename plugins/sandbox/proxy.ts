@@ -1,0 +1,168 @@
+/**
+ * The network allow-list: an HTTP proxy on the host, listening on a Unix socket that is the
+ * sandbox's only way out (inside, socat turns it into 127.0.0.1:3128 and HTTP(S)_PROXY points
+ * there). Plain requests and CONNECT tunnels are let through only to hosts `allowedDomains`
+ * names and `deniedDomains` does not; everything else gets a 403 and a violation. Loopback
+ * and link-local addresses are separate: reached only when the entry names that host exactly
+ * (`localhost`, `127.0.0.1:8080`), never through a name that happens to resolve there.
+ */
+import { lookup } from "node:dns/promises";
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { connect, isIP, type Socket } from "node:net";
+
+/** A refused connection. */
+export interface ProxyDenial {
+  host: string;
+  port: number;
+  reason: string;
+  at: number;
+}
+
+/** Host patterns: `example.com`, `*.example.com` (subdomains only), with an optional `:port`. */
+export function hostMatches(pattern: string, host: string, port: number): { hit: boolean; exact: boolean } {
+  let p = pattern.trim().toLowerCase();
+  let wantPort: number | undefined;
+  // `host:port` and `[v6]:port` carry a port; a bare IPv6 address does not.
+  const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(p);
+  if (m) {
+    p = m[1]!;
+    wantPort = Number(m[2]);
+  }
+  p = p.replace(/^\[(.*)\]$/, "$1");
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  if (wantPort !== undefined && wantPort !== port) return { hit: false, exact: false };
+  if (p.startsWith("*.")) return { hit: h.endsWith(p.slice(1)), exact: false };
+  return { hit: h === p, exact: h === p };
+}
+
+const LOCAL = [/^127\./, /^0\./, /^169\.254\./, /^::1$/, /^::$/, /^fe80:/i, /^::ffff:127\./i];
+const isLocalAddress = (address: string) => LOCAL.some((re) => re.test(address));
+
+/** The filtering proxy of one run. */
+export class FilteringProxy {
+  readonly denials: ProxyDenial[] = [];
+  #server: Server | undefined;
+  #sockets = new Set<Socket>();
+
+  constructor(
+    private readonly allowed: readonly string[],
+    private readonly denied: readonly string[],
+    private readonly onDenied: (denial: ProxyDenial) => void = () => {},
+    private readonly resolve: (host: string) => Promise<string> = async (host) => (await lookup(host)).address,
+  ) {}
+
+  /** Where may `host:port` go? The address to connect to, or the reason it is refused. */
+  async decide(host: string, port: number): Promise<{ address: string } | { reason: string }> {
+    if (this.denied.some((d) => hostMatches(d, host, port).hit)) return { reason: `${host} is in deniedDomains` };
+    const hits = this.allowed.map((a) => hostMatches(a, host, port)).filter((r) => r.hit);
+    if (hits.length === 0) return { reason: `${host}:${port} is not in allowedDomains` };
+    let address = host.replace(/^\[(.*)\]$/, "$1");
+    if (!isIP(address)) {
+      try {
+        address = await this.resolve(host);
+      } catch (error) {
+        return { reason: `${host} did not resolve (${(error as Error).message})` };
+      }
+    }
+    if (isLocalAddress(address) && !hits.some((h) => h.exact)) return { reason: `${host} resolves to the local address ${address}, which only an exact allowedDomains entry opens` };
+    return { address };
+  }
+
+  /** The TCP port, after `listenTcp` (macOS: Seatbelt allows one port on 127.0.0.1). */
+  get port(): number | undefined {
+    const address = this.#server?.address();
+    return typeof address === "object" && address ? address.port : undefined;
+  }
+
+  /** Listen on 127.0.0.1 at a free port. */
+  listenTcp(): Promise<void> {
+    return this.listen({ host: "127.0.0.1", port: 0 });
+  }
+
+  /** Listen on the Unix socket `path` (or a TCP address). */
+  async listen(path: string | { host: string; port: number }): Promise<void> {
+    const server = createServer((req, res) => void this.#forward(req, res));
+    server.on("connect", (req: IncomingMessage, socket: Socket, head: Buffer) => void this.#tunnel(req, socket, head));
+    server.on("connection", (socket: Socket) => {
+      this.#sockets.add(socket);
+      socket.on("close", () => this.#sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      if (typeof path === "string") server.listen(path, () => resolve());
+      else server.listen(path.port, path.host, () => resolve());
+    });
+    this.#server = server;
+  }
+
+  /** Stop listening and cut every open connection. */
+  async close(): Promise<void> {
+    for (const s of this.#sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+    this.#server = undefined;
+  }
+
+  #deny(host: string, port: number, reason: string): string {
+    const denial = { host, port, reason, at: Date.now() };
+    this.denials.push(denial);
+    this.onDenied(denial);
+    return `blocked by the sandbox: network access to ${host}:${port} is not allowed (${reason})`;
+  }
+
+  async #tunnel(req: IncomingMessage, client: Socket, head: Buffer) {
+    const [host = "", portText = "443"] = splitHostPort(req.url ?? "");
+    const port = Number(portText) || 443;
+    client.on("error", () => {});
+    const verdict = await this.decide(host, port);
+    if ("reason" in verdict) {
+      const body = this.#deny(host, port, verdict.reason);
+      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Ubiquity-Sandbox: blocked\r\n\r\n${body}`);
+      return;
+    }
+    const upstream = connect(port, verdict.address, () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    this.#sockets.add(upstream);
+    upstream.on("close", () => this.#sockets.delete(upstream));
+    upstream.on("error", () => client.destroy());
+  }
+
+  async #forward(req: IncomingMessage, res: ServerResponse) {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "");
+    } catch {
+      res.writeHead(400, { "Content-Type": "text/plain" }).end("the sandbox proxy needs an absolute URL (set HTTP_PROXY)");
+      return;
+    }
+    const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+    const host = url.hostname;
+    const verdict = await this.decide(host, port);
+    if ("reason" in verdict) {
+      res.writeHead(403, { "Content-Type": "text/plain", "X-Ubiquity-Sandbox": "blocked" }).end(this.#deny(host, port, verdict.reason));
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers["proxy-connection"];
+    delete headers["proxy-authorization"];
+    const upstream = httpRequest({ host: verdict.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on("error", (error) => {
+      if (!res.headersSent) res.writeHead(502, { "Content-Type": "text/plain" });
+      res.end(`the sandbox proxy could not reach ${host}:${port}: ${error.message}`);
+    });
+    req.pipe(upstream);
+  }
+}
+
+function splitHostPort(target: string): [string, string] {
+  const v6 = /^\[([^\]]+)\]:(\d+)$/.exec(target);
+  if (v6) return [v6[1]!, v6[2]!];
+  const at = target.lastIndexOf(":");
+  return at === -1 ? [target, "443"] : [target.slice(0, at), target.slice(at + 1)];
+}

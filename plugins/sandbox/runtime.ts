@@ -1,0 +1,305 @@
+/**
+ * One run's sandbox: its private folders, the filtering proxy, the secrets found at start, and
+ * the wrapping of each spawn into bwrap (or sandbox-exec). Also the clean-up: placeholder
+ * folders removed, protected files a command created removed and reported.
+ */
+import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import type { SandboxAvailability } from "./availability";
+import { bwrapArgs, innerCommand, PROXY_PORT, PROXY_SOCKET_NAME, proxyEnv, type Profile } from "./bwrap";
+import { isExcluded, type SandboxSettings } from "./config";
+import { layoutRoot, type RootLayout } from "./protect";
+import { FilteringProxy, type ProxyDenial } from "./proxy";
+import { secretPaths } from "./secrets";
+import { seatbeltProfile } from "./seatbelt";
+import type { Violation } from "./violations";
+
+/** A process to start: what `child_process.spawn` (or the MCP SDK's stdio transport) receives. */
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** Variables for the process (the MCP SDK adds its safe defaults to these). */
+  env?: Record<string, string | undefined>;
+}
+
+/** Who is spawning, for excludedCommands, violation reports and events. */
+export interface SpawnUse {
+  kind: "bash" | "hook" | "mcp";
+  /** The Bash command or hook command as written. */
+  subject?: string;
+  /** The tool call, for Bash: its violations are reported in its result. */
+  toolUseId?: string;
+}
+
+/** Private folders are named with the owning pid, so a later run can remove those of a process that died (SIGKILL). */
+const PRIVATE_PREFIX = "ubiquity-sandbox-";
+
+/** Remove the private folders of dead processes (ours only: same owner). */
+export function removeStalePrivateDirs(dir = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = new RegExp(`^${PRIVATE_PREFIX}(\\d+)-`).exec(name);
+    if (!m || alive(Number(m[1]))) continue;
+    const path = join(dir, name);
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (!info?.isDirectory() || info.uid !== process.getuid?.()) continue;
+    // The placeholder folders it made in workspaces: rmdir removes only the ones still empty.
+    for (const p of readTextOr(join(path, PLACEHOLDER_LOG)).split("\n").filter(Boolean)) {
+      try {
+        rmdirSync(p);
+      } catch {
+        // filled since, or gone
+      }
+    }
+    try {
+      chmodSync(join(path, "unreadable.d"), 0o700);
+    } catch {
+      // already gone
+    }
+    rmSync(path, { recursive: true, force: true });
+    removed.push(path);
+  }
+  return removed;
+}
+
+const PLACEHOLDER_LOG = "placeholders";
+
+function readTextOr(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+interface CallRecord {
+  watched: string[];
+  links: { path: string; target: string }[];
+  started: number;
+  subject?: string;
+}
+
+/** The sandbox of one kernel. */
+export class SandboxRuntime {
+  readonly #settings: SandboxSettings;
+  readonly #availability: SandboxAvailability;
+  readonly #readRules: readonly string[];
+  readonly #onDenied: (denial: ProxyDenial, toolUseId: string | undefined) => void;
+  #dirs: { root: string; tmp: string; empty: string; unreadableFile: string; unreadableDir: string } | undefined;
+  #secrets: { path: string; dir: boolean }[] | undefined;
+  #proxy: FilteringProxy | undefined;
+  #proxyPort: number | undefined;
+  #placeholders = new Set<string>();
+  #calls = new Map<string, CallRecord>();
+  #onExit = () => this.#cleanSync();
+
+  constructor(
+    settings: SandboxSettings,
+    availability: SandboxAvailability,
+    readRules: readonly string[],
+    onDenied: (denial: ProxyDenial, toolUseId: string | undefined) => void,
+  ) {
+    this.#settings = settings;
+    this.#availability = availability;
+    this.#readRules = readRules;
+    this.#onDenied = onDenied;
+  }
+
+  get settings(): SandboxSettings {
+    return this.#settings;
+  }
+
+  /** Paths made unreadable (known once started). */
+  get secrets(): readonly string[] {
+    return (this.#secrets ?? []).map((s) => s.path);
+  }
+
+  /** Would this Bash command run sandboxed? */
+  sandboxes(command: string): boolean {
+    return !isExcluded(command, this.#settings.excludedCommands);
+  }
+
+  /** Make the private folders, find the secrets, start the proxy. */
+  async start(): Promise<void> {
+    this.#prepare();
+    const net = this.#settings.network;
+    if (net.mode === "proxy" && !this.#proxy) {
+      const proxy = new FilteringProxy(net.allowedDomains, net.deniedDomains, (denial) => this.#onDenied(denial, this.#inFlight()));
+      if (this.#availability.backend === "seatbelt") {
+        await proxy.listenTcp();
+        this.#proxyPort = proxy.port;
+      } else {
+        await proxy.listen(join(this.#dirs!.tmp, PROXY_SOCKET_NAME));
+      }
+      this.#proxy = proxy;
+    }
+  }
+
+  #prepare() {
+    if (this.#dirs) return;
+    removeStalePrivateDirs();
+    const root = mkdtempSync(join(tmpdir(), `${PRIVATE_PREFIX}${process.pid}-`));
+    chmodSync(root, 0o700);
+    const dirs = { root, tmp: join(root, "tmp"), empty: join(root, "empty"), unreadableFile: join(root, "unreadable"), unreadableDir: join(root, "unreadable.d") };
+    mkdirSync(dirs.tmp, { mode: 0o700 });
+    mkdirSync(dirs.empty);
+    chmodSync(dirs.empty, 0o555);
+    writeFileSync(dirs.unreadableFile, "");
+    chmodSync(dirs.unreadableFile, 0o000);
+    mkdirSync(dirs.unreadableDir);
+    chmodSync(dirs.unreadableDir, 0o000);
+    this.#dirs = dirs;
+    process.on("exit", this.#onExit);
+    const s = this.#settings;
+    this.#secrets = secretPaths({ home: s.home, roots: s.writable, readRules: this.#readRules, denyRead: s.denyRead, cwd: s.cwd }).map((path) => ({
+      path,
+      dir: statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false,
+    }));
+  }
+
+  /** The spawn, sandboxed (or as given, for an excluded Bash command). */
+  wrap(spec: SpawnSpec, use: SpawnUse): SpawnSpec {
+    if (use.kind === "bash" && use.subject !== undefined && !this.sandboxes(use.subject)) return spec;
+    this.#prepare();
+    if (this.#settings.network.mode === "proxy" && !this.#proxy) {
+      throw new Error("ubiquity:sandbox: the network proxy is not running yet (kernel.ready has not run); call kernel.ready() before running commands");
+    }
+    const dirs = this.#dirs!;
+    const writable = this.#settings.writable.filter((p) => existsSync(p));
+    const layouts = writable.map((root) => layoutRoot(root, this.#settings.denyWrite, this.#settings.home));
+    if (use.toolUseId) {
+      this.#calls.set(use.toolUseId, { watched: layouts.flatMap((l) => l.watched), links: layouts.flatMap((l) => l.links), started: Date.now(), subject: use.subject });
+    }
+    const env = { ...spec.env, TMPDIR: "/tmp" };
+    if (this.#availability.backend === "seatbelt") {
+      return this.#seatbelt(spec, writable, layouts, env);
+    }
+    for (const layout of layouts) for (const p of layout.placeholders) this.#placeholder(p);
+    const profile: Profile = {
+      writable,
+      layouts,
+      secrets: this.#secrets ?? [],
+      allowRead: this.#settings.allowRead,
+      privateTmp: dirs.tmp,
+      emptyDir: dirs.empty,
+      unreadableFile: dirs.unreadableFile,
+      unreadableDir: dirs.unreadableDir,
+      network: this.#settings.network,
+      socat: this.#availability.socat,
+      home: this.#settings.home,
+    };
+    const proxied = this.#settings.network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
+    return {
+      command: this.#availability.program!,
+      args: [...bwrapArgs(profile, spec.cwd), "--", ...innerCommand(profile, spec.command, spec.args)],
+      cwd: spec.cwd,
+      env: { ...env, ...proxied },
+    };
+  }
+
+  #seatbelt(spec: SpawnSpec, writable: string[], layouts: RootLayout[], env: Record<string, string | undefined>): SpawnSpec {
+    const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    // Seatbelt matches resolved paths (/tmp is /private/tmp, /var is /private/var on macOS).
+    const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
+    const existing = layouts.flatMap((l) => l.readOnly);
+    const profile = seatbeltProfile({
+      writable: writable.map(real),
+      tmp: real(this.#dirs!.tmp),
+      protectedFolders: [...layouts.flatMap((l) => l.placeholders), ...existing.filter(isDir)],
+      protectedPaths: [...layouts.flatMap((l) => l.watched), ...existing.filter((p) => !isDir(p))],
+      secrets: this.secrets.map(real),
+      network: this.#settings.network,
+      proxyPort: this.#proxyPort,
+    });
+    const proxied = this.#proxyPort ? proxyEnv(`http://127.0.0.1:${this.#proxyPort}`) : {};
+    return { command: this.#availability.program!, args: ["-p", profile, spec.command, ...spec.args], cwd: spec.cwd, env: { ...env, TMPDIR: this.#dirs!.tmp, ...proxied } };
+  }
+
+  #placeholder(path: string) {
+    if (this.#placeholders.has(path) && existsSync(path)) return;
+    try {
+      mkdirSync(path);
+      this.#placeholders.add(path);
+      appendFileSync(join(this.#dirs!.root, PLACEHOLDER_LOG), `${path}\n`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+
+  #inFlight(): string | undefined {
+    return this.#calls.size === 1 ? [...this.#calls.keys()][0] : undefined;
+  }
+
+  /**
+   * A sandboxed Bash call ended (and, with its PID namespace, everything it started): remove
+   * the protected files it created, and report them with the proxy's refusals meanwhile.
+   */
+  finish(toolUseId: string): Violation[] | undefined {
+    const call = this.#calls.get(toolUseId);
+    if (!call) return undefined;
+    this.#calls.delete(toolUseId);
+    const out: Violation[] = [];
+    for (const path of call.watched) {
+      if (!lstatSync(path, { throwIfNoEntry: false })) continue;
+      rmSync(path, { recursive: true, force: true });
+      out.push({ kind: "write", detail: `${relative(this.#settings.cwd, path) || path} is a protected file; the command created it and it was removed` });
+    }
+    for (const link of call.links) {
+      const now = lstatSync(link.path, { throwIfNoEntry: false });
+      if (now?.isSymbolicLink() && readlinkSync(link.path) === link.target) continue;
+      rmSync(link.path, { recursive: true, force: true });
+      symlinkSync(link.target, link.path);
+      out.push({ kind: "write", detail: `${relative(this.#settings.cwd, link.path) || link.path} is a protected link; the command replaced it and it was put back` });
+    }
+    for (const d of this.#proxy?.denials ?? []) {
+      if (d.at >= call.started) out.push({ kind: "network", detail: `network access to ${d.host}:${d.port} is not allowed (${d.reason})` });
+    }
+    return out;
+  }
+
+  /** Stop the proxy and remove what the sandbox made. */
+  async close(): Promise<void> {
+    await this.#proxy?.close();
+    this.#proxy = undefined;
+    this.#cleanSync();
+  }
+
+  #cleanSync() {
+    process.removeListener("exit", this.#onExit);
+    // rmdir removes only an empty folder: a placeholder someone filled since stays.
+    for (const p of this.#placeholders) {
+      try {
+        rmdirSync(p);
+      } catch {
+        // not empty, or gone
+      }
+    }
+    this.#placeholders.clear();
+    const dirs = this.#dirs;
+    if (!dirs) return;
+    this.#dirs = undefined;
+    try {
+      chmodSync(dirs.unreadableDir, 0o700);
+      rmSync(dirs.root, { recursive: true, force: true });
+    } catch {
+      // best effort: it is a temp folder
+    }
+  }
+}

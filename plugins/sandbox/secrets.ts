@@ -1,0 +1,100 @@
+/**
+ * What the sandbox makes unreadable: the sensitive set in the home folder (keys, cloud and
+ * registry credentials, Ubiquity's own trust store and transcripts), `.env*` files and private
+ * keys inside the permitted folders, the paths of `Read(...)` deny rules, and `denyRead`.
+ * Computed once per run, when the sandbox starts: files a sandboxed command creates later are
+ * its own.
+ */
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
+import { globSync } from "tinyglobby";
+
+/** Home-relative paths that hold credentials. */
+export const SENSITIVE_HOME = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".azure",
+  ".kube",
+  ".docker",
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".pgpass",
+  ".ubiquity",
+  ".config/gcloud",
+  ".config/gh",
+  ".config/hub",
+  ".local/share/keyrings",
+] as const;
+
+/** Patterns of secret files inside the permitted folders. */
+export const SECRET_PATTERNS = ["**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/id_rsa", "**/id_ed25519", "**/id_ecdsa"] as const;
+
+// A bounded walk: a huge tree must not make every run slow to start.
+const WALK = { dot: true, absolute: true, onlyFiles: true, followSymbolicLinks: false, deep: 6, ignore: ["**/node_modules/**", "**/.git/**"] } as const;
+
+/** The glob a `Read(...)` rule's path means (the permission engine's reading of it). */
+export function rulePathGlob(pattern: string, cwd: string, home: string): { base: string; glob: string } | undefined {
+  const p = pattern.trim().replace(/\/+$/, "");
+  if (p === "" || /^\/+$/.test(p)) return undefined; // "everything": not a mask
+  if (p === "~" || p.startsWith("~/")) return { base: home, glob: p.slice(2) || "." };
+  if (p.startsWith("/")) return { base: "/", glob: p.replace(/^\/+/, "") };
+  if (p.startsWith("./")) return { base: cwd, glob: p.slice(2) };
+  if (p.includes("/")) return { base: cwd, glob: p };
+  return { base: cwd, glob: `**/${p}` }; // a bare name: at any depth (inside the permitted folders)
+}
+
+/** Every existing path to make unreadable. */
+export function secretPaths(input: { home: string; roots: readonly string[]; readRules: readonly string[]; denyRead: readonly string[]; cwd: string }): string[] {
+  const out = new Set<string>();
+  for (const rel of SENSITIVE_HOME) {
+    const path = join(input.home, rel);
+    if (existsSync(path)) out.add(path);
+  }
+  for (const root of input.roots) {
+    for (const file of safeGlob([...SECRET_PATTERNS], root)) out.add(file);
+    // The folders above, up to the repository root or the home folder: a monorepo's .env
+    // sits above the package the agent works in.
+    for (const dir of ancestors(root, input.home)) {
+      for (const file of safeGlob(SECRET_PATTERNS.map((p) => p.replace("**/", "")), dir, 1)) out.add(file);
+    }
+  }
+  for (const rule of input.readRules) {
+    const g = rulePathGlob(rule, input.cwd, input.home);
+    if (!g) continue;
+    if (!/[*?[\]{}]/.test(g.glob)) {
+      const path = g.glob === "." ? g.base : join(g.base, g.glob);
+      if (existsSync(path)) out.add(path);
+      continue;
+    }
+    // A glob from `/` would walk the whole disk; start from its literal head instead.
+    const parts = g.glob.split("/");
+    const literal = parts.findIndex((s) => /[*?[\]{}]/.test(s));
+    const base = join(g.base, ...parts.slice(0, literal));
+    for (const file of safeGlob([parts.slice(literal).join("/")], base)) out.add(file);
+  }
+  for (const path of input.denyRead) if (isAbsolute(path) && existsSync(path)) out.add(path);
+  return [...out].sort();
+}
+
+/** The folders above `dir`, nearest first, up to (and with) the one holding `.git`; none past `home` or `/`. */
+function ancestors(dir: string, home: string): string[] {
+  const out: string[] = [];
+  if (existsSync(join(dir, ".git"))) return out;
+  for (let d = dirname(dir); d !== dirname(d) && d !== home && d !== dirname(home); d = dirname(d)) {
+    out.push(d);
+    if (existsSync(join(d, ".git"))) return out;
+  }
+  return []; // no repository above: the folder stands alone
+}
+
+function safeGlob(patterns: string[], cwd: string, deep: number = WALK.deep): string[] {
+  if (!existsSync(cwd)) return [];
+  try {
+    return globSync(patterns, { ...WALK, deep, ignore: [...WALK.ignore], cwd });
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Telling sandbox refusals apart from ordinary failures, so the model learns that the boundary
+ * (not a typo) stopped it: the errors a refused write, read or connection produces, matched
+ * line by line in a command's output, plus the proxy's own record and the protected files a
+ * command created (and that were removed).
+ */
+import { basename } from "node:path";
+import type { NetworkPolicy } from "./config";
+
+/** One refusal. */
+export interface Violation {
+  kind: "write" | "read" | "network";
+  detail: string;
+}
+
+const WRITE = /Read-only file system|EROFS/;
+const DENIED = /Permission denied|EACCES/;
+const OFFLINE = /Could not resolve host|Temporary failure in name resolution|Network is unreachable|getaddrinfo (ENOTFOUND|EAI_AGAIN)|Failed to connect to|Couldn't connect to server|Connection refused|ECONNREFUSED|ENETUNREACH|Name or service not known/;
+
+/** Refusals visible in `output`, at most `max` of them. */
+export function violationsInOutput(output: string, secrets: readonly string[], network: NetworkPolicy, max = 5): Violation[] {
+  const out: Violation[] = [];
+  const secretNames = new Set(secrets.map((s) => basename(s)));
+  for (const raw of output.split("\n")) {
+    const line = raw.trim().slice(0, 300);
+    if (!line) continue;
+    if (WRITE.test(line)) out.push({ kind: "write", detail: `${line} (writes outside the permitted folders, and to protected files, are refused)` });
+    else if (DENIED.test(line) && [...secretNames].some((n) => line.includes(n))) out.push({ kind: "read", detail: `${line} (this path is unreadable inside the sandbox)` });
+    else if (network.mode === "none" && OFFLINE.test(line)) out.push({ kind: "network", detail: `${line} (the sandbox has no network access)` });
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** The note appended to a tool result. */
+export function violationNote(violations: readonly Violation[]): string {
+  return violations.map((v) => `[blocked by the sandbox: ${v.detail}]`).join("\n");
+}
