@@ -137,6 +137,8 @@ export interface PermissionVerdict {
   suggestions?: string[];
   /** With deny: end the run after this call. */
   interrupt?: boolean;
+  /** With allow: the input the call runs with instead (a tool's own check may rewrite it). */
+  updatedInput?: Record<string, unknown>;
 }
 
 /** One tool call going through the funnel. */
