@@ -252,13 +252,12 @@ async function loadSession(run: RunContext): Promise<void> {
     throw new RunEnd("Cannot resume: no session store plugin is loaded (add ubiquity:sessions, which the default preset has)");
   }
   const loaded = await run.kernel.hooks.session.load.promise(request, run);
-  if (!loaded) {
-    throw new RunEnd(
-      resume
-        ? `No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`
-        : `No stored session for ${run.cwd} to continue: start one without continueConversation first`,
-    );
+  if (!loaded && !resume) {
+    // Nothing to continue in this folder yet: the first run starts the conversation (as in the original).
+    run.logger.debug(`continueConversation: no stored session for ${run.cwd}, starting a new one`);
+    return;
   }
+  if (!loaded) throw new RunEnd(`No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`);
   run.history.push(...loaded.history);
   if (!request.fork) run.sessionId = loaded.sessionId;
 }
