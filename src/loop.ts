@@ -218,8 +218,8 @@ interface SentRecord {
 /**
  * Tokens the next request will carry: the provider's count for the last request plus an estimate
  * (characters / 4) of what was added since — the tool results that just landed are never in that
- * count. Without a usable count (first turn, a provider reporting none, history replaced) the
- * whole history is estimated.
+ * count. A response that reports no usage keeps the last reported count. Without a usable count
+ * (first turn, a provider that never reports, history replaced) the whole history is estimated.
  */
 function pressure(history: ModelMessage[], sent: SentRecord | undefined): number {
   const estimate = (messages: ModelMessage[]) => Math.ceil(JSON.stringify(messages).length / 4);
@@ -364,7 +364,8 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       }
       run.numTurns++;
       const { usage, modelLabel: answered } = step.response;
-      sent = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
+      // A response without usage keeps the last reported count (what was added since is estimated on top).
+      if (usage.inputTokens > 0 || !sent || sent.history !== run.history) sent = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
       addUsage(run.usage, usage);
       addUsage((run.modelUsage[answered] ??= emptyUsage()), usage);
       const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered }) as AssistantMessage;
