@@ -208,6 +208,10 @@ async function callWithRecovery(run: RunContext, request: ModelRequest): Promise
   }
 }
 
+function maxTurnsReached(run: RunContext): RunEnd {
+  return new RunEnd(`Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns to let the agent go on`, "error_max_turns");
+}
+
 /** What the provider counted for the last request: its input tokens and how much history it carried. */
 interface SentRecord {
   inputTokens: number;
@@ -327,9 +331,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       }
       if (run.abortSignal.aborted) throw new RunEnd("Run aborted.");
       if (run.interrupted) throw new RunEnd(`Run interrupted: ${run.interrupted}`);
-      if (run.numTurns >= run.options.maxTurns) {
-        throw new RunEnd(`Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns to let the agent go on`, "error_max_turns");
-      }
+      if (run.numTurns >= run.options.maxTurns) throw maxTurnsReached(run);
       if (!firstTurn) run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
       firstTurn = false;
       const sections = await hooks.turn.system.promise([], run);
@@ -384,6 +386,8 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       await hooks.turn.end.promise({ turn: run.numTurns, assistant, toolResults: [] }, run);
       const decision = await hooks.turn.stop.promise({ text: step.text, continuations }, run);
       if (!decision) break;
+      // No turn left to answer it: the continuation prompt is neither emitted nor saved.
+      if (run.numTurns >= run.options.maxTurns) throw maxTurnsReached(run);
       continuations++;
       run.emit({ type: "user", text: decision.continueWith });
       next = await hooks.turn.prompt.promise({ text: decision.continueWith, source: "stop", context: [] }, run);

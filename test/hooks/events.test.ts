@@ -4,7 +4,11 @@ import { createKernel, createRun, defineTool, definePlugin, summon, type HookInp
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin, { getHooksApi, HOOK_EVENTS, matches } from "ubiquity/plugins/hooks";
 import systemPrompt from "ubiquity/plugins/system-prompt";
+import sessions, { SessionStore } from "ubiquity/plugins/sessions";
 import { collect, ofType, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const temp = tempDirs();
 
 const calls: string[] = [];
 const echo = defineTool({
@@ -289,6 +293,24 @@ describe("hook events", () => {
     });
     expect(resultOf(messages)).toMatchObject({ subtype: "error_max_turns", numTurns: 4 });
     expect(notes.map((n) => n.extra.reason)).toEqual(["max_turns"]);
+  });
+
+  it("a Stop hook's continuation prompt is not emitted or saved when no turn is left", async () => {
+    const sessionDir = temp("ubq-stop-sessions-");
+    const messages = await run("go", {
+      model: scriptedModel(({ index }) => `attempt ${index}`),
+      maxTurns: 2,
+      sessionDir,
+      plugins: [sessions()],
+      hooks: { Stop: [{ hooks: [() => ({ decision: "block", reason: "again" })] }] },
+    });
+    const result = resultOf(messages);
+    expect(result).toMatchObject({ subtype: "error_max_turns", numTurns: 2 });
+    // One continuation got its turn; the second had none left, so it never appeared.
+    expect(ofType(messages, "user").map((m) => m.text)).toEqual(["go", "again"]);
+    expect(messages.at(-2)).toMatchObject({ type: "assistant", text: "attempt 1" });
+    const stored = await new SessionStore({ dir: sessionDir }).get(result.sessionId);
+    expect(stored!.records.flatMap((r) => (r.message.type === "user" ? [r.message.text] : []))).toEqual(["go", "again"]);
   });
 
   it("Notification: permission_required, error, stopped; its return value is ignored", async () => {
