@@ -122,6 +122,7 @@ export interface ModelErrorInfo {
 /** Answer of `model.error`: retry, optionally with another request (e.g. a fallback model). */
 export interface ModelRecovery {
   retry: true;
+  /** The request to send instead; one naming another model is built again through `model.request` for it. */
   request?: ModelRequest;
 }
 

@@ -193,8 +193,13 @@ async function callModel(run: RunContext, request: ModelRequest): Promise<StepOu
   };
 }
 
-/** Call the model, offering failures to `model.error` (retry, fallback, compact-and-retry). */
-async function callWithRecovery(run: RunContext, request: ModelRequest): Promise<StepOutcome> {
+/**
+ * Call the model, offering failures to `model.error` (retry, fallback, compact-and-retry). A
+ * recovery that hands the call to another model has the turn's request (`base`, as it was
+ * before `model.request`) built again through `model.request` for that model, so every stage
+ * (its dialect, its cache markers) sees the model that will answer.
+ */
+async function callWithRecovery(run: RunContext, base: ModelRequest, request: ModelRequest): Promise<StepOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await callModel(run, request);
@@ -203,7 +208,11 @@ async function callWithRecovery(run: RunContext, request: ModelRequest): Promise
       if (error instanceof RunEnd || attempt >= 10) throw error;
       const recovery = await run.kernel.hooks.model.error.promise({ error, request, attempt }, run);
       if (!recovery?.retry) throw error;
-      request = recovery.request ?? request;
+      const next = recovery.request ?? request;
+      request =
+        next.model === request.model
+          ? next
+          : await run.kernel.hooks.model.request.promise({ ...base, model: next.model, modelLabel: next.modelLabel }, run);
     }
   }
 }
@@ -341,25 +350,23 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
         const compact = await hooks.context.compact.promise({ messages: run.history, estimatedTokens: estimated, changed: false }, run);
         if (compact.changed) run.history = compact.messages;
       }
-      const request = await hooks.model.request.promise(
-        {
-          model: run.model!,
-          modelLabel: run.modelLabel!,
-          instructions: sections.map((s) => s.text).filter(Boolean).join("\n\n"),
-          messages: run.history,
-          tools: cachedToolSet(run.tools),
-          toolList: run.tools,
-          maxOutputTokens: run.options.maxTokens,
-          temperature: run.options.temperature,
-          providerOptions: run.options.providerOptions,
-          call: run.usage.requests + 1,
-        },
-        run,
-      );
+      const base: ModelRequest = {
+        model: run.model!,
+        modelLabel: run.modelLabel!,
+        instructions: sections.map((s) => s.text).filter(Boolean).join("\n\n"),
+        messages: run.history,
+        tools: cachedToolSet(run.tools),
+        toolList: run.tools,
+        maxOutputTokens: run.options.maxTokens,
+        temperature: run.options.temperature,
+        providerOptions: run.options.providerOptions,
+        call: run.usage.requests + 1,
+      };
+      const request = await hooks.model.request.promise(base, run);
       const sentLength = run.history.length;
       let step: StepOutcome;
       try {
-        step = await callWithRecovery(run, request);
+        step = await callWithRecovery(run, base, request);
       } catch (error) {
         if (error instanceof RunEnd) throw error;
         throw new RunEnd(describeModelFailure(run, error));
