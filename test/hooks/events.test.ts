@@ -295,6 +295,20 @@ describe("hook events", () => {
     expect(notes.map((n) => n.extra.reason)).toEqual(["max_turns"]);
   });
 
+  it("the permission_required notification says whether the call will be denied because no canUseTool handler exists", async () => {
+    const notes: HookInput[] = [];
+    const hooks = { Notification: [{ hooks: [recorder(notes)] }] };
+    const script = () => scriptedModel([{ toolCalls: [{ toolName: "Echo", input: { text: "x" } }] }, "ok"]);
+    await run("go", { model: script(), tools: [echo], plugins: [askFor("Echo")], hooks });
+    await run("go", { model: script(), tools: [echo], plugins: [askFor("Echo")], hooks, canUseTool: () => ({ behavior: "allow" }) });
+    expect(notes.map((n) => n.extra)).toEqual([
+      { reason: "permission_required", willBeDenied: true },
+      { reason: "permission_required", willBeDenied: false },
+    ]);
+    expect(notes[0]!.message).toMatch(/No canUseTool handler is configured, so it will be denied/);
+    expect(notes[1]!.message).toBe("Echo needs approval");
+  });
+
   it("a Stop hook's continuation prompt is not emitted or saved when no turn is left", async () => {
     const sessionDir = temp("ubq-stop-sessions-");
     const messages = await run("go", {
@@ -319,7 +333,7 @@ describe("hook events", () => {
     // permission_required (and nothing answers: denied)
     await run("go", { model: scriptedModel([{ toolCalls: [{ toolName: "Echo", input: { text: "x" } }] }, "ok"]), tools: [echo], plugins: [askFor("Echo")], hooks: note });
     expect(notes.map((n) => n.extra.reason)).toEqual(["permission_required"]);
-    expect(notes[0]).toMatchObject({ toolName: "Echo", message: "Echo needs approval" });
+    expect(notes[0]).toMatchObject({ toolName: "Echo", message: "Echo needs approval. No canUseTool handler is configured, so it will be denied." });
     // error
     notes.length = 0;
     const failed = await run("go", { model: scriptedModel([{ error: { status: 400, message: "bad request" } }]), hooks: note });
