@@ -157,6 +157,12 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
         verdict = { behavior: "deny", message: answer.message, interrupt: answer.interrupt };
       }
     }
+    if (verdict.behavior === "allow" && verdict.updatedInput) {
+      // The tool's own check may authorize a rewritten input (the original's updated_input).
+      parsed = parseInput(tool, verdict.updatedInput);
+      if (!parsed.ok) return refuse(parsed.error, verdict.updatedInput, tool);
+      call.input = parsed.value;
+    }
     if (verdict.behavior !== "allow") {
       const message = verdict.message || `Permission to use ${toolName} was denied.`;
       if (verdict.interrupt) run.interrupted = message;

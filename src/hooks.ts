@@ -122,6 +122,7 @@ export interface ModelErrorInfo {
 /** Answer of `model.error`: retry, optionally with another request (e.g. a fallback model). */
 export interface ModelRecovery {
   retry: true;
+  /** The request to send instead; one naming another model is built again through `model.request` for it. */
   request?: ModelRequest;
 }
 
@@ -137,6 +138,8 @@ export interface PermissionVerdict {
   suggestions?: string[];
   /** With deny: end the run after this call. */
   interrupt?: boolean;
+  /** With allow: the input the call runs with instead (a tool's own check may rewrite it). */
+  updatedInput?: Record<string, unknown>;
 }
 
 /** One tool call going through the funnel. */

@@ -140,7 +140,11 @@ class KernelImpl implements Kernel {
     const rewritten = this.hooks.kernel.config.call(merged as UbiquityConfig) as Record<string, unknown>;
     if (rewritten !== merged) validateConfig(rewritten, claimed);
     this.options = Object.freeze(this.#resolve(rewritten));
-    this.hooks.kernel.configResolved.call(this.options);
+    try {
+      this.hooks.kernel.configResolved.call(this.options);
+    } catch (error) {
+      throw badOptionError(error);
+    }
     if (this.options.tools) {
       for (const tool of this.options.tools) {
         if (!isTool(tool)) throw new ConfigError("options.tools: every entry must be a Tool (use defineTool() or extend Tool)");
@@ -283,3 +287,15 @@ export interface ConfigEnv {
 
 /** Re-exported for plugin authors who validate options the same way. */
 export { OptionsSchema };
+
+/**
+ * A TypeError a plugin throws while judging the resolved options is a bad option (DESIGN §1: an
+ * unknown `providerSettings` key): `createKernel()` throws that TypeError itself, its message
+ * naming the plugin and hook, rather than the PluginError wrapped around it.
+ */
+function badOptionError(error: unknown): unknown {
+  if (!(error instanceof PluginError) || !(error.original instanceof TypeError)) return error;
+  const original = error.original;
+  original.message = error.message;
+  return original;
+}

@@ -193,8 +193,13 @@ async function callModel(run: RunContext, request: ModelRequest): Promise<StepOu
   };
 }
 
-/** Call the model, offering failures to `model.error` (retry, fallback, compact-and-retry). */
-async function callWithRecovery(run: RunContext, request: ModelRequest): Promise<StepOutcome> {
+/**
+ * Call the model, offering failures to `model.error` (retry, fallback, compact-and-retry). A
+ * recovery that hands the call to another model has the turn's request (`base`, as it was
+ * before `model.request`) built again through `model.request` for that model, so every stage
+ * (its dialect, its cache markers) sees the model that will answer.
+ */
+async function callWithRecovery(run: RunContext, base: ModelRequest, request: ModelRequest): Promise<StepOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await callModel(run, request);
@@ -203,9 +208,17 @@ async function callWithRecovery(run: RunContext, request: ModelRequest): Promise
       if (error instanceof RunEnd || attempt >= 10) throw error;
       const recovery = await run.kernel.hooks.model.error.promise({ error, request, attempt }, run);
       if (!recovery?.retry) throw error;
-      request = recovery.request ?? request;
+      const next = recovery.request ?? request;
+      request =
+        next.model === request.model
+          ? next
+          : await run.kernel.hooks.model.request.promise({ ...base, model: next.model, modelLabel: next.modelLabel }, run);
     }
   }
+}
+
+function maxTurnsReached(run: RunContext): RunEnd {
+  return new RunEnd(`Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns to let the agent go on`, "error_max_turns");
 }
 
 /** What the provider counted for the last request: its input tokens and how much history it carried. */
@@ -218,8 +231,8 @@ interface SentRecord {
 /**
  * Tokens the next request will carry: the provider's count for the last request plus an estimate
  * (characters / 4) of what was added since — the tool results that just landed are never in that
- * count. Without a usable count (first turn, a provider reporting none, history replaced) the
- * whole history is estimated.
+ * count. A response that reports no usage keeps the last reported count. Without a usable count
+ * (first turn, a provider that never reports, history replaced) the whole history is estimated.
  */
 function pressure(history: ModelMessage[], sent: SentRecord | undefined): number {
   const estimate = (messages: ModelMessage[]) => Math.ceil(JSON.stringify(messages).length / 4);
@@ -252,13 +265,12 @@ async function loadSession(run: RunContext): Promise<void> {
     throw new RunEnd("Cannot resume: no session store plugin is loaded (add ubiquity:sessions, which the default preset has)");
   }
   const loaded = await run.kernel.hooks.session.load.promise(request, run);
-  if (!loaded) {
-    throw new RunEnd(
-      resume
-        ? `No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`
-        : `No stored session for ${run.cwd} to continue: start one without continueConversation first`,
-    );
+  if (!loaded && !resume) {
+    // Nothing to continue in this folder yet: the first run starts the conversation (as in the original).
+    run.logger.debug(`continueConversation: no stored session for ${run.cwd}, starting a new one`);
+    return;
   }
+  if (!loaded) throw new RunEnd(`No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`);
   run.history.push(...loaded.history);
   if (!request.fork) run.sessionId = loaded.sessionId;
 }
@@ -328,9 +340,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       }
       if (run.abortSignal.aborted) throw new RunEnd("Run aborted.");
       if (run.interrupted) throw new RunEnd(`Run interrupted: ${run.interrupted}`);
-      if (run.numTurns >= run.options.maxTurns) {
-        throw new RunEnd(`Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns to let the agent go on`, "error_max_turns");
-      }
+      if (run.numTurns >= run.options.maxTurns) throw maxTurnsReached(run);
       if (!firstTurn) run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
       firstTurn = false;
       const sections = await hooks.turn.system.promise([], run);
@@ -340,32 +350,31 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
         const compact = await hooks.context.compact.promise({ messages: run.history, estimatedTokens: estimated, changed: false }, run);
         if (compact.changed) run.history = compact.messages;
       }
-      const request = await hooks.model.request.promise(
-        {
-          model: run.model!,
-          modelLabel: run.modelLabel!,
-          instructions: sections.map((s) => s.text).filter(Boolean).join("\n\n"),
-          messages: run.history,
-          tools: cachedToolSet(run.tools),
-          toolList: run.tools,
-          maxOutputTokens: run.options.maxTokens,
-          temperature: run.options.temperature,
-          providerOptions: run.options.providerOptions,
-          call: run.usage.requests + 1,
-        },
-        run,
-      );
+      const base: ModelRequest = {
+        model: run.model!,
+        modelLabel: run.modelLabel!,
+        instructions: sections.map((s) => s.text).filter(Boolean).join("\n\n"),
+        messages: run.history,
+        tools: cachedToolSet(run.tools),
+        toolList: run.tools,
+        maxOutputTokens: run.options.maxTokens,
+        temperature: run.options.temperature,
+        providerOptions: run.options.providerOptions,
+        call: run.usage.requests + 1,
+      };
+      const request = await hooks.model.request.promise(base, run);
       const sentLength = run.history.length;
       let step: StepOutcome;
       try {
-        step = await callWithRecovery(run, request);
+        step = await callWithRecovery(run, base, request);
       } catch (error) {
         if (error instanceof RunEnd) throw error;
         throw new RunEnd(describeModelFailure(run, error));
       }
       run.numTurns++;
       const { usage, modelLabel: answered } = step.response;
-      sent = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
+      // A response without usage keeps the last reported count (what was added since is estimated on top).
+      if (usage.inputTokens > 0 || !sent || sent.history !== run.history) sent = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
       addUsage(run.usage, usage);
       addUsage((run.modelUsage[answered] ??= emptyUsage()), usage);
       const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered }) as AssistantMessage;
@@ -384,6 +393,8 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       await hooks.turn.end.promise({ turn: run.numTurns, assistant, toolResults: [] }, run);
       const decision = await hooks.turn.stop.promise({ text: step.text, continuations }, run);
       if (!decision) break;
+      // No turn left to answer it: the continuation prompt is neither emitted nor saved.
+      if (run.numTurns >= run.options.maxTurns) throw maxTurnsReached(run);
       continuations++;
       run.emit({ type: "user", text: decision.continueWith });
       next = await hooks.turn.prompt.promise({ text: decision.continueWith, source: "stop", context: [] }, run);

@@ -23,3 +23,13 @@ export function permittedSources(wanted: readonly string[] | undefined, trust: b
 
 /** Agent and skill definition files are a few kilobytes; a larger file is not one (and is not read). */
 export const MAX_DEFINITION_BYTES = 1024 * 1024;
+
+// Letters, digits, `_` and `-`, like a tool name: a name is listed in a tool description (the
+// Agent and Skill tools), so a space, slash or newline in it could forge a listing entry.
+const DEFINITION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Why `name` cannot name an agent or a skill, or undefined when it can. */
+export function definitionNameProblem(name: string): string | undefined {
+  if (DEFINITION_NAME.test(name)) return undefined;
+  return `its name ${JSON.stringify(name)} is not an identifier: use 1-64 letters, digits, "_" or "-" (no spaces, slashes or newlines)`;
+}

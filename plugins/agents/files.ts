@@ -6,7 +6,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { readRegularFileSync, type AgentDefinition } from "../../src/index";
-import { MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_shared/sources";
+import { definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_shared/sources";
 import { parseAgentFile } from "./parse";
 
 /** The folder a source means. */
@@ -63,6 +63,11 @@ export async function readAgentFiles(
       const parsed = parseAgentFile(text, basename(path).replace(/\.md$/i, ""));
       if (!parsed.ok) {
         report(`skipped the agent file ${path}: ${parsed.problem}`);
+        continue;
+      }
+      const badName = definitionNameProblem(parsed.name);
+      if (badName) {
+        report(`skipped the agent file ${path}: ${badName}`);
         continue;
       }
       for (const field of parsed.dropped) report(`agent file ${path}: ignored the field ${field}, which could not be parsed; the run's own setting applies`);

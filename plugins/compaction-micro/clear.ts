@@ -36,7 +36,7 @@ function clearedOutput(part: ResultPart): ResultPart["output"] {
   return { type, value: CLEARED_MARKER };
 }
 
-/** Clear every eligible result except the newest `keepRecent` eligible ones. */
+/** Clear every eligible result except the newest `keepRecent` eligible ones and those answering the latest response. */
 export function microcompact(history: readonly ModelMessage[], keepRecent: number): Microcompaction {
   // Positions of eligible results, oldest first: [message index, part index].
   const eligible: [number, number][] = [];
@@ -46,7 +46,10 @@ export function microcompact(history: readonly ModelMessage[], keepRecent: numbe
       if (part.type === "tool-result" && CLEARABLE_TOOLS.has(part.toolName)) eligible.push([i, j]);
     });
   });
-  const old = eligible.slice(0, Math.max(0, eligible.length - keepRecent));
+  // Results answering the latest response are ones the model has not seen yet: never cleared,
+  // even with keepRecent 0 (clearing them would hide the call the model just made).
+  const latest = history.findLastIndex((m) => m.role === "assistant");
+  const old = eligible.slice(0, Math.max(0, eligible.length - keepRecent)).filter(([i]) => i < latest);
   const byMessage = new Map<number, Set<number>>();
   for (const [i, j] of old) {
     const part = (history[i] as ToolModelMessage).content[j] as ResultPart;

@@ -30,10 +30,14 @@ function selfContained(tail: readonly ModelMessage[]): boolean {
 /**
  * The index where the kept tail starts, keeping at least the newest `keepRecent` messages: the
  * latest position before an assistant message (or the very end, before the response about to
- * be requested) whose tail is self-contained. Undefined when nothing older can be summarized.
+ * be requested) whose tail is self-contained. Undefined when nothing older can be summarized —
+ * also when the head would be the prompt alone: a summary of the task in place of the task's
+ * own words frees nothing worth having and loses what the user wrote.
  */
 export function findCut(history: readonly ModelMessage[], keepRecent: number): number | undefined {
-  for (let i = Math.min(history.length, history.length - keepRecent); i >= 1; i--) {
+  const firstResponse = history.findIndex((m) => m.role !== "user");
+  if (firstResponse === -1) return undefined;
+  for (let i = Math.min(history.length, history.length - keepRecent); i > firstResponse; i--) {
     const atBoundary = i === history.length || history[i]!.role === "assistant";
     if (atBoundary && selfContained(history.slice(i))) return i;
   }

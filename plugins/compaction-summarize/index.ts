@@ -88,7 +88,6 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
         kernel.emit({ type: "warning", source: NAME, message });
         return state;
       }
-      s.failures = 0;
 
       let todos: string | undefined;
       try {
@@ -97,6 +96,15 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
         run.logger.warn(`[${NAME}] could not read the todo list to re-state it: ${describeError(error)}`);
       }
       const replacement = summaryMessage(summary, todos);
+      if (estimate(replacement) >= estimate(head)) {
+        // Applying it would grow the context it was written to shrink: keep the history, count a failure.
+        s.failures++;
+        const message = `compaction skipped: the summary (~${estimate(replacement)} tokens) is not smaller than the ${cut} messages it would replace (~${estimate(head)} tokens); the history is left as it was`;
+        run.logger.warn(`[${NAME}] ${message}`);
+        kernel.emit({ type: "warning", source: NAME, message });
+        return state;
+      }
+      s.failures = 0;
       const messages: ModelMessage[] = [replacement, ...state.messages.slice(cut)];
       const tokensAfter = Math.max(0, tokensBefore - estimate(head) + estimate(replacement));
       run.emit({ type: "system", subtype: "compact_boundary", tokensBefore, tokensAfter, trigger: "auto" });

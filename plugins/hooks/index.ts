@@ -119,10 +119,13 @@ export const hooksPlugin = definePlugin(() => ({
     // Before any handler is consulted (stage below the permission plugin's default 0).
     kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE.BEFORE_HANDLER }, async (verdict, call) => {
       if (has("Notification")) {
+        // Nobody can answer without a handler (unless a PermissionRequest hook does): say so, as the original did.
+        const willBeDenied = !call.run.options.canUseTool && !has("PermissionRequest");
+        const message = verdict.message ?? `${call.toolName} needs approval`;
         await fire("Notification", call.run, {
           ...toolFields(call),
-          message: verdict.message ?? `${call.toolName} needs approval`,
-          extra: { reason: "permission_required" },
+          message: willBeDenied ? `${message.replace(/[.\s]*$/, ".")} No canUseTool handler is configured, so it will be denied.` : message,
+          extra: { reason: "permission_required", willBeDenied },
         });
       }
       if (!has("PermissionRequest")) return undefined;

@@ -2,7 +2,8 @@
  * Reading one memory file safely: only a regular file is opened (a FIFO would block the run
  * forever, a device never ends, a socket cannot be read), it is opened without following a
  * symlink swapped in since it was resolved, and at most `maxBytes` are read through the handle,
- * so a 50 MB file costs no more than a small one. Bytes with a NUL in them are not text.
+ * so a 50 MB file costs no more than a small one. Bytes with a NUL in them are not text, and
+ * neither are bytes that are not valid UTF-8.
  */
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
@@ -53,8 +54,16 @@ export async function readMemoryText(realPath: string, maxBytes: number): Promis
     }
     const bytes = buffer.subarray(0, filled);
     if (bytes.includes(0)) return { ok: false, problem: "it is not a text file (it contains NUL bytes)" };
-    // A multi-byte character split at the cap decodes to U+FFFD; the cut falls before it.
-    return { ok: true, text: new TextDecoder("utf-8").decode(bytes), size: info.size, truncated: filled < info.size };
+    const truncated = filled < info.size;
+    let text: string;
+    try {
+      // Fatal: bytes that are not UTF-8 would reach the prompt as U+FFFD. Streaming drops a
+      // multi-byte character split at the cap instead of calling it invalid.
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: truncated });
+    } catch {
+      return { ok: false, problem: "it is not valid UTF-8 text; save it as UTF-8 to use it" };
+    }
+    return { ok: true, text, size: info.size, truncated };
   } catch (error) {
     return { ok: false, problem: `it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   } finally {

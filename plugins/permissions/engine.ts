@@ -42,6 +42,8 @@ export interface Decision {
   suggestions: string[];
   /** The subject the rules were matched against (candidates, paths), for explanations. */
   subject?: Subject;
+  /** With allow from the tool's own check: the input the call runs with instead. */
+  updatedInput?: Record<string, unknown>;
 }
 
 /** Where and under which rules a call is judged. */
@@ -107,7 +109,11 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
     }
     if (opinion?.behavior === "deny") return verdict("deny", "tool", opinion.message || `${toolName} refused this call.`, subject);
     if (opinion?.behavior === "ask") return { ...verdict("ask", "tool", opinion.message || `${toolName} asks for approval.`, subject), suggestions: [] };
-    if (opinion?.behavior === "allow") return verdict("allow", "tool", opinion.message || `${toolName} allowed this call itself.`, subject);
+    if (opinion?.behavior === "allow") {
+      const allowed = verdict("allow", "tool", opinion.message || `${toolName} allowed this call itself.`, subject);
+      const updated = opinion.updatedInput;
+      return updated && typeof updated === "object" && !Array.isArray(updated) ? { ...allowed, updatedInput: updated } : allowed;
+    }
   }
 
   const sensitive = subject.kind === "shell" || subject.kind === "path" ? subject.sensitive : undefined;

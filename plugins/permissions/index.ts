@@ -114,6 +114,7 @@ function merge(incoming: PermissionVerdict, decision: Decision, mode: Permission
     decidedBy: NAME,
     ...(decision.rule ? { rule: decision.rule } : {}),
     ...(decision.suggestions.length ? { suggestions: decision.suggestions } : {}),
+    ...(decision.updatedInput ? { updatedInput: decision.updatedInput } : {}),
   };
   if (decision.behavior === "deny" || incoming.behavior === "allow") return mine;
   if (incoming.behavior === "deny") return incoming;

@@ -1,7 +1,7 @@
 /**
  * Matching rule content against a command (or any tool's rule content string):
  * - `git:*`        prefix: `git` itself, or anything starting `git ` (a word boundary: not `gitk`)
- * - `git push *`   wildcard: `*` is any run of characters, `\*` a literal star, and one trailing ` *` is optional
+ * - `git push *`   wildcard: `*` is any run of characters, `\*` a literal star; a trailing ` *` is optional when it is the only wildcard
  * - `git status`   exact
  * Runs of whitespace count as one space on both sides.
  */
@@ -46,8 +46,9 @@ export function compileContent(content: string, normalize: (text: string) => str
 function wildcardRegex(pattern: string): RegExp {
   let body = pattern;
   let optionalTail = false;
-  // One trailing ` *` is optional: `git push *` also matches plain `git push`.
-  if (body.endsWith(" *") && !body.endsWith("\\ *")) {
+  // A trailing ` *` is optional only when it is the rule's one wildcard: `git push *` also
+  // matches plain `git push`, but `* run *` does not match `npm run` (as in the original).
+  if (body.endsWith(" *") && !body.endsWith("\\ *") && !/(^|[^\\])\*/.test(body.slice(0, -2))) {
     body = body.slice(0, -2);
     optionalTail = true;
   }

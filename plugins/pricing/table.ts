@@ -1,5 +1,5 @@
 /**
- * Price tables: patterns matched as substrings of `provider:model` labels, longest pattern first,
+ * Price tables: patterns matched as substrings of `provider:model` labels ignoring case, longest pattern first,
  * so `gpt-5-mini` is priced apart from `gpt-5` without the general entry shadowing the specific
  * one. `registerPricing()` and `registerContextWindow()` declare entries for every run in the process.
  */
@@ -8,15 +8,22 @@ import type { ModelPricing } from "../../src/index";
 const registeredPrices = new Map<string, ModelPricing>();
 const registeredWindows = new Map<string, number>();
 
-/** The entry of `table` whose pattern is the longest substring of `label`. */
+/** The entry of `table` whose pattern is the longest substring of `label`, ignoring case. */
 export function matchPattern<T>(label: string, table: Readonly<Record<string, T>> | ReadonlyMap<string, T> | undefined): { pattern: string; value: T } | undefined {
   if (!table) return undefined;
   const entries = table instanceof Map ? [...table.entries()] : Object.entries(table as Record<string, T>);
+  // Case-insensitive, as in the original: `Claude-Opus` prices `claude-opus-4`.
+  const name = label.toLowerCase();
   let best: { pattern: string; value: T } | undefined;
   for (const [pattern, value] of entries) {
-    if (pattern && label.includes(pattern) && (!best || pattern.length > best.pattern.length)) best = { pattern, value };
+    if (pattern && name.includes(pattern.toLowerCase()) && (!best || pattern.length > best.pattern.length)) best = { pattern, value };
   }
   return best;
+}
+
+// Patterns ignore case, so a later registration of `Claude-Opus` replaces `claude-opus`.
+function forgetOtherCase(registry: Map<string, unknown>, pattern: string): void {
+  for (const key of registry.keys()) if (key.toLowerCase() === pattern.toLowerCase()) registry.delete(key);
 }
 
 function checkPricing(pattern: string, pricing: ModelPricing): ModelPricing {
@@ -38,7 +45,9 @@ export function registerPricing(a: string | Record<string, ModelPricing>, b?: Mo
   if (typeof table !== "object" || table === null) throw new TypeError("registerPricing(pattern, pricing) or registerPricing({ pattern: pricing })");
   for (const [pattern, pricing] of Object.entries(table)) {
     if (!pattern) throw new TypeError("registerPricing: the pattern must be a non-empty substring of model names");
-    registeredPrices.set(pattern, checkPricing(pattern, pricing));
+    const checked = checkPricing(pattern, pricing);
+    forgetOtherCase(registeredPrices, pattern);
+    registeredPrices.set(pattern, checked);
   }
 }
 
@@ -46,6 +55,7 @@ export function registerPricing(a: string | Record<string, ModelPricing>, b?: Mo
 export function registerContextWindow(pattern: string, tokens: number): void {
   if (!pattern) throw new TypeError("registerContextWindow(pattern, tokens): the pattern must be a non-empty substring of model names");
   if (!Number.isInteger(tokens) || tokens <= 0) throw new TypeError(`registerContextWindow("${pattern}", tokens): tokens must be a positive integer`);
+  forgetOtherCase(registeredWindows, pattern);
   registeredWindows.set(pattern, tokens);
 }
 

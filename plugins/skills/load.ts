@@ -8,7 +8,7 @@ import { readRegularFileSync } from "../../src/index";
 import { basename, join } from "node:path";
 import { splitFrontmatter } from "../_shared/frontmatter";
 import { absolutePath } from "../_shared/paths";
-import { MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_shared/sources";
+import { definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_shared/sources";
 import type { Skill } from "./skill";
 
 /** The file that makes a folder a skill. */
@@ -55,6 +55,11 @@ async function readSkill(dir: string, root: string, source: Skill["source"], rep
     return undefined;
   }
   const name = typeof data.name === "string" && data.name.trim() ? data.name.trim() : basename(dir);
+  const badName = definitionNameProblem(name);
+  if (badName) {
+    report(`skipped the skill ${file}: ${badName}`);
+    return undefined;
+  }
   return { name, description, body: split.body.trim(), dir, root, source, frontmatter: Object.freeze({ ...data }) };
 }
 

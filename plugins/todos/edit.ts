@@ -5,6 +5,7 @@
  * - a task is named by id, else by exact content; a name that matches nothing is an error (a
  *   silent no-op would let the model believe it finished a task it never touched), and so is
  *   content shared by several tasks;
+ * - `add` of content already on the list is a no-op;
  * - edits apply in the order add → update → remove, each against the list as it stands;
  * - at most one task is `in_progress`, checked on the resulting list (an `add` can introduce a
  *   second one without naming the first);
@@ -83,6 +84,9 @@ export function applyTodoInput(stored: readonly Todo[], input: TodoWriteInput, n
     next = stored.map((t) => ({ ...t }));
     let end = Math.max(-1, ...stored.map((t) => t.position));
     for (const item of input.add ?? []) {
+      // Adding what is already on the list is a no-op (as in the original): a retried or
+      // repeated add must not duplicate the task.
+      if (next.some((t) => t.content === item.content)) continue;
       next.push({
         id: newId(),
         content: item.content,

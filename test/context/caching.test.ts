@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { summon, type SummonOptions } from "ubiquity";
-import { startProviderServer, type FakeProviderServer, type FakeTurn } from "ubiquity/testing";
+import { scriptedModel, startProviderServer, type FakeProviderServer, type FakeTurn } from "ubiquity/testing";
 import model from "ubiquity/plugins/model";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import caching from "ubiquity/plugins/caching";
@@ -106,6 +106,42 @@ describe("Bedrock", () => {
       // Only there: the tool results and the system prompt carry none.
       expect(JSON.stringify(body).split('"cachePoint"')).toHaveLength(2);
     }
+  });
+});
+
+describe("fallback", () => {
+  async function fallbackBodies(fallbackModel: string, settings: Record<string, unknown> = {}) {
+    server = await startProviderServer(["the fallback answered"]);
+    const primary = scriptedModel([{ error: { status: 503, message: "primary overloaded" } }]);
+    const messages = await collect(
+      summon("read things", {
+        model: primary,
+        fallbackModel,
+        apiKey: "key-for-test",
+        providerSettings: { baseURL: server.baseURL, ...settings },
+        presets: [],
+        plugins: [model(), systemPrompt(), caching()],
+        tools: [sizedTool("Read")],
+        maxRetries: 0,
+      }),
+    );
+    expect(resultOf(messages).result).toBe("the fallback answered");
+    return server.requests.map((r) => r.body as Record<string, unknown>);
+  }
+
+  it("when a fallback model takes over, the caching plugin places that provider's markers on the fallback request (Anthropic cache_control)", async () => {
+    const [body] = (await fallbackBodies("anthropic:claude-haiku-4-5")) as unknown as AnthropicBody[];
+    const ephemeral = { type: "ephemeral" };
+    expect(body!.tools.at(-1)!.cache_control).toEqual(ephemeral);
+    expect(body!.system![0]!.cache_control).toEqual(ephemeral);
+    expect(body!.messages.at(-1)!.content.at(-1)!.cache_control).toEqual(ephemeral);
+  });
+
+  it("when a fallback model takes over, the caching plugin places that provider's markers on the fallback request (Bedrock cachePoint)", async () => {
+    const [body] = (await fallbackBodies("bedrock:anthropic.claude-3-5-sonnet-20241022-v2:0", { region: "us-east-1" })) as {
+      messages: { role: string; content: Record<string, unknown>[] }[];
+    }[];
+    expect(body!.messages[0]!.content.at(-1)).toEqual({ cachePoint: { type: "default" } });
   });
 });
 

@@ -8,7 +8,7 @@ import { summon } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import { findCut } from "ubiquity/plugins/compaction-summarize";
 import { collect, resultOf } from "../helpers/collect";
-import { call, compactionPlugins, sizedTool, systemMessages, toolCallIds, toolResults } from "./helpers";
+import { call, compactionPlugins, sizedTool, systemMessages, textOf, toolCallIds, toolResults } from "./helpers";
 
 const user = (text: string): ModelMessage => ({ role: "user", content: text });
 const calls = (...ids: string[]): ModelMessage => ({
@@ -41,7 +41,7 @@ function whole(tail: ModelMessage[]): boolean {
 }
 
 describe("findCut", () => {
-  it.each(HISTORY.map((_, keep) => keep))("keep %i: cuts before a response, keeps at least that many messages, splits no call from its result", (keep) => {
+  it.each(HISTORY.slice(0, 7).map((_, keep) => keep))("keep %i: cuts before a response, keeps at least that many messages, splits no call from its result", (keep) => {
     const cut = findCut(HISTORY, keep);
     expect(cut).toBeDefined();
     expect(cut === HISTORY.length || HISTORY[cut!]!.role === "assistant").toBe(true);
@@ -56,16 +56,25 @@ describe("findCut", () => {
   });
 
   it("moves earlier when a result arrives after another response (its call must stay on the kept side)", () => {
-    const late: ModelMessage[] = [user("start"), calls("a", "b"), results("a"), say("waiting on b"), results("b"), calls("c"), results("c")];
+    const late: ModelMessage[] = [user("start"), say("reading"), calls("a", "b"), results("a"), say("waiting on b"), results("b"), calls("c"), results("c")];
     // Cutting before "waiting on b" would strand the result of b.
-    expect(findCut(late, 4)).toBe(1);
+    expect(findCut(late, 4)).toBe(2);
     expect(whole(late.slice(findCut(late, 4)))).toBe(true);
   });
 
   it("finds nothing when everything must be kept", () => {
     expect(findCut(HISTORY, HISTORY.length)).toBeUndefined();
-    expect(findCut([user("only")], 0)).toBe(1);
     expect(findCut([], 0)).toBeUndefined();
+  });
+
+  it("never a cut that summarizes only the first prompt", () => {
+    // keep 7 and 8 leave only the prompt before the first response to summarize.
+    expect(findCut(HISTORY, 7)).toBeUndefined();
+    expect(findCut(HISTORY, 8)).toBeUndefined();
+    expect(findCut([user("only")], 0)).toBeUndefined();
+    expect(findCut([user("context"), user("the task"), calls("a"), results("a")], 2)).toBeUndefined();
+    const late: ModelMessage[] = [user("start"), calls("a", "b"), results("a"), say("waiting on b"), results("b"), calls("c"), results("c")];
+    expect(findCut(late, 4)).toBeUndefined();
   });
 });
 
@@ -78,7 +87,7 @@ describe("full compaction with parallel tool calls", () => {
     { text: "done", usage: { inputTokens: 10_000, outputTokens: 5 } },
   ];
 
-  it.each([0, 1, 2, 3, 4, 5, 6])("compactKeepRecent %i: the next request pairs every result with its call", async (keep) => {
+  it.each([0, 1, 2, 3, 4])("compactKeepRecent %i: the next request pairs every result with its call", async (keep) => {
     const model = scriptedModel(script);
     const summarizer = scriptedModel(["SUMMARY"]);
     const messages = await collect(
@@ -103,5 +112,26 @@ describe("full compaction with parallel tool calls", () => {
     expect(conversation[0]!.role).toBe("user");
     if (conversation.length > 1) expect(conversation[1]!.role).toBe("assistant");
     expect(conversation.length - 1).toBeGreaterThanOrEqual(Math.min(keep, 7));
+  });
+
+  it.each([5, 6])("compactKeepRecent %i leaves only the prompt to summarize, so nothing is compacted", async (keep) => {
+    const model = scriptedModel(script);
+    const summarizer = scriptedModel(["SUMMARY"]);
+    const messages = await collect(
+      summon("go", {
+        model,
+        compactModel: summarizer,
+        presets: [],
+        plugins: compactionPlugins(),
+        tools: [sizedTool("Read"), sizedTool("Grep")],
+        maxContextTokens: 100_000,
+        compactKeepRecent: keep,
+        autoMicrocompact: false,
+      }),
+    );
+    expect(resultOf(messages).isError).toBe(false);
+    expect(systemMessages(messages, "compact_boundary")).toHaveLength(0);
+    expect(summarizer.requests).toHaveLength(0);
+    expect(textOf(model.requests[3]!, "user")).toBe("go");
   });
 });

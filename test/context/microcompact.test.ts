@@ -53,7 +53,13 @@ describe("microcompaction in a run", () => {
 
   it("keeps the newest five by default and clears none of the stateful tools even with keep 0", async () => {
     expect((await runMicro({})).cleared(3)).toEqual([]);
-    expect((await runMicro({ microcompactKeepRecent: 0 })).cleared(3)).toEqual(["Read", "Bash", "Grep"]);
+    expect((await runMicro({ microcompactKeepRecent: 0 })).cleared(3)).toEqual(["Read", "Bash"]);
+  });
+
+  it("microcompactKeepRecent: 0 never clears the result of the call the model just made", async () => {
+    const { model } = await runMicro({ microcompactKeepRecent: 0 });
+    const grep = toolResults(model.requests[3]!).find((r) => r.toolName === "Grep")!;
+    expect(grep.text).toMatch(/^Grep:x+$/);
   });
 
   it("is off with autoMicrocompact: false (then full compaction handles the pressure)", async () => {
@@ -83,14 +89,26 @@ describe("microcompact()", () => {
     content: [{ type: "tool-result", toolCallId: id, toolName, output: { type: "text", value } }],
   });
 
+  const asking = (id: string): ModelMessage => ({ role: "assistant", content: [{ type: "tool-call", toolCallId: id, toolName: "Bash", input: {} }] });
+
   it("leaves the input untouched, counts only what it clears, and never clears twice", () => {
-    const history: ModelMessage[] = [result("a", "Read", "x".repeat(4_000)), result("b", "Glob", "y".repeat(400)), result("c", "Edit", "z")];
+    const history: ModelMessage[] = [
+      result("a", "Read", "x".repeat(4_000)),
+      result("b", "Glob", "y".repeat(400)),
+      result("c", "Edit", "z"),
+      asking("d"),
+      result("d", "Bash", "w".repeat(400)),
+    ];
     const snapshot = JSON.stringify(history);
-    const first = microcompact(history, 1);
+    const first = microcompact(history, 2);
     expect(JSON.stringify(history)).toBe(snapshot);
     expect(first.cleared).toBe(2);
     expect(first.messages[2]).toBe(history[2]);
-    const again = microcompact(first.messages, 1);
+    // keep 0 still leaves the result answering the latest response (the model has not seen it yet).
+    const none = microcompact(history, 0);
+    expect(none.cleared).toBe(3);
+    expect(none.messages[4]).toBe(history[4]);
+    const again = microcompact(first.messages, 2);
     expect(again).toMatchObject({ cleared: 0, tokensSaved: 0 });
   });
 });

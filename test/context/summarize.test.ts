@@ -137,6 +137,16 @@ describe("failures", () => {
     expect(boundaries).toHaveLength(2);
   });
 
+  it("a summary that would not shrink the context is not applied", async () => {
+    const { model, boundaries, logger, result } = await compactRun(overEveryTurn(3), [{ text: "much longer than what it replaces ".repeat(300) }]);
+    expect(result.isError).toBe(false);
+    expect(boundaries).toHaveLength(0);
+    expect(logger.warnings.join("\n")).toMatch(/compaction skipped: the summary .* is not smaller than the 3 messages it would replace/);
+    const after = model.requests[2]!;
+    expect(textOf(after, "user")).toBe("port the parser");
+    expect(after.prompt.filter((m) => m.role === "tool")).toHaveLength(2);
+  });
+
   it("an empty summary is a failure too", async () => {
     const { boundaries, logger } = await compactRun(overEveryTurn(3), [{ text: "" }]);
     expect(boundaries).toHaveLength(0);

@@ -97,6 +97,18 @@ describe("pressure on a run", () => {
     expect(under.boundaries).toHaveLength(0);
   });
 
+  it("keeps the provider's last reported input count when a later response reports no usage", async () => {
+    const { boundaries, summarizer } = await runScript([
+      { toolCalls: [call("Read", 4_000, "first")], usage: { inputTokens: 68_000, outputTokens: 50 } },
+      // No usage reported: the 68k still stands, and this 12k-character result lands on top of it.
+      { toolCalls: [call("Read", 12_000, "second")], usage: { inputTokens: 0, outputTokens: 0 } },
+      { text: "done", usage: { inputTokens: 10_000, outputTokens: 5 } },
+    ]);
+    expect(summarizer.requests).toHaveLength(1);
+    expect(boundaries).toHaveLength(1);
+    expect(boundaries[0]!.tokensBefore).toBeGreaterThan(72_000);
+  });
+
   it("lets maxTokens cap the summary reserve, which raises the threshold (and bounds the summary)", async () => {
     const script = (input: number): ScriptedTurn[] => [
       { toolCalls: [call("Read")], usage: { inputTokens: input, outputTokens: 50 } },

@@ -4,7 +4,11 @@ import { createKernel, createRun, defineTool, definePlugin, summon, type HookInp
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin, { getHooksApi, HOOK_EVENTS, matches } from "ubiquity/plugins/hooks";
 import systemPrompt from "ubiquity/plugins/system-prompt";
+import sessions, { SessionStore } from "ubiquity/plugins/sessions";
 import { collect, ofType, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const temp = tempDirs();
 
 const calls: string[] = [];
 const echo = defineTool({
@@ -291,13 +295,45 @@ describe("hook events", () => {
     expect(notes.map((n) => n.extra.reason)).toEqual(["max_turns"]);
   });
 
+  it("the permission_required notification says whether the call will be denied because no canUseTool handler exists", async () => {
+    const notes: HookInput[] = [];
+    const hooks = { Notification: [{ hooks: [recorder(notes)] }] };
+    const script = () => scriptedModel([{ toolCalls: [{ toolName: "Echo", input: { text: "x" } }] }, "ok"]);
+    await run("go", { model: script(), tools: [echo], plugins: [askFor("Echo")], hooks });
+    await run("go", { model: script(), tools: [echo], plugins: [askFor("Echo")], hooks, canUseTool: () => ({ behavior: "allow" }) });
+    expect(notes.map((n) => n.extra)).toEqual([
+      { reason: "permission_required", willBeDenied: true },
+      { reason: "permission_required", willBeDenied: false },
+    ]);
+    expect(notes[0]!.message).toMatch(/No canUseTool handler is configured, so it will be denied/);
+    expect(notes[1]!.message).toBe("Echo needs approval");
+  });
+
+  it("a Stop hook's continuation prompt is not emitted or saved when no turn is left", async () => {
+    const sessionDir = temp("ubq-stop-sessions-");
+    const messages = await run("go", {
+      model: scriptedModel(({ index }) => `attempt ${index}`),
+      maxTurns: 2,
+      sessionDir,
+      plugins: [sessions()],
+      hooks: { Stop: [{ hooks: [() => ({ decision: "block", reason: "again" })] }] },
+    });
+    const result = resultOf(messages);
+    expect(result).toMatchObject({ subtype: "error_max_turns", numTurns: 2 });
+    // One continuation got its turn; the second had none left, so it never appeared.
+    expect(ofType(messages, "user").map((m) => m.text)).toEqual(["go", "again"]);
+    expect(messages.at(-2)).toMatchObject({ type: "assistant", text: "attempt 1" });
+    const stored = await new SessionStore({ dir: sessionDir }).get(result.sessionId);
+    expect(stored!.records.flatMap((r) => (r.message.type === "user" ? [r.message.text] : []))).toEqual(["go", "again"]);
+  });
+
   it("Notification: permission_required, error, stopped; its return value is ignored", async () => {
     const notes: HookInput[] = [];
     const note = { Notification: [{ hooks: [recorder(notes, () => ({ decision: "block" as const, reason: "ignored" }))] }] };
     // permission_required (and nothing answers: denied)
     await run("go", { model: scriptedModel([{ toolCalls: [{ toolName: "Echo", input: { text: "x" } }] }, "ok"]), tools: [echo], plugins: [askFor("Echo")], hooks: note });
     expect(notes.map((n) => n.extra.reason)).toEqual(["permission_required"]);
-    expect(notes[0]).toMatchObject({ toolName: "Echo", message: "Echo needs approval" });
+    expect(notes[0]).toMatchObject({ toolName: "Echo", message: "Echo needs approval. No canUseTool handler is configured, so it will be denied." });
     // error
     notes.length = 0;
     const failed = await run("go", { model: scriptedModel([{ error: { status: 400, message: "bad request" } }]), hooks: note });

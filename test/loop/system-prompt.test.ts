@@ -39,6 +39,14 @@ describe("system prompt", () => {
     expect(text.trimEnd().endsWith("APPENDED-LAST")).toBe(true);
   });
 
+  it("the base system prompt keeps the original's two hazards: secure code (no injection, no secrets in code) and never guessing or inventing URLs", async () => {
+    const text = await instructionsOf({ cwd: mkdtempSync(join(tmpdir(), "ubq-sp-")) });
+    expect(text).toMatch(/Write secure code: no command, SQL or other injection.*never secrets .* in code/);
+    expect(text).toContain("Never guess or invent URLs.");
+    // They are guidance: systemPrompt replaces them with the rest of it.
+    expect(await instructionsOf({ cwd: mkdtempSync(join(tmpdir(), "ubq-sp-")), systemPrompt: "Only this." })).not.toContain("invent URLs");
+  });
+
   it("detects a git checkout", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
     mkdirSync(join(cwd, ".git"));

@@ -159,6 +159,25 @@ describe("only regular text files are read", () => {
     ]);
   });
 
+  it("a memory file that is not valid UTF-8 is skipped with a warning, never put in the prompt as replacement characters", async () => {
+    const cwd = repo({ "UBIQUITY.md": "rules @notes.md" });
+    writeFileSync(join(cwd, "notes.md"), Buffer.concat([Buffer.from("caf"), Buffer.from([0xe9]), Buffer.from(" au lait\n")])); // Latin-1 é
+    writeFileSync(join(cwd, "UBIQUITY.local.md"), Buffer.from([0xff, 0xfe, 0x41, 0x42]));
+    const { files, problems, text } = await load({ memorySources: ["project", "local"] }, cwd);
+    expect(files.map((f) => f.content)).toEqual(["rules @notes.md"]);
+    expect(text).not.toContain("\uFFFD");
+    expect(problems).toEqual([
+      `skipped the memory file ${join(cwd, "notes.md")}: it is not valid UTF-8 text; save it as UTF-8 to use it`,
+      `skipped the memory file ${join(cwd, "UBIQUITY.local.md")}: it is not valid UTF-8 text; save it as UTF-8 to use it`,
+    ]);
+    // A multi-byte character split by the read cap is no reason to refuse the file.
+    writeFileSync(join(cwd, "UBIQUITY.md"), `${"a".repeat(4 * MAX_MEMORY_CHARS + 3)}é${"b".repeat(10)}`);
+    const long = await load({ memorySources: ["project"] }, cwd);
+    expect(long.problems).toEqual([]);
+    expect(long.files[0]!.cut).toBe(true);
+    expect(long.text).not.toContain("\uFFFD");
+  });
+
   it("a 50 MB sparse file is cut at the cap without being read whole", async () => {
     const cwd = repo();
     const path = join(cwd, "UBIQUITY.md");

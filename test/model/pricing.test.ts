@@ -46,6 +46,21 @@ describe("modelPricing", () => {
   });
 });
 
+describe("price and context-window patterns", () => {
+  it("match case-insensitively for modelPricing, registerPricing and registerContextWindow (Claude-Opus prices claude-opus-4)", async () => {
+    const usage = { inputTokens: M, outputTokens: 0 };
+    const own = resultOf(await run("hi", { model: priced("claude-opus-4", usage, "acme"), modelPricing: { "Claude-Opus": { input: 7, output: 1 } } }));
+    expect(own.totalCostUsd).toBeCloseTo(7, 10);
+    registerPricing("Claude-Opus", { input: 3, output: 1 });
+    const registered = resultOf(await run("hi", { model: priced("claude-opus-4", usage, "acme"), marketPricing: false }));
+    expect(registered.totalCostUsd).toBeCloseTo(3, 10);
+    registerPricing("claude-OPUS", { input: 4, output: 1 }); // the later registration wins, whatever its case
+    expect(resultOf(await run("hi", { model: priced("claude-opus-4", usage, "acme"), marketPricing: false })).totalCostUsd).toBeCloseTo(4, 10);
+    registerContextWindow("My-Local", 32_768);
+    expect(await getPricingApi(createKernel({ ...modelLayer() })).contextWindow("ollama:my-local-model", { marketPricing: false })).toBe(32_768);
+  });
+});
+
 describe("market prices (@pydantic/genai-prices)", () => {
   it("price a known openai: model without any table", async () => {
     const usage = { inputTokens: 1000, outputTokens: 100, cacheReadTokens: 200 };

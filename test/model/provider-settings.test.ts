@@ -73,6 +73,19 @@ describe("a settings key the provider does not accept", () => {
     expect(() => createKernel({ ...modelLayer(), model: "groq:llama-3.3-70b-versatile", ...bad })).toThrow(/azureEndpoint.*"groq"/);
   });
 
+  it("createKernel() throws the provider's TypeError itself for an unknown providerSettings key (the message adds the plugin)", () => {
+    let thrown: unknown;
+    try {
+      createKernel({ ...modelLayer(), model: "groq:llama-3.3-70b-versatile", ...bad });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect((thrown as TypeError).message).toMatch(/^\[plugin ubiquity:model\] hook kernel\.configResolved: providerSettings\.azureEndpoint is not a setting of provider "groq"/);
+    // A fallback model's provider is checked the same way.
+    expect(() => createKernel({ ...modelLayer(), model: "test", fallbackModel: "groq:llama-3.3-70b-versatile", ...bad })).toThrow(TypeError);
+  });
+
   it("arrives as the result error of summon(), naming key and provider", async () => {
     const messages = await collect(summon("hi", { ...modelLayer(), model: "groq:llama-3.3-70b-versatile", ...bad }));
     const result = resultOf(messages);

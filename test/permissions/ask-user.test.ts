@@ -68,6 +68,15 @@ describe("AskUserQuestion", () => {
     expect(Object.keys(schema.properties)).toEqual(["questions"]);
   });
 
+  it("refuses two options with the same label in one question", async () => {
+    const { handler, asked } = recordingHandler();
+    const twice = [{ ...QUESTIONS[0]!, options: [{ label: "Postgres", description: "a" }, { label: "Postgres", description: "b" }] }];
+    const { results } = await runCalls([ask({ questions: twice })], { cwd: tempDir(), plugins: plugins(), canUseTool: handler });
+    expect(results[0]!.output.isError).toBe(true);
+    expect(results[0]!.output.content).toContain('have the label "Postgres"');
+    expect(asked).toEqual([]);
+  });
+
   it("an allow with no answers returns an error result telling the model nobody was asked", async () => {
     const { handler } = recordingHandler({ behavior: "allow" });
     const { results } = await runCalls([ask()], { cwd: tempDir(), plugins: plugins(), canUseTool: handler });

@@ -5,7 +5,8 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { definePlugin } from "ubiquity";
+import { z } from "zod";
+import { definePlugin, defineTool } from "ubiquity";
 import permissions from "ubiquity/plugins/permissions";
 import { builtinTools } from "../../plugins/tools/index";
 import { probeTool, recordingHandler, runCalls, tempDir } from "./helpers";
@@ -127,6 +128,24 @@ describe("precedence", () => {
     );
     expect(results.map((r) => r.output.isError)).toEqual([false, true]);
     expect(trusting.seen).toEqual(["ok"]);
+  });
+
+  it("a tool's own check answering allow with updatedInput runs the tool with that input, and tool_use shows it", async () => {
+    const seen: string[] = [];
+    const rewriting = defineTool({
+      name: "Rewriting",
+      description: "Normalises its value in its own permission check.",
+      inputSchema: z.object({ value: z.string() }),
+      checkPermissions: (input) => ({ behavior: "allow", updatedInput: { value: input.value.toUpperCase() } }),
+      execute: ({ value }) => {
+        seen.push(value);
+        return `ran ${value}`;
+      },
+    });
+    const { results, uses } = await runCalls([{ toolName: "Rewriting", input: { value: "quiet" } }], { cwd: tempDir(), tools: [rewriting] });
+    expect(seen).toEqual(["QUIET"]);
+    expect(uses[0]!.toolInput).toEqual({ value: "QUIET" });
+    expect(results[0]!.output).toMatchObject({ isError: false, content: "ran QUIET" });
   });
 
   it("a write to a sensitive path asks even in bypassPermissions", async () => {

@@ -28,6 +28,13 @@ describe("command rules", () => {
     expect(await bash("echo hi", ["Bash(echo \\*)"])).toBe("ask");
   });
 
+  it("a trailing ` *` is optional only when it is the rule's one wildcard: `git *` matches `git`, `* run *` does not match `npm run`", async () => {
+    expect(await bash("git", ["Bash(git *)"])).toBe("allow");
+    expect(await bash("npm run", ["Bash(* run *)"])).toBe("ask");
+    expect(await bash("npm run build", ["Bash(* run *)"])).toBe("allow");
+    expect(await bash("docker run", ["Bash(docker * *)"])).toBe("ask");
+  });
+
   it("exact otherwise, with quoting and spacing normalised on both sides", async () => {
     expect(await bash("npm test", ["Bash(npm test)"])).toBe("allow");
     expect(await bash("npm  test", ["Bash(npm test)"])).toBe("allow");

@@ -71,12 +71,14 @@ describe("resume, continue, fork", () => {
     expect(shape(cont.model.requests[0]!.prompt)).toEqual(["user: newer", "assistant: new answer", "user: again"]);
   });
 
-  it("continueConversation with no stored session ends with a result error", async () => {
+  it("continueConversation with no stored session starts a fresh session", async () => {
     const s = setup();
-    const cont = await s.run("again", ["never"], { continueConversation: true });
-    expect(cont.result).toMatchObject({ isError: true, subtype: "error_during_execution" });
-    expect(cont.result.result).toMatch(/No stored session for .* to continue/);
-    expect(cont.model.requests).toHaveLength(0);
+    const cont = await s.run("again", ["fresh answer"], { continueConversation: true });
+    expect(cont.result).toMatchObject({ isError: false, subtype: "success", result: "fresh answer" });
+    expect(shape(cont.model.requests[0]!.prompt)).toEqual(["user: again"]);
+    // …and it is stored, so the next continueConversation picks it up.
+    const next = await s.run("more", ["ok"], { continueConversation: true });
+    expect(next.result.sessionId).toBe(cont.result.sessionId);
   });
 
   it("resume with forkSession branches into a new id and leaves the original untouched", async () => {

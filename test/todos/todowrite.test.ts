@@ -43,6 +43,18 @@ function firstUserText(model: ReturnType<typeof scriptedModel>): string {
 }
 
 describe("TodoWrite", () => {
+  it("add of a task whose content is already on the list is a no-op", async () => {
+    const s = setup();
+    const r = await s.run("plan", [
+      { toolCalls: [write({ add: [{ content: "write the parser" }] })] },
+      { toolCalls: [write({ add: [{ content: "write the parser" }, { content: "docs" }, { content: "docs" }] })] },
+      "planned",
+    ]);
+    expect(r.outputs.map((o) => o.isError)).toEqual([false, false]);
+    expect(r.outputs[1]!.metadata).toMatchObject({ total: 2, written: 1 });
+    expect(s.onDisk().map((t) => t.content)).toEqual(["write the parser", "docs"]);
+  });
+
   it("edits a list stored one file per task, and answers with the list and its progress", async () => {
     const s = setup();
     const r = await s.run("plan", [
