@@ -13,6 +13,7 @@ import { runToolCalls, type RawToolCall } from "./funnel";
 import { describeError, ModelError, UbiquityError } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import { testModel } from "./testing/test-model";
+import { CallWatch } from "./call-limits";
 
 type Model = Exclude<LanguageModel, string>;
 
@@ -115,6 +116,26 @@ interface StepOutcome {
 /** One model call, streamed; deltas become `stream_event` messages when asked for. */
 async function callModel(run: RunContext, request: ModelRequest): Promise<StepOutcome> {
   const partial = run.options.includePartialMessages === true;
+  const watch = new CallWatch({
+    requestTimeoutMs: run.options.requestTimeoutMs,
+    streamIdleTimeoutMs: run.options.streamIdleTimeoutMs,
+    maxTokens: request.maxOutputTokens,
+    label: request.modelLabel,
+  });
+  try {
+    return await readStream(run, request, watch, partial);
+  } catch (error) {
+    // A limit aborts the call; whatever the stream then reports, the limit is the cause.
+    throw watch.error ?? error;
+  } finally {
+    watch.dispose();
+  }
+}
+
+/** Parts the SDK emits on its own, before the provider has said anything. */
+const SDK_PARTS = new Set(["start", "start-step"]);
+
+async function readStream(run: RunContext, request: ModelRequest, watch: CallWatch, partial: boolean): Promise<StepOutcome> {
   let streamError: unknown;
   const result = streamText({
     model: request.model,
@@ -123,7 +144,7 @@ async function callModel(run: RunContext, request: ModelRequest): Promise<StepOu
     messages: request.messages,
     tools: request.tools,
     maxRetries: 0, // retries belong to the transport (ubiquity:retry), never stacked
-    abortSignal: run.abortSignal,
+    abortSignal: AbortSignal.any([run.abortSignal, watch.signal]),
     maxOutputTokens: request.maxOutputTokens,
     temperature: request.temperature,
     providerOptions: request.providerOptions as never,
@@ -140,6 +161,11 @@ async function callModel(run: RunContext, request: ModelRequest): Promise<StepOu
   let providerMetadata: Record<string, unknown> | undefined;
   let modelId: string | undefined;
   for await (const part of result.fullStream) {
+    if (!SDK_PARTS.has(part.type)) {
+      const delta = part.type === "text-delta" || part.type === "reasoning-delta" ? part.text : part.type === "tool-input-delta" ? part.delta : "";
+      watch.part(delta.length);
+    }
+    if (watch.error) throw watch.error;
     switch (part.type) {
       case "text-delta":
         text += part.text;
@@ -164,11 +190,12 @@ async function callModel(run: RunContext, request: ModelRequest): Promise<StepOu
       case "error":
         throw part.error;
       case "abort":
-        throw new RunEnd("Run aborted.");
+        throw watch.error ?? new RunEnd("Run aborted.");
       default:
         break;
     }
   }
+  if (watch.error) throw watch.error;
   if (streamError) throw streamError;
   const response = await result.response;
   const assistant = response.messages.filter((m): m is AssistantModelMessage => m.role === "assistant");
@@ -234,9 +261,13 @@ function userModelMessage(prompt: TurnPrompt): ModelMessage {
 
 /** Describe a model failure for the result, naming provider and status, with secrets masked. */
 export function describeModelFailure(run: RunContext, error: unknown): string {
-  const e = error as { statusCode?: number; responseBody?: string; url?: string; name?: string };
+  const e = error as { statusCode?: number; responseBody?: string; url?: string; name?: string; cause?: { message?: string; code?: string; cause?: { code?: string } } };
   let message = describeError(error);
-  if (typeof e?.statusCode === "number") {
+  if (typeof e?.statusCode === "number" && e.statusCode >= 200 && e.statusCode < 300 && e.cause) {
+    // "Failed to process successful response": the body broke while it was read.
+    const code = e.cause.code ?? e.cause.cause?.code;
+    message = `the answer broke off after HTTP ${e.statusCode}: ${describeError(e.cause)}${code && !describeError(e.cause).includes(code) ? ` (${code})` : ""}`;
+  } else if (typeof e?.statusCode === "number") {
     const body = typeof e.responseBody === "string" && e.responseBody && !message.includes(e.responseBody) ? ` — ${e.responseBody.slice(0, 500)}` : "";
     message = `HTTP ${e.statusCode}: ${message}${body}`;
   }

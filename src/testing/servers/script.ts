@@ -24,8 +24,20 @@ export interface FakeDrop {
   drop: true;
 }
 
-/** One scripted turn: plain text, an answer, a failure or a dropped connection. */
-export type FakeTurn = string | FakeAnswer | FakeFailure | FakeDrop;
+/**
+ * A fault of a server that did answer, at least in part: `silent` accepts the request and never
+ * answers; `stall-after-headers` sends a 200 with the stream's headers, then nothing;
+ * `endless` starts a valid stream and sends text forever; `reset-mid-stream` sends the start of
+ * the answer's stream and destroys the connection; `stall-mid-stream` sends the same start and
+ * then nothing; `raw` answers with the given status, content type
+ * and body (HTML, plain JSON or nothing where a stream was asked for).
+ */
+export type FakeFault =
+  | { fault: "silent" | "stall-after-headers" | "endless" | "reset-mid-stream" | "stall-mid-stream" }
+  | { fault: "raw"; status?: number; contentType: string; body: string };
+
+/** One scripted turn: plain text, an answer, a failure, a dropped connection or a fault. */
+export type FakeTurn = string | FakeAnswer | FakeFailure | FakeDrop | FakeFault;
 
 /** One request the server received. */
 export interface RecordedRequest {
@@ -83,4 +95,9 @@ export function isFailure(turn: FakeTurn): turn is FakeFailure {
 /** True for a dropped-connection turn. */
 export function isDrop(turn: FakeTurn): turn is FakeDrop {
   return typeof turn === "object" && (turn as FakeDrop).drop === true;
+}
+
+/** True for a fault turn. */
+export function isFault(turn: FakeTurn): turn is FakeFault {
+  return typeof turn === "object" && typeof (turn as FakeFault).fault === "string";
 }
