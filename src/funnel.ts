@@ -23,6 +23,8 @@ export interface RawToolCall {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** Set when the call must not run (its response was cut by maxTokens): answered with this error. */
+  refusal?: string;
 }
 
 /** What one call produced: the stream message and the part that goes back to the model. */
@@ -109,6 +111,7 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
 
   if (run.abortSignal.aborted) return refuse("Run aborted before this tool ran.", raw.input);
   if (run.interrupted) return refuse(`Not run: the run was interrupted (${run.interrupted}).`, raw.input);
+  if (raw.refusal !== undefined) return refuse(raw.refusal, raw.input, tools.get(toolName));
   const tool = tools.get(toolName);
   if (!tool) {
     const names = [...tools.keys()];

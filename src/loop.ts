@@ -8,7 +8,7 @@ import { hasTaps } from "./kernel";
 import type { ModelRequest, ModelResponse, TurnPrompt } from "./hooks";
 import type { Tool } from "./tool";
 import { toolJsonSchema } from "./tool";
-import { addUsage, emptyUsage, type AssistantBlock, type AssistantMessage, type ResultMessage, type Usage } from "./messages";
+import { addUsage, emptyUsage, type AssistantBlock, type AssistantMessage, type ResultMessage, type StopReason, type Usage } from "./messages";
 import { runToolCalls, type RawToolCall } from "./funnel";
 import { describeError, ModelError, UbiquityError } from "./errors";
 import { redactText, secretsOf } from "./redact";
@@ -111,6 +111,31 @@ interface StepOutcome {
   calls: RawToolCall[];
   response: ModelResponse;
   assistant: ModelMessage[];
+}
+
+/** The stop reason of a response from the AI SDK's unified finish reason. */
+export function stopReasonOf(finishReason: string): StopReason {
+  switch (finishReason) {
+    case "stop":
+      return "end_turn";
+    case "tool-calls":
+      return "tool_use";
+    case "length":
+      return "max_tokens";
+    case "content-filter":
+      return "refusal";
+    default:
+      return "other";
+  }
+}
+
+/** What a tool call of a response cut by maxTokens gets instead of running. */
+function cutCallMessage(run: RunContext, request: ModelRequest): string {
+  const limit = request.maxOutputTokens ?? run.options.maxTokens;
+  return (
+    `Not run: the response was cut at the output limit${limit !== undefined ? ` (maxTokens: ${limit})` : ""} while its tool calls were being written, ` +
+    "so their input may be incomplete. Make the call again in a shorter response (split large content over several calls)."
+  );
 }
 
 /** One model call, streamed; deltas become `stream_event` messages when asked for. */
@@ -322,6 +347,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
 
   let subtype: ResultMessage["subtype"] = "success";
   let errorMessage: string | undefined;
+  let stopReason: StopReason | null = null;
   try {
     if (pre?.error) throw pre.error;
     if (!run.agent) await run.kernel.ready();
@@ -399,14 +425,21 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       sent = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
       addUsage(run.usage, usage);
       addUsage((run.modelUsage[answered] ??= emptyUsage()), usage);
-      const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered }) as AssistantMessage;
+      stopReason = stopReasonOf(step.response.finishReason);
+      const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered, stopReason }) as AssistantMessage;
       if (step.text) finalText = step.text;
       await hooks.model.response.promise(step.response, run);
       run.history.push(...step.assistant);
+      if (stopReason === "max_tokens") {
+        run.logger.warn(`[ubiquity] the response of ${answered} was cut at the output limit (maxTokens: ${request.maxOutputTokens ?? "the provider's default"}); its text is incomplete`);
+      }
 
       if (step.calls.length > 0) {
         const byName = new Map(run.tools.map((t) => [t.name, t] as const));
-        const outcomes = await runToolCalls(run, byName, step.calls);
+        // A cut response's calls may carry half an input: none of them runs, each is answered.
+        const cut = stopReason === "max_tokens" ? cutCallMessage(run, request) : undefined;
+        const calls = cut ? step.calls.map((c) => ({ ...c, refusal: cut })) : step.calls;
+        const outcomes = await runToolCalls(run, byName, calls);
         // usage.toolCalls counts in the funnel; the model's requests were counted above
         run.history.push({ role: "tool", content: outcomes.map((o) => o.part) });
         await hooks.turn.end.promise({ turn: run.numTurns, assistant, toolResults: outcomes.map((o) => o.message) }, run);
@@ -438,6 +471,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
     totalCostUsd: run.totalCostUsd,
     permissionDenials: [...run.permissionDenials],
     modelUsage: run.modelUsage,
+    stopReason,
   }) as ResultMessage;
   try {
     await hooks.session.end.promise(run, result);

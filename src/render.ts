@@ -82,6 +82,9 @@ export class TextRenderer {
         }
         this.#endLine();
         this.#streamedThisTurn = false;
+        if (m.stopReason === "max_tokens") {
+          this.sink.info("warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens");
+        }
         break;
       case "tool_use":
         this.#endLine();

@@ -68,6 +68,23 @@ export interface Answer {
   model: string;
   /** True when the client asked for a stream. */
   stream: boolean;
+  /** True when the text was cut at the request's output limit (the encoders report that finish reason). */
+  truncated: boolean;
+}
+
+/** The output limit a request body asks for (`max_tokens`, `max_completion_tokens`, `max_output_tokens`). */
+export function outputLimitOf(body: unknown): number | undefined {
+  const b = body as Record<string, unknown> | null;
+  for (const key of ["max_tokens", "max_completion_tokens", "max_output_tokens"]) {
+    if (typeof b?.[key] === "number") return b[key] as number;
+  }
+  return undefined;
+}
+
+/** Cut an answer at `limit` tokens (4 characters each), as a provider does: the text ends early (scripted tool calls stay, as calls written before the cut). */
+export function applyOutputLimit(answer: Answer, limit: number | undefined): Answer {
+  if (limit === undefined || Math.ceil(answer.text.length / 4) + answer.toolCalls.length * 20 <= limit) return answer;
+  return { ...answer, text: answer.text.slice(0, limit * 4), usage: { ...answer.usage, outputTokens: limit }, truncated: true };
 }
 
 /** Fill in an answer's defaults. */
@@ -84,6 +101,7 @@ export function normalizeAnswer(turn: string | FakeAnswer, index: number, model:
     },
     model,
     stream,
+    truncated: false,
   };
 }
 

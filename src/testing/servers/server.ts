@@ -13,7 +13,7 @@ import { encodeCohere } from "./cohere";
 import type { Encoded } from "./encoded";
 import { encodeGoogle } from "./google";
 import { encodeChat, encodeResponses } from "./openai";
-import { isDrop, isFailure, isFault, normalizeAnswer, type FakeFailure, type FakeFault, type FakeScript, type FakeTurn, type RecordedRequest, type WireFamily } from "./script";
+import { applyOutputLimit, isDrop, isFailure, isFault, normalizeAnswer, outputLimitOf, type FakeFailure, type FakeFault, type FakeScript, type FakeTurn, type RecordedRequest, type WireFamily } from "./script";
 
 /** A running fake provider server. */
 export interface FakeProviderServer {
@@ -108,8 +108,8 @@ function playFault(turn: FakeFault, family: WireFamily, req: IncomingMessage, re
   pump();
 }
 
-function encode(family: WireFamily, turn: string | Exclude<FakeTurn, string>, index: number, model: string, stream: boolean): Encoded {
-  const answer = normalizeAnswer(turn as string, index, model, stream);
+function encode(family: WireFamily, turn: string | Exclude<FakeTurn, string>, index: number, model: string, stream: boolean, limit?: number): Encoded {
+  const answer = applyOutputLimit(normalizeAnswer(turn as string, index, model, stream), limit);
   const id = `fake_${index}`;
   switch (family) {
     case "openai-responses":
@@ -177,7 +177,7 @@ export async function startProviderServer(script: FakeScript): Promise<FakeProvi
     }
     if (isFailure(turn)) return send(turn.status, errorBody(family, turn), turn.headers);
     if (isFault(turn)) return playFault(turn, family, req, res, modelOf(family, path, body), requests.length - 1, open);
-    const encoded = encode(family, turn, requests.length - 1, modelOf(family, path, body), isStream(family, path, body));
+    const encoded = encode(family, turn, requests.length - 1, modelOf(family, path, body), isStream(family, path, body), outputLimitOf(body));
     res.writeHead(200, { "content-type": encoded.contentType, "cache-control": "no-cache" });
     for (const chunk of encoded.chunks) res.write(chunk);
     res.end();
