@@ -88,6 +88,10 @@ export interface SystemMicrocompactMessage extends Base {
   subtype: "microcompact";
   cleared: number;
   tokensSaved: number;
+  /** The tool calls whose results were cleared (what a transcript records instead of the whole history). */
+  toolUseIds: string[];
+  /** The text that replaced each cleared result. */
+  replacement: string;
 }
 
 export type SystemMessage = SystemInitMessage | SystemCompactBoundaryMessage | SystemMicrocompactMessage;

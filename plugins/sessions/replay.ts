@@ -58,7 +58,9 @@ export function replay(records: readonly TranscriptRecord[], options: ReplayOpti
   };
   for (const record of main) {
     const m = record.message;
-    if (m.type === "user") {
+    if (m.type === "system" && m.subtype === "microcompact" && Array.isArray(m.toolUseIds) && typeof m.replacement === "string") {
+      clearResults(out, new Set(m.toolUseIds), m.replacement);
+    } else if (m.type === "user") {
       if (record.blocked === undefined) push(userMessage(m.text, record.context));
     } else if (m.type === "assistant") {
       const content: Exclude<AssistantModelMessage["content"], string> = [];
@@ -86,6 +88,21 @@ export function replay(records: readonly TranscriptRecord[], options: ReplayOpti
   // Providers want the conversation to open with the user.
   const first = out.findIndex((m) => m.role === "user");
   return first < 0 ? [] : out.slice(first);
+}
+
+/** Replace, in place, the output of the results of `ids` with `replacement` (what microcompaction did live). */
+function clearResults(out: ModelMessage[], ids: ReadonlySet<string>, replacement: string): void {
+  out.forEach((message, i) => {
+    if (message.role !== "tool" || !message.content.some((p) => p.type === "tool-result" && ids.has(p.toolCallId))) return;
+    out[i] = {
+      ...message,
+      content: message.content.map((part) => {
+        if (part.type !== "tool-result" || !ids.has(part.toolCallId)) return part;
+        const type = part.output.type === "error-text" || part.output.type === "error-json" ? ("error-text" as const) : ("text" as const);
+        return { ...part, output: { type, value: replacement } };
+      }),
+    };
+  });
 }
 
 /**
