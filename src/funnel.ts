@@ -47,11 +47,18 @@ export function toolContext(run: RunContext, toolUseId: string): ToolContext {
   };
 }
 
-/** Cut `content` to `limit` characters with a marker saying how much was cut. */
+/**
+ * Cut `content` to `limit` characters: the head and the tail with a marker between saying how
+ * much was cut. One policy for every tool's long output (Bash captures the same way): the end of
+ * an output — the error, the summary line, the failing test — is as telling as its start.
+ */
 export function capContent(content: string, limit: number): string {
   if (content.length <= limit) return content;
+  const head = Math.ceil(limit / 2);
+  const tail = limit - head;
   const cut = content.length - limit;
-  return `${content.slice(0, limit)}\n\n[… ${cut} more characters cut: the output was ${content.length} characters and only the first ${limit} are shown]`;
+  const marker = `\n\n[… ${cut} characters cut from the middle: the output was ${content.length} characters; the first ${head} and the last ${tail} are shown …]\n\n`;
+  return `${content.slice(0, head)}${marker}${tail > 0 ? content.slice(-tail) : ""}`;
 }
 
 function parseInput(tool: Tool, input: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
