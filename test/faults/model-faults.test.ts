@@ -90,6 +90,17 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
   });
 });
 
+describe("an endless stream without maxTokens", () => {
+  // About 1 MB of deltas to parse first: bounded loosely, so a loaded machine does not flake it.
+  it("is cut at the default bound (256,000 tokens) in seconds", async () => {
+    const server = await serve([{ fault: "endless" }]);
+    const started = Date.now();
+    const result = resultOf(await run("hi", { ...KINDS["openai string"](server), requestTimeoutMs: 500, maxRetries: 0 }));
+    expect(result.result).toMatch(/sent about \d+ tokens in \d+\.\d s without finishing \(no maxTokens set, cut at 256000 tokens\)/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
 describe("fallback after the limits", () => {
   it("a silent string model hands over to an openaiCompatible() fallback once its attempts are spent", async () => {
     const silent = await serve([{ fault: "silent" }, { fault: "silent" }]);
