@@ -42,6 +42,19 @@ export interface CallLimitOptions {
   label: string;
 }
 
+// The watch of each call, by the signal handed to the model: the transport finds it through the
+// fetch's signal and restarts the request timer for each attempt it makes after a wait.
+const watches = new WeakMap<AbortSignal, CallWatch>();
+
+/**
+ * A transport is about to send another attempt of a request (after a retry wait): the time to
+ * the first part counts from now, so `requestTimeoutMs` bounds each attempt, not their sum.
+ * A no-op for a signal that is not a watched call's.
+ */
+export function restartRequestTimer(signal: AbortSignal | null | undefined): void {
+  if (signal) watches.get(signal)?.restart();
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
 /** Watches one call: `signal` aborts when a limit is hit, `error` then says which. */
@@ -66,10 +79,14 @@ export class CallWatch {
     // Characters / 4 estimates tokens; twice the limit (plus slack) leaves room for the estimate's error.
     this.#boundTokens = options.maxTokens !== undefined ? 2 * options.maxTokens + 256 : DEFAULT_OUTPUT_BOUND_TOKENS;
     this.#boundChars = this.#boundTokens * 4;
+    this.#armRequest();
+  }
+
+  #armRequest() {
     this.#arm(this.#request, () =>
       this.#fail(
         "requestTimeoutMs",
-        `no answer from ${options.label} within ${seconds(this.#request)} of the request (requestTimeoutMs: ${this.#request}); the server accepted the connection or is unreachable but sent nothing`,
+        `no answer from ${this.options.label} within ${seconds(this.#request)} of the request (requestTimeoutMs: ${this.#request}); the server accepted the connection or is unreachable but sent nothing`,
       ),
     );
   }
@@ -77,6 +94,18 @@ export class CallWatch {
   /** Aborts when a limit is hit. */
   get signal(): AbortSignal {
     return this.#controller.signal;
+  }
+
+  /** Watch `signal` too (the one handed to the model, combining this one with the run's). */
+  watch(signal: AbortSignal): AbortSignal {
+    watches.set(signal, this);
+    return signal;
+  }
+
+  /** Restart the request timer (a new attempt); nothing once the answer has started. */
+  restart(): void {
+    if (this.error || this.#answered) return;
+    this.#armRequest();
   }
 
   /** Milliseconds since the request was sent. */

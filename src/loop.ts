@@ -169,7 +169,7 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
     messages: request.messages,
     tools: request.tools,
     maxRetries: 0, // retries belong to the transport (ubiquity:retry), never stacked
-    abortSignal: AbortSignal.any([run.abortSignal, watch.signal]),
+    abortSignal: watch.watch(AbortSignal.any([run.abortSignal, watch.signal])),
     maxOutputTokens: request.maxOutputTokens,
     temperature: request.temperature,
     providerOptions: request.providerOptions as never,

@@ -82,6 +82,16 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("requestTimeoutMs bounds each attempt, not the Retry-After waits between them", async () => {
+    const server = await serve([{ status: 429, headers: { "retry-after": "1" } }, { status: 429, headers: { "retry-after": "1" } }, "after two waits"]);
+    const logger = capturingLogger();
+    const result = resultOf(await run("hi", { ...optionsFor(server), requestTimeoutMs: 1500, logger }));
+    expect(result.result).toBe("after two waits");
+    expect(server.requests).toHaveLength(3);
+    // The transport's own attempts answered it: no call was cut by the limit and retried whole.
+    expect(logger.lines.filter((l) => /call attempt|requestTimeoutMs/.test(l))).toEqual([]);
+  });
+
   it("429, 503 and a dropped connection are retried for this model kind too", async () => {
     const server = await serve([{ status: 429, headers: { "retry-after": "0" } }, { status: 503 }, { drop: true }, "fourth try"]);
     const result = resultOf(await run("hi", { ...optionsFor(server), retryMaxWaitMs: 50 }));
