@@ -64,7 +64,7 @@ export class TextRenderer {
   #midLine = false;
   #streamedThisTurn = false;
   #provider = "the model";
-  #runningTools = 0;
+  #pendingCalls = new Set<string>();
   #waitTimer: ReturnType<typeof setInterval> | undefined;
   #waitShown = false;
   constructor(
@@ -142,16 +142,19 @@ export class TextRenderer {
     }
   }
 
-  /** Waiting starts when a request goes out (a prompt, the last tool result) and stops at any answer. */
+  /**
+   * Waiting starts when a request goes out — a prompt, or the result of the response's last tool
+   * call (not before: an approval question may still be on the screen) — and stops at any answer.
+   */
   #track(m: Message) {
     if (m.type === "system" && m.subtype === "init" && m.model) this.#provider = m.model.split(":")[0]!;
     else if (m.type === "user") this.#startWaiting();
-    else if (m.type === "tool_use") {
-      this.#runningTools++;
+    else if (m.type === "assistant") {
       this.#stopWaiting();
+      this.#pendingCalls = new Set(m.content.flatMap((b) => (b.type === "tool_call" ? [b.toolUseId] : [])));
     } else if (m.type === "tool_result") {
-      this.#runningTools = Math.max(0, this.#runningTools - 1);
-      if (this.#runningTools === 0) this.#startWaiting();
-    } else if (m.type === "stream_event" || m.type === "assistant" || m.type === "result") this.#stopWaiting();
+      this.#pendingCalls.delete(m.toolUseId);
+      if (this.#pendingCalls.size === 0) this.#startWaiting();
+    } else if (m.type === "stream_event" || m.type === "result") this.#stopWaiting();
   }
 }

@@ -41,3 +41,34 @@ describe("waiting for the provider", () => {
     expect(statuses).toEqual([]);
   });
 });
+
+describe("the status line and tool calls", () => {
+  it("waits only after the last call of a response has its result (an approval may still be asked before)", () => {
+    const statuses: string[] = [];
+    const renderer = new TextRenderer({ out: () => {}, info: () => {}, status: (t) => statuses.push(t) }, true);
+    const base = { uuid: "u", sessionId: "s" };
+    const started: string[] = [];
+    const realSetInterval = globalThis.setInterval;
+    // Record which moments start the ticker instead of waiting a second for it.
+    globalThis.setInterval = ((fn: () => void, ms: number) => {
+      started.push("tick");
+      return realSetInterval(fn, ms);
+    }) as typeof setInterval;
+    try {
+      renderer.render({ ...base, type: "assistant", text: "", model: "openai:gpt-5", stopReason: "tool_use", content: [
+        { type: "tool_call", toolUseId: "a", toolName: "Read", input: {} },
+        { type: "tool_call", toolUseId: "b", toolName: "Bash", input: {} },
+      ] });
+      renderer.render({ ...base, type: "tool_use", toolName: "Read", toolInput: {}, toolUseId: "a" });
+      renderer.render({ ...base, type: "tool_result", toolName: "Read", toolUseId: "a", output: { content: "", isError: false, metadata: {} }, durationMs: 1 });
+      expect(started).toEqual([]); // "b" may be asking for approval now
+      renderer.render({ ...base, type: "tool_use", toolName: "Bash", toolInput: {}, toolUseId: "b" });
+      renderer.render({ ...base, type: "tool_result", toolName: "Bash", toolUseId: "b", output: { content: "", isError: false, metadata: {} }, durationMs: 1 });
+      expect(started).toEqual(["tick"]);
+    } finally {
+      globalThis.setInterval = realSetInterval;
+      renderer.close();
+    }
+    expect(statuses).toEqual([]);
+  });
+});
