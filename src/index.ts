@@ -12,7 +12,7 @@ export type { Preset, ResolvedPlugin, Expansion } from "./preset";
 export { Registry } from "./registry";
 export type { RegistryEntry } from "./registry";
 export { REQUEST_STAGE, SYSTEM_STAGE, COMPACT_STAGE, PERMISSION_STAGE, ASK_STAGE, PROMPT_STAGE, ERROR_STAGE } from "./stages";
-export { ModelTimeoutError, restartRequestTimer, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS, type CallLimit } from "./call-limits";
+export { CallWatch, ModelTimeoutError, restartRequestTimer, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS, type CallLimit } from "./call-limits";
 export { OBSERVER_HOOKS } from "./hooks";
 export type * from "./hooks";
 export { Tool, defineTool, isTool, toolJsonSchema } from "./tool";

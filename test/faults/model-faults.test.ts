@@ -182,3 +182,35 @@ describe("a constructed model the kernel cannot rewire", () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe("the summary call", () => {
+  it("is bound by requestTimeoutMs too: a silent compact model fails the compaction with a warning, the run goes on", async () => {
+    const { scriptedModel } = await import("ubiquity/testing");
+    const { default: compactionSummarize } = await import("ubiquity/plugins/compaction-summarize");
+    const { call, sizedTool, capturingLogger: contextLogger } = await import("../context/helpers");
+    const silent = await serve([{ fault: "silent" }, { fault: "silent" }]);
+    const model = scriptedModel([
+      { toolCalls: [call("Read", 100, "r0")], usage: { inputTokens: 1_000, outputTokens: 40 } },
+      { toolCalls: [call("Read", 100, "r1")], usage: { inputTokens: 80_000, outputTokens: 40 } },
+      { text: "done", usage: { inputTokens: 1_000, outputTokens: 5 } },
+    ]);
+    const logger = contextLogger();
+    const started = Date.now();
+    const messages = await run("port it", {
+      model,
+      compactModel: openaiCompatible("summarizer", { baseURL: silent.baseURL }),
+      plugins: [...(await import("../model/helpers")).modelLayer().plugins, compactionSummarize()],
+      tools: [sizedTool("Read")],
+      maxContextTokens: 100_000,
+      compactKeepRecent: 2,
+      requestTimeoutMs: 500,
+      maxRetries: 1,
+      retryMaxWaitMs: 50,
+      logger,
+    });
+    const result = resultOf(messages);
+    expect(result.result).toBe("done");
+    expect(logger.warnings.join("\n")).toMatch(/compaction failed: no answer from openai-compatible:summarizer within 0\.5 s of the request \(requestTimeoutMs: 500\)/);
+    expect(Date.now() - started).toBeLessThan(4 * PER_ATTEMPT_MS);
+  });
+});
