@@ -23,6 +23,8 @@ export interface RawToolCall {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** Set when the call must not run (its response was cut by maxTokens): answered with this error. */
+  refusal?: string;
 }
 
 /** What one call produced: the stream message and the part that goes back to the model. */
@@ -46,11 +48,18 @@ export function toolContext(run: RunContext, toolUseId: string): ToolContext {
   };
 }
 
-/** Cut `content` to `limit` characters with a marker saying how much was cut. */
+/**
+ * Cut `content` to `limit` characters: the head and the tail with a marker between saying how
+ * much was cut. One policy for every tool's long output (Bash captures the same way): the end of
+ * an output — the error, the summary line, the failing test — is as telling as its start.
+ */
 export function capContent(content: string, limit: number): string {
   if (content.length <= limit) return content;
+  const head = Math.ceil(limit / 2);
+  const tail = limit - head;
   const cut = content.length - limit;
-  return `${content.slice(0, limit)}\n\n[… ${cut} more characters cut: the output was ${content.length} characters and only the first ${limit} are shown]`;
+  const marker = `\n\n[… ${cut} characters cut from the middle: the output was ${content.length} characters; the first ${head} and the last ${tail} are shown …]\n\n`;
+  return `${content.slice(0, head)}${marker}${tail > 0 ? content.slice(-tail) : ""}`;
 }
 
 function parseInput(tool: Tool, input: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
@@ -110,6 +119,7 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
 
   if (run.abortSignal.aborted) return refuse("Run aborted before this tool ran.", raw.input);
   if (run.interrupted) return refuse(`Not run: the run was interrupted (${run.interrupted}).`, raw.input);
+  if (raw.refusal !== undefined) return refuse(raw.refusal, raw.input, tools.get(toolName));
   const tool = tools.get(toolName);
   if (!tool) {
     const names = [...tools.keys()];

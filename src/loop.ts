@@ -8,11 +8,12 @@ import { hasTaps } from "./kernel";
 import type { ModelRequest, ModelResponse, TurnPrompt } from "./hooks";
 import type { Tool } from "./tool";
 import { toolJsonSchema } from "./tool";
-import { addUsage, emptyUsage, type AssistantBlock, type AssistantMessage, type ResultMessage, type Usage } from "./messages";
+import { addUsage, emptyUsage, type AssistantBlock, type AssistantMessage, type ResultMessage, type StopReason, type Usage } from "./messages";
 import { runToolCalls, type RawToolCall } from "./funnel";
 import { describeError, ModelError, UbiquityError } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import { testModel } from "./testing/test-model";
+import { CallWatch } from "./call-limits";
 
 type Model = Exclude<LanguageModel, string>;
 
@@ -112,9 +113,54 @@ interface StepOutcome {
   assistant: ModelMessage[];
 }
 
+/** The stop reason of a response from the AI SDK's unified finish reason. */
+export function stopReasonOf(finishReason: string): StopReason {
+  switch (finishReason) {
+    case "stop":
+      return "end_turn";
+    case "tool-calls":
+      return "tool_use";
+    case "length":
+      return "max_tokens";
+    case "content-filter":
+      return "refusal";
+    default:
+      return "other";
+  }
+}
+
+/** What a tool call of a response cut by maxTokens gets instead of running. */
+function cutCallMessage(run: RunContext, request: ModelRequest): string {
+  const limit = request.maxOutputTokens ?? run.options.maxTokens;
+  return (
+    `Not run: the response was cut at the output limit${limit !== undefined ? ` (maxTokens: ${limit})` : ""} while its tool calls were being written, ` +
+    "so their input may be incomplete. Make the call again in a shorter response (split large content over several calls)."
+  );
+}
+
 /** One model call, streamed; deltas become `stream_event` messages when asked for. */
 async function callModel(run: RunContext, request: ModelRequest): Promise<StepOutcome> {
   const partial = run.options.includePartialMessages === true;
+  const watch = new CallWatch({
+    requestTimeoutMs: run.options.requestTimeoutMs,
+    streamIdleTimeoutMs: run.options.streamIdleTimeoutMs,
+    maxTokens: request.maxOutputTokens,
+    label: request.modelLabel,
+  });
+  try {
+    return await readStream(run, request, watch, partial);
+  } catch (error) {
+    // A limit aborts the call; whatever the stream then reports, the limit is the cause.
+    throw watch.error ?? error;
+  } finally {
+    watch.dispose();
+  }
+}
+
+/** Parts the SDK emits on its own, before the provider has said anything. */
+const SDK_PARTS = new Set(["start", "start-step"]);
+
+async function readStream(run: RunContext, request: ModelRequest, watch: CallWatch, partial: boolean): Promise<StepOutcome> {
   let streamError: unknown;
   const result = streamText({
     model: request.model,
@@ -123,7 +169,7 @@ async function callModel(run: RunContext, request: ModelRequest): Promise<StepOu
     messages: request.messages,
     tools: request.tools,
     maxRetries: 0, // retries belong to the transport (ubiquity:retry), never stacked
-    abortSignal: run.abortSignal,
+    abortSignal: watch.watch(AbortSignal.any([run.abortSignal, watch.signal])),
     maxOutputTokens: request.maxOutputTokens,
     temperature: request.temperature,
     providerOptions: request.providerOptions as never,
@@ -140,6 +186,11 @@ async function callModel(run: RunContext, request: ModelRequest): Promise<StepOu
   let providerMetadata: Record<string, unknown> | undefined;
   let modelId: string | undefined;
   for await (const part of result.fullStream) {
+    if (!SDK_PARTS.has(part.type)) {
+      const delta = part.type === "text-delta" || part.type === "reasoning-delta" ? part.text : part.type === "tool-input-delta" ? part.delta : "";
+      watch.part(delta.length);
+    }
+    if (watch.error) throw watch.error;
     switch (part.type) {
       case "text-delta":
         text += part.text;
@@ -164,11 +215,12 @@ async function callModel(run: RunContext, request: ModelRequest): Promise<StepOu
       case "error":
         throw part.error;
       case "abort":
-        throw new RunEnd("Run aborted.");
+        throw watch.error ?? new RunEnd("Run aborted.");
       default:
         break;
     }
   }
+  if (watch.error) throw watch.error;
   if (streamError) throw streamError;
   const response = await result.response;
   const assistant = response.messages.filter((m): m is AssistantModelMessage => m.role === "assistant");
@@ -247,9 +299,13 @@ function userModelMessage(prompt: TurnPrompt): ModelMessage {
 
 /** Describe a model failure for the result, naming provider and status, with secrets masked. */
 export function describeModelFailure(run: RunContext, error: unknown): string {
-  const e = error as { statusCode?: number; responseBody?: string; url?: string; name?: string };
+  const e = error as { statusCode?: number; responseBody?: string; url?: string; name?: string; cause?: { message?: string; code?: string; cause?: { code?: string } } };
   let message = describeError(error);
-  if (typeof e?.statusCode === "number") {
+  if (typeof e?.statusCode === "number" && e.statusCode >= 200 && e.statusCode < 300 && e.cause) {
+    // "Failed to process successful response": the body broke while it was read.
+    const code = e.cause.code ?? e.cause.cause?.code;
+    message = `the answer broke off after HTTP ${e.statusCode}: ${describeError(e.cause)}${code && !describeError(e.cause).includes(code) ? ` (${code})` : ""}`;
+  } else if (typeof e?.statusCode === "number") {
     const body = typeof e.responseBody === "string" && e.responseBody && !message.includes(e.responseBody) ? ` — ${e.responseBody.slice(0, 500)}` : "";
     message = `HTTP ${e.statusCode}: ${message}${body}`;
   }
@@ -303,6 +359,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
 
   let subtype: ResultMessage["subtype"] = "success";
   let errorMessage: string | undefined;
+  let stopReason: StopReason | null = null;
   try {
     if (pre?.error) throw pre.error;
     if (!run.agent) await run.kernel.ready();
@@ -377,14 +434,21 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       if (usage.inputTokens > 0 || !sent || sent.history !== run.history) sent = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
       addUsage(run.usage, usage);
       addUsage((run.modelUsage[answered] ??= emptyUsage()), usage);
-      const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered }) as AssistantMessage;
+      stopReason = stopReasonOf(step.response.finishReason);
+      const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered, stopReason }) as AssistantMessage;
       if (step.text) finalText = step.text;
       await hooks.model.response.promise(step.response, run);
       run.history.push(...step.assistant);
+      if (stopReason === "max_tokens") {
+        run.logger.warn(`[ubiquity] the response of ${answered} was cut at the output limit (maxTokens: ${request.maxOutputTokens ?? "the provider's default"}); its text is incomplete`);
+      }
 
       if (step.calls.length > 0) {
         const byName = new Map(run.tools.map((t) => [t.name, t] as const));
-        const outcomes = await runToolCalls(run, byName, step.calls);
+        // A cut response's calls may carry half an input: none of them runs, each is answered.
+        const cut = stopReason === "max_tokens" ? cutCallMessage(run, request) : undefined;
+        const calls = cut ? step.calls.map((c) => ({ ...c, refusal: cut })) : step.calls;
+        const outcomes = await runToolCalls(run, byName, calls);
         // usage.toolCalls counts in the funnel; the model's requests were counted above
         run.history.push({ role: "tool", content: outcomes.map((o) => o.part) });
         await hooks.turn.end.promise({ turn: run.numTurns, assistant, toolResults: outcomes.map((o) => o.message) }, run);
@@ -418,6 +482,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
     totalCostUsd: run.totalCostUsd,
     permissionDenials: [...run.permissionDenials],
     modelUsage: run.modelUsage,
+    stopReason,
   }) as ResultMessage;
   try {
     await hooks.session.end.promise(run, result);

@@ -88,6 +88,10 @@ export interface SystemMicrocompactMessage extends Base {
   subtype: "microcompact";
   cleared: number;
   tokensSaved: number;
+  /** The tool calls whose results were cleared (what a transcript records instead of the whole history). */
+  toolUseIds: string[];
+  /** The text that replaced each cleared result. */
+  replacement: string;
 }
 
 export type SystemMessage = SystemInitMessage | SystemCompactBoundaryMessage | SystemMicrocompactMessage;
@@ -98,6 +102,13 @@ export interface UserMessage extends Base {
   text: string;
 }
 
+/**
+ * Why a model response ended: it finished (`end_turn`), it called tools (`tool_use`), it was cut
+ * by `maxTokens` (`max_tokens`: its text is incomplete and its tool calls were not run), a
+ * content filter stopped it (`refusal`), or the provider said something else (`other`).
+ */
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "refusal" | "other";
+
 /** One complete model response. */
 export interface AssistantMessage extends Base {
   type: "assistant";
@@ -105,6 +116,8 @@ export interface AssistantMessage extends Base {
   content: AssistantBlock[];
   /** The model that produced this response (`provider:model`). */
   model: string;
+  /** Why the response ended; `max_tokens` means it was cut short. */
+  stopReason: StopReason;
 }
 
 /** A tool call about to run, with the input it runs with. */
@@ -136,6 +149,8 @@ export interface ResultMessage extends Base {
   subtype: "success" | "error_max_turns" | "error_during_execution";
   /** Final assistant text on success; the error message otherwise. */
   result: string;
+  /** Why the last model response ended (`max_tokens`: the final text was cut short); null when no response came. */
+  stopReason: StopReason | null;
   isError: boolean;
   numTurns: number;
   durationMs: number;

@@ -48,16 +48,54 @@ export interface RenderSink {
   out(text: string): void;
   /** Progress: tool lines, the summary, errors. */
   info(text: string): void;
+  /**
+   * A terminal's status line, rewritten in place (`\r`): "waiting for openai… 12 s" while a
+   * model request has not answered yet. Unset (pipes, CI): no status line.
+   */
+  status?(text: string): void;
 }
+
+/** How long a request may stay silent before the status line says it is waiting. */
+const WAIT_SHOWN_AFTER_MS = 1000;
+const CLEAR_LINE = "\r\x1b[2K";
 
 /** Render messages as text for a person: streamed deltas when `streaming`, whole messages otherwise. */
 export class TextRenderer {
   #midLine = false;
   #streamedThisTurn = false;
+  #provider = "the model";
+  #pendingCalls = new Set<string>();
+  #waitTimer: ReturnType<typeof setInterval> | undefined;
+  #waitShown = false;
   constructor(
     private readonly sink: RenderSink,
     private readonly streaming: boolean,
   ) {}
+
+  /** A request went out: after a second of silence the status line counts the seconds. */
+  #startWaiting() {
+    if (!this.sink.status || this.#waitTimer) return;
+    const started = Date.now();
+    this.#waitTimer = setInterval(() => {
+      const waited = Date.now() - started;
+      if (waited < WAIT_SHOWN_AFTER_MS) return;
+      this.#waitShown = true;
+      this.sink.status!(`${CLEAR_LINE}waiting for ${this.#provider}… ${Math.floor(waited / 1000)} s`);
+    }, 250);
+    this.#waitTimer.unref?.();
+  }
+
+  #stopWaiting() {
+    if (this.#waitTimer) clearInterval(this.#waitTimer);
+    this.#waitTimer = undefined;
+    if (this.#waitShown) this.sink.status?.(CLEAR_LINE);
+    this.#waitShown = false;
+  }
+
+  /** Stop the status line (the run ended). */
+  close(): void {
+    this.#stopWaiting();
+  }
 
   #endLine() {
     if (this.#midLine) {
@@ -68,6 +106,7 @@ export class TextRenderer {
 
   render(m: Message): void {
     if (m.agentId) return; // subagent traffic stays out of the top-level view
+    this.#track(m);
     switch (m.type) {
       case "stream_event":
         if (this.streaming && m.delta.type === "text") {
@@ -82,6 +121,9 @@ export class TextRenderer {
         }
         this.#endLine();
         this.#streamedThisTurn = false;
+        if (m.stopReason === "max_tokens") {
+          this.sink.info("warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens");
+        }
         break;
       case "tool_use":
         this.#endLine();
@@ -98,5 +140,21 @@ export class TextRenderer {
       default:
         break;
     }
+  }
+
+  /**
+   * Waiting starts when a request goes out — a prompt, or the result of the response's last tool
+   * call (not before: an approval question may still be on the screen) — and stops at any answer.
+   */
+  #track(m: Message) {
+    if (m.type === "system" && m.subtype === "init" && m.model) this.#provider = m.model.split(":")[0]!;
+    else if (m.type === "user") this.#startWaiting();
+    else if (m.type === "assistant") {
+      this.#stopWaiting();
+      this.#pendingCalls = new Set(m.content.flatMap((b) => (b.type === "tool_call" ? [b.toolUseId] : [])));
+    } else if (m.type === "tool_result") {
+      this.#pendingCalls.delete(m.toolUseId);
+      if (this.#pendingCalls.size === 0) this.#startWaiting();
+    } else if (m.type === "stream_event" || m.type === "result") this.#stopWaiting();
   }
 }

@@ -191,7 +191,7 @@ export async function runCommand(argv: string[], io: RunnerIO): Promise<number> 
 
   let result: ResultMessage | undefined;
   const renderer = new TextRenderer(
-    { out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`) },
+    { out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), ...(interactive ? { status: (t: string) => io.stderr(t) } : {}) },
     interactive,
   );
   try {
@@ -201,6 +201,7 @@ export async function runCommand(argv: string[], io: RunnerIO): Promise<number> 
       else if (format === "text") renderer.render(message as Message);
     }
   } finally {
+    renderer.close();
     process.removeListener("SIGINT", onSigint);
   }
   if (format === "json" && result) io.stdout(`${JSON.stringify(result, null, 2)}\n`);

@@ -61,3 +61,11 @@ export const PROMPT_STAGE = Object.freeze({
   /** Observe the final prompt (transcripts). */
   RECORD: 1000,
 });
+
+/** Stages of `model.error`: the same model is tried again before another one takes over. */
+export const ERROR_STAGE = Object.freeze({
+  /** Another attempt with the same model (timeouts, broken streams, statuses the transport did not see). */
+  RETRY: -100,
+  /** Another model (`fallbackModel`). */
+  FALLBACK: 0,
+});

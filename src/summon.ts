@@ -90,6 +90,7 @@ function yieldBootFailure(channel: Channel<Message>, prompt: string, options: Su
         totalCostUsd: null,
         permissionDenials: [],
         modelUsage: {},
+        stopReason: null,
       },
       sessionId,
     ) as Message,

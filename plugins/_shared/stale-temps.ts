@@ -4,9 +4,16 @@
  * in another process that is about to rename it.
  */
 import { readdir, stat, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { glob } from "tinyglobby";
+import type { Kernel } from "../../src/index";
 
 const TEMP = /^\..+\.tmp$/;
+/** Exactly the names `writeFileAtomic` gives: `.<name>.<pid>.<8 hex>.tmp`. */
+const ATOMIC_TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/** A ripgrep/gitignore glob excluding those names (as close as globs get: no repetition). */
+export const ATOMIC_TEMP_EXCLUDE = `!.*.[0-9]*.${"[0-9a-f]".repeat(8)}.tmp`;
 
 /** Age after which a temp file is certainly orphaned: no write takes this long. */
 export const STALE_TEMP_MS = 60_000;
@@ -14,6 +21,49 @@ export const STALE_TEMP_MS = 60_000;
 /** True for a name `writeFileAtomic` gives its temp files. */
 export function isTempName(name: string): boolean {
   return TEMP.test(name);
+}
+
+/** True for the temp file of an atomic write in progress or left by a crash (never shown by Glob or Grep). */
+export function isAtomicTempName(name: string): boolean {
+  return ATOMIC_TEMP.test(basename(name));
+}
+
+function writerGone(name: string): boolean {
+  const pid = Number(ATOMIC_TEMP.exec(basename(name))?.[1]);
+  if (!Number.isInteger(pid) || pid <= 0) return true;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "EPERM";
+  }
+}
+
+// Project folders swept in this process (once each: the sweep walks the tree).
+const swept = new Set<string>();
+
+/**
+ * Sweep a project for temp files of atomic writes (Write, Edit) that a crash left behind: those
+ * whose writing process is gone, or older than `maxAgeMs`. Walks at most `deep` folders down,
+ * skipping .git and node_modules; once per folder per process. Never throws.
+ */
+export async function sweepProjectTemps(root: string, maxAgeMs = STALE_TEMP_MS, deep = 12): Promise<number> {
+  if (swept.has(root)) return 0;
+  swept.add(root);
+  let removed = 0;
+  const found = await glob("**/.*.tmp", { cwd: root, dot: true, onlyFiles: true, absolute: true, deep, followSymbolicLinks: false, ignore: ["**/node_modules/**", "**/.git/**"] }).catch(
+    () => [] as string[],
+  );
+  const now = Date.now();
+  for (const path of found) {
+    if (!isAtomicTempName(path)) continue;
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    if (!writerGone(path) && now - info.mtimeMs < maxAgeMs) continue;
+    if (await unlink(path).then(() => true, () => false)) removed++;
+  }
+  return removed;
 }
 
 /** Remove temp files in `dir` older than `maxAgeMs`; returns how many went. Never throws. */
@@ -28,4 +78,17 @@ export async function removeStaleTemps(dir: string, maxAgeMs = STALE_TEMP_MS, no
     if (await unlink(path).then(() => true, () => false)) removed++;
   }
   return removed;
+}
+
+/**
+ * Sweep the run's folder for orphaned atomic-write temp files when a session starts, in the
+ * background (the walk never delays the run; the Glob and Grep tools hide such files anyway).
+ */
+export function sweepTempsAtStart(kernel: Kernel, name: string): void {
+  kernel.hooks.session.start.tap(name, (run) => {
+    if (run.agent) return;
+    void sweepProjectTemps(run.cwd).then((removed) => {
+      if (removed > 0) run.logger.debug(`[${name}] removed ${removed} temp file${removed === 1 ? "" : "s"} of interrupted writes under ${run.cwd}`);
+    });
+  });
 }

@@ -19,6 +19,8 @@ export interface Microcompaction {
   messages: ModelMessage[];
   /** How many results were cleared. */
   cleared: number;
+  /** The tool calls whose results were cleared, oldest first. */
+  toolUseIds: string[];
   /** Estimated tokens saved (characters / 4). */
   tokensSaved: number;
 }
@@ -55,9 +57,10 @@ export function microcompact(history: readonly ModelMessage[], keepRecent: numbe
     const part = (history[i] as ToolModelMessage).content[j] as ResultPart;
     if (!isCleared(part)) (byMessage.get(i) ?? byMessage.set(i, new Set()).get(i)!).add(j);
   }
-  if (byMessage.size === 0) return { messages: [...history], cleared: 0, tokensSaved: 0 };
+  if (byMessage.size === 0) return { messages: [...history], cleared: 0, toolUseIds: [], tokensSaved: 0 };
 
   let cleared = 0;
+  const toolUseIds: string[] = [];
   let tokensSaved = 0;
   const messages = history.map((message, i) => {
     const parts = byMessage.get(i);
@@ -69,10 +72,11 @@ export function microcompact(history: readonly ModelMessage[], keepRecent: numbe
         if (!parts.has(j) || part.type !== "tool-result") return part;
         const output = clearedOutput(part);
         cleared++;
+        toolUseIds.push(part.toolCallId);
         tokensSaved += Math.max(0, tokens(part.output.type === "execution-denied" ? part.output.reason : part.output.value) - tokens(CLEARED_MARKER));
         return { ...part, output };
       }),
     };
   });
-  return { messages, cleared, tokensSaved };
+  return { messages, cleared, toolUseIds, tokensSaved };
 }

@@ -7,7 +7,7 @@
  */
 import { COMPACT_STAGE, definePlugin, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
 import { budgetFor, resolveContextWindow, type ContextWindow } from "../_shared/context-budget";
-import { microcompact } from "./clear";
+import { CLEARED_MARKER, microcompact } from "./clear";
 
 export const NAME = "ubiquity:compaction-micro";
 
@@ -38,7 +38,14 @@ export const microcompactionPlugin = definePlugin(() => ({
       const result = microcompact(state.messages, run.options.microcompactKeepRecent ?? DEFAULT_KEEP_RECENT);
       if (result.cleared === 0) return state;
       const estimatedTokens = Math.max(0, state.estimatedTokens - result.tokensSaved);
-      run.emit({ type: "system", subtype: "microcompact", cleared: result.cleared, tokensSaved: result.tokensSaved });
+      run.emit({
+        type: "system",
+        subtype: "microcompact",
+        cleared: result.cleared,
+        tokensSaved: result.tokensSaved,
+        toolUseIds: result.toolUseIds,
+        replacement: CLEARED_MARKER,
+      });
       await kernel.hooks.context.compacted.promise({ tier: "micro", tokensBefore: state.estimatedTokens, tokensAfter: estimatedTokens }, run);
       return { messages: result.messages, estimatedTokens, changed: true };
     });

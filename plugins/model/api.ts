@@ -25,13 +25,24 @@ export interface ModelApi {
   addFetchWrapper(name: string, wrapper: FetchWrapper): void;
   /** The fetch to hand to a provider built for `context`, or undefined when no wrapper changes it. */
   fetchFor(base: typeof globalThis.fetch | undefined, context: FetchContext): typeof globalThis.fetch | undefined;
+  /** Record that `model` sends through the wrapped fetch (built from a string, or a rebound `openaiCompatible()`). */
+  markWrapped(model: object): void;
+  /** True when `model`'s requests go through the fetch wrappers (so HTTP statuses were already retried there). */
+  isWrapped(model: unknown): boolean;
 }
 
 const apis = new WeakMap<Kernel, ModelApi>();
 
 function createModelApi(): ModelApi {
   const wrappers: { name: string; wrapper: FetchWrapper }[] = [];
+  const wrapped = new WeakSet<object>();
   return {
+    markWrapped(model) {
+      wrapped.add(model);
+    },
+    isWrapped(model) {
+      return typeof model === "object" && model !== null && wrapped.has(model);
+    },
     addFetchWrapper(name, wrapper) {
       wrappers.push({ name, wrapper });
     },

@@ -16,9 +16,16 @@ const CONNECTION_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
+  // A call cut by requestTimeoutMs / streamIdleTimeoutMs / the output bound (src/call-limits.ts).
+  "UBIQUITY_MODEL_TIMEOUT",
+  // A 200 that is not the stream asked for (stream-check.ts).
+  "UBIQUITY_NOT_A_STREAM",
 ]);
 
-/** True when `error` (or anything in its cause chain) is a connection or timeout failure. */
+/**
+ * True when `error` (or anything in its cause chain) is a connection or timeout failure, or an
+ * answer that broke off or was not a stream: failures another attempt may not meet.
+ */
 export function isConnectionError(error: unknown): boolean {
   for (let e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 6; depth++) {
     if (typeof e.code === "string" && CONNECTION_CODES.has(e.code)) return true;

@@ -7,6 +7,7 @@
 import type { LanguageModel } from "ai";
 import {
   definePlugin,
+  ERROR_STAGE,
   modelLabel,
   REQUEST_STAGE,
   requestedModel,
@@ -25,6 +26,8 @@ import { dialectOptions } from "./dialect";
 import { isProviderFailure } from "./failover";
 import { PROVIDERS, type ProviderSpec } from "./providers";
 import { checkProviderSettings } from "./settings";
+import { streamCheckingFetch } from "./stream-check";
+import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
 
 export const NAME = "ubiquity:model";
 
@@ -58,9 +61,35 @@ function builtinProvider(kernel: Kernel, name: string, spec: ProviderSpec): Mode
   return {
     async languageModel(modelId: string, ref: ModelRef) {
       const variant = splitSpec(ref.spec)?.variant;
-      return pickModel(name, spec, await instanceFor(kernel, name, spec, ref.options), modelId, variant);
+      const model = pickModel(name, spec, await instanceFor(kernel, name, spec, ref.options), modelId, variant);
+      getModelApi(kernel).markWrapped(model);
+      return model;
     },
   };
+}
+
+const isCompatible = (model: unknown): model is OpenAICompatibleModel =>
+  typeof model === "object" && model !== null && typeof (model as Partial<OpenAICompatibleModel>)[WITH_FETCH] === "function";
+
+// Rebound openaiCompatible() models, per run options (like the provider instances).
+const rebound = new WeakMap<object, WeakMap<object, Model>>();
+
+/**
+ * An `openaiCompatible()` model sending through the run's fetch wrappers, so it gets the same
+ * retries and checks as a model built from a string; any other model is returned as it is.
+ */
+function throughTransport(kernel: Kernel, model: Model, options: ResolvedOptions): Model {
+  if (!isCompatible(model)) return model;
+  let byModel = rebound.get(options);
+  if (!byModel) rebound.set(options, (byModel = new WeakMap()));
+  let bound = byModel.get(model);
+  if (!bound) {
+    const api = getModelApi(kernel);
+    bound = model[WITH_FETCH](api.fetchFor(undefined, { provider: model.providerName, options, logger: options.logger }));
+    api.markWrapped(bound);
+    byModel.set(model, bound);
+  }
+  return bound;
 }
 
 /** Check `providerSettings` against the built-in providers the run's main and fallback strings name. */
@@ -81,6 +110,8 @@ const fallbacks = new WeakMap<RunContext, Promise<Model>>();
 export const modelPlugin = definePlugin(() => ({
   name: NAME,
   apply(kernel) {
+    // Innermost wrapper: every retry attempt is checked, and a 200 that is no stream is retried.
+    getModelApi(kernel).addFetchWrapper(`${NAME}/stream-check`, (next, context) => streamCheckingFetch(next, context.provider));
     for (const [name, spec] of Object.entries(PROVIDERS) as [string, ProviderSpec][]) {
       kernel.registries.providers.register(name, builtinProvider(kernel, name, spec), NAME);
     }
@@ -100,12 +131,13 @@ export const modelPlugin = definePlugin(() => ({
     });
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request, run) => {
+      const model = throughTransport(kernel, request.model as Model, run.options);
       const providerOptions = dialectOptions(request.model, run.options.maxThinkingTokens, request.providerOptions);
-      return providerOptions === request.providerOptions ? request : { ...request, providerOptions };
+      return providerOptions === request.providerOptions && model === request.model ? request : { ...request, model, providerOptions };
     });
 
     // After the transport's retries: a provider failure goes to the fallback model, once per call.
-    kernel.hooks.model.error.tapPromise(NAME, async (info, run) => {
+    kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.FALLBACK }, async (info, run) => {
       const wanted = run.options.fallbackModel;
       if (wanted === undefined || !isProviderFailure(info.error)) return undefined;
       let pending = fallbacks.get(run);
@@ -113,7 +145,7 @@ export const modelPlugin = definePlugin(() => ({
         pending = resolveModel(run, wanted, "fallback");
         fallbacks.set(run, pending);
       }
-      const fallback = await pending;
+      const fallback = throughTransport(kernel, await pending, run.options);
       if (info.request.model === fallback) return undefined;
       const label = modelLabel(fallback);
       run.logger.debug(`[${NAME}] ${info.request.modelLabel} failed; falling back to ${label}`);
@@ -126,7 +158,8 @@ export const modelPlugin = definePlugin(() => ({
 export default modelPlugin;
 export { registerAlias, clearAliases, expandAlias, parseAliasList, MAX_ALIAS_HOPS } from "./aliases";
 export { getModelApi, type ModelApi, type FetchWrapper, type FetchContext } from "./api";
-export { openaiCompatible, type OpenAICompatibleSettings } from "./openai-compatible";
+export { openaiCompatible, WITH_FETCH, type OpenAICompatibleSettings, type OpenAICompatibleModel } from "./openai-compatible";
+export { streamCheckingFetch, asksForStream, UnexpectedResponseError } from "./stream-check";
 export { checkProviderSettings } from "./settings";
 export { createModel, type CreateModelOptions } from "./create-model";
 export { PROVIDERS, PROVIDER_NAMES, type ProviderSpec, type ProviderName } from "./providers";

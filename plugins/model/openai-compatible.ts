@@ -18,10 +18,29 @@ export interface OpenAICompatibleSettings {
   name?: string;
 }
 
+/**
+ * The key of a function on every `openaiCompatible()` model that builds the same model with
+ * another fetch: the model plugin uses it to send the model's requests through the run's
+ * transport (retries, stream checks), as for models built from strings.
+ */
+export const WITH_FETCH: unique symbol = Symbol.for("ubiquity.openaiCompatible.withFetch");
+
+/** A model from `openaiCompatible()`. */
+export type OpenAICompatibleModel = LanguageModelV4 & {
+  /** The same model sending through `fetch` (undefined: the platform's). */
+  [WITH_FETCH](fetch: typeof globalThis.fetch | undefined): OpenAICompatibleModel;
+  /** The provider name (for the transport's log lines). */
+  readonly providerName: string;
+};
+
 type CompatibleFactory = (settings: Record<string, unknown>) => (modelId: string) => LanguageModelV4;
 
 /** A model served by any OpenAI-compatible endpoint. Its label is `openai-compatible:<model>`. */
-export function openaiCompatible(model: string, settings: OpenAICompatibleSettings): LanguageModelV4 {
+export function openaiCompatible(model: string, settings: OpenAICompatibleSettings): OpenAICompatibleModel {
+  return build(model, settings, undefined);
+}
+
+function build(model: string, settings: OpenAICompatibleSettings, fetch: typeof globalThis.fetch | undefined): OpenAICompatibleModel {
   if (typeof model !== "string" || !model) throw new TypeError("openaiCompatible(model, settings): model must be a non-empty string");
   if (typeof settings?.baseURL !== "string" || !/^https?:\/\//.test(settings.baseURL)) {
     throw new TypeError('openaiCompatible(model, settings): settings.baseURL must be an http(s) URL, e.g. "http://localhost:11434/v1"');
@@ -36,6 +55,7 @@ export function openaiCompatible(model: string, settings: OpenAICompatibleSettin
         apiKey: settings.apiKey,
         headers: settings.headers,
         includeUsage: true,
+        ...(fetch ? { fetch } : {}),
       })(model),
     ));
   return {
@@ -45,5 +65,7 @@ export function openaiCompatible(model: string, settings: OpenAICompatibleSettin
     supportedUrls: {},
     doGenerate: async (options) => (await load()).doGenerate(options),
     doStream: async (options) => (await load()).doStream(options),
+    providerName: name,
+    [WITH_FETCH]: (next) => build(model, settings, next),
   };
 }

@@ -1,10 +1,14 @@
 /**
  * `ubiquity:retry`: HTTP retries at the transport. A fetch wrapper handed, through the model
  * plugin's API, to every provider built from a string in a run (main, fallback, compact,
- * subagents). The AI SDK's own retries stay off (the loop passes `maxRetries: 0`), so the two
- * never stack. `maxRetries: 0` leaves the provider's fetch untouched.
+ * subagents) and to every `openaiCompatible()` model. The AI SDK's own retries stay off (the loop
+ * passes `maxRetries: 0`), so the two never stack. On `model.error`, before the fallback, whole
+ * calls are retried for what the transport cannot see: time limits, streams that broke off, and
+ * statuses of constructed models that do not send through the run's fetch.
+ * `maxRetries: 0` turns both off.
  */
-import { definePlugin } from "../../src/index";
+import { definePlugin, ERROR_STAGE } from "../../src/index";
+import { callRetry } from "./call-retry";
 import { getModelApi } from "../model/api";
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS } from "./policy";
 import { retryingFetch } from "./retry-fetch";
@@ -22,9 +26,11 @@ export const retryPlugin = definePlugin(() => ({
       const maxWaitMs = context.options.retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
       return retryingFetch(next, { maxRetries, maxWaitMs, logger: context.logger, provider: context.provider });
     });
+    kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.RETRY }, callRetry(kernel, NAME));
   },
 }));
 
 export default retryPlugin;
 export { retryingFetch, type RetryConfig } from "./retry-fetch";
+export { callRetryWait } from "./call-retry";
 export { RETRY_STATUSES, retryAfterMs, backoffMs, BASE_DELAY_MS, DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS } from "./policy";

@@ -2,7 +2,7 @@
  * The retrying fetch: it sits under the provider's SDK, the one layer where both the status
  * code and `Retry-After` are visible, and it resends one HTTP request instead of replaying a turn.
  */
-import type { Logger } from "../../src/index";
+import { restartRequestTimer, type Logger } from "../../src/index";
 import { isConnectionError } from "../model/failover";
 import { backoffMs, retryAfterMs, RETRY_STATUSES } from "./policy";
 import { sleep } from "./sleep";
@@ -53,6 +53,8 @@ export function retryingFetch(next: Fetch, config: RetryConfig): Fetch {
     }
     for (let attempt = 0; ; attempt++) {
       const label = `${where} attempt ${attempt + 1}/${total}`;
+      // requestTimeoutMs bounds each attempt, not the waits between them.
+      if (attempt > 0) restartRequestTimer(signal);
       let response: Response;
       try {
         response = await next(input, init);

@@ -3,15 +3,21 @@
  * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { PROMPT_STAGE, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
 import { storageRoot } from "../_shared/storage-paths";
+import { warn } from "../_shared/warn";
+import { removeStaleTemps } from "../_shared/stale-temps";
+import { acquireLock, releaseAllLocks, releaseLock } from "./lock";
 import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";
 import { SessionStore } from "./store";
 import { TranscriptWriter } from "./writer";
 
-export { SessionStore, SessionNotFoundError, readTranscript, isSessionId } from "./store";
-export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions } from "./store";
+export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId } from "./store";
+export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRead } from "./store";
+export { acquireLock, releaseLock, lockPathOf, type LockInfo } from "./lock";
 export type { TranscriptRecord, PersistedMessage } from "./records";
 export { replay } from "./replay";
 export { sessionsCommand } from "./command";
@@ -30,6 +36,16 @@ interface RunState {
   path?: string;
   /** Set for a run that replayed a session: its first prompt absorbs an unanswered last one. */
   resumed?: boolean;
+  /** The transcript whose lock this run took (released when its writer closes). */
+  locked?: string;
+}
+
+// A process that exits with a run still going leaves no lock behind (a crash leaves a stale one, taken over later).
+let exitHook = false;
+function releaseOnExit() {
+  if (exitHook) return;
+  exitHook = true;
+  process.once("exit", releaseAllLocks);
 }
 
 /** The store a run's options point at. */
@@ -45,7 +61,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
       const runs = new WeakMap<RunContext, RunState>();
       // Messages reach `event` without their run; a session id names it (subagents share it).
       // Runs of one kernel resuming the same session share its writer, counted.
-      const writers = new Map<string, { writer: TranscriptWriter; runs: number }>();
+      const writers = new Map<string, { writer: TranscriptWriter; runs: number; locked?: string }>();
 
       kernel.hooks.session.load.tapPromise(NAME, async (request, run) => {
         const store = storeFor(run);
@@ -54,12 +70,50 @@ export const sessionsPlugin = definePlugin(function sessions() {
         const found = await store.get(sessionId, run.cwd);
         if (!found) return undefined;
         let { records, path } = found;
-        if (request.fork && run.options.persistSession !== false) {
-          ({ records, path } = await store.forkRecords(sessionId, { cwd: run.cwd, sessionId: run.sessionId }));
+        if (found.corruptLines.length > 0) {
+          const lines = found.corruptLines;
+          warn(
+            run.kernel,
+            NAME,
+            `${path}: line${lines.length === 1 ? "" : "s"} ${lines.join(", ")} could not be read and ${lines.length === 1 ? "was" : "were"} skipped; ` +
+              `the other ${records.length} records were kept, and calls or results left without their pair were left out of the replayed conversation`,
+          );
         }
-        runs.set(run, { path: request.fork && run.options.persistSession === false ? undefined : path, resumed: true });
+        const persist = run.options.persistSession !== false;
+        let fork = request.fork;
+        let locked: string | undefined;
+        if (!fork && persist) {
+          // One writer per transcript: a session another run is writing continues in a fork.
+          const holder = acquireLock(path);
+          if (holder) {
+            fork = true;
+            warn(
+              run.kernel,
+              NAME,
+              `session ${sessionId} is in use by another run (pid ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}); ` +
+                `this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix`,
+            );
+          } else {
+            locked = path;
+            releaseOnExit();
+          }
+        }
+        if (fork && persist) {
+          // A session in use is forked as of its last finished run: records after it belong to
+          // the run still going (its prompt would otherwise land in this conversation too).
+          const upTo = request.fork ? undefined : records.findLast((r) => r.type === "result" && r.message.agentId === undefined)?.uuid;
+          if (request.fork || upTo !== undefined) {
+            ({ records, path } = await store.forkRecords(sessionId, { cwd: run.cwd, sessionId: run.sessionId, upToUuid: upTo }));
+            if (!acquireLock(path)) locked = path;
+          } else {
+            records = [];
+            path = store.pathFor(run.sessionId, run.cwd);
+          }
+        }
+        runs.set(run, { path: fork && !persist ? undefined : path, resumed: true, locked });
         const caps = new Map(run.tools.map((t) => [t.name, t.maxResultChars] as const));
-        return { sessionId: found.sessionId, history: replay(records, { maxResultChars: (name) => caps.get(name) }) };
+        // A fork keeps this run's own id (the loop adopts the returned one).
+        return { sessionId: fork ? run.sessionId : found.sessionId, history: replay(records, { maxResultChars: (name) => caps.get(name) }) };
       });
 
       kernel.hooks.session.start.tap(NAME, (run) => {
@@ -67,8 +121,18 @@ export const sessionsPlugin = definePlugin(function sessions() {
         const open = writers.get(run.sessionId);
         if (open) open.runs++;
         else {
-          const path = runs.get(run)?.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
-          writers.set(run.sessionId, { writer: new TranscriptWriter(path, run.cwd, run.logger, secretsOf(run.options)), runs: 1 });
+          let state = runs.get(run);
+          if (!state) runs.set(run, (state = {}));
+          const path = state.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
+          if (!state.locked) {
+            // A new session: lock it before its first line, so a --continue elsewhere forks rather than joins.
+            mkdirSync(dirname(path), { recursive: true });
+            if (!acquireLock(path)) state.locked = path;
+            releaseOnExit();
+            // Temp files of forks a crash left behind in this project's folder.
+            void removeStaleTemps(dirname(path));
+          }
+          writers.set(run.sessionId, { writer: new TranscriptWriter(path, run.cwd, run.logger, secretsOf(run.options)), runs: 1, locked: state.locked });
         }
       });
 
@@ -99,6 +163,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
         const open = run.agent ? undefined : writers.get(run.sessionId);
         if (!open || --open.runs > 0) return;
         open.writer.close();
+        if (open.locked) releaseLock(open.locked);
         writers.delete(run.sessionId);
       });
     },

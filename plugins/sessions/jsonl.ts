@@ -10,19 +10,37 @@ import { dirname } from "node:path";
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
 
-/** Parse JSONL text: every line that parses, in order, and how many lines were skipped. */
-export function parseJsonl(text: string): { values: unknown[]; skipped: number } {
+/** What `parseJsonl` found. */
+export interface ParsedJsonl {
+  /** Every line that parses, in order. */
+  values: unknown[];
+  /** The 1-based line number of each value. */
+  lines: number[];
+  /** Lines that did not parse. */
+  skipped: number;
+  /** 1-based numbers of the skipped lines that ended with a newline (corruption, not a torn tail). */
+  corrupt: number[];
+}
+
+/** Parse JSONL text: every line that parses, in order, and which lines were skipped. */
+export function parseJsonl(text: string): ParsedJsonl {
   const values: unknown[] = [];
+  const lines: number[] = [];
+  const corrupt: number[] = [];
   let skipped = 0;
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
+  const split = text.split("\n");
+  split.forEach((line, i) => {
+    if (line.trim() === "") return;
     try {
       values.push(JSON.parse(line));
+      lines.push(i + 1);
     } catch {
       skipped++;
+      // The last piece has no newline after it: a write torn by a crash, expected and cut on append.
+      if (i < split.length - 1) corrupt.push(i + 1);
     }
-  }
-  return { values, skipped };
+  });
+  return { values, lines, skipped, corrupt };
 }
 
 /** Index of the last newline in bytes `[0, end)` of the file, or -1; scans backwards in chunks. */

@@ -21,8 +21,9 @@ export interface TranscriptRecord {
   /** On a user record: why the prompt never reached the model (refused, or the run ended first). */
   blocked?: string;
   /**
-   * On a compaction record (`system/compact_boundary`, `system/microcompact`): the conversation
-   * as the model saw it right after the compaction. Replay starts from the last one, so a resumed
+   * On a summary's record (`system/compact_boundary`): the conversation as the model saw it
+   * right after the compaction (a `system/microcompact` record names the cleared results instead;
+   * transcripts written before that may carry a history on it too, and replay reads either). Replay starts from the last one, so a resumed
    * session does not pay for the same summary again.
    */
   history?: ModelMessage[];

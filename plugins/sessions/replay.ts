@@ -7,7 +7,9 @@
  *   reject a dangling call — and an assistant message left empty by that is dropped;
  * - subagent records (sidechains) and prompts that never reached the model are skipped;
  * - consecutive user messages are merged into one, which is exactly what the run sent when it
- *   resumed a session whose last prompt had no answer (see `takeTrailingPrompt`).
+ *   resumed a session whose last prompt had no answer (see `takeTrailingPrompt`);
+ * - consecutive assistant messages (the prompt between them was a corrupt line) are merged too,
+ *   and a tool result whose call was lost is left out, like a call without its result.
  * Reasoning is not replayed: providers accept history without it, not with it unsigned.
  */
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from "ai";
@@ -33,6 +35,11 @@ function mergeUsers(a: UserModelMessage, b: UserModelMessage): UserModelMessage 
   return { role: "user", content: [...parts(a), ...parts(b)] };
 }
 
+function mergeAssistants(a: AssistantModelMessage, b: AssistantModelMessage): AssistantModelMessage {
+  const parts = (m: AssistantModelMessage) => (typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content);
+  return { role: "assistant", content: [...parts(a), ...parts(b)] };
+}
+
 /** Options of `replay`. */
 export interface ReplayOptions {
   /** Cap on one tool result as the model sees it (the tool's `maxResultChars`) [30000]. */
@@ -54,11 +61,16 @@ export function replay(records: readonly TranscriptRecord[], options: ReplayOpti
   const push = (message: ModelMessage) => {
     const last = out.at(-1);
     if (message.role === "user" && last?.role === "user") out[out.length - 1] = mergeUsers(last, message);
+    // Two answers in a row: the prompt between them was lost (a corrupt line). One message
+    // holds both, so the alternation every provider requires still holds.
+    else if (message.role === "assistant" && last?.role === "assistant") out[out.length - 1] = mergeAssistants(last, message);
     else out.push(message);
   };
   for (const record of main) {
     const m = record.message;
-    if (m.type === "user") {
+    if (m.type === "system" && m.subtype === "microcompact" && Array.isArray(m.toolUseIds) && typeof m.replacement === "string") {
+      clearResults(out, new Set(m.toolUseIds), m.replacement);
+    } else if (m.type === "user") {
       if (record.blocked === undefined) push(userMessage(m.text, record.context));
     } else if (m.type === "assistant") {
       const content: Exclude<AssistantModelMessage["content"], string> = [];
@@ -86,6 +98,21 @@ export function replay(records: readonly TranscriptRecord[], options: ReplayOpti
   // Providers want the conversation to open with the user.
   const first = out.findIndex((m) => m.role === "user");
   return first < 0 ? [] : out.slice(first);
+}
+
+/** Replace, in place, the output of the results of `ids` with `replacement` (what microcompaction did live). */
+function clearResults(out: ModelMessage[], ids: ReadonlySet<string>, replacement: string): void {
+  out.forEach((message, i) => {
+    if (message.role !== "tool" || !message.content.some((p) => p.type === "tool-result" && ids.has(p.toolCallId))) return;
+    out[i] = {
+      ...message,
+      content: message.content.map((part) => {
+        if (part.type !== "tool-result" || !ids.has(part.toolCallId)) return part;
+        const type = part.output.type === "error-text" || part.output.type === "error-json" ? ("error-text" as const) : ("text" as const);
+        return { ...part, output: { type, value: replacement } };
+      }),
+    };
+  });
 }
 
 /**

@@ -38,6 +38,8 @@ export interface StoredSession extends SessionInfo {
   records: TranscriptRecord[];
   /** The transcript file. */
   path: string;
+  /** 1-based numbers of corrupt lines in the middle of the file, skipped (empty when none). */
+  corruptLines: number[];
 }
 
 /** Options of `fork()`. */
@@ -69,8 +71,15 @@ function summarize(records: readonly TranscriptRecord[]): string {
   return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 1)}…` : text;
 }
 
-/** Read a transcript's records; a torn or corrupt line is skipped. Undefined when the file is gone. */
-export async function readTranscript(path: string): Promise<TranscriptRecord[] | undefined> {
+/** A transcript as read: its records, and the lines that could not be read. */
+export interface TranscriptRead {
+  records: TranscriptRecord[];
+  /** 1-based numbers of lines in the middle of the file that are not records (a torn last line is not counted). */
+  corruptLines: number[];
+}
+
+/** Read a transcript, noting corrupt lines. Undefined when the file is gone. */
+export async function readTranscriptFile(path: string): Promise<TranscriptRead | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -78,7 +87,19 @@ export async function readTranscript(path: string): Promise<TranscriptRecord[] |
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
-  return parseJsonl(text).values.filter(isRecord);
+  const parsed = parseJsonl(text);
+  const records: TranscriptRecord[] = [];
+  const corruptLines = [...parsed.corrupt];
+  parsed.values.forEach((value, i) => {
+    if (isRecord(value)) records.push(value);
+    else corruptLines.push(parsed.lines[i]!);
+  });
+  return { records, corruptLines: corruptLines.sort((a, b) => a - b) };
+}
+
+/** Read a transcript's records; a torn or corrupt line is skipped. Undefined when the file is gone. */
+export async function readTranscript(path: string): Promise<TranscriptRecord[] | undefined> {
+  return (await readTranscriptFile(path))?.records;
 }
 
 /** Session transcripts under one root folder. */
@@ -130,9 +151,9 @@ export class SessionStore {
   async get(sessionId: string, near?: string): Promise<StoredSession | undefined> {
     const path = await this.#locate(sessionId, near);
     if (!path) return undefined;
-    const [records, info] = await Promise.all([readTranscript(path), stat(path).catch(() => undefined)]);
-    if (!records || !info) return undefined;
-    return { ...this.#info(sessionId, records, info.mtimeMs), records, path };
+    const [read, info] = await Promise.all([readTranscriptFile(path), stat(path).catch(() => undefined)]);
+    if (!read || !info || read.records.length === 0) return undefined;
+    return { ...this.#info(sessionId, read.records, info.mtimeMs), records: read.records, path, corruptLines: read.corruptLines };
   }
 
   /**

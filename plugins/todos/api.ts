@@ -62,7 +62,8 @@ export function createTodosApi(kernel: Kernel): TodosApi {
     async write(run, input) {
       const store = api.storeFor(run);
       const list = api.listFor(run);
-      const change = applyTodoInput(await store.read(list), input, newId);
+      // The one-in-progress rule holds per run (a subagent has its own list anyway).
+      const change = applyTodoInput(await store.read(list), input, newId, run.agent?.agentId ?? run.sessionId);
       await store.write(list, change.upserts, change.removals);
       return change;
     },

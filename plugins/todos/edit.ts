@@ -7,8 +7,10 @@
  *   content shared by several tasks;
  * - `add` of content already on the list is a no-op;
  * - edits apply in the order add → update → remove, each against the list as it stands;
- * - at most one task is `in_progress`, checked on the resulting list (an `add` can introduce a
- *   second one without naming the first);
+ * - at most one task is `in_progress` per owner (a run, or a subagent): runs sharing a list
+ *   each have their own. Updates or a replacement leaving two of one owner's tasks in progress
+ *   are an error; an `add` never is — the added task takes over and the owner's earlier one goes
+ *   back to `pending`, which the change reports;
  * - only tasks that really changed are written.
  */
 import { UbiquityError } from "../../src/index";
@@ -27,10 +29,12 @@ export interface TodoChange {
   upserts: Todo[];
   /** Ids of tasks to delete. */
   removals: string[];
+  /** What the change did beyond the input, for the tool's answer (a task sent back to pending). */
+  notes: string[];
 }
 
 const sameTask = (a: Todo, b: Todo) =>
-  a.content === b.content && a.status === b.status && a.activeForm === b.activeForm && a.position === b.position;
+  a.content === b.content && a.status === b.status && a.activeForm === b.activeForm && a.position === b.position && a.owner === b.owner;
 
 /** Refuse an input that mixes replace and edit, or says nothing. */
 export function checkInputKind(input: TodoWriteInput): string | undefined {
@@ -59,8 +63,11 @@ function resolve(list: readonly Todo[], ref: string): Todo {
   throw new TodoInputError(`no task matches "${ref}": name a task by its id or its exact content (${known})`);
 }
 
-/** Apply a TodoWrite input to the stored list. Throws `TodoInputError` when it cannot. */
-export function applyTodoInput(stored: readonly Todo[], input: TodoWriteInput, newId: () => string): TodoChange {
+/**
+ * Apply a TodoWrite input to the stored list on behalf of `owner` (the run or subagent making the
+ * call; undefined counts every unowned task as its own). Throws `TodoInputError` when it cannot.
+ */
+export function applyTodoInput(stored: readonly Todo[], input: TodoWriteInput, newId: () => string, owner?: string): TodoChange {
   const problem = checkInputKind(input);
   if (problem) throw new TodoInputError(problem);
   const before = new Map(stored.map((t) => [t.id, t] as const));
@@ -78,7 +85,14 @@ export function applyTodoInput(stored: readonly Todo[], input: TodoWriteInput, n
         match = unmatched.find((t) => t.content === item.content);
       }
       if (match) unmatched.splice(unmatched.indexOf(match), 1);
-      return { id: match?.id ?? newId(), content: item.content, status: item.status, ...(item.activeForm !== undefined ? { activeForm: item.activeForm } : {}), position };
+      return {
+        id: match?.id ?? newId(),
+        content: item.content,
+        status: item.status,
+        ...(item.activeForm !== undefined ? { activeForm: item.activeForm } : {}),
+        position,
+        ...(match?.owner !== undefined ? { owner: match.owner } : {}),
+      };
     });
   } else {
     next = stored.map((t) => ({ ...t }));
@@ -111,17 +125,41 @@ export function applyTodoInput(stored: readonly Todo[], input: TodoWriteInput, n
     }
   }
 
-  const active = next.filter((t) => t.status === "in_progress");
-  if (active.length > 1) {
-    throw new TodoInputError(
-      `at most one task can be in_progress, and this change leaves ${active.length}: ${active.map(describe).join(", ")}. ` +
-        "Mark the others pending or completed in the same call.",
-    );
+  // Ownership follows the status: set when a task enters in_progress, dropped when it leaves.
+  const added = new Set<string>();
+  for (const t of next) {
+    const was = before.get(t.id);
+    if (!was) added.add(t.id);
+    if (t.status !== "in_progress") delete t.owner;
+    else if (was?.status !== "in_progress") {
+      if (owner === undefined) delete t.owner;
+      else t.owner = owner;
+    }
+  }
+  const notes: string[] = [];
+  const mine = next.filter((t) => t.status === "in_progress" && t.owner === owner);
+  if (mine.length > 1) {
+    const addedMine = mine.filter((t) => added.has(t.id) && input.todos === undefined);
+    if (addedMine.length === 0) {
+      throw new TodoInputError(
+        `at most one task can be in_progress${owner !== undefined ? " per run" : ""}, and this change leaves ${mine.length}: ${mine.map(describe).join(", ")}. ` +
+          "Mark the others pending or completed in the same call.",
+      );
+    }
+    // An add is never refused: the newest added task is the one in progress now.
+    const keep = addedMine.at(-1)!;
+    for (const t of mine) {
+      if (t === keep) continue;
+      t.status = "pending";
+      delete t.owner;
+      notes.push(`${describe(t)} went back to pending: ${describe(keep)} is now this run's task in progress (one at a time)`);
+    }
   }
   const kept = new Set(next.map((t) => t.id));
   return {
     todos: sortTodos(next),
     upserts: next.filter((t) => !before.has(t.id) || !sameTask(before.get(t.id)!, t)),
     removals: stored.filter((t) => !kept.has(t.id)).map((t) => t.id),
+    notes,
   };
 }

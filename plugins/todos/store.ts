@@ -66,7 +66,14 @@ export class FileTodoStore implements TodoStore {
         this.onSkip(join(dir, name), "not a task");
         continue;
       }
-      todos.push({ id, content: value.content, status: value.status, ...(value.activeForm !== undefined ? { activeForm: value.activeForm } : {}), position: value.position });
+      todos.push({
+        id,
+        content: value.content,
+        status: value.status,
+        ...(value.activeForm !== undefined ? { activeForm: value.activeForm } : {}),
+        position: value.position,
+        ...(value.owner !== undefined ? { owner: value.owner } : {}),
+      });
     }
     return sortTodos(todos);
   }

@@ -15,6 +15,11 @@ export interface Todo {
   activeForm?: string;
   /** Orders the list; ties (two runs appending at once) break on `id`. */
   position: number;
+  /**
+   * Who set the task `in_progress` (a run's session id, or a subagent's id): the one-in-progress
+   * rule holds per owner, so runs sharing a list never lock each other out. Unset otherwise.
+   */
+  owner?: string;
 }
 
 const Status = z.enum(TODO_STATUSES);
@@ -67,6 +72,7 @@ export function isTodo(value: unknown): value is Omit<Todo, "id"> {
     (TODO_STATUSES as readonly string[]).includes(t.status as string) &&
     typeof t.position === "number" &&
     Number.isFinite(t.position) &&
-    (t.activeForm === undefined || typeof t.activeForm === "string")
+    (t.activeForm === undefined || typeof t.activeForm === "string") &&
+    (t.owner === undefined || typeof t.owner === "string")
   );
 }

@@ -1,6 +1,7 @@
 /** `ubiquity:tool-edit`: the Edit tool, as a plugin. */
 import { definePlugin } from "../../src/index";
 import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { sweepTempsAtStart } from "../_shared/stale-temps";
 import { EditTool } from "./edit-tool";
 
 export { EditTool, EditInput } from "./edit-tool";
@@ -8,7 +9,10 @@ export { EditTool, EditInput } from "./edit-tool";
 /** The plugin's name (also the owner of the tool it registers). */
 export const PLUGIN_NAME = "ubiquity:tool-edit";
 
-/** Registers the Edit tool (unless `options.tools` replaces the built-in suite). */
+/**
+ * Registers the Edit tool (unless `options.tools` replaces the built-in suite), and sweeps the
+ * project for temp files its atomic writes left behind in a crash when a run starts.
+ */
 export default definePlugin(function toolEdit() {
-  return builtinToolPlugin(PLUGIN_NAME, () => new EditTool());
+  return builtinToolPlugin(PLUGIN_NAME, () => new EditTool(), (kernel) => sweepTempsAtStart(kernel, PLUGIN_NAME));
 });

@@ -8,6 +8,7 @@ import { PathTool } from "../_shared/path-tool";
 import { displayPath, isInside, placeName, resolvePermitted } from "../_shared/paths";
 import { ToolFailure, guard } from "../_shared/tool-failure";
 import { skippedFor, skippingReaddir } from "./skipped-folders";
+import { isAtomicTempName } from "../_shared/stale-temps";
 
 /** The most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 500;
@@ -55,15 +56,16 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         fs: { readdir: skippingReaddir(skippedFor(pattern)) },
         signal: ctx.abortSignal,
       });
-      const newest = newestFirst(dir, files);
+      // Temp files of atomic writes (a Write in flight, or one a crash left) are never results.
+      const newest = newestFirst(dir, files.filter((f) => !isAtomicTempName(f)));
       const where = displayPath(ctx.cwd, dir);
       const prefix = where === "." ? "" : `${where}/`;
       const shown = newest.slice(0, GLOB_MAX_RESULTS).map((f) => prefix + f);
-      const metadata = { count: files.length, shown: shown.length, truncated: files.length > shown.length };
-      if (files.length === 0) return { content: `No files found matching ${input.pattern} in ${placeName(ctx.cwd, dir)}.`, metadata };
+      const metadata = { count: newest.length, shown: shown.length, truncated: newest.length > shown.length };
+      if (newest.length === 0) return { content: `No files found matching ${input.pattern} in ${placeName(ctx.cwd, dir)}.`, metadata };
       const note =
-        files.length > shown.length
-          ? `\n\n[Showing the ${shown.length} most recently modified of ${files.length} matching files. Narrow the pattern or path to see the others.]`
+        newest.length > shown.length
+          ? `\n\n[Showing the ${shown.length} most recently modified of ${newest.length} matching files. Narrow the pattern or path to see the others.]`
           : "";
       return { content: shown.join("\n") + note, metadata };
     });

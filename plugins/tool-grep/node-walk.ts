@@ -9,6 +9,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import micromatch from "micromatch";
 import { FILE_TYPES } from "./file-types";
+import { isAtomicTempName } from "../_shared/stale-temps";
 import { compileRule, matchRules, parseIgnoreFile, type IgnoreRule } from "./ignore-rules";
 
 /** Ignore files of one folder, by precedence (ripgrep: .rgignore over .ignore over .gitignore). */
@@ -99,7 +100,7 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
       if (entry.isDirectory()) {
         if (selected(here, path, entry.name, true)) subdirs.push(path);
       } else if (entry.isFile()) {
-        if (selected(here, path, entry.name, false)) files.push(path);
+        if (!isAtomicTempName(entry.name) && selected(here, path, entry.name, false)) files.push(path);
       }
     }
     await Promise.all(subdirs.map((d) => visit(d, here)));

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { basename, dirname } from "node:path";
 import { ToolFailure } from "../_shared/tool-failure";
 import { invalidPatternMessage } from "./node-backend";
+import { ATOMIC_TEMP_EXCLUDE } from "../_shared/stale-temps";
 import type { FileHits, SearchQuery, SearchResult } from "./search";
 
 /** More output than this stops the search (the results are then marked incomplete). */
@@ -26,6 +27,8 @@ export function rgArguments(query: SearchQuery): string[] {
     "--glob=!.git",
   ];
   if (query.glob) args.push(`--glob=${query.glob}`);
+  // After the user's glob, so it wins: temp files of atomic writes are never searched.
+  args.push(`--glob=${ATOMIC_TEMP_EXCLUDE}`);
   if (query.type) args.push(`--type=${query.type}`);
   if (query.ignoreCase) args.push("--ignore-case");
   if (query.multiline) args.push("--multiline", "--multiline-dotall");

@@ -9,7 +9,7 @@ Two ways to call it, never both in one call:
 - {"todos": [{"content": "...", "status": "pending"}, ...]} replaces the whole list (start a new plan this way);
 - any of {"add": [{"content": "..."}]}, {"update": [{"task": "...", "status": "completed"}]}, {"remove": ["..."]} edits single tasks without restating the rest.
 Name a task by its id (shown in every result) or its exact content; a name that matches nothing is an error.
-Statuses: pending, in_progress, completed. Keep exactly one task in_progress while you work, and mark a task completed as soon as it is done.`;
+Statuses: pending, in_progress, completed. Keep exactly one task in_progress while you work (other runs sharing the list have their own), and mark a task completed as soon as it is done.`;
 
 /** The TodoWrite tool. Needs the `ubiquity:todos` plugin in the run (the default preset has it). */
 export class TodoWriteTool extends Tool<typeof TodoWriteInput> {
@@ -42,7 +42,7 @@ export class TodoWriteTool extends Tool<typeof TodoWriteInput> {
       const change = await api.write(run, input);
       const done = change.todos.filter((t) => t.status === "completed").length;
       return {
-        content: formatResult(change.todos),
+        content: [formatResult(change.todos), ...change.notes.map((n) => `Note: ${n}.`)].join("\n"),
         metadata: { todos: change.todos, completed: done, total: change.todos.length, written: change.upserts.length, removed: change.removals.length },
       };
     } catch (error) {

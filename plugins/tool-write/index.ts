@@ -1,6 +1,7 @@
 /** `ubiquity:tool-write`: the Write tool, as a plugin. */
 import { definePlugin } from "../../src/index";
 import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { sweepTempsAtStart } from "../_shared/stale-temps";
 import { WriteTool } from "./write-tool";
 
 export { WriteTool, WriteInput } from "./write-tool";
@@ -8,7 +9,10 @@ export { WriteTool, WriteInput } from "./write-tool";
 /** The plugin's name (also the owner of the tool it registers). */
 export const PLUGIN_NAME = "ubiquity:tool-write";
 
-/** Registers the Write tool (unless `options.tools` replaces the built-in suite). */
+/**
+ * Registers the Write tool (unless `options.tools` replaces the built-in suite), and sweeps the
+ * project for temp files its atomic writes left behind in a crash when a run starts.
+ */
 export default definePlugin(function toolWrite() {
-  return builtinToolPlugin(PLUGIN_NAME, () => new WriteTool());
+  return builtinToolPlugin(PLUGIN_NAME, () => new WriteTool(), (kernel) => sweepTempsAtStart(kernel, PLUGIN_NAME));
 });

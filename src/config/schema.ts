@@ -194,6 +194,18 @@ export const OptionsSchema = z.strictObject({
   providerOptions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   maxRetries: z.number().int().nonnegative().optional().describe("HTTP retries [3]"),
   retryMaxWaitMs: z.number().nonnegative().optional().describe("[60000]"),
+  /** Longest wait from sending a model request to the first part of its answer; then the attempt fails and is retried. */
+  requestTimeoutMs: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Time to the first part of a model's answer, per attempt; a retryable failure when hit [120000]"),
+  /** Longest silence inside a model's streamed answer once it has started; then the attempt fails and is retried. */
+  streamIdleTimeoutMs: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Longest silence inside a streamed answer, per attempt; a retryable failure when hit [120000]"),
   // prompt
   systemPrompt: z.string().optional(),
   appendSystemPrompt: z.string().optional(),

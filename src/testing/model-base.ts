@@ -21,6 +21,8 @@ export interface OfflineStep {
   chunkSize?: number;
   /** Wait this long before the response starts (honours the abort signal). */
   delayMs?: number;
+  /** Why the response ended [tool-calls when there are calls, else stop]; `length` plays a response cut by maxTokens. */
+  finishReason?: "stop" | "length" | "tool-calls" | "content-filter";
 }
 
 /** Rough token estimate (characters / 4), deterministic. */
@@ -81,7 +83,11 @@ export function offlineModel(
 ): LanguageModelV4 {
   let calls = 0;
   const finishReason = (step: OfflineStep) =>
-    step.toolCalls?.length ? ({ unified: "tool-calls", raw: "tool_use" } as const) : ({ unified: "stop", raw: "stop" } as const);
+    step.finishReason
+      ? ({ unified: step.finishReason, raw: step.finishReason } as const)
+      : step.toolCalls?.length
+        ? ({ unified: "tool-calls", raw: "tool_use" } as const)
+        : ({ unified: "stop", raw: "stop" } as const);
   return {
     specificationVersion: "v4",
     provider,

@@ -210,10 +210,11 @@ describe("limits", () => {
     expect(results[1]!.output.content).toHaveLength(500);
     const parts = model.requests[1]!.prompt.find((m) => m.role === "tool")!.content;
     const values = parts.map((p) => (p.type === "tool-result" && p.output.type === "text" ? p.output.value : ""));
-    expect(values[0]!.startsWith("x".repeat(30_000))).toBe(true);
-    expect(values[0]).toMatch(/20000 more characters cut: the output was 50000 characters/);
+    // Head and tail with a marker between, the same policy as Bash's capture.
+    expect(values[0]!.startsWith(`${"x".repeat(15_000)}\n\n[… 20000 characters cut from the middle: the output was 50000 characters; the first 15000 and the last 15000 are shown …]\n\n`)).toBe(true);
+    expect(values[0]!.endsWith("x".repeat(15_000))).toBe(true);
     expect(values[0]!.length).toBeLessThan(30_200);
-    expect(values[1]).toMatch(/^y{100}\n\n\[… 400 more characters cut/);
+    expect(values[1]).toMatch(/^y{50}\n\n\[… 400 characters cut from the middle[^\]]*\]\n\ny{50}$/);
   });
 
   it("abortSignal ends the run between steps with 'Run aborted.'", async () => {

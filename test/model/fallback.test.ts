@@ -69,7 +69,8 @@ it("does not fail over on an error that is not a provider failure", async () => 
 it("reports the primary's error when the fallback fails as well", async () => {
   const primary = scriptedModel([{ error: { status: 500, message: "primary down" } }]);
   const fallback = scriptedModel([{ error: { status: 500, message: "fallback down" } }]);
-  const result = resultOf(await run("go", { model: primary, fallbackModel: fallback }));
+  // maxRetries: 0: the call retries of a constructed model would replay past the one-turn scripts.
+  const result = resultOf(await run("go", { model: primary, fallbackModel: fallback, maxRetries: 0 }));
   expect(result.isError).toBe(true);
   expect(result.result).toMatch(/fallback down/);
   expect(fallback.played).toBe(1);

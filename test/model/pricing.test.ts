@@ -97,7 +97,7 @@ describe("totalCostUsd", () => {
     const primary = () => scriptedModel([{ toolCalls: [{ toolName: "Echo", input: { text: "a" } }], usage: { inputTokens: M, outputTokens: 0 } }, { error: { status: 503 } }], { provider: "acme", modelId: "priced-model" });
     const logger = capturingLogger();
     const mixed = resultOf(
-      await run("go", { model: primary(), fallbackModel: scriptedModel(["from local"], { provider: "local", modelId: "llama" }), modelPricing: { "priced-model": { input: 2, output: 0 } }, logger }),
+      await run("go", { model: primary(), fallbackModel: scriptedModel(["from local"], { provider: "local", modelId: "llama" }), modelPricing: { "priced-model": { input: 2, output: 0 } }, logger, maxRetries: 0 }),
     );
     expect(mixed.result).toBe("from local");
     expect(Object.keys(mixed.modelUsage ?? {})).toEqual(["acme:priced-model", "local:llama"]);
@@ -109,6 +109,7 @@ describe("totalCostUsd", () => {
         model: primary(),
         fallbackModel: scriptedModel([{ text: "from fallback", usage: { inputTokens: M, outputTokens: 0 } }], { provider: "local", modelId: "llama" }),
         modelPricing: { "priced-model": { input: 2, output: 0 }, "local:llama": { input: 0.5, output: 0 } },
+        maxRetries: 0,
       }),
     );
     expect(both.totalCostUsd).toBeCloseTo(2.5, 10);

@@ -82,13 +82,15 @@ describe("responses returned at once", () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it("maxRetries: 0 leaves the provider's own fetch untouched", async () => {
+  it("maxRetries: 0 sends once (the provider's fetch keeps only the stream check)", async () => {
     server = await startProviderServer([{ status: 503 }, "never sent"]);
     const result = resultOf(await run("hi", options({ maxRetries: 0 })));
     expect(result.result).toMatch(/HTTP 503/);
     expect(server.requests).toHaveLength(1);
     const kernel = createKernel({ ...modelLayer(), maxRetries: 0 });
-    expect(getModelApi(kernel).fetchFor(undefined, { provider: "groq", options: kernel.options, logger: kernel.logger })).toBeUndefined();
+    const once = getModelApi(kernel).fetchFor(undefined, { provider: "groq", options: kernel.options, logger: kernel.logger })!;
+    expect((await once(`${server.baseURL}/chat/completions`, { method: "POST", body: "{}" })).status).toBe(200);
+    expect(server.requests).toHaveLength(2);
     const retrying = createKernel({ ...modelLayer() });
     expect(getModelApi(retrying).fetchFor(undefined, { provider: "groq", options: retrying.options, logger: retrying.logger })).toBeTypeOf("function");
   });

@@ -9,7 +9,7 @@ import { FileTodoStore, applyTodoInput } from "ubiquity/plugins/todos";
 import { projectSlug } from "../../plugins/_shared/storage-paths";
 import { spawnTs } from "../helpers/ts-child";
 import { tempDirs } from "../helpers/temp-dirs";
-import { editPlan } from "./fixtures/edit-plan";
+import { editPlan, progressPlan } from "./fixtures/edit-plan";
 
 const PROCESSES = 8;
 const EDITS = 100;
@@ -19,8 +19,8 @@ const child = join(here, "fixtures", "edit-child.ts");
 
 const temp = tempDirs();
 
-function start(todoDir: string, cwd: string, p: number) {
-  const proc = spawnTs(child, [todoDir, cwd, String(p)]);
+function start(todoDir: string, cwd: string, p: number, kind?: "progress") {
+  const proc = spawnTs(child, [todoDir, cwd, String(p), ...(kind ? [kind] : [])]);
   let stdout = "";
   let stderr = "";
   let onReady: () => void;
@@ -60,6 +60,31 @@ describe("todo lists under concurrency", () => {
     const expected = Object.assign({}, ...Array.from({ length: PROCESSES }, (_, p) => editPlan(p, EDITS).final)) as Record<string, string>;
     expect(Object.fromEntries(list.map((t) => [t.content, t.status]))).toEqual(expected);
     expect(list).toHaveLength(PROCESSES * 4);
+  }, 120_000);
+
+  it(`${PROCESSES} processes × ${EDITS} edits, each keeping one task in progress, on one shared list: none refused, one in progress per run`, async () => {
+    const todoDir = temp("ubq-todos-");
+    const cwd = temp("ubq-project-");
+    const procs = Array.from({ length: PROCESSES }, (_, p) => start(todoDir, cwd, p, "progress"));
+    await Promise.all(procs.map((p) => p.ready));
+    for (const p of procs) p.go();
+    const outputs = await Promise.all(procs.map((p) => p.done));
+
+    const results = outputs.flatMap((lines) => lines.filter((l) => l.startsWith("result ")));
+    const refused = results.filter((l) => !l.startsWith("result ok"));
+    console.log(`${PROCESSES} processes × ${EDITS} edits with tasks in progress: ${results.length - refused.length} of ${results.length} accepted, ${refused.length} refused`);
+    expect(results).toHaveLength(PROCESSES * EDITS);
+    expect(refused).toEqual([]);
+    outputs.forEach((lines, p) => expect(lines.at(-1), `process ${p}`).toBe("end ok"));
+
+    const list = await new FileTodoStore(todoDir).read({ project: projectSlug(cwd), key: "project" });
+    const expected = Object.assign({}, ...Array.from({ length: PROCESSES }, (_, p) => progressPlan(p, EDITS).final)) as Record<string, string>;
+    expect(Object.fromEntries(list.map((t) => [t.content, t.status]))).toEqual(expected);
+    // One task in progress per run, each owned by a different run.
+    const active = list.filter((t) => t.status === "in_progress");
+    expect(active).toHaveLength(PROCESSES);
+    expect(new Set(active.map((t) => t.owner)).size).toBe(PROCESSES);
+    expect(new Set(active.map((t) => t.content.split("-")[0])).size).toBe(PROCESSES);
   }, 120_000);
 
   it("two appends at the same position both survive, ordered by id", async () => {

@@ -94,9 +94,13 @@ describe("TodoWrite merge rules", () => {
     expect(() => applyTodoInput(stored, { update: [{ task: "docs" }] }, ids())).toThrow(/changes nothing/);
   });
 
-  it("at most one in_progress, checked on the result: an add can introduce a second", () => {
-    expect(() => applyTodoInput(stored, { add: [{ content: "another", status: "in_progress" }] }, ids())).toThrow(
-      /at most one task can be in_progress, and this change leaves 2: "wire the CLI" \(id b2\), "another" \(id n1\)/,
+  it("at most one in_progress per owner: updates leaving two are refused, an add never is (it takes over)", () => {
+    const added = applyTodoInput(stored, { add: [{ content: "another", status: "in_progress" }] }, ids());
+    expect(added.todos.map((t) => `${t.id}:${t.status}`)).toEqual(["a1:completed", "b2:pending", "c3:pending", "n1:in_progress"]);
+    expect(added.notes).toEqual(['"wire the CLI" (id b2) went back to pending: "another" (id n1) is now this run\'s task in progress (one at a time)']);
+    expect(added.upserts.map((t) => t.id).sort()).toEqual(["b2", "n1"]);
+    expect(() => applyTodoInput(stored, { update: [{ task: "c3", status: "in_progress" }] }, ids())).toThrow(
+      /at most one task can be in_progress, and this change leaves 2: "wire the CLI" \(id b2\), "docs" \(id c3\)/,
     );
     // Handing over in the same call is fine.
     const handover = applyTodoInput(stored, { add: [{ content: "another", status: "in_progress" }], update: [{ task: "b2", status: "completed" }] }, ids());
@@ -104,6 +108,18 @@ describe("TodoWrite merge rules", () => {
     expect(() =>
       applyTodoInput([], { todos: [{ content: "a", status: "in_progress" }, { content: "b", status: "in_progress" }] }, ids()),
     ).toThrow(/at most one task can be in_progress/);
+  });
+
+  it("the rule holds per owner: another run's task in progress neither blocks nor is touched", () => {
+    const theirs: Todo[] = [{ id: "t1", content: "their task", status: "in_progress", position: 0, owner: "run-b" }];
+    const mine = applyTodoInput(theirs, { add: [{ content: "my task", status: "in_progress" }, { content: "later" }] }, ids(), "run-a");
+    expect(mine.todos.map((t) => `${t.content}:${t.status}:${t.owner ?? "-"}`)).toEqual(["their task:in_progress:run-b", "my task:in_progress:run-a", "later:pending:-"]);
+    expect(mine.notes).toEqual([]);
+    expect(mine.upserts.map((t) => t.content)).toEqual(["my task", "later"]);
+    // Finishing leaves no owner behind; two of one run's own tasks in progress is still refused.
+    const done = applyTodoInput(mine.todos, { update: [{ task: "my task", status: "completed" }] }, ids(), "run-a");
+    expect(done.todos.find((t) => t.content === "my task")).not.toHaveProperty("owner");
+    expect(() => applyTodoInput(mine.todos, { update: [{ task: "later", status: "in_progress" }] }, ids(), "run-a")).toThrow(/per run, and this change leaves 2/);
   });
 
   it("orders by position, ties by id", () => {

@@ -77,7 +77,7 @@ describe("TodoWrite", () => {
     ]);
   });
 
-  it("a bad reference, a mixed call or a second in_progress is an error result; nothing is written", async () => {
+  it("a bad reference or a mixed call is an error result and writes nothing; a second in_progress by add takes over", async () => {
     const s = setup();
     const r = await s.run("plan", [
       { toolCalls: [write({ add: [{ content: "one", status: "in_progress" }] })] },
@@ -91,8 +91,9 @@ describe("TodoWrite", () => {
     expect(missing!.content).toMatch(/^TodoWrite: no task matches "two": name a task by its id or its exact content/);
     expect(mixed).toMatchObject({ isError: true });
     expect(mixed!.content).toMatch(/^Invalid arguments for TodoWrite: send either `todos`/);
-    expect(second!.content).toMatch(/at most one task can be in_progress, and this change leaves 2/);
-    expect(s.onDisk().map((t) => t.content)).toEqual(["one"]);
+    expect(second).toMatchObject({ isError: false });
+    expect(second!.content).toMatch(/Note: "one" \(id \w+\) went back to pending: "two" \(id \w+\) is now this run's task in progress/);
+    expect(s.onDisk().map((t) => `${t.content}:${t.status}`)).toEqual(["one:pending", "two:in_progress"]);
   });
 
   it("writes only the tasks it changed (the others keep their files), and re-reads the store on every call", async () => {

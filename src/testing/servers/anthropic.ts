@@ -15,7 +15,7 @@ function usage(a: Answer) {
 
 /** An answer in the Messages format. */
 export function encodeAnthropic(a: Answer, id: string): Encoded {
-  const stopReason = a.toolCalls.length ? "tool_use" : "end_turn";
+  const stopReason = a.truncated ? "max_tokens" : a.toolCalls.length ? "tool_use" : "end_turn";
   const content = [
     ...(a.text ? [{ type: "text", text: a.text }] : []),
     ...a.toolCalls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.input })),

@@ -29,8 +29,9 @@ function responsesOutput(a: Answer) {
 
 /** An answer in the Responses API format (stream of typed events, or one response object). */
 export function encodeResponses(a: Answer, id: string): Encoded {
-  const response = { id, object: "response", created_at: created(), model: a.model, status: "completed" };
-  if (!a.stream) return json({ ...response, output: responsesOutput(a), usage: responsesUsage(a), incomplete_details: null });
+  const response = { id, object: "response", created_at: created(), model: a.model, status: a.truncated ? "incomplete" : "completed" };
+  const incomplete = a.truncated ? { reason: "max_output_tokens" } : null;
+  if (!a.stream) return json({ ...response, output: responsesOutput(a), usage: responsesUsage(a), incomplete_details: incomplete });
   const events: { event: string; data: Record<string, unknown> }[] = [];
   const add = (type: string, data: Record<string, unknown>) => events.push({ event: type, data: { type, sequence_number: events.length, ...data } });
   add("response.created", { response: { ...response, status: "in_progress", output: [] } });
@@ -48,7 +49,7 @@ export function encodeResponses(a: Answer, id: string): Encoded {
     add("response.output_item.done", { output_index: index, item: { ...item, arguments: JSON.stringify(c.input), status: "completed" } });
     index++;
   });
-  add("response.completed", { response: { ...response, output: responsesOutput(a), usage: responsesUsage(a) } });
+  add(a.truncated ? "response.incomplete" : "response.completed", { response: { ...response, output: responsesOutput(a), usage: responsesUsage(a), incomplete_details: incomplete } });
   return sse(events);
 }
 
@@ -67,7 +68,7 @@ function chatUsage(a: Answer) {
 /** An answer in the Chat Completions format (chunks ending in `[DONE]`, or one completion). */
 export function encodeChat(a: Answer, id: string): Encoded {
   const base = { id, created: created(), model: a.model };
-  const finish = a.toolCalls.length ? "tool_calls" : "stop";
+  const finish = a.truncated ? "length" : a.toolCalls.length ? "tool_calls" : "stop";
   const toolCalls = a.toolCalls.map((c, i) => ({ index: i, id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } }));
   if (!a.stream) {
     const message = { role: "assistant", content: a.text || null, ...(toolCalls.length ? { tool_calls: toolCalls.map(({ index: _i, ...c }) => c) } : {}) };

@@ -24,8 +24,20 @@ export interface FakeDrop {
   drop: true;
 }
 
-/** One scripted turn: plain text, an answer, a failure or a dropped connection. */
-export type FakeTurn = string | FakeAnswer | FakeFailure | FakeDrop;
+/**
+ * A fault of a server that did answer, at least in part: `silent` accepts the request and never
+ * answers; `stall-after-headers` sends a 200 with the stream's headers, then nothing;
+ * `endless` starts a valid stream and sends text forever; `reset-mid-stream` sends the start of
+ * the answer's stream and destroys the connection; `stall-mid-stream` sends the same start and
+ * then nothing; `raw` answers with the given status, content type
+ * and body (HTML, plain JSON or nothing where a stream was asked for).
+ */
+export type FakeFault =
+  | { fault: "silent" | "stall-after-headers" | "endless" | "reset-mid-stream" | "stall-mid-stream" }
+  | { fault: "raw"; status?: number; contentType: string; body: string };
+
+/** One scripted turn: plain text, an answer, a failure, a dropped connection or a fault. */
+export type FakeTurn = string | FakeAnswer | FakeFailure | FakeDrop | FakeFault;
 
 /** One request the server received. */
 export interface RecordedRequest {
@@ -56,6 +68,23 @@ export interface Answer {
   model: string;
   /** True when the client asked for a stream. */
   stream: boolean;
+  /** True when the text was cut at the request's output limit (the encoders report that finish reason). */
+  truncated: boolean;
+}
+
+/** The output limit a request body asks for (`max_tokens`, `max_completion_tokens`, `max_output_tokens`). */
+export function outputLimitOf(body: unknown): number | undefined {
+  const b = body as Record<string, unknown> | null;
+  for (const key of ["max_tokens", "max_completion_tokens", "max_output_tokens"]) {
+    if (typeof b?.[key] === "number") return b[key] as number;
+  }
+  return undefined;
+}
+
+/** Cut an answer at `limit` tokens (4 characters each), as a provider does: the text ends early (scripted tool calls stay, as calls written before the cut). */
+export function applyOutputLimit(answer: Answer, limit: number | undefined): Answer {
+  if (limit === undefined || Math.ceil(answer.text.length / 4) + answer.toolCalls.length * 20 <= limit) return answer;
+  return { ...answer, text: answer.text.slice(0, limit * 4), usage: { ...answer.usage, outputTokens: limit }, truncated: true };
 }
 
 /** Fill in an answer's defaults. */
@@ -72,6 +101,7 @@ export function normalizeAnswer(turn: string | FakeAnswer, index: number, model:
     },
     model,
     stream,
+    truncated: false,
   };
 }
 
@@ -83,4 +113,9 @@ export function isFailure(turn: FakeTurn): turn is FakeFailure {
 /** True for a dropped-connection turn. */
 export function isDrop(turn: FakeTurn): turn is FakeDrop {
   return typeof turn === "object" && (turn as FakeDrop).drop === true;
+}
+
+/** True for a fault turn. */
+export function isFault(turn: FakeTurn): turn is FakeFault {
+  return typeof turn === "object" && typeof (turn as FakeFault).fault === "string";
 }

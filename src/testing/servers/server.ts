@@ -13,7 +13,7 @@ import { encodeCohere } from "./cohere";
 import type { Encoded } from "./encoded";
 import { encodeGoogle } from "./google";
 import { encodeChat, encodeResponses } from "./openai";
-import { isDrop, isFailure, normalizeAnswer, type FakeFailure, type FakeScript, type FakeTurn, type RecordedRequest, type WireFamily } from "./script";
+import { applyOutputLimit, isDrop, isFailure, isFault, normalizeAnswer, outputLimitOf, type FakeFailure, type FakeFault, type FakeScript, type FakeTurn, type RecordedRequest, type WireFamily } from "./script";
 
 /** A running fake provider server. */
 export interface FakeProviderServer {
@@ -72,8 +72,44 @@ function errorBody(family: WireFamily | undefined, failure: FakeFailure): string
   }
 }
 
-function encode(family: WireFamily, turn: string | Exclude<FakeTurn, string>, index: number, model: string, stream: boolean): Encoded {
-  const answer = normalizeAnswer(turn as string, index, model, stream);
+const FILL = "x".repeat(3000);
+
+/** Play a fault turn (see `FakeFault`). */
+function playFault(turn: FakeFault, family: WireFamily, req: IncomingMessage, res: ServerResponse, model: string, index: number, open: Set<ServerResponse>) {
+  open.add(res);
+  res.on("close", () => open.delete(res));
+  if (turn.fault === "silent") return;
+  if (turn.fault === "raw") {
+    res.writeHead(turn.status ?? 200, { "content-type": turn.contentType });
+    res.end(turn.body);
+    return;
+  }
+  const encoded = encode(family, { text: FILL }, index, model, true);
+  res.writeHead(200, { "content-type": encoded.contentType, "cache-control": "no-cache" });
+  if (turn.fault === "stall-after-headers") {
+    res.flushHeaders();
+    return;
+  }
+  // The chunks before the first text delta open the stream; that delta is what repeats.
+  const first = encoded.chunks.findIndex((c) => (typeof c === "string" ? c : Buffer.from(c).toString("latin1")).includes(FILL.slice(0, 500)));
+  const opening = encoded.chunks.slice(0, Math.max(0, first));
+  const delta = encoded.chunks[first]!;
+  if (turn.fault === "reset-mid-stream" || turn.fault === "stall-mid-stream") {
+    for (const chunk of [...opening, delta]) res.write(chunk);
+    if (turn.fault === "reset-mid-stream") setTimeout(() => req.socket.destroy(), 50);
+    return;
+  }
+  for (const chunk of opening) res.write(chunk);
+  const pump = () => {
+    if (res.destroyed || res.writableEnded) return;
+    if (res.write(delta)) setImmediate(pump);
+    else res.once("drain", pump);
+  };
+  pump();
+}
+
+function encode(family: WireFamily, turn: string | Exclude<FakeTurn, string>, index: number, model: string, stream: boolean, limit?: number): Encoded {
+  const answer = applyOutputLimit(normalizeAnswer(turn as string, index, model, stream), limit);
   const id = `fake_${index}`;
   switch (family) {
     case "openai-responses":
@@ -140,12 +176,15 @@ export async function startProviderServer(script: FakeScript): Promise<FakeProvi
       return;
     }
     if (isFailure(turn)) return send(turn.status, errorBody(family, turn), turn.headers);
-    const encoded = encode(family, turn, requests.length - 1, modelOf(family, path, body), isStream(family, path, body));
+    if (isFault(turn)) return playFault(turn, family, req, res, modelOf(family, path, body), requests.length - 1, open);
+    const encoded = encode(family, turn, requests.length - 1, modelOf(family, path, body), isStream(family, path, body), outputLimitOf(body));
     res.writeHead(200, { "content-type": encoded.contentType, "cache-control": "no-cache" });
     for (const chunk of encoded.chunks) res.write(chunk);
     res.end();
   };
 
+  // Requests a fault holds open; closed with the server.
+  const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
@@ -164,6 +203,7 @@ export async function startProviderServer(script: FakeScript): Promise<FakeProvi
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const res of open) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
