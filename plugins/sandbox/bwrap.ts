@@ -3,7 +3,7 @@
  * over earlier ones): the whole system read-only, private /tmp and /run, the writable folders,
  * then on top of them the protected paths read-only and the secrets unreadable.
  */
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import type { NetworkPolicy } from "./config";
 import type { RootLayout } from "./protect";
 
@@ -30,9 +30,37 @@ export interface Profile {
   network: NetworkPolicy;
   socat?: string;
   home: string;
+  /** Folders under the real /tmp that stay visible, read-only, over the private /tmp: the program's own files. */
+  programRoots?: string[];
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/**
+ * The folders directly under /tmp that hold the program a spawn starts (its command, resolved on
+ * PATH, and the existing absolute paths among its arguments, symlinks followed): a server or
+ * hook installed under /tmp must still find its own files behind the private /tmp.
+ */
+export function programRootsUnderTmp(command: string, args: readonly string[], path: string | undefined): string[] {
+  const candidates = [command.includes("/") ? command : (path ?? "").split(":").filter(Boolean).map((d) => `${d}/${command}`).find((p) => existsSync(p)), ...args.filter((a) => a.startsWith("/"))];
+  const roots = new Set<string>();
+  for (const candidate of candidates) {
+    if (!candidate || !existsSync(candidate)) continue;
+    for (const p of [candidate, realpathOrSelf(candidate)]) {
+      const top = /^\/tmp\/[^/]+/.exec(p)?.[0];
+      if (top) roots.add(top);
+    }
+  }
+  return [...roots];
+}
+
+function realpathOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
 
 /** bwrap's arguments up to (not including) `--`. */
 export function bwrapArgs(profile: Profile, cwd: string): string[] {
@@ -45,6 +73,7 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
   args.push("--bind", profile.privateTmp, "/tmp");
   // What lived under the real /tmp and must stay visible (read-only): the home folder.
   if (under(profile.home, "/tmp") && existsSync(profile.home)) args.push("--ro-bind", profile.home, profile.home);
+  for (const root of profile.programRoots ?? []) args.push("--ro-bind", root, root);
   for (const root of profile.writable) args.push("--bind", root, root);
   for (const layout of profile.layouts) {
     for (const p of layout.pinned) args.push("--bind", p, p);

@@ -7,7 +7,7 @@ import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSyn
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
-import { bwrapArgs, innerCommand, PROXY_PORT, PROXY_SOCKET_NAME, proxyEnv, type Profile } from "./bwrap";
+import { bwrapArgs, innerCommand, programRootsUnderTmp, PROXY_PORT, PROXY_SOCKET_NAME, proxyEnv, type Profile } from "./bwrap";
 import { isExcluded, type SandboxSettings } from "./config";
 import { layoutRoot, type RootLayout } from "./protect";
 import { FilteringProxy, type ProxyDenial } from "./proxy";
@@ -204,6 +204,7 @@ export class SandboxRuntime {
       network: this.#settings.network,
       socat: this.#availability.socat,
       home: this.#settings.home,
+      programRoots: programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH),
     };
     const proxied = this.#settings.network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
     return {

@@ -1,5 +1,5 @@
 /** The sandbox's pure parts: option defaults, excludedCommands, host patterns, the proxy's loopback rule, the layout, Seatbelt text, violation lines. */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import type { ResolvedOptions } from "ubiquity";
 import { isExcluded, sandboxSettings } from "../../plugins/sandbox/config";
 import { FilteringProxy, hostMatches } from "../../plugins/sandbox/proxy";
 import { layoutRoot } from "../../plugins/sandbox/protect";
+import { programRootsUnderTmp } from "../../plugins/sandbox/bwrap";
 import { seatbeltProfile } from "../../plugins/sandbox/seatbelt";
 import { violationsInOutput } from "../../plugins/sandbox/violations";
 
@@ -86,6 +87,28 @@ describe("the layout of a writable folder", () => {
       expect([...layout.readOnly, ...layout.watched]).not.toContain("/elsewhere/x");
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a program installed under /tmp stays visible behind the private /tmp", () => {
+  it("finds the /tmp folders of the command (on PATH or absolute, symlinks followed) and of absolute arguments", () => {
+    const root = realpathSync(mkdtempSync("/tmp/ubq-prog-"));
+    const other = realpathSync(mkdtempSync("/tmp/ubq-prog-"));
+    try {
+      mkdirSync(join(root, "bin"));
+      writeFileSync(join(root, "bin", "server"), "#!/bin/sh\n");
+      writeFileSync(join(other, "script.js"), "");
+      const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), "ubq-link-")));
+      symlinkSync(join(root, "bin", "server"), join(elsewhere, "server-link"));
+      expect(programRootsUnderTmp("server", [], `/usr/bin:${join(root, "bin")}`)).toEqual([root]);
+      expect(programRootsUnderTmp("/usr/bin/env", [join(other, "script.js"), "-c", "/tmp/not-there"], undefined)).toEqual([other]);
+      expect(programRootsUnderTmp(join(elsewhere, "server-link"), [], undefined)).toContain(root);
+      expect(programRootsUnderTmp("sh", ["-c", "echo hi"], "/usr/bin:/bin")).toEqual([]);
+      rmSync(elsewhere, { recursive: true, force: true });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(other, { recursive: true, force: true });
     }
   });
 });
