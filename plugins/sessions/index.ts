@@ -3,7 +3,8 @@
  * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
-import { PROMPT_STAGE, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
+import { existsSync } from "node:fs";
+import { PROMPT_STAGE, UbiquityError, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
 import { storageRoot } from "../_shared/storage-paths";
 import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";
@@ -68,6 +69,10 @@ export const sessionsPlugin = definePlugin(function sessions() {
         if (open) open.runs++;
         else {
           const path = runs.get(run)?.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
+          // A new session under a chosen id must not append to a stored one.
+          if (run.options.sessionId === run.sessionId && !runs.get(run) && existsSync(path)) {
+            throw new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
+          }
           writers.set(run.sessionId, { writer: new TranscriptWriter(path, run.cwd, run.logger, secretsOf(run.options)), runs: 1 });
         }
       });
