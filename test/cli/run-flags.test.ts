@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionStore } from "ubiquity";
-import { binPath, removeTempProjects, requireDist, runCli, tempProject, type CliInput } from "../helpers/project";
+import { binPath, removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { scriptedProject as project, type Logged } from "../helpers/scripted-project";
 import { applyRunFlags, RUN_FLAGS, runUsage, splitRules } from "../../src/runner/flags";
 import { userTextOf } from "../../src/runner";
 
@@ -16,62 +17,6 @@ afterAll(removeTempProjects);
 beforeAll(requireDist);
 
 const EVERYTHING = join(process.cwd(), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
-
-/** The scripted model: answers by the user's last words and logs each request as one JSON line. */
-const CONFIG = `
-import { appendFileSync } from "node:fs";
-import { scriptedModel } from "ubiquity/testing";
-
-const textOf = (m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join(""));
-
-export default {
-  sessionDir: process.env.UBQ_SESSIONS,
-  todoDir: process.env.UBQ_SESSIONS + "-todos",
-  marketPricing: false,
-  maxRetries: 0,
-  model: scriptedModel(({ request }) => {
-    const users = request.prompt.filter((m) => m.role === "user").map(textOf);
-    const last = request.prompt[request.prompt.length - 1];
-    appendFileSync(process.env.UBQ_LOG, JSON.stringify({
-      system: request.prompt.filter((m) => m.role === "system").map(textOf).join("\\n"),
-      tools: (request.tools ?? []).map((t) => t.name),
-      users,
-    }) + "\\n");
-    const said = users[users.length - 1] ?? "";
-    if (said.includes("loop")) return { toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] };
-    if (last.role === "tool") return "done";
-    if (said.includes("fail")) return { error: { status: 503, message: "overloaded" } };
-    if (said.includes("echo")) return { toolCalls: [{ toolName: "Bash", input: { command: "echo hi" } }] };
-    if (said.includes("slow")) return { text: "slow answer", delayMs: 20000 };
-    return { text: "answer to " + said, chunkSize: 3 };
-  }),
-};
-`;
-
-interface Logged {
-  system: string;
-  tools: string[];
-  users: string[];
-}
-
-let counter = 0;
-/** A fresh project with the scripted model; `run` runs the bin there and returns its output with the model's log. */
-function project(files: Record<string, string> = {}) {
-  const dir = tempProject({ "ubiquity.config.ts": CONFIG, ...files }, { linkUbiquity: true });
-  const sessions = join(dir, "sessions");
-  return {
-    dir,
-    sessions,
-    async run(args: string[], input: CliInput = {}, env: Record<string, string> = {}) {
-      const log = join(dir, `model-${++counter}.log`);
-      writeFileSync(log, "");
-      const out = await runCli(["run", ...args], dir, { UBQ_LOG: log, UBQ_SESSIONS: sessions, ...env }, input);
-      const requests = readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
-      const messages = out.stdout.startsWith("{") && !out.stdout.startsWith("{\n") ? out.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
-      return { ...out, requests, messages };
-    },
-  };
-}
 
 const json = ["--output-format", "stream-json"];
 const resultOf = (messages: Record<string, unknown>[]) => messages.find((m) => m.type === "result") as { isError: boolean; result: string; sessionId: string; subtype: string; numTurns: number; modelUsage: Record<string, unknown> };
