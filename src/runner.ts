@@ -12,7 +12,7 @@ import { builtinPreset, summon } from "./facade";
 import { kernelFor, loadCliConfig } from "./cli";
 import { resolveEntries } from "./config/resolve";
 import { TextRenderer, withoutKernelTerms } from "./render";
-import { consoleLogger } from "./logger";
+import { consoleLogger, defaultLogger } from "./logger";
 import { ConfigError, UsageError, describeError } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import type { UbiquityConfig } from "./config/schema";
@@ -182,7 +182,8 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
     options.logger ??= consoleLogger(verbose || undefined);
     // Build the kernel once before running, so a bad option or a plugin failing to apply is a
     // configuration error naming the config file (as `inspect` reports it), not a failed run.
-    await kernelFor(options, filepath).dispose();
+    // Quiet: the run's own kernel says the same warnings once.
+    await kernelFor({ ...options, logger: defaultLogger({}) }, filepath).dispose();
   } catch (error) {
     return fail(io, error, format, verbose);
   }
