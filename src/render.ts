@@ -112,6 +112,13 @@ export class TextRenderer {
       case "tool_result":
         this.sink.info(`  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${m.toolName}: ${formatToolResult(m)}`);
         break;
+      case "system":
+        if (m.subtype === "compact_boundary") {
+          this.#endLine();
+          const n = (x: number) => x.toLocaleString("en-US");
+          this.sink.info(this.style.dim(`— the conversation so far was summarized (${n(m.tokensBefore)} → ${n(m.tokensAfter)} tokens)`));
+        }
+        break;
       case "result":
         this.#endLine();
         if (m.isError) this.sink.info(this.style.error(`error (${m.subtype}): ${withoutKernelTerms(m.result)}`));

@@ -105,14 +105,21 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
       { until: (s) => s.includes("(not started)") && s.includes(PROMPT), type: "/resume\r" },
       { until: (s) => s.includes("Continue one with /resume <id>") && s.includes(PROMPT), type: (s) => `/resume ${idOf(s)}\r` },
       { until: (s) => s.includes("the next prompt continues it") && s.includes(PROMPT), type: "more\r" },
-      { until: (s) => s.includes("answer to more") && s.includes(PROMPT), type: "/model test\r" },
+      { until: (s) => s.includes("answer to more") && s.includes(PROMPT), type: "/compact keep the fruit names\r" },
+      { until: (s) => s.includes("will be summarized before your next prompt") && s.includes(PROMPT), type: "after compacting\r" },
+      { until: (s) => s.includes("answer to after compacting") && s.includes(PROMPT), type: "/model test\r" },
       { until: (s) => s.includes("from the next prompt on") && s.includes(PROMPT), type: "again\r" },
       { until: (s) => s.includes('you said "again"') && s.includes(PROMPT), type: "/nope\r" },
       { until: (s) => s.includes("Unknown command /nope") && s.includes(PROMPT), type: "\u0004" },
     ]);
     expect(code, screen).toBe(0);
     const requests = readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
-    expect(requests.map((r) => r.users)).toEqual([["hello"], ["hello", "more"]]);
+    expect(requests.slice(0, 2).map((r) => r.users)).toEqual([["hello"], ["hello", "more"]]);
+    // /compact: the summarizer's request carried the instructions; the next prompt went with the summary, not the old turns.
+    expect(requests[2]!.system).toContain("keep the fruit names");
+    expect(requests[3]!.users.at(-1)).toBe("after compacting");
+    expect(requests[3]!.users).not.toContain("hello");
+    expect(screen).toContain("the conversation so far was summarized");
     expect(screen).toMatch(/[0-9a-f-]{36} {2}\S+ \S+ {2}hello/); // the /resume list: id, time, first prompt
   }, 90_000);
 });
