@@ -290,6 +290,8 @@ function mainHelp(): string {
     "ubiquity: run and inspect Ubiquity coding agents",
     "",
     "Usage: ubiquity <command> [flags]",
+    '       ubiquity -p [run flags] "prompt"   (ubiquity run, as claude -p)',
+    "       ubiquity                          (in a terminal: the terminal mode, ubiquity chat)",
     "",
     "Commands:",
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
@@ -298,6 +300,7 @@ function mainHelp(): string {
     ...flagLines(GLOBAL_FLAGS),
     "",
     "Run `ubiquity <command> --help` for a command's flags.",
+    "Exit codes: 0 success, 1 failed run, 2 usage or configuration error, 130 interrupted.",
     "",
   ].join("\n");
 }
