@@ -152,6 +152,7 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
   const mode: Mode = values["input-format"] === "stream-json" ? "stream" : chat || (!prompt && !values.print && inTerminal && format === "text") ? "chat" : "once";
 
   if (mode === "chat" && (!inTerminal || !io.terminal)) return fail(io, new UsageError("the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run \"…\") to run once"), format);
+  if (mode === "chat" && format !== "text") return fail(io, new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt"), format);
   if (mode === "chat" && prompt) return fail(io, new UsageError("`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run \"…\"`"), format);
   if (mode === "once") {
     try {
@@ -191,7 +192,7 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
 
   if (mode === "chat") return runChat(options, io, { fixedModel: values.model !== undefined, verbose });
   if (mode === "stream") return runStream(options, io);
-  return runOnce(prompt, options, io, format, verbose);
+  return runOnce(prompt, options, io, format);
 }
 
 /** Watch for Ctrl-C while a run goes on; `interrupted()` says whether it came. */
@@ -206,7 +207,7 @@ function onInterrupt(controller: AbortController) {
 }
 
 /** One prompt, one run. */
-async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, format: string, verbose: boolean): Promise<number> {
+async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, format: string): Promise<number> {
   const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text";
   const style = createStyle(colorEnabled(io.stderrIsTTY ?? io.stdoutIsTTY));
   const renderer = new TextRenderer({ out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`) }, interactive, style);
@@ -228,7 +229,6 @@ async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, fo
   } finally {
     sigint.stop();
   }
-  void verbose;
   if (format === "json" && result) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   if (sigint.interrupted()) return EXIT.interrupted;
   return result && !result.isError ? EXIT.ok : EXIT.failed;

@@ -86,9 +86,10 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
         if (await command(text, { conversation, io, style, ctx, options })) break;
         continue;
       }
-      turn = new AbortController();
+      const current = (turn = new AbortController());
       try {
-        await conversation.send(text, turn.signal, (m) => renderer.render(m));
+        // An interrupted turn was announced when Ctrl-C came: its result shows only the closing line.
+        await conversation.send(text, current.signal, (m) => renderer.render(m.type === "result" && current.signal.aborted ? { ...m, isError: false } : m));
       } finally {
         turn = undefined;
       }

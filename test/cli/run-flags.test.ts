@@ -242,6 +242,9 @@ describe.concurrent("exit codes", () => {
     const unknown = await p.run(["--output-format", "json", "--bogus", "hi"]);
     expect(unknown.code).toBe(2);
     expect(JSON.parse(unknown.stdout)).toMatchObject({ type: "result", isError: true, exitCode: 2, subtype: "error_configuration" });
+    const notTerminal = await runCli(["chat"], p.dir);
+    expect(notTerminal.code).toBe(2);
+    expect(notTerminal.stderr).toContain("the terminal mode needs a terminal");
     const dir = tempProject({ ".ubiquityrc.yaml": "maxTurns: forty\n" });
     const config = await runCli(["run", "--output-format", "json", "--model", "test", "hi"], dir);
     expect(config.code).toBe(2);
