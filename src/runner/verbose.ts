@@ -15,7 +15,9 @@ function describeEvent(event: KernelEvent): string {
     case "message": {
       const m = event.message;
       const detail = m.type === "tool_use" ? ` ${m.toolName} ${m.toolUseId}` : m.type === "tool_result" ? ` ${m.toolName} ${m.output.isError ? "error" : "ok"}` : m.type === "system" || m.type === "result" ? ` ${m.subtype}` : "";
-      return `message ${m.type}${detail}${m.agentId ? ` (agent ${m.agentId})` : ""}`;
+      // A failed result in the kernel's own words (the normal output names only the plugin).
+      const failure = m.type === "result" && m.isError ? `: ${m.result}` : "";
+      return `message ${m.type}${detail}${m.agentId ? ` (agent ${m.agentId})` : ""}${failure}`;
     }
     case "registry.override":
       return `registry ${event.registry}: ${event.name} from ${event.winner} replaces ${event.loser}'s`;
