@@ -122,4 +122,19 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
     expect(screen).toContain("the conversation so far was summarized");
     expect(screen).toMatch(/[0-9a-f-]{36} {2}\S+ \S+ {2}hello/); // the /resume list: id, time, first prompt
   }, 90_000);
+
+  it("ubiquity run with a prompt in a terminal: the tool line, then its question, then the closing line; exit 0", async () => {
+    const p = scriptedProject();
+    const logFile = join(p.dir, "run.log");
+    writeFileSync(logFile, "");
+    const { code, screen } = await inTerminal(p.dir, ["run", "echo something"], { UBQ_LOG: logFile, UBQ_SESSIONS: p.sessions }, [
+      { until: (s) => s.includes("[y]es / [n]o"), type: "y\n" },
+    ]);
+    expect(code, screen).toBe(0);
+    const toolLine = screen.indexOf('→ Bash(command: "echo hi")');
+    expect(toolLine).toBeGreaterThan(-1);
+    expect(toolLine).toBeLessThan(screen.indexOf("Allow Bash"));
+    expect(screen.indexOf("Allow Bash")).toBeLessThan(screen.indexOf("✓ Bash: ok"));
+    expect(screen).toMatch(/2 turns · [\d,]+ in \/ [\d,]+ out tokens · cost unknown · [\d.]+s/);
+  }, 90_000);
 });
