@@ -6,6 +6,17 @@ import { createInterface } from "node:readline/promises";
 import type { CanUseTool } from "./config/schema";
 import type { RunnerIO } from "./runner";
 
+/** How the approver reaches the terminal, when the runner owns it. */
+export interface ApproverHooks {
+  /**
+   * Ask one question and resolve to the line typed. The terminal mode passes its own readline
+   * interface here, so two readers never fight over stdin. [a line read from `io.stdin`]
+   */
+  ask?: (question: string, signal: AbortSignal) => Promise<string>;
+  /** Called before a tool call's question (the runner prints the call's line there). */
+  beforeQuestion?: (toolName: string, input: Record<string, unknown>, toolUseId: string) => void;
+}
+
 /**
  * What "always" will allow, in words: `Bash(npm test)` is exactly this command, `Bash(git
  * status:*)` that command with any arguments, `Write(./src/a.ts)` this one path, a bare tool
@@ -30,18 +41,20 @@ export function describeRule(rule: string, input: Record<string, unknown>): stri
  * (one the engine could not prove safe, or a sensitive write) is asked about every time. The
  * prompt says what "always" will allow. AskUserQuestion gets a numbered picker.
  */
-export function terminalApprover(io: RunnerIO): CanUseTool {
+export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUseTool {
   const approved = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
-  const ask = async (question: string, signal: AbortSignal) => {
-    io.stderr(question);
-    const rl = createInterface({ input: io.stdin, terminal: false });
-    try {
-      return (await rl.question("", { signal })).trim();
-    } finally {
-      rl.close();
-    }
-  };
+  const ask = hooks.ask
+    ? async (question: string, signal: AbortSignal) => (await hooks.ask!(question, signal)).trim()
+    : async (question: string, signal: AbortSignal) => {
+        io.stderr(question);
+        const rl = createInterface({ input: io.stdin, terminal: false });
+        try {
+          return (await rl.question("", { signal })).trim();
+        } finally {
+          rl.close();
+        }
+      };
   const decide: CanUseTool = async (toolName, input, ctx) => {
     if (toolName === "AskUserQuestion") {
       const questions = (input.questions ?? []) as { question: string; options: { label: string; description?: string }[]; multiSelect?: boolean }[];
@@ -64,6 +77,7 @@ export function terminalApprover(io: RunnerIO): CanUseTool {
     }
     const rules = ctx.suggestions;
     if (rules.length > 0 && rules.every((r) => approved.has(r))) return { behavior: "allow" };
+    hooks.beforeQuestion?.(toolName, input, ctx.toolUseId);
     const summary = JSON.stringify(input);
     const shown = summary.length > 200 ? `${summary.slice(0, 199)}…` : summary;
     const choices = rules.length > 0 ? `[y]es / [n]o / [a]lways allow ${rules.map((r) => describeRule(r, input)).join(", ")} this session` : "[y]es / [n]o";

@@ -1,7 +1,9 @@
 /**
  * The `ubiquity` runner. Commands live in one table: each entry declares its flags (for
  * parsing and for `--help`) and a `run`. `--help` and `--version` work everywhere. Failures
- * print one `error: ...` line and exit 1.
+ * print one `error: ...` line and exit 2 for a usage or configuration mistake, 1 otherwise.
+ * `ubiquity -p "prompt"` is `ubiquity run -p "prompt"`; `ubiquity` alone in a terminal is the
+ * terminal mode.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -14,6 +16,8 @@ import { formatInspect, inspectKernel } from "./inspect";
 import { defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
 import { consoleLogger, defaultLogger } from "./logger";
 import { describeError, UsageError } from "./errors";
+import { exitCodeOf } from "./runner/exit";
+import { withoutKernelTerms } from "./render";
 import { redactText, secretsOf } from "./redact";
 import { processRunnerIO, runCommand } from "./runner";
 import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust/decide";
@@ -24,6 +28,8 @@ import type { UbiquityConfig } from "./config/schema";
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** True when stdin and stdout are the user's terminal (the process's own streams): `ubiquity` alone opens the terminal mode. */
+  interactive?: boolean;
 }
 
 /** One flag of a command, as parsed and as shown by `--help`. */
@@ -158,8 +164,12 @@ const schema: FlagCommand = {
 /** The command table. A new command is one entry here. */
 export const COMMANDS: Record<string, CliCommand> = {
   run: {
-    summary: "Run an agent on a prompt (streams in a terminal; --output-format json|stream-json)",
+    summary: "Run an agent on a prompt (streams in a terminal; --output-format json|stream-json; see run --help)",
     raw: (argv, io) => runCommand(argv, { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr }),
+  },
+  chat: {
+    summary: "The terminal mode: one session, prompt after prompt (also `ubiquity` alone in a terminal)",
+    raw: (argv, io) => runCommand(argv, { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr }, { chat: true }),
   },
   // `sessions`, `models`, `mcp`, `permissions`: one entry each, FlagCommand or RawCommand.
   sessions: sessionsCommand,
@@ -201,6 +211,11 @@ export const COMMANDS: Record<string, CliCommand> = {
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [first, ...rest] = argv;
   try {
+    // `ubiquity` alone in a terminal, or `ubiquity -p …` / `ubiquity --model x` (run's flags without `run`).
+    if (first === undefined && io.interactive) return await (COMMANDS.chat as RawCommand).raw(argv, io);
+    if (first !== undefined && first.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first)) {
+      return await (COMMANDS.run as RawCommand).raw(argv, io);
+    }
     if (first === undefined || first.startsWith("-")) {
       const { values } = parse(argv, {}, false);
       if (values.version) return printVersion(io);
@@ -222,8 +237,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     return await command.run(args, io);
   } catch (error) {
     // No options here to read keys from, but the environment's credentials are masked still.
-    io.stderr(`error: ${oneLine(redactText(describeError(error), secretsOf(undefined)))}\n`);
-    return 1;
+    io.stderr(`error: ${withoutKernelTerms(oneLine(redactText(describeError(error), secretsOf(undefined))))}\n`);
+    return exitCodeOf(error);
   }
 }
 
@@ -279,6 +294,8 @@ function mainHelp(): string {
     "ubiquity: run and inspect Ubiquity coding agents",
     "",
     "Usage: ubiquity <command> [flags]",
+    '       ubiquity -p [run flags] "prompt"   (ubiquity run, as claude -p)',
+    "       ubiquity                          (in a terminal: the terminal mode, ubiquity chat)",
     "",
     "Commands:",
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
@@ -287,6 +304,7 @@ function mainHelp(): string {
     ...flagLines(GLOBAL_FLAGS),
     "",
     "Run `ubiquity <command> --help` for a command's flags.",
+    "Exit codes: 0 success, 1 failed run, 2 usage or configuration error, 130 interrupted.",
     "",
   ].join("\n");
 }
@@ -306,4 +324,5 @@ function commandHelp(name: string, command: FlagCommand): string {
 const processIO: CliIO = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
+  interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
 };

@@ -72,3 +72,6 @@ export { builtinTools } from "../plugins/tools/index";
 export async function permissionsCommand(argv: string[], io: { stdout(text: string): void; stderr(text: string): void }): Promise<number> {
   return (await import("../plugins/permissions/command")).permissionsCommand.raw(argv, io);
 }
+
+// MCP configs in the `.mcp.json` shape, for `ubiquity run --mcp-config <file>`.
+export { parseMcpConfig } from "../plugins/mcp/config";

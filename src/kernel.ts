@@ -9,6 +9,7 @@ import { ConfigError, HookUsageError, PluginError, PluginResolutionError, descri
 import { ConfigSchema, OptionsSchema, type Logger, type Options, type PermissionMode, type UbiquityConfig } from "./config/schema";
 import { defaultLogger } from "./logger";
 import { redactingLogger, secretsOf, type SecretBearingOptions } from "./redact";
+import { didYouMean } from "./suggest";
 
 /** Options after validation, with the kernel's own defaults applied. Plugins apply their own. */
 export type ResolvedOptions = Readonly<
@@ -87,7 +88,16 @@ export function validateConfig(config: Record<string, unknown>, claimed: Readonl
   const own: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) if (!claimed.has(k)) own[k] = v;
   const result = ConfigSchema.safeParse(own);
-  if (!result.success) throw new ConfigError(`invalid configuration:\n${z.prettifyError(result.error)}`, file);
+  if (!result.success) {
+    const known = [...Object.keys(ConfigSchema.shape), ...claimed];
+    const hints = result.error.issues
+      .flatMap((issue) => (issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : []))
+      .map((key) => [key, didYouMean(key, known)] as const)
+      .filter(([, hint]) => hint)
+      .map(([key, hint]) => `→ ${JSON.stringify(key)}${hint}`);
+    const tail = hints.length ? `\n${hints.join(", ")}` : "";
+    throw new ConfigError(`invalid configuration:\n${z.prettifyError(result.error)}${tail}`, file);
+  }
   return result.data;
 }
 
@@ -119,7 +129,8 @@ class KernelImpl implements Kernel {
     const expansion = expandPlugins(config);
     this.plugins = Object.freeze(expansion.plugins);
     this.disabled = Object.freeze(expansion.disabled);
-    for (const name of expansion.unmatchedDisable) this.logger.warn(`disable: no plugin named ${name} is in the list; nothing was removed`);
+    const names = [...expansion.plugins, ...expansion.disabled].map((p) => p.plugin.name);
+    for (const name of expansion.unmatchedDisable) this.logger.warn(`disable: no plugin named ${name} is in the list; nothing was removed${didYouMean(name, names)}`);
     this.#checkDependencies();
 
     const claimed = new Set(this.plugins.map((p) => p.plugin.configKey).filter((k): k is string => !!k));

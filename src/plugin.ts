@@ -19,31 +19,44 @@ export interface Plugin {
 /** A function returning a plugin; `definePlugin` marks and types it. */
 export type PluginFactory<O = never> = ((options?: O) => Plugin) & { readonly [FACTORY]?: true };
 
-/** Define a plugin factory. Pass a zod schema to validate options when the factory is called. */
+/**
+ * Define a plugin factory. Pass a zod schema to validate options when the factory is called,
+ * and the plugin's name first so an options error names the plugin before the factory runs
+ * (`definePlugin("acme:rules", schema, factory)`).
+ */
 export function definePlugin<O = undefined>(factory: (options: O) => Plugin): (options?: O) => Plugin;
+export function definePlugin<O = undefined>(name: string, factory: (options: O) => Plugin): (options?: O) => Plugin;
 export function definePlugin<S extends z.ZodType>(
   schema: S,
   factory: (options: z.output<S>) => Plugin,
 ): (options?: z.input<S>) => Plugin;
-export function definePlugin(a: unknown, b?: unknown) {
+export function definePlugin<S extends z.ZodType>(
+  name: string,
+  schema: S,
+  factory: (options: z.output<S>) => Plugin,
+): (options?: z.input<S>) => Plugin;
+export function definePlugin(...args: unknown[]) {
+  const name = typeof args[0] === "string" ? (args.shift() as string) : undefined;
+  const [a, b] = args;
   const schema = typeof a === "function" ? undefined : (a as z.ZodType);
   const factory = (typeof a === "function" ? a : b) as (options: unknown) => Plugin;
   if (typeof factory !== "function") throw new TypeError("definePlugin: expected a factory function");
+  const label = name ?? (factory.name || "(anonymous)");
   const wrapped = (options?: unknown) => {
     let parsed = options;
     if (schema) {
       const result = schema.safeParse(options ?? {});
       if (!result.success) {
-        throw new ConfigError(`invalid options for plugin ${factory.name || "(anonymous)"}:\n${z.prettifyError(result.error)}`);
+        throw new ConfigError(`invalid options for plugin ${label}:\n${z.prettifyError(result.error)}`);
       }
       parsed = result.data;
     }
     const plugin = factory(parsed);
-    assertPlugin(plugin, `the factory ${factory.name || "(anonymous)"}`);
+    assertPlugin(plugin, `the factory ${label}`);
     return plugin;
   };
   Object.defineProperty(wrapped, FACTORY, { value: true });
-  Object.defineProperty(wrapped, "name", { value: factory.name });
+  Object.defineProperty(wrapped, "name", { value: name ?? factory.name });
   return wrapped;
 }
 

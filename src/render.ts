@@ -4,6 +4,7 @@
  * every output format is testable without a terminal.
  */
 import type { Message, ResultMessage, ToolResultMessage, ToolUseMessage } from "./messages";
+import { PLAIN, type Style } from "./runner/style";
 
 const MAX_ARG = 60;
 
@@ -42,6 +43,14 @@ export function formatSummary(r: ResultMessage): string {
   return `${r.numTurns} turn${r.numTurns === 1 ? "" : "s"} · ${n(r.usage.inputTokens)} in / ${n(r.usage.outputTokens)} out tokens${cached} · ${cost} · ${secs}s`;
 }
 
+/**
+ * A message for the person at the terminal: the kernel's attribution `[plugin p] hook h: ` reads
+ * `plugin p: ` (the hook's name is for `--verbose`).
+ */
+export function withoutKernelTerms(text: string): string {
+  return text.replace(/\[plugin ([^\]]+)\] hook [\w.]+: /g, (_, plugin: string) => `plugin ${plugin}: `);
+}
+
 /** Where a rendered run goes. */
 export interface RenderSink {
   /** The conversation (assistant text). */
@@ -67,9 +76,12 @@ export class TextRenderer {
   #pendingCalls = new Set<string>();
   #waitTimer: ReturnType<typeof setInterval> | undefined;
   #waitShown = false;
+  /** Tool calls whose line is on screen already (printed ahead of their approval question). */
+  #shown = new Set<string>();
   constructor(
     private readonly sink: RenderSink,
     private readonly streaming: boolean,
+    private readonly style: Style = PLAIN,
   ) {}
 
   /** A request went out: after a second of silence the status line counts the seconds. */
@@ -104,6 +116,17 @@ export class TextRenderer {
     }
   }
 
+  /**
+   * Print a tool call's line now, once: the approver calls this before its question, since the
+   * `tool_use` message reaches the renderer only after the question is answered.
+   */
+  toolLine(m: Pick<ToolUseMessage, "toolName" | "toolInput" | "toolUseId">): void {
+    if (this.#shown.has(m.toolUseId)) return;
+    this.#shown.add(m.toolUseId);
+    this.#endLine();
+    this.sink.info(this.style.tool(`→ ${formatToolUse(m)}`));
+  }
+
   render(m: Message): void {
     if (m.agentId) return; // subagent traffic stays out of the top-level view
     this.#track(m);
@@ -126,16 +149,22 @@ export class TextRenderer {
         }
         break;
       case "tool_use":
-        this.#endLine();
-        this.sink.info(`→ ${formatToolUse(m)}`);
+        this.toolLine(m);
         break;
       case "tool_result":
-        this.sink.info(`  ${m.output.isError ? "✗" : "✓"} ${m.toolName}: ${formatToolResult(m)}`);
+        this.sink.info(`  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${m.toolName}: ${formatToolResult(m)}`);
+        break;
+      case "system":
+        if (m.subtype === "compact_boundary") {
+          this.#endLine();
+          const n = (x: number) => x.toLocaleString("en-US");
+          this.sink.info(this.style.dim(`— the conversation so far was summarized (${n(m.tokensBefore)} → ${n(m.tokensAfter)} tokens)`));
+        }
         break;
       case "result":
         this.#endLine();
-        if (m.isError) this.sink.info(`error (${m.subtype}): ${m.result}`);
-        this.sink.info(formatSummary(m));
+        if (m.isError) this.sink.info(this.style.error(`error (${m.subtype}): ${withoutKernelTerms(m.result)}`));
+        this.sink.info(this.style.dim(formatSummary(m)));
         break;
       default:
         break;

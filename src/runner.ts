@@ -1,21 +1,32 @@
 /**
- * `ubiquity run [prompt]`: run an agent from the command line. In a terminal it streams text,
- * shows tool calls compactly, asks for approval interactively and ends with turns, tokens and
- * cost; without one (CI, pipes) nothing prompts. Exit code 1 when the run failed.
+ * `ubiquity run [prompt]` (and `ubiquity -p`, `ubiquity chat`): run an agent from the command
+ * line. The flags come from one table (runner/flags.ts). With a prompt (or piped input) it runs
+ * once — streaming, showing tool calls and asking for approvals in a terminal, silent and
+ * non-prompting in CI; with `--input-format stream-json` it runs each stdin message in one
+ * session; with no prompt in a terminal it is the terminal mode (runner/chat.ts). Exit codes:
+ * 0, 1 failed run, 2 usage or configuration error, 130 interrupted.
  */
-import { parseArgs } from "node:util";
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
 import { builtinPreset, summon } from "./facade";
-import { loadCliConfig } from "./cli";
+import { kernelFor, loadCliConfig } from "./cli";
 import { resolveEntries } from "./config/resolve";
-import { TextRenderer } from "./render";
-import { consoleLogger } from "./logger";
-import { ConfigError, describeError } from "./errors";
-import { PERMISSION_MODES, type PermissionMode, type UbiquityConfig } from "./config/schema";
+import { TextRenderer, withoutKernelTerms } from "./render";
+import { consoleLogger, defaultLogger } from "./logger";
+import { ConfigError, UsageError, describeError } from "./errors";
+import { redactText, secretsOf } from "./redact";
+import type { UbiquityConfig } from "./config/schema";
 import { terminalApprover } from "./approver";
 import type { Preset } from "./preset";
 import type { Message, ResultMessage } from "./messages";
+import { applyRunFlags, parseRunArgs, runUsage, type RunValues } from "./runner/flags";
+import { combinePrompt, readStdin } from "./runner/stdin";
+import { Conversation, storedSessionModel } from "./runner/conversation";
+import { verbosePlugin } from "./runner/verbose";
+import { colorEnabled, createStyle } from "./runner/style";
+import { EXIT, exitCodeOf } from "./runner/exit";
+import { runChat } from "./runner/chat";
+import { TrustDeclinedError } from "./trust/decide";
 
 export { terminalApprover } from "./approver";
 
@@ -28,6 +39,8 @@ export interface RunnerIO {
   stdoutIsTTY: boolean;
   /** True when standard error is a terminal (where the trust question is asked) [stdoutIsTTY]. */
   stderrIsTTY?: boolean;
+  /** The terminal the terminal mode's line editor draws on [none: no terminal mode]. */
+  terminal?: NodeJS.WritableStream;
 }
 
 /** The process's own streams. */
@@ -38,29 +51,12 @@ export function processRunnerIO(): RunnerIO {
     stdin: process.stdin,
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
+    terminal: process.stdout,
   };
 }
 
-export const RUN_USAGE = `Usage: ubiquity run [options] [prompt]
-
-Run an agent on the prompt (or on standard input when no prompt is given).
-
-Options:
-  --config <file>           config file to load (skips the search)
-  --preset <name>           preset to run: default, minimal, headless, or a module
-  --model <model>           "provider:model", an alias, or "test" (the offline model)
-  --permission-mode <mode>  ${PERMISSION_MODES.join(" | ")}
-  --max-turns <n>           stop after n model turns
-  --sandbox                 run Bash, command hooks and stdio MCP servers in the OS sandbox
-  --cwd <dir>               working directory (and where the config search starts)
-  --resume <id>             continue a stored session
-  --continue                continue the latest session for the working directory
-  --output-format <f>       text (default) | json (the result message) | stream-json (one message per line)
-  --trust                   apply this folder's own config and settings for this run (not remembered;
-                            also UBIQUITY_TRUST=1). Without it an untrusted folder's files are skipped,
-                            or, in a terminal, you are asked once. See \`ubiquity trust --help\`.
-  -h, --help                show this help
-`;
+/** `ubiquity run --help`. */
+export const RUN_USAGE = runUsage();
 
 async function presetByName(name: string, cwd: string): Promise<Preset> {
   const builtin = await builtinPreset(name);
@@ -69,16 +65,6 @@ async function presetByName(name: string, cwd: string): Promise<Preset> {
   const preset = resolved.presets?.[0];
   if (!preset || typeof preset !== "object" || Array.isArray(preset)) throw new ConfigError(`--preset ${name}: not a preset`);
   return preset as Preset;
-}
-
-function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
-  return new Promise((resolveText, reject) => {
-    let text = "";
-    stdin.setEncoding("utf8");
-    stdin.on("data", (chunk: string) => (text += chunk));
-    stdin.on("end", () => resolveText(text));
-    stdin.on("error", reject);
-  });
 }
 
 /** Ask one question on the terminal and return the line typed; the end of input answers "q" (quit). */
@@ -98,102 +84,146 @@ function askLine(io: RunnerIO, question: string): Promise<string> {
   });
 }
 
-/** `ubiquity run`: returns the exit code. */
-export async function runCommand(argv: string[], io: RunnerIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        config: { type: "string" },
-        preset: { type: "string" },
-        model: { type: "string" },
-        "permission-mode": { type: "string" },
-        "max-turns": { type: "string" },
-        sandbox: { type: "boolean" },
-        cwd: { type: "string" },
-        resume: { type: "string" },
-        continue: { type: "boolean" },
-        trust: { type: "boolean" },
-        "output-format": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    io.stderr(`error: ${describeError(error)}\n\n${RUN_USAGE}`);
-    return 1;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout(RUN_USAGE);
-    return 0;
-  }
-  const format = values["output-format"] ?? "text";
-  if (!["text", "json", "stream-json"].includes(format)) {
-    io.stderr(`error: --output-format must be text, json or stream-json, not ${JSON.stringify(format)}\n`);
-    return 1;
-  }
-  const mode = values["permission-mode"];
-  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    io.stderr(`error: --permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}\n`);
-    return 1;
-  }
-  let maxTurns: number | undefined;
-  if (values["max-turns"] !== undefined) {
-    maxTurns = Number(values["max-turns"]);
-    if (!Number.isInteger(maxTurns) || maxTurns < 1) {
-      io.stderr(`error: --max-turns must be a positive integer, not ${JSON.stringify(values["max-turns"])}\n`);
-      return 1;
-    }
-  }
-  const cwd = resolve(values.cwd ?? process.cwd());
-  const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text";
+/** Collapse a multi-line message (zod's pretty errors) into one line. */
+function oneLine(message: string): string {
+  return message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ");
+}
 
+/** The output format asked for, read from raw argv too (a usage error is reported in it). */
+function formatIn(argv: string[]): string {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") break;
+    if (a === "--output-format") return argv[i + 1] ?? "text";
+    if (a.startsWith("--output-format=")) return a.slice("--output-format=".length);
+  }
+  return "text";
+}
+
+/** Report an error that stopped the run before it started: one stderr line, and a JSON object on stdout for json formats. */
+function fail(io: RunnerIO, error: unknown, format: string, verbose = false): number {
+  const code = error instanceof TrustDeclinedError ? EXIT.failed : exitCodeOf(error);
+  const text = oneLine(redactText(describeError(error), secretsOf(undefined)));
+  const shown = verbose ? text : withoutKernelTerms(text);
+  if (format === "json" || format === "stream-json") {
+    io.stdout(`${JSON.stringify({ type: "result", subtype: code === EXIT.usage ? "error_configuration" : "error_during_execution", isError: true, result: shown, exitCode: code })}\n`);
+  }
+  io.stderr(`error: ${shown}${error instanceof UsageError && !/--help/.test(shown) ? "; see `ubiquity run --help`" : ""}\n`);
+  return code;
+}
+
+/** Check flag combinations that cannot work together. */
+function checkCombinations(values: RunValues, format: string, inputFormat: string): void {
+  if (!["text", "json", "stream-json"].includes(format)) throw new UsageError(`--output-format must be text, json or stream-json, not ${JSON.stringify(format)}`);
+  if (!["text", "stream-json"].includes(inputFormat)) throw new UsageError(`--input-format must be text or stream-json, not ${JSON.stringify(inputFormat)}`);
+  if (values["include-partial-messages"] && format !== "stream-json") throw new UsageError("--include-partial-messages needs --output-format stream-json");
+  if (inputFormat === "stream-json" && format !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  if (values["fork-session"] && !values.resume && !values.continue) throw new UsageError("--fork-session needs --resume <id> or --continue");
+  if (values.resume && values.continue) throw new UsageError("pass --resume <id> or --continue, not both");
+}
+
+/** What kind of run the command line asks for. */
+type Mode = "once" | "stream" | "chat";
+
+/** `ubiquity run` / `ubiquity chat`: returns the exit code. */
+export async function runCommand(argv: string[], io: RunnerIO, { chat = false }: { chat?: boolean } = {}): Promise<number> {
+  let format = formatIn(argv);
+  let values: RunValues;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseRunArgs(argv));
+    if (values.help) {
+      io.stdout(RUN_USAGE);
+      return EXIT.ok;
+    }
+    format = typeof values["output-format"] === "string" ? values["output-format"] : "text";
+    checkCombinations(values, format, typeof values["input-format"] === "string" ? values["input-format"] : "text");
+  } catch (error) {
+    return fail(io, error, format);
+  }
+  const verbose = values.verbose === true;
+  const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
+  const inTerminal = io.stdin.isTTY === true && io.stdoutIsTTY;
   let prompt = positionals.join(" ").trim();
-  if (!prompt && io.stdin.isTTY !== true) prompt = (await readStdin(io.stdin)).trim();
-  if (!prompt) {
-    io.stderr(`error: no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input.\n`);
-    return 1;
+  const mode: Mode = values["input-format"] === "stream-json" ? "stream" : chat || (!prompt && !values.print && inTerminal && format === "text") ? "chat" : "once";
+
+  if (mode === "chat" && (!inTerminal || !io.terminal)) return fail(io, new UsageError("the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run \"…\") to run once"), format);
+  if (mode === "chat" && format !== "text") return fail(io, new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt"), format);
+  if (mode === "chat" && prompt) return fail(io, new UsageError("`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run \"…\"`"), format);
+  if (mode === "once") {
+    try {
+      prompt = combinePrompt(prompt, await readStdin(io.stdin as Parameters<typeof readStdin>[0], { bounded: prompt !== "" }));
+    } catch (error) {
+      return fail(io, new UsageError(`cannot read standard input: ${describeError(error)}`), format);
+    }
+    if (!prompt) return fail(io, new UsageError('no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input'), format);
   }
 
   let options: UbiquityConfig;
+  let filepath: string | null;
   try {
-    const inTerminal = io.stdin.isTTY === true && (io.stderrIsTTY ?? io.stdoutIsTTY);
-    const loaded = await loadCliConfig({ config: values.config, cwd, trust: values.trust }, "run", {
-      ask: inTerminal ? (question) => askLine(io, question) : undefined,
+    const askHere = io.stdin.isTTY === true && (io.stderrIsTTY ?? io.stdoutIsTTY);
+    const loaded = await loadCliConfig({ config: values.config as string | undefined, cwd: values.cwd as string | undefined, trust: values.trust === true }, "run", {
+      ask: askHere ? (question) => askLine(io, question) : undefined,
       warn: (line) => io.stderr(`${line}\n`),
     });
     options = loaded.config;
-    if (values.preset) options.presets = [await presetByName(values.preset, cwd)];
+    filepath = loaded.filepath;
+    if (typeof values.preset === "string") options.presets = [await presetByName(values.preset, cwd)];
+    applyRunFlags(options, values);
+    // A resumed session keeps the model it ran on unless --model says otherwise (a model object from code stays).
+    if ((values.resume || values.continue) && values.model === undefined && typeof options.model !== "object") {
+      const stored = await storedSessionModel(options, typeof values.resume === "string" ? values.resume : undefined);
+      if (stored) options.model = stored;
+    }
+    options.logger ??= consoleLogger(verbose || undefined);
+    // Build the kernel once before running, so a bad option or a plugin failing to apply is a
+    // configuration error naming the config file (as `inspect` reports it), not a failed run.
+    // Quiet: the run's own kernel says the same warnings once.
+    await kernelFor({ ...options, logger: defaultLogger({}) }, filepath).dispose();
   } catch (error) {
-    io.stderr(`error: ${describeError(error)}\n`);
-    return 1;
+    return fail(io, error, format, verbose);
   }
-  if (values.model) options.model = values.model;
-  if (mode) options.permissionMode = mode as PermissionMode;
-  if (maxTurns) options.maxTurns = maxTurns;
-  if (values.sandbox) options.sandbox = typeof options.sandbox === "object" ? { ...options.sandbox, enabled: true } : true;
-  if (values.resume) options.resume = values.resume;
-  if (values.continue) options.continueConversation = true;
-  options.logger ??= consoleLogger();
-  if (interactive) {
-    options.includePartialMessages = true;
-    options.canUseTool ??= terminalApprover(io);
-  } else if (options.canUseTool === undefined) {
-    // Headless: nothing prompts; an ask is denied with a message saying no handler is configured.
-  }
+  if (verbose) options.plugins = [...(options.plugins ?? []), verbosePlugin((line) => io.stderr(`${line}\n`))];
 
-  const controller = new AbortController();
-  const onSigint = () => controller.abort(new Error("interrupted (Ctrl-C)"));
-  process.once("SIGINT", onSigint);
-  options.abortSignal ??= controller.signal;
+  if (mode === "chat") return runChat(options, io, { fixedModel: values.model !== undefined, verbose });
+  if (mode === "stream") return runStream(options, io);
+  return runOnce(prompt, options, io, format);
+}
 
-  let result: ResultMessage | undefined;
+/** Watch for Ctrl-C while a run goes on; `interrupted()` says whether it came. */
+function onInterrupt(controller: AbortController) {
+  let interrupted = false;
+  const handler = () => {
+    interrupted = true;
+    controller.abort(new Error("interrupted (Ctrl-C)"));
+  };
+  process.once("SIGINT", handler);
+  return { interrupted: () => interrupted, stop: () => void process.removeListener("SIGINT", handler) };
+}
+
+/** One prompt, one run. */
+async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, format: string): Promise<number> {
+  const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text";
+  const style = createStyle(colorEnabled(io.stderrIsTTY ?? io.stdoutIsTTY));
   const renderer = new TextRenderer(
     { out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), ...(interactive ? { status: (t: string) => io.stderr(t) } : {}) },
     interactive,
+    style,
   );
+  if (interactive) {
+    options.includePartialMessages = true;
+    options.canUseTool ??= terminalApprover(io, { beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+  }
+  // Headless, nothing prompts: an ask is denied with a message saying how to pre-approve it.
+  const controller = new AbortController();
+  const sigint = onInterrupt(controller);
+  options.abortSignal ??= controller.signal;
+  let result: ResultMessage | undefined;
   try {
     for await (const message of summon(prompt, options)) {
       if (message.type === "result") result = message;
@@ -202,8 +232,56 @@ export async function runCommand(argv: string[], io: RunnerIO): Promise<number> 
     }
   } finally {
     renderer.close();
-    process.removeListener("SIGINT", onSigint);
+    sigint.stop();
   }
   if (format === "json" && result) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  return result && !result.isError ? 0 : 1;
+  if (sigint.interrupted()) return EXIT.interrupted;
+  return result && !result.isError ? EXIT.ok : EXIT.failed;
+}
+
+/** The text of one `--input-format stream-json` line: `{"type":"user","message":{"role":"user","content":…}}` (Claude Code's) or `{"type":"user","text":…}`. */
+export function userTextOf(line: string): string {
+  let data: unknown;
+  try {
+    data = JSON.parse(line);
+  } catch (error) {
+    throw new UsageError(`--input-format stream-json: a line is not JSON (${describeError(error)}): ${line.slice(0, 80)}`);
+  }
+  const m = data as { type?: unknown; text?: unknown; message?: { content?: unknown } };
+  if (m?.type === "user" && typeof m.text === "string") return m.text;
+  const content = m?.type === "user" ? m.message?.content : undefined;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    const text = content.map((p: { type?: unknown; text?: unknown }) => (p?.type === "text" && typeof p.text === "string" ? p.text : "")).join("");
+    if (text) return text;
+  }
+  throw new UsageError('--input-format stream-json: each line must be a user message, {"type":"user","message":{"role":"user","content":"…"}}');
+}
+
+/** `--input-format stream-json`: each stdin line is a prompt, run one after another in one session. */
+async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number> {
+  const conversation = new Conversation(options);
+  const controller = new AbortController();
+  const sigint = onInterrupt(controller);
+  let failed = false;
+  try {
+    const lines = createInterface({ input: io.stdin, terminal: false, crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      let text: string;
+      try {
+        text = userTextOf(line);
+      } catch (error) {
+        fail(io, error, "stream-json");
+        return EXIT.usage;
+      }
+      const result = await conversation.send(text, controller.signal, (m) => io.stdout(`${JSON.stringify(m)}\n`));
+      if (!result || result.isError) failed = true;
+      if (sigint.interrupted()) return EXIT.interrupted;
+    }
+  } finally {
+    sigint.stop();
+  }
+  if (conversation.results.length === 0) return fail(io, new UsageError("--input-format stream-json: no user message on standard input"), "stream-json");
+  return failed ? EXIT.failed : EXIT.ok;
 }

@@ -45,7 +45,7 @@ export function getMcpApi(kernel: Kernel): McpApi | undefined {
 }
 
 /** The mcp plugin. */
-export const mcpPlugin = definePlugin(McpPluginOptions, function mcp(options) {
+export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(options) {
   return {
     name: NAME,
     apply(kernel) {

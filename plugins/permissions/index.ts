@@ -43,7 +43,7 @@ export const PermissionsPluginOptions = z.strictObject({
 export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
 
 /** The permissions plugin. */
-export const permissionsPlugin = definePlugin(PermissionsPluginOptions, (opts) => {
+export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (opts) => {
   const kinds: ToolKinds = {
     shell: new Set([...DEFAULT_TOOL_KINDS.shell, ...(opts.shellTools ?? [])]),
     path: new Set([...DEFAULT_TOOL_KINDS.path, ...(opts.pathTools ?? [])]),

@@ -3,9 +3,9 @@
  * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { PROMPT_STAGE, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
+import { PROMPT_STAGE, UbiquityError, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
 import { storageRoot } from "../_shared/storage-paths";
 import { warn } from "../_shared/warn";
 import { removeStaleTemps } from "../_shared/stale-temps";
@@ -124,6 +124,10 @@ export const sessionsPlugin = definePlugin(function sessions() {
           let state = runs.get(run);
           if (!state) runs.set(run, (state = {}));
           const path = state.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
+          // A new session under a chosen id must not append to a stored one.
+          if (run.options.sessionId === run.sessionId && !state.resumed && existsSync(path)) {
+            throw new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
+          }
           if (!state.locked) {
             // A new session: lock it before its first line, so a --continue elsewhere forks rather than joins.
             mkdirSync(dirname(path), { recursive: true });

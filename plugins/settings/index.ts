@@ -27,7 +27,7 @@ export const SettingsPluginOptions = z.strictObject({
 export type SettingsPluginOptions = z.input<typeof SettingsPluginOptions>;
 
 /** The settings plugin. */
-export const settingsPlugin = definePlugin(SettingsPluginOptions, (opts) => ({
+export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) => ({
   name: NAME,
   apply(kernel) {
     kernel.hooks.kernel.config.tap(NAME, (options: UbiquityConfig) => {

@@ -52,10 +52,21 @@ async function resolvePluginList(list: unknown, loader: ModuleLoader, where: str
       const spec = specifierOf(entry);
       if (!spec) return entry as PluginEntry;
       const what = `${where}[${i}] ${JSON.stringify(spec.specifier)}`;
+      if (/^ubiquity:[\w-]+$/.test(spec.specifier)) throw builtinNameError(spec.specifier, what);
       const file = loader.resolve(spec.specifier, what);
       const value = await loader.importDefault(file, what);
       return toPlugin(value, spec, what);
     }),
+  );
+}
+
+/** `plugins: [ubiquity:tool-bash]`: a built-in's name is not a module to load. */
+function builtinNameError(name: string, what: string): ConfigError {
+  const feature = name.slice("ubiquity:".length);
+  return new ConfigError(
+    `${what} is the name of a built-in plugin, not a module: the presets bring the built-ins. ` +
+      `To remove it, list ${name} under "disable"; to replace it, add your own plugin named ${name}; ` +
+      `to add it to a preset that lacks it, list the module "ubiquity/plugins/${feature}"`,
   );
 }
 

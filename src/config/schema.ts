@@ -252,6 +252,11 @@ export const OptionsSchema = z.strictObject({
   resume: z.string().optional(),
   continueConversation: z.boolean().optional(),
   forkSession: z.boolean().optional(),
+  sessionId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/, "a session id is letters, digits, _ and - (a UUID fits)")
+    .optional()
+    .describe("The id of the run's session [a fresh UUID]; with forkSession, the fork's id"),
   persistSession: z.boolean().optional().describe("[true]"),
   sessionDir: z.string().optional().describe("[~/.ubiquity/sessions]"),
   persistTodos: z.boolean().optional().describe("[true]"),

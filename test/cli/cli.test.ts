@@ -51,16 +51,16 @@ describe("the ubiquity bin (real process)", () => {
     expect(stdout).toBe(readFileSync(join(repoRoot, "schema", "ubiquity.config.schema.json"), "utf8"));
   });
 
-  it.concurrent("an unknown command exits 1 with one error line", async () => {
+  it.concurrent("an unknown command is a usage error (exit 2) with one error line", async () => {
     const { code, stdout, stderr } = await runCli(["inspcet"], cwd);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toBe('error: unknown command "inspcet"; run `ubiquity --help` for the list\n');
   });
 
-  it.concurrent("an unknown flag exits 1 and points at the command's help", async () => {
+  it.concurrent("an unknown flag exits 2 and points at the command's help", async () => {
     const { code, stderr } = await runCli(["inspect", "--jsn"], cwd);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/^error: Unknown option '--jsn'.*; see `ubiquity inspect --help`\n$/);
   });
 

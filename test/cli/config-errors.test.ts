@@ -8,7 +8,7 @@ beforeAll(requireDist);
 /** [what, files, the config file the message must name, the problem it must state] */
 const failures: [string, Record<string, string>, string, RegExp][] = [
   ["a TypeScript syntax error", { "ubiquity.config.ts": "export default {\n  maxTurns: 3,\n  model: <\n};\n" }, "ubiquity.config.ts", /: syntax error at line \d+, column \d+: Unexpected token$/],
-  ["an unknown top-level key", { "ubiquity.config.ts": `export default { modle: "openai:gpt-5" };\n` }, "ubiquity.config.ts", /: invalid configuration: ✖ Unrecognized key: "modle"$/],
+  ["an unknown top-level key", { "ubiquity.config.ts": `export default { modle: "openai:gpt-5" };\n` }, "ubiquity.config.ts", /: invalid configuration: ✖ Unrecognized key: "modle" → "modle" \(did you mean "model"\?\)$/],
   ["a wrong value type", { ".ubiquityrc.yaml": "maxTurns: forty\n" }, ".ubiquityrc.yaml", /: invalid configuration: ✖ Invalid input: expected number, received string → at maxTurns$/],
   [
     "a plugin entry that is neither a plugin nor a factory",
@@ -27,10 +27,10 @@ const failures: [string, Record<string, string>, string, RegExp][] = [
 ];
 
 describe.concurrent("config failures through `ubiquity inspect`", () => {
-  it.each(failures)("%s: exit 1, one line naming the file and the problem", async (_what, files, file, problem) => {
+  it.each(failures)("%s: exit 2, one line naming the file and the problem", async (_what, files, file, problem) => {
     const dir = tempProject(files);
     const { code, stdout, stderr } = await runCli(["inspect"], dir);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe("");
     const lines = stderr.split("\n").filter(Boolean);
     expect(lines).toHaveLength(1);
@@ -38,10 +38,10 @@ describe.concurrent("config failures through `ubiquity inspect`", () => {
     expect(lines[0]).toMatch(problem);
   });
 
-  it("--config naming a missing file: exit 1, names the file", async () => {
+  it("--config naming a missing file: exit 2, names the file", async () => {
     const dir = tempProject({});
     const { code, stderr } = await runCli(["inspect", "--config", "nope.yaml"], dir);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toBe(`error: ${join(dir, "nope.yaml")}: config file not found (given with --config / configFile)\n`);
   });
 });

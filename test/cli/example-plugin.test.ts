@@ -72,7 +72,7 @@ describe("the example third-party plugin, installed from its tarball", () => {
     const dir = tempProject({ ".ubiquityrc.yaml": "plugins: [[ubiquity-plugin-house-rules, { rules: [] }]]\n" });
     symlinkSync(join(project, "node_modules"), join(dir, "node_modules"), "dir");
     const { code, stderr } = await runCli(["inspect"], dir);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/^error: .*\.ubiquityrc\.yaml: plugins\[0\] "ubiquity-plugin-house-rules": the plugin factory threw: ubiquity-plugin-house-rules: options\.rules must be a non-empty array of strings/);
   });
 });

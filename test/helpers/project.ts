@@ -48,14 +48,22 @@ export interface CliRun {
   stderr: string;
 }
 
+/** What the child gets on stdin: text (then the end), nothing (the end at once) [default], or a pipe left open and idle. */
+export interface CliInput {
+  input?: string;
+  /** Keep stdin an open, idle pipe (what a CI job often gives a process). */
+  keepStdinOpen?: boolean;
+}
+
 /**
  * Run the real bin with the Node running the tests (Node 24 from the repo's pinned devDependency).
  * The temp projects these tests make are trusted (`UBIQUITY_TRUST=1`): they test what a config
- * does. The trust tests (test/security) pass `UBIQUITY_TRUST: ""` and a temp HOME.
+ * does. The trust tests (test/security) pass `UBIQUITY_TRUST: ""` and a temp HOME. Stdin is
+ * closed at once unless `input` or `keepStdinOpen` says otherwise.
  */
-export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, stdin: CliInput = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [binPath, ...args],
       { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env }, timeout: 30_000 },
@@ -64,5 +72,7 @@ export function runCli(args: string[], cwd: string, env: Record<string, string> 
         resolve({ code, stdout, stderr });
       },
     );
+    if (stdin.keepStdinOpen) return;
+    child.stdin?.end(stdin.input ?? "");
   });
 }

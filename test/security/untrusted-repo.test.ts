@@ -259,7 +259,7 @@ describe("settings fail closed", () => {
     const dir = repo({ ".ubiquity/settings.json": '{ "permissions": { "deny": ["Bash(touch:*)"], } }' });
     // Trusted and in bypassPermissions: only the deny rule could stop the Bash call.
     const result = await run(dir, ["--trust", "--permission-mode", "bypassPermissions"]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2); // a configuration error: nothing ran
     expect(result.stderr + result.stdout).toContain(`${join(dir, ".ubiquity", "settings.json")}: the settings file is not valid JSON`);
     expect(result.stderr + result.stdout).toMatch(/line 1 column \d+/);
     expect(existsSync(join(dir, "bash-marker"))).toBe(false);

@@ -1,0 +1,172 @@
+/**
+ * The terminal mode (`ubiquity` with no prompt in a terminal, or `ubiquity chat`): one session,
+ * prompt after prompt, each answer streamed with its tool lines and approvals. Ctrl-C
+ * interrupts the current turn and keeps the session; Ctrl-D or `/exit` quits. One readline
+ * interface owns stdin: the prompt and the approver's questions both go through it.
+ */
+import { createInterface } from "node:readline/promises";
+import { resolve } from "node:path";
+import type { UbiquityConfig } from "../config/schema";
+import type { RunnerIO } from "../runner";
+import { terminalApprover } from "../approver";
+import { TextRenderer } from "../render";
+import { SessionStore } from "../facade";
+import { storageRoot } from "../../plugins/_shared/storage-paths";
+import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
+import { colorEnabled, createStyle, type Style } from "./style";
+import { EXIT } from "./exit";
+
+/** The commands of the terminal mode, for `/help`. */
+export const CHAT_COMMANDS: Record<string, string> = {
+  "/clear": "start a new session",
+  "/compact [instructions]": "summarize the conversation before the next prompt (optionally: what to keep)",
+  "/cost": "turns, tokens and cost of this session so far",
+  "/model [spec]": "show the model, or run on another from the next prompt on",
+  "/resume [id]": "list recent sessions, or continue one",
+  "/help": "this list",
+  "/exit": "quit (also Ctrl-D)",
+};
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** `/cost`: one line over the session's runs. */
+export function formatTotals(t: ConversationTotals, sessionId: string | undefined): string {
+  const cost = t.costUsd === null ? "cost unknown" : `$${t.costUsd.toFixed(4)}`;
+  const cached = t.usage.cacheReadTokens ? ` (${n(t.usage.cacheReadTokens)} cached)` : "";
+  return `session ${sessionId ?? "(not started)"}: ${t.turns} turn${t.turns === 1 ? "" : "s"} · ${n(t.usage.inputTokens)} in / ${n(t.usage.outputTokens)} out tokens${cached} · ${cost}`;
+}
+
+function modelName(model: UbiquityConfig["model"]): string {
+  if (model === undefined) return process.env.UBIQUITY_MODEL || "(none: set --model or UBIQUITY_MODEL)";
+  return typeof model === "string" ? model : `${model.provider}:${model.modelId}`;
+}
+
+interface ChatContext {
+  /** --model was given: /resume keeps it instead of the stored session's model. */
+  fixedModel: boolean;
+  verbose: boolean;
+}
+
+/** Run the terminal mode until /exit or Ctrl-D; resolves to the exit code. */
+export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
+  const style = createStyle(colorEnabled(true));
+  const rl = createInterface({ input: io.stdin, output: io.terminal!, terminal: true, historySize: 200 });
+  let closed = false;
+  const closing = new Promise<null>((done) => rl.once("close", () => ((closed = true), done(null))));
+  let turn: AbortController | undefined;
+  const interrupt = () => {
+    if (turn && !turn.signal.aborted) {
+      turn.abort(new Error("interrupted (Ctrl-C)"));
+      io.stderr(`\n${style.dim("interrupted; the session stays (Ctrl-D or /exit to quit)")}\n`);
+    } else if (!turn) {
+      rl.write(null, { ctrl: true, name: "u" }); // clear the line being typed
+      io.stderr(`\n${style.dim("(Ctrl-D or /exit to quit)")}\n`);
+      rl.prompt();
+    }
+  };
+  // In raw mode Ctrl-C reaches readline as a key; otherwise it is the process's SIGINT.
+  rl.on("SIGINT", interrupt);
+  process.on("SIGINT", interrupt);
+
+  const renderer = new TextRenderer({ out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) }, true, style);
+  const ask = (question: string, signal: AbortSignal) => rl.question(question, { signal });
+  options.includePartialMessages = true;
+  options.canUseTool ??= terminalApprover(io, { ask, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+  const conversation = new Conversation(options);
+  const marker = style.prompt("› ");
+  io.stdout(`${style.bold("ubiquity")} ${style.dim(`· ${modelName(conversation.model)} · /help for commands · Ctrl-C interrupts · Ctrl-D quits`)}\n`);
+
+  try {
+    for (;;) {
+      const line = await Promise.race([rl.question(marker).catch(() => null), closing]);
+      if (line === null || closed) break;
+      const text = line.trim();
+      if (!text) continue;
+      if (text.startsWith("/")) {
+        if (await command(text, { conversation, io, style, ctx, options })) break;
+        continue;
+      }
+      const current = (turn = new AbortController());
+      try {
+        // An interrupted turn was announced when Ctrl-C came: its result shows only the closing line.
+        await conversation.send(text, current.signal, (m) => renderer.render(m.type === "result" && current.signal.aborted ? { ...m, isError: false } : m));
+      } finally {
+        turn = undefined;
+      }
+    }
+  } finally {
+    process.removeListener("SIGINT", interrupt);
+    rl.close();
+  }
+  io.stdout("\n");
+  return EXIT.ok;
+}
+
+interface CommandContext {
+  conversation: Conversation;
+  io: RunnerIO;
+  style: Style;
+  ctx: ChatContext;
+  options: UbiquityConfig;
+}
+
+/** Run one slash command; resolves to true for /exit. */
+async function command(text: string, { conversation, io, style, ctx, options }: CommandContext): Promise<boolean> {
+  const [name = "", ...rest] = text.split(/\s+/);
+  const arg = rest.join(" ").trim();
+  const say = (line: string) => io.stdout(`${style.dim(line)}\n`);
+  switch (name) {
+    case "/exit":
+    case "/quit":
+      return true;
+    case "/help":
+      for (const [c, what] of Object.entries(CHAT_COMMANDS)) say(`${c.padEnd(24)} ${what}`);
+      return false;
+    case "/clear":
+      conversation.clear();
+      say("New session: the next prompt starts fresh.");
+      return false;
+    case "/compact":
+      if (!conversation.sessionId) {
+        say("Nothing to compact yet.");
+        return false;
+      }
+      conversation.compactNext(arg || undefined);
+      say("The conversation will be summarized before your next prompt is sent.");
+      return false;
+    case "/cost":
+      say(formatTotals(conversation.totals(), conversation.sessionId));
+      return false;
+    case "/model":
+      if (!arg) say(`model: ${modelName(conversation.model)}`);
+      else {
+        conversation.setModel(arg);
+        say(`model: ${arg} from the next prompt on`);
+      }
+      return false;
+    case "/resume": {
+      const cwd = resolve(options.cwd ?? process.cwd());
+      const store = new SessionStore({ dir: storageRoot(options.sessionDir, cwd, "sessions") });
+      if (!arg) {
+        const sessions = await store.list({ cwd, limit: 10 });
+        if (sessions.length === 0) say("No stored sessions for this folder.");
+        for (const s of sessions) say(`${s.sessionId}  ${s.updatedAt.slice(0, 16).replace("T", " ")}  ${s.summary}`);
+        if (sessions.length) say("Continue one with /resume <id>.");
+        return false;
+      }
+      if (!(await store.get(arg, cwd))) {
+        say(`No stored session with id ${arg} (see /resume for the list).`);
+        return false;
+      }
+      conversation.resume(arg);
+      const stored = ctx.fixedModel ? undefined : await storedSessionModel(options, arg);
+      if (stored && typeof conversation.model !== "object") conversation.setModel(stored);
+      say(`Resumed ${arg}${stored ? ` on ${stored}` : ""}: the next prompt continues it.`);
+      return false;
+    }
+    default:
+      say(`Unknown command ${name}; /help lists them.`);
+      return false;
+  }
+}
+

@@ -1,0 +1,47 @@
+/**
+ * `--verbose`: what the kernel does, on stderr — each hook's taps in run order once the kernel
+ * is ready, then every kernel event (messages by type, registry overrides, plugin errors,
+ * warnings). This is where the kernel's own words (hooks, taps) belong; the normal output
+ * speaks of tools, models and files.
+ */
+import type { Plugin } from "../plugin";
+import type { KernelEvent } from "../hooks";
+import { describeError } from "../errors";
+
+const NAME = "ubiquity:runner-verbose";
+
+function describeEvent(event: KernelEvent): string {
+  switch (event.type) {
+    case "message": {
+      const m = event.message;
+      const detail = m.type === "tool_use" ? ` ${m.toolName} ${m.toolUseId}` : m.type === "tool_result" ? ` ${m.toolName} ${m.output.isError ? "error" : "ok"}` : m.type === "system" || m.type === "result" ? ` ${m.subtype}` : "";
+      // A failed result in the kernel's own words (the normal output names only the plugin).
+      const failure = m.type === "result" && m.isError ? `: ${m.result}` : "";
+      return `message ${m.type}${detail}${m.agentId ? ` (agent ${m.agentId})` : ""}${failure}`;
+    }
+    case "registry.override":
+      return `registry ${event.registry}: ${event.name} from ${event.winner} replaces ${event.loser}'s`;
+    case "plugin.error":
+      return `plugin ${event.plugin} failed in hook ${event.hook}: ${describeError(event.error)}`;
+    case "warning":
+      return `warning from ${event.source}: ${event.message}`;
+    case "sandbox.violation":
+      return `sandbox refused a ${event.kind}${event.source ? ` by ${event.source}` : ""}: ${event.detail}`;
+  }
+}
+
+/** The plugin `--verbose` adds: writes lines through `write` (stderr). */
+export function verbosePlugin(write: (line: string) => void): Plugin {
+  return {
+    name: NAME,
+    apply(kernel) {
+      write(`[verbose] plugins: ${kernel.plugins.map((p) => p.plugin.name).join(", ")}`);
+      kernel.hooks.kernel.ready.tap(NAME, (k) => {
+        for (const [hook, taps] of Object.entries(k.taps())) {
+          if (taps.length) write(`[verbose] hook ${hook}: ${taps.map((t) => (t.stage ? `${t.plugin}@${t.stage}` : t.plugin)).join(" → ")}`);
+        }
+      });
+      kernel.hooks.event.tap(NAME, (event) => write(`[verbose] ${describeEvent(event)}`));
+    },
+  };
+}

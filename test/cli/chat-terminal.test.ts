@@ -1,0 +1,140 @@
+/**
+ * The terminal mode under a pseudo-terminal (util-linux `script`), typed into the way a person
+ * would — each line only after the screen shows what it answers: two prompts in one session, an
+ * approval (the tool line shown before its question), Ctrl-C interrupting a slow turn with the
+ * session kept, /cost, /exit.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { binPath, removeTempProjects, requireDist } from "../helpers/project";
+import { scriptedProject, type Logged } from "../helpers/scripted-project";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+/** One step: wait until `until` holds for the screen (text after the previous step), then type `type`. */
+type Step = { until: (screen: string, log: () => Logged[]) => boolean; type: string | ((screen: string) => string) };
+
+// The terminal's rendering of the prompt marker (readline redraws it with cursor moves).
+const PROMPT = "› ";
+const strip = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
+
+function inTerminal(cwd: string, args: string[], env: Record<string, string>, steps: Step[]): Promise<{ code: number; screen: string }> {
+  const command = [process.execPath, binPath, ...args].map((a) => `'${a}'`).join(" ");
+  const log = () => readFileSync(env.UBQ_LOG!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
+      cwd,
+      env: { ...process.env, UBIQUITY_TRUST: "1", NO_COLOR: "1", DEBUG: "", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let screen = "";
+    let from = 0;
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no exit within 60 s; waiting for step ${JSON.stringify(steps[0]?.type)}; screen:\n${strip(screen)}`));
+    }, 60_000);
+    const advance = () => {
+      const step = steps[0];
+      if (!step || !step.until(strip(screen.slice(from)), log)) return;
+      steps.shift();
+      const text = typeof step.type === "string" ? step.type : step.type(strip(screen));
+      from = screen.length;
+      child.stdin.write(text);
+      setImmediate(advance);
+    };
+    // The model's log changes without the screen changing (the slow turn): look again now and then.
+    const poll = setInterval(advance, 100);
+    child.stdout.on("data", (chunk: Buffer) => {
+      screen += chunk.toString();
+      advance();
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      resolve({ code: code ?? 1, screen: strip(screen) });
+    });
+  });
+}
+
+describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-terminal", () => {
+  it("two prompts in one session, an approval, Ctrl-C on a slow turn, /cost, /exit", async () => {
+    const p = scriptedProject();
+    const logFile = join(p.dir, "chat.log");
+    writeFileSync(logFile, "");
+    // `ubiquity` alone in a terminal is the terminal mode (`ubiquity chat` is the same command).
+    const { code, screen } = await inTerminal(p.dir, [], { UBQ_LOG: logFile, UBQ_SESSIONS: p.sessions }, [
+      { until: (s) => s.includes(PROMPT), type: "first question\r" },
+      { until: (s) => s.includes("answer to first question") && s.includes(PROMPT), type: "second question\r" },
+      { until: (s) => s.includes("answer to second question") && s.includes(PROMPT), type: "echo something\r" },
+      { until: (s) => s.includes("[y]es / [n]o"), type: "y\r" },
+      { until: (s) => s.includes("done") && s.includes(PROMPT), type: "be slow\r" },
+      { until: (_s, log) => log().some((r) => r.users.at(-1) === "be slow"), type: "\u0003" },
+      { until: (s) => s.includes("interrupted") && s.includes(PROMPT), type: "after the interrupt\r" },
+      { until: (s) => s.includes("answer to after the interrupt") && s.includes(PROMPT), type: "/cost\r" },
+      { until: (s) => /session [0-9a-f-]{36}: \d+ turns/.test(s) && s.includes(PROMPT), type: "/exit\r" },
+    ]);
+    expect(code, screen).toBe(0);
+    const requests = readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
+    // The second prompt went with the first; the prompt after the interrupt with all before it.
+    expect(requests[1]!.users).toEqual(["first question", "second question"]);
+    expect(requests.at(-1)!.users.slice(0, 3)).toEqual(["first question", "second question", "echo something"]);
+    // The interrupted prompt stays in the session: it goes with the next one.
+    expect(requests.at(-1)!.users.at(-1)).toMatch(/be slow[\s\S]*after the interrupt$/);
+    // The tool line comes before its approval question, and the approved call ran.
+    const toolLine = screen.indexOf("→ Bash(command: \"echo hi\")");
+    expect(toolLine).toBeGreaterThan(-1);
+    expect(toolLine).toBeLessThan(screen.indexOf("Allow Bash"));
+    expect(screen).toContain("✓ Bash: ok");
+    expect(screen).toContain("interrupted; the session stays");
+    expect(screen).toMatch(/\d+ turns? · [\d,]+ in \/ [\d,]+ out tokens · cost unknown/);
+  }, 90_000);
+
+  it("/clear starts a new session, /resume lists and continues one, /model switches the model, Ctrl-D quits", async () => {
+    const p = scriptedProject();
+    const logFile = join(p.dir, "chat.log");
+    writeFileSync(logFile, "");
+    const idOf = (s: string) => /session ([0-9a-f-]{36})/.exec(s)![1]!;
+    const { code, screen } = await inTerminal(p.dir, ["chat"], { UBQ_LOG: logFile, UBQ_SESSIONS: p.sessions }, [
+      { until: (s) => s.includes(PROMPT), type: "hello\r" },
+      { until: (s) => s.includes("answer to hello") && s.includes(PROMPT), type: "/cost\r" },
+      { until: (s) => /session [0-9a-f-]{36}/.test(s) && s.includes(PROMPT), type: "/clear\r" },
+      { until: (s) => s.includes("New session") && s.includes(PROMPT), type: "/cost\r" },
+      { until: (s) => s.includes("(not started)") && s.includes(PROMPT), type: "/resume\r" },
+      { until: (s) => s.includes("Continue one with /resume <id>") && s.includes(PROMPT), type: (s) => `/resume ${idOf(s)}\r` },
+      { until: (s) => s.includes("the next prompt continues it") && s.includes(PROMPT), type: "more\r" },
+      { until: (s) => s.includes("answer to more") && s.includes(PROMPT), type: "/compact keep the fruit names\r" },
+      { until: (s) => s.includes("will be summarized before your next prompt") && s.includes(PROMPT), type: "after compacting\r" },
+      { until: (s) => s.includes("answer to after compacting") && s.includes(PROMPT), type: "/model test\r" },
+      { until: (s) => s.includes("from the next prompt on") && s.includes(PROMPT), type: "again\r" },
+      { until: (s) => s.includes('you said "again"') && s.includes(PROMPT), type: "/nope\r" },
+      { until: (s) => s.includes("Unknown command /nope") && s.includes(PROMPT), type: "\u0004" },
+    ]);
+    expect(code, screen).toBe(0);
+    const requests = readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
+    expect(requests.slice(0, 2).map((r) => r.users)).toEqual([["hello"], ["hello", "more"]]);
+    // /compact: the summarizer's request carried the instructions; the next prompt went with the summary, not the old turns.
+    expect(requests[2]!.system).toContain("keep the fruit names");
+    expect(requests[3]!.users.at(-1)).toBe("after compacting");
+    expect(requests[3]!.users).not.toContain("hello");
+    expect(screen).toContain("the conversation so far was summarized");
+    expect(screen).toMatch(/[0-9a-f-]{36} {2}\S+ \S+ {2}hello/); // the /resume list: id, time, first prompt
+  }, 90_000);
+
+  it("ubiquity run with a prompt in a terminal: the tool line, then its question, then the closing line; exit 0", async () => {
+    const p = scriptedProject();
+    const logFile = join(p.dir, "run.log");
+    writeFileSync(logFile, "");
+    const { code, screen } = await inTerminal(p.dir, ["run", "echo something"], { UBQ_LOG: logFile, UBQ_SESSIONS: p.sessions }, [
+      { until: (s) => s.includes("[y]es / [n]o"), type: "y\n" },
+    ]);
+    expect(code, screen).toBe(0);
+    const toolLine = screen.indexOf('→ Bash(command: "echo hi")');
+    expect(toolLine).toBeGreaterThan(-1);
+    expect(toolLine).toBeLessThan(screen.indexOf("Allow Bash"));
+    expect(screen.indexOf("Allow Bash")).toBeLessThan(screen.indexOf("✓ Bash: ok"));
+    expect(screen).toMatch(/2 turns · [\d,]+ in \/ [\d,]+ out tokens · cost unknown · [\d.]+s/);
+  }, 90_000);
+});

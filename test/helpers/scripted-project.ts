@@ -1,0 +1,67 @@
+/**
+ * A temp project whose config injects a scripted model for runner tests through the real bin:
+ * it answers by the user's last words and logs what each request carried (system prompt, tools
+ * offered, the user texts) as one JSON line to $UBQ_LOG. Sessions go under the project.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli, tempProject, type CliInput } from "./project";
+
+/** The scripted model: answers by the user's last words and logs each request as one JSON line. */
+export const SCRIPTED_CONFIG = `
+import { appendFileSync } from "node:fs";
+import { scriptedModel } from "ubiquity/testing";
+
+const textOf = (m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\\n"));
+
+export default {
+  sessionDir: process.env.UBQ_SESSIONS,
+  todoDir: process.env.UBQ_SESSIONS + "-todos",
+  marketPricing: false,
+  maxRetries: 0,
+  model: scriptedModel(({ request }) => {
+    const users = request.prompt.filter((m) => m.role === "user").map(textOf);
+    const last = request.prompt[request.prompt.length - 1];
+    appendFileSync(process.env.UBQ_LOG, JSON.stringify({
+      system: request.prompt.filter((m) => m.role === "system").map(textOf).join("\\n"),
+      tools: (request.tools ?? []).map((t) => t.name),
+      users,
+    }) + "\\n");
+    // The last line: an interrupted prompt goes with the next one, ahead of it.
+    const said = (users[users.length - 1] ?? "").split("\\n").pop();
+    if (said.includes("loop")) return { toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] };
+    if (last.role === "tool") return "done";
+    if (said.includes("fail")) return { error: { status: 503, message: "overloaded" } };
+    if (said.includes("echo")) return { toolCalls: [{ toolName: "Bash", input: { command: "echo hi" } }] };
+    if (said.includes("slow")) return { text: "slow answer", delayMs: 20000 };
+    return { text: "answer to " + said, chunkSize: 3 };
+  }),
+};
+`;
+
+/** One logged request. */
+export interface Logged {
+  system: string;
+  tools: string[];
+  users: string[];
+}
+
+let counter = 0;
+/** A fresh project with the scripted model; `run` runs the bin there and returns its output with the model's log. */
+export function scriptedProject(files: Record<string, string> = {}) {
+  const dir = tempProject({ "ubiquity.config.ts": SCRIPTED_CONFIG, ...files }, { linkUbiquity: true });
+  const sessions = join(dir, "sessions");
+  return {
+    dir,
+    sessions,
+    async run(args: string[], input: CliInput = {}, env: Record<string, string> = {}) {
+      const log = join(dir, `model-${++counter}.log`);
+      writeFileSync(log, "");
+      const out = await runCli(["run", ...args], dir, { UBQ_LOG: log, UBQ_SESSIONS: sessions, ...env }, input);
+      const requests = readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
+      const messages = out.stdout.startsWith("{") && !out.stdout.startsWith("{\n") ? out.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+      return { ...out, requests, messages };
+    },
+  };
+}
+
