@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { buildSubprocessEnv, type Logger, type SubprocessEnvOptions } from "../../src/index";
 import type { SpawnSpec } from "../sandbox/api";
+import { trackProcessGroup } from "../_shared/live-groups";
 import type { CommandHook, HookInput, HookOutput } from "./types";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
@@ -75,6 +76,7 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
     let stdout = "";
     let stderr = "";
     let timedOut = false;
+    const untrack = child.pid ? trackProcessGroup(child.pid) : () => {};
     const killGroup = () => {
       try {
         if (child.pid) process.kill(-child.pid, "SIGKILL");
@@ -98,6 +100,9 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
     child.on("close", (code) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
+      // What the hook left running in the background ends with it.
+      killGroup();
+      untrack();
       resolve({ code, stdout, stderr, timedOut });
     });
   });

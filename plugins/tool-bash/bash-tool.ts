@@ -75,21 +75,24 @@ export class BashTool extends Tool<typeof BashInput> {
 /** The output as the model reads it, with the reason when the command did not succeed. */
 function present(result: CommandResult, timeoutMs: number): ToolOutput {
   const notes: string[] = [];
+  // Only claim that every process is gone when the wait confirmed it.
+  const killedAll = result.reaped ? "the command and every process it started were killed" : "the command was killed, but some process it started was still running after the wait";
   if (result.timedOut) {
-    notes.push(
-      `[Timed out after ${timeoutMs} ms: the command and every process it started were killed. ` +
-        `Give a larger timeout (at most ${BASH_LIMITS.maxTimeoutMs} ms) or make the command finish sooner.]`,
-    );
+    notes.push(`[Timed out after ${timeoutMs} ms: ${killedAll}. Give a larger timeout (at most ${BASH_LIMITS.maxTimeoutMs} ms) or make the command finish sooner.]`);
   } else if (result.aborted) {
-    notes.push("[Aborted: the run was cancelled, and the command and every process it started were killed.]");
+    notes.push(`[Aborted: the run was cancelled, and ${killedAll}.]`);
   } else if (result.signal) {
     notes.push(`[Killed by ${result.signal}]`);
   } else if (result.exitCode !== 0) {
     notes.push(`[Exit code ${result.exitCode}]`);
   }
-  const body = result.output === "" && notes.length === 0 ? "(no output)" : result.output.replace(/\n$/, "");
+  const body = result.output === "" && notes.length === 0 && result.leftBehind === 0 ? "(no output)" : result.output.replace(/\n$/, "");
+  const info =
+    result.leftBehind > 0
+      ? `[${result.leftBehind === 1 ? "1 background process" : `${result.leftBehind} background processes`} the command left running ${result.reaped ? (result.leftBehind === 1 ? "was stopped" : "were stopped") : "got SIGKILL but could not be confirmed gone"} when it returned: a Bash call's processes end with it.]`
+      : "";
   return {
-    content: [body, ...notes].filter((s) => s !== "").join("\n\n"),
+    content: [body, ...notes, info].filter((s) => s !== "").join("\n\n"),
     isError: notes.length > 0,
     metadata: {
       exitCode: result.exitCode,

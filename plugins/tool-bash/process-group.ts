@@ -35,7 +35,7 @@ export async function waitGroupGone(pgid: number, timeoutMs = 5000): Promise<boo
 }
 
 /** Running (not zombie) members of a process group, from /proc; undefined without /proc (the kill probe decides). */
-async function liveMembers(pgid: number): Promise<number | undefined> {
+export async function liveMembers(pgid: number): Promise<number | undefined> {
   const entries = await readdir("/proc").catch(() => undefined);
   if (!entries) return undefined;
   let live = 0;

@@ -6,7 +6,8 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import { HeadTailBuffer } from "./head-tail";
-import { killGroup, waitGroupGone } from "./process-group";
+import { killGroup, liveMembers, waitGroupGone } from "./process-group";
+import { trackProcessGroup } from "../_shared/live-groups";
 import { findShell } from "./shell";
 import type { SpawnSpec } from "../sandbox/api";
 
@@ -35,6 +36,8 @@ export interface CommandResult {
   aborted: boolean;
   /** False only when a killed group still had running members after the wait (should not happen). */
   reaped: boolean;
+  /** Processes the command left running in the background when its shell exited; they were killed. */
+  leftBehind: number;
   durationMs: number;
   shell: string;
 }
@@ -48,7 +51,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const started = Date.now();
   const shell = findShell(options.env.PATH);
   const output = new HeadTailBuffer(options.maxOutputChars);
-  const base = { shell, timedOut: false, aborted: false, reaped: true };
+  const base = { shell, timedOut: false, aborted: false, reaped: true, leftBehind: 0 };
   if (options.signal?.aborted) {
     return { ...base, output: "", outputChars: 0, cutChars: 0, exitCode: null, signal: null, aborted: true, durationMs: 0 };
   }
@@ -62,6 +65,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid);
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
   const closed = once(child, "close").catch(() => undefined);
@@ -86,11 +90,15 @@ export async function runCommand(command: string, options: RunCommandOptions): P
 
   try {
     const [exitCode, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
-    const reaped = killed && child.pid !== undefined ? await waitGroupGone(child.pid) : true;
+    // Background jobs (`cmd &` without `wait`) are still in the group: they end with the call.
+    const leftBehind = !killed && child.pid !== undefined ? ((await liveMembers(child.pid)) ?? 0) : 0;
+    if (leftBehind > 0) killGroup(child.pid!);
+    const reaped = (killed || leftBehind > 0) && child.pid !== undefined ? await waitGroupGone(child.pid) : true;
     await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
     const { text, cut } = output.text();
-    return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped, durationMs: Date.now() - started };
+    return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped, leftBehind, durationMs: Date.now() - started };
   } finally {
+    untrack();
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
     child.stdout.destroy();

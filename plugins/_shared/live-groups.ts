@@ -1,0 +1,54 @@
+/**
+ * The process groups this program started (Bash commands, command hooks) and has not yet seen
+ * end. When the program exits, or gets SIGINT, SIGTERM or SIGHUP, every one of them is sent
+ * SIGKILL first, so nothing the agent started outlives it. The signal listeners exist only
+ * while a group is live, and a signal nobody else handles is raised again afterwards, so the
+ * program still ends the way it would have without us. (SIGKILL of the program itself cannot be
+ * caught: the sandbox's --die-with-parent covers that.)
+ */
+const live = new Set<number>();
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+function killAll(): void {
+  for (const pgid of live) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  killAll();
+  live.clear();
+  const others = process.listenerCount(signal) > 1;
+  uninstall();
+  // Nobody else handles it: let the default action (ending the program) happen as it would have.
+  if (!others) process.kill(process.pid, signal);
+}
+
+function install(): void {
+  process.on("exit", killAll);
+  for (const s of SIGNALS) process.on(s, onSignal);
+}
+
+function uninstall(): void {
+  process.removeListener("exit", killAll);
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+}
+
+/** Remember a live process group (its leader's pid); the returned function forgets it. */
+export function trackProcessGroup(pgid: number): () => void {
+  if (live.size === 0) install();
+  live.add(pgid);
+  return () => {
+    if (!live.delete(pgid)) return;
+    if (live.size === 0) uninstall();
+  };
+}
+
+/** How many groups are live (for tests and diagnostics). */
+export function liveProcessGroups(): number {
+  return live.size;
+}
