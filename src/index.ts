@@ -31,7 +31,7 @@ export {
 export { ConfigSchema, KernelFieldsSchema, PERMISSION_MODES, HOOK_EVENTS } from "./config/schema";
 export { loadConfig, findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES } from "./config/load";
 export { configSearchFolders } from "./config/search";
-export { readRegularFileSync, describeJsonError } from "./safe-read";
+export { readRegularFile, readRegularFileSync, describeJsonError } from "./safe-read";
 export type { RegularFileRead } from "./safe-read";
 export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath } from "./trust/store";
 export type { TrustEntry } from "./trust/store";

@@ -4,6 +4,7 @@
  * the open handle before a byte is read. Used for config, settings and the trust store.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
 
 /** What reading one file gave. */
 export type RegularFileRead = { ok: true; text: string } | { ok: false; missing: true } | { ok: false; missing: false; problem: string };
@@ -56,4 +57,28 @@ export function describeJsonError(error: unknown, text: string): string {
   const line = before.split("\n").length;
   const column = before.length - before.lastIndexOf("\n");
   return `${message} (line ${line} column ${column})`;
+}
+
+/** `readRegularFileSync` without blocking the event loop while a large file (a transcript) is read. */
+export async function readRegularFile(path: string, maxBytes: number): Promise<RegularFileRead> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, missing: true };
+    if (code === "ENXIO") return { ok: false, missing: false, problem: "it is a socket, not a regular file" };
+    return { ok: false, missing: false, problem: `it could not be opened (${code ?? String(error)})` };
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { ok: false, missing: false, problem: `it is ${describeFileKind(stats)}, not a regular file` };
+    if (stats.size > maxBytes) return { ok: false, missing: false, problem: `it is ${stats.size} bytes, over the ${maxBytes}-byte limit` };
+    const text = await handle.readFile("utf8");
+    return { ok: true, text: text.replace(/^\uFEFF/, "") };
+  } catch (error) {
+    return { ok: false, missing: false, problem: `it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  } finally {
+    await handle.close();
+  }
 }

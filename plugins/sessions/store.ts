@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { UbiquityError } from "../../src/index";
+import { readRegularFile, UbiquityError } from "../../src/index";
 import { writeFileAtomic } from "../_shared/atomic-write";
 import { projectSlug, storageRoot } from "../_shared/storage-paths";
 import { parseJsonl } from "./jsonl";
@@ -78,16 +78,18 @@ export interface TranscriptRead {
   corruptLines: number[];
 }
 
+/** Transcripts larger than this are refused rather than read into memory (a 1,000-turn one is a few MB). */
+export const MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024;
+
 /** Read a transcript, noting corrupt lines. Undefined when the file is gone. */
 export async function readTranscriptFile(path: string): Promise<TranscriptRead | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
+  // Only a regular file, and not past the cap: a FIFO in the session folder must not hang a resume.
+  const read = await readRegularFile(path, MAX_TRANSCRIPT_BYTES);
+  if (!read.ok) {
+    if (read.missing) return undefined;
+    throw new UbiquityError(`the session transcript ${path} cannot be read: ${read.problem}`);
   }
-  const parsed = parseJsonl(text);
+  const parsed = parseJsonl(read.text);
   const records: TranscriptRecord[] = [];
   const corruptLines = [...parsed.corrupt];
   parsed.values.forEach((value, i) => {

@@ -5,8 +5,9 @@
  * contend. Each file is written through a temp file and an atomic rename; the store is re-read
  * on every call; an unreadable task file is skipped; temp files left by a crash are removed.
  */
-import { readdir, readFile, rm, unlink } from "node:fs/promises";
+import { readdir, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { readRegularFile } from "../../src/index";
 import { writeFileAtomic } from "../_shared/atomic-write";
 import { removeStaleTemps } from "../_shared/stale-temps";
 import { isTodo, sortTodos, type Todo } from "./todo";
@@ -30,6 +31,8 @@ export interface TodoStore {
 }
 
 const TASK_FILE = /^([A-Za-z0-9_-]+)\.json$/;
+/** A task file is a few hundred bytes; anything past this is not one (and is not read). */
+const MAX_TASK_BYTES = 1024 * 1024;
 
 /** Task files under a root folder. */
 export class FileTodoStore implements TodoStore {
@@ -55,11 +58,17 @@ export class FileTodoStore implements TodoStore {
       const id = TASK_FILE.exec(name)?.[1];
       if (!id) continue;
       let value: unknown;
+      // Only a regular file of at most 1 MiB (a task is a few hundred bytes): a FIFO must not hang the list.
+      const read = await readRegularFile(join(dir, name), MAX_TASK_BYTES);
+      if (!read.ok) {
+        // Deleted between readdir and read (another run removed it): skip quietly.
+        if (!read.missing) this.onSkip(join(dir, name), read.problem);
+        continue;
+      }
       try {
-        value = JSON.parse(await readFile(join(dir, name), "utf8"));
+        value = JSON.parse(read.text);
       } catch (error) {
-        // Deleted between readdir and read (another run removed it), or corrupt: skip either way.
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.onSkip(join(dir, name), String(error));
+        this.onSkip(join(dir, name), String(error));
         continue;
       }
       if (!isTodo(value)) {

@@ -72,7 +72,10 @@ export function capLines(lines: readonly string[], result: SearchResult, query: 
     const what = query.mode === "files_with_matches" ? "files" : "result lines";
     notes.push(`[Showing ${limit} of ${lines.length} ${what}. Narrow the search with path, glob, type or a more specific pattern to see the rest.]`);
   }
-  if (result.incomplete) notes.push("[The search stopped early because the output was too large; results are incomplete. Narrow the search.]");
+  if (result.incomplete) {
+    const where = result.stoppedIn ? ` in ${result.stoppedIn}` : "";
+    notes.push(`[The search stopped early${where} because the output was too large; results are incomplete. Narrow the search${result.stoppedIn ? ` (or leave out ${result.stoppedIn})` : ""}.]`);
+  }
   if (query.mode === "count") {
     const total = result.files.reduce((n, f) => n + f.count, 0);
     notes.push(`[${total} matching lines in ${result.files.length} files]`);

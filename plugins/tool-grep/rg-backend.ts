@@ -73,7 +73,8 @@ export function searchWithRg(rgPath: string, query: SearchQuery, signal?: AbortS
       if (code === 2 && !incomplete && text === "") {
         return reject(rgFailure(query.pattern, stderr));
       }
-      resolve({ root: cwd, files: parse(text, query), incomplete: incomplete || undefined });
+      const files = parse(text, query);
+      resolve({ root: cwd, files, incomplete: incomplete || undefined, stoppedIn: incomplete ? files.at(-1)?.path : undefined });
     });
   });
 }

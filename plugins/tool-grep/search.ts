@@ -48,6 +48,8 @@ export interface SearchResult {
   files: FileHits[];
   /** True when the search stopped early (too much output); the results are a subset. */
   incomplete?: boolean;
+  /** The file being searched when it stopped (relative to `root`), when known. */
+  stoppedIn?: string;
 }
 
 /** A search backend. */

@@ -54,3 +54,25 @@ describe("planted agent and skill files", () => {
     expect(warnings.join("\n")).toContain(`skipped the skill ${join(root, "huge", "SKILL.md")}: it is 2147483648 bytes, over the 1048576-byte limit`);
   });
 });
+
+describe("planted transcripts and task files", () => {
+  it("a FIFO as a session transcript is refused at once, naming the file", async () => {
+    const { readTranscriptFile } = await import("ubiquity/plugins/sessions");
+    const dir = temp();
+    const path = join(dir, "00000000-0000-4000-8000-000000000000.jsonl");
+    execFileSync("mkfifo", [path]);
+    await expect(readTranscriptFile(path)).rejects.toThrow(`the session transcript ${path} cannot be read: it is a FIFO (named pipe), not a regular file`);
+  });
+
+  it("a FIFO among the task files is skipped with a report, without blocking", async () => {
+    const { FileTodoStore } = await import("../../plugins/todos/store");
+    const root = temp();
+    const skipped: string[] = [];
+    const store = new FileTodoStore(root, (file, why) => skipped.push(`${file}: ${why}`));
+    const list = { project: "p", key: "k" };
+    mkdirSync(store.dir(list), { recursive: true });
+    execFileSync("mkfifo", [join(store.dir(list), "trap.json")]);
+    await store.read(list);
+    expect(skipped).toEqual([`${join(store.dir(list), "trap.json")}: it is a FIFO (named pipe), not a regular file`]);
+  });
+});

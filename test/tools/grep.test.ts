@@ -138,3 +138,14 @@ describe("Grep", () => {
     expect(grep.isConcurrencySafe()).toBe(true);
   });
 });
+
+describe("Grep that stops early", () => {
+  it("names the file it was searching when the output grew too large", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "small.txt"), "needle once\n");
+    // ~80 MB of matching lines: past the 64 MiB the ripgrep backend reads before it stops.
+    writeFileSync(join(dir, "huge.log"), "needle ".repeat(12).concat("\n").repeat(1_000_000));
+    const out = await grep.call({ pattern: "needle", output_mode: "content", path: join(dir, "huge.log") }, toolContext(dir));
+    expect(out.content).toMatch(/\[The search stopped early in huge\.log because the output was too large; results are incomplete\. Narrow the search \(or leave out huge\.log\)\.\]/);
+  });
+});
