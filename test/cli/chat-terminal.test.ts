@@ -19,6 +19,8 @@ type Step = { until: (screen: string, log: () => Logged[]) => boolean; type: str
 
 // The terminal's rendering of the prompt marker (readline redraws it with cursor moves).
 const PROMPT = "› ";
+// Long enough that a summary of the turns up to it is smaller than they are (compaction applies only then).
+const MORE = `more: ${"the apple and the pear and the plum ".repeat(8).trim()}`;
 const strip = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
 
 function inTerminal(cwd: string, args: string[], env: Record<string, string>, steps: Step[]): Promise<{ code: number; screen: string }> {
@@ -104,8 +106,8 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
       { until: (s) => s.includes("New session") && s.includes(PROMPT), type: "/cost\r" },
       { until: (s) => s.includes("(not started)") && s.includes(PROMPT), type: "/resume\r" },
       { until: (s) => s.includes("Continue one with /resume <id>") && s.includes(PROMPT), type: (s) => `/resume ${idOf(s)}\r` },
-      { until: (s) => s.includes("the next prompt continues it") && s.includes(PROMPT), type: "more\r" },
-      { until: (s) => s.includes("answer to more") && s.includes(PROMPT), type: "/compact keep the fruit names\r" },
+      { until: (s) => s.includes("the next prompt continues it") && s.includes(PROMPT), type: `${MORE}\r` },
+      { until: (s) => s.includes("answer to more:") && s.includes(PROMPT), type: "/compact keep the fruit names\r" },
       { until: (s) => s.includes("will be summarized before your next prompt") && s.includes(PROMPT), type: "after compacting\r" },
       { until: (s) => s.includes("answer to after compacting") && s.includes(PROMPT), type: "/model test\r" },
       { until: (s) => s.includes("from the next prompt on") && s.includes(PROMPT), type: "again\r" },
@@ -114,7 +116,7 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
     ]);
     expect(code, screen).toBe(0);
     const requests = readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
-    expect(requests.slice(0, 2).map((r) => r.users)).toEqual([["hello"], ["hello", "more"]]);
+    expect(requests.slice(0, 2).map((r) => r.users)).toEqual([["hello"], ["hello", MORE]]);
     // /compact: the summarizer's request carried the instructions; the next prompt went with the summary, not the old turns.
     expect(requests[2]!.system).toContain("keep the fruit names");
     expect(requests[3]!.users.at(-1)).toBe("after compacting");

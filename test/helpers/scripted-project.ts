@@ -34,6 +34,8 @@ export default {
     if (said.includes("fail")) return { error: { status: 503, message: "overloaded" } };
     if (said.includes("echo")) return { toolCalls: [{ toolName: "Bash", input: { command: "echo hi" } }] };
     if (said.includes("slow")) return { text: "slow answer", delayMs: 20000 };
+    // The summarizer (compaction): a short summary, so that it is smaller than the turns it replaces.
+    if (request.prompt.some((m) => m.role === "system" && textOf(m).startsWith("You summarize"))) return "Fruits: apple, pear, plum.";
     return { text: "answer to " + said, chunkSize: 3 };
   }),
 };
