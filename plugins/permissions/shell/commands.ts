@@ -48,6 +48,7 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   const candidate = {
     text: renderWords(words),
     name: name.value,
+    argv: words.map((w) => (w.literal ? w.value : undefined)),
     required: at.required,
     dynamic: words.some((w) => !w.literal),
     open: at.open,

@@ -6,6 +6,8 @@ export interface ShellCandidate {
   text: string;
   /** The program as written (first word). */
   name: string;
+  /** Each word's value as bash passes it; undefined where it is only known at run time. */
+  argv: (string | undefined)[];
   /** An allow rule must cover this candidate before the command is auto-allowed. */
   required: boolean;
   /** Some argument is only known at run time (a variable, a substitution, a glob). */
