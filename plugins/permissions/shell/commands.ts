@@ -9,9 +9,14 @@ import { posix } from "node:path";
 import { literalWord, renderWords, type ShellWord } from "./words";
 import { scanOptions, hasOption } from "./options";
 import { riskyOptions } from "./risky";
+import { builtinRisk } from "./builtins";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
 import { joinWords, unwrap, wrapperKind } from "./wrappers";
 import type { ShellAnalysis } from "./types";
+
+const POSIX_SHELLS = new Set(["sh", "dash", "ash", "fish", "csh", "tcsh"]);
+
+const RESERVED = new Set(["if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "{", "}", "!", "[[", "]]"]);
 
 /** A `command` node, read. */
 export interface SimpleCommand {
@@ -48,7 +53,8 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   const candidate = {
     text: renderWords(words),
     name: name.value,
-    argv: words.map((w) => (w.literal ? w.value : undefined)),
+    // `~` is the home folder at run time: not a value the analysis knows.
+    argv: words.map((w) => (w.literal && !w.tilde ? w.value : undefined)),
     required: at.required,
     dynamic: words.some((w) => !w.literal),
     open: at.open,
@@ -60,10 +66,15 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     return;
   }
   const program = posix.basename(name.value);
+  // The parser misses reserved words after `time`, `!` and a few other places (`! { a; }`,
+  // `time for …`), and reads them as a command name; bash does not.
+  if (RESERVED.has(name.text)) out.unsafe.push(`the parser read the reserved word ${name.text} as a command, so its structure is not known`);
   // `./env` or `/tmp/x/sudo` could be anything: only the real wrapper is seen through.
   const trusted = !name.value.includes("/") || SYSTEM_BIN.test(name.value);
   const risk = riskyOptions(program, words, at.open);
   if (risk) out.unsafe.push(risk);
+  const evaluates = builtinRisk(program, words);
+  if (evaluates) out.unsafe.push(evaluates);
   noteWrites(program, words, out);
 
   const inner = (rest: ShellWord[], via: string, required = at.required, open = at.open) => {
@@ -135,6 +146,8 @@ function shell(
   const operand = words[scan.index];
   if (hasOption(scan, [], "c", spec)) {
     if (!operand) return;
+    // $'…' and $"…" are bash's: sh (dash) reads `$` and a quoted string.
+    if (POSIX_SHELLS.has(program) && operand.literal && /\$['"]/.test(operand.value)) out.unsafe.push(`${program} does not read $'…' or $"…" quoting as bash does`);
     nested(operand, `${program} -c`);
     return;
   }
