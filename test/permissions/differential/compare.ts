@@ -33,8 +33,8 @@ export interface Disagreement {
   allowed: boolean;
 }
 
-// Writes nobody judges: devices, and bash's own here-document temp files.
-const IGNORED_WRITE = /^\/dev\/|^\/tmp\/sh-thd/;
+// Writes nobody judges: devices, pipes (a process substitution's /dev/fd/N), bash's here-document temp files.
+const IGNORED_WRITE = /^\/dev\/|^\/tmp\/sh-thd|^(pipe|socket|anon_inode):/;
 
 /** Compare one string; undefined when the engine saw everything bash did. */
 export async function compare(source: string, observation: Observation, place: Place): Promise<Disagreement | undefined> {
