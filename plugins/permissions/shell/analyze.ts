@@ -6,7 +6,7 @@
  * and `find -exec` (commands.ts). Nothing is capped: a thousand commands are a thousand candidates.
  */
 import type { Node, Tree } from "web-tree-sitter";
-import { parseShell } from "./parser";
+import { parseShell, ShellParseError } from "./parser";
 import { evalWord, literalWord, type ShellWord } from "./words";
 import { builtinRisk } from "./builtins";
 import { expandCommand, type SimpleCommand } from "./commands";
@@ -42,7 +42,15 @@ export function analyzeInto(source: string, out: ShellAnalysis, depth: number, v
   if (bad) out.unsafe.push(`it contains the control or invisible character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
   const joined = joinContinuations(source);
   if (joined.uncertain) out.unsafe.push(`${joined.uncertain}, which bash may join differently from the parser`);
-  const tree = parseShell(joined.text);
+  let tree: Tree;
+  try {
+    tree = parseShell(joined.text);
+  } catch (error) {
+    // This call fails closed; the parser itself was reset, so the next one is judged normally.
+    if (!(error instanceof ShellParseError)) throw error;
+    out.unsafe.push(error.message);
+    return;
+  }
   try {
     const root = tree.rootNode;
     if (root.hasError) out.unsafe.push("bash syntax that could not be parsed");
