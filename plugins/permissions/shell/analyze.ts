@@ -26,7 +26,7 @@ const ARITHMETIC_TEST = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 
 /** Analyse a command string. Needs the grammar loaded (`loadShellParser()`). */
 export function analyzeShell(source: string): ShellAnalysis {
-  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], cdTargets: [], cdUnknown: false };
+  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], reads: [], cdTargets: [], cdUnknown: false };
   analyzeInto(source, analysis, 0, undefined);
   analysis.unsafe = [...new Set(analysis.unsafe)];
   return analysis;
@@ -243,9 +243,10 @@ const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
 
 function readRedirect(node: Node, out: ShellAnalysis) {
   const operator = node.children.find((c) => !c.isNamed && c.type !== "ERROR");
-  if (!operator || !WRITE_OPERATORS.has(operator.type)) return;
   const destination = node.childForFieldName("destination");
-  if (!destination) return;
+  if (!operator || !destination) return;
+  if (operator.type === "<" || operator.type === "<>") out.reads.push(evalWord(destination));
+  if (!WRITE_OPERATORS.has(operator.type)) return;
   // `2>&1`, `>&2`, `>&-`: duplicating or closing a descriptor writes no file.
   if (operator.type === ">&" && (destination.type === "number" || destination.text === "-")) return;
   out.writes.push({ word: evalWord(destination), kind: "redirect" });

@@ -10,6 +10,8 @@ import { literalWord, renderWords, type ShellWord } from "./words";
 import { scanOptions, hasOption } from "./options";
 import { riskyOptions } from "./risky";
 import { builtinRisk } from "./builtins";
+import { outputTargets } from "./outputs";
+import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
 import { joinWords, unwrap, wrapperKind } from "./wrappers";
 import type { ShellAnalysis } from "./types";
@@ -208,7 +210,7 @@ function execTargets(program: string, words: ShellWord[], inner: (rest: ShellWor
   }
 }
 
-/** Files a writing program names (for the sensitive-path check): tee/cp/rm/… operands, sed -i files, dd of=. */
+/** Files a command writes: cp/rm/… operands and sed -i files (sensitive check), and the outputs of outputs.ts. */
 function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis) {
   if (WRITES_ARGUMENTS.has(program)) {
     const scan = scanOptions(words, 1, program === "install" || program === "cp" || program === "mv" || program === "ln" ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {});
@@ -219,7 +221,7 @@ function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis) {
     // Without -e/-f the first operand is the script, not a file.
     const files = words.slice(hasOption(scan, ["--expression", "--file"], "ef", spec) ? scan.index : scan.index + 1);
     for (const w of files) out.writes.push({ word: w, kind: "argument" });
-  } else if (program === "dd") {
-    for (const w of words) if (w.literal && w.value.startsWith("of=")) out.writes.push({ word: literalWord(w.value.slice(3)), kind: "argument" });
   }
+  for (const w of outputTargets(program, words)) out.writes.push({ word: w, kind: "output" });
+  out.reads.push(...readTargets(program, words));
 }

@@ -18,6 +18,17 @@ const AWKS = ["awk", "gawk", "mawk", "nawk"];
 // core.sshCommand, alias.*, *.textconv, filter.*.clean, credential.helper, include.path, …).
 const SAFE_GIT_CONFIG = /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|rebase\.(autosquash|autostash)|merge\.conflictstyle|color\..*|advice\..*|core\.(autocrlf|filemode|ignorecase|quotepath|eol|safecrlf)|branch\.[^.]+\.(remote|merge|rebase)|log\..*|status\..*|diff\.(algorithm|renames|colormoved)|commit\.verbose|column\..*|help\.autocorrect)$/i;
 
+// git's own commands: anything else is looked up as an alias (or a git-<name> program on PATH).
+const GIT_COMMANDS = new Set([
+  "add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle", "cat-file", "check-attr", "check-ignore", "check-ref-format",
+  "checkout", "cherry", "cherry-pick", "clean", "clone", "commit", "commit-tree", "config", "count-objects", "describe", "diff", "diff-files",
+  "diff-index", "diff-tree", "difftool", "fetch", "filter-branch", "for-each-ref", "format-patch", "fsck", "gc", "grep", "hash-object", "help",
+  "init", "log", "ls-files", "ls-remote", "ls-tree", "merge", "merge-base", "mergetool", "mv", "name-rev", "notes", "pull", "push", "range-diff",
+  "rebase", "reflog", "remote", "repack", "replace", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "send-email", "shortlog", "show",
+  "show-branch", "show-ref", "sparse-checkout", "stash", "status", "submodule", "switch", "symbolic-ref", "tag", "update-index", "update-ref",
+  "var", "verify-commit", "verify-tag", "version", "whatchanged", "worktree", "write-tree", "maintenance", "bugreport", "credential", "init-db",
+]);
+
 const GIT_GLOBAL_VALUE = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds"];
 
 function git(words: readonly ShellWord[]): string | undefined {
@@ -36,7 +47,14 @@ function git(words: readonly ShellWord[]): string | undefined {
     if (/^--(upload-pack|receive-pack|exec)(=|$)/.test(a)) return `git ${a.split("=")[0]} names a program for git to run`;
     if (/^--(template|config)(=|$)/.test(a) && (sub === "clone" || sub === "init")) return `git ${sub} ${a.split("=")[0]} can bring in hooks or configuration that run programs`;
   }
+  // Diff and merge drivers named in the repository's config run on these.
+  if (args.some((a) => /^--(ext-diff|textconv)$/.test(a))) return `git ${sub} --ext-diff/--textconv runs the diff programs the configuration names`;
+  // An unknown subcommand may be an alias, and `alias.x = !cmd` runs a shell command.
+  if (sub !== undefined && !GIT_COMMANDS.has(sub)) return `git ${sub} is not a git command, so it may be an alias, which can run a shell command`;
   switch (sub) {
+    case "config":
+      if (args.some((a) => /^(-f|--file|--blob)(=|$)/.test(a) || /^-[a-zA-Z]*f/.test(a))) return "git config --file edits or reads a configuration file that was not checked";
+      return gitConfigRisk(args);
     case "clone":
       if (args.some((a) => a === "-u" || a === "-c")) return "git clone -u/-c names a program or configuration for git to use";
       break;
@@ -61,8 +79,6 @@ function git(words: readonly ShellWord[]): string | undefined {
     case "send-email":
       if (args.some((a) => /^--(to-cmd|cc-cmd|sendmail-cmd|smtp-server)/.test(a))) return "git send-email names a program to run";
       break;
-    case "config":
-      return gitConfigRisk(args);
   }
   return undefined;
 }
@@ -143,6 +159,24 @@ const checks: Record<string, Check> = {
   zip(words) {
     return words.some((w) => /^(-TT|--unzip-command)/.test(w.value)) ? "zip -TT runs a program" : undefined;
   },
+  // vim -c/+cmd/-S/--cmd run editor commands, and `:!` runs a shell.
+  vim: editorRisk,
+  vi: editorRisk,
+  nvim: editorRisk,
+  ex: editorRisk,
+  view: editorRisk,
+  // emacs --eval/-l/-f run Lisp, which can run anything.
+  emacs(words) {
+    return words.some((w) => /^(--eval|-l|--load|-f|--funcall|--batch|-batch|--script)/.test(w.value)) ? "emacs --eval/--load runs Lisp code" : undefined;
+  },
+  // curl -K/--config reads options (an output file, a command) from a file that was not checked.
+  curl(words) {
+    return words.some((w) => /^(-K|--config)/.test(w.value) || /^-[a-zA-Z]*K/.test(w.value)) ? "curl -K reads options from a file that was not checked" : undefined;
+  },
+  // wget -e runs wgetrc commands, and --use-askpass names a program.
+  wget(words) {
+    return words.some((w) => /^(-e|--execute|--use-askpass|--config)/.test(w.value)) ? "wget -e/--config runs wgetrc commands that were not checked" : undefined;
+  },
   mapfile: mapfileRisk,
   readarray: mapfileRisk,
   enable(words) {
@@ -155,6 +189,10 @@ const checks: Record<string, Check> = {
 for (const name of AWKS) checks[name] = awkRisk;
 checks.fdfind = checks.fd!;
 checks.gtar = checks.bsdtar = checks.tar!;
+
+function editorRisk(words: readonly ShellWord[]): string | undefined {
+  return words.some((w, i) => i > 0 && /^(-c|\+|-S|--cmd|-s$)/.test(w.value)) ? `${words[0]!.value} -c/+cmd runs editor commands, which can run a shell` : undefined;
+}
 
 function mapfileRisk(words: readonly ShellWord[]): string | undefined {
   return words.some((w) => /^-[a-zA-Z]*C/.test(w.value)) ? "mapfile -C runs its callback as a command" : undefined;

@@ -21,8 +21,12 @@ export interface ShellCandidate {
 /** A file the command writes (for the permitted-roots and sensitive-path checks). */
 export interface WriteTarget {
   word: ShellWord;
-  /** `redirect` for `>`/`>>`/`&>`; `argument` for a file argument of a writing program (tee, cp, …). */
-  kind: "redirect" | "argument";
+  /**
+   * `redirect` for `>`/`>>`/`&>`…; `output` for a file a program's option or operand names as its
+   * output (tee, sort -o, curl -o, dd of=…: judged like a redirect); `argument` for a file
+   * argument of a writing program (cp, rm, touch…: checked against the sensitive list).
+   */
+  kind: "redirect" | "output" | "argument";
 }
 
 /** Everything the analysis learned about one command string. */
@@ -33,6 +37,8 @@ export interface ShellAnalysis {
   /** Why the command cannot be proven safe (empty when it can): an allow rule never covers these. */
   unsafe: string[];
   writes: WriteTarget[];
+  /** Files it reads: `<` redirects and the file operands of reading programs (cat, head, grep, …). */
+  reads: ShellWord[];
   /** Targets of `cd`/`pushd` (relative paths after them may point elsewhere). */
   cdTargets: ShellWord[];
   /** `popd` or a `cd` without a literal target was seen. */

@@ -111,8 +111,8 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
   if (program === "time") {
     for (let k = 0; k < scan.seen.length; k++) {
       const v = scan.seen[k]!.value;
-      if (v === "-o" || v === "--output") out.writes.push({ word: scan.seen[k + 1] ?? literalWord(""), kind: "argument" });
-      else if (v.startsWith("--output=")) out.writes.push({ word: literalWord(v.slice(9)), kind: "argument" });
+      if (v === "-o" || v === "--output") out.writes.push({ word: scan.seen[k + 1] ?? literalWord(""), kind: "output" });
+      else if (v.startsWith("--output=")) out.writes.push({ word: literalWord(v.slice(9)), kind: "output" });
     }
   }
   const rest = words.slice(i);
