@@ -230,11 +230,12 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
       const missing: string[] = [];
       for (const c of subject.analysis.candidates) {
         if (!c.required) continue;
-        const rule = rules.find((r) => r.command?.test(c.text, c.open));
+        // Project code (npm test, make, python -m) needs a rule that names what runs, not only the program.
+        const rule = rules.find((r) => r.command?.test(c.text, c.open) && (!c.projectCode || namesMoreThanProgram(r)));
         if (rule) used.add(rule.text);
-        else missing.push(c.text);
+        else missing.push(JSON.stringify(c.text) + (c.projectCode ? ` (${c.projectCode}; a rule must name more than the program)` : ""));
       }
-      if (missing.length > 0) return { ok: false, why: `no allow rule covers ${missing.map((m) => JSON.stringify(m)).join(", ")}` };
+      if (missing.length > 0) return { ok: false, why: `no allow rule covers ${missing.join(", ")}` };
       return { ok: true, rule: [...used].join(", ") || undefined };
     }
     case "path": {
@@ -263,6 +264,13 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
       return { ok: true, rule: [...used].join(", ") };
     }
   }
+}
+
+/** `Bash(npm test)`, `Bash(make build:*)`: the rule's fixed part names more than the program. */
+function namesMoreThanProgram(rule: CompiledRule): boolean {
+  if (rule.command?.kind === "exact") return true;
+  const head = (rule.content ?? "").replace(/:\*$/, "").split("*")[0]!.trim().split(/\s+/);
+  return head.length >= 2 && head[1] !== "";
 }
 
 // Programs whose first operand is a subcommand worth its own rule (`git push:*`, not `git:*`).

@@ -212,9 +212,15 @@ function readCommand(node: Node, fed: boolean, commands: SimpleCommand[], out: S
   const words: ShellWord[] = [];
   const assignments: SimpleCommand["assignments"] = [];
   let stdinFed = fed;
+  let lastWordEnd = -1;
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i)!;
     const field = node.fieldNameForChild(i);
+    if (field === "name" || field === "argument") {
+      // Two words with nothing between them are one word to bash (`a\ <(b)`): the parser split it.
+      if (child.startIndex === lastWordEnd) out.unsafe.push("the parser split one word in two where bash does not");
+      lastWordEnd = child.endIndex;
+    }
     if (child.type === "variable_assignment") {
       const name = child.childForFieldName("name")?.text ?? "";
       const value = child.childForFieldName("value");

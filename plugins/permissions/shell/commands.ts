@@ -8,7 +8,7 @@
 import { posix } from "node:path";
 import { literalWord, renderWords, type ShellWord } from "./words";
 import { scanOptions, hasOption } from "./options";
-import { riskyOptions } from "./risky";
+import { projectCodeRisk, riskyOptions } from "./risky";
 import { builtinRisk } from "./builtins";
 import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
@@ -63,6 +63,8 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     ...(at.via ? { via: at.via } : {}),
   };
   out.candidates.push(candidate);
+  const projectCode = name.literal ? projectCodeRisk(posix.basename(name.value), words) : undefined;
+  if (projectCode) Object.assign(candidate, { projectCode });
   if (!name.literal) {
     out.unsafe.push(`the program name ${name.text} is only known at run time`);
     return;

@@ -237,3 +237,37 @@ export function riskyOptions(program: string, words: readonly ShellWord[], open:
   if (dynamic) return `an argument of ${program} (${dynamic.text}) is only known at run time, and could be an option that runs programs`;
   return check(words);
 }
+
+// Package managers' commands that only read (everything else may run the package's scripts).
+const PM_READS = new Set(["view", "info", "show", "ls", "list", "outdated", "search", "help", "whoami", "ping", "doctor", "why", "explain", "root", "prefix", "bin", "config", "get", "--version", "-v", "version"]);
+const SUBCOMMAND_RUNS: Record<string, ReadonlySet<string> | "all"> = {
+  // cargo's build scripts (build.rs) and tests are project code; go generate runs //go:generate commands.
+  cargo: new Set(["run", "build", "b", "test", "t", "bench", "install", "check", "clippy", "doc"]),
+  go: new Set(["run", "test", "generate", "build", "install", "vet"]),
+};
+
+/**
+ * Why a command runs code from the project (package scripts, a Makefile, a module, a sourced
+ * file) rather than a fixed program: a rule naming only the program (`Bash(npm:*)`) does not
+ * cover it; a rule naming what it runs (`Bash(npm test)`, `Bash(make build:*)`) does.
+ */
+export function projectCodeRisk(program: string, words: readonly ShellWord[]): string | undefined {
+  const sub = words.slice(1).find((w) => !w.literal || !w.value.startsWith("-"));
+  switch (program) {
+    case "npm": case "pnpm": case "yarn": case "bun":
+      // install and friends run lifecycle scripts; run/test/start/exec run package scripts or binaries.
+      return sub?.literal && PM_READS.has(sub.value) ? undefined : `${program} ${sub?.text ?? ""} runs scripts from the project's package.json`.replace("  ", " ");
+    case "npx": case "pnpx": case "bunx":
+      return `${program} runs a package's code`;
+    case "make": case "gmake": case "just": case "rake":
+      return `${program} runs the recipes of the project's ${program === "make" || program === "gmake" ? "Makefile" : "build file"}`;
+    case "pytest": case "tox": case "nox":
+      return `${program} runs the project's test and configuration code`;
+    case "source": case ".":
+      return `${program} runs the commands in ${words[1]?.text ?? "its file"}`;
+  }
+  if (/^python[0-9.]*$/.test(program) && words.some((w) => w.value === "-m" || /^-[a-zA-Z]*m/.test(w.value))) return `${program} -m runs a module, which may be the project's own`;
+  const runs = SUBCOMMAND_RUNS[program];
+  if (runs && sub && (runs === "all" || !sub.literal || runs.has(sub.value))) return `${program} ${sub.text} runs the project's build or test code`;
+  return undefined;
+}

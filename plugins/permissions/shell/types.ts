@@ -14,6 +14,11 @@ export interface ShellCandidate {
   dynamic: boolean;
   /** More arguments are appended at run time (the target of `xargs` or `find -exec`). */
   open: boolean;
+  /**
+   * It runs code from the project (package scripts, a Makefile, a module): only a rule that names
+   * more than the program (`Bash(npm test)`, `Bash(make build:*)`) covers it. The reason.
+   */
+  projectCode?: string;
   /** How it was reached when not written directly: `bash -c`, `eval`, `xargs`, `sudo`, … */
   via?: string;
 }
