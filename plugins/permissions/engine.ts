@@ -313,7 +313,7 @@ function safely<T>(fn: () => T, fallback: T): T {
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A ToolContext for checkPermissions when the engine runs outside a run (decidePermission). */
-function placeholderContext(place: Place): ToolContext {
+export function placeholderContext(place: Place): ToolContext {
   return {
     cwd: place.cwd,
     roots: place.roots,

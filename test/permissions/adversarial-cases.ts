@@ -47,6 +47,8 @@ const REDIR = "output redirection";
 
 const askNotAllow = { expect: "ask", failure: ["allow"] } as const;
 const deny = { expect: "deny", failure: ["allow", "ask"] } as const;
+// A run refuses a file tool's path outside the permitted folders before any rule is consulted.
+const outsideDenied = { expect: "deny", failure: ["allow"] } as const;
 
 const chain = (n: number, sep: string, last: string) => `${Array.from({ length: n }, () => "true").join(sep)}${sep}${last}`;
 
@@ -250,10 +252,10 @@ export const CASES: AdversarialCase[] = [
   // ── paths: prefix tricks and symlinks (Read/Write/Edit) ──
   { source: S54794, title: "sibling folder sharing a prefix", tool: "Edit", input: "src_evil/secret.txt", rules: { allow: ["Edit(./src/**)"] }, ...askNotAllow },
   { source: S54794, title: "absolute prefix sibling", tool: "Edit", input: "@DIR@/src_evil/secret.txt", rules: { allow: ["Edit(@DIR@/src/**)"] }, ...askNotAllow },
-  { source: S54794, title: "root's sibling sharing its name as a prefix (acceptEdits)", tool: "Write", input: "@DIR@_evil/x.txt", rules: {}, mode: "acceptEdits", ...askNotAllow },
+  { source: S54794, title: "root's sibling sharing its name as a prefix (acceptEdits)", tool: "Write", input: "@DIR@_evil/x.txt", rules: {}, mode: "acceptEdits", ...outsideDenied },
   { source: S54794, title: "redirect into the root's prefix sibling", input: "echo x > @DIR@_evil/x.txt", rules: { allow: ["Bash(echo:*)"] }, ...askNotAllow },
-  { source: S54794, title: "dot-dot out of an allowed folder", tool: "Edit", input: "src/../../outside/secret.txt", rules: { allow: ["Edit(./src/**)"] }, ...askNotAllow },
-  { source: S54794, title: "allowed folder holding a symlink out", tool: "Write", input: "src/passwd-link", rules: { allow: ["Write(./src/**)"] }, ...askNotAllow },
+  { source: S54794, title: "dot-dot out of an allowed folder", tool: "Edit", input: "src/../../outside/secret.txt", rules: { allow: ["Edit(./src/**)"] }, ...outsideDenied },
+  { source: S54794, title: "allowed folder holding a symlink out", tool: "Write", input: "src/passwd-link", rules: { allow: ["Write(./src/**)"] }, ...outsideDenied },
   { source: S25724, title: "symlink to a denied name", tool: "Read", input: "link-to-env", rules: { deny: ["Read(.env)"] }, ...deny },
   { source: S25724, title: "symlink into a denied folder", tool: "Read", input: "docs/key-link", rules: { deny: ["Read(./secrets/**)"] }, ...deny },
   { source: S25724, title: "symlink to a denied absolute path", tool: "Read", input: "src/passwd-link", rules: { deny: ["Read(/etc/passwd)"] }, ...deny },
@@ -263,8 +265,8 @@ export const CASES: AdversarialCase[] = [
   { source: S25724, title: "double slashes", tool: "Read", input: "sub//.env", rules: { deny: ["Read(.env)"] }, ...deny },
   { source: S25724, title: "/proc/self/root prefix", tool: "Read", input: "/proc/self/root@DIR@/.env", rules: { deny: ["Read(.env)"] }, ...deny },
   { source: S25724, title: "write through a symlink into a denied folder (bypass)", tool: "Write", input: "out-secret-link", rules: { deny: ["Write(./secrets/**)"] }, mode: "bypassPermissions", ...deny },
-  { source: S25724, title: "acceptEdits through a symlink out of the roots", tool: "Write", input: "out-link/x.txt", rules: {}, mode: "acceptEdits", ...askNotAllow },
-  { source: S25724, title: "allowed folder and a symlink out (Edit)", tool: "Edit", input: "src/passwd-link", rules: { allow: ["Edit(./src/**)"] }, ...askNotAllow },
+  { source: S25724, title: "acceptEdits through a symlink out of the roots", tool: "Write", input: "out-link/x.txt", rules: {}, mode: "acceptEdits", ...outsideDenied },
+  { source: S25724, title: "allowed folder and a symlink out (Edit)", tool: "Edit", input: "src/passwd-link", rules: { allow: ["Edit(./src/**)"] }, ...outsideDenied },
 
   // ── sensitive files through Write/Edit, even in bypass mode ──
   { source: SENS, title: ".git/hooks", tool: "Write", input: ".git/hooks/pre-commit", rules: {}, mode: "bypassPermissions", ...askNotAllow },
@@ -273,8 +275,8 @@ export const CASES: AdversarialCase[] = [
   { source: SENS, title: "symlinked folder into .git", tool: "Write", input: "hooks-link/pre-push", rules: {}, mode: "bypassPermissions", ...askNotAllow },
   { source: SENS, title: "dangling symlink into .git", tool: "Write", input: "dangling", rules: {}, mode: "bypassPermissions", ...askNotAllow },
   { source: SENS, title: ".env.production (does not exist yet)", tool: "Write", input: ".env.production", rules: {}, mode: "bypassPermissions", ...askNotAllow },
-  { source: SENS, title: "~/.ssh/authorized_keys", tool: "Write", input: "~/.ssh/authorized_keys", rules: {}, mode: "bypassPermissions", ...askNotAllow },
-  { source: SENS, title: "~/.bashrc", tool: "Edit", input: "~/.bashrc", rules: { allow: ["Edit"] }, mode: "acceptEdits", ...askNotAllow },
+  { source: SENS, title: "~/.ssh/authorized_keys", tool: "Write", input: "~/.ssh/authorized_keys", rules: {}, mode: "bypassPermissions", ...outsideDenied },
+  { source: SENS, title: "~/.bashrc", tool: "Edit", input: "~/.bashrc", rules: { allow: ["Edit"] }, mode: "acceptEdits", ...outsideDenied },
   { source: SENS, title: ".vscode/tasks.json", tool: "Write", input: ".vscode/tasks.json", rules: { allow: ["Write"] }, ...askNotAllow },
   { source: SENS, title: ".claude/settings.json (missing at start)", tool: "Write", input: ".claude/settings.json", rules: {}, mode: "bypassPermissions", ...askNotAllow },
   { source: SENS, title: ".ubiquity/settings.local.json", tool: "Write", input: ".ubiquity/settings.local.json", rules: {}, mode: "acceptEdits", ...askNotAllow },
