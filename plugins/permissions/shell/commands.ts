@@ -215,14 +215,24 @@ function execTargets(program: string, words: ShellWord[], inner: (rest: ShellWor
 /** Files a command writes: cp/rm/… operands and sed -i files (sensitive check), and the outputs of outputs.ts. */
 function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis) {
   if (WRITES_ARGUMENTS.has(program)) {
-    const scan = scanOptions(words, 1, program === "install" || program === "cp" || program === "mv" || program === "ln" ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {});
-    for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...words.slice(scan.index)]) out.writes.push({ word: w, kind: "argument" });
+    const copies = program === "install" || program === "cp" || program === "mv" || program === "ln";
+    const scan = scanOptions(words, 1, copies ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {});
+    const operands = words.slice(scan.index);
+    for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...operands]) out.writes.push({ word: w, kind: "argument" });
+    if (copies) {
+      // Where a copy lands is its output: the -t folder, or the last operand.
+      const target = scan.seen.findIndex((w) => /^(-t|--target-directory)$/.test(w.value) || /^-[a-zA-Z]*t$/.test(w.value));
+      const inline = scan.seen.find((w) => w.value.startsWith("--target-directory="));
+      if (target !== -1 && scan.seen[target + 1]) out.writes.push({ word: scan.seen[target + 1]!, kind: "output" });
+      else if (inline) out.writes.push({ word: literalWord(inline.value.slice("--target-directory=".length)), kind: "output" });
+      else if (operands.length >= 2) out.writes.push({ word: operands.at(-1)!, kind: "output" });
+    }
   } else if (program === "sed" && words.some((w) => /^(-i|--in-place)/.test(w.value) || /^-[a-zA-Z]*i/.test(w.value))) {
     const spec = { short: "efl", long: ["--expression", "--file", "--line-length"] };
     const scan = scanOptions(words, 1, spec);
     // Without -e/-f the first operand is the script, not a file.
     const files = words.slice(hasOption(scan, ["--expression", "--file"], "ef", spec) ? scan.index : scan.index + 1);
-    for (const w of files) out.writes.push({ word: w, kind: "argument" });
+    for (const w of files) out.writes.push({ word: w, kind: "output" });
   }
   for (const w of outputTargets(program, words)) out.writes.push({ word: w, kind: "output" });
   out.reads.push(...readTargets(program, words));
