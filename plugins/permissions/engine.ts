@@ -160,14 +160,14 @@ function rulesForCall(policy: Policy, list: "allow" | "deny" | "ask", toolName: 
   if (toolName === "Grep" || toolName === "Glob") names.add("Read");
   if (subject.kind === "shell" && list !== "allow") {
     if (subject.writes.length > 0) for (const t of kinds.edit) names.add(t);
-    if (subject.reads.length > 0) names.add("Read");
+    if (subject.analysis.reads.length > 0) names.add("Read");
   }
   return policy[list].filter((r) => [...names].some((n) => ruleNamesTool(r, n)) && (r.content !== undefined || r.tool === toolName || ruleNamesTool(r, toolName)));
 }
 
 /** For a shell command: the file a Read/Edit/Write rule hits among what it reads or writes. */
 function matchFiles(rule: CompiledRule, subject: Extract<Subject, { kind: "shell" }>, kinds: Policy["kinds"]): string | undefined {
-  const paths = rule.tool === "Read" ? subject.reads : kinds.edit.has(rule.tool) ? subject.writes : [];
+  const paths = rule.tool === "Read" ? subject.reads() : kinds.edit.has(rule.tool) ? subject.writes : [];
   const hit = paths.find((p) => rule.path?.(p.absolute) || (p.real !== undefined && rule.path?.(p.real)));
   return hit ? `it ${rule.tool === "Read" ? "reads" : "writes"} ${hit.absolute}` : undefined;
 }

@@ -31,8 +31,8 @@ export type Subject =
       edits: JudgedPath[];
       /** Every file it writes whose name is known (for Edit/Write deny and ask rules). */
       writes: JudgedPath[];
-      /** Files it reads through `<` or a reading program's operands (for Read deny and ask rules). */
-      reads: JudgedPath[];
+      /** Files it reads through `<` or a reading program's operands (for Read deny and ask rules); judged on first use. */
+      reads: () => JudgedPath[];
     }
   | { kind: "path"; paths: JudgedPath[]; written: string[]; sensitive?: string; outside: boolean }
   | { kind: "other"; strings: string[] | undefined };
@@ -105,11 +105,14 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       else unsafe.push(`it writes to ${path.real ?? path.absolute}, outside the permitted folders`);
     }
   }
-  const reads = analysis.reads.flatMap((word) => {
-    if (!word.literal) return [];
-    const value = word.tilde ? place.home + word.value.slice(1) : word.value;
-    return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) => judgePath(base, place.home, value));
-  });
+  // Resolving paths costs syscalls: only a Read rule needs them.
+  let judgedReads: JudgedPath[] | undefined;
+  const reads = () =>
+    (judgedReads ??= analysis.reads.flatMap((word) => {
+      if (!word.literal) return [];
+      const value = word.tilde ? place.home + word.value.slice(1) : word.value;
+      return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) => judgePath(base, place.home, value));
+    }));
   return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads };
 }
 
