@@ -17,7 +17,7 @@ if (missing) {
   process.exit(2);
 }
 console.log(`fuzz: ${count} strings, seed ${seed}`);
-const report = await runHarness(count, seed, { shrink: !values["no-shrink"], onProgress: (done) => console.error(`  … ${done}/${count}`) });
+const report = await runHarness(count, seed, { shrink: !values["no-shrink"], onProgress: (done, seen, allowed, ms) => console.error(`  … ${done}/${count}: ${seen} disagreements, ${allowed} that allowed, ${(ms / 1000).toFixed(0)} s`), chunk: 2000 });
 for (const d of values.all ? report.disagreements : report.failures) console.log(`\n${formatDisagreement(d)}`);
 const rate = ((report.ms / 1000 / count) * 1000).toFixed(1);
 console.log(

@@ -35,7 +35,11 @@ export async function compareAll(strings: string[], fixture: Fixture): Promise<{
 }
 
 /** Generate `count` strings from `seed`, compare them, shrink the failures. */
-export async function runHarness(count: number, seed: number, options: { shrink?: boolean; chunk?: number; onProgress?: (done: number) => void } = {}): Promise<HarnessReport> {
+export async function runHarness(
+  count: number,
+  seed: number,
+  options: { shrink?: boolean; chunk?: number; onProgress?: (done: number, disagreements: number, allowed: number, ms: number) => void } = {},
+): Promise<HarnessReport> {
   const started = Date.now();
   const fixture = makeFixture();
   try {
@@ -48,7 +52,7 @@ export async function runHarness(count: number, seed: number, options: { shrink?
       const found = await compareAll(strings, fixture);
       disagreements.push(...found.disagreements);
       completed += found.completed;
-      options.onProgress?.(Math.min(count, start + chunk));
+      options.onProgress?.(Math.min(count, start + chunk), disagreements.length, disagreements.filter((d) => d.allowed).length, Date.now() - started);
     }
     const failing = disagreements.filter((d) => d.allowed);
     const failures: Disagreement[] = [];
