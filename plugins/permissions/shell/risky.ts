@@ -1,4 +1,8 @@
 /**
+ * The table of program facts: for each program, the option forms that make it run other
+ * programs or write files unseen, one entry each with the reason. (Its companions: outputs.ts
+ * for the files a program writes as its output, reads.ts for the files it reads, wrappers.ts for
+ * programs that run a command given to them, builtins.ts for builtins that evaluate names.)
  * Option forms that make an otherwise ordinary program run other programs or write files:
  * `git -c core.pager=…`, `--upload-pack`, `rg --pre` (CVE-2025-58764), sed `e`/`w`
  * (CVE-2025-64755), awk `system()`, `find -exec`/`-delete` (CVE-2026-24887), and kin. A rule
@@ -97,11 +101,14 @@ function gitConfigRisk(args: string[]): string | undefined {
 }
 
 const checks: Record<string, Check> = {
+  // git: -c/--config-env/--exec-path, --upload-pack/--receive-pack, config keys that name programs, aliases, drivers (see git()).
   git,
+  // rg --pre runs a preprocessor program on every file (CVE-2025-58764).
   rg(words) {
     if (words.some((w) => /^--pre(=|$)/.test(w.value))) return "rg --pre runs a program on every file it searches";
     return undefined;
   },
+  // sed: the e command and s///e run the shell, w/W and s///w write files, -f brings an unchecked script (CVE-2025-64755).
   sed(words) {
     const spec = { short: "efl", long: ["--expression", "--file", "--line-length"] };
     const scan = scanOptions(words, 1, spec);
@@ -125,18 +132,22 @@ const checks: Record<string, Check> = {
     }
     return undefined;
   },
+  // find: -exec/-execdir/-ok/-okdir run programs, -delete removes, -fprint*/-fls write (CVE-2026-24887).
   find(words) {
     const bad = words.find((w) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(w.value));
     return bad ? `find ${bad.value} ${/delete|^-f/.test(bad.value) ? "deletes or writes files" : "runs a program on every file it finds"}` : undefined;
   },
+  // fd -x/-X run a program per match.
   fd(words) {
     const bad = words.find((w) => /^(-x|-X|--exec|--exec-batch)$/.test(w.value));
     return bad ? `fd ${bad.value} runs a program on every file it finds` : undefined;
   },
+  // env -S splits a string into a new command line.
   env(words) {
     if (words.some((w) => /^(-S|--split-string)/.test(w.value) || /^-[a-zA-Z]*S/.test(w.value))) return "env -S splits a string into a command line";
     return undefined;
   },
+  // tar --to-command, -I/--use-compress-program, --checkpoint-action, -F/--info-script run programs.
   tar(words) {
     const bad = words.find(
       (w, i) =>
@@ -146,16 +157,20 @@ const checks: Record<string, Check> = {
     );
     return bad ? `tar ${bad.value} names a program for tar to run` : undefined;
   },
+  // rsync -e/--rsh/--rsync-path name the remote shell or program to run.
   rsync(words) {
     const bad = words.find((w) => /^--(rsh|rsync-path)(=|$)/.test(w.value) || /^-[a-zA-Z]*e/.test(w.value));
     return bad ? `rsync ${bad.value} names a program for rsync to run` : undefined;
   },
+  // ssh/scp/sftp -o ProxyCommand/LocalCommand run local programs; -F reads a config that can.
   ssh: sshRisk,
   scp: sshRisk,
   sftp: sshRisk,
+  // sort --compress-program runs a program (its -o output is in outputs.ts).
   sort(words) {
     return words.some((w) => w.value.startsWith("--compress-program")) ? "sort --compress-program runs a program" : undefined;
   },
+  // zip -TT/--unzip-command runs the test program it names.
   zip(words) {
     return words.some((w) => /^(-TT|--unzip-command)/.test(w.value)) ? "zip -TT runs a program" : undefined;
   },
@@ -177,11 +192,14 @@ const checks: Record<string, Check> = {
   wget(words) {
     return words.some((w) => /^(-e|--execute|--use-askpass|--config)/.test(w.value)) ? "wget -e/--config runs wgetrc commands that were not checked" : undefined;
   },
+  // mapfile/readarray -C run a callback command every N lines.
   mapfile: mapfileRisk,
   readarray: mapfileRisk,
+  // enable -f loads builtins from a shared library.
   enable(words) {
     return words.some((w) => /^-[a-zA-Z]*f/.test(w.value)) ? "enable -f loads shell builtins from a shared library" : undefined;
   },
+  // man -P/--pager and -H/--html name a program to run.
   man(words) {
     return words.some((w) => /^(-P|-H|--pager|--html)/.test(w.value)) ? "man -P/-H names a program to run" : undefined;
   },
