@@ -55,6 +55,8 @@ const DECLARES = new Set(["declare", "typeset", "local", "export", "readonly"]);
 export function builtinRisk(program: string, words: readonly ShellWord[]): string | undefined {
   // let EXPR…: every argument is arithmetic, and a variable in it is evaluated recursively.
   if (program === "let") return words.length > 1 ? "let evaluates arithmetic, which runs any command hidden in a variable or subscript" : undefined;
+  // hash -p PATH NAME: NAME then runs the program at PATH.
+  if (program === "hash") return words.some((w) => !w.literal || /^-[a-zA-Z]*p/.test(w.value)) ? "hash -p makes a command name run another program" : undefined;
   // alias NAME=TEXT: with expand_aliases, NAME then runs TEXT, which is not checked.
   if (program === "alias") return words.slice(1).some((w) => !w.literal || w.value.includes("=")) ? "alias makes a later command name run other text" : undefined;
   const names = NAMES[program];

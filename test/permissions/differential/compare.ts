@@ -71,7 +71,8 @@ export function matches(exec: Exec, c: ShellCandidate): boolean {
   const want = c.argv;
   const name = want[0];
   if (name === undefined) return false;
-  if (exec.argv[0] !== name && basename(exec.path) !== basename(name)) return false;
+  // The program is the file that ran (argv[0] can be anything: `exec -a`, `hash -p`).
+  if (basename(exec.path) !== basename(name)) return false;
   for (let k = 1; k < want.length; k++) {
     const w = want[k];
     if (w === undefined) return true; // from here on only known at run time
@@ -99,5 +100,6 @@ function seenWrites(analysis: ShellAnalysis, place: Place): Set<string> {
 }
 
 function show(exec: Exec): string {
-  return exec.argv.map((a) => (/^[\w./=+-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
+  const argv = exec.argv.map((a) => (/^[\w./=+-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
+  return basename(exec.path) === basename(exec.argv[0] ?? "") ? argv : `${exec.path} (as ${argv})`;
 }

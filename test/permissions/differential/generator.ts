@@ -235,7 +235,7 @@ class Grammar {
     const r = this.r;
     const sub = `$(${this.simple(Math.max(depth, 2))})`;
     const subq = `'a[${sub}]'`;
-    switch (r.int(22)) {
+    switch (r.int(23)) {
       case 0: return `printf -v ${subq} %s x`;
       case 1: return `test -v ${subq}`;
       case 2: return `[ -v ${subq} ]`;
@@ -257,6 +257,7 @@ class Grammar {
       case 18: return `a=r; b=m; $a$b z`;
       case 19: return `declare -a 'q=([0]=${sub})'`;
       case 20: return `source <(echo ${this.r.pick(PROGRAMS)} s)`;
+      case 21: return `hash -p /usr/local/bin/${this.r.pick(PROGRAMS)} ${this.r.pick(PROGRAMS)}; ${this.simple(depth)}`;
       default: return `printf -v v %s ${this.word(depth)}; echo $v`;
     }
   }
