@@ -6,7 +6,7 @@
 import type { Kernel, McpServerConfig } from "../../src/index";
 import { McpConnection, type McpConnectionOptions } from "./connection";
 import { McpTool } from "./mcp-tool";
-import { byName, MAX_TOOL_NAME } from "./names";
+import { byName, checkServerNames, MAX_TOOL_NAME } from "./names";
 import { describeTarget, type McpTransportKind } from "./transport";
 
 /** A server's status as `system/init` reports it (`extra.mcpServers`). */
@@ -47,6 +47,7 @@ export class McpServers {
     options: McpConnectionOptions,
     private readonly owner: string,
   ) {
+    checkServerNames(Object.keys(servers));
     this.connections = Object.entries(servers)
       .map(([name, config]) => new McpConnection(name, config, options))
       .sort(byName);

@@ -7,8 +7,9 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { PermissionMode, Tool } from "../../src/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, type PolicySources, type RuleLists } from "./policy";
-import { decide, type Decision } from "./engine";
-import { absolutePath, resolveRoots } from "./paths";
+import { decide, placeholderContext, type Decision } from "./engine";
+import { absolutePath, insideRoots, judgePath, resolveRoots } from "./paths";
+import type { Place } from "./subject";
 import { loadShellParser } from "./shell/parser";
 
 /** What `decidePermission` is asked. */
@@ -49,8 +50,27 @@ export async function explainPermission(request: DecidePermissionInput & { sourc
   const home = request.home ?? homedir();
   const roots = [cwd, ...(request.additionalDirectories ?? []).map((d) => absolutePath(cwd, home, d))];
   const policy = compilePolicy(request.rules ?? {}, { cwd, home, kinds: DEFAULT_TOOL_KINDS, ...(request.sources ? { sources: request.sources } : {}) });
+  const place = { cwd, home, roots: resolveRoots(roots) };
+  // A run checks the input before any permission (a path outside the roots is refused there): so does this.
+  const refusal = await refused(request, place);
+  if (refusal) return { behavior: "deny", step: "tool", message: `Invalid arguments for ${request.toolName}: ${refusal}`, suggestions: [] };
   return decide(
     { toolName: request.toolName, input: request.input, ...(request.tool ? { tool: request.tool } : {}) },
-    { mode: request.mode ?? "default", policy, place: { cwd, home, roots: resolveRoots(roots) } },
+    { mode: request.mode ?? "default", policy, place },
   );
+}
+
+/** What the tool's own input check would refuse: its validateInput, or (without a tool) a built-in path tool's roots check. */
+async function refused(request: DecidePermissionInput, place: Place): Promise<string | undefined> {
+  if (request.tool) {
+    try {
+      return (await request.tool.validateInput?.(request.input, placeholderContext(place))) ?? undefined;
+    } catch (error) {
+      return `its input check failed (${String(error)})`;
+    }
+  }
+  if (!DEFAULT_TOOL_KINDS.path.has(request.toolName)) return undefined;
+  const written = ["file_path", "notebook_path", "path"].map((k) => request.input[k]).find((v): v is string => typeof v === "string") ?? ".";
+  const path = judgePath(place.cwd, place.home, written);
+  return insideRoots(path, place.roots) ? undefined : `${path.absolute} is outside the folders this run may access. Permitted: ${place.roots.join(", ")}.`;
 }

@@ -14,6 +14,7 @@ import { posix } from "node:path";
 import type { PermissionMode, Tool, ToolContext, ToolPermission } from "../../src/index";
 import { describeError } from "../../src/index";
 import { rulesFor, type CompiledRule, type Policy } from "./policy";
+import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { suggest } from "./suggest";
 import type { ShellCandidate } from "./shell/types";
@@ -88,8 +89,8 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
   }
 
   for (const [list, behavior, step] of [["deny", "deny", "deny-rule"], ["ask", "ask", "ask-rule"]] as const) {
-    for (const rule of rulesFor(policy[list], toolName)) {
-      const hit = matchAny(rule, subject);
+    for (const rule of rulesForCall(policy, list, toolName, subject)) {
+      const hit = rule.tool === toolName || subject.kind !== "shell" ? matchAny(rule, subject) : matchFiles(rule, subject, policy.kinds);
       if (hit === undefined) continue;
       const what = hit ? ` (${hit})` : "";
       const message =
@@ -122,15 +123,24 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
   if (mode === "bypassPermissions") {
     // A command that cannot be pinned down could be running what a deny or ask rule names
     // (`/bin/r[m]`, `$a$b`): bypass must not turn a rule that could not see into an allow.
-    const watched = [...rulesFor(policy.deny, toolName), ...rulesFor(policy.ask, toolName)].some((r) => r.content !== undefined);
+    // File rules count too: a write or read it cannot name could be the file a Read/Edit rule names.
+    const watched = [...policy.deny, ...policy.ask].some((r) => r.content !== undefined && (ruleNamesTool(r, toolName) || r.tool === "Read" || policy.kinds.edit.has(r.tool)));
     if (subject.kind === "shell" && subject.unsafe.length > 0 && watched) {
       return verdict("ask", "bypass", `${toolName} needs approval: ${JSON.stringify(subject.analysis.source)} cannot be proven free of the commands your deny and ask rules name (${subject.unsafe.join("; ")}), so bypassPermissions does not apply.`, subject);
     }
     return verdict("allow", "bypass", "Allowed: permission mode bypassPermissions.", subject);
   }
 
-  const allowRules = rulesFor(policy.allow, toolName);
+  const allowRules = rulesForCall(policy, "allow", toolName, subject).filter((r) => subject.kind === "shell" ? ruleNamesTool(r, toolName) : true);
   const cover = covered(allowRules, subject);
+  if (cover.ok && subject.kind === "shell" && subject.edits.length > 0 && mode !== "acceptEdits") {
+    // A file the command writes is an edit: outside acceptEdits it needs what Write would need.
+    const editRules = policy.allow.filter((r) => [...policy.kinds.edit].some((t) => ruleNamesTool(r, t)));
+    const uncovered = subject.edits.find((p) => !editRules.some((r) => r.content === undefined || (r.path?.(p.absolute) && (p.real === undefined || r.path?.(p.real)))));
+    if (uncovered) {
+      return { ...verdict("ask", "mode", `${toolName} needs approval: it writes ${uncovered.absolute}, and a write asks as Write would (permission mode ${mode}); allow it with an Edit(...) rule or use acceptEdits.`, subject), suggestions: [] };
+    }
+  }
   if (cover.ok) return { ...verdict("allow", "allow-rule", `Allowed by ${cover.rule ?? "the allow rules"}.`, subject), ...(cover.rule ? { rule: cover.rule } : {}) };
 
   if (readOnly) return verdict("allow", "mode", `Allowed: ${toolName} only reads.`, subject);
@@ -143,6 +153,30 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
 
 function verdict(behavior: Decision["behavior"], step: DecisionStep, message: string, subject?: Subject): Decision {
   return { behavior, step, message, suggestions: [], ...(subject ? { subject } : {}) };
+}
+
+/**
+ * The rules of `list` that speak to this call: its own, those of every edit tool for an edit
+ * tool (Edit rules cover Write and Write rules cover Edit), Read's for Grep and Glob, and for a
+ * shell command also the file-tool rules its reads and writes answer to.
+ */
+function rulesForCall(policy: Policy, list: "allow" | "deny" | "ask", toolName: string, subject: Subject): CompiledRule[] {
+  const { kinds } = policy;
+  const names = new Set([toolName]);
+  if (kinds.edit.has(toolName)) for (const t of kinds.edit) names.add(t);
+  if (toolName === "Grep" || toolName === "Glob") names.add("Read");
+  if (subject.kind === "shell" && list !== "allow") {
+    if (subject.writes.length > 0) for (const t of kinds.edit) names.add(t);
+    if (subject.analysis.reads.length > 0) names.add("Read");
+  }
+  return policy[list].filter((r) => [...names].some((n) => ruleNamesTool(r, n)) && (r.content !== undefined || r.tool === toolName || ruleNamesTool(r, toolName)));
+}
+
+/** For a shell command: the file a Read/Edit/Write rule hits among what it reads or writes. */
+function matchFiles(rule: CompiledRule, subject: Extract<Subject, { kind: "shell" }>, kinds: Policy["kinds"]): string | undefined {
+  const paths = rule.tool === "Read" ? subject.reads() : kinds.edit.has(rule.tool) ? subject.writes : [];
+  const hit = paths.find((p) => rule.path?.(p.absolute) || (p.real !== undefined && rule.path?.(p.real)));
+  return hit ? `it ${rule.tool === "Read" ? "reads" : "writes"} ${hit.absolute}` : undefined;
 }
 
 /** The candidate (or path) a deny/ask rule hits: "" for a bare rule, undefined for no hit. */
@@ -203,11 +237,12 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
       const missing: string[] = [];
       for (const c of subject.analysis.candidates) {
         if (!c.required) continue;
-        const rule = rules.find((r) => r.command?.test(c.text, c.open));
+        // Project code (npm test, make, python -m) needs a rule that names what runs, not only the program.
+        const rule = rules.find((r) => r.command?.test(c.text, c.open) && (!c.projectCode || namesMoreThanProgram(r)));
         if (rule) used.add(rule.text);
-        else missing.push(c.text);
+        else missing.push(JSON.stringify(c.text) + (c.projectCode ? ` (${c.projectCode}; a rule must name more than the program)` : ""));
       }
-      if (missing.length > 0) return { ok: false, why: `no allow rule covers ${missing.map((m) => JSON.stringify(m)).join(", ")}` };
+      if (missing.length > 0) return { ok: false, why: `no allow rule covers ${missing.join(", ")}` };
       return { ok: true, rule: [...used].join(", ") || undefined };
     }
     case "path": {
@@ -238,6 +273,13 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
   }
 }
 
+/** `Bash(npm test)`, `Bash(make build:*)`: the rule's fixed part names more than the program. */
+function namesMoreThanProgram(rule: CompiledRule): boolean {
+  if (rule.command?.kind === "exact") return true;
+  const head = (rule.content ?? "").replace(/:\*$/, "").split("*")[0]!.trim().split(/\s+/);
+  return head.length >= 2 && head[1] !== "";
+}
+
 function safely<T>(fn: () => T, fallback: T): T {
   try {
     return fn();
@@ -249,7 +291,7 @@ function safely<T>(fn: () => T, fallback: T): T {
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A ToolContext for checkPermissions when the engine runs outside a run (decidePermission). */
-function placeholderContext(place: Place): ToolContext {
+export function placeholderContext(place: Place): ToolContext {
   return {
     cwd: place.cwd,
     roots: place.roots,

@@ -4,6 +4,7 @@
  * - `tool.list`: a bare deny removes a tool; an `allowedTools` with a bare entry limits the run to the tools it names
  * - `tool.permission`: the precedence chain of engine.ts
  * - `tool.ask`: canUseTool, with timeout and abort (ask.ts)
+ * - `tool.afterCall`: Grep and Glob results naming a file a Read deny forbids are withheld (filter-results.ts)
  * - `turn.system`: the permissions section of the system prompt (mode-note.ts)
  */
 import { homedir } from "node:os";
@@ -23,6 +24,7 @@ import { compilePolicy, DEFAULT_TOOL_KINDS, type Policy, type ToolKinds } from "
 import { ruleNamesTool } from "./rules";
 import { decide, type Decision } from "./engine";
 import { answerAsk } from "./ask";
+import { withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
 import { getPermissionsApi } from "./api";
 import { resolveRoots } from "./paths";
@@ -89,6 +91,12 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       });
 
       kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) => answerAsk(verdict, call));
+
+      kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
+        if (call.toolName !== "Grep" && call.toolName !== "Glob") return output;
+        const deny = policyFor(call.run.options).deny.filter((r) => r.tool === "Read" && r.path);
+        return withholdDenied(output, deny, { cwd: call.run.cwd, home: home(), roots: call.run.roots });
+      });
 
       // After the built-in run sections, so the section they emit is replaced rather than duplicated.
       kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN + 10 }, (sections: SystemSection[], run) => {

@@ -27,6 +27,12 @@ export type Subject =
       unsafe: string[];
       /** Why it touches a sensitive path, if it does. */
       sensitive?: string;
+      /** Files it writes through a redirect or a program's output, inside the roots: edits, as Write's would be. */
+      edits: JudgedPath[];
+      /** Every file it writes whose name is known (for Edit/Write deny and ask rules). */
+      writes: JudgedPath[];
+      /** Files it reads through `<` or a reading program's operands (for Read deny and ask rules); judged on first use. */
+      reads: () => JudgedPath[];
     }
   | { kind: "path"; paths: JudgedPath[]; written: string[]; sensitive?: string; outside: boolean }
   | { kind: "other"; strings: string[] | undefined };
@@ -70,12 +76,16 @@ export function pathSensitive(path: JudgedPath): string | undefined {
 function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   const unsafe = [...analysis.unsafe];
   let sensitive: string | undefined;
+  const edits: JudgedPath[] = [];
+  const writes: JudgedPath[] = [];
   // After `cd x`, a relative file name may be under x: judge it against every place it could be.
   const cdBases = analysis.cdTargets.map((w) => (w.tilde ? place.home + w.value.slice(1) : resolve(place.cwd, w.value)));
   for (const write of analysis.writes) {
+    // A redirect and a program's named output are judged alike; plain operands (cp, rm, …) only against the sensitive list.
+    const judged = write.kind !== "argument";
     const target = writePath(write, place);
     if (target === undefined) {
-      if (write.kind === "redirect") unsafe.push(`it redirects output to a file only known at run time (${write.word.text})`);
+      if (judged) unsafe.push(`it writes to a file only known at run time (${write.word.text})`);
       continue;
     }
     if (DEVICES.test(target)) continue;
@@ -83,18 +93,27 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     const bases = relative ? [place.cwd, ...cdBases] : [place.cwd];
     if (relative && analysis.cdUnknown) {
       sensitive ??= `it writes ${target} after changing to a folder only known at run time`;
-      if (write.kind === "redirect") unsafe.push(`it redirects output to ${target} after changing to a folder only known at run time`);
+      if (judged) unsafe.push(`it writes to ${target} after changing to a folder only known at run time`);
     }
     for (const base of bases) {
-      const judged = judgePath(base, place.home, target);
-      const why = pathSensitive(judged);
-      if (why) sensitive ??= `it writes ${judged.absolute}: ${why}`;
-      if (write.kind === "redirect" && !insideRoots(judged, place.roots)) {
-        unsafe.push(`it redirects output to ${judged.real ?? judged.absolute}, outside the permitted folders`);
-      }
+      const path = judgePath(base, place.home, target);
+      writes.push(path);
+      const why = pathSensitive(path);
+      if (why) sensitive ??= `it writes ${path.absolute}: ${why}`;
+      if (!judged) continue;
+      if (insideRoots(path, place.roots)) edits.push(path);
+      else unsafe.push(`it writes to ${path.real ?? path.absolute}, outside the permitted folders`);
     }
   }
-  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive };
+  // Resolving paths costs syscalls: only a Read rule needs them.
+  let judgedReads: JudgedPath[] | undefined;
+  const reads = () =>
+    (judgedReads ??= analysis.reads.flatMap((word) => {
+      if (!word.literal) return [];
+      const value = word.tilde ? place.home + word.value.slice(1) : word.value;
+      return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) => judgePath(base, place.home, value));
+    }));
+  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads };
 }
 
 function writePath(write: WriteTarget, place: Place): string | undefined {

@@ -47,6 +47,8 @@ const REDIR = "output redirection";
 
 const askNotAllow = { expect: "ask", failure: ["allow"] } as const;
 const deny = { expect: "deny", failure: ["allow", "ask"] } as const;
+// A run refuses a file tool's path outside the permitted folders before any rule is consulted.
+const outsideDenied = { expect: "deny", failure: ["allow"] } as const;
 
 const chain = (n: number, sep: string, last: string) => `${Array.from({ length: n }, () => "true").join(sep)}${sep}${last}`;
 
@@ -250,10 +252,10 @@ export const CASES: AdversarialCase[] = [
   // ── paths: prefix tricks and symlinks (Read/Write/Edit) ──
   { source: S54794, title: "sibling folder sharing a prefix", tool: "Edit", input: "src_evil/secret.txt", rules: { allow: ["Edit(./src/**)"] }, ...askNotAllow },
   { source: S54794, title: "absolute prefix sibling", tool: "Edit", input: "@DIR@/src_evil/secret.txt", rules: { allow: ["Edit(@DIR@/src/**)"] }, ...askNotAllow },
-  { source: S54794, title: "root's sibling sharing its name as a prefix (acceptEdits)", tool: "Write", input: "@DIR@_evil/x.txt", rules: {}, mode: "acceptEdits", ...askNotAllow },
+  { source: S54794, title: "root's sibling sharing its name as a prefix (acceptEdits)", tool: "Write", input: "@DIR@_evil/x.txt", rules: {}, mode: "acceptEdits", ...outsideDenied },
   { source: S54794, title: "redirect into the root's prefix sibling", input: "echo x > @DIR@_evil/x.txt", rules: { allow: ["Bash(echo:*)"] }, ...askNotAllow },
-  { source: S54794, title: "dot-dot out of an allowed folder", tool: "Edit", input: "src/../../outside/secret.txt", rules: { allow: ["Edit(./src/**)"] }, ...askNotAllow },
-  { source: S54794, title: "allowed folder holding a symlink out", tool: "Write", input: "src/passwd-link", rules: { allow: ["Write(./src/**)"] }, ...askNotAllow },
+  { source: S54794, title: "dot-dot out of an allowed folder", tool: "Edit", input: "src/../../outside/secret.txt", rules: { allow: ["Edit(./src/**)"] }, ...outsideDenied },
+  { source: S54794, title: "allowed folder holding a symlink out", tool: "Write", input: "src/passwd-link", rules: { allow: ["Write(./src/**)"] }, ...outsideDenied },
   { source: S25724, title: "symlink to a denied name", tool: "Read", input: "link-to-env", rules: { deny: ["Read(.env)"] }, ...deny },
   { source: S25724, title: "symlink into a denied folder", tool: "Read", input: "docs/key-link", rules: { deny: ["Read(./secrets/**)"] }, ...deny },
   { source: S25724, title: "symlink to a denied absolute path", tool: "Read", input: "src/passwd-link", rules: { deny: ["Read(/etc/passwd)"] }, ...deny },
@@ -263,8 +265,8 @@ export const CASES: AdversarialCase[] = [
   { source: S25724, title: "double slashes", tool: "Read", input: "sub//.env", rules: { deny: ["Read(.env)"] }, ...deny },
   { source: S25724, title: "/proc/self/root prefix", tool: "Read", input: "/proc/self/root@DIR@/.env", rules: { deny: ["Read(.env)"] }, ...deny },
   { source: S25724, title: "write through a symlink into a denied folder (bypass)", tool: "Write", input: "out-secret-link", rules: { deny: ["Write(./secrets/**)"] }, mode: "bypassPermissions", ...deny },
-  { source: S25724, title: "acceptEdits through a symlink out of the roots", tool: "Write", input: "out-link/x.txt", rules: {}, mode: "acceptEdits", ...askNotAllow },
-  { source: S25724, title: "allowed folder and a symlink out (Edit)", tool: "Edit", input: "src/passwd-link", rules: { allow: ["Edit(./src/**)"] }, ...askNotAllow },
+  { source: S25724, title: "acceptEdits through a symlink out of the roots", tool: "Write", input: "out-link/x.txt", rules: {}, mode: "acceptEdits", ...outsideDenied },
+  { source: S25724, title: "allowed folder and a symlink out (Edit)", tool: "Edit", input: "src/passwd-link", rules: { allow: ["Edit(./src/**)"] }, ...outsideDenied },
 
   // ── sensitive files through Write/Edit, even in bypass mode ──
   { source: SENS, title: ".git/hooks", tool: "Write", input: ".git/hooks/pre-commit", rules: {}, mode: "bypassPermissions", ...askNotAllow },
@@ -273,8 +275,8 @@ export const CASES: AdversarialCase[] = [
   { source: SENS, title: "symlinked folder into .git", tool: "Write", input: "hooks-link/pre-push", rules: {}, mode: "bypassPermissions", ...askNotAllow },
   { source: SENS, title: "dangling symlink into .git", tool: "Write", input: "dangling", rules: {}, mode: "bypassPermissions", ...askNotAllow },
   { source: SENS, title: ".env.production (does not exist yet)", tool: "Write", input: ".env.production", rules: {}, mode: "bypassPermissions", ...askNotAllow },
-  { source: SENS, title: "~/.ssh/authorized_keys", tool: "Write", input: "~/.ssh/authorized_keys", rules: {}, mode: "bypassPermissions", ...askNotAllow },
-  { source: SENS, title: "~/.bashrc", tool: "Edit", input: "~/.bashrc", rules: { allow: ["Edit"] }, mode: "acceptEdits", ...askNotAllow },
+  { source: SENS, title: "~/.ssh/authorized_keys", tool: "Write", input: "~/.ssh/authorized_keys", rules: {}, mode: "bypassPermissions", ...outsideDenied },
+  { source: SENS, title: "~/.bashrc", tool: "Edit", input: "~/.bashrc", rules: { allow: ["Edit"] }, mode: "acceptEdits", ...outsideDenied },
   { source: SENS, title: ".vscode/tasks.json", tool: "Write", input: ".vscode/tasks.json", rules: { allow: ["Write"] }, ...askNotAllow },
   { source: SENS, title: ".claude/settings.json (missing at start)", tool: "Write", input: ".claude/settings.json", rules: {}, mode: "bypassPermissions", ...askNotAllow },
   { source: SENS, title: ".ubiquity/settings.local.json", tool: "Write", input: ".ubiquity/settings.local.json", rules: {}, mode: "acceptEdits", ...askNotAllow },
@@ -289,3 +291,110 @@ export const CASES: AdversarialCase[] = [
   { source: "MCP tool names", title: "another tool of an allowed server", tool: "mcp__github__delete_repo", input: "x", rules: { allow: ["mcp__github__get_issue"] }, ...askNotAllow },
   { source: "MCP tool names", title: "a server named like a prefix", tool: "mcp__github_evil__x", input: "x", rules: { allow: ["mcp__github__*"] }, ...askNotAllow },
 ];
+
+// ── the classes of issue 16, each written by hand and judged in every mode where the mode matters ──
+
+type Verdicts = Partial<Record<PermissionMode, { expect: Behavior; failure: readonly Behavior[] }>>;
+const ALL_MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"];
+const denied = { expect: "deny", failure: ["allow", "ask"] } as const;
+const notAllowed = { expect: "ask", failure: ["allow"] } as const;
+const deniedNotAllowed = { expect: "deny", failure: ["allow"] } as const;
+/** A deny rule stops it in every mode. */
+const DENIED_EVERYWHERE: Verdicts = Object.fromEntries(ALL_MODES.map((m) => [m, denied]));
+/** Allow rules never cover it: default and acceptEdits ask, dontAsk and plan deny (bypass allows, so it is left out). */
+const NEVER_COVERED: Verdicts = { default: notAllowed, acceptEdits: notAllowed, dontAsk: deniedNotAllowed, plan: deniedNotAllowed };
+
+function acrossModes(source: string, rules: AdversarialCase["rules"], verdicts: Verdicts, items: (string | [string, string])[], tool?: string): AdversarialCase[] {
+  return items.flatMap((item) => {
+    const [title, input] = typeof item === "string" ? [JSON.stringify(item), item] : item;
+    return Object.entries(verdicts).map(([mode, v]) => ({ source, title: `${title} (${mode})`, input, rules, mode: mode as PermissionMode, ...(tool ? { tool } : {}), ...v! }));
+  });
+}
+
+const CONTINUATION = "line continuations and quoting bash removes before splitting words";
+const BUILTIN = "builtins that evaluate their arguments as code";
+const FACTS = "programs whose options run programs or write files";
+const REDIRECTS = "every redirection operator is a write";
+const ONE_FILE = "one file, every tool";
+const PROJECT = "programs that run project code";
+const PARSER = "tree-sitter and bash disagree (found by the differential harness)";
+
+CASES.push(
+  ...acrossModes(CONTINUATION, NO_RM, DENIED_EVERYWHERE, [
+    "r\\\nm -rf /", "\\\nrm -rf /", "r\\\nm\\\n -rf /", "nice r\\\nm -rf /", "bash -c 'r\\\nm -rf /'", "eval \"r\\\nm -rf /\"",
+    "$'\\x72\\x6d' -rf /", "$'\\162m' -rf /", "$'r'm -rf /", "r$'\\x6d' -rf /", "\"r\"'m' -rf /", "r\\m -rf /", "{ r\\\nm -rf /; }",
+    "(r\"\"m -rf /)", "x=1 \\\nrm -rf /", "echo a;\\\nrm -rf /", "echo \\; ; rm -rf /", "echo \\| | rm -rf /", "echo \\& & rm -rf /",
+    "echo a\\\n&& rm -rf /",
+  ]),
+  ...acrossModes(CONTINUATION, { allow: ["Bash(git:*)", "Bash(echo:*)"] }, NEVER_COVERED, [
+    "git status \\\n&& r\\\nm -rf /", "echo \"$(r\\\nm -rf /)\"", "git log `r\\\nm -rf /`", "ec\\\nho x | s\\\nh", "$\"rm\" -rf /", "git st\\\natus; $'rm' x",
+  ]),
+  ...acrossModes(BUILTIN, { allow: ["Bash(read:*)", "Bash(printf:*)", "Bash(test:*)", "Bash([:*)", "Bash(let:*)", "Bash(mapfile:*)", "Bash(readarray:*)", "Bash(declare:*)", "Bash(typeset:*)", "Bash(local:*)", "Bash(export:*)", "Bash(unset:*)", "Bash(alias:*)", "Bash(wait:*)", "Bash(echo:*)", "Bash(source:*)", "Bash(.:*)", "Bash(eval:*)", "Bash(trap:*)", "Bash(enable:*)", "Bash(command:*)", "Bash(builtin:*)", "Bash(exec:*)"] }, NEVER_COVERED, [
+    "read 'a[$(rm -rf /)]' <<< x", "printf -v 'a[$(rm -rf /)]' %s x", "printf -v'a[$(rm -rf /)]' x", "test -v 'a[$(rm -rf /)]'", "[ -v 'a[$(rm -rf /)]' ]",
+    "[[ -v a[$(rm -rf /)] ]]", "let 'a[$(rm -rf /)]=1'", "let x", "(( a[$(rm -rf /)] ))", "mapfile -t 'a[$(rm -rf /)]' < /dev/null",
+    "declare 'a[$(rm -rf /)]=1'", "declare -n r='a[$(rm -rf /)]'", "declare -a 'q=([0]=$(rm -rf /))'", "typeset -i n='a[$(rm -rf /)]'",
+    "export 'a[$(rm -rf /)]=1'", "unset 'a[$(rm -rf /)]'", "f() { local 'a[$(rm -rf /)]=1'; }; f", "wait -p 'a[$(rm -rf /)]'",
+    "shopt -s expand_aliases\nalias ls='rm -rf /'\nls", "eval \"$X\"", "source ./script.sh", ". ./script.sh", "trap \"$X\" EXIT", "enable -f ./x.so x",
+    "read \"$NAME\" <<< x", "declare \"$X\"", "exec \"$X\"", "command \"$X\"", "builtin \"$X\"", "x='a[$(rm -rf /)]'; echo $((x))",
+  ]),
+  ...acrossModes(BUILTIN, NO_RM, { bypassPermissions: denied, default: denied, dontAsk: denied }, [
+    "read 'a[$(rm -rf /)]' <<< x", "printf -v 'a[$(rm -rf /)]' %s x", "test -v 'a[$(rm -rf /)]'", "declare 'a[$(rm -rf /)]=1'", "let 'a[$(rm -rf /)]=1'",
+    "export 'a[$(rm -rf /)]=1'", "unset 'a[$(rm -rf /)]'", "shopt -s expand_aliases\nalias x='rm -rf /'\nx",
+  ]),
+  ...acrossModes(FACTS, { allow: ["Bash(git:*)"] }, NEVER_COVERED, [
+    "git -c core.fsmonitor='rm -rf /' status", "git --config-env=core.pager=X log", "git config --file .git/config core.pager 'sh -c evil'",
+    "git config core.hooksPath /tmp/hooks", "git config include.path /tmp/evil.cfg", "git config filter.x.clean 'sh -c evil'",
+    "git diff --ext-diff", "git log -p --textconv", "git st", "git my-alias", "git format-patch -o /tmp/patches HEAD~1",
+    "git diff --output=/tmp/x.diff", "git fetch --upload-pack='sh -c evil'", "git push --receive-pack='sh -c evil'", "git rebase --exec 'sh -c evil' HEAD~1",
+    "git clone --template=/tmp/t https://x/r.git", "git submodule foreach 'sh -c evil'", "git bisect run ./evil.sh", "git filter-branch --tree-filter 'rm -rf /'",
+    "git -c alias.st='!rm -rf /' st", "git log $(echo --output=/tmp/x)", "git difftool --extcmd=evil",
+  ]),
+  ...acrossModes(FACTS, { allow: ["Bash(find:*)", "Bash(sed:*)", "Bash(awk:*)", "Bash(sort:*)", "Bash(tar:*)", "Bash(rsync:*)", "Bash(curl:*)", "Bash(wget:*)", "Bash(ssh:*)", "Bash(rg:*)", "Bash(cp:*)", "Bash(mv:*)", "Bash(dd:*)", "Bash(tee:*)", "Bash(xargs:*)", "Bash(vim:*)", "Bash(echo:*)", "Bash(ls:*)", "Bash(cat:*)"] }, NEVER_COVERED, [
+    "find . -exec sh -c 'rm -rf /' \\;", "find . -execdir rm {} +", "find . -ok rm {} \\;", "find . -okdir rm {} \\;", "find . -fprint /tmp/x", "find . -fprintf /tmp/x %p",
+    "find . -fls /tmp/x", "find . -delete", "sed -n 'w /tmp/x' a.txt", "sed 'W /tmp/x' a.txt", "sed '1e id' a.txt", "sed 's/a/b/e' a.txt", "sed -i 's/a/b/' /etc/hosts",
+    "awk 'BEGIN{system(\"rm -rf /\")}'", "awk '{print > \"/tmp/x\"}' a.txt", "awk '{print | \"sh\"}' a.txt", "awk 'BEGIN{\"id\" | getline}'", "awk -f /tmp/evil.awk a.txt",
+    "sort -o /etc/passwd a.txt", "sort --output=/tmp/x a.txt", "sort --compress-program=sh a.txt", "tar --to-command='sh -c evil' -xf a.tar",
+    "tar --checkpoint=1 --checkpoint-action=exec='sh -c evil' -cf /tmp/a.tar .", "tar -I 'sh -c evil' -xf a.tar", "tar -xf a.tar -C /tmp",
+    "rsync -e 'sh -c evil' a b:c", "rsync --rsh='sh -c evil' a b:c", "curl -o /tmp/x https://example.com", "curl -K /tmp/curlrc https://example.com",
+    "curl --config /tmp/curlrc https://example.com", "wget -O /tmp/x https://example.com", "wget -e 'use_askpass=/tmp/evil' https://example.com",
+    "ssh -o ProxyCommand='sh -c evil' host", "ssh -oLocalCommand=evil -oPermitLocalCommand=yes host", "ssh -F /tmp/cfg host", "rg --pre ./evil.sh x",
+    "rg --pre=sh x", "cp -t /etc a.txt", "cp --target-directory=/tmp a.txt", "mv -t /tmp a.txt", "dd if=a.txt of=/etc/passwd", "tee /tmp/x < a.txt",
+    "echo x | tee -a /etc/profile", "ls | xargs sh -c 'rm -rf /'", "ls | xargs -I{} rm {}", "vim -c '!rm -rf /' a.txt", "vim +'!rm -rf /' a.txt",
+    "find . -name \"$X\"", "sed \"$X\" a.txt", "awk \"$X\" a.txt", "cat a.txt | xargs $X",
+  ]),
+  ...acrossModes(REDIRECTS, { allow: ["Bash(echo:*)"] }, { default: notAllowed, dontAsk: deniedNotAllowed, plan: deniedNotAllowed }, [
+    "echo x > o.txt", "echo x >> o.txt", "echo x >| o.txt", "echo x &> o.txt", "echo x &>> o.txt", "echo x <> o.txt", "echo x 2> o.txt", "echo x 2>> o.txt",
+    "echo x 1> o.txt", "echo x 3> o.txt", "echo x >& o.txt", "echo x 9<> o.txt", "echo x > 'o u.txt'", "echo x > $'o.txt'", "echo x >o.txt",
+  ]),
+  ...acrossModes(REDIRECTS, { allow: ["Bash(echo:*)"] }, { acceptEdits: notAllowed, default: notAllowed, dontAsk: deniedNotAllowed }, [
+    "echo x > /tmp/o.txt", "echo x >> ../o.txt", "echo x >| ~/.bashrc", "echo x &> .git/hooks/pre-commit", "echo x &>> .env", "echo x <> .git/config",
+    "echo x 2> /etc/cron.d/x", "echo x > \"$F\"", "echo x > $(echo o.txt)", "echo x > out-link/x", "echo x > git-link/config", "echo x 3>> .mcp.json",
+    "cd /tmp && echo x > o.txt", "cd \"$D\" && echo x > o.txt",
+  ]),
+  ...acrossModes(ONE_FILE, { deny: ["Read(.env)"], allow: ["Bash(cat:*)", "Bash(head:*)", "Bash(tail:*)", "Bash(less:*)", "Bash(grep:*)", "Bash(git:*)", "Bash(sort:*)", "Bash(sed:*)", "Bash(awk:*)", "Bash(wc:*)", "Bash(base64:*)", "Bash(rg:*)", "Bash(xxd:*)", "Bash(diff:*)"] }, DENIED_EVERYWHERE, [
+    "cat .env", "cat < .env", "head -n 1 .env", "tail -c 10 .env", "less .env", "grep SECRET .env", "grep -e SECRET .env", "git show HEAD:.env",
+    "sort .env", "sed -n p .env", "awk 1 .env", "wc -l sub/.env", "base64 .env", "rg -n x .env", "xxd .env", "diff a.txt .env", "cat ./sub/../.env",
+    "cat link-to-env", "wc < link-to-env",
+  ]),
+  ...acrossModes(ONE_FILE, { deny: ["Edit(./secrets/**)"] }, DENIED_EVERYWHERE, [
+    ["Write through an Edit deny", "secrets/new.txt"], ["Write through a symlink into an Edit deny", "out-secret-link"],
+  ], "Write"),
+  ...acrossModes(ONE_FILE, { deny: ["Write(./secrets/**)"] }, DENIED_EVERYWHERE, [["Edit through a Write deny", "secrets/key"]], "Edit"),
+  ...acrossModes(ONE_FILE, { deny: ["Edit(./secrets/**)"], allow: ["Bash(echo:*)", "Bash(cp:*)", "Bash(tee:*)", "Bash(sed:*)", "Bash(sort:*)"] }, DENIED_EVERYWHERE, [
+    "echo x > secrets/key", "cp a.txt secrets/key", "tee secrets/key < notes.txt", "sed -i s/a/b/ secrets/key", "sort -o secrets/key notes.txt", "echo x >> ./secrets/../secrets/key",
+  ]),
+  ...acrossModes(ONE_FILE, { deny: ["Read(./secrets/**)"] }, DENIED_EVERYWHERE, [["Grep in a denied folder", "secrets"], ["Grep in a folder under it", "secrets/../secrets"]], "Grep"),
+  ...acrossModes(ONE_FILE, { deny: ["Read(./secrets/**)"] }, DENIED_EVERYWHERE, [["Glob in a denied folder", "secrets"]], "Glob"),
+  ...acrossModes(PROJECT, { allow: ["Bash(npm:*)", "Bash(npx:*)", "Bash(make:*)", "Bash(python3:*)", "Bash(yarn:*)", "Bash(pnpm:*)", "Bash(pytest:*)", "Bash(cargo:*)", "Bash(go:*)", "Bash(source:*)"] }, NEVER_COVERED, [
+    "npm test", "npm run build", "npm install", "npm exec evil", "npx evil", "make", "make build", "python3 -m evil", "python3 -m pip install x", "yarn",
+    "pnpm run x", "pytest", "cargo build", "cargo test", "go generate ./...", "go test ./...", "source .venv/bin/activate",
+  ]),
+  ...acrossModes(PARSER, NO_RM, { bypassPermissions: { expect: "deny", failure: ["allow"] }, default: denied }, [
+    "! { rm -rf /; }", "time for x in a; do rm -rf /; done", "! function f { rm -rf /; }; f", "ls - <<-'EOF'\nx\n\tEOF\nrm -rf /",
+    "cat a\\ <(rm -rf /)", "A=`rm -rf / <<< x` `echo x`", "sh -c \"$'rm' -rf /\"",
+  ]),
+  ...acrossModes(PARSER, { allow: ["Bash(ls:*)", "Bash(cat:*)", "Bash(echo:*)", "Bash(python3:*)", "Bash(sed:*)", "Bash(timeout:*)", "Bash(nice:*)"] }, NEVER_COVERED, [
+    "! { ls; }", "time for x in a; do ls; done", "ls - <<-'EOF'\nx\n\tEOF\n", "cat a.txt\\ <(echo x)", "echo `ls <<< x` `echo rm`",
+    "sh -c \"$'echo' x\"", "[[ -n a ]] && ! python3 x\n\\sed o", "nice x=~ ls", "timeout 1 LC_ALL=~ ls",
+  ]),
+);

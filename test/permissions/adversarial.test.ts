@@ -56,7 +56,7 @@ const fill = (text: string) => text.replaceAll("@DIR@", dir).replaceAll("@HOME@"
 
 async function verdict(c: AdversarialCase) {
   const tool = c.tool ?? "Bash";
-  const input = tool === "Bash" ? { command: fill(c.input) } : { file_path: fill(c.input), content: "x", old_string: "a", new_string: "b" };
+  const input = tool === "Bash" ? { command: fill(c.input) } : { file_path: fill(c.input), path: fill(c.input), pattern: "x", content: "x", old_string: "a", new_string: "b" };
   const rules = {
     allow: c.rules.allow?.map(fill),
     deny: c.rules.deny?.map(fill),
@@ -72,8 +72,8 @@ describe("adversarial suite", () => {
     expect({ behavior: d.behavior, message: d.message }).toMatchObject({ behavior: c.expect });
   });
 
-  it("has at least 100 cases, each naming its rules and failure verdicts, with zero security failures", async () => {
-    expect(CASES.length).toBeGreaterThanOrEqual(100);
+  it("has at least 500 cases, each naming its rules and failure verdicts, with zero security failures", async () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(500);
     const failures: string[] = [];
     for (const c of CASES) {
       expect(c.failure.length, c.title).toBeGreaterThan(0);

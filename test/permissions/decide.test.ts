@@ -54,4 +54,19 @@ describe("decidePermission", () => {
       message: "Bash needs approval: it is not pre-approved (permission mode default).",
     });
   });
+
+  it("applies the workspace check a run applies: a read outside the permitted folders is refused, with or without the tool", async () => {
+    const cwd = tempDir();
+    const outside = tempDir();
+    const read = builtinTools().find((t) => t.name === "Read")!;
+    const input = { file_path: `${outside}/secret.txt` };
+    const withTool = await decidePermission({ toolName: "Read", input, cwd, tool: read });
+    const bare = await decidePermission({ toolName: "Read", input, cwd });
+    expect(withTool.behavior).toBe("deny");
+    expect(bare.behavior).toBe("deny");
+    const { results } = await runCalls([{ toolName: "Read", input }], { cwd, tools: builtinTools() });
+    expect(results[0]!.output.isError).toBe(true);
+    expect(results[0]!.output.content).toBe(withTool.message);
+    expect((await decidePermission({ toolName: "Read", input, cwd, additionalDirectories: [outside] })).behavior).toBe("allow");
+  });
 });

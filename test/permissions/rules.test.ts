@@ -78,7 +78,7 @@ describe("path rules (Read/Write/Edit/Glob/Grep)", () => {
     return { cwd, home };
   };
   const edit = async (file_path: string, allow: string[], where = setup()) =>
-    (await decidePermission({ toolName: "Edit", input: { file_path, old_string: "a", new_string: "b" }, rules: { allow }, cwd: where.cwd, home: where.home })).behavior;
+    (await decidePermission({ toolName: "Edit", input: { file_path, old_string: "a", new_string: "b" }, rules: { allow }, cwd: where.cwd, home: where.home, additionalDirectories: [where.home] })).behavior;
 
   it("a name without a slash matches at any depth", async () => {
     expect(await edit("src/deep/er/notes.md", ["Edit(notes.md)"])).toBe("allow");

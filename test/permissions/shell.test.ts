@@ -121,7 +121,7 @@ describe("what cannot be proven safe", () => {
   it("records the files a command writes", () => {
     const a = analyzeShell("echo a > x.txt 2>&1 >> ~/y; cp a b; tee c < d; echo > /dev/null");
     expect(a.writes.map((w) => `${w.kind} ${w.word.value}`).sort()).toEqual(
-      ["redirect x.txt", "redirect ~/y", "argument a", "argument b", "argument c", "redirect /dev/null"].sort(),
+      ["redirect x.txt", "redirect ~/y", "argument a", "argument b", "output b", "output c", "redirect /dev/null"].sort(),
     );
   });
 });

@@ -5,11 +5,13 @@
  * prove safe. Each simple command is then expanded through wrappers, `bash -c`, `eval`, `xargs`
  * and `find -exec` (commands.ts). Nothing is capped: a thousand commands are a thousand candidates.
  */
-import type { Node } from "web-tree-sitter";
-import { parseShell } from "./parser";
-import { evalWord, type ShellWord } from "./words";
+import type { Node, Tree } from "web-tree-sitter";
+import { parseShell, ShellParseError } from "./parser";
+import { evalWord, literalWord, type ShellWord } from "./words";
+import { builtinRisk } from "./builtins";
 import { expandCommand, type SimpleCommand } from "./commands";
 import { isDangerousVariable } from "./names";
+import { joinContinuations } from "./continuations";
 import type { ShellAnalysis } from "./types";
 
 /** How deep `bash -c "eval '…'"` nesting is followed before giving up (this bounds nesting, not the number of commands). */
@@ -24,7 +26,7 @@ const ARITHMETIC_TEST = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 
 /** Analyse a command string. Needs the grammar loaded (`loadShellParser()`). */
 export function analyzeShell(source: string): ShellAnalysis {
-  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], cdTargets: [], cdUnknown: false };
+  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], reads: [], cdTargets: [], cdUnknown: false };
   analyzeInto(source, analysis, 0, undefined);
   analysis.unsafe = [...new Set(analysis.unsafe)];
   return analysis;
@@ -38,10 +40,22 @@ export function analyzeInto(source: string, out: ShellAnalysis, depth: number, v
   }
   const bad = SUSPICIOUS.exec(source);
   if (bad) out.unsafe.push(`it contains the control or invisible character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
-  const tree = parseShell(source);
+  const joined = joinContinuations(source);
+  if (joined.uncertain) out.unsafe.push(`${joined.uncertain}, which bash may join differently from the parser`);
+  let tree: Tree;
+  try {
+    tree = parseShell(joined.text);
+  } catch (error) {
+    // This call fails closed; the parser itself was reset, so the next one is judged normally.
+    if (!(error instanceof ShellParseError)) throw error;
+    out.unsafe.push(error.message);
+    return;
+  }
   try {
     const root = tree.rootNode;
     if (root.hasError) out.unsafe.push("bash syntax that could not be parsed");
+    const skipped = skippedText(tree, joined.text);
+    if (skipped) out.unsafe.push(`the parser skipped ${JSON.stringify(skipped)}, which bash reads`);
     const commands: SimpleCommand[] = [];
     walk(root, commands, out);
     for (const command of commands) expandCommand(command, { out, depth, via, nested: analyzeInto });
@@ -91,6 +105,31 @@ function walk(root: Node, commands: SimpleCommand[], out: ShellAnalysis): void {
   }
 }
 
+/**
+ * Text that no leaf of the tree covers (outside blanks): the parser dropped it (`ls - <<-EOF`
+ * loses the `-`), so the tree is not what bash runs.
+ */
+function skippedText(tree: Tree, source: string): string | undefined {
+  const covered = new Uint8Array(source.length);
+  const cursor = tree.walk();
+  try {
+    for (;;) {
+      const type = cursor.nodeType;
+      // A here-document body's text is its own; its children are only the expansions in it.
+      if (type === "heredoc_body" || (type !== "program" && cursor.currentNode.childCount === 0)) covered.fill(1, cursor.startIndex, cursor.endIndex);
+      if (type !== "heredoc_body" && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return gap(source, covered);
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+function gap(source: string, covered: Uint8Array): string | undefined {
+  for (let i = 0; i < source.length; i++) if (!covered[i] && !/\s/.test(source[i]!)) return source.slice(i, i + 20);
+  return undefined;
+}
+
 /** Checks that depend on one node only: assignments, arithmetic, parse errors. */
 function check(node: Node, out: ShellAnalysis): void {
   switch (node.type) {
@@ -114,7 +153,20 @@ function check(node: Node, out: ShellAnalysis): void {
       break;
     case "declaration_command":
       if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text))) checkArithmetic(node, out);
+      checkNames(node, out);
       break;
+    case "unset_command":
+      checkNames(node, out);
+      break;
+    case "unary_expression": {
+      // [[ -v a[$(…)] ]] evaluates the subscript
+      const operand = node.namedChildren.at(-1);
+      if (node.firstNamedChild?.text === "-v" && operand) {
+        const risk = builtinRisk("test", [literalWord("test"), literalWord("-v"), evalWord(operand)]);
+        if (risk) out.unsafe.push(risk);
+      }
+      break;
+    }
     case "heredoc_redirect": {
       // The parser misses substitutions on indented heredoc lines (` $(cmd)`), which bash
       // runs when the delimiter is unquoted: such a body cannot be proven safe.
@@ -130,10 +182,24 @@ function check(node: Node, out: ShellAnalysis): void {
     case "command_substitution":
       // Backticks nest through \`…\`, which the parser reads as plain text.
       if (node.text.startsWith("`") && node.text.includes("\\`")) out.unsafe.push("nested backticks, which the parser does not read as commands");
+      // A backtick inside that ends it early (`a <<< b` `c`): the parser joined two substitutions.
+      else if (node.text.startsWith("`") && node.text.slice(1, -1).includes("`")) out.unsafe.push("backticks the parser may have joined differently from bash");
       break;
     default:
       if (node.isMissing) out.unsafe.push("bash syntax that could not be parsed");
   }
+}
+
+/** declare/local/export/readonly/unset name variables the way builtins do (builtins.ts). */
+function checkNames(node: Node, out: ShellAnalysis) {
+  const keyword = node.firstChild?.type ?? "";
+  const words = [literalWord(keyword)];
+  for (const c of node.namedChildren) {
+    if (c.type === "variable_assignment") continue;
+    words.push(c.type === "variable_name" ? literalWord(c.text) : evalWord(c));
+  }
+  const risk = builtinRisk(keyword, words);
+  if (risk) out.unsafe.push(risk);
 }
 
 function isStdinRedirect(node: Node): boolean {
@@ -146,16 +212,24 @@ function readCommand(node: Node, fed: boolean, commands: SimpleCommand[], out: S
   const words: ShellWord[] = [];
   const assignments: SimpleCommand["assignments"] = [];
   let stdinFed = fed;
+  let lastWordEnd = -1;
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i)!;
     const field = node.fieldNameForChild(i);
+    if (field === "name" || field === "argument") {
+      // Two words with nothing between them are one word to bash (`a\ <(b)`): the parser split it.
+      if (child.startIndex === lastWordEnd) out.unsafe.push("the parser split one word in two where bash does not");
+      lastWordEnd = child.endIndex;
+    }
     if (child.type === "variable_assignment") {
       const name = child.childForFieldName("name")?.text ?? "";
       const value = child.childForFieldName("value");
       assignments.push({ name, literal: !value || evalWord(value).literal });
     } else if (field === "name") {
+      splitLine(child, out);
       words.push(evalWord(child.firstNamedChild ?? child));
     } else if (field === "argument") {
+      splitLine(child, out);
       if (child.type === "$") out.unsafe.push('a $"…" locale string, which the parser splits differently from bash');
       words.push(evalWord(child));
     } else if (field === "redirect" && isStdinRedirect(child)) {
@@ -165,13 +239,20 @@ function readCommand(node: Node, fed: boolean, commands: SimpleCommand[], out: S
   if (words.length > 0) commands.push({ words, assignments, stdinFed });
 }
 
+// An unquoted, unescaped line break ends a command in bash; the parser sometimes keeps it in a word.
+function splitLine(node: Node, out: ShellAnalysis) {
+  const words = node.type === "word" ? [node] : node.descendantsOfType("word");
+  if (words.some((w) => /(^|[^\\])\n/.test(w.text))) out.unsafe.push("the parser read a line break as part of a word, where bash ends the command");
+}
+
 const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
 
 function readRedirect(node: Node, out: ShellAnalysis) {
   const operator = node.children.find((c) => !c.isNamed && c.type !== "ERROR");
-  if (!operator || !WRITE_OPERATORS.has(operator.type)) return;
   const destination = node.childForFieldName("destination");
-  if (!destination) return;
+  if (!operator || !destination) return;
+  if (operator.type === "<" || operator.type === "<>") out.reads.push(evalWord(destination));
+  if (!WRITE_OPERATORS.has(operator.type)) return;
   // `2>&1`, `>&2`, `>&-`: duplicating or closing a descriptor writes no file.
   if (operator.type === ">&" && (destination.type === "number" || destination.text === "-")) return;
   out.writes.push({ word: evalWord(destination), kind: "redirect" });

@@ -8,10 +8,17 @@
 import { posix } from "node:path";
 import { literalWord, renderWords, type ShellWord } from "./words";
 import { scanOptions, hasOption } from "./options";
-import { riskyOptions } from "./risky";
+import { projectCodeRisk, riskyOptions } from "./risky";
+import { builtinRisk } from "./builtins";
+import { outputTargets } from "./outputs";
+import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
 import { joinWords, unwrap, wrapperKind } from "./wrappers";
 import type { ShellAnalysis } from "./types";
+
+const POSIX_SHELLS = new Set(["sh", "dash", "ash", "fish", "csh", "tcsh"]);
+
+const RESERVED = new Set(["if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "{", "}", "!", "[[", "]]"]);
 
 /** A `command` node, read. */
 export interface SimpleCommand {
@@ -48,21 +55,30 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   const candidate = {
     text: renderWords(words),
     name: name.value,
+    // `~` is the home folder at run time: not a value the analysis knows.
+    argv: words.map((w) => (w.literal && !w.tilde ? w.value : undefined)),
     required: at.required,
     dynamic: words.some((w) => !w.literal),
     open: at.open,
     ...(at.via ? { via: at.via } : {}),
   };
   out.candidates.push(candidate);
+  const projectCode = name.literal ? projectCodeRisk(posix.basename(name.value), words) : undefined;
+  if (projectCode) Object.assign(candidate, { projectCode });
   if (!name.literal) {
     out.unsafe.push(`the program name ${name.text} is only known at run time`);
     return;
   }
   const program = posix.basename(name.value);
+  // The parser misses reserved words after `time`, `!` and a few other places (`! { a; }`,
+  // `time for …`), and reads them as a command name; bash does not.
+  if (RESERVED.has(name.text)) out.unsafe.push(`the parser read the reserved word ${name.text} as a command, so its structure is not known`);
   // `./env` or `/tmp/x/sudo` could be anything: only the real wrapper is seen through.
   const trusted = !name.value.includes("/") || SYSTEM_BIN.test(name.value);
   const risk = riskyOptions(program, words, at.open);
   if (risk) out.unsafe.push(risk);
+  const evaluates = builtinRisk(program, words);
+  if (evaluates) out.unsafe.push(evaluates);
   noteWrites(program, words, out);
 
   const inner = (rest: ShellWord[], via: string, required = at.required, open = at.open) => {
@@ -134,6 +150,8 @@ function shell(
   const operand = words[scan.index];
   if (hasOption(scan, [], "c", spec)) {
     if (!operand) return;
+    // $'…' and $"…" are bash's: sh (dash) reads `$` and a quoted string.
+    if (POSIX_SHELLS.has(program) && operand.literal && /\$['"]/.test(operand.value)) out.unsafe.push(`${program} does not read $'…' or $"…" quoting as bash does`);
     nested(operand, `${program} -c`);
     return;
   }
@@ -194,18 +212,28 @@ function execTargets(program: string, words: ShellWord[], inner: (rest: ShellWor
   }
 }
 
-/** Files a writing program names (for the sensitive-path check): tee/cp/rm/… operands, sed -i files, dd of=. */
+/** Files a command writes: cp/rm/… operands and sed -i files (sensitive check), and the outputs of outputs.ts. */
 function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis) {
   if (WRITES_ARGUMENTS.has(program)) {
-    const scan = scanOptions(words, 1, program === "install" || program === "cp" || program === "mv" || program === "ln" ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {});
-    for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...words.slice(scan.index)]) out.writes.push({ word: w, kind: "argument" });
+    const copies = program === "install" || program === "cp" || program === "mv" || program === "ln";
+    const scan = scanOptions(words, 1, copies ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {});
+    const operands = words.slice(scan.index);
+    for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...operands]) out.writes.push({ word: w, kind: "argument" });
+    if (copies) {
+      // Where a copy lands is its output: the -t folder, or the last operand.
+      const target = scan.seen.findIndex((w) => /^(-t|--target-directory)$/.test(w.value) || /^-[a-zA-Z]*t$/.test(w.value));
+      const inline = scan.seen.find((w) => w.value.startsWith("--target-directory="));
+      if (target !== -1 && scan.seen[target + 1]) out.writes.push({ word: scan.seen[target + 1]!, kind: "output" });
+      else if (inline) out.writes.push({ word: literalWord(inline.value.slice("--target-directory=".length)), kind: "output" });
+      else if (operands.length >= 2) out.writes.push({ word: operands.at(-1)!, kind: "output" });
+    }
   } else if (program === "sed" && words.some((w) => /^(-i|--in-place)/.test(w.value) || /^-[a-zA-Z]*i/.test(w.value))) {
     const spec = { short: "efl", long: ["--expression", "--file", "--line-length"] };
     const scan = scanOptions(words, 1, spec);
     // Without -e/-f the first operand is the script, not a file.
     const files = words.slice(hasOption(scan, ["--expression", "--file"], "ef", spec) ? scan.index : scan.index + 1);
-    for (const w of files) out.writes.push({ word: w, kind: "argument" });
-  } else if (program === "dd") {
-    for (const w of words) if (w.literal && w.value.startsWith("of=")) out.writes.push({ word: literalWord(w.value.slice(3)), kind: "argument" });
+    for (const w of files) out.writes.push({ word: w, kind: "output" });
   }
+  for (const w of outputTargets(program, words)) out.writes.push({ word: w, kind: "output" });
+  out.reads.push(...readTargets(program, words));
 }

@@ -24,7 +24,7 @@ export const CHANGES_DIR = new Set(["cd", "pushd", "popd"]);
 
 /** Commands whose plain arguments are files they write (for the sensitive-path check). */
 export const WRITES_ARGUMENTS = new Set([
-  "tee", "cp", "mv", "install", "ln", "rm", "rmdir", "unlink", "shred", "touch", "mkdir", "truncate", "chmod", "chown", "chgrp",
+  "cp", "mv", "install", "ln", "rm", "rmdir", "unlink", "shred", "touch", "mkdir", "truncate", "chmod", "chown", "chgrp",
 ]);
 
 const DANGEROUS_ENV = new Set([

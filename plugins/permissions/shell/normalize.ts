@@ -2,14 +2,20 @@
  * Rule text written as a command (`Bash(git commit -m "x")`) is compared with commands as the
  * analysis renders them (quotes removed where not needed), so the two must be rendered alike.
  */
-import { parseShell, shellParserReady } from "./parser";
+import { parseShell, shellParserReady, ShellParseError } from "./parser";
 import { evalWord, renderWords, type ShellWord } from "./words";
 
 /** Render command-like rule text the way candidates are rendered; other text only has its whitespace squashed. */
 export function normalizeCommandText(text: string): string {
   const squashed = text.replace(/\s+/g, " ").trim();
   if (!shellParserReady() || squashed === "") return squashed;
-  const tree = parseShell(squashed);
+  let tree;
+  try {
+    tree = parseShell(squashed);
+  } catch (error) {
+    if (error instanceof ShellParseError) return squashed; // the rule keeps its text as written
+    throw error;
+  }
   try {
     const root = tree.rootNode;
     const only = root.namedChildren;

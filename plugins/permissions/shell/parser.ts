@@ -30,10 +30,31 @@ export function shellParserReady(): boolean {
   return parser !== undefined;
 }
 
-/** Parse a command synchronously. The caller must `delete()` the tree. */
+/** Longest command text the parser is given, in characters; a longer one cannot be proven safe. */
+export const MAX_SHELL_SOURCE = 1_000_000;
+/** Longest one parse may take; after that it is cancelled and the command cannot be proven safe. */
+export const MAX_PARSE_MS = 2000;
+
+/** The parser gave up (too long, too slow, or it crashed); the command it was given fails closed. */
+export class ShellParseError extends Error {}
+
+/**
+ * Parse a command synchronously. The caller must `delete()` the tree. A crash inside the wasm
+ * parser throws a ShellParseError and replaces the parser, so the next call is judged normally.
+ */
 export function parseShell(source: string): Tree {
   if (!parser) throw new Error("the bash grammar is not loaded yet: await loadShellParser() first (the permissions plugin does it at kernel.ready)");
-  const tree = parser.parse(source);
-  if (!tree) throw new Error("tree-sitter returned no tree for a shell command");
+  if (source.length > MAX_SHELL_SOURCE) throw new ShellParseError(`it is too long to analyse (${source.length} characters; at most ${MAX_SHELL_SOURCE})`);
+  const deadline = performance.now() + MAX_PARSE_MS;
+  let tree: Tree | null;
+  try {
+    tree = parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
+  } catch (error) {
+    const language = parser.language;
+    parser = new Parser();
+    if (language) parser.setLanguage(language);
+    throw new ShellParseError(`the bash parser failed on it (${String(error)})`);
+  }
+  if (!tree) throw new ShellParseError(`parsing it took longer than ${MAX_PARSE_MS} ms`);
   return tree;
 }

@@ -1,4 +1,8 @@
 /**
+ * The table of program facts: for each program, the option forms that make it run other
+ * programs or write files unseen, one entry each with the reason. (Its companions: outputs.ts
+ * for the files a program writes as its output, reads.ts for the files it reads, wrappers.ts for
+ * programs that run a command given to them, builtins.ts for builtins that evaluate names.)
  * Option forms that make an otherwise ordinary program run other programs or write files:
  * `git -c core.pager=…`, `--upload-pack`, `rg --pre` (CVE-2025-58764), sed `e`/`w`
  * (CVE-2025-64755), awk `system()`, `find -exec`/`-delete` (CVE-2026-24887), and kin. A rule
@@ -18,6 +22,17 @@ const AWKS = ["awk", "gawk", "mawk", "nawk"];
 // core.sshCommand, alias.*, *.textconv, filter.*.clean, credential.helper, include.path, …).
 const SAFE_GIT_CONFIG = /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|rebase\.(autosquash|autostash)|merge\.conflictstyle|color\..*|advice\..*|core\.(autocrlf|filemode|ignorecase|quotepath|eol|safecrlf)|branch\.[^.]+\.(remote|merge|rebase)|log\..*|status\..*|diff\.(algorithm|renames|colormoved)|commit\.verbose|column\..*|help\.autocorrect)$/i;
 
+// git's own commands: anything else is looked up as an alias (or a git-<name> program on PATH).
+const GIT_COMMANDS = new Set([
+  "add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle", "cat-file", "check-attr", "check-ignore", "check-ref-format",
+  "checkout", "cherry", "cherry-pick", "clean", "clone", "commit", "commit-tree", "config", "count-objects", "describe", "diff", "diff-files",
+  "diff-index", "diff-tree", "difftool", "fetch", "filter-branch", "for-each-ref", "format-patch", "fsck", "gc", "grep", "hash-object", "help",
+  "init", "log", "ls-files", "ls-remote", "ls-tree", "merge", "merge-base", "mergetool", "mv", "name-rev", "notes", "pull", "push", "range-diff",
+  "rebase", "reflog", "remote", "repack", "replace", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "send-email", "shortlog", "show",
+  "show-branch", "show-ref", "sparse-checkout", "stash", "status", "submodule", "switch", "symbolic-ref", "tag", "update-index", "update-ref",
+  "var", "verify-commit", "verify-tag", "version", "whatchanged", "worktree", "write-tree", "maintenance", "bugreport", "credential", "init-db",
+]);
+
 const GIT_GLOBAL_VALUE = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds"];
 
 function git(words: readonly ShellWord[]): string | undefined {
@@ -36,7 +51,14 @@ function git(words: readonly ShellWord[]): string | undefined {
     if (/^--(upload-pack|receive-pack|exec)(=|$)/.test(a)) return `git ${a.split("=")[0]} names a program for git to run`;
     if (/^--(template|config)(=|$)/.test(a) && (sub === "clone" || sub === "init")) return `git ${sub} ${a.split("=")[0]} can bring in hooks or configuration that run programs`;
   }
+  // Diff and merge drivers named in the repository's config run on these.
+  if (args.some((a) => /^--(ext-diff|textconv)$/.test(a))) return `git ${sub} --ext-diff/--textconv runs the diff programs the configuration names`;
+  // An unknown subcommand may be an alias, and `alias.x = !cmd` runs a shell command.
+  if (sub !== undefined && !GIT_COMMANDS.has(sub)) return `git ${sub} is not a git command, so it may be an alias, which can run a shell command`;
   switch (sub) {
+    case "config":
+      if (args.some((a) => /^(-f|--file|--blob)(=|$)/.test(a) || /^-[a-zA-Z]*f/.test(a))) return "git config --file edits or reads a configuration file that was not checked";
+      return gitConfigRisk(args);
     case "clone":
       if (args.some((a) => a === "-u" || a === "-c")) return "git clone -u/-c names a program or configuration for git to use";
       break;
@@ -61,8 +83,6 @@ function git(words: readonly ShellWord[]): string | undefined {
     case "send-email":
       if (args.some((a) => /^--(to-cmd|cc-cmd|sendmail-cmd|smtp-server)/.test(a))) return "git send-email names a program to run";
       break;
-    case "config":
-      return gitConfigRisk(args);
   }
   return undefined;
 }
@@ -81,11 +101,14 @@ function gitConfigRisk(args: string[]): string | undefined {
 }
 
 const checks: Record<string, Check> = {
+  // git: -c/--config-env/--exec-path, --upload-pack/--receive-pack, config keys that name programs, aliases, drivers (see git()).
   git,
+  // rg --pre runs a preprocessor program on every file (CVE-2025-58764).
   rg(words) {
     if (words.some((w) => /^--pre(=|$)/.test(w.value))) return "rg --pre runs a program on every file it searches";
     return undefined;
   },
+  // sed: the e command and s///e run the shell, w/W and s///w write files, -f brings an unchecked script (CVE-2025-64755).
   sed(words) {
     const spec = { short: "efl", long: ["--expression", "--file", "--line-length"] };
     const scan = scanOptions(words, 1, spec);
@@ -109,18 +132,22 @@ const checks: Record<string, Check> = {
     }
     return undefined;
   },
+  // find: -exec/-execdir/-ok/-okdir run programs, -delete removes, -fprint*/-fls write (CVE-2026-24887).
   find(words) {
     const bad = words.find((w) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(w.value));
     return bad ? `find ${bad.value} ${/delete|^-f/.test(bad.value) ? "deletes or writes files" : "runs a program on every file it finds"}` : undefined;
   },
+  // fd -x/-X run a program per match.
   fd(words) {
     const bad = words.find((w) => /^(-x|-X|--exec|--exec-batch)$/.test(w.value));
     return bad ? `fd ${bad.value} runs a program on every file it finds` : undefined;
   },
+  // env -S splits a string into a new command line.
   env(words) {
     if (words.some((w) => /^(-S|--split-string)/.test(w.value) || /^-[a-zA-Z]*S/.test(w.value))) return "env -S splits a string into a command line";
     return undefined;
   },
+  // tar --to-command, -I/--use-compress-program, --checkpoint-action, -F/--info-script run programs.
   tar(words) {
     const bad = words.find(
       (w, i) =>
@@ -130,24 +157,49 @@ const checks: Record<string, Check> = {
     );
     return bad ? `tar ${bad.value} names a program for tar to run` : undefined;
   },
+  // rsync -e/--rsh/--rsync-path name the remote shell or program to run.
   rsync(words) {
     const bad = words.find((w) => /^--(rsh|rsync-path)(=|$)/.test(w.value) || /^-[a-zA-Z]*e/.test(w.value));
     return bad ? `rsync ${bad.value} names a program for rsync to run` : undefined;
   },
+  // ssh/scp/sftp -o ProxyCommand/LocalCommand run local programs; -F reads a config that can.
   ssh: sshRisk,
   scp: sshRisk,
   sftp: sshRisk,
+  // sort --compress-program runs a program (its -o output is in outputs.ts).
   sort(words) {
     return words.some((w) => w.value.startsWith("--compress-program")) ? "sort --compress-program runs a program" : undefined;
   },
+  // zip -TT/--unzip-command runs the test program it names.
   zip(words) {
     return words.some((w) => /^(-TT|--unzip-command)/.test(w.value)) ? "zip -TT runs a program" : undefined;
   },
+  // vim -c/+cmd/-S/--cmd run editor commands, and `:!` runs a shell.
+  vim: editorRisk,
+  vi: editorRisk,
+  nvim: editorRisk,
+  ex: editorRisk,
+  view: editorRisk,
+  // emacs --eval/-l/-f run Lisp, which can run anything.
+  emacs(words) {
+    return words.some((w) => /^(--eval|-l|--load|-f|--funcall|--batch|-batch|--script)/.test(w.value)) ? "emacs --eval/--load runs Lisp code" : undefined;
+  },
+  // curl -K/--config reads options (an output file, a command) from a file that was not checked.
+  curl(words) {
+    return words.some((w) => /^(-K|--config)/.test(w.value) || /^-[a-zA-Z]*K/.test(w.value)) ? "curl -K reads options from a file that was not checked" : undefined;
+  },
+  // wget -e runs wgetrc commands, and --use-askpass names a program.
+  wget(words) {
+    return words.some((w) => /^(-e|--execute|--use-askpass|--config)/.test(w.value)) ? "wget -e/--config runs wgetrc commands that were not checked" : undefined;
+  },
+  // mapfile/readarray -C run a callback command every N lines.
   mapfile: mapfileRisk,
   readarray: mapfileRisk,
+  // enable -f loads builtins from a shared library.
   enable(words) {
     return words.some((w) => /^-[a-zA-Z]*f/.test(w.value)) ? "enable -f loads shell builtins from a shared library" : undefined;
   },
+  // man -P/--pager and -H/--html name a program to run.
   man(words) {
     return words.some((w) => /^(-P|-H|--pager|--html)/.test(w.value)) ? "man -P/-H names a program to run" : undefined;
   },
@@ -155,6 +207,10 @@ const checks: Record<string, Check> = {
 for (const name of AWKS) checks[name] = awkRisk;
 checks.fdfind = checks.fd!;
 checks.gtar = checks.bsdtar = checks.tar!;
+
+function editorRisk(words: readonly ShellWord[]): string | undefined {
+  return words.some((w, i) => i > 0 && /^(-c|\+|-S|--cmd|-s$)/.test(w.value)) ? `${words[0]!.value} -c/+cmd runs editor commands, which can run a shell` : undefined;
+}
 
 function mapfileRisk(words: readonly ShellWord[]): string | undefined {
   return words.some((w) => /^-[a-zA-Z]*C/.test(w.value)) ? "mapfile -C runs its callback as a command" : undefined;
@@ -198,4 +254,38 @@ export function riskyOptions(program: string, words: readonly ShellWord[], open:
   const dynamic = words.find((w) => !w.literal);
   if (dynamic) return `an argument of ${program} (${dynamic.text}) is only known at run time, and could be an option that runs programs`;
   return check(words);
+}
+
+// Package managers' commands that only read (everything else may run the package's scripts).
+const PM_READS = new Set(["view", "info", "show", "ls", "list", "outdated", "search", "help", "whoami", "ping", "doctor", "why", "explain", "root", "prefix", "bin", "config", "get", "--version", "-v", "version"]);
+const SUBCOMMAND_RUNS: Record<string, ReadonlySet<string> | "all"> = {
+  // cargo's build scripts (build.rs) and tests are project code; go generate runs //go:generate commands.
+  cargo: new Set(["run", "build", "b", "test", "t", "bench", "install", "check", "clippy", "doc"]),
+  go: new Set(["run", "test", "generate", "build", "install", "vet"]),
+};
+
+/**
+ * Why a command runs code from the project (package scripts, a Makefile, a module, a sourced
+ * file) rather than a fixed program: a rule naming only the program (`Bash(npm:*)`) does not
+ * cover it; a rule naming what it runs (`Bash(npm test)`, `Bash(make build:*)`) does.
+ */
+export function projectCodeRisk(program: string, words: readonly ShellWord[]): string | undefined {
+  const sub = words.slice(1).find((w) => !w.literal || !w.value.startsWith("-"));
+  switch (program) {
+    case "npm": case "pnpm": case "yarn": case "bun":
+      // install and friends run lifecycle scripts; run/test/start/exec run package scripts or binaries.
+      return sub?.literal && PM_READS.has(sub.value) ? undefined : `${program} ${sub?.text ?? ""} runs scripts from the project's package.json`.replace("  ", " ");
+    case "npx": case "pnpx": case "bunx":
+      return `${program} runs a package's code`;
+    case "make": case "gmake": case "just": case "rake":
+      return `${program} runs the recipes of the project's ${program === "make" || program === "gmake" ? "Makefile" : "build file"}`;
+    case "pytest": case "tox": case "nox":
+      return `${program} runs the project's test and configuration code`;
+    case "source": case ".":
+      return `${program} runs the commands in ${words[1]?.text ?? "its file"}`;
+  }
+  if (/^python[0-9.]*$/.test(program) && words.some((w) => w.value === "-m" || /^-[a-zA-Z]*m/.test(w.value))) return `${program} -m runs a module, which may be the project's own`;
+  const runs = SUBCOMMAND_RUNS[program];
+  if (runs && sub && (runs === "all" || !sub.literal || runs.has(sub.value))) return `${program} ${sub.text} runs the project's build or test code`;
+  return undefined;
 }

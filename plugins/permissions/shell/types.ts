@@ -6,12 +6,19 @@ export interface ShellCandidate {
   text: string;
   /** The program as written (first word). */
   name: string;
+  /** Each word's value as bash passes it; undefined where it is only known at run time. */
+  argv: (string | undefined)[];
   /** An allow rule must cover this candidate before the command is auto-allowed. */
   required: boolean;
   /** Some argument is only known at run time (a variable, a substitution, a glob). */
   dynamic: boolean;
   /** More arguments are appended at run time (the target of `xargs` or `find -exec`). */
   open: boolean;
+  /**
+   * It runs code from the project (package scripts, a Makefile, a module): only a rule that names
+   * more than the program (`Bash(npm test)`, `Bash(make build:*)`) covers it. The reason.
+   */
+  projectCode?: string;
   /** How it was reached when not written directly: `bash -c`, `eval`, `xargs`, `sudo`, … */
   via?: string;
 }
@@ -19,8 +26,12 @@ export interface ShellCandidate {
 /** A file the command writes (for the permitted-roots and sensitive-path checks). */
 export interface WriteTarget {
   word: ShellWord;
-  /** `redirect` for `>`/`>>`/`&>`; `argument` for a file argument of a writing program (tee, cp, …). */
-  kind: "redirect" | "argument";
+  /**
+   * `redirect` for `>`/`>>`/`&>`…; `output` for a file a program's option or operand names as its
+   * output (tee, sort -o, curl -o, dd of=…: judged like a redirect); `argument` for a file
+   * argument of a writing program (cp, rm, touch…: checked against the sensitive list).
+   */
+  kind: "redirect" | "output" | "argument";
 }
 
 /** Everything the analysis learned about one command string. */
@@ -31,6 +42,8 @@ export interface ShellAnalysis {
   /** Why the command cannot be proven safe (empty when it can): an allow rule never covers these. */
   unsafe: string[];
   writes: WriteTarget[];
+  /** Files it reads: `<` redirects and the file operands of reading programs (cat, head, grep, …). */
+  reads: ShellWord[];
   /** Targets of `cd`/`pushd` (relative paths after them may point elsewhere). */
   cdTargets: ShellWord[];
   /** `popd` or a `cd` without a literal target was seen. */

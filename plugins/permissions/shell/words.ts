@@ -41,6 +41,9 @@ export function evalWord(node: Node): ShellWord {
     else acc.literal = false; // ~user and friends expand to someone's home: not known here
   }
   if (acc.literal && (GLOB.test(acc.unquoted) || BRACE.test(acc.unquoted))) acc.literal = false;
+  // Bash also expands an unquoted `~` after `=` or `:` in a word that looks like an assignment,
+  // even as a plain argument (`x=~`, `PATH=a:~/bin`).
+  if (acc.literal && /[=:]~/.test(acc.unquoted)) acc.literal = false;
   return { value: acc.literal ? acc.value : text, literal: acc.literal, text, tilde };
 }
 
@@ -53,14 +56,19 @@ function add(node: Node, acc: Acc): void {
       return addQuoted(node.text.slice(1, -1), acc);
     case "ansi_c_string":
       return addQuoted(decodeAnsiC(node.text.slice(2, -1)), acc);
-    case "string":
+    case "string": {
+      // The parser leaves some characters (a line break) out of every child: take them from the text.
+      let pos = node.startIndex + 1;
       for (const child of node.children) {
+        if (child.startIndex > pos) addQuoted(unescapeDouble(node.text.slice(pos - node.startIndex, child.startIndex - node.startIndex)), acc);
+        pos = Math.max(pos, child.endIndex);
         if (child.type === "\"") continue;
         if (child.type === "string_content") addQuoted(unescapeDouble(child.text), acc);
         else if (child.type === "$") addQuoted("$", acc); // a lone `$` inside quotes is literal
         else acc.literal = false;
       }
       return;
+    }
     case "translated_string": {
       const inner = node.namedChildren[0];
       if (inner) add(inner, acc);

@@ -101,11 +101,18 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
       const variable = words[i]!.value.split("=")[0]!;
       if (isDangerousVariable(variable)) out.unsafe.push(`env sets ${variable}, which changes what the program runs`);
     }
-  } else if (program === "time") {
+  } else if (program === "time" && words[0]!.text === "time") {
+    // The keyword `time` times a whole pipeline, assignments included: `time X=1 cmd`.
+    for (; i < words.length && words[i]!.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value); i++) {
+      const variable = words[i]!.value.split("=")[0]!;
+      if (isDangerousVariable(variable)) out.unsafe.push(`it sets ${variable}, which changes what later programs run`);
+    }
+  }
+  if (program === "time") {
     for (let k = 0; k < scan.seen.length; k++) {
       const v = scan.seen[k]!.value;
-      if (v === "-o" || v === "--output") out.writes.push({ word: scan.seen[k + 1] ?? literalWord(""), kind: "argument" });
-      else if (v.startsWith("--output=")) out.writes.push({ word: literalWord(v.slice(9)), kind: "argument" });
+      if (v === "-o" || v === "--output") out.writes.push({ word: scan.seen[k + 1] ?? literalWord(""), kind: "output" });
+      else if (v.startsWith("--output=")) out.writes.push({ word: literalWord(v.slice(9)), kind: "output" });
     }
   }
   const rest = words.slice(i);

@@ -1,0 +1,76 @@
+/**
+ * Builtins that evaluate their arguments as code. A variable name with a subscript is
+ * evaluated as arithmetic, and arithmetic runs `$(…)` hidden in it or in any variable it names:
+ * `read 'a[$(rm -rf ~)]'`, `printf -v 'a[$(…)]'`, `test -v 'a[$(…)]'` all run the command, though
+ * the text is quoted. A name only known at run time could be such a name. `declare -n` makes
+ * one name stand for another (`r=…` then sets PATH), a quoted compound assignment
+ * (`declare -a 'q=([0]=$(…))'`) is parsed again, and an alias makes a later word run another
+ * program. Each entry says where the names are; any of these forms makes the command unprovable.
+ */
+import type { ShellWord } from "./words";
+
+/** Where a builtin's variable names are, given its words (name first). */
+type Names = (words: readonly ShellWord[]) => ShellWord[];
+
+const afterOption = (option: string) => (words: readonly ShellWord[]) => {
+  const out: ShellWord[] = [];
+  for (let k = 1; k < words.length; k++) {
+    const v = words[k]!.value;
+    if (v === option) out.push(words[k + 1] ?? words[k]!);
+    else if (v.startsWith(option) && /^-[a-zA-Z]/.test(v)) out.push({ ...words[k]!, value: v.slice(option.length) });
+    else if (!words[k]!.literal) out.push(words[k]!);
+  }
+  return out;
+};
+const operands = (words: readonly ShellWord[]) => words.slice(1).filter((w) => !w.literal || !w.value.startsWith("-"));
+
+const NAMES: Record<string, Names> = {
+  // read NAME…, read -a NAME: each name is assigned, its subscript evaluated.
+  read: operands,
+  // mapfile/readarray ARRAY: the array name (and -C's callback, checked in risky.ts).
+  mapfile: operands,
+  readarray: operands,
+  // printf -v NAME: the output goes to a variable.
+  printf: afterOption("-v"),
+  // test -v NAME / [ -v NAME ]: testing whether a variable is set evaluates its subscript.
+  test: afterOption("-v"),
+  "[": afterOption("-v"),
+  // wait -p NAME, getopts OPTSTRING NAME: both assign to a variable they are given.
+  wait: afterOption("-p"),
+  getopts: (words) => words.slice(2),
+  // unset NAME: unset 'a[$(…)]' evaluates the subscript.
+  unset: operands,
+  // declare / typeset / local / export / readonly NAME[=value]
+  declare: operands,
+  typeset: operands,
+  local: operands,
+  export: operands,
+  readonly: operands,
+};
+
+const NAMEREF = new Set(["declare", "typeset", "local"]);
+const DECLARES = new Set(["declare", "typeset", "local", "export", "readonly"]);
+
+/** Why this builtin call evaluates hidden code, if it can. */
+export function builtinRisk(program: string, words: readonly ShellWord[]): string | undefined {
+  // let EXPR…: every argument is arithmetic, and a variable in it is evaluated recursively.
+  if (program === "let") return words.length > 1 ? "let evaluates arithmetic, which runs any command hidden in a variable or subscript" : undefined;
+  // hash -p PATH NAME: NAME then runs the program at PATH.
+  if (program === "hash") return words.some((w) => !w.literal || /^-[a-zA-Z]*p/.test(w.value)) ? "hash -p makes a command name run another program" : undefined;
+  // alias NAME=TEXT: with expand_aliases, NAME then runs TEXT, which is not checked.
+  if (program === "alias") return words.slice(1).some((w) => !w.literal || w.value.includes("=")) ? "alias makes a later command name run other text" : undefined;
+  const names = NAMES[program];
+  if (!names) return undefined;
+  if (NAMEREF.has(program) && words.some((w) => /^-[a-zA-Z]*n/.test(w.value))) return `${program} -n makes a name refer to another variable`;
+  // declare -i NAME=VALUE: the value is evaluated as arithmetic.
+  if (DECLARES.has(program) && words.some((w) => /^-[a-zA-Z]*i/.test(w.value)) && words.slice(1).some((w) => /=.*[A-Za-z_$`]/.test(w.value) || !w.literal)) {
+    return `${program} -i evaluates the value as arithmetic, which runs commands hidden in it`;
+  }
+  for (const w of names(words)) {
+    if (!w.literal) return `${program} names a variable only known at run time (${w.text})`;
+    const name = w.value.split("=")[0]!;
+    if (/\[(?!\d*\])/.test(name)) return `${program} evaluates the subscript of ${name} as arithmetic, which runs commands hidden in it`;
+    if (/^[^=[]*(\[[^\]]*\])?=\(/.test(w.value)) return `${program} parses the quoted array assignment ${JSON.stringify(w.value)} again`;
+  }
+  return undefined;
+}

@@ -1,0 +1,52 @@
+/** A parser failure fails closed for that call only; work is capped by size and time, not by sub-command count. */
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { Parser } from "web-tree-sitter";
+import { analyzeShell, decidePermission, loadShellParser } from "ubiquity/plugins/permissions";
+import { MAX_SHELL_SOURCE } from "../../plugins/permissions/shell/parser";
+
+beforeAll(() => loadShellParser());
+afterEach(() => vi.restoreAllMocks());
+
+describe("parser failures", () => {
+  it("a crash inside the parser makes that call unprovable, and the next call is judged normally", async () => {
+    vi.spyOn(Parser.prototype, "parse").mockImplementationOnce(() => {
+      throw new Error("RuntimeError: memory access out of bounds");
+    });
+    const crashed = analyzeShell("git status");
+    expect(crashed.unsafe.join(" ")).toMatch(/parser failed/);
+    const allow = { allow: ["Bash(git:*)"] };
+    const first = await decidePermission({ toolName: "Bash", input: { command: "git status" }, rules: allow });
+    expect(first.behavior, first.message).toBe("allow");
+    // Crash once, on the command (rule text is parsed too, when rules are compiled).
+    vi.restoreAllMocks();
+    const real = Parser.prototype.parse;
+    let crashes = 1;
+    vi.spyOn(Parser.prototype, "parse").mockImplementation(function (this: Parser, ...args: Parameters<Parser["parse"]>) {
+      if (args[0] === "git status" && crashes-- > 0) throw new Error("RuntimeError: unreachable");
+      return real.apply(this, args);
+    });
+    expect((await decidePermission({ toolName: "Bash", input: { command: "git status" }, rules: allow })).behavior).toBe("ask");
+    const after = await decidePermission({ toolName: "Bash", input: { command: "git log" }, rules: allow });
+    expect(after.behavior, after.message).toBe("allow");
+  });
+
+  it("a parse that runs out of time is cancelled and fails closed", () => {
+    vi.spyOn(Parser.prototype, "parse").mockImplementationOnce(() => null);
+    expect(analyzeShell("git status").unsafe.join(" ")).toMatch(/longer than/);
+    expect(analyzeShell("git status").unsafe).toEqual([]);
+  });
+
+  it("over-long input is refused by size, and a deny rule still sees the program in it", async () => {
+    const long = `${"true && ".repeat(Math.ceil(MAX_SHELL_SOURCE / 8))}rm -rf /`;
+    expect(analyzeShell(long).unsafe.join(" ")).toMatch(/too long/);
+    expect((await decidePermission({ toolName: "Bash", input: { command: long }, rules: { allow: ["Bash(true)"] } })).behavior).toBe("ask");
+    expect((await decidePermission({ toolName: "Bash", input: { command: long }, rules: { deny: ["Bash(rm:*)"] }, mode: "bypassPermissions" })).behavior).toBe("deny");
+  });
+
+  it("many sub-commands are not a cap: 20,000 are all judged", () => {
+    const many = `${"true; ".repeat(20_000)}rm -rf /`;
+    const a = analyzeShell(many);
+    expect(a.unsafe).toEqual([]);
+    expect(a.candidates.at(-1)?.text).toBe("rm -rf /");
+  });
+});

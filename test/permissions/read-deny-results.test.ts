@@ -1,0 +1,38 @@
+/** A Read deny stops Grep and Glob for each file they would return, not only the folder searched. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { builtinTools } from "../../plugins/tools/index";
+import { runCalls, tempDir } from "./helpers";
+
+function project() {
+  const cwd = tempDir();
+  mkdirSync(join(cwd, "sub"));
+  writeFileSync(join(cwd, "a.txt"), "SECRET=public\n");
+  writeFileSync(join(cwd, ".env"), "SECRET=hunter2\n");
+  writeFileSync(join(cwd, "sub", ".env"), "SECRET=hunter3\n");
+  return cwd;
+}
+
+describe("Read deny rules and search results", () => {
+  it.each([
+    ["Grep files", { toolName: "Grep", input: { pattern: "SECRET" } }],
+    ["Grep content", { toolName: "Grep", input: { pattern: "SECRET", output_mode: "content" } }],
+    ["Grep count", { toolName: "Grep", input: { pattern: "SECRET", output_mode: "count" } }],
+    ["Glob", { toolName: "Glob", input: { pattern: "**/*" } }],
+  ])("%s: denied files are withheld, the others shown", async (_name, call) => {
+    const cwd = project();
+    const { results } = await runCalls([call], { cwd, tools: builtinTools(), disallowedTools: ["Read(.env)"] });
+    const content = results[0]!.output.content;
+    expect(content).toContain("a.txt");
+    expect(content).not.toContain(".env");
+    expect(content).not.toContain("hunter");
+    expect(content).toMatch(/withheld: a Read deny rule forbids/);
+  });
+
+  it("without a Read deny nothing is withheld", async () => {
+    const cwd = project();
+    const { results } = await runCalls([{ toolName: "Grep", input: { pattern: "SECRET", output_mode: "content" } }], { cwd, tools: builtinTools() });
+    expect(results[0]!.output.content).toContain("hunter2");
+  });
+});
