@@ -31,7 +31,9 @@ describe("command rules", () => {
   it("a trailing ` *` is optional only when it is the rule's one wildcard: `git *` matches `git`, `* run *` does not match `npm run`", async () => {
     expect(await bash("git", ["Bash(git *)"])).toBe("allow");
     expect(await bash("npm run", ["Bash(* run *)"])).toBe("ask");
-    expect(await bash("npm run build", ["Bash(* run *)"])).toBe("allow");
+    // (npm run build would ask anyway: a project script needs a rule naming more than the program.)
+    expect(await bash("docker run img", ["Bash(* run *)"])).toBe("allow");
+    expect(await bash("docker run", ["Bash(* run *)"])).toBe("ask");
     expect(await bash("docker run", ["Bash(docker * *)"])).toBe("ask");
   });
 
