@@ -148,7 +148,9 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
     return verdict("allow", "mode", "Allowed: permission mode acceptEdits approves edits inside the permitted folders.", subject);
   }
   const why = allowRules.length > 0 && cover.why ? cover.why : `it is not pre-approved (permission mode ${mode})`;
-  return { ...verdict("ask", "mode", `${toolName} needs approval: ${why}.`, subject), suggestions: suggest(toolName, subject, setup.place) };
+  // Suggestions cost as much as the decision (they resolve paths and compile candidate rules) and
+  // matter only when a handler is asked: computed on first read.
+  return lazySuggestions(verdict("ask", "mode", `${toolName} needs approval: ${why}.`, subject), () => suggest(toolName, subject, setup.place));
 }
 
 function verdict(behavior: Decision["behavior"], step: DecisionStep, message: string, subject?: Subject): Decision {
@@ -278,6 +280,13 @@ function namesMoreThanProgram(rule: CompiledRule): boolean {
   if (rule.command?.kind === "exact") return true;
   const head = (rule.content ?? "").replace(/:\*$/, "").split("*")[0]!.trim().split(/\s+/);
   return head.length >= 2 && head[1] !== "";
+}
+
+/** `decision` whose `suggestions` are computed once, when first read. */
+export function lazySuggestions<T extends { suggestions: string[] }>(decision: T, compute: () => string[]): T {
+  let cached: string[] | undefined;
+  Object.defineProperty(decision, "suggestions", { get: () => (cached ??= compute()), enumerable: true, configurable: true });
+  return decision;
 }
 
 function safely<T>(fn: () => T, fallback: T): T {

@@ -121,9 +121,10 @@ function merge(incoming: PermissionVerdict, decision: Decision, mode: Permission
     message: decision.message,
     decidedBy: NAME,
     ...(decision.rule ? { rule: decision.rule } : {}),
-    ...(decision.suggestions.length ? { suggestions: decision.suggestions } : {}),
     ...(decision.updatedInput ? { updatedInput: decision.updatedInput } : {}),
   };
+  // Read only when a handler is asked (see lazySuggestions): an ask never prompted costs nothing.
+  if (decision.behavior === "ask") Object.defineProperty(mine, "suggestions", { get: () => decision.suggestions, enumerable: true, configurable: true });
   if (decision.behavior === "deny" || incoming.behavior === "allow") return mine;
   if (incoming.behavior === "deny") return incoming;
   // Another plugin asked: its question stands, unless nobody may be asked.

@@ -116,8 +116,10 @@ function skippedText(tree: Tree, source: string): string | undefined {
     for (;;) {
       const type = cursor.nodeType;
       // A here-document body's text is its own; its children are only the expansions in it.
-      if (type === "heredoc_body" || (type !== "program" && cursor.currentNode.childCount === 0)) covered.fill(1, cursor.startIndex, cursor.endIndex);
-      if (type !== "heredoc_body" && cursor.gotoFirstChild()) continue;
+      if (type === "heredoc_body") covered.fill(1, cursor.startIndex, cursor.endIndex);
+      else if (cursor.gotoFirstChild()) continue;
+      // A leaf (asking the cursor, not marshalling the node: this walk runs on every decision).
+      else if (type !== "program") covered.fill(1, cursor.startIndex, cursor.endIndex);
       while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return gap(source, covered);
     }
   } finally {
@@ -241,6 +243,8 @@ function readCommand(node: Node, fed: boolean, commands: SimpleCommand[], out: S
 
 // An unquoted, unescaped line break ends a command in bash; the parser sometimes keeps it in a word.
 function splitLine(node: Node, out: ShellAnalysis) {
+  // Without a line break in the command's text no word can hold one: skip the walk over its words.
+  if (!node.text.includes("\n")) return;
   const words = node.type === "word" ? [node] : node.descendantsOfType("word");
   if (words.some((w) => /(^|[^\\])\n/.test(w.text))) out.unsafe.push("the parser read a line break as part of a word, where bash ends the command");
 }
