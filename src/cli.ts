@@ -15,7 +15,7 @@ import { configJsonSchemaText } from "./config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
 import { defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
 import { consoleLogger, defaultLogger } from "./logger";
-import { describeError, UsageError } from "./errors";
+import { describeError, oneLine, UsageError } from "./errors";
 import { exitCodeOf } from "./runner/exit";
 import { withoutKernelTerms } from "./render";
 import { redactText, secretsOf } from "./redact";
@@ -254,15 +254,6 @@ function parse(argv: string[], flags: Record<string, CliFlag>, positionals: bool
     const help = command ? `ubiquity ${command} --help` : "ubiquity --help";
     throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
   }
-}
-
-/** Collapse a multi-line message (zod's pretty errors) into the one line the runner prints. */
-function oneLine(message: string): string {
-  return message
-    .split("\n")
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .join(" ");
 }
 
 function printVersion(io: CliIO): number {

@@ -13,7 +13,7 @@ import { kernelFor, loadCliConfig } from "./cli";
 import { resolveEntries } from "./config/resolve";
 import { TextRenderer, withoutKernelTerms } from "./render";
 import { consoleLogger, defaultLogger } from "./logger";
-import { ConfigError, UsageError, describeError } from "./errors";
+import { ConfigError, UsageError, describeError, oneLine } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import type { UbiquityConfig } from "./config/schema";
 import { terminalApprover } from "./approver";
@@ -82,15 +82,6 @@ function askLine(io: RunnerIO, question: string): Promise<string> {
       if (!answered) resolveLine("q");
     });
   });
-}
-
-/** Collapse a multi-line message (zod's pretty errors) into one line. */
-function oneLine(message: string): string {
-  return message
-    .split("\n")
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .join(" ");
 }
 
 /** The output format asked for, read from raw argv too (a usage error is reported in it). */

@@ -18,6 +18,26 @@ export function describeFileKind(stats: Stats): string {
   return "not a regular file";
 }
 
+/** What a failed open means: absent, or a problem to report. */
+function openFailure(error: unknown): RegularFileRead {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, missing: true };
+  if (code === "ENXIO") return { ok: false, missing: false, problem: "it is a socket, not a regular file" };
+  return { ok: false, missing: false, problem: `it could not be opened (${code ?? String(error)})` };
+}
+
+/** Why an opened file is not read (not regular, too large), or undefined when it may be. */
+function refusal(stats: Stats, maxBytes: number): RegularFileRead | undefined {
+  if (!stats.isFile()) return { ok: false, missing: false, problem: `it is ${describeFileKind(stats)}, not a regular file` };
+  if (stats.size > maxBytes) return { ok: false, missing: false, problem: `it is ${stats.size} bytes, over the ${maxBytes}-byte limit` };
+  return undefined;
+}
+
+const readFailure = (error: unknown): RegularFileRead => ({ ok: false, missing: false, problem: `it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
+
+/** The flags every open uses. O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer. */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+
 /**
  * Read `path` as UTF-8 (a BOM is dropped) when it is a regular file of at most `maxBytes`.
  * Symlinks are followed; the check is made on the opened file, so swapping the file between a
@@ -26,22 +46,16 @@ export function describeFileKind(stats: Stats): string {
 export function readRegularFileSync(path: string, maxBytes: number): RegularFileRead {
   let fd: number;
   try {
-    // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, missing: true };
-    if (code === "ENXIO") return { ok: false, missing: false, problem: "it is a socket, not a regular file" };
-    return { ok: false, missing: false, problem: `it could not be opened (${code ?? String(error)})` };
+    return openFailure(error);
   }
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return { ok: false, missing: false, problem: `it is ${describeFileKind(stats)}, not a regular file` };
-    if (stats.size > maxBytes) return { ok: false, missing: false, problem: `it is ${stats.size} bytes, over the ${maxBytes}-byte limit` };
-    const text = readFileSync(fd, "utf8");
-    return { ok: true, text: text.replace(/^\uFEFF/, "") };
+    const refused = refusal(fstatSync(fd), maxBytes);
+    if (refused) return refused;
+    return { ok: true, text: readFileSync(fd, "utf8").replace(/^\uFEFF/, "") };
   } catch (error) {
-    return { ok: false, missing: false, problem: `it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return readFailure(error);
   } finally {
     closeSync(fd);
   }
@@ -63,21 +77,16 @@ export function describeJsonError(error: unknown, text: string): string {
 export async function readRegularFile(path: string, maxBytes: number): Promise<RegularFileRead> {
   let handle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    handle = await open(path, OPEN_FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, missing: true };
-    if (code === "ENXIO") return { ok: false, missing: false, problem: "it is a socket, not a regular file" };
-    return { ok: false, missing: false, problem: `it could not be opened (${code ?? String(error)})` };
+    return openFailure(error);
   }
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return { ok: false, missing: false, problem: `it is ${describeFileKind(stats)}, not a regular file` };
-    if (stats.size > maxBytes) return { ok: false, missing: false, problem: `it is ${stats.size} bytes, over the ${maxBytes}-byte limit` };
-    const text = await handle.readFile("utf8");
-    return { ok: true, text: text.replace(/^\uFEFF/, "") };
+    const refused = refusal(await handle.stat(), maxBytes);
+    if (refused) return refused;
+    return { ok: true, text: (await handle.readFile("utf8")).replace(/^\uFEFF/, "") };
   } catch (error) {
-    return { ok: false, missing: false, problem: `it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return readFailure(error);
   } finally {
     await handle.close();
   }
