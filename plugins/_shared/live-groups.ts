@@ -52,3 +52,13 @@ export function trackProcessGroup(pgid: number): () => void {
 export function liveProcessGroups(): number {
   return live.size;
 }
+
+/** True while a process with this pid exists (EPERM: it exists but belongs to someone else). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -7,6 +7,7 @@ import { readdir, stat, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { glob } from "tinyglobby";
 import type { Kernel } from "../../src/index";
+import { isProcessAlive } from "./live-groups";
 
 const TEMP = /^\..+\.tmp$/;
 /** Exactly the names `writeFileAtomic` gives: `.<name>.<pid>.<8 hex>.tmp`. */
@@ -32,12 +33,7 @@ function writerGone(name: string): boolean {
   const pid = Number(ATOMIC_TEMP.exec(basename(name))?.[1]);
   if (!Number.isInteger(pid) || pid <= 0) return true;
   if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "EPERM";
-  }
+  return !isProcessAlive(pid);
 }
 
 // Project folders swept in this process (once each: the sweep walks the tree).

@@ -1,16 +1,10 @@
 /** Make sure a child process is gone: the SDK's close sequence may return with it still running. */
+import { isProcessAlive } from "../_shared/live-groups";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** True while `pid` exists (Node reaps its own exited children promptly, so this turns false). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+export const isAlive: (pid: number) => boolean = isProcessAlive;
 
 /** SIGKILL `pid` if it still runs, then wait until it is gone; false if it outlived `timeoutMs`. */
 export async function reap(pid: number, timeoutMs = 3000): Promise<boolean> {

@@ -14,6 +14,7 @@ import { FilteringProxy, type ProxyDenial } from "./proxy";
 import { secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
 import type { Violation } from "./violations";
+import { isProcessAlive } from "../_shared/live-groups";
 
 /** A process to start: what `child_process.spawn` (or the MCP SDK's stdio transport) receives. */
 export interface SpawnSpec {
@@ -80,14 +81,7 @@ function readTextOr(path: string): string {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+const alive = isProcessAlive;
 
 interface CallRecord {
   watched: string[];

@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { isProcessAlive } from "../_shared/live-groups";
 
 /** What a lock file says. */
 export interface LockInfo {
@@ -21,14 +22,7 @@ const held = new Set<string>();
 /** The lock file of a transcript. */
 export const lockPathOf = (transcript: string) => `${transcript}.lock`;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+const alive = isProcessAlive;
 
 function readLock(path: string): LockInfo | undefined {
   try {
