@@ -45,6 +45,7 @@ export function toolContext(run: RunContext, toolUseId: string): ToolContext {
     env: run.options.env ?? {},
     subprocessEnv: run.options.subprocessEnv ?? "scrubbed",
     logger: run.logger,
+    run,
   };
 }
 

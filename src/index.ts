@@ -3,10 +3,10 @@
  * (`src/main.ts`) adds the product facade on top; this file never imports plugins, so plugins
  * importing it form no cycle.
  */
-export { createKernel, defineConfig, validateConfig, hasTaps, OptionsSchema } from "./kernel";
-export type { Kernel, ResolvedOptions, ConfigEnv, TapDescription } from "./kernel";
+export { createKernel, defineConfig, validateConfig, composeConfigSchema, hasTaps, OptionsSchema } from "./kernel";
+export type { Kernel, ResolvedOptions, ConfigEnv, TapDescription, ComposedSchema, ValidationPlugins } from "./kernel";
 export { definePlugin, isPlugin } from "./plugin";
-export type { Plugin, PluginFactory } from "./plugin";
+export type { Plugin, PluginFactory, PluginContext, PluginSpec, PluginOptionsOf } from "./plugin";
 export { definePreset, expandPlugins } from "./preset";
 export type { Preset, ResolvedPlugin, Expansion } from "./preset";
 export { Registry } from "./registry";

@@ -3,7 +3,9 @@ import { z } from "zod";
 import { createHooks, OBSERVER_HOOKS, type Hooks, type KernelEvent, type ModelProvider, type PermissionVerdict } from "./hooks";
 import { Registry } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
+import type { Plugin, PluginContext } from "./plugin";
 import type { Tool } from "./tool";
+import type { RunContext } from "./run";
 import { isTool } from "./tool";
 import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
 import { ConfigSchema, OptionsSchema, type Logger, type Options, type PermissionMode, type UbiquityConfig } from "./config/schema";
@@ -83,19 +85,68 @@ export function hasTaps(hook: { taps: readonly unknown[] }): boolean {
   return hook.taps.length > 0;
 }
 
-/** Validate options/config: strict, except for top-level keys claimed by plugins' `configKey`. */
-export function validateConfig(config: Record<string, unknown>, claimed: ReadonlySet<string> = new Set(), file?: string) {
+/** The schema a config validates against, and which plugin declared each option it adds. */
+export interface ComposedSchema {
+  schema: z.ZodObject;
+  /** Option key → the name of the plugin whose `options` slice declared it. */
+  owners: ReadonlyMap<string, string>;
+}
+
+/**
+ * The kernel's own fields plus the `options` slice of each plugin in `plugins`, in list order
+ * (the first declaration of a key wins; the kernel's own fields always do).
+ */
+export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "options">[]): ComposedSchema {
+  const shape: Record<string, z.ZodType> = {};
+  const owners = new Map<string, string>();
+  for (const plugin of plugins) {
+    for (const [key, field] of Object.entries(plugin.options?.shape ?? {})) {
+      if (key in ConfigSchema.shape || owners.has(key)) continue;
+      shape[key] = field as z.ZodType;
+      owners.set(key, plugin.name);
+    }
+  }
+  return { schema: owners.size ? ConfigSchema.extend(shape) : ConfigSchema, owners };
+}
+
+/** What `validateConfig` knows about the plugin list, to compose the schema and explain errors. */
+export interface ValidationPlugins {
+  /** The plugins in the list (their `options` slices are composed into the schema). */
+  plugins?: readonly Pick<Plugin, "name" | "options">[];
+  /** Plugins removed by `disable` or by a `false` entry: their options are unknown keys, and the error says why. */
+  disabled?: readonly Pick<Plugin, "name" | "options">[];
+}
+
+/**
+ * Validate options/config: strict against the kernel's fields and the plugins' option slices,
+ * except for top-level keys claimed by plugins' `configKey`.
+ */
+export function validateConfig(
+  config: Record<string, unknown>,
+  claimed: ReadonlySet<string> = new Set(),
+  file?: string,
+  { plugins = [], disabled = [] }: ValidationPlugins = {},
+) {
+  const { schema, owners } = composeConfigSchema(plugins);
   const own: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) if (!claimed.has(k)) own[k] = v;
-  const result = ConfigSchema.safeParse(own);
+  const result = schema.safeParse(own);
   if (!result.success) {
-    const known = [...Object.keys(ConfigSchema.shape), ...claimed];
+    const known = [...Object.keys(schema.shape), ...claimed];
+    const offOwners = composeConfigSchema(disabled).owners;
     const hints = result.error.issues
       .flatMap((issue) => (issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : []))
-      .map((key) => [key, didYouMean(key, known)] as const)
-      .filter(([, hint]) => hint)
-      .map(([key, hint]) => `→ ${JSON.stringify(key)}${hint}`);
-    const tail = hints.length ? `\n${hints.join(", ")}` : "";
+      .map((key) => {
+        const off = offOwners.get(key);
+        if (off && !owners.has(key)) return `→ ${JSON.stringify(key)} is an option of the plugin ${off}, which is not in the plugin list (disabled)`;
+        const hint = didYouMean(key, known);
+        return hint ? `→ ${JSON.stringify(key)}${hint}` : "";
+      })
+      .filter(Boolean);
+    const named = [...new Set(result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string" && owners.has(key)))].map(
+      (key) => `→ ${JSON.stringify(key)} is an option of the plugin ${owners.get(key as string)}`,
+    );
+    const tail = [...named, ...hints].length ? `\n${[...named, ...hints].join("\n")}` : "";
     throw new ConfigError(`invalid configuration:\n${z.prettifyError(result.error)}${tail}`, file);
   }
   return result.data;
@@ -135,12 +186,13 @@ class KernelImpl implements Kernel {
 
     const claimed = new Set(this.plugins.map((p) => p.plugin.configKey).filter((k): k is string => !!k));
     const merged = { ...expansion.defaults, ...config } as Record<string, unknown>;
-    validateConfig(merged, claimed);
+    const listed = { plugins: this.plugins.map((p) => p.plugin), disabled: this.disabled.map((p) => p.plugin) };
+    validateConfig(merged, claimed, undefined, listed);
 
     for (const { plugin } of this.plugins) {
       this.#applying = plugin.name;
       try {
-        plugin.apply(this);
+        plugin.apply(this, this.#context(plugin));
       } catch (error) {
         throw error instanceof HookUsageError || error instanceof PluginError ? error : new PluginError(plugin.name, "apply", error);
       } finally {
@@ -149,7 +201,7 @@ class KernelImpl implements Kernel {
     }
 
     const rewritten = this.hooks.kernel.config.call(merged as UbiquityConfig) as Record<string, unknown>;
-    if (rewritten !== merged) validateConfig(rewritten, claimed);
+    if (rewritten !== merged) validateConfig(rewritten, claimed, undefined, listed);
     this.options = Object.freeze(this.#resolve(rewritten));
     try {
       this.hooks.kernel.configResolved.call(this.options);
@@ -162,6 +214,28 @@ class KernelImpl implements Kernel {
         this.registries.tools.register(tool.name, tool, "options.tools");
       }
     }
+  }
+
+  /** A plugin's context: its state slots (per kernel, per run), its options, a `warn` naming it. */
+  #context(plugin: Plugin): PluginContext {
+    const kernel = this;
+    const runKey = {}; // this plugin's slot in each run's state map
+    const state = plugin.state?.(this);
+    return Object.freeze({
+      name: plugin.name,
+      state,
+      run(run: RunContext) {
+        if (!run.state.has(runKey)) run.state.set(runKey, plugin.runState?.(run));
+        return run.state.get(runKey);
+      },
+      get options() {
+        if (!kernel.options) {
+          throw new HookUsageError(`plugin ${plugin.name} read context.options before the options were resolved; read them at kernel.configResolved or later`);
+        }
+        return kernel.options;
+      },
+      warn: (message: string) => this.logger.warn(`[${plugin.name}] ${message}`),
+    });
   }
 
   #resolve(config: Record<string, unknown>): ResolvedOptions {

@@ -1,19 +1,65 @@
 import { z } from "zod";
 import type { Kernel } from "./kernel";
+import type { RunContext } from "./run";
 import { ConfigError } from "./errors";
 
 const FACTORY = Symbol.for("ubiquity.pluginFactory");
 
+/**
+ * What the kernel hands a plugin's `apply` besides the kernel (Rollup's plugin context is the
+ * model): the plugin's own state slots, its options and a `warn` that names it. State lives in
+ * the kernel and in each run, so a plugin keeps no module-level maps.
+ */
+export interface PluginContext<S = unknown, R = unknown, O = Record<string, unknown>> {
+  /** The plugin's name. */
+  readonly name: string;
+  /** This plugin's per-kernel state: what its `state()` returned (undefined without one). */
+  readonly state: S;
+  /**
+   * This plugin's state in `run`, created by its `runState(run)` on first use. A subagent's run
+   * has its own; `run.parent` reaches the parent's.
+   */
+  run(run: RunContext): R;
+  /** The resolved options (typed by the plugin's `options` slice); readable from `kernel.configResolved` on. */
+  readonly options: O;
+  /** Log a warning that names the plugin. */
+  warn(message: string): void;
+}
+
 /** A plugin: a name and an `apply` that taps kernel hooks and fills registries (synchronously). */
-export interface Plugin {
+export interface Plugin<S = any, R = any, O = any> {
   /** `ubiquity:<feature>` for built-ins, `ubiquity-plugin-<x>` (or anything unique) otherwise. */
   name: string;
   /** Taps and registrations only; runs once per kernel, before `kernel.ready`. */
-  apply(kernel: Kernel): void;
+  apply(kernel: Kernel, context: PluginContext<S, R, O>): void;
   /** Plugins that must also be in the list (checked at boot). */
   dependsOn?: string[];
-  /** A top-level config key this plugin claims (so validation does not reject it). */
+  /**
+   * The zod slice of the top-level run options this plugin reads. The kernel composes the slices
+   * of the plugins in the list into the schema that validates a config (a key no plugin in the
+   * list declares is an unknown key), and `inspect`/the JSON Schema show them. Two plugins may
+   * declare the same key (a reader may reuse its owner's slice); the first in list order wins.
+   */
+  options?: z.ZodObject;
+  /** Creates the plugin's per-kernel state (`context.state`), once, before `apply`. */
+  state?(kernel: Kernel): S;
+  /** Creates the plugin's state for one run (`context.run(run)`), on first use in that run. */
+  runState?(run: RunContext): R;
+  /** A top-level config key this plugin claims without a schema (prefer `options`). */
   configKey?: string;
+}
+
+/** The options type a plugin's `options` slice declares (what a config may set). */
+export type PluginOptionsOf<P> = P extends { options?: infer S } ? (S extends z.ZodType ? z.input<S> : {}) : {};
+
+/** The object form of `definePlugin`: a plugin whose context is typed by its `options`, `state` and `runState`. */
+export interface PluginSpec<Shape extends z.ZodObject, S, R> {
+  name: string;
+  options?: Shape;
+  state?(kernel: Kernel): S;
+  runState?(run: RunContext): R;
+  dependsOn?: string[];
+  apply(kernel: Kernel, context: PluginContext<S, R, z.output<Shape>>): void;
 }
 
 /** A function returning a plugin; `definePlugin` marks and types it. */
@@ -35,7 +81,17 @@ export function definePlugin<S extends z.ZodType>(
   schema: S,
   factory: (options: z.output<S>) => Plugin,
 ): (options?: z.input<S>) => Plugin;
+export function definePlugin<Shape extends z.ZodObject = z.ZodObject<{}>, S = undefined, R = undefined>(
+  plugin: PluginSpec<Shape, S, R>,
+): () => Plugin<S, R, z.output<Shape>>;
 export function definePlugin(...args: unknown[]) {
+  if (isPlugin(args[0]) && !(args[0] instanceof z.ZodType)) {
+    const plugin = args[0];
+    const factory = () => plugin;
+    Object.defineProperty(factory, FACTORY, { value: true });
+    Object.defineProperty(factory, "name", { value: plugin.name });
+    return factory;
+  }
   const name = typeof args[0] === "string" ? (args.shift() as string) : undefined;
   const [a, b] = args;
   const schema = typeof a === "function" ? undefined : (a as z.ZodType);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Logger, PermissionResult } from "./config/schema";
 import type { ToolOutput } from "./messages";
 import type { SubprocessEnvMode } from "./subprocess-env";
+import type { RunContext } from "./run";
 
 /** What Read recorded about a file, for read-before-write. */
 export interface FileReadRecord {
@@ -29,6 +30,12 @@ export interface ToolContext {
   /** `options.subprocessEnv`: whether subprocesses inherit credential variables ["scrubbed"]. */
   subprocessEnv?: SubprocessEnvMode;
   logger: Logger;
+  /**
+   * The run this call belongs to (a plugin's tool reaches its per-run state with
+   * `context.run(toolContext.run)`). Set on every call the kernel makes; a tool called by hand
+   * outside a run (a unit test) may not have one.
+   */
+  run?: RunContext;
 }
 
 /** The permission opinion a tool may give about one call (undefined = no opinion). */

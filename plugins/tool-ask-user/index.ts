@@ -18,8 +18,8 @@ export const toolAskUserPlugin = definePlugin(function toolAskUser() {
   const base = builtinToolPlugin(NAME, () => new AskUserQuestionTool());
   return {
     ...base,
-    apply(kernel) {
-      base.apply(kernel);
+    apply(kernel, context) {
+      base.apply(kernel, context);
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
         run.options.canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
       );

@@ -191,7 +191,10 @@ async function prepare(exported: unknown, filepath: string, cwd: string, options
     const presets = config.presets ?? (await options.defaultPresets?.()) ?? [];
     const expansion = expandPlugins({ ...config, presets });
     const claimed = new Set(expansion.plugins.map((p) => p.plugin.configKey).filter((k): k is string => !!k));
-    validateConfig(config as Record<string, unknown>, claimed);
+    validateConfig(config as Record<string, unknown>, claimed, undefined, {
+      plugins: expansion.plugins.map((p) => p.plugin),
+      disabled: expansion.disabled.map((p) => p.plugin),
+    });
     return config;
   } catch (error) {
     throw pinToFile(error, filepath);
