@@ -23,6 +23,8 @@ import { processRunnerIO, runCommand } from "./runner";
 import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust/decide";
 import { trustCommand } from "./trust/command";
 import type { UbiquityConfig } from "./config/schema";
+import { expandPlugins } from "./preset";
+import type { Plugin } from "./plugin";
 
 /** Where a command writes. Tests and embedders pass their own. */
 export interface CliIO {
@@ -92,6 +94,11 @@ export interface TrustIO {
   warn?: (line: string) => void;
 }
 
+/** The default preset's plugins: whose own project files the trust question lists. */
+export async function productPlugins(): Promise<Plugin[]> {
+  return expandPlugins({ presets: [await defaultPreset()] }).plugins.map((p) => p.plugin);
+}
+
 /**
  * Load the config the way every command does: decide whether the folder is trusted, then
  * `--config` or the search from `--cwd` (a project's config only when trusted), string
@@ -105,7 +112,7 @@ export async function loadCliConfig(
   io: TrustIO = {},
 ): Promise<{ config: UbiquityConfig; filepath: string | null; trust: TrustDecision }> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
-  const trust = await decideTrust({ cwd, flag: values.trust === true, ask: io.ask });
+  const trust = await decideTrust({ cwd, flag: values.trust === true, ask: io.ask, plugins: await productPlugins() });
   const defaults = async () => [await defaultPreset()];
   const loaded = await loadConfig({
     cwd,

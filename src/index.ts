@@ -35,8 +35,8 @@ export { readRegularFile, readRegularFileSync, describeJsonError } from "./safe-
 export type { RegularFileRead } from "./safe-read";
 export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath } from "./trust/store";
 export type { TrustEntry } from "./trust/store";
-export { findProjectFiles } from "./trust/project-files";
-export type { ProjectFile } from "./trust/project-files";
+export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath } from "./trust/project-files";
+export type { ProjectFile, ProjectPlace } from "./trust/project-files";
 export type { LoadConfigOptions, LoadedConfig } from "./config/load";
 export { resolveEntries } from "./config/resolve";
 export { configJsonSchema } from "./config/json-schema";

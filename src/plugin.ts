@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Kernel } from "./kernel";
 import type { RunContext } from "./run";
+import type { ProjectFile, ProjectPlace } from "./trust/project-files";
 import { ConfigError } from "./errors";
 
 const FACTORY = Symbol.for("ubiquity.pluginFactory");
@@ -45,6 +46,12 @@ export interface Plugin<S = any, R = any, O = any> {
   state?(kernel: Kernel): S;
   /** Creates the plugin's state for one run (`context.run(run)`), on first use in that run. */
   runState?(run: RunContext): R;
+  /**
+   * The folder's own files this plugin would apply (settings, agent folders, …), for the trust
+   * question and the warning that names what an untrusted folder's run skipped. Found without
+   * applying or running any of them.
+   */
+  projectFiles?(place: ProjectPlace): ProjectFile[];
   /** A top-level config key this plugin claims without a schema (prefer `options`). */
   configKey?: string;
 }

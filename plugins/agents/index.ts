@@ -26,6 +26,8 @@ import { AGENT_TOOL, AgentTool } from "./agent-tool";
 import { readAgentFiles } from "./files";
 import { runSubagent, type Delegation } from "./launch";
 import { keepTool } from "./narrow";
+import { join } from "node:path";
+import { pathExists, type ProjectPlace } from "../../src/index";
 
 export { AGENT_TOOL, AgentTool, agentInput, describeAgents, type AgentInput } from "./agent-tool";
 export { parseAgentFile, parseList, type ParsedAgent } from "./parse";
@@ -63,6 +65,8 @@ function sortedByName<T>(record: Record<string, T>): Record<string, T> {
 export const agentsPlugin = definePlugin(function agents() {
   return {
     name: NAME,
+    projectFiles: ({ cwd }: ProjectPlace) =>
+      ["agents", "agents.local"].map((name) => join(cwd, ".ubiquity", name)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
     apply(kernel) {
       let agents: Record<string, AgentDefinition> = {};
       const delegations = new WeakMap<RunContext, Delegation>();

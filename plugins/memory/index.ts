@@ -10,6 +10,8 @@ import { definePlugin, SYSTEM_STAGE, type Kernel, type SystemSection } from "../
 import { warn } from "../_shared/warn";
 import { loadMemory, type MemoryFile } from "./load";
 import { renderMemory } from "./render";
+import { join } from "node:path";
+import { pathExists, type ProjectPlace } from "../../src/index";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
 export { findIncludes, lineReferences, blankInlineCode } from "./includes";
@@ -36,6 +38,11 @@ export function getMemoryApi(kernel: Kernel): MemoryApi | undefined {
 export const memoryPlugin = definePlugin(function memory() {
   return {
     name: NAME,
+    projectFiles: ({ folders }: ProjectPlace) =>
+      folders
+        .flatMap((folder) => ["UBIQUITY.md", join(".ubiquity", "UBIQUITY.md"), "UBIQUITY.local.md"].map((name) => join(folder, name)))
+        .filter(pathExists)
+        .map((path) => ({ path, kind: "memory", effect: "adds instructions to the system prompt" })),
     apply(kernel) {
       let files: readonly MemoryFile[] = [];
       let section: SystemSection | undefined;

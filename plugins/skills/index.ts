@@ -16,6 +16,8 @@ import { warn } from "../_shared/warn";
 import { createSkillsApi } from "./api";
 import { loadSkills } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
+import { join } from "node:path";
+import { pathExists, type ProjectPlace } from "../../src/index";
 
 export { getSkillsApi, type SkillsApi } from "./api";
 export { loadSkills, skillFolder, SKILL_FILE } from "./load";
@@ -34,6 +36,8 @@ export const SKILLS_NOTE =
 export const skillsPlugin = definePlugin(function skills() {
   return {
     name: NAME,
+    projectFiles: ({ cwd }: ProjectPlace) =>
+      ["skills", "skills.local"].map((name) => join(cwd, ".ubiquity", name)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
     apply(kernel) {
       const api = createSkillsApi(kernel);
       let registered: SkillTool | undefined;

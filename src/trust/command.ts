@@ -1,6 +1,6 @@
 /** `ubiquity trust [dir]`, `--list`, `--revoke <dir>`: the user's trust store from the command line. */
 import { statSync } from "node:fs";
-import type { FlagCommand } from "../cli";
+import { productPlugins, type FlagCommand } from "../cli";
 import { UsageError } from "../errors";
 import { displayPath, findProjectFiles } from "./project-files";
 import { readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "./store";
@@ -36,7 +36,7 @@ export const trustCommand: FlagCommand = {
     }
     if (!isFolder) throw new UsageError(`${dir} is not a folder; name the project folder to trust`);
     const real = rememberTrust(dir, true);
-    const files = findProjectFiles(real);
+    const files = findProjectFiles(real, undefined, await productPlugins());
     const what = files.length ? `: ${files.map((f) => `${displayPath(f.path, real)} (${f.effect})`).join(", ")} now apply` : "";
     io.stdout(`Trusted ${real} and the folders below it${what}.\n`);
     return 0;

@@ -7,6 +7,7 @@
 import { homedir } from "node:os";
 import { trustFromEnv } from "../config/load";
 import { displayPath, findProjectFiles, printable, type ProjectFile } from "./project-files";
+import type { Plugin } from "../plugin";
 import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "./store";
 
 /** How the decision was made. */
@@ -32,6 +33,8 @@ export interface DecideTrustOptions {
   env?: NodeJS.ProcessEnv;
   /** Present only in a terminal: ask the user. */
   ask?: TrustAsk;
+  /** The plugins whose own project files are listed (`plugin.projectFiles`): the product's. */
+  plugins?: readonly Pick<Plugin, "projectFiles">[];
 }
 
 /** The answer "quit" at the prompt. */
@@ -42,7 +45,7 @@ export class TrustDeclinedError extends Error {
 /** Decide whether the folder's own files apply to this run; throws `TrustDeclinedError` when the user quits. */
 export async function decideTrust(options: DecideTrustOptions): Promise<TrustDecision> {
   const home = options.home ?? homedir();
-  const files = findProjectFiles(options.cwd, home);
+  const files = findProjectFiles(options.cwd, home, options.plugins);
   if (options.flag) return { trusted: true, source: "flag", files };
   if (trustFromEnv(options.env)) return { trusted: true, source: "env", files };
   const entry = trustEntryFor(options.cwd, readTrustStore(home));

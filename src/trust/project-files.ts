@@ -1,8 +1,8 @@
 /**
  * A folder's own files that can run code or change what the agent may do, found without
  * running or applying any of them — for the trust prompt and for the warning naming what an
- * untrusted folder's run skipped. The list mirrors where the built-in plugins look (config
- * search, settings, `.mcp.json`, agent and skill folders, memory files).
+ * untrusted folder's run skipped. The kernel lists the config files its search would load;
+ * each plugin lists the files of its own that it would apply (`plugin.projectFiles`).
  */
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -11,53 +11,48 @@ import { parse as parseYaml } from "yaml";
 import { CONFIG_SEARCH_PLACES } from "../config/load";
 import { configSearchFolders } from "../config/search";
 import { readRegularFileSync } from "../safe-read";
+import type { Plugin } from "../plugin";
 
 /** One file (or folder) of the project's own that would apply in a trusted folder. */
 export interface ProjectFile {
   path: string;
-  kind: "config" | "settings" | "mcp" | "agents" | "skills" | "memory";
+  /** What sort of file: `config`, or a word the plugin that reads it chose (`settings`, `skills`, …). */
+  kind: string;
   /** What it could do, in words ("runs as code", "adds 2 shell hooks, allows Bash(npm:*)"). */
   effect: string;
+}
+
+/** Where a plugin looks for a folder's own files: the folder and the config search's folders up to its stop. */
+export interface ProjectPlace {
+  cwd: string;
+  /** `cwd` and its parents up to the repository root (or home), nearest first. */
+  folders: readonly string[];
+  home: string;
 }
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"]);
 const MAX_PEEK_BYTES = 1024 * 1024;
 
-/** The project's own files under `cwd` (and between it and the config search's stop). */
-export function findProjectFiles(cwd: string, home: string = homedir()): ProjectFile[] {
+/**
+ * The project's own files under `cwd` (and between it and the config search's stop): the config
+ * files, and what each plugin of `plugins` says it would apply there.
+ */
+export function findProjectFiles(cwd: string, home: string = homedir(), plugins: readonly Pick<Plugin, "projectFiles">[] = []): ProjectFile[] {
   const root = resolve(cwd);
   const homeDir = resolve(home);
   const inHome = (p: string) => p === join(homeDir, ".ubiquity") || p.startsWith(join(homeDir, ".ubiquity") + sep) || resolve(p, "..") === homeDir || resolve(p, "..") === join(homeDir, ".config");
   const out: ProjectFile[] = [];
-  const add = (path: string, kind: ProjectFile["kind"], effect: string) => {
-    if (!inHome(path)) out.push({ path, kind, effect });
-  };
   const folders = configSearchFolders(root, homeDir);
   for (const folder of folders) {
     for (const place of CONFIG_SEARCH_PLACES) {
       const file = join(folder, place);
-      if (!exists(file)) continue;
+      if (!pathExists(file)) continue;
       const effect = describeConfig(file, place === "package.json");
-      if (effect) add(file, "config", effect);
+      if (effect) out.push({ path: file, kind: "config", effect });
     }
   }
-  for (const name of ["settings.json", "settings.local.json"]) {
-    const file = join(root, ".ubiquity", name);
-    if (exists(file)) add(file, "settings", describeSettings(file));
-  }
-  const mcp = join(root, ".mcp.json");
-  if (exists(mcp)) add(mcp, "mcp", describeMcp(mcp));
-  for (const [name, kind] of [["agents", "agents"], ["agents.local", "agents"], ["skills", "skills"], ["skills.local", "skills"]] as const) {
-    const dir = join(root, ".ubiquity", name);
-    if (exists(dir)) add(dir, kind, kind === "agents" ? "defines subagents (their prompts and tools)" : "adds skills to the system prompt");
-  }
-  for (const folder of folders) {
-    for (const name of ["UBIQUITY.md", join(".ubiquity", "UBIQUITY.md"), "UBIQUITY.local.md"]) {
-      const file = join(folder, name);
-      if (exists(file)) add(file, "memory", "adds instructions to the system prompt");
-    }
-  }
-  return out;
+  for (const plugin of plugins) out.push(...(plugin.projectFiles?.({ cwd: root, folders, home: homeDir }) ?? []));
+  return out.filter((file) => !inHome(file.path));
 }
 
 /** `path` relative to `cwd` when inside it (`./x` never; just `x`), else absolute. */
@@ -75,7 +70,8 @@ export function printable(text: unknown, max = 60): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function exists(path: string): boolean {
+/** True when something exists at `path` (a file, a folder, anything `stat` sees). */
+export function pathExists(path: string): boolean {
   try {
     statSync(path);
     return true;
@@ -84,7 +80,8 @@ function exists(path: string): boolean {
   }
 }
 
-function peekJsonOrYaml(file: string): unknown {
+/** A regular JSON or YAML file's data (1 MiB at most), or undefined when it cannot be read or parsed. */
+export function peekJsonOrYaml(file: string): unknown {
   const read = readRegularFileSync(file, MAX_PEEK_BYTES);
   if (!read.ok) return undefined;
   try {
@@ -100,29 +97,11 @@ function describeConfig(file: string, isPackageJson: boolean): string | undefine
   const config = isPackageJson ? (data as Record<string, unknown> | undefined)?.ubiquity : data;
   if (isPackageJson && config === undefined) return undefined;
   if (!config || typeof config !== "object") return "sets run options";
-  const keys = Object.keys(config);
-  const risky = keys.filter((k) => ["plugins", "presets", "hooks", "mcpServers", "providerSettings", "permissionMode", "allowedTools", "env", "apiKey"].includes(k));
-  const loads = keys.includes("plugins") || keys.includes("presets") ? "; its plugins and presets run as code" : "";
-  const shown = (risky.length ? risky : keys).slice(0, 8).map((k) => printable(k, 30));
-  return keys.length ? `sets ${shown.join(", ")}${keys.length > shown.length && !risky.length ? ", …" : ""}${loads}` : "sets run options";
+  // Plugins and presets first: they run as code. Then the rest, as many as fit.
+  const keys = Object.keys(config).sort((a, b) => Number(isCode(b)) - Number(isCode(a)));
+  const loads = keys.some(isCode) ? "; its plugins and presets run as code" : "";
+  const shown = keys.slice(0, 8).map((k) => printable(k, 30));
+  return keys.length ? `sets ${shown.join(", ")}${keys.length > shown.length ? ", …" : ""}${loads}` : "sets run options";
 }
 
-function describeSettings(file: string): string {
-  const data = peekJsonOrYaml(file) as { hooks?: Record<string, unknown[]>; permissions?: { allow?: string[]; defaultMode?: string }; env?: object; model?: string } | undefined;
-  if (!data || typeof data !== "object") return "settings (unreadable: the run will stop on it)";
-  const parts: string[] = [];
-  const hooks = Object.values(data.hooks ?? {}).flatMap((groups) => (Array.isArray(groups) ? groups : [])).flatMap((g) => ((g as { hooks?: unknown[] })?.hooks ?? []));
-  if (hooks.length) parts.push(`adds ${hooks.length} shell hook${hooks.length === 1 ? "" : "s"}`);
-  const allow = Array.isArray(data.permissions?.allow) ? data.permissions.allow : [];
-  if (allow.length) parts.push(`allows ${allow.slice(0, 3).map((r) => printable(r)).join(", ")}${allow.length > 3 ? ` and ${allow.length - 3} more` : ""}`);
-  if (data.permissions?.defaultMode) parts.push(`sets permission mode ${printable(data.permissions.defaultMode, 30)}`);
-  if (data.env && typeof data.env === "object" && Object.keys(data.env).length) parts.push(`sets ${Object.keys(data.env).slice(0, 5).map((k) => printable(k, 30)).join(", ")} for commands`);
-  if (data.model) parts.push(`sets model ${printable(data.model)}`);
-  return parts.length ? parts.join(", ") : "settings (its deny and ask rules apply anyway)";
-}
-
-function describeMcp(file: string): string {
-  const data = peekJsonOrYaml(file) as { mcpServers?: Record<string, unknown> } | undefined;
-  const names = Object.keys(data?.mcpServers ?? {});
-  return names.length ? `starts MCP server${names.length === 1 ? "" : "s"} ${names.slice(0, 5).map((n) => printable(n, 30)).join(", ")}${names.length > 5 ? ", …" : ""}` : "MCP servers";
-}
+const isCode = (key: string) => key === "plugins" || key === "presets";
