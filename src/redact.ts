@@ -4,55 +4,52 @@
  */
 import { inspect } from "node:util";
 import type { Logger } from "./config/schema";
-import { credentialValues, urlPasswords } from "./subprocess-env";
+import { credentialValues, isCredentialName, urlPasswords } from "./subprocess-env";
 
 // A key *ending* in one of these names a secret (apiKey, x-api-key, accessToken, secretAccessKey,
 // Authorization); counts such as maxTokens or cacheReadTokens do not.
 const SECRET_KEY = /(key|keyid|token|secret|password|passwd|authorization|credentials?|cookie)$/i;
 
-/** The options secretsOf reads. */
-export interface SecretBearingOptions {
-  apiKey?: unknown;
-  providerSettings?: unknown;
-  env?: unknown;
-  mcpServers?: unknown;
-}
+/** Options as secretsOf reads them: any object (every option is looked at). */
+export type SecretBearingOptions = object;
+
+const cache = new WeakMap<object, string[]>();
 
 /**
- * The secret strings a run knows: `apiKey`, secret-looking provider settings, credentials in
- * `env` and in MCP server configs (their `env`, `headers`, URL passwords), and the credential
- * variables of the environment (`process.env` unless given). Longest first, so a secret that
- * contains another is masked whole.
+ * The secret strings a run knows, found by shape rather than by option name, so a plugin's own
+ * options are covered too: every string under a secret-looking key (`apiKey`, `authorization`,
+ * `x-api-key`, `OPENAI_API_KEY`, …) or under `headers` (header values are credentials as often as
+ * not, whatever their names), every credential-named variable of any record (an `env`), every
+ * password in a URL — and the credential variables of the environment (`process.env` unless
+ * given). Longest first, so a secret that contains another is masked whole.
  */
 export function secretsOf(options: SecretBearingOptions | undefined, env: Readonly<Record<string, string | undefined>> = process.env): string[] {
   const out = new Set<string>(credentialValues(env));
-  if (options) {
-    if (typeof options.apiKey === "string" && options.apiKey.length >= 4) out.add(options.apiKey);
-    const collect = (value: unknown, secretBranch: boolean) => {
-      if (typeof value === "string") {
-        if (secretBranch && value.length >= 4) out.add(value);
-        for (const password of urlPasswords(value)) if (password.length >= 4) out.add(password);
-      } else if (value && typeof value === "object") {
-        // Header values are credentials as often as not (`api-key`, `x-goog-api-key`, custom auth
-        // headers), whatever their names, so every value under `headers` counts as a secret.
-        for (const [k, v] of Object.entries(value)) collect(v, secretBranch || SECRET_KEY.test(k) || k === "headers");
-      }
-    };
-    collect(options.providerSettings, false);
-    const variables = (vars: unknown) => {
-      if (vars && typeof vars === "object") for (const value of credentialValues(vars as Record<string, string>)) out.add(value);
-    };
-    variables(options.env);
-    if (options.mcpServers && typeof options.mcpServers === "object") {
-      for (const server of Object.values(options.mcpServers as Record<string, { env?: unknown; headers?: unknown; url?: unknown }>)) {
-        if (!server || typeof server !== "object") continue;
-        variables(server.env);
-        collect(server.headers, true);
-        collect(server.url, false);
-      }
-    }
-  }
+  if (options && typeof options === "object") for (const secret of optionSecrets(options)) out.add(secret);
   return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** The secrets inside an options object; cached per object (resolved options are frozen). */
+function optionSecrets(options: object): string[] {
+  const known = Object.isFrozen(options) ? cache.get(options) : undefined;
+  if (known) return known;
+  const out = new Set<string>();
+  const seen = new Set<object>();
+  const collect = (value: unknown, secretBranch: boolean) => {
+    if (typeof value === "string") {
+      if (secretBranch && value.length >= 4) out.add(value);
+      for (const password of urlPasswords(value)) if (password.length >= 4) out.add(password);
+      return;
+    }
+    if (!value || typeof value !== "object" || seen.has(value)) return;
+    if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return;
+    seen.add(value);
+    for (const [k, v] of Object.entries(value)) collect(v, secretBranch || SECRET_KEY.test(k) || k === "headers" || (typeof v === "string" && isCredentialName(k)));
+  };
+  collect(options, false);
+  const list = [...out];
+  if (Object.isFrozen(options)) cache.set(options, list);
+  return list;
 }
 
 /** Replace every occurrence of the given secrets in `text`. */

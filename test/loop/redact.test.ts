@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { redactValue, secretsOf } from "ubiquity";
+import { redactValue, secretsOf, createKernel, definePlugin } from "ubiquity";
+import { z } from "zod";
 
 describe("redaction", () => {
   it("masks secret-named keys and known secret strings, not token counts", () => {
@@ -20,5 +21,31 @@ describe("redaction", () => {
       providerSettings: { headers: { "x-api-key": "[redacted]", Authorization: "[redacted]" }, secretAccessKey: "[redacted]", region: "us-east-1" },
       note: "the key [redacted] leaked into a message",
     });
+  });
+
+  it("finds secrets by shape, so a third-party plugin's own options are covered without the kernel naming them", () => {
+    const secrets = secretsOf(
+      {
+        acme: { webhook: "https://bot:hunter2-pass@hooks.example.com/x", serviceToken: "tok-acme-7777", retries: 3 },
+        servers: { one: { env: { ACME_API_KEY: "acme-key-1234", PATH: "/usr/bin" }, headers: { "X-Custom": "header-value-99" } } },
+        notes: ["plain text stays"],
+      },
+      {},
+    );
+    expect(secrets.sort()).toEqual(["acme-key-1234", "header-value-99", "hunter2-pass", "tok-acme-7777"]);
+  });
+
+  it("the kernel's logger masks a secret that only a plugin's option carries", () => {
+    const lines: string[] = [];
+    const log = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+    const plugin = definePlugin({
+      name: "acme:notify",
+      options: z.object({ acmeNotify: z.object({ token: z.string() }).optional() }),
+      apply(kernel) {
+        kernel.hooks.kernel.configResolved.tap("acme:notify", (options) => kernel.logger.warn(`connecting with ${(options.acmeNotify as { token: string }).token}`));
+      },
+    });
+    createKernel({ plugins: [plugin], acmeNotify: { token: "acme-secret-424242" }, logger: { debug: log, info: log, warn: log, error: log } } as never);
+    expect(lines).toEqual(["connecting with [redacted]"]);
   });
 });
