@@ -75,3 +75,6 @@ export async function permissionsCommand(argv: string[], io: { stdout(text: stri
 
 // MCP configs in the `.mcp.json` shape, for `ubiquity run --mcp-config <file>`.
 export { parseMcpConfig } from "../plugins/mcp/config";
+
+// Events built-in plugins add to the `event` firehose (their types augment `PluginEvents`).
+export type { SandboxViolationEvent } from "../plugins/sandbox/events";

@@ -183,27 +183,22 @@ export interface ModelProvider {
   languageModel(modelId: string, ref: ModelRef): Exclude<LanguageModel, string> | Promise<Exclude<LanguageModel, string>>;
 }
 
+/**
+ * Events plugins add to the `event` firehose, by type. A plugin declares its own by module
+ * augmentation, so observers narrow on them like on the kernel's:
+ * `declare module "ubiquity" { interface PluginEvents { "acme.sent": { type: "acme.sent"; id: string } } }`
+ * (a built-in plugin augments `../../src/hooks`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface PluginEvents {}
+
 /** Everything the `event` firehose carries. */
 export type KernelEvent =
   | { type: "message"; message: Message }
   | { type: "registry.override"; registry: string; name: string; winner: string; loser: string }
   | { type: "plugin.error"; plugin: string; hook: string; error: unknown }
   | { type: "warning"; source: string; message: string }
-  | SandboxViolationEvent;
-
-/** A write, read or connection refused by the OS sandbox (ubiquity:sandbox). */
-export interface SandboxViolationEvent {
-  type: "sandbox.violation";
-  /** What was refused: a write, a read, or a network connection. */
-  kind: "write" | "read" | "network";
-  /** What ran: `bash`, `hook` or `mcp` (undefined when the proxy cannot tell). */
-  source?: "bash" | "hook" | "mcp";
-  /** One line saying what was refused. */
-  detail: string;
-  /** The Bash command or hook command, when known. */
-  command?: string;
-  toolUseId?: string;
-}
+  | PluginEvents[keyof PluginEvents];
 
 /** Build a fresh, frozen hook catalogue (one per kernel). */
 export function createHooks() {

@@ -6,6 +6,7 @@
  */
 export * from "./index";
 export { summon, defaultPreset } from "./facade";
+export type { SandboxViolationEvent } from "./facade";
 export { SessionStore, SessionNotFoundError } from "./facade";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRecord, PersistedMessage } from "./facade";
 export { registerAlias, openaiCompatible, registerPricing, registerContextWindow } from "./facade";

@@ -19,6 +19,7 @@ import { getSandboxApi, setSandboxMode } from "./api";
 import { sandboxNote } from "./note";
 import { SandboxRuntime } from "./runtime";
 import { violationNote, violationsInOutput, type Violation } from "./violations";
+export type { SandboxViolationEvent } from "./events";
 
 export const NAME = "ubiquity:sandbox";
 
