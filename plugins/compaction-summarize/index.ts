@@ -10,7 +10,7 @@
  */
 import type { LanguageModel, ModelMessage } from "ai";
 import { COMPACT_STAGE, definePlugin, describeError, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
-import { budgetFor, resolveContextWindow, type ContextWindow } from "../_shared/context-budget";
+import { budgetFor, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { getHooksApi } from "../hooks/index";
 import { getTodosApi } from "../todos/index";
 import { findCut } from "./cut";

@@ -13,7 +13,7 @@
  */
 import { realpath } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
-import { isInside } from "../_shared/paths";
+import { isInside } from "../../src/index";
 import { findIncludes } from "./includes";
 import { readMemoryText } from "./read";
 import { memoryCandidates, type MemorySource } from "./sources";
