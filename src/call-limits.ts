@@ -9,6 +9,7 @@
  * fallback model answers like any failure to reach the provider.
  */
 import { UbiquityError } from "./errors";
+import { CHARS_PER_TOKEN } from "./tokens";
 
 /** Default `requestTimeoutMs` and `streamIdleTimeoutMs`. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -78,7 +79,7 @@ export class CallWatch {
     this.#usesMaxTokens = options.maxTokens !== undefined;
     // Characters / 4 estimates tokens; twice the limit (plus slack) leaves room for the estimate's error.
     this.#boundTokens = options.maxTokens !== undefined ? 2 * options.maxTokens + 256 : DEFAULT_OUTPUT_BOUND_TOKENS;
-    this.#boundChars = this.#boundTokens * 4;
+    this.#boundChars = this.#boundTokens * CHARS_PER_TOKEN;
     this.#armRequest();
   }
 
@@ -122,7 +123,7 @@ export class CallWatch {
       const limit = this.#usesMaxTokens ? `maxTokens: ${this.options.maxTokens}, cut at twice that plus 256` : `no maxTokens set, cut at ${this.#boundTokens} tokens`;
       this.#fail(
         "maxTokens",
-        `the stream from ${this.options.label} sent about ${Math.round(this.#chars / 4)} tokens in ${seconds(this.elapsedMs)} without finishing (${limit}); the server ignores the output limit or never ends the stream`,
+        `the stream from ${this.options.label} sent about ${Math.round(this.#chars / CHARS_PER_TOKEN)} tokens in ${seconds(this.elapsedMs)} without finishing (${limit}); the server ignores the output limit or never ends the stream`,
       );
       return;
     }

@@ -13,7 +13,7 @@ import { createKernel, type Kernel } from "./kernel";
 import { loadConfig } from "./config/load";
 import { configJsonSchemaText } from "./config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
-import { defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
+import { defaultPreset, productPlugins, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
 import { consoleLogger, defaultLogger } from "./logger";
 import { describeError, oneLine, UsageError } from "./errors";
 import { exitCodeOf } from "./runner/exit";
@@ -23,8 +23,6 @@ import { processRunnerIO, runCommand } from "./runner";
 import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust/decide";
 import { trustCommand } from "./trust/command";
 import type { UbiquityConfig } from "./config/schema";
-import { expandPlugins } from "./preset";
-import type { Plugin } from "./plugin";
 
 /** Where a command writes. Tests and embedders pass their own. */
 export interface CliIO {
@@ -92,11 +90,6 @@ export interface TrustIO {
   ask?: TrustAsk;
   /** Prints the warning naming what an untrusted folder's run skipped. */
   warn?: (line: string) => void;
-}
-
-/** The default preset's plugins: whose own project files the trust question lists. */
-export async function productPlugins(): Promise<Plugin[]> {
-  return expandPlugins({ presets: [await defaultPreset()] }).plugins.map((p) => p.plugin);
 }
 
 /**

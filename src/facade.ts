@@ -3,13 +3,19 @@
  * runner bind to the default preset when no presets are given. Loaded lazily, so importing
  * `ubiquity` stays cheap and the kernel stays feature-free.
  */
-import type { Preset } from "./preset";
+import { expandPlugins, type Preset } from "./preset";
+import type { Plugin } from "./plugin";
 import type { Message } from "./messages";
 import { runSummon, type SummonOptions } from "./summon";
 
 /** The default preset (every built-in plugin, in canonical order). */
 export async function defaultPreset(): Promise<Preset> {
   return (await import("../presets/default")).default;
+}
+
+/** The default preset's plugins: whose own project files the trust question lists. */
+export async function productPlugins(): Promise<Plugin[]> {
+  return expandPlugins({ presets: [await defaultPreset()] }).plugins.map((p) => p.plugin);
 }
 
 /** The built-in presets by name, for `ubiquity run --preset`. Static imports, so the build resolves each file. */

@@ -32,6 +32,8 @@ export { ConfigSchema, KernelFieldsSchema, PERMISSION_MODES, HOOK_EVENTS } from 
 export { loadConfig, findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES } from "./config/load";
 export { configSearchFolders } from "./config/search";
 export { readRegularFile, readRegularFileSync, describeJsonError } from "./safe-read";
+export { absolutePath, isInside, resolveReal } from "./paths";
+export { CHARS_PER_TOKEN, estimateTokens } from "./tokens";
 export type { RegularFileRead } from "./safe-read";
 export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath } from "./trust/store";
 export type { TrustEntry } from "./trust/store";

@@ -14,6 +14,7 @@ import { describeError, ModelError, UbiquityError } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import { testModel } from "./testing/test-model";
 import { CallWatch } from "./call-limits";
+import { estimateTokens } from "./tokens";
 
 type Model = Exclude<LanguageModel, string>;
 
@@ -287,7 +288,7 @@ interface SentRecord {
  * (first turn, a provider that never reports, history replaced) the whole history is estimated.
  */
 function pressure(history: ModelMessage[], sent: SentRecord | undefined): number {
-  const estimate = (messages: ModelMessage[]) => Math.ceil(JSON.stringify(messages).length / 4);
+  const estimate = estimateTokens;
   if (!sent || sent.inputTokens <= 0 || sent.history !== history || history.length < sent.messages) return estimate(history);
   return sent.inputTokens + estimate(history.slice(sent.messages));
 }

@@ -5,6 +5,7 @@ import type { Kernel, ResolvedOptions } from "./kernel";
 import type { Logger } from "./config/schema";
 import type { FileReadRecord, Tool } from "./tool";
 import { emptyUsage, stamp, type Message, type MessageInit, type PermissionDenial, type Usage } from "./messages";
+import { absolutePath } from "./paths";
 
 /** Identity of a subagent run. */
 export interface AgentIdentity {
@@ -76,7 +77,7 @@ export function createRun(init: CreateRunInit): RunContext {
   if (!sink) throw new TypeError("createRun: pass a sink (only a run with a parent may omit it: it then uses its parent's)");
   const options = init.options ?? init.kernel.options;
   const sessionId = init.sessionId ?? init.parent?.sessionId ?? options.sessionId ?? randomUUID();
-  const roots = [options.cwd, ...(options.additionalDirectories ?? []).map((d) => resolvePath(options.cwd, d))];
+  const roots = [options.cwd, ...(options.additionalDirectories ?? []).map((d) => absolutePath(options.cwd, d))];
   const run: RunContext = {
     kernel: init.kernel,
     options,
@@ -110,10 +111,3 @@ export function createRun(init: CreateRunInit): RunContext {
   return run;
 }
 
-import { resolve as resolveFs } from "node:path";
-import { homedir } from "node:os";
-function resolvePath(cwd: string, p: string): string {
-  if (p === "~") return homedir();
-  if (p.startsWith("~/")) return resolveFs(homedir(), p.slice(2));
-  return resolveFs(cwd, p);
-}

@@ -6,7 +6,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { readRegularFileSync, type AgentDefinition } from "../../src/index";
-import { definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_shared/sources";
+import { definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
 import { parseAgentFile } from "./parse";
 
 /** The folder a source means. */

@@ -8,7 +8,7 @@
  * - `turn.prompt` / `turn.stop` / `session.end`: SubagentStart context, SubagentStop
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
  */
-import { permittedSources } from "../_shared/sources";
+import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
 import {
   definePlugin,
@@ -21,7 +21,6 @@ import {
   type ToolContext,
 } from "../../src/index";
 import { getHooksApi } from "../hooks/index";
-import { warn } from "../_shared/warn";
 import { AGENT_TOOL, AgentTool } from "./agent-tool";
 import { readAgentFiles } from "./files";
 import { runSubagent, type Delegation } from "./launch";

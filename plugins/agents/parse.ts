@@ -4,7 +4,7 @@
  * dropped (and named), so the run's own setting applies instead of a guessed value.
  */
 import { PERMISSION_MODES, type AgentDefinition, type PermissionMode } from "../../src/index";
-import { camelKeys, splitFrontmatter } from "../_shared/frontmatter";
+import { camelKeys, splitFrontmatter } from "../_kits/sources/index";
 
 /** What parsing one agent file gave. */
 export type ParsedAgent =

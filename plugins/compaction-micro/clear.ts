@@ -6,6 +6,7 @@
  * silently rewrite what the model believes about the task.
  */
 import type { ModelMessage, ToolModelMessage } from "ai";
+import { estimateTokens } from "../../src/index";
 
 /** Tools whose results are pure observation, and so safe to clear once they are old. */
 export const CLEARABLE_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Bash", "Glob", "Grep"]);
@@ -26,8 +27,6 @@ export interface Microcompaction {
 }
 
 type ResultPart = Extract<ToolModelMessage["content"][number], { type: "tool-result" }>;
-
-const tokens = (value: unknown) => Math.ceil((typeof value === "string" ? value.length : JSON.stringify(value ?? "").length) / 4);
 
 function isCleared(part: ResultPart): boolean {
   return (part.output.type === "text" || part.output.type === "error-text") && part.output.value === CLEARED_MARKER;
@@ -73,7 +72,7 @@ export function microcompact(history: readonly ModelMessage[], keepRecent: numbe
         const output = clearedOutput(part);
         cleared++;
         toolUseIds.push(part.toolCallId);
-        tokensSaved += Math.max(0, tokens(part.output.type === "execution-denied" ? part.output.reason : part.output.value) - tokens(CLEARED_MARKER));
+        tokensSaved += Math.max(0, estimateTokens(part.output.type === "execution-denied" ? part.output.reason : part.output.value) - estimateTokens(CLEARED_MARKER));
         return { ...part, output };
       }),
     };

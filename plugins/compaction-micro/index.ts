@@ -6,7 +6,7 @@
  * reports what was sent, not what will be sent next. `autoMicrocompact: false` turns it off.
  */
 import { COMPACT_STAGE, definePlugin, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
-import { budgetFor, resolveContextWindow, type ContextWindow } from "../_shared/context-budget";
+import { budgetFor, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { CLEARED_MARKER, microcompact } from "./clear";
 
 export const NAME = "ubiquity:compaction-micro";
@@ -58,5 +58,5 @@ export const microcompactionPlugin = definePlugin(() => ({
 
 export default microcompactionPlugin;
 export { microcompact, CLEARABLE_TOOLS, CLEARED_MARKER, type Microcompaction } from "./clear";
-export { budgetFor, resolveContextWindow, DEFAULT_CONTEXT_WINDOW, SUMMARY_RESERVE, REQUEST_HEADROOM } from "../_shared/context-budget";
-export type { Budget, ContextWindow, WindowSource } from "../_shared/context-budget";
+export { budgetFor, resolveContextWindow, DEFAULT_CONTEXT_WINDOW, SUMMARY_RESERVE, REQUEST_HEADROOM } from "../_kits/compaction/index";
+export type { Budget, ContextWindow, WindowSource } from "../_kits/compaction/index";

@@ -9,8 +9,8 @@
  * summary on every remaining turn). `autoCompact: false` turns it off.
  */
 import type { LanguageModel, ModelMessage } from "ai";
-import { COMPACT_STAGE, definePlugin, describeError, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
-import { budgetFor, resolveContextWindow, type ContextWindow } from "../_shared/context-budget";
+import { COMPACT_STAGE, definePlugin, describeError, estimateTokens, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
+import { budgetFor, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { getHooksApi } from "../hooks/index";
 import { getTodosApi } from "../todos/index";
 import { findCut } from "./cut";
@@ -36,7 +36,6 @@ interface RunState {
 }
 
 const enabled = (run: RunContext) => run.options.autoCompact !== false;
-const estimate = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
 
 /** The full-compaction plugin. */
 export const summarizeCompactionPlugin = definePlugin(() => ({
@@ -96,17 +95,17 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
         run.logger.warn(`[${NAME}] could not read the todo list to re-state it: ${describeError(error)}`);
       }
       const replacement = summaryMessage(summary, todos);
-      if (estimate(replacement) >= estimate(head)) {
+      if (estimateTokens(replacement) >= estimateTokens(head)) {
         // Applying it would grow the context it was written to shrink: keep the history, count a failure.
         s.failures++;
-        const message = `compaction skipped: the summary (~${estimate(replacement)} tokens) is not smaller than the ${cut} messages it would replace (~${estimate(head)} tokens); the history is left as it was`;
+        const message = `compaction skipped: the summary (~${estimateTokens(replacement)} tokens) is not smaller than the ${cut} messages it would replace (~${estimateTokens(head)} tokens); the history is left as it was`;
         run.logger.warn(`[${NAME}] ${message}`);
         kernel.emit({ type: "warning", source: NAME, message });
         return state;
       }
       s.failures = 0;
       const messages: ModelMessage[] = [replacement, ...state.messages.slice(cut)];
-      const tokensAfter = Math.max(0, tokensBefore - estimate(head) + estimate(replacement));
+      const tokensAfter = Math.max(0, tokensBefore - estimateTokens(head) + estimateTokens(replacement));
       run.emit({ type: "system", subtype: "compact_boundary", tokensBefore, tokensAfter, trigger: "auto" });
       if (hooks?.has("PostCompact")) await hooks.fire("PostCompact", run, { message: summary, extra: { trigger: "auto", tokensBefore, tokensAfter } });
       await kernel.hooks.context.compacted.promise({ tier: "summarize", tokensBefore, tokensAfter, summary }, run);

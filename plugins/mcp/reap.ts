@@ -1,5 +1,5 @@
 /** Make sure a child process is gone: the SDK's close sequence may return with it still running. */
-import { isProcessAlive } from "../_shared/live-groups";
+import { isProcessAlive } from "../_kits/process/index";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

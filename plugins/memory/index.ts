@@ -4,10 +4,9 @@
  * after the run sections and right before `appendSystemPrompt`, for every run of the kernel
  * (subagents inherit it). With no memory the system prompt is exactly what it was without the plugin.
  */
-import { permittedSources } from "../_shared/sources";
+import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
 import { definePlugin, SYSTEM_STAGE, type Kernel, type SystemSection } from "../../src/index";
-import { warn } from "../_shared/warn";
 import { loadMemory, type MemoryFile } from "./load";
 import { renderMemory } from "./render";
 import { join } from "node:path";

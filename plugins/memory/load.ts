@@ -12,8 +12,8 @@
  * A file over 40,000 characters is cut with a marker naming it; no more than the cap is read.
  */
 import { realpath } from "node:fs/promises";
-import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
-import { isInside } from "../_shared/paths";
+import { basename, dirname, extname, resolve } from "node:path";
+import { absolutePath, isInside } from "../../src/index";
 import { findIncludes } from "./includes";
 import { readMemoryText } from "./read";
 import { memoryCandidates, type MemorySource } from "./sources";
@@ -100,7 +100,7 @@ export async function loadMemory(
     const { content, cut } = cutContent(path, read.text.trimEnd(), read.size, read.truncated);
     if (content.trim()) files.push({ path, source, content, cut, ...(includedBy ? { includedBy } : {}) });
     for (const ref of findIncludes(content)) {
-      const target = ref === "~" || ref.startsWith("~/") ? join(place.home, ref.slice(2)) : isAbsolute(ref) ? ref : resolve(dirname(path), ref);
+      const target = absolutePath(dirname(path), ref, place.home);
       if (!TEXT_EXTENSIONS.has(extname(target).toLowerCase())) {
         debug(`@${ref} in ${path} is not an include: ${extname(target) || "no extension"} is not a text extension`);
         continue;

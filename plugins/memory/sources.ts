@@ -4,8 +4,8 @@
  * nearest file has the last word.
  */
 import { dirname, join, resolve } from "node:path";
-import { absolutePath } from "../_shared/paths";
-import { orderedSources } from "../_shared/sources";
+import { absolutePath } from "../../src/index";
+import { orderedSources } from "../_kits/sources/index";
 
 /** Where a memory file came from: a source, or the `memory` option. */
 export type MemorySource = "user" | "project" | "local" | "memory";

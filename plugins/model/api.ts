@@ -6,6 +6,8 @@
  */
 import type { Kernel, Logger, ResolvedOptions } from "../../src/index";
 
+export { isConnectionError, isProviderFailure } from "./failover";
+
 /** What a fetch wrapper learns about the provider it wraps. */
 export interface FetchContext {
   /** The provider name (`groq`, `anthropic`, ...). */

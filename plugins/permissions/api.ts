@@ -8,6 +8,8 @@ import type { Kernel } from "../../src/index";
 import { parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
 
+export { parseRule, parseRules, type Rule, type RuleList } from "./rules";
+
 /** What other plugins can do with the permission engine of a kernel. */
 export interface PermissionsApi {
   /** Add rules from another source; a malformed rule throws a ConfigError naming it and `source`. */

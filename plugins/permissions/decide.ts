@@ -6,9 +6,10 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { PermissionMode, Tool } from "../../src/index";
+import { absolutePath } from "../../src/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, type PolicySources, type RuleLists } from "./policy";
 import { decide, placeholderContext, type Decision } from "./engine";
-import { absolutePath, insideRoots, judgePath, resolveRoots } from "./paths";
+import { insideRoots, judgePath, resolveRoots } from "./paths";
 import type { Place } from "./subject";
 import { loadShellParser } from "./shell/parser";
 
@@ -48,7 +49,7 @@ export async function explainPermission(request: DecidePermissionInput & { sourc
   await loadShellParser();
   const cwd = resolve(request.cwd ?? process.cwd());
   const home = request.home ?? homedir();
-  const roots = [cwd, ...(request.additionalDirectories ?? []).map((d) => absolutePath(cwd, home, d))];
+  const roots = [cwd, ...(request.additionalDirectories ?? []).map((d) => absolutePath(cwd, d, home))];
   const policy = compilePolicy(request.rules ?? {}, { cwd, home, kinds: DEFAULT_TOOL_KINDS, ...(request.sources ? { sources: request.sources } : {}) });
   const place = { cwd, home, roots: resolveRoots(roots) };
   // A run checks the input before any permission (a path outside the roots is refused there): so does this.

@@ -15,7 +15,8 @@ import { isAbsolute, posix, relative } from "node:path";
 import { parseRule } from "./rules";
 import { compileContent } from "./match-command";
 import { compilePathPattern } from "./match-path";
-import { absolutePath, insideRoots, isInside, judgePath } from "./paths";
+import { insideRoots, judgePath } from "./paths";
+import { absolutePath, isInside } from "../../src/index";
 import { isInterpreter } from "./shell/names";
 import { normalizeCommandText } from "./shell/normalize";
 import type { ShellCandidate } from "./shell/types";
@@ -162,7 +163,7 @@ function pathRules(toolName: string, subject: Extract<Subject, { kind: "path" }>
       const content = rel && !rel.startsWith("..") && !isAbsolute(rel) ? `./${rel}` : form;
       // A glob character would make the rule a pattern for other files too.
       if (/[*?[\]{}()!+@\\]/.test(content)) return [];
-      if (!compilePathPattern(content, place.cwd, place.home)(absolutePath(place.cwd, place.home, content))) return [];
+      if (!compilePathPattern(content, place.cwd, place.home)(absolutePath(place.cwd, content, place.home))) return [];
       out.add(`${toolName}(${content})`);
     }
   }

@@ -7,8 +7,7 @@
  */
 import { APICallError } from "@ai-sdk/provider";
 import type { ModelErrorInfo, ModelRecovery, RunContext } from "../../src/index";
-import { isConnectionError } from "../model/failover";
-import { getModelApi } from "../model/api";
+import { getModelApi, isConnectionError } from "../model/api";
 import { backoffMs, DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS, retryAfterMs, RETRY_STATUSES } from "./policy";
 import { sleep } from "./sleep";
 

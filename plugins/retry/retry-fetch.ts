@@ -3,7 +3,7 @@
  * code and `Retry-After` are visible, and it resends one HTTP request instead of replaying a turn.
  */
 import { restartRequestTimer, type Logger } from "../../src/index";
-import { isConnectionError } from "../model/failover";
+import { isConnectionError } from "../model/api";
 import { backoffMs, retryAfterMs, RETRY_STATUSES } from "./policy";
 import { sleep } from "./sleep";
 

@@ -4,8 +4,7 @@
  * "was this set?".
  */
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
-import type { ResolvedOptions, SandboxOption } from "../../src/index";
+import { absolutePath, type ResolvedOptions, type SandboxOption } from "../../src/index";
 
 /** The network policy: nothing, everything, or the listed hosts through the filtering proxy. */
 export type NetworkPolicy = { mode: "none" } | { mode: "all" } | { mode: "proxy"; allowedDomains: string[]; deniedDomains: string[] };
@@ -26,20 +25,13 @@ export interface SandboxSettings {
   home: string;
 }
 
-/** Expand `~` and make a path absolute against `cwd`. */
-export function absolute(path: string, cwd: string, home: string): string {
-  if (path === "~") return home;
-  if (path.startsWith("~/")) return join(home, path.slice(2));
-  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
-}
-
 /** Normalise `options.sandbox` (undefined or false: disabled). */
 export function sandboxSettings(options: ResolvedOptions, home = process.env.HOME || homedir()): SandboxSettings {
   const raw = options.sandbox as SandboxOption | undefined;
   const object = typeof raw === "object" ? raw : {};
   const enabled = raw === true || (typeof raw === "object" && raw.enabled !== false);
   const cwd = options.cwd;
-  const abs = (p: string) => absolute(p, cwd, home);
+  const abs = (p: string) => absolutePath(cwd, p, home);
   const fs = object.filesystem ?? {};
   const net = object.network;
   let network: NetworkPolicy = { mode: "none" };

@@ -14,7 +14,7 @@ import { FilteringProxy, type ProxyDenial } from "./proxy";
 import { secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
 import type { Violation } from "./violations";
-import { isProcessAlive } from "../_shared/live-groups";
+import { isProcessAlive } from "../_kits/process/index";
 
 /** A process to start: what `child_process.spawn` (or the MCP SDK's stdio transport) receives. */
 export interface SpawnSpec {

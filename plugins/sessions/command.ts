@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { loadConfig } from "../../src/index";
-import { storageRoot } from "../_shared/storage-paths";
+import { storageRoot } from "../_kits/storage/index";
 import { formatSession, formatSessionList } from "./render";
 import { SessionNotFoundError, SessionStore } from "./store";
 

@@ -6,9 +6,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PROMPT_STAGE, UbiquityError, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
-import { storageRoot } from "../_shared/storage-paths";
-import { warn } from "../_shared/warn";
-import { removeStaleTemps } from "../_shared/stale-temps";
+import { storageRoot, removeStaleTemps } from "../_kits/storage/index";
+import { warn } from "../_kits/sources/index";
 import { acquireLock, releaseAllLocks, releaseLock } from "./lock";
 import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";

@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { isProcessAlive } from "../_shared/live-groups";
+import { isProcessAlive } from "../_kits/process/index";
 
 /** What a lock file says. */
 export interface LockInfo {

@@ -7,8 +7,7 @@ import { randomUUID } from "node:crypto";
 import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { readRegularFile, UbiquityError } from "../../src/index";
-import { writeFileAtomic } from "../_shared/atomic-write";
-import { projectSlug, storageRoot } from "../_shared/storage-paths";
+import { writeFileAtomic, projectSlug, storageRoot } from "../_kits/storage/index";
 import { parseJsonl } from "./jsonl";
 import { isRecord, type TranscriptRecord } from "./records";
 

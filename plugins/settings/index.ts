@@ -13,11 +13,12 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError, definePlugin, describeError, type Kernel, type McpServerConfig, type UbiquityConfig } from "../../src/index";
 import { getPermissionsApi } from "../permissions/api";
-import { parseMcpConfig } from "../mcp/config";
+import { parseMcpConfig } from "../mcp/api";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
 import { settingsProjectFiles } from "./project-files";
+import { warn } from "../_kits/sources/index";
 
 export const NAME = "ubiquity:settings";
 
@@ -82,7 +83,7 @@ function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path
     throw new ConfigError(`${describeError(error)}; fix the rule or remove it`, path);
   }
   if (!kernel.hasPlugin("ubiquity:permissions")) {
-    warn(kernel, `the permission rules in ${path} have no effect: the ubiquity:permissions plugin is not in the plugin list`);
+    warn(kernel, NAME, `the permission rules in ${path} have no effect: the ubiquity:permissions plugin is not in the plugin list`);
   }
 }
 
@@ -105,11 +106,6 @@ function merge(options: UbiquityConfig, files: SettingsFile[]): UbiquityConfig {
   const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = env;
   return out;
-}
-
-function warn(kernel: Kernel, message: string) {
-  kernel.logger.warn(`[${NAME}] ${message}`);
-  kernel.emit({ type: "warning", source: NAME, message });
 }
 
 export default settingsPlugin;

@@ -8,11 +8,9 @@
  * - `session.start`: the roots of the run's skills join its permitted roots
  * - `turn.system`: one sentence saying skills exist, never the listing
  */
-import { permittedSources } from "../_shared/sources";
+import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
-import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
-import { isInside } from "../_shared/paths";
-import { warn } from "../_shared/warn";
+import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool, isInside } from "../../src/index";
 import { createSkillsApi } from "./api";
 import { loadSkills } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";

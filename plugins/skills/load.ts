@@ -4,11 +4,9 @@
  * check tells them apart. Explicit roots load last, so they win a name.
  */
 import { readdir, stat } from "node:fs/promises";
-import { readRegularFileSync } from "../../src/index";
+import { readRegularFileSync, absolutePath } from "../../src/index";
 import { basename, join } from "node:path";
-import { splitFrontmatter } from "../_shared/frontmatter";
-import { absolutePath } from "../_shared/paths";
-import { definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_shared/sources";
+import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
 import type { Skill } from "./skill";
 
 /** The file that makes a folder a skill. */

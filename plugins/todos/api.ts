@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Kernel, RunContext, ToolContext } from "../../src/index";
-import { projectSlug, storageRoot } from "../_shared/storage-paths";
+import { projectSlug, storageRoot } from "../_kits/storage/index";
 import { applyTodoInput, type TodoChange } from "./edit";
 import { formatCarryOver } from "./render";
 import { FileTodoStore, MemoryTodoStore, type TodoListRef, type TodoStore } from "./store";

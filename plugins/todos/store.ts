@@ -8,8 +8,7 @@
 import { readdir, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { readRegularFile } from "../../src/index";
-import { writeFileAtomic } from "../_shared/atomic-write";
-import { removeStaleTemps } from "../_shared/stale-temps";
+import { writeFileAtomic, removeStaleTemps } from "../_kits/storage/index";
 import { isTodo, sortTodos, type Todo } from "./todo";
 
 /** Names one list: the project folder and the key within it. */

@@ -5,7 +5,7 @@
  * the engine; the engine asks for it like any other `ask`, and dontAsk declines it.
  */
 import { definePlugin, type Tool } from "../../src/index";
-import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { AskUserQuestionTool } from "./ask-user-tool";
 
 export { AskUserQuestionTool, AskUserQuestionInput, AskUserQuestionModelInput } from "./ask-user-tool";

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { Tool, buildSubprocessEnv, type ToolContext, type ToolOutput } from "../../src/index";
-import { ToolFailure, guard } from "../_shared/tool-failure";
+import { ToolFailure, guard } from "../_kits/file-tools/index";
 import type { SandboxApi } from "../sandbox/api";
 import { runCommand, type CommandResult } from "./run-command";
 

@@ -1,6 +1,6 @@
 /** `ubiquity:tool-bash`: the Bash tool, as a plugin. */
 import { definePlugin } from "../../src/index";
-import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { getSandboxApi } from "../sandbox/api";
 import { BashTool } from "./bash-tool";
 

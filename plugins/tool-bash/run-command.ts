@@ -7,7 +7,7 @@ import { once } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import { HeadTailBuffer } from "./head-tail";
 import { killGroup, liveMembers, waitGroupGone } from "./process-group";
-import { trackProcessGroup } from "../_shared/live-groups";
+import { trackProcessGroup } from "../_kits/process/index";
 import { findShell } from "./shell";
 import type { SpawnSpec } from "../sandbox/api";
 

@@ -1,9 +1,6 @@
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool } from "../_shared/path-tool";
-import { commitWrite, openWriteTarget } from "../_shared/existing-file";
-import { numberLines, splitLines, withLineEnding } from "../_shared/text-file";
-import { ToolFailure, guard } from "../_shared/tool-failure";
+import { PathTool, commitWrite, openWriteTarget, numberLines, splitLines, withLineEnding, ToolFailure, guard } from "../_kits/file-tools/index";
 import { lineAt, occurrences, replaceExact } from "./replace";
 
 /** Input of the Edit tool. */

@@ -1,7 +1,7 @@
 /** `ubiquity:tool-edit`: the Edit tool, as a plugin. */
 import { definePlugin } from "../../src/index";
-import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
-import { sweepTempsAtStart } from "../_shared/stale-temps";
+import { builtinToolPlugin } from "../_kits/file-tools/index";
+import { sweepTempsAtStart } from "../_kits/storage/index";
 import { EditTool } from "./edit-tool";
 
 export { EditTool, EditInput } from "./edit-tool";

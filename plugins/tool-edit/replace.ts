@@ -2,7 +2,7 @@
  * Exact string replacement, and the messages that help the model fix a call that matched
  * nothing or too much.
  */
-import { ToolFailure } from "../_shared/tool-failure";
+import { ToolFailure } from "../_kits/file-tools/index";
 
 /** Offsets of the non-overlapping occurrences of `needle` in `text`. */
 export function occurrences(text: string, needle: string): number[] {

@@ -3,12 +3,10 @@ import { stat } from "node:fs/promises";
 import { isAbsolute, relative } from "node:path";
 import { glob } from "tinyglobby";
 import { z } from "zod";
-import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool } from "../_shared/path-tool";
-import { displayPath, isInside, placeName, resolvePermitted } from "../_shared/paths";
-import { ToolFailure, guard } from "../_shared/tool-failure";
+import { isInside, type ToolContext, type ToolOutput } from "../../src/index";
+import { PathTool, displayPath, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
 import { skippedFor, skippingReaddir } from "./skipped-folders";
-import { isAtomicTempName } from "../_shared/stale-temps";
+import { isAtomicTempName } from "../_kits/storage/index";
 
 /** The most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 500;

@@ -1,6 +1,6 @@
 /** `ubiquity:tool-glob`: the Glob tool, as a plugin. */
 import { definePlugin } from "../../src/index";
-import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { GlobTool } from "./glob-tool";
 
 export { GlobTool, GlobInput, GLOB_MAX_RESULTS } from "./glob-tool";

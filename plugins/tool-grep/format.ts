@@ -3,7 +3,7 @@
  * by path), rg-style lines, and a cap on result lines with a note saying what was left out.
  */
 import { statSync } from "node:fs";
-import { displayPath } from "../_shared/paths";
+import { displayPath } from "../_kits/file-tools/index";
 import type { FileHits, SearchQuery, SearchResult } from "./search";
 
 /** Grep's output limits (its description states the same numbers). */

@@ -1,9 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool } from "../_shared/path-tool";
-import { placeName, resolvePermitted } from "../_shared/paths";
-import { ToolFailure, guard } from "../_shared/tool-failure";
+import { PathTool, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
 import { FILE_TYPES } from "./file-types";
 import { GREP_LIMITS, capLines, resultLines } from "./format";
 import { searchWithNode } from "./node-backend";

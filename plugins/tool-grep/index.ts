@@ -1,6 +1,6 @@
 /** `ubiquity:tool-grep`: the Grep tool, as a plugin. */
 import { definePlugin } from "../../src/index";
-import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { GrepTool } from "./grep-tool";
 
 export { GrepTool, GrepInput, GREP_LIMITS } from "./grep-tool";

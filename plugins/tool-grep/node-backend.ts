@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { dirname, sep } from "node:path";
-import { ToolFailure } from "../_shared/tool-failure";
+import { ToolFailure } from "../_kits/file-tools/index";
 import { toPosix, walkFiles } from "./node-walk";
 import type { FileHits, SearchLine, SearchQuery, SearchResult } from "./search";
 

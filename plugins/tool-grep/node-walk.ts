@@ -9,7 +9,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import micromatch from "micromatch";
 import { FILE_TYPES } from "./file-types";
-import { isAtomicTempName } from "../_shared/stale-temps";
+import { isAtomicTempName } from "../_kits/storage/index";
 import { compileRule, matchRules, parseIgnoreFile, type IgnoreRule } from "./ignore-rules";
 
 /** Ignore files of one folder, by precedence (ripgrep: .rgignore over .ignore over .gitignore). */

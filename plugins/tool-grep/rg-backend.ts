@@ -4,9 +4,9 @@
  */
 import { spawn } from "node:child_process";
 import { basename, dirname } from "node:path";
-import { ToolFailure } from "../_shared/tool-failure";
+import { ToolFailure } from "../_kits/file-tools/index";
 import { invalidPatternMessage } from "./node-backend";
-import { ATOMIC_TEMP_EXCLUDE } from "../_shared/stale-temps";
+import { ATOMIC_TEMP_EXCLUDE } from "../_kits/storage/index";
 import type { FileHits, SearchQuery, SearchResult } from "./search";
 
 /** More output than this stops the search (the results are then marked incomplete). */

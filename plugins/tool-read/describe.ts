@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
-import { displayPath } from "../_shared/paths";
+import { displayPath } from "../_kits/file-tools/index";
 
 /** "12.3 MB"-style size for messages. */
 export function formatSize(bytes: number): string {

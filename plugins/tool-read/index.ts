@@ -1,6 +1,6 @@
 /** `ubiquity:tool-read`: the Read tool, as a plugin. */
 import { definePlugin } from "../../src/index";
-import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
+import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { ReadTool } from "./read-tool";
 
 export { ReadTool, ReadInput, READ_LIMITS } from "./read-tool";

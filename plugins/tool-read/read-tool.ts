@@ -1,12 +1,7 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool } from "../_shared/path-tool";
-import { binaryKind, looksBinary } from "../_shared/binary";
-import { resolvePermitted } from "../_shared/paths";
-import { recordRead } from "../_shared/read-state";
-import { MAX_LINE_CHARS, decodeText, numberLines, splitLines } from "../_shared/text-file";
-import { ToolFailure, guard } from "../_shared/tool-failure";
+import { PathTool, binaryKind, looksBinary, resolvePermitted, recordRead, MAX_LINE_CHARS, decodeText, numberLines, splitLines, ToolFailure, guard } from "../_kits/file-tools/index";
 import { formatSize, missingFileMessage } from "./describe";
 import { readLineWindow } from "./line-window";
 

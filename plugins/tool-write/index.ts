@@ -1,7 +1,7 @@
 /** `ubiquity:tool-write`: the Write tool, as a plugin. */
 import { definePlugin } from "../../src/index";
-import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
-import { sweepTempsAtStart } from "../_shared/stale-temps";
+import { builtinToolPlugin } from "../_kits/file-tools/index";
+import { sweepTempsAtStart } from "../_kits/storage/index";
 import { WriteTool } from "./write-tool";
 
 export { WriteTool, WriteInput } from "./write-tool";

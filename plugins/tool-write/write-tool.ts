@@ -1,9 +1,6 @@
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool } from "../_shared/path-tool";
-import { commitWrite, openWriteTarget } from "../_shared/existing-file";
-import { splitLines } from "../_shared/text-file";
-import { guard } from "../_shared/tool-failure";
+import { PathTool, commitWrite, openWriteTarget, splitLines, guard } from "../_kits/file-tools/index";
 
 /** Input of the Write tool. */
 export const WriteInput = z.object({

@@ -3,13 +3,13 @@
  * `tools: [...builtinTools(), myTool]` adds a tool, a filtered list removes some.
  */
 import type { Tool } from "../../src/index";
-import { BashTool } from "../tool-bash/bash-tool";
-import { EditTool } from "../tool-edit/edit-tool";
-import { GlobTool } from "../tool-glob/glob-tool";
-import { GrepTool } from "../tool-grep/grep-tool";
-import { ReadTool } from "../tool-read/read-tool";
-import { WriteTool } from "../tool-write/write-tool";
-import { TodoWriteTool } from "../tool-todo/todo-tool";
+import { BashTool } from "../tool-bash/index";
+import { EditTool } from "../tool-edit/index";
+import { GlobTool } from "../tool-glob/index";
+import { GrepTool } from "../tool-grep/index";
+import { ReadTool } from "../tool-read/index";
+import { WriteTool } from "../tool-write/index";
+import { TodoWriteTool } from "../tool-todo/index";
 
 /**
  * Fresh instances of the built-in tools, in order: Read, Write, Edit, Bash, Glob, Grep, TodoWrite

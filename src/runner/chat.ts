@@ -11,7 +11,7 @@ import type { RunnerIO } from "../runner";
 import { terminalApprover } from "../approver";
 import { TextRenderer } from "../render";
 import { SessionStore } from "../facade";
-import { storageRoot } from "../../plugins/_shared/storage-paths";
+import { storageRoot } from "../../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
 import { colorEnabled, createStyle, type Style } from "./style";
 import { EXIT } from "./exit";

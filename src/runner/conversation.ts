@@ -11,7 +11,7 @@ import type { Plugin } from "../plugin";
 import type { UbiquityConfig } from "../config/schema";
 import type { Message, ResultMessage, Usage } from "../messages";
 import { addUsage, emptyUsage } from "../messages";
-import { storageRoot } from "../../plugins/_shared/storage-paths";
+import { storageRoot } from "../../plugins/_kits/storage/index";
 
 /** The model the stored session last answered with (its transcript's last assistant message), if any. */
 export async function storedSessionModel(options: UbiquityConfig, sessionId: string | undefined): Promise<string | undefined> {

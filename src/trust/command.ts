@@ -1,6 +1,7 @@
 /** `ubiquity trust [dir]`, `--list`, `--revoke <dir>`: the user's trust store from the command line. */
 import { statSync } from "node:fs";
-import { productPlugins, type FlagCommand } from "../cli";
+import type { FlagCommand } from "../cli";
+import { productPlugins } from "../facade";
 import { UsageError } from "../errors";
 import { displayPath, findProjectFiles } from "./project-files";
 import { readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "./store";

@@ -9,7 +9,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
-import { liveProcessGroups } from "../../plugins/_shared/live-groups";
+import { liveProcessGroups } from "../../plugins/_kits/process/index";
 import { collect } from "../helpers/collect";
 import { spawnTs } from "../helpers/ts-child";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FileTodoStore, applyTodoInput } from "ubiquity/plugins/todos";
-import { projectSlug } from "../../plugins/_shared/storage-paths";
+import { projectSlug } from "../../plugins/_kits/storage/index";
 import { spawnTs } from "../helpers/ts-child";
 import { tempDirs } from "../helpers/temp-dirs";
 import { editPlan, progressPlan } from "./fixtures/edit-plan";

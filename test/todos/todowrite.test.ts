@@ -7,7 +7,7 @@ import { scriptedModel, type Script } from "ubiquity/testing";
 import todos, { getTodosApi, type Todo } from "ubiquity/plugins/todos";
 import toolTodo, { TodoWriteTool } from "ubiquity/plugins/tool-todo";
 import sessions from "ubiquity/plugins/sessions";
-import { projectSlug } from "../../plugins/_shared/storage-paths";
+import { projectSlug } from "../../plugins/_kits/storage/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolvePermitted, resolveReal } from "../../plugins/_shared/paths";
+import { resolveReal } from "../../src/index";
+import { resolvePermitted } from "../../plugins/_kits/file-tools/index";
 import { EditTool } from "../../plugins/tool-edit/index";
 import { GlobTool } from "../../plugins/tool-glob/index";
 import { GrepTool } from "../../plugins/tool-grep/index";

@@ -1,8 +1,8 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeFileAtomic } from "../../plugins/_shared/atomic-write";
-import { guard } from "../../plugins/_shared/tool-failure";
+import { writeFileAtomic } from "../../plugins/_kits/storage/index";
+import { guard } from "../../plugins/_kits/file-tools/index";
 import { ReadTool } from "../../plugins/tool-read/index";
 import { WriteTool } from "../../plugins/tool-write/index";
 import { tempDir, toolContext } from "./helpers";

@@ -8,7 +8,8 @@
 import { basename, resolve } from "node:path";
 import { decide, type Decision } from "../../../plugins/permissions/engine";
 import { compilePolicy } from "../../../plugins/permissions/policy";
-import { resolveReal, resolveRoots } from "../../../plugins/permissions/paths";
+import { resolveReal } from "../../../src/index";
+import { resolveRoots } from "../../../plugins/permissions/paths";
 import { analyzeShell } from "../../../plugins/permissions/shell/analyze";
 import type { PermissionMode } from "../../../src/index";
 import type { ShellAnalysis, ShellCandidate } from "../../../plugins/permissions/shell/types";

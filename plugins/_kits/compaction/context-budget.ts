@@ -5,8 +5,8 @@
  * being written (capped by `maxTokens`, since reserving 20k from a model that can only emit 4k
  * gives back nothing) minus headroom for the next request.
  */
-import type { ResolvedOptions, RunContext } from "../../src/index";
-import { getPricingApi } from "../pricing/index";
+import type { ResolvedOptions, RunContext } from "../../../src/index";
+import { getPricingApi } from "../../pricing/api";
 
 /**
  * The window assumed when nothing declares one. Conservative on purpose: a window that is

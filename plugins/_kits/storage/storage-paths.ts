@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { absolutePath } from "../../../src/index";
 
 /**
  * The folder name of a project: the absolute cwd with every character outside `[A-Za-z0-9]`
@@ -21,7 +22,5 @@ export function projectSlug(cwd: string): string {
 /** The root folder of a store: `option` (with `~` expanded, relative to `cwd`) or `~/.ubiquity/<kind>`. */
 export function storageRoot(option: string | undefined, cwd: string, kind: string): string {
   if (option === undefined || option === "") return join(homedir(), ".ubiquity", kind);
-  if (option === "~") return homedir();
-  if (option.startsWith("~/")) return join(homedir(), option.slice(2));
-  return resolve(cwd, option);
+  return absolutePath(cwd, option);
 }

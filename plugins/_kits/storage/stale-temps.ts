@@ -6,8 +6,8 @@
 import { readdir, stat, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { glob } from "tinyglobby";
-import type { Kernel } from "../../src/index";
-import { isProcessAlive } from "./live-groups";
+import type { Kernel } from "../../../src/index";
+import { isProcessAlive } from "../process/index";
 
 const TEMP = /^\..+\.tmp$/;
 /** Exactly the names `writeFileAtomic` gives: `.<name>.<pid>.<8 hex>.tmp`. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { Tool, type ToolContext } from "../../src/index";
+import { Tool, type ToolContext } from "../../../src/index";
 import { outsideRoots } from "./paths";
 
 /**

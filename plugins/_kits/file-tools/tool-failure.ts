@@ -1,4 +1,4 @@
-import type { ToolOutput } from "../../src/index";
+import type { ToolOutput } from "../../../src/index";
 
 /**
  * A refusal or error the model should read and act on (a missing file, a stale read, a path

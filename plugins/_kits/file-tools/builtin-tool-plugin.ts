@@ -1,4 +1,4 @@
-import type { Kernel, Plugin, Tool } from "../../src/index";
+import type { Kernel, Plugin, Tool } from "../../../src/index";
 
 /**
  * A built-in tool plugin: it registers one tool, unless `options.tools` replaces the built-in

@@ -3,8 +3,8 @@
  * overwritten, and write the result atomically while keeping the file's conventions.
  */
 import { readFile, stat } from "node:fs/promises";
-import type { ToolContext } from "../../src/index";
-import { writeFileAtomic } from "./atomic-write";
+import type { ToolContext } from "../../../src/index";
+import { writeFileAtomic } from "../storage/index";
 import { resolvePermitted } from "./paths";
 import { assertReadInFull, recordWrite } from "./read-state";
 import { decodeText, encodeText, withLineEnding, type TextFile } from "./text-file";

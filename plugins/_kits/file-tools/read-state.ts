@@ -4,7 +4,7 @@
  * fully resolved path.
  */
 import { createHash } from "node:crypto";
-import type { FileReadRecord } from "../../src/index";
+import type { FileReadRecord } from "../../../src/index";
 import { splitLines } from "./text-file";
 import { ToolFailure } from "./tool-failure";
 

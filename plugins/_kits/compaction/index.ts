@@ -1,0 +1,15 @@
+/**
+ * The compaction kit: the context budget both compaction tiers (compaction-micro,
+ * compaction-summarize) work against. Not a plugin: the only file other folders import.
+ */
+export {
+  budgetFor,
+  resolveContextWindow,
+  DEFAULT_CONTEXT_WINDOW,
+  SUMMARY_RESERVE,
+  REQUEST_HEADROOM,
+  type Budget,
+  type BudgetOptions,
+  type ContextWindow,
+  type WindowSource,
+} from "./context-budget";

@@ -1,0 +1,6 @@
+/**
+ * The process kit: the process groups this program started (Bash, command hooks), killed when
+ * it exits, and whether a pid is alive (sandbox, session locks, temp sweeps, MCP reaping). Not a
+ * plugin: the only file other folders import.
+ */
+export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-groups";

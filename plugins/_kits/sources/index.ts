@@ -1,0 +1,8 @@
+/**
+ * The sources kit: reading the user's and a project's own files (settings, agents, skills,
+ * memory) — the `user` / `project` / `local` vocabulary, markdown frontmatter, and the warning
+ * for a file that is skipped. Not a plugin: the only file other folders import.
+ */
+export { SOURCE_ORDER, orderedSources, permittedSources, MAX_DEFINITION_BYTES, definitionNameProblem, type Source } from "./sources";
+export { splitFrontmatter, camelKeys, type Frontmatter } from "./frontmatter";
+export { warn } from "./warn";
