@@ -4,7 +4,7 @@ import type { ToolContext, ToolOutput } from "../../src/index";
 import { PathTool } from "../_shared/path-tool";
 import { binaryKind, looksBinary } from "../_shared/binary";
 import { resolvePermitted } from "../_shared/paths";
-import { recordRead } from "../_shared/read-state";
+import { readStateOf, recordRead } from "../_shared/read-state";
 import { MAX_LINE_CHARS, decodeText, numberLines, splitLines } from "../_shared/text-file";
 import { ToolFailure, guard } from "../_shared/tool-failure";
 import { formatSize, missingFileMessage } from "./describe";
@@ -87,7 +87,7 @@ export class ReadTool extends PathTool<typeof ReadInput> {
       const total = window.total;
       if (total !== undefined && total > 0 && start > total) throw new ToolFailure(pastEnd(shown, start, total));
       const full = start === 1 && !window.more;
-      recordRead(ctx.readState, real, full, { size: info.size, mtimeMs: info.mtimeMs });
+      recordRead(readStateOf(ctx), real, full, { size: info.size, mtimeMs: info.mtimeMs });
       return render(shown, real, window.lines, start, total, full);
     }
 
@@ -100,7 +100,7 @@ export class ReadTool extends PathTool<typeof ReadInput> {
     }
     const shownLines = lines.slice(start - 1, start - 1 + count);
     const full = start === 1 && start - 1 + shownLines.length === total;
-    recordRead(ctx.readState, real, full, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
+    recordRead(readStateOf(ctx), real, full, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
     return render(shown, real, shownLines, start, total, full);
   }
 }
