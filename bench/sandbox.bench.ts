@@ -17,7 +17,7 @@ const CALLS = 60;
 
 function context(cwd: string, id: string): ToolContext {
   const quiet = () => {};
-  return { cwd, roots: [cwd], abortSignal: new AbortController().signal, sessionId: "bench", toolUseId: id, readState: new Map(), env: {}, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet } };
+  return { cwd, roots: [cwd], abortSignal: new AbortController().signal, sessionId: "bench", toolUseId: id, env: {}, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet } };
 }
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;

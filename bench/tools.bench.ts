@@ -49,7 +49,6 @@ function context(cwd: string): ToolContext {
     abortSignal: new AbortController().signal,
     sessionId: "bench",
     toolUseId: "bench",
-    readState: new Map(),
     env: {},
     logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
   };

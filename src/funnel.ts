@@ -41,7 +41,6 @@ export function toolContext(run: RunContext, toolUseId: string): ToolContext {
     abortSignal: run.abortSignal,
     sessionId: run.sessionId,
     toolUseId,
-    readState: run.readState,
     env: run.options.env ?? {},
     subprocessEnv: run.options.subprocessEnv ?? "scrubbed",
     logger: run.logger,

@@ -16,7 +16,7 @@ export { CallWatch, ModelTimeoutError, restartRequestTimer, DEFAULT_REQUEST_TIME
 export { OBSERVER_HOOKS } from "./hooks";
 export type * from "./hooks";
 export { Tool, defineTool, isTool, toolJsonSchema } from "./tool";
-export type { ToolContext, ToolSpec, ToolPermission, FileReadRecord } from "./tool";
+export type { ToolContext, ToolSpec, ToolPermission } from "./tool";
 export { emptyUsage, addUsage } from "./messages";
 export type * from "./messages";
 export {

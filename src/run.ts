@@ -3,7 +3,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { JSONValue } from "@ai-sdk/provider";
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { Logger } from "./config/schema";
-import type { FileReadRecord, Tool } from "./tool";
+import type { Tool } from "./tool";
 import { emptyUsage, stamp, type Message, type MessageInit, type PermissionDenial, type Usage } from "./messages";
 import { absolutePath } from "./paths";
 
@@ -25,8 +25,6 @@ export interface RunContext {
   readonly roots: string[];
   readonly abortSignal: AbortSignal;
   readonly logger: Logger;
-  /** Per-run file-read state (fresh for each subagent). */
-  readonly readState: Map<string, FileReadRecord>;
   /** Set inside a subagent. */
   readonly agent?: AgentIdentity;
   /** The parent run, inside a subagent. */
@@ -48,7 +46,7 @@ export interface RunContext {
   numTurns: number;
   /** Set when a handler asked to end the run (`interrupt: true`). */
   interrupted?: string;
-  /** Per-run slots for plugins (key with a symbol or a WeakMap of your own). */
+  /** Per-run slots: each plugin's `context.run(run)` lives here; code without a plugin context keys its own slot with a private symbol. */
   readonly state: Map<unknown, unknown>;
   /** Facts for `system/init`'s `extra`, keyed by feature (e.g. `mcpServers`); fill it at `session.start`. */
   readonly initExtra: Record<string, JSONValue>;
@@ -86,7 +84,6 @@ export function createRun(init: CreateRunInit): RunContext {
     roots,
     abortSignal: init.abortSignal,
     logger: options.logger,
-    readState: new Map(),
     agent: init.agent,
     parent: init.parent,
     history: [],

@@ -4,16 +4,6 @@ import type { ToolOutput } from "./messages";
 import type { SubprocessEnvMode } from "./subprocess-env";
 import type { RunContext } from "./run";
 
-/** What Read recorded about a file, for read-before-write. */
-export interface FileReadRecord {
-  /** True when the whole file was seen (no offset, nothing cut by the line limit). */
-  full: boolean;
-  mtimeMs: number;
-  size: number;
-  /** sha256 of the content that was seen in full (undefined for a partial read). */
-  hash?: string;
-}
-
 /** Everything a tool call can see of its run. */
 export interface ToolContext {
   /** The run's working directory (absolute). */
@@ -23,8 +13,6 @@ export interface ToolContext {
   abortSignal: AbortSignal;
   sessionId: string;
   toolUseId: string;
-  /** Per-run (per-subagent) file-read state, keyed by absolute resolved path. */
-  readState: Map<string, FileReadRecord>;
   /** `options.env`: the environment overlay for subprocesses. */
   env: Readonly<Record<string, string>>;
   /** `options.subprocessEnv`: whether subprocesses inherit credential variables ["scrubbed"]. */

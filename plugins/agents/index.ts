@@ -3,7 +3,6 @@
  * when `agentSources` asks, from agent files (later sources win a name, `options.agents` wins
  * over files). The Agent tool is registered only when at least one agent is configured.
  * - `kernel.ready`: read agent files, register the Agent tool
- * - `tool.beforeCall`: note which run an Agent call belongs to (a ToolContext carries no run)
  * - `tool.list`: a subagent keeps its parent's tools cut to its definition; never Agent, never AskUserQuestion
  * - `turn.prompt` / `turn.stop` / `session.end`: SubagentStart context, SubagentStop
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
@@ -18,7 +17,6 @@ import {
   type RunContext,
   type SystemSection,
   type Tool,
-  type ToolContext,
 } from "../../src/index";
 import { getHooksApi } from "../hooks/index";
 import { AGENT_TOOL, AgentTool } from "./agent-tool";
@@ -60,17 +58,22 @@ function sortedByName<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]!]));
 }
 
+/** What the plugin keeps per run: a subagent's delegation, and whether SubagentStop fired for it. */
+interface RunState {
+  delegation?: Delegation;
+  stopFired?: boolean;
+}
+
 /** The agents plugin. */
 export const agentsPlugin = definePlugin(function agents() {
   return {
     name: NAME,
     projectFiles: ({ cwd }: ProjectPlace) =>
       ["agents", "agents.local"].map((name) => join(cwd, ".ubiquity", name)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
-    apply(kernel) {
+    runState: (): RunState => ({}),
+    apply(kernel, context) {
       let agents: Record<string, AgentDefinition> = {};
-      const delegations = new WeakMap<RunContext, Delegation>();
-      const callers = new WeakMap<ToolContext, RunContext>();
-      const stopFired = new WeakSet<RunContext>();
+      const stateOf = (run: RunContext): RunState => context.run(run);
       apis.set(kernel, { definitions: () => agents });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
@@ -86,21 +89,18 @@ export const agentsPlugin = definePlugin(function agents() {
         const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);
         if (claimed && position(claimed.owner) > position(NAME)) return;
         const tool = new AgentTool(agents, async (input, ctx) => {
-          const parent = callers.get(ctx);
-          if (!parent) return { content: "Agent failed: the call is not bound to a run; call it through a run's tool funnel (runToolCall), whose tool.beforeCall binds it", isError: true };
-          return runSubagent(parent, input.subagent_type, agents[input.subagent_type]!, input, ctx.toolUseId, (child, d) => delegations.set(child, d));
+          const parent = ctx.run;
+          if (!parent) return { content: "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run", isError: true };
+          return runSubagent(parent, input.subagent_type, agents[input.subagent_type]!, input, ctx.toolUseId, (child, d) => {
+            stateOf(child).delegation = d;
+          });
         });
         kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
       });
 
-      kernel.hooks.tool.beforeCall.tap(NAME, (state, call) => {
-        if (call.toolName === AGENT_TOOL) callers.set(call.context, call.run);
-        return state;
-      });
-
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
         if (!run.agent) return tools;
-        const delegation = delegations.get(run);
+        const delegation = stateOf(run).delegation;
         // No nested subagents, and nobody to answer a question: the report goes to the parent.
         return tools.filter(
           (t) => t.name !== AGENT_TOOL && t.name !== "AskUserQuestion" && keepTool(t.name, delegation?.parentTools, delegation?.definition),
@@ -108,7 +108,7 @@ export const agentsPlugin = definePlugin(function agents() {
       });
 
       kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
-        const context = run.agent && prompt.source === "user" ? delegations.get(run)?.context : undefined;
+        const context = run.agent && prompt.source === "user" ? stateOf(run).delegation?.context : undefined;
         return context?.length ? { ...prompt, context: [...prompt.context, ...context] } : prompt;
       });
 
@@ -116,7 +116,7 @@ export const agentsPlugin = definePlugin(function agents() {
       kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
         const hooks = getHooksApi(kernel);
         if (!run.agent || !hooks?.has("SubagentStop")) return undefined;
-        stopFired.add(run);
+        stateOf(run).stopFired = true;
         const outcome = await hooks.fire("SubagentStop", run, { message: info.text, extra: { stopHookActive: info.continuations > 0 } });
         return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;
       });
@@ -124,7 +124,7 @@ export const agentsPlugin = definePlugin(function agents() {
       // A subagent that failed never reached turn.stop: SubagentStop still fires, to inform.
       kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
         const hooks = getHooksApi(kernel);
-        if (!run.agent || stopFired.has(run) || !hooks?.has("SubagentStop")) return;
+        if (!run.agent || stateOf(run).stopFired || !hooks?.has("SubagentStop")) return;
         await hooks.fire("SubagentStop", run, { message: result.result, extra: { stopHookActive: false, subtype: result.subtype } });
       });
 

@@ -38,13 +38,9 @@ export function describeBreak(reasons: string[], call: number, before: number, a
 /** The cache-break detector. */
 export const cacheBreaksPlugin = definePlugin(() => ({
   name: NAME,
-  apply(kernel) {
-    const runs = new WeakMap<RunContext, RunState>();
-    const stateOf = (run: RunContext) => {
-      let s = runs.get(run);
-      if (!s) runs.set(run, (s = {}));
-      return s;
-    };
+  runState: (): RunState => ({}),
+  apply(kernel, context) {
+    const stateOf = (run: RunContext): RunState => context.run(run);
     const on = (run: RunContext) => run.options.detectCacheBreaks === true;
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request, run) => {

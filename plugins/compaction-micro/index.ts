@@ -23,13 +23,10 @@ const enabled = (run: RunContext) => run.options.autoMicrocompact !== false;
 /** The microcompaction plugin. */
 export const microcompactionPlugin = definePlugin(() => ({
   name: NAME,
-  apply(kernel) {
-    const windows = new WeakMap<RunContext, Promise<ContextWindow>>();
-    const windowOf = (run: RunContext) => {
-      let window = windows.get(run);
-      if (!window) windows.set(run, (window = resolveContextWindow(run, run.modelLabel)));
-      return window;
-    };
+  // Resolved on first use in a run (its first compaction), once the model label is known.
+  runState: (run: RunContext): Promise<ContextWindow> => resolveContextWindow(run, run.modelLabel),
+  apply(kernel, context) {
+    const windowOf = (run: RunContext): Promise<ContextWindow> => context.run(run);
 
     kernel.hooks.context.compact.tapPromise({ name: NAME, stage: COMPACT_STAGE.MICRO }, async (state: CompactState, run) => {
       if (!enabled(run)) return state;

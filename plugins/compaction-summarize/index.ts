@@ -40,13 +40,9 @@ const enabled = (run: RunContext) => run.options.autoCompact !== false;
 /** The full-compaction plugin. */
 export const summarizeCompactionPlugin = definePlugin(() => ({
   name: NAME,
-  apply(kernel) {
-    const runs = new WeakMap<RunContext, RunState>();
-    const stateOf = (run: RunContext) => {
-      let s = runs.get(run);
-      if (!s) runs.set(run, (s = { failures: 0 }));
-      return s;
-    };
+  runState: (): RunState => ({ failures: 0 }),
+  apply(kernel, context) {
+    const stateOf = (run: RunContext): RunState => context.run(run);
     const summarizer = (run: RunContext, s: RunState) => {
       if (!s.model) {
         s.model = resolveModel(run, run.options.compactModel ?? run.model!, "compact");

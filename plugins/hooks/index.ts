@@ -49,19 +49,15 @@ interface RunState {
 /** The hooks plugin. */
 export const hooksPlugin = definePlugin(() => ({
   name: NAME,
-  apply(kernel) {
+  runState: (): RunState => ({ sessionContext: [], stopContinuations: 0 }),
+  apply(kernel, context) {
     // options.hooks, then command hooks from the settings files the caller enabled (read at kernel.config).
     let effective: HooksConfig | undefined;
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       effective = effectiveHooks(kernel, options.hooks as HooksConfig | undefined);
     });
     const config = () => effective;
-    const runs = new WeakMap<RunContext, RunState>();
-    const stateOf = (run: RunContext) => {
-      let s = runs.get(run);
-      if (!s) runs.set(run, (s = { sessionContext: [], stopContinuations: 0 }));
-      return s;
-    };
+    const stateOf = (run: RunContext): RunState => context.run(run);
     const callFlags = new WeakMap<ToolCall, { approved: boolean; ask: boolean }>();
     const has = (event: HookEventName) => (config()?.[event]?.length ?? 0) > 0;
     const fire: HooksApi["fire"] = (event, run, fields = {}) => {

@@ -104,12 +104,16 @@ function checkRunSettings(kernel: Kernel, options: ResolvedOptions) {
   }
 }
 
-const fallbacks = new WeakMap<RunContext, Promise<Model>>();
+/** What the plugin keeps per run: the fallback model, built on the first provider failure. */
+interface RunState {
+  fallback?: Promise<Model>;
+}
 
 /** The model plugin. */
 export const modelPlugin = definePlugin(() => ({
   name: NAME,
-  apply(kernel) {
+  runState: (): RunState => ({}),
+  apply(kernel, context) {
     // Innermost wrapper: every retry attempt is checked, and a 200 that is no stream is retried.
     getModelApi(kernel).addFetchWrapper(`${NAME}/stream-check`, (next, context) => streamCheckingFetch(next, context.provider));
     for (const [name, spec] of Object.entries(PROVIDERS) as [string, ProviderSpec][]) {
@@ -140,12 +144,9 @@ export const modelPlugin = definePlugin(() => ({
     kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.FALLBACK }, async (info, run) => {
       const wanted = run.options.fallbackModel;
       if (wanted === undefined || !isProviderFailure(info.error)) return undefined;
-      let pending = fallbacks.get(run);
-      if (!pending) {
-        pending = resolveModel(run, wanted, "fallback");
-        fallbacks.set(run, pending);
-      }
-      const fallback = throughTransport(kernel, await pending, run.options);
+      const state: RunState = context.run(run);
+      state.fallback ??= resolveModel(run, wanted, "fallback");
+      const fallback = throughTransport(kernel, await state.fallback, run.options);
       if (info.request.model === fallback) return undefined;
       const label = modelLabel(fallback);
       run.logger.debug(`[${NAME}] ${info.request.modelLabel} failed; falling back to ${label}`);

@@ -307,7 +307,6 @@ export function placeholderContext(place: Place): ToolContext {
     abortSignal: new AbortController().signal,
     sessionId: "",
     toolUseId: "",
-    readState: new Map(),
     env: {},
     logger: quiet,
   };

@@ -15,16 +15,8 @@ interface Tally {
   unpriced: Set<string>;
 }
 
-const TALLY = Symbol("ubiquity:pricing.tally");
-
-function tallyOf(run: RunContext): Tally {
-  let tally = run.state.get(TALLY) as Tally | undefined;
-  if (!tally) run.state.set(TALLY, (tally = { costUsd: 0, unpriced: new Set() }));
-  return tally;
-}
-
-/** Add one response's cost (or its being unpriced) to `run` and its ancestors. */
-function charge(run: RunContext, label: string, costUsd: number | undefined) {
+/** Add one response's cost (or its being unpriced) to `run` and its ancestors (`tallyOf`: the plugin's run state). */
+function charge(run: RunContext, label: string, costUsd: number | undefined, tallyOf: (run: RunContext) => Tally) {
   for (let r: RunContext | undefined = run; r; r = r.parent) {
     const tally = tallyOf(r);
     if (costUsd === undefined) tally.unpriced.add(label);
@@ -36,8 +28,10 @@ function charge(run: RunContext, label: string, costUsd: number | undefined) {
 /** The pricing plugin. */
 export const pricingPlugin = definePlugin(() => ({
   name: NAME,
-  apply(kernel) {
+  runState: (): Tally => ({ costUsd: 0, unpriced: new Set() }),
+  apply(kernel, context) {
     const api = getPricingApi(kernel);
+    const tallyOf = (run: RunContext): Tally => context.run(run);
     kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
       const label = response.modelLabel;
       const options = { modelPricing: run.options.modelPricing, marketPricing: run.options.marketPricing };
@@ -46,7 +40,7 @@ export const pricingPlugin = definePlugin(() => ({
         const why = options.marketPricing === false ? "marketPricing is false" : "no market price for this provider and model";
         run.logger.debug(`[${NAME}] no price for ${label} (no modelPricing entry matches; ${why}); totalCostUsd is null`);
       }
-      charge(run, label, quote?.costUsd);
+      charge(run, label, quote?.costUsd, tallyOf);
     });
     kernel.hooks.session.end.tapPromise(NAME, async (run) => {
       const unpriced = tallyOf(run).unpriced;

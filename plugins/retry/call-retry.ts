@@ -43,16 +43,20 @@ export function callRetryWait(error: unknown, wrapped: boolean, attempt: number,
   return isConnectionError(error) ? backoff() : undefined;
 }
 
-/** The `model.error` tap: another attempt with the same request, after a wait. */
-export function callRetry(kernel: RunContext["kernel"], name: string) {
-  // Attempts per run, counted per model call and model.
-  const counts = new WeakMap<RunContext, { key: string; count: number }>();
+/** What a run keeps of its call retries: the attempts at its current model call and model. */
+export interface CallRetryState {
+  attempts?: { key: string; count: number };
+}
+
+/** The `model.error` tap: another attempt with the same request, after a wait. `stateOf` is the plugin's per-run state. */
+export function callRetry(kernel: RunContext["kernel"], name: string, stateOf: (run: RunContext) => CallRetryState) {
   return async (info: ModelErrorInfo, run: RunContext): Promise<ModelRecovery | undefined> => {
     const maxRetries = run.options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (maxRetries === 0) return undefined;
     const key = `${info.request.call}\u0000${info.request.modelLabel}`;
-    let state = counts.get(run);
-    if (state?.key !== key) counts.set(run, (state = { key, count: 0 }));
+    const own = stateOf(run);
+    if (own.attempts?.key !== key) own.attempts = { key, count: 0 };
+    const state = own.attempts;
     if (state.count >= maxRetries) return undefined;
     const maxWaitMs = run.options.retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     const wait = callRetryWait(info.error, getModelApi(kernel).isWrapped(info.request.model), state.count, maxWaitMs);

@@ -8,7 +8,7 @@
  * `maxRetries: 0` turns both off.
  */
 import { definePlugin, ERROR_STAGE } from "../../src/index";
-import { callRetry } from "./call-retry";
+import { callRetry, type CallRetryState } from "./call-retry";
 import { getModelApi } from "../model/api";
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS } from "./policy";
 import { retryingFetch } from "./retry-fetch";
@@ -19,14 +19,15 @@ export const NAME = "ubiquity:retry";
 export const retryPlugin = definePlugin(() => ({
   name: NAME,
   dependsOn: ["ubiquity:model"],
-  apply(kernel) {
+  runState: (): CallRetryState => ({}),
+  apply(kernel, context) {
     getModelApi(kernel).addFetchWrapper(NAME, (next, context) => {
       const maxRetries = context.options.maxRetries ?? DEFAULT_MAX_RETRIES;
       if (maxRetries === 0) return next;
       const maxWaitMs = context.options.retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
       return retryingFetch(next, { maxRetries, maxWaitMs, logger: context.logger, provider: context.provider });
     });
-    kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.RETRY }, callRetry(kernel, NAME));
+    kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.RETRY }, callRetry(kernel, NAME, (run) => context.run(run)));
   },
 }));
 

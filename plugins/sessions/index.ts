@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { PROMPT_STAGE, UbiquityError, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
+import { PROMPT_STAGE, UbiquityError, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
 import { storageRoot, removeStaleTemps } from "../_kits/storage/index";
 import { warn } from "../_kits/sources/index";
 import { acquireLock, releaseAllLocks, releaseLock } from "./lock";
@@ -56,8 +56,8 @@ export function storeFor(run: RunContext): SessionStore {
 export const sessionsPlugin = definePlugin(function sessions() {
   return {
     name: NAME,
-    apply(kernel: Kernel) {
-      const runs = new WeakMap<RunContext, RunState>();
+    runState: (): RunState => ({}),
+    apply(kernel: Kernel, context: PluginContext<undefined, RunState>) {
       // Messages reach `event` without their run; a session id names it (subagents share it).
       // Runs of one kernel resuming the same session share its writer, counted.
       const writers = new Map<string, { writer: TranscriptWriter; runs: number; locked?: string }>();
@@ -109,7 +109,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
             path = store.pathFor(run.sessionId, run.cwd);
           }
         }
-        runs.set(run, { path: fork && !persist ? undefined : path, resumed: true, locked });
+        Object.assign(context.run(run), { path: fork && !persist ? undefined : path, resumed: true, locked });
         const caps = new Map(run.tools.map((t) => [t.name, t.maxResultChars] as const));
         // A fork keeps this run's own id (the loop adopts the returned one).
         return { sessionId: fork ? run.sessionId : found.sessionId, history: replay(records, { maxResultChars: (name) => caps.get(name) }) };
@@ -120,8 +120,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
         const open = writers.get(run.sessionId);
         if (open) open.runs++;
         else {
-          let state = runs.get(run);
-          if (!state) runs.set(run, (state = {}));
+          const state = context.run(run);
           const path = state.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
           // A new session under a chosen id must not append to a stored one.
           if (run.options.sessionId === run.sessionId && !state.resumed && existsSync(path)) {
@@ -147,8 +146,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
       kernel.hooks.turn.prompt.tap({ name: NAME, stage: RECORD_PROMPT_STAGE }, (prompt: TurnPrompt, run: RunContext) => {
         if (run.agent) return prompt;
         writers.get(run.sessionId)?.writer.prompt(prompt);
-        const state = runs.get(run);
-        if (!state?.resumed || prompt.blocked !== undefined) return prompt;
+        const state = context.run(run);
+        if (!state.resumed || prompt.blocked !== undefined) return prompt;
         state.resumed = false;
         // Recorded above without it: on replay, the two user records merge back into this shape.
         const unanswered = takeTrailingPrompt(run.history);

@@ -23,22 +23,29 @@ export function getSkillsApi(kernel: Kernel): SkillsApi | undefined {
   return apis.get(kernel);
 }
 
-/** Create and register the API of a kernel (the skills plugin does this in `apply`). */
-export function createSkillsApi(kernel: Kernel): SkillsApi & { load(skills: Skill[]): void } {
+/** The part of the skills plugin's per-run state the API keeps: the run's own narrowing. */
+export interface SkillsRunState {
+  narrowed?: ReadonlySet<string>;
+}
+
+/**
+ * Create and register the API of a kernel (the skills plugin does this in `apply`); `stateOf` is
+ * the plugin's per-run state (`context.run`).
+ */
+export function createSkillsApi(kernel: Kernel, stateOf: (run: RunContext) => SkillsRunState): SkillsApi & { load(skills: Skill[]): void } {
   let loaded: readonly Skill[] = [];
-  const narrowed = new WeakMap<RunContext, ReadonlySet<string>>();
   const api = {
     load(skills: Skill[]) {
       loaded = Object.freeze([...skills]);
     },
     skills: () => loaded,
     narrow(run: RunContext, names: readonly string[] | undefined) {
-      if (names) narrowed.set(run, new Set(names));
+      if (names) stateOf(run).narrowed = new Set(names);
     },
     skillsFor(run: RunContext) {
       let list = loaded;
       for (let r: RunContext | undefined = run; r; r = r.parent) {
-        const allowed = narrowed.get(r);
+        const allowed = stateOf(r).narrowed;
         if (allowed) list = list.filter((s) => allowed.has(s.name));
       }
       return list;

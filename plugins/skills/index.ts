@@ -11,7 +11,7 @@
 import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
 import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool, isInside } from "../../src/index";
-import { createSkillsApi } from "./api";
+import { createSkillsApi, type SkillsRunState } from "./api";
 import { loadSkills } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
 import { join } from "node:path";
@@ -30,16 +30,22 @@ export const NAME = "ubiquity:skills";
 export const SKILLS_NOTE =
   "# Skills\nSkills — packaged instructions for particular kinds of task — are available through the Skill tool, whose description lists them: when a task matches one, load it before you start.";
 
+/** What the plugin keeps per run: its narrowing (see api.ts) and the Skill tool it offers when narrowed (null: none). */
+interface RunState extends SkillsRunState {
+  tool?: SkillTool | null;
+}
+
 /** The skills plugin. */
 export const skillsPlugin = definePlugin(function skills() {
   return {
     name: NAME,
     projectFiles: ({ cwd }: ProjectPlace) =>
       ["skills", "skills.local"].map((name) => join(cwd, ".ubiquity", name)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
-    apply(kernel) {
-      const api = createSkillsApi(kernel);
+    runState: (): RunState => ({}),
+    apply(kernel, context) {
+      const stateOf = (run: RunContext): RunState => context.run(run);
+      const api = createSkillsApi(kernel, stateOf);
       let registered: SkillTool | undefined;
-      const narrowedTools = new WeakMap<RunContext, SkillTool | null>();
       // Ours (the registered one or a narrowed copy), not a same-name tool a plugin put in its place.
       const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
@@ -59,8 +65,9 @@ export const skillsPlugin = definePlugin(function skills() {
         if (!registered || !tools.includes(registered)) return tools;
         const own = api.skillsFor(run);
         if (own.length === registered.skills.length) return tools;
-        let tool = narrowedTools.get(run);
-        if (tool === undefined) narrowedTools.set(run, (tool = own.length ? new SkillTool(own) : null));
+        const state = stateOf(run);
+        if (state.tool === undefined) state.tool = own.length ? new SkillTool(own) : null;
+        const tool = state.tool;
         return tool ? tools.map((t) => (t === registered ? tool : t)) : tools.filter((t) => t !== registered);
       });
 

@@ -19,19 +19,24 @@ export function inGitCheckout(dir: string): boolean {
   }
 }
 
-const gitCache = new WeakMap<RunContext, boolean>();
+/** What the plugin keeps per run: whether the run's folder is in a git checkout, looked up once. */
+interface RunState {
+  git?: boolean;
+}
 
 /** The system-prompt plugin. */
 export const systemPromptPlugin = definePlugin(() => ({
   name: NAME,
-  apply(kernel) {
+  runState: (): RunState => ({}),
+  apply(kernel, context) {
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.GUIDANCE }, (sections: SystemSection[], run: RunContext) => {
       const text = run.options.systemPrompt ?? guidance(run.tools.map((t) => t.name));
       return text ? [...sections, { id: "guidance", text }] : sections;
     });
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[], run: RunContext) => {
-      let git = gitCache.get(run.parent ?? run);
-      if (git === undefined) gitCache.set(run.parent ?? run, (git = inGitCheckout(run.cwd)));
+      // A subagent shares its parent's answer.
+      const state: RunState = context.run(run.parent ?? run);
+      const git = (state.git ??= inGitCheckout(run.cwd));
       return [
         ...sections,
         {

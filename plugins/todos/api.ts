@@ -4,7 +4,7 @@
  * unfinished work after a summary).
  */
 import { randomBytes } from "node:crypto";
-import type { Kernel, RunContext, ToolContext } from "../../src/index";
+import type { Kernel, RunContext } from "../../src/index";
 import { projectSlug, storageRoot } from "../_kits/storage/index";
 import { applyTodoInput, type TodoChange } from "./edit";
 import { formatCarryOver } from "./render";
@@ -76,18 +76,4 @@ export function createTodosApi(kernel: Kernel): TodosApi {
   };
   apis.set(kernel, api);
   return api;
-}
-
-// TodoWrite receives a ToolContext, not its run; the todos plugin binds each call's context to
-// its run (tool.beforeCall), so a TodoWrite instance needs no kernel of its own.
-const runsByContext = new WeakMap<ToolContext, RunContext>();
-
-/** Remember which run a tool call's context belongs to. */
-export function bindToolContext(context: ToolContext, run: RunContext): void {
-  runsByContext.set(context, run);
-}
-
-/** The run a tool call's context belongs to (bound by the todos plugin). */
-export function runOfToolContext(context: ToolContext): RunContext | undefined {
-  return runsByContext.get(context);
 }

@@ -3,10 +3,10 @@
  * A run's first prompt describes a stored list with unfinished work; a subagent's own list is
  * dropped when it reports. Options: `persistTodos`, `todoDir`, `todoScope`.
  */
-import { definePlugin, describeError, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
-import { bindToolContext, createTodosApi } from "./api";
+import { definePlugin, describeError, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
+import { createTodosApi } from "./api";
 
-export { getTodosApi, runOfToolContext } from "./api";
+export { getTodosApi } from "./api";
 export type { TodosApi } from "./api";
 export { applyTodoInput, checkInputKind, TodoInputError } from "./edit";
 export type { TodoChange } from "./edit";
@@ -23,19 +23,16 @@ export const NAME = "ubiquity:todos";
 export const todosPlugin = definePlugin(function todos() {
   return {
     name: NAME,
-    apply(kernel: Kernel) {
+    // Per run: whether its stored list was already described to the model.
+    runState: () => ({ carried: false }),
+    apply(kernel: Kernel, context: PluginContext<undefined, { carried: boolean }>) {
       const api = createTodosApi(kernel);
-      const carried = new WeakSet<RunContext>();
-
-      kernel.hooks.tool.beforeCall.tap(NAME, (state, call) => {
-        bindToolContext(call.context, call.run);
-        return state;
-      });
 
       // A stored list the model is never told about is a list it duplicates.
       kernel.hooks.turn.prompt.tapPromise(NAME, async (prompt: TurnPrompt, run: RunContext) => {
-        if (run.agent || prompt.source !== "user" || carried.has(run)) return prompt;
-        carried.add(run);
+        const state = context.run(run);
+        if (run.agent || prompt.source !== "user" || state.carried) return prompt;
+        state.carried = true;
         let note: string | undefined;
         try {
           note = await api.describeUnfinished(run);

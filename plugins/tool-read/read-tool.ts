@@ -1,7 +1,7 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool, binaryKind, looksBinary, resolvePermitted, recordRead, MAX_LINE_CHARS, decodeText, numberLines, splitLines, ToolFailure, guard } from "../_kits/file-tools/index";
+import { PathTool, binaryKind, looksBinary, resolvePermitted, readStateOf, recordRead, MAX_LINE_CHARS, decodeText, numberLines, splitLines, ToolFailure, guard } from "../_kits/file-tools/index";
 import { formatSize, missingFileMessage } from "./describe";
 import { readLineWindow } from "./line-window";
 
@@ -82,7 +82,7 @@ export class ReadTool extends PathTool<typeof ReadInput> {
       const total = window.total;
       if (total !== undefined && total > 0 && start > total) throw new ToolFailure(pastEnd(shown, start, total));
       const full = start === 1 && !window.more;
-      recordRead(ctx.readState, real, full, { size: info.size, mtimeMs: info.mtimeMs });
+      recordRead(readStateOf(ctx), real, full, { size: info.size, mtimeMs: info.mtimeMs });
       return render(shown, real, window.lines, start, total, full);
     }
 
@@ -95,7 +95,7 @@ export class ReadTool extends PathTool<typeof ReadInput> {
     }
     const shownLines = lines.slice(start - 1, start - 1 + count);
     const full = start === 1 && start - 1 + shownLines.length === total;
-    recordRead(ctx.readState, real, full, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
+    recordRead(readStateOf(ctx), real, full, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
     return render(shown, real, shownLines, start, total, full);
   }
 }

@@ -1,6 +1,6 @@
 /** The TodoWrite tool: edits the run's todo list through the todos plugin's API. */
 import { Tool, describeError, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
-import { checkInputKind, getTodosApi, runOfToolContext, TodoInputError, TodoWriteInput, formatResult } from "../todos/index";
+import { checkInputKind, getTodosApi, TodoInputError, TodoWriteInput, formatResult } from "../todos/index";
 
 const DESCRIPTION = `Track multi-step work in a todo list that outlives the run (a later run in this project sees it).
 Use it for work of three or more steps, or when the user gives several tasks; skip it for a single quick step.
@@ -33,7 +33,7 @@ export class TodoWriteTool extends Tool<typeof TodoWriteInput> {
   }
 
   async call(input: TodoWriteInput, ctx: ToolContext): Promise<ToolOutput> {
-    const run = runOfToolContext(ctx);
+    const run = ctx.run;
     const api = run && getTodosApi(run.kernel);
     if (!run || !api) {
       return { content: "TodoWrite needs the ubiquity:todos plugin, which is not in this run's plugin list (the default preset has it).", isError: true };

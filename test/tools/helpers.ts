@@ -36,7 +36,6 @@ export function toolContext(cwd: string, extra: Partial<ToolContext> = {}): Tool
     abortSignal: new AbortController().signal,
     sessionId: "test-session",
     toolUseId: "test-call",
-    readState: new Map(),
     env: {},
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     ...extra,

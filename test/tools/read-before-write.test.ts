@@ -1,9 +1,10 @@
-import { readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EditTool } from "../../plugins/tool-edit/index";
 import { ReadTool } from "../../plugins/tool-read/index";
 import { WriteTool } from "../../plugins/tool-write/index";
+import { createKernel, createRun, toolContext as runToolContext, type RunContext } from "../../src/index";
 import { tempDir, toolContext } from "./helpers";
 
 const read = new ReadTool();
@@ -79,9 +80,9 @@ describe("read-before-write", () => {
   it("catches a same-size change with an unchanged mtime (by content)", async () => {
     const { ctx, path } = setup("aaaa\n");
     await read.call({ file_path: "f.txt" }, ctx);
-    const record = ctx.readState.get(path)!;
+    const { mtimeMs } = statSync(path); // what the read recorded
     writeFileSync(path, "bbbb\n");
-    utimesSync(path, new Date(record.mtimeMs), new Date(record.mtimeMs));
+    utimesSync(path, new Date(mtimeMs), new Date(mtimeMs));
     const w = await write.call({ file_path: "f.txt", content: "cccc\n" }, ctx);
     expect(w.isError).toBe(true);
     expect(w.content).toContain("has changed");
@@ -123,5 +124,23 @@ describe("read-before-write", () => {
     const other = toolContext(dir);
     const w = await write.call({ file_path: "f.txt", content: "x\n" }, other);
     expect(w.isError).toBe(true);
+  });
+
+  it("inside a run, every call of the run shares the state; a subagent's run starts with its own", async () => {
+    const { dir, path } = setup();
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const kernel = createKernel({ plugins: [], cwd: dir, logger: quiet });
+    const abortSignal = new AbortController().signal;
+    const parent = createRun({ kernel, abortSignal, sink: () => {} });
+    const child: RunContext = createRun({ kernel, abortSignal, parent, agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" } });
+
+    // The funnel builds a fresh ToolContext for each call: the run carries what Read saw.
+    await read.call({ file_path: "f.txt" }, runToolContext(parent, "call-1"));
+    const refused = await write.call({ file_path: "f.txt", content: "child\n" }, runToolContext(child, "call-2"));
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toContain("has not been read in this run");
+    const written = await write.call({ file_path: "f.txt", content: "parent\n" }, runToolContext(parent, "call-3"));
+    expect(written.isError).toBeFalsy();
+    expect(readFileSync(path, "utf8")).toBe("parent\n");
   });
 });

@@ -6,7 +6,7 @@ import { readFile, stat } from "node:fs/promises";
 import type { ToolContext } from "../../../src/index";
 import { writeFileAtomic } from "../storage/index";
 import { resolvePermitted } from "./paths";
-import { assertReadInFull, recordWrite } from "./read-state";
+import { assertReadInFull, readStateOf, recordWrite } from "./read-state";
 import { decodeText, encodeText, withLineEnding, type TextFile } from "./text-file";
 import { ToolFailure } from "./tool-failure";
 
@@ -35,7 +35,7 @@ export async function openWriteTarget(ctx: ToolContext, path: string): Promise<W
   if (info.isDirectory()) throw new ToolFailure(`${shown} is a directory; give the path of a file.`);
   if (!info.isFile()) throw new ToolFailure(`${shown} is not a regular file (a device, socket or pipe); only regular files can be written.`);
   const bytes = await readFile(real);
-  assertReadInFull(ctx.readState, real, shown, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
+  assertReadInFull(readStateOf(ctx), real, shown, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
   return { real, shown, existing: decodeText(bytes) };
 }
 
@@ -52,6 +52,6 @@ export async function commitWrite(ctx: ToolContext, target: WriteTarget, text: s
   const bytes = encodeText(keep, existing?.bom ?? false);
   await writeFileAtomic(target.real, bytes);
   const after = await stat(target.real);
-  recordWrite(ctx.readState, target.real, bytes, after.mtimeMs);
+  recordWrite(readStateOf(ctx), target.real, bytes, after.mtimeMs);
   return bytes;
 }

@@ -7,7 +7,7 @@ export { ToolFailure, guard } from "./tool-failure";
 export { builtinToolPlugin } from "./builtin-tool-plugin";
 export { PathTool } from "./path-tool";
 export { resolvePermitted, outsideRoots, displayPath, placeName, type ResolvedPath } from "./paths";
-export { contentHash, recordRead, recordWrite, assertReadInFull, type FileSnapshot } from "./read-state";
+export { contentHash, readStateOf, recordRead, recordWrite, assertReadInFull, type FileSnapshot, type FileReadRecord } from "./read-state";
 export { decodeText, encodeText, detectLineEnding, withLineEnding, splitLines, numberLines, MAX_LINE_CHARS, type LineEnding, type TextFile } from "./text-file";
 export { openWriteTarget, commitWrite, type WriteTarget } from "./existing-file";
 export { looksBinary, binaryKind } from "./binary";

@@ -1,12 +1,40 @@
 /**
  * Read-before-write: an existing file may be overwritten only when this run has read all of
- * it and it has not changed since. What Read saw is kept in `ctx.readState`, keyed by the
- * fully resolved path.
+ * it and it has not changed since. What Read saw is kept per run (a subagent's run has its own)
+ * in the run's state slots, keyed by the fully resolved path; the kernel knows nothing of it.
  */
 import { createHash } from "node:crypto";
-import type { FileReadRecord } from "../../../src/index";
+import type { ToolContext } from "../../../src/index";
 import { splitLines } from "./text-file";
 import { ToolFailure } from "./tool-failure";
+
+/** What Read recorded about a file, for read-before-write. */
+export interface FileReadRecord {
+  /** True when the whole file was seen (no offset, nothing cut by the line limit). */
+  full: boolean;
+  mtimeMs: number;
+  size: number;
+  /** sha256 of the content that was seen in full (undefined for a partial read). */
+  hash?: string;
+}
+
+/** The file tools' slot in `RunContext.state`. */
+const READ_STATE = Symbol("ubiquity:file-tools read state");
+
+// A context built by hand, outside a run (a unit test calling a tool), keeps its own state.
+const detached = new WeakMap<ToolContext, Map<string, FileReadRecord>>();
+
+/** What the file tools of `ctx`'s run have seen, keyed by fully resolved path (created on first use). */
+export function readStateOf(ctx: ToolContext): Map<string, FileReadRecord> {
+  const slots = ctx.run?.state;
+  let state = (slots ? slots.get(READ_STATE) : detached.get(ctx)) as Map<string, FileReadRecord> | undefined;
+  if (!state) {
+    state = new Map();
+    if (slots) slots.set(READ_STATE, state);
+    else detached.set(ctx, state);
+  }
+  return state;
+}
 
 /** The facts about a file on disk that a read record is compared with. */
 export interface FileSnapshot {
