@@ -16,6 +16,7 @@ import {
   type Kernel,
   type ModelProvider,
   type ModelRef,
+  type ModelRequest,
   type ResolvedOptions,
   type RunContext,
 } from "../../src/index";
@@ -106,6 +107,9 @@ function checkRunSettings(kernel: Kernel, options: ResolvedOptions) {
 
 const fallbacks = new WeakMap<RunContext, Promise<Model>>();
 
+/** The thinking budget of a request: the run's `maxThinkingTokens` for its turns (a summary or a plugin's own call keeps the provider's default, as the summarizer always did). */
+const thinkingFor = (request: ModelRequest, run: RunContext) => ((request.purpose ?? "turn") === "turn" ? run.options.maxThinkingTokens : undefined);
+
 /** The model plugin. */
 export const modelPlugin = definePlugin(() => ({
   name: NAME,
@@ -132,7 +136,7 @@ export const modelPlugin = definePlugin(() => ({
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request, run) => {
       const model = throughTransport(kernel, request.model as Model, run.options);
-      const providerOptions = dialectOptions(request.model, run.options.maxThinkingTokens, request.providerOptions);
+      const providerOptions = dialectOptions(request.model, thinkingFor(request, run), request.providerOptions);
       return providerOptions === request.providerOptions && model === request.model ? request : { ...request, model, providerOptions };
     });
 
@@ -149,7 +153,7 @@ export const modelPlugin = definePlugin(() => ({
       if (info.request.model === fallback) return undefined;
       const label = modelLabel(fallback);
       run.logger.debug(`[${NAME}] ${info.request.modelLabel} failed; falling back to ${label}`);
-      const providerOptions = dialectOptions(fallback, run.options.maxThinkingTokens, info.request.providerOptions);
+      const providerOptions = dialectOptions(fallback, thinkingFor(info.request, run), info.request.providerOptions);
       return { retry: true as const, request: { ...info.request, model: fallback, modelLabel: label, providerOptions } };
     });
   },
