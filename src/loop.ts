@@ -22,7 +22,7 @@ function cutCallMessage(run: RunContext, request: ModelRequest): string {
 }
 
 function maxTurnsReached(run: RunContext): RunEnd {
-  return new RunEnd(`Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns to let the agent go on`, "error_max_turns");
+  return new RunEnd(`Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns to let the run go on`, "error_max_turns");
 }
 
 /** What the provider counted for the last turn's request, and the history it was counted for. */
@@ -143,7 +143,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
     }
   } catch (thrown) {
     sendInit();
-    // A tap may end the run with a RunEnd of its own (e.g. a session that cannot be resumed): its words stand.
+    // A tap may end the run with a RunEnd of its own (e.g. a stored session that cannot be found): its words stand.
     const error = thrown instanceof PluginError && thrown.original instanceof RunEnd ? thrown.original : thrown;
     if (error instanceof RunEnd) subtype = error.subtype;
     else subtype = "error_during_execution";
