@@ -193,6 +193,11 @@ export interface CompactInfo {
 
 /** A model provider: turns a model id into a `LanguageModel`. */
 export interface ModelProvider {
+  /**
+   * AI SDK provider ids (`model.provider`, up to a dot) of the models it builds, when they differ
+   * from its registered name: a model carrying one is labelled `<name>:<model>` (`bedrock:…`).
+   */
+  providerIds?: readonly string[];
   /** Build the model; throws a clear error when the provider cannot be built. */
   languageModel(modelId: string, ref: ModelRef): Exclude<LanguageModel, string> | Promise<Exclude<LanguageModel, string>>;
 }

@@ -50,7 +50,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
     if (initSent) return;
     initSent = true;
     const requested = requestedModel(run.options);
-    run.emit(initMessage(run, run.modelLabel ?? (typeof requested === "string" ? requested : requested ? modelLabel(requested) : null)));
+    run.emit(initMessage(run, run.modelLabel ?? (typeof requested === "string" ? requested : requested ? modelLabel(requested, run.kernel) : null)));
   };
 
   let subtype: ResultMessage["subtype"] = "success";

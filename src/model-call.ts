@@ -9,7 +9,7 @@
  */
 import { jsonSchema, streamText, type AssistantModelMessage, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { chargeUsage, type RunContext } from "./run";
-import { hasTaps } from "./kernel";
+import { hasTaps, type Kernel } from "./kernel";
 import type { ModelPurpose, ModelRef, ModelRequest, ModelResponse } from "./hooks";
 import { toolJsonSchema, type Tool } from "./tool";
 import { emptyUsage, type AssistantBlock, type ResultMessage, type StopReason, type Usage } from "./messages";
@@ -32,23 +32,19 @@ export class RunEnd extends UbiquityError {
   }
 }
 
-/** `provider:model` label of a constructed model (`openai.responses` → `openai`). */
-export function modelLabel(model: Model): string {
+/**
+ * `provider:model` label of a constructed model. The provider is the name a user writes: the
+ * registered provider of `kernel` that claims the model's AI SDK id (`amazon-bedrock` → `bedrock`,
+ * `google.vertex.chat` → `google-vertex`), else the id up to its first dot (`openai.responses` →
+ * `openai`).
+ */
+export function modelLabel(model: Model, kernel?: Pick<Kernel, "registries">): string {
   const m = model as { provider?: string; modelId?: string };
   const id = m.provider ?? "unknown";
   if (id === "ubiquity-test") return "test";
-  return `${providerName(id)}:${m.modelId ?? "unknown"}`;
-}
-
-/**
- * The provider name a user writes (`bedrock`, `google-vertex`) for an AI SDK provider id
- * (`amazon-bedrock`, `google.vertex.chat`); otherwise the id up to its first dot
- * (`openai.responses` → `openai`).
- */
-function providerName(id: string): string {
-  if (id === "amazon-bedrock" || id.startsWith("amazon-bedrock.")) return "bedrock";
-  if (id.startsWith("google.vertex")) return "google-vertex";
-  return id.split(".")[0]!;
+  const claims = (p: string) => id === p || id.startsWith(`${p}.`);
+  const named = kernel?.registries.providers.entries().find((e) => e.value.providerIds?.some(claims))?.name;
+  return `${named ?? id.split(".")[0]!}:${m.modelId ?? "unknown"}`;
 }
 
 /** The model the options ask for: `model`, else `UBIQUITY_MODEL` (trimmed; blank = unset). */
@@ -77,7 +73,7 @@ export async function resolveRunModel(run: RunContext): Promise<Model | undefine
   const requested = requestedModel(run.options);
   if (requested === undefined) return undefined;
   run.model = await resolveModel(run, requested, run.parent ? "subagent" : "main");
-  run.modelLabel = modelLabel(run.model);
+  run.modelLabel = modelLabel(run.model, run.kernel);
   return run.model;
 }
 

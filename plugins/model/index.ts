@@ -60,6 +60,7 @@ function instanceFor(kernel: Kernel, name: string, spec: ProviderSpec, options: 
 /** A registry entry for a built-in provider. */
 function builtinProvider(kernel: Kernel, name: string, spec: ProviderSpec): ModelProvider {
   return {
+    providerIds: spec.providerIds,
     async languageModel(modelId: string, ref: ModelRef) {
       const variant = splitSpec(ref.spec)?.variant;
       const model = pickModel(name, spec, await instanceFor(kernel, name, spec, ref.options), modelId, variant);
@@ -151,7 +152,7 @@ export const modelPlugin = definePlugin(() => ({
       }
       const fallback = throughTransport(kernel, await pending, run.options);
       if (info.request.model === fallback) return undefined;
-      const label = modelLabel(fallback);
+      const label = modelLabel(fallback, kernel);
       run.logger.debug(`[${NAME}] ${info.request.modelLabel} failed; falling back to ${label}`);
       const providerOptions = dialectOptions(fallback, thinkingFor(info.request, run), info.request.providerOptions);
       return { retry: true as const, request: { ...info.request, model: fallback, modelLabel: label, providerOptions } };
