@@ -62,7 +62,7 @@ export type {
 export { defaultLogger, consoleLogger, debugEnabled } from "./logger";
 export type { SummonOptions } from "./summon";
 export { driveRun } from "./loop";
-export { callModel, resolveModel, modelLabel, requestedModel, toolSetOf, RunEnd } from "./model-call";
+export { callModel, resolveModel, modelLabel, requestedModel, RunEnd } from "./model-call";
 export type { ModelCall, ModelRequestInit } from "./model-call";
 export { createRun, chargeUsage } from "./run";
 export { testModel } from "./testing/test-model";

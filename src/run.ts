@@ -123,9 +123,9 @@ export function chargeUsage(run: RunContext, usage: Partial<Usage>, label?: stri
 
 /** The `system/init` message of `run`, announcing `model`. */
 export function initMessage(run: RunContext, model: string | null): MessageInit {
-  const { cwd, tools, options, kernel } = run;
-  const plugins = kernel.plugins.map((p) => p.plugin.name);
-  return { type: "system", subtype: "init", model, cwd, tools: tools.map((t) => t.name), permissionMode: options.permissionMode, plugins, extra: { ...run.initExtra } };
+  const tools = run.tools.map((t) => t.name);
+  const plugins = run.kernel.plugins.map((p) => p.plugin.name);
+  return { type: "system", subtype: "init", model, cwd: run.cwd, tools, permissionMode: run.options.permissionMode, plugins, extra: { ...run.initExtra } };
 }
 
 /** What the `result` message takes from the run's own state. */
