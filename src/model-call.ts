@@ -14,7 +14,7 @@ import type { ModelPurpose, ModelRef, ModelRequest, ModelResponse } from "./hook
 import { toolJsonSchema, type Tool } from "./tool";
 import { emptyUsage, type AssistantBlock, type ResultMessage, type StopReason, type Usage } from "./messages";
 import type { RawToolCall } from "./funnel";
-import { describeError, ModelError, UbiquityError } from "./errors";
+import { describeError, ModelError, PluginError, UbiquityError } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import { testModel } from "./testing/test-model";
 import { CallWatch } from "./call-limits";
@@ -112,20 +112,24 @@ export interface ModelCall {
 /**
  * Make one model call for `run`: `model.request` → the streamed call (recovered through
  * `model.error`) → the usage ledger → `model.response`. `purpose` is `turn` for the loop's own
- * turns; only a turn streams its deltas as `stream_event` messages. Throws the call's failure
- * (a `RunEnd` when the run was aborted).
+ * turns; only a turn streams its deltas as `stream_event` messages. Throws the call's failure;
+ * a `RunEnd` when the run was aborted or the request could not be built (a `model.request` tap threw).
  */
 export async function callModel(run: RunContext, init: ModelRequestInit, options: { purpose?: ModelPurpose } = {}): Promise<ModelCall> {
   const toolList = init.toolList ?? [];
   const base: ModelRequest = { ...init, toolList, tools: toolSetOf(toolList), call: run.usage.requests + 1, purpose: options.purpose ?? "turn" };
-  let request = await run.kernel.hooks.model.request.promise(base, run);
+  let request = await run.kernel.hooks.model.request.promise(base, run).catch((error: unknown) => {
+    // A request that cannot be built never reached the model: it ends the run in the tap's own words.
+    if (error instanceof PluginError && error.original instanceof RunEnd) throw error.original;
+    if (error instanceof RunEnd) throw error;
+    run.logger.debug("model.request failed:", error);
+    throw new RunEnd(describeError(error));
+  });
   const partial = base.purpose === "turn" && run.options.includePartialMessages === true;
   for (let attempt = 0; ; attempt++) {
+    let outcome: ModelCall;
     try {
-      const outcome = await limitedCall(run, request, partial);
-      chargeUsage(run, outcome.response.usage, outcome.response.modelLabel);
-      await run.kernel.hooks.model.response.promise(outcome.response, run);
-      return outcome;
+      outcome = await limitedCall(run, request, partial);
     } catch (error) {
       if (run.abortSignal.aborted) throw new RunEnd("Run aborted.");
       if (error instanceof RunEnd || attempt >= 10) throw error;
@@ -136,7 +140,12 @@ export async function callModel(run: RunContext, init: ModelRequestInit, options
       const next = recovery.request ?? request;
       request =
         next.model === request.model ? next : await run.kernel.hooks.model.request.promise({ ...base, model: next.model, modelLabel: next.modelLabel }, run);
+      continue;
     }
+    // Charged once, outside the recovery: an answered call is never offered to model.error.
+    chargeUsage(run, outcome.response.usage, outcome.response.modelLabel);
+    await run.kernel.hooks.model.response.promise(outcome.response, run);
+    return outcome;
   }
 }
 

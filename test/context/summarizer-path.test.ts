@@ -108,3 +108,19 @@ describe("the summarizer's model call", () => {
     expect(result.usage).toMatchObject({ inputTokens: 82_000 + 5_000, outputTokens: 85 + 500, requests: 4 });
   });
 });
+
+describe("a request that cannot be built", () => {
+  it("ends the run in the tap's own words, as before the call path was shared", async () => {
+    const guard = definePlugin({
+      name: "test:guard",
+      apply(kernel) {
+        kernel.hooks.model.request.tap({ name: "test:guard", stage: REQUEST_STAGE.GUARD }, () => {
+          throw new Error("refused to send");
+        });
+      },
+    });
+    const messages = await collect(summon("hi", { model: scriptedModel(["never"]), presets: [], plugins: [guard] }));
+    const result = resultOf(messages);
+    expect(result).toMatchObject({ isError: true, subtype: "error_during_execution", result: "[plugin test:guard] hook model.request: refused to send" });
+  });
+});
