@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { ToolResultPart } from "ai";
-import type { RunContext } from "./run";
+import { chargeUsage, type RunContext } from "./run";
 import type { Tool, ToolContext } from "./tool";
 import type { ToolCall as FunnelCall, PermissionVerdict } from "./hooks";
 import type { ToolOutput, ToolResultMessage } from "./messages";
@@ -94,7 +94,7 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
   const announce = (input: unknown) => {
     if (announced) return;
     announced = true;
-    run.usage.toolCalls++;
+    chargeUsage(run, { toolCalls: 1 });
     run.emit({ type: "tool_use", toolName, toolInput: input, toolUseId });
   };
   const finish = (output: ToolOutput, input: unknown, tool?: Tool): CallOutcome => {

@@ -81,8 +81,17 @@ export interface ModelRef {
   options: ResolvedOptions;
 }
 
+/**
+ * Why a model call is made: `turn` for the loop's own turns, `compact` for a compaction summary;
+ * a plugin making its own calls names its own. Taps that shape the conversation (dialect, cache
+ * markers, transcripts) leave other purposes alone.
+ */
+export type ModelPurpose = "turn" | "compact" | (string & {});
+
 /** A request on its way to the model; `model.request` taps rewrite it in stage order. */
 export interface ModelRequest {
+  /** Why the call is made (set by `callModel`; undefined reads as `turn`). */
+  purpose?: ModelPurpose;
   model: Exclude<LanguageModel, string>;
   /** `provider:model` label of `model`. */
   modelLabel: string;
@@ -160,11 +169,16 @@ export interface BeforeCall {
   block?: string;
 }
 
-/** State of `context.compact`: the history and the pressure on the window. */
+/** State of `context.compact`: the history and what the provider last counted of it. */
 export interface CompactState {
   messages: ModelMessage[];
-  /** Estimated tokens the next request will carry. */
-  estimatedTokens: number;
+  /**
+   * Estimated tokens the next request will carry: unset until a tier estimates it (from
+   * `reported` plus what was added since); a tier that changes the history sets it.
+   */
+  estimatedTokens?: number;
+  /** The provider's input-token count for the last turn's request and how many of `messages` it carried (unset when unusable). */
+  reported?: { inputTokens: number; messages: number };
   /** Set by a tier that changed the history. */
   changed: boolean;
 }
@@ -179,6 +193,11 @@ export interface CompactInfo {
 
 /** A model provider: turns a model id into a `LanguageModel`. */
 export interface ModelProvider {
+  /**
+   * AI SDK provider ids (`model.provider`, up to a dot) of the models it builds, when they differ
+   * from its registered name: a model carrying one is labelled `<name>:<model>` (`bedrock:…`).
+   */
+  providerIds?: readonly string[];
   /** Build the model; throws a clear error when the provider cannot be built. */
   languageModel(modelId: string, ref: ModelRef): Exclude<LanguageModel, string> | Promise<Exclude<LanguageModel, string>>;
 }

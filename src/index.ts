@@ -63,8 +63,10 @@ export type {
 } from "./config/schema";
 export { defaultLogger, consoleLogger, debugEnabled } from "./logger";
 export type { SummonOptions } from "./summon";
-export { driveRun, resolveModel, modelLabel, requestedModel, RunEnd } from "./loop";
-export { createRun } from "./run";
+export { driveRun } from "./loop";
+export { callModel, resolveModel, modelLabel, requestedModel, RunEnd } from "./model-call";
+export type { ModelCall, ModelRequestInit } from "./model-call";
+export { createRun, chargeUsage } from "./run";
 export { testModel } from "./testing/test-model";
 export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";

@@ -4,7 +4,7 @@ import type { JSONValue } from "@ai-sdk/provider";
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { Logger } from "./config/schema";
 import type { Tool } from "./tool";
-import { emptyUsage, stamp, type Message, type MessageInit, type PermissionDenial, type Usage } from "./messages";
+import { addUsage, emptyUsage, stamp, type Message, type MessageInit, type PermissionDenial, type ResultMessage, type Usage } from "./messages";
 import { absolutePath } from "./paths";
 
 /** Identity of a subagent run. */
@@ -106,5 +106,34 @@ export function createRun(init: CreateRunInit): RunContext {
   };
   sinks.set(run, sink);
   return run;
+}
+
+/**
+ * The usage ledger: add `usage` to `run` and every ancestor run (a subagent's tokens and tool
+ * calls are its parent's too), and per answering model when `label` names one.
+ */
+export function chargeUsage(run: RunContext, usage: Partial<Usage>, label?: string): void {
+  for (let r: RunContext | undefined = run; r; r = r.parent) {
+    addUsage(r.usage, usage);
+    if (label !== undefined) addUsage((r.modelUsage[label] ??= emptyUsage()), usage);
+  }
+}
+
+/** The `system/init` message of `run`, announcing `model`. */
+export function initMessage(run: RunContext, model: string | null): MessageInit {
+  const tools = run.tools.map((t) => t.name);
+  const plugins = run.kernel.plugins.map((p) => p.plugin.name);
+  return { type: "system", subtype: "init", model, cwd: run.cwd, tools, permissionMode: run.options.permissionMode, plugins, extra: { ...run.initExtra } };
+}
+
+/** What the `result` message takes from the run's own state. */
+type Outcome = Pick<ResultMessage, "subtype" | "result" | "isError" | "durationMs" | "stopReason">;
+
+/** The `result` message of `run`: `outcome` plus the run's turns, usage, cost and denials. */
+export function resultMessage(run: RunContext, outcome: Outcome): MessageInit {
+  const { subtype, result, isError, durationMs, stopReason } = outcome; // the message's documented key order
+  const { numTurns, totalCostUsd, modelUsage } = run;
+  const permissionDenials = [...run.permissionDenials];
+  return { type: "result", subtype, result, isError, numTurns, durationMs, usage: { ...run.usage }, totalCostUsd, permissionDenials, modelUsage, stopReason };
 }
 

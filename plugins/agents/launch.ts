@@ -1,15 +1,13 @@
 /**
  * One delegation: a nested run on the same kernel with its own history, tools, budget and
- * file-read state. Only its final text goes back to the caller; its usage is added to the
- * caller's (its cost already is: pricing charges every ancestor of the run that paid it).
+ * file-read state. Only its final text goes back to the caller; its usage and cost are the
+ * caller's too (the kernel's usage ledger and pricing charge every ancestor of the run that paid).
  */
 import { randomUUID } from "node:crypto";
 import {
-  addUsage,
   createRun,
   describeError,
   driveRun,
-  emptyUsage,
   requestedModel,
   resolveModel,
   type AgentDefinition,
@@ -40,12 +38,6 @@ async function modelFor(parent: RunContext, definition: AgentDefinition): Promis
   const requested = requestedModel(parent.options);
   if (requested === undefined) throw new Error("the parent run has no model to inherit; set the agent's model");
   return resolveModel(parent, requested, "subagent");
-}
-
-/** Add a finished subagent's usage to its parent's totals. */
-export function chargeParent(parent: RunContext, child: RunContext): void {
-  addUsage(parent.usage, child.usage);
-  for (const [label, usage] of Object.entries(child.modelUsage)) addUsage((parent.modelUsage[label] ??= emptyUsage()), usage);
 }
 
 /** Run agent `type` on `input` for the Agent call `toolUseId` of `parent`. */
@@ -84,7 +76,6 @@ export async function runSubagent(
   }
 
   const result = await driveRun(child, input.prompt);
-  chargeParent(parent, child);
   // A handler that asked to end the run meant the whole run, not just the delegated part.
   if (child.interrupted && !parent.interrupted) parent.interrupted = child.interrupted;
   const metadata = {

@@ -44,7 +44,8 @@ export const cacheBreaksPlugin = definePlugin(() => ({
     const on = (run: RunContext) => run.options.detectCacheBreaks === true;
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request, run) => {
-      if (on(run)) stateOf(run).sent = { call: request.call, prefix: snapshot(request) };
+      // Only the loop's turns share a prefix worth comparing (a summary's request is its own).
+      if (on(run) && (request.purpose ?? "turn") === "turn") stateOf(run).sent = { call: request.call, prefix: snapshot(request) };
       return request;
     });
 

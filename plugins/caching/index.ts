@@ -18,7 +18,8 @@ export const cachingPlugin = definePlugin(() => ({
   apply(kernel) {
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.CACHE }, (request, run) => {
       const setting = run.options.cachePrompt ?? true;
-      if (setting === false) return request;
+      // Only the conversation's prefix is sent again; a one-off call (a summary) would pay for a cache write it never reads.
+      if (setting === false || (request.purpose ?? "turn") !== "turn") return request;
       const provider = String((request.model as { provider?: unknown }).provider ?? "");
       switch (cacheFamily(provider)) {
         case "anthropic":

@@ -6,7 +6,7 @@
  * reports what was sent, not what will be sent next. `autoMicrocompact: false` turns it off.
  */
 import { COMPACT_STAGE, definePlugin, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
-import { budgetFor, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
+import { budgetFor, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { CLEARED_MARKER, microcompact } from "./clear";
 
 export const NAME = "ubiquity:compaction-micro";
@@ -31,10 +31,11 @@ export const microcompactionPlugin = definePlugin(() => ({
     kernel.hooks.context.compact.tapPromise({ name: NAME, stage: COMPACT_STAGE.MICRO }, async (state: CompactState, run) => {
       if (!enabled(run)) return state;
       const { threshold } = budgetFor((await windowOf(run)).tokens, run.options);
-      if (state.estimatedTokens <= threshold) return state;
+      const tokensBefore = pressureOf(state);
+      if (tokensBefore <= threshold) return { ...state, estimatedTokens: tokensBefore };
       const result = microcompact(state.messages, run.options.microcompactKeepRecent ?? DEFAULT_KEEP_RECENT);
-      if (result.cleared === 0) return state;
-      const estimatedTokens = Math.max(0, state.estimatedTokens - result.tokensSaved);
+      if (result.cleared === 0) return { ...state, estimatedTokens: tokensBefore };
+      const estimatedTokens = Math.max(0, tokensBefore - result.tokensSaved);
       run.emit({
         type: "system",
         subtype: "microcompact",
@@ -43,7 +44,7 @@ export const microcompactionPlugin = definePlugin(() => ({
         toolUseIds: result.toolUseIds,
         replacement: CLEARED_MARKER,
       });
-      await kernel.hooks.context.compacted.promise({ tier: "micro", tokensBefore: state.estimatedTokens, tokensAfter: estimatedTokens }, run);
+      await kernel.hooks.context.compacted.promise({ tier: "micro", tokensBefore, tokensAfter: estimatedTokens }, run);
       return { messages: result.messages, estimatedTokens, changed: true };
     });
 

@@ -10,7 +10,7 @@
  */
 import type { LanguageModel, ModelMessage } from "ai";
 import { COMPACT_STAGE, definePlugin, describeError, estimateTokens, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
-import { budgetFor, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
+import { budgetFor, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { getHooksApi } from "../hooks/index";
 import { getTodosApi } from "../todos/index";
 import { findCut } from "./cut";
@@ -56,11 +56,11 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
       const s = stateOf(run);
       if (s.failures >= MAX_FAILURES) return state;
       const budget = budgetFor((await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens, run.options);
-      if (state.estimatedTokens <= budget.threshold) return state;
+      const tokensBefore = pressureOf(state);
+      if (tokensBefore <= budget.threshold) return state;
       const cut = findCut(state.messages, run.options.compactKeepRecent ?? DEFAULT_KEEP_RECENT);
       if (cut === undefined) return state;
 
-      const tokensBefore = state.estimatedTokens;
       const hooks = getHooksApi(kernel);
       if (hooks?.has("PreCompact")) {
         const outcome = await hooks.fire("PreCompact", run, { extra: { trigger: "auto", tokensBefore, threshold: budget.threshold } });

@@ -16,6 +16,7 @@ import {
   type Kernel,
   type ModelProvider,
   type ModelRef,
+  type ModelRequest,
   type ResolvedOptions,
   type RunContext,
 } from "../../src/index";
@@ -59,6 +60,7 @@ function instanceFor(kernel: Kernel, name: string, spec: ProviderSpec, options: 
 /** A registry entry for a built-in provider. */
 function builtinProvider(kernel: Kernel, name: string, spec: ProviderSpec): ModelProvider {
   return {
+    providerIds: spec.providerIds,
     async languageModel(modelId: string, ref: ModelRef) {
       const variant = splitSpec(ref.spec)?.variant;
       const model = pickModel(name, spec, await instanceFor(kernel, name, spec, ref.options), modelId, variant);
@@ -109,6 +111,9 @@ interface RunState {
   fallback?: Promise<Model>;
 }
 
+/** The thinking budget of a request: the run's `maxThinkingTokens` for its turns (a summary or a plugin's own call keeps the provider's default, as the summarizer always did). */
+const thinkingFor = (request: ModelRequest, run: RunContext) => ((request.purpose ?? "turn") === "turn" ? run.options.maxThinkingTokens : undefined);
+
 /** The model plugin. */
 export const modelPlugin = definePlugin(() => ({
   name: NAME,
@@ -136,7 +141,7 @@ export const modelPlugin = definePlugin(() => ({
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request, run) => {
       const model = throughTransport(kernel, request.model as Model, run.options);
-      const providerOptions = dialectOptions(request.model, run.options.maxThinkingTokens, request.providerOptions);
+      const providerOptions = dialectOptions(request.model, thinkingFor(request, run), request.providerOptions);
       return providerOptions === request.providerOptions && model === request.model ? request : { ...request, model, providerOptions };
     });
 
@@ -148,9 +153,9 @@ export const modelPlugin = definePlugin(() => ({
       state.fallback ??= resolveModel(run, wanted, "fallback");
       const fallback = throughTransport(kernel, await state.fallback, run.options);
       if (info.request.model === fallback) return undefined;
-      const label = modelLabel(fallback);
+      const label = modelLabel(fallback, kernel);
       run.logger.debug(`[${NAME}] ${info.request.modelLabel} failed; falling back to ${label}`);
-      const providerOptions = dialectOptions(fallback, run.options.maxThinkingTokens, info.request.providerOptions);
+      const providerOptions = dialectOptions(fallback, thinkingFor(info.request, run), info.request.providerOptions);
       return { retry: true as const, request: { ...info.request, model: fallback, modelLabel: label, providerOptions } };
     });
   },

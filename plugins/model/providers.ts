@@ -21,6 +21,8 @@ export interface ProviderSpec {
   readonly variants?: readonly string[];
   /** For providers served through @ai-sdk/openai-compatible: the default base URL and key variable. */
   readonly compatible?: { readonly baseURL: string; readonly baseURLEnv?: string; readonly apiKeyEnv?: string };
+  /** AI SDK provider ids its models carry when they differ from the name a user writes (`amazon-bedrock` for `bedrock`). */
+  readonly providerIds?: readonly string[];
   /** Whether the package is a dependency of ubiquity (installed with it) or an optional peer. */
   readonly bundled?: boolean;
 }
@@ -64,12 +66,14 @@ export const PROVIDERS = {
   "google-vertex": {
     package: "@ai-sdk/google-vertex", major: 5,
     factory: "createGoogleVertex",
+    providerIds: ["google.vertex"],
     env: ["GOOGLE_VERTEX_PROJECT", "GOOGLE_VERTEX_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_VERTEX_API_KEY"],
     settings: [...BASE, "project", "location", "googleAuthOptions", "generateId", "webSocket", "toolResultDownloads"],
   },
   bedrock: {
     package: "@ai-sdk/amazon-bedrock", major: 5,
     factory: "createAmazonBedrock",
+    providerIds: ["amazon-bedrock"],
     env: ["AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK"],
     settings: [...BASE, "region", "accessKeyId", "secretAccessKey", "sessionToken", "credentialProvider", "generateId"],
   },

@@ -11,6 +11,7 @@ import { warn } from "../_kits/sources/index";
 import { acquireLock, releaseAllLocks, releaseLock } from "./lock";
 import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";
+import { resumeSession } from "./resume";
 import { SessionStore } from "./store";
 import { TranscriptWriter } from "./writer";
 
@@ -29,6 +30,9 @@ export const NAME = "ubiquity:sessions";
  * holds the context the model actually received.
  */
 export const RECORD_PROMPT_STAGE = PROMPT_STAGE.RECORD;
+
+/** Stage of the `session.start` tap that resumes a stored session: before every other tap, so they all see its id and history. */
+export const RESUME_STAGE = -1000;
 
 interface RunState {
   /** The transcript this run appends to (the loaded one, or the fork's copy). */
@@ -115,6 +119,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
         return { sessionId: fork ? run.sessionId : found.sessionId, history: replay(records, { maxResultChars: (name) => caps.get(name) }) };
       });
 
+      kernel.hooks.session.start.tapPromise({ name: NAME, stage: RESUME_STAGE }, resumeSession);
+
       kernel.hooks.session.start.tap(NAME, (run) => {
         if (run.agent || run.options.persistSession === false) return;
         const open = writers.get(run.sessionId);
@@ -156,7 +162,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
 
       // The first request after a compaction carries the compacted history: checkpoint it.
       kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
-        const open = run.agent ? undefined : writers.get(run.sessionId);
+        const open = run.agent || (request.purpose ?? "turn") !== "turn" ? undefined : writers.get(run.sessionId);
         if (open?.writer.compacted) open.writer.checkpoint(run.history);
         return request;
       });

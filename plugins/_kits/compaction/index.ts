@@ -13,3 +13,4 @@ export {
   type ContextWindow,
   type WindowSource,
 } from "./context-budget";
+export { pressureOf } from "./token-estimate";

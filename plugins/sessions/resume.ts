@@ -1,0 +1,22 @@
+/**
+ * `resume`, `continueConversation` and `forkSession`: before a run starts, the stored session
+ * they name is replayed into its history through `session.load` (the first store that knows it
+ * answers), and the run takes the session's id unless it forks.
+ */
+import { RunEnd, type RunContext } from "../../src/index";
+
+/** Replay the session `run`'s options ask for, if any (a subagent never resumes). */
+export async function resumeSession(run: RunContext): Promise<void> {
+  const { resume, continueConversation, forkSession } = run.options;
+  if (run.agent || (!resume && !continueConversation)) return;
+  const request = { sessionId: resume, latest: !resume && continueConversation === true, cwd: run.cwd, fork: forkSession === true };
+  const loaded = await run.kernel.hooks.session.load.promise(request, run);
+  if (!loaded && !resume) {
+    // Nothing to continue in this folder yet: the first run starts the conversation (as in the original).
+    run.logger.debug(`continueConversation: no stored session for ${run.cwd}, starting a new one`);
+    return;
+  }
+  if (!loaded) throw new RunEnd(`No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`);
+  run.history.push(...loaded.history);
+  if (!request.fork) run.sessionId = loaded.sessionId;
+}
