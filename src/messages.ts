@@ -59,15 +59,22 @@ export interface PermissionDenial {
   message: string;
 }
 
+/**
+ * Top-level fields plugins add to `system/init`, declared by module augmentation (the permissions
+ * plugin adds `permissionMode`) and filled in `run.initFields` at `session.start`. A run that fails
+ * before its plugins start has only the kernel's fields.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface InitFields {}
+
 /** The first message of every run: the resolved configuration. */
-export interface SystemInitMessage extends Base {
+export interface SystemInitMessage extends Base, InitFields {
   type: "system";
   subtype: "init";
   /** The model label (`provider:model`), or `null` when no model is configured. */
   model: string | null;
   cwd: string;
   tools: string[];
-  permissionMode: string;
   plugins: string[];
   /** Extra facts contributed by plugins (MCP server status, skills, ...). */
   extra: Record<string, JSONValue>;

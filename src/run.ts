@@ -50,6 +50,8 @@ export interface RunContext {
   readonly state: Map<unknown, unknown>;
   /** Facts for `system/init`'s `extra`, keyed by feature (e.g. `mcpServers`); fill it at `session.start`. */
   readonly initExtra: Record<string, JSONValue>;
+  /** Top-level fields of `system/init` that plugins add (see `InitFields`); fill it at `session.start`. */
+  readonly initFields: Record<string, JSONValue>;
   /** Stamp, publish and return a message. */
   emit(message: MessageInit): Message;
 }
@@ -96,6 +98,7 @@ export function createRun(init: CreateRunInit): RunContext {
     numTurns: 0,
     state: new Map(),
     initExtra: {},
+    initFields: {},
     emit(message) {
       const extra = init.agent ? { agentId: init.agent.agentId, parentToolUseId: init.agent.parentToolUseId } : {};
       const full = stamp({ ...extra, ...message } as MessageInit, run.sessionId) as Message;
@@ -123,7 +126,7 @@ export function chargeUsage(run: RunContext, usage: Partial<Usage>, label?: stri
 export function initMessage(run: RunContext, model: string | null): MessageInit {
   const tools = run.tools.map((t) => t.name);
   const plugins = run.kernel.plugins.map((p) => p.plugin.name);
-  return { type: "system", subtype: "init", model, cwd: run.cwd, tools, permissionMode: run.options.permissionMode, plugins, extra: { ...run.initExtra } };
+  return { type: "system", subtype: "init", model, cwd: run.cwd, tools, ...run.initFields, plugins, extra: { ...run.initExtra } } as MessageInit;
 }
 
 /** What the `result` message takes from the run's own state. */

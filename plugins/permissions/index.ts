@@ -27,6 +27,7 @@ import { answerAsk } from "./ask";
 import { withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
 import { getPermissionsApi } from "./api";
+import "./init-fields";
 import { resolveRoots } from "./paths";
 import { loadShellParser, shellParserReady } from "./shell/parser";
 
@@ -56,6 +57,8 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
     name: NAME,
     apply(kernel) {
       const api = getPermissionsApi(kernel);
+      // `system/init` announces the run's permission mode (see ./init-fields.ts).
+      kernel.hooks.session.start.tap(NAME, (run) => void (run.initFields.permissionMode = run.options.permissionMode ?? "default"));
       // One compiled policy per options object (a subagent may run with its own), rebuilt when
       // rules are added or the grammar (which normalises command rules) has loaded since.
       const cache = new WeakMap<ResolvedOptions, { key: string; policy: Policy }>();

@@ -135,6 +135,7 @@ describe("the Agent tool", () => {
 
   it("narrows the permission mode, never widens it", async () => {
     const { messages } = await run(parentThen([agentCall("planner", "c1"), agentCall("wild", "c2")], () => "ok"), {
+      plugins: [permissions()],
       permissionMode: "acceptEdits",
       agents: {
         planner: { description: "d", prompt: "You are PLANNER.", permissionMode: "plan" },

@@ -12,6 +12,11 @@ const echo = defineTool({
 });
 
 describe("message ordering", () => {
+  it("system/init carries the fields the plugins add: the default preset's permissions plugin announces the mode", async () => {
+    const messages = await collect(summon("go", { model: "test", persistSession: false, permissionMode: "plan" }));
+    expect(messages[0]).toMatchObject({ type: "system", subtype: "init", permissionMode: "plan" });
+  });
+
   it("yields init, user, deltas, assistant, tool pairs, then result", async () => {
     const model = scriptedModel([
       { text: "calling echo", chunkSize: 3, toolCalls: [{ toolName: "Echo", input: { text: "hi" } }] },
@@ -20,7 +25,9 @@ describe("message ordering", () => {
     const messages = await collect(summon("go", { model, tools: [echo], presets: [], includePartialMessages: true }));
     const types = messages.map((m) => m.type);
     expect(types[0]).toBe("system");
-    expect(messages[0]).toMatchObject({ subtype: "init", tools: ["Echo"], model: "scripted:scripted", permissionMode: "default" });
+    expect(messages[0]).toMatchObject({ subtype: "init", tools: ["Echo"], model: "scripted:scripted" });
+    // The permission mode is the permissions plugin's field of system/init; with no plugins there is none.
+    expect(messages[0]).not.toHaveProperty("permissionMode");
     expect(types[1]).toBe("user");
     expect(types.at(-1)).toBe("result");
     // turn 1: deltas, assistant, tool_use, tool_result; turn 2: deltas, assistant
