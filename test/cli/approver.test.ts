@@ -6,8 +6,8 @@ import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import permissions, { explainPermission } from "ubiquity/plugins/permissions";
 import { builtinTools } from "../../plugins/tools/index";
-import { terminalApprover } from "../../src/runner";
-import { describeRule } from "../../src/approver";
+import { terminalApprover } from "../../runner/run";
+import { describeRule } from "../../runner/approver";
 import { collect, ofType } from "../helpers/collect";
 import { tempDir } from "../tools/helpers";
 

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionStore } from "ubiquity";
 import { binPath, removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { scriptedProject as project, type Logged } from "../helpers/scripted-project";
-import { applyRunFlags, RUN_FLAGS, runUsage, splitRules } from "../../src/runner/flags";
-import { userTextOf } from "../../src/runner";
+import { applyRunFlags, RUN_FLAGS, runUsage, splitRules } from "../../runner/flags";
+import { userTextOf } from "../../runner/run";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);

@@ -5,7 +5,7 @@ import { createKernel, createRun, summon, toolJsonSchema, type SummonOptions } f
 import { scriptedModel } from "ubiquity/testing";
 import permissions from "ubiquity/plugins/permissions";
 import toolAskUser, { AskUserQuestionTool } from "ubiquity/plugins/tool-ask-user";
-import { terminalApprover } from "../../src/runner";
+import { terminalApprover } from "../../runner/run";
 import { collect } from "../helpers/collect";
 import { recordingHandler, runCalls, tempDir } from "./helpers";
 

@@ -51,7 +51,7 @@ describe("ubiquity permissions check", () => {
 
 describe("in the runner's command table", () => {
   it("`ubiquity permissions check` runs through main() and is listed in the help", async () => {
-    const { main } = await import("../../src/cli");
+    const { main } = await import("../../runner/cli");
     let stdout = "";
     const io = { stdout: (t: string) => void (stdout += t), stderr: () => {} };
     expect(await main(["permissions", "check", "--allow", "Bash(git:*)", "--cwd", tempDir(), "git status\nrm -rf /"], io)).toBe(2);

@@ -6,12 +6,12 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import type { UbiquityConfig } from "../config/schema";
-import type { RunnerIO } from "../runner";
-import { terminalApprover } from "../approver";
-import { TextRenderer } from "../render";
-import { SessionStore } from "../facade";
-import { storageRoot } from "../../plugins/_shared/storage-paths";
+import type { UbiquityConfig } from "../src/config/schema";
+import type { RunnerIO } from "./run";
+import { terminalApprover } from "./approver";
+import { TextRenderer } from "./render";
+import { SessionStore } from "../src/facade";
+import { storageRoot } from "../plugins/_shared/storage-paths";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
 import { colorEnabled, createStyle, type Style } from "./style";
 import { EXIT } from "./exit";

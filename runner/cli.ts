@@ -9,20 +9,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createKernel, type Kernel } from "./kernel";
-import { loadConfig } from "./config/load";
-import { configJsonSchemaText } from "./config/json-schema";
+import { createKernel, type Kernel } from "../src/kernel";
+import { loadConfig } from "../src/config/load";
+import { configJsonSchemaText } from "../src/config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
-import { defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
-import { consoleLogger, defaultLogger } from "./logger";
-import { describeError, oneLine, UsageError } from "./errors";
-import { exitCodeOf } from "./runner/exit";
+import { defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "../src/facade";
+import { consoleLogger, defaultLogger } from "../src/logger";
+import { describeError, oneLine, UsageError } from "../src/errors";
+import { exitCodeOf } from "./exit";
 import { withoutKernelTerms } from "./render";
-import { redactText, secretsOf } from "./redact";
-import { processRunnerIO, runCommand } from "./runner";
-import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust/decide";
-import { trustCommand } from "./trust/command";
-import type { UbiquityConfig } from "./config/schema";
+import { redactText, secretsOf } from "../src/redact";
+import { processRunnerIO, runCommand } from "./run";
+import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust";
+import { trustCommand } from "./trust-command";
+import type { UbiquityConfig } from "../src/config/schema";
 
 /** Where a command writes. Tests and embedders pass their own. */
 export interface CliIO {

@@ -3,8 +3,8 @@
  * AskUserQuestion. One prompt at a time.
  */
 import { createInterface } from "node:readline/promises";
-import type { CanUseTool } from "./config/schema";
-import type { RunnerIO } from "./runner";
+import type { CanUseTool } from "../src/config/schema";
+import type { RunnerIO } from "./run";
 
 /** How the approver reaches the terminal, when the runner owns it. */
 export interface ApproverHooks {

@@ -5,9 +5,9 @@
  * folder's files are skipped with one warning line naming each and the fix.
  */
 import { homedir } from "node:os";
-import { trustFromEnv } from "../config/load";
-import { displayPath, findProjectFiles, printable, type ProjectFile } from "./project-files";
-import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "./store";
+import { trustFromEnv } from "../src/config/load";
+import { displayPath, findProjectFiles, printable, type ProjectFile } from "../src/trust/project-files";
+import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "../src/trust/store";
 
 /** How the decision was made. */
 export type TrustSource = "flag" | "env" | "store" | "prompt" | "default";

@@ -8,25 +8,25 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import { builtinPreset, summon } from "./facade";
+import { builtinPreset, summon } from "../src/facade";
 import { kernelFor, loadCliConfig } from "./cli";
-import { resolveEntries } from "./config/resolve";
+import { resolveEntries } from "../src/config/resolve";
 import { TextRenderer, withoutKernelTerms } from "./render";
-import { consoleLogger, defaultLogger } from "./logger";
-import { ConfigError, UsageError, describeError, oneLine } from "./errors";
-import { redactText, secretsOf } from "./redact";
-import type { UbiquityConfig } from "./config/schema";
+import { consoleLogger, defaultLogger } from "../src/logger";
+import { ConfigError, UsageError, describeError, oneLine } from "../src/errors";
+import { redactText, secretsOf } from "../src/redact";
+import type { UbiquityConfig } from "../src/config/schema";
 import { terminalApprover } from "./approver";
-import type { Preset } from "./preset";
-import type { Message, ResultMessage } from "./messages";
-import { applyRunFlags, parseRunArgs, runUsage, type RunValues } from "./runner/flags";
-import { combinePrompt, readStdin } from "./runner/stdin";
-import { Conversation, storedSessionModel } from "./runner/conversation";
-import { verbosePlugin } from "./runner/verbose";
-import { colorEnabled, createStyle } from "./runner/style";
-import { EXIT, exitCodeOf } from "./runner/exit";
-import { runChat } from "./runner/chat";
-import { TrustDeclinedError } from "./trust/decide";
+import type { Preset } from "../src/preset";
+import type { Message, ResultMessage } from "../src/messages";
+import { applyRunFlags, parseRunArgs, runUsage, type RunValues } from "./flags";
+import { combinePrompt, readStdin } from "./stdin";
+import { Conversation, storedSessionModel } from "./conversation";
+import { verbosePlugin } from "./verbose";
+import { colorEnabled, createStyle } from "./style";
+import { EXIT, exitCodeOf } from "./exit";
+import { runChat } from "./chat";
+import { TrustDeclinedError } from "./trust";
 
 export { terminalApprover } from "./approver";
 

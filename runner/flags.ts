@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { PERMISSION_MODES, type PermissionMode, type UbiquityConfig } from "../config/schema";
-import { describeError, UsageError } from "../errors";
-import { parseMcpConfig } from "../facade";
+import { PERMISSION_MODES, type PermissionMode, type UbiquityConfig } from "../src/config/schema";
+import { describeError, UsageError } from "../src/errors";
+import { parseMcpConfig } from "../src/facade";
 
 /** Where a flag is listed in `--help`. */
 export const FLAG_GROUPS = ["Prompt and output", "Model", "Tools and permissions", "Context", "Sessions", "Config and trust", "Diagnostics"] as const;
