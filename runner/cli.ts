@@ -1,71 +1,35 @@
 /**
- * The `ubiquity` runner. Commands live in one table: each entry declares its flags (for
- * parsing and for `--help`) and a `run`. `--help` and `--version` work everywhere. Failures
- * print one `error: ...` line and exit 2 for a usage or configuration mistake, 1 otherwise.
- * `ubiquity -p "prompt"` is `ubiquity run -p "prompt"`; `ubiquity` alone in a terminal is the
- * terminal mode.
+ * The `ubiquity` runner, the bin's entry. Commands live in one table: the runner's own (`run`,
+ * `chat`, `trust`, `inspect`, `schema`) and those the plugins of the active preset add
+ * (`plugin.commands`: `sessions`, `models`, `mcp`, `permissions`, `sandbox` …); each entry
+ * declares its flags (for parsing and for `--help`) and a `run`. `--help` and `--version` work
+ * everywhere. Failures print one `error: ...` line and exit 2 for a usage or configuration
+ * mistake, 1 otherwise. `ubiquity -p "prompt"` is `ubiquity run -p "prompt"`; `ubiquity` alone in
+ * a terminal is the terminal mode.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createKernel, type Kernel } from "../src/kernel";
-import { loadConfig } from "../src/config/load";
+import type { Kernel } from "../src/kernel";
 import { configJsonSchemaText } from "../src/config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
-import { defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "../src/facade";
-import { consoleLogger, defaultLogger } from "../src/logger";
+import type { CommandIO, PluginCommand } from "../src/commands";
+import { defaultLogger } from "../src/logger";
 import { describeError, oneLine, UsageError } from "../src/errors";
 import { exitCodeOf } from "./exit";
 import { withoutKernelTerms } from "./render";
 import { redactText, secretsOf } from "../src/redact";
 import { processRunnerIO, runCommand } from "./run";
-import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust";
+import { untrustedWarning } from "./trust";
+import { CONFIG_FLAGS, kernelFor, loadCliConfig } from "./config";
+import type { CliArgs, CliCommand, CliFlag, CliIO, FlagCommand, RawCommand } from "./types";
 import { trustCommand } from "./trust-command";
-import type { UbiquityConfig } from "../src/config/schema";
+import { prescan } from "./flags";
+import { activePlugins, pluginCommands, type ActivePlugins } from "./plugins";
 
-/** Where a command writes. Tests and embedders pass their own. */
-export interface CliIO {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** True when stdin and stdout are the user's terminal (the process's own streams): `ubiquity` alone opens the terminal mode. */
-  interactive?: boolean;
-}
-
-/** One flag of a command, as parsed and as shown by `--help`. */
-export interface CliFlag {
-  type: "string" | "boolean";
-  short?: string;
-  /** Shown in help, e.g. `<file>`. */
-  value?: string;
-  description: string;
-}
-
-/** The parsed command line a command receives. */
-export interface CliArgs {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
-/** One entry of the command table: flags parsed here, or `raw` for a command that parses its own argv. */
-export type CliCommand = FlagCommand | RawCommand;
-
-/** A command whose flags the table parses (and `--help` lists). */
-export interface FlagCommand {
-  summary: string;
-  /** Usage after `ubiquity <name>`, e.g. `[prompt]`. */
-  usage?: string;
-  flags: Record<string, CliFlag>;
-  /** Accept positional arguments (otherwise they are a usage error). */
-  positionals?: boolean;
-  run(args: CliArgs, io: CliIO): Promise<number>;
-}
-
-/** A command that parses its own arguments and prints its own `--help` (e.g. `run`). */
-export interface RawCommand {
-  summary: string;
-  raw(argv: string[], io: CliIO): Promise<number>;
-}
+export type { CliIO, CliFlag, CliArgs, CliCommand, FlagCommand, RawCommand } from "./types";
+export { CONFIG_FLAGS, RUNNER_SETTING_SOURCES, loadCliConfig, kernelFor, type TrustIO, type LoadedCliConfig } from "./config";
 
 export { UsageError };
 
@@ -73,70 +37,6 @@ const GLOBAL_FLAGS: Record<string, CliFlag> = {
   help: { type: "boolean", short: "h", description: "Show help" },
   version: { type: "boolean", short: "v", description: "Print the version" },
 };
-
-/** The flags every config-reading command shares. */
-export const CONFIG_FLAGS: Record<string, CliFlag> = {
-  config: { type: "string", value: "<file>", description: "Use this config file (skips the search)" },
-  cwd: { type: "string", value: "<dir>", description: "Working directory; the config search starts here [.]" },
-  trust: { type: "boolean", description: "Apply this folder's own config and settings for this run (not remembered; also UBIQUITY_TRUST=1)" },
-};
-
-/** Where the settings plugin reads from in the runner unless the config says otherwise, as `claude -p` does. */
-export const RUNNER_SETTING_SOURCES = ["user", "project", "local"] as const;
-
-/** How a config-reading command talks to the user about trust. */
-export interface TrustIO {
-  /** Present only in a terminal: asks the trust question. */
-  ask?: TrustAsk;
-  /** Prints the warning naming what an untrusted folder's run skipped. */
-  warn?: (line: string) => void;
-}
-
-/**
- * Load the config the way every command does: decide whether the folder is trusted, then
- * `--config` or the search from `--cwd` (a project's config only when trusted), string
- * specifiers resolved, the default preset when the config names no presets, settings from the
- * user, project and local files unless the config picks, and `trust` passed on so the plugins
- * skip an untrusted folder's own files.
- */
-export async function loadCliConfig(
-  values: CliArgs["values"],
-  command: string,
-  io: TrustIO = {},
-): Promise<{ config: UbiquityConfig; filepath: string | null; trust: TrustDecision }> {
-  const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
-  const trust = await decideTrust({ cwd, flag: values.trust === true, ask: io.ask });
-  const defaults = async () => [await defaultPreset()];
-  const loaded = await loadConfig({
-    cwd,
-    configFile: typeof values.config === "string" ? values.config : undefined,
-    command,
-    defaultPresets: defaults,
-    trust: trust.trusted,
-  });
-  const warning = untrustedWarning(trust, cwd);
-  if (warning) (io.warn ?? ((line: string) => void process.stderr.write(`${line}\n`)))(warning);
-  const config: UbiquityConfig = { ...(loaded.config ?? {}) };
-  config.presets ??= await defaults();
-  config.settingSources ??= [...RUNNER_SETTING_SOURCES];
-  // The folder's files stay out unless it is trusted, whoever's config asked for them.
-  if (!trust.trusted) config.trust = false;
-  // --cwd wins over the config's `cwd`; a relative `cwd` in the config is relative to its folder.
-  if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
-  else config.cwd = resolve(loaded.filepath ? dirname(loaded.filepath) : cwd, config.cwd);
-  return { config, filepath: loaded.filepath, trust };
-}
-
-/** Build a kernel for a loaded config; an error names the config file it came from. */
-export function kernelFor(config: UbiquityConfig, filepath: string | null): Kernel {
-  try {
-    return createKernel({ logger: consoleLogger(), ...config });
-  } catch (error) {
-    // Keep the error's class (PluginError, ConfigError) but say which config file it came from.
-    if (filepath && error instanceof Error && !error.message.startsWith(filepath)) error.message = `${filepath}: ${error.message}`;
-    throw error;
-  }
-}
 
 const inspect: FlagCommand = {
   summary: "Show the resolved plugins, each hook's taps in run order, and registry winners",
@@ -161,7 +61,7 @@ const schema: FlagCommand = {
   },
 };
 
-/** The command table. A new command is one entry here. */
+/** The runner's own commands; the plugins of the active preset add theirs (`plugin.commands`). */
 export const COMMANDS: Record<string, CliCommand> = {
   run: {
     summary: "Run an agent on a prompt (streams in a terminal; --output-format json|stream-json; see run --help)",
@@ -171,41 +71,57 @@ export const COMMANDS: Record<string, CliCommand> = {
     summary: "The terminal mode: one session, prompt after prompt (also `ubiquity` alone in a terminal)",
     raw: (argv, io) => runCommand(argv, { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr }, { chat: true }),
   },
-  // `sessions`, `models`, `mcp`, `permissions`: one entry each, FlagCommand or RawCommand.
-  sessions: sessionsCommand,
-  models: {
-    summary: "List the model providers: package, whether it is installed, credential variables",
-    flags: { json: { type: "boolean", description: "Print the list as JSON" } },
-    async run({ values }, io) {
-      const rows = listModelProviders();
-      io.stdout(values.json ? `${JSON.stringify(rows, null, 2)}\n` : formatModelProviders(rows));
-      return 0;
-    },
-  },
-  mcp: {
-    summary: "Connect the configured MCP servers, list each with its status and tools, and exit",
-    usage: "list",
-    positionals: true,
-    flags: { ...CONFIG_FLAGS, json: { type: "boolean", description: "Print the report as JSON" } },
-    async run({ values, positionals }, io) {
-      const { config, filepath } = await loadCliConfig(values, "mcp");
-      // The report shows every failure; the console logger would print each a second time.
-      return mcpListCommand(kernelFor({ logger: defaultLogger(), ...config }, filepath), { positionals, json: values.json === true }, io);
-    },
-  },
-  // Loaded on use: the permissions plugin brings the bash grammar (wasm) with it.
-  permissions: {
-    summary: "Test permission rules against a command: permissions check --allow 'Bash(git:*)' \"git status\"",
-    raw: (argv, io) => permissionsCommand(argv, io),
-  },
   trust: trustCommand,
-  sandbox: {
-    summary: "Check whether the OS sandbox works here: ubiquity sandbox check",
-    raw: (argv, io) => sandboxCommand(argv, io),
-  },
   inspect,
   schema,
 };
+
+/** The whole table for the active plugins: the runner's `run` and `chat`, the plugins' commands, then the runner's others. */
+function commandTable(active: ActivePlugins): Record<string, CliCommand | PluginCommand> {
+  const { run, chat, ...rest } = COMMANDS;
+  const added = Object.fromEntries(Object.entries(pluginCommands(active.plugins)).filter(([name]) => !(name in COMMANDS)));
+  return { run: run!, chat: chat!, ...added, ...rest };
+}
+
+/** The `io` a plugin's command gets: the config its command line names, and kernels the runner disposes. */
+function commandIO(io: CliIO, values: CliArgs["values"], name: string, active: ActivePlugins, kernels: Kernel[]): CommandIO {
+  const sameConfig = ["config", "cwd", "trust"].every((k) => values[k] === prescanned(active, k));
+  const config: CommandIO["config"] = async ({ quiet } = {}) => {
+    if (sameConfig && active.loaded) {
+      const { config, filepath, trust } = active.loaded;
+      const warning = quiet ? undefined : untrustedWarning(trust, config.cwd ?? process.cwd());
+      if (warning) process.stderr.write(`${warning}\n`);
+      return { config: { ...config }, filepath };
+    }
+    if (sameConfig && active.error) throw active.error;
+    const { config, filepath } = await loadCliConfig(values, name, quiet ? { warn: () => {} } : {});
+    return { config, filepath };
+  };
+  return {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    config,
+    async kernel({ quiet } = {}) {
+      const { config: loaded, filepath } = await config({ quiet: false });
+      const kernel = kernelFor({ ...(quiet ? { logger: defaultLogger() } : {}), ...loaded }, filepath);
+      kernels.push(kernel);
+      return kernel;
+    },
+  };
+}
+
+/** The values `activePlugins` was asked with. */
+const prescannedValues = new WeakMap<ActivePlugins, CliArgs["values"]>();
+function prescanned(active: ActivePlugins, key: string) {
+  return prescannedValues.get(active)?.[key];
+}
+
+async function active(argv: string[], command: string): Promise<ActivePlugins> {
+  const values = prescan(argv);
+  const found = await activePlugins(values, command);
+  prescannedValues.set(found, values);
+  return found;
+}
 
 /** Run the CLI with `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
@@ -219,22 +135,18 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     if (first === undefined || first.startsWith("-")) {
       const { values } = parse(argv, {}, false);
       if (values.version) return printVersion(io);
-      io.stdout(mainHelp());
+      io.stdout(mainHelp(commandTable(await active([], "help"))));
       return 0;
     }
-    const command = COMMANDS[first];
-    if (!command) throw new UsageError(`unknown command "${first}"; run \`ubiquity --help\` for the list`);
-    if ("raw" in command) {
-      const own = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
-      return own.includes("--version") ? printVersion(io) : await command.raw(rest, io);
+    const own = COMMANDS[first];
+    if (own) return await runOwn(first, own, rest, io);
+    const found = await active(rest, first);
+    const command = pluginCommands(found.plugins)[first];
+    if (!command) {
+      if (found.error) throw found.error;
+      throw new UsageError(`unknown command "${first}"; run \`ubiquity --help\` for the list`);
     }
-    const args = parse(rest, command.flags, command.positionals ?? false, first);
-    if (args.values.help) {
-      io.stdout(commandHelp(first, command));
-      return 0;
-    }
-    if (args.values.version) return printVersion(io);
-    return await command.run(args, io);
+    return await runPluginCommand(first, command, rest, io, found);
   } catch (error) {
     // No options here to read keys from, but the environment's credentials are masked still.
     io.stderr(`error: ${withoutKernelTerms(oneLine(redactText(describeError(error), secretsOf(undefined))))}\n`);
@@ -242,10 +154,47 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   }
 }
 
+/** One of the runner's own commands. */
+async function runOwn(name: string, command: CliCommand, rest: string[], io: CliIO): Promise<number> {
+  if ("raw" in command) {
+    const own = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
+    return own.includes("--version") ? printVersion(io) : await command.raw(rest, io);
+  }
+  const args = parse(rest, command.flags, command.positionals ?? false, name);
+  if (args.values.help) {
+    io.stdout(commandHelp(name, command));
+    return 0;
+  }
+  if (args.values.version) return printVersion(io);
+  return await command.run(args, io);
+}
+
+/** A command a plugin added: parsed here unless it is `raw`; the kernels it asked for are disposed after it. */
+async function runPluginCommand(name: string, command: PluginCommand, rest: string[], io: CliIO, found: ActivePlugins): Promise<number> {
+  const kernels: Kernel[] = [];
+  try {
+    if (command.raw) {
+      const own = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
+      if (own.includes("--version")) return printVersion(io);
+      return await command.run({ values: {}, positionals: [], argv: rest }, commandIO(io, prescan(rest), name, found, kernels));
+    }
+    const flags = { ...(command.config ? CONFIG_FLAGS : {}), ...command.flags };
+    const args = parse(rest, flags, command.positionals ?? false, name);
+    if (args.values.help) {
+      io.stdout(commandHelp(name, { ...command, flags }));
+      return 0;
+    }
+    if (args.values.version) return printVersion(io);
+    return await command.run({ ...args, argv: rest }, commandIO(io, args.values, name, found, kernels));
+  } finally {
+    for (const kernel of kernels) await kernel.dispose();
+  }
+}
+
 function parse(argv: string[], flags: Record<string, CliFlag>, positionals: boolean, command?: string): CliArgs {
   const all = { ...GLOBAL_FLAGS, ...flags };
   const options = Object.fromEntries(
-    Object.entries(all).map(([name, f]) => [name, f.short ? { type: f.type, short: f.short } : { type: f.type }]),
+    Object.entries(all).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
   );
   try {
     const parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
@@ -279,8 +228,8 @@ function flagLines(flags: Record<string, CliFlag>): string[] {
   return rows.map(([left, text]) => `  ${left.padEnd(width)}  ${text}`);
 }
 
-function mainHelp(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+function mainHelp(commands: Record<string, { summary: string }>): string {
+  const width = Math.max(...Object.keys(commands).map((n) => n.length));
   return [
     "ubiquity: run and inspect Ubiquity coding agents",
     "",
@@ -289,7 +238,7 @@ function mainHelp(): string {
     "       ubiquity                          (in a terminal: the terminal mode, ubiquity chat)",
     "",
     "Commands:",
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     "",
     "Flags:",
     ...flagLines(GLOBAL_FLAGS),
@@ -300,7 +249,7 @@ function mainHelp(): string {
   ].join("\n");
 }
 
-function commandHelp(name: string, command: FlagCommand): string {
+function commandHelp(name: string, command: { summary: string; usage?: string; flags: Record<string, CliFlag> }): string {
   return [
     `ubiquity ${name}: ${command.summary}`,
     "",

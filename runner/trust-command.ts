@@ -1,6 +1,6 @@
 /** `ubiquity trust [dir]`, `--list`, `--revoke <dir>`: the user's trust store from the command line. */
 import { statSync } from "node:fs";
-import type { FlagCommand } from "./cli";
+import type { FlagCommand } from "./types";
 import { UsageError } from "../src/errors";
 import { displayPath, findProjectFiles } from "../src/trust/project-files";
 import { readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "../src/trust/store";

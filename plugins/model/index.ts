@@ -28,6 +28,7 @@ import { PROVIDERS, type ProviderSpec } from "./providers";
 import { checkProviderSettings } from "./settings";
 import { streamCheckingFetch } from "./stream-check";
 import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
+import { modelCommands, modelFlags } from "./models-report";
 
 export const NAME = "ubiquity:model";
 
@@ -109,6 +110,8 @@ const fallbacks = new WeakMap<RunContext, Promise<Model>>();
 /** The model plugin. */
 export const modelPlugin = definePlugin(() => ({
   name: NAME,
+  commands: modelCommands,
+  flags: modelFlags,
   apply(kernel) {
     // Innermost wrapper: every retry attempt is checked, and a 200 that is no stream is retried.
     getModelApi(kernel).addFetchWrapper(`${NAME}/stream-check`, (next, context) => streamCheckingFetch(next, context.provider));

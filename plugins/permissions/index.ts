@@ -28,6 +28,7 @@ import { withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
 import { getPermissionsApi } from "./api";
 import { resolveRoots } from "./paths";
+import { permissionsCommands, permissionsFlags } from "./cli";
 import { loadShellParser, shellParserReady } from "./shell/parser";
 
 export const NAME = "ubiquity:permissions";
@@ -54,6 +55,8 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
   const home = () => opts.home ?? homedir();
   return {
     name: NAME,
+    commands: permissionsCommands,
+    flags: permissionsFlags,
     apply(kernel) {
       const api = getPermissionsApi(kernel);
       // One compiled policy per options object (a subagent may run with its own), rebuilt when

@@ -20,7 +20,8 @@ export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, Tran
 export { acquireLock, releaseLock, lockPathOf, type LockInfo } from "./lock";
 export type { TranscriptRecord, PersistedMessage } from "./records";
 export { replay } from "./replay";
-export { sessionsCommand } from "./command";
+export { sessionsCommand, sessionsFlags } from "./command";
+import { sessionsCommand, sessionsFlags } from "./command";
 
 /** The plugin's name. */
 export const NAME = "ubiquity:sessions";
@@ -57,6 +58,8 @@ export function storeFor(run: RunContext): SessionStore {
 export const sessionsPlugin = definePlugin(function sessions() {
   return {
     name: NAME,
+    commands: { sessions: sessionsCommand },
+    flags: sessionsFlags,
     apply(kernel: Kernel) {
       const runs = new WeakMap<RunContext, RunState>();
       // Messages reach `event` without their run; a session id names it (subagents share it).

@@ -17,6 +17,7 @@ import { parseMcpConfig } from "../mcp/config";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
+import { settingsFlags } from "./cli";
 
 export const NAME = "ubiquity:settings";
 
@@ -29,6 +30,7 @@ export type SettingsPluginOptions = z.input<typeof SettingsPluginOptions>;
 /** The settings plugin. */
 export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) => ({
   name: NAME,
+  flags: settingsFlags,
   apply(kernel) {
     kernel.hooks.kernel.config.tap(NAME, (options: UbiquityConfig) => {
       const wanted = new Set(options.settingSources ?? []);

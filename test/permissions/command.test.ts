@@ -1,12 +1,12 @@
 /** `ubiquity permissions check`: the verdict, the deciding rule, the candidates, and exit codes by verdict. */
 import { describe, expect, it } from "vitest";
-import { permissionsCommand } from "../../plugins/permissions/command";
+import { permissionsCheck } from "../../plugins/permissions/command";
 import { tempDir } from "./helpers";
 
 async function check(...argv: string[]) {
   let stdout = "";
   let stderr = "";
-  const code = await permissionsCommand.raw(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  const code = await permissionsCheck(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
   return { code, stdout, stderr };
 }
 
