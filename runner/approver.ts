@@ -1,6 +1,6 @@
 /**
  * The terminal's approval handler for `ubiquity run`: y / n / always, after the plugins'
- * answerers (a tool that asks the user itself, like AskUserQuestion, answers there). One prompt
+ * answerers (a tool that asks the user a question of its own answers there). One prompt
  * at a time.
  */
 import { createInterface } from "node:readline/promises";
