@@ -85,7 +85,7 @@ function commandTable(active: ActivePlugins): Record<string, CliCommand | Plugin
 
 /** The `io` a plugin's command gets: the config its command line names, and kernels the runner disposes. */
 function commandIO(io: CliIO, values: CliArgs["values"], name: string, active: ActivePlugins, kernels: Kernel[]): CommandIO {
-  const sameConfig = ["config", "cwd", "trust"].every((k) => values[k] === prescanned(active, k));
+  const sameConfig = ["config", "cwd", "trust"].every((k) => values[k] === active.values[k]);
   const config: CommandIO["config"] = async ({ quiet } = {}) => {
     if (sameConfig && active.loaded) {
       const { config, filepath, trust } = active.loaded;
@@ -110,19 +110,6 @@ function commandIO(io: CliIO, values: CliArgs["values"], name: string, active: A
   };
 }
 
-/** The values `activePlugins` was asked with. */
-const prescannedValues = new WeakMap<ActivePlugins, CliArgs["values"]>();
-function prescanned(active: ActivePlugins, key: string) {
-  return prescannedValues.get(active)?.[key];
-}
-
-async function active(argv: string[], command: string): Promise<ActivePlugins> {
-  const values = prescan(argv);
-  const found = await activePlugins(values, command);
-  prescannedValues.set(found, values);
-  return found;
-}
-
 /** Run the CLI with `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [first, ...rest] = argv;
@@ -135,12 +122,12 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     if (first === undefined || first.startsWith("-")) {
       const { values } = parse(argv, {}, false);
       if (values.version) return printVersion(io);
-      io.stdout(mainHelp(commandTable(await active([], "help"))));
+      io.stdout(mainHelp(commandTable(await activePlugins({}, "help"))));
       return 0;
     }
     const own = COMMANDS[first];
     if (own) return await runOwn(first, own, rest, io);
-    const found = await active(rest, first);
+    const found = await activePlugins(prescan(rest), first);
     const command = pluginCommands(found.plugins)[first];
     if (!command) {
       if (found.error) throw found.error;

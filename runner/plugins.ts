@@ -35,6 +35,8 @@ export async function presetByName(name: string, cwd: string): Promise<Preset> {
 /** The active plugins and the config they came from. */
 export interface ActivePlugins {
   plugins: Plugin[];
+  /** The command-line values they were read for (`--config`, `--cwd`, `--trust`, `--preset`). */
+  values: RunValues;
   /** The loaded config (quietly: no trust question, no warning); absent when loading failed. */
   loaded?: LoadedCliConfig;
   /** Why the config could not be loaded (the default preset's plugins stand in). */
@@ -47,10 +49,10 @@ export async function activePlugins(values: RunValues, command: string): Promise
     const loaded = await loadCliConfig(values, command, { warn: () => {} });
     const presets = typeof values.preset === "string" ? [await presetByName(values.preset, loaded.config.cwd ?? resolve("."))] : loaded.config.presets;
     const { plugins } = expandPlugins({ presets, plugins: loaded.config.plugins, disable: loaded.config.disable });
-    return { plugins: plugins.map((p) => p.plugin), loaded };
+    return { plugins: plugins.map((p) => p.plugin), values, loaded };
   } catch (error) {
     const { plugins } = expandPlugins({ presets: [await defaultPreset()] });
-    return { plugins: plugins.map((p) => p.plugin), error };
+    return { plugins: plugins.map((p) => p.plugin), values, error };
   }
 }
 
