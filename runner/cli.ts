@@ -10,7 +10,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import type { Kernel } from "../src/kernel";
 import { configJsonSchemaText } from "../src/config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
@@ -25,7 +24,7 @@ import { untrustedWarning } from "./trust";
 import { CONFIG_FLAGS, kernelFor, loadCliConfig } from "./config";
 import type { CliArgs, CliCommand, CliFlag, CliIO, FlagCommand, RawCommand } from "./types";
 import { trustCommand } from "./trust-command";
-import { prescan } from "./flags";
+import { parseFlags, prescan } from "./flags";
 import { activePlugins, pluginCommands, type ActivePlugins } from "./plugins";
 
 export type { CliIO, CliFlag, CliArgs, CliCommand, FlagCommand, RawCommand } from "./types";
@@ -179,17 +178,7 @@ async function runPluginCommand(name: string, command: PluginCommand, rest: stri
 }
 
 function parse(argv: string[], flags: Record<string, CliFlag>, positionals: boolean, command?: string): CliArgs {
-  const all = { ...GLOBAL_FLAGS, ...flags };
-  const options = Object.fromEntries(
-    Object.entries(all).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
-  );
-  try {
-    const parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
-    return { values: parsed.values as CliArgs["values"], positionals: parsed.positionals };
-  } catch (error) {
-    const help = command ? `ubiquity ${command} --help` : "ubiquity --help";
-    throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
-  }
+  return parseFlags(argv, { ...GLOBAL_FLAGS, ...flags }, { positionals, help: command ? `ubiquity ${command} --help` : "ubiquity --help" });
 }
 
 function printVersion(io: CliIO): number {

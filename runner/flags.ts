@@ -6,7 +6,7 @@
  * `claude` column is the README's table).
  */
 import { parseArgs } from "node:util";
-import type { FlagValue, RunFlag } from "../src/commands";
+import type { CommandFlag, FlagValue, RunFlag } from "../src/commands";
 import type { Plugin } from "../src/plugin";
 import { ConfigError, describeError, UsageError } from "../src/errors";
 
@@ -76,17 +76,25 @@ export interface ParsedRun {
   positionals: string[];
 }
 
-/** Parse `argv` against the table; a mistake is a `UsageError` pointing at the help. */
-export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): ParsedRun {
+/**
+ * The runner's one flag parser (every command's table, `run`'s included): strict, a mistake is a
+ * `UsageError` pointing at the command's help.
+ */
+export function parseFlags(argv: string[], flags: Record<string, CommandFlag>, { positionals, help }: { positionals: boolean; help: string }): ParsedRun {
   const options = Object.fromEntries(
-    Object.entries(table).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
+    Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
   );
   try {
-    const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    const parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
     return { values: parsed.values as RunValues, positionals: parsed.positionals };
   } catch (error) {
-    throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`ubiquity run --help\``);
+    throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
   }
+}
+
+/** Parse `ubiquity run`'s `argv` against the table. */
+export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): ParsedRun {
+  return parseFlags(argv, table, { positionals: true, help: "ubiquity run --help" });
 }
 
 /** Copy every given flag into `options`, in table order. */
