@@ -12,7 +12,7 @@ const presets = readdirSync("presets")
 export default defineBuildConfig({
   entries: [
     { input: "src/main", name: "src/main" },
-    { input: "src/cli", name: "src/cli" },
+    { input: "runner/cli", name: "runner/cli" },
     { input: "src/testing/index", name: "src/testing/index" },
     ...plugins,
     ...presets,

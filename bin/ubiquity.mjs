@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from "../dist/src/cli.mjs";
+import { main } from "../dist/runner/cli.mjs";
 
 // A closed pipe (`ubiquity run … | head`) is the reader saying "enough", not a crash.
 for (const stream of [process.stdout, process.stderr]) {

@@ -1,34 +1,16 @@
 /**
  * The one deliberate edge from the kernel to the product (DESIGN §5): `summon()` and the
- * runner bind to the default preset when no presets are given. Loaded lazily, so importing
+ * runner bind to the default preset when no presets are given; and the public helpers the
+ * package entry re-exports from built-in plugins. Loaded lazily, so importing
  * `ubiquity` stays cheap and the kernel stays feature-free.
  */
-import { expandPlugins, type Preset } from "./preset";
-import type { Plugin } from "./plugin";
+import type { Preset } from "./preset";
 import type { Message } from "./messages";
 import { runSummon, type SummonOptions } from "./summon";
 
 /** The default preset (every built-in plugin, in canonical order). */
 export async function defaultPreset(): Promise<Preset> {
   return (await import("../presets/default")).default;
-}
-
-/** The default preset's plugins: whose own project files the trust question lists. */
-export async function productPlugins(): Promise<Plugin[]> {
-  return expandPlugins({ presets: [await defaultPreset()] }).plugins.map((p) => p.plugin);
-}
-
-/** The built-in presets by name, for `ubiquity run --preset`. Static imports, so the build resolves each file. */
-export const BUILTIN_PRESETS = {
-  default: () => import("../presets/default"),
-  minimal: () => import("../presets/minimal"),
-  headless: () => import("../presets/headless"),
-} as const satisfies Record<string, () => Promise<{ default: Preset }>>;
-
-/** A built-in preset by name, or undefined when there is none of that name. */
-export async function builtinPreset(name: string): Promise<Preset | undefined> {
-  const load = (BUILTIN_PRESETS as Record<string, (() => Promise<{ default: Preset }>) | undefined>)[name];
-  return load ? (await load()).default : undefined;
 }
 
 /**
@@ -42,45 +24,18 @@ export function summon(prompt: string, options: SummonOptions = {}): AsyncGenera
   return runSummon(prompt, options, async () => [await defaultPreset()]);
 }
 
-// Sessions: the store is public API, and the runner's `sessions` command is its view.
+// Sessions: the store is public API.
 export { SessionStore, SessionNotFoundError } from "../plugins/sessions/store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions } from "../plugins/sessions/store";
 export type { TranscriptRecord, PersistedMessage } from "../plugins/sessions/records";
-export { sessionsCommand } from "../plugins/sessions/command";
 
 // The model layer's public helpers live in their plugins; these lines are the package entry's
 // only view of them (the modules they come from import no provider package).
 export { registerAlias, openaiCompatible, type OpenAICompatibleSettings } from "../plugins/model/index";
 export { registerPricing, registerContextWindow } from "../plugins/pricing/index";
-export { listModelProviders, formatModelProviders, type ModelProviderRow } from "../plugins/model/models-report";
-
-// MCP: `ubiquity mcp list` is the mcp plugin's view of a kernel's servers. Loaded on first use,
-// like the default preset, so the package entry does not load the plugin.
-import type { Kernel } from "./kernel";
-import type { McpCommandArgs, McpCommandIO } from "../plugins/mcp/command";
-/** Run `ubiquity mcp list` against a kernel built from the config; disposes it; resolves to the exit code. */
-export async function mcpListCommand(kernel: Kernel, args: McpCommandArgs, io: McpCommandIO): Promise<number> {
-  return (await import("../plugins/mcp/command")).mcpListCommand(kernel, args, io);
-}
-export type { McpCommandArgs, McpCommandIO } from "../plugins/mcp/command";
-
-// Sandbox: `ubiquity sandbox check`, loaded on use.
-/** Run `ubiquity sandbox …`; resolves to the exit code. */
-export async function sandboxCommand(argv: string[], io: { stdout(text: string): void; stderr(text: string): void }): Promise<number> {
-  return (await import("../plugins/sandbox/command")).sandboxCommand.raw(argv, io);
-}
 
 // The built-in tool suite, for `tools: [...builtinTools(), mine]`.
 export { builtinTools } from "../plugins/tools/index";
-
-// Permissions: `ubiquity permissions check`, loaded on use (the permissions plugin brings the bash grammar).
-/** Run `ubiquity permissions …`; resolves to the exit code. */
-export async function permissionsCommand(argv: string[], io: { stdout(text: string): void; stderr(text: string): void }): Promise<number> {
-  return (await import("../plugins/permissions/command")).permissionsCommand.raw(argv, io);
-}
-
-// MCP configs in the `.mcp.json` shape, for `ubiquity run --mcp-config <file>`.
-export { parseMcpConfig } from "../plugins/mcp/config";
 
 // Events built-in plugins add to the `event` firehose (their types augment `PluginEvents`).
 export type { SandboxViolationEvent } from "../plugins/sandbox/events";

@@ -7,6 +7,7 @@ export { createKernel, defineConfig, validateConfig, composeConfigSchema, hasTap
 export type { Kernel, ResolvedOptions, ConfigEnv, TapDescription, ComposedSchema, ValidationPlugins } from "./kernel";
 export { definePlugin, isPlugin } from "./plugin";
 export type { Plugin, PluginFactory, PluginContext, PluginSpec, PluginOptionsOf } from "./plugin";
+export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer } from "./commands";
 export { definePreset, expandPlugins } from "./preset";
 export type { Preset, ResolvedPlugin, Expansion } from "./preset";
 export { Registry } from "./registry";
@@ -26,6 +27,7 @@ export {
   PluginResolutionError,
   ConfigError,
   ModelError,
+  UsageError,
   describeError,
 } from "./errors";
 export { ConfigSchema, KernelFieldsSchema, PERMISSION_MODES, HOOK_EVENTS } from "./config/schema";

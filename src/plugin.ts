@@ -3,6 +3,7 @@ import type { Kernel } from "./kernel";
 import type { RunContext } from "./run";
 import type { ProjectFile, ProjectPlace } from "./trust/project-files";
 import { ConfigError } from "./errors";
+import type { PluginCommand, RunFlag, TerminalAnswerer } from "./commands";
 
 const FACTORY = Symbol.for("ubiquity.pluginFactory");
 
@@ -54,6 +55,12 @@ export interface Plugin<S = any, R = any, O = any> {
   projectFiles?(place: ProjectPlace): ProjectFile[];
   /** A top-level config key this plugin claims without a schema (prefer `options`). */
   configKey?: string;
+  /** Commands this plugin adds to the `ubiquity` runner (`ubiquity <name>`); the kernel never reads them. */
+  commands?: Record<string, PluginCommand>;
+  /** Flags of `ubiquity run` that set the options this plugin owns. */
+  flags?: Record<string, RunFlag>;
+  /** Answers its tool's questions at the runner's terminal (before the approval question). */
+  terminal?: TerminalAnswerer;
 }
 
 /** The options type a plugin's `options` slice declares (what a config may set). */
@@ -66,6 +73,9 @@ export interface PluginSpec<Shape extends z.ZodObject, S, R> {
   state?(kernel: Kernel): S;
   runState?(run: RunContext): R;
   dependsOn?: string[];
+  commands?: Record<string, PluginCommand>;
+  flags?: Record<string, RunFlag>;
+  terminal?: TerminalAnswerer;
   apply(kernel: Kernel, context: PluginContext<S, R, z.output<Shape>>): void;
 }
 

@@ -10,6 +10,7 @@ import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { z } from "zod";
 import { definePlugin, type Kernel, type McpServerConfig } from "../../src/index";
 import type { McpServers, McpServerReport } from "./servers";
+import { mcpCommands, mcpFlags } from "./cli";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
@@ -48,6 +49,8 @@ export function getMcpApi(kernel: Kernel): McpApi | undefined {
 export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(options) {
   return {
     name: NAME,
+    commands: mcpCommands(NAME, getMcpApi),
+    flags: mcpFlags,
     apply(kernel) {
       let servers: McpServers | undefined;
       apis.set(kernel, { servers: () => servers?.report() ?? [] });

@@ -29,6 +29,7 @@ import { PROVIDERS, type ProviderSpec } from "./providers";
 import { checkProviderSettings } from "./settings";
 import { streamCheckingFetch } from "./stream-check";
 import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
+import { modelCommands, modelFlags } from "./models-report";
 
 export const NAME = "ubiquity:model";
 
@@ -118,6 +119,8 @@ const thinkingFor = (request: ModelRequest, run: RunContext) => ((request.purpos
 export const modelPlugin = definePlugin(() => ({
   name: NAME,
   runState: (): RunState => ({}),
+  commands: modelCommands,
+  flags: modelFlags,
   apply(kernel, context) {
     // Innermost wrapper: every retry attempt is checked, and a 200 that is no stream is retried.
     getModelApi(kernel).addFetchWrapper(`${NAME}/stream-check`, (next, context) => streamCheckingFetch(next, context.provider));

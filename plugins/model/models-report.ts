@@ -1,8 +1,9 @@
 /**
  * What `ubiquity models` prints: every built-in provider, the package behind it, whether that
  * package is installed, and the environment variables it reads (marked when set — values are
- * never printed).
+ * never printed); and the model options' `run` flags.
  */
+import type { PluginCommand, RunFlag } from "../../src/index";
 import { installHint, isInstalled } from "./load-provider";
 import { PROVIDERS, type ProviderSpec } from "./providers";
 
@@ -47,3 +48,22 @@ export function formatModelProviders(rows: ModelProviderRow[]): string {
   lines.push("", 'Model strings are "provider:model", e.g. "anthropic:claude-sonnet-4-5"; openaiCompatible(model, { baseURL }) reaches any other OpenAI-compatible server.');
   return `${lines.join("\n")}\n`;
 }
+
+/** `ubiquity models`. */
+export const modelCommands: Record<string, PluginCommand> = {
+  models: {
+    summary: "List the model providers: package, whether it is installed, credential variables",
+    flags: { json: { type: "boolean", description: "Print the list as JSON" } },
+    async run({ values }, io) {
+      const rows = listModelProviders();
+      io.stdout(values.json ? `${JSON.stringify(rows, null, 2)}\n` : formatModelProviders(rows));
+      return 0;
+    },
+  },
+};
+
+/** `run --model`, `--fallback-model`. */
+export const modelFlags: Record<string, RunFlag> = {
+  model: { type: "string", value: "<model>", group: "Model", claude: "--model", description: '"provider:model", an alias, or "test" (the offline model)', apply: (o, v) => void (o.model = String(v)) },
+  "fallback-model": { type: "string", value: "<model>", group: "Model", claude: "--fallback-model", description: "The model to fall back to when the main one fails", apply: (o, v) => void (o.fallbackModel = String(v)) },
+};

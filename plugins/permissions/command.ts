@@ -1,8 +1,8 @@
 /**
  * `ubiquity permissions check [--allow R] [--deny R] [--ask R] [--mode M] "<command>"`: test
  * rules against a command (or, with --tool, a path or other content) and see the verdict, the
- * deciding rule and every candidate the command was split into. An entry of the runner's
- * command table; it parses its own flags because rule flags repeat.
+ * deciding rule and every candidate the command was split into. The plugin's `permissions`
+ * command (cli.ts); it parses its own flags because rule flags repeat.
  * Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
  */
 import { parseArgs } from "node:util";
@@ -37,68 +37,65 @@ Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
 
 const EXIT = { allow: 0, ask: 2, deny: 3 } as const;
 
-/** `ubiquity permissions`: one entry of the runner's command table. */
-export const permissionsCommand = {
-  summary: "Test permission rules against a command: ubiquity permissions check --allow 'Bash(git:*)' \"git status\"",
-  async raw(argv: string[], io: PermissionsCommandIO): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          allow: { type: "string", multiple: true },
-          deny: { type: "string", multiple: true },
-          ask: { type: "string", multiple: true },
-          mode: { type: "string" },
-          tool: { type: "string" },
-          cwd: { type: "string" },
-          "add-dir": { type: "string", multiple: true },
-          json: { type: "boolean" },
-          help: { type: "boolean", short: "h" },
-        },
-      });
-    } catch (error) {
-      io.stderr(`error: ${describeError(error)}; see \`ubiquity permissions --help\`\n`);
-      return 1;
-    }
-    const { values, positionals } = parsed;
-    if (values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const [sub, ...rest] = positionals;
-    if (sub !== "check" || rest.length !== 1) {
-      io.stderr(`error: expected \`ubiquity permissions check "<command>"\` (one quoted argument); see \`ubiquity permissions --help\`\n`);
-      return 1;
-    }
-    const mode = values.mode ?? "default";
-    if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
-      io.stderr(`error: --mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}\n`);
-      return 1;
-    }
-    const toolName = values.tool ?? "Bash";
-    const subject = rest[0]!;
-    const input = DEFAULT_TOOL_KINDS.shell.has(toolName) ? { command: subject } : DEFAULT_TOOL_KINDS.path.has(toolName) ? { file_path: subject, path: subject } : { content: subject };
-    let decision: Decision;
-    try {
-      decision = await explainPermission({
-        toolName,
-        input,
-        rules: { allow: values.allow, deny: values.deny, ask: values.ask },
-        mode: mode as PermissionMode,
-        cwd: values.cwd,
-        additionalDirectories: values["add-dir"],
-        sources: { allow: "--allow", deny: "--deny", ask: "--ask" },
-      });
-    } catch (error) {
-      io.stderr(`error: ${describeError(error)}\n`);
-      return 1;
-    }
-    io.stdout(values.json ? `${JSON.stringify(report(decision), null, 2)}\n` : format(decision));
-    return EXIT[decision.behavior];
-  },
-};
+/** `ubiquity permissions …` with its arguments; resolves to the exit code. */
+export async function permissionsCheck(argv: string[], io: PermissionsCommandIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        allow: { type: "string", multiple: true },
+        deny: { type: "string", multiple: true },
+        ask: { type: "string", multiple: true },
+        mode: { type: "string" },
+        tool: { type: "string" },
+        cwd: { type: "string" },
+        "add-dir": { type: "string", multiple: true },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    io.stderr(`error: ${describeError(error)}; see \`ubiquity permissions --help\`\n`);
+    return 1;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const [sub, ...rest] = positionals;
+  if (sub !== "check" || rest.length !== 1) {
+    io.stderr(`error: expected \`ubiquity permissions check "<command>"\` (one quoted argument); see \`ubiquity permissions --help\`\n`);
+    return 1;
+  }
+  const mode = values.mode ?? "default";
+  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    io.stderr(`error: --mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}\n`);
+    return 1;
+  }
+  const toolName = values.tool ?? "Bash";
+  const subject = rest[0]!;
+  const input = DEFAULT_TOOL_KINDS.shell.has(toolName) ? { command: subject } : DEFAULT_TOOL_KINDS.path.has(toolName) ? { file_path: subject, path: subject } : { content: subject };
+  let decision: Decision;
+  try {
+    decision = await explainPermission({
+      toolName,
+      input,
+      rules: { allow: values.allow, deny: values.deny, ask: values.ask },
+      mode: mode as PermissionMode,
+      cwd: values.cwd,
+      additionalDirectories: values["add-dir"],
+      sources: { allow: "--allow", deny: "--deny", ask: "--ask" },
+    });
+  } catch (error) {
+    io.stderr(`error: ${describeError(error)}\n`);
+    return 1;
+  }
+  io.stdout(values.json ? `${JSON.stringify(report(decision), null, 2)}\n` : format(decision));
+  return EXIT[decision.behavior];
+}
 
 function report(d: Decision) {
   const s = d.subject;

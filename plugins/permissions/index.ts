@@ -29,6 +29,7 @@ import { modeNote } from "./mode-note";
 import { getPermissionsApi } from "./api";
 import "./init-fields";
 import { resolveRoots } from "./paths";
+import { permissionsCommands, permissionsFlags } from "./cli";
 import { loadShellParser, shellParserReady } from "./shell/parser";
 
 export const NAME = "ubiquity:permissions";
@@ -55,6 +56,8 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
   const home = () => opts.home ?? homedir();
   return {
     name: NAME,
+    commands: permissionsCommands,
+    flags: permissionsFlags,
     apply(kernel) {
       const api = getPermissionsApi(kernel);
       // `system/init` announces the run's permission mode (see ./init-fields.ts).

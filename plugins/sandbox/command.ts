@@ -30,36 +30,33 @@ interface Trial {
   detail?: string;
 }
 
-/** `ubiquity sandbox`: one entry of the runner's command table. */
-export const sandboxCommand = {
-  summary: "Check whether the OS sandbox works here: ubiquity sandbox check",
-  async raw(argv: string[], io: SandboxCommandIO): Promise<number> {
-    if (argv.includes("--help") || argv.includes("-h")) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const rest = argv.filter((a) => a !== "--json");
-    if (rest.length !== 1 || rest[0] !== "check") {
-      io.stderr(`error: expected \`ubiquity sandbox check\`\n\n${USAGE}`);
-      return 2;
-    }
-    const found = sandboxAvailability();
-    const trials = found.ok && found.backend === "bubblewrap" ? trial(found.program!) : [];
-    const ok = found.ok && trials.every((t) => t.ok);
-    const report = { ok, platform: found.platform, backend: found.backend ?? null, program: found.program ?? null, socat: found.socat ?? null, reason: found.reason ?? null, trials };
-    if (argv.includes("--json")) {
-      io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-      return ok ? 0 : 1;
-    }
-    const lines = [`platform: ${found.platform}`, `backend: ${found.backend ?? "none"}${found.program ? ` (${found.program})` : ""}`];
-    if (found.backend === "bubblewrap") lines.push(`socat: ${found.socat ?? `not installed (needed for network.allowedDomains: ${INSTALL_HINT})`}`);
-    for (const t of trials) lines.push(`${t.ok ? "ok  " : "FAIL"} ${t.name}${t.detail ? `: ${t.detail}` : ""}`);
-    if (found.backend === "seatbelt") lines.push("note: the macOS profile is not exercised by this check");
-    lines.push(ok ? "the sandbox works here" : `the sandbox does not work here: ${found.reason ?? "a trial failed (see above)"}`);
-    io.stdout(`${lines.join("\n")}\n`);
+/** `ubiquity sandbox …` with its arguments; resolves to the exit code. */
+export async function sandboxCheck(argv: string[], io: SandboxCommandIO): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const rest = argv.filter((a) => a !== "--json");
+  if (rest.length !== 1 || rest[0] !== "check") {
+    io.stderr(`error: expected \`ubiquity sandbox check\`\n\n${USAGE}`);
+    return 2;
+  }
+  const found = sandboxAvailability();
+  const trials = found.ok && found.backend === "bubblewrap" ? trial(found.program!) : [];
+  const ok = found.ok && trials.every((t) => t.ok);
+  const report = { ok, platform: found.platform, backend: found.backend ?? null, program: found.program ?? null, socat: found.socat ?? null, reason: found.reason ?? null, trials };
+  if (argv.includes("--json")) {
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
     return ok ? 0 : 1;
-  },
-};
+  }
+  const lines = [`platform: ${found.platform}`, `backend: ${found.backend ?? "none"}${found.program ? ` (${found.program})` : ""}`];
+  if (found.backend === "bubblewrap") lines.push(`socat: ${found.socat ?? `not installed (needed for network.allowedDomains: ${INSTALL_HINT})`}`);
+  for (const t of trials) lines.push(`${t.ok ? "ok  " : "FAIL"} ${t.name}${t.detail ? `: ${t.detail}` : ""}`);
+  if (found.backend === "seatbelt") lines.push("note: the macOS profile is not exercised by this check");
+  lines.push(ok ? "the sandbox works here" : `the sandbox does not work here: ${found.reason ?? "a trial failed (see above)"}`);
+  io.stdout(`${lines.join("\n")}\n`);
+  return ok ? 0 : 1;
+}
 
 function trial(bwrap: string): Trial[] {
   const ws = mkdtempSync(join(tmpdir(), "ubiquity-sandbox-check-"));

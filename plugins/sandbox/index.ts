@@ -18,6 +18,7 @@ import { sandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";
 import { sandboxNote } from "./note";
 import { SandboxRuntime } from "./runtime";
+import { sandboxCommands, sandboxFlags } from "./cli";
 import { violationNote, violationsInOutput, type Violation } from "./violations";
 export type { SandboxViolationEvent } from "./events";
 
@@ -37,6 +38,8 @@ export type SandboxPluginOptions = z.input<typeof SandboxPluginOptions>;
 /** The sandbox plugin. */
 export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
   name: NAME,
+  commands: sandboxCommands,
+  flags: sandboxFlags,
   apply(kernel) {
     let runtime: SandboxRuntime | undefined;
 

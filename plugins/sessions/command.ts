@@ -1,47 +1,21 @@
 /**
- * `ubiquity sessions list|show|fork`: the runner's view of the session store. An entry of the
- * runner's command table (src/cli.ts reaches it through the facade); the sessions root is
- * `--session-dir`, else the config file's `sessionDir`, else ~/.ubiquity/sessions.
+ * `ubiquity sessions list|show|fork`: the runner's view of the session store, and the `run` flags
+ * of the session options. The sessions root is `--session-dir`, else the config file's
+ * `sessionDir`, else ~/.ubiquity/sessions.
  */
 import { resolve } from "node:path";
-import { loadConfig } from "../../src/index";
+import { UsageError, type CommandArgs, type CommandIO, type PluginCommand, type RunFlag } from "../../src/index";
 import { storageRoot } from "../_kits/storage/index";
 import { formatSession, formatSessionList } from "./render";
 import { SessionNotFoundError, SessionStore } from "./store";
 
-interface Flag {
-  type: "string" | "boolean";
-  short?: string;
-  value?: string;
-  description: string;
-}
-
-/** The parsed command line, as the runner's command table passes it. */
-export interface SessionsCommandArgs {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
-/** Where the command writes. */
-export interface SessionsCommandIO {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
 const USAGE = "list | show <id> | fork <id>";
 
-async function storeFrom(values: SessionsCommandArgs["values"]): Promise<{ store: SessionStore; cwd: string }> {
+async function storeFrom(values: CommandArgs["values"], io: CommandIO): Promise<{ store: SessionStore; cwd: string }> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   if (typeof values["session-dir"] === "string") return { store: new SessionStore({ dir: storageRoot(values["session-dir"], cwd, "sessions") }), cwd };
-  const loaded = await loadConfig({
-    cwd,
-    configFile: typeof values.config === "string" ? values.config : undefined,
-    command: "sessions",
-    // the default preset claims its plugins' config keys; loaded lazily like the facade does
-    defaultPresets: async () => [(await import("../../presets/default")).default],
-  });
-  const configured = loaded.config?.sessionDir;
-  return { store: new SessionStore({ dir: storageRoot(configured, cwd, "sessions") }), cwd };
+  const { config } = await io.config({ quiet: true });
+  return { store: new SessionStore({ dir: storageRoot(config.sessionDir, cwd, "sessions") }), cwd };
 }
 
 function needId(positionals: string[], sub: string): string {
@@ -50,8 +24,8 @@ function needId(positionals: string[], sub: string): string {
   return id;
 }
 
-/** `ubiquity sessions`: one entry of the runner's command table. */
-export const sessionsCommand = {
+/** `ubiquity sessions`. */
+export const sessionsCommand: PluginCommand = {
   summary: "List, show and fork stored sessions",
   usage: USAGE,
   positionals: true,
@@ -63,14 +37,14 @@ export const sessionsCommand = {
     limit: { type: "string", value: "<n>", description: "list: at most n sessions [20]" },
     "up-to": { type: "string", value: "<uuid>", description: "fork: copy records up to and including this one" },
     json: { type: "boolean", description: "Print JSON (list: the infos; show: the records)" },
-  } satisfies Record<string, Flag>,
-  async run({ values, positionals }: SessionsCommandArgs, io: SessionsCommandIO): Promise<number> {
+  },
+  async run({ values, positionals }, io) {
     const sub = positionals[0];
     if (sub !== "list" && sub !== "show" && sub !== "fork") {
       throw new Error(`ubiquity sessions ${sub ? `"${sub}" is not a subcommand` : "needs a subcommand"}: use ${USAGE}`);
     }
     if (positionals.length > (sub === "list" ? 1 : 2)) throw new Error(`too many arguments for ubiquity sessions ${sub}: use ${USAGE}`);
-    const { store, cwd } = await storeFrom(values);
+    const { store, cwd } = await storeFrom(values, io);
     if (sub === "list") {
       const limit = values.limit === undefined ? 20 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new Error(`--limit must be a positive integer, not ${JSON.stringify(values.limit)}`);
@@ -90,4 +64,44 @@ export const sessionsCommand = {
     io.stderr(`Forked ${id} into ${forked}; continue it with: ubiquity run --resume ${forked} "<prompt>"\n`);
     return 0;
   },
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The `run` flags of the session options. */
+export const sessionsFlags: Record<string, RunFlag> = {
+  continue: {
+    type: "boolean",
+    short: "c",
+    group: "Sessions",
+    claude: "-c, --continue",
+    description: "Continue the latest session of the working directory",
+    apply: (o, _v, values) => {
+      if (values?.resume) throw new UsageError("pass --resume <id> or --continue, not both");
+      o.continueConversation = true;
+    },
+  },
+  resume: { type: "string", short: "r", value: "<id>", group: "Sessions", claude: "-r, --resume", description: "Continue a stored session (on its model unless --model is given)", apply: (o, v) => void (o.resume = String(v)) },
+  "fork-session": {
+    type: "boolean",
+    group: "Sessions",
+    claude: "--fork-session",
+    description: "With --resume or --continue: continue in a new session, leaving the stored one as it was",
+    apply: (o, _v, values) => {
+      if (!values?.resume && !values?.continue) throw new UsageError("--fork-session needs --resume <id> or --continue");
+      o.forkSession = true;
+    },
+  },
+  "session-id": {
+    type: "string",
+    value: "<uuid>",
+    group: "Sessions",
+    claude: "--session-id",
+    description: "The id of the new session (a UUID)",
+    apply: (o, v) => {
+      if (!UUID.test(String(v))) throw new UsageError(`--session-id must be a UUID (like 3f2b8c1e-0d4a-4e8b-9c1f-2a6d7e8f9b0c), not ${JSON.stringify(v)}`);
+      o.sessionId = String(v).toLowerCase();
+    },
+  },
+  "no-session-persistence": { type: "boolean", group: "Sessions", claude: "--no-session-persistence", description: "Write no transcript (the session cannot be resumed)", apply: (o) => void (o.persistSession = false) },
 };

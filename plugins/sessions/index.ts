@@ -20,7 +20,8 @@ export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, Tran
 export { acquireLock, releaseLock, lockPathOf, type LockInfo } from "./lock";
 export type { TranscriptRecord, PersistedMessage } from "./records";
 export { replay } from "./replay";
-export { sessionsCommand } from "./command";
+export { sessionsCommand, sessionsFlags } from "./command";
+import { sessionsCommand, sessionsFlags } from "./command";
 
 /** The plugin's name. */
 export const NAME = "ubiquity:sessions";
@@ -61,6 +62,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
   return {
     name: NAME,
     runState: (): RunState => ({}),
+    commands: { sessions: sessionsCommand },
+    flags: sessionsFlags,
     apply(kernel: Kernel, context: PluginContext<undefined, RunState>) {
       // Messages reach `event` without their run; a session id names it (subagents share it).
       // Runs of one kernel resuming the same session share its writer, counted.

@@ -19,6 +19,7 @@ import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
 import { settingsProjectFiles } from "./project-files";
 import { warn } from "../_kits/sources/index";
+import { settingsFlags } from "./cli";
 
 export const NAME = "ubiquity:settings";
 
@@ -32,6 +33,7 @@ export type SettingsPluginOptions = z.input<typeof SettingsPluginOptions>;
 export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) => ({
   name: NAME,
   projectFiles: settingsProjectFiles,
+  flags: settingsFlags,
   apply(kernel) {
     kernel.hooks.kernel.config.tap(NAME, (options: UbiquityConfig) => {
       const wanted = new Set(options.settingSources ?? []);

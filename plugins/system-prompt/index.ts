@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { arch, platform } from "node:os";
 import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection } from "../../src/index";
 import { environment, guidance, permissionsSection, toolsSection } from "./sections";
+import { systemPromptFlags } from "./cli";
 
 export const NAME = "ubiquity:system-prompt";
 
@@ -28,6 +29,7 @@ interface RunState {
 export const systemPromptPlugin = definePlugin(() => ({
   name: NAME,
   runState: (): RunState => ({}),
+  flags: systemPromptFlags,
   apply(kernel, context) {
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.GUIDANCE }, (sections: SystemSection[], run: RunContext) => {
       const text = run.options.systemPrompt ?? guidance(run.tools.map((t) => t.name));

@@ -7,7 +7,9 @@
 import { definePlugin, type Tool } from "../../src/index";
 import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { AskUserQuestionTool } from "./ask-user-tool";
+import { askInTerminal } from "./terminal";
 
+export { askInTerminal } from "./terminal";
 export { AskUserQuestionTool, AskUserQuestionInput, AskUserQuestionModelInput } from "./ask-user-tool";
 
 /** The plugin's name (also the owner of the tool it registers). */
@@ -18,6 +20,7 @@ export const toolAskUserPlugin = definePlugin(function toolAskUser() {
   const base = builtinToolPlugin(NAME, () => new AskUserQuestionTool());
   return {
     ...base,
+    terminal: askInTerminal,
     apply(kernel, context) {
       base.apply(kernel, context);
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>

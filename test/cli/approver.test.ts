@@ -6,8 +6,9 @@ import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import permissions, { explainPermission } from "ubiquity/plugins/permissions";
 import { builtinTools } from "../../plugins/tools/index";
-import { terminalApprover } from "../../src/runner";
-import { describeRule } from "../../src/approver";
+import { terminalApprover } from "../../runner/run";
+import { describeRule } from "../../runner/approver";
+import { askInTerminal } from "../../plugins/tool-ask-user/index";
 import { collect, ofType } from "../helpers/collect";
 import { tempDir } from "../tools/helpers";
 
@@ -25,7 +26,7 @@ function terminal(replies: string[]) {
     },
     stdin,
     stdoutIsTTY: true,
-  });
+  }, { answerers: [askInTerminal] });
   return { approver, questions };
 }
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKernel, loadConfig, type RunContext } from "ubiquity";
-import type { InspectReport } from "../../src/inspect";
+import type { InspectReport } from "../../runner/inspect";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 
 const exec = promisify(execFile);

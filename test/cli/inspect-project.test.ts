@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expandPlugins } from "ubiquity";
 import defaultPreset from "ubiquity/presets/default";
 import headlessPreset from "ubiquity/presets/headless";
-import type { InspectReport } from "../../src/inspect";
+import type { InspectReport } from "../../runner/inspect";
 import { removeTempProjects, requireDist, runCli, tempProject, type CliRun } from "../helpers/project";
 
 const files = {

@@ -10,8 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionStore } from "ubiquity";
 import { binPath, removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { scriptedProject as project, type Logged } from "../helpers/scripted-project";
-import { applyRunFlags, RUN_FLAGS, runUsage, splitRules } from "../../src/runner/flags";
-import { userTextOf } from "../../src/runner";
+import { applyRunFlags, runFlagTable, runUsage } from "../../runner/flags";
+import { splitRules } from "../../plugins/permissions/cli";
+import { expandPlugins } from "../../src/preset";
+import defaultPreset from "../../presets/default";
+import { userTextOf } from "../../runner/run";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
@@ -275,6 +278,8 @@ describe.concurrent("exit codes", () => {
 });
 
 describe("the flag table", () => {
+  const table = runFlagTable(expandPlugins({ presets: [defaultPreset] }).plugins.map((p) => p.plugin));
+
   it("splits rules on commas and spaces, never inside parentheses", () => {
     expect(splitRules(["Read,Bash(git log:*)", "Edit Bash(npm run build, test)"])).toEqual(["Read", "Bash(git log:*)", "Edit", "Bash(npm run build, test)"]);
     expect(() => splitRules(["Bash(git"])).toThrow(/unbalanced parenthesis/);
@@ -282,16 +287,16 @@ describe("the flag table", () => {
 
   it("--sandbox switches the sandbox option on, keeping its other settings", () => {
     const on: Record<string, unknown> = {};
-    applyRunFlags(on, { sandbox: true });
+    applyRunFlags(on, { sandbox: true }, table);
     expect(on.sandbox).toBe(true);
     const kept: Record<string, unknown> = { sandbox: { network: false } };
-    applyRunFlags(kept, { sandbox: true });
+    applyRunFlags(kept, { sandbox: true }, table);
     expect(kept.sandbox).toEqual({ network: false, enabled: true });
   });
 
   it("help lists every flag under its group", () => {
-    const help = runUsage();
-    for (const name of Object.keys(RUN_FLAGS)) expect(help).toContain(`--${name}`);
+    const help = runUsage(table);
+    for (const name of Object.keys(table)) expect(help).toContain(`--${name}`);
     expect(help).toMatch(/^Sessions:$/m);
     expect(help).toContain("no --max-budget-usd");
   });

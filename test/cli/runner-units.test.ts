@@ -1,10 +1,10 @@
 /** The runner's small parts in-process: stdin reading, the prompt with piped text, did-you-mean, colours. */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { combinePrompt, readStdin } from "../../src/runner/stdin";
+import { combinePrompt, readStdin } from "../../runner/stdin";
 import { closest } from "../../src/suggest";
-import { colorEnabled, createStyle } from "../../src/runner/style";
-import { withoutKernelTerms } from "../../src/render";
+import { colorEnabled, createStyle } from "../../runner/style";
+import { withoutKernelTerms } from "../../runner/render";
 
 describe("readStdin", () => {
   it("with a prompt, an idle pipe gives up after the wait; data that flows is read to the end", async () => {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, summon } from "ubiquity";
-import { TextRenderer } from "../../src/render";
+import { TextRenderer } from "../../runner/render";
 import { scriptedModel, startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { openaiCompatible } from "ubiquity/plugins/model";
 import { collect, ofType, resultOf } from "../helpers/collect";

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { summon } from "ubiquity";
-import { TextRenderer } from "../../src/render";
+import { TextRenderer } from "../../runner/render";
 import { modelLayer } from "../model/helpers";
 
 let server: FakeProviderServer | undefined;

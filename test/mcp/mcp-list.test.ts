@@ -1,6 +1,6 @@
 /** `ubiquity mcp list`: connect, list servers with status and tools, exit; nothing left running. */
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli";
+import { main } from "../../runner/cli";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { everythingStdio, MARKER, expectNoServerLeftAfterEachTest } from "./helpers";
 

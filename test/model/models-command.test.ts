@@ -1,6 +1,6 @@
 /** `ubiquity models`: providers, their packages (installed or not), and credential variables. */
 import { afterEach, expect, it } from "vitest";
-import { main, type CliIO } from "../../src/cli";
+import { main, type CliIO } from "../../runner/cli";
 import { PROVIDER_NAMES } from "ubiquity/plugins/model";
 
 function io(): CliIO & { out: string; err: string } {

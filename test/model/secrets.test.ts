@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import sessionsPlugin from "ubiquity/plugins/sessions";
-import { main } from "../../src/cli";
+import { main } from "../../runner/cli";
 import { resultOf } from "../helpers/collect";
 import { capturingLogger, modelLayer, run } from "./helpers";
 

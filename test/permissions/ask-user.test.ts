@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { createKernel, createRun, summon, toolJsonSchema, type SummonOptions } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import permissions from "ubiquity/plugins/permissions";
-import toolAskUser, { AskUserQuestionTool } from "ubiquity/plugins/tool-ask-user";
-import { terminalApprover } from "../../src/runner";
+import toolAskUser, { AskUserQuestionTool, askInTerminal } from "ubiquity/plugins/tool-ask-user";
+import { terminalApprover } from "../../runner/run";
 import { collect } from "../helpers/collect";
 import { recordingHandler, runCalls, tempDir } from "./helpers";
 
@@ -105,7 +105,7 @@ describe("AskUserQuestion", () => {
 
   it("the runner's terminal approver answers it with its numbered picker", async () => {
     const errors: string[] = [];
-    const approver = terminalApprover({ stdout: () => {}, stderr: (t) => void errors.push(t), stdin: Readable.from(["2\n"]), stdoutIsTTY: true });
+    const approver = terminalApprover({ stdout: () => {}, stderr: (t) => void errors.push(t), stdin: Readable.from(["2\n"]), stdoutIsTTY: true }, { answerers: [askInTerminal] });
     const answer = await approver("AskUserQuestion", { questions: QUESTIONS }, { signal: new AbortController().signal, suggestions: [], toolUseId: "u1" });
     expect(answer).toMatchObject({ behavior: "allow", updatedInput: { answers: { "Which database should the service use?": "SQLite" } } });
     const tool = new AskUserQuestionTool();

@@ -1,12 +1,12 @@
 /** `ubiquity permissions check`: the verdict, the deciding rule, the candidates, and exit codes by verdict. */
 import { describe, expect, it } from "vitest";
-import { permissionsCommand } from "../../plugins/permissions/command";
+import { permissionsCheck } from "../../plugins/permissions/command";
 import { tempDir } from "./helpers";
 
 async function check(...argv: string[]) {
   let stdout = "";
   let stderr = "";
-  const code = await permissionsCommand.raw(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  const code = await permissionsCheck(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
   return { code, stdout, stderr };
 }
 
@@ -51,7 +51,7 @@ describe("ubiquity permissions check", () => {
 
 describe("in the runner's command table", () => {
   it("`ubiquity permissions check` runs through main() and is listed in the help", async () => {
-    const { main } = await import("../../src/cli");
+    const { main } = await import("../../runner/cli");
     let stdout = "";
     const io = { stdout: (t: string) => void (stdout += t), stderr: () => {} };
     expect(await main(["permissions", "check", "--allow", "Bash(git:*)", "--cwd", tempDir(), "git status\nrm -rf /"], io)).toBe(2);

@@ -1,6 +1,6 @@
 /** `ubiquity sandbox check`, through the runner's command table. */
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli";
+import { main } from "../../runner/cli";
 import { SKIP } from "./helpers";
 
 async function cli(argv: string[]) {

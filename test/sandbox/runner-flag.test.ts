@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCommand } from "../../src/runner";
+import { runCommand } from "../../runner/run";
 import { SKIP } from "./helpers";
 
 const dirs: string[] = [];

@@ -14,7 +14,7 @@ import { BashTool } from "ubiquity/plugins/tool-bash";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 import { capturingLogger } from "../model/helpers";
-import { main } from "../../src/cli";
+import { main } from "../../runner/cli";
 
 const KEY = "sk-test-SECRET123-only-in-env";
 const DB_PASSWORD = "pw-SECRET123-in-url";

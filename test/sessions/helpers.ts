@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { defineTool } from "ubiquity";
 import type { TranscriptRecord } from "ubiquity/plugins/sessions";
-import { main } from "../../src/cli";
+import { main } from "../../runner/cli";
 
 export { tempDirs } from "../helpers/temp-dirs";
 

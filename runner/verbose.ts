@@ -4,9 +4,9 @@
  * warnings). This is where the kernel's own words (hooks, taps) belong; the normal output
  * speaks of tools, models and files.
  */
-import type { Plugin } from "../plugin";
-import type { KernelEvent } from "../hooks";
-import { describeError } from "../errors";
+import type { Plugin } from "../src/plugin";
+import type { KernelEvent } from "../src/hooks";
+import { describeError } from "../src/errors";
 
 const NAME = "ubiquity:runner-verbose";
 

@@ -3,9 +3,9 @@
  * run order, registry winners and losers, and the options — secrets redacted, because this
  * output ends up in bug reports and CI logs.
  */
-import type { Kernel } from "./kernel";
-import type { RegistryEntry } from "./registry";
-import { redactValue, secretsOf } from "./redact";
+import type { Kernel } from "../src/kernel";
+import type { RegistryEntry } from "../src/registry";
+import { redactValue, secretsOf } from "../src/redact";
 
 /** One plugin of the resolved list. */
 export interface InspectedPlugin {

@@ -1,10 +1,12 @@
 /**
- * The terminal's approval handler for `ubiquity run`: y / n / always, and a numbered picker for
- * AskUserQuestion. One prompt at a time.
+ * The terminal's approval handler for `ubiquity run`: y / n / always, after the plugins'
+ * answerers (a tool that asks the user a question of its own answers there). One prompt
+ * at a time.
  */
 import { createInterface } from "node:readline/promises";
-import type { CanUseTool } from "./config/schema";
-import type { RunnerIO } from "./runner";
+import type { CanUseTool } from "../src/config/schema";
+import type { TerminalAnswerer } from "../src/commands";
+import type { RunnerIO } from "./run";
 
 /** How the approver reaches the terminal, when the runner owns it. */
 export interface ApproverHooks {
@@ -15,6 +17,8 @@ export interface ApproverHooks {
   ask?: (question: string, signal: AbortSignal) => Promise<string>;
   /** Called before a tool call's question (the runner prints the call's line there). */
   beforeQuestion?: (toolName: string, input: Record<string, unknown>, toolUseId: string) => void;
+  /** The active plugins' answerers (`plugin.terminal`), asked in order before the approval question. */
+  answerers?: TerminalAnswerer[];
 }
 
 /**
@@ -39,7 +43,7 @@ export function describeRule(rule: string, input: Record<string, unknown>): stri
  * deletes, moves, overwrites or changes permissions, nothing for a path outside the permitted
  * folders — and approves later calls whose suggestions it all holds. A call with no suggestion
  * (one the engine could not prove safe, or a sensitive write) is asked about every time. The
- * prompt says what "always" will allow. AskUserQuestion gets a numbered picker.
+ * prompt says what "always" will allow. A plugin's answerer that answers a call decides it.
  */
 export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUseTool {
   const approved = new Set<string>();
@@ -56,24 +60,9 @@ export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUs
         }
       };
   const decide: CanUseTool = async (toolName, input, ctx) => {
-    if (toolName === "AskUserQuestion") {
-      const questions = (input.questions ?? []) as { question: string; options: { label: string; description?: string }[]; multiSelect?: boolean }[];
-      const answers: Record<string, string> = {};
-      for (const q of questions) {
-        io.stderr(`\n${q.question}\n`);
-        q.options.forEach((o, i) => io.stderr(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`));
-        let answer = "";
-        while (!answer) {
-          const reply = await ask(q.multiSelect ? "Pick numbers (comma-separated), or type an answer: " : "Pick a number, or type an answer: ", ctx.signal);
-          const picked = reply
-            .split(",")
-            .map((s) => (/^\d+$/.test(s.trim()) ? q.options[Number(s.trim()) - 1]?.label : undefined))
-            .filter((s): s is string => !!s);
-          answer = picked.length ? picked.join(", ") : reply;
-        }
-        answers[q.question] = answer;
-      }
-      return { behavior: "allow", updatedInput: { ...input, answers } };
+    for (const answer of hooks.answerers ?? []) {
+      const answered = await answer({ toolName, input, signal: ctx.signal }, { print: (text) => io.stderr(text), ask });
+      if (answered) return { behavior: "allow", updatedInput: answered.input };
     }
     const rules = ctx.suggestions;
     if (rules.length > 0 && rules.every((r) => approved.has(r))) return { behavior: "allow" };

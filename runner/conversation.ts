@@ -6,12 +6,12 @@
  */
 import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
-import { SessionStore, summon } from "../facade";
-import type { Plugin } from "../plugin";
-import type { UbiquityConfig } from "../config/schema";
-import type { Message, ResultMessage, Usage } from "../messages";
-import { addUsage, emptyUsage } from "../messages";
-import { storageRoot } from "../../plugins/_kits/storage/index";
+import { SessionStore, summon } from "../src/facade";
+import type { Plugin } from "../src/plugin";
+import type { UbiquityConfig } from "../src/config/schema";
+import type { Message, ResultMessage, Usage } from "../src/messages";
+import { addUsage, emptyUsage } from "../src/messages";
+import { storageRoot } from "../plugins/_kits/storage/index";
 
 /** The model the stored session last answered with (its transcript's last assistant message), if any. */
 export async function storedSessionModel(options: UbiquityConfig, sessionId: string | undefined): Promise<string | undefined> {

@@ -8,25 +8,25 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import { builtinPreset, summon } from "./facade";
-import { kernelFor, loadCliConfig } from "./cli";
-import { resolveEntries } from "./config/resolve";
+import { summon } from "../src/facade";
+import { kernelFor, loadCliConfig, type LoadedCliConfig } from "./config";
 import { TextRenderer, withoutKernelTerms } from "./render";
-import { consoleLogger, defaultLogger } from "./logger";
-import { ConfigError, UsageError, describeError, oneLine } from "./errors";
-import { redactText, secretsOf } from "./redact";
-import type { UbiquityConfig } from "./config/schema";
+import { consoleLogger, defaultLogger } from "../src/logger";
+import { UsageError, describeError, oneLine } from "../src/errors";
+import { redactText, secretsOf } from "../src/redact";
+import type { UbiquityConfig } from "../src/config/schema";
 import { terminalApprover } from "./approver";
-import type { Preset } from "./preset";
-import type { Message, ResultMessage } from "./messages";
-import { applyRunFlags, parseRunArgs, runUsage, type RunValues } from "./runner/flags";
-import { combinePrompt, readStdin } from "./runner/stdin";
-import { Conversation, storedSessionModel } from "./runner/conversation";
-import { verbosePlugin } from "./runner/verbose";
-import { colorEnabled, createStyle } from "./runner/style";
-import { EXIT, exitCodeOf } from "./runner/exit";
-import { runChat } from "./runner/chat";
-import { TrustDeclinedError } from "./trust/decide";
+import type { Message, ResultMessage } from "../src/messages";
+import { applyRunFlags, parseRunArgs, prescan, runFlagTable, runUsage, type FlagTable, type RunValues } from "./flags";
+import { activePlugins, answerersOf, presetByName } from "./plugins";
+import type { TerminalAnswerer } from "../src/commands";
+import { combinePrompt, readStdin } from "./stdin";
+import { Conversation, storedSessionModel } from "./conversation";
+import { verbosePlugin } from "./verbose";
+import { colorEnabled, createStyle } from "./style";
+import { EXIT, exitCodeOf } from "./exit";
+import { runChat } from "./chat";
+import { TrustDeclinedError, untrustedWarning } from "./trust";
 
 export { terminalApprover } from "./approver";
 
@@ -53,18 +53,6 @@ export function processRunnerIO(): RunnerIO {
     stderrIsTTY: process.stderr.isTTY === true,
     terminal: process.stdout,
   };
-}
-
-/** `ubiquity run --help`. */
-export const RUN_USAGE = runUsage();
-
-async function presetByName(name: string, cwd: string): Promise<Preset> {
-  const builtin = await builtinPreset(name);
-  if (builtin) return builtin;
-  const resolved = await resolveEntries({ presets: [name] }, cwd);
-  const preset = resolved.presets?.[0];
-  if (!preset || typeof preset !== "object" || Array.isArray(preset)) throw new ConfigError(`--preset ${name}: not a preset`);
-  return preset as Preset;
 }
 
 /** Ask one question on the terminal and return the line typed; the end of input answers "q" (quit). */
@@ -113,8 +101,6 @@ function checkCombinations(values: RunValues, format: string, inputFormat: strin
   if (!["text", "stream-json"].includes(inputFormat)) throw new UsageError(`--input-format must be text or stream-json, not ${JSON.stringify(inputFormat)}`);
   if (values["include-partial-messages"] && format !== "stream-json") throw new UsageError("--include-partial-messages needs --output-format stream-json");
   if (inputFormat === "stream-json" && format !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
-  if (values["fork-session"] && !values.resume && !values.continue) throw new UsageError("--fork-session needs --resume <id> or --continue");
-  if (values.resume && values.continue) throw new UsageError("pass --resume <id> or --continue, not both");
 }
 
 /** What kind of run the command line asks for. */
@@ -125,10 +111,15 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
   let format = formatIn(argv);
   let values: RunValues;
   let positionals: string[];
+  // The flags come from the runner and the plugins of the active preset: read quietly first
+  // (no trust question; a config that fails to load fails below, where it always did).
+  const active = await activePlugins(prescan(argv), "run");
+  let table: FlagTable;
   try {
-    ({ values, positionals } = parseRunArgs(argv));
+    table = runFlagTable(active.plugins);
+    ({ values, positionals } = parseRunArgs(argv, table));
     if (values.help) {
-      io.stdout(RUN_USAGE);
+      io.stdout(runUsage(table));
       return EXIT.ok;
     }
     format = typeof values["output-format"] === "string" ? values["output-format"] : "text";
@@ -158,14 +149,11 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
   let filepath: string | null;
   try {
     const askHere = io.stdin.isTTY === true && (io.stderrIsTTY ?? io.stdoutIsTTY);
-    const loaded = await loadCliConfig({ config: values.config as string | undefined, cwd: values.cwd as string | undefined, trust: values.trust === true }, "run", {
-      ask: askHere ? (question) => askLine(io, question) : undefined,
-      warn: (line) => io.stderr(`${line}\n`),
-    });
+    const loaded = await loadForRun(active.loaded, values, askHere ? (question) => askLine(io, question) : undefined, (line) => io.stderr(`${line}\n`));
     options = loaded.config;
     filepath = loaded.filepath;
     if (typeof values.preset === "string") options.presets = [await presetByName(values.preset, cwd)];
-    applyRunFlags(options, values);
+    applyRunFlags(options, values, table);
     // A resumed session keeps the model it ran on unless --model says otherwise (a model object from code stays).
     if ((values.resume || values.continue) && values.model === undefined && typeof options.model !== "object") {
       const stored = await storedSessionModel(options, typeof values.resume === "string" ? values.resume : undefined);
@@ -181,9 +169,24 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
   }
   if (verbose) options.plugins = [...(options.plugins ?? []), verbosePlugin((line) => io.stderr(`${line}\n`))];
 
-  if (mode === "chat") return runChat(options, io, { fixedModel: values.model !== undefined, verbose });
+  const answerers = answerersOf(active.plugins);
+  if (mode === "chat") return runChat(options, io, { fixedModel: values.model !== undefined, verbose, answerers });
   if (mode === "stream") return runStream(options, io);
-  return runOnce(prompt, options, io, format);
+  return runOnce(prompt, options, io, format, answerers);
+}
+
+/**
+ * The run's config: the one read for the flag table when nothing is left to ask (its trust
+ * warning printed now), else read again, asking the trust question in a terminal.
+ */
+async function loadForRun(quiet: LoadedCliConfig | undefined, values: RunValues, ask: ((question: string) => Promise<string>) | undefined, warn: (line: string) => void): Promise<LoadedCliConfig> {
+  const wouldAsk = ask !== undefined && quiet?.trust.source === "default" && quiet.trust.files.length > 0;
+  if (quiet && !wouldAsk) {
+    const warning = untrustedWarning(quiet.trust, quiet.config.cwd ?? process.cwd());
+    if (warning) warn(warning);
+    return quiet;
+  }
+  return loadCliConfig({ config: values.config as string | undefined, cwd: values.cwd as string | undefined, trust: values.trust === true }, "run", { ask, warn });
 }
 
 /** Watch for Ctrl-C while a run goes on; `interrupted()` says whether it came. */
@@ -198,7 +201,7 @@ function onInterrupt(controller: AbortController) {
 }
 
 /** One prompt, one run. */
-async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, format: string): Promise<number> {
+async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, format: string, answerers: TerminalAnswerer[]): Promise<number> {
   const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text";
   const style = createStyle(colorEnabled(io.stderrIsTTY ?? io.stdoutIsTTY));
   const renderer = new TextRenderer(
@@ -208,7 +211,7 @@ async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, fo
   );
   if (interactive) {
     options.includePartialMessages = true;
-    options.canUseTool ??= terminalApprover(io, { beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+    options.canUseTool ??= terminalApprover(io, { answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
   }
   // Headless, nothing prompts: an ask is denied with a message saying how to pre-approve it.
   const controller = new AbortController();

@@ -3,8 +3,8 @@
  * status, and a closing line with turns, tokens and cost. Pure functions of messages, so
  * every output format is testable without a terminal.
  */
-import type { Message, ResultMessage, ToolResultMessage, ToolUseMessage } from "./messages";
-import { PLAIN, type Style } from "./runner/style";
+import type { Message, ResultMessage, ToolResultMessage, ToolUseMessage } from "../src/messages";
+import { PLAIN, type Style } from "./style";
 
 const MAX_ARG = 60;
 

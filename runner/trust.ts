@@ -5,10 +5,12 @@
  * folder's files are skipped with one warning line naming each and the fix.
  */
 import { homedir } from "node:os";
-import { trustFromEnv } from "../config/load";
-import { displayPath, findProjectFiles, printable, type ProjectFile } from "./project-files";
-import type { Plugin } from "../plugin";
-import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "./store";
+import { trustFromEnv } from "../src/config/load";
+import { displayPath, findProjectFiles, printable, type ProjectFile } from "../src/trust/project-files";
+import type { Plugin } from "../src/plugin";
+import { expandPlugins } from "../src/preset";
+import { defaultPreset } from "../src/facade";
+import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "../src/trust/store";
 
 /** How the decision was made. */
 export type TrustSource = "flag" | "env" | "store" | "prompt" | "default";
@@ -42,10 +44,18 @@ export class TrustDeclinedError extends Error {
   override name = "TrustDeclinedError";
 }
 
+/**
+ * The default preset's plugins: whose own project files the trust question lists. Always the
+ * built-ins (a superset of what a smaller preset applies), never a list the folder's own config chose.
+ */
+export async function productPlugins(): Promise<Plugin[]> {
+  return expandPlugins({ presets: [await defaultPreset()] }).plugins.map((p) => p.plugin);
+}
+
 /** Decide whether the folder's own files apply to this run; throws `TrustDeclinedError` when the user quits. */
 export async function decideTrust(options: DecideTrustOptions): Promise<TrustDecision> {
   const home = options.home ?? homedir();
-  const files = findProjectFiles(options.cwd, home, options.plugins);
+  const files = findProjectFiles(options.cwd, home, options.plugins ?? (await productPlugins()));
   if (options.flag) return { trusted: true, source: "flag", files };
   if (trustFromEnv(options.env)) return { trusted: true, source: "env", files };
   const entry = trustEntryFor(options.cwd, readTrustStore(home));

@@ -1,10 +1,10 @@
 /** `ubiquity trust [dir]`, `--list`, `--revoke <dir>`: the user's trust store from the command line. */
 import { statSync } from "node:fs";
-import type { FlagCommand } from "../cli";
-import { productPlugins } from "../facade";
-import { UsageError } from "../errors";
-import { displayPath, findProjectFiles } from "./project-files";
-import { readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "./store";
+import type { FlagCommand } from "./types";
+import { productPlugins } from "./trust";
+import { UsageError } from "../src/errors";
+import { displayPath, findProjectFiles } from "../src/trust/project-files";
+import { readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "../src/trust/store";
 
 /** The `trust` command. */
 export const trustCommand: FlagCommand = {

@@ -6,15 +6,16 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import type { UbiquityConfig } from "../config/schema";
-import type { RunnerIO } from "../runner";
-import { terminalApprover } from "../approver";
-import { TextRenderer } from "../render";
-import { SessionStore } from "../facade";
-import { storageRoot } from "../../plugins/_kits/storage/index";
+import type { UbiquityConfig } from "../src/config/schema";
+import type { RunnerIO } from "./run";
+import { terminalApprover } from "./approver";
+import { TextRenderer } from "./render";
+import { SessionStore } from "../src/facade";
+import { storageRoot } from "../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
 import { colorEnabled, createStyle, type Style } from "./style";
 import { EXIT } from "./exit";
+import type { TerminalAnswerer } from "../src/commands";
 
 /** The commands of the terminal mode, for `/help`. */
 export const CHAT_COMMANDS: Record<string, string> = {
@@ -45,6 +46,8 @@ interface ChatContext {
   /** --model was given: /resume keeps it instead of the stored session's model. */
   fixedModel: boolean;
   verbose: boolean;
+  /** The active plugins' terminal answerers. */
+  answerers?: TerminalAnswerer[];
 }
 
 /** Run the terminal mode until /exit or Ctrl-D; resolves to the exit code. */
@@ -71,7 +74,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   const renderer = new TextRenderer({ out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) }, true, style);
   const ask = (question: string, signal: AbortSignal) => rl.question(question, { signal });
   options.includePartialMessages = true;
-  options.canUseTool ??= terminalApprover(io, { ask, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+  options.canUseTool ??= terminalApprover(io, { ask, answerers: ctx.answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
   const conversation = new Conversation(options);
   const marker = style.prompt("› ");
   io.stdout(`${style.bold("ubiquity")} ${style.dim(`· ${modelName(conversation.model)} · /help for commands · Ctrl-C interrupts · Ctrl-D quits`)}\n`);

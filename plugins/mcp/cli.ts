@@ -1,0 +1,75 @@
+/** What the mcp plugin adds to the `ubiquity` runner: `ubiquity mcp list` and `run --mcp-config`. */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describeError, UsageError, type FlagValue, type Kernel, type PluginCommand, type RunFlag } from "../../src/index";
+import { parseMcpConfig } from "./config";
+import { formatMcpReport } from "./format";
+import type { McpApi } from "./index";
+
+/** `--mcp-config`: a `.mcp.json`-shaped file (the user's own: trust does not apply), or the JSON itself. */
+function readMcpConfig(spec: string) {
+  const inline = spec.trim().startsWith("{");
+  const source = inline ? "--mcp-config" : resolve(spec);
+  let text = spec;
+  if (!inline) {
+    try {
+      text = readFileSync(source, "utf8");
+    } catch (error) {
+      throw new UsageError(`--mcp-config ${spec}: cannot read the file (${describeError(error)})`);
+    }
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--mcp-config ${inline ? "" : `${source}: `}not valid JSON (${describeError(error)})`);
+  }
+  return parseMcpConfig(data, { source });
+}
+
+const list = (value: FlagValue): string[] => (Array.isArray(value) ? value : [String(value)]);
+
+/** `run --mcp-config`. */
+export const mcpFlags: Record<string, RunFlag> = {
+  "mcp-config": {
+    type: "string",
+    value: "<file>",
+    multiple: true,
+    group: "Tools and permissions",
+    claude: "--mcp-config",
+    description: "MCP servers from a .mcp.json-shaped file (or its JSON); repeatable",
+    apply: (o, v) => void (o.mcpServers = Object.assign({ ...o.mcpServers }, ...list(v).map(readMcpConfig))),
+  },
+};
+
+/**
+ * `ubiquity mcp list`: connect the servers of a kernel built from the config, print each with its
+ * status and tools, exit (1 when a server failed, so scripts can use it as a health check). The
+ * runner disposes the kernel.
+ */
+export function mcpCommands(name: string, apiOf: (kernel: Kernel) => McpApi | undefined): Record<string, PluginCommand> {
+  return {
+    mcp: {
+      summary: "Connect the configured MCP servers, list each with its status and tools, and exit",
+      usage: "list",
+      positionals: true,
+      config: true,
+      flags: { json: { type: "boolean", description: "Print the report as JSON" } },
+      async run({ values, positionals }, io) {
+        const [sub, ...rest] = positionals;
+        if (sub !== "list" || rest.length > 0) {
+          const got = sub === undefined ? "no subcommand" : `"${positionals.join(" ")}"`;
+          throw new Error(`ubiquity mcp: ${got}; the one subcommand is \`ubiquity mcp list\``);
+        }
+        // The report shows every failure; the console logger would print each a second time.
+        const kernel = await io.kernel({ quiet: true });
+        const api = apiOf(kernel);
+        if (!api) throw new Error(`the ${name} plugin is not in the plugin list (the default preset has it); add it to plugins or take it out of disable`);
+        await kernel.ready();
+        const servers = api.servers();
+        io.stdout(values.json ? `${JSON.stringify(servers, null, 2)}\n` : formatMcpReport(servers));
+        return servers.some((s) => s.status !== "connected") ? 1 : 0;
+      },
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** What the sandbox plugin adds to the `ubiquity` runner: `ubiquity sandbox check` and `run --sandbox`. */
+import type { PluginCommand, RunFlag } from "../../src/index";
+
+/** `run --sandbox`. */
+export const sandboxFlags: Record<string, RunFlag> = {
+  sandbox: {
+    type: "boolean",
+    group: "Tools and permissions",
+    description: "Run Bash, command hooks and stdio MCP servers in the OS sandbox (see `ubiquity sandbox check`)",
+    apply: (o) => void (o.sandbox = typeof o.sandbox === "object" ? { ...o.sandbox, enabled: true } : true),
+  },
+};
+
+/** `ubiquity sandbox check`, loaded on use. */
+export const sandboxCommands: Record<string, PluginCommand> = {
+  sandbox: {
+    summary: "Check whether the OS sandbox works here: ubiquity sandbox check",
+    raw: true,
+    run: async ({ argv }, io) => (await import("./command")).sandboxCheck(argv, io),
+  },
+};

@@ -1,0 +1,244 @@
+/**
+ * The `ubiquity` runner, the bin's entry. Commands live in one table: the runner's own (`run`,
+ * `chat`, `trust`, `inspect`, `schema`) and those the plugins of the active preset add
+ * (`plugin.commands`: `sessions`, `models`, `mcp`, `permissions`, `sandbox` …); each entry
+ * declares its flags (for parsing and for `--help`) and a `run`. `--help` and `--version` work
+ * everywhere. Failures print one `error: ...` line and exit 2 for a usage or configuration
+ * mistake, 1 otherwise. `ubiquity -p "prompt"` is `ubiquity run -p "prompt"`; `ubiquity` alone in
+ * a terminal is the terminal mode.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Kernel } from "../src/kernel";
+import { configJsonSchemaText } from "../src/config/json-schema";
+import { formatInspect, inspectKernel } from "./inspect";
+import type { CommandIO, PluginCommand } from "../src/commands";
+import { defaultLogger } from "../src/logger";
+import { describeError, oneLine, UsageError } from "../src/errors";
+import { exitCodeOf } from "./exit";
+import { withoutKernelTerms } from "./render";
+import { redactText, secretsOf } from "../src/redact";
+import { processRunnerIO, runCommand } from "./run";
+import { untrustedWarning } from "./trust";
+import { CONFIG_FLAGS, kernelFor, loadCliConfig } from "./config";
+import type { CliArgs, CliCommand, CliFlag, CliIO, FlagCommand, RawCommand } from "./types";
+import { trustCommand } from "./trust-command";
+import { parseFlags, prescan } from "./flags";
+import { activePlugins, pluginCommands, type ActivePlugins } from "./plugins";
+
+export type { CliIO, CliFlag, CliArgs, CliCommand, FlagCommand, RawCommand } from "./types";
+export { CONFIG_FLAGS, RUNNER_SETTING_SOURCES, loadCliConfig, kernelFor, type TrustIO, type LoadedCliConfig } from "./config";
+
+export { UsageError };
+
+const GLOBAL_FLAGS: Record<string, CliFlag> = {
+  help: { type: "boolean", short: "h", description: "Show help" },
+  version: { type: "boolean", short: "v", description: "Print the version" },
+};
+
+const inspect: FlagCommand = {
+  summary: "Show the resolved plugins, each hook's taps in run order, and registry winners",
+  flags: {
+    ...CONFIG_FLAGS,
+    json: { type: "boolean", description: "Print the report as JSON" },
+  },
+  async run({ values }, io) {
+    const { config, filepath } = await loadCliConfig(values, "inspect");
+    const report = inspectKernel(kernelFor(config, filepath), filepath);
+    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatInspect(report));
+    return 0;
+  },
+};
+
+const schema: FlagCommand = {
+  summary: "Print the JSON Schema of ubiquity config files",
+  flags: {},
+  async run(_args, io) {
+    io.stdout(configJsonSchemaText());
+    return 0;
+  },
+};
+
+/** The runner's own commands; the plugins of the active preset add theirs (`plugin.commands`). */
+export const COMMANDS: Record<string, CliCommand> = {
+  run: {
+    summary: "Run an agent on a prompt (streams in a terminal; --output-format json|stream-json; see run --help)",
+    raw: (argv, io) => runCommand(argv, { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr }),
+  },
+  chat: {
+    summary: "The terminal mode: one session, prompt after prompt (also `ubiquity` alone in a terminal)",
+    raw: (argv, io) => runCommand(argv, { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr }, { chat: true }),
+  },
+  trust: trustCommand,
+  inspect,
+  schema,
+};
+
+/** The whole table for the active plugins: the runner's `run` and `chat`, the plugins' commands, then the runner's others. */
+function commandTable(active: ActivePlugins): Record<string, CliCommand | PluginCommand> {
+  const { run, chat, ...rest } = COMMANDS;
+  const added = Object.fromEntries(Object.entries(pluginCommands(active.plugins)).filter(([name]) => !(name in COMMANDS)));
+  return { run: run!, chat: chat!, ...added, ...rest };
+}
+
+/** The `io` a plugin's command gets: the config its command line names, and kernels the runner disposes. */
+function commandIO(io: CliIO, values: CliArgs["values"], name: string, active: ActivePlugins, kernels: Kernel[]): CommandIO {
+  const sameConfig = ["config", "cwd", "trust"].every((k) => values[k] === active.values[k]);
+  const config: CommandIO["config"] = async ({ quiet } = {}) => {
+    if (sameConfig && active.loaded) {
+      const { config, filepath, trust } = active.loaded;
+      const warning = quiet ? undefined : untrustedWarning(trust, config.cwd ?? process.cwd());
+      if (warning) process.stderr.write(`${warning}\n`);
+      return { config: { ...config }, filepath };
+    }
+    if (sameConfig && active.error) throw active.error;
+    const { config, filepath } = await loadCliConfig(values, name, quiet ? { warn: () => {} } : {});
+    return { config, filepath };
+  };
+  return {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    config,
+    async kernel({ quiet } = {}) {
+      const { config: loaded, filepath } = await config({ quiet: false });
+      const kernel = kernelFor({ ...(quiet ? { logger: defaultLogger() } : {}), ...loaded }, filepath);
+      kernels.push(kernel);
+      return kernel;
+    },
+  };
+}
+
+/** Run the CLI with `argv` (without `node` and the script); resolves to the exit code. */
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  const [first, ...rest] = argv;
+  try {
+    // `ubiquity` alone in a terminal, or `ubiquity -p …` / `ubiquity --model x` (run's flags without `run`).
+    if (first === undefined && io.interactive) return await (COMMANDS.chat as RawCommand).raw(argv, io);
+    if (first !== undefined && first.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first)) {
+      return await (COMMANDS.run as RawCommand).raw(argv, io);
+    }
+    if (first === undefined || first.startsWith("-")) {
+      const { values } = parse(argv, {}, false);
+      if (values.version) return printVersion(io);
+      io.stdout(mainHelp(commandTable(await activePlugins({}, "help"))));
+      return 0;
+    }
+    const own = COMMANDS[first];
+    if (own) return await runOwn(first, own, rest, io);
+    const found = await activePlugins(prescan(rest), first);
+    const command = pluginCommands(found.plugins)[first];
+    if (!command) {
+      if (found.error) throw found.error;
+      throw new UsageError(`unknown command "${first}"; run \`ubiquity --help\` for the list`);
+    }
+    return await runPluginCommand(first, command, rest, io, found);
+  } catch (error) {
+    // No options here to read keys from, but the environment's credentials are masked still.
+    io.stderr(`error: ${withoutKernelTerms(oneLine(redactText(describeError(error), secretsOf(undefined))))}\n`);
+    return exitCodeOf(error);
+  }
+}
+
+/** One of the runner's own commands. */
+async function runOwn(name: string, command: CliCommand, rest: string[], io: CliIO): Promise<number> {
+  if ("raw" in command) {
+    const own = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
+    return own.includes("--version") ? printVersion(io) : await command.raw(rest, io);
+  }
+  const args = parse(rest, command.flags, command.positionals ?? false, name);
+  if (args.values.help) {
+    io.stdout(commandHelp(name, command));
+    return 0;
+  }
+  if (args.values.version) return printVersion(io);
+  return await command.run(args, io);
+}
+
+/** A command a plugin added: parsed here unless it is `raw`; the kernels it asked for are disposed after it. */
+async function runPluginCommand(name: string, command: PluginCommand, rest: string[], io: CliIO, found: ActivePlugins): Promise<number> {
+  const kernels: Kernel[] = [];
+  try {
+    if (command.raw) {
+      const own = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
+      if (own.includes("--version")) return printVersion(io);
+      return await command.run({ values: {}, positionals: [], argv: rest }, commandIO(io, prescan(rest), name, found, kernels));
+    }
+    const flags = { ...(command.config ? CONFIG_FLAGS : {}), ...command.flags };
+    const args = parse(rest, flags, command.positionals ?? false, name);
+    if (args.values.help) {
+      io.stdout(commandHelp(name, { ...command, flags }));
+      return 0;
+    }
+    if (args.values.version) return printVersion(io);
+    return await command.run({ ...args, argv: rest }, commandIO(io, args.values, name, found, kernels));
+  } finally {
+    for (const kernel of kernels) await kernel.dispose();
+  }
+}
+
+function parse(argv: string[], flags: Record<string, CliFlag>, positionals: boolean, command?: string): CliArgs {
+  return parseFlags(argv, { ...GLOBAL_FLAGS, ...flags }, { positionals, help: command ? `ubiquity ${command} --help` : "ubiquity --help" });
+}
+
+function printVersion(io: CliIO): number {
+  io.stdout(`${version()}\n`);
+  return 0;
+}
+
+/** The package version, read from the package.json above this module (src/ or dist/src/). */
+export function version(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "ubiquity" && pkg.version) return pkg.version;
+    }
+    if (dirname(dir) === dir) return "unknown";
+  }
+}
+
+function flagLines(flags: Record<string, CliFlag>): string[] {
+  const rows = Object.entries(flags).map(([name, f]) => [`${f.short ? `-${f.short}, ` : "    "}--${name}${f.value ? ` ${f.value}` : ""}`, f.description] as const);
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, text]) => `  ${left.padEnd(width)}  ${text}`);
+}
+
+function mainHelp(commands: Record<string, { summary: string }>): string {
+  const width = Math.max(...Object.keys(commands).map((n) => n.length));
+  return [
+    "ubiquity: run and inspect Ubiquity coding agents",
+    "",
+    "Usage: ubiquity <command> [flags]",
+    '       ubiquity -p [run flags] "prompt"   (ubiquity run, as claude -p)',
+    "       ubiquity                          (in a terminal: the terminal mode, ubiquity chat)",
+    "",
+    "Commands:",
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Flags:",
+    ...flagLines(GLOBAL_FLAGS),
+    "",
+    "Run `ubiquity <command> --help` for a command's flags.",
+    "Exit codes: 0 success, 1 failed run, 2 usage or configuration error, 130 interrupted.",
+    "",
+  ].join("\n");
+}
+
+function commandHelp(name: string, command: { summary: string; usage?: string; flags: Record<string, CliFlag> }): string {
+  return [
+    `ubiquity ${name}: ${command.summary}`,
+    "",
+    `Usage: ubiquity ${name}${command.usage ? ` ${command.usage}` : ""} [flags]`,
+    "",
+    "Flags:",
+    ...flagLines({ ...command.flags, ...GLOBAL_FLAGS }),
+    "",
+  ].join("\n");
+}
+
+const processIO: CliIO = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+};

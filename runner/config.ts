@@ -1,0 +1,80 @@
+/** How every runner command loads the config: trust decided first, the default preset when none is named. */
+import { dirname, resolve } from "node:path";
+import { createKernel, type Kernel } from "../src/kernel";
+import { loadConfig } from "../src/config/load";
+import { defaultPreset } from "../src/facade";
+import { consoleLogger } from "../src/logger";
+import type { UbiquityConfig } from "../src/config/schema";
+import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust";
+import type { CliArgs, CliFlag } from "./types";
+
+/** The flags every config-reading command shares. */
+export const CONFIG_FLAGS: Record<string, CliFlag> = {
+  config: { type: "string", value: "<file>", description: "Use this config file (skips the search)" },
+  cwd: { type: "string", value: "<dir>", description: "Working directory; the config search starts here [.]" },
+  trust: { type: "boolean", description: "Apply this folder's own config and settings for this run (not remembered; also UBIQUITY_TRUST=1)" },
+};
+
+/** Where the settings plugin reads from in the runner unless the config says otherwise, as `claude -p` does. */
+export const RUNNER_SETTING_SOURCES = ["user", "project", "local"] as const;
+
+/** How a config-reading command talks to the user about trust. */
+export interface TrustIO {
+  /** Present only in a terminal: asks the trust question. */
+  ask?: TrustAsk;
+  /** Prints the warning naming what an untrusted folder's run skipped. */
+  warn?: (line: string) => void;
+}
+
+/** What `loadCliConfig` resolves to. */
+export interface LoadedCliConfig {
+  config: UbiquityConfig;
+  filepath: string | null;
+  trust: TrustDecision;
+}
+
+/**
+ * Load the config the way every command does: decide whether the folder is trusted, then
+ * `--config` or the search from `--cwd` (a project's config only when trusted), string
+ * specifiers resolved, the default preset when the config names no presets, settings from the
+ * user, project and local files unless the config picks, and `trust` passed on so the plugins
+ * skip an untrusted folder's own files.
+ */
+export async function loadCliConfig(
+  values: CliArgs["values"],
+  command: string,
+  io: TrustIO = {},
+): Promise<LoadedCliConfig> {
+  const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
+  const trust = await decideTrust({ cwd, flag: values.trust === true, ask: io.ask });
+  const defaults = async () => [await defaultPreset()];
+  const loaded = await loadConfig({
+    cwd,
+    configFile: typeof values.config === "string" ? values.config : undefined,
+    command,
+    defaultPresets: defaults,
+    trust: trust.trusted,
+  });
+  const warning = untrustedWarning(trust, cwd);
+  if (warning) (io.warn ?? ((line: string) => void process.stderr.write(`${line}\n`)))(warning);
+  const config: UbiquityConfig = { ...(loaded.config ?? {}) };
+  config.presets ??= await defaults();
+  config.settingSources ??= [...RUNNER_SETTING_SOURCES];
+  // The folder's files stay out unless it is trusted, whoever's config asked for them.
+  if (!trust.trusted) config.trust = false;
+  // --cwd wins over the config's `cwd`; a relative `cwd` in the config is relative to its folder.
+  if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
+  else config.cwd = resolve(loaded.filepath ? dirname(loaded.filepath) : cwd, config.cwd);
+  return { config, filepath: loaded.filepath, trust };
+}
+
+/** Build a kernel for a loaded config; an error names the config file it came from. */
+export function kernelFor(config: UbiquityConfig, filepath: string | null): Kernel {
+  try {
+    return createKernel({ logger: consoleLogger(), ...config });
+  } catch (error) {
+    // Keep the error's class (PluginError, ConfigError) but say which config file it came from.
+    if (filepath && error instanceof Error && !error.message.startsWith(filepath)) error.message = `${filepath}: ${error.message}`;
+    throw error;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The flags of `ubiquity run`, in one table: the runner's own (prompt and output, config and
+ * trust, diagnostics) and those the active plugins contribute for the options they own
+ * (`plugin.flags`). Each entry is parsed from it, shown by `--help` under its group, and says how
+ * it maps to the run's options. Names follow `claude -p` where the meaning is the same (the
+ * `claude` column is the README's table).
+ */
+import { parseArgs } from "node:util";
+import type { CommandFlag, FlagValue, RunFlag } from "../src/commands";
+import type { Plugin } from "../src/plugin";
+import { ConfigError, describeError, UsageError } from "../src/errors";
+
+export type { RunFlag } from "../src/commands";
+
+/** Where a flag is listed in `--help` (a plugin's flag may name another group: it is listed after these). */
+export const FLAG_GROUPS = ["Prompt and output", "Model", "Tools and permissions", "Context", "Sessions", "Config and trust", "Diagnostics"] as const;
+
+/** The parsed flag values, by flag name. */
+export type RunValues = Record<string, FlagValue | undefined>;
+
+/** A flag table: flag name → flag. */
+export type FlagTable = Record<string, RunFlag>;
+
+function positiveInteger(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** The runner's own flags of `ubiquity run`. */
+export const RUN_FLAGS: FlagTable = {
+  print: { type: "boolean", short: "p", group: "Prompt and output", claude: "-p, --print", description: "Answer the prompt and exit (never the terminal mode); also `ubiquity -p \"prompt\"`" },
+  "output-format": { type: "string", value: "<format>", group: "Prompt and output", claude: "--output-format", description: "text (default) | json (the result message) | stream-json (one message per line)" },
+  "input-format": { type: "string", value: "<format>", group: "Prompt and output", claude: "--input-format", description: "text (default) | stream-json: JSON lines of user messages on stdin, run one after another in one session" },
+  "include-partial-messages": {
+    type: "boolean",
+    group: "Prompt and output",
+    claude: "--include-partial-messages",
+    description: "With --output-format stream-json: also the streamed deltas (stream_event messages)",
+    apply: (o) => void (o.includePartialMessages = true),
+  },
+  "max-turns": { type: "string", value: "<n>", group: "Model", claude: "--max-turns", description: "Stop after n model turns [40]", apply: (o, v) => void (o.maxTurns = positiveInteger("max-turns", String(v))) },
+  cwd: { type: "string", value: "<dir>", group: "Context", description: "Working directory (and where the config search starts)" },
+  config: { type: "string", value: "<file>", group: "Config and trust", description: "Config file to load (skips the search)" },
+  preset: { type: "string", value: "<name>", group: "Config and trust", description: "Preset to run: default, minimal, headless, or a module" },
+  trust: {
+    type: "boolean",
+    group: "Config and trust",
+    description: "Apply this folder's own config and settings for this run (not remembered; also UBIQUITY_TRUST=1); without it an untrusted folder's files are skipped or, in a terminal, you are asked once (see `ubiquity trust --help`)",
+  },
+  verbose: { type: "boolean", group: "Diagnostics", claude: "--verbose", description: "Print kernel events, plugin taps and debug logs to stderr" },
+  help: { type: "boolean", short: "h", group: "Diagnostics", description: "Show this help" },
+};
+
+/** The runner's flags plus each plugin's `flags`, in plugin order; two owners of one flag name (or short letter) are a configuration error. */
+export function runFlagTable(plugins: readonly Plugin[]): FlagTable {
+  const table: FlagTable = { ...RUN_FLAGS };
+  const owner = new Map<string, string>(Object.keys(RUN_FLAGS).map((name) => [name, "the runner"]));
+  const shorts = new Map<string, string>(Object.entries(RUN_FLAGS).flatMap(([name, f]) => (f.short ? [[f.short, name] as [string, string]] : [])));
+  for (const plugin of plugins) {
+    for (const [name, flag] of Object.entries(plugin.flags ?? {})) {
+      const taken = owner.get(name);
+      if (taken) throw new ConfigError(`plugin ${plugin.name} adds the run flag --${name}, which ${taken} already has`);
+      if (flag.short && shorts.has(flag.short)) throw new ConfigError(`plugin ${plugin.name} adds the run flag -${flag.short}, which --${shorts.get(flag.short)} already uses`);
+      owner.set(name, `plugin ${plugin.name}`);
+      if (flag.short) shorts.set(flag.short, name);
+      table[name] = flag;
+    }
+  }
+  return table;
+}
+
+/** The parsed command line of `ubiquity run`. */
+export interface ParsedRun {
+  values: RunValues;
+  positionals: string[];
+}
+
+/**
+ * The runner's one flag parser (every command's table, `run`'s included): strict, a mistake is a
+ * `UsageError` pointing at the command's help.
+ */
+export function parseFlags(argv: string[], flags: Record<string, CommandFlag>, { positionals, help }: { positionals: boolean; help: string }): ParsedRun {
+  const options = Object.fromEntries(
+    Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
+  );
+  try {
+    const parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
+    return { values: parsed.values as RunValues, positionals: parsed.positionals };
+  } catch (error) {
+    throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
+  }
+}
+
+/** Parse `ubiquity run`'s `argv` against the table. */
+export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): ParsedRun {
+  return parseFlags(argv, table, { positionals: true, help: "ubiquity run --help" });
+}
+
+/** Copy every given flag into `options`, in table order. */
+export function applyRunFlags(options: Record<string, any>, values: RunValues, table: FlagTable = RUN_FLAGS): void {
+  for (const [name, flag] of Object.entries(table)) {
+    const value = values[name];
+    if (value !== undefined && value !== false && flag.apply) flag.apply(options, value, values);
+  }
+}
+
+/** `--help` of `ubiquity run`, grouped by purpose. */
+export function runUsage(table: FlagTable = RUN_FLAGS): string {
+  const left = (name: string, f: RunFlag) => `${f.short ? `-${f.short}, ` : "    "}--${name}${f.value ? ` ${f.value}` : ""}`;
+  const width = Math.max(...Object.entries(table).map(([n, f]) => left(n, f).length));
+  const lines = [
+    "Usage: ubiquity run [flags] [prompt]",
+    "       ubiquity -p [flags] [prompt]",
+    "       ubiquity chat [flags]         (the terminal mode; also `ubiquity` alone in a terminal)",
+    "",
+    "Run an agent on the prompt. Piped standard input is sent with it (`git diff | ubiquity run \"review this\"`),",
+    "or is the prompt when none is given.",
+  ];
+  const groups = [...new Set<string>([...FLAG_GROUPS, ...Object.values(table).map((f) => f.group)])];
+  for (const group of groups) {
+    const flags = Object.entries(table).filter(([, f]) => f.group === group);
+    if (flags.length === 0) continue;
+    lines.push("", `${group}:`, ...flags.map(([n, f]) => `  ${left(n, f).padEnd(width)}  ${f.description}`));
+  }
+  lines.push(
+    "",
+    "Exit codes: 0 success, 1 the run failed (an error result), 2 usage or configuration error, 130 interrupted (Ctrl-C).",
+    "There is no --max-budget-usd yet: Ubiquity has no spending budget to enforce.",
+    "",
+  );
+  return lines.join("\n");
+}
+
+/**
+ * The runner's own flags that pick the config and the preset, read leniently from raw argv (the
+ * plugins they name decide the rest of the table): `--config`, `--cwd`, `--preset`, `--trust`.
+ */
+export function prescan(argv: readonly string[]): RunValues {
+  const values: RunValues = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") break;
+    if (a === "--trust") values.trust = true;
+    for (const name of ["config", "cwd", "preset"]) {
+      if (a === `--${name}` && i + 1 < argv.length) values[name] = argv[++i];
+      else if (a.startsWith(`--${name}=`)) values[name] = a.slice(name.length + 3);
+    }
+  }
+  return values;
+}

@@ -1,0 +1,69 @@
+/**
+ * The plugins of the active preset, and what they contribute to the runner: commands, `run`
+ * flags, terminal answerers. Read from the config the command line names (`--config`, `--cwd`,
+ * `--trust`, `--preset`) without building a kernel and without asking the trust question; when
+ * the config cannot be loaded, the default preset's plugins stand in and the error is kept for
+ * the command that reads the config.
+ */
+import { resolve } from "node:path";
+import { expandPlugins, type Preset } from "../src/preset";
+import type { Plugin } from "../src/plugin";
+import type { PluginCommand, TerminalAnswerer } from "../src/commands";
+import { resolveEntries } from "../src/config/resolve";
+import { ConfigError } from "../src/errors";
+import { defaultPreset } from "../src/facade";
+import { loadCliConfig, type LoadedCliConfig } from "./config";
+import type { RunValues } from "./flags";
+
+/** The built-in presets by name, for `ubiquity run --preset`. Static imports, so the build resolves each file. */
+export const BUILTIN_PRESETS = {
+  default: () => import("../presets/default"),
+  minimal: () => import("../presets/minimal"),
+  headless: () => import("../presets/headless"),
+} as const satisfies Record<string, () => Promise<{ default: Preset }>>;
+
+/** A preset by name: a built-in, else a module resolved from `cwd`. */
+export async function presetByName(name: string, cwd: string): Promise<Preset> {
+  const load = (BUILTIN_PRESETS as Record<string, (() => Promise<{ default: Preset }>) | undefined>)[name];
+  if (load) return (await load()).default;
+  const resolved = await resolveEntries({ presets: [name] }, cwd);
+  const preset = resolved.presets?.[0];
+  if (!preset || typeof preset !== "object" || Array.isArray(preset)) throw new ConfigError(`--preset ${name}: not a preset`);
+  return preset as Preset;
+}
+
+/** The active plugins and the config they came from. */
+export interface ActivePlugins {
+  plugins: Plugin[];
+  /** The command-line values they were read for (`--config`, `--cwd`, `--trust`, `--preset`). */
+  values: RunValues;
+  /** The loaded config (quietly: no trust question, no warning); absent when loading failed. */
+  loaded?: LoadedCliConfig;
+  /** Why the config could not be loaded (the default preset's plugins stand in). */
+  error?: unknown;
+}
+
+/** The plugins a command line runs with. */
+export async function activePlugins(values: RunValues, command: string): Promise<ActivePlugins> {
+  try {
+    const loaded = await loadCliConfig(values, command, { warn: () => {} });
+    const presets = typeof values.preset === "string" ? [await presetByName(values.preset, loaded.config.cwd ?? resolve("."))] : loaded.config.presets;
+    const { plugins } = expandPlugins({ presets, plugins: loaded.config.plugins, disable: loaded.config.disable });
+    return { plugins: plugins.map((p) => p.plugin), values, loaded };
+  } catch (error) {
+    const { plugins } = expandPlugins({ presets: [await defaultPreset()] });
+    return { plugins: plugins.map((p) => p.plugin), values, error };
+  }
+}
+
+/** The commands the plugins add, by name (the first plugin to name one has it). */
+export function pluginCommands(plugins: readonly Plugin[]): Record<string, PluginCommand> {
+  const commands: Record<string, PluginCommand> = {};
+  for (const plugin of plugins) for (const [name, command] of Object.entries(plugin.commands ?? {})) commands[name] ??= command;
+  return commands;
+}
+
+/** The plugins' terminal answerers, in plugin order. */
+export function answerersOf(plugins: readonly Plugin[]): TerminalAnswerer[] {
+  return plugins.flatMap((p) => (p.terminal ? [p.terminal] : []));
+}

@@ -1,0 +1,96 @@
+/**
+ * What a plugin contributes to the `ubiquity` runner: commands (`ubiquity <name>`), flags of
+ * `ubiquity run` for the options it owns, and an answerer for the questions its tool puts to the
+ * user at a terminal. The runner lists what the plugins of the active preset offer; the kernel
+ * itself never reads these.
+ */
+import type { Kernel } from "./kernel";
+
+/** One flag of a command, as the runner parses it and `--help` shows it. */
+export interface CommandFlag {
+  type: "string" | "boolean";
+  short?: string;
+  /** The value's placeholder in help, e.g. `<file>`. */
+  value?: string;
+  /** Repeatable: every occurrence counts. */
+  multiple?: boolean;
+  description: string;
+}
+
+/** A flag's parsed value. */
+export type FlagValue = string | boolean | string[];
+
+/** One flag of `ubiquity run`: parsed by the runner, listed under its `group`, applied to the run's options. */
+export interface RunFlag extends CommandFlag {
+  /** The `--help` group: Prompt and output, Model, Tools and permissions, Context, Sessions, Config and trust, Diagnostics (another name adds a group). */
+  group: string;
+  /** The `claude -p` flag of the same meaning (for the README's table); omitted when it has none. */
+  claude?: string;
+  /**
+   * Write the options this flag's plugin owns (flags win over the config file); throw a
+   * `UsageError` for a bad value. `values` holds every flag given, by name.
+   */
+  apply?(options: Record<string, any>, value: FlagValue, values?: Record<string, FlagValue | undefined>): void;
+}
+
+/** The command line a command receives. */
+export interface CommandArgs {
+  /** Parsed flag values, by flag name (empty for a `raw` command). */
+  values: Record<string, FlagValue | undefined>;
+  positionals: string[];
+  /** The arguments after the command's name, as typed. */
+  argv: string[];
+}
+
+/** What the runner gives a command. */
+export interface CommandIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /**
+   * The config the command line names (`--config`, `--cwd`, `--trust` when the command has them):
+   * the folder's trust decided, the default preset when the config names none. `quiet` skips the
+   * untrusted-folder warning.
+   */
+  config(options?: { quiet?: boolean }): Promise<{ config: Record<string, any>; filepath: string | null }>;
+  /** A kernel built from that config (not yet ready); the runner disposes it when the command returns. `quiet` logs nothing. */
+  kernel(options?: { quiet?: boolean }): Promise<Kernel>;
+}
+
+/** A command a plugin adds to the runner: `ubiquity <name>`. */
+export interface PluginCommand {
+  /** One line for `ubiquity --help`. */
+  summary: string;
+  /** Usage after `ubiquity <name>`, e.g. `list | show <id>`. */
+  usage?: string;
+  /** The flags the runner parses and `ubiquity <name> --help` lists. */
+  flags?: Record<string, CommandFlag>;
+  /** Add the runner's `--config`, `--cwd` and `--trust` (what `io.config()` and `io.kernel()` read). */
+  config?: boolean;
+  /** Accept positional arguments (otherwise they are a usage error). */
+  positionals?: boolean;
+  /** The command parses `args.argv` itself and prints its own `--help`. */
+  raw?: boolean;
+  /** Resolves to the exit code; a thrown `UsageError` exits 2, another error 1. */
+  run(args: CommandArgs, io: CommandIO): Promise<number>;
+}
+
+/** A tool call the runner's terminal is about to ask the user about. */
+export interface TerminalCall {
+  toolName: string;
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+/** The runner's terminal, one question at a time. */
+export interface Terminal {
+  /** Print to the terminal (standard error). */
+  print(text: string): void;
+  /** Ask one question; resolves to the line typed, trimmed. */
+  ask(question: string, signal: AbortSignal): Promise<string>;
+}
+
+/**
+ * A plugin's answerer: the runner calls it before its own approval question; a result is the
+ * user's answer (the call runs with `input`), undefined leaves the call to the approval question.
+ */
+export type TerminalAnswerer = (call: TerminalCall, terminal: Terminal) => Promise<{ input: Record<string, unknown> } | undefined> | undefined;
