@@ -113,19 +113,21 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
  * loses the `-`), so the tree is not what bash runs.
  */
 function skippedText(root: SyntaxNode, source: string): string | undefined {
-  const covered = new Uint8Array(source.length);
+  // The ranges the leaves cover (a here-document body's text is its own; its children are only
+  // the expansions in it), then the first character outside all of them that is not blank.
+  const ranges: number[][] = [];
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    // A here-document body's text is its own; its children are only the expansions in it.
-    if (node.type === "heredoc_body" || (node.childCount === 0 && node.type !== "program")) covered.fill(1, node.startIndex, node.endIndex);
+    if (node.type === "heredoc_body" || (node.childCount === 0 && node.type !== "program")) ranges.push([node.startIndex, node.endIndex]);
     else for (let i = node.childCount - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
-  return gap(source, covered);
-}
-
-function gap(source: string, covered: Uint8Array): string | undefined {
-  for (let i = 0; i < source.length; i++) if (!covered[i] && !/\s/.test(source[i]!)) return source.slice(i, i + 20);
+  ranges.sort((a, b) => a[0]! - b[0]!);
+  let pos = 0;
+  for (const [start, end] of [...ranges, [source.length, source.length]]) {
+    for (; pos < start!; pos++) if (!/\s/.test(source[pos]!)) return source.slice(pos, pos + 20);
+    pos = Math.max(pos, end!);
+  }
   return undefined;
 }
 

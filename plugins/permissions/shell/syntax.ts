@@ -108,16 +108,19 @@ export class SyntaxNode {
  */
 export function readTree(tree: Tree, source: string): SyntaxNode {
   const { types, fields } = tree.language;
+  // Whether a type is named depends on the type alone: asked once per type, not once per node.
+  const named: boolean[] = [];
   const cursor = tree.walk();
   // For a node in FIELD_LOOKUPS: web-tree-sitter's answer, by node id, until its children are read.
   const lookups = new Map<SyntaxNode, Map<number, string[]>>();
   const current = (parent: SyntaxNode | undefined): SyntaxNode => {
     const start = cursor.startIndex;
     const end = cursor.endIndex;
-    const type = types[cursor.nodeTypeId] || "ERROR"; // as Node.type
+    const id = cursor.nodeTypeId;
+    const type = types[id] || "ERROR"; // as Node.type
     // Only a zero-width node can be one the parser made up to recover from an error.
     const missing = start === end && cursor.nodeIsMissing;
-    const node = new SyntaxNode(source, type, cursor.nodeIsNamed, missing, start, end, fields[cursor.currentFieldId] ?? null);
+    const node = new SyntaxNode(source, type, (named[id] ??= cursor.nodeIsNamed), missing, start, end, fields[cursor.currentFieldId] ?? null);
     const wanted = parent && lookups.get(parent)?.get(cursor.nodeId);
     if (wanted) for (const field of wanted) (parent.byField ??= new Map()).set(field, node);
     const asked = FIELD_LOOKUPS[type];
