@@ -56,7 +56,7 @@ function differences(root: Node, rootCopy: SyntaxNode): string[] {
 function check(source: string): string[] {
   const tree = parseShell(source);
   try {
-    return differences(tree.rootNode, readTree(tree, source))
+    return differences(tree.rootNode, readTree(tree, source).root)
       .slice(0, 5)
       .map((d) => `${JSON.stringify(source)}: ${d}`);
   } finally {
@@ -83,7 +83,7 @@ describe("the syntax tree copy answers as web-tree-sitter's nodes do", () => {
   it("looks up only the fields the analysis asks for (others would need web-tree-sitter's field maps)", () => {
     const tree = parseShell("[[ a == b ]]");
     try {
-      const test = readTree(tree, "[[ a == b ]]").namedChildren[0]!;
+      const test = readTree(tree, "[[ a == b ]]").root.namedChildren[0]!;
       expect(test.type).toBe("test_command");
       expect(() => test.childForFieldName("left")).toThrow(/FIELD_LOOKUPS/);
     } finally {
@@ -107,7 +107,7 @@ describe("the syntax tree copy answers as web-tree-sitter's nodes do", () => {
     for (const s of sources) expect(check(s)).toEqual([]);
     const tree = parseShell(sources[1]!);
     try {
-      const copy = readTree(tree, sources[1]!);
+      const copy = readTree(tree, sources[1]!).root;
       expect(copy.endIndex).toBe(sources[1]!.length);
       expect(copy.descendantsOfType("word").map((w) => w.text)).toContain("✓");
     } finally {

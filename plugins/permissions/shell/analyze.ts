@@ -54,9 +54,10 @@ export function analyzeInto(source: string, out: ShellAnalysis, depth: number, v
   }
   let root: SyntaxNode;
   try {
-    if (tree.rootNode.hasError) out.unsafe.push("bash syntax that could not be parsed");
     // The analysis reads a plain copy of the tree: reading web-tree-sitter's nodes is slow (syntax.ts).
-    root = readTree(tree, joined.text);
+    const copy = readTree(tree, joined.text);
+    if (copy.hasError) out.unsafe.push("bash syntax that could not be parsed");
+    root = copy.root;
   } finally {
     tree.delete();
   }

@@ -19,8 +19,9 @@ export function normalizeCommandText(text: string): string {
   }
   let root: SyntaxNode;
   try {
-    if (tree.rootNode.hasError) return squashed;
-    root = readTree(tree, squashed);
+    const copy = readTree(tree, squashed);
+    if (copy.hasError) return squashed;
+    root = copy.root;
   } finally {
     tree.delete();
   }

@@ -103,14 +103,16 @@ export class SyntaxNode {
 }
 
 /**
- * Copy `tree` (parsed from `source`). Iterative, like the walks over it: `a && b && …` nests one
+ * Copy `tree` (parsed from `source`), and tell whether it has a syntax error. Iterative, like the walks over it: `a && b && …` nests one
  * level per operator, and a deep tree must not overflow the stack.
  */
-export function readTree(tree: Tree, source: string): SyntaxNode {
+export function readTree(tree: Tree, source: string): { root: SyntaxNode; hasError: boolean } {
   const { types, fields } = tree.language;
+  const top = tree.rootNode;
+  const hasError = top.hasError;
   // Whether a type is named depends on the type alone: asked once per type, not once per node.
   const named: boolean[] = [];
-  const cursor = tree.walk();
+  const cursor = top.walk();
   // For a node in FIELD_LOOKUPS: web-tree-sitter's answer, by node id, until its children are read.
   const lookups = new Map<SyntaxNode, Map<number, string[]>>();
   const current = (parent: SyntaxNode | undefined): SyntaxNode => {
@@ -147,7 +149,7 @@ export function readTree(tree: Tree, source: string): SyntaxNode {
           if (!cursor.gotoParent()) {
             // web-tree-sitter answers with a visible child; anything else must not pass unnoticed.
             for (const [n, ids] of lookups) if ((n.byField?.size ?? 0) !== [...ids.values()].flat().length) throw new Error(`a ${n.type} field is not one of its children`);
-            return root;
+            return { root, hasError };
           }
           parents.pop();
         }
