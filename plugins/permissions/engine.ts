@@ -171,7 +171,11 @@ function rulesForCall(policy: Policy, list: "allow" | "deny" | "ask", toolName: 
     if (subject.writes.length > 0) for (const t of kinds.edit) names.add(t);
     if (subject.analysis.reads.length > 0) names.add("Read");
   }
-  return policy[list].filter((r) => [...names].some((n) => ruleNamesTool(r, n)) && (r.content !== undefined || r.tool === toolName || ruleNamesTool(r, toolName)));
+  const namesAny = (r: CompiledRule) => {
+    for (const n of names) if (ruleNamesTool(r, n)) return true;
+    return false;
+  };
+  return policy[list].filter((r) => namesAny(r) && (r.content !== undefined || r.tool === toolName || ruleNamesTool(r, toolName)));
 }
 
 /** For a shell command: the file a Read/Edit/Write rule hits among what it reads or writes. */

@@ -19,7 +19,8 @@ export interface ContentMatcher {
 // Stands for "unknown arguments follow": no rule text contains it, so only a `*` absorbs it.
 const UNKNOWN_TAIL = " \u{10FFFF}";
 
-const squash = (s: string) => s.replace(/\s+/g, " ").trim();
+// Most text is already squashed (single spaces between words): test for that before rebuilding it.
+const squash = (s: string) => (/[^\S ]| {2}|^ | $/.test(s) ? s.replace(/\s+/g, " ").trim() : s);
 
 /** Compile rule content. `normalize` re-renders literal command text (quotes removed) when it can. */
 export function compileContent(content: string, normalize: (text: string) => string = squash): ContentMatcher {

@@ -44,6 +44,7 @@ export function parseRules(texts: readonly string[] | undefined, list: RuleList,
 /** True when the rule's tool part names `toolName` (MCP server patterns included). */
 export function ruleNamesTool(rule: Pick<Rule, "tool">, toolName: string): boolean {
   if (rule.tool === toolName) return true;
+  if (!toolName.startsWith("mcp__") || !rule.tool.startsWith("mcp__")) return false;
   const server = /^(mcp__.+?)(?:__\*)?$/.exec(rule.tool);
   if (!server || !toolName.startsWith("mcp__")) return false;
   // `mcp__github__*` and `mcp__github` both mean every tool of the github server.

@@ -5,8 +5,9 @@
  * prove safe. Each simple command is then expanded through wrappers, `bash -c`, `eval`, `xargs`
  * and `find -exec` (commands.ts). Nothing is capped: a thousand commands are a thousand candidates.
  */
-import type { Node, Tree } from "web-tree-sitter";
+import type { Tree } from "web-tree-sitter";
 import { parseShell, ShellParseError } from "./parser";
+import { readTree, type SyntaxNode } from "./syntax";
 import { evalWord, literalWord, type ShellWord } from "./words";
 import { builtinRisk } from "./builtins";
 import { expandCommand, type SimpleCommand } from "./commands";
@@ -51,28 +52,31 @@ export function analyzeInto(source: string, out: ShellAnalysis, depth: number, v
     out.unsafe.push(error.message);
     return;
   }
+  let root: SyntaxNode;
   try {
-    const root = tree.rootNode;
-    if (root.hasError) out.unsafe.push("bash syntax that could not be parsed");
-    const skipped = skippedText(tree, joined.text);
-    if (skipped) out.unsafe.push(`the parser skipped ${JSON.stringify(skipped)}, which bash reads`);
-    const commands: SimpleCommand[] = [];
-    walk(root, commands, out);
-    for (const command of commands) expandCommand(command, { out, depth, via, nested: analyzeInto });
+    // The analysis reads a plain copy of the tree: reading web-tree-sitter's nodes is slow (syntax.ts).
+    const copy = readTree(tree, joined.text);
+    if (copy.hasError) out.unsafe.push("bash syntax that could not be parsed");
+    root = copy.root;
   } finally {
     tree.delete();
   }
+  const skipped = skippedText(root, joined.text);
+  if (skipped) out.unsafe.push(`the parser skipped ${JSON.stringify(skipped)}, which bash reads`);
+  const commands: SimpleCommand[] = [];
+  walk(root, commands, out);
+  for (const command of commands) expandCommand(command, { out, depth, via, nested: analyzeInto });
 }
 
 /**
  * Visit every node once, in source order. Iterative on purpose: `a && b && …` nests one level
  * per operator, and ten thousand of them must not overflow the stack (that would be a cap).
  */
-function walk(root: Node, commands: SimpleCommand[], out: ShellAnalysis): void {
-  const stack: [Node, boolean][] = [[root, false]];
+function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): void {
+  const stack: [SyntaxNode, boolean][] = [[root, false]];
   while (stack.length > 0) {
     const [node, fed] = stack.pop()!;
-    const next: [Node, boolean][] = [];
+    const next: [SyntaxNode, boolean][] = [];
     const children = (feed: boolean) => {
       for (const child of node.namedChildren) next.push([child, feed]);
     };
@@ -109,31 +113,27 @@ function walk(root: Node, commands: SimpleCommand[], out: ShellAnalysis): void {
  * Text that no leaf of the tree covers (outside blanks): the parser dropped it (`ls - <<-EOF`
  * loses the `-`), so the tree is not what bash runs.
  */
-function skippedText(tree: Tree, source: string): string | undefined {
-  const covered = new Uint8Array(source.length);
-  const cursor = tree.walk();
-  try {
-    for (;;) {
-      const type = cursor.nodeType;
-      // A here-document body's text is its own; its children are only the expansions in it.
-      if (type === "heredoc_body") covered.fill(1, cursor.startIndex, cursor.endIndex);
-      else if (cursor.gotoFirstChild()) continue;
-      // A leaf (asking the cursor, not marshalling the node: this walk runs on every decision).
-      else if (type !== "program") covered.fill(1, cursor.startIndex, cursor.endIndex);
-      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return gap(source, covered);
-    }
-  } finally {
-    cursor.delete();
+function skippedText(root: SyntaxNode, source: string): string | undefined {
+  // The ranges the leaves cover (a here-document body's text is its own; its children are only
+  // the expansions in it), then the first character outside all of them that is not blank.
+  const ranges: number[][] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "heredoc_body" || (node.childCount === 0 && node.type !== "program")) ranges.push([node.startIndex, node.endIndex]);
+    else for (let i = node.childCount - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
-}
-
-function gap(source: string, covered: Uint8Array): string | undefined {
-  for (let i = 0; i < source.length; i++) if (!covered[i] && !/\s/.test(source[i]!)) return source.slice(i, i + 20);
+  ranges.sort((a, b) => a[0]! - b[0]!);
+  let pos = 0;
+  for (const [start, end] of [...ranges, [source.length, source.length]]) {
+    for (; pos < start!; pos++) if (!/\s/.test(source[pos]!)) return source.slice(pos, pos + 20);
+    pos = Math.max(pos, end!);
+  }
   return undefined;
 }
 
 /** Checks that depend on one node only: assignments, arithmetic, parse errors. */
-function check(node: Node, out: ShellAnalysis): void {
+function check(node: SyntaxNode, out: ShellAnalysis): void {
   switch (node.type) {
     case "variable_assignment":
       checkAssignment(node, out);
@@ -193,7 +193,7 @@ function check(node: Node, out: ShellAnalysis): void {
 }
 
 /** declare/local/export/readonly/unset name variables the way builtins do (builtins.ts). */
-function checkNames(node: Node, out: ShellAnalysis) {
+function checkNames(node: SyntaxNode, out: ShellAnalysis) {
   const keyword = node.firstChild?.type ?? "";
   const words = [literalWord(keyword)];
   for (const c of node.namedChildren) {
@@ -204,13 +204,13 @@ function checkNames(node: Node, out: ShellAnalysis) {
   if (risk) out.unsafe.push(risk);
 }
 
-function isStdinRedirect(node: Node): boolean {
+function isStdinRedirect(node: SyntaxNode): boolean {
   if (node.type === "heredoc_redirect" || node.type === "herestring_redirect") return true;
   return node.type === "file_redirect" && node.children.some((c) => c.type === "<" || c.type === "<&" || c.type === "<>");
 }
 
 /** One `command` node: prefix assignments, name, arguments, and whether stdin is fed. */
-function readCommand(node: Node, fed: boolean, commands: SimpleCommand[], out: ShellAnalysis) {
+function readCommand(node: SyntaxNode, fed: boolean, commands: SimpleCommand[], out: ShellAnalysis) {
   const words: ShellWord[] = [];
   const assignments: SimpleCommand["assignments"] = [];
   let stdinFed = fed;
@@ -242,7 +242,7 @@ function readCommand(node: Node, fed: boolean, commands: SimpleCommand[], out: S
 }
 
 // An unquoted, unescaped line break ends a command in bash; the parser sometimes keeps it in a word.
-function splitLine(node: Node, out: ShellAnalysis) {
+function splitLine(node: SyntaxNode, out: ShellAnalysis) {
   // Without a line break in the command's text no word can hold one: skip the walk over its words.
   if (!node.text.includes("\n")) return;
   const words = node.type === "word" ? [node] : node.descendantsOfType("word");
@@ -251,7 +251,7 @@ function splitLine(node: Node, out: ShellAnalysis) {
 
 const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
 
-function readRedirect(node: Node, out: ShellAnalysis) {
+function readRedirect(node: SyntaxNode, out: ShellAnalysis) {
   const operator = node.children.find((c) => !c.isNamed && c.type !== "ERROR");
   const destination = node.childForFieldName("destination");
   if (!operator || !destination) return;
@@ -262,12 +262,12 @@ function readRedirect(node: Node, out: ShellAnalysis) {
   out.writes.push({ word: evalWord(destination), kind: "redirect" });
 }
 
-function checkAssignment(node: Node, out: ShellAnalysis) {
+function checkAssignment(node: SyntaxNode, out: ShellAnalysis) {
   const name = node.childForFieldName("name")?.text ?? "";
   if (isDangerousVariable(name.replace(/\[.*$/, ""))) out.unsafe.push(`it sets ${name}, which changes what later programs run`);
 }
 
-function checkArithmetic(node: Node, out: ShellAnalysis) {
+function checkArithmetic(node: SyntaxNode, out: ShellAnalysis) {
   const refs = node.descendantsOfType(["variable_name", "simple_expansion", "expansion", "word"]);
   if (refs.some((r) => r.type !== "word" || /[A-Za-z_]/.test(r.text))) {
     out.unsafe.push("arithmetic on a variable, which runs any command hidden in the variable's value");

@@ -63,13 +63,13 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     ...(at.via ? { via: at.via } : {}),
   };
   out.candidates.push(candidate);
-  const projectCode = name.literal ? projectCodeRisk(posix.basename(name.value), words) : undefined;
-  if (projectCode) Object.assign(candidate, { projectCode });
   if (!name.literal) {
     out.unsafe.push(`the program name ${name.text} is only known at run time`);
     return;
   }
   const program = posix.basename(name.value);
+  const projectCode = projectCodeRisk(program, words);
+  if (projectCode) Object.assign(candidate, { projectCode });
   // The parser misses reserved words after `time`, `!` and a few other places (`! { a; }`,
   // `time for …`), and reads them as a command name; bash does not.
   if (RESERVED.has(name.text)) out.unsafe.push(`the parser read the reserved word ${name.text} as a command, so its structure is not known`);

@@ -4,7 +4,7 @@
  * `rm`); anything that expands at run time (variables, substitutions, unquoted globs, brace
  * expansion, `~user`) makes the word non-literal.
  */
-import type { Node } from "web-tree-sitter";
+import type { SyntaxNode } from "./syntax";
 
 /** One word of a simple command. */
 export interface ShellWord {
@@ -30,7 +30,7 @@ const GLOB = /[*?]|\[[^\]]*\]/;
 const BRACE = /\{[^{}]*(?:,|\.\.)[^{}]*\}/;
 
 /** Evaluate a word node (word, string, raw string, ANSI-C string, concatenation, …). */
-export function evalWord(node: Node): ShellWord {
+export function evalWord(node: SyntaxNode): ShellWord {
   const acc: Acc = { value: "", unquoted: "", literal: true };
   add(node, acc);
   const text = node.text;
@@ -47,7 +47,7 @@ export function evalWord(node: Node): ShellWord {
   return { value: acc.literal ? acc.value : text, literal: acc.literal, text, tilde };
 }
 
-function add(node: Node, acc: Acc): void {
+function add(node: SyntaxNode, acc: Acc): void {
   switch (node.type) {
     case "word":
     case "number":
