@@ -3,7 +3,7 @@
  * AskUserQuestion. One prompt at a time.
  */
 import { createInterface } from "node:readline/promises";
-import type { CanUseTool } from "./config/schema";
+import type { CanUseTool } from "./facade";
 import type { RunnerIO } from "./runner";
 
 /** How the approver reaches the terminal, when the runner owns it. */

@@ -11,9 +11,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createKernel, type Kernel } from "./kernel";
 import { loadConfig } from "./config/load";
-import { configJsonSchemaText } from "./config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
-import { defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
+import { defaultConfigJsonSchemaText, defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
 import { consoleLogger, defaultLogger } from "./logger";
 import { describeError, oneLine, UsageError } from "./errors";
 import { exitCodeOf } from "./runner/exit";
@@ -156,7 +155,7 @@ const schema: FlagCommand = {
   summary: "Print the JSON Schema of ubiquity config files",
   flags: {},
   async run(_args, io) {
-    io.stdout(configJsonSchemaText());
+    io.stdout(await defaultConfigJsonSchemaText());
     return 0;
   },
 };

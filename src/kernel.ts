@@ -8,17 +8,16 @@ import type { Tool } from "./tool";
 import type { RunContext } from "./run";
 import { isTool } from "./tool";
 import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
-import { ConfigSchema, OptionsSchema, type Logger, type Options, type PermissionMode, type UbiquityConfig } from "./config/schema";
+import { ConfigSchema, OptionsSchema, type KernelOptions, type Logger, type UbiquityConfig } from "./config/schema";
 import { defaultLogger } from "./logger";
 import { redactingLogger, secretsOf, type SecretBearingOptions } from "./redact";
 import { didYouMean } from "./suggest";
 
 /** Options after validation, with the kernel's own defaults applied. Plugins apply their own. */
 export type ResolvedOptions = Readonly<
-  Omit<Options, "cwd" | "maxTurns" | "permissionMode" | "logger"> & {
+  Omit<KernelOptions, "cwd" | "maxTurns" | "logger"> & {
     cwd: string;
     maxTurns: number;
-    permissionMode: PermissionMode;
     logger: Logger;
   }
 > & { readonly [configKey: string]: unknown };
@@ -244,7 +243,6 @@ class KernelImpl implements Kernel {
       ...rest,
       cwd: resolve(typeof rest.cwd === "string" ? rest.cwd : process.cwd()),
       maxTurns: (rest.maxTurns as number | undefined) ?? 40,
-      permissionMode: (rest.permissionMode as PermissionMode | undefined) ?? "default",
       logger: this.logger,
     } as ResolvedOptions;
   }

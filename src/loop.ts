@@ -315,7 +315,7 @@ export function describeModelFailure(run: RunContext, error: unknown): string {
 
 /** Replay a stored session (`resume`, `continueConversation`, `forkSession`) through `session.load`. */
 async function loadSession(run: RunContext): Promise<void> {
-  const { resume, continueConversation, forkSession } = run.options;
+  const { resume, continueConversation, forkSession } = run.options as { resume?: string; continueConversation?: boolean; forkSession?: boolean };
   const request = { sessionId: resume, latest: !resume && continueConversation === true, cwd: run.cwd, fork: forkSession === true };
   if (!hasTaps(run.kernel.hooks.session.load)) {
     throw new RunEnd("Cannot resume: no session store plugin is loaded (add ubiquity:sessions, which the default preset has)");
@@ -351,7 +351,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       model: label,
       cwd: run.cwd,
       tools: run.tools.map((t) => t.name),
-      permissionMode: run.options.permissionMode,
+      permissionMode: typeof run.options.permissionMode === "string" ? run.options.permissionMode : "default",
       plugins: run.kernel.plugins.map((p) => p.plugin.name),
       extra: { ...run.initExtra },
     });

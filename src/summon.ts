@@ -73,7 +73,7 @@ function yieldBootFailure(channel: Channel<Message>, prompt: string, options: Su
   const model = typeof options.model === "string" ? options.model : options.model ? `${options.model.provider}:${options.model.modelId}` : null;
   channel.push(
     stamp(
-      { type: "system", subtype: "init", model, cwd: options.cwd ?? process.cwd(), tools: [], permissionMode: options.permissionMode ?? "default", plugins: [], extra: {} },
+      { type: "system", subtype: "init", model, cwd: options.cwd ?? process.cwd(), tools: [], permissionMode: typeof options.permissionMode === "string" ? options.permissionMode : "default", plugins: [], extra: {} },
       sessionId,
     ) as Message,
   );

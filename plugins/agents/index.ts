@@ -13,19 +13,21 @@ import { homedir } from "node:os";
 import {
   definePlugin,
   SYSTEM_STAGE,
-  type AgentDefinition,
   type Kernel,
   type RunContext,
   type SystemSection,
   type Tool,
   type ToolContext,
 } from "../../src/index";
+import type { AgentDefinition } from "./options";
 import { getHooksApi } from "../hooks/index";
 import { warn } from "../_shared/warn";
 import { AGENT_TOOL, AgentTool } from "./agent-tool";
 import { readAgentFiles } from "./files";
 import { runSubagent, type Delegation } from "./launch";
 import { keepTool } from "./narrow";
+import { agentsOptions } from "./options";
+import type { AgentsResolvedOptions } from "./options";
 
 export { AGENT_TOOL, AgentTool, agentInput, describeAgents, type AgentInput } from "./agent-tool";
 export { parseAgentFile, parseList, type ParsedAgent } from "./parse";
@@ -63,6 +65,7 @@ function sortedByName<T>(record: Record<string, T>): Record<string, T> {
 export const agentsPlugin = definePlugin(function agents() {
   return {
     name: NAME,
+    options: agentsOptions,
     apply(kernel) {
       let agents: Record<string, AgentDefinition> = {};
       const delegations = new WeakMap<RunContext, Delegation>();
@@ -71,8 +74,8 @@ export const agentsPlugin = definePlugin(function agents() {
       apis.set(kernel, { definitions: () => agents });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, trust } = kernel.options;
-        const agentSources = permittedSources(kernel.options.agentSources, trust);
+        const { cwd, trust, agentSources: wanted } = kernel.options as AgentsResolvedOptions;
+        const agentSources = permittedSources(wanted, trust);
         const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         const merged: Record<string, AgentDefinition> = {};
         for (const file of files.values()) merged[file.name] = file.definition;
@@ -133,3 +136,6 @@ export const agentsPlugin = definePlugin(function agents() {
 });
 
 export default agentsPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

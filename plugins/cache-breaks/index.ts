@@ -9,6 +9,8 @@
  */
 import { definePlugin, REQUEST_STAGE, type ModelResponse, type RunContext } from "../../src/index";
 import { changes, snapshot, type PrefixSnapshot } from "./snapshot";
+import { cacheBreaksOptions } from "./options";
+import type { CacheBreaksResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:cache-breaks";
 
@@ -38,6 +40,7 @@ export function describeBreak(reasons: string[], call: number, before: number, a
 /** The cache-break detector. */
 export const cacheBreaksPlugin = definePlugin(() => ({
   name: NAME,
+  options: cacheBreaksOptions,
   apply(kernel) {
     const runs = new WeakMap<RunContext, RunState>();
     const stateOf = (run: RunContext) => {
@@ -45,7 +48,7 @@ export const cacheBreaksPlugin = definePlugin(() => ({
       if (!s) runs.set(run, (s = {}));
       return s;
     };
-    const on = (run: RunContext) => run.options.detectCacheBreaks === true;
+    const on = (run: RunContext) => (run.options as CacheBreaksResolvedOptions).detectCacheBreaks === true;
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request, run) => {
       if (on(run)) stateOf(run).sent = { call: request.call, prefix: snapshot(request) };
@@ -75,3 +78,6 @@ export const cacheBreaksPlugin = definePlugin(() => ({
 
 export default cacheBreaksPlugin;
 export { snapshot, changes, type PrefixSnapshot, type ToolHashes } from "./snapshot";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

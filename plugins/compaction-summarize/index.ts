@@ -16,6 +16,8 @@ import { getTodosApi } from "../todos/index";
 import { findCut } from "./cut";
 import { summaryMessage } from "./prompt";
 import { writeSummary } from "./summarize";
+import { summarizeCompactionOptions } from "./options";
+import type { SummarizeCompactionResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:compaction-summarize";
 
@@ -35,12 +37,13 @@ interface RunState {
   failures: number;
 }
 
-const enabled = (run: RunContext) => run.options.autoCompact !== false;
+const enabled = (run: RunContext) => (run.options as SummarizeCompactionResolvedOptions).autoCompact !== false;
 const estimate = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
 
 /** The full-compaction plugin. */
 export const summarizeCompactionPlugin = definePlugin(() => ({
   name: NAME,
+  options: summarizeCompactionOptions,
   apply(kernel) {
     const runs = new WeakMap<RunContext, RunState>();
     const stateOf = (run: RunContext) => {
@@ -50,7 +53,7 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
     };
     const summarizer = (run: RunContext, s: RunState) => {
       if (!s.model) {
-        s.model = resolveModel(run, run.options.compactModel ?? run.model!, "compact");
+        s.model = resolveModel(run, (run.options as SummarizeCompactionResolvedOptions).compactModel ?? run.model!, "compact");
         s.model.catch(() => (s.model = undefined)); // a failed build is retried on the next attempt
       }
       return s.model;
@@ -62,7 +65,7 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
       if (s.failures >= MAX_FAILURES) return state;
       const budget = budgetFor((await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens, run.options);
       if (state.estimatedTokens <= budget.threshold) return state;
-      const cut = findCut(state.messages, run.options.compactKeepRecent ?? DEFAULT_KEEP_RECENT);
+      const cut = findCut(state.messages, (run.options as SummarizeCompactionResolvedOptions).compactKeepRecent ?? DEFAULT_KEEP_RECENT);
       if (cut === undefined) return state;
 
       const tokensBefore = state.estimatedTokens;
@@ -124,3 +127,6 @@ export { findCut } from "./cut";
 export { renderTranscript, shorten } from "./transcript";
 export { SUMMARIZER_INSTRUCTIONS, summarizerInstructions, summaryMessage } from "./prompt";
 export { writeSummary, EmptySummaryError } from "./summarize";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

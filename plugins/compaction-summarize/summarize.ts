@@ -10,6 +10,7 @@ import { streamText, type LanguageModel, type ModelMessage } from "ai";
 import { addUsage, CallWatch, emptyUsage, modelLabel, UbiquityError, type ModelRequest, type ModelResponse, type RunContext, type Usage } from "../../src/index";
 import { renderTranscript } from "./transcript";
 import { summarizerInstructions, summaryRequest } from "./prompt";
+import type { SummarizeCompactionResolvedOptions } from "./options";
 
 type Model = Exclude<LanguageModel, string>;
 
@@ -21,7 +22,7 @@ export class EmptySummaryError extends UbiquityError {
 /** Summarize `head` with `model`; charges the call to `run`. Resolves to the summary text. */
 export async function writeSummary(run: RunContext, model: Model, head: readonly ModelMessage[], maxOutputTokens: number): Promise<string> {
   const label = modelLabel(model);
-  const instructions = summarizerInstructions(run.options.compactInstructions);
+  const instructions = summarizerInstructions((run.options as SummarizeCompactionResolvedOptions).compactInstructions);
   const messages: ModelMessage[] = [summaryRequest(renderTranscript(head))];
   const result = await summaryCall(run, model, label, instructions, messages, maxOutputTokens);
   const usage: Usage = Object.assign(emptyUsage(), {

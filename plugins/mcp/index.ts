@@ -8,8 +8,11 @@
  */
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { z } from "zod";
-import { definePlugin, type Kernel, type McpServerConfig } from "../../src/index";
+import { definePlugin, type Kernel } from "../../src/index";
+import type { McpServerConfig } from "./options";
 import type { McpServers, McpServerReport } from "./servers";
+import { mcpOptions } from "./options";
+import type { McpResolvedOptions } from "./options";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
@@ -48,12 +51,13 @@ export function getMcpApi(kernel: Kernel): McpApi | undefined {
 export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(options) {
   return {
     name: NAME,
+    options: mcpOptions,
     apply(kernel) {
       let servers: McpServers | undefined;
       apis.set(kernel, { servers: () => servers?.report() ?? [] });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const configured = (kernel.options.mcpServers ?? {}) as Record<string, McpServerConfig>;
+        const configured = ((kernel.options as McpResolvedOptions).mcpServers ?? {}) as Record<string, McpServerConfig>;
         if (Object.keys(configured).length === 0) return;
         // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
         const { McpServers } = await import("./servers");
@@ -74,3 +78,6 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
 });
 
 export default mcpPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

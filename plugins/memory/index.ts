@@ -10,6 +10,7 @@ import { definePlugin, SYSTEM_STAGE, type Kernel, type SystemSection } from "../
 import { warn } from "../_shared/warn";
 import { loadMemory, type MemoryFile } from "./load";
 import { renderMemory } from "./render";
+import { memoryOptions, type MemoryResolvedOptions } from "./options";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
 export { findIncludes, lineReferences, blankInlineCode } from "./includes";
@@ -36,14 +37,15 @@ export function getMemoryApi(kernel: Kernel): MemoryApi | undefined {
 export const memoryPlugin = definePlugin(function memory() {
   return {
     name: NAME,
+    options: memoryOptions,
     apply(kernel) {
       let files: readonly MemoryFile[] = [];
       let section: SystemSection | undefined;
       apis.set(kernel, { files: () => files });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, memory, trust } = kernel.options;
-        const memorySources = permittedSources(kernel.options.memorySources, trust);
+        const { cwd, memory, trust, memorySources: wanted } = kernel.options as MemoryResolvedOptions;
+        const memorySources = permittedSources(wanted, trust);
         if (!memory?.length && !memorySources?.length) return;
         files = await loadMemory(
           { memory, memorySources },
@@ -63,3 +65,6 @@ export const memoryPlugin = definePlugin(function memory() {
 });
 
 export default memoryPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -28,6 +28,8 @@ import { PROVIDERS, type ProviderSpec } from "./providers";
 import { checkProviderSettings } from "./settings";
 import { streamCheckingFetch } from "./stream-check";
 import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
+import { modelOptions } from "./options";
+import type { ModelResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:model";
 
@@ -38,7 +40,7 @@ type Instance = Awaited<ReturnType<typeof buildProvider>>;
 // run share it, so they share its settings and its fetch.
 const instances = new WeakMap<object, Map<string, Promise<Instance>>>();
 
-function instanceFor(kernel: Kernel, name: string, spec: ProviderSpec, options: ResolvedOptions): Promise<Instance> {
+function instanceFor(kernel: Kernel, name: string, spec: ProviderSpec, options: ModelResolvedOptions): Promise<Instance> {
   let byName = instances.get(options);
   if (!byName) instances.set(options, (byName = new Map()));
   let pending = byName.get(name);
@@ -93,7 +95,7 @@ function throughTransport(kernel: Kernel, model: Model, options: ResolvedOptions
 }
 
 /** Check `providerSettings` against the built-in providers the run's main and fallback strings name. */
-function checkRunSettings(kernel: Kernel, options: ResolvedOptions) {
+function checkRunSettings(kernel: Kernel, options: ModelResolvedOptions) {
   if (!options.providerSettings) return;
   // compactModel is checked when compaction builds it (the same build path), not here.
   for (const model of [requestedModel(options), options.fallbackModel]) {
@@ -109,6 +111,7 @@ const fallbacks = new WeakMap<RunContext, Promise<Model>>();
 /** The model plugin. */
 export const modelPlugin = definePlugin(() => ({
   name: NAME,
+  options: modelOptions,
   apply(kernel) {
     // Innermost wrapper: every retry attempt is checked, and a 200 that is no stream is retried.
     getModelApi(kernel).addFetchWrapper(`${NAME}/stream-check`, (next, context) => streamCheckingFetch(next, context.provider));
@@ -120,7 +123,7 @@ export const modelPlugin = definePlugin(() => ({
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => checkRunSettings(kernel, options));
 
     kernel.hooks.model.resolve.tapPromise(NAME, async (ref, k) => {
-      const spec = expandAlias(ref.spec, ref.options.modelAliases);
+      const spec = expandAlias(ref.spec, (ref.options as ModelResolvedOptions).modelAliases);
       if (spec === "test") return ref.spec === "test" ? undefined : testModel(); // the offline model (also behind an alias)
       const parsed = splitSpec(spec);
       const known = k.registries.providers.entries().map((e) => e.name);
@@ -132,13 +135,13 @@ export const modelPlugin = definePlugin(() => ({
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request, run) => {
       const model = throughTransport(kernel, request.model as Model, run.options);
-      const providerOptions = dialectOptions(request.model, run.options.maxThinkingTokens, request.providerOptions);
+      const providerOptions = dialectOptions(request.model, (run.options as ModelResolvedOptions).maxThinkingTokens, request.providerOptions);
       return providerOptions === request.providerOptions && model === request.model ? request : { ...request, model, providerOptions };
     });
 
     // After the transport's retries: a provider failure goes to the fallback model, once per call.
     kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.FALLBACK }, async (info, run) => {
-      const wanted = run.options.fallbackModel;
+      const wanted = (run.options as ModelResolvedOptions).fallbackModel;
       if (wanted === undefined || !isProviderFailure(info.error)) return undefined;
       let pending = fallbacks.get(run);
       if (!pending) {
@@ -149,7 +152,7 @@ export const modelPlugin = definePlugin(() => ({
       if (info.request.model === fallback) return undefined;
       const label = modelLabel(fallback);
       run.logger.debug(`[${NAME}] ${info.request.modelLabel} failed; falling back to ${label}`);
-      const providerOptions = dialectOptions(fallback, run.options.maxThinkingTokens, info.request.providerOptions);
+      const providerOptions = dialectOptions(fallback, (run.options as ModelResolvedOptions).maxThinkingTokens, info.request.providerOptions);
       return { retry: true as const, request: { ...info.request, model: fallback, modelLabel: label, providerOptions } };
     });
   },
@@ -166,3 +169,6 @@ export { PROVIDERS, PROVIDER_NAMES, type ProviderSpec, type ProviderName } from 
 export { isProviderFailure, isConnectionError } from "./failover";
 export { dialectOptions, reasoningEffort } from "./dialect";
 export { splitSpec } from "./build";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

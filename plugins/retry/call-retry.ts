@@ -11,6 +11,7 @@ import { isConnectionError } from "../model/failover";
 import { getModelApi } from "../model/api";
 import { backoffMs, DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS, retryAfterMs, RETRY_STATUSES } from "./policy";
 import { sleep } from "./sleep";
+import type { RetryResolvedOptions } from "./options";
 
 /** Failures that happen after the transport handed the response over: never retried by it. */
 function afterHeaders(error: unknown): boolean {
@@ -49,13 +50,13 @@ export function callRetry(kernel: RunContext["kernel"], name: string) {
   // Attempts per run, counted per model call and model.
   const counts = new WeakMap<RunContext, { key: string; count: number }>();
   return async (info: ModelErrorInfo, run: RunContext): Promise<ModelRecovery | undefined> => {
-    const maxRetries = run.options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const maxRetries = (run.options as RetryResolvedOptions).maxRetries ?? DEFAULT_MAX_RETRIES;
     if (maxRetries === 0) return undefined;
     const key = `${info.request.call}\u0000${info.request.modelLabel}`;
     let state = counts.get(run);
     if (state?.key !== key) counts.set(run, (state = { key, count: 0 }));
     if (state.count >= maxRetries) return undefined;
-    const maxWaitMs = run.options.retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    const maxWaitMs = (run.options as RetryResolvedOptions).retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     const wait = callRetryWait(info.error, getModelApi(kernel).isWrapped(info.request.model), state.count, maxWaitMs);
     if (wait === undefined) return undefined;
     state.count++;

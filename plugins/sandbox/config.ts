@@ -5,7 +5,8 @@
  */
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import type { ResolvedOptions, SandboxOption } from "../../src/index";
+import type { ResolvedOptions } from "../../src/index";
+import type { SandboxOption } from "./options";
 
 /** The network policy: nothing, everything, or the listed hosts through the filtering proxy. */
 export type NetworkPolicy = { mode: "none" } | { mode: "all" } | { mode: "proxy"; allowedDomains: string[]; deniedDomains: string[] };

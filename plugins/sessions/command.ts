@@ -8,6 +8,7 @@ import { loadConfig } from "../../src/index";
 import { storageRoot } from "../_shared/storage-paths";
 import { formatSession, formatSessionList } from "./render";
 import { SessionNotFoundError, SessionStore } from "./store";
+import type { SessionsOptions } from "./options";
 
 interface Flag {
   type: "string" | "boolean";
@@ -40,7 +41,7 @@ async function storeFrom(values: SessionsCommandArgs["values"]): Promise<{ store
     // the default preset claims its plugins' config keys; loaded lazily like the facade does
     defaultPresets: async () => [(await import("../../presets/default")).default],
   });
-  const configured = loaded.config?.sessionDir;
+  const configured = (loaded.config as SessionsOptions | undefined)?.sessionDir;
   return { store: new SessionStore({ dir: storageRoot(configured, cwd, "sessions") }), cwd };
 }
 

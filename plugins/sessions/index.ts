@@ -14,6 +14,8 @@ import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";
 import { SessionStore } from "./store";
 import { TranscriptWriter } from "./writer";
+import { sessionsOptions } from "./options";
+import type { SessionsResolvedOptions } from "./options";
 
 export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId } from "./store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRead } from "./store";
@@ -50,13 +52,14 @@ function releaseOnExit() {
 
 /** The store a run's options point at. */
 export function storeFor(run: RunContext): SessionStore {
-  return new SessionStore({ dir: storageRoot(run.options.sessionDir, run.cwd, "sessions") });
+  return new SessionStore({ dir: storageRoot((run.options as SessionsResolvedOptions).sessionDir, run.cwd, "sessions") });
 }
 
 /** The sessions plugin. */
 export const sessionsPlugin = definePlugin(function sessions() {
   return {
     name: NAME,
+    options: sessionsOptions,
     apply(kernel: Kernel) {
       const runs = new WeakMap<RunContext, RunState>();
       // Messages reach `event` without their run; a session id names it (subagents share it).
@@ -79,7 +82,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
               `the other ${records.length} records were kept, and calls or results left without their pair were left out of the replayed conversation`,
           );
         }
-        const persist = run.options.persistSession !== false;
+        const persist = (run.options as SessionsResolvedOptions).persistSession !== false;
         let fork = request.fork;
         let locked: string | undefined;
         if (!fork && persist) {
@@ -117,7 +120,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
       });
 
       kernel.hooks.session.start.tap(NAME, (run) => {
-        if (run.agent || run.options.persistSession === false) return;
+        if (run.agent || (run.options as SessionsResolvedOptions).persistSession === false) return;
         const open = writers.get(run.sessionId);
         if (open) open.runs++;
         else {
@@ -125,7 +128,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
           if (!state) runs.set(run, (state = {}));
           const path = state.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
           // A new session under a chosen id must not append to a stored one.
-          if (run.options.sessionId === run.sessionId && !state.resumed && existsSync(path)) {
+          if ((run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed && existsSync(path)) {
             throw new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
           }
           if (!state.locked) {
@@ -175,3 +178,6 @@ export const sessionsPlugin = definePlugin(function sessions() {
 });
 
 export default sessionsPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

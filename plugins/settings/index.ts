@@ -11,14 +11,20 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { ConfigError, definePlugin, describeError, type Kernel, type McpServerConfig, type UbiquityConfig } from "../../src/index";
-import { getPermissionsApi } from "../permissions/api";
+import { ConfigError, definePlugin, describeError, type Kernel, type UbiquityConfig } from "../../src/index";
+import type { McpOptions, McpServerConfig } from "../mcp/index";
+import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
+import type { SandboxOptions } from "../sandbox/api";
 import { parseMcpConfig } from "../mcp/config";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
+import { settingsOptions, type SettingsOptions } from "./options";
 
 export const NAME = "ubiquity:settings";
+
+/** A config as this plugin reads and writes it: its own keys and the keys it fills from settings files. */
+type SettingsConfig = UbiquityConfig & SettingsOptions & PermissionsOptions & SandboxOptions & McpOptions;
 
 /** Options of the settings plugin. */
 export const SettingsPluginOptions = z.strictObject({
@@ -29,8 +35,10 @@ export type SettingsPluginOptions = z.input<typeof SettingsPluginOptions>;
 /** The settings plugin. */
 export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) => ({
   name: NAME,
+  options: settingsOptions,
   apply(kernel) {
-    kernel.hooks.kernel.config.tap(NAME, (options: UbiquityConfig) => {
+    kernel.hooks.kernel.config.tap(NAME, (config: UbiquityConfig) => {
+      const options = config as SettingsConfig;
       const wanted = new Set(options.settingSources ?? []);
       if (wanted.size === 0) return options;
       const cwd = resolve(options.cwd ?? process.cwd());
@@ -85,9 +93,9 @@ function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path
 }
 
 /** Settings under the options: the highest-precedence file that sets a value wins, and an explicit option beats them all. */
-function merge(options: UbiquityConfig, files: SettingsFile[]): UbiquityConfig {
+function merge(options: SettingsConfig, files: SettingsFile[]): SettingsConfig {
   const last = <T>(pick: (f: SettingsFile) => T | undefined): T | undefined => files.map(pick).filter((v) => v !== undefined).at(-1);
-  const out: UbiquityConfig = { ...options };
+  const out: SettingsConfig = { ...options };
   const model = last((f) => f.model);
   if (options.model === undefined && model !== undefined) out.model = model;
   const mode = last((f) => f.permissions?.defaultMode);
@@ -114,3 +122,6 @@ export default settingsPlugin;
 export { getSettingsApi, type SettingsApi, type LoadedSettings } from "./api";
 export { SettingsFileSchema, SETTING_SOURCES, type SettingsFile, type SettingSource } from "./schema";
 export { settingsPath } from "./read";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -47,3 +47,6 @@ export function createSkillsApi(kernel: Kernel): SkillsApi & { load(skills: Skil
   apis.set(kernel, api);
   return api;
 }
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -16,6 +16,7 @@ import { warn } from "../_shared/warn";
 import { createSkillsApi } from "./api";
 import { loadSkills } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
+import { skillsOptions, type SkillsResolvedOptions } from "./options";
 
 export { getSkillsApi, type SkillsApi } from "./api";
 export { loadSkills, skillFolder, SKILL_FILE } from "./load";
@@ -34,6 +35,7 @@ export const SKILLS_NOTE =
 export const skillsPlugin = definePlugin(function skills() {
   return {
     name: NAME,
+    options: skillsOptions,
     apply(kernel) {
       const api = createSkillsApi(kernel);
       let registered: SkillTool | undefined;
@@ -42,8 +44,8 @@ export const skillsPlugin = definePlugin(function skills() {
       const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, skills, trust } = kernel.options;
-        const skillSources = permittedSources(kernel.options.skillSources, trust);
+        const { cwd, skills, trust, skillSources: wanted } = kernel.options as SkillsResolvedOptions;
+        const skillSources = permittedSources(wanted, trust);
         if (!skills?.length && !skillSources?.length) return;
         const loaded = await loadSkills({ skills, skillSources }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         api.load(loaded);
@@ -78,3 +80,6 @@ export const skillsPlugin = definePlugin(function skills() {
 });
 
 export default skillsPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -5,6 +5,7 @@
  */
 import { definePlugin, describeError, type Kernel, type RunContext, type TurnPrompt } from "../../src/index";
 import { bindToolContext, createTodosApi } from "./api";
+import { todosOptions } from "./options";
 
 export { getTodosApi, runOfToolContext } from "./api";
 export type { TodosApi } from "./api";
@@ -23,6 +24,7 @@ export const NAME = "ubiquity:todos";
 export const todosPlugin = definePlugin(function todos() {
   return {
     name: NAME,
+    options: todosOptions,
     apply(kernel: Kernel) {
       const api = createTodosApi(kernel);
       const carried = new WeakSet<RunContext>();
@@ -54,3 +56,6 @@ export const todosPlugin = definePlugin(function todos() {
 });
 
 export default todosPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

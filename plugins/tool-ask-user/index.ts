@@ -7,6 +7,7 @@
 import { definePlugin, type Tool } from "../../src/index";
 import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
 import { AskUserQuestionTool } from "./ask-user-tool";
+import type { PermissionsResolvedOptions } from "../permissions/api";
 
 export { AskUserQuestionTool, AskUserQuestionInput, AskUserQuestionModelInput } from "./ask-user-tool";
 
@@ -21,7 +22,7 @@ export const toolAskUserPlugin = definePlugin(function toolAskUser() {
     apply(kernel, context) {
       base.apply(kernel, context);
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
-        run.options.canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
+        (run.options as PermissionsResolvedOptions).canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
       );
     },
   };

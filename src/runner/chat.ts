@@ -6,7 +6,7 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import type { UbiquityConfig } from "../config/schema";
+import type { UbiquityConfig } from "../facade";
 import type { RunnerIO } from "../runner";
 import { terminalApprover } from "../approver";
 import { TextRenderer } from "../render";

@@ -8,7 +8,7 @@ import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
 import { SessionStore, summon } from "../facade";
 import type { Plugin } from "../plugin";
-import type { UbiquityConfig } from "../config/schema";
+import type { UbiquityConfig } from "../facade";
 import type { Message, ResultMessage, Usage } from "../messages";
 import { addUsage, emptyUsage } from "../messages";
 import { storageRoot } from "../../plugins/_shared/storage-paths";

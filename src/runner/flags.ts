@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { PERMISSION_MODES, type PermissionMode, type UbiquityConfig } from "../config/schema";
+import { PERMISSION_MODES, type PermissionMode, type UbiquityConfig } from "../facade";
 import { describeError, UsageError } from "../errors";
 import { parseMcpConfig } from "../facade";
 
