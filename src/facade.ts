@@ -6,6 +6,7 @@
 import { expandPlugins, type Preset } from "./preset";
 import type { Plugin } from "./plugin";
 import { configJsonSchemaText } from "./config/json-schema";
+import { loadConfig as loadConfigWith, type LoadConfigOptions, type LoadedConfig } from "./config/load";
 import type { Message } from "./messages";
 import { runSummon } from "./summon";
 import type { UbiquityConfig as KernelConfig } from "./config/schema";
@@ -46,6 +47,14 @@ export async function defaultPlugins(): Promise<Plugin[]> {
 /** The JSON Schema text of a config for the default preset (`ubiquity schema`, `npm run schema`). */
 export async function defaultConfigJsonSchemaText(): Promise<string> {
   return configJsonSchemaText(await defaultPlugins());
+}
+
+/**
+ * `loadConfig` for the default product: a config that names no presets validates against the
+ * default preset's plugins (their options), as it will run with them.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  return loadConfigWith({ defaultPresets: async () => [await defaultPreset()], ...options });
 }
 
 /** The built-in presets by name, for `ubiquity run --preset`. Static imports, so the build resolves each file. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { createHooks, OBSERVER_HOOKS, type Hooks, type KernelEvent, type ModelProvider, type PermissionVerdict } from "./hooks";
 import { Registry } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
-import type { Plugin, PluginContext } from "./plugin";
+import { knownDeclarers, rememberOptions, type Plugin, type PluginContext } from "./plugin";
 import type { Tool } from "./tool";
 import type { RunContext } from "./run";
 import { isTool } from "./tool";
@@ -89,6 +89,8 @@ export interface ComposedSchema {
   schema: z.ZodObject;
   /** Option key → the name of the plugin whose `options` slice declared it. */
   owners: ReadonlyMap<string, string>;
+  /** Option key → every plugin in the list that declares it, in list order (the first is the owner). */
+  declarers: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -98,14 +100,18 @@ export interface ComposedSchema {
 export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "options">[]): ComposedSchema {
   const shape: Record<string, z.ZodType> = {};
   const owners = new Map<string, string>();
+  const declarers = new Map<string, string[]>();
   for (const plugin of plugins) {
+    rememberOptions(plugin);
     for (const [key, field] of Object.entries(plugin.options?.shape ?? {})) {
-      if (key in ConfigSchema.shape || owners.has(key)) continue;
+      if (key in ConfigSchema.shape) continue;
+      declarers.set(key, [...(declarers.get(key) ?? []), plugin.name]);
+      if (owners.has(key)) continue;
       shape[key] = field as z.ZodType;
       owners.set(key, plugin.name);
     }
   }
-  return { schema: owners.size ? ConfigSchema.extend(shape) : ConfigSchema, owners };
+  return { schema: owners.size ? ConfigSchema.extend(shape) : ConfigSchema, owners, declarers };
 }
 
 /** What `validateConfig` knows about the plugin list, to compose the schema and explain errors. */
@@ -126,7 +132,7 @@ export function validateConfig(
   file?: string,
   { plugins = [], disabled = [] }: ValidationPlugins = {},
 ) {
-  const { schema, owners } = composeConfigSchema(plugins);
+  const { schema, owners, declarers } = composeConfigSchema(plugins);
   const own: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) if (!claimed.has(k)) own[k] = v;
   const result = schema.safeParse(own);
@@ -138,17 +144,25 @@ export function validateConfig(
       .map((key) => {
         const off = offOwners.get(key);
         if (off && !owners.has(key)) return `→ ${JSON.stringify(key)} is an option of the plugin ${off}, which is not in the plugin list (disabled)`;
+        const absent = knownDeclarers(key);
+        if (absent.length) return `→ ${JSON.stringify(key)} is an option of ${pluginNames(absent)}, which ${absent.length > 1 ? "are" : "is"} not in the plugin list; add it to plugins (or a preset that has it) or remove the key`;
         const hint = didYouMean(key, known);
         return hint ? `→ ${JSON.stringify(key)}${hint}` : "";
       })
       .filter(Boolean);
     const named = [...new Set(result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string" && owners.has(key)))].map(
-      (key) => `→ ${JSON.stringify(key)} is an option of the plugin ${owners.get(key as string)}`,
+      (key) => `→ ${JSON.stringify(key)} is an option of ${pluginNames(declarers.get(key as string) ?? [])}`,
     );
     const tail = [...named, ...hints].length ? `\n${[...named, ...hints].join("\n")}` : "";
     throw new ConfigError(`invalid configuration:\n${z.prettifyError(result.error)}${tail}`, file);
   }
   return result.data;
+}
+
+/** "the plugin a" or "the plugins a and b". */
+function pluginNames(names: readonly string[]): string {
+  if (names.length === 1) return `the plugin ${names[0]}`;
+  return `the plugins ${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 class KernelImpl implements Kernel {

@@ -5,7 +5,7 @@
  * the facade back (no module cycle).
  */
 export * from "./index";
-export { summon, defaultPreset, defineConfig } from "./facade";
+export { summon, defaultPreset, defaultPlugins, defineConfig, loadConfig } from "./facade";
 export type { Options, UbiquityConfig, SummonOptions } from "./facade";
 export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";
 export type { PermissionMode, PermissionResult, CanUseTool, HookEventName, HookMatcher, HookInput, HookOutput, HookCallback } from "./facade";
