@@ -1,6 +1,7 @@
 /** The options the hooks plugin reads (`hooks`), and the user-hook vocabulary. */
 import { z } from "zod";
 import { functionSchema, type ResolvedOptions } from "../../src/index";
+import { permissionsOptions } from "../permissions/api";
 
 /** The user-facing hook events (see the hooks plugin). */
 export const HOOK_EVENTS = [
@@ -74,9 +75,14 @@ const HookMatcherSchema = z.strictObject({
 });
 export type HookMatcher = z.input<typeof HookMatcherSchema>;
 
-/** The hooks plugin's slice of the config schema. */
+/**
+ * The hooks plugin's slice of the config schema. `permissionMode` and `canUseTool` are the
+ * permissions plugin's; hooks read them too (the payload's mode, whether an ask will be denied).
+ */
 export const hooksOptions = z.strictObject({
   hooks: z.partialRecord(z.enum(HOOK_EVENTS), z.array(HookMatcherSchema)).optional(),
+  permissionMode: permissionsOptions.shape.permissionMode,
+  canUseTool: permissionsOptions.shape.canUseTool,
 });
 export type HooksOptions = z.input<typeof hooksOptions>;
 export type HooksResolvedOptions = ResolvedOptions & Readonly<HooksOptions>;

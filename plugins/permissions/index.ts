@@ -73,6 +73,8 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
         return policy;
       };
 
+      // The plugin's own default (the kernel knows no permission mode): unset means "default".
+      kernel.hooks.kernel.config.tap(NAME, (config) => (config.permissionMode === undefined ? { ...config, permissionMode: "default" } : config));
       // Compiling at start-up makes a malformed rule fail the run before any model call.
       kernel.hooks.kernel.configResolved.tap(NAME, (options) => void policyFor(options));
       kernel.hooks.kernel.ready.tapPromise(NAME, () => loadShellParser());

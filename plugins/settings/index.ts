@@ -59,8 +59,10 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
         if (source === "project" && full) mcpServers = readMcpJson(join(cwd, ".mcp.json"));
       }
       stateOf(kernel).files = files;
-      const merged = merge(options, files.map((f) => f.settings));
-      if (mcpServers) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
+      // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).
+      const declared = (key: string) => kernel.plugins.some((p) => key in (p.plugin.options?.shape ?? {}));
+      const merged = merge(options, files.map((f) => f.settings), declared);
+      if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return merged;
     });
   },
@@ -93,13 +95,13 @@ function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path
 }
 
 /** Settings under the options: the highest-precedence file that sets a value wins, and an explicit option beats them all. */
-function merge(options: SettingsConfig, files: SettingsFile[]): SettingsConfig {
+function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: string) => boolean): SettingsConfig {
   const last = <T>(pick: (f: SettingsFile) => T | undefined): T | undefined => files.map(pick).filter((v) => v !== undefined).at(-1);
   const out: SettingsConfig = { ...options };
   const model = last((f) => f.model);
   if (options.model === undefined && model !== undefined) out.model = model;
   const mode = last((f) => f.permissions?.defaultMode);
-  if (options.permissionMode === undefined && mode !== undefined) out.permissionMode = mode;
+  if (options.permissionMode === undefined && mode !== undefined && declared("permissionMode")) out.permissionMode = mode;
   const dirs = last((f) => f.permissions?.additionalDirectories);
   if (options.additionalDirectories === undefined && dirs !== undefined) out.additionalDirectories = dirs;
   // A file can turn the sandbox on; turning it off takes power away from none of them, so a
@@ -107,7 +109,7 @@ function merge(options: SettingsConfig, files: SettingsFile[]): SettingsConfig {
   const sandboxes = files.map((f) => f.sandbox).filter((v) => v !== undefined);
   const on = (v: (typeof sandboxes)[number]) => v === true || (typeof v === "object" && v.enabled !== false);
   const sandbox = sandboxes.filter(on).at(-1) ?? sandboxes.at(-1);
-  if (options.sandbox === undefined && sandbox !== undefined) out.sandbox = sandbox;
+  if (options.sandbox === undefined && sandbox !== undefined && declared("sandbox")) out.sandbox = sandbox;
   const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = env;
   return out;
