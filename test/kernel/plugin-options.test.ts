@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { configJsonSchema, ConfigError, createKernel, defaultPlugins, definePlugin, loadConfig, type Logger, type Plugin } from "ubiquity";
+import { configJsonSchema, ConfigError, createKernel, defaultPlugins, defineConfig, definePlugin, loadConfig, type Logger, type Options, type Plugin, type UbiquityConfig } from "ubiquity";
 import permissions from "ubiquity/plugins/permissions";
 import { formatInspect, inspectKernel } from "../../src/inspect";
 import { removeTempProjects, repoRoot, tempProject } from "../helpers/project";
@@ -124,5 +124,82 @@ describe("a built-in plugin's options without the plugin", () => {
   it("a plugin typed by its slice", () => {
     const plugin: Plugin = greeter();
     expect(Object.keys(plugin.options?.shape ?? {})).toEqual(["greeting"]);
+  });
+});
+
+describe("the package entry's types", () => {
+  it("UbiquityConfig and defineConfig take every option of the default preset (a compile-time check: every key of the JSON Schema)", async () => {
+    const every = defineConfig({
+    model: "test",
+    providerOptions: { openai: { store: false } },
+    requestTimeoutMs: 3,
+    streamIdleTimeoutMs: 3,
+    cwd: "x",
+    additionalDirectories: ["x"],
+    tools: [],
+    maxTurns: 3,
+    maxTokens: 3,
+    temperature: 0.5,
+    includePartialMessages: true,
+    env: { A: "1" },
+    subprocessEnv: "inherit",
+    abortSignal: new AbortController().signal,
+    logger: console,
+    "$schema": "./schema.json",
+    presets: [],
+    plugins: [],
+    disable: ["ubiquity:memory"],
+    settingSources: ["user"],
+    trust: true,
+    fallbackModel: "openai:gpt-5",
+    modelAliases: { fast: "openai:gpt-5-mini" },
+    apiKey: "x",
+    providerSettings: { openai: {} },
+    maxThinkingTokens: 3,
+    maxRetries: 3,
+    retryMaxWaitMs: 3,
+    modelPricing: { "acme:*": { input: 1, output: 2 } },
+    marketPricing: true,
+    autoMicrocompact: true,
+    microcompactKeepRecent: 3,
+    maxContextTokens: 3,
+    compactThreshold: 0.8,
+    autoCompact: true,
+    compactKeepRecent: 3,
+    compactModel: "test",
+    compactInstructions: "x",
+    cachePrompt: "1h",
+    detectCacheBreaks: true,
+    systemPrompt: "x",
+    appendSystemPrompt: "x",
+    permissionMode: "plan",
+    allowedTools: ["x"],
+    disallowedTools: ["x"],
+    askTools: ["x"],
+    canUseTool: () => ({ behavior: "allow" as const }),
+    permissionPromptTimeoutMs: 3,
+    sandbox: { network: { allowedDomains: ["example.com"] } },
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command" as const, command: "true" }] }] },
+    persistTodos: true,
+    todoDir: "x",
+    todoScope: "session",
+    resume: "x",
+    continueConversation: true,
+    forkSession: true,
+    sessionId: "x",
+    persistSession: true,
+    sessionDir: "x",
+    mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
+    agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },
+    agentSources: ["user"],
+    skills: ["x"],
+    skillSources: ["user"],
+    memory: ["x"],
+    memorySources: ["user"],
+    } satisfies UbiquityConfig);
+    const options: Options = { model: every.model, permissionMode: every.permissionMode, mcpServers: every.mcpServers, hooks: every.hooks };
+    expect(Object.keys(options)).toHaveLength(4);
+    const schema = configJsonSchema(await defaultPlugins()) as { properties: Record<string, unknown> };
+    expect(Object.keys(every).sort()).toEqual(Object.keys(schema.properties).sort());
   });
 });
