@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createKernel, type Kernel } from "./kernel";
+import { createKernel, declaresOption, type Kernel } from "./kernel";
 import { loadConfig } from "./config/load";
 import { formatInspect, inspectKernel } from "./inspect";
 import { defaultConfigJsonSchemaText, defaultPreset, mcpListCommand, permissionsCommand, sandboxCommand, sessionsCommand, formatModelProviders, listModelProviders } from "./facade";
@@ -117,9 +117,10 @@ export async function loadCliConfig(
   if (warning) (io.warn ?? ((line: string) => void process.stderr.write(`${line}\n`)))(warning);
   const config: UbiquityConfig = { ...(loaded.config ?? {}) };
   config.presets ??= await defaults();
-  config.settingSources ??= [...RUNNER_SETTING_SOURCES];
+  // Only for a plugin list that reads them (a bare kernel would reject them as unknown keys).
+  if (declaresOption(config, "settingSources")) config.settingSources ??= [...RUNNER_SETTING_SOURCES];
   // The folder's files stay out unless it is trusted, whoever's config asked for them.
-  if (!trust.trusted) config.trust = false;
+  if (!trust.trusted && declaresOption(config, "trust")) config.trust = false;
   // --cwd wins over the config's `cwd`; a relative `cwd` in the config is relative to its folder.
   if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
   else config.cwd = resolve(loaded.filepath ? dirname(loaded.filepath) : cwd, config.cwd);

@@ -10,6 +10,7 @@ import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
 import { builtinPreset, summon } from "./facade";
 import { kernelFor, loadCliConfig } from "./cli";
+import { declaresOption } from "./kernel";
 import { resolveEntries } from "./config/resolve";
 import { TextRenderer, withoutKernelTerms } from "./render";
 import { consoleLogger, defaultLogger } from "./logger";
@@ -208,7 +209,7 @@ async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, fo
   );
   if (interactive) {
     options.includePartialMessages = true;
-    options.canUseTool ??= terminalApprover(io, { beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+    if (declaresOption(options, "canUseTool")) options.canUseTool ??= terminalApprover(io, { beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
   }
   // Headless, nothing prompts: an ask is denied with a message saying how to pre-approve it.
   const controller = new AbortController();

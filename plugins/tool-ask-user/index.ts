@@ -7,7 +7,7 @@
 import { definePlugin, type Tool } from "../../src/index";
 import { builtinToolPlugin } from "../_shared/builtin-tool-plugin";
 import { AskUserQuestionTool } from "./ask-user-tool";
-import type { PermissionsResolvedOptions } from "../permissions/api";
+import { askUserOptions, type AskUserResolvedOptions } from "./options";
 
 export { AskUserQuestionTool, AskUserQuestionInput, AskUserQuestionModelInput } from "./ask-user-tool";
 
@@ -19,13 +19,17 @@ export const toolAskUserPlugin = definePlugin(function toolAskUser() {
   const base = builtinToolPlugin(NAME, () => new AskUserQuestionTool());
   return {
     ...base,
+    options: askUserOptions,
     apply(kernel, context) {
       base.apply(kernel, context);
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
-        (run.options as PermissionsResolvedOptions).canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
+        (run.options as AskUserResolvedOptions).canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
       );
     },
   };
 });
 
 export default toolAskUserPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import type { UbiquityConfig } from "../facade";
 import type { RunnerIO } from "../runner";
 import { terminalApprover } from "../approver";
+import { declaresOption } from "../kernel";
 import { TextRenderer } from "../render";
 import { SessionStore } from "../facade";
 import { storageRoot } from "../../plugins/_shared/storage-paths";
@@ -71,7 +72,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   const renderer = new TextRenderer({ out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) }, true, style);
   const ask = (question: string, signal: AbortSignal) => rl.question(question, { signal });
   options.includePartialMessages = true;
-  options.canUseTool ??= terminalApprover(io, { ask, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+  if (declaresOption(options, "canUseTool")) options.canUseTool ??= terminalApprover(io, { ask, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
   const conversation = new Conversation(options);
   const marker = style.prompt("› ");
   io.stdout(`${style.bold("ubiquity")} ${style.dim(`· ${modelName(conversation.model)} · /help for commands · Ctrl-C interrupts · Ctrl-D quits`)}\n`);
