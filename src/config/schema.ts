@@ -72,7 +72,7 @@ export const OptionsSchema = z.strictObject({
     .optional()
     .describe("Variables added to the environment of Bash, command hooks and stdio MCP servers; they win and are never scrubbed"),
   /**
-   * What Bash, command hooks and stdio MCP servers inherit from this process: "scrubbed" drops
+   * What subprocesses (Bash and the ones plugins start) inherit from this process: "scrubbed" drops
    * every credential variable (provider keys, *_API_KEY, *_TOKEN, *_SECRET, …, URLs with a
    * password) and UBIQUITY_*; "inherit" passes them all, as before. `env` adds variables in both.
    */
