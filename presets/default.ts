@@ -2,7 +2,7 @@
  * The default product: every built-in plugin, in canonical order. This file documents the
  * order: a same-name plugin in a config replaces one of these in place; `disable` removes one.
  */
-import { definePreset } from "../src/index";
+import { definePreset, type KernelOptions } from "../src/index";
 import settings from "../plugins/settings/index";
 import permissions from "../plugins/permissions/index";
 import toolAskUser from "../plugins/tool-ask-user/index";
@@ -29,6 +29,48 @@ import skills from "../plugins/skills/index";
 import memory from "../plugins/memory/index";
 import hooks from "../plugins/hooks/index";
 import sandbox from "../plugins/sandbox/index";
+import type { SettingsOptions } from "../plugins/settings/index";
+import type { ModelOptions } from "../plugins/model/index";
+import type { RetryOptions } from "../plugins/retry/index";
+import type { PricingOptions } from "../plugins/pricing/index";
+import type { MicrocompactionOptions } from "../plugins/compaction-micro/index";
+import type { SummarizeCompactionOptions } from "../plugins/compaction-summarize/index";
+import type { CachingOptions } from "../plugins/caching/index";
+import type { CacheBreaksOptions } from "../plugins/cache-breaks/index";
+import type { SystemPromptOptions } from "../plugins/system-prompt/index";
+import type { PermissionsOptions } from "../plugins/permissions/index";
+import type { SandboxOptions } from "../plugins/sandbox/index";
+import type { HooksOptions } from "../plugins/hooks/index";
+import type { TodosOptions } from "../plugins/todos/index";
+import type { SessionsOptions } from "../plugins/sessions/index";
+import type { McpOptions } from "../plugins/mcp/index";
+import type { AgentsOptions } from "../plugins/agents/index";
+import type { SkillsOptions } from "../plugins/skills/index";
+import type { MemoryOptions } from "../plugins/memory/index";
+
+/**
+ * Every option of the default product: the kernel's own and each listed plugin's slice (the
+ * tool plugins declare none). The package entry's `Options` is this type.
+ */
+export type DefaultOptions = KernelOptions &
+  SettingsOptions &
+  ModelOptions &
+  RetryOptions &
+  PricingOptions &
+  MicrocompactionOptions &
+  SummarizeCompactionOptions &
+  CachingOptions &
+  CacheBreaksOptions &
+  SystemPromptOptions &
+  PermissionsOptions &
+  SandboxOptions &
+  HooksOptions &
+  TodosOptions &
+  SessionsOptions &
+  McpOptions &
+  AgentsOptions &
+  SkillsOptions &
+  MemoryOptions;
 
 export default definePreset({
   name: "ubiquity:default",

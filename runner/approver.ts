@@ -4,7 +4,7 @@
  * at a time.
  */
 import { createInterface } from "node:readline/promises";
-import type { CanUseTool } from "../src/config/schema";
+import type { CanUseTool } from "../src/facade";
 import type { TerminalAnswerer } from "../src/commands";
 import type { RunnerIO } from "./run";
 

@@ -6,9 +6,10 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import type { UbiquityConfig } from "../src/config/schema";
+import type { UbiquityConfig } from "../src/facade";
 import type { RunnerIO } from "./run";
 import { terminalApprover } from "./approver";
+import { declaresOption } from "../src/kernel";
 import { TextRenderer } from "./render";
 import { SessionStore } from "../src/facade";
 import { storageRoot } from "../plugins/_kits/storage/index";
@@ -74,7 +75,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   const renderer = new TextRenderer({ out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) }, true, style);
   const ask = (question: string, signal: AbortSignal) => rl.question(question, { signal });
   options.includePartialMessages = true;
-  options.canUseTool ??= terminalApprover(io, { ask, answerers: ctx.answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+  if (declaresOption(options, "canUseTool")) options.canUseTool ??= terminalApprover(io, { ask, answerers: ctx.answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
   const conversation = new Conversation(options);
   const marker = style.prompt("› ");
   io.stdout(`${style.bold("ubiquity")} ${style.dim(`· ${modelName(conversation.model)} · /help for commands · Ctrl-C interrupts · Ctrl-D quits`)}\n`);

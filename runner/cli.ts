@@ -11,7 +11,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Kernel } from "../src/kernel";
-import { configJsonSchemaText } from "../src/config/json-schema";
 import { formatInspect, inspectKernel } from "./inspect";
 import type { CommandIO, PluginCommand } from "../src/commands";
 import { defaultLogger } from "../src/logger";
@@ -26,6 +25,7 @@ import type { CliArgs, CliCommand, CliFlag, CliIO, FlagCommand, RawCommand } fro
 import { trustCommand } from "./trust-command";
 import { parseFlags, prescan } from "./flags";
 import { activePlugins, pluginCommands, type ActivePlugins } from "./plugins";
+import { defaultConfigJsonSchemaText } from "../src/facade";
 
 export type { CliIO, CliFlag, CliArgs, CliCommand, FlagCommand, RawCommand } from "./types";
 export { CONFIG_FLAGS, RUNNER_SETTING_SOURCES, loadCliConfig, kernelFor, type TrustIO, type LoadedCliConfig } from "./config";
@@ -55,7 +55,7 @@ const schema: FlagCommand = {
   summary: "Print the JSON Schema of ubiquity config files",
   flags: {},
   async run(_args, io) {
-    io.stdout(configJsonSchemaText());
+    io.stdout(await defaultConfigJsonSchemaText());
     return 0;
   },
 };

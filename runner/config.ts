@@ -7,6 +7,7 @@ import { consoleLogger } from "../src/logger";
 import type { UbiquityConfig } from "../src/config/schema";
 import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust";
 import type { CliArgs, CliFlag } from "./types";
+import { declaresOption } from "../src/kernel";
 
 /** The flags every config-reading command shares. */
 export const CONFIG_FLAGS: Record<string, CliFlag> = {
@@ -59,9 +60,10 @@ export async function loadCliConfig(
   if (warning) (io.warn ?? ((line: string) => void process.stderr.write(`${line}\n`)))(warning);
   const config: UbiquityConfig = { ...(loaded.config ?? {}) };
   config.presets ??= await defaults();
-  config.settingSources ??= [...RUNNER_SETTING_SOURCES];
+  // Only for a plugin list that reads them (a bare kernel would reject them as unknown keys).
+  if (declaresOption(config, "settingSources")) config.settingSources ??= [...RUNNER_SETTING_SOURCES];
   // The folder's files stay out unless it is trusted, whoever's config asked for them.
-  if (!trust.trusted) config.trust = false;
+  if (!trust.trusted && declaresOption(config, "trust")) config.trust = false;
   // --cwd wins over the config's `cwd`; a relative `cwd` in the config is relative to its folder.
   if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
   else config.cwd = resolve(loaded.filepath ? dirname(loaded.filepath) : cwd, config.cwd);

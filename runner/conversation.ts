@@ -8,7 +8,7 @@ import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
 import { SessionStore, summon } from "../src/facade";
 import type { Plugin } from "../src/plugin";
-import type { UbiquityConfig } from "../src/config/schema";
+import type { UbiquityConfig } from "../src/facade";
 import type { Message, ResultMessage, Usage } from "../src/messages";
 import { addUsage, emptyUsage } from "../src/messages";
 import { storageRoot } from "../plugins/_kits/storage/index";

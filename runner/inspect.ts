@@ -40,6 +40,8 @@ export interface InspectReport {
   /** Every hook, in catalogue order; hooks nobody tapped have an empty list. */
   hooks: Record<string, InspectedTap[]>;
   registries: { tools: InspectedRegistration[]; providers: InspectedRegistration[] };
+  /** The option keys each plugin of the list declares (its `options` slice), in list order; plugins declaring none are left out. */
+  pluginOptions: Record<string, string[]>;
   options: Record<string, unknown>;
 }
 
@@ -65,6 +67,9 @@ export function inspectKernel(kernel: Kernel, configFile: string | null): Inspec
       tools: registry(kernel.registries.tools.provenance()),
       providers: registry(kernel.registries.providers.provenance()),
     },
+    pluginOptions: Object.fromEntries(
+      kernel.plugins.map((p) => [p.plugin.name, Object.keys(p.plugin.options?.shape ?? {})] as const).filter(([, keys]) => keys.length > 0),
+    ),
     options: printableOptions(kernel.options),
   };
 }
@@ -136,6 +141,11 @@ export function formatInspect(report: InspectReport): string {
       lines.push(`    ${e.name}: ${e.winner}${losers}`);
     }
   }
+
+  lines.push("", "options declared by plugins (each plugin's config keys):");
+  const declared = Object.entries(report.pluginOptions);
+  if (declared.length === 0) lines.push("  (none)");
+  for (const [plugin, keys] of declared) lines.push(`  ${plugin}: ${keys.join(", ")}`);
 
   lines.push("", "options:");
   const entries = Object.entries(report.options);

@@ -10,6 +10,7 @@ import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
 import { summon } from "../src/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig } from "./config";
+import { declaresOption } from "../src/kernel";
 import { TextRenderer, withoutKernelTerms } from "./render";
 import { consoleLogger, defaultLogger } from "../src/logger";
 import { UsageError, describeError, oneLine } from "../src/errors";
@@ -211,7 +212,7 @@ async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, fo
   );
   if (interactive) {
     options.includePartialMessages = true;
-    options.canUseTool ??= terminalApprover(io, { answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+    if (declaresOption(options, "canUseTool")) options.canUseTool ??= terminalApprover(io, { answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
   }
   // Headless, nothing prompts: an ask is denied with a message saying how to pre-approve it.
   const controller = new AbortController();

@@ -1,11 +1,12 @@
 /**
- * `npm run schema`: regenerate schema/ubiquity.config.schema.json from the zod schema.
+ * `npm run schema`: regenerate schema/ubiquity.config.schema.json from the zod slices
+ * of the kernel and the default preset's plugins.
  * test/config/schema.test.ts fails when the committed file drifts from this output.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { configJsonSchemaText } from "../src/config/json-schema";
+import { defaultConfigJsonSchemaText } from "../src/facade";
 
 const target = fileURLToPath(new URL("./ubiquity.config.schema.json", import.meta.url));
-writeFileSync(target, configJsonSchemaText());
+writeFileSync(target, await defaultConfigJsonSchemaText());
 console.log(`wrote ${target}`);

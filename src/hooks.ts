@@ -17,7 +17,7 @@ import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import type { Tool, ToolContext } from "./tool";
 import type { Message, ResultMessage, AssistantMessage, ToolOutput, ToolResultMessage, PermissionDenial } from "./messages";
-import type { PermissionResult, UbiquityConfig } from "./config/schema";
+import type { UbiquityConfig } from "./config/schema";
 import type { Usage } from "./messages";
 
 /** What `session.load` is asked for: a session id (`resume`), or the latest session of a folder (`continueConversation`). */
@@ -134,6 +134,11 @@ export interface ModelRecovery {
   /** The request to send instead; one naming another model is built again through `model.request` for it. */
   request?: ModelRequest;
 }
+
+/** How a `tool.ask` tap (a person, a handler) answers a call that needs a decision. */
+export type PermissionResult =
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; message?: string }
+  | { behavior: "deny"; message: string; interrupt?: boolean };
 
 /** The permission verdict being built by `tool.permission` taps. A deny is final. */
 export interface PermissionVerdict {

@@ -30,7 +30,7 @@ export {
   UsageError,
   describeError,
 } from "./errors";
-export { ConfigSchema, KernelFieldsSchema, PERMISSION_MODES, HOOK_EVENTS } from "./config/schema";
+export { ConfigSchema, KernelFieldsSchema, ModelSchema, SourcesSchema, functionSchema } from "./config/schema";
 export { loadConfig, findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES } from "./config/load";
 export { configSearchFolders } from "./config/search";
 export { readRegularFile, readRegularFileSync, describeJsonError } from "./safe-read";
@@ -44,25 +44,7 @@ export type { ProjectFile, ProjectPlace } from "./trust/project-files";
 export type { LoadConfigOptions, LoadedConfig } from "./config/load";
 export { resolveEntries } from "./config/resolve";
 export { configJsonSchema } from "./config/json-schema";
-export type {
-  Options,
-  UbiquityConfig,
-  PluginEntry,
-  PresetEntry,
-  PermissionMode,
-  PermissionResult,
-  CanUseTool,
-  HookEventName,
-  HookMatcher,
-  HookInput,
-  HookOutput,
-  HookCallback,
-  McpServerConfig,
-  SandboxOption,
-  AgentDefinition,
-  ModelPricing,
-  Logger,
-} from "./config/schema";
+export type { KernelOptions, UbiquityConfig, PluginEntry, PresetEntry, Logger } from "./config/schema";
 export { defaultLogger, consoleLogger, debugEnabled } from "./logger";
 export type { SummonOptions } from "./summon";
 export { driveRun } from "./loop";

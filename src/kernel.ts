@@ -3,22 +3,21 @@ import { z } from "zod";
 import { createHooks, OBSERVER_HOOKS, type Hooks, type KernelEvent, type ModelProvider, type PermissionVerdict } from "./hooks";
 import { Registry } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
-import type { Plugin, PluginContext } from "./plugin";
+import { knownDeclarers, rememberOptions, type Plugin, type PluginContext } from "./plugin";
 import type { Tool } from "./tool";
 import type { RunContext } from "./run";
 import { isTool } from "./tool";
 import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
-import { ConfigSchema, OptionsSchema, type Logger, type Options, type PermissionMode, type UbiquityConfig } from "./config/schema";
+import { ConfigSchema, OptionsSchema, type KernelOptions, type Logger, type UbiquityConfig } from "./config/schema";
 import { defaultLogger } from "./logger";
 import { redactingLogger, secretsOf, type SecretBearingOptions } from "./redact";
 import { didYouMean } from "./suggest";
 
 /** Options after validation, with the kernel's own defaults applied. Plugins apply their own. */
 export type ResolvedOptions = Readonly<
-  Omit<Options, "cwd" | "maxTurns" | "permissionMode" | "logger"> & {
+  Omit<KernelOptions, "cwd" | "maxTurns" | "logger"> & {
     cwd: string;
     maxTurns: number;
-    permissionMode: PermissionMode;
     logger: Logger;
   }
 > & { readonly [configKey: string]: unknown };
@@ -90,6 +89,8 @@ export interface ComposedSchema {
   schema: z.ZodObject;
   /** Option key → the name of the plugin whose `options` slice declared it. */
   owners: ReadonlyMap<string, string>;
+  /** Option key → every plugin in the list that declares it, in list order (the first is the owner). */
+  declarers: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -99,14 +100,31 @@ export interface ComposedSchema {
 export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "options">[]): ComposedSchema {
   const shape: Record<string, z.ZodType> = {};
   const owners = new Map<string, string>();
+  const declarers = new Map<string, string[]>();
   for (const plugin of plugins) {
+    rememberOptions(plugin);
     for (const [key, field] of Object.entries(plugin.options?.shape ?? {})) {
-      if (key in ConfigSchema.shape || owners.has(key)) continue;
+      if (key in ConfigSchema.shape) continue;
+      declarers.set(key, [...(declarers.get(key) ?? []), plugin.name]);
+      if (owners.has(key)) continue;
       shape[key] = field as z.ZodType;
       owners.set(key, plugin.name);
     }
   }
-  return { schema: owners.size ? ConfigSchema.extend(shape) : ConfigSchema, owners };
+  return { schema: owners.size ? ConfigSchema.extend(shape) : ConfigSchema, owners, declarers };
+}
+
+/**
+ * Whether the kernel or a plugin `config` lists (presets, plugins and `disable` applied) declares
+ * the option `key`: the runner fills its defaults (`settingSources`, `trust`, `canUseTool`) only then.
+ */
+export function declaresOption(config: UbiquityConfig, key: string): boolean {
+  if (key in ConfigSchema.shape) return true;
+  try {
+    return composeConfigSchema(expandPlugins(config).plugins.map((p) => p.plugin)).owners.has(key);
+  } catch {
+    return true; // a list that does not expand fails at createKernel, with its own error
+  }
 }
 
 /** What `validateConfig` knows about the plugin list, to compose the schema and explain errors. */
@@ -127,7 +145,7 @@ export function validateConfig(
   file?: string,
   { plugins = [], disabled = [] }: ValidationPlugins = {},
 ) {
-  const { schema, owners } = composeConfigSchema(plugins);
+  const { schema, owners, declarers } = composeConfigSchema(plugins);
   const own: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) if (!claimed.has(k)) own[k] = v;
   const result = schema.safeParse(own);
@@ -139,17 +157,25 @@ export function validateConfig(
       .map((key) => {
         const off = offOwners.get(key);
         if (off && !owners.has(key)) return `→ ${JSON.stringify(key)} is an option of the plugin ${off}, which is not in the plugin list (disabled)`;
+        const absent = knownDeclarers(key);
+        if (absent.length) return `→ ${JSON.stringify(key)} is an option of ${pluginNames(absent)}, which ${absent.length > 1 ? "are" : "is"} not in the plugin list; add it to plugins (or a preset that has it) or remove the key`;
         const hint = didYouMean(key, known);
         return hint ? `→ ${JSON.stringify(key)}${hint}` : "";
       })
       .filter(Boolean);
     const named = [...new Set(result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string" && owners.has(key)))].map(
-      (key) => `→ ${JSON.stringify(key)} is an option of the plugin ${owners.get(key as string)}`,
+      (key) => `→ ${JSON.stringify(key)} is an option of ${pluginNames(declarers.get(key as string) ?? [])}`,
     );
     const tail = [...named, ...hints].length ? `\n${[...named, ...hints].join("\n")}` : "";
     throw new ConfigError(`invalid configuration:\n${z.prettifyError(result.error)}${tail}`, file);
   }
   return result.data;
+}
+
+/** "the plugin a" or "the plugins a and b". */
+function pluginNames(names: readonly string[]): string {
+  if (names.length === 1) return `the plugin ${names[0]}`;
+  return `the plugins ${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 class KernelImpl implements Kernel {
@@ -244,7 +270,6 @@ class KernelImpl implements Kernel {
       ...rest,
       cwd: resolve(typeof rest.cwd === "string" ? rest.cwd : process.cwd()),
       maxTurns: (rest.maxTurns as number | undefined) ?? 40,
-      permissionMode: (rest.permissionMode as PermissionMode | undefined) ?? "default",
       logger: this.logger,
     } as ResolvedOptions;
   }

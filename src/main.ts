@@ -5,7 +5,11 @@
  * the facade back (no module cycle).
  */
 export * from "./index";
-export { summon, defaultPreset } from "./facade";
+export { summon, defaultPreset, defaultPlugins, defineConfig, loadConfig } from "./facade";
+export type { Options, UbiquityConfig, SummonOptions } from "./facade";
+export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";
+export type { PermissionMode, PermissionResult, CanUseTool, HookEventName, HookMatcher, HookInput, HookOutput, HookCallback } from "./facade";
+export type { McpServerConfig, SandboxOption, AgentDefinition, ModelPricing } from "./facade";
 export type { SandboxViolationEvent } from "./facade";
 export { SessionStore, SessionNotFoundError } from "./facade";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRecord, PersistedMessage } from "./facade";

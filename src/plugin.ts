@@ -63,6 +63,23 @@ export interface Plugin<S = any, R = any, O = any> {
   terminal?: TerminalAnswerer;
 }
 
+// Option key → the plugins seen in this process that declare it (in the order they were made),
+// so an option of a plugin left out of a list gets an error naming that plugin.
+const declarers = new Map<string, string[]>();
+
+/** Remember which option keys `plugin` declares (called for every plugin `definePlugin` makes, and by the kernel). */
+export function rememberOptions(plugin: Pick<Plugin, "name" | "options">): void {
+  for (const key of Object.keys(plugin.options?.shape ?? {})) {
+    const names = declarers.get(key) ?? [];
+    if (!names.includes(plugin.name)) declarers.set(key, [...names, plugin.name]);
+  }
+}
+
+/** The plugins seen in this process that declare the option `key` (empty for a key nobody declares). */
+export function knownDeclarers(key: string): readonly string[] {
+  return declarers.get(key) ?? [];
+}
+
 /** The options type a plugin's `options` slice declares (what a config may set). */
 export type PluginOptionsOf<P> = P extends { options?: infer S } ? (S extends z.ZodType ? z.input<S> : {}) : {};
 
@@ -104,6 +121,7 @@ export function definePlugin<Shape extends z.ZodObject = z.ZodObject<{}>, S = un
 export function definePlugin(...args: unknown[]) {
   if (isPlugin(args[0]) && !(args[0] instanceof z.ZodType)) {
     const plugin = args[0];
+    rememberOptions(plugin);
     const factory = () => plugin;
     Object.defineProperty(factory, FACTORY, { value: true });
     Object.defineProperty(factory, "name", { value: plugin.name });
@@ -126,6 +144,7 @@ export function definePlugin(...args: unknown[]) {
     }
     const plugin = factory(parsed);
     assertPlugin(plugin, `the factory ${label}`);
+    rememberOptions(plugin);
     return plugin;
   };
   Object.defineProperty(wrapped, FACTORY, { value: true });

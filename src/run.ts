@@ -76,7 +76,7 @@ export function createRun(init: CreateRunInit): RunContext {
   const sink = init.sink ?? (init.parent ? sinks.get(init.parent) : undefined);
   if (!sink) throw new TypeError("createRun: pass a sink (only a run with a parent may omit it: it then uses its parent's)");
   const options = init.options ?? init.kernel.options;
-  const sessionId = init.sessionId ?? init.parent?.sessionId ?? options.sessionId ?? randomUUID();
+  const sessionId = init.sessionId ?? init.parent?.sessionId ?? (typeof options.sessionId === "string" ? options.sessionId : undefined) ?? randomUUID();
   const roots = [options.cwd, ...(options.additionalDirectories ?? []).map((d) => absolutePath(options.cwd, d))];
   const run: RunContext = {
     kernel: init.kernel,

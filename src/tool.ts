@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { Logger, PermissionResult } from "./config/schema";
+import type { Logger } from "./config/schema";
+import type { PermissionResult } from "./hooks";
 import type { ToolOutput } from "./messages";
 import type { SubprocessEnvMode } from "./subprocess-env";
 import type { RunContext } from "./run";

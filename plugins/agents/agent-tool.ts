@@ -4,7 +4,8 @@
  * the same for the same set of agents.
  */
 import { z } from "zod";
-import { Tool, type AgentDefinition, type ToolContext, type ToolOutput } from "../../src/index";
+import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import type { AgentDefinition } from "./options";
 
 /** The tool's name. */
 export const AGENT_TOOL = "Agent";

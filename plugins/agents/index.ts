@@ -12,12 +12,12 @@ import { homedir } from "node:os";
 import {
   definePlugin,
   SYSTEM_STAGE,
-  type AgentDefinition,
   type Kernel,
   type RunContext,
   type SystemSection,
   type Tool,
 } from "../../src/index";
+import type { AgentDefinition } from "./options";
 import { getHooksApi } from "../hooks/index";
 import { AGENT_TOOL, AgentTool } from "./agent-tool";
 import { readAgentFiles } from "./files";
@@ -25,6 +25,8 @@ import { runSubagent, type Delegation } from "./launch";
 import { keepTool } from "./narrow";
 import { join } from "node:path";
 import { pathExists, type ProjectPlace } from "../../src/index";
+import { agentsOptions } from "./options";
+import type { AgentsResolvedOptions } from "./options";
 
 export { AGENT_TOOL, AgentTool, agentInput, describeAgents, type AgentInput } from "./agent-tool";
 export { parseAgentFile, parseList, type ParsedAgent } from "./parse";
@@ -70,6 +72,7 @@ export const agentsPlugin = definePlugin(function agents() {
     name: NAME,
     projectFiles: ({ cwd }: ProjectPlace) =>
       ["agents", "agents.local"].map((name) => join(cwd, ".ubiquity", name)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
+    options: agentsOptions,
     runState: (): RunState => ({}),
     apply(kernel, context) {
       let agents: Record<string, AgentDefinition> = {};
@@ -77,8 +80,8 @@ export const agentsPlugin = definePlugin(function agents() {
       apis.set(kernel, { definitions: () => agents });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, trust } = kernel.options;
-        const agentSources = permittedSources(kernel.options.agentSources, trust);
+        const { cwd, trust, agentSources: wanted } = kernel.options as AgentsResolvedOptions;
+        const agentSources = permittedSources(wanted, trust);
         const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         const merged: Record<string, AgentDefinition> = {};
         for (const file of files.values()) merged[file.name] = file.definition;
@@ -136,3 +139,6 @@ export const agentsPlugin = definePlugin(function agents() {
 });
 
 export default agentsPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -10,10 +10,10 @@ import {
   driveRun,
   requestedModel,
   resolveModel,
-  type AgentDefinition,
   type RunContext,
   type ToolOutput,
 } from "../../src/index";
+import type { AgentDefinition } from "./options";
 import { getHooksApi } from "../hooks/index";
 import { getSkillsApi } from "../skills/api";
 import type { AgentInput } from "./agent-tool";

@@ -2,7 +2,9 @@
  * What a subagent may do, derived from its parent: a subagent can be narrowed, never widened —
  * one that could widen its own permissions would be an escalation path.
  */
-import type { AgentDefinition, PermissionMode, ResolvedOptions, RunContext } from "../../src/index";
+import type { ResolvedOptions, RunContext } from "../../src/index";
+import { permissionModeOf, type PermissionMode, type PermissionsResolvedOptions } from "../permissions/api";
+import type { AgentDefinition } from "./options";
 
 /** The turn budget of a subagent whose definition sets none. */
 export const DEFAULT_AGENT_MAX_TURNS = 20;
@@ -25,7 +27,8 @@ export function narrowMode(parent: PermissionMode, wanted: PermissionMode | unde
 }
 
 /** The options a subagent runs with: the parent's, with its own prompt, model, budget, mode and extra denials. */
-export function subagentOptions(parent: ResolvedOptions, definition: AgentDefinition, model: NonNullable<RunContext["model"]>): ResolvedOptions {
+export function subagentOptions(options: ResolvedOptions, definition: AgentDefinition, model: NonNullable<RunContext["model"]>): ResolvedOptions {
+  const parent = options as PermissionsResolvedOptions;
   const denied = definition.disallowedTools ?? [];
   return Object.freeze({
     ...parent,
@@ -33,7 +36,7 @@ export function subagentOptions(parent: ResolvedOptions, definition: AgentDefini
     // The definition's prompt is the subagent's guidance; the run sections still follow it.
     systemPrompt: definition.prompt,
     maxTurns: definition.maxTurns ?? DEFAULT_AGENT_MAX_TURNS,
-    permissionMode: narrowMode(parent.permissionMode, definition.permissionMode),
+    permissionMode: narrowMode(permissionModeOf(parent), definition.permissionMode),
     // Deny rules only ever take away, so adding the definition's is safe (and enforces rule forms like `Bash(rm *)`).
     disallowedTools: denied.length ? [...(parent.disallowedTools ?? []), ...denied] : parent.disallowedTools,
   });

@@ -3,7 +3,8 @@
  * hyphenated or camelCase; lists may be `a, b` or `[a, b]`. A field that cannot be parsed is
  * dropped (and named), so the run's own setting applies instead of a guessed value.
  */
-import { PERMISSION_MODES, type AgentDefinition, type PermissionMode } from "../../src/index";
+import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
+import type { AgentDefinition } from "./options";
 import { camelKeys, splitFrontmatter } from "../_kits/sources/index";
 
 /** What parsing one agent file gave. */

@@ -9,6 +9,8 @@
  */
 import { definePlugin, REQUEST_STAGE, type ModelResponse, type RunContext } from "../../src/index";
 import { changes, snapshot, type PrefixSnapshot } from "./snapshot";
+import { cacheBreaksOptions } from "./options";
+import type { CacheBreaksResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:cache-breaks";
 
@@ -38,10 +40,11 @@ export function describeBreak(reasons: string[], call: number, before: number, a
 /** The cache-break detector. */
 export const cacheBreaksPlugin = definePlugin(() => ({
   name: NAME,
+  options: cacheBreaksOptions,
   runState: (): RunState => ({}),
   apply(kernel, context) {
     const stateOf = (run: RunContext): RunState => context.run(run);
-    const on = (run: RunContext) => run.options.detectCacheBreaks === true;
+    const on = (run: RunContext) => (run.options as CacheBreaksResolvedOptions).detectCacheBreaks === true;
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request, run) => {
       // Only the loop's turns share a prefix worth comparing (a summary's request is its own).
@@ -72,3 +75,6 @@ export const cacheBreaksPlugin = definePlugin(() => ({
 
 export default cacheBreaksPlugin;
 export { snapshot, changes, type PrefixSnapshot, type ToolHashes } from "./snapshot";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -9,15 +9,18 @@
  */
 import { definePlugin, REQUEST_STAGE } from "../../src/index";
 import { anthropicBreakpoints, bedrockCachePoint, cacheFamily } from "./breakpoints";
+import { cachingOptions } from "./options";
+import type { CachingResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:caching";
 
 /** The caching plugin. */
 export const cachingPlugin = definePlugin(() => ({
   name: NAME,
+  options: cachingOptions,
   apply(kernel) {
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.CACHE }, (request, run) => {
-      const setting = run.options.cachePrompt ?? true;
+      const setting = (run.options as CachingResolvedOptions).cachePrompt ?? true;
       // Only the conversation's prefix is sent again; a one-off call (a summary) would pay for a cache write it never reads.
       if (setting === false || (request.purpose ?? "turn") !== "turn") return request;
       const provider = String((request.model as { provider?: unknown }).provider ?? "");
@@ -35,3 +38,6 @@ export const cachingPlugin = definePlugin(() => ({
 
 export default cachingPlugin;
 export { anthropicBreakpoints, bedrockCachePoint, cacheFamily, anthropicCacheControl, type CacheFamily } from "./breakpoints";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -8,6 +8,8 @@
 import { COMPACT_STAGE, definePlugin, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
 import { budgetFor, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { CLEARED_MARKER, microcompact } from "./clear";
+import { microcompactionOptions } from "./options";
+import type { MicrocompactionResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:compaction-micro";
 
@@ -18,11 +20,12 @@ const NOTE =
   "# Context\nTo keep the conversation inside the context window, the content of older tool results (file reads, command output, searches) may be cleared and replaced by a marker. Note what you will need from a result when you see it; run the tool again if you need a cleared result.";
 
 /** True when the tier is on for `run`. */
-const enabled = (run: RunContext) => run.options.autoMicrocompact !== false;
+const enabled = (run: RunContext) => (run.options as MicrocompactionResolvedOptions).autoMicrocompact !== false;
 
 /** The microcompaction plugin. */
 export const microcompactionPlugin = definePlugin(() => ({
   name: NAME,
+  options: microcompactionOptions,
   // Resolved on first use in a run (its first compaction), once the model label is known.
   runState: (run: RunContext): Promise<ContextWindow> => resolveContextWindow(run, run.modelLabel),
   apply(kernel, context) {
@@ -33,7 +36,7 @@ export const microcompactionPlugin = definePlugin(() => ({
       const { threshold } = budgetFor((await windowOf(run)).tokens, run.options);
       const tokensBefore = pressureOf(state);
       if (tokensBefore <= threshold) return { ...state, estimatedTokens: tokensBefore };
-      const result = microcompact(state.messages, run.options.microcompactKeepRecent ?? DEFAULT_KEEP_RECENT);
+      const result = microcompact(state.messages, (run.options as MicrocompactionResolvedOptions).microcompactKeepRecent ?? DEFAULT_KEEP_RECENT);
       if (result.cleared === 0) return { ...state, estimatedTokens: tokensBefore };
       const estimatedTokens = Math.max(0, tokensBefore - result.tokensSaved);
       run.emit({
@@ -58,3 +61,6 @@ export default microcompactionPlugin;
 export { microcompact, CLEARABLE_TOOLS, CLEARED_MARKER, type Microcompaction } from "./clear";
 export { budgetFor, resolveContextWindow, DEFAULT_CONTEXT_WINDOW, SUMMARY_RESERVE, REQUEST_HEADROOM } from "../_kits/compaction/index";
 export type { Budget, ContextWindow, WindowSource } from "../_kits/compaction/index";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -16,6 +16,8 @@ import { getTodosApi } from "../todos/index";
 import { findCut } from "./cut";
 import { summaryMessage } from "./prompt";
 import { writeSummary } from "./summarize";
+import { summarizeCompactionOptions } from "./options";
+import type { SummarizeCompactionResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:compaction-summarize";
 
@@ -35,17 +37,18 @@ interface RunState {
   failures: number;
 }
 
-const enabled = (run: RunContext) => run.options.autoCompact !== false;
+const enabled = (run: RunContext) => (run.options as SummarizeCompactionResolvedOptions).autoCompact !== false;
 
 /** The full-compaction plugin. */
 export const summarizeCompactionPlugin = definePlugin(() => ({
   name: NAME,
+  options: summarizeCompactionOptions,
   runState: (): RunState => ({ failures: 0 }),
   apply(kernel, context) {
     const stateOf = (run: RunContext): RunState => context.run(run);
     const summarizer = (run: RunContext, s: RunState) => {
       if (!s.model) {
-        s.model = resolveModel(run, run.options.compactModel ?? run.model!, "compact");
+        s.model = resolveModel(run, (run.options as SummarizeCompactionResolvedOptions).compactModel ?? run.model!, "compact");
         s.model.catch(() => (s.model = undefined)); // a failed build is retried on the next attempt
       }
       return s.model;
@@ -58,7 +61,7 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
       const budget = budgetFor((await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens, run.options);
       const tokensBefore = pressureOf(state);
       if (tokensBefore <= budget.threshold) return state;
-      const cut = findCut(state.messages, run.options.compactKeepRecent ?? DEFAULT_KEEP_RECENT);
+      const cut = findCut(state.messages, (run.options as SummarizeCompactionResolvedOptions).compactKeepRecent ?? DEFAULT_KEEP_RECENT);
       if (cut === undefined) return state;
 
       const hooks = getHooksApi(kernel);
@@ -119,3 +122,6 @@ export { findCut } from "./cut";
 export { renderTranscript, shorten } from "./transcript";
 export { SUMMARIZER_INSTRUCTIONS, summarizerInstructions, summaryMessage } from "./prompt";
 export { writeSummary, EmptySummaryError } from "./summarize";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

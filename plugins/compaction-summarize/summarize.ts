@@ -9,6 +9,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import { callModel, modelLabel, UbiquityError, type RunContext } from "../../src/index";
 import { renderTranscript } from "./transcript";
 import { summarizerInstructions, summaryRequest } from "./prompt";
+import type { SummarizeCompactionResolvedOptions } from "./options";
 
 type Model = Exclude<LanguageModel, string>;
 
@@ -19,7 +20,7 @@ export class EmptySummaryError extends UbiquityError {
 
 /** Summarize `head` with `model`; charges the call to `run`. Resolves to the summary text. */
 export async function writeSummary(run: RunContext, model: Model, head: readonly ModelMessage[], maxOutputTokens: number): Promise<string> {
-  const instructions = summarizerInstructions(run.options.compactInstructions);
+  const instructions = summarizerInstructions((run.options as SummarizeCompactionResolvedOptions).compactInstructions);
   const messages: ModelMessage[] = [summaryRequest(renderTranscript(head))];
   const { response } = await callModel(run, { model, modelLabel: modelLabel(model, run.kernel), instructions, messages, maxOutputTokens }, { purpose: "compact" });
   if (!response.text.trim()) {

@@ -1,5 +1,6 @@
-import type { HookEventName } from "../../src/index";
+
 import { describeError } from "../../src/index";
+import type { HookEventName } from "./options";
 import { matches } from "./matcher";
 import { runCommandHook, type HookRunContext } from "./command";
 import type { HookCallback, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";

@@ -5,19 +5,21 @@
  */
 import {
   definePlugin,
-  HOOK_EVENTS,
   PERMISSION_STAGE,
   ASK_STAGE,
   SYSTEM_STAGE,
-  type HookEventName,
   type Kernel,
   type RunContext,
   type ToolCall,
 } from "../../src/index";
+import { HOOK_EVENTS, type HookEventName } from "./options";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { dispatch } from "./dispatch";
 import { effectiveHooks } from "./settings-hooks";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
+import { hooksOptions } from "./options";
+import type { SessionsResolvedOptions } from "../sessions/index";
+import { permissionModeOf, type PermissionsResolvedOptions } from "../permissions/api";
 
 export { HOOK_EVENTS };
 export type * from "./types";
@@ -49,6 +51,7 @@ interface RunState {
 /** The hooks plugin. */
 export const hooksPlugin = definePlugin(() => ({
   name: NAME,
+  options: hooksOptions,
   runState: (): RunState => ({ sessionContext: [], stopContinuations: 0 }),
   apply(kernel, context) {
     // options.hooks, then command hooks from the settings files the caller enabled (read at kernel.config).
@@ -65,7 +68,7 @@ export const hooksPlugin = definePlugin(() => ({
         hookEventName: event,
         sessionId: run.sessionId,
         cwd: run.cwd,
-        permissionMode: run.options.permissionMode,
+        permissionMode: permissionModeOf(run.options),
         ...(run.agent ? { agentId: run.agent.agentId, agentType: run.agent.agentType } : {}),
         ...fields,
         extra: fields.extra ?? {},
@@ -79,7 +82,7 @@ export const hooksPlugin = definePlugin(() => ({
 
     kernel.hooks.session.start.tapPromise(NAME, async (run) => {
       if (run.agent || !has("SessionStart")) return;
-      const source = run.options.resume || run.options.continueConversation ? "resume" : "startup";
+      const source = (run.options as SessionsResolvedOptions).resume || (run.options as SessionsResolvedOptions).continueConversation ? "resume" : "startup";
       const outcome = await fire("SessionStart", run, { extra: { source } });
       stateOf(run).sessionContext.push(...outcome.context);
     });
@@ -116,7 +119,7 @@ export const hooksPlugin = definePlugin(() => ({
     kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE.BEFORE_HANDLER }, async (verdict, call) => {
       if (has("Notification")) {
         // Nobody can answer without a handler (unless a PermissionRequest hook does): say so, as the original did.
-        const willBeDenied = !call.run.options.canUseTool && !has("PermissionRequest");
+        const willBeDenied = !(call.run.options as PermissionsResolvedOptions).canUseTool && !has("PermissionRequest");
         const message = verdict.message ?? `${call.toolName} needs approval`;
         await fire("Notification", call.run, {
           ...toolFields(call),
@@ -183,3 +186,6 @@ export const hooksPlugin = definePlugin(() => ({
 }));
 
 export default hooksPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -4,7 +4,8 @@
  * warning naming the file, and the rest of the file still applies.
  */
 import { z } from "zod";
-import { HOOK_EVENTS, type Kernel } from "../../src/index";
+import { type Kernel } from "../../src/index";
+import { HOOK_EVENTS } from "./options";
 import { getSettingsApi } from "../settings/api";
 import type { HookMatcherGroup, HooksConfig } from "./types";
 

@@ -1,7 +1,5 @@
-import type { HookEventName } from "../../src/index";
-
-export type { HookInput, HookOutput, HookCallback } from "../../src/index";
-import type { HookCallback } from "../../src/index";
+export type { HookInput, HookOutput, HookCallback } from "./options";
+import type { HookEventName, HookCallback } from "./options";
 
 /** A shell-command hook (the Claude Code settings-file form). */
 export interface CommandHook {

@@ -5,10 +5,11 @@
  * `url` and no `type` is streamable HTTP.
  */
 import { z } from "zod";
-import { ConfigError, OptionsSchema, type McpServerConfig } from "../../src/index";
+import { ConfigError } from "../../src/index";
+import { mcpOptions, type McpServerConfig } from "./options";
 
 /** The same schema `options.mcpServers` is validated with. */
-const ServersSchema = OptionsSchema.shape.mcpServers.unwrap();
+const ServersSchema = mcpOptions.shape.mcpServers.unwrap();
 
 /** Options of `parseMcpConfig`. */
 export interface ParseMcpConfigOptions {

@@ -8,9 +8,12 @@
  */
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { z } from "zod";
-import { definePlugin, type Kernel, type McpServerConfig } from "../../src/index";
+import { definePlugin, type Kernel } from "../../src/index";
+import type { McpServerConfig } from "./options";
 import type { McpServers, McpServerReport } from "./servers";
 import { mcpCommands, mcpFlags } from "./cli";
+import { mcpOptions } from "./options";
+import type { McpResolvedOptions } from "./options";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
@@ -49,6 +52,7 @@ export function getMcpApi(kernel: Kernel): McpApi | undefined {
 export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(options) {
   return {
     name: NAME,
+    options: mcpOptions,
     commands: mcpCommands(NAME, getMcpApi),
     flags: mcpFlags,
     apply(kernel) {
@@ -56,7 +60,7 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
       apis.set(kernel, { servers: () => servers?.report() ?? [] });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const configured = (kernel.options.mcpServers ?? {}) as Record<string, McpServerConfig>;
+        const configured = ((kernel.options as McpResolvedOptions).mcpServers ?? {}) as Record<string, McpServerConfig>;
         if (Object.keys(configured).length === 0) return;
         // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
         const { McpServers } = await import("./servers");
@@ -77,3 +81,6 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
 });
 
 export default mcpPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

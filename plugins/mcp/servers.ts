@@ -3,7 +3,8 @@
  * fixed order (servers by name, each server's tools by name) so the tool block is byte-stable
  * however the connections raced, and closed together at `kernel.dispose`.
  */
-import type { Kernel, McpServerConfig } from "../../src/index";
+import type { Kernel } from "../../src/index";
+import type { McpServerConfig } from "./options";
 import { McpConnection, type McpConnectionOptions } from "./connection";
 import { McpTool } from "./mcp-tool";
 import { byName, checkServerNames, MAX_TOOL_NAME } from "./names";

@@ -4,7 +4,8 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { buildSubprocessEnv, type McpServerConfig, type SubprocessEnvOptions } from "../../src/index";
+import { buildSubprocessEnv, type SubprocessEnvOptions } from "../../src/index";
+import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 
 /** Rewrites the spawn of a stdio server (ubiquity:sandbox wraps it). */

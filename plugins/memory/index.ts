@@ -11,6 +11,7 @@ import { loadMemory, type MemoryFile } from "./load";
 import { renderMemory } from "./render";
 import { join } from "node:path";
 import { pathExists, type ProjectPlace } from "../../src/index";
+import { memoryOptions, type MemoryResolvedOptions } from "./options";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
 export { findIncludes, lineReferences, blankInlineCode } from "./includes";
@@ -37,6 +38,7 @@ export function getMemoryApi(kernel: Kernel): MemoryApi | undefined {
 export const memoryPlugin = definePlugin(function memory() {
   return {
     name: NAME,
+    options: memoryOptions,
     projectFiles: ({ folders }: ProjectPlace) =>
       folders
         .flatMap((folder) => ["UBIQUITY.md", join(".ubiquity", "UBIQUITY.md"), "UBIQUITY.local.md"].map((name) => join(folder, name)))
@@ -48,8 +50,8 @@ export const memoryPlugin = definePlugin(function memory() {
       apis.set(kernel, { files: () => files });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, memory, trust } = kernel.options;
-        const memorySources = permittedSources(kernel.options.memorySources, trust);
+        const { cwd, memory, trust, memorySources: wanted } = kernel.options as MemoryResolvedOptions;
+        const memorySources = permittedSources(wanted, trust);
         if (!memory?.length && !memorySources?.length) return;
         files = await loadMemory(
           { memory, memorySources },
@@ -69,3 +71,6 @@ export const memoryPlugin = definePlugin(function memory() {
 });
 
 export default memoryPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

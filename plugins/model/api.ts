@@ -64,3 +64,6 @@ export function getModelApi(kernel: Kernel): ModelApi {
   if (!api) apis.set(kernel, (api = createModelApi()));
   return api;
 }
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

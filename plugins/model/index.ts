@@ -30,6 +30,8 @@ import { checkProviderSettings } from "./settings";
 import { streamCheckingFetch } from "./stream-check";
 import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
 import { modelCommands, modelFlags } from "./models-report";
+import { modelOptions } from "./options";
+import type { ModelResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:model";
 
@@ -40,7 +42,7 @@ type Instance = Awaited<ReturnType<typeof buildProvider>>;
 // run share it, so they share its settings and its fetch.
 const instances = new WeakMap<object, Map<string, Promise<Instance>>>();
 
-function instanceFor(kernel: Kernel, name: string, spec: ProviderSpec, options: ResolvedOptions): Promise<Instance> {
+function instanceFor(kernel: Kernel, name: string, spec: ProviderSpec, options: ModelResolvedOptions): Promise<Instance> {
   let byName = instances.get(options);
   if (!byName) instances.set(options, (byName = new Map()));
   let pending = byName.get(name);
@@ -96,7 +98,7 @@ function throughTransport(kernel: Kernel, model: Model, options: ResolvedOptions
 }
 
 /** Check `providerSettings` against the built-in providers the run's main and fallback strings name. */
-function checkRunSettings(kernel: Kernel, options: ResolvedOptions) {
+function checkRunSettings(kernel: Kernel, options: ModelResolvedOptions) {
   if (!options.providerSettings) return;
   // compactModel is checked when compaction builds it (the same build path), not here.
   for (const model of [requestedModel(options), options.fallbackModel]) {
@@ -113,11 +115,12 @@ interface RunState {
 }
 
 /** The thinking budget of a request: the run's `maxThinkingTokens` for its turns (a summary or a plugin's own call keeps the provider's default, as the summarizer always did). */
-const thinkingFor = (request: ModelRequest, run: RunContext) => ((request.purpose ?? "turn") === "turn" ? run.options.maxThinkingTokens : undefined);
+const thinkingFor = (request: ModelRequest, run: RunContext) => ((request.purpose ?? "turn") === "turn" ? (run.options as ModelResolvedOptions).maxThinkingTokens : undefined);
 
 /** The model plugin. */
 export const modelPlugin = definePlugin(() => ({
   name: NAME,
+  options: modelOptions,
   runState: (): RunState => ({}),
   commands: modelCommands,
   flags: modelFlags,
@@ -132,7 +135,7 @@ export const modelPlugin = definePlugin(() => ({
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => checkRunSettings(kernel, options));
 
     kernel.hooks.model.resolve.tapPromise(NAME, async (ref, k) => {
-      const spec = expandAlias(ref.spec, ref.options.modelAliases);
+      const spec = expandAlias(ref.spec, (ref.options as ModelResolvedOptions).modelAliases);
       if (spec === "test") return ref.spec === "test" ? undefined : testModel(); // the offline model (also behind an alias)
       const parsed = splitSpec(spec);
       const known = k.registries.providers.entries().map((e) => e.name);
@@ -150,7 +153,7 @@ export const modelPlugin = definePlugin(() => ({
 
     // After the transport's retries: a provider failure goes to the fallback model, once per call.
     kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.FALLBACK }, async (info, run) => {
-      const wanted = run.options.fallbackModel;
+      const wanted = (run.options as ModelResolvedOptions).fallbackModel;
       if (wanted === undefined || !isProviderFailure(info.error)) return undefined;
       const state: RunState = context.run(run);
       state.fallback ??= resolveModel(run, wanted, "fallback");
@@ -175,3 +178,6 @@ export { PROVIDERS, PROVIDER_NAMES, type ProviderSpec, type ProviderName } from 
 export { isProviderFailure, isConnectionError } from "./failover";
 export { dialectOptions, reasoningEffort } from "./dialect";
 export { splitSpec } from "./build";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -49,3 +49,6 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
   }
   return api;
 }
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -4,14 +4,15 @@
  * nobody asked for answers for the user), the run's abort signal ends a pending prompt and
  * interrupts the run, and a handler that throws or returns nonsense denies.
  */
-import type { CanUseTool, PermissionResult, PermissionVerdict, ToolCall } from "../../src/index";
+import type { PermissionResult, PermissionVerdict, ToolCall } from "../../src/index";
+import { permissionModeOf, type CanUseTool, type PermissionsResolvedOptions } from "./options";
 import { describeError } from "../../src/index";
 
 /** Answer an ask verdict for one call. */
 export async function answerAsk(verdict: PermissionVerdict, call: ToolCall): Promise<PermissionResult> {
-  const options = call.run.options;
+  const options = call.run.options as PermissionsResolvedOptions;
   const why = verdict.message ?? `${call.toolName} needs approval.`;
-  if (options.permissionMode === "dontAsk") {
+  if (permissionModeOf(options) === "dontAsk") {
     return { behavior: "deny", message: `${why} Permission mode dontAsk never prompts, so it was denied.` };
   }
   const handler = options.canUseTool;

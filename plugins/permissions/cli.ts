@@ -3,7 +3,8 @@
  * `run` flags for the options it owns (the permission mode, the rules, the extra folders).
  */
 import { resolve } from "node:path";
-import { PERMISSION_MODES, UsageError, type FlagValue, type PluginCommand, type RunFlag } from "../../src/index";
+import { UsageError, type FlagValue, type PluginCommand, type RunFlag } from "../../src/index";
+import { PERMISSION_MODES } from "./options";
 
 const list = (value: FlagValue): string[] => (Array.isArray(value) ? value : [String(value)]);
 

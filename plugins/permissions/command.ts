@@ -6,7 +6,8 @@
  * Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
  */
 import { parseArgs } from "node:util";
-import { describeError, PERMISSION_MODES, type PermissionMode } from "../../src/index";
+import { describeError } from "../../src/index";
+import { PERMISSION_MODES, type PermissionMode } from "./options";
 import { explainPermission } from "./decide";
 import { DEFAULT_TOOL_KINDS } from "./policy";
 import type { Decision } from "./engine";

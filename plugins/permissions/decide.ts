@@ -5,8 +5,9 @@
  */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import type { PermissionMode, Tool } from "../../src/index";
+import type { Tool } from "../../src/index";
 import { absolutePath } from "../../src/index";
+import type { PermissionMode } from "./options";
 import { compilePolicy, DEFAULT_TOOL_KINDS, type PolicySources, type RuleLists } from "./policy";
 import { decide, placeholderContext, type Decision } from "./engine";
 import { insideRoots, judgePath, resolveRoots } from "./paths";

@@ -11,7 +11,8 @@
  * and finally, in dontAsk mode, anything that would ask is denied.
  */
 import { posix } from "node:path";
-import type { PermissionMode, Tool, ToolContext, ToolPermission } from "../../src/index";
+import type { Tool, ToolContext, ToolPermission } from "../../src/index";
+import type { PermissionMode } from "./options";
 import { describeError } from "../../src/index";
 import { rulesFor, type CompiledRule, type Policy } from "./policy";
 import { ruleNamesTool } from "./rules";

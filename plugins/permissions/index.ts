@@ -14,7 +14,6 @@ import {
   definePlugin,
   PERMISSION_STAGE,
   SYSTEM_STAGE,
-  type PermissionMode,
   type PermissionVerdict,
   type ResolvedOptions,
   type SystemSection,
@@ -31,6 +30,7 @@ import "./init-fields";
 import { resolveRoots } from "./paths";
 import { permissionsCommands, permissionsFlags } from "./cli";
 import { loadShellParser, shellParserReady } from "./shell/parser";
+import { permissionModeOf, permissionsOptions, type PermissionMode, type PermissionsResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:permissions";
 
@@ -56,16 +56,18 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
   const home = () => opts.home ?? homedir();
   return {
     name: NAME,
+    options: permissionsOptions,
     commands: permissionsCommands,
     flags: permissionsFlags,
     apply(kernel) {
       const api = getPermissionsApi(kernel);
       // `system/init` announces the run's permission mode (see ./init-fields.ts).
-      kernel.hooks.session.start.tap(NAME, (run) => void (run.initFields.permissionMode = run.options.permissionMode ?? "default"));
+      kernel.hooks.session.start.tap(NAME, (run) => void (run.initFields.permissionMode = (run.options as PermissionsResolvedOptions).permissionMode ?? "default"));
       // One compiled policy per options object (a subagent may run with its own), rebuilt when
       // rules are added or the grammar (which normalises command rules) has loaded since.
       const cache = new WeakMap<ResolvedOptions, { key: string; policy: Policy }>();
-      const policyFor = (options: ResolvedOptions): Policy => {
+      const policyFor = (resolved: ResolvedOptions): Policy => {
+        const options = resolved as PermissionsResolvedOptions;
         const key = `${api.version}:${shellParserReady()}`;
         const hit = cache.get(options);
         if (hit?.key === key) return hit.policy;
@@ -77,6 +79,8 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
         return policy;
       };
 
+      // The plugin's own default (the kernel knows no permission mode): unset means "default".
+      kernel.hooks.kernel.config.tap(NAME, (config) => (config.permissionMode === undefined ? { ...config, permissionMode: "default" } : config));
       // Compiling at start-up makes a malformed rule fail the run before any model call.
       kernel.hooks.kernel.configResolved.tap(NAME, (options) => void policyFor(options));
       kernel.hooks.kernel.ready.tapPromise(NAME, () => loadShellParser());
@@ -89,11 +93,12 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
         await loadShellParser();
         const options = call.run.options;
+        const mode = permissionModeOf(options);
         const decision = await decide(
           { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
-          { mode: options.permissionMode, policy: policyFor(options), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) } },
+          { mode, policy: policyFor(options), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) } },
         );
-        return merge(incoming, decision, options.permissionMode);
+        return merge(incoming, decision, mode);
       });
 
       kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) => answerAsk(verdict, call));
@@ -106,7 +111,7 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
 
       // After the built-in run sections, so the section they emit is replaced rather than duplicated.
       kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN + 10 }, (sections: SystemSection[], run) => {
-        const section = { id: "permissions", text: modeNote(run.options.permissionMode, policyFor(run.options)) };
+        const section = { id: "permissions", text: modeNote(permissionModeOf(run.options), policyFor(run.options)) };
         const at = sections.findIndex((s) => s.id === "permissions");
         return at === -1 ? [...sections, section] : sections.map((s, i) => (i === at ? section : s));
       });
@@ -148,3 +153,6 @@ export { sensitiveReason } from "./sensitive";
 export type { ShellAnalysis, ShellCandidate, WriteTarget } from "./shell/types";
 export type { Decision, DecisionStep } from "./engine";
 export type { RuleLists, ToolKinds } from "./policy";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -3,7 +3,7 @@
  * asked, and how compound commands are judged — so the model can pick calls that will run.
  * Built only from the options, so it is byte-stable across turns (prompt caching).
  */
-import type { PermissionMode } from "../../src/index";
+import type { PermissionMode } from "./options";
 import type { Policy } from "./policy";
 
 const MODES: Record<PermissionMode, string> = {

@@ -4,7 +4,8 @@
  * `modelPricing` entry wins whole, then `registerPricing()`, then the market snapshot unless
  * `marketPricing: false`.
  */
-import type { Kernel, ModelPricing, ResolvedOptions, Usage } from "../../src/index";
+import type { Kernel, Usage } from "../../src/index";
+import type { ModelPricing, PricingOptions } from "./options";
 import { costOf } from "./cost";
 import { marketQuote } from "./market";
 import { matchPattern, registeredContextWindows, registeredPricing } from "./table";
@@ -19,9 +20,6 @@ export interface Quote {
   /** The matching pattern (table sources). */
   pattern?: string;
 }
-
-/** The options pricing reads. */
-export type PricingOptions = Pick<ResolvedOptions, "modelPricing" | "marketPricing">;
 
 /** The pricing plugin's API. */
 export interface PricingApi {
@@ -70,3 +68,6 @@ export function getPricingApi(kernel: Kernel): PricingApi {
   if (!api) apis.set(kernel, (api = createPricingApi()));
   return api;
 }
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

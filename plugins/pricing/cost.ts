@@ -4,7 +4,8 @@
  * otherwise every cached token is billed twice. Unset cache rates price cached tokens as input:
  * an estimate should err high, not low.
  */
-import type { ModelPricing, Usage } from "../../src/index";
+import type { Usage } from "../../src/index";
+import type { ModelPricing } from "./options";
 
 /** USD for `usage` at `pricing` (USD per million tokens). */
 export function costOf(usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">, pricing: ModelPricing): number {

@@ -7,6 +7,8 @@
  */
 import { definePlugin, type RunContext } from "../../src/index";
 import { getPricingApi } from "./api";
+import { pricingOptions } from "./options";
+import type { PricingResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:pricing";
 
@@ -28,13 +30,14 @@ function charge(run: RunContext, label: string, costUsd: number | undefined, tal
 /** The pricing plugin. */
 export const pricingPlugin = definePlugin(() => ({
   name: NAME,
+  options: pricingOptions,
   runState: (): Tally => ({ costUsd: 0, unpriced: new Set() }),
   apply(kernel, context) {
     const api = getPricingApi(kernel);
     const tallyOf = (run: RunContext): Tally => context.run(run);
     kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
       const label = response.modelLabel;
-      const options = { modelPricing: run.options.modelPricing, marketPricing: run.options.marketPricing };
+      const options = { modelPricing: (run.options as PricingResolvedOptions).modelPricing, marketPricing: (run.options as PricingResolvedOptions).marketPricing };
       const quote = await api.price(label, response.usage, options);
       if (!quote && !tallyOf(run).unpriced.has(label)) {
         const why = options.marketPricing === false ? "marketPricing is false" : "no market price for this provider and model";
@@ -54,3 +57,6 @@ export { getPricingApi, tableEntry, type PricingApi, type Quote, type PriceSourc
 export { registerPricing, registerContextWindow, matchPattern, clearRegisteredPricing } from "./table";
 export { costOf } from "./cost";
 export { marketRef, marketQuote, MARKET_PROVIDERS } from "./market";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -3,7 +3,7 @@
  * so `gpt-5-mini` is priced apart from `gpt-5` without the general entry shadowing the specific
  * one. `registerPricing()` and `registerContextWindow()` declare entries for every run in the process.
  */
-import type { ModelPricing } from "../../src/index";
+import type { ModelPricing } from "./options";
 
 const registeredPrices = new Map<string, ModelPricing>();
 const registeredWindows = new Map<string, number>();

@@ -10,6 +10,7 @@ import type { ModelErrorInfo, ModelRecovery, RunContext } from "../../src/index"
 import { getModelApi, isConnectionError } from "../model/api";
 import { backoffMs, DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS, retryAfterMs, RETRY_STATUSES } from "./policy";
 import { sleep } from "./sleep";
+import type { RetryResolvedOptions } from "./options";
 
 /** Failures that happen after the transport handed the response over: never retried by it. */
 function afterHeaders(error: unknown): boolean {
@@ -51,14 +52,14 @@ export interface CallRetryState {
 /** The `model.error` tap: another attempt with the same request, after a wait. `stateOf` is the plugin's per-run state. */
 export function callRetry(kernel: RunContext["kernel"], name: string, stateOf: (run: RunContext) => CallRetryState) {
   return async (info: ModelErrorInfo, run: RunContext): Promise<ModelRecovery | undefined> => {
-    const maxRetries = run.options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const maxRetries = (run.options as RetryResolvedOptions).maxRetries ?? DEFAULT_MAX_RETRIES;
     if (maxRetries === 0) return undefined;
     const key = `${info.request.call}\u0000${info.request.modelLabel}`;
     const own = stateOf(run);
     if (own.attempts?.key !== key) own.attempts = { key, count: 0 };
     const state = own.attempts;
     if (state.count >= maxRetries) return undefined;
-    const maxWaitMs = run.options.retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    const maxWaitMs = (run.options as RetryResolvedOptions).retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     const wait = callRetryWait(info.error, getModelApi(kernel).isWrapped(info.request.model), state.count, maxWaitMs);
     if (wait === undefined) return undefined;
     state.count++;

@@ -12,19 +12,22 @@ import { callRetry, type CallRetryState } from "./call-retry";
 import { getModelApi } from "../model/api";
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS } from "./policy";
 import { retryingFetch } from "./retry-fetch";
+import { retryOptions, type RetryResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:retry";
 
 /** The retry plugin. */
 export const retryPlugin = definePlugin(() => ({
   name: NAME,
+  options: retryOptions,
   dependsOn: ["ubiquity:model"],
   runState: (): CallRetryState => ({}),
   apply(kernel, context) {
     getModelApi(kernel).addFetchWrapper(NAME, (next, context) => {
-      const maxRetries = context.options.maxRetries ?? DEFAULT_MAX_RETRIES;
+      const options = context.options as RetryResolvedOptions;
+      const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
       if (maxRetries === 0) return next;
-      const maxWaitMs = context.options.retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+      const maxWaitMs = options.retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
       return retryingFetch(next, { maxRetries, maxWaitMs, logger: context.logger, provider: context.provider });
     });
     kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.RETRY }, callRetry(kernel, NAME, (run) => context.run(run)));
@@ -35,3 +38,6 @@ export default retryPlugin;
 export { retryingFetch, type RetryConfig } from "./retry-fetch";
 export { callRetryWait } from "./call-retry";
 export { RETRY_STATUSES, retryAfterMs, backoffMs, BASE_DELAY_MS, DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS } from "./policy";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

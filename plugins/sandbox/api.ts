@@ -67,3 +67,6 @@ function requested(kernel: Kernel): boolean {
   const option = kernel.options?.sandbox as boolean | { enabled?: boolean } | undefined;
   return option === true || (typeof option === "object" && option !== null && option.enabled !== false);
 }
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -4,7 +4,8 @@
  * "was this set?".
  */
 import { homedir } from "node:os";
-import { absolutePath, type ResolvedOptions, type SandboxOption } from "../../src/index";
+import { absolutePath, type ResolvedOptions } from "../../src/index";
+import type { SandboxOption } from "./options";
 
 /** The network policy: nothing, everything, or the listed hosts through the filtering proxy. */
 export type NetworkPolicy = { mode: "none" } | { mode: "all" } | { mode: "proxy"; allowedDomains: string[]; deniedDomains: string[] };

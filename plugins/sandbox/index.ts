@@ -21,6 +21,8 @@ import { SandboxRuntime } from "./runtime";
 import { sandboxCommands, sandboxFlags } from "./cli";
 import { violationNote, violationsInOutput, type Violation } from "./violations";
 export type { SandboxViolationEvent } from "./events";
+import { sandboxOptions } from "./options";
+import type { PermissionsResolvedOptions } from "../permissions/api";
 
 export const NAME = "ubiquity:sandbox";
 
@@ -38,6 +40,7 @@ export type SandboxPluginOptions = z.input<typeof SandboxPluginOptions>;
 /** The sandbox plugin. */
 export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
   name: NAME,
+  options: sandboxOptions,
   commands: sandboxCommands,
   flags: sandboxFlags,
   apply(kernel) {
@@ -54,7 +57,7 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
         kernel.emit({ type: "warning", source: NAME, message: `${message}; running unsandboxed (failIfUnavailable: false)` });
         return setSandboxMode(kernel, "degraded");
       }
-      runtime = new SandboxRuntime(settings, availability, readDenyPaths(kernel, options.disallowedTools ?? []), (denial, toolUseId) =>
+      runtime = new SandboxRuntime(settings, availability, readDenyPaths(kernel, (options as PermissionsResolvedOptions).disallowedTools ?? []), (denial, toolUseId) =>
         kernel.emit({ type: "sandbox.violation", kind: "network", source: toolUseId ? "bash" : undefined, detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`, ...(toolUseId ? { toolUseId } : {}) }),
       );
       setSandboxMode(kernel, runtime);
@@ -128,3 +131,6 @@ export { sandboxAvailability, SandboxUnavailableError, type SandboxAvailability 
 export { sandboxSettings, isExcluded, type SandboxSettings, type NetworkPolicy } from "./config";
 export { PROTECTED_FILES, PROTECTED_FOLDERS } from "./protect";
 export { SENSITIVE_HOME } from "./secrets";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -8,6 +8,7 @@ import { UsageError, type CommandArgs, type CommandIO, type PluginCommand, type 
 import { storageRoot } from "../_kits/storage/index";
 import { formatSession, formatSessionList } from "./render";
 import { SessionNotFoundError, SessionStore } from "./store";
+import type { SessionsOptions } from "./options";
 
 const USAGE = "list | show <id> | fork <id>";
 
@@ -15,7 +16,7 @@ async function storeFrom(values: CommandArgs["values"], io: CommandIO): Promise<
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   if (typeof values["session-dir"] === "string") return { store: new SessionStore({ dir: storageRoot(values["session-dir"], cwd, "sessions") }), cwd };
   const { config } = await io.config({ quiet: true });
-  return { store: new SessionStore({ dir: storageRoot(config.sessionDir, cwd, "sessions") }), cwd };
+  return { store: new SessionStore({ dir: storageRoot((config as SessionsOptions).sessionDir, cwd, "sessions") }), cwd };
 }
 
 function needId(positionals: string[], sub: string): string {

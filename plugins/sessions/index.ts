@@ -14,6 +14,8 @@ import { replay, takeTrailingPrompt } from "./replay";
 import { resumeSession } from "./resume";
 import { SessionStore } from "./store";
 import { TranscriptWriter } from "./writer";
+import { sessionsOptions } from "./options";
+import type { SessionsResolvedOptions } from "./options";
 
 export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId } from "./store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRead } from "./store";
@@ -54,13 +56,14 @@ function releaseOnExit() {
 
 /** The store a run's options point at. */
 export function storeFor(run: RunContext): SessionStore {
-  return new SessionStore({ dir: storageRoot(run.options.sessionDir, run.cwd, "sessions") });
+  return new SessionStore({ dir: storageRoot((run.options as SessionsResolvedOptions).sessionDir, run.cwd, "sessions") });
 }
 
 /** The sessions plugin. */
 export const sessionsPlugin = definePlugin(function sessions() {
   return {
     name: NAME,
+    options: sessionsOptions,
     runState: (): RunState => ({}),
     commands: { sessions: sessionsCommand },
     flags: sessionsFlags,
@@ -85,7 +88,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
               `the other ${records.length} records were kept, and calls or results left without their pair were left out of the replayed conversation`,
           );
         }
-        const persist = run.options.persistSession !== false;
+        const persist = (run.options as SessionsResolvedOptions).persistSession !== false;
         let fork = request.fork;
         let locked: string | undefined;
         if (!fork && persist) {
@@ -125,14 +128,14 @@ export const sessionsPlugin = definePlugin(function sessions() {
       kernel.hooks.session.start.tapPromise({ name: NAME, stage: RESUME_STAGE }, resumeSession);
 
       kernel.hooks.session.start.tap(NAME, (run) => {
-        if (run.agent || run.options.persistSession === false) return;
+        if (run.agent || (run.options as SessionsResolvedOptions).persistSession === false) return;
         const open = writers.get(run.sessionId);
         if (open) open.runs++;
         else {
           const state = context.run(run);
           const path = state.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
           // A new session under a chosen id must not append to a stored one.
-          if (run.options.sessionId === run.sessionId && !state.resumed && existsSync(path)) {
+          if ((run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed && existsSync(path)) {
             throw new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
           }
           if (!state.locked) {
@@ -182,3 +185,6 @@ export const sessionsPlugin = definePlugin(function sessions() {
 });
 
 export default sessionsPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

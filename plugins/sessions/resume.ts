@@ -4,10 +4,11 @@
  * answers), and the run takes the session's id unless it forks.
  */
 import { RunEnd, type RunContext } from "../../src/index";
+import type { SessionsResolvedOptions } from "./options";
 
 /** Replay the session `run`'s options ask for, if any (a subagent never resumes). */
 export async function resumeSession(run: RunContext): Promise<void> {
-  const { resume, continueConversation, forkSession } = run.options;
+  const { resume, continueConversation, forkSession } = run.options as SessionsResolvedOptions;
   if (run.agent || (!resume && !continueConversation)) return;
   const request = { sessionId: resume, latest: !resume && continueConversation === true, cwd: run.cwd, fork: forkSession === true };
   const loaded = await run.kernel.hooks.session.load.promise(request, run);

@@ -31,3 +31,6 @@ export function stateOf(kernel: Kernel): { files: LoadedSettings[] } {
   if (!state) apis.set(kernel, (state = { files: [] }));
   return state;
 }
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

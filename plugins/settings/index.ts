@@ -11,17 +11,23 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { ConfigError, definePlugin, describeError, type Kernel, type McpServerConfig, type UbiquityConfig } from "../../src/index";
-import { getPermissionsApi } from "../permissions/api";
+import { ConfigError, definePlugin, describeError, type Kernel, type UbiquityConfig } from "../../src/index";
+import type { McpOptions, McpServerConfig } from "../mcp/index";
+import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
+import type { SandboxOptions } from "../sandbox/api";
 import { parseMcpConfig } from "../mcp/api";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
+import { settingsOptions, type SettingsOptions } from "./options";
 import { settingsProjectFiles } from "./project-files";
 import { warn } from "../_kits/sources/index";
 import { settingsFlags } from "./cli";
 
 export const NAME = "ubiquity:settings";
+
+/** A config as this plugin reads and writes it: its own keys and the keys it fills from settings files. */
+type SettingsConfig = UbiquityConfig & SettingsOptions & PermissionsOptions & SandboxOptions & McpOptions;
 
 /** Options of the settings plugin. */
 export const SettingsPluginOptions = z.strictObject({
@@ -32,10 +38,12 @@ export type SettingsPluginOptions = z.input<typeof SettingsPluginOptions>;
 /** The settings plugin. */
 export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) => ({
   name: NAME,
+  options: settingsOptions,
   projectFiles: settingsProjectFiles,
   flags: settingsFlags,
   apply(kernel) {
-    kernel.hooks.kernel.config.tap(NAME, (options: UbiquityConfig) => {
+    kernel.hooks.kernel.config.tap(NAME, (config: UbiquityConfig) => {
+      const options = config as SettingsConfig;
       const wanted = new Set(options.settingSources ?? []);
       if (wanted.size === 0) return options;
       const cwd = resolve(options.cwd ?? process.cwd());
@@ -56,8 +64,10 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
         if (source === "project" && full) mcpServers = readMcpJson(join(cwd, ".mcp.json"));
       }
       stateOf(kernel).files = files;
-      const merged = merge(options, files.map((f) => f.settings));
-      if (mcpServers) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
+      // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).
+      const declared = (key: string) => kernel.plugins.some((p) => key in (p.plugin.options?.shape ?? {}));
+      const merged = merge(options, files.map((f) => f.settings), declared);
+      if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return merged;
     });
   },
@@ -90,13 +100,13 @@ function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path
 }
 
 /** Settings under the options: the highest-precedence file that sets a value wins, and an explicit option beats them all. */
-function merge(options: UbiquityConfig, files: SettingsFile[]): UbiquityConfig {
+function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: string) => boolean): SettingsConfig {
   const last = <T>(pick: (f: SettingsFile) => T | undefined): T | undefined => files.map(pick).filter((v) => v !== undefined).at(-1);
-  const out: UbiquityConfig = { ...options };
+  const out: SettingsConfig = { ...options };
   const model = last((f) => f.model);
   if (options.model === undefined && model !== undefined) out.model = model;
   const mode = last((f) => f.permissions?.defaultMode);
-  if (options.permissionMode === undefined && mode !== undefined) out.permissionMode = mode;
+  if (options.permissionMode === undefined && mode !== undefined && declared("permissionMode")) out.permissionMode = mode;
   const dirs = last((f) => f.permissions?.additionalDirectories);
   if (options.additionalDirectories === undefined && dirs !== undefined) out.additionalDirectories = dirs;
   // A file can turn the sandbox on; turning it off takes power away from none of them, so a
@@ -104,7 +114,7 @@ function merge(options: UbiquityConfig, files: SettingsFile[]): UbiquityConfig {
   const sandboxes = files.map((f) => f.sandbox).filter((v) => v !== undefined);
   const on = (v: (typeof sandboxes)[number]) => v === true || (typeof v === "object" && v.enabled !== false);
   const sandbox = sandboxes.filter(on).at(-1) ?? sandboxes.at(-1);
-  if (options.sandbox === undefined && sandbox !== undefined) out.sandbox = sandbox;
+  if (options.sandbox === undefined && sandbox !== undefined && declared("sandbox")) out.sandbox = sandbox;
   const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = env;
   return out;
@@ -114,3 +124,6 @@ export default settingsPlugin;
 export { getSettingsApi, type SettingsApi, type LoadedSettings } from "./api";
 export { SettingsFileSchema, SETTING_SOURCES, type SettingsFile, type SettingSource } from "./schema";
 export { settingsPath } from "./read";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -1,6 +1,7 @@
 /** The shape of a settings file. Unknown keys are kept (a later plugin may read them, e.g. `hooks`). */
 import { z } from "zod";
-import { PERMISSION_MODES, OptionsSchema } from "../../src/index";
+import { PERMISSION_MODES } from "../permissions/api";
+import { sandboxOptions } from "../sandbox/api";
 
 const rules = z.array(z.string());
 
@@ -18,7 +19,7 @@ export const SettingsFileSchema = z.looseObject({
     })
     .optional(),
   /** The run's `sandbox` option (Claude Code's `sandbox` settings key). */
-  sandbox: OptionsSchema.shape.sandbox,
+  sandbox: sandboxOptions.shape.sandbox,
   /** Read by the hooks plugin, not here. */
   hooks: z.unknown().optional(),
 });

@@ -54,3 +54,6 @@ export function createSkillsApi(kernel: Kernel, stateOf: (run: RunContext) => Sk
   apis.set(kernel, api);
   return api;
 }
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

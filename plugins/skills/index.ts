@@ -16,6 +16,7 @@ import { loadSkills } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
 import { join } from "node:path";
 import { pathExists, type ProjectPlace } from "../../src/index";
+import { skillsOptions, type SkillsResolvedOptions } from "./options";
 
 export { getSkillsApi, type SkillsApi } from "./api";
 export { loadSkills, skillFolder, SKILL_FILE } from "./load";
@@ -39,6 +40,7 @@ interface RunState extends SkillsRunState {
 export const skillsPlugin = definePlugin(function skills() {
   return {
     name: NAME,
+    options: skillsOptions,
     projectFiles: ({ cwd }: ProjectPlace) =>
       ["skills", "skills.local"].map((name) => join(cwd, ".ubiquity", name)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
     runState: (): RunState => ({}),
@@ -50,8 +52,8 @@ export const skillsPlugin = definePlugin(function skills() {
       const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, skills, trust } = kernel.options;
-        const skillSources = permittedSources(kernel.options.skillSources, trust);
+        const { cwd, skills, trust, skillSources: wanted } = kernel.options as SkillsResolvedOptions;
+        const skillSources = permittedSources(wanted, trust);
         if (!skills?.length && !skillSources?.length) return;
         const loaded = await loadSkills({ skills, skillSources }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         api.load(loaded);
@@ -87,3 +89,6 @@ export const skillsPlugin = definePlugin(function skills() {
 });
 
 export default skillsPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -9,6 +9,9 @@ import { arch, platform } from "node:os";
 import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection } from "../../src/index";
 import { environment, guidance, permissionsSection, toolsSection } from "./sections";
 import { systemPromptFlags } from "./cli";
+import { systemPromptOptions } from "./options";
+import type { SystemPromptResolvedOptions } from "./options";
+import { permissionModeOf } from "../permissions/api";
 
 export const NAME = "ubiquity:system-prompt";
 
@@ -28,11 +31,12 @@ interface RunState {
 /** The system-prompt plugin. */
 export const systemPromptPlugin = definePlugin(() => ({
   name: NAME,
+  options: systemPromptOptions,
   runState: (): RunState => ({}),
   flags: systemPromptFlags,
   apply(kernel, context) {
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.GUIDANCE }, (sections: SystemSection[], run: RunContext) => {
-      const text = run.options.systemPrompt ?? guidance(run.tools.map((t) => t.name));
+      const text = (run.options as SystemPromptResolvedOptions).systemPrompt ?? guidance(run.tools.map((t) => t.name));
       return text ? [...sections, { id: "guidance", text }] : sections;
     });
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[], run: RunContext) => {
@@ -52,13 +56,17 @@ export const systemPromptPlugin = definePlugin(() => ({
           }),
         },
         { id: "tools", text: toolsSection(run.tools.map((t) => t.name)) },
-        { id: "permissions", text: permissionsSection(run.options.permissionMode) },
+        { id: "permissions", text: permissionsSection(permissionModeOf(run.options)) },
       ];
     });
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.APPEND }, (sections: SystemSection[], run: RunContext) =>
-      run.options.appendSystemPrompt ? [...sections, { id: "append", text: run.options.appendSystemPrompt }] : sections,
-    );
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.APPEND }, (sections: SystemSection[], run: RunContext) => {
+      const append = (run.options as SystemPromptResolvedOptions).appendSystemPrompt;
+      return append ? [...sections, { id: "append", text: append }] : sections;
+    });
   },
 }));
 
 export default systemPromptPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -1,5 +1,5 @@
 /** The text of the system prompt's built-in sections. Nothing here may vary between runs with equal options. */
-import type { PermissionMode } from "../../src/index";
+import type { PermissionMode } from "../permissions/api";
 
 /** The base guidance; `systemPrompt` replaces it entirely. */
 export function guidance(tools: readonly string[]): string {

@@ -10,6 +10,7 @@ import { applyTodoInput, type TodoChange } from "./edit";
 import { formatCarryOver } from "./render";
 import { FileTodoStore, MemoryTodoStore, type TodoListRef, type TodoStore } from "./store";
 import type { Todo, TodoWriteInput } from "./todo";
+import type { TodosResolvedOptions } from "./options";
 
 /** The todo lists of one kernel. */
 export interface TodosApi {
@@ -47,12 +48,12 @@ export function createTodosApi(kernel: Kernel): TodosApi {
     listFor(run) {
       const project = projectSlug(run.cwd);
       if (run.agent) return { project, key: safeKey("agent", run.agent.agentId) };
-      if (run.options.todoScope === "session") return { project, key: safeKey("session", run.sessionId) };
+      if ((run.options as TodosResolvedOptions).todoScope === "session") return { project, key: safeKey("session", run.sessionId) };
       return { project, key: "project" };
     },
     storeFor(run) {
-      if (run.options.persistTodos === false) return memory;
-      return new FileTodoStore(storageRoot(run.options.todoDir, run.cwd, "todos"), (file, why) =>
+      if ((run.options as TodosResolvedOptions).persistTodos === false) return memory;
+      return new FileTodoStore(storageRoot((run.options as TodosResolvedOptions).todoDir, run.cwd, "todos"), (file, why) =>
         run.logger.warn(`[ubiquity:todos] skipped unreadable task file ${file}: ${why}`),
       );
     },
@@ -77,3 +78,6 @@ export function createTodosApi(kernel: Kernel): TodosApi {
   apis.set(kernel, api);
   return api;
 }
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

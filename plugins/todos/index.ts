@@ -5,6 +5,7 @@
  */
 import { definePlugin, describeError, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
 import { createTodosApi } from "./api";
+import { todosOptions } from "./options";
 
 export { getTodosApi } from "./api";
 export type { TodosApi } from "./api";
@@ -23,6 +24,7 @@ export const NAME = "ubiquity:todos";
 export const todosPlugin = definePlugin(function todos() {
   return {
     name: NAME,
+    options: todosOptions,
     // Per run: whether its stored list was already described to the model.
     runState: () => ({ carried: false }),
     apply(kernel: Kernel, context: PluginContext<undefined, { carried: boolean }>) {
@@ -51,3 +53,6 @@ export const todosPlugin = definePlugin(function todos() {
 });
 
 export default todosPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

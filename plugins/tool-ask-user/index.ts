@@ -8,6 +8,7 @@ import { definePlugin, type Tool } from "../../src/index";
 import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { AskUserQuestionTool } from "./ask-user-tool";
 import { askInTerminal } from "./terminal";
+import { askUserOptions, type AskUserResolvedOptions } from "./options";
 
 export { askInTerminal } from "./terminal";
 export { AskUserQuestionTool, AskUserQuestionInput, AskUserQuestionModelInput } from "./ask-user-tool";
@@ -21,13 +22,17 @@ export const toolAskUserPlugin = definePlugin(function toolAskUser() {
   return {
     ...base,
     terminal: askInTerminal,
+    options: askUserOptions,
     apply(kernel, context) {
       base.apply(kernel, context);
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
-        run.options.canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
+        (run.options as AskUserResolvedOptions).canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
       );
     },
   };
 });
 
 export default toolAskUserPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -36,7 +36,6 @@ async function bodies(modelString: string, options: Partial<SummonOptions> = {},
       presets: [],
       plugins: [model(), systemPrompt(), caching()],
       tools: [sizedTool("Read"), sizedTool("Grep")],
-      maxRetries: 0,
       ...options,
     }),
   );
@@ -122,7 +121,6 @@ describe("fallback", () => {
         presets: [],
         plugins: [model(), systemPrompt(), caching()],
         tools: [sizedTool("Read")],
-        maxRetries: 0,
       }),
     );
     expect(resultOf(messages).result).toBe("the fallback answered");

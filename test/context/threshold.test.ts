@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createKernel, createRun, registerContextWindow, summon, type Options } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import pricing, { clearRegisteredPricing } from "ubiquity/plugins/pricing";
-import { budgetFor, DEFAULT_CONTEXT_WINDOW, resolveContextWindow } from "ubiquity/plugins/compaction-micro";
+import microcompaction, { budgetFor, DEFAULT_CONTEXT_WINDOW, resolveContextWindow } from "ubiquity/plugins/compaction-micro";
 import { collect, resultOf } from "../helpers/collect";
 import { call, capturingLogger, compactionPlugins, sizedTool, systemMessages, textOf, toolResults } from "./helpers";
 
@@ -34,7 +34,7 @@ describe("budgetFor", () => {
 describe("the context window", () => {
   const windowFor = async (label: string, options: Partial<Options> = {}, env: NodeJS.ProcessEnv = {}) => {
     const logger = capturingLogger();
-    const kernel = createKernel({ presets: [], plugins: [pricing()], logger, ...options });
+    const kernel = createKernel({ presets: [], plugins: [pricing(), microcompaction()], logger, ...options });
     const run = createRun({ kernel, abortSignal: new AbortController().signal, sink: () => {} });
     return { window: await resolveContextWindow(run, label, env), logger };
   };

@@ -65,7 +65,7 @@ describe("a cut tool call", () => {
       { toolCalls: [{ toolName: "Save", input: { text: "short" } }] },
       "done",
     ]);
-    const messages = await collect(summon("save it", { ...modelLayer(), tools: [write], model, maxTokens: 10, permissionMode: "bypassPermissions" }));
+    const messages = await collect(summon("save it", { ...modelLayer(), tools: [write], model, maxTokens: 10 }));
     const results = ofType(messages, "tool_result");
     expect(results).toHaveLength(2);
     expect(results[0]!.output.isError).toBe(true);
@@ -84,7 +84,7 @@ describe("a cut tool call", () => {
     ran.length = 0;
     server = await startProviderServer([{ text: LONG, toolCalls: [{ name: "Save", input: { text: "x" } }] }, "ok"]);
     const messages = await collect(
-      summon("save", { ...modelLayer(), tools: [write], model: "anthropic:claude-sonnet-4-5", apiKey: "k", providerSettings: { baseURL: server.baseURL }, maxTokens: 30, permissionMode: "bypassPermissions" }),
+      summon("save", { ...modelLayer(), tools: [write], model: "anthropic:claude-sonnet-4-5", apiKey: "k", providerSettings: { baseURL: server.baseURL }, maxTokens: 30 }),
     );
     expect(ran).toEqual([]);
     const [first] = ofType(messages, "tool_result");

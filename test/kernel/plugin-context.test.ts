@@ -144,7 +144,7 @@ describe("the plugin context", () => {
       { toolCalls: [{ toolName: "Probe", input: {} }] },
       "done",
     ]);
-    const messages = await collect(summon("probe twice", { presets: [], plugins: [probe()], model, logger: quiet, permissionMode: "bypassPermissions" }));
+    const messages = await collect(summon("probe twice", { presets: [], plugins: [probe()], model, logger: quiet }));
     const results = messages.filter((m) => m.type === "tool_result");
     expect(results.map((m) => m.type === "tool_result" && m.output.content)).toEqual(["call 1", "call 2"]);
     expect(seen).toHaveLength(2);

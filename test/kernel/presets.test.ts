@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { ConfigError, createKernel, definePlugin, definePreset, expandPlugins, type Logger, type Plugin } from "ubiquity";
+import permissions from "ubiquity/plugins/permissions";
 
 const quiet = (): Logger => ({ debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() });
 
@@ -78,7 +79,7 @@ describe("preset expansion", () => {
   it("merges preset config defaults in reading order; the user's options win", () => {
     const a = definePreset({ name: "a", config: { maxTurns: 5, permissionMode: "plan" } });
     const b = definePreset({ name: "b", presets: [a], config: { maxTurns: 7 } });
-    const kernel = createKernel({ logger: quiet(), presets: [b], permissionMode: "acceptEdits" });
+    const kernel = createKernel({ logger: quiet(), presets: [b], plugins: [permissions()], permissionMode: "acceptEdits" });
     expect(kernel.options.maxTurns).toBe(7);
     expect(kernel.options.permissionMode).toBe("acceptEdits");
   });

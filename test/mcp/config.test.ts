@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, createKernel } from "ubiquity";
-import { describeBlock, mcpToolName, parseMcpConfig, toToolOutput } from "ubiquity/plugins/mcp";
+import mcp, { describeBlock, mcpToolName, parseMcpConfig, toToolOutput } from "ubiquity/plugins/mcp";
 
 describe("parseMcpConfig", () => {
   it("accepts a server map: stdio, sse, http", () => {
@@ -52,7 +52,7 @@ describe("parseMcpConfig", () => {
 
   it("produces what options.mcpServers accepts", () => {
     const mcpServers = parseMcpConfig({ mcpServers: { docs: { url: "https://example.test/mcp" } } });
-    expect(() => createKernel({ presets: [], mcpServers })).not.toThrow();
+    expect(() => createKernel({ presets: [], plugins: [mcp()], mcpServers })).not.toThrow();
   });
 });
 

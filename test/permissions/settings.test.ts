@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createKernel } from "ubiquity";
 import permissions from "ubiquity/plugins/permissions";
 import settings, { getSettingsApi } from "ubiquity/plugins/settings";
+import mcp from "ubiquity/plugins/mcp";
 import { builtinTools } from "../../plugins/tools/index";
 import { probeTool, runCalls, tempDir } from "./helpers";
 
@@ -144,7 +145,7 @@ describe("settings files", () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { a: { command: "from-file" }, b: { command: "from-file" } } }));
     const make = (trust: boolean) =>
-      createKernel({ presets: [], plugins: [settings({ home: tempDir() }), permissions()], cwd, settingSources: ["project"], trust, mcpServers: { b: { command: "from-options" } } });
+      createKernel({ presets: [], plugins: [settings({ home: tempDir() }), permissions(), mcp()], cwd, settingSources: ["project"], trust, mcpServers: { b: { command: "from-options" } } });
     expect(make(true).options.mcpServers).toEqual({ a: { command: "from-file" }, b: { command: "from-options" } });
     expect(make(false).options.mcpServers).toEqual({ b: { command: "from-options" } });
     writeFileSync(join(cwd, ".mcp.json"), "{ nope");

@@ -5,8 +5,16 @@
  * being written (capped by `maxTokens`, since reserving 20k from a model that can only emit 4k
  * gives back nothing) minus headroom for the next request.
  */
+import { z } from "zod";
 import type { ResolvedOptions, RunContext } from "../../../src/index";
-import { getPricingApi } from "../../pricing/api";
+import { getPricingApi, type PricingOptions } from "../../pricing/api";
+
+/** The options the context budget reads: declared by both compaction plugins (the summarizer's first). */
+export const contextBudgetOptions = z.strictObject({
+  maxContextTokens: z.number().int().positive().optional(),
+  compactThreshold: z.number().gt(0).lt(1).optional(),
+});
+type BudgetResolvedOptions = ResolvedOptions & Readonly<z.input<typeof contextBudgetOptions>> & Readonly<PricingOptions>;
 
 /**
  * The window assumed when nothing declares one. Conservative on purpose: a window that is
@@ -35,9 +43,10 @@ export interface ContextWindow {
  * the default.
  */
 export async function resolveContextWindow(run: RunContext, label: string | null, env: NodeJS.ProcessEnv = process.env): Promise<ContextWindow> {
-  if (run.options.maxContextTokens) return { tokens: run.options.maxContextTokens, source: "maxContextTokens" };
+  const opts = run.options as BudgetResolvedOptions;
+  if (opts.maxContextTokens) return { tokens: opts.maxContextTokens, source: "maxContextTokens" };
   if (label) {
-    const options = { modelPricing: run.options.modelPricing, marketPricing: run.options.marketPricing };
+    const options = { modelPricing: opts.modelPricing, marketPricing: opts.marketPricing };
     const tokens = await getPricingApi(run.kernel).contextWindow(label, options);
     if (tokens && tokens > 0) return { tokens, source: "pricing" };
   }
@@ -51,7 +60,7 @@ export async function resolveContextWindow(run: RunContext, label: string | null
 }
 
 /** The options the threshold reads. */
-export type BudgetOptions = Pick<ResolvedOptions, "maxTokens" | "compactThreshold">;
+export type BudgetOptions = Pick<BudgetResolvedOptions, "maxTokens" | "compactThreshold">;
 
 /** How a window is split: when compaction triggers, and how long a summary may be. */
 export interface Budget {

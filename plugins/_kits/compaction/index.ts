@@ -12,5 +12,6 @@ export {
   type BudgetOptions,
   type ContextWindow,
   type WindowSource,
+  contextBudgetOptions,
 } from "./context-budget";
 export { pressureOf } from "./token-estimate";

@@ -11,7 +11,7 @@ import { compilePolicy } from "../../../plugins/permissions/policy";
 import { resolveReal } from "../../../src/index";
 import { resolveRoots } from "../../../plugins/permissions/paths";
 import { analyzeShell } from "../../../plugins/permissions/shell/analyze";
-import type { PermissionMode } from "../../../src/index";
+import type { PermissionMode } from "../../../plugins/permissions/index";
 import type { ShellAnalysis, ShellCandidate } from "../../../plugins/permissions/shell/types";
 import type { Exec, Observation } from "./trace";
 

@@ -1,0 +1,27 @@
+/** The options the agents plugin reads, and the subagent definition shape. */
+import { z } from "zod";
+import { ModelSchema, SourcesSchema, type ResolvedOptions } from "../../src/index";
+import { PERMISSION_MODES } from "../permissions/api";
+import { settingsOptions } from "../settings/api";
+
+/** A subagent definition. */
+export const AgentDefinitionSchema = z.strictObject({
+  description: z.string().min(1),
+  prompt: z.string().min(1),
+  tools: z.array(z.string()).optional(),
+  disallowedTools: z.array(z.string()).optional(),
+  model: z.union([z.literal("inherit"), ModelSchema]).optional(),
+  skills: z.array(z.string()).optional(),
+  maxTurns: z.number().int().positive().optional(),
+  permissionMode: z.enum(PERMISSION_MODES).optional(),
+});
+export type AgentDefinition = z.input<typeof AgentDefinitionSchema>;
+
+/** The agents plugin's slice of the config schema (`trust` is the settings plugin's, read here too). */
+export const agentsOptions = z.strictObject({
+  agents: z.record(z.string(), AgentDefinitionSchema).optional(),
+  agentSources: SourcesSchema.optional(),
+  trust: settingsOptions.shape.trust,
+});
+export type AgentsOptions = z.input<typeof agentsOptions>;
+export type AgentsResolvedOptions = ResolvedOptions & Readonly<AgentsOptions>;

@@ -1,0 +1,88 @@
+/** The options the hooks plugin reads (`hooks`), and the user-hook vocabulary. */
+import { z } from "zod";
+import { functionSchema, type ResolvedOptions } from "../../src/index";
+import { permissionsOptions } from "../permissions/api";
+
+/** The user-facing hook events (see the hooks plugin). */
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "PermissionDenied",
+  "UserPromptSubmit",
+  "SessionStart",
+  "SessionEnd",
+  "Stop",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+  "PostCompact",
+  "Notification",
+] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** What a user hook receives (see the hooks plugin). */
+export interface HookInput {
+  hookEventName: HookEventName;
+  sessionId: string;
+  cwd: string;
+  permissionMode: string;
+  /** Set when the event fires inside a subagent. */
+  agentId?: string;
+  agentType?: string;
+  toolName?: string;
+  toolInput?: Record<string, unknown>;
+  toolUseId?: string;
+  /** PostToolUse / PostToolUseFailure: the tool's output content. */
+  toolOutput?: string;
+  /** UserPromptSubmit: the prompt. */
+  prompt?: string;
+  /** Notification, PermissionDenied, Stop, SessionEnd, PostCompact: the text of the event. */
+  message?: string;
+  /** Event-specific facts (e.g. `reason` of a Notification, `source` of SessionStart). */
+  extra: Record<string, unknown>;
+}
+
+/** What a user hook may answer; `undefined` (or `{}`) means no opinion. */
+export interface HookOutput {
+  decision?: "block" | "approve";
+  reason?: string;
+  /** PreToolUse: replace the tool input (later hooks and the permission check see it). */
+  updatedInput?: Record<string, unknown>;
+  /** UserPromptSubmit/SessionStart: context ahead of the prompt; PostToolUse: appended to the result. */
+  additionalContext?: string;
+  /** A message for the person running the program (logged at info). */
+  systemMessage?: string;
+  /** Accepted for compatibility with Claude Code hook scripts. */
+  suppressOutput?: boolean;
+  /** `false` stops the run after this event (the reason says why). */
+  continue?: boolean;
+}
+
+/** A hook callback. */
+export type HookCallback = (input: HookInput) => HookOutput | undefined | void | Promise<HookOutput | undefined | void>;
+
+const CommandHookSchema = z.strictObject({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  timeout: z.number().positive().optional().describe("seconds"),
+});
+
+const HookMatcherSchema = z.strictObject({
+  matcher: z.string().optional().describe('"*", a tool name, or "A|B" with globs like "mcp__github__*"'),
+  hooks: z.array(z.union([functionSchema<HookCallback>("hook callback"), CommandHookSchema])),
+});
+export type HookMatcher = z.input<typeof HookMatcherSchema>;
+
+/**
+ * The hooks plugin's slice of the config schema. `permissionMode` and `canUseTool` are the
+ * permissions plugin's; hooks read them too (the payload's mode, whether an ask will be denied).
+ */
+export const hooksOptions = z.strictObject({
+  hooks: z.partialRecord(z.enum(HOOK_EVENTS), z.array(HookMatcherSchema)).optional(),
+  permissionMode: permissionsOptions.shape.permissionMode,
+  canUseTool: permissionsOptions.shape.canUseTool,
+});
+export type HooksOptions = z.input<typeof hooksOptions>;
+export type HooksResolvedOptions = ResolvedOptions & Readonly<HooksOptions>;

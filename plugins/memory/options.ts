@@ -1,0 +1,13 @@
+/** The options the memory plugin reads. */
+import { z } from "zod";
+import { SourcesSchema, type ResolvedOptions } from "../../src/index";
+import { settingsOptions } from "../settings/api";
+
+/** The memory plugin's slice of the config schema (`trust` is the settings plugin's, read here too). */
+export const memoryOptions = z.strictObject({
+  memory: z.array(z.string()).optional(),
+  memorySources: SourcesSchema.optional(),
+  trust: settingsOptions.shape.trust,
+});
+export type MemoryOptions = z.input<typeof memoryOptions>;
+export type MemoryResolvedOptions = ResolvedOptions & Readonly<MemoryOptions>;

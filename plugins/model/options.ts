@@ -1,0 +1,14 @@
+/** The options the model plugin reads (`model` itself is the kernel's: the loop resolves it). */
+import { z } from "zod";
+import { ModelSchema, type ResolvedOptions } from "../../src/index";
+
+/** The model plugin's slice of the config schema. */
+export const modelOptions = z.strictObject({
+  fallbackModel: ModelSchema.optional(),
+  modelAliases: z.record(z.string(), z.string()).optional().describe("Run-scoped aliases [{}]"),
+  apiKey: z.string().optional().describe("API key handed to every provider built from a string"),
+  providerSettings: z.record(z.string(), z.unknown()).optional().describe("Passed verbatim to the provider factory [{}]"),
+  maxThinkingTokens: z.number().int().nonnegative().optional(),
+});
+export type ModelOptions = z.input<typeof modelOptions>;
+export type ModelResolvedOptions = ResolvedOptions & Readonly<ModelOptions>;

@@ -1,0 +1,34 @@
+/** The options the permissions plugin reads, and the permission vocabulary they use. */
+import { z } from "zod";
+import { functionSchema, type PermissionResult, type ResolvedOptions } from "../../src/index";
+
+/** A permission mode. */
+export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export type { PermissionResult };
+
+/** Called when a tool call needs a human decision. */
+export type CanUseTool = (
+  toolName: string,
+  input: Record<string, unknown>,
+  context: { signal: AbortSignal; suggestions: string[]; toolUseId: string },
+) => Promise<PermissionResult> | PermissionResult;
+
+/** The permissions plugin's slice of the config schema. */
+export const permissionsOptions = z.strictObject({
+  permissionMode: z.enum(PERMISSION_MODES).optional().describe("['default']"),
+  allowedTools: z.array(z.string()).optional(),
+  disallowedTools: z.array(z.string()).optional(),
+  askTools: z.array(z.string()).optional(),
+  canUseTool: functionSchema<CanUseTool>("canUseTool").optional(),
+  permissionPromptTimeoutMs: z.number().positive().optional(),
+});
+export type PermissionsOptions = z.input<typeof permissionsOptions>;
+/** The resolved options as the permissions plugin (and the plugins reading its keys) see them. */
+export type PermissionsResolvedOptions = ResolvedOptions & Readonly<PermissionsOptions>;
+
+/** The run's permission mode: `permissionMode`, or "default". */
+export function permissionModeOf(options: Readonly<Record<string, unknown>>): PermissionMode {
+  return (options as PermissionsResolvedOptions).permissionMode ?? "default";
+}

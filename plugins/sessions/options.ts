@@ -1,0 +1,19 @@
+/** The options the sessions plugin reads: which session a run continues, and where transcripts go. */
+import { z } from "zod";
+import type { ResolvedOptions } from "../../src/index";
+
+/** The sessions plugin's slice of the config schema. */
+export const sessionsOptions = z.strictObject({
+  resume: z.string().optional(),
+  continueConversation: z.boolean().optional(),
+  forkSession: z.boolean().optional(),
+  sessionId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/, "a session id is letters, digits, _ and - (a UUID fits)")
+    .optional()
+    .describe("The id of the run's session [a fresh UUID]; with forkSession, the fork's id"),
+  persistSession: z.boolean().optional().describe("[true]"),
+  sessionDir: z.string().optional().describe("[~/.ubiquity/sessions]"),
+});
+export type SessionsOptions = z.input<typeof sessionsOptions>;
+export type SessionsResolvedOptions = ResolvedOptions & Readonly<SessionsOptions>;

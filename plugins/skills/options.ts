@@ -1,0 +1,13 @@
+/** The options the skills plugin reads. */
+import { z } from "zod";
+import { SourcesSchema, type ResolvedOptions } from "../../src/index";
+import { settingsOptions } from "../settings/api";
+
+/** The skills plugin's slice of the config schema (`trust` is the settings plugin's, read here too). */
+export const skillsOptions = z.strictObject({
+  skills: z.array(z.string()).optional(),
+  skillSources: SourcesSchema.optional(),
+  trust: settingsOptions.shape.trust,
+});
+export type SkillsOptions = z.input<typeof skillsOptions>;
+export type SkillsResolvedOptions = ResolvedOptions & Readonly<SkillsOptions>;

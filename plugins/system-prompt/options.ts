@@ -1,0 +1,13 @@
+/** The options the system-prompt plugin reads. */
+import { z } from "zod";
+import type { ResolvedOptions } from "../../src/index";
+import { permissionsOptions } from "../permissions/api";
+
+/** The system-prompt plugin's slice of the config schema (`permissionMode` is the permissions plugin's; the prompt states it). */
+export const systemPromptOptions = z.strictObject({
+  systemPrompt: z.string().optional(),
+  appendSystemPrompt: z.string().optional(),
+  permissionMode: permissionsOptions.shape.permissionMode,
+});
+export type SystemPromptOptions = z.input<typeof systemPromptOptions>;
+export type SystemPromptResolvedOptions = ResolvedOptions & Readonly<SystemPromptOptions>;

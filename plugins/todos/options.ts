@@ -1,0 +1,12 @@
+/** The options the todos plugin reads. */
+import { z } from "zod";
+import type { ResolvedOptions } from "../../src/index";
+
+/** The todos plugin's slice of the config schema. */
+export const todosOptions = z.strictObject({
+  persistTodos: z.boolean().optional().describe("[true]"),
+  todoDir: z.string().optional().describe("[~/.ubiquity/todos]"),
+  todoScope: z.enum(["project", "session"]).optional(),
+});
+export type TodosOptions = z.input<typeof todosOptions>;
+export type TodosResolvedOptions = ResolvedOptions & Readonly<TodosOptions>;
