@@ -70,7 +70,7 @@ export const OptionsSchema = z.strictObject({
   env: z
     .record(z.string(), z.string())
     .optional()
-    .describe("Variables added to the environment of Bash, command hooks and stdio MCP servers; they win and are never scrubbed"),
+    .describe("Variables added to the environment of every process the run starts (commands, command hooks, local servers); they win and are never scrubbed"),
   /**
    * What subprocesses (Bash and the ones plugins start) inherit from this process: "scrubbed" drops
    * every credential variable (provider keys, *_API_KEY, *_TOKEN, *_SECRET, …, URLs with a
