@@ -150,10 +150,27 @@ export interface StreamEventMessage extends Base {
   delta: { type: "text" | "reasoning" | "tool_input"; text: string; toolUseId?: string };
 }
 
+/**
+ * The subtypes a `result` can have: the kernel's three, plus what plugins declare by module
+ * augmentation (a plugin that ends runs for its own reason adds its subtype here).
+ */
+export interface ResultSubtypes {
+  success: true;
+  error_max_turns: true;
+  error_during_execution: true;
+}
+
+/**
+ * Top-level fields plugins add to `result`, declared by module augmentation and filled in
+ * `run.resultFields` before the run ends. They follow the kernel's fields.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ResultFields {}
+
 /** The last message of every run. */
-export interface ResultMessage extends Base {
+export interface ResultMessage extends Base, ResultFields {
   type: "result";
-  subtype: "success" | "error_max_turns" | "error_during_execution";
+  subtype: keyof ResultSubtypes;
   /** Final assistant text on success; the error message otherwise. */
   result: string;
   /** Why the last model response ended (`max_tokens`: the final text was cut short); null when no response came. */

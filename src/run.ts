@@ -52,6 +52,8 @@ export interface RunContext {
   readonly initExtra: Record<string, JSONValue>;
   /** Top-level fields of `system/init` that plugins add (see `InitFields`); fill it at `session.start`. */
   readonly initFields: Record<string, JSONValue>;
+  /** Top-level fields of `result` that plugins add (see `ResultFields`); set them before the run ends. */
+  readonly resultFields: Record<string, unknown>;
   /** Stamp, publish and return a message. */
   emit(message: MessageInit): Message;
 }
@@ -99,6 +101,7 @@ export function createRun(init: CreateRunInit): RunContext {
     state: new Map(),
     initExtra: {},
     initFields: {},
+    resultFields: {},
     emit(message) {
       const extra = init.agent ? { agentId: init.agent.agentId, parentToolUseId: init.agent.parentToolUseId } : {};
       const full = stamp({ ...extra, ...message } as MessageInit, run.sessionId) as Message;
@@ -132,11 +135,14 @@ export function initMessage(run: RunContext, model: string | null): MessageInit 
 /** What the `result` message takes from the run's own state. */
 type Outcome = Pick<ResultMessage, "subtype" | "result" | "isError" | "durationMs" | "stopReason">;
 
-/** The `result` message of `run`: `outcome` plus the run's turns, usage, cost and denials. */
+/** The `result` message of `run`: `outcome` plus the run's turns, usage, cost and denials, then the plugins' fields. */
 export function resultMessage(run: RunContext, outcome: Outcome): MessageInit {
   const { subtype, result, isError, durationMs, stopReason } = outcome; // the message's documented key order
   const { numTurns, totalCostUsd, modelUsage } = run;
   const permissionDenials = [...run.permissionDenials];
-  return { type: "result", subtype, result, isError, numTurns, durationMs, usage: { ...run.usage }, totalCostUsd, permissionDenials, modelUsage, stopReason };
+  const message: Record<string, unknown> = { type: "result", subtype, result, isError, numTurns, durationMs, usage: { ...run.usage }, totalCostUsd, permissionDenials, modelUsage, stopReason };
+  // A plugin's field never replaces one of the kernel's.
+  for (const [key, value] of Object.entries(run.resultFields)) if (!(key in message)) message[key] = value;
+  return message as MessageInit;
 }
 
