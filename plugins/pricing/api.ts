@@ -27,6 +27,8 @@ export interface PricingApi {
   price(label: string, usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">, options: PricingOptions): Promise<Quote | undefined>;
   /** The context window of `label` in tokens, from the price tables, `registerContextWindow()` or the market. */
   contextWindow(label: string, options: PricingOptions): Promise<number | undefined>;
+  /** The output limit of `label` in tokens, when a price table entry declares one (`maxOutputTokens`). */
+  outputLimit(label: string, options: PricingOptions): number | undefined;
 }
 
 /** The table entry for `label`: the run's first (it wins whole), then the registry. */
@@ -56,6 +58,9 @@ function createPricingApi(): PricingApi {
       if (declared) return declared.value;
       if (options.marketPricing === false) return undefined;
       return (await marketQuote(label, EMPTY_USAGE))?.contextWindow;
+    },
+    outputLimit(label, options) {
+      return tableEntry(label, options)?.pricing.maxOutputTokens;
     },
   };
 }
