@@ -84,7 +84,7 @@ export const budgetPlugin = definePlugin(() => ({
         const role = request.purpose === "compact" ? "the compaction model" : request.modelLabel === run.modelLabel ? "the model" : "the model this request would use";
         throw new RunEnd(unpricedRefusal(request.modelLabel, caps.usd, role));
       }
-      const estimate = await estimateRequest(request, stateOf(run).sent, caps.usd !== undefined ? { api, options: pricingOf(run) } : undefined);
+      const estimate = await estimateRequest(request, stateOf(run).sent.get(request.purpose ?? "turn"), caps.usd !== undefined ? { api, options: pricingOf(run) } : undefined);
       const reserved = reservedBy(ledger, run);
       const refused = { modelLabel: request.modelLabel, ...(estimate.costUsd !== undefined && { estimateUsd: estimate.costUsd }), estimateTokens: estimate.tokens };
       if (caps.usd !== undefined && ledger.spentUsd + reserved.usd + (estimate.costUsd ?? 0) > caps.usd) {
@@ -107,7 +107,8 @@ export const budgetPlugin = definePlugin(() => ({
       const quote = await api.price(response.modelLabel, usage, pricingOf(run));
       if (quote) ledger.spentUsd += quote.costUsd;
       else if (caps.usd !== undefined) context.warn(`${response.modelLabel} answered but has no known price: its cost is not in the budget; name it in modelPricing`);
-      stateOf(run).sent = sentRecord(response.request, usage);
+      const sent = sentRecord(response.request, usage);
+      stateOf(run).sent.set(sent.purpose, sent);
       report(run);
     });
 

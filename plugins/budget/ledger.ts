@@ -21,13 +21,13 @@ export interface RunBudget {
   inFlight: Map<RunContext, Estimate>;
   refusal?: Refusal;
   refused?: BudgetReport["refused"];
-  /** What the provider counted for this run's last request. */
-  sent?: SentRecord;
+  /** What the provider counted for this run's last request of each purpose (a summary never stands for the conversation). */
+  sent: Map<string, SentRecord>;
 }
 
 /** A fresh run state. */
 export function runBudget(): RunBudget {
-  return { spentUsd: 0, spentTokens: 0, inFlight: new Map() };
+  return { spentUsd: 0, spentTokens: 0, inFlight: new Map(), sent: new Map() };
 }
 
 /** The root of `run`'s tree: the run whose options set the caps and whose state holds the ledger. */
