@@ -48,17 +48,21 @@ export const budgetPlugin = definePlugin(() => ({
     const report = (run: RunContext) => {
       const caps = capsOf(run);
       const ledger = stateOf(rootOf(run));
-      const fields: BudgetReport = { ...(caps.usd !== undefined && { maxBudgetUsd: caps.usd }), ...(caps.tokens !== undefined && { maxBudgetTokens: caps.tokens }), spentUsd: ledger.spentUsd, spentTokens: ledger.spentTokens };
-      for (let r: RunContext | undefined = run; r; r = r.parent) {
-        const refused = stateOf(r).refused;
-        r.resultFields.budget = { ...fields, ...(refused && { refused }) };
-      }
+      const fields: BudgetReport = {
+        ...(caps.usd !== undefined && { maxBudgetUsd: caps.usd }),
+        ...(caps.tokens !== undefined && { maxBudgetTokens: caps.tokens }),
+        spentUsd: ledger.spentUsd,
+        spentTokens: ledger.spentTokens,
+        ...(ledger.refused && { refused: ledger.refused }),
+      };
+      for (let r: RunContext | undefined = run; r; r = r.parent) r.resultFields.budget = { ...fields };
     };
 
     const refuse = (run: RunContext, subtype: "error_max_budget_usd" | "error_max_budget_tokens", message: string, refused: BudgetReport["refused"]): never => {
       const ledger = stateOf(rootOf(run));
+      // The first refusal is the tree's: every later request is refused on its words.
       ledger.refusal ??= { subtype, message };
-      stateOf(run).refused = refused;
+      ledger.refused ??= refused;
       report(run);
       throw new RunEnd(message, subtype);
     };

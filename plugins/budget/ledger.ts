@@ -20,6 +20,7 @@ export interface RunBudget {
   /** The worst case of each run's request that is on its way (parallel subagents), by run. */
   inFlight: Map<RunContext, Estimate>;
   refusal?: Refusal;
+  /** The refused request's figures, for `result.budget.refused`. */
   refused?: BudgetReport["refused"];
   /** What the provider counted for this run's last request of each purpose (a summary never stands for the conversation). */
   sent: Map<string, SentRecord>;

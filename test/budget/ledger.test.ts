@@ -19,10 +19,12 @@ afterEach(async () => {
 const base = () => ({ model: "openai:budget-model", apiKey: "k", providerSettings: { baseURL: server!.baseURL }, modelPricing: { "budget-model": PRICE }, maxTokens: 1000 });
 
 describe("a subagent's spend counts against the parent's budget", () => {
-  // Parent request 1 delegates; the subagent's request 2 calls a tool; its request 3 would pass
-  // the cap: $0.0155 + $0.0205 spent, and ~$0.0205 input + $0.03 output more is over $0.07.
+  // Parent request 1 delegates ($0.0115); the subagent's request 2 calls a tool ($0.0415); its
+  // request 3 would pass the cap: $0.053 spent + ~$0.04 input + $0.03 output > $0.11. The
+  // parent's own next request (~$0.0105 + $0.03) would still fit: only the one ledger's
+  // refusal stops it.
   const parent1 = { inputTokens: 1000, outputTokens: 50 };
-  const child1 = { inputTokens: 2000, outputTokens: 50 };
+  const child1 = { inputTokens: 4000, outputTokens: 50 };
   const script = () => [
     { toolCalls: [{ name: "Agent", input: { subagent_type: "worker", description: "work", prompt: "do the work" } }], usage: parent1 },
     { toolCalls: [{ name: "Echo", input: { text: "child" } }], usage: child1 },
@@ -33,7 +35,7 @@ describe("a subagent's spend counts against the parent's budget", () => {
 
   it("the subagent's request that would pass the cap is never sent, and the parent ends with error_max_budget_usd", async () => {
     server = await startProviderServer(script());
-    const { result, messages } = await run("delegate", { ...base(), plugins: [systemPrompt(), agents()], agents: agentsOption, maxBudgetUsd: 0.07 });
+    const { result, messages } = await run("delegate", { ...base(), plugins: [systemPrompt(), agents()], agents: agentsOption, maxBudgetUsd: 0.11 });
     expect(server.requests).toHaveLength(2);
     // The subagent's own result (in the parent's stream) and the Agent tool's answer name the budget.
     const agentResult = ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!;
@@ -41,9 +43,11 @@ describe("a subagent's spend counts against the parent's budget", () => {
     expect(agentResult.output.content).toContain("error_max_budget_usd");
     // The parent does not carry on: its next request is refused too.
     expect(result.subtype).toBe("error_max_budget_usd");
-    expect(result.result).toContain("maxBudgetUsd (now $0.07");
+    expect(result.result).toContain("maxBudgetUsd (now $0.11");
     expect(result.budget?.spentUsd).toBeCloseTo(cost(parent1) + cost(child1), 12);
-    expect(result.budget?.spentTokens).toBe(1050 + 2050);
+    expect(result.budget?.spentTokens).toBe(1050 + 4050);
+    // The subagent's refused request is the one recorded.
+    expect(result.budget?.refused?.estimateUsd).toBeGreaterThan(0.11 - cost(parent1) - cost(child1));
     expect(result.numTurns).toBe(1);
   });
 
