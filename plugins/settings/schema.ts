@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { PERMISSION_MODES } from "../permissions/api";
 import { sandboxOptions } from "../sandbox/api";
-import { budgetOptions } from "../budget/options";
+import { budgetOptions } from "../budget/api";
 
 const rules = z.array(z.string());
 
