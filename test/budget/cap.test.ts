@@ -104,4 +104,21 @@ describe("a model with no known price under maxBudgetUsd", () => {
     expect(result.isError).toBe(true);
     expect(result.result).toContain("anthropic:budget-unpriced has no known price");
   });
+
+  it("a priced fallback model whose request would pass the cap is refused with error_max_budget_usd", async () => {
+    server = await startProviderServer([{ status: 500, message: "down" }, "never sent"]);
+    const { result } = await run("work", {
+      model: "openai:budget-model",
+      fallbackModel: "anthropic:budget-model-big",
+      apiKey: "k",
+      providerSettings: { baseURL: server.baseURL },
+      // The fallback's output alone ($1000/M × 1000 tokens = $1) is over the $0.5 cap.
+      modelPricing: { "budget-model": PRICE, "budget-model-big": { input: 10, output: 1000 } },
+      maxTokens: 1000,
+      maxBudgetUsd: 0.5,
+    });
+    expect(server.requests.map((r) => r.family)).toEqual(["openai-responses"]);
+    expect(result.subtype).toBe("error_max_budget_usd");
+    expect(result.budget?.refused?.modelLabel).toBe("anthropic:budget-model-big");
+  });
 });

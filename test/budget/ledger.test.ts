@@ -60,6 +60,24 @@ describe("a subagent's spend counts against the parent's budget", () => {
   });
 });
 
+describe("a subagent model with no known price under maxBudgetUsd", () => {
+  it("the subagent does not start (no request of its model is sent); the parent is told why and goes on", async () => {
+    server = await startProviderServer([{ toolCalls: [{ name: "Agent", input: { subagent_type: "pricey", description: "work", prompt: "do it" } }] }, "parent done"]);
+    const { result, messages } = await run("delegate", {
+      ...base(),
+      plugins: [systemPrompt(), agents()],
+      agents: { pricey: { description: "d", prompt: "You are PRICEY.", model: "anthropic:budget-unpriced" } },
+      maxBudgetUsd: 1,
+    });
+    expect(server.requests.map((r) => r.family)).toEqual(["openai-responses", "openai-responses"]);
+    const agentResult = ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!;
+    expect(agentResult.output.isError).toBe(true);
+    expect(agentResult.output.content).toContain("anthropic:budget-unpriced has no known price");
+    expect(agentResult.output.content).toContain("modelPricing");
+    expect(result.subtype).toBe("success");
+  });
+});
+
 describe("a compaction summary's spend counts", () => {
   // maxContextTokens 2000 → compaction triggers above 1400 tokens with a 400-token summary
   // (maxTokens 400). Turn 1 reports 1500 input tokens ($0.0153); the summary costs $0.013; the
