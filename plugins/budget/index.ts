@@ -35,8 +35,8 @@ export const budgetPlugin = definePlugin(() => ({
     const stateOf = (run: RunContext): RunBudget => context.run(run);
     // The caps are the root run's: a subagent's options never loosen them.
     const capsOf = (run: RunContext) => {
-      const o = rootOf(run).options as BudgetResolvedOptions;
-      return { usd: o.maxBudgetUsd, tokens: o.maxBudgetTokens };
+      const opts = rootOf(run).options as BudgetResolvedOptions;
+      return { usd: opts.maxBudgetUsd, tokens: opts.maxBudgetTokens };
     };
     const pricingOf = (run: RunContext) => {
       const o = run.options as PricingResolvedOptions;
