@@ -60,6 +60,57 @@ describe("a subagent's spend counts against the parent's budget", () => {
   });
 });
 
+describe("parallel subagents", () => {
+  it("a request in flight reserves its worst case: the second subagent's first request does not fit beside the first's", async () => {
+    // Parent request 1 ($0.0115) starts two subagents at once; each first request's worst case is
+    // ~$0.031 (its output bound). The first fits under $0.06; the second would only fit if the
+    // first's reservation were forgotten.
+    server = await startProviderServer([
+      {
+        toolCalls: [
+          { name: "Agent", input: { subagent_type: "worker", description: "a", prompt: "task a" } },
+          { name: "Agent", input: { subagent_type: "worker", description: "b", prompt: "task b" } },
+        ],
+        usage: { inputTokens: 1000, outputTokens: 50 },
+      },
+      // The first subagent's request stays in flight (headers, then nothing) until requestTimeoutMs
+      // fails it, so the second is checked while it is in flight whatever the timing.
+      { fault: "stall-after-headers" },
+      { text: "never sent" },
+      { text: "never sent" },
+    ]);
+    const { result, messages } = await run("delegate", {
+      ...base(),
+      plugins: [systemPrompt(), agents()],
+      agents: { worker: { description: "d", prompt: "You are WORKER.", tools: [] } },
+      maxBudgetUsd: 0.06,
+      requestTimeoutMs: 1000,
+    });
+    expect(server.requests).toHaveLength(2);
+    const outcomes = ofType(messages, "tool_result").filter((m) => m.toolName === "Agent").map((m) => m.output);
+    // One was refused beside the other's reservation; the other timed out on the stalled server.
+    expect(outcomes.filter((o) => o.content.includes("reserved by requests in flight") && o.content.includes("error_max_budget_usd"))).toHaveLength(1);
+    expect(outcomes.filter((o) => o.content.includes("requestTimeoutMs"))).toHaveLength(1);
+    expect(result.subtype).toBe("error_max_budget_usd");
+  });
+});
+
+describe("a request that failed for good", () => {
+  it("gives its reservation back (model.error, then the subagent's session.end): the parent's next request still fits", async () => {
+    // Parent request 1 ($0.0115); the subagent's request fails (400, not retried); the parent's
+    // request 2 (~$0.0105 + $0.03) fits under $0.06 only without the failed call's ~$0.031.
+    server = await startProviderServer([
+      { toolCalls: [{ name: "Agent", input: { subagent_type: "worker", description: "a", prompt: "task a" } }], usage: { inputTokens: 1000, outputTokens: 50 } },
+      { status: 400, message: "bad request" },
+      { text: "parent done" },
+    ]);
+    const { result } = await run("delegate", { ...base(), plugins: [systemPrompt(), agents()], agents: { worker: { description: "d", prompt: "You are WORKER.", tools: [] } }, maxBudgetUsd: 0.06 });
+    expect(server.requests).toHaveLength(3);
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe("parent done");
+  });
+});
+
 describe("a subagent model with no known price under maxBudgetUsd", () => {
   it("the subagent does not start (no request of its model is sent); the parent is told why and goes on", async () => {
     server = await startProviderServer([{ toolCalls: [{ name: "Agent", input: { subagent_type: "pricey", description: "work", prompt: "do it" } }] }, "parent done"]);
