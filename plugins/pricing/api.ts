@@ -1,6 +1,7 @@
 /**
- * The pricing plugin's API for other plugins: what a model costs and how large its context
- * window is (compaction reads the window). Lookups follow the run's rules: the run's
+ * The pricing plugin's API for other plugins: what a model costs, how large its context window
+ * is (compaction reads the window) and its output limit where a table declares one (the budget
+ * reads it). Lookups follow the run's rules: the run's
  * `modelPricing` entry wins whole, then `registerPricing()`, then the market snapshot unless
  * `marketPricing: false`.
  */
