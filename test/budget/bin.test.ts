@@ -61,6 +61,11 @@ describe("ubiquity run --max-budget-usd", () => {
       expect(out.code, bad).toBe(2);
       expect(out.stderr).toContain("--max-budget-usd must be a number greater than 0");
     }
+    for (const bad of ["1.5", "0"]) {
+      const out = await runCli(["run", `--max-budget-tokens=${bad}`, "hi"], project(), { HOME: home });
+      expect(out.code, bad).toBe(2);
+      expect(out.stderr).toContain("--max-budget-tokens must be a whole number greater than 0");
+    }
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -63,6 +63,32 @@ describe.each(CASES)("maxBudgetUsd against $family ($model)", (c) => {
   });
 });
 
+describe("the cache rule against the Anthropic wire format", () => {
+  // Request 1 writes 19,000 of its 20,000 input tokens to the cache ($0.249). Request 2 carries
+  // the same prefix: priced as cache reads ($1/M) its worst case is ~$0.062 and fits under $0.4
+  // beside what was spent; priced as fresh input (at the cache-write rate) it would be ~$0.28 and
+  // would not.
+  const cached = { input: 10, output: 30, cacheRead: 1, cacheWrite: 12.5 };
+  const r1 = { inputTokens: 20_000, cacheWriteTokens: 19_000, outputTokens: 50 };
+  const r2 = { inputTokens: 20_050, cacheReadTokens: 19_000, outputTokens: 10 };
+
+  it("a prefix the provider just reported cached is priced at the cache-read rate", async () => {
+    server = await startProviderServer([{ toolCalls: [{ name: "Echo", input: { text: "one" } }], usage: r1 }, { text: "done", usage: r2 }]);
+    const { result } = await run("work", {
+      model: "anthropic:budget-model",
+      apiKey: "k",
+      providerSettings: { baseURL: server.baseURL },
+      modelPricing: { "budget-model": cached },
+      maxTokens: 1000,
+      maxBudgetUsd: 0.4,
+    });
+    expect(server.requests).toHaveLength(2);
+    expect(result.subtype).toBe("success");
+    expect(result.usage.cacheReadTokens).toBe(19_000);
+    expect(result.budget?.spentUsd).toBeCloseTo(cost(r1, cached) + cost(r2, cached), 12);
+  });
+});
+
 describe("maxBudgetTokens", () => {
   it("needs no price: the third request would pass 4000 tokens and is not sent", async () => {
     server = await startProviderServer(script());
