@@ -9,6 +9,7 @@ import toolAskUser from "../plugins/tool-ask-user/index";
 import model from "../plugins/model/index";
 import retry from "../plugins/retry/index";
 import pricing from "../plugins/pricing/index";
+import budget from "../plugins/budget/index";
 import compactionMicro from "../plugins/compaction-micro/index";
 import compactionSummarize from "../plugins/compaction-summarize/index";
 import caching from "../plugins/caching/index";
@@ -33,6 +34,7 @@ import type { SettingsOptions } from "../plugins/settings/index";
 import type { ModelOptions } from "../plugins/model/index";
 import type { RetryOptions } from "../plugins/retry/index";
 import type { PricingOptions } from "../plugins/pricing/index";
+import type { BudgetOptions } from "../plugins/budget/index";
 import type { MicrocompactionOptions } from "../plugins/compaction-micro/index";
 import type { SummarizeCompactionOptions } from "../plugins/compaction-summarize/index";
 import type { CachingOptions } from "../plugins/caching/index";
@@ -57,6 +59,7 @@ export type DefaultOptions = KernelOptions &
   ModelOptions &
   RetryOptions &
   PricingOptions &
+  BudgetOptions &
   MicrocompactionOptions &
   SummarizeCompactionOptions &
   CachingOptions &
@@ -77,10 +80,12 @@ export default definePreset({
   plugins: [
     // Configuration first: settings files merge into the config before anything reads it.
     settings(),
-    // The model layer: resolve model strings, retry at the transport, price every response.
+    // The model layer: resolve model strings, retry at the transport, price every response,
+    // refuse a request that could pass the spending cap.
     model(),
     retry(),
     pricing(),
+    budget(),
     // Context management: compaction tiers (cheapest first), then cache breakpoints and the
     // cache-break detector, which must see the final request.
     compactionMicro(),

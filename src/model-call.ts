@@ -139,7 +139,12 @@ export async function callModel(run: RunContext, init: ModelRequestInit, options
       if (!recovery?.retry) throw error;
       const next = recovery.request ?? request;
       request =
-        next.model === request.model ? next : await run.kernel.hooks.model.request.promise({ ...base, model: next.model, modelLabel: next.modelLabel }, run);
+        next.model === request.model
+          ? next
+          : await run.kernel.hooks.model.request.promise({ ...base, model: next.model, modelLabel: next.modelLabel }, run).catch((e: unknown) => {
+              // A tap refusing the rebuilt request ends the run in its own words and subtype, as on the first build.
+              throw e instanceof PluginError && e.original instanceof RunEnd ? e.original : e;
+            });
       continue;
     }
     // Charged once, outside the recovery: an answered call is never offered to model.error.

@@ -1,6 +1,7 @@
 /**
- * The pricing plugin's API for other plugins: what a model costs and how large its context
- * window is (compaction reads the window). Lookups follow the run's rules: the run's
+ * The pricing plugin's API for other plugins: what a model costs, how large its context window
+ * is (compaction reads the window) and its output limit where a table declares one (the budget
+ * reads it). Lookups follow the run's rules: the run's
  * `modelPricing` entry wins whole, then `registerPricing()`, then the market snapshot unless
  * `marketPricing: false`.
  */
@@ -27,6 +28,8 @@ export interface PricingApi {
   price(label: string, usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">, options: PricingOptions): Promise<Quote | undefined>;
   /** The context window of `label` in tokens, from the price tables, `registerContextWindow()` or the market. */
   contextWindow(label: string, options: PricingOptions): Promise<number | undefined>;
+  /** The output limit of `label` in tokens, when a price table entry declares one (`maxOutputTokens`). */
+  outputLimit(label: string, options: PricingOptions): number | undefined;
 }
 
 /** The table entry for `label`: the run's first (it wins whole), then the registry. */
@@ -56,6 +59,9 @@ function createPricingApi(): PricingApi {
       if (declared) return declared.value;
       if (options.marketPricing === false) return undefined;
       return (await marketQuote(label, EMPTY_USAGE))?.contextWindow;
+    },
+    outputLimit(label, options) {
+      return tableEntry(label, options)?.pricing.maxOutputTokens;
     },
   };
 }

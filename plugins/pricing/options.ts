@@ -9,6 +9,8 @@ export const ModelPricingSchema = z.strictObject({
   cacheRead: z.number().nonnegative().optional(),
   cacheWrite: z.number().nonnegative().optional(),
   contextWindow: z.number().int().positive().optional(),
+  /** The model's own output limit in tokens (the budget's worst case when `maxTokens` is unset). */
+  maxOutputTokens: z.number().int().positive().optional(),
 });
 export type ModelPricing = z.input<typeof ModelPricingSchema>;
 

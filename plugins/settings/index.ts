@@ -115,6 +115,10 @@ function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: s
   const on = (v: (typeof sandboxes)[number]) => v === true || (typeof v === "object" && v.enabled !== false);
   const sandbox = sandboxes.filter(on).at(-1) ?? sandboxes.at(-1);
   if (options.sandbox === undefined && sandbox !== undefined && declared("sandbox")) out.sandbox = sandbox;
+  for (const key of ["maxBudgetUsd", "maxBudgetTokens"] as const) {
+    const cap = last((f) => f[key]);
+    if (options[key] === undefined && cap !== undefined && declared(key)) out[key] = cap;
+  }
   const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = env;
   return out;

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { PERMISSION_MODES } from "../permissions/api";
 import { sandboxOptions } from "../sandbox/api";
+import { budgetOptions } from "../budget/api";
 
 const rules = z.array(z.string());
 
@@ -20,6 +21,9 @@ export const SettingsFileSchema = z.looseObject({
     .optional(),
   /** The run's `sandbox` option (Claude Code's `sandbox` settings key). */
   sandbox: sandboxOptions.shape.sandbox,
+  /** The run's spending caps (`maxBudgetUsd`, `maxBudgetTokens`). */
+  maxBudgetUsd: budgetOptions.shape.maxBudgetUsd,
+  maxBudgetTokens: budgetOptions.shape.maxBudgetTokens,
   /** Read by the hooks plugin, not here. */
   hooks: z.unknown().optional(),
 });

@@ -160,6 +160,8 @@ describe("the package entry's types", () => {
     retryMaxWaitMs: 3,
     modelPricing: { "acme:*": { input: 1, output: 2 } },
     marketPricing: true,
+    maxBudgetUsd: 3,
+    maxBudgetTokens: 3,
     autoMicrocompact: true,
     microcompactKeepRecent: 3,
     maxContextTokens: 3,

@@ -1,0 +1,133 @@
+/**
+ * `ubiquity:budget`: spending caps checked before money is spent. Before each model request
+ * (`model.request` at the GUARD stage, so it sees the request as it will be sent) the plugin
+ * estimates the request's worst case (estimate.ts) and refuses to send it when what the run has
+ * spent plus that estimate (plus what parallel requests may still spend) would pass
+ * `maxBudgetUsd` or `maxBudgetTokens`: the run ends with `error_max_budget_usd` or
+ * `error_max_budget_tokens` and `result.budget` carries the figures. Spend is counted from the
+ * priced responses (`model.response`), in one ledger per root run: subagents and compaction
+ * summaries count against the same budget, and once a request anywhere in the tree is refused,
+ * every later one is too, so a parent never carries on spending after its subagent hit the cap.
+ * A model with no known price under `maxBudgetUsd` is refused before its first request.
+ */
+import { definePlugin, ERROR_STAGE, REQUEST_STAGE, RunEnd, type ModelRequest, type RunContext } from "../../src/index";
+import { getPricingApi, type PricingResolvedOptions } from "../pricing/api";
+import { budgetOptions, type BudgetResolvedOptions } from "./options";
+import { budgetFlags } from "./cli";
+import { estimateRequest, sentRecord } from "./estimate";
+import { reservedBy, rootOf, runBudget, type RunBudget } from "./ledger";
+import { tokensRefusal, unpricedRefusal, usdRefusal } from "./messages";
+import "./result-fields";
+import type { BudgetReport } from "./result-fields";
+
+export const NAME = "ubiquity:budget";
+
+const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/** The budget plugin. */
+export const budgetPlugin = definePlugin(() => ({
+  name: NAME,
+  options: budgetOptions,
+  flags: budgetFlags,
+  runState: runBudget,
+  apply(kernel, context) {
+    const api = getPricingApi(kernel);
+    const stateOf = (run: RunContext): RunBudget => context.run(run);
+    // The caps are the root run's: a subagent's options never loosen them.
+    const capsOf = (run: RunContext) => {
+      const opts = rootOf(run).options as BudgetResolvedOptions;
+      return { usd: opts.maxBudgetUsd, tokens: opts.maxBudgetTokens };
+    };
+    const pricingOf = (run: RunContext) => {
+      const o = run.options as PricingResolvedOptions;
+      return { modelPricing: o.modelPricing, marketPricing: o.marketPricing };
+    };
+    const isKnown = async (label: string, run: RunContext) => (await api.price(label, NO_USAGE, pricingOf(run))) !== undefined;
+
+    // Every run in the tree shows the shared ledger; a fresh object each time, so a result already emitted never changes.
+    const report = (run: RunContext) => {
+      const caps = capsOf(run);
+      const ledger = stateOf(rootOf(run));
+      const fields: BudgetReport = {
+        ...(caps.usd !== undefined && { maxBudgetUsd: caps.usd }),
+        ...(caps.tokens !== undefined && { maxBudgetTokens: caps.tokens }),
+        spentUsd: ledger.spentUsd,
+        spentTokens: ledger.spentTokens,
+        ...(ledger.refused && { refused: ledger.refused }),
+      };
+      for (let r: RunContext | undefined = run; r; r = r.parent) r.resultFields.budget = { ...fields };
+    };
+
+    const refuse = (run: RunContext, subtype: "error_max_budget_usd" | "error_max_budget_tokens", message: string, refused: BudgetReport["refused"]): never => {
+      const ledger = stateOf(rootOf(run));
+      // The first refusal is the tree's: every later request is refused on its words.
+      ledger.refusal ??= { subtype, message };
+      ledger.refused ??= refused;
+      report(run);
+      throw new RunEnd(message, subtype);
+    };
+
+    // A model with no price cannot be checked: the run (or subagent) does not start.
+    kernel.hooks.session.start.tapPromise(NAME, async (run) => {
+      const caps = capsOf(run);
+      if (caps.usd === undefined && caps.tokens === undefined) return;
+      report(run);
+      if (caps.usd !== undefined && run.modelLabel && !(await isKnown(run.modelLabel, run))) {
+        throw new RunEnd(unpricedRefusal(run.modelLabel, caps.usd, run.parent ? "the subagent's model" : "the model"));
+      }
+    });
+
+    kernel.hooks.model.request.tapPromise({ name: NAME, stage: REQUEST_STAGE.GUARD }, async (request: ModelRequest, run) => {
+      const caps = capsOf(run);
+      if (caps.usd === undefined && caps.tokens === undefined) return request;
+      const root = rootOf(run);
+      const ledger = stateOf(root);
+      // After one refusal anywhere in the tree, nothing more is sent: the run ends on the same words.
+      if (ledger.refusal) throw new RunEnd(ledger.refusal.message, ledger.refusal.subtype);
+      if (caps.usd !== undefined && !(await isKnown(request.modelLabel, run))) {
+        const role = request.purpose === "compact" ? "the compaction model" : request.modelLabel === run.modelLabel ? "the model" : "the model this request would use";
+        throw new RunEnd(unpricedRefusal(request.modelLabel, caps.usd, role));
+      }
+      const estimate = await estimateRequest(request, stateOf(run).sent.get(request.purpose ?? "turn"), caps.usd !== undefined ? { api, options: pricingOf(run) } : undefined);
+      const reserved = reservedBy(ledger, run);
+      const refused = { modelLabel: request.modelLabel, ...(estimate.costUsd !== undefined && { estimateUsd: estimate.costUsd }), estimateTokens: estimate.tokens };
+      if (caps.usd !== undefined && ledger.spentUsd + reserved.usd + (estimate.costUsd ?? 0) > caps.usd) {
+        refuse(run, "error_max_budget_usd", usdRefusal(request.modelLabel, estimate, ledger.spentUsd, reserved.usd, caps.usd), refused);
+      }
+      if (caps.tokens !== undefined && ledger.spentTokens + reserved.tokens + estimate.tokens > caps.tokens) {
+        refuse(run, "error_max_budget_tokens", tokensRefusal(request.modelLabel, estimate, ledger.spentTokens, reserved.tokens, caps.tokens), refused);
+      }
+      ledger.inFlight.set(run, estimate);
+      return request;
+    });
+
+    kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
+      const caps = capsOf(run);
+      if (caps.usd === undefined && caps.tokens === undefined) return;
+      const ledger = stateOf(rootOf(run));
+      ledger.inFlight.delete(run);
+      const { usage } = response;
+      ledger.spentTokens += usage.inputTokens + usage.outputTokens;
+      const quote = await api.price(response.modelLabel, usage, pricingOf(run));
+      if (quote) ledger.spentUsd += quote.costUsd;
+      else if (caps.usd !== undefined) context.warn(`${response.modelLabel} answered but has no known price: its cost is not in the budget; name it in modelPricing`);
+      const sent = sentRecord(response.request, usage);
+      stateOf(run).sent.set(sent.purpose, sent);
+      report(run);
+    });
+
+    // Reached only when no earlier tap recovered the call: it failed for good, its reservation goes.
+    kernel.hooks.model.error.tap({ name: NAME, stage: ERROR_STAGE.FALLBACK + 1000 }, (_info, run) => {
+      stateOf(rootOf(run)).inFlight.delete(run);
+      return undefined;
+    });
+    kernel.hooks.session.end.tap(NAME, (run) => void stateOf(rootOf(run)).inFlight.delete(run));
+  },
+}));
+
+export default budgetPlugin;
+export { estimateRequest, inputTokensOf, ASSUMED_OUTPUT_TOKENS, CACHE_TRUST_MS, type Estimate, type SentRecord } from "./estimate";
+export type { BudgetReport } from "./result-fields";
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -1,0 +1,51 @@
+/**
+ * One ledger per root run: what the run and everything under it (subagents, compaction summaries,
+ * a plugin's own calls) has spent, and what is in flight. A subagent is a child run, so the ledger
+ * lives on the root and every run in the tree checks against it.
+ */
+import type { RunContext } from "../../src/index";
+import type { Estimate, SentRecord } from "./estimate";
+import type { BudgetReport } from "./result-fields";
+
+/** A refusal, kept so every later request in the tree is refused the same way. */
+export interface Refusal {
+  subtype: "error_max_budget_usd" | "error_max_budget_tokens";
+  message: string;
+}
+
+/** The budget plugin's state in one run; the ledger fields are used on the root run only. */
+export interface RunBudget {
+  spentUsd: number;
+  spentTokens: number;
+  /** The worst case of each run's request that is on its way (parallel subagents), by run. */
+  inFlight: Map<RunContext, Estimate>;
+  refusal?: Refusal;
+  /** The refused request's figures, for `result.budget.refused`. */
+  refused?: BudgetReport["refused"];
+  /** What the provider counted for this run's last request of each purpose (a summary never stands for the conversation). */
+  sent: Map<string, SentRecord>;
+}
+
+/** A fresh run state. */
+export function runBudget(): RunBudget {
+  return { spentUsd: 0, spentTokens: 0, inFlight: new Map(), sent: new Map() };
+}
+
+/** The root of `run`'s tree: the run whose options set the caps and whose state holds the ledger. */
+export function rootOf(run: RunContext): RunContext {
+  let r = run;
+  while (r.parent) r = r.parent;
+  return r;
+}
+
+/** What requests in flight elsewhere in the tree may still spend. */
+export function reservedBy(ledger: RunBudget, except: RunContext): { usd: number; tokens: number } {
+  let usd = 0;
+  let tokens = 0;
+  for (const [run, estimate] of ledger.inFlight) {
+    if (run === except) continue;
+    usd += estimate.costUsd ?? 0;
+    tokens += estimate.tokens;
+  }
+  return { usd, tokens };
+}
