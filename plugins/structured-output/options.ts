@@ -18,8 +18,8 @@ export function isZodSchema(value: unknown): value is z.ZodType {
 /** An output schema: a zod schema (code) or a JSON Schema object (code or config files). */
 export const OutputSchemaSchema = z.union([
   z.custom<z.ZodType>(isZodSchema, { message: "expected a zod schema" }),
-  z.record(z.string(), z.unknown()).describe("A JSON Schema the final answer must validate against"),
-]);
+  z.record(z.string(), z.unknown()),
+]).describe("The final answer's shape: a JSON Schema (or a zod schema, in code); the value is in result.structuredOutput");
 export type OutputSchema = z.input<typeof OutputSchemaSchema>;
 
 /** The structured-output plugin's slice of the config schema. */
