@@ -38,7 +38,7 @@ export function compileSchema(schema: OutputSchema): CompiledSchema {
   let validate: ReturnType<AjvJsonSchemaValidator["getValidator"]>;
   try {
     ajv ??= new AjvJsonSchemaValidator();
-    validate = ajv.getValidator(schema as JsonSchemaType);
+    validate = ajv.getValidator(jsonSchema as JsonSchemaType);
   } catch (error) {
     throw new Error(`outputSchema is not a JSON Schema that can be compiled: ${describeError(error)}`);
   }

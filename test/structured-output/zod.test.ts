@@ -131,6 +131,25 @@ describe("a JSON Schema outputSchema", () => {
   });
 });
 
+describe("a JSON Schema that cannot be used", () => {
+  it("ends the run before any request, with an error naming outputSchema", async () => {
+    const model = scriptedModel(["never played"]);
+    const { result } = await runWith("q", { model, outputSchema: { type: "nope" } });
+    expect(result.isError).toBe(true);
+    expect(result.result).toContain("outputSchema is not a JSON Schema that can be compiled");
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it("a $schema line (zod's own draft 2020-12 output, say) is no obstacle", async () => {
+    const model = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input: { n: 1 } }] }]);
+    const schema = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { n: { type: "number" } } };
+    const { result } = await runWith("q", { model, outputSchema: schema });
+    expect(result.structuredOutput).toEqual({ n: 1 });
+    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as { inputSchema: Record<string, unknown> };
+    expect(tool.inputSchema.$schema).toBeUndefined();
+  });
+});
+
 describe("a run without outputSchema", () => {
   it("is offered no StructuredOutput tool, no response format, and its result has no structuredOutput", async () => {
     const model = scriptedModel(["plain"]);
