@@ -48,8 +48,6 @@ interface RunState {
   active?: Active | null;
 }
 
-const optionsOf = (run: RunContext) => run.options as StructuredOutputResolvedOptions;
-
 function guidance(active: Active): string {
   return active.mode === "native"
     ? "# Final answer\nYour final answer — the response in which you call no tool — must be only a JSON value that matches the required response format: no other text, no code fence."
@@ -65,7 +63,7 @@ export const structuredOutputPlugin = definePlugin({
   apply(kernel, context) {
     /** A failed attempt: the words for the model, or (attempts spent) the reason the run ends. */
     const fail = (run: RunContext, active: Active, error: string): { retry: string } | { end: string } => {
-      const max = optionsOf(run).maxStructuredOutputRetries ?? DEFAULT_MAX_STRUCTURED_OUTPUT_RETRIES;
+      const max = (run.options as StructuredOutputResolvedOptions).maxStructuredOutputRetries ?? DEFAULT_MAX_STRUCTURED_OUTPUT_RETRIES;
       active.failures++;
       if (active.failures > max) {
         return { end: `No valid structured output after ${active.failures} attempts (maxStructuredOutputRetries: ${max}); the last one: ${error}` };
@@ -81,13 +79,13 @@ export const structuredOutputPlugin = definePlugin({
     const activeOf = (run: RunContext): Active | undefined => {
       const state = context.run(run) as RunState;
       if (state.active !== undefined) return state.active ?? undefined;
-      const schema = optionsOf(run).outputSchema;
-      if (schema === undefined) {
+      const options = run.options as StructuredOutputResolvedOptions;
+      if (options.outputSchema === undefined) {
         state.active = null;
         return undefined;
       }
-      const compiled = compileSchema(schema);
-      const active: Active = { compiled, mode: chooseMode(optionsOf(run).outputMode, run.model, compiled), failures: 0, accepted: false };
+      const compiled = compileSchema(options.outputSchema);
+      const active: Active = { compiled, mode: chooseMode(options.outputMode, run.model, compiled), failures: 0, accepted: false };
       if (active.mode === "tool") {
         active.tool = new StructuredOutputTool(compiled, (checked: Checked): ToolOutput => {
           if (checked.ok) {
