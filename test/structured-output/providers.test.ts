@@ -32,6 +32,8 @@ describe("an OpenAI-format server: the native response format", () => {
     const [first, second] = bodies();
     expect(first!.text.format).toMatchObject({ type: "json_schema", name: "final_answer" });
     expect(Object.keys(first!.text.format.schema.properties)).toEqual(["city", "population"]);
+    // What OpenAI's strict mode (the provider's default) accepts: every property required, no others.
+    expect(first!.text.format).toMatchObject({ strict: true, schema: { required: ["city", "population"], additionalProperties: false } });
     expect(toolNames(first!)).not.toContain("StructuredOutput");
     expect(toolNames(first!)).toContain("Read"); // the run's tools stay offered alongside the format
     expect(JSON.stringify(second!.input)).toContain("does not match the required output schema");

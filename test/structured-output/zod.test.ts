@@ -103,8 +103,18 @@ describe("the native response format (OpenAI models, or outputMode: native)", ()
 
   it("applies zod's output: a default filled in is in the value", async () => {
     const model = openai([JSON.stringify({ city: "Lyon" })]);
-    const { result } = await runWith("which city?", { model, outputSchema: z.object({ city: z.string(), country: z.string().default("France") }) });
+    const { result } = await runWith("which city?", { model, outputSchema: z.object({ city: z.string(), country: z.string().default("France") }), outputMode: "native" });
     expect(result.structuredOutput).toEqual({ city: "Lyon", country: "France" });
+  });
+
+  it("auto takes the tool for a schema OpenAI's strict mode would refuse (an optional field), or one whose root is no object", async () => {
+    const optional = openai([{ toolCalls: [{ toolName: "StructuredOutput", input: { city: "Lyon" } }] }]);
+    const { result } = await runWith("q", { model: optional, outputSchema: z.object({ city: z.string(), mayor: z.string().optional() }) });
+    expect(result.structuredOutput).toEqual({ city: "Lyon" });
+    expect(optional.requests[0]!.responseFormat).toBeUndefined();
+    const list = openai([{ toolCalls: [{ toolName: "StructuredOutput", input: { value: [1] } }] }]);
+    expect((await runWith("q", { model: list, outputSchema: z.array(z.number()) })).result.structuredOutput).toEqual([1]);
+    expect(list.requests[0]!.responseFormat).toBeUndefined();
   });
 
   it("outputMode overrides the choice both ways", async () => {
