@@ -6,7 +6,7 @@
  * then the run ends with `error_max_structured_output_retries`.
  * - `tool.list`: compile the schema, choose the path, offer the tool (after every filter)
  * - `turn.system`: tell the model how the answer is given
- * - `model.request` (ASSEMBLE): the response format; end the run once the tool accepted a value
+ * - `model.request` (ASSEMBLE): the response format; end a run whose attempts ran out in a tool call
  * - `turn.stop`: check a native answer, or send back a run that answered without the tool
  */
 import { Output, jsonSchema } from "ai";
@@ -38,7 +38,7 @@ interface Active {
   mode: "native" | "tool";
   tool?: StructuredOutputTool;
   failures: number;
-  /** Set when the tool accepted a value: the run ends before its next request. */
+  /** Set when the tool accepted a value (the run ends after that response's calls, `run.finished`). */
   accepted: boolean;
   /** Set when the attempts ran out inside a tool call: the run ends before its next request. */
   exhausted?: string;
@@ -91,6 +91,8 @@ export const structuredOutputPlugin = definePlugin({
           if (checked.ok) {
             active.accepted = true;
             accept(run, checked.value);
+            // The answer is given: the run ends once this response's calls are answered.
+            run.finished = true;
             return { content: "Accepted: this is the final answer. The run ends now." };
           }
           const outcome = fail(run, active, checked.error);
@@ -119,8 +121,6 @@ export const structuredOutputPlugin = definePlugin({
       if ((request.purpose ?? "turn") !== "turn") return request;
       const active = activeOf(run);
       if (!active) return request;
-      // The value was accepted by the tool: nothing is left to ask the model.
-      if (active.accepted) throw new RunEnd("structured output accepted", "success");
       if (active.exhausted) throw new RunEnd(active.exhausted, MAX_RETRIES_SUBTYPE);
       if (active.mode !== "native") return request;
       return { ...request, output: Output.object({ schema: jsonSchema(active.compiled.jsonSchema as Parameters<typeof jsonSchema>[0]), name: "final_answer" }) };

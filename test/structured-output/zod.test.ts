@@ -29,6 +29,15 @@ describe("the StructuredOutput tool (a provider without native output)", () => {
     expect(toolResult?.type === "tool_result" && toolResult.output.isError).toBe(false);
   });
 
+  it("ends the run after the accepting call, also on the last turn maxTurns allows", async () => {
+    const model = scriptedModel([{ text: "Here it is.", toolCalls: [{ toolName: "StructuredOutput", input: good }] }]);
+    const { result } = await runWith("which city?", { model, outputSchema: Answer, maxTurns: 1 });
+    expect(result.subtype).toBe("success");
+    expect(result.structuredOutput).toEqual(good);
+    expect(result.result).toBe("Here it is.");
+    expect(result.numTurns).toBe(1);
+  });
+
   it("sends an invalid value back with the schema's error; the corrected one is taken", async () => {
     const model = scriptedModel([
       { toolCalls: [{ toolName: "StructuredOutput", input: { city: "Lyon", population: -3 } }] },
@@ -59,6 +68,14 @@ describe("the StructuredOutput tool (a provider without native output)", () => {
     expect(result.result).toContain("after 3 attempts (maxStructuredOutputRetries: 2)");
     expect(result.structuredOutput).toBeUndefined();
     expect(model.requests).toHaveLength(3);
+  });
+
+  it("runs under every permission mode, also plan and dontAsk with allowedTools that do not name it", async () => {
+    for (const extra of [{ permissionMode: "plan" as const }, { permissionMode: "dontAsk" as const, allowedTools: ["Read"] }]) {
+      const model = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input: good }] }]);
+      const { result } = await runWith("which city?", { model, outputSchema: Answer, ...extra });
+      expect(result.structuredOutput, JSON.stringify(extra)).toEqual(good);
+    }
   });
 
   it("wraps a schema whose root is no object as { value } and gives back the bare value", async () => {
