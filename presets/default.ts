@@ -30,6 +30,7 @@ import skills from "../plugins/skills/index";
 import memory from "../plugins/memory/index";
 import hooks from "../plugins/hooks/index";
 import sandbox from "../plugins/sandbox/index";
+import structuredOutput from "../plugins/structured-output/index";
 import type { SettingsOptions } from "../plugins/settings/index";
 import type { ModelOptions } from "../plugins/model/index";
 import type { RetryOptions } from "../plugins/retry/index";
@@ -49,6 +50,7 @@ import type { McpOptions } from "../plugins/mcp/index";
 import type { AgentsOptions } from "../plugins/agents/index";
 import type { SkillsOptions } from "../plugins/skills/index";
 import type { MemoryOptions } from "../plugins/memory/index";
+import type { StructuredOutputOptions } from "../plugins/structured-output/index";
 
 /**
  * Every option of the default product: the kernel's own and each listed plugin's slice (the
@@ -73,7 +75,8 @@ export type DefaultOptions = KernelOptions &
   McpOptions &
   AgentsOptions &
   SkillsOptions &
-  MemoryOptions;
+  MemoryOptions &
+  StructuredOutputOptions;
 
 export default definePreset({
   name: "ubiquity:default",
@@ -116,5 +119,7 @@ export default definePreset({
     agents(),
     skills(),
     memory(),
+    // The answer's shape: last, so its tool survives every tool.list filter (a subagent's included).
+    structuredOutput(),
   ],
 });

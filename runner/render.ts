@@ -25,6 +25,15 @@ export function formatToolUse(m: Pick<ToolUseMessage, "toolName" | "toolInput">)
   return `${m.toolName}(${args})`;
 }
 
+/** True when `text` is the JSON of `value` (a structured answer given as text). */
+function sameJson(text: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}
+
 /** `ok, 12 lines` / `error: message`: the status of a tool result on one line. */
 export function formatToolResult(m: Pick<ToolResultMessage, "output">): string {
   const { content, isError } = m.output;
@@ -78,6 +87,8 @@ export class TextRenderer {
   #waitShown = false;
   /** Tool calls whose line is on screen already (printed ahead of their approval question). */
   #shown = new Set<string>();
+  /** The last assistant text shown, so a result's structured value already printed as that text is not printed twice. */
+  #lastText = "";
   constructor(
     private readonly sink: RenderSink,
     private readonly streaming: boolean,
@@ -139,6 +150,7 @@ export class TextRenderer {
         }
         break;
       case "assistant":
+        if (m.text) this.#lastText = m.text;
         if (!this.#streamedThisTurn && m.text) {
           this.sink.out(m.text.endsWith("\n") ? m.text : `${m.text}\n`);
         }
@@ -163,6 +175,7 @@ export class TextRenderer {
         break;
       case "result":
         this.#endLine();
+        if (m.structuredOutput !== undefined && !sameJson(this.#lastText, m.structuredOutput)) this.sink.out(`${JSON.stringify(m.structuredOutput)}\n`);
         if (m.isError) this.sink.info(this.style.error(`error (${m.subtype}): ${withoutKernelTerms(m.result)}`));
         this.sink.info(this.style.dim(formatSummary(m)));
         break;

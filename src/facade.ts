@@ -13,6 +13,8 @@ import { runSummon } from "./summon";
 import type { UbiquityConfig as KernelConfig } from "./config/schema";
 import type { ConfigEnv } from "./kernel";
 import type { DefaultOptions } from "../presets/default";
+import type { output, ZodType } from "zod";
+import type { StructuredMessage } from "../plugins/structured-output/options";
 
 /** Every option of a run with the default preset: the kernel's and each built-in plugin's slice. */
 export type Options = DefaultOptions;
@@ -34,6 +36,7 @@ export type { McpServerConfig } from "../plugins/mcp/options";
 export type { SandboxOption } from "../plugins/sandbox/options";
 export type { AgentDefinition } from "../plugins/agents/options";
 export type { ModelPricing } from "../plugins/pricing/options";
+export type { OutputMode, OutputSchema, StructuredMessage, StructuredResultMessage } from "../plugins/structured-output/options";
 
 /** The default preset (every built-in plugin, in canonical order). */
 export async function defaultPreset(): Promise<Preset> {
@@ -61,8 +64,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfi
 /**
  * Run an agent: yields `system/init` first, then the conversation, and always a `result` last.
  * With no `presets` the default preset applies; `plugins` are added after it (a same-name plugin
- * replaces a built-in in place).
+ * replaces a built-in in place). With a zod `outputSchema`, the result's `structuredOutput` has
+ * the schema's output type (a JSON Schema gives `unknown`).
  */
+export function summon<S extends ZodType>(prompt: string, options: SummonOptions & { outputSchema: S }): AsyncGenerator<StructuredMessage<output<S>>>;
+export function summon(prompt: string, options?: SummonOptions): AsyncGenerator<Message>;
 export function summon(prompt: string, options: SummonOptions = {}): AsyncGenerator<Message> {
   if (typeof prompt !== "string") throw new TypeError(`summon(prompt, options): prompt must be a string, got ${typeof prompt}`);
   if (typeof options !== "object" || options === null) throw new TypeError("summon(prompt, options): options must be an object");

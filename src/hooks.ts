@@ -12,7 +12,7 @@ import {
   SyncHook,
   SyncWaterfallHook,
 } from "tapable";
-import type { LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from "ai";
+import type { LanguageModel, ModelMessage, OutputInterface, SystemModelMessage, ToolSet } from "ai";
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import type { Tool, ToolContext } from "./tool";
@@ -105,6 +105,8 @@ export interface ModelRequest {
   temperature?: number;
   providerOptions?: Record<string, Record<string, unknown>>;
   headers?: Record<string, string>;
+  /** The AI SDK's output specification (`Output.object(...)`): the response format the provider is asked to keep. */
+  output?: OutputInterface;
   /** 1-based index of the model call in the run. */
   call: number;
 }

@@ -130,6 +130,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
         // usage.toolCalls counts in the funnel; the model's requests were counted by callModel
         run.history.push({ role: "tool", content: outcomes.map((o) => o.part) });
         await hooks.turn.end.promise({ turn: run.numTurns, assistant, toolResults: outcomes.map((o) => o.message) }, run);
+        if (run.finished) break;
         continue;
       }
       await hooks.turn.end.promise({ turn: run.numTurns, assistant, toolResults: [] }, run);

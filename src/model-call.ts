@@ -199,6 +199,7 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
     temperature: request.temperature,
     providerOptions: request.providerOptions as never,
     headers: request.headers,
+    output: request.output,
     onError: ({ error }) => {
       streamError ??= error;
     },

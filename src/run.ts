@@ -46,6 +46,8 @@ export interface RunContext {
   numTurns: number;
   /** Set when a handler asked to end the run (`interrupt: true`). */
   interrupted?: string;
+  /** Set by a plugin to end the run successfully once the current response's tool calls are answered (its last tool gave the answer). */
+  finished?: boolean;
   /** Per-run slots: each plugin's `context.run(run)` lives here; code without a plugin context keys its own slot with a private symbol. */
   readonly state: Map<unknown, unknown>;
   /** Facts for `system/init`'s `extra`, keyed by feature (e.g. `mcpServers`); fill it at `session.start`. */

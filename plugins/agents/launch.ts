@@ -87,5 +87,8 @@ export async function runSubagent(
     totalCostUsd: result.totalCostUsd,
   };
   if (result.isError) return { content: `Agent ${type} did not finish (${result.subtype}): ${result.result}`, isError: true, metadata };
+  // A definition with an outputSchema answers with its validated value, as JSON.
+  const structured = (result as { structuredOutput?: unknown }).structuredOutput;
+  if (structured !== undefined) return { content: JSON.stringify(structured), metadata: { ...metadata, structuredOutput: structured } };
   return { content: result.result || `Agent ${type} finished without a reply.`, metadata };
 }

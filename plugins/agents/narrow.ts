@@ -39,6 +39,8 @@ export function subagentOptions(options: ResolvedOptions, definition: AgentDefin
     permissionMode: narrowMode(permissionModeOf(parent), definition.permissionMode),
     // Deny rules only ever take away, so adding the definition's is safe (and enforces rule forms like `Bash(rm *)`).
     disallowedTools: denied.length ? [...(parent.disallowedTools ?? []), ...denied] : parent.disallowedTools,
+    // The answer's shape is the definition's own: the parent's outputSchema is for the parent's answer.
+    outputSchema: definition.outputSchema,
   });
 }
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ModelSchema, SourcesSchema, type ResolvedOptions } from "../../src/index";
 import { PERMISSION_MODES } from "../permissions/api";
 import { settingsOptions } from "../settings/api";
+import { OutputSchemaSchema } from "../structured-output/api";
 
 /** A subagent definition. */
 export const AgentDefinitionSchema = z.strictObject({
@@ -14,6 +15,8 @@ export const AgentDefinitionSchema = z.strictObject({
   skills: z.array(z.string()).optional(),
   maxTurns: z.number().int().positive().optional(),
   permissionMode: z.enum(PERMISSION_MODES).optional(),
+  /** The shape of its final answer (a JSON Schema, or zod in code): the Agent tool then returns that JSON. */
+  outputSchema: OutputSchemaSchema.optional(),
 });
 export type AgentDefinition = z.input<typeof AgentDefinitionSchema>;
 

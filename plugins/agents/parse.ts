@@ -34,6 +34,19 @@ function parseMaxTurns(value: unknown): number | undefined {
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
+/** An `outputSchema` field: a YAML mapping, or JSON text of an object. */
+function parseSchema(value: unknown): Record<string, unknown> | undefined {
+  let data = value;
+  if (typeof value === "string") {
+    try {
+      data = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+}
+
 /** Parse an agent file's text; `stem` (the file name without `.md`) is the default name. */
 export function parseAgentFile(text: string, stem: string): ParsedAgent {
   const split = splitFrontmatter(text);
@@ -70,5 +83,10 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
     if (PERMISSION_MODES.includes(data.permissionMode as PermissionMode)) definition.permissionMode = data.permissionMode as PermissionMode;
     else dropped.push("permissionMode");
   }
-  return { ok: true, name, definition, dropped };
+  if ("outputSchema" in data) {
+    const schema = parseSchema(data.outputSchema);
+    if (schema) definition.outputSchema = schema;
+    else dropped.push("outputSchema");
+  }
+    return { ok: true, name, definition, dropped };
 }

@@ -40,3 +40,13 @@ const lines: string[] = [];
 for await (const message of summon("shout hello", options)) lines.push(describe(message));
 console.log(lines.join("\n"));
 if (!lines.includes("tool_result Shout: HELLO") || !lines.at(-1)?.startsWith("result success")) process.exit(1);
+
+// Structured output: a zod outputSchema types result.structuredOutput (tsc above fails if it is `unknown`).
+const Shouted = z.object({ shouted: z.string() });
+const answering = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input: { shouted: "HELLO" } }] }]);
+let shouted: string | undefined;
+for await (const message of summon("shout hello as JSON", { model: answering, outputSchema: Shouted, persistSession: false })) {
+  if (message.type === "result") shouted = message.structuredOutput?.shouted;
+}
+console.log(`structuredOutput.shouted: ${shouted}`);
+if (shouted !== "HELLO") process.exit(1);

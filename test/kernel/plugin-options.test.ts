@@ -198,6 +198,9 @@ describe("the package entry's types", () => {
     skillSources: ["user"],
     memory: ["x"],
     memorySources: ["user"],
+    outputSchema: { type: "object" },
+    outputMode: "tool",
+    maxStructuredOutputRetries: 3,
     } satisfies UbiquityConfig);
     const options: Options = { model: every.model, permissionMode: every.permissionMode, mcpServers: every.mcpServers, hooks: every.hooks };
     expect(Object.keys(options)).toHaveLength(4);

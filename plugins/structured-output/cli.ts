@@ -1,0 +1,34 @@
+/** What the structured-output plugin adds to the `ubiquity` runner: `run --output-schema <file>`. */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describeError, UsageError, type RunFlag } from "../../src/index";
+
+/** Read a JSON Schema file for `--output-schema` (the user's own file: trust does not apply). */
+export function readSchemaFile(spec: string): Record<string, unknown> {
+  const path = resolve(spec);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`--output-schema ${spec}: cannot read the file (${describeError(error)})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--output-schema ${path}: not valid JSON (${describeError(error)})`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new UsageError(`--output-schema ${path}: expected a JSON Schema object`);
+  return data as Record<string, unknown>;
+}
+
+/** `run --output-schema`. */
+export const structuredOutputFlags: Record<string, RunFlag> = {
+  "output-schema": {
+    type: "string",
+    value: "<file>",
+    group: "Prompt and output",
+    description: "A JSON Schema file: the final answer is a JSON value that validates (in the result's structuredOutput)",
+    apply: (o, v) => void (o.outputSchema = readSchemaFile(String(v))),
+  },
+};
