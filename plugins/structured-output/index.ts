@@ -11,8 +11,8 @@
  */
 import { Output, jsonSchema } from "ai";
 import { definePlugin, REQUEST_STAGE, RunEnd, SYSTEM_STAGE, type RunContext, type ToolOutput } from "../../src/index";
-import { structuredOutputOptions, type StructuredOutputResolvedOptions } from "./options";
-import { checkText, compileSchema, type Checked, type CompiledSchema } from "./schema";
+import { isZodSchema, structuredOutputOptions, type StructuredOutputResolvedOptions } from "./options";
+import { checkText, compileSchema, loadJsonSchemaValidator, type Checked, type CompiledSchema } from "./schema";
 import { chooseMode } from "./mode";
 import { STRUCTURED_OUTPUT_TOOL, StructuredOutputTool } from "./tool";
 import { structuredOutputFlags } from "./cli";
@@ -107,7 +107,10 @@ export const structuredOutputPlugin = definePlugin({
       return active;
     };
 
-    kernel.hooks.tool.list.tap(NAME, (tools, run) => {
+    kernel.hooks.tool.list.tapPromise(NAME, async (tools, run) => {
+      // The first hook of a run: a JSON Schema's validator is loaded here, only when one is given.
+      const { outputSchema } = run.options as StructuredOutputResolvedOptions;
+      if (outputSchema !== undefined && !isZodSchema(outputSchema)) await loadJsonSchemaValidator();
       const active = activeOf(run);
       return active?.tool ? [...tools.filter((t) => t.name !== STRUCTURED_OUTPUT_TOOL), active.tool] : tools;
     });

@@ -5,7 +5,7 @@
  * ajv validator the MCP SDK ships, so no second validator is installed.
  */
 import { z } from "zod";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation";
 import { describeError } from "../../src/index";
 import { isZodSchema, type JsonSchemaObject, type OutputSchema } from "./options";
@@ -24,7 +24,13 @@ export interface CompiledSchema {
   check(value: unknown): Checked;
 }
 
+let Validator: typeof AjvJsonSchemaValidator | undefined;
 let ajv: AjvJsonSchemaValidator | undefined;
+
+/** Load the JSON Schema validator (ajv, through the MCP SDK) before `compileSchema` meets a JSON Schema: a run without one never loads it. */
+export async function loadJsonSchemaValidator(): Promise<void> {
+  Validator ??= (await import("@modelcontextprotocol/sdk/validation/ajv")).AjvJsonSchemaValidator;
+}
 
 /** Compile `schema`; throws a clear error for a JSON Schema ajv cannot compile. */
 export function compileSchema(schema: OutputSchema): CompiledSchema {
@@ -38,8 +44,9 @@ export function compileSchema(schema: OutputSchema): CompiledSchema {
   }
   const { $schema: _drop, ...jsonSchema } = schema;
   let validate: ReturnType<AjvJsonSchemaValidator["getValidator"]>;
+  if (!Validator) throw new Error("the JSON Schema validator is not loaded (await loadJsonSchemaValidator() first)");
   try {
-    ajv ??= new AjvJsonSchemaValidator();
+    ajv ??= new Validator();
     validate = ajv.getValidator(jsonSchema as JsonSchemaType);
   } catch (error) {
     throw new Error(`outputSchema is not a JSON Schema that can be compiled: ${describeError(error)}`);
