@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { storageRoot } from "../_kits/storage/index";
-import { SessionNotFoundError, SessionStore, type StoredSession } from "../sessions/store";
+import { SessionNotFoundError, SessionStore, type StoredSession } from "../sessions/index";
 import { rewindTo, type RewindResult } from "./rewind";
 import { ShadowStore, storeDirFor, type StoredCheckpoint } from "./store";
 

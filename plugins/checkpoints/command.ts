@@ -9,8 +9,8 @@ import { createInterface } from "node:readline/promises";
 import { relative, resolve } from "node:path";
 import { UsageError, type CommandIO, type PluginCommand } from "../../src/index";
 import { storageRoot } from "../_kits/storage/index";
-import { SessionStore } from "../sessions/store";
-import type { SessionsOptions } from "../sessions/options";
+import { SessionStore } from "../sessions/index";
+import type { SessionsOptions } from "../sessions/index";
 import { listCheckpoints, rewindConversation, rewindFiles, type CheckpointInfo, type RewindResult } from "./api";
 
 /** The plan (or the outcome) as a person reads it; paths relative to `cwd` where they are inside it. */

@@ -10,7 +10,6 @@ import { existsSync } from "node:fs";
 import { definePlugin, isInside, PERMISSION_STAGE, resolveReal, type Kernel, type PluginContext, type RunContext } from "../../src/index";
 import type { ToolCall } from "../../src/index";
 import { warn } from "../_kits/sources/index";
-import "../sessions/events";
 import { checkpointSettings, checkpointsOptions, type CheckpointsResolvedOptions } from "./options";
 import { holdRunLock, releaseRunLock } from "./lock";
 import { ShadowStore, storeDirFor } from "./store";
