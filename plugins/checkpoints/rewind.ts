@@ -10,7 +10,7 @@ import { lstatSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { activeRuns } from "./lock";
-import { safeRemove, safeWrite, UnsafePathError } from "./safe-fs";
+import { safeParent, safeRemove, safeWrite, UnsafePathError } from "./safe-fs";
 import { ShadowStore, type NotCovered, type StoredCheckpoint } from "./store";
 
 /** What a rewind does to one file. */
@@ -55,6 +55,12 @@ function refuseIfActive(store: string, roots: readonly string[]): void {
   throw new ActiveRunError(`a run is active in ${roots.join(", ")} (${who}): rewinding now would race its writes; wait for it to end, or stop it, then rewind`);
 }
 
+/** True when `rel` exists in the folder, looked at without following a symlink out of it. */
+function onDisk(realRoot: string, rel: string): boolean {
+  const parent = safeParent(realRoot, rel, false);
+  return parent !== undefined && lstatSync(join(parent, rel.slice(rel.lastIndexOf("/") + 1)), { throwIfNoEntry: false }) !== undefined;
+}
+
 interface Planned extends FileChange {
   root: string;
   realRoot: string;
@@ -87,15 +93,26 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
         refused.push({ path: root, action: "restored", reason: `${root} no longer exists` });
         continue;
       }
-      for (const d of await shadow.diff(checkpoint.commit, current.commit, i)) {
+      const diff = await shadow.diff(checkpoint.commit, current.commit, i);
+      // Paths the rewind removes: a symlink among them goes before anything is restored beneath it.
+      const removed = new Set(diff.filter((d) => d.status === "A").map((d) => d.path));
+      const underRemoved = (rel: string) => rel.split("/").slice(0, -1).some((_, k, parts) => removed.has(parts.slice(0, k + 1).join("/")));
+      for (const d of diff) {
         const path = join(root, d.path);
         if (d.mode === "160000") continue; // a nested repository's pointer: never ours to write
         if (d.status === "A") {
           // Not in the checkpoint: created after it, unless the checkpoint skipped it (too large then).
           if (!skippedBefore.has(path)) planned.push({ path, action: "removed", root, realRoot, rel: d.path });
         } else if (d.status === "D") {
+          let there: boolean;
+          try {
+            there = !underRemoved(d.path) && onDisk(realRoot, d.path);
+          } catch (error) {
+            refused.push({ path, action: "recreated", reason: (error as Error).message });
+            continue;
+          }
           // Only in the checkpoint. Still on disk means it is now skipped (too large, ignored): not backed up, so left alone.
-          if (skippedNow.has(path) || lstatSync(path, { throwIfNoEntry: false })) {
+          if (skippedNow.has(path) || there) {
             if (!notCovered.has(path)) notCovered.set(path, { path, reason: "ignored" });
           } else planned.push({ path, action: "recreated", root, realRoot, rel: d.path, blob: d.blob, mode: d.mode });
         } else planned.push({ path, action: "restored", root, realRoot, rel: d.path, blob: d.blob, mode: d.mode });

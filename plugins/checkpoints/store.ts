@@ -119,12 +119,29 @@ export class ShadowStore {
     const add: string[] = [];
     const drop: string[] = [];
     const notCovered: NotCovered[] = [];
+    // A path under a symlinked folder is not in the folder at all (lstat would follow the link out).
+    const linked = new Map<string, boolean>();
+    const underLink = (path: string): boolean => {
+      const at = path.lastIndexOf("/");
+      if (at < 0) return false;
+      const parent = path.slice(0, at);
+      let known = linked.get(parent);
+      if (known === undefined) {
+        known = underLink(parent) || lstatSync(join(root, parent), { throwIfNoEntry: false })?.isSymbolicLink() === true;
+        linked.set(parent, known);
+      }
+      return known;
+    };
     for (const path of listed) {
       if (path.endsWith("/")) {
         notCovered.push({ path: join(root, path.slice(0, -1)), reason: "nested-repository" });
         continue;
       }
       const full = join(root, path);
+      if (underLink(path)) {
+        drop.push(path);
+        continue;
+      }
       let info;
       try {
         info = lstatSync(full);
@@ -149,7 +166,7 @@ export class ShadowStore {
     }
     const z = (paths: string[]) => `${paths.join("\0")}\0`;
     if (drop.length) await this.#git(root, ["update-index", "-z", "--force-remove", "--stdin"], z(drop));
-    if (add.length) await this.#git(root, ["update-index", "-z", "--add", "--remove", "--stdin"], z(add));
+    if (add.length) await this.#git(root, ["update-index", "-z", "--add", "--remove", "--replace", "--stdin"], z(add));
     const tree = (await this.#git(root, ["write-tree"])).toString("utf8").trim();
     return { tree, notCovered };
   }
