@@ -31,7 +31,8 @@ export function formatRewind(result: RewindResult, cwd: string): string {
   return `${lines.join("\n")}\n`;
 }
 
-function formatList(checkpoints: CheckpointInfo[], sessionId: string): string {
+/** The list of checkpoints as a person reads it. */
+export function formatList(checkpoints: CheckpointInfo[], sessionId: string): string {
   if (checkpoints.length === 0) return `Session ${sessionId} has no checkpoints (were checkpoints on? the terminal mode turns them on; elsewhere set checkpoints: true).\n`;
   const lines = [`Checkpoints of session ${sessionId} (rewind with --to <uuid>):`];
   for (const c of checkpoints) lines.push(`  ${c.messageUuid}  ${c.createdAt.replace("T", " ").slice(0, 19)}  ${(c.prompt ?? "").replace(/\s+/g, " ").slice(0, 60)}`);

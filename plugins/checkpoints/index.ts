@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { definePlugin, isInside, PERMISSION_STAGE, resolveReal, type Kernel, type PluginContext, type RunContext } from "../../src/index";
 import type { ToolCall } from "../../src/index";
 import { warn } from "../_kits/sources/index";
+import { storageRoot } from "../_kits/storage/index";
 import { checkpointSettings, checkpointsOptions, type CheckpointsResolvedOptions } from "./options";
 import { holdRunLock, releaseRunLock } from "./lock";
 import { ShadowStore, storeDirFor } from "./store";
@@ -48,6 +49,12 @@ const key = (sessionId: string, agentId: string | undefined, toolUseId: string) 
 function foldersOf(run: RunContext): string[] {
   const real = [...new Set(run.roots.map((r) => resolveReal(r) ?? r))].filter((r) => existsSync(r));
   return real.filter((r) => !real.some((o) => o !== r && isInside(o, r)));
+}
+
+/** Ubiquity's own stores (checkpoints, sessions, todos): never snapshotted, even inside a permitted folder. */
+function storesOf(run: RunContext, dir: string | undefined): string[] {
+  const o = run.options as { sessionDir?: string; todoDir?: string };
+  return [storageRoot(dir, run.cwd, "checkpoints"), storageRoot(o.sessionDir, run.cwd, "sessions"), storageRoot(o.todoDir, run.cwd, "todos")].map((p) => resolveReal(p) ?? p);
 }
 
 /** The main run and the assistant message a call belongs to: a subagent's call counts for the parent's turn that started it. */
@@ -118,7 +125,7 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
           pending = (async () => {
             const store = new ShadowStore(storeDirFor(top.cwd, settings.dir));
             const promptUuid = context.state.prompts.get(top.sessionId);
-            const checkpoint = await store.snapshot(foldersOf(top), settings.maxBytes, {
+            const checkpoint = await store.snapshot(foldersOf(top), { maxBytes: settings.maxBytes, exclude: storesOf(top, settings.dir) }, {
               sessionId: top.sessionId,
               messageUuid: uuid,
               ...(promptUuid ? { promptUuid } : {}),
@@ -143,3 +150,4 @@ export default checkpointsPlugin;
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
+export { chatRewind, type ChatRewindContext } from "./chat";

@@ -75,7 +75,7 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
   refuseIfActive(shadow.dir, checkpoint.roots);
   return shadow.exclusive(async () => {
     const now = new Date().toISOString();
-    const current = await shadow.commitState(checkpoint.roots, checkpoint.maxBytes, { sessionId: checkpoint.sessionId, messageUuid: "rewound", createdAt: now });
+    const current = await shadow.commitState(checkpoint.roots, { maxBytes: checkpoint.maxBytes, exclude: checkpoint.exclude ?? [] }, { sessionId: checkpoint.sessionId, messageUuid: "rewound", createdAt: now });
     const skippedBefore = new Set(checkpoint.notCovered.map((n) => n.path));
     const skippedNow = new Set(current.meta.notCovered.map((n) => n.path));
     const notCovered = new Map<string, NotCovered>();

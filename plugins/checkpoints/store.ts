@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, openSync, readSync, closeSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { isInside } from "../../src/index";
 import { projectSlug, storageRoot } from "../_kits/storage/index";
 import { git, GitError, nulList, type GitPlace } from "./git";
 import { BINARY_MAX_BYTES } from "./options";
@@ -37,6 +38,17 @@ export interface CheckpointMeta {
   notCovered: NotCovered[];
   /** The size limit the snapshot applied (a rewind snapshots the current state with the same). */
   maxBytes: number;
+  /** Folders never snapshotted (the stores themselves when they lie inside a permitted folder), absolute. */
+  exclude: string[];
+}
+
+/** What a snapshot is asked to record beside the state. */
+export type SnapshotMeta = Omit<CheckpointMeta, "roots" | "notCovered" | "maxBytes" | "exclude">;
+
+/** How a snapshot reads the folders. */
+export interface SnapshotRules {
+  maxBytes: number;
+  exclude: readonly string[];
 }
 
 /** One checkpoint as stored. */
@@ -113,9 +125,10 @@ export class ShadowStore {
   }
 
   /** Bring one folder's index up to date with the folder; resolves to its tree and what it skipped. */
-  async #snapshotRoot(root: string, maxBytes: number): Promise<{ tree: string; notCovered: NotCovered[] }> {
+  async #snapshotRoot(root: string, { maxBytes, exclude }: SnapshotRules): Promise<{ tree: string; notCovered: NotCovered[] }> {
     // Untracked (not ignored) and changed files only: unchanged ones keep their index entry.
     const listed = new Set(nulList(await this.#git(root, ["ls-files", "-z", "--others", "--modified", "--exclude-standard"])));
+    const skip = exclude.filter((e) => isInside(root, e) && e !== root).map((e) => `${relative(root, e)}/`);
     const add: string[] = [];
     const drop: string[] = [];
     const notCovered: NotCovered[] = [];
@@ -133,6 +146,7 @@ export class ShadowStore {
       return known;
     };
     for (const path of listed) {
+      if (skip.some((prefix) => path.startsWith(prefix) || `${path}/` === prefix)) continue; // never added, so never in a tree
       if (path.endsWith("/")) {
         notCovered.push({ path: join(root, path.slice(0, -1)), reason: "nested-repository" });
         continue;
@@ -172,25 +186,25 @@ export class ShadowStore {
   }
 
   /** The current state of `roots` as a commit carrying `meta` (not yet under a ref). */
-  async commitState(roots: readonly string[], maxBytes: number, meta: Omit<CheckpointMeta, "roots" | "notCovered" | "maxBytes">): Promise<{ commit: string; meta: CheckpointMeta }> {
+  async commitState(roots: readonly string[], rules: SnapshotRules, meta: SnapshotMeta): Promise<{ commit: string; meta: CheckpointMeta }> {
     await this.init();
     const trees: string[] = [];
     const notCovered: NotCovered[] = [];
     for (const root of roots) {
-      const snap = await this.#snapshotRoot(root, maxBytes);
+      const snap = await this.#snapshotRoot(root, rules);
       trees.push(snap.tree);
       notCovered.push(...snap.notCovered);
     }
     const top = (await this.#git(undefined, ["mktree", "-z"], trees.map((t, i) => `040000 tree ${t}\t${i}\0`).join(""))).toString("utf8").trim();
-    const full: CheckpointMeta = { ...meta, roots: [...roots], notCovered, maxBytes };
+    const full: CheckpointMeta = { ...meta, roots: [...roots], notCovered, maxBytes: rules.maxBytes, exclude: [...rules.exclude] };
     const commit = (await this.#git(undefined, ["commit-tree", top, "-m", JSON.stringify(full)])).toString("utf8").trim();
     return { commit, meta: full };
   }
 
   /** Take a checkpoint: the state of `roots`, kept under the ref of its session and message. */
-  async snapshot(roots: readonly string[], maxBytes: number, meta: Omit<CheckpointMeta, "roots" | "notCovered" | "maxBytes">): Promise<StoredCheckpoint> {
+  async snapshot(roots: readonly string[], rules: SnapshotRules, meta: SnapshotMeta): Promise<StoredCheckpoint> {
     return this.exclusive(async () => {
-      const { commit, meta: full } = await this.commitState(roots, maxBytes, meta);
+      const { commit, meta: full } = await this.commitState(roots, rules, meta);
       await this.#git(undefined, ["update-ref", refOf(meta.sessionId, meta.messageUuid), commit]);
       return { ...full, commit, store: this.dir };
     });
