@@ -6,12 +6,13 @@
  * the store, so a snapshot with nothing changed costs git's stat pass, not a re-hash.
  */
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, openSync, readSync, closeSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, openSync, readSync, closeSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isInside } from "../../src/index";
 import { projectSlug, storageRoot } from "../_kits/storage/index";
 import { git, GitError, nulList, type GitPlace } from "./git";
 import { BINARY_MAX_BYTES } from "./options";
+import { writeCommit, writeRef, writeRootsTree } from "./objects";
 
 /** Why a file is not in a checkpoint (a rewind leaves it alone). */
 export type NotCoveredReason = "ignored" | "too-large" | "binary" | "nested-repository" | "special-file";
@@ -78,6 +79,15 @@ function isBinary(path: string): boolean {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An index file's identity on disk: another process that rewrote it changes it. */
+function stampOf(path: string): string {
+  const info = statSync(path, { throwIfNoEntry: false, bigint: true });
+  return info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : "";
+}
+
+// The tree each index file was last written as, by this process.
+const trees = new Map<string, { tree: string; stamp: string }>();
 
 // Snapshots of one store in this process run one at a time (they share index files).
 const queues = new Map<string, Promise<unknown>>();
@@ -181,7 +191,12 @@ export class ShadowStore {
     const z = (paths: string[]) => `${paths.join("\0")}\0`;
     if (drop.length) await this.#git(root, ["update-index", "-z", "--force-remove", "--stdin"], z(drop));
     if (add.length) await this.#git(root, ["update-index", "-z", "--add", "--remove", "--replace", "--stdin"], z(add));
+    // Nothing changed and the index is as this process left it: its tree is the one written last time.
+    const index = this.#place(root).indexFile!;
+    const known = trees.get(index);
+    if (drop.length === 0 && add.length === 0 && known && known.stamp === stampOf(index)) return { tree: known.tree, notCovered };
     const tree = (await this.#git(root, ["write-tree"])).toString("utf8").trim();
+    trees.set(index, { tree, stamp: stampOf(index) });
     return { tree, notCovered };
   }
 
@@ -195,9 +210,9 @@ export class ShadowStore {
       trees.push(snap.tree);
       notCovered.push(...snap.notCovered);
     }
-    const top = (await this.#git(undefined, ["mktree", "-z"], trees.map((t, i) => `040000 tree ${t}\t${i}\0`).join(""))).toString("utf8").trim();
+    const top = writeRootsTree(this.dir, trees);
     const full: CheckpointMeta = { ...meta, roots: [...roots], notCovered, maxBytes: rules.maxBytes, exclude: [...rules.exclude] };
-    const commit = (await this.#git(undefined, ["commit-tree", top, "-m", JSON.stringify(full)])).toString("utf8").trim();
+    const commit = writeCommit(this.dir, top, JSON.stringify(full));
     return { commit, meta: full };
   }
 
@@ -205,20 +220,20 @@ export class ShadowStore {
   async snapshot(roots: readonly string[], rules: SnapshotRules, meta: SnapshotMeta): Promise<StoredCheckpoint> {
     return this.exclusive(async () => {
       const { commit, meta: full } = await this.commitState(roots, rules, meta);
-      await this.#git(undefined, ["update-ref", refOf(meta.sessionId, meta.messageUuid), commit]);
+      writeRef(this.dir, refOf(meta.sessionId, meta.messageUuid), commit);
       return { ...full, commit, store: this.dir };
     });
   }
 
   /** Keep `commit` under `ref` (the state a rewind replaced). */
   async keep(ref: string, commit: string): Promise<void> {
-    await this.#git(undefined, ["update-ref", ref, commit]);
+    writeRef(this.dir, ref, commit);
   }
 
   /** A checkpoint's metadata, from its commit. */
   async read(commit: string): Promise<StoredCheckpoint> {
     const text = (await this.#git(undefined, ["cat-file", "commit", commit])).toString("utf8");
-    const body = text.slice(text.indexOf("\n\n") + 2);
+    const body = text.slice(text.indexOf("\n\n") + 2).trimEnd();
     return { ...(JSON.parse(body) as CheckpointMeta), commit, store: this.dir };
   }
 

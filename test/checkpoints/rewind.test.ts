@@ -2,6 +2,7 @@
  * Acceptance of issue 22: a scripted run with real tools writes with Edit, Write and Bash
  * (rm, sed -i, echo >, a new folder, chmod); rewinding restores every covered file byte for byte.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,6 +40,10 @@ describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
     // The Read turn wrote nothing: no checkpoint. Edit + Write share one (their turn's first writing call).
     expect(list.map((c) => c.messageUuid)).toEqual([assistants[1]!.uuid, assistants[2]!.uuid]);
     expect(list.every((c) => c.promptUuid === prompt.uuid && c.prompt === "change some files")).toBe(true);
+    // The store is a sound git repository (its trees, commits and refs are partly written in-process).
+    const fsck = spawnSync("git", ["--git-dir", list[0]!.store, "fsck", "--strict", "--no-dangling"], { encoding: "utf8", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" } });
+    expect(fsck.status, fsck.stderr + fsck.stdout).toBe(0);
+    expect((fsck.stderr + fsck.stdout).replace(/^notice: HEAD points to an unborn branch.*\n/m, "")).toBe("");
   });
 
   it("rewinding to the prompt restores every covered file byte for byte and removes the created ones", async () => {
