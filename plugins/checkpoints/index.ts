@@ -103,7 +103,9 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
         if (state?.lock) releaseRunLock(state.lock);
         // Anchors of this session's finished calls are not needed any more.
         const prefix = `${run.sessionId}\0`;
-        if (!run.agent) for (const k of context.state.anchors.keys()) if (k.startsWith(prefix)) context.state.anchors.delete(k);
+        if (run.agent) return;
+        for (const k of context.state.anchors.keys()) if (k.startsWith(prefix)) context.state.anchors.delete(k);
+        context.state.prompts.delete(run.sessionId);
       });
 
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: SNAPSHOT_STAGE }, async (verdict, call) => {
