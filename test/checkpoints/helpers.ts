@@ -1,24 +1,18 @@
 /** A real workspace, a real git repository of the user's, and a scripted run that writes with Edit, Write and Bash. */
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, lstatSync, readlinkSync, realpathSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, lstatSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterEach } from "vitest";
+import { tempDirs } from "../helpers/temp-dirs";
 import { summon, type Message } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const made = tempDirs();
 
-/** A fresh real folder. */
+/** A fresh real folder (removed after the test). */
 export function temp(prefix = "ubq-ckpt-"): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
+  return realpathSync(made(prefix));
 }
 
 /** Every file under `root` (symlinks as `-> target`), relative path → sha256 of its bytes; `.git` included only when asked. */

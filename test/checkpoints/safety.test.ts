@@ -15,22 +15,29 @@ import { scriptedRun, temp } from "./helpers";
 
 const bash = (command: string) => ({ toolCalls: [{ toolName: "Bash", input: { command } }] });
 
+/** A workspace with `sub/file.txt` (plus `extra` files), a folder outside it holding a marker, and a run of `command` there. */
+async function linkedRun(command: (outside: string) => string, extra: Record<string, string> = {}) {
+  const home = temp("ubq-ckpt-home-");
+  const dir = temp();
+  const outside = temp("ubq-ckpt-outside-");
+  writeFileSync(join(outside, "marker.txt"), "MARKER\n");
+  mkdirSync(join(dir, "sub"));
+  writeFileSync(join(dir, "sub", "file.txt"), "inside\n");
+  for (const [path, content] of Object.entries(extra)) writeFileSync(join(dir, path), content);
+  const messages = await scriptedRun(dir, home, [bash(command(outside)), "done"]);
+  const result = resultOf(messages);
+  expect(result.isError, result.result).toBe(false);
+  const rewind = () => rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+  return { dir, outside, rewind };
+}
+
 describe("rewind safety", () => {
   it("removes the symlinks the agent planted pointing outside, and restores the files inside: the marker outside stays as it was", async () => {
-    const home = temp("ubq-ckpt-home-");
-    const dir = temp();
-    const outside = temp("ubq-ckpt-outside-");
-    writeFileSync(join(outside, "marker.txt"), "MARKER\n");
-    mkdirSync(join(dir, "sub"));
-    writeFileSync(join(dir, "sub", "file.txt"), "inside\n");
-    writeFileSync(join(dir, "notes.txt"), "my notes\n");
     // The agent replaces a folder and a file with symlinks pointing outside the workspace.
-    const messages = await scriptedRun(dir, home, [bash(`rm -rf sub notes.txt && ln -s ${outside} sub && ln -s ${outside}/marker.txt notes.txt`), "done"]);
-    const result = resultOf(messages);
-    expect(result.isError, result.result).toBe(false);
+    const { dir, outside, rewind } = await linkedRun((o) => `rm -rf sub notes.txt && ln -s ${o} sub && ln -s ${o}/marker.txt notes.txt`, { "notes.txt": "my notes\n" });
     expect(lstatSync(join(dir, "sub")).isSymbolicLink()).toBe(true);
 
-    const done = await rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+    const done = await rewind();
     expect(done.refused).toEqual([]);
     // Outside: untouched, and nothing new written there.
     expect(readFileSync(join(outside, "marker.txt"), "utf8")).toBe("MARKER\n");
@@ -43,19 +50,10 @@ describe("rewind safety", () => {
   });
 
   it("refuses to write through a symlink out of the folder that it does not own (an ignored one): the marker outside stays as it was", async () => {
-    const home = temp("ubq-ckpt-home-");
-    const dir = temp();
-    const outside = temp("ubq-ckpt-outside-");
-    writeFileSync(join(outside, "marker.txt"), "MARKER\n");
-    mkdirSync(join(dir, "sub"));
-    writeFileSync(join(dir, "sub", "file.txt"), "inside\n");
-    writeFileSync(join(dir, "sub", "marker.txt"), "inside marker\n");
     // The link is ignored, so the rewind neither backs it up nor removes it; a restore through it would land outside.
-    const messages = await scriptedRun(dir, home, [bash(`rm -rf sub && ln -s ${outside} sub && echo sub > .gitignore`), "done"]);
-    const result = resultOf(messages);
-    expect(result.isError, result.result).toBe(false);
+    const { dir, outside, rewind } = await linkedRun((o) => `rm -rf sub && ln -s ${o} sub && echo sub > .gitignore`, { "sub/marker.txt": "inside marker\n" });
 
-    const done = await rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+    const done = await rewind();
     expect(readFileSync(join(outside, "marker.txt"), "utf8")).toBe("MARKER\n");
     expect(readdirSync(outside)).toEqual(["marker.txt"]);
     expect(done.refused.map((r) => r.path).sort()).toEqual([join(dir, "sub", "file.txt"), join(dir, "sub", "marker.txt")]);
