@@ -102,12 +102,17 @@ export class ShadowStore {
 
   /** Create the bare repository when it does not exist yet. */
   async init(): Promise<void> {
-    if (existsSync(join(this.dir, "HEAD"))) return;
-    mkdirSync(this.dir, { recursive: true });
-    await git(this.#place(), ["init", "--bare", "--quiet"]);
+    if (existsSync(join(this.dir, "info", "attributes"))) return;
+    if (!existsSync(join(this.dir, "HEAD"))) {
+      mkdirSync(this.dir, { recursive: true });
+      await git(this.#place(), ["init", "--bare", "--quiet"]);
+    }
     mkdirSync(join(this.dir, "info"), { recursive: true });
     // git never adds a `.git` entry; said here too, so a reader of the store sees the rule.
     writeFileSync(join(this.dir, "info", "exclude"), ".git\n");
+    // Bytes as they are: the workspace's .gitattributes (eol, filters, encodings) must not
+    // convert what is stored, or a restore would not be byte for byte. info/attributes wins over them.
+    writeFileSync(join(this.dir, "info", "attributes"), "* -text -crlf -ident -filter -working-tree-encoding\n");
   }
 
   /** Run `task` after every other snapshot or rewind of this store in this process. */

@@ -3,7 +3,7 @@
  * (rm, sed -i, echo >, a new folder, chmod); rewinding restores every covered file byte for byte.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listCheckpoints, rewindConversation, rewindFiles, SessionStore, summon, type Message } from "ubiquity";
@@ -124,6 +124,19 @@ describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
     const types = stored!.records.map((r) => r.type);
     // prompt, the Read turn, the Edit/Write turn: the Bash turn is gone.
     expect(types).toEqual(["user", "assistant", "tool_use", "tool_result", "assistant", "tool_use", "tool_result", "tool_use", "tool_result"]);
+  });
+
+  it("stores bytes as they are: the workspace's .gitattributes (eol=crlf, a filter) changes nothing", async () => {
+    const { dir, home } = workspace();
+    writeFileSync(join(dir, ".gitattributes"), "* text eol=crlf filter=evil\n");
+    writeFileSync(join(dir, "lf.txt"), "one\ntwo\n");
+    writeFileSync(join(dir, "crlf.txt"), "one\r\ntwo\r\n");
+    writeFileSync(join(dir, "mixed.txt"), "one\r\ntwo\nthree\r");
+    const before = hashTree(dir);
+    const messages = await scriptedRun(dir, home, [{ toolCalls: [{ toolName: "Bash", input: { command: "echo x > lf.txt && echo x > crlf.txt && rm mixed.txt" } }] }, "done"]);
+    const result = resultOf(messages);
+    await rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+    expect(covered(hashTree(dir))).toEqual(covered(before));
   });
 
   it("is off by default: no checkpoint, no store", async () => {
