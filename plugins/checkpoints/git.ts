@@ -32,6 +32,8 @@ const CONFIG = [
   "gc.auto=0",
   "advice.addEmbeddedRepo=false",
   "commit.gpgSign=false",
+  // The store is ours; a workspace owned by another user (a shared checkout) is still only read.
+  "safe.directory=*",
 ].flatMap((c) => ["-c", c]);
 
 /** The environment git runs with: the process's, minus every `GIT_*` variable, plus the place. */
