@@ -61,12 +61,23 @@ export function safeParent(realRoot: string, rel: string, create: boolean): stri
 const base = (rel: string) => rel.slice(rel.lastIndexOf("/") + 1);
 const tempBeside = (dir: string, name: string) => join(dir, `.${name}.ubq-rewind-${randomBytes(4).toString("hex")}.tmp`);
 
+/**
+ * The mode a restored file gets: git keeps only the executable bit, so a file still there keeps
+ * its own permissions (a 0600 secret stays 0600) with the bit set or cleared as the checkpoint
+ * had it, the way git sets it on checkout; a recreated file gets 0644 or 0755.
+ */
+export function fileMode(current: number | undefined, executable: boolean): number {
+  if (current === undefined) return executable ? 0o755 : 0o644;
+  return executable ? current | ((current & 0o444) >> 2) : current & ~0o111;
+}
+
 /** Write `data` at `rel` (mode from git: 100644, 100755, or 120000 for a symlink whose target is `data`). */
 export function safeWrite(realRoot: string, rel: string, data: Buffer, mode: string): void {
   const dir = safeParent(realRoot, rel, true)!;
   const name = base(rel);
   const target = join(dir, name);
-  if (lstatSync(target, { throwIfNoEntry: false })?.isDirectory()) throw new UnsafePathError(`${target}: a folder is there now; move it away to restore the file`);
+  const existing = lstatSync(target, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) throw new UnsafePathError(`${target}: a folder is there now; move it away to restore the file`);
   const temp = tempBeside(dir, name);
   try {
     if (mode === "120000") symlinkSync(data.toString("utf8"), temp);
@@ -77,7 +88,7 @@ export function safeWrite(realRoot: string, rel: string, data: Buffer, mode: str
       } finally {
         closeSync(fd);
       }
-      chmodSync(temp, mode === "100755" ? 0o755 : 0o644);
+      chmodSync(temp, fileMode(existing?.isFile() ? existing.mode & 0o7777 : undefined, mode === "100755"));
     }
     renameSync(temp, target);
   } catch (error) {

@@ -3,7 +3,7 @@
  * (rm, sed -i, echo >, a new folder, chmod); rewinding restores every covered file byte for byte.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listCheckpoints, rewindConversation, rewindFiles, SessionStore, summon, type Message } from "ubiquity";
@@ -137,6 +137,16 @@ describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
     const result = resultOf(messages);
     await rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
     expect(covered(hashTree(dir))).toEqual(covered(before));
+  });
+
+  it("a restored file keeps its own permissions; only the executable bit follows the checkpoint", async () => {
+    const { dir, home } = workspace();
+    writeFileSync(join(dir, "secret.env"), "TOKEN=1\n", { mode: 0o600 });
+    chmodSync(join(dir, "secret.env"), 0o600);
+    const messages = await scriptedRun(dir, home, [{ toolCalls: [{ toolName: "Bash", input: { command: "echo TOKEN=2 > secret.env && chmod 700 secret.env" } }] }, "done"]);
+    await rewindFiles(resultOf(messages).sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+    expect(readFileSync(join(dir, "secret.env"), "utf8")).toBe("TOKEN=1\n");
+    expect(statSync(join(dir, "secret.env")).mode & 0o777).toBe(0o600);
   });
 
   it("is off by default: no checkpoint, no store", async () => {
