@@ -17,6 +17,11 @@ export interface CheckpointQuery {
   cwd?: string;
   /** The sessions root [~/.ubiquity/sessions]. */
   sessionDir?: string;
+  /**
+   * The checkpoint stores' root the run used (its `checkpoints.dir`) [~/.ubiquity/checkpoints]:
+   * only read for a session without a transcript (a transcript's notes name their store).
+   */
+  checkpointDir?: string;
 }
 
 /** One checkpoint of a session. */
@@ -44,7 +49,7 @@ async function sessionOf(sessionId: string, query: CheckpointQuery): Promise<{ c
   return { cwd, session: await store.get(sessionId, cwd) };
 }
 
-async function checkpointsOf(sessionId: string, cwd: string, session: StoredSession | undefined): Promise<CheckpointInfo[]> {
+async function checkpointsOf(sessionId: string, cwd: string, session: StoredSession | undefined, dir?: string): Promise<CheckpointInfo[]> {
   const notes = (session?.notes ?? []).filter((n) => n.kind === "checkpoint").map((n) => n.data as unknown as CheckpointNote);
   const prompts = new Map<string, string>();
   for (const r of session?.records ?? []) if (r.message.type === "user") prompts.set(r.uuid, r.message.text);
@@ -56,14 +61,14 @@ async function checkpointsOf(sessionId: string, cwd: string, session: StoredSess
       const read = await new ShadowStore(note.store).read(note.commit).catch(() => undefined);
       if (read) found.push(read);
     }
-  } else found = await new ShadowStore(storeDirFor(session?.cwd ?? cwd)).list(sessionId);
+  } else found = await new ShadowStore(storeDirFor(session?.cwd ?? cwd, dir)).list(sessionId);
   return found.map((c) => ({ ...c, ...(c.promptUuid && prompts.has(c.promptUuid) ? { prompt: prompts.get(c.promptUuid) } : {}) }));
 }
 
 /** The checkpoints of a session, oldest first. */
 export async function listCheckpoints(sessionId: string, query: CheckpointQuery = {}): Promise<CheckpointInfo[]> {
   const { cwd, session } = await sessionOf(sessionId, query);
-  return checkpointsOf(sessionId, cwd, session);
+  return checkpointsOf(sessionId, cwd, session, query.checkpointDir);
 }
 
 /**
@@ -98,7 +103,7 @@ export interface RewindOptions extends CheckpointQuery {
  */
 export async function rewindFiles(sessionId: string, messageUuid: string, options: RewindOptions = {}): Promise<RewindResult> {
   const { cwd, session } = await sessionOf(sessionId, options);
-  const checkpoints = await checkpointsOf(sessionId, cwd, session);
+  const checkpoints = await checkpointsOf(sessionId, cwd, session, options.checkpointDir);
   if (!session && checkpoints.length === 0) throw new SessionNotFoundError(`No stored session or checkpoint with id "${sessionId}": check the id (ubiquity sessions list)`);
   const target = pick(checkpoints, session, messageUuid, sessionId);
   if (!target) return { checkpoint: null, dryRun: options.dryRun === true, changes: [], refused: [], notCovered: [] };

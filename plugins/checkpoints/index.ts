@@ -41,6 +41,8 @@ interface KernelState {
   anchors: Map<string, string>;
   /** Session id → the uuid of the user message that started its current run. */
   prompts: Map<string, string>;
+  /** Set once git was found missing (said once, not at every turn). */
+  noGit?: boolean;
 }
 
 const key = (sessionId: string, agentId: string | undefined, toolUseId: string) => `${sessionId}\0${agentId ?? ""}\0${toolUseId}`;
@@ -136,8 +138,13 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
             const note: CheckpointNote = { messageUuid: uuid, ...(promptUuid ? { promptUuid } : {}), commit: checkpoint.commit, store: checkpoint.store };
             kernel.emit({ type: "sessions.note", sessionId: top.sessionId, kind: "checkpoint", data: { ...note } });
           })().catch((error: unknown) => {
-            // A failed snapshot must not stop the agent: say so, and the call goes on without one.
-            warn(kernel, NAME, `no checkpoint before ${call.toolName} (${call.toolUseId}): ${(error as Error).message}`);
+            // A failed snapshot must not stop the agent: say so (once, when git is missing), and the call goes on without one.
+            const message = (error as Error).message;
+            if (/need git on PATH/.test(message)) {
+              if (context.state.noGit) return;
+              context.state.noGit = true;
+            }
+            warn(kernel, NAME, `no checkpoint before ${call.toolName} (${call.toolUseId}): ${message}`);
           });
           taken.set(uuid, pending);
         }
