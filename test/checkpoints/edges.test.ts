@@ -1,5 +1,6 @@
 /** Edges: no git on PATH (the run goes on, said once), and a session without a transcript. */
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listCheckpoints, rewindFiles } from "ubiquity";
@@ -13,6 +14,26 @@ afterEach(() => {
 });
 
 describe("checkpoints at the edges", () => {
+  it("a nested repository and a large binary are not covered: left alone and listed", async () => {
+    const home = temp("ubq-ckpt-home-");
+    const dir = temp();
+    mkdirSync(join(dir, "vendor", "lib"), { recursive: true });
+    execFileSync("git", ["init", "-q"], { cwd: join(dir, "vendor", "lib") });
+    writeFileSync(join(dir, "vendor", "lib", "code.c"), "int x;\n");
+    const blob = Buffer.alloc(1024 * 1024 + 10, 7);
+    blob[5] = 0;
+    writeFileSync(join(dir, "image.bin"), blob);
+    writeFileSync(join(dir, "f.txt"), "one\n");
+    const messages = await scriptedRun(dir, home, [bash("echo two > f.txt && echo changed > vendor/lib/code.c && printf 'x' >> image.bin"), "done"], {
+      checkpoints: { dir: join(home, "checkpoints") }, // the default 10 MB limit: the binary is under it, over the binary limit
+    });
+    const done = await rewindFiles(resultOf(messages).sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+    expect(done.changes.map((c) => [c.path, c.action])).toEqual([[join(dir, "f.txt"), "restored"]]);
+    expect(readFileSync(join(dir, "vendor", "lib", "code.c"), "utf8")).toBe("changed\n");
+    expect(readFileSync(join(dir, "image.bin")).length).toBe(blob.length + 1);
+    expect(Object.fromEntries(done.notCovered.map((n) => [n.path, n.reason]))).toEqual({ [join(dir, "image.bin")]: "binary", [join(dir, "vendor", "lib")]: "nested-repository" });
+  });
+
   it("without git on PATH the run goes on, with one warning and no checkpoint", async () => {
     const home = temp("ubq-ckpt-home-");
     const dir = temp();
