@@ -13,7 +13,7 @@ import { warn } from "../_kits/sources/index";
 import { storageRoot } from "../_kits/storage/index";
 import { checkpointSettings, checkpointsOptions, type CheckpointsResolvedOptions } from "./options";
 import { holdRunLock, releaseRunLock } from "./lock";
-import { ShadowStore, storeDirFor } from "./store";
+import { ShadowStore, storeDirFor, TooManyFilesError } from "./store";
 import { rewindCommand } from "./command";
 import type { CheckpointNote } from "./api";
 
@@ -32,6 +32,8 @@ export const SNAPSHOT_STAGE = PERMISSION_STAGE.OBSERVE + 100;
 
 interface RunState {
   lock?: string;
+  /** Set when a folder proved too large: this run takes no more snapshots. */
+  off?: boolean;
   /** Snapshots of this run, by the assistant message they are tied to (pending or done). */
   taken: Map<string, Promise<void>>;
 }
@@ -122,7 +124,7 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
         }
         if (readOnly) return verdict;
         const { top, uuid } = anchorOf(context.state, call);
-        if (!uuid) return verdict;
+        if (!uuid || context.run(top).off) return verdict;
         const taken = context.run(top).taken;
         let pending = taken.get(uuid);
         if (!pending) {
@@ -140,6 +142,7 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
           })().catch((error: unknown) => {
             // A failed snapshot must not stop the agent: say so (once, when git is missing), and the call goes on without one.
             const message = (error as Error).message;
+            if (error instanceof TooManyFilesError) context.run(top).off = true;
             if (/need git on PATH/.test(message)) {
               if (context.state.noGit) return;
               context.state.noGit = true;

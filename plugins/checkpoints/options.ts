@@ -23,6 +23,9 @@ export const DEFAULT_MAX_SIZE_MB = 10;
 /** Binary files (a NUL byte in the first 8 KB) larger than this are not snapshotted. */
 export const BINARY_MAX_BYTES = 1024 * 1024;
 
+/** A folder with more new or changed files than this at once is not snapshotted (a run started in a home folder, say). */
+export const MAX_FILES_PER_SNAPSHOT = 200_000;
+
 /** The settings a run's `checkpoints` option stands for; undefined when off. */
 export interface CheckpointSettings {
   /** The stores' root, as given (`~` and relative paths resolved by `storageRoot`). */

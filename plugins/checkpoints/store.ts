@@ -11,7 +11,7 @@ import { join, relative } from "node:path";
 import { isInside } from "../../src/index";
 import { projectSlug, storageRoot } from "../_kits/storage/index";
 import { git, GitError, nulList, type GitPlace } from "./git";
-import { BINARY_MAX_BYTES } from "./options";
+import { BINARY_MAX_BYTES, MAX_FILES_PER_SNAPSHOT } from "./options";
 import { writeCommit, writeRef, writeRootsTree } from "./objects";
 
 /** Why a file is not in a checkpoint (a rewind leaves it alone). */
@@ -50,6 +50,8 @@ export type SnapshotMeta = Omit<CheckpointMeta, "roots" | "notCovered" | "maxByt
 export interface SnapshotRules {
   maxBytes: number;
   exclude: readonly string[];
+  /** At most this many new or changed files per folder [MAX_FILES_PER_SNAPSHOT]. */
+  maxFiles?: number;
 }
 
 /** One checkpoint as stored. */
@@ -58,6 +60,11 @@ export interface StoredCheckpoint extends CheckpointMeta {
   commit: string;
   /** The store (a bare git repository). */
   store: string;
+}
+
+/** A folder too large to snapshot; the run goes on without checkpoints. */
+export class TooManyFilesError extends GitError {
+  override name = "TooManyFilesError";
 }
 
 /** The store folder of a project: `<root>/<project slug>`, the root being `dir` or ~/.ubiquity/checkpoints. */
@@ -140,9 +147,14 @@ export class ShadowStore {
   }
 
   /** Bring one folder's index up to date with the folder; resolves to its tree and what it skipped. */
-  async #snapshotRoot(root: string, { maxBytes, exclude }: SnapshotRules): Promise<{ tree: string; notCovered: NotCovered[] }> {
+  async #snapshotRoot(root: string, { maxBytes, exclude, maxFiles = MAX_FILES_PER_SNAPSHOT }: SnapshotRules): Promise<{ tree: string; notCovered: NotCovered[] }> {
     // Untracked (not ignored) and changed files only: unchanged ones keep their index entry.
     const listed = new Set(nulList(await this.#git(root, ["ls-files", "-z", "--others", "--modified", "--exclude-standard"])));
+    if (listed.size > maxFiles) {
+      throw new TooManyFilesError(
+        `${root} has ${listed.size} new or changed files, more than the ${maxFiles} a checkpoint takes: ignore the bulk in .gitignore, or run with checkpoints off`,
+      );
+    }
     const skip = exclude.filter((e) => isInside(root, e) && e !== root).map((e) => `${relative(root, e)}/`);
     const add: string[] = [];
     const drop: string[] = [];

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { listCheckpoints, rewindFiles } from "ubiquity";
 import { ofType, resultOf } from "../helpers/collect";
 import { scriptedRun, temp } from "./helpers";
+import { ShadowStore, TooManyFilesError } from "../../plugins/checkpoints/store";
 
 const bash = (command: string) => ({ toolCalls: [{ toolName: "Bash", input: { command } }] });
 const savedPath = process.env.PATH;
@@ -46,6 +47,17 @@ describe("checkpoints at the edges", () => {
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("two\n");
     expect(warnings.filter((w) => w.includes("need git on PATH"))).toHaveLength(1);
     expect(await listCheckpoints(resultOf(messages).sessionId, { cwd: dir, sessionDir: join(home, "sessions") })).toEqual([]);
+  });
+
+  it("a folder with too many new files at once is not snapshotted (TooManyFilesError), and nothing is stored", async () => {
+    const dir = temp();
+    for (let i = 0; i < 10; i++) writeFileSync(join(dir, `f${i}.txt`), `${i}\n`);
+    const store = new ShadowStore(join(temp("ubq-ckpt-store-"), "p"));
+    const rules = { maxBytes: 1e6, exclude: [], maxFiles: 5 };
+    await expect(store.snapshot([dir], rules, { sessionId: "s", messageUuid: "m", createdAt: "now" })).rejects.toThrow(TooManyFilesError);
+    expect(await store.list("s")).toEqual([]);
+    const ok = await store.snapshot([dir], { ...rules, maxFiles: 10 }, { sessionId: "s", messageUuid: "m", createdAt: "now" });
+    expect((await store.list("s")).map((c) => c.commit)).toEqual([ok.commit]);
   });
 
   it("a session without a transcript (persistSession: false) is found in its store through checkpointDir", async () => {
