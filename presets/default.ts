@@ -24,6 +24,7 @@ import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
 import todos from "../plugins/todos/index";
 import sessions from "../plugins/sessions/index";
+import checkpoints from "../plugins/checkpoints/index";
 import mcp from "../plugins/mcp/index";
 import agents from "../plugins/agents/index";
 import skills from "../plugins/skills/index";
@@ -46,6 +47,7 @@ import type { SandboxOptions } from "../plugins/sandbox/index";
 import type { HooksOptions } from "../plugins/hooks/index";
 import type { TodosOptions } from "../plugins/todos/index";
 import type { SessionsOptions } from "../plugins/sessions/index";
+import type { CheckpointsOptions } from "../plugins/checkpoints/index";
 import type { McpOptions } from "../plugins/mcp/index";
 import type { AgentsOptions } from "../plugins/agents/index";
 import type { SkillsOptions } from "../plugins/skills/index";
@@ -72,6 +74,7 @@ export type DefaultOptions = KernelOptions &
   HooksOptions &
   TodosOptions &
   SessionsOptions &
+  CheckpointsOptions &
   McpOptions &
   AgentsOptions &
   SkillsOptions &
@@ -114,6 +117,7 @@ export default definePreset({
     // Persistence.
     todos(),
     sessions(),
+    checkpoints(),
     // Extensions: MCP servers, subagents, skills, memory files.
     mcp(),
     agents(),

@@ -17,6 +17,7 @@ import { Conversation, storedSessionModel, type ConversationTotals } from "./con
 import { colorEnabled, createStyle, type Style } from "./style";
 import { EXIT } from "./exit";
 import type { TerminalAnswerer } from "../src/commands";
+import { chatRewind } from "../plugins/checkpoints/index";
 
 /** The commands of the terminal mode, for `/help`. */
 export const CHAT_COMMANDS: Record<string, string> = {
@@ -25,6 +26,7 @@ export const CHAT_COMMANDS: Record<string, string> = {
   "/cost": "turns, tokens and cost of this session so far",
   "/model [spec]": "show the model, or run on another from the next prompt on",
   "/resume [id]": "list recent sessions, or continue one",
+  "/rewind [uuid]": "list this session's checkpoints, or put the files back as they were before that message (asks first)",
   "/help": "this list",
   "/exit": "quit (also Ctrl-D)",
 };
@@ -75,6 +77,8 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   const renderer = new TextRenderer({ out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) }, true, style);
   const ask = (question: string, signal: AbortSignal) => rl.question(question, { signal });
   options.includePartialMessages = true;
+  // Checkpoints are on at the terminal, where /rewind can use them (a config may still say false).
+  if (declaresOption(options, "checkpoints")) options.checkpoints ??= true;
   if (declaresOption(options, "canUseTool")) options.canUseTool ??= terminalApprover(io, { ask, answerers: ctx.answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
   const conversation = new Conversation(options);
   const marker = style.prompt("› ");
@@ -87,7 +91,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
       const text = line.trim();
       if (!text) continue;
       if (text.startsWith("/")) {
-        if (await command(text, { conversation, io, style, ctx, options })) break;
+        if (await command(text, { conversation, io, style, ctx, options, ask: (q) => rl.question(q) })) break;
         continue;
       }
       const current = (turn = new AbortController());
@@ -112,10 +116,11 @@ interface CommandContext {
   style: Style;
   ctx: ChatContext;
   options: UbiquityConfig;
+  ask(question: string): Promise<string>;
 }
 
 /** Run one slash command; resolves to true for /exit. */
-async function command(text: string, { conversation, io, style, ctx, options }: CommandContext): Promise<boolean> {
+async function command(text: string, { conversation, io, style, ctx, options, ask }: CommandContext): Promise<boolean> {
   const [name = "", ...rest] = text.split(/\s+/);
   const arg = rest.join(" ").trim();
   const say = (line: string) => io.stdout(`${style.dim(line)}\n`);
@@ -168,6 +173,9 @@ async function command(text: string, { conversation, io, style, ctx, options }: 
       say(`Resumed ${arg}${stored ? ` on ${stored}` : ""}: the next prompt continues it.`);
       return false;
     }
+    case "/rewind":
+      await chatRewind(arg, { sessionId: conversation.sessionId, cwd: resolve(options.cwd ?? process.cwd()), sessionDir: options.sessionDir, say, ask });
+      return false;
     default:
       say(`Unknown command ${name}; /help lists them.`);
       return false;

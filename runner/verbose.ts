@@ -27,6 +27,8 @@ function describeEvent(event: KernelEvent): string {
       return `warning from ${event.source}: ${event.message}`;
     case "sandbox.violation":
       return `sandbox refused a ${event.kind}${event.source ? ` by ${event.source}` : ""}: ${event.detail}`;
+    case "sessions.note":
+      return `transcript note ${event.kind} for session ${event.sessionId}`;
   }
 }
 

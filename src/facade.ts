@@ -78,7 +78,9 @@ export function summon(prompt: string, options: SummonOptions = {}): AsyncGenera
 // Sessions: the store is public API.
 export { SessionStore, SessionNotFoundError } from "../plugins/sessions/store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions } from "../plugins/sessions/store";
-export type { TranscriptRecord, PersistedMessage } from "../plugins/sessions/records";
+export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "../plugins/sessions/records";
+export { listCheckpoints, rewindFiles, rewindConversation, CheckpointNotFoundError, ActiveRunError } from "../plugins/checkpoints/api";
+export type { CheckpointInfo, CheckpointQuery, RewindOptions, RewindResult, FileChange, FileAction, RefusedChange, NotCovered, NotCoveredReason } from "../plugins/checkpoints/api";
 
 // The model layer's public helpers live in their plugins; these lines are the package entry's
 // only view of them (the modules they come from import no provider package).

@@ -12,7 +12,9 @@ export type { PermissionMode, PermissionResult, CanUseTool, HookEventName, HookM
 export type { McpServerConfig, SandboxOption, AgentDefinition, ModelPricing } from "./facade";
 export type { SandboxViolationEvent } from "./facade";
 export { SessionStore, SessionNotFoundError } from "./facade";
-export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRecord, PersistedMessage } from "./facade";
+export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRecord, PersistedMessage, TranscriptNote } from "./facade";
+export { listCheckpoints, rewindFiles, rewindConversation, CheckpointNotFoundError, ActiveRunError } from "./facade";
+export type { CheckpointInfo, CheckpointQuery, RewindOptions, RewindResult, FileChange, FileAction, RefusedChange, NotCovered, NotCoveredReason } from "./facade";
 export { registerAlias, openaiCompatible, registerPricing, registerContextWindow } from "./facade";
 export type { OpenAICompatibleSettings } from "./facade";
 export { builtinTools } from "./facade";

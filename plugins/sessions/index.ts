@@ -16,11 +16,13 @@ import { SessionStore } from "./store";
 import { TranscriptWriter } from "./writer";
 import { sessionsOptions } from "./options";
 import type { SessionsResolvedOptions } from "./options";
+import "./events";
 
 export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId } from "./store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRead } from "./store";
 export { acquireLock, releaseLock, lockPathOf, type LockInfo } from "./lock";
-export type { TranscriptRecord, PersistedMessage } from "./records";
+export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "./records";
+export type { TranscriptNoteEvent } from "./events";
 export { replay } from "./replay";
 export { sessionsCommand, sessionsFlags } from "./command";
 import { sessionsCommand, sessionsFlags } from "./command";
@@ -151,6 +153,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
       });
 
       kernel.hooks.event.tap(NAME, (event) => {
+        if (event.type === "sessions.note") return writers.get(event.sessionId)?.writer.note(event.sessionId, event.kind, event.data);
         if (event.type !== "message" || !isPersisted(event.message)) return;
         writers.get(event.message.sessionId)?.writer.message(event.message);
       });

@@ -29,6 +29,26 @@ export interface TranscriptRecord {
   history?: ModelMessage[];
 }
 
+/**
+ * A line a plugin keeps in a transcript beside the records (a checkpoint, say): not a message,
+ * so replay, fork and `sessions show` pass over it; `StoredSession.notes` lists them.
+ */
+export interface TranscriptNote {
+  type: "note";
+  /** What the note is, named by its plugin (`checkpoint`). */
+  kind: string;
+  sessionId: string;
+  /** ISO 8601, when it was written. */
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** True when a parsed line is a note. */
+export function isNote(value: unknown): value is TranscriptNote {
+  const n = value as Partial<TranscriptNote> | null;
+  return typeof n === "object" && n !== null && n.type === "note" && typeof n.kind === "string" && typeof n.data === "object" && n.data !== null && !("message" in n);
+}
+
 /** True for messages a transcript keeps. */
 export function isPersisted(message: Message): message is PersistedMessage {
   if (message.type === "stream_event") return false;

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { readRegularFile, UbiquityError } from "../../src/index";
 import { writeFileAtomic, projectSlug, storageRoot } from "../_kits/storage/index";
 import { parseJsonl } from "./jsonl";
-import { isRecord, type TranscriptRecord } from "./records";
+import { isNote, isRecord, type TranscriptNote, type TranscriptRecord } from "./records";
 
 /** Options of `new SessionStore()`. */
 export interface SessionStoreOptions {
@@ -39,6 +39,8 @@ export interface StoredSession extends SessionInfo {
   path: string;
   /** 1-based numbers of corrupt lines in the middle of the file, skipped (empty when none). */
   corruptLines: number[];
+  /** Plugins' notes kept beside the records (checkpoints), in file order. */
+  notes: TranscriptNote[];
 }
 
 /** Options of `fork()`. */
@@ -75,6 +77,8 @@ export interface TranscriptRead {
   records: TranscriptRecord[];
   /** 1-based numbers of lines in the middle of the file that are not records (a torn last line is not counted). */
   corruptLines: number[];
+  /** Plugins' notes (not records), in file order. */
+  notes: TranscriptNote[];
 }
 
 /** Transcripts larger than this are refused rather than read into memory (a 1,000-turn one is a few MB). */
@@ -91,11 +95,13 @@ export async function readTranscriptFile(path: string): Promise<TranscriptRead |
   const parsed = parseJsonl(read.text);
   const records: TranscriptRecord[] = [];
   const corruptLines = [...parsed.corrupt];
+  const notes: TranscriptNote[] = [];
   parsed.values.forEach((value, i) => {
     if (isRecord(value)) records.push(value);
+    else if (isNote(value)) notes.push(value);
     else corruptLines.push(parsed.lines[i]!);
   });
-  return { records, corruptLines: corruptLines.sort((a, b) => a - b) };
+  return { records, corruptLines: corruptLines.sort((a, b) => a - b), notes };
 }
 
 /** Read a transcript's records; a torn or corrupt line is skipped. Undefined when the file is gone. */
@@ -154,7 +160,7 @@ export class SessionStore {
     if (!path) return undefined;
     const [read, info] = await Promise.all([readTranscriptFile(path), stat(path).catch(() => undefined)]);
     if (!read || !info || read.records.length === 0) return undefined;
-    return { ...this.#info(sessionId, read.records, info.mtimeMs), records: read.records, path, corruptLines: read.corruptLines };
+    return { ...this.#info(sessionId, read.records, info.mtimeMs), records: read.records, path, corruptLines: read.corruptLines, notes: read.notes };
   }
 
   /**

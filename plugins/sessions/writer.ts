@@ -11,7 +11,7 @@ import type { ModelMessage } from "ai";
 import type { Logger, TurnPrompt, UserMessage } from "../../src/index";
 import { describeError, redactStrings } from "../../src/index";
 import { JsonlAppender } from "./jsonl";
-import { isRecord, type PersistedMessage, type TranscriptRecord } from "./records";
+import { isRecord, type PersistedMessage, type TranscriptNote, type TranscriptRecord } from "./records";
 
 const MAIN = "";
 
@@ -85,6 +85,18 @@ export class TranscriptWriter {
     this.#flushCompactions(last);
     // A deep copy: the loop keeps appending to its history after this.
     this.#write(last, { history: JSON.parse(JSON.stringify(history)) as ModelMessage[] });
+  }
+
+  /** Keep a plugin's note in the transcript (not a record: nothing chains onto it). */
+  note(sessionId: string, kind: string, data: Record<string, unknown>): void {
+    if (this.#failed || !this.#opened) return;
+    try {
+      const note: TranscriptNote = { type: "note", kind, sessionId, timestamp: new Date().toISOString(), data };
+      this.#file.append(redactStrings(note, this.secrets));
+    } catch (error) {
+      this.#failed = true;
+      this.logger.error(`[ubiquity:sessions] cannot write ${this.#file.path}, the transcript stops here: ${describeError(error)}`);
+    }
   }
 
   /** Flush and close the file. */

@@ -4,62 +4,18 @@
  * approval (the tool line shown before its question), Ctrl-C interrupting a slow turn with the
  * session kept, /cost, /exit.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { binPath, removeTempProjects, requireDist } from "../helpers/project";
+import { removeTempProjects, requireDist } from "../helpers/project";
 import { scriptedProject, type Logged } from "../helpers/scripted-project";
+import { inTerminal, PROMPT } from "../helpers/terminal";
+
+// Long enough that a summary of the turns up to it is smaller than they are (compaction applies only then).
+const MORE = `more: ${"the apple and the pear and the plum ".repeat(8).trim()}`;
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
-
-/** One step: wait until `until` holds for the screen (text after the previous step), then type `type`. */
-type Step = { until: (screen: string, log: () => Logged[]) => boolean; type: string | ((screen: string) => string) };
-
-// The terminal's rendering of the prompt marker (readline redraws it with cursor moves).
-const PROMPT = "› ";
-// Long enough that a summary of the turns up to it is smaller than they are (compaction applies only then).
-const MORE = `more: ${"the apple and the pear and the plum ".repeat(8).trim()}`;
-const strip = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
-
-function inTerminal(cwd: string, args: string[], env: Record<string, string>, steps: Step[]): Promise<{ code: number; screen: string }> {
-  const command = [process.execPath, binPath, ...args].map((a) => `'${a}'`).join(" ");
-  const log = () => readFileSync(env.UBQ_LOG!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
-  return new Promise((resolve, reject) => {
-    const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
-      cwd,
-      env: { ...process.env, UBIQUITY_TRUST: "1", NO_COLOR: "1", DEBUG: "", ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let screen = "";
-    let from = 0;
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`no exit within 60 s; waiting for step ${JSON.stringify(steps[0]?.type)}; screen:\n${strip(screen)}`));
-    }, 60_000);
-    const advance = () => {
-      const step = steps[0];
-      if (!step || !step.until(strip(screen.slice(from)), log)) return;
-      steps.shift();
-      const text = typeof step.type === "string" ? step.type : step.type(strip(screen));
-      from = screen.length;
-      child.stdin.write(text);
-      setImmediate(advance);
-    };
-    // The model's log changes without the screen changing (the slow turn): look again now and then.
-    const poll = setInterval(advance, 100);
-    child.stdout.on("data", (chunk: Buffer) => {
-      screen += chunk.toString();
-      advance();
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      clearInterval(poll);
-      resolve({ code: code ?? 1, screen: strip(screen) });
-    });
-  });
-}
 
 describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-terminal", () => {
   it("two prompts in one session, an approval, Ctrl-C on a slow turn, /cost, /exit", async () => {

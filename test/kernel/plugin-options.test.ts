@@ -191,6 +191,7 @@ describe("the package entry's types", () => {
     sessionId: "x",
     persistSession: true,
     sessionDir: "x",
+    checkpoints: { dir: "x", maxSizeMb: 5 },
     mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
     agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },
     agentSources: ["user"],

@@ -1,0 +1,165 @@
+/**
+ * `ubiquity:checkpoints`: before each turn's first writing tool call (Write, Edit, Bash, a writing
+ * MCP tool: any tool whose `isReadOnly` is false for the call), snapshot the run's permitted
+ * folders into a shadow git store outside the workspace, tied to the turn's assistant message
+ * and noted in the session transcript; `rewindFiles` and `ubiquity rewind` restore them. Bash's
+ * writes are caught like the file tools': the snapshot is of the folders, not of a tool's input.
+ * Off unless `checkpoints` is set (the runner's terminal mode sets it).
+ */
+import { existsSync } from "node:fs";
+import { definePlugin, isInside, PERMISSION_STAGE, resolveReal, type Kernel, type PluginContext, type RunContext } from "../../src/index";
+import type { ToolCall } from "../../src/index";
+import { warn } from "../_kits/sources/index";
+import { storageRoot } from "../_kits/storage/index";
+import { checkpointSettings, checkpointsOptions, type CheckpointsResolvedOptions } from "./options";
+import { holdRunLock, releaseRunLock } from "./lock";
+import { ShadowStore, storeDirFor, TooManyFilesError } from "./store";
+import { rewindCommand } from "./command";
+import type { CheckpointNote } from "./api";
+
+export { listCheckpoints, rewindFiles, rewindConversation, CheckpointNotFoundError, ActiveRunError } from "./api";
+export type { CheckpointInfo, CheckpointQuery, RewindOptions, RewindResult, FileChange, FileAction, RefusedChange, NotCovered, NotCoveredReason } from "./api";
+
+/** The plugin's name. */
+export const NAME = "ubiquity:checkpoints";
+
+/**
+ * Stage of the `tool.permission` tap that snapshots: after every vote (rules, modes, observers),
+ * so a call already denied takes no snapshot. A call still to be asked about takes it before the
+ * question: nothing has written yet, so the snapshot is the same either way.
+ */
+export const SNAPSHOT_STAGE = PERMISSION_STAGE.OBSERVE + 100;
+
+interface RunState {
+  lock?: string;
+  /** Set when a folder proved too large: this run takes no more snapshots. */
+  off?: boolean;
+  /** Snapshots of this run, by the assistant message they are tied to (pending or done). */
+  taken: Map<string, Promise<void>>;
+}
+
+interface KernelState {
+  /** `<session>\0<agent>\0<toolUseId>` → the uuid of the assistant message that made the call. */
+  anchors: Map<string, string>;
+  /** Session id → the uuid of the user message that started its current run. */
+  prompts: Map<string, string>;
+  /** Set once git was found missing (said once, not at every turn). */
+  noGit?: boolean;
+}
+
+const key = (sessionId: string, agentId: string | undefined, toolUseId: string) => `${sessionId}\0${agentId ?? ""}\0${toolUseId}`;
+
+/** The permitted folders that exist, real paths, none inside another. */
+function foldersOf(run: RunContext): string[] {
+  const real = [...new Set(run.roots.map((r) => resolveReal(r) ?? r))].filter((r) => existsSync(r));
+  return real.filter((r) => !real.some((o) => o !== r && isInside(o, r)));
+}
+
+/** Ubiquity's own stores (checkpoints, sessions, todos): never snapshotted, even inside a permitted folder. */
+function storesOf(run: RunContext, dir: string | undefined): string[] {
+  const o = run.options as { sessionDir?: string; todoDir?: string };
+  return [storageRoot(dir, run.cwd, "checkpoints"), storageRoot(o.sessionDir, run.cwd, "sessions"), storageRoot(o.todoDir, run.cwd, "todos")].map((p) => resolveReal(p) ?? p);
+}
+
+/** The main run and the assistant message a call belongs to: a subagent's call counts for the parent's turn that started it. */
+function anchorOf(state: KernelState, call: ToolCall): { top: RunContext; uuid?: string } {
+  let run = call.run;
+  let id = call.toolUseId;
+  while (run.agent && run.parent) {
+    id = run.agent.parentToolUseId;
+    run = run.parent;
+  }
+  return { top: run, uuid: state.anchors.get(key(run.sessionId, run.agent?.agentId, id)) };
+}
+
+/** The checkpoints plugin. */
+export const checkpointsPlugin = definePlugin(function checkpoints() {
+  return {
+    name: NAME,
+    options: checkpointsOptions,
+    state: (): KernelState => ({ anchors: new Map(), prompts: new Map() }),
+    runState: (): RunState => ({ taken: new Map() }),
+    commands: { rewind: rewindCommand },
+    apply(kernel: Kernel, context: PluginContext<KernelState, RunState>) {
+      const settingsOf = (run: RunContext) => checkpointSettings((run.options as CheckpointsResolvedOptions).checkpoints);
+
+      kernel.hooks.event.tap(NAME, (event) => {
+        if (event.type !== "message") return;
+        const m = event.message;
+        const state = context.state;
+        if (m.type === "user" && m.agentId === undefined) state.prompts.set(m.sessionId, m.uuid);
+        if (m.type !== "assistant") return;
+        for (const block of m.content) if (block.type === "tool_call") state.anchors.set(key(m.sessionId, m.agentId, block.toolUseId), m.uuid);
+      });
+
+      kernel.hooks.session.start.tap(NAME, (run) => {
+        const settings = run.agent ? undefined : settingsOf(run);
+        if (!settings) return;
+        try {
+          context.run(run).lock = holdRunLock(storeDirFor(run.cwd, settings.dir), run.sessionId);
+        } catch (error) {
+          warn(kernel, NAME, `cannot mark the run active in the checkpoint store (${(error as Error).message}); a rewind elsewhere will not see it running`);
+        }
+      });
+
+      kernel.hooks.session.end.tap(NAME, (run) => {
+        const state = run.agent ? undefined : context.run(run);
+        if (state?.lock) releaseRunLock(state.lock);
+        // Anchors of this session's finished calls are not needed any more.
+        const prefix = `${run.sessionId}\0`;
+        if (run.agent) return;
+        for (const k of context.state.anchors.keys()) if (k.startsWith(prefix)) context.state.anchors.delete(k);
+        context.state.prompts.delete(run.sessionId);
+      });
+
+      kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: SNAPSHOT_STAGE }, async (verdict, call) => {
+        if (verdict.behavior === "deny") return verdict;
+        const settings = settingsOf(call.run);
+        if (!settings) return verdict;
+        let readOnly = false;
+        try {
+          readOnly = call.tool.isReadOnly(call.input) === true;
+        } catch {
+          // a tool that cannot say is treated as writing
+        }
+        if (readOnly) return verdict;
+        const { top, uuid } = anchorOf(context.state, call);
+        if (!uuid || context.run(top).off) return verdict;
+        const taken = context.run(top).taken;
+        let pending = taken.get(uuid);
+        if (!pending) {
+          pending = (async () => {
+            const store = new ShadowStore(storeDirFor(top.cwd, settings.dir));
+            const promptUuid = context.state.prompts.get(top.sessionId);
+            const checkpoint = await store.snapshot(foldersOf(top), { maxBytes: settings.maxBytes, exclude: storesOf(top, settings.dir) }, {
+              sessionId: top.sessionId,
+              messageUuid: uuid,
+              ...(promptUuid ? { promptUuid } : {}),
+              createdAt: new Date().toISOString(),
+            });
+            const note: CheckpointNote = { messageUuid: uuid, ...(promptUuid ? { promptUuid } : {}), commit: checkpoint.commit, store: checkpoint.store };
+            kernel.emit({ type: "sessions.note", sessionId: top.sessionId, kind: "checkpoint", data: { ...note } });
+          })().catch((error: unknown) => {
+            // A failed snapshot must not stop the agent: say so (once, when git is missing), and the call goes on without one.
+            const message = (error as Error).message;
+            if (error instanceof TooManyFilesError) context.run(top).off = true;
+            if (/need git on PATH/.test(message)) {
+              if (context.state.noGit) return;
+              context.state.noGit = true;
+            }
+            warn(kernel, NAME, `no checkpoint before ${call.toolName} (${call.toolUseId}): ${message}`);
+          });
+          taken.set(uuid, pending);
+        }
+        await pending;
+        return verdict;
+      });
+    },
+  };
+});
+
+export default checkpointsPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";
+export { chatRewind, type ChatRewindContext } from "./chat";
