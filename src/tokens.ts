@@ -14,8 +14,8 @@ export const CHARS_PER_TOKEN = 4;
  */
 export const IMAGE_TOKENS = 1600;
 
-/** An image in a message, as the AI SDK writes it: an image part, or a file part of an image type. */
-const isImagePart = (v: { type?: unknown; mediaType?: unknown }) => v.type === "image" || (v.type === "file" && String(v.mediaType).startsWith("image"));
+/** An image in a message, as the AI SDK writes it: an image part (or a deprecated `image-*` one), or a file part of an image type. */
+const isImagePart = (v: { type?: unknown; mediaType?: unknown }) => /^image($|-)/.test(String(v.type)) || (String(v.type).startsWith("file") && String(v.mediaType).startsWith("image"));
 
 /** Estimated tokens of `value`: a string's length, else its JSON's (images at `IMAGE_TOKENS` each), divided by `CHARS_PER_TOKEN`, rounded up. */
 export function estimateTokens(value: unknown): number {

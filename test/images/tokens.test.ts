@@ -14,6 +14,7 @@ import { scriptedModel } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 import { modelLayer } from "../model/helpers";
+import { microcompact } from "../../plugins/compaction-micro/clear";
 import { png } from "./fixtures";
 
 const temp = tempDirs();
@@ -43,6 +44,22 @@ describe("estimateTokens and images", () => {
   it("counts strings and other values as before (characters / 4)", () => {
     expect(estimateTokens("abcdefgh")).toBe(2);
     expect(estimateTokens({ type: "file", mediaType: "application/pdf", data: "x".repeat(400) })).toBeGreaterThan(100);
+  });
+});
+
+describe("microcompaction and an old image result", () => {
+  it("clears it like any old Read result, saving about IMAGE_TOKENS (not the base64's length / 4)", () => {
+    const history: ModelMessage[] = [
+      { role: "user", content: "look" },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "Read", input: { file_path: "a.png" } }] },
+      toolImage(big),
+      { role: "assistant", content: [{ type: "text", text: "seen" }] },
+    ];
+    const out = microcompact(history, 0);
+    expect(out.toolUseIds).toEqual(["c1"]);
+    expect(JSON.stringify(out.messages)).not.toContain(big.slice(0, 1000));
+    expect(out.tokensSaved).toBeGreaterThan(IMAGE_TOKENS - 50);
+    expect(out.tokensSaved).toBeLessThan(IMAGE_TOKENS + 50);
   });
 });
 
