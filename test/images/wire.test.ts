@@ -83,6 +83,25 @@ describe("Read of an image, to a model that sees images", () => {
   });
 });
 
+describe.each([
+  { model: "google:gemini-2.5-flash", match: (o: Record<string, unknown>, b64: string) => (o.inlineData as { data?: string } | undefined)?.data === b64 },
+  { model: "bedrock:anthropic.claude-3-5-sonnet-20241022-v2:0", settings: { region: "us-east-1" }, match: (o: Record<string, unknown>, b64: string) => JSON.stringify(o.image) === JSON.stringify({ format: "png", source: { bytes: b64 } }) },
+  { model: "xai:grok-4", match: (o: Record<string, unknown>, b64: string) => o.type === "input_image" && o.image_url === `data:image/png;base64,${b64}` },
+  { model: "mistral:pixtral-large-latest", match: (o: Record<string, unknown>, b64: string) => o.type === "image_url" && o.image_url === `data:image/png;base64,${b64}` },
+])("Read of an image, other wire formats: $model", ({ model, settings, match }) => {
+  it("arrives as an image part of that format (base64 once, never inside a JSON string)", async () => {
+    const cwd = temp("ubq-images-");
+    const bytes = png(2, 2);
+    writeFileSync(join(cwd, "a.png"), bytes);
+    server = await startProviderServer([{ toolCalls: [{ name: "Read", input: { file_path: "a.png" }, id: "call_1" }] }, "ok"]);
+    const messages = await collect(summon("x", { ...modelLayer(), tools: [new ReadTool()], cwd, model, apiKey: "k", providerSettings: { baseURL: server.baseURL, ...settings } }));
+    expect(resultOf(messages).isError, resultOf(messages).result).toBe(false);
+    const b64 = bytes.toString("base64");
+    expect(find(server!.requests[1]!.body, (o) => match(o, b64))).toHaveLength(1);
+    expect(JSON.stringify(server!.requests[1]!.body).split(b64)).toHaveLength(2);
+  });
+});
+
 describe("Read of an image, to a model that does not see images", () => {
   it.each([
     ["openai.chat:gpt-3.5-turbo", "openai-chat"],
