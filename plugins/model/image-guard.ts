@@ -50,6 +50,13 @@ function hoistImages(messages: ModelMessage[]): ModelMessage[] {
     held = [];
   };
   for (const message of messages) {
+    if (message.role === "user" && held.length > 0) {
+      // The next prompt follows the tool messages: one user message carries both (some chat servers want turns to alternate).
+      const own = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+      out.push({ ...message, content: [...held, ...own] });
+      held = [];
+      continue;
+    }
     if (message.role !== "tool") {
       flush();
       out.push(message);

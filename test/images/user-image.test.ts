@@ -102,3 +102,27 @@ describe("guardImages outside a turn", () => {
     expect(out.messages[0]).toEqual({ role: "user", content: [{ type: "text", text: "look" }, { type: "text", text: "[image not sent: openai:gpt-3.5-turbo does not accept images]" }] });
   });
 });
+
+describe("guardImages on the OpenAI chat format", () => {
+  const filePart = { type: "file" as const, mediaType: "image/png", data: { type: "data" as const, data: base64 } };
+  const toolImage = (id: string): ModelMessage[] => [
+    { role: "assistant", content: [{ type: "tool-call", toolCallId: id, toolName: "Read", input: {} }] },
+    { role: "tool", content: [{ type: "tool-result", toolCallId: id, toolName: "Read", output: { type: "content", value: [{ type: "text", text: "an image" }, filePart] } }] },
+  ];
+  const chat = (messages: ModelMessage[]) =>
+    guardImages({ purpose: "turn", model: scriptedModel([], { provider: "groq.chat" }), modelLabel: "groq:llama-4-scout", messages } as unknown as ModelRequest, { options: {} } as unknown as RunContext).messages;
+
+  it("moves the images into the next prompt when one follows the tool messages (turns keep alternating)", () => {
+    const out = chat([{ role: "user", content: "look" }, ...toolImage("c1"), { role: "user", content: "and now?" }]);
+    expect(out.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"]);
+    expect(out[3]).toEqual({ role: "user", content: [{ type: "text", text: "The image from the Read result c1:" }, filePart, { type: "text", text: "and now?" }] });
+    expect(JSON.stringify(out[2])).not.toContain(base64);
+  });
+
+  it("adds a user message after the last tool messages, and leaves a request without tool images as it was", () => {
+    const out = chat([{ role: "user", content: "look" }, ...toolImage("c1")]);
+    expect(out.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"]);
+    const plain: ModelMessage[] = [{ role: "user", content: "hi" }];
+    expect(chat(plain)).toBe(plain);
+  });
+});
