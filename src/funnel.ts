@@ -110,10 +110,9 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
     }) as ToolResultMessage;
     const limit = tool?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     const value = capContent(content, limit);
-    return {
-      message,
-      part: { type: "tool-result", toolCallId: toolUseId, toolName, output: isError ? { type: "error-text", value } : { type: "text", value } },
-    };
+    const parts = isError ? undefined : output.parts;
+    const sent: ToolResultPart["output"] = isError ? { type: "error-text", value } : parts?.length ? { type: "content", value: [{ type: "text", text: value }, ...parts] } : { type: "text", value };
+    return { message, part: { type: "tool-result", toolCallId: toolUseId, toolName, output: sent } };
   };
   const refuse = (content: string, input: unknown, tool?: Tool) => finish({ content, isError: true }, input, tool);
 

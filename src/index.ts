@@ -35,7 +35,7 @@ export { loadConfig, findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES } from "
 export { configSearchFolders } from "./config/search";
 export { readRegularFile, readRegularFileSync, describeJsonError } from "./safe-read";
 export { absolutePath, isInside, resolveReal } from "./paths";
-export { CHARS_PER_TOKEN, estimateTokens } from "./tokens";
+export { CHARS_PER_TOKEN, IMAGE_TOKENS, estimateTokens } from "./tokens";
 export type { RegularFileRead } from "./safe-read";
 export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath } from "./trust/store";
 export type { TrustEntry } from "./trust/store";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { JSONValue } from "@ai-sdk/provider";
+import type { ToolResultPart } from "ai";
 
 /** Token usage summed over a run (or one response). */
 export interface Usage {
@@ -29,11 +30,19 @@ export function addUsage(a: Usage, b: Partial<Usage>): Usage {
   return a;
 }
 
+/** A part a tool result carries besides its text (an image), as the AI SDK's tool-result content. */
+export type ToolContentPart = Extract<ToolResultPart["output"], { type: "content" }>["value"][number];
+
 /** What a tool returns: content for the model, plus structured metadata for the program. */
 export interface ToolOutput {
   content: string;
   isError?: boolean;
   metadata?: Record<string, unknown>;
+  /**
+   * Parts sent to the model after `content`'s text (not on an error result). They go to the model
+   * only: the `tool_result` message and transcripts keep `content` and `metadata`.
+   */
+  parts?: ToolContentPart[];
 }
 
 /** One content block of an assistant message. */

@@ -31,6 +31,7 @@ import { streamCheckingFetch } from "./stream-check";
 import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
 import { modelCommands, modelFlags } from "./models-report";
 import { modelOptions } from "./options";
+import { guardImages } from "./image-guard";
 import type { ModelResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:model";
@@ -151,6 +152,9 @@ export const modelPlugin = definePlugin(() => ({
       return providerOptions === request.providerOptions && model === request.model ? request : { ...request, model, providerOptions };
     });
 
+    // Images only reach models that take them, in a place their wire format carries (image-guard.ts).
+    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, guardImages);
+
     // After the transport's retries: a provider failure goes to the fallback model, once per call.
     kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.FALLBACK }, async (info, run) => {
       const wanted = (run.options as ModelResolvedOptions).fallbackModel;
@@ -177,6 +181,7 @@ export { createModel, type CreateModelOptions } from "./create-model";
 export { PROVIDERS, PROVIDER_NAMES, type ProviderSpec, type ProviderName } from "./providers";
 export { isProviderFailure, isConnectionError } from "./failover";
 export { dialectOptions, reasoningEffort } from "./dialect";
+export { supportsImages, type ModelCapability } from "./capabilities";
 export { splitSpec } from "./build";
 
 // The options this plugin declares (its slice of the config schema) and their types.

@@ -1,9 +1,10 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool, binaryKind, looksBinary, resolvePermitted, readStateOf, recordRead, MAX_LINE_CHARS, decodeText, numberLines, splitLines, ToolFailure, guard } from "../_kits/file-tools/index";
+import { PathTool, binaryKind, imageInfo, looksBinary, resolvePermitted, readStateOf, recordRead, MAX_LINE_CHARS, decodeText, numberLines, splitLines, ToolFailure, guard } from "../_kits/file-tools/index";
 import { formatSize, missingFileMessage } from "./describe";
 import { readLineWindow } from "./line-window";
+import { imageOutput, READ_IMAGE_LIMIT_BYTES } from "./image-read";
 
 /** The limits Read enforces (its description states the same numbers). */
 export const READ_LIMITS = Object.freeze({
@@ -33,7 +34,8 @@ const DESCRIPTION = `Reads a text file and returns its lines in \`cat -n\` forma
 - Lines longer than 2,000 characters are cut, with a marker saying so.
 - An existing file can only be overwritten or edited after it was read in full in this run. A file longer than 2,000 lines is read in full by setting limit past its last line (and no offset).
 - Files over 10 MB can only be read in parts (give offset and limit).
-- Binary files (images, archives, executables) are described, not shown. Directories cannot be read.`;
+- Images (PNG, JPEG, GIF, WebP; up to 5 MB) are shown as images when the model can see them, and described otherwise.
+- Other binary files (archives, executables) are described, not shown. Directories cannot be read.`;
 
 /** Read: a text file in `cat -n` format, recording what was seen for read-before-write. */
 export class ReadTool extends PathTool<typeof ReadInput> {
@@ -71,6 +73,8 @@ export class ReadTool extends PathTool<typeof ReadInput> {
     const count = input.limit ?? READ_LIMITS.defaultLines;
     const windowed = input.offset !== undefined || input.limit !== undefined;
     if (info.size > READ_LIMITS.wholeFileBytes) {
+      const image = imageOf(await readHead(real, IMAGE_HEADER_BYTES));
+      if (image) return imageOutput(shown, real, Buffer.alloc(0), info.size, image, ctx);
       if (!windowed) {
         throw new ToolFailure(
           `${shown} is ${formatSize(info.size)}, over the 10 MB limit for reading a whole file. Read it in parts: give offset and limit (e.g. offset=1, limit=2000).`,
@@ -87,6 +91,8 @@ export class ReadTool extends PathTool<typeof ReadInput> {
     }
 
     const bytes = await readFile(real);
+    const image = imageOf(bytes);
+    if (image) return imageOutput(shown, real, bytes.length <= READ_IMAGE_LIMIT_BYTES ? bytes : Buffer.alloc(0), bytes.length, image, ctx);
     if (looksBinary(bytes)) throw new ToolFailure(binaryMessage(shown, bytes, bytes.length));
     const lines = splitLines(decodeText(bytes).text);
     const total = lines.length;
@@ -100,10 +106,19 @@ export class ReadTool extends PathTool<typeof ReadInput> {
   }
 }
 
-async function readHead(path: string): Promise<Buffer> {
+/** Enough of a big file to find an image's size (a JPEG's frame header may follow 64 KB of EXIF). */
+const IMAGE_HEADER_BYTES = 256 * 1024;
+
+/** The file's image format and size, when it is an image whose header gives its size (a cut or broken one is just binary). */
+function imageOf(bytes: Uint8Array) {
+  const image = imageInfo(bytes);
+  return image?.width && image.height ? { ...image, width: image.width, height: image.height } : undefined;
+}
+
+async function readHead(path: string, bytes = 8192): Promise<Buffer> {
   const handle = await open(path, "r");
   try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0);
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(bytes), 0, bytes, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();

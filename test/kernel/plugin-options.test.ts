@@ -156,6 +156,7 @@ describe("the package entry's types", () => {
     apiKey: "x",
     providerSettings: { openai: {} },
     maxThinkingTokens: 3,
+    modelCapabilities: { "ollama:llava": { images: true } },
     maxRetries: 3,
     retryMaxWaitMs: 3,
     modelPricing: { "acme:*": { input: 1, output: 2 } },

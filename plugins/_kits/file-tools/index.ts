@@ -11,3 +11,4 @@ export { contentHash, readStateOf, recordRead, recordWrite, assertReadInFull, ty
 export { decodeText, encodeText, detectLineEnding, withLineEnding, splitLines, numberLines, MAX_LINE_CHARS, type LineEnding, type TextFile } from "./text-file";
 export { openWriteTarget, commitWrite, type WriteTarget } from "./existing-file";
 export { looksBinary, binaryKind } from "./binary";
+export { imageInfo, type ImageInfo } from "./image";

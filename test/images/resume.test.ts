@@ -1,0 +1,110 @@
+/**
+ * Sessions and images. A transcript keeps what the `tool_result` message holds — the text that
+ * names the image and its metadata — never the base64, so a resumed session sees that text. A
+ * compaction checkpoint stores the history as the model saw it, images included: resuming it to a
+ * model that sees images sends them again; to a text-only model its tool-result images become a
+ * note (a user image there ends the run with the usual clear error, before anything is sent).
+ */
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ModelMessage } from "ai";
+import { summon, type Message, type SummonOptions } from "ubiquity";
+import sessions, { type TranscriptRecord } from "ubiquity/plugins/sessions";
+import { ReadTool } from "ubiquity/plugins/tool-read";
+import { scriptedModel, type Script } from "ubiquity/testing";
+import { collect, ofType, resultOf } from "../helpers/collect";
+import { readRecords, tempDirs, transcriptFiles } from "../sessions/helpers";
+import { modelLayer } from "../model/helpers";
+import { png } from "./fixtures";
+
+const temp = tempDirs();
+const image = png(6, 4);
+const base64 = image.toString("base64");
+const sees = { modelCapabilities: { "scripted:vision": { images: true } } };
+
+function setup() {
+  const sessionDir = temp();
+  const cwd = temp("ubq-project-");
+  writeFileSync(join(cwd, "shot.png"), image);
+  const run = async (prompt: string, script: Script, modelId: string, extra: Partial<SummonOptions> = {}) => {
+    const model = scriptedModel(script, { modelId });
+    const messages: Message[] = await collect(
+      summon(prompt, { presets: [], plugins: [...modelLayer().plugins, sessions()], tools: [new ReadTool()], sessionDir, cwd, model, ...sees, ...extra }),
+    );
+    return { messages, model, result: resultOf(messages) };
+  };
+  return { sessionDir, run };
+}
+
+const readShot: Script = [{ toolCalls: [{ toolName: "Read", input: { file_path: "shot.png" }, id: "c1" }] }, "a small grey image"];
+
+describe("a session that read an image", () => {
+  it("keeps the text and metadata in its transcript, not the image, and resumes on a text-only model", async () => {
+    const s = setup();
+    const first = await s.run("look at shot.png", readShot, "vision");
+    expect(first.result.isError, first.result.result).toBe(false);
+    expect(JSON.stringify(first.model.requests[1]!.prompt)).toContain(base64); // the model saw the image
+    const [file] = transcriptFiles(s.sessionDir);
+    const text = readFileSync(file!, "utf8");
+    expect(text).not.toContain(base64);
+    expect(text).toContain("shot.png is an image (PNG image, 6×4 pixels");
+
+    const second = await s.run("and now?", ["still grey"], "text-only", { resume: first.result.sessionId });
+    expect(second.result.isError, second.result.result).toBe(false);
+    const prompt = JSON.stringify(second.model.requests[0]!.prompt);
+    expect(prompt).toContain("shot.png is an image (PNG image, 6×4 pixels");
+    expect(prompt).not.toContain(base64);
+  });
+
+  describe("with a compaction checkpoint holding images", () => {
+    /** A first session, then a checkpoint record (as a summary writes one) whose history carries `extra` after the tool round trip. */
+    async function checkpointed(extra: ModelMessage[] = []) {
+      const s = setup();
+      const first = await s.run("look at shot.png", readShot, "vision");
+      const [file] = transcriptFiles(s.sessionDir);
+      const last = readRecords(file!).at(-1)!;
+      const history: ModelMessage[] = [
+        { role: "user", content: "[summary] the user asked about shot.png" },
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "Read", input: { file_path: "shot.png" } }] },
+        {
+          role: "tool",
+          content: [
+            { type: "tool-result", toolCallId: "c1", toolName: "Read", output: { type: "content", value: [{ type: "text", text: "shot.png is an image" }, { type: "file", mediaType: "image/png", data: { type: "data", data: base64 } }] } },
+          ],
+        },
+        { role: "assistant", content: [{ type: "text", text: "a small grey image" }] },
+        ...extra,
+      ];
+      const message = { type: "system", subtype: "compact_boundary", tokensBefore: 9000, tokensAfter: 3000, trigger: "auto", uuid: "cb-1", sessionId: first.result.sessionId };
+      const record: TranscriptRecord = { uuid: "cb-1", parentUuid: last.uuid, sessionId: first.result.sessionId, type: "system", timestamp: new Date().toISOString(), cwd: last.cwd, message: message as TranscriptRecord["message"], history };
+      appendFileSync(file!, `${JSON.stringify(record)}\n`);
+      return { s, sessionId: first.result.sessionId };
+    }
+
+    it("resumed on a model that sees images: the image is sent again", async () => {
+      const { s, sessionId } = await checkpointed();
+      const next = await s.run("again", ["ok"], "vision", { resume: sessionId });
+      expect(next.result.isError, next.result.result).toBe(false);
+      expect(JSON.stringify(next.model.requests[0]!.prompt)).toContain(base64);
+    });
+
+    it("resumed on a text-only model: the tool-result image becomes a note, the run goes on", async () => {
+      const { s, sessionId } = await checkpointed();
+      const next = await s.run("again", ["ok"], "text-only", { resume: sessionId });
+      expect(next.result.isError, next.result.result).toBe(false);
+      const prompt = JSON.stringify(next.model.requests[0]!.prompt);
+      expect(prompt).not.toContain(base64);
+      expect(prompt).toContain("[image not sent: scripted:text-only does not accept images]");
+    });
+
+    it("resumed on a text-only model with a user image in it: a clear error, nothing sent", async () => {
+      const { s, sessionId } = await checkpointed([{ role: "user", content: [{ type: "text", text: "and this?" }, { type: "image", image: base64, mediaType: "image/png" }] }, { role: "assistant", content: "a square" }]);
+      const next = await s.run("again", ["ok"], "text-only", { resume: sessionId });
+      expect(next.result.isError).toBe(true);
+      expect(next.result.result).toContain("scripted:text-only does not accept images");
+      expect(next.model.requests).toHaveLength(0);
+      expect(ofType(next.messages, "assistant")).toHaveLength(0);
+    });
+  });
+});
