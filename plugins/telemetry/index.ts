@@ -346,7 +346,7 @@ export const telemetryPlugin = definePlugin(() => ({
 }));
 
 export default telemetryPlugin;
-export { TelemetryUnavailableError } from "./load";
+export { loadOtel, TelemetryUnavailableError, type ImportModule } from "./load";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
