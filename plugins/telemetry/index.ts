@@ -61,14 +61,16 @@ export const telemetryPlugin = definePlugin(() => ({
   state: (): KernelState => ({ runs: new Set() }),
   runState: () => ({}) as { spans?: RunSpans },
   apply(kernel: Kernel, context) {
-    const state = context.state;
+    // Read when a hook runs, never during apply (apply only taps).
+    const ks = (): KernelState => context.state;
     const setting = () => telemetrySetting(context.options as TelemetryResolvedOptions);
-    const load = () => (state.loading ??= loadOtel().then((m) => (state.otel = m)));
+    const load = () => (ks().loading ??= loadOtel().then((m) => (ks().otel = m)));
     const spansOf = (run: RunContext | undefined): RunSpans | undefined => (run ? context.run(run).spans : undefined);
     /** The run's spans and the modules, when this run is traced. */
     const traced = (run: RunContext): [OtelModules, RunSpans] | undefined => {
       const spans = spansOf(run);
-      return spans && state.otel ? [state.otel, spans] : undefined;
+      const otel = ks().otel;
+      return spans && otel ? [otel, spans] : undefined;
     };
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
@@ -109,14 +111,14 @@ export const telemetryPlugin = definePlugin(() => ({
         parentCtx,
       );
       context.run(run).spans = spans;
-      state.runs.add(spans);
+      ks().runs.add(spans);
     });
 
     kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
       const t = traced(run);
       if (!t) return;
       const [otel, spans] = t;
-      state.runs.delete(spans);
+      ks().runs.delete(spans);
       endOpen(otel, spans, result.isError ? result.result : "the run ended before this finished");
       const span = spans.span!;
       const u = run.usage;
@@ -313,12 +315,13 @@ export const telemetryPlugin = definePlugin(() => ({
 
     // Every tool_use gets exactly one tool_result, on every path: the result ends the call's span.
     kernel.hooks.event.tap(NAME, (event: KernelEvent) => {
-      if (event.type !== "message" || event.message.type !== "tool_result" || !state.otel || state.runs.size === 0) return;
+      if (event.type !== "message" || event.message.type !== "tool_result") return;
+      const otel = ks().otel;
+      if (!otel || ks().runs.size === 0) return;
       const message = event.message;
       const agentId = (message as { agentId?: string }).agentId;
-      const spans = [...state.runs].find((s) => s.run.sessionId === message.sessionId && s.run.agent?.agentId === agentId);
+      const spans = [...ks().runs].find((s) => s.run.sessionId === message.sessionId && s.run.agent?.agentId === agentId);
       if (!spans) return;
-      const otel = state.otel;
       let tool = spans.tools.get(message.toolUseId);
       spans.tools.delete(message.toolUseId);
       // Refused before the funnel's hooks (unknown tool, invalid input): a span for the time it took.
