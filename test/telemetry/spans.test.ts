@@ -158,6 +158,21 @@ describe("tool calls that do not succeed", () => {
     expect(chat.events.map((e) => e.name)).toContain("exception");
   });
 
+  it("a retried call stays one chat span: the failure is an exception event, the answer ends it OK", async () => {
+    const { result, t } = await traced([{ error: { status: 503, message: "overloaded right now" } }, { text: "fine", usage: { inputTokens: 40, outputTokens: 2 } }], {
+      maxRetries: 1,
+      retryMaxWaitMs: 1,
+    });
+    expect(result.isError, result.result).toBe(false);
+    const chats = t.named("chat scripted").filter((s) => s.attributes["ubiquity.model.purpose"] === "turn");
+    expect(chats, t.outline()).toHaveLength(1);
+    expect(chats[0]!.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(chats[0]!.attributes["gen_ai.usage.input_tokens"]).toBe(40);
+    expect(chats[0]!.events.filter((e) => e.name === "exception").map((e) => e.attributes?.["exception.message"])).toEqual(["overloaded right now"]);
+    // The AI SDK's span of each attempt sits inside it, the failed one and the answered one.
+    expect(t.spans.filter((s) => s.name === "invoke_agent ubiquity.turn" && t.ancestors(s).includes(chats[0]!))).toHaveLength(2);
+  });
+
   it("an aborted run ends its spans too", async () => {
     const abort = new AbortController();
     const { result, t } = await traced(() => {
