@@ -9,6 +9,7 @@
  * unless telemetry is on: the packages load when the kernel gets ready.
  */
 import type { Span } from "@opentelemetry/api";
+import type { Telemetry } from "ai";
 import {
   COMPACT_STAGE,
   definePlugin,
@@ -201,7 +202,11 @@ export const telemetryPlugin = definePlugin(() => ({
       const tracer = childTracer(otel, spans.tracer, parentContext(otel, spans, span), spans.redact);
       const integration = new otel.OpenTelemetry({ tracer, agentSpanName: "functionId" });
       const previous = request.streamSettings?.telemetry;
-      const integrations = [...(previous?.integrations === undefined ? [] : [previous.integrations].flat()), integration];
+      // Per-call integrations replace the ones registered with the AI SDK's registerTelemetry():
+      // those are kept, so a host's own AI SDK telemetry goes on seeing Ubiquity's calls.
+      const registered = (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: Telemetry[] }).AI_SDK_TELEMETRY_INTEGRATIONS ?? [];
+      const own = previous?.integrations === undefined ? registered : [previous.integrations].flat();
+      const integrations = [...own, integration];
       return {
         ...request,
         streamSettings: {

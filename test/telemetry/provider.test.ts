@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { trace } from "@opentelemetry/api";
 import { afterEach, expect, it } from "vitest";
+import { registerTelemetry } from "ai";
+import { scriptedModel } from "ubiquity/testing";
 import { summon } from "ubiquity";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { collect, resultOf } from "../helpers/collect";
@@ -18,6 +20,17 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
   trace.disable();
+  delete (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: unknown }).AI_SDK_TELEMETRY_INTEGRATIONS;
+});
+
+it("an integration registered with the AI SDK's registerTelemetry() still sees the calls when telemetry is on", async () => {
+  const started: string[] = [];
+  registerTelemetry({ onStart: (event) => void started.push(String((event as { functionId?: string }).functionId)) });
+  const { tracer, exporter } = memoryTracing();
+  const result = resultOf(await collect(summon("hi", { model: scriptedModel(["hello"]), persistSession: false, marketPricing: false, telemetry: { tracer } })));
+  expect(result.isError).toBe(false);
+  expect(started).toEqual(["ubiquity.turn"]);
+  expect(tree(exporter).named("invoke_agent ubiquity.turn")).toHaveLength(1);
 });
 
 it("telemetry: true uses the global tracer provider; the AI SDK's spans of an OpenAI call nest under the chat span", async () => {
