@@ -25,7 +25,7 @@ function stringsOf(span: ReadableSpan): string[] {
 async function run(recordContent: boolean | undefined) {
   const dir = mkdtempSync(join(tmpdir(), "ubq-telemetry-content-"));
   writeFileSync(join(dir, "config.txt"), `token=${SECRET}\n${WORD} settings\n`);
-  const { tracer, exporter } = memoryTracing();
+  const { tracer, settled } = memoryTracing();
   const model = scriptedModel([
     { toolCalls: [{ toolName: "Read", input: { file_path: join(dir, "config.txt") }, id: "read-1" }] },
     { text: `the ${WORD} file holds ${SECRET}` },
@@ -35,7 +35,7 @@ async function run(recordContent: boolean | undefined) {
     summon(`read config.txt about ${WORD}; my key is ${SECRET}`, { model, apiKey: SECRET, cwd: dir, persistSession: false, marketPricing: false, telemetry }),
   );
   expect(resultOf(messages).isError).toBe(false);
-  return tree(exporter);
+  return tree(await settled());
 }
 
 describe("content on spans", () => {

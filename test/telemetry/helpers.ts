@@ -1,11 +1,29 @@
 /** The OpenTelemetry SDK's in-memory exporter behind a tracer, and ways to read the span tree it caught. */
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 
-/** A tracer whose spans land in `exporter`. */
+/**
+ * A tracer whose spans land in `exporter`. `settled()` waits until every started span has ended:
+ * the AI SDK ends its own spans as its stream winds down, which may come a moment after the run's
+ * last message.
+ */
 export function memoryTracing() {
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { tracer: provider.getTracer("test"), exporter, provider };
+  let open = 0;
+  const counter: SpanProcessor = {
+    onStart: () => void open++,
+    onEnd: () => void open--,
+    forceFlush: async () => {},
+    shutdown: async () => {},
+  };
+  const provider = new BasicTracerProvider({ spanProcessors: [counter, new SimpleSpanProcessor(exporter)] });
+  const settled = async (timeoutMs = 5_000) => {
+    for (const start = Date.now(); open > 0; ) {
+      if (Date.now() - start > timeoutMs) throw new Error(`${open} span(s) never ended`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return exporter;
+  };
+  return { tracer: provider.getTracer("test"), exporter, provider, settled };
 }
 
 /** The finished spans with lookups by id, name and parent. */

@@ -26,15 +26,15 @@ afterEach(async () => {
 it("an integration registered with the AI SDK's registerTelemetry() still sees the calls when telemetry is on", async () => {
   const started: string[] = [];
   registerTelemetry({ onStart: (event) => void started.push(String((event as { functionId?: string }).functionId)) });
-  const { tracer, exporter } = memoryTracing();
+  const { tracer, settled } = memoryTracing();
   const result = resultOf(await collect(summon("hi", { model: scriptedModel(["hello"]), persistSession: false, marketPricing: false, telemetry: { tracer } })));
   expect(result.isError).toBe(false);
   expect(started).toEqual(["ubiquity.turn"]);
-  expect(tree(exporter).named("invoke_agent ubiquity.turn")).toHaveLength(1);
+  expect(tree(await settled()).named("invoke_agent ubiquity.turn")).toHaveLength(1);
 });
 
 it("telemetry: true uses the global tracer provider; the AI SDK's spans of an OpenAI call nest under the chat span", async () => {
-  const { provider, exporter } = memoryTracing();
+  const { provider, settled } = memoryTracing();
   expect(trace.setGlobalTracerProvider(provider)).toBe(true);
   const dir = mkdtempSync(join(tmpdir(), "ubq-telemetry-openai-"));
   writeFileSync(join(dir, "a.ts"), "export {};\n");
@@ -58,7 +58,7 @@ it("telemetry: true uses the global tracer provider; the AI SDK's spans of an Op
   expect(result.isError, result.result).toBe(false);
   expect(server.requests).toHaveLength(2);
 
-  const t = tree(exporter);
+  const t = tree(await settled());
   const root = t.one("invoke_agent ubiquity");
   expect(root.instrumentationScope.name).toBe("ubiquity");
   expect(root.attributes).toMatchObject({ "gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o", "gen_ai.usage.input_tokens": 720 });

@@ -23,12 +23,12 @@ function project() {
 
 async function traced(script: Script, options: Partial<Options> = {}, prompt = "look around") {
   const dir = project();
-  const { tracer, exporter } = memoryTracing();
+  const { tracer, settled } = memoryTracing();
   const model = scriptedModel(script);
   const messages = await collect(
     summon(prompt, { model, cwd: dir, persistSession: false, persistTodos: false, marketPricing: false, maxRetries: 0, telemetry: { tracer }, ...options }),
   );
-  return { dir, messages, result: resultOf(messages), t: tree(exporter) };
+  return { dir, messages, result: resultOf(messages), t: tree(await settled()) };
 }
 
 const PRICING = { scripted: { input: 2, output: 10 } };
@@ -36,7 +36,7 @@ const PRICING = { scripted: { input: 2, output: 10 } };
 describe("a two-turn run with two tool calls", () => {
   it("is one invoke_agent span holding two turns, their chat spans and the tool calls, with tokens, model, cost and verdicts", async () => {
     const dir = project();
-    const { tracer, exporter } = memoryTracing();
+    const { tracer, settled } = memoryTracing();
     const model = scriptedModel([
       {
         toolCalls: [
@@ -49,7 +49,7 @@ describe("a two-turn run with two tool calls", () => {
     ]);
     const result = resultOf(await collect(summon("look around", { model, cwd: dir, persistSession: false, marketPricing: false, modelPricing: PRICING, telemetry: { tracer } })));
     expect(result.isError).toBe(false);
-    const t = tree(exporter);
+    const t = tree(await settled());
 
     const run = t.one("invoke_agent ubiquity");
     expect(t.parentOf(run), t.outline()).toBeUndefined();
@@ -97,7 +97,10 @@ describe("a two-turn run with two tool calls", () => {
     expect(t.one("execute_tool Read").attributes).toMatchObject({ "gen_ai.tool.name": "Read", "gen_ai.tool.call.id": "read-1" });
     // A tool call's span lasts while the call runs, inside its turn.
     const read = t.one("execute_tool Read");
-    expect(read.endTime[0] * 1e9 + read.endTime[1]).toBeLessThanOrEqual(turns[0]!.endTime[0] * 1e9 + turns[0]!.endTime[1]);
+    // (Each span's clock starts from Date.now(), so spans agree to about a millisecond.)
+    const ms = (time: [number, number]) => time[0] * 1e3 + time[1] / 1e6;
+    expect(ms(read.endTime)).toBeLessThanOrEqual(ms(turns[0]!.endTime) + 2);
+    expect(ms(read.startTime)).toBeGreaterThanOrEqual(ms(turns[0]!.startTime) - 2);
 
     // The AI SDK's own spans (its agent, step and provider-call spans) nest inside each chat span.
     for (const chat of chats) {
