@@ -32,6 +32,7 @@ import memory from "../plugins/memory/index";
 import hooks from "../plugins/hooks/index";
 import sandbox from "../plugins/sandbox/index";
 import structuredOutput from "../plugins/structured-output/index";
+import telemetry from "../plugins/telemetry/index";
 import type { SettingsOptions } from "../plugins/settings/index";
 import type { ModelOptions } from "../plugins/model/index";
 import type { RetryOptions } from "../plugins/retry/index";
@@ -53,6 +54,7 @@ import type { AgentsOptions } from "../plugins/agents/index";
 import type { SkillsOptions } from "../plugins/skills/index";
 import type { MemoryOptions } from "../plugins/memory/index";
 import type { StructuredOutputOptions } from "../plugins/structured-output/index";
+import type { TelemetryOptions } from "../plugins/telemetry/index";
 
 /**
  * Every option of the default product: the kernel's own and each listed plugin's slice (the
@@ -79,7 +81,8 @@ export type DefaultOptions = KernelOptions &
   AgentsOptions &
   SkillsOptions &
   MemoryOptions &
-  StructuredOutputOptions;
+  StructuredOutputOptions &
+  TelemetryOptions;
 
 export default definePreset({
   name: "ubiquity:default",
@@ -123,6 +126,8 @@ export default definePreset({
     agents(),
     skills(),
     memory(),
+    // Observability: OpenTelemetry spans (off unless `telemetry` is set; nothing loads until then).
+    telemetry(),
     // The answer's shape: last, so its tool survives every tool.list filter (a subagent's included).
     structuredOutput(),
   ],

@@ -12,7 +12,7 @@ import {
   SyncHook,
   SyncWaterfallHook,
 } from "tapable";
-import type { LanguageModel, ModelMessage, OutputInterface, SystemModelMessage, ToolSet } from "ai";
+import type { LanguageModel, ModelMessage, OutputInterface, streamText, SystemModelMessage, ToolSet } from "ai";
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import type { Tool, ToolContext } from "./tool";
@@ -107,6 +107,11 @@ export interface ModelRequest {
   headers?: Record<string, string>;
   /** The AI SDK's output specification (`Output.object(...)`): the response format the provider is asked to keep. */
   output?: OutputInterface;
+  /**
+   * Further AI SDK `streamText` settings for this call (an observer's `telemetry` integration);
+   * the fields above and the kernel's own (abort signal, retries, error handler) win over them.
+   */
+  streamSettings?: Omit<Partial<Parameters<typeof streamText>[0]>, "prompt" | "messages" | "system">;
   /** 1-based index of the model call in the run. */
   call: number;
 }

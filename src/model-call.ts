@@ -188,6 +188,7 @@ function usageFrom(u: { inputTokens?: number; outputTokens?: number; inputTokenD
 async function readStream(run: RunContext, request: ModelRequest, watch: CallWatch, partial: boolean): Promise<ModelCall> {
   let streamError: unknown;
   const result = streamText({
+    ...request.streamSettings,
     model: request.model,
     // An empty prompt (no system-prompt plugin) is sent as none: some providers reject an empty system block.
     instructions: request.instructions === "" ? undefined : request.instructions,

@@ -203,6 +203,7 @@ describe("the package entry's types", () => {
     outputSchema: { type: "object" },
     outputMode: "tool",
     maxStructuredOutputRetries: 3,
+    telemetry: { recordContent: false },
     } satisfies UbiquityConfig);
     const options: Options = { model: every.model, permissionMode: every.permissionMode, mcpServers: every.mcpServers, hooks: every.hooks };
     expect(Object.keys(options)).toHaveLength(4);
