@@ -6,21 +6,71 @@ import { Channel } from "./channel";
 import { stamp, emptyUsage, type Message } from "./messages";
 import type { Preset } from "./preset";
 import type { UbiquityConfig } from "./config/schema";
-import { describeError } from "./errors";
+import { describeError, UsageError } from "./errors";
+import { LiveInput, type UserInput } from "./live";
+import { modelLabel, resolveModel } from "./model-call";
+import type { RunContext } from "./run";
+import type { Logger } from "./config/schema";
+import type { LanguageModel } from "ai";
 import { redactText, secretsOf } from "./redact";
 import { defaultLogger } from "./logger";
 
 /** Options of `summon()`: every run option plus the kernel fields `presets`, `plugins`, `disable`. */
 export type SummonOptions = UbiquityConfig;
 
+/** What a running `summon()` can be told (the kernel's controls; the facade adds what plugins offer). */
+export interface SessionControls {
+  /** Stop the work in progress (model stream and tool calls); a live session then takes its next message. */
+  interrupt(): Promise<void>;
+  /** Send the next request to `spec`, resolved through `model.resolve`; rejects when no provider knows it or the session has ended. */
+  setModel(spec: string | Exclude<LanguageModel, string>): Promise<void>;
+  /** End the session now: the input ends, the work in progress is aborted, and the stream ends with a `result`. */
+  close(): void;
+}
+
+/** A running `summon()`: its messages, its controls, and its run once `system/init` is out (undefined if it never started). */
+export interface SummonSession {
+  stream: AsyncGenerator<Message> & SessionControls;
+  started: Promise<RunContext | undefined>;
+}
+
 /**
  * Run an agent on `prompt` and yield its messages: `system/init` first, `result` last — also
- * when the run fails. Only API misuse (a non-string prompt) throws. `defaults` are the presets
- * used when `options.presets` is not given (the facade passes the default preset).
+ * when the run fails. An async iterable prompt is a live session (see `LiveInput`): open while
+ * the iterable is. `defaults` are the presets used when `options.presets` is not given (the
+ * facade passes the default preset).
  */
-export async function* runSummon(prompt: string, options: SummonOptions, defaults: () => Promise<Preset[]>): AsyncGenerator<Message> {
-  const channel = new Channel<Message>();
+export function runSummon(prompt: string | AsyncIterable<UserInput>, options: SummonOptions, defaults: () => Promise<Preset[]>): SummonSession {
   const controller = new AbortController();
+  const input = new LiveInput();
+  let begin!: (run: RunContext | undefined) => void;
+  const started = new Promise<RunContext | undefined>((resolve) => (begin = resolve));
+  const stream = Object.assign(messages(prompt, options, defaults, controller, input, begin), {
+    interrupt: async () => input.interrupt(),
+    async setModel(spec: string | Exclude<LanguageModel, string>) {
+      const run = await started;
+      if (!run || run.abortSignal.aborted) throw new UsageError("setModel: the session has ended");
+      const model = await resolveModel(run, spec, "main");
+      run.model = model;
+      run.modelLabel = modelLabel(model, run.kernel);
+    },
+    close() {
+      input.close();
+      if (!controller.signal.aborted) controller.abort(new Error("the session was closed"));
+    },
+  });
+  return { stream, started };
+}
+
+async function* messages(
+  prompt: string | AsyncIterable<UserInput>,
+  options: SummonOptions,
+  defaults: () => Promise<Preset[]>,
+  controller: AbortController,
+  input: LiveInput,
+  begin: (run: RunContext | undefined) => void,
+): AsyncGenerator<Message> {
+  const channel = new Channel<Message>();
   const external = options.abortSignal;
   const onAbort = () => controller.abort(external?.reason);
   if (external?.aborted) controller.abort(external.reason);
@@ -35,18 +85,28 @@ export async function* runSummon(prompt: string, options: SummonOptions, default
     failure = error;
   }
 
+  let stop = () => {};
   const done = (async () => {
     try {
       if (!kernel) {
-        yieldBootFailure(channel, prompt, options, failure);
+        yieldBootFailure(channel, options, failure);
         return;
       }
-      const run = createRun({ kernel, abortSignal: controller.signal, sink: (m) => channel.push(m) });
-      await driveRun(run, prompt);
+      const sink = (m: Message) => {
+        channel.push(m);
+        if (m.type === "system" && m.subtype === "init" && m.agentId === undefined) begin(run);
+      };
+      const run = createRun({ kernel, abortSignal: controller.signal, sink, input });
+      if (typeof prompt === "string") input.close();
+      else stop = pump(prompt, input, run.logger);
+      await driveRun(run, typeof prompt === "string" ? prompt : undefined);
     } catch (error) {
       // driveRun never throws; this is a last guard so the stream still ends with a result.
-      yieldBootFailure(channel, prompt, options, error);
+      yieldBootFailure(channel, options, error);
     } finally {
+      begin(undefined);
+      stop();
+      input.close();
       try {
         await kernel?.dispose();
       } catch (error) {
@@ -62,13 +122,34 @@ export async function* runSummon(prompt: string, options: SummonOptions, default
   } finally {
     // The consumer stopped early (break/return): end the run rather than leave it running.
     if (!controller.signal.aborted) controller.abort(new Error("the consumer stopped reading"));
+    input.close();
     await done;
   }
 }
 
+/** Feed a live session's input from the caller's iterable; its end (or failure) ends the input. Returns a stop. */
+function pump(source: AsyncIterable<UserInput>, input: LiveInput, logger: Logger): () => void {
+  const iterator = source[Symbol.asyncIterator]();
+  let finished = false;
+  void (async () => {
+    try {
+      for (let next = await iterator.next(); !next.done && !finished; next = await iterator.next()) input.push(next.value);
+    } catch (error) {
+      logger.error("summon(prompt): the input iterable failed, so the session ends:", describeError(error));
+    } finally {
+      finished = true;
+      input.close();
+    }
+  })();
+  // The session ended with the input still open: tell the iterable (its own cleanup runs).
+  return () => {
+    if (!finished) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    finished = true;
+  };
+}
+
 /** The messages of a run that could not even build its kernel (a bad option, a broken plugin). */
-function yieldBootFailure(channel: Channel<Message>, prompt: string, options: SummonOptions, error: unknown) {
-  void prompt;
+function yieldBootFailure(channel: Channel<Message>, options: SummonOptions, error: unknown) {
   const sessionId = randomUUID();
   const model = typeof options.model === "string" ? options.model : options.model ? `${options.model.provider}:${options.model.modelId}` : null;
   channel.push(
