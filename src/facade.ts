@@ -97,8 +97,8 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
   const { stream, started } = runSummon(prompt, options, async () => [await defaultPreset()]);
   return Object.assign(stream, {
     async setPermissionMode(mode: PermissionMode) {
-      const run = await started;
-      if (!run || run.abortSignal.aborted) throw new UsageError("setPermissionMode: the session has ended");
+      const run = await started();
+      if (!run) throw new UsageError("setPermissionMode: the session has ended");
       if (!run.kernel.plugins.some((p) => p.plugin.name === "ubiquity:permissions")) throw new UsageError("setPermissionMode needs the ubiquity:permissions plugin, which this run does not have");
       // Loaded on use: the package entry stays cheap.
       (await import("../plugins/permissions/api")).getPermissionsApi(run.kernel).setMode(run, mode);

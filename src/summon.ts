@@ -28,10 +28,10 @@ export interface SessionControls {
   close(): void;
 }
 
-/** A running `summon()`: its messages, its controls, and its run once `system/init` is out (undefined if it never started). */
+/** A running `summon()`: its messages and controls; `started()` starts it if need be and gives its run once `system/init` is out (undefined if it never started). */
 export interface SummonSession {
   stream: AsyncGenerator<Message> & SessionControls;
-  started: Promise<RunContext | undefined>;
+  started(): Promise<RunContext | undefined>;
 }
 
 /**
@@ -41,15 +41,29 @@ export interface SummonSession {
  * facade passes the default preset).
  */
 export function runSummon(prompt: string | AsyncIterable<UserInput>, options: SummonOptions, defaults: () => Promise<Preset[]>): SummonSession {
-  const controller = new AbortController();
-  const input = new LiveInput();
-  let begin!: (run: RunContext | undefined) => void;
-  const started = new Promise<RunContext | undefined>((resolve) => (begin = resolve));
-  const stream = Object.assign(messages(prompt, options, defaults, controller, input, begin), {
+  const live: Live = { controller: new AbortController(), input: new LiveInput(), channel: new Channel<Message>(), begin: () => {} };
+  const started = new Promise<RunContext | undefined>((resolve) => (live.begin = resolve));
+  let done: Promise<void> | undefined;
+  // The work starts at the first read or the first control that needs the run, whichever comes first.
+  const launch = () => (done ??= work(prompt, options, defaults, live));
+  const { controller, input } = live;
+  async function* read(): AsyncGenerator<Message> {
+    const finished = launch();
+    try {
+      for await (const message of live.channel) yield message;
+    } finally {
+      // The consumer stopped early (break/return): end the run rather than leave it running.
+      if (!controller.signal.aborted) controller.abort(new Error("the consumer stopped reading"));
+      input.close();
+      await finished;
+    }
+  }
+  const stream = Object.assign(read(), {
     interrupt: async () => input.interrupt(),
     async setModel(spec: string | Exclude<LanguageModel, string>) {
+      void launch();
       const run = await started;
-      if (!run || run.abortSignal.aborted) throw new UsageError("setModel: the session has ended");
+      if (!run || controller.signal.aborted) throw new UsageError("setModel: the session has ended");
       const model = await resolveModel(run, spec, "main");
       run.model = model;
       run.modelLabel = modelLabel(model, run.kernel);
@@ -59,71 +73,49 @@ export function runSummon(prompt: string | AsyncIterable<UserInput>, options: Su
       if (!controller.signal.aborted) controller.abort(new Error("the session was closed"));
     },
   });
-  return { stream, started };
+  return { stream, started: () => (void launch(), started) };
 }
 
-async function* messages(
-  prompt: string | AsyncIterable<UserInput>,
-  options: SummonOptions,
-  defaults: () => Promise<Preset[]>,
-  controller: AbortController,
-  input: LiveInput,
-  begin: (run: RunContext | undefined) => void,
-): AsyncGenerator<Message> {
-  const channel = new Channel<Message>();
+/** The shared state of one `summon()`: its abort, its input, the stream it fills, and who waits for its run. */
+interface Live {
+  controller: AbortController;
+  input: LiveInput;
+  channel: Channel<Message>;
+  begin: (run: RunContext | undefined) => void;
+}
+
+/** Build the kernel and drive the run into the channel; never throws. */
+async function work(prompt: string | AsyncIterable<UserInput>, options: SummonOptions, defaults: () => Promise<Preset[]>, { controller, input, channel, begin }: Live): Promise<void> {
   const external = options.abortSignal;
   const onAbort = () => controller.abort(external?.reason);
   if (external?.aborted) controller.abort(external.reason);
   else external?.addEventListener("abort", onAbort, { once: true });
-
   let kernel: Kernel | undefined;
-  let failure: unknown;
-  try {
-    const presets = options.presets ?? (await defaults());
-    kernel = createKernel({ ...options, presets });
-  } catch (error) {
-    failure = error;
-  }
-
   let stop = () => {};
-  const done = (async () => {
-    try {
-      if (!kernel) {
-        yieldBootFailure(channel, options, failure);
-        return;
-      }
-      const sink = (m: Message) => {
-        channel.push(m);
-        if (m.type === "system" && m.subtype === "init" && m.agentId === undefined) begin(run);
-      };
-      const run = createRun({ kernel, abortSignal: controller.signal, sink, input });
-      if (typeof prompt === "string") input.close();
-      else stop = pump(prompt, input, run.logger);
-      await driveRun(run, typeof prompt === "string" ? prompt : undefined);
-    } catch (error) {
-      // driveRun never throws; this is a last guard so the stream still ends with a result.
-      yieldBootFailure(channel, options, error);
-    } finally {
-      begin(undefined);
-      stop();
-      input.close();
-      try {
-        await kernel?.dispose();
-      } catch (error) {
-        (options.logger ?? defaultLogger()).error("kernel.dispose failed:", describeError(error));
-      }
-      external?.removeEventListener("abort", onAbort);
-      channel.close();
-    }
-  })();
-
   try {
-    for await (const message of channel) yield message;
+    kernel = createKernel({ ...options, presets: options.presets ?? (await defaults()) });
+    const sink = (m: Message) => {
+      channel.push(m);
+      if (m.type === "system" && m.subtype === "init" && m.agentId === undefined) begin(run);
+    };
+    const run = createRun({ kernel, abortSignal: controller.signal, sink, input });
+    if (typeof prompt === "string") input.close();
+    else stop = pump(prompt, input, run.logger);
+    await driveRun(run, typeof prompt === "string" ? prompt : undefined);
+  } catch (error) {
+    // A kernel that could not be built (a bad option, a broken plugin); driveRun itself never throws.
+    yieldBootFailure(channel, options, error);
   } finally {
-    // The consumer stopped early (break/return): end the run rather than leave it running.
-    if (!controller.signal.aborted) controller.abort(new Error("the consumer stopped reading"));
+    begin(undefined);
+    stop();
     input.close();
-    await done;
+    try {
+      await kernel?.dispose();
+    } catch (error) {
+      (options.logger ?? defaultLogger()).error("kernel.dispose failed:", describeError(error));
+    }
+    external?.removeEventListener("abort", onAbort);
+    channel.close();
   }
 }
 
