@@ -3,12 +3,12 @@
  * (`system/init` first, `result` last on every path) and the funnel; every feature is a tap.
  * Model calls go through `callModel` (`model-call.ts`), the path every call takes.
  */
-import type { ModelMessage } from "ai";
+import type { ModelMessage, UserContent } from "ai";
 import { initMessage, resultMessage, type RunContext } from "./run";
 import type { ModelRequest, TurnPrompt } from "./hooks";
 import type { AssistantMessage, ResultMessage, StopReason } from "./messages";
 import { runToolCalls } from "./funnel";
-import { UserInterrupt, type UserTurn } from "./live";
+import { UserInterrupt, type UserContentParts, type UserTurn } from "./live";
 import { describeError, PluginError } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, type ModelCall } from "./model-call";
@@ -38,6 +38,8 @@ function userModelMessage(prompt: TurnPrompt): ModelMessage {
   return { role: "user", content: [...prompt.context.map((text) => ({ type: "text" as const, text })), ...(prompt.content ?? [{ type: "text" as const, text: prompt.text }])] };
 }
 
+const partsOf = (content: UserContent): UserContentParts => (typeof content === "string" ? [{ type: "text", text: content }] : content);
+
 /** How a stretch of work ended: what its `result` says. */
 interface Outcome {
   subtype: ResultMessage["subtype"];
@@ -51,7 +53,11 @@ async function enter(run: RunContext, turns: UserTurn[], source: TurnPrompt["sou
     run.emit({ type: "user", text: turn.text, ...(turn.content ? { content: turn.content } : {}) });
     const prompt = await run.kernel.hooks.turn.prompt.promise({ text: turn.text, source, context: [], ...(turn.content ? { content: turn.content } : {}) }, run);
     if (prompt.blocked) throw new RunEnd(`Prompt blocked: ${prompt.blocked}`);
-    run.history.push(userModelMessage(prompt));
+    const message = userModelMessage(prompt);
+    const last = run.history.at(-1);
+    // Two user messages in a row (one left unanswered by an interrupt) become one, as a replay merges them.
+    if (last?.role !== "user") run.history.push(message);
+    else run.history[run.history.length - 1] = { role: "user", content: [...partsOf(last.content), ...partsOf(message.content as UserContent)] };
   }
 }
 

@@ -68,8 +68,8 @@ describe("a live session", () => {
     }
     const messages: Message[] = [];
     for await (const m of summon(two(), { model, presets: [] })) messages.push(m);
-    // Both were queued before the work began: they start the stretch together.
-    expect(promptShape(model.requests[0]!.prompt as never)).toEqual(["user:hello", "user:parts |only"]);
+    // Both were queued before the work began: they start the stretch together, as one user message.
+    expect(promptShape(model.requests[0]!.prompt as never)).toEqual(["user:hello|parts |only"]);
     expect(messages.filter((m) => m.type === "user").map((m) => (m as { text: string }).text)).toEqual(["hello", "parts only"]);
     expect(messages.filter((m) => m.type === "result")).toHaveLength(1);
     expect(messages.at(-1)).toMatchObject({ type: "result", result: "one" });
