@@ -84,3 +84,33 @@ describe("a live session", () => {
     expect(model.requests).toHaveLength(0);
   });
 });
+
+describe("a user message's content parts", () => {
+  it("reach the model unchanged (text and image parts), are in the stream, and a resume replays them", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const sessionDir = mkdtempSync(join(tmpdir(), "ubq-live-"));
+    try {
+      const image = { type: "image" as const, image: new Uint8Array([137, 80, 78, 71]), mediaType: "image/png" };
+      const model = scriptedModel(["a picture", "still a picture"]);
+      async function* one() {
+        yield { type: "user" as const, text: "what is this?", content: [image] };
+      }
+      const messages: Message[] = [];
+      for await (const m of summon(one(), { model, presets: [], plugins: [(await import("ubiquity/plugins/sessions")).default()], sessionDir, cwd: sessionDir })) messages.push(m);
+      const prompt = model.requests[0]!.prompt as { role: string; content: { type: string; text?: string; mediaType?: string }[] }[];
+      expect(prompt.at(-1)!.content.map((p) => [p.type, p.text ?? p.mediaType])).toEqual([
+        ["text", "what is this?"],
+        ["file", "image/png"],
+      ]);
+      expect(messages.find((m) => m.type === "user")).toMatchObject({ text: "what is this?", content: [{ type: "text", text: "what is this?" }, { type: "image", mediaType: "image/png" }] });
+      const sessionId = messages.at(-1)!.sessionId;
+      for await (const _ of summon("and now?", { model, presets: [], plugins: [(await import("ubiquity/plugins/sessions")).default()], sessionDir, cwd: sessionDir, resume: sessionId }));
+      const replayed = model.requests[1]!.prompt as { role: string; content: { type: string }[] }[];
+      expect(replayed[0]!.content.map((p) => p.type)).toEqual(["text", "file"]);
+    } finally {
+      rmSync(sessionDir, { recursive: true, force: true });
+    }
+  });
+});
