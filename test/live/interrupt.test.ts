@@ -110,3 +110,17 @@ describe("interrupting a live session", () => {
     expect(server.requests).toHaveLength(2);
   });
 });
+
+describe("interrupt() on a string prompt", () => {
+  it("ends the run with one interrupted result, the stream still ending with it", async () => {
+    const model = scriptedModel([{ text: "never", delayMs: 20_000 }]);
+    const session = summon("slow", { model, presets: [] });
+    const messages: Message[] = [];
+    for await (const m of session) {
+      messages.push(m);
+      if (m.type === "user") setTimeout(() => void session.interrupt(), 20);
+    }
+    expect(messages.filter((m) => m.type === "result")).toHaveLength(1);
+    expect(messages.at(-1)).toMatchObject({ type: "result", result: "Interrupted by the user.", isError: true });
+  });
+});
