@@ -97,8 +97,12 @@ describe("Query controls", () => {
     const slow = slowTool();
     const input = inbox();
     input.push("go");
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timers();
     const session = summon(input, { model: scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {} }] }, "never"]), tools: [slow.tool], presets: [] });
     for await (const m of session) if (m.type === "tool_use") break;
+    // The run's timers (request and idle limits) are gone with it.
+    expect(timers()).toBeLessThanOrEqual(before);
     expect(slow.seen.aborted).toBe(true);
     expect(input.state.returned).toBe(true);
     expect(await session.next()).toEqual({ value: undefined, done: true });
