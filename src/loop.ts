@@ -73,7 +73,7 @@ function failure(run: RunContext, thrown: unknown): Outcome {
  * Drive one run to its end. Emits `system/init` first and `result` last (also on failure)
  * through `run.emit`, and returns the result. With live input (`run.input`), the run is a
  * session: each stretch of work (the messages waiting when it began, and those queued at its
- * turn boundaries) ends in a `result`; the session ends when the input does, with a `result`.
+ * turn boundaries) ends in a `result`, the last of which is the stream's last message.
  */
 export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?: { error?: unknown }): Promise<ResultMessage> {
   const started = performance.now();
@@ -87,6 +87,9 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
   };
 
   let outcome: Outcome = { subtype: "success", result: "", stopReason: null };
+  let from = started;
+  // The result of the last stretch when the input ended after it (the session's last message).
+  let last: ResultMessage | undefined;
   try {
     if (pre?.error) throw pre.error;
     if (!run.parent) await run.kernel.ready();
@@ -104,23 +107,25 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
     if (modelError) throw modelError;
 
     const base = run.abortSignal;
-    let sent: { record?: SentRecord } = {};
+    const sent: { record?: SentRecord } = {};
     let turns = prompt === undefined ? ((await run.input?.next()) ?? []) : [typeof prompt === "string" ? { text: prompt } : prompt];
     while (turns.length > 0) {
-      const begun = performance.now();
+      // A live session's results time their own stretch; a prompt's, the whole run.
+      if (prompt === undefined) from = performance.now();
+      last = undefined;
       outcome = await work(run, turns, sent);
       // The input ended with this stretch: its result is the session's last.
       if (base.aborted || !run.input || run.input.ended) break;
-      const durationMs = Math.round(performance.now() - begun);
-      run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs }));
+      last = run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs: Math.round(performance.now() - from) })) as ResultMessage;
       turns = await run.input.next();
     }
   } catch (thrown) {
     sendInit();
+    last = undefined;
     outcome = failure(run, thrown);
   }
-  const durationMs = Math.round(performance.now() - started);
-  const result = run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs })) as ResultMessage;
+  const durationMs = Math.round(performance.now() - from);
+  const result = last ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs })) as ResultMessage);
   try {
     await hooks.session.end.promise(run, result);
   } catch (error) {

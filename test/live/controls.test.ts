@@ -78,18 +78,32 @@ describe("Query controls", () => {
     expect(messages.at(-1)).toMatchObject({ type: "result", result: "hello" });
   });
 
-  it("close() ends an idle live session with a final result", async () => {
+  it("close() ends an idle live session: the stream ends, its last message the last stretch's result", async () => {
     const input = inbox();
     input.push("hi");
     const session = summon(input, { model: scriptedModel(["hello"]), presets: [] });
     const messages: Message[] = [];
     for await (const m of session) {
       messages.push(m);
-      if (m.type === "result" && messages.filter((x) => x.type === "result").length === 1) session.close();
+      if (m.type === "result") session.close();
     }
-    expect(messages.map((m) => m.type)).toEqual(["system", "user", "assistant", "result", "result"]);
+    expect(messages.map((m) => m.type)).toEqual(["system", "user", "assistant", "result"]);
     expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "hello" });
     // The input iterable is told the session is over.
+    expect(input.state.returned).toBe(true);
+  });
+
+  it("close() mid-work aborts it: the tool sees its abort, and the stream ends with a final result", async () => {
+    const slow = slowTool();
+    const input = inbox();
+    input.push("go");
+    const session = summon(input, { model: scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {} }] }, "never"]), tools: [slow.tool], presets: [] });
+    void slow.started.then(() => session.close());
+    const messages: Message[] = [];
+    for await (const m of session) messages.push(m);
+    expect(slow.seen.aborted).toBe(true);
+    expect(messages.filter((m) => m.type === "result")).toHaveLength(1);
+    expect(messages.at(-1)).toMatchObject({ type: "result", isError: true, result: "Run aborted." });
     expect(input.state.returned).toBe(true);
   });
 

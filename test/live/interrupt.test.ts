@@ -106,7 +106,7 @@ describe("interrupting a live session", () => {
     }
     expect(cutAt - sentAt).toBeLessThan(500);
     const results = messages.filter((m) => m.type === "result");
-    expect(results.map((r) => (r as { result: string }).result)).toEqual(["Interrupted by the user.", "fine, stopping", "fine, stopping"]);
+    expect(results.map((r) => (r as { result: string }).result)).toEqual(["Interrupted by the user.", "fine, stopping"]);
     expect(server.requests).toHaveLength(2);
   });
 });
