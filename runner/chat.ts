@@ -1,7 +1,8 @@
 /**
  * The terminal mode (`ubiquity` with no prompt in a terminal, or `ubiquity chat`): one session,
- * prompt after prompt, each answer streamed with its tool lines and approvals. Ctrl-C
- * interrupts the current turn and keeps the session; Ctrl-D or `/exit` quits. One readline
+ * prompt after prompt in one live session, each answer streamed with its tool lines and approvals.
+ * Ctrl-C interrupts the current turn (`Query.interrupt()`) and keeps the session; `/model`
+ * switches it (`setModel`); Ctrl-D or `/exit` quits. One readline
  * interface owns stdin: the prompt and the approver's questions both go through it.
  */
 import { createInterface } from "node:readline/promises";
@@ -16,6 +17,7 @@ import { storageRoot } from "../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
 import { colorEnabled, createStyle, type Style } from "./style";
 import { EXIT } from "./exit";
+import { describeError } from "../src/errors";
 import type { TerminalAnswerer } from "../src/commands";
 import { chatRewind } from "../plugins/checkpoints/index";
 
@@ -105,6 +107,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   } finally {
     process.removeListener("SIGINT", interrupt);
     rl.close();
+    await conversation.close();
   }
   io.stdout("\n");
   return EXIT.ok;
@@ -132,7 +135,7 @@ async function command(text: string, { conversation, io, style, ctx, options, as
       for (const [c, what] of Object.entries(CHAT_COMMANDS)) say(`${c.padEnd(24)} ${what}`);
       return false;
     case "/clear":
-      conversation.clear();
+      await conversation.clear();
       say("New session: the next prompt starts fresh.");
       return false;
     case "/compact":
@@ -140,7 +143,7 @@ async function command(text: string, { conversation, io, style, ctx, options, as
         say("Nothing to compact yet.");
         return false;
       }
-      conversation.compactNext(arg || undefined);
+      await conversation.compactNext(arg || undefined);
       say("The conversation will be summarized before your next prompt is sent.");
       return false;
     case "/cost":
@@ -149,8 +152,12 @@ async function command(text: string, { conversation, io, style, ctx, options, as
     case "/model":
       if (!arg) say(`model: ${modelName(conversation.model)}`);
       else {
-        conversation.setModel(arg);
-        say(`model: ${arg} from the next prompt on`);
+        try {
+          await conversation.setModel(arg);
+          say(`model: ${arg} from the next prompt on`);
+        } catch (error) {
+          say(`model unchanged: ${describeError(error)}`);
+        }
       }
       return false;
     case "/resume": {
@@ -167,9 +174,9 @@ async function command(text: string, { conversation, io, style, ctx, options, as
         say(`No stored session with id ${arg} (see /resume for the list).`);
         return false;
       }
-      conversation.resume(arg);
+      await conversation.resume(arg);
       const stored = ctx.fixedModel ? undefined : await storedSessionModel(options, arg);
-      if (stored && typeof conversation.model !== "object") conversation.setModel(stored);
+      if (stored && typeof conversation.model !== "object") await conversation.setModel(stored);
       say(`Resumed ${arg}${stored ? ` on ${stored}` : ""}: the next prompt continues it.`);
       return false;
     }

@@ -1,12 +1,13 @@
 /**
- * One session across several prompts: the terminal mode and `--input-format stream-json` send
- * each prompt as a run that continues the session of the one before. A persisted session is
- * resumed from its transcript (the sessions plugin answers first); an unpersisted one
- * (`--no-session-persistence`) from the history this object keeps in memory.
+ * One session across several prompts: the terminal mode speaks to one live session (`summon()`
+ * with an async iterable prompt) until a command needs new options; the next live session then
+ * resumes the stored one: a persisted session from its transcript (the sessions plugin answers
+ * first), an unpersisted one (`--no-session-persistence`) from the history kept in memory.
  */
 import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
-import { SessionStore, summon } from "../src/facade";
+import { SessionStore, summon, type Query } from "../src/facade";
+import type { UserInput } from "../src/live";
 import type { Plugin } from "../src/plugin";
 import type { UbiquityConfig } from "../src/facade";
 import type { Message, ResultMessage, Usage } from "../src/messages";
@@ -36,15 +37,33 @@ export interface ConversationTotals {
   runs: number;
 }
 
-/** A session spoken to one prompt at a time. */
+/** The live session a conversation speaks to, and who waits for the end of its current stretch. */
+interface Live {
+  query: Query;
+  push(message: string): void;
+  /** Resolves when the stream ended. */
+  ended: Promise<void>;
+  waiting?: { onMessage: (message: Message) => void; done: (result: ResultMessage | undefined) => void };
+  /** The session's last result (its totals so far). */
+  last?: ResultMessage;
+}
+
+/**
+ * A session spoken to one prompt at a time: one live session (`summon()` with an async iterable
+ * prompt) while the options stay the same; `/clear`, `/resume` and `/compact` end it, and the
+ * next prompt opens a new one that continues the stored session.
+ */
 export class Conversation {
   /** The session's id once a run has started it. */
   sessionId: string | undefined;
-  /** Every run's result, in order. */
+  /** Every stretch's result, in order. */
   readonly results: ResultMessage[] = [];
   #first = true;
   #histories = new Map<string, ModelMessage[]>();
   #once: Partial<UbiquityConfig> = {};
+  #live: Live | undefined;
+  /** The last result of each live session already ended (their totals add up). */
+  #ended: ResultMessage[] = [];
 
   constructor(private options: UbiquityConfig) {}
 
@@ -53,64 +72,111 @@ export class Conversation {
     return this.options.model;
   }
 
-  /** Run on `spec` from the next prompt on. */
-  setModel(spec: string): void {
+  /** Run on `spec` from the next request on (the live session switches through `setModel`). */
+  async setModel(spec: string): Promise<void> {
+    await this.#live?.query.setModel(spec);
     this.options = { ...this.options, model: spec };
   }
 
   /** A new session: the next prompt starts fresh. */
-  clear(): void {
+  async clear(): Promise<void> {
+    await this.close();
     this.sessionId = undefined;
     this.#first = false;
     this.results.length = 0;
+    this.#ended = [];
   }
 
   /** Continue the stored session `id` with the next prompt. */
-  resume(id: string): void {
+  async resume(id: string): Promise<void> {
+    await this.close();
     this.sessionId = id;
     this.#first = false;
     this.results.length = 0;
+    this.#ended = [];
   }
 
   /** Summarize the conversation before the next prompt reaches the model (`/compact`). */
-  compactNext(instructions?: string): void {
+  async compactNext(instructions?: string): Promise<void> {
+    await this.close();
     // A threshold of ~0 makes the summarizing tier compact at once; the newest exchange stays.
     this.#once = { compactThreshold: 1e-9, compactKeepRecent: 1, autoCompact: true, ...(instructions ? { compactInstructions: instructions } : {}) };
   }
 
-  /** The options of the next run. */
-  #next(signal: AbortSignal): UbiquityConfig {
+  /** End the live session (the next prompt opens a new one). */
+  async close(): Promise<void> {
+    const live = this.#live;
+    if (!live) return;
+    live.query.close();
+    await live.ended;
+  }
+
+  /** The options of the next live session. */
+  #next(): UbiquityConfig {
     const { resume: _r, continueConversation: _c, forkSession: _f, sessionId: _s, ...rest } = this.options;
     const base: UbiquityConfig = this.#first ? { ...this.options } : { ...rest, ...(this.sessionId ? { resume: this.sessionId } : {}) };
-    return { ...base, ...this.#once, abortSignal: signal, plugins: [...(base.plugins ?? []), this.#memory()] };
+    return { ...base, ...this.#once, plugins: [...(base.plugins ?? []), this.#memory()] };
   }
 
-  /** Send one prompt; `onMessage` sees every message; resolves to the run's result. */
-  async send(prompt: string, signal: AbortSignal, onMessage: (message: Message) => void): Promise<ResultMessage | undefined> {
-    const options = this.#next(signal);
+  #open(): Live {
+    const messages: string[] = [];
+    let wake: (() => void) | undefined;
+    let closed = false;
+    const input: AsyncIterable<UserInput> = {
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          while (messages.length) yield messages.shift()!;
+          if (closed) return;
+          await new Promise<void>((r) => (wake = r));
+        }
+      },
+    };
+    const query = summon(input, this.#next());
     this.#once = {};
-    let result: ResultMessage | undefined;
-    // A run that got as far as the prompt has a session to continue (also when interrupted).
-    let started = false;
-    for await (const message of summon(prompt, options)) {
-      if (message.type === "result") result = message;
-      if (message.type === "user" && message.agentId === undefined) started = true;
-      onMessage(message);
-    }
     this.#first = false;
-    if (result) {
-      if (started) this.sessionId = result.sessionId;
-      this.results.push(result);
-    }
-    return result;
+    const live: Live = { query, push: (m) => (messages.push(m), wake?.()), ended: Promise.resolve() };
+    live.ended = (async () => {
+      // A live session that got as far as a prompt has a session to continue (also when interrupted).
+      try {
+        for await (const message of query) {
+          if (message.type === "user" && message.agentId === undefined) this.sessionId = message.sessionId;
+          live.waiting?.onMessage(message);
+          if (message.type !== "result") continue;
+          live.last = message;
+          const waiting = live.waiting;
+          live.waiting = undefined;
+          if (waiting) this.results.push(message);
+          waiting?.done(message);
+        }
+      } finally {
+        closed = true;
+        wake?.();
+        if (this.#live === live) this.#live = undefined;
+        if (live.last) this.#ended.push(live.last);
+        live.waiting?.done(undefined);
+      }
+    })();
+    return live;
   }
 
-  /** Totals of this session's runs. */
+  /** Send one prompt; `onMessage` sees every message of its stretch; an abort of `signal` interrupts it; resolves to its result. */
+  send(prompt: string, signal: AbortSignal, onMessage: (message: Message) => void): Promise<ResultMessage | undefined> {
+    const live = (this.#live ??= this.#open());
+    const onAbort = () => void live.query.interrupt();
+    signal.addEventListener("abort", onAbort, { once: true });
+    return new Promise<ResultMessage | undefined>((done) => {
+      live.waiting = { onMessage, done };
+      live.push(prompt);
+    }).finally(() => signal.removeEventListener("abort", onAbort));
+  }
+
+  /** Totals of this session's stretches (each result carries its live session's totals so far). */
   totals(): ConversationTotals {
     const usage = emptyUsage();
     let cost: number | null = 0;
     let turns = 0;
-    for (const r of this.results) {
+    const lasts = [...this.#ended, ...(this.#live?.last ? [this.#live.last] : [])];
+    for (const r of lasts) {
       addUsage(usage, r.usage);
       turns += r.numTurns;
       cost = cost === null || r.totalCostUsd === null ? null : cost + r.totalCostUsd;

@@ -2,8 +2,8 @@
  * `ubiquity run [prompt]` (and `ubiquity -p`, `ubiquity chat`): run an agent from the command
  * line. The flags come from one table (runner/flags.ts). With a prompt (or piped input) it runs
  * once — streaming, showing tool calls and asking for approvals in a terminal, silent and
- * non-prompting in CI; with `--input-format stream-json` it runs each stdin message in one
- * session; with no prompt in a terminal it is the terminal mode (runner/chat.ts). Exit codes:
+ * non-prompting in CI; with `--input-format stream-json` the stdin messages are the input of one
+ * live session; with no prompt in a terminal it is the terminal mode (runner/chat.ts). Exit codes:
  * 0, 1 failed run, 2 usage or configuration error, 130 interrupted.
  */
 import { createInterface } from "node:readline/promises";
@@ -22,7 +22,8 @@ import { applyRunFlags, parseRunArgs, prescan, runFlagTable, runUsage, type Flag
 import { activePlugins, answerersOf, presetByName } from "./plugins";
 import type { TerminalAnswerer } from "../src/commands";
 import { combinePrompt, readStdin } from "./stdin";
-import { Conversation, storedSessionModel } from "./conversation";
+import { storedSessionModel } from "./conversation";
+import type { UserInput } from "../src/live";
 import { verbosePlugin } from "./verbose";
 import { colorEnabled, createStyle } from "./style";
 import { EXIT, exitCodeOf } from "./exit";
@@ -253,30 +254,56 @@ export function userTextOf(line: string): string {
   throw new UsageError('--input-format stream-json: each line must be a user message, {"type":"user","message":{"role":"user","content":"…"}}');
 }
 
-/** `--input-format stream-json`: each stdin line is a prompt, run one after another in one session. */
+/** `--input-format stream-json`: the stdin lines are the input of one live session (a line marked `"interrupt": true` stops the work in progress). */
 async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number> {
-  const conversation = new Conversation(options);
   const controller = new AbortController();
   const sigint = onInterrupt(controller);
+  let bad: unknown;
+  const lines = createInterface({ input: io.stdin, terminal: false, crlfDelay: Infinity })[Symbol.asyncIterator]();
+  // The next user message on stdin; a line that is not one ends the input (reported after the session).
+  const nextInput = async (): Promise<UserInput | undefined> => {
+    for (let line = await lines.next(); !line.done; line = await lines.next()) {
+      if (!line.value.trim()) continue;
+      try {
+        const text = userTextOf(line.value);
+        return JSON.parse(line.value).interrupt === true ? { type: "user", text, interrupt: true } : text;
+      } catch (error) {
+        bad = error;
+        return undefined;
+      }
+    }
+    return undefined;
+  };
   let failed = false;
   try {
-    const lines = createInterface({ input: io.stdin, terminal: false, crlfDelay: Infinity });
-    for await (const line of lines) {
-      if (!line.trim()) continue;
-      let text: string;
-      try {
-        text = userTextOf(line);
-      } catch (error) {
-        fail(io, error, "stream-json");
-        return EXIT.usage;
+    const first = await nextInput();
+    if (bad) return fail(io, bad, "stream-json");
+    if (first === undefined) return fail(io, new UsageError("--input-format stream-json: no user message on standard input"), "stream-json");
+    // Lockstep, as one run per line did: a message goes in once the one before has its result,
+    // unless it interrupts; so each message gets its own result.
+    let results = 0;
+    let wake: (() => void) | undefined;
+    async function* input(): AsyncGenerator<UserInput> {
+      let sent = 0;
+      for (let m: UserInput | undefined = first; m !== undefined; ) {
+        yield m;
+        sent++;
+        const next = await nextInput();
+        while (next !== undefined && typeof next === "string" && results < sent) await new Promise<void>((r) => (wake = r));
+        m = next;
       }
-      const result = await conversation.send(text, controller.signal, (m) => io.stdout(`${JSON.stringify(m)}\n`));
-      if (!result || result.isError) failed = true;
-      if (sigint.interrupted()) return EXIT.interrupted;
     }
+    for await (const message of summon(input(), { ...options, abortSignal: options.abortSignal ?? controller.signal })) {
+      io.stdout(`${JSON.stringify(message)}\n`);
+      if (message.type !== "result") continue;
+      if (message.isError) failed = true;
+      results++;
+      wake?.();
+    }
+    if (sigint.interrupted()) return EXIT.interrupted;
+    if (bad) return fail(io, bad, "stream-json");
   } finally {
     sigint.stop();
   }
-  if (conversation.results.length === 0) return fail(io, new UsageError("--input-format stream-json: no user message on standard input"), "stream-json");
   return failed ? EXIT.failed : EXIT.ok;
 }

@@ -10,6 +10,10 @@ import { configJsonSchemaText } from "./config/json-schema";
 import { loadConfig as loadConfigWith, type LoadConfigOptions, type LoadedConfig } from "./config/load";
 import type { Message } from "./messages";
 import { runSummon } from "./summon";
+import type { UserInput } from "./live";
+import type { LanguageModel } from "ai";
+import { UsageError } from "./errors";
+import type { PermissionMode } from "../plugins/permissions/options";
 import type { UbiquityConfig as KernelConfig } from "./config/schema";
 import type { ConfigEnv } from "./kernel";
 import type { DefaultOptions } from "../presets/default";
@@ -62,17 +66,44 @@ export function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfi
 }
 
 /**
+ * A running `summon()`: its messages (`for await`), and controls shaped like the Claude Agent
+ * SDK's `Query`. Each control acts on the session once `system/init` is out (it waits until then).
+ */
+export interface Query<M = Message> extends AsyncGenerator<M> {
+  /** Stop the work in progress: the model stream and the tool calls see their abort signal; the work ends in a `result`. */
+  interrupt(): Promise<void>;
+  /** Judge the next tool calls in `mode` (through the permissions plugin); rejects without it or for an unknown mode. */
+  setPermissionMode(mode: PermissionMode): Promise<void>;
+  /** Send the next model request to `spec` (resolved through `model.resolve`); rejects when no provider knows it. */
+  setModel(spec: string | Exclude<LanguageModel, string>): Promise<void>;
+  /** End the session now: the input ends, work in progress is aborted, the stream ends with a final `result`. */
+  close(): void;
+}
+
+/**
  * Run an agent: yields `system/init` first, then the conversation, and always a `result` last.
+ * The prompt is a string, or an async iterable of `UserInput` for a live session (open while the
+ * iterable is; a `result` ends each stretch of work, see README "Live sessions").
  * With no `presets` the default preset applies; `plugins` are added after it (a same-name plugin
  * replaces a built-in in place). With a zod `outputSchema`, the result's `structuredOutput` has
  * the schema's output type (a JSON Schema gives `unknown`).
  */
-export function summon<S extends ZodType>(prompt: string, options: SummonOptions & { outputSchema: S }): AsyncGenerator<StructuredMessage<output<S>>>;
-export function summon(prompt: string, options?: SummonOptions): AsyncGenerator<Message>;
-export function summon(prompt: string, options: SummonOptions = {}): AsyncGenerator<Message> {
-  if (typeof prompt !== "string") throw new TypeError(`summon(prompt, options): prompt must be a string, got ${typeof prompt}`);
+export function summon<S extends ZodType>(prompt: string | AsyncIterable<UserInput>, options: SummonOptions & { outputSchema: S }): Query<StructuredMessage<output<S>>>;
+export function summon(prompt: string | AsyncIterable<UserInput>, options?: SummonOptions): Query;
+export function summon(prompt: string | AsyncIterable<UserInput>, options: SummonOptions = {}): Query {
+  const live = typeof prompt === "object" && prompt !== null && typeof (prompt as AsyncIterable<UserInput>)[Symbol.asyncIterator] === "function";
+  if (typeof prompt !== "string" && !live) throw new TypeError(`summon(prompt, options): prompt must be a string or an async iterable of user messages, got ${typeof prompt}`);
   if (typeof options !== "object" || options === null) throw new TypeError("summon(prompt, options): options must be an object");
-  return runSummon(prompt, options, async () => [await defaultPreset()]);
+  const { stream, started } = runSummon(prompt, options, async () => [await defaultPreset()]);
+  return Object.assign(stream, {
+    async setPermissionMode(mode: PermissionMode) {
+      const run = await started();
+      if (!run) throw new UsageError("setPermissionMode: the session has ended");
+      if (!run.kernel.plugins.some((p) => p.plugin.name === "ubiquity:permissions")) throw new UsageError("setPermissionMode needs the ubiquity:permissions plugin, which this run does not have");
+      // Loaded on use: the package entry stays cheap.
+      (await import("../plugins/permissions/api")).getPermissionsApi(run.kernel).setMode(run, mode);
+    },
+  });
 }
 
 // Sessions: the store is public API.

@@ -14,6 +14,7 @@ import type { Tool, ToolContext } from "./tool";
 import type { ToolCall as FunnelCall, PermissionVerdict } from "./hooks";
 import type { ToolOutput, ToolResultMessage } from "./messages";
 import { describeError, PluginError } from "./errors";
+import { UserInterrupt } from "./live";
 
 /** Default cap on a tool result's content as the model sees it. */
 export const DEFAULT_MAX_RESULT_CHARS = 30_000;
@@ -116,7 +117,8 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
   };
   const refuse = (content: string, input: unknown, tool?: Tool) => finish({ content, isError: true }, input, tool);
 
-  if (run.abortSignal.aborted) return refuse("Run aborted before this tool ran.", raw.input);
+  const aborted = () => (run.abortSignal.reason instanceof UserInterrupt ? "Not run: interrupted by the user." : "Run aborted before this tool ran.");
+  if (run.abortSignal.aborted) return refuse(aborted(), raw.input);
   if (run.interrupted) return refuse(`Not run: the run was interrupted (${run.interrupted}).`, raw.input);
   if (raw.refusal !== undefined) return refuse(raw.refusal, raw.input, tools.get(toolName));
   const tool = tools.get(toolName);
@@ -177,7 +179,7 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
       if (verdict.interrupt) run.interrupted = message;
       return await deny(message);
     }
-    if (run.abortSignal.aborted) return refuse("Run aborted before this tool ran.", call.input, tool);
+    if (run.abortSignal.aborted) return refuse(aborted(), call.input, tool);
 
     stage = "execute";
     announce(call.input);

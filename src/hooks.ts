@@ -19,6 +19,7 @@ import type { Tool, ToolContext } from "./tool";
 import type { Message, ResultMessage, AssistantMessage, ToolOutput, ToolResultMessage, PermissionDenial } from "./messages";
 import type { UbiquityConfig } from "./config/schema";
 import type { Usage } from "./messages";
+import type { UserContentParts } from "./live";
 
 /** What `session.load` is asked for: a session id (`resume`), or the latest session of a folder (`continueConversation`). */
 export interface SessionLoadRequest {
@@ -42,6 +43,8 @@ export interface TurnPrompt {
   source: "user" | "stop";
   /** Text placed ahead of the prompt (e.g. hook context, unfinished todos). */
   context: string[];
+  /** The message's own parts (text and images): what the model receives instead of `text`, after the context. */
+  content?: UserContentParts;
   /** Set to a reason to refuse the prompt: the run ends with a result saying why. */
   blocked?: string;
 }

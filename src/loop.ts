@@ -3,11 +3,12 @@
  * (`system/init` first, `result` last on every path) and the funnel; every feature is a tap.
  * Model calls go through `callModel` (`model-call.ts`), the path every call takes.
  */
-import type { ModelMessage } from "ai";
+import type { ModelMessage, UserContent } from "ai";
 import { initMessage, resultMessage, type RunContext } from "./run";
 import type { ModelRequest, TurnPrompt } from "./hooks";
 import type { AssistantMessage, ResultMessage, StopReason } from "./messages";
 import { runToolCalls } from "./funnel";
+import { UserInterrupt, type UserContentParts, type UserTurn } from "./live";
 import { describeError, PluginError } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, type ModelCall } from "./model-call";
@@ -33,19 +34,51 @@ interface SentRecord {
 }
 
 function userModelMessage(prompt: TurnPrompt): ModelMessage {
-  if (prompt.context.length === 0) return { role: "user", content: prompt.text };
-  return { role: "user", content: [...prompt.context.map((text) => ({ type: "text" as const, text })), { type: "text" as const, text: prompt.text }] };
+  if (prompt.context.length === 0) return { role: "user", content: prompt.content ?? prompt.text };
+  return { role: "user", content: [...prompt.context.map((text) => ({ type: "text" as const, text })), ...(prompt.content ?? [{ type: "text" as const, text: prompt.text }])] };
+}
+
+const partsOf = (content: UserContent): UserContentParts => (typeof content === "string" ? [{ type: "text", text: content }] : content);
+
+/** How a stretch of work ended: what its `result` says. */
+interface Outcome {
+  subtype: ResultMessage["subtype"];
+  result: string;
+  stopReason: StopReason | null;
+}
+
+/** Emit user messages and put them in the conversation, through `turn.prompt` (a blocked one ends the work). */
+async function enter(run: RunContext, turns: UserTurn[], source: TurnPrompt["source"]): Promise<void> {
+  for (const turn of turns) {
+    run.emit({ type: "user", text: turn.text, ...(turn.content ? { content: turn.content } : {}) });
+    const prompt = await run.kernel.hooks.turn.prompt.promise({ text: turn.text, source, context: [], ...(turn.content ? { content: turn.content } : {}) }, run);
+    if (prompt.blocked) throw new RunEnd(`Prompt blocked: ${prompt.blocked}`);
+    const message = userModelMessage(prompt);
+    const last = run.history.at(-1);
+    // Two user messages in a row (one left unanswered by an interrupt) become one, as a replay merges them.
+    if (last?.role !== "user") run.history.push(message);
+    else run.history[run.history.length - 1] = { role: "user", content: [...partsOf(last.content), ...partsOf(message.content as UserContent)] };
+  }
+}
+
+/** The `RunEnd` (or other error) a run or stretch ended with, as its outcome. */
+function failure(run: RunContext, thrown: unknown): Outcome {
+  // A tap may end the run with a RunEnd of its own (e.g. a stored session that cannot be found): its words stand.
+  const error = thrown instanceof PluginError && thrown.original instanceof RunEnd ? thrown.original : thrown;
+  if (!(error instanceof RunEnd)) run.logger.debug("run failed:", error);
+  return { subtype: error instanceof RunEnd ? error.subtype : "error_during_execution", result: redactText(describeError(error), secretsOf(run.options)), stopReason: null };
 }
 
 /**
  * Drive one run to its end. Emits `system/init` first and `result` last (also on failure)
- * through `run.emit`, and returns the result.
+ * through `run.emit`, and returns the result. With live input (`run.input`), the run is a
+ * session: each stretch of work (the messages waiting when it began, and those queued at its
+ * turn boundaries) ends in a `result`, the last of which is the stream's last message.
  */
-export async function driveRun(run: RunContext, prompt: string, pre?: { error?: unknown }): Promise<ResultMessage> {
+export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?: { error?: unknown }): Promise<ResultMessage> {
   const started = performance.now();
   const hooks = run.kernel.hooks;
   let initSent = false;
-  let finalText = "";
   const sendInit = () => {
     if (initSent) return;
     initSent = true;
@@ -53,9 +86,10 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
     run.emit(initMessage(run, run.modelLabel ?? (typeof requested === "string" ? requested : requested ? modelLabel(requested, run.kernel) : null)));
   };
 
-  let subtype: ResultMessage["subtype"] = "success";
-  let errorMessage: string | undefined;
-  let stopReason: StopReason | null = null;
+  let outcome: Outcome = { subtype: "success", result: "", stopReason: null };
+  let from = started;
+  // The result of the last stretch when the input ended after it (the session's last message).
+  let last: ResultMessage | undefined;
   try {
     if (pre?.error) throw pre.error;
     if (!run.parent) await run.kernel.ready();
@@ -72,24 +106,53 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
     }
     if (modelError) throw modelError;
 
-    run.emit({ type: "user", text: prompt });
-    let next: TurnPrompt | undefined = await hooks.turn.prompt.promise({ text: prompt, source: "user", context: [] }, run);
+    const base = run.abortSignal;
+    const sent: { record?: SentRecord } = {};
+    let turns = prompt === undefined ? ((await run.input?.next()) ?? []) : [typeof prompt === "string" ? { text: prompt } : prompt];
+    while (turns.length > 0) {
+      // A live session's results time their own stretch; a prompt's, the whole run.
+      if (prompt === undefined) from = performance.now();
+      last = undefined;
+      outcome = await work(run, turns, sent);
+      // The input ended with this stretch: its result is the session's last.
+      if (base.aborted || !run.input || run.input.ended) break;
+      last = run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs: Math.round(performance.now() - from) })) as ResultMessage;
+      turns = await run.input.next();
+    }
+  } catch (thrown) {
+    sendInit();
+    last = undefined;
+    outcome = failure(run, thrown);
+  }
+  const durationMs = Math.round(performance.now() - from);
+  const result = last ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs })) as ResultMessage);
+  try {
+    await hooks.session.end.promise(run, result);
+  } catch (error) {
+    run.logger.error("session.end failed:", describeError(error));
+  }
+  return result;
+}
+
+/** One stretch of work: `turns` enter, and the model works until it stops (or maxTurns, an error, an interrupt). */
+async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRecord }): Promise<Outcome> {
+  const hooks = run.kernel.hooks;
+  const base = run.abortSignal;
+  const firstTurn = run.numTurns;
+  run.abortSignal = run.input?.begin(base) ?? base;
+  let finalText = "";
+  let stopReason: StopReason | null = null;
+  try {
+    await enter(run, turns, "user");
     let continuations = 0;
-    let firstTurn = true;
-    let sent: SentRecord | undefined;
     for (;;) {
-      if (next) {
-        if (next.blocked) throw new RunEnd(`Prompt blocked: ${next.blocked}`);
-        run.history.push(userModelMessage(next));
-        next = undefined;
-      }
       if (run.abortSignal.aborted) throw new RunEnd("Run aborted.");
       if (run.interrupted) throw new RunEnd(`Run interrupted: ${run.interrupted}`);
-      if (run.numTurns >= run.options.maxTurns) throw maxTurnsReached(run);
-      if (!firstTurn) run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
-      firstTurn = false;
+      if (run.numTurns - firstTurn >= run.options.maxTurns) throw maxTurnsReached(run);
+      if (run.numTurns > 0) run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
       const sections = await hooks.turn.system.promise([], run);
-      const reported = sent?.history === run.history ? { inputTokens: sent.inputTokens, messages: sent.messages } : undefined;
+      const last = sent.record;
+      const reported = last?.history === run.history ? { inputTokens: last.inputTokens, messages: last.messages } : undefined;
       const compact = await hooks.context.compact.promise({ messages: run.history, reported, changed: false }, run);
       if (compact.changed) run.history = compact.messages;
       const sentLength = run.history.length;
@@ -112,7 +175,7 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
       run.numTurns++;
       const { usage, modelLabel: answered } = step.response;
       // A response without usage keeps the last reported count (what was added since is estimated on top).
-      if (usage.inputTokens > 0 || !sent || sent.history !== run.history) sent = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
+      if (usage.inputTokens > 0 || !last || last.history !== run.history) sent.record = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
       stopReason = stopReasonOf(step.response.finishReason);
       const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered, stopReason }) as AssistantMessage;
       if (step.text) finalText = step.text;
@@ -131,33 +194,25 @@ export async function driveRun(run: RunContext, prompt: string, pre?: { error?: 
         run.history.push({ role: "tool", content: outcomes.map((o) => o.part) });
         await hooks.turn.end.promise({ turn: run.numTurns, assistant, toolResults: outcomes.map((o) => o.message) }, run);
         if (run.finished) break;
+        // A turn boundary: messages queued meanwhile enter now (after an interrupt, the next stretch takes them).
+        if (!run.abortSignal.aborted) await enter(run, run.input?.take() ?? [], "user");
         continue;
       }
       await hooks.turn.end.promise({ turn: run.numTurns, assistant, toolResults: [] }, run);
       const decision = await hooks.turn.stop.promise({ text: step.text, continuations }, run);
       if (!decision) break;
       // No turn left to answer it: the continuation prompt is neither emitted nor saved.
-      if (run.numTurns >= run.options.maxTurns) throw maxTurnsReached(run);
+      if (run.numTurns - firstTurn >= run.options.maxTurns) throw maxTurnsReached(run);
       continuations++;
-      run.emit({ type: "user", text: decision.continueWith });
-      next = await hooks.turn.prompt.promise({ text: decision.continueWith, source: "stop", context: [] }, run);
+      await enter(run, [{ text: decision.continueWith }], "stop");
     }
+    return { subtype: "success", result: finalText, stopReason };
   } catch (thrown) {
-    sendInit();
-    // A tap may end the run with a RunEnd of its own (e.g. a stored session that cannot be found): its words stand.
-    const error = thrown instanceof PluginError && thrown.original instanceof RunEnd ? thrown.original : thrown;
-    if (error instanceof RunEnd) subtype = error.subtype;
-    else subtype = "error_during_execution";
-    errorMessage = redactText(describeError(error), secretsOf(run.options));
-    if (!(error instanceof RunEnd)) run.logger.debug("run failed:", error);
+    const interrupted = run.abortSignal.reason instanceof UserInterrupt && !base.aborted;
+    return interrupted ? { subtype: "error_during_execution", result: run.abortSignal.reason.message, stopReason } : { ...failure(run, thrown), stopReason };
+  } finally {
+    run.abortSignal = base;
+    // A live session goes on with the next message (a subagent's caller reads them after it ends).
+    if (run.input) run.finished = run.interrupted = undefined;
   }
-  const isError = subtype !== "success";
-  const durationMs = Math.round(performance.now() - started);
-  const result = run.emit(resultMessage(run, { subtype, result: isError ? errorMessage! : finalText, isError, durationMs, stopReason })) as ResultMessage;
-  try {
-    await hooks.session.end.promise(run, result);
-  } catch (error) {
-    run.logger.error("session.end failed:", describeError(error));
-  }
-  return result;
 }

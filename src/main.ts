@@ -6,7 +6,7 @@
  */
 export * from "./index";
 export { summon, defaultPreset, defaultPlugins, defineConfig, loadConfig } from "./facade";
-export type { Options, UbiquityConfig, SummonOptions } from "./facade";
+export type { Options, UbiquityConfig, SummonOptions, Query } from "./facade";
 export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";
 export type { PermissionMode, PermissionResult, CanUseTool, HookEventName, HookMatcher, HookInput, HookOutput, HookCallback } from "./facade";
 export type { McpServerConfig, SandboxOption, AgentDefinition, ModelPricing } from "./facade";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JSONValue } from "@ai-sdk/provider";
 import type { ToolResultPart } from "ai";
+import type { UserContentParts } from "./live";
 
 /** Token usage summed over a run (or one response). */
 export interface Usage {
@@ -116,6 +117,8 @@ export type SystemMessage = SystemInitMessage | SystemCompactBoundaryMessage | S
 export interface UserMessage extends Base {
   type: "user";
   text: string;
+  /** The message's own parts (text and images, as the AI SDK's user content), when it came with them. */
+  content?: UserContentParts;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Logger } from "./config/schema";
 import type { Tool } from "./tool";
 import { addUsage, emptyUsage, stamp, type Message, type MessageInit, type PermissionDenial, type ResultMessage, type Usage } from "./messages";
 import { absolutePath } from "./paths";
+import type { LiveInput } from "./live";
 
 /** Identity of a subagent run. */
 export interface AgentIdentity {
@@ -23,8 +24,11 @@ export interface RunContext {
   readonly cwd: string;
   /** Permitted roots for the file tools; plugins may add to it (skills). */
   readonly roots: string[];
-  readonly abortSignal: AbortSignal;
+  /** The run's signal; during a stretch of live work, one an interrupt also aborts. */
+  abortSignal: AbortSignal;
   readonly logger: Logger;
+  /** The live input of a session that stays open (`summon()` with an async iterable prompt). */
+  input?: LiveInput;
   /** Set inside a subagent. */
   readonly agent?: AgentIdentity;
   /** The parent run, inside a subagent. */
@@ -69,6 +73,7 @@ export interface CreateRunInit {
   agent?: AgentIdentity;
   parent?: RunContext;
   options?: ResolvedOptions;
+  input?: LiveInput;
 }
 
 // Each run's sink, so a subagent run can publish into its parent's stream without the parent
@@ -92,6 +97,7 @@ export function createRun(init: CreateRunInit): RunContext {
     logger: options.logger,
     agent: init.agent,
     parent: init.parent,
+    input: init.input,
     history: [],
     modelLabel: null,
     tools: [],

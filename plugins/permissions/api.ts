@@ -4,7 +4,8 @@
  * elsewhere is a restriction the caller did not write, so the caller's lists must not drop it —
  * and they never limit which tools are offered (only `allowedTools` itself does).
  */
-import type { Kernel } from "../../src/index";
+import type { Kernel, RunContext } from "../../src/index";
+import { PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./options";
 import { parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
 
@@ -18,6 +19,10 @@ export interface PermissionsApi {
   readonly addedRules: readonly Rule[];
   /** Bumped on every `addRules`, so compiled policies know when to recompile. */
   readonly version: number;
+  /** Judge the next tool calls of `run` (and of its subagents) in `mode`: a live session's `setPermissionMode`. */
+  setMode(run: RunContext, mode: PermissionMode): void;
+  /** The mode `run` is judged in: one set for it or a run above it, else its options'. */
+  modeOf(run: RunContext): PermissionMode;
 }
 
 const apis = new WeakMap<Kernel, PermissionsApi>();
@@ -28,7 +33,19 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
   if (!api) {
     const added: Rule[] = [];
     let version = 0;
+    const modes = new WeakMap<RunContext, PermissionMode>();
     api = {
+      setMode(run, mode) {
+        if (!PERMISSION_MODES.includes(mode)) throw new TypeError(`setPermissionMode: ${JSON.stringify(mode)} is not a permission mode (${PERMISSION_MODES.join(", ")})`);
+        modes.set(run, mode);
+      },
+      modeOf(run) {
+        for (let r: RunContext | undefined = run; r; r = r.parent) {
+          const mode = modes.get(r);
+          if (mode) return mode;
+        }
+        return permissionModeOf(run.options);
+      },
       addRules(lists, source) {
         const parsed = [
           ...parseRules(lists.allow, "allow", source),

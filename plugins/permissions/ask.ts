@@ -5,14 +5,15 @@
  * interrupts the run, and a handler that throws or returns nonsense denies.
  */
 import type { PermissionResult, PermissionVerdict, ToolCall } from "../../src/index";
-import { permissionModeOf, type CanUseTool, type PermissionsResolvedOptions } from "./options";
+import { getPermissionsApi } from "./api";
+import { type CanUseTool, type PermissionsResolvedOptions } from "./options";
 import { describeError } from "../../src/index";
 
 /** Answer an ask verdict for one call. */
 export async function answerAsk(verdict: PermissionVerdict, call: ToolCall): Promise<PermissionResult> {
   const options = call.run.options as PermissionsResolvedOptions;
   const why = verdict.message ?? `${call.toolName} needs approval.`;
-  if (permissionModeOf(options) === "dontAsk") {
+  if (getPermissionsApi(call.run.kernel).modeOf(call.run) === "dontAsk") {
     return { behavior: "deny", message: `${why} Permission mode dontAsk never prompts, so it was denied.` };
   }
   const handler = options.canUseTool;

@@ -93,7 +93,7 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
         await loadShellParser();
         const options = call.run.options;
-        const mode = permissionModeOf(options);
+        const mode = api.modeOf(call.run);
         const decision = await decide(
           { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
           { mode, policy: policyFor(options), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) } },
@@ -111,7 +111,7 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
 
       // After the built-in run sections, so the section they emit is replaced rather than duplicated.
       kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN + 10 }, (sections: SystemSection[], run) => {
-        const section = { id: "permissions", text: modeNote(permissionModeOf(run.options), policyFor(run.options)) };
+        const section = { id: "permissions", text: modeNote(api.modeOf(run), policyFor(run.options)) };
         const at = sections.findIndex((s) => s.id === "permissions");
         return at === -1 ? [...sections, section] : sections.map((s, i) => (i === at ? section : s));
       });

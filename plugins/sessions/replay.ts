@@ -19,9 +19,9 @@ import type { TranscriptRecord } from "./records";
 type TextPart = { type: "text"; text: string };
 
 /** The user message the loop builds for a prompt (same shape, so a replayed prefix stays byte-stable). */
-export function userMessage(text: string, context: readonly string[] = []): UserModelMessage {
-  if (context.length === 0) return { role: "user", content: text };
-  return { role: "user", content: [...context.map((t) => ({ type: "text" as const, text: t })), { type: "text" as const, text }] };
+export function userMessage(text: string, context: readonly string[] = [], parts?: Exclude<UserModelMessage["content"], string>): UserModelMessage {
+  if (context.length === 0) return { role: "user", content: parts ?? text };
+  return { role: "user", content: [...context.map((t) => ({ type: "text" as const, text: t })), ...(parts ?? [{ type: "text" as const, text }])] };
 }
 
 /** The text parts of a user message, as strings. */
@@ -71,7 +71,7 @@ export function replay(records: readonly TranscriptRecord[], options: ReplayOpti
     if (m.type === "system" && m.subtype === "microcompact" && Array.isArray(m.toolUseIds) && typeof m.replacement === "string") {
       clearResults(out, new Set(m.toolUseIds), m.replacement);
     } else if (m.type === "user") {
-      if (record.blocked === undefined) push(userMessage(m.text, record.context));
+      if (record.blocked === undefined) push(userMessage(m.text, record.context, m.content));
     } else if (m.type === "assistant") {
       const content: Exclude<AssistantModelMessage["content"], string> = [];
       if (m.text) content.push({ type: "text", text: m.text });

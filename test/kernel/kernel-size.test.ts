@@ -76,8 +76,11 @@ describe("the kernel", () => {
   // config loading, the call limits, redaction and the model-call path that the security and fault
   // issues added are kernel work the feature moves did not take out. This bound is a ratchet at the
   // size reached when the runner and every feature's vocabulary left src/: it fails when the
-  // kernel grows, and comes down as more moves out.
-  const RATCHET = 3100;
+  // kernel grows, and comes down as more moves out. Issue 23's live sessions (the input queue the
+  // loop drains at turn boundaries, the per-stretch abort, the Query controls) added ~170; the
+  // result fields, `run.finished`, `request.output`/`streamSettings` and tool-result parts of
+  // issues 21 and 23 (mechanisms their plugins needed) ~20.
+  const RATCHET = 3290;
   it(`stays within ${RATCHET} code lines (src/ without src/testing), on the way to DESIGN's ~2,000`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files].sort((a, b) => b.code.length - a.code.length).slice(0, 8).map((f) => `${f.path} ${f.code.length}`);

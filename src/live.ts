@@ -1,0 +1,88 @@
+/**
+ * Live input: the user messages of a session that stays open (`summon()` with an async iterable
+ * prompt). The loop takes what is queued at each turn boundary and waits here between stretches
+ * of work; an `interrupt: true` message aborts the stretch in progress first.
+ */
+import type { UserContent } from "ai";
+
+/** The parts a user message may carry (text and image parts, as the AI SDK's user content). */
+export type UserContentParts = Exclude<UserContent, string>;
+
+/** One message of a live session's input: a string, or a user message (with parts, or marked to interrupt). */
+export type UserInput = string | { type: "user"; text?: string; content?: UserContentParts; interrupt?: boolean };
+
+/** A user message as the loop takes it. */
+export interface UserTurn {
+  text: string;
+  content?: UserContentParts;
+  interrupt?: boolean;
+}
+
+/** Raised (as the abort reason) when a user message interrupts the work in progress. */
+export class UserInterrupt extends Error {
+  constructor() {
+    super("Interrupted by the user.");
+    this.name = "UserInterrupt";
+  }
+}
+
+/** A user input as a turn: `text` defaults to the text parts of `content`; `content`, when given, is what the model receives. */
+export function userTurn(input: UserInput): UserTurn {
+  if (typeof input === "string") return { text: input };
+  if (input?.type !== "user") throw new TypeError('summon(prompt): each input message must be a string or { type: "user", text?, content?, interrupt? }');
+  const { text, content, interrupt } = input;
+  // With both, the text goes first; parts alone reach the model unchanged (their text is the message's text).
+  const parts = content && text !== undefined ? [{ type: "text" as const, text }, ...content] : content;
+  const shown = text ?? (content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
+  return { text: shown, ...(parts ? { content: parts } : {}), ...(interrupt ? { interrupt: true } : {}) };
+}
+
+/** The queue of a live session, and the controller of the stretch of work in progress. */
+export class LiveInput {
+  #items: UserTurn[] = [];
+  #closed = false;
+  #waiter?: () => void;
+  #work = new AbortController();
+
+  /** Queue a message; one marked `interrupt` aborts the work in progress. */
+  push(input: UserInput): void {
+    if (this.#closed) return;
+    const turn = userTurn(input);
+    this.#items.push(turn);
+    if (turn.interrupt) this.interrupt();
+    this.#waiter?.();
+  }
+
+  /** Stop the work in progress (its model stream and tool calls see the abort). */
+  interrupt(): void {
+    this.#work.abort(new UserInterrupt());
+  }
+
+  /** The input ended: what is queued is still taken. */
+  close(): void {
+    this.#closed = true;
+    this.#waiter?.();
+  }
+
+  /** True once the input ended and nothing is left in the queue. */
+  get ended(): boolean {
+    return this.#closed && this.#items.length === 0;
+  }
+
+  /** Every queued message, without waiting. */
+  take(): UserTurn[] {
+    return this.#items.splice(0);
+  }
+
+  /** The next message and every one queued behind it, waiting for one; empty once the input ended. */
+  async next(): Promise<UserTurn[]> {
+    while (this.#items.length === 0 && !this.#closed) await new Promise<void>((wake) => (this.#waiter = wake));
+    return this.take();
+  }
+
+  /** Start a stretch of work: a signal aborted by `base` or by an interrupt. */
+  begin(base: AbortSignal): AbortSignal {
+    this.#work = new AbortController();
+    return AbortSignal.any([base, this.#work.signal]);
+  }
+}
