@@ -181,6 +181,9 @@ async function command(text: string, { conversation, io, style, ctx, options, as
       return false;
     }
     case "/rewind":
+      // The live session holds the folder's checkpoint lock while it is open: a rewind ends it
+      // first (the next prompt resumes the session, as after /compact).
+      if (arg) await conversation.close();
       await chatRewind(arg, { sessionId: conversation.sessionId, cwd: resolve(options.cwd ?? process.cwd()), sessionDir: options.sessionDir, say, ask });
       return false;
     default:
