@@ -19,6 +19,8 @@ export class UnsafePathError extends UbiquityError {
 function parts(rel: string): string[] {
   const list = rel.split("/");
   if (rel.startsWith("/") || list.some((p) => p === "" || p === "." || p === "..")) throw new UnsafePathError(`${rel}: not a plain relative path`);
+  // git never snapshots a `.git` entry: one in a checkpoint's tree is forged, and would write hooks or config.
+  if (list.some((p) => p.toLowerCase() === ".git")) throw new UnsafePathError(`${rel}: inside a .git folder, never written by a rewind`);
   return list;
 }
 
@@ -59,7 +61,8 @@ export function safeParent(realRoot: string, rel: string, create: boolean): stri
 }
 
 const base = (rel: string) => rel.slice(rel.lastIndexOf("/") + 1);
-const tempBeside = (dir: string, name: string) => join(dir, `.${name}.ubq-rewind-${randomBytes(4).toString("hex")}.tmp`);
+// The file's own name in the temp name while it fits the 255-byte limit of a name.
+const tempBeside = (dir: string, name: string) => join(dir, `.${Buffer.byteLength(name) > 200 ? "" : `${name}.`}ubq-rewind-${randomBytes(4).toString("hex")}.tmp`);
 
 /**
  * The mode a restored file gets: git keeps only the executable bit, so a file still there keeps
