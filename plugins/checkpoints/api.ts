@@ -4,8 +4,9 @@
  * (its `checkpoint` notes name the store and commit), or, for a session without a transcript,
  * in the project's default store.
  */
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { UbiquityError } from "../../src/index";
+import { isInside, UbiquityError } from "../../src/index";
 import { storageRoot } from "../_kits/storage/index";
 import { SessionNotFoundError, SessionStore, type StoredSession } from "../sessions/index";
 import { rewindTo, type RewindResult } from "./rewind";
@@ -59,7 +60,8 @@ async function checkpointsOf(sessionId: string, cwd: string, session: StoredSess
     for (const note of notes) {
       // A store removed since is a checkpoint no longer there; the others still count.
       const read = await new ShadowStore(note.store).read(note.commit).catch(() => undefined);
-      if (read) found.push(read);
+      // A note naming another session's checkpoint is not this session's (a forged or copied note).
+      if (read && read.sessionId === sessionId) found.push(read);
     }
   } else found = await new ShadowStore(storeDirFor(session?.cwd ?? cwd, dir)).list(sessionId);
   return found.map((c) => ({ ...c, ...(c.promptUuid && prompts.has(c.promptUuid) ? { prompt: prompts.get(c.promptUuid) } : {}) }));
@@ -107,7 +109,33 @@ export async function rewindFiles(sessionId: string, messageUuid: string, option
   if (!session && checkpoints.length === 0) throw new SessionNotFoundError(`No stored session or checkpoint with id "${sessionId}": check the id (ubiquity sessions list)`);
   const target = pick(checkpoints, session, messageUuid, sessionId);
   if (!target) return { checkpoint: null, dryRun: options.dryRun === true, changes: [], refused: [], notCovered: [] };
+  confine(target, cwd, options.checkpointDir);
   return rewindTo(target, options.dryRun === true);
+}
+
+const real = (path: string) => {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
+};
+
+/**
+ * A checkpoint's folders come from its store's commit, and the store from a transcript note: a
+ * transcript inside the project (`sessionDir` there) is workspace content, so a forged note can
+ * name a store holding any folders. Folders outside the cwd asked about are rewound only from this
+ * project's own store kept outside the cwd; otherwise the rewind refuses before reading or writing.
+ */
+function confine(checkpoint: StoredCheckpoint, cwd: string, checkpointDir: string | undefined): void {
+  const home = real(cwd);
+  const outside = checkpoint.roots.filter((r) => !isInside(home, real(r)));
+  if (outside.length === 0) return;
+  const own = real(storeDirFor(cwd, checkpointDir));
+  if (real(checkpoint.store) === own && !isInside(home, own)) return;
+  throw new UbiquityError(
+    `checkpoint ${checkpoint.commit} covers ${outside.join(", ")}, outside ${cwd}, and comes from the store ${checkpoint.store}, not this project's store ${own}: refused (a transcript note may be forged); rewind from the project's own store (pass checkpointDir when the run set checkpoints.dir)`,
+  );
 }
 
 /**
