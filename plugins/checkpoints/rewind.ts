@@ -55,6 +55,23 @@ function refuseIfActive(store: string, roots: readonly string[]): void {
   throw new ActiveRunError(`a run is active in ${roots.join(", ")} (${who}): rewinding now would race its writes; wait for it to end, or stop it, then rewind`);
 }
 
+/**
+ * The folders were recorded as real paths: one that resolves elsewhere now (replaced by a symlink,
+ * or a folder on its path was) would carry the snapshot's reads and the rewind's writes and
+ * removals to wherever it points, so the rewind refuses before touching anything.
+ */
+function refuseIfMoved(roots: readonly string[]): void {
+  for (const root of roots) {
+    let real: string;
+    try {
+      real = realpathSync.native(root);
+    } catch {
+      continue; // gone: refused per file below
+    }
+    if (real !== root) throw new UnsafePathError(`${root} now resolves to ${real}: the checkpoint's folder was replaced by a symlink (or a folder above it was); refused, nothing changed`);
+  }
+}
+
 /** True when `rel` exists in the folder, looked at without following a symlink out of it. */
 function onDisk(realRoot: string, rel: string): boolean {
   const parent = safeParent(realRoot, rel, false);
@@ -74,6 +91,7 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
   const shadow = new ShadowStore(checkpoint.store);
   refuseIfActive(shadow.dir, checkpoint.roots);
   return shadow.exclusive(async () => {
+    refuseIfMoved(checkpoint.roots);
     const now = new Date().toISOString();
     const current = await shadow.commitState(checkpoint.roots, { maxBytes: checkpoint.maxBytes, exclude: checkpoint.exclude ?? [] }, { sessionId: checkpoint.sessionId, messageUuid: "rewound", createdAt: now });
     const skippedBefore = new Set(checkpoint.notCovered.map((n) => n.path));
@@ -125,6 +143,7 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
       return result;
     }
     refuseIfActive(shadow.dir, checkpoint.roots);
+    refuseIfMoved(checkpoint.roots);
     await shadow.keep(`refs/ubiquity/${checkpoint.sessionId}/rewound-${now.replace(/[^0-9]/g, "")}`, current.commit);
     result.backup = current.commit;
     const blobs = await shadow.blobs(planned.flatMap((p) => (p.blob ? [p.blob] : [])));

@@ -5,11 +5,11 @@
  * the workspace that nothing was read into the store, written or removed out of the folder.
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, rmSync, lstatSync } from "node:fs";
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ActiveRunError, rewindFiles } from "ubiquity";
+import { ActiveRunError, CheckpointNotFoundError, rewindFiles } from "ubiquity";
 import { ofType, resultOf } from "../helpers/collect";
 import { tempHome } from "../helpers/temp-home";
 import { SessionStore } from "../../plugins/sessions/index";
@@ -92,6 +92,54 @@ describe("a rewind never writes or removes outside the folder", () => {
     // Asking with the other session's commit as the message uuid does not reach it either.
     await rewindFiles(first.sessionId, theirs.commit, first.query).catch(() => undefined);
     expect(readFileSync(join(other.dir, "f.txt"), "utf8")).toBe("OTHER-AFTER\n");
+  });
+
+  it("the permitted folder itself replaced by a symlink outside after the checkpoint: nothing outside is written, removed, or read into the store", async () => {
+    const { dir, outside, rewind, store } = await attackRun(() => "echo two > f.txt");
+    writeFileSync(join(outside, "outside-secret.txt"), "OUTSIDE-SECRET-0815\n");
+    const before = hashTree(outside);
+    // Whoever did it (a Bash call from the parent folder, another program): the workspace path now leads outside.
+    renameSync(dir, `${dir}-moved`);
+    symlinkSync(outside, dir);
+    try {
+      await expect(rewind()).rejects.toThrow(/resolves to .*refused/);
+      expect(hashTree(outside)).toEqual(before);
+      expect(storeText(store)).not.toContain("OUTSIDE-SECRET-0815");
+    } finally {
+      unlinkSync(dir);
+      renameSync(`${dir}-moved`, dir);
+    }
+  });
+
+  it("a store inside the workspace (checkpoints.dir there) holding a forged commit with folders outside: refused, even when asked with that store", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "f.txt"), "one\n");
+    const inRepo = join(dir, ".ubq-checkpoints");
+    const messages = await scriptedRun(dir, home(), [bash("echo two > f.txt"), "done"], { checkpoints: { dir: inRepo } });
+    const { sessionId } = resultOf(messages);
+    const prompt = ofType(messages, "user")[0]!.uuid;
+    const victim = temp("ubq-ckpt-victim-");
+    writeFileSync(join(victim, "authorized_keys"), "ssh-ed25519 ATTACKER\n");
+    // The repository writes into the store lying in it: a commit of this session naming the victim's folder.
+    const own = new ShadowStore(storeDirFor(dir, inRepo));
+    const forged = await own.snapshot([victim], { maxBytes: 1e6, exclude: [] }, { sessionId, messageUuid: prompt, createdAt: "2000-01-01T00:00:00.000Z" });
+    writeFileSync(join(victim, "authorized_keys"), "ssh-ed25519 USER\n");
+    await forgeNote(sessionId, dir, { messageUuid: prompt, commit: forged.commit, store: own.dir });
+
+    await expect(rewindFiles(sessionId, prompt, { cwd: dir, sessionDir: join(home(), "sessions"), checkpointDir: inRepo })).rejects.toThrow(/outside .*refused/);
+    expect(readFileSync(join(victim, "authorized_keys"), "utf8")).toBe("ssh-ed25519 USER\n");
+  });
+
+  it("a note naming another session's checkpoint of the same folder is not this session's: its commit is not a checkpoint here", async () => {
+    const first = await attackRun(() => "echo two > f.txt");
+    writeFileSync(join(first.dir, "f.txt"), "before second\n");
+    const second = await scriptedRun(first.dir, home(), [bash("echo three > f.txt"), "done"]);
+    const notes = (await new SessionStore({ dir: join(home(), "sessions") }).get(resultOf(second).sessionId, first.dir))!.notes;
+    const theirs = notes.find((n) => n.kind === "checkpoint")!.data as { commit: string; store: string };
+    await forgeNote(first.sessionId, first.dir, { messageUuid: "forged", commit: theirs.commit, store: theirs.store });
+
+    await expect(rewindFiles(first.sessionId, theirs.commit, first.query)).rejects.toThrow(CheckpointNotFoundError);
+    expect(readFileSync(join(first.dir, "f.txt"), "utf8")).toBe("three\n");
   });
 
   it("a forged checkpoint of the cwd itself holding a `.git/` path: the user's repository is not written", async () => {
