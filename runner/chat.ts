@@ -184,7 +184,7 @@ async function command(text: string, { conversation, io, style, ctx, options, as
       // The live session holds the folder's checkpoint lock while it is open: a rewind ends it
       // first (the next prompt resumes the session, as after /compact).
       if (arg) await conversation.close();
-      await chatRewind(arg, { sessionId: conversation.sessionId, cwd: resolve(options.cwd ?? process.cwd()), sessionDir: options.sessionDir, say, ask });
+      await chatRewind(arg, { sessionId: conversation.sessionId, cwd: resolve(options.cwd ?? process.cwd()), sessionDir: options.sessionDir, checkpointDir: (options.checkpoints as { dir?: string } | undefined)?.dir, say, ask });
       return false;
     default:
       say(`Unknown command ${name}; /help lists them.`);

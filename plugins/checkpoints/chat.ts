@@ -10,6 +10,8 @@ export interface ChatRewindContext {
   sessionId: string | undefined;
   cwd: string;
   sessionDir?: string;
+  /** The run's `checkpoints.dir` (a checkpoint covering folders outside the cwd is rewound only from that store). */
+  checkpointDir?: string;
   say(line: string): void;
   ask(question: string): Promise<string>;
 }
@@ -18,7 +20,7 @@ export interface ChatRewindContext {
 export async function chatRewind(arg: string, ctx: ChatRewindContext): Promise<void> {
   const print = (text: string) => text.trimEnd().split("\n").forEach((l) => ctx.say(l));
   if (!ctx.sessionId) return ctx.say("Nothing to rewind yet: no prompt has run in this session.");
-  const query = { cwd: ctx.cwd, sessionDir: ctx.sessionDir };
+  const query = { cwd: ctx.cwd, sessionDir: ctx.sessionDir, checkpointDir: ctx.checkpointDir };
   try {
     if (!arg) {
       print(formatList(await listCheckpoints(ctx.sessionId, query), ctx.sessionId).replace("--to <uuid>", "/rewind <uuid>"));

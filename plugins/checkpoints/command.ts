@@ -54,6 +54,13 @@ async function sessionDirOf(values: Record<string, unknown>, io: CommandIO): Pro
   return (config as SessionsOptions).sessionDir;
 }
 
+/** The config's `checkpoints.dir`: a checkpoint covering folders outside the cwd is rewound only from that store. */
+async function checkpointDirOf(io: CommandIO): Promise<string | undefined> {
+  const { config } = await io.config({ quiet: true }).catch(() => ({ config: {} as Record<string, unknown> }));
+  const checkpoints = (config as { checkpoints?: unknown }).checkpoints;
+  return typeof checkpoints === "object" && checkpoints !== null ? (checkpoints as { dir?: string }).dir : undefined;
+}
+
 /** `ubiquity rewind`. */
 export const rewindCommand: PluginCommand = {
   summary: "Rewind the files (and optionally the conversation) of a session to a checkpoint",
@@ -77,7 +84,7 @@ export const rewindCommand: PluginCommand = {
       sessionId = (await new SessionStore({ dir: storageRoot(sessionDir, cwd, "sessions") }).list({ cwd, limit: 1 }))[0]?.sessionId;
       if (!sessionId) throw new UsageError(`no stored session for ${cwd}: name one with --session <id> (ubiquity sessions list --all)`);
     }
-    const query = { cwd, sessionDir };
+    const query = { cwd, sessionDir, checkpointDir: await checkpointDirOf(io) };
     if (typeof values.to !== "string") {
       const list = await listCheckpoints(sessionId, query);
       io.stdout(values.json ? `${JSON.stringify(list, null, 2)}\n` : formatList(list, sessionId));

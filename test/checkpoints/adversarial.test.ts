@@ -130,6 +130,23 @@ describe("a rewind never writes or removes outside the folder", () => {
     expect(readFileSync(join(victim, "authorized_keys"), "utf8")).toBe("ssh-ed25519 USER\n");
   });
 
+  it("an additional directory outside the cwd is still rewound from the project's own store (and refused, naming the fix, when asked without it)", async () => {
+    const dir = temp();
+    const extra = temp("ubq-ckpt-extra-");
+    writeFileSync(join(dir, "f.txt"), "one\n");
+    writeFileSync(join(extra, "g.txt"), "g one\n");
+    const messages = await scriptedRun(dir, home(), [bash(`echo two > f.txt && echo 'g two' > ${extra}/g.txt`), "done"], { additionalDirectories: [extra] });
+    const { sessionId } = resultOf(messages);
+    const prompt = ofType(messages, "user")[0]!.uuid;
+    const query = { cwd: dir, sessionDir: join(home(), "sessions") };
+    // Asked without the run's checkpoints.dir: the note's store is not the one this query names.
+    await expect(rewindFiles(sessionId, prompt, query)).rejects.toThrow(/pass checkpointDir/);
+    expect(readFileSync(join(extra, "g.txt"), "utf8")).toBe("g two\n");
+    const done = await rewindFiles(sessionId, prompt, { ...query, checkpointDir: join(home(), "checkpoints") });
+    expect(done.changes.map((c) => c.path).sort()).toEqual([join(dir, "f.txt"), join(extra, "g.txt")]);
+    expect(readFileSync(join(extra, "g.txt"), "utf8")).toBe("g one\n");
+  });
+
   it("a note naming another session's checkpoint of the same folder is not this session's: its commit is not a checkpoint here", async () => {
     const first = await attackRun(() => "echo two > f.txt");
     writeFileSync(join(first.dir, "f.txt"), "before second\n");
