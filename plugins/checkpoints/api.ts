@@ -133,9 +133,11 @@ function confine(checkpoint: StoredCheckpoint, cwd: string, checkpointDir: strin
   if (outside.length === 0) return;
   const own = real(storeDirFor(cwd, checkpointDir));
   if (real(checkpoint.store) === own && !isInside(home, own)) return;
-  throw new UbiquityError(
-    `checkpoint ${checkpoint.commit} covers ${outside.join(", ")}, outside ${cwd}, and comes from the store ${checkpoint.store}, not this project's store ${own}: refused (a transcript note may be forged); rewind from the project's own store (pass checkpointDir when the run set checkpoints.dir)`,
-  );
+  const why =
+    real(checkpoint.store) === own
+      ? `from this project's store ${own}, which lies inside ${cwd} where the workspace can write it: refused (a checkpoint there may be forged); keep checkpoints.dir outside the project to rewind other folders`
+      : `from the store ${checkpoint.store}, not this project's store ${own}: refused (a transcript note may be forged); rewind from the project's own store (pass checkpointDir when the run set checkpoints.dir)`;
+  throw new UbiquityError(`checkpoint ${checkpoint.commit} covers ${outside.join(", ")}, outside ${cwd}, and comes ${why}`);
 }
 
 /**

@@ -126,7 +126,7 @@ describe("a rewind never writes or removes outside the folder", () => {
     writeFileSync(join(victim, "authorized_keys"), "ssh-ed25519 USER\n");
     await forgeNote(sessionId, dir, { messageUuid: prompt, commit: forged.commit, store: own.dir });
 
-    await expect(rewindFiles(sessionId, prompt, { cwd: dir, sessionDir: join(home(), "sessions"), checkpointDir: inRepo })).rejects.toThrow(/outside .*refused/);
+    await expect(rewindFiles(sessionId, prompt, { cwd: dir, sessionDir: join(home(), "sessions"), checkpointDir: inRepo })).rejects.toThrow(/lies inside .* where the workspace can write it: refused/);
     expect(readFileSync(join(victim, "authorized_keys"), "utf8")).toBe("ssh-ed25519 USER\n");
   });
 
@@ -143,7 +143,7 @@ describe("a rewind never writes or removes outside the folder", () => {
     await expect(rewindFiles(sessionId, prompt, query)).rejects.toThrow(/pass checkpointDir/);
     expect(readFileSync(join(extra, "g.txt"), "utf8")).toBe("g two\n");
     const done = await rewindFiles(sessionId, prompt, { ...query, checkpointDir: join(home(), "checkpoints") });
-    expect(done.changes.map((c) => c.path).sort()).toEqual([join(dir, "f.txt"), join(extra, "g.txt")]);
+    expect(done.changes.map((c) => c.path).sort()).toEqual([join(dir, "f.txt"), join(extra, "g.txt")].sort());
     expect(readFileSync(join(extra, "g.txt"), "utf8")).toBe("g one\n");
   });
 

@@ -4,10 +4,11 @@
  * changes nothing, `--yes` rewinds. The sessions and the store lie inside the project: they are
  * never snapshotted, so a rewind leaves them alone.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { temp } from "./helpers";
 
 const CONFIG = `
 import { scriptedModel } from "ubiquity/testing";
@@ -76,5 +77,24 @@ describe("ubiquity rewind (the real bin)", () => {
     const bad = await runCli(["rewind", "--to", "nope"], dir);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("ubiquity rewind --session");
+  });
+
+  it("rewinds an additional directory outside the project from the store the config's checkpoints.dir names", async () => {
+    const extra = temp("ubq-ckpt-extra-");
+    const stores = temp("ubq-ckpt-stores-");
+    writeFileSync(join(extra, "g.txt"), "g original\n");
+    const config = CONFIG.replace('checkpoints: { dir: "./.checkpoints" }', `checkpoints: { dir: ${JSON.stringify(stores)} }, additionalDirectories: [${JSON.stringify(extra)}]`).replace(
+      "echo changed > f.txt && rm g.txt && echo new > h.txt",
+      `echo changed > f.txt && echo changed > ${extra}/g.txt`,
+    );
+    const dir = tempProject({ "ubiquity.config.ts": config, "f.txt": "original\n" }, { linkUbiquity: true });
+    const run = await runCli(["run", "change the files"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(extra, "g.txt"), "utf8")).toBe("changed\n");
+    const to = (JSON.parse((await runCli(["rewind", "--json"], dir)).stdout) as { promptUuid: string }[])[0]!.promptUuid;
+    const done = await runCli(["rewind", "--to", to, "--yes"], dir);
+    expect(done.code, done.stderr).toBe(0);
+    expect(readFileSync(join(extra, "g.txt"), "utf8")).toBe("g original\n");
+    expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("original\n");
   });
 });
