@@ -59,7 +59,9 @@ async function checkpointsOf(sessionId: string, cwd: string, session: StoredSess
     found = [];
     for (const note of notes) {
       // A store removed since is a checkpoint no longer there; the others still count.
-      const read = await new ShadowStore(note.store).read(note.commit).catch(() => undefined);
+      const store = new ShadowStore(note.store);
+      if (!store.isShadowStore()) continue;
+      const read = await store.read(note.commit).catch(() => undefined);
       // A note naming another session's checkpoint is not this session's (a forged or copied note).
       if (read && read.sessionId === sessionId) found.push(read);
     }

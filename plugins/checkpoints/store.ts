@@ -6,7 +6,7 @@
  * the store, so a snapshot with nothing changed costs git's stat pass, not a re-hash.
  */
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, openSync, readSync, closeSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, closeSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isInside } from "../../src/index";
 import { projectSlug, storageRoot } from "../_kits/storage/index";
@@ -72,6 +72,8 @@ export function storeDirFor(cwd: string, dir?: string): string {
   return join(storageRoot(dir, cwd, "checkpoints"), projectSlug(cwd));
 }
 
+const ATTRIBUTES = "* -text -crlf -ident -filter -working-tree-encoding\n";
+
 const short = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
 function isBinary(path: string): boolean {
@@ -119,7 +121,20 @@ export class ShadowStore {
     writeFileSync(join(this.dir, "info", "exclude"), ".git\n");
     // Bytes as they are: the workspace's .gitattributes (eol, filters, encodings) must not
     // convert what is stored, or a restore would not be byte for byte. info/attributes wins over them.
-    writeFileSync(join(this.dir, "info", "attributes"), "* -text -crlf -ident -filter -working-tree-encoding\n");
+    writeFileSync(join(this.dir, "info", "attributes"), ATTRIBUTES);
+  }
+
+  /**
+   * True when the folder is a store this plugin made (its info/attributes is ours): a transcript
+   * note naming any other git repository (the user's own `.git`, whose history a cloned repository
+   * wrote) is not a checkpoint store, and nothing is read from or written into it.
+   */
+  isShadowStore(): boolean {
+    try {
+      return readFileSync(join(this.dir, "info", "attributes"), "utf8") === ATTRIBUTES;
+    } catch {
+      return false;
+    }
   }
 
   /** Run `task` after every other snapshot or rewind of this store in this process. */

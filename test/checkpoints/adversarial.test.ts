@@ -180,6 +180,29 @@ describe("a rewind never writes or removes outside the folder", () => {
     expect(existsSync(join(dir, ".git", "hooks", "post-checkout"))).toBe(false);
   });
 
+  it("a forged note naming the user's own repository (.git) as the store, at a commit the repository shipped: the repository is not written", async () => {
+    const { dir, rewind, sessionId, prompt } = await attackRun((_o, d) => `echo two > f.txt`, { "f.txt": "one\n" }, (d) => {
+      const g = (...args: string[]) => execFileSync("git", args, { cwd: d, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@x", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@x" } });
+      g("init", "-q");
+      writeFileSync(join(d, ".git", "info", "exclude"), "# the user's own excludes\nsecret/\n");
+      g("add", "f.txt");
+      g("commit", "-qm", "init");
+    });
+    // A commit in the cloned history whose message is checkpoint metadata, with this session's id.
+    const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@x", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@x" };
+    const g = (args: string[], input?: string) => execFileSync("git", args, { cwd: dir, input, env }).toString().trim();
+    const inner = g(["rev-parse", "HEAD^{tree}"]);
+    const top = g(["mktree"], `040000 tree ${inner}\t0\n`);
+    const meta = { sessionId, messageUuid: prompt, createdAt: "2000-01-01T00:00:00.000Z", roots: [dir], notCovered: [], maxBytes: 1e6, exclude: [] };
+    const commit = g(["commit-tree", top, "-m", JSON.stringify(meta)]);
+    const before = hashTree(join(dir, ".git"), { withGit: true });
+    await forgeNote(sessionId, dir, { messageUuid: prompt, commit, store: join(dir, ".git") });
+
+    await rewind().catch(() => undefined);
+    expect(hashTree(join(dir, ".git"), { withGit: true })).toEqual(before);
+    expect(readFileSync(join(dir, ".git", "info", "exclude"), "utf8")).toContain("the user's own excludes");
+  });
+
   it("a hard link to a file outside, made after the checkpoint: the restore replaces the link, the outside file keeps its bytes", async () => {
     const { dir, outside, rewind } = await attackRun((o) => `rm f.txt && ln ${o}/marker.txt f.txt`);
     expect(lstatSync(join(dir, "f.txt")).nlink).toBe(2);
