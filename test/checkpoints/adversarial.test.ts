@@ -228,6 +228,18 @@ describe("a rewind never writes or removes outside the folder", () => {
     expect(done.refused).toEqual([]);
   });
 
+  it("symlink loops, a link to / and a link climbing out (made after the checkpoint): the rewind ends, removes them, and writes nothing outside", async () => {
+    const { dir, outside, rewind } = await attackRun(
+      (o) => `ln -s loop loop && ln -s a2 a1 && ln -s a1 a2 && ln -s / rootlink && mkdir d && ln -s ../.. d/up && ln -s ${o} d/out && echo two > f.txt`,
+    );
+    const before = hashTree(outside);
+    const done = await rewind();
+    expect(hashTree(outside)).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(["f.txt"]);
+    expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("one\n");
+    expect(done.refused).toEqual([]);
+  }, 30_000);
+
   it("a folder swapped for a symlink outside between the plan and the writes (TOCTOU): the write and the removal are refused, outside untouched", async () => {
     const { dir, outside, rewind } = await attackRun((o) => `echo changed > sub/file.txt && echo made > sub/new.txt`, { "sub/file.txt": "inside\n" });
     writeFileSync(join(outside, "file.txt"), "OUTSIDE file\n");
