@@ -1,0 +1,126 @@
+/**
+ * Attacks on the spending cap: a live session's stretches share one ledger (a second message
+ * never resets the spend), a retried request is not charged twice nor refused by its own
+ * reservation, and settings files can tighten a cap but never loosen one.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { summon, type Message, type ResultMessage } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import settings from "ubiquity/plugins/settings";
+import { collect, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+import { tempHome } from "../helpers/temp-home";
+import { inbox } from "../live/helpers";
+import { budgetLayer, echo } from "./helpers";
+
+const dirs = tempDirs();
+const home = tempHome();
+
+describe("a live session has one ledger", () => {
+  it("the second stretch's request is checked against the first stretch's spend, not a fresh budget", async () => {
+    // Stretch 1 spends 1100 tokens; stretch 2's request (~1000 counted + ~100 output) fits a fresh 2000 but not what is left.
+    const model = scriptedModel([{ text: "one", usage: { inputTokens: 1000, outputTokens: 100 } }, "two (never sent)"]);
+    const input = inbox();
+    input.push("first");
+    const results: ResultMessage[] = [];
+    for await (const m of summon(input, { model, presets: [], plugins: budgetLayer(), maxTokens: 100, maxBudgetTokens: 2000, maxRetries: 0 })) {
+      if (m.type !== "result") continue;
+      results.push(m);
+      if (results.length === 1) input.push("second");
+      else input.end();
+    }
+    expect(results.map((r) => r.subtype)).toEqual(["success", "error_max_budget_tokens"]);
+    expect(model.requests).toHaveLength(1);
+    expect(results[1]!.budget?.spentTokens).toBe(1100);
+  });
+
+  it("control: a fresh session with the same second message fits the same cap", async () => {
+    const model = scriptedModel(["two"]);
+    const result = resultOf(await collect(summon("second", { model, presets: [], plugins: budgetLayer(), maxTokens: 100, maxBudgetTokens: 2000, maxRetries: 0 })));
+    expect(result.subtype).toBe("success");
+  });
+});
+
+describe("a retry after a 500", () => {
+  it("is sent (its reservation does not block it) and the failed attempt costs nothing", async () => {
+    const model = scriptedModel([{ error: { status: 500 } }, { text: "ok", usage: { inputTokens: 100, outputTokens: 10 } }]);
+    const messages: Message[] = await collect(
+      summon("hi", { model, presets: [], plugins: budgetLayer(), tools: [echo], maxTokens: 100, maxBudgetTokens: 400, maxRetries: 1, retryMaxWaitMs: 20 }),
+    );
+    const result = resultOf(messages);
+    expect(model.requests).toHaveLength(2);
+    expect(result.subtype).toBe("success");
+    expect(result.budget?.spentTokens).toBe(110);
+  });
+});
+
+describe("settings files and the cap", () => {
+  const write = (root: string, rel: string, data: object) => {
+    mkdirSync(join(root, rel, ".."), { recursive: true });
+    writeFileSync(join(root, rel), JSON.stringify(data));
+  };
+  const runWith = async (cwd: string, trust: boolean, model = scriptedModel(["hello"])) => {
+    const result = resultOf(
+      await collect(summon("hi", { model, cwd, presets: [], plugins: [settings(), ...budgetLayer()], settingSources: ["user", "project", "local"], trust })),
+    );
+    return { result, model };
+  };
+
+  it("a trusted project's larger maxBudgetTokens does not loosen the user's cap", async () => {
+    const cwd = dirs();
+    write(home(), ".ubiquity/settings.json", { maxBudgetTokens: 10 });
+    write(cwd, ".ubiquity/settings.json", { maxBudgetTokens: 1_000_000 });
+    const { result, model } = await runWith(cwd, true);
+    expect(result.subtype).toBe("error_max_budget_tokens");
+    expect(result.budget?.maxBudgetTokens).toBe(10);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it("a trusted folder's local file does not loosen the user's maxBudgetUsd either", async () => {
+    const cwd = dirs();
+    write(home(), ".ubiquity/settings.json", { maxBudgetUsd: 0.000001 });
+    write(cwd, ".ubiquity/settings.local.json", { maxBudgetUsd: 1000 });
+    const model = scriptedModel(["hello"]);
+    const result = resultOf(
+      await collect(
+        summon("hi", { model, cwd, presets: [], plugins: [settings(), ...budgetLayer()], settingSources: ["user", "project", "local"], trust: true, modelPricing: { scripted: { input: 10, output: 30 } }, marketPricing: false }),
+      ),
+    );
+    expect(result.subtype).toBe("error_max_budget_usd");
+    expect(result.budget?.maxBudgetUsd).toBe(0.000001);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it("a project may tighten the user's cap (trusted or not): the smaller cap applies", async () => {
+    for (const trust of [true, false]) {
+      const cwd = dirs();
+      write(home(), ".ubiquity/settings.json", { maxBudgetTokens: 1_000_000 });
+      write(cwd, ".ubiquity/settings.json", { maxBudgetTokens: 10 });
+      const { result, model } = await runWith(cwd, trust);
+      expect({ trust, subtype: result.subtype, cap: result.budget?.maxBudgetTokens }).toEqual({ trust, subtype: "error_max_budget_tokens", cap: 10 });
+      expect(model.requests).toHaveLength(0);
+    }
+  });
+
+  it("an untrusted project's cap cannot loosen the user's cap, and a lone loose one is just a cap", async () => {
+    const cwd = dirs();
+    write(home(), ".ubiquity/settings.json", { maxBudgetTokens: 10 });
+    write(cwd, ".ubiquity/settings.json", { maxBudgetTokens: 1_000_000 });
+    const { result } = await runWith(cwd, false);
+    expect(result.subtype).toBe("error_max_budget_tokens");
+    expect(result.budget?.maxBudgetTokens).toBe(10);
+  });
+
+  it("an explicit option still beats every file (the host's code decides)", async () => {
+    const cwd = dirs();
+    write(home(), ".ubiquity/settings.json", { maxBudgetTokens: 10 });
+    write(cwd, ".ubiquity/settings.json", { maxBudgetTokens: 20 });
+    const model = scriptedModel(["hello"]);
+    const result = resultOf(
+      await collect(summon("hi", { model, cwd, presets: [], plugins: [settings(), ...budgetLayer()], settingSources: ["user", "project"], trust: true, maxBudgetTokens: 1_000_000 })),
+    );
+    expect(result.subtype).toBe("success");
+  });
+});
