@@ -43,6 +43,28 @@ describe("a live session has one ledger", () => {
   });
 });
 
+describe("setModel under maxBudgetUsd", () => {
+  it("a switch to a model with no price is refused before its first request; the priced model's request went out", async () => {
+    const model = scriptedModel(["one"], { modelId: "alpha" });
+    const other = scriptedModel(["never"], { modelId: "beta" });
+    const input = inbox();
+    input.push("first");
+    const session = summon(input, { model, presets: [], plugins: budgetLayer(), modelPricing: { alpha: { input: 1, output: 1 } }, marketPricing: false, maxBudgetUsd: 10, maxTokens: 100, maxRetries: 0 });
+    const results: ResultMessage[] = [];
+    for await (const m of session) {
+      if (m.type !== "result") continue;
+      results.push(m);
+      if (results.length === 1) {
+        await session.setModel(other);
+        input.push("second");
+      } else input.end();
+    }
+    expect(results.map((r) => r.subtype)).toEqual(["success", "error_during_execution"]);
+    expect(results[1]!.result).toContain("modelPricing");
+    expect(other.requests).toHaveLength(0);
+  });
+});
+
 describe("a retry after a 500", () => {
   it("is sent (its reservation does not block it) and the failed attempt costs nothing", async () => {
     const model = scriptedModel([{ error: { status: 500 } }, { text: "ok", usage: { inputTokens: 100, outputTokens: 10 } }]);

@@ -170,6 +170,45 @@ describe("live sessions under attack", () => {
     validHistory(model.requests.at(-1)!.prompt as never);
   });
 
+  it("close() while a subagent runs: the stream ends with one top-level result, last, every call of both answered", async () => {
+    const slow = slowTool();
+    const model = scriptedModel(({ request }) => {
+      const system = request.prompt.filter((m) => m.role === "system").map((m) => String(m.content)).join("\n");
+      if (system.includes("You are WORKER.")) return { toolCalls: [{ toolName: "Slow", input: {} }] };
+      return { toolCalls: [{ toolName: "Agent", id: "ag", input: { subagent_type: "worker", description: "sub", prompt: "work" } }] };
+    });
+    const input = inbox();
+    input.push("delegate");
+    const agents = { worker: { description: "w", prompt: "You are WORKER." } };
+    const session = summon(input, { ...base(), model, tools: [slow.tool], agents, permissionMode: "bypassPermissions" });
+    void slow.started.then(() => session.close());
+    const messages: Message[] = [];
+    for await (const m of session) messages.push(m);
+    expect(slow.seen.aborted).toBe(true);
+    pairsWhole(messages);
+    expect(messages.filter((m) => m.type === "result" && m.agentId === undefined)).toHaveLength(1);
+    expect(messages.at(-1)).toMatchObject({ type: "result", isError: true });
+    expect(messages.at(-1)!.agentId).toBeUndefined();
+    expect(input.state.returned).toBe(true);
+  });
+
+  it("an interrupt while idle (between stretches) does not touch the next stretch", async () => {
+    const model = scriptedModel(["one", "two"]);
+    const input = inbox();
+    input.push("first");
+    const session = summon(input, { model, presets: [] });
+    const results: Message[] = [];
+    for await (const m of session) {
+      if (m.type !== "result") continue;
+      results.push(m);
+      if (results.length === 1) {
+        await session.interrupt();
+        input.push({ type: "user", text: "second", interrupt: true });
+      } else input.end();
+    }
+    expect(results.map((r) => (r as { result: string }).result)).toEqual(["one", "two"]);
+  });
+
   it("an interrupt while a permission ask is pending (canUseTool waits for its signal) answers the call and goes on", async () => {
     const asked = signal();
     let sawAbort = false;
