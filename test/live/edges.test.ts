@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, summon, type Message, type UserInput } from "ubiquity";
+import { definePlugin, defineTool, summon, type Message, type UserInput } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { inbox, signal, slowTool } from "./helpers";
 
@@ -90,20 +90,20 @@ describe("live sessions under attack", () => {
     validHistory(model.requests[1]!.prompt as never);
   });
 
-  it("an interrupt the moment a response with tool calls is produced: no call runs unanswered, the next request is a valid history", async () => {
+  it("an interrupt the moment a response with tool calls has been received: its calls are answered as not run, the next request is a valid history", async () => {
     const slow = slowTool();
     let session!: ReturnType<typeof summon>;
-    const model = scriptedModel(({ index }) => {
-      if (index === 0) {
-        // The interrupt lands while this response (two calls) is being produced.
-        void Promise.resolve().then(() => session.interrupt());
-        return { toolCalls: [{ toolName: "Slow", input: {}, id: "a" }, { toolName: "Slow", input: {}, id: "b" }] };
-      }
-      return "after";
-    });
+    // A plugin sees the whole response (model.response) and interrupts right then, before any call runs.
+    const interrupter = definePlugin(() => ({
+      name: "test:interrupter",
+      apply(kernel) {
+        kernel.hooks.model.response.tap("test:interrupter", () => void session.interrupt());
+      },
+    }));
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {}, id: "a" }, { toolName: "Slow", input: {}, id: "b" }] }, "after"]);
     const input = inbox();
     input.push("go");
-    session = summon(input, { model, tools: [slow.tool], presets: [] });
+    session = summon(input, { model, tools: [slow.tool], presets: [], plugins: [interrupter()] });
     const messages: Message[] = [];
     let results = 0;
     for await (const m of session) {
@@ -111,7 +111,10 @@ describe("live sessions under attack", () => {
       if (m.type === "result" && ++results === 1) input.push("next");
       else if (m.type === "result") input.end();
     }
+    expect(slow.seen.calls).toBe(0);
+    expect(messages.filter((m) => m.type === "tool_use").map((m) => (m as { toolUseId: string }).toolUseId)).toEqual(["a", "b"]);
     pairsWhole(messages);
+    for (const r of messages.filter((m) => m.type === "tool_result")) expect((r as { output: { content: string } }).output.content).toBe("Not run: interrupted by the user.");
     expect(messages.filter((m) => m.type === "result").map((r) => (r as { subtype: string }).subtype)).toEqual(["error_during_execution", "success"]);
     validHistory(model.requests.at(-1)!.prompt as never);
   });
