@@ -6,9 +6,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { summon, type Message, type ResultMessage } from "ubiquity";
+import { callModel, defineTool, summon, type Message, type ResultMessage } from "ubiquity";
+import { z } from "zod";
 import { scriptedModel } from "ubiquity/testing";
 import settings from "ubiquity/plugins/settings";
+import agents from "ubiquity/plugins/agents";
 import { collect, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome } from "../helpers/temp-home";
@@ -144,5 +146,71 @@ describe("settings files and the cap", () => {
       await collect(summon("hi", { model, cwd, presets: [], plugins: [settings(), ...budgetLayer()], settingSources: ["user", "project"], trust: true, maxBudgetTokens: 1_000_000 })),
     );
     expect(result.subtype).toBe("success");
+  });
+});
+
+describe("one run's requests in flight at the same time", () => {
+  it("two parallel tool calls that each make a model call (callModel on the same run) each reserve their worst case", async () => {
+    // Turn 1 spends 110 tokens; each side call's worst case is ~1005 tokens: one fits under 1800, two do not.
+    const ask = defineTool({
+      name: "Ask",
+      description: "Ask the model a side question.",
+      inputSchema: z.object({ q: z.string() }),
+      isReadOnly: true,
+      isConcurrencySafe: true,
+      async execute({ q }, ctx) {
+        const run = ctx.run!;
+        const { text } = await callModel(run, { model: run.model!, modelLabel: run.modelLabel!, instructions: "", messages: [{ role: "user", content: q }], maxOutputTokens: 1000 }, { purpose: "compact" });
+        return text;
+      },
+    });
+    const model = scriptedModel(({ index }) =>
+      index === 0
+        ? { toolCalls: [{ toolName: "Ask", input: { q: "a" } }, { toolName: "Ask", input: { q: "b" } }], usage: { inputTokens: 100, outputTokens: 10 } }
+        : { text: "side answer", delayMs: 50, usage: { inputTokens: 5, outputTokens: 5 } },
+    );
+    const result = resultOf(await collect(summon("go", { model, presets: [], plugins: budgetLayer(), tools: [ask], maxTokens: 100, maxBudgetTokens: 1800, maxRetries: 0 })));
+    // The turn and one side call went out; the second side call (in flight beside the first) did not.
+    expect(model.requests).toHaveLength(2);
+    expect(result.subtype).toBe("error_max_budget_tokens");
+  });
+});
+
+describe("an interrupted request's reservation", () => {
+  it("is not held against the next stretch: a subagent there fits the cap it would not fit beside a stale reservation", async () => {
+    // Each request's worst case is ~1000 output tokens: a stale one from the interrupted stream plus the subagent's passes 1800.
+    const model = scriptedModel(({ index, request }) => {
+      const system = request.prompt.filter((m) => m.role === "system").map((m) => String(m.content)).join("");
+      if (index === 0) return { text: "never", delayMs: 20_000 };
+      if (system.includes("You are WORKER.")) return { text: "sub done", usage: { inputTokens: 10, outputTokens: 10 } };
+      if (request.prompt.at(-1)?.role === "tool") return { text: "parent done", usage: { inputTokens: 10, outputTokens: 10 } };
+      return { toolCalls: [{ toolName: "Agent", input: { subagent_type: "worker", description: "w", prompt: "work" } }], usage: { inputTokens: 10, outputTokens: 10 } };
+    });
+    const input = inbox();
+    input.push("first");
+    const session = summon(input, {
+      model,
+      presets: [],
+      plugins: [...budgetLayer(), agents()],
+      agents: { worker: { description: "w", prompt: "You are WORKER." } },
+      maxTokens: 1000,
+      maxBudgetTokens: 1800,
+      maxRetries: 0,
+    });
+    const poll = setInterval(() => {
+      if (model.requests.length === 1) {
+        clearInterval(poll);
+        input.push({ type: "user", text: "delegate instead", interrupt: true });
+      }
+    }, 5);
+    const results: ResultMessage[] = [];
+    for await (const m of session) {
+      if (m.type !== "result" || m.agentId !== undefined) continue;
+      results.push(m);
+      if (results.length === 2) input.end();
+    }
+    clearInterval(poll);
+    expect(results.map((r) => r.subtype)).toEqual(["error_during_execution", "success"]);
+    expect(results[1]!.result).toBe("parent done");
   });
 });
