@@ -43,6 +43,8 @@ export class LiveInput {
   #closed = false;
   #waiter?: () => void;
   #work = new AbortController();
+  /** Why the input ended early (its iterable threw, or yielded a non-message): the session ends with an error result naming it. */
+  failure?: unknown;
 
   /** Queue a message; one marked `interrupt` aborts the work in progress. */
   push(input: UserInput): void {

@@ -115,10 +115,12 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
       last = undefined;
       outcome = await work(run, turns, sent);
       // The input ended with this stretch: its result is the session's last.
-      if (base.aborted || !run.input || run.input.ended) break;
+      if (base.aborted || !run.input || (run.input.ended && run.input.failure === undefined)) break;
       last = run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs: Math.round(performance.now() - from) })) as ResultMessage;
       turns = await run.input.next();
     }
+    // A broken input (it threw, or yielded a non-message) ends the session with a result naming it.
+    if (run.input?.failure !== undefined && !base.aborted) throw new RunEnd(`The session's input failed: ${describeError(run.input.failure)}`);
   } catch (thrown) {
     sendInit();
     last = undefined;

@@ -10,7 +10,6 @@ import { describeError, UsageError } from "./errors";
 import { LiveInput, type UserInput } from "./live";
 import { modelLabel, resolveModel } from "./model-call";
 import type { RunContext } from "./run";
-import type { Logger } from "./config/schema";
 import type { LanguageModel } from "ai";
 import { redactText, secretsOf } from "./redact";
 import { defaultLogger } from "./logger";
@@ -100,7 +99,7 @@ async function work(prompt: string | AsyncIterable<UserInput>, options: SummonOp
     };
     const run = createRun({ kernel, abortSignal: controller.signal, sink, input });
     if (typeof prompt === "string") input.close();
-    else stop = pump(prompt, input, run.logger);
+    else stop = pump(prompt, input);
     await driveRun(run, typeof prompt === "string" ? prompt : undefined);
   } catch (error) {
     // A kernel that could not be built (a bad option, a broken plugin); driveRun itself never throws.
@@ -120,14 +119,16 @@ async function work(prompt: string | AsyncIterable<UserInput>, options: SummonOp
 }
 
 /** Feed a live session's input from the caller's iterable; its end (or failure) ends the input. Returns a stop. */
-function pump(source: AsyncIterable<UserInput>, input: LiveInput, logger: Logger): () => void {
+function pump(source: AsyncIterable<UserInput>, input: LiveInput): () => void {
   const iterator = source[Symbol.asyncIterator]();
   let finished = false;
   void (async () => {
     try {
       for (let next = await iterator.next(); !next.done && !finished; next = await iterator.next()) input.push(next.value);
     } catch (error) {
-      logger.error("summon(prompt): the input iterable failed, so the session ends:", describeError(error));
+      // A message that is not a UserInput leaves the iterable open: tell it to stop too.
+      input.failure = error;
+      void Promise.resolve(iterator.return?.()).catch(() => undefined);
     } finally {
       finished = true;
       input.close();

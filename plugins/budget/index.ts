@@ -15,7 +15,7 @@ import { getPricingApi, type PricingResolvedOptions } from "../pricing/api";
 import { budgetOptions, type BudgetResolvedOptions } from "./options";
 import { budgetFlags } from "./cli";
 import { estimateRequest, sentRecord } from "./estimate";
-import { reservedBy, rootOf, runBudget, type RunBudget } from "./ledger";
+import { release, reservedBy, rootOf, runBudget, type RunBudget } from "./ledger";
 import { tokensRefusal, unpricedRefusal, usdRefusal } from "./messages";
 import "./result-fields";
 import type { BudgetReport } from "./result-fields";
@@ -88,8 +88,11 @@ export const budgetPlugin = definePlugin(() => ({
         const role = request.purpose === "compact" ? "the compaction model" : request.modelLabel === run.modelLabel ? "the model" : "the model this request would use";
         throw new RunEnd(unpricedRefusal(request.modelLabel, caps.usd, role));
       }
-      const estimate = await estimateRequest(request, stateOf(run).sent.get(request.purpose ?? "turn"), caps.usd !== undefined ? { api, options: pricingOf(run) } : undefined);
-      const reserved = reservedBy(ledger, run);
+      const purpose = request.purpose ?? "turn";
+      const estimate = await estimateRequest(request, stateOf(run).sent.get(purpose), caps.usd !== undefined ? { api, options: pricingOf(run) } : undefined);
+      // A run's turn goes out once everything it started has ended: what it still holds is stale (an aborted request).
+      if (purpose === "turn") ledger.inFlight.delete(run);
+      const reserved = reservedBy(ledger);
       const refused = { modelLabel: request.modelLabel, ...(estimate.costUsd !== undefined && { estimateUsd: estimate.costUsd }), estimateTokens: estimate.tokens };
       if (caps.usd !== undefined && ledger.spentUsd + reserved.usd + (estimate.costUsd ?? 0) > caps.usd) {
         refuse(run, "error_max_budget_usd", usdRefusal(request.modelLabel, estimate, ledger.spentUsd, reserved.usd, caps.usd), refused);
@@ -97,7 +100,7 @@ export const budgetPlugin = definePlugin(() => ({
       if (caps.tokens !== undefined && ledger.spentTokens + reserved.tokens + estimate.tokens > caps.tokens) {
         refuse(run, "error_max_budget_tokens", tokensRefusal(request.modelLabel, estimate, ledger.spentTokens, reserved.tokens, caps.tokens), refused);
       }
-      ledger.inFlight.set(run, estimate);
+      ledger.inFlight.set(run, [...(ledger.inFlight.get(run) ?? []), { purpose, estimate }]);
       return request;
     });
 
@@ -105,7 +108,7 @@ export const budgetPlugin = definePlugin(() => ({
       const caps = capsOf(run);
       if (caps.usd === undefined && caps.tokens === undefined) return;
       const ledger = stateOf(rootOf(run));
-      ledger.inFlight.delete(run);
+      release(ledger, run, response.request.purpose ?? "turn");
       const { usage } = response;
       ledger.spentTokens += usage.inputTokens + usage.outputTokens;
       const quote = await api.price(response.modelLabel, usage, pricingOf(run));
@@ -117,8 +120,8 @@ export const budgetPlugin = definePlugin(() => ({
     });
 
     // Reached only when no earlier tap recovered the call: it failed for good, its reservation goes.
-    kernel.hooks.model.error.tap({ name: NAME, stage: ERROR_STAGE.FALLBACK + 1000 }, (_info, run) => {
-      stateOf(rootOf(run)).inFlight.delete(run);
+    kernel.hooks.model.error.tap({ name: NAME, stage: ERROR_STAGE.FALLBACK + 1000 }, (info, run) => {
+      release(stateOf(rootOf(run)), run, info.request.purpose ?? "turn");
       return undefined;
     });
     kernel.hooks.session.end.tap(NAME, (run) => void stateOf(rootOf(run)).inFlight.delete(run));

@@ -17,8 +17,8 @@ export interface Refusal {
 export interface RunBudget {
   spentUsd: number;
   spentTokens: number;
-  /** The worst case of each run's request that is on its way (parallel subagents), by run. */
-  inFlight: Map<RunContext, Estimate>;
+  /** The worst case of each request on its way, by run: parallel subagents, and a run's own side calls made in parallel (tools calling `callModel`). */
+  inFlight: Map<RunContext, { purpose: string; estimate: Estimate }[]>;
   refusal?: Refusal;
   /** The refused request's figures, for `result.budget.refused`. */
   refused?: BudgetReport["refused"];
@@ -38,14 +38,22 @@ export function rootOf(run: RunContext): RunContext {
   return r;
 }
 
-/** What requests in flight elsewhere in the tree may still spend. */
-export function reservedBy(ledger: RunBudget, except: RunContext): { usd: number; tokens: number } {
+/** What requests in flight in the tree may still spend. */
+export function reservedBy(ledger: RunBudget): { usd: number; tokens: number } {
   let usd = 0;
   let tokens = 0;
-  for (const [run, estimate] of ledger.inFlight) {
-    if (run === except) continue;
+  for (const { estimate } of [...ledger.inFlight.values()].flat()) {
     usd += estimate.costUsd ?? 0;
     tokens += estimate.tokens;
   }
   return { usd, tokens };
+}
+
+/** Take back one reservation of `run` (the first of `purpose`, else its first): its request was answered or failed for good. */
+export function release(ledger: RunBudget, run: RunContext, purpose: string): void {
+  const list = ledger.inFlight.get(run);
+  if (!list) return;
+  const i = list.findIndex((r) => r.purpose === purpose);
+  list.splice(i >= 0 ? i : 0, 1);
+  if (list.length === 0) ledger.inFlight.delete(run);
 }

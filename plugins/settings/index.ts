@@ -6,7 +6,8 @@
  * a rule in a settings file is a restriction the caller did not write, so passing a list of
  * one's own must not drop it. A file that exists but cannot be used stops the run (fail closed:
  * skipping it would drop its deny rules). With `trust: false` a project or local file only
- * takes power away: its deny and ask rules apply, nothing else does.
+ * takes power away: its deny and ask rules and spending caps apply, nothing else does (a cap is
+ * the smallest any file sets, so a file only ever tightens it).
  */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -57,7 +58,7 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
         const read = readSettingsFile(path);
         if (read) {
           const settings = full ? read : restrictionsOnly(read);
-          if (!full) kernel.logger.debug(`[${NAME}] ${path}: the folder is not trusted; only its deny and ask rules apply`);
+          if (!full) kernel.logger.debug(`[${NAME}] ${path}: the folder is not trusted; only its deny and ask rules and spending caps (which only tighten) apply`);
           applyRules(kernel, settings, `settings (${source}: ${path})`, path);
           files.push({ source, path, settings });
         }
@@ -73,10 +74,11 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
   },
 }));
 
-/** What an untrusted file may still say: rules that take power away. */
+/** What an untrusted file may still say: rules that take power away (a spending cap only ever tightens, see `merge`). */
 function restrictionsOnly(settings: SettingsFile): SettingsFile {
   const { deny, ask } = settings.permissions ?? {};
-  return { permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) } };
+  const { maxBudgetUsd, maxBudgetTokens } = settings;
+  return { permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) }, ...(maxBudgetUsd !== undefined && { maxBudgetUsd }), ...(maxBudgetTokens !== undefined && { maxBudgetTokens }) };
 }
 
 /** The servers of a project's `.mcp.json` (Claude Code's file), or undefined when there is none. */
@@ -115,8 +117,10 @@ function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: s
   const on = (v: (typeof sandboxes)[number]) => v === true || (typeof v === "object" && v.enabled !== false);
   const sandbox = sandboxes.filter(on).at(-1) ?? sandboxes.at(-1);
   if (options.sandbox === undefined && sandbox !== undefined && declared("sandbox")) out.sandbox = sandbox;
+  // A spending cap is the smallest any file sets: a project may tighten the user's cap, never loosen it.
   for (const key of ["maxBudgetUsd", "maxBudgetTokens"] as const) {
-    const cap = last((f) => f[key]);
+    const caps = files.map((f) => f[key]).filter((v) => v !== undefined);
+    const cap = caps.length > 0 ? Math.min(...caps) : undefined;
     if (options[key] === undefined && cap !== undefined && declared(key)) out[key] = cap;
   }
   const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;

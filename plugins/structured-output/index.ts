@@ -42,6 +42,8 @@ interface Active {
   accepted: boolean;
   /** Set when the attempts ran out inside a tool call: the run ends before its next request. */
   exhausted?: string;
+  /** The signal of the stretch of work these attempts belong to: each stretch of a live session gives its own answer. */
+  stretch?: AbortSignal;
 }
 
 interface RunState {
@@ -88,6 +90,8 @@ export const structuredOutputPlugin = definePlugin({
       const active: Active = { compiled, mode: chooseMode(options.outputMode, run.model, compiled), failures: 0, accepted: false };
       if (active.mode === "tool") {
         active.tool = new StructuredOutputTool(compiled, (checked: Checked): ToolOutput => {
+          // A second call in the response that gave the answer neither replaces it nor spends an attempt.
+          if (active.accepted) return { content: "Not taken: a value was already accepted in this response; the run ends with that one." };
           if (checked.ok) {
             active.accepted = true;
             accept(run, checked.value);
@@ -117,6 +121,11 @@ export const structuredOutputPlugin = definePlugin({
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections, run) => {
       const active = activeOf(run);
+      // A new stretch of work (the next message of a live session) asks for a new answer, with fresh attempts.
+      if (active && active.stretch !== run.abortSignal) {
+        Object.assign(active, { stretch: run.abortSignal, failures: 0, accepted: false, exhausted: undefined });
+        delete run.resultFields.structuredOutput;
+      }
       return active ? [...sections, { id: "structured-output", text: guidance(active) }] : sections;
     });
 

@@ -28,7 +28,7 @@ export class StructuredOutputTool extends Tool<z.ZodType<Record<string, unknown>
     private readonly submit: Submit,
   ) {
     super();
-    this.jsonSchema = compiled.isObject ? compiled.jsonSchema : { type: "object", properties: { value: compiled.jsonSchema }, required: ["value"], additionalProperties: false };
+    this.jsonSchema = compiled.isObject ? compiled.jsonSchema : wrap(compiled.jsonSchema);
   }
 
   // Giving the answer changes nothing: it runs in every permission mode, plan included.
@@ -40,4 +40,29 @@ export class StructuredOutputTool extends Tool<z.ZodType<Record<string, unknown>
     if (!this.compiled.isObject && !("value" in input)) return this.submit({ ok: false, error: 'the input must be { "value": <the answer> }' });
     return this.submit(this.compiled.check(this.compiled.isObject ? input : input.value));
   }
+}
+
+/**
+ * `schema` as the `value` of an object schema. Its `$ref`s are resolved against the root, so the
+ * definitions move up to the wrapper's root and a ref into the schema itself ("#", "#/items")
+ * points under `properties/value`.
+ */
+function wrap(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $defs, definitions, ...rest } = schema;
+  const rebase = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rebase);
+    if (typeof node !== "object" || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) out[key] = key === "$ref" && typeof value === "string" ? rebaseRef(value) : rebase(value);
+    return out;
+  };
+  const rebaseRef = (ref: string) => (ref === "#" ? "#/properties/value" : /^#\/(?!\$defs\/|definitions\/)/.test(ref) ? `#/properties/value/${ref.slice(2)}` : ref);
+  return {
+    type: "object",
+    properties: { value: rebase(rest) },
+    required: ["value"],
+    additionalProperties: false,
+    ...($defs !== undefined && { $defs: rebase($defs) }),
+    ...(definitions !== undefined && { definitions: rebase(definitions) }),
+  };
 }
