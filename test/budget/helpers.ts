@@ -1,19 +1,13 @@
-import { z } from "zod";
-import { defineTool, summon, type Message, type ResultMessage, type SummonOptions } from "ubiquity";
+import { summon, type Message, type ResultMessage, type SummonOptions } from "ubiquity";
 import modelPlugin from "ubiquity/plugins/model";
 import retryPlugin from "ubiquity/plugins/retry";
 import pricingPlugin, { costOf, type ModelPricing } from "ubiquity/plugins/pricing";
 import budgetPlugin from "ubiquity/plugins/budget";
 import { collect, resultOf } from "../helpers/collect";
+import { echo } from "../model/helpers";
 
-/** A tool for tool-call round trips. */
-export const echo = defineTool({
-  name: "Echo",
-  description: "Echo the text back",
-  inputSchema: z.object({ text: z.string() }),
-  isReadOnly: true,
-  execute: ({ text }) => `echoed: ${text}`,
-});
+/** The model tests' tool for tool-call round trips. */
+export { echo };
 
 /** USD per million tokens of the test models. */
 export const PRICE: ModelPricing = { input: 10, output: 30 };

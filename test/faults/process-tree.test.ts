@@ -3,7 +3,8 @@
  * the call's whole process group (and the program still dies of SIGTERM, as it would have), and
  * a background job a command left behind ends when the call returns. Checked with /proc.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { sleepers } from "../helpers/processes";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -12,20 +13,6 @@ import { scriptedModel } from "ubiquity/testing";
 import { liveProcessGroups } from "../../plugins/_kits/process/index";
 import { collect } from "../helpers/collect";
 import { spawnTs } from "../helpers/ts-child";
-
-/** Pids whose command line is `sleep <marker>`. */
-function sleepers(marker: string): number[] {
-  return readdirSync("/proc")
-    .filter((e) => /^\d+$/.test(e))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8") === `sleep\0${marker}\0`;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;

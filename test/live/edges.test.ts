@@ -4,7 +4,8 @@
  * a broken input ends the session with an error result naming it, and no child process outlives
  * a consumer that stopped reading.
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { sleepers } from "../helpers/processes";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -366,20 +367,6 @@ describe("live sessions under attack", () => {
     expect(model.requests).toHaveLength(1);
   });
 });
-
-/** Pids whose command line is `sleep <marker>`. */
-function sleepers(marker: string): number[] {
-  return readdirSync("/proc")
-    .filter((e) => /^\d+$/.test(e))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8") === `sleep\0${marker}\0`;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 describe.skipIf(!readdirSync("/proc").length)("live sessions and processes", () => {
   it("breaking out of the for-await during a Bash `sleep` kills the sleep", async () => {
