@@ -32,9 +32,22 @@ export function userTurn(input: UserInput): UserTurn {
   if (input?.type !== "user") throw new TypeError('summon(prompt): each input message must be a string or { type: "user", text?, content?, interrupt? }');
   const { text, content, interrupt } = input;
   // With both, the text goes first; parts alone reach the model unchanged (their text is the message's text).
-  const parts = content && text !== undefined ? [{ type: "text" as const, text }, ...content] : content;
+  const given = content?.map(jsonSafe);
+  const parts = given && text !== undefined ? [{ type: "text" as const, text }, ...given] : given;
   const shown = text ?? (content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
   return { text: shown, ...(parts ? { content: parts } : {}), ...(interrupt ? { interrupt: true } : {}) };
+}
+
+const isBinary = (v: unknown): v is Uint8Array | ArrayBuffer => v instanceof Uint8Array || v instanceof ArrayBuffer;
+const base64 = (v: Uint8Array | ArrayBuffer) => Buffer.from(v instanceof ArrayBuffer ? new Uint8Array(v) : v).toString("base64");
+
+/** A part with its bytes as base64, so the conversation is plain JSON and a transcript keeps the image. */
+function jsonSafe(part: UserContentParts[number]): UserContentParts[number] {
+  if (part.type === "image" && isBinary(part.image)) return { ...part, image: base64(part.image) };
+  if (part.type !== "file") return part;
+  if (isBinary(part.data)) return { ...part, data: base64(part.data) };
+  const tagged = part.data as { type?: unknown; data?: unknown };
+  return tagged?.type === "data" && isBinary(tagged.data) ? { ...part, data: { type: "data", data: base64(tagged.data) } } : part;
 }
 
 /** The queue of a live session, and the controller of the stretch of work in progress. */

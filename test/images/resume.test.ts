@@ -9,7 +9,7 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
-import { summon, type Message, type SummonOptions } from "ubiquity";
+import { summon, type Message, type SummonOptions, type UserInput } from "ubiquity";
 import sessions, { type TranscriptRecord } from "ubiquity/plugins/sessions";
 import { ReadTool } from "ubiquity/plugins/tool-read";
 import { scriptedModel, type Script } from "ubiquity/testing";
@@ -107,4 +107,27 @@ describe("a session that read an image", () => {
       expect(ofType(next.messages, "assistant")).toHaveLength(0);
     });
   });
+});
+
+describe("a user image given as bytes", () => {
+  async function* once(content: NonNullable<Extract<UserInput, object>["content"]>): AsyncIterable<UserInput> {
+    yield { type: "user", text: "what is this?", content };
+  }
+
+  for (const [form, part] of [
+    ["a Uint8Array image part", { type: "image", image: new Uint8Array(image), mediaType: "image/png" }],
+    ["an ArrayBuffer file part", { type: "file", mediaType: "image/png", data: image.buffer.slice(image.byteOffset, image.byteOffset + image.byteLength) }],
+    ["a tagged Buffer file part", { type: "file", mediaType: "image/png", data: { type: "data", data: image } }],
+  ] as const) {
+    it(`${form}: reaches the model, and a resumed session sends the same image again`, async () => {
+      const s = setup();
+      const model = scriptedModel(["a grey square"], { modelId: "vision" });
+      const first = resultOf(await collect(summon(once([part as never]), { presets: [], plugins: [...modelLayer().plugins, sessions()], sessionDir: s.sessionDir, model, ...sees })));
+      expect(first.isError, first.result).toBe(false);
+      expect(JSON.stringify(model.requests[0]!.prompt)).toContain(base64);
+      const next = await s.run("and again?", ["still grey"], "vision", { resume: first.sessionId });
+      expect(next.result.isError, next.result.result).toBe(false);
+      expect(JSON.stringify(next.model.requests[0]!.prompt)).toContain(base64);
+    });
+  }
 });
