@@ -38,16 +38,15 @@ export function userTurn(input: UserInput): UserTurn {
   return { text: shown, ...(parts ? { content: parts } : {}), ...(interrupt ? { interrupt: true } : {}) };
 }
 
-const isBinary = (v: unknown): v is Uint8Array | ArrayBuffer => v instanceof Uint8Array || v instanceof ArrayBuffer;
-const base64 = (v: Uint8Array | ArrayBuffer) => Buffer.from(v instanceof ArrayBuffer ? new Uint8Array(v) : v).toString("base64");
+/** Bytes as base64 (a `Buffer` is a `Uint8Array`); anything else as undefined. */
+const b64 = (v: unknown) => (v instanceof Uint8Array || v instanceof ArrayBuffer ? Buffer.from(v as ArrayBuffer).toString("base64") : undefined);
 
 /** A part with its bytes as base64, so the conversation is plain JSON and a transcript keeps the image. */
 function jsonSafe(part: UserContentParts[number]): UserContentParts[number] {
-  if (part.type === "image" && isBinary(part.image)) return { ...part, image: base64(part.image) };
+  if (part.type === "image") return { ...part, image: b64(part.image) ?? part.image };
   if (part.type !== "file") return part;
-  if (isBinary(part.data)) return { ...part, data: base64(part.data) };
-  const tagged = part.data as { type?: unknown; data?: unknown };
-  return tagged?.type === "data" && isBinary(tagged.data) ? { ...part, data: { type: "data", data: base64(tagged.data) } } : part;
+  const inner = b64((part.data as { type?: unknown; data?: unknown })?.type === "data" ? (part.data as { data: unknown }).data : undefined);
+  return { ...part, data: b64(part.data) ?? (inner === undefined ? part.data : { type: "data", data: inner }) };
 }
 
 /** The queue of a live session, and the controller of the stretch of work in progress. */

@@ -79,8 +79,9 @@ describe("the kernel", () => {
   // kernel grows, and comes down as more moves out. Issue 23's live sessions (the input queue the
   // loop drains at turn boundaries, the per-stretch abort, the Query controls) added ~170; the
   // result fields, `run.finished`, `request.output`/`streamSettings` and tool-result parts of
-  // issues 21 and 23 (mechanisms their plugins needed) ~20.
-  const RATCHET = 3290;
+  // issues 21 and 23 (mechanisms their plugins needed) ~20; user bytes as base64 at entry (so every
+  // store keeps a user's image) 8.
+  const RATCHET = 3298;
   it(`stays within ${RATCHET} code lines (src/ without src/testing), on the way to DESIGN's ~2,000`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files].sort((a, b) => b.code.length - a.code.length).slice(0, 8).map((f) => `${f.path} ${f.code.length}`);
