@@ -92,14 +92,14 @@ export class McpConnection {
   }
 
   /** Call `tool` with `args`; every failure becomes an error result naming what happened. */
-  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput> {
+  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal, seesImages = false): Promise<ToolOutput> {
     const client = this.#client;
     if (this.status !== "connected" || !client) {
       return { content: `${exposed} is unavailable: MCP server "${this.name}" ${this.error ?? "is not connected"}. Do not call its tools again in this run.`, isError: true };
     }
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.options.toolTimeoutMs });
-      return toToolOutput(result as CallToolResult, this.name, tool);
+      return toToolOutput(result as CallToolResult, this.name, tool, seesImages);
     } catch (error) {
       if (signal.aborted) return { content: `Cancelled: the run was aborted while ${exposed} was running.`, isError: true };
       if (this.#died()) {

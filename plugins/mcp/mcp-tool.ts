@@ -4,6 +4,7 @@ import { describeError, Tool, type ToolContext, type ToolOutput } from "../../sr
 import type { McpConnection, McpRemoteTool } from "./connection";
 import { jsonSchemaInput, type McpToolInput } from "./input-schema";
 import { mcpToolName } from "./names";
+import { runSeesImages } from "../model/api";
 
 /** `mcp__<server>__<tool>`: one tool of one server. */
 export class McpTool extends Tool<z.ZodType<McpToolInput>> {
@@ -32,6 +33,6 @@ export class McpTool extends Tool<z.ZodType<McpToolInput>> {
   }
 
   call(input: McpToolInput, ctx: ToolContext): Promise<ToolOutput> {
-    return this.server.call(this.remote.name, this.name, input, ctx.abortSignal);
+    return this.server.call(this.remote.name, this.name, input, ctx.abortSignal, runSeesImages(ctx.run).sees);
   }
 }

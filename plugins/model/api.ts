@@ -7,7 +7,7 @@
 import type { Kernel, Logger, ResolvedOptions } from "../../src/index";
 
 export { isConnectionError, isProviderFailure } from "./failover";
-export { supportsImages, type ModelCapability } from "./capabilities";
+export { supportsImages, runSeesImages, type ModelCapability } from "./capabilities";
 
 /** What a fetch wrapper learns about the provider it wraps. */
 export interface FetchContext {

@@ -50,3 +50,9 @@ export function supportsImages(label: string, capabilities?: Record<string, Mode
   if (label === "test" || TEXT_ONLY.some((p) => p.test(id))) return false;
   return IMAGE_FAMILIES.some((p) => p.test(id));
 }
+
+/** Whether the model of the run a tool is called in takes images (no run, as in a tool called by hand: no), and its label. */
+export function runSeesImages(run: { modelLabel?: string | null; options: unknown } | undefined): { label: string; sees: boolean } {
+  const label = run?.modelLabel ?? "unknown";
+  return { label, sees: run?.modelLabel ? supportsImages(label, (run.options as { modelCapabilities?: Record<string, ModelCapability> }).modelCapabilities) : false };
+}

@@ -9,23 +9,16 @@
 import type { ToolContext, ToolOutput } from "../../src/index";
 import type { ImageInfo } from "../_kits/file-tools/index";
 import { ToolFailure } from "../_kits/file-tools/index";
-import { supportsImages, type ModelResolvedOptions } from "../model/api";
+import { runSeesImages } from "../model/api";
 import { formatSize } from "./describe";
 
 /** The largest image Read sends to a model (5 MB: Anthropic's per-image limit, the strictest of the big providers). */
 export const READ_IMAGE_LIMIT_BYTES = 5 * 1024 * 1024;
 
-/** True when the run's model takes images (no run, as in a tool called by hand: no). */
-function modelSeesImages(ctx: ToolContext): { label: string; sees: boolean } {
-  const label = ctx.run?.modelLabel ?? "unknown";
-  const capabilities = (ctx.run?.options as ModelResolvedOptions | undefined)?.modelCapabilities;
-  return { label, sees: ctx.run?.modelLabel ? supportsImages(label, capabilities) : false };
-}
-
 /** The result of reading an image: `bytes` is the whole file when it is within the limit. */
 export function imageOutput(shown: string, real: string, bytes: Buffer, size: number, image: Required<ImageInfo>, ctx: ToolContext): ToolOutput {
   const what = `${image.format} image, ${image.width}×${image.height} pixels, ${formatSize(size)}`;
-  const { label, sees } = modelSeesImages(ctx);
+  const { label, sees } = runSeesImages(ctx.run);
   const metadata = { path: real, image: { mediaType: image.mediaType, width: image.width, height: image.height, bytes: size }, sent: false };
   if (!sees) {
     return {

@@ -5,6 +5,7 @@ import { scriptedModel } from "ubiquity/testing";
 import mcp, { getMcpApi } from "ubiquity/plugins/mcp";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { alive, everythingStdio, MARKER, expectNoServerLeftAfterEachTest } from "./helpers";
+import { modelLayer } from "../model/helpers";
 
 expectNoServerLeftAfterEachTest();
 
@@ -86,6 +87,19 @@ describe("server-everything over stdio", () => {
     expect(results.links!.content).toMatch(/\[resource link Text Resource 2 <demo:\/\/resource\/dynamic\/text\/2> \(text\/plain\): Resource 2: plaintext resource\]/);
     expect(results.err!.isError).toBe(true);
     expect(results.err!.content).toMatch(/Unsupported URL protocol/);
+  });
+
+  it("attaches an image result for a model that sees images (the tool_result text says so and keeps no base64)", async () => {
+    const model = scriptedModel([{ toolCalls: [call("mcp__everything__get-tiny-image", {}, "img")] }, "a tiny image"], { modelId: "vision" });
+    const options = { presets: [], plugins: [...modelLayer().plugins, mcp()], model, mcpServers: { everything: everythingStdio() }, modelCapabilities: { "scripted:vision": { images: true } } };
+    const messages = await collect(summon("show", options as never));
+    const [result] = ofType(messages, "tool_result");
+    expect(result!.output.content).toMatch(/\[image image\/png, [\d.]+ (B|KB): attached to this result\]/);
+    const sent = (model.requests[1]!.prompt as Array<{ role: string; content: unknown }>).filter((m) => m.role === "tool");
+    const data = JSON.stringify(sent).match(/"data":"([A-Za-z0-9+/=]{40,})"/)?.[1];
+    expect(data, JSON.stringify(sent).slice(0, 400)).toBeDefined();
+    expect(Buffer.from(data!, "base64").subarray(1, 4).toString()).toBe("PNG");
+    expect(JSON.stringify(result)).not.toContain(data!.slice(0, 40));
   });
 
   it("refuses input that breaks the server's JSON Schema before the server sees it", async () => {
