@@ -1,7 +1,8 @@
-/** What the structured-output plugin adds to the `ubiquity` runner: `run --output-schema <file>`. */
+/** What the structured-output plugin adds to the `ubiquity` runner: `run --output-schema <file>`, `--output-mode <mode>`. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describeError, UsageError, type RunFlag } from "../../src/index";
+import { OUTPUT_MODES } from "./options";
 
 /** Read a JSON Schema file for `--output-schema` (the user's own file: trust does not apply). */
 export function readSchemaFile(spec: string): Record<string, unknown> {
@@ -22,7 +23,7 @@ export function readSchemaFile(spec: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-/** `run --output-schema`. */
+/** `run --output-schema`, `--output-mode`. */
 export const structuredOutputFlags: Record<string, RunFlag> = {
   "output-schema": {
     type: "string",
@@ -30,5 +31,15 @@ export const structuredOutputFlags: Record<string, RunFlag> = {
     group: "Prompt and output",
     description: "A JSON Schema file: the final answer is a JSON value that validates (in the result's structuredOutput)",
     apply: (o, v) => void (o.outputSchema = readSchemaFile(String(v))),
+  },
+  "output-mode": {
+    type: "string",
+    value: "<mode>",
+    group: "Prompt and output",
+    description: `How --output-schema is asked for: ${OUTPUT_MODES.join(", ")} (auto: the provider's native format for OpenAI, the StructuredOutput tool otherwise)`,
+    apply: (o, v) => {
+      if (!(OUTPUT_MODES as readonly string[]).includes(String(v))) throw new UsageError(`--output-mode must be one of ${OUTPUT_MODES.join(", ")}, not ${JSON.stringify(v)}`);
+      o.outputMode = String(v);
+    },
   },
 };

@@ -49,6 +49,21 @@ describe("ubiquity run --output-schema", () => {
     expect(body.tools.map((t) => t.name)).toContain("StructuredOutput");
   });
 
+  it("--output-mode tool: an OpenAI model gets the StructuredOutput tool instead of the native format; a bad mode is exit 2", async () => {
+    server = await startProviderServer([{ toolCalls: [{ name: "StructuredOutput", input: good }] }]);
+    const dir = project("openai:gpt-4o");
+    const out = await runCli(["run", "--output-schema", "schema.json", "--output-mode", "tool", "--output-format", "json", "which city?"], dir);
+    expect(out.code, out.stderr).toBe(0);
+    expect((JSON.parse(out.stdout) as { structuredOutput: unknown }).structuredOutput).toEqual(good);
+    const body = server.requests[0]!.body as { text?: { format?: { type: string } }; tools: { name: string }[] };
+    expect(body.tools.map((t) => t.name)).toContain("StructuredOutput");
+    expect(body.text?.format?.type).not.toBe("json_schema");
+    const bad = await runCli(["run", "--output-schema", "schema.json", "--output-mode", "json", "hi"], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--output-mode must be one of auto, native, tool");
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("fails the run with exit 1 and error_max_structured_output_retries when no valid value comes", async () => {
     server = await startProviderServer(["no", "still no"]);
     const dir = project("openai:gpt-4o", { maxStructuredOutputRetries: 1 });
