@@ -22,7 +22,9 @@ import { replayUpdates } from "./replay";
 
 /** What the agent is started with: the command line's flags and where its lines go. */
 export interface AgentSetup {
+  /** The command line's flags. */
   values: RunValues;
+  /** `run`'s whole flag table: a session's own values (`session-id`, `resume`) apply through it too. */
   table: FlagTable;
   version: string;
   warn(line: string): void;

@@ -39,7 +39,8 @@ function usage(table: FlagTable): string {
 /** Serve ACP on the process's stdio until the client closes it; resolves to the exit code. */
 export async function acpCommand(argv: string[], io: CliIO, version: string): Promise<number> {
   const active = await activePlugins(prescan(argv), "acp");
-  const table = acpFlagTable(runFlagTable(active.plugins));
+  const runTable = runFlagTable(active.plugins);
+  const table = acpFlagTable(runTable);
   const { values } = parseFlags(argv, { ...table, help: { type: "boolean", short: "h", description: "" } }, { positionals: false, help: "ubiquity acp --help" });
   if (values.help) {
     io.stdout(usage(table));
@@ -48,7 +49,7 @@ export async function acpCommand(argv: string[], io: CliIO, version: string): Pr
   // Standard output is the protocol's: whatever prints (a plugin's console.log) goes to stderr.
   for (const method of ["log", "info", "debug"] as const) console[method] = (...args: unknown[]) => console.error(...args);
   const warn = (line: string) => io.stderr(`${line}\n`);
-  const { app, sessions } = acpAgent({ values, table, version, warn });
+  const { app, sessions } = acpAgent({ values, table: runTable, version, warn });
   const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   const connection = app.connect(stream);
   await connection.closed;

@@ -1,0 +1,178 @@
+/**
+ * `ubiquity acp` (issue 24): the built bin as an ACP agent, driven over its stdio by the ACP
+ * SDK's own client side with a scripted model — initialize, sessions, prompts that need
+ * permission, streamed updates in order, cancel, load in a new process, modes, and what must
+ * never reach the client.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { removeTempProjects, requireDist } from "../helpers/project";
+import { acpProject, messageText, startAgent, until, updatesOf, type AgentProcess } from "./helpers";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+const running: AgentProcess[] = [];
+afterAll(async () => void (await Promise.all(running.map((p) => p.close()))));
+function start(...args: Parameters<typeof startAgent>) {
+  const proc = startAgent(...args);
+  running.push(proc);
+  return proc;
+}
+
+const indexOf = (updates: SessionUpdate[], test: (u: SessionUpdate) => boolean) => updates.findIndex(test);
+const lastIndexOf = (updates: SessionUpdate[], test: (u: SessionUpdate) => boolean) => updates.length - 1 - [...updates].reverse().findIndex(test);
+
+describe("ubiquity acp: a round trip with the SDK's client", () => {
+  const project = acpProject();
+  let firstSession = "";
+
+  it("initializes, opens a session, runs a Write the client approves, streams the updates in order", async () => {
+    const proc = start(project);
+    const init = (await proc.initialized) as { protocolVersion: number; agentCapabilities: Record<string, unknown> };
+    expect(init.protocolVersion).toBe(1);
+    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, mcpCapabilities: { http: true, sse: true } });
+
+    const session = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    firstSession = session.sessionId;
+    expect(session.modes?.currentModeId).toBe("default");
+    expect(session.modes?.availableModes.map((m) => m.id)).toEqual(expect.arrayContaining(["default", "acceptEdits", "plan", "bypassPermissions"]));
+
+    const answer = await proc.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "please write the file" }] });
+    expect(answer.stopReason).toBe("end_turn");
+    // The tool really ran, after the client's approval.
+    expect(readFileSync(join(project.dir, "out.txt"), "utf8")).toBe("hello from acp\n");
+    expect(proc.permissions).toHaveLength(1);
+    const asked = proc.permissions[0]!;
+    expect(asked.toolCall).toMatchObject({ kind: "edit", title: "Write out.txt", locations: [{ path: join(project.dir, "out.txt") }] });
+    expect(asked.options.map((o) => o.kind)).toEqual(expect.arrayContaining(["allow_once", "allow_always", "reject_once"]));
+
+    const updates = updatesOf(proc, session.sessionId);
+    const id = asked.toolCall.toolCallId;
+    const call = indexOf(updates, (u) => u.sessionUpdate === "tool_call" && u.toolCallId === id);
+    const done = indexOf(updates, (u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === id && u.status === "completed");
+    const lastChunk = lastIndexOf(updates, (u) => u.sessionUpdate === "agent_message_chunk");
+    expect(call).toBeGreaterThanOrEqual(0);
+    expect(done).toBeGreaterThan(call);
+    expect(lastChunk).toBeGreaterThan(done);
+    expect(updates[call]).toMatchObject({ kind: "edit", rawInput: { file_path: "out.txt" } });
+    // Write's result carries the diff: a new file (no old text) and its content.
+    const completed = updates[done] as Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
+    expect(completed.content).toContainEqual({ type: "diff", path: join(project.dir, "out.txt"), oldText: null, newText: "hello from acp\n" });
+    // The answer streamed in several chunks.
+    expect(updates.filter((u) => u.sessionUpdate === "agent_message_chunk").length).toBeGreaterThan(1);
+    expect(messageText(proc, session.sessionId)).toBe("finished: please write the file");
+    await proc.close();
+  });
+
+  it("cancel during a slow tool call: the prompt ends cancelled and the command's side effect never happens", async () => {
+    const proc = start(project);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    // Bypass mode: the slow Bash call runs without a question.
+    await proc.agent.request("session/set_mode", { sessionId, modeId: "bypassPermissions" });
+    expect(updatesOf(proc, sessionId)).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "bypassPermissions" });
+    const prompt = proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "something slow" }] });
+    await until(() => updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "in_progress"));
+    const sentAt = Date.now();
+    await proc.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(Date.now() - sentAt).toBeLessThan(2000);
+    expect(proc.permissions).toHaveLength(0);
+    // The command would have written its marker after 3 s: it was killed.
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(existsSync(join(project.dir, "slow-marker.txt"))).toBe(false);
+    // The session goes on.
+    const next = await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello again" }] });
+    expect(next.stopReason).toBe("end_turn");
+    await proc.close();
+  });
+
+  it("session/load in a new process replays the stored conversation, and the next prompt continues it", async () => {
+    const proc = start(project);
+    await proc.initialized;
+    const loaded = await proc.agent.request("session/load", { sessionId: firstSession, cwd: project.dir, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("default");
+    const replayed = updatesOf(proc, firstSession);
+    expect(replayed).toContainEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "please write the file" } });
+    expect(messageText(proc, firstSession)).toBe("finished: please write the file");
+    expect(replayed.some((u) => u.sessionUpdate === "tool_call" && u.kind === "edit")).toBe(true);
+    expect(replayed.some((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed")).toBe(true);
+
+    proc.updates.length = 0;
+    const answer = await proc.agent.request("session/prompt", { sessionId: firstSession, prompt: [{ type: "text", text: "what now" }] });
+    expect(answer.stopReason).toBe("end_turn");
+    // The model saw the earlier prompt too: the session was resumed, not started afresh.
+    expect(messageText(proc, firstSession)).toBe("answer to what now (2 user messages)");
+    await proc.close();
+  });
+});
+
+describe("ubiquity acp: permissions, plans, errors and secrets", () => {
+  it("a rejected permission leaves no file; allow always becomes a session rule", async () => {
+    const project = acpProject();
+    const proc = start(project);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    proc.answer = () => "reject_once";
+    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write it" }] })).stopReason).toBe("end_turn");
+    expect(existsSync(join(project.dir, "out.txt"))).toBe(false);
+    expect(updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed")).toBe(true);
+
+    proc.answer = () => "allow_always";
+    await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] });
+    await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo once more" }] });
+    // Asked for the Write and the first echo only: "always" covered the second.
+    expect(proc.permissions.map((p) => p.toolCall.title)).toEqual(["Write out.txt", "`echo hi`"]);
+    const results = updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(results).toHaveLength(2);
+    await proc.close();
+  });
+
+  it("TodoWrite becomes a plan; reasoning streams as thought chunks", async () => {
+    const project = acpProject();
+    const proc = start(project);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make a plan" }] });
+    const updates = updatesOf(proc, sessionId);
+    expect(updates).toContainEqual({
+      sessionUpdate: "plan",
+      entries: [
+        { content: "first step", priority: "medium", status: "in_progress" },
+        { content: "second step", priority: "medium", status: "pending" },
+      ],
+    });
+    const thought = updates.flatMap((u) => (u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
+    expect(thought).toBe("Two steps, then done.");
+    expect(updates.find((u) => u.sessionUpdate === "tool_call")).toMatchObject({ kind: "think", title: "Update the plan" });
+    await proc.close();
+  });
+
+  it("a relative cwd is a protocol error naming the fix", async () => {
+    const project = acpProject();
+    const proc = start(project);
+    await proc.initialized;
+    await expect(proc.agent.request("session/new", { cwd: "some/project", mcpServers: [] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("must be an absolute path") });
+    await expect(proc.agent.request("session/prompt", { sessionId: "no-such-session", prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ code: -32002 });
+    await proc.close();
+  });
+
+  it("a secret from the environment never appears in a frame, even streamed in pieces", async () => {
+    const project = acpProject();
+    const secret = "sk-test-0123456789abcdefSECRET";
+    const proc = start(project, [], { OPENAI_API_KEY: secret });
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "tell the secret" }] });
+    expect(messageText(proc, sessionId)).toBe("the key is [redacted] indeed");
+    expect(proc.frames.length).toBeGreaterThan(3);
+    expect(proc.frames.join("\n")).not.toContain(secret);
+    expect(proc.frames.join("\n")).not.toContain(secret.slice(0, 12));
+    // Nothing but protocol frames on stdout.
+    for (const frame of proc.frames) expect(JSON.parse(frame)).toMatchObject({ jsonrpc: "2.0" });
+    await proc.close();
+  });
+});
