@@ -4,11 +4,11 @@
  * permission, streamed updates in order, cancel, load in a new process, modes, and what must
  * never reach the client.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { removeTempProjects, requireDist } from "../helpers/project";
+import { removeTempProjects, requireDist, runCli } from "../helpers/project";
 import { acpProject, messageText, startAgent, until, updatesOf, type AgentProcess } from "./helpers";
 
 afterAll(removeTempProjects);
@@ -174,5 +174,62 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
     // Nothing but protocol frames on stdout.
     for (const frame of proc.frames) expect(JSON.parse(frame)).toMatchObject({ jsonrpc: "2.0" });
     await proc.close();
+  });
+});
+
+describe("ubiquity acp: the editor's files, MCP servers and flags", () => {
+  it("with the client's fs capabilities, Read sees the unsaved buffer and Edit writes through the editor; path checks still hold", async () => {
+    const project = acpProject();
+    const notes = join(project.dir, "notes.txt");
+    writeFileSync(notes, "on disk\n");
+    const buffers = new Map([[notes, "unsaved buffer text\n"]]);
+    const proc = start(project, [], {}, { fs: { readTextFile: true, writeTextFile: true } }, buffers);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read the notes" }] });
+    const read = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(JSON.stringify(read)).toContain("unsaved buffer text");
+    expect(JSON.stringify(read)).not.toContain("on disk");
+
+    await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "now edit them" }] });
+    // The edit went to the editor's buffer (read-before-write judged the buffer the model saw), not to the disk.
+    expect(buffers.get(notes)).toBe("saved buffer text\n");
+    expect(readFileSync(notes, "utf8")).toBe("on disk\n");
+    const edited = updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed").at(-1) as Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
+    expect(edited.content).toContainEqual({ type: "diff", path: notes, oldText: "unsaved buffer text\n", newText: "saved buffer text\n" });
+
+    // A path outside the project is refused by the tool's own check, even though the client would write anything.
+    await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "escape" }] });
+    expect([...buffers.keys()]).toEqual([notes]);
+    expect(existsSync(join(project.dir, "..", "escaped.txt"))).toBe(false);
+    expect(updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed")).toHaveLength(1);
+    await proc.close();
+  });
+
+  it("the client's MCP servers join the session's tools", async () => {
+    const project = acpProject();
+    const proc = start(project);
+    await proc.initialized;
+    const everything = join(process.cwd(), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [{ name: "everything", command: process.execPath, args: [everything], env: [] }] });
+    await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "call mcp" }] });
+    const done = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(JSON.stringify(done)).toContain("from the editor");
+    await proc.close();
+  }, 60_000);
+
+  it("run's flags apply: --permission-mode is the session's mode; acp --help lists no prompt flags", async () => {
+    const project = acpProject();
+    const proc = start(project, ["--permission-mode", "plan"]);
+    await proc.initialized;
+    const session = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    expect(session.modes?.currentModeId).toBe("plan");
+    await proc.close();
+    const help = await runCli(["acp", "--help"], project.dir);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--model");
+    expect(help.stdout).toContain("--permission-mode");
+    expect(help.stdout).not.toContain("--output-format");
+    expect(help.stdout).not.toContain("--resume");
   });
 });

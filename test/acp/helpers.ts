@@ -30,6 +30,10 @@ export default {
     if (said.includes("write")) return { toolCalls: [{ toolName: "Write", input: { file_path: "out.txt", content: "hello from acp\\n" } }] };
     if (said.includes("echo")) return { toolCalls: [{ toolName: "Bash", input: { command: "echo hi" } }] };
     if (said.includes("slow")) return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 3 && echo late > slow-marker.txt" } }] };
+    if (said.includes("read")) return { toolCalls: [{ toolName: "Read", input: { file_path: "notes.txt" } }] };
+    if (said.includes("edit")) return { toolCalls: [{ toolName: "Edit", input: { file_path: "notes.txt", old_string: "unsaved", new_string: "saved" } }] };
+    if (said.includes("escape")) return { toolCalls: [{ toolName: "Write", input: { file_path: "../escaped.txt", content: "out" } }] };
+    if (said.includes("mcp")) return { toolCalls: [{ toolName: "mcp__everything__echo", input: { message: "from the editor" } }] };
     if (said.includes("plan")) return { reasoning: "Two steps, then done.", toolCalls: [{ toolName: "TodoWrite", input: { todos: [{ content: "first step", status: "in_progress" }, { content: "second step", status: "pending" }] } }] };
     if (said.includes("secret")) return { text: "the key is " + process.env.OPENAI_API_KEY + " indeed", chunkSize: 3 };
     return { text: "answer to " + said + " (" + users.length + " user messages)", chunkSize: 3 };
@@ -62,7 +66,13 @@ export interface AgentProcess {
 }
 
 /** Start `ubiquity acp [args]` in `dir` and connect the SDK's client to it. */
-export function startAgent(project: { dir: string; sessions: string }, args: string[] = [], env: Record<string, string> = {}, capabilities: ClientCapabilities = {}): AgentProcess & { initialized: Promise<unknown> } {
+export function startAgent(
+  project: { dir: string; sessions: string },
+  args: string[] = [],
+  env: Record<string, string> = {},
+  capabilities: ClientCapabilities = {},
+  files?: Map<string, string>,
+): AgentProcess & { initialized: Promise<unknown> } {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-acp-home-")));
   const child = spawn(process.execPath, [binPath, "acp", ...args], {
     cwd: project.dir,
@@ -97,6 +107,16 @@ export function startAgent(project: { dir: string; sessions: string }, args: str
       proc.permissions.push(params);
       const chosen = proc.answer(params);
       return chosen === "cancelled" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: chosen } };
+    })
+    // An editor's buffers: what `files` holds is what the editor has open (unsaved).
+    .onRequest("fs/read_text_file", ({ params }) => {
+      const text = files?.get(params.path);
+      if (text === undefined) throw new Error(`not open: ${params.path}`);
+      return { content: text };
+    })
+    .onRequest("fs/write_text_file", ({ params }) => {
+      files?.set(params.path, params.content);
+      return {};
     });
   const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
   proc.agent = connection.agent;
