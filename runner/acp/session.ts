@@ -19,6 +19,7 @@ import { MaskedStream, userInputOf } from "./content";
 import { editorApprover } from "./permission";
 import { editorPlugin, type FileDiff } from "./editor-plugin";
 import { toolCallUpdate, toolResultUpdates } from "./replay";
+import { pushInput } from "../push-input";
 
 /** How the permission modes are offered as session modes. */
 const MODE_NAMES: Record<PermissionMode, [string, string]> = {
@@ -173,21 +174,10 @@ export class AcpSession {
   }
 
   #open(): Live {
-    const queue: UserInput[] = [];
-    let wake: (() => void) | undefined;
-    let closed = false;
-    const input: AsyncIterable<UserInput> = {
-      async *[Symbol.asyncIterator]() {
-        for (;;) {
-          while (queue.length) yield queue.shift()!;
-          if (closed) return;
-          await new Promise<void>((r) => (wake = r));
-        }
-      },
-    };
-    const query = summon(input, this.#next());
+    const inbox = pushInput<UserInput>();
+    const query = summon(inbox.input, this.#next());
     this.#opened = true;
-    const live: Live = { query, push: (m) => (queue.push(m), wake?.()), ended: Promise.resolve() };
+    const live: Live = { query, push: (m) => inbox.push(m), ended: Promise.resolve() };
     live.ended = (async () => {
       const text = new MaskedStream(this.#secrets);
       const thought = new MaskedStream(this.#secrets);
@@ -197,8 +187,7 @@ export class AcpSession {
       } catch (error) {
         this.#warn(`acp: the session stopped: ${describeError(error)}`);
       } finally {
-        closed = true;
-        wake?.();
+        inbox.close();
         if (this.#live === live) this.#live = undefined;
         for (const w of this.#waiters.splice(0)) w.done(undefined);
       }
