@@ -47,7 +47,9 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
   let capabilities: ClientCapabilities | undefined;
 
   /** The options of a session in `cwd`, as `ubiquity run --cwd <cwd>` would run with (plus `extra` flags). */
-  async function optionsFor(cwd: string, extra: RunValues, servers: readonly McpServer[]): Promise<UbiquityConfig> {
+  async function optionsFor(cwd: string, extra: RunValues, servers: readonly McpServer[], directories: readonly string[] = []): Promise<UbiquityConfig> {
+    const relative = directories.find((d) => !isAbsolute(d));
+    if (relative !== undefined) throw RequestError.invalidParams({ additionalDirectories: directories }, `additionalDirectories must be absolute paths, not ${JSON.stringify(relative)}`);
     if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not ${JSON.stringify(cwd)}: send the workspace folder's full path (e.g. /home/me/project)`);
     const info = await stat(cwd).catch(() => undefined);
     if (!info?.isDirectory()) throw RequestError.invalidParams({ cwd }, `cwd ${JSON.stringify(cwd)} is not a folder on this machine: send the workspace folder's full path`);
@@ -58,6 +60,7 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
     } catch (error) {
       throw RequestError.internalError(undefined, oneLine(redactText(describeError(error), secretsOf(undefined))));
     }
+    if (directories.length > 0) options.additionalDirectories = [...(options.additionalDirectories ?? []), ...directories];
     if (servers.length > 0) {
       if (declaresOption(options, "mcpServers")) options.mcpServers = { ...(options.mcpServers as Record<string, McpServerConfig> | undefined), ...mcpServersOf(servers) };
       else setup.warn(`acp: the client's MCP servers (${servers.map((s) => s.name).join(", ")}) are not used: this preset has no ubiquity:mcp plugin`);
@@ -85,6 +88,7 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { close: {}, additionalDirectories: {} },
         },
         agentInfo: { name: "ubiquity", title: "Ubiquity", version: setup.version },
         authMethods: [],
@@ -92,11 +96,11 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
     })
     .onRequest("session/new", async ({ params, client }) => {
       const id = randomUUID();
-      const options = await optionsFor(params.cwd, { "session-id": id }, params.mcpServers ?? []);
+      const options = await optionsFor(params.cwd, { "session-id": id }, params.mcpServers ?? [], params.additionalDirectories);
       return { sessionId: id, modes: open(id, params.cwd, options, client).modes };
     })
     .onRequest("session/load", async ({ params, client }) => {
-      const options = await optionsFor(params.cwd, { resume: params.sessionId }, params.mcpServers ?? []);
+      const options = await optionsFor(params.cwd, { resume: params.sessionId }, params.mcpServers ?? [], params.additionalDirectories);
       if (!declaresOption(options, "resume")) throw RequestError.invalidParams(undefined, "this preset keeps no sessions (it lacks the ubiquity:sessions plugin), so none can be loaded");
       const store = new SessionStore({ dir: storageRoot(options.sessionDir as string | undefined, params.cwd, "sessions") });
       const stored = await store.get(params.sessionId, params.cwd).catch(() => undefined);
@@ -112,6 +116,11 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
     .onRequest("session/prompt", async ({ params }) => ({ stopReason: await sessionOf(params.sessionId).prompt(params.prompt) }))
     .onRequest("session/set_mode", async ({ params }) => {
       await sessionOf(params.sessionId).setMode(params.modeId);
+      return {};
+    })
+    .onRequest("session/close", async ({ params }) => {
+      await sessionOf(params.sessionId).close();
+      sessions.delete(params.sessionId);
       return {};
     })
     .onNotification("session/cancel", ({ params }) => sessions.get(params.sessionId)?.cancel());

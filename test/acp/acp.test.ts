@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { removeTempProjects, requireDist, runCli } from "../helpers/project";
+import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { acpProject, messageText, startAgent, until, updatesOf, type AgentProcess } from "./helpers";
 
 afterAll(removeTempProjects);
@@ -231,5 +231,42 @@ describe("ubiquity acp: the editor's files, MCP servers and flags", () => {
     expect(help.stdout).toContain("--permission-mode");
     expect(help.stdout).not.toContain("--output-format");
     expect(help.stdout).not.toContain("--resume");
+  });
+});
+
+describe("ubiquity acp: session lifecycle and stop reasons", () => {
+  it("additionalDirectories widen where the tools may write; session/close ends the session", async () => {
+    const project = acpProject();
+    const other = tempProject({}, { packageJson: false });
+    const proc = start(project, [], { UBQ_OTHER: other });
+    const init = (await proc.initialized) as { agentCapabilities: { sessionCapabilities?: Record<string, unknown> } };
+    expect(init.agentCapabilities.sessionCapabilities).toMatchObject({ close: {}, additionalDirectories: {} });
+    const plain = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    await proc.agent.request("session/prompt", { sessionId: plain.sessionId, prompt: [{ type: "text", text: "put it in the other folder" }] });
+    expect(existsSync(join(other, "other.txt"))).toBe(false);
+    const wide = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [], additionalDirectories: [other] });
+    await proc.agent.request("session/prompt", { sessionId: wide.sessionId, prompt: [{ type: "text", text: "put it in the other folder" }] });
+    expect(readFileSync(join(other, "other.txt"), "utf8")).toBe("there");
+    await expect(proc.agent.request("session/new", { cwd: project.dir, mcpServers: [], additionalDirectories: ["rel"] })).rejects.toMatchObject({ code: -32602 });
+
+    await proc.agent.request("session/close", { sessionId: wide.sessionId });
+    await expect(proc.agent.request("session/prompt", { sessionId: wide.sessionId, prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ code: -32002 });
+    await proc.close();
+  });
+
+  it("--max-turns ends a prompt with max_turn_requests; a run that fails is a protocol error naming the fix", async () => {
+    const project = acpProject();
+    const proc = start(project, ["--max-turns", "1"]);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] })).stopReason).toBe("max_turn_requests");
+    await proc.close();
+
+    const bare = tempProject({ "ubiquity.config.ts": "export default { marketPricing: false };" }, { linkUbiquity: true });
+    const none = start({ dir: bare, sessions: join(bare, "sessions") }, [], { UBIQUITY_MODEL: "" });
+    await none.initialized;
+    const s = await none.agent.request("session/new", { cwd: bare, mcpServers: [] });
+    await expect(none.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("UBIQUITY_MODEL") });
+    await none.close();
   });
 });

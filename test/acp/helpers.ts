@@ -32,6 +32,7 @@ export default {
     if (said.includes("slow")) return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 3 && echo late > slow-marker.txt" } }] };
     if (said.includes("read")) return { toolCalls: [{ toolName: "Read", input: { file_path: "notes.txt" } }] };
     if (said.includes("edit")) return { toolCalls: [{ toolName: "Edit", input: { file_path: "notes.txt", old_string: "unsaved", new_string: "saved" } }] };
+    if (said.includes("other folder")) return { toolCalls: [{ toolName: "Write", input: { file_path: process.env.UBQ_OTHER + "/other.txt", content: "there" } }] };
     if (said.includes("escape")) return { toolCalls: [{ toolName: "Write", input: { file_path: "../escaped.txt", content: "out" } }] };
     if (said.includes("mcp")) return { toolCalls: [{ toolName: "mcp__everything__echo", input: { message: "from the editor" } }] };
     if (said.includes("plan")) return { reasoning: "Two steps, then done.", toolCalls: [{ toolName: "TodoWrite", input: { todos: [{ content: "first step", status: "in_progress" }, { content: "second step", status: "pending" }] } }] };
