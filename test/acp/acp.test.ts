@@ -270,3 +270,41 @@ describe("ubiquity acp: session lifecycle and stop reasons", () => {
     await none.close();
   });
 });
+
+describe("ubiquity acp: cancel while asking, and trust", () => {
+  it("session/cancel while a permission question is open: the prompt ends cancelled and nothing is written", async () => {
+    const project = acpProject();
+    const proc = start(project);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    let answerCancelled!: () => void;
+    // As the protocol asks of a client: the open question is answered "cancelled" once the prompt is cancelled.
+    proc.answer = () => new Promise<string>((r) => (answerCancelled = () => r("cancelled")));
+    const prompt = proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write the file" }] });
+    await until(() => proc.permissions.length === 1);
+    await proc.agent.notify("session/cancel", { sessionId });
+    answerCancelled();
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(existsSync(join(project.dir, "out.txt"))).toBe(false);
+    await proc.close();
+  });
+
+  it("an untrusted folder's own config is skipped, with a warning on stderr, as for run; --trust applies it", async () => {
+    const project = acpProject();
+    const home = tempProject({}, { packageJson: false });
+    const untrusted = start(project, [], { UBIQUITY_TRUST: "", UBIQUITY_MODEL: "", HOME: home });
+    await untrusted.initialized;
+    const s = await untrusted.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    // Without the folder's config there is no model: the prompt fails naming the fix.
+    await expect(untrusted.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ message: expect.stringContaining("UBIQUITY_MODEL") });
+    expect(untrusted.stderr()).toContain("ubiquity.config.ts");
+    await untrusted.close();
+
+    const trusted = start(project, ["--trust"], { UBIQUITY_TRUST: "", UBIQUITY_MODEL: "", HOME: home });
+    await trusted.initialized;
+    const t = await trusted.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    expect((await trusted.agent.request("session/prompt", { sessionId: t.sessionId, prompt: [{ type: "text", text: "hi" }] })).stopReason).toBe("end_turn");
+    expect(messageText(trusted, t.sessionId)).toBe("answer to hi (1 user messages)");
+    await trusted.close();
+  });
+});

@@ -49,7 +49,7 @@ export function acpProject() {
 }
 
 /** What the test client answers to a permission request: an option id, or "cancelled". */
-export type Answer = (request: RequestPermissionRequest) => string;
+export type Answer = (request: RequestPermissionRequest) => string | Promise<string>;
 
 /** A running `ubiquity acp` and the SDK client connected to it. */
 export interface AgentProcess {
@@ -74,7 +74,7 @@ export function startAgent(
   capabilities: ClientCapabilities = {},
   files?: Map<string, string>,
 ): AgentProcess & { initialized: Promise<unknown> } {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-acp-home-")));
+  const home = env.HOME ?? realpathSync(mkdtempSync(join(tmpdir(), "ubq-acp-home-")));
   const child = spawn(process.execPath, [binPath, "acp", ...args], {
     cwd: project.dir,
     env: { ...process.env, HOME: home, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", UBQ_SESSIONS: project.sessions, ...env },
@@ -104,9 +104,9 @@ export function startAgent(
   };
   const app = client({ name: "ubiquity-acp-test" })
     .onNotification("session/update", ({ params }) => void proc.updates.push(params))
-    .onRequest("session/request_permission", ({ params }) => {
+    .onRequest("session/request_permission", async ({ params }) => {
       proc.permissions.push(params);
-      const chosen = proc.answer(params);
+      const chosen = await proc.answer(params);
       return chosen === "cancelled" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: chosen } };
     })
     // An editor's buffers: what `files` holds is what the editor has open (unsaved).
