@@ -71,6 +71,10 @@ export class AcpSession {
   #sent: Promise<void> = Promise.resolve();
   #announced = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   #mode: PermissionMode | undefined;
+  /** Prompts pushed, and those the live session has taken (its `user` messages): a cancel before the take waits for it. */
+  #pushed = 0;
+  #taken = 0;
+  #cancelAtTake = false;
 
   constructor(setup: SessionSetup) {
     this.id = setup.id;
@@ -127,6 +131,7 @@ export class AcpSession {
     const result = await new Promise<ResultMessage | undefined>((done) => {
       waiter.done = done;
       this.#waiters.push(waiter);
+      this.#pushed++;
       live.push(busy ? { ...(typeof input === "string" ? { type: "user" as const, text: input } : input), interrupt: true } : input);
     });
     await this.#sent;
@@ -143,7 +148,9 @@ export class AcpSession {
   cancel(): void {
     if (this.#waiters.length === 0 || !this.#live) return;
     for (const w of this.#waiters) w.cancelled = true;
-    void this.#live.query.interrupt();
+    // An interrupt stops the stretch in progress; one not started yet (the session still starting) is stopped when it takes the prompt.
+    if (this.#taken < this.#pushed) this.#cancelAtTake = true;
+    else void this.#live.query.interrupt();
   }
 
   /** `session/set_mode`: judge the next tool calls in `modeId`. */
@@ -201,6 +208,12 @@ export class AcpSession {
     const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk", t: string) => t && void this.send({ sessionUpdate: kind, content: { type: "text", text: t } });
     const flush = () => (chunk("agent_message_chunk", text.flush()), chunk("agent_thought_chunk", thought.flush()));
     switch (m.type) {
+      case "user":
+        if (main && ++this.#taken >= this.#pushed && this.#cancelAtTake) {
+          this.#cancelAtTake = false;
+          void this.#live?.query.interrupt();
+        }
+        return streamed;
       case "stream_event":
         if (!main || m.delta.type === "tool_input") return streamed;
         chunk(m.delta.type === "text" ? "agent_message_chunk" : "agent_thought_chunk", (m.delta.type === "text" ? text : thought).push(m.delta.text));

@@ -87,6 +87,18 @@ describe("ubiquity acp: a round trip with the SDK's client", () => {
     // The session goes on.
     const next = await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello again" }] });
     expect(next.stopReason).toBe("end_turn");
+
+    // A cancel right behind a new session's first prompt, while the session still starts (an MCP
+    // server to connect first), stops it too.
+    const everything = join(process.cwd(), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+    const fresh = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [{ name: "everything", command: process.execPath, args: [everything], env: [] }] });
+    await proc.agent.request("session/set_mode", { sessionId: fresh.sessionId, modeId: "bypassPermissions" });
+    const early = proc.agent.request("session/prompt", { sessionId: fresh.sessionId, prompt: [{ type: "text", text: "slow again" }] });
+    await proc.agent.notify("session/cancel", { sessionId: fresh.sessionId });
+    expect((await early).stopReason).toBe("cancelled");
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(existsSync(join(project.dir, "slow-marker.txt"))).toBe(false);
+    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "still here" }] })).stopReason).toBe("end_turn");
     await proc.close();
   });
 
