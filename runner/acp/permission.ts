@@ -20,6 +20,8 @@ export interface ApprovalSession {
   readonly diffs: ReadonlyMap<string, FileDiff>;
   /** Resolves once the client was told about the call (its `tool_call` went out before the question). */
   announced(toolUseId: string): Promise<void>;
+  /** The client cancelled the prompt turn (it answers an open question "cancelled" only then). */
+  cancel(): void;
   /** Mask secrets in what goes to the client. */
   redact<T>(value: T): T;
 }
@@ -69,6 +71,7 @@ export function editorApprover(session: ApprovalSession): CanUseTool {
     if (optionId === "reject_always") rejected.remember(rules);
     if (optionId === "allow_once" || optionId === "allow_always") return { behavior: "allow" };
     // Cancelled: the prompt is being cancelled, so the run stops rather than going on without the call.
+    if (optionId === undefined) session.cancel();
     if (optionId === undefined) return { behavior: "deny", message: `The user cancelled the approval of ${toolName}.`, interrupt: true };
     return { behavior: "deny", message: "The user rejected this call." };
   });

@@ -231,7 +231,7 @@ export class AcpSession {
         }
         return false;
       case "tool_use":
-        void this.send({ sessionUpdate: "tool_call_update", toolCallId: m.toolUseId, status: "in_progress", rawInput: m.toolInput });
+        void this.send({ sessionUpdate: "tool_call_update", toolCallId: m.toolUseId, status: "in_progress" });
         return streamed;
       case "tool_result": {
         const diff = this.diffs.get(m.toolUseId);

@@ -298,6 +298,12 @@ describe("ubiquity acp: cancel while asking, and trust", () => {
     answerCancelled();
     expect((await prompt).stopReason).toBe("cancelled");
     expect(existsSync(join(project.dir, "out.txt"))).toBe(false);
+
+    // A question answered "cancelled" on its own is the client cancelling the turn too.
+    proc.answer = () => "cancelled";
+    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write the file" }] })).stopReason).toBe("cancelled");
+    expect(existsSync(join(project.dir, "out.txt"))).toBe(false);
+    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] })).stopReason).toBe("end_turn");
     await proc.close();
   });
 
