@@ -41,6 +41,14 @@ export function mcpServersOf(servers: readonly McpServer[]): Record<string, McpS
   );
 }
 
+/** Sessions per `session/list` page. */
+const PAGE = 50;
+
+/** The sessions plugin's store the options point at. */
+function storeFor(options: UbiquityConfig, cwd: string): SessionStore {
+  return new SessionStore({ dir: storageRoot(options.sessionDir as string | undefined, cwd, "sessions") });
+}
+
 /** The ACP agent app, and the sessions it opened (closed when the connection ends). */
 export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<string, AcpSession> } {
   const sessions = new Map<string, AcpSession>();
@@ -88,7 +96,7 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { close: {}, additionalDirectories: {} },
+          sessionCapabilities: { list: {}, close: {}, additionalDirectories: {} },
         },
         agentInfo: { name: "ubiquity", title: "Ubiquity", version: setup.version },
         authMethods: [],
@@ -102,8 +110,7 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
     .onRequest("session/load", async ({ params, client }) => {
       const options = await optionsFor(params.cwd, { resume: params.sessionId }, params.mcpServers ?? [], params.additionalDirectories);
       if (!declaresOption(options, "resume")) throw RequestError.invalidParams(undefined, "this preset keeps no sessions (it lacks the ubiquity:sessions plugin), so none can be loaded");
-      const store = new SessionStore({ dir: storageRoot(options.sessionDir as string | undefined, params.cwd, "sessions") });
-      const stored = await store.get(params.sessionId, params.cwd).catch(() => undefined);
+      const stored = await storeFor(options, params.cwd).get(params.sessionId, params.cwd).catch(() => undefined);
       if (!stored) throw RequestError.sessionNotFound(params.sessionId);
       await sessions.get(params.sessionId)?.close();
       const session = open(params.sessionId, params.cwd, options, client);
@@ -117,6 +124,15 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
     .onRequest("session/set_mode", async ({ params }) => {
       await sessionOf(params.sessionId).setMode(params.modeId);
       return {};
+    })
+    .onRequest("session/list", async ({ params }) => {
+      const cwd = params.cwd ?? process.cwd();
+      const options = await optionsFor(cwd, {}, []);
+      if (!declaresOption(options, "resume")) return { sessions: [] };
+      const from = Number(params.cursor ?? 0) || 0;
+      const found = await storeFor(options, cwd).list({ ...(params.cwd ? { cwd } : {}), limit: from + PAGE + 1 });
+      const page = found.slice(from, from + PAGE).map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.summary, updatedAt: s.updatedAt }));
+      return { sessions: page, ...(found.length > from + PAGE ? { nextCursor: String(from + PAGE) } : {}) };
     })
     .onRequest("session/close", async ({ params }) => {
       await sessionOf(params.sessionId).close();

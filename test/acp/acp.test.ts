@@ -105,6 +105,8 @@ describe("ubiquity acp: a round trip with the SDK's client", () => {
   it("session/load in a new process replays the stored conversation, and the next prompt continues it", async () => {
     const proc = start(project);
     await proc.initialized;
+    const listed = await proc.agent.request("session/list", { cwd: project.dir });
+    expect(listed.sessions).toContainEqual(expect.objectContaining({ sessionId: firstSession, cwd: project.dir, title: "please write the file" }));
     const loaded = await proc.agent.request("session/load", { sessionId: firstSession, cwd: project.dir, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe("default");
     const replayed = updatesOf(proc, firstSession);
