@@ -49,6 +49,7 @@ export async function acpCommand(argv: string[], io: CliIO, version: string): Pr
   // Standard output is the protocol's: whatever prints (a plugin's console.log) goes to stderr.
   for (const method of ["log", "info", "debug"] as const) console[method] = (...args: unknown[]) => console.error(...args);
   const warn = (line: string) => io.stderr(`${line}\n`);
+  if (process.stdin.isTTY) warn("ubiquity acp speaks the Agent Client Protocol on stdin and stdout: an editor starts it (see `ubiquity acp --help`). Ctrl-D ends it.");
   const { app, sessions } = acpAgent({ values, table: runTable, version, warn });
   const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   const connection = app.connect(stream);

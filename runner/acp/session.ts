@@ -196,6 +196,9 @@ export class AcpSession {
       } finally {
         inbox.close();
         if (this.#live === live) this.#live = undefined;
+        // What this live session never took is answered below; the next one starts even.
+        this.#taken = this.#pushed;
+        this.#cancelAtTake = false;
         for (const w of this.#waiters.splice(0)) w.done(undefined);
       }
     })();
@@ -245,6 +248,8 @@ export class AcpSession {
         if (!main) return streamed;
         flush();
         this.#waiters.shift()?.done(m);
+        // Nothing left waiting: every prompt was taken (the counts cannot drift over a session).
+        if (this.#waiters.length === 0) this.#taken = this.#pushed;
         return false;
       default:
         return streamed;
