@@ -46,8 +46,7 @@ export function describeRule(rule: string, input: Record<string, unknown>): stri
  * prompt says what "always" will allow. A plugin's answerer that answers a call decides it.
  */
 export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUseTool {
-  const approved = new Set<string>();
-  let queue: Promise<unknown> = Promise.resolve();
+  const always = alwaysRules();
   const ask = hooks.ask
     ? async (question: string, signal: AbortSignal) => (await hooks.ask!(question, signal)).trim()
     : async (question: string, signal: AbortSignal) => {
@@ -65,20 +64,38 @@ export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUs
       if (answered) return { behavior: "allow", updatedInput: answered.input };
     }
     const rules = ctx.suggestions;
-    if (rules.length > 0 && rules.every((r) => approved.has(r))) return { behavior: "allow" };
+    if (always.covers(rules)) return { behavior: "allow" };
     hooks.beforeQuestion?.(toolName, input, ctx.toolUseId);
     const summary = JSON.stringify(input);
     const shown = summary.length > 200 ? `${summary.slice(0, 199)}…` : summary;
     const choices = rules.length > 0 ? `[y]es / [n]o / [a]lways allow ${rules.map((r) => describeRule(r, input)).join(", ")} this session` : "[y]es / [n]o";
     const reply = (await ask(`\nAllow ${toolName} ${shown}? ${choices}: `, ctx.signal)).toLowerCase();
     if (rules.length > 0 && (reply === "a" || reply === "always")) {
-      for (const r of rules) approved.add(r);
+      always.remember(rules);
       return { behavior: "allow" };
     }
     if (reply === "y" || reply === "yes") return { behavior: "allow" };
     return { behavior: "deny", message: "The user declined this call." };
   };
-  // One prompt at a time, even when parallel calls ask together.
+  return oneAtATime(decide);
+}
+
+/**
+ * The session rules "always" answers made: the rules the engine suggested for a call, kept for
+ * the session; a later call all of whose suggestions are kept is allowed without asking (one
+ * with no suggestion never is).
+ */
+export function alwaysRules() {
+  const approved = new Set<string>();
+  return {
+    covers: (rules: readonly string[]) => rules.length > 0 && rules.every((r) => approved.has(r)),
+    remember: (rules: readonly string[]) => void rules.forEach((r) => approved.add(r)),
+  };
+}
+
+/** An approval handler that asks one question at a time, even when parallel calls ask together. */
+export function oneAtATime(decide: CanUseTool): CanUseTool {
+  let queue: Promise<unknown> = Promise.resolve();
   return (toolName, input, ctx) => {
     const next = queue.then(() => decide(toolName, input, ctx));
     queue = next.catch(() => undefined);

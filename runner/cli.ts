@@ -70,6 +70,10 @@ export const COMMANDS: Record<string, CliCommand> = {
     summary: "The terminal mode: one session, prompt after prompt (also `ubiquity` alone in a terminal)",
     raw: (argv, io) => runCommand(argv, { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr }, { chat: true }),
   },
+  acp: {
+    summary: "Serve the Agent Client Protocol on stdio, for editors (Zed, JetBrains, Neovim…; see acp --help)",
+    raw: async (argv, io) => (await import("./acp/command")).acpCommand(argv, io, version()),
+  },
   trust: trustCommand,
   inspect,
   schema,

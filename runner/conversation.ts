@@ -13,6 +13,7 @@ import type { UbiquityConfig } from "../src/facade";
 import type { Message, ResultMessage, Usage } from "../src/messages";
 import { addUsage, emptyUsage } from "../src/messages";
 import { storageRoot } from "../plugins/_kits/storage/index";
+import { pushInput } from "./push-input";
 
 /** The model the stored session last answered with (its transcript's last assistant message), if any. */
 export async function storedSessionModel(options: UbiquityConfig, sessionId: string | undefined): Promise<string | undefined> {
@@ -119,22 +120,11 @@ export class Conversation {
   }
 
   #open(): Live {
-    const messages: string[] = [];
-    let wake: (() => void) | undefined;
-    let closed = false;
-    const input: AsyncIterable<UserInput> = {
-      async *[Symbol.asyncIterator]() {
-        for (;;) {
-          while (messages.length) yield messages.shift()!;
-          if (closed) return;
-          await new Promise<void>((r) => (wake = r));
-        }
-      },
-    };
-    const query = summon(input, this.#next());
+    const inbox = pushInput<UserInput>();
+    const query = summon(inbox.input, this.#next());
     this.#once = {};
     this.#first = false;
-    const live: Live = { query, push: (m) => (messages.push(m), wake?.()), ended: Promise.resolve() };
+    const live: Live = { query, push: (m) => inbox.push(m), ended: Promise.resolve() };
     live.ended = (async () => {
       // A live session that got as far as a prompt has a session to continue (also when interrupted).
       try {
@@ -149,8 +139,7 @@ export class Conversation {
           waiting?.done(message);
         }
       } finally {
-        closed = true;
-        wake?.();
+        inbox.close();
         if (this.#live === live) this.#live = undefined;
         if (live.last) this.#ended.push(live.last);
         live.waiting?.done(undefined);

@@ -9,7 +9,7 @@
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
 import { summon } from "../src/facade";
-import { kernelFor, loadCliConfig, type LoadedCliConfig } from "./config";
+import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO } from "./config";
 import { declaresOption } from "../src/kernel";
 import { TextRenderer, withoutKernelTerms } from "./render";
 import { consoleLogger, defaultLogger } from "../src/logger";
@@ -19,7 +19,7 @@ import type { UbiquityConfig } from "../src/config/schema";
 import { terminalApprover } from "./approver";
 import type { Message, ResultMessage } from "../src/messages";
 import { applyRunFlags, parseRunArgs, prescan, runFlagTable, runUsage, type FlagTable, type RunValues } from "./flags";
-import { activePlugins, answerersOf, presetByName } from "./plugins";
+import { activePlugins, answerersOf, presetByName, type ActivePlugins } from "./plugins";
 import type { TerminalAnswerer } from "../src/commands";
 import { combinePrompt, readStdin } from "./stdin";
 import { storedSessionModel } from "./conversation";
@@ -130,7 +130,6 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
     return fail(io, error, format);
   }
   const verbose = values.verbose === true;
-  const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   const inTerminal = io.stdin.isTTY === true && io.stdoutIsTTY;
   let prompt = positionals.join(" ").trim();
   const mode: Mode = values["input-format"] === "stream-json" ? "stream" : chat || (!prompt && !values.print && inTerminal && format === "text") ? "chat" : "once";
@@ -148,24 +147,9 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
   }
 
   let options: UbiquityConfig;
-  let filepath: string | null;
   try {
     const askHere = io.stdin.isTTY === true && (io.stderrIsTTY ?? io.stdoutIsTTY);
-    const loaded = await loadForRun(active.loaded, values, askHere ? (question) => askLine(io, question) : undefined, (line) => io.stderr(`${line}\n`));
-    options = loaded.config;
-    filepath = loaded.filepath;
-    if (typeof values.preset === "string") options.presets = [await presetByName(values.preset, cwd)];
-    applyRunFlags(options, values, table);
-    // A resumed session keeps the model it ran on unless --model says otherwise (a model object from code stays).
-    if ((values.resume || values.continue) && values.model === undefined && typeof options.model !== "object") {
-      const stored = await storedSessionModel(options, typeof values.resume === "string" ? values.resume : undefined);
-      if (stored) options.model = stored;
-    }
-    options.logger ??= consoleLogger(verbose || undefined);
-    // Build the kernel once before running, so a bad option or a plugin failing to apply is a
-    // configuration error naming the config file (as `inspect` reports it), not a failed run.
-    // Quiet: the run's own kernel says the same warnings once.
-    await kernelFor({ ...options, logger: defaultLogger({}) }, filepath).dispose();
+    ({ options } = await resolveRunOptions(active, values, table, { ask: askHere ? (question) => askLine(io, question) : undefined, warn: (line) => io.stderr(`${line}\n`) }));
   } catch (error) {
     return fail(io, error, format, verbose);
   }
@@ -189,6 +173,29 @@ async function loadForRun(quiet: LoadedCliConfig | undefined, values: RunValues,
     return quiet;
   }
   return loadCliConfig({ config: values.config as string | undefined, cwd: values.cwd as string | undefined, trust: values.trust === true }, "run", { ask, warn });
+}
+
+/**
+ * The options of a run from its parsed command line, as `ubiquity run` resolves them (also for
+ * `ubiquity acp`'s sessions): the config with the folder's trust decided, `--preset`, the flags
+ * (they win over the config), a resumed session's model, the logger; the kernel is built once so
+ * a bad option or a plugin failing to apply is a configuration error naming the config file.
+ */
+export async function resolveRunOptions(active: ActivePlugins, values: RunValues, table: FlagTable, trust: TrustIO & { warn: (line: string) => void }): Promise<{ options: UbiquityConfig; filepath: string | null }> {
+  const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
+  const loaded = await loadForRun(active.loaded, values, trust.ask, trust.warn);
+  const options = loaded.config;
+  if (typeof values.preset === "string") options.presets = [await presetByName(values.preset, cwd)];
+  applyRunFlags(options, values, table);
+  // A resumed session keeps the model it ran on unless --model says otherwise (a model object from code stays).
+  if ((values.resume || values.continue) && values.model === undefined && typeof options.model !== "object") {
+    const stored = await storedSessionModel(options, typeof values.resume === "string" ? values.resume : undefined);
+    if (stored) options.model = stored;
+  }
+  options.logger ??= consoleLogger(values.verbose === true || undefined);
+  // Quiet: the run's own kernel says the same warnings once.
+  await kernelFor({ ...options, logger: defaultLogger({}) }, loaded.filepath).dispose();
+  return { options, filepath: loaded.filepath };
 }
 
 /** Watch for Ctrl-C while a run goes on; `interrupted()` says whether it came. */

@@ -1,7 +1,7 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool, binaryKind, imageInfo, looksBinary, resolvePermitted, readStateOf, recordRead, MAX_LINE_CHARS, decodeText, numberLines, splitLines, ToolFailure, guard } from "../_kits/file-tools/index";
+import { PathTool, hostBytes, binaryKind, imageInfo, looksBinary, resolvePermitted, readStateOf, recordRead, MAX_LINE_CHARS, decodeText, numberLines, splitLines, ToolFailure, guard } from "../_kits/file-tools/index";
 import { formatSize, missingFileMessage } from "./describe";
 import { readLineWindow } from "./line-window";
 import { imageOutput, READ_IMAGE_LIMIT_BYTES } from "./image-read";
@@ -90,10 +90,11 @@ export class ReadTool extends PathTool<typeof ReadInput> {
       return render(shown, real, window.lines, start, total, full);
     }
 
-    const bytes = await readFile(real);
-    const image = imageOf(bytes);
-    if (image) return imageOutput(shown, real, bytes.length <= READ_IMAGE_LIMIT_BYTES ? bytes : Buffer.alloc(0), bytes.length, image, ctx);
-    if (looksBinary(bytes)) throw new ToolFailure(binaryMessage(shown, bytes, bytes.length));
+    const disk = await readFile(real);
+    const image = imageOf(disk);
+    if (image) return imageOutput(shown, real, disk.length <= READ_IMAGE_LIMIT_BYTES ? disk : Buffer.alloc(0), disk.length, image, ctx);
+    if (looksBinary(disk)) throw new ToolFailure(binaryMessage(shown, disk, disk.length));
+    const bytes = await hostBytes(ctx, real, disk);
     const lines = splitLines(decodeText(bytes).text);
     const total = lines.length;
     if (total > 0 && start > total) {

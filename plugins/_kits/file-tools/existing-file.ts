@@ -2,9 +2,9 @@
  * The part of Write and Edit that is the same: find the file, refuse what may not be
  * overwritten, and write the result atomically while keeping the file's conventions.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { ToolContext } from "../../../src/index";
-import { writeFileAtomic } from "../storage/index";
+import { hostBytes, hostWrite } from "./host-files";
 import { resolvePermitted } from "./paths";
 import { assertReadInFull, readStateOf, recordWrite } from "./read-state";
 import { decodeText, encodeText, withLineEnding, type TextFile } from "./text-file";
@@ -34,7 +34,7 @@ export async function openWriteTarget(ctx: ToolContext, path: string): Promise<W
   if (!info) return { real, shown };
   if (info.isDirectory()) throw new ToolFailure(`${shown} is a directory; give the path of a file.`);
   if (!info.isFile()) throw new ToolFailure(`${shown} is not a regular file (a device, socket or pipe); only regular files can be written.`);
-  const bytes = await readFile(real);
+  const bytes = await hostBytes(ctx, real);
   assertReadInFull(readStateOf(ctx), real, shown, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
   return { real, shown, existing: decodeText(bytes) };
 }
@@ -50,8 +50,9 @@ export async function commitWrite(ctx: ToolContext, target: WriteTarget, text: s
   const convert = convertLineEndings && existing !== undefined && existing.text.includes("\n");
   const keep = convert ? withLineEnding(text, existing.eol) : text;
   const bytes = encodeText(keep, existing?.bom ?? false);
-  await writeFileAtomic(target.real, bytes);
-  const after = await stat(target.real);
-  recordWrite(readStateOf(ctx), target.real, bytes, after.mtimeMs);
+  await hostWrite(ctx, target.real, bytes);
+  // A host may keep a new file in its buffer until it is saved.
+  const after = await stat(target.real).catch(() => undefined);
+  recordWrite(readStateOf(ctx), target.real, bytes, after?.mtimeMs ?? Date.now());
   return bytes;
 }

@@ -11,4 +11,5 @@ export { contentHash, readStateOf, recordRead, recordWrite, assertReadInFull, ty
 export { decodeText, encodeText, detectLineEnding, withLineEnding, splitLines, numberLines, MAX_LINE_CHARS, type LineEnding, type TextFile } from "./text-file";
 export { openWriteTarget, commitWrite, type WriteTarget } from "./existing-file";
 export { looksBinary, binaryKind } from "./binary";
+export { setHostFiles, hostFilesOf, hostBytes, hostWrite, type HostFiles } from "./host-files";
 export { imageInfo, type ImageInfo } from "./image";

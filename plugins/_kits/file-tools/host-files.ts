@@ -1,0 +1,45 @@
+/**
+ * Where Read, Write and Edit get and put a text file's content when a host owns the files (an
+ * editor, whose unsaved buffers are the truth): a run's host files, set by whoever drives the run.
+ * Only the content goes through the host; the path checks, read-before-write and the permission
+ * vote happen before, exactly as on disk.
+ */
+import { readFile } from "node:fs/promises";
+import type { RunContext, ToolContext } from "../../../src/index";
+import { writeFileAtomic } from "../storage/index";
+
+/** A host's file access; either half may be missing (the disk serves it). */
+export interface HostFiles {
+  /** The file's current text. */
+  readText?(path: string): Promise<string>;
+  /** Replace the file's text. */
+  writeText?(path: string, text: string): Promise<void>;
+}
+
+const HOST_FILES = Symbol("ubiquity:file-tools host files");
+
+/** Route the file tools of `run` (and of its subagents) through `host`. */
+export function setHostFiles(run: RunContext, host: HostFiles): void {
+  run.state.set(HOST_FILES, host);
+}
+
+/** The host files of a tool call's run, if any run above it set them. */
+export function hostFilesOf(ctx: ToolContext): HostFiles | undefined {
+  for (let run: RunContext | undefined = ctx.run; run; run = run.parent) {
+    const host = run.state.get(HOST_FILES) as HostFiles | undefined;
+    if (host) return host;
+  }
+  return undefined;
+}
+
+/** The bytes of a text file as the host has them (its buffer), else as on disk (`disk`, when already read). */
+export async function hostBytes(ctx: ToolContext, path: string, disk?: Buffer): Promise<Buffer> {
+  const read = hostFilesOf(ctx)?.readText;
+  return read ? Buffer.from(await read(path), "utf8") : (disk ?? (await readFile(path)));
+}
+
+/** Write a text file's new bytes through the host, else atomically to disk. */
+export async function hostWrite(ctx: ToolContext, path: string, bytes: Buffer): Promise<void> {
+  const write = hostFilesOf(ctx)?.writeText;
+  await (write ? write(path, bytes.toString("utf8")) : writeFileAtomic(path, bytes));
+}

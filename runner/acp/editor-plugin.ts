@@ -1,0 +1,56 @@
+/**
+ * The plugin `ubiquity acp` adds to each session's run: the file tools read and write through
+ * the editor when it offers `fs/read_text_file` / `fs/write_text_file` (its unsaved buffers are
+ * the truth), and Write and Edit calls keep the file's text before and after, for the diff the
+ * editor shows. Only permitted paths are read for a diff (the kit's own check).
+ */
+import { readFile } from "node:fs/promises";
+import type { Plugin } from "../../src/plugin";
+import type { ToolCall } from "../../src/hooks";
+import { hostFilesOf, resolvePermitted, setHostFiles, type HostFiles } from "../../plugins/_kits/file-tools/index";
+
+const NAME = "ubiquity:acp";
+
+/** The largest file whose text goes into a diff. */
+const MAX_DIFF_CHARS = 256 * 1024;
+
+/** A Write or Edit call's file: where, and its text before (null: a new file) and after. */
+export interface FileDiff {
+  path: string;
+  oldText: string | null;
+  newText?: string;
+}
+
+/** The text of `path` now (through the editor when it reads), null when it does not exist or is too big to show. */
+async function textOf(call: ToolCall, path: string): Promise<string | null> {
+  const host = hostFilesOf(call.context);
+  const text = await (host?.readText ? host.readText(path) : readFile(path, "utf8")).catch(() => null);
+  return text !== null && text.length <= MAX_DIFF_CHARS ? text : null;
+}
+
+/** The run's file access through the editor, and the diffs of its Write and Edit calls by tool use id. */
+export function editorPlugin(host: HostFiles | undefined, diffs: Map<string, FileDiff>): Plugin {
+  return {
+    name: NAME,
+    apply(kernel) {
+      if (host) kernel.hooks.session.start.tap(NAME, (run) => setHostFiles(run, host));
+      kernel.hooks.tool.beforeCall.tapPromise(NAME, async (state, call) => {
+        if (call.toolName !== "Write" && call.toolName !== "Edit") return state;
+        const { real } = await resolvePermitted(call.context, String(state.input.file_path ?? "")).catch(() => ({ real: undefined }));
+        if (real) diffs.set(call.toolUseId, { path: real, oldText: await textOf(call, real) });
+        return state;
+      });
+      kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
+        const diff = diffs.get(call.toolUseId);
+        if (diff && !output.isError) diff.newText = (await textOf(call, diff.path)) ?? undefined;
+        return output;
+      });
+    },
+  };
+}
+
+/** What an Edit will make of `oldText` (for the approval question; the tool's own result is what counts). */
+export function editedText(oldText: string | null, input: Record<string, unknown>): string | undefined {
+  if (oldText === null || typeof input.old_string !== "string" || typeof input.new_string !== "string" || !input.old_string) return undefined;
+  return input.replace_all === true ? oldText.split(input.old_string).join(input.new_string) : oldText.replace(input.old_string, () => input.new_string as string);
+}

@@ -1,0 +1,70 @@
+/**
+ * How a Ubiquity tool call looks to an ACP client: its kind (the client's icon), a title,
+ * the files it touches (follow-along), and the plan a TodoWrite result carries.
+ */
+import { isAbsolute, relative, resolve } from "node:path";
+import type { PlanEntry, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+
+const KINDS: Record<string, ToolKind> = {
+  Read: "read",
+  Write: "edit",
+  Edit: "edit",
+  NotebookEdit: "edit",
+  Bash: "execute",
+  Glob: "search",
+  Grep: "search",
+  WebFetch: "fetch",
+  WebSearch: "fetch",
+  TodoWrite: "think",
+  Agent: "think",
+  Task: "think",
+};
+
+/** The ACP kind of a tool (MCP and plugin tools are "other"). */
+export function toolKind(toolName: string): ToolKind {
+  return KINDS[toolName] ?? "other";
+}
+
+type Input = Record<string, unknown>;
+const str = (input: Input, key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
+
+/** The file a file tool's input names, absolute. */
+export function filePathOf(input: Input, cwd: string): string | undefined {
+  const path = str(input, "file_path") ?? str(input, "notebook_path");
+  return path === undefined ? undefined : resolve(cwd, path);
+}
+
+/** A short human title: `Read src/a.ts`, `` `npm test` ``, `Grep "TODO" in src`. */
+export function toolTitle(toolName: string, input: Input, cwd: string): string {
+  const file = filePathOf(input, cwd);
+  const shown = (path: string) => {
+    const rel = relative(cwd, path);
+    return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+  };
+  if (file) return `${toolName} ${shown(file)}`;
+  const command = str(input, "command");
+  if (toolName === "Bash" && command) return `\`${command.length > 120 ? `${command.slice(0, 119)}…` : command}\``;
+  const pattern = str(input, "pattern");
+  if (pattern) return `${toolName} ${JSON.stringify(pattern)}${str(input, "path") ? ` in ${shown(resolve(cwd, str(input, "path")!))}` : ""}`;
+  if (toolName === "TodoWrite") return "Update the plan";
+  const description = str(input, "description");
+  return description ? `${toolName}: ${description}` : toolName;
+}
+
+/** The files a call touches (Read's line too), for the client's follow-along. */
+export function toolLocations(input: Input, cwd: string): ToolCallLocation[] {
+  const file = filePathOf(input, cwd);
+  if (file) return [{ path: file, ...(typeof input.offset === "number" ? { line: input.offset } : {}) }];
+  const path = str(input, "path");
+  return path ? [{ path: resolve(cwd, path) }] : [];
+}
+
+/** The plan a TodoWrite result's list makes (the whole list, as ACP wants it), or undefined. */
+export function planOf(metadata: Record<string, unknown>): PlanEntry[] | undefined {
+  const todos = metadata.todos;
+  if (!Array.isArray(todos)) return undefined;
+  const statuses = ["pending", "in_progress", "completed"] as const;
+  return todos.flatMap((t: { content?: unknown; status?: unknown }) =>
+    typeof t?.content === "string" && statuses.includes(t.status as (typeof statuses)[number]) ? [{ content: t.content, priority: "medium" as const, status: t.status as PlanEntry["status"] }] : [],
+  );
+}
