@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HarnessAgent, type HarnessAgentPermissionMode } from "@ai-sdk/harness/agent";
+import { localSandbox, ubiquityHarness, type UbiquityHarnessOptions } from "ubiquity/harness";
+
+/** A temp folder for a test: sessions are created under `root`; Ubiquity's stores go to `state`. */
+export function tempRoot() {
+  const base = mkdtempSync(join(tmpdir(), "ubiquity-harness-"));
+  return {
+    root: join(base, "work"),
+    state: join(base, "state"),
+    /** The folder `HarnessAgent` gives session `id` (and Ubiquity's cwd). */
+    dir: (id: string) => join(base, "work", `ubiquity-${id}`),
+    remove: () => rmSync(base, { recursive: true, force: true }),
+  };
+}
+
+/** A HarnessAgent running ubiquityHarness (the default preset) on this machine. */
+export function agentFor(root: ReturnType<typeof tempRoot>, options: UbiquityHarnessOptions, permissionMode?: HarnessAgentPermissionMode) {
+  return new HarnessAgent({
+    harness: ubiquityHarness({ sessionDir: join(root.state, "sessions"), todoDir: join(root.state, "todos"), ...options }),
+    sandbox: localSandbox({ root: root.root }),
+    ...(permissionMode ? { permissionMode } : {}),
+  });
+}
+
+/** Every part of a HarnessAgent stream, in order. */
+export async function partsOf(stream: AsyncIterable<{ type: string }>) {
+  const parts: Array<Record<string, unknown> & { type: string }> = [];
+  for await (const part of stream) parts.push(part as Record<string, unknown> & { type: string });
+  return parts;
+}
+
+/** The parts a test reads: tool calls, tool results/errors, approvals, text (joined per block), the end. */
+export function outline(parts: Array<Record<string, unknown> & { type: string }>): string[] {
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p.type === "tool-call") out.push(`call:${p.toolName}`);
+    else if (p.type === "tool-result") out.push(`result:${p.toolName}`);
+    else if (p.type === "tool-error") out.push(`error:${p.toolName}`);
+    else if (p.type === "tool-approval-request") out.push("approval");
+    else if (p.type === "text-delta") {
+      const last = out.at(-1);
+      if (last?.startsWith("text:")) out[out.length - 1] = last + String(p.text);
+      else out.push(`text:${String(p.text)}`);
+    } else if (p.type === "abort" || p.type === "error" || p.type === "finish") out.push(p.type);
+  }
+  return out;
+}
