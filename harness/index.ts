@@ -10,7 +10,7 @@ import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
 import type { HarnessV1, HarnessV1BuiltinTool, HarnessV1BuiltinToolName, HarnessV1BuiltinToolUseKind, HarnessV1StartOptions } from "@ai-sdk/harness";
 import { builtinTools, loadConfig, type SummonOptions } from "../src/main";
-import { UbiquityHarnessSession, unpark, type UbiquityHarnessState } from "./session";
+import { Parking, UbiquityHarnessSession, type UbiquityHarnessState } from "./session";
 
 export { localSandbox, type LocalSandboxOptions } from "./local-sandbox";
 export { UbiquityTurnError, type UbiquityHarnessState } from "./session";
@@ -74,6 +74,7 @@ export function ubiquityHarness(options: UbiquityHarnessOptions = {}): HarnessV1
   const { config, parkedTimeoutMs = 600_000, ...summonOptions } = options;
   const builtin = declaredTools();
   const declared = new Set(Object.keys(builtin));
+  const parking = new Parking();
   let loaded: Promise<SummonOptions> | undefined;
   const resolved = () =>
     (loaded ??= config
@@ -90,7 +91,7 @@ export function ubiquityHarness(options: UbiquityHarnessOptions = {}): HarnessV1
       const permissionMode = start.permissionMode ?? "allow-all";
       const lifecycle = start.continueFrom ?? start.resumeFrom;
       if (lifecycle) {
-        const live = unpark(start.sessionId);
+        const live = parking.take(start.sessionId);
         if (live) return live.reattach(permissionMode);
       }
       const opts = await resolved();
@@ -111,6 +112,7 @@ export function ubiquityHarness(options: UbiquityHarnessOptions = {}): HarnessV1
         declared,
         ...(state ? { resume: state.ubiquitySessionId } : {}),
         parkedTimeoutMs,
+        parking,
       });
     },
   };

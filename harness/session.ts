@@ -3,7 +3,7 @@
  * first turn. A turn pushes its prompt and translates the messages up to the stretch's `result`;
  * an abort is `interrupt()`; an ask of the permission engine is a `tool-approval-request` the
  * host answers with `submitToolApproval`; a host tool's call waits for `submitToolResult`.
- * Detaching parks the live session in this process (`parked`), so `doStart({ resumeFrom })`
+ * Detaching parks the live session in this process (`Parking`), so `doStart({ resumeFrom })`
  * reattaches to it, pending approval included; in another process the transcript resumes it.
  */
 import type {
@@ -19,6 +19,7 @@ import type {
   HarnessV1StreamPart,
   HarnessV1ToolSpec,
 } from "@ai-sdk/harness";
+import type { JSONValue } from "@ai-sdk/provider";
 import type { Message, PermissionResult, ResultMessage, ToolOutput, Usage, UserContentParts, UserInput } from "../src/index";
 import { emptyUsage } from "../src/index";
 import { summon, type Query, type SummonOptions } from "../src/main";
@@ -54,6 +55,7 @@ export interface SessionInit {
   /** Resume this stored Ubiquity session (from another process's lifecycle state). */
   resume?: string;
   parkedTimeoutMs: number;
+  parking: Parking;
 }
 
 interface Turn {
@@ -73,16 +75,34 @@ function deferred(): Turn["done"] {
   return { promise, resolve, reject };
 }
 
-/** Live sessions parked by `doDetach`/`doSuspendTurn`, by harness session id, until reattached or timed out. */
-const parked = new Map<string, { session: UbiquityHarnessSession; timer: ReturnType<typeof setTimeout> }>();
+/** One harness's live sessions parked by `doDetach`/`doSuspendTurn`, by harness session id, until reattached or timed out. */
+export class Parking {
+  #parked = new Map<string, { session: UbiquityHarnessSession; timer: ReturnType<typeof setTimeout> }>();
 
-/** Take a parked session back (it stops its park timer). */
-export function unpark(sessionId: string): UbiquityHarnessSession | undefined {
-  const entry = parked.get(sessionId);
-  if (!entry) return undefined;
-  parked.delete(sessionId);
-  clearTimeout(entry.timer);
-  return entry.session;
+  /** Keep `session` alive for `ms`; then it is closed (a later resume continues from its transcript). */
+  park(session: UbiquityHarnessSession, ms: number): void {
+    clearTimeout(this.#parked.get(session.sessionId)?.timer);
+    const timer = setTimeout(() => {
+      this.#parked.delete(session.sessionId);
+      void session.doDestroy();
+    }, ms);
+    timer.unref?.();
+    this.#parked.set(session.sessionId, { session, timer });
+  }
+
+  /** Take a parked session back (it stops its park timer). */
+  take(sessionId: string): UbiquityHarnessSession | undefined {
+    const entry = this.#parked.get(sessionId);
+    if (!entry) return undefined;
+    this.#parked.delete(sessionId);
+    clearTimeout(entry.timer);
+    return entry.session;
+  }
+
+  /** Forget `session` if it is the one parked under its id. */
+  drop(session: UbiquityHarnessSession): void {
+    if (this.#parked.get(session.sessionId)?.session === session) this.take(session.sessionId);
+  }
 }
 
 /** A prompt as a Ubiquity user input: a string, or the user message's text/image/file parts. */
@@ -109,6 +129,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   #approvals = new Map<string, (answer: PermissionResult) => void>();
   #hostAnswers = new Map<string, { promise: Promise<ToolOutput>; resolve(o: ToolOutput): void }>();
   #hostTools = new Set<string>();
+  #hostOutputs = new Map<string, NonNullable<JSONValue>>();
   #started?: { model?: string; instructions?: string; tools: string };
   #closed = false;
 
@@ -168,7 +189,11 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   }
 
   #begin(emit: Emit, abort: AbortSignal | undefined): Turn {
-    const kinds: ToolKinds = { isHost: (name) => this.#hostTools.has(name), isDeclared: (name) => this.#init.declared.has(name) };
+    const kinds: ToolKinds = {
+      isHost: (name) => this.#hostTools.has(name),
+      isDeclared: (name) => this.#init.declared.has(name),
+      hostOutput: (id) => this.#hostOutputs.get(id),
+    };
     const forward: Emit = (part) => (this.#listening ? turn.emit(part) : this.#held.push(part));
     const turn: Turn = { translator: new TurnTranslator(forward, kinds, this.#usage), emit, done: deferred(), queued: 0 };
     this.#turn = turn;
@@ -194,6 +219,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       done: turn.done.promise,
       submitToolResult: async ({ toolCallId, output, isError }) => {
         const content = typeof output === "string" ? output : (JSON.stringify(output) ?? "");
+        if (output !== undefined && output !== null) this.#hostOutputs.set(toolCallId, output as NonNullable<JSONValue>);
         this.#hostAnswer(toolCallId).resolve({ content, ...(isError ? { isError: true } : {}) });
       },
       submitToolApproval: async ({ approvalId, approved, reason }) => {
@@ -309,6 +335,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
     if (!turn) return;
     if (m.type === "user" && m.agentId === undefined) turn.queued = Math.max(0, turn.queued - 1);
     const result = turn.translator.push(m);
+    if (m.type === "tool_result") this.#hostOutputs.delete(m.toolUseId);
     if (!result) return;
     this.#usage = result.usage;
     const aborted = turn.abort?.aborted === true;
@@ -337,13 +364,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   }
 
   #park() {
-    clearTimeout(parked.get(this.sessionId)?.timer);
-    const timer = setTimeout(() => {
-      parked.delete(this.sessionId);
-      void this.doDestroy();
-    }, this.#init.parkedTimeoutMs);
-    timer.unref?.();
-    parked.set(this.sessionId, { session: this, timer });
+    this.#init.parking.park(this, this.#init.parkedTimeoutMs);
   }
 
   async doSuspendTurn(): Promise<HarnessV1ContinueTurnState> {
@@ -370,8 +391,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   }
 
   async #close() {
-    const entry = parked.get(this.sessionId);
-    if (entry?.session === this) unpark(this.sessionId);
+    this.#init.parking.drop(this);
     for (const answer of this.#approvals.values()) answer({ behavior: "deny", message: "The session was closed." });
     this.#inbox.end();
     this.#query?.close();

@@ -5,6 +5,7 @@
  * of the response is answered. The stretch's `result` ends the turn (`finish`).
  */
 import type { HarnessV1StreamPart } from "@ai-sdk/harness";
+import type { JSONValue } from "@ai-sdk/provider";
 import type { AssistantMessage, Message, ResultMessage, StopReason, Usage } from "../src/index";
 
 type Emit = (part: HarnessV1StreamPart) => void;
@@ -44,8 +45,10 @@ const NO_USAGE: HarnessUsage = {
 
 /** How the translator classifies a tool call by its name. */
 export interface ToolKinds {
-  /** A tool the harness host executes (a `HarnessAgent` tool): its call is not provider-executed and its result is the host's, not echoed. */
+  /** A tool the harness host executes (a `HarnessAgent` tool): its call is not provider-executed. */
   isHost(toolName: string): boolean;
+  /** What the host submitted for a host tool's call (echoed as its result). */
+  hostOutput(toolCallId: string): NonNullable<JSONValue> | undefined;
   /** A tool the harness declares in `builtinTools` (otherwise the call is marked `dynamic`). */
   isDeclared(toolName: string): boolean;
 }
@@ -101,9 +104,14 @@ export class TurnTranslator {
         this.#assistant(m);
         return undefined;
       case "tool_result":
-        if (!this.#host.has(m.toolUseId)) {
-          this.#emit({ type: "tool-result", toolCallId: m.toolUseId, toolName: m.toolName, result: m.output.content, ...(m.output.isError ? { isError: true } : {}) });
-        }
+        // A host tool's result is echoed as the host gave it (HarnessAgent shows the echo).
+        this.#emit({
+          type: "tool-result",
+          toolCallId: m.toolUseId,
+          toolName: m.toolName,
+          result: (this.#host.has(m.toolUseId) ? this.kinds.hostOutput(m.toolUseId) : undefined) ?? m.output.content,
+          ...(m.output.isError ? { isError: true } : {}),
+        });
         this.#unanswered.delete(m.toolUseId);
         if (this.#unanswered.size === 0) this.#endStep();
         return undefined;

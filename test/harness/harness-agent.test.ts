@@ -9,6 +9,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
+import { z } from "zod";
+import { HarnessAgent } from "@ai-sdk/harness/agent";
+import { localSandbox, ubiquityHarness } from "ubiquity/harness";
 import { scriptedModel } from "ubiquity/testing";
 import { agentFor, outline, partsOf, tempRoot } from "./helpers";
 
@@ -147,7 +150,7 @@ describe("ubiquityHarness under HarnessAgent", () => {
       const asking = await agent.stream({ session, prompt: "write no.txt" });
       const asked = await partsOf(asking.fullStream);
       expect(outline(asked)).toEqual(["call:Write", "approval", "finish"]);
-      const request = asked.find((p) => p.type === "tool-approval-request") as { approvalId: string };
+      const request = asked.find((p) => p.type === "tool-approval-request") as unknown as { approvalId: string };
       // The host answers as useChat's addToolApprovalResponse does: the history plus a tool message.
       const answer = (approvalId: string, approved: boolean, reason?: string) => ({
         role: "tool" as const,
@@ -161,7 +164,7 @@ describe("ubiquityHarness under HarnessAgent", () => {
 
       const asking2 = await agent.stream({ session, prompt: "then write yes.txt" });
       const second = await partsOf(asking2.fullStream);
-      const approval = second.find((p) => p.type === "tool-approval-request") as { approvalId: string };
+      const approval = second.find((p) => p.type === "tool-approval-request") as unknown as { approvalId: string };
       expect(existsSync(join(dir, "yes.txt"))).toBe(false);
       // Across a detach, as a useChat route persists the paused turn between requests.
       const state = await session.detach();
@@ -176,6 +179,59 @@ describe("ubiquityHarness under HarnessAgent", () => {
       }
     } finally {
       await session.destroy().catch(() => undefined);
+    }
+  });
+});
+
+describe("ubiquityHarness: host tools and resuming in another process", () => {
+  it("a HarnessAgent tool is executed by the host; its result reaches the model, shown once", async () => {
+    const r = root();
+    const model = scriptedModel([{ toolCalls: [{ toolName: "weather", input: { city: "Oslo" } }] }, "It is 21 degrees in Oslo."]);
+    const executed: unknown[] = [];
+    const agent = new HarnessAgent({
+      harness: ubiquityHarness({ model, sessionDir: join(r.state, "sessions"), todoDir: join(r.state, "todos") }),
+      sandbox: localSandbox({ root: r.root }),
+      tools: {
+        // A plain tool object: `tool()` of the app's `ai` may be another copy than the one @ai-sdk/harness pins.
+        weather: {
+          description: "The weather in a city",
+          inputSchema: z.object({ city: z.string() }),
+          execute: async (input: { city: string }) => (executed.push(input), { city: input.city, degrees: 21 }),
+        },
+      },
+    });
+    const session = await agent.createSession({ sessionId: "s-host" });
+    try {
+      const parts = await partsOf((await agent.stream({ session, prompt: "weather in Oslo?" })).fullStream);
+      expect(outline(parts)).toEqual(["call:weather", "result:weather", "text:It is 21 degrees in Oslo.", "finish"]);
+      expect(parts.find((p) => p.type === "tool-call")!.providerExecuted).toBeFalsy();
+      expect(executed).toEqual([{ city: "Oslo" }]);
+      expect(parts.filter((p) => p.type === "tool-result").map((p) => p.output)).toEqual([{ city: "Oslo", degrees: 21 }]);
+      // The model was offered the host's tool with its schema, and got the host's result.
+      expect(model.requests[0]!.tools?.map((t) => t.name)).toContain("weather");
+      expect(JSON.stringify(model.requests[1]!.prompt)).toContain('\\"degrees\\":21');
+    } finally {
+      await session.destroy();
+    }
+  });
+
+  it("a stopped session resumes from its transcript in a new harness (as in another process)", async () => {
+    const r = root();
+    const before = scriptedModel(["Noted: PLUM."]);
+    const first = agentFor(r, { model: before });
+    const session = await first.createSession({ sessionId: "s-move" });
+    await first.generate({ session, prompt: "remember PLUM" });
+    const state = await session.stop();
+    expect(state).toMatchObject({ harnessId: "ubiquity", data: { ubiquitySessionId: "s-move" } });
+
+    const after = scriptedModel(["It was PLUM."]);
+    const second = agentFor(r, { model: after });
+    const resumed = await second.createSession({ sessionId: "s-move", resumeFrom: JSON.parse(JSON.stringify(state)) });
+    try {
+      expect(await (await second.generate({ session: resumed, prompt: "which word?" })).text).toBe("It was PLUM.");
+      expect(userTexts(after.requests[0]!.prompt)).toEqual(["remember PLUM", "which word?"]);
+    } finally {
+      await resumed.destroy();
     }
   });
 });

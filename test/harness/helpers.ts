@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HarnessAgent, type HarnessAgentPermissionMode } from "@ai-sdk/harness/agent";
-import { localSandbox, ubiquityHarness, type UbiquityHarnessOptions } from "ubiquity/harness";
+import type { HarnessV1 } from "@ai-sdk/harness";
+import { localSandbox, ubiquityHarness, type UbiquityBuiltinTools, type UbiquityHarnessOptions } from "ubiquity/harness";
 
 /** A temp folder for a test: sessions are created under `root`; Ubiquity's stores go to `state`. */
 export function tempRoot() {
@@ -17,7 +18,7 @@ export function tempRoot() {
 }
 
 /** A HarnessAgent running ubiquityHarness (the default preset) on this machine. */
-export function agentFor(root: ReturnType<typeof tempRoot>, options: UbiquityHarnessOptions, permissionMode?: HarnessAgentPermissionMode) {
+export function agentFor(root: ReturnType<typeof tempRoot>, options: UbiquityHarnessOptions, permissionMode?: HarnessAgentPermissionMode): HarnessAgent<HarnessV1<UbiquityBuiltinTools>> {
   return new HarnessAgent({
     harness: ubiquityHarness({ sessionDir: join(root.state, "sessions"), todoDir: join(root.state, "todos"), ...options }),
     sandbox: localSandbox({ root: root.root }),
