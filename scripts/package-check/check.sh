@@ -17,7 +17,8 @@ tar -tzf "$tarball" | sed 's|^package/||' | sort > "$work/files.txt"
 
 say "the tarball holds the JavaScript and declarations of every export, the bin, the schema, README and CHANGELOG"
 expected=(bin/ubiquity.mjs schema/ubiquity.config.schema.json README.md CHANGELOG.md package.json
-  dist/src/main.mjs dist/types/src/main.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts)
+  dist/src/main.mjs dist/types/src/main.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts
+  dist/harness/index.mjs dist/types/harness/index.d.ts)
 for dir in plugins/*/; do
   name=$(basename "$dir")
   [ -f "plugins/$name/index.ts" ] && expected+=("dist/plugins/$name/index.mjs" "dist/types/plugins/$name/index.d.ts")
@@ -47,6 +48,8 @@ cp "$repo/scripts/package-check/main.ts" main.ts
   echo 'export const core: [Typed<Options>, Typed<Message>, Typed<Plugin>, Typed<Preset>, Typed<Kernel>] = [true, true, true, true, true];'
   echo 'import type { scriptedModel } from "ubiquity/testing";'
   echo 'export const testing: Typed<typeof scriptedModel> = true;'
+  echo 'import type { ubiquityHarness } from "ubiquity/harness";'
+  echo 'export const harness: Typed<typeof ubiquityHarness> = true;'
   i=0
   for dir in "$repo"/plugins/*/; do
     name=$(basename "$dir")
