@@ -53,11 +53,15 @@ function declaredTools(): UbiquityBuiltinTools {
 /** The lifecycle payload's schema: the Ubiquity session a resumed harness session continues. */
 const stateSchema = z.object({ ubiquitySessionId: z.string() });
 
-/** The Ubiquity tools a `HarnessAgent`'s `activeTools`/`inactiveTools` switch off, as deny rules. */
+/**
+ * The Ubiquity tools a run under the harness does without, as bare deny rules (they remove the
+ * tool): those a `HarnessAgent`'s `activeTools`/`inactiveTools` switch off, and AskUserQuestion,
+ * whose answers would need the harness's question flow (an approval carries no answers).
+ */
 function filteredOut(start: HarnessV1StartOptions, declared: readonly string[]): string[] {
   const f = start.builtinToolFiltering;
-  if (!f) return [];
-  return f.mode === "deny" ? [...f.toolNames] : declared.filter((name) => !f.toolNames.includes(name));
+  const off = !f ? [] : f.mode === "deny" ? [...f.toolNames] : declared.filter((name) => !f.toolNames.includes(name));
+  return [...off, "AskUserQuestion"];
 }
 
 /**

@@ -1,0 +1,111 @@
+/**
+ * More of a harness turn under HarnessAgent: the agent's instructions and tool filtering reach
+ * Ubiquity, allow-edits lets edits through and still asks for Bash, a message steered into a
+ * running turn enters at the next turn boundary of the same turn, and a failed stretch ends the
+ * turn with an error part naming the failure.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { HarnessAgent } from "@ai-sdk/harness/agent";
+import { scriptedModel } from "ubiquity/testing";
+import { localSandbox, ubiquityHarness } from "ubiquity/harness";
+import { agentFor, outline, partsOf, tempRoot } from "./helpers";
+
+let roots: Array<ReturnType<typeof tempRoot>> = [];
+function root() {
+  const r = tempRoot();
+  roots.push(r);
+  return r;
+}
+afterEach(() => {
+  for (const r of roots) r.remove();
+  roots = [];
+});
+
+function systemText(prompt: unknown): string {
+  return (prompt as Array<{ role: string; content: unknown }>)
+    .filter((m) => m.role === "system")
+    .map((m) => String(m.content))
+    .join("\n");
+}
+
+describe("a harness turn", () => {
+  it("HarnessAgent's instructions reach the system prompt; inactiveTools removes a built-in from the model's list", async () => {
+    const r = root();
+    const model = scriptedModel(["ok"]);
+    const agent = new HarnessAgent({
+      harness: ubiquityHarness({ model, sessionDir: join(r.state, "sessions"), todoDir: join(r.state, "todos") }),
+      sandbox: localSandbox({ root: r.root }),
+      instructions: "Always answer in haiku.",
+      inactiveTools: ["Bash"],
+    });
+    const session = await agent.createSession({ sessionId: "s-settings" });
+    try {
+      await agent.generate({ session, prompt: "hi" });
+      expect(systemText(model.requests[0]!.prompt)).toContain("Always answer in haiku.");
+      const offered = model.requests[0]!.tools?.map((t) => t.name) ?? [];
+      expect(offered).toContain("Read");
+      expect(offered).not.toContain("Bash");
+      expect(offered).not.toContain("AskUserQuestion");
+    } finally {
+      await session.destroy();
+    }
+  });
+
+  it("allow-edits: Write runs without a prompt, Bash still asks", async () => {
+    const r = root();
+    const dir = r.dir("s-edits");
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Write", input: { file_path: join(dir, "a.txt"), content: "a\n" } }] },
+      { toolCalls: [{ toolName: "Bash", input: { command: "touch b.txt" } }] },
+    ]);
+    const agent = agentFor(r, { model }, "allow-edits");
+    const session = await agent.createSession({ sessionId: "s-edits" });
+    try {
+      const parts = await partsOf((await agent.stream({ session, prompt: "write a, then touch b" })).fullStream);
+      expect(outline(parts)).toEqual(["call:Write", "result:Write", "call:Bash", "approval", "finish"]);
+      expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("a\n");
+      expect(existsSync(join(dir, "b.txt"))).toBe(false);
+    } finally {
+      await session.destroy();
+    }
+  });
+
+  it("a message steered into a running turn enters at its next turn boundary, in the same turn", async () => {
+    const r = root();
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "sleep 0.4" } }] }, "Done, and noted the extra request."]);
+    const agent = agentFor(r, { model });
+    const session = await agent.createSession({ sessionId: "s-steer" });
+    try {
+      const result = await agent.stream({ session, prompt: "run it" });
+      const parts: Array<Record<string, unknown> & { type: string }> = [];
+      for await (const part of result.fullStream) {
+        parts.push(part as Record<string, unknown> & { type: string });
+        if (part.type === "tool-call") await agent.experimental_steer({ session, text: "also: be brief" });
+      }
+      expect(outline(parts)).toEqual(["call:Bash", "result:Bash", "text:Done, and noted the extra request.", "finish"]);
+      const prompt = model.requests[1]!.prompt as Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+      expect(prompt.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "also: be brief" }] });
+      expect(prompt.at(-2)?.role).toBe("tool");
+    } finally {
+      await session.destroy();
+    }
+  });
+
+  it("a failed stretch (the provider's error) ends the turn with an error part naming it; the session goes on", async () => {
+    const r = root();
+    const model = scriptedModel([{ error: { status: 400, message: "context too long for this model" } }, "fine now"]);
+    const agent = agentFor(r, { model, maxRetries: 0 });
+    const session = await agent.createSession({ sessionId: "s-error" });
+    try {
+      const parts = await partsOf((await agent.stream({ session, prompt: "go" })).fullStream);
+      const error = parts.find((p) => p.type === "error");
+      expect(error).toBeDefined();
+      expect(String((error!.error as Error).message)).toContain("context too long for this model");
+      expect(await (await agent.generate({ session, prompt: "again" })).text).toBe("fine now");
+    } finally {
+      await session.destroy();
+    }
+  });
+});
