@@ -33,7 +33,7 @@ export async function partsOf(stream: AsyncIterable<{ type: string }>) {
   return parts;
 }
 
-/** The parts a test reads: tool calls, tool results/errors, approvals, text (joined per block), the end. */
+/** The parts a test reads: tool calls, tool results/errors, approvals, text (one entry per text block), the end. */
 export function outline(parts: Array<Record<string, unknown> & { type: string }>): string[] {
   const out: string[] = [];
   for (const p of parts) {
@@ -41,11 +41,8 @@ export function outline(parts: Array<Record<string, unknown> & { type: string }>
     else if (p.type === "tool-result") out.push(`result:${p.toolName}`);
     else if (p.type === "tool-error") out.push(`error:${p.toolName}`);
     else if (p.type === "tool-approval-request") out.push("approval");
-    else if (p.type === "text-delta") {
-      const last = out.at(-1);
-      if (last?.startsWith("text:")) out[out.length - 1] = last + String(p.text);
-      else out.push(`text:${String(p.text)}`);
-    } else if (p.type === "abort" || p.type === "error" || p.type === "finish") out.push(p.type);
+    else if (p.type === "text-start") out.push("text:");
+    else if (p.type === "text-delta") out[out.length - 1] += String(p.text); else if (p.type === "abort" || p.type === "error" || p.type === "finish") out.push(p.type);
   }
   return out;
 }

@@ -93,6 +93,33 @@ describe("a harness turn", () => {
     }
   });
 
+  it("a message steered in while the final answer streams starts a new stretch of the same turn", async () => {
+    const r = root();
+    const model = scriptedModel([{ text: "First answer.", delayMs: 300 }, "Second answer, for the steered message."]);
+    const agent = agentFor(r, { model });
+    const session = await agent.createSession({ sessionId: "s-steer-late" });
+    try {
+      const result = await agent.stream({ session, prompt: "answer" });
+      const parts: Array<Record<string, unknown> & { type: string }> = [];
+      let steered = false;
+      for await (const part of result.fullStream) {
+        parts.push(part as Record<string, unknown> & { type: string });
+        if (!steered) {
+          steered = true;
+          // Once the model is answering (its response is on the way), not before the prompt entered.
+          while (model.requests.length === 0) await new Promise((tick) => setTimeout(tick, 5));
+          await agent.experimental_steer({ session, text: "and one more thing" });
+        }
+      }
+      expect(outline(parts)).toEqual(["text:First answer.", "text:Second answer, for the steered message.", "finish"]);
+      expect(model.requests).toHaveLength(2);
+      const prompt = model.requests[1]!.prompt as Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+      expect(prompt.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "and one more thing" }] });
+    } finally {
+      await session.destroy();
+    }
+  });
+
   it("a failed stretch (the provider's error) ends the turn with an error part naming it; the session goes on", async () => {
     const r = root();
     const model = scriptedModel([{ error: { status: 400, message: "context too long for this model" } }, "fine now"]);
