@@ -10,6 +10,7 @@ import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
 import type { HarnessV1, HarnessV1BuiltinTool, HarnessV1BuiltinToolName, HarnessV1BuiltinToolUseKind, HarnessV1StartOptions } from "@ai-sdk/harness";
 import { builtinTools, loadConfig, type SummonOptions } from "../src/main";
+import { HARNESS_QUESTIONS, questionsTool } from "./questions";
 import { Parking, UbiquityHarnessSession, type UbiquityHarnessState } from "./session";
 
 export { localSandbox, type LocalSandboxOptions } from "./local-sandbox";
@@ -33,7 +34,7 @@ export type UbiquityHarnessOptions = SummonOptions & {
 };
 
 /** The built-in tools `HarnessAgent` sees typed (others, such as MCP tools or Agent, arrive as dynamic tool calls). */
-export type UbiquityBuiltinTools = Record<"Read" | "Write" | "Edit" | "Bash" | "Glob" | "Grep" | "TodoWrite", HarnessV1BuiltinTool>;
+export type UbiquityBuiltinTools = Record<"Read" | "Write" | "Edit" | "Bash" | "Glob" | "Grep" | "TodoWrite" | "askUserQuestions", HarnessV1BuiltinTool>;
 
 const COMMON: Partial<Record<string, { commonName: HarnessV1BuiltinToolName; toolUseKind: HarnessV1BuiltinToolUseKind }>> = {
   Read: { commonName: "read", toolUseKind: "readonly" },
@@ -47,6 +48,8 @@ const COMMON: Partial<Record<string, { commonName: HarnessV1BuiltinToolName; too
 function declaredTools(): UbiquityBuiltinTools {
   const tools: Record<string, HarnessV1BuiltinTool> = {};
   for (const tool of builtinTools()) tools[tool.name] = { description: tool.description, inputSchema: tool.inputSchema, outputSchema: z.unknown(), ...COMMON[tool.name] };
+  // AskUserQuestion reaches the host as the harness's own question tool.
+  tools[HARNESS_QUESTIONS] = questionsTool();
   return tools as UbiquityBuiltinTools;
 }
 
@@ -54,14 +57,13 @@ function declaredTools(): UbiquityBuiltinTools {
 const stateSchema = z.object({ ubiquitySessionId: z.string() });
 
 /**
- * The Ubiquity tools a run under the harness does without, as bare deny rules (they remove the
- * tool): those a `HarnessAgent`'s `activeTools`/`inactiveTools` switch off, and AskUserQuestion,
- * whose answers would need the harness's question flow (an approval carries no answers).
+ * The Ubiquity tools a `HarnessAgent`'s `activeTools`/`inactiveTools` switch off, as bare deny
+ * rules (they remove the tool from the model's list).
  */
 function filteredOut(start: HarnessV1StartOptions, declared: readonly string[]): string[] {
   const f = start.builtinToolFiltering;
   const off = !f ? [] : f.mode === "deny" ? [...f.toolNames] : declared.filter((name) => !f.toolNames.includes(name));
-  return [...off, "AskUserQuestion"];
+  return off;
 }
 
 /**

@@ -25,9 +25,16 @@ import { emptyUsage } from "../src/index";
 import { summon, type Query, type SummonOptions } from "../src/main";
 import { hostToolsPlugin } from "./host-tools";
 import { Inbox } from "./inbox";
+import { ASK_USER, answerFromHost } from "./questions";
 import { TurnTranslator, type ToolKinds } from "./translate";
 
 type Emit = (part: HarnessV1StreamPart) => void;
+
+/** What the host submitted for a call it executed (a host tool, or `askUserQuestions`). */
+interface HostSubmission {
+  output: unknown;
+  isError?: boolean;
+}
 
 /** The adapter's lifecycle payload: the Ubiquity session a later `doStart` resumes. */
 export interface UbiquityHarnessState {
@@ -127,7 +134,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   #listening = true;
   #usage: Usage = emptyUsage();
   #approvals = new Map<string, (answer: PermissionResult) => void>();
-  #hostAnswers = new Map<string, { promise: Promise<ToolOutput>; resolve(o: ToolOutput): void }>();
+  #hostAnswers = new Map<string, { promise: Promise<HostSubmission>; resolve(a: HostSubmission): void }>();
   #hostTools = new Set<string>();
   #hostOutputs = new Map<string, NonNullable<JSONValue>>();
   #started?: { model?: string; instructions?: string; tools: string };
@@ -218,9 +225,8 @@ export class UbiquityHarnessSession implements HarnessV1Session {
     return {
       done: turn.done.promise,
       submitToolResult: async ({ toolCallId, output, isError }) => {
-        const content = typeof output === "string" ? output : (JSON.stringify(output) ?? "");
         if (output !== undefined && output !== null) this.#hostOutputs.set(toolCallId, output as NonNullable<JSONValue>);
-        this.#hostAnswer(toolCallId).resolve({ content, ...(isError ? { isError: true } : {}) });
+        this.#hostAnswer(toolCallId).resolve({ output, ...(isError ? { isError: true } : {}) });
       },
       submitToolApproval: async ({ approvalId, approved, reason }) => {
         const answer = this.#approvals.get(approvalId);
@@ -239,27 +245,38 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   #hostAnswer(toolCallId: string) {
     let entry = this.#hostAnswers.get(toolCallId);
     if (!entry) {
-      let resolve!: (o: ToolOutput) => void;
-      const promise = new Promise<ToolOutput>((r) => (resolve = r));
+      let resolve!: (a: HostSubmission) => void;
+      const promise = new Promise<HostSubmission>((r) => (resolve = r));
       entry = { promise, resolve };
       this.#hostAnswers.set(toolCallId, entry);
     }
     return entry;
   }
 
-  /** A host tool's call: wait for the host's result (or the run's abort). */
-  #awaitHost = (toolCallId: string, signal: AbortSignal): Promise<ToolOutput> => {
-    const entry = this.#hostAnswer(toolCallId);
-    const aborted = new Promise<ToolOutput>((resolve) => {
-      const done = () => resolve({ content: "Not run: the turn was aborted before the host answered.", isError: true });
-      if (signal.aborted) done();
-      else signal.addEventListener("abort", done, { once: true });
+  /** What the host submits for `toolCallId` (undefined when `signal` aborts first). */
+  #awaitSubmission(toolCallId: string, signal: AbortSignal): Promise<HostSubmission | undefined> {
+    const aborted = new Promise<undefined>((resolve) => {
+      if (signal.aborted) resolve(undefined);
+      else signal.addEventListener("abort", () => resolve(undefined), { once: true });
     });
-    return Promise.race([entry.promise, aborted]).finally(() => this.#hostAnswers.delete(toolCallId));
+    return Promise.race([this.#hostAnswer(toolCallId).promise, aborted]).finally(() => this.#hostAnswers.delete(toolCallId));
+  }
+
+  /** A host tool's call: wait for the host's result (or the run's abort). */
+  #awaitHost = async (toolCallId: string, signal: AbortSignal): Promise<ToolOutput> => {
+    const answer = await this.#awaitSubmission(toolCallId, signal);
+    if (!answer) return { content: "Not run: the turn was aborted before the host answered.", isError: true };
+    const content = typeof answer.output === "string" ? answer.output : (JSON.stringify(answer.output) ?? "");
+    return { content, ...(answer.isError ? { isError: true } : {}) };
   };
 
   /** An ask of Ubiquity's permission engine, as the harness's approval request (or answered by the mode). */
-  #ask = async (_toolName: string, _input: Record<string, unknown>, context: { signal: AbortSignal; toolUseId: string }): Promise<PermissionResult> => {
+  #ask = async (toolName: string, input: Record<string, unknown>, context: { signal: AbortSignal; toolUseId: string }): Promise<PermissionResult> => {
+    // AskUserQuestion went to the host as `askUserQuestions`: its answer is the host's tool result.
+    if (toolName === ASK_USER && this.#turn?.translator.announced(context.toolUseId)) {
+      const answer = await this.#awaitSubmission(context.toolUseId, context.signal);
+      return answer ? answerFromHost(input, answer.output) : { behavior: "deny", message: "The run was aborted while waiting for the user's answers." };
+    }
     if (this.#init.permissionMode === "allow-all") return { behavior: "allow" };
     const turn = this.#turn;
     if (!turn || !turn.translator.announced(context.toolUseId)) {

@@ -8,6 +8,8 @@ import type { HarnessV1StreamPart } from "@ai-sdk/harness";
 import type { JSONValue } from "@ai-sdk/provider";
 import type { AssistantMessage, Message, ResultMessage, StopReason, Usage } from "../src/index";
 
+import { ASK_USER, HARNESS_QUESTIONS, toHarnessQuestions } from "./questions";
+
 type Emit = (part: HarnessV1StreamPart) => void;
 type FinishReason = Extract<HarnessV1StreamPart, { type: "finish" }>["finishReason"];
 type HarnessUsage = Extract<HarnessV1StreamPart, { type: "finish" }>["totalUsage"];
@@ -108,7 +110,7 @@ export class TurnTranslator {
         this.#emit({
           type: "tool-result",
           toolCallId: m.toolUseId,
-          toolName: m.toolName,
+          toolName: m.toolName === ASK_USER ? HARNESS_QUESTIONS : m.toolName,
           result: (this.#host.has(m.toolUseId) ? this.kinds.hostOutput(m.toolUseId) : undefined) ?? m.output.content,
           ...(m.output.isError ? { isError: true } : {}),
         });
@@ -161,14 +163,16 @@ export class TurnTranslator {
     this.#stop = m.stopReason;
     for (const block of m.content) {
       if (block.type !== "tool_call") continue;
-      const host = this.kinds.isHost(block.toolName);
+      // AskUserQuestion is the harness's client-executed `askUserQuestions`: the host answers it.
+      const asks = block.toolName === ASK_USER;
+      const host = asks || this.kinds.isHost(block.toolName);
       if (host) this.#host.add(block.toolUseId);
       this.#unanswered.add(block.toolUseId);
       this.#emit({
         type: "tool-call",
         toolCallId: block.toolUseId,
-        toolName: block.toolName,
-        input: JSON.stringify(block.input ?? {}),
+        toolName: asks ? HARNESS_QUESTIONS : block.toolName,
+        input: JSON.stringify(asks ? toHarnessQuestions(block.input) : (block.input ?? {})),
         ...(host ? {} : { providerExecuted: true }),
         ...(host || this.kinds.isDeclared(block.toolName) ? {} : { dynamic: true }),
       });

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ModelMessage } from "ai";
 import { HarnessAgent } from "@ai-sdk/harness/agent";
 import { scriptedModel } from "ubiquity/testing";
 import { localSandbox, ubiquityHarness } from "ubiquity/harness";
@@ -47,7 +48,46 @@ describe("a harness turn", () => {
       const offered = model.requests[0]!.tools?.map((t) => t.name) ?? [];
       expect(offered).toContain("Read");
       expect(offered).not.toContain("Bash");
-      expect(offered).not.toContain("AskUserQuestion");
+      // AskUserQuestion is offered: its questions go to the host as askUserQuestions.
+      expect(offered).toContain("AskUserQuestion");
+    } finally {
+      await session.destroy();
+    }
+  });
+
+  it("AskUserQuestion goes to the host as askUserQuestions; the host's answers reach the model", async () => {
+    const r = root();
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          {
+            toolName: "AskUserQuestion",
+            input: { questions: [{ question: "Which database?", header: "DB", options: [{ label: "Postgres", description: "relational" }, { label: "Redis", description: "key-value" }] }] },
+          },
+        ],
+      },
+      "Going with Postgres.",
+    ]);
+    const agent = agentFor(r, { model });
+    const session = await agent.createSession({ sessionId: "s-questions" });
+    try {
+      const asking = await agent.stream({ session, prompt: "set up storage" });
+      const asked = await partsOf(asking.fullStream);
+      expect(outline(asked)).toEqual(["call:askUserQuestions", "finish"]);
+      const call = asked.find((p) => p.type === "tool-call") as unknown as { toolCallId: string; providerExecuted?: boolean; input: { questions: Array<{ id: string; options: Array<{ id: string }> }> } };
+      expect(call.providerExecuted).toBeFalsy();
+      expect(call.input.questions.map((q) => [q.id, q.options.map((o) => o.id)])).toEqual([["q0", ["Postgres", "Redis"]]]);
+      const history: ModelMessage[] = [{ role: "user", content: "set up storage" }, ...(await asking.responseMessages)];
+      const reply: ModelMessage = {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: call.toolCallId, toolName: "askUserQuestions", output: { type: "json", value: { action: "answered", answers: { q0: { optionIds: ["Postgres"] } } } } }],
+      };
+      const answered = await partsOf((await agent.stream({ session, messages: [...history, reply] })).fullStream);
+      expect(outline(answered)).toEqual(["text:Going with Postgres.", "finish"]);
+      const sent = JSON.stringify(model.requests[1]!.prompt);
+      expect(sent).toContain("The user answered:");
+      expect(sent).toContain("Which database?");
+      expect(sent).toContain("Postgres");
     } finally {
       await session.destroy();
     }
