@@ -11,7 +11,8 @@ import { z } from "zod";
 import type { HarnessV1, HarnessV1BuiltinTool, HarnessV1BuiltinToolName, HarnessV1BuiltinToolUseKind, HarnessV1StartOptions } from "@ai-sdk/harness";
 import { builtinTools, loadConfig, type SummonOptions } from "../src/main";
 import { HARNESS_QUESTIONS, questionsTool } from "./questions";
-import { Parking, UbiquityHarnessSession, type UbiquityHarnessState } from "./session";
+import { Parking } from "./parking";
+import { UbiquityHarnessSession, type UbiquityHarnessState } from "./session";
 
 export { localSandbox, type LocalSandboxOptions } from "./local-sandbox";
 export { UbiquityTurnError, type UbiquityHarnessState } from "./session";

@@ -25,6 +25,7 @@ import { emptyUsage } from "../src/index";
 import { summon, type Query, type SummonOptions } from "../src/main";
 import { hostToolsPlugin } from "./host-tools";
 import { Inbox } from "./inbox";
+import type { Parking } from "./parking";
 import { ASK_USER, answerFromHost } from "./questions";
 import { TurnTranslator, type ToolKinds } from "./translate";
 
@@ -80,36 +81,6 @@ function deferred(): Turn["done"] {
   const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
   promise.catch(() => undefined);
   return { promise, resolve, reject };
-}
-
-/** One harness's live sessions parked by `doDetach`/`doSuspendTurn`, by harness session id, until reattached or timed out. */
-export class Parking {
-  #parked = new Map<string, { session: UbiquityHarnessSession; timer: ReturnType<typeof setTimeout> }>();
-
-  /** Keep `session` alive for `ms`; then it is closed (a later resume continues from its transcript). */
-  park(session: UbiquityHarnessSession, ms: number): void {
-    clearTimeout(this.#parked.get(session.sessionId)?.timer);
-    const timer = setTimeout(() => {
-      this.#parked.delete(session.sessionId);
-      void session.doDestroy();
-    }, ms);
-    timer.unref?.();
-    this.#parked.set(session.sessionId, { session, timer });
-  }
-
-  /** Take a parked session back (it stops its park timer). */
-  take(sessionId: string): UbiquityHarnessSession | undefined {
-    const entry = this.#parked.get(sessionId);
-    if (!entry) return undefined;
-    this.#parked.delete(sessionId);
-    clearTimeout(entry.timer);
-    return entry.session;
-  }
-
-  /** Forget `session` if it is the one parked under its id. */
-  drop(session: UbiquityHarnessSession): void {
-    if (this.#parked.get(session.sessionId)?.session === session) this.take(session.sessionId);
-  }
 }
 
 /** A prompt as a Ubiquity user input: a string, or the user message's text/image/file parts. */
@@ -178,7 +149,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
     const turn = this.#turn;
     if (!turn) {
       // The turn was lost with its process (a transcript resume): re-drive it from the transcript.
-      await this.#start({ ...options, tools: options.tools });
+      await this.#start(options);
       const fresh = this.#begin(options.emit, options.abortSignal);
       fresh.emit({ type: "stream-start" });
       fresh.queued++;
