@@ -37,8 +37,9 @@ mkdir "$work/app"
 cd "$work/app"
 npm init -y > /dev/null
 npm pkg set type=module > /dev/null
-npm install --no-audit --no-fund --loglevel=error "$tarball" "$plugin" zod@4 typescript@5.9 @types/node@24
+npm install --no-audit --no-fund --loglevel=error "$tarball" "$plugin" zod@4 typescript@5.9 @types/node@24 @ai-sdk/harness@1
 cp "$repo/scripts/package-check/main.ts" main.ts
+cp "$repo/scripts/package-check/harness.ts" harness.ts
 # Every subpath's default export and key types must resolve to real types, not `any` (skipLibCheck
 # would turn an unresolved import inside our declarations into `any` silently).
 {
@@ -76,7 +77,7 @@ cat > tsconfig.json <<'JSON'
     "skipLibCheck": true,
     "types": ["node"]
   },
-  "files": ["main.ts", "types.ts"]
+  "files": ["main.ts", "types.ts", "harness.ts"]
 }
 JSON
 cat > ubiquity.config.ts <<'TS'
@@ -93,6 +94,9 @@ npx tsc --noEmit -p .
 
 say "node main.ts (the user program, on Node $(node --version))"
 node main.ts
+
+say "node harness.ts (HarnessAgent from @ai-sdk/harness running ubiquity/harness)"
+node harness.ts
 
 say "npx ubiquity run --model test \"list the files\""
 out=$(npx ubiquity run --trust --model test "list the files" 2>&1)
