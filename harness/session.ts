@@ -71,6 +71,7 @@ interface Turn {
   emit: Emit;
   done: { promise: Promise<void>; resolve(): void; reject(error: unknown): void };
   abort?: AbortSignal;
+  unwatch?: () => void;
   /** Inputs pushed in this turn that have not entered the conversation yet. */
   queued: number;
 }
@@ -181,6 +182,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   }
 
   #watchAbort(turn: Turn, signal: AbortSignal | undefined) {
+    this.#unwatch(turn);
     if (!signal) return;
     turn.abort = signal;
     const stop = () => {
@@ -188,8 +190,20 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       for (const answer of this.#approvals.values()) answer({ behavior: "deny", message: "The turn was aborted.", interrupt: true });
       void this.#query?.interrupt();
     };
+    turn.unwatch = () => signal.removeEventListener("abort", stop);
     if (signal.aborted) stop();
     else signal.addEventListener("abort", stop, { once: true });
+  }
+
+  /**
+   * Stop following the signal of the stream that asked the host: HarnessAgent ends that stream
+   * when the turn pauses for the host's answer, and its signal (a finished HTTP request's) must
+   * not abort the paused turn. The stream that answers brings its own.
+   */
+  #unwatch(turn: Turn) {
+    turn.unwatch?.();
+    turn.unwatch = undefined;
+    turn.abort = undefined;
   }
 
   #control(turn: Turn): HarnessV1PromptControl {
@@ -245,6 +259,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   #ask = async (toolName: string, input: Record<string, unknown>, context: { signal: AbortSignal; toolUseId: string }): Promise<PermissionResult> => {
     // AskUserQuestion went to the host as `askUserQuestions`: its answer is the host's tool result.
     if (toolName === ASK_USER && this.#turn?.translator.announced(context.toolUseId)) {
+      this.#unwatch(this.#turn);
       const answer = await this.#awaitSubmission(context.toolUseId, context.signal);
       return answer ? answerFromHost(input, answer.output) : { behavior: "deny", message: "The run was aborted while waiting for the user's answers." };
     }
@@ -261,6 +276,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       };
       this.#approvals.set(approvalId, settle);
       context.signal.addEventListener("abort", () => settle({ behavior: "deny", message: "The run was aborted while waiting for approval." }), { once: true });
+      this.#unwatch(turn);
       turn.translator.approval(approvalId, context.toolUseId);
     });
   };

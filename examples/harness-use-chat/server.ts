@@ -6,7 +6,8 @@ import { POST } from "./route";
 const server = createServer(async (req, res) => {
   if (req.method !== "POST" || req.url !== "/api/chat") return void res.writeHead(404).end();
   const stop = new AbortController();
-  res.on("close", () => stop.abort());
+  // The client went away before the response ended (useChat's stop()): abort the turn.
+  res.on("close", () => res.writableFinished || stop.abort());
   const request = new Request(`http://${req.headers.host}${req.url}`, { method: "POST", headers: { "content-type": "application/json" }, body: await text(req), signal: stop.signal });
   const response = await POST(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));

@@ -162,8 +162,11 @@ describe("ubiquityHarness under HarnessAgent", () => {
       expect(String(denied.find((p) => p.type === "tool-error")!.error)).toContain("not that file");
       expect(existsSync(join(dir, "no.txt"))).toBe(false);
 
-      const asking2 = await agent.stream({ session, prompt: "then write yes.txt" });
+      // The asking request's signal fires once its response is over (as a finished HTTP request's may): the paused turn stays.
+      const finished = new AbortController();
+      const asking2 = await agent.stream({ session, prompt: "then write yes.txt", abortSignal: finished.signal });
       const second = await partsOf(asking2.fullStream);
+      finished.abort(new Error("the response ended"));
       const approval = second.find((p) => p.type === "tool-approval-request") as unknown as { approvalId: string };
       expect(existsSync(join(dir, "yes.txt"))).toBe(false);
       // Across a detach, as a useChat route persists the paused turn between requests.
