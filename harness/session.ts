@@ -104,6 +104,8 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   /** Parts emitted while the turn is suspended (no one listening): delivered on `doContinueTurn`. */
   #held: HarnessV1StreamPart[] = [];
   #listening = true;
+  /** Parts sent since the last step boundary: a stop condition's suspension replays them (the stream that stopped dropped them). */
+  #sinceStep: HarnessV1StreamPart[] = [];
   #usage: Usage = emptyUsage();
   #approvals = new Map<string, (answer: PermissionResult) => void>();
   #hostAnswers = new Map<string, { promise: Promise<HostSubmission>; resolve(a: HostSubmission): void }>();
@@ -129,6 +131,8 @@ export class UbiquityHarnessSession implements HarnessV1Session {
 
   async doPromptTurn(options: HarnessV1PromptTurnOptions): Promise<HarnessV1PromptControl> {
     if (this.#closed) throw new Error(`ubiquityHarness: session ${this.sessionId} has ended.`);
+    // In use again (a stop condition's suspension parks a session its handle still drives).
+    this.#init.parking.drop(this);
     if (this.#turn) throw new Error(`ubiquityHarness: session ${this.sessionId} already has a turn in progress.`);
     if (options.responseFormat?.type === "json") {
       const { HarnessCapabilityUnsupportedError } = await import("@ai-sdk/harness");
@@ -147,6 +151,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
 
   async doContinueTurn(options: HarnessV1ContinueTurnOptions): Promise<HarnessV1PromptControl> {
     if (this.#closed) throw new Error(`ubiquityHarness: session ${this.sessionId} has ended.`);
+    this.#init.parking.drop(this);
     const turn = this.#turn;
     if (!turn) {
       // The turn was lost with its process (a transcript resume): re-drive it from the transcript.
@@ -173,7 +178,12 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       isDeclared: (name) => this.#init.declared.has(name),
       hostOutput: (id) => this.#hostOutputs.get(id),
     };
-    const forward: Emit = (part) => (this.#listening ? turn.emit(part) : this.#held.push(part));
+    const forward: Emit = (part) => {
+      if (!this.#listening) return void this.#held.push(part);
+      turn.emit(part);
+      if (part.type === "finish-step") this.#sinceStep = [];
+      else this.#sinceStep.push(part);
+    };
     const turn: Turn = { translator: new TurnTranslator(forward, kinds, this.#usage), emit, done: deferred(), queued: 0 };
     this.#turn = turn;
     this.#listening = true;
@@ -373,6 +383,10 @@ export class UbiquityHarnessSession implements HarnessV1Session {
 
   async doSuspendTurn(): Promise<HarnessV1ContinueTurnState> {
     // Stop delivering: what the turn emits meanwhile is held for `doContinueTurn`; the turn's `done` resolves cleanly.
+    // HarnessAgent suspends at a stop condition after a step boundary (dropping what it had not
+    // consumed since): those parts go out again. A turn paused for the host's answer lost nothing.
+    if (this.#approvals.size === 0 && this.#hostAnswers.size === 0) this.#held.unshift(...this.#sinceStep);
+    this.#sinceStep = [];
     this.#listening = false;
     this.#turn?.done.resolve();
     this.#park();

@@ -176,3 +176,68 @@ describe("a harness turn", () => {
     }
   });
 });
+
+describe("a turn stopped by stopWhen", () => {
+  it("suspends after the tool step; continueStream delivers the rest of the same turn", async () => {
+    const r = root();
+    const dir = r.dir("s-stop");
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Write", input: { file_path: join(dir, "s.txt"), content: "s\n" } }] }, "All done."]);
+    const agent = new HarnessAgent({
+      harness: ubiquityHarness({ model, sessionDir: join(r.state, "sessions"), todoDir: join(r.state, "todos") }),
+      sandbox: localSandbox({ root: r.root }),
+      stopWhen: ({ steps }) => steps.length >= 1,
+    });
+    const session = await agent.createSession({ sessionId: "s-stop" });
+    try {
+      const first = await partsOf((await agent.stream({ session, prompt: "write s.txt" })).fullStream);
+      expect(outline(first)).toEqual(["call:Write", "result:Write", "finish"]);
+      expect(session.hasUnfinishedTurn()).toBe(true);
+      const rest = await partsOf((await agent.continueStream({ session })).fullStream);
+      expect(outline(rest)).toEqual(["text:All done.", "finish"]);
+      expect(readFileSync(join(dir, "s.txt"), "utf8")).toBe("s\n");
+      expect(session.hasUnfinishedTurn()).toBe(false);
+    } finally {
+      await session.destroy();
+    }
+  });
+});
+
+describe("parking", () => {
+  it("a session suspended by stopWhen and then driven on is not closed when its park time runs out", async () => {
+    const r = root();
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] }, "Listed.", "Still here."]);
+    const agent = new HarnessAgent({
+      harness: ubiquityHarness({ model, parkedTimeoutMs: 50, sessionDir: join(r.state, "sessions"), todoDir: join(r.state, "todos") }),
+      sandbox: localSandbox({ root: r.root }),
+      stopWhen: ({ steps }) => steps.length >= 1,
+    });
+    const session = await agent.createSession({ sessionId: "s-park" });
+    try {
+      await partsOf((await agent.stream({ session, prompt: "list" })).fullStream);
+      await partsOf((await agent.continueStream({ session })).fullStream);
+      await new Promise((done) => setTimeout(done, 150));
+      expect(await (await agent.generate({ session, prompt: "still there?" })).text).toBe("Still here.");
+    } finally {
+      await session.destroy();
+    }
+  });
+
+  it("a detached session not resumed within parkedTimeoutMs is closed; resuming then continues from its transcript", async () => {
+    const r = root();
+    const model = scriptedModel(["Noted: FIG.", "It was FIG."]);
+    const agent = agentFor(r, { model, parkedTimeoutMs: 50 });
+    const session = await agent.createSession({ sessionId: "s-late" });
+    await agent.generate({ session, prompt: "remember FIG" });
+    const state = await session.detach();
+    await new Promise((done) => setTimeout(done, 150));
+    const resumed = await agent.createSession({ sessionId: "s-late", resumeFrom: state });
+    try {
+      expect(resumed.isResume).toBe(true);
+      expect(await (await agent.generate({ session: resumed, prompt: "which?" })).text).toBe("It was FIG.");
+      const users = (model.requests[1]!.prompt as Array<{ role: string }>).filter((m) => m.role === "user");
+      expect(users).toHaveLength(2);
+    } finally {
+      await resumed.destroy();
+    }
+  });
+});
