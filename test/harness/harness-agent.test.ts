@@ -7,24 +7,15 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
 import { z } from "zod";
 import { HarnessAgent } from "@ai-sdk/harness/agent";
 import { localSandbox, ubiquityHarness } from "ubiquity/harness";
 import { scriptedModel } from "ubiquity/testing";
-import { agentFor, outline, partsOf, tempRoot } from "./helpers";
+import { agentFor, outline, partsOf, tempRoots } from "./helpers";
 
-let roots: Array<ReturnType<typeof tempRoot>> = [];
-function root() {
-  const r = tempRoot();
-  roots.push(r);
-  return r;
-}
-afterEach(() => {
-  for (const r of roots) r.remove();
-  roots = [];
-});
+const root = tempRoots();
 
 /** The text of every user message a model request carried. */
 function userTexts(prompt: unknown): string[] {

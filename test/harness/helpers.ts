@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { afterEach } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HarnessAgent, type HarnessAgentPermissionMode } from "@ai-sdk/harness/agent";
@@ -14,6 +15,20 @@ export function tempRoot() {
     /** The folder `HarnessAgent` gives session `id` (and Ubiquity's cwd). */
     dir: (id: string) => join(base, "work", `ubiquity-${id}`),
     remove: () => rmSync(base, { recursive: true, force: true }),
+  };
+}
+
+/** `root()` for each test: temp roots removed after each test of the file that calls this. */
+export function tempRoots(): () => ReturnType<typeof tempRoot> {
+  let roots: Array<ReturnType<typeof tempRoot>> = [];
+  afterEach(() => {
+    for (const r of roots) r.remove();
+    roots = [];
+  });
+  return () => {
+    const r = tempRoot();
+    roots.push(r);
+    return r;
   };
 }
 

@@ -6,23 +6,14 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
 import { HarnessAgent } from "@ai-sdk/harness/agent";
 import { scriptedModel } from "ubiquity/testing";
 import { localSandbox, ubiquityHarness } from "ubiquity/harness";
-import { agentFor, outline, partsOf, tempRoot } from "./helpers";
+import { agentFor, outline, partsOf, tempRoots } from "./helpers";
 
-let roots: Array<ReturnType<typeof tempRoot>> = [];
-function root() {
-  const r = tempRoot();
-  roots.push(r);
-  return r;
-}
-afterEach(() => {
-  for (const r of roots) r.remove();
-  roots = [];
-});
+const root = tempRoots();
 
 function systemText(prompt: unknown): string {
   return (prompt as Array<{ role: string; content: unknown }>)
