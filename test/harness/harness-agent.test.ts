@@ -41,6 +41,10 @@ describe("ubiquityHarness under HarnessAgent", () => {
       expect(readFileSync(file, "utf8")).toBe("hi from ubiquity\n");
       expect(await result.text).toBe("Done: hello.txt holds the greeting.");
       expect((await result.steps).length).toBe(2);
+      // The turn's usage is the stretch's own: both requests' tokens, counted by Ubiquity.
+      const usage = await result.totalUsage;
+      expect(usage.inputTokens).toBeGreaterThan(0);
+      expect(usage.outputTokens).toBeGreaterThan(0);
       // The model got the prompt as the user's message, in the session's folder.
       expect(userTexts(model.requests[0]!.prompt)).toEqual(["write hello.txt"]);
     } finally {
