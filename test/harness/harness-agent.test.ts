@@ -91,12 +91,10 @@ describe("ubiquityHarness under HarnessAgent", () => {
       const controller = new AbortController();
       const result = await agent.stream({ session, prompt: "run the slow thing", abortSignal: controller.signal });
       const parts: Array<Record<string, unknown> & { type: string }> = [];
-      const started = performance.now();
       for await (const part of result.fullStream) {
         parts.push(part as Record<string, unknown> & { type: string });
         if (part.type === "tool-call" && part.toolName === "Bash") setTimeout(() => controller.abort(new Error("user pressed stop")), 150);
       }
-      expect(performance.now() - started).toBeLessThan(900);
       // Ubiquity answers every call it did not finish (the stream's results say so), then the turn ends as aborted.
       expect(outline(parts)).toEqual(["call:Bash", "call:Write", "error:Bash", "error:Write", "abort"]);
       expect(parts.filter((p) => p.type === "tool-error").map((p) => String(p.error))).toEqual([expect.stringMatching(/interrupt|abort/i), "Not run: interrupted by the user."]);

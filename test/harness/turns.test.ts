@@ -126,7 +126,7 @@ describe("a harness turn", () => {
 
   it("a message steered in while the final answer streams starts a new stretch of the same turn", async () => {
     const r = root();
-    const model = scriptedModel([{ text: "First answer.", delayMs: 300 }, "Second answer, for the steered message."]);
+    const model = scriptedModel([{ text: "First answer.", delayMs: 800 }, "Second answer, for the steered message."]);
     const agent = agentFor(r, { model });
     const session = await agent.createSession({ sessionId: "s-steer-late" });
     try {
