@@ -4,7 +4,7 @@
  * running turn enters at the next turn boundary of the same turn, and a failed stretch ends the
  * turn with an error part naming the failure.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
@@ -41,6 +41,25 @@ describe("a harness turn", () => {
       expect(offered).not.toContain("Bash");
       // AskUserQuestion is offered: its questions go to the host as askUserQuestions.
       expect(offered).toContain("AskUserQuestion");
+    } finally {
+      await session.destroy();
+    }
+  });
+
+  it("`config` loads a Ubiquity config file; options given in code win over it", async () => {
+    const r = root();
+    mkdirSync(r.state, { recursive: true });
+    const file = join(r.state, "ubiquity.config.json");
+    writeFileSync(file, JSON.stringify({ appendSystemPrompt: "From the config file.", systemPrompt: "Config's own base prompt." }));
+    const model = scriptedModel(["ok"]);
+    const agent = agentFor(r, { model, config: file, systemPrompt: "The code's base prompt." });
+    const session = await agent.createSession({ sessionId: "s-config" });
+    try {
+      await agent.generate({ session, prompt: "hi" });
+      const system = systemText(model.requests[0]!.prompt);
+      expect(system).toContain("From the config file.");
+      expect(system).toContain("The code's base prompt.");
+      expect(system).not.toContain("Config's own base prompt.");
     } finally {
       await session.destroy();
     }
