@@ -46,6 +46,21 @@ describe("a harness turn", () => {
     }
   });
 
+  it("a prompt given as a user message with parts reaches the model as those parts", async () => {
+    const r = root();
+    const model = scriptedModel(["seen"]);
+    const agent = agentFor(r, { model });
+    const session = await agent.createSession({ sessionId: "s-parts" });
+    try {
+      const messages: ModelMessage[] = [{ role: "user", content: [{ type: "text", text: "first part" }, { type: "text", text: "second part" }] }];
+      expect(await (await agent.generate({ session, messages })).text).toBe("seen");
+      const user = (model.requests[0]!.prompt as Array<{ role: string; content: Array<{ type: string; text?: string }> }>).find((m) => m.role === "user")!;
+      expect(user.content.map((p) => p.text)).toEqual(["first part", "second part"]);
+    } finally {
+      await session.destroy();
+    }
+  });
+
   it("`config` loads a Ubiquity config file; options given in code win over it", async () => {
     const r = root();
     mkdirSync(r.state, { recursive: true });
