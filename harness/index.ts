@@ -72,10 +72,11 @@ function filteredOut(start: HarnessV1StartOptions, declared: readonly string[]):
  * process, in the session's working directory (or `cwd` when given). Use it with
  * `localSandbox()`: `new HarnessAgent({ harness: ubiquityHarness(), sandbox: localSandbox() })`.
  *
- * Permissions: Ubiquity's own rules and mode decide; what they would ask about goes to the
- * host as a `tool-approval-request` under `permissionMode: "allow-reads"` or `"allow-edits"`
- * (the latter also runs Ubiquity in `acceptEdits` unless `permissionMode` is set here), and is
- * allowed under `"allow-all"` (`HarnessAgent`'s default). Deny rules deny in every mode.
+ * Permissions: HarnessAgent's `permissionMode` picks Ubiquity's unless `permissionMode` is set
+ * here (`allow-reads` → default, `allow-edits` → acceptEdits, `allow-all`, its default, →
+ * bypassPermissions). Under `allow-reads` and `allow-edits` what Ubiquity would ask about goes to
+ * the host as a `tool-approval-request`; under `allow-all` it is denied (HarnessAgent takes no
+ * approvals there). Deny rules deny in every mode.
  */
 export function ubiquityHarness(options: UbiquityHarnessOptions = {}): HarnessV1<UbiquityBuiltinTools> {
   const { config, parkedTimeoutMs = 600_000, ...summonOptions } = options;

@@ -84,6 +84,9 @@ function deferred(): Turn["done"] {
   return { promise, resolve, reject };
 }
 
+/** Ubiquity's permission mode for each of HarnessAgent's, unless the options set one. */
+const UBIQUITY_MODE = { "allow-reads": "default", "allow-edits": "acceptEdits", "allow-all": "bypassPermissions" } as const;
+
 /** A prompt as a Ubiquity user input: a string, or the user message's text/image/file parts. */
 function userInput(prompt: HarnessV1Prompt): UserInput {
   if (typeof prompt === "string") return prompt;
@@ -273,7 +276,13 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       const answer = await this.#awaitSubmission(context.toolUseId, context.signal);
       return answer ? answerFromHost(input, answer.output) : { behavior: "deny", message: "The run was aborted while waiting for the user's answers." };
     }
-    if (this.#init.permissionMode === "allow-all") return { behavior: "allow" };
+    if (this.#init.permissionMode === "allow-all") {
+      // HarnessAgent sends no approvals under allow-all (Ubiquity runs in bypassPermissions): what still asks is denied.
+      return {
+        behavior: "deny",
+        message: `${toolName} needs approval (an ask rule, a sensitive path or the permission mode says so), and the harness's permissionMode allow-all takes no approvals, so it was denied. Run the HarnessAgent with permissionMode "allow-reads" or "allow-edits" to be asked.`,
+      };
+    }
     const turn = this.#turn;
     if (!turn || !turn.translator.announced(context.toolUseId)) {
       return { behavior: "deny", message: "This call needs approval, and the harness host was not shown it (a subagent's call), so it was denied." };
@@ -319,7 +328,7 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       ...(append ? { appendSystemPrompt: append } : {}),
       includePartialMessages: true,
       ...(this.#init.resume ? { resume: this.#init.resume } : { sessionId: this.#ubiquitySessionId }),
-      permissionMode: options.permissionMode ?? (permissionMode === "allow-edits" ? "acceptEdits" : "default"),
+      permissionMode: options.permissionMode ?? UBIQUITY_MODE[permissionMode],
       ...(disallowed.length ? { disallowedTools: [...(options.disallowedTools ?? []), ...disallowed] } : {}),
       canUseTool: this.#ask,
       plugins: [...(options.plugins ?? []), ...(turn.tools.length ? [hostToolsPlugin(turn.tools, this.#awaitHost)] : [])],

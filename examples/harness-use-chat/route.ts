@@ -13,7 +13,7 @@ const agent = new HarnessAgent({
   harness: ubiquityHarness({ disallowedTools: ["Bash(rm:*)"] }),
   // Each chat gets a folder under ./workspaces; Ubiquity's tools work there, on this machine.
   sandbox: localSandbox({ root: process.env.WORKSPACES ?? "./workspaces" }),
-  // What Ubiquity's rules would ask about comes to the UI as an approval (addToolApprovalResponse).
+  // Ubiquity runs in acceptEdits; what it would ask about (Bash, …) comes to the UI as an approval (addToolApprovalResponse).
   permissionMode: "allow-edits",
 });
 

@@ -118,6 +118,27 @@ describe("a harness turn", () => {
     }
   });
 
+  it("allow-all (HarnessAgent's default) runs Ubiquity in bypassPermissions; what still asks (an ask rule) is denied", async () => {
+    const r = root();
+    const dir = r.dir("s-all");
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "touch ran.txt" } }] },
+      { toolCalls: [{ toolName: "Write", input: { file_path: join(dir, "asked.txt"), content: "x" } }] },
+      "Done.",
+    ]);
+    const agent = agentFor(r, { model, askTools: ["Write"] });
+    const session = await agent.createSession({ sessionId: "s-all" });
+    try {
+      const parts = await partsOf((await agent.stream({ session, prompt: "touch, then write" })).fullStream);
+      expect(outline(parts)).toEqual(["call:Bash", "result:Bash", "call:Write", "error:Write", "text:Done.", "finish"]);
+      expect(String(parts.find((p) => p.type === "tool-error")!.error)).toContain('permissionMode "allow-reads" or "allow-edits"');
+      expect(existsSync(join(dir, "ran.txt"))).toBe(true);
+      expect(existsSync(join(dir, "asked.txt"))).toBe(false);
+    } finally {
+      await session.destroy();
+    }
+  });
+
   it("allow-edits: Write runs without a prompt, Bash still asks", async () => {
     const r = root();
     const dir = r.dir("s-edits");
