@@ -19,6 +19,7 @@ import type {
   HarnessV1StreamPart,
   HarnessV1ToolSpec,
 } from "@ai-sdk/harness";
+import { randomUUID } from "node:crypto";
 import type { JSONValue } from "@ai-sdk/provider";
 import type { Message, PermissionResult, ResultMessage, ToolOutput, Usage, UserContentParts, UserInput } from "../src/index";
 import { emptyUsage } from "../src/index";
@@ -121,11 +122,15 @@ export class UbiquityHarnessSession implements HarnessV1Session {
     this.#init = init;
     this.sessionId = init.sessionId;
     this.isResume = init.resume !== undefined;
-    this.#ubiquitySessionId = init.resume ?? init.sessionId;
+    // Ubiquity's session id is the harness's when it is one Ubiquity accepts (the lifecycle state carries it either way).
+    this.#ubiquitySessionId = init.resume ?? (/^[A-Za-z0-9_-]{1,128}$/.test(init.sessionId) ? init.sessionId : randomUUID());
   }
 
   /** Reattach a parked session under a new harness start (its permission mode may differ). */
   reattach(permissionMode: HarnessV1PermissionMode): this {
+    if (permissionMode !== this.#init.permissionMode && !this.#init.options.permissionMode) {
+      this.#query?.setPermissionMode(UBIQUITY_MODE[permissionMode]).catch(() => undefined);
+    }
     this.#init = { ...this.#init, permissionMode };
     return this;
   }

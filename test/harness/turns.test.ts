@@ -248,6 +248,26 @@ describe("a turn stopped by stopWhen", () => {
   });
 });
 
+describe("session ids", () => {
+  it("a harness session id Ubiquity would refuse still works: the state names the Ubiquity session", async () => {
+    const r = root();
+    const model = scriptedModel(["one", "two"]);
+    const agent = agentFor(r, { model });
+    const session = await agent.createSession({ sessionId: "user@example.com:chat" });
+    await agent.generate({ session, prompt: "hello" });
+    const state = await session.stop();
+    const id = (state.data as { ubiquitySessionId: string }).ubiquitySessionId;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const resumed = await agent.createSession({ sessionId: "user@example.com:chat", resumeFrom: state });
+    try {
+      expect(await (await agent.generate({ session: resumed, prompt: "again" })).text).toBe("two");
+      expect((model.requests[1]!.prompt as Array<{ role: string }>).filter((m) => m.role === "user")).toHaveLength(2);
+    } finally {
+      await resumed.destroy();
+    }
+  });
+});
+
 describe("parking", () => {
   it("a session suspended by stopWhen and then driven on is not closed when its park time runs out", async () => {
     const r = root();
