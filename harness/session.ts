@@ -96,6 +96,7 @@ function userInput(prompt: HarnessV1Prompt): UserInput {
   return { type: "user", content: prompt.content as unknown as UserContentParts };
 }
 
+/** The `HarnessV1Session` of `ubiquityHarness()`: one live Ubiquity session, driven turn by turn. */
 export class UbiquityHarnessSession implements HarnessV1Session {
   readonly sessionId: string;
   readonly isResume: boolean;
