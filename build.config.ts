@@ -14,6 +14,7 @@ export default defineBuildConfig({
     { input: "src/main", name: "src/main" },
     { input: "runner/cli", name: "runner/cli" },
     { input: "src/testing/index", name: "src/testing/index" },
+    { input: "harness/index", name: "harness/index" },
     ...plugins,
     ...presets,
   ],

@@ -8,6 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^ubiquity$/, replacement: here("./src/main.ts") },
       { find: /^ubiquity\/testing$/, replacement: here("./src/testing/index.ts") },
+      { find: /^ubiquity\/harness$/, replacement: here("./harness/index.ts") },
       { find: /^ubiquity\/plugins\/(.*)$/, replacement: here("./plugins/$1/index.ts") },
       { find: /^ubiquity\/presets\/(.*)$/, replacement: here("./presets/$1.ts") },
     ],

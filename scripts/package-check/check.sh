@@ -17,7 +17,8 @@ tar -tzf "$tarball" | sed 's|^package/||' | sort > "$work/files.txt"
 
 say "the tarball holds the JavaScript and declarations of every export, the bin, the schema, README and CHANGELOG"
 expected=(bin/ubiquity.mjs schema/ubiquity.config.schema.json README.md CHANGELOG.md package.json
-  dist/src/main.mjs dist/types/src/main.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts)
+  dist/src/main.mjs dist/types/src/main.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts
+  dist/harness/index.mjs dist/types/harness/index.d.ts)
 for dir in plugins/*/; do
   name=$(basename "$dir")
   [ -f "plugins/$name/index.ts" ] && expected+=("dist/plugins/$name/index.mjs" "dist/types/plugins/$name/index.d.ts")
@@ -36,8 +37,9 @@ mkdir "$work/app"
 cd "$work/app"
 npm init -y > /dev/null
 npm pkg set type=module > /dev/null
-npm install --no-audit --no-fund --loglevel=error "$tarball" "$plugin" zod@4 typescript@5.9 @types/node@24
+npm install --no-audit --no-fund --loglevel=error "$tarball" "$plugin" zod@4 typescript@5.9 @types/node@24 @ai-sdk/harness@1
 cp "$repo/scripts/package-check/main.ts" main.ts
+cp "$repo/scripts/package-check/harness.ts" harness.ts
 # Every subpath's default export and key types must resolve to real types, not `any` (skipLibCheck
 # would turn an unresolved import inside our declarations into `any` silently).
 {
@@ -47,6 +49,8 @@ cp "$repo/scripts/package-check/main.ts" main.ts
   echo 'export const core: [Typed<Options>, Typed<Message>, Typed<Plugin>, Typed<Preset>, Typed<Kernel>] = [true, true, true, true, true];'
   echo 'import type { scriptedModel } from "ubiquity/testing";'
   echo 'export const testing: Typed<typeof scriptedModel> = true;'
+  echo 'import type { ubiquityHarness } from "ubiquity/harness";'
+  echo 'export const harness: Typed<typeof ubiquityHarness> = true;'
   i=0
   for dir in "$repo"/plugins/*/; do
     name=$(basename "$dir")
@@ -73,7 +77,7 @@ cat > tsconfig.json <<'JSON'
     "skipLibCheck": true,
     "types": ["node"]
   },
-  "files": ["main.ts", "types.ts"]
+  "files": ["main.ts", "types.ts", "harness.ts"]
 }
 JSON
 cat > ubiquity.config.ts <<'TS'
@@ -90,6 +94,9 @@ npx tsc --noEmit -p .
 
 say "node main.ts (the user program, on Node $(node --version))"
 node main.ts
+
+say "node harness.ts (HarnessAgent from @ai-sdk/harness running ubiquity/harness)"
+node harness.ts
 
 say "npx ubiquity run --model test \"list the files\""
 out=$(npx ubiquity run --trust --model test "list the files" 2>&1)

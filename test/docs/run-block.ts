@@ -11,6 +11,7 @@ const file = process.argv[2]!;
 const jiti = createJiti(import.meta.url, {
   alias: {
     "ubiquity/testing": here("../../src/testing/index.ts"),
+    "ubiquity/harness": here("../../harness/index.ts"),
     "ubiquity/plugins": here("../../plugins"),
     "ubiquity/presets": here("../../presets"),
     "ubiquity-plugin-house-rules": here("../../examples/ubiquity-plugin-house-rules/index.js"),
