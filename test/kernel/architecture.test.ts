@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const SCANNED = ["src", "runner", "plugins", "presets"];
+const SCANNED = ["src", "runner", "plugins", "presets", "harness"];
 
 /**
  * Known exceptions, file → targets: edges from src/ to plugins/ or presets/ other than the
