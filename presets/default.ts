@@ -33,6 +33,7 @@ import hooks from "../plugins/hooks/index";
 import sandbox from "../plugins/sandbox/index";
 import structuredOutput from "../plugins/structured-output/index";
 import telemetry from "../plugins/telemetry/index";
+import fleet from "../plugins/fleet/index";
 import type { SettingsOptions } from "../plugins/settings/index";
 import type { ModelOptions } from "../plugins/model/index";
 import type { RetryOptions } from "../plugins/retry/index";
@@ -126,6 +127,8 @@ export default definePreset({
     agents(),
     skills(),
     memory(),
+    // Past one machine: the `ubiquity fleet` and `ubiquity worker` commands (bullmq loads only when they run).
+    fleet(),
     // Observability: OpenTelemetry spans (off unless `telemetry` is set; nothing loads until then).
     telemetry(),
     // The answer's shape: last, so its tool survives every tool.list filter (a subagent's included).
