@@ -10,7 +10,7 @@ import { checkout, diffOf } from "./checkout";
 import { finishedResult, inFlightCalls } from "./in-flight";
 import type { FleetJob, FleetOutcome, FleetProgress } from "./jobs";
 import type { FleetStore } from "./store";
-import { takeoverPlugin } from "./takeover";
+import { fleetRunPlugin } from "./takeover";
 
 /** What the resumed run is told (the stored conversation is all it has of the lost worker's work). */
 export const TAKEOVER_PROMPT =
@@ -29,6 +29,8 @@ export interface JobContext {
   workdir: string;
   worker: string;
   signal: AbortSignal;
+  /** Resolves to false once the job's lock is another worker's. */
+  lease?(): Promise<boolean>;
   progress(progress: FleetProgress): void;
   /** Each message of the run, as it is emitted (the worker's log). */
   onMessage?(message: Message): void;
@@ -70,7 +72,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     ...store.runOptions(),
     cwd,
     ...(resumed ? { resume: job.sessionId } : { sessionId: job.sessionId }),
-    plugins: [...(config.plugins ?? []), ...(entries.plugins ?? []), takeoverPlugin({ inFlight })],
+    plugins: [...(config.plugins ?? []), ...(entries.plugins ?? []), fleetRunPlugin({ inFlight, lease: context.lease })],
   } as Record<string, any>);
   let turns = 0;
   let result: ResultMessage | undefined;

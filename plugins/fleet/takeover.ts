@@ -8,7 +8,7 @@
  */
 import type { AssistantModelMessage, ToolResultPart } from "ai";
 import { z } from "zod";
-import { PROMPT_STAGE, definePlugin, runToolCall, type Kernel, type RunContext, type Tool } from "../../src/index";
+import { PROMPT_STAGE, REQUEST_STAGE, RunEnd, definePlugin, runToolCall, type Kernel, type RunContext, type Tool } from "../../src/index";
 import type { InFlightCall } from "./in-flight";
 
 /** What the model reads for an in-flight call that was not re-run. */
@@ -67,15 +67,38 @@ export function tapTakeover(kernel: Kernel, name: string, calls: readonly InFlig
   });
 }
 
-/** The takeover plugin's name. */
-export const TAKEOVER_NAME = "ubiquity:fleet-takeover";
+/** The name of the plugin a worker adds to each run. */
+export const RUN_PLUGIN_NAME = "ubiquity:fleet-run";
 
 const inFlightSchema = z.array(z.object({ toolUseId: z.string(), toolName: z.string(), input: z.unknown() }));
 
-/** What a worker adds to a resumed run: the in-flight calls of the lost worker, answered first. */
-export const takeoverPlugin = definePlugin(TAKEOVER_NAME, z.object({ inFlight: inFlightSchema.default([]) }), ({ inFlight }) => ({
-  name: TAKEOVER_NAME,
-  apply(kernel) {
-    tapTakeover(kernel, TAKEOVER_NAME, inFlight as InFlightCall[]);
-  },
-}));
+/** What a run loses its job with: the queue gave the job to another worker. */
+export function lostLeaseMessage(): string {
+  return "this worker lost the job's lock (it was frozen or cut off past the lock duration) and another worker has the run now; this run stops here";
+}
+
+/**
+ * What a worker adds to each run: the in-flight calls of a lost worker, answered first; and a
+ * lease check before every model request and tool call, so a worker that lost its job (frozen
+ * past its lock) stops before it sends or does anything more.
+ */
+export const fleetRunPlugin = definePlugin(
+  RUN_PLUGIN_NAME,
+  z.object({
+    inFlight: inFlightSchema.default([]),
+    /** Resolves to false once the job belongs to another worker. */
+    lease: z.custom<() => Promise<boolean>>((v) => typeof v === "function").optional(),
+  }),
+  ({ inFlight, lease }) => ({
+    name: RUN_PLUGIN_NAME,
+    apply(kernel) {
+      tapTakeover(kernel, RUN_PLUGIN_NAME, inFlight as InFlightCall[]);
+      if (!lease) return;
+      kernel.hooks.model.request.tapPromise({ name: RUN_PLUGIN_NAME, stage: REQUEST_STAGE.GUARD }, async (request) => {
+        if (!(await lease())) throw new RunEnd(lostLeaseMessage());
+        return request;
+      });
+      kernel.hooks.tool.beforeCall.tapPromise(RUN_PLUGIN_NAME, async (state) => (state.block || (await lease()) ? state : { ...state, block: lostLeaseMessage() }));
+    },
+  }),
+);

@@ -65,13 +65,29 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
   const lockDuration = options.lockDuration ?? 30_000;
   const lost = new Map<string, string>();
 
-  const processor = async (job: import("bullmq").Job, _token: string | undefined, signal?: AbortSignal): Promise<FleetOutcome> => {
+  const processor = async (job: import("bullmq").Job, token: string | undefined, signal?: AbortSignal): Promise<FleetOutcome> => {
     const data = jobSchema.parse(job.data) as FleetJob;
     const attempt = job.stalledCounter ?? 0;
     log(`${attempt > 0 ? "resume" : "start"} job ${job.id} session ${data.sessionId}${attempt > 0 ? ` (takeover ${attempt})` : ""}`);
     const abort = new AbortController();
     signal?.addEventListener("abort", () => abort.abort(signal.reason), { once: true });
-    const outcome = await runJob({
+    const id = job.id!;
+    // Asked before every model request and tool call: still this worker's job? (extendLock answers 0 when the token is not the lock's.)
+    const lease = async () => {
+      if (lost.has(id)) return false;
+      if (!token) return true;
+      try {
+        if ((await job.extendLock(token, lockDuration)) === 1) return true;
+      } catch (error) {
+        // The queue is unreachable: no evidence of a lost lock (BullMQ's own renewal will tell).
+        log(`cannot check the lock of job ${id}: ${describeError(error)}`);
+        return true;
+      }
+      lost.set(id, "its lock is another worker's");
+      abort.abort(new Error("lock lost"));
+      return false;
+    };
+    const run = () => runJob({
       job: data,
       jobId: job.id!,
       attempt,
@@ -80,10 +96,21 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       workdir: options.workdir ?? join(tmpdir(), "ubiquity-fleet"),
       worker: name,
       signal: abort.signal,
+      lease,
       progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
       onMessage: options.onMessage && ((m) => options.onMessage!(job.id!, m)),
     });
-    const why = lost.get(job.id!) ?? (abort.signal.aborted ? String(abort.signal.reason ?? "aborted") : undefined);
+    let outcome = await run();
+    // The store refused a write while the job is still ours: a lost worker wrote after this
+    // run read the session (it woke before its lock check). Read the session again and go on.
+    for (let tries = 1; outcome.subtype === "error_stale_writer" && tries <= 3 && (await lease()); tries++) {
+      log(`job ${id}: the store refused a write while this worker holds the lock (a lost worker wrote meanwhile); resuming again`);
+      outcome = await run();
+    }
+    const why =
+      lost.get(job.id!) ??
+      (outcome.subtype === "error_stale_writer" ? `the session store refused its write: ${outcome.result}` : undefined) ??
+      (abort.signal.aborted ? String(abort.signal.reason ?? "aborted") : undefined);
     if (why) {
       log(`lost job ${job.id}: ${why}`);
       throw new LostRunError(`job ${job.id} was lost by ${name}: ${why}`);

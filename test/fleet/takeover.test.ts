@@ -1,0 +1,132 @@
+/**
+ * The acceptance of the fleet: 3 worker processes, 10 runs of a scripted multi-step model.
+ * One worker is SIGKILLed mid-run, another SIGSTOPped mid-run (SIGCONT after its job was taken
+ * over). Every run completes once; no completed tool call runs again (the tools count their side
+ * effects in files, one line per call); the frozen worker's later writes are refused and it stops
+ * that run; the takeover times are printed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createFleet, type Fleet } from "../../plugins/fleet/index";
+import type { TranscriptRecord } from "../../plugins/sessions/index";
+import { redisBinary, startRedis, type TestRedis } from "../helpers/redis-server";
+import { startWorkerProcess, type WorkerProcess } from "./helpers";
+
+const missing = redisBinary() ? undefined : "redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)";
+if (missing) console.warn(`test/fleet/takeover skipped: ${missing}`);
+
+const LOCK_MS = 2000;
+const STALLED_MS = 500;
+
+const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean) : []);
+const countBy = <T>(items: T[]) => items.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<T, number>());
+
+describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose nothing", () => {
+  let redis: TestRedis;
+  let dir: string;
+  let store: string;
+  let fleet: Fleet;
+  const workers: WorkerProcess[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    dir = mkdtempSync(join(tmpdir(), "ubq-fleet-"));
+    store = join(dir, "sessions");
+    fleet = await createFleet({ connection: redis.url, store });
+    for (let i = 0; i < 3; i++) {
+      workers.push(
+        startWorkerProcess({
+          FLEET_QUEUE: redis.url,
+          FLEET_STORE: store,
+          FLEET_STEPS_FILE: join(dir, "steps"),
+          FLEET_PEEKS_FILE: join(dir, "peeks"),
+          FLEET_STEPS: "6",
+          FLEET_STEP_MS: "150",
+          FLEET_LOCK_MS: String(LOCK_MS),
+          FLEET_STALLED_MS: String(STALLED_MS),
+        }),
+      );
+    }
+    await Promise.all(workers.map((w) => w.waitFor(/ ready /, 60_000)));
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await fleet?.close();
+    await redis?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("10 runs complete once each, with one worker SIGKILLed and one SIGSTOPped mid-run", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await fleet.submit({ prompt: `do run-${i}`, cwd: dir }));
+    const [killed, frozen] = workers as [WorkerProcess, WorkerProcess, WorkerProcess];
+
+    // Each victim is stopped in the middle of a run: after its first side effect of that job.
+    const midRun = async (w: WorkerProcess) => {
+      const started = await w.waitFor(/ start job \d+/);
+      const job = / start job (\d+)/.exec(started)![1]!;
+      const deadline = Date.now() + 20_000;
+      while (!lines(join(dir, "peeks")).some((l) => l.endsWith(` ${w.pid}`) && l.includes(` run-${Number(job) - 1} `)) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return job;
+    };
+    const killedJob = await midRun(killed);
+    const killedAt = Date.now();
+    killed.child.kill("SIGKILL");
+    const frozenJob = await midRun(frozen);
+    const frozenAt = Date.now();
+    frozen.child.kill("SIGSTOP");
+
+    // Takeover: another worker resumes each victim's job.
+    const others = (victim: WorkerProcess) => workers.filter((w) => w !== victim && w !== killed);
+    const resumedBy = async (victim: WorkerProcess, job: string) => {
+      const line = await Promise.any(others(victim).map((w) => w.waitFor(new RegExp(` resume job ${job} `), 30_000)));
+      return Number(line.split(" ")[0]);
+    };
+    const killTakeover = (await resumedBy(killed, killedJob)) - killedAt;
+    const freezeTakeover = (await resumedBy(frozen, frozenJob)) - frozenAt;
+    frozen.child.kill("SIGCONT");
+    console.log(`fleet takeover: SIGKILL → resumed in ${killTakeover} ms, SIGSTOP → resumed in ${freezeTakeover} ms (lockDuration ${LOCK_MS} ms, stalledInterval ${STALLED_MS} ms)`);
+
+    const runs = await fleet.wait(ids, { timeoutMs: 60_000 });
+    // The frozen worker, woken, found its job gone and stopped that run.
+    await frozen.waitFor(new RegExp(` lost job ${frozenJob}: `), 15_000);
+
+    expect(runs.map((r) => r.state)).toEqual(ids.map(() => "completed"));
+    expect(runs.every((r) => r.outcome?.subtype === "success")).toBe(true);
+    expect(runs.find((r) => r.id === killedJob)!.takeovers).toBeGreaterThanOrEqual(1);
+    expect(runs.find((r) => r.id === frozenJob)!.takeovers).toBeGreaterThanOrEqual(1);
+
+    const steps = lines(join(dir, "steps")).map((l) => l.split(" ")[0]!);
+    const peeks = lines(join(dir, "peeks")).map((l) => l.split(" ")[0]!);
+    const stepCounts = countBy(steps);
+    const peekCounts = countBy(peeks);
+    for (const run of runs) {
+      const records: TranscriptRecord[] = [];
+      for await (const r of fleet.logs(run.id)) records.push(r);
+      const main = records.filter((r) => r.message.agentId === undefined);
+      // Exactly one result per session: the run completed once.
+      const stored = main.flatMap((r) => (r.message.type === "result" ? [r.message] : []));
+      expect(stored.map((m) => [m.subtype, m.result])).toEqual([["success", run.outcome!.result]]);
+      expect(run.outcome!.result).toMatch(/^finished run-\d+$/);
+      // One unbroken chain: every record's parent is the record before it.
+      main.forEach((r, i) => expect(r.parentUuid).toBe(i === 0 ? null : main[i - 1]!.uuid));
+      const results = main.flatMap((r) => (r.message.type === "tool_result" ? [r.message] : []));
+      // Every call answered exactly once in the store.
+      expect(Math.max(...countBy(results.map((m) => m.toolUseId)).values())).toBe(1);
+      for (const result of results) {
+        if (result.toolName === "Step") {
+          // A call that is not read-only ran at most once, whoever ran it, and never again after its result.
+          expect(stepCounts.get(result.toolUseId) ?? 0).toBeLessThanOrEqual(1);
+          if (!result.output.isError) expect(stepCounts.get(result.toolUseId)).toBe(1);
+        } else {
+          // A read-only call runs again only when it was in flight (its tool_use stored twice: once per try).
+          const tries = main.filter((r) => r.message.type === "tool_use" && r.message.toolUseId === result.toolUseId).length;
+          expect(peekCounts.get(result.toolUseId) ?? 0).toBeLessThanOrEqual(tries);
+        }
+      }
+    }
+  }, 120_000);
+});
