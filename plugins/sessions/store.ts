@@ -8,6 +8,8 @@ import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { readRegularFile, UbiquityError } from "../../src/index";
 import { writeFileAtomic, projectSlug, storageRoot } from "../_kits/storage/index";
+import type { ForkedSession, ListOptions, SessionAppender, SessionBackend } from "./backend";
+import { FileAppender } from "./file-appender";
 import { parseJsonl } from "./jsonl";
 import { isNote, isRecord, type TranscriptNote, type TranscriptRecord } from "./records";
 
@@ -109,13 +111,31 @@ export async function readTranscript(path: string): Promise<TranscriptRecord[] |
   return (await readTranscriptFile(path))?.records;
 }
 
-/** Session transcripts under one root folder. */
-export class SessionStore {
+/** Session transcripts under one root folder: the default `SessionBackend`. */
+export class SessionStore implements SessionBackend {
   /** The sessions root. */
   readonly dir: string;
+  readonly kind = "jsonl";
+  /** Two writers of one file are kept apart by a lock (lock.ts); the second forks. */
+  readonly refusesStaleWriters = false;
 
   constructor(options: SessionStoreOptions = {}) {
     this.dir = storageRoot(options.dir, process.cwd(), "sessions");
+  }
+
+  /** The sessions root. */
+  get location(): string {
+    return this.dir;
+  }
+
+  /** True when a transcript of this id is stored under `cwd`'s folder. */
+  async exists(sessionId: string, cwd: string): Promise<boolean> {
+    return (await stat(this.pathFor(sessionId, cwd)).catch(() => undefined)) !== undefined;
+  }
+
+  /** The writer's handle on a transcript file (`path`, else where a session of `cwd` goes). */
+  appender(sessionId: string, cwd: string, path?: string): SessionAppender {
+    return new FileAppender(sessionId, path ?? this.pathFor(sessionId, cwd));
   }
 
   /** Where a new session of `cwd` is written. */
@@ -125,7 +145,7 @@ export class SessionStore {
   }
 
   /** Sessions, newest first: those of `cwd` only when given, at most `limit`. */
-  async list(options: { cwd?: string; limit?: number } = {}): Promise<SessionInfo[]> {
+  async list(options: ListOptions = {}): Promise<SessionInfo[]> {
     const folders = options.cwd !== undefined ? [projectSlug(options.cwd)] : await this.#folders();
     const files: { path: string; sessionId: string; mtimeMs: number }[] = [];
     for (const folder of folders) {
@@ -172,9 +192,9 @@ export class SessionStore {
   }
 
   /** `fork()`, also returning the copied records (what the sessions plugin replays). */
-  async forkRecords(sessionId: string, options: ForkOptions = {}): Promise<{ sessionId: string; records: TranscriptRecord[]; path: string }> {
+  async forkRecords(sessionId: string, options: ForkOptions = {}): Promise<ForkedSession> {
     const source = await this.get(sessionId, options.cwd);
-    if (!source) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${this.dir}: check the id (ubiquity sessions list)`);
+    if (!source) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${this.location}: check the id (ubiquity sessions list)`);
     let records = source.records;
     if (options.upToUuid !== undefined) {
       const at = records.findIndex((r) => r.uuid === options.upToUuid);
