@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFleet, type Fleet } from "../../plugins/fleet/index";
-import { redisBinary, startRedis, type TestRedis } from "../helpers/redis-server";
+import { redisMissing, startRedis, type TestRedis } from "../helpers/redis-server";
 import { startWorkerProcess, type WorkerProcess } from "./helpers";
 
-const missing = redisBinary() ? undefined : "redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)";
+const missing = redisMissing;
 if (missing) console.warn(`test/fleet skipped: ${missing}`);
 
 describe.skipIf(missing)("fleet: submit, status, logs", () => {

@@ -11,10 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFleet, type Fleet } from "../../plugins/fleet/index";
 import type { TranscriptRecord } from "../../plugins/sessions/index";
-import { redisBinary, startRedis, type TestRedis } from "../helpers/redis-server";
+import { redisMissing, startRedis, type TestRedis } from "../helpers/redis-server";
 import { startWorkerProcess, type WorkerProcess } from "./helpers";
 
-const missing = redisBinary() ? undefined : "redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)";
+const missing = redisMissing;
 if (missing) console.warn(`test/fleet/takeover skipped: ${missing}`);
 
 const LOCK_MS = 2000;

@@ -1,7 +1,7 @@
 /**
  * A throw-away redis-server for tests: 127.0.0.1, a free port, a temp folder, no persistence
- * (`--save '' --appendonly no`), killed afterwards. `redisAvailable()` says whether the binary is
- * installed (tests skip with a clear message only when it is not: .ci/run installs it).
+ * (`--save '' --appendonly no`), killed afterwards. Tests skip with `redisMissing` as the reason
+ * only when the binary is absent (.ci/run installs it and sets UBIQUITY_REQUIRE_REDIS=1).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +14,11 @@ export function redisBinary(): string | undefined {
   const found = spawnSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" });
   return found.status === 0 ? found.stdout.trim() || undefined : undefined;
 }
+
+/** Why the Redis tests cannot run here (undefined when they can); with UBIQUITY_REQUIRE_REDIS=1 (.ci/run) a missing server fails instead. */
+export const redisMissing: string | undefined = redisBinary() ? undefined : "redis-server is not installed: apt-get install -y redis-server (.ci/run installs it)";
+
+if (redisMissing && process.env.UBIQUITY_REQUIRE_REDIS === "1") throw new Error(`UBIQUITY_REQUIRE_REDIS=1 but ${redisMissing}`);
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
