@@ -24,7 +24,8 @@ export function isPostgresUrl(url: string): boolean {
 /** The BullMQ connection options and backend factory for a queue URL. */
 export async function queueConnection(url: string): Promise<{ bullmq: BullMQ; connection: any; backend?: any }> {
   const bullmq = await loadBullmq();
-  if (isPostgresUrl(url)) return { bullmq, connection: url, backend: bullmq.createPostgresBackend };
+  // BullMQ keeps its tables in their own schema (`bullmq`), created on first connect.
+  if (isPostgresUrl(url)) return { bullmq, connection: { connectionString: url, migrate: true }, backend: bullmq.createPostgresBackend };
   if (!/^rediss?:\/\//i.test(url)) throw new UbiquityError(`the fleet's queue URL must start with redis://, rediss:// or postgres:// (got ${JSON.stringify(url)})`);
   const u = new URL(url);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined;

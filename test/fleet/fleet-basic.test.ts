@@ -3,39 +3,47 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFleet, type Fleet } from "../../plugins/fleet/index";
-import { redisMissing, startRedis, type TestRedis } from "../helpers/redis-server";
+import { redisMissing, startRedis } from "../helpers/redis-server";
+import { postgresMissing, startPostgres } from "../helpers/postgres";
 import { startWorkerProcess, type WorkerProcess } from "./helpers";
 
-const missing = redisMissing;
-if (missing) console.warn(`test/fleet skipped: ${missing}`);
 
-describe.skipIf(missing)("fleet: submit, status, logs", () => {
-  let redis: TestRedis;
+/** The queue on one engine: a throw-away Redis, or BullMQ's Postgres backend on a throw-away PostgreSQL. */
+const engines = [
+  { name: "BullMQ on Redis", missing: redisMissing, start: async () => { const r = await startRedis(); return { url: r.url, stop: r.stop }; } },
+  { name: "BullMQ on its Postgres backend", missing: postgresMissing, start: async () => { const p = await startPostgres(); return { url: p.connectionString, stop: p.stop }; } },
+];
+if (redisMissing) console.warn(`test/fleet skipped on Redis: ${redisMissing}`);
+if (postgresMissing) console.warn(`test/fleet skipped on Postgres: ${postgresMissing}`);
+
+describe.each(engines)("fleet: submit, status, logs ($name)", ({ missing, start }) => {
+  let queue: { url: string; stop(): Promise<void> };
   let dir: string;
   let fleet: Fleet;
   let worker: WorkerProcess;
   beforeAll(async () => {
-    redis = await startRedis();
+    if (missing) return;
+    queue = await start();
     dir = mkdtempSync(join(tmpdir(), "ubq-fleet-"));
-    fleet = await createFleet({ connection: redis.url, store: join(dir, "sessions") });
+    fleet = await createFleet({ connection: queue.url, store: join(dir, "sessions") });
     worker = startWorkerProcess({
-      FLEET_QUEUE: redis.url,
+      FLEET_QUEUE: queue.url,
       FLEET_STORE: join(dir, "sessions"),
       FLEET_STEPS_FILE: join(dir, "steps"),
       FLEET_PEEKS_FILE: join(dir, "peeks"),
       FLEET_STEPS: "3",
       FLEET_STEP_MS: "10",
     });
-    await worker.waitFor(/ready/);
-  }, 60_000);
+    await worker.waitFor(/ ready /, 60_000);
+  }, 90_000);
   afterAll(async () => {
     await worker?.stop();
     await fleet?.close();
-    await redis?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await queue?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("runs queued jobs to their result; status has turns, logs has the session's messages", async () => {
+  it.skipIf(missing)("runs queued jobs to their result; status has turns, logs has the session's messages", async () => {
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push(await fleet.submit({ prompt: `do run-${i}`, cwd: dir }));
     const runs = await fleet.wait(ids, { timeoutMs: 30_000 });
