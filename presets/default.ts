@@ -24,6 +24,7 @@ import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
 import todos from "../plugins/todos/index";
 import sessions from "../plugins/sessions/index";
+import sessionsPostgres from "../plugins/sessions-postgres/index";
 import checkpoints from "../plugins/checkpoints/index";
 import mcp from "../plugins/mcp/index";
 import agents from "../plugins/agents/index";
@@ -49,6 +50,7 @@ import type { SandboxOptions } from "../plugins/sandbox/index";
 import type { HooksOptions } from "../plugins/hooks/index";
 import type { TodosOptions } from "../plugins/todos/index";
 import type { SessionsOptions } from "../plugins/sessions/index";
+import type { SessionsPostgresOptions } from "../plugins/sessions-postgres/index";
 import type { CheckpointsOptions } from "../plugins/checkpoints/index";
 import type { McpOptions } from "../plugins/mcp/index";
 import type { AgentsOptions } from "../plugins/agents/index";
@@ -77,6 +79,7 @@ export type DefaultOptions = KernelOptions &
   HooksOptions &
   TodosOptions &
   SessionsOptions &
+  SessionsPostgresOptions &
   CheckpointsOptions &
   McpOptions &
   AgentsOptions &
@@ -121,6 +124,8 @@ export default definePreset({
     // Persistence.
     todos(),
     sessions(),
+    // Off unless `sessionStore.postgres` is set (pg loads only then): sessions and todos in PostgreSQL.
+    sessionsPostgres(),
     checkpoints(),
     // Extensions: MCP servers, subagents, skills, memory files.
     mcp(),

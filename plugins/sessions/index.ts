@@ -21,7 +21,7 @@ import type { SessionsResolvedOptions } from "./options";
 import "./events";
 import "./result-fields";
 
-export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId } from "./store";
+export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId, forkCopy, summarize } from "./store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRead } from "./store";
 export { StaleWriterError, isStaleWriterError } from "./backend";
 export type { SessionBackend, SessionAppender, TranscriptEntry, ForkedSession, ListOptions } from "./backend";

@@ -68,7 +68,8 @@ export function isSessionId(id: string): boolean {
   return SESSION_ID.test(id);
 }
 
-function summarize(records: readonly TranscriptRecord[]): string {
+/** What `list()` shows of a session: its first prompt, whitespace collapsed, cut to 100 characters. */
+export function summarize(records: readonly TranscriptRecord[]): string {
   const first = records.find((r) => r.message.type === "user" && r.message.agentId === undefined);
   const text = first?.message.type === "user" ? first.message.text.replace(/\s+/g, " ").trim() : "";
   return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 1)}…` : text;
@@ -109,6 +110,38 @@ export async function readTranscriptFile(path: string): Promise<TranscriptRead |
 /** Read a transcript's records; a torn or corrupt line is skipped. Undefined when the file is gone. */
 export async function readTranscript(path: string): Promise<TranscriptRecord[] | undefined> {
   return (await readTranscriptFile(path))?.records;
+}
+
+/**
+ * The records a fork of `source` starts with (up to `upToUuid`, inclusive): every uuid and parent
+ * link remapped, the session id replaced. Every store forks through this.
+ */
+export function forkCopy(source: StoredSession, options: ForkOptions = {}): { sessionId: string; records: TranscriptRecord[]; cwd: string } {
+  let records = source.records;
+  if (options.upToUuid !== undefined) {
+    const at = records.findIndex((r) => r.uuid === options.upToUuid);
+    if (at < 0) {
+      throw new SessionNotFoundError(
+        `Session ${source.sessionId} has no record with uuid "${options.upToUuid}": pick one from ubiquity sessions show ${source.sessionId} --json`,
+      );
+    }
+    records = records.slice(0, at + 1);
+  }
+  const newId = options.sessionId ?? randomUUID();
+  const cwd = options.cwd ?? source.cwd;
+  const uuids = new Map(records.map((r) => [r.uuid, randomUUID()] as const));
+  const copied = records.map((r): TranscriptRecord => {
+    const uuid = uuids.get(r.uuid)!;
+    return {
+      ...r,
+      uuid,
+      parentUuid: r.parentUuid === null ? null : (uuids.get(r.parentUuid) ?? null),
+      sessionId: newId,
+      cwd: options.cwd !== undefined ? cwd : r.cwd,
+      message: { ...r.message, uuid, sessionId: newId },
+    };
+  });
+  return { sessionId: newId, records: copied, cwd };
 }
 
 /** Session transcripts under one root folder: the default `SessionBackend`. */
@@ -195,30 +228,7 @@ export class SessionStore implements SessionBackend {
   async forkRecords(sessionId: string, options: ForkOptions = {}): Promise<ForkedSession> {
     const source = await this.get(sessionId, options.cwd);
     if (!source) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${this.location}: check the id (ubiquity sessions list)`);
-    let records = source.records;
-    if (options.upToUuid !== undefined) {
-      const at = records.findIndex((r) => r.uuid === options.upToUuid);
-      if (at < 0) {
-        throw new SessionNotFoundError(
-          `Session ${sessionId} has no record with uuid "${options.upToUuid}": pick one from ubiquity sessions show ${sessionId} --json`,
-        );
-      }
-      records = records.slice(0, at + 1);
-    }
-    const newId = options.sessionId ?? randomUUID();
-    const cwd = options.cwd ?? source.cwd;
-    const uuids = new Map(records.map((r) => [r.uuid, randomUUID()] as const));
-    const copied = records.map((r): TranscriptRecord => {
-      const uuid = uuids.get(r.uuid)!;
-      return {
-        ...r,
-        uuid,
-        parentUuid: r.parentUuid === null ? null : (uuids.get(r.parentUuid) ?? null),
-        sessionId: newId,
-        cwd: options.cwd !== undefined ? cwd : r.cwd,
-        message: { ...r.message, uuid, sessionId: newId },
-      };
-    });
+    const { sessionId: newId, records: copied, cwd } = forkCopy(source, options);
     const path = this.pathFor(newId, cwd);
     // Whole file through a temp + rename: a crash leaves no half fork behind.
     await writeFileAtomic(path, copied.map((r) => `${JSON.stringify(r)}\n`).join(""));
