@@ -14,10 +14,13 @@ export interface InFlightCall {
 
 const main = (records: readonly TranscriptRecord[]) => records.filter((r) => r.message.agentId === undefined);
 
+/** Result subtypes of a run that stopped because another worker has its job: not the run's end. */
+const LOST = new Set(["error_lost_lease", "error_stale_writer"]);
+
 /** The main conversation's `result`, when the run got that far (then there is nothing to resume). */
 export function finishedResult(records: readonly TranscriptRecord[]): ResultMessage | undefined {
   const last = main(records).at(-1)?.message;
-  return last?.type === "result" ? (last as ResultMessage) : undefined;
+  return last?.type === "result" && !LOST.has(last.subtype) ? (last as ResultMessage) : undefined;
 }
 
 /** The calls of the last assistant message that have no stored result. */

@@ -7,7 +7,9 @@
 import { join } from "node:path";
 import { createKernel, createRun, driveRun, describeError, resolveEntries, type Message, type ResultMessage } from "../../src/index";
 import { checkout, diffOf } from "./checkout";
-import { finishedResult, inFlightCalls } from "./in-flight";
+import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
+import { takeoverRecord } from "./takeover-record";
+import { isStaleWriterError } from "../sessions/index";
 import type { FleetJob, FleetOutcome, FleetProgress } from "./jobs";
 import type { FleetStore } from "./store";
 import { fleetRunPlugin } from "./takeover";
@@ -32,6 +34,8 @@ export interface JobContext {
   /** Resolves to false once the job's lock is another worker's. */
   lease?(): Promise<boolean>;
   progress(progress: FleetProgress): void;
+  /** One line of the worker's log. */
+  log?(line: string): void;
   /** Each message of the run, as it is emitted (the worker's log). */
   onMessage?(message: Message): void;
 }
@@ -50,17 +54,38 @@ function outcomeOf(result: ResultMessage, context: JobContext, extra: Partial<Fl
   };
 }
 
+/**
+ * Read the job's session; when it has records (another worker had the run), append the takeover
+ * record onto its last one, so the lost worker's later appends are refused. A lost worker that
+ * wrote between the read and the append makes the append fail: read again.
+ */
+async function takeOver(context: JobContext): Promise<{ resumed: boolean; inFlight: InFlightCall[]; done?: ResultMessage }> {
+  for (let tries = 1; ; tries++) {
+    const found = await context.store.read(context.job.sessionId);
+    const records = found?.records ?? [];
+    const tip = records.at(-1);
+    if (!found || !tip) return { resumed: false, inFlight: [] };
+    const done = finishedResult(records);
+    if (done) return { resumed: true, inFlight: [], done };
+    const inFlight = inFlightCalls(records);
+    try {
+      await context.store.append(takeoverRecord(tip, { worker: context.worker, attempt: context.attempt, inFlight: inFlight.length }), found.path, tip.uuid);
+      context.log?.(`took over job ${context.jobId}: session ${context.job.sessionId} resumes after ${records.length} stored records, ${inFlight.length} call${inFlight.length === 1 ? "" : "s"} in flight`);
+      return { resumed: true, inFlight };
+    } catch (error) {
+      if (!isStaleWriterError(error) || tries >= 5) throw error;
+    }
+  }
+}
+
 /** Run (or resume) one job to its result. */
 export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { job, config, store } = context;
-  const records = await store.records(job.sessionId);
   const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd));
+  const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.
-  const done = finishedResult(records);
-  if (done) return outcomeOf(done, context, { diff: await diffOf(cwd) });
-
-  const resumed = records.length > 0;
-  const inFlight = resumed ? inFlightCalls(records) : [];
+  if (taken.done) return outcomeOf(taken.done, context, { diff: await diffOf(cwd) });
+  const { resumed, inFlight } = taken;
   const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as Record<string, any>;
   // A job names presets and plugins as module specifiers (only JSON travels): the worker resolves them.
   const entries = await resolveEntries({ presets: job.preset ? [job.preset] : jobPresets, plugins: jobPlugins ?? [] }, config.cwd ?? process.cwd());

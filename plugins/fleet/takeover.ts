@@ -10,6 +10,7 @@ import type { AssistantModelMessage, ToolResultPart } from "ai";
 import { z } from "zod";
 import { PROMPT_STAGE, REQUEST_STAGE, RunEnd, definePlugin, runToolCall, type Kernel, type RunContext, type Tool } from "../../src/index";
 import type { InFlightCall } from "./in-flight";
+import "./result-subtypes";
 
 /** What the model reads for an in-flight call that was not re-run. */
 export function interruptedMessage(call: InFlightCall): string {
@@ -95,7 +96,7 @@ export const fleetRunPlugin = definePlugin(
       tapTakeover(kernel, RUN_PLUGIN_NAME, inFlight as InFlightCall[]);
       if (!lease) return;
       kernel.hooks.model.request.tapPromise({ name: RUN_PLUGIN_NAME, stage: REQUEST_STAGE.GUARD }, async (request) => {
-        if (!(await lease())) throw new RunEnd(lostLeaseMessage());
+        if (!(await lease())) throw new RunEnd(lostLeaseMessage(), "error_lost_lease");
         return request;
       });
       kernel.hooks.tool.beforeCall.tapPromise(RUN_PLUGIN_NAME, async (state) => (state.block || (await lease()) ? state : { ...state, block: lostLeaseMessage() }));

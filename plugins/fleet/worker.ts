@@ -97,6 +97,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       worker: name,
       signal: abort.signal,
       lease,
+      log,
       progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
       onMessage: options.onMessage && ((m) => options.onMessage!(job.id!, m)),
     });
@@ -112,7 +113,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       (outcome.subtype === "error_stale_writer" ? `the session store refused its write: ${outcome.result}` : undefined) ??
       (abort.signal.aborted ? String(abort.signal.reason ?? "aborted") : undefined);
     if (why) {
-      log(`lost job ${job.id}: ${why}`);
+      log(`lost job ${job.id}: ${why} (the run ended ${outcome.subtype}: ${outcome.result})`);
       throw new LostRunError(`job ${job.id} was lost by ${name}: ${why}`);
     }
     log(`done job ${job.id}: ${outcome.subtype} after ${outcome.turns} turns`);

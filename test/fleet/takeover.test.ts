@@ -3,7 +3,8 @@
  * One worker is SIGKILLed mid-run, another SIGSTOPped mid-run (SIGCONT after its job was taken
  * over). Every run completes once; no completed tool call runs again (the tools count their side
  * effects in files, one line per call); the frozen worker's later writes are refused and it stops
- * that run; the takeover times are printed.
+ * that run; the takeover times are printed. Queue: BullMQ on a throw-away Redis; session store: a
+ * throw-away PostgreSQL (ubiquity:sessions-postgres).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,9 +13,10 @@ import { join } from "node:path";
 import { createFleet, type Fleet } from "../../plugins/fleet/index";
 import type { TranscriptRecord } from "../../plugins/sessions/index";
 import { redisMissing, startRedis, type TestRedis } from "../helpers/redis-server";
+import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres";
 import { startWorkerProcess, type WorkerProcess } from "./helpers";
 
-const missing = redisMissing;
+const missing = redisMissing ?? postgresMissing;
 if (missing) console.warn(`test/fleet/takeover skipped: ${missing}`);
 
 const LOCK_MS = 2000;
@@ -25,6 +27,7 @@ const countBy = <T>(items: T[]) => items.reduce((m, k) => m.set(k, (m.get(k) ?? 
 
 describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose nothing", () => {
   let redis: TestRedis;
+  let postgres: TestPostgres;
   let dir: string;
   let store: string;
   let fleet: Fleet;
@@ -32,7 +35,8 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
   beforeAll(async () => {
     redis = await startRedis();
     dir = mkdtempSync(join(tmpdir(), "ubq-fleet-"));
-    store = join(dir, "sessions");
+    postgres = await startPostgres();
+    store = await postgres.database();
     fleet = await createFleet({ connection: redis.url, store });
     for (let i = 0; i < 3; i++) {
       workers.push(
@@ -45,6 +49,7 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
           FLEET_STEP_MS: "150",
           FLEET_LOCK_MS: String(LOCK_MS),
           FLEET_STALLED_MS: String(STALLED_MS),
+          FLEET_LOG_MESSAGES: "1",
         }),
       );
     }
@@ -54,6 +59,7 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     await Promise.all(workers.map((w) => w.stop()));
     await fleet?.close();
     await redis?.stop();
+    await postgres?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -82,20 +88,31 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     // Takeover: another worker resumes each victim's job.
     const others = (victim: WorkerProcess) => workers.filter((w) => w !== victim && w !== killed);
     const resumedBy = async (victim: WorkerProcess, job: string) => {
-      const line = await Promise.any(others(victim).map((w) => w.waitFor(new RegExp(` resume job ${job} `), 30_000)));
+      // The takeover is recorded: from here on the store refuses the victim's appends.
+      const line = await Promise.any(others(victim).map((w) => w.waitFor(new RegExp(` took over job ${job}: `), 30_000)));
       return Number(line.split(" ")[0]);
     };
     const killTakeover = (await resumedBy(killed, killedJob)) - killedAt;
     const freezeTakeover = (await resumedBy(frozen, frozenJob)) - frozenAt;
+    const contAt = Date.now();
     frozen.child.kill("SIGCONT");
     console.log(`fleet takeover: SIGKILL → resumed in ${killTakeover} ms, SIGSTOP → resumed in ${freezeTakeover} ms (lockDuration ${LOCK_MS} ms, stalledInterval ${STALLED_MS} ms)`);
 
     const runs = await fleet.wait(ids, { timeoutMs: 60_000 });
     // The frozen worker, woken, found its job gone and stopped that run.
     await frozen.waitFor(new RegExp(` lost job ${frozenJob}: `), 15_000);
+    // What the frozen worker emitted for that job after it woke: none of it reached the store.
+    const emitted = frozen.lines.flatMap((l) => {
+      const m = new RegExp(`^(\\d+) \\d+ msg ${frozenJob} (\\w+) (\\S+)$`).exec(l);
+      return m ? [{ at: Number(m[1]), type: m[2]!, uuid: m[3]! }] : [];
+    });
+    const late = emitted.filter((e) => e.at >= contAt);
+    const early = emitted.filter((e) => e.at < frozenAt);
 
     expect(runs.map((r) => r.state)).toEqual(ids.map(() => "completed"));
-    expect(runs.every((r) => r.outcome?.subtype === "success")).toBe(true);
+    const failed = runs.filter((r) => r.outcome?.subtype !== "success");
+    if (failed.length) console.log(JSON.stringify(failed, null, 1), "\n", workers.map((w) => w.lines.join("\n")).join("\n--\n"));
+    expect(failed.map((r) => [r.id, r.outcome?.subtype, r.outcome?.result])).toEqual([]);
     expect(runs.find((r) => r.id === killedJob)!.takeovers).toBeGreaterThanOrEqual(1);
     expect(runs.find((r) => r.id === frozenJob)!.takeovers).toBeGreaterThanOrEqual(1);
 
@@ -103,6 +120,19 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     const peeks = lines(join(dir, "peeks")).map((l) => l.split(" ")[0]!);
     const stepCounts = countBy(steps);
     const peekCounts = countBy(peeks);
+    const storedUuids = async (id: string) => {
+      const records: TranscriptRecord[] = [];
+      for await (const r of fleet.logs(id)) records.push(r);
+      return new Set(records.map((r) => r.uuid));
+    };
+    const frozenStored = await storedUuids(frozenJob);
+    expect(late.map((e) => e.type)).toContain("result");
+    expect(late.filter((e) => frozenStored.has(e.uuid))).toEqual([]);
+    // ...while what it wrote before it froze is there (persisted as it happened).
+    expect(early.length).toBeGreaterThan(0);
+    expect(early.filter((e) => e.type !== "system" && !frozenStored.has(e.uuid))).toEqual([]); // system/init is never stored
+    console.log(`frozen worker: ${early.length} messages stored before SIGSTOP, ${late.length} emitted after SIGCONT (${late.map((e) => e.type).join(", ")}), none of them stored`);
+
     for (const run of runs) {
       const records: TranscriptRecord[] = [];
       for await (const r of fleet.logs(run.id)) records.push(r);

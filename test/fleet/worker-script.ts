@@ -55,6 +55,8 @@ const worker = await startWorker({
     ...JSON.parse(env("FLEET_CONFIG", "{}")),
   },
   log: (line) => console.log(`${Date.now()} ${process.pid} ${line}`),
+  // Every message the runs emit, so a test can tell which of them reached the store.
+  ...(process.env.FLEET_LOG_MESSAGES ? { onMessage: (jobId: string, m: { type: string; uuid: string }) => console.log(`${Date.now()} ${process.pid} msg ${jobId} ${m.type} ${m.uuid}`) } : {}),
 });
 console.log(`${Date.now()} ${process.pid} ready ${worker.name}`);
 const stop = async () => {
