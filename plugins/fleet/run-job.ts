@@ -59,7 +59,7 @@ function outcomeOf(result: ResultMessage, context: JobContext, extra: Partial<Fl
  * record onto its last one, so the lost worker's later appends are refused. A lost worker that
  * wrote between the read and the append makes the append fail: read again.
  */
-async function takeOver(context: JobContext): Promise<{ resumed: boolean; inFlight: InFlightCall[]; done?: ResultMessage }> {
+export async function takeOver(context: JobContext): Promise<{ resumed: boolean; inFlight: InFlightCall[]; done?: ResultMessage }> {
   for (let tries = 1; ; tries++) {
     const found = await context.store.read(context.job.sessionId);
     const records = found?.records ?? [];

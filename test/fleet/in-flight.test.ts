@@ -11,9 +11,9 @@ import { z } from "zod";
 import { defineTool } from "../../src/index";
 import { scriptedModel } from "../../src/testing/index";
 import defaultPreset from "../../presets/default";
-import { SessionStore } from "../../plugins/sessions/index";
+import { SessionStore, isStaleWriterError } from "../../plugins/sessions/index";
 import { interruptedMessage, inFlightCalls } from "../../plugins/fleet/index";
-import { runJob } from "../../plugins/fleet/run-job";
+import { runJob, takeOver } from "../../plugins/fleet/run-job";
 import { jsonlStore } from "../../plugins/fleet/store";
 import { tempDirs } from "../helpers/temp-dirs";
 
@@ -88,5 +88,37 @@ describe("fleet: resuming a session whose worker stopped mid-call", () => {
     const again = scriptedModel([]);
     const outcome = await runJob({ ...context, attempt: 1, config: { ...config, model: again } });
     expect([outcome.subtype, outcome.result, again.requests.length]).toEqual(["success", "only answer", 0]);
+  });
+
+  it("a takeover makes the store refuse the lost worker's next append at once (before the new run writes anything)", async () => {
+    const dir = temp();
+    const sessions = join(dir, "sessions");
+    const config = { presets: [defaultPreset], model: scriptedModel([{ toolCalls: [{ id: "c1", toolName: "Peek", input: { n: 1 } }] }, "x"]), tools: tools(dir), marketPricing: false };
+    const store = jsonlStore(sessions);
+    const context = { job: { prompt: "go", cwd: dir, sessionId: "s-3" }, jobId: "3", attempt: 0, config, store, workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {} };
+    await runJob(context);
+    // Make the stored session end mid-run (drop the result), as a lost worker leaves it.
+    const { path, records } = (await new SessionStore({ dir: sessions }).get("s-3"))!;
+    writeFileSync(path, readFileSync(path, "utf8").trim().split("\n").slice(0, -1).join("\n") + "\n");
+    const tip = records.at(-2)!;
+    expect((await takeOver({ ...context, attempt: 1, worker: "w2" })).resumed).toBe(true);
+    // The lost worker still expects `tip` to be last: refused.
+    const late = { ...tip, uuid: "late-1", parentUuid: tip.uuid };
+    const refused = await store.append(late, path, tip.uuid).then(() => undefined, (error: unknown) => error);
+    expect(isStaleWriterError(refused)).toBe(true);
+    expect((await store.records("s-3")).map((r) => r.uuid)).not.toContain("late-1");
+  });
+
+  it("a run whose lease is gone stops before its next tool call runs (result error_lost_lease)", async () => {
+    const dir = temp();
+    const model = scriptedModel([{ toolCalls: [{ id: "c1", toolName: "Step", input: { n: 1 } }] }, { toolCalls: [{ id: "c2", toolName: "Step", input: { n: 2 } }] }, "x"]);
+    const config = { presets: [defaultPreset], model, tools: tools(dir), permissionMode: "bypassPermissions", marketPricing: false };
+    let checks = 0;
+    // The lock holds for the first request and the first call, then is another worker's.
+    const lease = async () => ++checks <= 2;
+    const context = { job: { prompt: "go", cwd: dir, sessionId: "s-4" }, jobId: "4", attempt: 0, config, store: jsonlStore(join(dir, "sessions")), workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {}, lease };
+    const outcome = await runJob(context);
+    expect(outcome.subtype).toBe("error_lost_lease");
+    expect(lines(join(dir, "steps")).map((l) => l.split(" ")[0])).toEqual(["c1"]);
   });
 });
