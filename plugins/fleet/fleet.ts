@@ -64,7 +64,10 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
   const queue = new bullmq.Queue(options.queueName ?? DEFAULT_QUEUE, { connection }, backend);
   const store = typeof options.store === "string" ? await openStore(options.store) : options.store;
 
-  async function describe(job: import("bullmq").Job): Promise<FleetRunStatus> {
+  async function describe(listed: import("bullmq").Job): Promise<FleetRunStatus> {
+    // The state first, then the job as of that state: a job read before it finished has no outcome yet.
+    const state = await listed.getState();
+    const job = (state === "completed" || state === "failed" ? await queue.getJob(listed.id!) : undefined) ?? listed;
     const data = job.data as FleetJob;
     const outcome = job.returnvalue as FleetOutcome | null | undefined;
     const progress = (typeof job.progress === "object" ? job.progress : {}) as Partial<FleetProgress>;
@@ -72,7 +75,7 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
       id: job.id!,
       label: data.label ?? data.repository ?? data.cwd ?? "",
       sessionId: data.sessionId,
-      state: await job.getState(),
+      state,
       turns: outcome?.turns ?? progress.turns ?? 0,
       costUsd: outcome?.costUsd ?? progress.costUsd ?? null,
       worker: outcome?.worker ?? progress.worker,
