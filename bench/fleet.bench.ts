@@ -2,7 +2,8 @@
  * Fleet throughput (issue 25): 100 short runs (a scripted model, 2 tool calls of 20 ms each, 3
  * model calls) through BullMQ on a throw-away Redis, with the session store persisting every
  * message, on 1 worker process and on 3 (concurrency 1 each; the worker script of
- * test/fleet). The clock runs from the first submit to the last completion; workers are started
+ * test/fleet), and 1 process with concurrency 3; with an instant model and with 100 ms per model
+ * call. The clock runs from the first submit to the last completion; workers are started
  * and ready before it starts. `npm run bench fleet`. Needs redis-server (and PostgreSQL for the
  * Postgres store).
  */
@@ -16,7 +17,7 @@ import { benchStore } from "./fleet/store";
 
 const RUNS = 100;
 
-async function round(workers: number, concurrency: number): Promise<{ seconds: number; perRun: number }> {
+async function round(workers: number, concurrency: number, modelMs: number): Promise<{ seconds: number; perRun: number }> {
   const redis = await startRedis();
   const dir = mkdtempSync(join(tmpdir(), "ubq-fleet-bench-"));
   const store = await benchStore(dir);
@@ -29,6 +30,7 @@ async function round(workers: number, concurrency: number): Promise<{ seconds: n
       FLEET_STEPS: "2",
       FLEET_STEP_MS: "20",
       FLEET_CONCURRENCY: String(concurrency),
+      FLEET_MODEL_MS: String(modelMs),
     }),
   );
   try {
@@ -58,8 +60,13 @@ export default async function fleetBench(): Promise<void> {
   const store = await benchStore(tmpdir());
   console.log(`${RUNS} runs (2 tool calls of 20 ms, 3 model calls each), session store: ${store.kind}`);
   await store.stop();
-  for (const [workers, concurrency] of [[1, 1], [3, 1], [1, 3]] as const) {
-    const { seconds, perRun } = await round(workers, concurrency);
-    console.log(`${workers} worker${workers === 1 ? "" : "s"} × concurrency ${concurrency}: ${seconds.toFixed(1)} s, ${(RUNS / seconds).toFixed(1)} runs/s (${perRun.toFixed(0)} ms per run)`);
+  // An instant model shows the fleet's own cost per run; 100 ms per model call is closer to a provider.
+  for (const modelMs of [0, 100]) {
+    for (const [workers, concurrency] of [[1, 1], [3, 1], [1, 3]] as const) {
+      const { seconds, perRun } = await round(workers, concurrency, modelMs);
+      console.log(
+        `model ${modelMs} ms/call, ${workers} worker${workers === 1 ? "" : "s"} × concurrency ${concurrency}: ${seconds.toFixed(1)} s, ${(RUNS / seconds).toFixed(1)} runs/s (${perRun.toFixed(0)} ms per run)`,
+      );
+    }
   }
 }

@@ -38,13 +38,14 @@ export async function checkout(repository: string, ref: string | undefined, dir:
   return dir;
 }
 
-/** What the run changed in a git working tree (new files included), or undefined outside one. */
+/** What the run changed in a git working tree, or undefined outside one. */
 export async function diffOf(dir: string): Promise<string | undefined> {
   try {
-    const base = (await git(dir, ["rev-parse", "-q", "--verify", "ubiquity-fleet-base"]).catch(() => "")).trim() || "HEAD";
-    // Intent-to-add makes new files show in the diff without staging their content.
-    await git(dir, ["add", "--intent-to-add", "--all"]);
-    return await git(dir, ["diff", base]);
+    const base = (await git(dir, ["rev-parse", "-q", "--verify", "ubiquity-fleet-base"]).catch(() => "")).trim();
+    // In the fleet's own checkout, intent-to-add makes new files show in the diff; a folder of
+    // the user's (a `cwd` job) keeps its index as it is, and shows changes to tracked files.
+    if (base) await git(dir, ["add", "--intent-to-add", "--all"]);
+    return await git(dir, ["diff", base || "HEAD"]);
   } catch {
     return undefined;
   }

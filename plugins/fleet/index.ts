@@ -17,7 +17,7 @@ export type { FleetJobInput, FleetJob, FleetOutcome, FleetProgress } from "./job
 export type { FleetStore } from "./store";
 export type { InFlightCall } from "./in-flight";
 export { inFlightCalls, finishedResult } from "./in-flight";
-export { interruptedMessage, fleetRunPlugin, RUN_PLUGIN_NAME } from "./takeover";
+export { interruptedMessage, fleetRunPlugin, RUN_PLUGIN_NAME } from "./run-plugin";
 export { TAKEOVER_PROMPT } from "./run-job";
 
 /** The plugin's name. */

@@ -12,7 +12,7 @@ import { takeoverRecord } from "./takeover-record";
 import { isStaleWriterError } from "../sessions/index";
 import type { FleetJob, FleetOutcome, FleetProgress } from "./jobs";
 import type { FleetStore } from "./store";
-import { fleetRunPlugin } from "./takeover";
+import { fleetRunPlugin } from "./run-plugin";
 
 /** What the resumed run is told (the stored conversation is all it has of the lost worker's work). */
 export const TAKEOVER_PROMPT =

@@ -72,6 +72,8 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
     const abort = new AbortController();
     signal?.addEventListener("abort", () => abort.abort(signal.reason), { once: true });
     const id = job.id!;
+    // A renewal failure reported after an earlier try of this job ended must not count against this one.
+    lost.delete(id);
     // Asked before every model request and tool call: still this worker's job? (extendLock answers 0 when the token is not the lock's.)
     const lease = async () => {
       if (lost.has(id)) return false;
@@ -89,7 +91,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
     };
     const run = () => runJob({
       job: data,
-      jobId: job.id!,
+      jobId: id,
       attempt,
       config: options.config,
       store,
@@ -99,25 +101,29 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       lease,
       log,
       progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
-      onMessage: options.onMessage && ((m) => options.onMessage!(job.id!, m)),
+      onMessage: options.onMessage && ((m) => options.onMessage!(id, m)),
     });
-    let outcome = await run();
-    // The store refused a write while the job is still ours: a lost worker wrote after this
-    // run read the session (it woke before its lock check). Read the session again and go on.
-    for (let tries = 1; outcome.subtype === "error_stale_writer" && tries <= 3 && (await lease()); tries++) {
-      log(`job ${id}: the store refused a write while this worker holds the lock (a lost worker wrote meanwhile); resuming again`);
-      outcome = await run();
+    try {
+      let outcome = await run();
+      // The store refused a write while the job is still ours: a lost worker wrote after this
+      // run read the session (it woke before its lock check). Read the session again and go on.
+      for (let tries = 1; outcome.subtype === "error_stale_writer" && tries <= 3 && (await lease()); tries++) {
+        log(`job ${id}: the store refused a write while this worker holds the lock (a lost worker wrote meanwhile); resuming again`);
+        outcome = await run();
+      }
+      const why =
+        lost.get(id) ??
+        (outcome.subtype === "error_stale_writer" ? `the session store refused its write: ${outcome.result}` : undefined) ??
+        (abort.signal.aborted ? String(abort.signal.reason ?? "aborted") : undefined);
+      if (why) {
+        log(`lost job ${id}: ${why} (the run ended ${outcome.subtype}: ${outcome.result})`);
+        throw new LostRunError(`job ${id} was lost by ${name}: ${why}`);
+      }
+      log(`done job ${id}: ${outcome.subtype} after ${outcome.turns} turns`);
+      return outcome;
+    } finally {
+      lost.delete(id);
     }
-    const why =
-      lost.get(job.id!) ??
-      (outcome.subtype === "error_stale_writer" ? `the session store refused its write: ${outcome.result}` : undefined) ??
-      (abort.signal.aborted ? String(abort.signal.reason ?? "aborted") : undefined);
-    if (why) {
-      log(`lost job ${job.id}: ${why} (the run ended ${outcome.subtype}: ${outcome.result})`);
-      throw new LostRunError(`job ${job.id} was lost by ${name}: ${why}`);
-    }
-    log(`done job ${job.id}: ${outcome.subtype} after ${outcome.turns} turns`);
-    return outcome;
   };
 
   const worker = new bullmq.Worker(

@@ -16,6 +16,8 @@ import { startWorker } from "../../plugins/fleet/index";
 const env = (name: string, fallback?: string) => process.env[name] ?? fallback ?? "";
 const steps = Number(env("FLEET_STEPS", "4"));
 const stepMs = Number(env("FLEET_STEP_MS", "150"));
+/** The model's latency per call (a provider's), ms. */
+const modelMs = Number(env("FLEET_MODEL_MS", "0"));
 
 const textOf = (content: unknown) =>
   typeof content === "string" ? content : (content as { type: string; text?: string }[]).map((p) => (p.type === "text" ? p.text : "")).join("\n");
@@ -24,9 +26,10 @@ const textOf = (content: unknown) =>
 const model = scriptedModel(({ request }) => {
   const tag = /run-\d+/.exec(request.prompt.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n"))?.[0] ?? "run-?";
   const done = request.prompt.filter((m) => m.role === "tool").reduce((n, m) => n + (m.content as unknown[]).length, 0);
-  if (done >= steps) return `finished ${tag}`;
+  const delay = modelMs ? { delayMs: modelMs } : {};
+  if (done >= steps) return { text: `finished ${tag}`, ...delay };
   const n = done + 1;
-  return { toolCalls: [{ id: `${tag}-${n}-${randomUUID().slice(0, 8)}`, toolName: n % 2 === 0 ? "Step" : "Peek", input: { run: tag, n } }] };
+  return { toolCalls: [{ id: `${tag}-${n}-${randomUUID().slice(0, 8)}`, toolName: n % 2 === 0 ? "Step" : "Peek", input: { run: tag, n } }], ...delay };
 });
 
 const input = z.object({ run: z.string(), n: z.number() });

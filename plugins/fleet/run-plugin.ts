@@ -1,4 +1,7 @@
 /**
+ * `ubiquity:fleet-run`, the plugin a worker adds to each run: the lease check before every model
+ * request and tool call, and the in-flight calls of a resumed run.
+ *
  * A run resumed after the worker that had it stopped (killed, or frozen past its lock). The
  * session's completed tool calls are in the store and replay as they are; the calls that were in
  * flight have no stored result. Before the resumed run's first model request, each of them gets
