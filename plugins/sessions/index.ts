@@ -182,6 +182,12 @@ export const sessionsPlugin = definePlugin(function sessions() {
           const opened = writer.open();
           writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });
           await opened;
+          // A file that cannot be read stops the transcript, not the run (as a full disk does); a
+          // database that cannot be reached (or no driver) is a setup error the run reports.
+          if (writer.openError !== undefined && store.refusesStaleWriters) {
+            writers.delete(run.sessionId);
+            throw writer.openError;
+          }
         }
       });
 
