@@ -18,7 +18,7 @@
 import type { SessionAppender, TranscriptEntry, TranscriptRecord } from "../sessions/index";
 import { StaleWriterError } from "../sessions/index";
 import type { PostgresSessionStore } from "./store";
-import { summaryOf } from "./store";
+import { summaryOf } from "./summary";
 
 /** The append of a record (parameters: `appendRecordParams`). */
 export const APPEND_RECORD = `
