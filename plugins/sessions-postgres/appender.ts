@@ -18,9 +18,10 @@
 import type { SessionAppender, TranscriptEntry, TranscriptRecord } from "../sessions/index";
 import { StaleWriterError } from "../sessions/index";
 import type { PostgresSessionStore } from "./store";
-import { summaryOf } from "./store";
+import { summaryOf } from "./summary";
 
-const APPEND_RECORD = `
+/** The append of a record (parameters: `appendRecordParams`). */
+export const APPEND_RECORD = `
   with s as (
     insert into ubiquity_sessions as s (session_id, cwd, created_at, summary, message_count, last_uuid, next_seq)
     select $1, $2, $3, $4, 1, $5, 1
@@ -34,7 +35,8 @@ const APPEND_RECORD = `
   insert into ubiquity_records (session_id, seq, uuid, parent_uuid, kind, body)
   select $1, seq, $5, $7, 'record', $8::json from s`;
 
-const APPEND_NOTE = `
+/** The append of a note: $1 session, $2 expected last record, $3 the note. */
+export const APPEND_NOTE = `
   with s as (
     update ubiquity_sessions set next_seq = next_seq + 1, updated_at = now()
     where session_id = $1 and last_uuid is not distinct from $2::text
@@ -42,6 +44,11 @@ const APPEND_NOTE = `
   )
   insert into ubiquity_records (session_id, seq, kind, body)
   select $1, seq, 'note', $3::json from s`;
+
+/** The parameters of `APPEND_RECORD`. */
+export function appendRecordParams(sessionId: string, record: TranscriptRecord, expectedLast: string | null): unknown[] {
+  return [sessionId, record.cwd, record.timestamp, summaryOf([record]), record.uuid, expectedLast, record.parentUuid, JSON.stringify(record)];
+}
 
 /** Appends to one session, in the order they are issued. */
 export class PostgresAppender implements SessionAppender {
@@ -73,20 +80,10 @@ export class PostgresAppender implements SessionAppender {
   async #append(entry: TranscriptEntry, expectedLast: string | null): Promise<void> {
     // Once refused, always refused: what follows chains onto a record the store never took.
     if (this.#stale) throw this.#stale;
-    const body = JSON.stringify(entry);
     const { rowCount } =
       entry.type === "note"
-        ? await this.store.query(APPEND_NOTE, [this.sessionId, expectedLast, body])
-        : await this.store.query(APPEND_RECORD, [
-            this.sessionId,
-            (entry as TranscriptRecord).cwd,
-            (entry as TranscriptRecord).timestamp,
-            summaryOf([entry as TranscriptRecord]),
-            (entry as TranscriptRecord).uuid,
-            expectedLast,
-            (entry as TranscriptRecord).parentUuid,
-            body,
-          ]);
+        ? await this.store.query(APPEND_NOTE, [this.sessionId, expectedLast, JSON.stringify(entry)])
+        : await this.store.query(APPEND_RECORD, appendRecordParams(this.sessionId, entry, expectedLast));
     if (rowCount === 1) return;
     const actual = await this.last().catch(() => undefined);
     this.#stale = new StaleWriterError(this.sessionId, expectedLast, actual, this.path);

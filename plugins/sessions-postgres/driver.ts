@@ -10,12 +10,15 @@ export class MissingDriverError extends UbiquityError {
   override name = "MissingDriverError";
 }
 
+/** How `pg` is loaded (a test passes one that fails). */
+export type DriverLoader = () => Promise<{ default?: { Pool: typeof Pool }; Pool?: typeof Pool }>;
+
 /** A pool for `connectionString` (idle clients do not keep the process alive). */
-export async function createPool(connectionString: string, config: PoolConfig = {}): Promise<Pool> {
+export async function createPool(connectionString: string, config: PoolConfig = {}, load: DriverLoader = () => import("pg")): Promise<Pool> {
   let pg: { Pool: typeof Pool };
   try {
-    const loaded = await import("pg");
-    pg = loaded.default ?? loaded;
+    const loaded = await load();
+    pg = (loaded.default ?? loaded) as { Pool: typeof Pool };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {

@@ -13,7 +13,7 @@ import { PostgresSessionStore } from "./store";
 import { PostgresTodoStore } from "./todos";
 
 export { PostgresSessionStore } from "./store";
-export { PostgresAppender } from "./appender";
+export { PostgresAppender, APPEND_RECORD, APPEND_NOTE, appendRecordParams } from "./appender";
 export { PostgresTodoStore } from "./todos";
 export { MIGRATIONS, migrate, SchemaVersionError, type Migration } from "./migrations";
 export { MissingDriverError, createPool, describeDatabase } from "./driver";

@@ -25,11 +25,7 @@ import {
 import { PostgresAppender } from "./appender";
 import { createPool, describeDatabase } from "./driver";
 import { migrate } from "./migrations";
-
-/** The summary column of records: the first prompt's, or null while the session has none. */
-export function summaryOf(records: readonly TranscriptRecord[]): string | null {
-  return records.some((r) => r.message.type === "user" && r.message.agentId === undefined) ? summarize(records) : null;
-}
+import { summaryOf } from "./summary";
 
 interface SessionRow {
   session_id: string;

@@ -1,14 +1,15 @@
 /**
- * The JSONL store's `SessionAppender`: one transcript file, appended a line at a time. Before each
- * append it reads the file's last record back (one `fstat` and a read of the tail) and refuses
- * when another writer appended since: cheap, and enough to stop a writer that lost its lock or a
- * second host's writer once it sees the other's record — but the read and the write are two
- * calls, so two writers racing within that window can still both append (measured in
- * test/sessions/concurrent-writers.test.ts). The lock (lock.ts) is what keeps a second writer out.
+ * The JSONL store's `SessionAppender`: one transcript file, appended a line at a time. Each
+ * append reads the file's last record back (one `fstat` and a read of the tail) and refuses when
+ * another writer appended since, holding a per-append lock (append-lock.ts) so that the check and
+ * the write are one step for every process on this host. The run-long lock (lock.ts) is what
+ * keeps a second run out in the first place (it forks instead); this catches a writer that got
+ * past it. Writers on two hosts sharing a folder are not covered: use the Postgres store.
  */
 import { statSync } from "node:fs";
 import type { SessionAppender, TranscriptEntry } from "./backend";
 import { StaleWriterError } from "./backend";
+import { withAppendLock } from "./append-lock";
 import { JsonlAppender } from "./jsonl";
 import { isRecord } from "./records";
 
@@ -57,14 +58,16 @@ export class FileAppender implements SessionAppender {
     try {
       if (this.#broken !== undefined) throw this.#broken;
       if (!this.#file.isOpen) this.#file.open();
-      const actual = lastRecordUuid(this.#file);
-      if (actual !== expectedLast) throw new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
-      try {
-        this.#file.append(entry);
-      } catch (error) {
-        this.#broken = error;
-        throw error;
-      }
+      withAppendLock(this.path, () => {
+        const actual = lastRecordUuid(this.#file);
+        if (actual !== expectedLast) throw new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
+        try {
+          this.#file.append(entry);
+        } catch (error) {
+          this.#broken = error;
+          throw error;
+        }
+      });
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error);

@@ -55,6 +55,8 @@ interface RunState {
   locked?: string;
   /** The store the run's session is kept in. */
   store?: SessionBackend;
+  /** The session this run continues, claimed in this kernel (stores without lock files). */
+  claimed?: string;
 }
 
 // A process that exits with a run still going leaves no lock behind (a crash leaves a stale one, taken over later).
@@ -89,6 +91,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
         await open.writer.flush();
         if (open.writer.stale) throw open.writer.stale;
       });
+      // Sessions a run of this kernel continues (stores without locks): a second run forks.
+      const claimed = new Set<string>();
       const storeOf = (run: RunContext) => (context.run(run).store ??= api.backendFor(run.options, run.cwd));
       /** The stale-writer refusal of the session `run` writes, if the store refused it. */
       const staleOf = async (run: RunContext) => {
@@ -118,7 +122,18 @@ export const sessionsPlugin = definePlugin(function sessions() {
         const persist = (run.options as SessionsResolvedOptions).persistSession !== false;
         let fork = request.fork;
         let locked: string | undefined;
-        // A store that refuses stale writers lets a second run append (the loser stops); files are locked instead.
+        if (!fork && persist && store.refusesStaleWriters) {
+          // A store that refuses stale writers needs no lock across processes (the loser stops), but
+          // two runs of this kernel would share one writer and mix: the second forks, as with files.
+          if (claimed.has(sessionId)) {
+            fork = true;
+            warn(run.kernel, NAME, `session ${sessionId} is in use by another run of this program; this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix`);
+          } else {
+            claimed.add(sessionId);
+            context.run(run).claimed = sessionId;
+          }
+        }
+        // Files: one writer per transcript through a lock file.
         if (!fork && persist && !store.refusesStaleWriters) {
           // One writer per transcript: a session another run is writing continues in a fork.
           const holder = acquireLock(path);
@@ -182,6 +197,12 @@ export const sessionsPlugin = definePlugin(function sessions() {
           const opened = writer.open();
           writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });
           await opened;
+          // A file that cannot be read stops the transcript, not the run (as a full disk does); a
+          // database that cannot be reached (or no driver) is a setup error the run reports.
+          if (writer.openError !== undefined && store.refusesStaleWriters) {
+            writers.delete(run.sessionId);
+            throw writer.openError;
+          }
         }
       });
 
@@ -219,6 +240,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
       });
 
       kernel.hooks.session.end.tapPromise(NAME, async (run) => {
+        const { claimed: mine } = context.run(run);
+        if (mine !== undefined) claimed.delete(mine);
         const open = run.agent ? undefined : writers.get(run.sessionId);
         if (!open || --open.runs > 0) return;
         writers.delete(run.sessionId);

@@ -57,6 +57,9 @@ export class TranscriptWriter {
     return this.#stale;
   }
 
+  /** Set when `open()` could not read the session's last record (the writer then writes nothing). */
+  openError: unknown;
+
   /** Learn the session's last record (a resumed transcript's first new record chains onto it). Nothing is created. */
   async open(): Promise<void> {
     try {
@@ -64,6 +67,7 @@ export class TranscriptWriter {
       this.#last.set(MAIN, last);
       this.#tip = last;
     } catch (error) {
+      this.openError = error;
       this.#fail(error);
     }
   }

@@ -6,6 +6,7 @@
  * `touch` and `truncate`.
  */
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { Plugin } from "ubiquity";
 import sessions, { SessionStore, type SessionBackend, type TranscriptRecord } from "ubiquity/plugins/sessions";
@@ -29,7 +30,7 @@ export interface BackendFixture {
   plugins(): Plugin[];
   /** The store itself. */
   store: SessionBackend;
-  /** CLI flags (or config keys) that point `ubiquity sessions` at it. */
+  /** CLI flags that point `ubiquity sessions` at it (`--session-dir`, or `--config` of a file naming the database), and those config keys. */
   cli: { flags: string[]; config: Record<string, unknown> };
   /** The stored bytes of a session (to check that it was left untouched). */
   raw(sessionId: string): Promise<string>;
@@ -70,12 +71,14 @@ export function useBackend(kind: BackendKind): () => Promise<BackendFixture> {
     const store = new PostgresSessionStore(connectionString);
     open.push(store);
     const sessionStore = { postgres: { connectionString } };
+    const config = join(temp("ubq-pg-config-"), "ubiquity.config.json");
+    writeFileSync(config, JSON.stringify({ sessionStore }));
     return {
       kind,
       options: { sessionStore },
       plugins: () => [sessions(), sessionsPostgres()],
       store,
-      cli: { flags: [], config: { sessionStore } },
+      cli: { flags: ["--config", config], config: { sessionStore } },
       raw: async (id) => {
         const rows = await store.query("select seq, uuid, parent_uuid, kind, body::text from ubiquity_records where session_id = $1 order by seq", [id]);
         const session = await store.query("select session_id, cwd, created_at, summary, message_count, last_uuid, next_seq from ubiquity_sessions where session_id = $1", [id]);
