@@ -66,7 +66,7 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
 
   async function describe(listed: import("bullmq").Job): Promise<FleetRunStatus> {
     // The state first, then the job as of that state: a job read before it finished has no outcome yet.
-    const state = await listed.getState();
+    const state = await queue.getJobState(listed.id!);
     const job = (state === "completed" || state === "failed" ? await queue.getJob(listed.id!) : undefined) ?? listed;
     const data = job.data as FleetJob;
     const outcome = job.returnvalue as FleetOutcome | null | undefined;
@@ -110,7 +110,7 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
       const seen = new Set<string>();
       for (;;) {
         // The state first: records read after a finished state are all there will be.
-        const state = follow ? await (await queue.getJob(id))?.getState() : undefined;
+        const state = follow ? await queue.getJobState(id) : undefined;
         for (const record of await store.records(sessionId)) {
           if (seen.has(record.uuid)) continue;
           seen.add(record.uuid);
