@@ -56,4 +56,13 @@ describe.each(engines)("fleet: submit, status, logs ($name)", ({ missing, start 
     expect(records.map((r) => r.type)).toEqual(["user", "assistant", "tool_use", "tool_result", "assistant", "tool_use", "tool_result", "assistant", "tool_use", "tool_result", "assistant", "result"]);
     expect(records[0]!.sessionId).toBe(runs[1]!.sessionId);
   }, 60_000);
+
+  it.skipIf(missing)("logs --follow streams a run from before it starts to its result, then ends", async () => {
+    const id = await fleet.submit({ prompt: "do run-9", cwd: dir });
+    const types: string[] = [];
+    for await (const record of fleet.logs(id, { follow: true, intervalMs: 50 })) types.push(record.type);
+    expect(types.at(0)).toBe("user");
+    expect(types.at(-1)).toBe("result");
+    expect(types.filter((t) => t === "tool_result")).toHaveLength(3);
+  }, 60_000);
 });
