@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO, type PluginCommand } from "../../src/index";
 import type { FleetJobInput } from "./jobs";
+import type { AcceptedJobOptions } from "./job-policy";
 import { formatRecord, formatStatus } from "./render";
 
 const endpoints = {
@@ -33,6 +34,14 @@ async function fleetFrom(values: CommandArgs["values"]) {
   return createFleet({ ...where(values), queueName: typeof values.queue === "string" ? values.queue : undefined });
 }
 
+function acceptedFrom(value: unknown): AcceptedJobOptions | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value === "all") return "all";
+  const keys = value.split(",").map((k) => k.trim()).filter(Boolean);
+  if (keys.length === 0) throw new UsageError("--accept-job-options needs option names (model,permissionMode,…) or all");
+  return keys;
+}
+
 /** `ubiquity worker`. */
 export const workerCommand: PluginCommand = {
   summary: "Run fleet jobs from the queue (until stopped with Ctrl-C / SIGTERM)",
@@ -44,6 +53,11 @@ export const workerCommand: PluginCommand = {
     "lock-duration": { type: "string", value: "<ms>", description: "A job's lock without renewal: how long a frozen worker keeps its job [30000]" },
     "stalled-interval": { type: "string", value: "<ms>", description: "How often this worker looks for stalled jobs [the lock duration]" },
     workdir: { type: "string", value: "<dir>", description: "Where repository jobs are checked out [<tmp>/ubiquity-fleet]" },
+    "accept-job-options": {
+      type: "string",
+      value: "<keys|all>",
+      description: "Run options a job may set over this worker's config [model and what narrows a run]; all: every option and a job's preset (trust the queue)",
+    },
   },
   async run({ values }, io) {
     const { startWorker } = await import("./worker");
@@ -55,6 +69,7 @@ export const workerCommand: PluginCommand = {
       lockDuration: positiveInt(values["lock-duration"], "lock-duration"),
       stalledInterval: positiveInt(values["stalled-interval"], "stalled-interval"),
       workdir: typeof values.workdir === "string" ? resolve(values.workdir) : undefined,
+      acceptJobOptions: acceptedFrom(values["accept-job-options"]),
       config,
       log: (line) => io.stderr(`[worker ${process.pid}] ${line}\n`),
     });

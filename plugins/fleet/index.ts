@@ -19,6 +19,7 @@ export type { InFlightCall } from "./in-flight";
 export { inFlightCalls, finishedResult } from "./in-flight";
 export { interruptedMessage, fleetRunPlugin, RUN_PLUGIN_NAME } from "./run-plugin";
 export { TAKEOVER_PROMPT } from "./run-job";
+export { SAFE_JOB_OPTIONS, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
 
 /** The plugin's name. */
 export const NAME = "ubiquity:fleet";

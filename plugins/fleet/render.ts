@@ -23,7 +23,7 @@ export function formatStatus(runs: readonly FleetRunStatus[], diffs = false): st
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
   let out = [line(head), ...rows.map(line)].join("\n") + "\n";
-  for (const r of runs) if (r.error) out += `\n${r.id}: ${oneLine(r.error)}\n`;
+  for (const r of runs) if (r.error) out += `\n${r.id}: ${oneLine(r.error, 600)}\n`;
   if (diffs) for (const r of runs) if (r.outcome?.diff) out += `\n── ${r.id} ${r.label} ──\n${r.outcome.diff}`;
   return out;
 }

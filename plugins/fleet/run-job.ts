@@ -9,6 +9,7 @@ import { createKernel, createRun, driveRun, describeError, resolveEntries, type 
 import { checkout, diffOf } from "./checkout";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
 import { takeoverRecord } from "./takeover-record";
+import { checkJobOptions, type AcceptedJobOptions } from "./job-policy";
 import { isStaleWriterError } from "../sessions/index";
 import type { FleetJob, FleetOutcome, FleetProgress } from "./jobs";
 import type { FleetStore } from "./store";
@@ -34,6 +35,8 @@ export interface JobContext {
   /** Resolves to false once the job's lock is another worker's. */
   lease?(): Promise<boolean>;
   progress(progress: FleetProgress): void;
+  /** The job options this worker accepts [SAFE_JOB_OPTIONS]. */
+  acceptJobOptions?: AcceptedJobOptions;
   /** One line of the worker's log. */
   log?(line: string): void;
   /** Each message of the run, as it is emitted (the worker's log). */
@@ -81,6 +84,7 @@ export async function takeOver(context: JobContext): Promise<{ resumed: boolean;
 /** Run (or resume) one job to its result. */
 export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { job, config, store } = context;
+  checkJobOptions(job, context.acceptJobOptions);
   const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd));
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.

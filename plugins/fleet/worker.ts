@@ -12,6 +12,7 @@ import { UbiquityError, describeError, type Message } from "../../src/index";
 import { DEFAULT_QUEUE, queueConnection } from "./connection";
 import { jobSchema, type FleetJob, type FleetOutcome } from "./jobs";
 import { runJob } from "./run-job";
+import type { AcceptedJobOptions } from "./job-policy";
 import { openStore, type FleetStore } from "./store";
 
 /** Options of `startWorker()`. */
@@ -31,6 +32,11 @@ export interface FleetWorkerOptions {
   stalledInterval?: number;
   /** How many times a job may be taken over before it fails [10]. */
   maxStalledCount?: number;
+  /**
+   * The run options a job may set over `config` [SAFE_JOB_OPTIONS: the model and what narrows the
+   * run]; `"all"` also accepts a job's preset and plugins (code the worker loads: trust the queue).
+   */
+  acceptJobOptions?: AcceptedJobOptions;
   /** Where repository jobs are checked out [<tmp>/ubiquity-fleet]. */
   workdir?: string;
   /** This worker's name in progress and status [host:pid]. */
@@ -100,6 +106,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       signal: abort.signal,
       lease,
       log,
+      acceptJobOptions: options.acceptJobOptions,
       progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
       onMessage: options.onMessage && ((m) => options.onMessage!(id, m)),
     });

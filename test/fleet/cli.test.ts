@@ -98,5 +98,9 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
     expect((await runCli(["fleet", "run", ...args], dir)).stderr).toContain("needs a prompt");
     const unknown = await runCli(["fleet", "logs", ...args, "999"], dir);
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining("no fleet run with id")]);
+    // A job may not lift the worker's permissions unless the worker accepts that option.
+    const lifted = await runCli(["fleet", "run", ...args, "--cwd", dir, "--permission-mode", "plan", "--wait", "write the notes"], dir);
+    expect(lifted.code).toBe(1);
+    expect(lifted.stderr).toMatch(/failed[\s\S]*does not accept the job option permissionMode[\s\S]*--accept-job-options/);
   }, 60_000);
 });
