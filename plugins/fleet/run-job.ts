@@ -62,19 +62,21 @@ function outcomeOf(result: ResultMessage, context: JobContext, extra: Partial<Fl
  * record onto its last one, so the lost worker's later appends are refused. A lost worker that
  * wrote between the read and the append makes the append fail: read again.
  */
-export async function takeOver(context: JobContext): Promise<{ resumed: boolean; inFlight: InFlightCall[]; done?: ResultMessage }> {
+export async function takeOver(context: JobContext): Promise<{ resumed: boolean; inFlight: InFlightCall[]; done?: ResultMessage; priorTurns: number }> {
   for (let tries = 1; ; tries++) {
     const found = await context.store.read(context.job.sessionId);
     const records = found?.records ?? [];
     const tip = records.at(-1);
-    if (!found || !tip) return { resumed: false, inFlight: [] };
+    if (!found || !tip) return { resumed: false, inFlight: [], priorTurns: 0 };
     const done = finishedResult(records);
-    if (done) return { resumed: true, inFlight: [], done };
+    if (done) return { resumed: true, inFlight: [], done, priorTurns: 0 };
     const inFlight = inFlightCalls(records);
+    // The model responses the lost workers got: the run's turns so far.
+    const priorTurns = records.filter((r) => r.message.agentId === undefined && r.message.type === "assistant").length;
     try {
       await context.store.append(takeoverRecord(tip, { worker: context.worker, attempt: context.attempt, inFlight: inFlight.length }), found.path, tip.uuid);
       context.log?.(`took over job ${context.jobId}: session ${context.job.sessionId} resumes after ${records.length} stored records, ${inFlight.length} call${inFlight.length === 1 ? "" : "s"} in flight`);
-      return { resumed: true, inFlight };
+      return { resumed: true, inFlight, priorTurns };
     } catch (error) {
       if (!isStaleWriterError(error) || tries >= 5) throw error;
     }
@@ -89,7 +91,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.
   if (taken.done) return outcomeOf(taken.done, context, { diff: await diffOf(cwd) });
-  const { resumed, inFlight } = taken;
+  const { resumed, inFlight, priorTurns } = taken;
   const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as Record<string, any>;
   // A job names presets and plugins as module specifiers (only JSON travels): the worker resolves them.
   const entries = await resolveEntries({ presets: job.preset ? [job.preset] : jobPresets, plugins: jobPlugins ?? [] }, config.cwd ?? process.cwd());
@@ -103,7 +105,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     ...(resumed ? { resume: job.sessionId } : { sessionId: job.sessionId }),
     plugins: [...(config.plugins ?? []), ...(entries.plugins ?? []), fleetRunPlugin({ inFlight, lease: context.lease })],
   } as Record<string, any>);
-  let turns = 0;
+  let turns = priorTurns;
   let result: ResultMessage | undefined;
   const run = createRun({
     kernel,
@@ -120,5 +122,6 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   } finally {
     await kernel.dispose().catch((error: unknown) => run.logger.error("kernel.dispose failed:", describeError(error)));
   }
-  return outcomeOf(result!, context, { diff: await diffOf(cwd) });
+  // A resumed run's result counts its own turns; the run's are those of every worker that had it.
+  return outcomeOf(result!, context, { diff: await diffOf(cwd), turns: priorTurns + result!.numTurns });
 }

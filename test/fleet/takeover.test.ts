@@ -116,6 +116,8 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     expect(failed.map((r) => [r.id, r.outcome?.subtype, r.outcome?.result])).toEqual([]);
     expect(runs.find((r) => r.id === killedJob)!.takeovers).toBeGreaterThanOrEqual(1);
     expect(runs.find((r) => r.id === frozenJob)!.takeovers).toBeGreaterThanOrEqual(1);
+    // Turns count every worker's: 6 tool calls and the final answer, taken over or not.
+    expect(runs.map((r) => r.turns)).toEqual(ids.map(() => 7));
 
     const steps = lines(join(dir, "steps")).map((l) => l.split(" ")[0]!);
     const peeks = lines(join(dir, "peeks")).map((l) => l.split(" ")[0]!);
