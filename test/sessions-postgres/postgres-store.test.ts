@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
-import { summon, defineTool } from "ubiquity";
+import { summon, defineTool, definePlugin } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessions, { type TranscriptRecord } from "ubiquity/plugins/sessions";
 import todos from "ubiquity/plugins/todos";
@@ -136,6 +136,32 @@ describe.skipIf(postgresMissing !== undefined)(`the Postgres session store${post
     } finally {
       await store.close();
     }
+  });
+
+  it("a record another writer adds after the run replayed the session is refused, not skipped over", async () => {
+    await withStore(async (store, url) => {
+      const cwd = temp("ubq-project-");
+      const options = { presets: [], sessionStore: { postgres: { connectionString: url } }, cwd };
+      const first = resultOf(await collect(summon("first", { ...options, plugins: [sessions(), sessionsPostgres()], model: scriptedModel(["first answer"]) })));
+      // Between the replay (session.load, stage -1000) and the writer opening (stage 0), another writer appends.
+      const intruder = definePlugin(() => ({
+        name: "test:intruder",
+        apply(kernel) {
+          kernel.hooks.session.start.tapPromise({ name: "test:intruder", stage: -500 }, async () => {
+            const appender = store.appender(first.sessionId, cwd);
+            const last = await appender.last();
+            await appender.append(record(first.sessionId, "late", last, cwd), last);
+          });
+        },
+      }));
+      const model = scriptedModel(["never"]);
+      const again = resultOf(await collect(summon("again", { ...options, plugins: [sessions(), sessionsPostgres(), intruder()], resume: first.sessionId, model })));
+      expect(again.subtype).toBe("error_stale_writer");
+      expect(model.requests).toHaveLength(0);
+      const records = (await store.get(first.sessionId))!.records;
+      expect(records.at(-1)!.uuid).toBe("late");
+      for (let i = 1; i < records.length; i++) expect(records[i]!.parentUuid).toBe(records[i - 1]!.uuid);
+    });
   });
 
   it("two runs continuing one session at once: no fork, one continues, the other is refused and says so", async () => {
