@@ -236,7 +236,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
         return request;
       });
 
-      // A tool runs only once its call is stored: a stale writer's tool never runs (the run then ends at its next request).
+      // A tool runs only once the response that asked for it is stored (its tool_use record is
+      // emitted as it starts); a stale writer's tool never runs (the run then ends at its next request).
       kernel.hooks.tool.beforeCall.tapPromise(NAME, async (state, call) => {
         const stale = await staleOf(call.run);
         return stale ? { ...state, block: `Not run: ${stale.message}` } : state;

@@ -108,6 +108,9 @@ describe.skipIf(postgresMissing !== undefined)(`the Postgres session store${post
         inputSchema: z.object({}),
         execute: async () => {
           const [session] = await store.list();
+          // The call's tool_use record is written as the tool starts (its assistant record before): wait for it to land.
+          const deadline = Date.now() + 10_000;
+          while ((await store.get(session!.sessionId))!.records.at(-1)!.type !== "tool_use" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
           const appender = store.appender(session!.sessionId, session!.cwd);
           const last = await appender.last();
           foreign = randomUUID();
@@ -169,7 +172,22 @@ describe.skipIf(postgresMissing !== undefined)(`the Postgres session store${post
       const cwd = temp("ubq-project-");
       const options = { presets: [], plugins: [sessions(), sessionsPostgres()], sessionStore: { postgres: { connectionString: url } }, cwd };
       const first = resultOf(await collect(summon("first", { ...options, model: scriptedModel(["first answer"]) })));
-      const [a, b] = await Promise.all(["a", "b"].map((p) => collect(summon(p, { ...options, resume: first.sessionId, model: scriptedModel([`${p} answer`]) })).then(resultOf)));
+      // Both runs replay the session before either writes (a barrier after session.load, before the writer opens).
+      let arrived = 0;
+      let release!: () => void;
+      const bothLoaded = new Promise<void>((r) => (release = r));
+      const barrier = definePlugin(() => ({
+        name: "test:barrier",
+        apply(kernel) {
+          kernel.hooks.session.start.tapPromise({ name: "test:barrier", stage: -500 }, async () => {
+            if (++arrived === 2) release();
+            await bothLoaded;
+          });
+        },
+      }));
+      const [a, b] = await Promise.all(
+        ["a", "b"].map((p) => collect(summon(p, { ...options, plugins: [...options.plugins, barrier()], resume: first.sessionId, model: scriptedModel([`${p} answer`]) })).then(resultOf)),
+      );
       expect([a!.sessionId, b!.sessionId]).toEqual([first.sessionId, first.sessionId]);
       expect([a!.subtype, b!.subtype].sort()).toEqual(["error_stale_writer", "success"]);
       const sessionsNow = await store.list();
