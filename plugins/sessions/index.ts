@@ -57,6 +57,8 @@ interface RunState {
   store?: SessionBackend;
   /** The session this run continues, claimed in this kernel (stores without lock files). */
   claimed?: string;
+  /** The last record of the session as replayed (stores without lock files): the writer's first append must follow it. */
+  replayedLast?: string | null;
 }
 
 // A process that exits with a run still going leaves no lock behind (a crash leaves a stale one, taken over later).
@@ -163,6 +165,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
           }
         }
         Object.assign(context.run(run), { path: fork && !persist ? undefined : path, resumed: true, locked });
+        if (!fork && store.refusesStaleWriters) context.run(run).replayedLast = found.records.at(-1)?.uuid ?? null;
         const caps = new Map(run.tools.map((t) => [t.name, t.maxResultChars] as const));
         // A fork keeps this run's own id (the loop adopts the returned one).
         return { sessionId: fork ? run.sessionId : found.sessionId, history: replay(records, { maxResultChars: (name) => caps.get(name) }) };
@@ -194,7 +197,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
             void removeStaleTemps(dirname(path));
           }
           const writer = new TranscriptWriter(store.appender(run.sessionId, run.cwd, path), run.cwd, run.logger, secretsOf(run.options));
-          const opened = writer.open();
+          const opened = writer.open(state.replayedLast);
           writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });
           await opened;
           // A file that cannot be read stops the transcript, not the run (as a full disk does); a
@@ -233,7 +236,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
         return request;
       });
 
-      // A tool runs only once its call is stored: a stale writer's tool never runs (the run then ends at its next request).
+      // A tool runs only once the response that asked for it is stored (its tool_use record is
+      // emitted as it starts); a stale writer's tool never runs (the run then ends at its next request).
       kernel.hooks.tool.beforeCall.tapPromise(NAME, async (state, call) => {
         const stale = await staleOf(call.run);
         return stale ? { ...state, block: `Not run: ${stale.message}` } : state;

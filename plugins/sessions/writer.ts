@@ -60,10 +60,14 @@ export class TranscriptWriter {
   /** Set when `open()` could not read the session's last record (the writer then writes nothing). */
   openError: unknown;
 
-  /** Learn the session's last record (a resumed transcript's first new record chains onto it). Nothing is created. */
-  async open(): Promise<void> {
+  /**
+   * Learn the session's last record (a resumed transcript's first new record chains onto it).
+   * Nothing is created. `known`: the last record of what the run replayed — its first append must
+   * follow exactly that, so a record another writer added after the replay is refused, not skipped over.
+   */
+  async open(known?: string | null): Promise<void> {
     try {
-      const last = await this.#file.last();
+      const last = known !== undefined ? known : await this.#file.last();
       this.#last.set(MAIN, last);
       this.#tip = last;
     } catch (error) {

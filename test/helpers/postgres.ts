@@ -80,6 +80,17 @@ process.once("exit", () => {
 
 /** Start a throw-away server; resolves once it accepts connections. */
 export async function startPostgres(options: { fsync?: boolean } = {}): Promise<TestPostgres> {
+  // The free port is found before postgres binds it: another test's server may take it meanwhile.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !/could not bind|Address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
   const bin = postgresBinDir();
   if (!bin) throw new Error(postgresMissing);
   const user = serverUser();

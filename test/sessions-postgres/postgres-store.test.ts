@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
-import { summon, defineTool } from "ubiquity";
+import { summon, defineTool, definePlugin } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessions, { type TranscriptRecord } from "ubiquity/plugins/sessions";
 import todos from "ubiquity/plugins/todos";
@@ -108,6 +108,9 @@ describe.skipIf(postgresMissing !== undefined)(`the Postgres session store${post
         inputSchema: z.object({}),
         execute: async () => {
           const [session] = await store.list();
+          // The call's tool_use record is written as the tool starts (its assistant record before): wait for it to land.
+          const deadline = Date.now() + 10_000;
+          while ((await store.get(session!.sessionId))!.records.at(-1)!.type !== "tool_use" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
           const appender = store.appender(session!.sessionId, session!.cwd);
           const last = await appender.last();
           foreign = randomUUID();
@@ -138,12 +141,53 @@ describe.skipIf(postgresMissing !== undefined)(`the Postgres session store${post
     }
   });
 
+  it("a record another writer adds after the run replayed the session is refused, not skipped over", async () => {
+    await withStore(async (store, url) => {
+      const cwd = temp("ubq-project-");
+      const options = { presets: [], sessionStore: { postgres: { connectionString: url } }, cwd };
+      const first = resultOf(await collect(summon("first", { ...options, plugins: [sessions(), sessionsPostgres()], model: scriptedModel(["first answer"]) })));
+      // Between the replay (session.load, stage -1000) and the writer opening (stage 0), another writer appends.
+      const intruder = definePlugin(() => ({
+        name: "test:intruder",
+        apply(kernel) {
+          kernel.hooks.session.start.tapPromise({ name: "test:intruder", stage: -500 }, async () => {
+            const appender = store.appender(first.sessionId, cwd);
+            const last = await appender.last();
+            await appender.append(record(first.sessionId, "late", last, cwd), last);
+          });
+        },
+      }));
+      const model = scriptedModel(["never"]);
+      const again = resultOf(await collect(summon("again", { ...options, plugins: [sessions(), sessionsPostgres(), intruder()], resume: first.sessionId, model })));
+      expect(again.subtype).toBe("error_stale_writer");
+      expect(model.requests).toHaveLength(0);
+      const records = (await store.get(first.sessionId))!.records;
+      expect(records.at(-1)!.uuid).toBe("late");
+      for (let i = 1; i < records.length; i++) expect(records[i]!.parentUuid).toBe(records[i - 1]!.uuid);
+    });
+  });
+
   it("two runs continuing one session at once: no fork, one continues, the other is refused and says so", async () => {
     await withStore(async (store, url) => {
       const cwd = temp("ubq-project-");
       const options = { presets: [], plugins: [sessions(), sessionsPostgres()], sessionStore: { postgres: { connectionString: url } }, cwd };
       const first = resultOf(await collect(summon("first", { ...options, model: scriptedModel(["first answer"]) })));
-      const [a, b] = await Promise.all(["a", "b"].map((p) => collect(summon(p, { ...options, resume: first.sessionId, model: scriptedModel([`${p} answer`]) })).then(resultOf)));
+      // Both runs replay the session before either writes (a barrier after session.load, before the writer opens).
+      let arrived = 0;
+      let release!: () => void;
+      const bothLoaded = new Promise<void>((r) => (release = r));
+      const barrier = definePlugin(() => ({
+        name: "test:barrier",
+        apply(kernel) {
+          kernel.hooks.session.start.tapPromise({ name: "test:barrier", stage: -500 }, async () => {
+            if (++arrived === 2) release();
+            await bothLoaded;
+          });
+        },
+      }));
+      const [a, b] = await Promise.all(
+        ["a", "b"].map((p) => collect(summon(p, { ...options, plugins: [...options.plugins, barrier()], resume: first.sessionId, model: scriptedModel([`${p} answer`]) })).then(resultOf)),
+      );
       expect([a!.sessionId, b!.sessionId]).toEqual([first.sessionId, first.sessionId]);
       expect([a!.subtype, b!.subtype].sort()).toEqual(["error_stale_writer", "success"]);
       const sessionsNow = await store.list();
