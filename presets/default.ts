@@ -24,6 +24,7 @@ import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
 import todos from "../plugins/todos/index";
 import sessions from "../plugins/sessions/index";
+import sessionsPostgres from "../plugins/sessions-postgres/index";
 import checkpoints from "../plugins/checkpoints/index";
 import mcp from "../plugins/mcp/index";
 import agents from "../plugins/agents/index";
@@ -33,6 +34,7 @@ import hooks from "../plugins/hooks/index";
 import sandbox from "../plugins/sandbox/index";
 import structuredOutput from "../plugins/structured-output/index";
 import telemetry from "../plugins/telemetry/index";
+import fleet from "../plugins/fleet/index";
 import type { SettingsOptions } from "../plugins/settings/index";
 import type { ModelOptions } from "../plugins/model/index";
 import type { RetryOptions } from "../plugins/retry/index";
@@ -48,6 +50,7 @@ import type { SandboxOptions } from "../plugins/sandbox/index";
 import type { HooksOptions } from "../plugins/hooks/index";
 import type { TodosOptions } from "../plugins/todos/index";
 import type { SessionsOptions } from "../plugins/sessions/index";
+import type { SessionsPostgresOptions } from "../plugins/sessions-postgres/index";
 import type { CheckpointsOptions } from "../plugins/checkpoints/index";
 import type { McpOptions } from "../plugins/mcp/index";
 import type { AgentsOptions } from "../plugins/agents/index";
@@ -76,6 +79,7 @@ export type DefaultOptions = KernelOptions &
   HooksOptions &
   TodosOptions &
   SessionsOptions &
+  SessionsPostgresOptions &
   CheckpointsOptions &
   McpOptions &
   AgentsOptions &
@@ -120,12 +124,16 @@ export default definePreset({
     // Persistence.
     todos(),
     sessions(),
+    // Off unless `sessionStore.postgres` is set (pg loads only then): sessions and todos in PostgreSQL.
+    sessionsPostgres(),
     checkpoints(),
     // Extensions: MCP servers, subagents, skills, memory files.
     mcp(),
     agents(),
     skills(),
     memory(),
+    // Past one machine: the `ubiquity fleet` and `ubiquity worker` commands (bullmq loads only when they run).
+    fleet(),
     // Observability: OpenTelemetry spans (off unless `telemetry` is set; nothing loads until then).
     telemetry(),
     // The answer's shape: last, so its tool survives every tool.list filter (a subagent's included).

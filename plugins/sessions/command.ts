@@ -6,17 +6,20 @@
 import { resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO, type PluginCommand, type RunFlag } from "../../src/index";
 import { storageRoot } from "../_kits/storage/index";
+import { getSessionsApi, jsonlBackendFor } from "./api";
+import type { SessionBackend } from "./backend";
 import { formatSession, formatSessionList } from "./render";
 import { SessionNotFoundError, SessionStore } from "./store";
-import type { SessionsOptions } from "./options";
 
 const USAGE = "list | show <id> | fork <id>";
 
-async function storeFrom(values: CommandArgs["values"], io: CommandIO): Promise<{ store: SessionStore; cwd: string }> {
+/** The store the command line names: `--session-dir`, else the one the config's plugins pick (its `sessionDir` for the JSONL files). */
+async function storeFrom(values: CommandArgs["values"], io: CommandIO): Promise<{ store: SessionBackend; cwd: string }> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   if (typeof values["session-dir"] === "string") return { store: new SessionStore({ dir: storageRoot(values["session-dir"], cwd, "sessions") }), cwd };
-  const { config } = await io.config({ quiet: true });
-  return { store: new SessionStore({ dir: storageRoot((config as SessionsOptions).sessionDir, cwd, "sessions") }), cwd };
+  const kernel = await io.kernel({ quiet: true });
+  const api = getSessionsApi(kernel);
+  return { store: api ? api.backendFor(kernel.options, cwd) : jsonlBackendFor(kernel.options as Readonly<Record<string, unknown>>, cwd), cwd };
 }
 
 function needId(positionals: string[], sub: string): string {
@@ -46,6 +49,16 @@ export const sessionsCommand: PluginCommand = {
     }
     if (positionals.length > (sub === "list" ? 1 : 2)) throw new Error(`too many arguments for ubiquity sessions ${sub}: use ${USAGE}`);
     const { store, cwd } = await storeFrom(values, io);
+    try {
+      return await runOn(store, sub, cwd, values, positionals, io);
+    } finally {
+      await store.close?.();
+    }
+  },
+};
+
+async function runOn(store: SessionBackend, sub: string, cwd: string, values: CommandArgs["values"], positionals: string[], io: CommandIO): Promise<number> {
+  {
     if (sub === "list") {
       const limit = values.limit === undefined ? 20 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new Error(`--limit must be a positive integer, not ${JSON.stringify(values.limit)}`);
@@ -56,7 +69,7 @@ export const sessionsCommand: PluginCommand = {
     const id = needId(positionals, sub);
     if (sub === "show") {
       const session = await store.get(id, cwd);
-      if (!session) throw new SessionNotFoundError(`No stored session with id "${id}" in ${store.dir}: check the id (ubiquity sessions list --all)`);
+      if (!session) throw new SessionNotFoundError(`No stored session with id "${id}" in ${store.location}: check the id (ubiquity sessions list --all)`);
       io.stdout(values.json ? `${JSON.stringify(session.records, null, 2)}\n` : formatSession(session));
       return 0;
     }
@@ -64,8 +77,8 @@ export const sessionsCommand: PluginCommand = {
     io.stdout(`${forked}\n`);
     io.stderr(`Forked ${id} into ${forked}; continue it with: ubiquity run --resume ${forked} "<prompt>"\n`);
     return 0;
-  },
-};
+  }
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,9 +3,9 @@
  * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { PROMPT_STAGE, UbiquityError, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
+import { PROMPT_STAGE, RunEnd, UbiquityError, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
 import { storageRoot, removeStaleTemps } from "../_kits/storage/index";
 import { warn } from "../_kits/sources/index";
 import { acquireLock, releaseAllLocks, releaseLock } from "./lock";
@@ -14,12 +14,19 @@ import { replay, takeTrailingPrompt } from "./replay";
 import { resumeSession } from "./resume";
 import { SessionStore } from "./store";
 import { TranscriptWriter } from "./writer";
+import { createSessionsApi } from "./api";
+import type { SessionBackend } from "./backend";
 import { sessionsOptions } from "./options";
 import type { SessionsResolvedOptions } from "./options";
 import "./events";
+import "./result-fields";
 
-export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId } from "./store";
+export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId, forkCopy, summarize } from "./store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRead } from "./store";
+export { StaleWriterError, isStaleWriterError } from "./backend";
+export type { SessionBackend, SessionAppender, TranscriptEntry, ForkedSession, ListOptions } from "./backend";
+export { getSessionsApi, jsonlBackendFor } from "./api";
+export type { SessionsApi, BackendFactory } from "./api";
 export { acquireLock, releaseLock, lockPathOf, type LockInfo } from "./lock";
 export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "./records";
 export type { TranscriptNoteEvent } from "./events";
@@ -46,6 +53,12 @@ interface RunState {
   resumed?: boolean;
   /** The transcript whose lock this run took (released when its writer closes). */
   locked?: string;
+  /** The store the run's session is kept in. */
+  store?: SessionBackend;
+  /** The session this run continues, claimed in this kernel (stores without lock files). */
+  claimed?: string;
+  /** The last record of the session as replayed (stores without lock files): the writer's first append must follow it. */
+  replayedLast?: string | null;
 }
 
 // A process that exits with a run still going leaves no lock behind (a crash leaves a stale one, taken over later).
@@ -72,10 +85,28 @@ export const sessionsPlugin = definePlugin(function sessions() {
     apply(kernel: Kernel, context: PluginContext<undefined, RunState>) {
       // Messages reach `event` without their run; a session id names it (subagents share it).
       // Runs of one kernel resuming the same session share its writer, counted.
-      const writers = new Map<string, { writer: TranscriptWriter; runs: number; locked?: string }>();
+      const writers = new Map<string, { writer: TranscriptWriter; runs: number; locked?: string; opened: Promise<void> }>();
+      const api = createSessionsApi(kernel, async (sessionId) => {
+        const open = writers.get(sessionId);
+        if (!open) return;
+        await open.opened;
+        await open.writer.flush();
+        if (open.writer.stale) throw open.writer.stale;
+      });
+      // Sessions a run of this kernel continues (stores without locks): a second run forks.
+      const claimed = new Set<string>();
+      const storeOf = (run: RunContext) => (context.run(run).store ??= api.backendFor(run.options, run.cwd));
+      /** The stale-writer refusal of the session `run` writes, if the store refused it. */
+      const staleOf = async (run: RunContext) => {
+        const open = writers.get(run.sessionId);
+        if (!open) return undefined;
+        await open.opened;
+        await open.writer.flush();
+        return open.writer.stale;
+      };
 
       kernel.hooks.session.load.tapPromise(NAME, async (request, run) => {
-        const store = storeFor(run);
+        const store = storeOf(run);
         const sessionId = request.sessionId ?? (request.latest ? (await store.list({ cwd: request.cwd, limit: 1 }))[0]?.sessionId : undefined);
         if (sessionId === undefined) return undefined;
         const found = await store.get(sessionId, run.cwd);
@@ -93,7 +124,19 @@ export const sessionsPlugin = definePlugin(function sessions() {
         const persist = (run.options as SessionsResolvedOptions).persistSession !== false;
         let fork = request.fork;
         let locked: string | undefined;
-        if (!fork && persist) {
+        if (!fork && persist && store.refusesStaleWriters) {
+          // A store that refuses stale writers needs no lock across processes (the loser stops), but
+          // two runs of this kernel would share one writer and mix: the second forks, as with files.
+          if (claimed.has(sessionId)) {
+            fork = true;
+            warn(run.kernel, NAME, `session ${sessionId} is in use by another run of this program; this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix`);
+          } else {
+            claimed.add(sessionId);
+            context.run(run).claimed = sessionId;
+          }
+        }
+        // Files: one writer per transcript through a lock file.
+        if (!fork && persist && !store.refusesStaleWriters) {
           // One writer per transcript: a session another run is writing continues in a fork.
           const holder = acquireLock(path);
           if (holder) {
@@ -115,13 +158,14 @@ export const sessionsPlugin = definePlugin(function sessions() {
           const upTo = request.fork ? undefined : records.findLast((r) => r.type === "result" && r.message.agentId === undefined)?.uuid;
           if (request.fork || upTo !== undefined) {
             ({ records, path } = await store.forkRecords(sessionId, { cwd: run.cwd, sessionId: run.sessionId, upToUuid: upTo }));
-            if (!acquireLock(path)) locked = path;
+            if (!store.refusesStaleWriters && !acquireLock(path)) locked = path;
           } else {
             records = [];
             path = store.pathFor(run.sessionId, run.cwd);
           }
         }
         Object.assign(context.run(run), { path: fork && !persist ? undefined : path, resumed: true, locked });
+        if (!fork && store.refusesStaleWriters) context.run(run).replayedLast = found.records.at(-1)?.uuid ?? null;
         const caps = new Map(run.tools.map((t) => [t.name, t.maxResultChars] as const));
         // A fork keeps this run's own id (the loop adopts the returned one).
         return { sessionId: fork ? run.sessionId : found.sessionId, history: replay(records, { maxResultChars: (name) => caps.get(name) }) };
@@ -129,18 +173,22 @@ export const sessionsPlugin = definePlugin(function sessions() {
 
       kernel.hooks.session.start.tapPromise({ name: NAME, stage: RESUME_STAGE }, resumeSession);
 
-      kernel.hooks.session.start.tap(NAME, (run) => {
+      kernel.hooks.session.start.tapPromise(NAME, async (run) => {
         if (run.agent || (run.options as SessionsResolvedOptions).persistSession === false) return;
         const open = writers.get(run.sessionId);
-        if (open) open.runs++;
-        else {
+        if (open) {
+          open.runs++;
+          await open.opened;
+        } else {
           const state = context.run(run);
-          const path = state.path ?? storeFor(run).pathFor(run.sessionId, run.cwd);
+          const store = storeOf(run);
+          const path = state.path ?? store.pathFor(run.sessionId, run.cwd);
           // A new session under a chosen id must not append to a stored one.
-          if ((run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed && existsSync(path)) {
+          if ((run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed && (await store.exists(run.sessionId, run.cwd))) {
             throw new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
           }
-          if (!state.locked) {
+          if (writers.has(run.sessionId)) return void writers.get(run.sessionId)!.runs++;
+          if (!state.locked && !store.refusesStaleWriters) {
             // A new session: lock it before its first line, so a --continue elsewhere forks rather than joins.
             mkdirSync(dirname(path), { recursive: true });
             if (!acquireLock(path)) state.locked = path;
@@ -148,7 +196,16 @@ export const sessionsPlugin = definePlugin(function sessions() {
             // Temp files of forks a crash left behind in this project's folder.
             void removeStaleTemps(dirname(path));
           }
-          writers.set(run.sessionId, { writer: new TranscriptWriter(path, run.cwd, run.logger, secretsOf(run.options)), runs: 1, locked: state.locked });
+          const writer = new TranscriptWriter(store.appender(run.sessionId, run.cwd, path), run.cwd, run.logger, secretsOf(run.options));
+          const opened = writer.open(state.replayedLast);
+          writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });
+          await opened;
+          // A file that cannot be read stops the transcript, not the run (as a full disk does); a
+          // database that cannot be reached (or no driver) is a setup error the run reports.
+          if (writer.openError !== undefined && store.refusesStaleWriters) {
+            writers.delete(run.sessionId);
+            throw writer.openError;
+          }
         }
       });
 
@@ -170,18 +227,33 @@ export const sessionsPlugin = definePlugin(function sessions() {
       });
 
       // The first request after a compaction carries the compacted history: checkpoint it.
-      kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
+      // Every request waits for what was written before it: a store that refused this writer ends the run here.
+      kernel.hooks.model.request.tapPromise({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, async (request, run) => {
         const open = run.agent || (request.purpose ?? "turn") !== "turn" ? undefined : writers.get(run.sessionId);
         if (open?.writer.compacted) open.writer.checkpoint(run.history);
+        const stale = await staleOf(run);
+        if (stale) throw new RunEnd(stale.message, "error_stale_writer");
         return request;
       });
 
-      kernel.hooks.session.end.tap(NAME, (run) => {
+      // A tool runs only once the response that asked for it is stored (its tool_use record is
+      // emitted as it starts); a stale writer's tool never runs (the run then ends at its next request).
+      kernel.hooks.tool.beforeCall.tapPromise(NAME, async (state, call) => {
+        const stale = await staleOf(call.run);
+        return stale ? { ...state, block: `Not run: ${stale.message}` } : state;
+      });
+
+      kernel.hooks.session.end.tapPromise(NAME, async (run) => {
+        const { claimed: mine } = context.run(run);
+        if (mine !== undefined) claimed.delete(mine);
         const open = run.agent ? undefined : writers.get(run.sessionId);
         if (!open || --open.runs > 0) return;
-        open.writer.close();
-        if (open.locked) releaseLock(open.locked);
         writers.delete(run.sessionId);
+        try {
+          await open.writer.close();
+        } finally {
+          if (open.locked) releaseLock(open.locked);
+        }
       });
     },
   };

@@ -9,6 +9,8 @@ import { dirname } from "node:path";
 
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
+/** How much of a line `linesFromEnd()` reads up front. */
+const HEAD = 256;
 
 /** What `parseJsonl` found. */
 export interface ParsedJsonl {
@@ -104,6 +106,29 @@ export class JsonlAppender {
     } catch (error) {
       this.#dirty = true;
       throw error;
+    }
+  }
+
+  /** True while the file is open. */
+  get isOpen(): boolean {
+    return this.#fd !== undefined;
+  }
+
+  /**
+   * The complete lines of the open file from the last backwards, at most `max`: each as its first
+   * `HEAD` characters and a way to read it whole (a checkpoint line can be megabytes; most
+   * callers need its start only). A torn last line is not yielded.
+   */
+  *linesFromEnd(max = 64): Generator<{ head: string; text: () => string }> {
+    if (this.#fd === undefined) return;
+    const fd = this.#fd;
+    const size = fstatSync(fd).size;
+    let end = size > 0 && readRange(fd, size - 1, size) === "\n" ? size - 1 : lastNewlineBefore(fd, size);
+    for (let n = 0; end > 0 && n < max; n++) {
+      const start = lastNewlineBefore(fd, end) + 1;
+      const stop = end;
+      if (stop > start) yield { head: readRange(fd, start, Math.min(stop, start + HEAD)), text: () => readRange(fd, start, stop) };
+      end = start - 1;
     }
   }
 

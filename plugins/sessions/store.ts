@@ -8,6 +8,8 @@ import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { readRegularFile, UbiquityError } from "../../src/index";
 import { writeFileAtomic, projectSlug, storageRoot } from "../_kits/storage/index";
+import type { ForkedSession, ListOptions, SessionAppender, SessionBackend } from "./backend";
+import { FileAppender } from "./file-appender";
 import { parseJsonl } from "./jsonl";
 import { isNote, isRecord, type TranscriptNote, type TranscriptRecord } from "./records";
 
@@ -66,7 +68,8 @@ export function isSessionId(id: string): boolean {
   return SESSION_ID.test(id);
 }
 
-function summarize(records: readonly TranscriptRecord[]): string {
+/** What `list()` shows of a session: its first prompt, whitespace collapsed, cut to 100 characters. */
+export function summarize(records: readonly TranscriptRecord[]): string {
   const first = records.find((r) => r.message.type === "user" && r.message.agentId === undefined);
   const text = first?.message.type === "user" ? first.message.text.replace(/\s+/g, " ").trim() : "";
   return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 1)}…` : text;
@@ -109,13 +112,63 @@ export async function readTranscript(path: string): Promise<TranscriptRecord[] |
   return (await readTranscriptFile(path))?.records;
 }
 
-/** Session transcripts under one root folder. */
-export class SessionStore {
+/**
+ * The records a fork of `source` starts with (up to `upToUuid`, inclusive): every uuid and parent
+ * link remapped, the session id replaced. Every store forks through this.
+ */
+export function forkCopy(source: StoredSession, options: ForkOptions = {}): { sessionId: string; records: TranscriptRecord[]; cwd: string } {
+  let records = source.records;
+  if (options.upToUuid !== undefined) {
+    const at = records.findIndex((r) => r.uuid === options.upToUuid);
+    if (at < 0) {
+      throw new SessionNotFoundError(
+        `Session ${source.sessionId} has no record with uuid "${options.upToUuid}": pick one from ubiquity sessions show ${source.sessionId} --json`,
+      );
+    }
+    records = records.slice(0, at + 1);
+  }
+  const newId = options.sessionId ?? randomUUID();
+  const cwd = options.cwd ?? source.cwd;
+  const uuids = new Map(records.map((r) => [r.uuid, randomUUID()] as const));
+  const copied = records.map((r): TranscriptRecord => {
+    const uuid = uuids.get(r.uuid)!;
+    return {
+      ...r,
+      uuid,
+      parentUuid: r.parentUuid === null ? null : (uuids.get(r.parentUuid) ?? null),
+      sessionId: newId,
+      cwd: options.cwd !== undefined ? cwd : r.cwd,
+      message: { ...r.message, uuid, sessionId: newId },
+    };
+  });
+  return { sessionId: newId, records: copied, cwd };
+}
+
+/** Session transcripts under one root folder: the default `SessionBackend`. */
+export class SessionStore implements SessionBackend {
   /** The sessions root. */
   readonly dir: string;
+  readonly kind = "jsonl";
+  /** Two writers of one file are kept apart by a lock (lock.ts); the second forks. */
+  readonly refusesStaleWriters = false;
 
   constructor(options: SessionStoreOptions = {}) {
     this.dir = storageRoot(options.dir, process.cwd(), "sessions");
+  }
+
+  /** The sessions root. */
+  get location(): string {
+    return this.dir;
+  }
+
+  /** True when a transcript of this id is stored under `cwd`'s folder. */
+  async exists(sessionId: string, cwd: string): Promise<boolean> {
+    return (await stat(this.pathFor(sessionId, cwd)).catch(() => undefined)) !== undefined;
+  }
+
+  /** The writer's handle on a transcript file (`path`, else where a session of `cwd` goes). */
+  appender(sessionId: string, cwd: string, path?: string): SessionAppender {
+    return new FileAppender(sessionId, path ?? this.pathFor(sessionId, cwd));
   }
 
   /** Where a new session of `cwd` is written. */
@@ -125,7 +178,7 @@ export class SessionStore {
   }
 
   /** Sessions, newest first: those of `cwd` only when given, at most `limit`. */
-  async list(options: { cwd?: string; limit?: number } = {}): Promise<SessionInfo[]> {
+  async list(options: ListOptions = {}): Promise<SessionInfo[]> {
     const folders = options.cwd !== undefined ? [projectSlug(options.cwd)] : await this.#folders();
     const files: { path: string; sessionId: string; mtimeMs: number }[] = [];
     for (const folder of folders) {
@@ -172,33 +225,10 @@ export class SessionStore {
   }
 
   /** `fork()`, also returning the copied records (what the sessions plugin replays). */
-  async forkRecords(sessionId: string, options: ForkOptions = {}): Promise<{ sessionId: string; records: TranscriptRecord[]; path: string }> {
+  async forkRecords(sessionId: string, options: ForkOptions = {}): Promise<ForkedSession> {
     const source = await this.get(sessionId, options.cwd);
-    if (!source) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${this.dir}: check the id (ubiquity sessions list)`);
-    let records = source.records;
-    if (options.upToUuid !== undefined) {
-      const at = records.findIndex((r) => r.uuid === options.upToUuid);
-      if (at < 0) {
-        throw new SessionNotFoundError(
-          `Session ${sessionId} has no record with uuid "${options.upToUuid}": pick one from ubiquity sessions show ${sessionId} --json`,
-        );
-      }
-      records = records.slice(0, at + 1);
-    }
-    const newId = options.sessionId ?? randomUUID();
-    const cwd = options.cwd ?? source.cwd;
-    const uuids = new Map(records.map((r) => [r.uuid, randomUUID()] as const));
-    const copied = records.map((r): TranscriptRecord => {
-      const uuid = uuids.get(r.uuid)!;
-      return {
-        ...r,
-        uuid,
-        parentUuid: r.parentUuid === null ? null : (uuids.get(r.parentUuid) ?? null),
-        sessionId: newId,
-        cwd: options.cwd !== undefined ? cwd : r.cwd,
-        message: { ...r.message, uuid, sessionId: newId },
-      };
-    });
+    if (!source) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${this.location}: check the id (ubiquity sessions list)`);
+    const { sessionId: newId, records: copied, cwd } = forkCopy(source, options);
     const path = this.pathFor(newId, cwd);
     // Whole file through a temp + rename: a crash leaves no half fork behind.
     await writeFileAtomic(path, copied.map((r) => `${JSON.stringify(r)}\n`).join(""));

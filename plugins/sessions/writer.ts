@@ -6,39 +6,79 @@
  * so it carries the compacted history replay can start from. A microcompaction record names the
  * results it cleared, nothing more (a copy of the history per microcompaction made a 1,000-turn
  * transcript 72 times as large as without microcompaction; test/sessions/microcompact-size).
+ *
+ * Every append names the record the writer wrote last (the session's last record when it
+ * opened): a store refuses it when another writer appended since (`StaleWriterError`), the
+ * writer stops, and the plugin ends the run at its next tool call or model request. Appends are
+ * issued in order without waiting (a database pipelines them); `flush()` waits for them.
  */
 import type { ModelMessage } from "ai";
 import type { Logger, TurnPrompt, UserMessage } from "../../src/index";
 import { describeError, redactStrings } from "../../src/index";
-import { JsonlAppender } from "./jsonl";
-import { isRecord, type PersistedMessage, type TranscriptNote, type TranscriptRecord } from "./records";
+import { isStaleWriterError, type SessionAppender, type StaleWriterError, type TranscriptEntry } from "./backend";
+import type { PersistedMessage, TranscriptNote, TranscriptRecord } from "./records";
 
 const MAIN = "";
 
 /** The transcript writer of one session. */
 export class TranscriptWriter {
-  #file: JsonlAppender;
+  #file: SessionAppender;
   #opened = false;
   #failed = false;
+  #stale: StaleWriterError | undefined;
+  /** The last record of each chain (main conversation, each subagent). */
   #last = new Map<string, string | null>();
+  /** The last record this writer wrote to the session (any chain): what the store must still have last. */
+  #tip: string | null = null;
+  /** Appends not yet confirmed. */
+  #inflight = new Set<Promise<void>>();
   /** Prompts emitted but not yet through `turn.prompt` (several when runs share the session). */
   #pending: UserMessage[] = [];
   /** Compaction records waiting for the history the next request carries. */
   #compactions: PersistedMessage[] = [];
 
   constructor(
-    path: string,
+    file: SessionAppender,
     private readonly cwd: string,
     private readonly logger: Logger,
     /** Strings masked in every record (the run's keys: options and environment credentials). */
     private readonly secrets: readonly string[] = [],
   ) {
-    this.#file = new JsonlAppender(path);
+    this.#file = file;
   }
 
-  /** The transcript file. */
+  /** Where the transcript is kept. */
   get path(): string {
     return this.#file.path;
+  }
+
+  /** Set once the store refused this writer: the run must stop. */
+  get stale(): StaleWriterError | undefined {
+    return this.#stale;
+  }
+
+  /** Set when `open()` could not read the session's last record (the writer then writes nothing). */
+  openError: unknown;
+
+  /**
+   * Learn the session's last record (a resumed transcript's first new record chains onto it).
+   * Nothing is created. `known`: the last record of what the run replayed — its first append must
+   * follow exactly that, so a record another writer added after the replay is refused, not skipped over.
+   */
+  async open(known?: string | null): Promise<void> {
+    try {
+      const last = known !== undefined ? known : await this.#file.last();
+      this.#last.set(MAIN, last);
+      this.#tip = last;
+    } catch (error) {
+      this.openError = error;
+      this.#fail(error);
+    }
+  }
+
+  /** Wait until every append issued so far is stored or refused. */
+  async flush(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.all([...this.#inflight]);
   }
 
   /** Take one message of the run (called from the `event` firehose). */
@@ -90,20 +130,16 @@ export class TranscriptWriter {
   /** Keep a plugin's note in the transcript (not a record: nothing chains onto it). */
   note(sessionId: string, kind: string, data: Record<string, unknown>): void {
     if (this.#failed || !this.#opened) return;
-    try {
-      const note: TranscriptNote = { type: "note", kind, sessionId, timestamp: new Date().toISOString(), data };
-      this.#file.append(redactStrings(note, this.secrets));
-    } catch (error) {
-      this.#failed = true;
-      this.logger.error(`[ubiquity:sessions] cannot write ${this.#file.path}, the transcript stops here: ${describeError(error)}`);
-    }
+    const note: TranscriptNote = { type: "note", kind, sessionId, timestamp: new Date().toISOString(), data };
+    this.#append(redactStrings(note, this.secrets));
   }
 
-  /** Flush and close the file. */
-  close(): void {
+  /** Flush and close. */
+  async close(): Promise<void> {
     this.#flushPending("the run ended before the prompt reached the model");
     this.#flushCompactions();
-    this.#file.close();
+    await this.flush();
+    await this.#file.close().catch((error: unknown) => this.logger.debug(`[ubiquity:sessions] closing ${this.path}: ${describeError(error)}`));
   }
 
   /** Write the held compaction records (all but `except`) without a history. */
@@ -117,30 +153,44 @@ export class TranscriptWriter {
 
   #write(message: PersistedMessage, extra: Pick<TranscriptRecord, "context" | "blocked" | "history"> = {}) {
     if (this.#failed) return;
+    this.#opened = true;
+    const chain = message.agentId ?? MAIN;
+    const record: TranscriptRecord = {
+      uuid: message.uuid,
+      parentUuid: this.#last.get(chain) ?? null,
+      sessionId: message.sessionId,
+      type: message.type,
+      timestamp: new Date().toISOString(),
+      cwd: this.cwd,
+      message,
+      ...extra,
+    };
+    this.#append(redactStrings(record, this.secrets));
+    this.#last.set(chain, message.uuid);
+    this.#tip = message.uuid;
+  }
+
+  #append(entry: TranscriptEntry) {
+    if (this.#failed) return;
+    let done: Promise<void>;
     try {
-      if (!this.#opened) {
-        const last = this.#file.open();
-        this.#opened = true;
-        // A resumed transcript: the first new record chains onto the last one stored.
-        this.#last.set(MAIN, isRecord(last) ? last.uuid : null);
-      }
-      const chain = message.agentId ?? MAIN;
-      const record: TranscriptRecord = {
-        uuid: message.uuid,
-        parentUuid: this.#last.get(chain) ?? null,
-        sessionId: message.sessionId,
-        type: message.type,
-        timestamp: new Date().toISOString(),
-        cwd: this.cwd,
-        message,
-        ...extra,
-      };
-      this.#file.append(redactStrings(record, this.secrets));
-      this.#last.set(chain, message.uuid);
+      done = this.#file.append(entry, this.#tip);
     } catch (error) {
-      // A full disk must not end the run; say so once and stop writing.
-      this.#failed = true;
-      this.logger.error(`[ubiquity:sessions] cannot write ${this.#file.path}, the transcript stops here: ${describeError(error)}`);
+      done = Promise.reject(error);
     }
+    const tracked: Promise<void> = done.catch((error: unknown) => this.#fail(error)).finally(() => this.#inflight.delete(tracked));
+    this.#inflight.add(tracked);
+  }
+
+  #fail(error: unknown) {
+    if (this.#failed) return;
+    // A full disk must not end the run; say so once and stop writing. Another writer must: it is stale.
+    this.#failed = true;
+    if (isStaleWriterError(error)) {
+      this.#stale = error;
+      this.logger.error(`[ubiquity:sessions] ${error.message}`);
+      return;
+    }
+    this.logger.error(`[ubiquity:sessions] cannot write ${this.path}, the transcript stops here: ${describeError(error)}`);
   }
 }

@@ -26,6 +26,11 @@ export interface TodosApi {
   describeUnfinished(run: RunContext): Promise<string | undefined>;
   /** Delete the run's list (a subagent's, when it reports). */
   discard(run: RunContext): Promise<void>;
+  /**
+   * Keep persisted lists somewhere else (a database): the latest registered factory that answers
+   * for a run wins; none answering leaves the task files under `todoDir`. `persistTodos: false` stays in memory.
+   */
+  useStore(name: string, factory: (run: RunContext) => TodoStore | undefined): void;
 }
 
 const apis = new WeakMap<Kernel, TodosApi>();
@@ -44,6 +49,7 @@ function safeKey(prefix: string, id: string): string {
 export function createTodosApi(kernel: Kernel): TodosApi {
   const memory = new MemoryTodoStore();
   const newId = () => randomBytes(4).toString("hex");
+  const factories: { name: string; factory: (run: RunContext) => TodoStore | undefined }[] = [];
   const api: TodosApi = {
     listFor(run) {
       const project = projectSlug(run.cwd);
@@ -53,6 +59,10 @@ export function createTodosApi(kernel: Kernel): TodosApi {
     },
     storeFor(run) {
       if ((run.options as TodosResolvedOptions).persistTodos === false) return memory;
+      for (let i = factories.length - 1; i >= 0; i--) {
+        const store = factories[i]!.factory(run);
+        if (store) return store;
+      }
       return new FileTodoStore(storageRoot((run.options as TodosResolvedOptions).todoDir, run.cwd, "todos"), (file, why) =>
         run.logger.warn(`[ubiquity:todos] skipped unreadable task file ${file}: ${why}`),
       );
@@ -73,6 +83,9 @@ export function createTodosApi(kernel: Kernel): TodosApi {
     },
     discard(run) {
       return api.storeFor(run).drop(api.listFor(run));
+    },
+    useStore(name, factory) {
+      factories.push({ name, factory });
     },
   };
   apis.set(kernel, api);

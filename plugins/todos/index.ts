@@ -13,7 +13,7 @@ export { applyTodoInput, checkInputKind, TodoInputError } from "./edit";
 export type { TodoChange } from "./edit";
 export { FileTodoStore, MemoryTodoStore } from "./store";
 export type { TodoStore, TodoListRef } from "./store";
-export { TodoWriteInput, TODO_STATUSES } from "./todo";
+export { TodoWriteInput, TODO_STATUSES, isTodo, sortTodos } from "./todo";
 export type { Todo, TodoStatus } from "./todo";
 export { formatResult, formatCarryOver, progress } from "./render";
 

@@ -192,6 +192,7 @@ describe("the package entry's types", () => {
     sessionId: "x",
     persistSession: true,
     sessionDir: "x",
+    sessionStore: { postgres: { connectionString: "postgresql://localhost/x" } },
     checkpoints: { dir: "x", maxSizeMb: 5 },
     mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
     agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },

@@ -1,37 +1,43 @@
 import { describe, expect, it } from "vitest";
-import { readFileSync, utimesSync } from "node:fs";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
-import sessions, { SessionStore, SessionNotFoundError } from "ubiquity/plugins/sessions";
+import { SessionNotFoundError } from "ubiquity/plugins/sessions";
 import { collect, resultOf } from "../helpers/collect";
 import { tempDirs } from "./helpers";
+import { BACKENDS, backendMissing, useBackend, type BackendFixture } from "./backends";
 
 const temp = tempDirs();
 
-async function session(sessionDir: string, cwd: string, prompts: string[]) {
+async function session(b: BackendFixture, cwd: string, prompts: string[]) {
   let id: string | undefined;
   for (const prompt of prompts) {
     const messages = await collect(
-      summon(prompt, { model: scriptedModel([`re: ${prompt}`]), presets: [], plugins: [sessions()], sessionDir, cwd, ...(id ? { resume: id } : {}) }),
+      summon(prompt, { model: scriptedModel([`re: ${prompt}`]), presets: [], ...b.options, plugins: b.plugins(), cwd, ...(id ? { resume: id } : {}) }),
     );
     id = resultOf(messages).sessionId;
   }
   return id!;
 }
 
-describe("SessionStore", () => {
+describe.each(BACKENDS)("the %s session store", (kind) => {
+  const fresh = useBackend(kind);
+  if (backendMissing(kind)) it.skip(`skipped: ${backendMissing(kind)}`, () => {});
+  else tests(fresh);
+});
+
+function tests(fresh: () => Promise<BackendFixture>) {
   it("list: newest first, with summary, times and counts; cwd filter and limit", async () => {
-    const dir = temp();
+    const st = await fresh();
     const a = temp("ubq-a-");
     const b = temp("ubq-b-");
-    const first = await session(dir, a, ["  first   prompt\n  on two lines ", "more"]);
-    const second = await session(dir, b, ["x".repeat(300)]);
-    const third = await session(dir, a, ["third"]);
-    const store = new SessionStore({ dir });
+    const first = await session(st, a, ["  first   prompt\n  on two lines ", "more"]);
+    const second = await session(st, b, ["x".repeat(300)]);
+    const third = await session(st, a, ["third"]);
+    const store = st.store;
     // The last write decides "newest"; spread the mtimes so the clock's resolution cannot tie them.
     for (const [i, id] of [first, second, third].entries()) {
       const at = new Date(Date.now() + (i + 1) * 1000);
-      utimesSync((await store.get(id))!.path, at, at);
+      await st.touch(id, at);
     }
     const all = await store.list();
     expect(all.map((s) => s.sessionId)).toEqual([third, second, first]);
@@ -41,26 +47,24 @@ describe("SessionStore", () => {
     expect(all.find((s) => s.sessionId === second)!.summary).toBe(`${"x".repeat(99)}…`);
     expect((await store.list({ cwd: a })).map((s) => s.sessionId)).toEqual([third, first]);
     expect((await store.list({ limit: 1 })).map((s) => s.sessionId)).toEqual([third]);
-    expect(await new SessionStore({ dir: temp() }).list()).toEqual([]);
+    expect(await (await fresh()).store.list()).toEqual([]);
   });
 
   it("orders by last write: resuming an old session makes it the newest", async () => {
-    const dir = temp();
+    const b = await fresh();
     const cwd = temp("ubq-a-");
-    const old = await session(dir, cwd, ["old"]);
-    const recent = await session(dir, cwd, ["recent"]);
-    const store = new SessionStore({ dir });
-    const stored = await store.get(old);
-    const future = new Date(Date.now() + 60_000);
-    utimesSync(stored!.path, future, future);
+    const old = await session(b, cwd, ["old"]);
+    const recent = await session(b, cwd, ["recent"]);
+    const store = b.store;
+    await b.touch(old, new Date(Date.now() + 60_000));
     expect((await store.list({ cwd })).map((s) => s.sessionId)).toEqual([old, recent]);
   });
 
   it("get: the records of a session, undefined for an unknown or malformed id", async () => {
-    const dir = temp();
+    const b = await fresh();
     const cwd = temp("ubq-a-");
-    const id = await session(dir, cwd, ["hello"]);
-    const store = new SessionStore({ dir });
+    const id = await session(b, cwd, ["hello"]);
+    const store = b.store;
     const got = await store.get(id);
     expect(got!.records.map((r) => r.type)).toEqual(["user", "assistant", "result"]);
     expect(got!.sessionId).toBe(id);
@@ -69,15 +73,15 @@ describe("SessionStore", () => {
   });
 
   it("fork: remaps every uuid and parent link, replaces the session id, leaves the source untouched", async () => {
-    const dir = temp();
+    const b = await fresh();
     const cwd = temp("ubq-a-");
-    const id = await session(dir, cwd, ["one", "two"]);
-    const store = new SessionStore({ dir });
+    const id = await session(b, cwd, ["one", "two"]);
+    const store = b.store;
     const source = (await store.get(id))!;
-    const before = readFileSync(source.path, "utf8");
+    const before = await b.raw(id);
     const forkId = await store.fork(id);
     expect(forkId).not.toBe(id);
-    expect(readFileSync(source.path, "utf8")).toBe(before);
+    expect(await b.raw(id)).toBe(before);
     const fork = (await store.get(forkId))!;
     expect(fork.records).toHaveLength(source.records.length);
     const sourceUuids = new Set(source.records.map((r) => r.uuid));
@@ -97,10 +101,10 @@ describe("SessionStore", () => {
   });
 
   it("fork upToUuid copies up to and including that record; an unknown uuid or id is an error naming it", async () => {
-    const dir = temp();
+    const b = await fresh();
     const cwd = temp("ubq-a-");
-    const id = await session(dir, cwd, ["one", "two"]);
-    const store = new SessionStore({ dir });
+    const id = await session(b, cwd, ["one", "two"]);
+    const store = b.store;
     const source = (await store.get(id))!;
     const cut = source.records.find((r) => r.type === "assistant")!;
     const forkId = await store.fork(id, { upToUuid: cut.uuid });
@@ -112,23 +116,23 @@ describe("SessionStore", () => {
   });
 
   it("fork into another cwd files the copy under that project", async () => {
-    const dir = temp();
+    const st = await fresh();
     const a = temp("ubq-a-");
     const b = temp("ubq-b-");
-    const id = await session(dir, a, ["one"]);
-    const store = new SessionStore({ dir });
+    const id = await session(st, a, ["one"]);
+    const store = st.store;
     const forkId = await store.fork(id, { cwd: b });
     expect((await store.list({ cwd: b })).map((s) => s.sessionId)).toEqual([forkId]);
     expect((await store.get(forkId))!.records.every((r) => r.cwd === b)).toBe(true);
   });
 
   it("delete removes a session; false when there is none", async () => {
-    const dir = temp();
+    const b = await fresh();
     const cwd = temp("ubq-a-");
-    const id = await session(dir, cwd, ["one"]);
-    const store = new SessionStore({ dir });
+    const id = await session(b, cwd, ["one"]);
+    const store = b.store;
     expect(await store.delete(id)).toBe(true);
     expect(await store.get(id)).toBeUndefined();
     expect(await store.delete(id)).toBe(false);
   });
-});
+}

@@ -7,25 +7,30 @@ import { scriptedModel } from "ubiquity/testing";
 import sessions from "ubiquity/plugins/sessions";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { echo, readRecords, tempDirs, transcriptFiles } from "./helpers";
+import { BACKENDS, backendMissing, useBackend, type BackendFixture } from "./backends";
 
 const temp = tempDirs();
 
-describe("transcripts", () => {
+describe.each(BACKENDS)("transcripts (%s store)", (kind) => {
+  const fresh = useBackend(kind);
+  if (backendMissing(kind)) it.skip(`skipped: ${backendMissing(kind)}`, () => {});
+  else tests(fresh);
+});
+
+function tests(fresh: () => Promise<BackendFixture>) {
   it("appends one record per persisted message, chained, without system/init and stream_event", async () => {
-    const sessionDir = temp();
+    const b = await fresh();
     const cwd = temp("ubq-project-");
     const model = scriptedModel([{ text: "calling", toolCalls: [{ toolName: "Echo", input: { text: "hi" }, id: "c1" }] }, "done"]);
     const messages = await collect(
-      summon("say hi", { model, tools: [echo], presets: [], plugins: [sessions()], sessionDir, cwd, includePartialMessages: true }),
+      summon("say hi", { model, tools: [echo], presets: [], ...b.options, plugins: b.plugins(), cwd, includePartialMessages: true }),
     );
     expect(ofType(messages, "stream_event").length).toBeGreaterThan(0);
-    const files = transcriptFiles(sessionDir);
-    expect(files).toHaveLength(1);
+    const listed = await b.store.list();
+    expect(listed).toHaveLength(1);
     const sessionId = resultOf(messages).sessionId;
-    expect(files[0]!.endsWith(`${sessionId}.jsonl`)).toBe(true);
-    const text = readFileSync(files[0]!, "utf8");
-    expect(text.endsWith("\n")).toBe(true);
-    const records = readRecords(files[0]!);
+    expect(listed[0]!.sessionId).toBe(sessionId);
+    const records = (await b.store.get(sessionId))!.records;
     expect(records.map((r) => r.type)).toEqual(["user", "assistant", "tool_use", "tool_result", "assistant", "result"]);
     const persisted = messages.filter((m) => m.type !== "stream_event" && !(m.type === "system" && m.subtype === "init"));
     expect(records.map((r) => r.uuid)).toEqual(persisted.map((m) => m.uuid));
@@ -37,16 +42,8 @@ describe("transcripts", () => {
     }
   });
 
-  it("persistSession: false writes nothing", async () => {
-    const sessionDir = temp();
-    const model = scriptedModel(["hello"]);
-    const messages = await collect(summon("hi", { model, presets: [], plugins: [sessions()], sessionDir, persistSession: false }));
-    expect(resultOf(messages).isError).toBe(false);
-    expect(readdirSync(sessionDir)).toEqual([]);
-  });
-
   it("records the context turn.prompt put ahead of the prompt, and a refused prompt as blocked", async () => {
-    const sessionDir = temp();
+    const b = await fresh();
     const cwd = temp("ubq-project-");
     const addContext = definePlugin(() => ({
       name: "test:context",
@@ -57,8 +54,8 @@ describe("transcripts", () => {
       },
     }));
     const model = scriptedModel(["ok"]);
-    const first = await collect(summon("hello", { model, presets: [], plugins: [sessions(), addContext()], sessionDir, cwd }));
-    const records = readRecords(transcriptFiles(sessionDir)[0]!);
+    const first = await collect(summon("hello", { model, presets: [], ...b.options, plugins: [...b.plugins(), addContext()], cwd }));
+    const records = (await b.store.get(resultOf(first).sessionId))!.records;
     expect(records[0]).toMatchObject({ type: "user", context: ["remember the milk"], message: { text: "hello" } });
     expect(records[0]!.blocked).toBeUndefined();
     // The model saw exactly that shape.
@@ -71,31 +68,22 @@ describe("transcripts", () => {
     });
 
     const blocked = await collect(
-      summon("no", { model: scriptedModel([]), presets: [], plugins: [sessions(), addContext()], sessionDir, cwd, resume: resultOf(first).sessionId }),
+      summon("no", { model: scriptedModel([]), presets: [], ...b.options, plugins: [...b.plugins(), addContext()], cwd, resume: resultOf(first).sessionId }),
     );
     expect(resultOf(blocked).result).toMatch(/Prompt blocked: not today/);
-    const after = readRecords(transcriptFiles(sessionDir)[0]!);
+    const after = (await b.store.get(resultOf(first).sessionId))!.records;
     expect(after.at(-2)).toMatchObject({ type: "user", blocked: "not today", message: { text: "no" } });
   });
 
   it("a run that fails before its prompt leaves no transcript", async () => {
-    const sessionDir = temp();
-    const messages = await collect(summon("hi", { presets: [], plugins: [sessions()], sessionDir, model: "nope:nothing" }));
+    const b = await fresh();
+    const messages = await collect(summon("hi", { presets: [], ...b.options, plugins: b.plugins(), cwd: temp("ubq-project-"), model: "nope:nothing" }));
     expect(resultOf(messages).isError).toBe(true);
-    expect(existsSync(sessionDir) ? transcriptFiles(sessionDir) : []).toEqual([]);
-  });
-
-  it("files the transcript under <sessionDir>/<project-slug>/<sessionId>.jsonl", async () => {
-    const sessionDir = temp();
-    const cwd = temp("ubq-project-");
-    const messages = await collect(summon("hi", { model: scriptedModel(["hello"]), presets: [], plugins: [sessions()], sessionDir, cwd }));
-    const [folder] = readdirSync(sessionDir);
-    expect(folder).toMatch(/^-tmp-ubq-project-.*-[0-9a-f]{8}$/);
-    expect(readdirSync(join(sessionDir, folder!))).toEqual([`${resultOf(messages).sessionId}.jsonl`]);
+    expect(await b.store.list()).toEqual([]);
   });
 
   it("keeps a subagent's records on their own chain, and replay leaves them out", async () => {
-    const sessionDir = temp();
+    const b = await fresh();
     const cwd = temp("ubq-project-");
     let main: RunContext | undefined;
     const delegate = defineTool({
@@ -114,12 +102,13 @@ describe("transcripts", () => {
       if (said === "side task") return "side done";
       return last.role === "tool" ? "main done" : { toolCalls: [{ toolName: "Delegate", input: {}, id: "d1" }] };
     });
-    const kernel = createKernel({ model, tools: [delegate], presets: [], plugins: [sessions()], sessionDir, cwd });
+    const kernel = createKernel({ model, tools: [delegate], presets: [], ...b.options, plugins: b.plugins(), cwd });
     const sink: Message[] = [];
     main = createRun({ kernel, abortSignal: new AbortController().signal, sink: (m) => sink.push(m) });
     const result = await driveRun(main, "delegate it");
     expect(result.isError).toBe(false);
-    const records = readRecords(transcriptFiles(sessionDir)[0]!);
+    await kernel.dispose();
+    const records = (await b.store.get(result.sessionId))!.records;
     const sub = records.filter((r) => r.message.agentId === "a1");
     expect(sub.map((r) => r.type)).toEqual(["user", "assistant", "result"]);
     expect(sub[0]!.parentUuid).toBeNull();
@@ -129,27 +118,48 @@ describe("transcripts", () => {
     for (let i = 1; i < mainChain.length; i++) expect(mainChain[i]!.parentUuid).toBe(mainChain[i - 1]!.uuid);
 
     const again = scriptedModel(["ok"]);
-    await collect(summon("next", { model: again, tools: [delegate], presets: [], plugins: [sessions()], sessionDir, cwd, resume: result.sessionId }));
+    await collect(summon("next", { model: again, tools: [delegate], presets: [], ...b.options, plugins: b.plugins(), cwd, resume: result.sessionId }));
     const replayed = JSON.stringify(again.requests[0]!.prompt);
     expect(replayed).not.toContain("side task");
     expect(replayed).toContain("subagent said: side done");
   });
 
   it("two runs of one kernel resuming the same session at once: one appends, the other forks (see faults.test.ts)", async () => {
-    const sessionDir = temp();
+    const b = await fresh();
     const cwd = temp("ubq-project-");
-    const first = resultOf(await collect(summon("start", { model: scriptedModel(["started"]), presets: [], plugins: [sessions()], sessionDir, cwd })));
+    const first = resultOf(await collect(summon("start", { model: scriptedModel(["started"]), presets: [], ...b.options, plugins: b.plugins(), cwd })));
     const slowModel = scriptedModel(() => ({ text: "answer", delayMs: 20 }));
-    const kernel = createKernel({ model: slowModel, presets: [], plugins: [sessions()], sessionDir, cwd, resume: first.sessionId });
+    const kernel = createKernel({ model: slowModel, presets: [], ...b.options, plugins: b.plugins(), cwd, resume: first.sessionId });
     const run = () => driveRun(createRun({ kernel, abortSignal: new AbortController().signal, sink: () => {} }), "again");
     const results = await Promise.all([run(), run()]);
     expect(results.map((r) => r.isError)).toEqual([false, false]);
-    const files = transcriptFiles(sessionDir);
-    expect(files).toHaveLength(2);
-    for (const file of files) {
-      const records = readRecords(file);
+    await kernel.dispose();
+    const listed = await b.store.list();
+    expect(listed).toHaveLength(2);
+    for (const { sessionId } of listed) {
+      const records = (await b.store.get(sessionId))!.records;
       expect(records.filter((r) => r.type === "result")).toHaveLength(2);
       expect(records.filter((r) => r.type === "user" && r.blocked === undefined)).toHaveLength(2);
     }
   });
+}
+
+describe("transcript files (JSONL store)", () => {
+  it("persistSession: false writes nothing", async () => {
+    const sessionDir = temp();
+    const model = scriptedModel(["hello"]);
+    const messages = await collect(summon("hi", { model, presets: [], plugins: [sessions()], sessionDir, persistSession: false }));
+    expect(resultOf(messages).isError).toBe(false);
+    expect(readdirSync(sessionDir)).toEqual([]);
+  });
+
+  it("files the transcript under <sessionDir>/<project-slug>/<sessionId>.jsonl", async () => {
+    const sessionDir = temp();
+    const cwd = temp("ubq-project-");
+    const messages = await collect(summon("hi", { model: scriptedModel(["hello"]), presets: [], plugins: [sessions()], sessionDir, cwd }));
+    const [folder] = readdirSync(sessionDir);
+    expect(folder).toMatch(/^-tmp-ubq-project-.*-[0-9a-f]{8}$/);
+    expect(readdirSync(join(sessionDir, folder!))).toEqual([`${resultOf(messages).sessionId}.jsonl`]);
+  });
+
 });

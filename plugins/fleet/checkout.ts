@@ -1,0 +1,52 @@
+/**
+ * Each repository job works in its own checkout, so runs of one prompt over many repositories
+ * (or many runs over one) never share a working tree. The checkout's folder is named by the job,
+ * under the worker's work folder: a worker on the same host (or sharing the folder) that takes a
+ * lost run over continues in the files the first one left.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { promisify } from "node:util";
+import { UbiquityError } from "../../src/index";
+
+const exec = promisify(execFile);
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  const { stdout } = await exec("git", args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
+  return stdout;
+}
+
+/** A local path (absolute, or relative to `base`) or a URL git can clone. */
+function source(repository: string, base: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repository) || /^[^/]+@[^:]+:/.test(repository)) return repository;
+  return isAbsolute(repository) ? repository : resolve(base, repository);
+}
+
+/** Check `repository` at `ref` out into `dir` (kept when it is already there); returns `dir`. */
+export async function checkout(repository: string, ref: string | undefined, dir: string, base = process.cwd()): Promise<string> {
+  if (existsSync(resolve(dir, ".git"))) return dir;
+  mkdirSync(dirname(dir), { recursive: true });
+  try {
+    await git(dirname(dir), ["clone", "--quiet", "--no-hardlinks", source(repository, base), dir]);
+    if (ref) await git(dir, ["checkout", "--quiet", "--detach", ref]);
+    // The diff `fleet status` shows is against this commit.
+    await git(dir, ["tag", "-f", "ubiquity-fleet-base", "HEAD"]);
+  } catch (error) {
+    throw new UbiquityError(`cannot check out ${repository}${ref ? ` at ${ref}` : ""} into ${dir}: ${(error as Error).message.trim()}`);
+  }
+  return dir;
+}
+
+/** What the run changed in a git working tree, or undefined outside one. */
+export async function diffOf(dir: string): Promise<string | undefined> {
+  try {
+    const base = (await git(dir, ["rev-parse", "-q", "--verify", "ubiquity-fleet-base"]).catch(() => "")).trim();
+    // In the fleet's own checkout, intent-to-add makes new files show in the diff; a folder of
+    // the user's (a `cwd` job) keeps its index as it is, and shows changes to tracked files.
+    if (base) await git(dir, ["add", "--intent-to-add", "--all"]);
+    return await git(dir, ["diff", base || "HEAD"]);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The fleet's view of the session store: the records of a session (to resume it, to find the
+ * tool calls a lost worker left in flight, to stream `fleet logs`), and the run options that make
+ * a run write its transcript there. The store is the sessions plugin's backend: PostgreSQL
+ * (`ubiquity:sessions-postgres`, whose append succeeds only from the session's last record, so a
+ * lost worker's late writes are refused) for a fleet of machines; a folder of JSONL files for one
+ * machine (files are locked per writer instead, so a frozen worker's session is forked, not
+ * shared: use PostgreSQL when workers can freeze).
+ */
+import { SessionStore, type SessionBackend, type TranscriptRecord } from "../sessions/index";
+import { isPostgresUrl } from "./connection";
+
+/** What the fleet needs of a session store. */
+export interface FleetStore {
+  /** A session's records in append order; [] when the store does not know it. */
+  records(sessionId: string): Promise<TranscriptRecord[]>;
+  /** A session's records and where it is kept; undefined when the store does not know it. */
+  read(sessionId: string): Promise<{ records: TranscriptRecord[]; path: string } | undefined>;
+  /** Append `record` only if the session's last record is still `expectedLast` (else a `StaleWriterError`). */
+  append(record: TranscriptRecord, path: string, expectedLast: string | null): Promise<void>;
+  /** The run options that make a run persist to (and resume from) this store. */
+  runOptions(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+function backendStore(backend: SessionBackend, runOptions: Record<string, unknown>): FleetStore {
+  return {
+    records: async (sessionId) => (await backend.get(sessionId))?.records ?? [],
+    async read(sessionId) {
+      const found = await backend.get(sessionId);
+      return found && { records: found.records, path: found.path };
+    },
+    async append(record, path, expectedLast) {
+      const appender = backend.appender(record.sessionId, record.cwd, path);
+      try {
+        await appender.append(record, expectedLast);
+      } finally {
+        await appender.close();
+      }
+    },
+    runOptions: () => runOptions,
+    close: async () => backend.close?.(),
+  };
+}
+
+/** A folder of JSONL transcripts (one machine only: for development and single-host fleets). */
+export function jsonlStore(dir: string): FleetStore {
+  return backendStore(new SessionStore({ dir }), { sessionDir: dir });
+}
+
+/** A PostgreSQL database (`postgres://…`): the store for a fleet. */
+export async function postgresStore(connectionString: string): Promise<FleetStore> {
+  const { PostgresSessionStore } = await import("../sessions-postgres/index");
+  return backendStore(new PostgresSessionStore(connectionString), { sessionStore: { postgres: { connectionString } } });
+}
+
+/** The store a connection string (PostgreSQL) or folder (JSONL files) names. */
+export async function openStore(where: string): Promise<FleetStore> {
+  return isPostgresUrl(where) ? postgresStore(where) : jsonlStore(where);
+}

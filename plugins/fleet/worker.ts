@@ -1,0 +1,168 @@
+/**
+ * A fleet worker: a BullMQ Worker whose processor runs each job with `runJob`. BullMQ holds the
+ * job's lock while the run goes and renews it every `lockDuration / 2`; when a renewal fails (the
+ * lock expired while this process was frozen, and the stalled check gave the job to another
+ * worker) the run is aborted at once. A worker that dies simply stops renewing: the stalled check
+ * of the others moves its job back to the queue, and the next worker resumes the session from
+ * the store.
+ */
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { UbiquityError, describeError, type Message } from "../../src/index";
+import { DEFAULT_QUEUE, queueConnection } from "./connection";
+import { jobSchema, type FleetJob, type FleetOutcome } from "./jobs";
+import { runJob } from "./run-job";
+import type { AcceptedJobOptions } from "./job-policy";
+import { openStore, type FleetStore } from "./store";
+
+/** Options of `startWorker()`. */
+export interface FleetWorkerOptions {
+  /** The queue: `redis://host:port` or `postgres://…` (BullMQ's Postgres backend). */
+  connection: string;
+  /** The session store's connection string (or a FleetStore). */
+  store: string | FleetStore;
+  queueName?: string;
+  /** Runs at once in this worker [1]. */
+  concurrency?: number;
+  /** The base config of every run (presets, plugins, model, tools); the job's options go on top. */
+  config: Record<string, any>;
+  /** How long a job's lock lasts without renewal, ms [30000]: the longest a frozen worker keeps its job. */
+  lockDuration?: number;
+  /** How often this worker looks for stalled jobs, ms [lockDuration]. */
+  stalledInterval?: number;
+  /** How many times a job may be taken over before it fails [10]. */
+  maxStalledCount?: number;
+  /**
+   * The run options a job may set over `config` [SAFE_JOB_OPTIONS: the model and what narrows the
+   * run]; `"all"` also accepts a job's preset and plugins (code the worker loads: trust the queue).
+   */
+  acceptJobOptions?: AcceptedJobOptions;
+  /** Where repository jobs are checked out [<tmp>/ubiquity-fleet]. */
+  workdir?: string;
+  /** This worker's name in progress and status [host:pid]. */
+  name?: string;
+  /** One line per event (job started, resumed, finished, lost). */
+  log?(line: string): void;
+  /** Each message of every run. */
+  onMessage?(jobId: string, message: Message): void;
+}
+
+/** A running worker. */
+export interface FleetWorker {
+  readonly name: string;
+  /** Stop taking jobs and wait for the runs going on. */
+  close(): Promise<void>;
+}
+
+/** A run this worker lost (its lock, or the store refused its write): the job is someone else's now. */
+export class LostRunError extends UbiquityError {
+  override name = "LostRunError";
+}
+
+/** Start a worker on the fleet's queue. */
+export async function startWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+  if (!options.config.presets && !options.config.plugins) {
+    throw new UbiquityError("startWorker: config needs presets or plugins (e.g. presets: [defaultPreset] from ubiquity/presets/default)");
+  }
+  const { bullmq, connection, backend } = await queueConnection(options.connection);
+  const store = typeof options.store === "string" ? await openStore(options.store) : options.store;
+  const name = options.name ?? `${hostname()}:${process.pid}`;
+  const log = options.log ?? (() => {});
+  const lockDuration = options.lockDuration ?? 30_000;
+  const lost = new Map<string, string>();
+
+  const processor = async (job: import("bullmq").Job, token: string | undefined, signal?: AbortSignal): Promise<FleetOutcome> => {
+    const data = jobSchema.parse(job.data) as FleetJob;
+    const attempt = job.stalledCounter ?? 0;
+    log(`${attempt > 0 ? "resume" : "start"} job ${job.id} session ${data.sessionId}${attempt > 0 ? ` (takeover ${attempt})` : ""}`);
+    const abort = new AbortController();
+    signal?.addEventListener("abort", () => abort.abort(signal.reason), { once: true });
+    const id = job.id!;
+    // A renewal failure reported after an earlier try of this job ended must not count against this one.
+    lost.delete(id);
+    // Asked before every model request and tool call: still this worker's job? (extendLock answers 0 when the token is not the lock's.)
+    const lease = async () => {
+      if (lost.has(id)) return false;
+      if (!token) return true;
+      try {
+        if ((await job.extendLock(token, lockDuration)) === 1) return true;
+      } catch (error) {
+        // The queue is unreachable: no evidence of a lost lock (BullMQ's own renewal will tell).
+        log(`cannot check the lock of job ${id}: ${describeError(error)}`);
+        return true;
+      }
+      lost.set(id, "its lock is another worker's");
+      abort.abort(new Error("lock lost"));
+      return false;
+    };
+    const run = () => runJob({
+      job: data,
+      jobId: id,
+      attempt,
+      config: options.config,
+      store,
+      workdir: options.workdir ?? join(tmpdir(), "ubiquity-fleet"),
+      worker: name,
+      signal: abort.signal,
+      lease,
+      log,
+      acceptJobOptions: options.acceptJobOptions,
+      progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
+      onMessage: options.onMessage && ((m) => options.onMessage!(id, m)),
+    });
+    try {
+      let outcome = await run();
+      // The store refused a write while the job is still ours: a lost worker wrote after this
+      // run read the session (it woke before its lock check). Read the session again and go on.
+      for (let tries = 1; outcome.subtype === "error_stale_writer" && tries <= 3 && (await lease()); tries++) {
+        log(`job ${id}: the store refused a write while this worker holds the lock (a lost worker wrote meanwhile); resuming again`);
+        outcome = await run();
+      }
+      const why =
+        lost.get(id) ??
+        (outcome.subtype === "error_stale_writer" ? `the session store refused its write: ${outcome.result}` : undefined) ??
+        (abort.signal.aborted ? String(abort.signal.reason ?? "aborted") : undefined);
+      if (why) {
+        log(`lost job ${id}: ${why} (the run ended ${outcome.subtype}: ${outcome.result})`);
+        throw new LostRunError(`job ${id} was lost by ${name}: ${why}`);
+      }
+      log(`done job ${id}: ${outcome.subtype} after ${outcome.turns} turns`);
+      return outcome;
+    } finally {
+      lost.delete(id);
+    }
+  };
+
+  const worker = new bullmq.Worker(
+    options.queueName ?? DEFAULT_QUEUE,
+    processor,
+    {
+      connection,
+      concurrency: options.concurrency ?? 1,
+      lockDuration,
+      stalledInterval: options.stalledInterval ?? lockDuration,
+      maxStalledCount: options.maxStalledCount ?? 10,
+      name,
+    },
+    backend,
+  );
+  worker.on("lockRenewalFailed", (ids: string[]) => {
+    for (const id of ids) {
+      lost.set(id, "its lock expired and another worker may have taken the job");
+      // The processor's signal: the run stops at once, before it writes anything more.
+      worker.cancelJob(id, "lock lost");
+    }
+  });
+  worker.on("error", (error: Error) => log(`error: ${describeError(error)}`));
+  worker.on("failed", (job, error) => {
+    if (job && !(error instanceof LostRunError)) log(`failed job ${job.id}: ${describeError(error)}`);
+  });
+  await worker.waitUntilReady();
+  return {
+    name,
+    async close() {
+      await worker.close();
+      await store.close();
+    },
+  };
+}

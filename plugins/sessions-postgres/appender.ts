@@ -1,0 +1,92 @@
+/**
+ * A writer's handle on one Postgres session. The append is ONE statement that writes the record
+ * only if the session's `last_uuid` is still the writer's expected one, and moves `last_uuid` to
+ * the new record in the same statement:
+ *
+ *   insert into ubiquity_sessions … on conflict (session_id) do update set last_uuid = <new> …
+ *     where ubiquity_sessions.last_uuid is not distinct from <expected>
+ *
+ * Why no writer can slip past under READ COMMITTED: two appends to one session both need that
+ * row. The second blocks on the first's row lock; when the first commits, PostgreSQL re-checks
+ * the second's WHERE against the row as the first left it (`last_uuid` = the first's record), the
+ * check fails, nothing is updated and — the record insert reading the update's RETURNING — no
+ * record is inserted. A new session is the same race on the primary key: the loser's insert
+ * turns into the conflict update, whose check (`last_uuid is not distinct from null`) fails.
+ * The primary key (session_id, seq) of the records backs it up: two records can never share a
+ * place in the order.
+ */
+import type { SessionAppender, TranscriptEntry, TranscriptRecord } from "../sessions/index";
+import { StaleWriterError } from "../sessions/index";
+import type { PostgresSessionStore } from "./store";
+import { summaryOf } from "./summary";
+
+/** The append of a record (parameters: `appendRecordParams`). */
+export const APPEND_RECORD = `
+  with s as (
+    insert into ubiquity_sessions as s (session_id, cwd, created_at, summary, message_count, last_uuid, next_seq)
+    select $1, $2, $3, $4, 1, $5, 1
+    where $6::text is null or exists (select 1 from ubiquity_sessions where session_id = $1)
+    on conflict (session_id) do update
+      set last_uuid = excluded.last_uuid, next_seq = s.next_seq + 1, message_count = s.message_count + 1,
+          updated_at = now(), summary = coalesce(s.summary, excluded.summary)
+      where s.last_uuid is not distinct from $6::text
+    returning s.next_seq - 1 as seq
+  )
+  insert into ubiquity_records (session_id, seq, uuid, parent_uuid, kind, body)
+  select $1, seq, $5, $7, 'record', $8::json from s`;
+
+/** The append of a note: $1 session, $2 expected last record, $3 the note. */
+export const APPEND_NOTE = `
+  with s as (
+    update ubiquity_sessions set next_seq = next_seq + 1, updated_at = now()
+    where session_id = $1 and last_uuid is not distinct from $2::text
+    returning next_seq - 1 as seq
+  )
+  insert into ubiquity_records (session_id, seq, kind, body)
+  select $1, seq, 'note', $3::json from s`;
+
+/** The parameters of `APPEND_RECORD`. */
+export function appendRecordParams(sessionId: string, record: TranscriptRecord, expectedLast: string | null): unknown[] {
+  return [sessionId, record.cwd, record.timestamp, summaryOf([record]), record.uuid, expectedLast, record.parentUuid, JSON.stringify(record)];
+}
+
+/** Appends to one session, in the order they are issued. */
+export class PostgresAppender implements SessionAppender {
+  #chain: Promise<unknown> = Promise.resolve();
+  #stale: StaleWriterError | undefined;
+
+  constructor(
+    private readonly store: PostgresSessionStore,
+    private readonly sessionId: string,
+    readonly path: string,
+  ) {}
+
+  async last(): Promise<string | null> {
+    const { rows } = await this.store.query<{ last_uuid: string | null }>("select last_uuid from ubiquity_sessions where session_id = $1", [this.sessionId]);
+    return rows[0]?.last_uuid ?? null;
+  }
+
+  append(entry: TranscriptEntry, expectedLast: string | null): Promise<void> {
+    const run = () => this.#append(entry, expectedLast);
+    const done = this.#chain.then(run, run);
+    this.#chain = done.catch(() => {});
+    return done;
+  }
+
+  async close(): Promise<void> {
+    await this.#chain;
+  }
+
+  async #append(entry: TranscriptEntry, expectedLast: string | null): Promise<void> {
+    // Once refused, always refused: what follows chains onto a record the store never took.
+    if (this.#stale) throw this.#stale;
+    const { rowCount } =
+      entry.type === "note"
+        ? await this.store.query(APPEND_NOTE, [this.sessionId, expectedLast, JSON.stringify(entry)])
+        : await this.store.query(APPEND_RECORD, appendRecordParams(this.sessionId, entry, expectedLast));
+    if (rowCount === 1) return;
+    const actual = await this.last().catch(() => undefined);
+    this.#stale = new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
+    throw this.#stale;
+  }
+}

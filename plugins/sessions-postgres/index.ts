@@ -1,0 +1,56 @@
+/**
+ * `ubiquity:sessions-postgres`: with `sessionStore: { postgres: { connectionString } }`, the
+ * sessions plugin keeps sessions in PostgreSQL instead of JSONL files, and the todos plugin keeps
+ * its lists there too. An append succeeds only when the writer's expected last record is still
+ * the session's last (one statement, appender.ts), so two runs on one session never fork its
+ * chain: the stale one is refused and stops. `pg` is loaded only when the option is set.
+ */
+import { definePlugin, type Kernel } from "../../src/index";
+import { getSessionsApi } from "../sessions/index";
+import { getTodosApi } from "../todos/index";
+import { sessionsPostgresOptions, type SessionsPostgresResolvedOptions } from "./options";
+import { PostgresSessionStore } from "./store";
+import { PostgresTodoStore } from "./todos";
+
+export { PostgresSessionStore } from "./store";
+export { PostgresAppender, APPEND_RECORD, APPEND_NOTE, appendRecordParams } from "./appender";
+export { PostgresTodoStore } from "./todos";
+export { MIGRATIONS, migrate, SchemaVersionError, type Migration } from "./migrations";
+export { MissingDriverError, createPool, describeDatabase } from "./driver";
+
+/** The plugin's name. */
+export const NAME = "ubiquity:sessions-postgres";
+
+/** The Postgres session store plugin. */
+export const sessionsPostgresPlugin = definePlugin(function sessionsPostgres() {
+  return {
+    name: NAME,
+    options: sessionsPostgresOptions,
+    apply(kernel: Kernel) {
+      // One store (one pool) per database and kernel, ended with the kernel.
+      const stores = new Map<string, PostgresSessionStore>();
+      const storeOf = (options: Readonly<Record<string, unknown>>) => {
+        const connectionString = (options as SessionsPostgresResolvedOptions).sessionStore?.postgres?.connectionString;
+        if (!connectionString) return undefined;
+        let store = stores.get(connectionString);
+        if (!store) stores.set(connectionString, (store = new PostgresSessionStore(connectionString)));
+        return store;
+      };
+      getSessionsApi(kernel)?.useBackend(NAME, (options) => storeOf(options));
+      getTodosApi(kernel)?.useStore(NAME, (run) => {
+        const store = storeOf(run.options);
+        return store && new PostgresTodoStore(store);
+      });
+      kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
+        const all = [...stores.values()];
+        stores.clear();
+        await Promise.all(all.map((s) => s.close()));
+      });
+    },
+  };
+});
+
+export default sessionsPostgresPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";

@@ -1,0 +1,183 @@
+/**
+ * `PostgresSessionStore`: sessions in two tables (`ubiquity_sessions`, one row per session with
+ * its last record; `ubiquity_records`, one row per record or note, in order). It keeps the JSONL
+ * store's behaviour — list newest first, get, fork, delete — and its appends refuse a stale
+ * writer in one statement (appender.ts). The pool is made and the schema migrated on first use.
+ */
+import { resolve } from "node:path";
+import type { Pool } from "pg";
+import { UbiquityError } from "../../src/index";
+import {
+  SessionNotFoundError,
+  forkCopy,
+  isSessionId,
+  summarize,
+  type ForkOptions,
+  type ForkedSession,
+  type ListOptions,
+  type SessionAppender,
+  type SessionBackend,
+  type SessionInfo,
+  type StoredSession,
+  type TranscriptNote,
+  type TranscriptRecord,
+} from "../sessions/index";
+import { PostgresAppender } from "./appender";
+import { createPool, describeDatabase } from "./driver";
+import { migrate } from "./migrations";
+import { summaryOf } from "./summary";
+
+interface SessionRow {
+  session_id: string;
+  cwd: string;
+  summary: string;
+  created_at: string;
+  updated_at: Date;
+  message_count: number;
+}
+
+const info = (row: SessionRow): SessionInfo => ({
+  sessionId: row.session_id,
+  summary: row.summary,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at.toISOString(),
+  messageCount: row.message_count,
+  cwd: row.cwd,
+});
+
+/** Sessions in a PostgreSQL database. */
+export class PostgresSessionStore implements SessionBackend {
+  readonly kind = "postgres";
+  /** Two writers may append at once: the store refuses the stale one, so no lock and no fork is needed. */
+  readonly refusesStaleWriters = true;
+  /** The database, without its password. */
+  readonly location: string;
+  #pool: Promise<Pool> | undefined;
+  #closed = false;
+
+  constructor(readonly connectionString: string) {
+    this.location = describeDatabase(connectionString);
+  }
+
+  /** The pool, the schema migrated (once per store; a failure is retried on the next call). */
+  pool(): Promise<Pool> {
+    if (this.#closed) return Promise.reject(new UbiquityError(`the PostgreSQL session store at ${this.location} is closed`));
+    this.#pool ??= (async () => {
+      const pool = await createPool(this.connectionString);
+      // A dropped idle connection must not crash the process; the next query reconnects.
+      pool.on("error", () => {});
+      try {
+        await migrate(pool);
+      } catch (error) {
+        await pool.end().catch(() => {});
+        throw this.#wrap(error);
+      }
+      return pool;
+    })().catch((error: unknown) => {
+      this.#pool = undefined;
+      throw error;
+    });
+    return this.#pool;
+  }
+
+  /** Run one statement, its failure named after the store. */
+  async query<R extends object = Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<{ rows: R[]; rowCount: number }> {
+    const pool = await this.pool();
+    try {
+      const result = await pool.query<R & import("pg").QueryResultRow>(sql, values);
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    } catch (error) {
+      throw this.#wrap(error);
+    }
+  }
+
+  pathFor(sessionId: string, _cwd?: string): string {
+    if (!isSessionId(sessionId)) throw new TypeError(`invalid session id ${JSON.stringify(sessionId)}: use letters, digits, "-" and "_"`);
+    return `${this.location}#${sessionId}`;
+  }
+
+  async list(options: ListOptions = {}): Promise<SessionInfo[]> {
+    const { rows } = await this.query<SessionRow>(
+      `select session_id, cwd, coalesce(summary, '') as summary, created_at, updated_at, message_count from ubiquity_sessions
+       where message_count > 0 and ($1::text is null or cwd = $1)
+       order by updated_at desc, session_id asc limit $2`,
+      [options.cwd !== undefined ? resolve(options.cwd) : null, options.limit ?? null],
+    );
+    return rows.map(info);
+  }
+
+  async get(sessionId: string, _near?: string): Promise<StoredSession | undefined> {
+    if (!isSessionId(sessionId)) return undefined;
+    const { rows } = await this.query<{ updated_at: Date; kind: string; body: TranscriptRecord | TranscriptNote }>(
+      `select s.updated_at, r.kind, r.body from ubiquity_sessions s join ubiquity_records r using (session_id)
+       where s.session_id = $1 order by r.seq`,
+      [sessionId],
+    );
+    const records = rows.filter((r) => r.kind === "record").map((r) => r.body as TranscriptRecord);
+    if (records.length === 0) return undefined;
+    const notes = rows.filter((r) => r.kind === "note").map((r) => r.body as TranscriptNote);
+    return {
+      sessionId,
+      summary: summarize(records),
+      createdAt: records[0]!.timestamp,
+      updatedAt: rows[0]!.updated_at.toISOString(),
+      messageCount: records.length,
+      cwd: records[0]!.cwd,
+      records,
+      path: this.pathFor(sessionId),
+      corruptLines: [],
+      notes,
+    };
+  }
+
+  async fork(sessionId: string, options: ForkOptions = {}): Promise<string> {
+    return (await this.forkRecords(sessionId, options)).sessionId;
+  }
+
+  async forkRecords(sessionId: string, options: ForkOptions = {}): Promise<ForkedSession> {
+    const source = await this.get(sessionId, options.cwd);
+    if (!source) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${this.location}: check the id (ubiquity sessions list)`);
+    const { sessionId: newId, records, cwd } = forkCopy(source, options);
+    const path = this.pathFor(newId);
+    // One statement: the session row and all its records, or nothing.
+    await this.query(
+      `with s as (
+         insert into ubiquity_sessions (session_id, cwd, created_at, summary, message_count, last_uuid, next_seq)
+         values ($1, $2, $3, $4, $5::integer, $6, $5::bigint) returning session_id
+       )
+       insert into ubiquity_records (session_id, seq, uuid, parent_uuid, kind, body)
+       select s.session_id, e.ord - 1, e.value->>'uuid', e.value->>'parentUuid', 'record', e.value
+       from s, json_array_elements($7::json) with ordinality as e(value, ord)`,
+      [newId, records[0]?.cwd ?? cwd, records[0]?.timestamp ?? new Date().toISOString(), summaryOf(records), records.length, records.at(-1)?.uuid ?? null, JSON.stringify(records)],
+    );
+    return { sessionId: newId, records, path };
+  }
+
+  async delete(sessionId: string): Promise<boolean> {
+    if (!isSessionId(sessionId)) return false;
+    return (await this.query("delete from ubiquity_sessions where session_id = $1", [sessionId])).rowCount > 0;
+  }
+
+  async exists(sessionId: string, _cwd?: string): Promise<boolean> {
+    if (!isSessionId(sessionId)) return false;
+    return (await this.query("select 1 from ubiquity_sessions where session_id = $1", [sessionId])).rowCount > 0;
+  }
+
+  appender(sessionId: string, _cwd: string, _path?: string): SessionAppender {
+    return new PostgresAppender(this, sessionId, this.pathFor(sessionId));
+  }
+
+  /** End the pool (idempotent). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pool = this.#pool;
+    this.#pool = undefined;
+    if (pool) await (await pool.catch(() => undefined))?.end();
+  }
+
+  #wrap(error: unknown): unknown {
+    if (error instanceof UbiquityError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    return new UbiquityError(`the PostgreSQL session store at ${this.location} failed: ${message}`);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * `getSessionsApi(kernel)`: how another plugin puts its own store behind the sessions plugin
+ * (`ubiquity:sessions-postgres` does), finds the store a run or command uses, and waits for a
+ * session's records to be stored (a worker checkpoints with it).
+ */
+import type { Kernel, ResolvedOptions } from "../../src/index";
+import { storageRoot } from "../_kits/storage/index";
+import type { SessionBackend } from "./backend";
+import type { SessionsResolvedOptions } from "./options";
+import { SessionStore } from "./store";
+
+/** Picks the store for some options (the run's, or a command's config); undefined leaves it to the next. */
+export type BackendFactory = (options: ResolvedOptions | Readonly<Record<string, unknown>>, cwd: string) => SessionBackend | undefined;
+
+/** The sessions plugin's extension points on one kernel. */
+export interface SessionsApi {
+  /** Put a store in front of the JSONL files: the latest registered factory that answers wins. */
+  useBackend(name: string, factory: BackendFactory): void;
+  /** The store these options point at (the JSONL files under `sessionDir` unless a factory answers). */
+  backendFor(options: ResolvedOptions | Readonly<Record<string, unknown>>, cwd: string): SessionBackend;
+  /** Wait until every record written so far of a session this kernel is writing is stored; rejects with the `StaleWriterError` when the store refused it. */
+  flush(sessionId: string): Promise<void>;
+}
+
+const apis = new WeakMap<Kernel, SessionsApi>();
+
+/** The sessions API of a kernel, or undefined when the `ubiquity:sessions` plugin is not in it. */
+export function getSessionsApi(kernel: Kernel): SessionsApi | undefined {
+  return apis.get(kernel);
+}
+
+/** The JSONL store of some options: `sessionDir`, else ~/.ubiquity/sessions. */
+export function jsonlBackendFor(options: Readonly<Record<string, unknown>>, cwd: string): SessionStore {
+  return new SessionStore({ dir: storageRoot((options as SessionsResolvedOptions).sessionDir, cwd, "sessions") });
+}
+
+/** Create and register the API of a kernel (the sessions plugin does this in `apply`). */
+export function createSessionsApi(kernel: Kernel, flush: (sessionId: string) => Promise<void>): SessionsApi {
+  const factories: { name: string; factory: BackendFactory }[] = [];
+  const api: SessionsApi = {
+    useBackend(name, factory) {
+      factories.push({ name, factory });
+    },
+    backendFor(options, cwd) {
+      for (let i = factories.length - 1; i >= 0; i--) {
+        const backend = factories[i]!.factory(options, cwd);
+        if (backend) return backend;
+      }
+      return jsonlBackendFor(options as Readonly<Record<string, unknown>>, cwd);
+    },
+    flush,
+  };
+  apis.set(kernel, api);
+  return api;
+}

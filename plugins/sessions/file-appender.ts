@@ -1,0 +1,80 @@
+/**
+ * The JSONL store's `SessionAppender`: one transcript file, appended a line at a time. Each
+ * append reads the file's last record back (one `fstat` and a read of the tail) and refuses when
+ * another writer appended since, holding a per-append lock (append-lock.ts) so that the check and
+ * the write are one step for every process on this host. The run-long lock (lock.ts) is what
+ * keeps a second run out in the first place (it forks instead); this catches a writer that got
+ * past it. Writers on two hosts sharing a folder are not covered: use the Postgres store.
+ */
+import { statSync } from "node:fs";
+import type { SessionAppender, TranscriptEntry } from "./backend";
+import { StaleWriterError } from "./backend";
+import { withAppendLock } from "./append-lock";
+import { JsonlAppender } from "./jsonl";
+import { isRecord } from "./records";
+
+// Records are written `uuid` first (writer.ts), so a line's head names its record.
+const RECORD_HEAD = /^\{"uuid":"((?:[^"\\]|\\.)*)"/;
+const NOTE_HEAD = /^\{"type":"note"/;
+
+/** The last record's uuid among the file's lines (notes skipped); null when there is none. */
+function lastRecordUuid(file: JsonlAppender): string | null {
+  for (const line of file.linesFromEnd()) {
+    const head = RECORD_HEAD.exec(line.head);
+    if (head) return JSON.parse(`"${head[1]}"`) as string;
+    if (NOTE_HEAD.test(line.head)) continue;
+    try {
+      const value: unknown = JSON.parse(line.text());
+      if (isRecord(value)) return value.uuid;
+    } catch {
+      // a corrupt line: readers skip it too
+    }
+  }
+  return null;
+}
+
+/** Appends to one transcript file, refusing a writer whose expected last record is not the file's. */
+export class FileAppender implements SessionAppender {
+  #file: JsonlAppender;
+  /** After a failed write the writer stops; later appends are refused with the same error. */
+  #broken: unknown;
+
+  constructor(
+    private readonly sessionId: string,
+    readonly path: string,
+  ) {
+    this.#file = new JsonlAppender(path);
+  }
+
+  async last(): Promise<string | null> {
+    if (!this.#file.isOpen && !statSync(this.path, { throwIfNoEntry: false })?.isFile()) return null;
+    // Opening cuts a torn tail, as the first append would.
+    this.#file.open();
+    return lastRecordUuid(this.#file);
+  }
+
+  /** Synchronous underneath: the line is written (or refused) before this returns. */
+  append(entry: TranscriptEntry, expectedLast: string | null): Promise<void> {
+    try {
+      if (this.#broken !== undefined) throw this.#broken;
+      if (!this.#file.isOpen) this.#file.open();
+      withAppendLock(this.path, () => {
+        const actual = lastRecordUuid(this.#file);
+        if (actual !== expectedLast) throw new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
+        try {
+          this.#file.append(entry);
+        } catch (error) {
+          this.#broken = error;
+          throw error;
+        }
+      });
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#file.close();
+  }
+}
