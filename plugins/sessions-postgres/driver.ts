@@ -2,8 +2,32 @@
  * The `pg` driver, imported only when a Postgres store is configured: it is an optional peer
  * dependency, so a program that never configures one never needs it installed.
  */
-import type { Pool, PoolConfig } from "pg";
 import { UbiquityError } from "../../src/index";
+
+/** What a query resolves to (the part of pg's QueryResult the store reads). */
+export interface PgResult<R> {
+  rows: R[];
+  rowCount: number | null;
+}
+
+/** A connection taken from the pool. */
+export interface PgClient {
+  query<R extends object = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<PgResult<R>>;
+  release(): void;
+}
+
+/**
+ * The part of a `pg` Pool the store uses. Declared here so that the package's type declarations
+ * do not need `pg`'s types (`@types/pg`) in a program that never configures the store.
+ */
+export interface PgPool {
+  query<R extends object = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<PgResult<R>>;
+  connect(): Promise<PgClient>;
+  end(): Promise<void>;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+type PoolConstructor = new (config: Record<string, unknown>) => PgPool;
 
 /** `pg` is not installed: the message names the fix. */
 export class MissingDriverError extends UbiquityError {
@@ -11,14 +35,15 @@ export class MissingDriverError extends UbiquityError {
 }
 
 /** How `pg` is loaded (a test passes one that fails). */
-export type DriverLoader = () => Promise<{ default?: { Pool: typeof Pool }; Pool?: typeof Pool }>;
+export type DriverLoader = () => Promise<unknown>;
 
 /** A pool for `connectionString` (idle clients do not keep the process alive). */
-export async function createPool(connectionString: string, config: PoolConfig = {}, load: DriverLoader = () => import("pg")): Promise<Pool> {
-  let pg: { Pool: typeof Pool };
+export async function createPool(connectionString: string, config: Record<string, unknown> = {}, load: DriverLoader = () => import("pg")): Promise<PgPool> {
+  let pg: { Pool: PoolConstructor };
   try {
     const loaded = await load();
-    pg = (loaded.default ?? loaded) as { Pool: typeof Pool };
+    const module = loaded as { default?: { Pool: PoolConstructor }; Pool?: PoolConstructor };
+    pg = (module.default ?? module) as { Pool: PoolConstructor };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {

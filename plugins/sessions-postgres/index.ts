@@ -16,7 +16,7 @@ export { PostgresSessionStore } from "./store";
 export { PostgresAppender, APPEND_RECORD, APPEND_NOTE, appendRecordParams } from "./appender";
 export { PostgresTodoStore } from "./todos";
 export { MIGRATIONS, migrate, SchemaVersionError, type Migration } from "./migrations";
-export { MissingDriverError, createPool, describeDatabase } from "./driver";
+export { MissingDriverError, createPool, describeDatabase, type PgPool, type PgClient, type PgResult, type DriverLoader } from "./driver";
 
 /** The plugin's name. */
 export const NAME = "ubiquity:sessions-postgres";

@@ -4,7 +4,7 @@
  * once: they queue on one advisory lock, and each applies a migration in its own transaction.
  * A database migrated by a newer release is refused rather than written wrongly.
  */
-import type { Pool } from "pg";
+import type { PgPool } from "./driver";
 import { UbiquityError } from "../../src/index";
 
 /** One step of the schema. Append only: a released migration never changes. */
@@ -68,7 +68,7 @@ export class SchemaVersionError extends UbiquityError {
 }
 
 /** Apply the migrations the database lacks; resolves to the versions applied now. */
-export async function migrate(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export async function migrate(pool: PgPool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   const client = await pool.connect();
   const applied: number[] = [];
   try {

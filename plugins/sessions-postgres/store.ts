@@ -5,7 +5,6 @@
  * writer in one statement (appender.ts). The pool is made and the schema migrated on first use.
  */
 import { resolve } from "node:path";
-import type { Pool } from "pg";
 import { UbiquityError } from "../../src/index";
 import {
   SessionNotFoundError,
@@ -23,7 +22,7 @@ import {
   type TranscriptRecord,
 } from "../sessions/index";
 import { PostgresAppender } from "./appender";
-import { createPool, describeDatabase } from "./driver";
+import { createPool, describeDatabase, type PgPool } from "./driver";
 import { migrate } from "./migrations";
 import { summaryOf } from "./summary";
 
@@ -52,7 +51,7 @@ export class PostgresSessionStore implements SessionBackend {
   readonly refusesStaleWriters = true;
   /** The database, without its password. */
   readonly location: string;
-  #pool: Promise<Pool> | undefined;
+  #pool: Promise<PgPool> | undefined;
   #closed = false;
 
   constructor(readonly connectionString: string) {
@@ -60,7 +59,7 @@ export class PostgresSessionStore implements SessionBackend {
   }
 
   /** The pool, the schema migrated (once per store; a failure is retried on the next call). */
-  pool(): Promise<Pool> {
+  pool(): Promise<PgPool> {
     if (this.#closed) return Promise.reject(new UbiquityError(`the PostgreSQL session store at ${this.location} is closed`));
     this.#pool ??= (async () => {
       const pool = await createPool(this.connectionString);
@@ -84,7 +83,7 @@ export class PostgresSessionStore implements SessionBackend {
   async query<R extends object = Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<{ rows: R[]; rowCount: number }> {
     const pool = await this.pool();
     try {
-      const result = await pool.query<R & import("pg").QueryResultRow>(sql, values);
+      const result = await pool.query<R>(sql, values);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (error) {
       throw this.#wrap(error);

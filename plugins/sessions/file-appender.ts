@@ -6,7 +6,8 @@
  * keeps a second run out in the first place (it forks instead); this catches a writer that got
  * past it. Writers on two hosts sharing a folder are not covered: use the Postgres store.
  */
-import { statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { SessionAppender, TranscriptEntry } from "./backend";
 import { StaleWriterError } from "./backend";
 import { withAppendLock } from "./append-lock";
@@ -48,17 +49,21 @@ export class FileAppender implements SessionAppender {
 
   async last(): Promise<string | null> {
     if (!this.#file.isOpen && !statSync(this.path, { throwIfNoEntry: false })?.isFile()) return null;
-    // Opening cuts a torn tail, as the first append would.
-    this.#file.open();
-    return lastRecordUuid(this.#file);
+    // Opening cuts a torn tail, as the first append would: under the lock, or another writer's
+    // line still being written (the size grows a page at a time) would look torn and be cut.
+    return withAppendLock(this.path, () => {
+      this.#file.open();
+      return lastRecordUuid(this.#file);
+    });
   }
 
   /** Synchronous underneath: the line is written (or refused) before this returns. */
   append(entry: TranscriptEntry, expectedLast: string | null): Promise<void> {
     try {
       if (this.#broken !== undefined) throw this.#broken;
-      if (!this.#file.isOpen) this.#file.open();
+      if (!this.#file.isOpen) mkdirSync(dirname(this.path), { recursive: true });
       withAppendLock(this.path, () => {
+        if (!this.#file.isOpen) this.#file.open();
         const actual = lastRecordUuid(this.#file);
         if (actual !== expectedLast) throw new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
         try {

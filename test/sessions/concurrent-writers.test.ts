@@ -65,8 +65,11 @@ describe.each(BACKENDS)("4 concurrent writers on one session (%s store)", (kind)
         const before = randomUUID();
         const { wallMs } = await race(b, before, cwd, "jsonl-unchecked");
         const records = (await b.store.get(before))!.records;
-        expect(records).toHaveLength(WRITERS * EACH);
-        console.log(`concurrent writers: ${JSON.stringify({ store: "jsonl, no stale check", appended: records.length, forks: forks(records), wallMs: Math.round(wallMs) })}`);
+        // Not asserted (it is the old behaviour): a writer opening the file while another's line is
+        // half on disk took it for a torn tail and cut it, so records can be lost too.
+        console.log(
+          `concurrent writers: ${JSON.stringify({ store: "jsonl, no stale check", appended: WRITERS * EACH, stored: records.length, lost: WRITERS * EACH - records.length, forks: forks(records), wallMs: Math.round(wallMs) })}`,
+        );
       }
       const sessionId = randomUUID();
       const { outcomes, wallMs } = await race(b, sessionId, cwd);
