@@ -83,15 +83,16 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       kernel.hooks.kernel.config.tap(NAME, (config) => (config.permissionMode === undefined ? { ...config, permissionMode: "default" } : config));
       // Compiling at start-up makes a malformed rule fail the run before any model call.
       kernel.hooks.kernel.configResolved.tap(NAME, (options) => void policyFor(options));
-      kernel.hooks.kernel.ready.tapPromise(NAME, () => loadShellParser());
 
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
         const policy = policyFor(run.options);
         return tools.filter((tool) => available(tool.name, policy));
       });
 
+      // The bash grammar loads when the first shell command is judged, not at start-up: only
+      // shell tools' calls are parsed (see subject.ts and shell/parser.ts).
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
-        await loadShellParser();
+        if (kinds.shell.has(call.toolName)) await loadShellParser();
         const options = call.run.options;
         const mode = api.modeOf(call.run);
         const decision = await decide(

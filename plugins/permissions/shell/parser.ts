@@ -1,22 +1,27 @@
 /**
- * The bash grammar, loaded once. web-tree-sitter needs an async start (it compiles two wasm
- * modules); after that, parsing is synchronous, so a permission decision never waits on I/O.
- * The grammar is the wasm shipped in the `tree-sitter-bash` package (no native build needed).
+ * The bash grammar, loaded once, on first use: web-tree-sitter and its two wasm modules cost a
+ * cold start ~20 ms and ~10 MB, so nothing loads them until a shell command is judged (the
+ * permissions plugin awaits `loadShellParser()` before deciding). After that, parsing is
+ * synchronous, so a permission decision never waits on I/O. The grammar is the wasm shipped in
+ * the `tree-sitter-bash` package (no native build needed).
  */
 import { createRequire } from "node:module";
-import { Language, Parser, type Tree } from "web-tree-sitter";
+import type { Parser, Tree } from "web-tree-sitter";
 
 let parser: Parser | undefined;
+let ParserClass: typeof Parser | undefined;
 let loading: Promise<void> | undefined;
 
 /** Start (or join) loading the bash grammar. Safe to call many times. */
 export function loadShellParser(): Promise<void> {
   loading ??= (async () => {
     const require = createRequire(import.meta.url);
+    const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init();
     const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
     const instance = new Parser();
     instance.setLanguage(language);
+    ParserClass = Parser;
     parser = instance;
   })().catch((error: unknown) => {
     loading = undefined; // let a later call retry instead of caching the failure forever
@@ -51,7 +56,7 @@ export function parseShell(source: string): Tree {
     tree = parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
   } catch (error) {
     const language = parser.language;
-    parser = new Parser();
+    parser = new ParserClass!();
     if (language) parser.setLanguage(language);
     throw new ShellParseError(`the bash parser failed on it (${String(error)})`);
   }
