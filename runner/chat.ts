@@ -5,7 +5,7 @@
  * switches it (`setModel`); Ctrl-D or `/exit` quits. One readline
  * interface owns stdin: the prompt and the approver's questions both go through it.
  */
-import { createInterface } from "node:readline/promises";
+import { createInterface } from "./readline";
 import { resolve } from "node:path";
 import type { UbiquityConfig } from "../src/facade";
 import type { RunnerIO } from "./run";
