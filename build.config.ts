@@ -22,5 +22,5 @@ export default defineBuildConfig({
   declaration: false,
   clean: true,
   failOnWarn: false,
-  rollup: { emitCJS: false, esbuild: { target: "node22" }, output: { experimentalMinChunkSize: 64_000 } },
+  rollup: { emitCJS: false, esbuild: { target: "node22" } },
 });
