@@ -2,10 +2,12 @@
  * The bash grammar, loaded once, on first use: web-tree-sitter and its two wasm modules cost a
  * cold start ~20 ms and ~10 MB, so nothing loads them until a shell command is judged (the
  * permissions plugin awaits `loadShellParser()` before deciding). After that, parsing is
- * synchronous, so a permission decision never waits on I/O. The grammar is the wasm shipped in
- * the `tree-sitter-bash` package (no native build needed).
+ * synchronous, so a permission decision never waits on I/O. The grammar is the wasm of the
+ * `tree-sitter-bash` package, shipped alone in the build (no native build needed).
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { Parser, Tree } from "web-tree-sitter";
 
 let parser: Parser | undefined;
@@ -18,7 +20,7 @@ export function loadShellParser(): Promise<void> {
     const require = createRequire(import.meta.url);
     const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init();
-    const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+    const language = await Language.load(grammarPath(require));
     const instance = new Parser();
     instance.setLanguage(language);
     ParserClass = Parser;
@@ -28,6 +30,20 @@ export function loadShellParser(): Promise<void> {
     throw new Error(`could not load the bash grammar (tree-sitter-bash wasm): ${String(error)}; reinstall ubiquity's dependencies`);
   });
   return loading;
+}
+
+/**
+ * The grammar's wasm: the copy the build ships in the package (`dist/vendor/tree-sitter-bash`,
+ * see build.config.ts), else the `tree-sitter-bash` package (the repository's dev install).
+ */
+function grammarPath(require: NodeJS.Require): string {
+  try {
+    const shipped = join(dirname(require.resolve("ubiquity/package.json")), "dist", "vendor", "tree-sitter-bash", "tree-sitter-bash.wasm");
+    if (existsSync(shipped)) return shipped;
+  } catch {
+    // not resolvable by name (a bundled copy): fall through to the package
+  }
+  return require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
 }
 
 /** True once `loadShellParser()` has finished. */
