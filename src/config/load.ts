@@ -5,7 +5,6 @@
  * rejects enums and plain `import` of types); YAML goes through the `yaml` package.
  */
 import { statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import type { Loader } from "cosmiconfig";
@@ -72,12 +71,10 @@ export function trustFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
 const loadScript: Loader = async (filepath) => createModuleLoader(dirname(filepath), filepath).importDefault(filepath);
 
 // cosmiconfig, yaml and jiti load only when there is a config file to load (cold start).
-const require = createRequire(import.meta.url);
-
-const loadYaml: Loader = (filepath, content) => {
+const loadYaml: Loader = async (filepath, content) => {
   try {
     // An empty document (only comments) counts as an empty file, not as `null`.
-    return (require("yaml") as typeof import("yaml")).parse(content) ?? undefined;
+    return (await import("yaml")).parse(content) ?? undefined;
   } catch (error) {
     throw new ConfigError(`invalid YAML: ${describeError(error).split("\n")[0]!.replace(/:$/, "")}`, filepath);
   }
@@ -125,14 +122,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     return { config: null, filepath: null, skipped: [filepath] };
   }
   assertSize(filepath);
-  const { cosmiconfig } = await import("cosmiconfig");
-  const explorer = cosmiconfig("ubiquity", {
-    searchPlaces: [...CONFIG_SEARCH_PLACES],
-    loaders: LOADERS,
-    // The walk is ours (configSearchFolders); cosmiconfig only loads the file we chose.
-    searchStrategy: "none",
-    cache: false,
-  });
+  // cosmiconfig loads only now, with a file to load. The walk is ours (configSearchFolders):
+  // cosmiconfig only loads the file we chose.
+  const explorer = (await import("cosmiconfig")).cosmiconfig("ubiquity", { searchPlaces: [...CONFIG_SEARCH_PLACES], loaders: LOADERS, searchStrategy: "none", cache: false });
   let found: { config: unknown; filepath: string } | null;
   try {
     found = await explorer.load(filepath);

@@ -25,8 +25,7 @@ export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ub
   // No module cache: a config edited between two loads (tests, watch mode) must be read again.
   // jiti loads on first use, so importing this module costs nothing (cold start).
   let loaded: Jiti | undefined;
-  const jitiFor = (): Jiti =>
-    (loaded ??= (createRequire(import.meta.url)("jiti") as typeof import("jiti")).createJiti(pathToFileURL(fromFile).href, { moduleCache: false }));
+  const jitiFor = (): Jiti => (loaded ??= (createRequire(import.meta.url)("jiti") as typeof import("jiti")).createJiti(pathToFileURL(fromFile).href, { moduleCache: false }));
   return {
     baseDir,
     resolve(specifier, what) {
