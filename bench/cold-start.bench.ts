@@ -24,12 +24,14 @@ const repo = process.env.COLD_REPO ?? join(dirname(fileURLToPath(import.meta.url
 const bin = join(repo, "bin", "ubiquity.mjs");
 const entry = pathToFileURL(join(repo, "dist", "src", "main.mjs")).href;
 
-// Prints the peak RSS (KiB) on stderr as the process exits; the same for every command.
-const REPORT_RSS = `data:text/javascript,process.on("exit",()=>process.stderr.write("\\n@maxrss="+process.resourceUsage().maxRSS+"\\n"))`;
+// Prints the peak RSS (KiB) and the CPU time (µs, user + system) on stderr as the process exits;
+// the same for every command. CPU time moves less than wall time when the machine is busy.
+const REPORT_RSS = `data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\n@maxrss="+u.maxRSS+" @cpu="+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
 
 interface Sample {
   ms: number;
   kib: number;
+  cpuMs: number;
 }
 
 /** One run of `args` under this Node: wall time and peak RSS; throws when it fails. */
@@ -45,8 +47,9 @@ function measure(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): 
     child.on("close", (code) => {
       const ms = performance.now() - started;
       const kib = Number(/@maxrss=(\d+)/.exec(err)?.[1]);
+      const cpuMs = Number(/@cpu=(\d+)/.exec(err)?.[1]) / 1000;
       if (code !== 0 || !Number.isFinite(kib)) reject(new Error(`${args.join(" ")} exited ${code}: ${err.trim() || out.trim()}`));
-      else resolve({ ms, kib });
+      else resolve({ ms, kib, cpuMs });
     });
   });
 }
@@ -81,14 +84,16 @@ export default async function coldStartBench(): Promise<void> {
       if (round % 2) order.reverse();
       for (const i of order) samples[i]!.push(await measure(commands[i]![1], project, env));
     }
-    const figures = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), mib: median(s.map((x) => x.kib)) / 1024 }));
+    const figures = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), mib: median(s.map((x) => x.kib)) / 1024, cpu: median(s.map((x) => x.cpuMs)) }));
     const base = figures[2]!;
     for (const [i, [label]] of commands.entries()) {
-      const { ms, mib } = figures[i]!;
+      const { ms, mib, cpu } = figures[i]!;
       const ratio = ms / base.ms;
       const judged = i === 0 || i === 1;
       const over = judged && (ratio > TARGET_RATIO || mib > TARGET_MIB) ? `  (target ≤ ${TARGET_RATIO}× and ≤ ${TARGET_MIB} MiB)` : "";
-      console.log(`${label.padEnd(32)} ${ms.toFixed(0).padStart(6)} ms  ${mib.toFixed(1).padStart(6)} MiB peak   ${ratio.toFixed(2)}× baseline${over}`);
+      console.log(
+        `${label.padEnd(32)} ${ms.toFixed(0).padStart(6)} ms  ${mib.toFixed(1).padStart(6)} MiB peak  ${ratio.toFixed(2)}× baseline   (cpu ${cpu.toFixed(0)} ms, ${(cpu / base.cpu).toFixed(2)}×)${over}`,
+      );
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
