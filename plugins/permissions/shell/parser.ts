@@ -1,6 +1,6 @@
 /**
  * The bash grammar, loaded once, on first use: web-tree-sitter and its two wasm modules cost a
- * cold start ~20 ms and ~10 MB, so nothing loads them until a shell command is judged (the
+ * cold start tens of milliseconds and ~9 MB, so nothing loads them until a shell command is judged (the
  * permissions plugin awaits `loadShellParser()` before deciding). After that, parsing is
  * synchronous, so a permission decision never waits on I/O. The grammar is the wasm of the
  * `tree-sitter-bash` package, shipped alone in the build (no native build needed).
