@@ -1,4 +1,4 @@
-import { readdirSync, existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { defineBuildConfig } from "unbuild";
 
 // One entry per public module; rollup shares the kernel between them in chunks.
@@ -24,4 +24,14 @@ export default defineBuildConfig({
   clean: true,
   failOnWarn: false,
   rollup: { emitCJS: false, esbuild: { target: "node22" } },
+  hooks: {
+    // The bash grammar ships as its wasm file alone (1.3 MB, with its licence): the
+    // tree-sitter-bash package around it is 20 MB of native builds and C sources that the
+    // permissions engine never loads (it parses with web-tree-sitter).
+    "build:done"() {
+      const to = "dist/vendor/tree-sitter-bash";
+      mkdirSync(to, { recursive: true });
+      for (const file of ["tree-sitter-bash.wasm", "LICENSE"]) copyFileSync(`node_modules/tree-sitter-bash/${file}`, `${to}/${file}`);
+    },
+  },
 });

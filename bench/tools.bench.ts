@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { glob } from "tinyglobby";
 import type { ToolContext } from "../src/index";
 import { GlobTool } from "../plugins/tool-glob/index";
-import { ignorePatterns } from "../plugins/tool-glob/skipped-folders";
+import { ignorePatterns, skippedFor } from "../plugins/tool-glob/skipped-folders";
 import { GrepTool } from "../plugins/tool-grep/index";
 import { findRipgrep } from "../plugins/tool-grep/rg-binary";
 import { rgArguments, rgCwd } from "../plugins/tool-grep/rg-backend";
@@ -85,6 +85,18 @@ function rgCli(rg: string, query: SearchQuery): Promise<number> {
   });
 }
 
+/** The lines `rg args` prints (file lists). */
+function rgLines(rg: string, args: string[], cwd: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => (out += chunk));
+    child.on("error", reject);
+    child.on("close", () => resolve(out.split("\n").filter(Boolean)));
+  });
+}
+
 function row(label: string, ours: number, base: number, baseName: string) {
   const ratio = ours / base;
   console.log(`${label.padEnd(34)} ${ours.toFixed(1).padStart(8)} ms   ${baseName} ${base.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(2)}${ratio <= 1.2 ? "" : "  (over the 1.2 target)"}`);
@@ -136,6 +148,22 @@ export default async function toolsBench(): Promise<void> {
         },
       );
       row(`Glob ${pattern} (+ stat, sort)`, ours3, sorted, "tinyglobby");
+      // The native alternative (issue 26): ripgrep walks with the same skips (no ignore files,
+      // hidden files in), then Node stats the matches — or rg sorts by mtime itself. rg's glob
+      // dialect and its order among equal mtimes differ from the tool's, so these rows only say
+      // whether a native walk would be worth it; ratio < 1 means the tool is faster.
+      const rgArgs = ["--files", "--hidden", "--no-ignore", "--no-config", ...[...skippedFor(pattern)].flatMap((f) => ["-g", `!${f}/`]), "-g", pattern];
+      const [ours4, rgStat] = await compare(
+        () => globTool.call({ pattern }, ctx),
+        async () => {
+          const files = await rgLines(rg, ["-j1", ...rgArgs], root);
+          const times = files.map((f) => statSync(join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+          return files.map((_, i) => i).sort((a, b) => times[b]! - times[a]!);
+        },
+      );
+      row(`Glob ${pattern} (rg --files + stat)`, ours4, rgStat, "rg");
+      const [ours5, rgSorted] = await compare(() => globTool.call({ pattern }, ctx), () => rgLines(rg, [...rgArgs, "--sortr", "modified"], root));
+      row(`Glob ${pattern} (rg --sortr modified)`, ours5, rgSorted, "rg");
     }
   } finally {
     rmSync(root, { recursive: true, force: true });

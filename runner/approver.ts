@@ -3,7 +3,7 @@
  * answerers (a tool that asks the user a question of its own answers there). One prompt
  * at a time.
  */
-import { createInterface } from "node:readline/promises";
+import { createInterface } from "./readline";
 import type { CanUseTool } from "../src/facade";
 import type { TerminalAnswerer } from "../src/commands";
 import type { RunnerIO } from "./run";

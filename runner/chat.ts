@@ -5,13 +5,13 @@
  * switches it (`setModel`); Ctrl-D or `/exit` quits. One readline
  * interface owns stdin: the prompt and the approver's questions both go through it.
  */
-import { createInterface } from "node:readline/promises";
+import { createInterface } from "./readline";
 import { resolve } from "node:path";
 import type { UbiquityConfig } from "../src/facade";
 import type { RunnerIO } from "./run";
 import { terminalApprover } from "./approver";
 import { declaresOption } from "../src/kernel";
-import { TextRenderer } from "./render";
+import { TextRenderer, thousands } from "./render";
 import { SessionStore } from "../src/facade";
 import { storageRoot } from "../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
@@ -33,7 +33,7 @@ export const CHAT_COMMANDS: Record<string, string> = {
   "/exit": "quit (also Ctrl-D)",
 };
 
-const n = (x: number) => x.toLocaleString("en-US");
+const n = thousands;
 
 /** `/cost`: one line over the session's runs. */
 export function formatTotals(t: ConversationTotals, sessionId: string | undefined): string {

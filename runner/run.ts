@@ -6,7 +6,7 @@
  * live session; with no prompt in a terminal it is the terminal mode (runner/chat.ts). Exit codes:
  * 0, 1 failed run, 2 usage or configuration error, 130 interrupted.
  */
-import { createInterface } from "node:readline/promises";
+import { createInterface } from "./readline";
 import { resolve } from "node:path";
 import { summon } from "../src/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO } from "./config";

@@ -98,6 +98,10 @@ export interface ComposedSchema {
  * (the first declaration of a key wins; the kernel's own fields always do).
  */
 export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "options">[]): ComposedSchema {
+  // One list is composed several times per run (the runner's checks, each kernel): reusing the
+  // schema also reuses the parser zod compiles on a schema's first parse (cold start).
+  const hit = composed.find((c) => c.plugins.length === plugins.length && c.plugins.every((p, i) => p.name === plugins[i]!.name && p.options === plugins[i]!.options));
+  if (hit) return hit.result;
   const shape: Record<string, z.ZodType> = {};
   const owners = new Map<string, string>();
   const declarers = new Map<string, string[]>();
@@ -111,8 +115,13 @@ export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "opt
       owners.set(key, plugin.name);
     }
   }
-  return { schema: owners.size ? ConfigSchema.extend(shape) : ConfigSchema, owners, declarers };
+  const result = { schema: owners.size ? ConfigSchema.extend(shape) : ConfigSchema, owners, declarers };
+  if (composed.unshift({ plugins: plugins.map(({ name, options }) => ({ name, options })), result }) > 4) composed.pop();
+  return result;
 }
+
+// The last few lists composed, newest first (a hit has had its options remembered already).
+const composed: { plugins: Pick<Plugin, "name" | "options">[]; result: ComposedSchema }[] = [];
 
 /**
  * Whether the kernel or a plugin `config` lists (presets, plugins and `disable` applied) declares

@@ -5,7 +5,7 @@
  * only with `--yes` (without it the plan is printed and the command exits 2, changing nothing).
  * The session is the cwd's latest unless `--session` names one.
  */
-import { createInterface } from "node:readline/promises";
+import { createRequire } from "node:module";
 import { relative, resolve } from "node:path";
 import { UsageError, type CommandIO, type PluginCommand } from "../../src/index";
 import { storageRoot } from "../_kits/storage/index";
@@ -40,6 +40,8 @@ export function formatList(checkpoints: CheckpointInfo[], sessionId: string): st
 }
 
 async function confirm(question: string): Promise<boolean> {
+  // node:readline loads with the question, not with the plugin (cold start).
+  const { createInterface } = createRequire(import.meta.url)("node:readline/promises") as typeof import("node:readline/promises");
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   try {
     return /^y(es)?$/i.test((await rl.question(question)).trim());

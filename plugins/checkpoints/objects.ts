@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { deflateSync } from "node:zlib";
+import { createRequire } from "node:module";
 
 function writeAtomically(path: string, data: Buffer | string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -21,7 +21,7 @@ export function writeObject(gitDir: string, type: "tree" | "commit", body: Buffe
   const full = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
   const id = createHash("sha1").update(full).digest("hex");
   const path = join(gitDir, "objects", id.slice(0, 2), id.slice(2));
-  if (!existsSync(path)) writeAtomically(path, deflateSync(full));
+  if (!existsSync(path)) writeAtomically(path, deflate(full));
   return id;
 }
 
@@ -42,4 +42,9 @@ export function writeCommit(gitDir: string, tree: string, message: string): stri
 /** Point the loose ref `ref` (`refs/…`) at `id`. */
 export function writeRef(gitDir: string, ref: string, id: string): void {
   writeAtomically(join(gitDir, ref), `${id}\n`);
+}
+
+// node:zlib loads with the first object written, not with the plugin (cold start).
+function deflate(data: Buffer): Buffer {
+  return (createRequire(import.meta.url)("node:zlib") as typeof import("node:zlib")).deflateSync(data);
 }

@@ -1,4 +1,4 @@
-import micromatch from "micromatch";
+import { micromatch } from "../_kits/lazy/index";
 
 const REGEX_ONLY = /\.\*|\.\+|\\|[()^$[\]]/;
 
@@ -15,7 +15,7 @@ export function matches(matcher: string | undefined, toolName: string | undefine
     const part = raw.trim();
     if (!part) continue;
     if (part === toolName) return true;
-    if (micromatch.isMatch(toolName, part)) return true;
+    if (micromatch().isMatch(toolName, part)) return true;
     if (REGEX_ONLY.test(part)) {
       try {
         if (new RegExp(`^(?:${part})$`).test(toolName)) return true;

@@ -21,7 +21,7 @@ import {
 } from "../../src/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, type Policy, type ToolKinds } from "./policy";
 import { ruleNamesTool } from "./rules";
-import { decide, type Decision } from "./engine";
+import type { Decision } from "./engine";
 import { answerAsk } from "./ask";
 import { withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
@@ -29,7 +29,8 @@ import { getPermissionsApi } from "./api";
 import "./init-fields";
 import { resolveRoots } from "./paths";
 import { permissionsCommands, permissionsFlags } from "./cli";
-import { loadShellParser, shellParserReady } from "./shell/parser";
+import { shellParserReady } from "./shell/parser";
+import { loadShellParser } from "./shell/load";
 import { permissionModeOf, permissionsOptions, type PermissionMode, type PermissionsResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:permissions";
@@ -83,17 +84,20 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       kernel.hooks.kernel.config.tap(NAME, (config) => (config.permissionMode === undefined ? { ...config, permissionMode: "default" } : config));
       // Compiling at start-up makes a malformed rule fail the run before any model call.
       kernel.hooks.kernel.configResolved.tap(NAME, (options) => void policyFor(options));
-      kernel.hooks.kernel.ready.tapPromise(NAME, () => loadShellParser());
 
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
         const policy = policyFor(run.options);
         return tools.filter((tool) => available(tool.name, policy));
       });
 
+      // The bash grammar loads when the first shell command is judged, not at start-up: only
+      // shell tools' calls are parsed (see subject.ts and shell/parser.ts).
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
-        await loadShellParser();
+        if (kinds.shell.has(call.toolName)) await loadShellParser();
         const options = call.run.options;
         const mode = api.modeOf(call.run);
+        // The engine (and the shell analysis behind it) loads with the first call judged.
+        const { decide } = await import("./engine");
         const decision = await decide(
           { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
           { mode, policy: policyFor(options), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) } },
@@ -144,11 +148,11 @@ function merge(incoming: PermissionVerdict, decision: Decision, mode: Permission
 }
 
 export default permissionsPlugin;
-export { decidePermission, explainPermission, type DecidePermissionInput, type PermissionDecision } from "./decide";
+export { decidePermission, explainPermission } from "./decide-lazy";
+export type { DecidePermissionInput, PermissionDecision } from "./decide";
 export { getPermissionsApi, type PermissionsApi } from "./api";
 export { parseRule, ruleNamesTool, type Rule, type RuleList } from "./rules";
-export { analyzeShell } from "./shell/analyze";
-export { loadShellParser } from "./shell/parser";
+export { analyzeShell, loadShellParser } from "./shell/load";
 export { sensitiveReason } from "./sensitive";
 export type { ShellAnalysis, ShellCandidate, WriteTarget } from "./shell/types";
 export type { Decision, DecisionStep } from "./engine";

@@ -9,7 +9,7 @@
  * folder part is also matched through its symlinks, and a literal file rule also matches a hard
  * link to the same file.
  */
-import micromatch from "micromatch";
+import { micromatch } from "../_kits/lazy/index";
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
@@ -37,8 +37,8 @@ export function compilePathPattern(pattern: string, cwd: string, home: string): 
   const literal = literalPrefix(p);
   const real = literal ? realOrUndefined(literal) : undefined;
   if (literal && real && real !== literal) globs.push(escapeGlob(real) + p.slice(escapeGlob(literal).length));
-  const exact = globs.flatMap((g) => [micromatch.matcher(g, { dot: true }), micromatch.matcher(`${g}/**`, { dot: true })]);
-  const folded = globs.flatMap((g) => [micromatch.matcher(g, { dot: true, nocase: true }), micromatch.matcher(`${g}/**`, { dot: true, nocase: true })]);
+  const exact = globs.flatMap((g) => [micromatch().matcher(g, { dot: true }), micromatch().matcher(`${g}/**`, { dot: true })]);
+  const folded = globs.flatMap((g) => [micromatch().matcher(g, { dot: true, nocase: true }), micromatch().matcher(`${g}/**`, { dot: true, nocase: true })]);
   // A literal file: the same file under another name (a hard link) is the same file.
   const file = literal && literal === unescape(p) ? identity(literal) : undefined;
   return (path) => {

@@ -10,7 +10,7 @@ import type { SandboxAvailability } from "./availability";
 import { bwrapArgs, innerCommand, programRootsUnderTmp, PROXY_PORT, PROXY_SOCKET_NAME, proxyEnv, type Profile } from "./bwrap";
 import { isExcluded, type SandboxSettings } from "./config";
 import { layoutRoot, type RootLayout } from "./protect";
-import { FilteringProxy, type ProxyDenial } from "./proxy";
+import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
 import type { Violation } from "./violations";
@@ -135,6 +135,8 @@ export class SandboxRuntime {
     this.#prepare();
     const net = this.#settings.network;
     if (net.mode === "proxy" && !this.#proxy) {
+      // node:http loads with the proxy: importing it statically costs every run Node's fetch stack.
+      const { FilteringProxy } = await import("./proxy");
       const proxy = new FilteringProxy(net.allowedDomains, net.deniedDomains, (denial) => this.#onDenied(denial, this.#inFlight()));
       if (this.#availability.backend === "seatbelt") {
         await proxy.listenTcp();

@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { globSync } from "tinyglobby";
+import { tinyglobby } from "../_kits/lazy/index";
 
 /** Home-relative paths that hold credentials. */
 export const SENSITIVE_HOME = [
@@ -93,7 +93,7 @@ function ancestors(dir: string, home: string): string[] {
 function safeGlob(patterns: string[], cwd: string, deep: number = WALK.deep): string[] {
   if (!existsSync(cwd)) return [];
   try {
-    return globSync(patterns, { ...WALK, deep, ignore: [...WALK.ignore], cwd });
+    return tinyglobby().globSync(patterns, { ...WALK, deep, ignore: [...WALK.ignore], cwd });
   } catch {
     return [];
   }

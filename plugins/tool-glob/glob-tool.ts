@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative } from "node:path";
-import { glob } from "tinyglobby";
+import { tinyglobby } from "../_kits/lazy/index";
 import { z } from "zod";
 import { isInside, type ToolContext, type ToolOutput } from "../../src/index";
 import { PathTool, displayPath, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
@@ -46,7 +46,7 @@ export class GlobTool extends PathTool<typeof GlobInput> {
       if (!info.isDirectory()) throw new ToolFailure(`${input.path} is a file, not a folder; give its folder as path and the file name in pattern.`);
       const pattern = relativePattern(input.pattern, dir);
 
-      const files = await glob(pattern, {
+      const files = await tinyglobby().glob(pattern, {
         cwd: dir,
         onlyFiles: true,
         dot: true,

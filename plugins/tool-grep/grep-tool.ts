@@ -2,11 +2,8 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
 import { PathTool, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
-import { FILE_TYPES } from "./file-types";
 import { GREP_LIMITS, capLines, resultLines } from "./format";
-import { searchWithNode } from "./node-backend";
 import { findRipgrep, runs } from "./rg-binary";
-import { searchWithRg } from "./rg-backend";
 import type { SearchQuery, SearchResult } from "./search";
 
 const count = (what: string) => z.number().int().nonnegative().optional().describe(what);
@@ -73,10 +70,10 @@ export class GrepTool extends PathTool<typeof GrepInput> {
   async call(input: GrepArgs, ctx: ToolContext): Promise<ToolOutput> {
     return guard(async () => {
       const query = await this.#query(input, ctx);
-      const backend = await this.#backend();
-      const result = await backend(query, ctx.abortSignal);
+      const { search, name } = await this.#backend();
+      const result = await search(query, ctx.abortSignal);
       const lines = resultLines(result, query, { cwd: ctx.cwd, lineNumbers: input["-n"] ?? true });
-      const metadata = { backend: backend === searchWithNode ? "node" : "rg", files: result.files.length, lines: lines.length };
+      const metadata = { backend: name, files: result.files.length, lines: lines.length };
       if (lines.length === 0) {
         return { content: `No matches for ${JSON.stringify(input.pattern)} in ${placeName(ctx.cwd, query.target)}.`, metadata };
       }
@@ -85,8 +82,12 @@ export class GrepTool extends PathTool<typeof GrepInput> {
   }
 
   async #query(input: GrepArgs, ctx: ToolContext): Promise<SearchQuery> {
-    if (input.type !== undefined && !(input.type in FILE_TYPES)) {
-      throw new ToolFailure(`Unknown file type ${JSON.stringify(input.type)}. Known types: ${Object.keys(FILE_TYPES).join(", ")}. Or filter with glob instead.`);
+    // The search code (both backends, the type table) loads with the first search (cold start).
+    if (input.type !== undefined) {
+      const { FILE_TYPES } = await import("./file-types");
+      if (!(input.type in FILE_TYPES)) {
+        throw new ToolFailure(`Unknown file type ${JSON.stringify(input.type)}. Known types: ${Object.keys(FILE_TYPES).join(", ")}. Or filter with glob instead.`);
+      }
     }
     const { absolute, real } = await resolvePermitted(ctx, input.path ?? ".");
     const info = await stat(real).catch(() => undefined);
@@ -108,14 +109,18 @@ export class GrepTool extends PathTool<typeof GrepInput> {
 
   #rg?: Promise<string | undefined>;
 
-  async #backend(): Promise<(query: SearchQuery, signal?: AbortSignal) => Promise<SearchResult>> {
+  async #backend(): Promise<{ name: "node" | "rg"; search: (query: SearchQuery, signal?: AbortSignal) => Promise<SearchResult> }> {
     const { backend = "auto", rgPath } = this.options;
-    if (backend === "node") return searchWithNode;
+    const node = async () => ({ name: "node" as const, search: (await import("./node-backend")).searchWithNode });
+    if (backend === "node") return node();
     this.#rg ??= rgPath === undefined ? findRipgrep() : runs(rgPath).then((ok) => (ok ? rgPath : undefined));
     const rg = await this.#rg;
-    if (rg) return (query, signal) => searchWithRg(rg, query, signal);
+    if (rg) {
+      const { searchWithRg } = await import("./rg-backend");
+      return { name: "rg", search: (query, signal) => searchWithRg(rg, query, signal) };
+    }
     if (backend === "rg") throw new ToolFailure("No ripgrep binary runs here; use the Node backend (backend: \"node\").");
-    return searchWithNode;
+    return node();
   }
 }
 

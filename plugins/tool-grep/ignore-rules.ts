@@ -2,7 +2,7 @@
  * Gitignore-style rules, as ripgrep applies them: to `.gitignore`/`.ignore`/`.rgignore` files
  * and to `--glob` overrides. The last matching rule of a list decides.
  */
-import micromatch from "micromatch";
+import { micromatch } from "../_kits/lazy/index";
 
 /** One compiled line of an ignore file (or one glob). */
 export interface IgnoreRule {
@@ -39,7 +39,7 @@ export function compileRule(line: string, braces = false): IgnoreRule | undefine
   const anchored = p.includes("/");
   if (p.startsWith("/")) p = p.slice(1);
   const glob = anchored ? p : `**/${p}`;
-  const test = micromatch.matcher(glob, { dot: true, nobrace: !braces, noextglob: true });
+  const test = micromatch().matcher(glob, { dot: true, nobrace: !braces, noextglob: true });
   return { negated, dirOnly, test };
 }
 

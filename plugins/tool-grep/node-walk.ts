@@ -7,7 +7,7 @@
 import type { Dirent } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import micromatch from "micromatch";
+import { micromatch } from "../_kits/lazy/index";
 import { FILE_TYPES } from "./file-types";
 import { isAtomicTempName } from "../_kits/storage/index";
 import { compileRule, matchRules, parseIgnoreFile, type IgnoreRule } from "./ignore-rules";
@@ -79,7 +79,7 @@ export interface WalkOptions {
 export async function walkFiles(root: string, options: WalkOptions): Promise<string[]> {
   const overrides = new Overrides(options.glob ? ["!.git", options.glob] : ["!.git"]);
   const typeGlobs = options.type ? FILE_TYPES[options.type] : undefined;
-  const typeTests = typeGlobs?.map((g) => micromatch.matcher(g, { dot: true }));
+  const typeTests = typeGlobs?.map((g) => micromatch().matcher(g, { dot: true }));
   const isType = typeTests ? (name: string) => typeTests.some((test) => test(name)) : undefined;
   const files: string[] = [];
 

@@ -18,7 +18,8 @@ tar -tzf "$tarball" | sed 's|^package/||' | sort > "$work/files.txt"
 say "the tarball holds the JavaScript and declarations of every export, the bin, the schema, README and CHANGELOG"
 expected=(bin/ubiquity.mjs schema/ubiquity.config.schema.json README.md CHANGELOG.md package.json
   dist/src/main.mjs dist/types/src/main.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts
-  dist/harness/index.mjs dist/types/harness/index.d.ts)
+  dist/harness/index.mjs dist/types/harness/index.d.ts
+  dist/vendor/tree-sitter-bash/tree-sitter-bash.wasm dist/vendor/tree-sitter-bash/LICENSE)
 for dir in plugins/*/; do
   name=$(basename "$dir")
   [ -f "plugins/$name/index.ts" ] && expected+=("dist/plugins/$name/index.mjs" "dist/types/plugins/$name/index.d.ts")
@@ -102,6 +103,11 @@ say "npx ubiquity run --model test \"list the files\""
 out=$(npx ubiquity run --trust --model test "list the files" 2>&1)
 echo "$out"
 grep -q "Glob" <<< "$out" || { echo "the run did not list the files"; exit 1; }
+
+say "a shell command is judged with the bash grammar the package ships (no tree-sitter-bash installed)"
+check=$(npx ubiquity permissions check --allow 'Bash(git status:*)' "git status && rm -rf /" 2>&1 || true)
+echo "$check"
+grep -q "rm -rf" <<< "$check" || { echo "the permission check did not judge the compound command"; exit 1; }
 
 say "the example plugin, installed from its tarball, is in the resolved plugin list"
 npx ubiquity inspect --trust | grep -q "ubiquity-plugin-house-rules" || { echo "the example plugin was not loaded"; exit 1; }

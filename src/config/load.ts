@@ -7,8 +7,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { cosmiconfig, type Loader } from "cosmiconfig";
-import { parse as parseYaml } from "yaml";
+import type { Loader } from "cosmiconfig";
 import { ConfigError, describeError } from "../errors";
 import { validateConfig } from "../kernel";
 import { expandPlugins } from "../preset";
@@ -71,10 +70,11 @@ export function trustFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
 
 const loadScript: Loader = async (filepath) => createModuleLoader(dirname(filepath), filepath).importDefault(filepath);
 
-const loadYaml: Loader = (filepath, content) => {
+// cosmiconfig, yaml and jiti load only when there is a config file to load (cold start).
+const loadYaml: Loader = async (filepath, content) => {
   try {
     // An empty document (only comments) counts as an empty file, not as `null`.
-    return parseYaml(content) ?? undefined;
+    return (await import("yaml")).parse(content) ?? undefined;
   } catch (error) {
     throw new ConfigError(`invalid YAML: ${describeError(error).split("\n")[0]!.replace(/:$/, "")}`, filepath);
   }
@@ -109,14 +109,6 @@ const LOADERS = {
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const home = resolve(options.home ?? homedir());
-  const explorer = cosmiconfig("ubiquity", {
-    searchPlaces: [...CONFIG_SEARCH_PLACES],
-    loaders: LOADERS,
-    // The walk is ours (configSearchFolders); cosmiconfig only loads the file we chose.
-    searchStrategy: "none",
-    cache: false,
-  });
-
   const explicit = options.configFile ? resolve(cwd, options.configFile) : undefined;
   if (explicit) {
     const stats = statOrUndefined(explicit);
@@ -130,6 +122,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     return { config: null, filepath: null, skipped: [filepath] };
   }
   assertSize(filepath);
+  // cosmiconfig loads only now, with a file to load. The walk is ours (configSearchFolders):
+  // cosmiconfig only loads the file we chose.
+  const explorer = (await import("cosmiconfig")).cosmiconfig("ubiquity", { searchPlaces: [...CONFIG_SEARCH_PLACES], loaders: LOADERS, searchStrategy: "none", cache: false });
   let found: { config: unknown; filepath: string } | null;
   try {
     found = await explorer.load(filepath);

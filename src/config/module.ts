@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createJiti, type Jiti } from "jiti";
+import type { Jiti } from "jiti";
 import { ConfigError, describeError } from "../errors";
 
 /** Imports modules as seen from one folder (a config file's, or a preset module's). */
@@ -23,11 +23,13 @@ export interface ModuleLoader {
 /** A loader resolving from `baseDir` (or from the folder of `fromFile`). */
 export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ubiquity.config.js")): ModuleLoader {
   // No module cache: a config edited between two loads (tests, watch mode) must be read again.
-  const jiti: Jiti = createJiti(pathToFileURL(fromFile).href, { moduleCache: false });
+  // jiti loads on first use, so importing this module costs nothing (cold start).
+  let loaded: Jiti | undefined;
+  const jitiFor = (): Jiti => (loaded ??= (createRequire(import.meta.url)("jiti") as typeof import("jiti")).createJiti(pathToFileURL(fromFile).href, { moduleCache: false }));
   return {
     baseDir,
     resolve(specifier, what) {
-      const found = jiti.esmResolve(specifier, { try: true }) ?? requireResolve(fromFile, specifier);
+      const found = jitiFor().esmResolve(specifier, { try: true }) ?? requireResolve(fromFile, specifier);
       if (found) return found.startsWith("file:") ? fileURLToPath(found) : found;
       if (isPathSpecifier(specifier)) {
         throw new ConfigError(`${what}: no file at ${resolve(baseDir, specifier)} (resolved relative to ${baseDir})`);
@@ -39,7 +41,7 @@ export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ub
     },
     async importDefault(file, what) {
       try {
-        return await jiti.import(file, { default: true });
+        return await jitiFor().import(file, { default: true });
       } catch (error) {
         throw moduleError(error, file, what);
       }

@@ -5,9 +5,9 @@
  * each plugin lists the files of its own that it would apply (`plugin.projectFiles`).
  */
 import { statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { extname, join, relative, resolve, sep } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { CONFIG_SEARCH_PLACES } from "../config/load";
 import { configSearchFolders } from "../config/search";
 import { readRegularFileSync } from "../safe-read";
@@ -85,7 +85,8 @@ export function peekJsonOrYaml(file: string): unknown {
   const read = readRegularFileSync(file, MAX_PEEK_BYTES);
   if (!read.ok) return undefined;
   try {
-    return extname(file) === ".json" || file.endsWith("package.json") ? JSON.parse(read.text) : parseYaml(read.text);
+    // yaml loads only when there is a YAML file to read (cold start).
+    return extname(file) === ".json" || file.endsWith("package.json") ? JSON.parse(read.text) : (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(read.text);
   } catch {
     return undefined;
   }

@@ -2,7 +2,11 @@
  * YAML frontmatter of markdown files (agent files, SKILL.md): a small splitter plus the `yaml`
  * package, which never evaluates code (unlike gray-matter's `---js`) and caps alias expansion.
  */
-import { parse } from "yaml";
+import { createRequire } from "node:module";
+
+// yaml loads with the first file that has frontmatter, not with the plugins that read such files.
+const require = createRequire(import.meta.url);
+const parse = (text: string): unknown => (require("yaml") as typeof import("yaml")).parse(text);
 
 /** A markdown file split into its frontmatter and its body. */
 export type Frontmatter =

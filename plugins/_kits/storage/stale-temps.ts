@@ -5,7 +5,7 @@
  */
 import { readdir, stat, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { glob } from "tinyglobby";
+import { tinyglobby } from "../lazy/index";
 import type { Kernel } from "../../../src/index";
 import { isProcessAlive } from "../process/index";
 
@@ -48,7 +48,7 @@ export async function sweepProjectTemps(root: string, maxAgeMs = STALE_TEMP_MS, 
   if (swept.has(root)) return 0;
   swept.add(root);
   let removed = 0;
-  const found = await glob("**/.*.tmp", { cwd: root, dot: true, onlyFiles: true, absolute: true, deep, followSymbolicLinks: false, ignore: ["**/node_modules/**", "**/.git/**"] }).catch(
+  const found = await tinyglobby().glob("**/.*.tmp", { cwd: root, dot: true, onlyFiles: true, absolute: true, deep, followSymbolicLinks: false, ignore: ["**/node_modules/**", "**/.git/**"] }).catch(
     () => [] as string[],
   );
   const now = Date.now();

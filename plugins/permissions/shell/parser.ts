@@ -1,28 +1,49 @@
 /**
- * The bash grammar, loaded once. web-tree-sitter needs an async start (it compiles two wasm
- * modules); after that, parsing is synchronous, so a permission decision never waits on I/O.
- * The grammar is the wasm shipped in the `tree-sitter-bash` package (no native build needed).
+ * The bash grammar, loaded once, on first use: web-tree-sitter and its two wasm modules cost a
+ * cold start tens of milliseconds and ~9 MB, so nothing loads them until a shell command is judged (the
+ * permissions plugin awaits `loadShellParser()` before deciding). After that, parsing is
+ * synchronous, so a permission decision never waits on I/O. The grammar is the wasm of the
+ * `tree-sitter-bash` package, shipped alone in the build (no native build needed).
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { Language, Parser, type Tree } from "web-tree-sitter";
+import { dirname, join } from "node:path";
+import type { Parser, Tree } from "web-tree-sitter";
 
 let parser: Parser | undefined;
+let ParserClass: typeof Parser | undefined;
 let loading: Promise<void> | undefined;
 
 /** Start (or join) loading the bash grammar. Safe to call many times. */
 export function loadShellParser(): Promise<void> {
   loading ??= (async () => {
     const require = createRequire(import.meta.url);
+    const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init();
-    const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+    const language = await Language.load(grammarPath(require));
     const instance = new Parser();
     instance.setLanguage(language);
+    ParserClass = Parser;
     parser = instance;
   })().catch((error: unknown) => {
     loading = undefined; // let a later call retry instead of caching the failure forever
     throw new Error(`could not load the bash grammar (tree-sitter-bash wasm): ${String(error)}; reinstall ubiquity's dependencies`);
   });
   return loading;
+}
+
+/**
+ * The grammar's wasm: the copy the build ships in the package (`dist/vendor/tree-sitter-bash`,
+ * see build.config.ts), else the `tree-sitter-bash` package (the repository's dev install).
+ */
+function grammarPath(require: NodeJS.Require): string {
+  try {
+    const shipped = join(dirname(require.resolve("ubiquity/package.json")), "dist", "vendor", "tree-sitter-bash", "tree-sitter-bash.wasm");
+    if (existsSync(shipped)) return shipped;
+  } catch {
+    // not resolvable by name (a bundled copy): fall through to the package
+  }
+  return require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
 }
 
 /** True once `loadShellParser()` has finished. */
@@ -51,7 +72,7 @@ export function parseShell(source: string): Tree {
     tree = parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
   } catch (error) {
     const language = parser.language;
-    parser = new Parser();
+    parser = new ParserClass!();
     if (language) parser.setLanguage(language);
     throw new ShellParseError(`the bash parser failed on it (${String(error)})`);
   }

@@ -1,0 +1,101 @@
+/**
+ * Cold start, whole process: `ubiquity run --model test "hi"` through the built bin, and a
+ * one-line `summon()` program, against a script that only imports the AI SDK and zod — all on
+ * the Node running the bench (the repo's pinned Node 24 under `npm run bench`). Wall time from
+ * spawn to exit and peak RSS (`process.resourceUsage().maxRSS`, reported at exit by a one-line
+ * `--import` that every command gets alike); medians of alternating rounds after a warm-up.
+ * Needs a build (`npx unbuild`). Targets: ≤ 1.5× the baseline's wall time, ≤ 85 MiB peak.
+ *
+ * `COLD_ROUNDS=21` for more rounds on a busy machine. Each command runs in a fresh project folder with its own HOME (so the session files a run
+ * writes land in a temp folder, and no user config applies).
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROUNDS = Number(process.env.COLD_ROUNDS ?? 11);
+const TARGET_RATIO = 1.5;
+const TARGET_MIB = 85;
+
+// COLD_REPO=<checkout with a build> measures another build (e.g. the commit before a change).
+const repo = process.env.COLD_REPO ?? join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = join(repo, "bin", "ubiquity.mjs");
+const entry = pathToFileURL(join(repo, "dist", "src", "main.mjs")).href;
+
+// Prints the peak RSS (KiB) and the CPU time (µs, user + system) on stderr as the process exits;
+// the same for every command. CPU time moves less than wall time when the machine is busy.
+const REPORT_RSS = `data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\n@maxrss="+u.maxRSS+" @cpu="+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
+
+interface Sample {
+  ms: number;
+  kib: number;
+  cpuMs: number;
+}
+
+/** One run of `args` under this Node: wall time and peak RSS; throws when it fails. */
+function measure(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Sample> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ["--import", REPORT_RSS, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ms = performance.now() - started;
+      const kib = Number(/@maxrss=(\d+)/.exec(err)?.[1]);
+      const cpuMs = Number(/@cpu=(\d+)/.exec(err)?.[1]) / 1000;
+      if (code !== 0 || !Number.isFinite(kib)) reject(new Error(`${args.join(" ")} exited ${code}: ${err.trim() || out.trim()}`));
+      else resolve({ ms, kib, cpuMs });
+    });
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export default async function coldStartBench(): Promise<void> {
+  if (!existsSync(join(repo, "dist", "runner", "cli.mjs"))) throw new Error("no build: run `npx unbuild` first");
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "ubiquity-bench-cold-")));
+  const project = join(root, "project");
+  const home = join(root, "home");
+  mkdirSync(join(project, "src"), { recursive: true });
+  mkdirSync(home);
+  writeFileSync(join(project, "README.md"), "# a project\n");
+  writeFileSync(join(project, "src", "index.ts"), "export const answer = 42;\n");
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, USERPROFILE: home, TERM: "dumb" };
+  const ai = import.meta.resolve("ai");
+  const zod = import.meta.resolve("zod");
+  const commands: [string, string[]][] = [
+    ["ubiquity run --model test \"hi\"", [bin, "run", "--model", "test", "hi"]],
+    ["summon() one-liner", ["--input-type=module", "-e", `import { summon } from ${JSON.stringify(entry)}; for await (const m of summon("hi", { model: "test" })) if (m.type === "result") console.log(m.result);`]],
+    ["baseline: import ai, zod", ["--input-type=module", "-e", `await import(${JSON.stringify(ai)}); await import(${JSON.stringify(zod)});`]],
+    ["ubiquity --version", [bin, "--version"]],
+  ];
+  try {
+    console.log(`node ${process.version}, ${ROUNDS} rounds, cwd ${project}`);
+    for (const [, args] of commands) await measure(args, project, env); // warm-up: file cache
+    const samples = commands.map(() => [] as Sample[]);
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate the order so every command sees the same machine load on average.
+      const order = commands.map((_, i) => i);
+      if (round % 2) order.reverse();
+      for (const i of order) samples[i]!.push(await measure(commands[i]![1], project, env));
+    }
+    const figures = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), mib: median(s.map((x) => x.kib)) / 1024, cpu: median(s.map((x) => x.cpuMs)) }));
+    const base = figures[2]!;
+    for (const [i, [label]] of commands.entries()) {
+      const { ms, mib, cpu } = figures[i]!;
+      const ratio = ms / base.ms;
+      const judged = i === 0 || i === 1;
+      const over = judged && (ratio > TARGET_RATIO || mib > TARGET_MIB) ? `  (target ≤ ${TARGET_RATIO}× and ≤ ${TARGET_MIB} MiB)` : "";
+      console.log(
+        `${label.padEnd(32)} ${ms.toFixed(0).padStart(6)} ms  ${mib.toFixed(1).padStart(6)} MiB peak  ${ratio.toFixed(2)}× baseline   (cpu ${cpu.toFixed(0)} ms, ${(cpu / base.cpu).toFixed(2)}×)${over}`,
+      );
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

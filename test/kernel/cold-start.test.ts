@@ -1,0 +1,101 @@
+/**
+ * What a cold process loads (issue 26): `import "ubiquity"` and a plain run must not load the
+ * heavy parts a run may never need — the MCP SDK, the bash parser (web-tree-sitter and its
+ * wasm), the config loaders (cosmiconfig, jiti, yaml), price data, ajv, provider packages. Each
+ * case runs the built package in a child process whose `--import` hook records the URL of every
+ * module it loads; the positive cases show the hook sees those parts once they are needed.
+ */
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const repo = resolve(import.meta.dirname, "../..");
+const dist = (path: string) => pathToFileURL(join(repo, "dist", path)).href;
+const bin = join(repo, "bin", "ubiquity.mjs");
+
+/** Module-name patterns of the parts that load only on need. */
+const HEAVY: Record<string, RegExp> = {
+  "MCP SDK": /node_modules\/@modelcontextprotocol\//,
+  "bash parser": /node_modules\/(web-tree-sitter|tree-sitter-bash)\//,
+  cosmiconfig: /node_modules\/cosmiconfig\//,
+  jiti: /node_modules\/jiti\//,
+  yaml: /node_modules\/yaml\//,
+  "price data": /node_modules\/@pydantic\/genai-prices\//,
+  ajv: /node_modules\/ajv\//,
+  "a provider package": /node_modules\/(@ai-sdk\/(?!gateway\/|provider\/|provider-utils\/)|@openrouter\/)/,
+};
+
+// Records every module the process loads (ESM and CommonJS alike), written out at exit.
+const HOOK = `
+import { registerHooks } from "node:module";
+import { writeFileSync } from "node:fs";
+const urls = [];
+registerHooks({ load(url, context, next) { urls.push(url); return next(url, context); } });
+process.on("exit", () => writeFileSync(process.env.LOADED_OUT, JSON.stringify(urls)));
+`;
+
+const temp = tempDirs();
+
+/** Run `args` under this Node with the recording hook in `cwd`; the URLs of the modules it loaded. */
+function loadedBy(args: string[], cwd: string, home: string): string[] {
+  const hook = join(home, "record-loads.mjs");
+  const out = join(home, "loaded.json");
+  writeFileSync(hook, HOOK);
+  const child = spawnSync(process.execPath, ["--import", pathToFileURL(hook).href, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: home, USERPROFILE: home, LOADED_OUT: out, TERM: "dumb" },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  expect(child.status, `${child.stderr}\n${child.stdout}`).toBe(0);
+  return JSON.parse(readFileSync(out, "utf8")) as string[];
+}
+
+/** The heavy parts among `urls`, by name. */
+function heavyIn(urls: string[]): string[] {
+  return Object.entries(HEAVY)
+    .filter(([, pattern]) => urls.some((url) => pattern.test(url)))
+    .map(([name]) => name);
+}
+
+describe("cold start: what loads", () => {
+  it('import "ubiquity" loads none of the heavy parts and writes nothing', () => {
+    const home = temp();
+    const urls = loadedBy(["--input-type=module", "-e", `await import(${JSON.stringify(dist("src/main.mjs"))});`], temp(), home);
+    expect(urls.some((url) => url.endsWith("/dist/src/main.mjs"))).toBe(true);
+    expect(heavyIn(urls)).toEqual([]);
+    expect(readdirSync(home).sort()).toEqual(["loaded.json", "record-loads.mjs"]);
+  });
+
+  it("a summon() run with the test model and no tool call loads none of them either", () => {
+    const program = `import { summon } from ${JSON.stringify(dist("src/main.mjs"))};
+for await (const m of summon("hi", { model: "test" })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(urls.some((url) => url.includes("/dist/presets/default.mjs"))).toBe(true);
+    expect(heavyIn(urls)).toEqual([]);
+  });
+
+  it("ubiquity run --model test through the bin, in a project without a config, loads none of them", () => {
+    const urls = loadedBy([bin, "run", "--model", "test", "hi"], temp(), temp());
+    expect(urls.some((url) => url.endsWith("/dist/runner/cli.mjs"))).toBe(true);
+    expect(heavyIn(urls)).toEqual([]);
+  });
+
+  it("the config loaders load when there is a config file to load", () => {
+    const project = temp();
+    writeFileSync(join(project, ".ubiquityrc.yaml"), "maxTurns: 3\n");
+    const urls = loadedBy([bin, "run", "--trust", "--model", "test", "hi"], project, temp());
+    expect(heavyIn(urls)).toEqual(["cosmiconfig", "yaml"]);
+  });
+
+  it("the bash parser loads when the first shell command is judged", () => {
+    const program = `import { decidePermission } from ${JSON.stringify(dist("plugins/permissions/index.mjs"))};
+const verdict = await decidePermission({ toolName: "Bash", input: { command: "git status && rm -rf /" }, rules: { allow: ["Bash(git status:*)"] } });
+if (verdict.behavior !== "ask") throw new Error(JSON.stringify(verdict));`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(heavyIn(urls)).toEqual(["bash parser"]);
+  });
+});
