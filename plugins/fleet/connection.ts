@@ -4,16 +4,13 @@
  * optional peer: it loads only when a fleet command or `createFleet()` runs.
  */
 import { UbiquityError } from "../../src/index";
+import { importOptional } from "../_kits/lazy/index";
 
 type BullMQ = typeof import("bullmq");
 
 /** Load bullmq, or say how to install it. */
-export async function loadBullmq(): Promise<BullMQ> {
-  try {
-    return await import("bullmq");
-  } catch (error) {
-    throw new UbiquityError(`the fleet needs the bullmq package (an optional peer of ubiquity): npm i bullmq ioredis (${(error as Error).message})`);
-  }
+export function loadBullmq(): Promise<BullMQ> {
+  return importOptional(() => import("bullmq"), "bullmq", "the fleet", "npm i bullmq ioredis");
 }
 
 /** True for a Postgres URL (the queue then runs on BullMQ's Postgres backend). */

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ModelError } from "../../src/index";
 import type { ProviderSpec } from "./providers";
+import { isMissingModule } from "../_kits/lazy/index";
 
 /** A provider package's module: its factory export, called with the provider settings. */
 export type ProviderModule = Record<string, unknown>;
@@ -45,11 +46,7 @@ export function installHint(spec: Pick<ProviderSpec, "package" | "major">): stri
   return `npm i ${spec.package}@${spec.major}`;
 }
 
-function isMissing(error: unknown, pkg: string): boolean {
-  const e = error as { code?: string; message?: string };
-  const missing = e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/i.test(e?.message ?? "");
-  return missing && (e?.message ?? "").includes(pkg);
-}
+const isMissing = isMissingModule;
 
 /**
  * Import a provider package once. `load` is the importer (the table's literal import by default;

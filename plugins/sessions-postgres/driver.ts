@@ -3,6 +3,7 @@
  * dependency, so a program that never configures one never needs it installed.
  */
 import { UbiquityError } from "../../src/index";
+import { isMissingModule } from "../_kits/lazy/index";
 
 /** What a query resolves to (the part of pg's QueryResult the store reads). */
 export interface PgResult<R> {
@@ -45,8 +46,7 @@ export async function createPool(connectionString: string, config: Record<string
     const module = loaded as { default?: { Pool: PoolConstructor }; Pool?: PoolConstructor };
     pg = (module.default ?? module) as { Pool: PoolConstructor };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
+    if (isMissingModule(error, "pg")) {
       throw new MissingDriverError("sessionStore.postgres needs the PostgreSQL driver, which is not installed: npm i pg");
     }
     throw error;

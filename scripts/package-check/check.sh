@@ -109,6 +109,16 @@ check=$(npx ubiquity permissions check --allow 'Bash(git status:*)' "git status 
 echo "$check"
 grep -q "rm -rf" <<< "$check" || { echo "the permission check did not judge the compound command"; exit 1; }
 
+say "ubiquity acp without its optional peer names the install command; with it, it answers initialize"
+acp=$(npx ubiquity acp < /dev/null 2>&1 || true)
+echo "$acp"
+grep -q "npm i @agentclientprotocol/sdk" <<< "$acp" || { echo "ubiquity acp did not name its missing package"; exit 1; }
+npm install --silent --no-audit --no-fund @agentclientprotocol/sdk@2
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}'
+reply=$( (echo "$init"; sleep 5) | timeout 60 npx ubiquity acp 2>/dev/null | head -1 || true)
+echo "$reply"
+grep -q '"protocolVersion"' <<< "$reply" || { echo "ubiquity acp did not answer initialize"; exit 1; }
+
 say "the example plugin, installed from its tarball, is in the resolved plugin list"
 npx ubiquity inspect --trust | grep -q "ubiquity-plugin-house-rules" || { echo "the example plugin was not loaded"; exit 1; }
 npx ubiquity --version

@@ -6,9 +6,35 @@
  * folders import.
  */
 import { createRequire } from "node:module";
+import { UbiquityError } from "../../../src/index";
 import type Micromatch from "micromatch";
 
 const require = createRequire(import.meta.url);
+
+/** True when `error` says the package `pkg` (or a file of it) cannot be found: not installed. */
+export function isMissingModule(error: unknown, pkg: string): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  const missing = e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/i.test(e?.message ?? "");
+  return missing && (e?.message ?? "").includes(pkg);
+}
+
+/** An optional peer dependency that is not installed; the message names what needs it and the install command. */
+export class MissingPackageError extends UbiquityError {
+  override name = "MissingPackageError";
+}
+
+/**
+ * `load()` an optional peer dependency; when `pkg` is not installed, an error saying what needs it
+ * and the command that installs it (`install`, default `npm i <pkg>`). Other failures pass through.
+ */
+export async function importOptional<T>(load: () => Promise<T>, pkg: string, what: string, install = `npm i ${pkg}`): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!isMissingModule(error, pkg)) throw error;
+    throw new MissingPackageError(`${what} needs the ${pkg} package, an optional peer of ubiquity that is not installed: ${install}`);
+  }
+}
 
 /** A getter that `require`s `specifier` the first time it is called (resolved from this package). */
 export function lazyRequire<T>(specifier: string): () => T {
