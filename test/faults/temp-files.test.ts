@@ -69,6 +69,25 @@ describe("temp files of atomic writes", () => {
     expect(await sweepProjectTemps(p.cwd)).toBe(0);
   });
 
+  it("a sweep reads a bounded number of folder entries, nearest folders first (a run started in a huge tree does not walk it all)", async () => {
+    const cwd = temp("ubq-huge-");
+    const near = join(cwd, `.a.txt.${await deadPid()}.0badc0de.tmp`);
+    writeFileSync(near, "x");
+    mkdirSync(join(cwd, "wide"));
+    for (let i = 0; i < 300; i++) writeFileSync(join(cwd, "wide", `f${i}`), "");
+    mkdirSync(join(cwd, "wide", "sub", "far"), { recursive: true });
+    const far = join(cwd, "wide", "sub", "far", `.b.txt.${await deadPid()}.0badc0de.tmp`);
+    writeFileSync(far, "x");
+    expect(await sweepProjectTemps(cwd, undefined, 12, 100)).toBe(1); // the budget ran out in wide/
+    expect([existsSync(near), existsSync(far)]).toEqual([false, true]);
+    const again = temp("ubq-huge-");
+    mkdirSync(join(again, "sub"));
+    const deepOne = join(again, "sub", `.c.txt.${await deadPid()}.0badc0de.tmp`);
+    writeFileSync(deepOne, "x");
+    expect(await sweepProjectTemps(again)).toBe(1); // within the default budget it is found
+    expect(existsSync(deepOne)).toBe(false);
+  });
+
   it.each(["rg", "node"] as const)("are never listed by Glob or Grep (%s backend)", async (backend) => {
     const p = await project();
     const ctx = toolContext(p.cwd);

@@ -5,7 +5,6 @@
  */
 import { readdir, stat, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { tinyglobby } from "../lazy/index";
 import type { Kernel } from "../../../src/index";
 import { isProcessAlive } from "../process/index";
 
@@ -39,21 +38,36 @@ function writerGone(name: string): boolean {
 // Project folders swept in this process (once each: the sweep walks the tree).
 const swept = new Set<string>();
 
+/** How many folder entries one sweep reads at most: a run started in a huge tree (a home folder) pays ~0.1 s, not a full walk. */
+export const SWEEP_ENTRY_BUDGET = 20_000;
+
 /**
  * Sweep a project for temp files of atomic writes (Write, Edit) that a crash left behind: those
- * whose writing process is gone, or older than `maxAgeMs`. Walks at most `deep` folders down,
- * skipping .git and node_modules; once per folder per process. Never throws.
+ * whose writing process is gone, or older than `maxAgeMs`. Walks breadth-first, at most `deep`
+ * folders down and `budget` entries in all (the nearest folders first), skipping .git and
+ * node_modules and never following links; once per folder per process. Never throws.
  */
-export async function sweepProjectTemps(root: string, maxAgeMs = STALE_TEMP_MS, deep = 12): Promise<number> {
+export async function sweepProjectTemps(root: string, maxAgeMs = STALE_TEMP_MS, deep = 12, budget = SWEEP_ENTRY_BUDGET): Promise<number> {
   if (swept.has(root)) return 0;
   swept.add(root);
   let removed = 0;
-  const found = await tinyglobby().glob("**/.*.tmp", { cwd: root, dot: true, onlyFiles: true, absolute: true, deep, followSymbolicLinks: false, ignore: ["**/node_modules/**", "**/.git/**"] }).catch(
-    () => [] as string[],
-  );
+  const found: string[] = [];
+  let level = [root];
+  for (let depth = 0; depth <= deep && level.length > 0 && budget > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (budget <= 0) break;
+      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      budget -= entries.length;
+      for (const entry of entries) {
+        if (entry.isDirectory() && entry.name !== "node_modules" && entry.name !== ".git") next.push(join(dir, entry.name));
+        else if (entry.isFile() && isAtomicTempName(entry.name)) found.push(join(dir, entry.name));
+      }
+    }
+    level = next;
+  }
   const now = Date.now();
   for (const path of found) {
-    if (!isAtomicTempName(path)) continue;
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) continue;
     if (!writerGone(path) && now - info.mtimeMs < maxAgeMs) continue;
