@@ -6,7 +6,7 @@
  * format and the working directory come from the client.
  */
 import { Readable, Writable } from "node:stream";
-import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { CliIO } from "../types";
 import { parseFlags, prescan, runFlagTable, type FlagTable } from "../flags";
 import { activePlugins } from "../plugins";
@@ -55,5 +55,11 @@ export async function acpCommand(argv: string[], io: CliIO, version: string): Pr
   const connection = app.connect(stream);
   await connection.closed;
   await Promise.all([...sessions.values()].map((s) => s.close()));
+  // The SDK ends the connection on a message over its size limit: say so, rather than vanish.
+  const reason: unknown = connection.signal.reason;
+  if (reason instanceof MessageTooLargeError) {
+    warn(`acp: the client sent a message over ${reason.maxMessageBytes / 1024 / 1024} MB (the protocol's limit), so the connection was closed. Attach large files by reference (@-mention) rather than pasting them whole.`);
+    return 1;
+  }
   return 0;
 }
