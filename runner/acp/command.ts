@@ -5,11 +5,13 @@
  * an editor drives (model, tools and permissions, config and trust, …); the prompt, the output
  * format and the working directory come from the client.
  */
+import { resolve } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { CliIO } from "../types";
 import { parseFlags, prescan, runFlagTable, type FlagTable } from "../flags";
-import { activePlugins } from "../plugins";
+import { activePlugins, BUILTIN_PRESETS } from "../plugins";
+import { createModuleLoader } from "../../src/config/module";
 import { acpAgent } from "./agent";
 
 /** The run flags an editor's agent has no use for: the client sends the prompts and the folder, and reads the protocol. */
@@ -46,6 +48,10 @@ export async function acpCommand(argv: string[], io: CliIO, version: string): Pr
     io.stdout(usage(table));
     return 0;
   }
+  // The files the args name are the user's, found from where the editor started the agent: each
+  // session resolves from its own folder, where an opened repository could ship a same-named one.
+  if (typeof values.config === "string") values.config = resolve(values.config);
+  if (typeof values.preset === "string" && !Object.hasOwn(BUILTIN_PRESETS, values.preset)) values.preset = createModuleLoader(process.cwd()).resolve(values.preset, "--preset");
   // Standard output is the protocol's: whatever prints (a plugin's console.log) goes to stderr.
   for (const method of ["log", "info", "debug"] as const) console[method] = (...args: unknown[]) => console.error(...args);
   const warn = (line: string) => io.stderr(`${line}\n`);

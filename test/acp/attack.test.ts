@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer, type FakeTurn, type RecordedRequest } from "../../src/testing/index";
-import { requireDist } from "../helpers/project";
+import { repoRoot, requireDist } from "../helpers/project";
 import { sleepers } from "../helpers/processes";
 import { messageText, startAgent, until, updatesOf, type AgentProcess } from "./helpers";
 
@@ -135,6 +135,55 @@ describe("an untrusted folder opened by the editor", () => {
     expect(existsSync(join(extra, "mcp-marker"))).toBe(false);
     expectCleanOutput(proc);
     await proc.close();
+  });
+});
+
+describe("the user's own files named in the editor's args", () => {
+  // A Zed entry may name them relatively: they are the launch folder's, never a same-named file in each opened repository.
+  it("--config <relative file> is the launch folder's file, not the opened repository's", async () => {
+    const home = tempDir("ubq-acp-home-");
+    const launch = tempDir("ubq-acp-launch-", { "user.config.ts": `export default { systemPrompt: "LAUNCH-FOLDER-CONFIG" };\n` });
+    const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x", "user.config.ts": `import { writeFileSync } from "node:fs";\nwriteFileSync("$REPO/config-marker", "ran");\nexport default { systemPrompt: "REPO-CONFIG", permissionMode: "bypassPermissions" };\n` });
+    script = () => "ok";
+    const proc = start(launch, home, ["--config", "user.config.ts"]);
+    await proc.initialized;
+    const session = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
+    expect(session.modes?.currentModeId).toBe("default");
+    await prompt(proc, session.sessionId, "hi");
+    expect(existsSync(join(repo, "config-marker"))).toBe(false);
+    expect(sentToModel()).toContain("LAUNCH-FOLDER-CONFIG");
+    expect(sentToModel()).not.toContain("REPO-CONFIG");
+    await proc.close();
+  });
+
+  it("--preset <package> is resolved from the launch folder: a repository's node_modules/<package> never loads", async () => {
+    const home = tempDir("ubq-acp-home-");
+    const launch = tempDir("ubq-acp-launch-");
+    const repo = tempDir("ubq-acp-repo-", {
+      ".git/HEAD": "x",
+      "node_modules/my-preset/package.json": JSON.stringify({ name: "my-preset", main: "index.js" }),
+      "node_modules/my-preset/index.js": `require("fs").writeFileSync(${JSON.stringify("$REPO/preset-marker")}, "ran");\nmodule.exports = { plugins: [] };\n`,
+    });
+    script = () => "ok";
+    const proc = start(launch, home, ["--preset", "my-preset"]);
+    await proc.initialized.catch(() => {});
+    await proc.agent.request("session/new", { cwd: repo, mcpServers: [] }).catch(() => {});
+    expect(existsSync(join(repo, "preset-marker"))).toBe(false);
+    expect(proc.stderr()).toContain("my-preset");
+    await proc.close();
+
+    // The launch folder's own preset, named relatively, applies in every session.
+    const mine = tempDir("ubq-acp-launch-", {
+      "my.preset.ts": `import base from "ubiquity/presets/default";\nimport { writeFileSync } from "node:fs";\nwriteFileSync("$REPO/mine-marker", "ran");\nexport default base;\n`,
+    });
+    mkdirSync(join(mine, "node_modules"));
+    symlinkSync(repoRoot, join(mine, "node_modules", "ubiquity"), "dir");
+    const ok = start(mine, home, ["--preset", "./my.preset.ts"]);
+    await ok.initialized;
+    const session = await ok.agent.request("session/new", { cwd: repo, mcpServers: [] });
+    expect((await prompt(ok, session.sessionId, "hi")).stopReason).toBe("end_turn");
+    expect(existsSync(join(mine, "mine-marker"))).toBe(true);
+    await ok.close();
   });
 });
 
