@@ -218,6 +218,26 @@ describe("secrets", () => {
   });
 });
 
+describe("a key from the user's config", () => {
+  it("the config's apiKey is masked in text, in a permission question's input and title, and in the command's output", async () => {
+    const CONFIG_KEY = "cfg-key-0a9b8c7d6e5f4a3b";
+    const home = tempDir("ubq-acp-home-");
+    const launch = tempDir("ubq-acp-launch-", { "user.config.json": JSON.stringify({ providerSettings: { apiKey: CONFIG_KEY, baseURL: legit.baseURL } }) });
+    const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
+    script = (said, results) => (results.length ? `the output was ${results[0]}` : { text: `I will use ${CONFIG_KEY} now`, toolCalls: [{ id: "call_k", name: "Bash", input: { command: `echo ${CONFIG_KEY}` } }] });
+    const proc = start(launch, home, ["--config", "user.config.json"], { OPENAI_API_KEY: "" });
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
+    expect((await prompt(proc, sessionId, "use the key")).stopReason).toBe("end_turn");
+    expect(legit.requests[0]!.headers.authorization).toBe(`Bearer ${CONFIG_KEY}`);
+    expect(proc.permissions).toHaveLength(1);
+    expect(updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed")).toBe(true);
+    expect(messageText(proc, sessionId)).toContain("the output was");
+    expectCleanOutput(proc, [CONFIG_KEY]);
+    await proc.close();
+  });
+});
+
 describe("permission answers", () => {
   it("allow always for one command covers that command only: not a compound, a cd prefix or an env prefix", async () => {
     const home = tempDir("ubq-acp-home-");
@@ -250,6 +270,36 @@ describe("permission answers", () => {
     await prompt(proc, sessionId, "again");
     expect(proc.permissions).toHaveLength(asked);
     expectCleanOutput(proc);
+    await proc.close();
+  });
+
+  it("the question shows the whole command: padding, newlines and backticks cannot hide its tail", async () => {
+    const home = tempDir("ubq-acp-home-");
+    const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
+    const commands: Record<string, string> = {
+      padded: `echo hello${" ".repeat(300)}; touch pwned-padded`,
+      newline: "echo hello\ntouch pwned-newline",
+      long: `echo ${"a".repeat(200)} && touch pwned-long`,
+      ticks: "echo ``` `x` && touch pwned-ticks",
+    };
+    script = (said, results) => (results.length ? "done" : { toolCalls: [{ id: `call_${said}`, name: "Bash", input: { command: commands[said]! } }] });
+    const proc = start(repo, home);
+    proc.answer = () => "reject_once";
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
+    for (const name of Object.keys(commands)) {
+      await prompt(proc, sessionId, name);
+      const asked = proc.permissions[proc.permissions.length - 1]!.toolCall;
+      // The title, one line, still names what the tail does; the question's text carries the command whole.
+      expect(asked.title, name).toContain(`touch pwned-${name}`);
+      expect(asked.title, name).not.toMatch(/\n/);
+      const text = (asked.content ?? []).flatMap((c) => (c.type === "content" && c.content.type === "text" ? [c.content.text] : [])).join("\n");
+      expect(text, name).toContain(commands[name]);
+      // Fenced so that no backtick run in the command closes it.
+      const fence = text.split("\n")[0]!;
+      expect(fence, name).toMatch(/^`{3,}$/);
+      expect(commands[name]!.includes(fence), name).toBe(false);
+    }
     await proc.close();
   });
 
