@@ -29,7 +29,7 @@ export interface FileDiff {
 /** The text of `path` now (through the editor when it reads), null when it does not exist or is too big to show. */
 async function textOf(call: ToolCall, path: string): Promise<string | null> {
   const host = hostFilesOf(call.context);
-  const text = await (host?.readText ? host.readText(path) : readFile(path, "utf8")).catch(() => null);
+  const text = await (host?.readText ? host.readText(path, call.context.abortSignal) : readFile(path, "utf8")).catch(() => null);
   return text !== null && text.length <= MAX_DIFF_CHARS ? text : null;
 }
 

@@ -62,7 +62,7 @@ function tempDir(prefix: string, files: Record<string, string> = {}): string {
 }
 
 /** `ubiquity acp --model openai:gpt-5` started by an editor in `cwd`, as a user with a key in the environment. */
-function start(cwd: string, home: string, args: string[] = [], env: Record<string, string> = {}, capabilities = {}, files?: Map<string, string>) {
+function start(cwd: string, home: string, args: string[] = [], env: Record<string, string> = {}, capabilities = {}, files?: Map<string, string | Promise<string>>) {
   const proc = startAgent({ dir: cwd, sessions: join(home, "unused-sessions") }, ["--model", "openai:gpt-5", ...args], { HOME: home, UBIQUITY_TRUST: "", UBIQUITY_MODEL: "", OPENAI_API_KEY: KEY, OPENAI_BASE_URL: legit.baseURL, ...env }, capabilities, files);
   running.push(proc);
   return proc;
@@ -424,6 +424,43 @@ describe("the editor's files (fs/read_text_file, fs/write_text_file)", () => {
   });
 });
 
+describe("an editor that does not answer", () => {
+  it("a read the editor never answers: session/cancel still ends the prompt, and the session goes on", async () => {
+    const home = tempDir("ubq-acp-home-");
+    const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x", "stuck.txt": "on disk\n" });
+    const buffers = new Map<string, string | Promise<string>>([[join(repo, "stuck.txt"), new Promise<string>(() => {})]]);
+    script = (said, results) => (results.length || !said.includes("stuck") ? `answer to ${said}` : { toolCalls: [{ id: "call_stuck", name: "Read", input: { file_path: "stuck.txt" } }] });
+    const proc = start(repo, home, ["--permission-mode", "bypassPermissions"], {}, { fs: { readTextFile: true, writeTextFile: true } }, buffers);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
+    const stuck = prompt(proc, sessionId, "read the stuck file");
+    await until(() => proc.fsCalls.length === 1);
+    await proc.agent.notify("session/cancel", { sessionId });
+    const ended = await Promise.race([stuck.then((r) => r.stopReason), new Promise((r) => setTimeout(() => r("hung"), 5000))]);
+    expect(ended).toBe("cancelled");
+    expect((await prompt(proc, sessionId, "hello again")).stopReason).toBe("end_turn");
+    await proc.close();
+  }, 30_000);
+  it("a permission question the editor never answers: session/cancel still ends the prompt; nothing runs", async () => {
+    const home = tempDir("ubq-acp-home-");
+    const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
+    script = (said, results) => (results.length || !said.includes("write") ? `answer to ${said}` : { toolCalls: [{ id: "call_w", name: "Write", input: { file_path: "never.txt", content: "x" } }] });
+    const proc = start(repo, home);
+    proc.answer = () => new Promise<string>(() => {});
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
+    const waiting = prompt(proc, sessionId, "write it");
+    await until(() => proc.permissions.length === 1);
+    await proc.agent.notify("session/cancel", { sessionId });
+    const ended = await Promise.race([waiting.then((r) => r.stopReason), new Promise((r) => setTimeout(() => r("hung"), 5000))]);
+    expect(ended).toBe("cancelled");
+    expect(existsSync(join(repo, "never.txt"))).toBe(false);
+    proc.answer = () => "allow_once";
+    expect((await prompt(proc, sessionId, "hello again")).stopReason).toBe("end_turn");
+    await proc.close();
+  }, 30_000);
+});
+
 describe("session/load of hostile ids", () => {
   it("path traversal and odd ids: a protocol error, nothing replayed, the agent goes on", async () => {
     const home = tempDir("ubq-acp-home-");
@@ -520,6 +557,35 @@ describe("robustness", () => {
     expect(proc.stderr()).toMatch(/over 32 MB/);
     expectCleanOutput(proc);
   }, 60_000);
+
+  it.each(["stdin closed", "SIGTERM"])("%s: the editor's stdio MCP server does not outlive the agent", async (how) => {
+    const home = tempDir("ubq-acp-home-");
+    const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
+    const everything = join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+    const wrapper = join(tempDir("ubq-acp-mcp-"), "editor-mcp.mjs");
+    writeFileSync(wrapper, `await import(${JSON.stringify(everything)});\n`);
+    const alive = () => readdirSync("/proc").filter((e) => /^\d+$/.test(e)).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(wrapper);
+      } catch {
+        return false;
+      }
+    });
+    script = () => "ok";
+    const proc = start(repo, home);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [{ name: "everything", command: process.execPath, args: [wrapper], env: [] }] });
+    expect((await prompt(proc, sessionId, "hi")).stopReason).toBe("end_turn");
+    expect(alive().length).toBeGreaterThan(0);
+    const exited = new Promise((r) => proc.child.once("exit", r));
+    if (how === "SIGTERM") proc.child.kill("SIGTERM");
+    else proc.child.stdin.end();
+    await exited;
+    await until(() => alive().length === 0, 3000).catch(() => {});
+    const left = alive();
+    for (const pid of left) process.kill(Number(pid), "SIGKILL");
+    expect(left).toEqual([]);
+  }, 30_000);
 
   it.each(["stdin closed", "SIGTERM"])("%s mid-prompt: the agent exits and leaves no command running", async (how) => {
     const home = tempDir("ubq-acp-home-");

@@ -76,7 +76,7 @@ export function startAgent(
   args: string[] = [],
   env: Record<string, string> = {},
   capabilities: ClientCapabilities = {},
-  files?: Map<string, string>,
+  files?: Map<string, string | Promise<string>>,
 ): AgentProcess & { initialized: Promise<unknown> } {
   const home = env.HOME ?? realpathSync(mkdtempSync(join(tmpdir(), "ubq-acp-home-")));
   const child = spawn(process.execPath, [binPath, "acp", ...args], {
@@ -116,9 +116,9 @@ export function startAgent(
       return chosen === "cancelled" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: chosen } };
     })
     // An editor's buffers: what `files` holds is what the editor has open (unsaved).
-    .onRequest("fs/read_text_file", ({ params }) => {
+    .onRequest("fs/read_text_file", async ({ params }) => {
       proc.fsCalls.push({ method: "read", path: params.path });
-      const text = files?.get(params.path);
+      const text = await files?.get(params.path);
       if (text === undefined) throw new Error(`not open: ${params.path}`);
       return { content: text };
     })
