@@ -587,6 +587,28 @@ describe("robustness", () => {
     expect(left).toEqual([]);
   }, 30_000);
 
+  it("session/close while a command runs: the command is killed, the prompt ends, the closed session takes no more prompts", async () => {
+    const home = tempDir("ubq-acp-home-");
+    const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
+    const marker = "23.4567";
+    script = (said, results) => (results.length ? "done" : { toolCalls: [{ id: "call_sleep", name: "Bash", input: { command: `sleep ${marker}; touch after-close` } }] });
+    const proc = start(repo, home, ["--permission-mode", "bypassPermissions"]);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
+    const running = prompt(proc, sessionId, "sleep").then((r) => r.stopReason, (e: Error) => e);
+    await until(() => sleepers(marker).length > 0);
+    await proc.agent.request("session/close", { sessionId });
+    const ended = await Promise.race([running, new Promise((r) => setTimeout(() => r("hung"), 5000))]);
+    expect(ended).not.toBe("hung");
+    await until(() => sleepers(marker).length === 0, 3000).catch(() => {});
+    const left = sleepers(marker);
+    for (const pid of left) process.kill(pid, "SIGKILL");
+    expect(left).toEqual([]);
+    await expect(prompt(proc, sessionId, "again")).rejects.toBeDefined();
+    expect(existsSync(join(repo, "after-close"))).toBe(false);
+    await proc.close();
+  }, 30_000);
+
   it.each(["stdin closed", "SIGTERM"])("%s mid-prompt: the agent exits and leaves no command running", async (how) => {
     const home = tempDir("ubq-acp-home-");
     const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
