@@ -5,13 +5,14 @@
  * an editor drives (model, tools and permissions, config and trust, …); the prompt, the output
  * format and the working directory come from the client.
  */
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { CliIO } from "../types";
-import { parseFlags, prescan, runFlagTable, type FlagTable } from "../flags";
+import { parseFlags, prescan, runFlagTable, type FlagTable, type RunValues } from "../flags";
 import { activePlugins, BUILTIN_PRESETS } from "../plugins";
-import { createModuleLoader } from "../../src/config/module";
+import { UsageError } from "../../src/errors";
 import { acpAgent } from "./agent";
 
 /** The run flags an editor's agent has no use for: the client sends the prompts and the folder, and reads the protocol. */
@@ -38,20 +39,37 @@ function usage(table: FlagTable): string {
   ].join("\n");
 }
 
+/**
+ * The user's own files the args name (`--config`, a `--preset` module), as absolute paths (`~/`
+ * expanded). The editor picks the folder the agent starts in (Zed: the project it opens) and each
+ * session resolves from its own folder, so a relative path or a package name would load the
+ * opened repository's same-named file as the user's, trusted or not: refused.
+ */
+function userFiles<V extends RunValues>(values: V): V {
+  for (const flag of ["config", "preset"] as const) {
+    const value = values[flag];
+    if (typeof value !== "string" || (flag === "preset" && Object.hasOwn(BUILTIN_PRESETS, value))) continue;
+    if (value === "~" || value.startsWith("~/")) (values as RunValues)[flag] = join(homedir(), value.slice(1));
+    else if (!isAbsolute(value)) {
+      throw new UsageError(
+        `acp: --${flag} ${value}: give an absolute path (or ~/…). The editor chooses the folder the agent starts in and each session's folder is the project it opens, so a relative path${flag === "preset" ? " or a package name" : ""} would load that project's own file, trusted or not.`,
+      );
+    }
+  }
+  return values;
+}
+
 /** Serve ACP on the process's stdio until the client closes it; resolves to the exit code. */
 export async function acpCommand(argv: string[], io: CliIO, version: string): Promise<number> {
-  const active = await activePlugins(prescan(argv), "acp");
+  const early = userFiles(prescan(argv));
+  const active = await activePlugins(early, "acp");
   const runTable = runFlagTable(active.plugins);
   const table = acpFlagTable(runTable);
-  const { values } = parseFlags(argv, { ...table, help: { type: "boolean", short: "h", description: "" } }, { positionals: false, help: "ubiquity acp --help" });
+  const values = userFiles(parseFlags(argv, { ...table, help: { type: "boolean", short: "h", description: "" } }, { positionals: false, help: "ubiquity acp --help" }).values);
   if (values.help) {
     io.stdout(usage(table));
     return 0;
   }
-  // The files the args name are the user's, found from where the editor started the agent: each
-  // session resolves from its own folder, where an opened repository could ship a same-named one.
-  if (typeof values.config === "string") values.config = resolve(values.config);
-  if (typeof values.preset === "string" && !Object.hasOwn(BUILTIN_PRESETS, values.preset)) values.preset = createModuleLoader(process.cwd()).resolve(values.preset, "--preset");
   // Standard output is the protocol's: whatever prints (a plugin's console.log) goes to stderr.
   for (const method of ["log", "info", "debug"] as const) console[method] = (...args: unknown[]) => console.error(...args);
   const warn = (line: string) => io.stderr(`${line}\n`);
