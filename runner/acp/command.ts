@@ -40,21 +40,28 @@ function usage(table: FlagTable): string {
 }
 
 /**
- * The user's own files the args name (`--config`, a `--preset` module), as absolute paths (`~/`
- * expanded). The editor picks the folder the agent starts in (Zed: the project it opens) and each
- * session resolves from its own folder, so a relative path or a package name would load the
- * opened repository's same-named file as the user's, trusted or not: refused.
+ * The user's own files the args name (`--config`, a `--preset` module, an `--mcp-config` file), as
+ * absolute paths (`~/` expanded). The editor picks the folder the agent starts in (Zed: the
+ * project it opens) and each session resolves from its own folder, so a relative path or a
+ * package name would load the opened repository's same-named file as the user's, trusted or not:
+ * refused.
  */
 function userFiles<V extends RunValues>(values: V): V {
-  for (const flag of ["config", "preset"] as const) {
-    const value = values[flag];
-    if (typeof value !== "string" || (flag === "preset" && Object.hasOwn(BUILTIN_PRESETS, value))) continue;
-    if (value === "~" || value.startsWith("~/")) (values as RunValues)[flag] = join(homedir(), value.slice(1));
-    else if (!isAbsolute(value)) {
-      throw new UsageError(
-        `acp: --${flag} ${value}: give an absolute path (or ~/…). The editor chooses the folder the agent starts in and each session's folder is the project it opens, so a relative path${flag === "preset" ? " or a package name" : ""} would load that project's own file, trusted or not.`,
-      );
-    }
+  const own = (flag: string, value: string): string => {
+    if (value === "~" || value.startsWith("~/")) return join(homedir(), value.slice(1));
+    if (isAbsolute(value)) return value;
+    throw new UsageError(
+      `acp: --${flag} ${value}: give an absolute path (or ~/…). The editor chooses the folder the agent starts in and each session's folder is the project it opens, so a relative path${flag === "preset" ? " or a package name" : ""} would load that project's own file, trusted or not.`,
+    );
+  };
+  const v = values as RunValues;
+  if (typeof v.config === "string") v.config = own("config", v.config);
+  if (typeof v.preset === "string" && !Object.hasOwn(BUILTIN_PRESETS, v.preset)) v.preset = own("preset", v.preset);
+  const mcp = v["mcp-config"];
+  if (mcp !== undefined) {
+    const specs = (Array.isArray(mcp) ? mcp : [mcp]).map(String);
+    // Inline JSON (`{"mcpServers":…}`) names no file.
+    v["mcp-config"] = specs.map((spec) => (spec.trim().startsWith("{") ? spec : own("mcp-config", spec)));
   }
   return values;
 }

@@ -147,6 +147,8 @@ describe("the user's own files named in the editor's args", () => {
     "node_modules/my-preset/package.json": JSON.stringify({ name: "my-preset", main: "index.js" }),
     "node_modules/my-preset/index.js": `require("fs").writeFileSync(require("path").join(__dirname, "..", "..", "preset-marker"), "ran");\nmodule.exports = { plugins: [] };\n`,
     "my.preset.ts": `import { writeFileSync } from "node:fs";\nwriteFileSync("$REPO/preset-marker", "ran");\nexport default { plugins: [] };\n`,
+
+    "mcp.json": JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ["-e", `require("fs").writeFileSync("$REPO/mcp-marker", "ran")`] } } }),
   };
 
   it.each([
@@ -154,6 +156,7 @@ describe("the user's own files named in the editor's args", () => {
     ["--config", "./user.config.ts"],
     ["--preset", "my-preset"],
     ["--preset", "./my.preset.ts"],
+    ["--mcp-config", "mcp.json"],
   ])("%s %s (relative, the agent started in the repository) is refused at start: the repository's file never loads", async (flag, value) => {
     const home = tempDir("ubq-acp-home-");
     const repo = tempDir("ubq-acp-repo-", planted);
@@ -166,27 +169,30 @@ describe("the user's own files named in the editor's args", () => {
     expect(proc.stderr()).toContain(`--${flag.slice(2)} ${value}: give an absolute path`);
     expect(existsSync(join(repo, "config-marker"))).toBe(false);
     expect(existsSync(join(repo, "preset-marker"))).toBe(false);
+    expect(existsSync(join(repo, "mcp-marker"))).toBe(false);
     expect(sentToModel()).not.toContain("REPO-CONFIG");
   });
 
-  it("an absolute --config and --preset (or ~/…) are the user's and apply in every session", async () => {
+  it("an absolute --config, --preset and --mcp-config (or ~/…) are the user's and apply in every session", async () => {
     const home = tempDir("ubq-acp-home-", {
       "agent/user.config.ts": `export default { systemPrompt: "HOME-CONFIG" };\n`,
     });
     const mine = tempDir("ubq-acp-mine-", {
       "my.preset.ts": `import base from "ubiquity/presets/default";\nimport { writeFileSync } from "node:fs";\nwriteFileSync("$REPO/mine-marker", "ran");\nexport default base;\n`,
+      "mcp.json": JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: ["-e", `require("fs").writeFileSync("$REPO/mine-mcp-marker", "ran")`] } } }),
     });
     mkdirSync(join(mine, "node_modules"));
     symlinkSync(repoRoot, join(mine, "node_modules", "ubiquity"), "dir");
     const repo = tempDir("ubq-acp-repo-", planted);
     script = () => "ok";
-    const proc = start(repo, home, ["--config", "~/agent/user.config.ts", "--preset", join(mine, "my.preset.ts")]);
+    const proc = start(repo, home, ["--config", "~/agent/user.config.ts", "--preset", join(mine, "my.preset.ts"), "--mcp-config", join(mine, "mcp.json")]);
     await proc.initialized;
     const session = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
     expect(session.modes?.currentModeId).toBe("default");
     expect((await prompt(proc, session.sessionId, "hi")).stopReason).toBe("end_turn");
     expect(sentToModel()).toContain("HOME-CONFIG");
     expect(existsSync(join(mine, "mine-marker"))).toBe(true);
+    await until(() => existsSync(join(mine, "mine-mcp-marker")), 5000);
     expect(existsSync(join(repo, "config-marker"))).toBe(false);
     expect(existsSync(join(repo, "preset-marker"))).toBe(false);
     await proc.close();
