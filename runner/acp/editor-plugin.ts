@@ -42,7 +42,8 @@ export function editorPlugin(host: HostFiles | undefined, diffs: Map<string, Fil
       // After the votes (and the input they judged), before the question: what the question shows is what will change.
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: DIFF_STAGE }, async (verdict, call) => {
         if ((call.toolName !== "Write" && call.toolName !== "Edit") || verdict.behavior === "deny") return verdict;
-        const { real } = await resolvePermitted(call.context, String(call.input.file_path ?? "")).catch(() => ({ real: undefined }));
+        const input = (verdict.behavior === "allow" && verdict.updatedInput) || call.input;
+        const { real } = await resolvePermitted(call.context, String(input.file_path ?? "")).catch(() => ({ real: undefined }));
         if (real) diffs.set(call.toolUseId, { path: real, oldText: await textOf(call, real) });
         return verdict;
       });
