@@ -5,11 +5,14 @@
  * an editor drives (model, tools and permissions, config and trust, …); the prompt, the output
  * format and the working directory come from the client.
  */
+import { homedir } from "node:os";
+import { isAbsolute, join } from "node:path";
 import { Readable, Writable } from "node:stream";
-import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { CliIO } from "../types";
-import { parseFlags, prescan, runFlagTable, type FlagTable } from "../flags";
-import { activePlugins } from "../plugins";
+import { parseFlags, prescan, runFlagTable, type FlagTable, type RunValues } from "../flags";
+import { activePlugins, BUILTIN_PRESETS } from "../plugins";
+import { UsageError } from "../../src/errors";
 import { acpAgent } from "./agent";
 
 /** The run flags an editor's agent has no use for: the client sends the prompts and the folder, and reads the protocol. */
@@ -36,12 +39,40 @@ function usage(table: FlagTable): string {
   ].join("\n");
 }
 
+/**
+ * The user's own files the args name (`--config`, a `--preset` module, an `--mcp-config` file), as
+ * absolute paths (`~/` expanded). The editor picks the folder the agent starts in (Zed: the
+ * project it opens) and each session resolves from its own folder, so a relative path or a
+ * package name would load the opened repository's same-named file as the user's, trusted or not:
+ * refused.
+ */
+function userFiles<V extends RunValues>(values: V): V {
+  const own = (flag: string, value: string): string => {
+    if (value === "~" || value.startsWith("~/")) return join(homedir(), value.slice(1));
+    if (isAbsolute(value)) return value;
+    throw new UsageError(
+      `acp: --${flag} ${value}: give an absolute path (or ~/…). The editor chooses the folder the agent starts in and each session's folder is the project it opens, so a relative path${flag === "preset" ? " or a package name" : ""} would load that project's own file, trusted or not.`,
+    );
+  };
+  const v = values as RunValues;
+  if (typeof v.config === "string") v.config = own("config", v.config);
+  if (typeof v.preset === "string" && !Object.hasOwn(BUILTIN_PRESETS, v.preset)) v.preset = own("preset", v.preset);
+  const mcp = v["mcp-config"];
+  if (mcp !== undefined) {
+    const specs = (Array.isArray(mcp) ? mcp : [mcp]).map(String);
+    // Inline JSON (`{"mcpServers":…}`) names no file.
+    v["mcp-config"] = specs.map((spec) => (spec.trim().startsWith("{") ? spec : own("mcp-config", spec)));
+  }
+  return values;
+}
+
 /** Serve ACP on the process's stdio until the client closes it; resolves to the exit code. */
 export async function acpCommand(argv: string[], io: CliIO, version: string): Promise<number> {
-  const active = await activePlugins(prescan(argv), "acp");
+  const early = userFiles(prescan(argv));
+  const active = await activePlugins(early, "acp");
   const runTable = runFlagTable(active.plugins);
   const table = acpFlagTable(runTable);
-  const { values } = parseFlags(argv, { ...table, help: { type: "boolean", short: "h", description: "" } }, { positionals: false, help: "ubiquity acp --help" });
+  const values = userFiles(parseFlags(argv, { ...table, help: { type: "boolean", short: "h", description: "" } }, { positionals: false, help: "ubiquity acp --help" }).values);
   if (values.help) {
     io.stdout(usage(table));
     return 0;
@@ -55,5 +86,11 @@ export async function acpCommand(argv: string[], io: CliIO, version: string): Pr
   const connection = app.connect(stream);
   await connection.closed;
   await Promise.all([...sessions.values()].map((s) => s.close()));
+  // The SDK ends the connection on a message over its size limit: say so, rather than vanish.
+  const reason: unknown = connection.signal.reason;
+  if (reason instanceof MessageTooLargeError) {
+    warn(`acp: the client sent a message over ${reason.maxMessageBytes / 1024 / 1024} MB (the protocol's limit), so the connection was closed. Attach large files by reference (@-mention) rather than pasting them whole.`);
+    return 1;
+  }
   return 0;
 }

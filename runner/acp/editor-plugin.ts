@@ -2,14 +2,19 @@
  * The plugin `ubiquity acp` adds to each session's run: the file tools read and write through
  * the editor when it offers `fs/read_text_file` / `fs/write_text_file` (its unsaved buffers are
  * the truth), and Write and Edit calls keep the file's text before and after, for the diff the
- * editor shows. Only permitted paths are read for a diff (the kit's own check).
+ * editor shows. Only permitted paths are read for a diff (the kit's own check), and only once the
+ * permission vote did not deny the call: a file a rule keeps from the agent is not read for it.
  */
 import { readFile } from "node:fs/promises";
 import type { Plugin } from "../../src/plugin";
 import type { ToolCall } from "../../src/hooks";
+import { PERMISSION_STAGE } from "../../src/stages";
 import { hostFilesOf, resolvePermitted, setHostFiles, type HostFiles } from "../../plugins/_kits/file-tools/index";
 
 const NAME = "ubiquity:acp";
+
+/** Where the diff's old text is read: after every vote (the rules, the observers), so a denied call reads nothing. */
+const DIFF_STAGE = PERMISSION_STAGE.OBSERVE + 200;
 
 /** The largest file whose text goes into a diff. */
 const MAX_DIFF_CHARS = 256 * 1024;
@@ -24,7 +29,7 @@ export interface FileDiff {
 /** The text of `path` now (through the editor when it reads), null when it does not exist or is too big to show. */
 async function textOf(call: ToolCall, path: string): Promise<string | null> {
   const host = hostFilesOf(call.context);
-  const text = await (host?.readText ? host.readText(path) : readFile(path, "utf8")).catch(() => null);
+  const text = await (host?.readText ? host.readText(path, call.context.abortSignal) : readFile(path, "utf8")).catch(() => null);
   return text !== null && text.length <= MAX_DIFF_CHARS ? text : null;
 }
 
@@ -34,11 +39,13 @@ export function editorPlugin(host: HostFiles | undefined, diffs: Map<string, Fil
     name: NAME,
     apply(kernel) {
       if (host) kernel.hooks.session.start.tap(NAME, (run) => setHostFiles(run, host));
-      kernel.hooks.tool.beforeCall.tapPromise(NAME, async (state, call) => {
-        if (call.toolName !== "Write" && call.toolName !== "Edit") return state;
-        const { real } = await resolvePermitted(call.context, String(state.input.file_path ?? "")).catch(() => ({ real: undefined }));
+      // After the votes (and the input they judged), before the question: what the question shows is what will change.
+      kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: DIFF_STAGE }, async (verdict, call) => {
+        if ((call.toolName !== "Write" && call.toolName !== "Edit") || verdict.behavior === "deny") return verdict;
+        const input = (verdict.behavior === "allow" && verdict.updatedInput) || call.input;
+        const { real } = await resolvePermitted(call.context, String(input.file_path ?? "")).catch(() => ({ real: undefined }));
         if (real) diffs.set(call.toolUseId, { path: real, oldText: await textOf(call, real) });
-        return state;
+        return verdict;
       });
       kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
         const diff = diffs.get(call.toolUseId);

@@ -10,7 +10,7 @@ import type { CanUseTool } from "../../src/facade";
 import { describeError } from "../../src/errors";
 import { alwaysRules, describeRule, oneAtATime } from "../approver";
 import { editedText, type FileDiff } from "./editor-plugin";
-import { toolKind, toolLocations, toolTitle } from "./tool-calls";
+import { commandBlock, toolKind, toolLocations, toolTitle } from "./tool-calls";
 
 /** What the approver needs of its session. */
 export interface ApprovalSession {
@@ -31,6 +31,12 @@ function proposedDiff(toolName: string, input: Record<string, unknown>, diff: Fi
   if (!diff) return [];
   const newText = toolName === "Write" ? (typeof input.content === "string" ? input.content : undefined) : editedText(diff.oldText, input);
   return newText === undefined ? [] : [{ type: "diff", path: diff.path, oldText: diff.oldText, newText }];
+}
+
+/** A Bash call's command whole, for the question (its title is cut to one line). */
+function commandText(toolName: string, input: Record<string, unknown>): ToolCallContent[] {
+  if (toolName !== "Bash" || typeof input.command !== "string") return [];
+  return [{ type: "content", content: { type: "text", text: commandBlock(input.command) } }];
 }
 
 /** A `canUseTool` that asks the editor, one question at a time. */
@@ -56,7 +62,7 @@ export function editorApprover(session: ApprovalSession): CanUseTool {
       status: "pending",
       rawInput: input,
       locations: toolLocations(input, session.cwd),
-      content: proposedDiff(toolName, input, session.diffs.get(ctx.toolUseId)),
+      content: [...proposedDiff(toolName, input, session.diffs.get(ctx.toolUseId)), ...commandText(toolName, input)],
     };
     let optionId: string | undefined;
     try {

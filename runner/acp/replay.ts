@@ -3,19 +3,30 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { TranscriptRecord } from "../../plugins/sessions/records";
 import { planOf, toolKind, toolLocations, toolTitle } from "./tool-calls";
 
-/** The updates of a stored conversation (the main agent's; a subagent's work is in its Agent call's result). */
+/**
+ * The updates of a stored conversation (the main agent's; a subagent's work is in its Agent call's
+ * result). A record of the wrong shape (a hand-edited or damaged transcript) is passed over.
+ */
 export function replayUpdates(records: readonly TranscriptRecord[], cwd: string): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
+  const isText = (v: unknown): v is string => typeof v === "string" && v !== "";
   for (const { message: m } of records) {
     if (m.agentId !== undefined) continue;
-    if (m.type === "user") updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text: m.text } });
-    else if (m.type === "assistant") {
-      for (const block of m.content) {
-        if (block.type === "text" && block.text) updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: block.text } });
-        else if (block.type === "reasoning" && block.text) updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.text } });
-        else if (block.type === "tool_call") updates.push(toolCallUpdate(block.toolUseId, block.toolName, block.input, cwd));
+    if (m.type === "user") {
+      if (isText(m.text)) updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text: m.text } });
+    } else if (m.type === "assistant") {
+      if (!Array.isArray(m.content)) continue;
+      for (const block of m.content as unknown[] as Partial<Record<string, unknown>>[]) {
+        if (typeof block !== "object" || block === null) continue;
+        if (block.type === "text" && isText(block.text)) updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: block.text } });
+        else if (block.type === "reasoning" && isText(block.text)) updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.text } });
+        else if (block.type === "tool_call" && isText(block.toolUseId) && isText(block.toolName)) updates.push(toolCallUpdate(block.toolUseId, block.toolName, block.input, cwd));
       }
-    } else if (m.type === "tool_result") updates.push(...toolResultUpdates(m.toolUseId, m.toolName, m.output));
+    } else if (m.type === "tool_result") {
+      const output = m.output as Partial<typeof m.output> | null;
+      if (!isText(m.toolUseId) || typeof output?.content !== "string") continue;
+      updates.push(...toolResultUpdates(m.toolUseId, String(m.toolName), { content: output.content, isError: output.isError === true, metadata: typeof output.metadata === "object" && output.metadata !== null ? output.metadata : {} }));
+    }
   }
   return updates;
 }

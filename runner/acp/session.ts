@@ -263,8 +263,14 @@ function hostFiles({ id, client, capabilities }: SessionSetup): HostFiles | unde
   if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
   return {
     ...(fs.readTextFile
-      ? { readText: (path: string) => client.request("fs/read_text_file", { sessionId: id, path }).then((r) => r.content, () => readFile(path, "utf8")) }
+      ? {
+          readText: (path: string, signal?: AbortSignal) =>
+            client.request("fs/read_text_file", { sessionId: id, path }, { cancellationSignal: signal, stopWaitingOnCancel: true }).then(
+              (r) => r.content,
+              (error: unknown) => (signal?.aborted ? Promise.reject(error) : readFile(path, "utf8")),
+            ),
+        }
       : {}),
-    ...(fs.writeTextFile ? { writeText: async (path: string, content: string) => void (await client.request("fs/write_text_file", { sessionId: id, path, content })) } : {}),
+    ...(fs.writeTextFile ? { writeText: async (path: string, content: string, signal?: AbortSignal) => void (await client.request("fs/write_text_file", { sessionId: id, path, content }, { cancellationSignal: signal, stopWaitingOnCancel: true })) } : {}),
   };
 }

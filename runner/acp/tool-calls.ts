@@ -43,12 +43,30 @@ export function toolTitle(toolName: string, input: Input, cwd: string): string {
   };
   if (file) return `${toolName} ${shown(file)}`;
   const command = str(input, "command");
-  if (toolName === "Bash" && command) return `\`${command.length > 120 ? `${command.slice(0, 119)}…` : command}\``;
+  if (toolName === "Bash" && command) return `\`${commandLine(command)}\``;
   const pattern = str(input, "pattern");
   if (pattern) return `${toolName} ${JSON.stringify(pattern)}${str(input, "path") ? ` in ${shown(resolve(cwd, str(input, "path")!))}` : ""}`;
   if (toolName === "TodoWrite") return "Update the plan";
   const description = str(input, "description");
   return description ? `${toolName}: ${description}` : toolName;
+}
+
+/**
+ * A command on one line for a title: whitespace runs (newlines, padding) become one space, and a
+ * long one keeps its beginning and its end, so nothing can push what it does out of sight.
+ */
+export function commandLine(command: string, max = 120): string {
+  const line = command.replace(/\s+/g, " ").trim();
+  if (line.length <= max) return line;
+  const head = Math.ceil((max - 3) / 2);
+  return `${line.slice(0, head)} … ${line.slice(line.length - (max - 3 - head))}`;
+}
+
+/** A command whole, as a fenced block no backtick run inside it can close. */
+export function commandBlock(command: string): string {
+  const longest = Math.max(0, ...(command.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}\n${command}\n${fence}`;
 }
 
 /** The files a call touches (Read's line too), for the client's follow-along. */

@@ -3,7 +3,7 @@
  * API that replaced `ClientSideConnection` in @agentclientprotocol/sdk 2.x) over the child's
  * stdio. The project's config injects a scripted model that answers by the user's last words.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -60,6 +60,10 @@ export interface AgentProcess {
   permissions: RequestPermissionRequest[];
   /** Every line the agent wrote on stdout, raw. */
   frames: string[];
+  /** Every `fs/read_text_file` / `fs/write_text_file` request the agent sent, in order. */
+  fsCalls: { method: "read" | "write"; path: string }[];
+  /** The agent's process. */
+  child: ChildProcessWithoutNullStreams;
   stderr(): string;
   /** How the next permission requests are answered [allow_once]. */
   answer: Answer;
@@ -72,7 +76,7 @@ export function startAgent(
   args: string[] = [],
   env: Record<string, string> = {},
   capabilities: ClientCapabilities = {},
-  files?: Map<string, string>,
+  files?: Map<string, string | Promise<string>>,
 ): AgentProcess & { initialized: Promise<unknown> } {
   const home = env.HOME ?? realpathSync(mkdtempSync(join(tmpdir(), "ubq-acp-home-")));
   const child = spawn(process.execPath, [binPath, "acp", ...args], {
@@ -94,12 +98,14 @@ export function startAgent(
     updates: [],
     permissions: [],
     frames,
+    fsCalls: [],
+    child,
     stderr: () => stderr,
     answer: () => "allow_once",
     async close() {
       connection.close();
       child.stdin.end();
-      if (child.exitCode === null) await new Promise((r) => child.once("exit", r));
+      if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
     },
   };
   const app = client({ name: "ubiquity-acp-test" })
@@ -110,12 +116,14 @@ export function startAgent(
       return chosen === "cancelled" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: chosen } };
     })
     // An editor's buffers: what `files` holds is what the editor has open (unsaved).
-    .onRequest("fs/read_text_file", ({ params }) => {
-      const text = files?.get(params.path);
+    .onRequest("fs/read_text_file", async ({ params }) => {
+      proc.fsCalls.push({ method: "read", path: params.path });
+      const text = await files?.get(params.path);
       if (text === undefined) throw new Error(`not open: ${params.path}`);
       return { content: text };
     })
     .onRequest("fs/write_text_file", ({ params }) => {
+      proc.fsCalls.push({ method: "write", path: params.path });
       files?.set(params.path, params.content);
       return {};
     });

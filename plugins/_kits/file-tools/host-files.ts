@@ -8,12 +8,12 @@ import { readFile } from "node:fs/promises";
 import type { RunContext, ToolContext } from "../../../src/index";
 import { writeFileAtomic } from "../storage/index";
 
-/** A host's file access; either half may be missing (the disk serves it). */
+/** A host's file access; either half may be missing (the disk serves it). `signal` is the tool call's: a host that cannot answer must not hold a cancelled run. */
 export interface HostFiles {
   /** The file's current text. */
-  readText?(path: string): Promise<string>;
+  readText?(path: string, signal?: AbortSignal): Promise<string>;
   /** Replace the file's text. */
-  writeText?(path: string, text: string): Promise<void>;
+  writeText?(path: string, text: string, signal?: AbortSignal): Promise<void>;
 }
 
 const HOST_FILES = Symbol("ubiquity:file-tools host files");
@@ -35,11 +35,11 @@ export function hostFilesOf(ctx: ToolContext): HostFiles | undefined {
 /** The bytes of a text file as the host has them (its buffer), else as on disk (`disk`, when already read). */
 export async function hostBytes(ctx: ToolContext, path: string, disk?: Buffer): Promise<Buffer> {
   const read = hostFilesOf(ctx)?.readText;
-  return read ? Buffer.from(await read(path), "utf8") : (disk ?? (await readFile(path)));
+  return read ? Buffer.from(await read(path, ctx.abortSignal), "utf8") : (disk ?? (await readFile(path)));
 }
 
 /** Write a text file's new bytes through the host, else atomically to disk. */
 export async function hostWrite(ctx: ToolContext, path: string, bytes: Buffer): Promise<void> {
   const write = hostFilesOf(ctx)?.writeText;
-  await (write ? write(path, bytes.toString("utf8")) : writeFileAtomic(path, bytes));
+  await (write ? write(path, bytes.toString("utf8"), ctx.abortSignal) : writeFileAtomic(path, bytes));
 }
