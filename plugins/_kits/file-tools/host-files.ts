@@ -26,7 +26,7 @@ export function setHostFiles(run: RunContext, host: HostFiles): void {
 /** The host files of a tool call's run, if any run above it set them. */
 export function hostFilesOf(ctx: ToolContext): HostFiles | undefined {
   for (let run: RunContext | undefined = ctx.run; run; run = run.parent) {
-    const host = run.state.get(HOST_FILES) as HostFiles | undefined;
+    const host = run.state?.get(HOST_FILES) as HostFiles | undefined; // a hand-made context may carry a partial run
     if (host) return host;
   }
   return undefined;
