@@ -1,0 +1,125 @@
+/**
+ * The queue is not trusted: a job's repository, ref, options and session id are an attacker's
+ * strings. Each test aims one at the worker (through `runJob`, what the worker's processor runs,
+ * after the same `jobSchema.parse`) and checks, with a marker file outside the run's folder, that
+ * nothing ran and nothing of another run was reached.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { scriptedModel } from "../../src/testing/index";
+import defaultPreset from "../../presets/default";
+import { runJob, type JobContext } from "../../plugins/fleet/run-job";
+import { jobSchema, type FleetJob } from "../../plugins/fleet/jobs";
+import { jsonlStore } from "../../plugins/fleet/store";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const temp = tempDirs();
+
+/** A job as the worker sees it: JSON from the queue, parsed by the job schema. */
+const fromQueue = (json: string) => jobSchema.parse(JSON.parse(json)) as FleetJob;
+
+function contextFor(dir: string, job: FleetJob, extra: Partial<JobContext> = {}): JobContext {
+  const config = { presets: [defaultPreset], model: scriptedModel(["done"]), marketPricing: false, cwd: dir };
+  return { job, jobId: "7", attempt: 0, config, store: jsonlStore(join(dir, "sessions")), workdir: join(dir, "work"), worker: "w1", signal: new AbortController().signal, progress: () => {}, ...extra };
+}
+
+function gitRepo(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: dir, stdio: "pipe" });
+  git("init", "-q");
+  writeFileSync(join(dir, "a.txt"), "a\n");
+  git("add", ".");
+  git("commit", "-q", "-m", "one");
+  return dir;
+}
+
+describe("fleet attack: git argument and transport injection through repository and ref", () => {
+  const saved = process.env.GIT_CONFIG_GLOBAL;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+    else process.env.GIT_CONFIG_GLOBAL = saved;
+  });
+
+  it("an ext:: repository never runs its command, even where the worker's git config allows every protocol", async () => {
+    const dir = temp();
+    // A permissive worker: its global git config allows every transport, ext included.
+    writeFileSync(join(dir, "gitconfig"), "[protocol]\n\tallow = always\n");
+    process.env.GIT_CONFIG_GLOBAL = join(dir, "gitconfig");
+    // ext:: runs `sh -c "touch pwned #@h:"` in the git process's folder (the work folder).
+    const job = fromQueue(JSON.stringify({ prompt: "go", repository: "ext::sh -c touch% pwned% #@h:", sessionId: "ext-1" }));
+    await expect(runJob(contextFor(dir, job))).rejects.toThrow(/cannot check out/);
+    expect(existsSync(join(dir, "work", "pwned"))).toBe(false);
+  });
+
+  it.each([
+    ["--upload-pack=touch pwned;false@h:x", undefined],
+    ["-utouch pwned;false@h:x", undefined],
+    ["-c core.sshCommand=touch pwned@h:x", undefined],
+  ])("a repository that git would read as an option is refused before git runs (%s)", async (repository, ref) => {
+    const dir = temp();
+    const job = fromQueue(JSON.stringify({ prompt: "go", repository, ref, sessionId: "opt-1" }));
+    await expect(runJob(contextFor(dir, job))).rejects.toThrow(/may not start with "-"/);
+    expect(existsSync(join(dir, "work"))).toBe(false);
+  });
+
+  it.each(["--orphan=pwned", "-b pwned", "--pathspec-from-file=/etc/passwd"])("a ref that git would read as an option is refused (%s)", async (ref) => {
+    const dir = temp();
+    const repo = gitRepo(join(dir, "repo"));
+    const job = fromQueue(JSON.stringify({ prompt: "go", repository: repo, ref, sessionId: "ref-1" }));
+    await expect(runJob(contextFor(dir, job))).rejects.toThrow(/not a ref/);
+    expect(existsSync(join(dir, "work"))).toBe(false);
+  });
+
+  it("a plain repository and ref still check out (the hardening refuses only what it must)", async () => {
+    const dir = temp();
+    const repo = gitRepo(join(dir, "repo"));
+    const sha = execFileSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).trim();
+    const job = fromQueue(JSON.stringify({ prompt: "go", repository: repo, ref: sha, sessionId: "ok-1" }));
+    const outcome = await runJob(contextFor(dir, job));
+    expect([outcome.subtype, existsSync(join(dir, "work", "7", "a.txt"))]).toEqual(["success", true]);
+  });
+});
+
+describe("fleet attack: options smuggled past acceptJobOptions", () => {
+  /** A plugin module that, once imported, leaves the marker. */
+  function evilModule(dir: string): { path: string; marker: string } {
+    const marker = join(dir, "evil-loaded");
+    const path = join(dir, "evil.mjs");
+    writeFileSync(path, `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, "x"); export default { name: "evil", apply() {} };\n`);
+    return { path, marker };
+  }
+
+  it("a __proto__ key in options smuggles no plugins, presets or permissionMode", async () => {
+    const dir = temp();
+    const evil = evilModule(dir);
+    const job = fromQueue(`{"prompt":"go","cwd":${JSON.stringify(dir)},"sessionId":"proto-1","options":{"__proto__":{"plugins":[${JSON.stringify(evil.path)}],"presets":[${JSON.stringify(evil.path)}],"permissionMode":"bypassPermissions"}}}`);
+    const outcome = await runJob(contextFor(dir, job));
+    expect(outcome.subtype).toBe("success");
+    expect(existsSync(evil.marker)).toBe(false);
+    expect(({} as Record<string, unknown>).plugins).toBeUndefined();
+  });
+
+  it.each([
+    ["options.plugins", (p: string) => ({ options: { plugins: [p] } })],
+    ["options.presets", (p: string) => ({ options: { presets: [p] } })],
+    ["preset", (p: string) => ({ preset: p })],
+    ["constructor", (p: string) => ({ options: { constructor: { plugins: [p] } } })],
+  ])("a module smuggled through %s is refused and never imported", async (_, shape) => {
+    const dir = temp();
+    const evil = evilModule(dir);
+    const job = fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "smuggle-1", ...shape(evil.path) }));
+    await expect(runJob(contextFor(dir, job))).rejects.toThrow(/does not accept the job option/);
+    expect(existsSync(evil.marker)).toBe(false);
+  });
+
+  it("budget and label carry no run options: extra budget keys fail the job's schema", () => {
+    expect(() => fromQueue(JSON.stringify({ prompt: "go", cwd: "/tmp", budget: { maxTurns: 1, permissionMode: "bypassPermissions" } }))).toThrow();
+    expect(() => fromQueue(JSON.stringify({ prompt: "go", cwd: "/tmp", label: { permissionMode: "bypassPermissions" } }))).toThrow();
+  });
+
+  it.each(["../../etc/passwd", "a'; DROP TABLE ubiquity_sessions; --", "x/y", ""])("a session id outside [A-Za-z0-9_-] is refused by the job schema (%j)", (sessionId) => {
+    expect(() => fromQueue(JSON.stringify({ prompt: "go", cwd: "/tmp", sessionId }))).toThrow();
+  });
+});
