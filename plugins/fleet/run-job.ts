@@ -9,7 +9,7 @@ import { createKernel, createRun, driveRun, describeError, resolveEntries, type 
 import { checkout, diffOf } from "./checkout";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
 import { takeoverRecord } from "./takeover-record";
-import { checkJobOptions, type AcceptedJobOptions } from "./job-policy";
+import { checkJobOptions, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
 import { isStaleWriterError } from "../sessions/index";
 import type { FleetJob, FleetOutcome, FleetProgress } from "./jobs";
 import type { FleetStore } from "./store";
@@ -35,6 +35,8 @@ export interface JobContext {
   /** Resolves to false once the job's lock is another worker's. */
   lease?(): Promise<boolean>;
   progress(progress: FleetProgress): void;
+  /** This job's own earlier try wrote the session (the worker runs it again after a refused write). */
+  again?: boolean;
   /** The job options this worker accepts [SAFE_JOB_OPTIONS]. */
   acceptJobOptions?: AcceptedJobOptions;
   /** One line of the worker's log. */
@@ -87,6 +89,16 @@ export async function takeOver(context: JobContext): Promise<{ resumed: boolean;
 export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { job, config, store } = context;
   checkJobOptions(job, context.acceptJobOptions);
+  // A first try that finds its session already stored names another run's session: continuing it
+  // would read that run's transcript and cut its worker off (the takeover record). Only a worker
+  // that accepts `sessionId` lets a job continue an earlier session.
+  const accepted = context.acceptJobOptions;
+  if (context.attempt === 0 && !context.again && accepted !== "all" && !(accepted ?? []).includes("sessionId") && (await store.records(job.sessionId)).length > 0) {
+    throw new JobOptionRefused(
+      `session ${job.sessionId} is already in the store: a new job may not continue an earlier session on this worker ` +
+        `(start the worker with --accept-job-options sessionId to let jobs resume sessions)`,
+    );
+  }
   const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd));
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.

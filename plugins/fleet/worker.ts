@@ -95,8 +95,9 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       abort.abort(new Error("lock lost"));
       return false;
     };
-    const run = () => runJob({
+    const run = (again = false) => runJob({
       job: data,
+      again,
       jobId: id,
       attempt,
       config: options.config,
@@ -116,7 +117,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       // run read the session (it woke before its lock check). Read the session again and go on.
       for (let tries = 1; outcome.subtype === "error_stale_writer" && tries <= 3 && (await lease()); tries++) {
         log(`job ${id}: the store refused a write while this worker holds the lock (a lost worker wrote meanwhile); resuming again`);
-        outcome = await run();
+        outcome = await run(true);
       }
       const why =
         lost.get(id) ??

@@ -123,3 +123,28 @@ describe("fleet attack: options smuggled past acceptJobOptions", () => {
     expect(() => fromQueue(JSON.stringify({ prompt: "go", cwd: "/tmp", sessionId }))).toThrow();
   });
 });
+
+describe("fleet attack: a job naming another run's session id", () => {
+  it("is refused: it neither reads that run's result nor appends to its session (its worker is not cut off)", async () => {
+    const dir = temp();
+    const victim = contextFor(dir, fromQueue(JSON.stringify({ prompt: "the victim's secret task", cwd: dir, sessionId: "victim-1" })), { jobId: "1" });
+    victim.config.model = scriptedModel(["the victim's secret answer"]);
+    await runJob(victim);
+    const before = (await victim.store.records("victim-1")).map((r) => r.uuid);
+
+    const attacker = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "victim-1" })), { jobId: "2" });
+    const got = await runJob(attacker).then((o) => o.result, (error: Error) => error.message);
+    expect(got).toMatch(/session victim-1 is already in the store.*--accept-job-options sessionId/);
+    expect((await victim.store.records("victim-1")).map((r) => r.uuid)).toEqual(before);
+  });
+
+  it("a worker that accepts sessionId lets a job continue an earlier session (and a takeover, attempt > 0, always does)", async () => {
+    const dir = temp();
+    const first = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "mine-1" })), { jobId: "1" });
+    await runJob(first);
+    const resumed = await runJob({ ...contextFor(dir, first.job, { jobId: "2", acceptJobOptions: ["sessionId"] }) });
+    expect(resumed.subtype).toBe("success");
+    const takeover = await runJob({ ...contextFor(dir, first.job, { jobId: "1", attempt: 1 }) });
+    expect(takeover.subtype).toBe("success");
+  });
+});
