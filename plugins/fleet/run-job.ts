@@ -5,7 +5,8 @@
  * store plugin of the worker's config; the queue only carries the job and its progress.
  */
 import { join } from "node:path";
-import { createKernel, createRun, driveRun, describeError, resolveEntries, type Message, type ResultMessage } from "../../src/index";
+import { fileURLToPath } from "node:url";
+import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, isInside, resolveEntries, resolveReal, type Message, type ResultMessage } from "../../src/index";
 import { checkout, diffOf } from "./checkout";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
 import { takeoverRecord } from "./takeover-record";
@@ -37,6 +38,11 @@ export interface JobContext {
   progress(progress: FleetProgress): void;
   /** This job's own earlier try wrote the session (the worker runs it again after a refused write). */
   again?: boolean;
+  /**
+   * The folders a job's `cwd` and a local repository (a path or file:// URL) must lie in, symlinks
+   * resolved [anywhere: set it on a worker whose queue others can write to].
+   */
+  allowCwd?: readonly string[];
   /** The job options this worker accepts [SAFE_JOB_OPTIONS]. */
   acceptJobOptions?: AcceptedJobOptions;
   /** One line of the worker's log. */
@@ -85,6 +91,33 @@ export async function takeOver(context: JobContext): Promise<{ resumed: boolean;
   }
 }
 
+/** A local path a job names (its cwd, or a repository that is a path or a file:// URL); undefined for a remote URL. */
+function localPathOf(job: FleetJob, base: string): string | undefined {
+  if (job.cwd !== undefined) return absolutePath(base, job.cwd);
+  const repository = job.repository!;
+  if (/^file:\/\//i.test(repository)) {
+    try {
+      return fileURLToPath(repository);
+    } catch {
+      return repository.replace(/^file:\/\/[^/]*/i, "");
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repository) || /^[^/]+@[^:]+:/.test(repository)) return undefined;
+  return absolutePath(base, repository);
+}
+
+/** Throw when the job's folder or local repository lies outside the worker's `allowCwd`. */
+function checkWhere(job: FleetJob, allowCwd: readonly string[] | undefined, base: string): void {
+  if (!allowCwd) return;
+  const path = localPathOf(job, base);
+  if (path === undefined) return;
+  const real = resolveReal(path) ?? path;
+  const roots = allowCwd.map((root) => resolveReal(absolutePath(base, root)) ?? absolutePath(base, root));
+  if (roots.some((root) => isInside(root, real))) return;
+  const what = job.cwd !== undefined ? "folder" : "repository";
+  throw new UbiquityError(`this worker does not run jobs in ${path}: a job's ${what} must be inside ${allowCwd.join(", ")} (--allow-cwd)`);
+}
+
 /** Run (or resume) one job to its result. */
 export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { job, config, store } = context;
@@ -99,6 +132,9 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
         `(start the worker with --accept-job-options sessionId to let jobs resume sessions)`,
     );
   }
+  // The job id names the checkout's folder: a custom id (`queue.add(…, { jobId })`) must not climb out of the work folder.
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(context.jobId)) throw new UbiquityError(`job id ${JSON.stringify(context.jobId)} is not a plain name (letters, digits, _ and -): refused`);
+  checkWhere(job, context.allowCwd, config.cwd ?? process.cwd());
   const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd));
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.

@@ -39,6 +39,12 @@ export interface FleetWorkerOptions {
   acceptJobOptions?: AcceptedJobOptions;
   /** Where repository jobs are checked out [<tmp>/ubiquity-fleet]. */
   workdir?: string;
+  /**
+   * The folders a job's `cwd` and a local repository must lie in [anywhere]. Without it a job can
+   * aim the agent at any folder this worker can read (its home, `~/.ssh`): set it when others
+   * can write to the queue.
+   */
+  allowCwd?: readonly string[];
   /** This worker's name in progress and status [host:pid]. */
   name?: string;
   /** One line per event (job started, resumed, finished, lost). */
@@ -108,6 +114,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       lease,
       log,
       acceptJobOptions: options.acceptJobOptions,
+      ...(options.allowCwd ? { allowCwd: options.allowCwd } : {}),
       progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
       onMessage: options.onMessage && ((m) => options.onMessage!(id, m)),
     });

@@ -148,3 +148,62 @@ describe("fleet attack: a job naming another run's session id", () => {
     expect(takeover.subtype).toBe("success");
   });
 });
+
+describe("fleet attack: a job aiming the agent at the worker's own folders", () => {
+  /** A scripted model that reads `file` with Read and answers what it got. */
+  function reader(file: string) {
+    return scriptedModel(({ request }) => {
+      const tools = request.prompt.filter((m) => m.role === "tool");
+      return tools.length ? { text: JSON.stringify(tools) } : { toolCalls: [{ id: "r1", toolName: "Read", input: { file_path: file } }] };
+    });
+  }
+
+  it("without allowCwd, a cwd job reaches a folder outside the work folder (why allowCwd exists)", async () => {
+    const dir = temp();
+    const home = join(dir, "home", ".ssh");
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, "id_ed25519"), "PRIVATE-KEY-MATERIAL\n");
+    const context = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: home, sessionId: "ssh-0" })));
+    context.config.model = reader(join(home, "id_ed25519"));
+    const outcome = await runJob(context);
+    expect([outcome.subtype, outcome.result]).toEqual(["success", expect.stringContaining("PRIVATE-KEY-MATERIAL")]);
+  });
+
+  it.each([
+    ["cwd", (home: string) => ({ cwd: home })],
+    ["cwd through a symlink inside the allowed folder", (home: string, allowed: string) => ({ cwd: join(allowed, "link") })],
+    ["cwd climbing out with ..", (home: string, allowed: string) => ({ cwd: join(allowed, "..", "home", ".ssh") })],
+    ["a local repository", (home: string) => ({ repository: join(home, "..", "repo") })],
+    ["a file:// repository", (home: string) => ({ repository: `file://${join(home, "..", "repo")}` })],
+  ])("with allowCwd, %s outside it is refused before the agent runs", async (_, where) => {
+    const dir = temp();
+    const home = join(dir, "home", ".ssh");
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, "id_ed25519"), "PRIVATE-KEY-MATERIAL\n");
+    gitRepo(join(dir, "home", "repo"));
+    const allowed = join(dir, "jobs");
+    mkdirSync(allowed);
+    execFileSync("ln", ["-s", home, join(allowed, "link")]);
+    const context = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", sessionId: "ssh-1", ...where(home, allowed) })), { allowCwd: [allowed] });
+    const model = reader(join(home, "id_ed25519"));
+    context.config.model = model;
+    await expect(runJob(context)).rejects.toThrow(/does not run jobs in .*must be inside/);
+    expect([model.requests.length, existsSync(join(dir, "work"))]).toEqual([0, false]);
+  });
+
+  it("with allowCwd, a folder inside it and a remote-looking repository still run; the checkout folder is always allowed", async () => {
+    const dir = temp();
+    const allowed = join(dir, "jobs");
+    gitRepo(join(allowed, "repo"));
+    const inside = await runJob(contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: join(allowed, "repo"), sessionId: "in-1" })), { allowCwd: [allowed] }));
+    const repo = await runJob(contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", repository: join(allowed, "repo"), sessionId: "in-2" })), { allowCwd: [allowed], jobId: "8" }));
+    expect([inside.subtype, repo.subtype]).toEqual(["success", "success"]);
+  });
+
+  it.each(["../../victim", "a/b", "..", "x y"])("a custom job id that is no plain name never names the checkout folder (%j)", async (jobId) => {
+    const dir = temp();
+    gitRepo(join(dir, "victim"));
+    const context = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", repository: "https://example.invalid/x.git", sessionId: "id-1" })), { jobId, workdir: join(dir, "work", "w") });
+    await expect(runJob(context)).rejects.toThrow(/is not a plain name/);
+  });
+});
