@@ -143,9 +143,14 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as Record<string, any>;
   // A job names presets and plugins as module specifiers (only JSON travels): the worker resolves them.
   const entries = await resolveEntries({ presets: job.preset ? [job.preset] : jobPresets, plugins: jobPlugins ?? [] }, config.cwd ?? process.cwd());
+  // A checkout (this job's, or another's a cwd job points at) holds a repository's files, not the
+  // worker's: its settings, .mcp.json, agents, skills and memory files apply only as they would in
+  // an untrusted folder (deny and ask rules only). A job may lift that only where the worker accepts `trust`.
+  const checkoutFolder = job.repository !== undefined || isInside(resolveReal(context.workdir) ?? context.workdir, resolveReal(cwd) ?? cwd);
   const kernel = createKernel({
     ...config,
     ...(entries.presets ? { presets: entries.presets } : {}),
+    ...(checkoutFolder ? { trust: false } : {}),
     ...jobOptions,
     ...job.budget,
     ...store.runOptions(),
