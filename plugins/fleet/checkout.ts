@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { promisify } from "node:util";
-import { UbiquityError } from "../../src/index";
+import { UbiquityError, redactText, urlPasswords } from "../../src/index";
 
 const exec = promisify(execFile);
 
@@ -43,7 +43,9 @@ export async function checkout(repository: string, ref: string | undefined, dir:
     // The diff `fleet status` shows is against this commit.
     await git(dir, ["tag", "-f", "ubiquity-fleet-base", "HEAD"]);
   } catch (error) {
-    throw new UbiquityError(`cannot check out ${repository}${ref ? ` at ${ref}` : ""} into ${dir}: ${(error as Error).message.trim()}`);
+    // A repository URL may carry a token (https://x-access-token:…@host): never in the error.
+    const message = `cannot check out ${repository}${ref ? ` at ${ref}` : ""} into ${dir}: ${(error as Error).message.trim()}`;
+    throw new UbiquityError(redactText(message, urlPasswords(message)));
   }
   return dir;
 }

@@ -251,3 +251,70 @@ describe("fleet attack: a hostile repository's own settings on the worker", () =
     expect(existsSync(marker)).toBe(true);
   });
 });
+
+describe("fleet attack: the worker's connection passwords", () => {
+  const names = ["UBIQUITY_FLEET_POSTGRES", "UBIQUITY_FLEET_REDIS", "DATABASE_URL"] as const;
+  const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+  afterEach(() => {
+    for (const n of names) if (saved[n] === undefined) delete process.env[n];
+    else process.env[n] = saved[n];
+  });
+
+  it("never reach Bash's environment on the worker, nor the run's messages", async () => {
+    process.env.UBIQUITY_FLEET_POSTGRES = "postgresql://ubiquity:pg-s3cret-pw@db:5432/agents";
+    process.env.UBIQUITY_FLEET_REDIS = "redis://:r3dis-s3cret-pw@queue:6379";
+    process.env.DATABASE_URL = "postgres://app:db-s3cret-pw@db/app";
+    const dir = temp();
+    const context = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "env-1" })));
+    context.config.permissionMode = "bypassPermissions";
+    context.config.model = scriptedModel(({ request }) => {
+      const tools = request.prompt.filter((m) => m.role === "tool");
+      return tools.length ? { text: JSON.stringify(tools) } : { toolCalls: [{ id: "e1", toolName: "Bash", input: { command: "env" } }] };
+    });
+    const outcome = await runJob(context);
+    const stored = JSON.stringify(await context.store.records("env-1"));
+    // Bash ran env (its output is stored), and the variables holding passwords were not in it.
+    expect(stored).toContain("HOME=");
+    expect(outcome.result + stored).not.toMatch(/pg-s3cret-pw|r3dis-s3cret-pw|db-s3cret-pw/);
+  });
+
+  it("are not in the error for a queue URL of the wrong scheme", async () => {
+    const { queueConnection } = await import("../../plugins/fleet/connection");
+    const error = await queueConnection("http://user:q-s3cret-pw@queue:6379").then(() => undefined, (e: Error) => e.message);
+    expect(error).toMatch(/must start with redis:\/\//);
+    expect(error).not.toContain("q-s3cret-pw");
+  });
+});
+
+describe("fleet attack: hostile strings shown by fleet status and fleet logs", () => {
+  it("status shows no control characters and no URL password from a job's label, id, error or diff", async () => {
+    const { formatStatus } = await import("../../plugins/fleet/render");
+    const esc = "\u001b]0;pwned\u0007\u001b[2J";
+    const outcome = { sessionId: "s", subtype: "success", isError: false, result: "", turns: 1, costUsd: null, worker: "w", takeovers: 0, diff: `+x${esc}\n` };
+    const run = { id: `1${esc}`, label: `https://bot:ghp_t0ken-s3cret@github.com/a/b.git${esc}`, sessionId: "s", state: "failed", turns: 1, costUsd: null, takeovers: 0, outcome, error: `boom${esc} https://bot:ghp_t0ken-s3cret@github.com/a/b.git` };
+    const out = formatStatus([run], true);
+    expect(out).not.toMatch(/[\u001b\u0007]/);
+    expect(out).not.toContain("ghp_t0ken-s3cret");
+    expect(out).toContain("github.com/a/b.git");
+  });
+
+  it("logs shows no control characters from a record's text", async () => {
+    const { formatRecord } = await import("../../plugins/fleet/render");
+    const record = { uuid: "u", parentUuid: null, sessionId: "s", type: "user", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/", message: { type: "user", text: "hi\u001b]0;pwned\u0007", uuid: "u", sessionId: "s" } };
+    expect(formatRecord(record as never)).not.toMatch(/[\u001b\u0007]/);
+  });
+
+  it("a checkout error names the repository without its token", async () => {
+    const dir = temp();
+    const job = fromQueue(JSON.stringify({ prompt: "go", repository: "http://bot:ghp_t0ken-s3cret@127.0.0.1:1/a/b.git", sessionId: "tok-1" }));
+    const error = await runJob(contextFor(dir, job)).then(() => "", (e: Error) => e.message);
+    expect(error).toMatch(/cannot check out http:\/\/bot:.*127\.0\.0\.1:1\/a\/b\.git/);
+    expect(error).not.toContain("ghp_t0ken-s3cret");
+  });
+
+  it.each(["../../etc/passwd", "x\u001b[2J", "a' OR '1'='1"])("the session store refuses a hostile id a fleet logs lookup hands it (%j)", async (id) => {
+    const dir = temp();
+    const found = await jsonlStore(join(dir, "sessions")).records(id).then((r) => r.length, (e: Error) => e.message);
+    expect(found === 0 || /invalid session id/.test(String(found))).toBe(true);
+  });
+});
