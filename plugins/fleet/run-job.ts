@@ -118,6 +118,16 @@ function checkWhere(job: FleetJob, allowCwd: readonly string[] | undefined, base
   throw new UbiquityError(`this worker does not run jobs in ${path}: a job's ${what} must be inside ${allowCwd.join(", ")} (--allow-cwd)`);
 }
 
+/** The caps a job may lower but not lift (a worker that accepts "all" lets a job lift them). */
+const CAPS = ["maxTurns", "maxBudgetUsd", "maxBudgetTokens"] as const;
+
+/** The worker's caps where the job asked for more. */
+function workerCaps(config: Record<string, any>, job: Record<string, any>): Record<string, number> {
+  const kept: Record<string, number> = {};
+  for (const key of CAPS) if (typeof config[key] === "number" && !(typeof job[key] === "number" && job[key] <= config[key])) kept[key] = config[key];
+  return kept;
+}
+
 /** Run (or resume) one job to its result. */
 export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { job, config, store } = context;
@@ -153,6 +163,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     ...(checkoutFolder ? { trust: false } : {}),
     ...jobOptions,
     ...job.budget,
+    ...(accepted === "all" ? {} : workerCaps(config, { ...jobOptions, ...job.budget })),
     ...store.runOptions(),
     cwd,
     ...(resumed ? { resume: job.sessionId } : { sessionId: job.sessionId }),

@@ -318,3 +318,33 @@ describe("fleet attack: hostile strings shown by fleet status and fleet logs", (
     expect(found === 0 || /invalid session id/.test(String(found))).toBe(true);
   });
 });
+
+describe("fleet attack: a job's budget over the worker's own caps", () => {
+  it.each([
+    ["budget.maxTurns", { budget: { maxTurns: 50 } }],
+    ["options.maxTurns", { options: { maxTurns: 50 } }],
+  ])("%s cannot lift the worker's maxTurns (a job may only narrow it)", async (_, over) => {
+    const dir = temp();
+    const context = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "cap-1", ...over })));
+    let calls = 0;
+    context.config.model = scriptedModel(() => ({ toolCalls: [{ id: `g${++calls}`, toolName: "Glob", input: { pattern: "*.none" } }] }));
+    context.config.maxTurns = 2;
+    const outcome = await runJob(context);
+    expect([outcome.subtype, calls]).toEqual(["error_max_turns", 2]);
+  });
+
+  it("a lower job cap still narrows the worker's; the caps of a worker without one come from the job", async () => {
+    const dir = temp();
+    let calls = 0;
+    const model = scriptedModel(() => ({ toolCalls: [{ id: `g${++calls}`, toolName: "Glob", input: { pattern: "*.none" } }] }));
+    const narrowed = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "cap-2", budget: { maxTurns: 1 } })));
+    Object.assign(narrowed.config, { model, maxTurns: 5 });
+    expect((await runJob(narrowed)).subtype).toBe("error_max_turns");
+    expect(calls).toBe(1);
+    calls = 0;
+    const free = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "cap-3", budget: { maxTurns: 3 } })));
+    free.config.model = model;
+    expect((await runJob(free)).subtype).toBe("error_max_turns");
+    expect(calls).toBe(3);
+  });
+});
