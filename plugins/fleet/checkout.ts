@@ -8,12 +8,19 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { promisify } from "node:util";
-import { UbiquityError } from "../../src/index";
+import { UbiquityError, redactText, urlPasswords } from "../../src/index";
 
 const exec = promisify(execFile);
 
+/**
+ * The transports a job's repository may use: never `ext::` (a command line) or `fd::`, whatever
+ * the worker's git config allows (GIT_ALLOW_PROTOCOL overrides protocol.*.allow).
+ */
+const ALLOWED_PROTOCOLS = "file:git:http:https:ssh";
+
 async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await exec("git", args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
+  const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS };
+  const { stdout } = await exec("git", args, { cwd, maxBuffer: 64 * 1024 * 1024, env });
   return stdout;
 }
 
@@ -25,15 +32,20 @@ function source(repository: string, base: string): string {
 
 /** Check `repository` at `ref` out into `dir` (kept when it is already there); returns `dir`. */
 export async function checkout(repository: string, ref: string | undefined, dir: string, base = process.cwd()): Promise<string> {
+  // Both come from the queue: an argument git would read as an option (--upload-pack=…, -c …) is refused.
+  if (repository.startsWith("-")) throw new UbiquityError(`cannot check out ${JSON.stringify(repository)}: a repository may not start with "-"`);
+  if (ref !== undefined && (ref.startsWith("-") || /[\0-\x1f\x7f]/.test(ref))) throw new UbiquityError(`cannot check out ${repository} at ${JSON.stringify(ref)}: not a ref`);
   if (existsSync(resolve(dir, ".git"))) return dir;
   mkdirSync(dirname(dir), { recursive: true });
   try {
-    await git(dirname(dir), ["clone", "--quiet", "--no-hardlinks", source(repository, base), dir]);
+    await git(dirname(dir), ["clone", "--quiet", "--no-hardlinks", "--", source(repository, base), dir]);
     if (ref) await git(dir, ["checkout", "--quiet", "--detach", ref]);
     // The diff `fleet status` shows is against this commit.
     await git(dir, ["tag", "-f", "ubiquity-fleet-base", "HEAD"]);
   } catch (error) {
-    throw new UbiquityError(`cannot check out ${repository}${ref ? ` at ${ref}` : ""} into ${dir}: ${(error as Error).message.trim()}`);
+    // A repository URL may carry a token (https://x-access-token:…@host): never in the error.
+    const message = `cannot check out ${repository}${ref ? ` at ${ref}` : ""} into ${dir}: ${(error as Error).message.trim()}`;
+    throw new UbiquityError(redactText(message, urlPasswords(message)));
   }
   return dir;
 }

@@ -4,7 +4,7 @@
  * session store `--postgres`; `UBIQUITY_FLEET_REDIS` / `UBIQUITY_FLEET_POSTGRES` stand in for them.
  */
 import { resolve } from "node:path";
-import { UsageError, type CommandArgs, type CommandIO, type PluginCommand } from "../../src/index";
+import { UsageError, absolutePath, type CommandArgs, type CommandIO, type PluginCommand } from "../../src/index";
 import type { FleetJobInput } from "./jobs";
 import type { AcceptedJobOptions } from "./job-policy";
 import { formatRecord, formatStatus } from "./render";
@@ -53,6 +53,7 @@ export const workerCommand: PluginCommand = {
     "lock-duration": { type: "string", value: "<ms>", description: "A job's lock without renewal: how long a frozen worker keeps its job [30000]" },
     "stalled-interval": { type: "string", value: "<ms>", description: "How often this worker looks for stalled jobs [the lock duration]" },
     workdir: { type: "string", value: "<dir>", description: "Where repository jobs are checked out [<tmp>/ubiquity-fleet]" },
+    "allow-cwd": { type: "string", value: "<dir,dir>", description: "The folders a job's cwd and a local repository must be inside [anywhere]" },
     "accept-job-options": {
       type: "string",
       value: "<keys|all>",
@@ -70,6 +71,7 @@ export const workerCommand: PluginCommand = {
       stalledInterval: positiveInt(values["stalled-interval"], "stalled-interval"),
       workdir: typeof values.workdir === "string" ? resolve(values.workdir) : undefined,
       acceptJobOptions: acceptedFrom(values["accept-job-options"]),
+      ...(typeof values["allow-cwd"] === "string" ? { allowCwd: values["allow-cwd"].split(",").map((d) => d.trim()).filter(Boolean).map((d) => absolutePath(process.cwd(), d)) } : {}),
       config,
       log: (line) => io.stderr(`[worker ${process.pid}] ${line}\n`),
     });

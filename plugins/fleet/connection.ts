@@ -3,7 +3,7 @@
  * (`postgres://…`), so one PostgreSQL can serve both the queue and the session store. bullmq is an
  * optional peer: it loads only when a fleet command or `createFleet()` runs.
  */
-import { UbiquityError } from "../../src/index";
+import { UbiquityError, redactText, urlPasswords } from "../../src/index";
 import { importOptional } from "../_kits/lazy/index";
 
 type BullMQ = typeof import("bullmq");
@@ -23,7 +23,10 @@ export async function queueConnection(url: string): Promise<{ bullmq: BullMQ; co
   const bullmq = await loadBullmq();
   // BullMQ keeps its tables in their own schema (`bullmq`), created on first connect.
   if (isPostgresUrl(url)) return { bullmq, connection: { connectionString: url, migrate: true }, backend: bullmq.createPostgresBackend };
-  if (!/^rediss?:\/\//i.test(url)) throw new UbiquityError(`the fleet's queue URL must start with redis://, rediss:// or postgres:// (got ${JSON.stringify(url)})`);
+  if (!/^rediss?:\/\//i.test(url)) {
+    // The URL may carry a password: never in the error.
+    throw new UbiquityError(`the fleet's queue URL must start with redis://, rediss:// or postgres:// (got ${JSON.stringify(redactText(url, urlPasswords(url)))})`);
+  }
   const u = new URL(url);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined;
   return {

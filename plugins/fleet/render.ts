@@ -1,9 +1,20 @@
 /** How `ubiquity fleet status` and `ubiquity fleet logs` print runs and records. */
+import { redactText, urlPasswords } from "../../src/index";
 import type { TranscriptRecord } from "../sessions/index";
 import type { FleetRunStatus } from "./fleet";
 
+/**
+ * Labels, results, errors and diffs come from the queue and from hostile repositories: no control
+ * character reaches the terminal (an ESC could rewrite the screen or set the window title), and
+ * no password of a `scheme://user:password@host` URL (a repository's token) is shown.
+ */
+const clean = (text: string) => {
+  const plain = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "\uFFFD");
+  return redactText(plain, urlPasswords(plain));
+};
+
 const oneLine = (text: string, max = 160) => {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = clean(text).replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
@@ -11,20 +22,20 @@ const oneLine = (text: string, max = 160) => {
 export function formatStatus(runs: readonly FleetRunStatus[], diffs = false): string {
   if (runs.length === 0) return "No fleet runs.\n";
   const rows = runs.map((r) => [
-    r.id,
+    clean(r.id),
     r.state + (r.outcome?.isError ? ` (${r.outcome.subtype})` : ""),
     String(r.turns),
     r.costUsd === null ? "-" : `$${r.costUsd.toFixed(4)}`,
     r.takeovers > 0 ? String(r.takeovers) : "",
     r.outcome?.diff ? `${r.outcome.diff.split("\n").filter((l) => /^[+-](?![+-])/.test(l)).length} lines` : "",
-    r.label,
+    clean(r.label),
   ]);
   const head = ["ID", "STATE", "TURNS", "COST", "MOVED", "DIFF", "RUN"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
   let out = [line(head), ...rows.map(line)].join("\n") + "\n";
-  for (const r of runs) if (r.error) out += `\n${r.id}: ${oneLine(r.error, 600)}\n`;
-  if (diffs) for (const r of runs) if (r.outcome?.diff) out += `\n── ${r.id} ${r.label} ──\n${r.outcome.diff}`;
+  for (const r of runs) if (r.error) out += `\n${clean(r.id)}: ${oneLine(r.error, 600)}\n`;
+  if (diffs) for (const r of runs) if (r.outcome?.diff) out += `\n── ${clean(r.id)} ${clean(r.label)} ──\n${clean(r.outcome.diff)}`;
   return out;
 }
 

@@ -5,11 +5,12 @@
  * store plugin of the worker's config; the queue only carries the job and its progress.
  */
 import { join } from "node:path";
-import { createKernel, createRun, driveRun, describeError, resolveEntries, type Message, type ResultMessage } from "../../src/index";
+import { fileURLToPath } from "node:url";
+import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, isInside, resolveEntries, resolveReal, type Message, type ResultMessage } from "../../src/index";
 import { checkout, diffOf } from "./checkout";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
 import { takeoverRecord } from "./takeover-record";
-import { checkJobOptions, type AcceptedJobOptions } from "./job-policy";
+import { checkJobOptions, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
 import { isStaleWriterError } from "../sessions/index";
 import type { FleetJob, FleetOutcome, FleetProgress } from "./jobs";
 import type { FleetStore } from "./store";
@@ -35,6 +36,13 @@ export interface JobContext {
   /** Resolves to false once the job's lock is another worker's. */
   lease?(): Promise<boolean>;
   progress(progress: FleetProgress): void;
+  /** This job's own earlier try wrote the session (the worker runs it again after a refused write). */
+  again?: boolean;
+  /**
+   * The folders a job's `cwd` and a local repository (a path or file:// URL) must lie in, symlinks
+   * resolved [anywhere: set it on a worker whose queue others can write to].
+   */
+  allowCwd?: readonly string[];
   /** The job options this worker accepts [SAFE_JOB_OPTIONS]. */
   acceptJobOptions?: AcceptedJobOptions;
   /** One line of the worker's log. */
@@ -83,10 +91,60 @@ export async function takeOver(context: JobContext): Promise<{ resumed: boolean;
   }
 }
 
+/** A local path a job names (its cwd, or a repository that is a path or a file:// URL); undefined for a remote URL. */
+function localPathOf(job: FleetJob, base: string): string | undefined {
+  if (job.cwd !== undefined) return absolutePath(base, job.cwd);
+  const repository = job.repository!;
+  if (/^file:\/\//i.test(repository)) {
+    try {
+      return fileURLToPath(repository);
+    } catch {
+      return repository.replace(/^file:\/\/[^/]*/i, "");
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repository) || /^[^/]+@[^:]+:/.test(repository)) return undefined;
+  return absolutePath(base, repository);
+}
+
+/** Throw when the job's folder or local repository lies outside the worker's `allowCwd`. */
+function checkWhere(job: FleetJob, allowCwd: readonly string[] | undefined, base: string): void {
+  if (!allowCwd) return;
+  const path = localPathOf(job, base);
+  if (path === undefined) return;
+  const real = resolveReal(path) ?? path;
+  const roots = allowCwd.map((root) => resolveReal(absolutePath(base, root)) ?? absolutePath(base, root));
+  if (roots.some((root) => isInside(root, real))) return;
+  const what = job.cwd !== undefined ? "folder" : "repository";
+  throw new UbiquityError(`this worker does not run jobs in ${path}: a job's ${what} must be inside ${allowCwd.join(", ")} (--allow-cwd)`);
+}
+
+/** The caps a job may lower but not lift (a worker that accepts "all" lets a job lift them). */
+const CAPS = ["maxTurns", "maxBudgetUsd", "maxBudgetTokens"] as const;
+
+/** The worker's caps where the job asked for more. */
+function workerCaps(config: Record<string, any>, job: Record<string, any>): Record<string, number> {
+  const kept: Record<string, number> = {};
+  for (const key of CAPS) if (typeof config[key] === "number" && !(typeof job[key] === "number" && job[key] <= config[key])) kept[key] = config[key];
+  return kept;
+}
+
 /** Run (or resume) one job to its result. */
 export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { job, config, store } = context;
   checkJobOptions(job, context.acceptJobOptions);
+  // A first try that finds its session already stored names another run's session: continuing it
+  // would read that run's transcript and cut its worker off (the takeover record). Only a worker
+  // that accepts `sessionId` lets a job continue an earlier session.
+  const accepted = context.acceptJobOptions;
+  if (context.attempt === 0 && !context.again && accepted !== "all" && !(accepted ?? []).includes("sessionId") && (await store.records(job.sessionId)).length > 0) {
+    throw new JobOptionRefused(
+      `session ${job.sessionId} is already in the store: a new job may not continue an earlier session on this worker ` +
+        `(start the worker with --accept-job-options sessionId to let jobs resume sessions)`,
+    );
+  }
+  // The job id names the checkout's folder: a custom id (`queue.add(…, { jobId })`) must not climb out of the work folder.
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(context.jobId)) throw new UbiquityError(`job id ${JSON.stringify(context.jobId)} is not a plain name (letters, digits, _ and -): refused`);
+  checkWhere(job, context.allowCwd, config.cwd ?? process.cwd());
   const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd));
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.
@@ -95,11 +153,17 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as Record<string, any>;
   // A job names presets and plugins as module specifiers (only JSON travels): the worker resolves them.
   const entries = await resolveEntries({ presets: job.preset ? [job.preset] : jobPresets, plugins: jobPlugins ?? [] }, config.cwd ?? process.cwd());
+  // A checkout (this job's, or another's a cwd job points at) holds a repository's files, not the
+  // worker's: its settings, .mcp.json, agents, skills and memory files apply only as they would in
+  // an untrusted folder (deny and ask rules only). A job may lift that only where the worker accepts `trust`.
+  const checkoutFolder = job.repository !== undefined || isInside(resolveReal(context.workdir) ?? context.workdir, resolveReal(cwd) ?? cwd);
   const kernel = createKernel({
     ...config,
     ...(entries.presets ? { presets: entries.presets } : {}),
+    ...(checkoutFolder ? { trust: false } : {}),
     ...jobOptions,
     ...job.budget,
+    ...(accepted === "all" ? {} : workerCaps(config, { ...jobOptions, ...job.budget })),
     ...store.runOptions(),
     cwd,
     ...(resumed ? { resume: job.sessionId } : { sessionId: job.sessionId }),

@@ -39,6 +39,12 @@ export interface FleetWorkerOptions {
   acceptJobOptions?: AcceptedJobOptions;
   /** Where repository jobs are checked out [<tmp>/ubiquity-fleet]. */
   workdir?: string;
+  /**
+   * The folders a job's `cwd` and a local repository must lie in [anywhere]. Without it a job can
+   * aim the agent at any folder this worker can read (its home, `~/.ssh`): set it when others
+   * can write to the queue.
+   */
+  allowCwd?: readonly string[];
   /** This worker's name in progress and status [host:pid]. */
   name?: string;
   /** One line per event (job started, resumed, finished, lost). */
@@ -95,8 +101,9 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       abort.abort(new Error("lock lost"));
       return false;
     };
-    const run = () => runJob({
+    const run = (again = false) => runJob({
       job: data,
+      again,
       jobId: id,
       attempt,
       config: options.config,
@@ -107,6 +114,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       lease,
       log,
       acceptJobOptions: options.acceptJobOptions,
+      ...(options.allowCwd ? { allowCwd: options.allowCwd } : {}),
       progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
       onMessage: options.onMessage && ((m) => options.onMessage!(id, m)),
     });
@@ -116,7 +124,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       // run read the session (it woke before its lock check). Read the session again and go on.
       for (let tries = 1; outcome.subtype === "error_stale_writer" && tries <= 3 && (await lease()); tries++) {
         log(`job ${id}: the store refused a write while this worker holds the lock (a lost worker wrote meanwhile); resuming again`);
-        outcome = await run();
+        outcome = await run(true);
       }
       const why =
         lost.get(id) ??
