@@ -107,10 +107,16 @@ function localPathOf(job: FleetJob, base: string): string | undefined {
 }
 
 /** Throw when the job's folder or local repository lies outside the worker's `allowCwd`. */
-function checkWhere(job: FleetJob, allowCwd: readonly string[] | undefined, base: string): void {
-  if (!allowCwd) return;
+function checkWhere(job: FleetJob, allowCwd: readonly string[] | undefined, base: string, accepted: AcceptedJobOptions | undefined): void {
   const path = localPathOf(job, base);
   if (path === undefined) return;
+  if (!allowCwd) {
+    // A queue writer is not trusted by default: without allowed folders it may not aim the agent at the worker's own files.
+    if (accepted === "all") return;
+    throw new UbiquityError(
+      `this worker runs no jobs in local folders (${path}): start it with --allow-cwd <dir,…> naming the folders a job's cwd or local repository may be in (or --accept-job-options all for a queue only trusted submitters write to)`,
+    );
+  }
   const real = resolveReal(path) ?? path;
   const roots = allowCwd.map((root) => resolveReal(absolutePath(base, root)) ?? absolutePath(base, root));
   if (roots.some((root) => isInside(root, real))) return;
@@ -144,7 +150,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   }
   // The job id names the checkout's folder: a custom id (`queue.add(…, { jobId })`) must not climb out of the work folder.
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(context.jobId)) throw new UbiquityError(`job id ${JSON.stringify(context.jobId)} is not a plain name (letters, digits, _ and -): refused`);
-  checkWhere(job, context.allowCwd, config.cwd ?? process.cwd());
+  checkWhere(job, context.allowCwd, config.cwd ?? process.cwd(), accepted);
   const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd));
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.

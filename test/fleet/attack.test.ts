@@ -22,7 +22,7 @@ const fromQueue = (json: string) => jobSchema.parse(JSON.parse(json)) as FleetJo
 
 function contextFor(dir: string, job: FleetJob, extra: Partial<JobContext> = {}): JobContext {
   const config = { presets: [defaultPreset], model: scriptedModel(["done"]), marketPricing: false, cwd: dir };
-  return { job, jobId: "7", attempt: 0, config, store: jsonlStore(join(dir, "sessions")), workdir: join(dir, "work"), worker: "w1", signal: new AbortController().signal, progress: () => {}, ...extra };
+  return { job, jobId: "7", attempt: 0, config, store: jsonlStore(join(dir, "sessions")), workdir: join(dir, "work"), worker: "w1", signal: new AbortController().signal, progress: () => {}, allowCwd: [dir], ...extra };
 }
 
 function gitRepo(dir: string): string {
@@ -158,14 +158,22 @@ describe("fleet attack: a job aiming the agent at the worker's own folders", () 
     });
   }
 
-  it("without allowCwd, a cwd job reaches a folder outside the work folder (why allowCwd exists)", async () => {
+  it("without allowCwd, a cwd job or a local repository is refused (a queue writer may not aim the agent at the worker's files); a worker that accepts all runs it", async () => {
     const dir = temp();
     const home = join(dir, "home", ".ssh");
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, "id_ed25519"), "PRIVATE-KEY-MATERIAL\n");
-    const context = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: home, sessionId: "ssh-0" })));
-    context.config.model = reader(join(home, "id_ed25519"));
-    const outcome = await runJob(context);
+    gitRepo(join(dir, "home", "repo"));
+    for (const where of [{ cwd: home }, { repository: join(dir, "home", "repo") }]) {
+      const context = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", sessionId: "ssh-0", ...where })), { allowCwd: undefined });
+      const model = reader(join(home, "id_ed25519"));
+      context.config.model = model;
+      await expect(runJob(context)).rejects.toThrow(/runs no jobs in local folders .*--allow-cwd/);
+      expect(model.requests).toHaveLength(0);
+    }
+    const trusted = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: home, sessionId: "ssh-9" })), { allowCwd: undefined, acceptJobOptions: "all" });
+    trusted.config.model = reader(join(home, "id_ed25519"));
+    const outcome = await runJob(trusted);
     expect([outcome.subtype, outcome.result]).toEqual(["success", expect.stringContaining("PRIVATE-KEY-MATERIAL")]);
   });
 

@@ -45,7 +45,7 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
     redis = await startRedis();
     dir = tempProject({ "ubiquity.config.ts": CONFIG }, { linkUbiquity: true });
     args = ["--redis", redis.url, "--postgres", join(dir, "sessions")];
-    worker = spawn(process.execPath, [binPath, "worker", ...args, "--workdir", join(dir, "work"), "--concurrency", "2"], {
+    worker = spawn(process.execPath, [binPath, "worker", ...args, "--workdir", join(dir, "work"), "--concurrency", "2", "--allow-cwd", dir], {
       cwd: dir,
       env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -44,7 +44,7 @@ describe("fleet: resuming a session whose worker stopped mid-call", () => {
     ]);
     const config = { presets: [defaultPreset], model, tools: tools(dir), permissionMode: "bypassPermissions", marketPricing: false };
     const job = { prompt: "go", cwd: dir, sessionId: "s-1" };
-    const context = { job, jobId: "1", attempt: 0, config, store: jsonlStore(sessions), workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {} };
+    const context = { job, jobId: "1", attempt: 0, config, store: jsonlStore(sessions), workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {}, allowCwd: [dir] };
     await runJob(context);
 
     // Cut the transcript after the second response's tool_use records: the worker died during those calls.
@@ -83,7 +83,7 @@ describe("fleet: resuming a session whose worker stopped mid-call", () => {
     const dir = temp();
     const sessions = join(dir, "sessions");
     const config = { presets: [defaultPreset], model: scriptedModel(["only answer"]), tools: tools(dir), marketPricing: false };
-    const context = { job: { prompt: "go", cwd: dir, sessionId: "s-2" }, jobId: "2", attempt: 0, config, store: jsonlStore(sessions), workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {} };
+    const context = { job: { prompt: "go", cwd: dir, sessionId: "s-2" }, jobId: "2", attempt: 0, config, store: jsonlStore(sessions), workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {}, allowCwd: [dir] };
     await runJob(context);
     const again = scriptedModel([]);
     const outcome = await runJob({ ...context, attempt: 1, config: { ...config, model: again } });
@@ -95,7 +95,7 @@ describe("fleet: resuming a session whose worker stopped mid-call", () => {
     const sessions = join(dir, "sessions");
     const config = { presets: [defaultPreset], model: scriptedModel([{ toolCalls: [{ id: "c1", toolName: "Peek", input: { n: 1 } }] }, "x"]), tools: tools(dir), marketPricing: false };
     const store = jsonlStore(sessions);
-    const context = { job: { prompt: "go", cwd: dir, sessionId: "s-3" }, jobId: "3", attempt: 0, config, store, workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {} };
+    const context = { job: { prompt: "go", cwd: dir, sessionId: "s-3" }, jobId: "3", attempt: 0, config, store, workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {}, allowCwd: [dir] };
     await runJob(context);
     // Make the stored session end mid-run (drop the result), as a lost worker leaves it.
     const { path, records } = (await new SessionStore({ dir: sessions }).get("s-3"))!;
@@ -116,7 +116,7 @@ describe("fleet: resuming a session whose worker stopped mid-call", () => {
     let checks = 0;
     // The lock holds for the first request and the first call, then is another worker's.
     const lease = async () => ++checks <= 2;
-    const context = { job: { prompt: "go", cwd: dir, sessionId: "s-4" }, jobId: "4", attempt: 0, config, store: jsonlStore(join(dir, "sessions")), workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {}, lease };
+    const context = { job: { prompt: "go", cwd: dir, sessionId: "s-4" }, jobId: "4", attempt: 0, config, store: jsonlStore(join(dir, "sessions")), workdir: dir, worker: "w1", signal: new AbortController().signal, progress: () => {}, allowCwd: [dir], lease };
     const outcome = await runJob(context);
     expect(outcome.subtype).toBe("error_lost_lease");
     expect(lines(join(dir, "steps")).map((l) => l.split(" ")[0])).toEqual(["c1"]);

@@ -12,6 +12,7 @@ import { defineTool } from "../../src/index";
 import { scriptedModel } from "../../src/testing/index";
 import defaultPreset from "../../presets/default";
 import { startWorker } from "../../plugins/fleet/index";
+import { tmpdir } from "node:os";
 
 const env = (name: string, fallback?: string) => process.env[name] ?? fallback ?? "";
 const steps = Number(env("FLEET_STEPS", "4"));
@@ -48,6 +49,7 @@ const worker = await startWorker({
   concurrency: Number(env("FLEET_CONCURRENCY", "1")),
   lockDuration: Number(env("FLEET_LOCK_MS", "2000")),
   stalledInterval: Number(env("FLEET_STALLED_MS", "1000")),
+  allowCwd: [tmpdir()], // the tests' projects are temp folders
   config: {
     presets: [defaultPreset],
     model,
