@@ -1,0 +1,57 @@
+/**
+ * The texts a failing server turns into, word for word: a tool call past toolTimeoutMs, a server
+ * that never answers the handshake, one that exits while listing its tools, and a JSON-RPC error
+ * in place of a result (`MCP error <code>: <message>`, as the MCP SDK 1.x worded it). Also the
+ * environment a stdio server starts with.
+ */
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { summon } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import mcp from "ubiquity/plugins/mcp";
+import { collect, ofType, resultOf } from "../helpers/collect";
+import { everythingStdio, expectNoServerLeftAfterEachTest, MARKER } from "./helpers";
+
+expectNoServerLeftAfterEachTest();
+
+const ODD = fileURLToPath(new URL("./fixtures/odd-server.mjs", import.meta.url));
+const odd = (mode: string) => ({ command: process.execPath, args: [ODD, mode, MARKER] });
+const initOf = (messages: Awaited<ReturnType<typeof collect>>) => ofType(messages, "system").find((m) => m.subtype === "init") as unknown as { extra: { mcpServers: unknown } };
+
+describe("MCP failure texts", () => {
+  it("a call past toolTimeoutMs ends with the timeout text that names the option", async () => {
+    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__everything__trigger-long-running-operation", input: { duration: 60, steps: 2 }, id: "t1" }] }, "done"]);
+    const messages = await collect(summon("go", { presets: [], plugins: [mcp({ toolTimeoutMs: 1000 })], model, mcpServers: { everything: everythingStdio() } }));
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({
+      content: "mcp__everything__trigger-long-running-operation timed out after 1s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).",
+      isError: true,
+    });
+    expect(resultOf(messages)).toMatchObject({ subtype: "success" });
+  });
+
+  it("a server that never answers the handshake, and one that exits while listing its tools, fail to start", async () => {
+    const messages = await collect(
+      summon("go", { presets: [], plugins: [mcp({ connectTimeoutMs: 1000 })], model: scriptedModel(["done"]), mcpServers: { quiet: odd("silent"), quitter: odd("exit-on-list") } }),
+    );
+    expect(initOf(messages).extra.mcpServers).toEqual([
+      { name: "quiet", status: "failed", error: "failed to start: no answer within 1s (check that mcpServers.quiet speaks MCP over stdio, or raise connectTimeoutMs)" },
+      { name: "quitter", status: "failed", error: "failed to start: its process exited before it finished the MCP handshake" },
+    ]);
+    expect(resultOf(messages)).toMatchObject({ subtype: "success" });
+  });
+
+  it("a JSON-RPC error from the server reads `MCP error <code>: <message>`; the server's environment is the short safe list", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__odd__boom", input: {}, id: "t1" }] },
+      { toolCalls: [{ toolName: "mcp__odd__env", input: {}, id: "t2" }] },
+      "done",
+    ]);
+    const messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { odd: { ...odd("rpc-error"), env: { FROM_CONFIG: "1" } } } }));
+    const [boom, env] = ofType(messages, "tool_result");
+    expect(boom!.output).toMatchObject({ content: 'mcp__odd__boom failed on MCP server "odd": MCP error -32602: boom is not allowed here', isError: true });
+    const seen = JSON.parse(String(env!.output.content)) as Record<string, string>;
+    const expected: Record<string, string> = { FROM_CONFIG: "1" };
+    for (const key of ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]) if (process.env[key] !== undefined) expected[key] = process.env[key]!;
+    expect(seen).toEqual(expected);
+  });
+});
