@@ -46,12 +46,21 @@ describe("MCP failure texts", () => {
       { toolCalls: [{ toolName: "mcp__odd__env", input: {}, id: "t2" }] },
       "done",
     ]);
-    const messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { odd: { ...odd("rpc-error"), env: { FROM_CONFIG: "1" } } } }));
+    // LOGNAME and USER are often unset in CI containers: set them, and one variable off the list.
+    const saved = { LOGNAME: process.env.LOGNAME, USER: process.env.USER, UBIQUITY_TEST_OFF_LIST: process.env.UBIQUITY_TEST_OFF_LIST };
+    Object.assign(process.env, { LOGNAME: saved.LOGNAME ?? "ubiquity-logname", USER: saved.USER ?? "ubiquity-user", UBIQUITY_TEST_OFF_LIST: "1" });
+    let messages: Awaited<ReturnType<typeof collect>>;
+    try {
+      messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { odd: { ...odd("rpc-error"), env: { FROM_CONFIG: "1" } } } }));
+    } finally {
+      for (const [key, value] of Object.entries(saved)) if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
     const [boom, env] = ofType(messages, "tool_result");
     expect(boom!.output).toMatchObject({ content: 'mcp__odd__boom failed on MCP server "odd": MCP error -32602: boom is not allowed here', isError: true });
     const seen = JSON.parse(String(env!.output.content)) as Record<string, string>;
-    const expected: Record<string, string> = { FROM_CONFIG: "1" };
-    for (const key of ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]) if (process.env[key] !== undefined) expected[key] = process.env[key]!;
+    const expected: Record<string, string> = { FROM_CONFIG: "1", LOGNAME: saved.LOGNAME ?? "ubiquity-logname", USER: saved.USER ?? "ubiquity-user" };
+    for (const key of ["HOME", "PATH", "SHELL", "TERM"]) if (process.env[key] !== undefined) expected[key] = process.env[key]!;
     expect(seen).toEqual(expected);
   });
 });
