@@ -47,8 +47,8 @@ describe("MCP failure texts", () => {
       "done",
     ]);
     // LOGNAME and USER are often unset in CI containers: set them, and one variable off the list.
-    const saved = { LOGNAME: process.env.LOGNAME, USER: process.env.USER, UBIQUITY_TEST_OFF_LIST: process.env.UBIQUITY_TEST_OFF_LIST };
-    Object.assign(process.env, { LOGNAME: saved.LOGNAME ?? "ubiquity-logname", USER: saved.USER ?? "ubiquity-user", UBIQUITY_TEST_OFF_LIST: "1" });
+    const saved = { LOGNAME: process.env.LOGNAME, USER: process.env.USER, MCP_TEST_OFF_LIST: process.env.MCP_TEST_OFF_LIST };
+    Object.assign(process.env, { LOGNAME: saved.LOGNAME ?? "ubiquity-logname", USER: saved.USER ?? "ubiquity-user", MCP_TEST_OFF_LIST: "1" });
     let messages: Awaited<ReturnType<typeof collect>>;
     try {
       messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { odd: { ...odd("rpc-error"), env: { FROM_CONFIG: "1" } } } }));
