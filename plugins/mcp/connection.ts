@@ -46,10 +46,12 @@ function isSdkError(error: unknown, code: SdkErrorCode): boolean {
 
 /**
  * An SDK error in the words MCP SDK 1.x used (`MCP error <code>: <message>` for a server's
- * JSON-RPC error, a timeout or a closed connection), so the texts we build from it stay the same.
+ * JSON-RPC error, a timeout or a closed connection; `Streamable HTTP error: <message>` for the
+ * streamable HTTP transport's own errors), so the texts we build from it stay the same.
  */
-function describeMcpError(error: unknown): string {
+function describeMcpError(error: unknown, kind: McpTransportKind): string {
   if (error instanceof ProtocolError) return `MCP error ${error.code}: ${error.message}`;
+  if (kind === "http" && error instanceof SdkError && error.code.startsWith("CLIENT_HTTP_")) return `Streamable HTTP error: ${error.message}`;
   const legacy = error instanceof SdkError ? LEGACY_CODES[error.code] : undefined;
   return legacy === undefined ? describeError(error) : `MCP error ${legacy}: ${error instanceof Error ? error.message : ""}`;
 }
@@ -128,7 +130,7 @@ export class McpConnection {
         const seconds = Math.round(this.options.toolTimeoutMs / 1000);
         return { content: `${exposed} timed out after ${seconds}s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).`, isError: true };
       }
-      return { content: `${exposed} failed on MCP server "${this.name}": ${describeMcpError(error)}`, isError: true };
+      return { content: `${exposed} failed on MCP server "${this.name}": ${describeMcpError(error, this.kind)}`, isError: true };
     }
   }
 
@@ -207,7 +209,7 @@ export class McpConnection {
       return `failed to start: no answer within ${Math.round(this.options.connectTimeoutMs / 1000)}s (check that ${where} speaks MCP over ${this.kind}, or raise connectTimeoutMs)`;
     }
     const cause = (error as { cause?: unknown } | undefined)?.cause;
-    const detail = cause ? `${describeMcpError(error)} (${describeMcpError(cause)})` : describeMcpError(error);
+    const detail = cause ? `${describeMcpError(error, this.kind)} (${describeMcpError(cause, this.kind)})` : describeMcpError(error, this.kind);
     return `failed to start: ${detail}${this.#stderrTail()}`;
   }
 }
