@@ -100,6 +100,8 @@ for await (const m of summon("hi", { model: "test" })) if (m.type === "result" &
 for await (const m of summon("hi", { model: "test", mcpServers: ${JSON.stringify(servers)} })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
     expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\//.test(url))).toBe(true);
+    // The full SDK is a devDependency (the tests' servers): a run never loads it.
+    expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
     expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv"]);
   });
 
@@ -111,6 +113,7 @@ const model = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input
 for await (const m of summon("hi", { model, outputSchema: ${JSON.stringify(schema)} })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
     expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\/dist\/validators\/ajv/.test(url))).toBe(true);
+    expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
     expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv"]);
   });
 
