@@ -2,16 +2,14 @@
  * One MCP server for the life of a kernel: connect (never throws: a failure becomes the
  * server's status), list its tools, call them, notice when it dies, close and reap it.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, type CallToolResult, type Tool as RemoteTool } from "@modelcontextprotocol/sdk/types.js";
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
 import { describeError, type Logger, type SubprocessEnvOptions, type ToolOutput } from "../../src/index";
 import type { McpServerConfig } from "./options";
 import { createTransport, StdioTransport, transportKind, type McpTransportKind, type SpawnWrap } from "./transport";
 import { toToolOutput } from "./content";
 import { byName } from "./names";
 import { reap } from "./reap";
+import { mcpSchemaValidator } from "./input-schema";
 
 /** What servers see of us in `initialize`. */
 const CLIENT_INFO = { name: "ubiquity", version: "0.1.0" };
@@ -38,6 +36,26 @@ export interface McpConnectionOptions {
 const STDERR_KEPT = 4000;
 const MAX_TOOL_PAGES = 100;
 
+/** The JSON-RPC codes MCP SDK 1.x gave its own timeout and closed-connection errors. */
+const LEGACY_CODES: Partial<Record<SdkErrorCode, number>> = { [SdkErrorCode.ConnectionClosed]: -32000, [SdkErrorCode.RequestTimeout]: -32001 };
+
+/** True for the SDK's error `code` (a timeout, a closed connection). */
+function isSdkError(error: unknown, code: SdkErrorCode): boolean {
+  return error instanceof SdkError && error.code === code;
+}
+
+/**
+ * An SDK error in the words MCP SDK 1.x used (`MCP error <code>: <message>` for a server's
+ * JSON-RPC error, a timeout or a closed connection; `Streamable HTTP error: <message>` for the
+ * streamable HTTP transport's own errors), so the texts we build from it stay the same.
+ */
+function describeMcpError(error: unknown, kind: McpTransportKind): string {
+  if (error instanceof ProtocolError) return `MCP error ${error.code}: ${error.message}`;
+  if (kind === "http" && error instanceof SdkError && error.code.startsWith("CLIENT_HTTP_")) return `Streamable HTTP error: ${error.message}`;
+  const legacy = error instanceof SdkError ? LEGACY_CODES[error.code] : undefined;
+  return legacy === undefined ? describeError(error) : `MCP error ${legacy}: ${error instanceof Error ? error.message : ""}`;
+}
+
 /** One configured server. */
 export class McpConnection {
   status: McpConnectionStatus = "pending";
@@ -50,6 +68,8 @@ export class McpConnection {
   #transport: Transport | undefined;
   #stderr = "";
   #closing = false;
+  /** True once the transport closed (whoever closed it). */
+  #closed = false;
   #shutdown: Promise<void> | undefined;
 
   constructor(
@@ -75,7 +95,8 @@ export class McpConnection {
     const { connectTimeoutMs, cwd, environment = {} } = this.options;
     try {
       const transport = createTransport(this.config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap);
-      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
+      const client = new Client(CLIENT_INFO, { capabilities: {}, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
       this.#transport = transport;
       this.#client = client;
       client.onclose = () => this.#onClosed();
@@ -98,18 +119,18 @@ export class McpConnection {
       return { content: `${exposed} is unavailable: MCP server "${this.name}" ${this.error ?? "is not connected"}. Do not call its tools again in this run.`, isError: true };
     }
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.options.toolTimeoutMs });
-      return toToolOutput(result as CallToolResult, this.name, tool, seesImages);
+      const result = await client.callTool({ name: tool, arguments: args }, { signal, timeout: this.options.toolTimeoutMs });
+      return toToolOutput(result, this.name, tool, seesImages);
     } catch (error) {
       if (signal.aborted) return { content: `Cancelled: the run was aborted while ${exposed} was running.`, isError: true };
       if (this.#died()) {
         return { content: `${exposed} did not complete: MCP server "${this.name}" ${this.error}. Its tools are unavailable for the rest of this run.`, isError: true };
       }
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      if (isSdkError(error, SdkErrorCode.RequestTimeout)) {
         const seconds = Math.round(this.options.toolTimeoutMs / 1000);
         return { content: `${exposed} timed out after ${seconds}s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).`, isError: true };
       }
-      return { content: `${exposed} failed on MCP server "${this.name}": ${describeError(error)}`, isError: true };
+      return { content: `${exposed} failed on MCP server "${this.name}": ${describeMcpError(error, this.kind)}`, isError: true };
     }
   }
 
@@ -137,16 +158,17 @@ export class McpConnection {
     return this.#shutdown;
   }
 
+  /**
+   * Every page of the server's tools (the SDK walks the pages and keeps the list for its
+   * output-schema checks). The SDK answers a closed connection with an empty list rather than an
+   * error: a server gone before or while listing fails to start, as it did with 1.x.
+   */
   async #listTools(client: Client): Promise<McpRemoteTool[]> {
-    const tools: McpRemoteTool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.connectTimeoutMs });
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      if (!cursor) break;
-    }
-    return tools;
+    const closed = () => new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
+    if (this.#closed) throw closed();
+    const { tools } = await client.listTools(undefined, { timeout: this.options.connectTimeoutMs });
+    if (this.#closed) throw closed();
+    return [...tools];
   }
 
   /** True once the server stopped (checked after an await, where the status may have changed). */
@@ -155,6 +177,7 @@ export class McpConnection {
   }
 
   #onClosed() {
+    this.#closed = true;
     if (this.#closing || this.status !== "connected") return;
     this.status = "failed";
     this.error = `stopped during the run (${this.kind === "stdio" ? "its process exited" : "the connection closed"})${this.#stderrTail()}`;
@@ -178,15 +201,15 @@ export class McpConnection {
     if ("command" in this.config && code === "ENOENT") {
       return `failed to start: command not found: ${this.config.command} (check ${where}.command and PATH)`;
     }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (isSdkError(error, SdkErrorCode.ConnectionClosed)) {
       const how = this.kind === "stdio" ? "its process exited" : "the connection closed";
       return `failed to start: ${how} before it finished the MCP handshake${this.#stderrTail()}`;
     }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (isSdkError(error, SdkErrorCode.RequestTimeout)) {
       return `failed to start: no answer within ${Math.round(this.options.connectTimeoutMs / 1000)}s (check that ${where} speaks MCP over ${this.kind}, or raise connectTimeoutMs)`;
     }
     const cause = (error as { cause?: unknown } | undefined)?.cause;
-    const detail = cause ? `${describeError(error)} (${describeError(cause)})` : describeError(error);
+    const detail = cause ? `${describeMcpError(error, this.kind)} (${describeMcpError(cause, this.kind)})` : describeMcpError(error, this.kind);
     return `failed to start: ${detail}${this.#stderrTail()}`;
   }
 }

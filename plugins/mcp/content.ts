@@ -6,7 +6,7 @@
  * result, as Read attaches an image file; the text and transcripts never carry the base64.
  */
 import type { ToolOutput } from "../../src/index";
-import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/client";
 
 /** The largest image attached to a result (Anthropic's per-image limit, as for Read). */
 export const MCP_IMAGE_LIMIT_BYTES = 5 * 1024 * 1024;

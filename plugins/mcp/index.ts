@@ -1,6 +1,6 @@
 /**
  * `ubiquity:mcp`: the servers of `options.mcpServers` (stdio, SSE, streamable HTTP) through
- * `@modelcontextprotocol/sdk`. Their tools are registered as `mcp__<server>__<tool>` and go
+ * `@modelcontextprotocol/client`. Their tools are registered as `mcp__<server>__<tool>` and go
  * through the same funnel as built-in tools: permission rules, user hooks, tool_use/tool_result.
  * Servers connect in parallel at `kernel.ready` (a failing one never fails the run), report
  * their status in `system/init` (`extra.mcpServers`), and are closed and reaped at

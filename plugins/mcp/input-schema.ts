@@ -4,13 +4,27 @@
  * itself, run by the MCP SDK's own ajv validator, so the rules are exactly the server's.
  */
 import { z } from "zod";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { JsonSchemaType, JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { Ajv, addFormats, AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import type { JsonSchemaType, JsonSchemaValidator } from "@modelcontextprotocol/client";
 
 /** The validated input of an MCP tool: the arguments object, unchanged. */
 export type McpToolInput = Record<string, unknown>;
 
 let shared: AjvJsonSchemaValidator | undefined;
+
+/**
+ * The validator for server schemas (tool inputs here, tool outputs in the client): one draft-07
+ * ajv with formats, as MCP SDK 1.x built it. The client package's default would pick the engine
+ * by `$schema` (2020-12 when absent, an error for an unknown one), which judges some schemas differently.
+ */
+export function mcpSchemaValidator(): AjvJsonSchemaValidator {
+  if (!shared) {
+    const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true });
+    addFormats(ajv);
+    shared = new AjvJsonSchemaValidator(ajv);
+  }
+  return shared;
+}
 
 /**
  * A zod schema that accepts an object when `jsonSchema` does. The schema is compiled on first
@@ -21,8 +35,7 @@ export function jsonSchemaInput(jsonSchema: Record<string, unknown>, onUncompila
   let check: JsonSchemaValidator<McpToolInput> | null | undefined;
   const compile = () => {
     try {
-      shared ??= new AjvJsonSchemaValidator();
-      return shared.getValidator<McpToolInput>(jsonSchema as JsonSchemaType);
+      return mcpSchemaValidator().getValidator<McpToolInput>(jsonSchema as JsonSchemaType);
     } catch (error) {
       onUncompilable(error);
       return null;

@@ -1,9 +1,7 @@
 /** The SDK transport for one server config: stdio (a child process), SSE, or streamable HTTP. */
 import { resolve } from "node:path";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { buildSubprocessEnv, type SubprocessEnvOptions } from "../../src/index";
 import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
@@ -39,12 +37,32 @@ export class StdioTransport extends StdioClientTransport {
 }
 
 /**
- * A stdio server's environment: the SDK's short safe list (HOME, LOGNAME, PATH, SHELL, TERM,
- * USER), scrubbed like every subprocess's, then the run's `env`, then the server's own `env`
- * (the most specific, so it wins). The process's other variables, credentials included, never reach it.
+ * The variables a stdio server inherits from our process: our own list (the one MCP SDK 1.x
+ * used), not the SDK's current default, so an SDK release cannot widen or narrow it.
+ */
+const INHERITED =
+  process.platform === "win32"
+    ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"]
+    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+/** The inherited variables that are set (a value starting with `()` is a shell function: skipped). */
+function inheritedEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return env;
+}
+
+/**
+ * A stdio server's environment: a short safe list (HOME, LOGNAME, PATH, SHELL, TERM, USER),
+ * scrubbed like every subprocess's, then the run's `env`, then the server's own `env` (the most
+ * specific, so it wins). The process's other variables, credentials included, never reach it.
+ * It is always passed to the transport, so the SDK's own default environment never applies.
  */
 export function serverEnv(config: { env?: Record<string, string> }, options: SubprocessEnvOptions): Record<string, string> {
-  return buildSubprocessEnv(options, { parent: getDefaultEnvironment(), add: [config.env] });
+  return buildSubprocessEnv(options, { parent: inheritedEnvironment(), add: [config.env] });
 }
 
 /**
@@ -57,7 +75,7 @@ export function createTransport(config: McpServerConfig, cwd: string, onStderr: 
     const transport = new StdioTransport({
       command: spec.command,
       args: spec.args,
-      env: spec.env as Record<string, string> | undefined,
+      env: (spec.env as Record<string, string> | undefined) ?? {},
       cwd: spec.cwd,
       stderr: "pipe",
     });

@@ -2,11 +2,11 @@
  * An output schema compiled once per run: the JSON Schema the model is shown (a zod schema's is
  * derived, a JSON Schema is passed as given) and the check a value must pass. A zod schema checks
  * with zod (its output, defaults and transforms applied, is the value); a JSON Schema with the
- * ajv validator the MCP SDK ships, so no second validator is installed.
+ * ajv validator the MCP client package ships (bundled in it), so no second validator is installed.
  */
 import { z } from "zod";
-import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation";
+import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import type { JsonSchemaType } from "@modelcontextprotocol/client";
 import { describeError } from "../../src/index";
 import { isZodSchema, type JsonSchemaObject, type OutputSchema } from "./options";
 
@@ -24,12 +24,26 @@ export interface CompiledSchema {
   check(value: unknown): Checked;
 }
 
-let Validator: typeof AjvJsonSchemaValidator | undefined;
+type AjvModule = typeof import("@modelcontextprotocol/client/validators/ajv");
+let loaded: AjvModule | undefined;
 let ajv: AjvJsonSchemaValidator | undefined;
 
-/** Load the JSON Schema validator (ajv, through the MCP SDK) before `compileSchema` meets a JSON Schema: a run without one never loads it. */
+/** Load the JSON Schema validator (ajv, bundled in the MCP client package) before `compileSchema` meets a JSON Schema: a run without one never loads it. */
 export async function loadJsonSchemaValidator(): Promise<void> {
-  Validator ??= (await import("@modelcontextprotocol/sdk/validation/ajv")).AjvJsonSchemaValidator;
+  loaded ??= await import("@modelcontextprotocol/client/validators/ajv");
+}
+
+/**
+ * One draft-07 ajv with formats, as MCP SDK 1.x built it (the client package's default picks
+ * the engine by `$schema`, and `$schema` is dropped before compiling).
+ */
+function validator(module: AjvModule): AjvJsonSchemaValidator {
+  if (!ajv) {
+    const engine = new module.Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true });
+    module.addFormats(engine);
+    ajv = new module.AjvJsonSchemaValidator(engine);
+  }
+  return ajv;
 }
 
 /** Compile `schema`; throws a clear error for a JSON Schema ajv cannot compile. */
@@ -44,10 +58,9 @@ export function compileSchema(schema: OutputSchema): CompiledSchema {
   }
   const { $schema: _drop, ...jsonSchema } = schema;
   let validate: ReturnType<AjvJsonSchemaValidator["getValidator"]>;
-  if (!Validator) throw new Error("the JSON Schema validator is not loaded (await loadJsonSchemaValidator() first)");
+  if (!loaded) throw new Error("the JSON Schema validator is not loaded (await loadJsonSchemaValidator() first)");
   try {
-    ajv ??= new Validator();
-    validate = ajv.getValidator(jsonSchema as JsonSchemaType);
+    validate = validator(loaded).getValidator(jsonSchema as JsonSchemaType);
   } catch (error) {
     throw new Error(`outputSchema is not a JSON Schema that can be compiled: ${describeError(error)}`);
   }

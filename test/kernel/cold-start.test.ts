@@ -18,13 +18,15 @@ const bin = join(repo, "bin", "ubiquity.mjs");
 
 /** Module-name patterns of the parts that load only on need. */
 const HEAVY: Record<string, RegExp> = {
-  "MCP SDK": /node_modules\/@modelcontextprotocol\//,
+  // The client package (and its core) or the whole SDK: any of them is the MCP SDK loading.
+  "MCP SDK": /node_modules\/@modelcontextprotocol\/(client|core|sdk)\//,
   "bash parser": /node_modules\/(web-tree-sitter|tree-sitter-bash)\//,
   cosmiconfig: /node_modules\/cosmiconfig\//,
   jiti: /node_modules\/jiti\//,
   yaml: /node_modules\/yaml\//,
   "price data": /node_modules\/@pydantic\/genai-prices\//,
-  ajv: /node_modules\/ajv\//,
+  // ajv as a package, or the copy bundled in the MCP client package (its validator chunk).
+  ajv: /node_modules\/(ajv|ajv-formats)\/|node_modules\/@modelcontextprotocol\/client\/dist\/(validators\/ajv|ajvProvider-)/,
   "a provider package": /node_modules\/(@ai-sdk\/(?!gateway\/|provider\/|provider-utils\/)|@openrouter\/)/,
 };
 
@@ -89,6 +91,30 @@ for await (const m of summon("hi", { model: "test" })) if (m.type === "result" &
     writeFileSync(join(project, ".ubiquityrc.yaml"), "maxTurns: 3\n");
     const urls = loadedBy([bin, "run", "--trust", "--model", "test", "hi"], project, temp());
     expect(heavyIn(urls)).toEqual(["cosmiconfig", "yaml"]);
+  });
+
+  it("the MCP SDK loads when a server is configured (its validator with it)", () => {
+    // The server exits at once: the run goes on without it, but the client was needed to try.
+    const servers = { gone: { command: process.execPath, args: ["-e", ""] } };
+    const program = `import { summon } from ${JSON.stringify(dist("src/main.mjs"))};
+for await (const m of summon("hi", { model: "test", mcpServers: ${JSON.stringify(servers)} })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\//.test(url))).toBe(true);
+    // The full SDK is a devDependency (the tests' servers): a run never loads it.
+    expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
+    expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv"]);
+  });
+
+  it("the JSON Schema validator loads when the output schema is a JSON Schema", () => {
+    const schema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+    const program = `import { summon } from ${JSON.stringify(dist("src/main.mjs"))};
+import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
+const model = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input: { n: 1 } }] }]);
+for await (const m of summon("hi", { model, outputSchema: ${JSON.stringify(schema)} })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\/dist\/validators\/ajv/.test(url))).toBe(true);
+    expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
+    expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv"]);
   });
 
   it("the bash parser loads when the first shell command is judged", () => {

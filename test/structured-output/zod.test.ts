@@ -158,6 +158,20 @@ describe("a JSON Schema outputSchema", () => {
   });
 });
 
+describe("a JSON Schema without $schema is judged as draft-07 with formats (as the MCP SDK 1.x's ajv did)", () => {
+  it("a tuple `items` array and a `format` are checked", async () => {
+    const schema = { type: "object", properties: { pair: { type: "array", items: [{ type: "number" }, { type: "string" }] }, mail: { type: "string", format: "email" } }, required: ["pair", "mail"] };
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "StructuredOutput", input: { pair: ["a", 1], mail: "x@example.com" } }] },
+      { toolCalls: [{ toolName: "StructuredOutput", input: { pair: [1, "a"], mail: "not an address" } }] },
+      { toolCalls: [{ toolName: "StructuredOutput", input: { pair: [1, "a"], mail: "x@example.com" } }] },
+    ]);
+    const { result } = await runWith("q", { model, outputSchema: schema });
+    expect(result.structuredOutput).toEqual({ pair: [1, "a"], mail: "x@example.com" });
+    expect(model.requests).toHaveLength(3);
+  });
+});
+
 describe("a JSON Schema that cannot be used", () => {
   it("ends the run before any request, with an error naming outputSchema", async () => {
     const model = scriptedModel(["never played"]);
