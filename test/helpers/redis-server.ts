@@ -5,7 +5,8 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
+import { freePort } from "./free-port";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -20,17 +21,7 @@ export const redisMissing: string | undefined = redisBinary() ? undefined : "red
 
 if (redisMissing && process.env.UBIQUITY_REQUIRE_REDIS === "1") throw new Error(`UBIQUITY_REQUIRE_REDIS=1 but ${redisMissing}`);
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** True when a Redis answers PING on `port`. */
 function ping(port: number): Promise<boolean> {

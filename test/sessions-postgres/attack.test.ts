@@ -32,7 +32,7 @@ describe("sessions-postgres attack", () => {
         return tools.length ? { text: JSON.stringify(tools) } : { toolCalls: [{ id: "e1", toolName: "Bash", input: { command: "env; echo done" } }] };
       });
       const config = { presets: [defaultPreset], model, marketPricing: false, permissionMode: "bypassPermissions", cwd: dir };
-      const outcome = await runJob({ job: { prompt: "go", cwd: dir, sessionId: "pw-1" }, jobId: "1", attempt: 0, config, store, workdir: dir, worker: "w", signal: new AbortController().signal, progress: () => {} });
+      const outcome = await runJob({ job: { prompt: "go", cwd: dir, sessionId: "pw-1" }, jobId: "1", attempt: 0, config, store, workdir: dir, worker: "w", signal: new AbortController().signal, progress: () => {}, allowCwd: [dir] });
       const stored = JSON.stringify(await store.records("pw-1"));
       expect(stored).toContain("HOME=");
       expect(outcome.result + stored).not.toContain(PASSWORD);
@@ -62,7 +62,7 @@ describe("sessions-postgres attack", () => {
       const dir = temp();
       const text = "x'); drop table ubiquity_sessions; --";
       const config = { presets: [defaultPreset], model: scriptedModel([text]), marketPricing: false, cwd: dir };
-      await runJob({ job: { prompt: text, cwd: dir, sessionId: "keep-1" }, jobId: "1", attempt: 0, config, store, workdir: dir, worker: "w", signal: new AbortController().signal, progress: () => {} });
+      await runJob({ job: { prompt: text, cwd: dir, sessionId: "keep-1" }, jobId: "1", attempt: 0, config, store, workdir: dir, worker: "w", signal: new AbortController().signal, progress: () => {}, allowCwd: [dir] });
       for (const id of ["keep-1' or '1'='1", "keep-1; drop table ubiquity_records; --", "../keep-1", "%", "_eep-1"]) {
         expect(await raw.get(id)).toBeUndefined();
         expect(await raw.exists(id)).toBe(false);
