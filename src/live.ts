@@ -55,6 +55,8 @@ export class LiveInput {
   #closed = false;
   #waiter?: () => void;
   #work = new AbortController();
+  #waiting = false;
+  #begun = false;
   /** Why the input ended early (its iterable threw, or yielded a non-message): the session ends with an error result naming it. */
   failure?: unknown;
 
@@ -67,8 +69,9 @@ export class LiveInput {
     this.#waiter?.();
   }
 
-  /** Stop the work in progress (its model stream and tool calls see the abort). */
+  /** Stop the work in progress (its model stream and tool calls see the abort); before the first stretch, that one as it begins; idle between stretches, nothing. */
   interrupt(): void {
+    if (this.#waiting && this.#begun) return;
     this.#work.abort(new UserInterrupt());
   }
 
@@ -90,13 +93,17 @@ export class LiveInput {
 
   /** The next message and every one queued behind it, waiting for one; empty once the input ended. */
   async next(): Promise<UserTurn[]> {
+    this.#waiting = true;
     while (this.#items.length === 0 && !this.#closed) await new Promise<void>((wake) => (this.#waiter = wake));
+    this.#waiting = false;
+    if (this.#begun) this.#work = new AbortController(); // an interrupt from now on is for the work these messages start
     return this.take();
   }
 
-  /** Start a stretch of work: a signal aborted by `base` or by an interrupt. */
+  /** Start a stretch of work: a signal aborted by `base` or by an interrupt (one that came before it began included). */
   begin(base: AbortSignal): AbortSignal {
-    this.#work = new AbortController();
+    this.#begun = true;
+    if (!this.#work.signal.aborted) this.#work = new AbortController();
     return AbortSignal.any([base, this.#work.signal]);
   }
 }

@@ -80,8 +80,9 @@ describe("the kernel", () => {
   // loop drains at turn boundaries, the per-stretch abort, the Query controls) added ~170; the
   // result fields, `run.finished`, `request.output`/`streamSettings` and tool-result parts of
   // issues 21 and 23 (mechanisms their plugins needed) ~20; user bytes as base64 at entry (so every
-  // store keeps a user's image) 8.
-  const RATCHET = 3298;
+  // store keeps a user's image) 8; an interrupt that comes while a live session is still starting
+  // stops its first stretch, one between stretches stops nothing (7).
+  const RATCHET = 3305;
   it(`stays within ${RATCHET} code lines (src/ without src/testing), on the way to DESIGN's ~2,000`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files].sort((a, b) => b.code.length - a.code.length).slice(0, 8).map((f) => `${f.path} ${f.code.length}`);

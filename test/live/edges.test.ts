@@ -120,6 +120,27 @@ describe("live sessions under attack", () => {
     validHistory(model.requests.at(-1)!.prompt as never);
   });
 
+  it("interrupt() while the session is still starting stops its first stretch as it begins (no model request); an interrupt while idle does not hit the next prompt", async () => {
+    const model = scriptedModel(["second answer"]);
+    const input = inbox();
+    input.push("go");
+    const session = summon(input, { model, presets: [] });
+    await session.interrupt(); // the session is still starting: nothing has begun
+    const results: Array<{ subtype: string; result: string }> = [];
+    for await (const m of session) {
+      if (m.type !== "result") continue;
+      results.push(m as never);
+      if (results.length === 1) {
+        await session.interrupt(); // idle, waiting for input: nothing to stop
+        input.push("next");
+      } else input.end();
+    }
+    expect(results.map((r) => r.result)).toEqual(["Interrupted by the user.", "second answer"]);
+    expect(results[1]!.subtype).toBe("success");
+    expect(model.requests).toHaveLength(1);
+    expect(JSON.stringify(model.requests[0]!.prompt)).toContain("next");
+  });
+
   it("two interrupts in a row end one stretch with one result; the session goes on", async () => {
     const slow = slowTool();
     const model = scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {}, id: "a" }] }, "second answer"]);
