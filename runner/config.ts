@@ -1,7 +1,7 @@
 /** How every runner command loads the config: trust decided first, the default preset when none is named. */
 import { dirname, resolve } from "node:path";
 import { createKernel, type Kernel } from "../src/kernel";
-import { loadConfig } from "../src/config/load";
+import { loadConfig } from "../loader/index";
 import { defaultPreset } from "../src/facade";
 import { consoleLogger } from "../src/logger";
 import type { UbiquityConfig } from "../src/config/schema";

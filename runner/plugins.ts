@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { expandPlugins, type Preset } from "../src/preset";
 import type { Plugin } from "../src/plugin";
 import type { PluginCommand, TerminalAnswerer } from "../src/commands";
-import { resolveEntries } from "../src/config/resolve";
+import { resolveEntries } from "../loader/index";
 import { ConfigError } from "../src/errors";
 import { defaultPreset } from "../src/facade";
 import { loadCliConfig, type LoadedCliConfig } from "./config";

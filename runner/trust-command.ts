@@ -3,8 +3,8 @@ import { statSync } from "node:fs";
 import type { FlagCommand } from "./types";
 import { productPlugins } from "./trust";
 import { UsageError } from "../src/errors";
-import { displayPath, findProjectFiles } from "../src/trust/project-files";
-import { readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "../src/trust/store";
+import { displayPath, findProjectFiles } from "../loader/index";
+import { readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "../loader/index";
 
 /** The `trust` command. */
 export const trustCommand: FlagCommand = {

@@ -5,12 +5,13 @@
  * folder's files are skipped with one warning line naming each and the fix.
  */
 import { homedir } from "node:os";
-import { trustFromEnv } from "../src/config/load";
-import { displayPath, findProjectFiles, printable, type ProjectFile } from "../src/trust/project-files";
+import { trustFromEnv } from "../loader/index";
+import { displayPath, findProjectFiles, printable } from "../loader/index";
+import type { ProjectFile } from "../src/index";
 import type { Plugin } from "../src/plugin";
 import { expandPlugins } from "../src/preset";
 import { defaultPreset } from "../src/facade";
-import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "../src/trust/store";
+import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "../loader/index";
 
 /** How the decision was made. */
 export type TrustSource = "flag" | "env" | "store" | "prompt" | "default";

@@ -7,7 +7,7 @@
 import { expandPlugins, type Preset } from "./preset";
 import type { Plugin } from "./plugin";
 import { configJsonSchemaText } from "./config/json-schema";
-import { loadConfig as loadConfigWith, type LoadConfigOptions, type LoadedConfig } from "./config/load";
+import { loadConfig as loadConfigWith, type LoadConfigOptions, type LoadedConfig } from "../loader/index";
 import type { Message } from "./messages";
 import { runSummon } from "./summon";
 import type { UserInput } from "./live";

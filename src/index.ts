@@ -5,8 +5,8 @@
  */
 export { createKernel, defineConfig, validateConfig, composeConfigSchema, hasTaps, OptionsSchema } from "./kernel";
 export type { Kernel, ResolvedOptions, ConfigEnv, TapDescription, ComposedSchema, ValidationPlugins } from "./kernel";
-export { definePlugin, isPlugin } from "./plugin";
-export type { Plugin, PluginFactory, PluginContext, PluginSpec, PluginOptionsOf } from "./plugin";
+export { definePlugin, isPlugin, describeValue } from "./plugin";
+export type { Plugin, PluginFactory, PluginContext, PluginSpec, PluginOptionsOf, ProjectFile, ProjectPlace } from "./plugin";
 export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer } from "./commands";
 export { definePreset, expandPlugins } from "./preset";
 export type { Preset, ResolvedPlugin, Expansion } from "./preset";
@@ -31,18 +31,8 @@ export {
   describeError,
 } from "./errors";
 export { ConfigSchema, KernelFieldsSchema, ModelSchema, SourcesSchema, functionSchema } from "./config/schema";
-export { loadConfig, findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES } from "./config/load";
-export { configSearchFolders } from "./config/search";
-export { readRegularFile, readRegularFileSync, describeJsonError } from "./safe-read";
 export { absolutePath, isInside, resolveReal } from "./paths";
 export { CHARS_PER_TOKEN, IMAGE_TOKENS, estimateTokens } from "./tokens";
-export type { RegularFileRead } from "./safe-read";
-export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath } from "./trust/store";
-export type { TrustEntry } from "./trust/store";
-export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath } from "./trust/project-files";
-export type { ProjectFile, ProjectPlace } from "./trust/project-files";
-export type { LoadConfigOptions, LoadedConfig } from "./config/load";
-export { resolveEntries } from "./config/resolve";
 export { configJsonSchema } from "./config/json-schema";
 export type { KernelOptions, UbiquityConfig, PluginEntry, PresetEntry, Logger } from "./config/schema";
 export { defaultLogger, consoleLogger, debugEnabled } from "./logger";

@@ -5,6 +5,11 @@
  * the facade back (no module cycle).
  */
 export * from "./index";
+// The loader (config files, trust, safe reads): the runner's and `loadConfig()`'s, public as before.
+export { findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES, configSearchFolders, resolveEntries } from "../loader/index";
+export { readRegularFile, readRegularFileSync, describeJsonError, type RegularFileRead } from "../loader/index";
+export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath, type TrustEntry } from "../loader/index";
+export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath, type LoadConfigOptions, type LoadedConfig } from "../loader/index";
 export { summon, defaultPreset, defaultPlugins, defineConfig, loadConfig } from "./facade";
 export type { Options, UbiquityConfig, SummonOptions, Query } from "./facade";
 export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";

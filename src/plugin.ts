@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { Kernel } from "./kernel";
 import type { RunContext } from "./run";
-import type { ProjectFile, ProjectPlace } from "./trust/project-files";
 import { ConfigError } from "./errors";
 import type { PluginCommand, RunFlag, TerminalAnswerer } from "./commands";
 
@@ -26,6 +25,23 @@ export interface PluginContext<S = unknown, R = unknown, O = Record<string, unkn
   readonly options: O;
   /** Log a warning that names the plugin. */
   warn(message: string): void;
+}
+
+/** One file (or folder) of the project's own that would apply in a trusted folder. */
+export interface ProjectFile {
+  path: string;
+  /** What sort of file: `config`, or a word the plugin that reads it chose (`settings`, `skills`, …). */
+  kind: string;
+  /** What it could do, in words ("runs as code", "adds 2 shell hooks, allows Bash(npm:*)"). */
+  effect: string;
+}
+
+/** Where a plugin looks for a folder's own files: the folder and the config search's folders up to its stop. */
+export interface ProjectPlace {
+  cwd: string;
+  /** `cwd` and its parents up to the repository root (or home), nearest first. */
+  folders: readonly string[];
+  home: string;
 }
 
 /** A plugin: a name and an `apply` that taps kernel hooks and fills registries (synchronously). */

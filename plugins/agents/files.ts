@@ -5,7 +5,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { readRegularFileSync } from "../../src/index";
+import { readRegularFileSync } from "../../loader/index";
 import type { AgentDefinition } from "./options";
 import { definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
 import { parseAgentFile } from "./parse";

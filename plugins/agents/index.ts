@@ -24,7 +24,8 @@ import { readAgentFiles } from "./files";
 import { runSubagent, type Delegation } from "./launch";
 import { keepTool } from "./narrow";
 import { join } from "node:path";
-import { pathExists, type ProjectPlace } from "../../src/index";
+import { type ProjectPlace } from "../../src/index";
+import { pathExists } from "../../loader/index";
 import { agentsOptions } from "./options";
 import type { AgentsResolvedOptions } from "./options";
 

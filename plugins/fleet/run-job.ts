@@ -6,7 +6,8 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, isInside, resolveEntries, resolveReal, type Message, type ResultMessage } from "../../src/index";
+import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, isInside, resolveReal, type Message, type ResultMessage } from "../../src/index";
+import { resolveEntries } from "../../loader/index";
 import { checkout, diffOf } from "./checkout";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
 import { takeoverRecord } from "./takeover-record";

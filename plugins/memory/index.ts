@@ -10,7 +10,8 @@ import { definePlugin, SYSTEM_STAGE, type Kernel, type SystemSection } from "../
 import { loadMemory, type MemoryFile } from "./load";
 import { renderMemory } from "./render";
 import { join } from "node:path";
-import { pathExists, type ProjectPlace } from "../../src/index";
+import { type ProjectPlace } from "../../src/index";
+import { pathExists } from "../../loader/index";
 import { memoryOptions, type MemoryResolvedOptions } from "./options";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";

@@ -16,7 +16,7 @@
  */
 import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { CONFIG_SEARCH_PLACES } from "../../src/index";
+import { CONFIG_SEARCH_PLACES } from "../../loader/index";
 
 /**
  * Protected folders, relative to each writable folder (made read-only, existing or not): the

@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { readRegularFile, UbiquityError } from "../../src/index";
+import { UbiquityError } from "../../src/index";
+import { readRegularFile } from "../../loader/index";
 import { writeFileAtomic, projectSlug, storageRoot } from "../_kits/storage/index";
 import type { ForkedSession, ListOptions, SessionAppender, SessionBackend } from "./backend";
 import { FileAppender } from "./file-appender";

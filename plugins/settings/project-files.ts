@@ -3,7 +3,8 @@
  * `.ubiquity/settings.local.json` and the servers of `.mcp.json`, described for the trust question.
  */
 import { join } from "node:path";
-import { pathExists, peekJsonOrYaml, printable, type ProjectFile, type ProjectPlace } from "../../src/index";
+import { type ProjectFile, type ProjectPlace } from "../../src/index";
+import { pathExists, peekJsonOrYaml, printable } from "../../loader/index";
 
 /** The settings files and `.mcp.json` of `place.cwd`, each with what it would do. */
 export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {

@@ -6,7 +6,8 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { ConfigError, describeJsonError, readRegularFileSync } from "../../src/index";
+import { ConfigError } from "../../src/index";
+import { describeJsonError, readRegularFileSync } from "../../loader/index";
 import { SettingsFileSchema, type SettingSource, type SettingsFile } from "./schema";
 
 /** Settings files larger than this are refused (they are a few hundred bytes in practice). */

@@ -15,7 +15,8 @@ import { createSkillsApi, type SkillsRunState } from "./api";
 import { loadSkills } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
 import { join } from "node:path";
-import { pathExists, type ProjectPlace } from "../../src/index";
+import { type ProjectPlace } from "../../src/index";
+import { pathExists } from "../../loader/index";
 import { skillsOptions, type SkillsResolvedOptions } from "./options";
 
 export { getSkillsApi, type SkillsApi } from "./api";

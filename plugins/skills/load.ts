@@ -4,7 +4,8 @@
  * check tells them apart. Explicit roots load last, so they win a name.
  */
 import { readdir, stat } from "node:fs/promises";
-import { readRegularFileSync, absolutePath } from "../../src/index";
+import { absolutePath } from "../../src/index";
+import { readRegularFileSync } from "../../loader/index";
 import { basename, join } from "node:path";
 import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
 import type { Skill } from "./skill";

@@ -7,7 +7,7 @@
  */
 import { readdir, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { readRegularFile } from "../../src/index";
+import { readRegularFile } from "../../loader/index";
 import { writeFileAtomic, removeStaleTemps } from "../_kits/storage/index";
 import { isTodo, sortTodos, type Todo } from "./todo";
 

@@ -5,7 +5,10 @@
  *    plugin's `index.ts` or `api.ts`, or a kit's `index.ts` (`plugins/_kits/<kit>/index.ts`). A
  *    kit imports its own folder, `src/index.ts`, another kit's `index.ts`, or a plugin's
  *    `index.ts` / `api.ts`. A preset imports `src/index.ts`, plugins' `index.ts` and presets.
- * 2. `src/` never imports `plugins/` or `presets/`, except the facade (`src/facade.ts`).
+ *    Plugins and kits may also import the loader's entry (`loader/index.ts`: safe reads, trust).
+ * 2. `src/` never imports `plugins/`, `presets/` or `loader/`, except the product binding (the
+ *    facade, `src/facade.ts`, and the package entry, `src/main.ts`). The loader imports the
+ *    kernel only through `src/index.ts`, and no plugin, preset or product.
  * 3. No import cycle (value imports: `import type` is erased, so a type cycle is harmless).
  *
  * The graph comes from a regex over the sources (static imports and re-exports, side-effect
@@ -18,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const SCANNED = ["src", "runner", "plugins", "presets", "harness"];
+const SCANNED = ["src", "loader", "runner", "plugins", "presets", "harness"];
 
 /**
  * Known exceptions, file → targets: edges from src/ to plugins/ or presets/ other than the
@@ -130,6 +133,8 @@ function ownerOf(file: string): { kind: "plugin" | "kit"; name: string } | undef
 const isPluginPublic = (file: string) => /^plugins\/(?!_kits\/)[^/]+\/(index|api)\.ts$/.test(file);
 const isKitIndex = (file: string) => /^plugins\/_kits\/[^/]+\/index\.ts$/.test(file);
 const KERNEL_ENTRY = "src/index.ts";
+const LOADER_ENTRY = "loader/index.ts";
+const PRODUCT_BINDING = new Set(["src/facade.ts", "src/main.ts"]);
 
 /** Why the edge breaks rule 1 or 2, or undefined when it keeps them. */
 function boundaryProblem(edge: Pick<Edge, "from" | "to">): string | undefined {
@@ -137,18 +142,22 @@ function boundaryProblem(edge: Pick<Edge, "from" | "to">): string | undefined {
   const owner = ownerOf(from);
   if (owner) {
     const own = owner.kind === "kit" ? `plugins/_kits/${owner.name}/` : `plugins/${owner.name}/`;
-    if (to.startsWith(own) || to === KERNEL_ENTRY || isPluginPublic(to) || isKitIndex(to)) return undefined;
+    if (to.startsWith(own) || to === KERNEL_ENTRY || to === LOADER_ENTRY || isPluginPublic(to) || isKitIndex(to)) return undefined;
     if (to.startsWith("src/")) return `a ${owner.kind} imports the kernel only through ${KERNEL_ENTRY} (src/testing is for tests)`;
     if (to.startsWith("plugins/_kits/")) return "another kit is imported only through its index.ts";
     if (to.startsWith("plugins/")) return "another plugin is imported only through its index.ts or api.ts";
-    return `a ${owner.kind} imports no presets and nothing outside plugins/ but ${KERNEL_ENTRY}`;
+    return `a ${owner.kind} imports no presets and nothing outside plugins/ but ${KERNEL_ENTRY} and ${LOADER_ENTRY}`;
   }
   if (from.startsWith("presets/")) {
     if (to === KERNEL_ENTRY || /^plugins\/(?!_kits\/)[^/]+\/index\.ts$/.test(to) || to.startsWith("presets/")) return undefined;
     return `a preset imports only ${KERNEL_ENTRY}, plugins' index.ts and presets`;
   }
-  if (from.startsWith("src/") && (to.startsWith("plugins/") || to.startsWith("presets/")) && from !== "src/facade.ts") {
-    return "src/ never imports plugins/ or presets/ (only the facade, src/facade.ts, binds the default preset)";
+  if (from.startsWith("src/") && (to.startsWith("plugins/") || to.startsWith("presets/") || to.startsWith("loader/")) && !PRODUCT_BINDING.has(from)) {
+    return "src/ never imports plugins/, presets/ or loader/ (only the product binding, src/facade.ts and src/main.ts, binds the default preset and the loader)";
+  }
+  if (from.startsWith("loader/")) {
+    if (to.startsWith("loader/") || to === KERNEL_ENTRY) return undefined;
+    return `the loader imports its own folder and the kernel only through ${KERNEL_ENTRY}`;
   }
   return undefined;
 }
@@ -291,6 +300,11 @@ describe("architecture: the import graph keeps the layout rules", () => {
     expect(boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "plugins/_kits/file-tools/index.ts" })).toBeUndefined();
     expect(boundaryProblem({ from: "plugins/_kits/compaction/context-budget.ts", to: "plugins/pricing/api.ts" })).toBeUndefined();
     expect(boundaryProblem({ from: "src/facade.ts", to: "presets/default.ts" })).toBeUndefined();
+    expect(boundaryProblem({ from: "src/kernel.ts", to: "loader/index.ts" })).toMatch(/src\/ never imports/);
+    expect(boundaryProblem({ from: "loader/load.ts", to: "src/kernel.ts" })).toMatch(/src\/index\.ts/);
+    expect(boundaryProblem({ from: "loader/load.ts", to: "plugins/model/index.ts" })).toMatch(/loader imports/);
+    expect(boundaryProblem({ from: "plugins/settings/read.ts", to: "loader/safe-read.ts" })).toMatch(/nothing outside/);
+    expect(boundaryProblem({ from: "plugins/settings/read.ts", to: "loader/index.ts" })).toBeUndefined();
     // Cycles, and only value edges count.
     const loop = [
       { from: "plugins/a/index.ts", to: "plugins/b/index.ts" },

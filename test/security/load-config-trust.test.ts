@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig, rememberTrust } from "../../src/index";
+import { loadConfig, rememberTrust } from "../../loader/index";
 
 const made: string[] = [];
 afterEach(() => {
@@ -66,7 +66,8 @@ describe("loadConfig and trust", () => {
 
 describe("what the trust question shows of an untrusted folder", () => {
   it("names each file with what it could do, and never passes the file's control characters to the terminal", async () => {
-    const { findProjectFiles, expandPlugins } = await import("../../src/index");
+    const { expandPlugins } = await import("../../src/index");
+    const { findProjectFiles } = await import("../../loader/index");
     const { default: preset } = await import("../../presets/default");
     const plugins = expandPlugins({ presets: [preset] }).plugins.map((p) => p.plugin);
     const dir = temp();
@@ -88,7 +89,8 @@ describe("what the trust question shows of an untrusted folder", () => {
   });
 
   it("lists what each plugin of the product would apply, and only the config files without plugins", async () => {
-    const { findProjectFiles, expandPlugins } = await import("../../src/index");
+    const { expandPlugins } = await import("../../src/index");
+    const { findProjectFiles } = await import("../../loader/index");
     const { default: preset } = await import("../../presets/default");
     const plugins = expandPlugins({ presets: [preset] }).plugins.map((p) => p.plugin);
     const dir = temp();

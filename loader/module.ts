@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
-import { ConfigError, describeError } from "../errors";
+import { ConfigError, describeError } from "../src/index";
 
 /** Imports modules as seen from one folder (a config file's, or a preset module's). */
 export interface ModuleLoader {

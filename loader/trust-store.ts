@@ -9,8 +9,8 @@ import { mkdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from "
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { z } from "zod";
-import { ConfigError } from "../errors";
-import { describeJsonError, readRegularFileSync } from "../safe-read";
+import { ConfigError } from "../src/index";
+import { describeJsonError, readRegularFileSync } from "./safe-read";
 
 /** One remembered answer: trusted, or "run without its files" (which stops the prompt asking again). */
 export interface TrustEntry {

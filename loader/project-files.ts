@@ -8,27 +8,10 @@ import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { extname, join, relative, resolve, sep } from "node:path";
-import { CONFIG_SEARCH_PLACES } from "../config/load";
-import { configSearchFolders } from "../config/search";
-import { readRegularFileSync } from "../safe-read";
-import type { Plugin } from "../plugin";
-
-/** One file (or folder) of the project's own that would apply in a trusted folder. */
-export interface ProjectFile {
-  path: string;
-  /** What sort of file: `config`, or a word the plugin that reads it chose (`settings`, `skills`, …). */
-  kind: string;
-  /** What it could do, in words ("runs as code", "adds 2 shell hooks, allows Bash(npm:*)"). */
-  effect: string;
-}
-
-/** Where a plugin looks for a folder's own files: the folder and the config search's folders up to its stop. */
-export interface ProjectPlace {
-  cwd: string;
-  /** `cwd` and its parents up to the repository root (or home), nearest first. */
-  folders: readonly string[];
-  home: string;
-}
+import { CONFIG_SEARCH_PLACES } from "./load";
+import { configSearchFolders } from "./search";
+import { readRegularFileSync } from "./safe-read";
+import type { Plugin, ProjectFile, ProjectPlace } from "../src/index";
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"]);
 const MAX_PEEK_BYTES = 1024 * 1024;

@@ -8,17 +8,12 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import type { Loader } from "cosmiconfig";
-import { ConfigError, describeError } from "../errors";
-import { validateConfig } from "../kernel";
-import { expandPlugins } from "../preset";
-import { describeValue } from "../plugin";
-import type { Preset } from "../preset";
-import type { UbiquityConfig } from "./schema";
+import { ConfigError, describeError, describeValue, expandPlugins, validateConfig, type Preset, type UbiquityConfig } from "../src/index";
 import { createModuleLoader, moduleError } from "./module";
 import { resolveEntries } from "./resolve";
 import { configFilesIn, configSearchFolders } from "./search";
-import { describeFileKind, readRegularFileSync } from "../safe-read";
-import { isFolderTrusted } from "../trust/store";
+import { describeFileKind, readRegularFileSync } from "./safe-read";
+import { isFolderTrusted } from "./trust-store";
 
 /** Where `loadConfig` looks, in one folder (the first folder that has one wins). */
 export const CONFIG_SEARCH_PLACES: readonly string[] = [

@@ -7,8 +7,8 @@
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { ConfigError } from "../errors";
-import { describeFileKind } from "../safe-read";
+import { ConfigError } from "../src/index";
+import { describeFileKind } from "./safe-read";
 
 /** The folders the config search visits, nearest first. */
 export function configSearchFolders(cwd: string, home: string = homedir()): string[] {

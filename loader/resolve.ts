@@ -5,10 +5,7 @@
  * of the kernel (the built one), so `instanceof` and module identity would lie.
  */
 import { dirname } from "node:path";
-import { isPlugin, describeValue, type Plugin } from "../plugin";
-import type { Preset } from "../preset";
-import type { PluginEntry, PresetEntry } from "./schema";
-import { ConfigError } from "../errors";
+import { ConfigError, describeValue, isPlugin, type Plugin, type PluginEntry, type Preset, type PresetEntry } from "../src/index";
 import { createModuleLoader, type ModuleLoader } from "./module";
 
 /** The kernel fields after resolution: no strings left, only objects, factories and `false`. */

@@ -1,0 +1,19 @@
+/**
+ * The loader: what Ubiquity reads from the user's disk before a kernel exists, and the safe ways
+ * to read it. It finds and loads the config file, imports the plugin and preset modules a config
+ * names, and keeps the trust store that decides whether a folder's own files apply. The kernel
+ * (`src/`) takes objects and never reads a config file; the runner, `loadConfig()` and the
+ * harness call the loader first (Rollup's `loadConfigFile` sits beside its core the same way).
+ * Plugins that read files someone else may have planted use its safe reads.
+ */
+export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLACES } from "./load";
+export type { LoadConfigOptions, LoadedConfig } from "./load";
+export { configSearchFolders } from "./search";
+export { createModuleLoader, moduleError, isPathSpecifier, packageName } from "./module";
+export type { ModuleLoader } from "./module";
+export { resolveEntries, isPresetLike } from "./resolve";
+export { readRegularFile, readRegularFileSync, describeJsonError, describeFileKind } from "./safe-read";
+export type { RegularFileRead } from "./safe-read";
+export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath, realFolder, trustEntryFor } from "./trust-store";
+export type { TrustEntry } from "./trust-store";
+export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath } from "./project-files";
