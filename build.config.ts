@@ -11,7 +11,7 @@ const presets = readdirSync("presets")
 
 export default defineBuildConfig({
   entries: [
-    { input: "src/main", name: "src/main" },
+    { input: "sdk/index", name: "sdk/index" },
     { input: "runner/cli", name: "runner/cli" },
     { input: "src/testing/index", name: "src/testing/index" },
     { input: "harness/index", name: "harness/index" },

@@ -6,7 +6,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^ubiquity$/, replacement: here("./src/main.ts") },
+      { find: /^ubiquity$/, replacement: here("./sdk/index.ts") },
       { find: /^ubiquity\/testing$/, replacement: here("./src/testing/index.ts") },
       { find: /^ubiquity\/harness$/, replacement: here("./harness/index.ts") },
       { find: /^ubiquity\/plugins\/(.*)$/, replacement: here("./plugins/$1/index.ts") },

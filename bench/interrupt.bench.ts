@@ -6,7 +6,7 @@
  * that is running (`interrupt()` while a tool waits on its abort signal). Medians of 15.
  */
 import { z } from "zod";
-import { defineTool, summon, type UserInput } from "../src/main";
+import { defineTool, summon, type UserInput } from "../sdk/index";
 import { startProviderServer, scriptedModel } from "../src/testing/index";
 
 const ROUNDS = 15;

@@ -5,7 +5,7 @@
  */
 import { jsonSchema, streamText, type ModelMessage, type ToolSet } from "ai";
 import { z } from "zod";
-import { summon, defineTool, toolJsonSchema, type Tool } from "../src/main";
+import { summon, defineTool, toolJsonSchema, type Tool } from "../sdk/index";
 import { scriptedModel } from "../src/testing/index";
 
 const TURNS = 200;

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
-import { definePlugin, summon, type Logger, type Message, type Plugin, type Tool } from "../src/main";
+import { definePlugin, summon, type Logger, type Message, type Plugin, type Tool } from "../sdk/index";
 import { scriptedModel, type ScriptedTurn } from "../src/testing/index";
 
 const TURNS = 50;

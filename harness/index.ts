@@ -9,7 +9,7 @@
 import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
 import type { HarnessV1, HarnessV1BuiltinTool, HarnessV1BuiltinToolName, HarnessV1BuiltinToolUseKind, HarnessV1StartOptions } from "@ai-sdk/harness";
-import { builtinTools, loadConfig, type SummonOptions } from "../src/main";
+import { builtinTools, loadConfig, type SummonOptions } from "../sdk/index";
 import { HARNESS_QUESTIONS, questionsTool } from "./questions";
 import { Parking } from "./parking";
 import { UbiquityHarnessSession, type UbiquityHarnessState } from "./session";

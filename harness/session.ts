@@ -23,7 +23,7 @@ import { randomUUID } from "node:crypto";
 import type { JSONValue } from "@ai-sdk/provider";
 import type { Message, PermissionResult, ResultMessage, ToolOutput, Usage, UserContentParts, UserInput } from "../src/index";
 import { emptyUsage } from "../src/index";
-import { summon, type Query, type SummonOptions } from "../src/main";
+import { summon, type Query, type SummonOptions } from "../sdk/index";
 import { hostToolsPlugin } from "./host-tools";
 import { Inbox } from "./inbox";
 import type { Parking } from "./parking";

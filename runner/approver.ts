@@ -4,7 +4,7 @@
  * at a time.
  */
 import { createInterface } from "./readline";
-import type { CanUseTool } from "../src/facade";
+import type { CanUseTool } from "../sdk/facade";
 import type { TerminalAnswerer } from "../src/commands";
 import type { RunnerIO } from "./run";
 

@@ -7,12 +7,12 @@
  */
 import { createInterface } from "./readline";
 import { resolve } from "node:path";
-import type { UbiquityConfig } from "../src/facade";
+import type { UbiquityConfig } from "../sdk/facade";
 import type { RunnerIO } from "./run";
 import { terminalApprover } from "./approver";
 import { declaresOption } from "../src/kernel";
 import { TextRenderer, thousands } from "./render";
-import { SessionStore } from "../src/facade";
+import { SessionStore } from "../sdk/facade";
 import { storageRoot } from "../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
 import { colorEnabled, createStyle, type Style } from "./style";

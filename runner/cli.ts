@@ -25,7 +25,7 @@ import type { CliArgs, CliCommand, CliFlag, CliIO, FlagCommand, RawCommand } fro
 import { trustCommand } from "./trust-command";
 import { parseFlags, prescan } from "./flags";
 import { activePlugins, pluginCommands, type ActivePlugins } from "./plugins";
-import { defaultConfigJsonSchemaText } from "../src/facade";
+import { defaultConfigJsonSchemaText } from "../sdk/facade";
 import { importOptional } from "../plugins/_kits/lazy/index";
 
 /** How to get the ACP SDK, an optional peer: in the project, or next to ubiquity in an editor's `npx` line. */

@@ -6,10 +6,10 @@
  */
 import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
-import { SessionStore, summon, type Query } from "../src/facade";
+import { SessionStore, summon, type Query } from "../sdk/facade";
 import type { UserInput } from "../src/live";
 import type { Plugin } from "../src/plugin";
-import type { UbiquityConfig } from "../src/facade";
+import type { UbiquityConfig } from "../sdk/facade";
 import type { Message, ResultMessage, Usage } from "../src/messages";
 import { addUsage, emptyUsage } from "../src/messages";
 import { storageRoot } from "../plugins/_kits/storage/index";

@@ -11,7 +11,7 @@ import type { Plugin } from "../src/plugin";
 import type { PluginCommand, TerminalAnswerer } from "../src/commands";
 import { resolveEntries } from "../loader/index";
 import { ConfigError } from "../src/errors";
-import { defaultPreset } from "../src/facade";
+import { defaultPreset } from "../sdk/facade";
 import { loadCliConfig, type LoadedCliConfig } from "./config";
 import type { RunValues } from "./flags";
 

@@ -8,7 +8,7 @@
  */
 import { createInterface } from "./readline";
 import { resolve } from "node:path";
-import { summon } from "../src/facade";
+import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO } from "./config";
 import { declaresOption } from "../src/kernel";
 import { TextRenderer, withoutKernelTerms } from "./render";

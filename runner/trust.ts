@@ -10,7 +10,7 @@ import { displayPath, findProjectFiles, printable } from "../loader/index";
 import type { ProjectFile } from "../src/index";
 import type { Plugin } from "../src/plugin";
 import { expandPlugins } from "../src/preset";
-import { defaultPreset } from "../src/facade";
+import { defaultPreset } from "../sdk/facade";
 import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "../loader/index";
 
 /** How the decision was made. */

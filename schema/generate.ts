@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { defaultConfigJsonSchemaText } from "../src/facade";
+import { defaultConfigJsonSchemaText } from "../sdk/facade";
 
 const target = fileURLToPath(new URL("./ubiquity.config.schema.json", import.meta.url));
 writeFileSync(target, await defaultConfigJsonSchemaText());

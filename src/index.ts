@@ -18,7 +18,7 @@ export { OBSERVER_HOOKS } from "./hooks";
 export type * from "./hooks";
 export { Tool, defineTool, isTool, toolJsonSchema } from "./tool";
 export type { ToolContext, ToolSpec, ToolPermission } from "./tool";
-export { emptyUsage, addUsage } from "./messages";
+export { emptyUsage, addUsage, stamp } from "./messages";
 export type * from "./messages";
 export {
   UbiquityError,
@@ -33,10 +33,9 @@ export {
 export { ConfigSchema, KernelFieldsSchema, ModelSchema, SourcesSchema, functionSchema } from "./config/schema";
 export { absolutePath, isInside, resolveReal } from "./paths";
 export { CHARS_PER_TOKEN, IMAGE_TOKENS, estimateTokens } from "./tokens";
-export { configJsonSchema } from "./config/json-schema";
+export { configJsonSchema, configJsonSchemaText } from "./config/json-schema";
 export type { KernelOptions, UbiquityConfig, PluginEntry, PresetEntry, Logger } from "./config/schema";
 export { defaultLogger, consoleLogger, debugEnabled } from "./logger";
-export type { SummonOptions, SessionControls } from "./summon";
 export { LiveInput, UserInterrupt, userTurn } from "./live";
 export type { UserInput, UserTurn, UserContentParts } from "./live";
 export { driveRun } from "./loop";

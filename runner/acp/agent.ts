@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { isAbsolute } from "node:path";
 import { stat } from "node:fs/promises";
 import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from "@agentclientprotocol/sdk";
-import { SessionStore, type UbiquityConfig } from "../../src/facade";
+import { SessionStore, type UbiquityConfig } from "../../sdk/facade";
 import { declaresOption } from "../../src/kernel";
 import { describeError, oneLine } from "../../src/errors";
 import { redactText, secretsOf } from "../../src/redact";

@@ -6,7 +6,7 @@
  * with no suggestion is asked every time, and offers no "always".
  */
 import type { AgentContext, PermissionOption, RequestPermissionRequest, ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { CanUseTool } from "../../src/facade";
+import type { CanUseTool } from "../../sdk/facade";
 import { describeError } from "../../src/errors";
 import { alwaysRules, describeRule, oneAtATime } from "../approver";
 import { editedText, type FileDiff } from "./editor-plugin";

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { RequestError, type AgentContext, type ClientCapabilities, type ContentBlock, type SessionModeState, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
-import { summon, type Query, type UbiquityConfig } from "../../src/facade";
+import { summon, type Query, type UbiquityConfig } from "../../sdk/facade";
 import type { Message, ResultMessage } from "../../src/messages";
 import type { UserInput } from "../../src/live";
 import { declaresOption } from "../../src/kernel";

@@ -17,7 +17,7 @@ tar -tzf "$tarball" | sed 's|^package/||' | sort > "$work/files.txt"
 
 say "the tarball holds the JavaScript and declarations of every export, the bin, the schema, README and CHANGELOG"
 expected=(bin/ubiquity.mjs schema/ubiquity.config.schema.json README.md CHANGELOG.md package.json
-  dist/src/main.mjs dist/types/src/main.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts
+  dist/sdk/index.mjs dist/types/sdk/index.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts
   dist/harness/index.mjs dist/types/harness/index.d.ts
   dist/vendor/tree-sitter-bash/tree-sitter-bash.wasm dist/vendor/tree-sitter-bash/LICENSE)
 for dir in plugins/*/; do

@@ -3,9 +3,9 @@
  * watched so that a block fails when a run it started ends in an error result, or when it calls
  * `summon()` without iterating it (nothing would run: the generator is lazy).
  */
-import { summon as realSummon, type Message } from "../../src/main";
+import { summon as realSummon, type Message } from "../../sdk/index";
 
-export * from "../../src/main";
+export * from "../../sdk/index";
 
 const problems: string[] = [];
 let pending = 0;

@@ -25,7 +25,7 @@ function closure(entry: string): Map<string, string> {
 describe("the ubiquity/harness entry (built)", () => {
   it("the package entry never loads @ai-sdk/harness; the harness entry only imports it lazily", () => {
     expect(existsSync(join(dist, "harness/index.mjs"))).toBe(true);
-    for (const [file, code] of closure(join(dist, "src/main.mjs"))) {
+    for (const [file, code] of closure(join(dist, "sdk/index.mjs"))) {
       expect(code.includes("@ai-sdk/harness"), file).toBe(false);
       expect(code.includes("harness/index"), file).toBe(false);
     }

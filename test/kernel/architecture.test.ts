@@ -6,9 +6,10 @@
  *    kit imports its own folder, `src/index.ts`, another kit's `index.ts`, or a plugin's
  *    `index.ts` / `api.ts`. A preset imports `src/index.ts`, plugins' `index.ts` and presets.
  *    Plugins and kits may also import the loader's entry (`loader/index.ts`: safe reads, trust).
- * 2. `src/` never imports `plugins/`, `presets/` or `loader/`, except the product binding (the
- *    facade, `src/facade.ts`, and the package entry, `src/main.ts`). The loader imports the
- *    kernel only through `src/index.ts`, and no plugin, preset or product.
+ * 2. `src/` (the kernel) imports nothing outside `src/`: no plugin, preset, loader or product
+ *    (`sdk/`, the package entry that binds `summon()` to the default preset; `runner/`;
+ *    `harness/`). The loader imports the kernel only through `src/index.ts`, and no plugin,
+ *    preset or product.
  * 3. No import cycle (value imports: `import type` is erased, so a type cycle is harmless).
  *
  * The graph comes from a regex over the sources (static imports and re-exports, side-effect
@@ -21,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const SCANNED = ["src", "loader", "runner", "plugins", "presets", "harness"];
+const SCANNED = ["src", "loader", "sdk", "runner", "plugins", "presets", "harness"];
 
 /**
  * Known exceptions, file → targets: edges from src/ to plugins/ or presets/ other than the
@@ -75,7 +76,7 @@ function importsOf(source: string): { specifier: string; typeOnly: boolean; dyna
 
 // The package's own aliases (tsconfig `paths`), so `import … from "ubiquity"` is resolved too.
 const ALIASES: [RegExp, string][] = [
-  [/^ubiquity$/, "src/main"],
+  [/^ubiquity$/, "sdk/index"],
   [/^ubiquity\/testing$/, "src/testing/index"],
   [/^ubiquity\/plugins\/(.+)$/, "plugins/$1/index"],
   [/^ubiquity\/presets\/(.+)$/, "presets/$1"],
@@ -134,7 +135,6 @@ const isPluginPublic = (file: string) => /^plugins\/(?!_kits\/)[^/]+\/(index|api
 const isKitIndex = (file: string) => /^plugins\/_kits\/[^/]+\/index\.ts$/.test(file);
 const KERNEL_ENTRY = "src/index.ts";
 const LOADER_ENTRY = "loader/index.ts";
-const PRODUCT_BINDING = new Set(["src/facade.ts", "src/main.ts"]);
 
 /** Why the edge breaks rule 1 or 2, or undefined when it keeps them. */
 function boundaryProblem(edge: Pick<Edge, "from" | "to">): string | undefined {
@@ -152,8 +152,8 @@ function boundaryProblem(edge: Pick<Edge, "from" | "to">): string | undefined {
     if (to === KERNEL_ENTRY || /^plugins\/(?!_kits\/)[^/]+\/index\.ts$/.test(to) || to.startsWith("presets/")) return undefined;
     return `a preset imports only ${KERNEL_ENTRY}, plugins' index.ts and presets`;
   }
-  if (from.startsWith("src/") && (to.startsWith("plugins/") || to.startsWith("presets/") || to.startsWith("loader/")) && !PRODUCT_BINDING.has(from)) {
-    return "src/ never imports plugins/, presets/ or loader/ (only the product binding, src/facade.ts and src/main.ts, binds the default preset and the loader)";
+  if (from.startsWith("src/") && !to.startsWith("src/")) {
+    return "src/ (the kernel) imports nothing outside src/: the product binding (sdk/facade.ts) binds the default preset and the loader";
   }
   if (from.startsWith("loader/")) {
     if (to.startsWith("loader/") || to === KERNEL_ENTRY) return undefined;
@@ -235,7 +235,7 @@ describe("architecture: the import graph keeps the layout rules", () => {
 
   it("sees the graph (the parser finds imports of every kind)", () => {
     expect(edges.length).toBeGreaterThan(500);
-    expect(edges.some((e) => e.from === "src/facade.ts" && e.to === "presets/default.ts")).toBe(true);
+    expect(edges.some((e) => e.from === "sdk/facade.ts" && e.to === "presets/default.ts")).toBe(true);
     expect(edges.some((e) => e.typeOnly)).toBe(true);
     expect(edges.some((e) => e.dynamic)).toBe(true);
     expect(edges.some((e) => e.from.startsWith("plugins/_kits/"))).toBe(true);
@@ -251,7 +251,7 @@ describe("architecture: the import graph keeps the layout rules", () => {
     expect(problems).toEqual([]);
   });
 
-  it("src/ imports plugins/ and presets/ only from the facade (and the known, shrinking list)", () => {
+  it("src/ imports nothing outside src/ (but the known, shrinking list)", () => {
     const offending = edges.filter((e) => e.from.startsWith("src/") && boundaryProblem(e) !== undefined);
     const fresh = offending.filter((e) => !KNOWN_SRC_TO_PRODUCT[e.from]?.includes(e.to)).map((e) => `${e.from} → ${e.to}: ${boundaryProblem(e)}`);
     expect(fresh).toEqual([]);
@@ -296,11 +296,12 @@ describe("architecture: the import graph keeps the layout rules", () => {
     expect(boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "src/testing/index.ts" })).toMatch(/src\/index\.ts/);
     expect(boundaryProblem({ from: "plugins/_kits/storage/stale-temps.ts", to: "plugins/_kits/process/live-groups.ts" })).toMatch(/kit/);
     expect(boundaryProblem({ from: "plugins/_kits/compaction/context-budget.ts", to: "plugins/pricing/table.ts" })).toMatch(/plugin/);
-    expect(boundaryProblem({ from: "src/loop.ts", to: "plugins/model/index.ts" })).toMatch(/src\/ never imports/);
+    expect(boundaryProblem({ from: "src/loop.ts", to: "plugins/model/index.ts" })).toMatch(/src\/ \(the kernel\) imports nothing/);
     expect(boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "plugins/_kits/file-tools/index.ts" })).toBeUndefined();
     expect(boundaryProblem({ from: "plugins/_kits/compaction/context-budget.ts", to: "plugins/pricing/api.ts" })).toBeUndefined();
-    expect(boundaryProblem({ from: "src/facade.ts", to: "presets/default.ts" })).toBeUndefined();
-    expect(boundaryProblem({ from: "src/kernel.ts", to: "loader/index.ts" })).toMatch(/src\/ never imports/);
+    expect(boundaryProblem({ from: "sdk/facade.ts", to: "presets/default.ts" })).toBeUndefined();
+    expect(boundaryProblem({ from: "src/index.ts", to: "sdk/facade.ts" })).toMatch(/src\/ \(the kernel\) imports nothing/);
+    expect(boundaryProblem({ from: "src/kernel.ts", to: "loader/index.ts" })).toMatch(/src\/ \(the kernel\) imports nothing/);
     expect(boundaryProblem({ from: "loader/load.ts", to: "src/kernel.ts" })).toMatch(/src\/index\.ts/);
     expect(boundaryProblem({ from: "loader/load.ts", to: "plugins/model/index.ts" })).toMatch(/loader imports/);
     expect(boundaryProblem({ from: "plugins/settings/read.ts", to: "loader/safe-read.ts" })).toMatch(/nothing outside/);

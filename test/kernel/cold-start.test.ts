@@ -66,14 +66,14 @@ function heavyIn(urls: string[]): string[] {
 describe("cold start: what loads", () => {
   it('import "ubiquity" loads none of the heavy parts and writes nothing', () => {
     const home = temp();
-    const urls = loadedBy(["--input-type=module", "-e", `await import(${JSON.stringify(dist("src/main.mjs"))});`], temp(), home);
-    expect(urls.some((url) => url.endsWith("/dist/src/main.mjs"))).toBe(true);
+    const urls = loadedBy(["--input-type=module", "-e", `await import(${JSON.stringify(dist("sdk/index.mjs"))});`], temp(), home);
+    expect(urls.some((url) => url.endsWith("/dist/sdk/index.mjs"))).toBe(true);
     expect(heavyIn(urls)).toEqual([]);
     expect(readdirSync(home).sort()).toEqual(["loaded.json", "record-loads.mjs"]);
   });
 
   it("a summon() run with the test model and no tool call loads none of them either", () => {
-    const program = `import { summon } from ${JSON.stringify(dist("src/main.mjs"))};
+    const program = `import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
 for await (const m of summon("hi", { model: "test" })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
     expect(urls.some((url) => url.includes("/dist/presets/default.mjs"))).toBe(true);
@@ -96,7 +96,7 @@ for await (const m of summon("hi", { model: "test" })) if (m.type === "result" &
   it("the MCP SDK loads when a server is configured (its validator with it)", () => {
     // The server exits at once: the run goes on without it, but the client was needed to try.
     const servers = { gone: { command: process.execPath, args: ["-e", ""] } };
-    const program = `import { summon } from ${JSON.stringify(dist("src/main.mjs"))};
+    const program = `import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
 for await (const m of summon("hi", { model: "test", mcpServers: ${JSON.stringify(servers)} })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
     expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\//.test(url))).toBe(true);
@@ -107,7 +107,7 @@ for await (const m of summon("hi", { model: "test", mcpServers: ${JSON.stringify
 
   it("the JSON Schema validator loads when the output schema is a JSON Schema", () => {
     const schema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
-    const program = `import { summon } from ${JSON.stringify(dist("src/main.mjs"))};
+    const program = `import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
 import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
 const model = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input: { n: 1 } }] }]);
 for await (const m of summon("hi", { model, outputSchema: ${JSON.stringify(schema)} })) if (m.type === "result" && m.isError) throw new Error(m.result);`;

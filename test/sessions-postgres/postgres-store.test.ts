@@ -242,10 +242,10 @@ describe("the pg driver", () => {
   it("is not loaded unless a Postgres store is configured (the built package)", async () => {
     const { spawnSync } = await import("node:child_process");
     const { existsSync } = await import("node:fs");
-    if (!existsSync("dist/src/main.mjs")) throw new Error("dist/ is missing: these tests run the built package. Run `npm run build` first (`npm test` does it in pretest).");
+    if (!existsSync("dist/sdk/index.mjs")) throw new Error("dist/ is missing: these tests run the built package. Run `npm run build` first (`npm test` does it in pretest).");
     // A fresh process runs the default preset and says whether node-postgres was loaded.
     const script = `
-      const { summon } = await import("./dist/src/main.mjs");
+      const { summon } = await import("./dist/sdk/index.mjs");
       const { scriptedModel } = await import("./dist/src/testing/index.mjs");
       const [dir, url] = process.argv.slice(1);
       const store = url ? { sessionStore: { postgres: { connectionString: url } } } : {};

@@ -4,7 +4,7 @@
  * built-in plugins. Kept apart from `./index` so plugins, which import `./index`, never import
  * the facade back (no module cycle).
  */
-export * from "./index";
+export * from "../src/index";
 // The loader (config files, trust, safe reads): the runner's and `loadConfig()`'s, public as before.
 export { findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES, configSearchFolders, resolveEntries } from "../loader/index";
 export { readRegularFile, readRegularFileSync, describeJsonError, type RegularFileRead } from "../loader/index";
@@ -12,6 +12,7 @@ export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStore
 export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath, type LoadConfigOptions, type LoadedConfig } from "../loader/index";
 export { summon, defaultPreset, defaultPlugins, defineConfig, loadConfig } from "./facade";
 export type { Options, UbiquityConfig, SummonOptions, Query } from "./facade";
+export type { SessionControls } from "./summon";
 export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";
 export type { PermissionMode, PermissionResult, CanUseTool, HookEventName, HookMatcher, HookInput, HookOutput, HookCallback } from "./facade";
 export type { McpServerConfig, SandboxOption, AgentDefinition, ModelPricing } from "./facade";

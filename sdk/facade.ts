@@ -4,18 +4,11 @@
  * package entry re-exports from built-in plugins. Loaded lazily, so importing
  * `ubiquity` stays cheap and the kernel stays feature-free.
  */
-import { expandPlugins, type Preset } from "./preset";
-import type { Plugin } from "./plugin";
-import { configJsonSchemaText } from "./config/json-schema";
+import { configJsonSchemaText, expandPlugins, UsageError, type ConfigEnv, type Message, type Plugin, type Preset, type UbiquityConfig as KernelConfig, type UserInput } from "../src/index";
 import { loadConfig as loadConfigWith, type LoadConfigOptions, type LoadedConfig } from "../loader/index";
-import type { Message } from "./messages";
 import { runSummon } from "./summon";
-import type { UserInput } from "./live";
 import type { LanguageModel } from "ai";
-import { UsageError } from "./errors";
 import type { PermissionMode } from "../plugins/permissions/options";
-import type { UbiquityConfig as KernelConfig } from "./config/schema";
-import type { ConfigEnv } from "./kernel";
 import type { DefaultOptions } from "../presets/default";
 import type { output, ZodType } from "zod";
 import type { StructuredMessage } from "../plugins/structured-output/options";

@@ -1,18 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { createKernel, type Kernel } from "./kernel";
-import { createRun } from "./run";
-import { driveRun } from "./loop";
-import { Channel } from "./channel";
-import { stamp, emptyUsage, type Message } from "./messages";
-import type { Preset } from "./preset";
-import type { UbiquityConfig } from "./config/schema";
-import { describeError, UsageError } from "./errors";
-import { LiveInput, type UserInput } from "./live";
-import { modelLabel, resolveModel } from "./model-call";
-import type { RunContext } from "./run";
 import type { LanguageModel } from "ai";
-import { redactText, secretsOf } from "./redact";
-import { defaultLogger } from "./logger";
+import { createKernel, createRun, defaultLogger, describeError, driveRun, emptyUsage, LiveInput, modelLabel, redactText, resolveModel, secretsOf, stamp, UsageError } from "../src/index";
+import type { Kernel, Message, Preset, RunContext, UbiquityConfig, UserInput } from "../src/index";
+import { Channel } from "./channel";
 
 /** Options of `summon()`: every run option plus the kernel fields `presets`, `plugins`, `disable`. */
 export type SummonOptions = UbiquityConfig;
