@@ -22,7 +22,7 @@ const TARGET_MIB = 85;
 // COLD_REPO=<checkout with a build> measures another build (e.g. the commit before a change).
 const repo = process.env.COLD_REPO ?? join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(repo, "bin", "ubiquity.mjs");
-const entry = pathToFileURL(join(repo, "dist", "src", "main.mjs")).href;
+const entry = pathToFileURL(join(repo, "dist", "sdk", "index.mjs")).href;
 
 // Prints the peak RSS (KiB) and the CPU time (µs, user + system) on stderr as the process exits;
 // the same for every command. CPU time moves less than wall time when the machine is busy.

@@ -1,6 +1,6 @@
 /**
  * The kernel's public API: what plugins import (`../../src/index`). The package entry
- * (`src/main.ts`) adds the product facade on top; this file never imports plugins, so plugins
+ * (`sdk/index.ts`) adds the product facade on top; this file never imports plugins, so plugins
  * importing it form no cycle.
  */
 export { createKernel, defineConfig, validateConfig, composeConfigSchema, hasTaps, OptionsSchema } from "./kernel";

@@ -36,7 +36,7 @@ export function removeTempProjects(): void {
 
 /** Fail with a clear message when the build the bin (and `import "ubiquity"`) needs is missing. */
 export function requireDist(): void {
-  if (!existsSync(join(repoRoot, "dist", "runner", "cli.mjs")) || !existsSync(join(repoRoot, "dist", "src", "main.mjs"))) {
+  if (!existsSync(join(repoRoot, "dist", "runner", "cli.mjs")) || !existsSync(join(repoRoot, "dist", "sdk", "index.mjs"))) {
     throw new Error("dist/ is missing: these tests run the built package. Run `npm run build` first (`npm test` does it in pretest).");
   }
 }
