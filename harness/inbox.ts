@@ -1,5 +1,5 @@
 /** The input of a live Ubiquity session the adapter writes to: an async iterable open until `end()`. */
-import type { UserInput } from "../src/index";
+import type { UserInput } from "../sdk/live";
 
 /** A queue of user inputs that `summon()` reads as a live session. */
 export class Inbox implements AsyncIterable<UserInput> {

@@ -21,7 +21,8 @@ import type {
 } from "@ai-sdk/harness";
 import { randomUUID } from "node:crypto";
 import type { JSONValue } from "@ai-sdk/provider";
-import type { Message, PermissionResult, ResultMessage, ToolOutput, Usage, UserContentParts, UserInput } from "../src/index";
+import type { Message, PermissionResult, ResultMessage, ToolOutput, Usage, UserContentParts } from "../src/index";
+import type { UserInput } from "../sdk/live";
 import { emptyUsage } from "../src/index";
 import { summon, type Query, type SummonOptions } from "../sdk/index";
 import { hostToolsPlugin } from "./host-tools";

@@ -9,6 +9,7 @@
 export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLACES } from "./load";
 export type { LoadConfigOptions, LoadedConfig } from "./load";
 export { configSearchFolders } from "./search";
+export { configJsonSchema, configJsonSchemaText } from "./json-schema";
 export { createModuleLoader, moduleError, isPathSpecifier, packageName } from "./module";
 export type { ModuleLoader } from "./module";
 export { resolveEntries, isPresetLike } from "./resolve";

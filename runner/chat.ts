@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import type { UbiquityConfig } from "../sdk/facade";
 import type { RunnerIO } from "./run";
 import { terminalApprover } from "./approver";
-import { declaresOption } from "../src/kernel";
+import { declaresOption } from "./config";
 import { TextRenderer, thousands } from "./render";
 import { SessionStore } from "../sdk/facade";
 import { storageRoot } from "../plugins/_kits/storage/index";

@@ -7,7 +7,20 @@ import { consoleLogger } from "../src/logger";
 import type { UbiquityConfig } from "../src/config/schema";
 import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust";
 import type { CliArgs, CliFlag } from "./types";
-import { declaresOption } from "../src/kernel";
+import { composeConfigSchema, ConfigSchema, expandPlugins } from "../src/index";
+
+/**
+ * Whether the kernel or a plugin `config` lists (presets, plugins and `disable` applied) declares
+ * the option `key`: the runner fills its defaults (`settingSources`, `trust`, `canUseTool`) only then.
+ */
+export function declaresOption(config: UbiquityConfig, key: string): boolean {
+  if (key in ConfigSchema.shape) return true;
+  try {
+    return composeConfigSchema(expandPlugins(config).plugins.map((p) => p.plugin)).owners.has(key);
+  } catch {
+    return true; // a list that does not expand fails at createKernel, with its own error
+  }
+}
 
 /** The flags every config-reading command shares. */
 export const CONFIG_FLAGS: Record<string, CliFlag> = {

@@ -7,7 +7,7 @@
 import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
 import { SessionStore, summon, type Query } from "../sdk/facade";
-import type { UserInput } from "../src/live";
+import type { UserInput } from "../sdk/live";
 import type { Plugin } from "../src/plugin";
 import type { UbiquityConfig } from "../sdk/facade";
 import type { Message, ResultMessage, Usage } from "../src/messages";

@@ -10,7 +10,7 @@ import { createInterface } from "./readline";
 import { resolve } from "node:path";
 import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO } from "./config";
-import { declaresOption } from "../src/kernel";
+import { declaresOption } from "./config";
 import { TextRenderer, withoutKernelTerms } from "./render";
 import { consoleLogger, defaultLogger } from "../src/logger";
 import { UsageError, describeError, oneLine } from "../src/errors";
@@ -23,7 +23,7 @@ import { activePlugins, answerersOf, presetByName, type ActivePlugins } from "./
 import type { TerminalAnswerer } from "../src/commands";
 import { combinePrompt, readStdin } from "./stdin";
 import { storedSessionModel } from "./conversation";
-import type { UserInput } from "../src/live";
+import type { UserInput } from "../sdk/live";
 import { verbosePlugin } from "./verbose";
 import { colorEnabled, createStyle } from "./style";
 import { EXIT, exitCodeOf } from "./exit";

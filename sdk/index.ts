@@ -6,13 +6,14 @@
  */
 export * from "../src/index";
 // The loader (config files, trust, safe reads): the runner's and `loadConfig()`'s, public as before.
-export { findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES, configSearchFolders, resolveEntries } from "../loader/index";
+export { findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES, configSearchFolders, resolveEntries, configJsonSchema } from "../loader/index";
 export { readRegularFile, readRegularFileSync, describeJsonError, type RegularFileRead } from "../loader/index";
 export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath, type TrustEntry } from "../loader/index";
 export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath, type LoadConfigOptions, type LoadedConfig } from "../loader/index";
 export { summon, defaultPreset, defaultPlugins, defineConfig, loadConfig } from "./facade";
 export type { Options, UbiquityConfig, SummonOptions, Query } from "./facade";
 export type { SessionControls } from "./summon";
+export { LiveInput, userTurn, type UserInput } from "./live";
 export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";
 export type { PermissionMode, PermissionResult, CanUseTool, HookEventName, HookMatcher, HookInput, HookOutput, HookCallback } from "./facade";
 export type { McpServerConfig, SandboxOption, AgentDefinition, ModelPricing } from "./facade";
@@ -24,3 +25,5 @@ export type { CheckpointInfo, CheckpointQuery, RewindOptions, RewindResult, File
 export { registerAlias, openaiCompatible, registerPricing, registerContextWindow } from "./facade";
 export type { OpenAICompatibleSettings } from "./facade";
 export { builtinTools } from "./facade";
+// The subprocess environment (the process kit: Bash, command hooks and stdio MCP servers build theirs with it).
+export { buildSubprocessEnv, isCredentialVariable, isScrubbedVariable, type SubprocessEnvOptions } from "../plugins/_kits/process/index";

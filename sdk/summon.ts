@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
-import { createKernel, createRun, defaultLogger, describeError, driveRun, emptyUsage, LiveInput, modelLabel, redactText, resolveModel, secretsOf, stamp, UsageError } from "../src/index";
-import type { Kernel, Message, Preset, RunContext, UbiquityConfig, UserInput } from "../src/index";
+import { createKernel, createRun, defaultLogger, describeError, driveRun, emptyUsage, modelLabel, redactText, resolveModel, secretsOf, stamp, UsageError } from "../src/index";
+import type { Kernel, Message, Preset, RunContext, UbiquityConfig } from "../src/index";
+import { LiveInput, type UserInput } from "./live";
 import { Channel } from "./channel";
 
 /** Options of `summon()`: every run option plus the kernel fields `presets`, `plugins`, `disable`. */

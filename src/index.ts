@@ -17,7 +17,7 @@ export { CallWatch, ModelTimeoutError, restartRequestTimer, DEFAULT_REQUEST_TIME
 export { OBSERVER_HOOKS } from "./hooks";
 export type * from "./hooks";
 export { Tool, defineTool, isTool, toolJsonSchema } from "./tool";
-export type { ToolContext, ToolSpec, ToolPermission } from "./tool";
+export type { ToolContext, ToolSpec, ToolPermission, SubprocessEnvMode } from "./tool";
 export { emptyUsage, addUsage, stamp } from "./messages";
 export type * from "./messages";
 export {
@@ -33,11 +33,10 @@ export {
 export { ConfigSchema, KernelFieldsSchema, ModelSchema, SourcesSchema, functionSchema } from "./config/schema";
 export { absolutePath, isInside, resolveReal } from "./paths";
 export { CHARS_PER_TOKEN, IMAGE_TOKENS, estimateTokens } from "./tokens";
-export { configJsonSchema, configJsonSchemaText } from "./config/json-schema";
 export type { KernelOptions, UbiquityConfig, PluginEntry, PresetEntry, Logger } from "./config/schema";
 export { defaultLogger, consoleLogger, debugEnabled } from "./logger";
-export { LiveInput, UserInterrupt, userTurn } from "./live";
-export type { UserInput, UserTurn, UserContentParts } from "./live";
+export { UserInterrupt } from "./live";
+export type { UserTurn, UserContentParts, RunInput } from "./live";
 export { driveRun } from "./loop";
 export { callModel, resolveModel, modelLabel, requestedModel, RunEnd } from "./model-call";
 export type { ModelCall, ModelRequestInit } from "./model-call";
@@ -46,15 +45,5 @@ export { testModel } from "./testing/test-model";
 export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
 export type { RawToolCall, CallOutcome } from "./funnel";
-export { redactText, redactValue, redactStrings, redactingLogger, secretsOf } from "./redact";
+export { redactText, redactValue, redactStrings, redactingLogger, secretsOf, isCredentialName, credentialValues, urlPasswords, MIN_SECRET_LENGTH } from "./redact";
 export type { SecretBearingOptions } from "./redact";
-export {
-  buildSubprocessEnv,
-  isCredentialName,
-  isCredentialVariable,
-  isScrubbedVariable,
-  credentialValues,
-  urlPasswords,
-  MIN_SECRET_LENGTH,
-} from "./subprocess-env";
-export type { SubprocessEnvMode, SubprocessEnvOptions } from "./subprocess-env";

@@ -123,19 +123,6 @@ export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "opt
 // The last few lists composed, newest first (a hit has had its options remembered already).
 const composed: { plugins: Pick<Plugin, "name" | "options">[]; result: ComposedSchema }[] = [];
 
-/**
- * Whether the kernel or a plugin `config` lists (presets, plugins and `disable` applied) declares
- * the option `key`: the runner fills its defaults (`settingSources`, `trust`, `canUseTool`) only then.
- */
-export function declaresOption(config: UbiquityConfig, key: string): boolean {
-  if (key in ConfigSchema.shape) return true;
-  try {
-    return composeConfigSchema(expandPlugins(config).plugins.map((p) => p.plugin)).owners.has(key);
-  } catch {
-    return true; // a list that does not expand fails at createKernel, with its own error
-  }
-}
-
 /** What `validateConfig` knows about the plugin list, to compose the schema and explain errors. */
 export interface ValidationPlugins {
   /** The plugins in the list (their `options` slices are composed into the schema). */

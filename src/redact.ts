@@ -4,7 +4,74 @@
  */
 import { inspect } from "node:util";
 import type { Logger } from "./config/schema";
-import { credentialValues, isCredentialName, urlPasswords } from "./subprocess-env";
+
+/*
+ * Which environment variables are credentials. The subprocess environment (the process kit's
+ * `buildSubprocessEnv`, for Bash, command hooks and stdio MCP servers) scrubs with the same
+ * predicate that redaction masks with, so the two never disagree. The patterns cover every
+ * credential variable of the model plugin's provider table;
+ * test/security/credential-variables.test.ts keeps it so.
+ */
+
+/**
+ * Name segments that mark a credential wherever they stand between underscores:
+ * API_KEY/APIKEY (OPENAI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY), TOKEN (GITHUB_TOKEN,
+ * AWS_SESSION_TOKEN, AWS_BEARER_TOKEN_BEDROCK, VERCEL_OIDC_TOKEN), AUTHTOKEN (npm's
+ * `_authToken` config), SECRET (AWS_SECRET_ACCESS_KEY, AZURE_CLIENT_SECRET), ACCESS_KEY
+ * (AWS_ACCESS_KEY_ID), PRIVATE_KEY, PASSWORD/PASSWD/PASSPHRASE (database and key-file
+ * passwords), CREDENTIAL(S) (GOOGLE_APPLICATION_CREDENTIALS names a service-account key file).
+ * Whole segments only: MAX_TOKENS and TOKENIZERS_PARALLELISM are not credentials.
+ */
+const SEGMENT = /(?:^|_)(?:API_?KEY|TOKEN|AUTHTOKEN|SECRET|ACCESS_KEY|PRIVATE_KEY|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)(?:_|$)/;
+/**
+ * Name endings: `_KEY` (OPENAI_KEY, STRIPE_KEY: a key under a home-made name) and `_AUTH`
+ * (npm's `_auth`, a base64 user:password). SSH_AUTH_SOCK is not matched: git over ssh needs it,
+ * and the sandbox, not the environment, decides what a command may reach.
+ */
+const ENDING = /_(?:KEY|AUTH)$/;
+/** Well-known credentials whose names follow no pattern. */
+const NAMED = new Set(["PGPASSWORD", "MYSQL_PWD"]);
+/** `scheme://user:password@` inside a value (the user part may be empty: `redis://:pw@host`). */
+const URL_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:([^\s/@]+)@/gi;
+
+/** Shorter values are never masked: masking every "true" or "1" in a transcript would hide more than it protects. */
+export const MIN_SECRET_LENGTH = 6;
+
+/** True when a variable's name says it holds a credential (case-insensitive). */
+export function isCredentialName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return NAMED.has(upper) || SEGMENT.test(upper) || ENDING.test(upper);
+}
+
+/** The passwords of every `scheme://user:password@host` in `text` (raw and percent-decoded). */
+export function urlPasswords(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(URL_PASSWORD)) {
+    const raw = match[1]!;
+    out.push(raw);
+    try {
+      const decoded = decodeURIComponent(raw);
+      if (decoded !== raw) out.push(decoded);
+    } catch {
+      // not percent-encoded
+    }
+  }
+  return out;
+}
+
+/**
+ * The secret strings in an environment, for redaction: the values of credential variables and
+ * the passwords in URL values, each at least MIN_SECRET_LENGTH long.
+ */
+export function credentialValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  const out = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!value) continue;
+    if (isCredentialName(name)) out.add(value);
+    for (const password of urlPasswords(value)) out.add(password);
+  }
+  return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH);
+}
 
 // A key *ending* in one of these names a secret (apiKey, x-api-key, accessToken, secretAccessKey,
 // Authorization); counts such as maxTokens or cacheReadTokens do not.

@@ -6,7 +6,7 @@ import type { Logger } from "./config/schema";
 import type { Tool } from "./tool";
 import { addUsage, emptyUsage, stamp, type Message, type MessageInit, type PermissionDenial, type ResultMessage, type Usage } from "./messages";
 import { absolutePath } from "./paths";
-import type { LiveInput } from "./live";
+import type { RunInput } from "./live";
 
 /** Identity of a subagent run. */
 export interface AgentIdentity {
@@ -28,7 +28,7 @@ export interface RunContext {
   abortSignal: AbortSignal;
   readonly logger: Logger;
   /** The live input of a session that stays open (`summon()` with an async iterable prompt). */
-  input?: LiveInput;
+  input?: RunInput;
   /** Set inside a subagent. */
   readonly agent?: AgentIdentity;
   /** The parent run, inside a subagent. */
@@ -73,7 +73,7 @@ export interface CreateRunInit {
   agent?: AgentIdentity;
   parent?: RunContext;
   options?: ResolvedOptions;
-  input?: LiveInput;
+  input?: RunInput;
 }
 
 // Each run's sink, so a subagent run can publish into its parent's stream without the parent

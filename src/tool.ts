@@ -2,8 +2,10 @@ import { z } from "zod";
 import type { Logger } from "./config/schema";
 import type { PermissionResult } from "./hooks";
 import type { ToolOutput } from "./messages";
-import type { SubprocessEnvMode } from "./subprocess-env";
 import type { RunContext } from "./run";
+
+/** How a subprocess's environment is built: without credentials (the default) or as the parent's. */
+export type SubprocessEnvMode = "scrubbed" | "inherit";
 
 /** Everything a tool call can see of its run. */
 export interface ToolContext {

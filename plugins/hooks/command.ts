@@ -7,9 +7,9 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { buildSubprocessEnv, type Logger, type SubprocessEnvOptions } from "../../src/index";
+import type { Logger } from "../../src/index";
 import type { SpawnSpec } from "../sandbox/api";
-import { trackProcessGroup } from "../_kits/process/index";
+import { buildSubprocessEnv, trackProcessGroup, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */

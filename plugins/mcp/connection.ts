@@ -3,7 +3,8 @@
  * server's status), list its tools, call them, notice when it dies, close and reap it.
  */
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
-import { describeError, type Logger, type SubprocessEnvOptions, type ToolOutput } from "../../src/index";
+import { describeError, type Logger, type ToolOutput } from "../../src/index";
+import type { SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
 import { createTransport, StdioTransport, transportKind, type McpTransportKind, type SpawnWrap } from "./transport";
 import { toToolOutput } from "./content";

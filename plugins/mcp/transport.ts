@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { buildSubprocessEnv, type SubprocessEnvOptions } from "../../src/index";
+import { buildSubprocessEnv, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 

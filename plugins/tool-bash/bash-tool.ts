@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { Tool, buildSubprocessEnv, type ToolContext, type ToolOutput } from "../../src/index";
+import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { buildSubprocessEnv } from "../_kits/process/index";
 import { ToolFailure, guard } from "../_kits/file-tools/index";
 import type { SandboxApi } from "../sandbox/api";
 import { runCommand, type CommandResult } from "./run-command";

@@ -9,7 +9,7 @@ import { isAbsolute } from "node:path";
 import { stat } from "node:fs/promises";
 import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from "@agentclientprotocol/sdk";
 import { SessionStore, type UbiquityConfig } from "../../sdk/facade";
-import { declaresOption } from "../../src/kernel";
+import { declaresOption } from "../config";
 import { describeError, oneLine } from "../../src/errors";
 import { redactText, secretsOf } from "../../src/redact";
 import { storageRoot } from "../../plugins/_kits/storage/index";

@@ -4,7 +4,8 @@
  * over several deltas.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { UserContentParts, UserInput } from "../../src/live";
+import type { UserContentParts } from "../../src/index";
+import type { UserInput } from "../../sdk/live";
 import { redactText } from "../../src/redact";
 
 /** The user message a `session/prompt` carries (resources become text the model can read; images stay images). */

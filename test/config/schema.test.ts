@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import Ajv2020 from "ajv/dist/2020";
 import { parse } from "yaml";
 import { defaultPlugins, validateConfig } from "ubiquity";
-import { configJsonSchemaText } from "../../src/config/json-schema";
+import { configJsonSchemaText } from "../../loader/index";
 import { repoRoot } from "../helpers/project";
 
 const committedPath = join(repoRoot, "schema", "ubiquity.config.schema.json");

@@ -1,6 +1,8 @@
 /**
  * The process kit: the process groups this program started (Bash, command hooks), killed when
- * it exits, and whether a pid is alive (sandbox, session locks, temp sweeps, MCP reaping). Not a
+ * it exits, and whether a pid is alive (sandbox, session locks, temp sweeps, MCP reaping), and the
+ * environment a subprocess starts with (Bash, command hooks, stdio MCP servers). Not a
  * plugin: the only file other folders import.
  */
 export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-groups";
+export { buildSubprocessEnv, isCredentialVariable, isScrubbedVariable, type SubprocessEnvOptions } from "./env";

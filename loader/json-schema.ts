@@ -5,8 +5,7 @@
  * default preset's plugins.
  */
 import { z } from "zod";
-import { composeConfigSchema } from "../kernel";
-import type { Plugin } from "../plugin";
+import { composeConfigSchema, type Plugin } from "../src/index";
 
 /**
  * The JSON Schema of a config file for `plugins` (the kernel's fields alone without them), as an

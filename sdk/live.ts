@@ -1,0 +1,90 @@
+/**
+ * The queue of a live session (`summon()` with an async iterable prompt): what the caller sends,
+ * as the loop takes it (`RunInput`), and the controller of the stretch of work in progress.
+ */
+import { UserInterrupt, type RunInput, type UserContentParts, type UserTurn } from "../src/index";
+
+/** One message of a live session's input: a string, or a user message (with parts, or marked to interrupt). */
+export type UserInput = string | { type: "user"; text?: string; content?: UserContentParts; interrupt?: boolean };
+
+/** A user input as a turn: `text` defaults to the text parts of `content`; `content`, when given, is what the model receives. */
+export function userTurn(input: UserInput): UserTurn {
+  if (typeof input === "string") return { text: input };
+  if (input?.type !== "user") throw new TypeError('summon(prompt): each input message must be a string or { type: "user", text?, content?, interrupt? }');
+  const { text, content, interrupt } = input;
+  // With both, the text goes first; parts alone reach the model unchanged (their text is the message's text).
+  const given = content?.map(jsonSafe);
+  const parts = given && text !== undefined ? [{ type: "text" as const, text }, ...given] : given;
+  const shown = text ?? (content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
+  return { text: shown, ...(parts ? { content: parts } : {}), ...(interrupt ? { interrupt: true } : {}) };
+}
+
+/** Bytes as base64 (a `Buffer` is a `Uint8Array`); anything else as undefined. */
+const b64 = (v: unknown) => (v instanceof Uint8Array || v instanceof ArrayBuffer ? Buffer.from(v as ArrayBuffer).toString("base64") : undefined);
+
+/** A part with its bytes as base64, so the conversation is plain JSON and a transcript keeps the image. */
+function jsonSafe(part: UserContentParts[number]): UserContentParts[number] {
+  if (part.type === "image") return { ...part, image: b64(part.image) ?? part.image };
+  if (part.type !== "file") return part;
+  const inner = b64((part.data as { type?: unknown; data?: unknown })?.type === "data" ? (part.data as { data: unknown }).data : undefined);
+  return { ...part, data: b64(part.data) ?? (inner === undefined ? part.data : { type: "data", data: inner }) };
+}
+
+/** The queue of a live session, and the controller of the stretch of work in progress. */
+export class LiveInput implements RunInput {
+  #items: UserTurn[] = [];
+  #closed = false;
+  #waiter?: () => void;
+  #work = new AbortController();
+  #waiting = false;
+  #begun = false;
+  /** Why the input ended early (its iterable threw, or yielded a non-message): the session ends with an error result naming it. */
+  failure?: unknown;
+
+  /** Queue a message; one marked `interrupt` aborts the work in progress. */
+  push(input: UserInput): void {
+    if (this.#closed) return;
+    const turn = userTurn(input);
+    this.#items.push(turn);
+    if (turn.interrupt) this.interrupt();
+    this.#waiter?.();
+  }
+
+  /** Stop the work in progress (its model stream and tool calls see the abort); before the first stretch, that one as it begins; idle between stretches, nothing. */
+  interrupt(): void {
+    if (this.#waiting && this.#begun) return;
+    this.#work.abort(new UserInterrupt());
+  }
+
+  /** The input ended: what is queued is still taken. */
+  close(): void {
+    this.#closed = true;
+    this.#waiter?.();
+  }
+
+  /** True once the input ended and nothing is left in the queue. */
+  get ended(): boolean {
+    return this.#closed && this.#items.length === 0;
+  }
+
+  /** Every queued message, without waiting. */
+  take(): UserTurn[] {
+    return this.#items.splice(0);
+  }
+
+  /** The next message and every one queued behind it, waiting for one; empty once the input ended. */
+  async next(): Promise<UserTurn[]> {
+    this.#waiting = true;
+    while (this.#items.length === 0 && !this.#closed) await new Promise<void>((wake) => (this.#waiter = wake));
+    this.#waiting = false;
+    if (this.#begun) this.#work = new AbortController(); // an interrupt from now on is for the work these messages start
+    return this.take();
+  }
+
+  /** Start a stretch of work: a signal aborted by `base` or by an interrupt (one that came before it began included). */
+  begin(base: AbortSignal): AbortSignal {
+    this.#begun = true;
+    if (!this.#work.signal.aborted) this.#work = new AbortController();
+    return AbortSignal.any([base, this.#work.signal]);
+  }
+}
