@@ -40,6 +40,12 @@ export interface JobContext {
   /** This job's own earlier try wrote the session (the worker runs it again after a refused write). */
   again?: boolean;
   /**
+   * What the earlier tries of this run spent (the lost worker's last progress, or this worker's
+   * refused try): added to this run's cost in its progress and outcome. `null` = unknown (an
+   * earlier try went unpriced), which makes the total unknown too; unset on a first try.
+   */
+  priorCostUsd?: number | null;
+  /**
    * The folders a job's `cwd` and a local repository (a path or file:// URL) must lie in, symlinks
    * resolved [anywhere: set it on a worker whose queue others can write to].
    */
@@ -52,6 +58,12 @@ export interface JobContext {
   onMessage?(message: Message): void;
 }
 
+/** This try's cost plus what the earlier tries spent (`null`, unknown, stays unknown). */
+export function runCost(own: number | null, prior: number | null | undefined): number | null {
+  if (prior === undefined) return own;
+  return prior === null || own === null ? null : prior + own;
+}
+
 function outcomeOf(result: ResultMessage, context: JobContext, extra: Partial<FleetOutcome>): FleetOutcome {
   return {
     sessionId: context.job.sessionId,
@@ -59,7 +71,8 @@ function outcomeOf(result: ResultMessage, context: JobContext, extra: Partial<Fl
     isError: result.isError,
     result: result.result,
     turns: result.numTurns,
-    costUsd: result.totalCostUsd,
+    // A try that sent no request spent nothing (pricing leaves such a run's cost unset).
+    costUsd: runCost(result.usage.requests === 0 && context.priorCostUsd !== undefined ? 0 : result.totalCostUsd, context.priorCostUsd),
     worker: context.worker,
     takeovers: context.attempt,
     ...extra,
@@ -135,6 +148,28 @@ function workerCaps(config: Record<string, any>, job: Record<string, any>): Reco
   return kept;
 }
 
+/**
+ * The caps a resumed run has left once the earlier tries' turns and cost are taken off (`maxTurns`
+ * and `maxBudgetUsd` hold for the whole run, not per worker); `ended` when one is used up.
+ */
+export function capsLeft(options: Record<string, any>, priorTurns: number, priorCostUsd: number | null | undefined): { caps: Record<string, number>; ended?: { subtype: string; result: string } } {
+  const caps: Record<string, number> = {};
+  if (priorTurns > 0 && typeof options.maxTurns === "number") {
+    const left = options.maxTurns - priorTurns;
+    if (left <= 0) return { caps, ended: { subtype: "error_max_turns", result: `Reached the maximum number of turns (${options.maxTurns}) over the workers that had this run; raise maxTurns to let it go on` } };
+    caps.maxTurns = left;
+  }
+  if (typeof priorCostUsd === "number" && priorCostUsd > 0 && typeof options.maxBudgetUsd === "number") {
+    const left = options.maxBudgetUsd - priorCostUsd;
+    if (left <= 0) {
+      const result = `The $${options.maxBudgetUsd} budget was spent ($${priorCostUsd.toFixed(4)}) by the workers that had this run before; raise maxBudgetUsd to let it go on`;
+      return { caps, ended: { subtype: "error_max_budget_usd", result } };
+    }
+    caps.maxBudgetUsd = left;
+  }
+  return { caps };
+}
+
 /** Run (or resume) one job to its result. */
 export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { job, config, store } = context;
@@ -155,7 +190,8 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd));
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.
-  if (taken.done) return outcomeOf(taken.done, context, { diff: await diffOf(cwd) });
+  // Its result counts that worker's own try; the progress it reported counts every try before the result.
+  if (taken.done) return { ...outcomeOf(taken.done, context, { diff: await diffOf(cwd) }), costUsd: context.priorCostUsd === undefined ? taken.done.totalCostUsd : context.priorCostUsd };
   const { resumed, inFlight, priorTurns } = taken;
   const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as Record<string, any>;
   // A job names presets and plugins as module specifiers (only JSON travels): the worker resolves them.
@@ -164,13 +200,23 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   // worker's: its settings, .mcp.json, agents, skills and memory files apply only as they would in
   // an untrusted folder (deny and ask rules only). A job may lift that only where the worker accepts `trust`.
   const checkoutFolder = job.repository !== undefined || isInside(resolveReal(context.workdir) ?? context.workdir, resolveReal(cwd) ?? cwd);
-  const kernel = createKernel({
+  const options: Record<string, any> = {
     ...config,
     ...(entries.presets ? { presets: entries.presets } : {}),
     ...(checkoutFolder ? { trust: false } : {}),
     ...jobOptions,
     ...job.budget,
     ...(accepted === "all" ? {} : workerCaps(config, { ...jobOptions, ...job.budget })),
+  };
+  // A resumed run's caps are what the earlier tries left of the run's.
+  const left = resumed ? capsLeft(options, priorTurns, context.priorCostUsd) : { caps: {} };
+  if (left.ended) {
+    const { subtype, result } = left.ended;
+    return { sessionId: job.sessionId, subtype, isError: true, result, turns: priorTurns, costUsd: context.priorCostUsd ?? null, worker: context.worker, takeovers: context.attempt, diff: await diffOf(cwd) };
+  }
+  const kernel = createKernel({
+    ...options,
+    ...left.caps,
     ...store.runOptions(),
     cwd,
     ...(resumed ? { resume: job.sessionId } : { sessionId: job.sessionId }),
@@ -184,7 +230,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     sink: (message) => {
       context.onMessage?.(message);
       if (message.agentId !== undefined) return;
-      if (message.type === "assistant") context.progress({ turns: ++turns, costUsd: run.totalCostUsd, worker: context.worker, ...(resumed ? { takeover: { from: context.attempt, at: new Date().toISOString(), inFlight: inFlight.length } } : {}) });
+      if (message.type === "assistant") context.progress({ turns: ++turns, costUsd: runCost(run.totalCostUsd, context.priorCostUsd), worker: context.worker, ...(resumed ? { takeover: { from: context.attempt, at: new Date().toISOString(), inFlight: inFlight.length } } : {}) });
       if (message.type === "result") result = message;
     },
   });

@@ -101,9 +101,10 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       abort.abort(new Error("lock lost"));
       return false;
     };
-    const run = (again = false) => runJob({
+    const run = (again = false, priorCostUsd = attempt > 0 ? progressCost(job.progress) : undefined) => runJob({
       job: data,
       again,
+      ...(priorCostUsd === undefined ? {} : { priorCostUsd }),
       jobId: id,
       attempt,
       config: options.config,
@@ -124,7 +125,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       // run read the session (it woke before its lock check). Read the session again and go on.
       for (let tries = 1; outcome.subtype === "error_stale_writer" && tries <= 3 && (await lease()); tries++) {
         log(`job ${id}: the store refused a write while this worker holds the lock (a lost worker wrote meanwhile); resuming again`);
-        outcome = await run(true);
+        outcome = await run(true, outcome.costUsd);
       }
       const why =
         lost.get(id) ??
@@ -173,4 +174,10 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       await store.close();
     },
   };
+}
+
+/** The cost a job's last progress reports (every try so far): 0 when no try reported one yet, null when unknown. */
+export function progressCost(progress: unknown): number | null {
+  const cost = (progress as { costUsd?: unknown } | null)?.costUsd;
+  return typeof cost === "number" || cost === null ? cost : 0;
 }

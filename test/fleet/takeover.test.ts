@@ -50,6 +50,7 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
           FLEET_LOCK_MS: String(LOCK_MS),
           FLEET_STALLED_MS: String(STALLED_MS),
           FLEET_LOG_MESSAGES: "1",
+          FLEET_PRICED: "1",
         }),
       );
     }
@@ -118,6 +119,10 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     expect(runs.find((r) => r.id === frozenJob)!.takeovers).toBeGreaterThanOrEqual(1);
     // Turns count every worker's: 6 tool calls and the final answer, taken over or not.
     expect(runs.map((r) => r.turns)).toEqual(ids.map(() => 7));
+    // Cost counts every worker's too: each model call is $1, and 7 calls make a run (a taken-over
+    // run may pay for a call twice); one that was never moved costs exactly $7.
+    expect(runs.filter((r) => !r.takeovers).map((r) => r.costUsd)).toEqual(runs.filter((r) => !r.takeovers).map(() => 7));
+    for (const r of runs.filter((r) => r.takeovers)) expect(r.costUsd, `run ${r.id}`).toBeGreaterThanOrEqual(7);
 
     const steps = lines(join(dir, "steps")).map((l) => l.split(" ")[0]!);
     const peeks = lines(join(dir, "peeks")).map((l) => l.split(" ")[0]!);

@@ -19,6 +19,8 @@ const steps = Number(env("FLEET_STEPS", "4"));
 const stepMs = Number(env("FLEET_STEP_MS", "150"));
 /** The model's latency per call (a provider's), ms. */
 const modelMs = Number(env("FLEET_MODEL_MS", "0"));
+/** With FLEET_PRICED, every model call costs exactly $1 (a thousand input tokens at $1,000 per million). */
+const priced = process.env.FLEET_PRICED ? { usage: { inputTokens: 1_000, outputTokens: 0 } } : {};
 
 const textOf = (content: unknown) =>
   typeof content === "string" ? content : (content as { type: string; text?: string }[]).map((p) => (p.type === "text" ? p.text : "")).join("\n");
@@ -27,7 +29,7 @@ const textOf = (content: unknown) =>
 const model = scriptedModel(({ request }) => {
   const tag = /run-\d+/.exec(request.prompt.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n"))?.[0] ?? "run-?";
   const done = request.prompt.filter((m) => m.role === "tool").reduce((n, m) => n + (m.content as unknown[]).length, 0);
-  const delay = modelMs ? { delayMs: modelMs } : {};
+  const delay = { ...(modelMs ? { delayMs: modelMs } : {}), ...priced };
   if (done >= steps) return { text: `finished ${tag}`, ...delay };
   const n = done + 1;
   return { toolCalls: [{ id: `${tag}-${n}-${randomUUID().slice(0, 8)}`, toolName: n % 2 === 0 ? "Step" : "Peek", input: { run: tag, n } }], ...delay };
@@ -57,6 +59,7 @@ const worker = await startWorker({
     permissionMode: "bypassPermissions",
     marketPricing: false,
     maxRetries: 0,
+    ...(process.env.FLEET_PRICED ? { modelPricing: { scripted: { input: 1_000, output: 0 } } } : {}),
     ...JSON.parse(env("FLEET_CONFIG", "{}")),
   },
   log: (line) => console.log(`${Date.now()} ${process.pid} ${line}`),
