@@ -53,7 +53,8 @@ export const workerCommand: PluginCommand = {
     "lock-duration": { type: "string", value: "<ms>", description: "A job's lock without renewal: how long a frozen worker keeps its job [30000]" },
     "stalled-interval": { type: "string", value: "<ms>", description: "How often this worker looks for stalled jobs [the lock duration]" },
     workdir: { type: "string", value: "<dir>", description: "Where repository jobs are checked out [<tmp>/ubiquity-fleet]" },
-    "allow-cwd": { type: "string", value: "<dir,dir>", description: "The folders a job's cwd and a local repository must be inside [anywhere]" },
+    "allow-cwd": { type: "string", value: "<dir,dir>", description: "The folders a job's cwd and a local repository must be inside [none]" },
+    "allow-repos": { type: "string", value: "<host/path,…>", description: "The remote repositories a job may name (github.com/acme, github.com/acme/*) [any]" },
     "accept-job-options": {
       type: "string",
       value: "<keys|all>",
@@ -71,6 +72,7 @@ export const workerCommand: PluginCommand = {
       stalledInterval: positiveInt(values["stalled-interval"], "stalled-interval"),
       workdir: typeof values.workdir === "string" ? resolve(values.workdir) : undefined,
       acceptJobOptions: acceptedFrom(values["accept-job-options"]),
+      ...(typeof values["allow-repos"] === "string" ? { allowRepositories: values["allow-repos"].split(",").map((p) => p.trim()).filter(Boolean) } : {}),
       ...(typeof values["allow-cwd"] === "string" ? { allowCwd: values["allow-cwd"].split(",").map((d) => d.trim()).filter(Boolean).map((d) => absolutePath(process.cwd(), d)) } : {}),
       config,
       log: (line) => io.stderr(`[worker ${process.pid}] ${line}\n`),

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, isInside, resolveReal, type Message, type ResultMessage } from "../../src/index";
 import { resolveEntries } from "../../loader/index";
 import { checkout, diffOf } from "./checkout";
+import { checkRemote } from "./remote-policy";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
 import { takeoverRecord } from "./takeover-record";
 import { checkJobOptions, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
@@ -50,6 +51,8 @@ export interface JobContext {
    * resolved [anywhere: set it on a worker whose queue others can write to].
    */
   allowCwd?: readonly string[];
+  /** The remote repositories a job may name, as `host/path` patterns [any]. */
+  allowRepositories?: readonly string[];
   /** The job options this worker accepts [SAFE_JOB_OPTIONS]. */
   acceptJobOptions?: AcceptedJobOptions;
   /** One line of the worker's log. */
@@ -187,7 +190,9 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   // The job id names the checkout's folder: a custom id (`queue.add(…, { jobId })`) must not climb out of the work folder.
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(context.jobId)) throw new UbiquityError(`job id ${JSON.stringify(context.jobId)} is not a plain name (letters, digits, _ and -): refused`);
   checkWhere(job, context.allowCwd, config.cwd ?? process.cwd(), accepted);
-  const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd));
+  if (job.repository !== undefined) checkRemote(job.repository, context.allowRepositories);
+  // With an allow-list, an HTTP redirect must not take the clone to a repository the list never named.
+  const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd, { followRedirects: !context.allowRepositories }));
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.
   // Its result counts that worker's own try; the progress it reported counts every try before the result.

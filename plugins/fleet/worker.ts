@@ -40,11 +40,17 @@ export interface FleetWorkerOptions {
   /** Where repository jobs are checked out [<tmp>/ubiquity-fleet]. */
   workdir?: string;
   /**
-   * The folders a job's `cwd` and a local repository must lie in [anywhere]. Without it a job can
-   * aim the agent at any folder this worker can read (its home, `~/.ssh`): set it when others
-   * can write to the queue.
+   * The folders a job's `cwd` and a local repository must lie in [none: without it the worker runs
+   * no cwd job and no local repository, unless `acceptJobOptions` is "all"]. Symlinks and `..`
+   * are resolved before the check.
    */
   allowCwd?: readonly string[];
+  /**
+   * The remote repositories a job may name, as `host/path` patterns (`github.com/acme`,
+   * `github.com/acme/*`, `git.internal:8443/team/api`) [any: a job can have this worker clone
+   * whatever its git credentials reach; set it when others can write to the queue].
+   */
+  allowRepositories?: readonly string[];
   /** This worker's name in progress and status [host:pid]. */
   name?: string;
   /** One line per event (job started, resumed, finished, lost). */
@@ -76,6 +82,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
   const log = options.log ?? (() => {});
   const lockDuration = options.lockDuration ?? 30_000;
   const lost = new Map<string, string>();
+  if (!options.allowRepositories) log("any remote repository a job names is cloned with this worker's git credentials (--allow-repos <host/path,…> limits which)");
 
   const processor = async (job: import("bullmq").Job, token: string | undefined, signal?: AbortSignal): Promise<FleetOutcome> => {
     const data = jobSchema.parse(job.data) as FleetJob;
@@ -116,6 +123,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       log,
       acceptJobOptions: options.acceptJobOptions,
       ...(options.allowCwd ? { allowCwd: options.allowCwd } : {}),
+      ...(options.allowRepositories ? { allowRepositories: options.allowRepositories } : {}),
       progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
       onMessage: options.onMessage && ((m) => options.onMessage!(id, m)),
     });
