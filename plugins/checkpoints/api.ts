@@ -57,10 +57,15 @@ async function checkpointsOf(sessionId: string, cwd: string, session: StoredSess
   let found: StoredCheckpoint[];
   if (notes.length > 0) {
     found = [];
+    // The commits the session's refs keep, by store: a pruned checkpoint (its ref gone) is no longer
+    // there, even while its objects wait out the prune's grace.
+    const kept = new Map<string, Promise<Set<string>>>();
     for (const note of notes) {
       // A store removed since is a checkpoint no longer there; the others still count.
       const store = new ShadowStore(note.store);
       if (!store.isShadowStore()) continue;
+      if (!kept.has(store.dir)) kept.set(store.dir, store.kept(sessionId).catch(() => new Set()));
+      if (!(await kept.get(store.dir)!).has(note.commit)) continue;
       const read = await store.read(note.commit).catch(() => undefined);
       // A note naming another session's checkpoint is not this session's (a forged or copied note).
       if (read && read.sessionId === sessionId) found.push(read);

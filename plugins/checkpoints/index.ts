@@ -4,7 +4,8 @@
  * folders into a shadow git store outside the workspace, tied to the turn's assistant message
  * and noted in the session transcript; `rewindFiles` and `ubiquity rewind` restore them. Bash's
  * writes are caught like the file tools': the snapshot is of the folders, not of a tool's input.
- * Off unless `checkpoints` is set (the runner's terminal mode sets it).
+ * Off unless `checkpoints` is set (the runner's terminal mode sets it). A run's first snapshot
+ * also prunes the store of checkpoints older than `keepDays`, in the background.
  */
 import { existsSync } from "node:fs";
 import { definePlugin, isInside, PERMISSION_STAGE, resolveReal, type Kernel, type PluginContext, type RunContext } from "../../src/index";
@@ -36,6 +37,8 @@ interface RunState {
   off?: boolean;
   /** Snapshots of this run, by the assistant message they are tied to (pending or done). */
   taken: Map<string, Promise<void>>;
+  /** The prune this run's first snapshot started (it never rejects); the run's end waits for it. */
+  pruning?: Promise<void>;
 }
 
 interface KernelState {
@@ -46,6 +49,8 @@ interface KernelState {
   /** Set once git was found missing (said once, not at every turn). */
   noGit?: boolean;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const key = (sessionId: string, agentId: string | undefined, toolUseId: string) => `${sessionId}\0${agentId ?? ""}\0${toolUseId}`;
 
@@ -102,8 +107,11 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
         }
       });
 
-      kernel.hooks.session.end.tap(NAME, (run) => {
+      kernel.hooks.session.end.tapPromise(NAME, async (run) => {
         const state = run.agent ? undefined : context.run(run);
+        // The prune finishes before the lock goes: until then its session counts as active, and a
+        // rewind in another process (refused while the lock is held) does not start under it.
+        await state?.pruning;
         if (state?.lock) releaseRunLock(state.lock);
         // Anchors of this session's finished calls are not needed any more.
         const prefix = `${run.sessionId}\0`;
@@ -139,6 +147,21 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
             });
             const note: CheckpointNote = { messageUuid: uuid, ...(promptUuid ? { promptUuid } : {}), commit: checkpoint.commit, store: checkpoint.store };
             kernel.emit({ type: "sessions.note", sessionId: top.sessionId, kind: "checkpoint", data: { ...note } });
+            // Retention, once per run, at its first snapshot (a run that writes nothing costs nothing):
+            // not awaited, so this tool call goes on; a later snapshot of this store waits its turn.
+            const state = context.run(top);
+            if (!state.pruning) {
+              const keepDays = settings.keepDays;
+              state.pruning = store.prune({ before: Date.now() - keepDays * DAY_MS, keepSessions: [top.sessionId] }).then(
+                () => undefined,
+                (error: unknown) =>
+                  warn(
+                    kernel,
+                    NAME,
+                    `could not prune checkpoints older than ${keepDays} days from ${store.dir} (${(error as Error).message}); the run goes on and a later run tries again. If it keeps failing, delete ${store.dir} (every checkpoint of the project goes with it)`,
+                  ),
+              );
+            }
           })().catch((error: unknown) => {
             // A failed snapshot must not stop the agent: say so (once, when git is missing), and the call goes on without one.
             const message = (error as Error).message;

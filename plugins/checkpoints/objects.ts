@@ -5,7 +5,7 @@
  * `<type> <size>\0<body>`, named by the SHA-1 of that; loose refs: the id and a newline).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 
@@ -21,7 +21,14 @@ export function writeObject(gitDir: string, type: "tree" | "commit", body: Buffe
   const full = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
   const id = createHash("sha1").update(full).digest("hex");
   const path = join(gitDir, "objects", id.slice(0, 2), id.slice(2));
-  if (!existsSync(path)) writeAtomically(path, deflate(full));
+  try {
+    // Already there: touched, as git does, so a prune in another process (which keeps unreachable
+    // objects younger than its grace) does not take it before the new ref reaches it again.
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    writeAtomically(path, deflate(full));
+  }
   return id;
 }
 

@@ -1,4 +1,4 @@
-/** The options the checkpoints plugin reads: whether the workspace is snapshotted, where, and the size limit. */
+/** The options the checkpoints plugin reads: whether the workspace is snapshotted, where, the size limit, and how long checkpoints are kept. */
 import { z } from "zod";
 import type { ResolvedOptions } from "../../src/index";
 
@@ -10,6 +10,11 @@ export const checkpointsOptions = z.strictObject({
       z.strictObject({
         dir: z.string().optional().describe("The checkpoint stores' root [~/.ubiquity/checkpoints]"),
         maxSizeMb: z.number().positive().optional().describe("Files larger than this are not snapshotted [10]"),
+        keepDays: z
+          .number()
+          .positive()
+          .optional()
+          .describe("Checkpoints older than this many days are pruned when a run takes its first snapshot (an active session's, and rewind backups, are kept) [30]"),
       }),
     ])
     .optional()
@@ -20,6 +25,8 @@ export type CheckpointsResolvedOptions = ResolvedOptions & Readonly<CheckpointsO
 
 /** Files larger than this are not snapshotted, unless `maxSizeMb` says otherwise. */
 export const DEFAULT_MAX_SIZE_MB = 10;
+/** Checkpoints older than this many days are pruned, unless `keepDays` says otherwise (Claude Code's cleanupPeriodDays is 30 too). */
+export const DEFAULT_KEEP_DAYS = 30;
 /** Binary files (a NUL byte in the first 8 KB) larger than this are not snapshotted. */
 export const BINARY_MAX_BYTES = 1024 * 1024;
 
@@ -31,11 +38,13 @@ export interface CheckpointSettings {
   /** The stores' root, as given (`~` and relative paths resolved by `storageRoot`). */
   dir?: string;
   maxBytes: number;
+  /** Checkpoints older than this many days are pruned. */
+  keepDays: number;
 }
 
 /** Read the `checkpoints` option. */
 export function checkpointSettings(option: CheckpointsOptions["checkpoints"]): CheckpointSettings | undefined {
   if (!option) return undefined;
   const o = option === true ? {} : option;
-  return { dir: o.dir, maxBytes: Math.round((o.maxSizeMb ?? DEFAULT_MAX_SIZE_MB) * 1024 * 1024) };
+  return { dir: o.dir, maxBytes: Math.round((o.maxSizeMb ?? DEFAULT_MAX_SIZE_MB) * 1024 * 1024), keepDays: o.keepDays ?? DEFAULT_KEEP_DAYS };
 }

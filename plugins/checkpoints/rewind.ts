@@ -1,6 +1,7 @@
 /**
  * Plan and apply a rewind: the current state of the checkpoint's folders is committed first (so
- * nothing a rewind replaces is lost: it stays in the store under `refs/ubiquity/<session>/rewound-…`),
+ * nothing a rewind replaces is lost: it stays in the store under `refs/ubiquity/<session>/rewound-…`,
+ * which retention never prunes),
  * then diffed against the checkpoint. A file the checkpoint lacks was created after it (removed),
  * one only the checkpoint has was deleted after it (recreated), one that differs is restored.
  * Files either side did not hold (ignored, too large, binary, nested repositories) are left alone
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { activeRuns } from "./lock";
 import { safeParent, safeRemove, safeWrite, UnsafePathError } from "./safe-fs";
-import { ShadowStore, type NotCovered, type StoredCheckpoint } from "./store";
+import { backupRefOf, ShadowStore, type NotCovered, type StoredCheckpoint } from "./store";
 
 /** What a rewind does to one file. */
 export type FileAction = "restored" | "removed" | "recreated";
@@ -144,7 +145,7 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
     }
     refuseIfActive(shadow.dir, checkpoint.roots);
     refuseIfMoved(checkpoint.roots);
-    await shadow.keep(`refs/ubiquity/${checkpoint.sessionId}/rewound-${now.replace(/[^0-9]/g, "")}`, current.commit);
+    await shadow.keep(backupRefOf(checkpoint.sessionId, now), current.commit);
     result.backup = current.commit;
     const blobs = await shadow.blobs(planned.flatMap((p) => (p.blob ? [p.blob] : [])));
     // Removals first, deepest first: a file may come back where a folder created later stood.
