@@ -5,11 +5,10 @@
  * store plugin of the worker's config; the queue only carries the job and its progress.
  */
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, isInside, resolveReal, type Message, type ResultMessage } from "../../src/index";
 import { resolveEntries } from "../../loader/index";
 import { checkout, diffOf } from "./checkout";
-import { checkRemote } from "./remote-policy";
+import { checkRemote, fileUrlPath, isRemote } from "./remote-policy";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
 import { takeoverRecord } from "./takeover-record";
 import { checkJobOptions, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
@@ -112,14 +111,9 @@ export async function takeOver(context: JobContext): Promise<{ resumed: boolean;
 function localPathOf(job: FleetJob, base: string): string | undefined {
   if (job.cwd !== undefined) return absolutePath(base, job.cwd);
   const repository = job.repository!;
-  if (/^file:\/\//i.test(repository)) {
-    try {
-      return fileURLToPath(repository);
-    } catch {
-      return repository.replace(/^file:\/\/[^/]*/i, "");
-    }
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repository) || /^[^/]+@[^:]+:/.test(repository)) return undefined;
+  // The path git reads (it decodes the whole URL, %2f included, before it drops the host).
+  if (/^file:\/\//i.test(repository)) return fileUrlPath(repository);
+  if (isRemote(repository)) return undefined;
   return absolutePath(base, repository);
 }
 
