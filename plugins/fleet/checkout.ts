@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { promisify } from "node:util";
 import { UbiquityError, redactText, urlPasswords } from "../../src/index";
+import { isRemote } from "./remote-policy";
 
 const exec = promisify(execFile);
 
@@ -24,9 +25,9 @@ async function git(cwd: string, args: string[]): Promise<string> {
   return stdout;
 }
 
-/** A local path (absolute, or relative to `base`) or a URL git can clone. */
+/** A remote or file:// URL as it is; anything else a local path (absolute, or relative to `base`), so git reads it as one. */
 function source(repository: string, base: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repository) || /^[^/]+@[^:]+:/.test(repository)) return repository;
+  if (isRemote(repository) || /^file:\/\//i.test(repository)) return repository;
   return isAbsolute(repository) ? repository : resolve(base, repository);
 }
 

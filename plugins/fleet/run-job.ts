@@ -5,11 +5,10 @@
  * store plugin of the worker's config; the queue only carries the job and its progress.
  */
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, isInside, resolveReal, type Message, type ResultMessage } from "../../src/index";
 import { resolveEntries } from "../../loader/index";
 import { checkout, diffOf } from "./checkout";
-import { checkRemote } from "./remote-policy";
+import { checkRemote, fileUrlPath, isRemote } from "./remote-policy";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
 import { takeoverRecord } from "./takeover-record";
 import { checkJobOptions, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
@@ -61,10 +60,20 @@ export interface JobContext {
   onMessage?(message: Message): void;
 }
 
+/**
+ * A prior cost as it can be added: the job's progress it comes from can be written by any client
+ * of the queue, so a negative, non-finite or non-number one is unknown (`null`), never a discount.
+ */
+function priorCost(prior: unknown): number | null | undefined {
+  if (prior === undefined || prior === null) return prior;
+  return typeof prior === "number" && Number.isFinite(prior) && prior >= 0 ? prior : null;
+}
+
 /** This try's cost plus what the earlier tries spent (`null`, unknown, stays unknown). */
 export function runCost(own: number | null, prior: number | null | undefined): number | null {
-  if (prior === undefined) return own;
-  return prior === null || own === null ? null : prior + own;
+  const earlier = priorCost(prior);
+  if (earlier === undefined) return own;
+  return earlier === null || own === null ? null : earlier + own;
 }
 
 function outcomeOf(result: ResultMessage, context: JobContext, extra: Partial<FleetOutcome>): FleetOutcome {
@@ -112,14 +121,9 @@ export async function takeOver(context: JobContext): Promise<{ resumed: boolean;
 function localPathOf(job: FleetJob, base: string): string | undefined {
   if (job.cwd !== undefined) return absolutePath(base, job.cwd);
   const repository = job.repository!;
-  if (/^file:\/\//i.test(repository)) {
-    try {
-      return fileURLToPath(repository);
-    } catch {
-      return repository.replace(/^file:\/\/[^/]*/i, "");
-    }
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repository) || /^[^/]+@[^:]+:/.test(repository)) return undefined;
+  // The path git reads (it decodes the whole URL, %2f included, before it drops the host).
+  if (/^file:\/\//i.test(repository)) return fileUrlPath(repository);
+  if (isRemote(repository)) return undefined;
   return absolutePath(base, repository);
 }
 
@@ -151,15 +155,20 @@ function workerCaps(config: Record<string, any>, job: Record<string, any>): Reco
   return kept;
 }
 
+/** The kernel's `maxTurns` when no option sets it (src/kernel.ts): a run's, not each worker's, like a set one. */
+export const KERNEL_MAX_TURNS = 40;
+
 /**
- * The caps a resumed run has left once the earlier tries' turns and cost are taken off (`maxTurns`
- * and `maxBudgetUsd` hold for the whole run, not per worker); `ended` when one is used up.
+ * The caps a resumed run has left once the earlier tries' turns and cost are taken off (`maxTurns`,
+ * set or the kernel's default, and `maxBudgetUsd` hold for the whole run, not per worker); `ended`
+ * when one is used up. A negative or non-finite prior raises nothing.
  */
 export function capsLeft(options: Record<string, any>, priorTurns: number, priorCostUsd: number | null | undefined): { caps: Record<string, number>; ended?: { subtype: string; result: string } } {
   const caps: Record<string, number> = {};
-  if (priorTurns > 0 && typeof options.maxTurns === "number") {
-    const left = options.maxTurns - priorTurns;
-    if (left <= 0) return { caps, ended: { subtype: "error_max_turns", result: `Reached the maximum number of turns (${options.maxTurns}) over the workers that had this run; raise maxTurns to let it go on` } };
+  const maxTurns = typeof options.maxTurns === "number" ? options.maxTurns : KERNEL_MAX_TURNS;
+  if (priorTurns > 0) {
+    const left = maxTurns - priorTurns;
+    if (left <= 0) return { caps, ended: { subtype: "error_max_turns", result: `Reached the maximum number of turns (${maxTurns}) over the workers that had this run; raise maxTurns to let it go on` } };
     caps.maxTurns = left;
   }
   if (typeof priorCostUsd === "number" && priorCostUsd > 0 && typeof options.maxBudgetUsd === "number") {
@@ -196,7 +205,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.
   // Its result counts that worker's own try; the progress it reported counts every try before the result.
-  if (taken.done) return { ...outcomeOf(taken.done, context, { diff: await diffOf(cwd) }), costUsd: context.priorCostUsd === undefined ? taken.done.totalCostUsd : context.priorCostUsd };
+  if (taken.done) return { ...outcomeOf(taken.done, context, { diff: await diffOf(cwd) }), costUsd: context.priorCostUsd === undefined ? taken.done.totalCostUsd : priorCost(context.priorCostUsd)! };
   const { resumed, inFlight, priorTurns } = taken;
   const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as Record<string, any>;
   // A job names presets and plugins as module specifiers (only JSON travels): the worker resolves them.
@@ -217,7 +226,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const left = resumed ? capsLeft(options, priorTurns, context.priorCostUsd) : { caps: {} };
   if (left.ended) {
     const { subtype, result } = left.ended;
-    return { sessionId: job.sessionId, subtype, isError: true, result, turns: priorTurns, costUsd: context.priorCostUsd ?? null, worker: context.worker, takeovers: context.attempt, diff: await diffOf(cwd) };
+    return { sessionId: job.sessionId, subtype, isError: true, result, turns: priorTurns, costUsd: priorCost(context.priorCostUsd) ?? null, worker: context.worker, takeovers: context.attempt, diff: await diffOf(cwd) };
   }
   const kernel = createKernel({
     ...options,

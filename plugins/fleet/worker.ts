@@ -184,8 +184,13 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
   };
 }
 
-/** The cost a job's last progress reports (every try so far): 0 when no try reported one yet, null when unknown. */
+/**
+ * The cost a job's last progress reports (every try so far): 0 when no try reported one yet
+ * (BullMQ's progress is 0 until then), null when unknown. Any client of the queue can write a
+ * job's progress: what is not a finite, non-negative number is unknown, never a smaller cost.
+ */
 export function progressCost(progress: unknown): number | null {
-  const cost = (progress as { costUsd?: unknown } | null)?.costUsd;
-  return typeof cost === "number" || cost === null ? cost : 0;
+  if (progress === undefined || progress === 0) return 0;
+  const cost = typeof progress === "object" && progress !== null ? (progress as { costUsd?: unknown }).costUsd : undefined;
+  return typeof cost === "number" && Number.isFinite(cost) && cost >= 0 ? cost : null;
 }
