@@ -15,7 +15,7 @@ import { checkJobOptions, JobOptionRefused, type AcceptedJobOptions } from "./jo
 import { isStaleWriterError } from "../sessions/index";
 import type { FleetJob, FleetOutcome, FleetProgress } from "./jobs";
 import type { FleetStore } from "./store";
-import { fleetRunPlugin } from "./run-plugin";
+import { fleetRunPlugin, sessionJob } from "./run-plugin";
 
 /** What the resumed run is told (the stored conversation is all it has of the lost worker's work). */
 export const TAKEOVER_PROMPT =
@@ -189,12 +189,22 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   // A first try that finds its session already stored names another run's session: continuing it
   // would read that run's transcript and cut its worker off (the takeover record). Only a worker
   // that accepts `sessionId` lets a job continue an earlier session.
+  // A takeover (attempt > 0, which a queue client can forge in the job's stalled counter) may
+  // continue only the session its own job started: the transcript's `fleet-job` note says which.
   const accepted = context.acceptJobOptions;
-  if (context.attempt === 0 && !context.again && accepted !== "all" && !(accepted ?? []).includes("sessionId") && (await store.records(job.sessionId)).length > 0) {
-    throw new JobOptionRefused(
-      `session ${job.sessionId} is already in the store: a new job may not continue an earlier session on this worker ` +
-        `(start the worker with --accept-job-options sessionId to let jobs resume sessions)`,
-    );
+  if (accepted !== "all" && !(accepted ?? []).includes("sessionId")) {
+    const stored = await store.read(job.sessionId);
+    const fresh = context.attempt === 0 && !context.again;
+    const owner = stored ? sessionJob(stored.notes) : undefined;
+    if (stored && stored.records.length > 0 && (fresh || owner !== context.jobId)) {
+      throw new JobOptionRefused(
+        fresh
+          ? `session ${job.sessionId} is already in the store: a new job may not continue an earlier session on this worker ` +
+              `(start the worker with --accept-job-options sessionId to let jobs resume sessions)`
+          : `job ${context.jobId} comes as a takeover of session ${job.sessionId}, which ${owner ? `job ${owner}` : "no job of this fleet"} runs: ` +
+              `a job takes over only its own run (start the worker with --accept-job-options sessionId to let jobs resume other sessions)`,
+      );
+    }
   }
   // The job id names the checkout's folder: a custom id (`queue.add(…, { jobId })`) must not climb out of the work folder.
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(context.jobId)) throw new UbiquityError(`job id ${JSON.stringify(context.jobId)} is not a plain name (letters, digits, _ and -): refused`);
@@ -234,7 +244,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     ...store.runOptions(),
     cwd,
     ...(resumed ? { resume: job.sessionId } : { sessionId: job.sessionId }),
-    plugins: [...(config.plugins ?? []), ...(entries.plugins ?? []), fleetRunPlugin({ inFlight, lease: context.lease })],
+    plugins: [...(config.plugins ?? []), ...(entries.plugins ?? []), fleetRunPlugin({ inFlight, lease: context.lease, jobId: context.jobId })],
   } as Record<string, any>);
   let turns = priorTurns;
   let result: ResultMessage | undefined;

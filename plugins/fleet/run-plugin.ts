@@ -71,6 +71,15 @@ export function tapTakeover(kernel: Kernel, name: string, calls: readonly InFlig
   });
 }
 
+/** The kind of the transcript note naming the fleet job that runs a session (the last one is its owner). */
+export const JOB_NOTE = "fleet-job";
+
+/** The job a session's notes say runs it now (the last `fleet-job` note), or undefined. */
+export function sessionJob(notes: readonly { kind: string; data: Record<string, unknown> }[]): string | undefined {
+  const last = notes.findLast((n) => n.kind === JOB_NOTE)?.data.jobId;
+  return typeof last === "string" ? last : undefined;
+}
+
 /** The name of the plugin a worker adds to each run. */
 export const RUN_PLUGIN_NAME = "ubiquity:fleet-run";
 
@@ -92,11 +101,23 @@ export const fleetRunPlugin = definePlugin(
     inFlight: inFlightSchema.default([]),
     /** Resolves to false once the job belongs to another worker. */
     lease: z.custom<() => Promise<boolean>>((v) => typeof v === "function").optional(),
+    /** The job the run belongs to: noted in the transcript with its first prompt, so a takeover can tell a job's own session from another's. */
+    jobId: z.string().optional(),
   }),
-  ({ inFlight, lease }) => ({
+  ({ inFlight, lease, jobId }) => ({
     name: RUN_PLUGIN_NAME,
     apply(kernel) {
       tapTakeover(kernel, RUN_PLUGIN_NAME, inFlight as InFlightCall[]);
+      if (jobId !== undefined) {
+        let noted = false;
+        // After the prompt's record (a note needs the transcript open), once per run.
+        kernel.hooks.turn.prompt.tap({ name: RUN_PLUGIN_NAME, stage: PROMPT_STAGE.RECORD + 1 }, (prompt, run) => {
+          if (noted || run.agent) return prompt;
+          noted = true;
+          kernel.emit({ type: "sessions.note", sessionId: run.sessionId, kind: JOB_NOTE, data: { jobId } });
+          return prompt;
+        });
+      }
       if (!lease) return;
       kernel.hooks.model.request.tapPromise({ name: RUN_PLUGIN_NAME, stage: REQUEST_STAGE.GUARD }, async (request) => {
         if (!(await lease())) throw new RunEnd(lostLeaseMessage(), "error_lost_lease");

@@ -7,15 +7,15 @@
  * machine (files are locked per writer instead, so a frozen worker's session is forked, not
  * shared: use PostgreSQL when workers can freeze).
  */
-import { SessionStore, type SessionBackend, type TranscriptRecord } from "../sessions/index";
+import { SessionStore, type SessionBackend, type TranscriptNote, type TranscriptRecord } from "../sessions/index";
 import { isPostgresUrl } from "./connection";
 
 /** What the fleet needs of a session store. */
 export interface FleetStore {
   /** A session's records in append order; [] when the store does not know it. */
   records(sessionId: string): Promise<TranscriptRecord[]>;
-  /** A session's records and where it is kept; undefined when the store does not know it. */
-  read(sessionId: string): Promise<{ records: TranscriptRecord[]; path: string } | undefined>;
+  /** A session's records, its notes and where it is kept; undefined when the store does not know it. */
+  read(sessionId: string): Promise<{ records: TranscriptRecord[]; notes: TranscriptNote[]; path: string } | undefined>;
   /** Append `record` only if the session's last record is still `expectedLast` (else a `StaleWriterError`). */
   append(record: TranscriptRecord, path: string, expectedLast: string | null): Promise<void>;
   /** The run options that make a run persist to (and resume from) this store. */
@@ -28,7 +28,7 @@ function backendStore(backend: SessionBackend, runOptions: Record<string, unknow
     records: async (sessionId) => (await backend.get(sessionId))?.records ?? [],
     async read(sessionId) {
       const found = await backend.get(sessionId);
-      return found && { records: found.records, path: found.path };
+      return found && { records: found.records, notes: found.notes ?? [], path: found.path };
     },
     async append(record, path, expectedLast) {
       const appender = backend.appender(record.sessionId, record.cwd, path);

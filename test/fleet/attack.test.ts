@@ -149,6 +149,31 @@ describe("fleet attack: a job naming another run's session id", () => {
   });
 });
 
+describe("fleet attack: a job forged as a takeover of another run's session", () => {
+  // Any queue client can set a job's stalled counter (HSET … stc 1), which makes the worker treat
+  // the job as a takeover (attempt > 0). It must still take over only its own job's session.
+  it("is refused, and the other run's session gets no takeover record", async () => {
+    const dir = temp();
+    const victim = contextFor(dir, fromQueue(JSON.stringify({ prompt: "victim's secret task", cwd: dir, sessionId: "victim-1" })), { jobId: "1" });
+    await runJob(victim);
+    const before = await victim.store.records("victim-1");
+    const forged = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "victim-1" })), { jobId: "9", attempt: 1 });
+    await expect(runJob(forged)).rejects.toThrow(/job 9 comes as a takeover of session victim-1, which job 1 runs: a job takes over only its own run/);
+    expect((await victim.store.records("victim-1")).map((r) => r.uuid)).toEqual(before.map((r) => r.uuid));
+    // The victim's own job still takes its run over.
+    expect((await runJob({ ...contextFor(dir, victim.job, { jobId: "1", attempt: 1 }) })).subtype).toBe("success");
+  });
+
+  it("a session no fleet job started (a user's own run in the same store) is refused too", async () => {
+    const dir = temp();
+    const { summon } = await import("../../sdk/index");
+    for await (const _ of summon("my own session", { presets: [defaultPreset], model: scriptedModel(["mine"]), sessionId: "users-1", sessionDir: join(dir, "sessions"), cwd: dir, marketPricing: false })) void _;
+    const forged = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "users-1" })), { jobId: "9", attempt: 2 });
+    expect((await forged.store.records("users-1")).length).toBeGreaterThan(0);
+    await expect(runJob(forged)).rejects.toThrow(/which no job of this fleet runs/);
+  });
+});
+
 describe("fleet attack: a job aiming the agent at the worker's own folders", () => {
   /** A scripted model that reads `file` with Read and answers what it got. */
   function reader(file: string) {
