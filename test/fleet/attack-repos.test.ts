@@ -8,9 +8,9 @@
  * alternates, insteadOf aliases, double encoding) stay held.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer as createTcpServer, connect, type Server as TcpServer } from "node:net";
+import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -22,25 +22,11 @@ import { jobSchema, type FleetJob } from "../../plugins/fleet/jobs";
 import { jsonlStore } from "../../plugins/fleet/store";
 import { freePort } from "../helpers/free-port";
 import { tempDirs } from "../helpers/temp-dirs";
+import { bareRepo, git, gitDaemon } from "./git-server";
 
 const temp = tempDirs();
-const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", "-c", "protocol.file.allow=always", ...args], { cwd, stdio: "pipe" }).toString();
-
-/** A bare repository `name`.git under `base` with one commit holding `file` (and what `extra` stages). */
-function bareRepo(base: string, name: string, file: string, extra: (work: string) => void = () => {}) {
-  const work = join(base, `${name}-work`);
-  mkdirSync(work, { recursive: true });
-  git(work, "init", "-q");
-  writeFileSync(join(work, file), `${name}\n`);
-  git(work, "add", ".");
-  extra(work);
-  git(work, "commit", "-q", "-m", "one");
-  git(base, "clone", "-q", "--bare", work, join(base, `${name}.git`));
-  git(join(base, `${name}.git`), "update-server-info");
-}
-
 let served: string;
-let daemon: ChildProcess;
+let daemon: { port: number; stop(): void };
 let port: number;
 /** The attacker's git:// side: a TCP server that records the first packet of each connection. */
 let tcp: TcpServer;
@@ -56,21 +42,12 @@ let dumbPort: number;
 let sshLog: string;
 let sshScript: string;
 
-async function listening(p: number) {
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => connect(p, "127.0.0.1").once("connect", function (this: import("node:net").Socket) { this.destroy(); resolve(true); }).once("error", () => resolve(false)));
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 beforeAll(async () => {
   served = execFileSync("mktemp", ["-d"]).toString().trim();
   bareRepo(served, "allowed", "ok.txt");
   bareRepo(served, "secret", "secret.txt");
-  port = await freePort();
-  daemon = spawn("git", ["daemon", "--export-all", "--reuseaddr", `--base-path=${served}`, `--port=${port}`, "--listen=127.0.0.1", served], { stdio: "ignore" });
-  await listening(port);
+  daemon = await gitDaemon(served);
+  port = daemon.port;
   tcp = createTcpServer((socket) => {
     let seen = "";
     socket.on("data", (data) => (seen += data.toString()));
@@ -104,7 +81,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  daemon?.kill();
+  daemon?.stop();
   await Promise.all([tcp, http, dumb].map((s) => new Promise((r) => (s ? s.close(r) : r(undefined)))));
   if (served) execFileSync("rm", ["-rf", served]);
 });

@@ -6,10 +6,9 @@
  * `git daemon` on 127.0.0.1 serves the repositories; an "attacker" HTTP server counts requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedModel } from "../../src/testing/index";
 import defaultPreset from "../../presets/default";
@@ -19,23 +18,11 @@ import { jobSchema, type FleetJob } from "../../plugins/fleet/jobs";
 import { jsonlStore } from "../../plugins/fleet/store";
 import { freePort } from "../helpers/free-port";
 import { tempDirs } from "../helpers/temp-dirs";
+import { bareRepo, gitDaemon } from "./git-server";
 
 const temp = tempDirs();
-const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd, stdio: "pipe" }).toString();
-
-/** A bare repository `name` under `base` with one commit holding `file`. */
-function bareRepo(base: string, name: string, file: string) {
-  const work = join(base, `${name}-work`);
-  mkdirSync(work, { recursive: true });
-  git(work, "init", "-q");
-  writeFileSync(join(work, file), `${name}\n`);
-  git(work, "add", ".");
-  git(work, "commit", "-q", "-m", "one");
-  git(base, "clone", "-q", "--bare", work, join(base, `${name}.git`));
-}
-
 let served: string;
-let daemon: ChildProcess;
+let daemon: { port: number; stop(): void };
 let port: number;
 let attacker: Server;
 let attackerPort: number;
@@ -47,13 +34,8 @@ beforeAll(async () => {
   served = execFileSync("mktemp", ["-d"]).toString().trim();
   bareRepo(served, "allowed", "ok.txt");
   bareRepo(served, "secret", "secret.txt");
-  port = await freePort();
-  daemon = spawn("git", ["daemon", "--export-all", "--reuseaddr", `--base-path=${served}`, `--port=${port}`, "--listen=127.0.0.1", served], { stdio: "ignore" });
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => connect(port, "127.0.0.1").once("connect", function (this: import("node:net").Socket) { this.destroy(); resolve(true); }).once("error", () => resolve(false)));
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  daemon = await gitDaemon(served);
+  port = daemon.port;
   attacker = createServer((_req, res) => {
     attackerHits++;
     res.writeHead(404).end();
@@ -67,7 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  daemon?.kill();
+  daemon?.stop();
   await new Promise((r) => attacker?.close(r));
   await new Promise((r) => redirector?.close(r));
   if (served) execFileSync("rm", ["-rf", served]);
