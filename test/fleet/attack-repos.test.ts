@@ -22,11 +22,11 @@ import { jobSchema, type FleetJob } from "../../plugins/fleet/jobs";
 import { jsonlStore } from "../../plugins/fleet/store";
 import { freePort } from "../helpers/free-port";
 import { tempDirs } from "../helpers/temp-dirs";
-import { bareRepo, git, gitDaemon } from "./git-server";
+import { bareRepo, git, servedRepos } from "./git-server";
 
 const temp = tempDirs();
 let served: string;
-let daemon: { port: number; stop(): void };
+let daemon: { dir: string; port: number; stop(): void };
 let port: number;
 /** The attacker's git:// side: a TCP server that records the first packet of each connection. */
 let tcp: TcpServer;
@@ -43,11 +43,8 @@ let sshLog: string;
 let sshScript: string;
 
 beforeAll(async () => {
-  served = execFileSync("mktemp", ["-d"]).toString().trim();
-  bareRepo(served, "allowed", "ok.txt");
-  bareRepo(served, "secret", "secret.txt");
-  daemon = await gitDaemon(served);
-  port = daemon.port;
+  daemon = await servedRepos();
+  ({ dir: served, port } = daemon);
   tcp = createTcpServer((socket) => {
     let seen = "";
     socket.on("data", (data) => (seen += data.toString()));
@@ -81,9 +78,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  daemon?.stop();
+  daemon?.stop(); // and removes the served folder
   await Promise.all([tcp, http, dumb].map((s) => new Promise((r) => (s ? s.close(r) : r(undefined)))));
-  if (served) execFileSync("rm", ["-rf", served]);
 });
 
 const saved = { ssh: process.env.GIT_SSH_COMMAND, config: process.env.GIT_CONFIG_GLOBAL };

@@ -1,6 +1,7 @@
 /** Real git repositories served on 127.0.0.1 for the fleet's repository tests: bare repositories and a `git daemon`. */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { freePort } from "../helpers/free-port";
@@ -40,4 +41,13 @@ export async function gitDaemon(base: string): Promise<{ port: number; stop(): v
   const daemon = spawn("git", ["daemon", "--export-all", "--reuseaddr", `--base-path=${base}`, `--port=${port}`, "--listen=127.0.0.1", base], { stdio: "ignore" });
   await listening(port);
   return { port, stop: () => void daemon.kill() };
+}
+
+/** What the repository tests serve: a temp folder holding `allowed.git` (ok.txt) and `secret.git` (secret.txt), behind a git daemon. */
+export async function servedRepos(): Promise<{ dir: string; port: number; stop(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), "ubq-served-"));
+  bareRepo(dir, "allowed", "ok.txt");
+  bareRepo(dir, "secret", "secret.txt");
+  const daemon = await gitDaemon(dir);
+  return { dir, port: daemon.port, stop: () => (daemon.stop(), rmSync(dir, { recursive: true, force: true })) };
 }

@@ -6,7 +6,6 @@
  * `git daemon` on 127.0.0.1 serves the repositories; an "attacker" HTTP server counts requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -18,11 +17,11 @@ import { jobSchema, type FleetJob } from "../../plugins/fleet/jobs";
 import { jsonlStore } from "../../plugins/fleet/store";
 import { freePort } from "../helpers/free-port";
 import { tempDirs } from "../helpers/temp-dirs";
-import { bareRepo, gitDaemon } from "./git-server";
+import { servedRepos } from "./git-server";
 
 const temp = tempDirs();
 let served: string;
-let daemon: { port: number; stop(): void };
+let daemon: { dir: string; port: number; stop(): void };
 let port: number;
 let attacker: Server;
 let attackerPort: number;
@@ -31,11 +30,8 @@ let redirector: Server;
 let redirectorPort: number;
 
 beforeAll(async () => {
-  served = execFileSync("mktemp", ["-d"]).toString().trim();
-  bareRepo(served, "allowed", "ok.txt");
-  bareRepo(served, "secret", "secret.txt");
-  daemon = await gitDaemon(served);
-  port = daemon.port;
+  daemon = await servedRepos();
+  ({ dir: served, port } = daemon);
   attacker = createServer((_req, res) => {
     attackerHits++;
     res.writeHead(404).end();
@@ -49,10 +45,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  daemon?.stop();
+  daemon?.stop(); // and removes the served folder
   await new Promise((r) => attacker?.close(r));
   await new Promise((r) => redirector?.close(r));
-  if (served) execFileSync("rm", ["-rf", served]);
 });
 
 function contextFor(dir: string, repository: string, extra: Partial<JobContext> = {}): JobContext {
