@@ -7,7 +7,7 @@
  * Plugins that read files someone else may have planted use its safe reads.
  */
 export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLACES } from "./load";
-export type { LoadConfigOptions, LoadedConfig } from "./load";
+export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
 export { configSearchFolders } from "./search";
 export { configJsonSchema, configJsonSchemaText } from "./json-schema";
 export { createModuleLoader, moduleError, isPathSpecifier, packageName } from "./module";
@@ -18,3 +18,4 @@ export type { RegularFileRead } from "./safe-read";
 export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath, realFolder, trustEntryFor } from "./trust-store";
 export type { TrustEntry } from "./trust-store";
 export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath } from "./project-files";
+export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer, ProjectFile, ProjectPlace } from "./plugin-contract";

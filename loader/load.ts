@@ -26,6 +26,13 @@ export const CONFIG_SEARCH_PLACES: readonly string[] = [
   ...["", ".json", ".yaml", ".yml", ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"].map((ext) => `.config/ubiquityrc${ext}`),
 ];
 
+/** What a function config export receives. */
+export interface ConfigEnv {
+  cwd: string;
+  /** The runner command (`run`, `inspect`, ...) or `"api"` for loadConfig() from code. */
+  command: string;
+}
+
 /** Options of `loadConfig`. */
 export interface LoadConfigOptions {
   /** Where the search starts (and what a function config receives) [process.cwd()]. */
@@ -173,7 +180,7 @@ function packageHasConfigKey(file: string): boolean {
 async function prepare(exported: unknown, filepath: string, cwd: string, options: LoadConfigOptions): Promise<UbiquityConfig> {
   try {
     let raw: unknown = exported ?? {};
-    if (typeof raw === "function") raw = await (raw as (env: { cwd: string; command: string }) => unknown)({ cwd, command: options.command ?? "api" });
+    if (typeof raw === "function") raw = await (raw as (env: ConfigEnv) => unknown)({ cwd, command: options.command ?? "api" });
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       throw new ConfigError(`the config must be an object (or a function returning one), got ${describeValue(raw)}`);
     }

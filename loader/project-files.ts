@@ -11,7 +11,8 @@ import { extname, join, relative, resolve, sep } from "node:path";
 import { CONFIG_SEARCH_PLACES } from "./load";
 import { configSearchFolders } from "./search";
 import { readRegularFileSync } from "./safe-read";
-import type { Plugin, ProjectFile, ProjectPlace } from "../src/index";
+import type { Plugin } from "../src/index";
+import type { ProjectFile, ProjectPlace } from "./plugin-contract";
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"]);
 const MAX_PEEK_BYTES = 1024 * 1024;

@@ -5,7 +5,7 @@
  */
 import { createInterface } from "./readline";
 import type { CanUseTool } from "../sdk/facade";
-import type { TerminalAnswerer } from "../src/commands";
+import type { TerminalAnswerer } from "../loader/index";
 import type { RunnerIO } from "./run";
 
 /** How the approver reaches the terminal, when the runner owns it. */

@@ -18,7 +18,7 @@ import { Conversation, storedSessionModel, type ConversationTotals } from "./con
 import { colorEnabled, createStyle, type Style } from "./style";
 import { EXIT } from "./exit";
 import { describeError } from "../src/errors";
-import type { TerminalAnswerer } from "../src/commands";
+import type { TerminalAnswerer } from "../loader/index";
 import { chatRewind } from "../plugins/checkpoints/index";
 
 /** The commands of the terminal mode, for `/help`. */

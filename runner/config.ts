@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import { createKernel, type Kernel } from "../src/kernel";
 import { loadConfig } from "../loader/index";
 import { defaultPreset } from "../sdk/facade";
-import { consoleLogger } from "../src/logger";
+import { consoleLogger } from "../sdk/console-logger";
 import type { UbiquityConfig } from "../src/config/schema";
 import { decideTrust, untrustedWarning, type TrustAsk, type TrustDecision } from "./trust";
 import type { CliArgs, CliFlag } from "./types";

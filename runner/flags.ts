@@ -6,11 +6,11 @@
  * `claude` column is the README's table).
  */
 import { parseArgs } from "node:util";
-import type { CommandFlag, FlagValue, RunFlag } from "../src/commands";
+import type { CommandFlag, FlagValue, RunFlag } from "../loader/index";
 import type { Plugin } from "../src/plugin";
 import { ConfigError, describeError, UsageError } from "../src/errors";
 
-export type { RunFlag } from "../src/commands";
+export type { RunFlag } from "../loader/index";
 
 /** Where a flag is listed in `--help` (a plugin's flag may name another group: it is listed after these). */
 export const FLAG_GROUPS = ["Prompt and output", "Model", "Tools and permissions", "Context", "Sessions", "Config and trust", "Diagnostics"] as const;

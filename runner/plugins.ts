@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { expandPlugins, type Preset } from "../src/preset";
 import type { Plugin } from "../src/plugin";
-import type { PluginCommand, TerminalAnswerer } from "../src/commands";
+import type { PluginCommand, TerminalAnswerer } from "../loader/index";
 import { resolveEntries } from "../loader/index";
 import { ConfigError } from "../src/errors";
 import { defaultPreset } from "../sdk/facade";

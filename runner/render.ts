@@ -208,3 +208,12 @@ export class TextRenderer {
     } else if (m.type === "stream_event" || m.type === "result") this.#stopWaiting();
   }
 }
+
+/** Collapse a multi-line message (zod's pretty errors) into the one line the runner prints. */
+export function oneLine(message: string): string {
+  return message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ");
+}

@@ -7,7 +7,7 @@
 import { homedir } from "node:os";
 import { trustFromEnv } from "../loader/index";
 import { displayPath, findProjectFiles, printable } from "../loader/index";
-import type { ProjectFile } from "../src/index";
+import type { ProjectFile } from "../loader/index";
 import type { Plugin } from "../src/plugin";
 import { expandPlugins } from "../src/preset";
 import { defaultPreset } from "../sdk/facade";

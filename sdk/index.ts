@@ -5,11 +5,14 @@
  * the facade back (no module cycle).
  */
 export * from "../src/index";
+export { consoleLogger } from "./console-logger";
 // The loader (config files, trust, safe reads): the runner's and `loadConfig()`'s, public as before.
 export { findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES, configSearchFolders, resolveEntries, configJsonSchema } from "../loader/index";
 export { readRegularFile, readRegularFileSync, describeJsonError, type RegularFileRead } from "../loader/index";
 export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath, type TrustEntry } from "../loader/index";
-export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath, type LoadConfigOptions, type LoadedConfig } from "../loader/index";
+export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath, type LoadConfigOptions, type LoadedConfig, type ConfigEnv } from "../loader/index";
+// The plugin contract the runner and the trust question read (commands, run flags, terminal answerers, project files).
+export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer, ProjectFile, ProjectPlace } from "../loader/index";
 export { summon, defaultPreset, defaultPlugins, defineConfig, loadConfig } from "./facade";
 export type { Options, UbiquityConfig, SummonOptions, Query } from "./facade";
 export type { SessionControls } from "./summon";
@@ -27,3 +30,9 @@ export type { OpenAICompatibleSettings } from "./facade";
 export { builtinTools } from "./facade";
 // The subprocess environment (the process kit: Bash, command hooks and stdio MCP servers build theirs with it).
 export { buildSubprocessEnv, isCredentialVariable, isScrubbedVariable, type SubprocessEnvOptions } from "../plugins/_kits/process/index";
+// Helpers the built-in plugins share and that plugin authors use too, from the kits that own them.
+export { isInside, resolveReal } from "../plugins/_kits/paths/index";
+export { estimateTokens, IMAGE_TOKENS } from "../plugins/_kits/compaction/index";
+export { SourcesSchema } from "../plugins/_kits/sources/index";
+export type { SystemCompactBoundaryMessage } from "../plugins/compaction-summarize/index";
+export type { SystemMicrocompactMessage } from "../plugins/compaction-micro/index";

@@ -57,12 +57,3 @@ export function describeError(error: unknown): string {
     return String(error);
   }
 }
-
-/** Collapse a multi-line message (zod's pretty errors) into the one line the runner prints. */
-export function oneLine(message: string): string {
-  return message
-    .split("\n")
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .join(" ");
-}

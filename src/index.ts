@@ -3,11 +3,10 @@
  * (`sdk/index.ts`) adds the product facade on top; this file never imports plugins, so plugins
  * importing it form no cycle.
  */
-export { createKernel, defineConfig, validateConfig, composeConfigSchema, hasTaps, OptionsSchema } from "./kernel";
-export type { Kernel, ResolvedOptions, ConfigEnv, TapDescription, ComposedSchema, ValidationPlugins } from "./kernel";
+export { createKernel, validateConfig, composeConfigSchema, hasTaps, OptionsSchema } from "./kernel";
+export type { Kernel, ResolvedOptions, TapDescription, ComposedSchema, ValidationPlugins } from "./kernel";
 export { definePlugin, isPlugin, describeValue } from "./plugin";
-export type { Plugin, PluginFactory, PluginContext, PluginSpec, PluginOptionsOf, ProjectFile, ProjectPlace } from "./plugin";
-export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer } from "./commands";
+export type { Plugin, PluginFactory, PluginContext, PluginSpec, PluginOptionsOf } from "./plugin";
 export { definePreset, expandPlugins } from "./preset";
 export type { Preset, ResolvedPlugin, Expansion } from "./preset";
 export { Registry } from "./registry";
@@ -30,11 +29,11 @@ export {
   UsageError,
   describeError,
 } from "./errors";
-export { ConfigSchema, KernelFieldsSchema, ModelSchema, SourcesSchema, functionSchema } from "./config/schema";
-export { absolutePath, isInside, resolveReal } from "./paths";
-export { CHARS_PER_TOKEN, IMAGE_TOKENS, estimateTokens } from "./tokens";
+export { ConfigSchema, KernelFieldsSchema, ModelSchema, functionSchema } from "./config/schema";
+export { absolutePath } from "./paths";
+export { CHARS_PER_TOKEN } from "./tokens";
 export type { KernelOptions, UbiquityConfig, PluginEntry, PresetEntry, Logger } from "./config/schema";
-export { defaultLogger, consoleLogger, debugEnabled } from "./logger";
+export { defaultLogger, debugEnabled } from "./logger";
 export { UserInterrupt } from "./live";
 export type { UserTurn, UserContentParts, RunInput } from "./live";
 export { driveRun } from "./loop";

@@ -379,18 +379,6 @@ export function createKernel(config: UbiquityConfig = {}): Kernel {
   return new KernelImpl(config);
 }
 
-/** Identity helper that types a config file's default export. */
-export function defineConfig<C extends UbiquityConfig | ((env: ConfigEnv) => UbiquityConfig | Promise<UbiquityConfig>)>(config: C): C {
-  return config;
-}
-
-/** What a function config export receives. */
-export interface ConfigEnv {
-  cwd: string;
-  /** The runner command (`run`, `inspect`, ...) or `"api"` for loadConfig() from code. */
-  command: string;
-}
-
 /** Re-exported for plugin authors who validate options the same way. */
 export { OptionsSchema };
 

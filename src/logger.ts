@@ -14,13 +14,3 @@ export function defaultLogger(env: NodeJS.ProcessEnv = process.env): Logger {
   const out = (level: string) => (...args: unknown[]) => console.error(`ubiquity ${level}`, ...args);
   return { debug: out("debug"), info: out("info"), warn: out("warn"), error: out("error") };
 }
-
-/** A logger that prints warnings and errors to stderr (used by the runner). */
-export function consoleLogger(verbose = debugEnabled()): Logger {
-  return {
-    debug: verbose ? (...a: unknown[]) => console.error("ubiquity debug", ...a) : noop,
-    info: verbose ? (...a: unknown[]) => console.error("ubiquity info", ...a) : noop,
-    warn: (...a: unknown[]) => console.error("warning:", ...a),
-    error: (...a: unknown[]) => console.error("error:", ...a),
-  };
-}

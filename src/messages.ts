@@ -52,7 +52,8 @@ export type AssistantBlock =
   | { type: "reasoning"; text: string }
   | { type: "tool_call"; toolUseId: string; toolName: string; input: unknown };
 
-interface Base {
+/** The fields the kernel stamps on every message. */
+export interface MessageBase {
   uuid: string;
   sessionId: string;
   /** Set on messages produced inside a subagent: the Agent call that spawned it. */
@@ -78,7 +79,7 @@ export interface PermissionDenial {
 export interface InitFields {}
 
 /** The first message of every run: the resolved configuration. */
-export interface SystemInitMessage extends Base, InitFields {
+export interface SystemInitMessage extends MessageBase, InitFields {
   type: "system";
   subtype: "init";
   /** The model label (`provider:model`), or `null` when no model is configured. */
@@ -90,31 +91,21 @@ export interface SystemInitMessage extends Base, InitFields {
   extra: Record<string, JSONValue>;
 }
 
-/** Marks a full compaction of the history. */
-export interface SystemCompactBoundaryMessage extends Base {
-  type: "system";
-  subtype: "compact_boundary";
-  tokensBefore: number;
-  tokensAfter: number;
-  trigger: "auto" | "manual";
-}
+/**
+ * Messages plugins add to the stream, by name, declared by module augmentation (compaction adds
+ * its `system/compact_boundary` and `system/microcompact`). Each extends `MessageBase` and is
+ * discriminated on `type` (and `subtype` for a `system` message).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface PluginMessages {}
 
-/** Reports tool results cleared by microcompaction. */
-export interface SystemMicrocompactMessage extends Base {
-  type: "system";
-  subtype: "microcompact";
-  cleared: number;
-  tokensSaved: number;
-  /** The tool calls whose results were cleared (what a transcript records instead of the whole history). */
-  toolUseIds: string[];
-  /** The text that replaced each cleared result. */
-  replacement: string;
-}
+/** A message plugins declared (see `PluginMessages`). */
+export type PluginMessage = PluginMessages[keyof PluginMessages];
 
-export type SystemMessage = SystemInitMessage | SystemCompactBoundaryMessage | SystemMicrocompactMessage;
+export type SystemMessage = SystemInitMessage | Extract<PluginMessage, { type: "system" }>;
 
 /** A user prompt entering the conversation. */
-export interface UserMessage extends Base {
+export interface UserMessage extends MessageBase {
   type: "user";
   text: string;
   /** The message's own parts (text and images, as the AI SDK's user content), when it came with them. */
@@ -129,7 +120,7 @@ export interface UserMessage extends Base {
 export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "refusal" | "other";
 
 /** One complete model response. */
-export interface AssistantMessage extends Base {
+export interface AssistantMessage extends MessageBase {
   type: "assistant";
   text: string;
   content: AssistantBlock[];
@@ -140,7 +131,7 @@ export interface AssistantMessage extends Base {
 }
 
 /** A tool call about to run, with the input it runs with. */
-export interface ToolUseMessage extends Base {
+export interface ToolUseMessage extends MessageBase {
   type: "tool_use";
   toolName: string;
   toolInput: unknown;
@@ -148,7 +139,7 @@ export interface ToolUseMessage extends Base {
 }
 
 /** The answer to one `tool_use`, on every path. */
-export interface ToolResultMessage extends Base {
+export interface ToolResultMessage extends MessageBase {
   type: "tool_result";
   toolName: string;
   toolUseId: string;
@@ -157,7 +148,7 @@ export interface ToolResultMessage extends Base {
 }
 
 /** A streamed delta (only with `includePartialMessages`). */
-export interface StreamEventMessage extends Base {
+export interface StreamEventMessage extends MessageBase {
   type: "stream_event";
   delta: { type: "text" | "reasoning" | "tool_input"; text: string; toolUseId?: string };
 }
@@ -180,7 +171,7 @@ export interface ResultSubtypes {
 export interface ResultFields {}
 
 /** The last message of every run. */
-export interface ResultMessage extends Base, ResultFields {
+export interface ResultMessage extends MessageBase, ResultFields {
   type: "result";
   subtype: keyof ResultSubtypes;
   /** Final assistant text on success; the error message otherwise. */
@@ -200,13 +191,14 @@ export interface ResultMessage extends Base, ResultFields {
 
 /** Everything `summon()` yields, discriminated on `type`. */
 export type Message =
-  | SystemMessage
+  | SystemInitMessage
   | UserMessage
   | AssistantMessage
   | ToolUseMessage
   | ToolResultMessage
   | StreamEventMessage
-  | ResultMessage;
+  | ResultMessage
+  | PluginMessage;
 
 /** Distributive Omit over a union. */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

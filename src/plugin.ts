@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { Kernel } from "./kernel";
 import type { RunContext } from "./run";
 import { ConfigError } from "./errors";
-import type { PluginCommand, RunFlag, TerminalAnswerer } from "./commands";
 
 const FACTORY = Symbol.for("ubiquity.pluginFactory");
 
@@ -27,23 +26,6 @@ export interface PluginContext<S = unknown, R = unknown, O = Record<string, unkn
   warn(message: string): void;
 }
 
-/** One file (or folder) of the project's own that would apply in a trusted folder. */
-export interface ProjectFile {
-  path: string;
-  /** What sort of file: `config`, or a word the plugin that reads it chose (`settings`, `skills`, …). */
-  kind: string;
-  /** What it could do, in words ("runs as code", "adds 2 shell hooks, allows Bash(npm:*)"). */
-  effect: string;
-}
-
-/** Where a plugin looks for a folder's own files: the folder and the config search's folders up to its stop. */
-export interface ProjectPlace {
-  cwd: string;
-  /** `cwd` and its parents up to the repository root (or home), nearest first. */
-  folders: readonly string[];
-  home: string;
-}
-
 /** A plugin: a name and an `apply` that taps kernel hooks and fills registries (synchronously). */
 export interface Plugin<S = any, R = any, O = any> {
   /** `ubiquity:<feature>` for built-ins, `ubiquity-plugin-<x>` (or anything unique) otherwise. */
@@ -63,20 +45,8 @@ export interface Plugin<S = any, R = any, O = any> {
   state?(kernel: Kernel): S;
   /** Creates the plugin's state for one run (`context.run(run)`), on first use in that run. */
   runState?(run: RunContext): R;
-  /**
-   * The folder's own files this plugin would apply (settings, agent folders, …), for the trust
-   * question and the warning that names what an untrusted folder's run skipped. Found without
-   * applying or running any of them.
-   */
-  projectFiles?(place: ProjectPlace): ProjectFile[];
   /** A top-level config key this plugin claims without a schema (prefer `options`). */
   configKey?: string;
-  /** Commands this plugin adds to the `ubiquity` runner (`ubiquity <name>`); the kernel never reads them. */
-  commands?: Record<string, PluginCommand>;
-  /** Flags of `ubiquity run` that set the options this plugin owns. */
-  flags?: Record<string, RunFlag>;
-  /** Answers its tool's questions at the runner's terminal (before the approval question). */
-  terminal?: TerminalAnswerer;
 }
 
 // Option key → the plugins seen in this process that declare it (in the order they were made),
@@ -106,9 +76,6 @@ export interface PluginSpec<Shape extends z.ZodObject, S, R> {
   state?(kernel: Kernel): S;
   runState?(run: RunContext): R;
   dependsOn?: string[];
-  commands?: Record<string, PluginCommand>;
-  flags?: Record<string, RunFlag>;
-  terminal?: TerminalAnswerer;
   apply(kernel: Kernel, context: PluginContext<S, R, z.output<Shape>>): void;
 }
 

@@ -24,7 +24,7 @@ import { readAgentFiles } from "./files";
 import { runSubagent, type Delegation } from "./launch";
 import { keepTool } from "./narrow";
 import { join } from "node:path";
-import { type ProjectPlace } from "../../src/index";
+import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { agentsOptions } from "./options";
 import type { AgentsResolvedOptions } from "./options";

@@ -1,6 +1,7 @@
 /** The options the agents plugin reads, and the subagent definition shape. */
 import { z } from "zod";
-import { ModelSchema, SourcesSchema, type ResolvedOptions } from "../../src/index";
+import { ModelSchema, type ResolvedOptions } from "../../src/index";
+import { SourcesSchema } from "../_kits/sources/index";
 import { PERMISSION_MODES } from "../permissions/api";
 import { settingsOptions } from "../settings/api";
 import { OutputSchemaSchema } from "../structured-output/api";

@@ -1,5 +1,6 @@
 /** The `run` flags of the caps this plugin owns. */
-import { UsageError, type RunFlag } from "../../src/index";
+import { UsageError } from "../../src/index";
+import type { RunFlag } from "../../loader/index";
 
 function positive(flag: string, value: string, integer: boolean, example: string): number {
   const n = Number(value);

@@ -18,7 +18,8 @@
  * the higher of the input and the cache-write rate, since the request may write it to the cache.
  */
 import type { ModelMessage } from "ai";
-import { estimateTokens, toolJsonSchema, type ModelRequest, type Usage } from "../../src/index";
+import { toolJsonSchema, type ModelRequest, type Usage } from "../../src/index";
+import { estimateTokens } from "../_kits/compaction/index";
 import { pressureOf } from "../_kits/compaction/index";
 import type { PricingApi, PricingOptions } from "../pricing/api";
 

@@ -6,7 +6,8 @@
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { isInside, UbiquityError } from "../../src/index";
+import { UbiquityError } from "../../src/index";
+import { isInside } from "../_kits/paths/index";
 import { storageRoot } from "../_kits/storage/index";
 import { SessionNotFoundError, SessionStore, type StoredSession } from "../sessions/index";
 import { rewindTo, type RewindResult } from "./rewind";

@@ -7,7 +7,8 @@
  */
 import { createRequire } from "node:module";
 import { relative, resolve } from "node:path";
-import { UsageError, type CommandIO, type PluginCommand } from "../../src/index";
+import { UsageError } from "../../src/index";
+import type { CommandIO, PluginCommand } from "../../loader/index";
 import { storageRoot } from "../_kits/storage/index";
 import { SessionStore } from "../sessions/index";
 import type { SessionsOptions } from "../sessions/index";

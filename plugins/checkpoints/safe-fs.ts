@@ -9,7 +9,8 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { isInside, UbiquityError } from "../../src/index";
+import { UbiquityError } from "../../src/index";
+import { isInside } from "../_kits/paths/index";
 
 /** A change a rewind refused to make, and why. */
 export class UnsafePathError extends UbiquityError {

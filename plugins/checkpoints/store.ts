@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, closeSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { isInside } from "../../src/index";
+import { isInside } from "../_kits/paths/index";
 import { projectSlug, storageRoot } from "../_kits/storage/index";
 import { git, GitError, nulList, type GitPlace } from "./git";
 import { activeRuns } from "./lock";

@@ -6,7 +6,7 @@
  * silently rewrite what the model believes about the task.
  */
 import type { ModelMessage, ToolModelMessage } from "ai";
-import { estimateTokens } from "../../src/index";
+import { estimateTokens } from "../_kits/compaction/index";
 
 /** Tools whose results are pure observation, and so safe to clear once they are old. */
 export const CLEARABLE_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Bash", "Glob", "Grep"]);

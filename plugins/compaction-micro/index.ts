@@ -64,3 +64,4 @@ export type { Budget, ContextWindow, WindowSource } from "../_kits/compaction/in
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
+export type { SystemMicrocompactMessage } from "./messages";

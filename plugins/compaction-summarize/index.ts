@@ -9,8 +9,8 @@
  * summary on every remaining turn). `autoCompact: false` turns it off.
  */
 import type { LanguageModel, ModelMessage } from "ai";
-import { COMPACT_STAGE, definePlugin, describeError, estimateTokens, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
-import { budgetFor, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
+import { COMPACT_STAGE, definePlugin, describeError, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
+import { budgetFor, estimateTokens, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { getHooksApi } from "../hooks/index";
 import { getTodosApi } from "../todos/index";
 import { findCut } from "./cut";
@@ -125,3 +125,4 @@ export { writeSummary, EmptySummaryError } from "./summarize";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
+export type { SystemCompactBoundaryMessage } from "./messages";

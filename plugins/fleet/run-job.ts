@@ -5,7 +5,8 @@
  * store plugin of the worker's config; the queue only carries the job and its progress.
  */
 import { join } from "node:path";
-import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, isInside, resolveReal, type Message, type ResultMessage } from "../../src/index";
+import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, type Message, type ResultMessage } from "../../src/index";
+import { isInside, resolveReal } from "../_kits/paths/index";
 import { resolveEntries } from "../../loader/index";
 import { checkout, diffOf } from "./checkout";
 import { checkRemote, fileUrlPath, isRemote } from "./remote-policy";

@@ -10,7 +10,7 @@ import { definePlugin, SYSTEM_STAGE, type Kernel, type SystemSection } from "../
 import { loadMemory, type MemoryFile } from "./load";
 import { renderMemory } from "./render";
 import { join } from "node:path";
-import { type ProjectPlace } from "../../src/index";
+import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { memoryOptions, type MemoryResolvedOptions } from "./options";
 

@@ -13,7 +13,8 @@
  */
 import { realpath } from "node:fs/promises";
 import { basename, dirname, extname, resolve } from "node:path";
-import { absolutePath, isInside } from "../../src/index";
+import { absolutePath } from "../../src/index";
+import { isInside } from "../_kits/paths/index";
 import { findIncludes } from "./includes";
 import { readMemoryText } from "./read";
 import { memoryCandidates, type MemorySource } from "./sources";

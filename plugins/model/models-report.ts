@@ -3,7 +3,7 @@
  * package is installed, and the environment variables it reads (marked when set — values are
  * never printed); and the model options' `run` flags.
  */
-import type { PluginCommand, RunFlag } from "../../src/index";
+import type { PluginCommand, RunFlag } from "../../loader/index";
 import { installHint, isInstalled } from "./load-provider";
 import { PROVIDERS, type ProviderSpec } from "./providers";
 

@@ -3,7 +3,8 @@
  * `run` flags for the options it owns (the permission mode, the rules, the extra folders).
  */
 import { resolve } from "node:path";
-import { UsageError, type FlagValue, type PluginCommand, type RunFlag } from "../../src/index";
+import { UsageError } from "../../src/index";
+import type { FlagValue, PluginCommand, RunFlag } from "../../loader/index";
 import { PERMISSION_MODES } from "./options";
 
 const list = (value: FlagValue): string[] => (Array.isArray(value) ? value : [String(value)]);

@@ -5,7 +5,8 @@
  * Synchronous on purpose: a decision is a handful of lstat/realpath calls, and staying
  * synchronous keeps the per-call cost in microseconds.
  */
-import { absolutePath, isInside, resolveReal } from "../../src/index";
+import { absolutePath } from "../../src/index";
+import { isInside, resolveReal } from "../_kits/paths/index";
 
 /** A path a tool call names, in both forms rules are matched against. */
 export interface JudgedPath {

@@ -1,5 +1,5 @@
 /** What the sandbox plugin adds to the `ubiquity` runner: `ubiquity sandbox check` and `run --sandbox`. */
-import type { PluginCommand, RunFlag } from "../../src/index";
+import type { PluginCommand, RunFlag } from "../../loader/index";
 
 /** `run --sandbox`. */
 export const sandboxFlags: Record<string, RunFlag> = {

@@ -4,7 +4,8 @@
  * `sessionDir`, else ~/.ubiquity/sessions.
  */
 import { resolve } from "node:path";
-import { UsageError, type CommandArgs, type CommandIO, type PluginCommand, type RunFlag } from "../../src/index";
+import { UsageError } from "../../src/index";
+import type { CommandArgs, CommandIO, PluginCommand, RunFlag } from "../../loader/index";
 import { storageRoot } from "../_kits/storage/index";
 import { getSessionsApi, jsonlBackendFor } from "./api";
 import type { SessionBackend } from "./backend";

@@ -1,5 +1,6 @@
 /** What the settings plugin adds to the `ubiquity` runner: `run --setting-sources`. */
-import { UsageError, type RunFlag } from "../../src/index";
+import { UsageError } from "../../src/index";
+import type { RunFlag } from "../../loader/index";
 import { SETTING_SOURCES } from "./schema";
 
 /** `run --setting-sources`. */

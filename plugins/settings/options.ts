@@ -1,6 +1,7 @@
 /** The options the settings plugin reads (`settingSources`, `trust`). */
 import { z } from "zod";
-import { SourcesSchema, type ResolvedOptions } from "../../src/index";
+import { type ResolvedOptions } from "../../src/index";
+import { SourcesSchema } from "../_kits/sources/index";
 
 /** The settings plugin's slice of the config schema. */
 export const settingsOptions = z.strictObject({

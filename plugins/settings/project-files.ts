@@ -3,7 +3,7 @@
  * `.ubiquity/settings.local.json` and the servers of `.mcp.json`, described for the trust question.
  */
 import { join } from "node:path";
-import { type ProjectFile, type ProjectPlace } from "../../src/index";
+import type { ProjectFile, ProjectPlace } from "../../loader/index";
 import { pathExists, peekJsonOrYaml, printable } from "../../loader/index";
 
 /** The settings files and `.mcp.json` of `place.cwd`, each with what it would do. */

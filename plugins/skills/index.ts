@@ -10,12 +10,13 @@
  */
 import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
-import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool, isInside } from "../../src/index";
+import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import { isInside } from "../_kits/paths/index";
 import { createSkillsApi, type SkillsRunState } from "./api";
 import { loadSkills } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
 import { join } from "node:path";
-import { type ProjectPlace } from "../../src/index";
+import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { skillsOptions, type SkillsResolvedOptions } from "./options";
 

@@ -1,6 +1,7 @@
 /** The options the skills plugin reads. */
 import { z } from "zod";
-import { SourcesSchema, type ResolvedOptions } from "../../src/index";
+import { type ResolvedOptions } from "../../src/index";
+import { SourcesSchema } from "../_kits/sources/index";
 import { settingsOptions } from "../settings/api";
 
 /** The skills plugin's slice of the config schema (`trust` is the settings plugin's, read here too). */

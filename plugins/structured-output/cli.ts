@@ -1,7 +1,8 @@
 /** What the structured-output plugin adds to the `ubiquity` runner: `run --output-schema <file>`, `--output-mode <mode>`. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { describeError, UsageError, type RunFlag } from "../../src/index";
+import { describeError, UsageError } from "../../src/index";
+import type { RunFlag } from "../../loader/index";
 import { OUTPUT_MODES } from "./options";
 
 /** Read a JSON Schema file for `--output-schema` (the user's own file: trust does not apply). */

@@ -1,5 +1,5 @@
 /** What the system-prompt plugin adds to the `ubiquity` runner: `run --system-prompt`, `--append-system-prompt`. */
-import type { RunFlag } from "../../src/index";
+import type { RunFlag } from "../../loader/index";
 
 /** The `run` flags of the system prompt's options. */
 export const systemPromptFlags: Record<string, RunFlag> = {

@@ -1,5 +1,5 @@
 /** AskUserQuestion at the runner's terminal: each question with its numbered options, answered by number(s) or in words. */
-import type { TerminalAnswerer } from "../../src/index";
+import type { TerminalAnswerer } from "../../loader/index";
 
 interface Question {
   question: string;

@@ -24,9 +24,6 @@ export const ModelSchema = z.union([
   ),
 ]);
 
-/** Which configuration sources a plugin reads (`settingSources`, `skillSources`, …). */
-export const SourcesSchema = z.array(z.enum(["user", "project", "local"]));
-
 /** A console-shaped logger. */
 export interface Logger {
   debug(...args: unknown[]): void;

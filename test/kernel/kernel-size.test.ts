@@ -68,11 +68,15 @@ describe("the kernel", () => {
 
   // DESIGN §2 targets ~2,000 code lines (issue 20). What src/ holds now is the kernel alone: the
   // config loader and trust store went to loader/, summon()'s session driver and the package
-  // entry to sdk/, the subprocess environment to the process kit (3,305 → 2,309). The rest is
-  // mechanism later issues put in the kernel on purpose: the call limits (no hang on a silent
-  // provider, 107), the one model-call path (237), redaction with the credential predicate (106),
-  // live input at turn boundaries. This bound is a ratchet: it fails when the kernel grows.
-  const RATCHET = 2309;
+  // entry to sdk/, the subprocess environment to the process kit (3,305 → 2,309); then what only
+  // the kernel's hosts read (runner commands, run flags, terminal answerers, project files: the
+  // plugin contract in loader/, merged into Plugin), the helpers only plugins use (paths,
+  // message token estimate, sources schema: their kits), compaction's messages (its plugins, by
+  // augmentation) and the runner's logger (2,309 → 2,175). The rest is mechanism later issues put
+  // in the kernel on purpose: the call limits (no hang on a silent provider, 107), the one
+  // model-call path (237), redaction with the credential predicate (106), live input at turn
+  // boundaries. This bound is a ratchet: it fails when the kernel grows.
+  const RATCHET = 2175;
   it(`stays within ${RATCHET} code lines (src/ without src/testing), on the way to DESIGN's ~2,000`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files].sort((a, b) => b.code.length - a.code.length).slice(0, 8).map((f) => `${f.path} ${f.code.length}`);

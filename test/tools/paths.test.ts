@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveReal } from "../../src/index";
+import { resolveReal } from "../../plugins/_kits/paths/index";
 import { resolvePermitted } from "../../plugins/_kits/file-tools/index";
 import { EditTool } from "../../plugins/tool-edit/index";
 import { GlobTool } from "../../plugins/tool-glob/index";

@@ -14,4 +14,4 @@ export {
   type WindowSource,
   contextBudgetOptions,
 } from "./context-budget";
-export { pressureOf } from "./token-estimate";
+export { pressureOf, estimateTokens, IMAGE_TOKENS } from "./token-estimate";

@@ -1,11 +1,33 @@
 /**
- * The pressure on the window the next
- * request puts: the provider's count for the last request (`CompactState.reported`) plus an
- * estimate of what was added since — the tool results that just landed are never in that count.
- * Without a usable count (first turn, a provider that never reports, history replaced) the whole
- * history is estimated. Owned by the compaction tiers; the estimate itself is the kernel's one (`estimateTokens`).
+ * The pressure on the window the next request puts: the provider's count for the last request
+ * (`CompactState.reported`) plus an estimate of what was added since — the tool results that just
+ * landed are never in that count. Without a usable count (first turn, a provider that never
+ * reports, history replaced) the whole history is estimated. Owned by the compaction tiers.
+ *
+ * `estimateTokens` is the one estimate of a message's tokens (characters over the kernel's
+ * `CHARS_PER_TOKEN`), for the compaction trigger, what compaction saves and the budget's
+ * pre-flight; an image part counts as `IMAGE_TOKENS` whatever its size:
+ * its base64 is not text the model reads, and counting it as text would make one screenshot look
+ * like a full context window.
  */
-import { estimateTokens, type CompactState } from "../../../src/index";
+import { CHARS_PER_TOKEN, type CompactState } from "../../../src/index";
+
+/**
+ * Tokens one image part counts as: about what the providers charge for an image at their
+ * default size (Anthropic ~1,600 for a 1.15-megapixel image; OpenAI ~1,100 at high detail).
+ */
+export const IMAGE_TOKENS = 1600;
+
+/** An image in a message, as the AI SDK writes it: an image part (or a deprecated `image-*` one), or a file part of an image type. */
+const isImagePart = (v: { type?: unknown; mediaType?: unknown }) => /^image($|-)/.test(String(v.type)) || (String(v.type).startsWith("file") && String(v.mediaType).startsWith("image"));
+
+/** Estimated tokens of `value`: a string's length, else its JSON's (images at `IMAGE_TOKENS` each), divided by `CHARS_PER_TOKEN`, rounded up. */
+export function estimateTokens(value: unknown): number {
+  let images = 0;
+  const skip = (_key: string, v: unknown) => (typeof v === "object" && v !== null && isImagePart(v) ? void images++ : v);
+  const chars = typeof value === "string" ? value.length : (JSON.stringify(value ?? "", skip) ?? "").length;
+  return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+}
 
 /** Tokens the next request will carry: the state's estimate when a tier already made one. */
 export function pressureOf(state: CompactState): number {

@@ -3,7 +3,8 @@
  * (every symlink followed, also a dangling one) lies inside one of the run's roots.
  */
 import { relative } from "node:path";
-import { absolutePath, isInside, resolveReal, type ToolContext } from "../../../src/index";
+import { absolutePath, type ToolContext } from "../../../src/index";
+import { isInside, resolveReal } from "../paths/index";
 import { ToolFailure } from "./tool-failure";
 
 /** A path a tool was given, resolved. */

@@ -3,6 +3,6 @@
  * memory) — the `user` / `project` / `local` vocabulary, markdown frontmatter, and the warning
  * for a file that is skipped. Not a plugin: the only file other folders import.
  */
-export { SOURCE_ORDER, orderedSources, permittedSources, MAX_DEFINITION_BYTES, definitionNameProblem, type Source } from "./sources";
+export { SOURCE_ORDER, SourcesSchema, orderedSources, permittedSources, MAX_DEFINITION_BYTES, definitionNameProblem, type Source } from "./sources";
 export { splitFrontmatter, camelKeys, type Frontmatter } from "./frontmatter";
 export { warn } from "./warn";

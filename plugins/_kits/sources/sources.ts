@@ -1,10 +1,14 @@
 /** The `user` / `project` / `local` vocabulary of settingSources, agentSources, skillSources, memorySources. */
+import { z } from "zod";
 
 /** A conventional place to read from. */
 export type Source = "user" | "project" | "local";
 
 /** Weakest first: a later source wins a name (or has the last word). */
 export const SOURCE_ORDER: readonly Source[] = ["user", "project", "local"];
+
+/** The option that lists the sources a plugin reads (`settingSources`, `skillSources`, …). */
+export const SourcesSchema = z.array(z.enum(["user", "project", "local"]));
 
 /** The asked-for sources in canonical order, whatever order the option lists them in. */
 export function orderedSources(wanted: readonly string[] | undefined): Source[] {

@@ -8,7 +8,7 @@
 import { basename, resolve } from "node:path";
 import { decide, type Decision } from "../../../plugins/permissions/engine";
 import { compilePolicy } from "../../../plugins/permissions/policy";
-import { resolveReal } from "../../../src/index";
+import { resolveReal } from "../../../plugins/_kits/paths/index";
 import { resolveRoots } from "../../../plugins/permissions/paths";
 import { analyzeShell } from "../../../plugins/permissions/shell/analyze";
 import type { PermissionMode } from "../../../plugins/permissions/index";

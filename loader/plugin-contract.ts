@@ -1,10 +1,30 @@
 /**
- * What a plugin contributes to the `ubiquity` runner: commands (`ubiquity <name>`), flags of
- * `ubiquity run` for the options it owns, and an answerer for the questions its tool puts to the
- * user at a terminal. The runner lists what the plugins of the active preset offer; the kernel
- * itself never reads these.
+ * What the programs that host a kernel read from a plugin, and the kernel itself never does: the
+ * commands and `run` flags a plugin adds to the `ubiquity` runner, the answerer for its tool's
+ * questions at the runner's terminal, and the folder's own files it would apply (for the trust
+ * question). They extend the kernel's `Plugin` by declaration merging, the way Vite's plugin
+ * extends Rollup's with the hooks only Vite's server calls: a plugin still has one type, and the
+ * kernel's stays what `createKernel` reads.
  */
-import type { Kernel } from "./kernel";
+import type { z } from "zod";
+import type { Kernel } from "../src/index";
+
+/** One file (or folder) of the project's own that would apply in a trusted folder. */
+export interface ProjectFile {
+  path: string;
+  /** What sort of file: `config`, or a word the plugin that reads it chose (`settings`, `skills`, …). */
+  kind: string;
+  /** What it could do, in words ("runs as code", "adds 2 shell hooks, allows Bash(npm:*)"). */
+  effect: string;
+}
+
+/** Where a plugin looks for a folder's own files: the folder and the config search's folders up to its stop. */
+export interface ProjectPlace {
+  cwd: string;
+  /** `cwd` and its parents up to the repository root (or home), nearest first. */
+  folders: readonly string[];
+  home: string;
+}
 
 /** One flag of a command, as the runner parses it and `--help` shows it. */
 export interface CommandFlag {
@@ -94,3 +114,27 @@ export interface Terminal {
  * user's answer (the call runs with `input`), undefined leaves the call to the approval question.
  */
 export type TerminalAnswerer = (call: TerminalCall, terminal: Terminal) => Promise<{ input: Record<string, unknown> } | undefined> | undefined;
+
+declare module "../src/plugin" {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface Plugin<S = any, R = any, O = any> {
+    /** Commands this plugin adds to the `ubiquity` runner (`ubiquity <name>`); the kernel never reads them. */
+    commands?: Record<string, PluginCommand>;
+    /** Flags of `ubiquity run` that set the options this plugin owns. */
+    flags?: Record<string, RunFlag>;
+    /** Answers its tool's questions at the runner's terminal (before the approval question). */
+    terminal?: TerminalAnswerer;
+    /**
+     * The folder's own files this plugin would apply (settings, agent folders, …), for the trust
+     * question and the warning that names what an untrusted folder's run skipped. Found without
+     * applying or running any of them.
+     */
+    projectFiles?(place: ProjectPlace): ProjectFile[];
+  }
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface PluginSpec<Shape extends z.ZodObject, S, R> {
+    commands?: Record<string, PluginCommand>;
+    flags?: Record<string, RunFlag>;
+    terminal?: TerminalAnswerer;
+  }
+}
