@@ -1,6 +1,8 @@
 /** Parity: TodoWrite and the persisted list (seed README: "Todos"). */
 import { describe, expect, it } from "vitest";
-import { readdirSync, realpathSync, readFileSync, existsSync } from "node:fs";
+import { readdirSync, realpathSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { tempHome } from "../helpers/temp-home";
 import { join } from "node:path";
 import { scriptedModel } from "ubiquity/testing";
 import { ofType } from "../helpers/collect";
@@ -8,6 +10,7 @@ import { tempDirs } from "../helpers/temp-dirs";
 import { call, run, userTextsOf } from "./helpers";
 
 const temp = tempDirs();
+const home = tempHome();
 
 /** Every task file under a todo dir (the list is one file per task). */
 function taskFiles(dir: string): string[] {
@@ -92,5 +95,21 @@ describe("TodoWrite", () => {
     await run("go", { model, cwd, persistTodos: true, todoDir: dir, agents: { sub: { description: "sub", prompt: "You are SUB." } } });
     const contents = taskFiles(dir).map((f) => JSON.parse(readFileSync(f, "utf8")).content);
     expect(contents).toEqual(["PARENT-TASK"]);
+  });
+
+  it("persists by default under ~/.ubiquity/todos/<project-slug>/<key>/<task-id>.json; an unreadable task file is skipped, not fatal", async () => {
+    const cwd = temp();
+    const model = scriptedModel([call("TodoWrite", { todos: [{ content: "KEPT-TASK", status: "pending" }] }, "t"), "done"]);
+    await run("plan", { model, cwd, persistTodos: true });
+    const files = taskFiles(join(home(), ".ubiquity", "todos"));
+    expect(files).toHaveLength(1);
+    const rel = files[0]!.slice(join(home(), ".ubiquity", "todos").length + 1).split("/");
+    expect(rel).toHaveLength(3);
+    expect(rel[1]).toBe("project");
+    writeFileSync(join(dirname(files[0]!), "deadbeef.json"), "{ torn");
+    const next = scriptedModel(["ok"]);
+    const messages = await run("go on", { model: next, cwd, persistTodos: true });
+    expect(ofType(messages, "result")[0]!.isError).toBe(false);
+    expect(userTextsOf(next.requests[0]!).join("\n")).toContain("KEPT-TASK");
   });
 });
