@@ -1,5 +1,6 @@
 /** Parity: the system prompt, memory files and settings files (seed README: "The system prompt", "Memory files", "Settings files"). */
 import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedModel } from "ubiquity/testing";
@@ -35,6 +36,19 @@ describe("the system prompt", () => {
       expect(s).toMatch(/den(y|ied)/i);
     }
     expect(own.trimEnd().endsWith("Never touch files under vendor/.")).toBe(true);
+  });
+
+  it("the run sections say whether the cwd is a git checkout, and which tools are in play", async () => {
+    const cwd = realpathSync(temp());
+    const plain = await systemFor(cwd);
+    execFileSync("git", ["init", "-q", cwd]);
+    const repo = await systemFor(cwd, { disallowedTools: ["Bash"] });
+    expect(plain).toMatch(/Git repository: no/);
+    expect(repo).toMatch(/Git repository: yes/);
+    const toolsLine = (s: string) => s.split("\n").find((l) => l.includes("Tools available"))!;
+    expect(toolsLine(plain)).toContain("Bash");
+    expect(toolsLine(repo)).not.toContain("Bash");
+    expect(toolsLine(repo)).toContain("Read");
   });
 
   it("memory comes after the run sections and right before appendSystemPrompt, weakest first: user, project, local, explicit", async () => {
@@ -157,15 +171,16 @@ describe("settings files", () => {
     }
   });
 
-  it("permissions.additionalDirectories widens the permitted folders", async () => {
-    const cwd = realpathSync(temp());
-    const shared = realpathSync(temp());
-    writeTree(shared, { "note.txt": "SHARED-NOTE" });
-    writeTree(cwd, { ".ubiquity/settings.json": JSON.stringify({ permissions: { additionalDirectories: [shared] } }) });
-    const model = scriptedModel([call("Read", { file_path: join(shared, "note.txt") }, "r"), "done"]);
-    const messages = await run("x", { model, cwd, trust: true, settingSources: ["project"] });
+  it("permissions.additionalDirectories (\"../shared\", as in the seed) widens the permitted folders", async () => {
+    const root = realpathSync(temp());
+    const cwd = join(root, "proj");
+    mkdirSync(cwd);
+    writeTree(root, { "shared/note.txt": "SHARED-NOTE" });
+    writeTree(cwd, { ".ubiquity/settings.json": JSON.stringify({ permissions: { additionalDirectories: ["../shared"] } }) });
+    const model = scriptedModel([call("Read", { file_path: join(root, "shared", "note.txt") }, "r"), "done"]);
+    const messages = await run("x", { model, cwd, settingSources: ["project"] });
     expect(ofType(messages, "tool_result")[0]!.output.content).toContain("SHARED-NOTE");
-    const m2 = scriptedModel([call("Read", { file_path: join(shared, "note.txt") }, "r"), "done"]);
+    const m2 = scriptedModel([call("Read", { file_path: join(root, "shared", "note.txt") }, "r"), "done"]);
     const without = await run("x", { model: m2, cwd });
     expect(ofType(without, "tool_result")[0]!.output.isError).toBe(true);
   });
