@@ -112,6 +112,10 @@ export type { CheckpointInfo, CheckpointQuery, RewindOptions, RewindResult, File
 export { registerAlias, openaiCompatible, type OpenAICompatibleSettings } from "../plugins/model/index";
 export { registerPricing, registerContextWindow } from "../plugins/pricing/index";
 
+// MCP server configs from JSON (`.mcp.json`, Claude Desktop files): the seed's `parse_config`.
+// The module imports no MCP client, only its schema.
+export { parseMcpConfig, type ParseMcpConfigOptions } from "../plugins/mcp/config";
+
 // The built-in tool suite, for `tools: [...builtinTools(), mine]`.
 export { builtinTools } from "../plugins/tools/index";
 

@@ -27,7 +27,7 @@ export { listCheckpoints, rewindFiles, rewindConversation, CheckpointNotFoundErr
 export type { CheckpointInfo, CheckpointQuery, RewindOptions, RewindResult, FileChange, FileAction, RefusedChange, NotCovered, NotCoveredReason } from "./facade";
 export { registerAlias, openaiCompatible, registerPricing, registerContextWindow } from "./facade";
 export type { OpenAICompatibleSettings } from "./facade";
-export { builtinTools } from "./facade";
+export { builtinTools, parseMcpConfig, type ParseMcpConfigOptions } from "./facade";
 // The subprocess environment (the process kit: Bash, command hooks and stdio MCP servers build theirs with it).
 export { buildSubprocessEnv, isCredentialVariable, isScrubbedVariable, type SubprocessEnvOptions } from "../plugins/_kits/process/index";
 // Helpers the built-in plugins share and that plugin authors use too, from the kits that own them.
