@@ -93,6 +93,10 @@ TS
 say "tsc --noEmit (strict, nodenext) on a user program"
 npx tsc --noEmit -p .
 
+say "the same program under moduleResolution bundler (what Vite and tsup users have)"
+node -e 'const c=JSON.parse(require("fs").readFileSync("tsconfig.json","utf8"));Object.assign(c.compilerOptions,{module:"esnext",moduleResolution:"bundler"});require("fs").writeFileSync("tsconfig.bundler.json",JSON.stringify(c))'
+npx tsc --noEmit -p tsconfig.bundler.json
+
 say "node main.ts (the user program, on Node $(node --version))"
 node main.ts
 

@@ -1,6 +1,6 @@
 // A user's first program, as README's quick start shows it: type-checked with tsc (strict,
 // module nodenext) against the installed tarball, then run on the offline model.
-import { createKernel, defineConfig, definePlugin, defineTool, summon, type Message, type Options, type Plugin } from "ubiquity";
+import { createKernel, defineConfig, definePlugin, defineTool, summon, type Message, type MessageBase, type Options, type Plugin } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import type { PermissionsPluginOptions } from "ubiquity/plugins/permissions";
 import { z } from "zod";
@@ -72,3 +72,16 @@ if (offered.join(" ") !== "greet0 1" || boundary({ type: "system", subtype: "com
 const augmented = (message: Message) =>
   message.type === "system" && message.subtype === "init" ? (message.permissionMode ?? "") : message.type === "result" && message.subtype === "error_max_budget_usd" ? "budget" : "";
 if (augmented({ type: "result", subtype: "error_max_budget_usd" } as Message) !== "budget") process.exit(1);
+
+// A user's own plugin message, declared the way docs/plugins.md shows (augmenting "ubiquity").
+interface DeployMessage extends MessageBase {
+  type: "acme_deploy";
+  url: string;
+}
+declare module "ubiquity" {
+  interface PluginMessages {
+    acme_deploy: DeployMessage;
+  }
+}
+const deployedTo = (message: Message) => (message.type === "acme_deploy" ? message.url : undefined);
+if (deployedTo({ type: "acme_deploy", url: "https://x", uuid: "u", sessionId: "s" }) !== "https://x") process.exit(1);
