@@ -2,13 +2,14 @@
  * After `tsc -p tsconfig.build.json` emits declarations into dist/types, give every relative
  * import an explicit `.js` specifier (`./kernel` → `./kernel.js`, `../src/index` →
  * `../src/index.js`), so the declarations resolve under `moduleResolution: node16/nodenext`
- * as well as `bundler`. The sources use extensionless imports, which only bundlers accept.
+ * as well as `bundler`. That includes the module augmentations (`declare module "../../src/messages"`)
+ * by which a plugin adds its `result` fields: unresolved, they are dropped silently. The sources use extensionless imports, which only bundlers accept.
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 const root = resolve(process.argv[2] ?? "dist/types");
-const SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}(?:\/[^"']*)?)\2/g;
+const SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\bdeclare\s+module\s+)(["'])(\.{1,2}(?:\/[^"']*)?)\2/g;
 let files = 0;
 let rewritten = 0;
 const unresolved = [];

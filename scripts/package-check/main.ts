@@ -50,3 +50,11 @@ for await (const message of summon("shout hello as JSON", { model: answering, ou
 }
 console.log(`structuredOutput.shouted: ${shouted}`);
 if (shouted !== "HELLO") process.exit(1);
+
+// A plugin's result fields (module augmentation in the declarations): result.budget under a cap.
+let spentTokens: number | undefined;
+for await (const message of summon("hi", { model: "test", maxBudgetTokens: 100_000, persistSession: false })) {
+  if (message.type === "result") spentTokens = message.budget?.spentTokens;
+}
+console.log(`budget.spentTokens: ${spentTokens}`);
+if (!spentTokens) process.exit(1);
