@@ -126,7 +126,6 @@ export function runUsage(table: FlagTable = RUN_FLAGS): string {
   lines.push(
     "",
     "Exit codes: 0 success, 1 the run failed (an error result), 2 usage or configuration error, 130 interrupted (Ctrl-C).",
-    "There is no --max-budget-usd yet: Ubiquity has no spending budget to enforce.",
     "",
   );
   return lines.join("\n");
