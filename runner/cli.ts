@@ -26,10 +26,6 @@ import { trustCommand } from "./trust-command";
 import { parseFlags, prescan } from "./flags";
 import { activePlugins, pluginCommands, type ActivePlugins } from "./plugins";
 import { defaultConfigJsonSchemaText } from "../sdk/facade";
-import { importOptional } from "../plugins/_kits/lazy/index";
-
-/** How to get the ACP SDK, an optional peer: in the project, or next to ubiquity in an editor's `npx` line. */
-const ACP_INSTALL = "npm i @agentclientprotocol/sdk (or, in an editor's settings: npx -y -p ubiquity -p @agentclientprotocol/sdk ubiquity acp)";
 
 export type { CliIO, CliFlag, CliArgs, CliCommand, FlagCommand, RawCommand } from "./types";
 export { CONFIG_FLAGS, RUNNER_SETTING_SOURCES, loadCliConfig, kernelFor, type TrustIO, type LoadedCliConfig } from "./config";
@@ -76,7 +72,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   },
   acp: {
     summary: "Serve the Agent Client Protocol on stdio, for editors (Zed, JetBrains, Neovim…; see acp --help)",
-    raw: async (argv, io) => (await importOptional(() => import("./acp/command"), "@agentclientprotocol/sdk", "ubiquity acp", ACP_INSTALL)).acpCommand(argv, io, version()),
+    raw: async (argv, io) => (await import("./acp/command")).acpCommand(argv, io, version()),
   },
   trust: trustCommand,
   inspect,
