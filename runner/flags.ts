@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import type { CommandFlag, FlagValue, RunFlag } from "../src/commands";
 import type { Plugin } from "../src/plugin";
 import { ConfigError, describeError, UsageError } from "../src/errors";
+import { didYouMean } from "../src/suggest";
 
 export type { RunFlag } from "../src/commands";
 
@@ -88,6 +89,12 @@ export function parseFlags(argv: string[], flags: Record<string, CommandFlag>, {
     const parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
     return { values: parsed.values as RunValues, positionals: parsed.positionals };
   } catch (error) {
+    // Node's own text for an unknown flag suggests `-- "--modle"` (a positional), never the flag that was meant.
+    const unknown = (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /^Unknown option '([^']+)'/.exec(describeError(error))?.[1] : undefined;
+    if (unknown) {
+      const near = unknown.startsWith("--") ? didYouMean(unknown, Object.keys(flags).map((name) => `--${name}`)) : "";
+      throw new UsageError(`unknown flag ${unknown}${near}; see \`${help}\``);
+    }
     throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
   }
 }
