@@ -11,6 +11,7 @@ import type { Plugin } from "../src/plugin";
 import type { PluginCommand, TerminalAnswerer } from "../src/commands";
 import { resolveEntries } from "../loader/index";
 import { ConfigError } from "../src/errors";
+import { didYouMean } from "../src/suggest";
 import { defaultPreset } from "../sdk/facade";
 import { loadCliConfig, type LoadedCliConfig } from "./config";
 import type { RunValues } from "./flags";
@@ -24,9 +25,16 @@ export const BUILTIN_PRESETS = {
 
 /** A preset by name: a built-in, else a module resolved from `cwd`. */
 export async function presetByName(name: string, cwd: string): Promise<Preset> {
-  const load = (BUILTIN_PRESETS as Record<string, (() => Promise<{ default: Preset }>) | undefined>)[name];
+  // A built-in by its name, or by its preset name as `inspect` shows it (`ubiquity:minimal`).
+  const load = (BUILTIN_PRESETS as Record<string, (() => Promise<{ default: Preset }>) | undefined>)[name.replace(/^ubiquity:/, "")];
   if (load) return (await load()).default;
-  const resolved = await resolveEntries({ presets: [name] }, cwd);
+  const resolved = await resolveEntries({ presets: [name] }, cwd).catch((error: unknown) => {
+    if (!(error instanceof ConfigError)) throw error;
+    // A typo of a built-in is no package to install.
+    const near = didYouMean(name, Object.keys(BUILTIN_PRESETS));
+    if (near && !/[./]/.test(name)) throw new ConfigError(`--preset ${name}: no such preset${near}; the built-in presets are ${Object.keys(BUILTIN_PRESETS).join(", ")}, or name a module`);
+    throw new ConfigError(error.message.replace(`presets[0] ${JSON.stringify(name)}`, `--preset ${name}`));
+  });
   const preset = resolved.presets?.[0];
   if (!preset || typeof preset !== "object" || Array.isArray(preset)) throw new ConfigError(`--preset ${name}: not a preset`);
   return preset as Preset;

@@ -85,6 +85,19 @@ describe("the ubiquity bin (real process)", () => {
     if (preset === "minimal") expect(init.plugins).not.toContain("ubiquity:tool-write");
   });
 
+  it.concurrent("run --preset with a typo of a built-in names it, not a package to npm i (exit 2); a missing module says --preset", async () => {
+    const typo = await runCli(["run", "--preset", "mnimal", "--model", "test", "hi"], cwd);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('error: --preset mnimal: no such preset (did you mean "minimal"?); the built-in presets are default, minimal, headless, or name a module\n');
+    const file = await runCli(["run", "--preset", "./nope.ts", "--model", "test", "hi"], cwd);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toMatch(/^error: --preset \.\/nope\.ts: no file at /);
+    // The preset's own name, as inspect lists it, is the built-in.
+    const named = await runCli(["run", "--preset", "ubiquity:minimal", "--model", "test", "--output-format", "stream-json", "hi"], cwd);
+    expect(named.code).toBe(0);
+    expect((JSON.parse(named.stdout.split("\n")[0]!) as { plugins: string[] }).plugins).not.toContain("ubiquity:tool-write");
+  });
+
   it.concurrent("inspect without a config shows the default preset", async () => {
     const { code, stdout } = await runCli(["inspect"], cwd);
     expect(code).toBe(0);
