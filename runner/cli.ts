@@ -45,8 +45,8 @@ const inspect: FlagCommand = {
     json: { type: "boolean", description: "Print the report as JSON" },
   },
   async run({ values }, io) {
-    const { config, filepath } = await loadCliConfig(values, "inspect");
-    const report = inspectKernel(kernelFor(config, filepath), filepath);
+    const { config, filepath, skipped } = await loadCliConfig(values, "inspect");
+    const report = inspectKernel(kernelFor(config, filepath), filepath, skipped[0]);
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatInspect(report));
     return 0;
   },
