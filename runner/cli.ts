@@ -25,7 +25,7 @@ import type { CliArgs, CliCommand, CliFlag, CliIO, FlagCommand, RawCommand } fro
 import { trustCommand } from "./trust-command";
 import { parseFlags, prescan } from "./flags";
 import { didYouMean } from "../src/suggest";
-import { activePlugins, pluginCommands, type ActivePlugins } from "./plugins";
+import { activePlugins, pluginCommands, skippedConfigHint, type ActivePlugins } from "./plugins";
 import { defaultConfigJsonSchemaText } from "../sdk/facade";
 
 export type { CliIO, CliFlag, CliArgs, CliCommand, FlagCommand, RawCommand } from "./types";
@@ -135,7 +135,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     const command = pluginCommands(found.plugins)[first];
     if (!command) {
       if (found.error) throw found.error;
-      throw new UsageError(`unknown command "${first}"${didYouMean(first, Object.keys(commandTable(found)))}; run \`ubiquity --help\` for the list`);
+      throw new UsageError(`unknown command "${first}"${didYouMean(first, Object.keys(commandTable(found)))}${skippedConfigHint(found)}; run \`ubiquity --help\` for the list`);
     }
     return await runPluginCommand(first, command, rest, io, found);
   } catch (error) {

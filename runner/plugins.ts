@@ -5,7 +5,7 @@
  * the config cannot be loaded, the default preset's plugins stand in and the error is kept for
  * the command that reads the config.
  */
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { expandPlugins, type Preset } from "../src/preset";
 import type { Plugin } from "../src/plugin";
 import type { PluginCommand, TerminalAnswerer } from "../src/commands";
@@ -62,6 +62,15 @@ export async function activePlugins(values: RunValues, command: string): Promise
     const { plugins } = expandPlugins({ presets: [await defaultPreset()] });
     return { plugins: plugins.map((p) => p.plugin), values, error };
   }
+}
+
+/**
+ * For an unknown command or flag: the folder's config that was skipped (the folder is not
+ * trusted) may be what adds it. "" when no config was skipped.
+ */
+export function skippedConfigHint(active: ActivePlugins): string {
+  const file = active.loaded?.skipped[0];
+  return file ? `; this folder's ${basename(file)} was not loaded, as the folder is not trusted: if its plugins add it, trust the folder with \`ubiquity trust .\` (or UBIQUITY_TRUST=1 for one run)` : "";
 }
 
 /** The commands the plugins add, by name (the first plugin to name one has it). */
