@@ -77,12 +77,27 @@ async function resolvePresetList(list: unknown, loader: ModuleLoader, where: str
         if (!isPresetLike(entry)) return entry as PresetEntry;
         return resolvePreset(entry, loader, what, stack);
       }
-      const file = loader.resolve(spec.specifier, what);
+      const file = resolvePresetModule(spec.specifier, loader, what);
       const value = await loader.importDefault(file, what);
       const preset = toPreset(value, spec, what);
       return resolvePreset(preset, createModuleLoader(dirname(file), file), what, stack);
     }),
   );
+}
+
+/**
+ * A preset's module. A built-in's bare name (`minimal`, or its preset name `ubiquity:minimal`),
+ * as `--preset` takes it, is no package here: name the module instead of suggesting `npm i minimal`.
+ */
+function resolvePresetModule(specifier: string, loader: ModuleLoader, what: string): string {
+  const builtin = /^(?:ubiquity:)?(default|minimal|headless)$/.exec(specifier)?.[1];
+  if (specifier.startsWith("ubiquity:") && builtin) throw new ConfigError(`${what}: the built-in preset is the module "ubiquity/presets/${builtin}"`);
+  try {
+    return loader.resolve(specifier, what);
+  } catch (error) {
+    if (builtin) throw new ConfigError(`${what}: the built-in preset is the module "ubiquity/presets/${builtin}" (a bare name is a package, which is not installed)`);
+    throw error;
+  }
 }
 
 /** Resolve the strings inside a preset; a preset that includes itself is left for expandPlugins to report. */

@@ -24,12 +24,9 @@ import { CONFIG_FLAGS, kernelFor, loadCliConfig } from "./config";
 import type { CliArgs, CliCommand, CliFlag, CliIO, FlagCommand, RawCommand } from "./types";
 import { trustCommand } from "./trust-command";
 import { parseFlags, prescan } from "./flags";
-import { activePlugins, pluginCommands, type ActivePlugins } from "./plugins";
+import { didYouMean } from "../src/suggest";
+import { activePlugins, pluginCommands, skippedConfigHint, type ActivePlugins } from "./plugins";
 import { defaultConfigJsonSchemaText } from "../sdk/facade";
-import { importOptional } from "../plugins/_kits/lazy/index";
-
-/** How to get the ACP SDK, an optional peer: in the project, or next to ubiquity in an editor's `npx` line. */
-const ACP_INSTALL = "npm i @agentclientprotocol/sdk (or, in an editor's settings: npx -y -p ubiquity -p @agentclientprotocol/sdk ubiquity acp)";
 
 export type { CliIO, CliFlag, CliArgs, CliCommand, FlagCommand, RawCommand } from "./types";
 export { CONFIG_FLAGS, RUNNER_SETTING_SOURCES, loadCliConfig, kernelFor, type TrustIO, type LoadedCliConfig } from "./config";
@@ -48,8 +45,8 @@ const inspect: FlagCommand = {
     json: { type: "boolean", description: "Print the report as JSON" },
   },
   async run({ values }, io) {
-    const { config, filepath } = await loadCliConfig(values, "inspect");
-    const report = inspectKernel(kernelFor(config, filepath), filepath);
+    const { config, filepath, skipped } = await loadCliConfig(values, "inspect");
+    const report = inspectKernel(kernelFor(config, filepath), filepath, skipped[0]);
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatInspect(report));
     return 0;
   },
@@ -76,7 +73,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   },
   acp: {
     summary: "Serve the Agent Client Protocol on stdio, for editors (Zed, JetBrains, Neovim…; see acp --help)",
-    raw: async (argv, io) => (await importOptional(() => import("./acp/command"), "@agentclientprotocol/sdk", "ubiquity acp", ACP_INSTALL)).acpCommand(argv, io, version()),
+    raw: async (argv, io) => (await import("./acp/command")).acpCommand(argv, io, version()),
   },
   trust: trustCommand,
   inspect,
@@ -138,7 +135,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     const command = pluginCommands(found.plugins)[first];
     if (!command) {
       if (found.error) throw found.error;
-      throw new UsageError(`unknown command "${first}"; run \`ubiquity --help\` for the list`);
+      throw new UsageError(`unknown command "${first}"${didYouMean(first, Object.keys(commandTable(found)))}${skippedConfigHint(found)}; run \`ubiquity --help\` for the list`);
     }
     return await runPluginCommand(first, command, rest, io, found);
   } catch (error) {

@@ -45,6 +45,8 @@ export interface LoadedCliConfig {
   config: UbiquityConfig;
   filepath: string | null;
   trust: TrustDecision;
+  /** A project config that was found but not loaded, because its folder is not trusted. */
+  skipped: readonly string[];
 }
 
 /**
@@ -80,7 +82,7 @@ export async function loadCliConfig(
   // --cwd wins over the config's `cwd`; a relative `cwd` in the config is relative to its folder.
   if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
   else config.cwd = resolve(loaded.filepath ? dirname(loaded.filepath) : cwd, config.cwd);
-  return { config, filepath: loaded.filepath, trust };
+  return { config, filepath: loaded.filepath, trust, skipped: loaded.skipped };
 }
 
 /** Build a kernel for a loaded config; an error names the config file it came from. */

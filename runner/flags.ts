@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import type { CommandFlag, FlagValue, RunFlag } from "../loader/index";
 import type { Plugin } from "../src/plugin";
 import { ConfigError, describeError, UsageError } from "../src/errors";
+import { didYouMean } from "../src/suggest";
 
 export type { RunFlag } from "../loader/index";
 
@@ -88,6 +89,12 @@ export function parseFlags(argv: string[], flags: Record<string, CommandFlag>, {
     const parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
     return { values: parsed.values as RunValues, positionals: parsed.positionals };
   } catch (error) {
+    // Node's own text for an unknown flag suggests `-- "--modle"` (a positional), never the flag that was meant.
+    const unknown = (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /^Unknown option '([^']+)'/.exec(describeError(error))?.[1] : undefined;
+    if (unknown) {
+      const near = unknown.startsWith("--") ? didYouMean(unknown, Object.keys(flags).map((name) => `--${name}`)) : "";
+      throw new UsageError(`unknown flag ${unknown}${near}; see \`${help}\``);
+    }
     throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
   }
 }
@@ -126,7 +133,6 @@ export function runUsage(table: FlagTable = RUN_FLAGS): string {
   lines.push(
     "",
     "Exit codes: 0 success, 1 the run failed (an error result), 2 usage or configuration error, 130 interrupted (Ctrl-C).",
-    "There is no --max-budget-usd yet: Ubiquity has no spending budget to enforce.",
     "",
   );
   return lines.join("\n");

@@ -35,6 +35,8 @@ export interface InspectedRegistration {
 /** The whole `inspect` report (also the `--json` output). */
 export interface InspectReport {
   configFile: string | null;
+  /** A config found but not loaded: its folder is not trusted. */
+  skippedConfig?: string;
   plugins: InspectedPlugin[];
   disabled: InspectedPlugin[];
   /** Every hook, in catalogue order; hooks nobody tapped have an empty list. */
@@ -46,7 +48,7 @@ export interface InspectReport {
 }
 
 /** Build the report of a kernel (no hook runs: `kernel.ready` is not called). */
-export function inspectKernel(kernel: Kernel, configFile: string | null): InspectReport {
+export function inspectKernel(kernel: Kernel, configFile: string | null, skippedConfig?: string): InspectReport {
   const plugin = (p: Kernel["plugins"][number]): InspectedPlugin => ({
     name: p.plugin.name,
     origin: p.origin,
@@ -60,6 +62,7 @@ export function inspectKernel(kernel: Kernel, configFile: string | null): Inspec
     entries.map((e) => ({ name: e.name, winner: e.winner.owner, losers: e.losers.map((l) => l.owner) }));
   return {
     configFile,
+    ...(skippedConfig ? { skippedConfig } : {}),
     plugins: kernel.plugins.map(plugin),
     disabled: kernel.disabled.map(plugin),
     hooks,
@@ -107,7 +110,8 @@ function printable(value: unknown): unknown {
 export function formatInspect(report: InspectReport): string {
   const lines: string[] = [];
   const width = Math.max(8, ...report.plugins.map((p) => p.name.length), ...report.disabled.map((p) => p.name.length));
-  lines.push(`config: ${report.configFile ?? "(none found; the default preset applies)"}`, "");
+  const none = report.skippedConfig ? `${report.skippedConfig} not loaded: this folder is not trusted (the default preset applies)` : "(none found; the default preset applies)";
+  lines.push(`config: ${report.configFile ?? none}`, "");
 
   lines.push("plugins (apply order; a same-name plugin replaces in place):");
   report.plugins.forEach((p, i) => {

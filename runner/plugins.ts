@@ -5,12 +5,13 @@
  * the config cannot be loaded, the default preset's plugins stand in and the error is kept for
  * the command that reads the config.
  */
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { expandPlugins, type Preset } from "../src/preset";
 import type { Plugin } from "../src/plugin";
 import type { PluginCommand, TerminalAnswerer } from "../loader/index";
 import { resolveEntries } from "../loader/index";
 import { ConfigError } from "../src/errors";
+import { didYouMean } from "../src/suggest";
 import { defaultPreset } from "../sdk/facade";
 import { loadCliConfig, type LoadedCliConfig } from "./config";
 import type { RunValues } from "./flags";
@@ -24,9 +25,16 @@ export const BUILTIN_PRESETS = {
 
 /** A preset by name: a built-in, else a module resolved from `cwd`. */
 export async function presetByName(name: string, cwd: string): Promise<Preset> {
-  const load = (BUILTIN_PRESETS as Record<string, (() => Promise<{ default: Preset }>) | undefined>)[name];
+  // A built-in by its name, or by its preset name as `inspect` shows it (`ubiquity:minimal`).
+  const load = (BUILTIN_PRESETS as Record<string, (() => Promise<{ default: Preset }>) | undefined>)[name.replace(/^ubiquity:/, "")];
   if (load) return (await load()).default;
-  const resolved = await resolveEntries({ presets: [name] }, cwd);
+  const resolved = await resolveEntries({ presets: [name] }, cwd).catch((error: unknown) => {
+    if (!(error instanceof ConfigError)) throw error;
+    // A typo of a built-in is no package to install.
+    const near = didYouMean(name, Object.keys(BUILTIN_PRESETS));
+    if (near && !/[./]/.test(name)) throw new ConfigError(`--preset ${name}: no such preset${near}; the built-in presets are ${Object.keys(BUILTIN_PRESETS).join(", ")}, or name a module`);
+    throw new ConfigError(error.message.replace(`presets[0] ${JSON.stringify(name)}`, `--preset ${name}`));
+  });
   const preset = resolved.presets?.[0];
   if (!preset || typeof preset !== "object" || Array.isArray(preset)) throw new ConfigError(`--preset ${name}: not a preset`);
   return preset as Preset;
@@ -54,6 +62,15 @@ export async function activePlugins(values: RunValues, command: string): Promise
     const { plugins } = expandPlugins({ presets: [await defaultPreset()] });
     return { plugins: plugins.map((p) => p.plugin), values, error };
   }
+}
+
+/**
+ * For an unknown command or flag: the folder's config that was skipped (the folder is not
+ * trusted) may be what adds it. "" when no config was skipped.
+ */
+export function skippedConfigHint(active: ActivePlugins): string {
+  const file = active.loaded?.skipped[0];
+  return file ? `; this folder's ${basename(file)} was not loaded, as the folder is not trusted: if its plugins add it, trust the folder with \`ubiquity trust .\` (or UBIQUITY_TRUST=1 for one run)` : "";
 }
 
 /** The commands the plugins add, by name (the first plugin to name one has it). */

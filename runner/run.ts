@@ -20,7 +20,7 @@ import type { UbiquityConfig } from "../src/config/schema";
 import { terminalApprover } from "./approver";
 import type { Message, ResultMessage } from "../src/messages";
 import { applyRunFlags, parseRunArgs, prescan, runFlagTable, runUsage, type FlagTable, type RunValues } from "./flags";
-import { activePlugins, answerersOf, presetByName, type ActivePlugins } from "./plugins";
+import { activePlugins, answerersOf, presetByName, skippedConfigHint, type ActivePlugins } from "./plugins";
 import type { TerminalAnswerer } from "../loader/index";
 import { combinePrompt, readStdin } from "./stdin";
 import { storedSessionModel } from "./conversation";
@@ -128,6 +128,9 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
     format = typeof values["output-format"] === "string" ? values["output-format"] : "text";
     checkCombinations(values, format, typeof values["input-format"] === "string" ? values["input-format"] : "text");
   } catch (error) {
+    // A flag the folder's skipped config would add: say why it is unknown.
+    const hint = skippedConfigHint(active);
+    if (hint && error instanceof UsageError && error.message.startsWith("unknown flag")) return fail(io, new UsageError(error.message.replace(/; see `[^`]*`$/, hint)), format);
     return fail(io, error, format);
   }
   const verbose = values.verbose === true;

@@ -60,7 +60,7 @@ export function mcpCommands(name: string, apiOf: (kernel: Kernel) => McpApi | un
         const [sub, ...rest] = positionals;
         if (sub !== "list" || rest.length > 0) {
           const got = sub === undefined ? "no subcommand" : `"${positionals.join(" ")}"`;
-          throw new Error(`ubiquity mcp: ${got}; the one subcommand is \`ubiquity mcp list\``);
+          throw new UsageError(`ubiquity mcp: ${got}; the one subcommand is \`ubiquity mcp list\``);
         }
         // The report shows every failure; the console logger would print each a second time.
         const kernel = await io.kernel({ quiet: true });

@@ -25,7 +25,7 @@ async function storeFrom(values: CommandArgs["values"], io: CommandIO): Promise<
 
 function needId(positionals: string[], sub: string): string {
   const id = positionals[1];
-  if (!id) throw new Error(`ubiquity sessions ${sub} needs a session id; find one with \`ubiquity sessions list\``);
+  if (!id) throw new UsageError(`ubiquity sessions ${sub} needs a session id; find one with \`ubiquity sessions list\``);
   return id;
 }
 
@@ -46,9 +46,9 @@ export const sessionsCommand: PluginCommand = {
   async run({ values, positionals }, io) {
     const sub = positionals[0];
     if (sub !== "list" && sub !== "show" && sub !== "fork") {
-      throw new Error(`ubiquity sessions ${sub ? `"${sub}" is not a subcommand` : "needs a subcommand"}: use ${USAGE}`);
+      throw new UsageError(`ubiquity sessions ${sub ? `"${sub}" is not a subcommand` : "needs a subcommand"}: use ${USAGE}`);
     }
-    if (positionals.length > (sub === "list" ? 1 : 2)) throw new Error(`too many arguments for ubiquity sessions ${sub}: use ${USAGE}`);
+    if (positionals.length > (sub === "list" ? 1 : 2)) throw new UsageError(`too many arguments for ubiquity sessions ${sub}: use ${USAGE}`);
     const { store, cwd } = await storeFrom(values, io);
     try {
       return await runOn(store, sub, cwd, values, positionals, io);
@@ -62,7 +62,7 @@ async function runOn(store: SessionBackend, sub: string, cwd: string, values: Co
   {
     if (sub === "list") {
       const limit = values.limit === undefined ? 20 : Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new Error(`--limit must be a positive integer, not ${JSON.stringify(values.limit)}`);
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer, not ${JSON.stringify(values.limit)}`);
       const sessions = await store.list({ cwd: values.all ? undefined : cwd, limit });
       io.stdout(values.json ? `${JSON.stringify(sessions, null, 2)}\n` : formatSessionList(sessions));
       return 0;

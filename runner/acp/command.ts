@@ -7,13 +7,14 @@
  */
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { Readable, Writable } from "node:stream";
-import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { CliIO } from "../types";
 import { parseFlags, prescan, runFlagTable, type FlagTable, type RunValues } from "../flags";
 import { activePlugins, BUILTIN_PRESETS } from "../plugins";
 import { UsageError } from "../../src/errors";
-import { acpAgent } from "./agent";
+import { importOptional } from "../../plugins/_kits/lazy/index";
+
+/** How to get the ACP SDK, an optional peer: in the project, or next to ubiquity in an editor's `npx` line. */
+const ACP_INSTALL = "npm i @agentclientprotocol/sdk (or, in an editor's settings: npx -y -p ubiquity -p @agentclientprotocol/sdk ubiquity acp)";
 
 /** The run flags an editor's agent has no use for: the client sends the prompts and the folder, and reads the protocol. */
 const NOT_FOR_ACP = new Set(["cwd", "continue", "resume", "fork-session", "session-id", "help"]);
@@ -66,7 +67,10 @@ function userFiles<V extends RunValues>(values: V): V {
   return values;
 }
 
-/** Serve ACP on the process's stdio until the client closes it; resolves to the exit code. */
+/**
+ * Serve ACP on the process's stdio until the client closes it; resolves to the exit code. The
+ * flags and `--help` need no ACP SDK (an optional peer), so a user can read them before installing it.
+ */
 export async function acpCommand(argv: string[], io: CliIO, version: string): Promise<number> {
   const early = userFiles(prescan(argv));
   const active = await activePlugins(early, "acp");
@@ -77,20 +81,6 @@ export async function acpCommand(argv: string[], io: CliIO, version: string): Pr
     io.stdout(usage(table));
     return 0;
   }
-  // Standard output is the protocol's: whatever prints (a plugin's console.log) goes to stderr.
-  for (const method of ["log", "info", "debug"] as const) console[method] = (...args: unknown[]) => console.error(...args);
-  const warn = (line: string) => io.stderr(`${line}\n`);
-  if (process.stdin.isTTY) warn("ubiquity acp speaks the Agent Client Protocol on stdin and stdout: an editor starts it (see `ubiquity acp --help`). Ctrl-D ends it.");
-  const { app, sessions } = acpAgent({ values, table: runTable, version, warn });
-  const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
-  const connection = app.connect(stream);
-  await connection.closed;
-  await Promise.all([...sessions.values()].map((s) => s.close()));
-  // The SDK ends the connection on a message over its size limit: say so, rather than vanish.
-  const reason: unknown = connection.signal.reason;
-  if (reason instanceof MessageTooLargeError) {
-    warn(`acp: the client sent a message over ${reason.maxMessageBytes / 1024 / 1024} MB (the protocol's limit), so the connection was closed. Attach large files by reference (@-mention) rather than pasting them whole.`);
-    return 1;
-  }
-  return 0;
+  const { serveAcp } = await importOptional(() => import("./serve"), "@agentclientprotocol/sdk", "ubiquity acp", ACP_INSTALL);
+  return serveAcp({ values, table: runTable, version, io });
 }

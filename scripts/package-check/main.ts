@@ -85,3 +85,10 @@ declare module "ubiquity" {
 }
 const deployedTo = (message: Message) => (message.type === "acme_deploy" ? message.url : undefined);
 if (deployedTo({ type: "acme_deploy", url: "https://x", uuid: "u", sessionId: "s" }) !== "https://x") process.exit(1);
+// A plugin's result fields (module augmentation in the declarations): result.budget under a cap.
+let spentTokens: number | undefined;
+for await (const message of summon("hi", { model: "test", maxBudgetTokens: 100_000, persistSession: false })) {
+  if (message.type === "result") spentTokens = message.budget?.spentTokens;
+}
+console.log(`budget.spentTokens: ${spentTokens}`);
+if (!spentTokens) process.exit(1);

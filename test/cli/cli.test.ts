@@ -51,17 +51,23 @@ describe("the ubiquity bin (real process)", () => {
     expect(stdout).toBe(readFileSync(join(repoRoot, "schema", "ubiquity.config.schema.json"), "utf8"));
   });
 
-  it.concurrent("an unknown command is a usage error (exit 2) with one error line", async () => {
+  it.concurrent("an unknown command is a usage error (exit 2) with one error line naming the near command", async () => {
     const { code, stdout, stderr } = await runCli(["inspcet"], cwd);
     expect(code).toBe(2);
     expect(stdout).toBe("");
-    expect(stderr).toBe('error: unknown command "inspcet"; run `ubiquity --help` for the list\n');
+    expect(stderr).toBe('error: unknown command "inspcet" (did you mean "inspect"?); run `ubiquity --help` for the list\n');
   });
 
-  it.concurrent("an unknown flag exits 2 and points at the command's help", async () => {
+  it.concurrent("an unknown flag exits 2, names the near flag and points at the command's help", async () => {
     const { code, stderr } = await runCli(["inspect", "--jsn"], cwd);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^error: Unknown option '--jsn'.*; see `ubiquity inspect --help`\n$/);
+    expect(stderr).toBe('error: unknown flag --jsn (did you mean "--json"?); see `ubiquity inspect --help`\n');
+    const run = await runCli(["run", "--modle", "test", "hi"], cwd);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('error: unknown flag --modle (did you mean "--model"?); see `ubiquity run --help`\n');
+    // Nothing near: no guess (and not Node's advice to pass it as a positional after `--`).
+    const far = await runCli(["run", "--zzzzzz", "hi"], cwd);
+    expect(far.stderr).toBe("error: unknown flag --zzzzzz; see `ubiquity run --help`\n");
   });
 
   // The built package resolves each built-in preset's file (the import once lacked its extension).
@@ -77,6 +83,19 @@ describe("the ubiquity bin (real process)", () => {
     expect(init.subtype).toBe("init");
     expect(init.plugins).toContain(plugin);
     if (preset === "minimal") expect(init.plugins).not.toContain("ubiquity:tool-write");
+  });
+
+  it.concurrent("run --preset with a typo of a built-in names it, not a package to npm i (exit 2); a missing module says --preset", async () => {
+    const typo = await runCli(["run", "--preset", "mnimal", "--model", "test", "hi"], cwd);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('error: --preset mnimal: no such preset (did you mean "minimal"?); the built-in presets are default, minimal, headless, or name a module\n');
+    const file = await runCli(["run", "--preset", "./nope.ts", "--model", "test", "hi"], cwd);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toMatch(/^error: --preset \.\/nope\.ts: no file at /);
+    // The preset's own name, as inspect lists it, is the built-in.
+    const named = await runCli(["run", "--preset", "ubiquity:minimal", "--model", "test", "--output-format", "stream-json", "hi"], cwd);
+    expect(named.code).toBe(0);
+    expect((JSON.parse(named.stdout.split("\n")[0]!) as { plugins: string[] }).plugins).not.toContain("ubiquity:tool-write");
   });
 
   it.concurrent("inspect without a config shows the default preset", async () => {

@@ -17,6 +17,8 @@ const failures: [string, Record<string, string>, string, RegExp][] = [
     /: plugins\[0\] "\.\/not-a-plugin\.ts" is neither a plugin nor a plugin factory: .* got an object with keys \{nam\}$/,
   ],
   ["a plugin package that is not installed", { ".ubiquityrc.json": `{ "plugins": ["ubiquity-plugin-nope"] }` }, ".ubiquityrc.json", /: plugins\[0\] "ubiquity-plugin-nope": package ubiquity-plugin-nope is not installed; run `npm i ubiquity-plugin-nope`$/],
+  ["a built-in preset by its bare name (as --preset takes it)", { ".ubiquityrc.json": `{ "presets": ["minimal"] }` }, ".ubiquityrc.json", /: presets\[0\] "minimal": the built-in preset is the module "ubiquity\/presets\/minimal" \(a bare name is a package, which is not installed\)$/],
+  ["a built-in preset by its preset name", { ".ubiquityrc.yaml": "presets: [ubiquity:headless]\n" }, ".ubiquityrc.yaml", /: presets\[0\] "ubiquity:headless": the built-in preset is the module "ubiquity\/presets\/headless"$/],
   ["two config files in one folder", { "ubiquity.config.ts": "export default {};\n", ".ubiquityrc.yaml": "maxTurns: 2\n" }, "", /: 2 config files in one folder: ubiquity\.config\.ts, \.ubiquityrc\.yaml; keep one/],
   [
     "a plugin that depends on a missing plugin",

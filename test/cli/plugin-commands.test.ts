@@ -71,4 +71,14 @@ describe("a plugin's command and run flag", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--greeting");
   });
+
+  it.concurrent("in an untrusted folder, `hello` and --greeting are unknown, and the error says the folder's config was not loaded", async () => {
+    const untrusted = { UBIQUITY_TRUST: "", HOME: tempProject({}, { packageJson: false }) };
+    const hello = await runCli(["hello"], withPlugin, untrusted);
+    expect(hello.code).toBe(2);
+    expect(hello.stderr).toBe('error: unknown command "hello"; this folder\'s ubiquity.config.mjs was not loaded, as the folder is not trusted: if its plugins add it, trust the folder with `ubiquity trust .` (or UBIQUITY_TRUST=1 for one run); run `ubiquity --help` for the list\n');
+    const run = await runCli(["run", "--model", "test", "--greeting", "ahoy", "hi"], withPlugin, untrusted);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: unknown flag --greeting; this folder's ubiquity\.config\.mjs was not loaded, as the folder is not trusted: .*`ubiquity trust \.`/);
+  });
 });

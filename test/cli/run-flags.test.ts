@@ -298,7 +298,9 @@ describe("the flag table", () => {
     const help = runUsage(table);
     for (const name of Object.keys(table)) expect(help).toContain(`--${name}`);
     expect(help).toMatch(/^Sessions:$/m);
-    expect(help).toContain("no --max-budget-usd");
+    expect(help).toContain("--max-budget-usd <usd>");
+    // The budget plugin's flag is listed, so the help must not say it does not exist.
+    expect(help).not.toMatch(/no --max-budget-usd|no spending budget/);
   });
 
   it("reads Claude Code's and Ubiquity's user-message lines", () => {

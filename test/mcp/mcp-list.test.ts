@@ -38,9 +38,9 @@ describe("ubiquity mcp list", () => {
     expect(server!.tools).toContainEqual(expect.objectContaining({ name: "mcp__everything__echo", tool: "echo", readOnly: true }));
   });
 
-  it("names the one subcommand when given another", async () => {
+  it("names the one subcommand when given another (a usage error: exit 2)", async () => {
     const { code, stderr } = await inProcess(["mcp", "ls"]);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toBe('error: ubiquity mcp: "ls"; the one subcommand is `ubiquity mcp list`\n');
   });
 

@@ -218,6 +218,15 @@ describe("each vector alone: skipped untrusted, applied after `ubiquity trust .`
     expect(existsSync(join(dir, "sub", "bash-marker"))).toBe(false);
   });
 
+  it("inspect in an untrusted folder says its config was found and not loaded, not that there is none", async () => {
+    const dir = repo({ ".ubiquityrc.json": JSON.stringify({ permissionMode: "bypassPermissions" }) });
+    const report = await runCli(["inspect"], dir, { HOME: home, UBIQUITY_TRUST: "" });
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain(`config: ${join(dir, ".ubiquityrc.json")} not loaded: this folder is not trusted (the default preset applies)\n`);
+    const json = await runCli(["inspect", "--json"], dir, { HOME: home, UBIQUITY_TRUST: "" });
+    expect(JSON.parse(json.stdout)).toMatchObject({ configFile: null, skippedConfig: join(dir, ".ubiquityrc.json") });
+  });
+
   it("UBIQUITY_TRUST=1 trusts the folder for CI", async () => {
     const dir = repo({ ".ubiquityrc.json": JSON.stringify({ permissionMode: "bypassPermissions" }) });
     await run(dir, [], { UBIQUITY_TRUST: "1" });

@@ -64,14 +64,14 @@ async function seed() {
     expect(stdout).toContain(id);
   });
 
-  it("an unknown id, a missing id or subcommand: exit 1 with an error saying what to do", async () => {
+  it("an unknown id (exit 1), a missing id or subcommand (a usage error: exit 2), with an error saying what to do", async () => {
     const { flags } = await seed();
     const unknown = await cli(["sessions", "show", "ghost", ...flags]);
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
     expect(unknown.stderr).toMatch(/^error: No stored session with id "ghost".*ubiquity sessions list/);
-    expect((await cli(["sessions", "fork", ...flags])).stderr).toMatch(/needs a session id/);
-    expect((await cli(["sessions", ...flags])).stderr).toMatch(/needs a subcommand: use list \| show <id> \| fork <id>/);
-    expect((await cli(["sessions", "prune", ...flags])).stderr).toMatch(/"prune" is not a subcommand/);
-    expect((await cli(["sessions", "list", "--limit", "0", ...flags])).stderr).toMatch(/--limit must be a positive integer/);
+    expect(await cli(["sessions", "fork", ...flags])).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs a session id/) });
+    expect(await cli(["sessions", ...flags])).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs a subcommand: use list \| show <id> \| fork <id>/) });
+    expect(await cli(["sessions", "prune", ...flags])).toMatchObject({ code: 2, stderr: expect.stringMatching(/"prune" is not a subcommand/) });
+    expect(await cli(["sessions", "list", "--limit", "0", ...flags])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--limit must be a positive integer/) });
   });
 }
