@@ -16,6 +16,17 @@ const agentOf = (r: LanguageModelV4CallOptions) => /You are ([A-Z0-9]+)\./.exec(
 const answered = (r: LanguageModelV4CallOptions) => r.prompt.at(-1)?.role === "tool";
 const agentCall = (type: string, id = "a1", prompt = "do it") => ({ toolCalls: [{ toolName: "Agent", id, input: { subagent_type: type, description: "task", prompt } }] });
 
+
+/** A parent that sends "worker" off once; the worker runs `touch <x>` in Bash, then answers. */
+function workerTouching(x: string) {
+  return scriptedModel(({ request }) => {
+    if (agentOf(request) === "WORKER") {
+      return answered(request) ? "worked" : { toolCalls: [{ toolName: "Bash", id: "b", input: { command: `touch ${x}` } }] };
+    }
+    return answered(request) ? "done" : agentCall("worker");
+  });
+}
+
 describe("subagents", () => {
   it("only the subagent's final text returns to the parent; its own history stays out of the parent's context", async () => {
     const cwd = realpathSync(temp());
@@ -65,12 +76,7 @@ describe("subagents", () => {
     const cwd = realpathSync(temp());
     const x = join(cwd, "x");
     const asked: string[] = [];
-    const model = scriptedModel(({ request }) => {
-      if (agentOf(request) === "WORKER") {
-        return answered(request) ? "worked" : { toolCalls: [{ toolName: "Bash", id: "b", input: { command: `touch ${x}` } }] };
-      }
-      return answered(request) ? "done" : agentCall("worker");
-    });
+    const model = workerTouching(x);
     await run("go", {
       model,
       cwd,
@@ -89,12 +95,7 @@ describe("subagents", () => {
     const cwd = realpathSync(temp());
     const x = join(cwd, "x");
     const asked: string[] = [];
-    const model = scriptedModel(({ request }) => {
-      if (agentOf(request) === "WORKER") {
-        return answered(request) ? "worked" : { toolCalls: [{ toolName: "Bash", id: "b", input: { command: `touch ${x}` } }] };
-      }
-      return answered(request) ? "done" : agentCall("worker");
-    });
+    const model = workerTouching(x);
     await run("go", { model, cwd, canUseTool: async (name) => (asked.push(name), { behavior: "allow" }), agents: { worker: { description: "Works", prompt: "You are WORKER." } } });
     expect(asked).toEqual(["Bash"]);
     expect(existsSync(x)).toBe(true);
