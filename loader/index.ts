@@ -18,4 +18,5 @@ export type { RegularFileRead } from "./safe-read";
 export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath, realFolder, trustEntryFor } from "./trust-store";
 export type { TrustEntry } from "./trust-store";
 export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath } from "./project-files";
+export { UsageError } from "./plugin-contract";
 export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer, ProjectFile, ProjectPlace } from "./plugin-contract";

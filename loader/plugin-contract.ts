@@ -9,6 +9,15 @@
 import type { z } from "zod";
 import type { Kernel } from "../src/index";
 
+/**
+ * A usage mistake: on the command line (an unknown command or flag, a missing or bad value: the
+ * runner exits 2 and shows the usage), or a host API called when it cannot be (`setModel` after
+ * the session ended). The kernel never throws it.
+ */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
 /** One file (or folder) of the project's own that would apply in a trusted folder. */
 export interface ProjectFile {
   path: string;

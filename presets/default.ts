@@ -2,7 +2,8 @@
  * The default product: every built-in plugin, in canonical order. This file documents the
  * order: a same-name plugin in a config replaces one of these in place; `disable` removes one.
  */
-import { definePreset, type KernelOptions } from "../src/index";
+import { type KernelOptions } from "../src/index";
+import { definePreset } from "../plugins/_kits/authoring/index";
 import settings from "../plugins/settings/index";
 import permissions from "../plugins/permissions/index";
 import toolAskUser from "../plugins/tool-ask-user/index";

@@ -1,5 +1,5 @@
 /** For CI and pipes: the default product, with nothing that prompts. */
-import { definePreset } from "../src/index";
+import { definePreset } from "../plugins/_kits/authoring/index";
 import defaultPreset from "./default";
 
 export default definePreset({

@@ -1,5 +1,5 @@
 /** The smallest useful product: the model, the read-only tools and permissions. */
-import { definePreset } from "../src/index";
+import { definePreset } from "../plugins/_kits/authoring/index";
 import settings from "../plugins/settings/index";
 import permissions from "../plugins/permissions/index";
 import toolAskUser from "../plugins/tool-ask-user/index";

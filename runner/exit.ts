@@ -2,7 +2,7 @@
  * The runner's exit codes, which scripts can rely on: 0 success, 1 the run failed (an error
  * result), 2 a usage or configuration error (nothing ran), 130 interrupted (Ctrl-C).
  */
-import { UsageError } from "../src/errors";
+import { UsageError } from "../loader/index";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 

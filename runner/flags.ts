@@ -8,7 +8,8 @@
 import { parseArgs } from "node:util";
 import type { CommandFlag, FlagValue, RunFlag } from "../loader/index";
 import type { Plugin } from "../src/plugin";
-import { ConfigError, describeError, UsageError } from "../src/errors";
+import { ConfigError, describeError } from "../src/errors";
+import { UsageError } from "../loader/index";
 import { didYouMean } from "../src/suggest";
 
 export type { RunFlag } from "../loader/index";

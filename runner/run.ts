@@ -9,12 +9,12 @@
 import { createInterface } from "./readline";
 import { resolve } from "node:path";
 import { summon } from "../sdk/facade";
-import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO } from "./config";
-import { declaresOption } from "./config";
+import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
 import { oneLine, TextRenderer, withoutKernelTerms } from "./render";
 import { defaultLogger } from "../src/logger";
 import { consoleLogger } from "../sdk/console-logger";
-import { UsageError, describeError } from "../src/errors";
+import { describeError } from "../src/errors";
+import { UsageError } from "../loader/index";
 import { redactText, secretsOf } from "../src/redact";
 import type { UbiquityConfig } from "../src/config/schema";
 import { terminalApprover } from "./approver";

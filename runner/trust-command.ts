@@ -2,9 +2,7 @@
 import { statSync } from "node:fs";
 import type { FlagCommand } from "./types";
 import { productPlugins } from "./trust";
-import { UsageError } from "../src/errors";
-import { displayPath, findProjectFiles } from "../loader/index";
-import { readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "../loader/index";
+import { UsageError, displayPath, findProjectFiles, readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "../loader/index";
 
 /** The `trust` command. */
 export const trustCommand: FlagCommand = {

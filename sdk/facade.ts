@@ -4,9 +4,9 @@
  * package entry re-exports from built-in plugins. Loaded lazily, so importing
  * `ubiquity` stays cheap and the kernel stays feature-free.
  */
-import { expandPlugins, UsageError, type Message, type Plugin, type Preset, type UbiquityConfig as KernelConfig } from "../src/index";
+import { expandPlugins, type Message, type Plugin, type Preset, type UbiquityConfig as KernelConfig } from "../src/index";
+import { UsageError, configJsonSchemaText, loadConfig as loadConfigWith, type ConfigEnv, type LoadConfigOptions, type LoadedConfig } from "../loader/index";
 import type { UserInput } from "./live";
-import { configJsonSchemaText, loadConfig as loadConfigWith, type ConfigEnv, type LoadConfigOptions, type LoadedConfig } from "../loader/index";
 import { runSummon } from "./summon";
 import type { LanguageModel } from "ai";
 import type { PermissionMode } from "../plugins/permissions/options";

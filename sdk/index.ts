@@ -6,10 +6,13 @@
  */
 export * from "../src/index";
 export { consoleLogger } from "./console-logger";
+// The authoring kit: what makes plugins, presets and tools (the kernel takes them however made).
+export { definePlugin, definePreset, defineTool, functionSchema, type ToolSpec } from "../plugins/_kits/authoring/index";
 // The loader (config files, trust, safe reads): the runner's and `loadConfig()`'s, public as before.
 export { findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES, configSearchFolders, resolveEntries, configJsonSchema } from "../loader/index";
 export { readRegularFile, readRegularFileSync, describeJsonError, type RegularFileRead } from "../loader/index";
 export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath, type TrustEntry } from "../loader/index";
+export { UsageError } from "../loader/index";
 export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath, type LoadConfigOptions, type LoadedConfig, type ConfigEnv } from "../loader/index";
 // The plugin contract the runner and the trust question read (commands, run flags, terminal answerers, project files).
 export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer, ProjectFile, ProjectPlace } from "../loader/index";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
-import { createKernel, createRun, defaultLogger, describeError, driveRun, emptyUsage, modelLabel, redactText, resolveModel, secretsOf, stamp, UsageError } from "../src/index";
+import { createKernel, createRun, defaultLogger, describeError, driveRun, emptyUsage, modelLabel, redactText, resolveModel, secretsOf, stamp } from "../src/index";
+import { UsageError } from "../loader/index";
 import type { Kernel, Message, Preset, RunContext, UbiquityConfig } from "../src/index";
 import { LiveInput, type UserInput } from "./live";
 import { Channel } from "./channel";

@@ -135,11 +135,6 @@ export class CallWatch {
     );
   }
 
-  /** True once any part arrived. */
-  get answered(): boolean {
-    return this.#answered;
-  }
-
   /** Stop the timers (the call ended). */
   dispose(): void {
     if (this.#timer) clearTimeout(this.#timer);

@@ -37,11 +37,6 @@ export class ConfigError extends UbiquityError {
   }
 }
 
-/** A usage mistake on the command line (unknown command or flag, missing value). */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
-
 /** The model could not be resolved or configured. */
 export class ModelError extends UbiquityError {
   override name = "ModelError";

@@ -158,18 +158,13 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
       if (!answer) {
         verdict = { behavior: "deny", message: verdict.message ?? `${toolName} needs approval and nothing answered the prompt.` };
       } else if (answer.behavior === "allow") {
-        if (answer.updatedInput) {
-          parsed = parseInput(tool, answer.updatedInput);
-          if (!parsed.ok) return refuse(parsed.error, answer.updatedInput, tool);
-          call.input = parsed.value;
-        }
-        verdict = { behavior: "allow" };
+        verdict = { behavior: "allow", updatedInput: answer.updatedInput };
       } else {
         verdict = { behavior: "deny", message: answer.message, interrupt: answer.interrupt };
       }
     }
     if (verdict.behavior === "allow" && verdict.updatedInput) {
-      // The tool's own check may authorize a rewritten input (the original's updated_input).
+      // A handler, or the tool's own check, may authorize a rewritten input (the original's updated_input).
       parsed = parseInput(tool, verdict.updatedInput);
       if (!parsed.ok) return refuse(parsed.error, verdict.updatedInput, tool);
       call.input = parsed.value;

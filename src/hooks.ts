@@ -16,9 +16,8 @@ import type { LanguageModel, ModelMessage, OutputInterface, streamText, SystemMo
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import type { Tool, ToolContext } from "./tool";
-import type { Message, ResultMessage, AssistantMessage, ToolOutput, ToolResultMessage, PermissionDenial } from "./messages";
+import type { Message, ResultMessage, AssistantMessage, ToolOutput, ToolResultMessage, PermissionDenial, Usage } from "./messages";
 import type { UbiquityConfig } from "./config/schema";
-import type { Usage } from "./messages";
 import type { UserContentParts } from "./live";
 
 /** What `session.load` is asked for: a session id (`resume`), or the latest session of a folder (`continueConversation`). */

@@ -4,9 +4,8 @@ import { createHooks, OBSERVER_HOOKS, type Hooks, type KernelEvent, type ModelPr
 import { Registry } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
 import { knownDeclarers, rememberOptions, type Plugin, type PluginContext } from "./plugin";
-import type { Tool } from "./tool";
+import { isTool, type Tool } from "./tool";
 import type { RunContext } from "./run";
-import { isTool } from "./tool";
 import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
 import { ConfigSchema, OptionsSchema, type KernelOptions, type Logger, type UbiquityConfig } from "./config/schema";
 import { defaultLogger } from "./logger";
@@ -142,9 +141,7 @@ export function validateConfig(
   { plugins = [], disabled = [] }: ValidationPlugins = {},
 ) {
   const { schema, owners, declarers } = composeConfigSchema(plugins);
-  const own: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(config)) if (!claimed.has(k)) own[k] = v;
-  const result = schema.safeParse(own);
+  const result = schema.safeParse(Object.fromEntries(Object.entries(config).filter(([key]) => !claimed.has(key))));
   if (!result.success) {
     const known = [...Object.keys(schema.shape), ...claimed];
     const offOwners = composeConfigSchema(disabled).owners;
@@ -305,41 +302,26 @@ class KernelImpl implements Kernel {
           throw new HookUsageError(`plugin ${owner} used "before" on ${hookName}; order taps with a stage constant from stages.ts`);
         }
         const fn = tap.fn;
-        const fail = (error: unknown) => {
-          if (error instanceof PluginError) return error;
-          return new PluginError(owner, hookName, error);
-        };
-        const isolate = (error: unknown) => {
+        // A failure is attributed to the plugin and hook; an observer's is logged and ignored.
+        const failed = (error: unknown) => {
+          if (!observer) throw error instanceof PluginError ? error : new PluginError(owner, hookName, error);
           this.logger.error(`[plugin ${owner}] hook ${hookName} failed (ignored): ${describeError(error)}`);
           if (hookName !== "event") this.emit({ type: "plugin.error", plugin: owner, hook: hookName, error });
           return undefined;
         };
-        let wrapped: (...args: unknown[]) => unknown;
-        if (tap.type === "sync") {
-          wrapped = (...args) => {
-            if (finalDeny && (args[0] as PermissionVerdict).behavior === "deny") return args[0];
-            try {
-              return fn(...args);
-            } catch (error) {
-              if (observer) return isolate(error);
-              throw fail(error);
-            }
-          };
-        } else {
-          wrapped = (...args) => {
-            if (finalDeny && (args[0] as PermissionVerdict).behavior === "deny") return Promise.resolve(args[0]);
-            let out: unknown;
-            try {
-              out = fn(...args);
-            } catch (error) {
-              return observer ? Promise.resolve(isolate(error)) : Promise.reject(fail(error));
-            }
-            return Promise.resolve(out).catch((error) => {
-              if (observer) return isolate(error);
-              throw fail(error);
-            });
-          };
-        }
+        const denied = (args: unknown[]) => finalDeny && (args[0] as PermissionVerdict).behavior === "deny";
+        const wrapped =
+          tap.type === "sync"
+            ? (...args: unknown[]) => {
+                if (denied(args)) return args[0];
+                try {
+                  return fn(...args);
+                } catch (error) {
+                  return failed(error);
+                }
+              }
+            : // The executor calls the tap at once, as tapable would; a synchronous throw rejects.
+              (...args: unknown[]) => (denied(args) ? Promise.resolve(args[0]) : new Promise((done) => done(fn(...args))).catch(failed));
         return Object.assign(tap, { fn: wrapped, owner });
       },
     });

@@ -9,9 +9,9 @@ import type { ModelRequest, TurnPrompt } from "./hooks";
 import type { AssistantMessage, ResultMessage, StopReason } from "./messages";
 import { runToolCalls } from "./funnel";
 import { UserInterrupt, type UserContentParts, type UserTurn } from "./live";
-import { describeError, PluginError } from "./errors";
+import { describeError } from "./errors";
 import { redactText, secretsOf } from "./redact";
-import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, type ModelCall } from "./model-call";
+import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, unwrapRunEnd, type ModelCall } from "./model-call";
 
 /** What a tool call of a response cut by maxTokens gets instead of running. */
 function cutCallMessage(run: RunContext, request: ModelRequest): string {
@@ -64,7 +64,7 @@ async function enter(run: RunContext, turns: UserTurn[], source: TurnPrompt["sou
 /** The `RunEnd` (or other error) a run or stretch ended with, as its outcome. */
 function failure(run: RunContext, thrown: unknown): Outcome {
   // A tap may end the run with a RunEnd of its own (e.g. a stored session that cannot be found): its words stand.
-  const error = thrown instanceof PluginError && thrown.original instanceof RunEnd ? thrown.original : thrown;
+  const error = unwrapRunEnd(thrown);
   if (!(error instanceof RunEnd)) run.logger.debug("run failed:", error);
   return { subtype: error instanceof RunEnd ? error.subtype : "error_during_execution", result: redactText(describeError(error), secretsOf(run.options)), stopReason: null };
 }

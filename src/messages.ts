@@ -20,14 +20,11 @@ export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 0, toolCalls: 0 };
 }
 
+const USAGE_KEYS = Object.keys(emptyUsage()) as (keyof Usage)[];
+
 /** Add `b` into `a` in place and return `a`. */
 export function addUsage(a: Usage, b: Partial<Usage>): Usage {
-  a.inputTokens += b.inputTokens ?? 0;
-  a.outputTokens += b.outputTokens ?? 0;
-  a.cacheReadTokens += b.cacheReadTokens ?? 0;
-  a.cacheWriteTokens += b.cacheWriteTokens ?? 0;
-  a.requests += b.requests ?? 0;
-  a.toolCalls += b.toolCalls ?? 0;
+  for (const key of USAGE_KEYS) a[key] += b[key] ?? 0;
   return a;
 }
 

@@ -32,6 +32,11 @@ export class RunEnd extends UbiquityError {
   }
 }
 
+/** The `RunEnd` a tap threw to end the run in its own words (the kernel wraps it in a PluginError), else `error` as it came. */
+export function unwrapRunEnd(error: unknown): unknown {
+  return error instanceof PluginError && error.original instanceof RunEnd ? error.original : error;
+}
+
 /**
  * `provider:model` label of a constructed model. The provider is the name a user writes: the
  * registered provider of `kernel` that claims the model's AI SDK id (`amazon-bedrock` → `bedrock`,
@@ -118,9 +123,9 @@ export interface ModelCall {
 export async function callModel(run: RunContext, init: ModelRequestInit, options: { purpose?: ModelPurpose } = {}): Promise<ModelCall> {
   const toolList = init.toolList ?? [];
   const base: ModelRequest = { ...init, toolList, tools: toolSetOf(toolList), call: run.usage.requests + 1, purpose: options.purpose ?? "turn" };
-  let request = await run.kernel.hooks.model.request.promise(base, run).catch((error: unknown) => {
+  let request = await run.kernel.hooks.model.request.promise(base, run).catch((thrown: unknown) => {
     // A request that cannot be built never reached the model: it ends the run in the tap's own words.
-    if (error instanceof PluginError && error.original instanceof RunEnd) throw error.original;
+    const error = unwrapRunEnd(thrown);
     if (error instanceof RunEnd) throw error;
     run.logger.debug("model.request failed:", error);
     throw new RunEnd(describeError(error));
@@ -142,8 +147,7 @@ export async function callModel(run: RunContext, init: ModelRequestInit, options
         next.model === request.model
           ? next
           : await run.kernel.hooks.model.request.promise({ ...base, model: next.model, modelLabel: next.modelLabel }, run).catch((e: unknown) => {
-              // A tap refusing the rebuilt request ends the run in its own words and subtype, as on the first build.
-              throw e instanceof PluginError && e.original instanceof RunEnd ? e.original : e;
+              throw unwrapRunEnd(e); // a tap refusing the rebuilt request ends the run in its own words, as on the first build
             });
       continue;
     }
@@ -264,20 +268,17 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
   return { request, response: answered, text, content, calls, assistant };
 }
 
+/** The stop reason of each of the AI SDK's unified finish reasons; any other is `other`. */
+const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
+  ["stop", "end_turn"],
+  ["tool-calls", "tool_use"],
+  ["length", "max_tokens"],
+  ["content-filter", "refusal"],
+]);
+
 /** The stop reason of a response from the AI SDK's unified finish reason. */
 export function stopReasonOf(finishReason: string): StopReason {
-  switch (finishReason) {
-    case "stop":
-      return "end_turn";
-    case "tool-calls":
-      return "tool_use";
-    case "length":
-      return "max_tokens";
-    case "content-filter":
-      return "refusal";
-    default:
-      return "other";
-  }
+  return STOP_REASONS.get(finishReason) ?? "other";
 }
 
 /** Describe a model failure for the result, naming provider and status, with secrets masked. */

@@ -3,8 +3,6 @@ import type { Kernel } from "./kernel";
 import type { RunContext } from "./run";
 import { ConfigError } from "./errors";
 
-const FACTORY = Symbol.for("ubiquity.pluginFactory");
-
 /**
  * What the kernel hands a plugin's `apply` besides the kernel (Rollup's plugin context is the
  * model): the plugin's own state slots, its options and a `warn` that names it. State lives in
@@ -79,61 +77,8 @@ export interface PluginSpec<Shape extends z.ZodObject, S, R> {
   apply(kernel: Kernel, context: PluginContext<S, R, z.output<Shape>>): void;
 }
 
-/** A function returning a plugin; `definePlugin` marks and types it. */
-export type PluginFactory<O = never> = ((options?: O) => Plugin) & { readonly [FACTORY]?: true };
-
-/**
- * Define a plugin factory. Pass a zod schema to validate options when the factory is called,
- * and the plugin's name first so an options error names the plugin before the factory runs
- * (`definePlugin("acme:rules", schema, factory)`).
- */
-export function definePlugin<O = undefined>(factory: (options: O) => Plugin): (options?: O) => Plugin;
-export function definePlugin<O = undefined>(name: string, factory: (options: O) => Plugin): (options?: O) => Plugin;
-export function definePlugin<S extends z.ZodType>(
-  schema: S,
-  factory: (options: z.output<S>) => Plugin,
-): (options?: z.input<S>) => Plugin;
-export function definePlugin<S extends z.ZodType>(
-  name: string,
-  schema: S,
-  factory: (options: z.output<S>) => Plugin,
-): (options?: z.input<S>) => Plugin;
-export function definePlugin<Shape extends z.ZodObject = z.ZodObject<{}>, S = undefined, R = undefined>(
-  plugin: PluginSpec<Shape, S, R>,
-): () => Plugin<S, R, z.output<Shape>>;
-export function definePlugin(...args: unknown[]) {
-  if (isPlugin(args[0]) && !(args[0] instanceof z.ZodType)) {
-    const plugin = args[0];
-    rememberOptions(plugin);
-    const factory = () => plugin;
-    Object.defineProperty(factory, FACTORY, { value: true });
-    Object.defineProperty(factory, "name", { value: plugin.name });
-    return factory;
-  }
-  const name = typeof args[0] === "string" ? (args.shift() as string) : undefined;
-  const [a, b] = args;
-  const schema = typeof a === "function" ? undefined : (a as z.ZodType);
-  const factory = (typeof a === "function" ? a : b) as (options: unknown) => Plugin;
-  if (typeof factory !== "function") throw new TypeError("definePlugin: expected a factory function");
-  const label = name ?? (factory.name || "(anonymous)");
-  const wrapped = (options?: unknown) => {
-    let parsed = options;
-    if (schema) {
-      const result = schema.safeParse(options ?? {});
-      if (!result.success) {
-        throw new ConfigError(`invalid options for plugin ${label}:\n${z.prettifyError(result.error)}`);
-      }
-      parsed = result.data;
-    }
-    const plugin = factory(parsed);
-    assertPlugin(plugin, `the factory ${label}`);
-    rememberOptions(plugin);
-    return plugin;
-  };
-  Object.defineProperty(wrapped, FACTORY, { value: true });
-  Object.defineProperty(wrapped, "name", { value: name ?? factory.name });
-  return wrapped;
-}
+/** A function returning a plugin (what `definePlugin` makes). */
+export type PluginFactory<O = never> = (options?: O) => Plugin;
 
 /** Duck-typed plugin check (several copies of ubiquity may coexist). */
 export function isPlugin(value: unknown): value is Plugin {

@@ -1,5 +1,4 @@
-import type { Plugin, PluginFactory } from "./plugin";
-import { assertPlugin, describeValue } from "./plugin";
+import { assertPlugin, describeValue, type Plugin, type PluginFactory } from "./plugin";
 import type { PluginEntry, PresetEntry } from "./config/schema";
 import { ConfigError } from "./errors";
 
@@ -10,14 +9,6 @@ export interface Preset {
   plugins?: PluginEntry[];
   /** Option defaults the preset contributes (the user's options win). */
   config?: Record<string, unknown>;
-}
-
-/** Define a preset (identity helper that gives types). */
-export function definePreset<P extends Preset>(preset: P): P {
-  if (typeof preset !== "object" || preset === null || typeof preset.name !== "string" || !preset.name) {
-    throw new TypeError("definePreset: a preset needs a non-empty name");
-  }
-  return preset;
 }
 
 /** A plugin in the resolved list, with where it came from. */
@@ -40,13 +31,15 @@ export interface Expansion {
   disabled: ResolvedPlugin[];
 }
 
+/** The kernel takes objects: a specifier left in a list is the loader's to resolve first. */
+function specifierError(kind: string, entry: string | [string, unknown], where: string, fix: string): ConfigError {
+  return new ConfigError(`${kind} ${JSON.stringify(Array.isArray(entry) ? entry[0] : entry)} (${where}) is a module specifier; ${fix}`);
+}
+
 function materialize(entry: PluginEntry, origin: string): Plugin | undefined {
   if (entry === false || entry === null || entry === undefined) return undefined;
   if (typeof entry === "string" || Array.isArray(entry)) {
-    throw new ConfigError(
-      `plugin ${JSON.stringify(Array.isArray(entry) ? entry[0] : entry)} (${origin}) is a module specifier; ` +
-        "load it through loadConfig() or resolveEntries() first, or import the plugin and pass it",
-    );
+    throw specifierError("plugin", entry, origin, "load it through loadConfig() or resolveEntries() first, or import the plugin and pass it");
   }
   const value = typeof entry === "function" ? (entry as PluginFactory<unknown>)() : entry;
   assertPlugin(value, `the plugin entry ${typeof entry === "function" ? (entry.name || "(factory)") + "() " : ""}in ${origin}`);
@@ -73,11 +66,7 @@ export function expandPlugins(config: { presets?: PresetEntry[]; plugins?: Plugi
 
   const visit = (entry: PresetEntry, chain: string) => {
     if (entry === false || entry === null || entry === undefined) return;
-    if (typeof entry === "string" || Array.isArray(entry)) {
-      throw new ConfigError(
-        `preset ${JSON.stringify(Array.isArray(entry) ? entry[0] : entry)} (${chain || "config"}) is a module specifier; load it through loadConfig() first`,
-      );
-    }
+    if (typeof entry === "string" || Array.isArray(entry)) throw specifierError("preset", entry, chain || "config", "load it through loadConfig() first");
     if (typeof entry !== "object" || typeof entry.name !== "string") {
       throw new ConfigError(`a preset entry${chain ? ` in ${chain}` : ""} is not a preset: expected { name, plugins?, presets? }, got ${describeValue(entry)}`);
     }

@@ -128,26 +128,22 @@ export function redactText(text: string, secrets: readonly string[]): string {
 
 /** A deep copy of `value` with secret-named keys and known secret strings masked. */
 export function redactValue<T>(value: T, secrets: readonly string[] = []): T {
-  const walk = (v: unknown, key?: string): unknown => {
-    if (key !== undefined && SECRET_KEY.test(key) && (typeof v === "string" || typeof v === "number")) return "[redacted]";
-    if (typeof v === "string") return redactText(v, secrets);
-    if (Array.isArray(v)) return v.map((x) => walk(x));
-    if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
-    }
-    return v;
-  };
-  return walk(value) as T;
+  return redactDeep(value, secrets, true);
 }
 
 /** A deep copy of `value` with the given secrets masked in every string (keys and shape untouched). */
 export function redactStrings<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
-  const walk = (v: unknown): unknown => {
+  return secrets.length === 0 ? value : redactDeep(value, secrets, false);
+}
+
+/** The walk of both: plain objects and arrays are copied, strings masked; with `byKey`, a secret-named key's value is masked whole. */
+function redactDeep<T>(value: T, secrets: readonly string[], byKey: boolean): T {
+  const walk = (v: unknown, key?: string): unknown => {
+    if (byKey && key !== undefined && SECRET_KEY.test(key) && (typeof v === "string" || typeof v === "number")) return "[redacted]";
     if (typeof v === "string") return redactText(v, secrets);
-    if (Array.isArray(v)) return v.map(walk);
+    if (Array.isArray(v)) return v.map((x) => walk(x));
     if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
     }
     return v;
   };

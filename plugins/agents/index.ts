@@ -9,15 +9,9 @@
  */
 import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
-import {
-  definePlugin,
-  SYSTEM_STAGE,
-  type Kernel,
-  type RunContext,
-  type SystemSection,
-  type Tool,
-} from "../../src/index";
-import type { AgentDefinition } from "./options";
+import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
+import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
 import { AGENT_TOOL, AgentTool } from "./agent-tool";
 import { readAgentFiles } from "./files";
@@ -27,7 +21,6 @@ import { join } from "node:path";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { agentsOptions } from "./options";
-import type { AgentsResolvedOptions } from "./options";
 
 export { AGENT_TOOL, AgentTool, agentInput, describeAgents, type AgentInput } from "./agent-tool";
 export { parseAgentFile, parseList, type ParsedAgent } from "./parse";

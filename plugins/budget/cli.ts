@@ -1,5 +1,5 @@
 /** The `run` flags of the caps this plugin owns. */
-import { UsageError } from "../../src/index";
+import { UsageError } from "../../loader/index";
 import type { RunFlag } from "../../loader/index";
 
 function positive(flag: string, value: string, integer: boolean, example: string): number {

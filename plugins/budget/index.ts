@@ -10,7 +10,8 @@
  * every later one is too, so a parent never carries on spending after its subagent hit the cap.
  * A model with no known price under `maxBudgetUsd` is refused before its first request.
  */
-import { definePlugin, ERROR_STAGE, REQUEST_STAGE, RunEnd, type ModelRequest, type RunContext } from "../../src/index";
+import { ERROR_STAGE, REQUEST_STAGE, RunEnd, type ModelRequest, type RunContext } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { getPricingApi, type PricingResolvedOptions } from "../pricing/api";
 import { budgetOptions, type BudgetResolvedOptions } from "./options";
 import { budgetFlags } from "./cli";

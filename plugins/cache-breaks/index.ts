@@ -7,7 +7,8 @@
  * tool's schema or description. Compaction resets the baseline (it drops history on purpose).
  * Providers that report no cache tokens hold the count at zero and so stay silent.
  */
-import { definePlugin, REQUEST_STAGE, type ModelResponse, type RunContext } from "../../src/index";
+import { REQUEST_STAGE, type ModelResponse, type RunContext } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { changes, snapshot, type PrefixSnapshot } from "./snapshot";
 import { cacheBreaksOptions } from "./options";
 import type { CacheBreaksResolvedOptions } from "./options";

@@ -7,7 +7,8 @@
  * and their requests go out untouched. Runs at REQUEST_STAGE.CACHE, on the final shape of the
  * prompt (after compaction and dialect rewrites).
  */
-import { definePlugin, REQUEST_STAGE } from "../../src/index";
+import { REQUEST_STAGE } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { anthropicBreakpoints, bedrockCachePoint, cacheFamily } from "./breakpoints";
 import { cachingOptions } from "./options";
 import type { CachingResolvedOptions } from "./options";

@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module";
 import { relative, resolve } from "node:path";
-import { UsageError } from "../../src/index";
+import { UsageError } from "../../loader/index";
 import type { CommandIO, PluginCommand } from "../../loader/index";
 import { storageRoot } from "../_kits/storage/index";
 import { SessionStore } from "../sessions/index";

@@ -5,7 +5,8 @@
  * was cleared. The estimate handed on to the next tier drops by what was reclaimed: usage
  * reports what was sent, not what will be sent next. `autoMicrocompact: false` turns it off.
  */
-import { COMPACT_STAGE, definePlugin, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
+import { COMPACT_STAGE, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { budgetFor, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { CLEARED_MARKER, microcompact } from "./clear";
 import { microcompactionOptions } from "./options";

@@ -9,7 +9,8 @@
  * summary on every remaining turn). `autoCompact: false` turns it off.
  */
 import type { LanguageModel, ModelMessage } from "ai";
-import { COMPACT_STAGE, definePlugin, describeError, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
+import { COMPACT_STAGE, describeError, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { budgetFor, estimateTokens, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { getHooksApi } from "../hooks/index";
 import { getTodosApi } from "../todos/index";

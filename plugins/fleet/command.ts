@@ -4,7 +4,8 @@
  * session store `--postgres`; `UBIQUITY_FLEET_REDIS` / `UBIQUITY_FLEET_POSTGRES` stand in for them.
  */
 import { resolve } from "node:path";
-import { UsageError, absolutePath } from "../../src/index";
+import { absolutePath } from "../../src/index";
+import { UsageError } from "../../loader/index";
 import type { CommandArgs, CommandIO, PluginCommand } from "../../loader/index";
 import type { FleetJobInput } from "./jobs";
 import type { AcceptedJobOptions } from "./job-policy";

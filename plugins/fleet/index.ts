@@ -6,7 +6,7 @@
  * plugin contributes the `fleet` and `worker` commands; bullmq loads only when one of them (or
  * `createFleet()` / `startWorker()`) runs.
  */
-import { definePlugin } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { fleetCommand, workerCommand } from "./command";
 import type { Fleet, FleetOptions } from "./fleet";
 import type { FleetWorker, FleetWorkerOptions } from "./worker";

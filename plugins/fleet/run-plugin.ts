@@ -11,7 +11,8 @@
  */
 import type { AssistantModelMessage, ToolResultPart } from "ai";
 import { z } from "zod";
-import { PROMPT_STAGE, REQUEST_STAGE, RunEnd, definePlugin, runToolCall, type Kernel, type RunContext, type Tool } from "../../src/index";
+import { PROMPT_STAGE, REQUEST_STAGE, RunEnd, runToolCall, type Kernel, type RunContext, type Tool } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import type { InFlightCall } from "./in-flight";
 import "./result-subtypes";
 

@@ -3,21 +3,13 @@
  * the kernel's hooks (for plugin authors). Other plugins fire the events they own
  * (SubagentStart/Stop, PreCompact/PostCompact) through `getHooksApi(kernel).fire()`.
  */
-import {
-  definePlugin,
-  PERMISSION_STAGE,
-  ASK_STAGE,
-  SYSTEM_STAGE,
-  type Kernel,
-  type RunContext,
-  type ToolCall,
-} from "../../src/index";
-import { HOOK_EVENTS, type HookEventName } from "./options";
+import { PERMISSION_STAGE, ASK_STAGE, SYSTEM_STAGE, type Kernel, type RunContext, type ToolCall } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
+import { HOOK_EVENTS, type HookEventName, hooksOptions } from "./options";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { dispatch } from "./dispatch";
 import { effectiveHooks } from "./settings-hooks";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
-import { hooksOptions } from "./options";
 import type { SessionsResolvedOptions } from "../sessions/index";
 import { permissionModeOf, type PermissionsResolvedOptions } from "../permissions/api";
 

@@ -1,6 +1,7 @@
 /** The options the hooks plugin reads (`hooks`), and the user-hook vocabulary. */
 import { z } from "zod";
-import { functionSchema, type ResolvedOptions } from "../../src/index";
+import { type ResolvedOptions } from "../../src/index";
+import { functionSchema } from "../_kits/authoring/index";
 import { permissionsOptions } from "../permissions/api";
 
 /** The user-facing hook events (see the hooks plugin). */

@@ -1,7 +1,8 @@
 /** What the mcp plugin adds to the `ubiquity` runner: `ubiquity mcp list` and `run --mcp-config`. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { describeError, UsageError, type Kernel } from "../../src/index";
+import { describeError, type Kernel } from "../../src/index";
+import { UsageError } from "../../loader/index";
 import type { FlagValue, PluginCommand, RunFlag } from "../../loader/index";
 import { parseMcpConfig } from "./config";
 import { formatMcpReport } from "./format";

@@ -8,12 +8,12 @@
  */
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { z } from "zod";
-import { definePlugin, type Kernel } from "../../src/index";
-import type { McpServerConfig } from "./options";
+import { type Kernel } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
+import type { McpServerConfig, McpResolvedOptions } from "./options";
 import type { McpServers, McpServerReport } from "./servers";
 import { mcpCommands, mcpFlags } from "./cli";
 import { mcpOptions } from "./options";
-import type { McpResolvedOptions } from "./options";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";

@@ -6,7 +6,8 @@
  */
 import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
-import { definePlugin, SYSTEM_STAGE, type Kernel, type SystemSection } from "../../src/index";
+import { SYSTEM_STAGE, type Kernel, type SystemSection } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { loadMemory, type MemoryFile } from "./load";
 import { renderMemory } from "./render";
 import { join } from "node:path";

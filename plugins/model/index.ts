@@ -5,21 +5,8 @@
  * dialect on `model.request`, and answers provider failures with `fallbackModel` on `model.error`.
  */
 import type { LanguageModel } from "ai";
-import {
-  definePlugin,
-  ERROR_STAGE,
-  modelLabel,
-  REQUEST_STAGE,
-  requestedModel,
-  resolveModel,
-  testModel,
-  type Kernel,
-  type ModelProvider,
-  type ModelRef,
-  type ModelRequest,
-  type ResolvedOptions,
-  type RunContext,
-} from "../../src/index";
+import { ERROR_STAGE, modelLabel, REQUEST_STAGE, requestedModel, resolveModel, testModel, type Kernel, type ModelProvider, type ModelRef, type ModelRequest, type ResolvedOptions, type RunContext } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { expandAlias } from "./aliases";
 import { getModelApi } from "./api";
 import { buildProvider, noProviderError, pickModel, splitSpec, unknownProviderError } from "./build";

@@ -3,7 +3,7 @@
  * `run` flags for the options it owns (the permission mode, the rules, the extra folders).
  */
 import { resolve } from "node:path";
-import { UsageError } from "../../src/index";
+import { UsageError } from "../../loader/index";
 import type { FlagValue, PluginCommand, RunFlag } from "../../loader/index";
 import { PERMISSION_MODES } from "./options";
 

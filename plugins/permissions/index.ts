@@ -9,16 +9,8 @@
  */
 import { homedir } from "node:os";
 import { z } from "zod";
-import {
-  ASK_STAGE as KERNEL_ASK_STAGE,
-  definePlugin,
-  PERMISSION_STAGE,
-  SYSTEM_STAGE,
-  type PermissionVerdict,
-  type ResolvedOptions,
-  type SystemSection,
-  type Tool,
-} from "../../src/index";
+import { ASK_STAGE as KERNEL_ASK_STAGE, PERMISSION_STAGE, SYSTEM_STAGE, type PermissionVerdict, type ResolvedOptions, type SystemSection, type Tool } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, type Policy, type ToolKinds } from "./policy";
 import { ruleNamesTool } from "./rules";
 import type { Decision } from "./engine";

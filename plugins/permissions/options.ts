@@ -1,6 +1,7 @@
 /** The options the permissions plugin reads, and the permission vocabulary they use. */
 import { z } from "zod";
-import { functionSchema, type PermissionResult, type ResolvedOptions } from "../../src/index";
+import { type PermissionResult, type ResolvedOptions } from "../../src/index";
+import { functionSchema } from "../_kits/authoring/index";
 
 /** A permission mode. */
 export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk"] as const;

@@ -5,7 +5,8 @@
  * invisibly. One unpriced response makes the total `null`, never 0: unknown and free are
  * different claims, and a partial sum reads as a complete one.
  */
-import { definePlugin, type RunContext } from "../../src/index";
+import { type RunContext } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { getPricingApi } from "./api";
 import { pricingOptions } from "./options";
 import type { PricingResolvedOptions } from "./options";

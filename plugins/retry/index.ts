@@ -7,7 +7,8 @@
  * statuses of constructed models that do not send through the run's fetch.
  * `maxRetries: 0` turns both off.
  */
-import { definePlugin, ERROR_STAGE } from "../../src/index";
+import { ERROR_STAGE } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { callRetry, type CallRetryState } from "./call-retry";
 import { getModelApi } from "../model/api";
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS } from "./policy";

@@ -10,9 +10,9 @@
  */
 import { homedir } from "node:os";
 import { z } from "zod";
-import { definePlugin, PERMISSION_STAGE, SYSTEM_STAGE, type Kernel, type PermissionVerdict, type SystemSection, type ToolOutput } from "../../src/index";
-import { getPermissionsApi } from "../permissions/api";
-import { parseRule } from "../permissions/api";
+import { PERMISSION_STAGE, SYSTEM_STAGE, type Kernel, type PermissionVerdict, type SystemSection, type ToolOutput } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
+import { getPermissionsApi, parseRule } from "../permissions/api";
 import { sandboxAvailability, SandboxUnavailableError, INSTALL_HINT, type SandboxAvailability } from "./availability";
 import { sandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";

@@ -5,7 +5,8 @@
  * the session's last (one statement, appender.ts), so two runs on one session never fork its
  * chain: the stale one is refused and stops. `pg` is loaded only when the option is set.
  */
-import { definePlugin, type Kernel } from "../../src/index";
+import { type Kernel } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { getSessionsApi } from "../sessions/index";
 import { getTodosApi } from "../todos/index";
 import { sessionsPostgresOptions, type SessionsPostgresResolvedOptions } from "./options";

@@ -4,7 +4,7 @@
  * `sessionDir`, else ~/.ubiquity/sessions.
  */
 import { resolve } from "node:path";
-import { UsageError } from "../../src/index";
+import { UsageError } from "../../loader/index";
 import type { CommandArgs, CommandIO, PluginCommand, RunFlag } from "../../loader/index";
 import { storageRoot } from "../_kits/storage/index";
 import { getSessionsApi, jsonlBackendFor } from "./api";

@@ -5,7 +5,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { PROMPT_STAGE, RunEnd, UbiquityError, definePlugin, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
+import { PROMPT_STAGE, RunEnd, UbiquityError, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { storageRoot, removeStaleTemps } from "../_kits/storage/index";
 import { warn } from "../_kits/sources/index";
 import { acquireLock, releaseAllLocks, releaseLock } from "./lock";

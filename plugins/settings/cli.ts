@@ -1,5 +1,5 @@
 /** What the settings plugin adds to the `ubiquity` runner: `run --setting-sources`. */
-import { UsageError } from "../../src/index";
+import { UsageError } from "../../loader/index";
 import type { RunFlag } from "../../loader/index";
 import { SETTING_SOURCES } from "./schema";
 

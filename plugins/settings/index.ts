@@ -12,7 +12,8 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { ConfigError, definePlugin, describeError, type Kernel, type UbiquityConfig } from "../../src/index";
+import { ConfigError, describeError, type Kernel, type UbiquityConfig } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import type { McpOptions, McpServerConfig } from "../mcp/index";
 import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
 import type { SandboxOptions } from "../sandbox/api";

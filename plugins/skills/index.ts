@@ -10,7 +10,8 @@
  */
 import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
-import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import { SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { isInside } from "../_kits/paths/index";
 import { createSkillsApi, type SkillsRunState } from "./api";
 import { loadSkills } from "./load";

@@ -1,7 +1,8 @@
 /** What the structured-output plugin adds to the `ubiquity` runner: `run --output-schema <file>`, `--output-mode <mode>`. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { describeError, UsageError } from "../../src/index";
+import { describeError } from "../../src/index";
+import { UsageError } from "../../loader/index";
 import type { RunFlag } from "../../loader/index";
 import { OUTPUT_MODES } from "./options";
 

@@ -10,7 +10,8 @@
  * - `turn.stop`: check a native answer, or send back a run that answered without the tool
  */
 import { Output, jsonSchema } from "ai";
-import { definePlugin, REQUEST_STAGE, RunEnd, SYSTEM_STAGE, type RunContext, type ToolOutput } from "../../src/index";
+import { REQUEST_STAGE, RunEnd, SYSTEM_STAGE, type RunContext, type ToolOutput } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { isZodSchema, structuredOutputOptions, type StructuredOutputResolvedOptions } from "./options";
 import { checkText, compileSchema, loadJsonSchemaValidator, type Checked, type CompiledSchema } from "./schema";
 import { chooseMode } from "./mode";

@@ -6,7 +6,8 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { arch, platform } from "node:os";
-import { definePlugin, SYSTEM_STAGE, type RunContext, type SystemSection } from "../../src/index";
+import { SYSTEM_STAGE, type RunContext, type SystemSection } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { environment, guidance, permissionsSection, toolsSection } from "./sections";
 import { systemPromptFlags } from "./cli";
 import { systemPromptOptions } from "./options";

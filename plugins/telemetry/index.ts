@@ -10,21 +10,8 @@
  */
 import type { Span } from "@opentelemetry/api";
 import type { Telemetry } from "ai";
-import {
-  COMPACT_STAGE,
-  definePlugin,
-  ERROR_STAGE,
-  PERMISSION_STAGE,
-  PROMPT_STAGE,
-  redactText,
-  REQUEST_STAGE,
-  secretsOf,
-  SYSTEM_STAGE,
-  type Kernel,
-  type KernelEvent,
-  type ModelRequest,
-  type RunContext,
-} from "../../src/index";
+import { COMPACT_STAGE, ERROR_STAGE, PERMISSION_STAGE, PROMPT_STAGE, redactText, REQUEST_STAGE, secretsOf, SYSTEM_STAGE, type Kernel, type KernelEvent, type ModelRequest, type RunContext } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { ATTR } from "./attributes";
 import { loadOtel, type OtelModules } from "./load";
 import { telemetryOptions, telemetrySetting, type TelemetryResolvedOptions } from "./options";

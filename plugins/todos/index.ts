@@ -3,7 +3,8 @@
  * A run's first prompt describes a stored list with unfinished work; a subagent's own list is
  * dropped when it reports. Options: `persistTodos`, `todoDir`, `todoScope`.
  */
-import { definePlugin, describeError, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
+import { describeError, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { createTodosApi } from "./api";
 import { todosOptions } from "./options";
 

@@ -4,7 +4,8 @@
  * user). A separate plugin from `ubiquity:permissions` so a product can drop the tool and keep
  * the engine; the engine asks for it like any other `ask`, and dontAsk declines it.
  */
-import { definePlugin, type Tool } from "../../src/index";
+import { type Tool } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { AskUserQuestionTool } from "./ask-user-tool";
 import { askInTerminal } from "./terminal";

@@ -1,5 +1,5 @@
 /** `ubiquity:tool-bash`: the Bash tool, as a plugin. */
-import { definePlugin } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { getSandboxApi } from "../sandbox/api";
 import { BashTool } from "./bash-tool";

@@ -1,5 +1,5 @@
 /** `ubiquity:tool-grep`: the Grep tool, as a plugin. */
-import { definePlugin } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { GrepTool } from "./grep-tool";
 

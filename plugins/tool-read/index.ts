@@ -1,5 +1,5 @@
 /** `ubiquity:tool-read`: the Read tool, as a plugin. */
-import { definePlugin } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { ReadTool } from "./read-tool";
 

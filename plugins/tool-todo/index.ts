@@ -1,5 +1,5 @@
 /** `ubiquity:tool-todo`: the TodoWrite tool, as a plugin (the lists themselves are `ubiquity:todos`). */
-import { definePlugin } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { NAME as TODOS } from "../todos/index";
 import { TodoWriteTool } from "./todo-tool";

@@ -1,5 +1,5 @@
 /** `ubiquity:tool-write`: the Write tool, as a plugin. */
-import { definePlugin } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
 import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { sweepTempsAtStart } from "../_kits/storage/index";
 import { WriteTool } from "./write-tool";

@@ -10,7 +10,7 @@ import { isAbsolute, join } from "node:path";
 import type { CliIO } from "../types";
 import { parseFlags, prescan, runFlagTable, type FlagTable, type RunValues } from "../flags";
 import { activePlugins, BUILTIN_PRESETS } from "../plugins";
-import { UsageError } from "../../src/errors";
+import { UsageError } from "../../loader/index";
 import { importOptional } from "../../plugins/_kits/lazy/index";
 
 /** How to get the ACP SDK, an optional peer: in the project, or next to ubiquity in an editor's `npx` line. */

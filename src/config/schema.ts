@@ -11,10 +11,6 @@ import type { Plugin, PluginFactory } from "../plugin";
 import type { Preset } from "../preset";
 import type { Tool } from "../tool";
 
-/** A zod field for an option only code can supply: a function (`what` names it in the error). */
-export const functionSchema = <T extends (...args: never[]) => unknown>(what: string) =>
-  z.custom<T>((v) => typeof v === "function", { message: `expected a function (${what})` });
-
 /** A model: a `"provider:model"` string, an alias, or a constructed AI SDK `LanguageModel`. */
 export const ModelSchema = z.union([
   z.string().min(1).describe('"provider:model" (e.g. "openai:gpt-5"), an alias, or "test"'),
@@ -88,23 +84,12 @@ export type PluginEntry = Plugin | PluginFactory | string | [string, unknown] | 
 /** A preset list entry: a preset, a module specifier, or `[specifier, options]`. */
 export type PresetEntry = Preset | string | [string, unknown] | false | null | undefined;
 
-const PluginEntrySchema = z.union([
-  z.string().min(1),
-  z.tuple([z.string().min(1), z.unknown()]),
-  z.literal(false),
-  z.null(),
-  z.custom<Plugin | PluginFactory>(
-    (v) => typeof v === "function" || (typeof v === "object" && v !== null && !Array.isArray(v)),
-    { message: "expected a plugin" },
-  ),
-]);
-const PresetEntrySchema = z.union([
-  z.string().min(1),
-  z.tuple([z.string().min(1), z.unknown()]),
-  z.literal(false),
-  z.null(),
-  z.custom<Preset>((v) => typeof v === "object" && v !== null && !Array.isArray(v), { message: "expected a preset" }),
-]);
+/** A list entry: a module specifier, `[specifier, options]`, `false`/`null` (skipped), or the thing itself. */
+const entrySchema = <T>(what: string, isThing: (v: unknown) => boolean) =>
+  z.union([z.string().min(1), z.tuple([z.string().min(1), z.unknown()]), z.literal(false), z.null(), z.custom<T>(isThing, { message: `expected a ${what}` })]);
+const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+const PluginEntrySchema = entrySchema<Plugin | PluginFactory>("plugin", (v) => typeof v === "function" || isObject(v));
+const PresetEntrySchema = entrySchema<Preset>("preset", isObject);
 
 /** The kernel fields: which plugins make up the product. */
 export const KernelFieldsSchema = z.strictObject({

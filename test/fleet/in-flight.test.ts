@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { defineTool } from "../../src/index";
+import { defineTool } from "../../plugins/_kits/authoring/index";
 import { scriptedModel } from "../../src/testing/index";
 import defaultPreset from "../../presets/default";
 import { SessionStore, isStaleWriterError } from "../../plugins/sessions/index";

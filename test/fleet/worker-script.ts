@@ -8,7 +8,7 @@ import { appendFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { defineTool } from "../../src/index";
+import { defineTool } from "../../plugins/_kits/authoring/index";
 import { scriptedModel } from "../../src/testing/index";
 import defaultPreset from "../../presets/default";
 import { startWorker } from "../../plugins/fleet/index";

@@ -4,7 +4,7 @@
  * 1. A plugin imports its own folder, the kernel's public entry (`src/index.ts`), another
  *    plugin's `index.ts` or `api.ts`, or a kit's `index.ts` (`plugins/_kits/<kit>/index.ts`). A
  *    kit imports its own folder, `src/index.ts`, another kit's `index.ts`, or a plugin's
- *    `index.ts` / `api.ts`. A preset imports `src/index.ts`, plugins' `index.ts` and presets.
+ *    `index.ts` / `api.ts`. A preset imports `src/index.ts`, plugins' and kits' `index.ts`, and presets.
  *    Plugins and kits may also import the loader's entry (`loader/index.ts`: safe reads, trust).
  * 2. `src/` (the kernel) imports nothing outside `src/`: no plugin, preset, loader or product
  *    (`sdk/`, the package entry that binds `summon()` to the default preset; `runner/`;
@@ -149,8 +149,8 @@ function boundaryProblem(edge: Pick<Edge, "from" | "to">): string | undefined {
     return `a ${owner.kind} imports no presets and nothing outside plugins/ but ${KERNEL_ENTRY} and ${LOADER_ENTRY}`;
   }
   if (from.startsWith("presets/")) {
-    if (to === KERNEL_ENTRY || /^plugins\/(?!_kits\/)[^/]+\/index\.ts$/.test(to) || to.startsWith("presets/")) return undefined;
-    return `a preset imports only ${KERNEL_ENTRY}, plugins' index.ts and presets`;
+    if (to === KERNEL_ENTRY || /^plugins\/(?!_kits\/)[^/]+\/index\.ts$/.test(to) || isKitIndex(to) || to.startsWith("presets/")) return undefined;
+    return `a preset imports only ${KERNEL_ENTRY}, plugins' and kits' index.ts and presets`;
   }
   if (from.startsWith("src/") && !to.startsWith("src/")) {
     return "src/ (the kernel) imports nothing outside src/: the product binding (sdk/facade.ts) binds the default preset and the loader";

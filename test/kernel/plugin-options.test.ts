@@ -24,7 +24,7 @@ const greeter = definePlugin({
 
 /** The same plugin as a module file a config names by path (imports by absolute path: the temp folder has no node_modules). */
 const greeterModule = `import { z } from ${JSON.stringify(join(repoRoot, "node_modules", "zod", "index.js"))};
-import { definePlugin } from ${JSON.stringify(join(repoRoot, "src", "index.ts"))};
+import { definePlugin } from ${JSON.stringify(join(repoRoot, "plugins", "_kits", "authoring", "index.ts"))};
 export default definePlugin({
   name: "acme:greeter",
   options: z.object({ greeting: z.string().describe("How the greeter says hello") }),
