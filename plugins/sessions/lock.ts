@@ -3,9 +3,15 @@
  * writer's pid and host. A run that finds the lock held by a live writer does not append to that
  * transcript (two conversations would interleave in one file); the sessions plugin forks instead.
  * A lock whose writer is gone (a crash, SIGKILL) is stale and taken over.
+ *
+ * The lock appears whole: it is written under a temp name and hard-linked into place (the link
+ * fails when a lock exists), so a contender never reads a lock that is still empty and takes it
+ * for a stale one. A stale lock is replaced by one run at a time (`<lock>.takeover`).
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { isProcessAlive } from "../_kits/process/index";
 
 /** What a lock file says. */
@@ -24,6 +30,9 @@ export const lockPathOf = (transcript: string) => `${transcript}.lock`;
 
 const alive = isProcessAlive;
 
+/** A lock file that says nothing readable this young may still be being written (a writer without hard links). */
+const UNREADABLE_GRACE_MS = 10_000;
+
 function readLock(path: string): LockInfo | undefined {
   try {
     const info = JSON.parse(readFileSync(path, "utf8")) as Partial<LockInfo>;
@@ -35,7 +44,7 @@ function readLock(path: string): LockInfo | undefined {
 
 /** True when the lock's writer is still running (another host's writer is assumed to be). */
 function live(info: LockInfo | undefined, transcript: string): boolean {
-  if (!info) return false;
+  if (!info) return young(lockPathOf(transcript));
   if (info.host !== hostname()) return true;
   if (info.pid === process.pid) return held.has(transcript);
   return alive(info.pid);
@@ -49,30 +58,122 @@ function live(info: LockInfo | undefined, transcript: string): boolean {
 export function acquireLock(transcript: string): LockInfo | undefined {
   const path = lockPathOf(transcript);
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(path, "wx");
-      try {
-        writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() } satisfies LockInfo));
-      } finally {
-        closeSync(fd);
-      }
+    const made = createWhole(path);
+    if (made === "no-folder") return undefined;
+    if (made === "created") {
       held.add(transcript);
       return undefined;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") return undefined;
-      if (code !== "EEXIST") throw error;
     }
     const info = readLock(path);
-    if (live(info, transcript)) return info;
-    // Stale: its writer is gone. Remove it and try again (another run may win the race).
+    if (live(info, transcript)) return info ?? UNKNOWN_HOLDER;
+    // Stale: its writer is gone.
+    const taken = takeOver(path, transcript);
+    if (taken !== "retry") return taken;
+  }
+  return readLock(path) ?? UNKNOWN_HOLDER;
+}
+
+/** The holder of a lock that says nothing readable. */
+const UNKNOWN_HOLDER: LockInfo = Object.freeze({ pid: -1, host: "unknown", since: "" });
+
+/**
+ * Replace the stale lock at `path`, one run at a time: under `<lock>.takeover` (created whole,
+ * like the lock), the lock is read again and replaced only if it is still stale. Another run
+ * holding the guard is replacing it, so this one is refused (a guard a crash left is removed once
+ * old). Without the guard, two runs that both judged the lock stale could each remove what the
+ * other had just created, and both would write the session.
+ */
+function takeOver(path: string, transcript: string): LockInfo | undefined | "retry" {
+  const guard = `${path}.takeover`;
+  const made = createWhole(guard);
+  if (made === "no-folder") return "retry";
+  if (made === "exists") {
+    if (young(guard)) return readLock(path) ?? UNKNOWN_HOLDER;
     try {
-      unlinkSync(path);
+      unlinkSync(guard);
     } catch {
       // someone else removed it first
     }
+    return "retry";
   }
-  return readLock(path) ?? { pid: -1, host: "unknown", since: "" };
+  try {
+    const info = readLock(path);
+    if (live(info, transcript)) return info ?? UNKNOWN_HOLDER;
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+    if (createWhole(path) !== "created") return "retry";
+    held.add(transcript);
+    return undefined;
+  } finally {
+    try {
+      unlinkSync(guard);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Errors of a file system without hard links: a lock is then created and written in two steps. */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+
+/**
+ * Create the lock file `path` whole, with this process as its holder: written under a temp name,
+ * then hard-linked into place (the link fails when the file exists). `exists` when one is there,
+ * `no-folder` when the transcript's folder does not exist yet.
+ */
+function createWhole(path: string): "created" | "exists" | "no-folder" {
+  const content = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() } satisfies LockInfo);
+  // Named like an atomic write's temp file, so the sweep of stale temps removes one a crash left.
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    writeFileSync(temp, content, { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "no-folder";
+    throw error;
+  }
+  try {
+    linkSync(temp, path);
+    return "created";
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    if (code === "EEXIST") return "exists";
+    if (!NO_LINKS.has(code)) throw error;
+    return createInTwoSteps(path, content);
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function createInTwoSteps(path: string, content: string): "created" | "exists" {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return "exists";
+    throw error;
+  }
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  return "created";
+}
+
+/** True when the file at `path` was changed within the grace period. */
+function young(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < UNREADABLE_GRACE_MS;
+  } catch {
+    return false;
+  }
 }
 
 /** Release a lock this process holds. */

@@ -135,7 +135,7 @@ describe("two runs resuming one session at once", () => {
     for (const p of procs) p.proc.stdin.end("go\n");
     const outputs = await Promise.all(procs.map((p) => p.done));
     const results = outputs.map((lines) => lines.find((l) => l.startsWith("result "))!.split(" "));
-    expect(results.map((r) => r[2])).toEqual(["ok", "ok"]);
+    expect(results.map((r) => r[2]), JSON.stringify(outputs)).toEqual(["ok", "ok"]);
     const ids = results.map((r) => r[1]);
     expect(ids.filter((id) => id === first.result.sessionId)).toHaveLength(1);
     expect(outputs.flat().filter((l) => l.startsWith("warn ")).join("\n")).toMatch(/is in use by another run \(pid \d+ .*continues in a fork of it/);

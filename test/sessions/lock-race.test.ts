@@ -1,0 +1,91 @@
+/**
+ * The transcript lock under a real race: several processes take one transcript's lock at the same
+ * moment, and exactly one may win. A lock file is created and then written, so a contender that
+ * opens it in between reads no holder; it must not take that for a stale lock (its writer gone)
+ * and remove it, or two runs write one session.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { acquireLock, lockPathOf, releaseLock } from "../../plugins/sessions/index";
+import { spawnTs } from "../helpers/ts-child";
+
+const here = import.meta.dirname;
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tempTranscript(): string {
+  const dir = mkdtempSync(join(tmpdir(), "ubq-lock-race-"));
+  dirs.push(dir);
+  return join(dir, "session.jsonl");
+}
+
+/** The pid of a process that has exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(child.stdout);
+}
+
+async function race(contenders: number, transcript = tempTranscript()): Promise<string[]> {
+  const procs = Array.from({ length: contenders }, () => {
+    const proc = spawnTs(join(here, "fixtures", "lock-child.ts"), [transcript]);
+    let stdout = "";
+    const said = (word: string) => new Promise<void>((resolve) => proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.includes(word) && resolve())));
+    const ready = said("ready\n");
+    const answered = said("won\n").then(() => "won");
+    const lost = said("lost\n").then(() => "lost");
+    return { proc, ready, outcome: Promise.race([answered, lost]) };
+  });
+  await Promise.all(procs.map((p) => p.ready));
+  for (const p of procs) p.proc.stdin.write("go\n");
+  const outcomes = await Promise.all(procs.map((p) => p.outcome));
+  // Every contender holds what it took until all have answered, so no lock is released early.
+  for (const p of procs) p.proc.stdin.end();
+  await Promise.all(procs.map((p) => new Promise((resolve) => p.proc.on("close", resolve))));
+  return outcomes;
+}
+
+describe("the transcript lock, taken by several processes at once", () => {
+  it("has exactly one winner in each of 10 rounds of 6 processes", { timeout: 120_000 }, async () => {
+    const winners: number[] = [];
+    for (let round = 0; round < 10; round++) winners.push((await race(6)).filter((o) => o === "won").length);
+    console.log(`lock race: winners per round ${winners.join(" ")}`);
+    expect(winners).toEqual(Array(10).fill(1));
+  });
+
+  it("has exactly one winner when they all find a stale lock (its writer gone) and take it over, in each of 6 rounds", { timeout: 120_000 }, async () => {
+    const winners: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      const transcript = tempTranscript();
+      writeFileSync(lockPathOf(transcript), JSON.stringify({ pid: deadPid(), host: hostname(), since: new Date(0).toISOString() }));
+      winners.push((await race(6, transcript)).filter((o) => o === "won").length);
+    }
+    console.log(`stale lock race: winners per round ${winners.join(" ")}`);
+    expect(winners).toEqual(Array(6).fill(1));
+  });
+});
+
+describe("a lock file that says nothing readable", () => {
+  it("is held while it is young (a writer may be writing it), and taken over once old", () => {
+    const transcript = tempTranscript();
+    writeFileSync(lockPathOf(transcript), "");
+    expect(acquireLock(transcript)).toEqual({ pid: -1, host: "unknown", since: "" });
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lockPathOf(transcript), old, old);
+    expect(acquireLock(transcript)).toBeUndefined();
+    expect(JSON.parse(readFileSync(lockPathOf(transcript), "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
+    releaseLock(transcript);
+    expect(existsSync(lockPathOf(transcript))).toBe(false);
+  });
+
+  it("leaves no temp file beside the transcript, taken or refused", () => {
+    const transcript = tempTranscript();
+    expect(acquireLock(transcript)).toBeUndefined();
+    writeFileSync(lockPathOf(transcript), JSON.stringify({ pid: 1, host: "elsewhere", since: new Date().toISOString() }));
+    expect(acquireLock(transcript)).toMatchObject({ host: "elsewhere" });
+    expect(readdirSync(join(transcript, "..")).sort()).toEqual(["session.jsonl.lock"]);
+  });
+});
+
