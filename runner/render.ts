@@ -62,10 +62,16 @@ export function formatSummary(r: ResultMessage): string {
 
 /**
  * A message for the person at the terminal: the kernel's attribution `[plugin p] hook h: ` reads
- * `plugin p: ` (the hook's name is for `--verbose`).
+ * `plugin p: ` (the hook's name is for `--verbose`), and where the kernel says to set
+ * `options.model` (a program's words), the flag and the config file are named.
  */
 export function withoutKernelTerms(text: string): string {
-  return text.replace(/\[plugin ([^\]]+)\] hook [\w.]+: /g, (_, plugin: string) => `plugin ${plugin}: `);
+  return text
+    .replace(/\[plugin ([^\]]+)\] hook [\w.]+: /g, (_, plugin: string) => `plugin ${plugin}: `)
+    .replace(
+      /set options\.model \(e\.g\. model: "([^"]+)", or "test" for the offline model\)/,
+      (_, example: string) => `pass --model (e.g. --model ${example}, or --model test for the offline model), set model in the config file,`,
+    );
 }
 
 /** Where a rendered run goes. */

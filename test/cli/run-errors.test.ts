@@ -35,6 +35,14 @@ describe.concurrent("configuration errors of `ubiquity run`", () => {
     expect(disable.stderr.match(/no plugin named tool-bash/g)).toHaveLength(1); // said once
   });
 
+  it("no model anywhere names --model, the config file and UBIQUITY_MODEL, not options.model", async () => {
+    const { code, stdout, stderr } = await runCli(["run", "hi"], tempProject({}), { UBIQUITY_MODEL: "" });
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("error (error_during_execution): No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable");
+    expect(stderr).not.toContain("options.model");
+  });
+
   it("a plugin's option error names the plugin and the config file", async () => {
     const dir = tempProject({ ".ubiquityrc.yaml": "plugins:\n  - [ubiquity/plugins/mcp, { connectTimeoutMs: fast }]\n" }, { linkUbiquity: true });
     const { code, stderr } = await run(dir);
