@@ -82,7 +82,9 @@ function findPackageDir(pkg: string, from: string): string | undefined {
  * `what`, the subject is `file` itself (a config file) and the error carries it.
  */
 export function moduleError(error: unknown, file: string, what?: string): ConfigError {
-  if (error instanceof ConfigError) return error;
+  // One that names its file already passes as is; one thrown while the module ran (a factory's bad
+  // options in a config) gets the file below, as from another copy of ubiquity.
+  if (error instanceof ConfigError && error.file) return error;
   const fail = (detail: string) => (what ? new ConfigError(`${what}: ${detail}`) : new ConfigError(detail, file));
   const message = describeError(error);
   const parse = /^(?:ParseError|SyntaxError):\s*(.*?)\s*\n\s*(\S+?):(\d+):(\d+)/s.exec(message);

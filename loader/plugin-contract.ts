@@ -145,5 +145,6 @@ declare module "../src/plugin" {
     commands?: Record<string, PluginCommand>;
     flags?: Record<string, RunFlag>;
     terminal?: TerminalAnswerer;
+    projectFiles?(place: ProjectPlace): ProjectFile[];
   }
 }

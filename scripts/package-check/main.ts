@@ -61,12 +61,14 @@ const greeter = definePlugin({
   apply() {},
 });
 const planted: Plugin = { name: "ubiquity-plugin-planted", apply() {}, projectFiles: ({ cwd }) => [{ path: `${cwd}/.planted`, kind: "settings", effect: "nothing" }] };
+// The object form of definePlugin takes the same host fields (architecture.md's picture lists projectFiles with it).
+const plantedSpec = definePlugin({ name: "ubiquity-plugin-planted-spec", apply() {}, projectFiles: ({ cwd }) => [{ path: `${cwd}/.planted-spec`, kind: "settings", effect: "nothing" }] });
 const boundary = (message: Message) => (message.type === "system" && message.subtype === "compact_boundary" ? message.tokensBefore - message.tokensAfter : 0);
-const kernel = createKernel({ presets: [], plugins: [greeter, planted] });
+const kernel = createKernel({ presets: [], plugins: [greeter, planted, plantedSpec] });
 const offered = kernel.plugins.map((p) => Object.keys(p.plugin.commands ?? {}).join(",") + (p.plugin.projectFiles?.({ cwd: "/x", folders: [], home: "/h" }).length ?? 0));
 await kernel.dispose();
 console.log(`plugin contract: ${offered.join(" ")} ${boundary({ type: "system", subtype: "compact_boundary", tokensBefore: 9, tokensAfter: 4, trigger: "auto", uuid: "u", sessionId: "s" })}`);
-if (offered.join(" ") !== "greet0 1" || boundary({ type: "system", subtype: "compact_boundary", tokensBefore: 9, tokensAfter: 4, trigger: "auto", uuid: "u", sessionId: "s" }) !== 5) process.exit(1);
+if (offered.join(" ") !== "greet0 1 1" || boundary({ type: "system", subtype: "compact_boundary", tokensBefore: 9, tokensAfter: 4, trigger: "auto", uuid: "u", sessionId: "s" }) !== 5) process.exit(1);
 // Plugins' older augmentations, dropped for nodenext users until the declarations' `declare module`
 // specifiers got their `.js`: `system/init`'s permissionMode, the budget plugin's result subtype.
 const augmented = (message: Message) =>

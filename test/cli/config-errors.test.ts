@@ -1,6 +1,7 @@
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
@@ -38,6 +39,25 @@ describe.concurrent("config failures through `ubiquity inspect`", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]!.startsWith(`error: ${join(dir, file)}`.replace(/\/$/, ""))).toBe(true);
     expect(lines[0]).toMatch(problem);
+  });
+
+  // The config imports the same ubiquity as the runner, so definePlugin's ConfigError is the
+  // runner's own class: it must still be pinned to the config file.
+  it("a plugin factory given bad options in ubiquity.config.ts: exit 2, one line naming the file and the plugin", async () => {
+    const config = [
+      `import { definePlugin, defineConfig } from "ubiquity";`,
+      `import { z } from "zod";`,
+      `const banner = definePlugin("acme:banner", z.object({ text: z.string() }), () => ({ name: "acme:banner", apply() {} }));`,
+      `export default defineConfig({ plugins: [banner({ text: 3 as never })] });`,
+    ].join("\n");
+    const dir = tempProject({ "ubiquity.config.ts": config }, { linkUbiquity: true });
+    symlinkSync(join(repoRoot, "node_modules", "zod"), join(dir, "node_modules", "zod"), "dir");
+    const { code, stdout, stderr } = await runCli(["inspect"], dir);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr.split("\n").filter(Boolean)).toEqual([
+      `error: ${join(dir, "ubiquity.config.ts")}: invalid options for plugin acme:banner: ✖ Invalid input: expected string, received number → at text`,
+    ]);
   });
 
   it("--config naming a missing file: exit 2, names the file", async () => {
