@@ -103,6 +103,11 @@ node main.ts
 say "node harness.ts (HarnessAgent from @ai-sdk/harness running ubiquity/harness)"
 node harness.ts
 
+say "the kits are no export: ubiquity/plugins/_kits/<kit> is refused by name (the plugins' shared code, not an API)"
+kit=$(node -e 'import("ubiquity/plugins/_kits/authoring").then(() => console.log("imported"), (e) => console.log(e.code))')
+echo "$kit"
+[ "$kit" = "ERR_PACKAGE_PATH_NOT_EXPORTED" ] || { echo "a kit is importable by subpath"; exit 1; }
+
 say "npx ubiquity run --model test \"list the files\""
 out=$(npx ubiquity run --trust --model test "list the files" 2>&1)
 echo "$out"
