@@ -3,7 +3,7 @@
  * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PROMPT_STAGE, RunEnd, UbiquityError, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -185,20 +185,34 @@ export const sessionsPlugin = definePlugin(function sessions() {
           const store = storeOf(run);
           const path = state.path ?? store.pathFor(run.sessionId, run.cwd);
           // A new session under a chosen id must not append to a stored one.
-          if ((run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed && (await store.exists(run.sessionId, run.cwd))) {
-            throw new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
-          }
+          const chosen = (run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed;
+          const stored = () => new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
+          if (chosen && (await store.exists(run.sessionId, run.cwd))) throw stored();
           if (writers.has(run.sessionId)) return void writers.get(run.sessionId)!.runs++;
           if (!state.locked && !store.refusesStaleWriters) {
             // A new session: lock it before its first line, so a --continue elsewhere forks rather than joins.
             mkdirSync(dirname(path), { recursive: true });
-            if (!acquireLock(path)) state.locked = path;
+            const holder = acquireLock(path);
+            if (!holder) state.locked = path;
             releaseOnExit();
+            // Another process that chose the same id checked before this one wrote, or wrote and ended
+            // since this one checked: the session is that run's (checked again under the lock).
+            if (chosen && holder) {
+              throw new UbiquityError(
+                `a session with id ${run.sessionId} is being written by another run (pid ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}); ` +
+                  `choose another id, or resume it once that run ended`,
+              );
+            }
+            if (chosen && existsSync(path)) {
+              releaseLock(path);
+              throw stored();
+            }
             // Temp files of forks a crash left behind in this project's folder.
             void removeStaleTemps(dirname(path));
           }
           const writer = new TranscriptWriter(store.appender(run.sessionId, run.cwd, path), run.cwd, run.logger, secretsOf(run.options));
-          const opened = writer.open(state.replayedLast);
+          // A new session's first record must be its first: a record already there is another run's.
+          const opened = writer.open(state.resumed ? state.replayedLast : null);
           writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });
           await opened;
           // A file that cannot be read stops the transcript, not the run (as a full disk does); a
