@@ -9,9 +9,10 @@
  * for a stale one. A stale lock is replaced by one run at a time (`<lock>.takeover`).
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, linkSync, openSync, readSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { UbiquityError } from "../../src/index";
 import { isProcessAlive } from "../_kits/process/index";
 
 /** What a lock file says. */
@@ -33,13 +34,38 @@ const alive = isProcessAlive;
 /** A lock file that says nothing readable this young may still be being written (a writer without hard links). */
 const UNREADABLE_GRACE_MS = 10_000;
 
+/** A lock is a few dozen bytes; more than this is not one of ours. */
+const MAX_LOCK_BYTES = 4096;
+
+/**
+ * What the lock at `path` says (undefined: nothing readable). Opened without following a link and
+ * without waiting: a FIFO there would block the read until a writer came, a link to /dev/zero
+ * would never end. Anything but a regular file is not a lock a run made: an error says to remove it.
+ */
 function readLock(path: string): LockInfo | undefined {
+  let fd: number;
   try {
-    const info = JSON.parse(readFileSync(path, "utf8")) as Partial<LockInfo>;
-    return typeof info.pid === "number" && typeof info.host === "string" ? (info as LockInfo) : undefined;
-  } catch {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw notALock(path, "a symbolic link");
     return undefined;
   }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw notALock(path, stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device");
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES);
+    const info = JSON.parse(buffer.subarray(0, readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0)).toString("utf8")) as Partial<LockInfo>;
+    return typeof info.pid === "number" && typeof info.host === "string" ? (info as LockInfo) : undefined;
+  } catch (error) {
+    if (error instanceof UbiquityError) throw error;
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notALock(path: string, kind: string): UbiquityError {
+  return new UbiquityError(`${path} is not a lock file (${kind}); no run made it: remove it, then run again`);
 }
 
 /** True when the lock's writer is still running (another host's writer is assumed to be). */
