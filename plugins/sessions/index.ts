@@ -9,7 +9,7 @@ import { PROMPT_STAGE, RunEnd, UbiquityError, REQUEST_STAGE, secretsOf, type Ker
 import { definePlugin } from "../_kits/authoring/index";
 import { storageRoot, removeStaleTemps } from "../_kits/storage/index";
 import { warn } from "../_kits/sources/index";
-import { acquireLock, releaseAllLocks, releaseLock } from "./lock";
+import { acquireLock, heldElsewhere, lockPathOf, releaseAllLocks, releaseLock } from "./lock";
 import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";
 import { resumeSession } from "./resume";
@@ -28,7 +28,7 @@ export { StaleWriterError, isStaleWriterError } from "./backend";
 export type { SessionBackend, SessionAppender, TranscriptEntry, ForkedSession, ListOptions } from "./backend";
 export { getSessionsApi, jsonlBackendFor } from "./api";
 export type { SessionsApi, BackendFactory } from "./api";
-export { acquireLock, releaseLock, lockPathOf, type LockInfo } from "./lock";
+export { acquireLock, releaseLock, lockPathOf, heldElsewhere, type LockInfo } from "./lock";
 export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "./records";
 export type { TranscriptNoteEvent } from "./events";
 export { replay } from "./replay";
@@ -146,7 +146,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
               run.kernel,
               NAME,
               `session ${sessionId} is in use by another run (pid ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}); ` +
-                `this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix`,
+                `this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix` +
+                (heldElsewhere(holder) ? `. That run is on another host or in another container, where it cannot be checked from here: if it is gone, remove ${lockPathOf(path)}` : ""),
             );
           } else {
             locked = path;

@@ -7,13 +7,14 @@
  * naming its holder "pid -1 on unknown".
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessions, { lockPathOf } from "ubiquity/plugins/sessions";
 import { collect, resultOf } from "../helpers/collect";
+import { capturingLogger } from "../context/helpers";
 import { spawnTs } from "../helpers/ts-child";
 import { tempDirs, transcriptFiles } from "./helpers";
 
@@ -57,5 +58,21 @@ describe("a lock path that holds something other than a lock file", () => {
     expect(result).toMatch(kind);
     expect(result).toContain(`${lockPathOf(transcript)} is not a lock file`);
     expect(result).toMatch(/remove it/);
+  });
+});
+
+describe("a lock held on another host (or in another container)", () => {
+  it("is left alone: the resume forks, and its warning names the lock to remove if that run is gone", async () => {
+    const sessionDir = temp();
+    const cwd = temp("ubq-project-");
+    const first = resultOf(await collect(summon("start", { model: scriptedModel(["started"]), presets: [], plugins: [sessions()], sessionDir, cwd })));
+    const lock = lockPathOf(transcriptFiles(sessionDir)[0]!);
+    // A container stopped mid-run (SIGTERM ends Node without its exit handlers); the next one has another host name.
+    writeFileSync(lock, JSON.stringify({ pid: 1, host: "3f2a9c1b7d4e", since: "2026-01-01T00:00:00.000Z", ns: "pid:[4026532179]" }));
+    const logger = capturingLogger();
+    const again = resultOf(await collect(summon("again", { model: scriptedModel(["ok"]), presets: [], plugins: [sessions()], sessionDir, cwd, resume: first.sessionId, logger })));
+    expect(again.sessionId).not.toBe(first.sessionId);
+    expect(logger.warnings).toEqual([expect.stringContaining(`pid 1 on 3f2a9c1b7d4e`)]);
+    expect(logger.warnings[0]).toContain(`if it is gone, remove ${lock}`);
   });
 });
