@@ -212,8 +212,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
             void removeStaleTemps(dirname(path));
           }
           const writer = new TranscriptWriter(store.appender(run.sessionId, run.cwd, path), run.cwd, run.logger, secretsOf(run.options));
-          // A new session's first record must be its first: a record already there is another run's.
-          const opened = writer.open(state.resumed ? state.replayedLast : null);
+          const opened = writer.open(state.replayedLast, !state.resumed);
           writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });
           await opened;
           // A file that cannot be read stops the transcript, not the run (as a full disk does); a
