@@ -3,13 +3,13 @@
  * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PROMPT_STAGE, RunEnd, UbiquityError, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { storageRoot, removeStaleTemps } from "../_kits/storage/index";
 import { warn } from "../_kits/sources/index";
-import { acquireLock, releaseAllLocks, releaseLock } from "./lock";
+import { acquireLock, heldElsewhere, lockPathOf, releaseAllLocks, releaseLock } from "./lock";
 import { isPersisted } from "./records";
 import { replay, takeTrailingPrompt } from "./replay";
 import { resumeSession } from "./resume";
@@ -28,7 +28,7 @@ export { StaleWriterError, isStaleWriterError } from "./backend";
 export type { SessionBackend, SessionAppender, TranscriptEntry, ForkedSession, ListOptions } from "./backend";
 export { getSessionsApi, jsonlBackendFor } from "./api";
 export type { SessionsApi, BackendFactory } from "./api";
-export { acquireLock, releaseLock, lockPathOf, type LockInfo } from "./lock";
+export { acquireLock, releaseLock, lockPathOf, heldElsewhere, type LockInfo } from "./lock";
 export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "./records";
 export type { TranscriptNoteEvent } from "./events";
 export { replay } from "./replay";
@@ -146,7 +146,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
               run.kernel,
               NAME,
               `session ${sessionId} is in use by another run (pid ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}); ` +
-                `this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix`,
+                `this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix` +
+                (heldElsewhere(holder) ? `. That run is on another host or in another container, where it cannot be checked from here: if it is gone, remove ${lockPathOf(path)}` : ""),
             );
           } else {
             locked = path;
@@ -185,20 +186,33 @@ export const sessionsPlugin = definePlugin(function sessions() {
           const store = storeOf(run);
           const path = state.path ?? store.pathFor(run.sessionId, run.cwd);
           // A new session under a chosen id must not append to a stored one.
-          if ((run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed && (await store.exists(run.sessionId, run.cwd))) {
-            throw new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
-          }
+          const chosen = (run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed;
+          const stored = () => new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
+          if (chosen && (await store.exists(run.sessionId, run.cwd))) throw stored();
           if (writers.has(run.sessionId)) return void writers.get(run.sessionId)!.runs++;
           if (!state.locked && !store.refusesStaleWriters) {
             // A new session: lock it before its first line, so a --continue elsewhere forks rather than joins.
             mkdirSync(dirname(path), { recursive: true });
-            if (!acquireLock(path)) state.locked = path;
+            const holder = acquireLock(path);
+            if (!holder) state.locked = path;
             releaseOnExit();
+            // Another process that chose the same id checked before this one wrote, or wrote and ended
+            // since this one checked: the session is that run's (checked again under the lock).
+            if (chosen && holder) {
+              throw new UbiquityError(
+                `a session with id ${run.sessionId} is being written by another run (pid ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}); ` +
+                  `choose another id, or resume it once that run ended`,
+              );
+            }
+            if (chosen && existsSync(path)) {
+              releaseLock(path);
+              throw stored();
+            }
             // Temp files of forks a crash left behind in this project's folder.
             void removeStaleTemps(dirname(path));
           }
           const writer = new TranscriptWriter(store.appender(run.sessionId, run.cwd, path), run.cwd, run.logger, secretsOf(run.options));
-          const opened = writer.open(state.replayedLast);
+          const opened = writer.open(state.replayedLast, !state.resumed);
           writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });
           await opened;
           // A file that cannot be read stops the transcript, not the run (as a full disk does); a

@@ -1,17 +1,19 @@
 /**
  * Who is writing a transcript: `<transcript>.lock` beside it, created exclusively, holding the
- * writer's pid and host. A run that finds the lock held by a live writer does not append to that
- * transcript (two conversations would interleave in one file); the sessions plugin forks instead.
- * A lock whose writer is gone (a crash, SIGKILL) is stale and taken over.
+ * writer's pid, host and pid namespace. A run that finds the lock held by a live writer does not
+ * append to that transcript (two conversations would interleave in one file); the sessions plugin
+ * forks instead. A lock whose writer is gone (a crash, SIGKILL) is stale and taken over; one from
+ * another host or pid namespace (another container) cannot be checked and is left alone.
  *
  * The lock appears whole: it is written under a temp name and hard-linked into place (the link
  * fails when a lock exists), so a contender never reads a lock that is still empty and takes it
  * for a stale one. A stale lock is replaced by one run at a time (`<lock>.takeover`).
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, linkSync, openSync, readlinkSync, readSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { UbiquityError } from "../../src/index";
 import { isProcessAlive } from "../_kits/process/index";
 
 /** What a lock file says. */
@@ -20,6 +22,22 @@ export interface LockInfo {
   host: string;
   /** ISO 8601, when the lock was taken. */
   since: string;
+  /** The writer's pid namespace (Linux), when known: a pid means nothing in another one. */
+  ns?: string;
+}
+
+/** This process's pid namespace: containers sharing a host name (one pod, `--uts=host`) differ here. */
+const ownNamespace = (() => {
+  try {
+    return process.platform === "linux" ? readlinkSync("/proc/self/ns/pid") : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/** True when the lock's writer cannot be checked from here (another host, or another pid namespace of this one). */
+export function heldElsewhere(info: LockInfo): boolean {
+  return info.host !== hostname() || (info.ns !== undefined && info.ns !== ownNamespace);
 }
 
 // Locks this process holds, by transcript path: a second run in this process is a second writer too.
@@ -33,19 +51,44 @@ const alive = isProcessAlive;
 /** A lock file that says nothing readable this young may still be being written (a writer without hard links). */
 const UNREADABLE_GRACE_MS = 10_000;
 
+/** A lock is a few dozen bytes; more than this is not one of ours. */
+const MAX_LOCK_BYTES = 4096;
+
+/**
+ * What the lock at `path` says (undefined: nothing readable). Opened without following a link and
+ * without waiting: a FIFO there would block the read until a writer came, a link to /dev/zero
+ * would never end. Anything but a regular file is not a lock a run made: an error says to remove it.
+ */
 function readLock(path: string): LockInfo | undefined {
+  let fd: number;
   try {
-    const info = JSON.parse(readFileSync(path, "utf8")) as Partial<LockInfo>;
-    return typeof info.pid === "number" && typeof info.host === "string" ? (info as LockInfo) : undefined;
-  } catch {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw notALock(path, "a symbolic link");
     return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw notALock(path, stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device");
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES);
+    const info = JSON.parse(buffer.subarray(0, readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0)).toString("utf8")) as Partial<LockInfo>;
+    return typeof info.pid === "number" && typeof info.host === "string" ? (info as LockInfo) : undefined;
+  } catch (error) {
+    if (error instanceof UbiquityError) throw error;
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** True when the lock's writer is still running (another host's writer is assumed to be). */
+function notALock(path: string, kind: string): UbiquityError {
+  return new UbiquityError(`${path} is not a lock file (${kind}); no run made it: remove it, then run again`);
+}
+
+/** True when the lock's writer is still running (one that cannot be checked from here is assumed to be). */
 function live(info: LockInfo | undefined, transcript: string): boolean {
   if (!info) return young(lockPathOf(transcript));
-  if (info.host !== hostname()) return true;
+  if (heldElsewhere(info)) return true;
   if (info.pid === process.pid) return held.has(transcript);
   return alive(info.pid);
 }
@@ -125,7 +168,7 @@ const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
  * `no-folder` when the transcript's folder does not exist yet.
  */
 function createWhole(path: string): "created" | "exists" | "no-folder" {
-  const content = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() } satisfies LockInfo);
+  const content = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), ns: ownNamespace } satisfies LockInfo);
   // Named like an atomic write's temp file, so the sweep of stale temps removes one a crash left.
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {

@@ -64,10 +64,13 @@ export class TranscriptWriter {
    * Learn the session's last record (a resumed transcript's first new record chains onto it).
    * Nothing is created. `known`: the last record of what the run replayed — its first append must
    * follow exactly that, so a record another writer added after the replay is refused, not skipped over.
+   * `fresh`: a new session, whose first record must be its first (one already there is another
+   * run's); the store is still asked, so one that cannot be reached says so here.
    */
-  async open(known?: string | null): Promise<void> {
+  async open(known?: string | null, fresh = false): Promise<void> {
     try {
-      const last = known !== undefined ? known : await this.#file.last();
+      const stored = known !== undefined ? known : await this.#file.last();
+      const last = fresh ? null : stored;
       this.#last.set(MAIN, last);
       this.#tip = last;
     } catch (error) {

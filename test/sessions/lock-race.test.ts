@@ -4,15 +4,17 @@
  * opens it in between reads no holder; it must not take that for a stale lock (its writer gone)
  * and remove it, or two runs write one session.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { acquireLock, lockPathOf, releaseLock } from "../../plugins/sessions/index";
 import { spawnTs } from "../helpers/ts-child";
 
 const here = import.meta.dirname;
+const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -89,3 +91,40 @@ describe("a lock file that says nothing readable", () => {
   });
 });
 
+
+/**
+ * Two containers that share the session folder and the host name but not the pid namespace
+ * (containers of one Kubernetes pod, `docker run --uts=host`): a holder's pid means nothing in the
+ * other namespace (there it is gone, or another process, or this very process: each container's
+ * first process is pid 1). Such a lock cannot be checked, like another host's.
+ */
+describe("a lock held from another pid namespace on this host", () => {
+  const unshare = ["unshare", "--pid", "--fork", "--mount-proc"];
+  const canUnshare = process.platform === "linux" && spawnSync(unshare[0]!, [...unshare.slice(1), "true"]).status === 0;
+
+  function contender(transcript: string, inNamespace: boolean) {
+    const args = [jitiCli, join(here, "fixtures", "lock-child.ts"), transcript];
+    const proc = inNamespace ? spawn(unshare[0]!, [...unshare.slice(1), process.execPath, ...args]) : spawn(process.execPath, args);
+    let stdout = "";
+    const said = (word: string) => new Promise<void>((resolve) => proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.includes(word) && resolve())));
+    const ready = said("ready\n");
+    const outcome = Promise.race([said("won\n").then(() => "won"), said("lost\n").then(() => "lost")]);
+    const closed = new Promise((resolve) => proc.on("close", resolve));
+    return { go: async () => (await ready, proc.stdin.write("go\n"), outcome), end: () => (proc.stdin.end(), closed) };
+  }
+
+  it.skipIf(!canUnshare)("is not taken over from a process in a new pid namespace, in each of 4 rounds", { timeout: 60_000 }, async () => {
+    const taken: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const transcript = tempTranscript();
+      const holder = contender(transcript, false);
+      expect(await holder.go()).toBe("won");
+      const other = contender(transcript, true);
+      taken.push(await other.go());
+      await other.end();
+      await holder.end();
+    }
+    console.log(`pid namespace: the second container's outcome per round ${taken.join(" ")}`);
+    expect(taken).toEqual(Array(4).fill("lost"));
+  });
+});
