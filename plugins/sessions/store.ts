@@ -11,6 +11,7 @@ import { readRegularFile } from "../../loader/index";
 import { writeFileAtomic, projectSlug, storageRoot } from "../_kits/storage/index";
 import type { ForkedSession, ListOptions, SessionAppender, SessionBackend } from "./backend";
 import { FileAppender } from "./file-appender";
+import { acquireLock, lockPathOf, releaseLock } from "./lock";
 import { parseJsonl } from "./jsonl";
 import { isNote, isRecord, type TranscriptNote, type TranscriptRecord } from "./records";
 
@@ -236,13 +237,27 @@ export class SessionStore implements SessionBackend {
     return { sessionId: newId, records: copied, path };
   }
 
-  /** Delete a session's transcript; false when there was none. */
+  /**
+   * Delete a session's transcript; false when there was none. Refused while a run writes it (in
+   * this process or another): that run would go on appending to a file nobody could find.
+   */
   async delete(sessionId: string): Promise<boolean> {
     const path = await this.#locate(sessionId);
     if (!path) return false;
-    await unlink(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-    });
+    const holder = acquireLock(path);
+    if (holder) {
+      throw new UbiquityError(
+        `session ${sessionId} is being written by a run (pid ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}); ` +
+          `delete it once that run ended (a lock a crashed run left is taken over: ${lockPathOf(path)})`,
+      );
+    }
+    try {
+      await unlink(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
+    } finally {
+      releaseLock(path);
+    }
     return true;
   }
 
