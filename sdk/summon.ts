@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
-import { createKernel, createRun, defaultLogger, describeError, driveRun, emptyUsage, modelLabel, redactText, resolveModel, secretsOf, stamp } from "../src/index";
+import { ConfigError, createKernel, createRun, defaultLogger, describeError, driveRun, emptyUsage, modelLabel, redactText, resolveModel, secretsOf, stamp } from "../src/index";
 import { UsageError } from "../loader/index";
 import type { Kernel, Message, Preset, RunContext, UbiquityConfig } from "../src/index";
 import { LiveInput, type UserInput } from "./live";
@@ -84,7 +84,7 @@ async function work(prompt: string | AsyncIterable<UserInput>, options: SummonOp
   let kernel: Kernel | undefined;
   let stop = () => {};
   try {
-    kernel = createKernel({ ...options, presets: options.presets ?? (await defaults()) });
+    kernel = await buildKernel(options, defaults);
     const sink = (m: Message) => {
       channel.push(m);
       if (m.type === "system" && m.subtype === "init" && m.agentId === undefined) begin(run);
@@ -107,6 +107,23 @@ async function work(prompt: string | AsyncIterable<UserInput>, options: SummonOp
     }
     external?.removeEventListener("abort", onAbort);
     channel.close();
+  }
+}
+
+/**
+ * The run's kernel. With presets of its own, a config may set an option of a built-in plugin it
+ * left out; the kernel names that plugin in the error only if the plugin was made in this
+ * process. So on an unknown key the default preset is loaded (making every built-in) and the
+ * kernel is built again, to fail in those words: what the runner, which loads it anyway, says.
+ */
+async function buildKernel(options: SummonOptions, defaults: () => Promise<Preset[]>): Promise<Kernel> {
+  const config = { ...options, presets: options.presets ?? (await defaults()) };
+  try {
+    return createKernel(config);
+  } catch (error) {
+    if (options.presets === undefined || !(error instanceof ConfigError) || !error.message.includes("Unrecognized key")) throw error;
+    await defaults();
+    return createKernel(config);
   }
 }
 
