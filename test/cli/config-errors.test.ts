@@ -60,6 +60,27 @@ describe.concurrent("config failures through `ubiquity inspect`", () => {
     ]);
   });
 
+  it("options given where an object-form plugin is listed: exit 2, naming the plugin and where its options go", async () => {
+    const plugin = [
+      `import { definePlugin } from "ubiquity";`,
+      `import { z } from "zod";`,
+      `export default definePlugin({ name: "acme:greeter", options: z.object({ greeting: z.string().optional() }), apply() {} });`,
+    ].join("\n");
+    const dir = tempProject({ "greeter.ts": plugin, ".ubiquityrc.yaml": "plugins:\n  - [./greeter.ts, { greeting: hello }]\n" }, { linkUbiquity: true });
+    symlinkSync(join(repoRoot, "node_modules", "zod"), join(dir, "node_modules", "zod"), "dir");
+    const { code, stdout, stderr } = await runCli(["inspect"], dir);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(`error: ${join(dir, ".ubiquityrc.yaml")}: plugins[0] "./greeter.ts"`);
+    expect(stderr).toContain("plugin acme:greeter takes no options where it is listed (it is made with definePlugin({ … })); set the options it declares (greeting) at the top level of the config instead");
+    // Where they belong, they apply.
+    const fixed = tempProject({ "greeter.ts": plugin, ".ubiquityrc.yaml": "plugins: [./greeter.ts]\ngreeting: hello\n" }, { linkUbiquity: true });
+    symlinkSync(join(repoRoot, "node_modules", "zod"), join(fixed, "node_modules", "zod"), "dir");
+    const ok = await runCli(["inspect"], fixed);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain("acme:greeter");
+  });
+
   it("--config naming a missing file: exit 2, names the file", async () => {
     const dir = tempProject({});
     const { code, stderr } = await runCli(["inspect", "--config", "nope.yaml"], dir);

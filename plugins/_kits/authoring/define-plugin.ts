@@ -33,7 +33,18 @@ export function definePlugin(...args: unknown[]) {
   if (isPlugin(args[0]) && !(args[0] instanceof z.ZodType)) {
     const plugin = args[0];
     rememberOptions(plugin);
-    const factory = () => plugin;
+    // Its options are run options (its `options` slice), set at the config's top level: options
+    // given to the factory itself (`[specifier, { … }]` in a config file) would be ignored.
+    const factory = (options?: unknown) => {
+      if (options !== undefined && !(typeof options === "object" && options !== null && Object.keys(options).length === 0)) {
+        const keys = Object.keys(plugin.options?.shape ?? {});
+        throw new ConfigError(
+          `plugin ${plugin.name} takes no options where it is listed (it is made with definePlugin({ … })); ` +
+            (keys.length ? `set the options it declares (${keys.join(", ")}) at the top level of the config instead` : "remove the options"),
+        );
+      }
+      return plugin;
+    };
     Object.defineProperty(factory, FACTORY, { value: true });
     Object.defineProperty(factory, "name", { value: plugin.name });
     return factory;
