@@ -258,6 +258,15 @@ export const sessionsPlugin = definePlugin(function sessions() {
         return stale ? { ...state, block: `Not run: ${stale.message}` } : state;
       });
 
+      // The model stopped: its last answer is stored before the run can end well. A store that
+      // refused it (another writer appended after the last request) ends the run here, not in a
+      // success whose answer the session lacks.
+      kernel.hooks.turn.stop.tapPromise(NAME, async (_info, run) => {
+        const stale = run.agent ? undefined : await staleOf(run);
+        if (stale) throw new RunEnd(stale.message, "error_stale_writer");
+        return undefined;
+      });
+
       kernel.hooks.session.end.tapPromise(NAME, async (run) => {
         const { claimed: mine } = context.run(run);
         if (mine !== undefined) claimed.delete(mine);

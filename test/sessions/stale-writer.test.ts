@@ -52,6 +52,30 @@ describe("a stale writer (JSONL store)", () => {
     expect(readFileSync(transcriptFiles(sessionDir)[0]!, "utf8").endsWith("\n")).toBe(true);
   });
 
+  it("another writer's record lands while the last answer is written: the run ends with error_stale_writer, not a success whose answer was not stored", async () => {
+    const sessionDir = temp();
+    const cwd = temp("ubq-project-");
+    let foreign = "";
+    // The answer comes after the last request passed its check: a second host's writer appends meanwhile.
+    const model = scriptedModel(() => {
+      const [file] = transcriptFiles(sessionDir);
+      const last = readRecords(file!).at(-1)!;
+      foreign = randomUUID();
+      appendFileSync(file!, `${JSON.stringify({ ...last, uuid: foreign, parentUuid: last.uuid, message: { ...last.message, uuid: foreign } })}\n`);
+      return "the final answer";
+    });
+    const messages = await collect(summon("go", { model, presets: [], plugins: [sessions()], sessionDir, cwd }));
+    const result = resultOf(messages);
+    expect(result.subtype).toBe("error_stale_writer");
+    expect(result.isError).toBe(true);
+    expect(result.result).toMatch(/was written by another run/);
+    // The caller still saw the answer; the transcript holds the other writer's record, not it.
+    expect(ofType(messages, "assistant").map((m) => m.text)).toEqual(["the final answer"]);
+    const records = readRecords(transcriptFiles(sessionDir)[0]!);
+    expect(records.at(-1)!.uuid).toBe(foreign);
+    expect(records.some((r) => r.type === "assistant")).toBe(false);
+  });
+
   it("the appender refuses an expected last record that is not the file's, with a message naming the fix", async () => {
     const dir = temp();
     const store = new SessionStore({ dir });
