@@ -23,6 +23,13 @@ export interface PermissionsApi {
   setMode(run: RunContext, mode: PermissionMode): void;
   /** The mode `run` is judged in: one set for it or a run above it, else its options'. */
   modeOf(run: RunContext): PermissionMode;
+  /**
+   * The sandbox plugin says here which shell commands run inside the OS sandbox: for those the
+   * sandbox, not the engine, keeps bypassPermissions from writes the engine cannot name.
+   */
+  setShellSandbox(sandboxes: (command: string) => boolean): void;
+  /** Does this shell command run sandboxed? False until a sandbox says otherwise. */
+  sandboxes(command: string): boolean;
 }
 
 const apis = new WeakMap<Kernel, PermissionsApi>();
@@ -34,7 +41,14 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     const added: Rule[] = [];
     let version = 0;
     const modes = new WeakMap<RunContext, PermissionMode>();
+    let shellSandbox: ((command: string) => boolean) | undefined;
     api = {
+      setShellSandbox(sandboxes) {
+        shellSandbox = sandboxes;
+      },
+      sandboxes(command) {
+        return shellSandbox?.(command) ?? false;
+      },
       setMode(run, mode) {
         if (!PERMISSION_MODES.includes(mode)) throw new TypeError(`setPermissionMode: ${JSON.stringify(mode)} is not a permission mode (${PERMISSION_MODES.join(", ")})`);
         modes.set(run, mode);

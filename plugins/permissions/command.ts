@@ -30,6 +30,8 @@ Flags:
   --tool <name>     the tool called [Bash]; for Read/Write/Edit/Glob/Grep the argument is a path
   --cwd <dir>       the working directory [.]
   --add-dir <dir>   an additional permitted folder (repeatable)
+  --sandbox         judge as if Bash ran inside the OS sandbox (bypassPermissions leaves
+                    writes it cannot name to the sandbox)
   --json            print the verdict as JSON
   -h, --help        show this help
 
@@ -54,6 +56,7 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
         cwd: { type: "string" },
         "add-dir": { type: "string", multiple: true },
         json: { type: "boolean" },
+        sandbox: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -88,6 +91,7 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
       mode: mode as PermissionMode,
       cwd: values.cwd,
       additionalDirectories: values["add-dir"],
+      sandbox: values.sandbox === true,
       sources: { allow: "--allow", deny: "--deny", ask: "--ask" },
     });
   } catch (error) {

@@ -30,6 +30,11 @@ export interface DecidePermissionInput {
   tool?: Tool;
   /** The home folder `~` rules and paths mean [os.homedir()]. */
   home?: string;
+  /**
+   * Bash runs inside the OS sandbox (as a run with the sandbox on) [false]: in bypassPermissions
+   * a write the engine cannot name is then left to the sandbox instead of asking.
+   */
+  sandbox?: boolean;
 }
 
 /** The verdict: `allow`, `ask` (a handler would be asked) or `deny`, why, and the deciding rule. */
@@ -58,7 +63,7 @@ export async function explainPermission(request: DecidePermissionInput & { sourc
   if (refusal) return { behavior: "deny", step: "tool", message: `Invalid arguments for ${request.toolName}: ${refusal}`, suggestions: [] };
   return decide(
     { toolName: request.toolName, input: request.input, ...(request.tool ? { tool: request.tool } : {}) },
-    { mode: request.mode ?? "default", policy, place },
+    { mode: request.mode ?? "default", policy, place, sandboxed: () => request.sandbox === true },
   );
 }
 

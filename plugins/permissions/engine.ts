@@ -53,6 +53,11 @@ export interface EngineSetup {
   mode: PermissionMode;
   policy: Policy;
   place: Place;
+  /**
+   * Does this shell command run inside the OS sandbox? Then the sandbox, not the engine, keeps
+   * bypassPermissions from writes the engine cannot name. [() => false]
+   */
+  sandboxed?: (command: string) => boolean;
 }
 
 // Used when the engine has no Tool to ask (decidePermission with a bare tool name).
@@ -122,6 +127,10 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
   if (sensitive) return { ...verdict("ask", "sensitive", `${toolName} needs approval: ${sensitive}. Writes to sensitive paths always ask.`, subject), suggestions: [] };
 
   if (mode === "bypassPermissions") {
+    // Without the sandbox nothing stops a write the engine cannot name: it could be ~/.bashrc.
+    if (subject.kind === "shell" && subject.unknownWrites.length > 0 && !setup.sandboxed?.(subject.analysis.source)) {
+      return { ...verdict("ask", "bypass", `${toolName} needs approval: ${subject.unknownWrites[0]}, and without the sandbox bypassPermissions cannot keep such a write away from files that run code later.`, subject), suggestions: [] };
+    }
     // A command that cannot be pinned down could be running what a deny or ask rule names
     // (`/bin/r[m]`, `$a$b`): bypass must not turn a rule that could not see into an allow.
     // File rules count too: a write or read it cannot name could be the file a Read/Edit rule names.
@@ -169,8 +178,8 @@ function rulesForCall(policy: Policy, list: "allow" | "deny" | "ask", toolName: 
   if (kinds.edit.has(toolName)) for (const t of kinds.edit) names.add(t);
   if (toolName === "Grep" || toolName === "Glob") names.add("Read");
   if (subject.kind === "shell" && list !== "allow") {
-    if (subject.writes.length > 0) for (const t of kinds.edit) names.add(t);
-    if (subject.analysis.reads.length > 0) names.add("Read");
+    if (subject.writes.length > 0 || subject.unknownWrites.length > 0 || subject.maybe.length > 0) for (const t of kinds.edit) names.add(t);
+    if (subject.analysis.reads.length > 0 || subject.unknownReads.length > 0 || subject.maybe.length > 0) names.add("Read");
   }
   const namesAny = (r: CompiledRule) => {
     for (const n of names) if (ruleNamesTool(r, n)) return true;
@@ -181,9 +190,18 @@ function rulesForCall(policy: Policy, list: "allow" | "deny" | "ask", toolName: 
 
 /** For a shell command: the file a Read/Edit/Write rule hits among what it reads or writes. */
 function matchFiles(rule: CompiledRule, subject: Extract<Subject, { kind: "shell" }>, kinds: Policy["kinds"]): string | undefined {
-  const paths = rule.tool === "Read" ? subject.reads() : kinds.edit.has(rule.tool) ? subject.writes : [];
+  const reading = rule.tool === "Read";
+  if (!reading && !kinds.edit.has(rule.tool)) return undefined;
+  const paths = reading ? subject.reads() : subject.writes;
   const hit = paths.find((p) => rule.path?.(p.absolute) || (p.real !== undefined && rule.path?.(p.real)));
-  return hit ? `it ${rule.tool === "Read" ? "reads" : "writes"} ${hit.absolute}` : undefined;
+  if (hit) return `it ${reading ? "reads" : "writes"} ${hit.absolute}`;
+  // An operand of a program the engine does not know may be read or written.
+  const maybe = subject.maybe.find((p) => rule.path?.(p.absolute) || (p.real !== undefined && rule.path?.(p.real)));
+  if (maybe) return `${maybe.absolute} is an argument of a program the engine does not know, which may ${reading ? "read" : "write"} it`;
+  // A file it cannot name could be the one the rule names.
+  const unknown = reading ? subject.unknownReads : subject.unknownWrites;
+  if (rule.content !== undefined && unknown.length > 0) return `${unknown[0]}, which could be a file this rule names`;
+  return undefined;
 }
 
 /** The candidate (or path) a deny/ask rule hits: "" for a bare rule, undefined for no hit. */
@@ -194,6 +212,12 @@ function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
       // Deny and ask see every candidate, also under its program's plain name (/bin/rm is rm).
       const hit = subject.analysis.candidates.find((c) => rule.command?.test(c.text, c.open) || rule.command?.test(plainName(c), c.open));
       if (hit) return hit.text;
+      // A command that runs what cannot be seen (`$a $b`, `eval "$x"`, code on stdin) could run what the rule names.
+      if (subject.analysis.hidden.length > 0) return `it cannot be pinned down, and could run what the rule names: ${subject.analysis.hidden[0]}`;
+      // A program the engine does not know (or a sub-command or option it does not know: `npm exec`,
+      // `setarch x86_64`) may run the rest of its words as a command, as an unknown wrapper would.
+      const wrapped = subject.analysis.candidates.find((c) => c.unproven && tails(c, c.unproven.at).some((t) => rule.command?.test(t, true)));
+      if (wrapped) return `${wrapped.text} (${wrapped.unproven!.why}; it may run the rest of its words)`;
       if (subject.unsafe.length > 0 && visibleInside(rule.content, subject.analysis.source)) return `visible in ${JSON.stringify(subject.analysis.source)}`;
       return undefined;
     }
@@ -204,6 +228,14 @@ function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
     default:
       return subject.strings?.find((s) => rule.command?.test(s));
   }
+}
+
+/** The candidate's words after `from`, from each position on, as command texts (`foo -x rm -rf a` → `rm -rf a`, …). */
+function tails(candidate: ShellCandidate, from: number): string[] {
+  const words = candidate.text.split(" ");
+  const out: string[] = [];
+  for (let k = from + 1; k < words.length; k++) if (!words[k]!.startsWith("-")) out.push(words.slice(k).map((w, i) => (i === 0 ? posix.basename(w) : w)).join(" "));
+  return out;
 }
 
 function plainName(candidate: ShellCandidate): string {
@@ -244,9 +276,11 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
       const missing: string[] = [];
       for (const c of subject.analysis.candidates) {
         if (!c.required) continue;
-        // Project code (npm test, make, python -m) needs a rule that names what runs, not only the program.
-        const rule = rules.find((r) => r.command?.test(c.text, c.open) && (!c.projectCode || namesMoreThanProgram(r)));
+        // Project code (npm test, make, python -m) needs a rule that names what runs, not only the program;
+        // a word the engine does not understand needs a rule whose literal text reaches past it.
+        const rule = rules.find((r) => r.command?.test(c.text, c.open) && (!c.projectCode || namesMoreThanProgram(r)) && (!c.unproven || literalWords(r) > c.unproven.at));
         if (rule) used.add(rule.text);
+        else if (c.unproven && rules.some((r) => r.command?.test(c.text, c.open))) missing.push(`${JSON.stringify(c.text)} (${c.unproven.why})`);
         else missing.push(JSON.stringify(c.text) + (c.projectCode ? ` (${c.projectCode}; a rule must name more than the program)` : ""));
       }
       if (missing.length > 0) return { ok: false, why: `no allow rule covers ${missing.join(", ")}` };
@@ -278,6 +312,16 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
       return { ok: true, rule: [...used].join(", ") };
     }
   }
+}
+
+/** How many words of the rule are literal before its first wildcard (`git log:*` → 2, `*` → 0, an exact rule → all). */
+function literalWords(rule: CompiledRule): number {
+  const content = rule.content ?? "";
+  if (rule.command?.kind === "exact") return Number.POSITIVE_INFINITY;
+  const head = content.replace(/:\*$/, "").split(/(?<!\\)\*/)[0]!;
+  const words = head.trim().split(/\s+/).filter(Boolean);
+  // A word cut by the wildcard (`git lo*`) is not named whole.
+  return /\S$/.test(head) && rule.command?.kind === "wildcard" ? Math.max(0, words.length - 1) : words.length;
 }
 
 /** `Bash(npm test)`, `Bash(make build:*)`: the rule's fixed part names more than the program. */

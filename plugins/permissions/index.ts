@@ -92,7 +92,7 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
         const { decide } = await import("./engine");
         const decision = await decide(
           { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
-          { mode, policy: policyFor(options), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) } },
+          { mode, policy: policyFor(options), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) }, sandboxed: (command) => api.sandboxes(command) },
         );
         return merge(incoming, decision, mode);
       });

@@ -33,6 +33,12 @@ export type Subject =
       writes: JudgedPath[];
       /** Files it reads through `<` or a reading program's operands (for Read deny and ask rules); judged on first use. */
       reads: () => JudgedPath[];
+      /** Why some file it reads cannot be named (a run-time operand, a link made earlier): a Read deny or ask rule cannot be shown not to apply. */
+      unknownReads: string[];
+      /** Why some file it writes cannot be named: an Edit deny or ask rule cannot be shown not to apply, and bypassPermissions without the sandbox asks. */
+      unknownWrites: string[];
+      /** Operands of programs the engine has no spec for, as paths: they may be read or written (matched by Read and Edit deny and ask rules). */
+      maybe: JudgedPath[];
     }
   | { kind: "path"; paths: JudgedPath[]; written: string[]; sensitive?: string; outside: boolean }
   | { kind: "other"; strings: string[] | undefined };
@@ -78,47 +84,94 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   let sensitive: string | undefined;
   const edits: JudgedPath[] = [];
   const writes: JudgedPath[] = [];
+  const unknownWrites: string[] = [];
+  const unknownReads: string[] = [];
   // After `cd x`, a relative file name may be under x: judge it against every place it could be.
   const cdBases = analysis.cdTargets.map((w) => (w.tilde ? place.home + w.value.slice(1) : resolve(place.cwd, w.value)));
+  // A link made or a file moved by one command may stand where another command's path leads.
+  const linked = (from: number | undefined) => analysis.linkers.some((l) => l !== from);
+  if (analysis.linkers.length > 0) unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
   for (const write of analysis.writes) {
-    // A redirect and a program's named output are judged alike; plain operands (cp, rm, …) only against the sensitive list.
+    // A redirect and a program's named output are edits (Write's rules); an operand of a writing program (cp, rm, …) must be inside the roots.
     const judged = write.kind !== "argument";
     const target = writePath(write, place);
     if (target === undefined) {
-      if (judged) unsafe.push(`it writes to a file only known at run time (${write.word.text})`);
+      const why = `it writes to a file only known at run time (${write.word.text})`;
+      unsafe.push(why);
+      unknownWrites.push(why);
       continue;
     }
     if (DEVICES.test(target)) continue;
+    if (linked(write.from)) {
+      const why = `it writes ${target} after making links or moving files in the same command, so where ${target} leads is not known`;
+      unsafe.push(why);
+      unknownWrites.push(why);
+    }
     const relative = !target.startsWith("/");
     const bases = relative ? [place.cwd, ...cdBases] : [place.cwd];
     if (relative && analysis.cdUnknown) {
-      sensitive ??= `it writes ${target} after changing to a folder only known at run time`;
-      if (judged) unsafe.push(`it writes to ${target} after changing to a folder only known at run time`);
+      const why = `it writes ${target} after changing to a folder only known at run time`;
+      sensitive ??= why;
+      unsafe.push(why);
+      unknownWrites.push(why);
     }
     for (const base of bases) {
       const path = judgePath(base, place.home, target);
       writes.push(path);
       const why = pathSensitive(path);
       if (why) sensitive ??= `it writes ${path.absolute}: ${why}`;
-      if (!judged) continue;
-      if (insideRoots(path, place.roots)) edits.push(path);
-      else unsafe.push(`it writes to ${path.real ?? path.absolute}, outside the permitted folders`);
+      const inside = insideRoots(path, place.roots);
+      if (!inside) unsafe.push(`it writes to ${path.real ?? path.absolute}, outside the permitted folders`);
+      else if (judged) edits.push(path);
     }
+  }
+  for (const word of analysis.reads) if (!word.literal || procPath(word.value) === undefined) unknownReads.push(`it reads a file only known at run time (${word.text})`);
+  if (analysis.cdUnknown && analysis.reads.length > 0) unknownReads.push("it reads files after changing to a folder only known at run time");
+  const maybe: JudgedPath[] = [];
+  for (const { word } of analysis.maybe) {
+    if (!word.literal) {
+      const why = `${word.text}, an argument of a program the engine does not know, is only known at run time and may be a file it writes`;
+      unsafe.push(why);
+      unknownWrites.push(why);
+      unknownReads.push(why);
+      continue;
+    }
+    const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
+    if (value === undefined) continue;
+    for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) maybe.push(judgePath(base, place.home, value));
   }
   // Resolving paths costs syscalls: only a Read rule needs them.
   let judgedReads: JudgedPath[] | undefined;
   const reads = () =>
     (judgedReads ??= analysis.reads.flatMap((word) => {
       if (!word.literal) return [];
-      const value = word.tilde ? place.home + word.value.slice(1) : word.value;
+      const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
+      if (value === undefined) return [];
       return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) => judgePath(base, place.home, value));
     }));
-  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads };
+  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe };
+
+  /** `/proc/self/cwd/x` is the command's folder, not this process's; other `/proc` paths cannot be told. */
+  function procPath(value: string): string | undefined {
+    const m = /^\/+proc\/+(self|thread-self|\d+)(\/+[\s\S]*)?$/.exec(value);
+    if (!m) return /^\/+proc(\/|$)/.test(value) ? undefined : value;
+    const rest = m[2] ?? "";
+    const cwd = /^\/+cwd(\/+|$)/.exec(rest);
+    if (m[1] !== "self" && m[1] !== "thread-self") return undefined;
+    if (cwd) return `${place.cwd}/${rest.slice(cwd[0].length)}`;
+    const root = /^\/+root(\/+|$)/.exec(rest);
+    if (root) return `/${rest.slice(root[0].length)}`;
+    return undefined;
+  }
 }
 
 function writePath(write: WriteTarget, place: Place): string | undefined {
   const word = write.word;
   if (!word.literal || word.value === "") return undefined;
-  if (word.tilde) return place.home + word.value.slice(1);
-  return word.value;
+  const value = word.tilde ? place.home + word.value.slice(1) : word.value;
+  // /proc/self/cwd is the command's folder; any other /proc path (another process's cwd, a descriptor) cannot be told.
+  const proc = /^\/+proc\/+(self|thread-self)\/+(cwd|root)(\/+|$)/.exec(value);
+  if (proc) return proc[2] === "cwd" ? `${place.cwd}/${value.slice(proc[0].length)}` : `/${value.slice(proc[0].length)}`;
+  if (/^\/+proc(\/|$)/.test(value)) return undefined;
+  return value;
 }

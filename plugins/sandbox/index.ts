@@ -61,6 +61,8 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
         kernel.emit({ type: "sandbox.violation", kind: "network", source: toolUseId ? "bash" : undefined, detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`, ...(toolUseId ? { toolUseId } : {}) }),
       );
       setSandboxMode(kernel, runtime);
+      // The permission engine leaves to the sandbox what it cannot name in bypassPermissions.
+      getPermissionsApi(kernel).setShellSandbox((command) => getSandboxApi(kernel).sandboxes(command));
     });
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {

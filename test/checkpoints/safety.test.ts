@@ -24,7 +24,8 @@ async function linkedRun(command: (outside: string) => string, extra: Record<str
   mkdirSync(join(dir, "sub"));
   writeFileSync(join(dir, "sub", "file.txt"), "inside\n");
   for (const [path, content] of Object.entries(extra)) writeFileSync(join(dir, path), content);
-  const messages = await scriptedRun(dir, home, [bash(command(outside)), "done"]);
+  // In bypassPermissions without the sandbox a write the engine cannot name (after `ln`) asks; the user approves here.
+  const messages = await scriptedRun(dir, home, [bash(command(outside)), "done"], { canUseTool: async () => ({ behavior: "allow" as const }) });
   const result = resultOf(messages);
   expect(result.isError, result.result).toBe(false);
   const rewind = () => rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });

@@ -46,6 +46,8 @@ const ENV = "dangerous environment";
 const REDIR = "output redirection";
 
 const askNotAllow = { expect: "ask", failure: ["allow"] } as const;
+// Under a deny rule, a command that cannot be pinned down and could run the denied program is denied (issue 35).
+const denyNotAllow = { expect: "deny", failure: ["allow"] } as const;
 const deny = { expect: "deny", failure: ["allow", "ask"] } as const;
 // A run refuses a file tool's path outside the permitted folders before any rule is consulted.
 const outsideDenied = { expect: "deny", failure: ["allow"] } as const;
@@ -215,9 +217,9 @@ export const CASES: AdversarialCase[] = [
   { source: OBF, title: "relative path", input: "../../bin/rm -rf /", rules: NO_RM, ...deny },
   { source: OBF, title: "variable holding the name", input: "X=rm; $X -rf /", rules: NO_RM, ...deny },
   { source: OBF, title: "name from a substitution", input: "`echo rm` -rf /", rules: NO_RM, ...deny },
-  { source: OBF, title: "glob that finds /bin/rm (bypass mode)", input: "/bin/r[m] -rf /", rules: NO_RM, mode: "bypassPermissions", ...askNotAllow },
-  { source: OBF, title: "name assembled from pieces (bypass mode)", input: "a=r; b=m; $a$b -rf /", rules: NO_RM, mode: "bypassPermissions", ...askNotAllow },
-  { source: OBF, title: "decoded into a shell (bypass mode)", input: "echo cm0gLXJmIC8K | base64 -d | sh", rules: NO_RM, mode: "bypassPermissions", ...askNotAllow },
+  { source: OBF, title: "glob that finds /bin/rm (bypass mode)", input: "/bin/r[m] -rf /", rules: NO_RM, mode: "bypassPermissions", ...denyNotAllow },
+  { source: OBF, title: "name assembled from pieces (bypass mode)", input: "a=r; b=m; $a$b -rf /", rules: NO_RM, mode: "bypassPermissions", ...denyNotAllow },
+  { source: OBF, title: "decoded into a shell (bypass mode)", input: "echo cm0gLXJmIC8K | base64 -d | sh", rules: NO_RM, mode: "bypassPermissions", ...denyNotAllow },
   { source: OBF, title: "deny under bypass", input: "rm -rf node_modules", rules: NO_RM, mode: "bypassPermissions", ...deny },
 
   // ── no cap on how many commands are checked ──

@@ -14,7 +14,7 @@ describe("ubiquity permissions check", () => {
   it("shows an ask, and every command the line was split into", async () => {
     const out = await check("check", "--allow", "Bash(git:*)", "--cwd", tempDir(), "git status && rm -rf /");
     expect(out.code).toBe(2);
-    expect(out.stdout).toBe('ask: Bash needs approval: no allow rule covers "rm -rf /".\ncommands:\n  git status\n  rm -rf /\n');
+    expect(out.stdout).toBe('ask: Bash needs approval: "git status && rm -rf /" cannot be proven safe (it writes to /, outside the permitted folders), so no allow rule covers it.\ncommands:\n  git status\n  rm -rf /\ncannot be proven safe:\n  - it writes to /, outside the permitted folders\n');
   });
 
   it("shows a deny with its rule (rules repeat), and an allow", async () => {
@@ -55,7 +55,7 @@ describe("in the runner's command table", () => {
     let stdout = "";
     const io = { stdout: (t: string) => void (stdout += t), stderr: () => {} };
     expect(await main(["permissions", "check", "--allow", "Bash(git:*)", "--cwd", tempDir(), "git status\nrm -rf /"], io)).toBe(2);
-    expect(stdout).toContain('ask: Bash needs approval: no allow rule covers "rm -rf /".');
+    expect(stdout).toContain("it writes to /, outside the permitted folders");
     stdout = "";
     expect(await main(["--help"], io)).toBe(0);
     expect(stdout).toMatch(/permissions\s+Test permission rules against a command/);

@@ -13,6 +13,7 @@ import { builtinRisk } from "./builtins";
 import { expandCommand, type SimpleCommand } from "./commands";
 import { isDangerousVariable } from "./names";
 import { joinContinuations } from "./continuations";
+import { nodeRisk } from "./grammar";
 import type { ShellAnalysis } from "./types";
 
 /** How deep `bash -c "eval '…'"` nesting is followed before giving up (this bounds nesting, not the number of commands). */
@@ -23,13 +24,12 @@ const MAX_NESTING = 8;
 // eslint-disable-next-line no-control-regex
 const SUSPICIOUS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u2069\u3000\ufeff]/;
 
-const ARITHMETIC_TEST = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
-
 /** Analyse a command string. Needs the grammar loaded (`loadShellParser()`). */
 export function analyzeShell(source: string): ShellAnalysis {
-  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], reads: [], cdTargets: [], cdUnknown: false };
+  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], reads: [], cdTargets: [], cdUnknown: false, hidden: [], maybe: [], linkers: [] };
   analyzeInto(source, analysis, 0, undefined);
-  analysis.unsafe = [...new Set(analysis.unsafe)];
+  analysis.unsafe = [...new Set([...analysis.unsafe, ...analysis.hidden])];
+  analysis.hidden = [...new Set(analysis.hidden)];
   return analysis;
 }
 
@@ -77,6 +77,9 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
   const trailing = new Map<SyntaxNode, SyntaxNode[]>();
   while (stack.length > 0) {
     const [node, fed] = stack.pop()!;
+    // The grammar table: a construct the analysis does not understand leaves the command unproven.
+    const risk = nodeRisk(node);
+    if (risk) out.unsafe.push(risk);
     const next: [SyntaxNode, boolean][] = [];
     const children = (feed: boolean) => {
       for (const child of node.namedChildren) next.push([child, feed]);
@@ -150,23 +153,8 @@ function check(node: SyntaxNode, out: ShellAnalysis): void {
     case "variable_assignment":
       checkAssignment(node, out);
       break;
-    case "arithmetic_expansion":
-    case "c_style_for_statement":
-      checkArithmetic(node, out);
-      break;
-    case "compound_statement":
-      if (node.firstChild?.type === "((") checkArithmetic(node, out);
-      break;
-    case "subscript": {
-      const index = node.childForFieldName("index");
-      if (index && index.type !== "number") checkArithmetic(index, out);
-      break;
-    }
-    case "test_command":
-      if (node.descendantsOfType("test_operator").some((op) => ARITHMETIC_TEST.has(op.text))) checkArithmetic(node, out);
-      break;
     case "declaration_command":
-      if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text))) checkArithmetic(node, out);
+      if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text))) out.unsafe.push("declare -i evaluates values as arithmetic, which runs any command hidden in a variable");
       checkNames(node, out);
       break;
     case "unset_command":
@@ -189,10 +177,6 @@ function check(node: SyntaxNode, out: ShellAnalysis): void {
       if (!/['"\\]/.test(start) && /\$\(|`/.test(body)) out.unsafe.push("a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
       break;
     }
-    case "expansion":
-      // ${x@P} expands the value like a prompt, running any $(…) inside it.
-      if (/@P\}$/.test(node.text)) out.unsafe.push("a ${…@P} prompt expansion, which runs commands hidden in the value");
-      break;
     case "command_substitution":
       // Backticks nest through \`…\`, which the parser reads as plain text.
       if (node.text.startsWith("`") && node.text.includes("\\`")) out.unsafe.push("nested backticks, which the parser does not read as commands");
@@ -302,11 +286,4 @@ function readRedirect(node: SyntaxNode, out: ShellAnalysis) {
 function checkAssignment(node: SyntaxNode, out: ShellAnalysis) {
   const name = node.childForFieldName("name")?.text ?? "";
   if (isDangerousVariable(name.replace(/\[.*$/, ""))) out.unsafe.push(`it sets ${name}, which changes what later programs run`);
-}
-
-function checkArithmetic(node: SyntaxNode, out: ShellAnalysis) {
-  const refs = node.descendantsOfType(["variable_name", "simple_expansion", "expansion", "word"]);
-  if (refs.some((r) => r.type !== "word" || /[A-Za-z_]/.test(r.text))) {
-    out.unsafe.push("arithmetic on a variable, which runs any command hidden in the variable's value");
-  }
 }

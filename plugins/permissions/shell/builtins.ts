@@ -53,6 +53,11 @@ const DECLARES = new Set(["declare", "typeset", "local", "export", "readonly"]);
 
 /** Why this builtin call evaluates hidden code, if it can. */
 export function builtinRisk(program: string, words: readonly ShellWord[]): string | undefined {
+  // compgen -W/-C/-F expand or run their word lists and functions; complete sets them up for later.
+  if (program === "compgen" || program === "complete") return `${program} expands word lists and runs functions or commands it is given`;
+  // fc re-runs commands from the history; bind -x binds keys to shell commands.
+  if (program === "fc") return "fc runs commands from the shell's history";
+  if (program === "bind" && words.some((w) => !w.literal || /^-[a-zA-Z]*x/.test(w.value))) return "bind -x makes a key run a shell command";
   // let EXPR…: every argument is arithmetic, and a variable in it is evaluated recursively.
   if (program === "let") return words.length > 1 ? "let evaluates arithmetic, which runs any command hidden in a variable or subscript" : undefined;
   // hash -p PATH NAME: NAME then runs the program at PATH.

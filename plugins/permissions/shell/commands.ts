@@ -14,7 +14,9 @@ import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
 import { joinWords, unwrap, wrapperKind } from "./wrappers";
-import type { ShellAnalysis } from "./types";
+import { specOf } from "./specs";
+import { readBySpec } from "./spec-format";
+import type { ShellAnalysis, ShellCandidate } from "./types";
 
 const POSIX_SHELLS = new Set(["sh", "dash", "ash", "fish", "csh", "tcsh"]);
 
@@ -62,9 +64,9 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     open: at.open,
     ...(at.via ? { via: at.via } : {}),
   };
-  out.candidates.push(candidate);
+  const index = out.candidates.push(candidate) - 1;
   if (!name.literal) {
-    out.unsafe.push(`the program name ${name.text} is only known at run time`);
+    out.hidden.push(`the program name ${name.text} is only known at run time`);
     return;
   }
   const program = posix.basename(name.value);
@@ -78,19 +80,23 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   const risk = riskyOptions(program, words, at.open);
   if (risk) out.unsafe.push(risk);
   const evaluates = builtinRisk(program, words);
-  if (evaluates) out.unsafe.push(evaluates);
-  noteWrites(program, words, out);
+  // A builtin that evaluates hidden code runs what no candidate shows.
+  if (evaluates) out.hidden.push(evaluates);
+  noteWrites(program, words, out, index);
+  judgeBySpec(program, words, trusted, candidate, index, out);
 
   const inner = (rest: ShellWord[], via: string, required = at.required, open = at.open) => {
     if (rest.length > 0) expand(rest, { stdinFed: at.stdinFed, open, required, via }, ctx);
   };
   const nested = (word: ShellWord | undefined, via: string) => {
     if (!word) return;
-    if (!word.literal) out.unsafe.push(`the text run by ${via} (${word.text}) is only known at run time`);
+    if (!word.literal) out.hidden.push(`the text run by ${via} (${word.text}) is only known at run time`);
     else ctx.nested(word.value, out, ctx.depth + 1, via);
   };
 
   const wrapper = wrapperKind(program);
+  // `exec 3>f`, `exec >log`: no command, only redirections that every later command inherits.
+  if (program === "exec" && words.length === 1) out.unsafe.push("exec with only redirections, which changes the files of every later command");
   if (wrapper) {
     const target = unwrap(program, words, out);
     // A transparent wrapper adds nothing to allow: what it runs is what must be covered.
@@ -99,10 +105,10 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     if (target.text) nested(target.text, `${program} -c`);
   } else if (program === "coproc") {
     // `coproc NAME { …; }` parses badly; run what follows, and let deny rules look at the raw text too.
-    out.unsafe.push("coproc, whose command the parser does not read reliably");
+    out.hidden.push("coproc, whose command the parser does not read reliably");
     inner(words.slice(words[2]?.value === "{" ? 3 : 1), program);
   } else if (program === "parallel") {
-    out.unsafe.push("GNU parallel builds its command lines at run time");
+    out.hidden.push("GNU parallel builds its command lines at run time");
     const scan = scanOptions(words, 1);
     const end = words.findIndex((w, k) => k >= scan.index && /^:::+$/.test(w.value));
     inner(words.slice(scan.index, end === -1 ? undefined : end), program, at.required, true);
@@ -146,7 +152,7 @@ function shell(
   // bash also takes +o/+O; treat a leading + like a - for the scan.
   const normalized = words.map((w, k) => (k > 0 && w.literal && /^\+[oO]$/.test(w.value) ? { ...w, value: `-${w.value.slice(1)}` } : w));
   const scan = scanOptions(normalized, 1, spec);
-  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  if (scan.dynamic) out.hidden.push(`an option of ${program} is only known at run time`);
   const operand = words[scan.index];
   if (hasOption(scan, [], "c", spec)) {
     if (!operand) return;
@@ -166,11 +172,11 @@ function interpreter(program: string, words: ShellWord[], at: Position, out: She
   }
   const spec = { short: "cemErWX", long: ["--eval", "--print", "--require", "--import"] };
   const scan = scanOptions(words, 1, spec);
-  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  if (scan.dynamic) out.hidden.push(`an option of ${program} is only known at run time`);
   // Code given inline (-c, -e, -m module): it must be literal, and stdin is only data.
   if (hasOption(scan, ["--eval", "--print"], "ceEmr", spec)) {
     const value = scan.seen.find((w) => !w.literal);
-    if (value) out.unsafe.push(`the code run by ${program} (${value.text}) is only known at run time`);
+    if (value) out.hidden.push(`the code run by ${program} (${value.text}) is only known at run time`);
     return;
   }
   readsStdin(program, words[scan.index], false, at, out);
@@ -178,21 +184,26 @@ function interpreter(program: string, words: ShellWord[], at: Position, out: She
 
 function readsStdin(program: string, script: ShellWord | undefined, forced: boolean, at: Position, out: ShellAnalysis) {
   if (script && !script.literal) {
-    out.unsafe.push(`the script run by ${program} (${script.text}) is only known at run time`);
+    out.hidden.push(`the script run by ${program} (${script.text}) is only known at run time`);
     return;
   }
-  const fromStdin = forced || !script || script.value === "-" || script.value === "/dev/stdin";
-  if (fromStdin && at.stdinFed) out.unsafe.push(`${program} runs code fed to it through a pipe, heredoc or here-string`);
+  // A descriptor as the script (`bash /dev/fd/0 <<< …`, `/proc/self/fd/3`) is code from a pipe or a redirection.
+  if (script && /^\/dev\/(fd\/\d+|stdin)$|^\/proc\/[^/]+\/fd\/\d+$/.test(script.value)) {
+    out.hidden.push(`${program} runs code from the file descriptor ${script.value}`);
+    return;
+  }
+  const fromStdin = forced || !script || script.value === "-";
+  if (fromStdin && at.stdinFed) out.hidden.push(`${program} runs code fed to it through a pipe, heredoc or here-string`);
 }
 
 function xargs(words: ShellWord[], at: Position, out: ShellAnalysis, inner: (rest: ShellWord[], via: string, required?: boolean, open?: boolean) => void) {
   const spec = { short: "adEILnPs", long: ["--arg-file", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var", "--replace", "--eof"] };
   const scan = scanOptions(words, 1, spec);
-  if (scan.dynamic) out.unsafe.push("an option of xargs is only known at run time");
+  if (scan.dynamic) out.hidden.push("an option of xargs is only known at run time");
   const target = words.slice(scan.index);
   const run = target.length > 0 ? target : [literalWord("echo")];
   const program = posix.basename(run[0]!.value);
-  if (run[0]!.literal && isInterpreter(program)) out.unsafe.push(`xargs feeds its input to ${program}, which runs it as code`);
+  if (run[0]!.literal && isInterpreter(program)) out.hidden.push(`xargs feeds its input to ${program}, which runs it as code`);
   inner(run, "xargs", at.required, true);
 }
 
@@ -212,28 +223,52 @@ function execTargets(program: string, words: ShellWord[], inner: (rest: ShellWor
   }
 }
 
+/**
+ * Judge the words by the program's spec (specs.ts): what it does not understand leaves the
+ * candidate unproven, and the spec's reads, writes and folders join the analysis. A program
+ * without a spec is unproven at its name (only a rule naming it covers it), and its operands
+ * may be files it reads or writes.
+ */
+function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, candidate: ShellCandidate, index: number, out: ShellAnalysis) {
+  const spec = trusted ? specOf(program) : undefined;
+  if (!spec) {
+    candidate.unproven = { at: 0, why: `${program} is not a program the engine knows, so only a rule that names it covers it` };
+    for (const word of words.slice(1)) out.maybe.push({ word, from: index });
+    return;
+  }
+  const reading = readBySpec(spec, words, program);
+  if (reading.unproven) candidate.unproven = reading.unproven;
+  for (const word of reading.writes) out.writes.push({ word, kind: "argument", from: index });
+  out.reads.push(...reading.reads);
+  for (const dir of reading.dirs) {
+    if (dir.literal) out.cdTargets.push(dir);
+    else out.cdUnknown = true;
+  }
+  if (reading.links) out.linkers.push(index);
+}
+
 /** Files a command writes: cp/rm/… operands and sed -i files (sensitive check), and the outputs of outputs.ts. */
-function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis) {
+function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, from: number) {
   if (WRITES_ARGUMENTS.has(program)) {
     const copies = program === "install" || program === "cp" || program === "mv" || program === "ln";
     const scan = scanOptions(words, 1, copies ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {});
     const operands = words.slice(scan.index);
-    for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...operands]) out.writes.push({ word: w, kind: "argument" });
+    for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...operands]) out.writes.push({ word: w, kind: "argument", from });
     if (copies) {
       // Where a copy lands is its output: the -t folder, or the last operand.
       const target = scan.seen.findIndex((w) => /^(-t|--target-directory)$/.test(w.value) || /^-[a-zA-Z]*t$/.test(w.value));
       const inline = scan.seen.find((w) => w.value.startsWith("--target-directory="));
-      if (target !== -1 && scan.seen[target + 1]) out.writes.push({ word: scan.seen[target + 1]!, kind: "output" });
-      else if (inline) out.writes.push({ word: literalWord(inline.value.slice("--target-directory=".length)), kind: "output" });
-      else if (operands.length >= 2) out.writes.push({ word: operands.at(-1)!, kind: "output" });
+      if (target !== -1 && scan.seen[target + 1]) out.writes.push({ word: scan.seen[target + 1]!, kind: "output", from });
+      else if (inline) out.writes.push({ word: literalWord(inline.value.slice("--target-directory=".length)), kind: "output", from });
+      else if (operands.length >= 2) out.writes.push({ word: operands.at(-1)!, kind: "output", from });
     }
   } else if (program === "sed" && words.some((w) => /^(-i|--in-place)/.test(w.value) || /^-[a-zA-Z]*i/.test(w.value))) {
     const spec = { short: "efl", long: ["--expression", "--file", "--line-length"] };
     const scan = scanOptions(words, 1, spec);
     // Without -e/-f the first operand is the script, not a file.
     const files = words.slice(hasOption(scan, ["--expression", "--file"], "ef", spec) ? scan.index : scan.index + 1);
-    for (const w of files) out.writes.push({ word: w, kind: "output" });
+    for (const w of files) out.writes.push({ word: w, kind: "output", from });
   }
-  for (const w of outputTargets(program, words)) out.writes.push({ word: w, kind: "output" });
+  for (const w of outputTargets(program, words)) out.writes.push({ word: w, kind: "output", from });
   out.reads.push(...readTargets(program, words));
 }

@@ -21,6 +21,12 @@ export interface ShellCandidate {
   projectCode?: string;
   /** How it was reached when not written directly: `bash -c`, `eval`, `xargs`, `sudo`, … */
   via?: string;
+  /**
+   * The first word the engine does not understand (an option or sub-command its spec lacks, a
+   * program it has no spec for) and why. An allow rule covers the candidate only if the rule's
+   * literal text reaches past that word: the user named it.
+   */
+  unproven?: { at: number; why: string };
 }
 
 /** A file the command writes (for the permitted-roots and sensitive-path checks). */
@@ -32,6 +38,8 @@ export interface WriteTarget {
    * argument of a writing program (cp, rm, touch…: checked against the sensitive list).
    */
   kind: "redirect" | "output" | "argument";
+  /** The candidate (index into `candidates`) whose operand or option it is; absent for a redirect. */
+  from?: number;
 }
 
 /** Everything the analysis learned about one command string. */
@@ -48,4 +56,13 @@ export interface ShellAnalysis {
   cdTargets: ShellWord[];
   /** `popd` or a `cd` without a literal target was seen. */
   cdUnknown: boolean;
+  /**
+   * Why some command that runs cannot be seen (a program name, `eval` text or script only known
+   * at run time, code fed through stdin): under a Bash deny rule such a command is denied.
+   */
+  hidden: string[];
+  /** Operands of programs the engine has no spec for: each may be a file read or written. */
+  maybe: { word: ShellWord; from: number }[];
+  /** Candidates (indexes) that create links or move files, so other paths of the command may lead anywhere. */
+  linkers: number[];
 }

@@ -84,7 +84,7 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
   const def = DEFS[program]!;
   const spec = def.options ?? {};
   const scan = scanOptions(words, 1, spec);
-  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time, so what it runs cannot be told`);
+  if (scan.dynamic) out.hidden.push(`an option of ${program} is only known at run time, so what it runs cannot be told`);
   if (def.none && hasOption(scan, def.none.long ?? [], def.none.short ?? "", spec)) return { words: [] };
   if (def.text && hasOption(scan, def.text.long ?? [], def.text.short ?? "", spec)) return { words: [], text: textValue(scan.seen, def.text) };
   if (def.text && def.permute) {
@@ -96,6 +96,12 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
   if (def.textOnly) return { words: [] };
   let i = scan.index + (def.skip ?? 0);
   if (program === "env") {
+    // `env -` is `env -i`; more options may follow it.
+    while (i < words.length && words[i]!.literal && words[i]!.value === "-") {
+      const more = scanOptions(words, i + 1, spec);
+      if (more.dynamic) out.hidden.push("an option of env is only known at run time, so what it runs cannot be told");
+      i = more.index;
+    }
     // NAME=value words before the command set its environment.
     for (; i < words.length && words[i]!.literal && /^[^=]+=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;

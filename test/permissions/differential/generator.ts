@@ -7,10 +7,18 @@
  * The same seed gives the same strings on every machine (mulberry32, no Math.random).
  */
 
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { PROGRAM_SPECS } from "../../../plugins/permissions/shell/specs";
+import type { ProgramSpec } from "../../../plugins/permissions/shell/spec-format";
+
 /** A small, fast, seedable PRNG. */
 export class Random {
   private state: number;
+  /** Which spec'd option comes next: they are drawn in turn, from a seeded start, so every one is reached. */
+  specCursor: number;
   constructor(seed: number) {
+    this.specCursor = seed >>> 0;
     this.state = seed >>> 0;
   }
   /** A float in [0, 1). */
@@ -40,6 +48,49 @@ const WRITE_TARGETS = [
 ];
 const READ_TARGETS = ["a.txt", "sub/b.txt", "/etc/hostname", ".env", "$f"];
 const WRITE_OPS = [">", ">>", ">|", "&>", "&>>", "<>", "2>", "2>>", "1>", "3>", ">&", "1>>", "9<>"];
+
+/**
+ * Programs of a Debian /usr/bin (coreutils, findutils, util-linux, the usual tools), a fixed
+ * snapshot so the same seed gives the same strings everywhere. The oracle stubs every one of them.
+ */
+export const BIN_PROGRAMS = [
+  "arch", "b2sum", "base32", "basenc", "basename", "chcon", "chgrp", "chown", "cksum", "comm", "csplit", "cut", "df", "dir", "dircolors",
+  "dirname", "du", "expand", "expr", "factor", "fmt", "fold", "groups", "hostid", "join", "link", "logname", "md5sum", "mkfifo", "mknod",
+  "mktemp", "nl", "nproc", "numfmt", "od", "paste", "pathchk", "pinky", "pr", "printenv", "ptx", "readlink", "realpath", "runcon", "seq",
+  "sha1sum", "sha256sum", "sha512sum", "shred", "shuf", "split", "stat", "stty", "sum", "sync", "tac", "tr", "truncate", "tsort", "tty",
+  "uname", "unexpand", "uniq", "unlink", "users", "vdir", "who", "yes", "locate", "updatedb", "column", "hexdump", "look", "rev", "setsid",
+  "logger", "mcookie", "namei", "script", "wall", "whereis", "getopt", "lsblk", "more", "diff", "cmp", "sdiff", "diff3", "patch", "file",
+  "gzip", "gunzip", "zcat", "bzip2", "xz", "unxz", "zip", "unzip", "cpio", "ar", "strings", "objdump", "ld", "gcc", "cc", "c++", "m4",
+  "bison", "flex", "pkg-config", "iconv", "locale", "localedef", "getent", "ldd", "gdb", "valgrind", "openssl", "gpg", "ssh-keygen",
+  "scp", "sftp", "nc", "socat", "telnet", "ftp", "mail", "crontab", "at", "batch", "nohup", "renice", "pkill", "pgrep", "ps", "top",
+  "free", "uptime", "w", "last", "lsof", "fuser", "watch", "tput", "clear", "reset", "ed", "ex", "view", "nano", "emacs", "jq", "yq",
+  "tree", "fd", "fdfind", "bat", "delta", "hyperfine", "docker", "kubectl", "helm", "terraform", "aws", "gcloud", "az", "gh", "hub",
+  "pip", "pip3", "pipx", "poetry", "uv", "cargo", "rustc", "go", "gofmt", "java", "javac", "mvn", "gradle", "dotnet", "ruby", "gem",
+  "bundle", "rake", "php", "composer", "lua", "R", "Rscript", "julia", "deno", "bun", "pnpm", "yarn", "tsc", "eslint", "prettier",
+  "pytest", "tox", "black", "ruff", "mypy", "just", "cmake", "ninja", "meson", "bazel", "ant", "sbt",
+];
+
+// The corpus of real commands (issue 35, item 6): mutated, they reach what people really type.
+const CORPUS_FILE = fileURLToPath(new URL("../corpus/benign.jsonl", import.meta.url));
+const CORPUS: readonly string[] = existsSync(CORPUS_FILE)
+  ? readFileSync(CORPUS_FILE, "utf8").split("\n").filter(Boolean).flatMap((line) => {
+      try {
+        const c = (JSON.parse(line) as { command?: unknown }).command;
+        return typeof c === "string" ? [c] : [];
+      } catch {
+        return [];
+      }
+    })
+  : [];
+
+/** Every (program line, option) pair of the program specs: the spec'd options the generator must reach. */
+export const SPEC_OPTIONS: readonly { line: string; option: string; spec: ProgramSpec }[] = [...PROGRAM_SPECS].flatMap(([name, spec]) => specLines(name, spec));
+
+function specLines(line: string, spec: ProgramSpec): { line: string; option: string; spec: ProgramSpec }[] {
+  const own = spec.optionNames.map((option) => ({ line, option, spec }));
+  if (!spec.sub) return own.length > 0 ? own : [{ line, option: "", spec }];
+  return [...own, ...[...spec.sub].flatMap(([sub, inner]) => specLines(`${line} ${sub}`, inner))];
+}
 
 /** Generate one command string. */
 export function generate(rng: Random): string {
@@ -78,7 +129,129 @@ class Grammar {
     if (depth < 2 && r.chance(0.25)) return this.compound(depth + 1);
     if (depth < 2 && r.chance(0.2)) return this.wrapper(depth + 1);
     if (r.chance(0.12)) return this.builtin(depth + 1);
+    if (r.chance(0.12)) return this.construct(depth + 1);
+    if (r.chance(0.14)) return this.specCommand(depth);
+    if (r.chance(0.06)) return this.binCommand(depth);
+    if (CORPUS.length > 0 && r.chance(0.08)) return this.mutated(depth);
     return this.simple(depth);
+  }
+
+  /** One construct of the grammar, by node type: every named type of node-types.json has one (grammar.test.ts). */
+  construct(depth: number): string {
+    const r = this.r;
+    const s = () => this.simple(Math.max(depth, 2));
+    const sub = () => `$(${s()})`;
+    const snippets: Record<string, () => string> = {
+      arithmetic_expansion: () => r.pick([`echo $((x+1))`, `echo $[x*2]`, `echo $((1+2))`, `x='a[${sub()}]'; echo $((x))`]),
+      ternary_expression: () => `echo $((x ? 1 : 2))`,
+      postfix_expression: () => r.pick([`(( n++ ))`, `echo $((n--))`]),
+      parenthesized_expression: () => r.pick([`echo $(( (1+2)*3 ))`, `[[ ( -n a ) ]] && ${s()}`]),
+      c_style_for_statement: () => `for ((i=0; i<2; i++)); do ${s()}; done`,
+      subscript: () => r.pick([`a[${sub()}]=1`, `a['${sub()}']=1; ${s()}`, `echo \${a[${sub()}]}`, `echo \${a[1]} \${a[@]}`]),
+      array: () => r.pick([`a=(x ${s().split(" ")[0]}); \${a[1]} y`, `a=(['${sub()}']=1)`, `declare -a b=(1 2)`]),
+      expansion: () => r.pick(["echo ${x:-y}", "echo ${x:1:2}", "echo ${!x}", "echo ${x@P}", "echo ${x:=rm}", "echo ${#x}", "echo ${x/a/b}", "echo ${x^^}", `echo \${x:-${sub()}}`, "echo ${!p*}"]),
+      brace_expression: () => r.pick(["echo {1..3}", "touch o{1..2}.txt"]),
+      function_definition: () => `g() { ${s()}; }; g`,
+      translated_string: () => `x=$"${r.pick(ARGS)}"; ${s()}`,
+      string: () => `echo "a $x \$(b) ${sub()}"`,
+      raw_string: () => `echo '${r.pick(ARGS)} $x'`,
+      ansi_c_string: () => `$'\x72m' x`,
+      concatenation: () => `echo a"b"'c'$x`,
+      simple_expansion: () => `echo $x $1 $@`,
+      special_variable_name: () => `echo $? $$ $!`,
+      variable_assignment: () => `x=${this.word(depth)} ${s()}`,
+      variable_assignments: () => `a=1 b=${this.word(depth)}`,
+      declaration_command: () => r.pick([`declare x=1`, `local y`, `export Z=${this.word(depth)}`, `readonly q=1`, `declare -i n=x`]),
+      unset_command: () => r.pick([`unset x`, `unset 'a[${sub()}]'`, `unset -f g`]),
+      test_command: () => r.pick([`[[ -f a.txt ]] && ${s()}`, `[ -n "$x" ] || ${s()}`, `[[ $x -eq 1 ]]`, `[[ a =~ ^x ]]`, `[[ a == @(a|b) ]]`]),
+      unary_expression: () => `[[ ! -e x ]] && ${s()}`,
+      binary_expression: () => `[[ a == b || c != d ]] && ${s()}`,
+      test_operator: () => `[[ -d sub ]]`,
+      regex: () => `[[ $x =~ ^[a-z]+$ ]]`,
+      extglob_pattern: () => `case x in *.txt|a?) ${s()};; esac`,
+      case_statement: () => `case $x in a) ${s()};; *) ${s()};; esac`,
+      case_item: () => `case a in a|b) ${s()};; esac`,
+      if_statement: () => `if ${s()}; then ${s()}; elif ${s()}; then ${s()}; else ${s()}; fi`,
+      elif_clause: () => `if false; then :; elif true; then ${s()}; fi`,
+      else_clause: () => `if false; then :; else ${s()}; fi`,
+      while_statement: () => r.pick([`while false; do ${s()}; done`, `until true; do ${s()}; done`]),
+      for_statement: () => r.pick([`for f in a b; do ${s()}; done`, `select f in a; do break; done < /dev/null`]),
+      do_group: () => `for f in *.txt; do ${s()}; done`,
+      compound_statement: () => r.pick([`{ ${s()}; }`, `(( 2 > 1 )) && ${s()}`, `(( x )) && ${s()}`]),
+      subshell: () => `( ${s()} )`,
+      pipeline: () => `${s()} | ${s()}`,
+      list: () => `${s()} && ${s()} || ${s()}`,
+      negated_command: () => `! ${s()}`,
+      redirected_statement: () => `${s()} > o.txt 2>&1`,
+      file_redirect: () => `${s()} ${r.pick(WRITE_OPS)} ${r.pick(WRITE_TARGETS)}`,
+      file_descriptor: () => `${s()} 3> o.txt 2>&3`,
+      heredoc_redirect: () => `cat <<EOF\n$x ${sub()}\nEOF\n`,
+      heredoc_start: () => `cat <<'EOF'\n${sub()}\nEOF\n`,
+      heredoc_body: () => `cat <<EOF\nplain\nEOF\n`,
+      heredoc_content: () => `cat <<EOF\na $x b\nEOF\n`,
+      heredoc_end: () => `cat <<-EOF\n\tx\n\tEOF\n`,
+      herestring_redirect: () => `cat <<< ${this.word(depth)}`,
+      process_substitution: () => `diff <(${s()}) >(${s()})`,
+      command_substitution: () => `echo ${sub()} \`${s()}\``,
+      comment: () => `${s()} # ${s()}`,
+      number: () => `head -n 1 a.txt`,
+      word: () => s(),
+      variable_name: () => `for v in a; do echo $v; done`,
+      command: () => s(),
+      command_name: () => s(),
+      program: () => s(),
+      string_content: () => `echo "text"`,
+      exec_redirections: () => `exec 3>o.txt; ${s()} >&3`,
+    };
+    const keys = Object.keys(snippets);
+    return snippets[r.pick(keys)]!();
+  }
+
+  /** A program the engine has a spec for, with an option drawn from its spec (so every spec'd option is reached). */
+  specCommand(depth: number): string {
+    const r = this.r;
+    const { line, option, spec } = SPEC_OPTIONS[r.specCursor++ % SPEC_OPTIONS.length]!;
+    const value = () => r.pick([...ARGS, ...WRITE_TARGETS, ...READ_TARGETS]);
+    const parts = [line];
+    if (option) {
+      const def = option.startsWith("--") ? spec.long.get(option) : spec.short.get(option);
+      if (def && def.arity === 0) parts.push(option);
+      else if (def?.optional) parts.push(`${option}=${value()}`);
+      else if (option.startsWith("--") && r.chance(0.5)) parts.push(`${option}=${value()}`);
+      else parts.push(option, ...(def?.arity === 2 ? [value(), value()] : [value()]));
+    }
+    if (r.chance(0.3)) parts.push(r.pick(["--zz-unknown", "-Y", "$x", "--"]));
+    const n = r.int(3);
+    for (let i = 0; i < n; i++) parts.push(this.word(depth));
+    return parts.join(" ");
+  }
+
+  /** A program of /usr/bin with random options and arguments. */
+  binCommand(depth: number): string {
+    const r = this.r;
+    const parts = [r.pick(BIN_PROGRAMS)];
+    const n = r.int(4);
+    for (let i = 0; i < n; i++) parts.push(r.pick(["-a", "-f", "-o", "-x", "--help", "--output=o.txt", "-c", "--exec", this.word(depth), r.pick(WRITE_TARGETS)]));
+    return parts.join(" ");
+  }
+
+  /** A real command from the corpus, mutated: an option added, a word made run-time, a command appended. */
+  mutated(depth: number): string {
+    const r = this.r;
+    const words = r.pick(CORPUS).split(" ");
+    switch (r.int(6)) {
+      case 0: words.splice(1 + r.int(words.length), 0, r.pick(["--zz-unknown", "-Y", "--exec=sh", "-c"]));
+        break;
+      case 1: words[r.int(words.length)] = "$x";
+        break;
+      case 2: words.push(r.pick([";", "&&", "|"]), this.simple(depth));
+        break;
+      case 3: words.push(r.pick(WRITE_OPS), r.pick(WRITE_TARGETS));
+        break;
+      case 4: return `$(${words.join(" ")})`;
+      default: break;
+    }
+    return words.join(" ");
   }
 
   simple(depth: number): string {

@@ -17,17 +17,21 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseTrace, type Observation } from "./trace";
+import { BIN_PROGRAMS } from "./generator";
+import { PROGRAM_SPECS } from "../../../plugins/permissions/shell/specs";
 
 /** Programs that are real in the sandbox: their point is what they start. */
 export const REAL_PROGRAMS = ["bash", "sh", "env", "nice", "timeout", "nohup", "xargs", "find", "true", "false"];
 
-/** Programs that are stubs (the generator may name any of these). */
-export const STUB_PROGRAMS = [
+/** Programs that are stubs (the generator may name any of these): its own list, every spec'd program and /usr/bin's snapshot. */
+const NAMED_STUBS = [
   "git", "rm", "cat", "ls", "echo", "printf", "curl", "wget", "sed", "awk", "tee", "cp", "mv", "ln", "install", "grep", "rg",
   "python3", "python", "node", "perl", "npm", "npx", "make", "touch", "mkdir", "sort", "tar", "rsync", "ssh", "dd", "head",
   "tail", "wc", "chmod", "sudo", "vim", "less", "id", "whoami", "date", "sleep", "test", "[", "kill", "base64", "evil",
   "stdbuf", "setsid", "flock", "script", "watch", "time", "ionice", "chrt", "taskset", "su", "zsh", "ksh",
 ];
+const NEVER_STUBBED = new Set([...REAL_PROGRAMS, "strace"]);
+export const STUB_PROGRAMS = [...new Set([...NAMED_STUBS, ...PROGRAM_SPECS.keys(), ...BIN_PROGRAMS])].filter((name) => !NEVER_STUBBED.has(name) && /^[A-Za-z0-9_.+:-]+$/.test(name));
 
 const TRACED = "execve,execveat,open,openat,creat,truncate,rename,renameat,renameat2,link,linkat,symlink,symlinkat,unlink,unlinkat,mkdir,mkdirat,rmdir,mknod,mknodat";
 

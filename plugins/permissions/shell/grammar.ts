@@ -1,0 +1,142 @@
+/**
+ * Every named node type of the tree-sitter-bash grammar, classified. An allow must be a proof, so
+ * the analysis walks every node of a command and asks this table about it:
+ * - `understood`: the analysis reads this construct completely, by the rule given (its words are
+ *   evaluated by words.ts, its commands become candidates, its redirections are reads or writes);
+ * - `opaque`: what it does cannot be known before it runs (arithmetic runs `$(…)` hidden in any
+ *   variable it names, a function makes a later name run other code): the command is uncovered;
+ * - `checked`: understood only in the forms the check accepts; any other form is opaque.
+ * A node type missing from this table is opaque too (a newer grammar), and
+ * test/permissions/grammar.test.ts fails on any type of `node-types.json` that is not listed.
+ */
+import type { SyntaxNode } from "./syntax";
+
+/** How the analysis treats one node type. */
+export type NodeClass =
+  | { kind: "understood"; rule: string }
+  | { kind: "opaque"; why: string }
+  | { kind: "checked"; rule: string; check: (node: SyntaxNode) => string | undefined }
+  | { kind: "supertype"; rule: string };
+
+const understood = (rule: string): NodeClass => ({ kind: "understood", rule });
+const opaque = (why: string): NodeClass => ({ kind: "opaque", why });
+const checked = (rule: string, check: (node: SyntaxNode) => string | undefined): NodeClass => ({ kind: "checked", rule, check });
+const ARITHMETIC = "arithmetic, which runs any command hidden in a variable or subscript it names";
+
+// ${name}, ${#name}, and the operators whose words are plain words (walked as children):
+// defaults, alternatives, errors, pattern removal and substitution, case changes. Not: `:=`/`=`
+// (assigns a variable), `:off:len` (arithmetic), `!name` (indirection), `@op` (transformations,
+// `@P` runs prompt expansion). A subscript is judged by its own node (a number, @ or * only).
+const PLAIN_EXPANSION = /^\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?|[0-9]+|[@*#?$!-])(?:(?::?[-+?])[\s\S]*|(?:##?|%%?)[\s\S]*|\/[\s\S]*|\^\^?|,,?)?\}$/;
+// `${#}`, `${#@}`: counts; `${#-}` etc. are odd but harmless.
+const COUNT = /^\$\{#[@*#?$!-]?\}$/;
+
+const ARITHMETIC_TEST = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+
+/** The table: one entry per named node type of tree-sitter-bash 0.25. */
+export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
+  // Supertypes name groups of types; a tree never holds a node of one.
+  _expression: { kind: "supertype", rule: "a group of expression types, each classified below" },
+  _primary_expression: { kind: "supertype", rule: "a group of word types, each classified below" },
+  _statement: { kind: "supertype", rule: "a group of statement types, each classified below" },
+
+  program: understood("the list of statements; each is walked"),
+  list: understood("`a && b`, `a || b`, `a; b`: every command is a candidate"),
+  pipeline: understood("every command is a candidate; those after `|` read the previous output"),
+  negated_command: understood("`! cmd`: the command is a candidate"),
+  command: understood("a simple command: program name, arguments and prefix assignments, judged by the program specs"),
+  command_name: understood("the program's word, evaluated; a name only known at run time is uncovered"),
+  redirected_statement: understood("a statement with redirections: each redirection is a read or a write"),
+  file_redirect: understood("`>`, `>>`, `<`, `&>`, …: the destination is a write or read target"),
+  file_descriptor: understood("the number before a redirection operator"),
+  heredoc_redirect: understood("`<<`: feeds stdin; an unquoted body's substitutions are walked"),
+  heredoc_start: understood("the delimiter; quoting decides whether the body expands"),
+  heredoc_body: understood("the text fed to stdin; its substitutions are walked"),
+  heredoc_content: understood("literal text of a here-document"),
+  heredoc_end: understood("the closing delimiter"),
+  herestring_redirect: understood("`<<<`: feeds its word to stdin"),
+  subshell: understood("`( … )`: its commands are candidates"),
+  compound_statement: checked("`{ …; }`: its commands are candidates; `(( … ))` of numbers only", (node) =>
+    node.firstChild?.type === "((" && !numbersOnly(node) ? `an (( )) command on a name: ${ARITHMETIC}` : undefined,
+  ),
+  if_statement: understood("conditions and bodies are walked"),
+  elif_clause: understood("condition and body are walked"),
+  else_clause: understood("the body is walked"),
+  while_statement: understood("`while`/`until`: condition and body are walked"),
+  for_statement: understood("`for`/`select NAME in WORDS`: words evaluated, the body walked"),
+  do_group: understood("a loop body: walked"),
+  case_statement: understood("the value and every item are walked"),
+  case_item: understood("patterns are patterns (no command runs); the body is walked"),
+  extglob_pattern: understood("a pattern in case or [[ ]]: matched, never run"),
+  comment: understood("ignored by bash"),
+  word: understood("evaluated by words.ts: quotes and escapes removed, globs and braces make it run-time"),
+  number: understood("a literal number"),
+  string: checked("`\"…\"`: its literal parts and expansions evaluated", (node) => (node.text.startsWith('$"') ? 'a $"…" locale string, which bash translates at run time' : undefined)),
+  string_content: understood("literal text inside double quotes"),
+  raw_string: understood("`'…'`: literal"),
+  ansi_c_string: understood("`$'…'`: decoded as bash decodes it"),
+  concatenation: understood("adjacent word parts, evaluated together"),
+  brace_expression: understood("`{1..3}`: expands at run time, so the word is not literal"),
+  simple_expansion: understood("`$name`, `$1`, `$@`: a value only known at run time"),
+  variable_name: understood("a variable's name"),
+  special_variable_name: understood("`$?`, `$@`, `$$`, …"),
+  expansion: checked("`${name}` and its plain operators (defaults, patterns, case)", (node) =>
+    PLAIN_EXPANSION.test(node.text) || COUNT.test(node.text) ? undefined : `the expansion ${node.text.slice(0, 40)}, whose form (indirection, offsets, assignment or a transformation) is not one the analysis reads`,
+  ),
+  command_substitution: understood("`$(…)` and backticks: their commands are candidates; the value is only known at run time"),
+  process_substitution: understood("`<(…)`, `>(…)`: their commands are candidates"),
+  variable_assignment: understood("NAME=value: the name is checked against the variables that change what runs, the value walked"),
+  variable_assignments: understood("several assignments: each checked"),
+  array: checked("`(a b c)`: each element walked", (node) =>
+    node.namedChildren.some((c) => c.text.startsWith("[")) ? `an array element with [index]=: the index is ${ARITHMETIC}` : undefined,
+  ),
+  declaration_command: understood("declare/typeset/local/export/readonly: names checked by builtins.ts (-n, -i and subscripts are uncovered)"),
+  unset_command: understood("unset/unsetenv: names checked by builtins.ts"),
+  test_command: checked("`[[ … ]]`, `[ … ]`: string and file tests", (node) =>
+    node.descendantsOfType("test_operator").some((op) => ARITHMETIC_TEST.has(op.text)) ? `an arithmetic comparison, which is ${ARITHMETIC}` : undefined,
+  ),
+  test_operator: understood("-f, -z, ==, …: an operator of a test"),
+  unary_expression: understood("`-f x` inside a test (arithmetic ones are under an opaque node); -v is checked by builtins.ts"),
+  binary_expression: understood("`a == b`, `a && b` inside a test (arithmetic ones are under an opaque node)"),
+  parenthesized_expression: understood("`( … )` grouping inside a test"),
+  regex: understood("the right side of =~ or a ${x/re/} pattern: matched, never run"),
+
+  // Arithmetic of numbers alone is understood: nothing in it can name a variable, so nothing runs.
+  arithmetic_expansion: checked("$(( … )) or $[ … ] of numbers and operators only", (node) => (numbersOnly(node) ? undefined : `$(( … )) or $[ … ] on a name: ${ARITHMETIC}`)),
+  c_style_for_statement: checked("for (( … )) of numbers only", (node) => (numbersOnly(node, "body") ? undefined : `a for (( … )) loop on a name: ${ARITHMETIC}`)),
+  subscript: checked("an index that is a number, @ or *", (node) => (/^[^[]*\[(?:[0-9]+|@|\*)\]$/.test(node.text) ? undefined : `the array subscript ${node.text.slice(0, 40)}: its index is ${ARITHMETIC}`)),
+  ternary_expression: opaque(`a ?: expression: ${ARITHMETIC}`),
+  postfix_expression: opaque(`x++ / x--: ${ARITHMETIC}`),
+  function_definition: opaque("a function definition, which makes a later command name run other code"),
+  translated_string: opaque('a $"…" locale string, which bash translates at run time'),
+};
+
+/**
+ * Arithmetic of number literals and operators alone (`$((2*8))`): no name, word, expansion or
+ * substitution anywhere in it (a `body` field, a loop's commands, is not part of the arithmetic).
+ */
+function numbersOnly(node: SyntaxNode, skipField?: string): boolean {
+  const stack = node.children.filter((c) => c.field !== skipField || skipField === undefined);
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.isNamed && n.type !== "number" && n.type !== "binary_expression" && n.type !== "unary_expression" && n.type !== "parenthesized_expression") return false;
+    if (n.type === "number" && !/^[0-9]+$/.test(n.text)) return false;
+    stack.push(...n.children);
+  }
+  return true;
+}
+
+/** Why this node makes the command unprovable, or undefined when the analysis understands it. */
+export function nodeRisk(node: SyntaxNode): string | undefined {
+  if (!node.isNamed) return undefined;
+  const cls = NODE_CLASSES[node.type];
+  if (!cls) return node.type === "ERROR" ? undefined : `a ${node.type} node, which the analysis does not know`;
+  switch (cls.kind) {
+    case "opaque":
+      return cls.why;
+    case "checked":
+      return cls.check(node);
+    default:
+      return undefined;
+  }
+}

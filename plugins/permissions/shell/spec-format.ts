@@ -1,0 +1,339 @@
+/**
+ * The notation of program specs (specs.ts), and the reader that judges one command's words
+ * against a spec. A spec lists every option the engine understands for a program, with its arity
+ * and effect, and what each operand is. Reading a command, anything the spec does not list — an
+ * option, a sub-command, an operand where none is expected, a run-time word that could be any of
+ * these — makes the command unproven at that word: an allow rule covers it only if its own
+ * literal text reaches past that word (the user named it).
+ *
+ * Options, space-separated:
+ *   `-a`        a flag                       `--all`        a long flag
+ *   `-n=`       takes a value (data)         `--format=`    takes a value, as `--format=x` or `--format x`
+ *   `-o=w`      the value is a file written  `--color?=`    an optional value, only as `--color=x`
+ *   `-f=r`      the value is a file read     `--arg==`      takes two values (jq)
+ *   `-C=d`      the value is a folder that later relative paths are under
+ *   `-e=p`      the value is the pattern or script, so the first operand is not one
+ *   `-i?=W`     (sed -i) the file operands are written in place
+ *   `-#`        a number as an option (`head -5`)
+ * Operands, space-separated kinds; one may end in `*` (any number, also none):
+ *   `data` a plain string · `read` a file read · `write` a file written · `dir` a folder read ·
+ *   `pattern` a pattern or script (dropped when an option gave one) · `command` the rest is a
+ *   command that runs (a wrapper's; judged as a candidate of its own) · `sub` a sub-command.
+ */
+import type { ShellWord } from "./words";
+
+/** The effect of an option's value. */
+export type OptionEffect = "data" | "read" | "write" | "dir" | "pattern" | "inplace";
+
+/** One option, read from the notation. */
+export interface OptionDef {
+  /** Takes a value: 0 (flag), 1, 2; `optional` takes one only attached (`--color=auto`). */
+  arity: 0 | 1 | 2;
+  optional: boolean;
+  effect: OptionEffect;
+}
+
+/** The kinds of operands. */
+export type OperandKind = "data" | "read" | "write" | "dir" | "pattern" | "command" | "sub";
+
+/** A program spec as written in specs.ts. */
+export interface ProgramSpecSource {
+  options?: string;
+  operands?: string;
+  /** Options end at the first operand (POSIX, and every wrapper); otherwise GNU permutation. */
+  posix?: boolean;
+  /**
+   * No option of the program writes, runs or loads anything (checked against its manual), so a
+   * word only known at run time in an option's place is an unknown read at worst.
+   */
+  dynamicOk?: boolean;
+  /** Sub-commands (for operands `sub`): each with its own spec; options before it are the program's. */
+  sub?: Record<string, ProgramSpecSource>;
+  /** A last check over the words: the first one it does not accept, and why. */
+  check?: (words: readonly ShellWord[]) => { at: number; why: string } | undefined;
+  /** A reader of its own, for a program whose arguments are not options and operands (find). */
+  read?: (words: readonly ShellWord[]) => SpecReading;
+  /** It creates links (a later path in the same command may lead anywhere). */
+  links?: (words: readonly ShellWord[]) => boolean;
+  /** A lone `-` is an option (`env -` is `env -i`). */
+  dashOption?: boolean;
+  /** NAME=value operands before the command set its environment (env): each is checked by the wrapper reader. */
+  assignments?: boolean;
+  /** What reaching here means: a reason that leaves the command unproven unless named by a rule. */
+  unproven?: string;
+}
+
+/** A spec with its notation read. */
+export interface ProgramSpec {
+  short: Map<string, OptionDef>;
+  long: Map<string, OptionDef>;
+  numeric: boolean;
+  fixedBefore: OperandKind[];
+  repeat: OperandKind | undefined;
+  fixedAfter: OperandKind[];
+  posix: boolean;
+  dynamicOk: boolean;
+  sub: Map<string, ProgramSpec> | undefined;
+  check: ProgramSpecSource["check"];
+  read: ProgramSpecSource["read"];
+  links: ProgramSpecSource["links"];
+  unproven: string | undefined;
+  dashOption: boolean;
+  assignments: boolean;
+  /** Every option spelling, for tests and the differential generator. */
+  optionNames: string[];
+}
+
+const EFFECTS: Record<string, OptionEffect> = { "": "data", r: "read", w: "write", d: "dir", p: "pattern", W: "inplace" };
+
+/** Read the notation of one spec (and its sub-commands). Throws on a malformed one: specs are code. */
+export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpec {
+  const short = new Map<string, OptionDef>();
+  const long = new Map<string, OptionDef>();
+  let numeric = false;
+  const optionNames: string[] = [];
+  for (const token of (source.options ?? "").split(/\s+/).filter(Boolean)) {
+    if (token === "-#") {
+      numeric = true;
+      continue;
+    }
+    const m = /^(--?[A-Za-z0-9][A-Za-z0-9-]*|-[^-\s=?])(\?)?(==?)?([rwdpW]?)$/.exec(token);
+    if (!m) throw new Error(`spec of ${name}: cannot read the option ${JSON.stringify(token)}`);
+    const [, spelling, optional, equals, effect] = m;
+    const def: OptionDef = { arity: equals === "==" ? 2 : equals === "=" ? 1 : 0, optional: optional === "?", effect: EFFECTS[effect ?? ""]! };
+    if (def.optional && def.arity === 0) def.arity = 1;
+    (spelling!.startsWith("--") ? long : short).set(spelling!, def);
+    optionNames.push(spelling!);
+  }
+  const kinds = (source.operands ?? "").split(/\s+/).filter(Boolean);
+  const fixedBefore: OperandKind[] = [];
+  const fixedAfter: OperandKind[] = [];
+  let repeat: OperandKind | undefined;
+  for (const k of kinds) {
+    const kind = k.replace(/\*$/, "") as OperandKind;
+    if (!["data", "read", "write", "dir", "pattern", "command", "sub"].includes(kind)) throw new Error(`spec of ${name}: unknown operand kind ${k}`);
+    if (k.endsWith("*")) repeat = kind;
+    else (repeat === undefined ? fixedBefore : fixedAfter).push(kind);
+  }
+  const sub = source.sub ? new Map(Object.entries(source.sub).map(([k, v]) => [k, compileSpec(v, `${name} ${k}`)])) : undefined;
+  return {
+    short,
+    long,
+    numeric,
+    fixedBefore,
+    repeat,
+    fixedAfter,
+    posix: source.posix ?? false,
+    dynamicOk: source.dynamicOk ?? false,
+    sub,
+    check: source.check,
+    read: source.read,
+    links: source.links,
+    unproven: source.unproven,
+    dashOption: source.dashOption ?? false,
+    assignments: source.assignments ?? false,
+    optionNames,
+  };
+}
+
+/** What reading a command against its spec found. */
+export interface SpecReading {
+  /** The first word not understood (index into the words) and why; absent when every word is. */
+  unproven?: { at: number; why: string };
+  reads: ShellWord[];
+  writes: ShellWord[];
+  /** Folders later relative paths are under (`git -C dir`, `env -C dir`, `make -C dir`). */
+  dirs: ShellWord[];
+  /** Where a wrapped command starts (operand kind `command`), if any. */
+  commandAt?: number;
+  /** It creates links. */
+  links: boolean;
+}
+
+/** Judge `words` (program first) against `spec`. */
+export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name: string): SpecReading {
+  const reading: SpecReading = spec.read ? spec.read(words) : { reads: [], writes: [], dirs: [], links: false };
+  if (!spec.read) readInto(spec, words, 1, name, reading);
+  if (spec.links?.(words)) reading.links = true;
+  return reading;
+}
+
+function fail(reading: SpecReading, at: number, why: string) {
+  reading.unproven ??= { at, why };
+}
+
+function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number, name: string, reading: SpecReading): void {
+  if (spec.unproven) fail(reading, start - 1, spec.unproven);
+  const checked = spec.check?.(words);
+  if (checked) fail(reading, checked.at, checked.why);
+  const operands: { word: ShellWord; at: number }[] = [];
+  let patternGiven = false;
+  let inplace = false;
+  let i = start;
+  let ended = false;
+  const effect = (def: OptionDef, value: ShellWord) => {
+    if (def.effect === "read") reading.reads.push(value);
+    else if (def.effect === "write") reading.writes.push(value);
+    else if (def.effect === "dir") reading.dirs.push(value);
+    else if (def.effect === "pattern") patternGiven = true;
+    if (def.effect === "inplace") inplace = true;
+  };
+  for (; i < words.length; i++) {
+    const word = words[i]!;
+    if (ended) {
+      operands.push({ word, at: i });
+      continue;
+    }
+    if (!word.literal) {
+      // A run-time word could be any option (a glob could match a file named `-rf`).
+      if (!spec.dynamicOk) fail(reading, i, `the argument ${word.text} of ${name} is only known at run time, and could be an option the engine does not know`);
+      operands.push({ word, at: i });
+      if (spec.posix || kindAt(spec, operands.length) === "command") ended = true;
+      continue;
+    }
+    const v = word.value;
+    if (v === "--") {
+      ended = true;
+      continue;
+    }
+    if (v === "-" && spec.dashOption) continue;
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) continue;
+    if (v === "-" || !v.startsWith("-")) {
+      operands.push({ word, at: i });
+      if (spec.sub && operands.length === 1) break;
+      // A wrapper's command starts here: its options are its own.
+      if (kindAt(spec, operands.length - 1) === "command") break;
+      if (spec.posix) ended = true;
+      continue;
+    }
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const key = eq === -1 ? v : v.slice(0, eq);
+      const def = spec.long.get(key);
+      if (!def) {
+        fail(reading, i, `${name} ${key} is not an option the engine knows`);
+        continue;
+      }
+      if (def.arity === 0 && eq !== -1) fail(reading, i, `${name} ${key} takes no value`);
+      if (def.arity === 0) {
+        effect(def, word);
+        continue;
+      }
+      if (eq !== -1) {
+        effect(def, { ...word, value: v.slice(eq + 1), text: v.slice(eq + 1) });
+        continue;
+      }
+      if (def.optional) {
+        effect({ ...def, effect: def.effect === "inplace" ? "inplace" : "data" }, word);
+        continue;
+      }
+      for (let k = 0; k < def.arity; k++) {
+        const value = words[++i];
+        if (!value) {
+          fail(reading, i, `${name} ${key} needs a value`);
+          break;
+        }
+        if (!value.literal && def.effect !== "data" && def.effect !== "pattern") fail(reading, i, `the value of ${name} ${key} (${value.text}) is only known at run time`);
+        if (k === def.arity - 1) effect(def, value);
+      }
+      continue;
+    }
+    // Short options, clustered: each letter a flag, until one that takes a value.
+    if (spec.numeric && /^-[0-9]+$/.test(v)) continue;
+    for (let k = 1; k < v.length; k++) {
+      const letter = `-${v[k]}`;
+      const def = spec.short.get(letter);
+      if (!def) {
+        fail(reading, i, `${name} ${letter} is not an option the engine knows`);
+        break;
+      }
+      if (def.arity === 0) {
+        effect(def, word);
+        continue;
+      }
+      const rest = v.slice(k + 1);
+      if (rest !== "") {
+        effect(def, { ...word, value: rest, text: rest });
+      } else if (def.optional) {
+        effect(def, word);
+      } else {
+        const value = words[++i];
+        if (!value) fail(reading, i, `${name} ${letter} needs a value`);
+        else {
+          if (!value.literal && def.effect !== "data" && def.effect !== "pattern") fail(reading, i, `the value of ${name} ${letter} (${value.text}) is only known at run time`);
+          effect(def, value);
+        }
+      }
+      break;
+    }
+  }
+  if (spec.sub) {
+    const first = operands[0];
+    if (!first) return;
+    if (!first.word.literal) return fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
+    const sub = spec.sub.get(first.word.value);
+    if (!sub) return fail(reading, first.at, `${name} ${first.word.value} is not a sub-command the engine knows`);
+    return readInto(sub, words, first.at + 1, `${name} ${first.word.value}`, reading);
+  }
+  assignOperands(spec, operands, patternGiven, inplace, name, reading, words);
+}
+
+/** The kind of the operand at `index` as far as the fixed leading kinds tell (undefined past them). */
+function kindAt(spec: ProgramSpec, index: number): OperandKind | undefined {
+  return index < spec.fixedBefore.length ? spec.fixedBefore[index] : spec.repeat;
+}
+
+function assignOperands(
+  spec: ProgramSpec,
+  operands: { word: ShellWord; at: number }[],
+  patternGiven: boolean,
+  inplace: boolean,
+  name: string,
+  reading: SpecReading,
+  words: readonly ShellWord[],
+): void {
+  let before = [...spec.fixedBefore];
+  if (patternGiven && before[0] === "pattern") before = before.slice(1);
+  const commandIndex = before.indexOf("command");
+  if (commandIndex !== -1 || spec.repeat === "command") {
+    const at = commandIndex !== -1 ? commandIndex : before.length;
+    const leading = operands.slice(0, at);
+    for (let k = 0; k < leading.length; k++) judgeOperand(before[k]!, leading[k]!, inplace, name, reading);
+    const command = operands[at];
+    if (command) reading.commandAt = command.at;
+    return;
+  }
+  // A run-time word may stand for any number of operands: positions after it are not known.
+  const dynamic = operands.findIndex((o) => !o.word.literal && !isQuotedWhole(o.word));
+  const kindsUsed = new Set([...before, ...spec.fixedAfter, ...(spec.repeat ? [spec.repeat] : [])]);
+  if (dynamic !== -1 && kindsUsed.size > 1) {
+    fail(reading, operands[dynamic]!.at, `the argument ${operands[dynamic]!.word.text} of ${name} is only known at run time, so which operand is which cannot be told`);
+  }
+  const n = operands.length;
+  const after = spec.fixedAfter;
+  const fixed = before.length + after.length;
+  if (!spec.repeat && n > fixed) {
+    fail(reading, operands[fixed]!.at, `${name} takes ${fixed === 0 ? "no operands" : `at most ${fixed} operand${fixed === 1 ? "" : "s"}`} the engine knows of`);
+  }
+  for (let k = 0; k < n; k++) {
+    const o = operands[k]!;
+    let kind: OperandKind | undefined;
+    if (k < before.length && (spec.repeat || k < fixed)) kind = before[k];
+    else if (k >= n - after.length && k >= before.length) kind = after[k - (n - after.length)];
+    else kind = spec.repeat;
+    if (kind) judgeOperand(kind, o, inplace, name, reading);
+  }
+  void words;
+}
+
+/** `"$x"`: one word whatever it holds (no splitting, no globbing). */
+function isQuotedWhole(word: ShellWord): boolean {
+  return /^"[^"]*"$/.test(word.text);
+}
+
+function judgeOperand(kind: OperandKind, o: { word: ShellWord; at: number }, inplace: boolean, name: string, reading: SpecReading) {
+  const effective = inplace && kind === "read" ? "write" : kind;
+  if (effective === "read" || effective === "dir") reading.reads.push(o.word);
+  else if (effective === "write") reading.writes.push(o.word);
+
+}

@@ -1,0 +1,303 @@
+/**
+ * The programs the engine claims to understand, each with every option it understands (arity
+ * and effect) and what its operands are, in the notation of spec-format.ts. A program listed here
+ * is judged word by word: an option or sub-command not in its spec leaves the command unproven
+ * (ask), so an allow rule such as `Bash(git:*)` covers `git log --oneline` but not
+ * `git log --frobnicate` or an alias. A program not listed is covered only by a rule that names
+ * it, and its run-time operands are unknown paths (commands.ts).
+ *
+ * Options that run programs, load code or write where the engine cannot see are left out on
+ * purpose (sort --compress-program, rg --pre, find -exec, git -c, tar --to-command, …): leaving
+ * one out is the safe mistake. Every spec was written from the program's manual.
+ */
+import { compileSpec, type ProgramSpec, type ProgramSpecSource, type SpecReading } from "./spec-format";
+import type { ShellWord } from "./words";
+
+// Options shared by several programs.
+const HELP = "--help --version";
+const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r -R -z -Z -U -T --color?= --colour?= -e=p --regexp=p -f=r --file=r -m= --max-count= -A= -B= -C= -# --after-context= --before-context= --context= --include= --exclude= --exclude-dir= --exclude-from=r --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --line-number --no-filename --with-filename --only-matching --quiet --silent --no-messages --byte-offset --text --binary-files= --label= --null --null-data --recursive --dereference-recursive --extended-regexp --fixed-strings --basic-regexp --perl-regexp --initial-tab --line-buffered ${HELP}`;
+const SUMS = `-b -c -t -z --binary --check --text --tag --zero --quiet --status --strict -w --warn --ignore-missing ${HELP}`;
+const GIT_DIFF = "-p -u --patch -s --no-patch -U= --unified= --raw --patch-with-raw --stat?= --numstat --shortstat --dirstat?= --summary --name-only --name-status --color?= --no-color --word-diff?= --color-words?= --no-renames -M?= --find-renames?= -C?= --find-copies?= -D --irreversible-delete -R --relative?= --no-relative -a --text -w --ignore-all-space -b --ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol --minimal --patience --histogram --diff-algorithm= --diff-filter= --full-index --binary --abbrev?= -z --exit-code --quiet --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix --check --function-context -W --indent-heuristic --no-indent-heuristic --ignore-submodules?= --submodule?= -O=r --merge-base -S= -G= --pickaxe-all --pickaxe-regex --line-prefix=";
+const GIT_LOG = `${GIT_DIFF} --oneline -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E --extended-regexp -F --fixed-strings --merges --no-merges --min-parents= --max-parents= --first-parent --all --branches?= --tags?= --remotes?= --glob= --exclude= --reverse --graph --decorate?= --no-decorate --source --pretty?= --format= --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --topo-order --date-order --author-date-order --follow -L= --full-history --simplify-by-decoration --ancestry-path --boundary --no-walk?= --walk-reflogs -g --show-signature --notes?= --no-notes --encoding= --expand-tabs?= --no-expand-tabs --mailmap --use-mailmap --log-size --show-pulls -m --cc --dd --combined-all-paths --no-merges --count`;
+const GIT_REMOTE_OPTS = "-q --quiet -v --verbose --progress --no-progress --dry-run -n --all --prune -p --no-prune --tags -t --no-tags --force -f --depth= --deepen= --shallow-since= --unshallow --update-shallow --atomic --set-upstream -u --ipv4 -4 --ipv6 -6 --jobs= -j= --prefetch --append -a --keep -k --no-write-fetch-head --porcelain";
+
+const git: ProgramSpecSource = {
+  // Global options before the sub-command: -C moves to a folder; -c, --git-dir, --work-tree,
+  // --exec-path and --config-env are left out (they name configuration or programs).
+  options: `-C=d --no-pager -P --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-replace-objects --no-lazy-fetch ${HELP} -v`,
+  operands: "sub",
+  sub: {
+    status: { options: "-s --short -b --branch --show-stash --porcelain?= --long -v --verbose -u?= --untracked-files?= --ignore-submodules?= --ignored?= -z --column?= --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames?=", operands: "read*" },
+    log: { options: GIT_LOG, operands: "data*" },
+    show: { options: `${GIT_LOG}`, operands: "data*" },
+    diff: { options: `${GIT_DIFF} --cached --staged --no-index`, operands: "data*" },
+    whatchanged: { options: GIT_LOG, operands: "data*" },
+    shortlog: { options: "-n --numbered -s --summary -e --email -c --committer --all -w?= --format= --group= --since= --until= --no-merges --merges", operands: "data*" },
+    add: { options: "-n --dry-run -v --verbose -f --force -u --update -A --all --no-all --ignore-removal --no-ignore-removal -N --intent-to-add --refresh --ignore-errors --ignore-missing --renormalize --no-warn-embedded-repo --chmod= --sparse", operands: "read*" },
+    commit: {
+      // -e/--edit, -S/--gpg-sign and -t/--template are left out: they run an editor or a signing program.
+      options: "-m= --message= -a --all -F=r --file=r --amend --no-edit -q --quiet -v --verbose -s --signoff --no-signoff --allow-empty --allow-empty-message --author= --date= -n --no-verify --verify --fixup= --squash= -C= --reuse-message= --reset-author --dry-run --short --porcelain --long -z --null -u?= --untracked-files?= -i --include -o --only --cleanup= --no-post-rewrite --status --no-status --trailer= -c= --reedit-message= --pathspec-from-file=r --pathspec-file-nul --no-gpg-sign",
+      operands: "read*",
+    },
+    branch: { options: "-a --all -r --remotes -v -vv --verbose -l --list --show-current -d --delete -D -f --force -m --move -M -c --copy -C --contains= --no-contains= --merged?= --no-merged?= --sort= --format= --points-at= -u= --set-upstream-to= --unset-upstream -t --track?= --no-track --color?= --no-color --column?= --no-column -q --quiet --abbrev= --no-abbrev -i --ignore-case --create-reflog", operands: "data*" },
+    checkout: { options: "-b= -B= -f --force -q --quiet --detach -t --track?= --no-track --orphan= -l --merge -m --conflict= --ours --theirs --ignore-skip-worktree-bits --overwrite-ignore --no-overwrite-ignore --recurse-submodules?= --no-recurse-submodules --progress --no-progress --guess --no-guess --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
+    switch: { options: "-c= --create= -C= --force-create= -d --detach -f --force --discard-changes -t --track?= --no-track --orphan= -m --merge --conflict= -q --quiet --progress --no-progress --guess --no-guess --ignore-other-worktrees", operands: "data*" },
+    restore: { options: "-s= --source= -S --staged -W --worktree --ours --theirs -m --merge --conflict= -q --quiet --progress --no-progress --ignore-unmerged --overlay --no-overlay --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
+    reset: { options: "--soft --mixed --hard --merge --keep -q --quiet -N --no-refresh --refresh --pathspec-from-file=r --pathspec-file-nul --recurse-submodules?= --no-recurse-submodules", operands: "data*" },
+    stash: {
+      options: "",
+      operands: "sub",
+      sub: Object.fromEntries(
+        ["list", "show", "push", "save", "pop", "apply", "drop", "clear", "branch", "create", "store"].map((s) => [
+          s,
+          { options: `-m= --message= -u --include-untracked -k --keep-index --no-keep-index -a --all -q --quiet --index -S --staged ${s === "list" || s === "show" ? GIT_LOG : ""}`, operands: s === "push" ? "read*" : "data*" },
+        ]),
+      ),
+    },
+    fetch: { options: GIT_REMOTE_OPTS, operands: "data*" },
+    pull: { options: `${GIT_REMOTE_OPTS} --rebase?= --no-rebase --ff --no-ff --ff-only --squash --no-squash --commit --no-commit --edit --no-edit --stat --no-stat --autostash --no-autostash --allow-unrelated-histories --log?= --no-log --verify --no-verify`, operands: "data*" },
+    push: { options: `${GIT_REMOTE_OPTS} --delete -d --mirror --follow-tags --no-follow-tags --force-with-lease?= --force-if-includes --no-force-with-lease --no-verify --verify --push-option= -o= --signed?= --no-signed`, operands: "data*" },
+    merge: { options: "--commit --no-commit --edit --no-edit --ff --no-ff --ff-only --log?= --no-log --signoff --no-signoff --stat --no-stat -n --squash --no-squash --verify --no-verify -m= -F=r --file=r --abort --quit --continue --allow-unrelated-histories --autostash --no-autostash -q --quiet -v --verbose --progress --no-progress", operands: "data*" },
+    rebase: { options: "--onto= --keep-base --continue --abort --quit --skip --autosquash --no-autosquash --autostash --no-autostash -q --quiet -v --verbose --stat -n --no-stat --no-verify --verify -f --force-rebase --fork-point --no-fork-point --ignore-whitespace --committer-date-is-author-date --ignore-date --reset-author-date --signoff --root --update-refs --no-update-refs --rebase-merges?= --no-rebase-merges --empty= --keep-empty --no-keep-empty --reapply-cherry-picks --no-reapply-cherry-picks --allow-empty-message --apply --merge -m --no-ff", operands: "data*" },
+    "cherry-pick": { options: "-n --no-commit -x -m= --mainline= --continue --abort --quit --skip --ff --allow-empty --allow-empty-message --keep-redundant-commits --signoff -s", operands: "data*" },
+    revert: { options: "-n --no-commit -m= --mainline= --continue --abort --quit --skip --no-edit --signoff -s", operands: "data*" },
+    tag: { options: "-a --annotate -m= --message= -F=r --file=r -d --delete -l --list -n?= -f --force --sort= --contains= --no-contains= --merged?= --no-merged?= --points-at= --format= --column?= --no-column -i --ignore-case --create-reflog --no-sign", operands: "data*" },
+    "rev-parse": { options: "--show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --abbrev-ref?= --short?= --verify -q --quiet --symbolic --symbolic-full-name --all --branches?= --tags?= --remotes?= --default= --revs-only --no-revs --flags --no-flags --sq --local-env-vars --show-superproject-working-tree --show-object-format?= --path-format= --since= --until= --parseopt --stop-at-non-option --keep-dashdash --sq-quote --disambiguate= --git-path=", operands: "data*" },
+    "ls-files": { options: "-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged -k --killed -z -t -v -f --full-name --recurse-submodules --error-unmatch --exclude= -x= --exclude-from=r -X=r --exclude-per-directory= --exclude-standard --directory --no-empty-directory --eol --deduplicate --abbrev?= --debug --format= --sparse", operands: "read*" },
+    "ls-tree": { options: "-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree --abbrev?= --format=", operands: "data*" },
+    "ls-remote": { options: "-h --heads -b --branches -t --tags --refs -q --quiet --exit-code --get-url --symref --sort= -o= --server-option=", operands: "data*" },
+    remote: {
+      options: "-v --verbose",
+      operands: "sub",
+      sub: { show: { options: "-n", operands: "data*" }, "get-url": { options: "--push --all", operands: "data*" }, add: { options: "-t= -m= -f --tags --no-tags --mirror?=", operands: "data*" }, remove: { operands: "data*" }, rm: { operands: "data*" }, rename: { options: "--progress --no-progress", operands: "data*" }, prune: { options: "-n --dry-run", operands: "data*" }, update: { options: "-p --prune", operands: "data*" }, "set-head": { options: "-a --auto -d --delete", operands: "data*" } },
+    },
+    blame: { options: "-b --root --show-stats -L= -l -t -S=r --reverse= --first-parent -p --porcelain --line-porcelain --incremental --encoding= --contents=r --date= --progress --no-progress -M?= -C?= --ignore-rev= --ignore-revs-file=r --color-lines --color-by-age -h -c --score-debug -f --show-name -n --show-number -s -e --show-email -w --abbrev=", operands: "data*" },
+    describe: { options: "--dirty?= --broken?= --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent", operands: "data*" },
+    mv: { options: "-f --force -k -n --dry-run -v --verbose --sparse", operands: "write*" },
+    rm: { options: "-f --force -n --dry-run -r --cached --ignore-unmatch --sparse -q --quiet --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
+    clean: { options: "-d -f --force -i? -n --dry-run -q --quiet -e= --exclude= -x -X", operands: "write*" },
+    init: { options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=", operands: "write*" },
+    clone: { options: "-l --local --no-hardlinks -s --shared --dissociate -q --quiet -v --verbose --progress --no-checkout -n --bare --mirror -o= --origin= -b= --branch= --revision= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --filter= --also-filter-submodules --sparse --reject-shallow --no-reject-shallow", operands: "data write*" },
+    config: { options: "--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list --show-origin --show-scope --name-only --type= --bool --int --bool-or-int --path --expiry-date --default= -z --null --includes --no-includes", operands: "data*" },
+    grep: { options: `${GREP.replace(" -f=r --file=r", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`, operands: "pattern data*" },
+    "show-ref": { options: "--head --heads --branches --tags -d --dereference -s --hash?= --verify --abbrev?= -q --quiet --exclude-existing?= --exists", operands: "data*" },
+    "for-each-ref": { options: "--count= --sort= --format= --points-at= --merged?= --no-merged?= --contains= --no-contains= --exclude= --ignore-case --omit-empty --shell --perl --python --tcl --color?=", operands: "data*" },
+    "cat-file": { options: "-t -s -e -p --textconv? --filters? --batch?= --batch-check?= --batch-command?= --batch-all-objects --buffer --unordered --follow-symlinks --allow-unknown-type -Z --use-mailmap --no-use-mailmap", operands: "data*" },
+    "merge-base": { options: "-a --all --octopus --independent --is-ancestor --fork-point", operands: "data*" },
+    "rev-list": { options: `${GIT_LOG} --objects --objects-edge --count --not --quiet --disk-usage?= --header --timestamp --bisect --in-commit-order`, operands: "data*" },
+    reflog: { options: `${GIT_LOG}`, operands: "data*" },
+    "count-objects": { options: "-v --verbose -H --human-readable", operands: "" },
+    version: { options: "--build-options", operands: "" },
+    "check-ignore": { options: "-q --quiet -v --verbose -n --non-matching --no-index -z --stdin", operands: "read*" },
+    "check-attr": { options: "-a --all --cached --stdin -z --source=", operands: "data*" },
+    "name-rev": { options: "--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always", operands: "data*" },
+    "range-diff": { options: `${GIT_DIFF} --creation-factor= --no-dual-color --left-only --right-only`, operands: "data*" },
+    "format-patch": { options: `${GIT_DIFF} -o=w --output-directory=w --stdout -n --numbered -N --no-numbered --start-number= --cover-letter --no-cover-letter -v= --reroll-count= --subject-prefix= --rfc?= --signoff -s --thread?= --no-thread --base= --zero-commit -# --suffix= -k --keep-subject --no-binary --from?= --to= --cc= --in-reply-to= --quiet --progress`, operands: "data*" },
+    archive: { options: "--format= -l --list -v --verbose --prefix= -o=w --output=w --worktree-attributes --add-file=r -# --mtime=", operands: "data*" },
+    bisect: {
+      operands: "sub",
+      // `bisect run` is left out: it runs a program.
+      sub: Object.fromEntries(["start", "bad", "good", "new", "old", "terms", "skip", "reset", "visualize", "view", "replay", "log", "help"].map((s) => [s, { options: "--term-old= --term-new= --term-bad= --term-good= --no-checkout --first-parent", operands: "data*" }])),
+    },
+    notes: { operands: "sub", sub: { list: { operands: "data*" }, show: { operands: "data*" } } },
+    help: { options: "-a --all -g --guides --config -v --verbose", operands: "data*" },
+    "symbolic-ref": { options: "-q --quiet --short --no-recurse", operands: "data*" },
+    "hash-object": { options: "-t= -w --stdin --stdin-paths --literally --no-filters --path=", operands: "read*" },
+    "diff-tree": { options: `${GIT_DIFF} -r -t --root --stdin -m -c --cc --always --no-commit-id`, operands: "data*" },
+    "diff-index": { options: `${GIT_DIFF} --cached -m`, operands: "data*" },
+    "diff-files": { options: `${GIT_DIFF} -q -0 -1 -2 -3 --base --ours --theirs -c --cc`, operands: "data*" },
+    "worktree": { operands: "sub", sub: { list: { options: "--porcelain -v --verbose --expire= -z", operands: "" } } },
+    "submodule": { options: "--quiet -q", operands: "sub", sub: { status: { options: "--cached --recursive", operands: "data*" }, summary: { options: "--cached --files -n= --summary-limit=", operands: "data*" } } },
+    gc: { options: "--aggressive --auto --quiet --prune?= --no-prune --keep-largest-pack --cruft --no-cruft", operands: "" },
+    fsck: { options: "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --lost-found --name-objects --no-progress --progress", operands: "data*" },
+    "update-index": { options: "--add --remove --refresh --really-refresh -q --ignore-missing --assume-unchanged --no-assume-unchanged --skip-worktree --no-skip-worktree --chmod=", operands: "read*" },
+    "verify-commit": { options: "-v --verbose --raw", operands: "data*" },
+    "verify-tag": { options: "-v --verbose --raw --format=", operands: "data*" },
+    cherry: { options: "-v --abbrev?=", operands: "data*" },
+    "show-branch": { options: "-r --remotes -a --all --current --topo-order --date-order --sparse --more= --list --merge-base --independent --no-name --sha1-name --topics -g --reflog?= --color?= --no-color", operands: "data*" },
+    var: { options: "-l", operands: "data*" },
+  },
+};
+
+// A package manager's sub-commands that run no package code (its own, reading the registry or the tree).
+const pmReads = (extra = "") => ({ options: `--json --long -l --parseable -p --depth= --all -a --global -g --prod --production --dev --omit= --include= --workspace= -w= --workspaces --include-workspace-root --silent -s --loglevel= ${extra}`, operands: "data*" });
+// Sub-commands that run the project's scripts or code: named by a rule, never by `Bash(npm:*)` alone (risky.ts marks them).
+const pmRuns = { options: "--if-present --ignore-scripts --silent -s --workspace= -w= --workspaces --include-workspace-root --prefix=d --loglevel= --foreground-scripts --no-color --color= -ws", operands: "data*" };
+const npm: ProgramSpecSource = {
+  options: `--prefix=d --silent -s --loglevel= -w= --workspace= --workspaces -ws --no-color ${HELP} -v`,
+  operands: "sub",
+  sub: {
+    test: pmRuns, t: pmRuns, tst: pmRuns, start: pmRuns, stop: pmRuns, restart: pmRuns, run: pmRuns, "run-script": pmRuns, rum: pmRuns, urn: pmRuns,
+    view: pmReads(), info: pmReads(), show: pmReads(), v: pmReads(), ls: pmReads(), list: pmReads(), ll: pmReads(), la: pmReads(), outdated: pmReads(), search: pmReads(), why: pmReads(), explain: pmReads(), root: pmReads(), prefix: pmReads(), bin: pmReads(), whoami: pmReads(), ping: pmReads(), doctor: pmReads(), audit: pmReads("--audit-level= --omit="), help: pmReads(), version: pmReads(), "--version": pmReads(),
+  },
+};
+
+const read = (options = "") => ({ options: `${options} ${HELP}`, operands: "read*", dynamicOk: true });
+const data = (options = "") => ({ options: `${options} ${HELP}`, operands: "data*", dynamicOk: true });
+
+const SOURCES: Record<string, ProgramSpecSource> = {
+  // ── Printing and inspecting ──
+  echo: { options: "-n -e -E", operands: "data*", dynamicOk: true, posix: true },
+  printf: { options: "", operands: "data*", posix: true }, // -v is left out: it assigns a variable (and evaluates a subscript)
+  true: { operands: "data*", dynamicOk: true },
+  false: { operands: "data*", dynamicOk: true },
+  ":": { operands: "data*", dynamicOk: true },
+  pwd: { options: "-L -P", operands: "" },
+  whoami: { options: HELP, operands: "" },
+  id: { options: `-u -g -G -n -r -z --user --group --groups --name --real --zero ${HELP}`, operands: "data*", dynamicOk: true },
+  uname: { options: `-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system ${HELP}`, operands: "" },
+  hostname: { options: "-f -s -d -i -I --fqdn --short --domain --ip-address --all-ip-addresses", operands: "" },
+  date: { options: `-u --utc --universal -R --rfc-email -I?= --iso-8601?= --rfc-3339= -d= --date= -r=r --reference=r ${HELP}`, operands: "data*" },
+  sleep: data(),
+  seq: data("-s= -w -f= --separator= --equal-width --format="),
+  nproc: { options: `--all --ignore= ${HELP}`, operands: "" },
+  basename: data("-a -s= -z --multiple --suffix= --zero"),
+  dirname: data("-z --zero"),
+  realpath: read("-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet --strip --no-symlinks --zero --relative-to=r --relative-base=r"),
+  readlink: read("-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero"),
+  which: data("-a -s"),
+  type: { options: "-a -f -p -P -t", operands: "data*", dynamicOk: true },
+  printenv: data("-0 --null"),
+  tty: { options: `-s --silent --quiet ${HELP}`, operands: "" },
+  test: { operands: "data*", dynamicOk: true },
+  // ── Reading files ──
+  cat: read("-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting"),
+  tac: read("-b -r -s= --before --regex --separator="),
+  nl: read("-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --section-delimiter= --footer-numbering= --header-numbering= --line-increment= --join-blank-lines= --number-format= --no-renumber --number-separator= --starting-line-number= --number-width="),
+  head: read("-c= -n= -q -v -z -# --bytes= --lines= --quiet --silent --verbose --zero-terminated"),
+  tail: read("-c= -n= -f -F -q -v -z -s= -# --bytes= --lines= --follow?= --retry --pid= --quiet --silent --verbose --zero-terminated --sleep-interval= --max-unchanged-stats="),
+  wc: read("-c -m -l -L -w --bytes --chars --lines --max-line-length --words --total= --files0-from=r"),
+  cut: read("-b= -c= -d= -f= -n -s -z --bytes= --characters= --delimiter= --fields= --complement --only-delimited --output-delimiter= --zero-terminated"),
+  tr: { options: `-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1 ${HELP}`, operands: "data*", dynamicOk: true },
+  rev: read(""),
+  fold: read("-b -s -w= --bytes --spaces --width="),
+  fmt: read("-c -p= -s -t -u -w= -g= --crown-margin --prefix= --split-only --tagged-paragraph --uniform-spacing --width= --goal="),
+  expand: read("-i -t= --initial --tabs="),
+  unexpand: read("-a -t= --all --first-only --tabs="),
+  paste: read("-d= -s -z --delimiters= --serial --zero-terminated"),
+  column: read("-t -s= -o= -c= -x -n -e -J -N= -R= -H= -l= -L -r= -W= --table --separator= --output-separator= --output-width= --fillrows --json --table-columns= --table-right= --table-hide= --keep-empty-lines"),
+  join: read("-a= -e= -i -j= -o= -t= -v= -1= -2= --check-order --nocheck-order --header --ignore-case --zero-terminated -z"),
+  comm: read("-1 -2 -3 -i --check-order --nocheck-order --output-delimiter= --total -z --zero-terminated"),
+  od: read("-A= -j= -N= -S= -t= -v -w?= -a -b -c -d -f -i -l -o -s -x --address-radix= --endian= --skip-bytes= --read-bytes= --strings?= --format= --output-duplicates --width?= --traditional"),
+  hexdump: read("-b -c -C -d -o -x -e= -n= -s= -v -L?= --canonical --length= --skip= --no-squeezing"),
+  strings: read("-a --all -d --data -f --print-file-name -n= --bytes= -t= --radix= -e= --encoding= -w --include-all-whitespace -s= --output-separator="),
+  file: read("-b -i -L -h -z -Z -k -s -E -N -0 -p -r --brief --mime --mime-type --mime-encoding --dereference --no-dereference --uncompress --uncompress-noreport --keep-going --special-files --print0 --preserve-date --raw --no-pad --exclude= -e= -F= --separator= --extension --apple"),
+  stat: read("-L -f -c= -t --dereference --file-system --format= --printf= --terse --cached="),
+  du: read("-a -b -c -h -H -k -L -l -m -P -s -S -x -0 -d= -B= -t= --all --apparent-size --block-size= --bytes --total --dereference-args --dereference --no-dereference --human-readable --si --count-links --max-depth= --summarize --separate-dirs --one-file-system --threshold= --time?= --time-style= --exclude= --exclude-from=r -X=r --inodes --null"),
+  df: read("-a -B= -h -H -i -k -l -P -T -t= -x= --all --block-size= --human-readable --si --inodes --local --portability --print-type --type= --exclude-type= --output?= --total --sync --no-sync"),
+  ls: read("-a -A -b -B -c -C -d -f -F -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -I= -T= -w= --all --almost-all --author --escape --block-size= --ignore-backups --color?= --classify?= --file-type --format= --full-time --group-directories-first --no-group --human-readable --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink?= --indicator-style= --inode --ignore= --kibibytes --dereference --numeric-uid-gid --literal --hide-control-chars --show-control-chars --quote-name --quoting-style= --reverse --recursive --size --sort= --time= --time-style= --tabsize= --width= --context --zero --directory"),
+  tree: read("-a -d -l -f -x -L= -R -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile"),
+  diff: read("-q -s -c -C= -u -U= -e -n -y -W= -l -t -T -i -E -Z -b -w -B -I= -a -r -N -x= -X=r -S= -p -F= -d --brief --report-identical-files --context?= --unified?= --ed --normal --side-by-side --width= --left-column --suppress-common-lines --expand-tabs --initial-tab --ignore-case --ignore-tab-expansion --ignore-trailing-space --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-matching-lines= --text --strip-trailing-cr --recursive --new-file --unidirectional-new-file --exclude= --exclude-from=r --starting-file= --show-c-function --show-function-line= --label= --minimal --speed-large-files --color?= --no-dereference --from-file=r --to-file=r --tabsize= --suppress-blank-empty --horizon-lines= --strip-trailing-cr"),
+  cmp: read("-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent"),
+  md5sum: read(SUMS), sha1sum: read(SUMS), sha224sum: read(SUMS), sha256sum: read(SUMS), sha384sum: read(SUMS), sha512sum: read(SUMS), b2sum: read(`${SUMS} -l= --length=`), cksum: read("-a= --algorithm= --base64 --raw --tag --untagged -l= --length= -c --check --debug"),
+  base64: read("-d --decode -i --ignore-garbage -w= --wrap="),
+  grep: { options: GREP, operands: "pattern read*", dynamicOk: true },
+  egrep: { options: GREP, operands: "pattern read*", dynamicOk: true },
+  fgrep: { options: GREP, operands: "pattern read*", dynamicOk: true },
+  // rg: --pre, --pre-glob and --search-zip are left out (they run programs).
+  rg: {
+    options: `-e=p --regexp=p -f=r --file=r -i --ignore-case -s --case-sensitive -S --smart-case -w --word-regexp -x --line-regexp -v --invert-match -F --fixed-strings -P --pcre2 -U --multiline --multiline-dotall -n --line-number -N --no-line-number -H --with-filename -I --no-filename -c --count --count-matches -l --files-with-matches --files-without-match -o --only-matching -q --quiet -A= -B= -C= --after-context= --before-context= --context= -m= --max-count= -g= --glob= --iglob= -t= --type= -T= --type-not= --type-list --hidden -. --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-global --no-ignore-parent --no-ignore-exclude --no-ignore-files --ignore-file=r -u --unrestricted -L --follow --files --json --vimgrep --column --no-heading --heading --color= --colors= -p --pretty -r= --replace= -M= --max-columns= --max-columns-preview --max-depth= -d= --max-filesize= --sort= --sortr= --stats --trim -a --text -z --null -0 --null-data --no-messages --passthru -j= --threads= --no-config --debug --one-file-system --byte-offset -b --crlf --encoding= -E= --engine= --field-match-separator= --path-separator= --binary --no-binary --glob-case-insensitive --include-zero --line-buffered --block-buffered --mmap --no-mmap -h --help -V --version`,
+    operands: "pattern read*",
+    dynamicOk: false,
+  },
+  jq: { options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile== --rawfile== --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=r --from-file=r ${HELP}`, operands: "pattern read*" },
+  sort: read("-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T=d --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory=d --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=r"),
+  uniq: { options: `-c -d -D -f= -i -s= -u -w= -z --count --repeated --all-repeated?= --skip-fields= --group?= --ignore-case --skip-chars= --unique --zero-terminated --check-chars= ${HELP}`, operands: "read write" },
+  // sed: -f/--file and -s are left out; -i makes the file operands writes; scripts are read by sed.ts (risky.ts).
+  sed: { options: `-n --quiet --silent -e=p --expression=p -E -r --regexp-extended -i?=W --in-place?=W -l= --line-length= -s --separate -u --unbuffered -z --null-data --posix --debug --sandbox --follow-symlinks -b --binary ${HELP}`, operands: "pattern read*" },
+  // awk: -f, -E, -i, -l and --load are left out; programs are read by awk.ts (risky.ts).
+  awk: { options: `-F= -v= --field-separator= --assign= ${HELP}`, operands: "pattern read*" },
+  // find: tests and actions that only read; -exec, -ok, -delete, -fprint and -fls are left out.
+  find: { options: "", operands: "read*", read: readFind },
+  // ── Writing files ──
+  touch: { options: `-a -c -m -h -d= -r=r -t= --no-create --date= --no-dereference --reference=r --time= ${HELP}`, operands: "write*" },
+  mkdir: { options: `-p -v -m= --parents --verbose --mode= ${HELP}`, operands: "write*" },
+  rmdir: { options: `-p -v --ignore-fail-on-non-empty --parents --verbose ${HELP}`, operands: "write*" },
+  rm: { options: `-f -i -I -r -R -d -v --force --interactive?= --recursive --dir --verbose --one-file-system --preserve-root?= --no-preserve-root ${HELP}`, operands: "write*" },
+  cp: {
+    options: `-a -b -d -f -i -H -l -L -n -P -p -R -r -s -u -v -x -T -t=w --archive --backup?= --force --interactive --link --dereference --no-clobber --no-dereference --preserve?= --no-preserve= --parents --recursive --reflink?= --remove-destination --sparse= --strip-trailing-slashes --symbolic-link --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --one-file-system --attributes-only --copy-contents ${HELP}`,
+    operands: "read* write",
+    // A copy may carry links along (-a, -d, -P, -R copy a link as a link; -l, -s make them).
+    links: (words) => words.some((w, k) => k > 0 && (/^-[a-zA-Z]*[adlsPRr]/.test(w.value) || /^--(archive|link|symbolic-link|no-dereference|recursive)$/.test(w.value))),
+  },
+  mv: { options: `-b -f -i -n -u -v -T -t=w --backup?= --force --interactive --no-clobber --strip-trailing-slashes --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --exchange --no-copy ${HELP}`, operands: "write* write", links: () => true },
+  ln: { options: `-b -d -F -f -i -L -n -P -r -s -T -t=w -v --backup?= --directory --force --interactive --logical --no-dereference --physical --relative --symbolic --suffix= -S= --target-directory=w --no-target-directory --verbose ${HELP}`, operands: "read* write", links: () => true },
+  chmod: { options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`, operands: "data write*" },
+  tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "write*" },
+  // ── Running other commands (their command is a candidate of its own) ──
+  env: { options: `-i --ignore-environment -0 --null -u= --unset= -C=d --chdir=d -v --debug --ignore-signals?= --default-signal?= --block-signal?= --list-signal-handling ${HELP}`, operands: "command", posix: true, dashOption: true, assignments: true },
+  nice: { options: `-n= --adjustment= -# ${HELP}`, operands: "command", posix: true },
+  timeout: { options: `-f --foreground -k= --kill-after= -p --preserve-status -s= --signal= -v --verbose ${HELP}`, operands: "data command", posix: true },
+  nohup: { options: HELP, operands: "command", posix: true },
+  time: { options: "-p", operands: "command", posix: true },
+  stdbuf: { options: `-i= -o= -e= --input= --output= --error= ${HELP}`, operands: "command", posix: true },
+  xargs: { options: `-0 --null -a=r --arg-file=r -d= --delimiter= -E= -e?= --eof?= -I= -i?= --replace?= -L= -l?= --max-lines?= -n= --max-args= -P= --max-procs= -r --no-run-if-empty -s= --max-chars= -t --verbose -x --exit -o --open-tty --show-limits ${HELP}`, operands: "command", posix: true },
+  command: { options: "-p -v -V", operands: "command", posix: true },
+  // ── Builds and tests: the sub-commands that only read; running the project's code is risky.ts's to mark ──
+  git,
+  npm,
+  make: { check: makeVariables, options: `-B --always-make -C=d --directory=d -d --debug?= -e --environment-overrides -i --ignore-errors -I=d --include-dir=d -j?= --jobs?= -k --keep-going -S --no-keep-going --stop -l?= --load-average?= -n --just-print --dry-run --recon -q --question -r --no-builtin-rules -R --no-builtin-variables -s --silent --quiet --no-silent -w --print-directory --no-print-directory -W=r --what-if=r --assume-new=r -o=r --old-file=r --assume-old=r -O?= --output-sync?= --trace ${HELP}`, operands: "data*" },
+};
+
+// find's expression: each primary with the number of words it takes. Only primaries that test
+// or print to stdout; -exec, -execdir, -ok, -okdir, -delete, -fprint*, -fls are left out.
+const FIND_PRIMARIES: Record<string, number> = {
+  "-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1, "-iregex": 1, "-lname": 1, "-ilname": 1,
+  "-type": 1, "-xtype": 1, "-size": 1, "-perm": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-links": 1, "-inum": 1, "-samefile": 1,
+  "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-used": 1, "-fstype": 1,
+  "-maxdepth": 1, "-mindepth": 1, "-regextype": 1, "-printf": 1, "-newermt": 1, "-newerct": 1, "-newerat": 1, "-newermm": 1, "-context": 1,
+  "-print": 0, "-print0": 0, "-ls": 0, "-prune": 0, "-quit": 0, "-true": 0, "-false": 0, "-empty": 0, "-executable": 0, "-readable": 0,
+  "-writable": 0, "-nouser": 0, "-nogroup": 0, "-depth": 0, "-d": 0, "-xdev": 0, "-mount": 0, "-follow": 0, "-daystart": 0, "-noleaf": 0,
+  "-ignore_readdir_race": 0, "-noignore_readdir_race": 0, "-warn": 0, "-nowarn": 0, "-not": 0, "!": 0, "-a": 0, "-and": 0, "-o": 0, "-or": 0,
+  "(": 0, ")": 0, ",": 0, "-help": 0, "--help": 0, "-version": 0, "--version": 0,
+};
+
+/** find [-H|-L|-P] [-D x] [-Olevel] [paths…] [expression]: paths are reads, every primary must be known. */
+function readFind(words: readonly ShellWord[]): SpecReading {
+  const reading: SpecReading = { reads: [], writes: [], dirs: [], links: false };
+  let i = 1;
+  for (; i < words.length && words[i]!.literal && /^-([HLP]|O\d*)$/.test(words[i]!.value); i++);
+  for (; i < words.length; i++) {
+    const w = words[i]!;
+    if (!w.literal) {
+      reading.unproven ??= { at: i, why: `the argument ${w.text} of find is only known at run time, and could be an action that runs or deletes` };
+      continue;
+    }
+    if (/^[-(!),]/.test(w.value)) break;
+    reading.reads.push(w);
+  }
+  for (; i < words.length; i++) {
+    const w = words[i]!;
+    const arity = w.literal ? FIND_PRIMARIES[w.value] : undefined;
+    if (arity === undefined) {
+      reading.unproven ??= { at: i, why: w.literal ? `find ${w.value} is not a test or action the engine knows (it may run, delete or write)` : `the argument ${w.text} of find is only known at run time` };
+      break;
+    }
+    if (w.value === "-samefile" || w.value === "-newer" || w.value === "-anewer" || w.value === "-cnewer") reading.reads.push(words[i + 1] ?? w);
+    if (arity > 0 && !words[i + 1]?.literal && !["-name", "-iname", "-path", "-ipath"].includes(w.value)) {
+      reading.unproven ??= { at: i + 1, why: `the value of find ${w.value} is only known at run time` };
+    }
+    i += arity;
+  }
+  return reading;
+}
+
+/** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */
+function makeVariables(words: readonly ShellWord[]): { at: number; why: string } | undefined {
+  const at = words.findIndex((w, k) => k > 0 && (!w.literal || /^[^-][^=]*=/.test(w.value)));
+  if (at === -1) return undefined;
+  return { at, why: `make ${words[at]!.text} sets a makefile variable, which can name the program make runs (SHELL, CC, …)` };
+}
+
+/** Every spec, compiled. */
+export const PROGRAM_SPECS: ReadonlyMap<string, ProgramSpec> = new Map(Object.entries(SOURCES).map(([name, source]) => [name, compileSpec(source, name)]));
+PROGRAM_SPECS_ALIAS("gmake", "make");
+
+function PROGRAM_SPECS_ALIAS(alias: string, name: string) {
+  (PROGRAM_SPECS as Map<string, ProgramSpec>).set(alias, PROGRAM_SPECS.get(name)!);
+}
+
+/** The spec of `program` (its base name), if the engine claims to understand it. */
+export function specOf(program: string): ProgramSpec | undefined {
+  return PROGRAM_SPECS.get(program);
+}
