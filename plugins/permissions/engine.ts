@@ -10,6 +10,7 @@
  *   8. the mode's default (read-only calls run; acceptEdits runs edits inside the roots)
  * and finally, in dontAsk mode, anything that would ask is denied.
  */
+import { readdirSync, type Dirent } from "node:fs";
 import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
 import type { PermissionMode } from "./options";
@@ -179,7 +180,7 @@ function rulesForCall(policy: Policy, list: "allow" | "deny" | "ask", toolName: 
   if (toolName === "Grep" || toolName === "Glob") names.add("Read");
   if (subject.kind === "shell" && list !== "allow") {
     if (subject.writes.length > 0 || subject.unknownWrites.length > 0 || subject.maybe.length > 0) for (const t of kinds.edit) names.add(t);
-    if (subject.analysis.reads.length > 0 || subject.unknownReads.length > 0 || subject.maybe.length > 0) names.add("Read");
+    if (subject.analysis.reads.length > 0 || subject.recursiveReads.length > 0 || subject.unknownReads.length > 0 || subject.maybe.length > 0) names.add("Read");
   }
   const namesAny = (r: CompiledRule) => {
     for (const n of names) if (ruleNamesTool(r, n)) return true;
@@ -198,9 +199,43 @@ function matchFiles(rule: CompiledRule, subject: Extract<Subject, { kind: "shell
   // An operand of a program the engine does not know may be read or written.
   const maybe = subject.maybe.find((p) => rule.path?.(p.absolute) || (p.real !== undefined && rule.path?.(p.real)));
   if (maybe) return `${maybe.absolute} is an argument of a program the engine does not know, which may ${reading ? "read" : "write"} it`;
+  // A folder read to the bottom (grep -r, rg) reads every file below it that the rule may name.
+  if (reading) {
+    for (const dir of subject.recursiveReads) {
+      const below = fileBelow(dir.real ?? dir.absolute, (p) => rule.path?.(p) === true);
+      if (below) return `it reads every file below ${dir.absolute}, ${below === true ? "too many to check one by one" : `among them ${below}`}`;
+    }
+  }
   // A file it cannot name could be the one the rule names.
   const unknown = reading ? subject.unknownReads : subject.unknownWrites;
   if (rule.content !== undefined && unknown.length > 0) return `${unknown[0]}, which could be a file this rule names`;
+  return undefined;
+}
+
+/** Most entries a folder read to the bottom is searched through for a file a rule names: past it, fail closed. */
+const MAX_BELOW = 20_000;
+
+/** A file at or below `dir` that `hit` accepts; true when there are too many to tell; undefined when none. */
+function fileBelow(dir: string, hit: (path: string) => boolean): string | true | undefined {
+  const stack = [dir];
+  let seen = 0;
+  while (stack.length > 0) {
+    const path = stack.pop()!;
+    if (hit(path)) return path;
+    if (++seen > MAX_BELOW) return true;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path, { withFileTypes: true });
+    } catch {
+      continue; // a file, or unreadable: nothing below
+    }
+    for (const e of entries) {
+      const child = `${path}/${e.name}`;
+      if (e.isDirectory()) stack.push(child);
+      else if (hit(child)) return child;
+      else if (++seen > MAX_BELOW) return true;
+    }
+  }
   return undefined;
 }
 

@@ -37,6 +37,8 @@ export type Subject =
       unknownReads: string[];
       /** Why some file it writes cannot be named: an Edit deny or ask rule cannot be shown not to apply, and bypassPermissions without the sandbox asks. */
       unknownWrites: string[];
+      /** Folders it reads to the bottom (grep -r, rg), as paths: a Read rule naming a file below one applies. */
+      recursiveReads: JudgedPath[];
       /** Operands of programs the engine has no spec for, as paths: they may be read or written (matched by Read and Edit deny and ask rules). */
       maybe: JudgedPath[];
     }
@@ -140,6 +142,12 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     if (value === undefined) continue;
     for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) maybe.push(judgePath(base, place.home, value));
   }
+  const recursiveReads: JudgedPath[] = [];
+  for (const word of analysis.recursiveReads) {
+    if (!word.literal) continue; // already an unknown read
+    const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
+    if (value !== undefined) for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) recursiveReads.push(judgePath(base, place.home, value));
+  }
   // Resolving paths costs syscalls: only a Read rule needs them.
   let judgedReads: JudgedPath[] | undefined;
   const reads = () =>
@@ -149,7 +157,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       if (value === undefined) return [];
       return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) => judgePath(base, place.home, value));
     }));
-  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe };
+  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe, recursiveReads };
 
   /** `/proc/self/cwd/x` is the command's folder, not this process's; other `/proc` paths cannot be told. */
   function procPath(value: string): string | undefined {

@@ -240,6 +240,8 @@ function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, cand
   if (reading.unproven) candidate.unproven = reading.unproven;
   for (const word of reading.writes) out.writes.push({ word, kind: "argument", from: index });
   out.reads.push(...reading.reads);
+  // grep -r and rg read every file below their folders, `.` when they name none.
+  if (reading.recursive) out.recursiveReads.push(...(reading.reads.length > 0 ? reading.reads : [literalWord(".")]));
   for (const dir of reading.dirs) {
     if (dir.literal) out.cdTargets.push(dir);
     else out.cdUnknown = true;

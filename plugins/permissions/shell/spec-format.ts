@@ -53,6 +53,10 @@ export interface ProgramSpecSource {
   check?: (words: readonly ShellWord[]) => { at: number; why: string } | undefined;
   /** A reader of its own, for a program whose arguments are not options and operands (find). */
   read?: (words: readonly ShellWord[]) => SpecReading;
+  /** Files it reads that options name inside their values (curl's `-d @file`). */
+  reads?: (words: readonly ShellWord[]) => ShellWord[];
+  /** It reads every file below a folder operand (grep -r, rg, git grep); true, or decided by the words. */
+  recursive?: boolean | ((words: readonly ShellWord[]) => boolean);
   /** It creates links (a later path in the same command may lead anywhere). */
   links?: (words: readonly ShellWord[]) => boolean;
   /** A lone `-` is an option (`env -` is `env -i`). */
@@ -77,6 +81,8 @@ export interface ProgramSpec {
   check: ProgramSpecSource["check"];
   read: ProgramSpecSource["read"];
   links: ProgramSpecSource["links"];
+  recursive: ProgramSpecSource["recursive"];
+  extraReads: ProgramSpecSource["reads"];
   unproven: string | undefined;
   dashOption: boolean;
   assignments: boolean;
@@ -97,7 +103,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
       numeric = true;
       continue;
     }
-    const m = /^(--?[A-Za-z0-9][A-Za-z0-9-]*|-[^-\s=?])(\?)?(==?)?([rwdpW]?)$/.exec(token);
+    const m = /^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])(\?)?(==?)?([rwdpW]?)$/.exec(token);
     if (!m) throw new Error(`spec of ${name}: cannot read the option ${JSON.stringify(token)}`);
     const [, spelling, optional, equals, effect] = m;
     const def: OptionDef = { arity: equals === "==" ? 2 : equals === "=" ? 1 : 0, optional: optional === "?", effect: EFFECTS[effect ?? ""]! };
@@ -129,6 +135,8 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     check: source.check,
     read: source.read,
     links: source.links,
+    recursive: source.recursive,
+    extraReads: source.reads,
     unproven: source.unproven,
     dashOption: source.dashOption ?? false,
     assignments: source.assignments ?? false,
@@ -148,13 +156,16 @@ export interface SpecReading {
   commandAt?: number;
   /** It creates links. */
   links: boolean;
+  /** Its read operands are folders read to the bottom (`.` when it names none). */
+  recursive: boolean;
 }
 
 /** Judge `words` (program first) against `spec`. */
 export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name: string): SpecReading {
-  const reading: SpecReading = spec.read ? spec.read(words) : { reads: [], writes: [], dirs: [], links: false };
+  const reading: SpecReading = spec.read ? spec.read(words) : { reads: [], writes: [], dirs: [], links: false, recursive: false };
   if (!spec.read) readInto(spec, words, 1, name, reading);
   if (spec.links?.(words)) reading.links = true;
+
   return reading;
 }
 
@@ -240,6 +251,17 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
     }
     // Short options, clustered: each letter a flag, until one that takes a value.
     if (spec.numeric && /^-[0-9]+$/.test(v)) continue;
+    // A program's own multi-letter short option (wget -nv, find-style): the whole word.
+    const whole = v.length > 2 ? spec.short.get(v) : undefined;
+    if (whole) {
+      if (whole.arity === 0) effect(whole, word);
+      else {
+        const value = words[++i];
+        if (value) effect(whole, value);
+        else fail(reading, i, `${name} ${v} needs a value`);
+      }
+      continue;
+    }
     for (let k = 1; k < v.length; k++) {
       const letter = `-${v[k]}`;
       const def = spec.short.get(letter);
@@ -275,6 +297,8 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
     if (!sub) return fail(reading, first.at, `${name} ${first.word.value} is not a sub-command the engine knows`);
     return readInto(sub, words, first.at + 1, `${name} ${first.word.value}`, reading);
   }
+  if (spec.recursive) reading.recursive = typeof spec.recursive === "function" ? spec.recursive(words) : true;
+  if (spec.extraReads) reading.reads.push(...spec.extraReads(words));
   assignOperands(spec, operands, patternGiven, inplace, name, reading, words);
 }
 

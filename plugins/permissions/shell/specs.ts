@@ -30,7 +30,8 @@ const git: ProgramSpecSource = {
     status: { options: "-s --short -b --branch --show-stash --porcelain?= --long -v --verbose -u?= --untracked-files?= --ignore-submodules?= --ignored?= -z --column?= --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames?=", operands: "read*" },
     log: { options: GIT_LOG, operands: "data*" },
     show: { options: `${GIT_LOG}`, operands: "data*" },
-    diff: { options: `${GIT_DIFF} --cached --staged --no-index`, operands: "data*" },
+    // Paths and revisions alike are read (`git diff --no-index ~/.ssh/id_rsa /dev/null` prints the key).
+    diff: { options: `${GIT_DIFF} --cached --staged --no-index`, operands: "read*" },
     whatchanged: { options: GIT_LOG, operands: "data*" },
     shortlog: { options: "-n --numbered -s --summary -e --email -c --committer --all -w?= --format= --group= --since= --until= --no-merges --merges", operands: "data*" },
     add: { options: "-n --dry-run -v --verbose -f --force -u --update -A --all --no-all --ignore-removal --no-ignore-removal -N --intent-to-add --refresh --ignore-errors --ignore-missing --renormalize --no-warn-embedded-repo --chmod= --sparse", operands: "read*" },
@@ -71,7 +72,7 @@ const git: ProgramSpecSource = {
       operands: "sub",
       sub: { show: { options: "-n", operands: "data*" }, "get-url": { options: "--push --all", operands: "data*" }, add: { options: "-t= -m= -f --tags --no-tags --mirror?=", operands: "data*" }, remove: { operands: "data*" }, rm: { operands: "data*" }, rename: { options: "--progress --no-progress", operands: "data*" }, prune: { options: "-n --dry-run", operands: "data*" }, update: { options: "-p --prune", operands: "data*" }, "set-head": { options: "-a --auto -d --delete", operands: "data*" } },
     },
-    blame: { options: "-b --root --show-stats -L= -l -t -S=r --reverse= --first-parent -p --porcelain --line-porcelain --incremental --encoding= --contents=r --date= --progress --no-progress -M?= -C?= --ignore-rev= --ignore-revs-file=r --color-lines --color-by-age -h -c --score-debug -f --show-name -n --show-number -s -e --show-email -w --abbrev=", operands: "data*" },
+    blame: { options: "-b --root --show-stats -L= -l -t -S=r --reverse= --first-parent -p --porcelain --line-porcelain --incremental --encoding= --contents=r --date= --progress --no-progress -M?= -C?= --ignore-rev= --ignore-revs-file=r --color-lines --color-by-age -h -c --score-debug -f --show-name -n --show-number -s -e --show-email -w --abbrev=", operands: "read*" },
     describe: { options: "--dirty?= --broken?= --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent", operands: "data*" },
     mv: { options: "-f --force -k -n --dry-run -v --verbose --sparse", operands: "write*" },
     rm: { options: "-f --force -n --dry-run -r --cached --ignore-unmatch --sparse -q --quiet --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
@@ -79,7 +80,7 @@ const git: ProgramSpecSource = {
     init: { options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=", operands: "write*" },
     clone: { options: "-l --local --no-hardlinks -s --shared --dissociate -q --quiet -v --verbose --progress --no-checkout -n --bare --mirror -o= --origin= -b= --branch= --revision= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --filter= --also-filter-submodules --sparse --reject-shallow --no-reject-shallow", operands: "data write*" },
     config: { options: "--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list --show-origin --show-scope --name-only --type= --bool --int --bool-or-int --path --expiry-date --default= -z --null --includes --no-includes", operands: "data*" },
-    grep: { options: `${GREP.replace(" -f=r --file=r", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`, operands: "pattern data*" },
+    grep: { options: `${GREP.replace(" -f=r --file=r", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`, operands: "pattern read*", recursive: true },
     "show-ref": { options: "--head --heads --branches --tags -d --dereference -s --hash?= --verify --abbrev?= -q --quiet --exclude-existing?= --exists", operands: "data*" },
     "for-each-ref": { options: "--count= --sort= --format= --points-at= --merged?= --no-merged?= --contains= --no-contains= --exclude= --ignore-case --omit-empty --shell --perl --python --tcl --color?=", operands: "data*" },
     "cat-file": { options: "-t -s -e -p --textconv? --filters? --batch?= --batch-check?= --batch-command?= --batch-all-objects --buffer --unordered --follow-symlinks --allow-unknown-type -Z --use-mailmap --no-use-mailmap", operands: "data*" },
@@ -160,6 +161,15 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   printenv: data("-0 --null"),
   tty: { options: `-s --silent --quiet ${HELP}`, operands: "" },
   test: { operands: "data*", dynamicOk: true },
+  // Shell builtins that only set the shell's own state (cd's folder is followed by the analysis).
+  cd: { options: "-L -P -e -@", operands: "data", posix: true },
+  set: { options: "-a -b -e -f -h -k -m -n -p -t -u -v -x -B -C -E -H -P -T -o=", operands: "data*", posix: true },
+  shift: { operands: "data", posix: true },
+  exit: { operands: "data", posix: true },
+  return: { operands: "data", posix: true },
+  wait: { options: "-n -f", operands: "data*", posix: true },
+  read: { options: "-r -s -e -a= -d= -n= -N= -p= -t= -u= -i=", operands: "data*", posix: true },
+  umask: { options: "-p -S", operands: "data", posix: true },
   // ── Reading files ──
   cat: read("-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting"),
   tac: read("-b -r -s= --before --regex --separator="),
@@ -191,17 +201,18 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   cmp: read("-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent"),
   md5sum: read(SUMS), sha1sum: read(SUMS), sha224sum: read(SUMS), sha256sum: read(SUMS), sha384sum: read(SUMS), sha512sum: read(SUMS), b2sum: read(`${SUMS} -l= --length=`), cksum: read("-a= --algorithm= --base64 --raw --tag --untagged -l= --length= -c --check --debug"),
   base64: read("-d --decode -i --ignore-garbage -w= --wrap="),
-  grep: { options: GREP, operands: "pattern read*", dynamicOk: true },
-  egrep: { options: GREP, operands: "pattern read*", dynamicOk: true },
-  fgrep: { options: GREP, operands: "pattern read*", dynamicOk: true },
+  grep: { options: GREP, operands: "pattern read*", dynamicOk: true, recursive: grepRecursive },
+  egrep: { options: GREP, operands: "pattern read*", dynamicOk: true, recursive: grepRecursive },
+  fgrep: { options: GREP, operands: "pattern read*", dynamicOk: true, recursive: grepRecursive },
   // rg: --pre, --pre-glob and --search-zip are left out (they run programs).
   rg: {
     options: `-e=p --regexp=p -f=r --file=r -i --ignore-case -s --case-sensitive -S --smart-case -w --word-regexp -x --line-regexp -v --invert-match -F --fixed-strings -P --pcre2 -U --multiline --multiline-dotall -n --line-number -N --no-line-number -H --with-filename -I --no-filename -c --count --count-matches -l --files-with-matches --files-without-match -o --only-matching -q --quiet -A= -B= -C= --after-context= --before-context= --context= -m= --max-count= -g= --glob= --iglob= -t= --type= -T= --type-not= --type-list --hidden -. --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-global --no-ignore-parent --no-ignore-exclude --no-ignore-files --ignore-file=r -u --unrestricted -L --follow --files --json --vimgrep --column --no-heading --heading --color= --colors= -p --pretty -r= --replace= -M= --max-columns= --max-columns-preview --max-depth= -d= --max-filesize= --sort= --sortr= --stats --trim -a --text -z --null -0 --null-data --no-messages --passthru -j= --threads= --no-config --debug --one-file-system --byte-offset -b --crlf --encoding= -E= --engine= --field-match-separator= --path-separator= --binary --no-binary --glob-case-insensitive --include-zero --line-buffered --block-buffered --mmap --no-mmap -h --help -V --version`,
     operands: "pattern read*",
     dynamicOk: false,
+    recursive: true,
   },
   jq: { options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile== --rawfile== --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=r --from-file=r ${HELP}`, operands: "pattern read*" },
-  sort: read("-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T=d --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory=d --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=r"),
+  sort: read("-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory= --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=r"),
   uniq: { options: `-c -d -D -f= -i -s= -u -w= -z --count --repeated --all-repeated?= --skip-fields= --group?= --ignore-case --skip-chars= --unique --zero-terminated --check-chars= ${HELP}`, operands: "read write" },
   // sed: -f/--file and -s are left out; -i makes the file operands writes; scripts are read by sed.ts (risky.ts).
   sed: { options: `-n --quiet --silent -e=p --expression=p -E -r --regexp-extended -i?=W --in-place?=W -l= --line-length= -s --separate -u --unbuffered -z --null-data --posix --debug --sandbox --follow-symlinks -b --binary ${HELP}`, operands: "pattern read*" },
@@ -236,6 +247,23 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   // ── Builds and tests: the sub-commands that only read; running the project's code is risky.ts's to mark ──
   git,
   npm,
+  // ── Network and archives: every option that writes a file says so; -K/--config, --libcurl, -e/--execute are left out ──
+  curl: {
+    options: `-s --silent -S --show-error -L --location --location-trusted -f --fail --fail-with-body --fail-early -I --head -i --include -v --verbose -k --insecure -X= --request= -H= --header= -d= --data= --data-raw= --data-binary= --data-urlencode= --data-ascii= --json= -F= --form= --form-string= -G --get -o=w --output=w -O --remote-name --remote-name-all -J --remote-header-name --output-dir=w --create-dirs --no-clobber -u= --user= -A= --user-agent= -e= --referer= -b= --cookie= -c=w --cookie-jar=w -D=w --dump-header=w --trace=w --trace-ascii=w --stderr=w -T=r --upload-file=r -m= --max-time= --connect-timeout= --retry= --retry-delay= --retry-max-time= --retry-all-errors --retry-connrefused --compressed -x= --proxy= --noproxy= -w= --write-out= -r= --range= -C= --continue-at= --http1.0 --http1.1 --http2 --http3 -0 -4 -6 --ipv4 --ipv6 --progress-bar -N --no-buffer --max-redirs= --limit-rate= --max-filesize= --tlsv1.2 --tlsv1.3 --cacert=r --capath=r --cert=r -E=r --key=r --url= -n --netrc --netrc-optional --oauth2-bearer= --unix-socket=r --resolve= --connect-to= -Z --parallel --parallel-max= -q --disable -z= --time-cond= -R --remote-time --raw --path-as-is -g --globoff -Y= -y= -l --list-only -a --append -B --use-ascii --ssl-reqd --proto= --proto-redir= -M --manual ${HELP} -V`,
+    operands: "data*",
+    reads: curlUploads,
+  },
+  wget: {
+    options: `-q --quiet -v --verbose -nv --no-verbose -O=w --output-document=w -o=w --output-file=w -a=w --append-output=w -P=w --directory-prefix=w -nd --no-directories -x --force-directories -nH --no-host-directories --cut-dirs= -c --continue -N --timestamping -nc --no-clobber -t= --tries= -T= --timeout= --connect-timeout= --read-timeout= -w= --wait= --limit-rate= -U= --user-agent= --header= --post-data= --post-file=r --body-data= --body-file=r --method= --user= --password= --no-check-certificate --ca-certificate=r --certificate=r --private-key=r -S --server-response --spider -r --recursive -l= --level= -np --no-parent -k --convert-links -p --page-requisites -A= --accept= -R= --reject= -D= --domains= -H --span-hosts -m --mirror -i=r --input-file=r -b --background -4 -6 --inet4-only --inet6-only --max-redirect= --content-disposition --trust-server-names --show-progress --progress= -nc ${HELP} -V`,
+    operands: "data*",
+  },
+  // tar: the archive (-f) and where it extracts (-C) are named; --to-command, -I/--use-compress-program, -F, --checkpoint-action are left out.
+  tar: {
+    options: `-c --create -x --extract --get -t --list -r --append -u --update -A --catenate --concatenate -d --diff --compare --delete -f=w --file=w -C=w --directory=w -v --verbose -z --gzip --gunzip --ungzip -j --bzip2 -J --xz --lzma --zstd -a --auto-compress -p --preserve-permissions --same-permissions --no-same-owner --no-same-permissions --same-owner --numeric-owner --owner= --group= --mode= --mtime= -h --dereference -k --keep-old-files --skip-old-files --overwrite --remove-files -m --touch -O --to-stdout --strip-components= --exclude= --exclude-from=r -X=r --exclude-vcs --exclude-vcs-ignores --wildcards --no-wildcards --anchored --no-anchored -T=r --files-from=r --null -P --absolute-names --sort= --transform= --xform= --one-file-system -S --sparse -W --verify --totals?= --warning= --no-recursion --recursion -b= --blocking-factor= -B --read-full-records -i --ignore-zeros --format= -H= -V= --label= --occurrence?= ${HELP}`,
+    operands: "read*",
+    // x/t modes as a first word without a dash (`tar xzf a.tgz`): the old-style cluster.
+    check: tarCheck,
+  },
   make: { check: makeVariables, options: `-B --always-make -C=d --directory=d -d --debug?= -e --environment-overrides -i --ignore-errors -I=d --include-dir=d -j?= --jobs?= -k --keep-going -S --no-keep-going --stop -l?= --load-average?= -n --just-print --dry-run --recon -q --question -r --no-builtin-rules -R --no-builtin-variables -s --silent --quiet --no-silent -w --print-directory --no-print-directory -W=r --what-if=r --assume-new=r -o=r --old-file=r --assume-old=r -O?= --output-sync?= --trace ${HELP}`, operands: "data*" },
 };
 
@@ -254,7 +282,7 @@ const FIND_PRIMARIES: Record<string, number> = {
 
 /** find [-H|-L|-P] [-D x] [-Olevel] [paths…] [expression]: paths are reads, every primary must be known. */
 function readFind(words: readonly ShellWord[]): SpecReading {
-  const reading: SpecReading = { reads: [], writes: [], dirs: [], links: false };
+  const reading: SpecReading = { reads: [], writes: [], dirs: [], links: false, recursive: false };
   let i = 1;
   for (; i < words.length && words[i]!.literal && /^-([HLP]|O\d*)$/.test(words[i]!.value); i++);
   for (; i < words.length; i++) {
@@ -280,6 +308,41 @@ function readFind(words: readonly ShellWord[]): SpecReading {
     i += arity;
   }
   return reading;
+}
+
+/** grep -r/-R/--recursive/-d recurse reads every file below a folder operand (and `.` without one). */
+function grepRecursive(words: readonly ShellWord[]): boolean {
+  return words.some((w, k) => k > 0 && w.literal && (/^-[a-zA-Z]*[rR]/.test(w.value) || /^--(recursive|dereference-recursive|directories=recurse)$/.test(w.value)));
+}
+
+/** Files curl sends: `-d @file`, `--data-binary @file`, `-F name=@file` or `<file`, `--json @file`. */
+function curlUploads(words: readonly ShellWord[]): ShellWord[] {
+  const out: ShellWord[] = [];
+  for (let k = 1; k < words.length; k++) {
+    const v = words[k]!.value;
+    const eq = v.indexOf("=");
+    const long = /^--(data|data-binary|data-ascii|data-urlencode|json|form|upload-file)$/.test(v) ? words[k + 1] : /^--(data|data-binary|data-ascii|data-urlencode|json|form)=/.test(v) ? { ...words[k]!, value: v.slice(eq + 1) } : undefined;
+    const short = /^-[dF]$/.test(v) ? words[k + 1] : /^-[dF]./.test(v) ? { ...words[k]!, value: v.slice(2) } : undefined;
+    const value = long ?? short;
+    if (!value) continue;
+    const file = /(?:^|=)[@<](.+)$/.exec(value.value)?.[1];
+    if (file) out.push({ ...value, value: file.replace(/;.*$/, ""), text: file });
+    else if (!value.literal) out.push(value);
+  }
+  return out;
+}
+
+/**
+ * tar -x writes whatever files (and links) the archive names, which cannot be known before it
+ * runs; an old-style first word (`tar xzf a.tgz`) is a cluster of options the reader does not take.
+ */
+function tarCheck(words: readonly ShellWord[]): { at: number; why: string } | undefined {
+  const first = words[1];
+  if (first?.literal && !first.value.startsWith("-") && /^[ctxruAdvzjJaphkmOPSWfC]+$/.test(first.value)) {
+    return { at: 1, why: `tar ${first.value}: old-style options without a dash, which the engine does not read (write them as -${first.value})` };
+  }
+  const at = words.findIndex((w, k) => k > 0 && w.literal && ((/^-[a-zA-Z]*x/.test(w.value) && !w.value.startsWith("--")) || w.value === "--extract" || w.value === "--get"));
+  return at === -1 ? undefined : { at, why: "tar -x writes the files and links the archive names, which are not known before it runs" };
 }
 
 /** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */

@@ -61,6 +61,8 @@ export interface ShellAnalysis {
    * at run time, code fed through stdin): under a Bash deny rule such a command is denied.
    */
   hidden: string[];
+  /** Folders a command reads to the bottom (grep -r, rg): every file below them is read. */
+  recursiveReads: ShellWord[];
   /** Operands of programs the engine has no spec for: each may be a file read or written. */
   maybe: { word: ShellWord; from: number }[];
   /** Candidates (indexes) that create links or move files, so other paths of the command may lead anywhere. */
