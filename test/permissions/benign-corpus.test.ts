@@ -1,0 +1,44 @@
+/**
+ * Failing closed must not make the engine useless (issue 35 item 6): real commands from public
+ * build scripts, CI files and agent runs, judged in a realistic project. With bypassPermissions
+ * and the sandbox on, at least 99% of them run without a prompt. The shares in the other modes and
+ * under the README's rules are figures, printed by `npm run bench -- permissions`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decidePermission, type DecidePermissionInput } from "ubiquity/plugins/permissions";
+import { loadBenignCorpus, makeProjectFixture, type BenignEntry, type ProjectFixture } from "./corpus/corpus";
+
+const PERMISSIVE = new Set(["MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "ISC", "MPL-2.0", "Unlicense"]);
+
+describe("the benign corpus", () => {
+  let corpus: BenignEntry[] = [];
+  let fixture: ProjectFixture;
+  beforeAll(() => {
+    corpus = loadBenignCorpus();
+    fixture = makeProjectFixture();
+  });
+  afterAll(() => fixture?.remove());
+
+  it("has at least 1,000 distinct real commands, each with its source and a permissive licence", () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(1000);
+    expect(new Set(corpus.map((e) => e.command)).size).toBe(corpus.length);
+    for (const e of corpus) {
+      expect(e.command.trim(), e.source).not.toBe("");
+      expect(e.source).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}:\S.*$/);
+      for (const licence of e.licence.split(" OR ")) expect(PERMISSIVE, `${e.source}: ${e.licence}`).toContain(licence);
+    }
+    expect(new Set(corpus.map((e) => e.source.split("@")[0])).size).toBeGreaterThanOrEqual(30);
+  });
+
+  it("bypassPermissions with the sandbox on runs at least 99% of it without a prompt", async () => {
+    const notAllowed: string[] = [];
+    for (const { command } of corpus) {
+      // Not an object literal at the call, so this compiles before DecidePermissionInput has `sandbox`.
+      const request = { toolName: "Bash", input: { command }, mode: "bypassPermissions" as const, cwd: fixture.cwd, home: fixture.home, sandbox: true };
+      const verdict = await decidePermission(request satisfies DecidePermissionInput);
+      if (verdict.behavior !== "allow") notAllowed.push(`${verdict.behavior}: ${JSON.stringify(command)} — ${verdict.message}`);
+    }
+    const share = 1 - notAllowed.length / corpus.length;
+    expect(share, `${notAllowed.length} of ${corpus.length} not allowed, e.g.\n${notAllowed.slice(0, 40).join("\n")}`).toBeGreaterThanOrEqual(0.99);
+  });
+});
