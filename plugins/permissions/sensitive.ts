@@ -65,7 +65,7 @@ export function sensitiveReason(path: string): string | undefined {
   const name = parts.at(-1) ?? "";
   if (FOLDERS.has(name)) return `it is a ${name} folder`;
   // A bare repository (`repo.git/`): its config and hooks run code as a .git folder's do.
-  const bare = parts.find((p) => p.endsWith(".git") && p !== ".git");
+  const bare = parts.slice(0, -1).find((p) => p.endsWith(".git") && p !== ".git");
   if (bare) return `it is inside ${bare}, a git repository folder`;
   for (let k = 0; k < parts.length - 1; k++) {
     const pair = NESTED_FOLDERS.find(([a, b]) => parts[k] === a && parts[k + 1] === b);

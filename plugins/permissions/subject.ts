@@ -140,7 +140,13 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     }
     const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
     if (value === undefined) continue;
-    for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) maybe.push(judgePath(base, place.home, value));
+    for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) {
+      const path = judgePath(base, place.home, value);
+      maybe.push(path);
+      // A program the engine does not know may write what it is given: a sensitive file asks as a write would.
+      const why = pathSensitive(path);
+      if (why && path.real !== undefined) sensitive ??= `${path.absolute} is an argument of a program the engine does not know, which may write it: ${why}`;
+    }
   }
   const recursiveReads: JudgedPath[] = [];
   for (const word of analysis.recursiveReads) {

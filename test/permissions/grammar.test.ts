@@ -83,3 +83,28 @@ describe("the differential generator reaches the whole grammar and every spec'd 
     expect(missing).toEqual([]);
   }, 120_000);
 });
+
+describe("assignments: exported variables must be known to be harmless", () => {
+  it.each([
+    ["NODE_OPTIONS=--require=./x.js npm test", "NODE_OPTIONS"],
+    ["RUSTFLAGS='-C linker=./x' cargo build", "RUSTFLAGS"],
+    ["TAR_OPTIONS=--to-command=sh tar -xf a.tar", "TAR_OPTIONS"],
+    ["export GOFLAGS=-toolexec=./x; go test", "GOFLAGS"],
+    ["declare -x LUA_INIT=@x.lua; lua a.lua", "LUA_INIT"],
+    ["env DJANGO_SETTINGS_MODULE=evil python manage.py test", "DJANGO_SETTINGS_MODULE"],
+    ["PATH=./bin:$PATH; ls", "PATH"],
+    ["IFS=/; ls", "IFS"],
+    ["set -a; X=1 ls", "-a"],
+    ["set -o allexport; ls", "allexport"],
+  ])("%j is not covered (%s)", (command, name) => {
+    const a = analyzeShell(command);
+    expect([...a.unsafe, ...a.candidates.map((c) => c.unproven?.why ?? "")].join("; ")).toContain(name);
+  });
+
+  it.each(["CI=1 npm test", "NODE_ENV=production node build.js", "LC_ALL=C sort a.txt", "env FORCE_COLOR=0 ls", "x=1; echo $x", "version=1.2; echo $version", "set -euo pipefail"])(
+    "%j is understood",
+    (command) => {
+      expect(analyzeShell(command).unsafe).toEqual([]);
+    },
+  );
+});

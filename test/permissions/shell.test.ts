@@ -93,9 +93,9 @@ describe("what cannot be proven safe", () => {
     ["python3 <<< 'print(1)'", "fed to it"],
     ["sh < x.sh", "fed to it"],
     ["echo x > /etc/motd", undefined], // judged against the roots by the engine, not here
-    ["PATH=/tmp ls", "sets PATH"],
-    ["LD_PRELOAD=x ls", "sets LD_PRELOAD"],
-    ["GIT_DIR=/x git log", "sets GIT_DIR"],
+    ["PATH=/tmp ls", "passes PATH"],
+    ["LD_PRELOAD=x ls", "passes LD_PRELOAD"],
+    ["GIT_DIR=/x git log", "passes GIT_DIR"],
     ["git -c a=b log", "git -c"],
     ["git fetch --upload-pack=x", "--upload-pack"],
     ["rg --pre cat x", "rg --pre"],
@@ -121,8 +121,8 @@ describe("what cannot be proven safe", () => {
   it("records the files a command writes", () => {
     const a = analyzeShell("echo a > x.txt 2>&1 >> ~/y; cp a b; tee c < d; echo > /dev/null");
     expect(a.writes.map((w) => `${w.kind} ${w.word.value}`).sort()).toEqual(
-      // cp's and tee's files come twice: from the older tables and from their specs (specs.ts).
-      ["redirect x.txt", "redirect ~/y", "argument a", "argument b", "argument b", "argument c", "output b", "output c", "redirect /dev/null"].sort(),
+      // cp's spec: its source is read, its destination written (and, as where a copy lands, an edit); tee's output comes from its spec and outputs.ts.
+      ["redirect x.txt", "redirect ~/y", "argument b", "argument c", "output b", "output c", "redirect /dev/null"].sort(),
     );
   });
 });

@@ -11,7 +11,7 @@ import { readTree, type SyntaxNode } from "./syntax";
 import { evalWord, literalWord, type ShellWord } from "./words";
 import { builtinRisk } from "./builtins";
 import { expandCommand, type SimpleCommand } from "./commands";
-import { isDangerousVariable } from "./names";
+import { isHarmlessExport, shellAssignmentRisk } from "./names";
 import { joinContinuations } from "./continuations";
 import { nodeRisk } from "./grammar";
 import type { ShellAnalysis } from "./types";
@@ -73,16 +73,16 @@ export function analyzeInto(source: string, out: ShellAnalysis, depth: number, v
  * per operator, and ten thousand of them must not overflow the stack (that would be a cap).
  */
 function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): void {
-  const stack: [SyntaxNode, boolean][] = [[root, false]];
+  const stack: [SyntaxNode, boolean, SyntaxNode?][] = [[root, false]];
   const trailing = new Map<SyntaxNode, SyntaxNode[]>();
   while (stack.length > 0) {
-    const [node, fed] = stack.pop()!;
+    const [node, fed, parent] = stack.pop()!;
     // The grammar table: a construct the analysis does not understand leaves the command unproven.
     const risk = nodeRisk(node);
     if (risk) out.unsafe.push(risk);
-    const next: [SyntaxNode, boolean][] = [];
+    const next: [SyntaxNode, boolean, SyntaxNode][] = [];
     const children = (feed: boolean) => {
-      for (const child of node.namedChildren) next.push([child, feed]);
+      for (const child of node.namedChildren) next.push([child, feed, node]);
     };
     switch (node.type) {
       case "command":
@@ -94,7 +94,7 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
         let piped = fed;
         for (const child of node.children) {
           if (child.type === "|" || child.type === "|&") piped = true;
-          else if (child.isNamed) next.push([child, piped]);
+          else if (child.isNamed) next.push([child, piped, node]);
         }
         break;
       }
@@ -117,7 +117,7 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
         children(false);
         break;
       default:
-        check(node, out);
+        check(node, out, parent);
         children(fed);
     }
     for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
@@ -148,10 +148,10 @@ function skippedText(root: SyntaxNode, source: string): string | undefined {
 }
 
 /** Checks that depend on one node only: assignments, arithmetic, parse errors. */
-function check(node: SyntaxNode, out: ShellAnalysis): void {
+function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefined): void {
   switch (node.type) {
     case "variable_assignment":
-      checkAssignment(node, out);
+      checkAssignment(node, out, parent);
       break;
     case "declaration_command":
       if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text))) out.unsafe.push("declare -i evaluates values as arithmetic, which runs any command hidden in a variable");
@@ -283,7 +283,20 @@ function readRedirect(node: SyntaxNode, out: ShellAnalysis) {
   out.writes.push({ word: evalWord(destination), kind: "redirect" });
 }
 
-function checkAssignment(node: SyntaxNode, out: ShellAnalysis) {
-  const name = node.childForFieldName("name")?.text ?? "";
-  if (isDangerousVariable(name.replace(/\[.*$/, ""))) out.unsafe.push(`it sets ${name}, which changes what later programs run`);
+/**
+ * An assignment: exported ones (`X=v cmd`, `export X=v`, `declare -x X=v`) reach the programs the
+ * command runs, so the variable must be one known to be harmless to them; a plain shell
+ * assignment must not set a variable bash itself reads (PATH, IFS, BASH_ENV, PS4, …).
+ */
+function checkAssignment(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefined) {
+  const name = (node.childForFieldName("name")?.text ?? "").replace(/\[.*$/, "");
+  const exported =
+    parent?.type === "command" ||
+    (parent?.type === "declaration_command" && (parent.firstChild?.type === "export" || parent.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*x/.test(c.text))));
+  if (exported) {
+    if (!isHarmlessExport(name)) out.unsafe.push(`it passes ${name} to the programs it runs, and ${name} is not a variable the engine knows to be harmless to them`);
+    return;
+  }
+  const risk = shellAssignmentRisk(name);
+  if (risk) out.unsafe.push(risk);
 }

@@ -9,6 +9,9 @@
  */
 import type { ShellWord } from "./words";
 
+/** The words of a risk whose variable name is only known at run time (unknown, but not code hidden in the command). */
+export const RUN_TIME_NAME = "names a variable only known at run time";
+
 /** Where a builtin's variable names are, given its words (name first). */
 type Names = (words: readonly ShellWord[]) => ShellWord[];
 
@@ -30,8 +33,8 @@ const NAMES: Record<string, Names> = {
   // mapfile/readarray ARRAY: the array name (and -C's callback, checked in risky.ts).
   mapfile: operands,
   readarray: operands,
-  // printf -v NAME: the output goes to a variable.
-  printf: afterOption("-v"),
+  // printf -v NAME: the output goes to a variable; only the first word can be an option.
+  printf: (words) => (words[1]?.literal === false ? [words[1]] : words[1]?.value === "-v" || words[1]?.value.startsWith("-v") ? afterOption("-v")(words.slice(0, 3)) : []),
   // test -v NAME / [ -v NAME ]: testing whether a variable is set evaluates its subscript.
   test: afterOption("-v"),
   "[": afterOption("-v"),
@@ -72,7 +75,7 @@ export function builtinRisk(program: string, words: readonly ShellWord[]): strin
     return `${program} -i evaluates the value as arithmetic, which runs commands hidden in it`;
   }
   for (const w of names(words)) {
-    if (!w.literal) return `${program} names a variable only known at run time (${w.text})`;
+    if (!w.literal) return `${program} ${RUN_TIME_NAME} (${w.text})`;
     const name = w.value.split("=")[0]!;
     if (/\[(?!\d*\])/.test(name)) return `${program} evaluates the subscript of ${name} as arithmetic, which runs commands hidden in it`;
     if (/^[^=[]*(\[[^\]]*\])?=\(/.test(w.value)) return `${program} parses the quoted array assignment ${JSON.stringify(w.value)} again`;

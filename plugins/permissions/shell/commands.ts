@@ -9,7 +9,7 @@ import { posix } from "node:path";
 import { literalWord, renderWords, type ShellWord } from "./words";
 import { scanOptions, hasOption } from "./options";
 import { projectCodeRisk, riskyOptions } from "./risky";
-import { builtinRisk } from "./builtins";
+import { builtinRisk, RUN_TIME_NAME } from "./builtins";
 import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
@@ -80,9 +80,10 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   const risk = riskyOptions(program, words, at.open);
   if (risk) out.unsafe.push(risk);
   const evaluates = builtinRisk(program, words);
-  // A builtin that evaluates hidden code runs what no candidate shows.
-  if (evaluates) out.hidden.push(evaluates);
-  noteWrites(program, words, out, index);
+  // A builtin that evaluates hidden code runs what no candidate shows; a variable name only known
+  // at run time (`test "$a" "$b"`) is unknown, not hidden.
+  if (evaluates) (evaluates.includes(RUN_TIME_NAME) ? out.unsafe : out.hidden).push(evaluates);
+  noteWrites(program, words, out, index, trusted && specOf(program) !== undefined);
   judgeBySpec(program, words, trusted, candidate, index, out);
 
   const inner = (rest: ShellWord[], via: string, required = at.required, open = at.open) => {
@@ -152,7 +153,8 @@ function shell(
   // bash also takes +o/+O; treat a leading + like a - for the scan.
   const normalized = words.map((w, k) => (k > 0 && w.literal && /^\+[oO]$/.test(w.value) ? { ...w, value: `-${w.value.slice(1)}` } : w));
   const scan = scanOptions(normalized, 1, spec);
-  if (scan.dynamic) out.hidden.push(`an option of ${program} is only known at run time`);
+  // Unknown, not hidden: a variable from the environment; `bash <(…)` and stdin are judged below.
+  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
   const operand = words[scan.index];
   if (hasOption(scan, [], "c", spec)) {
     if (!operand) return;
@@ -172,19 +174,21 @@ function interpreter(program: string, words: ShellWord[], at: Position, out: She
   }
   const spec = { short: "cemErWX", long: ["--eval", "--print", "--require", "--import"] };
   const scan = scanOptions(words, 1, spec);
-  if (scan.dynamic) out.hidden.push(`an option of ${program} is only known at run time`);
-  // Code given inline (-c, -e, -m module): it must be literal, and stdin is only data.
+  // Code given inline (-c, -e, -m module): it must be literal, and stdin is only data; what follows it is its arguments.
   if (hasOption(scan, ["--eval", "--print"], "ceEmr", spec)) {
     const value = scan.seen.find((w) => !w.literal);
     if (value) out.hidden.push(`the code run by ${program} (${value.text}) is only known at run time`);
     return;
   }
+  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
   readsStdin(program, words[scan.index], false, at, out);
 }
 
 function readsStdin(program: string, script: ShellWord | undefined, forced: boolean, at: Position, out: ShellAnalysis) {
   if (script && !script.literal) {
-    out.hidden.push(`the script run by ${program} (${script.text}) is only known at run time`);
+    // `bash <(curl …)` runs what arrives through a pipe: hidden code. A script path from a variable is a file, unknown.
+    if (/^[<>]\(/.test(script.text)) out.hidden.push(`${program} runs code that arrives through a pipe (${script.text})`);
+    else out.unsafe.push(`the script run by ${program} (${script.text}) is only known at run time`);
     return;
   }
   // A descriptor as the script (`bash /dev/fd/0 <<< …`, `/proc/self/fd/3`) is code from a pipe or a redirection.
@@ -250,12 +254,13 @@ function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, cand
 }
 
 /** Files a command writes: cp/rm/… operands and sed -i files (sensitive check), and the outputs of outputs.ts. */
-function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, from: number) {
+function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, from: number, specified: boolean) {
   if (WRITES_ARGUMENTS.has(program)) {
     const copies = program === "install" || program === "cp" || program === "mv" || program === "ln";
     const scan = scanOptions(words, 1, copies ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {});
     const operands = words.slice(scan.index);
-    for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...operands]) out.writes.push({ word: w, kind: "argument", from });
+    // A program with a spec says itself which operands it writes (cp's sources are reads, ln's target is not written).
+    if (!specified) for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...operands]) out.writes.push({ word: w, kind: "argument", from });
     if (copies) {
       // Where a copy lands is its output: the -t folder, or the last operand.
       const target = scan.seen.findIndex((w) => /^(-t|--target-directory)$/.test(w.value) || /^-[a-zA-Z]*t$/.test(w.value));

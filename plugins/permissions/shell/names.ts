@@ -42,3 +42,45 @@ const DANGEROUS_ENV_PREFIX = /^(?:LD_|DYLD_|GIT_|BASH_FUNC_|YARN_|NPM_CONFIG_)/i
 export function isDangerousVariable(name: string): boolean {
   return DANGEROUS_ENV.has(name) || DANGEROUS_ENV_PREFIX.test(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
 }
+
+/**
+ * Variables a program's environment may carry without changing what it runs: data-only settings
+ * (locale, colour, build mode, log levels, commit identity). An exported variable not listed
+ * here — by `X=v cmd`, `env X=v`, `export`, `declare -x` — leaves the command uncovered: the
+ * engine cannot know what each program reads from its environment (NODE_OPTIONS, RUSTFLAGS,
+ * GOFLAGS, TAR_OPTIONS, LUA_INIT, DJANGO_SETTINGS_MODULE and many more name code to run).
+ */
+const HARMLESS_ENV = new Set([
+  "CI", "NODE_ENV", "DEBUG", "LANG", "LANGUAGE", "TZ", "FORCE_COLOR", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "COLUMNS", "LINES",
+  "PORT", "RUST_BACKTRACE", "RUST_LOG", "RUST_TEST_THREADS", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PYTHONIOENCODING",
+  "PYTHONUTF8", "GOOS", "GOARCH", "CGO_ENABLED", "GO111MODULE", "NODE_NO_WARNINGS", "VERBOSE", "LOG_LEVEL", "LOGLEVEL", "SOURCE_DATE_EPOCH",
+  "CARGO_TERM_COLOR", "CARGO_INCREMENTAL", "MIX_ENV", "RAILS_ENV", "RACK_ENV", "APP_ENV", "FLASK_ENV", "DEBIAN_FRONTEND", "HUSKY",
+  "GIT_TERMINAL_PROMPT", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
+  "TERM_PROGRAM", "UPDATE_SNAPSHOTS", "SNAPSHOT_UPDATE", "TZDIR_UNUSED", "NODE_DEBUG", "NEXT_TELEMETRY_DISABLED", "DO_NOT_TRACK", "PIP_DISABLE_PIP_VERSION_CHECK",
+]);
+
+/** True for a variable that may be exported to the programs a command runs without changing what they run. */
+export function isHarmlessExport(name: string): boolean {
+  return HARMLESS_ENV.has(name) || /^LC_[A-Z]+$/.test(name);
+}
+
+// The variables bash itself reads or sets (bash(1), "Shell Variables"): assigning one changes the
+// shell's own behaviour for every later command (PATH, IFS, BASH_ENV, PS4, PROMPT_COMMAND, …).
+const SHELL_VARIABLES = new Set([
+  "CDPATH", "HOME", "IFS", "MAIL", "MAILPATH", "OPTARG", "OPTIND", "PS0", "PS1", "PS2", "PS3", "PS4", "PATH", "BASH", "BASHOPTS", "BASHPID",
+  "BASH_ALIASES", "BASH_ARGC", "BASH_ARGV", "BASH_ARGV0", "BASH_CMDS", "BASH_COMMAND", "BASH_COMPAT", "BASH_ENV", "BASH_EXECUTION_STRING",
+  "BASH_LINENO", "BASH_LOADABLES_PATH", "BASH_MONOSECONDS", "BASH_REMATCH", "BASH_SOURCE", "BASH_SUBSHELL", "BASH_TRAPSIG", "BASH_VERSINFO",
+  "BASH_VERSION", "BASH_XTRACEFD", "CHILD_MAX", "COMPREPLY", "COPROC", "DIRSTACK", "EMACS", "ENV", "EPOCHREALTIME", "EPOCHSECONDS", "EUID",
+  "EXECIGNORE", "FCEDIT", "FIGNORE", "FUNCNAME", "FUNCNEST", "GLOBIGNORE", "GLOBSORT", "GROUPS", "histchars", "HISTCMD", "HISTCONTROL",
+  "HISTFILE", "HISTFILESIZE", "HISTIGNORE", "HISTSIZE", "HISTTIMEFORMAT", "HOSTFILE", "HOSTNAME", "HOSTTYPE", "IGNOREEOF", "INPUTRC",
+  "INSIDE_EMACS", "LINENO", "MACHTYPE", "MAILCHECK", "MAPFILE", "OLDPWD", "OPTERR", "OSTYPE", "PIPESTATUS", "POSIXLY_CORRECT", "PPID",
+  "PROMPT_COMMAND", "PROMPT_DIRTRIM", "PWD", "RANDOM", "READLINE_ARGUMENT", "READLINE_LINE", "READLINE_MARK", "READLINE_POINT", "REPLY",
+  "SECONDS", "SHELL", "SHELLOPTS", "SHLVL", "SRANDOM", "TIMEFORMAT", "TMOUT", "TMPDIR", "UID",
+]);
+
+/** Why assigning `name` in the shell (not exported) changes what later commands run, if it does. */
+export function shellAssignmentRisk(name: string): string | undefined {
+  if (isHarmlessExport(name)) return undefined;
+  if (SHELL_VARIABLES.has(name) || /^COMP_/.test(name) || isDangerousVariable(name)) return `it sets ${name}, which changes what later commands run`;
+  return undefined;
+}

@@ -163,7 +163,8 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   test: { operands: "data*", dynamicOk: true },
   // Shell builtins that only set the shell's own state (cd's folder is followed by the analysis).
   cd: { options: "-L -P -e -@", operands: "data", posix: true },
-  set: { options: "-a -b -e -f -h -k -m -n -p -t -u -v -x -B -C -E -H -P -T -o=", operands: "data*", posix: true },
+  // set: -a and -k (export every assignment) are left out, and -o takes only the options listed.
+  set: { options: "-b -e -f -h -m -n -t -u -v -x -B -C -E -H -P -T -o=", operands: "data*", posix: true, check: setOptions },
   shift: { operands: "data", posix: true },
   exit: { operands: "data", posix: true },
   return: { operands: "data", posix: true },
@@ -343,6 +344,16 @@ function tarCheck(words: readonly ShellWord[]): { at: number; why: string } | un
   }
   const at = words.findIndex((w, k) => k > 0 && w.literal && ((/^-[a-zA-Z]*x/.test(w.value) && !w.value.startsWith("--")) || w.value === "--extract" || w.value === "--get"));
   return at === -1 ? undefined : { at, why: "tar -x writes the files and links the archive names, which are not known before it runs" };
+}
+
+const SET_O = new Set(["pipefail", "errexit", "nounset", "xtrace", "verbose", "noclobber", "noglob", "errtrace", "functrace", "notify", "monitor", "hashall", "braceexpand", "ignoreeof", "interactive-comments", "physical", "history", "histexpand", "noexec", "vi", "emacs", "nolog"]);
+
+/** `set -o NAME` / `+o NAME` with a name that only sets shell behaviour (not allexport, keyword, onecmd, posix). */
+function setOptions(words: readonly ShellWord[]): { at: number; why: string } | undefined {
+  for (let k = 1; k < words.length - 1; k++) {
+    if (/^[-+][a-zA-Z]*o$/.test(words[k]!.value) && !SET_O.has(words[k + 1]!.value)) return { at: k + 1, why: `set -o ${words[k + 1]!.text} is not a shell option the engine knows` };
+  }
+  return undefined;
 }
 
 /** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */

@@ -4,7 +4,7 @@
  * `chroot / rm`, `su -c 'rm …'`), and an allow rule must cover what they run.
  */
 import { hasOption, scanOptions, type OptionSpec } from "./options";
-import { isDangerousVariable } from "./names";
+import { isHarmlessExport } from "./names";
 import { literalWord, type ShellWord } from "./words";
 import type { ShellAnalysis } from "./types";
 
@@ -105,13 +105,13 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     // NAME=value words before the command set its environment.
     for (; i < words.length && words[i]!.literal && /^[^=]+=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
-      if (isDangerousVariable(variable)) out.unsafe.push(`env sets ${variable}, which changes what the program runs`);
+      if (!isHarmlessExport(variable)) out.unsafe.push(`env passes ${variable} to the program, and ${variable} is not a variable the engine knows to be harmless to it`);
     }
   } else if (program === "time" && words[0]!.text === "time") {
     // The keyword `time` times a whole pipeline, assignments included: `time X=1 cmd`.
     for (; i < words.length && words[i]!.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
-      if (isDangerousVariable(variable)) out.unsafe.push(`it sets ${variable}, which changes what later programs run`);
+      if (!isHarmlessExport(variable)) out.unsafe.push(`it passes ${variable} to the programs it runs, and ${variable} is not a variable the engine knows to be harmless to them`);
     }
   }
   if (program === "time") {

@@ -7,8 +7,8 @@
  * The same seed gives the same strings on every machine (mulberry32, no Math.random).
  */
 
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { benignCorpusCandidates, loadBenignCorpus } from "../corpus/corpus";
 import { PROGRAM_SPECS } from "../../../plugins/permissions/shell/specs";
 import type { ProgramSpec } from "../../../plugins/permissions/shell/spec-format";
 
@@ -70,18 +70,9 @@ export const BIN_PROGRAMS = [
   "pytest", "tox", "black", "ruff", "mypy", "just", "cmake", "ninja", "meson", "bazel", "ant", "sbt",
 ];
 
-// The corpus of real commands (issue 35, item 6): mutated, they reach what people really type.
-const CORPUS_FILE = fileURLToPath(new URL("../corpus/benign.jsonl", import.meta.url));
-const CORPUS: readonly string[] = existsSync(CORPUS_FILE)
-  ? readFileSync(CORPUS_FILE, "utf8").split("\n").filter(Boolean).flatMap((line) => {
-      try {
-        const c = (JSON.parse(line) as { command?: unknown }).command;
-        return typeof c === "string" ? [c] : [];
-      } catch {
-        return [];
-      }
-    })
-  : [];
+// The corpus of real commands (issue 35, item 6), where present: mutated, they reach what people really type.
+const CORPUS_FILE = benignCorpusCandidates().find((p) => existsSync(p));
+const CORPUS: readonly string[] = CORPUS_FILE ? loadBenignCorpus(CORPUS_FILE).map((e) => e.command) : [];
 
 /** Every (program line, option) pair of the program specs: the spec'd options the generator must reach. */
 export const SPEC_OPTIONS: readonly { line: string; option: string; spec: ProgramSpec }[] = [...PROGRAM_SPECS].flatMap(([name, spec]) => specLines(name, spec));
