@@ -54,7 +54,7 @@ beforeAll(() => {
   for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
   writeFileSync(join(home, ".ssh", "id_rsa"), "PRIVATE\n");
   writeFileSync(join(home, ".bashrc"), "# rc\n");
-  for (const [from, to] of [["git-link", ".git"], ["out-link", outside]] as const) symlinkSync(to, join(dir, from));
+  for (const [from, to] of [["git-link", ".git"], ["out-link", outside], ["ssh-link", join(home, ".ssh")]] as const) symlinkSync(to, join(dir, from));
 });
 
 afterAll(() => {
