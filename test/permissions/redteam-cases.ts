@@ -564,3 +564,18 @@ CASES.push(
   ]),
   ...group(SENS_MORE, {}, "bypassPermissions", ASK, [".ghci", ".hg/hgrc", "deno.json", "justfile", ".aider.conf.yml", ".roo/mcp.json", "opencode.json"].map((p) => [`Write ${p}`, p] as [string, string]), "Write"),
 );
+
+// ── phase 2, fourth batch: environment variables are judged by a list of dangerous names, not proven harmless ──
+const ENV_ALLOWLIST = "phase 2: environment variables outside the dangerous-name list that make a known or named program run other code";
+
+CASES.push(
+  { source: ENV_ALLOWLIST, title: "CC for make's implicit rules and $(CC)", input: "CC='sh -c id' make test", rules: allow("Bash(make test)"), mode: "default", ...ASK },
+  { source: ENV_ALLOWLIST, title: "CFLAGS with -fplugin", input: "CFLAGS=-fplugin=./evil.so make test", rules: allow("Bash(make test)"), mode: "default", ...ASK },
+  { source: ENV_ALLOWLIST, title: "CARGO_BUILD_RUSTC_WRAPPER", input: "CARGO_BUILD_RUSTC_WRAPPER=./evil cargo test", rules: allow("Bash(cargo test)"), mode: "default", ...ASK },
+  { source: ENV_ALLOWLIST, title: "RUSTFLAGS -C linker", input: "RUSTFLAGS='-C linker=./evil' cargo test", rules: allow("Bash(cargo test)"), mode: "default", ...ASK },
+  { source: ENV_ALLOWLIST, title: "PYTEST_ADDOPTS -p plugin", input: "PYTEST_ADDOPTS='-p evil' python3 -m pytest", rules: allow("python3 -m pytest"), mode: "default", ...ASK },
+  { source: ENV_ALLOWLIST, title: "PYTEST_PLUGINS", input: "PYTEST_PLUGINS=evil python3 -m pytest", rules: allow("python3 -m pytest"), mode: "default", ...ASK },
+  { source: ENV_ALLOWLIST, title: "GOFLAGS -toolexec", input: "GOFLAGS=-toolexec=./evil go test ./...", rules: allow("go test"), mode: "default", ...ASK },
+  { source: ENV_ALLOWLIST, title: "CURL_HOME points curl at another .curlrc", input: "CURL_HOME=vendor curl https://example.com", rules: allow("curl"), mode: "default", ...ASK },
+  { source: ENV_ALLOWLIST, title: "dontAsk: CC for make", input: "CC='sh -c id' make test", rules: allow("Bash(make test)"), mode: "dontAsk", ...NO },
+);
