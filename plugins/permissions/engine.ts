@@ -19,6 +19,7 @@ import { rulesFor, type CompiledRule, type Policy } from "./policy";
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { suggest } from "./suggest";
+import { analyzeShell } from "./shell/analyze";
 import type { ShellCandidate } from "./shell/types";
 
 /** One call to decide. */
@@ -247,13 +248,20 @@ function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
       // Deny and ask see every candidate, also under its program's plain name (/bin/rm is rm).
       const hit = subject.analysis.candidates.find((c) => rule.command?.test(c.text, c.open) || rule.command?.test(plainName(c), c.open));
       if (hit) return hit.text;
+      // The same command written another way: global options before the sub-command (`git -C . push`),
+      // options in another order, clustered, abbreviated or by another name (`rm -fr`, `git reset -q --har`,
+      // `npm run-script`); or a sub-command or option the engine does not know of the denied program (`npm rum`).
+      const same = subject.analysis.candidates.find((c) => sameCommand(rule, c));
+      if (same) return `${same.text} (${same.unproven ? `${same.unproven.why}, so it may be what the rule names` : "the same command as the rule names"})`;
       // A command that runs what cannot be seen (`$a $b`, `eval "$x"`, code on stdin) could run what the rule names.
       if (subject.analysis.hidden.length > 0) return `it cannot be pinned down, and could run what the rule names: ${subject.analysis.hidden[0]}`;
       // A program the engine does not know (or a sub-command or option it does not know: `npm exec`,
       // `setarch x86_64`) may run the rest of its words as a command, as an unknown wrapper would.
       const wrapped = subject.analysis.candidates.find((c) => c.unproven && tails(c, c.unproven.at).some((t) => rule.command?.test(t, true)));
       if (wrapped) return `${wrapped.text} (${wrapped.unproven!.why}; it may run the rest of its words)`;
-      if (subject.unsafe.length > 0 && visibleInside(rule.content, subject.analysis.source)) return `visible in ${JSON.stringify(subject.analysis.source)}`;
+      // What cannot be proven, or a program the engine does not understand (which may run a string
+      // it is given: `tmux new 'rm -rf /'`, `python3 -c '…rm…'`, `ed <<< '!rm'`): the denied name visible in the text is enough.
+      if ((subject.unsafe.length > 0 || subject.analysis.candidates.some((c) => c.unproven)) && visibleInside(rule.content, subject.analysis.source)) return `visible in ${JSON.stringify(subject.analysis.source)}`;
       return undefined;
     }
     case "path": {
@@ -263,6 +271,44 @@ function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
     default:
       return subject.strings?.find((s) => rule.command?.test(s));
   }
+}
+
+const ruleForms = new Map<string, { canonical: string[]; subDepth: number } | null>();
+
+/**
+ * Does `candidate` (a program with a spec) run what a prefix or exact Bash rule names, read in
+ * canonical form? The program and sub-commands must be the rule's, and every further word of the
+ * rule must be among the candidate's; a candidate the engine could not read to the end matches
+ * when its sub-commands so far agree with the rule's.
+ */
+function sameCommand(rule: CompiledRule, candidate: ShellCandidate): boolean {
+  if (!candidate.canonical || !rule.content || rule.command?.kind === "wildcard") return false;
+  const head = rule.content.replace(/:\*$/, "");
+  let form = ruleForms.get(head);
+  if (form === undefined) {
+    let parsed: ShellCandidate | undefined;
+    try {
+      const analysis = analyzeShell(head);
+      parsed = analysis.candidates.length === 1 ? analysis.candidates[0] : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    form = parsed?.canonical && parsed.subDepth !== undefined ? { canonical: parsed.canonical, subDepth: parsed.subDepth } : null;
+    ruleForms.set(head, form);
+  }
+  if (!form) return false;
+  const mine = candidate.canonical;
+  const depth = candidate.subDepth ?? 1;
+  if (mine[0] !== form.canonical[0]) return false;
+  const subs = mine.slice(0, depth);
+  const ruleSubs = form.canonical.slice(0, form.subDepth);
+  if (candidate.unproven) {
+    const n = Math.min(subs.length, ruleSubs.length);
+    return subs.slice(0, n).every((w, k) => w === ruleSubs[k]);
+  }
+  if (subs.length !== ruleSubs.length || subs.some((w, k) => w !== ruleSubs[k])) return false;
+  const words = new Set(mine.slice(depth));
+  return form.canonical.slice(form.subDepth).every((w) => words.has(w));
 }
 
 /** The candidate's words after `from`, from each position on, as command texts (`foo -x rm -rf a` → `rm -rf a`, …). */

@@ -242,6 +242,8 @@ function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, cand
   }
   const reading = readBySpec(spec, words, program);
   if (reading.unproven) candidate.unproven = reading.unproven;
+  candidate.canonical = reading.canonical;
+  candidate.subDepth = reading.subDepth;
   for (const word of reading.writes) out.writes.push({ word, kind: "argument", from: index });
   out.reads.push(...reading.reads);
   // grep -r and rg read every file below their folders, `.` when they name none.

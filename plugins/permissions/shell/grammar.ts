@@ -67,12 +67,12 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
   do_group: understood("a loop body: walked"),
   case_statement: understood("the value and every item are walked"),
   case_item: understood("patterns are patterns (no command runs); the body is walked"),
-  extglob_pattern: understood("a pattern in case or [[ ]]: matched, never run"),
+  extglob_pattern: checked("a pattern in case or [[ ]]: matched, never run", unreadSubstitution),
   comment: understood("ignored by bash"),
-  word: understood("evaluated by words.ts: quotes and escapes removed, globs and braces make it run-time"),
+  word: checked("evaluated by words.ts: quotes and escapes removed, globs and braces make it run-time", unreadSubstitution),
   number: understood("a literal number"),
   string: checked("`\"…\"`: its literal parts and expansions evaluated", (node) => (node.text.startsWith('$"') ? 'a $"…" locale string, which bash translates at run time' : undefined)),
-  string_content: understood("literal text inside double quotes"),
+  string_content: checked("literal text inside double quotes", unreadSubstitution),
   raw_string: understood("`'…'`: literal"),
   ansi_c_string: understood("`$'…'`: decoded as bash decodes it"),
   concatenation: understood("adjacent word parts, evaluated together"),
@@ -99,7 +99,7 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
   unary_expression: understood("`-f x` inside a test (arithmetic ones are under an opaque node); -v is checked by builtins.ts"),
   binary_expression: understood("`a == b`, `a && b` inside a test (arithmetic ones are under an opaque node)"),
   parenthesized_expression: understood("`( … )` grouping inside a test"),
-  regex: understood("the right side of =~ or a ${x/re/} pattern: matched, never run"),
+  regex: checked("the right side of =~ or a ${x/re/} pattern: matched, never run", unreadSubstitution),
 
   // Arithmetic of numbers alone is understood: nothing in it can name a variable, so nothing runs.
   arithmetic_expansion: checked("$(( … )) or $[ … ] of numbers and operators only", (node) => (numbersOnly(node) ? undefined : `$(( … )) or $[ … ] on a name: ${ARITHMETIC}`)),
@@ -124,6 +124,27 @@ function numbersOnly(node: SyntaxNode, skipField?: string): boolean {
     stack.push(...n.children);
   }
   return true;
+}
+
+/**
+ * Text the parser kept as plain text although bash would run a substitution in it: an unescaped
+ * backtick, `$(`, `<(` or `>(` inside a word, a pattern or a ${…} operand (`${x:-\`id\`}`,
+ * `${x#*$(id)}`). The parser reads those as characters; bash runs them.
+ */
+function unreadSubstitution(node: SyntaxNode): string | undefined {
+  const text = node.text;
+  if (!/[`(]/.test(text)) return undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "`" || (c === "(" && i > 0 && "$<>".includes(text[i - 1]!) && !(text[i - 1] === "$" && text[i + 1] === "("))) {
+      return `text with a substitution the parser did not read as one (${text.slice(0, 40)}), which bash runs`;
+    }
+  }
+  return undefined;
 }
 
 /** Why this node makes the command unprovable, or undefined when the analysis understands it. */

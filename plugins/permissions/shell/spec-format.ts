@@ -31,6 +31,8 @@ export interface OptionDef {
   arity: 0 | 1 | 2;
   optional: boolean;
   effect: OptionEffect;
+  /** The option's first spelling: `-r`, `-R` and `--recursive` written `-r|-R|--recursive` are all `-r`. */
+  canonical: string;
 }
 
 /** The kinds of operands. */
@@ -88,6 +90,8 @@ export interface ProgramSpec {
   assignments: boolean;
   /** Every option spelling, for tests and the differential generator. */
   optionNames: string[];
+  /** A sub-command's canonical name (`run` for `run-script`). */
+  canonicalName?: string;
 }
 
 const EFFECTS: Record<string, OptionEffect> = { "": "data", r: "read", w: "write", d: "dir", p: "pattern", W: "inplace" };
@@ -103,13 +107,19 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
       numeric = true;
       continue;
     }
-    const m = /^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])(\?)?(==?)?([rwdpW]?)$/.exec(token);
-    if (!m) throw new Error(`spec of ${name}: cannot read the option ${JSON.stringify(token)}`);
-    const [, spelling, optional, equals, effect] = m;
-    const def: OptionDef = { arity: equals === "==" ? 2 : equals === "=" ? 1 : 0, optional: optional === "?", effect: EFFECTS[effect ?? ""]! };
+    // `-r|-R|--recursive`: spellings of one option, the first its canonical name.
+    const spellings = token.split("|");
+    const last = spellings.pop()!;
+    const m = /^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])(\?)?(==?)?([rwdpW]?)$/.exec(last);
+    if (!m || spellings.some((x) => !/^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])$/.test(x))) throw new Error(`spec of ${name}: cannot read the option ${JSON.stringify(token)}`);
+    const [, lastSpelling, optional, equals, effect] = m;
+    const all = [...spellings, lastSpelling!];
+    const def: OptionDef = { arity: equals === "==" ? 2 : equals === "=" ? 1 : 0, optional: optional === "?", effect: EFFECTS[effect ?? ""]!, canonical: all[0]! };
     if (def.optional && def.arity === 0) def.arity = 1;
-    (spelling!.startsWith("--") ? long : short).set(spelling!, def);
-    optionNames.push(spelling!);
+    for (const spelling of all) {
+      (spelling.startsWith("--") ? long : short).set(spelling, def);
+      optionNames.push(spelling);
+    }
   }
   const kinds = (source.operands ?? "").split(/\s+/).filter(Boolean);
   const fixedBefore: OperandKind[] = [];
@@ -121,7 +131,16 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     if (k.endsWith("*")) repeat = kind;
     else (repeat === undefined ? fixedBefore : fixedAfter).push(kind);
   }
-  const sub = source.sub ? new Map(Object.entries(source.sub).map(([k, v]) => [k, compileSpec(v, `${name} ${k}`)])) : undefined;
+  // `run|run-script|rum|urn`: names of one sub-command, the first its canonical name.
+  const sub = source.sub
+    ? new Map(
+        Object.entries(source.sub).flatMap(([k, v]) => {
+          const names = k.split("|");
+          const compiled = { ...compileSpec(v, `${name} ${names[0]}`), canonicalName: names[0]! };
+          return names.map((n) => [n, compiled] as const);
+        }),
+      )
+    : undefined;
   return {
     short,
     long,
@@ -158,12 +177,21 @@ export interface SpecReading {
   links: boolean;
   /** Its read operands are folders read to the bottom (`.` when it names none). */
   recursive: boolean;
+  /**
+   * The command in canonical form, for deny and ask rules: the program, its sub-commands by their
+   * canonical names, then the sub-command's options (clusters split, abbreviations and aliases
+   * resolved) and operands; options before a sub-command (`git -C x`) are left out.
+   */
+  canonical: string[];
+  /** How many leading words of `canonical` are the program and its sub-commands. */
+  subDepth: number;
 }
 
 /** Judge `words` (program first) against `spec`. */
 export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name: string): SpecReading {
-  const reading: SpecReading = spec.read ? spec.read(words) : { reads: [], writes: [], dirs: [], links: false, recursive: false };
+  const reading: SpecReading = spec.read ? spec.read(words) : { reads: [], writes: [], dirs: [], links: false, recursive: false, canonical: [name], subDepth: 1 };
   if (!spec.read) readInto(spec, words, 1, name, reading);
+  else reading.canonical = [name, ...words.slice(1).map((w) => w.value)];
   if (spec.links?.(words)) reading.links = true;
 
   return reading;
@@ -182,7 +210,10 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
   let inplace = false;
   let i = start;
   let ended = false;
+  const local: string[] = [];
   const effect = (def: OptionDef, value: ShellWord) => {
+    local.push(def.canonical);
+    if (def.arity > 0 && value.value !== def.canonical) local.push(value.value);
     if (def.effect === "read") reading.reads.push(value);
     else if (def.effect === "write") reading.writes.push(value);
     else if (def.effect === "dir") reading.dirs.push(value);
@@ -219,10 +250,12 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
     }
     if (v.startsWith("--")) {
       const eq = v.indexOf("=");
-      const key = eq === -1 ? v : v.slice(0, eq);
-      const def = spec.long.get(key);
-      if (!def) {
-        fail(reading, i, `${name} ${key} is not an option the engine knows`);
+      const written = eq === -1 ? v : v.slice(0, eq);
+      // getopt_long (and git's and npm's parsers) take any unambiguous prefix of a long option.
+      const key = spec.long.has(written) ? written : uniquePrefix(spec.long, written);
+      const def = key === undefined ? undefined : spec.long.get(key);
+      if (!def || key === undefined) {
+        fail(reading, i, `${name} ${written} is not an option the engine knows`);
         continue;
       }
       if (def.arity === 0 && eq !== -1) fail(reading, i, `${name} ${key} takes no value`);
@@ -235,7 +268,7 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
         continue;
       }
       if (def.optional) {
-        effect({ ...def, effect: def.effect === "inplace" ? "inplace" : "data" }, word);
+        effect({ ...def, arity: 0, effect: def.effect === "inplace" ? "inplace" : "data" }, word);
         continue;
       }
       for (let k = 0; k < def.arity; k++) {
@@ -295,11 +328,26 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
     if (!first.word.literal) return fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
     const sub = spec.sub.get(first.word.value);
     if (!sub) return fail(reading, first.at, `${name} ${first.word.value} is not a sub-command the engine knows`);
+    reading.canonical.push(sub.canonicalName ?? first.word.value);
+    reading.subDepth = reading.canonical.length;
     return readInto(sub, words, first.at + 1, `${name} ${first.word.value}`, reading);
   }
   if (spec.recursive) reading.recursive = typeof spec.recursive === "function" ? spec.recursive(words) : true;
   if (spec.extraReads) reading.reads.push(...spec.extraReads(words));
+  reading.canonical.push(...local, ...operands.map((o) => o.word.value));
   assignOperands(spec, operands, patternGiven, inplace, name, reading, words);
+}
+
+/** The one long option `written` abbreviates, if exactly one starts with it. */
+function uniquePrefix(long: ReadonlyMap<string, OptionDef>, written: string): string | undefined {
+  if (written.length < 3) return undefined;
+  let found: string | undefined;
+  for (const key of long.keys()) {
+    if (!key.startsWith(written)) continue;
+    if (found !== undefined) return undefined;
+    found = key;
+  }
+  return found;
 }
 
 /** The kind of the operand at `index` as far as the fixed leading kinds tell (undefined past them). */

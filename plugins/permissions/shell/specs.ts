@@ -19,7 +19,7 @@ const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r 
 const SUMS = `-b -c -t -z --binary --check --text --tag --zero --quiet --status --strict -w --warn --ignore-missing ${HELP}`;
 const GIT_DIFF = "-p -u --patch -s --no-patch -U= --unified= --raw --patch-with-raw --stat?= --numstat --shortstat --dirstat?= --summary --name-only --name-status --color?= --no-color --word-diff?= --color-words?= --no-renames -M?= --find-renames?= -C?= --find-copies?= -D --irreversible-delete -R --relative?= --no-relative -a --text -w --ignore-all-space -b --ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol --minimal --patience --histogram --diff-algorithm= --diff-filter= --full-index --binary --abbrev?= -z --exit-code --quiet --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix --check --function-context -W --indent-heuristic --no-indent-heuristic --ignore-submodules?= --submodule?= -O=r --merge-base -S= -G= --pickaxe-all --pickaxe-regex --line-prefix=";
 const GIT_LOG = `${GIT_DIFF} --oneline -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E --extended-regexp -F --fixed-strings --merges --no-merges --min-parents= --max-parents= --first-parent --all --branches?= --tags?= --remotes?= --glob= --exclude= --reverse --graph --decorate?= --no-decorate --source --pretty?= --format= --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --topo-order --date-order --author-date-order --follow -L= --full-history --simplify-by-decoration --ancestry-path --boundary --no-walk?= --walk-reflogs -g --show-signature --notes?= --no-notes --encoding= --expand-tabs?= --no-expand-tabs --mailmap --use-mailmap --log-size --show-pulls -m --cc --dd --combined-all-paths --no-merges --count`;
-const GIT_REMOTE_OPTS = "-q --quiet -v --verbose --progress --no-progress --dry-run -n --all --prune -p --no-prune --tags -t --no-tags --force -f --depth= --deepen= --shallow-since= --unshallow --update-shallow --atomic --set-upstream -u --ipv4 -4 --ipv6 -6 --jobs= -j= --prefetch --append -a --keep -k --no-write-fetch-head --porcelain";
+const GIT_REMOTE_OPTS = "-q --quiet -v --verbose --progress --no-progress --dry-run -n --all --prune -p --no-prune --tags -t --no-tags -f|--force --depth= --deepen= --shallow-since= --unshallow --update-shallow --atomic --set-upstream -u --ipv4 -4 --ipv6 -6 --jobs= -j= --prefetch --append -a --keep -k --no-write-fetch-head --porcelain";
 
 const git: ProgramSpecSource = {
   // Global options before the sub-command: -C moves to a folder; -c, --git-dir, --work-tree,
@@ -128,7 +128,7 @@ const npm: ProgramSpecSource = {
   options: `--prefix=d --silent -s --loglevel= -w= --workspace= --workspaces -ws --no-color ${HELP} -v`,
   operands: "sub",
   sub: {
-    test: pmRuns, t: pmRuns, tst: pmRuns, start: pmRuns, stop: pmRuns, restart: pmRuns, run: pmRuns, "run-script": pmRuns, rum: pmRuns, urn: pmRuns,
+    "test|t|tst": pmRuns, start: pmRuns, stop: pmRuns, restart: pmRuns, "run|run-script|rum|urn": pmRuns,
     view: pmReads(), info: pmReads(), show: pmReads(), v: pmReads(), ls: pmReads(), list: pmReads(), ll: pmReads(), la: pmReads(), outdated: pmReads(), search: pmReads(), why: pmReads(), explain: pmReads(), root: pmReads(), prefix: pmReads(), bin: pmReads(), whoami: pmReads(), ping: pmReads(), doctor: pmReads(), audit: pmReads("--audit-level= --omit="), help: pmReads(), version: pmReads(), "--version": pmReads(),
   },
 };
@@ -225,7 +225,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   touch: { options: `-a -c -m -h -d= -r=r -t= --no-create --date= --no-dereference --reference=r --time= ${HELP}`, operands: "write*" },
   mkdir: { options: `-p -v -m= --parents --verbose --mode= ${HELP}`, operands: "write*" },
   rmdir: { options: `-p -v --ignore-fail-on-non-empty --parents --verbose ${HELP}`, operands: "write*" },
-  rm: { options: `-f -i -I -r -R -d -v --force --interactive?= --recursive --dir --verbose --one-file-system --preserve-root?= --no-preserve-root ${HELP}`, operands: "write*" },
+  rm: { options: `-f|--force -i -I -r|-R|--recursive -d|--dir -v|--verbose --interactive?= --one-file-system --preserve-root?= --no-preserve-root ${HELP}`, operands: "write*" },
   cp: {
     options: `-a -b -d -f -i -H -l -L -n -P -p -R -r -s -u -v -x -T -t=w --archive --backup?= --force --interactive --link --dereference --no-clobber --no-dereference --preserve?= --no-preserve= --parents --recursive --reflink?= --remove-destination --sparse= --strip-trailing-slashes --symbolic-link --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --one-file-system --attributes-only --copy-contents ${HELP}`,
     operands: "read* write",
@@ -283,7 +283,7 @@ const FIND_PRIMARIES: Record<string, number> = {
 
 /** find [-H|-L|-P] [-D x] [-Olevel] [paths…] [expression]: paths are reads, every primary must be known. */
 function readFind(words: readonly ShellWord[]): SpecReading {
-  const reading: SpecReading = { reads: [], writes: [], dirs: [], links: false, recursive: false };
+  const reading: SpecReading = { reads: [], writes: [], dirs: [], links: false, recursive: false, canonical: ["find"], subDepth: 1 };
   let i = 1;
   for (; i < words.length && words[i]!.literal && /^-([HLP]|O\d*)$/.test(words[i]!.value); i++);
   for (; i < words.length; i++) {

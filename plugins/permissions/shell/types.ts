@@ -27,6 +27,9 @@ export interface ShellCandidate {
    * literal text reaches past that word: the user named it.
    */
   unproven?: { at: number; why: string };
+  /** For a program with a spec: the command in canonical form (spec-format.ts), and how many words of it are the program and sub-commands. */
+  canonical?: string[];
+  subDepth?: number;
 }
 
 /** A file the command writes (for the permitted-roots and sensitive-path checks). */
