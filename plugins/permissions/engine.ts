@@ -11,6 +11,7 @@
  * and finally, in dontAsk mode, anything that would ask is denied.
  */
 import { readdirSync, type Dirent } from "node:fs";
+import { resolveReal } from "../_kits/paths/index";
 import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
 import type { PermissionMode } from "./options";
@@ -125,12 +126,13 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
     }
   }
 
-  const sensitive = subject.kind === "shell" || subject.kind === "path" ? subject.sensitive : undefined;
+  const sandboxed = subject.kind === "shell" && setup.sandboxed?.(subject.analysis.source) === true;
+  const sensitive = subject.kind === "shell" ? (subject.sensitive ?? (sandboxed ? undefined : subject.unsandboxed)) : subject.kind === "path" ? subject.sensitive : undefined;
   if (sensitive) return { ...verdict("ask", "sensitive", `${toolName} needs approval: ${sensitive}. Writes to sensitive paths always ask.`, subject), suggestions: [] };
 
   if (mode === "bypassPermissions") {
     // Without the sandbox nothing stops a write the engine cannot name: it could be ~/.bashrc.
-    if (subject.kind === "shell" && subject.unknownWrites.length > 0 && !setup.sandboxed?.(subject.analysis.source)) {
+    if (subject.kind === "shell" && subject.unknownWrites.length > 0 && !sandboxed) {
       return { ...verdict("ask", "bypass", `${toolName} needs approval: ${subject.unknownWrites[0]}, and without the sandbox bypassPermissions cannot keep such a write away from files that run code later.`, subject), suggestions: [] };
     }
     // A command that cannot be pinned down could be running what a deny or ask rule names
@@ -219,6 +221,7 @@ const MAX_BELOW = 20_000;
 /** A file at or below `dir` that `hit` accepts; true when there are too many to tell; undefined when none. */
 function fileBelow(dir: string, hit: (path: string) => boolean): string | true | undefined {
   const stack = [dir];
+  const visited = new Set<string>();
   let seen = 0;
   while (stack.length > 0) {
     const path = stack.pop()!;
@@ -232,9 +235,19 @@ function fileBelow(dir: string, hit: (path: string) => boolean): string | true |
     }
     for (const e of entries) {
       const child = `${path}/${e.name}`;
+      if (hit(child)) return child;
+      if (++seen > MAX_BELOW) return true;
       if (e.isDirectory()) stack.push(child);
-      else if (hit(child)) return child;
-      else if (++seen > MAX_BELOW) return true;
+      else if (e.isSymbolicLink()) {
+        // grep -R, rg -L and tar -h follow links: judge where each leads, and search a folder it leads to.
+        const real = resolveReal(child);
+        if (real === undefined) return true;
+        if (hit(real)) return `${child} (→ ${real})`;
+        if (!visited.has(real)) {
+          visited.add(real);
+          stack.push(real);
+        }
+      }
     }
   }
   return undefined;

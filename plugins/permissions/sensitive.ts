@@ -8,7 +8,8 @@
  * `/proc/self/cwd`, `.GIT` or `Ubiquity.Config.ts` cannot route around it — also for files
  * that do not exist yet (a settings file created where none was is the classic hole).
  */
-import { sep } from "node:path";
+import { statSync } from "node:fs";
+import { join, sep } from "node:path";
 
 // `.ubiquity` holds settings, the project memory file, agents and skills (also `*.local`).
 // Also folders whose files run code later: dev containers, cargo's config (build.rustc-wrapper,
@@ -16,13 +17,19 @@ import { sep } from "node:path";
 const FOLDERS = new Set([
   ".git", ".ssh", ".aws", ".gnupg", ".vscode", ".idea", ".ubiquity", ".claude", ".kube", ".docker", ".husky", ".azure",
   ".devcontainer", ".cargo", ".githooks", ".lefthook", ".yarn", ".codex", ".bashrc.d", ".mvn",
+  // Other VCSs' hooks and config, editors' and REPLs' start-up folders, other agents' settings and MCP servers.
+  ".hg", ".vim", ".emacs.d", ".ipython", ".julia", ".m2", ".cursor", ".gemini", ".zed", ".roo", ".windsurf", ".continue", ".kiro", ".amazonq",
 ]);
 
 // Folders that run code later only under a given parent (home-relative in practice): shells' and
 // systemd's start-up folders, ~/.local/bin on PATH, gradle's init scripts, editors' config.
-const NESTED_FOLDERS: readonly (readonly [string, string])[] = [
+const NESTED_FOLDERS: readonly (readonly string[])[] = [
   [".config", "fish"], [".config", "systemd"], [".config", "environment.d"], [".config", "autostart"], [".config", "git"],
-  [".config", "mise"], [".config", "nvim"], [".config", "direnv"], [".local", "bin"], [".gradle", "init.d"], [".vim", "plugin"],
+  [".config", "mise"], [".config", "nvim"], [".config", "direnv"], [".config", "pip"], [".config", "gh"], [".config", "pnpm"],
+  [".config", "i3"], [".config", "sway"], [".config", "hypr"], [".config", "containers"], [".local", "bin"], [".gradle", "init.d"],
+  [".local", "share", "nvim"], [".local", "share", "bash-completion"], [".local", "share", "applications"],
+  // Programs `npm test` and friends run by name, and the gradle wrapper gradlew downloads and runs.
+  ["node_modules", ".bin"], ["gradle", "wrapper"],
 ];
 
 const FILES = new Set([
@@ -44,8 +51,12 @@ const FILES = new Set([
   // Run on an interpreter's, editor's or debugger's next start.
   "sitecustomize.py", "usercustomize.py", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".rprofile", ".vimrc", ".gvimrc", ".exrc", "_vimrc",
   ".nvimrc", ".gdbinit", ".lldbinit", ".tmux.conf", ".screenrc", ".psqlrc", ".wgetrc", ".curlrc", ".xinitrc", ".xprofile", ".xsession", ".xsessionrc",
-  // Other agents' standing instructions and settings.
-  "claude.md", "claude.local.md", "agents.md",
+  ".dir-locals.el", ".dir-locals-2.el", ".nvim.lua", ".pdbrc", ".pdbrc.py", ".ghci", ".sqliterc", ".mongoshrc.js", ".mongorc.js", ".hgrc",
+  ".emacs", ".emacs.el", ".bash_completion", ".pam_environment",
+  // Yarn's Plug'n'Play loader runs at every node start; deno's tasks run like package.json scripts.
+  ".pnp.cjs", ".pnp.loader.mjs", "deno.json", "deno.jsonc",
+  // Other agents' standing instructions and settings (their MCP servers run code).
+  "claude.md", "claude.local.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules", ".clinerules", ".aider.conf.yml", "opencode.json", "opencode.jsonc",
 ]);
 
 // .env and .env.*; private keys by name (id_rsa, id_ed25519, …) and by extension; the agent's
@@ -68,12 +79,40 @@ export function sensitiveReason(path: string): string | undefined {
   const bare = parts.slice(0, -1).find((p) => p.endsWith(".git") && p !== ".git");
   if (bare) return `it is inside ${bare}, a git repository folder`;
   for (let k = 0; k < parts.length - 1; k++) {
-    const pair = NESTED_FOLDERS.find(([a, b]) => parts[k] === a && parts[k + 1] === b);
-    if (pair) return `it is inside ${pair.join("/")}, whose files run code later`;
+    const nested = NESTED_FOLDERS.find((seq) => seq.every((name, j) => parts[k + j] === name) && k + seq.length < parts.length);
+    if (nested) return `it is inside ${nested.join("/")}, whose files run code later`;
   }
   if (FILES.has(name) || FILE_PATTERNS.some((re) => re.test(name))) return `${name} is a sensitive file`;
   const parent = parts.at(-2);
   if (parent === ".config" && name.startsWith("ubiquityrc")) return "it is an agent config file (.config/ubiquityrc*)";
   if (parts.slice(-3, -1).join("/") === ".config/git") return "it is git's configuration";
+  return undefined;
+}
+
+// System folders whose files run code for every user or at boot (profile scripts, the loader's
+// preload list, sudoers, cron, systemd units, programs on PATH): sensitive outside the permitted folders.
+const SYSTEM = /^\/(?:etc|usr|bin|sbin|lib|lib32|lib64|libx32|boot|opt|var\/spool|var\/lib\/systemd|root)(?:\/|$)/;
+
+/** Why writing `path` (absolute, outside the permitted folders) changes the system, if it does. */
+export function systemReason(path: string): string | undefined {
+  return SYSTEM.test(path) ? `it is a system file (${path.split("/").slice(0, 3).join("/")}), which runs code for every user or at start-up` : undefined;
+}
+
+/**
+ * The git folder `path` lies in, found by its contents (HEAD, objects/ and refs/): a bare
+ * repository without the `.git` suffix, or any other git folder, whose config and hooks run code.
+ */
+export function gitFolderOf(path: string): string | undefined {
+  const parts = path.split(sep);
+  for (let k = parts.length - 1; k > 1; k--) {
+    const dir = parts.slice(0, k).join(sep);
+    try {
+      if (statSync(join(dir, "objects"), { throwIfNoEntry: false })?.isDirectory() && statSync(join(dir, "refs"), { throwIfNoEntry: false })?.isDirectory() && statSync(join(dir, "HEAD"), { throwIfNoEntry: false })?.isFile()) {
+        return dir;
+      }
+    } catch {
+      // unreadable: not known to be one
+    }
+  }
   return undefined;
 }

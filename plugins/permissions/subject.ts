@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
-import { sensitiveReason } from "./sensitive";
+import { gitFolderOf, sensitiveReason, systemReason } from "./sensitive";
 import type { ToolKinds } from "./policy";
 
 /** Where a call runs. */
@@ -27,6 +27,8 @@ export type Subject =
       unsafe: string[];
       /** Why it touches a sensitive path, if it does. */
       sensitive?: string;
+      /** Why it may write a sensitive path that only the sandbox would keep it from (a system file, an unknown program's argument). */
+      unsandboxed?: string;
       /** Files it writes through a redirect or a program's output, inside the roots: edits, as Write's would be. */
       edits: JudgedPath[];
       /** Every file it writes whose name is known (for Edit/Write deny and ask rules). */
@@ -60,7 +62,7 @@ export function buildSubject(
   if (kinds.path.has(toolName)) {
     const written = ruleContent ?? fallbackPaths(toolName, input);
     const paths = written.map((p) => judgePath(place.cwd, place.home, p));
-    const sensitive = kinds.edit.has(toolName) ? paths.map((p) => pathSensitive(p)).find(Boolean) : undefined;
+    const sensitive = kinds.edit.has(toolName) ? paths.map((p) => pathSensitive(p) ?? systemSensitive(p, place.roots)).find(Boolean) : undefined;
     return { kind: "path", paths, written, sensitive, outside: paths.some((p) => !insideRoots(p, place.roots)) };
   }
   return { kind: "other", strings: ruleContent };
@@ -78,7 +80,16 @@ function fallbackPaths(toolName: string, input: Record<string, unknown>): string
 export function pathSensitive(path: JudgedPath): string | undefined {
   // A path that cannot be resolved (a symlink loop) cannot be shown to be harmless.
   if (path.real === undefined) return "it cannot be resolved (a symlink loop?)";
-  return sensitiveReason(path.absolute) ?? sensitiveReason(path.real);
+  const named = sensitiveReason(path.absolute) ?? sensitiveReason(path.real);
+  if (named) return named;
+  const git = gitFolderOf(path.real);
+  return git ? `it is inside ${git}, a git folder (its config and hooks run code)` : undefined;
+}
+
+/** Why writing a path outside the permitted folders changes the system (profile scripts, /usr/local/bin, …), if it does. */
+function systemSensitive(path: JudgedPath, roots: readonly string[]): string | undefined {
+  if (insideRoots(path, roots)) return undefined;
+  return systemReason(path.absolute) ?? (path.real === undefined ? undefined : systemReason(path.real));
 }
 
 function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
@@ -88,6 +99,8 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   const writes: JudgedPath[] = [];
   const unknownWrites: string[] = [];
   const unknownReads: string[] = [];
+  // Sensitive only where no sandbox holds the write: system files, and files a program the engine does not know may write.
+  let unsandboxed: string | undefined;
   // After `cd x`, a relative file name may be under x: judge it against every place it could be.
   const cdBases = analysis.cdTargets.map((w) => (w.tilde ? place.home + w.value.slice(1) : resolve(place.cwd, w.value)));
   // A link made or a file moved by one command may stand where another command's path leads.
@@ -122,6 +135,8 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       writes.push(path);
       const why = pathSensitive(path);
       if (why) sensitive ??= `it writes ${path.absolute}: ${why}`;
+      const system = systemSensitive(path, place.roots);
+      if (system) unsandboxed ??= `it writes ${path.absolute}: ${system}`;
       const inside = insideRoots(path, place.roots);
       if (!inside) unsafe.push(`it writes to ${path.real ?? path.absolute}, outside the permitted folders`);
       else if (judged) edits.push(path);
@@ -130,7 +145,10 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   for (const word of analysis.reads) if (!word.literal || procPath(word.value) === undefined) unknownReads.push(`it reads a file only known at run time (${word.text})`);
   if (analysis.cdUnknown && analysis.reads.length > 0) unknownReads.push("it reads files after changing to a folder only known at run time");
   const maybe: JudgedPath[] = [];
-  for (const { word } of analysis.maybe) {
+  for (const { word: written } of analysis.maybe) {
+    // `--target=.git/hooks`, `-o=x`: the value is the path; another option word names none.
+    const word = written.literal && written.value.startsWith("-") ? (written.value.includes("=") ? { ...written, value: written.value.slice(written.value.indexOf("=") + 1), tilde: written.value.slice(written.value.indexOf("=") + 1).startsWith("~/") } : undefined) : written;
+    if (!word || (word.literal && word.value === "")) continue;
     if (!word.literal) {
       const why = `${word.text}, an argument of a program the engine does not know, is only known at run time and may be a file it writes`;
       unsafe.push(why);
@@ -144,8 +162,8 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       const path = judgePath(base, place.home, value);
       maybe.push(path);
       // A program the engine does not know may write what it is given: a sensitive file asks as a write would.
-      const why = pathSensitive(path);
-      if (why && path.real !== undefined) sensitive ??= `${path.absolute} is an argument of a program the engine does not know, which may write it: ${why}`;
+      const why = pathSensitive(path) ?? systemSensitive(path, place.roots);
+      if (why && path.real !== undefined) unsandboxed ??= `${path.absolute} is an argument of a program the engine does not know, which may write it: ${why}`;
     }
   }
   const recursiveReads: JudgedPath[] = [];
@@ -163,7 +181,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       if (value === undefined) return [];
       return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) => judgePath(base, place.home, value));
     }));
-  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe, recursiveReads };
+  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe, recursiveReads, ...(unsandboxed ? { unsandboxed } : {}) };
 
   /** `/proc/self/cwd/x` is the command's folder, not this process's; other `/proc` paths cannot be told. */
   function procPath(value: string): string | undefined {

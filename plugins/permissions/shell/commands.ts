@@ -242,6 +242,8 @@ function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, cand
   }
   const reading = readBySpec(spec, words, program);
   if (reading.unproven) candidate.unproven = reading.unproven;
+  // A word it does not understand may be an option that reads or writes any of its arguments.
+  if (reading.unproven) for (const word of words.slice(1)) out.maybe.push({ word, from: index });
   candidate.canonical = reading.canonical;
   candidate.subDepth = reading.subDepth;
   for (const word of reading.writes) out.writes.push({ word, kind: "argument", from: index });

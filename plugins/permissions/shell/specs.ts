@@ -103,7 +103,8 @@ const git: ProgramSpecSource = {
     notes: { operands: "sub", sub: { list: { operands: "data*" }, show: { operands: "data*" } } },
     help: { options: "-a --all -g --guides --config -v --verbose", operands: "data*" },
     "symbolic-ref": { options: "-q --quiet --short --no-recurse", operands: "data*" },
-    "hash-object": { options: "-t= -w --stdin --stdin-paths --literally --no-filters --path=", operands: "read*" },
+    // --stdin-paths is left out: the files it reads arrive on stdin.
+    "hash-object": { options: "-t= -w --stdin --literally --no-filters --path=", operands: "read*" },
     "diff-tree": { options: `${GIT_DIFF} -r -t --root --stdin -m -c --cc --always --no-commit-id`, operands: "data*" },
     "diff-index": { options: `${GIT_DIFF} --cached -m`, operands: "data*" },
     "diff-files": { options: `${GIT_DIFF} -q -0 -1 -2 -3 --base --ours --theirs -c --cc`, operands: "data*" },
@@ -194,7 +195,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   strings: read("-a --all -d --data -f --print-file-name -n= --bytes= -t= --radix= -e= --encoding= -w --include-all-whitespace -s= --output-separator="),
   file: read("-b -i -L -h -z -Z -k -s -E -N -0 -p -r --brief --mime --mime-type --mime-encoding --dereference --no-dereference --uncompress --uncompress-noreport --keep-going --special-files --print0 --preserve-date --raw --no-pad --exclude= -e= -F= --separator= --extension --apple"),
   stat: read("-L -f -c= -t --dereference --file-system --format= --printf= --terse --cached="),
-  du: read("-a -b -c -h -H -k -L -l -m -P -s -S -x -0 -d= -B= -t= --all --apparent-size --block-size= --bytes --total --dereference-args --dereference --no-dereference --human-readable --si --count-links --max-depth= --summarize --separate-dirs --one-file-system --threshold= --time?= --time-style= --exclude= --exclude-from=r -X=r --inodes --null"),
+  du: read("-a -b -c -h -H -k -L -l -m -P -s -S -x -0 -d= -B= -t= --all --apparent-size --block-size= --bytes --total --dereference-args --dereference --no-dereference --human-readable --si --count-links --max-depth= --summarize --separate-dirs --one-file-system --threshold= --time?= --time-style= --exclude= --exclude-from=r -X=r --inodes --null --files0-from=r"),
   df: read("-a -B= -h -H -i -k -l -P -T -t= -x= --all --block-size= --human-readable --si --inodes --local --portability --print-type --type= --exclude-type= --output?= --total --sync --no-sync"),
   ls: read("-a -A -b -B -c -C -d -f -F -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -I= -T= -w= --all --almost-all --author --escape --block-size= --ignore-backups --color?= --classify?= --file-type --format= --full-time --group-directories-first --no-group --human-readable --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink?= --indicator-style= --inode --ignore= --kibibytes --dereference --numeric-uid-gid --literal --hide-control-chars --show-control-chars --quote-name --quoting-style= --reverse --recursive --size --sort= --time= --time-style= --tabsize= --width= --context --zero --directory"),
   tree: read("-a -d -l -f -x -L= -R -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile"),
@@ -212,13 +213,13 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     dynamicOk: false,
     recursive: true,
   },
-  jq: { options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile== --rawfile== --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=r --from-file=r ${HELP}`, operands: "pattern read*" },
+  jq: { options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile==r --rawfile==r --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=r --from-file=r ${HELP}`, operands: "pattern read*" },
   sort: read("-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory= --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=r"),
   uniq: { options: `-c -d -D -f= -i -s= -u -w= -z --count --repeated --all-repeated?= --skip-fields= --group?= --ignore-case --skip-chars= --unique --zero-terminated --check-chars= ${HELP}`, operands: "read write" },
   // sed: -f/--file and -s are left out; -i makes the file operands writes; scripts are read by sed.ts (risky.ts).
-  sed: { options: `-n --quiet --silent -e=p --expression=p -E -r --regexp-extended -i?=W --in-place?=W -l= --line-length= -s --separate -u --unbuffered -z --null-data --posix --debug --sandbox --follow-symlinks -b --binary ${HELP}`, operands: "pattern read*" },
+  sed: { options: `-n --quiet --silent -e=p --expression=p -E -r --regexp-extended -i?=W --in-place?=W -l= --line-length= -s --separate -u --unbuffered -z --null-data --posix --debug --sandbox --follow-symlinks -b --binary ${HELP}`, operands: "pattern read*", reads: scriptReads },
   // awk: -f, -E, -i, -l and --load are left out; programs are read by awk.ts (risky.ts).
-  awk: { options: `-F= -v= --field-separator= --assign= ${HELP}`, operands: "pattern read*" },
+  awk: { options: `-F= -v= --field-separator= --assign= ${HELP}`, operands: "pattern read*", reads: scriptReads },
   // find: tests and actions that only read; -exec, -ok, -delete, -fprint and -fls are left out.
   find: { options: "", operands: "read*", read: readFind },
   // ── Writing files ──
@@ -260,9 +261,10 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   },
   // tar: the archive (-f) and where it extracts (-C) are named; --to-command, -I/--use-compress-program, -F, --checkpoint-action are left out.
   tar: {
-    options: `-c --create -x --extract --get -t --list -r --append -u --update -A --catenate --concatenate -d --diff --compare --delete -f=w --file=w -C=w --directory=w -v --verbose -z --gzip --gunzip --ungzip -j --bzip2 -J --xz --lzma --zstd -a --auto-compress -p --preserve-permissions --same-permissions --no-same-owner --no-same-permissions --same-owner --numeric-owner --owner= --group= --mode= --mtime= -h --dereference -k --keep-old-files --skip-old-files --overwrite --remove-files -m --touch -O --to-stdout --strip-components= --exclude= --exclude-from=r -X=r --exclude-vcs --exclude-vcs-ignores --wildcards --no-wildcards --anchored --no-anchored -T=r --files-from=r --null -P --absolute-names --sort= --transform= --xform= --one-file-system -S --sparse -W --verify --totals?= --warning= --no-recursion --recursion -b= --blocking-factor= -B --read-full-records -i --ignore-zeros --format= -H= -V= --label= --occurrence?= ${HELP}`,
+    options: `-c --create -x --extract --get -t --list -r --append -u --update -A --catenate --concatenate -d --diff --compare --delete -f=w --file=w -C=d --directory=d -v --verbose -z --gzip --gunzip --ungzip -j --bzip2 -J --xz --lzma --zstd -a --auto-compress -p --preserve-permissions --same-permissions --no-same-owner --no-same-permissions --same-owner --numeric-owner --owner= --group= --mode= --mtime= -h --dereference -k --keep-old-files --skip-old-files --overwrite --remove-files -m --touch -O --to-stdout --strip-components= --exclude= --exclude-from=r -X=r --exclude-vcs --exclude-vcs-ignores --wildcards --no-wildcards --anchored --no-anchored -T=r --files-from=r --null -P --absolute-names --sort= --transform= --xform= --one-file-system -S --sparse -W --verify --totals?= --warning= --no-recursion --recursion -b= --blocking-factor= -B --read-full-records -i --ignore-zeros --format= -H= -V= --label= --occurrence?= ${HELP}`,
     operands: "read*",
-    // x/t modes as a first word without a dash (`tar xzf a.tgz`): the old-style cluster.
+    // tar -c reads every file below a folder it is given (and -h follows links out of it).
+    recursive: true,
     check: tarCheck,
   },
   make: { check: makeVariables, options: `-B --always-make -C=d --directory=d -d --debug?= -e --environment-overrides -i --ignore-errors -I=d --include-dir=d -j?= --jobs?= -k --keep-going -S --no-keep-going --stop -l?= --load-average?= -n --just-print --dry-run --recon -q --question -r --no-builtin-rules -R --no-builtin-variables -s --silent --quiet --no-silent -w --print-directory --no-print-directory -W=r --what-if=r --assume-new=r -o=r --old-file=r --assume-old=r -O?= --output-sync?= --trace ${HELP}`, operands: "data*" },
@@ -354,6 +356,17 @@ function setOptions(words: readonly ShellWord[]): { at: number; why: string } | 
     if (/^[-+][a-zA-Z]*o$/.test(words[k]!.value) && !SET_O.has(words[k + 1]!.value)) return { at: k + 1, why: `set -o ${words[k + 1]!.text} is not a shell option the engine knows` };
   }
   return undefined;
+}
+
+/**
+ * Files a sed or awk script reads itself (sed's `r`/`R`, awk's `getline < file`): not named as
+ * operands, so they are unknown reads (a Read deny rule cannot be shown not to apply).
+ */
+function scriptReads(words: readonly ShellWord[]): ShellWord[] {
+  const text = words.slice(1).map((w) => w.value).join("\n");
+  const sed = words[0]?.value === "sed" && /(^|[;\n{}\/0-9$!]|\s)\s*[rR]\s*\S/.test(text);
+  const awk = words[0]?.value !== "sed" && /getline|\bclose\s*\(|@include|\bRS\b.*FILENAME/.test(text);
+  return sed || awk ? [{ value: "", literal: false, text: "(a file its script reads)", tilde: false }] : [];
 }
 
 /** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */
