@@ -182,7 +182,7 @@ function rulesForCall(policy: Policy, list: "allow" | "deny" | "ask", toolName: 
   if (kinds.edit.has(toolName)) for (const t of kinds.edit) names.add(t);
   if (toolName === "Grep" || toolName === "Glob") names.add("Read");
   if (subject.kind === "shell" && list !== "allow") {
-    if (subject.writes.length > 0 || subject.unknownWrites.length > 0 || subject.maybe.length > 0) for (const t of kinds.edit) names.add(t);
+    if (subject.writes.length > 0 || subject.unknownWrites.length > 0 || subject.unknownEdits.length > 0 || subject.maybe.length > 0) for (const t of kinds.edit) names.add(t);
     if (subject.analysis.reads.length > 0 || subject.recursiveReads.length > 0 || subject.unknownReads.length > 0 || subject.maybe.length > 0) names.add("Read");
   }
   const namesAny = (r: CompiledRule) => {
@@ -210,7 +210,7 @@ function matchFiles(rule: CompiledRule, subject: Extract<Subject, { kind: "shell
     }
   }
   // A file it cannot name could be the one the rule names.
-  const unknown = reading ? subject.unknownReads : subject.unknownWrites;
+  const unknown = reading ? subject.unknownReads : [...subject.unknownWrites, ...subject.unknownEdits];
   if (rule.content !== undefined && unknown.length > 0) return `${unknown[0]}, which could be a file this rule names`;
   return undefined;
 }
@@ -259,7 +259,7 @@ function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
   switch (subject.kind) {
     case "shell": {
       // Deny and ask see every candidate, also under its program's plain name (/bin/rm is rm).
-      const hit = subject.analysis.candidates.find((c) => rule.command?.test(c.text, c.open) || rule.command?.test(plainName(c), c.open));
+      const hit = subject.analysis.candidates.find((c) => rule.command?.test(c.text, c.open) || rule.command?.test(plainName(c), c.open) || equivalents(c).some((t) => rule.command?.test(t, c.open)));
       if (hit) return hit.text;
       // The same command written another way: global options before the sub-command (`git -C . push`),
       // options in another order, clustered, abbreviated or by another name (`rm -fr`, `git reset -q --har`,
@@ -284,6 +284,14 @@ function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
     default:
       return subject.strings?.find((s) => rule.command?.test(s));
   }
+}
+
+// Commands that are another program by another name: `npm exec x` is `npx x`, `pnpm dlx x` is `pnpx x`.
+const EQUIVALENT: readonly [RegExp, string][] = [[/^npm (?:exec|x)(?: --)?(?= |$)/, "npx"], [/^pnpm (?:dlx|exec)(?: --)?(?= |$)/, "pnpx"], [/^bun x(?= |$)/, "bunx"], [/^yarn dlx(?= |$)/, "npx"]];
+
+function equivalents(candidate: ShellCandidate): string[] {
+  const text = plainName(candidate);
+  return EQUIVALENT.filter(([re]) => re.test(text)).map(([re, to]) => text.replace(re, to));
 }
 
 const ruleForms = new Map<string, { canonical: string[]; subDepth: number } | null>();

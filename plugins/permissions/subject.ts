@@ -3,7 +3,8 @@
  * writes judged against the roots and the sensitive list), the paths of a file tool (in both
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
@@ -27,6 +28,8 @@ export type Subject =
       unsafe: string[];
       /** Why it touches a sensitive path, if it does. */
       sensitive?: string;
+      /** Why it rewrites files of the work tree it does not name (git reset --hard, git stash): an Edit deny or ask rule cannot be shown not to apply. */
+      unknownEdits: string[];
       /** Why it may write a sensitive path that only the sandbox would keep it from (a system file, an unknown program's argument). */
       unsandboxed?: string;
       /** Files it writes through a redirect or a program's output, inside the roots: edits, as Write's would be. */
@@ -143,6 +146,31 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     }
   }
   for (const word of analysis.reads) if (!word.literal || procPath(word.value) === undefined) unknownReads.push(`it reads a file only known at run time (${word.text})`);
+  // Code the engine cannot see, or text it cannot read, may read and write anything.
+  for (const why of [...analysis.hidden, ...(analysis.unreadable ? ["its text cannot be read as bash reads it"] : [])]) {
+    unknownReads.push(why);
+    unknownWrites.push(why);
+  }
+  unknownReads.push(...analysis.unknownReaders);
+  // A variable the engine does not know may change where a program writes (SIMPLE_BACKUP_SUFFIX, HISTFILE, …).
+  for (const name of analysis.exportsUnknown) unknownWrites.push(`it passes ${name} to the programs it runs, which may change where they write`);
+  // Installing code to run later is asked like a write to a file that runs code later.
+  if (analysis.persists.length > 0) sensitive ??= analysis.persists[0];
+  // A program run in another folder (git -C, make -C, npm --prefix): outside the permitted folders,
+  // or in another git repository (whose configuration may run programs), it is not covered.
+  const repoOfCwd = repositoryOf(place.cwd);
+  for (const { dir, program } of analysis.optionDirs) {
+    if (!dir.literal) continue; // already unknown (cdUnknown)
+    const path = judgePath(place.cwd, place.home, dir.tilde ? place.home + dir.value.slice(1) : dir.value);
+    if (!insideRoots(path, place.roots)) unsafe.push(`${program} runs in ${path.absolute}, outside the permitted folders`);
+  }
+  if (analysis.candidates.some((c) => posixBase(c.name) === "git")) {
+    const bases = [...analysis.optionDirs.filter((d) => d.program === "git" && d.dir.literal).map((d) => resolve(place.cwd, d.dir.tilde ? place.home + d.dir.value.slice(1) : d.dir.value)), ...cdBases];
+    for (const base of bases) {
+      const repo = repositoryOf(base);
+      if (repo && repo !== repoOfCwd) unsafe.push(`git runs in ${repo}, another repository than this folder's, whose configuration may run programs`);
+    }
+  }
   if (analysis.cdUnknown && analysis.reads.length > 0) unknownReads.push("it reads files after changing to a folder only known at run time");
   const maybe: JudgedPath[] = [];
   for (const { word: written } of analysis.maybe) {
@@ -181,7 +209,8 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       if (value === undefined) return [];
       return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) => judgePath(base, place.home, value));
     }));
-  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe, recursiveReads, ...(unsandboxed ? { unsandboxed } : {}) };
+  const unknownEdits = [...analysis.treeWriters];
+  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownEdits, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe, recursiveReads, ...(unsandboxed ? { unsandboxed } : {}) };
 
   /** `/proc/self/cwd/x` is the command's folder, not this process's; other `/proc` paths cannot be told. */
   function procPath(value: string): string | undefined {
@@ -195,6 +224,19 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     if (root) return `/${rest.slice(root[0].length)}`;
     return undefined;
   }
+}
+
+/** The repository a folder is in: the nearest folder holding `.git`, or a git folder itself (HEAD, objects/, refs/). */
+function repositoryOf(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return d;
+    if (gitFolderOf(join(d, "x")) === d) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+function posixBase(name: string): string {
+  return name.slice(name.lastIndexOf("/") + 1);
 }
 
 function writePath(write: WriteTarget, place: Place): string | undefined {

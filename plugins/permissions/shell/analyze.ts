@@ -13,7 +13,7 @@ import { builtinRisk } from "./builtins";
 import { expandCommand, type SimpleCommand } from "./commands";
 import { isHarmlessExport, shellAssignmentRisk } from "./names";
 import { joinContinuations } from "./continuations";
-import { nodeRisk } from "./grammar";
+import { nodeRisk, UNREAD_SUBSTITUTION } from "./grammar";
 import type { ShellAnalysis } from "./types";
 
 /** How deep `bash -c "eval '…'"` nesting is followed before giving up (this bounds nesting, not the number of commands). */
@@ -26,7 +26,7 @@ const SUSPICIOUS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200f\u2028-
 
 /** Analyse a command string. Needs the grammar loaded (`loadShellParser()`). */
 export function analyzeShell(source: string): ShellAnalysis {
-  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], reads: [], cdTargets: [], cdUnknown: false, hidden: [], maybe: [], linkers: [], recursiveReads: [] };
+  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], reads: [], cdTargets: [], cdUnknown: false, hidden: [], maybe: [], linkers: [], recursiveReads: [], unknownReaders: [], optionDirs: [], treeWriters: [], persists: [], exportsUnknown: [], unreadable: false };
   analyzeInto(source, analysis, 0, undefined);
   analysis.unsafe = [...new Set([...analysis.unsafe, ...analysis.hidden])];
   analysis.hidden = [...new Set(analysis.hidden)];
@@ -36,33 +36,33 @@ export function analyzeShell(source: string): ShellAnalysis {
 /** Analyse `source` (top level or the text of `bash -c`/`eval`) into `out`. */
 export function analyzeInto(source: string, out: ShellAnalysis, depth: number, via: string | undefined): void {
   if (depth > MAX_NESTING) {
-    out.unsafe.push(`commands nested more than ${MAX_NESTING} levels deep (bash -c / eval) are not followed`);
+    unreadable(out, `commands nested more than ${MAX_NESTING} levels deep (bash -c / eval) are not followed`);
     return;
   }
   const bad = SUSPICIOUS.exec(source);
-  if (bad) out.unsafe.push(`it contains the control or invisible character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
+  if (bad) unreadable(out, `it contains the control or invisible character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
   const joined = joinContinuations(source);
-  if (joined.uncertain) out.unsafe.push(`${joined.uncertain}, which bash may join differently from the parser`);
+  if (joined.uncertain) unreadable(out, `${joined.uncertain}, which bash may join differently from the parser`);
   let tree: Tree;
   try {
     tree = parseShell(joined.text);
   } catch (error) {
     // This call fails closed; the parser itself was reset, so the next one is judged normally.
     if (!(error instanceof ShellParseError)) throw error;
-    out.unsafe.push(error.message);
+    unreadable(out, error.message);
     return;
   }
   let root: SyntaxNode;
   try {
     // The analysis reads a plain copy of the tree: reading web-tree-sitter's nodes is slow (syntax.ts).
     const copy = readTree(tree, joined.text);
-    if (copy.hasError) out.unsafe.push("bash syntax that could not be parsed");
+    if (copy.hasError) unreadable(out, "bash syntax that could not be parsed");
     root = copy.root;
   } finally {
     tree.delete();
   }
   const skipped = skippedText(root, joined.text);
-  if (skipped) out.unsafe.push(`the parser skipped ${JSON.stringify(skipped)}, which bash reads`);
+  if (skipped) unreadable(out, `the parser skipped ${JSON.stringify(skipped)}, which bash reads`);
   const commands: SimpleCommand[] = [];
   walk(root, commands, out);
   for (const command of commands) expandCommand(command, { out, depth, via, nested: analyzeInto });
@@ -79,7 +79,8 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
     const [node, fed, parent] = stack.pop()!;
     // The grammar table: a construct the analysis does not understand leaves the command unproven.
     const risk = nodeRisk(node);
-    if (risk) out.unsafe.push(risk);
+    // A substitution the parser kept as text runs code no candidate shows: hidden, like `eval "$x"`.
+    if (risk) (risk.startsWith(UNREAD_SUBSTITUTION) ? out.hidden : out.unsafe).push(risk);
     const next: [SyntaxNode, boolean, SyntaxNode][] = [];
     const children = (feed: boolean) => {
       for (const child of node.namedChildren) next.push([child, feed, node]);
@@ -107,7 +108,7 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
           let body = node.childrenForFieldName("body")[0];
           if (body?.type === "pipeline") body = body.namedChildren.at(-1);
           if (body?.type === "command") trailing.set(body, [...(trailing.get(body) ?? []), ...extra]);
-          else out.unsafe.push("words after a redirection that the parser attached to it");
+          else unreadable(out, "words after a redirection that the parser attached to it");
         }
         children(fed || node.childrenForFieldName("redirect").some(isStdinRedirect));
         break;
@@ -147,6 +148,12 @@ function skippedText(root: SyntaxNode, source: string): string | undefined {
   return undefined;
 }
 
+/** The text cannot be read as bash reads it: uncovered, and what it reads or writes is not known. */
+function unreadable(out: ShellAnalysis, why: string): void {
+  out.unsafe.push(why);
+  out.unreadable = true;
+}
+
 /** Checks that depend on one node only: assignments, arithmetic, parse errors. */
 function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefined): void {
   switch (node.type) {
@@ -174,17 +181,17 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       // runs when the delimiter is unquoted: such a body cannot be proven safe.
       const start = node.children.find((c) => c.type === "heredoc_start")?.text ?? "";
       const body = node.children.find((c) => c.type === "heredoc_body")?.text ?? "";
-      if (!/['"\\]/.test(start) && /\$\(|`/.test(body)) out.unsafe.push("a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
+      if (!/['"\\]/.test(start) && /\$\(|`/.test(body)) unreadable(out, "a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
       break;
     }
     case "command_substitution":
       // Backticks nest through \`…\`, which the parser reads as plain text.
-      if (node.text.startsWith("`") && node.text.includes("\\`")) out.unsafe.push("nested backticks, which the parser does not read as commands");
+      if (node.text.startsWith("`") && node.text.includes("\\`")) unreadable(out, "nested backticks, which the parser does not read as commands");
       // A backtick inside that ends it early (`a <<< b` `c`): the parser joined two substitutions.
-      else if (node.text.startsWith("`") && node.text.slice(1, -1).includes("`")) out.unsafe.push("backticks the parser may have joined differently from bash");
+      else if (node.text.startsWith("`") && node.text.slice(1, -1).includes("`")) unreadable(out, "backticks the parser may have joined differently from bash");
       break;
     default:
-      if (node.isMissing) out.unsafe.push("bash syntax that could not be parsed");
+      if (node.isMissing) unreadable(out, "bash syntax that could not be parsed");
   }
 }
 
@@ -237,7 +244,7 @@ function readCommand(node: SyntaxNode, fed: boolean, commands: SimpleCommand[], 
     const field = node.fieldNameForChild(i);
     if (field === "name" || field === "argument") {
       // Two words with nothing between them are one word to bash (`a\ <(b)`): the parser split it.
-      if (child.startIndex === lastWordEnd) out.unsafe.push("the parser split one word in two where bash does not");
+      if (child.startIndex === lastWordEnd) unreadable(out, "the parser split one word in two where bash does not");
       lastWordEnd = child.endIndex;
     }
     if (child.type === "variable_assignment") {
@@ -249,7 +256,7 @@ function readCommand(node: SyntaxNode, fed: boolean, commands: SimpleCommand[], 
       words.push(evalWord(child.firstNamedChild ?? child));
     } else if (field === "argument") {
       splitLine(child, out);
-      if (child.type === "$") out.unsafe.push('a $"…" locale string, which the parser splits differently from bash');
+      if (child.type === "$") unreadable(out, 'a $"…" locale string, which the parser splits differently from bash');
       words.push(evalWord(child));
     } else if (field === "redirect" && isStdinRedirect(child)) {
       stdinFed = true;
@@ -267,7 +274,7 @@ function splitLine(node: SyntaxNode, out: ShellAnalysis) {
   // Without a line break in the command's text no word can hold one: skip the walk over its words.
   if (!node.text.includes("\n")) return;
   const words = node.type === "word" ? [node] : node.descendantsOfType("word");
-  if (words.some((w) => /(^|[^\\])\n/.test(w.text))) out.unsafe.push("the parser read a line break as part of a word, where bash ends the command");
+  if (words.some((w) => /(^|[^\\])\n/.test(w.text))) unreadable(out, "the parser read a line break as part of a word, where bash ends the command");
 }
 
 const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
@@ -294,9 +301,14 @@ function checkAssignment(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNod
     parent?.type === "command" ||
     (parent?.type === "declaration_command" && (parent.firstChild?.type === "export" || parent.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*x/.test(c.text))));
   if (exported) {
-    if (!isHarmlessExport(name)) out.unsafe.push(`it passes ${name} to the programs it runs, and ${name} is not a variable the engine knows to be harmless to them`);
+    if (!isHarmlessExport(name)) {
+      out.unsafe.push(`it passes ${name} to the programs it runs, and ${name} is not a variable the engine knows to be harmless to them`);
+      out.exportsUnknown.push(name);
+    }
     return;
   }
   const risk = shellAssignmentRisk(name);
   if (risk) out.unsafe.push(risk);
+  // CDPATH makes `cd x` land somewhere else: relative paths after it are not known.
+  if (name === "CDPATH") out.cdUnknown = true;
 }

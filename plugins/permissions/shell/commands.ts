@@ -235,18 +235,29 @@ function execTargets(program: string, words: ShellWord[], inner: (rest: ShellWor
  */
 function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, candidate: ShellCandidate, index: number, out: ShellAnalysis) {
   const spec = trusted ? specOf(program) : undefined;
+  const persists = PERSISTS[program]?.(words);
+  if (persists) out.persists.push(persists);
   if (!spec) {
+    // A rule that names it covers it (issue 35: the user vouches for the program); what it is given is still judged as paths.
     candidate.unproven = { at: 0, why: `${program} is not a program the engine knows, so only a rule that names it covers it` };
     for (const word of words.slice(1)) out.maybe.push({ word, from: index });
+    // A program the engine does not know may make links or move files: later paths may lead anywhere.
+    out.linkers.push(index);
     return;
   }
   const reading = readBySpec(spec, words, program);
   if (reading.unproven) candidate.unproven = reading.unproven;
-  // A word it does not understand may be an option that reads or writes any of its arguments.
-  if (reading.unproven) for (const word of words.slice(1)) out.maybe.push({ word, from: index });
+  // A word it does not understand may be an option that reads or writes any of its arguments, or files it names elsewhere.
+  if (reading.unproven) {
+    for (const word of words.slice(1)) out.maybe.push({ word, from: index });
+    out.unknownReaders.push(`${reading.unproven.why}, so it may read files the engine cannot name`);
+  }
+  for (const dir of reading.dirs) out.optionDirs.push({ dir, program });
+  if (reading.tree) out.treeWriters.push(`${renderWords(words)} rewrites files of the work tree that it does not name`);
   candidate.canonical = reading.canonical;
   candidate.subDepth = reading.subDepth;
   for (const word of reading.writes) out.writes.push({ word, kind: "argument", from: index });
+  if (reading.persists) out.persists.push(reading.persists);
   out.reads.push(...reading.reads);
   // grep -r and rg read every file below their folders, `.` when they name none.
   if (reading.recursive) out.recursiveReads.push(...(reading.reads.length > 0 ? reading.reads : [literalWord(".")]));
@@ -256,6 +267,26 @@ function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, cand
   }
   if (reading.links) out.linkers.push(index);
 }
+
+/**
+ * Programs that install code to run later, outside any command's lifetime and outside the
+ * sandbox: schedulers, service managers, approvals of start-up files. Asked like a write to a
+ * sensitive file, in every mode.
+ */
+const PERSISTS: Record<string, (words: readonly ShellWord[]) => string | undefined> = {
+  crontab: (w) => (w.slice(1).every((x) => x.literal && /^-[lu]/.test(x.value)) && w.length > 1 ? undefined : "crontab installs commands to run on a schedule"),
+  at: () => "at schedules a command to run later",
+  batch: () => "batch schedules a command to run later",
+  "systemd-run": () => "systemd-run starts a command as a service, outside this run",
+  systemctl: (w) => (w.some((x) => /^(enable|link|edit|set-property|preset|revert|add-wants|add-requires)$/.test(x.value)) ? "systemctl enables a service to start later" : undefined),
+  launchctl: () => "launchctl loads a job that runs later",
+  "loginctl": (w) => (w.some((x) => x.value === "enable-linger") ? "loginctl enable-linger keeps the user's services running" : undefined),
+  direnv: (w) => (w.some((x) => /^(allow|permit|grant)$/.test(x.value)) ? "direnv allow approves an .envrc to run in every later shell" : undefined),
+  pip: (w) => (w[1]?.value === "config" && !/^(get|list|debug)$/.test(w[2]?.value ?? "") ? "pip config changes where pip fetches and builds packages" : undefined),
+  pip3: (w) => (w[1]?.value === "config" && !/^(get|list|debug)$/.test(w[2]?.value ?? "") ? "pip config changes where pip fetches and builds packages" : undefined),
+  "update-rc.d": () => "update-rc.d installs a start-up script",
+  chkconfig: () => "chkconfig installs a start-up service",
+};
 
 /** Files a command writes: cp/rm/… operands and sed -i files (sensitive check), and the outputs of outputs.ts. */
 function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, from: number, specified: boolean) {

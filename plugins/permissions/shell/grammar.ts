@@ -126,6 +126,9 @@ function numbersOnly(node: SyntaxNode, skipField?: string): boolean {
   return true;
 }
 
+/** How a risk of text holding a substitution the parser did not read begins (the analysis treats it as hidden code). */
+export const UNREAD_SUBSTITUTION = "text with a substitution the parser did not read as one";
+
 /**
  * Text the parser kept as plain text although bash would run a substitution in it: an unescaped
  * backtick, `$(`, `<(` or `>(` inside a word, a pattern or a ${…} operand (`${x:-\`id\`}`,
@@ -141,7 +144,7 @@ function unreadSubstitution(node: SyntaxNode): string | undefined {
       continue;
     }
     if (c === "`" || (c === "(" && i > 0 && "$<>".includes(text[i - 1]!) && !(text[i - 1] === "$" && text[i + 1] === "("))) {
-      return `text with a substitution the parser did not read as one (${text.slice(0, 40)}), which bash runs`;
+      return `${UNREAD_SUBSTITUTION} (${text.slice(0, 40)}), which bash runs`;
     }
   }
   return undefined;

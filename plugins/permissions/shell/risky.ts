@@ -87,7 +87,8 @@ function git(words: readonly ShellWord[]): string | undefined {
   return undefined;
 }
 
-function gitConfigRisk(args: string[]): string | undefined {
+/** Why `git config ARGS` sets a key that can name a program for git to run later, if it does. */
+export function gitConfigRisk(args: string[]): string | undefined {
   if (args.some((a) => a === "-e" || a === "--edit")) return "git config --edit opens an editor program";
   const operands = args.filter((a) => !a.startsWith("-"));
   const verbs = new Set(["get", "list", "get-regexp", "get-all", "get-urlmatch", "get-color", "get-colorbool"]);

@@ -57,6 +57,12 @@ export interface ProgramSpecSource {
   read?: (words: readonly ShellWord[]) => SpecReading;
   /** Files it reads that options name inside their values (curl's `-d @file`). */
   reads?: (words: readonly ShellWord[]) => ShellWord[];
+  /** Files it writes besides its operands and option values (a backup `~/.bash` + `rc`, git config's file). */
+  writes?: (words: readonly ShellWord[]) => ShellWord[];
+  /** Why it installs code to run later, if it does (git config core.fsmonitor, npm config set script-shell). */
+  persists?: (words: readonly ShellWord[]) => string | undefined;
+  /** It rewrites files of the work tree it does not name (git reset --hard, stash, checkout of a branch); true or decided by the words. */
+  tree?: boolean | ((words: readonly ShellWord[]) => boolean);
   /** It reads every file below a folder operand (grep -r, rg, git grep); true, or decided by the words. */
   recursive?: boolean | ((words: readonly ShellWord[]) => boolean);
   /** It creates links (a later path in the same command may lead anywhere). */
@@ -85,6 +91,9 @@ export interface ProgramSpec {
   links: ProgramSpecSource["links"];
   recursive: ProgramSpecSource["recursive"];
   extraReads: ProgramSpecSource["reads"];
+  extraWrites: ProgramSpecSource["writes"];
+  persists: ProgramSpecSource["persists"];
+  tree: ProgramSpecSource["tree"];
   unproven: string | undefined;
   dashOption: boolean;
   assignments: boolean;
@@ -156,6 +165,9 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     links: source.links,
     recursive: source.recursive,
     extraReads: source.reads,
+    extraWrites: source.writes,
+    persists: source.persists,
+    tree: source.tree,
     unproven: source.unproven,
     dashOption: source.dashOption ?? false,
     assignments: source.assignments ?? false,
@@ -185,6 +197,11 @@ export interface SpecReading {
   canonical: string[];
   /** How many leading words of `canonical` are the program and its sub-commands. */
   subDepth: number;
+  /** It rewrites files of the work tree it does not name. */
+  tree?: boolean;
+  /** Files written by the reached sub-command's own rule (its `writes`), and why it installs code to run later. */
+  leafWrites?: ShellWord[];
+  persists?: string;
 }
 
 /** Judge `words` (program first) against `spec`. */
@@ -205,6 +222,10 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
   if (spec.unproven) fail(reading, start - 1, spec.unproven);
   const checked = spec.check?.(words);
   if (checked) fail(reading, checked.at, checked.why);
+  // What this level (the program, or a sub-command reached) does besides its options and operands.
+  if (spec.tree && (typeof spec.tree === "function" ? spec.tree(words) : true)) reading.tree = true;
+  if (spec.extraWrites) reading.writes.push(...spec.extraWrites(words));
+  reading.persists ??= spec.persists?.(words);
   const operands: { word: ShellWord; at: number }[] = [];
   let patternGiven = false;
   let inplace = false;

@@ -11,7 +11,8 @@
  * one out is the safe mistake. Every spec was written from the program's manual.
  */
 import { compileSpec, type ProgramSpec, type ProgramSpecSource, type SpecReading } from "./spec-format";
-import type { ShellWord } from "./words";
+import { literalWord, type ShellWord } from "./words";
+import { gitConfigRisk } from "./risky";
 
 // Options shared by several programs.
 const HELP = "--help --version";
@@ -41,11 +42,12 @@ const git: ProgramSpecSource = {
       operands: "read*",
     },
     branch: { options: "-a --all -r --remotes -v -vv --verbose -l --list --show-current -d --delete -D -f --force -m --move -M -c --copy -C --contains= --no-contains= --merged?= --no-merged?= --sort= --format= --points-at= -u= --set-upstream-to= --unset-upstream -t --track?= --no-track --color?= --no-color --column?= --no-column -q --quiet --abbrev= --no-abbrev -i --ignore-case --create-reflog", operands: "data*" },
-    checkout: { options: "-b= -B= -f --force -q --quiet --detach -t --track?= --no-track --orphan= -l --merge -m --conflict= --ours --theirs --ignore-skip-worktree-bits --overwrite-ignore --no-overwrite-ignore --recurse-submodules?= --no-recurse-submodules --progress --no-progress --guess --no-guess --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
-    switch: { options: "-c= --create= -C= --force-create= -d --detach -f --force --discard-changes -t --track?= --no-track --orphan= -m --merge --conflict= -q --quiet --progress --no-progress --guess --no-guess --ignore-other-worktrees", operands: "data*" },
-    restore: { options: "-s= --source= -S --staged -W --worktree --ours --theirs -m --merge --conflict= -q --quiet --progress --no-progress --ignore-unmerged --overlay --no-overlay --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
-    reset: { options: "--soft --mixed --hard --merge --keep -q --quiet -N --no-refresh --refresh --pathspec-from-file=r --pathspec-file-nul --recurse-submodules?= --no-recurse-submodules", operands: "data*" },
+    checkout: { tree: true, options: "-b= -B= -f --force -q --quiet --detach -t --track?= --no-track --orphan= -l --merge -m --conflict= --ours --theirs --ignore-skip-worktree-bits --overwrite-ignore --no-overwrite-ignore --recurse-submodules?= --no-recurse-submodules --progress --no-progress --guess --no-guess --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
+    switch: { tree: true, options: "-c= --create= -C= --force-create= -d --detach -f --force --discard-changes -t --track?= --no-track --orphan= -m --merge --conflict= -q --quiet --progress --no-progress --guess --no-guess --ignore-other-worktrees", operands: "data*" },
+    restore: { tree: true, options: "-s= --source= -S --staged -W --worktree --ours --theirs -m --merge --conflict= -q --quiet --progress --no-progress --ignore-unmerged --overlay --no-overlay --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
+    reset: { tree: (w) => w.some((x) => /^--(hard|merge|keep)$/.test(x.value)), options: "--soft --mixed --hard --merge --keep -q --quiet -N --no-refresh --refresh --pathspec-from-file=r --pathspec-file-nul --recurse-submodules?= --no-recurse-submodules", operands: "data*" },
     stash: {
+      tree: (w) => !w.some((x) => /^(list|show|create|store|drop|clear)$/.test(x.value)),
       options: "",
       operands: "sub",
       sub: Object.fromEntries(
@@ -56,12 +58,12 @@ const git: ProgramSpecSource = {
       ),
     },
     fetch: { options: GIT_REMOTE_OPTS, operands: "data*" },
-    pull: { options: `${GIT_REMOTE_OPTS} --rebase?= --no-rebase --ff --no-ff --ff-only --squash --no-squash --commit --no-commit --edit --no-edit --stat --no-stat --autostash --no-autostash --allow-unrelated-histories --log?= --no-log --verify --no-verify`, operands: "data*" },
+    pull: { tree: true, options: `${GIT_REMOTE_OPTS} --rebase?= --no-rebase --ff --no-ff --ff-only --squash --no-squash --commit --no-commit --edit --no-edit --stat --no-stat --autostash --no-autostash --allow-unrelated-histories --log?= --no-log --verify --no-verify`, operands: "data*" },
     push: { options: `${GIT_REMOTE_OPTS} --delete -d --mirror --follow-tags --no-follow-tags --force-with-lease?= --force-if-includes --no-force-with-lease --no-verify --verify --push-option= -o= --signed?= --no-signed`, operands: "data*" },
-    merge: { options: "--commit --no-commit --edit --no-edit --ff --no-ff --ff-only --log?= --no-log --signoff --no-signoff --stat --no-stat -n --squash --no-squash --verify --no-verify -m= -F=r --file=r --abort --quit --continue --allow-unrelated-histories --autostash --no-autostash -q --quiet -v --verbose --progress --no-progress", operands: "data*" },
-    rebase: { options: "--onto= --keep-base --continue --abort --quit --skip --autosquash --no-autosquash --autostash --no-autostash -q --quiet -v --verbose --stat -n --no-stat --no-verify --verify -f --force-rebase --fork-point --no-fork-point --ignore-whitespace --committer-date-is-author-date --ignore-date --reset-author-date --signoff --root --update-refs --no-update-refs --rebase-merges?= --no-rebase-merges --empty= --keep-empty --no-keep-empty --reapply-cherry-picks --no-reapply-cherry-picks --allow-empty-message --apply --merge -m --no-ff", operands: "data*" },
-    "cherry-pick": { options: "-n --no-commit -x -m= --mainline= --continue --abort --quit --skip --ff --allow-empty --allow-empty-message --keep-redundant-commits --signoff -s", operands: "data*" },
-    revert: { options: "-n --no-commit -m= --mainline= --continue --abort --quit --skip --no-edit --signoff -s", operands: "data*" },
+    merge: { tree: true, options: "--commit --no-commit --edit --no-edit --ff --no-ff --ff-only --log?= --no-log --signoff --no-signoff --stat --no-stat -n --squash --no-squash --verify --no-verify -m= -F=r --file=r --abort --quit --continue --allow-unrelated-histories --autostash --no-autostash -q --quiet -v --verbose --progress --no-progress", operands: "data*" },
+    rebase: { tree: true, options: "--onto= --keep-base --continue --abort --quit --skip --autosquash --no-autosquash --autostash --no-autostash -q --quiet -v --verbose --stat -n --no-stat --no-verify --verify -f --force-rebase --fork-point --no-fork-point --ignore-whitespace --committer-date-is-author-date --ignore-date --reset-author-date --signoff --root --update-refs --no-update-refs --rebase-merges?= --no-rebase-merges --empty= --keep-empty --no-keep-empty --reapply-cherry-picks --no-reapply-cherry-picks --allow-empty-message --apply --merge -m --no-ff", operands: "data*" },
+    "cherry-pick": { tree: true, options: "-n --no-commit -x -m= --mainline= --continue --abort --quit --skip --ff --allow-empty --allow-empty-message --keep-redundant-commits --signoff -s", operands: "data*" },
+    revert: { tree: true, options: "-n --no-commit -m= --mainline= --continue --abort --quit --skip --no-edit --signoff -s", operands: "data*" },
     tag: { options: "-a --annotate -m= --message= -F=r --file=r -d --delete -l --list -n?= -f --force --sort= --contains= --no-contains= --merged?= --no-merged?= --points-at= --format= --column?= --no-column -i --ignore-case --create-reflog --no-sign", operands: "data*" },
     "rev-parse": { options: "--show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --abbrev-ref?= --short?= --verify -q --quiet --symbolic --symbolic-full-name --all --branches?= --tags?= --remotes?= --default= --revs-only --no-revs --flags --no-flags --sq --local-env-vars --show-superproject-working-tree --show-object-format?= --path-format= --since= --until= --parseopt --stop-at-non-option --keep-dashdash --sq-quote --disambiguate= --git-path=", operands: "data*" },
     "ls-files": { options: "-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged -k --killed -z -t -v -f --full-name --recurse-submodules --error-unmatch --exclude= -x= --exclude-from=r -X=r --exclude-per-directory= --exclude-standard --directory --no-empty-directory --eol --deduplicate --abbrev?= --debug --format= --sparse", operands: "read*" },
@@ -76,10 +78,10 @@ const git: ProgramSpecSource = {
     describe: { options: "--dirty?= --broken?= --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent", operands: "data*" },
     mv: { options: "-f --force -k -n --dry-run -v --verbose --sparse", operands: "write*" },
     rm: { options: "-f --force -n --dry-run -r --cached --ignore-unmatch --sparse -q --quiet --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
-    clean: { options: "-d -f --force -i? -n --dry-run -q --quiet -e= --exclude= -x -X", operands: "write*" },
+    clean: { tree: true, options: "-d -f --force -i? -n --dry-run -q --quiet -e= --exclude= -x -X", operands: "write*" },
     init: { options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=", operands: "write*" },
     clone: { options: "-l --local --no-hardlinks -s --shared --dissociate -q --quiet -v --verbose --progress --no-checkout -n --bare --mirror -o= --origin= -b= --branch= --revision= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --filter= --also-filter-submodules --sparse --reject-shallow --no-reject-shallow", operands: "data write*" },
-    config: { options: "--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list --show-origin --show-scope --name-only --type= --bool --int --bool-or-int --path --expiry-date --default= -z --null --includes --no-includes", operands: "data*" },
+    config: { persists: (w) => gitConfigRisk(w.slice(w.findIndex((x) => x.value === "config") + 1).map((x) => x.value)), options: "--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list --show-origin --show-scope --name-only --type= --bool --int --bool-or-int --path --expiry-date --default= -z --null --includes --no-includes", operands: "data*" },
     grep: { options: `${GREP.replace(" -f=r --file=r", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`, operands: "pattern read*", recursive: true },
     "show-ref": { options: "--head --heads --branches --tags -d --dereference -s --hash?= --verify --abbrev?= -q --quiet --exclude-existing?= --exists", operands: "data*" },
     "for-each-ref": { options: "--count= --sort= --format= --points-at= --merged?= --no-merged?= --contains= --no-contains= --exclude= --ignore-case --omit-empty --shell --perl --python --tcl --color?=", operands: "data*" },
@@ -129,7 +131,11 @@ const npm: ProgramSpecSource = {
   options: `--prefix=d --silent -s --loglevel= -w= --workspace= --workspaces -ws --no-color ${HELP} -v`,
   operands: "sub",
   sub: {
-    "test|t|tst": pmRuns, start: pmRuns, stop: pmRuns, restart: pmRuns, "run|run-script|rum|urn": pmRuns,
+    "test|t|tst": pmRuns,
+    // exec runs a package's binary (npx's work); -c/--call (shell text) is left out.
+    "exec|x": { options: "--package= -y --yes --no --workspace= -w= --workspaces --include-workspace-root", operands: "data*" },
+    "config|c": { options: "--location= --global -g --json --long -l", operands: "data*", persists: npmConfigPersists },
+    pkg: { options: "--json --workspace= -w= --workspaces", operands: "data*", writes: (w) => (w.some((x) => /^(set|delete|fix)$/.test(x.value)) ? [literalWord("package.json")] : []) }, start: pmRuns, stop: pmRuns, restart: pmRuns, "run|run-script|rum|urn": pmRuns,
     view: pmReads(), info: pmReads(), show: pmReads(), v: pmReads(), ls: pmReads(), list: pmReads(), ll: pmReads(), la: pmReads(), outdated: pmReads(), search: pmReads(), why: pmReads(), explain: pmReads(), root: pmReads(), prefix: pmReads(), bin: pmReads(), whoami: pmReads(), ping: pmReads(), doctor: pmReads(), audit: pmReads("--audit-level= --omit="), help: pmReads(), version: pmReads(), "--version": pmReads(),
   },
 };
@@ -232,9 +238,10 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     operands: "read* write",
     // A copy may carry links along (-a, -d, -P, -R copy a link as a link; -l, -s make them).
     links: (words) => words.some((w, k) => k > 0 && (/^-[a-zA-Z]*[adlsPRr]/.test(w.value) || /^--(archive|link|symbolic-link|no-dereference|recursive)$/.test(w.value))),
+    writes: backupWrites,
   },
-  mv: { options: `-b -f -i -n -u -v -T -t=w --backup?= --force --interactive --no-clobber --strip-trailing-slashes --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --exchange --no-copy ${HELP}`, operands: "write* write", links: () => true },
-  ln: { options: `-b -d -F -f -i -L -n -P -r -s -T -t=w -v --backup?= --directory --force --interactive --logical --no-dereference --physical --relative --symbolic --suffix= -S= --target-directory=w --no-target-directory --verbose ${HELP}`, operands: "read* write", links: () => true },
+  mv: { options: `-b -f -i -n -u -v -T -t=w --backup?= --force --interactive --no-clobber --strip-trailing-slashes --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --exchange --no-copy ${HELP}`, operands: "write* write", links: () => true, writes: backupWrites },
+  ln: { options: `-b -d -F -f -i -L -n -P -r -s -T -t=w -v --backup?= --directory --force --interactive --logical --no-dereference --physical --relative --symbolic --suffix= -S= --target-directory=w --no-target-directory --verbose ${HELP}`, operands: "read* write", links: () => true, writes: backupWrites },
   chmod: { options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`, operands: "data write*" },
   tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "write*" },
   // ── Running other commands (their command is a candidate of its own) ──
@@ -367,6 +374,31 @@ function scriptReads(words: readonly ShellWord[]): ShellWord[] {
   const sed = words[0]?.value === "sed" && /(^|[;\n{}\/0-9$!]|\s)\s*[rR]\s*\S/.test(text);
   const awk = words[0]?.value !== "sed" && /getline|\bclose\s*\(|@include|\bRS\b.*FILENAME/.test(text);
   return sed || awk ? [{ value: "", literal: false, text: "(a file its script reads)", tilde: false }] : [];
+}
+
+/** `npm config set|delete|edit …` changes how npm runs scripts (script-shell, ignore-scripts) and where it fetches from. */
+function npmConfigPersists(words: readonly ShellWord[]): string | undefined {
+  const at = words.findIndex((w, k) => k > 0 && (w.value === "config" || w.value === "c"));
+  const verb = words.slice(at + 1).find((w) => !w.value.startsWith("-"));
+  return verb && !/^(get|list|ls)$/.test(verb.value) ? `npm config ${verb.value} changes how npm runs scripts and where it fetches packages` : undefined;
+}
+
+/**
+ * With -b/--backup, cp, mv and ln keep the file they replace under its name plus a suffix
+ * (`~/.bash` + `--suffix=rc` is `~/.bashrc`): that name is written too.
+ */
+function backupWrites(words: readonly ShellWord[]): ShellWord[] {
+  const values = words.slice(1);
+  if (!values.some((w) => w.literal && (/^--back/.test(w.value) || (/^-[a-zA-Z]*b/.test(w.value) && !w.value.startsWith("--"))))) return [];
+  let suffix = "~";
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k]!.value;
+    if (/^--suf[a-z]*=/.test(v)) suffix = v.slice(v.indexOf("=") + 1);
+    else if (/^--suf[a-z]*$/.test(v) || v === "-S") suffix = values[k + 1]?.value ?? suffix;
+    else if (/^-S./.test(v)) suffix = v.slice(2);
+  }
+  const dest = [...values].reverse().find((w) => !w.value.startsWith("-"));
+  return dest ? [{ ...dest, value: `${dest.value}${suffix}`, text: `${dest.text}${suffix}` }] : [];
 }
 
 /** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */

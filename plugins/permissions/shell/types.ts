@@ -64,6 +64,18 @@ export interface ShellAnalysis {
    * at run time, code fed through stdin): under a Bash deny rule such a command is denied.
    */
   hidden: string[];
+  /** Why a program the engine does not fully understand may read files it cannot name. */
+  unknownReaders: string[];
+  /** Folders named by a program's option (`git -C`, `make -C`, `npm --prefix`): where that program runs. */
+  optionDirs: { dir: ShellWord; program: string }[];
+  /** Commands that rewrite files of the work tree they do not name (`git reset --hard`, `git stash`). */
+  treeWriters: string[];
+  /** Why a command installs code to run later (crontab, at, systemd-run, git config core.fsmonitor, …). */
+  persists: string[];
+  /** Exported variables the engine does not know to be harmless (they may change where a program writes). */
+  exportsUnknown: string[];
+  /** The text could not be read as bash reads it (a parse error, a character the parser reads differently). */
+  unreadable: boolean;
   /** Folders a command reads to the bottom (grep -r, rg): every file below them is read. */
   recursiveReads: ShellWord[];
   /** Operands of programs the engine has no spec for: each may be a file read or written. */

@@ -28,7 +28,7 @@ interface WrapperDef {
 }
 
 const DEFS: Record<string, WrapperDef> = {
-  env: { kind: "transparent", options: { short: "uCS", long: ["--unset", "--chdir", "--split-string"] } },
+  env: { kind: "transparent", options: { short: "uCS", long: ["--unset", "--chdir", "--split-string"] }, text: { short: "S", long: ["--split-string"] } },
   nice: { kind: "transparent", options: { short: "n", long: ["--adjustment"], numeric: true } },
   timeout: { kind: "transparent", options: { short: "sk", long: ["--signal", "--kill-after"] }, skip: 1 },
   nohup: { kind: "transparent" },
@@ -105,13 +105,19 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     // NAME=value words before the command set its environment.
     for (; i < words.length && words[i]!.literal && /^[^=]+=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
-      if (!isHarmlessExport(variable)) out.unsafe.push(`env passes ${variable} to the program, and ${variable} is not a variable the engine knows to be harmless to it`);
+      if (!isHarmlessExport(variable)) {
+        out.unsafe.push(`env passes ${variable} to the program, and ${variable} is not a variable the engine knows to be harmless to it`);
+        out.exportsUnknown.push(variable);
+      }
     }
   } else if (program === "time" && words[0]!.text === "time") {
     // The keyword `time` times a whole pipeline, assignments included: `time X=1 cmd`.
     for (; i < words.length && words[i]!.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
-      if (!isHarmlessExport(variable)) out.unsafe.push(`it passes ${variable} to the programs it runs, and ${variable} is not a variable the engine knows to be harmless to them`);
+      if (!isHarmlessExport(variable)) {
+        out.unsafe.push(`it passes ${variable} to the programs it runs, and ${variable} is not a variable the engine knows to be harmless to them`);
+        out.exportsUnknown.push(variable);
+      }
     }
   }
   if (program === "time") {
