@@ -18,6 +18,9 @@ import { specOf } from "./specs";
 import { readBySpec } from "./spec-format";
 import type { ShellAnalysis, ShellCandidate } from "./types";
 
+// Programs whose input is a command language with a way out to the shell (ed's `!`, sqlite3's .shell, gdb's shell, sftp's `!`, dc's `!`).
+const STDIN_COMMANDS = new Set(["ed", "ex", "sqlite3", "gdb", "sftp", "dc", "psql", "mysql", "ftp", "lftp", "vim", "vi", "nvim"]);
+
 const POSIX_SHELLS = new Set(["sh", "dash", "ash", "fish", "csh", "tcsh"]);
 
 const RESERVED = new Set(["if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "{", "}", "!", "[[", "]]"]);
@@ -133,6 +136,8 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     execTargets(program, words, inner);
   } else if (isInterpreter(program)) {
     interpreter(program, words, at, out);
+  } else if (STDIN_COMMANDS.has(program) && at.stdinFed) {
+    out.hidden.push(`${program} runs the commands fed to it through a pipe, heredoc or here-string (${program === "sqlite3" ? ".shell" : "!command"})`);
   }
   if (CHANGES_DIR.has(program)) {
     const target = words.slice(1).find((w) => !w.literal || !w.value.startsWith("-"));

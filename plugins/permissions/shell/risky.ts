@@ -206,11 +206,33 @@ const checks: Record<string, Check> = {
   },
 };
 for (const name of AWKS) checks[name] = awkRisk;
+for (const name of ["gcc", "g++", "cc", "c++", "clang", "clang++", "tcc"]) checks[name] = compilerRisk;
+// gdb runs commands from -x files, -ex text and its init files.
+checks.gdb = (words) => (words.some((w) => /^(-x|-ex|-ix|-iex|--command|--eval-command|--init-command|--init-eval-command|-batch|--batch)/.test(w.value)) ? "gdb -x/-ex runs debugger commands, which can run a shell" : undefined);
+// sqlite3's dot-commands (.shell, .system, .load) run programs; SQL on the command line or stdin may hold them.
+checks.sqlite3 = (words) => (words.slice(1).some((w) => w.value.trimStart().startsWith(".") && w.value !== "." && !w.value.startsWith("./") && !w.value.startsWith("..")) || words.some((w) => /^-(init|cmd)$/.test(w.value)) ? "sqlite3 dot-commands (.shell, .system, .load) run programs" : undefined);
+// openssl loads engines and providers (shared libraries) by name; a config file can too.
+checks.openssl = (words) => (words.some((w) => /^-(engine|provider|provider-path|config|keygen_engine)$/.test(w.value)) ? "openssl -engine/-provider loads a shared library" : undefined);
+checks["ssh-keygen"] = (words) => (words.some((w) => /^-[a-zA-Z]*[Dw]/.test(w.value)) ? "ssh-keygen -D/-w loads a PKCS#11 or FIDO library" : undefined);
+// perl's rename takes Perl code as its first argument.
+checks.rename = (words) => (words.slice(1).some((w) => !w.value.startsWith("-") && /[(;`${}@]|\/e[a-z]*$/.test(w.value)) ? "rename's expression is Perl code, which can run programs" : undefined);
+// patch writes the files its diff names, which are not known before it runs.
+checks.patch = (words) => (words.some((w) => /^(--dry-run|-C|--check)$/.test(w.value)) ? undefined : "patch writes the files its diff names, which are not known before it runs");
+checks.split = (words) => (words.some((w) => /^--filt/.test(w.value)) ? "split --filter runs a shell command" : undefined);
+// ed and ex run `!command` from their input.
+checks.ed = () => "ed runs `!command` lines of its input";
 checks.fdfind = checks.fd!;
 checks.gtar = checks.bsdtar = checks.tar!;
 
+// vi and friends: every option may run editor commands (-c, +cmd, -S, -s, -u vimrc, --cmd, clusters such as -sc).
 function editorRisk(words: readonly ShellWord[]): string | undefined {
-  return words.some((w, i) => i > 0 && /^(-c|\+|-S|--cmd|-s$)/.test(w.value)) ? `${words[0]!.value} -c/+cmd runs editor commands, which can run a shell` : undefined;
+  return words.some((w, i) => i > 0 && /^[-+]./.test(w.value) && w.value !== "--") ? `${words[0]!.value} ${words.find((w, i) => i > 0 && /^[-+]./.test(w.value))!.value}: an editor's options run editor commands (-c, +cmd, -S, -u), which can run a shell` : undefined;
+}
+
+// C compilers: options that name a program or plugin to run, or read more options from a file.
+function compilerRisk(words: readonly ShellWord[]): string | undefined {
+  const bad = words.find((w, i) => i > 0 && /^(-wrapper|-B|-fplugin|@|-specs|--specs|-fuse-ld|-Xlinker|-Wl,.*plugin|-iplugindir|--sysroot|-no-integrated-as|-fintegrated-as|--ld-path|-ccc-)/.test(w.value));
+  return bad ? `${words[0]!.value} ${bad.value} names a program, plugin or options file for the compiler to use` : undefined;
 }
 
 function mapfileRisk(words: readonly ShellWord[]): string | undefined {
@@ -220,6 +242,8 @@ function mapfileRisk(words: readonly ShellWord[]): string | undefined {
 function sshRisk(words: readonly ShellWord[]): string | undefined {
   for (let i = 1; i < words.length; i++) {
     const v = words[i]!.value;
+    // scp -S and sftp -S/-D name the program run in place of ssh or the sftp server.
+    if (words[0]!.value !== "ssh" && /^-[a-zA-Z]*[SD]/.test(v)) return `${words[0]!.value} -S/-D names a program to run in place of ssh`;
     const option = v === "-o" ? (words[i + 1]?.value ?? "") : v.startsWith("-o") ? v.slice(2) : "";
     if (/^\s*(proxycommand|localcommand|permitlocalcommand|knownhostscommand|proxyjump)/i.test(option)) return "ssh -o ProxyCommand/LocalCommand runs a local program";
     if (v === "-F" || (v.startsWith("-F") && v.length > 2)) return "ssh -F reads a configuration file that can name programs to run";

@@ -120,7 +120,63 @@ const git: ProgramSpecSource = {
     cherry: { options: "-v --abbrev?=", operands: "data*" },
     "show-branch": { options: "-r --remotes -a --all --current --topo-order --date-order --sparse --more= --list --merge-base --independent --no-name --sha1-name --topics -g --reflog?= --color?= --no-color", operands: "data*" },
     var: { options: "-l", operands: "data*" },
+    // `maintenance run` runs git's own tasks; register/start install a scheduler entry.
+    maintenance: { options: "--task= --auto --schedule= --quiet --scheduler=", operands: "data*", persists: (w) => (w.some((x) => /^(register|start)$/.test(x.value)) ? "git maintenance register schedules git to run in this repository later" : undefined) },
   },
+};
+
+// go: the flags shared by build, test, run, vet, install; -exec, -toolexec, -vettool, -overlay and
+// -modfile are left out (they name programs or swap files), as are -ldflags and -gcflags' values
+// that are not data (they are data, but -ldflags=-extld=… names a linker: left out too).
+const GO_BUILD = "-v -x -n -a -race -msan -asan -cover -covermode= -coverpkg= -coverprofile=w -count= -run= -skip= -bench= -benchtime= -benchmem -timeout= -short -failfast -json -p= -parallel= -tags= -trimpath -mod= -buildvcs= -o=w -buildmode= -cpu= -shuffle= -fullpath -list= -outputdir=w -work -modcacherw -pgo=";
+const go: ProgramSpecSource = {
+  options: HELP,
+  operands: "sub",
+  sub: {
+    build: { options: GO_BUILD, operands: "data*" },
+    test: { options: GO_BUILD, operands: "data*" },
+    vet: { options: `${GO_BUILD} -printfuncs= -composites= -all`, operands: "data*" },
+    run: { options: GO_BUILD, operands: "data*" },
+    install: { options: GO_BUILD, operands: "data*" },
+    fmt: { options: "-n -x -mod=", operands: "data*" },
+    list: { options: `${GO_BUILD} -m -f= -e -deps -export -find -compiled -test -u -versions -retracted -reuse=`, operands: "data*" },
+    version: { options: "-m -v -json", operands: "data*" },
+    env: { options: "-json -changed", operands: "data*" },
+    doc: { options: "-all -c -cmd -short -src -u", operands: "data*" },
+    mod: { operands: "sub", sub: { tidy: { options: "-v -e -go= -compat= -x", operands: "" }, download: { options: "-json -x -reuse=", operands: "data*" }, verify: { operands: "" }, graph: { options: "-go= -x", operands: "" }, why: { options: "-m -vendor", operands: "data*" }, vendor: { options: "-v -e -o=w", operands: "" } } },
+    get: { options: "-d -t -u -v -x -tool", operands: "data*" },
+    clean: { options: "-i -n -r -x -cache -testcache -modcache -fuzzcache", operands: "data*" },
+  },
+};
+
+// cargo: --config (sets a runner or a wrapper), --manifest-path and -Z are left out.
+const CARGO = "-q --quiet -v --verbose -vv --color= --frozen --locked --offline --release -r --profile= --features= -F= --all-features --no-default-features --target= --target-dir=w -j= --jobs= --keep-going -p= --package= --workspace --all --exclude= --lib --bins --bin= --examples --example= --tests --test= --benches --bench= --all-targets --message-format= --timings?= --no-fail-fast --no-run --doc --ignore-rust-version --future-incompat-report";
+const cargo: ProgramSpecSource = {
+  options: `${HELP} -V -q --quiet -v --verbose --color= --frozen --locked --offline`,
+  operands: "sub",
+  sub: {
+    "build|b": { options: CARGO, operands: "" },
+    "check|c": { options: CARGO, operands: "" },
+    "test|t": { options: CARGO, operands: "data*" },
+    bench: { options: CARGO, operands: "data*" },
+    "run|r": { options: CARGO, operands: "data*" },
+    doc: { options: `${CARGO} --open --no-deps --document-private-items`, operands: "" },
+    clippy: { options: `${CARGO} --fix --allow-dirty --allow-staged --no-deps`, operands: "data*" },
+    fmt: { options: "--all --check -p= --package= -v -q --message-format=", operands: "data*" },
+    clean: { options: "-p= --package= --release --target= --target-dir=w --doc -n --dry-run -q -v", operands: "" },
+    tree: { options: "-p= --package= --workspace -e= --edges= -i= --invert= --depth= --prefix= --no-dedupe -d --duplicates --features= --all-features --no-default-features --target= -q -v", operands: "" },
+    metadata: { options: "--format-version= --no-deps --features= --all-features --no-default-features -q -v", operands: "" },
+    update: { options: "-p= --package= --aggressive --precise= -w --workspace --dry-run -q -v --recursive", operands: "data*" },
+    fetch: { options: "--target= -q -v", operands: "" },
+    version: { options: "-v", operands: "" },
+  },
+};
+
+// pytest: -p (loads a plugin module), -c/--config-file, --rootdir, --confcutdir, --pyargs and
+// --import-mode are left out; what it runs is the project's tests (risky.ts marks it project code).
+const pytest: ProgramSpecSource = {
+  options: `-q --quiet -v --verbose -vv -x --exitfirst --maxfail= -k= -m= -s --capture= -l --showlocals --tb= -r= --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --co --collect-only --durations= --durations-min= --disable-warnings -W= --strict-markers --no-header --no-summary --color= --junitxml=w --junit-xml=w --cov= --cov-report= --cov-branch --cov-fail-under= --runxfail --deselect= --ignore= --ignore-glob= -n= --numprocesses= --timeout= --log-level= --log-cli-level= --doctest-modules --basetemp=w -o= --override-ini= --full-trace --setup-show --fixtures --markers -V ${HELP}`,
+  operands: "data*",
 };
 
 // A package manager's sub-commands that run no package code (its own, reading the registry or the tree).
@@ -256,6 +312,9 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   // ── Builds and tests: the sub-commands that only read; running the project's code is risky.ts's to mark ──
   git,
   npm,
+  go,
+  cargo,
+  pytest,
   // ── Network and archives: every option that writes a file says so; -K/--config, --libcurl, -e/--execute are left out ──
   curl: {
     options: `-s --silent -S --show-error -L --location --location-trusted -f --fail --fail-with-body --fail-early -I --head -i --include -v --verbose -k --insecure -X= --request= -H= --header= -d= --data= --data-raw= --data-binary= --data-urlencode= --data-ascii= --json= -F= --form= --form-string= -G --get -o=w --output=w -O --remote-name --remote-name-all -J --remote-header-name --output-dir=w --create-dirs --no-clobber -u= --user= -A= --user-agent= -e= --referer= -b= --cookie= -c=w --cookie-jar=w -D=w --dump-header=w --trace=w --trace-ascii=w --stderr=w -T=r --upload-file=r -m= --max-time= --connect-timeout= --retry= --retry-delay= --retry-max-time= --retry-all-errors --retry-connrefused --compressed -x= --proxy= --noproxy= -w= --write-out= -r= --range= -C= --continue-at= --http1.0 --http1.1 --http2 --http3 -0 -4 -6 --ipv4 --ipv6 --progress-bar -N --no-buffer --max-redirs= --limit-rate= --max-filesize= --tlsv1.2 --tlsv1.3 --cacert=r --capath=r --cert=r -E=r --key=r --url= -n --netrc --netrc-optional --oauth2-bearer= --unix-socket=r --resolve= --connect-to= -Z --parallel --parallel-max= -q --disable -z= --time-cond= -R --remote-time --raw --path-as-is -g --globoff -Y= -y= -l --list-only -a --append -B --use-ascii --ssl-reqd --proto= --proto-redir= -M --manual ${HELP} -V`,
