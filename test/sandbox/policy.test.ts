@@ -29,6 +29,22 @@ describe.skipIf(SKIP)("sandbox and permissions", () => {
     expect(out.c0!.content).toBe("hi");
   });
 
+  it("bypassPermissions: a write the engine cannot name runs inside the sandbox, and asks without it (issue 35)", async () => {
+    // `$OUT` is only known at run time: without the sandbox nothing keeps it from ~/.bashrc.
+    const command = 'OUT=made.txt; echo hi > "$OUT"';
+    const inside = recorder();
+    const out = outputs(await runBash([command], { cwd: place.ws(), sandbox: { autoAllowBash: false }, permissionMode: "bypassPermissions", canUseTool: inside.canUseTool }));
+    expect(inside.asked).toEqual([]);
+    expect(out.c0!.isError).toBe(false);
+    expect(existsSync(join(place.ws(), "made.txt"))).toBe(true);
+    const unsandboxed = 'OUT=other.txt; echo hi > "$OUT"';
+    const outside = recorder();
+    const denied = outputs(await runBash([unsandboxed], { cwd: place.ws(), permissionMode: "bypassPermissions", canUseTool: outside.canUseTool }));
+    expect(outside.asked).toEqual([unsandboxed]);
+    expect(denied.c0!.content).toBe("the test says no");
+    expect(existsSync(join(place.ws(), "other.txt"))).toBe(false);
+  });
+
   it("without autoAllowBash the same call asks", async () => {
     const { asked, canUseTool } = recorder();
     await runBash(["echo hi > a.txt"], { cwd: place.ws(), sandbox: { autoAllowBash: false }, canUseTool });

@@ -244,7 +244,7 @@ function readCommand(node: SyntaxNode, fed: boolean, commands: SimpleCommand[], 
     const field = node.fieldNameForChild(i);
     if (field === "name" || field === "argument") {
       // Two words with nothing between them are one word to bash (`a\ <(b)`): the parser split it.
-      if (child.startIndex === lastWordEnd) unreadable(out, "the parser split one word in two where bash does not");
+      if (child.startIndex === lastWordEnd) out.unsafe.push("the parser split one word in two where bash does not");
       lastWordEnd = child.endIndex;
     }
     if (child.type === "variable_assignment") {
@@ -274,7 +274,7 @@ function splitLine(node: SyntaxNode, out: ShellAnalysis) {
   // Without a line break in the command's text no word can hold one: skip the walk over its words.
   if (!node.text.includes("\n")) return;
   const words = node.type === "word" ? [node] : node.descendantsOfType("word");
-  if (words.some((w) => /(^|[^\\])\n/.test(w.text))) unreadable(out, "the parser read a line break as part of a word, where bash ends the command");
+  if (words.some((w) => /(^|[^\\])\n/.test(w.text))) out.unsafe.push("the parser read a line break as part of a word, where bash ends the command");
 }
 
 const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
