@@ -21,6 +21,11 @@ export class UnexpectedResponseError extends UbiquityError {
     message: string,
     readonly statusCode: number,
     readonly contentType: string,
+    /**
+     * Where it was found: at the headers (inside the fetch, so the retrying fetch around it already
+     * retried it) or while the body was read (after the transport handed the response over).
+     */
+    readonly phase: "headers" | "body" = "headers",
   ) {
     super(message);
   }
@@ -77,7 +82,7 @@ export function streamCheckingFetch(next: Fetch, provider: string): Fetch {
           controller.enqueue(chunk);
         },
         flush(controller) {
-          if (bytes === 0) controller.error(new UnexpectedResponseError(`${label} (${type}) and an empty body: the stream ended before any event`, response.status, type));
+          if (bytes === 0) controller.error(new UnexpectedResponseError(`${label} (${type}) and an empty body: the stream ended before any event`, response.status, type, "body"));
         },
       }),
     );
