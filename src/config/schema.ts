@@ -48,7 +48,13 @@ export const OptionsSchema = z.strictObject({
     .number()
     .positive()
     .optional()
-    .describe("Longest silence inside a streamed answer, per attempt; a retryable failure when hit [120000]"),
+    .describe("Longest silence (no byte received) inside a streamed answer, per attempt; a retryable failure when hit [120000]"),
+  /** Longest a model's whole answer may take, from the request to its end; then the attempt fails and is retried. */
+  responseTimeoutMs: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Time from sending a model request to the end of its answer, per attempt; a retryable failure when hit [600000]"),
   // workspace
   cwd: z.string().optional().describe("[process.cwd()]"),
   additionalDirectories: z.array(z.string()).optional(),

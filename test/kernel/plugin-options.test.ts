@@ -134,6 +134,7 @@ describe("the package entry's types", () => {
     providerOptions: { openai: { store: false } },
     requestTimeoutMs: 3,
     streamIdleTimeoutMs: 3,
+    responseTimeoutMs: 3,
     cwd: "x",
     additionalDirectories: ["x"],
     tools: [],
