@@ -15,6 +15,7 @@ export { CallWatch, ModelTimeoutError, restartRequestTimer, noteBytesReceived, D
 export { OBSERVER_HOOKS } from "./hooks";
 export type * from "./hooks";
 export * from "./tool";
+export { DEFAULT_TOOL_TIMEOUT_MS, TOOL_STOP_GRACE_MS, ToolTimeoutError } from "./tool-bound";
 export * from "./messages";
 export * from "./errors";
 export { ConfigSchema, KernelFieldsSchema, ModelSchema } from "./config/schema";

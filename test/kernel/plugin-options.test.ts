@@ -135,6 +135,8 @@ describe("the package entry's types", () => {
     requestTimeoutMs: 3,
     streamIdleTimeoutMs: 3,
     responseTimeoutMs: 3,
+    toolTimeoutMs: 3,
+    toolTimeouts: { Bash: 3 },
     cwd: "x",
     additionalDirectories: ["x"],
     tools: [],
