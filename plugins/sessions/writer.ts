@@ -26,6 +26,7 @@ export class TranscriptWriter {
   #opened = false;
   #failed = false;
   #stale: StaleWriterError | undefined;
+  #writeError: unknown;
   /** The last record of each chain (main conversation, each subagent). */
   #last = new Map<string, string | null>();
   /** The last record this writer wrote to the session (any chain): what the store must still have last. */
@@ -55,6 +56,11 @@ export class TranscriptWriter {
   /** Set once the store refused this writer: the run must stop. */
   get stale(): StaleWriterError | undefined {
     return this.#stale;
+  }
+
+  /** Set when the store could not be written (a full disk, an I/O error, a database gone): the transcript stops there. */
+  get writeError(): unknown {
+    return this.#writeError;
   }
 
   /** Set when `open()` could not read the session's last record (the writer then writes nothing). */
@@ -187,13 +193,15 @@ export class TranscriptWriter {
 
   #fail(error: unknown) {
     if (this.#failed) return;
-    // A full disk must not end the run; say so once and stop writing. Another writer must: it is stale.
+    // Stop writing: a record after a gap would chain onto one the store lacks. The plugin decides
+    // whether the run ends (it does, unless persistSession is "best-effort").
     this.#failed = true;
     if (isStaleWriterError(error)) {
       this.#stale = error;
       this.logger.error(`[ubiquity:sessions] ${error.message}`);
       return;
     }
+    this.#writeError = error;
     this.logger.error(`[ubiquity:sessions] cannot write ${this.path}, the transcript stops here: ${describeError(error)}`);
   }
 }
