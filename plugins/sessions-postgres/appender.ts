@@ -86,6 +86,8 @@ export class PostgresAppender implements SessionAppender {
         : await this.store.query(APPEND_RECORD, appendRecordParams(this.sessionId, entry, expectedLast));
     if (rowCount === 1) return;
     const actual = await this.last().catch(() => undefined);
+    // Sent again after a connection was lost (store.query): the first try committed, its answer did not arrive.
+    if (entry.type !== "note" && actual === entry.uuid) return;
     this.#stale = new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
     throw this.#stale;
   }
