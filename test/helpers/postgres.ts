@@ -108,7 +108,7 @@ async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
   let child!: ChildProcess;
   let exited!: Promise<void>;
   /** Start the server on the folder and port; resolves once it accepts connections. */
-  const launch = async () => {
+  const start = async (first: boolean) => {
     child = spawn(
       join(bin, "postgres"),
       ["-D", data, "-p", String(port), "-k", root, "-c", "listen_addresses=127.0.0.1", "-c", `fsync=${fsync}`, "-c", `synchronous_commit=${fsync}`, "-c", "max_connections=200"],
@@ -122,7 +122,8 @@ async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
     for (;;) {
       if (child.exitCode !== null) {
         running.delete(child);
-        rmSync(root, { recursive: true, force: true });
+        // A restart keeps the folder: the data is the point of restarting.
+        if (first) rmSync(root, { recursive: true, force: true });
         throw new Error(`postgres exited with ${child.exitCode}: ${log}`);
       }
       const client = new pg.Client({ connectionString });
@@ -141,8 +142,12 @@ async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
       }
     }
   };
+  // A stop waits for a start still going on (its readiness check would take the stop for a crash).
+  let starting: Promise<void> = Promise.resolve();
+  const launch = () => (starting = start(false));
   /** Fast shutdown (clients are cut off); SIGKILL after 10 s. */
   const halt = async () => {
+    await starting.catch(() => {});
     if (child.exitCode === null) {
       child.kill("SIGINT");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
@@ -151,7 +156,7 @@ async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
     }
     running.delete(child);
   };
-  await launch();
+  await start(true);
   return {
     connectionString,
     port,
