@@ -9,6 +9,7 @@
  */
 import { SessionStore, type SessionBackend, type TranscriptNote, type TranscriptRecord } from "../sessions/index";
 import { isPostgresUrl } from "./connection";
+import type { PostgresStoreOptions } from "../sessions-postgres/index";
 
 /** What the fleet needs of a session store. */
 export interface FleetStore {
@@ -48,13 +49,17 @@ export function jsonlStore(dir: string): FleetStore {
   return backendStore(new SessionStore({ dir }), { sessionDir: dir });
 }
 
-/** A PostgreSQL database (`postgres://…`): the store for a fleet. */
-export async function postgresStore(connectionString: string): Promise<FleetStore> {
+/**
+ * A PostgreSQL database (`postgres://…`): the store for a fleet. `options` are this store's (the
+ * outage bound, the worker's outage listener); the runs' stores get the same `outageTimeoutMs`.
+ */
+export async function postgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<FleetStore> {
   const { PostgresSessionStore } = await import("../sessions-postgres/index");
-  return backendStore(new PostgresSessionStore(connectionString), { sessionStore: { postgres: { connectionString } } });
+  const outage = options.outageTimeoutMs !== undefined ? { outageTimeoutMs: options.outageTimeoutMs } : {};
+  return backendStore(new PostgresSessionStore(connectionString, options), { sessionStore: { postgres: { connectionString, ...outage } } });
 }
 
 /** The store a connection string (PostgreSQL) or folder (JSONL files) names. */
-export async function openStore(where: string): Promise<FleetStore> {
-  return isPostgresUrl(where) ? postgresStore(where) : jsonlStore(where);
+export async function openStore(where: string, options: PostgresStoreOptions = {}): Promise<FleetStore> {
+  return isPostgresUrl(where) ? postgresStore(where, options) : jsonlStore(where);
 }

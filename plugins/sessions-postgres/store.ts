@@ -204,11 +204,12 @@ export class PostgresSessionStore implements SessionBackend {
 
   async exists(sessionId: string, _cwd?: string): Promise<boolean> {
     if (!isSessionId(sessionId)) return false;
-    return (await this.query("select 1 from ubiquity_sessions where session_id = $1", [sessionId])).rowCount > 0;
+    // A row with notes only (a fleet job's name, written before its first record) is no stored session yet.
+    return (await this.query("select 1 from ubiquity_sessions where session_id = $1 and message_count > 0", [sessionId])).rowCount > 0;
   }
 
   appender(sessionId: string, _cwd: string, _path?: string): SessionAppender {
-    return new PostgresAppender(this, sessionId, this.pathFor(sessionId));
+    return new PostgresAppender(this, sessionId, this.pathFor(sessionId), resolve(_cwd));
   }
 
   /** End the pool (idempotent). */

@@ -136,9 +136,13 @@ export class TranscriptWriter {
     this.#write(last, { history: JSON.parse(JSON.stringify(history)) as ModelMessage[] });
   }
 
-  /** Keep a plugin's note in the transcript (not a record: nothing chains onto it). */
+  /**
+   * Keep a plugin's note in the transcript (not a record: nothing chains onto it). A note may come
+   * before the first record (the fleet names a session's job before the run writes anything, so
+   * a job that dies after its first record is still known as the session's owner).
+   */
   note(sessionId: string, kind: string, data: Record<string, unknown>): void {
-    if (this.#failed || !this.#opened) return;
+    if (this.#failed) return;
     const note: TranscriptNote = { type: "note", kind, sessionId, timestamp: new Date().toISOString(), data };
     this.#append(redactStrings(note, this.secrets));
   }
