@@ -87,13 +87,13 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
   });
 
   it("keep-alive comments between deltas keep a live stream alive: idle is measured on bytes, not parts", async () => {
-    // 2 s without a part, but bytes every 100 ms; the idle bound is 0.7 s.
+    // 3 s without a part, but bytes every 100 ms; the idle bound is 1.5 s.
     const server = await chatServer((res, chunk, finish) => {
       chunk("hello");
       let beats = 0;
       every(100, () => {
         if (res.destroyed) return false;
-        if (++beats === 20) {
+        if (++beats === 30) {
           chunk(" world");
           finish();
           return false;
@@ -102,7 +102,7 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
         return true;
       });
     });
-    const result = resultOf(await run("hi", { ...optionsFor(server.baseURL), maxRetries: 0, streamIdleTimeoutMs: 700 }));
+    const result = resultOf(await run("hi", { ...optionsFor(server.baseURL), maxRetries: 0, streamIdleTimeoutMs: 1500 }));
     expect(result.result).toBe("hello world");
     expect(result.isError).toBe(false);
   });

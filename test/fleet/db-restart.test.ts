@@ -1,8 +1,9 @@
 /**
  * The fleet under a database restart (issue 37, failures 1, 3 and 4; builds 1 and 2). A real
  * Redis queue and a real PostgreSQL session store that a run's tool stops (fast shutdown: every
- * connection cut) and starts again 2.5 s later, longer than the store's outage bound in this test
- * (1 s), so runs going on fail their appends and jobs waiting meet an unreachable store. Before:
+ * connection cut) and starts again only once the worker has seen the outage and paused — after the
+ * store's outage bound in this test (1 s) — so runs going on fail their appends and jobs waiting
+ * meet an unreachable store. Before:
  * jobs drained into `failed` (one attempt), and runs reported `success` without their result
  * stored. Now: the worker pauses while its store is down, a try whose result the store did not
  * take fails and is tried again after a backoff, resuming the session, and every job completes
@@ -56,7 +57,11 @@ describe.skipIf(missing !== undefined)("fleet: a PostgreSQL restart under runnin
         if (run === "run-0" && !restarted) {
           restarted = true;
           await server.down();
-          setTimeout(() => void server.up(), 2500);
+          // Back only once the worker has seen the outage and paused (no race with a timer).
+          void (async () => {
+            while (!log.some((l) => /cannot be reached: taking no new jobs/.test(l))) await new Promise((r) => setTimeout(r, 50));
+            await server.up();
+          })();
         }
         return `${run} done`;
       },
