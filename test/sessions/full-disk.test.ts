@@ -15,7 +15,7 @@ const child = join(import.meta.dirname, "fixtures", "full-disk-child.ts");
 const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 const canMount = spawnSync("unshare", ["-rm", "sh", "-c", "mount -t tmpfs -o size=16k tmpfs /mnt"]).status === 0;
 
-type Line = { type: string; subtype?: string; isError?: boolean; result?: string; error?: string; bestEffort?: boolean; ran: number; toolName?: string; output?: { content: string }; lines?: number; parsed?: number };
+type Line = { type: string; resumed?: boolean; chained?: boolean; subtype?: string; isError?: boolean; result?: string; error?: string; bestEffort?: boolean; ran: number; toolName?: string; output?: { content: string }; lines?: number; parsed?: number };
 
 /** Run the child with `sessionDir` on a 48 KB tmpfs; its stream, one message per line. */
 async function runOnFullDisk(persist: "true" | "best-effort"): Promise<Line[]> {
@@ -33,21 +33,26 @@ async function runOnFullDisk(persist: "true" | "best-effort"): Promise<Line[]> {
 }
 
 describe.skipIf(!canMount)("a full disk under the JSONL transcript", () => {
-  it("surfaces as a message in the stream and ends the run with error_session_write; no tool runs after it", async () => {
+  it("surfaces as a message in the stream and ends the run with error_session_write; no tool runs after it; the session resumes once there is room", async () => {
     const lines = await runOnFullDisk("true");
-    const failed = lines.filter((l) => l.type === "system" && l.subtype === "session_write_failed");
+    const first = lines.filter((l) => !l.resumed);
+    const failed = first.filter((l) => l.type === "system" && l.subtype === "session_write_failed");
     expect(failed).toHaveLength(1);
     expect(failed[0]!.error).toMatch(/ENOSPC/);
     expect(failed[0]!.bestEffort).toBe(false);
-    const result = lines.find((l) => l.type === "result")!;
+    const result = first.find((l) => l.type === "result")!;
     expect(result).toMatchObject({ type: "result", subtype: "error_session_write", isError: true });
     expect(result.result).toMatch(/transcript could not be written .*ENOSPC.*resume session/);
     // The run stopped at the failure: far fewer than the 30 calls the model asked for ran.
     expect(result.ran).toBeLessThan(30);
-    // What the disk kept is whole: every line parses.
+    // Space freed, the session resumes from its last whole record and ends well.
+    const resumed = lines.filter((l) => l.resumed);
+    expect(resumed.find((l) => l.type === "result")).toMatchObject({ subtype: "success", result: "resumed" });
+    // What the disk kept is whole: every line parses, and the records (both runs) form one chain.
     const transcript = lines.find((l) => l.type === "transcript")!;
     expect(transcript.lines).toBeGreaterThan(0);
     expect(transcript.parsed).toBe(transcript.lines);
+    expect(transcript.chained).toBe(true);
   });
 
   it('with persistSession: "best-effort", the failure is reported once in the stream and the run goes on to its end', async () => {
