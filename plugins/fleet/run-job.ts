@@ -11,7 +11,6 @@ import { resolveEntries } from "../../loader/index";
 import { checkout, diffOf } from "./checkout";
 import { checkRemote, fileUrlPath, isRemote } from "./remote-policy";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
-import type { TranscriptRecord } from "../sessions/index";
 import { takeoverRecord } from "./takeover-record";
 import { checkJobOptions, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
 import { isStaleWriterError } from "../sessions/index";
@@ -35,17 +34,17 @@ export class JobRefusedError extends UbiquityError {
 
 /** Throw unless the session's stored end is `result` (the store acknowledged the final record). */
 export async function confirmStored(store: FleetStore, sessionId: string, result: ResultMessage): Promise<void> {
-  let records: TranscriptRecord[];
+  let last: string | null;
   try {
-    records = await store.records(sessionId);
+    last = store.lastRecord ? await store.lastRecord(sessionId) : ((await store.records(sessionId)).at(-1)?.uuid ?? null);
   } catch (error) {
     throw new UnstoredResultError(`the run ended (${result.subtype}) but the session store could not be read to confirm its result: ${describeError(error)}`);
   }
-  if (records.at(-1)?.uuid === result.uuid) return;
+  if (last === result.uuid) return;
   throw new UnstoredResultError(
     result.subtype === "error_session_write"
       ? `the session store failed during the run: ${result.result}`
-      : `the run ended (${result.subtype}) but its result is not in the session store (its last stored record is ${records.at(-1)?.type ?? "none"})`,
+      : `the run ended (${result.subtype}) but its result is not the session's last stored record`,
   );
 }
 

@@ -15,6 +15,8 @@ import type { PostgresStoreOptions } from "../sessions-postgres/index";
 export interface FleetStore {
   /** A session's records in append order; [] when the store does not know it. */
   records(sessionId: string): Promise<TranscriptRecord[]>;
+  /** The uuid of a session's last record (null: none), without reading the session where the store can. */
+  lastRecord?(sessionId: string): Promise<string | null>;
   /** A session's records, its notes and where it is kept; undefined when the store does not know it. */
   read(sessionId: string): Promise<{ records: TranscriptRecord[]; notes: TranscriptNote[]; path: string } | undefined>;
   /** Append `record` only if the session's last record is still `expectedLast` (else a `StaleWriterError`). */
@@ -27,6 +29,9 @@ export interface FleetStore {
 function backendStore(backend: SessionBackend, runOptions: Record<string, unknown>): FleetStore {
   return {
     records: async (sessionId) => (await backend.get(sessionId))?.records ?? [],
+    // PostgreSQL keeps the session's last record on its row (one small query); files are read.
+    lastRecord: async (sessionId) =>
+      backend.refusesStaleWriters ? backend.appender(sessionId, process.cwd()).last() : ((await backend.get(sessionId))?.records.at(-1)?.uuid ?? null),
     async read(sessionId) {
       const found = await backend.get(sessionId);
       return found && { records: found.records, notes: found.notes ?? [], path: found.path };
