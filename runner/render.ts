@@ -186,6 +186,10 @@ export class TextRenderer {
           const n = thousands;
           this.sink.info(this.style.dim(`— the conversation so far was summarized (${n(m.tokensBefore)} → ${n(m.tokensAfter)} tokens)`));
         }
+        if (m.subtype === "session_write_failed") {
+          this.#endLine();
+          this.sink.info(this.style.error(`warning: the session's transcript could not be written (${m.error})${m.bestEffort ? "; the run goes on without it" : ""}`));
+        }
         break;
       case "result":
         this.#endLine();

@@ -2,7 +2,11 @@
  * Time and size limits on one model call, enforced around the stream the loop reads, so they
  * hold for every model (built from a string, `openaiCompatible()`, or constructed by the user):
  * - `requestTimeoutMs`: from sending the request to the first part of the answer;
- * - `streamIdleTimeoutMs`: the longest silence between two parts once the answer has started;
+ * - `streamIdleTimeoutMs`: the longest silence once the answer has started, measured on the bytes
+ *   received where the transport is the run's fetch (a keep-alive comment is not silence), and on
+ *   the parts read otherwise (a constructed model);
+ * - `responseTimeoutMs`: the whole answer, from sending the request to its end, so a provider
+ *   trickling a character a second cannot hold a run past every other limit;
  * - the output bound: a stream that keeps sending past twice `maxTokens` (a server ignoring the
  *   limit, or one that never ends) is cut.
  * Hitting one aborts the call with a `ModelTimeoutError`, which the retry plugin retries and the
@@ -14,11 +18,13 @@ import { CHARS_PER_TOKEN } from "./tokens";
 /** Default `requestTimeoutMs` and `streamIdleTimeoutMs`. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
+/** Default `responseTimeoutMs`: longer than any real answer takes (a long reasoning answer runs minutes). */
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 600_000;
 /** The output bound when `maxTokens` is unset: above any model's real output cap. */
 export const DEFAULT_OUTPUT_BOUND_TOKENS = 256_000;
 
 /** Which limit a call hit. */
-export type CallLimit = "requestTimeoutMs" | "streamIdleTimeoutMs" | "maxTokens";
+export type CallLimit = "requestTimeoutMs" | "streamIdleTimeoutMs" | "responseTimeoutMs" | "maxTokens";
 
 /** A model call cut by one of its limits; the message names the limit and how long the call ran. */
 export class ModelTimeoutError extends UbiquityError {
@@ -38,6 +44,7 @@ export class ModelTimeoutError extends UbiquityError {
 export interface CallLimitOptions {
   requestTimeoutMs?: number;
   streamIdleTimeoutMs?: number;
+  responseTimeoutMs?: number;
   maxTokens?: number;
   /** Named in messages (`openai:gpt-5`). */
   label: string;
@@ -49,11 +56,19 @@ const watches = new WeakMap<AbortSignal, CallWatch>();
 
 /**
  * A transport is about to send another attempt of a request (after a retry wait): the time to
- * the first part counts from now, so `requestTimeoutMs` bounds each attempt, not their sum.
- * A no-op for a signal that is not a watched call's.
+ * the first part counts from now, so `requestTimeoutMs` (and `responseTimeoutMs`) bound each
+ * attempt, not their sum. A no-op for a signal that is not a watched call's.
  */
 export function restartRequestTimer(signal: AbortSignal | null | undefined): void {
   if (signal) watches.get(signal)?.restart();
+}
+
+/**
+ * The transport received `bytes` of a watched call's answer body: the stream is alive, whether or
+ * not the bytes make a part (a keep-alive comment, half an event). A no-op for other signals.
+ */
+export function noteBytesReceived(signal: AbortSignal | null | undefined, bytes: number): void {
+  if (signal && bytes > 0) watches.get(signal)?.part();
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
@@ -61,9 +76,11 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 /** Watches one call: `signal` aborts when a limit is hit, `error` then says which. */
 export class CallWatch {
   readonly #controller = new AbortController();
-  readonly #started = performance.now();
+  #started = performance.now();
   readonly #request: number;
   readonly #idle: number;
+  readonly #total: number;
+  #totalTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #boundChars: number;
   readonly #boundTokens: number;
   readonly #usesMaxTokens: boolean;
@@ -76,6 +93,7 @@ export class CallWatch {
   constructor(private readonly options: CallLimitOptions) {
     this.#request = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#idle = options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+    this.#total = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
     this.#usesMaxTokens = options.maxTokens !== undefined;
     // Characters / 4 estimates tokens; twice the limit (plus slack) leaves room for the estimate's error.
     this.#boundTokens = options.maxTokens !== undefined ? 2 * options.maxTokens + 256 : DEFAULT_OUTPUT_BOUND_TOKENS;
@@ -84,6 +102,11 @@ export class CallWatch {
   }
 
   #armRequest() {
+    clearTimeout(this.#totalTimer);
+    this.#started = performance.now();
+    const state = () => (this.#answered ? "streaming" : "not there");
+    const total = () => this.#fail("responseTimeoutMs", `the answer from ${this.options.label} was still ${state()} after ${seconds(this.#total)} (responseTimeoutMs: ${this.#total}); the server sends too slowly to finish`);
+    this.#totalTimer = Number.isFinite(this.#total) ? setTimeout(total, this.#total) : undefined;
     this.#arm(this.#request, () =>
       this.#fail(
         "requestTimeoutMs",
@@ -114,7 +137,7 @@ export class CallWatch {
     return Math.round(performance.now() - this.#started);
   }
 
-  /** A part of the answer arrived; `chars` of output in it count toward the bound. */
+  /** A part of the answer (or, from the transport, bytes of it) arrived; `chars` of output in it count toward the bound. */
   part(chars = 0): void {
     if (this.error) return;
     this.#answered = true;
@@ -137,8 +160,9 @@ export class CallWatch {
 
   /** Stop the timers (the call ended). */
   dispose(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    clearTimeout(this.#timer);
+    clearTimeout(this.#totalTimer);
+    this.#timer = this.#totalTimer = undefined;
   }
 
   #arm(ms: number, onFire: () => void) {

@@ -4,7 +4,7 @@
  *
  * validate (schema, then the tool's validateInput) → tool.beforeCall (rewrite / block) →
  * tool.permission (votes; a deny is final) → tool.ask (when the verdict is ask) → execute →
- * tool.afterCall. `beforeCall` runs before the permission vote so that permission judges the
+ * tool.afterCall. Execute is bounded by a time limit and the run's abort (tool-bound.ts). `beforeCall` runs before the permission vote so that permission judges the
  * input that will actually run (a PreToolUse rewrite cannot smuggle anything past the rules).
  */
 import { z } from "zod";
@@ -15,6 +15,7 @@ import type { ToolCall as FunnelCall, PermissionVerdict } from "./hooks";
 import type { ToolOutput, ToolResultMessage } from "./messages";
 import { describeError, PluginError } from "./errors";
 import { UserInterrupt } from "./live";
+import { boundedCall } from "./tool-bound";
 
 /** Default cap on a tool result's content as the model sees it. */
 export const DEFAULT_MAX_RESULT_CHARS = 30_000;
@@ -180,7 +181,7 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
     announce(call.input);
     let output: ToolOutput;
     try {
-      output = await tool.call(call.input, context);
+      output = await boundedCall(run, tool, call.input, context);
       if (!output || typeof output.content !== "string") {
         output = { content: `${toolName} failed: it returned no content (a tool must return { content: string })`, isError: true };
       }

@@ -163,6 +163,7 @@ async function limitedCall(run: RunContext, request: ModelRequest, partial: bool
   const watch = new CallWatch({
     requestTimeoutMs: run.options.requestTimeoutMs,
     streamIdleTimeoutMs: run.options.streamIdleTimeoutMs,
+    responseTimeoutMs: run.options.responseTimeoutMs,
     maxTokens: request.maxOutputTokens,
     label: request.modelLabel,
   });

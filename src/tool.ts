@@ -52,6 +52,8 @@ export abstract class Tool<S extends z.ZodType = z.ZodType> {
   jsonSchema?: Record<string, unknown>;
   /** Cap on the content sent to the model (characters); the stream keeps the full output. */
   maxResultChars?: number;
+  /** Longest a call may run (ms; `Infinity`: no limit), over `toolTimeoutMs`; `toolTimeouts` wins over it. */
+  timeoutMs?: number;
 
   /** True when this call cannot change anything (plan mode lets it run). */
   isReadOnly(_input: z.output<S>): boolean {

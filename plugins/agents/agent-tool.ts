@@ -47,6 +47,8 @@ export type Launch = (input: AgentInput, ctx: ToolContext) => Promise<ToolOutput
 /** The Agent tool for a fixed set of agents. */
 export class AgentTool extends Tool<ReturnType<typeof agentInput>> {
   readonly name = AGENT_TOOL;
+  /** A delegation runs many turns, each bounded on its own (model calls, tool calls, maxTurns). */
+  override timeoutMs = Infinity;
   readonly description: string;
   readonly inputSchema: ReturnType<typeof agentInput>;
 

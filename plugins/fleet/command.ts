@@ -33,7 +33,12 @@ function positiveInt(value: unknown, flag: string): number | undefined {
 
 async function fleetFrom(values: CommandArgs["values"]) {
   const { createFleet } = await import("./fleet");
-  return createFleet({ ...where(values), queueName: typeof values.queue === "string" ? values.queue : undefined });
+  return createFleet({
+    ...where(values),
+    queueName: typeof values.queue === "string" ? values.queue : undefined,
+    attempts: positiveInt(values.attempts, "attempts"),
+    backoffMs: positiveInt(values.backoff, "backoff"),
+  });
 }
 
 function acceptedFrom(value: unknown): AcceptedJobOptions | undefined {
@@ -54,6 +59,7 @@ export const workerCommand: PluginCommand = {
     concurrency: { type: "string", value: "<n>", description: "Runs at once in this worker [1]" },
     "lock-duration": { type: "string", value: "<ms>", description: "A job's lock without renewal: how long a frozen worker keeps its job [30000]" },
     "stalled-interval": { type: "string", value: "<ms>", description: "How often this worker looks for stalled jobs [the lock duration]" },
+    "store-outage-timeout": { type: "string", value: "<ms>", description: "How long reads and appends wait out a session store that cannot be reached (a restart) before a try fails [30000]" },
     workdir: { type: "string", value: "<dir>", description: "Where repository jobs are checked out [<tmp>/ubiquity-fleet]" },
     "allow-cwd": { type: "string", value: "<dir,dir>", description: "The folders a job's cwd and a local repository must be inside [none]" },
     "allow-repos": { type: "string", value: "<host/path,…>", description: "The remote repositories a job may name (github.com/acme, github.com/acme/*) [any]" },
@@ -72,6 +78,7 @@ export const workerCommand: PluginCommand = {
       concurrency: positiveInt(values.concurrency, "concurrency"),
       lockDuration: positiveInt(values["lock-duration"], "lock-duration"),
       stalledInterval: positiveInt(values["stalled-interval"], "stalled-interval"),
+      storeOutageTimeoutMs: positiveInt(values["store-outage-timeout"], "store-outage-timeout"),
       workdir: typeof values.workdir === "string" ? resolve(values.workdir) : undefined,
       acceptJobOptions: acceptedFrom(values["accept-job-options"]),
       ...(typeof values["allow-repos"] === "string" ? { allowRepositories: values["allow-repos"].split(",").map((p) => p.trim()).filter(Boolean) } : {}),
@@ -108,6 +115,8 @@ export const fleetCommand: PluginCommand = {
     "max-turns": { type: "string", value: "<n>", description: "run: the turn budget of each run" },
     "max-budget-usd": { type: "string", value: "<usd>", description: "run: the spending cap of each run" },
     wait: { type: "boolean", description: "run: wait for the runs and print their status" },
+    attempts: { type: "string", value: "<n>", description: "run: tries of a job whose worker could not finish it (the store or checkout out of reach) [5]" },
+    backoff: { type: "string", value: "<ms>", description: "run: the first wait before another try, doubling [2000]" },
     diff: { type: "boolean", description: "status: print each run's diff" },
     follow: { type: "boolean", short: "f", description: "logs: keep streaming while the run goes" },
     json: { type: "boolean", description: "status: JSON; logs: the records as JSON lines" },

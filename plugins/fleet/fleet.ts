@@ -16,6 +16,14 @@ export interface FleetOptions {
   /** The session store's connection string (or a FleetStore). */
   store: string | FleetStore;
   queueName?: string;
+  /**
+   * Tries of a job whose worker failed it (an infrastructure failure: the store or the checkout
+   * unreachable past their bounds) before it is failed for good [5]. A run's own failure is its
+   * outcome, not a failed job, and a job the worker refuses is never tried again.
+   */
+  attempts?: number;
+  /** The first wait before another try, ms, doubling each time [2000]. */
+  backoffMs?: number;
 }
 
 /** One run as `status()` reports it. */
@@ -81,7 +89,8 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
       worker: outcome?.worker ?? progress.worker,
       takeovers: outcome?.takeovers ?? job.stalledCounter ?? 0,
       ...(outcome ? { outcome } : {}),
-      ...(job.failedReason ? { error: job.failedReason } : {}),
+      // An earlier try's failure stays on the job; it is the run's error only when no try finished it.
+      ...(job.failedReason && state === "failed" ? { error: job.failedReason } : {}),
     };
   }
 
@@ -97,8 +106,11 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
     async submit(input) {
       const parsed = jobSchema.parse(input);
       const data: FleetJob = { ...parsed, sessionId: parsed.sessionId ?? randomUUID() };
-      // A failed run stays failed: its session holds what happened, and a new job can resume it.
-      const job = await queue.add("run", data, { attempts: 1, removeOnComplete: false, removeOnFail: false });
+      // A run's own failure completes the job with that outcome; a job fails only when its worker
+      // could not finish it (the store or the checkout out of reach): that is tried again, resuming
+      // the session from the store, before it fails for good.
+      const backoff = { type: "exponential", delay: options.backoffMs ?? 2000 };
+      const job = await queue.add("run", data, { attempts: options.attempts ?? 5, backoff, removeOnComplete: false, removeOnFail: false });
       return job.id!;
     },
     async status(ids) {

@@ -17,10 +17,19 @@ const main = (records: readonly TranscriptRecord[]) => records.filter((r) => r.m
 /** Result subtypes of a run that stopped because another worker has its job: not the run's end. */
 const LOST = new Set(["error_lost_lease", "error_stale_writer"]);
 
+/**
+ * The kernel's result of a run whose signal aborted. In a fleet nobody aborts a run but its worker,
+ * and only when it lost the job (its lock expired): such a result is where that worker stopped,
+ * not the run's end, and the next worker must not complete the job with it.
+ */
+export const ABORTED_RESULT = "Run aborted.";
+
 /** The main conversation's `result`, when the run got that far (then there is nothing to resume). */
 export function finishedResult(records: readonly TranscriptRecord[]): ResultMessage | undefined {
   const last = main(records).at(-1)?.message;
-  return last?.type === "result" && !LOST.has(last.subtype) ? (last as ResultMessage) : undefined;
+  if (last?.type !== "result" || LOST.has(last.subtype)) return undefined;
+  if (last.subtype === "error_during_execution" && last.result === ABORTED_RESULT) return undefined;
+  return last as ResultMessage;
 }
 
 /** The calls of the last assistant message that have no stored result. */

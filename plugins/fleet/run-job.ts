@@ -22,6 +22,32 @@ import { fleetRunPlugin, sessionJob } from "./run-plugin";
 export const TAKEOVER_PROMPT =
   "(This run was moved to another worker after the one running it stopped. The conversation above is everything that was recorded; continue the task from there.)";
 
+/** The run ended but the store does not hold its result: the job is not complete, and is tried again. */
+export class UnstoredResultError extends UbiquityError {
+  override name = "UnstoredResultError";
+}
+
+/** A job this worker will not run (its options, folder or repository): trying it again changes nothing. */
+export class JobRefusedError extends UbiquityError {
+  override name = "JobRefusedError";
+}
+
+/** Throw unless the session's stored end is `result` (the store acknowledged the final record). */
+export async function confirmStored(store: FleetStore, sessionId: string, result: ResultMessage): Promise<void> {
+  let last: string | null;
+  try {
+    last = store.lastRecord ? await store.lastRecord(sessionId) : ((await store.records(sessionId)).at(-1)?.uuid ?? null);
+  } catch (error) {
+    throw new UnstoredResultError(`the run ended (${result.subtype}) but the session store could not be read to confirm its result: ${describeError(error)}`);
+  }
+  if (last === result.uuid) return;
+  throw new UnstoredResultError(
+    result.subtype === "error_session_write"
+      ? `the session store failed during the run: ${result.result}`
+      : `the run ended (${result.subtype}) but its result is not the session's last stored record`,
+  );
+}
+
 /** Everything a job's run needs from its worker. */
 export interface JobContext {
   job: FleetJob;
@@ -135,7 +161,7 @@ function checkWhere(job: FleetJob, allowCwd: readonly string[] | undefined, base
   if (!allowCwd) {
     // A queue writer is not trusted by default: without allowed folders it may not aim the agent at the worker's own files.
     if (accepted === "all") return;
-    throw new UbiquityError(
+    throw new JobRefusedError(
       `this worker runs no jobs in local folders (${path}): start it with --allow-cwd <dir,…> naming the folders a job's cwd or local repository may be in (or --accept-job-options all for a queue only trusted submitters write to)`,
     );
   }
@@ -143,7 +169,7 @@ function checkWhere(job: FleetJob, allowCwd: readonly string[] | undefined, base
   const roots = allowCwd.map((root) => resolveReal(absolutePath(base, root)) ?? absolutePath(base, root));
   if (roots.some((root) => isInside(root, real))) return;
   const what = job.cwd !== undefined ? "folder" : "repository";
-  throw new UbiquityError(`this worker does not run jobs in ${path}: a job's ${what} must be inside ${allowCwd.join(", ")} (--allow-cwd)`);
+  throw new JobRefusedError(`this worker does not run jobs in ${path}: a job's ${what} must be inside ${allowCwd.join(", ")} (--allow-cwd)`);
 }
 
 /** The caps a job may lower but not lift (a worker that accepts "all" lets a job lift them). */
@@ -183,7 +209,7 @@ export function capsLeft(options: Record<string, any>, priorTurns: number, prior
   return { caps };
 }
 
-/** Run (or resume) one job to its result. */
+/** Run (or resume) one job to its result; a job this worker's policy refuses throws `JobOptionRefused` or `JobRefusedError`. */
 export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const { job, config, store } = context;
   checkJobOptions(job, context.acceptJobOptions);
@@ -208,9 +234,15 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     }
   }
   // The job id names the checkout's folder: a custom id (`queue.add(…, { jobId })`) must not climb out of the work folder.
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(context.jobId)) throw new UbiquityError(`job id ${JSON.stringify(context.jobId)} is not a plain name (letters, digits, _ and -): refused`);
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(context.jobId)) throw new JobRefusedError(`job id ${JSON.stringify(context.jobId)} is not a plain name (letters, digits, _ and -): refused`);
   checkWhere(job, context.allowCwd, config.cwd ?? process.cwd(), accepted);
-  if (job.repository !== undefined) checkRemote(job.repository, context.allowRepositories);
+  if (job.repository !== undefined) {
+    try {
+      checkRemote(job.repository, context.allowRepositories);
+    } catch (error) {
+      throw new JobRefusedError(describeError(error), { cause: error });
+    }
+  }
   // With an allow-list, an HTTP redirect must not take the clone to a repository the list never named.
   const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd, { followRedirects: !context.allowRepositories }));
   const taken = await takeOver(context);
@@ -264,6 +296,9 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   } finally {
     await kernel.dispose().catch((error: unknown) => run.logger.error("kernel.dispose failed:", describeError(error)));
   }
+  // A job is complete only once the store holds its result (a run that lost its job to another
+  // worker is reported as lost by the worker, not confirmed here).
+  if (result!.subtype !== "error_stale_writer" && result!.subtype !== "error_lost_lease" && !context.signal.aborted) await confirmStored(store, job.sessionId, result!);
   // A resumed run's result counts its own turns; the run's are those of every worker that had it.
   return outcomeOf(result!, context, { diff: await diffOf(cwd), turns: priorTurns + result!.numTurns });
 }

@@ -110,13 +110,11 @@ export const fleetRunPlugin = definePlugin(
     apply(kernel) {
       tapTakeover(kernel, RUN_PLUGIN_NAME, inFlight as InFlightCall[]);
       if (jobId !== undefined) {
-        let noted = false;
-        // After the prompt's record (a note needs the transcript open), once per run.
-        kernel.hooks.turn.prompt.tap({ name: RUN_PLUGIN_NAME, stage: PROMPT_STAGE.RECORD + 1 }, (prompt, run) => {
-          if (noted || run.agent) return prompt;
-          noted = true;
-          kernel.emit({ type: "sessions.note", sessionId: run.sessionId, kind: JOB_NOTE, data: { jobId } });
-          return prompt;
+        // Before the run's first record (the session's writer is open once session.start ran the
+        // sessions plugin's tap, which comes first): a job that dies right after its first record
+        // is still known as its session's owner, so its next try can take the session over.
+        kernel.hooks.session.start.tap(RUN_PLUGIN_NAME, (run) => {
+          if (!run.agent) kernel.emit({ type: "sessions.note", sessionId: run.sessionId, kind: JOB_NOTE, data: { jobId } });
         });
       }
       if (!lease) return;

@@ -9,11 +9,14 @@
  */
 import { SessionStore, type SessionBackend, type TranscriptNote, type TranscriptRecord } from "../sessions/index";
 import { isPostgresUrl } from "./connection";
+import type { PostgresStoreOptions } from "../sessions-postgres/index";
 
 /** What the fleet needs of a session store. */
 export interface FleetStore {
   /** A session's records in append order; [] when the store does not know it. */
   records(sessionId: string): Promise<TranscriptRecord[]>;
+  /** The uuid of a session's last record (null: none), without reading the session where the store can. */
+  lastRecord?(sessionId: string): Promise<string | null>;
   /** A session's records, its notes and where it is kept; undefined when the store does not know it. */
   read(sessionId: string): Promise<{ records: TranscriptRecord[]; notes: TranscriptNote[]; path: string } | undefined>;
   /** Append `record` only if the session's last record is still `expectedLast` (else a `StaleWriterError`). */
@@ -26,6 +29,9 @@ export interface FleetStore {
 function backendStore(backend: SessionBackend, runOptions: Record<string, unknown>): FleetStore {
   return {
     records: async (sessionId) => (await backend.get(sessionId))?.records ?? [],
+    // PostgreSQL keeps the session's last record on its row (one small query); files are read.
+    lastRecord: async (sessionId) =>
+      backend.refusesStaleWriters ? backend.appender(sessionId, process.cwd()).last() : ((await backend.get(sessionId))?.records.at(-1)?.uuid ?? null),
     async read(sessionId) {
       const found = await backend.get(sessionId);
       return found && { records: found.records, notes: found.notes ?? [], path: found.path };
@@ -48,13 +54,17 @@ export function jsonlStore(dir: string): FleetStore {
   return backendStore(new SessionStore({ dir }), { sessionDir: dir });
 }
 
-/** A PostgreSQL database (`postgres://…`): the store for a fleet. */
-export async function postgresStore(connectionString: string): Promise<FleetStore> {
+/**
+ * A PostgreSQL database (`postgres://…`): the store for a fleet. `options` are this store's (the
+ * outage bound, the worker's outage listener); the runs' stores get the same `outageTimeoutMs`.
+ */
+export async function postgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<FleetStore> {
   const { PostgresSessionStore } = await import("../sessions-postgres/index");
-  return backendStore(new PostgresSessionStore(connectionString), { sessionStore: { postgres: { connectionString } } });
+  const outage = options.outageTimeoutMs !== undefined ? { outageTimeoutMs: options.outageTimeoutMs } : {};
+  return backendStore(new PostgresSessionStore(connectionString, options), { sessionStore: { postgres: { connectionString, ...outage } } });
 }
 
 /** The store a connection string (PostgreSQL) or folder (JSONL files) names. */
-export async function openStore(where: string): Promise<FleetStore> {
-  return isPostgresUrl(where) ? postgresStore(where) : jsonlStore(where);
+export async function openStore(where: string, options: PostgresStoreOptions = {}): Promise<FleetStore> {
+  return isPostgresUrl(where) ? postgresStore(where, options) : jsonlStore(where);
 }

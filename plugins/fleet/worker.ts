@@ -11,16 +11,23 @@ import { join } from "node:path";
 import { UbiquityError, describeError, type Message } from "../../src/index";
 import { DEFAULT_QUEUE, queueConnection } from "./connection";
 import { jobSchema, type FleetJob, type FleetOutcome } from "./jobs";
-import { runJob } from "./run-job";
-import type { AcceptedJobOptions } from "./job-policy";
+import { JobRefusedError, runJob } from "./run-job";
+import { JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
+import { ZodError } from "zod";
 import { openStore, type FleetStore } from "./store";
 
 /** Options of `startWorker()`. */
 export interface FleetWorkerOptions {
   /** The queue: `redis://host:port` or `postgres://…` (BullMQ's Postgres backend). */
   connection: string;
-  /** The session store's connection string (or a FleetStore). */
+  /**
+   * The session store's connection string (or a FleetStore). With a connection string, the worker
+   * takes no new job while its store cannot be reached (it pauses, and resumes once a probe gets
+   * through), and reads and appends wait out an outage up to `storeOutageTimeoutMs`.
+   */
   store: string | FleetStore;
+  /** How long the store's reads and appends (the worker's and its runs') retry while the database cannot be reached, ms [30000]. */
+  storeOutageTimeoutMs?: number;
   queueName?: string;
   /** Runs at once in this worker [1]. */
   concurrency?: number;
@@ -77,16 +84,27 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
     throw new UbiquityError("startWorker: config needs presets or plugins (e.g. presets: [defaultPreset] from ubiquity/presets/default)");
   }
   const { bullmq, connection, backend } = await queueConnection(options.connection);
-  const store = typeof options.store === "string" ? await openStore(options.store) : options.store;
   const name = options.name ?? `${hostname()}:${process.pid}`;
   const log = options.log ?? (() => {});
+  // Set once the BullMQ worker exists: the store's outage listener pauses and resumes it.
+  let paused: ((down: boolean) => void) | undefined;
+  const store =
+    typeof options.store === "string"
+      ? await openStore(options.store, { outageTimeoutMs: options.storeOutageTimeoutMs, onOutage: (state) => paused?.(state === "down") })
+      : options.store;
   const lockDuration = options.lockDuration ?? 30_000;
   const lost = new Map<string, string>();
   if (!options.allowRepositories) log("any remote repository a job names is cloned with this worker's git credentials (--allow-repos <host/path,…> limits which)");
 
   const processor = async (job: import("bullmq").Job, token: string | undefined, signal?: AbortSignal): Promise<FleetOutcome> => {
-    const data = jobSchema.parse(job.data) as FleetJob;
-    const attempt = job.stalledCounter ?? 0;
+    let data: FleetJob;
+    try {
+      data = jobSchema.parse(job.data) as FleetJob;
+    } catch (error) {
+      throw new bullmq.UnrecoverableError(`job ${job.id} is not a fleet job: ${describeError(error)}`);
+    }
+    // Takeovers (its stalled counter) and retries after a failed try (its attempts) both resume the session.
+    const attempt = (job.stalledCounter ?? 0) + (job.attemptsMade ?? 0);
     log(`${attempt > 0 ? "resume" : "start"} job ${job.id} session ${data.sessionId}${attempt > 0 ? ` (takeover ${attempt})` : ""}`);
     const abort = new AbortController();
     signal?.addEventListener("abort", () => abort.abort(signal.reason), { once: true });
@@ -145,6 +163,12 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       }
       log(`done job ${id}: ${outcome.subtype} after ${outcome.turns} turns`);
       return outcome;
+    } catch (error) {
+      // A job this worker refuses fails at once; anything else (the store or the checkout out of
+      // reach, a result the store did not take) is tried again by the queue, resuming the session.
+      if (error instanceof JobOptionRefused || error instanceof JobRefusedError || error instanceof ZodError) throw new bullmq.UnrecoverableError(describeError(error));
+      if (!(error instanceof LostRunError)) log(`job ${id} failed on this try (it is tried again): ${describeError(error)}`);
+      throw error;
     } finally {
       lost.delete(id);
     }
@@ -171,6 +195,26 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
     }
   });
   worker.on("error", (error: Error) => log(`error: ${describeError(error)}`));
+  // While the store cannot be reached, take no new job (runs going on wait out the outage in
+  // their appends); a probe notices the store is back.
+  let probing = false;
+  let closing = false;
+  paused = (down) => {
+    if (down) {
+      if (worker.isPaused()) return;
+      log(`the session store cannot be reached: taking no new jobs until it is back`);
+      void worker.pause(true);
+      if (probing) return;
+      probing = true;
+      void (async () => {
+        while (worker.isPaused() && !closing) await store.records("00000000-0000-0000-0000-000000000000").catch(() => new Promise((r) => setTimeout(r, 1000)));
+        probing = false;
+      })();
+    } else if (worker.isPaused() && !closing) {
+      log(`the session store is back: taking jobs again`);
+      worker.resume();
+    }
+  };
   worker.on("failed", (job, error) => {
     if (job && !(error instanceof LostRunError)) log(`failed job ${job.id}: ${describeError(error)}`);
   });
@@ -178,6 +222,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
   return {
     name,
     async close() {
+      closing = true;
       await worker.close();
       await store.close();
     },

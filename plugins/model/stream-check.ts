@@ -3,9 +3,10 @@
  * empty body — parses as a stream with no events, which the provider packages report as a
  * finished answer with no text: a `success` with nothing in it. This fetch wrapper turns it into
  * an error naming the status and the content type, which the retry plugin retries and the
- * fallback model answers.
+ * fallback model answers. It also tells the call's limits each time bytes of the body arrive,
+ * so `streamIdleTimeoutMs` measures silence on the wire rather than between parsed parts.
  */
-import { UbiquityError } from "../../src/index";
+import { noteBytesReceived, UbiquityError } from "../../src/index";
 
 type Fetch = typeof globalThis.fetch;
 
@@ -21,6 +22,11 @@ export class UnexpectedResponseError extends UbiquityError {
     message: string,
     readonly statusCode: number,
     readonly contentType: string,
+    /**
+     * Where it was found: at the headers (inside the fetch, so the retrying fetch around it already
+     * retried it) or while the body was read (after the transport handed the response over).
+     */
+    readonly phase: "headers" | "body" = "headers",
   ) {
     super(message);
   }
@@ -56,6 +62,7 @@ function where(input: Parameters<Fetch>[0]): string {
 export function streamCheckingFetch(next: Fetch, provider: string): Fetch {
   const checking = async (input: Parameters<Fetch>[0], init?: RequestInit): Promise<Response> => {
     const response = await next(input, init);
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     if (!response.ok || !asksForStream(input, init)) return response;
     const type = response.headers.get("content-type") ?? "";
     const label = `${provider} answered ${where(input)} with HTTP ${response.status}`;
@@ -74,10 +81,12 @@ export function streamCheckingFetch(next: Fetch, provider: string): Fetch {
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           bytes += chunk.byteLength;
+          // The call's idle limit counts bytes, not parts: a keep-alive comment is a live stream.
+          noteBytesReceived(signal, chunk.byteLength);
           controller.enqueue(chunk);
         },
         flush(controller) {
-          if (bytes === 0) controller.error(new UnexpectedResponseError(`${label} (${type}) and an empty body: the stream ended before any event`, response.status, type));
+          if (bytes === 0) controller.error(new UnexpectedResponseError(`${label} (${type}) and an empty body: the stream ended before any event`, response.status, type, "body"));
         },
       }),
     );

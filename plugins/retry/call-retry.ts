@@ -14,8 +14,11 @@ import type { RetryResolvedOptions } from "./options";
 
 /** Failures that happen after the transport handed the response over: never retried by it. */
 function afterHeaders(error: unknown): boolean {
-  for (let e = error as { code?: unknown; statusCode?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 6; depth++) {
+  for (let e = error as { code?: unknown; statusCode?: unknown; phase?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 6; depth++) {
     if (e.code === "UBIQUITY_MODEL_TIMEOUT") return true;
+    // A 200 that was no stream is seen at the headers by the fetch (which retried it: retrying it
+    // here too sent it (maxRetries + 1)² times); an empty body only while the body was read.
+    if (e.code === "UBIQUITY_NOT_A_STREAM") return e.phase === "body";
     // The provider's "Failed to process successful response": the body broke while being read.
     if (typeof e.statusCode === "number" && e.statusCode >= 200 && e.statusCode < 300) return isConnectionError(e.cause ?? e);
     e = e.cause as typeof e;

@@ -35,12 +35,20 @@ export const APPEND_RECORD = `
   insert into ubiquity_records (session_id, seq, uuid, parent_uuid, kind, body)
   select $1, seq, $5, $7, 'record', $8::json from s`;
 
-/** The append of a note: $1 session, $2 expected last record, $3 the note. */
+/**
+ * The append of a note: $1 session, $2 expected last record, $3 the note, $4 the writer's cwd.
+ * A note may come before the session's first record (a fleet job names itself before its run
+ * writes anything): it then creates the session's row, with no record (list() and get() show no
+ * session until one is appended).
+ */
 export const APPEND_NOTE = `
   with s as (
-    update ubiquity_sessions set next_seq = next_seq + 1, updated_at = now()
-    where session_id = $1 and last_uuid is not distinct from $2::text
-    returning next_seq - 1 as seq
+    insert into ubiquity_sessions as s (session_id, cwd, created_at, message_count, last_uuid, next_seq)
+    select $1, $4, ($3::json)->>'timestamp', 0, null, 1
+    where $2::text is null or exists (select 1 from ubiquity_sessions where session_id = $1)
+    on conflict (session_id) do update set next_seq = s.next_seq + 1, updated_at = now()
+      where s.last_uuid is not distinct from $2::text
+    returning s.next_seq - 1 as seq
   )
   insert into ubiquity_records (session_id, seq, kind, body)
   select $1, seq, 'note', $3::json from s`;
@@ -59,6 +67,8 @@ export class PostgresAppender implements SessionAppender {
     private readonly store: PostgresSessionStore,
     private readonly sessionId: string,
     readonly path: string,
+    /** The writer's working directory: a note before the first record creates the session's row with it. */
+    private readonly cwd = "",
   ) {}
 
   async last(): Promise<string | null> {
@@ -82,10 +92,12 @@ export class PostgresAppender implements SessionAppender {
     if (this.#stale) throw this.#stale;
     const { rowCount } =
       entry.type === "note"
-        ? await this.store.query(APPEND_NOTE, [this.sessionId, expectedLast, JSON.stringify(entry)])
+        ? await this.store.query(APPEND_NOTE, [this.sessionId, expectedLast, JSON.stringify(entry), this.cwd])
         : await this.store.query(APPEND_RECORD, appendRecordParams(this.sessionId, entry, expectedLast));
     if (rowCount === 1) return;
     const actual = await this.last().catch(() => undefined);
+    // Sent again after a connection was lost (store.query): the first try committed, its answer did not arrive.
+    if (entry.type !== "note" && actual === entry.uuid) return;
     this.#stale = new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
     throw this.#stale;
   }

@@ -15,6 +15,8 @@ export interface PgResult<R> {
 export interface PgClient {
   query<R extends object = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<PgResult<R>>;
   release(): void;
+  /** A checked-out client's connection error comes here (the pool listens only while it is idle). */
+  on?(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /**
@@ -52,6 +54,22 @@ export async function createPool(connectionString: string, config: Record<string
     throw error;
   }
   return new pg.Pool({ connectionString, max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true, ...config });
+}
+
+// Errors of a database that cannot be reached for now (a restart, a failover, a dropped
+// connection): pg's connection errors, and the server's shutdown and start-up refusals.
+const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006"]);
+
+/** True when `error` (or its cause) says the database is unreachable for now, not that a statement is wrong. */
+export function isOutage(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown[] } | undefined, depth = 0; e && depth < 6; depth++) {
+    if (typeof e.code === "string" && OUTAGE_CODES.has(e.code)) return true;
+    if (typeof e.message === "string" && /Connection terminated|terminating connection|the database system is (starting up|shutting down)|Client has encountered a connection error/i.test(e.message)) return true;
+    // An AggregateError (a host with several addresses) holds the connection errors.
+    if (Array.isArray(e.errors) && e.errors.some(isOutage)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 /** The connection string without its password, for messages. */

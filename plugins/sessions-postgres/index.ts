@@ -13,11 +13,11 @@ import { sessionsPostgresOptions, type SessionsPostgresResolvedOptions } from ".
 import { PostgresSessionStore } from "./store";
 import { PostgresTodoStore } from "./todos";
 
-export { PostgresSessionStore } from "./store";
+export { PostgresSessionStore, DEFAULT_OUTAGE_TIMEOUT_MS, type PostgresStoreOptions } from "./store";
 export { PostgresAppender, APPEND_RECORD, APPEND_NOTE, appendRecordParams } from "./appender";
 export { PostgresTodoStore } from "./todos";
 export { MIGRATIONS, migrate, SchemaVersionError, type Migration } from "./migrations";
-export { MissingDriverError, createPool, describeDatabase, type PgPool, type PgClient, type PgResult, type DriverLoader } from "./driver";
+export { MissingDriverError, createPool, describeDatabase, isOutage, type PgPool, type PgClient, type PgResult, type DriverLoader } from "./driver";
 
 /** The plugin's name. */
 export const NAME = "ubiquity:sessions-postgres";
@@ -31,10 +31,12 @@ export const sessionsPostgresPlugin = definePlugin(function sessionsPostgres() {
       // One store (one pool) per database and kernel, ended with the kernel.
       const stores = new Map<string, PostgresSessionStore>();
       const storeOf = (options: Readonly<Record<string, unknown>>) => {
-        const connectionString = (options as SessionsPostgresResolvedOptions).sessionStore?.postgres?.connectionString;
+        const postgres = (options as SessionsPostgresResolvedOptions).sessionStore?.postgres;
+        const connectionString = postgres?.connectionString;
         if (!connectionString) return undefined;
-        let store = stores.get(connectionString);
-        if (!store) stores.set(connectionString, (store = new PostgresSessionStore(connectionString)));
+        const key = `${connectionString}\u0000${postgres.outageTimeoutMs ?? ""}`;
+        let store = stores.get(key);
+        if (!store) stores.set(key, (store = new PostgresSessionStore(connectionString, { outageTimeoutMs: postgres.outageTimeoutMs })));
         return store;
       };
       getSessionsApi(kernel)?.useBackend(NAME, (options) => storeOf(options));

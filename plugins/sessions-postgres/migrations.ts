@@ -70,6 +70,9 @@ export class SchemaVersionError extends UbiquityError {
 /** Apply the migrations the database lacks; resolves to the versions applied now. */
 export async function migrate(pool: PgPool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   const client = await pool.connect();
+  // A server going away while the client is checked out emits `error` on the client itself, which
+  // the pool does not listen to then: unhandled, it would end the process. The query fails anyway.
+  client.on?.("error", () => {});
   const applied: number[] = [];
   try {
     await client.query("select pg_advisory_lock($1)", [LOCK_KEY]);

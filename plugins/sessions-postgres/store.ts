@@ -22,7 +22,7 @@ import {
   type TranscriptRecord,
 } from "../sessions/index";
 import { PostgresAppender } from "./appender";
-import { createPool, describeDatabase, type PgPool } from "./driver";
+import { createPool, describeDatabase, isOutage, type PgPool } from "./driver";
 import { migrate } from "./migrations";
 import { summaryOf } from "./summary";
 
@@ -44,6 +44,19 @@ const info = (row: SessionRow): SessionInfo => ({
   cwd: row.cwd,
 });
 
+/** Default `outageTimeoutMs`: a restart or a failover takes seconds; a run waits this long before it fails. */
+export const DEFAULT_OUTAGE_TIMEOUT_MS = 30_000;
+
+/** Options of a `PostgresSessionStore`. */
+export interface PostgresStoreOptions {
+  /** How long a statement is retried while the database cannot be reached [30000]. */
+  outageTimeoutMs?: number;
+  /** Told once per outage when it starts and when it ends (the worker pauses on it). */
+  onOutage?(state: "down" | "up", error?: unknown): void;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Sessions in a PostgreSQL database. */
 export class PostgresSessionStore implements SessionBackend {
   readonly kind = "postgres";
@@ -53,9 +66,20 @@ export class PostgresSessionStore implements SessionBackend {
   readonly location: string;
   #pool: Promise<PgPool> | undefined;
   #closed = false;
+  #down = false;
+  readonly #outageMs: number;
 
-  constructor(readonly connectionString: string) {
+  constructor(
+    readonly connectionString: string,
+    private readonly options: PostgresStoreOptions = {},
+  ) {
     this.location = describeDatabase(connectionString);
+    this.#outageMs = options.outageTimeoutMs ?? DEFAULT_OUTAGE_TIMEOUT_MS;
+  }
+
+  /** True while the last statement found the database unreachable. */
+  get unreachable(): boolean {
+    return this.#down;
   }
 
   /** The pool, the schema migrated (once per store; a failure is retried on the next call). */
@@ -69,7 +93,8 @@ export class PostgresSessionStore implements SessionBackend {
         await migrate(pool);
       } catch (error) {
         await pool.end().catch(() => {});
-        throw this.#wrap(error);
+        // Kept as it came: the caller tells an outage (retried) from a real failure.
+        throw error;
       }
       return pool;
     })().catch((error: unknown) => {
@@ -79,15 +104,35 @@ export class PostgresSessionStore implements SessionBackend {
     return this.#pool;
   }
 
-  /** Run one statement, its failure named after the store. */
+  /**
+   * Run one statement, its failure named after the store. While the database cannot be reached
+   * (a restart, a failover), the statement is tried again with backoff for up to
+   * `outageTimeoutMs`; a statement that committed but whose answer was lost is sent again, so a
+   * caller whose statement is not idempotent checks what the store holds (the appender does).
+   */
   async query<R extends object = Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<{ rows: R[]; rowCount: number }> {
-    const pool = await this.pool();
-    try {
-      const result = await pool.query<R>(sql, values);
-      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-    } catch (error) {
-      throw this.#wrap(error);
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await (await this.pool()).query<R>(sql, values);
+        this.#state(false);
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        const waited = Date.now() - started;
+        if (this.#closed || !isOutage(error)) throw this.#wrap(error);
+        this.#state(true, error);
+        if (waited >= this.#outageMs) throw this.#wrap(error, `; it stayed unreachable for ${(waited / 1000).toFixed(1)} s (outageTimeoutMs: ${this.#outageMs})`);
+        // Exponential from 100 ms to 2 s with full jitter, never past the bound.
+        const wait = Math.floor(Math.random() * Math.min(2000, 100 * 2 ** attempt));
+        await sleep(Math.min(wait, this.#outageMs - waited));
+      }
     }
+  }
+
+  #state(down: boolean, error?: unknown) {
+    if (this.#down === down) return;
+    this.#down = down;
+    this.options.onOutage?.(down ? "down" : "up", error);
   }
 
   pathFor(sessionId: string, _cwd?: string): string {
@@ -159,11 +204,12 @@ export class PostgresSessionStore implements SessionBackend {
 
   async exists(sessionId: string, _cwd?: string): Promise<boolean> {
     if (!isSessionId(sessionId)) return false;
-    return (await this.query("select 1 from ubiquity_sessions where session_id = $1", [sessionId])).rowCount > 0;
+    // A row with notes only (a fleet job's name, written before its first record) is no stored session yet.
+    return (await this.query("select 1 from ubiquity_sessions where session_id = $1 and message_count > 0", [sessionId])).rowCount > 0;
   }
 
   appender(sessionId: string, _cwd: string, _path?: string): SessionAppender {
-    return new PostgresAppender(this, sessionId, this.pathFor(sessionId));
+    return new PostgresAppender(this, sessionId, this.pathFor(sessionId), resolve(_cwd));
   }
 
   /** End the pool (idempotent). */
@@ -174,9 +220,10 @@ export class PostgresSessionStore implements SessionBackend {
     if (pool) await (await pool.catch(() => undefined))?.end();
   }
 
-  #wrap(error: unknown): unknown {
-    if (error instanceof UbiquityError) return error;
+  #wrap(error: unknown, more = ""): unknown {
+    if (error instanceof UbiquityError && !more) return error;
     const message = error instanceof Error ? error.message : String(error);
-    return new UbiquityError(`the PostgreSQL session store at ${this.location} failed: ${message}`);
+    const prefix = error instanceof UbiquityError ? "" : `the PostgreSQL session store at ${this.location} failed: `;
+    return new UbiquityError(`${prefix}${message || (error as { code?: string }).code || "unknown error"}${more}`, { cause: error });
   }
 }

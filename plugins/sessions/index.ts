@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { PROMPT_STAGE, RunEnd, UbiquityError, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
+import { describeError, PROMPT_STAGE, RunEnd, UbiquityError, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { storageRoot, removeStaleTemps } from "../_kits/storage/index";
 import { warn } from "../_kits/sources/index";
@@ -20,6 +20,7 @@ import type { SessionBackend } from "./backend";
 import { sessionsOptions } from "./options";
 import type { SessionsResolvedOptions } from "./options";
 import "./events";
+import "./messages";
 import "./result-fields";
 
 export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId, forkCopy, summarize } from "./store";
@@ -31,6 +32,7 @@ export type { SessionsApi, BackendFactory } from "./api";
 export { acquireLock, releaseLock, lockPathOf, heldElsewhere, type LockInfo } from "./lock";
 export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "./records";
 export type { TranscriptNoteEvent } from "./events";
+export type { SystemSessionWriteFailedMessage } from "./messages";
 export { replay } from "./replay";
 export { sessionsCommand, sessionsFlags } from "./command";
 import { sessionsCommand, sessionsFlags } from "./command";
@@ -86,7 +88,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
     apply(kernel: Kernel, context: PluginContext<undefined, RunState>) {
       // Messages reach `event` without their run; a session id names it (subagents share it).
       // Runs of one kernel resuming the same session share its writer, counted.
-      const writers = new Map<string, { writer: TranscriptWriter; runs: number; locked?: string; opened: Promise<void> }>();
+      const writers = new Map<string, { writer: TranscriptWriter; runs: number; locked?: string; opened: Promise<void>; reported?: boolean }>();
       const api = createSessionsApi(kernel, async (sessionId) => {
         const open = writers.get(sessionId);
         if (!open) return;
@@ -104,6 +106,29 @@ export const sessionsPlugin = definePlugin(function sessions() {
         await open.opened;
         await open.writer.flush();
         return open.writer.stale;
+      };
+      /**
+       * Why the run must stop, once what it wrote is stored or refused: another writer took the
+       * session, or the transcript could not be written — reported once in the stream, and the end
+       * of the run unless persistSession is "best-effort" (a run nobody can resume is no success).
+       */
+      const endOf = async (run: RunContext): Promise<RunEnd | undefined> => {
+        const stale = await staleOf(run);
+        if (stale) return new RunEnd(stale.message, "error_stale_writer");
+        const open = writers.get(run.sessionId);
+        if (!open || open.writer.writeError === undefined) return undefined;
+        const bestEffort = (run.options as SessionsResolvedOptions).persistSession === "best-effort";
+        const error = describeError(open.writer.writeError);
+        if (!open.reported) {
+          open.reported = true;
+          run.emit({ type: "system", subtype: "session_write_failed", path: open.writer.path, error, bestEffort });
+        }
+        if (bestEffort) return undefined;
+        return new RunEnd(
+          `The session's transcript could not be written (${open.writer.path}: ${error}), so the run stopped: what it did next could not be resumed. ` +
+            `Free the space or fix the store, then resume session ${run.sessionId} (it continues from its last stored record); or set persistSession: "best-effort" to run on without a transcript.`,
+          "error_session_write",
+        );
       };
 
       kernel.hooks.session.load.tapPromise(NAME, async (request, run) => {
@@ -215,8 +240,9 @@ export const sessionsPlugin = definePlugin(function sessions() {
           const opened = writer.open(state.replayedLast, !state.resumed);
           writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });
           await opened;
-          // A file that cannot be read stops the transcript, not the run (as a full disk does); a
-          // database that cannot be reached (or no driver) is a setup error the run reports.
+          // A file that cannot be read stops the transcript and is reported at the first request
+          // (as a full disk is, endOf); a database that cannot be reached (or no driver) is a setup
+          // error the run reports now.
           if (writer.openError !== undefined && store.refusesStaleWriters) {
             writers.delete(run.sessionId);
             throw writer.openError;
@@ -246,24 +272,24 @@ export const sessionsPlugin = definePlugin(function sessions() {
       kernel.hooks.model.request.tapPromise({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, async (request, run) => {
         const open = run.agent || (request.purpose ?? "turn") !== "turn" ? undefined : writers.get(run.sessionId);
         if (open?.writer.compacted) open.writer.checkpoint(run.history);
-        const stale = await staleOf(run);
-        if (stale) throw new RunEnd(stale.message, "error_stale_writer");
+        const end = await endOf(run);
+        if (end) throw end;
         return request;
       });
 
       // A tool runs only once the response that asked for it is stored (its tool_use record is
       // emitted as it starts); a stale writer's tool never runs (the run then ends at its next request).
       kernel.hooks.tool.beforeCall.tapPromise(NAME, async (state, call) => {
-        const stale = await staleOf(call.run);
-        return stale ? { ...state, block: `Not run: ${stale.message}` } : state;
+        const end = await endOf(call.run);
+        return end ? { ...state, block: `Not run: ${end.message}` } : state;
       });
 
       // The model stopped: its last answer is stored before the run can end well. A store that
       // refused it (another writer appended after the last request) ends the run here, not in a
       // success whose answer the session lacks.
       kernel.hooks.turn.stop.tapPromise(NAME, async (_info, run) => {
-        const stale = run.agent ? undefined : await staleOf(run);
-        if (stale) throw new RunEnd(stale.message, "error_stale_writer");
+        const end = run.agent ? undefined : await endOf(run);
+        if (end) throw end;
         return undefined;
       });
 

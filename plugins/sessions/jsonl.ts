@@ -105,6 +105,13 @@ export class JsonlAppender {
       this.#dirty = false;
     } catch (error) {
       this.#dirty = true;
+      // Cut the torn line now (shrinking works on a full disk): the writer may never append again,
+      // and the file should end on its last whole record.
+      try {
+        this.#repair();
+      } catch {
+        // left dirty: the next append (or open) repairs it
+      }
       throw error;
     }
   }

@@ -12,7 +12,10 @@ export const sessionsOptions = z.strictObject({
     .regex(/^[A-Za-z0-9_-]{1,128}$/, "a session id is letters, digits, _ and - (a UUID fits)")
     .optional()
     .describe("The id of the run's session [a fresh UUID]; with forkSession, the fork's id"),
-  persistSession: z.boolean().optional().describe("[true]"),
+  persistSession: z
+    .union([z.boolean(), z.literal("best-effort")])
+    .optional()
+    .describe('[true]: a transcript that cannot be written ends the run (error_session_write); "best-effort" reports it and goes on; false writes none'),
   sessionDir: z.string().optional().describe("[~/.ubiquity/sessions]"),
 });
 export type SessionsOptions = z.input<typeof sessionsOptions>;

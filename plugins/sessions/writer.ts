@@ -26,6 +26,7 @@ export class TranscriptWriter {
   #opened = false;
   #failed = false;
   #stale: StaleWriterError | undefined;
+  #writeError: unknown;
   /** The last record of each chain (main conversation, each subagent). */
   #last = new Map<string, string | null>();
   /** The last record this writer wrote to the session (any chain): what the store must still have last. */
@@ -55,6 +56,11 @@ export class TranscriptWriter {
   /** Set once the store refused this writer: the run must stop. */
   get stale(): StaleWriterError | undefined {
     return this.#stale;
+  }
+
+  /** Set when the store could not be written (a full disk, an I/O error, a database gone): the transcript stops there. */
+  get writeError(): unknown {
+    return this.#writeError;
   }
 
   /** Set when `open()` could not read the session's last record (the writer then writes nothing). */
@@ -130,9 +136,13 @@ export class TranscriptWriter {
     this.#write(last, { history: JSON.parse(JSON.stringify(history)) as ModelMessage[] });
   }
 
-  /** Keep a plugin's note in the transcript (not a record: nothing chains onto it). */
+  /**
+   * Keep a plugin's note in the transcript (not a record: nothing chains onto it). A note may come
+   * before the first record (the fleet names a session's job before the run writes anything, so
+   * a job that dies after its first record is still known as the session's owner).
+   */
   note(sessionId: string, kind: string, data: Record<string, unknown>): void {
-    if (this.#failed || !this.#opened) return;
+    if (this.#failed) return;
     const note: TranscriptNote = { type: "note", kind, sessionId, timestamp: new Date().toISOString(), data };
     this.#append(redactStrings(note, this.secrets));
   }
@@ -187,13 +197,15 @@ export class TranscriptWriter {
 
   #fail(error: unknown) {
     if (this.#failed) return;
-    // A full disk must not end the run; say so once and stop writing. Another writer must: it is stale.
+    // Stop writing: a record after a gap would chain onto one the store lacks. The plugin decides
+    // whether the run ends (it does, unless persistSession is "best-effort").
     this.#failed = true;
     if (isStaleWriterError(error)) {
       this.#stale = error;
       this.logger.error(`[ubiquity:sessions] ${error.message}`);
       return;
     }
+    this.#writeError = error;
     this.logger.error(`[ubiquity:sessions] cannot write ${this.path}, the transcript stops here: ${describeError(error)}`);
   }
 }

@@ -38,6 +38,8 @@ Each question has a short header (at most 12 characters), 2 to 4 options with a 
 /** The AskUserQuestion tool. */
 export class AskUserQuestionTool extends Tool<typeof AskUserQuestionInput> {
   readonly name = "AskUserQuestion";
+  /** A person answers: no time limit of the funnel's (the abort still ends it). */
+  override timeoutMs = Infinity;
   readonly description = DESCRIPTION;
   readonly inputSchema = AskUserQuestionInput;
   // The model sees the questions only: answers come from the user, never from the model.

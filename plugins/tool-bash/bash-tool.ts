@@ -40,6 +40,8 @@ export class BashTool extends Tool<typeof BashInput> {
   readonly name = "Bash";
   readonly description = DESCRIPTION;
   readonly inputSchema = BashInput;
+  /** The funnel's bound stays above the command's own timeout and the kill that follows it. */
+  override timeoutMs = BASH_LIMITS.maxTimeoutMs + 60_000;
 
   /** With a sandbox, every command runs inside it (ubiquity:sandbox decides how, or not at all). */
   constructor(private readonly sandbox?: SandboxApi) {

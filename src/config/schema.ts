@@ -48,12 +48,16 @@ export const OptionsSchema = z.strictObject({
     .number()
     .positive()
     .optional()
-    .describe("Longest silence inside a streamed answer, per attempt; a retryable failure when hit [120000]"),
+    .describe("Longest silence (no byte received) inside a streamed answer, per attempt; a retryable failure when hit [120000]"),
+  /** Longest a model's whole answer may take, from the request to its end; then the attempt fails and is retried. */
+  responseTimeoutMs: z.number().positive().optional().describe("Time from sending a model request to the end of its answer, per attempt; a retryable failure when hit [600000]"),
   // workspace
   cwd: z.string().optional().describe("[process.cwd()]"),
   additionalDirectories: z.array(z.string()).optional(),
   // tools
   tools: z.array(z.custom<Tool>((v) => typeof v === "object" && v !== null, { message: "expected a Tool" })).optional(),
+  toolTimeoutMs: z.number().positive().optional().describe("Longest a tool call may run unless the tool sets its own; then it is stopped, or abandoned when it ignores its signal [600000]"),
+  toolTimeouts: z.record(z.string(), z.number().positive()).optional().describe("Time limits of named tools (ms), over the tool's own and toolTimeoutMs"),
   // limits and generation
   maxTurns: z.number().int().positive().optional().describe("[40]"),
   maxTokens: z.number().int().positive().optional(),

@@ -17,7 +17,7 @@ const servers: FakeProviderServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-async function serve(script: FakeTurn[]): Promise<FakeProviderServer> {
+async function serve(script: FakeTurn[] | (() => FakeTurn)): Promise<FakeProviderServer> {
   const server = await startProviderServer(script);
   servers.push(server);
   return server;
@@ -37,6 +37,15 @@ const FAULTS = [
   { fault: "endless", message: /the stream from \S+ sent about \d+ tokens in \d+\.\d s without finishing \(maxTokens: 50/ },
   { fault: "reset-mid-stream", message: /the answer broke off after HTTP 200: terminated/ },
 ] as const;
+
+/** Faults no attempt gets past: whatever layer retries them, a call is sent at most maxRetries + 1 times. */
+const ALWAYS: { what: string; turn: FakeTurn }[] = [
+  { what: "a 200 with an HTML page", turn: { fault: "raw", contentType: "text/html", body: "<html>proxy login</html>" } },
+  { what: "a 200 with an empty stream", turn: { fault: "raw", contentType: "text/event-stream", body: "" } },
+  { what: "a 503", turn: { status: 503 } },
+  { what: "a dropped connection", turn: { drop: true } },
+  { what: "a reset mid-stream", turn: { fault: "reset-mid-stream" } },
+];
 
 // Two attempts per run (maxRetries: 1) with short waits; the bound is 3 s per attempt.
 const limits = { requestTimeoutMs: 500, streamIdleTimeoutMs: 500, maxTokens: 50, maxRetries: 1, retryMaxWaitMs: 50 };
@@ -80,6 +89,14 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
     const result = resultOf(await run("hi", { ...optionsFor(server), retryMaxWaitMs: 50 }));
     expect(result.result).toBe("second try");
     expect(server.requests).toHaveLength(2);
+  });
+
+  // One retry layer (issue 37, failure 7): a 200 that was not a stream was sent (maxRetries + 1)² times.
+  it.each(ALWAYS)("$what on every attempt: sent maxRetries + 1 times, then an error result", async ({ turn }) => {
+    const server = await serve(() => turn);
+    const result = resultOf(await run("hi", { ...optionsFor(server), maxRetries: 2, retryMaxWaitMs: 5 }));
+    expect(result.isError).toBe(true);
+    expect(server.requests).toHaveLength(3);
   });
 
   it("requestTimeoutMs bounds each attempt, not the Retry-After waits between them", async () => {

@@ -96,6 +96,8 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
   it("says what is missing: no store, no prompt, an unknown run", async () => {
     expect((await runCli(["fleet", "status", "--redis", redis.url], dir, { UBIQUITY_FLEET_POSTGRES: "" })).stderr).toContain("--postgres");
     expect((await runCli(["fleet", "run", ...args], dir)).stderr).toContain("needs a prompt");
+    expect((await runCli(["fleet", "run", ...args, "--attempts", "0", "x"], dir)).stderr).toContain("--attempts must be a positive integer");
+    expect((await runCli(["worker", ...args, "--store-outage-timeout", "soon"], dir)).stderr).toContain("--store-outage-timeout must be a positive integer");
     const unknown = await runCli(["fleet", "logs", ...args, "999"], dir);
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining("no fleet run with id")]);
     // A job may not lift the worker's permissions unless the worker accepts that option.

@@ -48,6 +48,10 @@ export interface TestPostgres {
   database(): Promise<string>;
   /** Stop the server (fast shutdown) and remove its folder. */
   stop(): Promise<void>;
+  /** Stop the server (fast shutdown: clients are cut off), keeping its folder: a restart's first half. */
+  down(): Promise<void>;
+  /** Start it again on the same folder and port; resolves once it accepts connections. */
+  up(): Promise<void>;
 }
 
 
@@ -99,39 +103,60 @@ async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
   }
   const port = await freePort();
   const fsync = options.fsync ? "on" : "off";
-  const child = spawn(
-    join(bin, "postgres"),
-    ["-D", data, "-p", String(port), "-k", root, "-c", "listen_addresses=127.0.0.1", "-c", `fsync=${fsync}`, "-c", `synchronous_commit=${fsync}`, "-c", "max_connections=200"],
-    { ...as, cwd: root, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  running.add(child);
-  let log = "";
-  child.stderr!.on("data", (chunk: Buffer) => void (log = (log + chunk.toString()).slice(-8000)));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const connectionString = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   const { default: pg } = await import("pg");
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      running.delete(child);
-      rmSync(root, { recursive: true, force: true });
-      throw new Error(`postgres exited with ${child.exitCode}: ${log}`);
-    }
-    const client = new pg.Client({ connectionString });
-    try {
-      await client.connect();
-      await client.query("select 1");
-      await client.end();
-      break;
-    } catch (error) {
-      await client.end().catch(() => {});
-      if (Date.now() > deadline) {
-        child.kill("SIGKILL");
-        throw new Error(`postgres did not accept connections within 30 s: ${String(error)}\n${log}`);
+  let child!: ChildProcess;
+  let exited!: Promise<void>;
+  /** Start the server on the folder and port; resolves once it accepts connections. */
+  const start = async (first: boolean) => {
+    child = spawn(
+      join(bin, "postgres"),
+      ["-D", data, "-p", String(port), "-k", root, "-c", "listen_addresses=127.0.0.1", "-c", `fsync=${fsync}`, "-c", `synchronous_commit=${fsync}`, "-c", "max_connections=200"],
+      { ...as, cwd: root, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    running.add(child);
+    let log = "";
+    child.stderr!.on("data", (chunk: Buffer) => void (log = (log + chunk.toString()).slice(-8000)));
+    exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) {
+        running.delete(child);
+        // A restart keeps the folder: the data is the point of restarting.
+        if (first) rmSync(root, { recursive: true, force: true });
+        throw new Error(`postgres exited with ${child.exitCode}: ${log}`);
       }
-      await new Promise((r) => setTimeout(r, 100));
+      const client = new pg.Client({ connectionString });
+      try {
+        await client.connect();
+        await client.query("select 1");
+        await client.end();
+        break;
+      } catch (error) {
+        await client.end().catch(() => {});
+        if (Date.now() > deadline) {
+          child.kill("SIGKILL");
+          throw new Error(`postgres did not accept connections within 30 s: ${String(error)}\n${log}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
-  }
+  };
+  // A stop waits for a start still going on (its readiness check would take the stop for a crash).
+  let starting: Promise<void> = Promise.resolve();
+  const launch = () => (starting = start(false));
+  /** Fast shutdown (clients are cut off); SIGKILL after 10 s. */
+  const halt = async () => {
+    await starting.catch(() => {});
+    if (child.exitCode === null) {
+      child.kill("SIGINT");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    running.delete(child);
+  };
+  await start(true);
   return {
     connectionString,
     port,
@@ -147,16 +172,11 @@ async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
       return `postgresql://postgres@127.0.0.1:${port}/${name}`;
     },
     async stop() {
-      if (child.exitCode === null) {
-        // SIGINT: fast shutdown (clients are cut off); SIGKILL after 10 s.
-        child.kill("SIGINT");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      running.delete(child);
+      await halt();
       rmSync(root, { recursive: true, force: true });
     },
+    down: halt,
+    up: launch,
   };
 }
 

@@ -73,7 +73,10 @@ describe("the kernel", () => {
   // tools in the authoring kit, the helpers only plugins use in their kits (3,305 → 1,998). What
   // remains: the hook catalogue, plugin/preset/config resolution, the loop, the funnel, the one
   // model-call path with its call limits (no hang on a silent provider), redaction.
-  const LIMIT = 2000;
+  // Issue 37 added two guarantees only the kernel can give, since they must hold whoever wrote the
+  // model or the tool: a total bound per model response and the tool-call bound with abandonment
+  // (src/tool-bound.ts): 1,998 → 2,065.
+  const LIMIT = 2070;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files].sort((a, b) => b.code.length - a.code.length).slice(0, 8).map((f) => `${f.path} ${f.code.length}`);

@@ -44,7 +44,7 @@ describe("sessions-postgres attack", () => {
   });
 
   it.skipIf(!server.available)("an unreachable store's error names the database without its password", async () => {
-    const store = new PostgresSessionStore(`postgresql://postgres:${PASSWORD}@127.0.0.1:1/agents`);
+    const store = new PostgresSessionStore(`postgresql://postgres:${PASSWORD}@127.0.0.1:1/agents`, { outageTimeoutMs: 300 });
     try {
       const message = await store.list({ limit: 1 } as never).then(() => "", (e: Error) => e.message);
       expect(message).toMatch(/127\.0\.0\.1:1/);

@@ -222,12 +222,12 @@ describe.skipIf(postgresMissing !== undefined)(`the Postgres session store${post
     });
   });
 
-  it("a server that cannot be reached ends the run with an error naming the store", async () => {
+  it("a server that cannot be reached past outageTimeoutMs ends the run with an error naming the store and the bound", async () => {
     const cwd = temp("ubq-project-");
     const url = "postgresql://nobody:secret@127.0.0.1:1/none";
-    const result = resultOf(await collect(summon("hi", { model: scriptedModel(["never"]), presets: [], plugins: [sessions(), sessionsPostgres()], sessionStore: { postgres: { connectionString: url } }, cwd })));
+    const result = resultOf(await collect(summon("hi", { model: scriptedModel(["never"]), presets: [], plugins: [sessions(), sessionsPostgres()], sessionStore: { postgres: { connectionString: url, outageTimeoutMs: 300 } }, cwd })));
     expect(result.isError).toBe(true);
-    expect(result.result).toMatch(/PostgreSQL session store at postgresql:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none failed: .*ECONNREFUSED/);
+    expect(result.result).toMatch(/PostgreSQL session store at postgresql:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none failed: .*ECONNREFUSED.*\(outageTimeoutMs: 300\)/);
     expect(result.result).not.toContain("secret");
   });
 });

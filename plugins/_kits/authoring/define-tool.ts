@@ -16,6 +16,8 @@ export interface ToolSpec<S extends z.ZodType> {
   permissionRuleContent?(input: z.output<S>): string[] | undefined;
   validateInput?(input: z.output<S>, ctx: ToolContext): Awaitable<string | undefined>;
   maxResultChars?: number;
+  /** Longest a call may run (ms; `Infinity`: no limit) [toolTimeoutMs]. */
+  timeoutMs?: number;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -33,6 +35,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<S> {
     readonly description = spec.description;
     readonly inputSchema = spec.inputSchema;
     override maxResultChars = spec.maxResultChars;
+    override timeoutMs = spec.timeoutMs;
     override isReadOnly(input: z.output<S>) {
       return flag(spec.isReadOnly, input);
     }

@@ -1,0 +1,101 @@
+/**
+ * Tools are bounded (issue 37, failure 9): every call has a time limit (`toolTimeoutMs`, the
+ * tool's own `timeoutMs`, `toolTimeouts` per name), and abort ends a call even when the tool
+ * ignores its signal: the call is abandoned, answered with an error `tool_result`, and the run
+ * moves on (or ends, when aborted). A custom tool that never settles kept the run forever.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, summon, type SummonOptions } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { collect, ofType, resultOf } from "../helpers/collect";
+
+/** Never settles and never looks at its signal; `started` resolves when it was called. */
+function stubborn(name = "Stubborn", extra: { timeoutMs?: number } = {}) {
+  let started!: () => void;
+  const called = new Promise<void>((resolve) => (started = resolve));
+  const tool = defineTool({
+    name,
+    description: "Hangs.",
+    inputSchema: z.object({}),
+    ...extra,
+    execute: () => {
+      started();
+      return new Promise<string>(() => undefined);
+    },
+  });
+  return { tool, called };
+}
+
+/** Stops as soon as its signal aborts, saying why. */
+const polite = defineTool({
+  name: "Polite",
+  description: "Waits for its signal.",
+  inputSchema: z.object({}),
+  execute: (_input, ctx) =>
+    new Promise<string>((resolve) => ctx.abortSignal.addEventListener("abort", () => resolve(`stopped: ${(ctx.abortSignal.reason as Error).name}`), { once: true })),
+});
+
+const callThen = (toolName: string) => scriptedModel([{ toolCalls: [{ toolName, input: {}, id: "call-1" }] }, "moved on"]);
+
+async function runWith(toolName: string, options: SummonOptions) {
+  const model = callThen(toolName);
+  const messages = await collect(summon("go", { presets: [], model, ...options }));
+  return { messages, model, results: ofType(messages, "tool_result"), result: resultOf(messages) };
+}
+
+describe("a tool call's time limit", () => {
+  it("a tool that ignores its signal is abandoned at toolTimeoutMs: one error tool_result, and the run moves on", async () => {
+    const { tool } = stubborn();
+    const { results, result, model } = await runWith("Stubborn", { tools: [tool], toolTimeoutMs: 200 });
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ toolUseId: "call-1", output: { isError: true } });
+    expect(results[0]!.output.content).toMatch(/^Stubborn timed out after 0\.2 s .* did not stop within 2\.0 s of being asked: the call was abandoned/);
+    expect(model.played).toBe(2);
+    expect(result).toMatchObject({ isError: false, result: "moved on" });
+  });
+
+  it("a tool that stops when asked is reported as timed out and stopped, with its own last words", async () => {
+    const { results, result } = await runWith("Polite", { tools: [polite], toolTimeoutMs: 200 });
+    expect(results[0]!.output.isError).toBe(true);
+    expect(results[0]!.output.content).toBe("Polite timed out after 0.2 s (its limit: toolTimeoutMs or toolTimeouts.Polite) and was stopped.\nstopped: ToolTimeoutError");
+    expect(result.result).toBe("moved on");
+  });
+
+  it("the tool's own timeoutMs wins over toolTimeoutMs, and toolTimeouts wins over both", async () => {
+    const own = await runWith("Stubborn", { tools: [stubborn("Stubborn", { timeoutMs: 100 }).tool], toolTimeoutMs: 600_000 });
+    expect(own.results[0]!.output.content).toMatch(/^Stubborn timed out after 0\.1 s/);
+    const named = await runWith("Stubborn", { tools: [stubborn("Stubborn", { timeoutMs: 600_000 }).tool], toolTimeouts: { Stubborn: 300 } });
+    expect(named.results[0]!.output.content).toMatch(/^Stubborn timed out after 0\.3 s/);
+  });
+});
+
+describe("abort", () => {
+  it("ends a call whose tool ignores its signal: the call is abandoned and answered, the run ends aborted", async () => {
+    const { tool, called } = stubborn();
+    const controller = new AbortController();
+    void called.then(() => controller.abort());
+    const { results, result, model } = await runWith("Stubborn", { tools: [tool], abortSignal: controller.signal });
+    expect(results).toHaveLength(1);
+    expect(results[0]!.output).toMatchObject({ isError: true });
+    expect(results[0]!.output.content).toMatch(/^The run was aborted and Stubborn did not stop within 2\.0 s of being asked: the call was abandoned/);
+    expect(result.isError).toBe(true);
+    expect(model.played).toBe(1);
+  });
+
+  it("a tool that stops when the run aborts keeps its own result (as before)", async () => {
+    const controller = new AbortController();
+    const tool = defineTool({
+      name: "Polite",
+      description: "Waits for its signal.",
+      inputSchema: z.object({}),
+      execute: (_input, ctx) => {
+        setImmediate(() => controller.abort());
+        return new Promise<string>((resolve) => ctx.abortSignal.addEventListener("abort", () => resolve("stopped by the abort"), { once: true }));
+      },
+    });
+    const { results, result } = await runWith("Polite", { tools: [tool], abortSignal: controller.signal });
+    expect(results[0]!.output.content).toBe("stopped by the abort");
+    expect(result.isError).toBe(true);
+  });
+});
