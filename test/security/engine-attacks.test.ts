@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startProviderServer, type FakeProviderServer, type RecordedRequest } from "../../src/testing/index";
+import { startProviderServer, type FakeProviderServer, type FakeTurn, type RecordedRequest } from "../../src/testing/index";
 import { requireDist, runCli } from "../helpers/project";
 
 const made: string[] = [];
@@ -19,7 +19,7 @@ const temp = (prefix: string) => {
 };
 
 /** A provider that asks for each command in turn, one Bash call per request, then answers "done". */
-function attacker(commands: string[]): (request: RecordedRequest) => unknown {
+function attacker(commands: string[]): (request: RecordedRequest) => FakeTurn {
   return (request) => {
     const seen = JSON.stringify(request.body);
     const next = commands.findIndex((_, i) => !seen.includes(`"call_${i}"`));
