@@ -11,6 +11,7 @@
  * and finally, in dontAsk mode, anything that would ask is denied.
  */
 import { readdirSync, type Dirent } from "node:fs";
+import { tmpdir } from "node:os";
 import { resolveReal } from "../_kits/paths/index";
 import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
@@ -68,7 +69,13 @@ const READ_ONLY_TOOLS = new Set(["Read", "Glob", "Grep", "AskUserQuestion"]);
 
 /** Decide one call. Never throws: a failing check denies. */
 export async function decide(request: DecideRequest, setup: EngineSetup): Promise<Decision> {
-  const decision = await chain(request, setup);
+  let decision: Decision;
+  try {
+    decision = await chain(request, setup);
+  } catch (error) {
+    // A check that cannot finish (a path the file system refuses, a NUL in a name) denies.
+    return verdict("deny", "deny-rule", `Permission check failed, so ${request.toolName} was denied: ${describeError(error)}`);
+  }
   if (decision.behavior === "ask" && setup.mode === "dontAsk") {
     return {
       ...decision,
@@ -132,6 +139,12 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
 
   if (mode === "bypassPermissions") {
     // Without the sandbox nothing stops a write the engine cannot name: it could be ~/.bashrc.
+    // So is a write outside the permitted folders (a start-up file, a program on PATH): without the
+    // sandbox only the folders the user permitted (and the temp folder) are written without asking.
+    const outside = subject.kind === "shell" && !sandboxed ? subject.outsideWrites.find((p) => !isTemp(p) || p === setup.place.home || p.startsWith(`${setup.place.home}/`)) : undefined;
+    if (outside) {
+      return { ...verdict("ask", "bypass", `${toolName} needs approval: it writes ${outside}, outside the permitted folders, and without the sandbox bypassPermissions asks for that.`, subject), suggestions: [] };
+    }
     if (subject.kind === "shell" && subject.unknownWrites.length > 0 && !sandboxed) {
       return { ...verdict("ask", "bypass", `${toolName} needs approval: ${subject.unknownWrites[0]}, and without the sandbox bypassPermissions cannot keep such a write away from files that run code later.`, subject), suggestions: [] };
     }
@@ -213,6 +226,12 @@ function matchFiles(rule: CompiledRule, subject: Extract<Subject, { kind: "shell
   const unknown = reading ? subject.unknownReads : [...subject.unknownWrites, ...subject.unknownEdits];
   if (rule.content !== undefined && unknown.length > 0) return `${unknown[0]}, which could be a file this rule names`;
   return undefined;
+}
+
+/** The temp folder (and /tmp): written without asking in bypassPermissions, as every build does. */
+function isTemp(path: string): boolean {
+  const tmp = [tmpdir(), "/tmp", "/var/tmp", process.env.TMPDIR].filter((t): t is string => typeof t === "string" && t !== "");
+  return tmp.some((t) => path === t || path.startsWith(t.endsWith("/") ? t : `${t}/`));
 }
 
 /** Most entries a folder read to the bottom is searched through for a file a rule names: past it, fail closed. */
@@ -303,8 +322,10 @@ const ruleForms = new Map<string, { canonical: string[]; subDepth: number } | nu
  * when its sub-commands so far agree with the rule's.
  */
 function sameCommand(rule: CompiledRule, candidate: ShellCandidate): boolean {
-  if (!candidate.canonical || !rule.content || rule.command?.kind === "wildcard") return false;
-  const head = rule.content.replace(/:\*$/, "");
+  if (!candidate.canonical || !rule.content) return false;
+  // `git push *` with its one wildcard at the end means `git push:*`; other wildcards are read as written.
+  if (rule.command?.kind === "wildcard" && !/^[^*]*[^\\] \*$/.test(rule.content)) return false;
+  const head = rule.command?.kind === "wildcard" ? rule.content.slice(0, -2) : rule.content.replace(/:\*$/, "");
   let form = ruleForms.get(head);
   if (form === undefined) {
     let parsed: ShellCandidate | undefined;
@@ -329,6 +350,8 @@ function sameCommand(rule: CompiledRule, candidate: ShellCandidate): boolean {
   }
   if (subs.length !== ruleSubs.length || subs.some((w, k) => w !== ruleSubs[k])) return false;
   const words = new Set(mine.slice(depth));
+  // `git push origin +main` forces the push as `-f` does.
+  if (mine[0] === "git" && mine[1] === "push" && mine.slice(depth).some((w) => w.startsWith("+"))) words.add("-f");
   return form.canonical.slice(form.subDepth).every((w) => words.has(w));
 }
 

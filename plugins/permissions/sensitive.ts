@@ -55,6 +55,8 @@ const FILES = new Set([
   ".emacs", ".emacs.el", ".bash_completion", ".pam_environment",
   // Yarn's Plug'n'Play loader runs at every node start; deno's tasks run like package.json scripts.
   ".pnp.cjs", ".pnp.loader.mjs", "deno.json", "deno.jsonc",
+  // gradle.properties' jvmargs (a -javaagent) run with every build, as package.json's scripts do.
+  "gradle.properties",
   // Other agents' standing instructions and settings (their MCP servers run code).
   "claude.md", "claude.local.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules", ".clinerules", ".aider.conf.yml", "opencode.json", "opencode.jsonc",
 ]);
@@ -115,4 +117,15 @@ export function gitFolderOf(path: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The virtualenv whose bin/ (or Scripts/) folder `path` is in: a folder with pyvenv.cfg beside it. */
+export function venvOf(path: string): string | undefined {
+  const parts = path.split(sep);
+  const at = parts.findIndex((p, k) => (p === "bin" || p === "Scripts") && k > 0 && k < parts.length - 1);
+  if (at === -1) return undefined;
+  const root = parts.slice(0, at).join(sep);
+  // By its marker file, or by the names virtualenvs are given (made but not yet populated).
+  if (/^\.?venv$/i.test(parts[at - 1]!)) return root;
+  return statSync(join(root, "pyvenv.cfg"), { throwIfNoEntry: false })?.isFile() ? root : undefined;
 }

@@ -3,12 +3,12 @@
  * writes judged against the roots and the sensitive list), the paths of a file tool (in both
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
-import { gitFolderOf, sensitiveReason, systemReason } from "./sensitive";
+import { gitFolderOf, sensitiveReason, systemReason, venvOf } from "./sensitive";
 import type { ToolKinds } from "./policy";
 
 /** Where a call runs. */
@@ -28,6 +28,8 @@ export type Subject =
       unsafe: string[];
       /** Why it touches a sensitive path, if it does. */
       sensitive?: string;
+      /** Files it writes outside the permitted folders (absolute): without the sandbox, bypassPermissions asks. */
+      outsideWrites: string[];
       /** Why it rewrites files of the work tree it does not name (git reset --hard, git stash): an Edit deny or ask rule cannot be shown not to apply. */
       unknownEdits: string[];
       /** Why it may write a sensitive path that only the sandbox would keep it from (a system file, an unknown program's argument). */
@@ -85,6 +87,8 @@ export function pathSensitive(path: JudgedPath): string | undefined {
   if (path.real === undefined) return "it cannot be resolved (a symlink loop?)";
   const named = sensitiveReason(path.absolute) ?? sensitiveReason(path.real);
   if (named) return named;
+  const venv = venvOf(path.real);
+  if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
   const git = gitFolderOf(path.real);
   return git ? `it is inside ${git}, a git folder (its config and hooks run code)` : undefined;
 }
@@ -109,7 +113,14 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   // A link made or a file moved by one command may stand where another command's path leads.
   const linked = (from: number | undefined) => analysis.linkers.some((l) => l !== from);
   if (analysis.linkers.length > 0) unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
-  for (const write of analysis.writes) {
+  const outsideWrites: string[] = [];
+  // cp, mv and ln into a folder write folder/name-of-source, and a recursive copy every file below it.
+  const landed = copiedPaths(analysis, place, cdBases);
+  for (const why of landed.unknown) {
+    unsafe.push(why);
+    unknownWrites.push(why);
+  }
+  for (const write of [...analysis.writes, ...landed.writes]) {
     // A redirect and a program's named output are edits (Write's rules); an operand of a writing program (cp, rm, …) must be inside the roots.
     const judged = write.kind !== "argument";
     const target = writePath(write, place);
@@ -141,10 +152,17 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       const system = systemSensitive(path, place.roots);
       if (system) unsandboxed ??= `it writes ${path.absolute}: ${system}`;
       const inside = insideRoots(path, place.roots);
-      if (!inside) unsafe.push(`it writes to ${path.real ?? path.absolute}, outside the permitted folders`);
-      else if (judged) edits.push(path);
+      if (!inside) {
+        unsafe.push(`it writes to ${path.real ?? path.absolute}, outside the permitted folders`);
+        outsideWrites.push(path.real ?? path.absolute);
+      } else if (judged) edits.push(path);
     }
   }
+  // A file written and the project's code run in one command: the code may read what was just written
+  // (a pytest.ini with addopts, a Makefile, a conftest.py), so the rule that names the runner does not cover it.
+  const runner = analysis.candidates.find((c) => c.projectCode);
+  if (runner && edits.length + writes.length > 0) unsafe.push(`it writes ${writes[0]?.absolute ?? "a file"} and runs the project's code (${runner.text}) in the same command`);
+  unknownWrites.push(...analysis.unknownWriters);
   for (const word of analysis.reads) if (!word.literal || procPath(word.value) === undefined) unknownReads.push(`it reads a file only known at run time (${word.text})`);
   // Code the engine cannot see, or text it cannot read, may read and write anything.
   for (const why of [...analysis.hidden, ...(analysis.unreadable ? ["its text cannot be read as bash reads it"] : [])]) {
@@ -163,6 +181,8 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     if (!dir.literal) continue; // already unknown (cdUnknown)
     const path = judgePath(place.cwd, place.home, dir.tilde ? place.home + dir.value.slice(1) : dir.value);
     if (!insideRoots(path, place.roots)) unsafe.push(`${program} runs in ${path.absolute}, outside the permitted folders`);
+    // A folder the command itself may make (a git folder made by hand, then `git -C` into it) is not known.
+    else if (program === "git" && !existsSync(path.real ?? path.absolute)) unsafe.push(`git -C ${dir.text}: a folder that does not exist yet, which the command may make into a repository`);
   }
   if (analysis.candidates.some((c) => posixBase(c.name) === "git")) {
     const bases = [...analysis.optionDirs.filter((d) => d.program === "git" && d.dir.literal).map((d) => resolve(place.cwd, d.dir.tilde ? place.home + d.dir.value.slice(1) : d.dir.value)), ...cdBases];
@@ -210,19 +230,11 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) => judgePath(base, place.home, value));
     }));
   const unknownEdits = [...analysis.treeWriters];
-  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownEdits, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe, recursiveReads, ...(unsandboxed ? { unsandboxed } : {}) };
+  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownEdits, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe, recursiveReads, outsideWrites, ...(unsandboxed ? { unsandboxed } : {}) };
 
-  /** `/proc/self/cwd/x` is the command's folder, not this process's; other `/proc` paths cannot be told. */
+  /** A path the engine can judge, or undefined: through /proc, /dev/fd/… or a NUL it is not known (a later `..` may lead anywhere). */
   function procPath(value: string): string | undefined {
-    const m = /^\/+proc\/+(self|thread-self|\d+)(\/+[\s\S]*)?$/.exec(value);
-    if (!m) return /^\/+proc(\/|$)/.test(value) ? undefined : value;
-    const rest = m[2] ?? "";
-    const cwd = /^\/+cwd(\/+|$)/.exec(rest);
-    if (m[1] !== "self" && m[1] !== "thread-self") return undefined;
-    if (cwd) return `${place.cwd}/${rest.slice(cwd[0].length)}`;
-    const root = /^\/+root(\/+|$)/.exec(rest);
-    if (root) return `/${rest.slice(root[0].length)}`;
-    return undefined;
+    return opaquePath(value) ? undefined : value;
   }
 }
 
@@ -243,9 +255,86 @@ function writePath(write: WriteTarget, place: Place): string | undefined {
   const word = write.word;
   if (!word.literal || word.value === "") return undefined;
   const value = word.tilde ? place.home + word.value.slice(1) : word.value;
-  // /proc/self/cwd is the command's folder; any other /proc path (another process's cwd, a descriptor) cannot be told.
-  const proc = /^\/+proc\/+(self|thread-self)\/+(cwd|root)(\/+|$)/.exec(value);
-  if (proc) return proc[2] === "cwd" ? `${place.cwd}/${value.slice(proc[0].length)}` : `/${value.slice(proc[0].length)}`;
-  if (/^\/+proc(\/|$)/.test(value)) return undefined;
-  return value;
+  return opaquePath(value) ? undefined : value;
+}
+
+/**
+ * A path the engine cannot judge from its own process: one through /proc (`/proc/self/cwd` is the
+ * command's folder, `/proc/self/root/…` any root), through a descriptor's folder (`/dev/fd/../cwd`),
+ * or holding a NUL. The device files writes may go to (`/dev/null`, `/dev/fd/2`) are not among them.
+ */
+export function opaquePath(value: string): boolean {
+  if (value.includes("\0")) return true;
+  if (DEVICES.test(value)) return false;
+  const parts = value.split("/");
+  return parts.includes("proc") || /(^|\/)dev\/+(fd|stdin|stdout|stderr)(\/|$)/.test(value);
+}
+
+/**
+ * What cp, mv and ln write when they copy into a folder: folder/name-of-each-source, and under a
+ * recursive copy every file below the source (found on disk, at most MAX_COPIED) at its new place.
+ * A source only known at run time, a source's contents (`src/.`) or too many files are unknown.
+ */
+function copiedPaths(analysis: ShellAnalysis, place: Place, cdBases: string[]): { writes: WriteTarget[]; unknown: string[] } {
+  const writes: WriteTarget[] = [];
+  const unknown: string[] = [];
+  for (const copy of analysis.copies) {
+    if (!copy.dest.literal || opaquePath(copy.dest.value)) continue; // already an unknown write
+    const destValue = copy.dest.tilde ? place.home + copy.dest.value.slice(1) : copy.dest.value;
+    const dest = judgePath(place.cwd, place.home, destValue);
+    const destIsFolder = copy.intoFolder || destValue.endsWith("/") || copy.sources.length > 1 || isFolder(dest.real ?? dest.absolute);
+    for (const source of copy.sources) {
+      if (!source.literal) {
+        unknown.push(`it copies ${source.text}, only known at run time, into ${copy.dest.text}`);
+        continue;
+      }
+      const sourceValue = source.tilde ? place.home + source.value.slice(1) : source.value;
+      const name = sourceValue.replace(/\/+$/, "").split("/").pop() ?? "";
+      if (destIsFolder && (name === "" || name === "." || name === "..")) {
+        unknown.push(`it copies the contents of ${source.text} into ${copy.dest.text}, under names not known here`);
+        continue;
+      }
+      const landing = destIsFolder ? `${destValue.replace(/\/+$/, "")}/${name}` : destValue;
+      writes.push({ word: { ...copy.dest, value: landing, text: landing, tilde: false }, kind: "argument", from: copy.from });
+      if (!copy.recursive) continue;
+      const from = judgePath(sourceValue.startsWith("/") ? place.cwd : (cdBases[0] ?? place.cwd), place.home, sourceValue);
+      const below = filesBelow(from.real ?? from.absolute);
+      if (below === undefined) unknown.push(`it copies ${source.text} with more files than the engine reads one by one into ${copy.dest.text}`);
+      else for (const rel of below) writes.push({ word: { ...copy.dest, value: `${landing}/${rel}`, text: `${landing}/${rel}`, tilde: false }, kind: "argument", from: copy.from });
+    }
+  }
+  return { writes, unknown };
+}
+
+const MAX_COPIED = 2_000;
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The files and folders below `dir` (relative), or undefined when there are more than MAX_COPIED. */
+function filesBelow(dir: string): string[] | undefined {
+  if (!isFolder(dir)) return [];
+  const out: string[] = [];
+  const stack = [""];
+  while (stack.length > 0) {
+    const rel = stack.pop()!;
+    let entries: string[];
+    try {
+      entries = readdirSync(join(dir, rel));
+    } catch {
+      continue;
+    }
+    for (const name of entries) {
+      const child = rel === "" ? name : `${rel}/${name}`;
+      out.push(child);
+      if (out.length > MAX_COPIED) return undefined;
+      if (isFolder(join(dir, child))) stack.push(child);
+    }
+  }
+  return out;
 }

@@ -71,6 +71,9 @@ describe("program specs", () => {
   });
 
   it("known options and sub-commands are allowed under a rule for the program", async () => {
+    const { mkdirSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    mkdirSync(join(cwd, "sub"), { recursive: true });
     for (const [command, rule] of [
       ["git status", "Bash(git:*)"],
       ["git log --oneline -20 --format=%h", "Bash(git:*)"],

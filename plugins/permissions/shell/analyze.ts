@@ -26,7 +26,7 @@ const SUSPICIOUS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200f\u2028-
 
 /** Analyse a command string. Needs the grammar loaded (`loadShellParser()`). */
 export function analyzeShell(source: string): ShellAnalysis {
-  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], reads: [], cdTargets: [], cdUnknown: false, hidden: [], maybe: [], linkers: [], recursiveReads: [], unknownReaders: [], optionDirs: [], treeWriters: [], persists: [], exportsUnknown: [], unreadable: false };
+  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], reads: [], cdTargets: [], cdUnknown: false, hidden: [], maybe: [], linkers: [], recursiveReads: [], unknownReaders: [], unknownWriters: [], copies: [], optionDirs: [], treeWriters: [], persists: [], exportsUnknown: [], unreadable: false };
   analyzeInto(source, analysis, 0, undefined);
   analysis.unsafe = [...new Set([...analysis.unsafe, ...analysis.hidden])];
   analysis.hidden = [...new Set(analysis.hidden)];

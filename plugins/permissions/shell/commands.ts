@@ -256,7 +256,11 @@ function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, cand
   if (reading.unproven) {
     for (const word of words.slice(1)) out.maybe.push({ word, from: index });
     out.unknownReaders.push(`${reading.unproven.why}, so it may read files the engine cannot name`);
+    out.unknownWriters.push(`${reading.unproven.why}, so it may write files the engine cannot name`);
   }
+  if (reading.copy) out.copies.push({ ...reading.copy, from: index });
+  // Commands that rewrite the work tree (git checkout, reset, stash, clone) may check out links: later paths may lead anywhere.
+  if (reading.tree) out.linkers.push(index);
   for (const dir of reading.dirs) out.optionDirs.push({ dir, program });
   if (reading.tree) out.treeWriters.push(`${renderWords(words)} rewrites files of the work tree that it does not name`);
   candidate.canonical = reading.canonical;

@@ -47,5 +47,5 @@ export function readTargets(program: string, words: readonly ShellWord[]): Shell
 function gitShowPaths(words: readonly ShellWord[]): ShellWord[] {
   const sub = words.find((w, k) => k > 0 && !w.value.startsWith("-"))?.value;
   if (sub !== "show" && sub !== "cat-file") return [];
-  return words.filter((w) => w.literal && /^[^-][^:]*:./.test(w.value)).map((w) => literalWord(w.value.slice(w.value.indexOf(":") + 1)));
+  return words.filter((w) => w.literal && /^(?:[^-:][^:]*)?:./.test(w.value)).map((w) => literalWord(w.value.slice(w.value.indexOf(":") + 1)));
 }

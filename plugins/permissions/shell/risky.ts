@@ -282,7 +282,7 @@ export function riskyOptions(program: string, words: readonly ShellWord[], open:
 }
 
 // Package managers' commands that only read (everything else may run the package's scripts).
-const PM_READS = new Set(["view", "info", "show", "ls", "list", "outdated", "search", "help", "whoami", "ping", "doctor", "why", "explain", "root", "prefix", "bin", "config", "get", "--version", "-v", "version"]);
+const PM_READS = new Set(["view", "info", "show", "ls", "list", "outdated", "search", "help", "whoami", "ping", "doctor", "why", "explain", "root", "prefix", "bin", "config", "get", "--version", "-v"]);
 const SUBCOMMAND_RUNS: Record<string, ReadonlySet<string> | "all"> = {
   // cargo's build scripts (build.rs) and tests are project code; go generate runs //go:generate commands.
   cargo: new Set(["run", "build", "b", "test", "t", "bench", "install", "check", "clippy", "doc"]),

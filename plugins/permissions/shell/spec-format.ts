@@ -14,6 +14,8 @@
  *   `-C=d`      the value is a folder that later relative paths are under
  *   `-e=p`      the value is the pattern or script, so the first operand is not one
  *   `-i?=W`     (sed -i) the file operands are written in place
+ *   `-T=L`      the value is a file read that lists more files to read (tar -T, --files0-from)
+ *   `-f=R`      the value is a file read that holds the pattern (grep -f), so the first operand is not one
  *   `-#`        a number as an option (`head -5`)
  * Operands, space-separated kinds; one may end in `*` (any number, also none):
  *   `data` a plain string · `read` a file read · `write` a file written · `dir` a folder read ·
@@ -23,7 +25,7 @@
 import type { ShellWord } from "./words";
 
 /** The effect of an option's value. */
-export type OptionEffect = "data" | "read" | "write" | "dir" | "pattern" | "inplace";
+export type OptionEffect = "data" | "read" | "write" | "dir" | "pattern" | "inplace" | "patternfile" | "list";
 
 /** One option, read from the notation. */
 export interface OptionDef {
@@ -67,6 +69,10 @@ export interface ProgramSpecSource {
   recursive?: boolean | ((words: readonly ShellWord[]) => boolean);
   /** It creates links (a later path in the same command may lead anywhere). */
   links?: (words: readonly ShellWord[]) => boolean;
+  /** As a sub-command: the words it stands for in canonical form (`npm test` is `npm run test`). */
+  canonical?: string[];
+  /** cp, mv, ln: which operands are sources and which the destination (where each source lands is judged on disk). */
+  copies?: (words: readonly ShellWord[]) => { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean } | undefined;
   /** A lone `-` is an option (`env -` is `env -i`). */
   dashOption?: boolean;
   /** NAME=value operands before the command set its environment (env): each is checked by the wrapper reader. */
@@ -92,6 +98,7 @@ export interface ProgramSpec {
   recursive: ProgramSpecSource["recursive"];
   extraReads: ProgramSpecSource["reads"];
   extraWrites: ProgramSpecSource["writes"];
+  copies: ProgramSpecSource["copies"];
   persists: ProgramSpecSource["persists"];
   tree: ProgramSpecSource["tree"];
   unproven: string | undefined;
@@ -101,9 +108,11 @@ export interface ProgramSpec {
   optionNames: string[];
   /** A sub-command's canonical name (`run` for `run-script`). */
   canonicalName?: string;
+  /** The words it stands for in canonical form (`npm test` is `npm run test`). */
+  canonicalWords?: string[];
 }
 
-const EFFECTS: Record<string, OptionEffect> = { "": "data", r: "read", w: "write", d: "dir", p: "pattern", W: "inplace" };
+const EFFECTS: Record<string, OptionEffect> = { "": "data", r: "read", w: "write", d: "dir", p: "pattern", W: "inplace", R: "patternfile", L: "list" };
 
 /** Read the notation of one spec (and its sub-commands). Throws on a malformed one: specs are code. */
 export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpec {
@@ -119,7 +128,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     // `-r|-R|--recursive`: spellings of one option, the first its canonical name.
     const spellings = token.split("|");
     const last = spellings.pop()!;
-    const m = /^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])(\?)?(==?)?([rwdpW]?)$/.exec(last);
+    const m = /^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])(\?)?(==?)?([rwdpWRL]?)$/.exec(last);
     if (!m || spellings.some((x) => !/^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])$/.test(x))) throw new Error(`spec of ${name}: cannot read the option ${JSON.stringify(token)}`);
     const [, lastSpelling, optional, equals, effect] = m;
     const all = [...spellings, lastSpelling!];
@@ -145,7 +154,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     ? new Map(
         Object.entries(source.sub).flatMap(([k, v]) => {
           const names = k.split("|");
-          const compiled = { ...compileSpec(v, `${name} ${names[0]}`), canonicalName: names[0]! };
+          const compiled = { ...compileSpec(v, `${name} ${names[0]}`), canonicalName: names[0]!, ...(v.canonical ? { canonicalWords: v.canonical } : {}) };
           return names.map((n) => [n, compiled] as const);
         }),
       )
@@ -166,6 +175,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     recursive: source.recursive,
     extraReads: source.reads,
     extraWrites: source.writes,
+    copies: source.copies,
     persists: source.persists,
     tree: source.tree,
     unproven: source.unproven,
@@ -202,6 +212,8 @@ export interface SpecReading {
   /** Files written by the reached sub-command's own rule (its `writes`), and why it installs code to run later. */
   leafWrites?: ShellWord[];
   persists?: string;
+  /** A copy into a place (see ProgramSpecSource.copies). */
+  copy?: { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean };
 }
 
 /** Judge `words` (program first) against `spec`. */
@@ -209,7 +221,6 @@ export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name:
   const reading: SpecReading = spec.read ? spec.read(words) : { reads: [], writes: [], dirs: [], links: false, recursive: false, canonical: [name], subDepth: 1 };
   if (!spec.read) readInto(spec, words, 1, name, reading);
   else reading.canonical = [name, ...words.slice(1).map((w) => w.value)];
-  if (spec.links?.(words)) reading.links = true;
 
   return reading;
 }
@@ -224,8 +235,10 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
   if (checked) fail(reading, checked.at, checked.why);
   // What this level (the program, or a sub-command reached) does besides its options and operands.
   if (spec.tree && (typeof spec.tree === "function" ? spec.tree(words) : true)) reading.tree = true;
+  if (spec.links?.(words)) reading.links = true;
   if (spec.extraWrites) reading.writes.push(...spec.extraWrites(words));
   reading.persists ??= spec.persists?.(words);
+  reading.copy ??= spec.copies?.(words);
   const operands: { word: ShellWord; at: number }[] = [];
   let patternGiven = false;
   let inplace = false;
@@ -235,8 +248,16 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
   const effect = (def: OptionDef, value: ShellWord) => {
     local.push(def.canonical);
     if (def.arity > 0 && value.value !== def.canonical) local.push(value.value);
-    if (def.effect === "read") reading.reads.push(value);
-    else if (def.effect === "write") reading.writes.push(value);
+    // `-` as a file to read is stdin: what it names is not known (`--files0-from=-`, `-T -`).
+    const stdin = (def.effect === "read" || def.effect === "patternfile") && value.literal && value.value === "-";
+    if (stdin) reading.reads.push({ ...value, literal: false, text: `${value.text} (files named on stdin)` });
+    else if (def.effect === "read" || def.effect === "patternfile") reading.reads.push(value);
+    if (def.effect === "patternfile") patternGiven = true;
+    // A list of files to read: the list is read, and so is every file it names (not known here).
+    if (def.effect === "list") reading.reads.push(value, { ...value, literal: false, text: `(the files ${value.text} lists)` });
+    if (def.effect === "read" || def.effect === "patternfile") {
+      // nothing more
+    } else if (def.effect === "write") reading.writes.push(value);
     else if (def.effect === "dir") reading.dirs.push(value);
     else if (def.effect === "pattern") patternGiven = true;
     if (def.effect === "inplace") inplace = true;
@@ -349,8 +370,11 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
     if (!first.word.literal) return fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
     const sub = spec.sub.get(first.word.value);
     if (!sub) return fail(reading, first.at, `${name} ${first.word.value} is not a sub-command the engine knows`);
-    reading.canonical.push(sub.canonicalName ?? first.word.value);
+    const words_ = sub.canonicalWords ?? [sub.canonicalName ?? first.word.value];
+    reading.canonical.push(words_[0]!);
     reading.subDepth = reading.canonical.length;
+    // `npm test` is `npm run test`: the words after the first stand as the sub-command's operands.
+    reading.canonical.push(...words_.slice(1));
     return readInto(sub, words, first.at + 1, `${name} ${first.word.value}`, reading);
   }
   if (spec.recursive) reading.recursive = typeof spec.recursive === "function" ? spec.recursive(words) : true;

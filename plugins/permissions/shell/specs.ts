@@ -16,7 +16,7 @@ import { gitConfigRisk } from "./risky";
 
 // Options shared by several programs.
 const HELP = "--help --version";
-const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r -R -z -Z -U -T --color?= --colour?= -e=p --regexp=p -f=r --file=r -m= --max-count= -A= -B= -C= -# --after-context= --before-context= --context= --include= --exclude= --exclude-dir= --exclude-from=r --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --line-number --no-filename --with-filename --only-matching --quiet --silent --no-messages --byte-offset --text --binary-files= --label= --null --null-data --recursive --dereference-recursive --extended-regexp --fixed-strings --basic-regexp --perl-regexp --initial-tab --line-buffered ${HELP}`;
+const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r -R -z -Z -U -T --color?= --colour?= -e=p --regexp=p -f=R --file=R -m= --max-count= -A= -B= -C= -# --after-context= --before-context= --context= --include= --exclude= --exclude-dir= --exclude-from=r --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --line-number --no-filename --with-filename --only-matching --quiet --silent --no-messages --byte-offset --text --binary-files= --label= --null --null-data --recursive --dereference-recursive --extended-regexp --fixed-strings --basic-regexp --perl-regexp --initial-tab --line-buffered ${HELP}`;
 const SUMS = `-b -c -t -z --binary --check --text --tag --zero --quiet --status --strict -w --warn --ignore-missing ${HELP}`;
 const GIT_DIFF = "-p -u --patch -s --no-patch -U= --unified= --raw --patch-with-raw --stat?= --numstat --shortstat --dirstat?= --summary --name-only --name-status --color?= --no-color --word-diff?= --color-words?= --no-renames -M?= --find-renames?= -C?= --find-copies?= -D --irreversible-delete -R --relative?= --no-relative -a --text -w --ignore-all-space -b --ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol --minimal --patience --histogram --diff-algorithm= --diff-filter= --full-index --binary --abbrev?= -z --exit-code --quiet --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix --check --function-context -W --indent-heuristic --no-indent-heuristic --ignore-submodules?= --submodule?= -O=r --merge-base -S= -G= --pickaxe-all --pickaxe-regex --line-prefix=";
 const GIT_LOG = `${GIT_DIFF} --oneline -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E --extended-regexp -F --fixed-strings --merges --no-merges --min-parents= --max-parents= --first-parent --all --branches?= --tags?= --remotes?= --glob= --exclude= --reverse --graph --decorate?= --no-decorate --source --pretty?= --format= --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --topo-order --date-order --author-date-order --follow -L= --full-history --simplify-by-decoration --ancestry-path --boundary --no-walk?= --walk-reflogs -g --show-signature --notes?= --no-notes --encoding= --expand-tabs?= --no-expand-tabs --mailmap --use-mailmap --log-size --show-pulls -m --cc --dd --combined-all-paths --no-merges --count`;
@@ -32,20 +32,20 @@ const git: ProgramSpecSource = {
     log: { options: GIT_LOG, operands: "data*" },
     show: { options: `${GIT_LOG}`, operands: "data*" },
     // Paths and revisions alike are read (`git diff --no-index ~/.ssh/id_rsa /dev/null` prints the key).
-    diff: { options: `${GIT_DIFF} --cached --staged --no-index`, operands: "read*" },
+    diff: { options: `${GIT_DIFF} --cached --staged --no-index`, operands: "read*", recursive: (w) => w.some((x) => x.value === "--no-index") },
     whatchanged: { options: GIT_LOG, operands: "data*" },
     shortlog: { options: "-n --numbered -s --summary -e --email -c --committer --all -w?= --format= --group= --since= --until= --no-merges --merges", operands: "data*" },
     add: { options: "-n --dry-run -v --verbose -f --force -u --update -A --all --no-all --ignore-removal --no-ignore-removal -N --intent-to-add --refresh --ignore-errors --ignore-missing --renormalize --no-warn-embedded-repo --chmod= --sparse", operands: "read*" },
     commit: {
       // -e/--edit, -S/--gpg-sign and -t/--template are left out: they run an editor or a signing program.
-      options: "-m= --message= -a --all -F=r --file=r --amend --no-edit -q --quiet -v --verbose -s --signoff --no-signoff --allow-empty --allow-empty-message --author= --date= -n --no-verify --verify --fixup= --squash= -C= --reuse-message= --reset-author --dry-run --short --porcelain --long -z --null -u?= --untracked-files?= -i --include -o --only --cleanup= --no-post-rewrite --status --no-status --trailer= -c= --reedit-message= --pathspec-from-file=r --pathspec-file-nul --no-gpg-sign",
+      options: "-m= --message= -a --all -F=r --file=r --amend --no-edit -q --quiet -v --verbose -s --signoff --no-signoff --allow-empty --allow-empty-message --author= --date= -n --no-verify --verify --fixup= --squash= -C= --reuse-message= --reset-author --dry-run --short --porcelain --long -z --null -u?= --untracked-files?= -i --include -o --only --cleanup= --no-post-rewrite --status --no-status --trailer= -c= --reedit-message= --no-gpg-sign",
       operands: "read*",
     },
     branch: { options: "-a --all -r --remotes -v -vv --verbose -l --list --show-current -d --delete -D -f --force -m --move -M -c --copy -C --contains= --no-contains= --merged?= --no-merged?= --sort= --format= --points-at= -u= --set-upstream-to= --unset-upstream -t --track?= --no-track --color?= --no-color --column?= --no-column -q --quiet --abbrev= --no-abbrev -i --ignore-case --create-reflog", operands: "data*" },
-    checkout: { tree: true, options: "-b= -B= -f --force -q --quiet --detach -t --track?= --no-track --orphan= -l --merge -m --conflict= --ours --theirs --ignore-skip-worktree-bits --overwrite-ignore --no-overwrite-ignore --recurse-submodules?= --no-recurse-submodules --progress --no-progress --guess --no-guess --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
+    checkout: { tree: true, options: "-b= -B= -f --force -q --quiet --detach -t --track?= --no-track --orphan= -l --merge -m --conflict= --ours --theirs --ignore-skip-worktree-bits --overwrite-ignore --no-overwrite-ignore --recurse-submodules?= --no-recurse-submodules --progress --no-progress --guess --no-guess", operands: "write*" },
     switch: { tree: true, options: "-c= --create= -C= --force-create= -d --detach -f --force --discard-changes -t --track?= --no-track --orphan= -m --merge --conflict= -q --quiet --progress --no-progress --guess --no-guess --ignore-other-worktrees", operands: "data*" },
-    restore: { tree: true, options: "-s= --source= -S --staged -W --worktree --ours --theirs -m --merge --conflict= -q --quiet --progress --no-progress --ignore-unmerged --overlay --no-overlay --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
-    reset: { tree: (w) => w.some((x) => /^--(hard|merge|keep)$/.test(x.value)), options: "--soft --mixed --hard --merge --keep -q --quiet -N --no-refresh --refresh --pathspec-from-file=r --pathspec-file-nul --recurse-submodules?= --no-recurse-submodules", operands: "data*" },
+    restore: { tree: true, options: "-s= --source= -S --staged -W --worktree --ours --theirs -m --merge --conflict= -q --quiet --progress --no-progress --ignore-unmerged --overlay --no-overlay", operands: "write*" },
+    reset: { tree: (w) => w.some((x) => /^--(hard|merge|keep)$/.test(x.value)), options: "--soft --mixed --hard --merge --keep -q --quiet -N --no-refresh --refresh --recurse-submodules?= --no-recurse-submodules", operands: "data*" },
     stash: {
       tree: (w) => !w.some((x) => /^(list|show|create|store|drop|clear)$/.test(x.value)),
       options: "",
@@ -76,13 +76,13 @@ const git: ProgramSpecSource = {
     },
     blame: { options: "-b --root --show-stats -L= -l -t -S=r --reverse= --first-parent -p --porcelain --line-porcelain --incremental --encoding= --contents=r --date= --progress --no-progress -M?= -C?= --ignore-rev= --ignore-revs-file=r --color-lines --color-by-age -h -c --score-debug -f --show-name -n --show-number -s -e --show-email -w --abbrev=", operands: "read*" },
     describe: { options: "--dirty?= --broken?= --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent", operands: "data*" },
-    mv: { options: "-f --force -k -n --dry-run -v --verbose --sparse", operands: "write*" },
-    rm: { options: "-f --force -n --dry-run -r --cached --ignore-unmatch --sparse -q --quiet --pathspec-from-file=r --pathspec-file-nul", operands: "write*" },
+    mv: { options: "-f --force -k -n --dry-run -v --verbose --sparse", operands: "write*", copies: (w) => copyOperands([literalWord("mv"), ...w.slice(w.findIndex((x) => x.value === "mv") + 1)]) },
+    rm: { options: "-f --force -n --dry-run -r --cached --ignore-unmatch --sparse -q --quiet", operands: "write*" },
     clean: { tree: true, options: "-d -f --force -i? -n --dry-run -q --quiet -e= --exclude= -x -X", operands: "write*" },
-    init: { options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=", operands: "write*" },
-    clone: { options: "-l --local --no-hardlinks -s --shared --dissociate -q --quiet -v --verbose --progress --no-checkout -n --bare --mirror -o= --origin= -b= --branch= --revision= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --filter= --also-filter-submodules --sparse --reject-shallow --no-reject-shallow", operands: "data write*" },
+    init: { links: () => true, options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=", operands: "write*" },
+    clone: { links: () => true, writes: cloneTarget, options: "-l --local --no-hardlinks -s --shared --dissociate -q --quiet -v --verbose --progress --no-checkout -n --bare --mirror -o= --origin= -b= --branch= --revision= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --filter= --also-filter-submodules --sparse --reject-shallow --no-reject-shallow", operands: "data write*" },
     config: { persists: (w) => gitConfigRisk(w.slice(w.findIndex((x) => x.value === "config") + 1).map((x) => x.value)), options: "--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list --show-origin --show-scope --name-only --type= --bool --int --bool-or-int --path --expiry-date --default= -z --null --includes --no-includes", operands: "data*" },
-    grep: { options: `${GREP.replace(" -f=r --file=r", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`, operands: "pattern read*", recursive: true },
+    grep: { options: `${GREP.replace(" -f=R --file=R", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`, operands: "pattern read*", recursive: true },
     "show-ref": { options: "--head --heads --branches --tags -d --dereference -s --hash?= --verify --abbrev?= -q --quiet --exclude-existing?= --exists", operands: "data*" },
     "for-each-ref": { options: "--count= --sort= --format= --points-at= --merged?= --no-merged?= --contains= --no-contains= --exclude= --ignore-case --omit-empty --shell --perl --python --tcl --color?=", operands: "data*" },
     "cat-file": { options: "-t -s -e -p --textconv? --filters? --batch?= --batch-check?= --batch-command?= --batch-all-objects --buffer --unordered --follow-symlinks --allow-unknown-type -Z --use-mailmap --no-use-mailmap", operands: "data*" },
@@ -100,7 +100,7 @@ const git: ProgramSpecSource = {
     bisect: {
       operands: "sub",
       // `bisect run` is left out: it runs a program.
-      sub: Object.fromEntries(["start", "bad", "good", "new", "old", "terms", "skip", "reset", "visualize", "view", "replay", "log", "help"].map((s) => [s, { options: "--term-old= --term-new= --term-bad= --term-good= --no-checkout --first-parent", operands: "data*" }])),
+      sub: Object.fromEntries(["start", "bad", "good", "new", "old", "terms", "skip", "reset", "visualize", "view", "replay", "log", "help"].map((s) => [s, { options: "--term-old= --term-new= --term-bad= --term-good= --no-checkout --first-parent", operands: "data*", tree: !/^(terms|visualize|view|log|help)$/.test(s) }])),
     },
     notes: { operands: "sub", sub: { list: { operands: "data*" }, show: { operands: "data*" } } },
     help: { options: "-a --all -g --guides --config -v --verbose", operands: "data*" },
@@ -177,6 +177,7 @@ const cargo: ProgramSpecSource = {
 const pytest: ProgramSpecSource = {
   options: `-q --quiet -v --verbose -vv -x --exitfirst --maxfail= -k= -m= -s --capture= -l --showlocals --tb= -r= --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --co --collect-only --durations= --durations-min= --disable-warnings -W= --strict-markers --no-header --no-summary --color= --junitxml=w --junit-xml=w --cov= --cov-report= --cov-branch --cov-fail-under= --runxfail --deselect= --ignore= --ignore-glob= -n= --numprocesses= --timeout= --log-level= --log-cli-level= --doctest-modules --basetemp=w -o= --override-ini= --full-trace --setup-show --fixtures --markers -V ${HELP}`,
   operands: "data*",
+  writes: covReports,
 };
 
 // A package manager's sub-commands that run no package code (its own, reading the registry or the tree).
@@ -187,16 +188,16 @@ const npm: ProgramSpecSource = {
   options: `--prefix=d --silent -s --loglevel= -w= --workspace= --workspaces -ws --no-color ${HELP} -v`,
   operands: "sub",
   sub: {
-    "test|t|tst": pmRuns,
-    // exec runs a package's binary (npx's work); -c/--call (shell text) is left out.
-    "exec|x": { options: "--package= -y --yes --no --workspace= -w= --workspaces --include-workspace-root", operands: "data*" },
+    "test|t|tst": { ...pmRuns, canonical: ["run", "test"] },
     "config|c": { options: "--location= --global -g --json --long -l", operands: "data*", persists: npmConfigPersists },
-    pkg: { options: "--json --workspace= -w= --workspaces", operands: "data*", writes: (w) => (w.some((x) => /^(set|delete|fix)$/.test(x.value)) ? [literalWord("package.json")] : []) }, start: pmRuns, stop: pmRuns, restart: pmRuns, "run|run-script|rum|urn": pmRuns,
-    view: pmReads(), info: pmReads(), show: pmReads(), v: pmReads(), ls: pmReads(), list: pmReads(), ll: pmReads(), la: pmReads(), outdated: pmReads(), search: pmReads(), why: pmReads(), explain: pmReads(), root: pmReads(), prefix: pmReads(), bin: pmReads(), whoami: pmReads(), ping: pmReads(), doctor: pmReads(), audit: pmReads("--audit-level= --omit="), help: pmReads(), version: pmReads(), "--version": pmReads(),
+    pkg: { options: "--json --workspace= -w= --workspaces", operands: "data*", writes: (w) => (w.some((x) => /^(set|delete|fix)$/.test(x.value)) ? [literalWord("package.json")] : []) }, start: { ...pmRuns, canonical: ["run", "start"] }, stop: { ...pmRuns, canonical: ["run", "stop"] }, restart: { ...pmRuns, canonical: ["run", "restart", "stop", "start"] }, version: { ...pmRuns, writes: () => [literalWord("package.json")] }, "run|run-script|rum|urn": pmRuns,
+    view: pmReads(), info: pmReads(), show: pmReads(), v: pmReads(), ls: pmReads(), list: pmReads(), ll: pmReads(), la: pmReads(), outdated: pmReads(), search: pmReads(), why: pmReads(), explain: pmReads(), root: pmReads(), prefix: pmReads(), bin: pmReads(), whoami: pmReads(), ping: pmReads(), doctor: pmReads(), audit: { ...pmReads("--audit-level= --omit="), check: (w) => { const at = w.findIndex((x) => x.value === "fix"); return at === -1 ? undefined : { at, why: "npm audit fix installs packages, which runs their scripts" }; } }, help: pmReads(), "--version": pmReads(),
   },
 };
 
 const read = (options = "") => ({ options: `${options} ${HELP}`, operands: "read*", dynamicOk: true });
+// Programs with options the spec leaves out that write or run (sort -o/--compress-program, tree -o, file -C): a run-time word may be one.
+const nodyn = (options = "") => ({ options: `${options} ${HELP}`, operands: "read*" });
 const data = (options = "") => ({ options: `${options} ${HELP}`, operands: "data*", dynamicOk: true });
 
 const SOURCES: Record<string, ProgramSpecSource> = {
@@ -240,7 +241,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   nl: read("-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --section-delimiter= --footer-numbering= --header-numbering= --line-increment= --join-blank-lines= --number-format= --no-renumber --number-separator= --starting-line-number= --number-width="),
   head: read("-c= -n= -q -v -z -# --bytes= --lines= --quiet --silent --verbose --zero-terminated"),
   tail: read("-c= -n= -f -F -q -v -z -s= -# --bytes= --lines= --follow?= --retry --pid= --quiet --silent --verbose --zero-terminated --sleep-interval= --max-unchanged-stats="),
-  wc: read("-c -m -l -L -w --bytes --chars --lines --max-line-length --words --total= --files0-from=r"),
+  wc: read("-c -m -l -L -w --bytes --chars --lines --max-line-length --words --total= --files0-from=L"),
   cut: read("-b= -c= -d= -f= -n -s -z --bytes= --characters= --delimiter= --fields= --complement --only-delimited --output-delimiter= --zero-terminated"),
   tr: { options: `-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1 ${HELP}`, operands: "data*", dynamicOk: true },
   rev: read(""),
@@ -255,13 +256,13 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   od: read("-A= -j= -N= -S= -t= -v -w?= -a -b -c -d -f -i -l -o -s -x --address-radix= --endian= --skip-bytes= --read-bytes= --strings?= --format= --output-duplicates --width?= --traditional"),
   hexdump: read("-b -c -C -d -o -x -e= -n= -s= -v -L?= --canonical --length= --skip= --no-squeezing"),
   strings: read("-a --all -d --data -f --print-file-name -n= --bytes= -t= --radix= -e= --encoding= -w --include-all-whitespace -s= --output-separator="),
-  file: read("-b -i -L -h -z -Z -k -s -E -N -0 -p -r --brief --mime --mime-type --mime-encoding --dereference --no-dereference --uncompress --uncompress-noreport --keep-going --special-files --print0 --preserve-date --raw --no-pad --exclude= -e= -F= --separator= --extension --apple"),
+  file: nodyn("-b -i -L -h -z -Z -k -s -E -N -0 -p -r --brief --mime --mime-type --mime-encoding --dereference --no-dereference --uncompress --uncompress-noreport --keep-going --special-files --print0 --preserve-date --raw --no-pad --exclude= -e= -F= --separator= --extension --apple"),
   stat: read("-L -f -c= -t --dereference --file-system --format= --printf= --terse --cached="),
-  du: read("-a -b -c -h -H -k -L -l -m -P -s -S -x -0 -d= -B= -t= --all --apparent-size --block-size= --bytes --total --dereference-args --dereference --no-dereference --human-readable --si --count-links --max-depth= --summarize --separate-dirs --one-file-system --threshold= --time?= --time-style= --exclude= --exclude-from=r -X=r --inodes --null --files0-from=r"),
+  du: read("-a -b -c -h -H -k -L -l -m -P -s -S -x -0 -d= -B= -t= --all --apparent-size --block-size= --bytes --total --dereference-args --dereference --no-dereference --human-readable --si --count-links --max-depth= --summarize --separate-dirs --one-file-system --threshold= --time?= --time-style= --exclude= --exclude-from=r -X=r --inodes --null --files0-from=L"),
   df: read("-a -B= -h -H -i -k -l -P -T -t= -x= --all --block-size= --human-readable --si --inodes --local --portability --print-type --type= --exclude-type= --output?= --total --sync --no-sync"),
   ls: read("-a -A -b -B -c -C -d -f -F -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -I= -T= -w= --all --almost-all --author --escape --block-size= --ignore-backups --color?= --classify?= --file-type --format= --full-time --group-directories-first --no-group --human-readable --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink?= --indicator-style= --inode --ignore= --kibibytes --dereference --numeric-uid-gid --literal --hide-control-chars --show-control-chars --quote-name --quoting-style= --reverse --recursive --size --sort= --time= --time-style= --tabsize= --width= --context --zero --directory"),
-  tree: read("-a -d -l -f -x -L= -R -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile"),
-  diff: read("-q -s -c -C= -u -U= -e -n -y -W= -l -t -T -i -E -Z -b -w -B -I= -a -r -N -x= -X=r -S= -p -F= -d --brief --report-identical-files --context?= --unified?= --ed --normal --side-by-side --width= --left-column --suppress-common-lines --expand-tabs --initial-tab --ignore-case --ignore-tab-expansion --ignore-trailing-space --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-matching-lines= --text --strip-trailing-cr --recursive --new-file --unidirectional-new-file --exclude= --exclude-from=r --starting-file= --show-c-function --show-function-line= --label= --minimal --speed-large-files --color?= --no-dereference --from-file=r --to-file=r --tabsize= --suppress-blank-empty --horizon-lines= --strip-trailing-cr"),
+  tree: nodyn("-a -d -l -f -x -L= -R -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile"),
+  diff: { ...read("-q -s -c -C= -u -U= -e -n -y -W= -l -t -T -i -E -Z -b -w -B -I= -a -r -N -x= -X=r -S= -p -F= -d --brief --report-identical-files --context?= --unified?= --ed --normal --side-by-side --width= --left-column --suppress-common-lines --expand-tabs --initial-tab --ignore-case --ignore-tab-expansion --ignore-trailing-space --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-matching-lines= --text --strip-trailing-cr --recursive --new-file --unidirectional-new-file --exclude= --exclude-from=r --starting-file= --show-c-function --show-function-line= --label= --minimal --speed-large-files --color?= --no-dereference --from-file=r --to-file=r --tabsize= --suppress-blank-empty --horizon-lines= --strip-trailing-cr"), recursive: (w) => w.some((x) => /^-[a-zA-Z]*r/.test(x.value) || /^--rec/.test(x.value)) },
   cmp: read("-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent"),
   md5sum: read(SUMS), sha1sum: read(SUMS), sha224sum: read(SUMS), sha256sum: read(SUMS), sha384sum: read(SUMS), sha512sum: read(SUMS), b2sum: read(`${SUMS} -l= --length=`), cksum: read("-a= --algorithm= --base64 --raw --tag --untagged -l= --length= -c --check --debug"),
   base64: read("-d --decode -i --ignore-garbage -w= --wrap="),
@@ -270,16 +271,16 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   fgrep: { options: GREP, operands: "pattern read*", dynamicOk: true, recursive: grepRecursive },
   // rg: --pre, --pre-glob and --search-zip are left out (they run programs).
   rg: {
-    options: `-e=p --regexp=p -f=r --file=r -i --ignore-case -s --case-sensitive -S --smart-case -w --word-regexp -x --line-regexp -v --invert-match -F --fixed-strings -P --pcre2 -U --multiline --multiline-dotall -n --line-number -N --no-line-number -H --with-filename -I --no-filename -c --count --count-matches -l --files-with-matches --files-without-match -o --only-matching -q --quiet -A= -B= -C= --after-context= --before-context= --context= -m= --max-count= -g= --glob= --iglob= -t= --type= -T= --type-not= --type-list --hidden -. --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-global --no-ignore-parent --no-ignore-exclude --no-ignore-files --ignore-file=r -u --unrestricted -L --follow --files --json --vimgrep --column --no-heading --heading --color= --colors= -p --pretty -r= --replace= -M= --max-columns= --max-columns-preview --max-depth= -d= --max-filesize= --sort= --sortr= --stats --trim -a --text -z --null -0 --null-data --no-messages --passthru -j= --threads= --no-config --debug --one-file-system --byte-offset -b --crlf --encoding= -E= --engine= --field-match-separator= --path-separator= --binary --no-binary --glob-case-insensitive --include-zero --line-buffered --block-buffered --mmap --no-mmap -h --help -V --version`,
+    options: `-e=p --regexp=p -f=R --file=R -i --ignore-case -s --case-sensitive -S --smart-case -w --word-regexp -x --line-regexp -v --invert-match -F --fixed-strings -P --pcre2 -U --multiline --multiline-dotall -n --line-number -N --no-line-number -H --with-filename -I --no-filename -c --count --count-matches -l --files-with-matches --files-without-match -o --only-matching -q --quiet -A= -B= -C= --after-context= --before-context= --context= -m= --max-count= -g= --glob= --iglob= -t= --type= -T= --type-not= --type-list --hidden -. --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-global --no-ignore-parent --no-ignore-exclude --no-ignore-files --ignore-file=r -u --unrestricted -L --follow --files --json --vimgrep --column --no-heading --heading --color= --colors= -p --pretty -r= --replace= -M= --max-columns= --max-columns-preview --max-depth= -d= --max-filesize= --sort= --sortr= --stats --trim -a --text -z --null -0 --null-data --no-messages --passthru -j= --threads= --no-config --debug --one-file-system --byte-offset -b --crlf --encoding= -E= --engine= --field-match-separator= --path-separator= --binary --no-binary --glob-case-insensitive --include-zero --line-buffered --block-buffered --mmap --no-mmap -h --help -V --version`,
     operands: "pattern read*",
     dynamicOk: false,
     recursive: true,
   },
-  jq: { options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile==r --rawfile==r --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=r --from-file=r ${HELP}`, operands: "pattern read*" },
-  sort: read("-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory= --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=r"),
+  jq: { options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile==r --rawfile==r --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=R --from-file=R ${HELP}`, operands: "pattern read*" },
+  sort: nodyn("-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory= --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=L"),
   uniq: { options: `-c -d -D -f= -i -s= -u -w= -z --count --repeated --all-repeated?= --skip-fields= --group?= --ignore-case --skip-chars= --unique --zero-terminated --check-chars= ${HELP}`, operands: "read write" },
   // sed: -f/--file and -s are left out; -i makes the file operands writes; scripts are read by sed.ts (risky.ts).
-  sed: { options: `-n --quiet --silent -e=p --expression=p -E -r --regexp-extended -i?=W --in-place?=W -l= --line-length= -s --separate -u --unbuffered -z --null-data --posix --debug --sandbox --follow-symlinks -b --binary ${HELP}`, operands: "pattern read*", reads: scriptReads },
+  sed: { options: `-n --quiet --silent -e=p --expression=p -E -r --regexp-extended -i?=W --in-place?=W -l= --line-length= -s --separate -u --unbuffered -z --null-data --posix --debug --sandbox --follow-symlinks -b --binary ${HELP}`, operands: "pattern read*", reads: scriptReads, writes: sedBackups },
   // awk: -f, -E, -i, -l and --load are left out; programs are read by awk.ts (risky.ts).
   awk: { options: `-F= -v= --field-separator= --assign= ${HELP}`, operands: "pattern read*", reads: scriptReads },
   // find: tests and actions that only read; -exec, -ok, -delete, -fprint and -fls are left out.
@@ -295,10 +296,12 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     // A copy may carry links along (-a, -d, -P, -R copy a link as a link; -l, -s make them).
     links: (words) => words.some((w, k) => k > 0 && (/^-[a-zA-Z]*[adlsPRr]/.test(w.value) || /^--(archive|link|symbolic-link|no-dereference|recursive)$/.test(w.value))),
     writes: backupWrites,
+    copies: copyOperands,
   },
-  mv: { options: `-b -f -i -n -u -v -T -t=w --backup?= --force --interactive --no-clobber --strip-trailing-slashes --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --exchange --no-copy ${HELP}`, operands: "write* write", links: () => true, writes: backupWrites },
-  ln: { options: `-b -d -F -f -i -L -n -P -r -s -T -t=w -v --backup?= --directory --force --interactive --logical --no-dereference --physical --relative --symbolic --suffix= -S= --target-directory=w --no-target-directory --verbose ${HELP}`, operands: "read* write", links: () => true, writes: backupWrites },
-  chmod: { options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`, operands: "data write*" },
+  mv: { options: `-b -f -i -n -u -v -T -t=w --backup?= --force --interactive --no-clobber --strip-trailing-slashes --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --exchange --no-copy ${HELP}`, operands: "write* write", links: () => true, writes: backupWrites, copies: copyOperands },
+  ln: { options: `-b -d -F -f -i -L -n -P -r -s -T -t=w -v --backup?= --directory --force --interactive --logical --no-dereference --physical --relative --symbolic --suffix= -S= --target-directory=w --no-target-directory --verbose ${HELP}`, operands: "read* write", links: () => true, writes: backupWrites, copies: copyOperands },
+  // With --reference there is no mode: every operand is a file changed.
+  chmod: { options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`, operands: "data write*", writes: (w) => (w.some((x) => /^--ref/.test(x.value)) ? w.slice(1).filter((x) => !x.value.startsWith("-")) : []) },
   tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "write*" },
   // ── Running other commands (their command is a candidate of its own) ──
   env: { options: `-i --ignore-environment -0 --null -u= --unset= -C=d --chdir=d -v --debug --ignore-signals?= --default-signal?= --block-signal?= --list-signal-handling ${HELP}`, operands: "command", posix: true, dashOption: true, assignments: true },
@@ -319,19 +322,22 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   curl: {
     options: `-s --silent -S --show-error -L --location --location-trusted -f --fail --fail-with-body --fail-early -I --head -i --include -v --verbose -k --insecure -X= --request= -H= --header= -d= --data= --data-raw= --data-binary= --data-urlencode= --data-ascii= --json= -F= --form= --form-string= -G --get -o=w --output=w -O --remote-name --remote-name-all -J --remote-header-name --output-dir=w --create-dirs --no-clobber -u= --user= -A= --user-agent= -e= --referer= -b= --cookie= -c=w --cookie-jar=w -D=w --dump-header=w --trace=w --trace-ascii=w --stderr=w -T=r --upload-file=r -m= --max-time= --connect-timeout= --retry= --retry-delay= --retry-max-time= --retry-all-errors --retry-connrefused --compressed -x= --proxy= --noproxy= -w= --write-out= -r= --range= -C= --continue-at= --http1.0 --http1.1 --http2 --http3 -0 -4 -6 --ipv4 --ipv6 --progress-bar -N --no-buffer --max-redirs= --limit-rate= --max-filesize= --tlsv1.2 --tlsv1.3 --cacert=r --capath=r --cert=r -E=r --key=r --url= -n --netrc --netrc-optional --oauth2-bearer= --unix-socket=r --resolve= --connect-to= -Z --parallel --parallel-max= -q --disable -z= --time-cond= -R --remote-time --raw --path-as-is -g --globoff -Y= -y= -l --list-only -a --append -B --use-ascii --ssl-reqd --proto= --proto-redir= -M --manual ${HELP} -V`,
     operands: "data*",
-    reads: curlUploads,
+    reads: curlFiles,
+    writes: curlNames,
   },
   wget: {
     options: `-q --quiet -v --verbose -nv --no-verbose -O=w --output-document=w -o=w --output-file=w -a=w --append-output=w -P=w --directory-prefix=w -nd --no-directories -x --force-directories -nH --no-host-directories --cut-dirs= -c --continue -N --timestamping -nc --no-clobber -t= --tries= -T= --timeout= --connect-timeout= --read-timeout= -w= --wait= --limit-rate= -U= --user-agent= --header= --post-data= --post-file=r --body-data= --body-file=r --method= --user= --password= --no-check-certificate --ca-certificate=r --certificate=r --private-key=r -S --server-response --spider -r --recursive -l= --level= -np --no-parent -k --convert-links -p --page-requisites -A= --accept= -R= --reject= -D= --domains= -H --span-hosts -m --mirror -i=r --input-file=r -b --background -4 -6 --inet4-only --inet6-only --max-redirect= --content-disposition --trust-server-names --show-progress --progress= -nc ${HELP} -V`,
     operands: "data*",
+    writes: wgetNames,
   },
   // tar: the archive (-f) and where it extracts (-C) are named; --to-command, -I/--use-compress-program, -F, --checkpoint-action are left out.
   tar: {
-    options: `-c --create -x --extract --get -t --list -r --append -u --update -A --catenate --concatenate -d --diff --compare --delete -f=w --file=w -C=d --directory=d -v --verbose -z --gzip --gunzip --ungzip -j --bzip2 -J --xz --lzma --zstd -a --auto-compress -p --preserve-permissions --same-permissions --no-same-owner --no-same-permissions --same-owner --numeric-owner --owner= --group= --mode= --mtime= -h --dereference -k --keep-old-files --skip-old-files --overwrite --remove-files -m --touch -O --to-stdout --strip-components= --exclude= --exclude-from=r -X=r --exclude-vcs --exclude-vcs-ignores --wildcards --no-wildcards --anchored --no-anchored -T=r --files-from=r --null -P --absolute-names --sort= --transform= --xform= --one-file-system -S --sparse -W --verify --totals?= --warning= --no-recursion --recursion -b= --blocking-factor= -B --read-full-records -i --ignore-zeros --format= -H= -V= --label= --occurrence?= ${HELP}`,
+    options: `-c --create -x --extract --get -t --list -r --append -u --update -A --catenate --concatenate -d --diff --compare --delete -f=w --file=w -C=d --directory=d -v --verbose -z --gzip --gunzip --ungzip -j --bzip2 -J --xz --lzma --zstd -a --auto-compress -p --preserve-permissions --same-permissions --no-same-owner --no-same-permissions --same-owner --numeric-owner --owner= --group= --mode= --mtime= -h --dereference -k --keep-old-files --skip-old-files --overwrite --remove-files -m --touch -O --to-stdout --strip-components= --exclude= --exclude-from=r -X=r --exclude-vcs --exclude-vcs-ignores --wildcards --no-wildcards --anchored --no-anchored -T=L --files-from=L --null -P --absolute-names --sort= --transform= --xform= --one-file-system -S --sparse -W --verify --totals?= --warning= --no-recursion --recursion -b= --blocking-factor= -B --read-full-records -i --ignore-zeros --format= -H= -V= --label= --occurrence?= ${HELP}`,
     operands: "read*",
     // tar -c reads every file below a folder it is given (and -h follows links out of it).
     recursive: true,
     check: tarCheck,
+    writes: tarRemoved,
   },
   make: { check: makeVariables, options: `-B --always-make -C=d --directory=d -d --debug?= -e --environment-overrides -i --ignore-errors -I=d --include-dir=d -j?= --jobs?= -k --keep-going -S --no-keep-going --stop -l?= --load-average?= -n --just-print --dry-run --recon -q --question -r --no-builtin-rules -R --no-builtin-variables -s --silent --quiet --no-silent -w --print-directory --no-print-directory -W=r --what-if=r --assume-new=r -o=r --old-file=r --assume-old=r -O?= --output-sync?= --trace ${HELP}`, operands: "data*" },
 };
@@ -381,7 +387,7 @@ function readFind(words: readonly ShellWord[]): SpecReading {
 
 /** grep -r/-R/--recursive/-d recurse reads every file below a folder operand (and `.` without one). */
 function grepRecursive(words: readonly ShellWord[]): boolean {
-  return words.some((w, k) => k > 0 && w.literal && (/^-[a-zA-Z]*[rR]/.test(w.value) || /^--(recursive|dereference-recursive|directories=recurse)$/.test(w.value)));
+  return words.some((w, k) => k > 0 && w.literal && (/^-[a-zA-Z]*[rR]/.test(w.value) || /^--(rec|deref|directories=rec|directories=recurse)/.test(w.value) || /^-d(rec|recurse)?$/.test(w.value)));
 }
 
 /** Files curl sends: `-d @file`, `--data-binary @file`, `-F name=@file` or `<file`, `--json @file`. */
@@ -458,6 +464,126 @@ function backupWrites(words: readonly ShellWord[]): ShellWord[] {
   }
   const dest = [...values].reverse().find((w) => !w.value.startsWith("-"));
   return dest ? [{ ...dest, value: `${dest.value}${suffix}`, text: `${dest.text}${suffix}` }] : [];
+}
+
+/** git clone URL with no folder writes a folder named after the URL (`…/.husky` makes `.husky`). */
+function cloneTarget(words: readonly ShellWord[]): ShellWord[] {
+  const at = words.findIndex((w) => w.value === "clone");
+  const operands = words.slice(at + 1).filter((w, k, all) => !w.value.startsWith("-") && !/^-(o|b|c|u|-origin|-branch|-depth|-reference|-separate-git-dir|-template|-config|-filter|-shallow-since|-shallow-exclude|-revision|-jobs)$/.test(all[k - 1]?.value ?? ""));
+  if (operands.length !== 1) return [];
+  const url = operands[0]!;
+  if (!url.literal) return [{ ...url, literal: false }];
+  const name = url.value.replace(/\/+$/, "").replace(/\.git$/, "").split(/[/:]/).pop() ?? "";
+  return name === "" ? [{ ...url, literal: false }] : [literalWord(name)];
+}
+
+/** Files named by a URL's last segment where curl -O and wget (without -O) write; unknown where the server names it. */
+function downloadNames(words: readonly ShellWord[], options: { remote: boolean; dir?: string }): ShellWord[] {
+  const urls = words.slice(1).filter((w) => /^[a-z]+:\/\//i.test(w.value) || !w.literal);
+  return urls.map((url) => {
+    if (!url.literal) return { ...url, literal: false };
+    const name = url.value.replace(/[?#].*$/, "").replace(/^[a-z]+:\/\/[^/]*/i, "").split("/").pop() ?? "";
+    const path = options.dir ? `${options.dir.replace(/\/+$/, "")}/${name}` : name;
+    return name === "" ? literalWord(options.dir ?? ".") : { ...literalWord(path), tilde: path.startsWith("~/") };
+  });
+}
+
+function optionValue(words: readonly ShellWord[], short: string[], long: string[]): string | undefined {
+  for (let k = 1; k < words.length; k++) {
+    const v = words[k]!.value;
+    const l = long.find((name) => v === name || v.startsWith(`${name}=`));
+    if (l) return v === l ? words[k + 1]?.value : v.slice(l.length + 1);
+    if (short.includes(v)) return words[k + 1]?.value;
+    const attached = short.find((o) => v.startsWith(o) && v.length > o.length && !v.startsWith("--"));
+    if (attached) return v.slice(attached.length);
+  }
+  return undefined;
+}
+
+/** curl -O/--remote-name(-all) writes the URL's last segment (into --output-dir); -J lets the server name it. */
+function curlNames(words: readonly ShellWord[]): ShellWord[] {
+  if (!words.some((w) => /^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name|--remote-name-all)$/.test(w.value))) return [];
+  if (words.some((w) => /^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(w.value))) return [{ ...literalWord("(a name the server sends)"), literal: false }];
+  return downloadNames(words, { remote: true, dir: optionValue(words, [], ["--output-dir"]) });
+}
+
+/** wget without -O writes the URL's last segment (into -P); -x, -r, --content-disposition and --trust-server-names name it otherwise. */
+function wgetNames(words: readonly ShellWord[]): ShellWord[] {
+  if (words.some((w) => /^(-[a-zA-Z]*O|--output-document)/.test(w.value) || w.value === "--spider")) return [];
+  if (words.some((w) => /^(-x|--force-directories|-r|--recursive|-m|--mirror|--content-disposition|--trust-server-names|-p|--page-requisites|-i|--input-file)/.test(w.value))) {
+    return [{ ...literalWord("(names the server or the links decide)"), literal: false }];
+  }
+  return downloadNames(words, { remote: true, dir: optionValue(words, ["-P"], ["--directory-prefix"]) });
+}
+
+/** What curl reads besides -d @f/-T: `-w @file`, `-H @file`, `--data-urlencode name@file`, `-b file`, and file:// URLs. */
+function curlFiles(words: readonly ShellWord[]): ShellWord[] {
+  const out = curlUploads(words);
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    const v = w.value;
+    const value = (short: string, long: string) => (v === short || v === long ? words[k + 1] : v.startsWith(`${long}=`) ? { ...w, value: v.slice(long.length + 1) } : v.startsWith(short) && v.length > 2 && !v.startsWith("--") ? { ...w, value: v.slice(2) } : undefined);
+    for (const [short, long] of [["-w", "--write-out"], ["-H", "--header"]] as const) {
+      const x = value(short, long);
+      if (x && x.value.startsWith("@")) out.push({ ...x, value: x.value.slice(1) });
+    }
+    const cookie = value("-b", "--cookie");
+    if (cookie && !cookie.value.includes("=")) out.push(cookie);
+    const urlencoded = v === "--data-urlencode" ? words[k + 1] : v.startsWith("--data-urlencode=") ? { ...w, value: v.slice(17) } : undefined;
+    if (urlencoded && /^[^=]*@/.test(urlencoded.value)) out.push({ ...urlencoded, value: urlencoded.value.slice(urlencoded.value.indexOf("@") + 1) });
+    const url = v.startsWith("--url=") ? v.slice(6) : v === "--url" ? words[k + 1]?.value : v;
+    if (url && /^file:\/\//i.test(url)) {
+      let path: string | undefined;
+      try {
+        path = decodeURIComponent(url.replace(/^file:\/\/[^/]*/i, "")) || "/";
+      } catch {
+        path = undefined;
+      }
+      out.push(path === undefined ? { ...w, literal: false } : { ...w, value: path });
+    }
+  }
+  return out;
+}
+
+/** sed -i SUFFIX keeps a backup: file+SUFFIX, or SUFFIX with `*` standing for the name (anywhere, with a `/`). */
+function sedBackups(words: readonly ShellWord[]): ShellWord[] {
+  let suffix: string | undefined;
+  for (const w of words.slice(1)) {
+    const v = w.value;
+    if (/^-[a-zA-Z]*i./.test(v) && !v.startsWith("--")) suffix = v.slice(v.indexOf("i") + 1);
+    else if (v.startsWith("--in-place=") || /^--in-?p?l?a?c?e?=/.test(v)) suffix = v.slice(v.indexOf("=") + 1);
+  }
+  if (suffix === undefined || suffix === "") return [];
+  if (suffix.includes("*") || suffix.includes("/")) return [{ ...literalWord(`(a backup named by ${suffix})`), literal: false }];
+  const files = words.slice(2).filter((w) => !w.value.startsWith("-"));
+  return files.map((f) => ({ ...f, value: `${f.value}${suffix}`, text: `${f.text}${suffix}` }));
+}
+
+/** tar --remove-files deletes what it archives. */
+function tarRemoved(words: readonly ShellWord[]): ShellWord[] {
+  if (!words.some((w) => /^--rem/.test(w.value))) return [];
+  return words.filter((w, k) => k > 0 && !w.value.startsWith("-") && !/^(-[a-zA-Z]*[fCT]|--file|--directory|--files-from)$/.test(words[k - 1]!.value));
+}
+
+/** pytest --cov-report=TYPE:PATH writes PATH. */
+function covReports(words: readonly ShellWord[]): ShellWord[] {
+  return words.flatMap((w, k) => {
+    const v = w.value.startsWith("--cov-report=") ? w.value.slice(13) : w.value === "--cov-report" ? (words[k + 1]?.value ?? "") : "";
+    const colon = v.indexOf(":");
+    return colon === -1 ? [] : [{ ...w, value: v.slice(colon + 1), text: v.slice(colon + 1) }];
+  });
+}
+
+/** cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts). */
+function copyOperands(words: readonly ShellWord[]): { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean } | undefined {
+  const program = words[0]!.value;
+  const target = optionValue(words, ["-t"], ["--target-directory", "--target"]);
+  const valueTaking = /^(-[a-zA-Z]*[tS]|--target-directory|--target|--suffix|--backup|-T)$/;
+  const operands = words.filter((w, k) => k > 0 && !(w.literal && w.value.startsWith("-")) && !(words[k - 1]!.literal && valueTaking.test(words[k - 1]!.value) && !/^-T$/.test(words[k - 1]!.value)));
+  const recursive = program === "mv" || words.some((w, k) => k > 0 && (/^-[a-zA-Z]*[rRa]/.test(w.value) && !w.value.startsWith("--") || /^--(rec|arch)/.test(w.value)));
+  if (target !== undefined) return { sources: operands, dest: { ...literalWord(target), tilde: target.startsWith("~/") }, intoFolder: true, recursive };
+  if (operands.length < 2) return undefined;
+  return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: false, recursive };
 }
 
 /** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */

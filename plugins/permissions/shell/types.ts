@@ -66,6 +66,10 @@ export interface ShellAnalysis {
   hidden: string[];
   /** Why a program the engine does not fully understand may read files it cannot name. */
   unknownReaders: string[];
+  /** Why a program the engine does not fully understand may write files it cannot name. */
+  unknownWriters: string[];
+  /** Copies into a place (cp, mv, ln): where each source lands depends on whether the place is a folder. */
+  copies: { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; from: number }[];
   /** Folders named by a program's option (`git -C`, `make -C`, `npm --prefix`): where that program runs. */
   optionDirs: { dir: ShellWord; program: string }[];
   /** Commands that rewrite files of the work tree they do not name (`git reset --hard`, `git stash`). */

@@ -55,7 +55,12 @@ function add(node: SyntaxNode, acc: Acc): void {
     case "raw_string":
       return addQuoted(node.text.slice(1, -1), acc);
     case "ansi_c_string":
-      return addQuoted(decodeAnsiC(node.text.slice(2, -1)), acc);
+    {
+      // Bash cuts a $'…' string at a NUL (`$'rm\0junk'` is `rm`): so does the analysis.
+      const decoded = decodeAnsiC(node.text.slice(2, -1));
+      const nul = decoded.indexOf("\0");
+      return addQuoted(nul === -1 ? decoded : decoded.slice(0, nul), acc);
+    }
     case "string": {
       // The parser leaves some characters (a line break) out of every child: take them from the text.
       let pos = node.startIndex + 1;

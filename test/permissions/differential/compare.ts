@@ -43,7 +43,7 @@ export async function compare(source: string, observation: Observation, place: P
   try {
     analysis = analyzeShell(source);
   } catch {
-    analysis = { source, candidates: [], unsafe: ["analysis failed"], writes: [], reads: [], cdTargets: [], cdUnknown: true, hidden: ["analysis failed"], maybe: [], linkers: [], recursiveReads: [], unknownReaders: [], optionDirs: [], treeWriters: [], persists: [], exportsUnknown: [], unreadable: false };
+    analysis = { source, candidates: [], unsafe: ["analysis failed"], writes: [], reads: [], cdTargets: [], cdUnknown: true, hidden: ["analysis failed"], maybe: [], linkers: [], recursiveReads: [], unknownReaders: [], unknownWriters: [], copies: [], optionDirs: [], treeWriters: [], persists: [], exportsUnknown: [], unreadable: false };
   }
   const unseenExecs = observation.execs.filter((e) => !analysis.candidates.some((c) => matches(e, c))).map(show);
   const seen = seenWrites(analysis, place);

@@ -70,9 +70,21 @@ export const BIN_PROGRAMS = [
   "pytest", "tox", "black", "ruff", "mypy", "just", "cmake", "ninja", "meson", "bazel", "ant", "sbt",
 ];
 
+/** Every program name the generator may produce; the oracle stubs each (but the real ones it keeps). */
+export const GENERATED_PROGRAMS: readonly string[] = [...new Set([...PROGRAMS, ...BIN_PROGRAMS, ...PROGRAM_SPECS.keys()])];
+const ORACLE_NAMES = new Set([...GENERATED_PROGRAMS, "bash", "sh", "env", "nice", "timeout", "nohup", "xargs", "find", "true", "false", "cd", "export", "echo", "set", "test"]);
+
 // The corpus of real commands (issue 35, item 6), where present: mutated, they reach what people really type.
 const CORPUS_FILE = benignCorpusCandidates().find((p) => existsSync(p));
-const CORPUS: readonly string[] = CORPUS_FILE ? loadBenignCorpus(CORPUS_FILE).map((e) => e.command) : [];
+// Only commands whose every program the oracle stubs (or keeps real on purpose): a real program
+// run for real (apt-get, docker) starts helpers of its own, which say nothing about the engine.
+const CORPUS: readonly string[] = CORPUS_FILE ? loadBenignCorpus(CORPUS_FILE).map((e) => e.command).filter(onlyKnownPrograms) : [];
+
+function onlyKnownPrograms(command: string): boolean {
+  if (command.includes("\n") || /[`$(]/.test(command)) return false;
+  const names = [...command.matchAll(/(?:^|[;&|]\s*)([A-Za-z0-9_.\/+-]+)/g)].map((m) => m[1]!.slice(m[1]!.lastIndexOf("/") + 1));
+  return names.length > 0 && names.every((n) => ORACLE_NAMES.has(n));
+}
 
 /** Every (program line, option) pair of the program specs: the spec'd options the generator must reach. */
 export const SPEC_OPTIONS: readonly { line: string; option: string; spec: ProgramSpec }[] = [...PROGRAM_SPECS].flatMap(([name, spec]) => specLines(name, spec));

@@ -17,8 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseTrace, type Observation } from "./trace";
-import { BIN_PROGRAMS } from "./generator";
-import { PROGRAM_SPECS } from "../../../plugins/permissions/shell/specs";
+import { GENERATED_PROGRAMS } from "./generator";
 
 /** Programs that are real in the sandbox: their point is what they start. */
 export const REAL_PROGRAMS = ["bash", "sh", "env", "nice", "timeout", "nohup", "xargs", "find", "true", "false"];
@@ -31,7 +30,7 @@ const NAMED_STUBS = [
   "stdbuf", "setsid", "flock", "script", "watch", "time", "ionice", "chrt", "taskset", "su", "zsh", "ksh",
 ];
 const NEVER_STUBBED = new Set([...REAL_PROGRAMS, "strace"]);
-export const STUB_PROGRAMS = [...new Set([...NAMED_STUBS, ...PROGRAM_SPECS.keys(), ...BIN_PROGRAMS])].filter((name) => !NEVER_STUBBED.has(name) && /^[A-Za-z0-9_.+:-]+$/.test(name));
+export const STUB_PROGRAMS = [...new Set([...NAMED_STUBS, ...GENERATED_PROGRAMS])].filter((name) => !NEVER_STUBBED.has(name) && /^[A-Za-z0-9_.+:-]+$/.test(name));
 
 const TRACED = "execve,execveat,open,openat,creat,truncate,rename,renameat,renameat2,link,linkat,symlink,symlinkat,unlink,unlinkat,mkdir,mkdirat,rmdir,mknod,mknodat";
 
