@@ -24,7 +24,7 @@ async function killMidCommand(mode: "on" | "off", afterKill: (pid: number, cwd: 
   let stderr = "";
   proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   try {
-    const started = await until(() => processesWith(`sleep\0${seconds}`).length === 3, 20_000);
+    const started = await until(() => processesWith(`sleep\0${seconds}`).length === 3, 60_000);
     expect(started, `the three sleeps did not start: ${stderr}`).toBe(true);
     proc.kill("SIGKILL");
     await new Promise((resolve) => proc.once("exit", resolve));
