@@ -160,8 +160,18 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   }
   // A file written and the project's code run in one command: the code may read what was just written
   // (a pytest.ini with addopts, a Makefile, a conftest.py), so the rule that names the runner does not cover it.
+  // Only a write that can come first counts: one by a command or redirect before the runner in the text
+  // (`printf … > pytest.ini && pytest`), or inside `bash -c` text; not the runner's own output (`npm test | tee log`).
   const runner = analysis.candidates.find((c) => c.projectCode);
-  if (runner && edits.length + writes.length > 0) unsafe.push(`it writes ${writes[0]?.absolute ?? "a file"} and runs the project's code (${runner.text}) in the same command`);
+  if (runner) {
+    const start = runner.offset ?? -1;
+    const before = (w: WriteTarget) => {
+      const at = w.from !== undefined ? (analysis.candidates[w.from]?.offset ?? -1) : (w.at ?? -1);
+      return start === -1 || at === -1 || at < start;
+    };
+    const first = [...analysis.writes, ...landed.writes].find((w) => before(w) && !DEVICES.test(w.word.value));
+    if (first) unsafe.push(`it writes ${first.word.text} and then runs the project's code (${runner.text}), which may read what was written`);
+  }
   unknownWrites.push(...analysis.unknownWriters);
   for (const word of analysis.reads) if (!word.literal || procPath(word.value) === undefined) unknownReads.push(`it reads a file only known at run time (${word.text})`);
   // Code the engine cannot see, or text it cannot read, may read and write anything.

@@ -67,7 +67,10 @@ describe.skipIf(SKIP)("sandbox and permissions", () => {
     const home = place.home();
     await runBash(["touch ~/outside.txt"], { cwd: place.ws(), sandbox: { excludedCommands: ["touch"] }, canUseTool });
     expect(asked).toEqual(["touch ~/outside.txt"]); // not auto-allowed: it would not be sandboxed
-    await runBash(["touch ~/outside.txt"], { cwd: place.ws(), sandbox: { excludedCommands: ["touch"] }, permissionMode: "bypassPermissions" });
+    // Unsandboxed, bypassPermissions asks before writing outside the permitted folders (issue 35); the user approves.
+    const approved: string[] = [];
+    await runBash(["touch ~/outside.txt"], { cwd: place.ws(), sandbox: { excludedCommands: ["touch"] }, permissionMode: "bypassPermissions", canUseTool: (_t, input) => (approved.push(String(input.command)), { behavior: "allow" }) });
+    expect(approved).toEqual(["touch ~/outside.txt"]);
     expect(existsSync(join(home, "outside.txt"))).toBe(true); // ran unsandboxed: the home folder was writable
   });
 
@@ -107,6 +110,8 @@ describe("an unavailable sandbox", () => {
       cwd: place.ws(),
       sandbox: { failIfUnavailable: false },
       permissionMode: "bypassPermissions",
+      // Unsandboxed, a write outside the permitted folders asks even in bypassPermissions (issue 35); the user approves.
+      canUseTool: () => ({ behavior: "allow" }),
       logger,
       plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" })],
     });

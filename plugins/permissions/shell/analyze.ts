@@ -266,7 +266,7 @@ function readCommand(node: SyntaxNode, fed: boolean, commands: SimpleCommand[], 
     splitLine(word, out);
     words.push(evalWord(word));
   }
-  if (words.length > 0) commands.push({ words, assignments, stdinFed });
+  if (words.length > 0) commands.push({ words, assignments, stdinFed, offset: node.startIndex });
 }
 
 // An unquoted, unescaped line break ends a command in bash; the parser sometimes keeps it in a word.
@@ -287,7 +287,7 @@ function readRedirect(node: SyntaxNode, out: ShellAnalysis) {
   if (!WRITE_OPERATORS.has(operator.type)) return;
   // `2>&1`, `>&2`, `>&-`: duplicating or closing a descriptor writes no file.
   if (operator.type === ">&" && (destination.type === "number" || destination.text === "-")) return;
-  out.writes.push({ word: evalWord(destination), kind: "redirect" });
+  out.writes.push({ word: evalWord(destination), kind: "redirect", at: node.startIndex });
 }
 
 /**

@@ -31,6 +31,8 @@ export interface SimpleCommand {
   assignments: { name: string; literal: boolean }[];
   /** stdin comes from a pipe, heredoc, here-string or `<` redirect. */
   stdinFed: boolean;
+  /** Where it starts in the top-level text (-1 inside `bash -c`/`eval` text: not comparable). */
+  offset?: number;
 }
 
 /** What expansion needs from the analysis around it. */
@@ -43,6 +45,8 @@ export interface ExpandContext {
 }
 
 interface Position {
+  /** Where the command starts in the top-level text (-1: not known). */
+  offset?: number;
   stdinFed: boolean;
   open: boolean;
   required: boolean;
@@ -51,13 +55,14 @@ interface Position {
 
 /** Add the candidates of one simple command (and of everything it runs) to `ctx.out`. */
 export function expandCommand(command: SimpleCommand, ctx: ExpandContext): void {
-  expand(command.words, { stdinFed: command.stdinFed, open: false, required: true, via: ctx.via }, ctx);
+  expand(command.words, { stdinFed: command.stdinFed, open: false, required: true, via: ctx.via, offset: ctx.depth === 0 ? (command.offset ?? -1) : -1 }, ctx);
 }
 
 function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   const out = ctx.out;
   const name = words[0]!;
   const candidate = {
+    offset: at.offset ?? -1,
     text: renderWords(words),
     name: name.value,
     // `~` is the home folder at run time: not a value the analysis knows.
@@ -90,7 +95,7 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   judgeBySpec(program, words, trusted, candidate, index, out);
 
   const inner = (rest: ShellWord[], via: string, required = at.required, open = at.open) => {
-    if (rest.length > 0) expand(rest, { stdinFed: at.stdinFed, open, required, via }, ctx);
+    if (rest.length > 0) expand(rest, { stdinFed: at.stdinFed, open, required, via, offset: at.offset ?? -1 }, ctx);
   };
   const nested = (word: ShellWord | undefined, via: string) => {
     if (!word) return;

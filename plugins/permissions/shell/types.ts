@@ -27,6 +27,8 @@ export interface ShellCandidate {
    * literal text reaches past that word: the user named it.
    */
   unproven?: { at: number; why: string };
+  /** Where the command starts in the top-level text (-1 inside `bash -c`/`eval` text). */
+  offset?: number;
   /** For a program with a spec: the command in canonical form (spec-format.ts), and how many words of it are the program and sub-commands. */
   canonical?: string[];
   subDepth?: number;
@@ -43,6 +45,8 @@ export interface WriteTarget {
   kind: "redirect" | "output" | "argument";
   /** The candidate (index into `candidates`) whose operand or option it is; absent for a redirect. */
   from?: number;
+  /** A redirect's place in the top-level text (absent inside `bash -c`/`eval` text). */
+  at?: number;
 }
 
 /** Everything the analysis learned about one command string. */
