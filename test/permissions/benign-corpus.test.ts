@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission, type DecidePermissionInput } from "ubiquity/plugins/permissions";
-import { benignCorpusCandidates, loadBenignCorpus, makeProjectFixture, type BenignEntry, type ProjectFixture } from "./corpus/corpus";
+import { benignCorpusCandidates, loadBenignCorpus, loadNpmScriptsCorpus, makeProjectFixture, type BenignEntry, type ProjectFixture } from "./corpus/corpus";
 import { existsSync } from "node:fs";
 
 // The corpus is public material and is not committed (SOURCES.md says where each line comes
@@ -47,5 +47,33 @@ describe.skipIf(!present)("the benign corpus", () => {
     }
     const share = 1 - notAllowed.length / corpus.length;
     expect(share, `${notAllowed.length} of ${corpus.length} not allowed, e.g.\n${notAllowed.slice(0, 40).join("\n")}`).toBeGreaterThanOrEqual(0.99);
+  });
+});
+
+// The corpus every clean clone has: the scripts of the permissively licensed packages in
+// node_modules (built at test time from the lockfile's packages; nothing third-party is committed).
+describe("the npm-scripts corpus", () => {
+  let corpus: BenignEntry[] = [];
+  let fixture: ProjectFixture;
+  beforeAll(() => {
+    corpus = loadNpmScriptsCorpus();
+    fixture = makeProjectFixture();
+  });
+  afterAll(() => fixture?.remove());
+
+  it("has at least 1,000 distinct real commands from at least 100 packages, each with its package and licence", () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(1000);
+    expect(new Set(corpus.map((e) => e.command)).size).toBe(corpus.length);
+    expect(new Set(corpus.map((e) => e.source.replace(/@[^@]*$/, ""))).size).toBeGreaterThanOrEqual(100);
+    for (const e of corpus) expect(e.source).toMatch(/^npm:\S+@\S+$/);
+  });
+
+  it("bypassPermissions with the sandbox on runs at least 99% of it without a prompt", async () => {
+    const notAllowed: string[] = [];
+    for (const { command } of corpus) {
+      const verdict = await decidePermission({ toolName: "Bash", input: { command }, mode: "bypassPermissions", cwd: fixture.cwd, home: fixture.home, sandbox: true });
+      if (verdict.behavior !== "allow") notAllowed.push(`${verdict.behavior}: ${JSON.stringify(command)} — ${verdict.message}`);
+    }
+    expect(1 - notAllowed.length / corpus.length, `${notAllowed.length} of ${corpus.length} not allowed, e.g.\n${notAllowed.slice(0, 40).join("\n")}`).toBeGreaterThanOrEqual(0.99);
   });
 });

@@ -9,7 +9,7 @@
  * `corpus/benign.jsonl` in the shared folder beside the repository (`../shared/`).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -87,4 +87,49 @@ export function makeProjectFixture(): ProjectFixture {
   mkdirSync(home, { recursive: true });
   execFileSync("git", ["init", "-q"], { cwd });
   return { cwd, home, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+// Licences under which a package's scripts may be quoted here as test data.
+const PERMISSIVE = /^(MIT|ISC|Apache-2\.0|BSD-2-Clause|BSD-3-Clause|MPL-2\.0|BlueOak-1\.0\.0|CC0-1\.0|0BSD|Unlicense)$/;
+
+/**
+ * A second corpus, built where the tests run and never committed: the `scripts` of every
+ * permissively licensed package installed in this repository's node_modules — real commands that
+ * public projects run, reproducible from the lockfile on any clean clone after `npm install`.
+ * Source: `npm:<name>@<version>`.
+ */
+export function loadNpmScriptsCorpus(root = join(here, "../../..", "node_modules")): BenignEntry[] {
+  const seen = new Map<string, BenignEntry>();
+  const visit = (folder: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      const dir = join(folder, name);
+      if (name.startsWith("@")) {
+        visit(dir, depth);
+        continue;
+      }
+      const manifest = join(dir, "package.json");
+      if (existsSync(manifest)) {
+        try {
+          const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { name?: string; version?: string; license?: unknown; scripts?: Record<string, unknown> };
+          const licence = typeof pkg.license === "string" ? pkg.license : "";
+          if (PERMISSIVE.test(licence)) {
+            for (const command of Object.values(pkg.scripts ?? {})) {
+              if (typeof command === "string" && command.trim() !== "" && !seen.has(command)) seen.set(command, { command, source: `npm:${pkg.name}@${pkg.version}`, licence });
+            }
+          }
+        } catch {
+          // not a package manifest we can read: skipped
+        }
+      }
+      if (depth < 3) visit(join(dir, "node_modules"), depth + 1);
+    }
+  };
+  visit(root, 0);
+  return [...seen.values()];
 }
