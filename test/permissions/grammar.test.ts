@@ -108,3 +108,14 @@ describe("assignments: exported variables must be known to be harmless", () => {
     },
   );
 });
+
+describe("what the 100,000-string fuzz found (seed 35035)", () => {
+  it.each(["declare\n\\ls", "local\n\\id", "export\n\\rm -rf x", "unset\n\\rm x"])("%j: the command on the next line is not missed", async (command) => {
+    const { decidePermission } = await import("ubiquity/plugins/permissions");
+    const a = analyzeShell(command);
+    expect(a.hidden.join("; ")).toContain("next line");
+    const next = command.split("\n")[1]!.replace(/^\\/, "").split(" ")[0]!;
+    expect((await decidePermission({ toolName: "Bash", input: { command }, rules: { allow: ["Bash(*)"] } })).behavior).toBe("ask");
+    expect((await decidePermission({ toolName: "Bash", input: { command }, rules: { deny: [`Bash(${next}:*)`] }, mode: "bypassPermissions" })).behavior).toBe("deny");
+  });
+});

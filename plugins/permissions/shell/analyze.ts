@@ -161,10 +161,12 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       checkAssignment(node, out, parent);
       break;
     case "declaration_command":
+      declarationLineBreak(node, out);
       if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text))) out.unsafe.push("declare -i evaluates values as arithmetic, which runs any command hidden in a variable");
       checkNames(node, out);
       break;
     case "unset_command":
+      declarationLineBreak(node, out);
       checkNames(node, out);
       break;
     case "unary_expression": {
@@ -192,6 +194,31 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       break;
     default:
       if (node.isMissing) unreadable(out, "bash syntax that could not be parsed");
+  }
+}
+
+/**
+ * `declare⏎\\ls`: the parser can read a word on the next line as one more name for declare,
+ * local, export or unset, where bash ends the command at the line break and runs the next line.
+ */
+function declarationLineBreak(node: SyntaxNode, out: ShellAnalysis) {
+  const text = node.text;
+  if (!text.includes("\n")) return;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\\" && quote !== "'") {
+      i++;
+      continue;
+    }
+    if (quote) {
+      if (c === quote) quote = "";
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "\n") {
+      out.hidden.push(`the parser read the next line as part of ${node.firstChild?.type ?? "a declaration"}, where bash ends it and runs that line`);
+      out.unreadable = true;
+      return;
+    }
   }
 }
 
