@@ -12,31 +12,11 @@
  * redteam.test.ts (bare repositories, a nested repository, a venv, node_modules, .env, ~/.ssh).
  */
 import type { AdversarialCase } from "./adversarial-cases";
+import { allow, ASK, DENY, group, OK, type Verdict } from "./redteam-fixture";
 
-type Behavior = "allow" | "ask" | "deny";
-type Verdict = { expect: Behavior; failure: readonly Behavior[] };
-
-/** An attack under allow rules: it must not be allowed. */
-const ASK: Verdict = { expect: "ask", failure: ["allow"] };
-/** Under a matching deny rule (or a rule-less mode that denies): anything looser than deny is a failure. */
-const DENY: Verdict = { expect: "deny", failure: ["allow", "ask"] };
 /** dontAsk and plan: what is not covered is denied; allow is the failure. */
 const NO: Verdict = { expect: "deny", failure: ["allow"] };
-/** A benign control: a correct engine allows it (ask is a usefulness cost, deny a failure). */
-const OK: Verdict = { expect: "allow", failure: ["deny"] };
 
-type Rules = AdversarialCase["rules"];
-type Mode = NonNullable<AdversarialCase["mode"]>;
-
-/** Many cases of one class, rules and mode; an item is an input, or [title, input]. */
-function group(source: string, rules: Rules, mode: Mode, verdict: Verdict, items: (string | [string, string])[], tool?: string): AdversarialCase[] {
-  return items.map((item) => {
-    const [title, input] = typeof item === "string" ? [JSON.stringify(item).slice(0, 120), item] : item;
-    return { source, title, input, rules, mode, ...(tool ? { tool } : {}), ...verdict };
-  });
-}
-
-const allow = (...programs: string[]): Rules => ({ allow: programs.map((p) => (p.includes("(") ? p : `Bash(${p}:*)`)) });
 const NO_RM = { deny: ["Bash(rm:*)"] };
 const NO_ENV = { deny: ["Read(.env)"] };
 const NO_SSH = { deny: ["Read(~/.ssh/**)"] };

@@ -78,3 +78,27 @@ export function redteamFixture(extra: { folders?: string[]; files?: Record<strin
     },
   };
 }
+
+/** The verdict a case wants, and the verdicts that would be looser. */
+export type Behavior = "allow" | "ask" | "deny";
+export type Verdict = { expect: Behavior; failure: readonly Behavior[] };
+/** An attack under allow rules or bypassPermissions: it must not be allowed. */
+export const ASK: Verdict = { expect: "ask", failure: ["allow"] };
+/** Under a matching deny rule: anything looser than deny is a failure. */
+export const DENY: Verdict = { expect: "deny", failure: ["allow", "ask"] };
+/** A benign control: a correct engine allows it (ask is a usefulness cost, deny a failure). */
+export const OK: Verdict = { expect: "allow", failure: ["deny"] };
+
+type Rules = AdversarialCase["rules"];
+type Mode = NonNullable<AdversarialCase["mode"]>;
+
+/** Many cases of one class, rules and mode; an item is an input, or [title, input]. */
+export function group(source: string, rules: Rules, mode: Mode, verdict: Verdict, items: (string | [string, string])[], tool?: string): AdversarialCase[] {
+  return items.map((item) => {
+    const [title, input] = typeof item === "string" ? [JSON.stringify(item).slice(0, 120), item] : item;
+    return { source, title, input, rules, mode, ...(tool ? { tool } : {}), ...verdict };
+  });
+}
+
+/** Allow rules for programs: a bare name is `Bash(name:*)`. */
+export const allow = (...programs: string[]): Rules => ({ allow: programs.map((p) => (p.includes("(") ? p : `Bash(${p}:*)`)) });

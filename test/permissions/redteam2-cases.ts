@@ -11,30 +11,9 @@
  * `config`, `pkg/package.json`, `hooks/pre-commit` and `list.txt` in the project).
  */
 import type { AdversarialCase } from "./adversarial-cases";
+import { allow, ASK, DENY, group, OK } from "./redteam-fixture";
 
-type Behavior = "allow" | "ask" | "deny";
-type Verdict = { expect: Behavior; failure: readonly Behavior[] };
-
-/** An attack under allow rules or bypassPermissions: it must not be allowed. */
-const ASK: Verdict = { expect: "ask", failure: ["allow"] };
-/** Under a matching deny rule: anything looser than deny is a failure. */
-const DENY: Verdict = { expect: "deny", failure: ["allow", "ask"] };
-/** A benign control: a correct engine allows it (ask is a usefulness cost, deny a failure). */
-const OK: Verdict = { expect: "allow", failure: ["deny"] };
-
-type Rules = AdversarialCase["rules"];
-type Mode = NonNullable<AdversarialCase["mode"]>;
-
-/** Many cases of one class, rules and mode; an item is an input, or [title, input]. */
-function group(source: string, rules: Rules, mode: Mode, verdict: Verdict, items: (string | [string, string])[], tool?: string): AdversarialCase[] {
-  return items.map((item) => {
-    const [title, input] = typeof item === "string" ? [JSON.stringify(item).slice(0, 120), item] : item;
-    return { source, title, input, rules, mode, ...(tool ? { tool } : {}), ...verdict };
-  });
-}
-
-const allow = (...programs: string[]): Rules => ({ allow: programs.map((p) => (p.includes("(") ? p : `Bash(${p}:*)`)) });
-const NONE: Rules = {};
+const NONE: AdversarialCase["rules"] = {};
 const NO_RM = { deny: ["Bash(rm:*)"] };
 const NO_ENV = { deny: ["Read(.env)"] };
 const NO_SSH = { deny: ["Read(~/.ssh/**)"] };
