@@ -66,7 +66,9 @@ export const hooksPlugin = definePlugin(() => ({
         extra: fields.extra ?? {},
       };
       const wrap = (spec: SpawnSpec, command: string) => getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
-      return dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger, environment: run.options, wrap });
+      const outcome = dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger, environment: run.options, wrap });
+      // What a sandboxed hook left in the workspace that runs code later is removed when it ends.
+      return getSandboxApi(kernel).active ? outcome.finally(() => getSandboxApi(kernel).settle("hook")) : outcome;
     };
     apis.set(kernel, { fire, has });
 

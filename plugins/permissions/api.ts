@@ -10,6 +10,8 @@ import { parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
 
 export { parseRule, parseRules, type Rule, type RuleList } from "./rules";
+/** The sensitive list, shared with the sandbox (which keeps these read-only at any depth). */
+export { sandboxReason, sensitiveReason } from "./sensitive";
 
 /** What other plugins can do with the permission engine of a kernel. */
 export interface PermissionsApi {

@@ -129,3 +129,26 @@ export function venvOf(path: string): string | undefined {
   if (/^\.?venv$/i.test(parts[at - 1]!)) return root;
   return statSync(join(root, "pyvenv.cfg"), { throwIfNoEntry: false })?.isFile() ? root : undefined;
 }
+
+// What the sandbox leaves writable although the engine asks about it: files an install or a build
+// writes as a matter of course (package.json by `npm install x`, yarn's .yarn/ and .pnp.*, pip's
+// .pth files, deno's config by `deno add`), credential folders (they hold credentials only in the
+// home folder, where the sandbox protects them), secrets (made unreadable instead), and installed
+// code (node_modules: code the user runs by choice, like the project's own source).
+const WRITTEN_BY_TOOLS = new Set(["package.json", ".pnp.cjs", ".pnp.loader.mjs", "deno.json", "deno.jsonc"]);
+const SANDBOX_WRITABLE_FOLDERS = new Set([".yarn", "node_modules", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".m2"]);
+const SECRET_NAME = [/^\.env(\..*)?$/, /^id_[a-z0-9_]+$/, /\.(pem|key|p12|pfx|jks|keystore)$/, /\.pth$/];
+
+/**
+ * Why the sandbox keeps `rel` (a path relative to a writable folder) read-only, or undefined: the
+ * engine's sensitive list (one list) less what builds write and what is protected otherwise.
+ * Git folders are the caller's: their objects and refs must stay writable, so only their config,
+ * hooks and redirections are protected (see the sandbox's guard).
+ */
+export function sandboxReason(rel: string): string | undefined {
+  const parts = rel.toLowerCase().split(sep).filter(Boolean);
+  if (parts.length === 0 || parts.some((p) => SANDBOX_WRITABLE_FOLDERS.has(p) || p === ".git")) return undefined;
+  const name = parts.at(-1)!;
+  if (WRITTEN_BY_TOOLS.has(name) || SECRET_NAME.some((re) => re.test(name))) return undefined;
+  return sensitiveReason(rel);
+}

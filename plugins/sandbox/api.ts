@@ -7,6 +7,7 @@
 import type { Kernel } from "../../src/index";
 import { SandboxUnavailableError } from "./availability";
 import type { SandboxRuntime, SpawnSpec, SpawnUse } from "./runtime";
+import type { Violation } from "./violations";
 
 export type { SpawnSpec, SpawnUse } from "./runtime";
 
@@ -18,6 +19,12 @@ export interface SandboxApi {
   sandboxes(command: string): boolean;
   /** The spawn as it must happen: sandboxed when the sandbox is on. */
   wrap(spec: SpawnSpec, use: SpawnUse): SpawnSpec;
+  /**
+   * A sandboxed hook or MCP tool call ended: the protected files sandboxed processes made
+   * anywhere in the workspace are removed now, reported as `sandbox.violation` events, and
+   * returned (empty when the sandbox is off).
+   */
+  settle(source: SpawnUse["kind"]): Violation[];
 }
 
 interface State {
@@ -54,6 +61,12 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
             );
           }
           return spec;
+        },
+        settle(source) {
+          if (typeof s.mode !== "object") return [];
+          const found = s.mode.settle();
+          for (const v of found) kernel.emit({ type: "sandbox.violation", kind: v.kind, source, detail: v.detail });
+          return found;
         },
       },
     };

@@ -5,8 +5,9 @@
  * without the privilege.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
 import { UbiquityError } from "../../src/index";
 
 /** Where the sandbox stands on this machine. */
@@ -67,6 +68,10 @@ function probe(platform: NodeJS.Platform, bwrapPath?: string): SandboxAvailabili
   const program = bwrapPath ? (existsSync(bwrapPath) ? bwrapPath : undefined) : which("bwrap");
   const socat = which("socat");
   if (!program) return { ok: false, platform, backend: "bubblewrap", socat, reason: `bubblewrap (bwrap) is not installed: ${INSTALL_HINT}` };
+  // A trial run costs ~5 ms, paid by every run now that the sandbox is on by default: a success is
+  // remembered for this boot and this bwrap (a failure never is, so a fix is seen at once).
+  const stamp = probeStamp(program);
+  if (stamp && readProbeCache() === stamp) return { ok: true, platform, backend: "bubblewrap", program, socat };
   const run = spawnSync(program, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "/bin/true"], {
     encoding: "utf8",
     timeout: 10_000,
@@ -82,5 +87,51 @@ function probe(platform: NodeJS.Platform, bwrapPath?: string): SandboxAvailabili
       reason: `${program} is installed but cannot create a sandbox here (${why}); unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile for bwrap)`,
     };
   }
+  if (stamp) writeProbeCache(stamp);
   return { ok: true, platform, backend: "bubblewrap", program, socat };
+}
+
+function probeCachePath(): string {
+  const base = process.env.XDG_CACHE_HOME || join(process.env.HOME || homedir(), ".cache");
+  return join(base, "ubiquity", "sandbox-probe");
+}
+
+/** What a remembered success is valid for: this boot, this user, this bwrap file, the user-namespace settings. */
+function probeStamp(program: string): string | undefined {
+  try {
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    const info = statSync(program);
+    const userns = ["/proc/sys/kernel/unprivileged_userns_clone", "/proc/sys/user/max_user_namespaces", "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"]
+      .map((p) => {
+        try {
+          return readFileSync(p, "utf8").trim();
+        } catch {
+          return "-";
+        }
+      })
+      .join(",");
+    return `v1 ${boot} ${process.getuid?.() ?? "-"} ${program} ${info.size} ${info.mtimeMs} ${userns}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function readProbeCache(): string | undefined {
+  try {
+    return readFileSync(probeCachePath(), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function writeProbeCache(stamp: string): void {
+  const path = probeCachePath();
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const temp = `${path}.${process.pid}`;
+    writeFileSync(temp, stamp);
+    renameSync(temp, path);
+  } catch {
+    // a read-only home: the probe runs again next time
+  }
 }

@@ -9,6 +9,12 @@ export const sandboxFlags: Record<string, RunFlag> = {
     description: "Run Bash, command hooks and stdio MCP servers in the OS sandbox (see `ubiquity sandbox check`)",
     apply: (o) => void (o.sandbox = typeof o.sandbox === "object" ? { ...o.sandbox, enabled: true } : true),
   },
+  "no-sandbox": {
+    type: "boolean",
+    group: "Tools and permissions",
+    description: "Run Bash, command hooks and stdio MCP servers unsandboxed (the sandbox is on by default where it works); warns once",
+    apply: (o) => void (o.sandbox = false),
+  },
 };
 
 /** `ubiquity sandbox check`, loaded on use. */

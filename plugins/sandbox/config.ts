@@ -13,6 +13,11 @@ export type NetworkPolicy = { mode: "none" } | { mode: "all" } | { mode: "proxy"
 /** The sandbox settings of one kernel, defaults applied. */
 export interface SandboxSettings {
   enabled: boolean;
+  /**
+   * How the run came to its setting: `default` (no `sandbox` option: on where it works, else a
+   * warning), `explicit` (the option was given), `required` (UBIQUITY_REQUIRE_SANDBOX=1).
+   */
+  origin: "default" | "explicit" | "required";
   failIfUnavailable: boolean;
   autoAllowBash: boolean;
   excludedCommands: string[];
@@ -26,11 +31,22 @@ export interface SandboxSettings {
   home: string;
 }
 
-/** Normalise `options.sandbox` (undefined or false: disabled). */
-export function sandboxSettings(options: ResolvedOptions, home = process.env.HOME || homedir()): SandboxSettings {
+/** `UBIQUITY_REQUIRE_SANDBOX=1`: a run that cannot be sandboxed must not start. */
+export function sandboxRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = (env.UBIQUITY_REQUIRE_SANDBOX ?? "").trim().toLowerCase();
+  return value !== "" && value !== "0" && value !== "false" && value !== "no";
+}
+
+/**
+ * Normalise `options.sandbox`. Unset means on (where the machine can sandbox; a warning where it
+ * cannot); `false` or `{ enabled: false }` turns it off.
+ */
+export function sandboxSettings(options: ResolvedOptions, home = process.env.HOME || homedir(), env: NodeJS.ProcessEnv = process.env): SandboxSettings {
   const raw = options.sandbox as SandboxOption | undefined;
   const object = typeof raw === "object" ? raw : {};
-  const enabled = raw === true || (typeof raw === "object" && raw.enabled !== false);
+  const enabled = raw === undefined || raw === true || (typeof raw === "object" && raw.enabled !== false);
+  const required = sandboxRequired(env);
+  const origin = required ? "required" : raw === undefined ? "default" : "explicit";
   const cwd = options.cwd;
   const abs = (p: string) => absolutePath(cwd, p, home);
   const fs = object.filesystem ?? {};
@@ -42,8 +58,11 @@ export function sandboxSettings(options: ResolvedOptions, home = process.env.HOM
   }
   return {
     enabled,
-    failIfUnavailable: object.failIfUnavailable !== false,
-    autoAllowBash: (object.autoAllowBash ?? object.autoAllowBashIfSandboxed) !== false,
+    origin,
+    // Asked for by name: missing is an error. On by default: missing is a warning.
+    failIfUnavailable: required || (object.failIfUnavailable ?? raw !== undefined),
+    // Only a sandbox the user turned on loosens the questions; the default one only adds a boundary.
+    autoAllowBash: raw !== undefined && (object.autoAllowBash ?? object.autoAllowBashIfSandboxed) !== false,
     excludedCommands: object.excludedCommands ?? [],
     writable: [...new Set([cwd, ...(options.additionalDirectories ?? []).map(abs), ...(fs.allowWrite ?? []).map(abs)])],
     denyWrite: (fs.denyWrite ?? []).map(abs),

@@ -9,6 +9,7 @@
  * - `turn.system`: the sandbox section of the system prompt
  */
 import { homedir } from "node:os";
+import { resolve } from "node:path";
 import { z } from "zod";
 import { PERMISSION_STAGE, SYSTEM_STAGE, type Kernel, type PermissionVerdict, type SystemSection, type ToolOutput } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -21,10 +22,16 @@ import { SandboxRuntime } from "./runtime";
 import { sandboxCommands, sandboxFlags } from "./cli";
 import { violationNote, violationsInOutput, type Violation } from "./violations";
 export type { SandboxViolationEvent } from "./events";
+export type { SandboxStatus } from "./init-fields";
 import { sandboxOptions } from "./options";
+import "./init-fields";
+import type { SandboxStatus } from "./init-fields";
 import type { PermissionsResolvedOptions } from "../permissions/api";
 
 export const NAME = "ubiquity:sandbox";
+
+/** The tools that write files in the SDK process (judged by the permission engine, not sandboxed). */
+const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
 /** Stage of the autoAllowBash vote: after the rules, so deny and ask rules have spoken. */
 export const AUTO_ALLOW_STAGE = PERMISSION_STAGE.RULES + 100;
@@ -46,17 +53,28 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
   apply(kernel) {
     let runtime: SandboxRuntime | undefined;
 
+    let status: SandboxStatus = { status: "off" };
+
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       const settings = sandboxSettings(options, opts.home ?? process.env.HOME ?? homedir());
-      if (!settings.enabled) return setSandboxMode(kernel, "off");
+      if (!settings.enabled) {
+        if (settings.origin === "required") throw new SandboxUnavailableError("UBIQUITY_REQUIRE_SANDBOX=1 is set, but the sandbox option turns the sandbox off: remove `sandbox: false` (or unset UBIQUITY_REQUIRE_SANDBOX)");
+        status = { status: "off", warning: `the sandbox is off (sandbox: false): ${UNSANDBOXED}; remove \`sandbox: false\` to turn it back on` };
+        kernel.logger.warn(`[${NAME}] ${status.warning}`);
+        return setSandboxMode(kernel, "off");
+      }
       const availability = check(opts, settings.network.mode === "proxy");
       if (!availability.ok) {
         const message = `sandbox is on, but ${availability.reason}`;
-        if (settings.failIfUnavailable) throw new SandboxUnavailableError(`${message}. Without it nothing runs: install it, or set sandbox.failIfUnavailable: false to run unsandboxed with a warning.`);
-        kernel.logger.warn(`[${NAME}] ${message}; running UNSANDBOXED because sandbox.failIfUnavailable is false`);
-        kernel.emit({ type: "warning", source: NAME, message: `${message}; running unsandboxed (failIfUnavailable: false)` });
+        if (settings.failIfUnavailable) {
+          const why = settings.origin === "required" ? "UBIQUITY_REQUIRE_SANDBOX=1 is set" : "the sandbox option asks for it";
+          throw new SandboxUnavailableError(`${message}. Without it nothing runs (${why}): install it, or set sandbox.failIfUnavailable: false to run unsandboxed with a warning.`);
+        }
+        status = { status: "unavailable", reason: availability.reason, warning: `the sandbox cannot run here (${availability.reason}), so the run is UNSANDBOXED: ${UNSANDBOXED}; set UBIQUITY_REQUIRE_SANDBOX=1 to refuse to run instead` };
+        kernel.logger.warn(`[${NAME}] ${status.warning}`);
         return setSandboxMode(kernel, "degraded");
       }
+      status = { status: "on", backend: availability.backend! };
       runtime = new SandboxRuntime(settings, availability, readDenyPaths(kernel, (options as PermissionsResolvedOptions).disallowedTools ?? []), (denial, toolUseId) =>
         kernel.emit({ type: "sandbox.violation", kind: "network", source: toolUseId ? "bash" : undefined, detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`, ...(toolUseId ? { toolUseId } : {}) }),
       );
@@ -65,10 +83,18 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       getPermissionsApi(kernel).setShellSandbox((command) => getSandboxApi(kernel).sandboxes(command));
     });
 
+    // Every run says where it stands: `system/init`'s `sandbox`, and a warning when unsandboxed.
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      run.initFields.sandbox = status;
+      if (status.warning) kernel.emit({ type: "warning", source: NAME, message: status.warning });
+    });
+
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
       await runtime?.start();
     });
     kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
+      // A last sweep: what a sandboxed MCP server or hook made since the last call goes too.
+      if (runtime) getSandboxApi(kernel).settle("mcp");
       await runtime?.close();
     });
 
@@ -82,7 +108,15 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
     });
 
     kernel.hooks.tool.afterCall.tap(NAME, (output: ToolOutput, call) => {
-      if (!runtime || call.toolName !== "Bash") return output;
+      if (!runtime) return output;
+      // What the file tools write the permission engine judged: the guard keeps it.
+      const written = FILE_TOOLS.has(call.toolName) ? (call.input.file_path ?? call.input.notebook_path) : undefined;
+      if (typeof written === "string" && !output.isError) runtime.approve(resolve(call.context?.cwd ?? runtime.settings.cwd, written));
+      if (call.toolName.startsWith("mcp__")) {
+        const found = getSandboxApi(kernel).settle("mcp");
+        return found.length === 0 ? output : { ...output, content: `${output.content}\n\n${violationNote(found)}`, metadata: { ...output.metadata, sandboxViolations: found } };
+      }
+      if (call.toolName !== "Bash") return output;
       const reverted = runtime.finish(call.toolUseId);
       if (!reverted) return output;
       const found: Violation[] = [...reverted, ...violationsInOutput(output.content, runtime.secrets, runtime.settings.network)];
@@ -106,6 +140,10 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
     });
   },
 }));
+
+/** What running without the sandbox gives up, said in every warning about it. */
+export const UNSANDBOXED =
+  "Bash commands, hooks and MCP servers run with your own access — they can read the parent's environment (/proc/$PPID/environ, provider keys included), write outside the workspace, leave processes running after the run, and plant files that run code later";
 
 function check(opts: SandboxPluginOptions, proxy: boolean): SandboxAvailability {
   const found = sandboxAvailability((opts.platform ?? process.platform) as NodeJS.Platform, opts.bwrapPath);

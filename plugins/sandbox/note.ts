@@ -11,9 +11,9 @@ export function sandboxNote(settings: SandboxSettings): string {
         : "There is no network access: downloads, package installs from the network and connections (also to localhost) fail.";
   const lines = [
     "# Sandbox",
-    "Bash commands (and hooks and MCP servers) run inside an operating-system sandbox.",
+    "Bash commands run inside an operating-system sandbox.",
     `- Only these folders are writable: ${settings.writable.join(", ")}, and /tmp (private to this run). Writes anywhere else fail with "Read-only file system".`,
-    "- Inside them, git hooks and git config, .ubiquity/, ubiquity.config.*, .mcp.json, UBIQUITY.md and shell start-up files are read-only; a protected file a command creates is removed when it ends.",
+    "- Inside them, files that run code later are read-only at any depth (git config and git hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out of the workspace when it ends.",
     "- Credentials (~/.ssh, ~/.aws, .env files, ...) are unreadable.",
     `- ${net}`,
     "- Every process a command starts ends with the command: background jobs do not outlive the call.",

@@ -3,13 +3,14 @@
  * the wrapping of each spawn into bwrap (or sandbox-exec). Also the clean-up: placeholder
  * folders removed, protected files a command created removed and reported.
  */
-import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { accessSync, constants, appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
 import { bwrapArgs, innerCommand, programRootsUnderTmp, PROXY_PORT, PROXY_SOCKET_NAME, proxyEnv, type Profile } from "./bwrap";
 import { isExcluded, type SandboxSettings } from "./config";
 import { layoutRoot, type RootLayout } from "./protect";
+import { WorkspaceGuard, type Quarantined } from "./guard";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
@@ -32,6 +33,22 @@ export interface SpawnUse {
   subject?: string;
   /** The tool call, for Bash: its violations are reported in its result. */
   toolUseId?: string;
+}
+
+/** The absolute path of `command` (on PATH's absolute entries when it has no slash); ENOENT when there is none. */
+export function programOnPath(command: string, path: string, cwd: string): string {
+  if (command.includes("/")) return command;
+  for (const dir of path.split(":")) {
+    if (!dir.startsWith("/")) continue;
+    const candidate = join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  throw Object.assign(new Error(`spawn ${command} ENOENT (not found on PATH's absolute folders; cwd ${cwd})`), { code: "ENOENT", errno: -2, syscall: `spawn ${command}`, path: command });
 }
 
 /** Private folders are named with the owning pid, so a later run can remove those of a process that died (SIGKILL). */
@@ -102,6 +119,10 @@ export class SandboxRuntime {
   #proxyPort: number | undefined;
   #placeholders = new Set<string>();
   #calls = new Map<string, CallRecord>();
+  #guard: WorkspaceGuard | undefined;
+  /** Protected entries removed by a sweep that no call has reported yet. */
+  #unreported: Quarantined[] = [];
+  #quarantineDir: string | undefined;
   #onExit = () => this.#cleanSync();
 
   constructor(
@@ -132,9 +153,11 @@ export class SandboxRuntime {
 
   /** Make the private folders, find the secrets, start the proxy. */
   async start(): Promise<void> {
-    this.#prepare();
     const net = this.#settings.network;
+    // Without the proxy nothing is needed before the first spawn: a run that starts no process
+    // pays nothing for the sandbox (the private folders and the secrets' walk come with the first).
     if (net.mode === "proxy" && !this.#proxy) {
+      this.#prepare();
       // node:http loads with the proxy: importing it statically costs every run Node's fetch stack.
       const { FilteringProxy } = await import("./proxy");
       const proxy = new FilteringProxy(net.allowedDomains, net.deniedDomains, (denial) => this.#onDenied(denial, this.#inFlight()));
@@ -162,6 +185,7 @@ export class SandboxRuntime {
     mkdirSync(dirs.unreadableDir);
     chmodSync(dirs.unreadableDir, 0o000);
     this.#dirs = dirs;
+    this.#guard = new WorkspaceGuard(this.#settings.writable.filter((p) => existsSync(p)), () => this.#quarantine(), (p) => this.#placeholders.has(p));
     process.on("exit", this.#onExit);
     const s = this.#settings;
     this.#secrets = secretPaths({ home: s.home, roots: s.writable, readRules: this.#readRules, denyRead: s.denyRead, cwd: s.cwd }).map((path) => ({
@@ -179,11 +203,17 @@ export class SandboxRuntime {
     }
     const dirs = this.#dirs!;
     const writable = this.#settings.writable.filter((p) => existsSync(p));
-    const layouts = writable.map((root) => layoutRoot(root, this.#settings.denyWrite, this.#settings.home));
+    // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
+    this.#unreported.push(...this.#guard!.sweep());
+    const deep = this.#guard!.protectedPaths().map((g) => g.path);
+    const layouts = writable.map((root) => layoutRoot(root, [...this.#settings.denyWrite, ...deep.filter((p) => p.startsWith(`${root}/`))], this.#settings.home));
     if (use.toolUseId) {
       this.#calls.set(use.toolUseId, { watched: layouts.flatMap((l) => l.watched), links: layouts.flatMap((l) => l.links), started: Date.now(), subject: use.subject });
     }
     const env = { ...spec.env, TMPDIR: "/tmp" };
+    // The program is found here, on the absolute entries of PATH only, so a missing one fails as
+    // a spawn does (ENOENT) rather than as bwrap's exit, and nothing is found through "." or "bin".
+    spec = { ...spec, command: programOnPath(spec.command, spec.env?.PATH ?? process.env.PATH ?? "", spec.cwd) };
     if (this.#availability.backend === "seatbelt") {
       return this.#seatbelt(spec, writable, layouts, env);
     }
@@ -265,10 +295,35 @@ export class SandboxRuntime {
       symlinkSync(link.target, link.path);
       out.push({ kind: "write", detail: `${relative(this.#settings.cwd, link.path) || link.path} is a protected link; the command replaced it and it was put back` });
     }
+    out.push(...this.settle());
     for (const d of this.#proxy?.denials ?? []) {
       if (d.at >= call.started) out.push({ kind: "network", detail: `network access to ${d.host}:${d.port} is not allowed (${d.reason})` });
     }
     return out;
+  }
+
+  /**
+   * Sweep the workspace now (after a hook, an MCP tool call, at the end): protected entries a
+   * sandboxed process created anywhere in it are moved out, and returned with the ones earlier
+   * sweeps removed that no result has reported yet.
+   */
+  settle(): Violation[] {
+    if (!this.#guard) return [];
+    const removed = [...this.#unreported.splice(0), ...this.#guard.sweep()];
+    return removed.map((q) => ({
+      kind: "write" as const,
+      detail: `${relative(this.#settings.cwd, q.path) || q.path} is protected (${q.reason}); it was made inside the sandbox, so it was removed from the workspace${q.movedTo ? ` (kept in ${q.movedTo})` : ""}`,
+    }));
+  }
+
+  /** A file tool wrote `path`: the permission engine judged it, so the next sweep keeps it. */
+  approve(path: string): void {
+    this.#guard?.approve(path);
+  }
+
+  #quarantine(): string {
+    this.#quarantineDir ??= join(this.#settings.home, ".ubiquity", "sandbox-removed", `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`);
+    return this.#quarantineDir;
   }
 
   /** Stop the proxy and remove what the sandbox made. */

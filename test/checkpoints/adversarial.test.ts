@@ -34,9 +34,10 @@ async function attackRun(
     writeFileSync(join(dir, path), content);
   }
   setup(dir, outside); // what the hostile repository holds before the run
+  // The sandbox would hide the outside folder (a private /tmp): off, so the rewind itself is tested.
   // In bypassPermissions without the sandbox a write the engine cannot name (after `ln`, `mv`) asks;
   // the user here approves, so the attack's commands run and the rewind is what is tested.
-  const messages = await scriptedRun(dir, home(), [bash(command(outside, dir)), "done"], { canUseTool: async () => ({ behavior: "allow" as const }) });
+  const messages = await scriptedRun(dir, home(), [bash(command(outside, dir)), "done"], { canUseTool: async () => ({ behavior: "allow" as const }), sandbox: false });
   const result = resultOf(messages);
   for (const t of ofType(messages, "tool_result")) expect(t.output.isError, t.output.content as string).toBe(false);
   expect(result.isError, result.result).toBe(false);

@@ -40,7 +40,8 @@ describe.skipIf(!readdirSync("/proc").length)("process trees", () => {
   it("a background job the command left running (`sleep … &`) is gone when the call returns, and the result says so", async () => {
     const marker = uniqueMarker();
     const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `sleep ${marker} & echo started` } }] }, "done"]);
-    const messages = await collect(summon("go", { model, permissionMode: "bypassPermissions", persistSession: false, persistTodos: false }));
+    // Unsandboxed: the process group is what ends it (in the sandbox, the PID namespace does).
+    const messages = await collect(summon("go", { model, permissionMode: "bypassPermissions", persistSession: false, persistTodos: false, sandbox: false }));
     const result = messages.find((m) => m.type === "tool_result");
     expect(result?.type === "tool_result" && result.output.content).toMatch(/^started\n\n\[1 background process the command left running was stopped when it returned/);
     expect(sleepers(marker)).toEqual([]);

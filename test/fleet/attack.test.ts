@@ -280,6 +280,7 @@ describe("fleet attack: a hostile repository's own settings on the worker", () =
     const own = hostileRepo(dir, marker);
     const context = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: own, sessionId: "own-1" })));
     context.config.settingSources = ["project"];
+    context.config.sandbox = false; // the hook's marker lies outside the job's folder, where a sandboxed hook cannot write
     await runJob(context);
     expect(existsSync(marker)).toBe(true);
   });

@@ -13,8 +13,8 @@ import { collect } from "../helpers/collect";
 const found = sandboxAvailability();
 /** Why the sandbox tests skip (undefined: they run). CI installs bubblewrap, so there they never skip. */
 export const SKIP = found.ok && found.socat ? undefined : `bubblewrap and socat are needed for these tests: ${found.reason ?? "socat is missing"} (apt-get install -y bubblewrap socat)`;
-// .ci/run sets UBIQUITY_REQUIRE_SANDBOX: there a missing sandbox fails the run instead of skipping.
-if (SKIP && process.env.UBIQUITY_REQUIRE_SANDBOX) throw new Error(`UBIQUITY_REQUIRE_SANDBOX is set and the sandbox cannot run: ${SKIP}`);
+// .ci/run sets UBIQUITY_TEST_SANDBOX_REQUIRED: there a missing sandbox fails the run instead of skipping.
+if (SKIP && process.env.UBIQUITY_TEST_SANDBOX_REQUIRED) throw new Error(`UBIQUITY_TEST_SANDBOX_REQUIRED is set and the sandbox cannot run: ${SKIP}`);
 if (SKIP) console.warn(`[sandbox tests skipped] ${SKIP}`);
 
 /** A fresh workspace (a git repo with a .env) and HOME (with ~/.ssh/id_rsa and ~/.bashrc) per test. */

@@ -39,7 +39,7 @@ describe.skipIf(SKIP)("sandbox and permissions", () => {
     expect(existsSync(join(place.ws(), "made.txt"))).toBe(true);
     const unsandboxed = 'OUT=other.txt; echo hi > "$OUT"';
     const outside = recorder();
-    const denied = outputs(await runBash([unsandboxed], { cwd: place.ws(), permissionMode: "bypassPermissions", canUseTool: outside.canUseTool }));
+    const denied = outputs(await runBash([unsandboxed], { cwd: place.ws(), permissionMode: "bypassPermissions", sandbox: false, canUseTool: outside.canUseTool }));
     expect(outside.asked).toEqual([unsandboxed]);
     expect(denied.c0!.content).toBe("the test says no");
     expect(existsSync(join(place.ws(), "other.txt"))).toBe(false);

@@ -22,7 +22,10 @@ describe("sandbox settings", () => {
       network: { mode: "none" },
       writable: ["/w", "/lib"],
     });
-    expect(sandboxSettings(opts(undefined), "/h").enabled).toBe(false);
+    // Unset: on by default, but a missing sandbox only warns, and nothing is auto-allowed.
+    expect(sandboxSettings(opts(undefined), "/h", {})).toMatchObject({ enabled: true, origin: "default", failIfUnavailable: false, autoAllowBash: false });
+    expect(sandboxSettings(opts(undefined), "/h", { UBIQUITY_REQUIRE_SANDBOX: "1" })).toMatchObject({ enabled: true, origin: "required", failIfUnavailable: true });
+    expect(sandboxSettings(opts(false), "/h", {}).enabled).toBe(false);
     expect(sandboxSettings(opts({ enabled: false }), "/h").enabled).toBe(false);
     expect(sandboxSettings(opts({ autoAllowBashIfSandboxed: false }), "/h").autoAllowBash).toBe(false);
     expect(sandboxSettings(opts({ network: "all" }), "/h").network).toEqual({ mode: "all" });

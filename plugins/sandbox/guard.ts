@@ -1,0 +1,355 @@
+/**
+ * The workspace guard: every file that runs code later stays read-only inside the sandbox at any
+ * depth, and one a sandboxed process creates is taken out of the workspace before anything
+ * outside the sandbox can run it.
+ *
+ * - **Existing protected paths** (the permission engine's sensitive list, via `sandboxReason`, at
+ *   any depth; the config, hooks and redirections — `commondir`, `config.worktree`, a `.git`
+ *   file — of every git folder, nested repositories and bare ones included) are found by one walk
+ *   of the writable folders and bound read-only over themselves.
+ * - **New ones** are found by a sweep, before and after each sandboxed spawn or call: it stats the
+ *   folders the walk knows (a folder's mtime changes when an entry is added, renamed or removed
+ *   in it), reads only the folders that changed, and walks the new ones whole. A protected entry
+ *   that was not there before is moved out of the workspace into a quarantine folder (nothing is
+ *   lost), and reported — unless the file tools wrote it (the permission engine judged that
+ *   write), or it is a git folder whose every setting is one this module understands as
+ *   harmless (what `git init` and `git clone` write). Attribution is by state, not by clock:
+ *   whatever appeared since the last sweep and was not written by a file tool is treated as the
+ *   sandbox's, also when the user's editor made it (it is then in the quarantine folder).
+ * - `node_modules` is not walked: installed code is code the user runs by choice, like
+ *   `package.json`, which the sandbox leaves writable too.
+ */
+import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { sandboxReason } from "../permissions/api";
+
+/** Names inside a git folder that make git run code or read another folder's config. */
+const GIT_PROTECTED = ["config", "hooks", "commondir", "config.worktree"] as const;
+
+/** One protected path found in the workspace. */
+export interface Guarded {
+  path: string;
+  reason: string;
+}
+
+/** A protected entry removed from the workspace. */
+export interface Quarantined {
+  path: string;
+  /** Where it went (undefined: it could not be moved and was deleted). */
+  movedTo?: string;
+  reason: string;
+}
+
+/** How a folder's entries are read: an ordinary folder, a git folder, or git's folder of worktrees or submodules. */
+type Mode = "plain" | "git" | "worktrees" | "modules";
+
+interface DirState {
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  /** Protected names in this folder when last read, with their inode (a replaced one is new). */
+  guarded: Map<string, number>;
+  mode: Mode;
+}
+
+/** What an entry of a folder is to the guard. */
+type Classify = { kind: "bind"; reason: string } | { kind: "gitdir"; worktree?: boolean } | { kind: "walk"; mode: Mode } | { kind: "skip" };
+
+const isGitFolder = (names: ReadonlySet<string>) => names.has("HEAD") && names.has("objects") && names.has("refs");
+
+function stat(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** The guard of one run's writable folders. */
+export class WorkspaceGuard {
+  readonly #roots: readonly string[];
+  readonly #quarantine: () => string;
+  readonly #own: (path: string) => boolean;
+  #dirs: Map<string, DirState> | undefined;
+  /** Paths the file tools wrote during the run: approved by the permission engine, not the sandbox's. */
+  #approved = new Set<string>();
+  /** `.git` files found by the current sweep. */
+  #links: Guarded[] = [];
+  /** Protected paths bound read-only, with the reason. */
+  #bound = new Map<string, string>();
+
+  /**
+   * @param roots the writable folders
+   * @param quarantine where removed entries go (a folder outside the workspace; made on first use)
+   * @param own the sandbox's own placeholders (empty read-only folders standing in for missing protected ones)
+   */
+  constructor(roots: readonly string[], quarantine: () => string, own: (path: string) => boolean = () => false) {
+    this.#roots = roots;
+    this.#quarantine = quarantine;
+    this.#own = own;
+  }
+
+  /** A file tool wrote `path` (absolute): it is the user's, not the sandbox's. */
+  approve(path: string): void {
+    this.#approved.add(resolve(path));
+  }
+
+  #isApproved(path: string): boolean {
+    for (const p of this.#approved) if (p === path || p.startsWith(`${path}${sep}`)) return true;
+    return false;
+  }
+
+  /** Existing protected paths to bind read-only (walking the workspace the first time). */
+  protectedPaths(): Guarded[] {
+    if (!this.#dirs) this.#walkAll();
+    return [...this.#bound].flatMap(([path, reason]) => (stat(path) ? [{ path, reason }] : []));
+  }
+
+  #walkAll() {
+    this.#dirs = new Map();
+    for (const root of this.#roots) if (stat(root)?.isDirectory()) this.#walk(root, root, undefined, isGitFolder(new Set(list(root))) ? "git" : "plain");
+  }
+
+  /**
+   * Record `dir` and everything under it. With `found`, the folder is new since the last sweep:
+   * the protected entries in it are pushed there instead of being accepted.
+   */
+  #walk(root: string, dir: string, found: Guarded[] | undefined, mode: Mode) {
+    const info = stat(dir);
+    if (!info?.isDirectory()) return;
+    const names = list(dir);
+    const state: DirState = { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, guarded: new Map(), mode };
+    this.#dirs!.set(dir, state);
+    for (const name of names) this.#entry(root, dir, name, state, found);
+  }
+
+  #entry(root: string, dir: string, name: string, state: DirState, found: Guarded[] | undefined) {
+    const path = join(dir, name);
+    if (this.#own(path)) return;
+    const what = this.#classify(root, dir, name, state.mode);
+    if (what.kind === "skip") return;
+    if (what.kind === "walk") return this.#walk(root, path, found, what.mode);
+    state.guarded.set(name, stat(path)?.ino ?? -1);
+    const fresh = found !== undefined && !this.#isApproved(path);
+    if (what.kind === "bind") {
+      if (fresh && name === ".git") this.#links.push({ path, reason: what.reason }); // judged once the sweep knows every new git folder
+      else if (fresh) found.push({ path, reason: what.reason });
+      else this.#bound.set(path, what.reason);
+      return;
+    }
+    // A git folder made since the last sweep is kept when everything in it is understood.
+    if (fresh) {
+      const why = what.worktree ? unsafeNested(path, root, true) : unsafeGitFolder(path, root);
+      if (why) return void found.push({ path, reason: why });
+    }
+    this.#walk(root, path, undefined, "git");
+  }
+
+  /** A `.git` file made by `git worktree add` or `git submodule`: it leads to a linked worktree's or a submodule's git folder the guard knows. */
+  #knownGitLink(file: string): boolean {
+    const m = /^gitdir: (.+)\n?$/.exec(readText(file));
+    if (!m) return false;
+    const target = resolve(dirname(file), m[1]!);
+    const state = this.#dirs!.get(target);
+    return state?.mode === "git" && /[\\/](worktrees|modules)[\\/]/.test(target);
+  }
+
+  #classify(root: string, dir: string, name: string, mode: Mode): Classify {
+    const path = join(dir, name);
+    const info = stat(path);
+    switch (mode) {
+      case "git":
+        if ((GIT_PROTECTED as readonly string[]).includes(name)) return { kind: "bind", reason: `${name} of a git folder runs code or redirects git` };
+        if ((name === "worktrees" || name === "modules") && info?.isDirectory()) return { kind: "walk", mode: name };
+        return { kind: "skip" };
+      case "worktrees":
+        return info?.isDirectory() ? { kind: "gitdir", worktree: true } : { kind: "skip" };
+      case "modules":
+        // modules/a is a submodule's git folder; modules/lib only groups the parts of lib/b.
+        if (!info?.isDirectory()) return { kind: "skip" };
+        return isGitFolder(new Set(list(path))) ? { kind: "gitdir" } : { kind: "walk", mode: "modules" };
+      case "plain":
+        if (name === "node_modules") return { kind: "skip" };
+        if (name === ".git") return info?.isDirectory() ? { kind: "gitdir" } : { kind: "bind", reason: "a .git file points git at another folder" };
+        if (info?.isDirectory() && isGitFolder(new Set(list(path)))) return { kind: "gitdir" };
+        {
+          const reason = sandboxReason(relative(root, path));
+          if (reason) return { kind: "bind", reason };
+        }
+        return info?.isDirectory() ? { kind: "walk", mode: "plain" } : { kind: "skip" };
+    }
+  }
+
+/**
+   * Find what changed since the last sweep: protected entries that appeared are moved out of the
+   * workspace (unless a file tool wrote them); new folders are walked; gone ones forgotten.
+   */
+  sweep(): Quarantined[] {
+    if (!this.#dirs) {
+      this.#walkAll();
+      return [];
+    }
+    const found: Guarded[] = [];
+    for (const [dir, state] of [...this.#dirs]) {
+      if (!this.#dirs.has(dir)) continue; // forgotten with a parent meanwhile
+      const info = stat(dir);
+      if (!info?.isDirectory()) {
+        this.#forget(dir);
+        continue;
+      }
+      if (info.mtimeMs === state.mtimeMs && info.ctimeMs === state.ctimeMs && info.ino === state.ino) continue;
+      const root = this.#roots.find((r) => dir === r || dir.startsWith(`${r}${sep}`)) ?? dir;
+      const parent = this.#dirs.get(dirname(dir));
+      if (info.ino !== state.ino && parent && dir !== root) {
+        // Replaced (removed and made again): everything in it is new.
+        this.#forget(dir);
+        this.#entry(root, dirname(dir), basename(dir), parent, found);
+        continue;
+      }
+      const before = state.guarded;
+      const names = list(dir);
+      Object.assign(state, { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, guarded: new Map<string, number>() });
+      if (state.mode === "plain" && isGitFolder(new Set(names))) {
+        // An existing folder became a git folder (`git init --bare` in it): judged as a new one.
+        const why = this.#isApproved(dir) ? undefined : unsafeGitFolder(dir, root);
+        state.mode = "git";
+        for (const name of names) if ((GIT_PROTECTED as readonly string[]).includes(name) && why) found.push({ path: join(dir, name), reason: why });
+        for (const d of [...this.#dirs.keys()]) if (d.startsWith(`${dir}${sep}`)) this.#dirs.delete(d);
+        if (why) continue;
+      }
+      for (const name of names) {
+        if (this.#dirs.has(join(dir, name))) continue; // a folder already known: swept on its own
+        // A protected entry that was there before stays bound (a mount point cannot be replaced).
+        this.#entry(root, dir, name, state, before.get(name) === stat(join(dir, name))?.ino ? undefined : found);
+      }
+    }
+    for (const link of this.#links.splice(0)) {
+      if (this.#knownGitLink(link.path)) this.#bound.set(link.path, link.reason);
+      else found.push(link);
+    }
+    return found.map((g) => this.#remove(g));
+  }
+
+  #forget(dir: string) {
+    for (const d of [...this.#dirs!.keys()]) if (d === dir || d.startsWith(`${dir}${sep}`)) this.#dirs!.delete(d);
+    for (const p of [...this.#bound.keys()]) if (p === dir || p.startsWith(`${dir}${sep}`)) this.#bound.delete(p);
+  }
+
+  #remove(g: Guarded): Quarantined {
+    this.#forget(g.path);
+    const root = this.#roots.find((r) => g.path.startsWith(`${r}${sep}`)) ?? dirname(g.path);
+    const target = join(this.#quarantine(), relative(root, g.path));
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      try {
+        renameSync(g.path, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+        cpSync(g.path, target, { recursive: true, verbatimSymlinks: true });
+        rmSync(g.path, { recursive: true, force: true });
+      }
+      return { path: g.path, movedTo: target, reason: g.reason };
+    } catch {
+      rmSync(g.path, { recursive: true, force: true });
+      return { path: g.path, reason: g.reason };
+    }
+  }
+}
+
+// Settings of a repository's config that only describe it, read as git reads them
+// (section.key, or section.subsection.key with the key last). Anything else — core.fsmonitor,
+// core.hooksPath, aliases, filters, diff drivers, credential helpers, includes — is not harmless.
+const HARMLESS_GIT = /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|safecrlf|eol)|extensions\.(objectformat|refstorage|worktreeconfig|preciousobjects)|init\.defaultbranch|user\.(name|email)|remote\.[^.]+\.(url|pushurl|fetch|push|tagopt|prune|mirror)|branch\.[^.]+\.(remote|merge|rebase|pushremote)|submodule\.[^.]+\.(url|active|path|branch|update)|pull\.(rebase|ff)|push\.(default|autosetupremote)|fetch\.prune|gc\.auto)$/;
+
+/** A URL git reaches without running a program of the repository's choosing. */
+const PLAIN_URL = /^(https?:\/\/|git:\/\/|ssh:\/\/[A-Za-z0-9_.@[\]]|file:\/\/|[A-Za-z0-9_.]+@[A-Za-z0-9_.-]+:|\/|\.\.?\/|[A-Za-z0-9_][A-Za-z0-9_.-]*$)[^\s]*$/;
+
+/** Why a git folder made during the call is not harmless, or undefined when it is. */
+export function unsafeGitFolder(dir: string, root: string): string | undefined {
+  const names = new Set(list(dir));
+  const rel = relative(root, dir) || dir;
+  if (names.has("commondir")) return `${rel}/commondir points git at another folder's config`;
+  if (names.has("config.worktree")) {
+    const why = unsafeGitConfig(join(dir, "config.worktree"));
+    if (why) return `${rel}/config.worktree ${why}`;
+  }
+  if (names.has("config")) {
+    const why = unsafeGitConfig(join(dir, "config"));
+    if (why) return `${rel}/config ${why}`;
+  }
+  for (const hook of list(join(dir, "hooks"))) if (!hook.endsWith(".sample")) return `${rel}/hooks/${hook} is a git hook`;
+  if (names.has("gitdir") && !stat(join(dir, "HEAD"))) return `${rel} is not a git folder git would make`;
+  for (const sub of ["modules", "worktrees"]) {
+    for (const name of list(join(dir, sub))) {
+      const why = unsafeNested(join(dir, sub, name), root, sub === "worktrees");
+      if (why) return why;
+    }
+  }
+  return undefined;
+}
+
+function unsafeNested(dir: string, root: string, worktree: boolean): string | undefined {
+  if (!stat(dir)?.isDirectory()) return undefined;
+  const names = new Set(list(dir));
+  if (worktree) {
+    // A linked worktree's folder: commondir must lead back to the repository that holds it.
+    if (names.has("commondir")) {
+      const target = readText(join(dir, "commondir")).trim();
+      const common = isAbsolute(target) ? target : resolve(dir, target);
+      if (resolve(common) !== resolve(dir, "..", "..")) return `${relative(root, dir)}/commondir points git at another folder's config`;
+    }
+    if (names.has("config.worktree")) {
+      const why = unsafeGitConfig(join(dir, "config.worktree"));
+      if (why) return `${relative(root, dir)}/config.worktree ${why}`;
+    }
+    return undefined;
+  }
+  if (isGitFolder(names)) return unsafeGitFolder(dir, root);
+  for (const name of names) {
+    const why = unsafeNested(join(dir, name), root, false); // modules/lib/b: a name with slashes
+    if (why) return why;
+  }
+  return undefined;
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "\0"; // unreadable: not understood
+  }
+}
+
+/** Why a git config file is not harmless (its first setting this module does not understand). */
+export function unsafeGitConfig(path: string): string | undefined {
+  const info = stat(path);
+  if (!info) return undefined;
+  if (!info.isFile() || info.size > 64 * 1024) return "is not a plain config file";
+  let section = "";
+  for (const raw of readText(path).split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]$/.exec(line);
+    if (head) {
+      section = head[2] === undefined ? head[1]!.toLowerCase() : `${head[1]!.toLowerCase()}.${head[2]}`;
+      if (/[.\\]/.test(head[2] ?? "")) return `has a section name this check does not read (${line})`;
+      continue;
+    }
+    const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (!setting || !section) return `has a line this check does not read (${line.slice(0, 80)})`;
+    const key = `${section}.${setting[1]!.toLowerCase()}`;
+    const value = (setting[2] ?? "").trim();
+    if (/\\$/.test(value) || /[`$]/.test(value)) return `has a value this check does not read (${key})`;
+    if (!HARMLESS_GIT.test(key)) return `sets ${key}, which can make git run a program`;
+    if (/\.(url|pushurl)$/.test(key) && !PLAIN_URL.test(value.replace(/^"(.*)"$/, "$1"))) return `sets ${key} to a URL that can run a program (${value.slice(0, 80)})`;
+  }
+  return undefined;
+}
