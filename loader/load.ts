@@ -11,20 +11,12 @@ import type { Loader } from "cosmiconfig";
 import { ConfigError, describeError, describeValue, expandPlugins, validateConfig, type Preset, type UbiquityConfig } from "../src/index";
 import { createModuleLoader, moduleError } from "./module";
 import { resolveEntries } from "./resolve";
-import { configFilesIn, configSearchFolders } from "./search";
+import { CONFIG_SEARCH_PLACES, configFilesIn, configSearchFolders } from "./search";
 import { describeFileKind, readRegularFileSync } from "./safe-read";
-import { isFolderTrusted } from "./trust-store";
+import { readTrustStore, trustPinsFor } from "./trust-store";
+import { isProjectFileTrusted, type ProjectTrust } from "./trust-pins";
 
-/** Where `loadConfig` looks, in one folder (the first folder that has one wins). */
-export const CONFIG_SEARCH_PLACES: readonly string[] = [
-  "package.json",
-  ...["ts", "mts", "cts", "js", "mjs", "cjs"].map((ext) => `ubiquity.config.${ext}`),
-  ".ubiquityrc",
-  ".ubiquityrc.json",
-  ".ubiquityrc.yaml",
-  ".ubiquityrc.yml",
-  ...["", ".json", ".yaml", ".yml", ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"].map((ext) => `.config/ubiquityrc${ext}`),
-];
+export { CONFIG_SEARCH_PLACES } from "./search";
 
 /** What a function config export receives. */
 export interface ConfigEnv {
@@ -43,10 +35,11 @@ export interface LoadConfigOptions {
   command?: string;
   /**
    * Whether a config file the search finds in the project may apply (it may run as code). `true`:
-   * it applies; `false`: it is skipped; unset: the user's trust store decides (`ubiquity trust`),
-   * and `UBIQUITY_TRUST=1` counts as `true`. A config found in the user's home always applies.
+   * it applies; `false`: it is skipped; `TrustPins`: it applies only while its contents are the
+   * ones approved; unset: the user's trust store decides the same way (`ubiquity trust`), and
+   * `UBIQUITY_TRUST=1` counts as `true`. A config found in the user's home always applies.
    */
-  trust?: boolean;
+  trust?: ProjectTrust;
   /** The user's home: where the search stops and whose files are the user's own [os.homedir()]. */
   home?: string;
   /**
@@ -120,7 +113,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const filepath = explicit ?? findConfigFile(cwd, home);
   if (!filepath) return { config: null, filepath: null, skipped: [] };
   const ownedByUser = explicit !== undefined || dirname(filepath) === home || dirname(filepath) === join(home, ".config");
-  if (!ownedByUser && !(options.trust ?? (trustFromEnv() || isFolderTrusted(cwd, home)))) {
+  if (!ownedByUser && !isProjectFileTrusted(options.trust ?? (trustFromEnv() || (trustPinsFor(cwd, readTrustStore(home), home)?.pins ?? false)), filepath)) {
     return { config: null, filepath: null, skipped: [filepath] };
   }
   assertSize(filepath);

@@ -4,15 +4,15 @@
  * untrusted folder's run skipped. The kernel lists the config files its search would load;
  * each plugin lists the files of its own that it would apply (`plugin.projectFiles`).
  */
-import { statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { extname, join, relative, resolve, sep } from "node:path";
-import { CONFIG_SEARCH_PLACES } from "./load";
-import { configSearchFolders } from "./search";
+import { CONFIG_SEARCH_PLACES, configSearchFolders } from "./search";
 import { readRegularFileSync } from "./safe-read";
 import type { Plugin } from "../src/index";
 import type { ProjectFile, ProjectPlace } from "./plugin-contract";
+import { digestProjectPath, isUsersOwn, pinKey, type PinProblem, type TrustPins } from "./trust-pins";
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"]);
 const MAX_PEEK_BYTES = 1024 * 1024;
@@ -24,19 +24,79 @@ const MAX_PEEK_BYTES = 1024 * 1024;
 export function findProjectFiles(cwd: string, home: string = homedir(), plugins: readonly Pick<Plugin, "projectFiles">[] = []): ProjectFile[] {
   const root = resolve(cwd);
   const homeDir = resolve(home);
-  const inHome = (p: string) => p === join(homeDir, ".ubiquity") || p.startsWith(join(homeDir, ".ubiquity") + sep) || resolve(p, "..") === homeDir || resolve(p, "..") === join(homeDir, ".config");
+  return filesOfPlace({ cwd: root, folders: configSearchFolders(root, homeDir), home: homeDir }, plugins);
+}
+
+/** The config files in `place.folders` and what each plugin lists for `place`, without the user's own. */
+function filesOfPlace(place: ProjectPlace, plugins: readonly Pick<Plugin, "projectFiles">[]): ProjectFile[] {
   const out: ProjectFile[] = [];
-  const folders = configSearchFolders(root, homeDir);
-  for (const folder of folders) {
-    for (const place of CONFIG_SEARCH_PLACES) {
-      const file = join(folder, place);
+  for (const folder of place.folders) {
+    for (const name of CONFIG_SEARCH_PLACES) {
+      const file = join(folder, name);
       if (!pathExists(file)) continue;
-      const effect = describeConfig(file, place === "package.json");
+      const effect = describeConfig(file, name === "package.json");
       if (effect) out.push({ path: file, kind: "config", effect });
     }
   }
-  for (const plugin of plugins) out.push(...(plugin.projectFiles?.({ cwd: root, folders, home: homeDir }) ?? []));
-  return out.filter((file) => !inHome(file.path));
+  for (const plugin of plugins) out.push(...(plugin.projectFiles?.(place) ?? []));
+  return out.filter((file) => !isUsersOwn(file.path, place.home));
+}
+
+/** Folders below a trusted one that are searched for files to pin; a larger tree is cut here (files past it stay untrusted). */
+export const MAX_PIN_WALK_FOLDERS = 4000;
+const MAX_PIN_WALK_DEPTH = 12;
+
+/**
+ * What trusting `dir` approves: the files a run in `dir` would apply (`findProjectFiles`) and
+ * those a run in any folder below it would, found by a bounded walk that skips `node_modules`,
+ * hidden folders and symlinked folders. The same listing the runs check against, so recording
+ * and checking cannot drift.
+ */
+export function findFilesToPin(dir: string, home: string = homedir(), plugins: readonly Pick<Plugin, "projectFiles">[] = []): ProjectFile[] {
+  const root = resolve(dir);
+  const homeDir = resolve(home);
+  const byPath = new Map<string, ProjectFile>();
+  for (const file of findProjectFiles(root, homeDir, plugins)) byPath.set(file.path, file);
+  const queue: { folder: string; depth: number }[] = [{ folder: root, depth: 0 }];
+  for (let visited = 0; queue.length > 0 && visited < MAX_PIN_WALK_FOLDERS; visited++) {
+    const { folder, depth } = queue.shift()!;
+    if (folder !== root) for (const file of filesOfPlace({ cwd: folder, folders: [folder], home: homeDir }, plugins)) if (!byPath.has(file.path)) byPath.set(file.path, file);
+    if (depth >= MAX_PIN_WALK_DEPTH) continue;
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      queue.push({ folder: join(folder, entry.name), depth: depth + 1 });
+    }
+  }
+  return [...byPath.values()];
+}
+
+/** The digest of each of `files` by `pinKey`, for the trust store; a file that cannot be digested is left out (untrusted). */
+export function digestsOf(files: readonly ProjectFile[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of files) {
+    const digest = digestProjectPath(file.path);
+    if (digest) out[pinKey(file.path)] = digest;
+  }
+  return out;
+}
+
+/** A project file that does not apply under the approved digests, and why. */
+export interface UntrustedFile extends ProjectFile {
+  problem: PinProblem;
+}
+
+/** Those of `files` whose current contents were not approved (new, changed or unreadable since the folder was trusted). */
+export function unapprovedFiles(files: readonly ProjectFile[], pins: TrustPins): UntrustedFile[] {
+  return files.flatMap((file) => {
+    const problem = pins.problem(file.path);
+    return problem ? [{ ...file, problem }] : [];
+  });
 }
 
 /** `path` relative to `cwd` when inside it (`./x` never; just `x`), else absolute. */

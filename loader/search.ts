@@ -10,6 +10,17 @@ import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../src/index";
 import { describeFileKind } from "./safe-read";
 
+/** Where `loadConfig` looks, in one folder (the first folder that has one wins). */
+export const CONFIG_SEARCH_PLACES: readonly string[] = [
+  "package.json",
+  ...["ts", "mts", "cts", "js", "mjs", "cjs"].map((ext) => `ubiquity.config.${ext}`),
+  ".ubiquityrc",
+  ".ubiquityrc.json",
+  ".ubiquityrc.yaml",
+  ".ubiquityrc.yml",
+  ...["", ".json", ".yaml", ".yml", ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"].map((ext) => `.config/ubiquityrc${ext}`),
+];
+
 /** The folders the config search visits, nearest first. */
 export function configSearchFolders(cwd: string, home: string = homedir()): string[] {
   const start = resolve(cwd);

@@ -1,27 +1,39 @@
 /**
  * The user's trust store: which folders' own files (config, settings, MCP servers, agents,
- * skills, memory) may apply. One JSON file under the user's home, keyed by real path, written
- * atomically. A folder's trust covers everything below it. A store that exists but cannot be
- * read trusts nothing (fail closed) and says which file is broken.
+ * skills, memory) may apply, and the digest of each file approved (see trust-pins.ts). One JSON
+ * file under the user's home, keyed by real path, written atomically under a lock so concurrent
+ * writers lose no entry. A folder's trust covers everything below it. A store that exists but
+ * cannot be read trusts nothing (fail closed), says which file is broken and is never overwritten.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "../src/index";
 import { describeJsonError, readRegularFileSync } from "./safe-read";
+import { realFolder, TrustPins } from "./trust-pins";
+import { digestsOf, findFilesToPin } from "./project-files";
+
+export { realFolder } from "./trust-pins";
 
 /** One remembered answer: trusted, or "run without its files" (which stops the prompt asking again). */
 export interface TrustEntry {
   path: string;
   trusted: boolean;
   at: string;
+  /**
+   * The digest of each file approved with the folder, by real path (`sha256:…`). Absent in entries
+   * written before files were pinned: such an entry approves no file until the folder is trusted again.
+   */
+  files?: Record<string, string>;
 }
 
 const StoreSchema = z.object({
-  version: z.literal(1),
-  folders: z.array(z.object({ path: z.string().min(1), trusted: z.boolean(), at: z.string() })),
+  version: z.union([z.literal(1), z.literal(2)]),
+  folders: z.array(
+    z.object({ path: z.string().min(1), trusted: z.boolean(), at: z.string(), files: z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/)).optional() }),
+  ),
 });
 
 const MAX_STORE_BYTES = 4 * 1024 * 1024;
@@ -29,16 +41,6 @@ const MAX_STORE_BYTES = 4 * 1024 * 1024;
 /** The trust store's file: `~/.ubiquity/trusted-folders.json`. */
 export function trustStorePath(home: string = homedir()): string {
   return join(home, ".ubiquity", "trusted-folders.json");
-}
-
-/** The real path of `dir` (symlinks resolved), or its absolute path when it does not exist. */
-export function realFolder(dir: string): string {
-  const abs = resolve(dir);
-  try {
-    return realpathSync(abs);
-  } catch {
-    return abs;
-  }
 }
 
 /** Every entry of the store; a missing store is empty, a broken one is a `ConfigError` naming it. */
@@ -60,12 +62,90 @@ export function readTrustStore(home?: string): TrustEntry[] {
   return parsed.data.folders;
 }
 
-function writeTrustStore(entries: TrustEntry[], home?: string): void {
+/** How long a writer waits for another's lock before giving up, in milliseconds. */
+const LOCK_WAIT_MS = 15_000;
+/** A lock older than this is a crashed writer's (a write takes milliseconds). */
+const STALE_LOCK_MS = 60_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** True when the process that wrote a lock is gone, or the lock is old: a crashed writer's. */
+function staleLock(lock: string): boolean {
+  try {
+    const pid = Number(readFileSync(lock, "utf8").trim());
+    if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) return true;
+    if (!Number.isInteger(pid) || pid <= 0) return false; // being written: wait for it
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
+ * Read, change and write the store while holding its lock (`trusted-folders.json.lock`), so two
+ * `ubiquity trust` runs at once both keep their entry. A store that cannot be read is not written.
+ */
+function updateTrustStore<T>(home: string | undefined, change: (entries: TrustEntry[]) => { entries?: TrustEntry[]; result: T }): T {
   const file = trustStorePath(home);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const lock = `${file}.lock`;
+  const started = Date.now();
+  let fd: number | undefined;
+  while (fd === undefined) {
+    try {
+      fd = openSync(lock, "wx", 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (staleLock(lock)) {
+        try {
+          unlinkSync(lock);
+        } catch {
+          // Another writer removed it first.
+        }
+        continue;
+      }
+      if (Date.now() - started > LOCK_WAIT_MS) {
+        throw new ConfigError(`the trust store is locked by another ubiquity process (${lock}); if none is running, delete the lock file`, file);
+      }
+      sleepSync(25);
+    }
+  }
+  try {
+    writeSync(fd, String(process.pid));
+    closeSync(fd);
+    removeOrphanedTemps(file);
+    const { entries, result } = change(readTrustStore(home));
+    if (entries) writeTrustStore(entries, home);
+    return result;
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // Removed as stale by a writer that waited too long: nothing to release.
+    }
+  }
+}
+
+/** Temp files a writer killed mid-write left behind (under the lock no write is in progress). */
+function removeOrphanedTemps(file: string): void {
+  const prefix = `${basename(file)}.`;
+  try {
+    for (const name of readdirSync(dirname(file))) {
+      if (name.startsWith(prefix) && name.endsWith(".tmp")) unlinkSync(join(dirname(file), name));
+    }
+  } catch {
+    // Best effort: an orphan only takes space.
+  }
+}
+
+function writeTrustStore(entries: TrustEntry[], home?: string): void {
+  const file = trustStorePath(home);
   const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    writeFileSync(temp, `${JSON.stringify({ version: 1, folders: entries }, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+    writeFileSync(temp, `${JSON.stringify({ version: 2, folders: entries }, null, 2)}\n`, { mode: 0o600, flag: "wx" });
     renameSync(temp, file);
   } catch (error) {
     try {
@@ -91,27 +171,69 @@ export function trustEntryFor(dir: string, entries: readonly TrustEntry[]): Trus
   return declined.length > 0 ? declined.reduce((a, b) => (b.path.length > a.path.length ? b : a)) : undefined;
 }
 
-/** True when `dir` (by real path) is trusted in the user's store. */
+/**
+ * True when `dir` (by real path) is in a trusted folder of the user's store. Its files still apply
+ * one by one, each only while unchanged since it was approved: see `trustPinsFor`.
+ */
 export function isFolderTrusted(dir: string, home?: string): boolean {
   return trustEntryFor(dir, readTrustStore(home))?.trusted === true;
 }
 
-/** Remember an answer for `dir` (its real path); returns that path. */
-export function rememberTrust(dir: string, trusted: boolean, home?: string): string {
+/** The approved digests that apply to `dir`, from every trusted folder covering it. */
+export interface FolderPins {
+  pins: TrustPins;
+  /** A covering entry was written before files were pinned: its files need approving again (`ubiquity trust .`). */
+  legacy: boolean;
+}
+
+/** The digests approved for `dir` and the folders above it; undefined when no trusted folder covers it. */
+export function trustPinsFor(dir: string, entries: readonly TrustEntry[], home: string = homedir()): FolderPins | undefined {
   const real = realFolder(dir);
-  const entries = readTrustStore(home).filter((e) => e.path !== real);
-  entries.push({ path: real, trusted, at: new Date().toISOString() });
-  entries.sort((a, b) => a.path.localeCompare(b.path));
-  writeTrustStore(entries, home);
-  return real;
+  const covering = entries.filter((e) => e.trusted && covers(e.path, real));
+  if (covering.length === 0) return undefined;
+  const digests = new Map<string, string>();
+  // Nearest last: a folder trusted again more recently has the newer digests.
+  for (const entry of covering.sort((a, b) => a.at.localeCompare(b.at))) for (const [path, digest] of Object.entries(entry.files ?? {})) digests.set(path, digest);
+  return { pins: new TrustPins(digests, home), legacy: covering.some((e) => e.files === undefined) };
+}
+
+/**
+ * Remember an answer for `dir` (its real path); returns that path. A trusted answer records
+ * `files`, the digest of each file approved (by `pinKey`) — by default the config files the
+ * loader finds in and below `dir` (the runner passes every plugin's files too); a file not
+ * recorded does not apply.
+ */
+export function rememberTrust(dir: string, trusted: boolean, home?: string, files?: Record<string, string>): string {
+  const real = realFolder(dir);
+  const approved = trusted ? (files ?? digestsOf(findFilesToPin(real, home ?? homedir()))) : undefined;
+  return updateTrustStore(home, (current) => {
+    const entries = current.filter((e) => e.path !== real);
+    entries.push({ path: real, trusted, at: new Date().toISOString(), ...(approved ? { files: approved } : {}) });
+    entries.sort((a, b) => a.path.localeCompare(b.path));
+    return { entries, result: real };
+  });
+}
+
+/**
+ * Approve `files` (digests by `pinKey`) for the trusted folder `dir`: added to what its entry
+ * already approves (an entry is made when it has none). What the trust question records.
+ */
+export function approveFiles(dir: string, files: Record<string, string>, home?: string): string {
+  const real = realFolder(dir);
+  return updateTrustStore(home, (current) => {
+    const own = current.find((e) => e.path === real && e.trusted);
+    const entries = current.filter((e) => e.path !== real);
+    entries.push({ path: real, trusted: true, at: new Date().toISOString(), files: { ...own?.files, ...files } });
+    entries.sort((a, b) => a.path.localeCompare(b.path));
+    return { entries, result: real };
+  });
 }
 
 /** Forget `dir`'s entry (trusted or declined); returns whether there was one. */
 export function revokeTrust(dir: string, home?: string): boolean {
   const real = realFolder(dir);
-  const entries = readTrustStore(home);
-  const kept = entries.filter((e) => e.path !== real);
-  if (kept.length === entries.length) return false;
-  writeTrustStore(kept, home);
-  return true;
+  return updateTrustStore(home, (entries) => {
+    const kept = entries.filter((e) => e.path !== real);
+    return kept.length === entries.length ? { result: false } : { entries: kept, result: true };
+  });
 }

@@ -69,7 +69,7 @@ export async function loadCliConfig(
     configFile: typeof values.config === "string" ? values.config : undefined,
     command,
     defaultPresets: defaults,
-    trust: trust.trusted,
+    trust: trust.option,
   });
   const warning = untrustedWarning(trust, cwd);
   if (warning) (io.warn ?? ((line: string) => void process.stderr.write(`${line}\n`)))(warning);
@@ -77,8 +77,9 @@ export async function loadCliConfig(
   config.presets ??= await defaults();
   // Only for a plugin list that reads them (a bare kernel would reject them as unknown keys).
   if (declaresOption(config, "settingSources")) config.settingSources ??= [...RUNNER_SETTING_SOURCES];
-  // The folder's files stay out unless it is trusted, whoever's config asked for them.
-  if (!trust.trusted && declaresOption(config, "trust")) config.trust = false;
+  // The folder's files stay out unless it is trusted — and then each only while unchanged since
+  // it was approved — whoever's config asked for them.
+  if (trust.option !== true && declaresOption(config, "trust")) config.trust = trust.option;
   // --cwd wins over the config's `cwd`; a relative `cwd` in the config is relative to its folder.
   if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
   else config.cwd = resolve(loaded.filepath ? dirname(loaded.filepath) : cwd, config.cwd);

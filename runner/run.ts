@@ -170,7 +170,7 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
  * warning printed now), else read again, asking the trust question in a terminal.
  */
 async function loadForRun(quiet: LoadedCliConfig | undefined, values: RunValues, ask: ((question: string) => Promise<string>) | undefined, warn: (line: string) => void): Promise<LoadedCliConfig> {
-  const wouldAsk = ask !== undefined && quiet?.trust.source === "default" && quiet.trust.files.length > 0;
+  const wouldAsk = ask !== undefined && quiet !== undefined && ((quiet.trust.source === "default" && quiet.trust.files.length > 0) || quiet.trust.unapproved.length > 0);
   if (quiet && !wouldAsk) {
     const warning = untrustedWarning(quiet.trust, quiet.config.cwd ?? process.cwd());
     if (warning) warn(warning);

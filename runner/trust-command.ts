@@ -2,11 +2,11 @@
 import { statSync } from "node:fs";
 import type { FlagCommand } from "./types";
 import { productPlugins } from "./trust";
-import { UsageError, displayPath, findProjectFiles, readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "../loader/index";
+import { MAX_PIN_FILE_BYTES, MAX_PIN_FOLDER_BYTES, MAX_PIN_FOLDER_FILES, UsageError, digestsOf, pinKey, displayPath, findFilesToPin, readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "../loader/index";
 
 /** The `trust` command. */
 export const trustCommand: FlagCommand = {
-  summary: "Trust a folder so its own config, settings, MCP servers, agents, skills and memory apply (--list, --revoke)",
+  summary: "Trust a folder so its own config, settings, MCP servers, agents, skills and memory apply while unchanged (--list, --revoke)",
   usage: "[dir]",
   positionals: true,
   flags: {
@@ -18,7 +18,10 @@ export const trustCommand: FlagCommand = {
     if (values.list) {
       const entries = readTrustStore();
       if (entries.length === 0) io.stdout(`No folders are trusted (${trustStorePath()}).\n`);
-      for (const e of entries) io.stdout(`${e.trusted ? "trusted " : "declined"}  ${e.path}  (${e.at})\n`);
+      for (const e of entries) {
+        const pinned = !e.trusted ? "" : e.files ? `, ${Object.keys(e.files).length} file${Object.keys(e.files).length === 1 ? "" : "s"} approved` : ", no files approved: run `ubiquity trust` on it again";
+        io.stdout(`${e.trusted ? "trusted " : "declined"}  ${e.path}  (${e.at}${pinned})\n`);
+      }
       return 0;
     }
     if (typeof values.revoke === "string") {
@@ -34,10 +37,16 @@ export const trustCommand: FlagCommand = {
       // Reported below.
     }
     if (!isFolder) throw new UsageError(`${dir} is not a folder; name the project folder to trust`);
-    const real = rememberTrust(dir, true);
-    const files = findProjectFiles(real, undefined, await productPlugins());
-    const what = files.length ? `: ${files.map((f) => `${displayPath(f.path, real)} (${f.effect})`).join(", ")} now apply` : "";
+    // The files are found and digested before the store is written: what is listed is what is approved.
+    const real = realFolder(dir);
+    const files = findFilesToPin(real, undefined, await productPlugins());
+    const digests = digestsOf(files);
+    rememberTrust(real, true, undefined, digests);
+    const approved = files.filter((f) => Object.hasOwn(digests, pinKey(f.path)));
+    const refused = files.filter((f) => !Object.hasOwn(digests, pinKey(f.path)));
+    const what = approved.length ? `: ${approved.map((f) => `${displayPath(f.path, real)} (${f.effect})`).join(", ")} now apply, as long as they stay as they are now` : "";
     io.stdout(`Trusted ${real} and the folders below it${what}.\n`);
+    if (refused.length) io.stderr(`warning: not approved, as they cannot be read or are over the size limits (${MAX_PIN_FOLDER_FILES} files or ${MAX_PIN_FOLDER_BYTES / 1024 / 1024} MiB in a folder, ${MAX_PIN_FILE_BYTES / 1024 / 1024} MiB in a file): ${refused.map((f) => displayPath(f.path, real)).join(", ")}.\n`);
     return 0;
   },
 };

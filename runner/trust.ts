@@ -1,27 +1,36 @@
 /**
  * The runner's trust decision for the folder it runs in: `--trust` or `UBIQUITY_TRUST=1` for
- * this run, else the user's trust store, else — in a terminal, when the folder has files of its
- * own and no answer is remembered — one question; without a terminal nothing asks and the
- * folder's files are skipped with one warning line naming each and the fix.
+ * this run, else the user's trust store — where each of the folder's files applies only while its
+ * contents are the ones approved (a new or changed file is untrusted until approved again) — else,
+ * in a terminal, when the folder has files of its own and no answer is remembered, one question;
+ * the same question names the new or changed files of a trusted folder. Without a terminal
+ * nothing asks and the files that do not apply are skipped with one warning line naming each and the fix.
  */
 import { homedir } from "node:os";
 import { trustFromEnv } from "../loader/index";
-import { displayPath, findProjectFiles, printable } from "../loader/index";
-import type { ProjectFile } from "../loader/index";
+import { digestsOf, displayPath, findFilesToPin, findProjectFiles, printable, trustPinsFor, unapprovedFiles } from "../loader/index";
+import type { ProjectFile, ProjectTrust, UntrustedFile } from "../loader/index";
 import type { Plugin } from "../src/plugin";
 import { expandPlugins } from "../src/preset";
 import { defaultPreset } from "../sdk/facade";
-import { readTrustStore, realFolder, rememberTrust, trustEntryFor } from "../loader/index";
+import { approveFiles, readTrustStore, realFolder, rememberTrust, trustEntryFor } from "../loader/index";
 
 /** How the decision was made. */
 export type TrustSource = "flag" | "env" | "store" | "prompt" | "default";
 
 /** What the runner decided for a folder. */
 export interface TrustDecision {
+  /** True when the folder's files may apply: for the store's trust, each only while unchanged (see `unapproved`). */
   trusted: boolean;
   source: TrustSource;
   /** The folder's own files that were found (applied when trusted, skipped otherwise). */
   files: ProjectFile[];
+  /** In a trusted folder, the files that do not apply: new, changed or unreadable since they were approved. */
+  unapproved: UntrustedFile[];
+  /** A trusted folder's entry predates pinned files: nothing of it applies until it is trusted again. */
+  legacy: boolean;
+  /** What the run's `trust` option (and the config loader) get: the approved digests, or a yes/no for the whole folder. */
+  option: ProjectTrust;
 }
 
 /** Asks the user one question and returns the answer (the runner's terminal). */
@@ -56,20 +65,39 @@ export async function productPlugins(): Promise<Plugin[]> {
 /** Decide whether the folder's own files apply to this run; throws `TrustDeclinedError` when the user quits. */
 export async function decideTrust(options: DecideTrustOptions): Promise<TrustDecision> {
   const home = options.home ?? homedir();
-  const files = findProjectFiles(options.cwd, home, options.plugins ?? (await productPlugins()));
-  if (options.flag) return { trusted: true, source: "flag", files };
-  if (trustFromEnv(options.env)) return { trusted: true, source: "env", files };
-  const entry = trustEntryFor(options.cwd, readTrustStore(home));
-  if (entry) return { trusted: entry.trusted, source: "store", files };
-  if (files.length === 0 || !options.ask) return { trusted: false, source: "default", files };
-  const answer = await askTrust(options.ask, options.cwd, files);
+  const plugins = options.plugins ?? (await productPlugins());
+  const files = findProjectFiles(options.cwd, home, plugins);
+  const whole = (trusted: boolean, source: TrustSource): TrustDecision => ({ trusted, source, files, unapproved: [], legacy: false, option: trusted });
+  if (options.flag) return whole(true, "flag");
+  if (trustFromEnv(options.env)) return whole(true, "env");
+  const entries = readTrustStore(home);
+  const pinned = trustPinsFor(options.cwd, entries, home);
+  if (pinned) {
+    const unapproved = unapprovedFiles(files, pinned.pins);
+    const decision: TrustDecision = { trusted: true, source: "store", files, unapproved, legacy: pinned.legacy, option: pinned.pins };
+    if (unapproved.length === 0 || !options.ask) return decision;
+    // The digests of what the question shows, taken before it is asked: a file changed while it waits is not approved.
+    const shown = digestsOf(files);
+    const answer = await askTrust(options.ask, changedQuestion(options.cwd, unapproved, pinned.legacy));
+    if (answer === "quit") throw new TrustDeclinedError(`stopped: files of ${realFolder(options.cwd)} changed since it was trusted (review them, then run \`ubiquity trust .\` to approve them)`);
+    if (answer === "skip") return decision;
+    approveFiles(options.cwd, shown, home);
+    const approved = trustPinsFor(options.cwd, readTrustStore(home), home)!;
+    return { ...decision, source: "prompt", unapproved: unapprovedFiles(files, approved.pins), legacy: false, option: approved.pins };
+  }
+  if (trustEntryFor(options.cwd, entries)) return whole(false, "store");
+  if (files.length === 0 || !options.ask) return whole(false, "default");
+  const shown = digestsOf(findFilesToPin(options.cwd, home, plugins));
+  const answer = await askTrust(options.ask, firstQuestion(options.cwd, files));
   if (answer === "quit") throw new TrustDeclinedError(`stopped: ${realFolder(options.cwd)} is not trusted (run \`ubiquity trust .\` to trust it)`);
-  rememberTrust(options.cwd, answer === "trust", home);
-  return { trusted: answer === "trust", source: "prompt", files };
+  rememberTrust(options.cwd, answer === "trust", home, shown);
+  if (answer !== "trust") return { ...whole(false, "prompt") };
+  const approved = trustPinsFor(options.cwd, readTrustStore(home), home)!;
+  return { trusted: true, source: "prompt", files, unapproved: unapprovedFiles(files, approved.pins), legacy: false, option: approved.pins };
 }
 
-/** The question, asked until the answer is one of the three. */
-async function askTrust(ask: TrustAsk, cwd: string, files: readonly ProjectFile[]): Promise<"trust" | "skip" | "quit"> {
+/** The question for a folder never trusted: every file it has of its own. */
+function firstQuestion(cwd: string, files: readonly ProjectFile[]): string {
   const lines = [
     "",
     `This folder is not trusted yet: ${printable(realFolder(cwd), 500)}`,
@@ -78,7 +106,25 @@ async function askTrust(ask: TrustAsk, cwd: string, files: readonly ProjectFile[
     "Deny and ask rules from its settings apply either way.",
     "",
   ];
-  let question = `${lines.join("\n")}[t]rust this folder (remembered) / [r]un without its files / [q]uit: `;
+  return `${lines.join("\n")}[t]rust this folder (remembered) / [r]un without its files / [q]uit: `;
+}
+
+/** The question for a trusted folder whose files are new or changed since they were approved. */
+function changedQuestion(cwd: string, unapproved: readonly UntrustedFile[], legacy: boolean): string {
+  const lines = [
+    "",
+    legacy
+      ? `This folder was trusted before ubiquity recorded what its files contain: ${printable(realFolder(cwd), 500)}`
+      : `Files of this trusted folder are new or changed since you approved them: ${printable(realFolder(cwd), 500)}`,
+    ...unapproved.map((f) => `  ${printable(displayPath(f.path, cwd), 500)} (${f.problem}): ${f.effect}`),
+    "Deny and ask rules from its settings apply either way.",
+    "",
+  ];
+  return `${lines.join("\n")}[t]rust these files (remembered) / [r]un without them / [q]uit: `;
+}
+
+/** The question, asked until the answer is one of the three. */
+async function askTrust(ask: TrustAsk, question: string): Promise<"trust" | "skip" | "quit"> {
   for (;;) {
     const reply = (await ask(question)).trim().toLowerCase();
     if (reply === "t" || reply === "trust" || reply === "y" || reply === "yes") return "trust";
@@ -88,9 +134,18 @@ async function askTrust(ask: TrustAsk, cwd: string, files: readonly ProjectFile[
   }
 }
 
-/** The one warning line for a run that skipped an untrusted folder's files; undefined when nothing was skipped. */
+/** The one warning line for a run that skipped files of the folder; undefined when nothing was skipped. */
 export function untrustedWarning(decision: TrustDecision, cwd: string): string | undefined {
-  if (decision.trusted || decision.files.length === 0) return undefined;
-  const names = decision.files.map((f) => printable(displayPath(f.path, cwd), 500)).join(", ");
+  const name = (f: ProjectFile) => printable(displayPath(f.path, cwd), 500);
+  if (decision.trusted) {
+    if (decision.unapproved.length === 0) return undefined;
+    const names = decision.unapproved.map((f) => `${name(f)} (${f.problem})`).join(", ");
+    const why = decision.legacy
+      ? "this folder was trusted before ubiquity recorded what its files contain, so these were not applied"
+      : "these files of this trusted folder are new or changed since they were approved, so they were not applied";
+    return `warning: ${why} (deny and ask rules still apply): ${names}. Review them, then approve them with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
+  }
+  if (decision.files.length === 0) return undefined;
+  const names = decision.files.map(name).join(", ");
   return `warning: this folder is not trusted, so its own files were not applied (deny and ask rules still apply): ${names}. Trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
 }

@@ -11,7 +11,7 @@ export { definePlugin, definePreset, defineTool, functionSchema, type ToolSpec }
 // The loader (config files, trust, safe reads): the runner's and `loadConfig()`'s, public as before.
 export { findConfigFile, trustFromEnv, CONFIG_SEARCH_PLACES, configSearchFolders, resolveEntries, configJsonSchema } from "../loader/index";
 export { readRegularFile, readRegularFileSync, describeJsonError, type RegularFileRead } from "../loader/index";
-export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath, type TrustEntry } from "../loader/index";
+export { isFolderTrusted, rememberTrust, revokeTrust, readTrustStore, trustStorePath, trustPinsFor, TrustPins, isProjectFileTrusted, type TrustEntry, type FolderPins, type ProjectTrust } from "../loader/index";
 export { UsageError } from "../loader/index";
 export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath, type LoadConfigOptions, type LoadedConfig, type ConfigEnv } from "../loader/index";
 // The plugin contract the runner and the trust question read (commands, run flags, terminal answerers, project files).

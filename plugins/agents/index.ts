@@ -14,10 +14,9 @@ import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
 import { AGENT_TOOL, AgentTool } from "./agent-tool";
-import { readAgentFiles } from "./files";
+import { agentFolder, readAgentFiles } from "./files";
 import { runSubagent, type Delegation } from "./launch";
 import { keepTool } from "./narrow";
-import { join } from "node:path";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { agentsOptions } from "./options";
@@ -64,8 +63,8 @@ interface RunState {
 export const agentsPlugin = definePlugin(function agents() {
   return {
     name: NAME,
-    projectFiles: ({ cwd }: ProjectPlace) =>
-      ["agents", "agents.local"].map((name) => join(cwd, ".ubiquity", name)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
+    projectFiles: ({ cwd, home }: ProjectPlace) =>
+      (["project", "local"] as const).map((source) => agentFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
     options: agentsOptions,
     runState: (): RunState => ({}),
     apply(kernel, context) {
@@ -75,7 +74,7 @@ export const agentsPlugin = definePlugin(function agents() {
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
         const { cwd, trust, agentSources: wanted } = kernel.options as AgentsResolvedOptions;
-        const agentSources = permittedSources(wanted, trust);
+        const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), (path) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`));
         const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         const merged: Record<string, AgentDefinition> = {};
         for (const file of files.values()) merged[file.name] = file.definition;

@@ -10,9 +10,9 @@ import { SYSTEM_STAGE, type Kernel, type SystemSection } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { loadMemory, type MemoryFile } from "./load";
 import { renderMemory } from "./render";
-import { join } from "node:path";
 import type { ProjectPlace } from "../../loader/index";
-import { pathExists } from "../../loader/index";
+import { isProjectFileTrusted, pathExists, TrustPins } from "../../loader/index";
+import { memoryCandidates, type MemoryCandidate } from "./sources";
 import { memoryOptions, type MemoryResolvedOptions } from "./options";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
@@ -41,9 +41,10 @@ export const memoryPlugin = definePlugin(function memory() {
   return {
     name: NAME,
     options: memoryOptions,
-    projectFiles: ({ folders }: ProjectPlace) =>
-      folders
-        .flatMap((folder) => ["UBIQUITY.md", join(".ubiquity", "UBIQUITY.md"), "UBIQUITY.local.md"].map((name) => join(folder, name)))
+    // The loader's own candidates (every folder from the root down to the cwd), so what trust approves is what is read.
+    projectFiles: ({ cwd, home }: ProjectPlace) =>
+      memoryCandidates({ memorySources: ["project", "local"] }, { cwd, home })
+        .map((c) => c.path)
         .filter(pathExists)
         .map((path) => ({ path, kind: "memory", effect: "adds instructions to the system prompt" })),
     apply(kernel) {
@@ -53,13 +54,20 @@ export const memoryPlugin = definePlugin(function memory() {
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
         const { cwd, memory, trust, memorySources: wanted } = kernel.options as MemoryResolvedOptions;
-        const memorySources = permittedSources(wanted, trust);
+        // Under approved digests each project or local file is checked by itself (the sources span many folders).
+        const memorySources = TrustPins.is(trust) ? wanted : permittedSources(wanted, trust);
+        const admit = (c: MemoryCandidate) => {
+          if (c.source === "user" || c.source === "memory" || isProjectFileTrusted(trust, c.path)) return true;
+          if (pathExists(c.path)) kernel.logger.debug(`[${NAME}] ${c.path}: new or changed since its folder was trusted; not read`);
+          return false;
+        };
         if (!memory?.length && !memorySources?.length) return;
         files = await loadMemory(
           { memory, memorySources },
           { cwd, home: homedir() },
           (message) => warn(kernel, NAME, message),
           (message) => kernel.logger.debug(`[${NAME}] ${message}`),
+          admit,
         );
         const text = renderMemory(files);
         section = text ? { id: "memory", text } : undefined;

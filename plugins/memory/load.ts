@@ -17,7 +17,7 @@ import { absolutePath } from "../../src/index";
 import { isInside } from "../_kits/paths/index";
 import { findIncludes } from "./includes";
 import { readMemoryText } from "./read";
-import { memoryCandidates, type MemorySource } from "./sources";
+import { memoryCandidates, type MemoryCandidate, type MemorySource } from "./sources";
 
 /** Include depth: a top-level file is level 0, its includes level 1, down to this. */
 export const MAX_INCLUDE_DEPTH = 5;
@@ -76,6 +76,7 @@ export async function loadMemory(
   place: { cwd: string; home: string },
   report: (message: string) => void,
   debug: (message: string) => void = () => {},
+  admit: (candidate: MemoryCandidate) => boolean = () => true,
 ): Promise<MemoryFile[]> {
   const cwd = (await real(place.cwd)) ?? resolve(place.cwd);
   const home = (await real(place.home)) ?? resolve(place.home);
@@ -130,6 +131,7 @@ export async function loadMemory(
   };
 
   for (const candidate of memoryCandidates(options, place)) {
+    if (!admit(candidate)) continue;
     const realPath = await real(candidate.path);
     if (!realPath) {
       if (candidate.written !== undefined) report(`memory: ${candidate.written} (${candidate.path}) does not exist; fix the path or remove it`);

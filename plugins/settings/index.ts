@@ -5,7 +5,8 @@
  * beats user, and explicit options beat all three — except permission rules, which are unioned:
  * a rule in a settings file is a restriction the caller did not write, so passing a list of
  * one's own must not drop it. A file that exists but cannot be used stops the run (fail closed:
- * skipping it would drop its deny rules). With `trust: false` a project or local file only
+ * skipping it would drop its deny rules). With `trust: false` — or, under approved digests
+ * (`TrustPins`), when the file is new or changed since it was approved — a project or local file only
  * takes power away: its deny and ask rules and spending caps apply, nothing else does (a cap is
  * the smallest any file sets, so a file only ever tightens it).
  */
@@ -19,6 +20,7 @@ import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
 import type { SandboxOptions } from "../sandbox/api";
 import { parseMcpConfig } from "../mcp/api";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
+import { isProjectFileTrusted } from "../../loader/index";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
 import { settingsOptions, type SettingsOptions } from "./options";
@@ -55,15 +57,17 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
       for (const source of SETTING_SOURCES) {
         if (!wanted.has(source)) continue;
         const path = settingsPath(source, cwd, home);
-        const full = source === "user" || options.trust !== false;
+        // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
+        const full = source === "user" || isProjectFileTrusted(options.trust, path);
         const read = readSettingsFile(path);
         if (read) {
           const settings = full ? read : restrictionsOnly(read);
-          if (!full) kernel.logger.debug(`[${NAME}] ${path}: the folder is not trusted; only its deny and ask rules and spending caps (which only tighten) apply`);
+          if (!full) kernel.logger.debug(`[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); only its deny and ask rules and spending caps (which only tighten) apply`);
           applyRules(kernel, settings, `settings (${source}: ${path})`, path);
           files.push({ source, path, settings });
         }
-        if (source === "project" && full) mcpServers = readMcpJson(join(cwd, ".mcp.json"));
+        const mcpJson = join(cwd, ".mcp.json");
+        if (source === "project" && isProjectFileTrusted(options.trust, mcpJson)) mcpServers = readMcpJson(mcpJson);
       }
       stateOf(kernel).files = files;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).

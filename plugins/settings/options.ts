@@ -2,15 +2,16 @@
 import { z } from "zod";
 import { type ResolvedOptions } from "../../src/index";
 import { SourcesSchema } from "../_kits/sources/index";
+import { TrustPins } from "../../loader/index";
 
 /** The settings plugin's slice of the config schema. */
 export const settingsOptions = z.strictObject({
   settingSources: SourcesSchema.optional(),
   trust: z
-    .boolean()
+    .union([z.boolean(), z.custom<TrustPins>(TrustPins.is, { message: "expected true, false or TrustPins" })])
     .optional()
     .describe(
-      "Whether the cwd's own files (project/local settings beyond their deny and ask rules, .mcp.json, agents, skills, memory) apply [true: code that asks for a project source has decided; the runner sets it from the trust store]",
+      "Whether the cwd's own files (project/local settings beyond their deny and ask rules, .mcp.json, agents, skills, memory) apply: true, false, or TrustPins (each file only while its contents are the ones approved) [true: code that asks for a project source has decided; the runner sets it from the trust store]",
     ),
 });
 export type SettingsOptions = z.input<typeof settingsOptions>;

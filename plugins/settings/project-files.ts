@@ -5,12 +5,13 @@
 import { join } from "node:path";
 import type { ProjectFile, ProjectPlace } from "../../loader/index";
 import { pathExists, peekJsonOrYaml, printable } from "../../loader/index";
+import { settingsPath } from "./read";
 
 /** The settings files and `.mcp.json` of `place.cwd`, each with what it would do. */
 export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
   const out: ProjectFile[] = [];
-  for (const name of ["settings.json", "settings.local.json"]) {
-    const file = join(cwd, ".ubiquity", name);
+  for (const source of ["project", "local"] as const) {
+    const file = settingsPath(source, cwd, "");
     if (pathExists(file)) out.push({ path: file, kind: "settings", effect: describeSettings(file) });
   }
   const mcp = join(cwd, ".mcp.json");

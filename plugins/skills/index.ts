@@ -14,9 +14,8 @@ import { SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "..
 import { definePlugin } from "../_kits/authoring/index";
 import { isInside } from "../_kits/paths/index";
 import { createSkillsApi, type SkillsRunState } from "./api";
-import { loadSkills } from "./load";
+import { loadSkills, skillFolder } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
-import { join } from "node:path";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { skillsOptions, type SkillsResolvedOptions } from "./options";
@@ -44,8 +43,8 @@ export const skillsPlugin = definePlugin(function skills() {
   return {
     name: NAME,
     options: skillsOptions,
-    projectFiles: ({ cwd }: ProjectPlace) =>
-      ["skills", "skills.local"].map((name) => join(cwd, ".ubiquity", name)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
+    projectFiles: ({ cwd, home }: ProjectPlace) =>
+      (["project", "local"] as const).map((source) => skillFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
     runState: (): RunState => ({}),
     apply(kernel, context) {
       const stateOf = (run: RunContext): RunState => context.run(run);
@@ -56,7 +55,7 @@ export const skillsPlugin = definePlugin(function skills() {
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
         const { cwd, skills, trust, skillSources: wanted } = kernel.options as SkillsResolvedOptions;
-        const skillSources = permittedSources(wanted, trust);
+        const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), (path) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`));
         if (!skills?.length && !skillSources?.length) return;
         const loaded = await loadSkills({ skills, skillSources }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         api.load(loaded);

@@ -1,5 +1,7 @@
 /** The `user` / `project` / `local` vocabulary of settingSources, agentSources, skillSources, memorySources. */
+import { statSync } from "node:fs";
 import { z } from "zod";
+import { isProjectFileTrusted, type ProjectTrust } from "../../../loader/index";
 
 /** A conventional place to read from. */
 export type Source = "user" | "project" | "local";
@@ -19,10 +21,34 @@ export function orderedSources(wanted: readonly string[] | undefined): Source[] 
 /**
  * The sources a run may read. Without trust (`trust: false`, set by the runner for a folder the
  * user has not trusted) only the user's own files apply: project and local files are the
- * folder's, and a cloned repository's agents, skills and memory must not steer the agent.
+ * folder's, and a cloned repository's agents, skills and memory must not steer the agent. Under
+ * approved digests (`TrustPins`) a project or local source applies only when its folder
+ * (`pathOf(source)`) is unchanged since it was approved; `skipped` hears each one that is not.
  */
-export function permittedSources(wanted: readonly string[] | undefined, trust: boolean | undefined): readonly string[] | undefined {
-  return trust === false ? wanted?.filter((s) => s === "user") : wanted;
+export function permittedSources(
+  wanted: readonly string[] | undefined,
+  trust: ProjectTrust | undefined,
+  pathOf?: (source: "project" | "local") => string,
+  skipped?: (path: string) => void,
+): readonly string[] | undefined {
+  if (trust === undefined || trust === true) return wanted;
+  return wanted?.filter((s) => {
+    if (s === "user") return true;
+    if (trust === false || !pathOf || (s !== "project" && s !== "local")) return false;
+    const path = pathOf(s);
+    if (isProjectFileTrusted(trust, path)) return true;
+    if (pathExistsQuietly(path)) skipped?.(path);
+    return false;
+  });
+}
+
+function pathExistsQuietly(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Agent and skill definition files are a few kilobytes; a larger file is not one (and is not read). */

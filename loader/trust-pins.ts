@@ -1,0 +1,181 @@
+/**
+ * Trust pinned to contents: the one place that decides whether a project file may apply. Trusting
+ * a folder records a sha256 digest of each of its files that can run code or change what the
+ * agent may do; a file applies only while what would be read from it still hashes to a recorded
+ * digest (direnv's model for `.envrc`). A new, changed or unreadable file is untrusted.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
+
+/** Largest file digested; a bigger one is untrusted (project files are a few kilobytes). */
+export const MAX_PIN_FILE_BYTES = 4 * 1024 * 1024;
+/** Bounds for a folder (agents, skills with scripts): files, total bytes, depth. Over any: untrusted. */
+export const MAX_PIN_FOLDER_FILES = 512;
+export const MAX_PIN_FOLDER_BYTES = 16 * 1024 * 1024;
+export const MAX_PIN_FOLDER_DEPTH = 8;
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+const BRAND = Symbol.for("ubiquity.trustPins");
+
+/** Why a project file does not apply: not recorded when the folder was trusted, different now, or not readable. */
+export type PinProblem = "new" | "changed" | "unreadable";
+
+/** The bytes of a regular file (symlinks followed: the content that will be read), or undefined. */
+function regularBytes(path: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MAX_PIN_FILE_BYTES) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+
+/** A folder's digest: every file's path and content below it, in sorted order; undefined over the bounds. */
+function folderDigest(root: string): string | undefined {
+  const lines: string[] = [];
+  let files = 0;
+  let bytes = 0;
+  const walk = (dir: string, rel: string, depth: number): boolean => {
+    if (depth > MAX_PIN_FOLDER_DEPTH) return false;
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return false;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      const relPath = rel ? `${rel}/${name}` : name;
+      let stats;
+      try {
+        stats = statSync(path); // followed: a linked file is read through its link
+      } catch {
+        lines.push(`${relPath}\0broken`);
+        continue;
+      }
+      if (stats.isDirectory()) {
+        lines.push(`${relPath}\0dir`);
+        if (!walk(path, relPath, depth + 1)) return false;
+      } else if (stats.isFile()) {
+        files += 1;
+        bytes += stats.size;
+        if (files > MAX_PIN_FOLDER_FILES || bytes > MAX_PIN_FOLDER_BYTES) return false;
+        const data = regularBytes(path);
+        if (!data) return false;
+        lines.push(`${relPath}\0file\0${sha256(data)}`);
+      } else {
+        lines.push(`${relPath}\0other`); // a FIFO or device is never opened
+      }
+    }
+    return true;
+  };
+  return walk(root, "", 0) ? `sha256:${sha256(`folder\n${lines.join("\n")}`)}` : undefined;
+}
+
+/**
+ * The digest of what would be read from `path`: a file's bytes (through symlinks), a folder's files
+ * (bounded), or — for package.json — only its `"ubiquity"` key, so a dependency bump keeps trust.
+ * Undefined when it cannot be read or is over the bounds: fail closed.
+ */
+export function digestProjectPath(path: string): string | undefined {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return undefined;
+  }
+  if (stats.isDirectory()) return folderDigest(path);
+  const data = regularBytes(path);
+  if (!data) return undefined;
+  if (basename(path) === "package.json") {
+    try {
+      const key = (JSON.parse(data.toString("utf8").replace(/^\uFEFF/, "")) as Record<string, unknown> | null)?.ubiquity;
+      return `sha256:${sha256(`package.json#ubiquity\n${JSON.stringify(key ?? null)}`)}`;
+    } catch {
+      return undefined;
+    }
+  }
+  return `sha256:${sha256(data)}`;
+}
+
+/** The real path of `dir` (symlinks resolved), or its absolute path when it does not exist. */
+export function realFolder(dir: string): string {
+  const abs = resolve(dir);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+/** Where a digest is recorded: the file's name in its folder's real path (a linked folder is one place). */
+export function pinKey(path: string): string {
+  const abs = resolve(path);
+  return join(realFolder(dirname(abs)), basename(abs));
+}
+
+/** True for the user's own files, which trust never gates: ~/.ubiquity/…, and config or memory files directly in home or ~/.config. */
+export function isUsersOwn(path: string, home: string): boolean {
+  const homeDir = resolve(home);
+  const own = join(homeDir, ".ubiquity");
+  const parent = dirname(resolve(path));
+  return path === own || resolve(path).startsWith(own + sep) || parent === homeDir || parent === join(homeDir, ".config");
+}
+
+/**
+ * The digests a user approved for the folders a run may read from (the union of the trusted
+ * folders covering it). Passed as the `trust` option, it lets each project file apply only while
+ * it is unchanged.
+ */
+export class TrustPins {
+  readonly [BRAND] = true;
+  /** Recorded digest by `pinKey`. */
+  readonly digests: ReadonlyMap<string, string>;
+  /** The user's home: files of their own are never gated. */
+  readonly home: string;
+
+  constructor(digests: ReadonlyMap<string, string> | Record<string, string>, home: string) {
+    this.digests = digests instanceof Map ? digests : new Map(Object.entries(digests));
+    this.home = home;
+  }
+
+  /** True for a `TrustPins` from any copy of this module (the bundle and the sources). */
+  static is(value: unknown): value is TrustPins {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  /** Why `path` may not apply now, or undefined when it may (its current digest is the one recorded). */
+  problem(path: string, digest: string | undefined = digestProjectPath(path)): PinProblem | undefined {
+    if (isUsersOwn(path, this.home)) return undefined;
+    const recorded = this.digests.get(pinKey(path));
+    if (recorded === undefined) return "new";
+    if (digest === undefined) return "unreadable";
+    return digest === recorded ? undefined : "changed";
+  }
+}
+
+/** What the `trust` option holds: `true` (all of a folder's files apply), `false` (none), or the approved digests. */
+export type ProjectTrust = boolean | TrustPins;
+
+/**
+ * Whether a project file at `path` may apply under `trust`. Unset means the caller (an SDK user
+ * asking for a project source) has decided: it applies. A path that does not exist is untrusted
+ * under pins (nothing is there to apply).
+ */
+export function isProjectFileTrusted(trust: ProjectTrust | undefined, path: string): boolean {
+  if (trust === undefined || trust === true) return true;
+  if (trust === false) return false;
+  return TrustPins.is(trust) && trust.problem(path) === undefined;
+}
