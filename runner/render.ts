@@ -93,6 +93,7 @@ const CLEAR_LINE = "\r\x1b[2K";
 
 /** Render messages as text for a person: streamed deltas when `streaming`, whole messages otherwise. */
 export class TextRenderer {
+  #sandboxWarned = false;
   #midLine = false;
   #streamedThisTurn = false;
   #provider = "the model";
@@ -181,6 +182,11 @@ export class TextRenderer {
         this.sink.info(`  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${m.toolName}: ${formatToolResult(m)}`);
         break;
       case "system":
+        // An unsandboxed run says so once, however many turns a chat has.
+        if (m.subtype === "init" && m.sandbox?.warning && !this.#sandboxWarned) {
+          this.#sandboxWarned = true;
+          this.sink.info(this.style.error(`warning: ${m.sandbox.warning}`));
+        }
         if (m.subtype === "compact_boundary") {
           this.#endLine();
           const n = thousands;

@@ -234,8 +234,8 @@ async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, fo
   try {
     for await (const message of summon(prompt, options)) {
       if (message.type === "result") result = message;
-      // An unsandboxed run says so on stderr in every format (stdout stays the format's own).
-      if (message.type === "system" && message.subtype === "init" && !message.agentId && message.sandbox?.warning) io.stderr(`warning: ${message.sandbox.warning}\n`);
+      // An unsandboxed run says so on stderr in the JSON formats too (stdout stays the format's own; text's renderer says it).
+      if (format !== "text" && message.type === "system" && message.subtype === "init" && !message.agentId && message.sandbox?.warning) io.stderr(`warning: ${message.sandbox.warning}\n`);
       if (format === "stream-json") io.stdout(`${JSON.stringify(message)}\n`);
       else if (format === "text") renderer.render(message as Message);
     }

@@ -120,6 +120,37 @@ describe("an unavailable sandbox", () => {
     expect(existsSync(join(place.home(), "unsandboxed.txt"))).toBe(true);
   });
 
+  it("by default (no sandbox option) a machine without bubblewrap warns once and runs; system/init says unavailable", async () => {
+    const warnings: string[] = [];
+    const messages = await runBash(["touch ran.txt"], {
+      cwd: place.ws(),
+      permissionMode: "bypassPermissions",
+      plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" }), { name: "test:events", apply: (k) => void k.hooks.event.tap("t", (e) => void (e.type === "warning" && warnings.push(e.message))) }],
+    });
+    expect(resultOf(messages).isError).toBe(false);
+    expect(existsSync(join(place.ws(), "ran.txt"))).toBe(true);
+    const init = messages.find((m) => m.type === "system" && m.subtype === "init");
+    expect(init && "sandbox" in init && init.sandbox).toMatchObject({ status: "unavailable" });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("UNSANDBOXED");
+    expect(warnings[0]).toContain("/proc/$PPID/environ");
+  });
+
+  it("UBIQUITY_REQUIRE_SANDBOX=1 makes the same machine refuse to run: nothing runs", async () => {
+    process.env.UBIQUITY_REQUIRE_SANDBOX = "1";
+    try {
+      const messages = await runBash(["touch ran.txt"], { cwd: place.ws(), permissionMode: "bypassPermissions", plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" })] });
+      expect(resultOf(messages).isError).toBe(true);
+      expect(resultOf(messages).result).toContain("UBIQUITY_REQUIRE_SANDBOX=1 is set");
+      expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
+      const off = await runBash(["touch ran.txt"], { cwd: place.ws(), sandbox: false, permissionMode: "bypassPermissions" });
+      expect(resultOf(off).result).toContain("turns the sandbox off");
+      expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
+    } finally {
+      delete process.env.UBIQUITY_REQUIRE_SANDBOX;
+    }
+  });
+
   it("the sandbox option without the ubiquity:sandbox plugin refuses to run commands (the run fails at boot: the option is unknown)", async () => {
     const messages = await runBash(["touch ran.txt"], { cwd: place.ws(), sandbox: true, permissionMode: "bypassPermissions", disable: ["ubiquity:sandbox"] });
     expect(resultOf(messages).isError).toBe(true);
