@@ -27,6 +27,11 @@ export interface SandboxSettings {
   denyRead: string[];
   allowRead: string[];
   network: NetworkPolicy;
+  /**
+   * The network of stdio MCP servers: the `network` setting when it is given, else all — a
+   * server the user configured needs its own network (an API, `npx -y` fetching the package).
+   */
+  mcpNetwork: NetworkPolicy;
   cwd: string;
   home: string;
 }
@@ -69,6 +74,7 @@ export function sandboxSettings(options: ResolvedOptions, home = process.env.HOM
     denyRead: (fs.denyRead ?? []).map(abs),
     allowRead: (fs.allowRead ?? []).map(abs),
     network,
+    mcpNetwork: net === undefined ? { mode: "all" } : network,
     cwd,
     home,
   };

@@ -203,6 +203,10 @@ export class SandboxRuntime {
     }
     const dirs = this.#dirs!;
     const writable = this.#settings.writable.filter((p) => existsSync(p));
+    const network = use.kind === "mcp" ? this.#settings.mcpNetwork : this.#settings.network;
+    // An MCP server's package manager (npx, uvx) needs a cache it can write: one of the sandbox's
+    // own, which only sandboxed MCP servers use, never the user's ~/.npm that commands outside run from.
+    const cache = use.kind === "mcp" ? this.#mcpCache() : undefined;
     // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
     this.#unreported.push(...this.#guard!.sweep());
     const deep = this.#guard!.protectedPaths().map((g) => g.path);
@@ -210,7 +214,7 @@ export class SandboxRuntime {
     if (use.toolUseId) {
       this.#calls.set(use.toolUseId, { watched: layouts.flatMap((l) => l.watched), links: layouts.flatMap((l) => l.links), started: Date.now(), subject: use.subject });
     }
-    const env = { ...spec.env, TMPDIR: "/tmp" };
+    const env = { ...spec.env, TMPDIR: "/tmp", ...(cache ? { npm_config_cache: join(cache, "npm"), XDG_CACHE_HOME: join(cache, "xdg") } : {}) };
     // The program is found here, on the absolute entries of PATH only, so a missing one fails as
     // a spawn does (ENOENT) rather than as bwrap's exit, and nothing is found through "." or "bin".
     spec = { ...spec, command: programOnPath(spec.command, spec.env?.PATH ?? process.env.PATH ?? "", spec.cwd) };
@@ -219,7 +223,7 @@ export class SandboxRuntime {
     }
     for (const layout of layouts) for (const p of layout.placeholders) this.#placeholder(p);
     const profile: Profile = {
-      writable,
+      writable: cache ? [...writable, cache] : writable,
       layouts,
       secrets: this.#secrets ?? [],
       allowRead: this.#settings.allowRead,
@@ -227,12 +231,12 @@ export class SandboxRuntime {
       emptyDir: dirs.empty,
       unreadableFile: dirs.unreadableFile,
       unreadableDir: dirs.unreadableDir,
-      network: this.#settings.network,
+      network,
       socat: this.#availability.socat,
       home: this.#settings.home,
       programRoots: programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH),
     };
-    const proxied = this.#settings.network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
+    const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
     return {
       command: this.#availability.program!,
       args: [...bwrapArgs(profile, spec.cwd), "--", ...innerCommand(profile, spec.command, spec.args)],
@@ -319,6 +323,19 @@ export class SandboxRuntime {
   /** A file tool wrote `path`: the permission engine judged it, so the next sweep keeps it. */
   approve(path: string): void {
     this.#guard?.approve(path);
+  }
+
+  /** The sandbox's own package cache for MCP servers (made on first use; undefined when it cannot be). */
+  #mcpCache(): string | undefined {
+    const base = process.env.XDG_CACHE_HOME || join(this.#settings.home, ".cache");
+    const dir = join(base, "ubiquity", "sandbox-cache");
+    try {
+      mkdirSync(join(dir, "npm"), { recursive: true, mode: 0o700 });
+      mkdirSync(join(dir, "xdg"), { recursive: true, mode: 0o700 });
+      return realpathSync(dir);
+    } catch {
+      return undefined;
+    }
   }
 
   #quarantine(): string {

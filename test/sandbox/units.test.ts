@@ -26,6 +26,9 @@ describe("sandbox settings", () => {
     expect(sandboxSettings(opts(undefined), "/h", {})).toMatchObject({ enabled: true, origin: "default", failIfUnavailable: false, autoAllowBash: false });
     expect(sandboxSettings(opts(undefined), "/h", { UBIQUITY_REQUIRE_SANDBOX: "1" })).toMatchObject({ enabled: true, origin: "required", failIfUnavailable: true });
     expect(sandboxSettings(opts(false), "/h", {}).enabled).toBe(false);
+    // MCP servers the user configured keep their network unless the network setting is given.
+    expect(sandboxSettings(opts(undefined), "/h", {})).toMatchObject({ network: { mode: "none" }, mcpNetwork: { mode: "all" } });
+    expect(sandboxSettings(opts({ network: "none" }), "/h", {})).toMatchObject({ network: { mode: "none" }, mcpNetwork: { mode: "none" } });
     expect(sandboxSettings(opts({ enabled: false }), "/h").enabled).toBe(false);
     expect(sandboxSettings(opts({ autoAllowBashIfSandboxed: false }), "/h").autoAllowBash).toBe(false);
     expect(sandboxSettings(opts({ network: "all" }), "/h").network).toEqual({ mode: "all" });
