@@ -4,7 +4,7 @@ import type { PermissionResult } from "./hooks";
 import type { ToolOutput } from "./messages";
 import type { RunContext } from "./run";
 
-/** How a subprocess's environment is built: without credentials (the default) or as the parent's. */
+/** How a subprocess's environment is built: the allow-list (the default) or the parent's whole environment. */
 export type SubprocessEnvMode = "scrubbed" | "inherit";
 
 /** Everything a tool call can see of its run. */
@@ -18,7 +18,7 @@ export interface ToolContext {
   toolUseId: string;
   /** `options.env`: the environment overlay for subprocesses. */
   env: Readonly<Record<string, string>>;
-  /** `options.subprocessEnv`: whether subprocesses inherit credential variables ["scrubbed"]. */
+  /** `options.subprocessEnv`: the allow-list ("scrubbed") or the whole parent environment ("inherit") ["scrubbed"]. */
   subprocessEnv?: SubprocessEnvMode;
   logger: Logger;
   /**

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Logger } from "../../src/index";
 import type { SpawnSpec } from "../sandbox/api";
-import { buildSubprocessEnv, trackProcessGroup, type SubprocessEnvOptions } from "../_kits/process/index";
+import { buildSubprocessEnv, spawnFolder, trackProcessGroup, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
@@ -20,6 +20,12 @@ export interface HookRunContext {
   /** The run's `env` and `subprocessEnv`: what the hook's environment is built from. */
   environment?: SubprocessEnvOptions;
   wrap?: (spec: SpawnSpec, command: string) => SpawnSpec;
+  /**
+   * False when the folder is not trusted: the hook (the user's own) then runs outside it, in the
+   * home folder, so neither its programs nor npm's settings come from the folder; the project
+   * folder is still in its input and in UBIQUITY_PROJECT_DIR [true].
+   */
+  trusted?: boolean;
 }
 
 const DEFAULT_TIMEOUT_S = 60;
@@ -54,7 +60,7 @@ interface Spawned {
 }
 
 /**
- * A hook's environment: the run's subprocess environment (credentials scrubbed unless
+ * A hook's environment: the run's subprocess environment (the allow-list, or everything with
  * `subprocessEnv: "inherit"`) plus the project folder under both products' names.
  */
 export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<string, string> {
@@ -65,7 +71,8 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
   const { cwd, signal } = context;
   const shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   return new Promise((resolve) => {
-    const plain: SpawnSpec = { command: shell, args: ["-c", command], cwd, env: hookEnv(context.environment ?? {}, cwd) };
+    const where = spawnFolder(cwd, context.trusted !== false);
+    const plain: SpawnSpec = { command: shell, args: ["-c", command], cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
     const spec = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,

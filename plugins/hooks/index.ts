@@ -5,6 +5,7 @@
  */
 import { PERMISSION_STAGE, ASK_STAGE, SYSTEM_STAGE, type Kernel, type RunContext, type ToolCall } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
+import { folderTrusted } from "../_kits/process/index";
 import { HOOK_EVENTS, type HookEventName, hooksOptions } from "./options";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { dispatch } from "./dispatch";
@@ -66,7 +67,7 @@ export const hooksPlugin = definePlugin(() => ({
         extra: fields.extra ?? {},
       };
       const wrap = (spec: SpawnSpec, command: string) => getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
-      const outcome = dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger, environment: run.options, wrap });
+      const outcome = dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger, environment: run.options, wrap, trusted: folderTrusted(run.options) });
       // What a sandboxed hook left in the workspace that runs code later is removed when it ends.
       return getSandboxApi(kernel).active ? outcome.finally(() => getSandboxApi(kernel).settle("hook")) : outcome;
     };

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type ResolvedOptions } from "../../src/index";
 import { functionSchema } from "../_kits/authoring/index";
 import { permissionsOptions } from "../permissions/api";
+import { settingsOptions } from "../settings/api";
 
 /** The user-facing hook events (see the hooks plugin). */
 export const HOOK_EVENTS = [
@@ -84,6 +85,7 @@ export const hooksOptions = z.strictObject({
   hooks: z.partialRecord(z.enum(HOOK_EVENTS), z.array(HookMatcherSchema)).optional(),
   permissionMode: permissionsOptions.shape.permissionMode,
   canUseTool: permissionsOptions.shape.canUseTool,
+  trust: settingsOptions.shape.trust,
 });
 export type HooksOptions = z.input<typeof hooksOptions>;
 export type HooksResolvedOptions = ResolvedOptions & Readonly<HooksOptions>;

@@ -32,6 +32,8 @@ export interface McpConnectionOptions {
   environment?: SubprocessEnvOptions;
   /** Rewrites a stdio server's spawn (the sandbox wraps it). */
   wrap?: SpawnWrap;
+  /** False when the run's folder is not trusted: stdio servers then start outside it [true]. */
+  trusted?: boolean;
 }
 
 const STDERR_KEPT = 4000;
@@ -93,9 +95,9 @@ export class McpConnection {
 
   /** Start the server (or reach it) and list its tools. Never throws. */
   async connect(): Promise<void> {
-    const { connectTimeoutMs, cwd, environment = {} } = this.options;
+    const { connectTimeoutMs, cwd, environment = {}, trusted = true } = this.options;
     try {
-      const transport = createTransport(this.config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap);
+      const transport = createTransport(this.config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted);
       // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
       const client = new Client(CLIENT_INFO, { capabilities: {}, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
       this.#transport = transport;
@@ -197,6 +199,12 @@ export class McpConnection {
   }
 
   #startFailure(error: unknown): string {
+    const untrusted = this.options.trusted === false && this.kind === "stdio";
+    const note = untrusted ? "; the folder is not trusted, so the server ran outside it (trust it with `ubiquity trust .`, or give the server an absolute cwd)" : "";
+    return this.#failure(error) + note;
+  }
+
+  #failure(error: unknown): string {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     const where = `mcpServers.${this.name}`;
     if ("command" in this.config && code === "ENOENT") {

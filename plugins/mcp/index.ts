@@ -10,6 +10,7 @@ import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { z } from "zod";
 import { type Kernel } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
+import { folderTrusted } from "../_kits/process/index";
 import type { McpServerConfig, McpResolvedOptions } from "./options";
 import type { McpServers, McpServerReport } from "./servers";
 import { mcpCommands, mcpFlags } from "./cli";
@@ -65,7 +66,8 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
         // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
         const { McpServers } = await import("./servers");
         const wrap = (spec: SpawnSpec) => getSandboxApi(kernel).wrap(spec, { kind: "mcp", subject: [spec.command, ...spec.args].join(" ") });
-        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger, environment: kernel.options, wrap }, NAME);
+        const trusted = folderTrusted(kernel.options);
+        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger, environment: kernel.options, wrap, trusted }, NAME);
         await servers.connect(kernel);
       });
 

@@ -1,6 +1,17 @@
 /** The options the MCP plugin reads (`mcpServers`), and the server config shape. */
 import { z } from "zod";
 import type { ResolvedOptions } from "../../src/index";
+import { settingsOptions } from "../settings/api";
+
+/**
+ * Which of a server's tools only read, in the user's words: `true` for all of them, or the
+ * server's own names of those that do. A server's `readOnlyHint` is its own claim and never
+ * counts (plan mode runs only read-only tools, and a read-only tool runs without asking).
+ */
+const ReadOnlySchema = z
+  .union([z.boolean(), z.array(z.string().min(1))])
+  .optional()
+  .describe("The server's tools that only read: true for all, or a list of the server's tool names (its readOnlyHint never counts) [false]");
 
 const McpStdioSchema = z.strictObject({
   type: z.literal("stdio").optional(),
@@ -8,12 +19,14 @@ const McpStdioSchema = z.strictObject({
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  readOnly: ReadOnlySchema,
 });
 const McpRemoteSchema = (type: "sse" | "http") =>
   z.strictObject({
     type: z.literal(type),
     url: z.string().url(),
     headers: z.record(z.string(), z.string()).optional(),
+    readOnly: ReadOnlySchema,
   });
 /** One MCP server: stdio (`command`), `sse` or streamable `http`. */
 export const McpServerSchema = z.union([McpStdioSchema, McpRemoteSchema("sse"), McpRemoteSchema("http")]);
@@ -22,6 +35,7 @@ export type McpServerConfig = z.input<typeof McpServerSchema>;
 /** The MCP plugin's slice of the config schema. */
 export const mcpOptions = z.strictObject({
   mcpServers: z.record(z.string(), McpServerSchema).optional(),
+  trust: settingsOptions.shape.trust,
 });
 export type McpOptions = z.input<typeof mcpOptions>;
 export type McpResolvedOptions = ResolvedOptions & Readonly<McpOptions>;

@@ -6,7 +6,7 @@
 import type { Kernel } from "../../src/index";
 import type { McpServerConfig } from "./options";
 import { McpConnection, type McpConnectionOptions } from "./connection";
-import { McpTool } from "./mcp-tool";
+import { claimsReadOnly, McpTool } from "./mcp-tool";
 import { byName, checkServerNames, MAX_TOOL_NAME } from "./names";
 import { describeTarget, type McpTransportKind } from "./transport";
 
@@ -21,7 +21,10 @@ export interface McpToolReport {
   name: string;
   /** The server's own name for it. */
   tool: string;
+  /** The user's config lists it as read-only (`mcpServers.<name>.readOnly`). */
   readOnly: boolean;
+  /** The server annotates it `readOnlyHint` (its own claim; decides nothing). */
+  readOnlyHint: boolean;
   description: string;
 }
 
@@ -112,7 +115,7 @@ export class McpServers {
       status: c.status,
       ...(c.error ? { error: c.error } : {}),
       ...(c.pid !== undefined ? { pid: c.pid } : {}),
-      tools: (this.#tools.get(c) ?? []).map((t) => ({ name: t.name, tool: t.remote.name, readOnly: t.isReadOnly(), description: t.description })),
+      tools: (this.#tools.get(c) ?? []).map((t) => ({ name: t.name, tool: t.remote.name, readOnly: t.isReadOnly(), readOnlyHint: claimsReadOnly(t.remote), description: t.description })),
     }));
   }
 }

@@ -1,8 +1,7 @@
 /** The SDK transport for one server config: stdio (a child process), SSE, or streamable HTTP. */
-import { resolve } from "node:path";
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { buildSubprocessEnv, type SubprocessEnvOptions } from "../_kits/process/index";
+import { buildSubprocessEnv, spawnFolder, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 
@@ -37,41 +36,32 @@ export class StdioTransport extends StdioClientTransport {
 }
 
 /**
- * The variables a stdio server inherits from our process: our own list (the one MCP SDK 1.x
- * used), not the SDK's current default, so an SDK release cannot widen or narrow it.
- */
-const INHERITED =
-  process.platform === "win32"
-    ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"]
-    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
-
-/** The inherited variables that are set (a value starting with `()` is a shell function: skipped). */
-function inheritedEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of INHERITED) {
-    const value = process.env[key];
-    if (value !== undefined && !value.startsWith("()")) env[key] = value;
-  }
-  return env;
-}
-
-/**
- * A stdio server's environment: a short safe list (HOME, LOGNAME, PATH, SHELL, TERM, USER),
- * scrubbed like every subprocess's, then the run's `env`, then the server's own `env` (the most
- * specific, so it wins). The process's other variables, credentials included, never reach it.
- * It is always passed to the transport, so the SDK's own default environment never applies.
+ * A stdio server's environment: the allow-listed variables of our process (locale, terminal,
+ * PATH without relative entries, HOME, temp, TLS and proxy settings; never a credential), then
+ * the run's `env`, then the server's own `env` (the most specific, so it wins). `subprocessEnv:
+ * "inherit"` does not widen it: a server never got our whole environment. It is always passed to
+ * the transport, so the SDK's own default environment never applies.
  */
 export function serverEnv(config: { env?: Record<string, string> }, options: SubprocessEnvOptions): Record<string, string> {
-  return buildSubprocessEnv(options, { parent: inheritedEnvironment(), add: [config.env] });
+  return buildSubprocessEnv(options, { add: [config.env], inherit: false });
 }
 
 /**
  * Build the transport. A stdio server runs in the run's cwd (or its own `cwd`, relative to it)
- * with `serverEnv`; its stderr goes to `onStderr` rather than the user's terminal.
+ * when the folder is trusted; in an untrusted folder it runs outside it (`spawnFolder`: its own
+ * absolute `cwd`, else the home folder), so neither its program nor npm's settings come from the
+ * folder. It gets `serverEnv`; its stderr goes to `onStderr` rather than the user's terminal.
  */
-export function createTransport(config: McpServerConfig, cwd: string, onStderr: (text: string) => void, environment: SubprocessEnvOptions = {}, wrap: SpawnWrap = (s) => s): Transport {
+export function createTransport(
+  config: McpServerConfig,
+  cwd: string,
+  onStderr: (text: string) => void,
+  environment: SubprocessEnvOptions = {},
+  wrap: SpawnWrap = (s) => s,
+  trusted = true,
+): Transport {
   if ("command" in config) {
-    const spec = wrap({ command: config.command, args: config.args ?? [], env: serverEnv(config, environment), cwd: config.cwd ? resolve(cwd, config.cwd) : cwd });
+    const spec = wrap({ command: config.command, args: config.args ?? [], env: serverEnv(config, environment), cwd: spawnFolder(cwd, trusted, config.cwd) });
     const transport = new StdioTransport({
       command: spec.command,
       args: spec.args,

@@ -1,15 +1,15 @@
 import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, isAbsolute, join } from "node:path";
 
 const found = new Map<string, string>();
 
-/** The shell that runs commands: `bash` from PATH, else `/bin/sh`. */
+/** The shell that runs commands: `bash` from PATH's absolute folders (a relative one is the folder's), else `/bin/sh`. */
 export function findShell(path = process.env.PATH ?? ""): string {
   let shell = found.get(path);
   if (!shell) {
     shell = "/bin/sh";
     for (const dir of path.split(delimiter)) {
-      if (!dir) continue;
+      if (!isAbsolute(dir)) continue;
       try {
         accessSync(join(dir, "bash"), constants.X_OK);
         shell = join(dir, "bash");

@@ -69,14 +69,15 @@ export const OptionsSchema = z.strictObject({
     .optional()
     .describe("Variables added to the environment of every process the run starts (commands, command hooks, local servers); they win and are never scrubbed"),
   /**
-   * What subprocesses (Bash and the ones plugins start) inherit from this process: "scrubbed" drops
-   * every credential variable (provider keys, *_API_KEY, *_TOKEN, *_SECRET, …, URLs with a
-   * password) and UBIQUITY_*; "inherit" passes them all, as before. `env` adds variables in both.
+   * What subprocesses (Bash, command hooks, stdio MCP servers) get from this process: "scrubbed"
+   * passes only an allow-list (locale, terminal, PATH without relative entries, HOME, temp, TLS and
+   * proxy settings; never a credential, UBIQUITY_* or anything else); "inherit" passes everything,
+   * as before, to Bash and hooks (stdio MCP servers keep the allow-list). `env` adds variables in both.
    */
   subprocessEnv: z
     .enum(["scrubbed", "inherit"])
     .optional()
-    .describe("Subprocesses inherit credential variables only with \"inherit\" ['scrubbed']"),
+    .describe("Subprocesses get only the allow-list (locale, terminal, PATH, HOME, temp, TLS, proxies) plus `env`, or with \"inherit\" (Bash, hooks) everything ['scrubbed']"),
   abortSignal: z.custom<AbortSignal>((v) => typeof v === "object" && v !== null && "aborted" in v).optional(),
   logger: z
     .custom<Logger>((v) => typeof v === "object" && v !== null && typeof (v as Logger).warn === "function")

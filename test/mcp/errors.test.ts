@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
+import { isPassedName } from "../../plugins/_kits/process/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { everythingStdio, expectNoServerLeftAfterEachTest, MARKER } from "./helpers";
 
@@ -44,7 +45,7 @@ describe("MCP failure texts", () => {
     ]);
   });
 
-  it("a JSON-RPC error from the server reads `MCP error <code>: <message>`; the server's environment is the short safe list", async () => {
+  it("a JSON-RPC error from the server reads `MCP error <code>: <message>`; the server's environment is the allow-list", async () => {
     const model = scriptedModel([
       { toolCalls: [{ toolName: "mcp__odd__boom", input: {}, id: "t1" }] },
       { toolCalls: [{ toolName: "mcp__odd__env", input: {}, id: "t2" }] },
@@ -69,7 +70,9 @@ describe("MCP failure texts", () => {
     expect(pairBad!.output).toMatchObject({ isError: true, content: expect.stringMatching(/^Invalid arguments for mcp__odd__pair/) });
     expect(pairGood!.output).toMatchObject({ isError: false, content: 'got {"pair":[1,"a"]}' });
     const expected: Record<string, string> = { FROM_CONFIG: "1", LOGNAME: saved.LOGNAME ?? "ubiquity-logname", USER: saved.USER ?? "ubiquity-user" };
-    for (const key of ["HOME", "PATH", "SHELL", "TERM"]) if (process.env[key] !== undefined) expected[key] = process.env[key]!;
-    expect(seen).toEqual(expected);
+    for (const key of ["HOME", "PATH", "SHELL", "TERM", "LANG", "TMPDIR"]) if (process.env[key] !== undefined) expected[key] = process.env[key]!;
+    expect(seen).toMatchObject(expected);
+    expect(seen.MCP_TEST_OFF_LIST).toBeUndefined();
+    expect(Object.keys(seen).filter((k) => k !== "FROM_CONFIG" && !isPassedName(k))).toEqual([]);
   });
 });

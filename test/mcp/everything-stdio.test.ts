@@ -23,8 +23,8 @@ const initOf = (messages: Message[]) => {
 };
 
 describe("server-everything over stdio", () => {
-  it("connects at kernel.ready and registers each tool as mcp__everything__<tool>, sorted, read-only only by readOnlyHint", async () => {
-    const kernel = createKernel({ presets: [], plugins: [mcp()], mcpServers: { everything: everythingStdio() } });
+  it("connects at kernel.ready and registers each tool as mcp__everything__<tool>, sorted, read-only only by the user's readOnly list", async () => {
+    const kernel = createKernel({ presets: [], plugins: [mcp()], mcpServers: { everything: { ...everythingStdio(), readOnly: ["get-sum"] } } });
     await kernel.ready();
     const [server] = getMcpApi(kernel)!.servers();
     try {
@@ -35,8 +35,10 @@ describe("server-everything over stdio", () => {
       expect(names.every((n) => n.startsWith("mcp__everything__"))).toBe(true);
       expect(kernel.registries.tools.entries().filter((e) => e.owner === "ubiquity:mcp").map((e) => e.name)).toEqual(names);
       const tool = (name: string) => server!.tools.find((t) => t.tool === name)!;
-      expect(tool("echo").readOnly).toBe(true); // the server sends readOnlyHint: true
-      expect(tool("toggle-simulated-logging").readOnly).toBe(false); // readOnlyHint: false
+      // The server's readOnlyHint is reported, and decides nothing: only the config's list does.
+      expect(tool("echo")).toMatchObject({ readOnly: false, readOnlyHint: true });
+      expect(tool("get-sum")).toMatchObject({ readOnly: true, readOnlyHint: true });
+      expect(tool("toggle-simulated-logging")).toMatchObject({ readOnly: false, readOnlyHint: false });
       expect(kernel.registries.tools.get("mcp__everything__echo")!.jsonSchema).toMatchObject({ required: ["message"] });
       expect(server!.pid).toBeGreaterThan(0);
     } finally {
@@ -60,7 +62,10 @@ describe("server-everything over stdio", () => {
     // The model was offered the server's own schema.
     const offered = model.requests[0]!.tools!.find((t) => t.name === "mcp__everything__echo") as { inputSchema: unknown; description?: string };
     expect(offered.inputSchema).toEqual({ type: "object", properties: { message: { type: "string", description: "Message to echo" } }, required: ["message"] });
-    expect(offered.description).toBe("Echoes back the input string");
+    // Verbatim, plus the server's read-only claim, which the model reads and the engine does not.
+    expect(offered.description).toBe(
+      "Echoes back the input string\n\n(Its server marks this tool read-only. That is the server's own claim: plan mode does not run it unless the user's config lists it as read-only.)",
+    );
   });
 
   it("describes images, embedded resources and resource links, and marks the server's isError results", async () => {

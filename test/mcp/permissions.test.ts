@@ -1,4 +1,4 @@
-/** MCP tools under the permissions plugin: plan mode by readOnlyHint, deny rules by server glob. */
+/** MCP tools under the permissions plugin: plan mode by the user's readOnly list (never readOnlyHint), deny rules by server glob. */
 import { afterAll, describe, expect, it } from "vitest";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +16,16 @@ expectNoServerLeftAfterEachTest();
 afterAll(() => removeDir(dir));
 
 describe("plan mode", () => {
-  it("runs a tool the server marks readOnlyHint: true and blocks one it does not", async () => {
+  it("a tool the server marks readOnlyHint: true does not run on the server's word", async () => {
+    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__fs__list_directory", input: { path: dir }, id: "look" }] }, "here is the plan"]);
+    const messages = await collect(
+      summon("plan it", { presets: [], plugins: [permissions(), mcp()], model, permissionMode: "plan", mcpServers: { fs: filesystemStdio(dir) } }),
+    );
+    const [look] = ofType(messages, "tool_result");
+    expect(look!.output).toMatchObject({ isError: true, content: expect.stringMatching(/^Plan mode: mcp__fs__list_directory can change things/) });
+  });
+
+  it("runs a tool the user's config lists as read-only and blocks one it does not", async () => {
     const model = scriptedModel([
       {
         toolCalls: [
@@ -27,7 +36,7 @@ describe("plan mode", () => {
       "here is the plan",
     ]);
     const messages = await collect(
-      summon("plan it", { presets: [], plugins: [permissions(), mcp()], model, permissionMode: "plan", mcpServers: { fs: filesystemStdio(dir) } }),
+      summon("plan it", { presets: [], plugins: [permissions(), mcp()], model, permissionMode: "plan", mcpServers: { fs: { ...filesystemStdio(dir), readOnly: ["list_directory"] } } }),
     );
     const results = Object.fromEntries(ofType(messages, "tool_result").map((r) => [r.toolUseId, r.output]));
     expect(results.look).toMatchObject({ isError: false, content: expect.stringContaining("[FILE] plan.md") });

@@ -22,7 +22,8 @@ describe("MCP", () => {
     const messages = await run("read it", {
       model,
       cwd: dir,
-      mcpServers: { fs: filesystemStdio(dir) },
+      // Read-only in the user's words (the server's readOnlyHint decides nothing), so it runs without asking.
+      mcpServers: { fs: { ...filesystemStdio(dir), readOnly: ["read_text_file"] } },
       hooks: {
         PreToolUse: [{ matcher: "mcp__fs__*", hooks: [async (i) => void pre.push(i)] }],
         PostToolUse: [{ matcher: "mcp__fs__*", hooks: [async (i) => void post.push(i)] }],

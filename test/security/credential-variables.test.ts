@@ -66,12 +66,25 @@ describe("credential variables", () => {
   });
 
   it.each(["PATH", "HOME", "MAX_TOKENS", "TOKENIZERS_PARALLELISM", "SSH_AUTH_SOCK", "AWS_REGION", "OPENAI_BASE_URL", "KEYBOARD", "MONKEY", "SECRETS_DIR"])(
-    "%s is not a credential",
+    "%s is not a credential (redaction leaves its value alone)",
     (name) => {
       expect(isCredentialName(name)).toBe(false);
-      expect(isScrubbedVariable(name, "/some/value")).toBe(false);
     },
   );
+
+  // The subprocess environment is an allow-list: not being a credential is not enough to pass.
+  it.each(["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ", "SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "HTTPS_PROXY", "no_proxy", "XDG_CONFIG_HOME"])(
+    "%s passes to subprocesses",
+    (name) => expect(isScrubbedVariable(name, "/some/value")).toBe(false),
+  );
+  it.each(["SENTRY_DSN", "DB_PASS", "SLACK_WEBHOOK_URL", "GH_PAT", "MAX_TOKENS", "SSH_AUTH_SOCK", "AWS_REGION", "DISPLAY", "XDG_RUNTIME_DIR", "NODE_OPTIONS", "npm_config_registry", "LC_", "MONKEY"])(
+    "%s does not pass to subprocesses (off the allow-list)",
+    (name) => expect(isScrubbedVariable(name, "/some/value")).toBe(true),
+  );
+  it("a proxy URL with a password does not pass; one without does", () => {
+    expect(isScrubbedVariable("HTTPS_PROXY", "http://me:hunter22@proxy:3128")).toBe(true);
+    expect(isScrubbedVariable("HTTPS_PROXY", "http://proxy:3128")).toBe(false);
+  });
 
   it("a URL value with a password is a credential whatever its name; one without is not", () => {
     expect(isCredentialVariable("DATABASE_URL", "postgres://app:pw-SECRET123@db:5432/x")).toBe(true);
@@ -93,6 +106,8 @@ describe("buildSubprocessEnv()", () => {
   const parent = {
     PATH: "/usr/bin",
     HOME: "/home/u",
+    SENTRY_DSN: "https://key@o1.ingest.sentry.io/1",
+    GH_PAT: "github_pat_SECRET123",
     OPENAI_API_KEY: "sk-test-SECRET123",
     AWS_SECRET_ACCESS_KEY: "aws-SECRET123",
     GITHUB_TOKEN: "ghp-SECRET123",
@@ -101,7 +116,7 @@ describe("buildSubprocessEnv()", () => {
     UNSET: undefined,
   };
 
-  it("drops credentials and UBIQUITY_* by default, keeps the rest", () => {
+  it("keeps only allow-listed variables by default: credentials, UBIQUITY_* and anything unnamed stay behind", () => {
     expect(buildSubprocessEnv({}, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
     expect(buildSubprocessEnv({ subprocessEnv: "scrubbed" }, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
   });
@@ -116,6 +131,18 @@ describe("buildSubprocessEnv()", () => {
     expect(buildSubprocessEnv({ subprocessEnv: "inherit", env: { A: "b" } }, { parent })).toEqual({ ...defined, A: "b" });
   });
 
+  it("drops empty and relative PATH entries, whoever set them (parent, `env`, `add`)", () => {
+    const relative = { PATH: ".:/usr/bin::node_modules/.bin:bin:/bin:./x" };
+    expect(buildSubprocessEnv({}, { parent: relative }).PATH).toBe("/usr/bin:/bin");
+    expect(buildSubprocessEnv({ subprocessEnv: "inherit" }, { parent: relative }).PATH).toBe("/usr/bin:/bin");
+    expect(buildSubprocessEnv({ env: { PATH: "bin:/opt/bin" } }, { parent: {} }).PATH).toBe("/opt/bin");
+    expect(buildSubprocessEnv({}, { parent: {}, add: [{ PATH: "/a:." }] }).PATH).toBe("/a");
+  });
+
+  it("`inherit: false` (stdio MCP servers) keeps the allow-list even under \"inherit\"", () => {
+    expect(buildSubprocessEnv({ subprocessEnv: "inherit" }, { parent, inherit: false })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
+  });
+
   it("reads process.env when no parent is given", () => {
     const saved = process.env.UBQ_SECURITY_TEST_KEY;
     process.env.UBQ_SECURITY_TEST_KEY = "sk-test-SECRET123";
@@ -123,7 +150,8 @@ describe("buildSubprocessEnv()", () => {
     try {
       const env = buildSubprocessEnv({});
       expect(env.UBQ_SECURITY_TEST_KEY).toBeUndefined();
-      expect(env.UBQ_SECURITY_TEST_PLAIN).toBe("plain");
+      expect(env.UBQ_SECURITY_TEST_PLAIN).toBeUndefined(); // off the allow-list
+      expect(buildSubprocessEnv({ subprocessEnv: "inherit" }).UBQ_SECURITY_TEST_PLAIN).toBe("plain");
     } finally {
       if (saved === undefined) delete process.env.UBQ_SECURITY_TEST_KEY;
       delete process.env.UBQ_SECURITY_TEST_PLAIN;

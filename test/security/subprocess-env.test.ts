@@ -1,8 +1,9 @@
 /**
  * The three places a run starts a process — the Bash tool, a command hook, a stdio MCP server —
  * driven through summon() by the scripted model, each reporting the environment it really got.
- * Credentials set in this process must reach none of them unless `env` lists them or
- * `subprocessEnv: "inherit"` asks for the old behaviour.
+ * The environment is an allow-list: credentials set in this process, and every variable no
+ * pattern would call one (SENTRY_DSN, DB_PASS, SLACK_WEBHOOK_URL, GH_PAT), reach none of them
+ * unless `env` lists them or `subprocessEnv: "inherit"` asks for the old behaviour.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -39,6 +40,11 @@ const CREDENTIALS: Record<string, string> = {
   MY_SERVICE_SECRET: `svc-${MARKER}`,
   DATABASE_URL: `postgres://app:pw-${MARKER}@db:5432/app`,
   UBIQUITY_FAKE_SETTING: `own-${MARKER}`,
+  // Secrets by any other name: a name pattern misses them, the allow-list does not.
+  SENTRY_DSN: `https://${MARKER}@o1.ingest.sentry.io/1`,
+  DB_PASS: `db-${MARKER}`,
+  SLACK_WEBHOOK_URL: `https://hooks.slack.com/services/T0/B0/${MARKER}`,
+  GH_PAT: `github_pat_${MARKER}`,
 };
 const PLAIN = { UBQ_PLAIN_VARIABLE: "visible-to-children" };
 const LISTED = { GITHUB_TOKEN: "listed-by-the-user", UBQ_ADDED: "added-by-env" };
@@ -109,12 +115,10 @@ describe("subprocess environments", () => {
       for (const name of Object.keys(CREDENTIALS)) expect(env.vars[name], `${site}: ${name}`).toBeUndefined();
       expect(env.vars.PATH, site).toBeTruthy(); // scrubbed, not emptied
     }
-    // Bash and hooks keep the parent's other variables; the hook still gets its project folder.
-    expect(envs.bash.vars.UBQ_PLAIN_VARIABLE).toBe("visible-to-children");
-    expect(envs.hook.vars.UBQ_PLAIN_VARIABLE).toBe("visible-to-children");
+    // A variable off the allow-list reaches none of the three either; the hook still gets its project folder.
+    for (const [site, env] of Object.entries(envs)) expect(env.vars.UBQ_PLAIN_VARIABLE, site).toBeUndefined();
     expect(envs.hook.vars.UBIQUITY_PROJECT_DIR).toBe(envs.bash.vars.PWD);
-    // An MCP server gets the SDK's short list plus its own `env`, which is passed as configured.
-    expect(envs.mcp.vars.UBQ_PLAIN_VARIABLE).toBeUndefined();
+    // An MCP server also gets its own `env`, which is passed as configured.
     expect(envs.mcp.vars.SERVER_OWN_TOKEN).toBe("given-in-server-config");
   });
 
@@ -127,13 +131,14 @@ describe("subprocess environments", () => {
     }
   });
 
-  it('`subprocessEnv: "inherit"` gives Bash and hooks the parent environment again; MCP servers keep the SDK list', async () => {
+  it('`subprocessEnv: "inherit"` gives Bash and hooks the parent environment again; MCP servers keep the allow-list', async () => {
     const envs = await environments({ subprocessEnv: "inherit", env: { UBQ_ADDED: "added-by-env" } });
     for (const site of ["bash", "hook"] as const) {
       for (const [name, value] of Object.entries(CREDENTIALS)) expect(envs[site].vars[name], `${site}: ${name}`).toBe(value);
       expect(envs[site].vars.UBQ_ADDED).toBe("added-by-env");
+      expect(envs[site].vars.UBQ_PLAIN_VARIABLE).toBe("visible-to-children");
     }
-    // Stdio MCP servers never inherited the parent's variables (the SDK passes six); "inherit" keeps that.
+    // Stdio MCP servers never inherited the parent's whole environment; "inherit" keeps that.
     expect(envs.mcp.text).not.toContain(MARKER);
     expect(envs.mcp.vars.UBQ_ADDED).toBe("added-by-env");
   });

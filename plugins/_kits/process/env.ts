@@ -1,14 +1,89 @@
 /**
  * The environment a subprocess starts with. Bash, command hooks and stdio MCP servers all build
- * their child's environment here, so the three never disagree about what is scrubbed; the
- * credential predicate is the kernel's (`isCredentialName`, `urlPasswords`), the one redaction
- * masks with. Pure functions: the caller passes the parent environment (a sandbox wrapper can
- * take the result as it is).
+ * their child's environment here, so the three never disagree. It is an allow-list: a variable
+ * passes only when it is named below (or is in a family named below) and is not a credential;
+ * everything else — `SENTRY_DSN`, `DB_PASS`, `SLACK_WEBHOOK_URL`, `GH_PAT`, whatever a name
+ * pattern would miss — stays behind. The user's `env` adds what their tools need. The credential
+ * predicate is the kernel's (`isCredentialName`, `urlPasswords`), the one redaction masks with.
+ * Pure functions: the caller passes the parent environment (a sandbox wrapper can take the result
+ * as it is).
  */
+import { delimiter, isAbsolute } from "node:path";
 import { isCredentialName, urlPasswords, type SubprocessEnvMode } from "../../../src/index";
 
-/** Variables that configure ubiquity itself (UBIQUITY_MODEL, UBIQUITY_TRUST): a nested run must not inherit them. */
-const OWN = /^UBIQUITY_/;
+/**
+ * The variables a subprocess gets from its parent, and why each is safe to pass:
+ * - locale (`LANG`, `LANGUAGE`, `LC_*`) and time zone (`TZ`): how text and dates are read;
+ * - terminal (`TERM`, `COLORTERM`, `NO_COLOR`, `FORCE_COLOR`, `COLUMNS`, `LINES`): how output looks;
+ * - who and where (`PATH` without relative entries, `HOME`, `USER`, `LOGNAME`, `SHELL`) and the
+ *   temp folder (`TMPDIR`, `TMP`, `TEMP`); the XDG base folders say where the user's own config and
+ *   caches are (the same places a tool finds without them, moved);
+ * - TLS trust (`SSL_CERT_FILE`, `SSL_CERT_DIR`, `NODE_EXTRA_CA_CERTS`, `REQUESTS_CA_BUNDLE`,
+ *   `CURL_CA_BUNDLE`) and proxies (`HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY`, either
+ *   case): without them nothing reaches the network behind a corporate proxy. A proxy URL with a
+ *   password is a credential and stays behind;
+ * - on Windows, the variables programs cannot start without (`SYSTEMROOT`, `COMSPEC`, …).
+ * Left out on purpose, each a capability rather than a setting: `SSH_AUTH_SOCK` (signs with the
+ * user's keys), `DISPLAY`/`WAYLAND_DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`
+ * (the user's session sockets), `NODE_OPTIONS` (loads code into every node), `npm_config_*`,
+ * and ubiquity's own `UBIQUITY_*`. The user's `env` passes any of them.
+ */
+export const PASSED_VARIABLES: readonly string[] = [
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TERM",
+  "COLORTERM",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "COLUMNS",
+  "LINES",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "all_proxy",
+  "no_proxy",
+  // Windows: a process cannot start, or find its profile, without these.
+  "APPDATA",
+  "COMSPEC",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "LOCALAPPDATA",
+  "PATHEXT",
+  "PROCESSOR_ARCHITECTURE",
+  "PROGRAMFILES",
+  "SYSTEMDRIVE",
+  "SYSTEMROOT",
+  "USERNAME",
+  "USERPROFILE",
+  "WINDIR",
+];
+/** Families passed whole: the locale categories (`LC_ALL`, `LC_CTYPE`, …). */
+const PASSED_FAMILIES = [/^LC_[A-Z]+$/];
+const PASSED = new Set(PASSED_VARIABLES);
+/** Windows names are case-insensitive (`Path`, `SystemRoot`). */
+const PASSED_UPPER = new Set(PASSED_VARIABLES.map((n) => n.toUpperCase()));
+
 /**
  * True when a variable is a credential: by its name, or because its value is a URL carrying a
  * password (DATABASE_URL=postgres://app:pw@db, HTTPS_PROXY=http://me:pw@proxy).
@@ -17,9 +92,26 @@ export function isCredentialVariable(name: string, value?: string): boolean {
   return isCredentialName(name) || (value !== undefined && urlPasswords(value).length > 0);
 }
 
+/** True when the allow-list names this variable (exactly, or by its family). */
+export function isPassedName(name: string, platform: NodeJS.Platform = process.platform): boolean {
+  if (PASSED.has(name) || PASSED_FAMILIES.some((f) => f.test(name))) return true;
+  return platform === "win32" && PASSED_UPPER.has(name.toUpperCase());
+}
+
 /** True when a subprocess does not get this variable from its parent (unless `env` names it). */
 export function isScrubbedVariable(name: string, value?: string): boolean {
-  return OWN.test(name.toUpperCase()) || isCredentialVariable(name, value);
+  return !isPassedName(name) || isCredentialVariable(name, value);
+}
+
+/**
+ * `PATH` with only absolute entries: an empty or relative entry (`.`, `node_modules/.bin`, `bin`)
+ * is looked up in whatever folder the command runs in, so a repository's own `ls` would run.
+ */
+export function absolutePath(path: string): string {
+  return path
+    .split(delimiter)
+    .filter((dir) => dir !== "" && isAbsolute(dir))
+    .join(delimiter);
 }
 
 /** The run options that shape a subprocess's environment. */
@@ -31,15 +123,19 @@ export interface SubprocessEnvOptions {
 }
 
 /**
- * The environment a subprocess starts with: the parent's variables (process.env, or the MCP
- * SDK's short safe list) minus credentials and UBIQUITY_* unless `subprocessEnv` is "inherit",
- * then `options.env`, then `add` (a server's own `env`, a hook's project-dir variables).
+ * The environment a subprocess starts with: the parent's allow-listed, non-credential variables
+ * (all of them when `subprocessEnv` is "inherit" and `inherit` is not turned off by the caller),
+ * then `options.env`, then `add` (a server's own `env`, a hook's project-dir variables). `PATH`
+ * never keeps a relative entry, whoever set it.
  */
 export function buildSubprocessEnv(
   options: SubprocessEnvOptions,
-  { parent = process.env, add = [] }: { parent?: Readonly<Record<string, string | undefined>>; add?: readonly (Readonly<Record<string, string>> | undefined)[] } = {},
+  {
+    parent = process.env,
+    add = [],
+    inherit = options.subprocessEnv === "inherit",
+  }: { parent?: Readonly<Record<string, string | undefined>>; add?: readonly (Readonly<Record<string, string>> | undefined)[]; inherit?: boolean } = {},
 ): Record<string, string> {
-  const inherit = options.subprocessEnv === "inherit";
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
     if (value === undefined) continue;
@@ -47,5 +143,6 @@ export function buildSubprocessEnv(
     out[name] = value;
   }
   for (const layer of [options.env, ...add]) if (layer) Object.assign(out, layer);
+  for (const name of Object.keys(out)) if (name.toUpperCase() === "PATH") out[name] = absolutePath(out[name]!);
   return out;
 }

@@ -5,4 +5,5 @@
  * plugin: the only file other folders import.
  */
 export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-groups";
-export { buildSubprocessEnv, isCredentialVariable, isScrubbedVariable, type SubprocessEnvOptions } from "./env";
+export { absolutePath, buildSubprocessEnv, isCredentialVariable, isPassedName, isScrubbedVariable, PASSED_VARIABLES, type SubprocessEnvOptions } from "./env";
+export { folderTrusted, spawnFolder, untrustedSpawnFolder } from "./folder";
