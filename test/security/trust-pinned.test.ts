@@ -147,7 +147,8 @@ describe("a trusted folder's changed or new files do not apply until approved ag
     for (const name of ["ubiquity.config.ts (new)", ".ubiquity/settings.json (new)", ".mcp.json (new)"]) expect(warnings[0]).toContain(name);
 
     await trust(sub);
-    const applied = await run(sub);
+    // Unsandboxed: the markers lie in the parent folder, which a sandboxed hook or server cannot write.
+    const applied = await run(sub, ["--no-sandbox"]);
     expect(warningsOf(applied).filter((l) => l.includes("trust"))).toEqual([]); // (the planted server is no MCP server: it warns that it failed)
     for (const marker of ["config-marker", "hook-marker", "mcp-marker"]) expect(existsSync(join(dir, marker)), marker).toBe(true);
   });

@@ -138,7 +138,8 @@ describe("an untrusted repository with every vector, run without a terminal", ()
   });
 
   it("--trust applies the nearest config for that run only; nothing is remembered", async () => {
-    const result = await run(cwd, ["--trust"]);
+    // Unsandboxed: the markers lie above the run's folder, which the sandbox keeps read-only.
+    const result = await run(cwd, ["--trust", "--no-sandbox"]);
     expect(result.stderr).not.toContain("not trusted");
     expect(existsSync(join(root, "hook-marker"))).toBe(true);
     expect(existsSync(join(root, "mcp-marker"))).toBe(true);
