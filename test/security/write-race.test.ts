@@ -63,6 +63,7 @@ describe("Write while another process swaps a folder for a link to .git", () => 
     const outcomes = { written: 0, refused: 0 };
     const landed: string[] = [];
     const unexplained: string[] = [];
+    const byReason = EXPLAINED.map(() => 0);
     const stopped = startSwapper(dir);
     try {
       for (const mode of ["bypassPermissions", "acceptEdits"]) {
@@ -75,7 +76,9 @@ describe("Write while another process swaps a folder for a link to .git", () => 
             if (!r.output.isError) outcomes.written++;
             else {
               outcomes.refused++;
-              if (!EXPLAINED.some((why) => why.test(r.output.content))) unexplained.push(r.output.content);
+              const why = EXPLAINED.findIndex((w) => w.test(r.output.content));
+              if (why === -1) unexplained.push(r.output.content);
+              else byReason[why]!++;
             }
           }
           // After every run, not only at the end; cleaned, so that a later run can be caught too.
@@ -88,7 +91,7 @@ describe("Write while another process swaps a folder for a link to .git", () => 
       writeFileSync(join(dir, "stop-swapping"), "");
     }
     const swaps = await stopped;
-    console.log(`write race: ${outcomes.written} written, ${outcomes.refused} refused, ${swaps} swaps; ${unexplained.length} refusals unexplained; landed in .git in ${landed.length} of ${RUNS_PER_MODE * 2} runs`);
+    console.log(`write race: ${outcomes.written} written, ${outcomes.refused} refused (by reason ${byReason.join("/")}), ${swaps} swaps; ${unexplained.length} refusals unexplained; landed in .git in ${landed.length} of ${RUNS_PER_MODE * 2} runs`);
     expect(landed).toEqual([]);
     expect(unexplained).toEqual([]);
     expect(readdirSync(join(dir, ".git")).sort()).toEqual(before);
