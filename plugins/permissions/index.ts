@@ -11,6 +11,7 @@ import { homedir } from "node:os";
 import { z } from "zod";
 import { ASK_STAGE as KERNEL_ASK_STAGE, PERMISSION_STAGE, SYSTEM_STAGE, type PermissionVerdict, type ResolvedOptions, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
+import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, type Policy, type ToolKinds } from "./policy";
 import { ruleNamesTool } from "./rules";
 import type { Decision } from "./engine";
@@ -94,6 +95,8 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
           { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
           { mode, policy: policyFor(options), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) }, sandboxed: (command) => api.sandboxes(command) },
         );
+        // The file tools write what was judged here, not what the path leads to by the time they run.
+        if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName)) recordJudged(call.run, call.toolUseId, decision.subject.paths);
         return merge(incoming, decision, mode);
       });
 

@@ -1,18 +1,21 @@
 /**
  * The part of Write and Edit that is the same: find the file, refuse what may not be
- * overwritten, and write the result atomically while keeping the file's conventions.
+ * overwritten, and write the result atomically while keeping the file's conventions. The file
+ * read and written is the one the permission engine judged (see judged-file.ts).
  */
 import { stat } from "node:fs/promises";
 import type { ToolContext } from "../../../src/index";
-import { hostBytes, hostWrite } from "./host-files";
+import { takeJudged } from "../paths/index";
+import { hostBytes, hostFilesOf } from "./host-files";
+import { PathSwapped } from "./held-folder";
+import { readJudged, writeJudged } from "./judged-file";
 import { resolvePermitted } from "./paths";
 import { assertReadInFull, readStateOf, recordWrite } from "./read-state";
 import { decodeText, encodeText, withLineEnding, type TextFile } from "./text-file";
-import { ToolFailure } from "./tool-failure";
 
 /** A file about to be written: where it is and, when it exists, what it holds now. */
 export interface WriteTarget {
-  /** Fully resolved path: writes go through symlinks to the real file. */
+  /** Fully resolved path, as judged: writes go through symlinks to the real file. */
   real: string;
   /** The path as the model wrote it, for messages. */
   shown: string;
@@ -21,21 +24,24 @@ export interface WriteTarget {
 }
 
 /**
- * Resolve `path` for writing: inside the roots, not a directory, and, when it exists, read in
- * full in this run and unchanged since.
+ * Resolve `path` for writing: inside the roots, where the permission engine judged it to lead
+ * (when it judged this call), not a directory, and, when it exists, read in full in this run and
+ * unchanged since.
  */
 export async function openWriteTarget(ctx: ToolContext, path: string): Promise<WriteTarget> {
-  const { real } = await resolvePermitted(ctx, path);
+  const { absolute, real } = await resolvePermitted(ctx, path);
   const shown = path;
-  const info = await stat(real).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
-  });
-  if (!info) return { real, shown };
-  if (info.isDirectory()) throw new ToolFailure(`${shown} is a directory; give the path of a file.`);
-  if (!info.isFile()) throw new ToolFailure(`${shown} is not a regular file (a device, socket or pipe); only regular files can be written.`);
-  const bytes = await hostBytes(ctx, real);
-  assertReadInFull(readStateOf(ctx), real, shown, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
+  const judged = takeJudged(ctx.run, ctx.toolUseId, absolute);
+  if (judged && judged.real !== real) {
+    throw new PathSwapped(
+      `Not written: ${shown} resolves now to ${real} but was judged as ${judged.real ?? "a path that cannot be resolved"} when its permission was checked: ` +
+        "another process changed a folder or link on the path in between. Nothing was written. Find what is changing it (a background command?), stop it, then try again.",
+    );
+  }
+  const disk = await readJudged(real, shown);
+  if (!disk) return { real, shown };
+  const bytes = await hostBytes(ctx, real, disk.bytes);
+  assertReadInFull(readStateOf(ctx), real, shown, { size: bytes.length, mtimeMs: disk.info.mtimeMs, bytes });
   return { real, shown, existing: decodeText(bytes) };
 }
 
@@ -50,9 +56,15 @@ export async function commitWrite(ctx: ToolContext, target: WriteTarget, text: s
   const convert = convertLineEndings && existing !== undefined && existing.text.includes("\n");
   const keep = convert ? withLineEnding(text, existing.eol) : text;
   const bytes = encodeText(keep, existing?.bom ?? false);
-  await hostWrite(ctx, target.real, bytes);
-  // A host may keep a new file in its buffer until it is saved.
-  const after = await stat(target.real).catch(() => undefined);
-  recordWrite(readStateOf(ctx), target.real, bytes, after?.mtimeMs ?? Date.now());
+  const host = hostFilesOf(ctx)?.writeText;
+  let mtimeMs: number | undefined;
+  if (host) {
+    await host(target.real, bytes.toString("utf8"), ctx.abortSignal);
+    // A host may keep a new file in its buffer until it is saved.
+    mtimeMs = (await stat(target.real).catch(() => undefined))?.mtimeMs;
+  } else {
+    mtimeMs = (await writeJudged(target.real, bytes, target.shown)).mtimeMs;
+  }
+  recordWrite(readStateOf(ctx), target.real, bytes, mtimeMs ?? Date.now());
   return bytes;
 }

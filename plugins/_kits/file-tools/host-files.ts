@@ -6,7 +6,6 @@
  */
 import { readFile } from "node:fs/promises";
 import type { RunContext, ToolContext } from "../../../src/index";
-import { writeFileAtomic } from "../storage/index";
 
 /** A host's file access; either half may be missing (the disk serves it). `signal` is the tool call's: a host that cannot answer must not hold a cancelled run. */
 export interface HostFiles {
@@ -36,10 +35,4 @@ export function hostFilesOf(ctx: ToolContext): HostFiles | undefined {
 export async function hostBytes(ctx: ToolContext, path: string, disk?: Buffer): Promise<Buffer> {
   const read = hostFilesOf(ctx)?.readText;
   return read ? Buffer.from(await read(path, ctx.abortSignal), "utf8") : (disk ?? (await readFile(path)));
-}
-
-/** Write a text file's new bytes through the host, else atomically to disk. */
-export async function hostWrite(ctx: ToolContext, path: string, bytes: Buffer): Promise<void> {
-  const write = hostFilesOf(ctx)?.writeText;
-  await (write ? write(path, bytes.toString("utf8"), ctx.abortSignal) : writeFileAtomic(path, bytes));
 }

@@ -36,10 +36,19 @@ export function resolveReal(path: string, depth = 0): string | undefined {
       return realpathSync.native(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if ((code !== "ENOENT" && code !== "ENOTDIR") || !info.isSymbolicLink()) return undefined;
+      if (code !== "ENOENT" && code !== "ENOTDIR") return undefined;
+      // It was there at the lstat: replaced since (another process swapping it); resolve what stands there now.
+      if (!info.isSymbolicLink()) return resolveReal(path, depth + 1);
     }
     // A dangling symlink: follow it to where a write would land.
-    return resolveReal(resolve(dirname(path), readlinkSync(path)), depth + 1);
+    let target: string;
+    try {
+      target = readlinkSync(path);
+    } catch {
+      // Replaced since the lstat (another process swapping it): resolve what stands there now.
+      return resolveReal(path, depth + 1);
+    }
+    return resolveReal(resolve(dirname(path), target), depth + 1);
   }
   const parent = dirname(path);
   if (parent === path) return path;

@@ -6,13 +6,18 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
+/** The temp file an atomic write of `name` goes through: `.<name>.<pid>.<8 hex>.tmp`, beside it (what the start-of-run sweep removes). */
+export function atomicTempName(name: string): string {
+  return `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+}
+
 /** Write `data` to `path` atomically, creating parent folders and keeping an existing file's mode. */
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const mode = await stat(path).then((s) => s.mode & 0o7777, () => undefined);
   // Same folder as the target: rename is only atomic within one filesystem.
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const temp = join(dir, atomicTempName(basename(path)));
   try {
     const handle = await open(temp, "wx", mode ?? 0o666);
     try {
