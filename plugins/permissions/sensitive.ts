@@ -18,7 +18,7 @@ const FOLDERS = new Set([
   ".git", ".ssh", ".aws", ".gnupg", ".vscode", ".idea", ".ubiquity", ".claude", ".kube", ".docker", ".husky", ".azure",
   ".devcontainer", ".cargo", ".githooks", ".lefthook", ".yarn", ".codex", ".bashrc.d", ".mvn",
   // Other VCSs' hooks and config, editors' and REPLs' start-up folders, other agents' settings and MCP servers.
-  ".hg", ".vim", ".emacs.d", ".ipython", ".julia", ".m2", ".cursor", ".gemini", ".zed", ".roo", ".windsurf", ".continue", ".kiro", ".amazonq",
+  ".hg", ".helix", ".vim", ".emacs.d", ".ipython", ".julia", ".m2", ".cursor", ".gemini", ".zed", ".roo", ".windsurf", ".continue", ".kiro", ".amazonq",
 ]);
 
 // Folders that run code later only under a given parent (home-relative in practice): shells' and
@@ -47,7 +47,7 @@ const FILES = new Set([
   // Run code on a package manager's or a git hook manager's next start.
   ".pnpmfile.cjs", ".pnpmfile.mjs", "bunfig.toml", ".bunfig.toml", ".pre-commit-config.yaml",
   // Tool versions that can name a program (mise tasks and hooks, rustup's `path`).
-  "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", "rust-toolchain", "rust-toolchain.toml", ".devcontainer.json",
+  "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".tool-versions", "rust-toolchain", "rust-toolchain.toml", ".devcontainer.json",
   // Run on an interpreter's, editor's or debugger's next start.
   "sitecustomize.py", "usercustomize.py", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".rprofile", ".vimrc", ".gvimrc", ".exrc", "_vimrc",
   ".nvimrc", ".gdbinit", ".lldbinit", ".tmux.conf", ".screenrc", ".psqlrc", ".wgetrc", ".curlrc", ".xinitrc", ".xprofile", ".xsession", ".xsessionrc",

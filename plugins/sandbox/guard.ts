@@ -102,9 +102,23 @@ export class WorkspaceGuard {
     this.#approved.add(resolve(path));
   }
 
+  /**
+   * Did the file tools write `path`? A file: exactly it. A folder: every entry in it is a file
+   * they wrote (a Write into `sub/.vscode/` approves that folder, not whatever else is put there).
+   */
   #isApproved(path: string): boolean {
-    for (const p of this.#approved) if (p === path || p.startsWith(`${path}${sep}`)) return true;
-    return false;
+    if (this.#approved.has(path)) return true;
+    const info = stat(path);
+    if (!info?.isDirectory()) return false;
+    let seen = 0;
+    const all = (dir: string): boolean =>
+      list(dir).every((name) => {
+        const p = join(dir, name);
+        const s = stat(p);
+        if (++seen > 1000 || !s) return false;
+        return s.isDirectory() ? all(p) : s.isFile() && this.#approved.has(p);
+      });
+    return all(path);
   }
 
   /** Existing protected paths to bind read-only (walking the workspace the first time). */
@@ -145,8 +159,9 @@ export class WorkspaceGuard {
       else this.#bound.set(path, what.reason);
       return;
     }
-    // A git folder made since the last sweep is kept when everything in it is understood.
-    if (fresh) {
+    // A git folder made since the last sweep is kept when everything in it is understood (the
+    // file tools' approval does not cover one: git reads it whole).
+    if (found !== undefined) {
       const why = what.worktree ? unsafeNested(path, root, true) : unsafeGitFolder(path, root);
       if (why) return void found.push({ path, reason: why });
     }
@@ -301,7 +316,14 @@ function unsafeNested(dir: string, root: string, worktree: boolean): string | un
   const names = new Set(list(dir));
   if (worktree) {
     // A linked worktree's folder: commondir must lead back to the repository that holds it.
-    if (names.has("commondir")) {
+    // Without one, git reads the folder as a whole git folder (its own config and hooks).
+    if (!names.has("commondir")) return unsafeGitFolder(dir, root);
+    if (names.has("config")) {
+      const why = unsafeGitConfig(join(dir, "config"));
+      if (why) return `${relative(root, dir)}/config ${why}`;
+    }
+    for (const hook of list(join(dir, "hooks"))) if (!hook.endsWith(".sample")) return `${relative(root, dir)}/hooks/${hook} is a git hook`;
+    {
       const target = readText(join(dir, "commondir")).trim();
       const common = isAbsolute(target) ? target : resolve(dir, target);
       if (resolve(common) !== resolve(dir, "..", "..")) return `${relative(root, dir)}/commondir points git at another folder's config`;
@@ -349,7 +371,10 @@ export function unsafeGitConfig(path: string): string | undefined {
     const value = (setting[2] ?? "").trim();
     if (/\\$/.test(value) || /[`$]/.test(value)) return `has a value this check does not read (${key})`;
     if (!HARMLESS_GIT.test(key)) return `sets ${key}, which can make git run a program`;
-    if (/\.(url|pushurl)$/.test(key) && !PLAIN_URL.test(value.replace(/^"(.*)"$/, "$1"))) return `sets ${key} to a URL that can run a program (${value.slice(0, 80)})`;
+    const bare = value.replace(/^"(.*)"$/, "$1");
+    if (/\.(url|pushurl)$/.test(key) && !PLAIN_URL.test(bare)) return `sets ${key} to a URL that can run a program (${value.slice(0, 80)})`;
+    // `update = !command` runs the command on `git submodule update`.
+    if (/^submodule\..*\.update$/.test(key) && !/^(checkout|rebase|merge|none)$/.test(bare)) return `sets ${key} to ${bare.slice(0, 80)}, which can run a program`;
   }
   return undefined;
 }

@@ -32,8 +32,8 @@ export const SENSITIVE_HOME = [
 /** Patterns of secret files inside the permitted folders. */
 export const SECRET_PATTERNS = ["**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/id_rsa", "**/id_ed25519", "**/id_ecdsa"] as const;
 
-// A bounded walk: a huge tree must not make every run slow to start.
-const WALK = { dot: true, absolute: true, onlyFiles: true, followSymbolicLinks: false, deep: 6, ignore: ["**/node_modules/**", "**/.git/**"] } as const;
+// No depth bound (a .env seven folders down is still a secret); node_modules and .git are skipped.
+const WALK = { dot: true, absolute: true, onlyFiles: true, followSymbolicLinks: false, ignore: ["**/node_modules/**", "**/.git/**"] } as const;
 
 /** The glob a `Read(...)` rule's path means (the permission engine's reading of it). */
 export function rulePathGlob(pattern: string, cwd: string, home: string): { base: string; glob: string } | undefined {
@@ -73,7 +73,8 @@ export function secretPaths(input: { home: string; roots: readonly string[]; rea
     const parts = g.glob.split("/");
     const literal = parts.findIndex((s) => /[*?[\]{}]/.test(s));
     const base = join(g.base, ...parts.slice(0, literal));
-    for (const file of safeGlob([parts.slice(literal).join("/")], base)) out.add(file);
+    // A rule's glob is bounded (it may start high up: `Read(/srv/**/*.key)`); the secret patterns are not.
+    for (const file of safeGlob([parts.slice(literal).join("/")], base, 8)) out.add(file);
   }
   for (const path of input.denyRead) if (isAbsolute(path) && existsSync(path)) out.add(path);
   return [...out].sort();
@@ -90,10 +91,10 @@ function ancestors(dir: string, home: string): string[] {
   return []; // no repository above: the folder stands alone
 }
 
-function safeGlob(patterns: string[], cwd: string, deep: number = WALK.deep): string[] {
+function safeGlob(patterns: string[], cwd: string, deep = Infinity): string[] {
   if (!existsSync(cwd)) return [];
   try {
-    return tinyglobby().globSync(patterns, { ...WALK, deep, ignore: [...WALK.ignore], cwd });
+    return tinyglobby().globSync(patterns, { ...WALK, ...(deep === Infinity ? {} : { deep }), ignore: [...WALK.ignore], cwd });
   } catch {
     return [];
   }
