@@ -81,6 +81,8 @@ export class WorkspaceGuard {
   #dirs: Map<string, DirState> | undefined;
   /** Paths the file tools wrote during the run: approved by the permission engine, not the sandbox's. */
   #approved = new Set<string>();
+  /** Paths existing git configs name (hooksPath, includes, scripts): protected whether they exist or not. */
+  #named = new Map<string, string>();
   /** `.git` files found by the current sweep. */
   #links: Guarded[] = [];
   /** Protected paths bound read-only, with the reason. */
@@ -130,6 +132,12 @@ export class WorkspaceGuard {
   #walkAll() {
     this.#dirs = new Map();
     for (const root of this.#roots) if (stat(root)?.isDirectory()) this.#walk(root, root, undefined, isGitFolder(new Set(list(root))) ? "git" : "plain");
+    // A named path the walk reached before the config that names it: bound whole from now on.
+    for (const [path, reason] of this.#named) {
+      if (!stat(path)) continue;
+      for (const d of [...this.#dirs.keys()]) if (d === path || d.startsWith(`${path}${sep}`)) this.#dirs.delete(d);
+      this.#bound.set(path, reason);
+    }
   }
 
   /**
@@ -143,6 +151,12 @@ export class WorkspaceGuard {
     const state: DirState = { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, guarded: new Map(), mode };
     this.#dirs!.set(dir, state);
     for (const name of names) this.#entry(root, dir, name, state, found);
+    // What an existing config names runs too: core.hooksPath's hooks, an included file, a script.
+    if (mode === "git") {
+      for (const path of pathsNamedByConfig(dir)) {
+        if (this.#roots.some((r) => path.startsWith(`${r}${sep}`))) this.#named.set(path, `${relative(root, dir) || "."}'s config names it (git runs it or reads config from it)`);
+      }
+    }
   }
 
   #entry(root: string, dir: string, name: string, state: DirState, found: Guarded[] | undefined) {
@@ -179,6 +193,8 @@ export class WorkspaceGuard {
 
   #classify(root: string, dir: string, name: string, mode: Mode): Classify {
     const path = join(dir, name);
+    const named = this.#named.get(path);
+    if (named) return { kind: "bind", reason: named };
     const info = stat(path);
     switch (mode) {
       case "git":
@@ -348,6 +364,45 @@ function readText(path: string): string {
   } catch {
     return "\0"; // unreadable: not understood
   }
+}
+
+/** Keys whose value is a path git reads config or hooks from. */
+const PATH_KEYS = /^(core\.hookspath|include\.path|includeif\..*\.path)$/;
+/** Keys whose value is a command git runs (a path in it runs). */
+const COMMAND_KEYS = /^(core\.(fsmonitor|sshcommand|editor|pager|askpass)|alias\..*|filter\..*\.(clean|smudge|process)|diff\..*\.(command|textconv)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|sequence\.editor|uploadpack\.packobjectshook|pager\..*)$/;
+
+/**
+ * The paths a git folder's existing config names that git reads or runs: core.hooksPath,
+ * includes, and path-like words in the commands it runs. Resolved as git does (a hooks path
+ * relative to the worktree, an include relative to the config file), `~/` from HOME.
+ */
+export function pathsNamedByConfig(gitDir: string): string[] {
+  const worktree = basename(gitDir) === ".git" ? dirname(gitDir) : gitDir;
+  const home = process.env.HOME ?? "";
+  const out: string[] = [];
+  for (const file of ["config", "config.worktree"]) {
+    let section = "";
+    for (const raw of readText(join(gitDir, file)).split("\n")) {
+      const line = raw.trim();
+      const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]/.exec(line);
+      if (head) {
+        section = head[2] === undefined ? head[1]!.toLowerCase() : `${head[1]!.toLowerCase()}.${head[2]}`;
+        continue;
+      }
+      const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
+      if (!setting || !section) continue;
+      const key = `${section}.${setting[1]!.toLowerCase()}`;
+      const value = setting[2]!.trim().replace(/^"(.*)"$/, "$1");
+      const words = PATH_KEYS.test(key) ? [value] : COMMAND_KEYS.test(key) ? value.replace(/^!/, "").split(/[\s;|&()'"]+/) : [];
+      for (const word of words) {
+        if (!word || (!word.includes("/") && !PATH_KEYS.test(key))) continue;
+        const expanded = word.startsWith("~/") ? join(home, word.slice(2)) : word;
+        const base = key.startsWith("include") ? gitDir : worktree;
+        out.push(isAbsolute(expanded) ? resolve(expanded) : resolve(base, expanded));
+      }
+    }
+  }
+  return out;
 }
 
 /** Why a git config file is not harmless (its first setting this module does not understand). */
