@@ -83,6 +83,10 @@ export class WorkspaceGuard {
   #approved = new Set<string>();
   /** Paths existing git configs name (hooksPath, includes, scripts): protected whether they exist or not. */
   #named = new Map<string, string>();
+  /** Each worktree git folder's index, when last read for gitlinks (mtime). */
+  #indexes = new Map<string, number>();
+  /** `.git` paths of gitlinks in folders the walk skips (node_modules), with their root. */
+  #linked = new Map<string, string>();
   /** `.git` files found by the current sweep. */
   #links: Guarded[] = [];
   /** Protected paths bound read-only, with the reason. */
@@ -132,6 +136,7 @@ export class WorkspaceGuard {
   #walkAll() {
     this.#dirs = new Map();
     for (const root of this.#roots) if (stat(root)?.isDirectory()) this.#walk(root, root, undefined, isGitFolder(new Set(list(root))) ? "git" : "plain");
+    this.#checkLinked(undefined);
     // A named path the walk reached before the config that names it: bound whole from now on.
     for (const [path, reason] of this.#named) {
       if (!stat(path)) continue;
@@ -153,6 +158,7 @@ export class WorkspaceGuard {
     for (const name of names) this.#entry(root, dir, name, state, found);
     // What an existing config names runs too: core.hooksPath's hooks, an included file, a script.
     if (mode === "git") {
+      this.#readGitlinks(root, dir);
       for (const path of pathsNamedByConfig(dir)) {
         if (this.#roots.some((r) => path.startsWith(`${r}${sep}`))) this.#named.set(path, `${relative(root, dir) || "."}'s config names it (git runs it or reads config from it)`);
       }
@@ -180,6 +186,37 @@ export class WorkspaceGuard {
       if (why) return void found.push({ path, reason: why });
     }
     this.#walk(root, path, undefined, "git");
+  }
+
+  /**
+   * The index's gitlinks that lie where the walk does not go (node_modules): `git status` at the
+   * top looks inside them, so their git folders are judged like any other.
+   */
+  #readGitlinks(root: string, gitDir: string) {
+    if (basename(gitDir) !== ".git") return;
+    const index = join(gitDir, "index");
+    const mtime = stat(index)?.mtimeMs ?? -1;
+    if (this.#indexes.get(gitDir) === mtime) return;
+    this.#indexes.set(gitDir, mtime);
+    const hash = /objectformat\s*=\s*sha256/i.test(readText(join(gitDir, "config"))) ? 32 : 20;
+    for (const rel of gitlinksInIndex(index, hash)) {
+      if (rel.split("/").includes("node_modules")) this.#linked.set(join(dirname(gitDir), rel, ".git"), root);
+    }
+  }
+
+  /** Judge the gitlinked git folders under node_modules not yet known (`found`: new since the last sweep). */
+  #checkLinked(found: Guarded[] | undefined) {
+    for (const [path, root] of this.#linked) {
+      if (this.#dirs!.has(path) || this.#bound.has(path)) continue;
+      const info = stat(path);
+      if (!info) continue;
+      if (info.isDirectory()) {
+        const why = found ? unsafeGitFolder(path, root) : undefined;
+        if (why) found!.push({ path, reason: `a gitlink in the index makes git status read it, and ${why}` });
+        else this.#walk(root, path, undefined, "git");
+      } else if (found && !this.#knownGitLink(path)) found.push({ path, reason: "a gitlink in the index makes git status read it, and it is a .git file leading elsewhere" });
+      else this.#bound.set(path, "a .git file a gitlink leads to");
+    }
   }
 
   /** A `.git` file made by `git worktree add` or `git submodule`: it leads to a linked worktree's or a submodule's git folder the guard knows. */
@@ -262,6 +299,8 @@ export class WorkspaceGuard {
         this.#entry(root, dir, name, state, before.get(name) === stat(join(dir, name))?.ino ? undefined : found);
       }
     }
+    for (const [dir, state] of this.#dirs) if (state.mode === "git") this.#readGitlinks(this.#roots.find((r) => dir.startsWith(`${r}${sep}`)) ?? dir, dir);
+    this.#checkLinked(found);
     for (const link of this.#links.splice(0)) {
       if (this.#knownGitLink(link.path)) this.#bound.set(link.path, link.reason);
       else found.push(link);
@@ -364,6 +403,62 @@ function readText(path: string): string {
   } catch {
     return "\0"; // unreadable: not understood
   }
+}
+
+/**
+ * The paths of the gitlinks (submodule entries, mode 160000) in a git index: `git status` looks
+ * inside each, running that repository's fsmonitor. Reads index versions 2 to 4; an index it
+ * cannot read yields what it read so far.
+ */
+export function gitlinksInIndex(indexPath: string, hashLength = 20): string[] {
+  let data: Buffer;
+  try {
+    data = readFileSync(indexPath);
+  } catch {
+    return [];
+  }
+  if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return [];
+  const version = data.readUInt32BE(4);
+  const count = data.readUInt32BE(8);
+  if (version < 2 || version > 4) return [];
+  const out: string[] = [];
+  let at = 12;
+  let previous = "";
+  for (let k = 0; k < count && at < data.length; k++) {
+    const start = at;
+    const mode = data.readUInt32BE(at + 24);
+    const flagsAt = at + 40 + hashLength;
+    if (flagsAt + 2 > data.length) break;
+    const flags = data.readUInt16BE(flagsAt);
+    at = flagsAt + 2 + (version >= 3 && flags & 0x4000 ? 2 : 0);
+    let path: string;
+    if (version === 4) {
+      let strip = 0;
+      let byte: number;
+      let shift = 0;
+      // git's offset varint: each continuation adds one before shifting
+      byte = data[at++]!;
+      strip = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = data[at++]!;
+        strip = ((strip + 1) << 7) | (byte & 0x7f);
+        shift++;
+        if (shift > 4) return out;
+      }
+      const end = data.indexOf(0, at);
+      if (end === -1) break;
+      path = previous.slice(0, Math.max(0, previous.length - strip)) + data.toString("utf8", at, end);
+      at = end + 1;
+    } else {
+      const end = data.indexOf(0, at);
+      if (end === -1) break;
+      path = data.toString("utf8", at, end);
+      at = start + Math.ceil((end - start + 1) / 8) * 8;
+    }
+    previous = path;
+    if (mode >>> 12 === 0o16) out.push(path);
+  }
+  return out;
 }
 
 /** Keys whose value is a path git reads config or hooks from. */

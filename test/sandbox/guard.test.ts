@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { unsafeGitConfig, WorkspaceGuard } from "../../plugins/sandbox/guard";
+import { gitlinksInIndex, unsafeGitConfig, WorkspaceGuard } from "../../plugins/sandbox/guard";
 
 let ws = "";
 let quarantine = "";
@@ -177,6 +177,36 @@ describe("a sweep", () => {
     g.protectedPaths();
     symlinkSync("/tmp/whatever", join(ws, ".envrc"));
     expect(rel(g.sweep())).toEqual([".envrc"]);
+  });
+});
+
+describe("gitlinks: repositories git status looks into", () => {
+  it.each([2, 3, 4])("are read from an index of version %i, as git writes it", (version) => {
+    git("init", "-q", ".");
+    write("a.txt");
+    write("deep/er/b.txt");
+    const sha = "0123456789012345678901234567890123456789";
+    git("add", "a.txt", "deep/er/b.txt");
+    git("update-index", "--add", "--cacheinfo", `160000,${sha},node_modules/x`);
+    git("update-index", "--add", "--cacheinfo", `160000,${sha},vendor/node_modules/y/z`);
+    if (version === 3) {
+      write("c.txt");
+      git("add", "--intent-to-add", "c.txt"); // an extended flag: the entry git writes in version 3 only
+    }
+    git("update-index", "--index-version", String(version));
+    expect(gitlinksInIndex(join(ws, ".git", "index")).sort()).toEqual(["node_modules/x", "vendor/node_modules/y/z"]);
+  });
+
+  it("a repository under node_modules that a gitlink names is judged, though node_modules is not walked", () => {
+    git("init", "-q", ".");
+    const g = guard();
+    g.protectedPaths();
+    mkdirSync(join(ws, "node_modules", "x"), { recursive: true });
+    git("init", "-q", "node_modules/x");
+    git("-C", "node_modules/x", "config", "core.fsmonitor", "touch /tmp/pwned");
+    expect(g.sweep()).toEqual([]); // not linked: git status does not look inside
+    git("update-index", "--add", "--cacheinfo", "160000,0123456789012345678901234567890123456789,node_modules/x");
+    expect(rel(g.sweep())).toEqual(["node_modules/x/.git"]);
   });
 });
 
