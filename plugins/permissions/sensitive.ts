@@ -133,11 +133,12 @@ export function venvOf(path: string): string | undefined {
 // What the sandbox leaves writable although the engine asks about it: files an install or a build
 // writes as a matter of course (package.json by `npm install x`, yarn's .yarn/ and .pnp.*, pip's
 // .pth files, deno's config by `deno add`), credential folders (they hold credentials only in the
-// home folder, where the sandbox protects them), secrets (made unreadable instead), and installed
-// code (node_modules: code the user runs by choice, like the project's own source).
+// home folder, where the sandbox protects them), keys (certificates a test makes), and installed
+// code (node_modules: code the user runs by choice, like the project's own source). `.env` files
+// stay protected: direnv's `dotenv` and mise load them into the shell that runs `git`.
 const WRITTEN_BY_TOOLS = new Set(["package.json", ".pnp.cjs", ".pnp.loader.mjs", "deno.json", "deno.jsonc"]);
 const SANDBOX_WRITABLE_FOLDERS = new Set([".yarn", "node_modules", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".m2"]);
-const SECRET_NAME = [/^\.env(\..*)?$/, /^id_[a-z0-9_]+$/, /\.(pem|key|p12|pfx|jks|keystore)$/, /\.pth$/];
+const SECRET_NAME = [/^id_[a-z0-9_]+$/, /\.(pem|key|p12|pfx|jks|keystore)$/, /\.pth$/];
 
 /**
  * Why the sandbox keeps `rel` (a path relative to a writable folder) read-only, or undefined: the

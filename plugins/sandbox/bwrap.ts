@@ -30,6 +30,8 @@ export interface Profile {
   network: NetworkPolicy;
   socat?: string;
   home: string;
+  /** Paths of the home folder that stay readable (the rest is hidden); undefined: the whole home stays. */
+  homeReadable?: string[];
   /** Folders under the real /tmp that stay visible, read-only, over the private /tmp: the program's own files. */
   programRoots?: string[];
 }
@@ -54,6 +56,27 @@ export function programRootsUnderTmp(command: string, args: readonly string[], p
   return [...roots];
 }
 
+/**
+ * The folders of the home folder a spawn names (its program, a script among its arguments, a
+ * path inside a hook's shell command): they stay readable behind the hidden home. The folder
+ * directly under home (two levels under `.config`, `.local`), never one that holds credentials.
+ */
+export function homeRootsNamed(command: string, args: readonly string[], home: string, secret: readonly string[]): string[] {
+  const roots = new Set<string>();
+  const words = [command, ...args.flatMap((a) => a.split(/[\s'"=:;|&()<>]+/))];
+  for (const word of words) {
+    const rel = word.startsWith(`${home}/`) ? word.slice(home.length + 1) : word.startsWith("~/") ? word.slice(2) : word.startsWith("$HOME/") ? word.slice(6) : undefined;
+    if (!rel) continue;
+    const parts = rel.split("/").filter((p) => p && p !== "." && p !== "..");
+    const depth = parts[0] === ".local" && parts[1] === "share" ? 3 : parts[0] === ".config" || parts[0] === ".local" ? 2 : 1;
+    if (parts.length <= depth - 1 || parts.length === 0) continue;
+    const top = parts.slice(0, depth).join("/");
+    if (secret.some((s) => s === top || s.startsWith(`${top}/`) || top.startsWith(`${s}/`))) continue;
+    roots.add(`${home}/${top}`);
+  }
+  return [...roots];
+}
+
 function realpathOrSelf(p: string): string {
   try {
     return realpathSync(p);
@@ -71,8 +94,14 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
   args.push("--tmpfs", "/run");
   if (profile.network.mode === "all" && existsSync("/run/systemd/resolve")) args.push("--ro-bind", "/run/systemd/resolve", "/run/systemd/resolve");
   args.push("--bind", profile.privateTmp, "/tmp");
-  // What lived under the real /tmp and must stay visible (read-only): the home folder.
-  if (under(profile.home, "/tmp") && existsSync(profile.home)) args.push("--ro-bind", profile.home, profile.home);
+  // The home folder: hidden behind an empty folder, but for what stays readable (remounted
+  // read-only at the end, once every mount point in it is made). Under /tmp it must be made
+  // visible anyway, as the private /tmp covers it.
+  const hideHome = profile.homeReadable !== undefined && profile.home !== "/" && existsSync(profile.home);
+  if (hideHome) {
+    args.push("--tmpfs", profile.home);
+    for (const p of profile.homeReadable!) if (existsSync(p)) args.push("--ro-bind", p, p);
+  } else if (under(profile.home, "/tmp") && existsSync(profile.home)) args.push("--ro-bind", profile.home, profile.home);
   for (const root of profile.programRoots ?? []) args.push("--ro-bind", root, root);
   for (const root of profile.writable) args.push("--bind", root, root);
   for (const layout of profile.layouts) {
@@ -80,13 +109,16 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
     for (const p of layout.readOnly) args.push("--ro-bind", p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
-  for (const s of profile.secrets) {
+  // A secret under a hidden home is already out of sight, unless something bound back exposes it.
+  const visible = (path: string) => !hideHome || !under(path, profile.home) || [...profile.homeReadable!, ...profile.writable, ...profile.allowRead].some((p) => under(path, p));
+  for (const s of profile.secrets.filter((x) => visible(x.path))) {
     // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
     // path can be bound back (bwrap makes its mount point inside, not in the real folder).
     if (s.dir && profile.allowRead.some((p) => under(p, s.path) && p !== s.path)) args.push("--perms", "0111", "--tmpfs", s.path);
     else args.push("--ro-bind", s.dir ? profile.unreadableDir : profile.unreadableFile, s.path);
   }
   for (const p of profile.allowRead) if (existsSync(p)) args.push("--ro-bind", p, p);
+  if (hideHome) args.push("--remount-ro", profile.home);
   args.push("--chdir", cwd);
   return args;
 }

@@ -23,6 +23,9 @@ import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rm
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sandboxReason } from "../permissions/api";
 
+/** Past this length a path may not be statted (PATH_MAX is 4096 on Linux); new folders deeper are removed. */
+const MAX_PATH = 3800;
+
 /** Names inside a git folder that make git run code or read another folder's config. */
 const GIT_PROTECTED = ["config", "hooks", "commondir", "config.worktree"] as const;
 
@@ -150,6 +153,8 @@ export class WorkspaceGuard {
    * the protected entries in it are pushed there instead of being accepted.
    */
   #walk(root: string, dir: string, found: Guarded[] | undefined, mode: Mode) {
+    // A new folder nested past what a path can name cannot be read whole: it goes, whole.
+    if (found && dir.length > MAX_PATH) return void found.push({ path: dir, reason: "it is nested deeper than the guard can read" });
     const info = stat(dir);
     if (!info?.isDirectory()) return;
     const names = list(dir);

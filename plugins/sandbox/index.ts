@@ -18,6 +18,7 @@ import { sandboxAvailability, SandboxUnavailableError, INSTALL_HINT, type Sandbo
 import { sandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";
 import { sandboxNote } from "./note";
+import { HOME_READABLE } from "./secrets";
 import { SandboxRuntime } from "./runtime";
 import { sandboxCommands, sandboxFlags } from "./cli";
 import { violationNote, violationsInOutput, type Violation } from "./violations";
@@ -119,7 +120,8 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       if (call.toolName !== "Bash") return output;
       const reverted = runtime.finish(call.toolUseId);
       if (!reverted) return output;
-      const found: Violation[] = [...reverted, ...violationsInOutput(output.content, runtime.secrets, runtime.settings.network)];
+      const hiddenHome = runtime.settings.writable.includes(runtime.settings.home) ? undefined : { home: runtime.settings.home, readable: HOME_READABLE };
+      const found: Violation[] = [...reverted, ...violationsInOutput(output.content, runtime.secrets, runtime.settings.network, 5, hiddenHome)];
       if (found.length === 0) return output;
       const command = typeof call.input.command === "string" ? call.input.command : undefined;
       for (const v of found) {
@@ -170,7 +172,7 @@ export { getSandboxApi, type SandboxApi, type SpawnSpec, type SpawnUse } from ".
 export { sandboxAvailability, SandboxUnavailableError, type SandboxAvailability } from "./availability";
 export { sandboxSettings, isExcluded, type SandboxSettings, type NetworkPolicy } from "./config";
 export { PROTECTED_FILES, PROTECTED_FOLDERS } from "./protect";
-export { SENSITIVE_HOME } from "./secrets";
+export { HOME_READABLE, SENSITIVE_HOME } from "./secrets";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";

@@ -7,12 +7,12 @@ import { accessSync, constants, appendFileSync, chmodSync, existsSync, lstatSync
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
-import { bwrapArgs, innerCommand, programRootsUnderTmp, PROXY_PORT, PROXY_SOCKET_NAME, proxyEnv, type Profile } from "./bwrap";
+import { bwrapArgs, homeRootsNamed, innerCommand, programRootsUnderTmp, PROXY_PORT, PROXY_SOCKET_NAME, proxyEnv, type Profile } from "./bwrap";
 import { isExcluded, type SandboxSettings } from "./config";
 import { layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
-import { secretPaths } from "./secrets";
+import { HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
 import type { Violation } from "./violations";
 import { isProcessAlive } from "../_kits/process/index";
@@ -234,6 +234,14 @@ export class SandboxRuntime {
       network,
       socat: this.#availability.socat,
       home: this.#settings.home,
+      // The home folder stays visible only when it is a writable folder itself (the secrets are hidden then).
+      homeReadable: writable.includes(this.#settings.home)
+        ? undefined
+        : [
+            ...HOME_READABLE.map((p) => join(this.#settings.home, p)),
+            // What the user's own hook or MCP server command names (never what a Bash command names: the model writes those).
+            ...(use.kind === "bash" ? [] : homeRootsNamed(spec.command, spec.args, this.#settings.home, SENSITIVE_HOME)),
+          ],
       programRoots: programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH),
     };
     const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};

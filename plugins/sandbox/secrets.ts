@@ -27,6 +27,31 @@ export const SENSITIVE_HOME = [
   ".config/gh",
   ".config/hub",
   ".local/share/keyrings",
+  // Inside folders HOME_READABLE keeps: tokens some tools leave in their cache.
+  ".cache/huggingface/token",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+] as const;
+
+/**
+ * What stays readable of the home folder inside the sandbox; the rest of it is hidden (an empty,
+ * read-only folder stands in for it). An allow-list, not a list of secrets: a credential file
+ * nobody thought of — another agent's `auth.json`, a vault token, shell history — is not
+ * readable because it is not here. Toolchains and their caches (what commands run and build
+ * from), and configuration that holds no credentials. `filesystem.allowRead` adds more.
+ */
+export const HOME_READABLE = [
+  // Version managers and language homes.
+  ".nvm", ".fnm", ".volta", ".asdf", ".mise", ".local/share/mise", ".local/bin", ".local/lib", ".local/share/pnpm", ".local/share/fnm", ".local/share/uv",
+  ".local/share/virtualenvs", ".pyenv", ".rbenv", ".rvm", ".rustup", ".cargo/bin", ".cargo/registry", ".cargo/git", ".sdkman", ".jenv", ".dotnet",
+  ".ghcup", ".cabal", ".stack", ".opam", ".elan", ".julia", ".conda", ".poetry", ".pixi", ".nix-profile", ".linuxbrew", ".bun/bin", ".bun/install",
+  ".deno", "go", ".go", ".mix", ".hex", ".swiftpm", ".tfenv",
+  // Package and build caches.
+  ".npm", ".pnpm-store", ".yarn/berry", ".cache", ".gradle/caches", ".gradle/wrapper", ".m2/repository",
+  // Configuration read on every start that holds no credentials.
+  ".gitconfig", ".config/git", ".gitignore_global", ".gitattributes", ".tool-versions", ".nvmrc", ".bashrc", ".bash_profile", ".profile",
+  ".zshrc", ".zshenv", ".inputrc", ".editorconfig", ".vimrc", ".config/nvim", ".config/mise", ".config/fish", ".terminfo", ".condarc",
+  ".ripgreprc", ".config/ripgrep",
 ] as const;
 
 /** Patterns of secret files inside the permitted folders. */
