@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configGraph } from "../../loader/config-graph";
+import { loadConfig, rememberTrust } from "../../loader/index";
+import { decideTrust } from "../../runner/trust";
 import { scanModuleSource } from "../../loader/module-scan";
 import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { requireDist, runCli, type CliRun } from "../helpers/project";
@@ -171,6 +173,20 @@ describe("trust pins cover the modules a config loads and the files memory inclu
     const applied = await run(dir);
     expect(warningsOf(applied)).toEqual([]);
     expect(JSON.stringify(provider.requests.at(-1)!.body)).toContain("RULE-TWO");
+  });
+});
+
+describe("the terminal question", () => {
+  it("names a changed import of a trusted config; answering trust approves it and the config loads", async () => {
+    const dir = repo({ "ubiquity.config.mjs": 'import { turns } from "./lib/turns.mjs";\nexport default { maxTurns: turns };\n', "lib/turns.mjs": "export const turns = 3;\n" });
+    rememberTrust(dir, true, home);
+    put(dir, "lib/turns.mjs", "export const turns = 7;\n");
+    const asked: string[] = [];
+    const decision = await decideTrust({ cwd: dir, home, plugins: [], ask: async (q) => (asked.push(q), "t") });
+    expect(asked[0]).toContain("lib/turns.mjs (changed): loaded by ubiquity.config.mjs");
+    expect(decision.unapproved).toEqual([]);
+    const loaded = await loadConfig({ cwd: dir, home, trust: decision.option });
+    expect(loaded.config?.maxTurns).toBe(7);
   });
 });
 
