@@ -19,7 +19,9 @@ export { isFolderTrusted, rememberTrust, approveFiles, revokeTrust, readTrustSto
 export type { TrustEntry, FolderPins } from "./trust-store";
 export { TrustPins, isProjectFileTrusted, digestProjectPath, pinKey, isUsersOwn, MAX_PIN_FILE_BYTES, MAX_PIN_FOLDER_FILES, MAX_PIN_FOLDER_BYTES, MAX_PIN_FOLDER_DEPTH } from "./trust-pins";
 export type { ProjectTrust, PinProblem } from "./trust-pins";
-export { findProjectFiles, findFilesToPin, digestsOf, unapprovedFiles, pathExists, peekJsonOrYaml, printable, displayPath } from "./project-files";
-export type { UntrustedFile } from "./project-files";
+export { findProjectFiles, findFilesToPin, isConfigTrusted, digestsOf, unapprovedFiles, pathExists, peekJsonOrYaml, printable, displayPath } from "./project-files";
+export type { UntrustedFile, FindOptions } from "./project-files";
+export { configGraph } from "./config-graph";
+export type { ConfigGraph, UnfollowedImport } from "./config-graph";
 export { UsageError } from "./plugin-contract";
 export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer, ProjectFile, ProjectPlace } from "./plugin-contract";

@@ -14,7 +14,8 @@ import { resolveEntries } from "./resolve";
 import { CONFIG_SEARCH_PLACES, configFilesIn, configSearchFolders } from "./search";
 import { describeFileKind, readRegularFileSync } from "./safe-read";
 import { readTrustStore, trustPinsFor } from "./trust-store";
-import { isProjectFileTrusted, type ProjectTrust } from "./trust-pins";
+import { type ProjectTrust } from "./trust-pins";
+import { isConfigTrusted } from "./project-files";
 
 export { CONFIG_SEARCH_PLACES } from "./search";
 
@@ -113,7 +114,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const filepath = explicit ?? findConfigFile(cwd, home);
   if (!filepath) return { config: null, filepath: null, skipped: [] };
   const ownedByUser = explicit !== undefined || dirname(filepath) === home || dirname(filepath) === join(home, ".config");
-  if (!ownedByUser && !isProjectFileTrusted(options.trust ?? (trustFromEnv() || (trustPinsFor(cwd, readTrustStore(home), home)?.pins ?? false)), filepath)) {
+  if (!ownedByUser && !isConfigTrusted(options.trust ?? (trustFromEnv() || (trustPinsFor(cwd, readTrustStore(home), home)?.pins ?? false)), filepath)) {
     return { config: null, filepath: null, skipped: [filepath] };
   }
   assertSize(filepath);

@@ -5,41 +5,90 @@
  * each plugin lists the files of its own that it would apply (`plugin.projectFiles`).
  */
 import { readdirSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { extname, join, relative, resolve, sep } from "node:path";
+import { basename, extname, join, relative, resolve, sep } from "node:path";
 import { CONFIG_SEARCH_PLACES, configSearchFolders } from "./search";
-import { readRegularFileSync } from "./safe-read";
+import { peekJsonOrYaml } from "./safe-read";
+import { configGraph } from "./config-graph";
+
+export { peekJsonOrYaml } from "./safe-read";
 import type { Plugin } from "../src/index";
 import type { ProjectFile, ProjectPlace } from "./plugin-contract";
-import { digestProjectPath, isUsersOwn, pinKey, type PinProblem, type TrustPins } from "./trust-pins";
+import { digestProjectPath, isProjectFileTrusted, isUsersOwn, pinKey, TrustPins, type PinProblem, type ProjectTrust } from "./trust-pins";
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"]);
-const MAX_PEEK_BYTES = 1024 * 1024;
 
 /**
  * The project's own files under `cwd` (and between it and the config search's stop): the config
  * files, and what each plugin of `plugins` says it would apply there.
  */
-export function findProjectFiles(cwd: string, home: string = homedir(), plugins: readonly Pick<Plugin, "projectFiles">[] = []): ProjectFile[] {
+export function findProjectFiles(cwd: string, home: string = homedir(), plugins: readonly Pick<Plugin, "projectFiles">[] = [], options: FindOptions = {}): ProjectFile[] {
   const root = resolve(cwd);
   const homeDir = resolve(home);
-  return filesOfPlace({ cwd: root, folders: configSearchFolders(root, homeDir), home: homeDir }, plugins);
+  return filesOfPlace({ cwd: root, folders: configSearchFolders(root, homeDir), home: homeDir }, plugins, options);
+}
+
+/** Options of `findProjectFiles`. */
+export interface FindOptions {
+  /**
+   * List the local modules each config file loads too (`configGraph`), and an entry that can never
+   * be approved for each import that cannot be followed. Wanted under pins (each is checked) and
+   * when recording them; skipped otherwise, to keep runs that check nothing lean.
+   */
+  imports?: boolean;
 }
 
 /** The config files in `place.folders` and what each plugin lists for `place`, without the user's own. */
-function filesOfPlace(place: ProjectPlace, plugins: readonly Pick<Plugin, "projectFiles">[]): ProjectFile[] {
+function filesOfPlace(place: ProjectPlace, plugins: readonly Pick<Plugin, "projectFiles">[], options: FindOptions): ProjectFile[] {
   const out: ProjectFile[] = [];
   for (const folder of place.folders) {
     for (const name of CONFIG_SEARCH_PLACES) {
       const file = join(folder, name);
       if (!pathExists(file)) continue;
       const effect = describeConfig(file, name === "package.json");
-      if (effect) out.push({ path: file, kind: "config", effect });
+      if (!effect) continue;
+      out.push({ path: file, kind: "config", effect });
+      if (options.imports) out.push(...configModuleFiles(file));
     }
   }
   for (const plugin of plugins) out.push(...(plugin.projectFiles?.(place) ?? []));
   return out.filter((file) => !isUsersOwn(file.path, place.home));
+}
+
+/**
+ * The modules a config file loads, as project files of their own: each applies (and the config with
+ * it) only while approved. An import that cannot be followed is listed under a name no file has,
+ * so it is never approved and the config never applies under pins while it is there (fail closed).
+ */
+function configModuleFiles(configFile: string): ProjectFile[] {
+  const name = basename(configFile);
+  const graph = configGraph(configFile);
+  return [
+    ...graph.modules.map((path) => ({ path, kind: "config", effect: `loaded by ${name}, runs as code; ${name} applies only while it is approved` })),
+    ...graph.unfollowed.map(({ from, specifier }) => {
+      const file = {
+        path: `${from} → ${printable(specifier, 80)}`,
+        kind: "config",
+        effect: `a load ubiquity cannot follow to a file, so it cannot be approved: ${name} does not apply under trust (use a plain relative import, or pass --trust)`,
+      };
+      unfollowedEntries.add(file);
+      return file;
+    }),
+  ];
+}
+
+/** The entries standing for an import that cannot be followed: never recorded, even if a file were made at that odd name. */
+const unfollowedEntries = new WeakSet<ProjectFile>();
+
+/**
+ * Whether a config file applies under `trust`: itself, and under pins every local module it
+ * loads, unchanged since approved, with no load that cannot be followed.
+ */
+export function isConfigTrusted(trust: ProjectTrust | undefined, configFile: string): boolean {
+  if (!isProjectFileTrusted(trust, configFile)) return false;
+  if (!TrustPins.is(trust)) return true;
+  const graph = configGraph(configFile);
+  return graph.unfollowed.length === 0 && graph.modules.every((path) => trust.problem(path) === undefined);
 }
 
 /** Folders below a trusted one that are searched for files to pin; a larger tree is cut here (files past it stay untrusted). */
@@ -56,11 +105,11 @@ export function findFilesToPin(dir: string, home: string = homedir(), plugins: r
   const root = resolve(dir);
   const homeDir = resolve(home);
   const byPath = new Map<string, ProjectFile>();
-  for (const file of findProjectFiles(root, homeDir, plugins)) byPath.set(file.path, file);
+  for (const file of findProjectFiles(root, homeDir, plugins, { imports: true })) byPath.set(file.path, file);
   const queue: { folder: string; depth: number }[] = [{ folder: root, depth: 0 }];
   for (let visited = 0; queue.length > 0 && visited < MAX_PIN_WALK_FOLDERS; visited++) {
     const { folder, depth } = queue.shift()!;
-    if (folder !== root) for (const file of filesOfPlace({ cwd: folder, folders: [folder], home: homeDir }, plugins)) if (!byPath.has(file.path)) byPath.set(file.path, file);
+    if (folder !== root) for (const file of filesOfPlace({ cwd: folder, folders: [folder], home: homeDir }, plugins, { imports: true })) if (!byPath.has(file.path)) byPath.set(file.path, file);
     if (depth >= MAX_PIN_WALK_DEPTH) continue;
     let entries;
     try {
@@ -80,6 +129,7 @@ export function findFilesToPin(dir: string, home: string = homedir(), plugins: r
 export function digestsOf(files: readonly ProjectFile[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const file of files) {
+    if (unfollowedEntries.has(file)) continue;
     const digest = digestProjectPath(file.path);
     if (digest) out[pinKey(file.path)] = digest;
   }
@@ -121,18 +171,6 @@ export function pathExists(path: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** A regular JSON or YAML file's data (1 MiB at most), or undefined when it cannot be read or parsed. */
-export function peekJsonOrYaml(file: string): unknown {
-  const read = readRegularFileSync(file, MAX_PEEK_BYTES);
-  if (!read.ok) return undefined;
-  try {
-    // yaml loads only when there is a YAML file to read (cold start).
-    return extname(file) === ".json" || file.endsWith("package.json") ? JSON.parse(read.text) : (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(read.text);
-  } catch {
-    return undefined;
   }
 }
 

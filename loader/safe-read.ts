@@ -5,6 +5,8 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { extname } from "node:path";
 
 /** What reading one file gave. */
 export type RegularFileRead = { ok: true; text: string } | { ok: false; missing: true } | { ok: false; missing: false; problem: string };
@@ -89,5 +91,19 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<R
     return readFailure(error);
   } finally {
     await handle.close();
+  }
+}
+
+const MAX_PEEK_BYTES = 1024 * 1024;
+
+/** A regular JSON or YAML file's data (1 MiB at most), or undefined when it cannot be read or parsed. */
+export function peekJsonOrYaml(file: string): unknown {
+  const read = readRegularFileSync(file, MAX_PEEK_BYTES);
+  if (!read.ok) return undefined;
+  try {
+    // yaml loads only when there is a YAML file to read (cold start).
+    return extname(file) === ".json" || file.endsWith("package.json") ? JSON.parse(read.text) : (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(read.text);
+  } catch {
+    return undefined;
   }
 }

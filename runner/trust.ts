@@ -66,12 +66,13 @@ export async function productPlugins(): Promise<Plugin[]> {
 export async function decideTrust(options: DecideTrustOptions): Promise<TrustDecision> {
   const home = options.home ?? homedir();
   const plugins = options.plugins ?? (await productPlugins());
-  const files = findProjectFiles(options.cwd, home, plugins);
-  const whole = (trusted: boolean, source: TrustSource): TrustDecision => ({ trusted, source, files, unapproved: [], legacy: false, option: trusted });
+  const whole = (trusted: boolean, source: TrustSource): TrustDecision => ({ trusted, source, files: findProjectFiles(options.cwd, home, plugins), unapproved: [], legacy: false, option: trusted });
   if (options.flag) return whole(true, "flag");
   if (trustFromEnv(options.env)) return whole(true, "env");
   const entries = readTrustStore(home);
   const pinned = trustPinsFor(options.cwd, entries, home);
+  // Under pins each module a config loads is checked too: a changed import is named like a changed config.
+  const files = findProjectFiles(options.cwd, home, plugins, { imports: pinned !== undefined });
   if (pinned) {
     const unapproved = unapprovedFiles(files, pinned.pins);
     const decision: TrustDecision = { trusted: true, source: "store", files, unapproved, legacy: pinned.legacy, option: pinned.pins };
@@ -85,13 +86,14 @@ export async function decideTrust(options: DecideTrustOptions): Promise<TrustDec
     const approved = trustPinsFor(options.cwd, readTrustStore(home), home)!;
     return { ...decision, source: "prompt", unapproved: unapprovedFiles(files, approved.pins), legacy: false, option: approved.pins };
   }
-  if (trustEntryFor(options.cwd, entries)) return whole(false, "store");
-  if (files.length === 0 || !options.ask) return whole(false, "default");
+  const none = (source: TrustSource): TrustDecision => ({ trusted: false, source, files, unapproved: [], legacy: false, option: false });
+  if (trustEntryFor(options.cwd, entries)) return none("store");
+  if (files.length === 0 || !options.ask) return none("default");
   const shown = digestsOf(findFilesToPin(options.cwd, home, plugins));
   const answer = await askTrust(options.ask, firstQuestion(options.cwd, files));
   if (answer === "quit") throw new TrustDeclinedError(`stopped: ${realFolder(options.cwd)} is not trusted (run \`ubiquity trust .\` to trust it)`);
   rememberTrust(options.cwd, answer === "trust", home, shown);
-  if (answer !== "trust") return { ...whole(false, "prompt") };
+  if (answer !== "trust") return none("prompt");
   const approved = trustPinsFor(options.cwd, readTrustStore(home), home)!;
   return { trusted: true, source: "prompt", files, unapproved: unapprovedFiles(files, approved.pins), legacy: false, option: approved.pins };
 }

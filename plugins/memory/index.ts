@@ -6,6 +6,7 @@
  */
 import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
+import { basename } from "node:path";
 import { SYSTEM_STAGE, type Kernel, type SystemSection } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { loadMemory, type MemoryFile } from "./load";
@@ -13,6 +14,7 @@ import { renderMemory } from "./render";
 import type { ProjectPlace } from "../../loader/index";
 import { isProjectFileTrusted, pathExists, TrustPins } from "../../loader/index";
 import { memoryCandidates, type MemoryCandidate } from "./sources";
+import { includedFiles } from "./pinned-includes";
 import { memoryOptions, type MemoryResolvedOptions } from "./options";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
@@ -46,7 +48,10 @@ export const memoryPlugin = definePlugin(function memory() {
       memoryCandidates({ memorySources: ["project", "local"] }, { cwd, home })
         .map((c) => c.path)
         .filter(pathExists)
-        .map((path) => ({ path, kind: "memory", effect: "adds instructions to the system prompt" })),
+        .flatMap((path) => [
+          { path, kind: "memory", effect: "adds instructions to the system prompt" },
+          ...includedFiles(path, cwd, home).map((included) => ({ path: included, kind: "memory", effect: `included by ${basename(path)}: adds instructions to the system prompt` })),
+        ]),
     apply(kernel) {
       let files: readonly MemoryFile[] = [];
       let section: SystemSection | undefined;
@@ -68,6 +73,8 @@ export const memoryPlugin = definePlugin(function memory() {
           (message) => warn(kernel, NAME, message),
           (message) => kernel.logger.debug(`[${NAME}] ${message}`),
           admit,
+          // An include of a project or local file is a project file too: under pins it applies only while approved.
+          (path, source) => source === "user" || source === "memory" || isProjectFileTrusted(trust, path),
         );
         const text = renderMemory(files);
         section = text ? { id: "memory", text } : undefined;

@@ -77,6 +77,7 @@ export async function loadMemory(
   report: (message: string) => void,
   debug: (message: string) => void = () => {},
   admit: (candidate: MemoryCandidate) => boolean = () => true,
+  admitInclude: (path: string, source: MemorySource) => boolean = () => true,
 ): Promise<MemoryFile[]> {
   const cwd = (await real(place.cwd)) ?? resolve(place.cwd);
   const home = (await real(place.home)) ?? resolve(place.home);
@@ -124,6 +125,10 @@ export async function loadMemory(
       }
       if (depth + 1 > MAX_INCLUDE_DEPTH) {
         report(`did not include @${ref} from ${path}: includes go at most ${MAX_INCLUDE_DEPTH} levels deep`);
+        continue;
+      }
+      if (!admitInclude(target, source)) {
+        report(`did not include @${ref} from ${path}: ${target} is new or changed since its folder was trusted (review it, then approve it with \`ubiquity trust .\`)`);
         continue;
       }
       await visit(target, source, depth + 1, own, path);

@@ -1,0 +1,162 @@
+/**
+ * The local modules a config file would load: what it imports, transitively, and the plugin and
+ * preset files it names by path — found by a static scan, without running anything, so trust can
+ * pin each one (a trusted config importing `./helper.mjs` runs the helper too). Installed code
+ * (anything under `node_modules`) is out of scope, as it is for the sandbox. Fail closed: an
+ * import that cannot be followed (a computed `import(x)`, a local path that resolves to nothing)
+ * is reported, and the config does not apply under pins while it has one.
+ */
+import { statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { peekJsonOrYaml, readRegularFileSync } from "./safe-read";
+import { scanModuleSource } from "./module-scan";
+import { realFolder } from "./trust-pins";
+
+const SCRIPT = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
+const TRY_EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".json"];
+// jiti (like tsc) lets `./x.js` name `./x.ts`.
+const TS_FOR_JS: Record<string, string> = { ".js": ".ts", ".mjs": ".mts", ".cjs": ".cts", ".jsx": ".tsx" };
+/** Most modules followed from one config; past it the config does not apply under pins. */
+export const MAX_CONFIG_GRAPH_MODULES = 256;
+const MAX_SCAN_BYTES = 4 * 1024 * 1024;
+
+/** An import a config's graph has that cannot be followed to a file. */
+export interface UnfollowedImport {
+  /** The module holding it. */
+  from: string;
+  /** The specifier, or the source text of a computed load. */
+  specifier: string;
+}
+
+/** The local modules a config file loads (not itself), and the imports that could not be followed. */
+export interface ConfigGraph {
+  modules: string[];
+  unfollowed: UnfollowedImport[];
+}
+
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+const inNodeModules = (path: string) => path.split(sep).includes("node_modules");
+
+/** The file a path specifier names from `dir`, trying extensions and `index` files the way jiti does. */
+function resolvePath(target: string): string | undefined {
+  if (isFile(target)) return target;
+  const swapped = TS_FOR_JS[extname(target)];
+  if (swapped && isFile(target.slice(0, -extname(target).length) + swapped)) return target.slice(0, -extname(target).length) + swapped;
+  for (const ext of TRY_EXTENSIONS) if (isFile(target + ext)) return target + ext;
+  for (const ext of TRY_EXTENSIONS) if (isFile(join(target, `index${ext}`))) return join(target, `index${ext}`);
+  return undefined;
+}
+
+/** The real path of a file (symlinks resolved): where the code is read from. */
+function realFile(path: string): string {
+  return join(realFolder(dirname(path)), path.slice(dirname(path).length + 1));
+}
+
+/**
+ * Where `specifier`, imported by `from`, leads when that is a local module; `null` when it is
+ * installed code or a built-in; undefined when it is a local path that names no file.
+ */
+function resolveLocal(specifier: string, from: string, root: string): string | null | undefined {
+  const dir = dirname(from);
+  if (specifier.startsWith("file:")) specifier = fileURLToPath(specifier);
+  if (specifier.startsWith(".") || isAbsolute(specifier)) {
+    const found = resolvePath(resolve(dir, specifier));
+    if (!found) return undefined;
+    const real = realFile(found);
+    return inNodeModules(real) ? null : real;
+  }
+  // A package name or `#import`: Node's resolution. A package whose files are the project's own
+  // (a workspace linked into node_modules, the project naming itself) is local; an `#import` always is.
+  let found: string;
+  try {
+    found = createRequire(from).resolve(specifier);
+  } catch {
+    return specifier.startsWith("#") ? undefined : null;
+  }
+  if (!isAbsolute(found)) return null; // a built-in
+  const real = realFile(found);
+  if (inNodeModules(real)) return null;
+  return specifier.startsWith("#") || real === root || real.startsWith(root + sep) ? real : null;
+}
+
+/** The plugin and preset specifiers of a JSON or YAML config (`"./my-plugin.ts"`, `["./p.ts", {…}]`). */
+function dataConfigSpecifiers(file: string): string[] {
+  const data = peekJsonOrYaml(file);
+  const config = (file.endsWith("package.json") ? (data as Record<string, unknown> | undefined)?.ubiquity : data) as Record<string, unknown> | undefined;
+  if (!config || typeof config !== "object") return [];
+  const out: string[] = [];
+  for (const key of ["plugins", "presets"]) {
+    const list = config[key];
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) {
+      const spec = typeof entry === "string" ? entry : Array.isArray(entry) && typeof entry[0] === "string" ? entry[0] : undefined;
+      if (spec) out.push(spec);
+    }
+  }
+  return out;
+}
+
+/**
+ * Every local module `configFile` would load, transitively: its imports and the plugin and preset
+ * files it names (followed the same way), each by real path. Modules under `node_modules` and
+ * packages outside the config's folder are installed code and are not followed.
+ */
+export function configGraph(configFile: string): ConfigGraph {
+  const start = resolve(configFile);
+  const root = realFolder(dirname(start));
+  const seen = new Set<string>([realFile(start)]);
+  const modules: string[] = [];
+  const unfollowed: UnfollowedImport[] = [];
+  const queue: string[] = [start];
+  const add = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    if (modules.length >= MAX_CONFIG_GRAPH_MODULES) {
+      unfollowed.push({ from: file, specifier: `more than ${MAX_CONFIG_GRAPH_MODULES} local modules` });
+      return;
+    }
+    modules.push(file);
+    queue.push(file);
+  };
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    if (!SCRIPT.has(extname(file))) {
+      // A data config names plugins and presets; other data (an imported JSON) loads nothing.
+      if (file === start) {
+        for (const spec of dataConfigSpecifiers(file)) {
+          const found = resolveLocal(spec, file, root);
+          if (found) add(found);
+          else if (found === undefined) unfollowed.push({ from: file, specifier: spec });
+        }
+      }
+      continue;
+    }
+    const read = readRegularFileSync(file, MAX_SCAN_BYTES);
+    if (!read.ok) {
+      unfollowed.push({ from: file, specifier: read.missing ? "(it does not exist)" : `(cannot be read: ${read.problem})` });
+      continue;
+    }
+    const scan = scanModuleSource(read.text);
+    for (const spec of scan.imports) {
+      const found = resolveLocal(spec, file, root);
+      if (found) add(found);
+      else if (found === undefined) unfollowed.push({ from: file, specifier: spec });
+    }
+    // A relative string that names a script (a plugin path in a config): pinned too. One naming nothing is just a string.
+    for (const spec of scan.paths) {
+      const found = resolveLocal(spec, file, root);
+      if (found && SCRIPT.has(extname(found))) add(found);
+    }
+    for (const text of scan.computed) unfollowed.push({ from: file, specifier: text });
+  }
+  return { modules, unfollowed };
+}

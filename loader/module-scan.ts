@@ -1,0 +1,179 @@
+/**
+ * A static scan of a JavaScript or TypeScript module's source for what it could load: the
+ * specifiers of its `import`/`export … from`, `import("…")` and `require("…")`, plus every other
+ * string that reads like a relative path (`plugins: ["./my-plugin.ts"]`). Fail closed: an
+ * `import(…)` or `require(…)` whose argument is not one plain string is reported as `computed`,
+ * so the caller can refuse a module whose imports it cannot follow. A tokenizer, not a parser:
+ * comments, strings, template literals and regular expressions are skipped so nothing in them
+ * reads as code.
+ */
+
+/** What `scanModuleSource` found. */
+export interface ModuleScan {
+  /** Specifiers the module imports or requires (static strings). */
+  imports: string[];
+  /** Other string literals that look like a relative path (`./x`, `../x`): maybe a plugin or preset a config names. */
+  paths: string[];
+  /** Source text of each `import(…)`/`require(…)` whose target is computed at run time. */
+  computed: string[];
+}
+
+type Token = { kind: "id" | "str" | "punct" | "num" | "tpl"; text: string; start: number };
+
+const ID_START = /[A-Za-z_$\u0080-\uffff]/;
+const ID_PART = /[\w$\u0080-\uffff]/;
+// After these, a `/` starts a regular expression rather than a division.
+const REGEX_AFTER_WORDS = new Set(["return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await"]);
+
+/** Split `source` into tokens, dropping comments and whitespace; a template literal is one `tpl` token plus the tokens of its `${}` parts. */
+function tokenize(source: string): Token[] {
+  const tokens: Token[] = [];
+  const braces: ("code" | "tpl")[] = [];
+  let i = 0;
+  const n = source.length;
+  const regexAllowed = () => {
+    const last = tokens[tokens.length - 1];
+    if (!last) return true;
+    if (last.kind === "num" || last.kind === "str" || last.kind === "tpl") return false;
+    if (last.kind === "id") return REGEX_AFTER_WORDS.has(last.text);
+    return !(last.text === ")" || last.text === "]" || last.text === "}");
+  };
+  const readTemplate = (start: number) => {
+    // From just after a backtick or a `}` closing a `${}`: up to the closing backtick, or into the next `${`.
+    let j = start;
+    while (j < n) {
+      const c = source[j];
+      if (c === "\\") j += 2;
+      else if (c === "`") {
+        tokens.push({ kind: "tpl", text: source.slice(start, j), start });
+        return j + 1;
+      } else if (c === "$" && source[j + 1] === "{") {
+        tokens.push({ kind: "tpl", text: source.slice(start, j), start });
+        braces.push("tpl");
+        return j + 2;
+      } else j += 1;
+    }
+    return n;
+  };
+  while (i < n) {
+    const c = source[i]!;
+    if (c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v" || c === "\uFEFF") {
+      i += 1;
+    } else if (c === "/" && source[i + 1] === "/") {
+      const end = source.indexOf("\n", i);
+      i = end < 0 ? n : end;
+    } else if (c === "/" && source[i + 1] === "*") {
+      const end = source.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+    } else if (c === "#" && i === 0 && source[1] === "!") {
+      const end = source.indexOf("\n");
+      i = end < 0 ? n : end;
+    } else if (c === '"' || c === "'") {
+      let j = i + 1;
+      let text = "";
+      while (j < n && source[j] !== c && source[j] !== "\n") {
+        if (source[j] === "\\") {
+          text += source[j + 1] ?? "";
+          j += 2;
+        } else text += source[j++];
+      }
+      tokens.push({ kind: "str", text, start: i });
+      i = j + 1;
+    } else if (c === "`") {
+      i = readTemplate(i + 1);
+    } else if (c === "/" && regexAllowed()) {
+      let j = i + 1;
+      let inClass = false;
+      while (j < n && source[j] !== "\n") {
+        const d = source[j];
+        if (d === "\\") j += 2;
+        else {
+          if (d === "[") inClass = true;
+          else if (d === "]") inClass = false;
+          else if (d === "/" && !inClass) break;
+          j += 1;
+        }
+      }
+      j += 1;
+      while (j < n && ID_PART.test(source[j]!)) j += 1;
+      tokens.push({ kind: "num", text: source.slice(i, j), start: i }); // a value, like a number
+      i = j;
+    } else if (ID_START.test(c)) {
+      let j = i + 1;
+      while (j < n && ID_PART.test(source[j]!)) j += 1;
+      tokens.push({ kind: "id", text: source.slice(i, j), start: i });
+      i = j;
+    } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(source[i + 1] ?? ""))) {
+      let j = i + 1;
+      while (j < n && /[\w.]/.test(source[j]!)) j += 1;
+      tokens.push({ kind: "num", text: source.slice(i, j), start: i });
+      i = j;
+    } else if (c === "{") {
+      braces.push("code");
+      tokens.push({ kind: "punct", text: c, start: i });
+      i += 1;
+    } else if (c === "}") {
+      if (braces.pop() === "tpl") i = readTemplate(i + 1);
+      else {
+        tokens.push({ kind: "punct", text: c, start: i });
+        i += 1;
+      }
+    } else if (c === "." && source[i + 1] === "." && source[i + 2] === ".") {
+      tokens.push({ kind: "punct", text: "...", start: i });
+      i += 3;
+    } else if (c === "?" && source[i + 1] === ".") {
+      tokens.push({ kind: "punct", text: "?.", start: i });
+      i += 2;
+    } else {
+      tokens.push({ kind: "punct", text: c, start: i });
+      i += 1;
+    }
+  }
+  return tokens;
+}
+
+const isRelative = (s: string) => s.startsWith("./") || s.startsWith("../");
+
+/** The imports, path-like strings and computed loads of a module's source. */
+export function scanModuleSource(source: string): ModuleScan {
+  const tokens = tokenize(source);
+  const imports: string[] = [];
+  const paths: string[] = [];
+  const computed: string[] = [];
+  const used = new Set<number>();
+  const at = (k: number) => tokens[k];
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    const prev = at(k - 1);
+    const member = prev?.text === "." || prev?.text === "?.";
+    if (t.kind === "str" && (prev?.kind === "id" && (prev.text === "from" || prev.text === "import") && !(at(k - 2)?.text === "."))) {
+      imports.push(t.text);
+      used.add(k);
+    } else if (t.kind === "id" && (t.text === "import" || t.text === "require") && !(t.text === "import" && member)) {
+      const next = at(k + 1);
+      if (t.text === "import" && next?.text !== "(") continue; // a static import (its string is taken above) or import.meta
+      if (t.text === "require" && next?.text !== "(") {
+        // `require` passed around or looked into (`require.resolve`, `const r = require`): what it loads cannot be followed.
+        if (prev?.kind === "id" && (prev.text === "typeof" || prev.text === "function")) continue;
+        if (next?.text === "." && at(k + 2)?.text === "main") continue;
+        computed.push(source.slice(t.start, (next?.start ?? t.start) + 20).split("\n")[0]!);
+        continue;
+      }
+      const arg = at(k + 2);
+      const close = at(k + 3);
+      if (arg?.kind === "str" && (close?.text === ")" || close?.text === ",")) {
+        imports.push(arg.text);
+        used.add(k + 2);
+      } else if (arg?.kind === "tpl" && close?.text === ")" && !source.slice(arg.start, close.start).includes("${")) {
+        imports.push(arg.text);
+      } else {
+        const end = tokens.slice(k + 2).findIndex((x) => x.text === ")");
+        computed.push(source.slice(t.start, end < 0 ? t.start + 40 : tokens[k + 2 + end]!.start + 1).split("\n")[0]!.slice(0, 80));
+      }
+    }
+  }
+  tokens.forEach((t, k) => {
+    if (t.kind === "str" && !used.has(k) && isRelative(t.text)) paths.push(t.text);
+  });
+  return { imports, paths, computed };
+}
