@@ -144,7 +144,7 @@ const survivors = (tag: string) => processesWith(tag);
 describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermissions, through the bin", () => {
   // ---------------------------------------------------------------- findings (fail today)
 
-  it("FINDING: a repository inside node_modules (not walked) registered as a gitlink: the user's git status at the top runs its core.fsmonitor", async () => {
+  it("found and fixed: a repository inside node_modules (not walked) registered as a gitlink: the user's git status at the top runs its core.fsmonitor", async () => {
     const { mark, out } = await attack([
       script(
         [
@@ -160,7 +160,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(existsSync(mark), "the user's `git status` ran node_modules/x's core.fsmonitor outside the sandbox").toBe(false);
   });
 
-  it("FINDING: .git/worktrees/w made without a commondir (so git reads its own config) plus wt/.git: git status runs its core.fsmonitor", async () => {
+  it("found and fixed: .git/worktrees/w made without a commondir (so git reads its own config) plus wt/.git: git status runs its core.fsmonitor", async () => {
     const { mark, out } = await attack([
       script(
         [
@@ -177,7 +177,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(existsSync(mark), "git status (at the top, recursing into the gitlink, or in wt) ran .git/worktrees/w/config's fsmonitor").toBe(false);
   });
 
-  it("FINDING: a file written by the Write tool approves every folder above it: a git folder made there later is never judged", async () => {
+  it("found and fixed: a file written by the Write tool approves every folder above it: a git folder made there later is never judged", async () => {
     const { cwd, mark, out } = await attack([
       "echo first",
       { name: "Write", input: { file_path: "vendor/modules/lib/README.md", content: "notes\n" } },
@@ -197,7 +197,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(existsSync(mark), "the user's git status ran vendor/modules/lib/config's fsmonitor").toBe(false);
   });
 
-  it("FINDING: trust pins cover ubiquity.config.mjs but not the module it imports: the next `ubiquity run` runs the changed import unsandboxed", async () => {
+  it("found and fixed: trust pins cover ubiquity.config.mjs but not the module it imports: the next `ubiquity run` runs the changed import unsandboxed", async () => {
     const { cwd, home, mark, out } = await attack(
       [script("printf \"import { writeFileSync } from 'node:fs'; writeFileSync('MARK', 'x');\\nexport const helper = 1;\\n\" > cfg-helper.mjs && echo planted")],
       {
@@ -219,7 +219,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(existsSync(mark), "the next ubiquity run imported the changed cfg-helper.mjs unsandboxed").toBe(false);
   });
 
-  it("FINDING: a .env deeper than the secrets walk (deep: 6) is readable inside the sandbox", async () => {
+  it("found and fixed: a .env deeper than the secrets walk (deep: 6) is readable inside the sandbox", async () => {
     const { out } = await attack(["cat a/b/c/d/e/f/g/.env; echo read"], {
       prepare: (ws) => {
         mkdirSync(join(ws, "a/b/c/d/e/f/g"), { recursive: true });
@@ -230,7 +230,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(out).not.toContain("hunter2-deep-secret");
   });
 
-  it("FINDING: credential files in home that are not on SENSITIVE_HOME are readable (Codex and Claude Code keys, shell history, cargo, yarn, vault)", async () => {
+  it("found and fixed: credential files in home that are not on SENSITIVE_HOME are readable (Codex and Claude Code keys, shell history, cargo, yarn, vault)", async () => {
     const files: Record<string, string> = {
       ".codex/auth.json": '{"OPENAI_API_KEY":"sk-codex-SECRET-1"}',
       ".claude/.credentials.json": '{"claudeAiOauth":{"accessToken":"sk-ant-oat-SECRET-2"}}',
@@ -253,14 +253,14 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(leaked, `secrets read from home: ${leaked.join(", ")}`).toEqual([]);
   });
 
-  it("FINDING: new .env.* files (read by direnv's dotenv, bun, pipenv, mise, docker compose) are left in the workspace", async () => {
+  it("found and fixed: new .env.* files (read by direnv's dotenv, bun, pipenv, mise, docker compose) are left in the workspace", async () => {
     const { cwd, before } = await attack([
       script("printf 'GIT_CONFIG_COUNT=1\\nGIT_CONFIG_KEY_0=core.fsmonitor\\nGIT_CONFIG_VALUE_0=touch MARK\\nNODE_OPTIONS=--require=./x.js\\n' > .env.local\nmkdir -p app && cp .env.local app/.env && cp .env.local .env.development && echo planted"),
     ]);
     expect(leftBehind(cwd, before)).toEqual([]);
   });
 
-  it("FINDING: core.hooksPath already set to an unprotected folder (scripts/git-hooks): a hook planted there runs at the user's next git commit", async () => {
+  it("found and fixed: core.hooksPath already set to an unprotected folder (scripts/git-hooks): a hook planted there runs at the user's next git commit", async () => {
     const { cwd, home, mark, out } = await attack([script("printf '#!/bin/sh\\ntouch MARK\\n' > scripts/git-hooks/pre-commit && chmod +x scripts/git-hooks/pre-commit && echo planted")], {
       prepare: (ws, h) => {
         mkdirSync(join(ws, "scripts", "git-hooks"), { recursive: true });
@@ -273,7 +273,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(existsSync(mark), "the user's git commit ran the planted hook").toBe(false);
   });
 
-  it("FINDING: .git/config already includes an unprotected file (include.path = ../.gitconfig.local): writing it makes git status run code", async () => {
+  it("found and fixed: .git/config already includes an unprotected file (include.path = ../.gitconfig.local): writing it makes git status run code", async () => {
     const { mark, out } = await attack([script("printf '[core]\\n\\tfsmonitor = touch MARK\\n' > .gitconfig.local && echo planted")], {
       prepare: (ws, h) => userGit(h, ws, "config", "include.path", "../.gitconfig.local"),
     });
@@ -281,7 +281,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(existsSync(mark), "git status ran core.fsmonitor from the included .gitconfig.local").toBe(false);
   });
 
-  it("FINDING: editor and toolchain files off the list are left behind (.helix/languages.toml runs a language server on open; .tool-versions `path:` picks the binary asdf runs)", async () => {
+  it("found and fixed: editor and toolchain files off the list are left behind (.helix/languages.toml runs a language server on open; .tool-versions `path:` picks the binary asdf runs)", async () => {
     const { cwd, out } = await attack([
       script(
         "mkdir -p .helix && printf '[language-server.x]\\ncommand = \"sh\"\\nargs = [\"-c\", \"touch MARK\"]\\n[[language]]\\nname = \"markdown\"\\nlanguage-servers = [\"x\"]\\n' > .helix/languages.toml\nprintf 'nodejs path:./evil\\n' > .tool-versions && echo planted",
@@ -292,7 +292,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(existsSync(join(cwd, ".tool-versions")), ".tool-versions left behind").toBe(false);
   });
 
-  it("FINDING?: a protected file planted past PATH_MAX is invisible to the guard (stat fails) and left behind", async () => {
+  it("found and fixed: a protected file planted past PATH_MAX is invisible to the guard (stat fails) and left behind", async () => {
     const { cwd, before, out } = await attack([
       script('set -e\nfor i in $(seq 1 1100); do mkdir -p dddd; cd dddd; done\necho "touch MARK" > lefthook.yml\ngit init -q deep && git -C deep config core.fsmonitor "touch MARK"\necho planted'),
     ]);
