@@ -8,7 +8,8 @@
  * the engine's `sensitiveReason`), no secret in what the model saw, no surviving process.
  *
  * Each `it` asserts the SAFE outcome: an attack that still works is a failing test (a finding);
- * one the sandbox holds passes. Findings are tagged "FINDING" in their names.
+ * one the sandbox holds passes. The first round found 11 of 24 (tagged "found and fixed": each
+ * failed before its fix); the rest held.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
