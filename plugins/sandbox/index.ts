@@ -59,7 +59,7 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       const settings = sandboxSettings(options, opts.home ?? process.env.HOME ?? homedir());
       if (!settings.enabled) {
-        if (settings.origin === "required") throw new SandboxUnavailableError("UBIQUITY_REQUIRE_SANDBOX=1 is set, but the sandbox option turns the sandbox off: remove `sandbox: false` (or unset UBIQUITY_REQUIRE_SANDBOX)");
+        if (settings.origin === "required") throw new SandboxUnavailableError("UBIQUITY_REQUIRE_SANDBOX=1 is set, but the sandbox option turns the sandbox off: remove `sandbox: false` or `--no-sandbox` (or unset UBIQUITY_REQUIRE_SANDBOX)");
         status = { status: "off", warning: `the sandbox is off (sandbox: false): ${UNSANDBOXED}; remove \`sandbox: false\` to turn it back on` };
         kernel.logger.warn(`[${NAME}] ${status.warning}`);
         return setSandboxMode(kernel, "off");
