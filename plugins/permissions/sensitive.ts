@@ -16,7 +16,7 @@ import { join, sep } from "node:path";
 // target.runner), hook managers' scripts, yarn's plugins and releases, other agents' settings.
 const FOLDERS = new Set([
   ".git", ".ssh", ".aws", ".gnupg", ".vscode", ".idea", ".ubiquity", ".claude", ".kube", ".docker", ".husky", ".azure",
-  ".devcontainer", ".cargo", ".githooks", ".lefthook", ".yarn", ".codex", ".bashrc.d", ".mvn",
+  ".devcontainer", ".cargo", ".githooks", ".lefthook", ".yarn", ".codex", ".bashrc.d", ".mvn", ".mise",
   // Other VCSs' hooks and config, editors' and REPLs' start-up folders, other agents' settings and MCP servers.
   ".hg", ".helix", ".vim", ".emacs.d", ".ipython", ".julia", ".m2", ".cursor", ".gemini", ".zed", ".roo", ".windsurf", ".continue", ".kiro", ".amazonq",
 ]);
@@ -68,6 +68,9 @@ const FILES = new Set([
 const FILE_PATTERNS = [
   /^\.env(\..*)?$/, /^id_[a-z0-9_]+$/, /\.(pem|key|p12|pfx|jks|keystore)$/, /^ubiquity\.config\./, /^\.ubiquityrc/,
   /^\.?lefthook(-local)?\.(ya?ml|json|jsonc|toml)$/, /\.code-workspace$/, /\.pth$/,
+  // mise's config in every spelling (mise.toml, .mise.local.toml, mise.dev.toml) and direnv's
+  // files an .envrc loads by convention (.envrc.local, .envrc.private): both run on `cd`.
+  /^\.?mise(\.[a-z0-9_-]+)*\.toml$/, /^\.envrc(\..+)?$/,
 ];
 
 /** The reason `path` is sensitive, or undefined. */
@@ -87,6 +90,7 @@ export function sensitiveReason(path: string): string | undefined {
   if (FILES.has(name) || FILE_PATTERNS.some((re) => re.test(name))) return `${name} is a sensitive file`;
   const parent = parts.at(-2);
   if (parent === ".config" && name.startsWith("ubiquityrc")) return "it is an agent config file (.config/ubiquityrc*)";
+  if (parent === "mise" && name === "config.toml") return "it is mise's configuration (mise/config.toml), which runs on cd";
   if (parts.slice(-3, -1).join("/") === ".config/git") return "it is git's configuration";
   return undefined;
 }

@@ -32,6 +32,8 @@ export interface Profile {
   home: string;
   /** Paths of the home folder that stay readable (the rest is hidden); undefined: the whole home stays. */
   homeReadable?: string[];
+  /** Files bound read-only over a path of the hidden home (a filtered git config). */
+  homeStandIns?: { source: string; path: string }[];
   /** Folders under the real /tmp that stay visible, read-only, over the private /tmp: the program's own files. */
   programRoots?: string[];
 }
@@ -101,6 +103,7 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
   if (hideHome) {
     args.push("--tmpfs", profile.home);
     for (const p of profile.homeReadable!) if (existsSync(p)) args.push("--ro-bind", p, p);
+    for (const s of profile.homeStandIns ?? []) args.push("--ro-bind", s.source, s.path);
   } else if (under(profile.home, "/tmp") && existsSync(profile.home)) args.push("--ro-bind", profile.home, profile.home);
   for (const root of profile.programRoots ?? []) args.push("--ro-bind", root, root);
   for (const root of profile.writable) args.push("--bind", root, root);

@@ -33,6 +33,8 @@ const GIT_PROTECTED = ["config", "hooks", "commondir", "config.worktree"] as con
 export interface Guarded {
   path: string;
   reason: string;
+  /** The path's bytes, when its name is not valid UTF-8. */
+  raw?: Buffer;
 }
 
 /** A protected entry removed from the workspace. */
@@ -53,6 +55,8 @@ interface DirState {
   /** Protected names in this folder when last read, with their inode (a replaced one is new). */
   guarded: Map<string, number>;
   mode: Mode;
+  /** Names (hex) that are not valid UTF-8 and were there when the folder was first read: the user's. */
+  odd?: Set<string>;
 }
 
 /** What an entry of a folder is to the guard. */
@@ -65,6 +69,15 @@ function stat(path: string): Stats | undefined {
     return lstatSync(path, { throwIfNoEntry: false }) ?? undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Entries whose name is not valid UTF-8: a string path cannot reach them, so they are moved by their bytes. */
+function unreadableNames(dir: string): Buffer[] {
+  try {
+    return readdirSync(dir, { encoding: "buffer" }).filter((b) => !Buffer.from(b.toString("utf8"), "utf8").equals(b));
+  } catch {
+    return [];
   }
 }
 
@@ -160,6 +173,11 @@ export class WorkspaceGuard {
     const names = list(dir);
     const state: DirState = { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, guarded: new Map(), mode };
     this.#dirs!.set(dir, state);
+    if (found) this.#unreadable(dir, found, state);
+    else {
+      const odd = unreadableNames(dir).map((b) => b.toString("hex"));
+      if (odd.length > 0) state.odd = new Set(odd);
+    }
     for (const name of names) this.#entry(root, dir, name, state, found);
     // What an existing config names runs too: core.hooksPath's hooks, an included file, a script.
     if (mode === "git") {
@@ -167,6 +185,14 @@ export class WorkspaceGuard {
       for (const path of pathsNamedByConfig(dir)) {
         if (this.#roots.some((r) => path.startsWith(`${r}${sep}`))) this.#named.set(path, `${relative(root, dir) || "."}'s config names it (git runs it or reads config from it)`);
       }
+    }
+  }
+
+  /** New entries of `dir` whose names the guard cannot read go (what is in them cannot be judged). */
+  #unreadable(dir: string, found: Guarded[], state: DirState) {
+    for (const raw of unreadableNames(dir)) {
+      if (state.odd?.has(raw.toString("hex"))) continue;
+      found.push({ path: join(dir, raw.toString("hex")), raw: Buffer.concat([Buffer.from(`${dir}${sep}`), raw]), reason: "its name is not valid UTF-8, so what it holds cannot be judged" });
     }
   }
 
@@ -179,6 +205,8 @@ export class WorkspaceGuard {
     state.guarded.set(name, stat(path)?.ino ?? -1);
     const fresh = found !== undefined && !this.#isApproved(path);
     if (what.kind === "bind") {
+      // What an existing .envrc loads (direnv runs it on cd) is protected like the .envrc.
+      if (!fresh && /^\.envrc/i.test(name)) for (const p of pathsNamedByEnvrc(path)) if (this.#roots.some((r) => p.startsWith(`${r}${sep}`))) this.#named.set(p, `${relative(root, path)} loads it (direnv runs it on cd)`);
       if (fresh && name === ".git") this.#links.push({ path, reason: what.reason }); // judged once the sweep knows every new git folder
       else if (fresh) found.push({ path, reason: what.reason });
       else this.#bound.set(path, what.reason);
@@ -292,12 +320,13 @@ export class WorkspaceGuard {
       Object.assign(state, { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, guarded: new Map<string, number>() });
       if (state.mode === "plain" && isGitFolder(new Set(names))) {
         // An existing folder became a git folder (`git init --bare` in it): judged as a new one.
-        const why = this.#isApproved(dir) ? undefined : unsafeGitFolder(dir, root);
+        const why = unsafeGitFolder(dir, root); // git reads it whole: the file tools' approval does not cover it
         state.mode = "git";
         for (const name of names) if ((GIT_PROTECTED as readonly string[]).includes(name) && why) found.push({ path: join(dir, name), reason: why });
         for (const d of [...this.#dirs.keys()]) if (d.startsWith(`${dir}${sep}`)) this.#dirs.delete(d);
         if (why) continue;
       }
+      this.#unreadable(dir, found, state);
       for (const name of names) {
         if (this.#dirs.has(join(dir, name))) continue; // a folder already known: swept on its own
         // A protected entry that was there before stays bound (a mount point cannot be replaced).
@@ -322,10 +351,11 @@ export class WorkspaceGuard {
     this.#forget(g.path);
     const root = this.#roots.find((r) => g.path.startsWith(`${r}${sep}`)) ?? dirname(g.path);
     const target = join(this.#quarantine(), relative(root, g.path));
+    const source = g.raw ?? g.path;
     try {
       mkdirSync(dirname(target), { recursive: true });
       try {
-        renameSync(g.path, target);
+        renameSync(source, target);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
         cpSync(g.path, target, { recursive: true, verbatimSymlinks: true });
@@ -333,7 +363,7 @@ export class WorkspaceGuard {
       }
       return { path: g.path, movedTo: target, reason: g.reason };
     } catch {
-      rmSync(g.path, { recursive: true, force: true });
+      rmSync(source, { recursive: true, force: true });
       return { path: g.path, reason: g.reason };
     }
   }
@@ -466,10 +496,30 @@ export function gitlinksInIndex(indexPath: string, hashLength = 20): string[] {
   return out;
 }
 
+/**
+ * The files an .envrc makes direnv read: `source_env`/`dotenv` (and `_if_exists`) targets, `source`
+ * and `.`, `use flake` (flake.nix, flake.lock) and `use nix` (shell.nix, default.nix). Relative to
+ * the .envrc's folder.
+ */
+export function pathsNamedByEnvrc(envrc: string): string[] {
+  const dir = dirname(envrc);
+  const out: string[] = [];
+  for (const raw of readText(envrc).split("\n")) {
+    const words = raw.replace(/#.*/, "").trim().split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""));
+    const [cmd, arg] = words;
+    if (!cmd) continue;
+    if (/^(source_env|source_env_if_exists|source|\.)$/.test(cmd) && arg) out.push(resolve(dir, arg));
+    else if (/^(dotenv|dotenv_if_exists)$/.test(cmd)) out.push(resolve(dir, arg ?? ".env"));
+    else if (cmd === "use" && arg === "flake") out.push(resolve(dir, words[2] && !words[2].startsWith("-") ? words[2].replace(/#.*/, "") : "."), join(dir, "flake.nix"), join(dir, "flake.lock"));
+    else if (cmd === "use" && arg === "nix") out.push(join(dir, "shell.nix"), join(dir, "default.nix"), ...(words[2] && !words[2].startsWith("-") ? [resolve(dir, words[2])] : []));
+  }
+  return out.filter((p) => p !== dir);
+}
+
 /** Keys whose value is a path git reads config or hooks from. */
 const PATH_KEYS = /^(core\.hookspath|include\.path|includeif\..*\.path)$/;
 /** Keys whose value is a command git runs (a path in it runs). */
-const COMMAND_KEYS = /^(core\.(fsmonitor|sshcommand|editor|pager|askpass)|alias\..*|filter\..*\.(clean|smudge|process)|diff\..*\.(command|textconv)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|sequence\.editor|uploadpack\.packobjectshook|pager\..*)$/;
+const COMMAND_KEYS = /^(core\.(fsmonitor|sshcommand|editor|pager|askpass|gitproxy)|alias\..*|filter\..*\.(clean|smudge|process)|diff\.(external|.*\.(command|textconv))|merge\..*\.driver|(difftool|mergetool)\..*\.cmd|trailer\..*\.(command|cmd)|remote\..*\.(uploadpack|receivepack)|submodule\..*\.update|credential(\..*)?\.helper|gpg(\..*)?\.program|gpg\.ssh\.defaultkeycommand|sequence\.editor|uploadpack\.packobjectshook|pager\..*)$/;
 
 /**
  * The paths a git folder's existing config names that git reads or runs: core.hooksPath,
@@ -480,9 +530,14 @@ export function pathsNamedByConfig(gitDir: string): string[] {
   const worktree = basename(gitDir) === ".git" ? dirname(gitDir) : gitDir;
   const home = process.env.HOME ?? "";
   const out: string[] = [];
-  for (const file of ["config", "config.worktree"]) {
+  // The repository's own config, and the user's and the system's: a relative core.hooksPath
+  // there (`.git-hooks`) names a folder in every repository.
+  const xdg = process.env.XDG_CONFIG_HOME || join(home, ".config");
+  const files = [join(gitDir, "config"), join(gitDir, "config.worktree"), ...(home ? [join(home, ".gitconfig"), join(xdg, "git", "config")] : []), "/etc/gitconfig"];
+  for (const file of files) {
+    const own = file.startsWith(`${gitDir}${sep}`);
     let section = "";
-    for (const raw of readText(join(gitDir, file)).split("\n")) {
+    for (const raw of readText(file).split("\n")) {
       const line = raw.trim();
       const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]/.exec(line);
       if (head) {
@@ -497,7 +552,7 @@ export function pathsNamedByConfig(gitDir: string): string[] {
       for (const word of words) {
         if (!word || (!word.includes("/") && !PATH_KEYS.test(key))) continue;
         const expanded = word.startsWith("~/") ? join(home, word.slice(2)) : word;
-        const base = key.startsWith("include") ? gitDir : worktree;
+        const base = key.startsWith("include") ? (own ? gitDir : dirname(file)) : worktree;
         out.push(isAbsolute(expanded) ? resolve(expanded) : resolve(base, expanded));
       }
     }

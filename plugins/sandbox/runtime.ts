@@ -12,7 +12,7 @@ import { isExcluded, type SandboxSettings } from "./config";
 import { layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
-import { HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
+import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
 import type { Violation } from "./violations";
 import { isProcessAlive } from "../_kits/process/index";
@@ -235,6 +235,7 @@ export class SandboxRuntime {
       socat: this.#availability.socat,
       home: this.#settings.home,
       // The home folder stays visible only when it is a writable folder itself (the secrets are hidden then).
+      homeStandIns: writable.includes(this.#settings.home) ? undefined : this.#gitConfigs(),
       homeReadable: writable.includes(this.#settings.home)
         ? undefined
         : [
@@ -331,6 +332,27 @@ export class SandboxRuntime {
   /** A file tool wrote `path`: the permission engine judged it, so the next sweep keeps it. */
   approve(path: string): void {
     this.#guard?.approve(path);
+  }
+
+  #standIns: { source: string; path: string }[] | undefined;
+  /** The user's git configs, filtered (made once per run, in the private folder). */
+  #gitConfigs(): { source: string; path: string }[] {
+    if (this.#standIns) return this.#standIns;
+    this.#standIns = [];
+    for (const rel of GIT_CONFIGS) {
+      const path = join(this.#settings.home, rel);
+      let text: string;
+      try {
+        if (!statSync(path).isFile()) continue;
+        text = readFileSync(path, "utf8");
+      } catch {
+        continue;
+      }
+      const source = join(this.#dirs!.root, `git-${rel.replace(/\//g, "_")}`);
+      writeFileSync(source, gitConfigWithoutCredentials(text), { mode: 0o444 });
+      this.#standIns.push({ source, path });
+    }
+    return this.#standIns;
   }
 
   /** The sandbox's own package cache for MCP servers (made on first use; undefined when it cannot be). */

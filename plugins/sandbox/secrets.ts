@@ -27,10 +27,15 @@ export const SENSITIVE_HOME = [
   ".config/gh",
   ".config/hub",
   ".local/share/keyrings",
-  // Inside folders HOME_READABLE keeps: tokens some tools leave in their cache.
+  // Inside folders HOME_READABLE keeps: tokens some tools leave beside their toolchain or cache.
   ".cache/huggingface/token",
   ".cargo/credentials",
   ".cargo/credentials.toml",
+  ".local/share/uv/credentials",
+  ".hex/hex.config",
+  ".cabal/config",
+  ".julia/servers",
+  ".config/git/credentials",
 ] as const;
 
 /**
@@ -48,11 +53,29 @@ export const HOME_READABLE = [
   ".deno", "go", ".go", ".mix", ".hex", ".swiftpm", ".tfenv",
   // Package and build caches.
   ".npm", ".pnpm-store", ".yarn/berry", ".cache", ".gradle/caches", ".gradle/wrapper", ".m2/repository",
-  // Configuration read on every start that holds no credentials.
-  ".gitconfig", ".config/git", ".gitignore_global", ".gitattributes", ".tool-versions", ".nvmrc", ".bashrc", ".bash_profile", ".profile",
-  ".zshrc", ".zshenv", ".inputrc", ".editorconfig", ".vimrc", ".config/nvim", ".config/mise", ".config/fish", ".terminfo", ".condarc",
-  ".ripgreprc", ".config/ripgrep",
+  // Configuration read on every start that holds no credentials. (Shell start-up files are not
+  // here: they often export keys. Git's config is served filtered: see GIT_CONFIGS.)
+  ".config/git/ignore", ".config/git/attributes", ".gitignore_global", ".gitattributes", ".tool-versions", ".nvmrc", ".inputrc", ".editorconfig",
+  ".vimrc", ".config/nvim", ".config/mise", ".terminfo", ".condarc", ".ripgreprc", ".config/ripgrep",
 ] as const;
+
+/** The user's git config files: inside the sandbox, a copy without credentials stands in for each. */
+export const GIT_CONFIGS = [".gitconfig", ".config/git/config"] as const;
+
+/**
+ * A git config without what can hold a credential or lead elsewhere: `url.*` (tokens in
+ * insteadOf), `http.*` (extraHeader), `credential.*`, and includes (files outside the list).
+ */
+export function gitConfigWithoutCredentials(text: string): string {
+  const out: string[] = [];
+  let keep = true;
+  for (const line of text.split("\n")) {
+    const head = /^\s*\[\s*([A-Za-z0-9.-]+)/.exec(line);
+    if (head) keep = !/^(url|http|https|credential|include|includeif)$/i.test(head[1]!.split(".")[0]!);
+    if (keep) out.push(line);
+  }
+  return out.join("\n");
+}
 
 /** Patterns of secret files inside the permitted folders. */
 export const SECRET_PATTERNS = ["**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/id_rsa", "**/id_ed25519", "**/id_ecdsa"] as const;

@@ -177,13 +177,14 @@ describe("the user's own files named in the editor's args", () => {
     const home = tempDir("ubq-acp-home-", {
       "agent/user.config.ts": `export default { systemPrompt: "HOME-CONFIG" };\n`,
     });
+    // The server runs in the sandbox, where only the session's folder is writable: its marker goes there.
+    const repo = tempDir("ubq-acp-repo-", planted);
     const mine = tempDir("ubq-acp-mine-", {
       "my.preset.ts": `import base from "ubiquity/presets/default";\nimport { writeFileSync } from "node:fs";\nwriteFileSync("$REPO/mine-marker", "ran");\nexport default base;\n`,
-      "mcp.json": JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: ["-e", `require("fs").writeFileSync("$REPO/mine-mcp-marker", "ran")`] } } }),
+      "mcp.json": JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(join(repo, "mine-mcp-marker"))}, "ran")`] } } }),
     });
     mkdirSync(join(mine, "node_modules"));
     symlinkSync(repoRoot, join(mine, "node_modules", "ubiquity"), "dir");
-    const repo = tempDir("ubq-acp-repo-", planted);
     script = () => "ok";
     const proc = start(repo, home, ["--config", "~/agent/user.config.ts", "--preset", join(mine, "my.preset.ts"), "--mcp-config", join(mine, "mcp.json")]);
     await proc.initialized;
@@ -192,7 +193,7 @@ describe("the user's own files named in the editor's args", () => {
     expect((await prompt(proc, session.sessionId, "hi")).stopReason).toBe("end_turn");
     expect(sentToModel()).toContain("HOME-CONFIG");
     expect(existsSync(join(mine, "mine-marker"))).toBe(true);
-    await until(() => existsSync(join(mine, "mine-mcp-marker")), 5000);
+    await until(() => existsSync(join(repo, "mine-mcp-marker")), 5000);
     expect(existsSync(join(repo, "config-marker"))).toBe(false);
     expect(existsSync(join(repo, "preset-marker"))).toBe(false);
     await proc.close();
