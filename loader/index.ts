@@ -22,6 +22,7 @@ export type { ProjectTrust, PinProblem } from "./trust-pins";
 export { findProjectFiles, findFilesToPin, isConfigTrusted, digestsOf, unapprovedFiles, pathExists, peekJsonOrYaml, printable, displayPath } from "./project-files";
 export type { UntrustedFile, FindOptions } from "./project-files";
 export { configGraph } from "./config-graph";
+export { scanModuleSource } from "./module-scan";
 export type { ConfigGraph, UnfollowedImport } from "./config-graph";
 export { UsageError } from "./plugin-contract";
 export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer, ProjectFile, ProjectPlace } from "./plugin-contract";

@@ -11,6 +11,7 @@ import { bwrapArgs, homeRootsNamed, innerCommand, programRootsUnderTmp, PROXY_PO
 import { isExcluded, type SandboxSettings } from "./config";
 import { layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
+import { installedConfigClosure } from "./installed";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
@@ -120,6 +121,8 @@ export class SandboxRuntime {
   #placeholders = new Set<string>();
   #calls = new Map<string, CallRecord>();
   #guard: WorkspaceGuard | undefined;
+  /** The installed packages the project's config loads (read-only: `ubiquity run` executes them at its next start). */
+  #installed: string[] | undefined;
   /** Protected entries removed by a sweep that no call has reported yet. */
   #unreported: Quarantined[] = [];
   #quarantineDir: string | undefined;
@@ -209,7 +212,8 @@ export class SandboxRuntime {
     const cache = use.kind === "mcp" ? this.#mcpCache() : undefined;
     // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
     this.#unreported.push(...this.#guard!.sweep());
-    const deep = this.#guard!.protectedPaths().map((g) => g.path);
+    this.#installed ??= installedConfigClosure(this.#settings.cwd, writable, this.#settings.home);
+    const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed.filter((p) => existsSync(p))];
     const layouts = writable.map((root) => layoutRoot(root, [...this.#settings.denyWrite, ...deep.filter((p) => p.startsWith(`${root}/`))], this.#settings.home));
     if (use.toolUseId) {
       this.#calls.set(use.toolUseId, { watched: layouts.flatMap((l) => l.watched), links: layouts.flatMap((l) => l.links), started: Date.now(), subject: use.subject });

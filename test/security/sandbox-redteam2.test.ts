@@ -7,7 +7,7 @@
  * `ubiquity run`).
  *
  * Each `it` asserts the SAFE outcome: an attack that still works is a failing test, tagged
- * "FINDING:" (found 7 in 13; 6 now "found and fixed", one a documented KNOWN GAP, skipped); one
+ * "FINDING:" (found 7 in 13; all 7 now "found and fixed": each failed before its fix); one
  * the sandbox holds passes, tagged "held:". Notes (design decisions, not counted)
  * are comments at the end of the file.
  */
@@ -184,11 +184,9 @@ describe.skipIf(SKIP)("sandbox red team, round 2 (issue 36b): default sandbox, b
     expect(existsSync(mark), "the next ubiquity run loaded cfg-helper.mjs (now a link into node_modules, which the pin check skips) outside the sandbox").toBe(false);
   });
 
-  // KNOWN GAP, not fixed (issue 36 note): node_modules is writable in the sandbox (installed code,
-  // like package.json's scripts), and trust pins cover the project's own files and their local
-  // import graph, not installed packages. Closing it needs the pinned config's runtime closure
-  // (its packages and their dependencies) read-only in the sandbox, or pinned by digest.
-  it.skip("KNOWN GAP: a trusted config importing an installed package (`import … from \"cfg-dep\"`): the sandbox may rewrite node_modules/cfg-dep, and the next `ubiquity run` runs it unsandboxed", async () => {
+  // Fixed by keeping the installed closure of the project's config (its packages and their
+  // dependencies) read-only in the sandbox: `ubiquity run` executes them at its next start.
+  it("found and fixed: a trusted config importing an installed package (`import … from \"cfg-dep\"`): the sandbox may rewrite node_modules/cfg-dep, and the next `ubiquity run` runs it unsandboxed", async () => {
     const { cwd, home, mark, out } = await attack(
       [script("printf \"import { writeFileSync } from 'node:fs'; writeFileSync('MARK', 'x');\\nexport const helper = 1;\\n\" > node_modules/cfg-dep/index.mjs && echo planted")],
       {
@@ -202,7 +200,7 @@ describe.skipIf(SKIP)("sandbox red team, round 2 (issue 36b): default sandbox, b
         env: { UBIQUITY_TRUST: "" },
       },
     );
-    expect(out).toContain("planted");
+    expect(out).toMatch(/planted|Read-only file system/); // refused now: the package is read-only
     await nextRun(cwd, home);
     expect(existsSync(mark), "the next ubiquity run imported node_modules/cfg-dep (written inside the sandbox) outside the sandbox").toBe(false);
   });

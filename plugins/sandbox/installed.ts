@@ -1,0 +1,100 @@
+/**
+ * The installed packages a project's config file loads, and everything they depend on: code that
+ * `ubiquity run` executes outside the sandbox at its next start, although it lives in the
+ * writable `node_modules`. The sandbox keeps these package folders read-only (the rest of
+ * `node_modules` stays writable: installed code the user runs by choice).
+ *
+ * Found without running anything: the config's local import graph (the one trust pins), the bare
+ * specifiers those modules import, then each package's `dependencies`, `peerDependencies` and
+ * `optionalDependencies`, resolved the way Node does (the nearest `node_modules/<name>` above).
+ */
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, join, sep } from "node:path";
+import { configGraph, findConfigFile, scanModuleSource } from "../../loader/index";
+
+/** Past this many packages the closure stops growing (what it found stays protected). */
+const MAX_PACKAGES = 2000;
+
+const packageName = (specifier: string) => {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+};
+const isBare = (s: string) => !s.startsWith(".") && !s.startsWith("/") && !/^[a-z]+:/.test(s) && s !== "";
+
+function readJson(path: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder Node would load package `name` from, starting at `from`. */
+function packageDir(name: string, from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    try {
+      if (statSync(join(candidate, "package.json")).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The package folders (real paths) the config file loads, directly or through dependencies. */
+export function installedClosure(configFile: string): string[] {
+  const names = new Set<string>();
+  // A JSON config names its plugins and presets by package name.
+  if (/\.json$|(^|\/)\.ubiquityrc$/.test(configFile)) {
+    const config = readJson(configFile) ?? {};
+    for (const key of ["plugins", "presets", "preset"]) {
+      for (const entry of [config[key]].flat()) {
+        const spec = typeof entry === "string" ? entry : Array.isArray(entry) && typeof entry[0] === "string" ? entry[0] : undefined;
+        if (spec && isBare(spec)) names.add(packageName(spec));
+      }
+    }
+  }
+  for (const file of [configFile, ...configGraph(configFile).modules]) {
+    let source: string;
+    try {
+      source = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const s of scanModuleSource(source).imports) if (isBare(s)) names.add(packageName(s));
+  }
+  const found = new Map<string, string>();
+  const queue = [...names].map((name) => ({ name, from: dirname(configFile) }));
+  while (queue.length > 0 && found.size < MAX_PACKAGES) {
+    const { name, from } = queue.shift()!;
+    const dir = packageDir(name, from);
+    if (!dir) continue;
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      continue;
+    }
+    if (found.has(real)) continue;
+    found.set(real, name);
+    const manifest = readJson(join(dir, "package.json")) ?? {};
+    for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
+      const deps = manifest[field];
+      if (deps && typeof deps === "object") for (const dep of Object.keys(deps)) queue.push({ name: dep, from: dir });
+    }
+  }
+  return [...found.keys()];
+}
+
+/** The closure of the config file the runner would load from `cwd`, inside `roots` only. */
+export function installedConfigClosure(cwd: string, roots: readonly string[], home?: string): string[] {
+  let configFile: string | undefined;
+  try {
+    configFile = findConfigFile(cwd, home);
+  } catch {
+    return []; // two configs in one folder: the run stops on that anyway
+  }
+  if (!configFile) return [];
+  return installedClosure(configFile).filter((dir) => roots.some((r) => dir.startsWith(`${r}${sep}`)));
+}
