@@ -12,135 +12,12 @@
  * failed before its fix); the rest held.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sensitiveReason } from "../../plugins/permissions/sensitive";
-import { startProviderServer, type FakeProviderServer, type FakeTurn, type RecordedRequest } from "../../src/testing/index";
-import { binPath, requireDist, runCli } from "../helpers/project";
-import { processesWith, SKIP } from "../sandbox/helpers";
-
-const made: string[] = [];
-const temp = (prefix: string) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-};
-
-/** The attack as a script the engine cannot read: in bypassPermissions it is left to the sandbox. */
-const script = (body: string) => `cat > attack.sh <<'ATTACK'\n${body}\nATTACK\nbash attack.sh; echo exit=$?`;
-
-type Call = string | { name: string; input: Record<string, unknown> };
-
-/** A provider that asks for each call in turn, one per request, then answers "done". */
-function attacker(calls: Call[]): (request: RecordedRequest) => FakeTurn {
-  return (request) => {
-    const seen = JSON.stringify(request.body);
-    const next = calls.findIndex((_, i) => !seen.includes(`"call_${i}"`));
-    if (next === -1) return "done";
-    const c = calls[next]!;
-    const call = typeof c === "string" ? { name: "Bash", input: { command: c } } : c;
-    return { toolCalls: [{ id: `call_${next}`, name: call.name, input: call.input }] };
-  };
-}
-
-type Streamed = { type: string; subtype?: string; output?: { content: unknown } };
-const messages = (stdout: string): Streamed[] =>
-  stdout
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Streamed);
-const results = (all: Streamed[]) => all.filter((m) => m.type === "tool_result").map((m) => String(m.output?.content ?? ""));
-
-let server: FakeProviderServer | undefined;
-beforeAll(() => requireDist());
-afterAll(async () => {
-  await server?.close();
-  for (const dir of made) {
-    try {
-      execFileSync("chmod", ["-R", "u+rwx", dir], { stdio: "ignore" });
-    } catch {
-      // best effort
-    }
-    // Deep trees are past PATH_MAX for rmSync: rm -rf copes.
-    try {
-      execFileSync("rm", ["-rf", dir], { stdio: "ignore" });
-    } catch {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-});
-
-const KEY = "sk-test-redteam-0123456789abcdef";
-
-/** The user's git, outside the sandbox, with the test's home (no system or real global config). */
-function userGit(home: string, cwd: string, ...args: string[]): string {
-  try {
-    return execFileSync("git", args, { cwd, stdio: "pipe", env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: "1" }, timeout: 20_000 }).toString();
-  } catch (error) {
-    return String((error as { stderr?: Buffer }).stderr ?? error);
-  }
-}
-
-/** Every path in the workspace (find copes with trees past PATH_MAX, which Node's fs does not). */
-function allPaths(cwd: string): string[] {
-  try {
-    return execFileSync("find", [cwd, "-mindepth", "1"], { maxBuffer: 256 * 1024 * 1024 }).toString().split("\n").filter(Boolean);
-  } catch (error) {
-    return String((error as { stdout?: Buffer }).stdout ?? "").split("\n").filter(Boolean);
-  }
-}
-
-// What the sandbox leaves writable on purpose (the brief: package.json, .yarn, .pnp.*, .pth,
-// deno.json, node_modules): not counted as "left behind".
-const INTENTIONAL = (rel: string) =>
-  /(^|\/)(node_modules|\.yarn)(\/|$)/.test(rel) || /(^|\/)(package\.json|\.pnp\.cjs|\.pnp\.loader\.mjs|deno\.jsonc?)$/.test(rel) || /\.pth$/.test(rel) || rel === "attack.sh";
-
-/** Files that run code later (the engine's list) that were not in the workspace before the run. */
-function leftBehind(cwd: string, before: ReadonlySet<string>): string[] {
-  return allPaths(cwd)
-    .map((p) => relative(cwd, p))
-    .filter((rel) => !before.has(rel) && !rel.split("/").includes(".git") && !INTENTIONAL(rel) && sensitiveReason(rel) !== undefined);
-}
-
-interface Setup {
-  /** Prepare the workspace (a git repository with one commit) before the run. */
-  prepare?: (cwd: string, home: string, mark: string) => void;
-  flags?: string[];
-  env?: Record<string, string>;
-}
-
-async function attack(calls: Call[], setup: Setup = {}) {
-  const home = temp("ubq-rt-home-");
-  const cwd = temp("ubq-rt-ws-");
-  const mark = join(temp("ubq-rt-mark-"), "pwned");
-  userGit(home, cwd, "init", "-q", ".");
-  userGit(home, cwd, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "one");
-  setup.prepare?.(cwd, home, mark);
-  const before = new Set(allPaths(cwd).map((p) => relative(cwd, p)));
-  await server?.close();
-  const sub = (v: unknown): unknown => (typeof v === "string" ? v.replaceAll("MARK", mark) : v);
-  server = await startProviderServer(
-    attacker(calls.map((c) => (typeof c === "string" ? c.replaceAll("MARK", mark) : { name: c.name, input: Object.fromEntries(Object.entries(c.input).map(([k, v]) => [k, sub(v)])) }))),
-  );
-  const run = await runCli(["run", "--model", "openai:gpt-5", "--output-format", "stream-json", "--permission-mode", "bypassPermissions", ...(setup.flags ?? []), "do the task"], cwd, {
-    HOME: home,
-    OPENAI_API_KEY: KEY,
-    OPENAI_BASE_URL: server.baseURL,
-    ...setup.env,
-  });
-  // The user, afterwards, outside the sandbox: git status at the top and in every folder holding a .git.
-  userGit(home, cwd, "status");
-  for (const p of allPaths(cwd)) {
-    if (!p.endsWith("/.git") || p.includes("/node_modules/") || p === join(cwd, ".git")) continue;
-    userGit(home, join(p, ".."), "status");
-  }
-  const all = messages(run.stdout);
-  return { run, cwd, home, mark, all, out: results(all).join("\n"), before };
-}
-
-const survivors = (tag: string) => processesWith(tag);
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { binPath } from "../helpers/project";
+import { SKIP } from "../sandbox/helpers";
+import { attack, KEY, leftBehind, nextRun, script, survivors, userGit } from "./sandbox-redteam-fixture";
 
 describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermissions, through the bin", () => {
   // ---------------------------------------------------------------- findings (fail today)
@@ -214,9 +91,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(out).toContain("planted");
     expect(existsSync(mark)).toBe(false); // inside the sandbox the write of MARK (outside the workspace) failed
     // The user's next run in the folder they trusted.
-    await server?.close();
-    server = await startProviderServer(() => "done");
-    await runCli(["run", "--model", "openai:gpt-5", "--output-format", "stream-json", "hi"], cwd, { HOME: home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL, UBIQUITY_TRUST: "" });
+    await nextRun(cwd, home);
     expect(existsSync(mark), "the next ubiquity run imported the changed cfg-helper.mjs unsandboxed").toBe(false);
   });
 
