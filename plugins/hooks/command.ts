@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Logger } from "../../src/index";
 import type { SpawnSpec } from "../sandbox/api";
-import { buildSubprocessEnv, spawnFolder, trackProcessGroup, type SubprocessEnvOptions } from "../_kits/process/index";
+import { buildSubprocessEnv, spawnFolder, stopSpawn, trackProcessGroup, underReaper, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
@@ -73,23 +73,23 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
   return new Promise((resolve) => {
     const where = spawnFolder(cwd, context.trusted !== false);
     const plain: SpawnSpec = { command: shell, args: ["-c", command], cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
-    const spec = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
+    const wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
+    // Outside the sandbox, the reaper ends what the hook leaves behind, setsid or not.
+    const reaper = wrapped.contained ? undefined : underReaper(wrapped);
+    const spec = reaper ?? wrapped;
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", ...(reaper ? (["pipe"] as const) : [])],
       env: spec.env as NodeJS.ProcessEnv,
     });
+    (child.stdio[3] as import("node:stream").Readable | null)?.resume(); // the reaper's report: nobody reads it here, so it must not block
     let stdout = "";
     let stderr = "";
     let timedOut = false;
-    const untrack = child.pid ? trackProcessGroup(child.pid) : () => {};
+    const untrack = child.pid ? trackProcessGroup(child.pid, { reaper: reaper !== undefined }) : () => {};
     const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      if (child.pid) stopSpawn(child.pid, reaper !== undefined);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -97,10 +97,10 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
     }, timeoutMs);
     const onAbort = () => killGroup();
     signal.addEventListener("abort", onAbort, { once: true });
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.stdin.on("error", () => {}); // a script that never reads stdin closes it early
-    child.stdin.end(stdin);
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stdin!.on("error", () => {}); // a script that never reads stdin closes it early
+    child.stdin!.end(stdin);
     child.on("error", (error) => {
       stderr += String(error);
     });

@@ -25,6 +25,8 @@ export interface SpawnSpec {
   cwd: string;
   /** Variables for the process (the MCP SDK adds its safe defaults to these). */
   env?: Record<string, string | undefined>;
+  /** Set by the sandbox when every process the spawn starts ends with it (bubblewrap's PID namespace). */
+  contained?: boolean;
 }
 
 /** Who is spawning, for excludedCommands, violation reports and events. */
@@ -255,6 +257,7 @@ export class SandboxRuntime {
       args: [...bwrapArgs(profile, spec.cwd), "--", ...innerCommand(profile, spec.command, spec.args)],
       cwd: spec.cwd,
       env: { ...env, ...proxied },
+      contained: true,
     };
   }
 

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
-import { buildSubprocessEnv } from "../_kits/process/index";
+import { buildSubprocessEnv, describeKilled } from "../_kits/process/index";
 import { ToolFailure, guard } from "../_kits/file-tools/index";
 import type { SandboxApi } from "../sandbox/api";
 import { runCommand, type CommandResult } from "./run-command";
@@ -79,7 +79,11 @@ export class BashTool extends Tool<typeof BashInput> {
 function present(result: CommandResult, timeoutMs: number): ToolOutput {
   const notes: string[] = [];
   // Only claim that every process is gone when the wait confirmed it.
-  const killedAll = result.reaped ? "the command and every process it started were killed" : "the command was killed, but some process it started was still running after the wait";
+  const killedAll = !result.reaped
+    ? "the command was killed, but some process it started was still running after the wait"
+    : result.contained
+      ? "the command and every process it started were killed"
+      : "the command's process group was killed (a process that left the group, as setsid does, is not tracked without the sandbox or Perl)";
   if (result.timedOut) {
     notes.push(`[Timed out after ${timeoutMs} ms: ${killedAll}. Give a larger timeout (at most ${BASH_LIMITS.maxTimeoutMs} ms) or make the command finish sooner.]`);
   } else if (result.aborted) {
@@ -92,7 +96,7 @@ function present(result: CommandResult, timeoutMs: number): ToolOutput {
   const body = result.output === "" && notes.length === 0 && result.leftBehind === 0 ? "(no output)" : result.output.replace(/\n$/, "");
   const info =
     result.leftBehind > 0
-      ? `[${result.leftBehind === 1 ? "1 background process" : `${result.leftBehind} background processes`} the command left running ${result.reaped ? (result.leftBehind === 1 ? "was stopped" : "were stopped") : "got SIGKILL but could not be confirmed gone"} when it returned: a Bash call's processes end with it.]`
+      ? `[${result.leftBehind === 1 ? "1 background process" : `${result.leftBehind} background processes`} the command left running ${result.reaped ? (result.leftBehind === 1 ? "was stopped" : "were stopped") : "got SIGKILL but could not be confirmed gone"} when it returned${result.leftBehindNames ? ` (${describeKilled(result.leftBehindNames)})` : ""}: a Bash call's processes end with it.]`
       : "";
   return {
     content: [body, ...notes, info].filter((s) => s !== "").join("\n\n"),
@@ -106,6 +110,8 @@ function present(result: CommandResult, timeoutMs: number): ToolOutput {
       cutChars: result.cutChars,
       durationMs: result.durationMs,
       shell: result.shell,
+      contained: result.contained,
+      ...(result.leftBehindNames ? { stopped: result.leftBehindNames } : {}),
     },
   };
 }

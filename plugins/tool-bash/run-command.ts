@@ -7,7 +7,7 @@ import { once } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import { HeadTailBuffer } from "./head-tail";
 import { killGroup, liveMembers, waitGroupGone } from "./process-group";
-import { trackProcessGroup } from "../_kits/process/index";
+import { readReaperReport, stopSpawn, trackProcessGroup, underReaper, type ReaperReport } from "../_kits/process/index";
 import { findShell } from "./shell";
 import type { SpawnSpec } from "../sandbox/api";
 
@@ -38,6 +38,14 @@ export interface CommandResult {
   reaped: boolean;
   /** Processes the command left running in the background when its shell exited; they were killed. */
   leftBehind: number;
+  /** What they were, when known (the reaper names them): "sleep (pid 12)". */
+  leftBehindNames?: { pid: number; command: string }[];
+  /**
+   * True when every process the command started is known to be gone, including those that left
+   * its process group (`setsid`): the sandbox's PID namespace or the reaper. False: only the
+   * process group was ended, and a process that left it may still run.
+   */
+  contained: boolean;
   durationMs: number;
   shell: string;
 }
@@ -51,23 +59,27 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const started = Date.now();
   const shell = findShell(options.env.PATH);
   const output = new HeadTailBuffer(options.maxOutputChars);
-  const base = { shell, timedOut: false, aborted: false, reaped: true, leftBehind: 0 };
+  const base = { shell, timedOut: false, aborted: false, reaped: true, leftBehind: 0, contained: true };
   if (options.signal?.aborted) {
     return { ...base, output: "", outputChars: 0, cutChars: 0, exitCode: null, signal: null, aborted: true, durationMs: 0 };
   }
 
   // `exec 2>&1` first: stderr joins stdout inside the shell, so both reach us through one pipe
   // in the order they were written. detached: the shell leads a new process group we can kill.
-  const spec = (options.wrap ?? ((s: SpawnSpec) => s))({ command: shell, args: ["-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env });
+  const wrapped = (options.wrap ?? ((s: SpawnSpec) => s))({ command: shell, args: ["-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env });
+  // Outside the sandbox, the reaper ends what leaves the group too (setsid).
+  const reaped = wrapped.contained ? undefined : underReaper(wrapped);
+  const spec = reaped ?? wrapped;
   const child = spawn(spec.command, spec.args, {
     cwd: spec.cwd,
     env: spec.env as NodeJS.ProcessEnv,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", ...(reaped ? (["pipe"] as const) : [])],
   });
-  const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid);
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
+  const report: Promise<ReaperReport | undefined> = reaped && child.stdio[3] ? readReaperReport(child.stdio[3] as import("node:stream").Readable) : Promise.resolve(undefined);
+  const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid, { reaper: reaped !== undefined });
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
   const closed = once(child, "close").catch(() => undefined);
 
   let timedOut = false;
@@ -76,7 +88,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const kill = () => {
     if (killed || child.pid === undefined) return;
     killed = true;
-    killGroup(child.pid);
+    stopSpawn(child.pid, reaped !== undefined);
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -90,18 +102,41 @@ export async function runCommand(command: string, options: RunCommandOptions): P
 
   try {
     const [exitCode, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
+    const done = await report;
+    if (done) {
+      // The reaper has ended the whole tree and says what it found; its own group is just itself.
+      await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+      const { text, cut } = output.text();
+      const leftBehind = killed ? 0 : done.killed.length;
+      return {
+        shell,
+        output: text,
+        outputChars: output.total,
+        cutChars: cut,
+        exitCode: done.exitCode ?? (done.signal ? null : exitCode),
+        signal: done.signal ?? (done.exitCode === null ? signal : null),
+        timedOut,
+        aborted,
+        reaped: done.contained,
+        leftBehind,
+        leftBehindNames: leftBehind > 0 ? done.killed : undefined,
+        contained: done.contained,
+        durationMs: Date.now() - started,
+      };
+    }
     // Background jobs (`cmd &` without `wait`) are still in the group: they end with the call.
     const leftBehind = !killed && child.pid !== undefined ? ((await liveMembers(child.pid)) ?? 0) : 0;
     if (leftBehind > 0) killGroup(child.pid!);
-    const reaped = (killed || leftBehind > 0) && child.pid !== undefined ? await waitGroupGone(child.pid) : true;
+    const gone = (killed || leftBehind > 0) && child.pid !== undefined ? await waitGroupGone(child.pid) : true;
     await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
     const { text, cut } = output.text();
-    return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped, leftBehind, durationMs: Date.now() - started };
+    return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped: gone, leftBehind, contained: wrapped.contained === true, durationMs: Date.now() - started };
   } finally {
     untrack();
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
-    child.stdout.destroy();
-    child.stderr.destroy();
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.stdio[3]?.destroy();
   }
 }

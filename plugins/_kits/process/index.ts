@@ -6,4 +6,5 @@
  */
 export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-groups";
 export { absolutePath, buildSubprocessEnv, isCredentialVariable, isPassedName, isScrubbedVariable, PASSED_VARIABLES, type SubprocessEnvOptions } from "./env";
+export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReaper, type ReaperReport } from "./reaper";
 export { folderTrusted, spawnFolder, untrustedSpawnFolder } from "./folder";

@@ -4,19 +4,16 @@
  * SIGKILL first, so nothing the agent started outlives it. The signal listeners exist only
  * while a group is live, and a signal nobody else handles is raised again afterwards, so the
  * program still ends the way it would have without us. (SIGKILL of the program itself cannot be
- * caught: the sandbox's --die-with-parent covers that.)
+ * caught: the sandbox's --die-with-parent and the reaper's parent-death signal cover that.)
  */
-const live = new Set<number>();
+import { stopSpawn } from "./reaper";
+
+// pgid → whether its leader is the reaper (which must get SIGTERM, never its group SIGKILL).
+const live = new Map<number, boolean>();
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 function killAll(): void {
-  for (const pgid of live) {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
+  for (const [pgid, reaper] of live) stopSpawn(pgid, reaper);
 }
 
 function onSignal(signal: NodeJS.Signals): void {
@@ -38,10 +35,14 @@ function uninstall(): void {
   for (const s of SIGNALS) process.removeListener(s, onSignal);
 }
 
-/** Remember a live process group (its leader's pid); the returned function forgets it. */
-export function trackProcessGroup(pgid: number): () => void {
+/**
+ * Remember a live process group (its leader's pid); the returned function forgets it. A group
+ * led by the reaper ({@link underReaper}) is ended by SIGTERM to the reaper, which ends the rest,
+ * also when this program is SIGKILLed (the reaper gets SIGTERM when its parent dies).
+ */
+export function trackProcessGroup(pgid: number, options: { reaper?: boolean } = {}): () => void {
   if (live.size === 0) install();
-  live.add(pgid);
+  live.set(pgid, options.reaper === true);
   return () => {
     if (!live.delete(pgid)) return;
     if (live.size === 0) uninstall();
