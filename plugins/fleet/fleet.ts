@@ -70,6 +70,9 @@ const STATES = ["waiting", "active", "delayed", "prioritized", "completed", "fai
 export async function createFleet(options: FleetOptions): Promise<Fleet> {
   const { bullmq, connection, backend } = await queueConnection(options.connection);
   const queue = new bullmq.Queue(options.queueName ?? DEFAULT_QUEUE, { connection }, backend);
+  // A dropped connection (Redis restarting) is retried by the client; what it costs shows as the
+  // failure of a call that needed the queue then. Without a listener BullMQ prints it to stderr.
+  queue.on("error", () => {});
   const store = typeof options.store === "string" ? await openStore(options.store) : options.store;
 
   async function describe(listed: import("bullmq").Job): Promise<FleetRunStatus> {

@@ -45,38 +45,53 @@ export interface TestRedis {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** SIGKILL the server (connections reset); with `persistent`, every acknowledged write survives. */
+  down(): Promise<void>;
+  /** Start it again on the same port and folder; resolves once it answers. */
+  up(): Promise<void>;
 }
 
-/** Start one; resolves once it accepts connections. */
-export async function startRedis(): Promise<TestRedis> {
+/**
+ * Start one; resolves once it accepts connections. `persistent`: an append-only file synced on
+ * every write (as a production BullMQ Redis runs), so `down()`/`up()` is a restart, not a wipe.
+ */
+export async function startRedis(options: { persistent?: boolean } = {}): Promise<TestRedis> {
   const binary = redisBinary();
   if (!binary) throw new Error("redis-server is not installed (apt-get install -y redis-server)");
   const dir = mkdtempSync(join(tmpdir(), "ubq-redis-"));
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    binary,
-    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction", "--loglevel", "warning"],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output}`);
-    if (await ping(port)) break;
-    if (Date.now() > deadline) throw new Error(`redis-server did not start on ${port}: ${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const persistence = options.persistent ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
+  let child: ChildProcess;
+  const launch = async () => {
+    child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...persistence, "--maxmemory-policy", "noeviction", "--loglevel", "warning"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout!.on("data", (d) => (output += d));
+    child.stderr!.on("data", (d) => (output += d));
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output}`);
+      if (await ping(port)) break;
+      if (Date.now() > deadline) throw new Error(`redis-server did not start on ${port}: ${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+    }
+  };
+  await launch();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    down: kill,
+    up: launch,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGKILL");
-        await exited;
-      }
+      await kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };
