@@ -107,8 +107,9 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
     child.on("close", (code) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
-      // What the hook left running in the background ends with it.
-      killGroup();
+      // What the hook left running in the background ends with it (the reaper has ended it already,
+      // and its pid is no longer ours to signal).
+      if (!reaper) killGroup();
       untrack();
       resolve({ code, stdout, stderr, timedOut });
     });

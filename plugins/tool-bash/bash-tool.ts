@@ -98,8 +98,9 @@ function present(result: CommandResult, timeoutMs: number): ToolOutput {
     result.leftBehind > 0
       ? `[${result.leftBehind === 1 ? "1 background process" : `${result.leftBehind} background processes`} the command left running ${result.reaped ? (result.leftBehind === 1 ? "was stopped" : "were stopped") : "got SIGKILL but could not be confirmed gone"} when it returned${result.leftBehindNames ? ` (${describeKilled(result.leftBehindNames)})` : ""}: a Bash call's processes end with it.]`
       : "";
+  const lost = result.reaperLost ? "[The command ended the process that tracks what it starts: a process it started outside its process group (setsid) may still be running.]" : "";
   return {
-    content: [body, ...notes, info].filter((s) => s !== "").join("\n\n"),
+    content: [body, ...notes, info, lost].filter((s) => s !== "").join("\n\n"),
     isError: notes.length > 0,
     metadata: {
       exitCode: result.exitCode,

@@ -46,8 +46,19 @@ export interface CommandResult {
    * process group was ended, and a process that left it may still run.
    */
   contained: boolean;
+  /** The command killed the reaper that was tracking its processes (`kill -9 $PPID`). */
+  reaperLost?: boolean;
   durationMs: number;
   shell: string;
+}
+
+// How long a reaper asked to stop may take before its group and the shell's get SIGKILL.
+const REAPER_GRACE_MS = 3000;
+
+/** SIGKILL to the reaper's group and the shell's (the last resort when the reaper does not end). */
+function killGroups(reaper: number, report: ReaperReport): void {
+  killGroup(reaper);
+  if (report.shell !== undefined) killGroup(report.shell);
 }
 
 // After the shell exits, a background job it started may still hold the pipe open; its later
@@ -76,7 +87,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     detached: true,
     stdio: ["ignore", "pipe", "pipe", ...(reaped ? (["pipe"] as const) : [])],
   });
-  const report: Promise<ReaperReport | undefined> = reaped && child.stdio[3] ? readReaperReport(child.stdio[3] as import("node:stream").Readable) : Promise.resolve(undefined);
+  const watch = reaped && child.stdio[3] ? readReaperReport(child.stdio[3] as import("node:stream").Readable) : undefined;
   const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid, { reaper: reaped !== undefined });
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
@@ -85,10 +96,14 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   let timedOut = false;
   let aborted = false;
   let killed = false;
+  let fallback: NodeJS.Timeout | undefined;
   const kill = () => {
     if (killed || child.pid === undefined) return;
     killed = true;
     stopSpawn(child.pid, reaped !== undefined);
+    // A reaper that does not end (the command stopped or replaced it) is not waited for: its
+    // group and the shell's get SIGKILL.
+    if (watch) fallback = setTimeout(() => killGroups(child.pid!, watch.now()), REAPER_GRACE_MS);
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -102,7 +117,16 @@ export async function runCommand(command: string, options: RunCommandOptions): P
 
   try {
     const [exitCode, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
-    const done = await report;
+    const done = await watch?.done;
+    if (done && !done.finished) {
+      // The reaper was killed before it finished (by the command itself: `kill -9 $PPID`): what it
+      // would have ended is ended as the group is, and nothing more is claimed.
+      killGroups(child.pid!, done);
+      const gone = (await waitGroupGone(child.pid!)) && (done.shell === undefined || (await waitGroupGone(done.shell)));
+      await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+      const { text, cut } = output.text();
+      return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped: gone, leftBehind: 0, contained: false, reaperLost: true, durationMs: Date.now() - started };
+    }
     if (done) {
       // The reaper has ended the whole tree and says what it found; its own group is just itself.
       await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
@@ -132,6 +156,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     const { text, cut } = output.text();
     return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped: gone, leftBehind, contained: wrapped.contained === true, durationMs: Date.now() - started };
   } finally {
+    clearTimeout(fallback);
     untrack();
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);

@@ -127,6 +127,21 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
     expect(sleepers(m)).toEqual([]);
   });
 
+  it("a command that stops the reaper still ends at its time limit, with everything it started", async () => {
+    const m = mark();
+    const { content } = await bash(`setsid -f sleep ${m}; kill -STOP $PPID; sleep 300`, {}, { timeout: 1500 });
+    expect(content).toContain("[Timed out after 1500 ms: the command and every process it started were killed.");
+    expect(sleepers(m)).toEqual([]);
+  });
+
+  it("a command that kills the reaper loses its group, and the result says what may be left", async () => {
+    const [m1, m2] = [mark(), mark()];
+    const { content, metadata } = await bash(`setsid -f sleep ${m1}; sleep ${m2} & kill -KILL $PPID; wait`);
+    expect(content).toContain("[The command ended the process that tracks what it starts: a process it started outside its process group (setsid) may still be running.]");
+    expect(metadata.contained).toBe(false);
+    expect(sleepers(m2)).toEqual([]);
+  });
+
   it("without the reaper, the result claims the process group and no more", async () => {
     const m = mark();
     process.env.UBIQUITY_NO_REAPER = "1";
@@ -142,14 +157,17 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
   });
 
   it("the report parser keeps what the reaper said and claims containment only after `done` from a subreaper", () => {
-    expect(parseReaperReport("reaper 1\nkilled 12 sleep\nkilled 13 my (odd) name\nstatus exit 3\ndone\n")).toEqual({
+    expect(parseReaperReport("reaper 1\nshell 11\nkilled 12 sleep\nkilled 13 my (odd) name\nstatus exit 3\ndone\n")).toEqual({
       contained: true,
+      finished: true,
+      shell: 11,
       killed: [{ pid: 12, command: "sleep" }, { pid: 13, command: "my (odd) name" }],
       exitCode: 3,
       signal: null,
     });
     expect(parseReaperReport("reaper 0\nstatus signal 9\ndone\n")).toMatchObject({ contained: false, signal: "SIGKILL" });
-    expect(parseReaperReport("reaper 1\nkilled 12 sleep\nincomplete\n").contained).toBe(false);
+    expect(parseReaperReport("reaper 1\nkilled 12 sleep\nincomplete\n")).toMatchObject({ contained: false, finished: true });
+    expect(parseReaperReport("reaper 1\nshell 11\n")).toMatchObject({ contained: false, finished: false, shell: 11 });
     expect(parseReaperReport("").contained).toBe(false);
   });
 });

@@ -47,6 +47,7 @@ $pid = fork();
 if (!defined $pid) { report("error fork: $!"); exit 126 }
 if ($pid == 0) { $SIG{$_} = 'DEFAULT' for qw(TERM INT HUP); setpgrp(0, 0); exec { $cmd[0] } @cmd; exit 127 }
 setpgrp($pid, $pid);
+report("shell $pid");
 $stop = 1 if getppid() != $parent;
 kill('KILL', -$pid) if $stop;
 my $r;
@@ -119,6 +120,10 @@ export interface ReaperReport {
   contained: boolean;
   /** The processes it killed after the command's shell ended (or was stopped), in order. */
   killed: { pid: number; command: string }[];
+  /** The shell's pid, which leads its own process group (known as soon as it started). */
+  shell?: number;
+  /** True once the reaper said it finished (`done` or `incomplete`): false means it was killed. */
+  finished: boolean;
   /** The shell's own ending (the reaper's exit mirrors it; this is exact). */
   exitCode: number | null;
   signal: NodeJS.Signals | null;
@@ -126,42 +131,50 @@ export interface ReaperReport {
 
 const SIGNAL_NAMES: Record<number, NodeJS.Signals> = { 1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM" };
 
-/** Collect the report from the reaper's fd 3 until it closes. */
-export function readReaperReport(stream: Readable): Promise<ReaperReport> {
+/** The reaper's report as it comes in on fd 3: what it said so far, and all of it once it closes. */
+export function readReaperReport(stream: Readable): { now(): ReaperReport; done: Promise<ReaperReport> } {
   let text = "";
   stream.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-  return new Promise((resolve) => {
-    const done = () => resolve(parseReaperReport(text));
-    stream.once("close", done).once("error", done);
+  const done = new Promise<ReaperReport>((resolve) => {
+    const end = () => resolve(parseReaperReport(text));
+    stream.once("close", end).once("error", end);
   });
+  return { now: () => parseReaperReport(text), done };
 }
 
 /** Parse the reaper's report lines (exported for tests). */
 export function parseReaperReport(text: string): ReaperReport {
-  const report: ReaperReport = { contained: false, killed: [], exitCode: null, signal: null };
+  const report: ReaperReport = { contained: false, finished: false, killed: [], exitCode: null, signal: null };
   let subreaper = false;
   for (const line of text.split("\n")) {
     const [word, a, ...rest] = line.split(" ");
     if (word === "reaper") subreaper = a === "1";
+    else if (word === "shell") report.shell = Number(a);
     else if (word === "killed") report.killed.push({ pid: Number(a), command: rest.join(" ") });
     else if (word === "status" && a === "exit") report.exitCode = Number(rest[0]);
     else if (word === "status" && a === "signal") report.signal = SIGNAL_NAMES[Number(rest[0])] ?? (`SIG${rest[0]}` as NodeJS.Signals);
-    else if (word === "done") report.contained = subreaper;
+    else if (word === "done") [report.contained, report.finished] = [subreaper, true];
+    else if (word === "incomplete") report.finished = true;
   }
   return report;
 }
 
 /**
- * End a spawn for good. Under the reaper: SIGTERM to the reaper alone, which kills the whole
- * tree and reports it (a SIGKILL to its group would kill the reaper first and free the rest).
- * Otherwise: SIGKILL to the process group.
+ * End a spawn for good. Under the reaper: SIGTERM to the reaper alone (after SIGCONT, in case
+ * the command stopped it), which kills the whole tree and reports it (a SIGKILL to its group would
+ * kill the reaper first and free the rest). Otherwise: SIGKILL to the process group.
  */
 export function stopSpawn(pid: number, reaper: boolean): void {
-  try {
-    process.kill(reaper ? pid : -pid, reaper ? "SIGTERM" : "SIGKILL");
-  } catch {
-    // Already gone.
-  }
+  const send = (target: number, signal: NodeJS.Signals) => {
+    try {
+      process.kill(target, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  if (!reaper) return send(-pid, "SIGKILL");
+  send(pid, "SIGCONT");
+  send(pid, "SIGTERM");
 }
 
 /** How the model reads the processes the reaper killed: "sleep (pid 12), node (pid 40)". */
