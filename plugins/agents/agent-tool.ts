@@ -10,12 +10,26 @@ import type { AgentDefinition } from "./options";
 /** The tool's name. */
 export const AGENT_TOOL = "Agent";
 
+/** What a background agent's name may be. */
+export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Where an agent may work apart from its caller. */
+export const ISOLATIONS = ["worktree", "none"] as const;
+export type Isolation = (typeof ISOLATIONS)[number];
+
 /** The input schema for a set of agent names (at least one). */
 export function agentInput(names: [string, ...string[]]) {
   return z.object({
     subagent_type: z.enum(names).describe("Which agent runs the task: one of those listed in the tool description"),
     description: z.string().describe("A short (3-5 word) summary of the task, for the record"),
     prompt: z.string().min(1).describe("The task, with everything the agent needs to know: it sees nothing of this conversation"),
+    run_in_background: z.boolean().optional().describe("Start the agent and return at once with its task id; its reply comes to you when it finishes"),
+    name: z
+      .string()
+      .regex(AGENT_NAME, "a name is 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit")
+      .optional()
+      .describe("A name for a background agent, to message it with SendMessage while it runs"),
+    isolation: z.enum(ISOLATIONS).optional().describe('"worktree": the agent works in a fresh git worktree on its own branch, so its edits never touch this working tree; "none": in this folder (the agent\'s own setting applies when omitted)'),
   });
 }
 
@@ -35,6 +49,8 @@ export function describeAgents(agents: Readonly<Record<string, AgentDefinition>>
     "Delegate a task to a subagent. It works on its own, with its own conversation and tools, and returns only its final reply to you.",
     "Use it for self-contained work (a search, a review, an investigation) whose details need not fill this conversation. Several Agent calls in one response run in parallel.",
     "The subagent sees nothing of this conversation: put everything it needs in `prompt`. Its reply comes back to you, not to the user: relay what matters.",
+    "With `run_in_background: true` the call returns at once with a task id and the agent works while you go on; give it a `name` to send it more instructions with SendMessage. You are told when it finishes, with its reply; if you end your turn while background agents still run, the run waits for them and their replies come to you as the next message.",
+    'With `isolation: "worktree"` the agent works in a fresh git worktree on a branch of its own (from this repository\'s HEAD; uncommitted changes here are not in it): you are told the branch, its folder and what changed; a worktree left unchanged is removed.',
     "",
     "Agents (subagent_type):",
     ...lines,

@@ -2,26 +2,35 @@
  * `ubiquity:agents`: subagents and the Agent tool. Definitions come from `options.agents` and,
  * when `agentSources` asks, from agent files (later sources win a name, `options.agents` wins
  * over files). The Agent tool is registered only when at least one agent is configured.
- * - `kernel.ready`: read agent files, register the Agent tool
- * - `tool.list`: a subagent keeps its parent's tools cut to its definition; never Agent, never AskUserQuestion
+ * - `kernel.ready`: read agent files, register the Agent and SendMessage tools
+ * - `tool.list`: a subagent keeps its parent's tools cut to its definition; never Agent, SendMessage nor AskUserQuestion
  * - `turn.prompt` / `turn.stop` / `session.end`: SubagentStart context, SubagentStop
+ * - `turn.stop` of a main run: wait for its background agents, their ends become the next prompt
+ * - `session.start`: the run's own signal, which its background agents follow
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
  */
 import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
-import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import { absolutePath, describeError, SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool, type ToolOutput } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
-import { AGENT_TOOL, AgentTool } from "./agent-tool";
+import { AGENT_TOOL, AgentTool, type AgentInput } from "./agent-tool";
+import { awaitAgents, startBackground, type BackgroundAgents } from "./background";
+import { SEND_MESSAGE_TOOL, SendMessageTool } from "./send-message";
+import { createWorktree, defaultWorktreeDir, finishWorktree, type Worktree } from "./worktree";
 import { agentFolder, readAgentFiles } from "./files";
-import { runSubagent, type Delegation } from "./launch";
+import { prepareSubagent, runSubagent, type Delegation } from "./launch";
 import { keepTool } from "./narrow";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { agentsOptions } from "./options";
 
-export { AGENT_TOOL, AgentTool, agentInput, describeAgents, type AgentInput } from "./agent-tool";
+export { AGENT_TOOL, AGENT_NAME, ISOLATIONS, AgentTool, agentInput, describeAgents, type AgentInput, type Isolation } from "./agent-tool";
+export { SEND_MESSAGE_TOOL, SendMessageTool, inboxText, type SendMessageInput } from "./send-message";
+export { describeEnded, MAX_OUTCOME_CHARS } from "./background";
+export { AgentInbox } from "./inbox";
+export { createWorktree, finishWorktree, defaultWorktreeDir, repoFolder, WorktreeError, type Worktree, type WorktreeReport } from "./worktree";
 export { parseAgentFile, parseList, type ParsedAgent } from "./parse";
 export { readAgentFiles, agentFolder, type AgentFile } from "./files";
 export { narrowMode, DEFAULT_AGENT_MAX_TURNS } from "./narrow";
@@ -57,6 +66,12 @@ function sortedByName<T>(record: Record<string, T>): Record<string, T> {
 interface RunState {
   delegation?: Delegation;
   stopFired?: boolean;
+  /** SubagentStart's context went ahead of the first prompt. */
+  contextGiven?: boolean;
+  /** The run's own signal, taken before a stretch of live work wraps it. */
+  base?: AbortSignal;
+  /** The run's background agents, by task id. */
+  background: BackgroundAgents;
 }
 
 /** The agents plugin. */
@@ -66,7 +81,7 @@ export const agentsPlugin = definePlugin(function agents() {
     projectFiles: ({ cwd, home }: ProjectPlace) =>
       (["project", "local"] as const).map((source) => agentFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
     options: agentsOptions,
-    runState: (): RunState => ({}),
+    runState: (): RunState => ({ background: new Map() }),
     apply(kernel, context) {
       let agents: Record<string, AgentDefinition> = {};
       const stateOf = (run: RunContext): RunState => context.run(run);
@@ -87,31 +102,85 @@ export const agentsPlugin = definePlugin(function agents() {
         const tool = new AgentTool(agents, async (input, ctx) => {
           const parent = ctx.run;
           if (!parent) return { content: "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run", isError: true };
-          return runSubagent(parent, input.subagent_type, agents[input.subagent_type]!, input, ctx.toolUseId, (child, d) => {
-            stateOf(child).delegation = d;
-          });
+          return delegate(parent, agents[input.subagent_type]!, input, ctx.toolUseId);
         });
         kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
+        kernel.registries.tools.register(SEND_MESSAGE_TOOL, new SendMessageTool((run) => stateOf(run).background), NAME);
       });
+
+      /** Run one Agent call: in a worktree when isolated, in the background when asked. */
+      async function delegate(parent: RunContext, definition: AgentDefinition, input: AgentInput, toolUseId: string): Promise<ToolOutput> {
+        const type = input.subagent_type;
+        const options = parent.options as AgentsResolvedOptions;
+        const remember = (child: RunContext, d: Delegation) => void (stateOf(child).delegation = d);
+        let tree: Worktree | undefined;
+        if ((input.isolation ?? definition.isolation ?? options.agentIsolation ?? "none") === "worktree") {
+          try {
+            tree = await createWorktree(parent.cwd, options.worktreeDir ? absolutePath(parent.cwd, options.worktreeDir) : defaultWorktreeDir());
+          } catch (error) {
+            return { content: `Agent ${type} could not start: ${describeError(error)}`, isError: true };
+          }
+        }
+        const finish = tree && (async () => (await finishWorktree(tree)).text);
+        if (input.run_in_background) {
+          const state = stateOf(parent);
+          return startBackground({
+            parent,
+            agentType: type,
+            description: input.description,
+            prompt: input.prompt,
+            name: input.name,
+            base: state.base ?? parent.abortSignal,
+            agents: state.background,
+            prepare: (place) => prepareSubagent(parent, type, definition, input, toolUseId, remember, { ...place, cwd: tree?.cwd }),
+            finish,
+          });
+        }
+        const output = await runSubagent(parent, type, definition, input, toolUseId, remember, { cwd: tree?.cwd });
+        if (!tree) return output;
+        let report: string;
+        try {
+          report = (await finish!()) ?? "";
+        } catch (error) {
+          report = `Worktree: could not inspect ${tree.path} (${describeError(error)}); it was kept, on branch ${tree.branch}.`;
+        }
+        return { ...output, content: `${output.content}\n\n${report}`, metadata: { ...output.metadata, worktree: { path: tree.path, branch: tree.branch, base: tree.base } } };
+      }
 
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
         if (!run.agent) return tools;
         const delegation = stateOf(run).delegation;
         // No nested subagents, and nobody to answer a question: the report goes to the parent.
         return tools.filter(
-          (t) => t.name !== AGENT_TOOL && t.name !== "AskUserQuestion" && keepTool(t.name, delegation?.parentTools, delegation?.definition),
+          (t) =>
+            t.name !== AGENT_TOOL && t.name !== SEND_MESSAGE_TOOL && t.name !== "AskUserQuestion" && keepTool(t.name, delegation?.parentTools, delegation?.definition),
         );
       });
 
+      // The run's signal before any stretch of live work wraps it: background agents follow this
+      // one, so a user interrupt of the caller's work leaves them running.
+      kernel.hooks.session.start.tap(NAME, (run) => {
+        stateOf(run).base = run.abortSignal;
+      });
+
       kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
-        const context = run.agent && prompt.source === "user" ? stateOf(run).delegation?.context : undefined;
+        const state = stateOf(run);
+        // SubagentStart's context goes ahead of the task, not of each message SendMessage brings.
+        const context = run.agent && prompt.source === "user" && !state.contextGiven ? state.delegation?.context : undefined;
+        if (run.agent && prompt.source === "user") state.contextGiven = true;
         return context?.length ? { ...prompt, context: [...prompt.context, ...context] } : prompt;
       });
 
-      // SubagentStop may send the subagent back, the way Stop does for the main run.
+      // SubagentStop may send the subagent back, the way Stop does for the main run. A main run
+      // that ends its turn while its background agents work waits for them: what ended becomes
+      // its next prompt (the run ends only when none is left running).
       kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
+        if (!run.agent) {
+          const next = await awaitAgents(run, stateOf(run).background);
+          return next === undefined ? undefined : { continueWith: next };
+        }
         const hooks = getHooksApi(kernel);
-        if (!run.agent || !hooks?.has("SubagentStop")) return undefined;
+        if (!hooks?.has("SubagentStop")) return undefined;
         stateOf(run).stopFired = true;
         const outcome = await hooks.fire("SubagentStop", run, { message: info.text, extra: { stopHookActive: info.continuations > 0 } });
         return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;

@@ -10,7 +10,9 @@ import {
   driveRun,
   requestedModel,
   resolveModel,
+  type ResultMessage,
   type RunContext,
+  type RunInput,
   type ToolOutput,
 } from "../../src/index";
 import type { AgentDefinition } from "./options";
@@ -40,29 +42,44 @@ async function modelFor(parent: RunContext, definition: AgentDefinition): Promis
   return resolveModel(parent, requested, "subagent");
 }
 
-/** Run agent `type` on `input` for the Agent call `toolUseId` of `parent`. */
-export async function runSubagent(
+/** Where and how a subagent runs, beyond its definition. */
+export interface LaunchPlace {
+  /** Its own working directory (a worktree); the parent's when unset. */
+  cwd?: string;
+  /** Its own abort signal (a background agent outlives the call that started it); the parent's when unset. */
+  abortSignal?: AbortSignal;
+  /** Its live input (a background agent's inbox, for SendMessage). */
+  input?: RunInput;
+}
+
+/** A subagent ready to run, or the tool output saying why it could not start. */
+export type Prepared = { child: RunContext; agentId: string } | { refused: ToolOutput };
+
+/** Create the run of agent `type` for the Agent call `toolUseId` of `parent`, and fire SubagentStart. */
+export async function prepareSubagent(
   parent: RunContext,
   type: string,
   definition: AgentDefinition,
   input: AgentInput,
   toolUseId: string,
   remember: (child: RunContext, delegation: Delegation) => void,
-): Promise<ToolOutput> {
+  place: LaunchPlace = {},
+): Promise<Prepared> {
   let model: Model;
   try {
     model = await modelFor(parent, definition);
   } catch (error) {
-    return { content: `Agent ${type} could not start: ${describeError(error)}. Fix the agent's model (or use "inherit").`, isError: true };
+    return { refused: { content: `Agent ${type} could not start: ${describeError(error)}. Fix the agent's model (or use "inherit").`, isError: true } };
   }
   // A fresh id per invocation: the same agent may run several times at once.
   const agentId = randomUUID();
   const child = createRun({
     kernel: parent.kernel,
-    abortSignal: parent.abortSignal,
+    abortSignal: place.abortSignal ?? parent.abortSignal,
     parent,
     agent: { agentId, agentType: type, parentToolUseId: toolUseId },
-    options: subagentOptions(parent.options, definition, model),
+    options: subagentOptions(parent.options, definition, model, place.cwd),
+    input: place.input,
   });
   const delegation: Delegation = { definition, parentTools: new Set(parent.tools.map((t) => t.name)), context: [] };
   remember(child, delegation);
@@ -71,13 +88,14 @@ export async function runSubagent(
   const hooks = getHooksApi(parent.kernel);
   if (hooks?.has("SubagentStart")) {
     const outcome = await hooks.fire("SubagentStart", child, { prompt: input.prompt, extra: { description: input.description, parentToolUseId: toolUseId } });
-    if (outcome.blocked) return { content: `Agent ${type} was not started: ${outcome.blocked}`, isError: true, metadata: { agentId, agentType: type } };
+    if (outcome.blocked) return { refused: { content: `Agent ${type} was not started: ${outcome.blocked}`, isError: true, metadata: { agentId, agentType: type } } };
     delegation.context.push(...outcome.context);
   }
+  return { child, agentId };
+}
 
-  const result = await driveRun(child, input.prompt);
-  // A handler that asked to end the run meant the whole run, not just the delegated part.
-  if (child.interrupted && !parent.interrupted) parent.interrupted = child.interrupted;
+/** What a finished subagent run gives its caller: its final text (or structured answer), with its usage and cost. */
+export function subagentOutput(type: string, agentId: string, result: ResultMessage): ToolOutput {
   const metadata = {
     agentId,
     agentType: type,
@@ -91,4 +109,23 @@ export async function runSubagent(
   const structured = (result as { structuredOutput?: unknown }).structuredOutput;
   if (structured !== undefined) return { content: JSON.stringify(structured), metadata: { ...metadata, structuredOutput: structured } };
   return { content: result.result || `Agent ${type} finished without a reply.`, metadata };
+}
+
+/** Run agent `type` on `input` for the Agent call `toolUseId` of `parent`, and wait for its reply. */
+export async function runSubagent(
+  parent: RunContext,
+  type: string,
+  definition: AgentDefinition,
+  input: AgentInput,
+  toolUseId: string,
+  remember: (child: RunContext, delegation: Delegation) => void,
+  place: LaunchPlace = {},
+): Promise<ToolOutput> {
+  const prepared = await prepareSubagent(parent, type, definition, input, toolUseId, remember, place);
+  if ("refused" in prepared) return prepared.refused;
+  const { child, agentId } = prepared;
+  const result = await driveRun(child, input.prompt);
+  // A handler that asked to end the run meant the whole run, not just the delegated part.
+  if (child.interrupted && !parent.interrupted) parent.interrupted = child.interrupted;
+  return subagentOutput(type, agentId, result);
 }

@@ -2,7 +2,7 @@
  * What a subagent may do, derived from its parent: a subagent can be narrowed, never widened —
  * one that could widen its own permissions would be an escalation path.
  */
-import type { ResolvedOptions, RunContext } from "../../src/index";
+import { absolutePath, type ResolvedOptions, type RunContext } from "../../src/index";
 import { permissionModeOf, type PermissionMode, type PermissionsResolvedOptions } from "../permissions/api";
 import type { AgentDefinition } from "./options";
 
@@ -26,12 +26,15 @@ export function narrowMode(parent: PermissionMode, wanted: PermissionMode | unde
   return WIDER[wanted].includes(parent) ? wanted : parent;
 }
 
-/** The options a subagent runs with: the parent's, with its own prompt, model, budget, mode and extra denials. */
-export function subagentOptions(options: ResolvedOptions, definition: AgentDefinition, model: NonNullable<RunContext["model"]>): ResolvedOptions {
+/** The options a subagent runs with: the parent's, with its own prompt, model, budget, mode and extra denials (and folder, in a worktree). */
+export function subagentOptions(options: ResolvedOptions, definition: AgentDefinition, model: NonNullable<RunContext["model"]>, cwd?: string): ResolvedOptions {
   const parent = options as PermissionsResolvedOptions;
   const denied = definition.disallowedTools ?? [];
+  // In a folder of its own (a worktree), the parent's extra folders stay the same folders.
+  const moved = cwd === undefined ? {} : { cwd, additionalDirectories: (parent.additionalDirectories ?? []).map((d) => absolutePath(parent.cwd, d)) };
   return Object.freeze({
     ...parent,
+    ...moved,
     model,
     // The definition's prompt is the subagent's guidance; the run sections still follow it.
     systemPrompt: definition.prompt,

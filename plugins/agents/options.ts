@@ -5,6 +5,7 @@ import { SourcesSchema } from "../_kits/sources/index";
 import { PERMISSION_MODES } from "../permissions/api";
 import { settingsOptions } from "../settings/api";
 import { OutputSchemaSchema } from "../structured-output/api";
+import { ISOLATIONS } from "./agent-tool";
 
 /** A subagent definition. */
 export const AgentDefinitionSchema = z.strictObject({
@@ -18,6 +19,8 @@ export const AgentDefinitionSchema = z.strictObject({
   permissionMode: z.enum(PERMISSION_MODES).optional(),
   /** The shape of its final answer (a JSON Schema, or zod in code): the Agent tool then returns that JSON. */
   outputSchema: OutputSchemaSchema.optional(),
+  /** `worktree`: it works in a fresh git worktree on a branch of its own; `none`: in its caller's folder. */
+  isolation: z.enum(ISOLATIONS).optional(),
 });
 export type AgentDefinition = z.input<typeof AgentDefinitionSchema>;
 
@@ -25,6 +28,10 @@ export type AgentDefinition = z.input<typeof AgentDefinitionSchema>;
 export const agentsOptions = z.strictObject({
   agents: z.record(z.string(), AgentDefinitionSchema).optional(),
   agentSources: SourcesSchema.optional(),
+  /** Where subagents work when neither their definition nor the call says: `worktree` or `none` [none]. */
+  agentIsolation: z.enum(ISOLATIONS).optional(),
+  /** The folder of isolated agents' worktrees [$XDG_DATA_HOME/ubiquity/worktrees, else ~/.local/share/ubiquity/worktrees]. */
+  worktreeDir: z.string().min(1).optional(),
   trust: settingsOptions.shape.trust,
 });
 export type AgentsOptions = z.input<typeof agentsOptions>;

@@ -5,6 +5,7 @@
  */
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
 import type { AgentDefinition } from "./options";
+import { ISOLATIONS, type Isolation } from "./agent-tool";
 import { camelKeys, splitFrontmatter } from "../_kits/sources/index";
 
 /** What parsing one agent file gave. */
@@ -83,10 +84,14 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
     if (PERMISSION_MODES.includes(data.permissionMode as PermissionMode)) definition.permissionMode = data.permissionMode as PermissionMode;
     else dropped.push("permissionMode");
   }
+  if ("isolation" in data) {
+    if (ISOLATIONS.includes(data.isolation as Isolation)) definition.isolation = data.isolation as Isolation;
+    else dropped.push("isolation");
+  }
   if ("outputSchema" in data) {
     const schema = parseSchema(data.outputSchema);
     if (schema) definition.outputSchema = schema;
     else dropped.push("outputSchema");
   }
-    return { ok: true, name, definition, dropped };
+  return { ok: true, name, definition, dropped };
 }

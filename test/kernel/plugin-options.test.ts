@@ -200,6 +200,8 @@ describe("the package entry's types", () => {
     mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
     agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },
     agentSources: ["user"],
+    agentIsolation: "worktree",
+    worktreeDir: "x",
     skills: ["x"],
     skillSources: ["user"],
     memory: ["x"],

@@ -1,0 +1,128 @@
+/**
+ * Worktree isolation: an agent that works in a fresh `git worktree` of its caller's repository,
+ * on a branch of its own, so its edits never touch the caller's working tree (nor another
+ * isolated agent's: two of them may edit the same file).
+ *
+ * The worktrees live under `worktreeDir` [$XDG_DATA_HOME/ubiquity/worktrees, else
+ * ~/.local/share/ubiquity/worktrees], one folder per repository: outside the user's tree (its
+ * Glob, Grep and `git status` never see them, no .gitignore to edit), and outside `.git` and
+ * `.ubiquity`, where every write is a sensitive one that asks even in bypassPermissions mode.
+ *
+ * Git runs with the repository's hooks and fsmonitor off and without external diff drivers:
+ * creating a worktree must not run code the repository names.
+ */
+import { execFile } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, join, relative } from "node:path";
+import { UbiquityError } from "../../src/index";
+
+/** An agent's worktree. */
+export interface Worktree {
+  /** The worktree's folder. */
+  path: string;
+  /** The agent's folder inside it (the caller's folder, relative to its repository's top, in the worktree). */
+  cwd: string;
+  /** The branch it is on (`ubiquity/agent-<id>`). */
+  branch: string;
+  /** The commit it started from (the caller's HEAD). */
+  base: string;
+  /** The caller's repository (its top folder). */
+  repo: string;
+}
+
+/** What the worktree holds once its agent finished. */
+export interface WorktreeReport {
+  /** False when it was unchanged, and was removed with its branch. */
+  kept: boolean;
+  /** `git diff --stat` against the base (new files included), empty when unchanged. */
+  stat: string;
+  /** Commits the agent made on its branch. */
+  commits: number;
+  /** What to tell the caller. */
+  text: string;
+}
+
+/** A worktree that could not be made or inspected; the message carries git's own words. */
+export class WorktreeError extends UbiquityError {
+  override name = "WorktreeError";
+}
+
+// Settings that keep a repository's own config from running anything while we work in it.
+const SAFE = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.quotePath=false", "commit.gpgSign=false"].flatMap((c) => ["-c", c]);
+
+function git(cwd: string, args: string[]): Promise<string> {
+  const env: NodeJS.ProcessEnv = {};
+  // The user's GIT_DIR / GIT_WORK_TREE would point every command elsewhere.
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_") && value !== undefined) env[key] = value;
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.LC_ALL = "C";
+  return new Promise((resolve, reject) => {
+    execFile("git", [...SAFE, ...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (!error) return resolve(stdout);
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      reject(new WorktreeError(missing ? "worktree isolation needs git on PATH: install git, or run the agent without isolation" : `git ${args[0]} failed: ${String(stderr).trim() || error.message}`));
+    });
+  });
+}
+
+/** The default home of agents' worktrees. */
+export function defaultWorktreeDir(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
+  const data = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/") ? env.XDG_DATA_HOME : join(home, ".local", "share");
+  return join(data, "ubiquity", "worktrees");
+}
+
+/** The folder of one repository's worktrees: its name and a digest of its path, so two `app` repositories never share one. */
+export function repoFolder(dir: string, repo: string): string {
+  const digest = createHash("sha256").update(repo).digest("hex").slice(0, 10);
+  return join(dir, `${basename(repo).replace(/[^A-Za-z0-9._-]/g, "_") || "repo"}-${digest}`);
+}
+
+/** Make a fresh worktree of the repository `cwd` is in, at its HEAD, on a new branch. */
+export async function createWorktree(cwd: string, dir: string): Promise<Worktree> {
+  let repo: string;
+  try {
+    repo = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
+  } catch (error) {
+    if (error instanceof WorktreeError && /needs git/.test(error.message)) throw error;
+    throw new WorktreeError(`worktree isolation needs a git repository, and ${cwd} is not in one: run the agent without isolation, or run git init`);
+  }
+  let base: string;
+  try {
+    base = (await git(repo, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
+  } catch {
+    throw new WorktreeError(`worktree isolation needs a commit to start from, and ${repo} has none yet: commit once, or run the agent without isolation`);
+  }
+  const id = randomBytes(4).toString("hex");
+  const branch = `ubiquity/agent-${id}`;
+  const parent = repoFolder(dir, repo);
+  mkdirSync(parent, { recursive: true, mode: 0o700 });
+  const path = join(parent, `agent-${id}`);
+  await git(repo, ["worktree", "add", "--quiet", "-b", branch, path, base]);
+  return { path, cwd: join(path, relative(repo, cwd)), branch, base, repo };
+}
+
+/**
+ * What the agent changed, and the clean-up: an unchanged worktree (no commit, nothing modified
+ * or new) is removed with its branch; a changed one is kept for the caller to review and merge.
+ */
+export async function finishWorktree(tree: Worktree): Promise<WorktreeReport> {
+  const commits = Number((await git(tree.path, ["rev-list", "--count", `${tree.base}..HEAD`])).trim()) || 0;
+  const dirty = (await git(tree.path, ["status", "--porcelain", "--untracked-files=all"])).trim() !== "";
+  if (!dirty && commits === 0) {
+    await git(tree.repo, ["worktree", "remove", "--force", tree.path]);
+    await git(tree.repo, ["branch", "-D", "--quiet", tree.branch]).catch(() => undefined);
+    return { kept: false, stat: "", commits, text: `Worktree: no changes; its worktree and branch ${tree.branch} were removed.` };
+  }
+  // Our own worktree: intent-to-add lets the diff show new files too.
+  await git(tree.path, ["add", "--intent-to-add", "--all"]);
+  const stat = (await git(tree.path, ["diff", "--no-ext-diff", "--no-textconv", "--stat", tree.base])).trimEnd();
+  const lines = [
+    `Worktree: branch ${tree.branch} at ${tree.path} (from ${tree.base.slice(0, 12)}${commits ? `; ${commits} commit${commits === 1 ? "" : "s"} by the agent` : ""}${dirty ? "; uncommitted changes in the worktree" : ""}).`,
+    "Changes against the base:",
+    stat || "(none in tracked content)",
+    `Review with \`git -C ${tree.path} diff ${tree.base.slice(0, 12)}\`; bring them in by committing there and merging ${tree.branch}. Remove it with \`git worktree remove ${tree.path}\` and \`git branch -D ${tree.branch}\`.`,
+  ];
+  return { kept: true, stat, commits, text: lines.join("\n") };
+}

@@ -1,0 +1,63 @@
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
+import { z } from "zod";
+import { defineTool, type Kernel, type Plugin } from "ubiquity";
+import { TaskRegistry, attachTasks, tasksOf, type TaskLimits } from "../../plugins/_kits/tasks/index";
+
+/**
+ * What `ubiquity:background` does for the tests of background agents: a task registry per run,
+ * closed when the run ends. (The plugin itself is the lead's part of issue 41.)
+ */
+export function tasksPlugin(limits: Partial<TaskLimits> = {}): Plugin {
+  return {
+    name: "test:tasks",
+    apply(kernel: Kernel) {
+      kernel.hooks.session.start.tap("test:tasks", (run) => void attachTasks(run, new TaskRegistry(limits)));
+      kernel.hooks.session.end.tapPromise("test:tasks", async (run) => tasksOf(run)?.close("the session ended"));
+    },
+  };
+}
+
+/** A tool that blocks until the test opens it (or the call is aborted). */
+export function gate(name = "Gate") {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  let entered!: () => void;
+  const reached = new Promise<void>((resolve) => (entered = resolve));
+  const tool = defineTool({
+    name,
+    description: "Wait until told to go on.",
+    inputSchema: z.object({}),
+    isReadOnly: true,
+    isConcurrencySafe: true,
+    timeoutMs: Infinity,
+    execute: async (_input, ctx) => {
+      entered();
+      await new Promise<void>((resolve, reject) => {
+        void opened.then(resolve);
+        ctx.abortSignal.addEventListener("abort", () => reject(new Error("gate aborted")), { once: true });
+      });
+      return "gate open";
+    },
+  });
+  return { tool, open, reached };
+}
+
+/** Every text of a request's user and tool messages, joined (what the model was told). */
+export function told(request: LanguageModelV4CallOptions, last = false): string {
+  return (last ? request.prompt.slice(-1) : request.prompt)
+    .filter((m) => m.role === "user" || m.role === "tool")
+    .flatMap((m) => (m.content as { type: string; text?: string; output?: { value?: unknown } }[]).map((p) => (p.type === "text" ? p.text : JSON.stringify(p.output?.value ?? ""))))
+    .join("\n");
+}
+
+/** What the model was told since its last response (the request's last message). */
+export const latest = (request: LanguageModelV4CallOptions) => told(request, true);
+
+/** Poll `check` until it holds (generous deadline: never a timing assertion). */
+export async function until(check: () => boolean, what: string, deadlineMs = 20_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
