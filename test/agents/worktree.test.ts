@@ -1,0 +1,149 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { summon, type Message, type SummonOptions } from "ubiquity";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
+import { scriptedModel, type Script, type ScriptedTurn } from "ubiquity/testing";
+import agents from "ubiquity/plugins/agents";
+import systemPrompt from "ubiquity/plugins/system-prompt";
+import toolRead from "ubiquity/plugins/tool-read";
+import toolEdit from "ubiquity/plugins/tool-edit";
+import toolWrite from "ubiquity/plugins/tool-write";
+import sessions from "ubiquity/plugins/sessions";
+import { collect, ofType, resultOf } from "../helpers/collect";
+import { agentOf, answered } from "./helpers";
+import { latest, tasksPlugin } from "./background-helpers";
+
+let root: string;
+let repo: string;
+let trees: string;
+
+const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } }).trim();
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "ubq-worktree-")));
+  repo = join(root, "repo");
+  trees = join(root, "trees");
+  mkdirSync(join(repo, "sub"), { recursive: true });
+  writeFileSync(join(repo, "shared.txt"), "base\n");
+  writeFileSync(join(repo, "sub", "note.txt"), "note\n");
+  git(repo, "init", "-q", "-b", "main");
+  git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "add", "-A");
+  git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base");
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+async function run(script: Script, options: SummonOptions) {
+  const model = scriptedModel(script);
+  const messages: Message[] = await collect(
+    summon("go", { model, presets: [], cwd: repo, worktreeDir: trees, plugins: [systemPrompt(), agents(), toolRead(), toolEdit(), toolWrite(), tasksPlugin()], ...options }),
+  );
+  return { model, messages, result: resultOf(messages) };
+}
+
+/** A worker that reads shared.txt and puts its own line in place of "base". */
+const editor = (who: string) => (request: LanguageModelV4CallOptions): ScriptedTurn => {
+  const step = request.prompt.filter((m) => m.role === "tool").length;
+  if (step === 0) return { toolCalls: [{ toolName: "Read", input: { file_path: "shared.txt" } }] };
+  if (step === 1) return { toolCalls: [{ toolName: "Edit", input: { file_path: "shared.txt", old_string: "base", new_string: `from ${who}` } }] };
+  return `${who} edited shared.txt`;
+};
+
+const agentCall = (type: string, id: string, extra: Record<string, unknown> = {}) => ({ toolName: "Agent", id, input: { subagent_type: type, description: `${type} edit`, prompt: "edit shared.txt", ...extra } });
+
+const worktreesOf = () => git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9));
+const branchesOf = () => git(repo, "branch", "--list", "ubiquity/*", "--format=%(refname:short)").split("\n").filter(Boolean);
+
+describe("worktree isolation", () => {
+  it("two agents edit the same file without conflict, each in its own worktree on its own branch; the caller is told the branch and the diff", async () => {
+    const { messages, result } = await run(
+      ({ request }) => {
+        const who = agentOf(request);
+        if (who) return editor(who)(request);
+        return answered(request) ? "both done" : { toolCalls: [agentCall("a", "c1"), agentCall("b", "c2", { isolation: "worktree" })] };
+      },
+      // One isolated by its definition, the other by the call.
+      { agents: { a: { description: "d", prompt: "You are A.", isolation: "worktree" }, b: { description: "d", prompt: "You are B." } } },
+    );
+    expect(result.result).toBe("both done");
+    const outputs = ofType(messages, "tool_result").filter((m) => m.toolName === "Agent").sort((x, y) => (x.toolUseId < y.toolUseId ? -1 : 1)).map((m) => m.output);
+    expect(outputs.map((o) => o.isError)).toEqual([false, false]);
+    const edits = ofType(messages, "tool_result").filter((m) => m.agentId && m.toolName === "Edit");
+    expect(edits.map((m) => m.output.isError)).toEqual([false, false]);
+
+    // The caller's tree is untouched.
+    expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
+    expect(git(repo, "status", "--porcelain")).toBe("");
+    // Each agent's edit is in its own worktree, on its own branch, under worktreeDir.
+    const found = outputs.map((o, i) => {
+      const who = ["A", "B"][i]!;
+      expect(o.content).toMatch(new RegExp(`^${who} edited shared\\.txt\\n\\nWorktree: branch ubiquity/agent-[0-9a-f]{8} at `));
+      expect(o.content).toMatch(/Changes against the base:\n shared\.txt \| 2 \+-\n 1 file changed, 1 insertion\(\+\), 1 deletion\(-\)/);
+      const meta = o.metadata!.worktree as { path: string; branch: string; base: string };
+      expect(meta.path.startsWith(`${trees}/repo-`)).toBe(true);
+      expect(readFileSync(join(meta.path, "shared.txt"), "utf8")).toBe(`from ${who}\n`);
+      expect(git(meta.path, "rev-parse", "--abbrev-ref", "HEAD")).toBe(meta.branch);
+      expect(meta.base).toBe(git(repo, "rev-parse", "HEAD"));
+      return meta;
+    });
+    expect(found[0]!.branch).not.toBe(found[1]!.branch);
+    expect(worktreesOf().sort()).toEqual([repo, found[0]!.path, found[1]!.path].sort());
+    // Each branch merges on its own: the two edits conflict only when both are brought in, which is the caller's choice.
+    git(found[0]!.path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "A");
+    git(repo, "merge", "-q", "--ff-only", found[0]!.branch);
+    expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("from A\n");
+  });
+
+  it("removes an unchanged worktree and its branch", async () => {
+    const { messages } = await run(
+      ({ request }) => {
+        if (agentOf(request)) return answered(request) ? "looked only" : { toolCalls: [{ toolName: "Read", input: { file_path: "shared.txt" } }] };
+        return answered(request) ? "done" : { toolCalls: [agentCall("a", "c1")] };
+      },
+      { agents: { a: { description: "d", prompt: "You are A.", isolation: "worktree" } } },
+    );
+    const output = ofType(messages, "tool_result").find((m) => m.toolName === "Agent" && !m.agentId)!.output;
+    expect(output.content).toMatch(/^looked only\n\nWorktree: no changes; its worktree and branch ubiquity\/agent-[0-9a-f]{8} were removed\.$/);
+    expect(worktreesOf()).toEqual([repo]);
+    expect(branchesOf()).toEqual([]);
+    expect(existsSync((output.metadata!.worktree as { path: string }).path)).toBe(false);
+  });
+
+  it("a background agent in a worktree: from a subfolder, with a new file; its end carries the reply and the diff; the session records its work", async () => {
+    const sessionDir = join(root, "sessions");
+    const { model, messages, result } = await run(
+      ({ request }) => {
+        if (agentOf(request)) return answered(request) ? "wrote made.txt" : { toolCalls: [{ toolName: "Write", input: { file_path: "made.txt", content: "new\n" } }] };
+        if (latest(request).includes("Background work ended")) return "done";
+        return answered(request) ? "waiting" : { toolCalls: [agentCall("a", "c1", { run_in_background: true, name: "maker" })] };
+      },
+      { cwd: join(repo, "sub"), agentIsolation: "worktree", agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), toolWrite(), tasksPlugin(), sessions()], sessionDir },
+    );
+    expect(result.result).toBe("done");
+    const note = latest(model.requests.at(-1)!);
+    expect(note).toMatch(/agent-1 \(agent maker: a — a edit\) completed\. Its reply:\nwrote made\.txt\n\nWorktree: branch (ubiquity\/agent-[0-9a-f]{8}) at (\S+) \(from [0-9a-f]{12}; uncommitted changes in the worktree\)\.\nChanges against the base:\n sub\/made\.txt \| 1 \+\n/);
+    const path = /Worktree: branch \S+ at (\S+) /.exec(note)![1]!;
+    // The agent worked in the same subfolder of its worktree.
+    expect(readFileSync(join(path, "sub", "made.txt"), "utf8")).toBe("new\n");
+    expect(existsSync(join(repo, "sub", "made.txt"))).toBe(false);
+    // The session's transcript holds the agent's work (its messages share the session).
+    const transcript = execFileSync("sh", ["-c", `cat $(find "${sessionDir}" -name '*.jsonl')`], { encoding: "utf8" });
+    expect(transcript).toContain("wrote made.txt");
+    expect(transcript).toMatch(/"toolName":"Write"/);
+  });
+
+  it("outside a git repository, the agent is refused, saying why", async () => {
+    const plain = join(root, "plain");
+    mkdirSync(plain);
+    const { messages } = await run(({ request }) => (answered(request) ? "done" : { toolCalls: [agentCall("a", "c1", { isolation: "worktree" })] }), {
+      cwd: plain,
+      agents: { a: { description: "d", prompt: "You are A." } },
+    });
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({
+      isError: true,
+      content: `Agent a could not start: worktree isolation needs a git repository, and ${plain} is not in one: run the agent without isolation, or run git init`,
+    });
+  });
+});
