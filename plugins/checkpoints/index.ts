@@ -68,15 +68,22 @@ function storesOf(run: RunContext, dir: string | undefined): string[] {
   return [storageRoot(dir, run.cwd, "checkpoints"), storageRoot(o.sessionDir, run.cwd, "sessions"), storageRoot(o.todoDir, run.cwd, "todos")].map((p) => resolveReal(p) ?? p);
 }
 
-/** The main run and the assistant message a call belongs to: a subagent's call counts for the parent's turn that started it. */
-function anchorOf(state: KernelState, call: ToolCall): { top: RunContext; uuid?: string } {
+/**
+ * The run whose folders a call's checkpoint covers, the assistant message it is tied to, and the
+ * main run (whose store keeps it): a subagent's call counts for the parent's turn that started
+ * it — except a subagent working in a folder of its own (a worktree), whose checkpoints cover
+ * that folder and are tied to its own turns.
+ */
+function anchorOf(state: KernelState, call: ToolCall): { top: RunContext; main: RunContext; uuid?: string } {
   let run = call.run;
   let id = call.toolUseId;
-  while (run.agent && run.parent) {
+  while (run.agent && run.parent && run.cwd === run.parent.cwd) {
     id = run.agent.parentToolUseId;
     run = run.parent;
   }
-  return { top: run, uuid: state.anchors.get(key(run.sessionId, run.agent?.agentId, id)) };
+  let main = run;
+  while (main.parent) main = main.parent;
+  return { top: run, main, uuid: state.anchors.get(key(run.sessionId, run.agent?.agentId, id)) };
 }
 
 /** The checkpoints plugin. */
@@ -110,11 +117,12 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
       });
 
       kernel.hooks.session.end.tapPromise(NAME, async (run) => {
-        const state = run.agent ? undefined : context.run(run);
+        const state = context.run(run);
         // The prune finishes before the lock goes: until then its session counts as active, and a
         // rewind in another process (refused while the lock is held) does not start under it.
-        await state?.pruning;
-        if (state?.lock) releaseRunLock(state.lock);
+        // (A worktree agent's first snapshot starts a prune too: its run waits for it as well.)
+        await state.pruning;
+        if (state.lock) releaseRunLock(state.lock);
         // Anchors of this session's finished calls are not needed any more.
         const prefix = `${run.sessionId}\0`;
         if (run.agent) return;
@@ -133,15 +141,16 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
           // a tool that cannot say is treated as writing
         }
         if (readOnly) return verdict;
-        const { top, uuid } = anchorOf(context.state, call);
+        const { top, main, uuid } = anchorOf(context.state, call);
         if (!uuid || context.run(top).off) return verdict;
         const taken = context.run(top).taken;
         let pending = taken.get(uuid);
         if (!pending) {
           pending = (async () => {
-            const store = new ShadowStore(storeDirFor(top.cwd, settings.dir));
+            // The main run's store, which its session's rewind reads (also for a worktree's folders).
+            const store = new ShadowStore(storeDirFor(main.cwd, settings.dir));
             const promptUuid = context.state.prompts.get(top.sessionId);
-            const checkpoint = await store.snapshot(foldersOf(top), { maxBytes: settings.maxBytes, exclude: storesOf(top, settings.dir) }, {
+            const checkpoint = await store.snapshot(foldersOf(top), { maxBytes: settings.maxBytes, exclude: storesOf(main, settings.dir) }, {
               sessionId: top.sessionId,
               messageUuid: uuid,
               ...(promptUuid ? { promptUuid } : {}),

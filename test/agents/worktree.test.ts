@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { summon, type Message, type SummonOptions } from "ubiquity";
+import { listCheckpoints, rewindFiles, summon, type Message, type SummonOptions } from "ubiquity";
+import checkpoints from "ubiquity/plugins/checkpoints";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { scriptedModel, type Script, type ScriptedTurn } from "ubiquity/testing";
 import agents from "ubiquity/plugins/agents";
@@ -132,6 +133,35 @@ describe("worktree isolation", () => {
     const transcript = execFileSync("sh", ["-c", `cat $(find "${sessionDir}" -name '*.jsonl')`], { encoding: "utf8" });
     expect(transcript).toContain("wrote made.txt");
     expect(transcript).toMatch(/"toolName":"Write"/);
+  });
+
+  it("checkpoints work inside a worktree: its agent's edits are checkpointed there, in the session's store, and rewind restores the worktree", async () => {
+    const sessionDir = join(root, "sessions");
+    const checkpointDir = join(root, "checkpoints");
+    const { messages, result } = await run(
+      ({ request }) => {
+        const who = agentOf(request);
+        if (who) return editor(who)(request);
+        return answered(request) ? "done" : { toolCalls: [agentCall("a", "c1")] };
+      },
+      {
+        agents: { a: { description: "d", prompt: "You are A.", isolation: "worktree" } },
+        plugins: [systemPrompt(), agents(), toolRead(), toolEdit(), sessions(), checkpoints()],
+        sessionDir,
+        checkpoints: { dir: checkpointDir },
+      },
+    );
+    expect(result.isError, result.result).toBe(false);
+    const tree = (ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!.output.metadata!.worktree as { path: string }).path;
+    expect(readFileSync(join(tree, "shared.txt"), "utf8")).toBe("from A\n");
+    const query = { cwd: repo, sessionDir, checkpointDir };
+    const list = await listCheckpoints(result.sessionId, query);
+    // Tied to the agent's own turn that edited, covering its worktree.
+    const editTurn = ofType(messages, "assistant").find((m) => m.agentId && m.content.some((b) => b.type === "tool_call" && b.toolName === "Edit"))!;
+    expect(list.map((c) => [c.messageUuid, c.roots])).toEqual([[editTurn.uuid, [tree]]]);
+    await rewindFiles(result.sessionId, editTurn.uuid, query);
+    expect(readFileSync(join(tree, "shared.txt"), "utf8")).toBe("base\n");
+    expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
   });
 
   it("outside a git repository, the agent is refused, saying why", async () => {
