@@ -220,4 +220,37 @@ describe("background agents", () => {
     expect(gateResult?.output.isError).toBe(true);
     expect(messages.filter((m) => m.type === "result" && m.agentId)).toHaveLength(1);
   });
+
+  it("in a live session, interrupting the caller's work leaves its background agents running", async () => {
+    const g = gate();
+    let interrupted!: () => void;
+    const afterInterrupt = new Promise<void>((resolve) => (interrupted = resolve));
+    let workerDone!: () => void;
+    const doneWorking = new Promise<void>((resolve) => (workerDone = resolve));
+    async function* input() {
+      yield "start";
+      await afterInterrupt;
+      await doneWorking;
+      yield "and now?";
+    }
+    const model = scriptedModel(({ request }) => {
+      if (agentOf(request) === "WORKER") return answered(request) ? "worker finished after the interrupt" : { toolCalls: [{ toolName: "Gate", input: {} }] };
+      if (latest(request).includes("and now?")) return "ok";
+      return answered(request) ? "waiting" : { toolCalls: [bg("c1", "w")] };
+    });
+    const stream = summon(input(), { model, presets: [], plugins: [systemPrompt(), agents(), tasksPlugin()], tools: [g.tool], agents: { worker: WORKER } });
+    void g.reached.then(async () => {
+      await stream.interrupt();
+      interrupted();
+      g.open();
+    });
+    const messages: Message[] = [];
+    for await (const m of stream) {
+      messages.push(m);
+      if (m.type === "result" && m.agentId) workerDone();
+    }
+    const worker = messages.find((m) => m.type === "result" && m.agentId);
+    expect(worker).toMatchObject({ subtype: "success", result: "worker finished after the interrupt" });
+    expect(resultOf(messages).result).toBe("ok");
+  });
 });
