@@ -4,7 +4,7 @@
  * Model calls go through `callModel` (`model-call.ts`), the path every call takes.
  */
 import type { ModelMessage, UserContent } from "ai";
-import { initMessage, resultMessage, type RunContext } from "./run";
+import { endStream, initMessage, resultMessage, type RunContext } from "./run";
 import type { ModelRequest, TurnPrompt } from "./hooks";
 import type { AssistantMessage, ResultMessage, StopReason } from "./messages";
 import { runToolCalls } from "./funnel";
@@ -128,6 +128,7 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
   }
   const durationMs = Math.round(performance.now() - from);
   const result = last ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs })) as ResultMessage);
+  endStream(run);
   try {
     await hooks.session.end.promise(run, result);
   } catch (error) {

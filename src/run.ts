@@ -80,9 +80,18 @@ export interface CreateRunInit {
 // re-stamping (and re-announcing on `event`) every message.
 const sinks = new WeakMap<RunContext, (message: Message) => void>();
 
+// Runs whose stream ended (their last `result` is out). A subagent that outlives its caller's
+// stream (a background one stopped as the session ends) publishes no more into it: the stream's
+// last message stays the caller's result. Observers of `event` still see everything.
+const ended = new WeakSet<RunContext>();
+/** Mark `run`'s stream as ended: its subagents' later messages are not published into it. */
+export const endStream = (run: RunContext): void => void ended.add(run);
+const streamEnded = (run: RunContext | undefined): boolean => !!run && (ended.has(run) || streamEnded(run.parent));
+
 /** Create the context of a run. */
 export function createRun(init: CreateRunInit): RunContext {
-  const sink = init.sink ?? (init.parent ? sinks.get(init.parent) : undefined);
+  const inherited = init.sink ? undefined : init.parent ? sinks.get(init.parent) : undefined;
+  const sink = init.sink ?? (inherited && ((message: Message) => void (streamEnded(init.parent) || inherited(message))));
   if (!sink) throw new TypeError("createRun: pass a sink (only a run with a parent may omit it: it then uses its parent's)");
   const options = init.options ?? init.kernel.options;
   const sessionId = init.sessionId ?? init.parent?.sessionId ?? (typeof options.sessionId === "string" ? options.sessionId : undefined) ?? randomUUID();

@@ -7,7 +7,7 @@
  * SendMessage reaches it through its inbox. When it ends, the registry's end event carries its
  * reply as the task's `outcome`, which is how the caller hears of it.
  */
-import { describeError, driveRun, type ResultMessage, type RunContext, type ToolOutput } from "../../src/index";
+import { describeError, driveRun, RunEnd, type ResultMessage, type RunContext, type ToolOutput } from "../../src/index";
 import { NO_TASKS_MESSAGE, TaskLimitError, tasksOf, type TaskInfo, type TaskState } from "../_kits/tasks/index";
 import { AgentInbox } from "./inbox";
 import type { LaunchPlace, Prepared } from "./launch";
@@ -156,8 +156,8 @@ function aborted(signal: AbortSignal): Promise<void> {
 
 /**
  * The caller ended its turn while background agents still run: wait until one of them ends
- * (or the run is aborted), then give the ended tasks as the next prompt. Undefined when no
- * agent of the run is running, or the run was aborted while waiting.
+ * (or the run is aborted: that ends the work as an abort), then give the ended tasks as the
+ * next prompt. Undefined when no agent of the run is running.
  */
 export async function awaitAgents(run: RunContext, agents: BackgroundAgents): Promise<string | undefined> {
   const registry = tasksOf(run);
@@ -167,6 +167,7 @@ export async function awaitAgents(run: RunContext, agents: BackgroundAgents): Pr
   if (waiting.length === 0) return undefined;
   run.logger.debug(`[ubiquity:agents] the turn ended with ${waiting.length} background agent(s) running: waiting for them`);
   await Promise.race([...waiting.map((t) => registry.ended(t.id)), aborted(run.abortSignal)]);
-  if (run.abortSignal.aborted) return undefined;
+  // Aborted (or interrupted) while waiting: the work ends as an abort does, not as a finished turn.
+  if (run.abortSignal.aborted) throw new RunEnd("Run aborted.");
   return describeEnded(registry.takeUnreported(), running());
 }

@@ -15,6 +15,7 @@ import { absolutePath, describeError, SYSTEM_STAGE, type Kernel, type RunContext
 import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
+import { getSandboxApi } from "../sandbox/api";
 import { AGENT_TOOL, AgentTool, type AgentInput } from "./agent-tool";
 import { awaitAgents, startBackground, type BackgroundAgents } from "./background";
 import { SEND_MESSAGE_TOOL, SendMessageTool } from "./send-message";
@@ -121,7 +122,14 @@ export const agentsPlugin = definePlugin(function agents() {
             return { content: `Agent ${type} could not start: ${describeError(error)}`, isError: true };
           }
         }
-        const finish = tree && (async () => (await finishWorktree(tree)).text);
+        // With the sandbox on, the agent's commands may write its worktree as the caller's write the caller's folders.
+        const release = tree && getSandboxApi(kernel).addWorkspace(tree.cwd);
+        const finish =
+          tree &&
+          (async () => {
+            release?.();
+            return (await finishWorktree(tree)).text;
+          });
         if (input.run_in_background) {
           const state = stateOf(parent);
           return startBackground({

@@ -4,6 +4,7 @@
  * when the sandbox is off. Requested but missing is an error, never a silent unsandboxed run:
  * `sandbox` set without the ubiquity:sandbox plugin in the list refuses to spawn.
  */
+import { sep } from "node:path";
 import type { Kernel } from "../../src/index";
 import { SandboxUnavailableError } from "./availability";
 import type { SandboxRuntime, SpawnSpec, SpawnUse } from "./runtime";
@@ -25,10 +26,18 @@ export interface SandboxApi {
    * returned (empty when the sandbox is off).
    */
   settle(source: SpawnUse["kind"]): Violation[];
+  /**
+   * A folder of its own (an isolated agent's git worktree, outside the run's folders) that the
+   * spawns running inside it may write, as the run's own folders are: granted to those spawns
+   * only, until the returned function takes it back.
+   */
+  addWorkspace(path: string): () => void;
 }
 
 interface State {
   api: SandboxApi;
+  /** Folders granted with addWorkspace. */
+  workspaces: Set<string>;
   /** Set by the plugin: "off" (not asked for), "degraded" (unavailable, failIfUnavailable: false), or a runtime. */
   mode?: "off" | "degraded" | SandboxRuntime;
 }
@@ -46,6 +55,7 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
   let state = states.get(kernel);
   if (!state) {
     const s: State = {
+      workspaces: new Set(),
       api: {
         get active() {
           return typeof s.mode === "object";
@@ -54,13 +64,17 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
           return typeof s.mode === "object" && s.mode.sandboxes(command);
         },
         wrap(spec, use) {
-          if (typeof s.mode === "object") return s.mode.wrap(spec, use);
+          if (typeof s.mode === "object") return s.mode.wrap(spec, use, [...s.workspaces].filter((w) => spec.cwd === w || spec.cwd.startsWith(`${w}${sep}`)));
           if (s.mode === undefined && requested(kernel)) {
             throw new SandboxUnavailableError(
               "the sandbox option is set, but the ubiquity:sandbox plugin is not in the plugin list, so nothing can run sandboxed; add ubiquity:sandbox to plugins (or remove the sandbox option)",
             );
           }
           return spec;
+        },
+        addWorkspace(path) {
+          s.workspaces.add(path);
+          return () => void s.workspaces.delete(path);
         },
         settle(source) {
           if (typeof s.mode !== "object") return [];

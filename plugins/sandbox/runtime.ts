@@ -199,15 +199,15 @@ export class SandboxRuntime {
     }));
   }
 
-  /** The spawn, sandboxed (or as given, for an excluded Bash command). */
-  wrap(spec: SpawnSpec, use: SpawnUse): SpawnSpec {
+  /** The spawn, sandboxed (or as given, for an excluded Bash command); `workspaces` are writable for it too (see `addWorkspace`). */
+  wrap(spec: SpawnSpec, use: SpawnUse, workspaces: readonly string[] = []): SpawnSpec {
     if (use.kind === "bash" && use.subject !== undefined && !this.sandboxes(use.subject)) return spec;
     this.#prepare();
     if (this.#settings.network.mode === "proxy" && !this.#proxy) {
       throw new Error("ubiquity:sandbox: the network proxy is not running yet (kernel.ready has not run); call kernel.ready() before running commands");
     }
     const dirs = this.#dirs!;
-    const writable = this.#settings.writable.filter((p) => existsSync(p));
+    const writable = [...new Set([...this.#settings.writable, ...workspaces])].filter((p) => existsSync(p));
     const network = use.kind === "mcp" ? this.#settings.mcpNetwork : this.#settings.network;
     // An MCP server's package manager (npx, uvx) needs a cache it can write: one of the sandbox's
     // own, which only sandboxed MCP servers use, never the user's ~/.npm that commands outside run from.

@@ -21,6 +21,7 @@ export function tasksPlugin(limits: Partial<TaskLimits> = {}): Plugin {
 export function gate(name = "Gate") {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
+  let aborted = false;
   let entered!: () => void;
   const reached = new Promise<void>((resolve) => (entered = resolve));
   const tool = defineTool({
@@ -34,12 +35,12 @@ export function gate(name = "Gate") {
       entered();
       await new Promise<void>((resolve, reject) => {
         void opened.then(resolve);
-        ctx.abortSignal.addEventListener("abort", () => reject(new Error("gate aborted")), { once: true });
+        ctx.abortSignal.addEventListener("abort", () => ((aborted = true), reject(new Error("gate aborted"))), { once: true });
       });
       return "gate open";
     },
   });
-  return { tool, open, reached };
+  return { tool, open, reached, aborted: () => aborted };
 }
 
 /** Every text of a request's user and tool messages, joined (what the model was told). */

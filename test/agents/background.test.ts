@@ -32,6 +32,10 @@ const resultsOf = (messages: Message[], toolName: string) =>
     .filter((m) => m.toolName === toolName && !m.agentId)
     .sort((a, b) => (a.toolUseId < b.toolUseId ? -1 : a.toolUseId > b.toolUseId ? 1 : 0));
 
+/** A tool that returns once `reached` resolved (the worker is at its gate). */
+const waitFor = (reached: Promise<void>) =>
+  defineTool({ name: "WaitForWorker", description: "Wait for the worker.", inputSchema: z.object({}), isReadOnly: true, isConcurrencySafe: true, execute: async () => (await reached, "the worker is at its gate") });
+
 describe("background agents", () => {
   it("return at once with the task id, run concurrently, and the run waits for them: the reply is the next prompt, the usage the run's", async () => {
     const g = gate();
@@ -216,9 +220,23 @@ describe("background agents", () => {
       { tools: [g.tool], abortSignal: controller.signal },
     );
     expect(result.isError).toBe(true);
-    const gateResult = ofType(messages, "tool_result").find((m) => m.agentId && m.toolName === "Gate");
-    expect(gateResult?.output.isError).toBe(true);
-    expect(messages.filter((m) => m.type === "result" && m.agentId)).toHaveLength(1);
+    expect(result.agentId).toBeUndefined();
+    // The worker's gate saw the abort: its run was stopped with the session.
+    expect(g.aborted()).toBe(true);
+    expect(messages.filter((m) => m.type === "tool_use" && m.agentId).map((m) => m.type === "tool_use" && m.toolName)).toEqual(["Gate"]);
+  });
+
+  it("a run that ends on an error stops its agents, and its own result stays the stream's last message", async () => {
+    const g = gate();
+    const { messages, result } = await run(
+      ({ request }) => (agentOf(request) === "WORKER" ? { toolCalls: [{ toolName: "Gate", input: {} }] } : { toolCalls: [bg("c1"), { toolName: "WaitForWorker", input: {} }] }),
+      { tools: [g.tool, waitFor(g.reached)], maxTurns: 1 },
+    );
+    expect(result.agentId).toBeUndefined();
+    expect(result.subtype).toBe("error_max_turns");
+    expect(g.aborted()).toBe(true);
+    // The worker was stopped as the session ended; what it said after the run's result is not in the stream.
+    expect(messages.findIndex((m) => m.type === "result" && m.agentId)).toBe(-1);
   });
 
   it("in a live session, interrupting the caller's work leaves its background agents running", async () => {

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listCheckpoints, rewindFiles, summon, type Message, type SummonOptions } from "ubiquity";
+import { listCheckpoints, rewindFiles, summon, type Kernel, type Message, type SummonOptions, type Tool } from "ubiquity";
 import checkpoints from "ubiquity/plugins/checkpoints";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { scriptedModel, type Script, type ScriptedTurn } from "ubiquity/testing";
@@ -13,9 +13,12 @@ import toolRead from "ubiquity/plugins/tool-read";
 import toolEdit from "ubiquity/plugins/tool-edit";
 import toolWrite from "ubiquity/plugins/tool-write";
 import sessions from "ubiquity/plugins/sessions";
+import bash from "ubiquity/plugins/tool-bash";
+import sandbox from "ubiquity/plugins/sandbox";
+import { SKIP } from "../sandbox/helpers";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { agentOf, answered } from "./helpers";
-import { latest, tasksPlugin } from "./background-helpers";
+import { gate, latest, tasksPlugin } from "./background-helpers";
 
 let root: string;
 let repo: string;
@@ -35,6 +38,9 @@ beforeEach(() => {
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base");
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** A plugin registering one tool (the `tools` option would replace Bash's). */
+const toolPlugin = (tool: Tool) => ({ name: `test:${tool.name}`, apply: (kernel: Kernel) => void kernel.registries.tools.register(tool.name, tool, `test:${tool.name}`) });
 
 async function run(script: Script, options: SummonOptions) {
   const model = scriptedModel(script);
@@ -161,6 +167,42 @@ describe("worktree isolation", () => {
     expect(list.map((c) => [c.messageUuid, c.roots])).toEqual([[editTurn.uuid, [tree]]]);
     await rewindFiles(result.sessionId, editTurn.uuid, query);
     expect(readFileSync(join(tree, "shared.txt"), "utf8")).toBe("base\n");
+    expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
+  });
+
+  it.skipIf(SKIP)("with the sandbox on, a worktree agent's commands write its worktree; the caller's commands still cannot", async () => {
+    const g = gate();
+    let tree = "";
+    const { messages, result } = await run(
+      ({ request }) => {
+        if (agentOf(request)) {
+          const step = request.prompt.filter((m) => m.role === "tool").length;
+          if (step === 0) return { toolCalls: [{ toolName: "Gate", input: {} }] };
+          if (step === 1) return { toolCalls: [{ toolName: "Bash", input: { command: "echo from-agent > shared.txt && pwd" } }] };
+          return "agent wrote";
+        }
+        const said = latest(request);
+        if (said.includes("Background work ended")) return "done";
+        if (said.includes("tried")) {
+          g.open();
+          return "waiting";
+        }
+        if (answered(request)) {
+          tree = readdirSync(join(trees, readdirSync(trees)[0]!)).map((d) => join(trees, readdirSync(trees)[0]!, d))[0]!;
+          return { toolCalls: [{ toolName: "Bash", input: { command: `echo hack > '${tree}/shared.txt' || true; echo tried` } }] };
+        }
+        return { toolCalls: [agentCall("a", "c1", { run_in_background: true, isolation: "worktree" })] };
+      },
+      { agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), bash(), sandbox(), tasksPlugin(), toolPlugin(g.tool)] },
+    );
+    expect(result.result).toBe("done");
+    const bashes = ofType(messages, "tool_result").filter((m) => m.toolName === "Bash");
+    const caller = bashes.find((m) => !m.agentId)!;
+    const agent = bashes.find((m) => m.agentId)!;
+    expect(caller.output.metadata).toMatchObject({ contained: true });
+    expect(caller.output.content).toMatch(/(Read-only file system|No such file or directory)[\s\S]*tried/);
+    expect(agent.output).toMatchObject({ isError: false, content: tree, metadata: { contained: true } });
+    expect(readFileSync(join(tree, "shared.txt"), "utf8")).toBe("from-agent\n");
     expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
   });
 
