@@ -8,8 +8,9 @@
  * Glob, Grep and `git status` never see them, no .gitignore to edit), and outside `.git` and
  * `.ubiquity`, where every write is a sensitive one that asks even in bypassPermissions mode.
  *
- * Git runs with the repository's hooks and fsmonitor off and without external diff drivers:
- * creating a worktree must not run code the repository names.
+ * Git runs with hooks and fsmonitor off and diffs without external drivers, so neither a hook nor
+ * an fsmonitor program runs when a worktree is made or inspected (a checkout still applies the
+ * filters the user's git config defines, such as Git LFS).
  */
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
