@@ -57,11 +57,16 @@ function outcomeOf(agentType: string, agentId: string, result: ResultMessage | u
 /** Start a background agent; resolves to the Agent call's output (the task id, or why it could not start). */
 export async function startBackground(launch: BackgroundLaunch): Promise<ToolOutput> {
   const { parent, agentType, name, agents } = launch;
+  // Refused before it ran: what was made for it (a worktree) goes again.
+  const refuse = async (content: string): Promise<ToolOutput> => {
+    await launch.finish?.().catch(() => undefined);
+    return { content, isError: true };
+  };
   const registry = tasksOf(parent);
-  if (!registry) return { content: `Agent ${agentType} could not start in the background: ${NO_TASKS_MESSAGE}.`, isError: true };
+  if (!registry) return refuse(`Agent ${agentType} could not start in the background: ${NO_TASKS_MESSAGE}.`);
   if (name !== undefined) {
     const taken = [...agents.values()].find((a) => a.name === name && registry.get(a.taskId)?.state === "running");
-    if (taken) return { content: `A background agent named "${name}" is already running (${taken.taskId}): message it with SendMessage, or give this one another name.`, isError: true };
+    if (taken) return refuse(`A background agent named "${name}" is already running (${taken.taskId}): message it with SendMessage, or give this one another name.`);
   }
   const stop = new AbortController();
   const inbox = new AgentInbox();
@@ -84,7 +89,8 @@ export async function startBackground(launch: BackgroundLaunch): Promise<ToolOut
       name === undefined ? {} : { name },
     );
   } catch (error) {
-    if (error instanceof TaskLimitError) return { content: `Agent ${agentType} was not started: ${error.message}`, isError: true };
+    if (error instanceof TaskLimitError) return refuse(`Agent ${agentType} was not started: ${error.message}`);
+    await launch.finish?.().catch(() => undefined);
     throw error;
   }
   const taskId = task.id;

@@ -206,6 +206,19 @@ describe("worktree isolation", () => {
     expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
   });
 
+  it("a background agent refused at a cap leaves no worktree behind", async () => {
+    const { messages } = await run(
+      ({ request }) => {
+        if (agentOf(request)) return "never";
+        return answered(request) ? "done" : { toolCalls: [agentCall("a", "c1", { run_in_background: true, isolation: "worktree" })] };
+      },
+      { agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), tasksPlugin({ maxTotal: 0 })] },
+    );
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ isError: true, content: expect.stringContaining("maxTotal: 0") });
+    expect(worktreesOf()).toEqual([repo]);
+    expect(branchesOf()).toEqual([]);
+  });
+
   it("outside a git repository, the agent is refused, saying why", async () => {
     const plain = join(root, "plain");
     mkdirSync(plain);
