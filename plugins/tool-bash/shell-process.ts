@@ -10,7 +10,7 @@ import type { Readable } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
 import { killGroup, liveMembers, waitGroupGone } from "./process-group";
 import { readReaperReport, stopSpawn, trackProcessGroup, underReaper, type ReaperReport } from "../_kits/process/index";
-import { findShell } from "./shell";
+import { findShell, shellFlags } from "./shell";
 import type { SpawnSpec } from "../sandbox/api";
 
 /** How to start a command. */
@@ -73,8 +73,8 @@ export class ShellProcess {
     // `exec 2>&1` first: stderr joins stdout inside the shell, so both reach us through one pipe
     // in the order they were written. On a pseudo-terminal the two are one stream already.
     const plain: SpawnSpec = options.pty
-      ? { command: this.shell, args: ["-c", 'exec script -qfec "$0" /dev/null 2>&1', command], cwd: options.cwd, env: options.env }
-      : { command: this.shell, args: ["-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env };
+      ? { command: this.shell, args: [...shellFlags(this.shell), "-c", 'exec script -qfec "$0" /dev/null 2>&1', command], cwd: options.cwd, env: options.env }
+      : { command: this.shell, args: [...shellFlags(this.shell), "-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env };
     const wrapped = (options.wrap ?? ((s: SpawnSpec) => s))(plain);
     // Outside the sandbox, the reaper ends what leaves the group too (setsid).
     const reaper = wrapped.contained ? undefined : underReaper(wrapped);
