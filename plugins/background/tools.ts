@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
 import { NO_TASKS_MESSAGE, tasksOf, type TaskInfo, type TaskRegistry } from "../_kits/tasks/index";
-import type { ShellBody } from "../tool-bash/background";
+import type { ShellBody } from "../tool-bash/index";
 
 function fail(content: string): ToolOutput {
   return { content, isError: true, metadata: {} };
