@@ -20,6 +20,7 @@ import toolRead from "../plugins/tool-read/index";
 import toolWrite from "../plugins/tool-write/index";
 import toolEdit from "../plugins/tool-edit/index";
 import toolBash from "../plugins/tool-bash/index";
+import background from "../plugins/background/index";
 import toolGlob from "../plugins/tool-glob/index";
 import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
@@ -59,6 +60,7 @@ import type { SkillsOptions } from "../plugins/skills/index";
 import type { MemoryOptions } from "../plugins/memory/index";
 import type { StructuredOutputOptions } from "../plugins/structured-output/index";
 import type { TelemetryOptions } from "../plugins/telemetry/index";
+import type { BackgroundOptions } from "../plugins/background/index";
 
 /**
  * Every option of the default product: the kernel's own and each listed plugin's slice (the
@@ -78,6 +80,7 @@ export type DefaultOptions = KernelOptions &
   PermissionsOptions &
   SandboxOptions &
   HooksOptions &
+  BackgroundOptions &
   TodosOptions &
   SessionsOptions &
   SessionsPostgresOptions &
@@ -122,6 +125,9 @@ export default definePreset({
     toolGrep(),
     toolAskUser(),
     toolTodo(),
+    // Background shells (Bash run_in_background) and agents: their registry, BashOutput,
+    // BashInput and KillShell, and their end with the session.
+    background(),
     // Persistence.
     todos(),
     sessions(),

@@ -29,6 +29,8 @@ export const CHAT_COMMANDS: Record<string, string> = {
   "/model [spec]": "show the model, or run on another from the next prompt on",
   "/resume [id]": "list recent sessions, or continue one",
   "/rewind [uuid]": "list this session's checkpoints, or put the files back as they were before that message (asks first)",
+  "/tasks": "background shells and agents of this session",
+  "/stop <id>": "stop a background task (and everything it started)",
   "/help": "this list",
   "/exit": "quit (also Ctrl-D)",
 };
@@ -148,6 +150,16 @@ async function command(text: string, { conversation, io, style, ctx, options, as
       return false;
     case "/cost":
       say(formatTotals(conversation.totals(), conversation.sessionId));
+      return false;
+    case "/tasks": {
+      const tasks = await conversation.tasks();
+      if (tasks.length === 0) say("No background task in this session.");
+      for (const t of tasks) say(`${t.id.padEnd(9)} ${t.state.padEnd(9)} ${t.description}${t.outcome ? `  (${t.outcome})` : ""}`);
+      return false;
+    }
+    case "/stop":
+      if (!arg) say("Name the task: /stop shell-1 (see /tasks).");
+      else say((await conversation.stopTask(arg)) ? `Stopped ${arg}.` : `No running task ${arg} (see /tasks).`);
       return false;
     case "/model":
       if (!arg) say(`model: ${modelName(conversation.model)}`);

@@ -6,7 +6,7 @@
  */
 import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
-import { SessionStore, summon, type Query } from "../sdk/facade";
+import { SessionStore, summon, type Query, type TaskInfo } from "../sdk/facade";
 import type { UserInput } from "../sdk/live";
 import type { Plugin } from "../src/plugin";
 import type { UbiquityConfig } from "../sdk/facade";
@@ -105,6 +105,16 @@ export class Conversation {
   }
 
   /** End the live session (the next prompt opens a new one). */
+  /** The live session's background tasks (none before the first prompt). */
+  async tasks(): Promise<TaskInfo[]> {
+    return (await this.#live?.query.backgroundTasks()) ?? [];
+  }
+
+  /** Stop a background task of the live session; false when no such task runs. */
+  async stopTask(id: string): Promise<boolean> {
+    return (await this.#live?.query.stopTask(id)) ?? false;
+  }
+
   async close(): Promise<void> {
     const live = this.#live;
     if (!live) return;

@@ -192,6 +192,14 @@ export class TextRenderer {
           const n = thousands;
           this.sink.info(this.style.dim(`— the conversation so far was summarized (${n(m.tokensBefore)} → ${n(m.tokensAfter)} tokens)`));
         }
+        if (m.subtype === "task_started") {
+          this.#endLine();
+          this.sink.info(this.style.dim(`  ⧗ ${m.task.id} started in the background: ${m.task.description}`));
+        }
+        if (m.subtype === "task_ended") {
+          this.#endLine();
+          this.sink.info(this.style.dim(`  ⧗ ${m.task.id} ${m.task.state === "killed" ? m.task.outcome : `${m.task.state}: ${m.task.outcome}`}`));
+        }
         if (m.subtype === "session_write_failed") {
           this.#endLine();
           this.sink.info(this.style.error(`warning: the session's transcript could not be written (${m.error})${m.bestEffort ? "; the run goes on without it" : ""}`));

@@ -29,6 +29,11 @@ function describeEvent(event: KernelEvent): string {
       return `sandbox refused a ${event.kind}${event.source ? ` by ${event.source}` : ""}: ${event.detail}`;
     case "sessions.note":
       return `transcript note ${event.kind} for session ${event.sessionId}`;
+    case "task":
+      return `background ${event.task.kind} ${event.task.id} ${event.event}${event.event === "output" ? ` (${event.text?.length ?? 0} characters)` : event.event === "ended" ? `: ${event.task.outcome}` : `: ${event.task.description}`}`;
+    default:
+      // A third-party plugin's event: its type is all this knows of it.
+      return `event ${(event as { type: string }).type}`;
   }
 }
 

@@ -13,6 +13,7 @@ import type { PermissionMode } from "../plugins/permissions/options";
 import type { DefaultOptions } from "../presets/default";
 import type { output, ZodType } from "zod";
 import type { StructuredMessage } from "../plugins/structured-output/options";
+import type { TaskInfo } from "../plugins/_kits/tasks/index";
 
 /** Every option of a run with the default preset: the kernel's and each built-in plugin's slice. */
 export type Options = DefaultOptions;
@@ -33,6 +34,7 @@ export { HOOK_EVENTS, type HookEventName, type HookMatcher, type HookInput, type
 export type { McpServerConfig } from "../plugins/mcp/options";
 export type { SandboxOption } from "../plugins/sandbox/options";
 export type { AgentDefinition } from "../plugins/agents/options";
+export type { TaskInfo, TaskKind, TaskState } from "../plugins/_kits/tasks/index";
 export type { ModelPricing } from "../plugins/pricing/options";
 export type { OutputMode, OutputSchema, StructuredMessage, StructuredResultMessage } from "../plugins/structured-output/options";
 
@@ -72,6 +74,13 @@ export interface Query<M = Message> extends AsyncGenerator<M> {
   setModel(spec: string | Exclude<LanguageModel, string>): Promise<void>;
   /** End the session now: the input ends, work in progress is aborted, the stream ends with a final `result`. */
   close(): void;
+  /**
+   * The session's background tasks (shells from `Bash run_in_background`, background agents),
+   * running and ended, oldest first (after the session too); [] without `ubiquity:background`.
+   */
+  backgroundTasks(): Promise<TaskInfo[]>;
+  /** Stop a running background task and every process it started; false when no task of that id runs. */
+  stopTask(id: string): Promise<boolean>;
 }
 
 /**
@@ -96,6 +105,15 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
       if (!run.kernel.plugins.some((p) => p.plugin.name === "ubiquity:permissions")) throw new UsageError("setPermissionMode needs the ubiquity:permissions plugin, which this run does not have");
       // Loaded on use: the package entry stays cheap.
       (await import("../plugins/permissions/api")).getPermissionsApi(run.kernel).setMode(run, mode);
+    },
+    async backgroundTasks() {
+      const run = await started();
+      return ((await import("../plugins/_kits/tasks/index")).tasksOf(run)?.list() ?? []);
+    },
+    async stopTask(id: string) {
+      if (typeof id !== "string") throw new TypeError(`stopTask(id): id must be a string, got ${typeof id}`);
+      const run = await started();
+      return (await (await import("../plugins/_kits/tasks/index")).tasksOf(run)?.stop(id, "by stopTask()")) ?? false;
     },
   });
 }

@@ -72,7 +72,8 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
   const shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   return new Promise((resolve) => {
     const where = spawnFolder(cwd, context.trusted !== false);
-    const plain: SpawnSpec = { command: shell, args: ["-c", command], cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
+    // --norc: with stdin a socket and SHLVL unset, bash would run ~/.bashrc first (see shellFlags in tool-bash).
+    const plain: SpawnSpec = { command: shell, args: [...(shell.endsWith("/bash") ? ["--norc"] : []), "-c", command], cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
     const wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
     // Outside the sandbox, the reaper ends what the hook leaves behind, setsid or not.
     const reaper = wrapped.contained ? undefined : underReaper(wrapped);

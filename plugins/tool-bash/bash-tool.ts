@@ -3,8 +3,11 @@ import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
 import { buildSubprocessEnv, describeKilled } from "../_kits/process/index";
 import { ToolFailure, guard } from "../_kits/file-tools/index";
-import type { SandboxApi } from "../sandbox/api";
+import type { SandboxApi, SpawnSpec } from "../sandbox/api";
 import { runCommand, type CommandResult } from "./run-command";
+import { adoptShell } from "./background";
+import { ShellProcess } from "./shell-process";
+import { NO_TASKS_MESSAGE, TaskLimitError, tasksOf } from "../_kits/tasks/index";
 
 /** The limits Bash enforces (its description states the same numbers). */
 export const BASH_LIMITS = Object.freeze({
@@ -25,6 +28,8 @@ export const BashInput = z.object({
     .optional()
     .describe("Timeout in milliseconds (default 120000, at most 600000)"),
   description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
+  run_in_background: z.boolean().optional().describe("Start it and return at once with a shell id (servers, watchers, long builds)"),
+  pty: z.boolean().optional().describe("With run_in_background: run on a pseudo-terminal"),
 });
 
 const DESCRIPTION = `Runs a shell command with bash (sh where bash is missing) in the working directory and returns its output.
@@ -33,7 +38,8 @@ const DESCRIPTION = `Runs a shell command with bash (sh where bash is missing) i
 - Output over 30,000 characters keeps its beginning and its end with a marker between; redirect large output to a file and look at the part you need.
 - A non-zero exit code is reported and marks the result as an error.
 - Every call starts a fresh shell in the working directory: cd, variables and functions do not carry over to the next call.
-- Background processes (cmd &) keep running after the call returns; their later output is not collected.`;
+- Processes a command leaves running (cmd &, setsid) are stopped when the call returns.
+- run_in_background: true starts the command and returns its shell id at once; it keeps running (its stdin open) until it ends, KillShell stops it, or the session ends. Read new output with BashOutput, write input with BashInput. Use it for dev servers, watchers and long builds, not for commands you wait on.`;
 
 /** Bash: one shell command per call, with a deadline and no orphans when it is cut short. */
 export class BashTool extends Tool<typeof BashInput> {
@@ -61,13 +67,45 @@ export class BashTool extends Tool<typeof BashInput> {
       const cwd = await stat(ctx.cwd).catch(() => undefined);
       if (!cwd?.isDirectory()) throw new ToolFailure(`The working directory ${ctx.cwd} does not exist; commands cannot run until it does.`);
       const timeoutMs = input.timeout ?? BASH_LIMITS.defaultTimeoutMs;
+      const env = buildSubprocessEnv({ env: ctx.env, subprocessEnv: ctx.subprocessEnv });
+      const wrap = this.sandbox && ((spec: SpawnSpec) => this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId }));
+      const tasks = tasksOf(ctx.run);
+      if (input.run_in_background) {
+        if (!tasks) throw new ToolFailure(NO_TASKS_MESSAGE);
+        const start = () => new ShellProcess(input.command, { cwd: ctx.cwd, env, wrap, stdin: "pipe", pty: input.pty });
+        let id: string;
+        try {
+          id = adoptShell(tasks, input.command, start, { interactive: true });
+        } catch (error) {
+          if (error instanceof TaskLimitError) throw new ToolFailure(error.message);
+          throw error;
+        }
+        return {
+          content: `Started in the background as ${id}. Read its output with BashOutput (bash_id "${id}"), write to its stdin with BashInput, stop it with KillShell (shell_id "${id}"). It is stopped when the session ends.`,
+          isError: false,
+          metadata: { backgroundTaskId: id },
+        };
+      } else if (input.pty) {
+        throw new ToolFailure("pty: true needs run_in_background: true (a foreground command has no input to answer on a terminal).");
+      }
       const result = await runCommand(input.command, {
         cwd: ctx.cwd,
-        env: buildSubprocessEnv({ env: ctx.env, subprocessEnv: ctx.subprocessEnv }),
+        env,
         timeoutMs,
         signal: ctx.abortSignal,
         maxOutputChars: BASH_LIMITS.maxOutputChars,
-        wrap: this.sandbox && ((spec) => this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId })),
+        wrap,
+        // Past its timeout a command may move to the background instead of being killed (backgroundOnTimeout).
+        onTimeout:
+          tasks?.limits.backgroundOnTimeout === true
+            ? (proc, initial) => {
+                try {
+                  return adoptShell(tasks, input.command, proc, { interactive: false, initial });
+                } catch {
+                  return undefined; // a cap is reached: it is killed as without the option
+                }
+              }
+            : undefined,
       });
       if (!result.reaped) ctx.logger.warn(`Bash: processes of a killed command were still running after the wait: ${input.command}`);
       return present(result, timeoutMs);
@@ -78,6 +116,15 @@ export class BashTool extends Tool<typeof BashInput> {
 /** The output as the model reads it, with the reason when the command did not succeed. */
 function present(result: CommandResult, timeoutMs: number): ToolOutput {
   const notes: string[] = [];
+  if (result.movedToBackground) {
+    const id = result.movedToBackground;
+    const body = result.output === "" ? "" : `${result.output.replace(/\n$/, "")}\n\n`;
+    return {
+      content: `${body}[Still running after ${timeoutMs} ms: moved to the background as ${id} (backgroundOnTimeout). Read its further output with BashOutput (bash_id "${id}"), stop it with KillShell.]`,
+      isError: false,
+      metadata: { backgroundTaskId: id, durationMs: result.durationMs },
+    };
+  }
   // Only claim that every process is gone when the wait confirmed it.
   const killedAll = !result.reaped
     ? "the command was killed, but some process it started was still running after the wait"

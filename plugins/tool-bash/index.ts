@@ -5,6 +5,7 @@ import { getSandboxApi } from "../sandbox/api";
 import { BashTool } from "./bash-tool";
 
 export { BashTool, BashInput, BASH_LIMITS } from "./bash-tool";
+export type { ShellBody, ShellRead } from "./background";
 
 /** The plugin's name (also the owner of the tool it registers). */
 export const PLUGIN_NAME = "ubiquity:tool-bash";

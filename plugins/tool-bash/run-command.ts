@@ -2,12 +2,8 @@
  * Run one shell command to completion: its own process group, stdout and stderr in one
  * stream, a deadline, cancellation, and no process left running when a call is cut short.
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { setTimeout as delay } from "node:timers/promises";
 import { HeadTailBuffer } from "./head-tail";
-import { killGroup, liveMembers, waitGroupGone } from "./process-group";
-import { readReaperReport, stopSpawn, trackProcessGroup, underReaper, type ReaperReport } from "../_kits/process/index";
+import { ShellProcess, type ShellEnd } from "./shell-process";
 import { findShell } from "./shell";
 import type { SpawnSpec } from "../sandbox/api";
 
@@ -21,6 +17,11 @@ export interface RunCommandOptions {
   maxOutputChars: number;
   /** Rewrites the spawn (the sandbox wraps it); the process group is still the one we kill. */
   wrap?: (spec: SpawnSpec) => SpawnSpec;
+  /**
+   * At the timeout: take the still-running command over (a background shell) and return its
+   * id, or undefined to have it killed. Its output so far is passed along.
+   */
+  onTimeout?: (proc: ShellProcess, outputSoFar: string) => string | undefined;
 }
 
 /** What a finished (or killed) command produced. */
@@ -48,120 +49,50 @@ export interface CommandResult {
   contained: boolean;
   /** The command killed the reaper that was tracking its processes (`kill -9 $PPID`). */
   reaperLost?: boolean;
+  /** The command outlived its timeout and runs on as this background shell. */
+  movedToBackground?: string;
   durationMs: number;
   shell: string;
 }
 
-// How long a reaper asked to stop may take before its group and the shell's get SIGKILL.
-const REAPER_GRACE_MS = 3000;
-
-/** SIGKILL to the reaper's group and the shell's (the last resort when the reaper does not end). */
-function killGroups(reaper: number, report: ReaperReport): void {
-  killGroup(reaper);
-  if (report.shell !== undefined) killGroup(report.shell);
-}
-
-// After the shell exits, a background job it started may still hold the pipe open; its later
-// output is not waited for beyond this.
-const DRAIN_AFTER_EXIT_MS = 200;
-
 /** Run `command` with bash (or sh) and collect its combined output. */
 export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
   const started = Date.now();
-  const shell = findShell(options.env.PATH);
   const output = new HeadTailBuffer(options.maxOutputChars);
-  const base = { shell, timedOut: false, aborted: false, reaped: true, leftBehind: 0, contained: true };
   if (options.signal?.aborted) {
-    return { ...base, output: "", outputChars: 0, cutChars: 0, exitCode: null, signal: null, aborted: true, durationMs: 0 };
+    const base = { timedOut: false, reaped: true, leftBehind: 0, contained: true };
+    return { ...base, shell: findShell(options.env.PATH), output: "", outputChars: 0, cutChars: 0, exitCode: null, signal: null, aborted: true, durationMs: 0 };
   }
-
-  // `exec 2>&1` first: stderr joins stdout inside the shell, so both reach us through one pipe
-  // in the order they were written. detached: the shell leads a new process group we can kill.
-  const wrapped = (options.wrap ?? ((s: SpawnSpec) => s))({ command: shell, args: ["-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env });
-  // Outside the sandbox, the reaper ends what leaves the group too (setsid).
-  const reaped = wrapped.contained ? undefined : underReaper(wrapped);
-  const spec = reaped ?? wrapped;
-  const child = spawn(spec.command, spec.args, {
-    cwd: spec.cwd,
-    env: spec.env as NodeJS.ProcessEnv,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe", ...(reaped ? (["pipe"] as const) : [])],
-  });
-  const watch = reaped && child.stdio[3] ? readReaperReport(child.stdio[3] as import("node:stream").Readable) : undefined;
-  const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid, { reaper: reaped !== undefined });
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
-  const closed = once(child, "close").catch(() => undefined);
-
+  const proc = new ShellProcess(command, { cwd: options.cwd, env: options.env, wrap: options.wrap });
+  const unlisten = proc.onData((chunk) => output.push(chunk));
   let timedOut = false;
   let aborted = false;
-  let killed = false;
-  let fallback: NodeJS.Timeout | undefined;
-  const kill = () => {
-    if (killed || child.pid === undefined) return;
-    killed = true;
-    stopSpawn(child.pid, reaped !== undefined);
-    // A reaper that does not end (the command stopped or replaced it) is not waited for: its
-    // group and the shell's get SIGKILL.
-    if (watch) fallback = setTimeout(() => killGroups(child.pid!, watch.now()), REAPER_GRACE_MS);
-  };
+  let moved: string | undefined;
+  let handedOver!: (value: undefined) => void;
+  const away = new Promise<undefined>((resolve) => (handedOver = resolve));
   const timer = setTimeout(() => {
+    // Moved to the background instead of killed, when the caller takes it over.
+    moved = options.onTimeout?.(proc, output.text().text);
+    if (moved !== undefined) {
+      unlisten();
+      return handedOver(undefined);
+    }
     timedOut = true;
-    kill();
+    proc.stop();
   }, options.timeoutMs);
   const onAbort = () => {
     aborted = true;
-    kill();
+    proc.stop();
   };
   options.signal?.addEventListener("abort", onAbort, { once: true });
-
   try {
-    const [exitCode, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
-    const done = await watch?.done;
-    if (done && !done.finished) {
-      // The reaper was killed before it finished (by the command itself: `kill -9 $PPID`): what it
-      // would have ended is ended as the group is, and nothing more is claimed.
-      killGroups(child.pid!, done);
-      const gone = (await waitGroupGone(child.pid!)) && (done.shell === undefined || (await waitGroupGone(done.shell)));
-      await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
-      const { text, cut } = output.text();
-      return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped: gone, leftBehind: 0, contained: false, reaperLost: true, durationMs: Date.now() - started };
-    }
-    if (done) {
-      // The reaper has ended the whole tree and says what it found; its own group is just itself.
-      await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
-      const { text, cut } = output.text();
-      const leftBehind = killed ? 0 : done.killed.length;
-      return {
-        shell,
-        output: text,
-        outputChars: output.total,
-        cutChars: cut,
-        exitCode: done.exitCode ?? (done.signal ? null : exitCode),
-        signal: done.signal ?? (done.exitCode === null ? signal : null),
-        timedOut,
-        aborted,
-        reaped: done.contained,
-        leftBehind,
-        leftBehindNames: leftBehind > 0 ? done.killed : undefined,
-        contained: done.contained,
-        durationMs: Date.now() - started,
-      };
-    }
-    // Background jobs (`cmd &` without `wait`) are still in the group: they end with the call.
-    const leftBehind = !killed && child.pid !== undefined ? ((await liveMembers(child.pid)) ?? 0) : 0;
-    if (leftBehind > 0) killGroup(child.pid!);
-    const gone = (killed || leftBehind > 0) && child.pid !== undefined ? await waitGroupGone(child.pid) : true;
-    await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+    const end: ShellEnd | undefined = await Promise.race([proc.ended, away]);
     const { text, cut } = output.text();
-    return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped: gone, leftBehind, contained: wrapped.contained === true, durationMs: Date.now() - started };
+    const common = { shell: proc.shell, output: text, outputChars: output.total, cutChars: cut, timedOut, aborted, durationMs: Date.now() - started };
+    if (!end) return { ...common, exitCode: null, signal: null, reaped: true, leftBehind: 0, contained: true, movedToBackground: moved };
+    return { ...common, ...end };
   } finally {
-    clearTimeout(fallback);
-    untrack();
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    child.stdio[3]?.destroy();
   }
 }

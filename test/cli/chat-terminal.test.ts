@@ -50,6 +50,23 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
     expect(screen).toMatch(/\d+ turns? · [\d,]+ in \/ [\d,]+ out tokens · cost unknown/);
   }, 90_000);
 
+  it("a background shell is shown when it starts, listed by /tasks, stopped by /stop", async () => {
+    const p = scriptedProject();
+    const logFile = join(p.dir, "chat.log");
+    writeFileSync(logFile, "");
+    const { code, screen } = await inTerminal(p.dir, ["chat"], { UBQ_LOG: logFile, UBQ_SESSIONS: p.sessions }, [
+      { until: (s) => s.includes(PROMPT), type: "start it in the background\r" },
+      { until: (s) => s.includes("[y]es / [n]o"), type: "y\r" },
+      { until: (s) => s.includes("done") && s.includes(PROMPT), type: "/tasks\r" },
+      { until: (s) => /shell-1\s+running\s+sleep 600/.test(s), type: "/stop shell-1\r" },
+      { until: (s) => s.includes("Stopped shell-1."), type: "/tasks\r" },
+      { until: (s) => /shell-1\s+killed\s+sleep 600/.test(s), type: "/exit\r" },
+    ]);
+    expect(code, screen).toBe(0);
+    expect(screen).toContain("⧗ shell-1 started in the background: sleep 600");
+    expect(screen).toContain("(stopped by stopTask())");
+  }, 90_000);
+
   it("/clear starts a new session, /resume lists and continues one, /model switches the model, Ctrl-D quits", async () => {
     const p = scriptedProject();
     const logFile = join(p.dir, "chat.log");

@@ -5,7 +5,7 @@
  * a child subreaper — and the tool result names what it killed. Without the reaper the result
  * claims no more than the process group. Checked with /proc: each `sleep <marker>` is looked up.
  */
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -140,6 +140,25 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
     expect(content).toContain("[The command ended the process that tracks what it starts: a process it started outside its process group (setsid) may still be running.]");
     expect(metadata.contained).toBe(false);
     expect(sleepers(m2)).toEqual([]);
+  });
+
+  it("a hook (stdin a socket) and a background shell never run the user's ~/.bashrc", async () => {
+    const home = mkdtempSync(join(tmpdir(), "ubq-hygiene-home-"));
+    const sourced = join(home, "bashrc-ran");
+    writeFileSync(join(home, ".bashrc"), `echo sourced >> ${sourced}\n`);
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "read x; echo got:$x", run_in_background: true } }] }, { toolCalls: [{ toolName: "BashInput", input: { bash_id: "shell-1", input: "y\n" } }] }, "done"]);
+      const messages = await collect(
+        summon("go", { model, cwd: dir, canUseTool: () => ({ behavior: "allow" as const }), sandbox: false, persistSession: false, persistTodos: false, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "cat >/dev/null; echo hook-ran" }] }] } }),
+      );
+      expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
+      expect(existsSync(sourced)).toBe(false);
+    } finally {
+      process.env.HOME = saved;
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("without the reaper, the result claims the process group and no more", async () => {

@@ -32,6 +32,7 @@ export default {
     if (said.includes("loop")) return { toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] };
     if (last.role === "tool") return "done";
     if (said.includes("fail")) return { error: { status: 503, message: "overloaded" } };
+    if (said.includes("background")) return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 600", run_in_background: true } }] };
     if (said.includes("echo")) return { toolCalls: [{ toolName: "Bash", input: { command: "echo hi" } }] };
     if (said.includes("slow")) return { text: "slow answer", delayMs: 20000 };
     // The summarizer (compaction): a short summary, so that it is smaller than the turns it replaces.

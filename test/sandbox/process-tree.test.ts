@@ -17,10 +17,10 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 }
 
 /** Start the child, wait for its three sleeps, SIGKILL it; the pids still running afterwards. */
-async function killMidCommand(mode: "on" | "off", afterKill: (pid: number, cwd: string) => void = () => {}): Promise<number[]> {
+async function killMidCommand(mode: "on" | "off", afterKill: (pid: number, cwd: string) => void = () => {}, env: Record<string, string> = {}): Promise<number[]> {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-tree-")));
   const seconds = `1000.${Math.floor(Math.random() * 1e6)}`;
-  const proc = spawnTs(child, [cwd, seconds, mode]);
+  const proc = spawnTs(child, [cwd, seconds, mode], env);
   let stderr = "";
   proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   try {
@@ -56,8 +56,12 @@ describe.skipIf(SKIP)("sandbox: the process tree dies with the program", () => {
     expect(after).toEqual([]);
   });
 
-  it("without the sandbox the setsid and nohup sleeps would survive (the check above can fail)", async () => {
-    const left = await killMidCommand("off");
+  it("without the sandbox the reaper ends them all the same (it gets SIGTERM when the program dies)", async () => {
+    expect(await killMidCommand("off")).toEqual([]);
+  });
+
+  it("without the sandbox and without the reaper the setsid and nohup sleeps would survive (the checks above can fail)", async () => {
+    const left = await killMidCommand("off", () => {}, { UBIQUITY_NO_REAPER: "1" });
     for (const pid of left) process.kill(pid, "SIGKILL");
     expect(left.length).toBeGreaterThan(0);
   });

@@ -26,7 +26,7 @@ export interface TaskInfo {
   state: TaskState;
   startedAt: string;
   endedAt?: string;
-  /** How it ended, in a few words ("exit code 0", "stopped by KillShell", "timed out after 600 s"). */
+  /** How it ended, in a few words ("exit code 0", "stopped by KillShell", "stopped when the session ended"). */
   outcome?: string;
   /** A shell's exit code once it ended (null: killed by a signal). */
   exitCode?: number | null;
@@ -46,7 +46,7 @@ export type TaskEvent =
   | { type: "output"; task: TaskInfo; text: string }
   | { type: "ended"; task: TaskInfo };
 
-/** Caps on a run's tasks. */
+/** Caps on a run's tasks, and the limits of each background shell. */
 export interface TaskLimits {
   /** Shells running at once [10]. */
   maxShells: number;
@@ -54,9 +54,27 @@ export interface TaskLimits {
   maxAgents: number;
   /** Tasks started in the whole session, of both kinds [100]. */
   maxTotal: number;
+  /** Output a background shell keeps for reading: its newest characters [1,000,000]. */
+  shellOutputChars: number;
+  /** Longest a background shell runs [7,200,000: 2 h]. */
+  shellMaxDurationMs: number;
+  /** Longest a background shell may write nothing before it is stopped [none]. */
+  shellIdleTimeoutMs?: number;
+  /** Between SIGTERM and SIGKILL when a task is stopped [2000]. */
+  stopGraceMs: number;
+  /** A foreground Bash call past its timeout moves to the background instead of being killed [false]. */
+  backgroundOnTimeout: boolean;
 }
 
-export const DEFAULT_TASK_LIMITS: TaskLimits = { maxShells: 10, maxAgents: 4, maxTotal: 100 };
+export const DEFAULT_TASK_LIMITS: TaskLimits = {
+  maxShells: 10,
+  maxAgents: 4,
+  maxTotal: 100,
+  shellOutputChars: 1_000_000,
+  shellMaxDurationMs: 7_200_000,
+  stopGraceMs: 2000,
+  backgroundOnTimeout: false,
+};
 
 /** A task refused because a cap is reached; the message names the cap and what to do. */
 export class TaskLimitError extends Error {
@@ -131,6 +149,11 @@ export class TaskRegistry {
     this.#tell({ type: "ended", task: { ...entry.info } });
   }
 
+  /** The body behind a task (its starter's type: a shell's can be read), or undefined. */
+  body<B extends TaskBody = TaskBody>(id: string): B | undefined {
+    return this.#tasks.get(id)?.body as B | undefined;
+  }
+
   /** One task, or undefined. */
   get(id: string): TaskInfo | undefined {
     const entry = this.#tasks.get(id);
@@ -147,13 +170,13 @@ export class TaskRegistry {
     await this.#tasks.get(id)?.ended;
   }
 
-  /** Stop a running task; false when there is no such running task. */
+  /** Stop a running task (`reason` reads after "stopped": "by KillShell"); false when there is no such running task. */
   async stop(id: string, reason: string): Promise<boolean> {
     const entry = this.#tasks.get(id);
     if (!entry || entry.info.state !== "running") return false;
     await entry.body?.stop(reason);
     // A body that did not say how it ended is recorded as killed.
-    this.end(id, "killed", reason);
+    this.end(id, "killed", `stopped ${reason}`);
     return true;
   }
 
@@ -161,6 +184,12 @@ export class TaskRegistry {
   async close(reason: string): Promise<void> {
     this.#closed = true;
     await Promise.all(this.list().filter((t) => t.state === "running").map((t) => this.stop(t.id, reason)));
+  }
+
+  /** The model has learned how this task ended (a KillShell or BashOutput answer said so). */
+  markReported(id: string): void {
+    const entry = this.#tasks.get(id);
+    if (entry && entry.info.state !== "running") entry.reported = true;
   }
 
   /** Tasks that ended and were not reported yet; marks them reported. */

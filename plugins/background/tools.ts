@@ -1,0 +1,120 @@
+/**
+ * The tools that work on background shells: BashOutput reads what is new, BashInput writes to
+ * stdin, KillShell stops one. The shells themselves are `ubiquity:tool-bash`'s; these reach them
+ * through the run's task registry.
+ */
+import { z } from "zod";
+import { Tool, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
+import { NO_TASKS_MESSAGE, tasksOf, type TaskInfo, type TaskRegistry } from "../_kits/tasks/index";
+import type { ShellBody } from "../tool-bash/index";
+
+function fail(content: string): ToolOutput {
+  return { content, isError: true, metadata: {} };
+}
+
+/** The registry and the task a call names, or the error result that says why not. */
+function lookup(ctx: ToolContext, id: string, kind?: TaskInfo["kind"]): { tasks: TaskRegistry; task: TaskInfo } | ToolOutput {
+  const tasks = tasksOf(ctx.run);
+  if (!tasks) return fail(NO_TASKS_MESSAGE);
+  const task = tasks.get(id);
+  const known = tasks.list().filter((t) => !kind || t.kind === kind).map((t) => `${t.id} (${t.state})`);
+  if (!task || (kind && task.kind !== kind)) return fail(`There is no background ${kind ?? "task"} "${id}". ${known.length ? `This session has: ${known.join(", ")}.` : "None was started in this session."}`);
+  return { tasks, task };
+}
+
+/** One line on where a task is: "shell-1 is running (12 s): npm run dev", "shell-1 (npm test) ended: exit code 0". */
+export function taskLine(task: TaskInfo): string {
+  if (task.state === "running") return `${task.id} is running (${Math.round((Date.now() - Date.parse(task.startedAt)) / 1000)} s): ${task.description}`;
+  const what = `${task.id} (${task.description})`;
+  if (task.state === "killed") return `${what} ${task.outcome}`;
+  return `${what} ${task.state === "completed" ? "ended" : "failed"}: ${task.outcome}`;
+}
+
+export const BashOutputInput = z.object({
+  bash_id: z.string().describe("The id Bash returned (shell-1)"),
+  filter: z.string().optional().describe("A regular expression: only matching lines are returned (the others are consumed)"),
+});
+
+/** BashOutput: what a background shell wrote since the last read. */
+export class BashOutputTool extends Tool<typeof BashOutputInput> {
+  readonly name = "BashOutput";
+  readonly description = "Returns a background shell's output since the last read (stdout and stderr), and whether it is still running. Only the newest output is kept; what was dropped is counted.";
+  readonly inputSchema = BashOutputInput;
+  override maxResultChars = 30_000;
+  override isReadOnly() {
+    return true;
+  }
+  override isConcurrencySafe() {
+    return true;
+  }
+  override validateInput(input: z.output<typeof BashOutputInput>) {
+    if (input.filter === undefined) return undefined;
+    try {
+      new RegExp(input.filter);
+      return undefined;
+    } catch (error) {
+      return `filter is not a valid regular expression: ${(error as Error).message}`;
+    }
+  }
+  async call(input: z.output<typeof BashOutputInput>, ctx: ToolContext): Promise<ToolOutput> {
+    const found = lookup(ctx, input.bash_id, "shell");
+    if ("content" in found) return found;
+    const body = found.tasks.body<ShellBody>(found.task.id);
+    const read = body?.read(input.filter === undefined ? undefined : new RegExp(input.filter)) ?? { text: "", dropped: 0, filteredOut: 0 };
+    const task = found.tasks.get(found.task.id)!;
+    found.tasks.markReported(task.id);
+    const parts = [`[${taskLine(task)}]`];
+    if (read.dropped > 0) parts.push(`[${read.dropped} characters written since the last read were dropped: only the newest ${found.tasks.limits.shellOutputChars} are kept]`);
+    parts.push(read.text === "" ? "(no new output)" : read.text.replace(/\n$/, ""));
+    if (read.filteredOut > 0) parts.push(`[${read.filteredOut} lines did not match the filter]`);
+    return { content: parts.join("\n"), isError: false, metadata: { state: task.state, exitCode: task.exitCode, dropped: read.dropped } };
+  }
+}
+
+export const BashInputInput = z.object({
+  bash_id: z.string().describe("The id Bash returned (shell-1)"),
+  input: z.string().describe("Text to write to its stdin; end with \\n to send a line"),
+});
+
+/** BashInput: text to a background shell's stdin. */
+export class BashInputTool extends Tool<typeof BashInputInput> {
+  readonly name = "BashInput";
+  readonly description = "Writes text to a running background shell's stdin (include \\n to end a line). Then read the answer with BashOutput.";
+  readonly inputSchema = BashInputInput;
+  /** Rules match the text sent (`BashInput(y*)`). */
+  override permissionRuleContent(input: z.output<typeof BashInputInput>) {
+    return [input.input];
+  }
+  async call(input: z.output<typeof BashInputInput>, ctx: ToolContext): Promise<ToolOutput> {
+    const found = lookup(ctx, input.bash_id, "shell");
+    if ("content" in found) return found;
+    if (found.task.state !== "running") return fail(`[${taskLine(found.task)}] It takes no more input.`);
+    const body = found.tasks.body<ShellBody>(found.task.id);
+    if (!body?.interactive || !body.write(input.input)) return fail(`${found.task.id} has no open stdin (a command moved to the background at its timeout reads none).`);
+    return { content: `Wrote ${input.input.length} characters to ${found.task.id}.`, isError: false, metadata: {} };
+  }
+}
+
+export const KillShellInput = z.object({
+  shell_id: z.string().describe("The id of the background shell to stop"),
+});
+
+/** KillShell: stop a background shell and everything it started. */
+export class KillShellTool extends Tool<typeof KillShellInput> {
+  readonly name = "KillShell";
+  readonly description = "Stops a background shell and every process it started (SIGTERM, then SIGKILL after a grace period).";
+  readonly inputSchema = KillShellInput;
+  /** Stopping what the session itself started cannot harm anything else (deny rules still apply). */
+  override checkPermissions(): ToolPermission {
+    return { behavior: "allow" };
+  }
+  async call(input: z.output<typeof KillShellInput>, ctx: ToolContext): Promise<ToolOutput> {
+    const found = lookup(ctx, input.shell_id, "shell");
+    if ("content" in found) return found;
+    if (found.task.state !== "running") return { content: `[${taskLine(found.task)}] Nothing to stop.`, isError: false, metadata: { state: found.task.state } };
+    await found.tasks.stop(found.task.id, "by KillShell");
+    found.tasks.markReported(found.task.id);
+    const task = found.tasks.get(found.task.id)!;
+    return { content: `[${taskLine(task)}]`, isError: false, metadata: { state: task.state } };
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * One shell command as a process we own: its own process group (under the reaper outside the
+ * sandbox), stdout and stderr in one stream, stdin when asked, a stop that leaves nothing
+ * running, and an account of how it ended. A foreground Bash call (run-command.ts) and a
+ * background shell (background.ts) are both one of these.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import type { Readable } from "node:stream";
+import { setTimeout as delay } from "node:timers/promises";
+import { killGroup, liveMembers, waitGroupGone } from "./process-group";
+import { readReaperReport, stopSpawn, trackProcessGroup, underReaper, type ReaperReport } from "../_kits/process/index";
+import { findShell, shellFlags } from "./shell";
+import type { SpawnSpec } from "../sandbox/api";
+
+/** How to start a command. */
+export interface ShellOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Rewrites the spawn (the sandbox wraps it); the process group is still the one we kill. */
+  wrap?: (spec: SpawnSpec) => SpawnSpec;
+  /** "pipe": the command reads what {@link ShellProcess.write} sends ["ignore": stdin is empty]. */
+  stdin?: "ignore" | "pipe";
+  /** Run the command on a pseudo-terminal (util-linux `script`), for programs that want one. */
+  pty?: boolean;
+}
+
+/** How a command ended. */
+export interface ShellEnd {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** It was stopped ({@link ShellProcess.stop}), not left to end by itself. */
+  stopped: boolean;
+  /** False only when a stopped group still had running members after the wait (should not happen). */
+  reaped: boolean;
+  /** Processes the command left running when its shell exited; they were killed. */
+  leftBehind: number;
+  /** What they were, when known (the reaper names them). */
+  leftBehindNames?: { pid: number; command: string }[];
+  /** Every process the command started is known gone, including those that left its group. */
+  contained: boolean;
+  /** The command killed the reaper that was tracking its processes. */
+  reaperLost?: boolean;
+}
+
+// After the shell exits, a background job it started may still hold the pipe open; its later
+// output is not waited for beyond this.
+const DRAIN_AFTER_EXIT_MS = 200;
+// How long a reaper asked to stop may take before its group and the shell's get SIGKILL.
+const REAPER_GRACE_MS = 3000;
+
+/** SIGKILL to the reaper's group and the shell's (the last resort when the reaper does not end). */
+function killGroups(reaper: number, report: ReaperReport): void {
+  killGroup(reaper);
+  if (report.shell !== undefined) killGroup(report.shell);
+}
+
+/** A running (or ended) shell command. */
+export class ShellProcess {
+  /** The shell that runs the command (bash, or sh where bash is missing). */
+  readonly shell: string;
+  /** Resolves once the command and everything it started have ended. */
+  readonly ended: Promise<ShellEnd>;
+  readonly #child: ChildProcess;
+  readonly #reaper: boolean;
+  readonly #watch?: { now(): ReaperReport; done: Promise<ReaperReport> };
+  readonly #listeners = new Set<(chunk: string) => void>();
+  #stopped = false;
+  #fallback?: NodeJS.Timeout;
+
+  constructor(command: string, options: ShellOptions) {
+    this.shell = findShell(options.env.PATH);
+    // `exec 2>&1` first: stderr joins stdout inside the shell, so both reach us through one pipe
+    // in the order they were written. On a pseudo-terminal the two are one stream already.
+    const plain: SpawnSpec = options.pty
+      ? { command: this.shell, args: [...shellFlags(this.shell), "-c", 'exec script -qfec "$0" /dev/null 2>&1', command], cwd: options.cwd, env: options.env }
+      : { command: this.shell, args: [...shellFlags(this.shell), "-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env };
+    const wrapped = (options.wrap ?? ((s: SpawnSpec) => s))(plain);
+    // Outside the sandbox, the reaper ends what leaves the group too (setsid).
+    const reaper = wrapped.contained ? undefined : underReaper(wrapped);
+    this.#reaper = reaper !== undefined;
+    const spec = reaper ?? wrapped;
+    // detached: the shell (or the reaper) leads a new process group we can end.
+    this.#child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: [options.stdin ?? "ignore", "pipe", "pipe", ...(reaper ? (["pipe"] as const) : [])],
+    });
+    const child = this.#child;
+    child.stdin?.on("error", () => {}); // a command that never reads stdin closes it early
+    this.#watch = reaper && child.stdio[3] ? readReaperReport(child.stdio[3] as Readable) : undefined;
+    const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid, { reaper: this.#reaper });
+    const push = (chunk: string) => {
+      for (const listener of this.#listeners) listener(chunk);
+    };
+    child.stdout!.setEncoding("utf8").on("data", push);
+    child.stderr!.setEncoding("utf8").on("data", push);
+    const failed = once(child, "error").then(([error]) => error as Error);
+    this.ended = this.#finish(wrapped.contained === true, failed).finally(() => {
+      clearTimeout(this.#fallback);
+      untrack();
+      child.stdin?.destroy();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.stdio[3]?.destroy();
+    });
+  }
+
+  /** The pid of the process we started (the reaper, bwrap or the shell). */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /** Receive output chunks (stdout and stderr, in order); returns the function that stops receiving. */
+  onData(listener: (chunk: string) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Send text to the command's stdin; false when it has no stdin (or it was closed). */
+  write(text: string): boolean {
+    const stdin = this.#child.stdin;
+    if (!stdin || stdin.destroyed || !stdin.writable) return false;
+    stdin.write(text);
+    return true;
+  }
+
+  /** Close the command's stdin (end of input). */
+  endInput(): void {
+    this.#child.stdin?.end();
+  }
+
+  /** End it now: the whole tree gets SIGKILL (through the reaper where it runs). Idempotent. */
+  stop(): void {
+    const pid = this.#child.pid;
+    if (this.#stopped || pid === undefined) return;
+    this.#stopped = true;
+    stopSpawn(pid, this.#reaper);
+    // A reaper that does not end (the command stopped or replaced it) is not waited for: its
+    // group and the shell's get SIGKILL.
+    const watch = this.#watch;
+    if (watch) this.#fallback = setTimeout(() => killGroups(pid, watch.now()), REAPER_GRACE_MS);
+  }
+
+  /**
+   * Ask first, then end: SIGTERM to the command's process group, and {@link stop} when it has not
+   * ended within `graceMs` (a program that ignores SIGTERM is killed all the same).
+   */
+  async terminate(graceMs: number): Promise<ShellEnd> {
+    const group = this.#reaper ? this.#watch?.now().shell : this.#child.pid;
+    if (group !== undefined && !this.#stopped) {
+      try {
+        process.kill(-group, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+      const timer = delay(graceMs, "late" as const);
+      if ((await Promise.race([this.ended.then(() => "ended" as const), timer])) === "late") this.stop();
+    } else {
+      this.stop();
+    }
+    return this.ended;
+  }
+
+  async #finish(sandboxed: boolean, failed: Promise<Error>): Promise<ShellEnd> {
+    const child = this.#child;
+    const closed = once(child, "close").catch(() => undefined);
+    const exit = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+    const first = await Promise.race([exit, failed]);
+    if (first instanceof Error) throw first;
+    const [exitCode, signal] = first;
+    const stopped = this.#stopped;
+    const done = await this.#watch?.done;
+    const pid = child.pid!;
+    if (done && !done.finished) {
+      // The reaper was killed before it finished (by the command itself: `kill -9 $PPID`): what it
+      // would have ended is ended as the group is, and nothing more is claimed.
+      killGroups(pid, done);
+      const gone = (await waitGroupGone(pid)) && (done.shell === undefined || (await waitGroupGone(done.shell)));
+      await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+      return { exitCode, signal, stopped, reaped: gone, leftBehind: 0, contained: false, reaperLost: true };
+    }
+    if (done) {
+      // The reaper has ended the whole tree and says what it found; its own group is just itself.
+      await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+      const leftBehind = stopped ? 0 : done.killed.length;
+      return {
+        exitCode: done.exitCode ?? (done.signal ? null : exitCode),
+        signal: done.signal ?? (done.exitCode === null ? signal : null),
+        stopped,
+        reaped: done.contained,
+        leftBehind,
+        ...(leftBehind > 0 ? { leftBehindNames: done.killed } : {}),
+        contained: done.contained,
+      };
+    }
+    // Background jobs (`cmd &` without `wait`) are still in the group: they end with the command.
+    const leftBehind = !stopped ? ((await liveMembers(pid)) ?? 0) : 0;
+    if (leftBehind > 0) killGroup(pid);
+    const gone = stopped || leftBehind > 0 ? await waitGroupGone(pid) : true;
+    await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+    return { exitCode, signal, stopped, reaped: gone, leftBehind, contained: sandboxed };
+  }
+}
