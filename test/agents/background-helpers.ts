@@ -1,21 +1,6 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { z } from "zod";
-import { defineTool, type Kernel, type Plugin } from "ubiquity";
-import { TaskRegistry, attachTasks, tasksOf, type TaskLimits } from "../../plugins/_kits/tasks/index";
-
-/**
- * What `ubiquity:background` does for the tests of background agents: a task registry per run,
- * closed when the run ends. (The plugin itself is the lead's part of issue 41.)
- */
-export function tasksPlugin(limits: Partial<TaskLimits> = {}): Plugin {
-  return {
-    name: "test:tasks",
-    apply(kernel: Kernel) {
-      kernel.hooks.session.start.tap("test:tasks", (run) => void attachTasks(run, new TaskRegistry(limits)));
-      kernel.hooks.session.end.tapPromise("test:tasks", async (run) => tasksOf(run)?.close("the session ended"));
-    },
-  };
-}
+import { defineTool } from "ubiquity";
 
 /** A tool that blocks until the test opens it (or the call is aborted). */
 export function gate(name = "Gate") {

@@ -8,11 +8,12 @@ import permissions from "ubiquity/plugins/permissions";
 import { tasksOf } from "../../plugins/_kits/tasks/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { agentOf, answered, echo } from "./helpers";
-import { gate, latest, tasksPlugin, told } from "./background-helpers";
+import { gate, latest, told } from "./background-helpers";
+import background from "ubiquity/plugins/background";
 
 const WORKER = { description: "Works on a task", prompt: "You are WORKER." };
 
-async function run(script: Script, { plugins = [tasksPlugin()], tools = [], ...options }: SummonOptions & { tools?: SummonOptions["tools"] }) {
+async function run(script: Script, { plugins = [background()], tools = [], ...options }: SummonOptions & { tools?: SummonOptions["tools"] }) {
   const model = scriptedModel(script);
   const messages: Message[] = await collect(
     summon("go", { model, presets: [], plugins: [systemPrompt(), agents(), ...plugins], tools: [echo, ...(tools ?? [])], agents: { worker: WORKER }, ...options }),
@@ -122,7 +123,7 @@ describe("background agents", () => {
         }
         return { toolCalls: [bg("c1", "a"), bg("c2", "b")] };
       },
-      { tools: [g.tool], plugins: [tasksPlugin({ maxAgents: 1 })] },
+      { tools: [g.tool], backgroundTasks: { maxAgents: 1 } },
     );
     expect(result.result).toBe("final");
     const outputs = resultsOf(messages, "Agent").map((m) => m.output);
@@ -148,7 +149,7 @@ describe("background agents", () => {
         }
         return { toolCalls: [bg("c1", "same"), bg("c2", "same")] };
       },
-      { tools: [g.tool], plugins: [tasksPlugin({ maxTotal: 1 })] },
+      { tools: [g.tool], backgroundTasks: { maxTotal: 1 } },
     );
     const [first, second, third] = resultsOf(messages, "Agent").map((m) => m.output);
     expect([first!.isError, second!.isError]).toEqual([false, true]);
@@ -165,7 +166,7 @@ describe("background agents", () => {
         return answered(request) ? "waiting" : { toolCalls: [bg("c1")] };
       },
       {
-        plugins: [tasksPlugin(), permissions()],
+        plugins: [background(), permissions()],
         askTools: ["Echo"],
         canUseTool: async (tool, input) => (asked.push({ tool, input }), { behavior: "allow" }),
       },
@@ -202,7 +203,10 @@ describe("background agents", () => {
       { tools: [g.tool, stopTool] },
     );
     expect(result.result).toBe("final");
-    const task = JSON.parse(resultsOf(messages, "StopTask")[0]!.output.content);
+    // The tool's own JSON, then the background plugin's note on what ended.
+    const [json, note] = resultsOf(messages, "StopTask")[0]!.output.content.split("\n\n");
+    const task = JSON.parse(json!);
+    expect(note).toMatch(/^\[Background task ended:\n- agent-1 \(worker — count files\) stopped: stopped by the test\]$/);
     expect(task).toMatchObject({ id: "agent-1", kind: "agent", state: "killed", outcome: "stopped: stopped by the test" });
     // The agent's run ended (its result is in the stream) before the tool returned.
     expect(messages.some((m) => m.type === "result" && m.agentId)).toBe(true);
@@ -256,7 +260,7 @@ describe("background agents", () => {
       if (latest(request).includes("and now?")) return "ok";
       return answered(request) ? "waiting" : { toolCalls: [bg("c1", "w")] };
     });
-    const stream = summon(input(), { model, presets: [], plugins: [systemPrompt(), agents(), tasksPlugin()], tools: [g.tool], agents: { worker: WORKER } });
+    const stream = summon(input(), { model, presets: [], plugins: [systemPrompt(), agents(), background()], tools: [g.tool], agents: { worker: WORKER } });
     void g.reached.then(async () => {
       await stream.interrupt();
       interrupted();

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { realpathSync } from "node:fs";
-import { summon, type Message } from "ubiquity";
+import { summon, type Kernel, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 import { agentCall, agentOf, answered, toolNames } from "./helpers";
+import { gate, latest, told } from "./background-helpers";
 
 const temp = tempDirs();
 const home = tempHome();
@@ -44,5 +45,40 @@ describe("agents, skills and memory in the default preset", () => {
     expect(child.tools).not.toContain("AskUserQuestion");
     for (const s of [parent, child]) expect(s.system).toContain("Project rule: be brief.");
     expect(ofType(messages, "tool_result").find((m) => m.toolUseId === "c1")!.output.content).toBe("helped");
+  });
+
+  it("run a background agent messaged mid-run: task messages in the stream, its reply the run's next prompt, listed by backgroundTasks()", async () => {
+    const cwd = realpathSync(temp("ubq-default-bg-"));
+    const g = gate();
+    const gatePlugin = { name: "test:gate", apply: (kernel: Kernel) => void kernel.registries.tools.register("Gate", g.tool, "test:gate") };
+    const model = scriptedModel(({ request }) => {
+      if (agentOf(request) === "WORKER") return answered(request) ? `worker: ${/also (\w+)/.exec(told(request))?.[0] ?? "nothing more"}` : { toolCalls: [{ toolName: "Gate", input: {} }] };
+      const said = latest(request);
+      if (said.includes("Background work ended")) return "all done";
+      if (said.includes("Message queued")) {
+        g.open();
+        return "waiting for the worker";
+      }
+      if (answered(request)) return { toolCalls: [{ toolName: "SendMessage", input: { to: "w", message: "also lint" } }] };
+      return { toolCalls: [{ toolName: "Agent", id: "c1", input: { subagent_type: "worker", description: "check", prompt: "check things", run_in_background: true, name: "w" } }] };
+    });
+    const query = summon("go", {
+      model,
+      cwd,
+      agents: { worker: { description: "Works", prompt: "You are WORKER." } },
+      plugins: [gatePlugin],
+      canUseTool: async () => ({ behavior: "allow" }),
+      persistSession: false,
+      persistTodos: false,
+      marketPricing: false,
+    });
+    const messages: Message[] = await collect(query);
+    expect(resultOf(messages)).toMatchObject({ isError: false, result: "all done" });
+    const started = messages.find((m) => m.type === "system" && m.subtype === "task_started") as { task: { id: string; kind: string; name?: string } } | undefined;
+    expect(started?.task).toMatchObject({ id: "agent-1", kind: "agent", name: "w" });
+    const ended = messages.find((m) => m.type === "system" && m.subtype === "task_ended") as { task: { state: string; outcome: string } } | undefined;
+    expect(ended?.task).toMatchObject({ state: "completed", outcome: "worker: also lint" });
+    expect(latest(model.requests.at(-1)!)).toContain("Its reply:\nworker: also lint");
+    expect(await query.backgroundTasks()).toEqual([expect.objectContaining({ id: "agent-1", kind: "agent", state: "completed", outcome: "worker: also lint" })]);
   });
 });

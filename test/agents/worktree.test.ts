@@ -18,7 +18,8 @@ import sandbox from "ubiquity/plugins/sandbox";
 import { SKIP } from "../sandbox/helpers";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { agentOf, answered } from "./helpers";
-import { gate, latest, tasksPlugin } from "./background-helpers";
+import { gate, latest } from "./background-helpers";
+import background from "ubiquity/plugins/background";
 
 let root: string;
 let repo: string;
@@ -45,7 +46,7 @@ const toolPlugin = (tool: Tool) => ({ name: `test:${tool.name}`, apply: (kernel:
 async function run(script: Script, options: SummonOptions) {
   const model = scriptedModel(script);
   const messages: Message[] = await collect(
-    summon("go", { model, presets: [], cwd: repo, worktreeDir: trees, plugins: [systemPrompt(), agents(), toolRead(), toolEdit(), toolWrite(), tasksPlugin()], ...options }),
+    summon("go", { model, presets: [], cwd: repo, worktreeDir: trees, plugins: [systemPrompt(), agents(), toolRead(), toolEdit(), toolWrite(), background()], ...options }),
   );
   return { model, messages, result: resultOf(messages) };
 }
@@ -126,7 +127,7 @@ describe("worktree isolation", () => {
         if (latest(request).includes("Background work ended")) return "done";
         return answered(request) ? "waiting" : { toolCalls: [agentCall("a", "c1", { run_in_background: true, name: "maker" })] };
       },
-      { cwd: join(repo, "sub"), agentIsolation: "worktree", agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), toolWrite(), tasksPlugin(), sessions()], sessionDir },
+      { cwd: join(repo, "sub"), agentIsolation: "worktree", agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), toolWrite(), background(), sessions()], sessionDir },
     );
     expect(result.result).toBe("done");
     const note = latest(model.requests.at(-1)!);
@@ -193,7 +194,7 @@ describe("worktree isolation", () => {
         }
         return { toolCalls: [agentCall("a", "c1", { run_in_background: true, isolation: "worktree" })] };
       },
-      { agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), bash(), sandbox(), tasksPlugin(), toolPlugin(g.tool)] },
+      { agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), bash(), sandbox(), background(), toolPlugin(g.tool)] },
     );
     expect(result.result).toBe("done");
     const bashes = ofType(messages, "tool_result").filter((m) => m.toolName === "Bash");
@@ -209,12 +210,16 @@ describe("worktree isolation", () => {
   it("a background agent refused at a cap leaves no worktree behind", async () => {
     const { messages } = await run(
       ({ request }) => {
-        if (agentOf(request)) return "never";
-        return answered(request) ? "done" : { toolCalls: [agentCall("a", "c1", { run_in_background: true, isolation: "worktree" })] };
+        if (agentOf(request)) return "first done";
+        const said = latest(request);
+        if (said.includes("maxTotal")) return "done";
+        // The first (not isolated) uses the session's one task; the second, isolated, is refused.
+        if (said.includes("Background work ended")) return { toolCalls: [agentCall("a", "c2", { run_in_background: true, isolation: "worktree" })] };
+        return answered(request) ? "waiting" : { toolCalls: [agentCall("a", "c1", { run_in_background: true })] };
       },
-      { agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), tasksPlugin({ maxTotal: 0 })] },
+      { agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), background()], backgroundTasks: { maxTotal: 1 } },
     );
-    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ isError: true, content: expect.stringContaining("maxTotal: 0") });
+    expect(ofType(messages, "tool_result").find((m) => m.toolUseId === "c2")!.output).toMatchObject({ isError: true, content: expect.stringContaining("maxTotal: 1") });
     expect(worktreesOf()).toEqual([repo]);
     expect(branchesOf()).toEqual([]);
   });
