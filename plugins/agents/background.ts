@@ -162,6 +162,7 @@ function aborted(signal: AbortSignal): Promise<void> {
 
 /**
  * The caller ended its turn while background agents still run: wait until one of them ends
+ * (at once when one ended and the model was not told yet)
  * (or the run is aborted: that ends the work as an abort), then give the ended tasks as the
  * next prompt. Undefined when no agent of the run is running.
  */
@@ -170,9 +171,13 @@ export async function awaitAgents(run: RunContext, agents: BackgroundAgents): Pr
   if (!registry) return undefined;
   const running = () => registry.list().filter((t) => t.kind === "agent" && t.state === "running" && agents.has(t.id));
   const waiting = running();
-  if (waiting.length === 0) return undefined;
-  run.logger.debug(`[ubiquity:agents] the turn ended with ${waiting.length} background agent(s) running: waiting for them`);
-  await Promise.race([...waiting.map((t) => registry.ended(t.id)), aborted(run.abortSignal)]);
+  // One that ended while the model wrote its last response has not been told yet: that is news too.
+  const untold = registry.unreported().some((t) => t.kind === "agent" && agents.has(t.id));
+  if (waiting.length === 0 && !untold) return undefined;
+  if (!untold) {
+    run.logger.debug(`[ubiquity:agents] the turn ended with ${waiting.length} background agent(s) running: waiting for them`);
+    await Promise.race([...waiting.map((t) => registry.ended(t.id)), aborted(run.abortSignal)]);
+  }
   // Aborted (or interrupted) while waiting: the work ends as an abort does, not as a finished turn.
   if (run.abortSignal.aborted) throw new RunEnd("Run aborted.");
   return describeEnded(registry.takeUnreported(), running());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, summon, type Message, type SummonOptions } from "ubiquity";
+import { defineTool, summon, type Kernel, type Message, type SummonOptions } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
 import agents from "ubiquity/plugins/agents";
 import systemPrompt from "ubiquity/plugins/system-prompt";
@@ -228,6 +228,22 @@ describe("background agents", () => {
     // The worker's gate saw the abort: its run was stopped with the session.
     expect(g.aborted()).toBe(true);
     expect(messages.filter((m) => m.type === "tool_use" && m.agentId).map((m) => m.type === "tool_use" && m.toolName)).toEqual(["Gate"]);
+  });
+
+  it("an agent that ended while the model wrote its last response is told as the next prompt", async () => {
+    // Ahead of the agents plugin's stop tap: hold the turn's end until the worker has ended.
+    const holdUntilEnded = {
+      name: "test:hold",
+      apply: (kernel: Kernel) => kernel.hooks.turn.stop.tapPromise("test:hold", async (_info, r) => void (r.agent ? undefined : await tasksOf(r)?.ended("agent-1"))),
+    };
+    const model = scriptedModel(({ request }) => {
+      if (agentOf(request) === "WORKER") return "worker was quick";
+      if (latest(request).includes("Background work ended")) return "final";
+      return answered(request) ? "nothing to wait for, I think" : { toolCalls: [bg("c1")] };
+    });
+    const result = resultOf(await collect(summon("go", { model, presets: [], plugins: [systemPrompt(), holdUntilEnded, agents(), background()], tools: [echo], agents: { worker: WORKER } })));
+    expect(result.result).toBe("final");
+    expect(latest(model.requests.at(-1)!)).toMatch(/completed\. Its reply:\nworker was quick/);
   });
 
   it("a run that ends on an error stops its agents, and its own result stays the stream's last message", async () => {

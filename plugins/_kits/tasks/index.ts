@@ -192,6 +192,11 @@ export class TaskRegistry {
     if (entry && entry.info.state !== "running") entry.reported = true;
   }
 
+  /** Tasks that ended and were not reported yet, leaving them unreported. */
+  unreported(): TaskInfo[] {
+    return [...this.#tasks.values()].filter((e) => e.info.state !== "running" && !e.reported).map((e) => ({ ...e.info }));
+  }
+
   /** Tasks that ended and were not reported yet; marks them reported. */
   takeUnreported(): TaskInfo[] {
     const out: TaskInfo[] = [];
