@@ -5,6 +5,7 @@ import { scriptedModel, type Script } from "ubiquity/testing";
 import agents from "ubiquity/plugins/agents";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import permissions from "ubiquity/plugins/permissions";
+import pricing from "ubiquity/plugins/pricing";
 import { tasksOf } from "../../plugins/_kits/tasks/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { agentOf, answered, echo } from "./helpers";
@@ -38,7 +39,7 @@ const waitFor = (reached: Promise<void>) =>
   defineTool({ name: "WaitForWorker", description: "Wait for the worker.", inputSchema: z.object({}), isReadOnly: true, isConcurrencySafe: true, execute: async () => (await reached, "the worker is at its gate") });
 
 describe("background agents", () => {
-  it("return at once with the task id, run concurrently, and the run waits for them: the reply is the next prompt, the usage the run's", async () => {
+  it("return at once with the task id, run concurrently, and the run waits for them: the reply is the next prompt, the usage and cost the run's", async () => {
     const g = gate();
     let parentCalls = 0;
     const { model, messages, result } = await run(
@@ -53,7 +54,7 @@ describe("background agents", () => {
         }
         return { toolCalls: [bg("c1", "worker-1")], usage: { outputTokens: 1 } };
       },
-      { tools: [g.tool] },
+      { tools: [g.tool], plugins: [background(), pricing()], modelPricing: { scripted: { input: 0, output: 1 } }, marketPricing: false },
     );
     expect(result.isError).toBe(false);
     expect(result.result).toBe("final: the worker says 42");
@@ -67,6 +68,7 @@ describe("background agents", () => {
     expect(last).toMatch(/- agent-1 \(agent worker-1: worker — count files\) completed\. Its reply:\nworker report: 42/);
     // The worker's turns are charged to the run: 3 parent turns of 1 token, 2 worker turns of 1000.
     expect(result.usage.outputTokens).toBe(2003);
+    expect(result.totalCostUsd).toBeCloseTo(2003 / 1_000_000, 12);
     // Its messages are in the stream, tagged, before the run's result.
     expect(messages.filter((m) => m.agentId).map((m) => m.type)).toContain("result");
     expect(messages.at(-1)).toBe(result);
