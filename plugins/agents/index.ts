@@ -11,17 +11,16 @@
  */
 import { permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
-import { absolutePath, describeError, SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool, type ToolOutput } from "../../src/index";
+import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
-import { getSandboxApi } from "../sandbox/api";
-import { AGENT_TOOL, AgentTool, type AgentInput } from "./agent-tool";
-import { awaitAgents, startBackground, type BackgroundAgents } from "./background";
+import { AGENT_TOOL, AgentTool } from "./agent-tool";
+import { awaitAgents, type BackgroundAgents } from "./background";
+import { delegate, type DelegationContext } from "./delegate";
 import { SEND_MESSAGE_TOOL, SendMessageTool } from "./send-message";
-import { createWorktree, defaultWorktreeDir, finishWorktree, type Worktree } from "./worktree";
 import { agentFolder, readAgentFiles } from "./files";
-import { prepareSubagent, runSubagent, type Delegation } from "./launch";
+import type { Delegation } from "./launch";
 import { keepTool } from "./narrow";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
@@ -87,6 +86,12 @@ export const agentsPlugin = definePlugin(function agents() {
       let agents: Record<string, AgentDefinition> = {};
       const stateOf = (run: RunContext): RunState => context.run(run);
       apis.set(kernel, { definitions: () => agents });
+      const calls: DelegationContext = {
+        kernel,
+        remember: (child, d) => void (stateOf(child).delegation = d),
+        base: (run) => stateOf(run).base ?? run.abortSignal,
+        background: (run) => stateOf(run).background,
+      };
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
         const { cwd, trust, agentSources: wanted } = kernel.options as AgentsResolvedOptions;
@@ -103,57 +108,11 @@ export const agentsPlugin = definePlugin(function agents() {
         const tool = new AgentTool(agents, async (input, ctx) => {
           const parent = ctx.run;
           if (!parent) return { content: "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run", isError: true };
-          return delegate(parent, agents[input.subagent_type]!, input, ctx.toolUseId);
+          return delegate(calls, parent, agents[input.subagent_type]!, input, ctx.toolUseId);
         });
         kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
         kernel.registries.tools.register(SEND_MESSAGE_TOOL, new SendMessageTool((run) => stateOf(run).background), NAME);
       });
-
-      /** Run one Agent call: in a worktree when isolated, in the background when asked. */
-      async function delegate(parent: RunContext, definition: AgentDefinition, input: AgentInput, toolUseId: string): Promise<ToolOutput> {
-        const type = input.subagent_type;
-        const options = parent.options as AgentsResolvedOptions;
-        const remember = (child: RunContext, d: Delegation) => void (stateOf(child).delegation = d);
-        let tree: Worktree | undefined;
-        if ((input.isolation ?? definition.isolation ?? options.agentIsolation ?? "none") === "worktree") {
-          try {
-            tree = await createWorktree(parent.cwd, options.worktreeDir ? absolutePath(parent.cwd, options.worktreeDir) : defaultWorktreeDir());
-          } catch (error) {
-            return { content: `Agent ${type} could not start: ${describeError(error)}`, isError: true };
-          }
-        }
-        // With the sandbox on, the agent's commands may write its worktree as the caller's write the caller's folders.
-        const release = tree && getSandboxApi(kernel).addWorkspace(tree.cwd);
-        const finish =
-          tree &&
-          (async () => {
-            release?.();
-            return (await finishWorktree(tree)).text;
-          });
-        if (input.run_in_background) {
-          const state = stateOf(parent);
-          return startBackground({
-            parent,
-            agentType: type,
-            description: input.description,
-            prompt: input.prompt,
-            name: input.name,
-            base: state.base ?? parent.abortSignal,
-            agents: state.background,
-            prepare: (place) => prepareSubagent(parent, type, definition, input, toolUseId, remember, { ...place, cwd: tree?.cwd }),
-            finish,
-          });
-        }
-        const output = await runSubagent(parent, type, definition, input, toolUseId, remember, { cwd: tree?.cwd });
-        if (!tree) return output;
-        let report: string;
-        try {
-          report = (await finish!()) ?? "";
-        } catch (error) {
-          report = `Worktree: could not inspect ${tree.path} (${describeError(error)}); it was kept, on branch ${tree.branch}.`;
-        }
-        return { ...output, content: `${output.content}\n\n${report}`, metadata: { ...output.metadata, worktree: { path: tree.path, branch: tree.branch, base: tree.base } } };
-      }
 
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
         if (!run.agent) return tools;

@@ -1,0 +1,67 @@
+/**
+ * One Agent call, as the tool's `launch`: in a fresh worktree when isolated (the call's
+ * `isolation`, else the definition's, else `agentIsolation`), in the background when asked,
+ * else synchronously; an isolated agent's worktree report follows its reply.
+ */
+import { absolutePath, describeError, type Kernel, type RunContext, type ToolOutput } from "../../src/index";
+import { getSandboxApi } from "../sandbox/api";
+import type { AgentInput } from "./agent-tool";
+import { startBackground, type BackgroundAgents } from "./background";
+import { prepareSubagent, runSubagent, type Delegation } from "./launch";
+import type { AgentDefinition, AgentsResolvedOptions } from "./options";
+import { createWorktree, defaultWorktreeDir, finishWorktree, type Worktree } from "./worktree";
+
+/** What a delegation needs from the plugin: its kernel and its per-run state. */
+export interface DelegationContext {
+  kernel: Kernel;
+  /** Keep the child's delegation (its definition, its parent's tools, SubagentStart's context). */
+  remember: (child: RunContext, delegation: Delegation) => void;
+  /** The run's own signal (not a stretch's): what its background agents follow. */
+  base: (run: RunContext) => AbortSignal;
+  /** The run's background agents. */
+  background: (run: RunContext) => BackgroundAgents;
+}
+
+/** Run agent `input.subagent_type` (defined by `definition`) for the Agent call `toolUseId` of `parent`. */
+export async function delegate(ctx: DelegationContext, parent: RunContext, definition: AgentDefinition, input: AgentInput, toolUseId: string): Promise<ToolOutput> {
+  const type = input.subagent_type;
+  const options = parent.options as AgentsResolvedOptions;
+  let tree: Worktree | undefined;
+  if ((input.isolation ?? definition.isolation ?? options.agentIsolation ?? "none") === "worktree") {
+    try {
+      tree = await createWorktree(parent.cwd, options.worktreeDir ? absolutePath(parent.cwd, options.worktreeDir) : defaultWorktreeDir());
+    } catch (error) {
+      return { content: `Agent ${type} could not start: ${describeError(error)}`, isError: true };
+    }
+  }
+  // With the sandbox on, the agent's commands may write its worktree as the caller's write the caller's folders.
+  const release = tree && getSandboxApi(ctx.kernel).addWorkspace(tree.cwd);
+  const finish =
+    tree &&
+    (async () => {
+      release?.();
+      return (await finishWorktree(tree)).text;
+    });
+  if (input.run_in_background) {
+    return startBackground({
+      parent,
+      agentType: type,
+      description: input.description,
+      prompt: input.prompt,
+      name: input.name,
+      base: ctx.base(parent),
+      agents: ctx.background(parent),
+      prepare: (place) => prepareSubagent(parent, type, definition, input, toolUseId, ctx.remember, { ...place, cwd: tree?.cwd }),
+      finish,
+    });
+  }
+  const output = await runSubagent(parent, type, definition, input, toolUseId, ctx.remember, { cwd: tree?.cwd });
+  if (!tree || !finish) return output;
+  let report: string;
+  try {
+    report = await finish();
+  } catch (error) {
+    report = `Worktree: could not inspect ${tree.path} (${describeError(error)}); it was kept, on branch ${tree.branch}.`;
+  }
+  return { ...output, content: `${output.content}\n\n${report}`, metadata: { ...output.metadata, worktree: { path: tree.path, branch: tree.branch, base: tree.base } } };
+}
