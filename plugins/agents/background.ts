@@ -41,6 +41,8 @@ export interface BackgroundLaunch {
   prepare: (place: LaunchPlace) => Promise<Prepared>;
   /** Called once the agent's run ended, before the task ends: text to add to its outcome (the worktree report). */
   finish?: () => Promise<string | undefined>;
+  /** Where it works, when not in its caller's folder (said when it starts). */
+  where?: string;
 }
 
 const cut = (text: string) => (text.length <= MAX_OUTCOME_CHARS ? text : `${text.slice(0, MAX_OUTCOME_CHARS)}\n[… ${text.length - MAX_OUTCOME_CHARS} more characters of the reply were cut]`);
@@ -135,7 +137,7 @@ export async function startBackground(launch: BackgroundLaunch): Promise<ToolOut
   const address = name ? `"${name}"` : taskId;
   return {
     content: [
-      `Started ${taskId}${name ? ` (named "${name}")` : ""}: agent ${agentType} works on "${launch.description}" in the background.`,
+      `Started ${taskId}${name ? ` (named "${name}")` : ""}: agent ${agentType} works on "${launch.description}" in the background${launch.where ? `, ${launch.where}` : ""}.`,
       `You will be told when it finishes, with its reply. Meanwhile go on with other work; send it more instructions with SendMessage { to: ${JSON.stringify(name ?? taskId)} }.`,
       `If you end your turn while it runs, the run waits for it and its reply comes to you as the next message: do not poll, and do not redo its work. (Message ${address} only while it runs.)`,
     ].join("\n"),

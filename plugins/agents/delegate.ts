@@ -53,6 +53,7 @@ export async function delegate(ctx: DelegationContext, parent: RunContext, defin
       agents: ctx.background(parent),
       prepare: (place) => prepareSubagent(parent, type, definition, input, toolUseId, ctx.remember, { ...place, cwd: tree?.cwd }),
       finish,
+      where: tree && `in the worktree ${tree.path} on branch ${tree.branch}`,
     });
   }
   const output = await runSubagent(parent, type, definition, input, toolUseId, ctx.remember, { cwd: tree?.cwd });

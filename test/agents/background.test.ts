@@ -74,7 +74,7 @@ describe("background agents", () => {
     expect(messages.at(-1)).toBe(result);
   });
 
-  it("SendMessage delivers a message mid-run: it enters the agent's conversation at its next step", async () => {
+  it("SendMessage delivers a message mid-run (by task id; by name after): it enters the agent's conversation at its next step", async () => {
     const g = gate();
     const workerSaw: string[] = [];
     const { messages, result } = await run(
@@ -91,7 +91,7 @@ describe("background agents", () => {
           g.open();
           return "waiting";
         }
-        if (answered(request)) return { toolCalls: [{ toolName: "SendMessage", id: "a-m1", input: { to: "worker-1", message: "also count the tests" } }] };
+        if (answered(request)) return { toolCalls: [{ toolName: "SendMessage", id: "a-m1", input: { to: "agent-1", message: "also count the tests" } }] };
         return { toolCalls: [bg("c1", "worker-1")] };
       },
       { tools: [g.tool] },

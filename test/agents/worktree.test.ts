@@ -130,6 +130,9 @@ describe("worktree isolation", () => {
       { cwd: join(repo, "sub"), agentIsolation: "worktree", agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), toolWrite(), background(), sessions()], sessionDir },
     );
     expect(result.result).toBe("done");
+    expect(ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!.output.content).toMatch(
+      /^Started agent-1 \(named "maker"\): agent a works on "a edit" in the background, in the worktree \S+\/agent-[0-9a-f]{8} on branch ubiquity\/agent-[0-9a-f]{8}\.\n/,
+    );
     const note = latest(model.requests.at(-1)!);
     expect(note).toMatch(/agent-1 \(agent maker: a — a edit\) completed\. Its reply:\nwrote made\.txt\n\nWorktree: branch (ubiquity\/agent-[0-9a-f]{8}) at (\S+) \(from [0-9a-f]{12}; uncommitted changes in the worktree\)\.\nChanges against the base:\n sub\/made\.txt \| 1 \+\n/);
     const path = /Worktree: branch \S+ at (\S+) /.exec(note)![1]!;
