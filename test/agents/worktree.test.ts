@@ -227,6 +227,42 @@ describe("worktree isolation", () => {
     expect(branchesOf()).toEqual([]);
   });
 
+  it("through the default preset: two agents edit the same file and commit on their branches", async () => {
+    const model = scriptedModel(({ request }) => {
+      const who = agentOf(request);
+      if (!who) return answered(request) ? "all done" : { toolCalls: [agentCall("a", "c1"), agentCall("b", "c2")] };
+      const step = request.prompt.filter((m) => m.role === "tool").length;
+      if (step < 2) return editor(who)(request);
+      if (step === 2) return { toolCalls: [{ toolName: "Bash", input: { command: `git -c user.name=${who} -c user.email=${who}@t commit -qam "${who} edit" && echo committed` } }] };
+      return `${who} committed`;
+    });
+    const messages: Message[] = await collect(
+      summon("go", {
+        model,
+        cwd: repo,
+        worktreeDir: trees,
+        permissionMode: "bypassPermissions",
+        agentIsolation: "worktree",
+        agents: { a: { description: "d", prompt: "You are A." }, b: { description: "d", prompt: "You are B." } },
+        persistSession: false,
+        persistTodos: false,
+        marketPricing: false,
+      }),
+    );
+    expect(resultOf(messages)).toMatchObject({ isError: false, result: "all done" });
+    const bashes = ofType(messages, "tool_result").filter((m) => m.toolName === "Bash");
+    expect(bashes.map((m) => m.output.content)).toEqual(["committed", "committed"]);
+    const reports = ofType(messages, "tool_result").filter((m) => m.toolName === "Agent").sort((x, y) => (x.toolUseId < y.toolUseId ? -1 : 1));
+    for (const [i, who] of ["A", "B"].entries()) {
+      const output = reports[i]!.output;
+      expect(output.content).toMatch(new RegExp(`^${who} committed\\n\\nWorktree: branch ubiquity/agent-[0-9a-f]{8} at \\S+ \\(from [0-9a-f]{12}; 1 commit by the agent\\)\\.\\nChanges against the base:\\n shared\\.txt \\| 2 \\+-`));
+      const { branch } = output.metadata!.worktree as { branch: string };
+      expect(git(repo, "show", `${branch}:shared.txt`)).toBe(`from ${who}`);
+    }
+    expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
+    expect(git(repo, "status", "--porcelain")).toBe("");
+  });
+
   it("outside a git repository, the agent is refused, saying why", async () => {
     const plain = join(root, "plain");
     mkdirSync(plain);
