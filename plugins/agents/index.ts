@@ -17,6 +17,7 @@ import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
 import { AGENT_TOOL, AgentTool } from "./agent-tool";
 import { awaitAgents, type BackgroundAgents } from "./background";
+import { AgentInbox } from "./inbox";
 import { delegate, type DelegationContext } from "./delegate";
 import { SEND_MESSAGE_TOOL, SendMessageTool } from "./send-message";
 import { agentFolder, readAgentFiles } from "./files";
@@ -44,6 +45,10 @@ export const SUBAGENT_NOTE_STAGE = SYSTEM_STAGE.APPEND + 100;
 /** The last section of every subagent's system prompt. */
 export const SUBAGENT_NOTE =
   "# Reporting back\nYou are a subagent working on a task delegated by another agent. Your caller sees only your final reply — none of your tool calls or intermediate messages — so end with a complete, self-contained answer that states what you found or did.";
+
+/** What a background agent's prompt adds to the note: messages may come while it works. */
+export const BACKGROUND_NOTE =
+  "You run in the background: your caller may send you more instructions while you work. They arrive as user messages; take them into account, and still end with one complete reply.";
 
 /** What other code can ask the plugin about a kernel. */
 export interface AgentsApi {
@@ -161,7 +166,7 @@ export const agentsPlugin = definePlugin(function agents() {
       });
 
       kernel.hooks.turn.system.tap({ name: NAME, stage: SUBAGENT_NOTE_STAGE }, (sections: SystemSection[], run) =>
-        run.agent ? [...sections, { id: "subagent", text: SUBAGENT_NOTE }] : sections,
+        run.agent ? [...sections, { id: "subagent", text: run.input instanceof AgentInbox ? `${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}` : SUBAGENT_NOTE }] : sections,
       );
     },
   };

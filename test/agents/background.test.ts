@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, summon, type Kernel, type Message, type SummonOptions } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
-import agents from "ubiquity/plugins/agents";
+import agents, { BACKGROUND_NOTE, SUBAGENT_NOTE } from "ubiquity/plugins/agents";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import permissions from "ubiquity/plugins/permissions";
 import pricing from "ubiquity/plugins/pricing";
 import { tasksOf } from "../../plugins/_kits/tasks/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
-import { agentOf, answered, echo } from "./helpers";
+import { agentOf, answered, echo, systemOf } from "./helpers";
 import { gate, latest, told } from "./background-helpers";
 import background from "ubiquity/plugins/background";
 
@@ -77,7 +77,7 @@ describe("background agents", () => {
   it("SendMessage delivers a message mid-run (by task id; by name after): it enters the agent's conversation at its next step", async () => {
     const g = gate();
     const workerSaw: string[] = [];
-    const { messages, result } = await run(
+    const { model, messages, result } = await run(
       ({ request }) => {
         if (agentOf(request) === "WORKER") {
           if (!answered(request)) return { toolCalls: [{ toolName: "Gate", input: {} }] };
@@ -106,6 +106,7 @@ describe("background agents", () => {
     expect(sent[0]!.output.content).toBe('Message queued for agent-1 ("worker-1"): it reads it at its next step.');
     // The worker's one answered step saw the gate's result and then the message, as user input.
     expect(workerSaw).toHaveLength(1);
+    expect(systemOf(model.requests.find((r) => agentOf(r) === "WORKER")!).endsWith(`${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}`)).toBe(true);
     expect(workerSaw[0]).toMatch(/gate open[\s\S]*Message from the agent that started you \(sent while you work\):\nalso count the tests/);
     expect(messages.some((m) => m.type === "user" && m.agentId && m.text.includes("also count the tests"))).toBe(true);
     // A finished agent and an unknown name are refused, saying why.
