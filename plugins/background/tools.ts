@@ -31,14 +31,14 @@ export function taskLine(task: TaskInfo): string {
 }
 
 export const BashOutputInput = z.object({
-  bash_id: z.string().describe("The id Bash returned (shell-1)"),
-  filter: z.string().optional().describe("A regular expression: only matching lines are returned (the others are consumed)"),
+  bash_id: z.string().describe("shell-1"),
+  filter: z.string().optional().describe("Regex: return only matching lines"),
 });
 
 /** BashOutput: what a background shell wrote since the last read. */
 export class BashOutputTool extends Tool<typeof BashOutputInput> {
   readonly name = "BashOutput";
-  readonly description = "Returns a background shell's output since the last read (stdout and stderr), and whether it is still running. Only the newest output is kept; what was dropped is counted.";
+  readonly description = "A background shell's new output since the last read, and whether it still runs.";
   readonly inputSchema = BashOutputInput;
   override maxResultChars = 30_000;
   override isReadOnly() {
@@ -72,14 +72,14 @@ export class BashOutputTool extends Tool<typeof BashOutputInput> {
 }
 
 export const BashInputInput = z.object({
-  bash_id: z.string().describe("The id Bash returned (shell-1)"),
-  input: z.string().describe("Text to write to its stdin; end with \\n to send a line"),
+  bash_id: z.string().describe("shell-1"),
+  input: z.string(),
 });
 
 /** BashInput: text to a background shell's stdin. */
 export class BashInputTool extends Tool<typeof BashInputInput> {
   readonly name = "BashInput";
-  readonly description = "Writes text to a running background shell's stdin (include \\n to end a line). Then read the answer with BashOutput.";
+  readonly description = "Writes text to a background shell's stdin (\\n ends a line).";
   readonly inputSchema = BashInputInput;
   /** Rules match the text sent (`BashInput(y*)`). */
   override permissionRuleContent(input: z.output<typeof BashInputInput>) {
@@ -96,13 +96,13 @@ export class BashInputTool extends Tool<typeof BashInputInput> {
 }
 
 export const KillShellInput = z.object({
-  shell_id: z.string().describe("The id of the background shell to stop"),
+  shell_id: z.string().describe("shell-1"),
 });
 
 /** KillShell: stop a background shell and everything it started. */
 export class KillShellTool extends Tool<typeof KillShellInput> {
   readonly name = "KillShell";
-  readonly description = "Stops a background shell and every process it started (SIGTERM, then SIGKILL after a grace period).";
+  readonly description = "Stops a background shell and every process it started.";
   readonly inputSchema = KillShellInput;
   /** Stopping what the session itself started cannot harm anything else (deny rules still apply). */
   override checkPermissions(): ToolPermission {

@@ -185,10 +185,18 @@ describe.skipIf(!linux)("background shells", () => {
 
   it("every background shell ends with the session; nothing follows the result", async () => {
     const m = mark();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true } }] }, "done"]);
-    const messages = await collect(summon("go", { ...base, model }));
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true } }] },
+      // It runs before the session ends.
+      { toolCalls: [{ toolName: "Bash", input: { command: `for i in $(seq 400); do pgrep -xf "sleep ${m}" && break; sleep 0.05; done` } }] },
+      "done",
+    ]);
+    const query = summon("go", { ...base, model });
+    const messages = await collect(query);
+    expect(results(messages)[1]).toMatch(/^Bash: \d+$/);
     expect(messages.at(-1)?.type).toBe("result");
     expect(sleepers(m)).toEqual([]);
+    expect((await query.backgroundTasks()).map((t) => [t.id, t.state, t.outcome])).toEqual([["shell-1", "killed", "stopped when the session ended"]]);
   });
 
   it("interrupt() leaves background shells running; close() ends them; the SDK lists and stops tasks", async () => {
@@ -207,7 +215,8 @@ describe.skipIf(!linux)("background shells", () => {
       const { value } = await query.next();
       if (!value || value.type === "result") break;
     }
-    expect(sleepers(m1)).toHaveLength(1);
+    // Started: the shells' sleeps come up a moment after the calls return.
+    expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 20_000)).toBe(true);
     expect((await query.backgroundTasks()).map((t) => [t.id, t.state])).toEqual([
       ["shell-1", "running"],
       ["shell-2", "running"],

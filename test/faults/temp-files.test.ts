@@ -69,6 +69,24 @@ describe("temp files of atomic writes", () => {
     expect(await sweepProjectTemps(p.cwd)).toBe(0);
   });
 
+  it("once its session ended, a sweep of a big tree stops (it never holds the program open) and the folder can be swept again; a small one finishes", async () => {
+    const cwd = temp("ubq-big-");
+    for (let d = 0; d < 5; d++) {
+      mkdirSync(join(cwd, `d${d}`, "deeper"), { recursive: true });
+      for (let i = 0; i < 600; i++) writeFileSync(join(cwd, `d${d}`, `f${i}`), "");
+    }
+    const far = join(cwd, "d4", "deeper", `.b.txt.${await deadPid()}.0badc0de.tmp`);
+    writeFileSync(far, "x");
+    const ended = new AbortController();
+    ended.abort();
+    expect(await sweepProjectTemps(cwd, undefined, 12, undefined, ended.signal)).toBe(0);
+    expect(existsSync(far)).toBe(true);
+    expect(await sweepProjectTemps(cwd)).toBe(1);
+    expect(existsSync(far)).toBe(false);
+    const small = await project();
+    expect(await sweepProjectTemps(small.cwd, undefined, 12, undefined, ended.signal)).toBe(2);
+  });
+
   it("a sweep reads a bounded number of folder entries, nearest folders first (a run started in a huge tree does not walk it all)", async () => {
     const cwd = temp("ubq-huge-");
     const near = join(cwd, `.a.txt.${await deadPid()}.0badc0de.tmp`);

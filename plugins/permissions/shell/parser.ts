@@ -6,6 +6,7 @@
  * `tree-sitter-bash` package, shipped alone in the build (no native build needed).
  */
 import { existsSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Parser, Tree } from "web-tree-sitter";
@@ -17,6 +18,7 @@ let loading: Promise<void> | undefined;
 /** Start (or join) loading the bash grammar. Safe to call many times. */
 export function loadShellParser(): Promise<void> {
   loading ??= (async () => {
+    holdBackWasmTiering();
     const require = createRequire(import.meta.url);
     const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init();
@@ -30,6 +32,22 @@ export function loadShellParser(): Promise<void> {
     throw new Error(`could not load the bash grammar (tree-sitter-bash wasm): ${String(error)}; reinstall ubiquity's dependencies`);
   });
   return loading;
+}
+
+/**
+ * Keep V8 from tiering the grammar up. V8 compiles wasm with its baseline compiler (Liftoff)
+ * and recompiles hot functions with its optimizing one (TurboFan); for this grammar a few dozen
+ * parses are enough to start it, and the recompilation of its large lexer and parse functions
+ * takes ~0.2 s of CPU and a peak of ~575 MB instead of ~65 MB, in the background after the parses
+ * (measured with /usr/bin/time, bench/parser-tiering.bench.ts). Raising the tiering budget only
+ * delays it (200 parses); `--liftoff-only` works only on the command line; restricting tier-up
+ * to a function index no module has works at run time. A parse on the baseline code takes
+ * ~40 µs instead of ~30. V8's flags are process-wide, so this holds for any wasm the host program
+ * compiles afterwards: `UBIQUITY_WASM_TIERING=default` leaves V8's default alone.
+ */
+function holdBackWasmTiering(): void {
+  if (process.env.UBIQUITY_WASM_TIERING === "default") return;
+  setFlagsFromString("--wasm-tier-up-filter=1000000000");
 }
 
 /**
