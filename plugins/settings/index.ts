@@ -18,7 +18,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import type { McpOptions, McpServerConfig } from "../mcp/index";
 import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
 import type { SandboxOptions } from "../sandbox/api";
-import { parseMcpConfig } from "../mcp/api";
+import { readMcpConfigEntries } from "../mcp/api";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
 import { isProjectFileTrusted } from "../../loader/index";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
@@ -67,7 +67,7 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
           files.push({ source, path, settings });
         }
         const mcpJson = join(cwd, ".mcp.json");
-        if (source === "project" && isProjectFileTrusted(options.trust, mcpJson)) mcpServers = readMcpJson(mcpJson);
+        if (source === "project" && isProjectFileTrusted(options.trust, mcpJson)) mcpServers = readMcpJson(kernel, mcpJson);
       }
       stateOf(kernel).files = files;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).
@@ -86,10 +86,20 @@ function restrictionsOnly(settings: SettingsFile): SettingsFile {
   return { permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) }, ...(maxBudgetUsd !== undefined && { maxBudgetUsd }), ...(maxBudgetTokens !== undefined && { maxBudgetTokens }) };
 }
 
-/** The servers of a project's `.mcp.json` (Claude Code's file), or undefined when there is none. */
-function readMcpJson(path: string): Record<string, McpServerConfig> | undefined {
+/**
+ * The servers of a project's `.mcp.json` (Claude Code's file), or undefined when there is none.
+ * Entry by entry: a bad entry or an unset `${VAR}` fails only its server (reported by the mcp
+ * plugin as failed, and warned here naming it); an unknown key is warned about and ignored. A file
+ * that is not JSON, or not an object of servers, still stops the run.
+ */
+function readMcpJson(kernel: Kernel, path: string): Record<string, McpServerConfig> | undefined {
   const data = readJsonConfigFile(path, "MCP config file");
-  return data === undefined ? undefined : parseMcpConfig(data, { source: path });
+  if (data === undefined) return undefined;
+  const entries = readMcpConfigEntries(data, { source: path });
+  for (const message of entries.warnings) warn(kernel, NAME, `${path}: ${message}`);
+  for (const { name, error } of entries.failed) warn(kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
+  stateOf(kernel).mcpFailures = entries.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` }));
+  return entries.servers;
 }
 
 /** Hand a file's permission rules to the permissions plugin; a malformed rule stops the run, naming the file. */
