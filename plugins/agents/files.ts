@@ -7,7 +7,7 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { readRegularFileSync } from "../../loader/index";
 import type { AgentDefinition } from "./options";
-import { definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
+import { definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, SOURCE_ORDER, type Source } from "../_kits/sources/index";
 import { parseAgentFile } from "./parse";
 
 /** The folder a source means. */
@@ -50,10 +50,15 @@ export async function readAgentFiles(
   sources: readonly string[] | undefined,
   place: { cwd: string; home: string },
   report: (message: string) => void,
+  compatFolders: readonly { path: string; source: Source }[] = [],
 ): Promise<Map<string, AgentFile>> {
   const found = new Map<string, AgentFile>();
-  for (const source of orderedSources(sources)) {
-    for (const path of await markdownFiles(agentFolder(source, place.cwd, place.home))) {
+  // Another tool's folders (`compatFolders`: .claude/agents) just before ours of the same source: ours win a name.
+  const folders = [...compatFolders, ...orderedSources(sources).map((source) => ({ path: agentFolder(source, place.cwd, place.home), source }))].sort(
+    (a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source),
+  );
+  for (const { path: folder, source } of folders) {
+    for (const path of await markdownFiles(folder)) {
       // Only a regular file of at most 1 MiB: a FIFO planted in the folder must not hang the run.
       const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
       if (!read.ok) {

@@ -7,7 +7,7 @@
  * - `turn.prompt` / `turn.stop` / `session.end`: SubagentStart context, SubagentStop
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
  */
-import { permittedSources, warn } from "../_kits/sources/index";
+import { compatProjectPaths, permittedCompatPaths, permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -63,8 +63,10 @@ interface RunState {
 export const agentsPlugin = definePlugin(function agents() {
   return {
     name: NAME,
-    projectFiles: ({ cwd, home }: ProjectPlace) =>
-      (["project", "local"] as const).map((source) => agentFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
+    projectFiles: ({ cwd, home }: ProjectPlace) => [
+      ...(["project", "local"] as const).map((source) => agentFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
+      ...compatProjectPaths("agents", cwd).filter((p) => pathExists(p.path)).map((p) => ({ path: p.path, kind: "agents", effect: `defines subagents (their prompts and tools) (with compat: ["${p.tool}"])` })),
+    ],
     options: agentsOptions,
     runState: (): RunState => ({}),
     apply(kernel, context) {
@@ -73,9 +75,11 @@ export const agentsPlugin = definePlugin(function agents() {
       apis.set(kernel, { definitions: () => agents });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, trust, agentSources: wanted } = kernel.options as AgentsResolvedOptions;
-        const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), (path) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`));
-        const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
+        const { cwd, trust, agentSources: wanted, compat } = kernel.options as AgentsResolvedOptions;
+        const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+        const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
+        const compatFolders = permittedCompatPaths("agents", { compat, sources: wanted, trust }, { cwd, home: homedir() }, skipped);
+        const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), compatFolders);
         const merged: Record<string, AgentDefinition> = {};
         for (const file of files.values()) merged[file.name] = file.definition;
         agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });

@@ -26,6 +26,7 @@ export const agentsOptions = z.strictObject({
   agents: z.record(z.string(), AgentDefinitionSchema).optional(),
   agentSources: SourcesSchema.optional(),
   trust: settingsOptions.shape.trust,
+  compat: settingsOptions.shape.compat,
 });
 export type AgentsOptions = z.input<typeof agentsOptions>;
 export type AgentsResolvedOptions = ResolvedOptions & Readonly<AgentsOptions>;

@@ -25,7 +25,8 @@ import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
 import { settingsOptions, type SettingsOptions } from "./options";
 import { settingsProjectFiles } from "./project-files";
-import { warn } from "../_kits/sources/index";
+import { compatPaths, warn } from "../_kits/sources/index";
+import { readClaudeSettingsFile } from "./claude";
 import { settingsFlags } from "./cli";
 
 export const NAME = "ubiquity:settings";
@@ -49,23 +50,27 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
     kernel.hooks.kernel.config.tap(NAME, (config: UbiquityConfig) => {
       const options = config as SettingsConfig;
       const wanted = new Set(options.settingSources ?? []);
-      if (wanted.size === 0) return options;
       const cwd = resolve(options.cwd ?? process.cwd());
       const home = opts.home ?? homedir();
+      // Claude Code's files (compat: ["claude"]), each just before ours of the same source: ours win.
+      const claude = compatPaths("settings", { compat: options.compat, sources: options.settingSources }, { cwd, home });
+      if (wanted.size === 0 && claude.length === 0) return options;
       const files: LoadedSettings[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
-      for (const source of SETTING_SOURCES) {
-        if (!wanted.has(source)) continue;
-        const path = settingsPath(source, cwd, home);
+      const apply = (source: (typeof SETTING_SOURCES)[number], path: string, read: SettingsFile | undefined) => {
+        if (!read) return;
         // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
         const full = source === "user" || isProjectFileTrusted(options.trust, path);
-        const read = readSettingsFile(path);
-        if (read) {
-          const settings = full ? read : restrictionsOnly(read);
-          if (!full) kernel.logger.debug(`[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); only its deny and ask rules and spending caps (which only tighten) apply`);
-          applyRules(kernel, settings, `settings (${source}: ${path})`, path);
-          files.push({ source, path, settings });
-        }
+        const settings = full ? read : restrictionsOnly(read);
+        if (!full) kernel.logger.debug(`[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); only its deny and ask rules and spending caps (which only tighten) apply`);
+        applyRules(kernel, settings, `settings (${source}: ${path})`, path);
+        files.push({ source, path, settings });
+      };
+      for (const source of SETTING_SOURCES) {
+        for (const other of claude.filter((c) => c.source === source)) apply(source, other.path, readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message)));
+        if (!wanted.has(source)) continue;
+        const path = settingsPath(source, cwd, home);
+        apply(source, path, readSettingsFile(path));
         const mcpJson = join(cwd, ".mcp.json");
         if (source === "project" && isProjectFileTrusted(options.trust, mcpJson)) mcpServers = readMcpJson(kernel, mcpJson);
       }

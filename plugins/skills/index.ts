@@ -8,7 +8,7 @@
  * - `session.start`: the roots of the run's skills join its permitted roots
  * - `turn.system`: one sentence saying skills exist, never the listing
  */
-import { permittedSources, warn } from "../_kits/sources/index";
+import { compatProjectPaths, permittedCompatPaths, permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -43,8 +43,10 @@ export const skillsPlugin = definePlugin(function skills() {
   return {
     name: NAME,
     options: skillsOptions,
-    projectFiles: ({ cwd, home }: ProjectPlace) =>
-      (["project", "local"] as const).map((source) => skillFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
+    projectFiles: ({ cwd, home }: ProjectPlace) => [
+      ...(["project", "local"] as const).map((source) => skillFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
+      ...compatProjectPaths("skills", cwd).filter((p) => pathExists(p.path)).map((p) => ({ path: p.path, kind: "skills", effect: `adds skills to the system prompt (with compat: ["${p.tool}"])` })),
+    ],
     runState: (): RunState => ({}),
     apply(kernel, context) {
       const stateOf = (run: RunContext): RunState => context.run(run);
@@ -54,10 +56,12 @@ export const skillsPlugin = definePlugin(function skills() {
       const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, skills, trust, skillSources: wanted } = kernel.options as SkillsResolvedOptions;
-        const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), (path) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`));
-        if (!skills?.length && !skillSources?.length) return;
-        const loaded = await loadSkills({ skills, skillSources }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
+        const { cwd, skills, trust, skillSources: wanted, compat } = kernel.options as SkillsResolvedOptions;
+        const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+        const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), skipped);
+        const compatRoots = permittedCompatPaths("skills", { compat, sources: wanted, trust }, { cwd, home: homedir() }, skipped);
+        if (!skills?.length && !skillSources?.length && !compatRoots.length) return;
+        const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         api.load(loaded);
         if (loaded.length === 0) return;
         registered = new SkillTool(loaded);

@@ -6,3 +6,4 @@
 export { SOURCE_ORDER, SourcesSchema, orderedSources, permittedSources, MAX_DEFINITION_BYTES, definitionNameProblem, type Source } from "./sources";
 export { splitFrontmatter, camelKeys, type Frontmatter } from "./frontmatter";
 export { warn } from "./warn";
+export { COMPAT_TOOLS, COMPAT_PLACES, CompatSchema, compatSources, compatPaths, compatPathTrusted, compatProjectPaths, permittedCompatPaths, type CompatTool, type CompatKind, type CompatPath } from "./compat";
