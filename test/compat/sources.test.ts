@@ -19,6 +19,7 @@ import skillsPlugin from "ubiquity/plugins/skills";
 import agentsPlugin from "ubiquity/plugins/agents";
 import hooksPlugin from "ubiquity/plugins/hooks";
 import { collect, ofType, resultOf } from "../helpers/collect";
+import { digestsOf, findFilesToPin, TrustPins } from "../../loader/index";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/compat/", import.meta.url));
 const made: string[] = [];
@@ -172,6 +173,29 @@ describe("compat under trust", () => {
     // The same call in bypass mode without the file runs: the deny rule is what stopped it.
     const plain = await runIn(project(undefined), { compat: ["claude"], trust: false, permissionMode: "bypassPermissions" });
     expect(plain.ran).toEqual(["python -m pytest tests/"]);
+  });
+});
+
+describe("compat under approved digests (TrustPins)", () => {
+  it("trusting a folder approves its .claude files; one changed since is not read until approved again", async () => {
+    const dir = project("claude-agent-sdk-python");
+    const home = process.env.HOME!;
+    const plugins = [settingsPlugin(), memoryPlugin(), skillsPlugin(), agentsPlugin()];
+    const pinned = findFilesToPin(dir, home, plugins).map((f) => f.path);
+    for (const file of ["CLAUDE.md", ".claude/settings.json", ".claude/agents", ".claude/skills"]) expect(pinned).toContain(join(dir, file));
+    const pins = () => new TrustPins(digestsOf(findFilesToPin(dir, home, plugins)), home);
+    const approved = pins();
+    const before = await runIn(dir, { compat: ["claude"], trust: approved });
+    expect(before.system).toContain("python -m ruff check");
+    expect(before.ran).toEqual(["python -m pytest tests/"]);
+    expect(before.tools.Agent).toContain("test-agent");
+
+    writeFileSync(join(dir, "CLAUDE.md"), "Changed after approval: say CHANGED-MARKER.\n");
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(python -m pytest tests/)", "Bash(rm:*)"] } }));
+    const after = await runIn(dir, { compat: ["claude"], trust: approved });
+    expect(after.system).not.toContain("CHANGED-MARKER");
+    expect(after.ran).toEqual([]); // the changed file's allow rules do not apply
+    expect(after.tools.Agent).toContain("test-agent"); // unchanged files still do
   });
 });
 

@@ -76,8 +76,12 @@ export default {
 };
 `;
 
-  async function runWith(hooks: unknown) {
-    const dir = tempProject({ "ubiquity.config.ts": CONFIG, ".ubiquity/settings.json": JSON.stringify({ hooks }), "victim/marker": "still here" }, { linkUbiquity: true });
+  async function runWith(hooks: unknown, where: "ubiquity" | "claude" = "ubiquity") {
+    const files =
+      where === "ubiquity"
+        ? { "ubiquity.config.ts": CONFIG, ".ubiquity/settings.json": JSON.stringify({ hooks }) }
+        : { "ubiquity.config.ts": CONFIG.replace('settingSources: ["project"],', 'compat: ["claude"],'), ".claude/settings.json": JSON.stringify({ hooks }) };
+    const dir = tempProject({ ...files, "victim/marker": "still here" }, { linkUbiquity: true });
     const out = await runCli(["run", "--permission-mode", "bypassPermissions", "--output-format", "stream-json", "delete it"], dir);
     return { dir, out, marker: existsSync(join(dir, "victim", "marker")) };
   }
@@ -87,6 +91,12 @@ export default {
     expect(marker).toBe(true);
     expect(out.stdout).toContain("rm -rf is blocked by the guard hook");
     expect(out.stderr).toContain("TeammateIdle");
+  });
+
+  it('the same in a Claude Code .claude/settings.json under compat: ["claude"]', async () => {
+    const { out, marker } = await runWith({ TeammateIdle: [{ hooks: [{ type: "command", command: "true" }] }], PreToolUse: [{ matcher: "Bash", hooks: [GUARD] }] }, "claude");
+    expect(marker).toBe(true);
+    expect(out.stdout).toContain("rm -rf is blocked by the guard hook");
   });
 
   it("a prompt-type hook beside the guard does not disable it", async () => {
