@@ -77,7 +77,7 @@ export default {
 `;
 
   async function runWith(hooks: unknown, where: "ubiquity" | "claude" = "ubiquity") {
-    const files =
+    const files: Record<string, string> =
       where === "ubiquity"
         ? { "ubiquity.config.ts": CONFIG, ".ubiquity/settings.json": JSON.stringify({ hooks }) }
         : { "ubiquity.config.ts": CONFIG.replace('settingSources: ["project"],', 'compat: ["claude"],'), ".claude/settings.json": JSON.stringify({ hooks }) };
