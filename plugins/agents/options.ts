@@ -9,6 +9,8 @@ import { OutputSchemaSchema } from "../structured-output/api";
 /** A subagent definition. */
 export const AgentDefinitionSchema = z.strictObject({
   description: z.string().min(1),
+  /** A name written for people, shown next to the agent's identifier in the Agent tool's listing. */
+  displayName: z.string().min(1).max(64).optional(),
   prompt: z.string().min(1),
   tools: z.array(z.string()).optional(),
   disallowedTools: z.array(z.string()).optional(),

@@ -7,7 +7,7 @@ import { readdir, stat } from "node:fs/promises";
 import { absolutePath } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
 import { basename, join } from "node:path";
-import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, SOURCE_ORDER, type Source } from "../_kits/sources/index";
+import { splitFrontmatter, definitionNameProblem, displayNameOf, slugOf, MAX_DEFINITION_BYTES, orderedSources, SOURCE_ORDER, type Source } from "../_kits/sources/index";
 import type { Skill } from "./skill";
 
 /** The file that makes a folder a skill. */
@@ -53,13 +53,20 @@ async function readSkill(dir: string, root: string, source: Skill["source"], rep
     report(`skipped the skill ${file}: it has no description; add a \`description:\` line saying when to use it`);
     return undefined;
   }
-  const name = typeof data.name === "string" && data.name.trim() ? data.name.trim() : basename(dir);
-  const badName = definitionNameProblem(name);
-  if (badName) {
-    report(`skipped the skill ${file}: ${badName}`);
-    return undefined;
+  const written = typeof data.name === "string" && data.name.trim() ? data.name.trim() : basename(dir);
+  // A name written for people ("Systematic Debugging", "v2.0 Release") is kept for display; the
+  // skill is called by its folder's name, or by an identifier derived from the display name.
+  let name = written;
+  let displayName: string | undefined;
+  if (definitionNameProblem(written)) {
+    displayName = displayNameOf(written);
+    name = [basename(dir), slugOf(written)].find((candidate) => candidate && !definitionNameProblem(candidate)) ?? "";
+    if (!name || !displayName) {
+      report(`skipped the skill ${file}: ${definitionNameProblem(written)}, and neither its folder's name nor its name gives an identifier`);
+      return undefined;
+    }
   }
-  return { name, description, body: split.body.trim(), dir, root, source, frontmatter: Object.freeze({ ...data }) };
+  return { name, ...(displayName ? { displayName } : {}), description, body: split.body.trim(), dir, root, source, frontmatter: Object.freeze({ ...data }) };
 }
 
 /** Load the skills the options ask for, sorted by name; later roots win a name. */
