@@ -11,6 +11,7 @@ import { HOOK_EVENTS, type HookEventName } from "./options";
 import { getSettingsApi } from "../settings/api";
 import { warn } from "../_kits/sources/index";
 import type { CommandHook, HookMatcherGroup, HooksConfig } from "./types";
+import { compileIf } from "./if-filter";
 
 const SOURCE = "ubiquity:hooks";
 const isEvent = (name: string): name is HookEventName => (HOOK_EVENTS as readonly string[]).includes(name);
@@ -54,7 +55,7 @@ export function readFileHooks(value: unknown, report: (message: string) => void)
         const at = `${where}.hooks[${h}]`;
         const hook = commandHook(handler);
         if (typeof hook === "string") report(`${at}: ${hook}; skipped, the file's other hooks apply`);
-        else hooks.push(hook);
+        else hooks.push(checkIf(hook, at, report));
       });
       if (hooks.length > 0) (out[event] ??= []).push({ ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), hooks });
     });
@@ -73,7 +74,19 @@ function commandHook(handler: unknown): CommandHook | string {
   if (typeof handler.command !== "string" || handler.command.trim() === "") return `a command hook without a "command" string`;
   const timeout = handler.timeout;
   if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0))) return `timeout ${json(timeout)} is not a positive number of seconds`;
-  return { type: "command", command: handler.command, ...(timeout !== undefined ? { timeout } : {}) };
+  const condition = handler.if;
+  if (condition !== undefined && (typeof condition !== "string" || !condition.trim())) return `"if" ${json(condition)} is not a permission rule string`;
+  return { type: "command", command: handler.command, ...(timeout !== undefined ? { timeout } : {}), ...(condition !== undefined ? { if: condition.trim() } : {}) };
+}
+
+/** A hook whose `if` is not a rule runs for every call (fail safe: a guard stays on), with a warning naming it. */
+function checkIf(hook: CommandHook, at: string, report: (message: string) => void): CommandHook {
+  if (hook.if === undefined) return hook;
+  const compiled = compileIf(hook.if);
+  if (typeof compiled !== "string") return hook;
+  report(`${at}: its "if" is not a permission rule (${compiled}); the hook runs for every call its matcher selects`);
+  const { if: _dropped, ...rest } = hook;
+  return rest;
 }
 
 /** `options.hooks` followed by each enabled settings file's command hooks (user, project, local). */

@@ -6,8 +6,7 @@
  * Its headers win over the static `headers`. A failure fails the server, naming the helper.
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { buildSubprocessEnv, spawnFolder, type SubprocessEnvOptions } from "../_kits/process/index";
+import { buildSubprocessEnv, shellSpawn, spawnFolder, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { SpawnWrap } from "./transport";
 
 /** How long a helper may take [10 s, as in Claude Code]. */
@@ -23,9 +22,8 @@ export interface HeadersHelperContext {
 
 /** Run `command` and return the headers it printed; rejects with a message naming the server and the helper. */
 export function runHeadersHelper(command: string, server: { name: string; url: string }, context: HeadersHelperContext): Promise<Record<string, string>> {
-  const shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   const env = buildSubprocessEnv(context.environment ?? {}, { add: [{ CLAUDE_CODE_MCP_SERVER_NAME: server.name, CLAUDE_CODE_MCP_SERVER_URL: server.url }] });
-  const plain = { command: shell, args: ["-c", command], cwd: spawnFolder(context.cwd, context.trusted !== false), env };
+  const plain = { ...shellSpawn(command), cwd: spawnFolder(context.cwd, context.trusted !== false), env };
   const spec = context.wrap ? context.wrap(plain) : plain;
   const label = `headersHelper ${JSON.stringify(command)}`;
   return new Promise((resolve, reject) => {

@@ -7,3 +7,4 @@
 export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-groups";
 export { absolutePath, buildSubprocessEnv, isCredentialVariable, isPassedName, isScrubbedVariable, PASSED_VARIABLES, type SubprocessEnvOptions } from "./env";
 export { folderTrusted, spawnFolder, untrustedSpawnFolder } from "./folder";
+export { shellSpawn } from "./shell";
