@@ -5,11 +5,10 @@
  * characters), agents asking for `model: sonnet` / `opus`; listings sorted and budgeted by the
  * context window, saying what they left out.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import skillsPlugin, { loadSkills } from "ubiquity/plugins/skills";
@@ -17,18 +16,12 @@ import agentsPlugin, { parseAgentFile } from "ubiquity/plugins/agents";
 import modelPlugin from "ubiquity/plugins/model";
 import { budgetedListing, listingBudget, MIN_LISTING_CHARS, quotePlainValues, slugOf } from "../../plugins/_kits/sources/index";
 import { agentModel } from "../../plugins/agents/launch";
+import { tempDirs } from "../helpers/temp-dirs";
 import { collect, ofType, resultOf } from "../helpers/collect";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/compat/", import.meta.url));
-const made: string[] = [];
-const temp = () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "ubq-compat-parse-")));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs();
+const temp = () => realpathSync(tempDir("ubq-compat-parse-"));
 
 const toolDescription = (request: { tools?: readonly { name: string; description?: string }[] }, name: string) =>
   (request.tools ?? []).find((t) => t.name === name)?.description ?? "";

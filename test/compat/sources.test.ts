@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool, summon, type Options } from "ubiquity";
+import { summon, type Options } from "ubiquity";
+import { recordedBash } from "../helpers/recorded-bash";
 import { scriptedModel } from "ubiquity/testing";
 import settingsPlugin from "ubiquity/plugins/settings";
 import permissionsPlugin from "ubiquity/plugins/permissions";
@@ -51,17 +51,7 @@ function project(fixture: string | undefined, files: Record<string, string> = {}
   return dir;
 }
 
-const ran: string[] = [];
-// Records what it was asked to run: the permission decision is what is under test.
-const shell = defineTool({
-  name: "Bash",
-  description: "Run a command (recorded, not executed, in this test).",
-  inputSchema: z.object({ command: z.string() }),
-  execute: ({ command }) => {
-    ran.push(command);
-    return `ran: ${command}`;
-  },
-});
+const { tool: shell, ran } = recordedBash();
 
 const textOf = (content: unknown) => (typeof content === "string" ? content : JSON.stringify(content));
 

@@ -4,12 +4,11 @@
  * type, PreCompact's trigger, a subagent's type), and the handler's `if` (permission-rule syntax,
  * failing safe: a guard runs whenever the filter cannot be sure the call does not match).
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool, summon, type Options } from "ubiquity";
+import { describe, expect, it } from "vitest";
+import { summon, type Options } from "ubiquity";
+import { recordedBash } from "../helpers/recorded-bash";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin from "ubiquity/plugins/hooks";
 import sessionsPlugin from "ubiquity/plugins/sessions";
@@ -17,28 +16,13 @@ import permissionsPlugin from "ubiquity/plugins/permissions";
 import { compileIf } from "../../plugins/hooks/if-filter";
 import { matchTarget } from "../../plugins/hooks/matcher";
 import { readFileHooks } from "../../plugins/hooks/settings-hooks";
+import { tempDirs } from "../helpers/temp-dirs";
 import { collect, ofType } from "../helpers/collect";
 
-const made: string[] = [];
-const temp = () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "ubq-claude-hooks-")));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs();
+const temp = () => realpathSync(tempDir("ubq-claude-hooks-"));
 
-const ran: string[] = [];
-const shell = defineTool({
-  name: "Bash",
-  description: "Run a command (recorded, not executed, in this test).",
-  inputSchema: z.object({ command: z.string() }),
-  execute: ({ command }) => {
-    ran.push(command);
-    return `ran: ${command}`;
-  },
-});
+const { tool: shell, ran } = recordedBash();
 
 function run(cwd: string, options: Options, commands: string[] = ["ls"], plugins = [hooksPlugin()]) {
   ran.length = 0;
