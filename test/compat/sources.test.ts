@@ -166,6 +166,26 @@ describe("compat under trust", () => {
   });
 });
 
+describe("compat: the user's own ~/.claude", () => {
+  it("applies in an untrusted folder too (it is the user's, not the folder's)", async () => {
+    const home = process.env.HOME!;
+    mkdirSync(join(home, ".claude", "skills", "house-style"), { recursive: true });
+    writeFileSync(join(home, ".claude", "CLAUDE.md"), "User rule: say USER-CLAUDE-RULE.\n");
+    writeFileSync(join(home, ".claude", "skills", "house-style", "SKILL.md"), "---\nname: house-style\ndescription: The user's house style.\n---\nUse tabs.\n");
+    writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(python -m pytest tests/)"] } }));
+    try {
+      const run = await runIn(project("claude-agent-sdk-python"), { compat: ["claude"], trust: false });
+      expect(run.system).toContain("USER-CLAUDE-RULE");
+      expect(run.system).not.toContain("python -m ruff check"); // the folder's CLAUDE.md is not read
+      expect(run.tools.Skill).toContain("house-style");
+      expect(run.tools.Skill).not.toContain("verify");
+      expect(run.ran).toEqual(["python -m pytest tests/"]); // the user's allow rule applies
+    } finally {
+      rmSync(join(home, ".claude"), { recursive: true, force: true });
+    }
+  });
+});
+
 describe("compat under approved digests (TrustPins)", () => {
   it("trusting a folder approves its .claude files; one changed since is not read until approved again", async () => {
     const dir = project("claude-agent-sdk-python");
