@@ -9,6 +9,8 @@ import { OutputSchemaSchema } from "../structured-output/api";
 /** A subagent definition. */
 export const AgentDefinitionSchema = z.strictObject({
   description: z.string().min(1),
+  /** A name written for people, shown next to the agent's identifier in the Agent tool's listing. */
+  displayName: z.string().min(1).max(64).optional(),
   prompt: z.string().min(1),
   tools: z.array(z.string()).optional(),
   disallowedTools: z.array(z.string()).optional(),
@@ -26,6 +28,7 @@ export const agentsOptions = z.strictObject({
   agents: z.record(z.string(), AgentDefinitionSchema).optional(),
   agentSources: SourcesSchema.optional(),
   trust: settingsOptions.shape.trust,
+  compat: settingsOptions.shape.compat,
 });
 export type AgentsOptions = z.input<typeof agentsOptions>;
 export type AgentsResolvedOptions = ResolvedOptions & Readonly<AgentsOptions>;
