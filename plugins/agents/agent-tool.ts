@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
 import type { AgentDefinition } from "./options";
+import { budgetedListing, displayNameOf, MIN_LISTING_CHARS } from "../_kits/sources/index";
 
 /** The tool's name. */
 export const AGENT_TOOL = "Agent";
@@ -36,15 +37,21 @@ export function agentInput(names: [string, ...string[]]) {
 /** What the Agent tool receives. */
 export type AgentInput = z.output<ReturnType<typeof agentInput>>;
 
-/** The description: what delegation is for, then the agents sorted by name. */
-export function describeAgents(agents: Readonly<Record<string, AgentDefinition>>): string {
-  const lines = Object.keys(agents)
-    .sort()
-    .map((name) => {
-      const def = agents[name]!;
-      const tools = def.tools ? ` (tools: ${def.tools.length ? def.tools.join(", ") : "none"})` : "";
-      return `- ${name}: ${def.description.replace(/\s+/g, " ").trim()}${tools}`;
-    });
+/**
+ * The description: what delegation is for, then the agents sorted by name, within `budget`
+ * characters (see the sources kit's `budgetedListing`; it says what it left out).
+ */
+export function describeAgents(agents: Readonly<Record<string, AgentDefinition>>, budget: number = MIN_LISTING_CHARS): string {
+  const listing = budgetedListing(
+    Object.entries(agents).map(([name, def]) => ({
+      name,
+      ...(def.displayName ? { displayName: displayNameOf(def.displayName) } : {}),
+      description: def.description,
+      suffix: def.tools ? ` (tools: ${def.tools.length ? def.tools.join(", ") : "none"})` : "",
+    })),
+    budget,
+    "agent",
+  );
   return [
     "Delegate a task to a subagent. It works on its own, with its own conversation and tools, and returns only its final reply to you.",
     "Use it for self-contained work (a search, a review, an investigation) whose details need not fill this conversation. Several Agent calls in one response run in parallel.",
@@ -53,7 +60,8 @@ export function describeAgents(agents: Readonly<Record<string, AgentDefinition>>
     'With `isolation: "worktree"` the agent works in a fresh git worktree on a branch of its own (from this repository\'s HEAD; uncommitted changes here are not in it): you are told the branch, its folder and what changed; a worktree left unchanged is removed.',
     "",
     "Agents (subagent_type):",
-    ...lines,
+    listing.text,
+    ...(listing.note ? ["", listing.note] : []),
   ].join("\n");
 }
 
@@ -69,12 +77,14 @@ export class AgentTool extends Tool<ReturnType<typeof agentInput>> {
   readonly inputSchema: ReturnType<typeof agentInput>;
 
   constructor(
-    agents: Readonly<Record<string, AgentDefinition>>,
+    readonly agents: Readonly<Record<string, AgentDefinition>>,
     private readonly launch: Launch,
+    /** The listing's budget in characters (see `listingBudget`). */
+    readonly budget: number = MIN_LISTING_CHARS,
   ) {
     super();
     const names = Object.keys(agents).sort() as [string, ...string[]];
-    this.description = describeAgents(agents);
+    this.description = describeAgents(agents, budget);
     this.inputSchema = agentInput(names);
   }
 

@@ -7,7 +7,7 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { readRegularFileSync } from "../../loader/index";
 import type { AgentDefinition } from "./options";
-import { definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
+import { definitionNameProblem, displayNameOf, slugOf, MAX_DEFINITION_BYTES, orderedSources, SOURCE_ORDER, type Source } from "../_kits/sources/index";
 import { parseAgentFile } from "./parse";
 
 /** The folder a source means. */
@@ -50,10 +50,15 @@ export async function readAgentFiles(
   sources: readonly string[] | undefined,
   place: { cwd: string; home: string },
   report: (message: string) => void,
+  compatFolders: readonly { path: string; source: Source }[] = [],
 ): Promise<Map<string, AgentFile>> {
   const found = new Map<string, AgentFile>();
-  for (const source of orderedSources(sources)) {
-    for (const path of await markdownFiles(agentFolder(source, place.cwd, place.home))) {
+  // Another tool's folders (`compatFolders`: .claude/agents) just before ours of the same source: ours win a name.
+  const folders = [...compatFolders, ...orderedSources(sources).map((source) => ({ path: agentFolder(source, place.cwd, place.home), source }))].sort(
+    (a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source),
+  );
+  for (const { path: folder, source } of folders) {
+    for (const path of await markdownFiles(folder)) {
       // Only a regular file of at most 1 MiB: a FIFO planted in the folder must not hang the run.
       const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
       if (!read.ok) {
@@ -66,13 +71,22 @@ export async function readAgentFiles(
         report(`skipped the agent file ${path}: ${parsed.problem}`);
         continue;
       }
-      const badName = definitionNameProblem(parsed.name);
+      // A name written for people ("Code Reviewer") is kept for display; the agent is called by
+      // an identifier derived from it (or from the file's name).
+      let name = parsed.name;
+      let definition = parsed.definition;
+      const badName = definitionNameProblem(name);
       if (badName) {
-        report(`skipped the agent file ${path}: ${badName}`);
-        continue;
+        const displayName = displayNameOf(name);
+        name = [slugOf(name), slugOf(basename(path).replace(/\.md$/i, ""))].find((candidate) => candidate && !definitionNameProblem(candidate)) ?? "";
+        if (!name || !displayName) {
+          report(`skipped the agent file ${path}: ${badName}, and neither it nor the file's name gives an identifier`);
+          continue;
+        }
+        definition = { ...definition, displayName };
       }
       for (const field of parsed.dropped) report(`agent file ${path}: ignored the field ${field}, which could not be parsed; the run's own setting applies`);
-      found.set(parsed.name, { name: parsed.name, definition: parsed.definition, path, source });
+      found.set(name, { name, definition, path, source });
     }
   }
   return found;

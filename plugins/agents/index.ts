@@ -9,13 +9,14 @@
  * - `session.start`: the run's own signal, which its background agents follow
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
  */
-import { permittedSources, warn } from "../_kits/sources/index";
+import { compatProjectPaths, listingBudget, permittedCompatPaths, permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
-import { AGENT_TOOL, AgentTool } from "./agent-tool";
+import { AGENT_TOOL, AgentTool, type Launch } from "./agent-tool";
+import { resolveContextWindow } from "../_kits/compaction/index";
 import { awaitAgents, type BackgroundAgents } from "./background";
 import { AgentInbox } from "./inbox";
 import { delegate, type DelegationContext } from "./delegate";
@@ -77,14 +78,19 @@ interface RunState {
   base?: AbortSignal;
   /** The run's background agents, by task id. */
   background: BackgroundAgents;
+  /** The Agent listing's budget in characters, from the run's context window, and the tool built for it. */
+  budget?: number;
+  tool?: AgentTool;
 }
 
 /** The agents plugin. */
 export const agentsPlugin = definePlugin(function agents() {
   return {
     name: NAME,
-    projectFiles: ({ cwd, home }: ProjectPlace) =>
-      (["project", "local"] as const).map((source) => agentFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
+    projectFiles: ({ cwd, home }: ProjectPlace) => [
+      ...(["project", "local"] as const).map((source) => agentFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
+      ...compatProjectPaths("agents", cwd).filter((p) => pathExists(p.path)).map((p) => ({ path: p.path, kind: "agents", effect: `defines subagents (their prompts and tools) (with compat: ["${p.tool}"])` })),
+    ],
     options: agentsOptions,
     runState: (): RunState => ({ background: new Map() }),
     apply(kernel, context) {
@@ -99,9 +105,11 @@ export const agentsPlugin = definePlugin(function agents() {
       };
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, trust, agentSources: wanted } = kernel.options as AgentsResolvedOptions;
-        const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), (path) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`));
-        const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
+        const { cwd, trust, agentSources: wanted, compat } = kernel.options as AgentsResolvedOptions;
+        const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+        const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
+        const compatFolders = permittedCompatPaths("agents", { compat, sources: wanted, trust }, { cwd, home: homedir() }, skipped);
+        const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), compatFolders);
         const merged: Record<string, AgentDefinition> = {};
         for (const file of files.values()) merged[file.name] = file.definition;
         agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
@@ -110,13 +118,26 @@ export const agentsPlugin = definePlugin(function agents() {
         const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
         const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);
         if (claimed && position(claimed.owner) > position(NAME)) return;
-        const tool = new AgentTool(agents, async (input, ctx) => {
-          const parent = ctx.run;
-          if (!parent) return { content: "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run", isError: true };
-          return delegate(calls, parent, agents[input.subagent_type]!, input, ctx.toolUseId);
-        });
+        const tool = new AgentTool(agents, launch);
         kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
         kernel.registries.tools.register(SEND_MESSAGE_TOOL, new SendMessageTool((run) => stateOf(run).background), NAME);
+      });
+
+      const launch: Launch = async (input, ctx) => {
+        const parent = ctx.run;
+        if (!parent) return { content: "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run", isError: true };
+        return delegate(calls, parent, agents[input.subagent_type]!, input, ctx.toolUseId);
+      };
+
+      // The listing's budget follows the run's context window (worked out once per run).
+      kernel.hooks.tool.list.tapPromise(NAME, async (tools: Tool[], run) => {
+        const registered = tools.find((t): t is AgentTool => t instanceof AgentTool);
+        if (!registered || run.agent) return tools;
+        const state = stateOf(run);
+        state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
+        if (state.budget === registered.budget) return tools;
+        const own = (state.tool ??= new AgentTool(registered.agents, launch, state.budget));
+        return tools.map((t) => (t === registered ? own : t));
       });
 
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {

@@ -20,6 +20,7 @@ import { getHooksApi } from "../hooks/index";
 import { getSkillsApi } from "../skills/api";
 import type { AgentInput } from "./agent-tool";
 import { subagentOptions } from "./narrow";
+import { expandAlias } from "../model/aliases";
 
 /** What the plugin remembers about a subagent run while it runs. */
 export interface Delegation {
@@ -32,9 +33,25 @@ export interface Delegation {
 
 type Model = NonNullable<RunContext["model"]>;
 
-/** The subagent's model: `inherit` (or none) is the parent's own; a string resolves with role `subagent`. */
+/** Claude Code's model tiers, as its agent files name them (`model: sonnet`). */
+export const CLAUDE_MODEL_TIERS: ReadonlySet<string> = new Set(["sonnet", "opus", "haiku"]);
+
+/**
+ * The model an agent file's `model` asks for, or undefined for the parent's own: `inherit`, and
+ * a Claude tier (`sonnet`, `opus`, `haiku`) that no alias maps — `modelAliases`,
+ * `registerAlias()` or `UBIQUITY_MODEL_ALIASES` (`sonnet=anthropic:claude-sonnet-4-5`) — so an
+ * agent written for Claude Code runs on any model.
+ */
+export function agentModel(model: string | undefined, modelAliases: Readonly<Record<string, string>> | undefined): string | undefined {
+  if (model === undefined || model === "inherit") return undefined;
+  if (CLAUDE_MODEL_TIERS.has(model) && expandAlias(model, modelAliases) === model) return undefined;
+  return model;
+}
+
+/** The subagent's model: `inherit`, an unmapped Claude tier (or none) is the parent's own; a string resolves with role `subagent`. */
 async function modelFor(parent: RunContext, definition: AgentDefinition): Promise<Model> {
-  const wanted = definition.model === "inherit" ? undefined : definition.model;
+  const wanted = agentModel(typeof definition.model === "string" ? definition.model : undefined, (parent.options as { modelAliases?: Record<string, string> }).modelAliases);
+  if (typeof definition.model !== "string" && definition.model !== undefined) return resolveModel(parent, definition.model, "subagent");
   if (wanted !== undefined) return resolveModel(parent, wanted, "subagent");
   if (parent.model) return parent.model;
   const requested = requestedModel(parent.options);

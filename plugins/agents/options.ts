@@ -10,6 +10,8 @@ import { ISOLATIONS } from "./agent-tool";
 /** A subagent definition. */
 export const AgentDefinitionSchema = z.strictObject({
   description: z.string().min(1),
+  /** A name written for people, shown next to the agent's identifier in the Agent tool's listing. */
+  displayName: z.string().min(1).max(64).optional(),
   prompt: z.string().min(1),
   tools: z.array(z.string()).optional(),
   disallowedTools: z.array(z.string()).optional(),
@@ -33,6 +35,7 @@ export const agentsOptions = z.strictObject({
   /** The folder of isolated agents' worktrees [$XDG_DATA_HOME/ubiquity/worktrees, else ~/.local/share/ubiquity/worktrees]. */
   worktreeDir: z.string().min(1).optional(),
   trust: settingsOptions.shape.trust,
+  compat: settingsOptions.shape.compat,
 });
 export type AgentsOptions = z.input<typeof agentsOptions>;
 export type AgentsResolvedOptions = ResolvedOptions & Readonly<AgentsOptions>;

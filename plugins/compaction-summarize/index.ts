@@ -67,7 +67,8 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
 
       const hooks = getHooksApi(kernel);
       if (hooks?.has("PreCompact")) {
-        const outcome = await hooks.fire("PreCompact", run, { extra: { trigger: "auto", tokensBefore, threshold: budget.threshold } });
+        const customInstructions = (run.options as { compactInstructions?: string }).compactInstructions ?? "";
+        const outcome = await hooks.fire("PreCompact", run, { extra: { trigger: "auto", customInstructions, tokensBefore, threshold: budget.threshold } });
         if (outcome.blocked) {
           run.logger.debug(`[${NAME}] a PreCompact hook vetoed compaction: ${outcome.blocked}`);
           return state;
@@ -104,7 +105,14 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
         return state;
       }
       s.failures = 0;
-      const messages: ModelMessage[] = [replacement, ...state.messages.slice(cut)];
+      // Claude Code fires SessionStart with source "compact" after a compaction: what its hooks
+      // add (the context they put ahead of a session) goes with the summary that now opens it.
+      let opening = replacement;
+      if (!run.agent && hooks?.has("SessionStart")) {
+        const started = await hooks.fire("SessionStart", run, { extra: { source: "compact" } });
+        if (started.context.length) opening = summaryMessage(`${summary}\n\n${started.context.join("\n\n")}`, todos);
+      }
+      const messages: ModelMessage[] = [opening, ...state.messages.slice(cut)];
       const tokensAfter = Math.max(0, tokensBefore - estimateTokens(head) + estimateTokens(replacement));
       run.emit({ type: "system", subtype: "compact_boundary", tokensBefore, tokensAfter, trigger: "auto" });
       if (hooks?.has("PostCompact")) await hooks.fire("PostCompact", run, { message: summary, extra: { trigger: "auto", tokensBefore, tokensAfter } });

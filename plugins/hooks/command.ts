@@ -6,10 +6,9 @@
  * A timeout kills the whole process group.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import type { Logger } from "../../src/index";
 import type { SpawnSpec } from "../sandbox/api";
-import { buildSubprocessEnv, spawnFolder, stopSpawn, trackProcessGroup, underReaper, type SubprocessEnvOptions } from "../_kits/process/index";
+import { buildSubprocessEnv, shellSpawn, spawnFolder, stopSpawn, trackProcessGroup, underReaper, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
@@ -40,6 +39,7 @@ export function commandPayload(input: HookInput): Record<string, unknown> {
     permission_mode: input.permissionMode,
     hook_event_name: input.hookEventName,
   };
+  if (input.transcriptPath !== undefined) out.transcript_path = input.transcriptPath;
   if (input.agentId) out.agent_id = input.agentId;
   if (input.agentType) out.agent_type = input.agentType;
   if (input.toolName !== undefined) out.tool_name = input.toolName;
@@ -69,11 +69,10 @@ export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<stri
 
 function runShell(command: string, stdin: string, context: HookRunContext, timeoutMs: number): Promise<Spawned> {
   const { cwd, signal } = context;
-  const shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   return new Promise((resolve) => {
     const where = spawnFolder(cwd, context.trusted !== false);
-    // --norc: with stdin a socket and SHLVL unset, bash would run ~/.bashrc first (see shellFlags in tool-bash).
-    const plain: SpawnSpec = { command: shell, args: [...(shell.endsWith("/bash") ? ["--norc"] : []), "-c", command], cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
+    // shellSpawn: bash with --norc (with stdin a socket and SHLVL unset it would run ~/.bashrc first).
+    const plain: SpawnSpec = { ...shellSpawn(command), cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
     const wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
     // Outside the sandbox, the reaper ends what the hook leaves behind, setsid or not.
     const reaper = wrapped.contained ? undefined : underReaper(wrapped);

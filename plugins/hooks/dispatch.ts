@@ -1,7 +1,8 @@
 
 import { describeError } from "../../src/index";
 import type { HookEventName } from "./options";
-import { matches } from "./matcher";
+import { matches, matchTarget } from "./matcher";
+import { compileIf, type IfFilter } from "./if-filter";
 import { runCommandHook, type HookRunContext } from "./command";
 import type { HookCallback, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
 
@@ -19,11 +20,13 @@ export async function dispatch(
   const outcome: HookOutcome = { approved: false, ask: false, context: [], input: input.toolInput };
   const groups = config?.[event];
   if (!groups?.length) return outcome;
+  const target = matchTarget(input);
   for (const group of groups) {
-    if (!matches(group.matcher, input.toolName)) continue;
+    if (target !== null && !matches(group.matcher, target)) continue;
     for (const hook of group.hooks) {
       let output: (HookOutput & { ask?: boolean }) | undefined | void;
       const current: HookInput = { ...input, toolInput: outcome.input, extra: { ...input.extra } };
+      if (typeof hook !== "function" && hook.if !== undefined && !ifFilter(hook.if)(current)) continue;
       try {
         output =
           typeof hook === "function"
@@ -51,4 +54,16 @@ export async function dispatch(
     }
   }
   return outcome;
+}
+
+const filters = new Map<string, IfFilter>();
+
+/** The compiled `if` of a handler (an `if` that is not a rule runs the handler: fail safe; settings-hooks warned about it). */
+function ifFilter(text: string): IfFilter {
+  let filter = filters.get(text);
+  if (!filter) {
+    const compiled = compileIf(text);
+    filters.set(text, (filter = typeof compiled === "string" ? () => true : compiled));
+  }
+  return filter;
 }

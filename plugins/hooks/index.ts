@@ -12,6 +12,7 @@ import { dispatch } from "./dispatch";
 import { effectiveHooks } from "./settings-hooks";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
 import type { SessionsResolvedOptions } from "../sessions/index";
+import { getSessionsApi } from "../sessions/api";
 import { permissionModeOf, type PermissionsResolvedOptions } from "../permissions/api";
 
 export { HOOK_EVENTS };
@@ -62,6 +63,7 @@ export const hooksPlugin = definePlugin(() => ({
         sessionId: run.sessionId,
         cwd: run.cwd,
         permissionMode: permissionModeOf(run.options),
+        ...transcriptOf(run),
         ...(run.agent ? { agentId: run.agent.agentId, agentType: run.agent.agentType } : {}),
         ...fields,
         extra: fields.extra ?? {},
@@ -72,6 +74,11 @@ export const hooksPlugin = definePlugin(() => ({
       return getSandboxApi(kernel).active ? outcome.finally(() => getSandboxApi(kernel).settle("hook")) : outcome;
     };
     apis.set(kernel, { fire, has });
+    // Claude Code's transcript_path: where the sessions plugin writes this run's session.
+    function transcriptOf(run: RunContext): { transcriptPath?: string } {
+      const path = getSessionsApi(kernel)?.transcriptPath(run);
+      return path ? { transcriptPath: path } : {};
+    }
 
     const toolFields = (call: ToolCall) => ({ toolName: call.toolName, toolInput: call.input, toolUseId: call.toolUseId });
 
@@ -119,7 +126,7 @@ export const hooksPlugin = definePlugin(() => ({
         await fire("Notification", call.run, {
           ...toolFields(call),
           message: willBeDenied ? `${message.replace(/[.\s]*$/, ".")} No canUseTool handler is configured, so it will be denied.` : message,
-          extra: { reason: "permission_required", willBeDenied },
+          extra: { reason: "permission_required", notificationType: "permission_prompt", willBeDenied },
         });
       }
       if (!has("PermissionRequest")) return undefined;
@@ -162,7 +169,7 @@ export const hooksPlugin = definePlugin(() => ({
             : stateOf(run).stopContinuations > 0
               ? "stopped"
               : undefined;
-      if (reason && has("Notification")) await fire("Notification", run, { message: result.result, extra: { reason } });
+      if (reason && has("Notification")) await fire("Notification", run, { message: result.result, extra: { reason, notificationType: reason } });
       if (has("SessionEnd")) await fire("SessionEnd", run, { message: result.result, extra: { reason: result.subtype } });
     });
 

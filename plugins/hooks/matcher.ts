@@ -26,3 +26,34 @@ export function matches(matcher: string | undefined, toolName: string | undefine
   }
   return false;
 }
+
+/** Events whose matcher is matched against the tool's name. */
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"]);
+
+/**
+ * What an event's matcher is matched against, as in Claude Code: the tool's name for tool events,
+ * SessionStart's `source` (startup, resume, clear, compact), PreCompact's and PostCompact's
+ * `trigger` (manual, auto), Notification's `notification_type`, the agent type for SubagentStart
+ * and SubagentStop, SessionEnd's `reason`. `null` for events without one (UserPromptSubmit, Stop):
+ * their hooks run whatever the matcher says.
+ */
+export function matchTarget(input: { hookEventName: string; toolName?: string; agentType?: string; extra: Readonly<Record<string, unknown>> }): string | undefined | null {
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  if (TOOL_EVENTS.has(input.hookEventName)) return input.toolName;
+  switch (input.hookEventName) {
+    case "SessionStart":
+      return text(input.extra.source);
+    case "PreCompact":
+    case "PostCompact":
+      return text(input.extra.trigger);
+    case "Notification":
+      return text(input.extra.notificationType);
+    case "SubagentStart":
+    case "SubagentStop":
+      return input.agentType;
+    case "SessionEnd":
+      return text(input.extra.reason);
+    default:
+      return null;
+  }
+}

@@ -42,7 +42,9 @@ export interface HookInput {
   prompt?: string;
   /** Notification, PermissionDenied, Stop, SessionEnd, PostCompact: the text of the event. */
   message?: string;
-  /** Event-specific facts (e.g. `reason` of a Notification, `source` of SessionStart). */
+  /** The session's transcript file (JSONL), when the run keeps one. */
+  transcriptPath?: string;
+  /** Event-specific facts (e.g. `notificationType` of a Notification, `source` of SessionStart, `trigger` of PreCompact). */
   extra: Record<string, unknown>;
 }
 
@@ -69,6 +71,7 @@ const CommandHookSchema = z.strictObject({
   type: z.literal("command"),
   command: z.string().min(1),
   timeout: z.number().positive().optional().describe("seconds"),
+  if: z.string().min(1).optional().describe('A permission rule ("Bash(git push *)"): the hook runs only for tool calls it may match'),
 });
 
 const HookMatcherSchema = z.strictObject({

@@ -1,23 +1,93 @@
 /**
  * Command hooks from settings files (`settingSources`): the `"hooks"` key in the Claude Code
- * shape. Only command hooks can come from a file; a malformed `hooks` key is skipped with a
- * warning naming the file, and the rest of the file still applies.
+ * shape. Read entry by entry, never as a whole: an unknown event, a handler type this plugin
+ * does not run (`prompt`, `agent`, `http`, or a typo) or a malformed entry is skipped with a
+ * warning naming it and the file — the file's other hooks still apply. Dropping the whole key
+ * for one entry we do not understand would silently drop its guards (a PreToolUse `rm -rf`
+ * guard next to a newer event is the case that ran `rm -rf`).
  */
-import { z } from "zod";
 import { type Kernel } from "../../src/index";
-import { HOOK_EVENTS } from "./options";
+import { HOOK_EVENTS, type HookEventName } from "./options";
 import { getSettingsApi } from "../settings/api";
-import type { HookMatcherGroup, HooksConfig } from "./types";
+import { warn } from "../_kits/sources/index";
+import type { CommandHook, HookMatcherGroup, HooksConfig } from "./types";
+import { compileIf } from "./if-filter";
 
-const FileHooksSchema = z.partialRecord(
-  z.enum(HOOK_EVENTS),
-  z.array(
-    z.object({
-      matcher: z.string().optional(),
-      hooks: z.array(z.object({ type: z.literal("command"), command: z.string().min(1), timeout: z.number().positive().optional() })),
-    }),
-  ),
-);
+const SOURCE = "ubiquity:hooks";
+const isEvent = (name: string): name is HookEventName => (HOOK_EVENTS as readonly string[]).includes(name);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const json = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
+
+/** Handler types Claude Code documents that this plugin does not run (yet): skipped by name. */
+const NOT_RUN_TYPES = new Set(["prompt", "agent", "http"]);
+
+/**
+ * The command hooks of one settings file's `hooks` value, entry by entry; `report` is called once
+ * per skipped entry with a message naming it. Never throws.
+ */
+export function readFileHooks(value: unknown, report: (message: string) => void): HooksConfig {
+  const out: Partial<Record<HookEventName, HookMatcherGroup[]>> = {};
+  if (!isRecord(value)) {
+    report(`its "hooks" key is ${json(value)}, not an object of events; no hooks were read from it`);
+    return out;
+  }
+  for (const [event, groups] of Object.entries(value)) {
+    if (!isEvent(event)) {
+      report(`the hook event ${json(event)} is not one ubiquity fires (known: ${HOOK_EVENTS.join(", ")}); its hooks were skipped, the file's other hooks apply`);
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      report(`hooks.${event} is not a list of matcher groups; skipped`);
+      continue;
+    }
+    groups.forEach((group, g) => {
+      const where = `hooks.${event}[${g}]`;
+      if (!isRecord(group) || !Array.isArray(group.hooks)) {
+        report(`${where} is not {"matcher"?, "hooks": [...]}; skipped`);
+        return;
+      }
+      if (group.matcher !== undefined && typeof group.matcher !== "string") {
+        report(`${where}.matcher is ${json(group.matcher)}, not a string; the group was skipped`);
+        return;
+      }
+      const hooks: CommandHook[] = [];
+      group.hooks.forEach((handler, h) => {
+        const at = `${where}.hooks[${h}]`;
+        const hook = commandHook(handler);
+        if (typeof hook === "string") report(`${at}: ${hook}; skipped, the file's other hooks apply`);
+        else hooks.push(checkIf(hook, at, report));
+      });
+      if (hooks.length > 0) (out[event] ??= []).push({ ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), hooks });
+    });
+  }
+  return out;
+}
+
+/** A command hook, or why the handler is not one this plugin runs. */
+function commandHook(handler: unknown): CommandHook | string {
+  if (!isRecord(handler)) return `${json(handler)} is not a hook handler object`;
+  const { type } = handler;
+  if (type !== "command") {
+    if (typeof type === "string" && NOT_RUN_TYPES.has(type)) return `handler type "${type}" is not supported by ubiquity (only "command" hooks run from settings files)`;
+    return `unknown handler type ${json(type)} (only "command" hooks run from settings files)`;
+  }
+  if (typeof handler.command !== "string" || handler.command.trim() === "") return `a command hook without a "command" string`;
+  const timeout = handler.timeout;
+  if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0))) return `timeout ${json(timeout)} is not a positive number of seconds`;
+  const condition = handler.if;
+  if (condition !== undefined && (typeof condition !== "string" || !condition.trim())) return `"if" ${json(condition)} is not a permission rule string`;
+  return { type: "command", command: handler.command, ...(timeout !== undefined ? { timeout } : {}), ...(condition !== undefined ? { if: condition.trim() } : {}) };
+}
+
+/** A hook whose `if` is not a rule runs for every call (fail safe: a guard stays on), with a warning naming it. */
+function checkIf(hook: CommandHook, at: string, report: (message: string) => void): CommandHook {
+  if (hook.if === undefined) return hook;
+  const compiled = compileIf(hook.if);
+  if (typeof compiled !== "string") return hook;
+  report(`${at}: its "if" is not a permission rule (${compiled}); the hook runs for every call its matcher selects`);
+  const { if: _dropped, ...rest } = hook;
+  return rest;
+}
 
 /** `options.hooks` followed by each enabled settings file's command hooks (user, project, local). */
 export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefined): HooksConfig | undefined {
@@ -26,12 +96,8 @@ export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefi
   const out: Record<string, HookMatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(optionHooks ?? {})) out[event] = [...(groups ?? [])];
   for (const file of files) {
-    const parsed = FileHooksSchema.safeParse(file.settings.hooks);
-    if (!parsed.success) {
-      kernel.logger.warn(`skipped the hooks in ${file.path}: ${z.prettifyError(parsed.error).replace(/\n/g, " ")}`);
-      continue;
-    }
-    for (const [event, groups] of Object.entries(parsed.data)) (out[event] ??= []).push(...(groups ?? []));
+    const parsed = readFileHooks(file.settings.hooks, (message) => warn(kernel, SOURCE, `${file.path}: ${message}`));
+    for (const [event, groups] of Object.entries(parsed)) (out[event] ??= []).push(...(groups ?? []));
   }
   return out as HooksConfig;
 }

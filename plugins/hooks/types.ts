@@ -7,6 +7,8 @@ export interface CommandHook {
   command: string;
   /** Seconds [60]. */
   timeout?: number;
+  /** Claude Code's `if`: a permission rule (`Bash(git push *)`); the hook runs only for tool calls it may match. */
+  if?: string;
 }
 
 /** One matcher group of `options.hooks[event]`. */

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ConfigError } from "../../src/index";
-import { mcpOptions, type McpServerConfig } from "./options";
+import { mcpOptions, McpServerSchema, type McpServerConfig } from "./options";
 
 /** The same schema `options.mcpServers` is validated with. */
 const ServersSchema = mcpOptions.shape.mcpServers.unwrap();
@@ -54,15 +54,70 @@ function expandServer(name: string, server: unknown, env: Record<string, string 
   return out;
 }
 
-/** Parse MCP server configs from JSON: a server map, or a `.mcp.json` / Claude Desktop file object. */
+/** Parse MCP server configs from JSON: a server map, or a `.mcp.json` / Claude Desktop file object. Strict: the first problem throws. */
 export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = {}): Record<string, McpServerConfig> {
   const { env = process.env, source } = options;
-  const servers = isObject(value) && isObject(value.mcpServers) ? value.mcpServers : value;
-  if (!isObject(servers)) {
-    throw new ConfigError('MCP config must be an object of servers ({ "name": { "command": … } }) or a file object with "mcpServers"', source);
-  }
+  const servers = serversOf(value, source);
   const expanded = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, expandServer(name, server, env, source)]));
   const result = ServersSchema.safeParse(expanded);
   if (!result.success) throw new ConfigError(`invalid MCP config:\n${z.prettifyError(result.error)}`, source);
   return result.data;
+}
+
+function serversOf(value: unknown, source: string | undefined): Record<string, unknown> {
+  const servers = isObject(value) && isObject(value.mcpServers) ? value.mcpServers : value;
+  if (!isObject(servers)) {
+    throw new ConfigError('MCP config must be an object of servers ({ "name": { "command": … } }) or a file object with "mcpServers"', source);
+  }
+  return servers;
+}
+
+/** A server of a `.mcp.json` that cannot be used, and why (the message names the server and the fix). */
+export interface McpServerProblem {
+  name: string;
+  error: string;
+}
+
+/** What `readMcpConfigEntries` made of a file: the usable servers, the failed ones, and warnings. */
+export interface McpConfigEntries {
+  servers: Record<string, McpServerConfig>;
+  failed: McpServerProblem[];
+  /** Keys that were ignored, each message naming the server and the key. */
+  warnings: string[];
+}
+
+/** The keys ubiquity reads for each kind of server; any other key is reported and dropped. */
+const KNOWN_KEYS = {
+  stdio: new Set(["type", "command", "args", "env", "cwd", "readOnly"]),
+  remote: new Set(["type", "url", "headers", "headersHelper", "readOnly"]),
+};
+
+/**
+ * Read another tool's MCP file (`.mcp.json`, Claude Desktop's config) entry by entry, the way
+ * Claude Code does: a malformed entry or an unset `${VAR}` fails only its own server (a message
+ * names it), and a key ubiquity does not read is reported and ignored. Only a file that is not an
+ * object of servers at all throws.
+ */
+export function readMcpConfigEntries(value: unknown, options: ParseMcpConfigOptions = {}): McpConfigEntries {
+  const { env = process.env, source } = options;
+  const out: McpConfigEntries = { servers: {}, failed: [], warnings: [] };
+  for (const [name, server] of Object.entries(serversOf(value, source))) {
+    let expanded: unknown;
+    try {
+      expanded = expandServer(name, server, env);
+    } catch (error) {
+      out.failed.push({ name, error: error instanceof Error ? error.message : String(error) });
+      continue;
+    }
+    if (isObject(expanded)) {
+      const known = "command" in expanded ? KNOWN_KEYS.stdio : KNOWN_KEYS.remote;
+      const unknown = Object.keys(expanded).filter((k) => !known.has(k));
+      for (const key of unknown) out.warnings.push(`mcpServers.${name}: the key "${key}" is not one ubiquity reads; it was ignored`);
+      if (unknown.length) expanded = Object.fromEntries(Object.entries(expanded).filter(([k]) => known.has(k)));
+    }
+    const parsed = McpServerSchema.safeParse(expanded);
+    if (parsed.success) out.servers[name] = parsed.data;
+    else out.failed.push({ name, error: `mcpServers.${name} is not a usable server config (${z.prettifyError(parsed.error).replace(/\s*\n\s*/g, " ")}); fix or remove this entry` });
+  }
+  return out;
 }

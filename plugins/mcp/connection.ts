@@ -11,6 +11,7 @@ import { toToolOutput } from "./content";
 import { byName } from "./names";
 import { reap } from "./reap";
 import { mcpSchemaValidator } from "./input-schema";
+import { runHeadersHelper } from "./headers-helper";
 
 /** What servers see of us in `initialize`. */
 const CLIENT_INFO = { name: "ubiquity", version: "0.1.0" };
@@ -97,7 +98,7 @@ export class McpConnection {
   async connect(): Promise<void> {
     const { connectTimeoutMs, cwd, environment = {}, trusted = true } = this.options;
     try {
-      const transport = createTransport(this.config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted);
+      const transport = createTransport(await this.#withHelperHeaders(), cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted);
       // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
       const client = new Client(CLIENT_INFO, { capabilities: {}, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
       this.#transport = transport;
@@ -113,6 +114,15 @@ export class McpConnection {
       this.#closing = true; // what follows is our own clean-up, not a death to report
       await this.#close();
     }
+  }
+
+  /** The config with the headers its `headersHelper` printed (they win over the static ones). */
+  async #withHelperHeaders(): Promise<McpServerConfig> {
+    const config = this.config;
+    if ("command" in config || !config.headersHelper) return config;
+    const { cwd, environment, wrap, trusted } = this.options;
+    const dynamic = await runHeadersHelper(config.headersHelper, { name: this.name, url: config.url }, { cwd, environment, wrap, trusted });
+    return { ...config, headers: { ...config.headers, ...dynamic } };
   }
 
   /** Call `tool` with `args`; every failure becomes an error result naming what happened. */

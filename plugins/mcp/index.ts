@@ -15,6 +15,7 @@ import type { McpServerConfig, McpResolvedOptions } from "./options";
 import type { McpServers, McpServerReport } from "./servers";
 import { mcpCommands, mcpFlags } from "./cli";
 import { mcpOptions } from "./options";
+import { getSettingsApi } from "../settings/api";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
@@ -58,7 +59,17 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
     flags: mcpFlags,
     apply(kernel) {
       let servers: McpServers | undefined;
-      apis.set(kernel, { servers: () => servers?.report() ?? [] });
+      // Servers of a .mcp.json that could not be used (a bad entry, an unset ${VAR}): failed, by name.
+      const unusable = () => {
+        const configured = (kernel.options as McpResolvedOptions).mcpServers ?? {};
+        return getSettingsApi(kernel).mcpFailures.filter((f) => !(f.name in configured));
+      };
+      apis.set(kernel, {
+        servers: () =>
+          [...(servers?.report() ?? []), ...unusable().map((f): McpServerReport => ({ name: f.name, transport: "stdio", target: "", status: "failed", error: f.error, tools: [] }))].sort((a, b) =>
+            a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+          ),
+      });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
         const configured = ((kernel.options as McpResolvedOptions).mcpServers ?? {}) as Record<string, McpServerConfig>;
@@ -72,7 +83,8 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
       });
 
       kernel.hooks.session.start.tap(NAME, (run) => {
-        if (servers) run.initExtra.mcpServers = servers.statuses();
+        const failed = unusable().map((f) => ({ name: f.name, status: "failed" as const, error: f.error }));
+        if (servers || failed.length) run.initExtra.mcpServers = [...(servers?.statuses() ?? []), ...failed];
       });
 
       kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {

@@ -26,6 +26,11 @@ const McpRemoteSchema = (type: "sse" | "http") =>
     type: z.literal(type),
     url: z.string().url(),
     headers: z.record(z.string(), z.string()).optional(),
+    headersHelper: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("A shell command printing a JSON object of headers, run at each connect; they win over `headers` (Claude Code's headersHelper)"),
     readOnly: ReadOnlySchema,
   });
 /** One MCP server: stdio (`command`), `sse` or streamable `http`. */

@@ -4,7 +4,7 @@
  * after the run sections and right before `appendSystemPrompt`, for every run of the kernel
  * (subagents inherit it). With no memory the system prompt is exactly what it was without the plugin.
  */
-import { permittedSources, warn } from "../_kits/sources/index";
+import { COMPAT_TOOLS, compatSources, permittedSources, warn } from "../_kits/sources/index";
 import { homedir } from "node:os";
 import { basename } from "node:path";
 import { SYSTEM_STAGE, type Kernel, type SystemSection } from "../../src/index";
@@ -44,8 +44,9 @@ export const memoryPlugin = definePlugin(function memory() {
     name: NAME,
     options: memoryOptions,
     // The loader's own candidates (every folder from the root down to the cwd), so what trust approves is what is read.
+    // Another tool's files (CLAUDE.md, AGENTS.md) too: they apply under `compat`, and trust must be able to approve them.
     projectFiles: ({ cwd, home }: ProjectPlace) =>
-      memoryCandidates({ memorySources: ["project", "local"] }, { cwd, home })
+      memoryCandidates({ memorySources: ["project", "local"], compat: COMPAT_TOOLS, compatSources: ["project", "local"] }, { cwd, home })
         .map((c) => c.path)
         .filter(pathExists)
         .flatMap((path) => [
@@ -58,17 +59,19 @@ export const memoryPlugin = definePlugin(function memory() {
       apis.set(kernel, { files: () => files });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, memory, trust, memorySources: wanted } = kernel.options as MemoryResolvedOptions;
+        const { cwd, memory, trust, memorySources: wanted, compat } = kernel.options as MemoryResolvedOptions;
         // Under approved digests each project or local file is checked by itself (the sources span many folders).
         const memorySources = TrustPins.is(trust) ? wanted : permittedSources(wanted, trust);
+        const theirs = compatSources(wanted, compat);
+        const compatWanted = TrustPins.is(trust) ? theirs : permittedSources(theirs, trust);
         const admit = (c: MemoryCandidate) => {
           if (c.source === "user" || c.source === "memory" || isProjectFileTrusted(trust, c.path)) return true;
           if (pathExists(c.path)) kernel.logger.debug(`[${NAME}] ${c.path}: new or changed since its folder was trusted; not read`);
           return false;
         };
-        if (!memory?.length && !memorySources?.length) return;
+        if (!memory?.length && !memorySources?.length && !compatWanted?.length) return;
         files = await loadMemory(
-          { memory, memorySources },
+          { memory, memorySources, compat, compatSources: compatWanted },
           { cwd, home: homedir() },
           (message) => warn(kernel, NAME, message),
           (message) => kernel.logger.debug(`[${NAME}] ${message}`),

@@ -72,7 +72,7 @@ function linkedAway(path: string, realPath: string): string | undefined {
 
 /** Load the memory files the options ask for, weakest first, includes after their includers. */
 export async function loadMemory(
-  options: { memorySources?: readonly string[]; memory?: readonly string[] },
+  options: { memorySources?: readonly string[]; memory?: readonly string[]; compat?: readonly string[]; compatSources?: readonly string[] },
   place: { cwd: string; home: string },
   report: (message: string) => void,
   debug: (message: string) => void = () => {},

@@ -9,6 +9,7 @@ export const memoryOptions = z.strictObject({
   memory: z.array(z.string()).optional(),
   memorySources: SourcesSchema.optional(),
   trust: settingsOptions.shape.trust,
+  compat: settingsOptions.shape.compat,
 });
 export type MemoryOptions = z.input<typeof memoryOptions>;
 export type MemoryResolvedOptions = ResolvedOptions & Readonly<MemoryOptions>;

@@ -5,7 +5,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { absolutePath } from "../../src/index";
-import { orderedSources } from "../_kits/sources/index";
+import { compatPaths, orderedSources } from "../_kits/sources/index";
 
 /** Where a memory file came from: a source, or the `memory` option. */
 export type MemorySource = "user" | "project" | "local" | "memory";
@@ -33,17 +33,31 @@ export function rootToCwd(cwd: string): string[] {
   }
 }
 
-/** Every memory file the options point at, weakest first (files may not exist). */
+/**
+ * Every memory file the options point at, weakest first (files may not exist). Under `compat`,
+ * another tool's files of a source (`~/.claude/CLAUDE.md`, `CLAUDE.md`, `.claude/CLAUDE.md`,
+ * `AGENTS.md`, `CLAUDE.local.md`) come just before ours of the same source and folder, so ours
+ * have the last word. `compatSources` are the sources those are read from.
+ */
 export function memoryCandidates(
-  options: { memorySources?: readonly string[]; memory?: readonly string[] },
+  options: { memorySources?: readonly string[]; memory?: readonly string[]; compat?: readonly string[]; compatSources?: readonly string[] },
   place: { cwd: string; home: string },
 ): MemoryCandidate[] {
   const out: MemoryCandidate[] = [];
   const dirs = rootToCwd(place.cwd);
-  for (const source of orderedSources(options.memorySources)) {
-    if (source === "user") out.push({ path: join(place.home, ".ubiquity", "UBIQUITY.md"), source, folder: place.home });
-    if (source === "project") for (const d of dirs) out.push({ path: join(d, "UBIQUITY.md"), source, folder: d }, { path: join(d, ".ubiquity", "UBIQUITY.md"), source, folder: d });
-    if (source === "local") for (const d of dirs) out.push({ path: join(d, "UBIQUITY.local.md"), source, folder: d });
+  const own = new Set(orderedSources(options.memorySources));
+  const theirs = new Set(options.compat?.length ? orderedSources(options.compatSources) : []);
+  const compat = (source: "user" | "project" | "local", folders: string[]) =>
+    theirs.has(source) ? compatPaths("memory", { compat: options.compat, sources: [source] }, { cwd: place.cwd, home: place.home, folders }).map((p) => ({ path: p.path, source, folder: p.folder })) : [];
+  out.push(...compat("user", []));
+  if (own.has("user")) out.push({ path: join(place.home, ".ubiquity", "UBIQUITY.md"), source: "user", folder: place.home });
+  for (const d of dirs) {
+    out.push(...compat("project", [d]));
+    if (own.has("project")) out.push({ path: join(d, "UBIQUITY.md"), source: "project", folder: d }, { path: join(d, ".ubiquity", "UBIQUITY.md"), source: "project", folder: d });
+  }
+  for (const d of dirs) {
+    out.push(...compat("local", [d]));
+    if (own.has("local")) out.push({ path: join(d, "UBIQUITY.local.md"), source: "local", folder: d });
   }
   for (const written of options.memory ?? []) out.push({ path: absolutePath(place.cwd, written), source: "memory", written });
   return out;

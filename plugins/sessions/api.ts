@@ -3,7 +3,7 @@
  * (`ubiquity:sessions-postgres` does), finds the store a run or command uses, and waits for a
  * session's records to be stored (a worker checkpoints with it).
  */
-import type { Kernel, ResolvedOptions } from "../../src/index";
+import type { Kernel, ResolvedOptions, RunContext } from "../../src/index";
 import { storageRoot } from "../_kits/storage/index";
 import type { SessionBackend } from "./backend";
 import type { SessionsResolvedOptions } from "./options";
@@ -20,6 +20,8 @@ export interface SessionsApi {
   backendFor(options: ResolvedOptions | Readonly<Record<string, unknown>>, cwd: string): SessionBackend;
   /** Wait until every record written so far of a session this kernel is writing is stored; rejects with the `StaleWriterError` when the store refused it. */
   flush(sessionId: string): Promise<void>;
+  /** Where `run`'s session is written (hooks get it as `transcript_path`), or undefined when the run keeps none. */
+  transcriptPath(run: RunContext): string | undefined;
 }
 
 const apis = new WeakMap<Kernel, SessionsApi>();
@@ -35,7 +37,7 @@ export function jsonlBackendFor(options: Readonly<Record<string, unknown>>, cwd:
 }
 
 /** Create and register the API of a kernel (the sessions plugin does this in `apply`). */
-export function createSessionsApi(kernel: Kernel, flush: (sessionId: string) => Promise<void>): SessionsApi {
+export function createSessionsApi(kernel: Kernel, flush: (sessionId: string) => Promise<void>, transcriptPath: (run: RunContext) => string | undefined = () => undefined): SessionsApi {
   const factories: { name: string; factory: BackendFactory }[] = [];
   const api: SessionsApi = {
     useBackend(name, factory) {
@@ -49,6 +51,7 @@ export function createSessionsApi(kernel: Kernel, flush: (sessionId: string) => 
       return jsonlBackendFor(options as Readonly<Record<string, unknown>>, cwd);
     },
     flush,
+    transcriptPath,
   };
   apis.set(kernel, api);
   return api;

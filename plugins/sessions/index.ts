@@ -95,7 +95,12 @@ export const sessionsPlugin = definePlugin(function sessions() {
         await open.opened;
         await open.writer.flush();
         if (open.writer.stale) throw open.writer.stale;
+      }, (run) => {
+        if ((run.options as SessionsResolvedOptions).persistSession === false) return undefined;
+        // A subagent's messages go to its session's transcript (subagents share the id).
+        return context.run(run).path ?? writtenAt(run);
       });
+      const writtenAt = (run: RunContext) => writers.get(run.sessionId)?.writer.path ?? storeOf(run).pathFor(run.sessionId, run.cwd);
       // Sessions a run of this kernel continues (stores without locks): a second run forks.
       const claimed = new Set<string>();
       const storeOf = (run: RunContext) => (context.run(run).store ??= api.backendFor(run.options, run.cwd));

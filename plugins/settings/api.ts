@@ -16,9 +16,16 @@ export interface LoadedSettings {
 export interface SettingsApi {
   /** The files read, lowest precedence first (user, project, local). Empty until `kernel.config`. */
   readonly files: readonly LoadedSettings[];
+  /** Servers of the project's `.mcp.json` that could not be used, each with why (the mcp plugin reports them as failed). */
+  readonly mcpFailures: readonly { name: string; error: string }[];
 }
 
-const apis = new WeakMap<Kernel, { files: LoadedSettings[] }>();
+interface SettingsState {
+  files: LoadedSettings[];
+  mcpFailures: { name: string; error: string }[];
+}
+
+const apis = new WeakMap<Kernel, SettingsState>();
 
 /** The settings API of `kernel`. */
 export function getSettingsApi(kernel: Kernel): SettingsApi {
@@ -26,9 +33,9 @@ export function getSettingsApi(kernel: Kernel): SettingsApi {
 }
 
 /** The mutable state behind the API (for the plugin itself). */
-export function stateOf(kernel: Kernel): { files: LoadedSettings[] } {
+export function stateOf(kernel: Kernel): SettingsState {
   let state = apis.get(kernel);
-  if (!state) apis.set(kernel, (state = { files: [] }));
+  if (!state) apis.set(kernel, (state = { files: [], mcpFailures: [] }));
   return state;
 }
 

@@ -18,14 +18,15 @@ import { definePlugin } from "../_kits/authoring/index";
 import type { McpOptions, McpServerConfig } from "../mcp/index";
 import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
 import type { SandboxOptions } from "../sandbox/api";
-import { parseMcpConfig } from "../mcp/api";
+import { readMcpConfigEntries } from "../mcp/api";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
 import { isProjectFileTrusted } from "../../loader/index";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
 import { settingsOptions, type SettingsOptions } from "./options";
 import { settingsProjectFiles } from "./project-files";
-import { warn } from "../_kits/sources/index";
+import { compatPaths, warn } from "../_kits/sources/index";
+import { readClaudeSettingsFile } from "./claude";
 import { settingsFlags } from "./cli";
 
 export const NAME = "ubiquity:settings";
@@ -49,25 +50,29 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
     kernel.hooks.kernel.config.tap(NAME, (config: UbiquityConfig) => {
       const options = config as SettingsConfig;
       const wanted = new Set(options.settingSources ?? []);
-      if (wanted.size === 0) return options;
       const cwd = resolve(options.cwd ?? process.cwd());
       const home = opts.home ?? homedir();
+      // Claude Code's files (compat: ["claude"]), each just before ours of the same source: ours win.
+      const claude = compatPaths("settings", { compat: options.compat, sources: options.settingSources }, { cwd, home });
+      if (wanted.size === 0 && claude.length === 0) return options;
       const files: LoadedSettings[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
-      for (const source of SETTING_SOURCES) {
-        if (!wanted.has(source)) continue;
-        const path = settingsPath(source, cwd, home);
+      const apply = (source: (typeof SETTING_SOURCES)[number], path: string, read: SettingsFile | undefined) => {
+        if (!read) return;
         // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
         const full = source === "user" || isProjectFileTrusted(options.trust, path);
-        const read = readSettingsFile(path);
-        if (read) {
-          const settings = full ? read : restrictionsOnly(read);
-          if (!full) kernel.logger.debug(`[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); only its deny and ask rules and spending caps (which only tighten) apply`);
-          applyRules(kernel, settings, `settings (${source}: ${path})`, path);
-          files.push({ source, path, settings });
-        }
+        const settings = full ? read : restrictionsOnly(read);
+        if (!full) kernel.logger.debug(`[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); only its deny and ask rules and spending caps (which only tighten) apply`);
+        applyRules(kernel, settings, `settings (${source}: ${path})`, path);
+        files.push({ source, path, settings });
+      };
+      for (const source of SETTING_SOURCES) {
+        for (const other of claude.filter((c) => c.source === source)) apply(source, other.path, readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message)));
+        if (!wanted.has(source)) continue;
+        const path = settingsPath(source, cwd, home);
+        apply(source, path, readSettingsFile(path));
         const mcpJson = join(cwd, ".mcp.json");
-        if (source === "project" && isProjectFileTrusted(options.trust, mcpJson)) mcpServers = readMcpJson(mcpJson);
+        if (source === "project" && isProjectFileTrusted(options.trust, mcpJson)) mcpServers = readMcpJson(kernel, mcpJson);
       }
       stateOf(kernel).files = files;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).
@@ -86,10 +91,20 @@ function restrictionsOnly(settings: SettingsFile): SettingsFile {
   return { permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) }, ...(maxBudgetUsd !== undefined && { maxBudgetUsd }), ...(maxBudgetTokens !== undefined && { maxBudgetTokens }) };
 }
 
-/** The servers of a project's `.mcp.json` (Claude Code's file), or undefined when there is none. */
-function readMcpJson(path: string): Record<string, McpServerConfig> | undefined {
+/**
+ * The servers of a project's `.mcp.json` (Claude Code's file), or undefined when there is none.
+ * Entry by entry: a bad entry or an unset `${VAR}` fails only its server (reported by the mcp
+ * plugin as failed, and warned here naming it); an unknown key is warned about and ignored. A file
+ * that is not JSON, or not an object of servers, still stops the run.
+ */
+function readMcpJson(kernel: Kernel, path: string): Record<string, McpServerConfig> | undefined {
   const data = readJsonConfigFile(path, "MCP config file");
-  return data === undefined ? undefined : parseMcpConfig(data, { source: path });
+  if (data === undefined) return undefined;
+  const entries = readMcpConfigEntries(data, { source: path });
+  for (const message of entries.warnings) warn(kernel, NAME, `${path}: ${message}`);
+  for (const { name, error } of entries.failed) warn(kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
+  stateOf(kernel).mcpFailures = entries.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` }));
+  return entries.servers;
 }
 
 /** Hand a file's permission rules to the permissions plugin; a malformed rule stops the run, naming the file. */

@@ -1,12 +1,13 @@
 /** The options the settings plugin reads (`settingSources`, `trust`). */
 import { z } from "zod";
 import { type ResolvedOptions } from "../../src/index";
-import { SourcesSchema } from "../_kits/sources/index";
+import { CompatSchema, SourcesSchema } from "../_kits/sources/index";
 import { TrustPins } from "../../loader/index";
 
 /** The settings plugin's slice of the config schema. */
 export const settingsOptions = z.strictObject({
   settingSources: SourcesSchema.optional(),
+  compat: CompatSchema.optional(),
   trust: z
     .union([z.boolean(), z.custom<TrustPins>(TrustPins.is, { message: "expected true, false or TrustPins" })])
     .optional()

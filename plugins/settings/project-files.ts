@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { ProjectFile, ProjectPlace } from "../../loader/index";
 import { pathExists, peekJsonOrYaml, printable } from "../../loader/index";
 import { settingsPath } from "./read";
+import { compatProjectPaths } from "../_kits/sources/index";
 
 /** The settings files and `.mcp.json` of `place.cwd`, each with what it would do. */
 export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
@@ -13,6 +14,9 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
   for (const source of ["project", "local"] as const) {
     const file = settingsPath(source, cwd, "");
     if (pathExists(file)) out.push({ path: file, kind: "settings", effect: describeSettings(file) });
+  }
+  for (const other of compatProjectPaths("settings", cwd)) {
+    if (pathExists(other.path)) out.push({ path: other.path, kind: "settings", effect: `${describeSettings(other.path)} (with compat: ["${other.tool}"])` });
   }
   const mcp = join(cwd, ".mcp.json");
   if (pathExists(mcp)) out.push({ path: mcp, kind: "mcp", effect: describeMcp(mcp) });

@@ -8,7 +8,8 @@
  * - `session.start`: the roots of the run's skills join its permitted roots
  * - `turn.system`: one sentence saying skills exist, never the listing
  */
-import { permittedSources, warn } from "../_kits/sources/index";
+import { compatProjectPaths, listingBudget, permittedCompatPaths, permittedSources, warn } from "../_kits/sources/index";
+import { resolveContextWindow } from "../_kits/compaction/index";
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -36,6 +37,8 @@ export const SKILLS_NOTE =
 /** What the plugin keeps per run: its narrowing (see api.ts) and the Skill tool it offers when narrowed (null: none). */
 interface RunState extends SkillsRunState {
   tool?: SkillTool | null;
+  /** The listing's budget in characters, from the run's context window. */
+  budget?: number;
 }
 
 /** The skills plugin. */
@@ -43,8 +46,10 @@ export const skillsPlugin = definePlugin(function skills() {
   return {
     name: NAME,
     options: skillsOptions,
-    projectFiles: ({ cwd, home }: ProjectPlace) =>
-      (["project", "local"] as const).map((source) => skillFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
+    projectFiles: ({ cwd, home }: ProjectPlace) => [
+      ...(["project", "local"] as const).map((source) => skillFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
+      ...compatProjectPaths("skills", cwd).filter((p) => pathExists(p.path)).map((p) => ({ path: p.path, kind: "skills", effect: `adds skills to the system prompt (with compat: ["${p.tool}"])` })),
+    ],
     runState: (): RunState => ({}),
     apply(kernel, context) {
       const stateOf = (run: RunContext): RunState => context.run(run);
@@ -54,23 +59,27 @@ export const skillsPlugin = definePlugin(function skills() {
       const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, skills, trust, skillSources: wanted } = kernel.options as SkillsResolvedOptions;
-        const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), (path) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`));
-        if (!skills?.length && !skillSources?.length) return;
-        const loaded = await loadSkills({ skills, skillSources }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
+        const { cwd, skills, trust, skillSources: wanted, compat } = kernel.options as SkillsResolvedOptions;
+        const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+        const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), skipped);
+        const compatRoots = permittedCompatPaths("skills", { compat, sources: wanted, trust }, { cwd, home: homedir() }, skipped);
+        if (!skills?.length && !skillSources?.length && !compatRoots.length) return;
+        const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         api.load(loaded);
         if (loaded.length === 0) return;
         registered = new SkillTool(loaded);
         kernel.registries.tools.register(SKILL_TOOL, registered, NAME);
       });
 
-      // A narrowed run sees its own listing; a run with nothing left sees no Skill tool.
-      kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
+      // A narrowed run sees its own listing; a run with nothing left sees no Skill tool. The
+      // listing's budget follows the run's context window (worked out once per run).
+      kernel.hooks.tool.list.tapPromise(NAME, async (tools: Tool[], run) => {
         if (!registered || !tools.includes(registered)) return tools;
-        const own = api.skillsFor(run);
-        if (own.length === registered.skills.length) return tools;
         const state = stateOf(run);
-        if (state.tool === undefined) state.tool = own.length ? new SkillTool(own) : null;
+        state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
+        const own = api.skillsFor(run);
+        if (own.length === registered.skills.length && state.budget === registered.budget) return tools;
+        if (state.tool === undefined) state.tool = own.length ? new SkillTool(own, state.budget) : null;
         const tool = state.tool;
         return tool ? tools.map((t) => (t === registered ? tool : t)) : tools.filter((t) => t !== registered);
       });

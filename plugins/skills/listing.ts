@@ -1,25 +1,23 @@
 /**
  * The skill listing in the Skill tool's description: the only place it appears (the tool block
  * and the system prompt are both in the cached prefix; listing it twice is paid twice). It is
- * budgeted: each description is clamped, and a listing still too long degrades to names.
+ * sorted and budgeted by the run's context window (see the sources kit's `budgetedListing`):
+ * descriptions whole up to 1,536 characters, then shortened, then names, then some left out —
+ * and the tool's description says which.
  */
+import { budgetedListing, clamp, DESCRIPTION_LIMIT, MIN_LISTING_CHARS, type Listing } from "../_kits/sources/index";
 import type { Skill } from "./skill";
 
-/** Longest description in the listing, in characters. */
-export const DESCRIPTION_LIMIT = 250;
-/** Longest listing with descriptions; past it, names alone. */
-export const LISTING_LIMIT = 8_000;
+export { clamp, DESCRIPTION_LIMIT };
+/** The listing budget of an unknown window, in characters (a run's budget grows with its window). */
+export const LISTING_LIMIT = MIN_LISTING_CHARS;
 
-/** `text` on one line, cut to `limit` characters (an ellipsis marks the cut). */
-export function clamp(text: string, limit = DESCRIPTION_LIMIT): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= limit ? line : `${line.slice(0, limit - 1).trimEnd()}…`;
-}
-
-/** The listing, sorted by name; `degraded` when it fell back to names alone. */
-export function skillListing(skills: readonly Skill[]): { text: string; degraded: boolean } {
-  const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const full = sorted.map((s) => `- ${s.name}: ${clamp(s.description)}`).join("\n");
-  if (full.length <= LISTING_LIMIT) return { text: full, degraded: false };
-  return { text: sorted.map((s) => `- ${s.name}`).join("\n"), degraded: true };
+/** The listing, sorted by name, within `budget` characters; `degraded` when it fell back to names. */
+export function skillListing(skills: readonly Skill[], budget: number = LISTING_LIMIT): Listing & { degraded: boolean } {
+  const listing = budgetedListing(
+    skills.map((s) => ({ name: s.name, ...(s.displayName ? { displayName: s.displayName } : {}), description: s.description })),
+    budget,
+    "skill",
+  );
+  return { ...listing, degraded: listing.level === "names" || listing.level === "partial" };
 }

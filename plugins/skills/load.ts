@@ -7,7 +7,7 @@ import { readdir, stat } from "node:fs/promises";
 import { absolutePath } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
 import { basename, join } from "node:path";
-import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
+import { splitFrontmatter, definitionNameProblem, displayNameOf, slugOf, MAX_DEFINITION_BYTES, orderedSources, SOURCE_ORDER, type Source } from "../_kits/sources/index";
 import type { Skill } from "./skill";
 
 /** The file that makes a folder a skill. */
@@ -53,25 +53,35 @@ async function readSkill(dir: string, root: string, source: Skill["source"], rep
     report(`skipped the skill ${file}: it has no description; add a \`description:\` line saying when to use it`);
     return undefined;
   }
-  const name = typeof data.name === "string" && data.name.trim() ? data.name.trim() : basename(dir);
-  const badName = definitionNameProblem(name);
-  if (badName) {
-    report(`skipped the skill ${file}: ${badName}`);
-    return undefined;
+  const written = typeof data.name === "string" && data.name.trim() ? data.name.trim() : basename(dir);
+  // A name written for people ("Systematic Debugging", "v2.0 Release") is kept for display; the
+  // skill is called by its folder's name, or by an identifier derived from the display name.
+  let name = written;
+  let displayName: string | undefined;
+  if (definitionNameProblem(written)) {
+    displayName = displayNameOf(written);
+    name = [basename(dir), slugOf(written)].find((candidate) => candidate && !definitionNameProblem(candidate)) ?? "";
+    if (!name || !displayName) {
+      report(`skipped the skill ${file}: ${definitionNameProblem(written)}, and neither its folder's name nor its name gives an identifier`);
+      return undefined;
+    }
   }
-  return { name, description, body: split.body.trim(), dir, root, source, frontmatter: Object.freeze({ ...data }) };
+  return { name, ...(displayName ? { displayName } : {}), description, body: split.body.trim(), dir, root, source, frontmatter: Object.freeze({ ...data }) };
 }
 
 /** Load the skills the options ask for, sorted by name; later roots win a name. */
 export async function loadSkills(
-  options: { skills?: readonly string[]; skillSources?: readonly string[] },
+  options: { skills?: readonly string[]; skillSources?: readonly string[]; compatRoots?: readonly { path: string; source: Source }[] },
   place: { cwd: string; home: string },
   report: (message: string) => void,
 ): Promise<Skill[]> {
+  // Another tool's folders (`compatRoots`: .claude/skills, .agents/skills) just before ours of the same source: ours win a name.
+  const rank = (source: Skill["source"]) => (source === "skills" ? SOURCE_ORDER.length : SOURCE_ORDER.indexOf(source));
   const roots: { path: string; source: Skill["source"]; written?: string }[] = [
+    ...(options.compatRoots ?? []).map((r) => ({ path: r.path, source: r.source })),
     ...orderedSources(options.skillSources).map((source) => ({ path: skillFolder(source, place.cwd, place.home), source })),
     ...(options.skills ?? []).map((written) => ({ path: absolutePath(place.cwd, written), source: "skills" as const, written })),
-  ];
+  ].sort((a, b) => rank(a.source) - rank(b.source));
   const byName = new Map<string, Skill>();
   for (const root of roots) {
     if (!(await isFolder(root.path))) {

@@ -9,6 +9,7 @@ export const skillsOptions = z.strictObject({
   skills: z.array(z.string()).optional(),
   skillSources: SourcesSchema.optional(),
   trust: settingsOptions.shape.trust,
+  compat: settingsOptions.shape.compat,
 });
 export type SkillsOptions = z.input<typeof skillsOptions>;
 export type SkillsResolvedOptions = ResolvedOptions & Readonly<SkillsOptions>;

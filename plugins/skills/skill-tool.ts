@@ -1,7 +1,7 @@
 /** The Skill tool: returns one skill's full instructions; its description lists the skills. */
 import { z } from "zod";
 import { Tool, type ToolOutput } from "../../src/index";
-import { skillListing } from "./listing";
+import { LISTING_LIMIT, skillListing } from "./listing";
 import type { Skill } from "./skill";
 
 /** The tool's name. */
@@ -18,15 +18,20 @@ export class SkillTool extends Tool<typeof SkillInput> {
   readonly inputSchema = SkillInput;
   readonly #byName: ReadonlyMap<string, Skill>;
 
-  constructor(readonly skills: readonly Skill[]) {
+  constructor(
+    readonly skills: readonly Skill[],
+    /** The listing's budget in characters (see `listingBudget`). */
+    readonly budget: number = LISTING_LIMIT,
+  ) {
     super();
     this.#byName = new Map(skills.map((s) => [s.name, s]));
-    const listing = skillListing(skills);
+    const listing = skillListing(skills, budget);
     this.description = [
       "Load a skill: packaged instructions for one kind of task, sometimes with bundled files. When the task matches a skill listed below, call this tool with its name before you start; it returns the skill's full instructions. Files they mention are in the skill's folder: read them with Read.",
       "",
       listing.degraded ? "Skills (names only; load one to see what it is for):" : "Skills:",
       listing.text,
+      ...(listing.note ? ["", listing.note] : []),
     ].join("\n");
   }
 
@@ -43,7 +48,7 @@ export class SkillTool extends Tool<typeof SkillInput> {
   async call(input: z.output<typeof SkillInput>): Promise<ToolOutput> {
     const skill = this.#byName.get(input.skill)!;
     return {
-      content: `Skill: ${skill.name}\nFolder: ${skill.dir} (relative paths below are relative to it; read bundled files with Read)\n\n${skill.body}`,
+      content: `Skill: ${skill.name}${skill.displayName ? ` (${skill.displayName})` : ""}\nFolder: ${skill.dir} (relative paths below are relative to it; read bundled files with Read)\n\n${skill.body}`,
       metadata: { skill: skill.name, dir: skill.dir },
     };
   }

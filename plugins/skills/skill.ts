@@ -1,7 +1,9 @@
 /** A loaded skill. */
 export interface Skill {
-  /** From the frontmatter, else the folder's name. */
+  /** The identifier the Skill tool is called with: the frontmatter's `name`, else the folder's name; derived from a display name (see `displayName`). */
   name: string;
+  /** A frontmatter `name` written for people ("Systematic Debugging"): shown next to `name`, which is then the folder's name or derived from it. */
+  displayName?: string;
   description: string;
   /** The instructions: SKILL.md after its frontmatter. */
   body: string;

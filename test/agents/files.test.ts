@@ -96,7 +96,7 @@ describe("agent files on disk", () => {
     ]);
   });
 
-  it("agent names must be identifiers: others are skipped with a warning naming the file", async () => {
+  it("agent names that are not identifiers: display names get an id, a line break is skipped with a warning naming the file", async () => {
     const cwd = realpathSync(temp("ubq-agents-"));
     writeTree(cwd, {
       ".ubiquity/agents/good.md": file("description: fine"),
@@ -106,11 +106,12 @@ describe("agent files on disk", () => {
     });
     const problems: string[] = [];
     const found = await readAgentFiles(["project"], { cwd, home: home() }, (m) => problems.push(m));
-    expect([...found.keys()]).toEqual(["good"]);
-    expect(problems).toHaveLength(3);
-    for (const name of ["forged.md", "slash.md", "two words.md"]) {
-      expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^skipped the agent file .*${name}: its name .* is not an identifier`)));
-    }
+    // A name written for people keeps its display name under a derived id; a line break is refused.
+    expect([...found.keys()].sort()).toEqual(["good", "team-lead", "two-words"]);
+    expect(found.get("team-lead")!.definition.displayName).toBe("team/lead");
+    expect(found.get("two-words")!.definition.displayName).toBe("two words");
+    expect(problems).toHaveLength(1);
+    expect(problems).toContainEqual(expect.stringMatching(/^skipped the agent file .*forged\.md: its name .* is not an identifier/));
   });
 
   it("reads nothing unless agentSources asks; options.agents wins over files; the plugin warns through event", async () => {

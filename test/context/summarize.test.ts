@@ -79,6 +79,23 @@ describe("the summary", () => {
     expect(post[0]).toMatchObject({ hookEventName: "PostCompact", message: "THE SUMMARY" });
   });
 
+  it("SessionStart fires again with source compact (matcher `compact`), its context going with the summary; PreCompact's matcher is its trigger", async () => {
+    const sources: unknown[] = [];
+    const triggers: unknown[] = [];
+    const run = await compactRun(overEveryTurn(3), ["THE SUMMARY"], {
+      hooks: {
+        SessionStart: [{ matcher: "compact", hooks: [(input) => (sources.push(input.extra.source), { additionalContext: "Re-read CONVENTIONS.md after a compaction." })] }],
+        PreCompact: [{ matcher: "auto", hooks: [(input) => void triggers.push(input.extra.trigger)] }, { matcher: "manual", hooks: [() => ({ decision: "block" as const, reason: "never for manual" })] }],
+      },
+    }, [hooksPlugin()]);
+    expect(run.boundaries).toHaveLength(1);
+    expect(sources).toEqual(["compact"]); // the startup SessionStart did not match "compact"
+    expect(triggers).toEqual(["auto"]);
+    const after = run.model.requests[2]!;
+    expect(textOf(after, "user")).toContain("THE SUMMARY");
+    expect(textOf(after, "user")).toContain("Re-read CONVENTIONS.md after a compaction.");
+  });
+
   it("re-states unfinished todos after the summary", async () => {
     const script: ScriptedTurn[] = [
       {

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
-import { defineTool, summon, type Options } from "ubiquity";
+import { summon, type Options } from "ubiquity";
+import { recordedBash } from "../helpers/recorded-bash";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin, { commandPayload, parseCommandOutput } from "ubiquity/plugins/hooks";
 import settingsPlugin from "ubiquity/plugins/settings";
@@ -20,17 +20,8 @@ function script(name: string, body: string): string {
   return path;
 }
 
-const ran: string[] = [];
 // The hook scripts are the real parts under test; this tool only records what it was asked to run.
-const shell = defineTool({
-  name: "Bash",
-  description: "Run a command (recorded, not executed, in this test).",
-  inputSchema: z.object({ command: z.string() }),
-  execute: ({ command }) => {
-    ran.push(command);
-    return `ran: ${command}`;
-  },
-});
+const { tool: shell, ran } = recordedBash();
 
 function run(options: Options, calls: string[]) {
   const model = scriptedModel([{ toolCalls: calls.map((command, i) => ({ toolName: "Bash", input: { command }, id: `c${i}` })) }, "done"]);

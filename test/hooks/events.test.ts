@@ -302,8 +302,8 @@ describe("hook events", () => {
     await run("go", { model: script(), tools: [echo], plugins: [askFor("Echo")], hooks });
     await run("go", { model: script(), tools: [echo], plugins: [askFor("Echo")], hooks, canUseTool: () => ({ behavior: "allow" }) });
     expect(notes.map((n) => n.extra)).toEqual([
-      { reason: "permission_required", willBeDenied: true },
-      { reason: "permission_required", willBeDenied: false },
+      { reason: "permission_required", notificationType: "permission_prompt", willBeDenied: true },
+      { reason: "permission_required", notificationType: "permission_prompt", willBeDenied: false },
     ]);
     expect(notes[0]!.message).toMatch(/No canUseTool handler is configured, so it will be denied/);
     expect(notes[1]!.message).toBe("Echo needs approval");

@@ -153,6 +153,7 @@ describe("the package entry's types", () => {
     plugins: [],
     disable: ["ubiquity:memory"],
     settingSources: ["user"],
+    compat: ["claude", "codex"],
     trust: true,
     fallbackModel: "openai:gpt-5",
     modelAliases: { fast: "openai:gpt-5-mini" },

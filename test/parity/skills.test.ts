@@ -47,14 +47,14 @@ describe("skills", () => {
     expect(d).not.toContain("broken");
   });
 
-  it("descriptions are clamped to 250 characters; a listing over 8,000 characters degrades to names", async () => {
+  it("descriptions are clamped to 1,536 characters (Claude Code's limit); a listing over its budget (8,000 characters for an unknown window) degrades to names", async () => {
     const root = realpathSync(temp());
-    writeTree(root, { "long/SKILL.md": `---\ndescription: ${"d".repeat(400)}\n---\nBody.\n` });
+    writeTree(root, { "long/SKILL.md": `---\ndescription: ${"d".repeat(2000)}\n---\nBody.\n` });
     const model = scriptedModel(["done"]);
     await run("go", { model, cwd: temp(), skills: [root] });
     const d = skillTool(model.requests[0]!)!.description!;
-    expect(d).toContain("d".repeat(240));
-    expect(d).not.toContain("d".repeat(251));
+    expect(d).toContain("d".repeat(1535));
+    expect(d).not.toContain("d".repeat(1536));
 
     const many = realpathSync(temp());
     const files: Record<string, string> = {};

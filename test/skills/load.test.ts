@@ -76,13 +76,13 @@ describe("loading skills", () => {
 describe("the skill listing", () => {
   const skill = (name: string, description: string): Skill => ({ name, description, body: "", dir: "/s", root: "/s", source: "skills", frontmatter: {} });
 
-  it("is sorted by name and clamps each description to 250 characters", () => {
-    const long = "word ".repeat(100);
+  it("is sorted by name and clamps each description to 1,536 characters (Claude Code's limit)", () => {
+    const long = "wordy ".repeat(400);
     const { text, degraded } = skillListing([skill("zeta", "last"), skill("alpha", long)]);
     expect(degraded).toBe(false);
     const lines = text.split("\n");
     expect(lines[1]).toBe("- zeta: last");
-    expect(lines[0]!.startsWith("- alpha: word word")).toBe(true);
+    expect(lines[0]!.startsWith("- alpha: wordy wordy")).toBe(true);
     expect(lines[0]!.length).toBe("- alpha: ".length + DESCRIPTION_LIMIT);
     expect(lines[0]!.endsWith("…")).toBe(true);
     expect(clamp("a\n  b")).toBe("a b");

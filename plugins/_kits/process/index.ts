@@ -8,3 +8,4 @@ export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-gro
 export { absolutePath, buildSubprocessEnv, isCredentialVariable, isPassedName, isScrubbedVariable, PASSED_VARIABLES, type SubprocessEnvOptions } from "./env";
 export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReaper, type ReaperReport } from "./reaper";
 export { folderTrusted, spawnFolder, untrustedSpawnFolder } from "./folder";
+export { shellSpawn } from "./shell";

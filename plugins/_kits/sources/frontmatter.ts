@@ -29,7 +29,15 @@ export function splitFrontmatter(text: string): Frontmatter {
   try {
     data = parse(match[1]!);
   } catch (error) {
-    return { ok: false, problem: `its frontmatter is not valid YAML (${(error as Error).message.split("\n")[0]})` };
+    // Claude Code reads `description: Use it when…  Examples: Context: …` (a plain value holding
+    // ": "), which strict YAML refuses: retry with such values quoted, as it does.
+    const quoted = quotePlainValues(match[1]!);
+    try {
+      if (quoted === match[1]) throw error;
+      data = parse(quoted);
+    } catch {
+      return { ok: false, problem: `its frontmatter is not valid YAML (${(error as Error).message.split("\n")[0]})` };
+    }
   }
   if (data === null || data === undefined) data = {};
   if (typeof data !== "object" || Array.isArray(data)) return { ok: false, problem: "its frontmatter is not a YAML mapping (key: value lines)" };
@@ -41,4 +49,29 @@ export function camelKeys(data: Record<string, unknown>): Record<string, unknown
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) out[key.replace(/[-_]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase())] = value;
   return out;
+}
+
+// A top-level `key: value` line whose value is plain (not quoted, not a block, list or mapping).
+const PLAIN_ENTRY = /^([A-Za-z0-9_][A-Za-z0-9_ -]*?):[ \t]+(?!["'|>[{&*!%@`])(.+)$/;
+
+/**
+ * `yaml` with every top-level plain value quoted (continuation lines folded in, as YAML folds a
+ * plain scalar): the tolerant reading of frontmatter whose values hold `: ` or ` #`. Other lines
+ * (block scalars, lists, nested mappings) are left as they are.
+ */
+export function quotePlainValues(yaml: string): string {
+  const lines = yaml.split(/\r?\n/);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const match = PLAIN_ENTRY.exec(lines[i]!);
+    if (!match) {
+      out.push(lines[i]!);
+      continue;
+    }
+    const parts = [match[2]!.trim()];
+    // Indented lines after a plain value continue it (a blank line is a line break in YAML).
+    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1]!)) parts.push(lines[++i]!.trim());
+    out.push(`${match[1]}: ${JSON.stringify(parts.join(" "))}`);
+  }
+  return out.join("\n");
 }

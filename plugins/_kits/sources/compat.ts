@@ -1,0 +1,133 @@
+/**
+ * `compat`: the other tools whose files the sources read — Claude Code's (`CLAUDE.md`,
+ * `.claude/…`) and Codex's (`AGENTS.md`, `.agents/skills`). One table says which file each source
+ * means for each tool, so the plugins that read them, the trust question and the README agree.
+ * Nothing is read unless `compat` names the tool; the files are then project files like ours:
+ * the same trust (and digests) applies to each.
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import { isProjectFileTrusted, type ProjectTrust } from "../../../loader/index";
+import { orderedSources, type Source } from "./sources";
+
+/** The tools whose files `compat` can read. */
+export const COMPAT_TOOLS = ["claude", "codex"] as const;
+export type CompatTool = (typeof COMPAT_TOOLS)[number];
+
+/** The `compat` option. */
+export const CompatSchema = z
+  .array(z.enum(COMPAT_TOOLS))
+  .describe(
+    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents}, ~/.claude/…), "codex" (AGENTS.md, .agents/skills, ~/.codex/AGENTS.md). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, settingSources), or from all three when that option is unset [[]]',
+  );
+
+/** What a plugin reads of another tool's files. */
+export type CompatKind = "memory" | "skills" | "agents" | "settings";
+
+/** One place another tool keeps a kind of file: under the home folder (user) or a project folder. */
+interface CompatPlace {
+  tool: CompatTool;
+  source: Source;
+  /** Path parts under the home folder (user) or under each project folder (project, local). */
+  parts: readonly string[];
+}
+
+const place = (tool: CompatTool, source: Source, ...parts: string[]): CompatPlace => ({ tool, source, parts });
+
+/**
+ * Every file and folder read under `compat`, weakest first within a source. Memory files of the
+ * project and local sources are looked for in every folder from the root down to the cwd (as
+ * CLAUDE.md and AGENTS.md are); the rest in the cwd only.
+ */
+export const COMPAT_PLACES: Readonly<Record<CompatKind, readonly CompatPlace[]>> = {
+  memory: [
+    place("claude", "user", ".claude", "CLAUDE.md"),
+    place("codex", "user", ".codex", "AGENTS.md"),
+    place("claude", "project", "CLAUDE.md"),
+    place("claude", "project", ".claude", "CLAUDE.md"),
+    place("codex", "project", "AGENTS.md"),
+    place("claude", "local", "CLAUDE.local.md"),
+  ],
+  skills: [
+    place("claude", "user", ".claude", "skills"),
+    place("codex", "user", ".agents", "skills"),
+    place("claude", "project", ".claude", "skills"),
+    place("codex", "project", ".agents", "skills"),
+  ],
+  agents: [place("claude", "user", ".claude", "agents"), place("claude", "project", ".claude", "agents")],
+  settings: [
+    place("claude", "user", ".claude", "settings.json"),
+    place("claude", "project", ".claude", "settings.json"),
+    place("claude", "local", ".claude", "settings.local.json"),
+  ],
+};
+
+/** A path another tool's file would be read from, with its source and tool. */
+export interface CompatPath {
+  path: string;
+  source: Source;
+  tool: CompatTool;
+  /** The folder it belongs to (home, or the project folder it was found in). */
+  folder: string;
+}
+
+/**
+ * The sources a plugin reads another tool's files from: its own option when set (the same
+ * sources as ours), else all three when `compat` names a tool, else none.
+ */
+export function compatSources(own: readonly string[] | undefined, compat: readonly string[] | undefined): Source[] {
+  if (!compat?.length) return [];
+  return orderedSources(own ?? ["user", "project", "local"]);
+}
+
+/**
+ * The paths of `kind` that `compat` asks for, weakest first: user, then project, then local.
+ * `folders` are the project folders to look in, weakest (outermost) first [the cwd only].
+ */
+export function compatPaths(
+  kind: CompatKind,
+  options: { compat?: readonly string[]; sources: readonly string[] | undefined },
+  where: { cwd: string; home: string; folders?: readonly string[] },
+): CompatPath[] {
+  const tools = new Set(options.compat ?? []);
+  const out: CompatPath[] = [];
+  for (const source of compatSources(options.sources, options.compat)) {
+    const folders = source === "user" ? [where.home] : (where.folders ?? [where.cwd]);
+    for (const folder of folders) {
+      for (const p of COMPAT_PLACES[kind]) {
+        if (p.source === source && tools.has(p.tool)) out.push({ path: join(folder, ...p.parts), source, tool: p.tool, folder });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether another tool's file applies under `trust`, as ours do: the user's own always; a
+ * project or local one only in a trusted folder — under approved digests, only while unchanged.
+ */
+export function compatPathTrusted(trust: ProjectTrust | undefined, path: CompatPath): boolean {
+  return path.source === "user" || isProjectFileTrusted(trust, path.path);
+}
+
+/** Every project-side path of `kind` for the trust question (all tools, the cwd only). */
+export function compatProjectPaths(kind: CompatKind, cwd: string, folders: readonly string[] = [cwd]): { path: string; tool: CompatTool }[] {
+  return COMPAT_PLACES[kind].filter((p) => p.source !== "user").flatMap((p) => folders.map((f) => ({ path: join(f, ...p.parts), tool: p.tool })));
+}
+
+/**
+ * The paths of `kind` that apply in this run: `compatPaths` less the project and local ones trust
+ * keeps out (all of them in an untrusted folder; under approved digests, each new or changed one).
+ */
+export function permittedCompatPaths(
+  kind: CompatKind,
+  options: { compat?: readonly string[]; sources: readonly string[] | undefined; trust: ProjectTrust | undefined },
+  where: { cwd: string; home: string; folders?: readonly string[] },
+  skipped?: (path: string) => void,
+): CompatPath[] {
+  return compatPaths(kind, options, where).filter((p) => {
+    if (compatPathTrusted(options.trust, p)) return true;
+    skipped?.(p.path);
+    return false;
+  });
+}

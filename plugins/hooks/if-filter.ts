@@ -1,0 +1,78 @@
+/**
+ * A hook handler's `if` (Claude Code's field, in permission-rule syntax: `Bash(git push *)`,
+ * `Edit(src/**)`, `mcp__github`): the handler runs only for tool calls the rule matches. It
+ * fails safe — a guard must not be skipped by a call it cannot read — so the handler runs
+ * whenever the filter cannot be sure the call does not match: a command with quotes,
+ * substitutions, redirections or a wrapper (`sudo`, `env`, `bash -c`, `xargs`, …), rule content
+ * on a tool it has no reading for, or an event without a tool.
+ */
+import { isAbsolute, relative, resolve } from "node:path";
+import { homedir } from "node:os";
+import { micromatch } from "../_kits/lazy/index";
+import { parseRule, ruleNamesTool } from "../permissions/rules";
+import { compileContent } from "../permissions/match-command";
+import type { HookInput } from "./options";
+
+/** A compiled `if`: true when the handler should run for `input`. */
+export type IfFilter = (input: HookInput) => boolean;
+
+// Characters after which a command cannot be split into simple words here: run the hook.
+const UNREADABLE = /[`$\n(){}<>"'\\*?[\]]/;
+// Programs that run another command: the rule's program may hide behind them.
+const WRAPPERS = new Set(["sudo", "doas", "env", "command", "exec", "nohup", "time", "nice", "ionice", "timeout", "xargs", "bash", "sh", "zsh", "dash", "eval", "watch", "stdbuf", "setsid", "chroot", "busybox", "parallel", "find"]);
+const PATH_TOOLS = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "NotebookRead", "Glob", "Grep", "LS"]);
+
+/** Compile `text`, or return why it is not a rule (the caller then runs the handler for every call). */
+export function compileIf(text: string): IfFilter | string {
+  let rule;
+  try {
+    rule = parseRule(text, "allow", "hook if");
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const content = rule.content;
+  return (input) => {
+    if (input.toolName === undefined) return true;
+    if (!ruleNamesTool(rule, input.toolName)) return false;
+    if (content === undefined) return true;
+    const toolInput = input.toolInput ?? {};
+    if (input.toolName === "Bash" && typeof toolInput.command === "string") return commandMayMatch(content, toolInput.command);
+    if (PATH_TOOLS.has(input.toolName)) {
+      const path = [toolInput.file_path, toolInput.notebook_path, toolInput.path].find((p): p is string => typeof p === "string");
+      return path === undefined || pathMayMatch(content, path, input.cwd);
+    }
+    return true; // no reading of this tool's content here: fail safe
+  };
+}
+
+function commandMayMatch(content: string, command: string): boolean {
+  if (UNREADABLE.test(command)) return true;
+  const matcher = compileContent(content);
+  if (matcher.test(command)) return true;
+  for (const segment of command.split(/&&|\|\||[;|&]/)) {
+    const words = segment.trim().split(/\s+/).filter(Boolean);
+    while (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift(); // VAR=value cmd
+    if (words.length === 0) continue;
+    const program = words[0]!.split("/").pop()!;
+    if (WRAPPERS.has(program)) return true;
+    if (matcher.test([program, ...words.slice(1)].join(" "))) return true;
+  }
+  return false;
+}
+
+function pathMayMatch(content: string, path: string, cwd: string): boolean {
+  const absolute = resolve(cwd, path);
+  const mm = micromatch();
+  const options = { dot: true };
+  // Claude Code's path rules: `//abs`, `~/home`, `/relative-to-the-project`, `./rel` or `rel`.
+  const patterns = content.startsWith("//")
+    ? [content.slice(1)]
+    : content.startsWith("~/")
+      ? [resolve(homedir(), content.slice(2))]
+      : content.startsWith("/")
+        ? [resolve(cwd, `.${content}`), content]
+        : [resolve(cwd, content), resolve(cwd, `**/${content.replace(/^\.\//, "")}`)];
+  if (patterns.some((p) => mm.isMatch(absolute, p, options))) return true;
+  const rel = relative(cwd, absolute);
+  return !isAbsolute(rel) && mm.isMatch(rel, content.replace(/^\.\//, ""), options);
+}

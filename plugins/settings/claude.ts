@@ -1,0 +1,110 @@
+/**
+ * Claude Code's settings files (`~/.claude/settings.json`, `.claude/settings.json`,
+ * `.claude/settings.local.json`) under `compat: ["claude"]`, read into our settings shape:
+ * `permissions` (allow, deny, ask, defaultMode, additionalDirectories), `hooks`, `env` and the
+ * `sandbox` keys the sandbox plugin has. Everything else (`model` — a Claude model name —
+ * `statusLine`, `enabledPlugins`, `apiKeyHelper`, …) is reported once per file and ignored,
+ * never fatal. Fail closed where dropping would loosen: a file that is not JSON, or whose deny or
+ * ask rules are not a list of strings, stops the run naming the file.
+ */
+import { ConfigError } from "../../src/index";
+import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
+import { SandboxSchema } from "../sandbox/api";
+import { readJsonConfigFile } from "./read";
+import type { SettingsFile } from "./schema";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+
+/** The `permissions` keys taken from a Claude Code file. */
+const PERMISSION_KEYS = new Set(["allow", "deny", "ask", "defaultMode", "additionalDirectories"]);
+/** The `sandbox` keys the sandbox plugin has (`autoAllowBashIfSandboxed` is Claude Code's own name). */
+const SANDBOX_KEYS = new Set(["enabled", "autoAllowBashIfSandboxed", "excludedCommands", "network", "filesystem", "failIfUnavailable"]);
+const SANDBOX_NETWORK_KEYS = new Set(["allowedDomains", "deniedDomains"]);
+
+/**
+ * Read one Claude Code settings file: `undefined` when it does not exist. `report` hears, in one
+ * message, every key that was ignored.
+ */
+export function readClaudeSettingsFile(path: string, report: (message: string) => void): SettingsFile | undefined {
+  const data = readJsonConfigFile(path, "Claude Code settings file");
+  if (data === undefined) return undefined;
+  if (!isRecord(data)) throw new ConfigError("the Claude Code settings file is not a JSON object; fix it or remove it", path);
+  const ignored: string[] = [];
+  const out: SettingsFile = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (key === "$schema") continue;
+    if (key === "permissions") out.permissions = permissions(value, path, ignored);
+    else if (key === "hooks") out.hooks = value; // read entry by entry by the hooks plugin
+    else if (key === "env") {
+      const env = envOf(value, ignored);
+      if (env) out.env = env;
+    } else if (key === "sandbox") {
+      const sandbox = sandboxOf(value, ignored);
+      if (sandbox !== undefined) out.sandbox = sandbox;
+    } else ignored.push(key);
+  }
+  if (ignored.length) report(`${path}: ignored ${ignored.map((k) => `"${k}"`).join(", ")} (not Claude Code settings ubiquity applies; see "Coming from Claude Code / Codex" in the README)`);
+  return out;
+}
+
+function permissions(value: unknown, path: string, ignored: string[]): SettingsFile["permissions"] {
+  if (!isRecord(value)) throw new ConfigError('"permissions" is not an object; fix it or remove it (its deny and ask rules must not be dropped)', path);
+  const out: NonNullable<SettingsFile["permissions"]> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (!PERMISSION_KEYS.has(key)) {
+      ignored.push(`permissions.${key}`);
+      continue;
+    }
+    if (key === "deny" || key === "ask") {
+      if (!isStrings(v)) throw new ConfigError(`"permissions.${key}" is not a list of rule strings; fix it or remove it`, path);
+      out[key] = v;
+    } else if (key === "allow") {
+      if (isStrings(v)) out.allow = v;
+      else ignored.push("permissions.allow (not a list of strings)");
+    } else if (key === "defaultMode") {
+      if (PERMISSION_MODES.includes(v as PermissionMode)) out.defaultMode = v as PermissionMode;
+      else ignored.push(`permissions.defaultMode ${JSON.stringify(v)}`);
+    } else if (isStrings(v)) out.additionalDirectories = v;
+    else ignored.push("permissions.additionalDirectories (not a list of strings)");
+  }
+  return out;
+}
+
+function envOf(value: unknown, ignored: string[]): Record<string, string> | undefined {
+  if (!isRecord(value)) {
+    ignored.push("env (not an object)");
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    // Claude Code writes numbers and booleans too ("MAX_THINKING_TOKENS": 1024): the variable is their text.
+    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = String(v);
+    else ignored.push(`env.${k}`);
+  }
+  return out;
+}
+
+function sandboxOf(value: unknown, ignored: string[]): SettingsFile["sandbox"] {
+  if (typeof value === "boolean") return value;
+  if (!isRecord(value)) {
+    ignored.push("sandbox (not an object)");
+    return undefined;
+  }
+  const picked: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!SANDBOX_KEYS.has(k)) ignored.push(`sandbox.${k}`);
+    else if (k === "network" && isRecord(v)) {
+      const network: Record<string, unknown> = {};
+      for (const [nk, nv] of Object.entries(v)) {
+        if (SANDBOX_NETWORK_KEYS.has(nk)) network[nk] = nv;
+        else ignored.push(`sandbox.network.${nk}`);
+      }
+      if (Object.keys(network).length) picked.network = network;
+    } else picked[k] = v;
+  }
+  const parsed = SandboxSchema.safeParse(picked);
+  if (parsed.success) return parsed.data;
+  ignored.push("sandbox (its values do not match the sandbox settings)");
+  return undefined;
+}

@@ -1,0 +1,191 @@
+/**
+ * Parsing like Claude Code, on real files (test/fixtures/compat/SOURCE.md): skills whose `name`
+ * is written for people (obra/superpowers: "Systematic Debugging"), an agent whose description
+ * holds unquoted colons (anthropics/claude-plugins-official's silent-failure-hunter, 1,428
+ * characters), agents asking for `model: sonnet` / `opus`; listings sorted and budgeted by the
+ * context window, saying what they left out.
+ */
+import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { summon, type Options } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import skillsPlugin, { loadSkills } from "ubiquity/plugins/skills";
+import agentsPlugin, { parseAgentFile } from "ubiquity/plugins/agents";
+import modelPlugin from "ubiquity/plugins/model";
+import { budgetedListing, listingBudget, MIN_LISTING_CHARS, quotePlainValues, slugOf } from "../../plugins/_kits/sources/index";
+import { agentModel } from "../../plugins/agents/launch";
+import { tempDirs } from "../helpers/temp-dirs";
+import { collect, ofType, resultOf } from "../helpers/collect";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/compat/", import.meta.url));
+const tempDir = tempDirs();
+const temp = () => realpathSync(tempDir("ubq-compat-parse-"));
+
+const toolDescription = (request: { tools?: readonly { name: string; description?: string }[] }, name: string) =>
+  (request.tools ?? []).find((t) => t.name === name)?.description ?? "";
+
+describe("skills whose name is written for people (obra/superpowers)", () => {
+  it("load under their folder's name, with the display name kept", async () => {
+    const reports: string[] = [];
+    const skills = await loadSkills({ skills: [join(FIXTURES, "superpowers", "skills")] }, { cwd: FIXTURES, home: FIXTURES }, (m) => reports.push(m));
+    expect(reports).toEqual([]);
+    expect(skills.map((s) => [s.name, s.displayName])).toEqual([
+      ["defense-in-depth", "Defense-in-Depth Validation"],
+      ["root-cause-tracing", "Root Cause Tracing"],
+      ["systematic-debugging", "Systematic Debugging"],
+    ]);
+  });
+
+  it("are listed as `id (Display Name)` and load by id through the Skill tool", async () => {
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Skill", input: { skill: "systematic-debugging" } }] }, "done"]);
+    const messages = await collect(summon("go", { presets: [], plugins: [skillsPlugin()], model, skills: [join(FIXTURES, "superpowers", "skills")] }));
+    expect(toolDescription(model.requests[0]!, "Skill")).toContain("- systematic-debugging (Systematic Debugging): Four-phase debugging framework");
+    const result = ofType(messages, "tool_result")[0]!;
+    expect(result.output.isError).toBe(false);
+    expect(result.output.content).toContain("Skill: systematic-debugging (Systematic Debugging)");
+  });
+
+  it("a display name with no usable folder name gets a derived id", () => {
+    expect(slugOf("Root Cause Tracing")).toBe("root-cause-tracing");
+    expect(slugOf("Release v2.0 Notes")).toBe("release-v2-0-notes");
+    expect(slugOf("Crème brûlée")).toBe("creme-brulee");
+  });
+});
+
+describe("an agent with unquoted colons (silent-failure-hunter)", () => {
+  const text = readFileSync(join(FIXTURES, "claude-plugins-official", "agents", "silent-failure-hunter.md"), "utf8");
+
+  it("parses, with its whole 1,428-character description", () => {
+    const parsed = parseAgentFile(text, "silent-failure-hunter");
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.name).toBe("silent-failure-hunter");
+    expect(parsed.definition.description.length).toBe(1428);
+    expect(parsed.definition.description).toContain("Context:");
+    expect(parsed.definition.model).toBe("inherit");
+  });
+
+  it("quotePlainValues quotes only plain top-level values", () => {
+    expect(quotePlainValues("name: a\ndescription: x: y\ntools:\n  - Read\nnote: |\n  keep: this")).toBe('name: "a"\ndescription: "x: y"\ntools:\n  - Read\nnote: |\n  keep: this');
+  });
+
+  it("is listed whole (up to 1,536 characters) in the Agent tool", async () => {
+    const cwd = temp();
+    mkdirSync(join(cwd, ".ubiquity", "agents"), { recursive: true });
+    cpSync(join(FIXTURES, "claude-plugins-official", "agents", "silent-failure-hunter.md"), join(cwd, ".ubiquity", "agents", "silent-failure-hunter.md"));
+    const model = scriptedModel(["done"]);
+    await collect(summon("go", { presets: [], plugins: [agentsPlugin()], model, cwd, agentSources: ["project"] }));
+    const description = toolDescription(model.requests[0]!, "Agent");
+    expect(description).toContain("- silent-failure-hunter: Use this agent when reviewing code changes");
+    expect(description).toContain('Daisy: "I\'ve added error handling to the API client. Can you review it?"');
+  });
+});
+
+describe("listing budgets scale with the context window and say what they left out", () => {
+  const entries = Array.from({ length: 120 }, (_, i) => ({ name: `entry-${String(119 - i).padStart(3, "0")}`, description: `Does thing ${i}. ${"detail ".repeat(60)}` }));
+
+  it("a budget is 2% of the window at 4 characters a token, never under 8,000 characters", () => {
+    expect(listingBudget(undefined)).toBe(MIN_LISTING_CHARS);
+    expect(listingBudget(32_768)).toBe(MIN_LISTING_CHARS);
+    expect(listingBudget(200_000)).toBe(16_000);
+    expect(listingBudget(1_000_000)).toBe(80_000);
+  });
+
+  it("full, shortened, names, then some left out — sorted, within the budget, with a note", () => {
+    const full = budgetedListing(entries, 1_000_000, "skill");
+    expect(full.level).toBe("full");
+    const lines = full.text.split("\n");
+    expect(lines).toHaveLength(120);
+    expect(lines[0]!.startsWith("- entry-000:")).toBe(true);
+    expect([...lines].sort()).toEqual(lines);
+    const short = budgetedListing(entries, 40_000, "skill");
+    expect(short.level).toBe("shortened");
+    expect(short.text.length).toBeLessThanOrEqual(40_000);
+    expect(short.note).toMatch(/shortened/);
+    const names = budgetedListing(entries, 2_000, "skill");
+    expect(names.level).toBe("names");
+    expect(names.note).toMatch(/Names only/);
+    const partial = budgetedListing(entries, 500, "skill");
+    expect(partial.level).toBe("partial");
+    expect(partial.text.length).toBeLessThanOrEqual(500);
+    expect(partial.note).toContain(`${partial.omitted} of 120 skills`);
+    expect(partial.omitted).toBe(120 - partial.text.split("\n").length);
+  });
+
+  it("the Skill tool's listing grows with the run's window (UBIQUITY_MAX_CONTEXT_TOKENS)", async () => {
+    const root = temp();
+    for (const e of entries) {
+      mkdirSync(join(root, e.name), { recursive: true });
+      writeFileSync(join(root, e.name, "SKILL.md"), `---\nname: ${e.name}\ndescription: ${e.description}\n---\nBody.\n`);
+    }
+    const listingAt = async (_window: number) => {
+      const model = scriptedModel(["done"]);
+      await collect(summon("go", { presets: [], plugins: [skillsPlugin()], model, skills: [root] }));
+      return toolDescription(model.requests[0]!, "Skill");
+    };
+    const saved = process.env.UBIQUITY_MAX_CONTEXT_TOKENS;
+    process.env.UBIQUITY_MAX_CONTEXT_TOKENS = "32000";
+    const small = await listingAt(32_000);
+    expect(small).toContain("Names only");
+    expect(small).not.toContain("Does thing");
+    process.env.UBIQUITY_MAX_CONTEXT_TOKENS = "1000000";
+    const large = await listingAt(1_000_000);
+    if (saved === undefined) delete process.env.UBIQUITY_MAX_CONTEXT_TOKENS;
+    else process.env.UBIQUITY_MAX_CONTEXT_TOKENS = saved;
+    expect(large).toContain("- entry-000: Does thing 119.");
+    expect(large).not.toContain("Names only");
+  });
+
+  it("the Agent tool's listing is budgeted too", async () => {
+    const cwd = temp();
+    mkdirSync(join(cwd, ".ubiquity", "agents"), { recursive: true });
+    for (const e of entries) writeFileSync(join(cwd, ".ubiquity", "agents", `${e.name}.md`), `---\nname: ${e.name}\ndescription: ${e.description}\n---\nYou are ${e.name}.\n`);
+    const model = scriptedModel(["done"]);
+    await collect(summon("go", { presets: [], plugins: [agentsPlugin()], model, cwd, agentSources: ["project"] }));
+    const description = toolDescription(model.requests[0]!, "Agent");
+    expect(description.length).toBeLessThan(MIN_LISTING_CHARS + 1_000);
+    expect(description).toMatch(/Names only/);
+    expect(description.indexOf("- entry-000")).toBeLessThan(description.indexOf("- entry-001"));
+  });
+});
+
+describe("model: sonnet / opus / haiku / inherit in agent files", () => {
+  it("resolve to the run's model unless an alias maps them", () => {
+    expect(agentModel("sonnet", undefined)).toBeUndefined();
+    expect(agentModel("opus", {})).toBeUndefined();
+    expect(agentModel("haiku", undefined)).toBeUndefined();
+    expect(agentModel("inherit", undefined)).toBeUndefined();
+    expect(agentModel("sonnet", { sonnet: "openai:gpt-5" })).toBe("sonnet");
+    expect(agentModel("openai:gpt-5-mini", undefined)).toBe("openai:gpt-5-mini");
+  });
+
+  async function delegate(options: Options) {
+    const cwd = temp();
+    mkdirSync(join(cwd, ".ubiquity", "agents"), { recursive: true });
+    // feature-dev's code-explorer: `model: sonnet`, Claude Code's tool names.
+    cpSync(join(FIXTURES, "claude-plugins-official", "agents", "code-explorer.md"), join(cwd, ".ubiquity", "agents", "code-explorer.md"));
+    const model = scriptedModel(({ request }) => {
+      const system = request.prompt.filter((m) => m.role === "system").map((m) => String(m.content)).join("\n");
+      if (system.includes("You are a subagent")) return "explored: three modules";
+      if (request.prompt.at(-1)?.role === "tool") return "done";
+      return { toolCalls: [{ toolName: "Agent", input: { subagent_type: "code-explorer", description: "explore", prompt: "Map the modules." } }] };
+    });
+    const messages = await collect(summon("go", { presets: [], plugins: [modelPlugin(), agentsPlugin()], model, cwd, agentSources: ["project"], ...options }));
+    return { messages, result: ofType(messages, "tool_result")[0]!.output };
+  }
+
+  it("a real `model: sonnet` agent runs on a non-Anthropic run's model", async () => {
+    const { result, messages } = await delegate({});
+    expect(result.isError).toBe(false);
+    expect(result.content).toContain("explored: three modules");
+    expect(resultOf(messages).isError).toBe(false);
+  });
+
+  it("modelAliases decides when it maps the tier", async () => {
+    const { result } = await delegate({ modelAliases: { sonnet: "nowhere:no-such-model" } });
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain("nowhere");
+  });
+});
