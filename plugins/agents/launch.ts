@@ -20,7 +20,7 @@ import { getHooksApi } from "../hooks/index";
 import { getSkillsApi } from "../skills/api";
 import type { AgentInput } from "./agent-tool";
 import { subagentOptions } from "./narrow";
-import { expandAlias } from "../model/aliases";
+import { expandAlias } from "../model/index";
 
 /** What the plugin remembers about a subagent run while it runs. */
 export interface Delegation {

@@ -9,8 +9,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { homedir } from "node:os";
 import { micromatch } from "../_kits/lazy/index";
-import { parseRule, ruleNamesTool } from "../permissions/rules";
-import { compileContent } from "../permissions/match-command";
+import { compileContent, parseRule, ruleNamesTool } from "../permissions/api";
 import type { HookInput } from "./options";
 
 /** A compiled `if`: true when the handler should run for `input`. */

@@ -9,7 +9,8 @@ import { PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./optio
 import { parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
 
-export { parseRule, parseRules, type Rule, type RuleList } from "./rules";
+export { parseRule, parseRules, ruleNamesTool, type Rule, type RuleList } from "./rules";
+export { compileContent } from "./match-command";
 /** The sensitive list, shared with the sandbox (which keeps these read-only at any depth). */
 export { sandboxReason, sensitiveReason } from "./sensitive";
 

@@ -168,6 +168,7 @@ describe("the package entry's types", () => {
     maxBudgetUsd: 3,
     maxBudgetTokens: 3,
     autoMicrocompact: true,
+    backgroundTasks: { maxShells: 2, backgroundOnTimeout: true },
     microcompactKeepRecent: 3,
     maxContextTokens: 3,
     compactThreshold: 0.8,
