@@ -203,7 +203,6 @@ describe("the package entry's types", () => {
     agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },
     agentSources: ["user"],
     agentIsolation: "worktree",
-    backgroundTasks: { maxAgents: 2 },
     worktreeDir: "x",
     skills: ["x"],
     skillSources: ["user"],
