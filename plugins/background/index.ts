@@ -11,7 +11,7 @@ import { type Kernel, type RunContext, type ToolOutput, type TurnPrompt } from "
 import { definePlugin } from "../_kits/authoring/index";
 import { TaskRegistry, attachTasks, tasksOf, type TaskInfo } from "../_kits/tasks/index";
 import { BashInputTool, BashOutputTool, KillShellTool, taskLine } from "./tools";
-import { backgroundOptions, type BackgroundOptions } from "./options";
+import { backgroundOptions, type BackgroundResolvedOptions } from "./options";
 import "./messages";
 
 export { BashInputTool, BashOutputTool, KillShellTool } from "./tools";
@@ -44,7 +44,7 @@ export const backgroundPlugin = definePlugin(function background() {
       });
 
       kernel.hooks.session.start.tap(NAME, (run: RunContext) => {
-        const options = (run.options as { backgroundTasks?: BackgroundOptions["backgroundTasks"] }).backgroundTasks ?? {};
+        const options = (run.options as BackgroundResolvedOptions).backgroundTasks ?? {};
         const tasks = attachTasks(run, new TaskRegistry(options));
         const partial = run.options.includePartialMessages === true;
         tasks.on((event) => {

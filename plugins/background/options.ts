@@ -1,5 +1,6 @@
 /** The options the background plugin reads. */
 import { z } from "zod";
+import type { ResolvedOptions } from "../../src/index";
 
 const positive = () => z.number().int().positive();
 
@@ -20,3 +21,5 @@ export const backgroundOptions = z.strictObject({
     .describe("Caps and limits of background shells and agents"),
 });
 export type BackgroundOptions = z.input<typeof backgroundOptions>;
+/** The run options as the background plugin reads them. */
+export type BackgroundResolvedOptions = ResolvedOptions & Readonly<BackgroundOptions>;

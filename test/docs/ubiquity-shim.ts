@@ -10,8 +10,8 @@ export * from "../../sdk/index";
 const problems: string[] = [];
 let pending = 0;
 
-/** `summon()`, watched. */
-export function summon(...args: Parameters<typeof realSummon>): AsyncGenerator<Message> {
+/** `summon()`, watched; its controls (`interrupt()`, `backgroundTasks()`, …) are the real ones. */
+export function summon(...args: Parameters<typeof realSummon>): ReturnType<typeof realSummon> {
   const inner = realSummon(...args);
   pending++;
   const watched = (async function* () {
@@ -21,7 +21,10 @@ export function summon(...args: Parameters<typeof realSummon>): AsyncGenerator<M
       yield message;
     }
   })();
-  return watched;
+  const controls = Object.fromEntries(
+    Object.entries(inner).filter(([key, value]) => typeof value === "function" && !["next", "return", "throw"].includes(key)),
+  );
+  return Object.assign(watched, controls) as unknown as ReturnType<typeof realSummon>;
 }
 
 process.on("beforeExit", () => {
