@@ -97,13 +97,22 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   let aborted = false;
   let killed = false;
   let fallback: NodeJS.Timeout | undefined;
+  // A reaper SIGKILLed by the fallback below whose exit is still not seen (a process of the command
+  // traces it: its tracer, not we, is told of its death) is not waited for either.
+  let abandon: (ended: [number | null, NodeJS.Signals | null]) => void = () => {};
+  const abandoned = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => (abandon = resolve));
   const kill = () => {
     if (killed || child.pid === undefined) return;
     killed = true;
     stopSpawn(child.pid, reaped !== undefined);
     // A reaper that does not end (the command stopped or replaced it) is not waited for: its
     // group and the shell's get SIGKILL.
-    if (watch) fallback = setTimeout(() => killGroups(child.pid!, watch.now()), REAPER_GRACE_MS);
+    if (watch) {
+      fallback = setTimeout(() => {
+        killGroups(child.pid!, watch.now());
+        fallback = setTimeout(() => abandon([null, "SIGKILL"]), REAPER_GRACE_MS);
+      }, REAPER_GRACE_MS);
+    }
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -116,9 +125,11 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
   try {
-    const [exitCode, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
-    const done = await watch?.done;
-    if (done && !done.finished) {
+    const [exitCode, signal] = await Promise.race([once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>, abandoned]);
+    const done = watch && (await Promise.race([watch.done, abandoned.then(() => watch.now())]));
+    // The reaper always exits (with the shell's status): killed by a signal, it did not finish,
+    // whatever its fd 3 says (a command that may ptrace it can write there too).
+    if (done && (!done.finished || signal !== null)) {
       // The reaper was killed before it finished (by the command itself: `kill -9 $PPID`): what it
       // would have ended is ended as the group is, and nothing more is claimed.
       killGroups(child.pid!, done);
