@@ -36,13 +36,13 @@
  *             LEFT OPEN: with full ptrace the command can make the reaper write and exit(0) as it
  *             pleases (gdb -p $PPID); no in-process check can tell. Only the sandbox (PID
  *             namespace) or a non-ptraceable reaper closes that.
- *  F6 FIXED   (Bash tool here; command hooks in the next commit) A command hook that keeps its reaper stopped (here: ptrace-attached by a setsid'd
+ *  F6 FIXED   A command hook that keeps its reaper stopped (here: ptrace-attached by a setsid'd
  *             process, which SIGCONT cannot undo) never returned: hooks had no fallback after
  *             SIGTERM, and waited for 'close', which a process that escaped (holding stdout)
  *             never gives. The whole run hung past the hook's timeout. Fix: as the Bash tool
  *             does, after a grace period the reaper's and the shell's groups get SIGKILL, and the
  *             hook ends on 'exit' (+ a short drain) rather than 'close'.
- *  F7 OPEN    (test in the next commit) `kill -STOP $PPID` and then the SDK program is SIGKILLed: the parent-death SIGTERM
+ *  F7 OPEN    `kill -STOP $PPID` and then the SDK program is SIGKILLed: the parent-death SIGTERM
  *             stays pending on a stopped reaper forever, so nothing is swept and the setsid'd
  *             process runs on. Any process of the same uid may SIGSTOP the reaper, and once the
  *             program is dead no one is left to SIGCONT it (a second watcher can be stopped the
@@ -213,6 +213,21 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     expect(content).toContain("may still be running");
   });
 
+  it("F6: a command hook that keeps its reaper stopped (ptrace) still ends at its timeout, and the run goes on", async () => {
+    const m = mark();
+    const hook = join(dir, "stuck-hook.sh");
+    const attached = join(dir, "attached");
+    // PTRACE_ATTACH (16): the reaper sits in a ptrace stop that SIGCONT does not end.
+    writeFileSync(hook, `#!/usr/bin/env bash\nsetsid -f perl -e 'syscall(101, 16, $ARGV[0] + 0, 0, 0) == 0 or die "attach: $!"; open(my $f, ">", $ARGV[2]); close $f; sleep 1000' $PPID ${m} ${attached} 2>${attached}.err\nfor i in $(seq 600); do [ -e ${attached} ] && break; sleep 0.05; done\nsleep 300\n`);
+    chmodSync(hook, 0o755);
+    const model = scriptedModel(["done"]);
+    // HOME: this machine's ~/.bashrc (which bash reads when stdin is a socket, as a hook's is) is slow.
+    const run = collect(summon("go", { model, presets: [], plugins: [hooksPlugin()], cwd: dir, env: { HOME: dir }, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 1 }] }] } } as Options));
+    const outcome = await Promise.race([run.then((messages) => messages.at(-1)), delay(60_000).then(() => "hung" as const)]);
+    if (!existsSync(attached)) return; // ptrace not permitted here: the reaper was never stopped
+    expect(outcome).toMatchObject({ type: "result", subtype: "success" });
+  });
+
   it("F6: a Bash call whose reaper is kept stopped (ptrace) still returns at its timeout, claiming no more than the group", async () => {
     const m = mark();
     const attached = join(dir, `attached-${m}`);
@@ -226,5 +241,16 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     expect(metadata.contained).toBe(false);
     expect(content).not.toContain("every process it started");
     expect(content).toContain("may still be running");
+  });
+
+  it.fails("F7 (open): a command that stops the reaper, then the SDK program is SIGKILLed: its setsid'd process outlives it", async () => {
+    const [m, rest] = [mark(), mark()];
+    await killProgramMidCall(`setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; kill -STOP $PPID; sleep ${rest}`, [m, rest]);
+    // The stopped reaper (the sleep's parent after setsid -f) is the test's to clean up.
+    for (const pid of sleepers(m)) {
+      const parent = ppidOf(pid);
+      if (parent && parent > 1 && readFileSync(`/proc/${parent}/cmdline`, "utf8").startsWith("/usr/bin/perl\0-e")) extraPids.push(parent);
+    }
+    expect(await until(() => sleepers(m).length === 0, 10_000)).toBe(true);
   });
 });
