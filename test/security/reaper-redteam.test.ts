@@ -33,7 +33,7 @@
  *             Fix: a report counts only when the reaper itself exited (not killed by a signal),
  *             `done` is its last line and comes once, after exactly one `reaper` and one `status`;
  *             otherwise the call is treated as "reaper lost" (nothing beyond the group claimed).
- *             LEFT OPEN: with full ptrace the command can make the reaper write and exit(0) as it
+ *             LEFT OPEN (it.fails test "F5 (open part)"): with full ptrace the command can make the reaper write and exit(0) as it
  *             pleases (gdb -p $PPID); no in-process check can tell. Only the sandbox (PID
  *             namespace) or a non-ptraceable reaper closes that.
  *  F6 FIXED   A command hook that keeps its reaper stopped (here: ptrace-attached by a setsid'd
@@ -150,6 +150,9 @@ async function killProgramMidCall(command: string, running: string[]) {
 }
 
 const linux = process.platform === "linux" && existsSync("/proc/self/stat");
+// Whether a command may ptrace its parent here (root, or no Yama restriction).
+const yama = existsSync("/proc/sys/kernel/yama/ptrace_scope") ? Number(readFileSync("/proc/sys/kernel/yama/ptrace_scope", "utf8")) : 0;
+const mayPtraceParent = process.getuid?.() === 0 || yama === 0;
 
 describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", { timeout: 120_000 }, () => {
   it("F1: SIGKILL of the SDK mid-call ends every setsid'd process, not only the first one the reaper reports", async () => {
@@ -241,6 +244,15 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     expect(metadata.contained).toBe(false);
     expect(content).not.toContain("every process it started");
     expect(content).toContain("may still be running");
+  });
+
+  (existsSync("/usr/bin/gdb") && mayPtraceParent ? it.fails : it.skip)("F5 (open part): a command that may ptrace the reaper forges `done` and makes it exit(0): believed", async () => {
+    const [m, rest] = [mark(), mark()];
+    const forge = `perl -e 'my $r = shift; my $pfd = syscall(434, $r + 0, 0); my $fd = $pfd < 0 ? -1 : syscall(438, $pfd, 3, 0); exit 1 if $fd < 0; open(my $o, ">&=", $fd) or die; syswrite($o, "status exit 0\\ndone\\n")' $PPID`;
+    const exit0 = `setsid -f gdb -p $PPID -batch -ex 'call (void)_exit(0)' >/dev/null 2>&1`;
+    const { metadata } = await bash(`setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; ${forge} && ${exit0}; sleep ${rest}`);
+    // The claim must be true: either the sleep is gone, or the result does not say it is.
+    if (metadata.contained === true) expect(sleepers(m)).toEqual([]);
   });
 
   it.fails("F7 (open): a command that stops the reaper, then the SDK program is SIGKILLed: its setsid'd process outlives it", async () => {

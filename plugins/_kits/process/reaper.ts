@@ -79,6 +79,7 @@ for my $round (0 .. 2000) {
   }
   select(undef, undef, undef, 0.005);
 }
+kill('KILL', -$pid);
 report($status & 127 ? "status signal " . ($status & 127) : "status exit " . ($status >> 8));
 report($clean ? "done" : "incomplete");
 exit($status & 127 ? 128 + ($status & 127) : $status >> 8);
