@@ -31,8 +31,8 @@ export interface HookRunContext {
 const DEFAULT_TIMEOUT_S = 60;
 // How long a reaper asked to stop may take before its group and the shell's get SIGKILL (as Bash).
 const REAPER_GRACE_MS = 3000;
-// After the hook's process exits, output still in the pipes is waited for this long at most: a
-// process that escaped a lost reaper may hold them open for good.
+// After a lost reaper's exit (killed, or not sure it ended everything), output still in the pipes
+// is waited for this long at most: a process that escaped it may hold them open for good.
 const DRAIN_AFTER_EXIT_MS = 200;
 
 function sigkillGroup(pgid: number | undefined): void {
@@ -104,15 +104,20 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
     let timedOut = false;
     const untrack = child.pid ? trackProcessGroup(child.pid, { reaper: reaper !== undefined }) : () => {};
     let stopping = false;
+    let exited = false;
+    child.once("exit", () => (exited = true));
     const killGroup = () => {
       if (!child.pid || stopping) return;
       stopping = reaper !== undefined;
-      stopSpawn(child.pid, reaper !== undefined);
+      // A reaper that exited is not signalled (its pid may be another process's by now).
+      if (!(reaper && exited)) stopSpawn(child.pid, reaper !== undefined);
       // A reaper that does not end (the hook stopped or traced it) is not waited for forever.
       if (report) {
         fallback = setTimeout(() => {
-          sigkillGroup(child.pid);
-          sigkillGroup(report.now().shell);
+          if (!exited) {
+            sigkillGroup(child.pid);
+            sigkillGroup(report.now().shell);
+          }
           // Its exit may never be seen (a process of the hook traces it): not waited for either.
           fallback = setTimeout(() => {
             for (const stream of [child.stdout, child.stderr, child.stdio[3]]) stream?.destroy();
@@ -150,13 +155,18 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
     child.on("close", (code) => finish(code));
     // Under the reaper its exit is the end (it ended the tree, or was killed): the pipes get a
     // short drain, as a process that escaped a killed reaper may keep them open.
-    if (reaper) {
-      child.on("exit", (code) =>
-        setTimeout(() => {
-          for (const stream of [child.stdout, child.stderr, child.stdio[3]]) stream?.destroy();
-          finish(code);
-        }, DRAIN_AFTER_EXIT_MS),
-      );
+    if (report) {
+      child.on("exit", (code, exitSignal) => {
+        void report.done.then((said) => {
+          // A reaper that ended the whole tree leaves nobody holding the pipes: 'close' comes, with
+          // all of the hook's output (its JSON decides). Otherwise it may never come.
+          if (said.contained && exitSignal === null) return;
+          setTimeout(() => {
+            for (const stream of [child.stdout, child.stderr, child.stdio[3]]) stream?.destroy();
+            finish(code);
+          }, DRAIN_AFTER_EXIT_MS);
+        });
+      });
     }
   });
 }
