@@ -126,6 +126,9 @@ export async function runCommand(command: string, options: RunCommandOptions): P
 
   try {
     const [exitCode, signal] = await Promise.race([once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>, abandoned]);
+    // Its pid is no longer ours: a time limit or an abort from now on signals nothing (and claims nothing).
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
     const done = watch && (await Promise.race([watch.done, abandoned.then(() => watch.now())]));
     // The reaper always exits (with the shell's status): killed by a signal, it did not finish,
     // whatever its fd 3 says (a command that may ptrace it can write there too).

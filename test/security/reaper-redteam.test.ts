@@ -216,6 +216,17 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     expect(content).toContain("may still be running");
   });
 
+  it("F5: the report parser claims containment only for the reaper's own shape of report", async () => {
+    const { parseReaperReport } = await import("../../plugins/_kits/process/reaper");
+    const real = "reaper 1\nshell 11\nkilled 12 sleep\nstatus exit 0\ndone\n";
+    expect(parseReaperReport(real).contained).toBe(true);
+    // Forged lines: a second done, lines after done, a second status or reaper line.
+    expect(parseReaperReport("reaper 1\nshell 11\nstatus exit 0\ndone\nkilled 12 sleep\nstatus exit 0\ndone\n").contained).toBe(false);
+    expect(parseReaperReport(`${real}killed 13 sleep\n`).contained).toBe(false);
+    expect(parseReaperReport("reaper 1\nreaper 1\nshell 11\nstatus exit 0\ndone\n").contained).toBe(false);
+    expect(parseReaperReport("reaper 1\nshell 11\nstatus exit 0\nincomplete\ndone\n").contained).toBe(false);
+  });
+
   it("F6: a command hook that keeps its reaper stopped (ptrace) still ends at its timeout, and the run goes on", async () => {
     const m = mark();
     const hook = join(dir, "stuck-hook.sh");
