@@ -139,7 +139,10 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       const gone = (await waitGroupGone(child.pid!)) && (done.shell === undefined || (await waitGroupGone(done.shell)));
       await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
       const { text, cut } = output.text();
-      return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode, signal, timedOut, aborted, reaped: gone, leftBehind: 0, contained: false, reaperLost: true, durationMs: Date.now() - started };
+      // The reaper's own ending (SIGKILL, Perl's "Out of memory!" exit 1) is not the command's:
+      // the shell's status is known only if the reaper said it.
+      const known = done.exitCode !== null || done.signal !== null;
+      return { shell, output: text, outputChars: output.total, cutChars: cut, exitCode: known ? done.exitCode : null, signal: known ? done.signal : null, timedOut, aborted, reaped: gone, leftBehind: 0, contained: false, reaperLost: true, durationMs: Date.now() - started };
     }
     if (done) {
       // The reaper has ended the whole tree and says what it found; its own group is just itself.

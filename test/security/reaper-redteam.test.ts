@@ -47,6 +47,11 @@
  *             process runs on. Any process of the same uid may SIGSTOP the reaper, and once the
  *             program is dead no one is left to SIGCONT it (a second watcher can be stopped the
  *             same way). Test marked `it.fails`. Only a PID namespace (the sandbox) closes it.
+ *  F9 FIXED   A reaper that dies of its own accord (`prlimit --pid $PPID --as=…`: Perl prints
+ *             "Out of memory!" and exits 1) was lost honestly, but its exit code was given as the
+ *             command's ("[Exit code 1]" for a command that exited 0; "[Killed by SIGKILL]" for
+ *             `kill -9 $PPID`). Fix: when the reaper is lost, the status is the one it reported for
+ *             the shell, or unknown (null, and the result says "[Its exit status is unknown.]").
  *  F8 OPEN    (by design, documented) A process that an already-running server starts on the
  *             command's behalf (`tmux -L sock new -d …` to a tmux server started before the call;
  *             a scheduler, a container daemon) is that server's child: no reaper sees it, and the
@@ -234,6 +239,19 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     expect(parseReaperReport(`${real}killed 13 sleep\n`).contained).toBe(false);
     expect(parseReaperReport("reaper 1\nreaper 1\nshell 11\nstatus exit 0\ndone\n").contained).toBe(false);
     expect(parseReaperReport("reaper 1\nshell 11\nstatus exit 0\nincomplete\ndone\n").contained).toBe(false);
+  });
+
+  it("F9: a reaper that dies (its address space limited from outside) does not lend the command its exit code", async () => {
+    const [m, more] = [mark(), mark()];
+    const { content, metadata } = await bash(
+      `setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; prlimit --pid $PPID --as=2000000 --data=1000000 && echo limited; for i in 1 2 3; do setsid -f sleep ${more}; done; exit 0`,
+    );
+    expect(content).toContain("limited");
+    expect(metadata.contained).toBe(false);
+    expect(content).toContain("may still be running");
+    // Perl's "Out of memory!" exit 1 (or a signal) is the reaper's, not the command's (which exited 0).
+    expect(content).not.toMatch(/\[Exit code 1\]|\[Killed by/);
+    expect(metadata.exitCode === 0 || metadata.exitCode === null).toBe(true);
   });
 
   it("F6: a command hook that keeps its reaper stopped (ptrace) still ends at its timeout, and the run goes on", async () => {
