@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import type { Logger } from "../../src/index";
 import type { SpawnSpec } from "../sandbox/api";
-import { buildSubprocessEnv, shellSpawn, spawnFolder, stopSpawn, trackProcessGroup, underReaper, type SubprocessEnvOptions } from "../_kits/process/index";
+import { buildSubprocessEnv, readReaperReport, shellSpawn, spawnFolder, stopSpawn, trackProcessGroup, underReaper, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
@@ -28,6 +28,19 @@ export interface HookRunContext {
 }
 
 const DEFAULT_TIMEOUT_S = 60;
+// How long a reaper asked to stop may take before its group and the shell's get SIGKILL (as Bash).
+const REAPER_GRACE_MS = 3000;
+// After a lost reaper's exit (killed, or not sure it ended everything), output still in the pipes
+// is waited for this long at most: a process that escaped it may hold them open for good.
+const DRAIN_AFTER_EXIT_MS = 200;
+
+function sigkillGroup(pgid: number | undefined): void {
+  try {
+    if (pgid) process.kill(-pgid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -83,13 +96,35 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
       stdio: ["pipe", "pipe", "pipe", ...(reaper ? (["pipe"] as const) : [])],
       env: spec.env as NodeJS.ProcessEnv,
     });
-    (child.stdio[3] as import("node:stream").Readable | null)?.resume(); // the reaper's report: nobody reads it here, so it must not block
+    // The reaper's report: only the shell's pid is used (for the last resort below); read, so it never blocks.
+    const report = reaper && child.stdio[3] ? readReaperReport(child.stdio[3] as import("node:stream").Readable) : undefined;
+    let fallback: NodeJS.Timeout | undefined;
     let stdout = "";
     let stderr = "";
     let timedOut = false;
     const untrack = child.pid ? trackProcessGroup(child.pid, { reaper: reaper !== undefined }) : () => {};
+    let stopping = false;
+    let exited = false;
+    child.once("exit", () => (exited = true));
     const killGroup = () => {
-      if (child.pid) stopSpawn(child.pid, reaper !== undefined);
+      if (!child.pid || stopping) return;
+      stopping = reaper !== undefined;
+      // A reaper that exited is not signalled (its pid may be another process's by now).
+      if (!(reaper && exited)) stopSpawn(child.pid, reaper !== undefined);
+      // A reaper that does not end (the hook stopped or traced it) is not waited for forever.
+      if (report) {
+        fallback = setTimeout(() => {
+          if (!exited) {
+            sigkillGroup(child.pid);
+            sigkillGroup(report.now().shell);
+          }
+          // Its exit may never be seen (a process of the hook traces it): not waited for either.
+          fallback = setTimeout(() => {
+            for (const stream of [child.stdout, child.stderr, child.stdio[3]]) stream?.destroy();
+            finish(null);
+          }, REAPER_GRACE_MS);
+        }, REAPER_GRACE_MS);
+      }
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -104,15 +139,35 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
     child.on("error", (error) => {
       stderr += String(error);
     });
-    child.on("close", (code) => {
+    let settled = false;
+    const finish = (code: number | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
+      clearTimeout(fallback);
       signal.removeEventListener("abort", onAbort);
       // What the hook left running in the background ends with it (the reaper has ended it already,
       // and its pid is no longer ours to signal).
       if (!reaper) killGroup();
       untrack();
       resolve({ code, stdout, stderr, timedOut });
-    });
+    };
+    child.on("close", (code) => finish(code));
+    // Under the reaper its exit is the end (it ended the tree, or was killed): the pipes get a
+    // short drain, as a process that escaped a killed reaper may keep them open.
+    if (report) {
+      child.on("exit", (code, exitSignal) => {
+        void report.done.then((said) => {
+          // A reaper that ended the whole tree leaves nobody holding the pipes: 'close' comes, with
+          // all of the hook's output (its JSON decides). Otherwise it may never come.
+          if (said.contained && exitSignal === null) return;
+          setTimeout(() => {
+            for (const stream of [child.stdout, child.stderr, child.stdio[3]]) stream?.destroy();
+            finish(code);
+          }, DRAIN_AFTER_EXIT_MS);
+        });
+      });
+    }
   });
 }
 

@@ -137,7 +137,7 @@ function present(result: CommandResult, timeoutMs: number): ToolOutput {
     notes.push(`[Aborted: the run was cancelled, and ${killedAll}.]`);
   } else if (result.signal) {
     notes.push(`[Killed by ${result.signal}]`);
-  } else if (result.exitCode !== 0) {
+  } else if (result.exitCode !== 0 && result.exitCode !== null) {
     notes.push(`[Exit code ${result.exitCode}]`);
   }
   const body = result.output === "" && notes.length === 0 && result.leftBehind === 0 ? "(no output)" : result.output.replace(/\n$/, "");
@@ -145,7 +145,9 @@ function present(result: CommandResult, timeoutMs: number): ToolOutput {
     result.leftBehind > 0
       ? `[${result.leftBehind === 1 ? "1 background process" : `${result.leftBehind} background processes`} the command left running ${result.reaped ? (result.leftBehind === 1 ? "was stopped" : "were stopped") : "got SIGKILL but could not be confirmed gone"} when it returned${result.leftBehindNames ? ` (${describeKilled(result.leftBehindNames)})` : ""}: a Bash call's processes end with it.]`
       : "";
-  const lost = result.reaperLost ? "[The command ended the process that tracks what it starts: a process it started outside its process group (setsid) may still be running.]" : "";
+  const lost = result.reaperLost
+    ? `[The command ended the process that tracks what it starts: a process it started outside its process group (setsid) may still be running.]${result.exitCode === null && result.signal === null && !result.timedOut && !result.aborted ? " [Its exit status is unknown.]" : ""}`
+    : "";
   return {
     content: [body, ...notes, info, lost].filter((s) => s !== "").join("\n\n"),
     isError: notes.length > 0,

@@ -71,6 +71,8 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   let handedOver!: (value: undefined) => void;
   const away = new Promise<undefined>((resolve) => (handedOver = resolve));
   const timer = setTimeout(() => {
+    // After the command exited (its output still draining) there is nothing to cut short.
+    if (proc.exited) return;
     // Moved to the background instead of killed, when the caller takes it over.
     moved = options.onTimeout?.(proc, output.text().text);
     if (moved !== undefined) {
@@ -81,6 +83,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     proc.stop();
   }, options.timeoutMs);
   const onAbort = () => {
+    if (proc.exited) return;
     aborted = true;
     proc.stop();
   };

@@ -66,7 +66,12 @@ export class ShellProcess {
   readonly #watch?: { now(): ReaperReport; done: Promise<ReaperReport> };
   readonly #listeners = new Set<(chunk: string) => void>();
   #stopped = false;
+  #exited = false;
   #fallback?: NodeJS.Timeout;
+  // A reaper SIGKILLed by the fallback whose exit is still not seen (a process of the command
+  // traces it: its tracer, not we, is told of its death) is not waited for either.
+  #abandon: (ended: [number | null, NodeJS.Signals | null]) => void = () => {};
+  readonly #abandoned = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => (this.#abandon = resolve));
 
   constructor(command: string, options: ShellOptions) {
     this.shell = findShell(options.env.PATH);
@@ -131,16 +136,26 @@ export class ShellProcess {
     this.#child.stdin?.end();
   }
 
-  /** End it now: the whole tree gets SIGKILL (through the reaper where it runs). Idempotent. */
+  /** True once the process we started has exited (its pid is no longer ours to signal). */
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  /** End it now: the whole tree gets SIGKILL (through the reaper where it runs). Idempotent; nothing once it exited. */
   stop(): void {
     const pid = this.#child.pid;
-    if (this.#stopped || pid === undefined) return;
+    if (this.#stopped || this.#exited || pid === undefined) return;
     this.#stopped = true;
     stopSpawn(pid, this.#reaper);
     // A reaper that does not end (the command stopped or replaced it) is not waited for: its
     // group and the shell's get SIGKILL.
     const watch = this.#watch;
-    if (watch) this.#fallback = setTimeout(() => killGroups(pid, watch.now()), REAPER_GRACE_MS);
+    if (watch) {
+      this.#fallback = setTimeout(() => {
+        killGroups(pid, watch.now());
+        this.#fallback = setTimeout(() => this.#abandon([null, "SIGKILL"]), REAPER_GRACE_MS);
+      }, REAPER_GRACE_MS);
+    }
   }
 
   /**
@@ -167,19 +182,26 @@ export class ShellProcess {
     const child = this.#child;
     const closed = once(child, "close").catch(() => undefined);
     const exit = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
-    const first = await Promise.race([exit, failed]);
+    const first = await Promise.race([exit, failed, this.#abandoned]);
     if (first instanceof Error) throw first;
+    this.#exited = true;
     const [exitCode, signal] = first;
     const stopped = this.#stopped;
-    const done = await this.#watch?.done;
+    const watch = this.#watch;
+    const done = watch && (await Promise.race([watch.done, this.#abandoned.then(() => watch.now())]));
     const pid = child.pid!;
-    if (done && !done.finished) {
+    // The reaper always exits by itself, with the shell's status: killed by a signal, it did not
+    // finish, whatever its fd 3 says (a command that may ptrace it can write there too).
+    if (done && (!done.finished || signal !== null)) {
       // The reaper was killed before it finished (by the command itself: `kill -9 $PPID`): what it
       // would have ended is ended as the group is, and nothing more is claimed.
       killGroups(pid, done);
       const gone = (await waitGroupGone(pid)) && (done.shell === undefined || (await waitGroupGone(done.shell)));
       await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
-      return { exitCode, signal, stopped, reaped: gone, leftBehind: 0, contained: false, reaperLost: true };
+      // The reaper's own ending (SIGKILL, Perl's "Out of memory!" exit 1) is not the command's:
+      // the shell's status is known only if the reaper said it.
+      const known = done.exitCode !== null || done.signal !== null;
+      return { exitCode: known ? done.exitCode : null, signal: known ? done.signal : null, stopped, reaped: gone, leftBehind: 0, contained: false, reaperLost: true };
     }
     if (done) {
       // The reaper has ended the whole tree and says what it found; its own group is just itself.

@@ -10,10 +10,14 @@
  *
  *   1. become a subreaper, and ask for SIGTERM when this program dies (`PR_SET_PDEATHSIG`);
  *   2. fork the shell into a process group of its own and wait for it;
- *   3. when it exits (or on SIGTERM: the call was cut short, or this program died), kill the
- *      shell's group, then kill and reap every child it has until it has none: each one killed
- *      hands its own children to the reaper, so the sweep reaches the whole tree;
- *   4. report on fd 3 what it killed, the shell's status, and `done` once it has no child left.
+ *   3. when it exits, freeze the shell's group (SIGSTOP: no more forks, and each member is still
+ *      seen alive, so it is named); on SIGTERM (the call was cut short, or this program died) kill
+ *      it. Then kill and reap every child it has until it has none: each one killed hands its own
+ *      children to the reaper, so the sweep reaches the whole tree. A zombie whose other threads
+ *      still run is killed too; one whose /proc entry cannot be read is killed all the same;
+ *   4. report on fd 3 what it killed, the shell's status, and `done` once the kernel says it has
+ *      no child left (ECHILD) — never because it could not see any. A reader that died does not
+ *      kill it mid-sweep (SIGPIPE is ignored; the command gets the default back).
  *
  * No process that descends from the command escapes this (only one that asked another,
  * unrelated process to start it — a scheduler or a running server). Where the helper cannot
@@ -36,16 +40,18 @@ const SCRIPT = String.raw`
 my ($nr, $parent, @cmd) = @ARGV;
 open(my $out, '>&=', 3) or exit 126;
 fcntl($out, 2, 1);
+$SIG{PIPE} = 'IGNORE';
 sub report { syswrite($out, "$_[0]\n") }
 my $sub = syscall($nr + 0, 36, 1, 0, 0, 0) == 0 ? 1 : 0;
 syscall($nr + 0, 1, 15, 0, 0, 0);
 my ($pid, $stop) = (0, 0);
 $SIG{$_} = sub { $stop = 1; kill('KILL', -$pid) if $pid } for qw(TERM INT HUP);
 report("reaper $sub");
+open(my $children, '<', "/proc/$$/task/$$/children");
 for my $k (keys %ENV) { $ENV{substr($k, 14)} = delete $ENV{$k} if index($k, "UBIQUITY_PERL_") == 0 }
 $pid = fork();
 if (!defined $pid) { report("error fork: $!"); exit 126 }
-if ($pid == 0) { $SIG{$_} = 'DEFAULT' for qw(TERM INT HUP); setpgrp(0, 0); exec { $cmd[0] } @cmd; exit 127 }
+if ($pid == 0) { $SIG{$_} = 'DEFAULT' for qw(TERM INT HUP PIPE); setpgrp(0, 0); exec { $cmd[0] } @cmd; exit 127 }
 setpgrp($pid, $pid);
 report("shell $pid");
 $stop = 1 if getppid() != $parent;
@@ -53,28 +59,29 @@ kill('KILL', -$pid) if $stop;
 my $r;
 do { $r = waitpid($pid, 0) } until $r == $pid || ($r == -1 && $! + 0 != 4);
 my $status = $?;
-kill('KILL', -$pid);
-my (%seen, $left);
+kill($stop ? 'KILL' : 'STOP', -$pid);
+my (%seen, $clean);
 for my $round (0 .. 2000) {
   1 while waitpid(-1, 1) > 0;
   my @kids;
-  if (open(my $c, '<', "/proc/$$/task/$$/children")) { @kids = split ' ', (<$c> // '') }
-  else { opendir(my $d, '/proc'); for (readdir $d) { next unless /^\d+$/; open(my $f, '<', "/proc/$_/stat") or next; my $s = <$f> // ''; push @kids, $_ if (split ' ', substr($s, rindex($s, ')') + 2))[1] == $$ } }
-  $left = @kids;
-  last if !@kids && waitpid(-1, 1) == -1;
+  if ($children) { my $b = ''; sysseek($children, 0, 0); 1 while sysread($children, $b, 65536, length $b) > 0; @kids = split ' ', $b }
+  elsif (opendir(my $d, '/proc')) { for (readdir $d) { next unless /^\d+$/; open(my $f, '<', "/proc/$_/stat") or next; my $s = <$f> // ''; push @kids, $_ if (split ' ', substr($s, rindex($s, ')') + 2))[1] == $$ } }
+  if (!@kids && waitpid(-1, 1) == -1 && $! + 0 == 10) { $clean = 1; last }
   for my $k (@kids) {
-    open(my $f, '<', "/proc/$k/stat") or next;
-    my $s = <$f> // '';
-    next if substr($s, rindex($s, ')') + 2, 1) =~ /[ZX]/;
+    my $s = '';
+    if (open(my $f, '<', "/proc/$k/stat")) { $s = <$f> // '' }
     kill('KILL', $k);
-    my $comm = substr($s, index($s, '(') + 1, rindex($s, ')') - index($s, '(') - 1);
+    my @f = $s eq '' ? ('?') : split(' ', substr($s, rindex($s, ')') + 2));
+    next if $f[0] =~ /[ZX]/ && ($f[17] // 0) <= 1;
+    my $comm = $s eq '' ? '?' : substr($s, index($s, '(') + 1, rindex($s, ')') - index($s, '(') - 1);
     $comm =~ s/[^\x20-\x7e]/?/g;
     report("killed $k $comm") unless $seen{$k}++;
   }
-  select(undef, undef, undef, 0.005) if @kids;
+  select(undef, undef, undef, 0.005);
 }
+kill('KILL', -$pid);
 report($status & 127 ? "status signal " . ($status & 127) : "status exit " . ($status >> 8));
-report($left ? "incomplete" : "done");
+report($clean ? "done" : "incomplete");
 exit($status & 127 ? 128 + ($status & 127) : $status >> 8);
 `;
 
@@ -142,20 +149,27 @@ export function readReaperReport(stream: Readable): { now(): ReaperReport; done:
   return { now: () => parseReaperReport(text), done };
 }
 
-/** Parse the reaper's report lines (exported for tests). */
+/**
+ * Parse the reaper's report lines (exported for tests). Containment is claimed only for the
+ * report the reaper writes: one `reaper 1`, one `status`, and `done` once, as its last line.
+ * Anything else (a line written after `done`, a second one) means someone else wrote on fd 3.
+ */
 export function parseReaperReport(text: string): ReaperReport {
   const report: ReaperReport = { contained: false, finished: false, killed: [], exitCode: null, signal: null };
   let subreaper = false;
-  for (const line of text.split("\n")) {
+  const count: Record<string, number> = {};
+  const lines = text.split("\n").filter((line) => line !== "");
+  for (const line of lines) {
     const [word, a, ...rest] = line.split(" ");
+    count[word!] = (count[word!] ?? 0) + 1;
     if (word === "reaper") subreaper = a === "1";
     else if (word === "shell") report.shell = Number(a);
     else if (word === "killed") report.killed.push({ pid: Number(a), command: rest.join(" ") });
     else if (word === "status" && a === "exit") report.exitCode = Number(rest[0]);
     else if (word === "status" && a === "signal") report.signal = SIGNAL_NAMES[Number(rest[0])] ?? (`SIG${rest[0]}` as NodeJS.Signals);
-    else if (word === "done") [report.contained, report.finished] = [subreaper, true];
-    else if (word === "incomplete") report.finished = true;
+    else if (word === "done" || word === "incomplete") report.finished = true;
   }
+  report.contained = subreaper && lines.at(-1) === "done" && count.done === 1 && count.reaper === 1 && count.status === 1 && !count.incomplete;
   return report;
 }
 
