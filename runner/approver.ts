@@ -19,6 +19,11 @@ export interface ApproverHooks {
   beforeQuestion?: (toolName: string, input: Record<string, unknown>, toolUseId: string) => void;
   /** The active plugins' answerers (`plugin.terminal`), asked in order before the approval question. */
   answerers?: TerminalAnswerer[];
+  /**
+   * Ask the approval question itself (the terminal UI shows a diff and reads one key) instead of
+   * the one-line question through `ask`; `rules` are what "always" would add (none: no "always").
+   */
+  approve?: (call: { toolName: string; input: Record<string, unknown>; rules: readonly string[]; signal: AbortSignal }) => Promise<"yes" | "no" | "always">;
 }
 
 /**
@@ -66,6 +71,11 @@ export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUs
     const rules = ctx.suggestions;
     if (always.covers(rules)) return { behavior: "allow" };
     hooks.beforeQuestion?.(toolName, input, ctx.toolUseId);
+    if (hooks.approve) {
+      const answer = await hooks.approve({ toolName, input, rules, signal: ctx.signal });
+      if (answer === "always" && rules.length > 0) always.remember(rules);
+      return answer === "no" ? { behavior: "deny", message: "The user declined this call." } : { behavior: "allow" };
+    }
     const summary = JSON.stringify(input);
     const shown = summary.length > 200 ? `${summary.slice(0, 199)}…` : summary;
     const choices = rules.length > 0 ? `[y]es / [n]o / [a]lways allow ${rules.map((r) => describeRule(r, input)).join(", ")} this session` : "[y]es / [n]o";

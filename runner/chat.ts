@@ -42,12 +42,12 @@ export function formatTotals(t: ConversationTotals, sessionId: string | undefine
   return `session ${sessionId ?? "(not started)"}: ${t.turns} turn${t.turns === 1 ? "" : "s"} · ${n(t.usage.inputTokens)} in / ${n(t.usage.outputTokens)} out tokens${cached} · ${cost}`;
 }
 
-function modelName(model: UbiquityConfig["model"]): string {
+export function modelName(model: UbiquityConfig["model"]): string {
   if (model === undefined) return process.env.UBIQUITY_MODEL || "(none: set --model or UBIQUITY_MODEL)";
   return typeof model === "string" ? model : `${model.provider}:${model.modelId}`;
 }
 
-interface ChatContext {
+export interface ChatContext {
   /** --model was given: /resume keeps it instead of the stored session's model. */
   fixedModel: boolean;
   verbose: boolean;
@@ -55,8 +55,15 @@ interface ChatContext {
   answerers?: TerminalAnswerer[];
 }
 
+/** The terminal UI unless the terminal cannot draw it (`TERM=dumb`) or `UBIQUITY_TUI=0` asks for the plain line mode. */
+function terminalUIWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.TERM !== "dumb" && !["0", "false", "off"].includes((env.UBIQUITY_TUI ?? "").toLowerCase());
+}
+
 /** Run the terminal mode until /exit or Ctrl-D; resolves to the exit code. */
 export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
+  // The terminal UI (runner/tui) is loaded here only, so runs with a prompt never load it.
+  if (terminalUIWanted()) return (await import("./tui/index")).runTerminalUI(options, io, ctx);
   const style = createStyle(colorEnabled(true));
   const rl = createInterface({ input: io.stdin, output: io.terminal!, terminal: true, historySize: 200 });
   let closed = false;
@@ -113,7 +120,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   return EXIT.ok;
 }
 
-interface CommandContext {
+export interface CommandContext {
   conversation: Conversation;
   io: RunnerIO;
   style: Style;
@@ -123,7 +130,7 @@ interface CommandContext {
 }
 
 /** Run one slash command; resolves to true for /exit. */
-async function command(text: string, { conversation, io, style, ctx, options, ask }: CommandContext): Promise<boolean> {
+export async function command(text: string, { conversation, io, style, ctx, options, ask }: CommandContext): Promise<boolean> {
   const [name = "", ...rest] = text.split(/\s+/);
   const arg = rest.join(" ").trim();
   const say = (line: string) => io.stdout(`${style.dim(line)}\n`);

@@ -1,0 +1,365 @@
+/**
+ * The terminal UI of `ubiquity chat` (and of `ubiquity` alone in a terminal): an inline screen
+ * whose finished output scrolls like any program's, and a live region at the bottom with a
+ * spinner (elapsed time, tokens), queued prompts, the question being asked, the multi-line prompt
+ * editor and a status line (model, mode, cost). Loaded only in terminal mode (runner/chat.ts).
+ *
+ * Keys: Enter sends (during a turn the prompt is queued and runs next); Alt-Enter or Ctrl-J adds
+ * a line; a paste (bracketed) is inserted whole; Ctrl-C interrupts the turn, or clears the line,
+ * and a second Ctrl-C in a row quits; Ctrl-D on an empty line quits; Up/Down recall prompts.
+ */
+import { resolve } from "node:path";
+import type { UbiquityConfig } from "../../sdk/facade";
+import type { Message } from "../../src/messages";
+import type { RunnerIO } from "../run";
+import { terminalApprover } from "../approver";
+import { command, modelName, type ChatContext } from "../chat";
+import { declaresOption } from "../config";
+import { Conversation } from "../conversation";
+import { EXIT } from "../exit";
+import { TextRenderer, thousands } from "../render";
+import { colorEnabled } from "../style";
+import { approvalBody, approvalQuestion } from "./approval-view";
+import { Editor } from "./editor";
+import { KeyDecoder, type Key } from "./keys";
+import { MarkdownStream } from "./markdown";
+import { InlineScreen, visibleWidth } from "./screen";
+import { createTheme } from "./theme";
+import { toolCallLine, toolOutputLines } from "./tool-view";
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/** Editor lines shown at once (a long paste scrolls inside the live region). */
+const EDITOR_ROWS = 8;
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+
+type Answer = "yes" | "no" | "always";
+type Question =
+  | { kind: "approval"; text: string; always: boolean; answer(a: Answer): void }
+  | { kind: "line"; text: string; answer(line: string): void };
+
+interface Turn {
+  abort: AbortController;
+  started: number;
+  /** Characters streamed (text, reasoning, tool input): about four to a token. */
+  streamed: number;
+  running: Map<string, { line: string; started: number }>;
+}
+
+/** Run the terminal UI until /exit, Ctrl-D or Ctrl-C twice; resolves to the exit code. */
+export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
+  const term = io.terminal as NodeJS.WriteStream;
+  const stdin = io.stdin as NodeJS.ReadStream;
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const theme = createTheme(colorEnabled(true));
+  const columns = () => term.columns || 80;
+  const screen = new InlineScreen((text) => void term.write(text), columns);
+  const editor = new Editor();
+  const decoder = new KeyDecoder();
+  const markdown = new MarkdownStream(theme);
+  const queue: string[] = [];
+  const shownCalls = new Set<string>();
+  let question: Question | undefined;
+  let turn: Turn | undefined;
+  let notice = "";
+  let lastWasCtrlC = false;
+  let frame = 0;
+  let streamedText = false;
+  let wake: ((text: string | null) => void) | undefined;
+  let quitting = false;
+
+  const print = (text: string) => screen.print(text);
+  // Plain renderer for what the UI shows as the line mode does: system notices and the closing line.
+  const plain = new TextRenderer({ out: print, info: print }, false, theme);
+
+  options.includePartialMessages = true;
+  if (declaresOption(options, "checkpoints")) options.checkpoints ??= true;
+  const conversation = new Conversation(options);
+
+  const statusLine = () => {
+    const t = conversation.totals();
+    const cost = t.costUsd === null ? "cost unknown" : `$${t.costUsd.toFixed(4)}`;
+    const tokens = t.usage.inputTokens + t.usage.outputTokens;
+    return theme.dim(`${modelName(conversation.model)} · ${options.permissionMode ?? "default"} mode · ${cost} · ${thousands(tokens)} tokens${notice ? ` · ${notice}` : ""}`);
+  };
+
+  const spinnerLine = (t: Turn) => {
+    const now = Date.now();
+    const tool = [...t.running.values()].at(-1);
+    const what = question?.kind === "approval" ? "waiting for your answer" : tool ? `${tool.line} ${Math.floor((now - tool.started) / 1000)}s` : "working";
+    const tokens = Math.round(t.streamed / 4);
+    const tail = ` · ${Math.floor((now - t.started) / 1000)}s · ↓ ${thousands(tokens)} tokens · Ctrl-C interrupts`;
+    // One row: the call's line gives way to the figures.
+    const room = Math.max(10, columns() - 3 - tail.length);
+    return `${theme.tool(SPINNER[frame % SPINNER.length]!)} ${what.length > room ? `${what.slice(0, room - 1)}…` : what}${theme.dim(tail)}`;
+  };
+
+  const render = () => {
+    const lines: string[] = [];
+    if (markdown.partial) lines.push(markdown.partial);
+    if (turn) lines.push(spinnerLine(turn));
+    for (const q of queue) lines.push(theme.dim(`↳ queued: ${firstLine(q)}`));
+    if (question) lines.push(question.kind === "approval" ? theme.bold(question.text) : theme.bold(lastLine(question.text) || "answer:"));
+    const all = editor.text.split("\n");
+    const { line, column } = editor.position();
+    const from = Math.max(0, Math.min(line - EDITOR_ROWS + 1, all.length - EDITOR_ROWS));
+    const shown = all.slice(from, from + EDITOR_ROWS);
+    if (from > 0) lines.push(theme.dim(`  … ${from} line${from === 1 ? "" : "s"} above`));
+    const editorTop = lines.length;
+    const marker = question?.kind === "line" ? "» " : "› ";
+    shown.forEach((l, i) => lines.push(`${i === 0 && from === 0 ? theme.prompt(marker) : "  "}${l}`));
+    const below = all.length - from - shown.length;
+    if (below > 0) lines.push(theme.dim(`  … ${below} line${below === 1 ? "" : "s"} below`));
+    lines.push(statusLine());
+    const cursor = question?.kind === "approval" ? undefined : { line: editorTop + line - from, column: 2 + visibleWidth(all[line]!.slice(0, column)) };
+    screen.update({ lines, cursor });
+  };
+
+  const ticker = setInterval(() => {
+    if (!turn) return;
+    frame++;
+    render();
+  }, 120);
+  ticker.unref?.();
+
+  /** Print a tool call's line once (the approver prints it ahead of its question). */
+  const showCall = (toolUseId: string, toolName: string, input: unknown) => {
+    if (shownCalls.has(toolUseId)) return;
+    shownCalls.add(toolUseId);
+    flushAnswer();
+    print(`${theme.tool("→")} ${theme.bold(toolCallLine(toolName, input, cwd))}`);
+  };
+
+  const flushAnswer = () => {
+    for (const l of markdown.end()) print(l);
+  };
+
+  const onMessage = (m: Message) => {
+    if (m.agentId) return; // a subagent's traffic stays out of the view
+    const t = turn;
+    switch (m.type) {
+      case "stream_event":
+        if (t) t.streamed += m.delta.text.length;
+        if (m.delta.type === "text") {
+          streamedText = true;
+          for (const l of markdown.push(m.delta.text)) print(l);
+        }
+        break;
+      case "assistant":
+        if (!streamedText && m.text) markdown.push(m.text);
+        flushAnswer();
+        streamedText = false;
+        if (m.stopReason === "max_tokens") print(theme.warn("warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens"));
+        break;
+      case "tool_use":
+        showCall(m.toolUseId, m.toolName, m.toolInput);
+        t?.running.set(m.toolUseId, { line: toolCallLine(m.toolName, m.toolInput, cwd), started: Date.now() });
+        break;
+      case "tool_result":
+        t?.running.delete(m.toolUseId);
+        for (const l of toolOutputLines(m.output.content, m.output.isError, theme, columns())) print(l);
+        break;
+      case "system":
+        plain.render(m);
+        break;
+      case "result":
+        flushAnswer();
+        // An interrupted turn was announced when Ctrl-C came: its result shows only the closing line.
+        plain.render(t?.abort.signal.aborted ? { ...m, isError: false } : m);
+        break;
+      default:
+        break;
+    }
+    render();
+  };
+
+  /** Ask a line (plugin answerers, /rewind): the editor answers it. */
+  const askLine = (text: string, signal?: AbortSignal) =>
+    new Promise<string>((done) => {
+      const body = text.replace(/\s+$/, "").split("\n");
+      if (body.length > 1) print(body.slice(0, -1).join("\n"));
+      const finish = (line: string) => {
+        question = undefined;
+        signal?.removeEventListener("abort", onAbort);
+        print(theme.dim(`${lastLine(text)} ${line}`));
+        render();
+        done(line);
+      };
+      const onAbort = () => finish("");
+      signal?.addEventListener("abort", onAbort, { once: true });
+      question = { kind: "line", text, answer: finish };
+      render();
+    });
+
+  const approve = ({ toolName, input, rules, signal }: { toolName: string; input: Record<string, unknown>; rules: readonly string[]; signal: AbortSignal }) =>
+    new Promise<Answer>((done) => {
+      flushAnswer();
+      print(approvalBody(toolName, input, cwd, theme).map((l, i) => (i === 0 ? `${theme.dim("╭")} ${l}` : `${theme.dim("│")} ${l}`)).join("\n"));
+      const text = approvalQuestion(toolName, input, rules);
+      const finish = (a: Answer) => {
+        question = undefined;
+        signal.removeEventListener("abort", onAbort);
+        print(`${theme.dim("╰")} ${text.replace(/\?.*$/, "?")} ${a === "no" ? theme.error("no") : theme.ok(a)}`);
+        render();
+        done(a);
+      };
+      const onAbort = () => finish("no");
+      if (signal.aborted) return finish("no");
+      signal.addEventListener("abort", onAbort, { once: true });
+      question = { kind: "approval", text, always: rules.length > 0, answer: finish };
+      render();
+    });
+
+  if (declaresOption(options, "canUseTool")) {
+    options.canUseTool ??= terminalApprover(io, {
+      ask: askLine,
+      approve,
+      answerers: ctx.answerers,
+      beforeQuestion: (toolName, toolInput, toolUseId) => showCall(toolUseId, toolName, toolInput),
+    });
+  }
+
+  /** The next prompt: queued type-ahead first, else wait for Enter; null quits. */
+  const next = () =>
+    new Promise<string | null>((done) => {
+      if (quitting) return done(null);
+      const queued = queue.shift();
+      if (queued !== undefined) return done(queued);
+      wake = done;
+    });
+
+  const quit = () => {
+    quitting = true;
+    turn?.abort.abort(new Error("quit (Ctrl-C twice)"));
+    question?.kind === "approval" ? question.answer("no") : question?.answer("");
+    wake?.(null);
+    wake = undefined;
+  };
+
+  const submit = () => {
+    if (question?.kind === "line") return question.answer(editor.take());
+    const text = editor.take();
+    if (!text.trim()) return;
+    if (wake) {
+      const w = wake;
+      wake = undefined;
+      w(text);
+    } else queue.push(text);
+  };
+
+  const ctrlC = () => {
+    if (lastWasCtrlC) return quit();
+    if (turn && !turn.abort.signal.aborted) {
+      turn.abort.abort(new Error("interrupted (Ctrl-C)"));
+      flushAnswer();
+      print(theme.dim("interrupted; the session stays (Ctrl-C again quits)"));
+    } else if (question?.kind === "line") question.answer("");
+    else if (editor.text) editor.clear();
+    else notice = "Ctrl-C again quits";
+    lastWasCtrlC = true;
+  };
+
+  const onKey = (key: Key) => {
+    const wasCtrlC = lastWasCtrlC;
+    lastWasCtrlC = false;
+    notice = "";
+    if (key.name === "ctrl-c") {
+      lastWasCtrlC = wasCtrlC;
+      return ctrlC();
+    }
+    if (question?.kind === "approval") {
+      const q = question;
+      if (key.name === "escape") return q.answer("no");
+      if (key.name === "text") {
+        const c = key.text[0]!.toLowerCase();
+        const answer: Answer | undefined = c === "y" ? "yes" : c === "n" ? "no" : c === "a" && q.always ? "always" : undefined;
+        if (answer) {
+          q.answer(answer);
+          // What was typed after the answer in the same read is type-ahead.
+          if (key.text.length > 1) editor.insert(key.text.slice(1));
+          return;
+        }
+      }
+    }
+    if (key.name === "enter") return submit();
+    if (key.name === "ctrl-d") {
+      if (editor.text === "" && !turn) return quit();
+      return void editor.apply({ name: "delete" });
+    }
+    if (key.name === "ctrl-l") return screen.redraw(true);
+    editor.apply(key);
+  };
+
+  const onData = (chunk: string | Buffer) => {
+    for (const key of decoder.feed(chunk.toString())) onKey(key);
+    render();
+  };
+  const onSigint = () => {
+    ctrlC();
+    render();
+  };
+  const onResize = () => screen.redraw();
+
+  stdin.setRawMode?.(true);
+  stdin.setEncoding?.("utf8");
+  stdin.on("data", onData);
+  stdin.resume();
+  process.on("SIGINT", onSigint);
+  term.on?.("resize", onResize);
+  term.write(BRACKETED_PASTE_ON);
+  print(`${theme.bold("ubiquity")} ${theme.dim(`· ${modelName(conversation.model)} · /help for commands`)}`);
+  print(theme.dim("Enter sends · Alt-Enter or Ctrl-J: new line · Ctrl-C interrupts, twice quits · Ctrl-D quits"));
+  render();
+
+  const commandIO: RunnerIO = { ...io, stdout: print, stderr: print };
+  try {
+    for (;;) {
+      const text = await next();
+      if (text === null) break;
+      const trimmed = text.trim();
+      print(
+        text
+          .replace(/\s+$/, "")
+          .split("\n")
+          .map((l, i) => `${i === 0 ? theme.prompt("›") : " "} ${l}`)
+          .join("\n"),
+      );
+      if (trimmed.startsWith("/") && !trimmed.includes("\n")) {
+        if (await command(trimmed, { conversation, io: commandIO, style: theme, ctx, options, ask: (q) => askLine(q) })) break;
+        render();
+        continue;
+      }
+      const current: Turn = (turn = { abort: new AbortController(), started: Date.now(), streamed: 0, running: new Map() });
+      render();
+      try {
+        await conversation.send(text, current.abort.signal, onMessage);
+      } finally {
+        flushAnswer();
+        turn = undefined;
+        streamedText = false;
+        render();
+      }
+    }
+  } finally {
+    clearInterval(ticker);
+    process.removeListener("SIGINT", onSigint);
+    term.removeListener?.("resize", onResize);
+    stdin.removeListener("data", onData);
+    stdin.setRawMode?.(false);
+    stdin.pause();
+    term.write(BRACKETED_PASTE_OFF);
+    screen.release();
+    await conversation.close();
+  }
+  return EXIT.ok;
+}
+
+function firstLine(text: string): string {
+  const lines = text.trim().split("\n");
+  const first = lines[0]!.length > 60 ? `${lines[0]!.slice(0, 59)}…` : lines[0]!;
+  return lines.length > 1 ? `${first} (+${lines.length - 1} lines)` : first;
+}
+
+function lastLine(text: string): string {
+  return text.replace(/\s+$/, "").split("\n").at(-1)!;
+}
