@@ -125,6 +125,7 @@ export class KeyDecoder {
           return keys;
         }
         if (PASTE_START.startsWith(s)) {
+          flush();
           this.#pending = s;
           return keys;
         }

@@ -6,7 +6,7 @@ import { isAbsolute, relative } from "node:path";
 import type { Theme } from "./theme";
 
 /** Input fields that say what a call is about, in the order they are looked for. */
-const KEY_FIELDS = ["command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description", "prompt", "skill", "question"];
+const KEY_FIELDS = ["command", "file_path", "notebook_path", "pattern", "path", "url", "query", "description", "prompt", "skill", "question"];
 const PATH_FIELDS = new Set(["file_path", "notebook_path", "path"]);
 const MAX_KEY = 80;
 /** Lines of a tool's output shown under its line. */
