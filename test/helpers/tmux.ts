@@ -11,9 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binPath } from "./project";
 
-/** True when tmux is installed (CI installs it: .ci/run). */
+/** True when tmux is installed; with UBIQUITY_REQUIRE_TMUX=1 (.ci/run installs it) a missing tmux fails instead of skipping. */
 export function hasTmux(): boolean {
-  return spawnSync("tmux", ["-V"]).status === 0;
+  const found = spawnSync("tmux", ["-V"]).status === 0;
+  if (!found && process.env.UBIQUITY_REQUIRE_TMUX === "1") throw new Error("UBIQUITY_REQUIRE_TMUX=1 but tmux is not installed (apt-get install -y tmux)");
+  return found;
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
