@@ -130,7 +130,7 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     expect(bash).toMatch(/\$ while \[ ! -e release \]; do sleep 0\.1; done; seq 1 5/);
     expect(t.history()).toContain("[a]lways allow Bash(sleep:*) (sleep with any arguments), Bash(seq:*) (seq with any arguments) this session");
     t.type("y");
-    const running = await t.waitFor("the running Bash call", (s) => s.includes("→ Bash(while") && /Bash\(while.*\) \d+s · \d+s · ↓/.test(s), { on: "screen" });
+    const running = await t.waitFor("the running Bash call", (s) => s.includes("→ Bash(while") && /Bash\(while[^\n]* · \d+s · ↓/.test(s), { on: "screen" });
     snapshot("tui-running-tool.txt", running, p.dir);
     writeFileSync(join(p.dir, "release"), "");
     const after = await t.waitFor("the tool's output and answer", (s) => s.includes("the tool finished") && idle(s), { on: "screen" });
@@ -157,7 +157,7 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     t.type("now wait\r");
     await t.waitFor("the running Bash call's approval", (s) => s.includes("Allow Bash?"), { on: "screen" });
     t.type("y");
-    await t.waitFor("the running Bash call", (s) => /Bash\(while.*\) \d+s · /.test(s), { on: "screen" });
+    await t.waitFor("the running Bash call", (s) => /Bash\(while[^\n]* · \d+s · ↓/.test(s), { on: "screen" });
     t.type("typed ahead\r");
     await t.waitFor("the queued prompt", (s) => s.includes("↳ queued: typed ahead"), { on: "screen" });
     writeFileSync(join(p.dir, "release"), "");
@@ -190,6 +190,19 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     t.keys("C-c");
     expect(await t.exitCode()).toBe(0);
   }, 120_000);
+
+  it("ubiquity run with a prompt in a terminal: the Edit's approval shows the diff too (no JSON), and y applies it", async () => {
+    const p = project();
+    const t = open(p.dir, ["run", "edit the notes"], p.env);
+    const approval = await t.waitFor("the Edit approval", (s) => s.includes("Allow Edit?"), { on: "screen" });
+    expect(approval).toMatch(/ {3}2 - beta\n {3}2 \+ BETA\n {3}3 \+ gamma/);
+    // The question names the tool and the rule; the input is not dumped as JSON.
+    expect(approval).toContain("Allow Edit? [y]es / [n]o / [a]lways allow Edit(./notes.md) (only this path) this session:");
+    expect(approval).not.toContain('{"file_path"');
+    t.type("y\r");
+    expect(await t.exitCode()).toBe(0);
+    expect(readFileSync(join(p.dir, "notes.md"), "utf8")).toBe("alpha\nBETA\ngamma\ndelta\n");
+  }, 120_000);
 });
 
 describe("the terminal UI is loaded only in terminal mode", () => {
@@ -207,6 +220,6 @@ describe("the terminal UI is loaded only in terminal mode", () => {
     // The UI is built, and reached from the runner only through a dynamic import.
     const ui = join(repoRoot, "dist", "chunks", "tui.mjs");
     expect(readFileSync(ui, "utf8")).toMatch(/function runTerminalUI/);
-    expect([...seen].filter((f) => /function runTerminalUI/.test(readFileSync(f, "utf8")))).toEqual([]);
+    expect([...seen].filter((f) => /function (runTerminalUI|approvalBody)\b/.test(readFileSync(f, "utf8")))).toEqual([]);
   });
 });
