@@ -44,7 +44,12 @@ interface Turn {
   /** Characters streamed (text, reasoning, tool input): about four to a token. */
   streamed: number;
   running: Map<string, { line: string; started: number }>;
+  /** What the model is streaming now. */
+  phase: "working" | "thinking" | "writing" | "preparing a tool call";
 }
+
+/** Queued prompts listed in the live region before "… N more". */
+const QUEUE_SHOWN = 3;
 
 /** Run the terminal UI until /exit, Ctrl-D or Ctrl-C twice; resolves to the exit code. */
 export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
@@ -86,7 +91,7 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   const spinnerLine = (t: Turn) => {
     const now = Date.now();
     const tool = [...t.running.values()].at(-1);
-    const what = question?.kind === "approval" ? "waiting for your answer" : tool ? `${tool.line} ${Math.floor((now - tool.started) / 1000)}s` : "working";
+    const what = question?.kind === "approval" ? "waiting for your answer" : tool ? `${tool.line} ${Math.floor((now - tool.started) / 1000)}s` : t.phase;
     const tokens = Math.round(t.streamed / 4);
     const tail = ` · ${Math.floor((now - t.started) / 1000)}s · ↓ ${thousands(tokens)} tokens · Ctrl-C interrupts`;
     // One row: the call's line gives way to the figures.
@@ -96,22 +101,24 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
 
   const render = () => {
     const lines: string[] = [];
-    if (markdown.partial) lines.push(markdown.partial);
+    // The line being streamed, its end only when it is long (the live region stays a few rows).
+    if (markdown.partial) lines.push(tail(shown(markdown.partial), columns() * 3 - 2));
     if (turn) lines.push(spinnerLine(turn));
-    for (const q of queue) lines.push(theme.dim(`↳ queued: ${firstLine(q)}`));
+    for (const q of queue.slice(0, QUEUE_SHOWN)) lines.push(theme.dim(`↳ queued: ${firstLine(q)}`));
+    if (queue.length > QUEUE_SHOWN) lines.push(theme.dim(`  … ${queue.length - QUEUE_SHOWN} more queued`));
     if (question) lines.push(question.kind === "approval" ? theme.bold(question.text) : theme.bold(lastLine(question.text) || "answer:"));
     const all = editor.text.split("\n");
     const { line, column } = editor.position();
     const from = Math.max(0, Math.min(line - EDITOR_ROWS + 1, all.length - EDITOR_ROWS));
-    const shown = all.slice(from, from + EDITOR_ROWS);
+    const visible = all.slice(from, from + EDITOR_ROWS);
     if (from > 0) lines.push(theme.dim(`  … ${from} line${from === 1 ? "" : "s"} above`));
     const editorTop = lines.length;
     const marker = question?.kind === "line" ? "» " : "› ";
-    shown.forEach((l, i) => lines.push(`${i === 0 && from === 0 ? theme.prompt(marker) : "  "}${l}`));
-    const below = all.length - from - shown.length;
+    visible.forEach((l, i) => lines.push(`${i === 0 && from === 0 ? theme.prompt(marker) : "  "}${shown(l)}`));
+    const below = all.length - from - visible.length;
     if (below > 0) lines.push(theme.dim(`  … ${below} line${below === 1 ? "" : "s"} below`));
     lines.push(statusLine());
-    const cursor = question?.kind === "approval" ? undefined : { line: editorTop + line - from, column: 2 + visibleWidth(all[line]!.slice(0, column)) };
+    const cursor = question?.kind === "approval" ? undefined : { line: editorTop + line - from, column: 2 + visibleWidth(shown(all[line]!.slice(0, column))) };
     screen.update({ lines, cursor });
   };
 
@@ -139,13 +146,17 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     const t = turn;
     switch (m.type) {
       case "stream_event":
-        if (t) t.streamed += m.delta.text.length;
+        if (t) {
+          t.streamed += m.delta.text.length;
+          t.phase = m.delta.type === "reasoning" ? "thinking" : m.delta.type === "text" ? "writing" : "preparing a tool call";
+        }
         if (m.delta.type === "text") {
           streamedText = true;
           for (const l of markdown.push(m.delta.text)) print(l);
         }
         break;
       case "assistant":
+        if (t) t.phase = "working";
         if (!streamedText && m.text) markdown.push(m.text);
         flushAnswer();
         streamedText = false;
@@ -300,6 +311,9 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   };
   const onResize = () => screen.redraw();
 
+  // However the process ends, the terminal gets its cursor back and stops bracketing pastes.
+  const restore = () => void term.write(`${BRACKETED_PASTE_OFF}\x1b[?25h`);
+  process.once("exit", restore);
   stdin.setRawMode?.(true);
   stdin.setEncoding?.("utf8");
   stdin.on("data", onData);
@@ -329,7 +343,7 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
         render();
         continue;
       }
-      const current: Turn = (turn = { abort: new AbortController(), started: Date.now(), streamed: 0, running: new Map() });
+      const current: Turn = (turn = { abort: new AbortController(), started: Date.now(), streamed: 0, running: new Map(), phase: "working" });
       render();
       try {
         await conversation.send(text, current.abort.signal, onMessage);
@@ -343,6 +357,7 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   } finally {
     clearInterval(ticker);
     process.removeListener("SIGINT", onSigint);
+    process.removeListener("exit", restore);
     term.removeListener?.("resize", onResize);
     stdin.removeListener("data", onData);
     stdin.setRawMode?.(false);
@@ -358,6 +373,16 @@ function firstLine(text: string): string {
   const lines = text.trim().split("\n");
   const first = lines[0]!.length > 60 ? `${lines[0]!.slice(0, 59)}…` : lines[0]!;
   return lines.length > 1 ? `${first} (+${lines.length - 1} lines)` : first;
+}
+
+/** Text as the live region draws it: tabs as spaces, other control characters visible. */
+function shown(text: string): string {
+  return text.replace(/\t/g, "    ").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "�");
+}
+
+/** The last `width` characters of `text`, marked when cut. */
+function tail(text: string, width: number): string {
+  return text.length > width ? `…${text.slice(text.length - width + 1)}` : text;
 }
 
 function lastLine(text: string): string {
