@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, repoRoot, requireDist, tempProject } from "../helpers/project";
-import type { Logged } from "../helpers/scripted-project";
+import { scriptedProject, type Logged } from "../helpers/scripted-project";
 import { hasTmux, TmuxTerminal } from "../helpers/tmux";
 
 const ANSWER = ["# Done", "", "I **changed** the file and ran `npm test`:", "", "- one", "- two", "", "```ts", "const x = 1;", "```", "", "That is all."].join("\n");
@@ -203,6 +203,30 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     expect(await t.exitCode()).toBe(0);
     expect(readFileSync(join(p.dir, "notes.md"), "utf8")).toBe("alpha\nBETA\ngamma\ndelta\n");
   }, 120_000);
+});
+
+describe.skipIf(!hasTmux())("the plain line mode", () => {
+  it("UBIQUITY_TUI=0 keeps the readline terminal mode (no live region, no status line)", async () => {
+    const p = project();
+    const t = open(p.dir, ["chat"], { ...p.env, UBIQUITY_TUI: "0" });
+    await t.waitFor("the prompt", (s) => /^› ?$/m.test(s), { on: "screen" });
+    t.type("hello\r");
+    const screen = await t.waitFor("the answer", (s) => s.includes("answer to hello") && /\d+ turns? · /.test(s), { on: "screen" });
+    expect(screen).not.toContain("default mode ·");
+    t.type("/exit\r");
+    expect(await t.exitCode()).toBe(0);
+  }, 120_000);
+});
+
+describe("without a terminal nothing changes", () => {
+  it("ubiquity run with piped output prints plain text: no escape sequences, no spinner, no status line", async () => {
+    const p = scriptedProject();
+    const out = await p.run(["say hi"]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("answer to say hi");
+    expect(out.stdout + out.stderr).not.toMatch(/\x1b\[/);
+    expect(out.stderr).not.toContain("mode ·");
+  });
 });
 
 describe("the terminal UI is loaded only in terminal mode", () => {
