@@ -1,6 +1,6 @@
 /**
  * The prompt being typed: a multi-line buffer with a cursor, and the history of sent prompts.
- * Enter sends; Alt-Enter or Ctrl-J adds a line; a paste is inserted whole, newlines included.
+ * Enter sends; Alt-Enter, Shift-Enter or `\` then Enter adds a line; a paste is inserted whole, newlines included.
  */
 import type { Key } from "./keys";
 

@@ -4,8 +4,8 @@
  * spinner (elapsed time, tokens), queued prompts, the question being asked, the multi-line prompt
  * editor and a status line (model, mode, cost). Loaded only in terminal mode (runner/chat.ts).
  *
- * Keys: Enter sends (during a turn the prompt is queued and runs next); Alt-Enter or Ctrl-J adds
- * a line; a paste (bracketed) is inserted whole; Ctrl-C interrupts the turn, or clears the line,
+ * Keys: Enter sends (during a turn the prompt is queued and runs next); Alt-Enter, Shift-Enter
+ * or a `\` before Enter adds a line; a paste (bracketed) is inserted whole; Ctrl-C interrupts the turn, or clears the line,
  * and a second Ctrl-C in a row quits; Ctrl-D on an empty line quits; Up/Down recall prompts.
  */
 import { resolve } from "node:path";
@@ -85,7 +85,9 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     const t = conversation.totals();
     const cost = t.costUsd === null ? "cost unknown" : `$${t.costUsd.toFixed(4)}`;
     const tokens = t.usage.inputTokens + t.usage.outputTokens;
-    return theme.dim(`${modelName(conversation.model)} · ${options.permissionMode ?? "default"} mode · ${cost} · ${thousands(tokens)} tokens${notice ? ` · ${notice}` : ""}`);
+    const text = `${modelName(conversation.model)} · ${options.permissionMode ?? "default"} mode · ${cost} · ${thousands(tokens)} tokens`;
+    const room = columns() - 1 - (notice ? notice.length + 3 : 0);
+    return `${notice ? `${theme.warn(notice)} ${theme.dim("·")} ` : ""}${theme.dim(text.length > room ? `${text.slice(0, Math.max(1, room - 1))}…` : text)}`;
   };
 
   const spinnerLine = (t: Turn) => {
@@ -249,6 +251,12 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
 
   const submit = () => {
     if (question?.kind === "line") return question.answer(editor.take());
+    // A backslash before the cursor at the end of a line: Enter continues the prompt on a new line.
+    if (editor.cursor > 0 && editor.text[editor.cursor - 1] === "\\" && (editor.cursor === editor.text.length || editor.text[editor.cursor] === "\n")) {
+      editor.apply({ name: "backspace" });
+      editor.insert("\n");
+      return;
+    }
     const text = editor.take();
     if (!text.trim()) return;
     if (wake) {
@@ -322,7 +330,7 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   term.on?.("resize", onResize);
   term.write(BRACKETED_PASTE_ON);
   print(`${theme.bold("ubiquity")} ${theme.dim(`· ${modelName(conversation.model)} · /help for commands`)}`);
-  print(theme.dim("Enter sends · Alt-Enter or Ctrl-J: new line · Ctrl-C interrupts, twice quits · Ctrl-D quits"));
+  print(theme.dim("Enter sends · Alt-Enter or \\ Enter: new line · Ctrl-C interrupts, twice quits · Ctrl-D quits"));
   render();
 
   const commandIO: RunnerIO = { ...io, stdout: print, stderr: print };

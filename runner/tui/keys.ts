@@ -2,7 +2,9 @@
  * The terminal's input bytes (raw mode, bracketed paste on) as key events. A bracketed paste is
  * one event whatever its size or how many chunks it arrives in, so a pasted multi-line block is
  * one prompt; a terminal without bracketed paste that delivers several lines in one read is
- * treated the same way (a person does not type a newline and more text within one read).
+ * treated the same way (a person does not type a newline and more text within one read), a line
+ * end closing that read being the Enter that sends it. Enter is CR or LF (as in readline); a new
+ * line in the prompt is Alt-Enter, Shift-Enter where the terminal reports it, or `\` before Enter.
  */
 
 /** One key (or pasted block) as the editor sees it. */
@@ -40,12 +42,15 @@ const SEQUENCES: Record<string, Key["name"]> = {
   "\x1bf": "wordRight",
   "\x1b\r": "newline", // Alt-Enter
   "\x1b\n": "newline",
+  "\x1b[13;2u": "newline", // Shift-Enter (terminals with the kitty keyboard protocol)
+  "\x1b[27;2;13~": "newline", // Shift-Enter (xterm's modifyOtherKeys)
   "\x1b\x7f": "ctrl-w", // Alt-Backspace
 };
 
 const CONTROLS: Record<string, Key["name"]> = {
   "\r": "enter",
-  "\n": "newline", // Ctrl-J
+  // A line feed is Enter too, as in readline (what a program writing "text\n" to a terminal means).
+  "\n": "enter",
   "\x7f": "backspace",
   "\b": "backspace",
   "\x03": "ctrl-c",
@@ -76,7 +81,7 @@ function sequenceLength(s: string): number {
 
 /** Several lines and text after a line end in one read: a paste from a terminal without bracketed paste. */
 function looksPasted(chunk: string): boolean {
-  return !chunk.includes("\x1b") && /[\r\n][^\r\n\x00-\x1f]/.test(chunk) && /[^\r\n\x00-\x1f]/.test(chunk);
+  return !chunk.includes("\x1b") && /[\r\n][^\r\n\x00-\x1f]/.test(chunk);
 }
 
 /** Turns input chunks into keys; keeps an unfinished escape sequence or paste until the rest arrives. */
@@ -86,7 +91,12 @@ export class KeyDecoder {
 
   /** The keys in `chunk` (and in what was held back from earlier chunks). */
   feed(chunk: string): Key[] {
-    if (this.#paste === undefined && this.#pending === "" && looksPasted(chunk)) return [{ name: "paste", text: normalizePaste(chunk) }];
+    if (this.#paste === undefined && this.#pending === "" && looksPasted(chunk)) {
+      // A line end closing the read is the Enter that sends it (as readline would read it).
+      const end = /[\r\n]+$/.exec(chunk);
+      const body = end ? chunk.slice(0, end.index) : chunk;
+      return end ? [{ name: "paste", text: normalizePaste(body) }, { name: "enter" }] : [{ name: "paste", text: normalizePaste(body) }];
+    }
     let s = this.#pending + chunk;
     this.#pending = "";
     const keys: Key[] = [];

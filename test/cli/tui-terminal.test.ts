@@ -6,11 +6,12 @@
  * approval, the running tool and the finished turn are written to test/fixtures/snapshots/.
  * Every step waits for what the screen shows (polling, generous bounds), never for time.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, repoRoot, requireDist, tempProject } from "../helpers/project";
 import { scriptedProject, type Logged } from "../helpers/scripted-project";
+import { inTerminal } from "../helpers/terminal";
 import { hasTmux, TmuxTerminal } from "../helpers/tmux";
 
 const ANSWER = ["# Done", "", "I **changed** the file and ran `npm test`:", "", "- one", "- two", "", "```ts", "const x = 1;", "```", "", "That is all."].join("\n");
@@ -154,6 +155,15 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     expect(p.requests()).toHaveLength(1);
     expect(p.requests()[0]!.users).toEqual([block]);
 
+    // Typed on several lines: a backslash before Enter, and Alt-Enter, continue the prompt.
+    t.type("typed one\\\r");
+    await t.waitFor("the second editor line", (s) => /^› typed one\n\s*$/m.test(s) || /^› typed one$/m.test(s), { on: "screen" });
+    t.type("typed two");
+    t.keys("M-Enter");
+    t.type("typed three\r");
+    await t.waitFor("the answer to the typed lines", (s) => s.includes("answer to typed three") && idle(s), { on: "screen" });
+    expect(p.requests().at(-1)!.users.at(-1)).toBe("typed one\ntyped two\ntyped three");
+
     t.type("now wait\r");
     await t.waitFor("the running Bash call's approval", (s) => s.includes("Allow Bash?"), { on: "screen" });
     t.type("y");
@@ -202,6 +212,19 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     t.type("y\r");
     expect(await t.exitCode()).toBe(0);
     expect(readFileSync(join(p.dir, "notes.md"), "utf8")).toBe("alpha\nBETA\ngamma\ndelta\n");
+  }, 120_000);
+});
+
+describe.skipIf(!existsSync("/usr/bin/script"))("the terminal UI under script(1)", () => {
+  it("several lines written in one go (no bracketed paste) are one prompt; a line feed sends like Enter", async () => {
+    const p = project();
+    const { code, screen } = await inTerminal(p.dir, ["chat"], p.env, [
+      { until: (s) => s.includes("default mode"), type: "alpha\nbeta\ngamma\n" },
+      { until: (s) => s.includes("answer to gamma"), type: "single line\n" },
+      { until: (s) => s.includes("answer to single line"), type: "/exit\r" },
+    ]);
+    expect(code, screen).toBe(0);
+    expect(p.requests().map((r) => r.users.at(-1))).toEqual(["alpha\nbeta\ngamma", "single line"]);
   }, 120_000);
 });
 

@@ -28,12 +28,15 @@ describe("KeyDecoder", () => {
 
   it("several lines in one read without bracketed paste are a paste, not several prompts", () => {
     expect(new KeyDecoder().feed("one\rtwo\rthree")).toEqual([{ name: "paste", text: "one\ntwo\nthree" }]);
+    // The line end closing such a read is the Enter that sends it.
+    expect(new KeyDecoder().feed("one\ntwo\n")).toEqual([{ name: "paste", text: "one\ntwo" }, { name: "enter" }]);
     // A line typed and sent in one read is text and Enter.
     expect(new KeyDecoder().feed("hello\r")).toEqual([{ name: "text", text: "hello" }, { name: "enter" }]);
+    expect(new KeyDecoder().feed("hello\n")).toEqual([{ name: "text", text: "hello" }, { name: "enter" }]);
   });
 
-  it("names control keys and escape sequences; Alt-Enter and Ctrl-J add a line", () => {
-    const keys = new KeyDecoder().feed("\x1b[A\x1b[D\x03\x04\x1b\r\n\x7f\x1b[3~\x1b[1;5C");
+  it("names control keys and escape sequences; Alt-Enter and Shift-Enter add a line", () => {
+    const keys = new KeyDecoder().feed("\x1b[A\x1b[D\x03\x04\x1b\r\x1b[13;2u\x7f\x1b[3~\x1b[1;5C");
     expect(keys.map((k) => k.name)).toEqual(["up", "left", "ctrl-c", "ctrl-d", "newline", "newline", "backspace", "delete", "wordRight"]);
     expect(new KeyDecoder().feed("\x1b")).toEqual([{ name: "escape" }]);
   });
