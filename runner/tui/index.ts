@@ -223,8 +223,10 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
       render();
     });
 
+  // Everything the runner's pieces print goes above the live region, never straight to the terminal.
+  const commandIO: RunnerIO = { ...io, stdout: print, stderr: print };
   if (declaresOption(options, "canUseTool")) {
-    options.canUseTool ??= terminalApprover(io, {
+    options.canUseTool ??= terminalApprover(commandIO, {
       ask: askLine,
       approve,
       answerers: ctx.answerers,
@@ -333,7 +335,6 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   print(theme.dim("Enter sends · Alt-Enter or \\ Enter: new line · Ctrl-C interrupts, twice quits · Ctrl-D quits"));
   render();
 
-  const commandIO: RunnerIO = { ...io, stdout: print, stderr: print };
   try {
     for (;;) {
       const text = await next();

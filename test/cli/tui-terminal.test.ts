@@ -38,6 +38,7 @@ export default {
     if (tool === "Edit") return { text: ANSWER, chunkSize: 7 };
     if (tool) return { text: "the tool finished", chunkSize: 5 };
     const said = (users[users.length - 1] ?? "").split("\\n").pop();
+    if (said.includes("ask me")) return { toolCalls: [{ toolName: "AskUserQuestion", input: { questions: [{ question: "Which colour?", header: "Colour", options: [{ label: "red", description: "warm" }, { label: "blue", description: "cold" }] }] } }] };
     if (said.includes("edit")) return { toolCalls: [{ toolName: "Read", input: { file_path: "notes.md" } }] };
     if (said.includes("wait")) return { toolCalls: [{ toolName: "Bash", input: { command: "while [ ! -e release ]; do sleep 0.1; done; seq 1 5", description: "wait for the release file" } }] };
     if (said.includes("slow")) return { text: "slow answer", delayMs: 120000 };
@@ -180,6 +181,18 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     expect(history.indexOf("the tool finished")).toBeLessThan(history.lastIndexOf("› typed ahead"));
     expect(history).not.toMatch(/the tool finished.*typed/);
     t.keys("C-d");
+    expect(await t.exitCode()).toBe(0);
+  }, 120_000);
+
+  it("a tool's own question (AskUserQuestion) is asked in the prompt line and answered there", async () => {
+    const p = project();
+    const t = open(p.dir, ["chat"], p.env);
+    await t.waitFor("the prompt", (s) => s.includes(PROMPT) && s.includes("default mode"), { on: "screen" });
+    t.type("ask me\r");
+    await t.waitFor("the question", (s) => s.includes("Which colour?") && s.includes("2. blue — cold") && s.includes("Pick a number"), { on: "screen" });
+    t.type("2\r");
+    await t.waitFor("the answer", (s) => s.includes("the tool finished") && idle(s), { on: "screen" });
+    t.type("/exit\r");
     expect(await t.exitCode()).toBe(0);
   }, 120_000);
 
