@@ -5,8 +5,9 @@
  * editor and a status line (model, mode, cost). Loaded only in terminal mode (runner/chat.ts).
  *
  * Keys: Enter sends (during a turn the prompt is queued and runs next); Alt-Enter, Shift-Enter
- * or a `\` before Enter adds a line; a paste (bracketed) is inserted whole; Ctrl-C interrupts the turn, or clears the line,
- * and a second Ctrl-C in a row quits; Ctrl-D on an empty line quits; Up/Down recall prompts.
+ * or a `\` before Enter adds a line; a paste (bracketed) is inserted whole; Ctrl-C interrupts
+ * the turn, or clears the line, and a second Ctrl-C in a row quits; Ctrl-D on an empty line
+ * quits; Up/Down recall prompts.
  */
 import { resolve } from "node:path";
 import type { UbiquityConfig } from "../../sdk/facade";
@@ -17,19 +18,17 @@ import { command, modelName, type ChatContext } from "../chat";
 import { declaresOption } from "../config";
 import { Conversation } from "../conversation";
 import { EXIT } from "../exit";
-import { TextRenderer, thousands } from "../render";
+import { TextRenderer } from "../render";
 import { colorEnabled } from "../style";
 import { approvalBody, approvalQuestion } from "./approval-view";
 import { Editor } from "./editor";
 import { KeyDecoder, type Key } from "./keys";
 import { MarkdownStream } from "./markdown";
-import { InlineScreen, visibleWidth } from "./screen";
+import { InlineScreen } from "./screen";
+import { lastLine, liveView } from "./live-view";
 import { createTheme } from "./theme";
 import { toolCallLine, toolOutputLines } from "./tool-view";
 
-const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-/** Editor lines shown at once (a long paste scrolls inside the live region). */
-const EDITOR_ROWS = 8;
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
 const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 
@@ -43,13 +42,11 @@ interface Turn {
   started: number;
   /** Characters streamed (text, reasoning, tool input): about four to a token. */
   streamed: number;
-  running: Map<string, { line: string; started: number }>;
+  /** The lines of the tool calls running, by call id. */
+  running: Map<string, string>;
   /** What the model is streaming now. */
   phase: "working" | "thinking" | "writing" | "preparing a tool call";
 }
-
-/** Queued prompts listed in the live region before "… N more". */
-const QUEUE_SHOWN = 3;
 
 /** Run the terminal UI until /exit, Ctrl-D or Ctrl-C twice; resolves to the exit code. */
 export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
@@ -81,47 +78,26 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   if (declaresOption(options, "checkpoints")) options.checkpoints ??= true;
   const conversation = new Conversation(options);
 
-  const statusLine = () => {
-    const t = conversation.totals();
-    const cost = t.costUsd === null ? "cost unknown" : `$${t.costUsd.toFixed(4)}`;
-    const tokens = t.usage.inputTokens + t.usage.outputTokens;
-    const text = `${modelName(conversation.model)} · ${options.permissionMode ?? "default"} mode · ${cost} · ${thousands(tokens)} tokens`;
-    const room = columns() - 1 - (notice ? notice.length + 3 : 0);
-    return `${notice ? `${theme.warn(notice)} ${theme.dim("·")} ` : ""}${theme.dim(text.length > room ? `${text.slice(0, Math.max(1, room - 1))}…` : text)}`;
-  };
-
-  const spinnerLine = (t: Turn) => {
-    const now = Date.now();
-    const tool = [...t.running.values()].at(-1);
-    const what = question?.kind === "approval" ? "waiting for your answer" : tool ? `${tool.line} ${Math.floor((now - tool.started) / 1000)}s` : t.phase;
-    const tokens = Math.round(t.streamed / 4);
-    const tail = ` · ${Math.floor((now - t.started) / 1000)}s · ↓ ${thousands(tokens)} tokens · Ctrl-C interrupts`;
-    // One row: the call's line gives way to the figures.
-    const room = Math.max(10, columns() - 3 - tail.length);
-    return `${theme.tool(SPINNER[frame % SPINNER.length]!)} ${what.length > room ? `${what.slice(0, room - 1)}…` : what}${theme.dim(tail)}`;
-  };
-
   const render = () => {
-    const lines: string[] = [];
-    // The line being streamed, its end only when it is long (the live region stays a few rows).
-    if (markdown.partial) lines.push(tail(shown(markdown.partial), columns() * 3 - 2));
-    if (turn) lines.push(spinnerLine(turn));
-    for (const q of queue.slice(0, QUEUE_SHOWN)) lines.push(theme.dim(`↳ queued: ${firstLine(q)}`));
-    if (queue.length > QUEUE_SHOWN) lines.push(theme.dim(`  … ${queue.length - QUEUE_SHOWN} more queued`));
-    if (question) lines.push(question.kind === "approval" ? theme.bold(question.text) : theme.bold(lastLine(question.text) || "answer:"));
-    const all = editor.text.split("\n");
+    const totals = conversation.totals();
     const { line, column } = editor.position();
-    const from = Math.max(0, Math.min(line - EDITOR_ROWS + 1, all.length - EDITOR_ROWS));
-    const visible = all.slice(from, from + EDITOR_ROWS);
-    if (from > 0) lines.push(theme.dim(`  … ${from} line${from === 1 ? "" : "s"} above`));
-    const editorTop = lines.length;
-    const marker = question?.kind === "line" ? "» " : "› ";
-    visible.forEach((l, i) => lines.push(`${i === 0 && from === 0 ? theme.prompt(marker) : "  "}${shown(l)}`));
-    const below = all.length - from - visible.length;
-    if (below > 0) lines.push(theme.dim(`  … ${below} line${below === 1 ? "" : "s"} below`));
-    lines.push(statusLine());
-    const cursor = question?.kind === "approval" ? undefined : { line: editorTop + line - from, column: 2 + visibleWidth(shown(all[line]!.slice(0, column))) };
-    screen.update({ lines, cursor });
+    const t = turn;
+    const view = liveView(
+      {
+        partial: markdown.partial,
+        turn: t && { started: t.started, streamed: t.streamed, phase: t.phase, tool: [...t.running.values()].at(-1) },
+        queue,
+        question,
+        editor: { text: editor.text, line, column },
+        status: { model: modelName(conversation.model), mode: options.permissionMode ?? "default", costUsd: totals.costUsd, tokens: totals.usage.inputTokens + totals.usage.outputTokens },
+        notice,
+        frame,
+        now: Date.now(),
+      },
+      theme,
+      columns(),
+    );
+    screen.update(view);
   };
 
   const ticker = setInterval(() => {
@@ -166,7 +142,7 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
         break;
       case "tool_use":
         showCall(m.toolUseId, m.toolName, m.toolInput);
-        t?.running.set(m.toolUseId, { line: toolCallLine(m.toolName, m.toolInput, cwd), started: Date.now() });
+        t?.running.set(m.toolUseId, toolCallLine(m.toolName, m.toolInput, cwd));
         break;
       case "tool_result":
         t?.running.delete(m.toolUseId);
@@ -376,24 +352,4 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     await conversation.close();
   }
   return EXIT.ok;
-}
-
-function firstLine(text: string): string {
-  const lines = text.trim().split("\n");
-  const first = lines[0]!.length > 60 ? `${lines[0]!.slice(0, 59)}…` : lines[0]!;
-  return lines.length > 1 ? `${first} (+${lines.length - 1} lines)` : first;
-}
-
-/** Text as the live region draws it: tabs as spaces, other control characters visible. */
-function shown(text: string): string {
-  return text.replace(/\t/g, "    ").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "�");
-}
-
-/** The last `width` characters of `text`, marked when cut. */
-function tail(text: string, width: number): string {
-  return text.length > width ? `…${text.slice(text.length - width + 1)}` : text;
-}
-
-function lastLine(text: string): string {
-  return text.replace(/\s+$/, "").split("\n").at(-1)!;
 }

@@ -11,6 +11,7 @@ import { approvalBody, approvalQuestion } from "../../runner/tui/approval-view";
 import { diffLines, hunks } from "../../runner/tui/diff";
 import { Editor } from "../../runner/tui/editor";
 import { KeyDecoder, type Key } from "../../runner/tui/keys";
+import { liveView, type LiveState } from "../../runner/tui/live-view";
 import { MarkdownStream, renderInline } from "../../runner/tui/markdown";
 import { InlineScreen, visibleWidth } from "../../runner/tui/screen";
 import { createTheme } from "../../runner/tui/theme";
@@ -134,5 +135,40 @@ describe("InlineScreen", () => {
     // Back to the top of the 4 rows (the cursor was on the last), clear, print, draw again.
     expect(out.startsWith("\r\x1b[3A\x1b[J" + "done\r\n")).toBe(true);
     expect(visibleWidth("\x1b[1mab\x1b[0m漢")).toBe(4);
+  });
+});
+
+describe("the live region", () => {
+  const base: LiveState = {
+    partial: "",
+    queue: [],
+    editor: { text: "", line: 0, column: 0 },
+    status: { model: "openai:gpt-5", mode: "default", costUsd: 0.0123, tokens: 14210 },
+    notice: "",
+    frame: 0,
+    now: 10_000,
+  };
+
+  it("idle: the prompt and the status line (model, mode, cost, tokens), the cursor after the marker", () => {
+    expect(liveView(base, plain, 80)).toEqual({ lines: ["› ", "openai:gpt-5 · default mode · $0.0123 · 14,210 tokens"], cursor: { line: 0, column: 2 } });
+  });
+
+  it("during a turn: the streamed line, the spinner with the running tool, seconds and tokens, the queue; one row each", () => {
+    const view = liveView({ ...base, partial: "Half a li", turn: { started: 7_000, streamed: 400, phase: "writing", tool: "Bash(npm test)" }, queue: ["next one", "two\nlines"], editor: { text: "typing", line: 0, column: 6 } }, plain, 80);
+    expect(view.lines).toEqual(["Half a li", "⠋ Bash(npm test) · 3s · ↓ 100 tokens · Ctrl-C interrupts", "↳ queued: next one", "↳ queued: two (+1 lines)", "› typing", "openai:gpt-5 · default mode · $0.0123 · 14,210 tokens"]);
+    expect(view.cursor).toEqual({ line: 4, column: 8 });
+    const narrow = liveView({ ...base, turn: { started: 0, streamed: 0, phase: "working", tool: `Bash(${"x".repeat(200)})` } }, plain, 60);
+    expect(narrow.lines.every((l) => visibleWidth(l) < 60)).toBe(true);
+  });
+
+  it("an approval: its question, no cursor; a long prompt scrolls with counts above and below", () => {
+    const approval = liveView({ ...base, turn: { started: 0, streamed: 0, phase: "working" }, question: { kind: "approval", text: "Allow Bash? [y]es / [n]o" } }, plain, 80);
+    expect(approval.lines[0]).toMatch(/waiting for your answer/);
+    expect(approval.lines[1]).toBe("Allow Bash? [y]es / [n]o");
+    expect(approval.cursor).toBeUndefined();
+    const text = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");
+    const long = liveView({ ...base, editor: { text, line: 10, column: 1 } }, plain, 80);
+    expect(long.lines.slice(0, 2)).toEqual(["  … 3 lines above", "  l3"]);
+    expect(long.lines.at(-2)).toBe("  … 9 lines below");
   });
 });
