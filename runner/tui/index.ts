@@ -256,13 +256,34 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     lastWasCtrlC = true;
   };
 
-  const onKey = (key: Key) => {
+  /**
+   * After a one-key approval answer, the rest of the word typed out ("yes", "no", "always") and
+   * the Enter after it belong to the answer, not to the next prompt.
+   */
+  let swallow: string | undefined;
+
+  const onKey = (key: Key): void => {
     const wasCtrlC = lastWasCtrlC;
     lastWasCtrlC = false;
     notice = "";
     if (key.name === "ctrl-c") {
+      swallow = undefined;
       lastWasCtrlC = wasCtrlC;
       return ctrlC();
+    }
+    if (swallow !== undefined && question?.kind !== "approval") {
+      const rest = swallow;
+      swallow = undefined;
+      if (key.name === "enter") return;
+      if (key.name === "text") {
+        let i = 0;
+        while (i < key.text.length && i < rest.length && key.text[i]!.toLowerCase() === rest[i]) i++;
+        if (i === key.text.length) {
+          swallow = rest.slice(i);
+          return;
+        }
+        if (i > 0) key = { name: "text", text: key.text.slice(i) };
+      }
     }
     if (question?.kind === "approval") {
       const q = question;
@@ -272,8 +293,9 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
         const answer: Answer | undefined = c === "y" ? "yes" : c === "n" ? "no" : c === "a" && q.always ? "always" : undefined;
         if (answer) {
           q.answer(answer);
-          // What was typed after the answer in the same read is type-ahead.
-          if (key.text.length > 1) editor.insert(key.text.slice(1));
+          swallow = answer.slice(1);
+          // What was typed after the answer in the same read: the rest of the word, or type-ahead.
+          if (key.text.length > 1) onKey({ name: "text", text: key.text.slice(1) });
           return;
         }
       }
@@ -297,8 +319,8 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   };
   const onResize = () => screen.redraw();
 
-  // However the process ends, the terminal gets its cursor back and stops bracketing pastes.
-  const restore = () => void term.write(`${BRACKETED_PASTE_OFF}\x1b[?25h`);
+  // However the process ends, the terminal stops bracketing pastes.
+  const restore = () => void term.write(BRACKETED_PASTE_OFF);
   process.once("exit", restore);
   stdin.setRawMode?.(true);
   stdin.setEncoding?.("utf8");

@@ -54,7 +54,7 @@ export class InlineScreen {
 
   /** Leave the live region as it is on screen and move below it (the program ends). */
   release(): void {
-    this.write(`${this.#erase()}\x1b[?25h`);
+    this.write(this.#erase());
     this.#view = { lines: [] };
   }
 
@@ -74,7 +74,7 @@ export class InlineScreen {
     if (lines.length === 0) return "";
     const heights = lines.map((l) => Math.max(1, Math.ceil(visibleWidth(l) / cols)));
     this.#rows = heights.reduce((a, b) => a + b, 0);
-    let out = `\x1b[?25l${lines.join("\r\n")}`;
+    let out = lines.join("\r\n");
     // The cursor ends after the last character drawn; a line exactly as wide as the terminal leaves
     // it waiting at the right edge, still on that row.
     this.#cursorRow = this.#rows - 1;
@@ -83,7 +83,7 @@ export class InlineScreen {
       const row = before + Math.floor(cursor.column / cols);
       const col = cursor.column % cols;
       const up = this.#cursorRow - row;
-      out += `\r${up > 0 ? `\x1b[${up}A` : ""}${col > 0 ? `\x1b[${col}C` : ""}\x1b[?25h`;
+      out += `\r${up > 0 ? `\x1b[${up}A` : ""}${col > 0 ? `\x1b[${col}C` : ""}`;
       this.#cursorRow = row;
     }
     return out;

@@ -131,7 +131,8 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     // Bash asks first: the command is shown as a command, with the rules "always" would add.
     expect(bash).toMatch(/\$ while \[ ! -e release \]; do sleep 0\.1; done; seq 1 5/);
     expect(t.history()).toContain("[a]lways allow Bash(sleep:*) (sleep with any arguments), Bash(seq:*) (seq with any arguments) this session");
-    t.type("y");
+    // Answered as a word with Enter: "es" and the Enter belong to the answer, not to a next prompt.
+    t.type("yes\r");
     const running = await t.waitFor("the running Bash call", (s) => s.includes("→ Bash(while") && /Bash\(while[^\n]* · \d+s · ↓/.test(s), { on: "screen" });
     snapshot("tui-running-tool.txt", running, p.dir);
     writeFileSync(join(p.dir, "release"), "");
@@ -139,6 +140,7 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     // A few lines of the output under the call, the rest counted.
     expect(after).toMatch(/⎿ 1\n\s+2\n\s+3\n\s+… \+2 lines/);
 
+    expect(p.requests().flatMap((r) => r.users)).not.toContain("es");
     t.type("/exit\r");
     expect(await t.exitCode()).toBe(0);
   }, 120_000);
