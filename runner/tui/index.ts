@@ -55,7 +55,9 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   const cwd = resolve(options.cwd ?? process.cwd());
   const theme = createTheme(colorEnabled(true));
   const columns = () => term.columns || 80;
-  const screen = new InlineScreen((text) => void term.write(text), columns);
+  // The screen writes with the terminal's own write: other writers are routed above the live region (below).
+  const rawWrite = term.write.bind(term) as (text: string) => boolean;
+  const screen = new InlineScreen((text) => void rawWrite(text), columns);
   const editor = new Editor();
   const decoder = new KeyDecoder();
   const markdown = new MarkdownStream(theme);
@@ -320,15 +322,28 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   const onResize = () => screen.redraw();
 
   // However the process ends, the terminal stops bracketing pastes.
-  const restore = () => void term.write(BRACKETED_PASTE_OFF);
+  const restore = () => void rawWrite(BRACKETED_PASTE_OFF);
   process.once("exit", restore);
+  // A plugin's log line or a warning written to the terminal while the live region is drawn would
+  // tear it: such writes are printed above it instead (as Ink's patchConsole does).
+  const patched: [NodeJS.WriteStream, NodeJS.WriteStream["write"]][] = [];
+  for (const stream of [process.stdout, process.stderr]) {
+    if (!stream.isTTY) continue;
+    patched.push([stream, stream.write]);
+    stream.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
+      print(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString());
+      const done = typeof encoding === "function" ? encoding : callback;
+      if (typeof done === "function") process.nextTick(done as () => void);
+      return true;
+    }) as NodeJS.WriteStream["write"];
+  }
   stdin.setRawMode?.(true);
   stdin.setEncoding?.("utf8");
   stdin.on("data", onData);
   stdin.resume();
   process.on("SIGINT", onSigint);
   term.on?.("resize", onResize);
-  term.write(BRACKETED_PASTE_ON);
+  rawWrite(BRACKETED_PASTE_ON);
   print(`${theme.bold("ubiquity")} ${theme.dim(`· ${modelName(conversation.model)} · /help for commands`)}`);
   print(theme.dim("Enter sends · Alt-Enter or \\ Enter: new line · Ctrl-C interrupts, twice quits · Ctrl-D quits"));
   render();
@@ -369,8 +384,9 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     stdin.removeListener("data", onData);
     stdin.setRawMode?.(false);
     stdin.pause();
-    term.write(BRACKETED_PASTE_OFF);
+    rawWrite(BRACKETED_PASTE_OFF);
     screen.release();
+    for (const [stream, write] of patched) stream.write = write;
     await conversation.close();
   }
   return EXIT.ok;

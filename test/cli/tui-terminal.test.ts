@@ -38,6 +38,7 @@ export default {
     if (tool === "Edit") return { text: ANSWER, chunkSize: 7 };
     if (tool) return { text: "the tool finished", chunkSize: 5 };
     const said = (users[users.length - 1] ?? "").split("\\n").pop();
+    if (said.includes("log")) process.stderr.write("a plugin's log line\\n");
     if (said.includes("ask me")) return { toolCalls: [{ toolName: "AskUserQuestion", input: { questions: [{ question: "Which colour?", header: "Colour", options: [{ label: "red", description: "warm" }, { label: "blue", description: "cold" }] }] } }] };
     if (said.includes("edit")) return { toolCalls: [{ toolName: "Read", input: { file_path: "notes.md" } }] };
     if (said.includes("wait")) return { toolCalls: [{ toolName: "Bash", input: { command: "while [ ! -e release ]; do sleep 0.1; done; seq 1 5", description: "wait for the release file" } }] };
@@ -183,6 +184,21 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     expect(history.indexOf("the tool finished")).toBeLessThan(history.lastIndexOf("› typed ahead"));
     expect(history).not.toMatch(/the tool finished.*typed/);
     t.keys("C-d");
+    expect(await t.exitCode()).toBe(0);
+  }, 120_000);
+
+  it("a line another part of the program writes to the terminal goes above the live region, which stays whole", async () => {
+    const p = project();
+    const t = open(p.dir, ["chat"], p.env);
+    await t.waitFor("the prompt", (s) => s.includes(PROMPT) && s.includes("default mode"), { on: "screen" });
+    t.type("log something\r");
+    const screen = await t.waitFor("the answer", (s) => s.includes("answer to log something") && idle(s), { on: "screen" });
+    const lines = screen.split("\n");
+    expect(lines.filter((l) => l.includes("default mode ·"))).toHaveLength(1);
+    expect(lines.at(-1)).toContain("default mode ·");
+    expect(lines.indexOf("a plugin's log line")).toBeGreaterThan(lines.indexOf("› log something"));
+    expect(lines.indexOf("a plugin's log line")).toBeLessThan(lines.indexOf("answer to log something"));
+    t.type("/exit\r");
     expect(await t.exitCode()).toBe(0);
   }, 120_000);
 

@@ -81,7 +81,9 @@ export class TmuxTerminal {
     for (;;) {
       const text = on === "screen" ? this.screen() : this.history();
       if (until(text)) return text;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the terminal shows:\n${this.history()}`);
+      // The program ended without showing it: no use waiting.
+      const ended = what !== "the program to exit" && /\[exited \d+\]/.test(this.history());
+      if (ended || Date.now() > deadline) throw new Error(`${ended ? "the program exited" : "timed out"} waiting for ${what}; the terminal shows:\n${this.history()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
