@@ -139,6 +139,8 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
         if (t) t.phase = "working";
         if (!streamedText && m.text) markdown.push(m.text);
         flushAnswer();
+        // A response the user interrupted ends with the kernel's marker (its text's last line), shown after what streamed.
+        if (streamedText && (m as { interrupted?: boolean }).interrupted) print(theme.dim(lastLine(m.text)));
         streamedText = false;
         if (m.stopReason === "max_tokens") print(theme.warn("warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens"));
         break;
