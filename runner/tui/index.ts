@@ -309,7 +309,7 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
       if (editor.text === "" && !turn) return quit();
       return void editor.apply({ name: "delete" });
     }
-    if (key.name === "ctrl-l") return screen.redraw(true);
+    if (key.name === "ctrl-l") return screen.redraw();
     editor.apply(key);
   };
 
@@ -321,7 +321,10 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     ctrlC();
     render();
   };
-  const onResize = () => screen.redraw();
+  const onResize = () => {
+    screen.resized();
+    render();
+  };
 
   // However the process ends, the terminal stops bracketing pastes.
   const restore = () => void rawWrite(BRACKETED_PASTE_OFF);

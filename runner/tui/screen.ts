@@ -25,8 +25,7 @@ export interface LiveView {
 
 /** The printed log above and the live region below, on one terminal. */
 export class InlineScreen {
-  /** Rows the live region takes now, and the row (from its top) the cursor is on. */
-  #rows = 0;
+  /** The row (from the live region's top) the cursor is on. */
   #cursorRow = 0;
   #view: LiveView = { lines: [] };
 
@@ -47,9 +46,18 @@ export class InlineScreen {
     this.write(this.#erase() + this.#draw());
   }
 
-  /** Draw everything again (after a resize or Ctrl-L). */
-  redraw(clearScreen = false): void {
-    this.write((clearScreen ? "\x1b[2J\x1b[H" : this.#erase()) + this.#draw());
+  /** Draw the live region again at the top of a cleared screen (Ctrl-L). */
+  redraw(): void {
+    this.#cursorRow = 0;
+    this.write(`\x1b[2J\x1b[H${this.#draw()}`);
+  }
+
+  /**
+   * The terminal changed width: it has re-wrapped the region's lines (as terminals that reflow
+   * do), so the cursor's row in the region is counted again before the next `update` erases it.
+   */
+  resized(): void {
+    this.#cursorRow = layout(this.#view, this.#cols()).cursorRow;
   }
 
   /** Leave the live region as it is on screen and move below it (the program ends). */
@@ -58,34 +66,43 @@ export class InlineScreen {
     this.#view = { lines: [] };
   }
 
+  #cols(): number {
+    return Math.max(10, this.columns());
+  }
+
   /** Move to the live region's top and clear to the end of the screen. */
   #erase(): string {
     const up = this.#cursorRow > 0 ? `\x1b[${this.#cursorRow}A` : "";
-    this.#rows = 0;
     this.#cursorRow = 0;
     return `\r${up}\x1b[J`;
   }
 
   #draw(): string {
-    const cols = Math.max(10, this.columns());
-    const { cursor } = this.#view;
-    // The cursor's line gets a trailing space, so a cursor past its last character has a cell to stand on.
-    const lines = this.#view.lines.map((l, i) => (i === cursor?.line ? `${l} ` : l));
+    const { lines, heights, cursorRow } = layout(this.#view, this.#cols());
     if (lines.length === 0) return "";
-    const heights = lines.map((l) => Math.max(1, Math.ceil(visibleWidth(l) / cols)));
-    this.#rows = heights.reduce((a, b) => a + b, 0);
     let out = lines.join("\r\n");
-    // The cursor ends after the last character drawn; a line exactly as wide as the terminal leaves
-    // it waiting at the right edge, still on that row.
-    this.#cursorRow = this.#rows - 1;
+    // The cursor ends after the last character drawn (a line exactly as wide as the terminal leaves
+    // it waiting at the right edge, still on that row); then it moves to the editor's cursor.
+    const last = heights.reduce((a, b) => a + b, 0) - 1;
+    const { cursor } = this.#view;
     if (cursor) {
-      const before = heights.slice(0, cursor.line).reduce((a, b) => a + b, 0);
-      const row = before + Math.floor(cursor.column / cols);
-      const col = cursor.column % cols;
-      const up = this.#cursorRow - row;
+      const col = cursor.column % this.#cols();
+      const up = last - cursorRow;
       out += `\r${up > 0 ? `\x1b[${up}A` : ""}${col > 0 ? `\x1b[${col}C` : ""}`;
-      this.#cursorRow = row;
     }
+    this.#cursorRow = cursorRow;
     return out;
   }
+}
+
+/** A live region's lines as drawn on `cols` columns: each line's rows, and the row the cursor ends on. */
+function layout(view: LiveView, cols: number): { lines: string[]; heights: number[]; cursorRow: number } {
+  const { cursor } = view;
+  // The cursor's line gets a trailing space, so a cursor past its last character has a cell to stand on.
+  const lines = view.lines.map((l, i) => (i === cursor?.line ? `${l} ` : l));
+  const heights = lines.map((l) => Math.max(1, Math.ceil(visibleWidth(l) / cols)));
+  const rows = heights.reduce((a, b) => a + b, 0);
+  if (!cursor) return { lines, heights, cursorRow: Math.max(0, rows - 1) };
+  const before = heights.slice(0, cursor.line).reduce((a, b) => a + b, 0);
+  return { lines, heights, cursorRow: before + Math.floor(cursor.column / cols) };
 }

@@ -198,6 +198,14 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     expect(lines.at(-1)).toContain("default mode ·");
     expect(lines.indexOf("a plugin's log line")).toBeGreaterThan(lines.indexOf("› log something"));
     expect(lines.indexOf("a plugin's log line")).toBeLessThan(lines.indexOf("answer to log something"));
+    // A narrower terminal: the region is drawn again once, not left behind in pieces.
+    t.type("a prompt being typed that is long enough to wrap in a narrow terminal");
+    await t.waitFor("the typed text", (s) => s.includes("narrow terminal"), { on: "screen" });
+    t.resize(50, 30);
+    const narrow = await t.waitFor("the redrawn region", (s) => s.split("\n").at(-1)!.includes("mode ·") && s.includes("narrow terminal"), { on: "screen" });
+    expect(narrow.split("\n").filter((l) => l.includes("default mode"))).toHaveLength(1);
+    expect(narrow.split("\n").filter((l) => l.startsWith("› a prompt being typed"))).toHaveLength(1);
+    t.keys("C-u");
     t.type("/exit\r");
     expect(await t.exitCode()).toBe(0);
   }, 120_000);

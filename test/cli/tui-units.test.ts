@@ -172,3 +172,17 @@ describe("the live region", () => {
     expect(long.lines.at(-2)).toBe("  … 9 lines below");
   });
 });
+
+describe("InlineScreen after a resize", () => {
+  it("erases the rows the region takes once re-wrapped to the new width", () => {
+    let out = "";
+    let cols = 40;
+    const screen = new InlineScreen((t) => (out += t), () => cols);
+    screen.update({ lines: ["x".repeat(30), "status"] }); // 2 rows at 40 columns
+    cols = 20; // the 30-character line now takes 2 rows: 3 in all
+    out = "";
+    screen.resized();
+    screen.update({ lines: ["x".repeat(30), "status"] });
+    expect(out.startsWith("\r\x1b[2A\x1b[J")).toBe(true);
+  });
+});

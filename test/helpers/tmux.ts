@@ -75,6 +75,11 @@ export class TmuxTerminal {
     this.#tmux(["paste-buffer", "-p", "-d", "-b", "p", "-t", "0"]);
   }
 
+  /** Resize the terminal (the program gets SIGWINCH). */
+  resize(columns: number, rows: number): void {
+    this.#tmux(["resize-window", "-t", "0", "-x", String(columns), "-y", String(rows)]);
+  }
+
   /** Wait until `until` holds for the history (or the screen with `on: "screen"`); throws with the screen after `timeoutMs`. */
   async waitFor(what: string, until: (text: string) => boolean, { on = "history", timeoutMs = 60_000 }: { on?: "history" | "screen"; timeoutMs?: number } = {}): Promise<string> {
     const deadline = Date.now() + timeoutMs;
