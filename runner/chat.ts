@@ -42,7 +42,7 @@ export function formatTotals(t: ConversationTotals, sessionId: string | undefine
   return `session ${sessionId ?? "(not started)"}: ${t.turns} turn${t.turns === 1 ? "" : "s"} · ${n(t.usage.inputTokens)} in / ${n(t.usage.outputTokens)} out tokens${cached} · ${cost}`;
 }
 
-export function modelName(model: UbiquityConfig["model"]): string {
+function modelName(model: UbiquityConfig["model"]): string {
   if (model === undefined) return process.env.UBIQUITY_MODEL || "(none: set --model or UBIQUITY_MODEL)";
   return typeof model === "string" ? model : `${model.provider}:${model.modelId}`;
 }
@@ -63,7 +63,8 @@ function terminalUIWanted(env: NodeJS.ProcessEnv = process.env): boolean {
 /** Run the terminal mode until /exit or Ctrl-D; resolves to the exit code. */
 export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
   // The terminal UI (runner/tui) is loaded here only, so runs with a prompt never load it.
-  if (terminalUIWanted()) return (await import("./tui/index")).runTerminalUI(options, io, ctx);
+  // It gets the slash commands from here (handed over, so the two modules do not import each other).
+  if (terminalUIWanted()) return (await import("./tui/index")).runTerminalUI(options, io, ctx, { command, modelName });
   const style = createStyle(colorEnabled(true));
   const rl = createInterface({ input: io.stdin, output: io.terminal!, terminal: true, historySize: 200 });
   let closed = false;
@@ -130,7 +131,7 @@ export interface CommandContext {
 }
 
 /** Run one slash command; resolves to true for /exit. */
-export async function command(text: string, { conversation, io, style, ctx, options, ask }: CommandContext): Promise<boolean> {
+async function command(text: string, { conversation, io, style, ctx, options, ask }: CommandContext): Promise<boolean> {
   const [name = "", ...rest] = text.split(/\s+/);
   const arg = rest.join(" ").trim();
   const say = (line: string) => io.stdout(`${style.dim(line)}\n`);

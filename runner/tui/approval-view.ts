@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { describeRule } from "../approver";
+import { describeRule } from "../describe-rule";
 import { changeCounts, diffLines, hunks } from "./diff";
 import { shortPath } from "./tool-view";
 import type { Theme } from "./theme";

@@ -14,7 +14,7 @@ import type { UbiquityConfig } from "../../sdk/facade";
 import type { Message } from "../../src/messages";
 import type { RunnerIO } from "../run";
 import { terminalApprover } from "../approver";
-import { command, modelName, type ChatContext } from "../chat";
+import type { ChatContext, CommandContext } from "../chat";
 import { declaresOption } from "../config";
 import { Conversation } from "../conversation";
 import { EXIT } from "../exit";
@@ -48,8 +48,15 @@ interface Turn {
   phase: "working" | "thinking" | "writing" | "preparing a tool call";
 }
 
+/** What the terminal mode shares with its line mode (runner/chat.ts): the slash commands and the model's name. */
+export interface ChatParts {
+  /** Run one slash command; resolves to true for /exit. */
+  command(text: string, context: CommandContext): Promise<boolean>;
+  modelName(model: UbiquityConfig["model"]): string;
+}
+
 /** Run the terminal UI until /exit, Ctrl-D or Ctrl-C twice; resolves to the exit code. */
-export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
+export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext, { command, modelName }: ChatParts): Promise<number> {
   const term = io.terminal as NodeJS.WriteStream;
   const stdin = io.stdin as NodeJS.ReadStream;
   const cwd = resolve(options.cwd ?? process.cwd());
