@@ -6,8 +6,8 @@
  *
  * Keys: Enter sends (during a turn the prompt is queued and runs next); Alt-Enter, Shift-Enter
  * or a `\` before Enter adds a line; a paste (bracketed) is inserted whole; Ctrl-C interrupts
- * the turn, or clears the line, and a second Ctrl-C in a row quits; Ctrl-D on an empty line
- * quits; Up/Down recall prompts.
+ * the turn (Esc too), or clears the line, and a second Ctrl-C in a row quits; Ctrl-D on an empty
+ * line quits; Up/Down recall prompts.
  */
 import { resolve } from "node:path";
 import type { UbiquityConfig } from "../../sdk/facade";
@@ -255,16 +255,23 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     } else queue.push(text);
   };
 
+  /** Interrupt the running turn; false when none runs. */
+  const interrupt = (): boolean => {
+    if (!turn || turn.abort.signal.aborted) return false;
+    turn.abort.abort(new Error("interrupted (Ctrl-C)"));
+    flushAnswer();
+    print(theme.dim("interrupted; the session stays (Ctrl-C again quits)"));
+    return true;
+  };
+
+  /** Ctrl-C: interrupt the turn, else give up a question, else clear the prompt, else say how to quit; twice in a row quits. */
   const ctrlC = () => {
     if (lastWasCtrlC) return quit();
-    if (turn && !turn.abort.signal.aborted) {
-      turn.abort.abort(new Error("interrupted (Ctrl-C)"));
-      flushAnswer();
-      print(theme.dim("interrupted; the session stays (Ctrl-C again quits)"));
-    } else if (question?.kind === "line") question.answer("");
+    lastWasCtrlC = true;
+    if (interrupt()) return;
+    if (question?.kind === "line") question.answer("");
     else if (editor.text) editor.clear();
     else notice = "Ctrl-C again quits";
-    lastWasCtrlC = true;
   };
 
   /**
@@ -312,6 +319,8 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
       }
     }
     if (key.name === "enter") return submit();
+    // Esc interrupts a turn too (as in Claude Code), without counting towards quitting.
+    if (key.name === "escape" && interrupt()) return;
     if (key.name === "ctrl-d") {
       if (editor.text === "" && !turn) return quit();
       return void editor.apply({ name: "delete" });

@@ -222,7 +222,7 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     expect(await t.exitCode()).toBe(0);
   }, 120_000);
 
-  it("Ctrl-C interrupts the turn and the session stays; the next prompt runs next; Ctrl-C twice quits", async () => {
+  it("Ctrl-C (or Esc) interrupts the turn and the session stays; the next prompt runs next; Ctrl-C twice quits", async () => {
     const p = project();
     const t = open(p.dir, ["chat"], p.env);
     await t.waitFor("the prompt", (s) => s.includes(PROMPT) && s.includes("default mode"), { on: "screen" });
@@ -234,6 +234,12 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     t.type("after the interrupt\r");
     await t.waitFor("the next answer", (s) => s.includes("answer to after the interrupt") && idle(s), { on: "screen" });
     expect(p.requests().at(-1)!.users.at(-1)).toMatch(/after the interrupt$/);
+    // Esc interrupts too.
+    t.type("be slow again\r");
+    await t.waitFor("the second slow request", () => p.requests().some((r) => r.users.at(-1) === "be slow again"));
+    await t.waitFor("the spinner", (s) => /working · \d+s · ↓/.test(s), { on: "screen" });
+    t.keys("Escape");
+    await t.waitFor("the second interrupt", (s) => s.split("interrupted; the session stays").length === 3 && idle(s), { on: "screen" });
     t.keys("C-c");
     await t.waitFor("the quit hint", (s) => s.includes("Ctrl-C again quits"), { on: "screen" });
     t.keys("C-c");
