@@ -26,11 +26,10 @@ import { KeyDecoder, type Key } from "./keys";
 import { MarkdownStream } from "./markdown";
 import { InlineScreen } from "./screen";
 import { lastLine, liveView } from "./live-view";
+import { takeTerminal } from "./terminal";
 import { createTheme } from "./theme";
 import { toolCallLine, toolOutputLines } from "./tool-view";
 
-const BRACKETED_PASTE_ON = "\x1b[?2004h";
-const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 
 type Answer = "yes" | "no" | "always";
 type Question =
@@ -329,8 +328,8 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     editor.apply(key);
   };
 
-  const onData = (chunk: string | Buffer) => {
-    for (const key of decoder.feed(chunk.toString())) onKey(key);
+  const onData = (chunk: string) => {
+    for (const key of decoder.feed(chunk)) onKey(key);
     render();
   };
   const onSigint = () => {
@@ -342,29 +341,7 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     render();
   };
 
-  // However the process ends, the terminal stops bracketing pastes.
-  const restore = () => void rawWrite(BRACKETED_PASTE_OFF);
-  process.once("exit", restore);
-  // A plugin's log line or a warning written to the terminal while the live region is drawn would
-  // tear it: such writes are printed above it instead (as Ink's patchConsole does).
-  const patched: [NodeJS.WriteStream, NodeJS.WriteStream["write"]][] = [];
-  for (const stream of [process.stdout, process.stderr]) {
-    if (!stream.isTTY) continue;
-    patched.push([stream, stream.write]);
-    stream.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
-      print(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString());
-      const done = typeof encoding === "function" ? encoding : callback;
-      if (typeof done === "function") process.nextTick(done as () => void);
-      return true;
-    }) as NodeJS.WriteStream["write"];
-  }
-  stdin.setRawMode?.(true);
-  stdin.setEncoding?.("utf8");
-  stdin.on("data", onData);
-  stdin.resume();
-  process.on("SIGINT", onSigint);
-  term.on?.("resize", onResize);
-  rawWrite(BRACKETED_PASTE_ON);
+  const giveBack = takeTerminal({ stdin, term, rawWrite, print, onData, onSigint, onResize });
   print(`${theme.bold("ubiquity")} ${theme.dim(`· ${modelName(conversation.model)} · /help for commands`)}`);
   print(theme.dim("Enter sends · Alt-Enter or \\ Enter: new line · Ctrl-C interrupts, twice quits · Ctrl-D quits"));
   render();
@@ -399,15 +376,8 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
     }
   } finally {
     clearInterval(ticker);
-    process.removeListener("SIGINT", onSigint);
-    process.removeListener("exit", restore);
-    term.removeListener?.("resize", onResize);
-    stdin.removeListener("data", onData);
-    stdin.setRawMode?.(false);
-    stdin.pause();
-    rawWrite(BRACKETED_PASTE_OFF);
     screen.release();
-    for (const [stream, write] of patched) stream.write = write;
+    giveBack();
     await conversation.close();
   }
   return EXIT.ok;
