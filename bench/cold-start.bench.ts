@@ -28,14 +28,15 @@ const entry = pathToFileURL(join(repo, "dist", "sdk", "index.mjs")).href;
 // the same for every command. CPU time moves less than wall time when the machine is busy.
 const REPORT_RSS = `data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\n@maxrss="+u.maxRSS+" @cpu="+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
 
-interface Sample {
+/** One measured run: wall time, peak RSS, CPU time. */
+export interface Sample {
   ms: number;
   kib: number;
   cpuMs: number;
 }
 
 /** One run of `args` under this Node: wall time and peak RSS; throws when it fails. */
-function measure(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Sample> {
+export function measure(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ["--import", REPORT_RSS, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -54,7 +55,7 @@ function measure(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): 
   });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function coldStartBench(): Promise<void> {
   if (!existsSync(join(repo, "dist", "runner", "cli.mjs"))) throw new Error("no build: run `npx unbuild` first");

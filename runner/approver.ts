@@ -7,6 +7,7 @@ import { createInterface } from "./readline";
 import type { CanUseTool } from "../sdk/facade";
 import type { TerminalAnswerer } from "../loader/index";
 import type { RunnerIO } from "./run";
+import { colorEnabled } from "./style";
 
 /** How the approver reaches the terminal, when the runner owns it. */
 export interface ApproverHooks {
@@ -19,23 +20,16 @@ export interface ApproverHooks {
   beforeQuestion?: (toolName: string, input: Record<string, unknown>, toolUseId: string) => void;
   /** The active plugins' answerers (`plugin.terminal`), asked in order before the approval question. */
   answerers?: TerminalAnswerer[];
+  /** The folder relative paths in a call's input are read from (a Write's current file) [process.cwd()]. */
+  cwd?: string;
+  /**
+   * Ask the approval question itself (the terminal UI shows a diff and reads one key) instead of
+   * the one-line question through `ask`; `rules` are what "always" would add (none: no "always").
+   */
+  approve?: (call: { toolName: string; input: Record<string, unknown>; rules: readonly string[]; signal: AbortSignal }) => Promise<"yes" | "no" | "always">;
 }
 
-/**
- * What "always" will allow, in words: `Bash(npm test)` is exactly this command, `Bash(git
- * status:*)` that command with any arguments, `Write(./src/a.ts)` this one path, a bare tool
- * name every call of it (offered only for a tool that declares nothing narrower to match).
- */
-export function describeRule(rule: string, input: Record<string, unknown>): string {
-  const match = /^([^(]+)\(([\s\S]*)\)$/.exec(rule);
-  if (!match) return `${rule} (every ${rule} call)`;
-  const content = match[2]!;
-  if (content.endsWith(":*") && !content.endsWith("\\:*")) return `${rule} (${content.slice(0, -2)} with any arguments)`;
-  if (/(^|[^\\])\*/.test(content)) return `${rule} (anything matching the pattern)`;
-  if (typeof input.command === "string") return `${rule} (exactly this command)`;
-  if (["file_path", "notebook_path", "path"].some((key) => typeof input[key] === "string")) return `${rule} (only this path)`;
-  return `${rule} (exactly this)`;
-}
+export { describeRule } from "./describe-rule";
 
 /**
  * An interactive approval handler: y / n / always. "Always" remembers the rules the engine
@@ -66,10 +60,17 @@ export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUs
     const rules = ctx.suggestions;
     if (always.covers(rules)) return { behavior: "allow" };
     hooks.beforeQuestion?.(toolName, input, ctx.toolUseId);
-    const summary = JSON.stringify(input);
-    const shown = summary.length > 200 ? `${summary.slice(0, 199)}…` : summary;
-    const choices = rules.length > 0 ? `[y]es / [n]o / [a]lways allow ${rules.map((r) => describeRule(r, input)).join(", ")} this session` : "[y]es / [n]o";
-    const reply = (await ask(`\nAllow ${toolName} ${shown}? ${choices}: `, ctx.signal)).toLowerCase();
+    if (hooks.approve) {
+      const answer = await hooks.approve({ toolName, input, rules, signal: ctx.signal });
+      if (answer === "always" && rules.length > 0) always.remember(rules);
+      return answer === "no" ? { behavior: "deny", message: "The user declined this call." } : { behavior: "allow" };
+    }
+    // What the call would do — a Write's or an Edit's diff, a Bash command, the arguments one per
+    // line — from the terminal UI's views, loaded at the first question (not with the runner).
+    const [{ approvalBody, approvalQuestion }, { createTheme }] = await Promise.all([import("./tui/approval-view"), import("./tui/theme")]);
+    const theme = createTheme(colorEnabled(io.stderrIsTTY ?? io.stdoutIsTTY));
+    const body = approvalBody(toolName, input, hooks.cwd ?? process.cwd(), theme).join("\n");
+    const reply = (await ask(`\n${body}\n${approvalQuestion(toolName, input, rules)}: `, ctx.signal)).toLowerCase();
     if (rules.length > 0 && (reply === "a" || reply === "always")) {
       always.remember(rules);
       return { behavior: "allow" };

@@ -49,7 +49,7 @@ function modelName(model: UbiquityConfig["model"]): string {
   return typeof model === "string" ? model : `${model.provider}:${model.modelId}`;
 }
 
-interface ChatContext {
+export interface ChatContext {
   /** --model was given: /resume keeps it instead of the stored session's model. */
   fixedModel: boolean;
   verbose: boolean;
@@ -57,8 +57,16 @@ interface ChatContext {
   answerers?: TerminalAnswerer[];
 }
 
+/** The terminal UI unless the terminal cannot draw it (`TERM=dumb`) or `UBIQUITY_TUI=0` asks for the plain line mode. */
+function terminalUIWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.TERM !== "dumb" && !["0", "false", "off"].includes((env.UBIQUITY_TUI ?? "").toLowerCase());
+}
+
 /** Run the terminal mode until /exit or Ctrl-D; resolves to the exit code. */
 export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
+  // The terminal UI (runner/tui) is loaded here only, so runs with a prompt never load it.
+  // It gets the slash commands from here (handed over, so the two modules do not import each other).
+  if (terminalUIWanted()) return (await import("./tui/index")).runTerminalUI(options, io, ctx, { command, modelName });
   const style = createStyle(colorEnabled(true));
   const rl = createInterface({ input: io.stdin, output: io.terminal!, terminal: true, historySize: 200 });
   let closed = false;
@@ -115,7 +123,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   return EXIT.ok;
 }
 
-interface CommandContext {
+export interface CommandContext {
   conversation: Conversation;
   io: RunnerIO;
   style: Style;

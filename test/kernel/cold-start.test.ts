@@ -28,6 +28,8 @@ const HEAVY: Record<string, RegExp> = {
   // ajv as a package, or the copy bundled in the MCP client package (its validator chunk).
   ajv: /node_modules\/(ajv|ajv-formats)\/|node_modules\/@modelcontextprotocol\/client\/dist\/(validators\/ajv|ajvProvider-)/,
   "a provider package": /node_modules\/(@ai-sdk\/(?!gateway\/|provider\/|provider-utils\/)|@openrouter\/)/,
+  // The terminal UI and its approval view: `ubiquity chat` and a terminal's first question only.
+  "terminal UI": /\/dist\/chunks\/(tui|approval-view)\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
