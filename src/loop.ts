@@ -11,7 +11,10 @@ import { runToolCalls } from "./funnel";
 import { UserInterrupt, type UserContentParts, type UserTurn } from "./live";
 import { describeError } from "./errors";
 import { redactText, secretsOf } from "./redact";
-import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, unwrapRunEnd, type ModelCall } from "./model-call";
+import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, takeStreamedText, unwrapRunEnd, type ModelCall } from "./model-call";
+
+/** What an interrupted response says in the conversation, after the text that arrived before the interrupt. */
+export const INTERRUPTED_MARKER = "[interrupted by the user]";
 
 /** What a tool call of a response cut by maxTokens gets instead of running. */
 function cutCallMessage(run: RunContext, request: ModelRequest): string {
@@ -61,6 +64,21 @@ async function enter(run: RunContext, turns: UserTurn[], source: TurnPrompt["sou
   }
 }
 
+/**
+ * An interrupted stretch stays in the conversation as interrupted: its prompt, the text that
+ * streamed before the interrupt and the marker, as one assistant message (emitted, so the
+ * transcript keeps it too). The prompt is then answered, so it is never sent again as a new one.
+ * A stretch whose last response was whole (the interrupt came after it) needs nothing.
+ */
+function keepInterrupted(run: RunContext): void {
+  const partial = takeStreamedText(run).trimEnd();
+  const last = run.history.at(-1);
+  if (last?.role !== "user" && last?.role !== "tool") return;
+  const text = partial ? `${partial}\n\n${INTERRUPTED_MARKER}` : INTERRUPTED_MARKER;
+  run.emit({ type: "assistant", text, content: [{ type: "text", text }], model: run.modelLabel ?? "", stopReason: "other", interrupted: true });
+  run.history.push({ role: "assistant", content: [{ type: "text", text }] });
+}
+
 /** The `RunEnd` (or other error) a run or stretch ended with, as its outcome. */
 function failure(run: RunContext, thrown: unknown): Outcome {
   // A tap may end the run with a RunEnd of its own (e.g. a stored session that cannot be found): its words stand.
@@ -90,6 +108,9 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
   let from = started;
   // The result of the last stretch when the input ended after it (the session's last message).
   let last: ResultMessage | undefined;
+  // Until the first stretch of work begins, a failure is the run's set-up (no model, an unknown
+  // session or provider): nothing was asked of the model, and the result says so.
+  let settingUp = true;
   try {
     if (pre?.error) throw pre.error;
     if (!run.parent) await run.kernel.ready();
@@ -105,6 +126,7 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
       );
     }
     if (modelError) throw modelError;
+    settingUp = false;
 
     const base = run.abortSignal;
     const sent: { record?: SentRecord } = {};
@@ -125,6 +147,7 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
     sendInit();
     last = undefined;
     outcome = failure(run, thrown);
+    if (settingUp && outcome.subtype === "error_during_execution") outcome.subtype = "error_configuration";
   }
   const durationMs = Math.round(performance.now() - from);
   const result = last ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs })) as ResultMessage);
@@ -211,6 +234,7 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
     return { subtype: "success", result: finalText, stopReason };
   } catch (thrown) {
     const interrupted = run.abortSignal.reason instanceof UserInterrupt && !base.aborted;
+    if (interrupted) keepInterrupted(run);
     return interrupted ? { subtype: "error_during_execution", result: run.abortSignal.reason.message, stopReason } : { ...failure(run, thrown), stopReason };
   } finally {
     run.abortSignal = base;
