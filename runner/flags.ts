@@ -78,11 +78,33 @@ export interface ParsedRun {
   positionals: string[];
 }
 
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Each flag in the spelling its table has: `--allowed-tools` is `--allowedTools` and
+ * `--permissionMode` is `--permission-mode`, as `claude` takes both. Stops at `--`.
+ */
+export function canonicalSpellings(argv: readonly string[], names: readonly string[]): string[] {
+  const known = new Set(names);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") return [...out, ...argv.slice(i)];
+    const m = /^--([^=]+)(=[\s\S]*)?$/.exec(a);
+    const name = m?.[1];
+    const other = name === undefined || known.has(name) ? undefined : [kebab(name), camel(name)].find((n) => known.has(n));
+    out.push(other ? `--${other}${m![2] ?? ""}` : a);
+  }
+  return out;
+}
+
 /**
  * The runner's one flag parser (every command's table, `run`'s included): strict, a mistake is a
- * `UsageError` pointing at the command's help.
+ * `UsageError` pointing at the command's help. Kebab and camel spellings of a flag are one flag.
  */
 export function parseFlags(argv: string[], flags: Record<string, CommandFlag>, { positionals, help }: { positionals: boolean; help: string }): ParsedRun {
+  argv = canonicalSpellings(argv, Object.keys(flags));
   const options = Object.fromEntries(
     Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
   );
