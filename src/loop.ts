@@ -11,7 +11,7 @@ import { runToolCalls } from "./funnel";
 import { UserInterrupt, type UserContentParts, type UserTurn } from "./live";
 import { describeError } from "./errors";
 import { redactText, secretsOf } from "./redact";
-import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, takeStreamedText, unwrapRunEnd, type ModelCall } from "./model-call";
+import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, streamedText, unwrapRunEnd, type ModelCall } from "./model-call";
 
 /** What an interrupted response says in the conversation, after the text that arrived before the interrupt. */
 export const INTERRUPTED_MARKER = "[interrupted by the user]";
@@ -71,9 +71,8 @@ async function enter(run: RunContext, turns: UserTurn[], source: TurnPrompt["sou
  * A stretch whose last response was whole (the interrupt came after it) needs nothing.
  */
 function keepInterrupted(run: RunContext): void {
-  const partial = takeStreamedText(run).trimEnd();
-  const last = run.history.at(-1);
-  if (last?.role !== "user" && last?.role !== "tool") return;
+  const partial = streamedText.get(run)?.trimEnd();
+  if (!["user", "tool"].includes(run.history.at(-1)?.role ?? "")) return;
   const text = partial ? `${partial}\n\n${INTERRUPTED_MARKER}` : INTERRUPTED_MARKER;
   run.emit({ type: "assistant", text, content: [{ type: "text", text }], model: run.modelLabel ?? "", stopReason: "other", interrupted: true });
   run.history.push({ role: "assistant", content: [{ type: "text", text }] });
@@ -205,6 +204,7 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
       const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered, stopReason }) as AssistantMessage;
       if (step.text) finalText = step.text;
       run.history.push(...step.assistant);
+      streamedText.delete(run); // the response is whole: an interrupt from now on keeps none of it
       if (stopReason === "max_tokens") {
         run.logger.warn(`[ubiquity] the response of ${answered} was cut at the output limit (maxTokens: ${step.request.maxOutputTokens ?? "the provider's default"}); its text is incomplete`);
       }
@@ -237,6 +237,7 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
     if (interrupted) keepInterrupted(run);
     return interrupted ? { subtype: "error_during_execution", result: run.abortSignal.reason.message, stopReason } : { ...failure(run, thrown), stopReason };
   } finally {
+    streamedText.delete(run);
     run.abortSignal = base;
     // A live session goes on with the next message (a subagent's caller reads them after it ends).
     if (run.input) run.finished = run.interrupted = undefined;

@@ -177,15 +177,8 @@ async function limitedCall(run: RunContext, request: ModelRequest, partial: bool
   }
 }
 
-/** The text a turn's stream has carried so far, per run: what an interrupted response leaves in the conversation. */
-const streamedText = new WeakMap<RunContext, string>();
-
-/** Take the text the last turn streamed before it stopped (cleared once taken; a finished response clears it too). */
-export function takeStreamedText(run: RunContext): string {
-  const text = streamedText.get(run) ?? "";
-  streamedText.delete(run);
-  return text;
-}
+/** The text the turn in progress has streamed so far, per run (the loop clears it once a response is whole, and when a stretch ends): what an interrupted response leaves in the conversation. */
+export const streamedText = new WeakMap<RunContext, string>();
 
 /** Parts the SDK emits on its own, before the provider has said anything. */
 const SDK_PARTS = new Set(["start", "start-step"]);
@@ -222,8 +215,6 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
   });
   let text = "";
   let reasoning = "";
-  const turn = (request.purpose ?? "turn") === "turn";
-  if (turn) streamedText.delete(run);
   const calls: RawToolCall[] = [];
   let usage: Usage | undefined;
   let finishReason = "unknown";
@@ -237,7 +228,7 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
     switch (part.type) {
       case "text-delta":
         text += part.text;
-        if (turn) streamedText.set(run, text);
+        if (request.purpose === "turn") streamedText.set(run, text);
         if (partial && part.text) run.emit({ type: "stream_event", delta: { type: "text", text: part.text } });
         break;
       case "reasoning-delta":
@@ -265,7 +256,6 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
   }
   if (watch.error) throw watch.error;
   if (streamError) throw streamError;
-  if (turn) streamedText.delete(run);
   const response = await result.response;
   const assistant = response.messages.filter((m): m is AssistantModelMessage => m.role === "assistant");
   const content: AssistantBlock[] = [];
