@@ -31,9 +31,14 @@ export class EditTool extends PathTool<typeof EditInput> {
     return input.file_path;
   }
 
-  /** The edit's own preconditions (text to replace, the file exists and was read in full) come before any permission prompt. */
+  /** An edit that cannot apply to any file is refused before any permission vote. */
   override async validateInput(input: z.output<typeof EditInput>, ctx: ToolContext): Promise<string | undefined> {
-    return (await super.validateInput(input, ctx)) ?? inputRefusal(input) ?? (await writeRefusal(ctx, input.file_path, missingFile(input.file_path)));
+    return (await super.validateInput(input, ctx)) ?? inputRefusal(input);
+  }
+
+  /** The file exists and was read in full: checked before anyone is asked to approve the edit. */
+  override preconditions(input: z.output<typeof EditInput>, ctx: ToolContext): Promise<string | undefined> {
+    return writeRefusal(ctx, input.file_path, missingFile(input.file_path));
   }
 
   async call(input: z.output<typeof EditInput>, ctx: ToolContext): Promise<ToolOutput> {

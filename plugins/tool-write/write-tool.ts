@@ -24,9 +24,9 @@ export class WriteTool extends PathTool<typeof WriteInput> {
     return input.file_path;
   }
 
-  /** Read-before-write comes before any permission prompt: an overwrite that would be refused is never put to the user. */
-  override async validateInput(input: z.output<typeof WriteInput>, ctx: ToolContext): Promise<string | undefined> {
-    return (await super.validateInput(input, ctx)) ?? (await writeRefusal(ctx, input.file_path));
+  /** Read-before-write, checked before anyone is asked: an overwrite that would be refused is never put to the user. */
+  override preconditions(input: z.output<typeof WriteInput>, ctx: ToolContext): Promise<string | undefined> {
+    return writeRefusal(ctx, input.file_path);
   }
 
   async call(input: z.output<typeof WriteInput>, ctx: ToolContext): Promise<ToolOutput> {

@@ -5,11 +5,12 @@
  * The built bin, the ACP SDK's own client, and a loopback OpenAI-compatible server reached
  * through an `openai-compatible:<model>` string and OPENAI_COMPATIBLE_BASE_URL.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { removeTempProjects, requireDist, tempProject } from "../helpers/project";
-import { messageText, startAgent, until, updatesOf, type AgentProcess } from "./helpers";
+import { acpProject, messageText, startAgent, until, updatesOf, type AgentProcess } from "./helpers";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
@@ -61,5 +62,22 @@ describe("ubiquity acp: a cancelled prompt stays in the session as interrupted",
     expect(shape[0]).toBe("user:write a long essay");
     expect(shape[1]).toMatch(/^assistant:x+\n\n\[interrupted by the user\]$/);
     expect(shape[2]).toBe("user:now do this instead");
+  }, 60_000);
+});
+
+describe("ubiquity acp: a tool's own preconditions come before the approval question", () => {
+  it("an Edit of a file never read is refused without asking the client", async () => {
+    const project = acpProject();
+    writeFileSync(join(project.dir, "notes.txt"), "unsaved work\n");
+    const proc = startAgent(project);
+    running.push(proc);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    const answer = await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "please edit the notes" }] });
+    expect(answer.stopReason).toBe("end_turn");
+    // Default mode asks before an Edit; this one could never run, so nobody was asked.
+    expect(proc.permissions).toHaveLength(0);
+    const failed = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+    expect(JSON.stringify(failed)).toContain("has not been read in this run");
   }, 60_000);
 });
