@@ -194,7 +194,8 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
         });
       } catch (error) {
         if (error instanceof RunEnd) throw error;
-        throw new RunEnd(describeModelFailure(run, error));
+        // A missing key or setting stopped the request before it was sent: a configuration error.
+        throw new RunEnd(describeModelFailure(run, error), /^AI_Load(APIKey|Setting)Error$/.test(String((error as Error)?.name)) ? "error_configuration" : undefined);
       }
       run.numTurns++;
       const { usage, modelLabel: answered } = step.response;

@@ -196,6 +196,12 @@ describe.concurrent("honest exits and errors", () => {
     expect(failed.code).toBe(1);
   });
 
+  it.skipIf(process.env.MISTRAL_API_KEY !== undefined)("a provider key that is missing stops the run before its first request: exit 2", async () => {
+    const out = await runCli(["-p", "--model", "mistral:mistral-small-latest", "--output-format", "json", "hi"], project());
+    expect(out.code).toBe(2);
+    expect(JSON.parse(out.stdout)).toMatchObject({ subtype: "error_configuration", result: expect.stringContaining("MISTRAL_API_KEY") });
+  });
+
   it("Edit's and Write's own preconditions come before the permission question (nothing is denied or asked)", async () => {
     const files = { "notes.txt": "old text\n" };
     const unread = await serve(oneCall("Edit", { file_path: "notes.txt", old_string: "old", new_string: "new" }));
