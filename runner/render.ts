@@ -168,6 +168,17 @@ export class TextRenderer {
     this.sink.info(this.style.tool(`→ ${formatToolUse(m)}`));
   }
 
+  /** An assistant message's text: whole when it did not stream; the marker of an interrupted one that did. */
+  #assistantText(m: Extract<Message, { type: "assistant" }>) {
+    if (m.text) this.#lastText = m.text;
+    if (!this.#streamedThisTurn && m.text) this.sink.out(m.text.endsWith("\n") ? m.text : `${m.text}\n`);
+    else if (m.interrupted && this.#streamedThisTurn) {
+      // The text before it is on screen already.
+      this.sink.out(`${this.#midLine ? "\n\n" : "\n"}${INTERRUPTED_MARKER}\n`);
+      this.#midLine = false;
+    }
+  }
+
   render(m: Message): void {
     if (m.agentId) return; // subagent traffic stays out of the top-level view
     this.#track(m);
@@ -180,16 +191,8 @@ export class TextRenderer {
         }
         break;
       case "assistant":
-        if (this.#finalOnly) break;
-        if (m.text) this.#lastText = m.text;
-        if (!this.#streamedThisTurn && m.text) {
-          this.sink.out(m.text.endsWith("\n") ? m.text : `${m.text}\n`);
-        }
-        // An interrupted response that streamed shows its marker (the text before it is on screen).
-        else if (m.interrupted && this.#streamedThisTurn) {
-          this.sink.out(`${this.#midLine ? "\n\n" : "\n"}${INTERRUPTED_MARKER}\n`);
-          this.#midLine = false;
-        }
+        // With finalOnly, the final result alone is printed (see `result`).
+        if (!this.#finalOnly) this.#assistantText(m);
         this.#endLine();
         this.#streamedThisTurn = false;
         if (m.stopReason === "max_tokens") {
