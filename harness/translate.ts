@@ -103,7 +103,9 @@ export class TurnTranslator {
         if (m.delta.type === "text" || m.delta.type === "reasoning") this.#delta(m.delta.type, m.delta.text);
         return undefined;
       case "assistant":
-        this.#assistant(m);
+        // An interrupted response is in the conversation for the model; the host sees its own abort.
+        if (m.interrupted) this.#streamed = { text: false, reasoning: false };
+        else this.#assistant(m);
         return undefined;
       case "tool_result":
         // A host tool's result is echoed as the host gave it (HarnessAgent shows the echo).

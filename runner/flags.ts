@@ -31,7 +31,7 @@ function positiveInteger(flag: string, value: string): number {
 
 /** The runner's own flags of `ubiquity run`. */
 export const RUN_FLAGS: FlagTable = {
-  print: { type: "boolean", short: "p", group: "Prompt and output", claude: "-p, --print", description: "Answer the prompt and exit (never the terminal mode); also `ubiquity -p \"prompt\"`" },
+  print: { type: "boolean", short: "p", group: "Prompt and output", claude: "-p, --print", description: "Answer the prompt and exit, never asking (as claude -p): text output is the final result only; also `ubiquity -p \"prompt\"`" },
   "output-format": { type: "string", value: "<format>", group: "Prompt and output", claude: "--output-format", description: "text (default) | json (the result message) | stream-json (one message per line)" },
   "input-format": { type: "string", value: "<format>", group: "Prompt and output", claude: "--input-format", description: "text (default) | stream-json: JSON lines of user messages on stdin, run one after another in one session" },
   "include-partial-messages": {
@@ -50,7 +50,7 @@ export const RUN_FLAGS: FlagTable = {
     group: "Config and trust",
     description: "Apply this folder's own config and settings for this run (not remembered; also UBIQUITY_TRUST=1); without it an untrusted folder's files are skipped or, in a terminal, you are asked once (see `ubiquity trust --help`)",
   },
-  verbose: { type: "boolean", group: "Diagnostics", claude: "--verbose", description: "Print kernel events, plugin taps and debug logs to stderr" },
+  verbose: { type: "boolean", group: "Diagnostics", claude: "--verbose", description: "Print the rest: every assistant text, tool lines and the summary in text output; kernel events, plugin taps and debug logs on stderr" },
   help: { type: "boolean", short: "h", group: "Diagnostics", description: "Show this help" },
 };
 
@@ -78,11 +78,33 @@ export interface ParsedRun {
   positionals: string[];
 }
 
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Each flag in the spelling its table has: `--allowed-tools` is `--allowedTools` and
+ * `--permissionMode` is `--permission-mode`, as `claude` takes both. Stops at `--`.
+ */
+export function canonicalSpellings(argv: readonly string[], names: readonly string[]): string[] {
+  const known = new Set(names);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") return [...out, ...argv.slice(i)];
+    const m = /^--([^=]+)(=[\s\S]*)?$/.exec(a);
+    const name = m?.[1];
+    const other = name === undefined || known.has(name) ? undefined : [kebab(name), camel(name)].find((n) => known.has(n));
+    out.push(other ? `--${other}${m![2] ?? ""}` : a);
+  }
+  return out;
+}
+
 /**
  * The runner's one flag parser (every command's table, `run`'s included): strict, a mistake is a
- * `UsageError` pointing at the command's help.
+ * `UsageError` pointing at the command's help. Kebab and camel spellings of a flag are one flag.
  */
 export function parseFlags(argv: string[], flags: Record<string, CommandFlag>, { positionals, help }: { positionals: boolean; help: string }): ParsedRun {
+  argv = canonicalSpellings(argv, Object.keys(flags));
   const options = Object.fromEntries(
     Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
   );
@@ -123,7 +145,7 @@ export function runUsage(table: FlagTable = RUN_FLAGS): string {
     "       ubiquity chat [flags]         (the terminal mode; also `ubiquity` alone in a terminal)",
     "",
     "Run an agent on the prompt. Piped standard input is sent with it (`git diff | ubiquity run \"review this\"`),",
-    "or is the prompt when none is given.",
+    "or is the prompt when none is given. Flags take kebab or camel case alike (--allowed-tools is --allowedTools).",
   ];
   const groups = [...new Set<string>([...FLAG_GROUPS, ...Object.values(table).map((f) => f.group)])];
   for (const group of groups) {

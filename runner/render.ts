@@ -5,6 +5,7 @@
  */
 import type { Message, ResultMessage, ToolResultMessage, ToolUseMessage } from "../src/messages";
 import { PLAIN, type Style } from "./style";
+import { INTERRUPTED_MARKER } from "../src/loop";
 
 const MAX_ARG = 60;
 
@@ -91,6 +92,14 @@ export interface RenderSink {
 const WAIT_SHOWN_AFTER_MS = 1000;
 const CLEAR_LINE = "\r\x1b[2K";
 
+/** What a non-streaming renderer leaves out (`claude -p` prints the final result only). */
+export interface RenderScope {
+  /** Only the final result goes to `out`, not the assistant texts before it [false]. */
+  finalOnly?: boolean;
+  /** Tool lines, the summary and the other progress lines go to `info` [true]. */
+  progress?: boolean;
+}
+
 /** Render messages as text for a person: streamed deltas when `streaming`, whole messages otherwise. */
 export class TextRenderer {
   #sandboxWarned = false;
@@ -104,11 +113,17 @@ export class TextRenderer {
   #shown = new Set<string>();
   /** The last assistant text shown, so a result's structured value already printed as that text is not printed twice. */
   #lastText = "";
+  readonly #finalOnly: boolean;
+  readonly #progress: boolean;
   constructor(
     private readonly sink: RenderSink,
     private readonly streaming: boolean,
     private readonly style: Style = PLAIN,
-  ) {}
+    scope: RenderScope = {},
+  ) {
+    this.#finalOnly = scope.finalOnly === true && !streaming;
+    this.#progress = scope.progress !== false;
+  }
 
   /** A request went out: after a second of silence the status line counts the seconds. */
   #startWaiting() {
@@ -147,10 +162,21 @@ export class TextRenderer {
    * `tool_use` message reaches the renderer only after the question is answered.
    */
   toolLine(m: Pick<ToolUseMessage, "toolName" | "toolInput" | "toolUseId">): void {
-    if (this.#shown.has(m.toolUseId)) return;
+    if (this.#shown.has(m.toolUseId) || !this.#progress) return;
     this.#shown.add(m.toolUseId);
     this.#endLine();
     this.sink.info(this.style.tool(`→ ${formatToolUse(m)}`));
+  }
+
+  /** An assistant message's text: whole when it did not stream; the marker of an interrupted one that did. */
+  #assistantText(m: Extract<Message, { type: "assistant" }>) {
+    if (m.text) this.#lastText = m.text;
+    if (!this.#streamedThisTurn && m.text) this.sink.out(m.text.endsWith("\n") ? m.text : `${m.text}\n`);
+    else if (m.interrupted && this.#streamedThisTurn) {
+      // The text before it is on screen already.
+      this.sink.out(`${this.#midLine ? "\n\n" : "\n"}${INTERRUPTED_MARKER}\n`);
+      this.#midLine = false;
+    }
   }
 
   render(m: Message): void {
@@ -165,10 +191,8 @@ export class TextRenderer {
         }
         break;
       case "assistant":
-        if (m.text) this.#lastText = m.text;
-        if (!this.#streamedThisTurn && m.text) {
-          this.sink.out(m.text.endsWith("\n") ? m.text : `${m.text}\n`);
-        }
+        // With finalOnly, the final result alone is printed (see `result`).
+        if (!this.#finalOnly) this.#assistantText(m);
         this.#endLine();
         this.#streamedThisTurn = false;
         if (m.stopReason === "max_tokens") {
@@ -179,6 +203,7 @@ export class TextRenderer {
         this.toolLine(m);
         break;
       case "tool_result":
+        if (!this.#progress) break;
         this.sink.info(`  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${m.toolName}: ${formatToolResult(m)}`);
         break;
       case "system":
@@ -187,7 +212,7 @@ export class TextRenderer {
           this.#sandboxWarned = true;
           this.sink.info(this.style.error(`warning: ${m.sandbox.warning}`));
         }
-        if (m.subtype === "compact_boundary") {
+        if (m.subtype === "compact_boundary" && this.#progress) {
           this.#endLine();
           const n = thousands;
           this.sink.info(this.style.dim(`— the conversation so far was summarized (${n(m.tokensBefore)} → ${n(m.tokensAfter)} tokens)`));
@@ -207,9 +232,13 @@ export class TextRenderer {
         break;
       case "result":
         this.#endLine();
+        if (this.#finalOnly && !m.isError && m.result) {
+          this.sink.out(m.result.endsWith("\n") ? m.result : `${m.result}\n`);
+          this.#lastText = m.result;
+        }
         if (m.structuredOutput !== undefined && !sameJson(this.#lastText, m.structuredOutput)) this.sink.out(`${JSON.stringify(m.structuredOutput)}\n`);
         if (m.isError) this.sink.info(this.style.error(`error (${m.subtype}): ${withoutKernelTerms(m.result)}`));
-        this.sink.info(this.style.dim(formatSummary(m)));
+        if (this.#progress) this.sink.info(this.style.dim(formatSummary(m)));
         break;
       default:
         break;

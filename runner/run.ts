@@ -7,13 +7,14 @@
  * 0, 1 failed run, 2 usage or configuration error, 130 interrupted.
  */
 import { createInterface } from "./readline";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
 import { oneLine, TextRenderer, withoutKernelTerms } from "./render";
 import { defaultLogger } from "../src/logger";
 import { consoleLogger } from "../sdk/console-logger";
-import { describeError } from "../src/errors";
+import { ConfigError, describeError } from "../src/errors";
+import { requestedModel } from "../src/model-call";
 import { UsageError } from "../loader/index";
 import { redactText, secretsOf } from "../src/redact";
 import type { UbiquityConfig } from "../src/config/schema";
@@ -161,8 +162,9 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
 
   const answerers = answerersOf(active.plugins);
   if (mode === "chat") return runChat(options, io, { fixedModel: values.model !== undefined, verbose, answerers });
+  if (requestedModel(options) === undefined) return fail(io, noModelError(active), format, verbose);
   if (mode === "stream") return runStream(options, io);
-  return runOnce(prompt, options, io, format, answerers);
+  return runOnce(prompt, options, io, format, answerers, { print: values.print === true, verbose });
 }
 
 /**
@@ -213,14 +215,34 @@ function onInterrupt(controller: AbortController) {
   return { interrupted: () => interrupted, stop: () => void process.removeListener("SIGINT", handler) };
 }
 
-/** One prompt, one run. */
-async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, format: string, answerers: TerminalAnswerer[]): Promise<number> {
-  const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text";
+/**
+ * "No model configured", found before the run starts (exit 2), naming the config file an
+ * untrusted folder's run skipped: it may be where the model is set.
+ */
+function noModelError(active: ActivePlugins): ConfigError {
+  const skipped = active.loaded?.skipped[0];
+  const hint = skipped
+    ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
+    : "";
+  return new ConfigError(`No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable${hint}`);
+}
+
+/** The exit code of a run that ended with `result`: a failure while it was set up (nothing asked of the model) is a configuration error. */
+function exitOfResult(result: ResultMessage | undefined): number {
+  if (!result || result.isError) return result?.subtype === "error_configuration" ? EXIT.usage : EXIT.failed;
+  return EXIT.ok;
+}
+
+/** One prompt, one run. With `-p` (or no terminal) the text output is the final result only, as `claude -p`'s; `--verbose` shows the rest. */
+async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, format: string, answerers: TerminalAnswerer[], { print, verbose }: { print: boolean; verbose: boolean }): Promise<number> {
+  // -p never asks and never streams, in a terminal too (nothing prompts, as in `claude -p`).
+  const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text" && !print;
   const style = createStyle(colorEnabled(io.stderrIsTTY ?? io.stdoutIsTTY));
   const renderer = new TextRenderer(
     { out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), ...(interactive ? { status: (t: string) => io.stderr(t) } : {}) },
     interactive,
     style,
+    { finalOnly: !verbose, progress: verbose || !print },
   );
   if (interactive) {
     options.includePartialMessages = true;
@@ -245,7 +267,7 @@ async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, fo
   }
   if (format === "json" && result) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   if (sigint.interrupted()) return EXIT.interrupted;
-  return result && !result.isError ? EXIT.ok : EXIT.failed;
+  return exitOfResult(result);
 }
 
 /** The text of one `--input-format stream-json` line: `{"type":"user","message":{"role":"user","content":…}}` (Claude Code's) or `{"type":"user","text":…}`. */
@@ -288,6 +310,7 @@ async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number>
     return undefined;
   };
   let failed = false;
+  let configuration = false;
   try {
     const first = await nextInput();
     if (bad) return fail(io, bad, "stream-json");
@@ -310,6 +333,7 @@ async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number>
       io.stdout(`${JSON.stringify(message)}\n`);
       if (message.type !== "result") continue;
       if (message.isError) failed = true;
+      if (message.subtype === "error_configuration") configuration = true;
       results++;
       wake?.();
     }
@@ -318,5 +342,5 @@ async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number>
   } finally {
     sigint.stop();
   }
-  return failed ? EXIT.failed : EXIT.ok;
+  return configuration ? EXIT.usage : failed ? EXIT.failed : EXIT.ok;
 }

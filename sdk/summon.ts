@@ -164,7 +164,8 @@ function yieldBootFailure(channel: Channel<Message>, options: SummonOptions, err
     stamp(
       {
         type: "result",
-        subtype: "error_during_execution",
+        // The kernel could not be built (a bad option, a broken plugin): nothing ran.
+        subtype: "error_configuration",
         result: redactText(describeError(error), secretsOf(options)),
         isError: true,
         numTurns: 0,

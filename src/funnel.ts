@@ -3,7 +3,8 @@
  * every `tool_use` is answered by exactly one `tool_result` on every path.
  *
  * validate (schema, then the tool's validateInput) → tool.beforeCall (rewrite / block) →
- * tool.permission (votes; a deny is final) → tool.ask (when the verdict is ask) → execute →
+ * tool.permission (votes; a deny is final) → the tool's preconditions, then tool.ask (when the
+ * verdict is ask) → execute →
  * tool.afterCall. Execute is bounded by a time limit and the run's abort (tool-bound.ts). `beforeCall` runs before the permission vote so that permission judges the
  * input that will actually run (a PreToolUse rewrite cannot smuggle anything past the rules).
  */
@@ -154,6 +155,9 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
     stage = "tool.permission";
     let verdict: PermissionVerdict = await hooks.tool.permission.promise({ behavior: "allow" }, call);
     if (verdict.behavior === "ask") {
+      // Nobody is asked to approve a call its tool would refuse anyway.
+      const unmet = await tool.preconditions?.(call.input, context);
+      if (unmet) return refuse(unmet, call.input, tool);
       stage = "tool.ask";
       const answer = await hooks.tool.ask.promise(verdict, call);
       if (!answer) {

@@ -24,7 +24,7 @@ export * from "./tokens";
 export type { KernelOptions, UbiquityConfig, PluginEntry, PresetEntry, Logger } from "./config/schema";
 export * from "./logger";
 export * from "./live";
-export { driveRun } from "./loop";
+export { driveRun, INTERRUPTED_MARKER } from "./loop";
 export { callModel, resolveModel, modelLabel, requestedModel, RunEnd } from "./model-call";
 export type { ModelCall, ModelRequestInit } from "./model-call";
 export { createRun, chargeUsage } from "./run";

@@ -11,7 +11,10 @@ import { runToolCalls } from "./funnel";
 import { UserInterrupt, type UserContentParts, type UserTurn } from "./live";
 import { describeError } from "./errors";
 import { redactText, secretsOf } from "./redact";
-import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, unwrapRunEnd, type ModelCall } from "./model-call";
+import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, streamedText, unwrapRunEnd, type ModelCall } from "./model-call";
+
+/** What an interrupted response says in the conversation, after the text that arrived before the interrupt. */
+export const INTERRUPTED_MARKER = "[interrupted by the user]";
 
 /** What a tool call of a response cut by maxTokens gets instead of running. */
 function cutCallMessage(run: RunContext, request: ModelRequest): string {
@@ -61,6 +64,20 @@ async function enter(run: RunContext, turns: UserTurn[], source: TurnPrompt["sou
   }
 }
 
+/**
+ * An interrupted stretch stays in the conversation as interrupted: its prompt, the text that
+ * streamed before the interrupt and the marker, as one assistant message (emitted, so the
+ * transcript keeps it too). The prompt is then answered, so it is never sent again as a new one.
+ * A stretch whose last response was whole (the interrupt came after it) needs nothing.
+ */
+function keepInterrupted(run: RunContext): void {
+  const partial = streamedText.get(run)?.trimEnd();
+  if (!["user", "tool"].includes(run.history.at(-1)?.role ?? "")) return;
+  const text = partial ? `${partial}\n\n${INTERRUPTED_MARKER}` : INTERRUPTED_MARKER;
+  run.emit({ type: "assistant", text, content: [{ type: "text", text }], model: run.modelLabel ?? "", stopReason: "other", interrupted: true });
+  run.history.push({ role: "assistant", content: [{ type: "text", text }] });
+}
+
 /** The `RunEnd` (or other error) a run or stretch ended with, as its outcome. */
 function failure(run: RunContext, thrown: unknown): Outcome {
   // A tap may end the run with a RunEnd of its own (e.g. a stored session that cannot be found): its words stand.
@@ -90,6 +107,9 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
   let from = started;
   // The result of the last stretch when the input ended after it (the session's last message).
   let last: ResultMessage | undefined;
+  // Until the first stretch of work begins, a failure is the run's set-up (no model, an unknown
+  // session or provider): nothing was asked of the model, and the result says so.
+  let settingUp = true;
   try {
     if (pre?.error) throw pre.error;
     if (!run.parent) await run.kernel.ready();
@@ -105,6 +125,7 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
       );
     }
     if (modelError) throw modelError;
+    settingUp = false;
 
     const base = run.abortSignal;
     const sent: { record?: SentRecord } = {};
@@ -125,6 +146,7 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
     sendInit();
     last = undefined;
     outcome = failure(run, thrown);
+    if (settingUp && outcome.subtype === "error_during_execution") outcome.subtype = "error_configuration";
   }
   const durationMs = Math.round(performance.now() - from);
   const result = last ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs })) as ResultMessage);
@@ -173,7 +195,8 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
         });
       } catch (error) {
         if (error instanceof RunEnd) throw error;
-        throw new RunEnd(describeModelFailure(run, error));
+        // A missing key or setting stopped the request before it was sent: a configuration error.
+        throw new RunEnd(describeModelFailure(run, error), /^AI_Load(APIKey|Setting)Error$/.test(String((error as Error)?.name)) ? "error_configuration" : undefined);
       }
       run.numTurns++;
       const { usage, modelLabel: answered } = step.response;
@@ -183,6 +206,7 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
       const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered, stopReason }) as AssistantMessage;
       if (step.text) finalText = step.text;
       run.history.push(...step.assistant);
+      streamedText.delete(run); // the response is whole: an interrupt from now on keeps none of it
       if (stopReason === "max_tokens") {
         run.logger.warn(`[ubiquity] the response of ${answered} was cut at the output limit (maxTokens: ${step.request.maxOutputTokens ?? "the provider's default"}); its text is incomplete`);
       }
@@ -212,8 +236,10 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
     return { subtype: "success", result: finalText, stopReason };
   } catch (thrown) {
     const interrupted = run.abortSignal.reason instanceof UserInterrupt && !base.aborted;
+    if (interrupted) keepInterrupted(run);
     return interrupted ? { subtype: "error_during_execution", result: run.abortSignal.reason.message, stopReason } : { ...failure(run, thrown), stopReason };
   } finally {
+    streamedText.delete(run);
     run.abortSignal = base;
     // A live session goes on with the next message (a subagent's caller reads them after it ends).
     if (run.input) run.finished = run.interrupted = undefined;

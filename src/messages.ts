@@ -125,6 +125,8 @@ export interface AssistantMessage extends MessageBase {
   model: string;
   /** Why the response ended; `max_tokens` means it was cut short. */
   stopReason: StopReason;
+  /** The user interrupted this response: `text` is what arrived before, then `[interrupted by the user]`. */
+  interrupted?: true;
 }
 
 /** A tool call about to run, with the input it runs with. */
@@ -158,6 +160,8 @@ export interface ResultSubtypes {
   success: true;
   error_max_turns: true;
   error_during_execution: true;
+  /** The run failed while it was set up, before any model request: no model, an unknown session or provider, a bad option. */
+  error_configuration: true;
 }
 
 /**

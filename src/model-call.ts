@@ -177,6 +177,9 @@ async function limitedCall(run: RunContext, request: ModelRequest, partial: bool
   }
 }
 
+/** The text the turn in progress has streamed so far, per run (the loop clears it once a response is whole, and when a stretch ends): what an interrupted response leaves in the conversation. */
+export const streamedText = new WeakMap<RunContext, string>();
+
 /** Parts the SDK emits on its own, before the provider has said anything. */
 const SDK_PARTS = new Set(["start", "start-step"]);
 
@@ -225,6 +228,7 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
     switch (part.type) {
       case "text-delta":
         text += part.text;
+        if (request.purpose === "turn") streamedText.set(run, text);
         if (partial && part.text) run.emit({ type: "stream_event", delta: { type: "text", text: part.text } });
         break;
       case "reasoning-delta":

@@ -75,6 +75,12 @@ export abstract class Tool<S extends z.ZodType = z.ZodType> {
   validateInput(_input: z.output<S>, _ctx: ToolContext): Awaitable<string | undefined> {
     return undefined;
   }
+  /**
+   * The tool's own preconditions on the world (the file exists, it was read first), checked when
+   * a call would ask the user — after the permission vote, so a denied call learns nothing from
+   * them: return why the call cannot run, and nobody is asked. `call` must check them again.
+   */
+  preconditions?(input: z.output<S>, ctx: ToolContext): Awaitable<string | undefined>;
   /** Run the call. */
   abstract call(input: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
 }

@@ -164,7 +164,7 @@ export const hooksPlugin = definePlugin(() => ({
       const reason =
         result.subtype === "error_max_turns"
           ? "max_turns"
-          : result.subtype === "error_during_execution"
+          : result.subtype === "error_during_execution" || result.subtype === "error_configuration"
             ? "error"
             : stateOf(run).stopContinuations > 0
               ? "stopped"

@@ -6,6 +6,8 @@
 import type { PluginCommand, RunFlag } from "../../loader/index";
 import { installHint, isInstalled } from "./load-provider";
 import { PROVIDERS, type ProviderSpec } from "./providers";
+import { UsageError } from "../../loader/index";
+import { openaiCompatible } from "./openai-compatible";
 
 /** One provider as `ubiquity models` lists it. */
 export interface ModelProviderRow {
@@ -62,8 +64,34 @@ export const modelCommands: Record<string, PluginCommand> = {
   },
 };
 
-/** `run --model`, `--fallback-model`. */
+const COMPATIBLE_PREFIX = "openai-compatible:";
+
+/**
+ * `--base-url <url> --model <name>`: the model `name` of an OpenAI-compatible server (vLLM, LM
+ * Studio, Ollama, llama.cpp) — all of `name` is the server's model id (`qwen2.5-coder:7b` keeps its
+ * colon), with an optional `openai-compatible:` in front. The key comes from OPENAI_COMPATIBLE_API_KEY.
+ */
+function compatibleModel(o: Record<string, any>, url: string, values: Record<string, unknown> | undefined): void {
+  const named = typeof values?.model === "string" ? values.model : undefined;
+  if (!named) throw new UsageError(`--base-url needs --model: the model's name on that server (e.g. --base-url ${url} --model qwen2.5-coder:7b)`);
+  const id = named.startsWith(COMPATIBLE_PREFIX) ? named.slice(COMPATIBLE_PREFIX.length) : named;
+  const apiKey = process.env.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined;
+  try {
+    o.model = openaiCompatible(id, { baseURL: url, ...(apiKey ? { apiKey } : {}) });
+  } catch (error) {
+    throw new UsageError(`--base-url ${JSON.stringify(url)}: ${(error as Error).message.replace(/^openaiCompatible\(model, settings\): settings\.baseURL/, "it")}`);
+  }
+}
+
+/** `run --model`, `--base-url`, `--fallback-model`. */
 export const modelFlags: Record<string, RunFlag> = {
   model: { type: "string", value: "<model>", group: "Model", claude: "--model", description: '"provider:model", an alias, or "test" (the offline model)', apply: (o, v) => void (o.model = String(v)) },
+  "base-url": {
+    type: "string",
+    value: "<url>",
+    group: "Model",
+    description: "An OpenAI-compatible server's API root (vLLM, LM Studio, Ollama: http://localhost:8000/v1); --model names the model on it; key from OPENAI_COMPATIBLE_API_KEY",
+    apply: (o, v, values) => compatibleModel(o, String(v), values),
+  },
   "fallback-model": { type: "string", value: "<model>", group: "Model", claude: "--fallback-model", description: "The model to fall back to when the main one fails", apply: (o, v) => void (o.fallbackModel = String(v)) },
 };

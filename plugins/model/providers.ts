@@ -20,7 +20,7 @@ export interface ProviderSpec {
   /** Model methods reachable as `provider.method:model` (e.g. `openai.chat:gpt-4o`). */
   readonly variants?: readonly string[];
   /** For providers served through @ai-sdk/openai-compatible: the default base URL and key variable. */
-  readonly compatible?: { readonly baseURL: string; readonly baseURLEnv?: string; readonly apiKeyEnv?: string };
+  readonly compatible?: { readonly baseURL?: string; readonly baseURLEnv?: string; readonly apiKeyEnv?: string };
   /** AI SDK provider ids its models carry when they differ from the name a user writes (`amazon-bedrock` for `bedrock`). */
   readonly providerIds?: readonly string[];
   /** Whether the package is a dependency of ubiquity (installed with it) or an optional peer. */
@@ -148,6 +148,15 @@ export const PROVIDERS = {
     env: ["OLLAMA_BASE_URL"],
     settings: OPENAI_COMPATIBLE_SETTINGS,
     compatible: { baseURL: "http://localhost:11434/v1", baseURLEnv: "OLLAMA_BASE_URL" },
+    bundled: true,
+  },
+  // Any server that speaks the OpenAI chat API (vLLM, LM Studio, llama.cpp, a proxy): the URL has no default.
+  "openai-compatible": {
+    package: "@ai-sdk/openai-compatible", major: 3,
+    factory: "createOpenAICompatible",
+    env: ["OPENAI_COMPATIBLE_BASE_URL", "OPENAI_COMPATIBLE_API_KEY"],
+    settings: OPENAI_COMPATIBLE_SETTINGS,
+    compatible: { baseURLEnv: "OPENAI_COMPATIBLE_BASE_URL", apiKeyEnv: "OPENAI_COMPATIBLE_API_KEY" },
     bundled: true,
   },
 } as const satisfies Record<string, ProviderSpec>;

@@ -3,6 +3,7 @@
  * key the named provider does not accept is a TypeError — a credential silently dropped comes
  * back later as an authentication error that names nothing.
  */
+import { ModelError } from "../../src/index";
 import { providerSpec, type ProviderSpec } from "./providers";
 
 /** Throw a TypeError naming the first `providerSettings` key that `provider` does not accept. */
@@ -41,6 +42,12 @@ export function factorySettings(
   if (spec.compatible) {
     out.name = provider;
     out.baseURL ??= (spec.compatible.baseURLEnv && env[spec.compatible.baseURLEnv]?.trim()) || spec.compatible.baseURL;
+    if (!out.baseURL) {
+      throw new ModelError(
+        `provider "${provider}" needs the server's URL: set ${spec.compatible.baseURLEnv ?? "providerSettings.baseURL"} (e.g. http://localhost:8000/v1), ` +
+          `pass --base-url with ubiquity run, or set providerSettings.baseURL`,
+      );
+    }
     if (out.apiKey === undefined && spec.compatible.apiKeyEnv) out.apiKey = env[spec.compatible.apiKeyEnv];
     // openai-compatible only streams usage when asked to; cost and the result's usage need it.
     out.includeUsage ??= true;

@@ -34,7 +34,7 @@ export function splitRules(values: readonly string[]): string[] {
   return out;
 }
 
-const append = (key: "allowedTools" | "disallowedTools" | "askTools" | "additionalDirectories", values: string[]) => (options: Record<string, any>) => {
+const append = (key: "approvedTools" | "availableTools" | "disallowedTools" | "askTools" | "additionalDirectories", values: string[]) => (options: Record<string, any>) => {
   options[key] = [...(options[key] ?? []), ...values];
 };
 
@@ -51,8 +51,37 @@ export const permissionsFlags: Record<string, RunFlag> = {
       o.permissionMode = String(v);
     },
   },
-  allowedTools: { type: "string", value: "<rules>", multiple: true, group: "Tools and permissions", claude: "--allowedTools", description: 'Rules that run without asking: "Read,Bash(git log:*)" (comma or space separated; repeatable)', apply: (o, v) => append("allowedTools", splitRules(list(v)))(o) },
-  disallowedTools: { type: "string", value: "<rules>", multiple: true, group: "Tools and permissions", claude: "--disallowedTools", description: "Rules that are always denied (same form)", apply: (o, v) => append("disallowedTools", splitRules(list(v)))(o) },
+  "dangerously-skip-permissions": {
+    type: "boolean",
+    group: "Tools and permissions",
+    claude: "--dangerously-skip-permissions",
+    description: "--permission-mode bypassPermissions: run without asking (deny and ask rules, sensitive files and the sandbox still apply)",
+    apply: (o, _v, values) => {
+      if (values?.["permission-mode"] !== undefined && values["permission-mode"] !== "bypassPermissions") throw new UsageError(`--dangerously-skip-permissions is --permission-mode bypassPermissions; drop one of them (--permission-mode ${values["permission-mode"]} was given too)`);
+      o.permissionMode = "bypassPermissions";
+    },
+  },
+  // Pre-approval only, as in `claude -p`: a bare name approves the tool and takes no other tool away (--tools does that).
+  allowedTools: { type: "string", value: "<rules>", multiple: true, group: "Tools and permissions", claude: "--allowedTools", description: 'Rules that run without asking: "Read,Bash(git log:*)" (comma or space separated; repeatable); never removes a tool (approvedTools)', apply: (o, v) => append("approvedTools", splitRules(list(v)))(o) },
+  tools: {
+    type: "string",
+    value: "<names>",
+    multiple: true,
+    group: "Tools and permissions",
+    claude: "--tools",
+    description: 'Only these tools are offered: "Read,Grep,Bash"; "" for none, "default" for all; approves nothing (availableTools)',
+    apply: (o, v) => {
+      const names = splitRules(list(v));
+      if (names.includes("default")) {
+        if (names.length > 1) throw new UsageError(`--tools default means every tool; it cannot be combined with names (${names.filter((n) => n !== "default").join(", ")})`);
+        return;
+      }
+      const scoped = names.find((n) => n.includes("("));
+      if (scoped) throw new UsageError(`--tools takes tool names, not rules (${scoped}); pre-approve calls with --allowedTools`);
+      append("availableTools", names)(o);
+    },
+  },
+  disallowedTools: { type: "string", value: "<rules>", multiple: true, group: "Tools and permissions", claude: "--disallowedTools", description: "Rules that are always denied (same form); a bare name removes the tool", apply: (o, v) => append("disallowedTools", splitRules(list(v)))(o) },
   askTools: { type: "string", value: "<rules>", multiple: true, group: "Tools and permissions", description: "Rules that always ask, even when another rule allows (same form)", apply: (o, v) => append("askTools", splitRules(list(v)))(o) },
   "add-dir": { type: "string", value: "<dir>", multiple: true, group: "Context", claude: "--add-dir", description: "Another directory the tools may use; repeatable", apply: (o, v) => append("additionalDirectories", list(v).map((d) => resolve(d)))(o) },
 };

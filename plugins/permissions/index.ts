@@ -1,7 +1,7 @@
 /**
  * `ubiquity:permissions`: permission modes, allow/deny/ask rules with a real bash parser behind
  * them, sensitive paths, and asking through `canUseTool`.
- * - `tool.list`: a bare deny removes a tool; an `allowedTools` with a bare entry limits the run to the tools it names
+ * - `tool.list`: a bare deny removes a tool; an `allowedTools` with a bare entry limits the run to the tools it names, and so does `availableTools` (which approves nothing)
  * - `tool.permission`: the precedence chain of engine.ts
  * - `tool.ask`: canUseTool, with timeout and abort (ask.ts)
  * - `tool.afterCall`: Grep and Glob results naming a file a Read deny forbids are withheld (filter-results.ts)
@@ -9,11 +9,11 @@
  */
 import { homedir } from "node:os";
 import { z } from "zod";
-import { ASK_STAGE as KERNEL_ASK_STAGE, PERMISSION_STAGE, SYSTEM_STAGE, type PermissionVerdict, type ResolvedOptions, type SystemSection, type Tool } from "../../src/index";
+import { ConfigError, ASK_STAGE as KERNEL_ASK_STAGE, PERMISSION_STAGE, SYSTEM_STAGE, type PermissionVerdict, type ResolvedOptions, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, type Policy, type ToolKinds } from "./policy";
-import { ruleNamesTool } from "./rules";
+import { parseRules, ruleNamesTool } from "./rules";
 import type { Decision } from "./engine";
 import { answerAsk } from "./ask";
 import { withholdDenied } from "./filter-results";
@@ -65,9 +65,11 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
         const key = `${api.version}:${shellParserReady()}`;
         const hit = cache.get(options);
         if (hit?.key === key) return hit.policy;
+        // approvedTools are allow rules that, like a settings file's, never limit the tools offered.
+        const approved = parseRules(options.approvedTools, "allow", "approvedTools");
         const policy = compilePolicy(
           { allow: options.allowedTools, deny: options.disallowedTools, ask: options.askTools },
-          { cwd: options.cwd, home: home(), kinds, extra: api.addedRules },
+          { cwd: options.cwd, home: home(), kinds, extra: [...api.addedRules, ...approved] },
         );
         cache.set(options, { key, policy });
         return policy;
@@ -76,11 +78,15 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       // The plugin's own default (the kernel knows no permission mode): unset means "default".
       kernel.hooks.kernel.config.tap(NAME, (config) => (config.permissionMode === undefined ? { ...config, permissionMode: "default" } : config));
       // Compiling at start-up makes a malformed rule fail the run before any model call.
-      kernel.hooks.kernel.configResolved.tap(NAME, (options) => void policyFor(options));
+      kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
+        policyFor(options);
+        onlyTools((options as PermissionsResolvedOptions).availableTools);
+      });
 
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
         const policy = policyFor(run.options);
-        return tools.filter((tool) => available(tool.name, policy));
+        const only = onlyTools((run.options as PermissionsResolvedOptions).availableTools);
+        return tools.filter((tool) => available(tool.name, policy) && (!only || only(tool.name)));
       });
 
       // The bash grammar loads when the first shell command is judged, not at start-up: only
@@ -117,6 +123,19 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
     },
   };
 });
+
+/**
+ * The `availableTools` filter: a tool is offered when an entry names it; MCP tools stay unless an
+ * entry names an MCP tool or server (as `claude --tools` limits the built-in tools only).
+ */
+function onlyTools(names: readonly string[] | undefined): ((name: string) => boolean) | undefined {
+  if (!names) return undefined;
+  const rules = parseRules(names, "allow", "availableTools");
+  const scoped = rules.find((r) => r.content !== undefined);
+  if (scoped) throw new ConfigError(`availableTools: ${JSON.stringify(scoped.text)} names a rule, not a tool; write the tool's name (${scoped.tool}), and pre-approve calls with approvedTools`);
+  const mcp = rules.some((r) => r.tool.startsWith("mcp__"));
+  return (name) => (!mcp && name.startsWith("mcp__")) || rules.some((r) => ruleNamesTool(r, name));
+}
 
 /** Is a tool offered under this policy? */
 function available(name: string, policy: Policy): boolean {

@@ -20,6 +20,14 @@ export type CanUseTool = (
 export const permissionsOptions = z.strictObject({
   permissionMode: z.enum(PERMISSION_MODES).optional().describe("['default']"),
   allowedTools: z.array(z.string()).optional(),
+  approvedTools: z
+    .array(z.string())
+    .optional()
+    .describe("Rules that run without asking and never limit the tools offered, even a bare name (what `claude -p --allowedTools` means; the runner's --allowedTools)"),
+  availableTools: z
+    .array(z.string())
+    .optional()
+    .describe("Only these tools are offered (names; MCP tools stay unless an entry names one, e.g. mcp__github__*); approves nothing (the runner's --tools)"),
   disallowedTools: z.array(z.string()).optional(),
   askTools: z.array(z.string()).optional(),
   canUseTool: functionSchema<CanUseTool>("canUseTool").optional(),

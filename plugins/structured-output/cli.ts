@@ -25,8 +25,32 @@ export function readSchemaFile(spec: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-/** `run --output-schema`, `--output-mode`. */
+/** `--json-schema` as `claude -p` takes it: the schema's JSON itself (or, not starting with `{`, a file). */
+export function readInlineSchema(spec: string): Record<string, unknown> {
+  if (!spec.trimStart().startsWith("{")) return readSchemaFile(spec);
+  let data: unknown;
+  try {
+    data = JSON.parse(spec);
+  } catch (error) {
+    throw new UsageError(`--json-schema: not valid JSON (${describeError(error)}); pass the schema itself, e.g. --json-schema '{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}'`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new UsageError("--json-schema: expected a JSON Schema object");
+  return data as Record<string, unknown>;
+}
+
+/** `run --json-schema`, `--output-schema`, `--output-mode`. */
 export const structuredOutputFlags: Record<string, RunFlag> = {
+  "json-schema": {
+    type: "string",
+    value: "<json>",
+    group: "Prompt and output",
+    claude: "--json-schema",
+    description: "A JSON Schema, inline: the final answer is a JSON value that validates (in the result's structuredOutput); as --output-schema",
+    apply: (o, v, values) => {
+      if (values?.["output-schema"] !== undefined) throw new UsageError("--json-schema and --output-schema both give the schema; pass one");
+      o.outputSchema = readInlineSchema(String(v));
+    },
+  },
   "output-schema": {
     type: "string",
     value: "<file>",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool, commitWrite, openWriteTarget, numberLines, splitLines, withLineEnding, ToolFailure, guard } from "../_kits/file-tools/index";
+import { PathTool, writeRefusal, commitWrite, openWriteTarget, numberLines, splitLines, withLineEnding, ToolFailure, guard } from "../_kits/file-tools/index";
 import { lineAt, occurrences, replaceExact } from "./replace";
 
 /** Input of the Edit tool. */
@@ -31,19 +31,23 @@ export class EditTool extends PathTool<typeof EditInput> {
     return input.file_path;
   }
 
+  /** An edit that cannot apply to any file is refused before any permission vote. */
+  override async validateInput(input: z.output<typeof EditInput>, ctx: ToolContext): Promise<string | undefined> {
+    return (await super.validateInput(input, ctx)) ?? inputRefusal(input);
+  }
+
+  /** The file exists and was read in full: checked before anyone is asked to approve the edit. */
+  override preconditions(input: z.output<typeof EditInput>, ctx: ToolContext): Promise<string | undefined> {
+    return writeRefusal(ctx, input.file_path, missingFile(input.file_path));
+  }
+
   async call(input: z.output<typeof EditInput>, ctx: ToolContext): Promise<ToolOutput> {
     return guard(async () => {
-      if (input.old_string === "") {
-        throw new ToolFailure("old_string is empty; give the exact text to replace, copied from the file. Edit changes existing text only.");
-      }
-      if (input.old_string === input.new_string) {
-        throw new ToolFailure("old_string and new_string are identical, so nothing would change; put the replacement text in new_string.");
-      }
+      const invalid = inputRefusal(input);
+      if (invalid) throw new ToolFailure(invalid);
       const target = await openWriteTarget(ctx, input.file_path);
       const existing = target.existing;
-      if (!existing) {
-        throw new ToolFailure(`File does not exist: ${input.file_path}. Edit changes existing files only; check the path, or create the file with its full content instead.`);
-      }
+      if (!existing) throw new ToolFailure(missingFile(input.file_path));
       // The model writes "\n"; in a CRLF file the same text is stored with "\r\n".
       let oldText = withLineEnding(input.old_string, existing.eol);
       let newText = withLineEnding(input.new_string, existing.eol);
@@ -62,6 +66,15 @@ export class EditTool extends PathTool<typeof EditInput> {
     });
   }
 }
+
+/** Why an edit's input cannot be applied to any file, or undefined. */
+function inputRefusal(input: z.output<typeof EditInput>): string | undefined {
+  if (input.old_string === "") return "old_string is empty; give the exact text to replace, copied from the file. Edit changes existing text only.";
+  if (input.old_string === input.new_string) return "old_string and new_string are identical, so nothing would change; put the replacement text in new_string.";
+  return undefined;
+}
+
+const missingFile = (path: string) => `File does not exist: ${path}. Edit changes existing files only; check the path, or create the file with its full content instead.`;
 
 /** The changed region with a few lines around it, `cat -n` style, so the model can check it. */
 function snippet(text: string, at: number, inserted: string): string {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool, commitWrite, openWriteTarget, splitLines, guard } from "../_kits/file-tools/index";
+import { PathTool, writeRefusal, commitWrite, openWriteTarget, splitLines, guard } from "../_kits/file-tools/index";
 
 /** Input of the Write tool. */
 export const WriteInput = z.object({
@@ -22,6 +22,11 @@ export class WriteTool extends PathTool<typeof WriteInput> {
 
   protected pathOf(input: z.output<typeof WriteInput>) {
     return input.file_path;
+  }
+
+  /** Read-before-write, checked before anyone is asked: an overwrite that would be refused is never put to the user. */
+  override preconditions(input: z.output<typeof WriteInput>, ctx: ToolContext): Promise<string | undefined> {
+    return writeRefusal(ctx, input.file_path);
   }
 
   async call(input: z.output<typeof WriteInput>, ctx: ToolContext): Promise<ToolOutput> {

@@ -109,7 +109,8 @@ describe("a model with no known price under maxBudgetUsd", () => {
     const { result, messages } = await run("work", { model: "openai:budget-unpriced", apiKey: "k", providerSettings: { baseURL: server.baseURL }, maxBudgetUsd: 5 });
     expect(server.requests).toHaveLength(0);
     expect(result.isError).toBe(true);
-    expect(result.subtype).toBe("error_during_execution");
+    // Refused while the run is set up: a configuration error (issue 38).
+    expect(result.subtype).toBe("error_configuration");
     expect(result.result).toContain("openai:budget-unpriced has no known price");
     expect(result.result).toContain('modelPricing: { "budget-unpriced": { input: 3, output: 15 } }');
     expect(result.result).toContain("maxBudgetTokens");

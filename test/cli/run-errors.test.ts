@@ -35,11 +35,11 @@ describe.concurrent("configuration errors of `ubiquity run`", () => {
     expect(disable.stderr.match(/no plugin named tool-bash/g)).toHaveLength(1); // said once
   });
 
-  it("no model anywhere names --model, the config file and UBIQUITY_MODEL, not options.model", async () => {
+  it("no model anywhere names --model, the config file and UBIQUITY_MODEL, not options.model (exit 2: nothing ran)", async () => {
     const { code, stdout, stderr } = await runCli(["run", "hi"], tempProject({}), { UBIQUITY_MODEL: "" });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe("");
-    expect(stderr).toContain("error (error_during_execution): No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable");
+    expect(stderr).toContain("error: No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable");
     expect(stderr).not.toContain("options.model");
   });
 

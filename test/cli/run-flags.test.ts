@@ -36,9 +36,11 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     expect(appended.requests[0]!.system.length).toBeGreaterThan(200);
   });
 
-  it("--allowedTools with bare names limits the tools offered; a rule pre-approves a call", async () => {
+  it("--allowedTools pre-approves and never limits the tools offered (--tools does); a rule pre-approves a call", async () => {
     const p = project();
-    const limited = await p.run([...json, "--allowedTools", "Read,Glob", "hi"]);
+    const approved = await p.run([...json, "--allowedTools", "Read,Glob", "hi"]);
+    expect(approved.requests[0]!.tools).toEqual(expect.arrayContaining(["Glob", "Read", "Write", "Edit", "Bash"]));
+    const limited = await p.run([...json, "--tools", "Read,Glob", "hi"]);
     expect(limited.requests[0]!.tools.sort()).toEqual(["Glob", "Read"]);
     const denied = await p.run([...json, "echo please"]);
     expect(toolResults(denied.messages)[0]!.output.isError).toBe(true);
@@ -121,7 +123,8 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     expect(resultOf(out.messages).sessionId).toBe(id);
     expect(await new SessionStore({ dir: p.sessions }).get(id)).toBeDefined();
     const again = await p.run([...json, "--session-id", id, "hi"]);
-    expect(again.code).toBe(1);
+    // Found before any request: a configuration error.
+    expect(again.code).toBe(2);
     expect(resultOf(again.messages).result).toContain(`a session with id ${id} is already stored`);
     const bad = await p.run(["--session-id", "nope", "hi"]);
     expect(bad.code).toBe(2);

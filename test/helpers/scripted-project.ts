@@ -27,7 +27,7 @@ export default {
       tools: (request.tools ?? []).map((t) => t.name),
       users,
     }) + "\\n");
-    // The last line: an interrupted prompt goes with the next one, ahead of it.
+    // The last line of the last user message (piped input goes ahead of the prompt).
     const said = (users[users.length - 1] ?? "").split("\\n").pop();
     if (said.includes("loop")) return { toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] };
     if (last.role === "tool") return "done";

@@ -76,7 +76,11 @@ describe("the kernel", () => {
   // Issue 37 added two guarantees only the kernel can give, since they must hold whoever wrote the
   // model or the tool: a total bound per model response and the tool-call bound with abandonment
   // (src/tool-bound.ts): 1,998 → 2,065.
-  const LIMIT = 2070;
+  // Issue 38 added two more only the loop can give, since it owns the conversation: an
+  // interrupted stretch stays in it as interrupted (what streamed and the marker) instead of
+  // being sent again, and a failure while a run is set up says so (error_configuration); and a
+  // tool's preconditions are checked before anyone is asked (Tool.preconditions): → 2,086.
+  const LIMIT = 2090;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files].sort((a, b) => b.code.length - a.code.length).slice(0, 8).map((f) => `${f.path} ${f.code.length}`);

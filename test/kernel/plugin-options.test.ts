@@ -76,7 +76,7 @@ describe("a third-party plugin's options", () => {
     const kernel = createKernel({ plugins: [...(await defaultPlugins()), greeter()], greeting: "hi", logger: capturing() });
     const text = formatInspect(inspectKernel(kernel, null));
     expect(text).toContain("options declared by plugins");
-    expect(text).toMatch(/^ {2}ubiquity:permissions: permissionMode, allowedTools, disallowedTools, askTools, canUseTool, permissionPromptTimeoutMs$/m);
+    expect(text).toMatch(/^ {2}ubiquity:permissions: permissionMode, allowedTools, approvedTools, availableTools, disallowedTools, askTools, canUseTool, permissionPromptTimeoutMs$/m);
     expect(text).toMatch(/^ {2}acme:greeter: greeting$/m);
   });
 
@@ -182,6 +182,8 @@ describe("the package entry's types", () => {
     appendSystemPrompt: "x",
     permissionMode: "plan",
     allowedTools: ["x"],
+    approvedTools: ["x"],
+    availableTools: ["x"],
     disallowedTools: ["x"],
     askTools: ["x"],
     canUseTool: () => ({ behavior: "allow" as const }),

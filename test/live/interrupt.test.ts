@@ -52,8 +52,8 @@ describe("interrupting a live session", () => {
     const results = messages.filter((m) => m.type === "result");
     expect(results[0]).toMatchObject({ subtype: "error_during_execution", isError: true, result: "Interrupted by the user." });
     expect(results.at(-1)).toMatchObject({ subtype: "success", result: "answering the interrupt" });
-    // The interrupted message stays in the conversation, joined with the one that interrupted it.
-    expect(promptShape(model.requests[1]!.prompt as never)).toEqual(["user:write a long essay|stop, do this instead"]);
+    // The interrupted message stays in the conversation, answered as interrupted; the one that interrupted it follows.
+    expect(promptShape(model.requests[1]!.prompt as never)).toEqual(["user:write a long essay", "assistant:[interrupted by the user]", "user:stop, do this instead"]);
     expect(new Set(messages.map((m) => m.sessionId)).size).toBe(1);
   });
 

@@ -19,7 +19,8 @@ describe("no model configured", () => {
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatchObject({ type: "system", subtype: "init", model: null });
     const result = resultOf(messages);
-    expect(result).toMatchObject({ subtype: "error_during_execution", isError: true, numTurns: 0, totalCostUsd: null });
+    // Found while the run is set up, before any request (issue 38).
+    expect(result).toMatchObject({ subtype: "error_configuration", isError: true, numTurns: 0, totalCostUsd: null });
     expect(result.result).toContain("options.model");
     expect(result.result).toContain("UBIQUITY_MODEL");
   });

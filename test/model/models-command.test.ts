@@ -19,7 +19,7 @@ it("lists every provider with its package, install status and credential variabl
   const out = io();
   expect(await main(["models"], out)).toBe(0);
   for (const name of PROVIDER_NAMES) expect(out.out).toMatch(new RegExp(`^${name}\\s`, "m"));
-  expect(PROVIDER_NAMES).toHaveLength(23);
+  expect(PROVIDER_NAMES).toHaveLength(24);
   expect(out.out).toMatch(/^groq\s+@ai-sdk\/groq\s+dependency\s+installed\s+GROQ_API_KEY\*/m);
   expect(out.out).toMatch(/^anthropic\s+@ai-sdk\/anthropic\s+optional peer\s+installed\s+ANTHROPIC_API_KEY/m);
   expect(out.out).not.toContain("gsk-value-that-must-not-print");

@@ -109,7 +109,8 @@ function tests(kind: BackendKind, setup: () => ReturnType<typeof setupOn>) {
   it("an unknown id ends with a result error naming it", async () => {
     const s = await setup();
     const r = await s.run("hi", ["never"], { resume: "no-such-session" });
-    expect(r.result).toMatchObject({ isError: true, subtype: "error_during_execution" });
+    // Found while the run is set up, before any model request (issue 38).
+    expect(r.result).toMatchObject({ isError: true, subtype: "error_configuration" });
     expect(r.result.result).toMatch(/No stored session with id "no-such-session"/);
     const traversal = await s.run("hi", ["never"], { resume: "../../etc/passwd" });
     expect(traversal.result.result).toMatch(/No stored session with id "\.\.\/\.\.\/etc\/passwd"/);

@@ -34,7 +34,8 @@ describe("ubiquity run --resume / --continue with the default preset", () => {
     ]);
 
     const unknown = await run("--resume", "nope", "hi");
-    expect(unknown.code).toBe(1);
+    // A configuration error found before any request: exit 2 (issue 38).
+    expect(unknown.code).toBe(2);
     expect(JSON.parse(unknown.stdout).result).toMatch(/No stored session with id "nope"/);
   });
 
@@ -54,9 +55,10 @@ describe("ubiquity run --resume / --continue with the default preset", () => {
       expect(init!.model).toBe("test");
       const continued = await cli(["run", "--cwd", project, "--output-format", "json", "--continue", "still there?"]);
       expect(JSON.parse(continued.stdout)).toMatchObject({ sessionId: id, isError: false });
-      // --model still wins: an unknown provider is the run's error, not the stored model.
+      // --model still wins: an unknown provider is the run's error (a configuration error: exit 2), not the stored model.
       const overridden = await cli(["run", "--cwd", project, "--output-format", "json", "--resume", id, "--model", "nope:x", "hi"]);
-      expect(overridden.code).toBe(1);
+      expect(overridden.code).toBe(2);
+      expect(JSON.parse(overridden.stdout)).toMatchObject({ subtype: "error_configuration", result: expect.stringContaining('unknown provider "nope"') });
     } finally {
       if (saved !== undefined) process.env.UBIQUITY_MODEL = saved;
     }

@@ -12,6 +12,7 @@ import { readJudged, writeJudged } from "./judged-file";
 import { resolvePermitted } from "./paths";
 import { assertReadInFull, readStateOf, recordWrite } from "./read-state";
 import { decodeText, encodeText, withLineEnding, type TextFile } from "./text-file";
+import { ToolFailure } from "./tool-failure";
 
 /** A file about to be written: where it is and, when it exists, what it holds now. */
 export interface WriteTarget {
@@ -43,6 +44,29 @@ export async function openWriteTarget(ctx: ToolContext, path: string): Promise<W
   const bytes = await hostBytes(ctx, real, disk.bytes);
   assertReadInFull(readStateOf(ctx), real, shown, { size: bytes.length, mtimeMs: disk.info.mtimeMs, bytes });
   return { real, shown, existing: decodeText(bytes) };
+}
+
+/**
+ * For Write's and Edit's `preconditions`: the refusal of a write the tool would refuse anyway —
+ * an existing file not read in full (or changed since), a missing file when `missing` says it
+ * must exist — so nobody is asked to approve a call that cannot run. Reads the disk only. `call`
+ * checks again (the file may change, a hook may rewrite the input); anything else is left for it.
+ */
+export async function writeRefusal(ctx: ToolContext, path: string, missing?: string): Promise<string | undefined> {
+  try {
+    const { real } = await resolvePermitted(ctx, path);
+    const disk = await readJudged(real, path);
+    if (!disk) return missing;
+    const state = readStateOf(ctx);
+    // An editor's buffer is read only by an approved call: with one, only whether the file was
+    // read in full is checked here, its content in `call`.
+    const record = state.get(real);
+    const now = hostFilesOf(ctx)?.readText && record ? { size: record.size, mtimeMs: record.mtimeMs } : { size: disk.bytes.length, mtimeMs: disk.info.mtimeMs, bytes: disk.bytes };
+    assertReadInFull(state, real, path, now);
+    return undefined;
+  } catch (error) {
+    return error instanceof ToolFailure ? error.message : undefined;
+  }
 }
 
 /**
