@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
 import { killGroup, liveMembers, waitGroupGone } from "./process-group";
@@ -53,6 +54,16 @@ const REAPER_GRACE_MS = 3000;
 function killGroups(reaper: number, report: ReaperReport): void {
   killGroup(reaper);
   if (report.shell !== undefined) killGroup(report.shell);
+}
+
+/** The parent pid of `pid` (Linux /proc), or undefined. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A running (or ended) shell command. */
@@ -148,7 +159,10 @@ export class ShellProcess {
    * ended within `graceMs` (a program that ignores SIGTERM is killed all the same).
    */
   async terminate(graceMs: number): Promise<ShellEnd> {
-    const group = this.#reaper ? this.#watch?.now().shell : this.#child.pid;
+    // The shell the reaper named must still be the reaper's child: the report is written on a
+    // channel a process of the same user can reach (pidfd_getfd), so a name is not taken on trust.
+    const named = this.#watch?.now().shell;
+    const group = this.#reaper ? (named !== undefined && parentOf(named) === this.#child.pid ? named : undefined) : this.#child.pid;
     if (group !== undefined && !this.#stopped) {
       try {
         process.kill(-group, "SIGTERM");
@@ -173,7 +187,9 @@ export class ShellProcess {
     const stopped = this.#stopped;
     const done = await this.#watch?.done;
     const pid = child.pid!;
-    if (done && !done.finished) {
+    // A reaper that did not exit by itself was killed (it never dies of a signal otherwise): what
+    // it reported (a "done" included) may be forged, and nothing it claims is taken.
+    if (done && (!done.finished || signal !== null)) {
       // The reaper was killed before it finished (by the command itself: `kill -9 $PPID`): what it
       // would have ended is ended as the group is, and nothing more is claimed.
       killGroups(pid, done);

@@ -146,10 +146,16 @@ export function readReaperReport(stream: Readable): { now(): ReaperReport; done:
 export function parseReaperReport(text: string): ReaperReport {
   const report: ReaperReport = { contained: false, finished: false, killed: [], exitCode: null, signal: null };
   let subreaper = false;
+  let seen = false;
   for (const line of text.split("\n")) {
     const [word, a, ...rest] = line.split(" ");
-    if (word === "reaper") subreaper = a === "1";
-    else if (word === "shell") report.shell = Number(a);
+    // The reaper writes these two first (before the command runs); a later copy is forged (a
+    // process of the same user can copy the channel with pidfd_getfd) and is ignored.
+    if (word === "reaper") {
+      if (!seen) subreaper = a === "1";
+      seen = true;
+    }
+    else if (word === "shell") report.shell ??= Number(a);
     else if (word === "killed") report.killed.push({ pid: Number(a), command: rest.join(" ") });
     else if (word === "status" && a === "exit") report.exitCode = Number(rest[0]);
     else if (word === "status" && a === "signal") report.signal = SIGNAL_NAMES[Number(rest[0])] ?? (`SIG${rest[0]}` as NodeJS.Signals);

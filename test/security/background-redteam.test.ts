@@ -1,0 +1,96 @@
+/**
+ * Red team: background shells (plugins/tool-bash/background.ts, shell-process.ts, the reaper,
+ * plugins/background, the task registry) against DESIGN.md §3a (fail closed).
+ *
+ * Constructs tried (see the report in the commit log for the ones without a test here):
+ *  (listed at the end of the work; see FINDINGS below)
+ *
+ * FINDINGS
+ *  (filled in as they are demonstrated)
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { summon, type Options, type Message } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { collect } from "../helpers/collect";
+import { sleepers } from "../helpers/processes";
+
+const dir = mkdtempSync(join(tmpdir(), "ubq-bgrt-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+const markers: string[] = [];
+const mark = () => {
+  const m = `1000.${process.pid}${++n}${Math.floor(Math.random() * 1e5)}`;
+  markers.push(m);
+  return m;
+};
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const m of markers.splice(0)) for (const pid of sleepers(m)) process.kill(pid, "SIGKILL");
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+});
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await delay(25);
+  }
+  return check();
+}
+
+const allow = () => ({ behavior: "allow" as const });
+const base: Options = { canUseTool: allow, persistSession: false, persistTodos: false, sandbox: false, cwd: dir };
+const results = (messages: Message[]) => messages.filter((m) => m.type === "tool_result").map((m) => (m.type === "tool_result" ? `${m.toolName}: ${m.output.content}` : ""));
+/**
+ * Shell text that writes `text` to the reaper's report channel: fd 3 of $PPID (a socket, so it
+ * cannot be opened through /proc; pidfd_getfd copies it, as any process of the same user may).
+ */
+const toReport = (text: string) =>
+  String.raw`perl -e '$p=syscall(434,$ARGV[0]+0,0); $p>=0 or die "pidfd_open: $!"; $f=syscall(438,$p,3,0); $f>=0 or die "pidfd_getfd: $!"; open(my $o,">&=",$f) or die; syswrite($o,$ARGV[1]) or die' $PPID ` + `'${text}'`;
+/** A foreground call that returns once `sleep <m>` runs (and a little after, so the host has read what came before). */
+const waitFor = (m: string) => ({ toolName: "Bash", input: { command: `for i in $(seq 600); do pgrep -xf "sleep ${m}" >/dev/null && break; sleep 0.05; done; sleep 0.5` } });
+
+const linux = process.platform === "linux" && readdirSync("/proc").length > 0;
+const reaper = linux && process.env.UBIQUITY_NO_REAPER !== "1";
+
+describe.skipIf(!reaper)("background red team: the reaper's report pipe (sandbox off)", () => {
+  it("F1: a shell that writes a fake 'shell <pgid>' line to /proc/$PPID/fd/3 cannot make KillShell signal a foreign process group", async () => {
+    const victimMark = mark();
+    // A process of the same user that the session did not start, leading its own group.
+    const victim = spawn("sleep", [victimMark], { detached: true, stdio: "ignore" });
+    children.push(victim);
+    expect(await until(() => sleepers(victimMark).length === 1, 10_000)).toBe(true);
+    const m = mark();
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: `${toReport(`shell ${victim.pid}\n`)}; sleep ${m}`, run_in_background: true } }] },
+      { toolCalls: [waitFor(m)] },
+      { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }] },
+      "done",
+    ]);
+    const said = results(await collect(summon("go", { ...base, model, backgroundTasks: { stopGraceMs: 500 } })));
+    expect(said.at(-1)).toMatch(/stopped by KillShell/);
+    expect(sleepers(m)).toEqual([]);
+    // The victim is untouched.
+    await delay(200);
+    expect(sleepers(victimMark)).toHaveLength(1);
+  });
+
+  it("F2: a command that forges 'done' on the report pipe and then kills the reaper does not get a 'contained' claim", async () => {
+    const m = mark();
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `${toReport("status exit 0\ndone\n")}; setsid -f sleep ${m}; kill -9 $PPID` } }] }, "done"]);
+    const messages = await collect(summon("go", { ...base, model }));
+    const bash = messages.find((m) => m.type === "tool_result");
+    expect(bash?.type).toBe("tool_result");
+    if (bash?.type !== "tool_result") return;
+    // The setsid'd sleep escaped (the reaper was killed): the result must say it may still run, never that all is contained.
+    expect(await until(() => sleepers(m).length === 1, 10_000)).toBe(true);
+    expect(bash.output.content).toContain("The command ended the process that tracks what it starts");
+    expect(bash.output.metadata?.contained).not.toBe(true);
+  });
+});
