@@ -4,7 +4,7 @@
  * Model calls go through `callModel` (`model-call.ts`), the path every call takes.
  */
 import type { ModelMessage, UserContent } from "ai";
-import { initMessage, resultMessage, type RunContext } from "./run";
+import { initMessage, lastEmitted, resultMessage, type RunContext } from "./run";
 import type { ModelRequest, TurnPrompt } from "./hooks";
 import type { AssistantMessage, ResultMessage, StopReason } from "./messages";
 import { runToolCalls } from "./funnel";
@@ -127,7 +127,10 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
     outcome = failure(run, thrown);
   }
   const durationMs = Math.round(performance.now() - from);
-  const result = last ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs })) as ResultMessage);
+  // A message that came after the last stretch's result while the session was idle (a background
+  // task ended, say) would end the stream: a result closes it again, so the last message is one.
+  const closed = last !== undefined && lastEmitted(run) === last ? last : undefined;
+  const result = closed ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs: last?.durationMs ?? durationMs })) as ResultMessage);
   try {
     await hooks.session.end.promise(run, result);
   } catch (error) {

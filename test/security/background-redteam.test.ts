@@ -94,3 +94,31 @@ describe.skipIf(!reaper)("background red team: the reaper's report pipe (sandbox
     expect(bash.output.metadata?.contained).not.toBe(true);
   });
 });
+
+describe.skipIf(!linux)("background red team: the stream's contract", () => {
+  it("F3: in a live session, a task that ends between the last result and close() does not leave the stream without a final result", async () => {
+    const m = mark();
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true } }] }, "started"]);
+    let release!: () => void;
+    const closed = new Promise<void>((r) => (release = r));
+    async function* input() {
+      yield { type: "user" as const, message: "start it" };
+      await closed;
+    }
+    const query = summon(input(), { ...base, model });
+    const messages: Message[] = [];
+    for (;;) {
+      const { value } = await query.next();
+      if (!value) break;
+      messages.push(value);
+      if (value.type === "result") break;
+    }
+    // Between stretches the task ends (stopTask, or by itself): the stream carries its task_ended.
+    expect(await query.stopTask("shell-1")).toBe(true);
+    release(); // the input ends: the session ends
+    for await (const message of query) messages.push(message);
+    expect(sleepers(m)).toEqual([]);
+    expect(messages.some((x) => x.type === "system" && x.subtype === "task_ended")).toBe(true);
+    expect(messages.at(-1)?.type, messages.map((x) => `${x.type}/${"subtype" in x ? x.subtype : ""}`).join(" ")).toBe("result");
+  });
+});
