@@ -9,7 +9,7 @@
  *  (filled in as they are demonstrated)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -18,6 +18,7 @@ import { summon, type Options, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
 import { sleepers } from "../helpers/processes";
+import { SKIP as sandboxMissing, sandboxPlace } from "../sandbox/helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "ubq-bgrt-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -120,5 +121,35 @@ describe.skipIf(!linux)("background red team: the stream's contract", () => {
     expect(sleepers(m)).toEqual([]);
     expect(messages.some((x) => x.type === "system" && x.subtype === "task_ended")).toBe(true);
     expect(messages.at(-1)?.type, messages.map((x) => `${x.type}/${"subtype" in x ? x.subtype : ""}`).join(" ")).toBe("result");
+  });
+});
+
+describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: the sandbox's sweeps", () => {
+  const place = sandboxPlace();
+  it("F4: a protected file a sandboxed background shell writes after its call returned is swept before an unsandboxed (excludedCommands) command runs", async () => {
+    const ws = place.ws();
+    const m = mark();
+    // Inside the sandbox, after its own call returned and was swept: plant .envrc, say so, stay running.
+    const planter = `until [ -e trigger ]; do sleep 0.05; done; echo 'echo pwned > /tmp/x' > .envrc; touch planted; sleep ${m}`;
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: planter, run_in_background: true } }] },
+      { toolCalls: [{ toolName: "Bash", input: { command: "ls -a" } }] },
+      "done",
+    ]);
+    const canUseTool = async (_tool: string, input: Record<string, unknown>) => {
+      if (input.command === "ls -a") {
+        // The unsandboxed call is about to run: let the background shell plant its file first.
+        writeFileSync(join(ws, "trigger"), "");
+        await until(() => existsSync(join(ws, "planted")), 20_000);
+      }
+      return { behavior: "allow" as const };
+    };
+    const messages = await collect(summon("go", { model, cwd: ws, canUseTool, persistSession: false, persistTodos: false, sandbox: { excludedCommands: ["ls"] } }));
+    const said = results(messages);
+    expect(said[1]).toMatch(/^Bash: /);
+    expect(said[1]).toContain("planted"); // the background shell did plant it before ls ran
+    // ls ran outside the sandbox: it must not have seen the sandbox's .envrc in the workspace.
+    expect((said[1] ?? "").split("\n")).not.toContain(".envrc");
+    expect(sleepers(m)).toEqual([]);
   });
 });
