@@ -153,3 +153,25 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: th
     expect(sleepers(m)).toEqual([]);
   });
 });
+
+describe.skipIf(!linux)("background red team: caps", () => {
+  it("F5: a subagent's background shells count against the session's maxShells (a subagent gets no fresh cap)", async () => {
+    const [m1, m2] = [mark(), mark()];
+    const model = scriptedModel(({ request }) => {
+      const prompt = JSON.stringify((request as unknown as { prompt: unknown }).prompt);
+      const tools = (request as unknown as { prompt: { role: string }[] }).prompt.filter((p) => p.role === "tool").length;
+      if (prompt.includes("You are WORKER.")) {
+        return tools === 0 ? { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m2}`, run_in_background: true } }] } : "worker done";
+      }
+      if (tools === 0) return { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m1}`, run_in_background: true } }] };
+      if (tools === 1) return { toolCalls: [{ toolName: "Agent", input: { subagent_type: "worker", description: "start a shell", prompt: "start one" } }] };
+      return "done";
+    });
+    const messages = await collect(
+      summon("go", { ...base, model, backgroundTasks: { maxShells: 1 }, agents: { worker: { description: "Starts shells", prompt: "You are WORKER." } } }),
+    );
+    const child = messages.find((x) => x.type === "tool_result" && x.toolName === "Bash" && x.agentId !== undefined);
+    expect(child?.type === "tool_result" ? child.output.content : "no subagent Bash result").toMatch(/already running, the most a session may have at once \(maxShells: 1\)/);
+    expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
+  });
+});
