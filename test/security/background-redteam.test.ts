@@ -9,7 +9,7 @@
  *  (filled in as they are demonstrated)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -173,5 +173,37 @@ describe.skipIf(!linux)("background red team: caps", () => {
     const child = messages.find((x) => x.type === "tool_result" && x.toolName === "Bash" && x.agentId !== undefined);
     expect(child?.type === "tool_result" ? child.output.content : "no subagent Bash result").toMatch(/already running, the most a session may have at once \(maxShells: 1\)/);
     expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
+  });
+});
+
+describe.skipIf(!linux)("background red team: output volume", () => {
+  it("F6: with includePartialMessages and a transcript, a shell's output is not copied into the transcript chunk by chunk (it is bounded by shellOutputChars nowhere else)", async () => {
+    const sessionDir = mkdtempSync(join(tmpdir(), "ubq-bgrt-sessions-"));
+    try {
+      // 5 MB of output; the shell keeps 1,000 characters.
+      const model = scriptedModel(({ request }) => {
+        const prompt = (request as unknown as { prompt: { role: string; content: unknown }[] }).prompt;
+        const last = JSON.stringify(prompt.filter((p) => p.role === "tool").at(-1)?.content ?? "");
+        if (!prompt.some((p) => p.role === "tool")) return { toolCalls: [{ toolName: "Bash", input: { command: "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END", run_in_background: true } }] };
+        if (last.includes("ended: exit code 0")) return "done";
+        return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 0.2" } }] };
+      });
+      let streamed = 0;
+      for await (const m of summon("go", { ...base, model, persistSession: true, sessionDir, includePartialMessages: true, maxTurns: 500, backgroundTasks: { shellOutputChars: 1000 } })) {
+        if (m.type === "system" && m.subtype === "task_output") streamed += m.text.length;
+      }
+      // The stream carried it all (the caller asked for it) ...
+      expect(streamed).toBeGreaterThan(5_000_000);
+      // ... but the transcript on disk did not take 5 MB of it.
+      const files: string[] = [];
+      const walk = (d: string) => {
+        for (const e of readdirSync(d, { withFileTypes: true })) e.isDirectory() ? walk(join(d, e.name)) : files.push(join(d, e.name));
+      };
+      walk(sessionDir);
+      const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
+      expect(bytes).toBeLessThan(1_000_000);
+    } finally {
+      rmSync(sessionDir, { recursive: true, force: true });
+    }
   });
 });
