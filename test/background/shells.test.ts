@@ -207,7 +207,8 @@ describe.skipIf(!linux)("background shells", () => {
       const { value } = await query.next();
       if (!value || value.type === "result") break;
     }
-    expect(sleepers(m1)).toHaveLength(1);
+    // The shells were started; their `sleep` may not have been exec'd yet on a loaded machine.
+    expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 10_000)).toBe(true);
     expect((await query.backgroundTasks()).map((t) => [t.id, t.state])).toEqual([
       ["shell-1", "running"],
       ["shell-2", "running"],
