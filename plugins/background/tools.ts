@@ -7,6 +7,7 @@ import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
 import { NO_TASKS_MESSAGE, tasksOf, type TaskInfo, type TaskRegistry } from "../_kits/tasks/index";
 import type { ShellBody } from "../tool-bash/index";
+import { getPermissionsApi } from "../permissions/api";
 
 function fail(content: string): ToolOutput {
   return { content, isError: true, metadata: {} };
@@ -84,6 +85,21 @@ export class BashInputTool extends Tool<typeof BashInputInput> {
   /** Rules match the text sent (`BashInput(y*)`). */
   override permissionRuleContent(input: z.output<typeof BashInputInput>) {
     return [input.input];
+  }
+  /**
+   * Text typed into a shell is a command nobody judged: bypassPermissions, which without the
+   * sandbox still asks for a Bash command whose writes it cannot name, asks for BashInput to a
+   * shell outside the sandbox too (typing into `bash` would otherwise get around that).
+   */
+  override checkPermissions(input: z.output<typeof BashInputInput>, ctx: ToolContext): ToolPermission {
+    const run = ctx.run;
+    if (!run) return undefined;
+    const body = tasksOf(run)?.body<ShellBody>(input.bash_id);
+    if (!body || body.sandboxed || getPermissionsApi(run.kernel).modeOf(run) !== "bypassPermissions") return undefined;
+    return {
+      behavior: "ask",
+      message: `BashInput needs approval: ${input.bash_id} runs outside the sandbox, and what is typed into it is not judged like a Bash command, so bypassPermissions does not cover it.`,
+    };
   }
   async call(input: z.output<typeof BashInputInput>, ctx: ToolContext): Promise<ToolOutput> {
     const found = lookup(ctx, input.bash_id, "shell");

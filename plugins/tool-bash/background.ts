@@ -25,6 +25,8 @@ export interface ShellBody extends TaskBody {
   write(text: string): boolean;
   /** True when it was started with stdin open. */
   readonly interactive: boolean;
+  /** True when it runs inside the sandbox. */
+  readonly sandboxed: boolean;
 }
 
 /** Keeps the newest `max` characters of a stream and where each reader left off. */
@@ -107,6 +109,7 @@ export function adoptShell(tasks: TaskRegistry, command: string, start: ShellPro
     const body: ShellBody = {
       stop,
       interactive: options.interactive,
+      sandboxed: proc.sandboxed,
       write: (text) => proc.write(text),
       read(filter) {
         const { text, dropped } = ring.take();

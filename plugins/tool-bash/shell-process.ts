@@ -72,6 +72,8 @@ export class ShellProcess {
   readonly shell: string;
   /** Resolves once the command and everything it started have ended. */
   readonly ended: Promise<ShellEnd>;
+  /** It runs inside the sandbox (the wrap contains it). */
+  readonly sandboxed: boolean;
   readonly #child: ChildProcess;
   readonly #reaper: boolean;
   readonly #watch?: { now(): ReaperReport; done: Promise<ReaperReport> };
@@ -87,6 +89,7 @@ export class ShellProcess {
       ? { command: this.shell, args: [...shellFlags(this.shell), "-c", 'exec script -qfec "$0" /dev/null 2>&1', command], cwd: options.cwd, env: options.env }
       : { command: this.shell, args: [...shellFlags(this.shell), "-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env };
     const wrapped = (options.wrap ?? ((s: SpawnSpec) => s))(plain);
+    this.sandboxed = wrapped.contained === true;
     // Outside the sandbox, the reaper ends what leaves the group too (setsid).
     const reaper = wrapped.contained ? undefined : underReaper(wrapped);
     this.#reaper = reaper !== undefined;

@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -204,6 +204,33 @@ describe.skipIf(!linux)("background red team: output volume", () => {
       expect(bytes).toBeLessThan(1_000_000);
     } finally {
       rmSync(sessionDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!linux)("background red team: permissions", () => {
+  it("F7: bypassPermissions without the sandbox: what a foreground command must ask for (a write to the home folder) is not run by feeding it to a background shell with BashInput", async () => {
+    const target = join(homedir(), `.ubq-bgrt-${process.pid}-${Math.floor(Math.random() * 1e6)}`);
+    const asked: string[] = [];
+    try {
+      const model = scriptedModel([
+        // The control: in the foreground, this write asks (and the handler refuses).
+        { toolCalls: [{ toolName: "Bash", input: { command: `echo pwned > ${target}` } }] },
+        // The same write, typed into a background shell.
+        { toolCalls: [{ toolName: "Bash", input: { command: "bash", run_in_background: true } }] },
+        { toolCalls: [{ toolName: "BashInput", input: { bash_id: "shell-1", input: `echo pwned > ${target}\n` } }] },
+        { toolCalls: [{ toolName: "Bash", input: { command: `for i in $(seq 60); do [ -e ${target} ] && break; sleep 0.05; done` } }] },
+        "done",
+      ]);
+      const canUseTool = (tool: string, input: Record<string, unknown>) => {
+        asked.push(`${tool} ${JSON.stringify(input)}`);
+        return { behavior: "deny" as const, message: "no" };
+      };
+      const said = results(await collect(summon("go", { ...base, model, canUseTool, permissionMode: "bypassPermissions" })));
+      expect(asked[0]).toContain("echo pwned"); // the control asked
+      expect(existsSync(target), said.join("\\n---\\n")).toBe(false);
+    } finally {
+      rmSync(target, { force: true });
     }
   });
 });
