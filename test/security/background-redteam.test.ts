@@ -228,7 +228,34 @@ describe.skipIf(!linux)("background red team: permissions", () => {
       };
       const said = results(await collect(summon("go", { ...base, model, canUseTool, permissionMode: "bypassPermissions" })));
       expect(asked[0]).toContain("echo pwned"); // the control asked
-      expect(existsSync(target), said.join("\\n---\\n")).toBe(false);
+      expect(existsSync(target), said.join("\n---\n")).toBe(false);
+      expect(said[2]).toBe("BashInput: no"); // it asked, and the handler refused
+    } finally {
+      rmSync(target, { force: true });
+    }
+  });
+});
+
+describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: permissions, sandbox on", () => {
+  // The text BashInput sends is judged as BashInput(<text>), never as a Bash command, so a Bash
+  // deny rule does not see a command typed into a background `bash`.
+  it("F8: a Bash deny rule holds for a command typed into a background bash (bypassPermissions)", async () => {
+    const target = join(dir, `f8-${process.pid}-${Math.floor(Math.random() * 1e6)}`);
+    try {
+      const model = scriptedModel([
+        // The control: the deny rule refuses it in the foreground.
+        { toolCalls: [{ toolName: "Bash", input: { command: `touch ${target}` } }] },
+        { toolCalls: [{ toolName: "Bash", input: { command: "bash", run_in_background: true } }] },
+        { toolCalls: [{ toolName: "BashInput", input: { bash_id: "shell-1", input: `touch ${target}\n` } }] },
+        { toolCalls: [{ toolName: "Bash", input: { command: `for i in $(seq 60); do [ -e ${target} ] && break; sleep 0.05; done` } }] },
+        "done",
+      ]);
+      // Sandbox on; nothing is approved by hand.
+      const deny = () => ({ behavior: "deny" as const, message: "no" });
+      const said = results(await collect(summon("go", { ...base, model, canUseTool: deny, sandbox: {}, permissionMode: "bypassPermissions", disallowedTools: ["Bash(touch:*)"] })));
+      expect(said[0]).toMatch(/Permission denied: the rule Bash\(touch:\*\)/);
+      expect(existsSync(target), said.join("\n---\n")).toBe(false);
+      expect(said[2]).toBe("BashInput: no"); // bypassPermissions asked, and the handler refused
     } finally {
       rmSync(target, { force: true });
     }
