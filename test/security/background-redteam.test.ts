@@ -18,6 +18,7 @@ import { summon, type Options, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
 import { sleepers } from "../helpers/processes";
+import { spawnTs } from "../helpers/ts-child";
 import { SKIP as sandboxMissing, sandboxPlace } from "../sandbox/helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "ubq-bgrt-"));
@@ -259,5 +260,59 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: pe
     } finally {
       rmSync(target, { force: true });
     }
+  });
+});
+
+describe.skipIf(!reaper)("background red team: constructs that hold (sandbox off)", () => {
+  it("shellMaxDurationMs ends a shell that ignores SIGTERM, with what it started outside its group (setsid -f) and a nohup'd child", async () => {
+    const [m1, m2, m3] = [mark(), mark(), mark()];
+    const command = `trap '' TERM; setsid -f sh -c 'trap "" TERM; exec sleep ${m1}'; nohup sleep ${m2} >/dev/null 2>&1 & sleep ${m3}`;
+    const model = scriptedModel(({ request }) => {
+      const prompt = (request as unknown as { prompt: { role: string; content: unknown }[] }).prompt;
+      const tools = prompt.filter((p) => p.role === "tool");
+      if (tools.length === 0) return { toolCalls: [{ toolName: "Bash", input: { command, run_in_background: true } }] };
+      if (JSON.stringify(tools.at(-1)?.content).includes("shellMaxDurationMs")) return "done";
+      if (tools.length > 200) return "gave up";
+      return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 0.1" } }] };
+    });
+    const messages = await collect(summon("go", { ...base, model, maxTurns: 300, backgroundTasks: { shellMaxDurationMs: 1000, stopGraceMs: 200 } }));
+    expect(messages.at(-1)).toMatchObject({ type: "result", result: "done" });
+    expect(sleepers(m1)).toEqual([]);
+    expect(sleepers(m2)).toEqual([]);
+    expect(sleepers(m3)).toEqual([]);
+  });
+
+  for (const sandbox of [false, true] as const) {
+    it.skipIf(sandbox && sandboxMissing !== undefined)(`SIGTERM (not SIGKILL) of the host leaves no background process (sandbox ${sandbox ? "on" : "off"})`, async () => {
+      const [m1, m2] = [mark(), mark()];
+      const child = spawnTs(join(import.meta.dirname, "..", "background", "fixtures", "host.ts"), [m1, m2, String(sandbox)]);
+      children.push(child);
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 30_000)).toBe(true);
+      child.kill("SIGTERM");
+      await exited;
+      expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
+    });
+  }
+});
+
+describe.skipIf(!linux)("background red team: claims without the reaper (sandbox off, no Perl: macOS, UBIQUITY_NO_REAPER=1)", () => {
+  const saved = process.env.UBIQUITY_NO_REAPER;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.UBIQUITY_NO_REAPER;
+    else process.env.UBIQUITY_NO_REAPER = saved;
+  });
+  it("F9: a shell whose setsid'd process outlives the session does not end with an outcome that hides it", async () => {
+    process.env.UBIQUITY_NO_REAPER = "1";
+    const [m1, m2] = [mark(), mark()];
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `setsid -f sleep ${m1}; sleep ${m2}`, run_in_background: true } }] }, { toolCalls: [waitFor(m2)] }, "done"]);
+    const query = summon("go", { ...base, model });
+    await collect(query);
+    // Only the process group ends without the reaper: the setsid'd sleep is still there (documented) ...
+    expect(await until(() => sleepers(m2).length === 0, 10_000)).toBe(true);
+    expect(sleepers(m1)).toHaveLength(1);
+    // ... and the task's outcome must not read as if everything ended.
+    const [task] = await query.backgroundTasks();
+    expect(task?.outcome).toMatch(/may still be running/);
   });
 });
