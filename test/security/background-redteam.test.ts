@@ -316,3 +316,18 @@ describe.skipIf(!linux)("background red team: claims without the reaper (sandbox
     expect(task?.outcome).toMatch(/may still be running/);
   });
 });
+
+describe.skipIf(!linux)("background red team: BashOutput's filter", () => {
+  it("F10: a filter that backtracks exponentially on the output does not freeze the host (its event loop, every session in it, the tasks' time limits)", async () => {
+    const child = spawnTs(join(import.meta.dirname, "fixtures", "bg-redos-host.ts"), []);
+    children.push(child);
+    let out = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    // Generous: the run takes about a second; a frozen host never finishes.
+    const finished = await Promise.race([exited.then(() => true), delay(60_000).then(() => false)]);
+    expect(finished, out).toBe(true);
+    expect(out).toContain("finished");
+    expect(out).toMatch(/filter/);
+  }, 90_000);
+});
