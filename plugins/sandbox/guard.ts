@@ -121,8 +121,17 @@ export class WorkspaceGuard {
 
   /** A file tool wrote `path` (absolute): it is the user's, not the sandbox's. */
   approve(path: string): void {
-    this.#approved.add(resolve(path));
+    const p = resolve(path);
+    this.#approved.add(p);
+    // As written: a sandboxed process spawned before it existed (a background shell) has it
+    // writable, so a later change to a protected one is judged like a new entry.
+    const info = stat(p);
+    if (info?.isFile()) this.#stamps.set(p, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+    else this.#stamps.delete(p);
   }
+
+  /** Size, mtime and inode of each file the file tools wrote, as they left it. */
+  #stamps = new Map<string, { size: number; mtimeMs: number; ino: number }>();
 
   /**
    * Did the file tools write `path`? A file: exactly it. A folder: every entry in it is a file
@@ -335,6 +344,15 @@ export class WorkspaceGuard {
     }
     for (const [dir, state] of this.#dirs) if (state.mode === "git") this.#readGitlinks(this.#roots.find((r) => dir.startsWith(`${r}${sep}`)) ?? dir, dir);
     this.#checkLinked(found);
+    // A protected file the file tools wrote that changed since: not theirs any more.
+    for (const [path, reason] of this.#bound) {
+      const was = this.#stamps.get(path);
+      const now = was && stat(path);
+      if (!was || !now || (now.size === was.size && now.mtimeMs === was.mtimeMs && now.ino === was.ino)) continue;
+      this.#approved.delete(path);
+      this.#stamps.delete(path);
+      found.push({ path, reason: `${reason}; it changed after the file tools wrote it` });
+    }
     for (const link of this.#links.splice(0)) {
       if (this.#knownGitLink(link.path)) this.#bound.set(link.path, link.reason);
       else found.push(link);

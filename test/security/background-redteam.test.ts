@@ -9,7 +9,7 @@
  *  (filled in as they are demonstrated)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -127,6 +127,28 @@ describe.skipIf(!linux)("background red team: the stream's contract", () => {
 
 describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: the sandbox's sweeps", () => {
   const place = sandboxPlace();
+  it("F11: a protected file the file tools create while a sandboxed background shell runs cannot be rewritten by that shell", async () => {
+    const ws = place.ws();
+    const m = mark();
+    // Spawned before .npmrc exists, so .npmrc is not bound read-only in its namespace.
+    const tamper = `until [ -e .npmrc ]; do sleep 0.05; done; echo 'script-shell=/tmp/evil.sh' >> .npmrc; touch tampered; sleep ${m}`;
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: tamper, run_in_background: true } }] },
+      // The user approves this write (the permission engine judged it).
+      { toolCalls: [{ toolName: "Write", input: { file_path: join(ws, ".npmrc"), content: "registry=https://registry.npmjs.org/\n" } }] },
+      { toolCalls: [{ toolName: "Bash", input: { command: "for i in $(seq 100); do [ -e tampered ] && break; sleep 0.05; done; echo waited" } }] },
+      "done",
+    ]);
+    const messages = await collect(summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }));
+    const said = results(messages);
+    expect(said[1]).toMatch(/^Write: /);
+    const npmrc = existsSync(join(ws, ".npmrc")) ? readFileSync(join(ws, ".npmrc"), "utf8") : "(gone)";
+    expect(npmrc, said.join("\n---\n")).not.toContain("script-shell");
+    // The next sweep took it out and the next Bash result said so.
+    expect(said[2]).toMatch(/\.npmrc is protected \(.*it changed after the file tools wrote it\)/);
+    expect(sleepers(m)).toEqual([]);
+  });
+
   it("F4: a protected file a sandboxed background shell writes after its call returned is swept before an unsandboxed (excludedCommands) command runs", async () => {
     const ws = place.ws();
     const m = mark();
@@ -330,4 +352,37 @@ describe.skipIf(!linux)("background red team: BashOutput's filter", () => {
     expect(out).toContain("finished");
     expect(out).toMatch(/filter/);
   }, 90_000);
+});
+
+describe.skipIf(!linux)("background red team: sessions in one process (holds)", () => {
+  it("one session's KillShell, BashOutput, BashInput and stopTask() cannot reach another session's shell of the same id", async () => {
+    const m = mark();
+    const modelA = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true } }] }, "started"]);
+    let release!: () => void;
+    const closed = new Promise<void>((r) => (release = r));
+    async function* input() {
+      yield { type: "user" as const, message: "start it" };
+      await closed;
+    }
+    const a = summon(input(), { ...base, model: modelA });
+    for (;;) {
+      const { value } = await a.next();
+      if (!value || value.type === "result") break;
+    }
+    expect(await until(() => sleepers(m).length === 1, 10_000)).toBe(true);
+    const modelB = scriptedModel([
+      { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }, { toolName: "BashOutput", input: { bash_id: "shell-1" } }, { toolName: "BashInput", input: { bash_id: "shell-1", input: "x\n" } }] },
+      "done",
+    ]);
+    const b = summon("go", { ...base, model: modelB });
+    const said = results(await collect(b));
+    expect(said).toHaveLength(3);
+    for (const r of said) expect(r).toMatch(/There is no background shell "shell-1"\. None was started in this session\./);
+    expect(await b.stopTask("shell-1")).toBe(false);
+    expect(sleepers(m)).toHaveLength(1);
+    expect((await a.backgroundTasks()).map((t) => t.state)).toEqual(["running"]);
+    release();
+    for await (const _ of a) void _;
+    expect(await until(() => sleepers(m).length === 0, 10_000)).toBe(true);
+  });
 });
