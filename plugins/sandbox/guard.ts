@@ -130,6 +130,9 @@ export class WorkspaceGuard {
     else this.#stamps.delete(p);
   }
 
+  /** The entries of each protected folder bound read-only, as the last sweep saw them. */
+  #inside = new Map<string, Map<string, string>>();
+
   /** Size, mtime and inode of each file the file tools wrote, as they left it. */
   #stamps = new Map<string, { size: number; mtimeMs: number; ino: number }>();
 
@@ -344,6 +347,25 @@ export class WorkspaceGuard {
     }
     for (const [dir, state] of this.#dirs) if (state.mode === "git") this.#readGitlinks(this.#roots.find((r) => dir.startsWith(`${r}${sep}`)) ?? dir, dir);
     this.#checkLinked(found);
+    // A protected folder bound read-only is so only for what is spawned after it existed: a
+    // sandboxed background shell spawned before (a git folder made since, its hooks) may write in
+    // it. What appears or changes in one since the last sweep is judged like a new entry.
+    for (const [path, reason] of this.#bound) {
+      const info = stat(path);
+      if (!info?.isDirectory()) continue;
+      const now = new Map(list(path).map((name) => {
+        const s = stat(join(path, name));
+        return [name, s ? `${s.ino}:${s.size}:${s.mtimeMs}` : ""] as const;
+      }));
+      const was = this.#inside.get(path);
+      this.#inside.set(path, now);
+      if (!was) continue;
+      for (const [name, print] of now) {
+        const entry = join(path, name);
+        if (was.get(name) === print || this.#approved.has(entry)) continue;
+        found.push({ path: entry, reason: `it is inside ${relative(this.#roots.find((r) => path.startsWith(`${r}${sep}`)) ?? dirname(path), path)}, which is protected (${reason})` });
+      }
+    }
     // A protected file the file tools wrote that changed since: not theirs any more.
     for (const [path, reason] of this.#bound) {
       const was = this.#stamps.get(path);

@@ -127,6 +127,25 @@ describe.skipIf(!linux)("background red team: the stream's contract", () => {
 
 describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: the sandbox's sweeps", () => {
   const place = sandboxPlace();
+  it("F12: a git folder made while a sandboxed background shell runs: that shell cannot plant a hook in it", async () => {
+    const ws = place.ws();
+    const m = mark();
+    // Spawned before sub/.git exists, so sub/.git/hooks is not bound read-only in its namespace.
+    const plant = `until [ -d sub/.git/hooks ]; do sleep 0.05; done; printf '#!/bin/sh\\ntouch /tmp/hooked\\n' > sub/.git/hooks/pre-commit; chmod +x sub/.git/hooks/pre-commit; touch planted; sleep ${m}`;
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: plant, run_in_background: true } }] },
+      { toolCalls: [{ toolName: "Bash", input: { command: "mkdir -p sub && git init -q sub && echo made" } }] },
+      { toolCalls: [{ toolName: "Bash", input: { command: "for i in $(seq 100); do [ -e planted ] && break; sleep 0.05; done; echo waited" } }] },
+      "done",
+    ]);
+    const messages = await collect(summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }));
+    const said = results(messages);
+    expect(said[1]).toMatch(/made/);
+    expect(existsSync(join(ws, "planted")), said.join("\n---\n")).toBe(true);
+    expect(existsSync(join(ws, "sub", ".git", "hooks", "pre-commit")), said.join("\n---\n")).toBe(false);
+    expect(sleepers(m)).toEqual([]);
+  });
+
   it("F11: a protected file the file tools create while a sandboxed background shell runs cannot be rewritten by that shell", async () => {
     const ws = place.ws();
     const m = mark();
