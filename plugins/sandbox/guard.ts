@@ -130,6 +130,9 @@ export class WorkspaceGuard {
     else this.#stamps.delete(p);
   }
 
+  /** Each git config bound read-only, as the last sweep saw it, and whether it ran code then. */
+  #configs = new Map<string, { print: string; unsafe: boolean }>();
+
   /** The entries of each protected folder bound read-only, as the last sweep saw them. */
   #inside = new Map<string, Map<string, string>>();
 
@@ -365,6 +368,21 @@ export class WorkspaceGuard {
         if (was.get(name) === print || this.#approved.has(entry)) continue;
         found.push({ path: entry, reason: `it is inside ${relative(this.#roots.find((r) => path.startsWith(`${r}${sep}`)) ?? dirname(path), path)}, which is protected (${reason})` });
       }
+    }
+    // A git config bound read-only, changed since the last sweep (by a sandboxed background shell
+    // spawned before its git folder existed, say): judged again, and taken out when the change made
+    // it run code (it was harmless before, and is not now). A harmless change stays.
+    for (const [path] of this.#bound) {
+      const name = basename(path);
+      if (name !== "config" && name !== "config.worktree") continue;
+      const s = stat(path);
+      if (!s?.isFile()) continue;
+      const print = `${s.ino}:${s.size}:${s.mtimeMs}`;
+      const was = this.#configs.get(path);
+      if (was?.print === print) continue;
+      const why = unsafeGitConfig(path);
+      this.#configs.set(path, { print, unsafe: why !== undefined });
+      if (was && !was.unsafe && why) found.push({ path, reason: `this git config ${why}` });
     }
     // A protected file the file tools wrote that changed since: not theirs any more.
     for (const [path, reason] of this.#bound) {

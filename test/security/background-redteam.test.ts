@@ -146,6 +146,25 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: th
     expect(sleepers(m)).toEqual([]);
   });
 
+  it("F13: a git folder made while a sandboxed background shell runs: that shell cannot make its config run code (core.fsmonitor)", async () => {
+    const ws = place.ws();
+    const m = mark();
+    const plant = `until [ -f sub/.git/config ] && [ -e made ]; do sleep 0.05; done; printf '[core]\\n\\tfsmonitor = touch /tmp/fsmonitor-ran\\n' >> sub/.git/config; touch planted; sleep ${m}`;
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: plant, run_in_background: true } }] },
+      { toolCalls: [{ toolName: "Bash", input: { command: "mkdir -p sub && git init -q sub && echo made" } }] },
+      // The sweep after that call has judged sub/.git (harmless, kept); the shell plants after it.
+      { toolCalls: [{ toolName: "Bash", input: { command: "touch made; for i in $(seq 100); do [ -e planted ] && break; sleep 0.05; done; echo waited" } }] },
+      "done",
+    ]);
+    const messages = await collect(summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }));
+    const said = results(messages);
+    expect(existsSync(join(ws, "planted")), said.join("\n---\n")).toBe(true);
+    const config = join(ws, "sub", ".git", "config");
+    expect(existsSync(config) ? readFileSync(config, "utf8") : "(gone)", said.join("\n---\n")).not.toContain("fsmonitor");
+    expect(sleepers(m)).toEqual([]);
+  });
+
   it("F11: a protected file the file tools create while a sandboxed background shell runs cannot be rewritten by that shell", async () => {
     const ws = place.ws();
     const m = mark();
