@@ -323,7 +323,7 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: pe
   });
 });
 
-describe.skipIf(!reaper)("background red team: constructs that hold (sandbox off)", () => {
+describe.skipIf(!reaper)("background red team: constructs that hold", () => {
   it("shellMaxDurationMs ends a shell that ignores SIGTERM, with what it started outside its group (setsid -f) and a nohup'd child", async () => {
     const [m1, m2, m3] = [mark(), mark(), mark()];
     const command = `trap '' TERM; setsid -f sh -c 'trap "" TERM; exec sleep ${m1}'; nohup sleep ${m2} >/dev/null 2>&1 & sleep ${m3}`;
@@ -341,6 +341,28 @@ describe.skipIf(!reaper)("background red team: constructs that hold (sandbox off
     expect(sleepers(m2)).toEqual([]);
     expect(sleepers(m3)).toEqual([]);
   });
+
+  for (const sandbox of [false, true] as const) {
+    it.skipIf(sandbox && sandboxMissing !== undefined)(`KillShell ends a pty shell whose program ignores SIGHUP and SIGTERM in the terminal's own session (sandbox ${sandbox ? "on" : "off"})`, async () => {
+      const m = mark();
+      const model = scriptedModel([
+        { toolCalls: [{ toolName: "Bash", input: { command: `trap '' HUP TERM; sleep ${m}`, run_in_background: true, pty: true } }] },
+        { toolCalls: [{ toolName: "Bash", input: { command: "true" } }] },
+        { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }] },
+        "done",
+      ]);
+      let seen = false;
+      // Before the middle call runs, the sleep runs (the sandbox's PID namespace hides it from a command: /proc here is the oracle).
+      const canUseTool = async (_tool: string, input: Record<string, unknown>) => {
+        if (input.command === "true") seen = await until(() => sleepers(m).length === 1, 10_000);
+        return { behavior: "allow" as const };
+      };
+      const said = results(await collect(summon("go", { ...base, canUseTool, model, sandbox: sandbox ? { autoAllowBash: false } : false, backgroundTasks: { stopGraceMs: 200 } })));
+      expect(said.at(-1)).toMatch(/stopped by KillShell/);
+      expect(seen).toBe(true);
+      expect(sleepers(m)).toEqual([]);
+    });
+  }
 
   for (const sandbox of [false, true] as const) {
     it.skipIf(sandbox && sandboxMissing !== undefined)(`SIGTERM (not SIGKILL) of the host leaves no background process (sandbox ${sandbox ? "on" : "off"})`, async () => {
@@ -423,4 +445,25 @@ describe.skipIf(!linux)("background red team: sessions in one process (holds)", 
     for await (const _ of a) void _;
     expect(await until(() => sleepers(m).length === 0, 10_000)).toBe(true);
   });
+});
+
+describe.skipIf(!linux)("background red team: the permission pipeline (holds)", () => {
+  const cases: { name: string; options: Partial<Options>; refused: RegExp }[] = [
+    { name: "plan mode", options: { permissionMode: "plan" }, refused: /Plan mode: Bash can change things/ },
+    { name: "dontAsk without an allow rule", options: { permissionMode: "dontAsk" }, refused: /dontAsk never prompts/ },
+    { name: "a Bash(sleep:*) deny rule, bypassPermissions", options: { permissionMode: "bypassPermissions", disallowedTools: ["Bash(sleep:*)"] }, refused: /the rule Bash\(sleep:\*\)/ },
+    { name: "a deny rule on a command behind a wrapper (env, nohup)", options: { permissionMode: "bypassPermissions", disallowedTools: ["Bash(sleep:*)"] }, refused: /the rule Bash\(sleep:\*\)/ },
+    { name: "the default mode with a handler that refuses", options: { canUseTool: () => ({ behavior: "deny" as const, message: "refused by hand" }) }, refused: /refused by hand/ },
+  ];
+  for (const [i, c] of cases.entries()) {
+    it(`run_in_background is refused like a foreground call: ${c.name}`, async () => {
+      const m = mark();
+      const command = i === 3 ? `env nohup sleep ${m}` : `sleep ${m}`;
+      const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command, run_in_background: true } }, { toolName: "Bash", input: { command, run_in_background: true, pty: true } }] }, "done"]);
+      const said = results(await collect(summon("go", { ...base, canUseTool: undefined, ...c.options, model })));
+      expect(said).toHaveLength(2);
+      for (const r of said) expect(r).toMatch(c.refused);
+      expect(sleepers(m)).toEqual([]);
+    });
+  }
 });
