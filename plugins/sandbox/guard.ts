@@ -19,6 +19,7 @@
  * - `node_modules` is not walked: installed code is code the user runs by choice, like
  *   `package.json`, which the sandbox leaves writable too.
  */
+import { createHash } from "node:crypto";
 import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sandboxReason } from "../permissions/api";
@@ -119,15 +120,27 @@ export class WorkspaceGuard {
     this.#own = own;
   }
 
-  /** A file tool wrote `path` (absolute): it is the user's, not the sandbox's. */
-  approve(path: string): void {
+  /**
+   * A file tool wrote `path` (absolute): it is the user's, not the sandbox's. `sha256`: what the
+   * tool wrote; a file that no longer holds it (changed between the write and now) is not.
+   */
+  approve(path: string, sha256?: string): void {
     const p = resolve(path);
     this.#approved.add(p);
     // As written: a sandboxed process spawned before it existed (a background shell) has it
     // writable, so a later change to a protected one is judged like a new entry.
     const info = stat(p);
-    if (info?.isFile()) this.#stamps.set(p, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
-    else this.#stamps.delete(p);
+    if (!info?.isFile()) return void this.#stamps.delete(p);
+    let changed = false;
+    if (sha256 !== undefined && info.size <= 1024 * 1024) {
+      try {
+        changed = createHash("sha256").update(readFileSync(p)).digest("hex") !== sha256;
+      } catch {
+        changed = true;
+      }
+    }
+    // A stamp no file has: the next sweep judges it.
+    this.#stamps.set(p, { size: changed ? -1 : info.size, mtimeMs: info.mtimeMs, ino: info.ino });
   }
 
   /** Each git config bound read-only, as the last sweep saw it, and whether it ran code then. */

@@ -342,8 +342,8 @@ export class SandboxRuntime {
   }
 
   /** A file tool wrote `path`: the permission engine judged it, so the next sweep keeps it. */
-  approve(path: string): void {
-    this.#guard?.approve(path);
+  approve(path: string, sha256?: string): void {
+    this.#guard?.approve(path, sha256);
   }
 
   #standIns: { source: string; path: string }[] | undefined;

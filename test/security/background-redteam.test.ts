@@ -1,12 +1,91 @@
 /**
  * Red team: background shells (plugins/tool-bash/background.ts, shell-process.ts, the reaper,
- * plugins/background, the task registry) against DESIGN.md §3a (fail closed).
+ * plugins/background, the task registry, the sandbox's sweeps) against DESIGN.md §3a (fail closed).
+ * Every finding has a test below that failed before its fix; "holds" tests pin constructs that
+ * did not break anything. /proc (marker `sleep`s) and marker files are the oracles.
  *
- * Constructs tried (see the report in the commit log for the ones without a test here):
- *  (listed at the end of the work; see FINDINGS below)
+ * CONSTRUCTS TRIED (27)
+ *  1. Forge the reaper's report: copy its fd 3 with pidfd_getfd, write "shell <foreign pgid>"  -> F1
+ *  2. Forge "status exit 0 / done" on it, then kill -9 the reaper                             -> F2
+ *  3. Open /proc/$PPID/fd/3 directly (it is a socket: ENXIO)                                  holds
+ *  4. A task ends between a live session's last result and close()                            -> F3
+ *  5. A sandboxed background shell plants .envrc after its call's sweep; an excludedCommands
+ *     command then runs outside the sandbox                                                   -> F4
+ *  6. A subagent starts background shells (fresh caps? duplicate ids?)                        -> F5
+ *  7. includePartialMessages + a transcript + 5 MB of output                                  -> F6
+ *  8. 1 GB and 2.5 GB writers without partial messages: peak RSS ~400-500 MB whatever the size
+ *     (a throwaway script measured it; the ring buffer holds)                                 holds
+ *  9. bypassPermissions, sandbox off: `bash` in the background, then BashInput a write to $HOME -> F7
+ * 10. bypassPermissions, sandbox on, a Bash(touch:*) deny rule: the same via BashInput         -> F8
+ * 11. SIGTERM (not SIGKILL) of the host, sandbox on and off                                   holds
+ * 12. shellMaxDurationMs against trap '' TERM + setsid -f (also ignoring TERM) + nohup         holds
+ * 13. No reaper (macOS, UBIQUITY_NO_REAPER=1): setsid -f escapes; what does the outcome say?   -> F9
+ * 14. A BashOutput filter that backtracks exponentially (^(a|a)*$ on 60 a's)                   -> F10
+ * 15. Two summon() sessions in one process: KillShell, BashOutput, BashInput, stopTask() of the
+ *     other's shell-1                                                                         holds
+ * 16. A protected file the file tools create (.npmrc) after a sandboxed background shell was
+ *     spawned: the shell rewrites it                                                          -> F11
+ * 17. `git init sub` after the spawn: the shell plants sub/.git/hooks/pre-commit               -> F12
+ * 18. The same, adding core.fsmonitor to sub/.git/config                                      -> F13
+ * 19. pty: true, a program ignoring HUP and TERM in the terminal's own session, KillShell,
+ *     sandbox on and off                                                                      holds
+ * 20. run_in_background (and pty) in plan mode, dontAsk, under a deny rule (also behind
+ *     `env nohup`), and with a refusing handler                                               holds
+ * 21. ANSI escapes in a task's description on the terminal: not a new channel (assistant text
+ *     is printed raw already)                                                                 not pursued
+ * 22. Secrets in task events, descriptions, outputs: the subprocess environment is scrubbed as
+ *     for a foreground call, transcripts are redacted (review)                                holds
+ * 23. KillShell on an agent task or another run's task: lookups are by the run's registry and
+ *     kind "shell" (review, and 15)                                                           holds
+ * 24. kill -STOP $PPID (stop the reaper), then SIGKILL the host: its parent-death SIGTERM stays
+ *     pending, so the tree lives on — sandbox off only, the same class as the documented
+ *     `kill -9 $PPID` (reaperLost)                                                            open (documented class)
+ * 25. A PreToolUse hook matching Bash does not see a command typed with BashInput (the hook
+ *     must match BashInput too; rules now ask in bypass, F7/F8)                                open (by design)
+ * 26. Background network: the same wrap (own network namespace, proxy) as a foreground call  holds (review)
+ * 27. stopTask()/backgroundTasks() see only the top run's tasks, not a subagent's (ids are now
+ *     unique in the session, F5)                                                              open (minor)
  *
- * FINDINGS
- *  (filled in as they are demonstrated)
+ * FINDINGS (13 found, 13 fixed; residual risks noted)
+ *  F1  fixed  A shell could copy the reaper's report socket (pidfd_getfd) and name any process
+ *             group as "the shell": KillShell/stop sent it SIGTERM (the fallback: SIGKILL). The
+ *             first "reaper"/"shell" line wins, and terminate() signals the named group only
+ *             while it is the reaper's child.
+ *  F2  fixed  Forged "done" + kill -9 of the reaper made a Bash result claim containment (no
+ *             reaperLost note) while a setsid'd sleep escaped. A reaper that died of a signal
+ *             is lost, whatever it reported.
+ *  F3  fixed  In a live session a task_ended after the last result made the stream end on a
+ *             system message. The loop closes such a stream with a result.
+ *  F4  fixed  A protected file planted by a running sandboxed background shell was still in
+ *             the workspace when an excludedCommands command ran outside. The sandbox sweeps
+ *             before an unsandboxed spawn. Residual: a shell that re-plants in a loop races it.
+ *  F5  fixed  A subagent's registry had fresh caps (maxShells/maxAgents/maxTotal) and reused
+ *             ids. Registries of one session share the top one's caps and id counters.
+ *  F6  fixed  system/task_output (a partial message) went to the transcript chunk by chunk:
+ *             the whole output, unbounded. It is not persisted, like stream_event.
+ *  F7  fixed  bypassPermissions without the sandbox asks for a Bash write to $HOME, but the same
+ *             write typed into a background bash with BashInput ran. BashInput to a shell
+ *             outside the sandbox asks in bypassPermissions.
+ *  F8  fixed  With the sandbox on, a Bash deny rule was walked around the same way. With a deny
+ *             or ask rule on a shell tool, bypassPermissions asks for BashInput.
+ *  F9  fixed  Without the sandbox or the reaper, a shell whose setsid'd child lived on ended as
+ *             "stopped when the session ended". The outcome says such a process may still run.
+ *             (The survival itself is the documented limit of a process group.)
+ *  F10 fixed  BashOutput's filter ran in the host's thread: a backtracking expression froze the
+ *             event loop (every session, every task time limit). It runs in a worker thread,
+ *             terminated after 2 s (the output is then shown unfiltered, with a note).
+ *  F11 fixed  A protected file the file tools wrote after a sandboxed background shell started
+ *             is writable in that shell's namespace; a rewrite went unseen. The guard keeps
+ *             what the file tools wrote (size, mtime, inode); a change is swept like a new entry.
+ *             Write and Edit report the sha256 of what they wrote, so a change landing between
+ *             the write and the approval is caught too (the first fix missed it 1 run in ~5).
+ *  F12 fixed  A git folder made after the spawn: the shell planted a hook in its hooks folder,
+ *             which sweeps never looked into. What appears or changes inside a protected folder
+ *             bound read-only is swept.
+ *  F13 fixed  The same git folder's config got core.fsmonitor. A bound git config that changed
+ *             is judged again and swept when the change made it run code. Trade-off: a change
+ *             made outside the sandbox that makes a harmless config run code (core.hooksPath by
+ *             an excluded command) is swept too (moved to the quarantine folder, reported).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
