@@ -81,7 +81,8 @@
  *             the write and the approval is caught too (the first fix missed it 1 run in ~5).
  *  F12 fixed  A git folder made after the spawn: the shell planted a hook in its hooks folder,
  *             which sweeps never looked into. What appears or changes inside a protected folder
- *             bound read-only is swept.
+ *             bound read-only is swept. Residual: a hook planted during the very sweep that
+ *             first judges the new git folder (between its check and the folder's baseline).
  *  F13 fixed  The same git folder's config got core.fsmonitor. A bound git config that changed
  *             is judged again and swept when the change made it run code. Trade-off: a change
  *             made outside the sandbox that makes a harmless config run code (core.hooksPath by
@@ -164,7 +165,7 @@ describe.skipIf(!reaper)("background red team: the reaper's report pipe (sandbox
 
   it("F2: a command that forges 'done' on the report pipe and then kills the reaper does not get a 'contained' claim", async () => {
     const m = mark();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `${toReport("status exit 0\ndone\n")}; setsid -f sleep ${m}; kill -9 $PPID` } }] }, "done"]);
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `${toReport("status exit 0\ndone\n")}; setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.02; done; kill -9 $PPID` } }] }, "done"]);
     const messages = await collect(summon("go", { ...base, model }));
     const bash = messages.find((m) => m.type === "tool_result");
     expect(bash?.type).toBe("tool_result");
@@ -210,11 +211,12 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: th
     const ws = place.ws();
     const m = mark();
     // Spawned before sub/.git exists, so sub/.git/hooks is not bound read-only in its namespace.
-    const plant = `until [ -d sub/.git/hooks ]; do sleep 0.05; done; printf '#!/bin/sh\\ntouch /tmp/hooked\\n' > sub/.git/hooks/pre-commit; chmod +x sub/.git/hooks/pre-commit; touch planted; sleep ${m}`;
+    const plant = `until [ -d sub/.git/hooks ] && [ -e made ]; do sleep 0.05; done; printf '#!/bin/sh\\ntouch /tmp/hooked\\n' > sub/.git/hooks/pre-commit; chmod +x sub/.git/hooks/pre-commit; touch planted; sleep ${m}`;
     const model = scriptedModel([
       { toolCalls: [{ toolName: "Bash", input: { command: plant, run_in_background: true } }] },
       { toolCalls: [{ toolName: "Bash", input: { command: "mkdir -p sub && git init -q sub && echo made" } }] },
-      { toolCalls: [{ toolName: "Bash", input: { command: "for i in $(seq 100); do [ -e planted ] && break; sleep 0.05; done; echo waited" } }] },
+      // The sweep after that call has judged sub/.git (harmless, kept); the shell plants after it.
+      { toolCalls: [{ toolName: "Bash", input: { command: "touch made; for i in $(seq 100); do [ -e planted ] && break; sleep 0.05; done; echo waited" } }] },
       "done",
     ]);
     const messages = await collect(summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }));
