@@ -4,7 +4,7 @@
  * Model calls go through `callModel` (`model-call.ts`), the path every call takes.
  */
 import type { ModelMessage, UserContent } from "ai";
-import { endStream, initMessage, resultMessage, type RunContext } from "./run";
+import { endStream, initMessage, lastEmitted, resultMessage, type RunContext } from "./run";
 import type { ModelRequest, TurnPrompt } from "./hooks";
 import type { AssistantMessage, ResultMessage, StopReason } from "./messages";
 import { runToolCalls } from "./funnel";
@@ -149,7 +149,10 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
     if (settingUp && outcome.subtype === "error_during_execution") outcome.subtype = "error_configuration";
   }
   const durationMs = Math.round(performance.now() - from);
-  const result = last ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs })) as ResultMessage);
+  // A message that came after the last stretch's result while the session was idle (a background
+  // task ended, say) would end the stream: a result closes it again, so the last message is one.
+  const closed = last !== undefined && lastEmitted(run) === last ? last : undefined;
+  const result = closed ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs: last?.durationMs ?? durationMs })) as ResultMessage);
   endStream(run);
   try {
     await hooks.session.end.promise(run, result);

@@ -79,6 +79,14 @@ export interface CreateRunInit {
 // Each run's sink, so a subagent run can publish into its parent's stream without the parent
 // re-stamping (and re-announcing on `event`) every message.
 const sinks = new WeakMap<RunContext, (message: Message) => void>();
+// The last message each sink (each stream) received.
+const lastSent = new WeakMap<(message: Message) => void, Message>();
+
+/** The last message the run's stream received (from this run, a subagent or a plugin). */
+export function lastEmitted(run: RunContext): Message | undefined {
+  const sink = sinks.get(run);
+  return sink && lastSent.get(sink);
+}
 
 // Runs whose stream ended (their last `result` is out). A subagent that outlives its caller's
 // stream (a background one stopped as the session ends) publishes no more into it: the stream's
@@ -123,6 +131,7 @@ export function createRun(init: CreateRunInit): RunContext {
       const extra = init.agent ? { agentId: init.agent.agentId, parentToolUseId: init.agent.parentToolUseId } : {};
       const full = stamp({ ...extra, ...message } as MessageInit, run.sessionId) as Message;
       sink(full);
+      lastSent.set(sink, full);
       init.kernel.emit({ type: "message", message: full });
       return full;
     },

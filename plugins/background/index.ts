@@ -45,7 +45,8 @@ export const backgroundPlugin = definePlugin(function background() {
 
       kernel.hooks.session.start.tap(NAME, (run: RunContext) => {
         const options = (run.options as BackgroundResolvedOptions).backgroundTasks ?? {};
-        const tasks = attachTasks(run, new TaskRegistry(options));
+        // A subagent's tasks count against the session's caps: its registry hangs off its parent's.
+        const tasks = attachTasks(run, new TaskRegistry(options, run.parent ? tasksOf(run.parent) : undefined));
         const partial = run.options.includePartialMessages === true;
         tasks.on((event) => {
           kernel.emit({ type: "task", event: event.type, task: event.task, sessionId: run.sessionId, ...(event.type === "output" ? { text: event.text } : {}) });

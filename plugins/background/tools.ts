@@ -3,10 +3,12 @@
  * stdin, KillShell stops one. The shells themselves are `ubiquity:tool-bash`'s; these reach them
  * through the run's task registry.
  */
+import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
 import { NO_TASKS_MESSAGE, tasksOf, type TaskInfo, type TaskRegistry } from "../_kits/tasks/index";
 import type { ShellBody } from "../tool-bash/index";
+import { getPermissionsApi } from "../permissions/api";
 
 function fail(content: string): ToolOutput {
   return { content, isError: true, metadata: {} };
@@ -28,6 +30,33 @@ export function taskLine(task: TaskInfo): string {
   const what = `${task.id} (${task.description})`;
   if (task.state === "killed") return `${what} ${task.outcome}`;
   return `${what} ${task.state === "completed" ? "ended" : "failed"}: ${task.outcome}`;
+}
+
+/** Longest a BashOutput filter may run over the output before it is given up. */
+export const FILTER_TIME_MS = 2000;
+
+// The filter is the model's regular expression, and JavaScript's engine backtracks: `^(a|a)*$` on a
+// line of 60 a's runs for days. It runs in a worker thread, which is terminated at the time limit
+// (a regular expression in this thread would freeze the event loop: every session, every timer).
+const FILTER_WORKER = `const { parentPort, workerData } = require("node:worker_threads");
+const re = new RegExp(workerData.source);
+const lines = workerData.text.split("\\n");
+const kept = lines.filter((line) => re.test(line));
+parentPort.postMessage({ text: kept.join("\\n"), filteredOut: lines.length - kept.length });`;
+
+/** The lines of `text` matching `source`, or undefined when that took longer than `ms`. */
+function filterLines(text: string, source: string, ms = FILTER_TIME_MS): Promise<{ text: string; filteredOut: number } | undefined> {
+  return new Promise((resolve) => {
+    const worker = new Worker(FILTER_WORKER, { eval: true, workerData: { text, source } });
+    const done = (value: { text: string; filteredOut: number } | undefined) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(undefined), ms);
+    worker.once("message", (value: { text: string; filteredOut: number }) => done(value));
+    worker.once("error", () => done(undefined));
+  });
 }
 
 export const BashOutputInput = z.object({
@@ -60,13 +89,20 @@ export class BashOutputTool extends Tool<typeof BashOutputInput> {
     const found = lookup(ctx, input.bash_id, "shell");
     if ("content" in found) return found;
     const body = found.tasks.body<ShellBody>(found.task.id);
-    const read = body?.read(input.filter === undefined ? undefined : new RegExp(input.filter)) ?? { text: "", dropped: 0, filteredOut: 0 };
+    const read = body?.read() ?? { text: "", dropped: 0, filteredOut: 0 };
+    let slow = false;
+    if (input.filter !== undefined && read.text !== "") {
+      const filtered = await filterLines(read.text, input.filter);
+      if (filtered) Object.assign(read, filtered);
+      else slow = true;
+    }
     const task = found.tasks.get(found.task.id)!;
     found.tasks.markReported(task.id);
     const parts = [`[${taskLine(task)}]`];
     if (read.dropped > 0) parts.push(`[${read.dropped} characters written since the last read were dropped: only the newest ${found.tasks.limits.shellOutputChars} are kept]`);
     parts.push(read.text === "" ? "(no new output)" : read.text.replace(/\n$/, ""));
     if (read.filteredOut > 0) parts.push(`[${read.filteredOut} lines did not match the filter]`);
+    if (slow) parts.push(`[The filter ran for more than ${FILTER_TIME_MS / 1000} s over this output and was given up: the output is shown unfiltered. Use a simpler regular expression.]`);
     return { content: parts.join("\n"), isError: false, metadata: { state: task.state, exitCode: task.exitCode, dropped: read.dropped } };
   }
 }
@@ -84,6 +120,21 @@ export class BashInputTool extends Tool<typeof BashInputInput> {
   /** Rules match the text sent (`BashInput(y*)`). */
   override permissionRuleContent(input: z.output<typeof BashInputInput>) {
     return [input.input];
+  }
+  /**
+   * Text typed into a shell is a command nobody judged: bypassPermissions, which without the
+   * sandbox still asks for a Bash command whose writes it cannot name, asks for BashInput to a
+   * shell outside the sandbox too (typing into `bash` would otherwise get around that).
+   */
+  override checkPermissions(input: z.output<typeof BashInputInput>, ctx: ToolContext): ToolPermission {
+    const run = ctx.run;
+    if (!run) return undefined;
+    const body = tasksOf(run)?.body<ShellBody>(input.bash_id);
+    if (!body || body.sandboxed || getPermissionsApi(run.kernel).modeOf(run) !== "bypassPermissions") return undefined;
+    return {
+      behavior: "ask",
+      message: `BashInput needs approval: ${input.bash_id} runs outside the sandbox, and what is typed into it is not judged like a Bash command, so bypassPermissions does not cover it.`,
+    };
   }
   async call(input: z.output<typeof BashInputInput>, ctx: ToolContext): Promise<ToolOutput> {
     const found = lookup(ctx, input.bash_id, "shell");

@@ -64,6 +64,9 @@ export interface EngineSetup {
   sandboxed?: (command: string) => boolean;
 }
 
+// The tool that writes to a background shell's stdin (ubiquity:background).
+const TYPED_INTO_SHELL = "BashInput";
+
 // Used when the engine has no Tool to ask (decidePermission with a bare tool name).
 const READ_ONLY_TOOLS = new Set(["Read", "Glob", "Grep", "AskUserQuestion"]);
 
@@ -151,6 +154,11 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
     // A command that cannot be pinned down could be running what a deny or ask rule names
     // (`/bin/r[m]`, `$a$b`): bypass must not turn a rule that could not see into an allow.
     // File rules count too: a write or read it cannot name could be the file a Read/Edit rule names.
+    // Text typed into a running background shell (BashInput) is a command no shell rule could
+    // judge: with a deny or ask rule on a shell tool, bypass does not carry it past that rule.
+    if (toolName === TYPED_INTO_SHELL && [...policy.deny, ...policy.ask].some((r) => [...policy.kinds.shell].some((t) => ruleNamesTool(r, t)))) {
+      return verdict("ask", "bypass", `${toolName} needs approval: what it types into a shell is not judged by your rules on ${[...policy.kinds.shell].join(", ")}, so bypassPermissions does not apply.`, subject);
+    }
     const watched = [...policy.deny, ...policy.ask].some((r) => r.content !== undefined && (ruleNamesTool(r, toolName) || r.tool === "Read" || policy.kinds.edit.has(r.tool)));
     if (subject.kind === "shell" && subject.unsafe.length > 0 && watched) {
       return verdict("ask", "bypass", `${toolName} needs approval: ${JSON.stringify(subject.analysis.source)} cannot be proven free of the commands your deny and ask rules name (${subject.unsafe.join("; ")}), so bypassPermissions does not apply.`, subject);

@@ -19,6 +19,7 @@
  * - `node_modules` is not walked: installed code is code the user runs by choice, like
  *   `package.json`, which the sandbox leaves writable too.
  */
+import { createHash } from "node:crypto";
 import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sandboxReason } from "../permissions/api";
@@ -119,10 +120,37 @@ export class WorkspaceGuard {
     this.#own = own;
   }
 
-  /** A file tool wrote `path` (absolute): it is the user's, not the sandbox's. */
-  approve(path: string): void {
-    this.#approved.add(resolve(path));
+  /**
+   * A file tool wrote `path` (absolute): it is the user's, not the sandbox's. `sha256`: what the
+   * tool wrote; a file that no longer holds it (changed between the write and now) is not.
+   */
+  approve(path: string, sha256?: string): void {
+    const p = resolve(path);
+    this.#approved.add(p);
+    // As written: a sandboxed process spawned before it existed (a background shell) has it
+    // writable, so a later change to a protected one is judged like a new entry.
+    const info = stat(p);
+    if (!info?.isFile()) return void this.#stamps.delete(p);
+    let changed = false;
+    if (sha256 !== undefined && info.size <= 1024 * 1024) {
+      try {
+        changed = createHash("sha256").update(readFileSync(p)).digest("hex") !== sha256;
+      } catch {
+        changed = true;
+      }
+    }
+    // A stamp no file has: the next sweep judges it.
+    this.#stamps.set(p, { size: changed ? -1 : info.size, mtimeMs: info.mtimeMs, ino: info.ino });
   }
+
+  /** Each git config bound read-only, as the last sweep saw it, and whether it ran code then. */
+  #configs = new Map<string, { print: string; unsafe: boolean }>();
+
+  /** The entries of each protected folder bound read-only, as the last sweep saw them. */
+  #inside = new Map<string, Map<string, string>>();
+
+  /** Size, mtime and inode of each file the file tools wrote, as they left it. */
+  #stamps = new Map<string, { size: number; mtimeMs: number; ino: number }>();
 
   /**
    * Did the file tools write `path`? A file: exactly it. A folder: every entry in it is a file
@@ -335,6 +363,49 @@ export class WorkspaceGuard {
     }
     for (const [dir, state] of this.#dirs) if (state.mode === "git") this.#readGitlinks(this.#roots.find((r) => dir.startsWith(`${r}${sep}`)) ?? dir, dir);
     this.#checkLinked(found);
+    // A protected folder bound read-only is so only for what is spawned after it existed: a
+    // sandboxed background shell spawned before (a git folder made since, its hooks) may write in
+    // it. What appears or changes in one since the last sweep is judged like a new entry.
+    for (const [path, reason] of this.#bound) {
+      const info = stat(path);
+      if (!info?.isDirectory()) continue;
+      const now = new Map(list(path).map((name) => {
+        const s = stat(join(path, name));
+        return [name, s ? `${s.ino}:${s.size}:${s.mtimeMs}` : ""] as const;
+      }));
+      const was = this.#inside.get(path);
+      this.#inside.set(path, now);
+      if (!was) continue;
+      for (const [name, print] of now) {
+        const entry = join(path, name);
+        if (was.get(name) === print || this.#approved.has(entry)) continue;
+        found.push({ path: entry, reason: `it is inside ${relative(this.#roots.find((r) => path.startsWith(`${r}${sep}`)) ?? dirname(path), path)}, which is protected (${reason})` });
+      }
+    }
+    // A git config bound read-only, changed since the last sweep (by a sandboxed background shell
+    // spawned before its git folder existed, say): judged again, and taken out when the change made
+    // it run code (it was harmless before, and is not now). A harmless change stays.
+    for (const [path] of this.#bound) {
+      const name = basename(path);
+      if (name !== "config" && name !== "config.worktree") continue;
+      const s = stat(path);
+      if (!s?.isFile()) continue;
+      const print = `${s.ino}:${s.size}:${s.mtimeMs}`;
+      const was = this.#configs.get(path);
+      if (was?.print === print) continue;
+      const why = unsafeGitConfig(path);
+      this.#configs.set(path, { print, unsafe: why !== undefined });
+      if (was && !was.unsafe && why) found.push({ path, reason: `this git config ${why}` });
+    }
+    // A protected file the file tools wrote that changed since: not theirs any more.
+    for (const [path, reason] of this.#bound) {
+      const was = this.#stamps.get(path);
+      const now = was && stat(path);
+      if (!was || !now || (now.size === was.size && now.mtimeMs === was.mtimeMs && now.ino === was.ino)) continue;
+      this.#approved.delete(path);
+      this.#stamps.delete(path);
+      found.push({ path, reason: `${reason}; it changed after the file tools wrote it` });
+    }
     for (const link of this.#links.splice(0)) {
       if (this.#knownGitLink(link.path)) this.#bound.set(link.path, link.reason);
       else found.push(link);

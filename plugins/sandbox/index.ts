@@ -112,7 +112,8 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       if (!runtime) return output;
       // What the file tools write the permission engine judged: the guard keeps it.
       const written = FILE_TOOLS.has(call.toolName) ? (call.input.file_path ?? call.input.notebook_path) : undefined;
-      if (typeof written === "string" && !output.isError) runtime.approve(resolve(call.context?.cwd ?? runtime.settings.cwd, written));
+      const sha256 = typeof output.metadata?.sha256 === "string" ? output.metadata.sha256 : undefined;
+      if (typeof written === "string" && !output.isError) runtime.approve(resolve(call.context?.cwd ?? runtime.settings.cwd, written), sha256);
       if (call.toolName.startsWith("mcp__")) {
         const found = getSandboxApi(kernel).settle("mcp");
         return found.length === 0 ? output : { ...output, content: `${output.content}\n\n${violationNote(found)}`, metadata: { ...output.metadata, sandboxViolations: found } };

@@ -201,7 +201,12 @@ export class SandboxRuntime {
 
   /** The spawn, sandboxed (or as given, for an excluded Bash command); `workspaces` are writable for it too (see `addWorkspace`). */
   wrap(spec: SpawnSpec, use: SpawnUse, workspaces: readonly string[] = []): SpawnSpec {
-    if (use.kind === "bash" && use.subject !== undefined && !this.sandboxes(use.subject)) return spec;
+    if (use.kind === "bash" && use.subject !== undefined && !this.sandboxes(use.subject)) {
+      // A sandboxed process still running (a background shell) may have planted a protected file
+      // since the last sweep: it leaves the workspace before a command runs outside the sandbox.
+      if (this.#guard) this.#unreported.push(...this.#guard.sweep());
+      return spec;
+    }
     this.#prepare();
     if (this.#settings.network.mode === "proxy" && !this.#proxy) {
       throw new Error("ubiquity:sandbox: the network proxy is not running yet (kernel.ready has not run); call kernel.ready() before running commands");
@@ -337,8 +342,8 @@ export class SandboxRuntime {
   }
 
   /** A file tool wrote `path`: the permission engine judged it, so the next sweep keeps it. */
-  approve(path: string): void {
-    this.#guard?.approve(path);
+  approve(path: string, sha256?: string): void {
+    this.#guard?.approve(path, sha256);
   }
 
   #standIns: { source: string; path: string }[] | undefined;

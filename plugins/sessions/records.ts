@@ -52,6 +52,9 @@ export function isNote(value: unknown): value is TranscriptNote {
 /** True for messages a transcript keeps. */
 export function isPersisted(message: Message): message is PersistedMessage {
   if (message.type === "stream_event") return false;
+  // A background task's output as it comes is a partial message too (only with
+  // includePartialMessages): it is as long as the task's output, which nothing bounds.
+  if (message.type === "system" && (message as { subtype?: string }).subtype === "task_output") return false;
   return !(message.type === "system" && message.subtype === "init");
 }
 

@@ -25,6 +25,8 @@ export interface ShellBody extends TaskBody {
   write(text: string): boolean;
   /** True when it was started with stdin open. */
   readonly interactive: boolean;
+  /** True when it runs inside the sandbox. */
+  readonly sandboxed: boolean;
 }
 
 /** Keeps the newest `max` characters of a stream and where each reader left off. */
@@ -94,7 +96,13 @@ export function adoptShell(tasks: TaskRegistry, command: string, start: ShellPro
         clearTimeout(total);
         clearInterval(idle);
         const how = end.signal ? `killed by ${end.signal}` : `exit code ${end.exitCode}`;
-        const left = end.leftBehind > 0 ? `; ${end.leftBehind} process${end.leftBehind === 1 ? "" : "es"} it left running stopped` : "";
+        // Without the sandbox or the reaper only the process group is ended: say so, never more.
+        const uncontained = end.contained
+          ? ""
+          : end.reaperLost
+            ? "; it ended the process that tracked what it started, so a process it started outside its process group (setsid) may still be running"
+            : "; only its process group is tracked here (no sandbox or reaper), so a process it started outside that group (setsid) may still be running";
+        const left = (end.leftBehind > 0 ? `; ${end.leftBehind} process${end.leftBehind === 1 ? "" : "es"} it left running stopped` : "") + uncontained;
         if (stopReason) tasks.end(id, "killed", `stopped ${stopReason}${left}`, end.exitCode);
         else tasks.end(id, end.exitCode === 0 ? "completed" : "failed", how + left, end.exitCode);
       },
@@ -107,6 +115,7 @@ export function adoptShell(tasks: TaskRegistry, command: string, start: ShellPro
     const body: ShellBody = {
       stop,
       interactive: options.interactive,
+      sandboxed: proc.sandboxed,
       write: (text) => proc.write(text),
       read(filter) {
         const { text, dropped } = ring.take();

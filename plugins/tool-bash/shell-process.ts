@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
 import { killGroup, liveMembers, waitGroupGone } from "./process-group";
@@ -55,12 +56,24 @@ function killGroups(reaper: number, report: ReaperReport): void {
   if (report.shell !== undefined) killGroup(report.shell);
 }
 
+/** The parent pid of `pid` (Linux /proc), or undefined. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A running (or ended) shell command. */
 export class ShellProcess {
   /** The shell that runs the command (bash, or sh where bash is missing). */
   readonly shell: string;
   /** Resolves once the command and everything it started have ended. */
   readonly ended: Promise<ShellEnd>;
+  /** It runs inside the sandbox (the wrap contains it). */
+  readonly sandboxed: boolean;
   readonly #child: ChildProcess;
   readonly #reaper: boolean;
   readonly #watch?: { now(): ReaperReport; done: Promise<ReaperReport> };
@@ -81,6 +94,7 @@ export class ShellProcess {
       ? { command: this.shell, args: [...shellFlags(this.shell), "-c", 'exec script -qfec "$0" /dev/null 2>&1', command], cwd: options.cwd, env: options.env }
       : { command: this.shell, args: [...shellFlags(this.shell), "-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env };
     const wrapped = (options.wrap ?? ((s: SpawnSpec) => s))(plain);
+    this.sandboxed = wrapped.contained === true;
     // Outside the sandbox, the reaper ends what leaves the group too (setsid).
     const reaper = wrapped.contained ? undefined : underReaper(wrapped);
     this.#reaper = reaper !== undefined;
@@ -163,7 +177,10 @@ export class ShellProcess {
    * ended within `graceMs` (a program that ignores SIGTERM is killed all the same).
    */
   async terminate(graceMs: number): Promise<ShellEnd> {
-    const group = this.#reaper ? this.#watch?.now().shell : this.#child.pid;
+    // The shell the reaper named must still be the reaper's child: the report is written on a
+    // channel a process of the same user can reach (pidfd_getfd), so a name is not taken on trust.
+    const named = this.#watch?.now().shell;
+    const group = this.#reaper ? (named !== undefined && parentOf(named) === this.#child.pid ? named : undefined) : this.#child.pid;
     if (group !== undefined && !this.#stopped) {
       try {
         process.kill(-group, "SIGTERM");

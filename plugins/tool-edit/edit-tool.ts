@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
 import { PathTool, writeRefusal, commitWrite, openWriteTarget, numberLines, splitLines, withLineEnding, ToolFailure, guard } from "../_kits/file-tools/index";
@@ -57,11 +58,11 @@ export class EditTool extends PathTool<typeof EditInput> {
         newText = input.new_string;
       }
       const result = replaceExact(existing.text, oldText, newText, input.replace_all ?? false, target.shown);
-      await commitWrite(ctx, target, result.text, false);
+      const bytes = await commitWrite(ctx, target, result.text, false);
       const what = result.count === 1 ? "1 occurrence" : `${result.count} occurrences`;
       return {
         content: `Edited ${target.shown}: replaced ${what}.\n${snippet(result.text, result.firstAt, newText)}`,
-        metadata: { path: target.real, replacements: result.count },
+        metadata: { path: target.real, replacements: result.count, sha256: createHash("sha256").update(bytes).digest("hex") },
       };
     });
   }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
 import { PathTool, writeRefusal, commitWrite, openWriteTarget, splitLines, guard } from "../_kits/file-tools/index";
@@ -37,7 +38,8 @@ export class WriteTool extends PathTool<typeof WriteInput> {
       const verb = target.existing ? "Updated" : "Created";
       return {
         content: `${verb} ${target.shown} (${lines} line${lines === 1 ? "" : "s"}).`,
-        metadata: { path: target.real, created: !target.existing, bytes: bytes.length, lines },
+        // sha256: what was written, so the sandbox can tell it from a later change by a process (sandbox/guard.ts).
+        metadata: { path: target.real, created: !target.existing, bytes: bytes.length, lines, sha256: createHash("sha256").update(bytes).digest("hex") },
       };
     });
   }

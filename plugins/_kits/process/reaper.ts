@@ -162,8 +162,11 @@ export function parseReaperReport(text: string): ReaperReport {
   for (const line of lines) {
     const [word, a, ...rest] = line.split(" ");
     count[word!] = (count[word!] ?? 0) + 1;
-    if (word === "reaper") subreaper = a === "1";
-    else if (word === "shell") report.shell = Number(a);
+    // The reaper writes these two first (before the command runs); a later copy is forged (a
+    // process of the same user can copy the channel with pidfd_getfd) and is ignored.
+    if (word === "reaper") {
+      if (count.reaper === 1) subreaper = a === "1";
+    } else if (word === "shell") report.shell ??= Number(a);
     else if (word === "killed") report.killed.push({ pid: Number(a), command: rest.join(" ") });
     else if (word === "status" && a === "exit") report.exitCode = Number(rest[0]);
     else if (word === "status" && a === "signal") report.signal = SIGNAL_NAMES[Number(rest[0])] ?? (`SIG${rest[0]}` as NodeJS.Signals);

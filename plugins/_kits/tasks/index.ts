@@ -97,9 +97,16 @@ export class TaskRegistry {
   #listeners = new Set<(event: TaskEvent) => void>();
   #counts: Record<TaskKind, number> = { shell: 0, agent: 0 };
   #closed = false;
+  /** The session's top registry: a subagent's registry counts against its caps and takes ids from it. */
+  readonly #root: TaskRegistry;
+  /** At the root: every registry of the session (its subagents' too). */
+  readonly #family = new Set<TaskRegistry>();
 
-  constructor(limits: Partial<TaskLimits> = {}) {
+  /** `parent`: the registry of the run that started this one (a subagent's parent), whose caps it shares. */
+  constructor(limits: Partial<TaskLimits> = {}, parent?: TaskRegistry) {
     this.limits = { ...DEFAULT_TASK_LIMITS, ...limits };
+    this.#root = parent ? parent.#root : this;
+    this.#root.#family.add(this);
   }
 
   /**
@@ -109,16 +116,22 @@ export class TaskRegistry {
    */
   start(kind: TaskKind, description: string, start: (id: string) => TaskBody, extra: Pick<TaskInfo, "name"> = {}): TaskInfo {
     if (this.#closed) throw new TaskLimitError("the session is ending: no new background task can start");
-    const running = this.list().filter((t) => t.kind === kind && t.state === "running").length;
-    const cap = kind === "shell" ? this.limits.maxShells : this.limits.maxAgents;
+    // The caps are the session's: what its subagents run counts too (a subagent gets no fresh cap).
+    const root = this.#root;
+    const family = [...root.#family];
+    const running = family.flatMap((r) => r.list()).filter((t) => t.kind === kind && t.state === "running").length;
+    const cap = kind === "shell" ? Math.min(this.limits.maxShells, root.limits.maxShells) : Math.min(this.limits.maxAgents, root.limits.maxAgents);
     if (running >= cap) {
       const stop = kind === "shell" ? "stop one with KillShell" : "wait for one to finish, or stop one";
       throw new TaskLimitError(`${running} background ${kind === "shell" ? "shells are" : "agents are"} already running, the most a session may have at once (${kind === "shell" ? "maxShells" : "maxAgents"}: ${cap}): ${stop} first.`);
     }
-    if (this.#tasks.size >= this.limits.maxTotal) {
-      throw new TaskLimitError(`this session has started ${this.#tasks.size} background tasks, the most it may (maxTotal: ${this.limits.maxTotal}).`);
+    const started = family.reduce((sum, r) => sum + r.#tasks.size, 0);
+    const maxTotal = Math.min(this.limits.maxTotal, root.limits.maxTotal);
+    if (started >= maxTotal) {
+      throw new TaskLimitError(`this session has started ${started} background tasks, the most it may (maxTotal: ${maxTotal}).`);
     }
-    const id = `${kind}-${++this.#counts[kind]}`;
+    // Ids are unique in the session (the stream carries a subagent's tasks too).
+    const id = `${kind}-${++root.#counts[kind]}`;
     let resolveEnded!: () => void;
     const ended = new Promise<void>((r) => (resolveEnded = r));
     const entry: Entry = { info: { id, kind, description, state: "running", startedAt: new Date().toISOString(), ...extra }, reported: false, ended, resolveEnded };
@@ -127,7 +140,7 @@ export class TaskRegistry {
       entry.body = start(id);
     } catch (error) {
       this.#tasks.delete(id);
-      this.#counts[kind]--;
+      root.#counts[kind]--;
       throw error;
     }
     this.#tell({ type: "started", task: { ...entry.info } });
