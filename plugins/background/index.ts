@@ -7,7 +7,7 @@
  * `system/task_started`, `task_ended` (and `task_output` with `includePartialMessages`); and
  * every task still running is stopped when the session ends, its processes with it.
  */
-import { type Kernel, type RunContext, type ToolOutput, type TurnPrompt } from "../../src/index";
+import { type Kernel, type RunContext, type Tool, type ToolOutput, type TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { TaskRegistry, attachTasks, tasksOf, type TaskInfo } from "../_kits/tasks/index";
 import { BashInputTool, BashOutputTool, KillShellTool, taskLine } from "./tools";
@@ -42,6 +42,10 @@ export const backgroundPlugin = definePlugin(function background() {
           if (!kernel.registries.tools.has(tool.name)) kernel.registries.tools.register(tool.name, tool, NAME);
         }
       });
+
+      // Without Bash (disallowed, not in the list) there is no background shell to read or stop.
+      const SHELL_TOOLS = new Set(["BashOutput", "BashInput", "KillShell"]);
+      kernel.hooks.tool.list.tap(NAME, (tools: Tool[]) => (tools.some((t) => t.name === "Bash") ? tools : tools.filter((t) => !SHELL_TOOLS.has(t.name))));
 
       kernel.hooks.session.start.tap(NAME, (run: RunContext) => {
         const options = (run.options as BackgroundResolvedOptions).backgroundTasks ?? {};

@@ -39,7 +39,7 @@ const DESCRIPTION = `Runs a shell command with bash (sh where bash is missing) i
 - A non-zero exit code is reported and marks the result as an error.
 - Every call starts a fresh shell in the working directory: cd, variables and functions do not carry over to the next call.
 - Processes a command leaves running (cmd &, setsid) are stopped when the call returns.
-- run_in_background: true starts the command and returns its shell id at once; it keeps running (its stdin open) until it ends, KillShell stops it, or the session ends. Read new output with BashOutput, write input with BashInput. Use it for dev servers, watchers and long builds, not for commands you wait on.`;
+- run_in_background: true starts the command and returns its shell id at once; it keeps running (stdin open) until it ends, is stopped, or the session ends. Use it for dev servers, watchers and long builds, not for commands you wait on.`;
 
 /** Bash: one shell command per call, with a deadline and no orphans when it is cut short. */
 export class BashTool extends Tool<typeof BashInput> {
