@@ -80,7 +80,11 @@ describe("the kernel", () => {
   // interrupted stretch stays in it as interrupted (what streamed and the marker) instead of
   // being sent again, and a failure while a run is set up says so (error_configuration); and a
   // tool's preconditions are checked before anyone is asked (Tool.preconditions): → 2,086.
-  const LIMIT = 2090;
+  // Issue 41 added the stream's two guarantees under background work, which only the run's sink
+  // can keep: a subagent still running after its caller's final result publishes nothing more
+  // (the result stays last), and a message that arrived after a live session's last result (a
+  // task ended while it was idle) is followed by a closing result: → 2,098.
+  const LIMIT = 2100;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files].sort((a, b) => b.code.length - a.code.length).slice(0, 8).map((f) => `${f.path} ${f.code.length}`);
