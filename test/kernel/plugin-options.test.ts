@@ -204,6 +204,8 @@ describe("the package entry's types", () => {
     agentSources: ["user"],
     skills: ["x"],
     skillSources: ["user"],
+    commands: ["x"],
+    commandSources: ["user"],
     memory: ["x"],
     memorySources: ["user"],
     outputSchema: { type: "object" },

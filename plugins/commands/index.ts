@@ -1,0 +1,76 @@
+/**
+ * `ubiquity:commands`: slash commands. A prompt that starts with `/name` runs the command file
+ * `name.md` (or the skill `name`): its body, with the arguments, shell lines and files it asks
+ * for, becomes the prompt (expand.ts). Nothing is read unless `commands`, `commandSources` or
+ * `compat` asks for it; a project's command files apply only in a trusted folder, like its skills.
+ * - `kernel.ready`: read the command files
+ * - `turn.prompt`: expand a `/name` prompt before the other taps see it (a shell line or file
+ *   that was refused blocks the prompt, naming it)
+ */
+import { homedir } from "node:os";
+import { PROMPT_STAGE, type RunContext, type TurnPrompt } from "../../src/index";
+import { definePlugin } from "../_kits/authoring/index";
+import { compatProjectPaths, permittedCompatPaths, permittedSources, warn } from "../_kits/sources/index";
+import type { ProjectPlace } from "../../loader/index";
+import { pathExists } from "../../loader/index";
+import { createCommandsApi } from "./api";
+import { CommandError, expandCommand } from "./expand";
+import { commandFolder, commandRoots, loadCommands } from "./load";
+import { commandsOptions, type CommandsResolvedOptions } from "./options";
+
+export { getCommandsApi, type CommandsApi } from "./api";
+export { commandFolder, loadCommands, commandRoots, toolRules } from "./load";
+export { expandCommand, substituteArguments, splitArguments, CommandError } from "./expand";
+export type { SlashCommand, CommandInfo } from "./command";
+
+/** The plugin's name. */
+export const NAME = "ubiquity:commands";
+
+/** `/name args`: a name of letters, digits, `_`, `-` and `:` (namespaces), then the arguments. */
+const INVOCATION = /^\/([A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*)(?:\s+([\s\S]*))?$/;
+
+/** The commands plugin. */
+export const commandsPlugin = definePlugin(function commands() {
+  return {
+    name: NAME,
+    options: commandsOptions,
+    projectFiles: ({ cwd, home }: ProjectPlace) => [
+      ...(["project", "local"] as const).map((source) => commandFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "commands", effect: "adds slash commands (their shell lines still go through the permission rules)" })),
+      ...compatProjectPaths("commands", cwd).filter((p) => pathExists(p.path)).map((p) => ({ path: p.path, kind: "commands", effect: `adds slash commands (with compat: ["${p.tool}"])` })),
+    ],
+    apply(kernel) {
+      const api = createCommandsApi(kernel);
+
+      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+        const { cwd, commands, commandSources: wanted, trust, compat } = kernel.options as CommandsResolvedOptions;
+        const place = { cwd, home: homedir() };
+        const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+        const commandSources = permittedSources(wanted, trust, (source) => commandFolder(source, cwd, place.home), skipped);
+        const compatRoots = permittedCompatPaths("commands", { compat, sources: wanted, trust }, place, skipped);
+        if (!commands?.length && !commandSources?.length && !compatRoots.length) return;
+        api.load(await loadCommands(commandRoots({ commands, commandSources, compatRoots }, place), (message) => warn(kernel, NAME, message)));
+      });
+
+      // Before the other taps (UserPromptSubmit hooks, todos): they see the prompt the model will get.
+      kernel.hooks.turn.prompt.tapPromise({ name: NAME, stage: PROMPT_STAGE.CONTEXT - 10 }, async (prompt: TurnPrompt, run: RunContext) => {
+        if (prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
+        const match = INVOCATION.exec(prompt.text.trim());
+        const command = match && api.find(match[1]!, run);
+        if (!command) return prompt;
+        try {
+          const { text, context } = await expandCommand(command, (match[2] ?? "").trim(), run);
+          const content = prompt.content && [{ type: "text" as const, text }, ...prompt.content.filter((p) => p.type !== "text")];
+          return { ...prompt, text, context: [...prompt.context, ...context], ...(content ? { content } : {}) };
+        } catch (error) {
+          if (error instanceof CommandError) return { ...prompt, blocked: error.message };
+          throw error;
+        }
+      });
+    },
+  };
+});
+
+export default commandsPlugin;
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";
