@@ -121,6 +121,21 @@ export class AcpSession {
     return entry;
   }
 
+  /**
+   * Tell the client the session's slash commands (`available_commands_update`). The list comes
+   * from the live session, so it is opened now — only when the options ask for command files or
+   * skills, so a session without any starts as lazily as before.
+   */
+  async announceCommands(): Promise<void> {
+    const o = this.#options as { commands?: unknown[]; commandSources?: unknown[]; compat?: unknown[]; skills?: unknown[]; skillSources?: unknown[] };
+    if (![o.commands, o.commandSources, o.compat, o.skills, o.skillSources].some((list) => list?.length)) return;
+    const live = (this.#live ??= this.#open());
+    const commands = await live.query.supportedCommands().catch(() => []);
+    if (commands.length === 0) return;
+    const availableCommands = commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) }));
+    await this.send({ sessionUpdate: "available_commands_update", availableCommands });
+  }
+
   /** Run one prompt to the end of its stretch; a prompt sent while one runs interrupts it (that one ends cancelled). */
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
     const input = userInputOf(blocks);
