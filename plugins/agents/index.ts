@@ -22,6 +22,7 @@ import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { agentsOptions } from "./options";
 
+export { agentModel, CLAUDE_MODEL_TIERS } from "./launch";
 export { AGENT_TOOL, AgentTool, agentInput, describeAgents, type AgentInput } from "./agent-tool";
 export { parseAgentFile, parseList, type ParsedAgent } from "./parse";
 export { readAgentFiles, agentFolder, type AgentFile } from "./files";

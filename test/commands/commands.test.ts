@@ -120,6 +120,39 @@ describe("! shell lines", () => {
     expect(existsSync(marker)).toBe(true);
   });
 
+  it("allowed-tools grants the command's own lines and the model's calls of that prompt; deny rules still win", async () => {
+    const cwd = project({});
+    writeTree(cwd, {
+      ".ubiquity/commands/mark.md": `---\nallowed-tools: Bash(touch:*)\n---\n!\`touch ${join(cwd, "line-marker")}\`\nNow mark more.\n`,
+    });
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `touch ${join(cwd, "model-marker")}` } }] }, "done"]);
+    const granted = resultOf(await collect(summon("/mark", { model, cwd, sandbox: false, persistSession: false, commandSources: ["project"] })));
+    expect(granted.isError).toBe(false);
+    expect(existsSync(join(cwd, "line-marker"))).toBe(true);
+    expect(existsSync(join(cwd, "model-marker"))).toBe(true);
+
+    // Without the command, the same call of the model asks, and headless that is a denial.
+    const plain = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `touch ${join(cwd, "plain-marker")}` } }] }, "done"]);
+    const denied = resultOf(await collect(summon("mark it", { model: plain, cwd, sandbox: false, persistSession: false, commandSources: ["project"] })));
+    expect(denied.permissionDenials).toHaveLength(1);
+    expect(existsSync(join(cwd, "plain-marker"))).toBe(false);
+
+    const { rmSync } = await import("node:fs");
+    rmSync(join(cwd, "line-marker"));
+    const { result } = await run("/mark", cwd, { commandSources: ["project"], disallowedTools: ["Bash(touch:*)"] });
+    expect(result.isError).toBe(true);
+    expect(existsSync(join(cwd, "line-marker"))).toBe(false);
+  });
+
+  it("a malformed allowed-tools rule fails the command, naming it", async () => {
+    const cwd = project({ ".ubiquity/commands/bad.md": "---\nallowed-tools: Bash(unclosed\n---\n!`echo hi`\n" });
+    const { result, model } = await run("/bad", cwd, { commandSources: ["project"] });
+    expect(result.isError).toBe(true);
+    expect(result.result).toContain("/bad");
+    expect(result.result).toContain("allowed-tools");
+    expect(model.requests).toHaveLength(0);
+  });
+
   it("without a Bash tool the command fails rather than sending the line unexpanded", async () => {
     const cwd = project({ ".ubiquity/commands/s.md": "!`echo hi`\n" });
     const { result, model } = await run("/s", cwd, { commandSources: ["project"], disallowedTools: ["Bash"] });
@@ -148,6 +181,20 @@ describe("@file includes", () => {
     expect(result.isError).toBe(true);
     expect(result.result).toContain(`/leak: @${outside} was not read`);
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe("frontmatter model", () => {
+  it("the command's prompt goes to its model; the next prompt to the session's again", async () => {
+    const cwd = project({ ".ubiquity/commands/offline.md": "---\nmodel: test\n---\nHello there.\n" });
+    const { model, result } = await run("/offline", cwd, { commandSources: ["project"] });
+    expect(result.isError).toBe(false);
+    // The offline `test` model answered: the session's scripted model was never called.
+    expect(model.requests).toHaveLength(0);
+    const bad = project({ ".ubiquity/commands/nowhere.md": "---\nmodel: nosuchprovider:x\n---\nHi.\n" });
+    const failed = await run("/nowhere", bad, { commandSources: ["project"] });
+    expect(failed.result.isError).toBe(true);
+    expect(failed.result.result).toContain('/nowhere: its model "nosuchprovider:x" could not be used');
   });
 });
 
