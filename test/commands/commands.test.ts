@@ -211,3 +211,17 @@ describe("skills as /name", () => {
     expect(listed).toEqual([{ name: "release", description: "Cut a release", argumentHint: "<version>" }]);
   });
 });
+
+describe("sessions", () => {
+  it("a resumed session replays the expanded command, not the /name typed", async () => {
+    const cwd = project({ ".ubiquity/commands/s.md": "State: !`echo hi-there`\n" });
+    const sessionDir = join(cwd, "sessions");
+    const first = resultOf(await collect(summon("/s", { model: scriptedModel(["ok"]), cwd, sandbox: false, sessionDir, commandSources: ["project"], allowedTools: ["Bash(echo:*)"] })));
+    expect(first.isError).toBe(false);
+    const model = scriptedModel(["again"]);
+    const second = resultOf(await collect(summon("more", { model, cwd, sandbox: false, sessionDir, resume: first.sessionId })));
+    expect(second.isError, second.result).toBe(false);
+    const users = model.requests[0]!.prompt.filter((m) => m.role === "user").map((m) => (m.content as { text?: string }[]).map((p) => p.text).join(""));
+    expect(users).toEqual(["State: hi-there", "more"]);
+  });
+});
