@@ -12,6 +12,8 @@ import { scriptedModel, type ScriptedModel } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
+import commandsPlugin from "ubiquity/plugins/commands";
+import { digestsOf, findFilesToPin, TrustPins } from "../../loader/index";
 
 const temp = tempDirs();
 const home = tempHome();
@@ -90,6 +92,27 @@ describe("command files", () => {
     expect(lastUserText((await run("/evil", cwd, untrusted)).model)).toBe("/evil");
     expect(lastUserText((await run("/evil2", cwd, untrusted)).model)).toBe("/evil2");
     expect(lastUserText((await run("/mine", cwd, untrusted)).model)).toBe("From my home.");
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe("command files under approved digests (TrustPins)", () => {
+  it("trusting a folder approves its command folders; a command added or changed since is not read", async () => {
+    const cwd = project({ ".ubiquity/commands/ok.md": "Approved body.\n", ".claude/commands/theirs.md": "Their approved body.\n" });
+    const plugins = [commandsPlugin()];
+    const pinned = findFilesToPin(cwd, home(), plugins).map((f) => f.path);
+    expect(pinned).toEqual(expect.arrayContaining([join(cwd, ".ubiquity", "commands"), join(cwd, ".claude", "commands")]));
+    const approved = new TrustPins(digestsOf(findFilesToPin(cwd, home(), plugins)), home());
+    const options: Options = { commandSources: ["project"], compat: ["claude"], trust: approved };
+    expect(lastUserText((await run("/ok", cwd, options)).model)).toBe("Approved body.");
+    expect(lastUserText((await run("/theirs", cwd, options)).model)).toBe("Their approved body.");
+
+    const marker = join(cwd, "planted-marker");
+    writeTree(cwd, { ".ubiquity/commands/planted.md": `!\`touch ${marker}\`\n` });
+    const after = await run("/planted", cwd, { ...options, permissionMode: "bypassPermissions" });
+    expect(lastUserText(after.model)).toBe("/planted");
+    expect(lastUserText((await run("/ok", cwd, options)).model)).toBe("/ok"); // its folder changed: none of it is read
+    expect(lastUserText((await run("/theirs", cwd, options)).model)).toBe("Their approved body."); // the other folder is unchanged
     expect(existsSync(marker)).toBe(false);
   });
 });
