@@ -14,8 +14,8 @@ export interface SlashCommand {
   body: string;
   /** The file it came from (a skill: its SKILL.md). */
   file: string;
-  /** `user`, `project`, `local`, `commands` (the option), or `skill`. */
-  source: "user" | "project" | "local" | "commands" | "skill";
+  /** `user`, `project`, `local`, `commands` (the option), `plugin` (a Claude Code plugin's command), or `skill`. */
+  source: "user" | "project" | "local" | "commands" | "plugin" | "skill";
   /** A skill's folder (its bundled files are relative to it). */
   dir?: string;
 }

@@ -16,6 +16,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { compatProjectPaths, permittedCompatPaths, permittedSources, warn } from "../_kits/sources/index";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
+import { pluginSkills, readPlugins } from "./claude-plugin";
 import { createCommandsApi } from "./api";
 import { CommandError, expandCommand } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
@@ -52,13 +53,17 @@ export const commandsPlugin = definePlugin(function commands() {
       const stateOf = (run: RunContext): RunState => context.run(run);
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, commands, commandSources: wanted, trust, compat } = kernel.options as CommandsResolvedOptions;
+        const { cwd, commands, commandSources: wanted, trust, compat, claudePlugins } = kernel.options as CommandsResolvedOptions;
         const place = { cwd, home: homedir() };
+        const report = (message: string) => warn(kernel, NAME, message);
         const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
         const commandSources = permittedSources(wanted, trust, (source) => commandFolder(source, cwd, place.home), skipped);
         const compatRoots = permittedCompatPaths("commands", { compat, sources: wanted, trust }, place, skipped);
-        if (!commands?.length && !commandSources?.length && !compatRoots.length) return;
-        api.load(await loadCommands(commandRoots({ commands, commandSources, compatRoots }, place), (message) => warn(kernel, NAME, message)));
+        const plugins = readPlugins(claudePlugins, cwd, trust, report);
+        if (!commands?.length && !commandSources?.length && !compatRoots.length && !plugins.length) return;
+        const roots = commandRoots({ commands, commandSources, compatRoots }, place);
+        for (const plugin of plugins) for (const dir of plugin.commandDirs) roots.push({ path: dir, source: "plugin", plugin: { name: plugin.name, root: plugin.root } });
+        api.load([...(await loadCommands(roots, report)), ...(await pluginSkills(plugins, place, report))]);
       });
 
       // Before the other taps (UserPromptSubmit hooks, todos): they see the prompt the model will get.

@@ -9,6 +9,7 @@ import { absolutePath } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
 import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
 import type { SlashCommand } from "./command";
+import { expandPluginRoot } from "./claude-plugin";
 
 /** The folder of command files a source means. */
 export function commandFolder(source: Source, cwd: string, home: string): string {
@@ -55,7 +56,7 @@ export function toolRules(value: unknown): string[] | undefined {
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
 /** Read one command file; a problem is reported and the file skipped. */
-function readCommand(file: string, root: string, source: SlashCommand["source"], report: (m: string) => void): SlashCommand | undefined {
+function readCommand(file: string, root: string, source: SlashCommand["source"], report: (m: string) => void, plugin?: CommandRoot["plugin"]): SlashCommand | undefined {
   const segments = relative(root, file).slice(0, -".md".length).split(sep);
   const problem = segments.map(definitionNameProblem).find(Boolean);
   if (problem) {
@@ -74,13 +75,13 @@ function readCommand(file: string, root: string, source: SlashCommand["source"],
     return undefined;
   }
   const { data } = split;
-  const body = split.body.trim();
+  const body = plugin ? expandPluginRoot(split.body.trim(), plugin.root) : split.body.trim();
   // Claude Code describes a command without a description by its first line.
   const description = text(data.description) ?? body.split("\n").find((l) => l.trim())?.trim().replace(/^#+\s*/, "") ?? "";
   const argumentHint = text(data["argument-hint"] ?? data.argumentHint);
   const model = text(data.model);
   const allowedTools = toolRules(data["allowed-tools"] ?? data.allowedTools);
-  return { name: segments.join(":"), description, ...(argumentHint ? { argumentHint } : {}), ...(model ? { model } : {}), ...(allowedTools?.length ? { allowedTools } : {}), body, file, source };
+  return { name: [...(plugin ? [plugin.name] : []), ...segments].join(":"), description, ...(argumentHint ? { argumentHint } : {}), ...(model ? { model } : {}), ...(allowedTools?.length ? { allowedTools } : {}), body, file, source };
 }
 
 /** A folder to read commands from: its path and source; `written` when the caller named it (a missing one is reported). */
@@ -88,6 +89,8 @@ export interface CommandRoot {
   path: string;
   source: SlashCommand["source"];
   written?: string;
+  /** A Claude Code plugin's: its name prefixes the command names, its folder is `${CLAUDE_PLUGIN_ROOT}`. */
+  plugin?: { name: string; root: string };
 }
 
 /** The roots the options ask for, weakest first (another tool's folder just before ours of the same source). */
@@ -95,7 +98,7 @@ export function commandRoots(
   options: { commands?: readonly string[]; commandSources?: readonly string[]; compatRoots?: readonly { path: string; source: Source }[] },
   place: { cwd: string; home: string },
 ): CommandRoot[] {
-  const rank = (source: SlashCommand["source"]) => ["user", "project", "local", "commands"].indexOf(source);
+  const rank = (source: SlashCommand["source"]) => ["user", "project", "local", "commands", "plugin"].indexOf(source);
   return [
     ...(options.compatRoots ?? []).map((r) => ({ path: r.path, source: r.source })),
     ...orderedSources(options.commandSources).map((source) => ({ path: commandFolder(source, place.cwd, place.home), source })),
@@ -112,7 +115,7 @@ export async function loadCommands(roots: readonly CommandRoot[], report: (messa
       continue;
     }
     for (const file of await markdownFiles(root.path)) {
-      const command = readCommand(file, root.path, root.source, report);
+      const command = readCommand(file, root.path, root.source, report, root.plugin);
       if (command) byName.set(command.name, command);
     }
   }

@@ -13,6 +13,12 @@ export const commandsOptions = z.strictObject({
   commandSources: SourcesSchema.optional().describe(
     "Where command files are read from: user (~/.ubiquity/commands), project (.ubiquity/commands), local (.ubiquity/commands.local) [[]]",
   ),
+  claudePlugins: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Claude Code plugin folders (.claude-plugin/plugin.json): their commands and skills become /plugin:name commands (their agents, hooks and MCP servers are not loaded yet); each folder applies only where the project's files would (trust) [[]]",
+    ),
   trust: settingsOptions.shape.trust,
   compat: settingsOptions.shape.compat,
 });

@@ -206,6 +206,7 @@ describe("the package entry's types", () => {
     skillSources: ["user"],
     commands: ["x"],
     commandSources: ["user"],
+    claudePlugins: ["x"],
     memory: ["x"],
     memorySources: ["user"],
     outputSchema: { type: "object" },

@@ -1,0 +1,111 @@
+/**
+ * Claude Code plugins' commands, on a real plugin (test/fixtures/compat/plugins/commit-commands,
+ * see its SOURCE.md): `/commit-commands:commit` runs its `!` git lines, and its `allowed-tools`
+ * let the model stage and commit — in a real git repository, checked with git afterwards.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { summon } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { collect, ofType, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+import { tempHome, writeTree } from "../helpers/temp-home";
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url));
+const temp = tempDirs();
+tempHome();
+
+const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" });
+
+function repository(): string {
+  const cwd = realpathSync(temp("ubq-plugin-repo-"));
+  git(cwd, "init", "-q", "-b", "main");
+  git(cwd, "config", "user.email", "test@example.com");
+  git(cwd, "config", "user.name", "Test");
+  writeFileSync(join(cwd, "a.txt"), "one\n");
+  git(cwd, "add", "a.txt");
+  git(cwd, "commit", "-q", "-m", "first commit");
+  writeFileSync(join(cwd, "a.txt"), "one\ntwo\n");
+  return cwd;
+}
+
+function plugin(): string {
+  const dir = join(realpathSync(temp("ubq-plugins-")), "commit-commands");
+  cpSync(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+describe("Claude Code plugins: commands", () => {
+  it("/commit-commands:commit expands with its git context and its allowed-tools let the model commit", async () => {
+    const cwd = repository();
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "git add a.txt" } }, { toolName: "Bash", input: { command: 'git commit -m "feat(a): add two"' } }] },
+      "committed",
+    ]);
+    // Its allowed-tools cover git add/status/commit; the other context lines are the user's to allow (Claude Code would ask).
+    const allowedTools = ["Bash(git diff:*)", "Bash(git branch:*)", "Bash(git log:*)"];
+    const query = summon("/commit-commands:commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [plugin()], allowedTools });
+    const listed = await query.supportedCommands();
+    const messages = await collect(query);
+    const result = resultOf(messages);
+    expect(result.isError, result.result).toBe(false);
+    expect(listed.map((c) => c.name)).toEqual(["commit-commands:commit"]);
+    const prompt = model.requests[0]!.prompt.filter((m) => m.role === "user").at(-1)!;
+    const text = (prompt.content as { text?: string }[]).map((p) => p.text).join("");
+    expect(text).toContain("- Current branch: main");
+    expect(text).toContain("+two");
+    expect(text).toContain("first commit");
+    expect(text).not.toContain("!`git");
+    // The commit the model made with the command's granted rules.
+    expect(git(cwd, "log", "--format=%s")).toBe("feat(a): add two\nfirst commit\n");
+    expect(ofType(messages, "tool_result").every((m) => !m.output.isError)).toBe(true);
+  });
+
+  it("headless, a context line nothing allows fails the command before the model runs: nothing is committed", async () => {
+    const cwd = repository();
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: 'git commit -am "sneaky"' } }] }, "done"]);
+    const result = resultOf(await collect(summon("/commit-commands:commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [plugin()] })));
+    expect(result.isError).toBe(true);
+    expect(result.result).toContain("/commit-commands:commit: the shell line `git diff HEAD` was not run");
+    expect(model.requests).toHaveLength(0);
+    expect(git(cwd, "log", "--format=%s")).toBe("first commit\n");
+  });
+
+  it("a plugin in an untrusted folder is not loaded; a broken manifest skips the plugin with a warning", async () => {
+    const cwd = repository();
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (...a: unknown[]) => warnings.push(a.join(" ")) };
+    const model = scriptedModel(["ok"]);
+    await collect(summon("/commit-commands:commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [plugin()], trust: false, logger }));
+    expect(warnings.join("\n")).toContain("was not loaded: its folder is not trusted");
+    const first = model.requests[0]!.prompt.filter((m) => m.role === "user").at(-1)!;
+    expect((first.content as { text?: string }[]).map((p) => p.text).join("")).toBe("/commit-commands:commit");
+
+    const broken = plugin();
+    writeTree(broken, { ".claude-plugin/plugin.json": "{ not json" });
+    const other = scriptedModel(["ok"]);
+    await collect(summon("/commit-commands:commit", { model: other, cwd, sandbox: false, persistSession: false, claudePlugins: [broken], logger }));
+    expect(warnings.join("\n")).toContain(`skipped the plugin ${broken}`);
+    expect(existsSync(join(broken, "commands", "commit.md"))).toBe(true);
+  });
+
+  it("${CLAUDE_PLUGIN_ROOT} stands for the plugin's folder; plugin skills run as /plugin:skill", async () => {
+    const dir = plugin();
+    writeTree(dir, {
+      "commands/where.md": "Run ${CLAUDE_PLUGIN_ROOT}/scripts/x.sh",
+      "skills/tidy/SKILL.md": "---\ndescription: Tidy up\n---\nUse ${CLAUDE_PLUGIN_ROOT}/tidy.cfg",
+    });
+    const cwd = repository();
+    const run = async (prompt: string) => {
+      const model = scriptedModel(["ok"]);
+      await collect(summon(prompt, { model, cwd, sandbox: false, persistSession: false, claudePlugins: [dir] }));
+      const user = model.requests[0]!.prompt.filter((m) => m.role === "user").at(-1)!;
+      return (user.content as { text?: string }[]).map((p) => p.text).join("");
+    };
+    expect(await run("/commit-commands:where")).toBe(`Run ${dir}/scripts/x.sh`);
+    expect(await run("/commit-commands:tidy")).toContain(`Use ${dir}/tidy.cfg`);
+  });
+});
