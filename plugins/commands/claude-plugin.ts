@@ -9,6 +9,7 @@ import { isProjectFileTrusted, readRegularFileSync, type ProjectTrust } from "..
 import { absolutePath } from "../../src/index";
 import { definitionNameProblem, MAX_DEFINITION_BYTES } from "../_kits/sources/index";
 import { loadSkills } from "../skills/index";
+import { isInside } from "../_kits/paths/index";
 import type { SlashCommand } from "./command";
 import { pathExists } from "../../loader/index";
 
@@ -67,7 +68,8 @@ export function readPlugins(folders: readonly string[] | undefined, cwd: string,
   const plugins: ClaudePlugin[] = [];
   for (const written of folders ?? []) {
     const folder = absolutePath(cwd, written);
-    if (!isProjectFileTrusted(trust, folder)) {
+    // Inside the project, a plugin is the project's file; outside it, the user named it (their settings or their trusted config).
+    if (isInside(cwd, folder) && !isProjectFileTrusted(trust, folder)) {
       report(`the plugin ${folder} was not loaded: its folder is not trusted (or changed since it was); trust it to use its commands`);
       continue;
     }

@@ -18,6 +18,7 @@ import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { pluginSkills, readPlugins } from "./claude-plugin";
 import { createCommandsApi } from "./api";
+import { commandsCommands } from "./cli";
 import { CommandError, expandCommand } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
 import { commandsOptions, type CommandsResolvedOptions } from "./options";
@@ -43,6 +44,7 @@ export const commandsPlugin = definePlugin(function commands() {
   return {
     name: NAME,
     options: commandsOptions,
+    commands: commandsCommands,
     projectFiles: ({ cwd, home }: ProjectPlace) => [
       ...(["project", "local"] as const).map((source) => commandFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "commands", effect: "adds slash commands (their shell lines still go through the permission rules)" })),
       ...compatProjectPaths("commands", cwd).filter((p) => pathExists(p.path)).map((p) => ({ path: p.path, kind: "commands", effect: `adds slash commands (with compat: ["${p.tool}"])` })),

@@ -3,14 +3,26 @@
  * refused `!` line ends the run with exit 1 and never runs (a marker file); in the terminal a
  * `/name` that is not built in runs the command file, and an unknown one says so.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempProjects, requireDist } from "../helpers/project";
+import { removeTempProjects, requireDist, runCli } from "../helpers/project";
 import { SCRIPTED_CONFIG, scriptedProject, type Logged } from "../helpers/scripted-project";
 import { inTerminal, PROMPT } from "../helpers/terminal";
 
-afterAll(removeTempProjects);
+const made: string[] = [];
+afterAll(() => {
+  removeTempProjects();
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = (prefix: string) => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+};
 beforeAll(requireDist);
 
 const CONFIG = SCRIPTED_CONFIG.replace("marketPricing: false,", 'marketPricing: false,\n  commandSources: ["project"],\n  sandbox: false,');
@@ -47,5 +59,34 @@ describe("slash commands through the bin", () => {
     expect(screen).toMatch(/\/hello <who>\s+Greet someone/);
     const requests = readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
     expect(requests.map((r) => r.users.at(-1))).toEqual(["Say hello to the world."]);
+  }, 90_000);
+
+  it("ubiquity plugin add | list | remove records a Claude Code plugin in the user's settings; run uses its commands", async () => {
+    const home = tempDir("ubq-plugin-home-");
+    const folder = join(tempDir("ubq-plugin-"), "commit-commands");
+    cpSync(fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)), folder, { recursive: true });
+    const p = scriptedProject({ "ubiquity.config.ts": CONFIG, "a.txt": "one\n" });
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: p.dir, encoding: "utf8" });
+    git("init", "-q", "-b", "main");
+    git("-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-q", "--allow-empty", "-m", "first commit");
+    const env = { HOME: home };
+
+    const added = await runCli(["plugin", "add", folder], p.dir, env);
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, ".ubiquity", "settings.json"), "utf8"))).toEqual({ claudePlugins: [folder] });
+    expect((await runCli(["plugin", "list"], p.dir, env)).stdout).toMatch(new RegExp(`commit-commands\\s+${folder}`));
+    const notAPlugin = await runCli(["plugin", "add", join(home, "nowhere")], p.dir, env);
+    expect(notAPlugin.code).toBe(2);
+
+    const ran = await p.run(["/commit-commands:commit", "--allowedTools", "Bash(git diff:*) Bash(git branch:*) Bash(git log:*)"], {}, env);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.requests[0]!.users.at(-1)).toContain("- Current branch: main");
+    expect(ran.requests[0]!.users.at(-1)).toContain("first commit");
+
+    const removed = await runCli(["plugin", "remove", "commit-commands"], p.dir, env);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect((await runCli(["plugin", "list"], p.dir, env)).stdout).toContain("No plugins");
+    const after = await p.run(["/commit-commands:commit"], {}, env);
+    expect(after.requests[0]!.users.at(-1)).toBe("/commit-commands:commit");
   }, 90_000);
 });

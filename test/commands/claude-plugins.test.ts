@@ -74,15 +74,23 @@ describe("Claude Code plugins: commands", () => {
     expect(git(cwd, "log", "--format=%s")).toBe("first commit\n");
   });
 
-  it("a plugin in an untrusted folder is not loaded; a broken manifest skips the plugin with a warning", async () => {
+  it("a plugin inside an untrusted project is not loaded (one outside it is the user's); a broken manifest skips the plugin with a warning", async () => {
     const cwd = repository();
     const warnings: string[] = [];
     const logger = { debug() {}, info() {}, error() {}, warn: (...a: unknown[]) => warnings.push(a.join(" ")) };
+    // Inside the project, a plugin is the project's file: not loaded while the folder is untrusted.
+    cpSync(FIXTURE, join(cwd, "plugins", "commit-commands"), { recursive: true });
     const model = scriptedModel(["ok"]);
-    await collect(summon("/commit-commands:commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [plugin()], trust: false, logger }));
+    const listed = summon("/commit-commands:commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: ["./plugins/commit-commands"], trust: false, logger });
+    expect(await listed.supportedCommands()).toEqual([]);
+    await collect(listed);
     expect(warnings.join("\n")).toContain("was not loaded: its folder is not trusted");
     const first = model.requests[0]!.prompt.filter((m) => m.role === "user").at(-1)!;
     expect((first.content as { text?: string }[]).map((p) => p.text).join("")).toBe("/commit-commands:commit");
+    // Outside it, the folder is the user's own (named in their settings or config): loaded.
+    const outside = summon("hi", { model: scriptedModel(["ok"]), cwd, sandbox: false, persistSession: false, claudePlugins: [plugin()], trust: false, logger });
+    expect((await outside.supportedCommands()).map((c) => c.name)).toEqual(["commit-commands:commit"]);
+    await collect(outside);
 
     const broken = plugin();
     writeTree(broken, { ".claude-plugin/plugin.json": "{ not json" });
