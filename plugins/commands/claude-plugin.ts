@@ -1,83 +1,8 @@
-/**
- * Claude Code plugins, as far as slash commands go: a folder with `.claude-plugin/plugin.json`
- * (its `name`, else the folder's name) whose `commands/` files (and any folders the manifest's
- * `commands` names) and `skills/` become `/plugin:name` commands, `${CLAUDE_PLUGIN_ROOT}` in a
- * body standing for the plugin's folder, as Claude Code names and expands them.
- */
-import { basename, join, resolve } from "node:path";
-import { isProjectFileTrusted, readRegularFileSync, type ProjectTrust } from "../../loader/index";
-import { absolutePath } from "../../src/index";
-import { definitionNameProblem, MAX_DEFINITION_BYTES } from "../_kits/sources/index";
-import { loadSkills } from "../skills/index";
-import { isInside } from "../_kits/paths/index";
-import type { SlashCommand } from "./command";
+/** A Claude Code plugin's skills, as `/plugin:skill` commands (the plugin folder itself: see the sources kit). */
 import { pathExists } from "../../loader/index";
-
-/** The manifest's place in a plugin folder. */
-export const PLUGIN_MANIFEST = join(".claude-plugin", "plugin.json");
-
-/** What is read of one plugin. */
-export interface ClaudePlugin {
-  name: string;
-  root: string;
-  /** Folders of command files: `commands/` and the manifest's `commands` folders. */
-  commandDirs: string[];
-  /** The folder of its skills. */
-  skillsDir: string;
-}
-
-/** Read a plugin folder's manifest; a problem is reported and the plugin skipped (a manifest that cannot be parsed is never half-read). */
-export function readClaudePlugin(folder: string, report: (message: string) => void): ClaudePlugin | undefined {
-  const root = resolve(folder);
-  const file = join(root, PLUGIN_MANIFEST);
-  const read = readRegularFileSync(file, MAX_DEFINITION_BYTES);
-  let manifest: Record<string, unknown> = {};
-  if (!read.ok && !read.missing) {
-    report(`skipped the plugin ${root}: ${file}: ${read.problem}`);
-    return undefined;
-  }
-  if (read.ok) {
-    try {
-      const parsed: unknown = JSON.parse(read.text);
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not a JSON object");
-      manifest = parsed as Record<string, unknown>;
-    } catch (error) {
-      report(`skipped the plugin ${root}: ${file} is not valid (${(error as Error).message})`);
-      return undefined;
-    }
-  }
-  const name = typeof manifest.name === "string" && manifest.name.trim() ? manifest.name.trim() : basename(root);
-  const problem = definitionNameProblem(name);
-  if (problem) {
-    report(`skipped the plugin ${root}: ${problem}`);
-    return undefined;
-  }
-  const extra = typeof manifest.commands === "string" ? [manifest.commands] : Array.isArray(manifest.commands) ? manifest.commands.filter((c): c is string => typeof c === "string") : [];
-  // A manifest path leads inside the plugin: `../` out of it is not followed.
-  const inside = extra.map((p) => resolve(root, p)).filter((p) => p.startsWith(`${root}/`));
-  return { name, root, commandDirs: [join(root, "commands"), ...inside.filter((p) => p !== join(root, "commands"))], skillsDir: join(root, "skills") };
-}
-
-/** `${CLAUDE_PLUGIN_ROOT}` in a plugin's text, as Claude Code expands it. */
-export function expandPluginRoot(text: string, root: string): string {
-  return text.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, root);
-}
-
-/** The Claude Code plugins the options name that apply: a plugin folder is trusted as a project folder is. */
-export function readPlugins(folders: readonly string[] | undefined, cwd: string, trust: ProjectTrust | undefined, report: (message: string) => void): ClaudePlugin[] {
-  const plugins: ClaudePlugin[] = [];
-  for (const written of folders ?? []) {
-    const folder = absolutePath(cwd, written);
-    // Inside the project, a plugin is the project's file; outside it, the user named it (their settings or their trusted config).
-    if (isInside(cwd, folder) && !isProjectFileTrusted(trust, folder)) {
-      report(`the plugin ${folder} was not loaded: its folder is not trusted (or changed since it was); trust it to use its commands`);
-      continue;
-    }
-    const plugin = readClaudePlugin(folder, report);
-    if (plugin) plugins.push(plugin);
-  }
-  return plugins;
-}
+import { expandPluginRoot, type ClaudePlugin } from "../_kits/sources/index";
+import { loadSkills } from "../skills/index";
+import type { SlashCommand } from "./command";
 
 /** The plugins' skills, as `/plugin:skill` commands. */
 export async function pluginSkills(plugins: readonly ClaudePlugin[], place: { cwd: string; home: string }, report: (message: string) => void): Promise<SlashCommand[]> {

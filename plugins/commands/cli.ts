@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError, type PluginCommand } from "../../loader/index";
 import { writeFileAtomic } from "../_kits/storage/index";
-import { readClaudePlugin } from "./claude-plugin";
+import { readClaudePlugin } from "../_kits/sources/index";
 
 /** The user's settings file, whose `claudePlugins` the subcommands edit. */
 const userSettings = () => join(homedir(), ".ubiquity", "settings.json");

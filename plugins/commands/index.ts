@@ -13,10 +13,10 @@ import { describeError, modelLabel, PROMPT_STAGE, resolveModel, type RunContext,
 import { getPermissionsApi } from "../permissions/api";
 import { agentModel } from "../agents/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { compatProjectPaths, permittedCompatPaths, permittedSources, warn } from "../_kits/sources/index";
+import { compatProjectPaths, permittedCompatPaths, permittedSources, readPlugins, warn } from "../_kits/sources/index";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
-import { pluginSkills, readPlugins } from "./claude-plugin";
+import { pluginSkills } from "./claude-plugin";
 import { createCommandsApi } from "./api";
 import { commandsCommands } from "./cli";
 import { CommandError, expandCommand } from "./expand";

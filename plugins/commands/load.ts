@@ -9,7 +9,7 @@ import { absolutePath } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
 import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
 import type { SlashCommand } from "./command";
-import { expandPluginRoot } from "./claude-plugin";
+import { expandPluginRoot } from "../_kits/sources/index";
 
 /** The folder of command files a source means. */
 export function commandFolder(source: Source, cwd: string, home: string): string {

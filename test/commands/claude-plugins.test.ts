@@ -1,7 +1,8 @@
 /**
- * Claude Code plugins' commands, on a real plugin (test/fixtures/compat/plugins/commit-commands,
- * see its SOURCE.md): `/commit-commands:commit` runs its `!` git lines, and its `allowed-tools`
- * let the model stage and commit — in a real git repository, checked with git afterwards.
+ * Claude Code plugins, on real ones (test/fixtures/compat/plugins, see each SOURCE.md):
+ * `/commit-commands:commit` runs its `!` git lines, and its `allowed-tools` let the model stage
+ * and commit — in a real git repository, checked with git afterwards; explanatory-output-style's
+ * SessionStart hook (`${CLAUDE_PLUGIN_ROOT}` in its command) adds its context.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, realpathSync, writeFileSync } from "node:fs";
@@ -15,6 +16,7 @@ import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url));
+const EXPLANATORY = fileURLToPath(new URL("../fixtures/compat/plugins/explanatory-output-style/", import.meta.url));
 const temp = tempDirs();
 tempHome();
 
@@ -117,3 +119,31 @@ describe("Claude Code plugins: commands", () => {
     expect(await run("/commit-commands:tidy")).toContain(`Use ${dir}/tidy.cfg`);
   });
 });
+
+describe("Claude Code plugins: hooks", () => {
+  it("explanatory-output-style's SessionStart hook runs from ${CLAUDE_PLUGIN_ROOT} and its context reaches the model", async () => {
+    const dir = join(realpathSync(temp("ubq-plugins-")), "explanatory-output-style");
+    cpSync(EXPLANATORY, dir, { recursive: true });
+    const cwd = repository();
+    const run = async (claudePlugins: string[]) => {
+      const model = scriptedModel(["ok"]);
+      const result = resultOf(await collect(summon("hello", { model, cwd, sandbox: false, persistSession: false, claudePlugins })));
+      expect(result.isError, result.result).toBe(false);
+      return JSON.stringify(model.requests[0]!.prompt);
+    };
+    expect(await run([dir])).toContain("You are in 'explanatory' output style mode");
+    expect(await run([])).not.toContain("explanatory");
+  });
+
+  it("a plugin hooks file that is not JSON stops the run naming it (its guards are never dropped silently)", async () => {
+    const dir = join(realpathSync(temp("ubq-plugins-")), "explanatory-output-style");
+    cpSync(EXPLANATORY, dir, { recursive: true });
+    writeTree(dir, { "hooks/hooks.json": "{ broken" });
+    const model = scriptedModel(["ok"]);
+    const result = resultOf(await collect(summon("hello", { model, cwd: repository(), sandbox: false, persistSession: false, claudePlugins: [dir] })));
+    expect(result.isError).toBe(true);
+    expect(result.result).toContain(join(dir, "hooks", "hooks.json"));
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
