@@ -16,7 +16,7 @@ import { definitionNameProblem, MAX_DEFINITION_BYTES } from "./sources";
 export const ClaudePluginsSchema = z
   .array(z.string())
   .describe(
-    "Claude Code plugin folders (.claude-plugin/plugin.json): their commands and skills become /plugin:name commands, their hooks/hooks.json hooks run; their agents and MCP servers are not loaded yet. A folder inside the project applies only where the project's files would (trust) [[]]",
+    "Claude Code plugin folders (.claude-plugin/plugin.json): their commands and skills become /plugin:name commands, their hooks/hooks.json hooks run and their .mcp.json servers start (plugin_<plugin>_<server>); their agents are not loaded yet. A folder inside the project applies only where the project's files would (trust) [[]]",
   );
 
 /** The manifest's place in a plugin folder. */
