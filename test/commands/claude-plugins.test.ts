@@ -17,6 +17,7 @@ import { tempHome, writeTree } from "../helpers/temp-home";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url));
 const EXPLANATORY = fileURLToPath(new URL("../fixtures/compat/plugins/explanatory-output-style/", import.meta.url));
+const FEATURE_DEV = fileURLToPath(new URL("../fixtures/compat/plugins/feature-dev/", import.meta.url));
 const temp = tempDirs();
 tempHome();
 
@@ -144,6 +145,34 @@ describe("Claude Code plugins: hooks", () => {
     expect(result.isError).toBe(true);
     expect(result.result).toContain(join(dir, "hooks", "hooks.json"));
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe("Claude Code plugins: agents and commands together (feature-dev)", () => {
+  it("its agents are plugin:agent subagents the model can call; its command is /feature-dev:feature-dev", async () => {
+    const dir = join(realpathSync(temp("ubq-plugins-")), "feature-dev");
+    cpSync(FEATURE_DEV, dir, { recursive: true });
+    const cwd = repository();
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Agent", input: { subagent_type: "feature-dev:code-explorer", description: "explore", prompt: "Map the code." } }] },
+      "explored: a.txt only",
+      "done",
+    ]);
+    const query = summon("/feature-dev:feature-dev add a greeting", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [dir] });
+    const listed = await query.supportedCommands();
+    const messages = await collect(query);
+    expect(resultOf(messages).isError, resultOf(messages).result).toBe(false);
+    expect(listed).toContainEqual({ name: "feature-dev:feature-dev", description: "Guided feature development with codebase understanding and architecture focus", argumentHint: "Optional feature description" });
+    const agentTool = model.requests[0]!.tools!.find((t) => t.name === "Agent") as { description?: string };
+    for (const name of ["feature-dev:code-architect", "feature-dev:code-explorer", "feature-dev:code-reviewer"]) expect(agentTool.description).toContain(name);
+    const first = JSON.stringify(model.requests[0]!.prompt);
+    expect(first).toContain("You are helping a developer implement a new feature");
+    expect(first).toContain("add a greeting");
+    // The subagent ran with the plugin agent's own prompt, and its answer came back.
+    expect(JSON.stringify(model.requests[1]!.prompt)).toContain("expert code analyst");
+    const result = ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!;
+    expect(result.output.isError).toBe(false);
+    expect(result.output.content).toContain("explored: a.txt only");
   });
 });
 

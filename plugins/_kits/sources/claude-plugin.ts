@@ -1,7 +1,7 @@
 /**
  * Claude Code plugin folders (`claudePlugins`): `.claude-plugin/plugin.json` (its `name`, else the
  * folder's name) and the places of its parts — `commands/` (and folders the manifest's `commands`
- * names), `skills/`, `hooks/hooks.json` — read by the plugins that load each part, namespaced
+ * names), `skills/`, `agents/`, `hooks/hooks.json`, `.mcp.json` — read by the plugins that load each part, namespaced
  * `plugin:name` and with `${CLAUDE_PLUGIN_ROOT}` standing for the folder, as Claude Code does.
  * A folder inside the project is one of its files (trust applies); one outside is the user's.
  */
@@ -16,7 +16,7 @@ import { definitionNameProblem, MAX_DEFINITION_BYTES } from "./sources";
 export const ClaudePluginsSchema = z
   .array(z.string())
   .describe(
-    "Claude Code plugin folders (.claude-plugin/plugin.json): their commands and skills become /plugin:name commands, their hooks/hooks.json hooks run and their .mcp.json servers start (plugin_<plugin>_<server>); their agents are not loaded yet. A folder inside the project applies only where the project's files would (trust) [[]]",
+    "Claude Code plugin folders (.claude-plugin/plugin.json): their commands and skills become /plugin:name commands, their agents/ are plugin:agent subagents, their hooks/hooks.json hooks run and their .mcp.json servers start (plugin_<plugin>_<server>). A folder inside the project applies only where the project's files would (trust) [[]]",
   );
 
 /** The manifest's place in a plugin folder. */
