@@ -4,7 +4,7 @@ import { ModelSchema, type ResolvedOptions } from "../../src/index";
 import { SourcesSchema } from "../_kits/sources/index";
 import { PERMISSION_MODES } from "../permissions/api";
 import { settingsOptions } from "../settings/api";
-import { commandsOptions } from "../commands/api";
+import { ClaudePluginsOption } from "../_kits/sources/index";
 import { OutputSchemaSchema } from "../structured-output/api";
 
 /** A subagent definition. */
@@ -30,7 +30,7 @@ export const agentsOptions = z.strictObject({
   agentSources: SourcesSchema.optional(),
   trust: settingsOptions.shape.trust,
   compat: settingsOptions.shape.compat,
-  claudePlugins: commandsOptions.shape.claudePlugins,
+  claudePlugins: ClaudePluginsOption,
 });
 export type AgentsOptions = z.input<typeof agentsOptions>;
 export type AgentsResolvedOptions = ResolvedOptions & Readonly<AgentsOptions>;

@@ -16,7 +16,6 @@ import { definePlugin } from "../_kits/authoring/index";
 import { compatProjectPaths, permittedCompatPaths, permittedSources, readPlugins, warn } from "../_kits/sources/index";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
-import { pluginSkills } from "./claude-plugin";
 import { createCommandsApi } from "./api";
 import { commandsCommands } from "./cli";
 import { CommandError, expandCommand } from "./expand";
@@ -65,7 +64,7 @@ export const commandsPlugin = definePlugin(function commands() {
         if (!commands?.length && !commandSources?.length && !compatRoots.length && !plugins.length) return;
         const roots = commandRoots({ commands, commandSources, compatRoots }, place);
         for (const plugin of plugins) for (const dir of plugin.commandDirs) roots.push({ path: dir, source: "plugin", plugin: { name: plugin.name, root: plugin.root } });
-        api.load([...(await loadCommands(roots, report)), ...(await pluginSkills(plugins, place, report))]);
+        api.load(await loadCommands(roots, report));
       });
 
       // Before the other taps (UserPromptSubmit hooks, todos): they see the prompt the model will get.

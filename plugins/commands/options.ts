@@ -1,7 +1,7 @@
 /** The options the commands plugin reads. */
 import { z } from "zod";
 import { type ResolvedOptions } from "../../src/index";
-import { ClaudePluginsSchema, SourcesSchema } from "../_kits/sources/index";
+import { ClaudePluginsOption, SourcesSchema } from "../_kits/sources/index";
 import { settingsOptions } from "../settings/api";
 
 /** The commands plugin's slice of the config schema (`trust` and `compat` are the settings plugin's, read here too). */
@@ -13,7 +13,7 @@ export const commandsOptions = z.strictObject({
   commandSources: SourcesSchema.optional().describe(
     "Where command files are read from: user (~/.ubiquity/commands), project (.ubiquity/commands), local (.ubiquity/commands.local) [[]]",
   ),
-  claudePlugins: ClaudePluginsSchema.optional(),
+  claudePlugins: ClaudePluginsOption,
   trust: settingsOptions.shape.trust,
   compat: settingsOptions.shape.compat,
 });

@@ -103,21 +103,25 @@ describe("Claude Code plugins: commands", () => {
     expect(existsSync(join(broken, "commands", "commit.md"))).toBe(true);
   });
 
-  it("${CLAUDE_PLUGIN_ROOT} stands for the plugin's folder; plugin skills run as /plugin:skill", async () => {
+  it("${CLAUDE_PLUGIN_ROOT} stands for the plugin's folder; plugin skills run as /plugin:skill and are listed by the Skill tool", async () => {
     const dir = plugin();
     writeTree(dir, {
       "commands/where.md": "Run ${CLAUDE_PLUGIN_ROOT}/scripts/x.sh",
       "skills/tidy/SKILL.md": "---\ndescription: Tidy up\n---\nUse ${CLAUDE_PLUGIN_ROOT}/tidy.cfg",
     });
     const cwd = repository();
+    let skillTool: { description?: string } | undefined;
     const run = async (prompt: string) => {
       const model = scriptedModel(["ok"]);
       await collect(summon(prompt, { model, cwd, sandbox: false, persistSession: false, claudePlugins: [dir] }));
+      skillTool = model.requests[0]!.tools!.find((t) => t.name === "Skill") as { description?: string } | undefined;
       const user = model.requests[0]!.prompt.filter((m) => m.role === "user").at(-1)!;
       return (user.content as { text?: string }[]).map((p) => p.text).join("");
     };
     expect(await run("/commit-commands:where")).toBe(`Run ${dir}/scripts/x.sh`);
     expect(await run("/commit-commands:tidy")).toContain(`Use ${dir}/tidy.cfg`);
+    // The model sees the plugin's skill in the Skill tool too, by its namespaced name.
+    expect(skillTool?.description).toContain("commit-commands:tidy");
   });
 });
 

@@ -22,6 +22,9 @@ export const ClaudePluginsSchema = z
 /** The manifest's place in a plugin folder. */
 export const PLUGIN_MANIFEST = join(".claude-plugin", "plugin.json");
 
+/** The `claudePlugins` option as each plugin's slice declares it (one instance, so the slices agree). */
+export const ClaudePluginsOption = ClaudePluginsSchema.optional();
+
 /** What is read of one plugin. */
 export interface ClaudePlugin {
   name: string;
