@@ -105,7 +105,7 @@ export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefi
   const files = getSettingsApi(kernel).files.filter((f) => f.settings.hooks !== undefined);
   const report = (message: string) => warn(kernel, SOURCE, message);
   const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
-  const pluginHooks = plugins.map((plugin) => ({ path: plugin.hooksFile, hooks: pluginHooksOf(plugin.hooksFile, plugin.root) })).filter((p) => p.hooks !== undefined);
+  const pluginHooks = plugins.flatMap((plugin) => plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root) }))).filter((p) => p.hooks !== undefined);
   if (files.length === 0 && pluginHooks.length === 0) return optionHooks;
   const out: Record<string, HookMatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(optionHooks ?? {})) out[event] = [...(groups ?? [])];

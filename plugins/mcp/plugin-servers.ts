@@ -4,7 +4,6 @@
  * server named `plugin_<plugin>_<server>` (its tools `mcp__plugin_<plugin>_<server>__<tool>`, as
  * Claude Code names them). A file that exists but is not JSON stops the run naming it.
  */
-import { join } from "node:path";
 import { ConfigError } from "../../src/index";
 import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
 import { MAX_DEFINITION_BYTES, readPlugins } from "../_kits/sources/index";
@@ -20,7 +19,7 @@ export function pluginServers(
   const servers: Record<string, McpServerConfig> = {};
   const failed: McpServerProblem[] = [];
   for (const plugin of readPlugins(folders, place.cwd, place.trust, report)) {
-    const path = join(plugin.root, ".mcp.json");
+    const path = plugin.mcpFile;
     const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
     if (!read.ok) {
       if (read.missing) continue;

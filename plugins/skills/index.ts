@@ -68,8 +68,9 @@ export const skillsPlugin = definePlugin(function skills() {
         const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         // Claude Code plugins' skills, named `plugin:skill` as Claude Code names them.
         for (const plugin of plugins) {
-          if (!pathExists(plugin.skillsDir)) continue;
-          for (const skill of await loadSkills({ skills: [plugin.skillsDir] }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message))) {
+          const dirs = plugin.skillsDirs.filter(pathExists);
+          if (dirs.length === 0) continue;
+          for (const skill of await loadSkills({ skills: dirs }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message))) {
             loaded.push({ ...skill, name: `${plugin.name}:${skill.name}`, body: expandPluginRoot(skill.body, plugin.root) });
           }
         }

@@ -18,6 +18,7 @@ import { tempHome, writeTree } from "../helpers/temp-home";
 const FIXTURE = fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url));
 const EXPLANATORY = fileURLToPath(new URL("../fixtures/compat/plugins/explanatory-output-style/", import.meta.url));
 const FEATURE_DEV = fileURLToPath(new URL("../fixtures/compat/plugins/feature-dev/", import.meta.url));
+const CODERABBIT = fileURLToPath(new URL("../fixtures/compat/plugins/coderabbit/", import.meta.url));
 const temp = tempDirs();
 tempHome();
 
@@ -177,6 +178,26 @@ describe("Claude Code plugins: agents and commands together (feature-dev)", () =
     const result = ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!;
     expect(result.output.isError).toBe(false);
     expect(result.output.content).toContain("explored: a.txt only");
+  });
+});
+
+describe("Codex plugins (.codex-plugin/plugin.json)", () => {
+  it("openai/plugins' coderabbit: its skills (the manifest's skills path) load as coderabbit:<skill>, listed and invocable", async () => {
+    const dir = join(realpathSync(temp("ubq-plugins-")), "coderabbit");
+    cpSync(CODERABBIT, dir, { recursive: true });
+    const cwd = repository();
+    const model = scriptedModel(["ok"]);
+    const query = summon("/coderabbit:code-review the last commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [dir] });
+    const listed = await query.supportedCommands();
+    const result = resultOf(await collect(query));
+    expect(result.isError, result.result).toBe(false);
+    expect(listed.map((c) => c.name)).toEqual(["coderabbit:code-review"]);
+    const skillTool = model.requests[0]!.tools!.find((t) => t.name === "Skill") as { description?: string };
+    expect(skillTool.description).toContain("coderabbit:code-review");
+    const user = model.requests[0]!.prompt.filter((m) => m.role === "user").at(-1)!;
+    const text = (user.content as { text?: string }[]).map((p) => p.text).join("");
+    expect(text).toContain("# CodeRabbit Review");
+    expect(text).toContain("ARGUMENTS: the last commit");
   });
 });
 

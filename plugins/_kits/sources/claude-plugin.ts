@@ -19,8 +19,9 @@ export const ClaudePluginsSchema = z
     "Claude Code plugin folders (.claude-plugin/plugin.json): their commands and skills become /plugin:name commands, their agents/ are plugin:agent subagents, their hooks/hooks.json hooks run and their .mcp.json servers start (plugin_<plugin>_<server>). A folder inside the project applies only where the project's files would (trust) [[]]",
   );
 
-/** The manifest's place in a plugin folder. */
+/** The manifest's place in a plugin folder: Claude Code's, else Codex's. */
 export const PLUGIN_MANIFEST = join(".claude-plugin", "plugin.json");
+export const CODEX_PLUGIN_MANIFEST = join(".codex-plugin", "plugin.json");
 
 /** The `claudePlugins` option as each plugin's slice declares it (one instance, so the slices agree). */
 export const ClaudePluginsOption = ClaudePluginsSchema.optional();
@@ -29,19 +30,42 @@ export const ClaudePluginsOption = ClaudePluginsSchema.optional();
 export interface ClaudePlugin {
   name: string;
   root: string;
-  /** Folders of command files: `commands/` and the manifest's `commands` folders. */
+  /** Whose manifest it has. */
+  kind: "claude" | "codex";
+  /** Folders of command files: `commands/` and the manifest's `commands` paths. */
   commandDirs: string[];
-  /** The folder of its skills. */
-  skillsDir: string;
-  /** Its hooks file. */
-  hooksFile: string;
+  /** Folders of skills: `skills/` and the manifest's `skills` paths. */
+  skillsDirs: string[];
+  /** Hooks files: the manifest's `hooks` paths, else `hooks/hooks.json`. */
+  hooksFiles: string[];
+  /** Its MCP config: the manifest's `mcpServers` path, else `.mcp.json`. */
+  mcpFile: string;
+}
+
+/** The manifest's path list under `key` (a string or a list of strings), each inside the plugin: a `../` out of it is not followed. */
+function pathsOf(manifest: Record<string, unknown>, key: string, root: string, report: (message: string) => void): string[] | undefined {
+  const value = manifest[key];
+  if (value === undefined) return undefined;
+  const list = typeof value === "string" ? [value] : Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
+  if (!list) {
+    report(`plugin ${root}: its manifest's "${key}" is not a path or a list of paths (written inline, which is not read yet); the default place is read`);
+    return undefined;
+  }
+  const inside = list.map((p) => resolve(root, p)).filter((p) => p === root || p.startsWith(`${root}/`));
+  if (inside.length < list.length) report(`plugin ${root}: a "${key}" path leads outside the plugin and is not read`);
+  return inside;
 }
 
 /** Read a plugin folder's manifest; a problem is reported and the plugin skipped (a manifest that cannot be parsed is never half-read). */
 export function readClaudePlugin(folder: string, report: (message: string) => void): ClaudePlugin | undefined {
   const root = resolve(folder);
-  const file = join(root, PLUGIN_MANIFEST);
-  const read = readRegularFileSync(file, MAX_DEFINITION_BYTES);
+  let kind: ClaudePlugin["kind"] = "claude";
+  let file = join(root, PLUGIN_MANIFEST);
+  let read = readRegularFileSync(file, MAX_DEFINITION_BYTES);
+  if (!read.ok && read.missing) {
+    const codex = readRegularFileSync(join(root, CODEX_PLUGIN_MANIFEST), MAX_DEFINITION_BYTES);
+    if (codex.ok || !codex.missing) [kind, file, read] = ["codex", join(root, CODEX_PLUGIN_MANIFEST), codex];
+  }
   let manifest: Record<string, unknown> = {};
   if (!read.ok && !read.missing) {
     report(`skipped the plugin ${root}: ${file}: ${read.problem}`);
@@ -63,10 +87,16 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
     report(`skipped the plugin ${root}: ${problem}`);
     return undefined;
   }
-  const extra = typeof manifest.commands === "string" ? [manifest.commands] : Array.isArray(manifest.commands) ? manifest.commands.filter((c): c is string => typeof c === "string") : [];
-  // A manifest path leads inside the plugin: `../` out of it is not followed.
-  const inside = extra.map((p) => resolve(root, p)).filter((p) => p.startsWith(`${root}/`));
-  return { name, root, commandDirs: [join(root, "commands"), ...inside.filter((p) => p !== join(root, "commands"))], skillsDir: join(root, "skills"), hooksFile: join(root, "hooks", "hooks.json") };
+  const withDefault = (first: string, more: string[] | undefined) => [first, ...(more ?? []).filter((p) => p !== first)];
+  return {
+    name,
+    root,
+    kind,
+    commandDirs: withDefault(join(root, "commands"), pathsOf(manifest, "commands", root, report)),
+    skillsDirs: withDefault(join(root, "skills"), pathsOf(manifest, "skills", root, report)),
+    hooksFiles: pathsOf(manifest, "hooks", root, report) ?? [join(root, "hooks", "hooks.json")],
+    mcpFile: pathsOf(manifest, "mcpServers", root, report)?.[0] ?? join(root, ".mcp.json"),
+  };
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` in a plugin's text, as Claude Code expands it. */
