@@ -1,5 +1,6 @@
 /**
- * Claude Code plugin folders (`claudePlugins`): `.claude-plugin/plugin.json` (its `name`, else the
+ * Claude Code (and Codex) plugin folders (`claudePlugins`): `.claude-plugin/plugin.json` or
+ * `.codex-plugin/plugin.json` (its `name`, else the
  * folder's name) and the places of its parts — `commands/` (and folders the manifest's `commands`
  * names), `skills/`, `agents/`, `hooks/hooks.json`, `.mcp.json` — read by the plugins that load each part, namespaced
  * `plugin:name` and with `${CLAUDE_PLUGIN_ROOT}` standing for the folder, as Claude Code does.
@@ -16,7 +17,7 @@ import { definitionNameProblem, MAX_DEFINITION_BYTES } from "./sources";
 export const ClaudePluginsSchema = z
   .array(z.string())
   .describe(
-    "Claude Code plugin folders (.claude-plugin/plugin.json): their commands and skills become /plugin:name commands, their agents/ are plugin:agent subagents, their hooks/hooks.json hooks run and their .mcp.json servers start (plugin_<plugin>_<server>). A folder inside the project applies only where the project's files would (trust) [[]]",
+    "Plugin folders of Claude Code (.claude-plugin/plugin.json) or Codex (.codex-plugin/plugin.json): their commands and skills become /plugin:name commands (skills also plugin:name in the Skill tool), agents plugin:agent subagents, hooks/hooks.json hooks run, .mcp.json servers start as plugin_<plugin>_<server>. A folder inside the project applies only where the project's files would (trust) [[]]",
   );
 
 /** The manifest's place in a plugin folder: Claude Code's, else Codex's. */
