@@ -89,4 +89,38 @@ describe("slash commands through the bin", () => {
     const after = await p.run(["/commit-commands:commit"], {}, env);
     expect(after.requests[0]!.users.at(-1)).toBe("/commit-commands:commit");
   }, 90_000);
+
+  it("ubiquity plugin add <marketplace> <plugin>: a local plugin of a Claude Code or Codex marketplace; other sources are refused", async () => {
+    const home = tempDir("ubq-plugin-home-");
+    const claudeMarket = tempDir("ubq-market-");
+    cpSync(fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)), join(claudeMarket, "plugins", "commit-commands"), { recursive: true });
+    writeFileSync(join(claudeMarket, "plugins", "..", "README.md"), "a marketplace made by the test\n");
+    execFileSync("mkdir", ["-p", join(claudeMarket, ".claude-plugin")]);
+    writeFileSync(join(claudeMarket, ".claude-plugin", "marketplace.json"), JSON.stringify({ name: "test-market", plugins: [
+      { name: "commit-commands", source: "./plugins/commit-commands" },
+      { name: "remote", source: { source: "git-subdir", url: "https://example.invalid/x.git", path: "p" } },
+    ] }));
+    const codexMarket = tempDir("ubq-market-");
+    cpSync(fileURLToPath(new URL("../fixtures/compat/plugins/coderabbit/", import.meta.url)), join(codexMarket, "plugins", "coderabbit"), { recursive: true });
+    execFileSync("mkdir", ["-p", join(codexMarket, ".agents", "plugins")]);
+    writeFileSync(join(codexMarket, ".agents", "plugins", "marketplace.json"), JSON.stringify({ name: "codex-market", plugins: [{ name: "coderabbit", source: { source: "local", path: "./plugins/coderabbit" } }] }));
+    const env = { HOME: home };
+    const cwd = tempDir("ubq-plugin-cwd-");
+
+    const bare = await runCli(["plugin", "add", claudeMarket], cwd, env);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain("is a marketplace; name one of its 2 plugins");
+    const remote = await runCli(["plugin", "add", claudeMarket, "remote"], cwd, env);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain("not a folder of the marketplace");
+    expect((await runCli(["plugin", "add", claudeMarket, "commit-commands"], cwd, env)).code).toBe(0);
+    expect((await runCli(["plugin", "add", codexMarket, "coderabbit"], cwd, env)).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, ".ubiquity", "settings.json"), "utf8"))).toEqual({
+      claudePlugins: [join(claudeMarket, "plugins", "commit-commands"), join(codexMarket, "plugins", "coderabbit")],
+    });
+    const listed = (await runCli(["plugin", "list"], cwd, env)).stdout;
+    expect(listed).toMatch(/commit-commands\s/);
+    expect(listed).toMatch(/coderabbit\s/);
+  }, 60_000);
 });
+
