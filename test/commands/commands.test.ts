@@ -176,6 +176,24 @@ describe("! shell lines", () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it("a PreToolUse hook that blocks the line fails the command (allowed by the rules, still never run)", async () => {
+    const cwd = project({});
+    const marker = join(cwd, "hooked-marker");
+    writeTree(cwd, { ".ubiquity/commands/h.md": `!\`touch ${marker}\`\n` });
+    const seen: string[] = [];
+    const { result, model } = await run("/h", cwd, {
+      commandSources: ["project"],
+      allowedTools: ["Bash(touch:*)"],
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [async (input) => (seen.push(String((input.toolInput as { command?: string }).command)), { decision: "block", reason: "no touching" })] }] },
+    });
+    expect(seen).toEqual([`touch ${marker}`]);
+    expect(result.isError).toBe(true);
+    expect(result.result).toContain("was not run");
+    expect(result.result).toContain("no touching");
+    expect(model.requests).toHaveLength(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("without a Bash tool the command fails rather than sending the line unexpanded", async () => {
     const cwd = project({ ".ubiquity/commands/s.md": "!`echo hi`\n" });
     const { result, model } = await run("/s", cwd, { commandSources: ["project"], disallowedTools: ["Bash"] });
