@@ -7,7 +7,7 @@
  * - `turn.prompt` / `turn.stop` / `session.end`: SubagentStart context, SubagentStop
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
  */
-import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, warn } from "../_kits/sources/index";
+import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
@@ -89,7 +89,7 @@ export const agentsPlugin = definePlugin(function agents() {
         const merged: Record<string, AgentDefinition> = {};
         for (const file of files.values()) merged[file.name] = file.definition;
         // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
-        for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warn(kernel, NAME, message))) {
+        for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
           const own = await readAgentFiles([], { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), [{ path: join(plugin.root, "agents"), source: "user" }]);
           for (const file of own.values()) merged[`${plugin.name}:${file.name}`] = { ...file.definition, prompt: expandPluginRoot(file.definition.prompt, plugin.root) };
         }

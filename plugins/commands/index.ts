@@ -1,8 +1,9 @@
 /**
  * `ubiquity:commands`: slash commands. A prompt that starts with `/name` runs the command file
  * `name.md` (or the skill `name`): its body, with the arguments, shell lines and files it asks
- * for, becomes the prompt (expand.ts). Nothing is read unless `commands`, `commandSources` or
- * `compat` asks for it; a project's command files apply only in a trusted folder, like its skills.
+ * for, becomes the prompt (expand.ts). Nothing is read unless `commands`, `commandSources`,
+ * `compat` or `claudePlugins` asks for it; a project's command files apply only in a trusted
+ * folder, like its skills. Adds `ubiquity plugin add|list|remove` (cli.ts).
  * - `kernel.ready`: read the command files
  * - `turn.prompt`: expand a `/name` prompt before the other taps see it (a shell line or file
  *   that was refused blocks the prompt, naming it). Its `allowed-tools` are granted to the run's
@@ -13,7 +14,7 @@ import { describeError, modelLabel, PROMPT_STAGE, resolveModel, type RunContext,
 import { getPermissionsApi } from "../permissions/api";
 import { agentModel } from "../agents/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { compatProjectPaths, permittedCompatPaths, permittedSources, readPlugins, warn } from "../_kits/sources/index";
+import { compatProjectPaths, permittedCompatPaths, permittedSources, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { createCommandsApi } from "./api";
@@ -60,7 +61,7 @@ export const commandsPlugin = definePlugin(function commands() {
         const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
         const commandSources = permittedSources(wanted, trust, (source) => commandFolder(source, cwd, place.home), skipped);
         const compatRoots = permittedCompatPaths("commands", { compat, sources: wanted, trust }, place, skipped);
-        const plugins = readPlugins(claudePlugins, cwd, trust, report);
+        const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
         if (!commands?.length && !commandSources?.length && !compatRoots.length && !plugins.length) return;
         const roots = commandRoots({ commands, commandSources, compatRoots }, place);
         for (const plugin of plugins) for (const dir of plugin.commandDirs) roots.push({ path: dir, source: "plugin", plugin: { name: plugin.name, root: plugin.root } });

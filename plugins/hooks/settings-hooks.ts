@@ -10,7 +10,7 @@ import { ConfigError, type Kernel } from "../../src/index";
 import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
 import { HOOK_EVENTS, type HookEventName } from "./options";
 import { getSettingsApi } from "../settings/api";
-import { expandPluginRoot, MAX_DEFINITION_BYTES, readPlugins, warn } from "../_kits/sources/index";
+import { expandPluginRoot, MAX_DEFINITION_BYTES, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import type { CommandHook, HookMatcherGroup, HooksConfig } from "./types";
 import { compileIf } from "./if-filter";
 
@@ -103,7 +103,7 @@ export interface PluginHooksPlace {
  */
 export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefined, place?: PluginHooksPlace): HooksConfig | undefined {
   const files = getSettingsApi(kernel).files.filter((f) => f.settings.hooks !== undefined);
-  const report = (message: string) => warn(kernel, SOURCE, message);
+  const report = (message: string) => warnOnce(kernel, SOURCE, message);
   const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
   const pluginHooks = plugins.flatMap((plugin) => plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root) }))).filter((p) => p.hooks !== undefined);
   if (files.length === 0 && pluginHooks.length === 0) return optionHooks;

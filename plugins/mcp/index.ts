@@ -16,7 +16,7 @@ import type { McpServers, McpServerReport } from "./servers";
 import { mcpCommands, mcpFlags } from "./cli";
 import { mcpOptions } from "./options";
 import { getSettingsApi } from "../settings/api";
-import { warn } from "../_kits/sources/index";
+import { warn, warnOnce } from "../_kits/sources/index";
 import { pluginServers } from "./plugin-servers";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
@@ -77,7 +77,7 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
         const { claudePlugins, cwd, trust } = kernel.options as McpResolvedOptions;
-        fromPlugins = pluginServers(claudePlugins, { cwd, trust }, (message) => warn(kernel, NAME, message));
+        fromPlugins = pluginServers(claudePlugins, { cwd, trust }, (message) => warn(kernel, NAME, message), (message) => warnOnce(kernel, NAME, message));
         const configured = { ...fromPlugins.servers, ...(kernel.options as McpResolvedOptions).mcpServers } as Record<string, McpServerConfig>;
         if (Object.keys(configured).length === 0) return;
         // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.

@@ -15,10 +15,11 @@ export function pluginServers(
   folders: readonly string[] | undefined,
   place: { cwd: string; trust: ProjectTrust | undefined },
   report: (message: string) => void,
+  reportOnce: (message: string) => void = report,
 ): { servers: Record<string, McpServerConfig>; failed: McpServerProblem[] } {
   const servers: Record<string, McpServerConfig> = {};
   const failed: McpServerProblem[] = [];
-  for (const plugin of readPlugins(folders, place.cwd, place.trust, report)) {
+  for (const plugin of readPlugins(folders, place.cwd, place.trust, reportOnce)) {
     const path = plugin.mcpFile;
     const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
     if (!read.ok) {

@@ -8,7 +8,7 @@
  * - `session.start`: the roots of the run's skills join its permitted roots
  * - `turn.system`: one sentence saying skills exist, never the listing
  */
-import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, warn } from "../_kits/sources/index";
+import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import { resolveContextWindow } from "../_kits/compaction/index";
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
@@ -63,7 +63,7 @@ export const skillsPlugin = definePlugin(function skills() {
         const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
         const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), skipped);
         const compatRoots = permittedCompatPaths("skills", { compat, sources: wanted, trust }, { cwd, home: homedir() }, skipped);
-        const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warn(kernel, NAME, message));
+        const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
         if (!skills?.length && !skillSources?.length && !compatRoots.length && !plugins.length) return;
         const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
         // Claude Code plugins' skills, named `plugin:skill` as Claude Code names them.
