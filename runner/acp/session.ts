@@ -127,8 +127,8 @@ export class AcpSession {
    * skills, so a session without any starts as lazily as before.
    */
   async announceCommands(): Promise<void> {
-    const o = this.#options as { commands?: unknown[]; commandSources?: unknown[]; compat?: unknown[]; skills?: unknown[]; skillSources?: unknown[] };
-    if (![o.commands, o.commandSources, o.compat, o.skills, o.skillSources].some((list) => list?.length)) return;
+    const o = this.#options as { commands?: unknown[]; commandSources?: unknown[]; compat?: unknown[]; skills?: unknown[]; skillSources?: unknown[]; claudePlugins?: unknown[] };
+    if (![o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins].some((list) => list?.length)) return;
     const live = (this.#live ??= this.#open());
     const commands = await live.query.supportedCommands().catch(() => []);
     if (commands.length === 0) return;
