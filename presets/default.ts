@@ -31,6 +31,7 @@ import checkpoints from "../plugins/checkpoints/index";
 import mcp from "../plugins/mcp/index";
 import agents from "../plugins/agents/index";
 import skills from "../plugins/skills/index";
+import commands from "../plugins/commands/index";
 import memory from "../plugins/memory/index";
 import hooks from "../plugins/hooks/index";
 import sandbox from "../plugins/sandbox/index";
@@ -57,6 +58,7 @@ import type { CheckpointsOptions } from "../plugins/checkpoints/index";
 import type { McpOptions } from "../plugins/mcp/index";
 import type { AgentsOptions } from "../plugins/agents/index";
 import type { SkillsOptions } from "../plugins/skills/index";
+import type { CommandsOptions } from "../plugins/commands/index";
 import type { MemoryOptions } from "../plugins/memory/index";
 import type { StructuredOutputOptions } from "../plugins/structured-output/index";
 import type { TelemetryOptions } from "../plugins/telemetry/index";
@@ -88,6 +90,7 @@ export type DefaultOptions = KernelOptions &
   McpOptions &
   AgentsOptions &
   SkillsOptions &
+  CommandsOptions &
   MemoryOptions &
   StructuredOutputOptions &
   TelemetryOptions;
@@ -134,10 +137,12 @@ export default definePreset({
     // Off unless `sessionStore.postgres` is set (pg loads only then): sessions and todos in PostgreSQL.
     sessionsPostgres(),
     checkpoints(),
-    // Extensions: MCP servers, subagents, skills, memory files.
+    // Extensions: MCP servers, subagents, skills, slash commands, memory files.
     mcp(),
     agents(),
     skills(),
+    // Slash commands: command files and skills invoked as `/name` (after skills, whose names it lists).
+    commands(),
     memory(),
     // Past one machine: the `ubiquity fleet` and `ubiquity worker` commands (bullmq loads only when they run).
     fleet(),

@@ -68,7 +68,8 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   // It gets the slash commands from here (handed over, so the two modules do not import each other).
   if (terminalUIWanted()) return (await import("./tui/index")).runTerminalUI(options, io, ctx, { command, modelName });
   const style = createStyle(colorEnabled(true));
-  const rl = createInterface({ input: io.stdin, output: io.terminal!, terminal: true, historySize: 200 });
+  let conversation: Conversation | undefined;
+  const rl = createInterface({ input: io.stdin, output: io.terminal!, terminal: true, historySize: 200, completer: async (line: string): Promise<[string[], string]> => [await complete(line, conversation), line] });
   let closed = false;
   const closing = new Promise<null>((done) => rl.once("close", () => ((closed = true), done(null))));
   let turn: AbortController | undefined;
@@ -92,7 +93,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   // Checkpoints are on at the terminal, where /rewind can use them (a config may still say false).
   if (declaresOption(options, "checkpoints")) options.checkpoints ??= true;
   if (declaresOption(options, "canUseTool")) options.canUseTool ??= terminalApprover(io, { ask, answerers: ctx.answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
-  const conversation = new Conversation(options);
+  conversation = new Conversation(options);
   const marker = style.prompt("› ");
   io.stdout(`${style.bold("ubiquity")} ${style.dim(`· ${modelName(conversation.model)} · /help for commands · Ctrl-C interrupts · Ctrl-D quits`)}\n`);
 
@@ -103,8 +104,10 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
       const text = line.trim();
       if (!text) continue;
       if (text.startsWith("/")) {
-        if (await command(text, { conversation, io, style, ctx, options, ask: (q) => rl.question(q) })) break;
-        continue;
+        const outcome = await command(text, { conversation, io, style, ctx, options, ask: (q) => rl.question(q) });
+        if (outcome === true) break;
+        // A command file (or a skill) of that name: the session expands it (ubiquity:commands).
+        if (outcome !== "send") continue;
       }
       const current = (turn = new AbortController());
       try {
@@ -132,8 +135,16 @@ export interface CommandContext {
   ask(question: string): Promise<string>;
 }
 
-/** Run one slash command; resolves to true for /exit. */
-async function command(text: string, { conversation, io, style, ctx, options, ask }: CommandContext): Promise<boolean> {
+/** `/` completions: the built-in commands, then the session's command files and skills. */
+async function complete(line: string, conversation: Conversation | undefined): Promise<string[]> {
+  if (!line.startsWith("/") || /\s/.test(line)) return [];
+  const files = (await conversation?.commands().catch(() => [])) ?? [];
+  const names = [...Object.keys(CHAT_COMMANDS).map((c) => c.split(" ")[0]!), ...files.map((c) => `/${c.name}`)];
+  return names.filter((name) => name.startsWith(line));
+}
+
+/** Run one slash command: true for /exit, "send" for a command the session knows (a command file or skill), else false. */
+async function command(text: string, { conversation, io, style, ctx, options, ask }: CommandContext): Promise<boolean | "send"> {
   const [name = "", ...rest] = text.split(/\s+/);
   const arg = rest.join(" ").trim();
   const say = (line: string) => io.stdout(`${style.dim(line)}\n`);
@@ -143,6 +154,7 @@ async function command(text: string, { conversation, io, style, ctx, options, as
       return true;
     case "/help":
       for (const [c, what] of Object.entries(CHAT_COMMANDS)) say(`${c.padEnd(24)} ${what}`);
+      for (const c of await conversation.commands().catch(() => [])) say(`${`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24)} ${c.description}`);
       return false;
     case "/clear":
       await conversation.clear();
@@ -207,6 +219,7 @@ async function command(text: string, { conversation, io, style, ctx, options, as
       await chatRewind(arg, { sessionId: conversation.sessionId, cwd: resolve(options.cwd ?? process.cwd()), sessionDir: options.sessionDir, checkpointDir: (options.checkpoints as { dir?: string } | undefined)?.dir, say, ask });
       return false;
     default:
+      if ((await conversation.commands().catch(() => [])).some((c) => `/${c.name}` === name)) return "send";
       say(`Unknown command ${name}; /help lists them.`);
       return false;
   }

@@ -6,7 +6,7 @@
  */
 import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
-import { SessionStore, summon, type Query, type TaskInfo } from "../sdk/facade";
+import { SessionStore, summon, type CommandInfo, type Query, type TaskInfo } from "../sdk/facade";
 import type { UserInput } from "../sdk/live";
 import type { Plugin } from "../src/plugin";
 import type { UbiquityConfig } from "../sdk/facade";
@@ -113,6 +113,11 @@ export class Conversation {
   /** Stop a background task of the live session; false when no such task runs. */
   async stopTask(id: string): Promise<boolean> {
     return (await this.#live?.query.stopTask(id)) ?? false;
+  }
+
+  /** The slash commands of the session (command files and skills); opens the live session to ask it. */
+  async commands(): Promise<CommandInfo[]> {
+    return (this.#live ??= this.#open()).query.supportedCommands();
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,7 @@ import type { DefaultOptions } from "../presets/default";
 import type { output, ZodType } from "zod";
 import type { StructuredMessage } from "../plugins/structured-output/options";
 import type { TaskInfo } from "../plugins/_kits/tasks/index";
+import type { CommandInfo } from "../plugins/commands/api";
 
 /** Every option of a run with the default preset: the kernel's and each built-in plugin's slice. */
 export type Options = DefaultOptions;
@@ -35,6 +36,7 @@ export type { McpServerConfig } from "../plugins/mcp/options";
 export type { SandboxOption } from "../plugins/sandbox/options";
 export type { AgentDefinition } from "../plugins/agents/options";
 export type { TaskInfo, TaskKind, TaskState } from "../plugins/_kits/tasks/index";
+export type { CommandInfo } from "../plugins/commands/api";
 export type { ModelPricing } from "../plugins/pricing/options";
 export type { OutputMode, OutputSchema, StructuredMessage, StructuredResultMessage } from "../plugins/structured-output/options";
 
@@ -81,6 +83,11 @@ export interface Query<M = Message> extends AsyncGenerator<M> {
   backgroundTasks(): Promise<TaskInfo[]>;
   /** Stop a running background task and every process it started; false when no task of that id runs. */
   stopTask(id: string): Promise<boolean>;
+  /**
+   * The slash commands a prompt may start with (command files, then skills by name), sorted by
+   * name; [] without `ubiquity:commands`.
+   */
+  supportedCommands(): Promise<CommandInfo[]>;
 }
 
 /**
@@ -114,6 +121,11 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
       if (typeof id !== "string") throw new TypeError(`stopTask(id): id must be a string, got ${typeof id}`);
       const run = await started();
       return (await (await import("../plugins/_kits/tasks/index")).tasksOf(run)?.stop(id, "by stopTask()")) ?? false;
+    },
+    async supportedCommands() {
+      const run = await started();
+      if (!run) return [];
+      return (await import("../plugins/commands/api")).getCommandsApi(run.kernel)?.list(run) ?? [];
     },
   });
 }

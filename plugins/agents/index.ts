@@ -9,7 +9,8 @@
  * - `session.start`: the run's own signal, which its background agents follow
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
  */
-import { compatProjectPaths, listingBudget, permittedCompatPaths, permittedSources, warn } from "../_kits/sources/index";
+import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, warn, warnOnce } from "../_kits/sources/index";
+import { join } from "node:path";
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -28,6 +29,7 @@ import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { agentsOptions } from "./options";
 
+export { agentModel, CLAUDE_MODEL_TIERS } from "./launch";
 export { AGENT_TOOL, AGENT_NAME, ISOLATIONS, AgentTool, agentInput, describeAgents, type AgentInput, type Isolation } from "./agent-tool";
 export { SEND_MESSAGE_TOOL, SendMessageTool, inboxText, type SendMessageInput } from "./send-message";
 export { describeEnded, MAX_OUTCOME_CHARS } from "./background";
@@ -105,13 +107,18 @@ export const agentsPlugin = definePlugin(function agents() {
       };
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, trust, agentSources: wanted, compat } = kernel.options as AgentsResolvedOptions;
+        const { cwd, trust, agentSources: wanted, compat, claudePlugins } = kernel.options as AgentsResolvedOptions;
         const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
         const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
         const compatFolders = permittedCompatPaths("agents", { compat, sources: wanted, trust }, { cwd, home: homedir() }, skipped);
         const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), compatFolders);
         const merged: Record<string, AgentDefinition> = {};
         for (const file of files.values()) merged[file.name] = file.definition;
+        // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
+        for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
+          const own = await readAgentFiles([], { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), [{ path: join(plugin.root, "agents"), source: "user" }]);
+          for (const file of own.values()) merged[`${plugin.name}:${file.name}`] = { ...file.definition, prompt: expandPluginRoot(file.definition.prompt, plugin.root) };
+        }
         agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
         if (Object.keys(agents).length === 0) return;
         // Later wins: a plugin after this one that registered an Agent tool of its own keeps it.

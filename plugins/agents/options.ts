@@ -4,6 +4,7 @@ import { ModelSchema, type ResolvedOptions } from "../../src/index";
 import { SourcesSchema } from "../_kits/sources/index";
 import { PERMISSION_MODES } from "../permissions/api";
 import { settingsOptions } from "../settings/api";
+import { ClaudePluginsOption } from "../_kits/sources/index";
 import { OutputSchemaSchema } from "../structured-output/api";
 import { ISOLATIONS } from "./agent-tool";
 
@@ -36,6 +37,7 @@ export const agentsOptions = z.strictObject({
   worktreeDir: z.string().min(1).optional(),
   trust: settingsOptions.shape.trust,
   compat: settingsOptions.shape.compat,
+  claudePlugins: ClaudePluginsOption,
 });
 export type AgentsOptions = z.input<typeof agentsOptions>;
 export type AgentsResolvedOptions = ResolvedOptions & Readonly<AgentsOptions>;

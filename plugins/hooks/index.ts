@@ -6,7 +6,7 @@
 import { PERMISSION_STAGE, ASK_STAGE, SYSTEM_STAGE, type Kernel, type RunContext, type ToolCall } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { folderTrusted } from "../_kits/process/index";
-import { HOOK_EVENTS, type HookEventName, hooksOptions } from "./options";
+import { HOOK_EVENTS, type HookEventName, type HooksResolvedOptions, hooksOptions } from "./options";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { dispatch } from "./dispatch";
 import { effectiveHooks } from "./settings-hooks";
@@ -51,7 +51,8 @@ export const hooksPlugin = definePlugin(() => ({
     // options.hooks, then command hooks from the settings files the caller enabled (read at kernel.config).
     let effective: HooksConfig | undefined;
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
-      effective = effectiveHooks(kernel, options.hooks as HooksConfig | undefined);
+      const { claudePlugins, trust } = options as HooksResolvedOptions;
+      effective = effectiveHooks(kernel, options.hooks as HooksConfig | undefined, { claudePlugins, cwd: options.cwd, trust });
     });
     const config = () => effective;
     const stateOf = (run: RunContext): RunState => context.run(run);

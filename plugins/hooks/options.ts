@@ -4,6 +4,7 @@ import { type ResolvedOptions } from "../../src/index";
 import { functionSchema } from "../_kits/authoring/index";
 import { permissionsOptions } from "../permissions/api";
 import { settingsOptions } from "../settings/api";
+import { ClaudePluginsOption } from "../_kits/sources/index";
 
 /** The user-facing hook events (see the hooks plugin). */
 export const HOOK_EVENTS = [
@@ -89,6 +90,7 @@ export const hooksOptions = z.strictObject({
   permissionMode: permissionsOptions.shape.permissionMode,
   canUseTool: permissionsOptions.shape.canUseTool,
   trust: settingsOptions.shape.trust,
+  claudePlugins: ClaudePluginsOption,
 });
 export type HooksOptions = z.input<typeof hooksOptions>;
 export type HooksResolvedOptions = ResolvedOptions & Readonly<HooksOptions>;

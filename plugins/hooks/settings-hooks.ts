@@ -6,10 +6,11 @@
  * for one entry we do not understand would silently drop its guards (a PreToolUse `rm -rf`
  * guard next to a newer event is the case that ran `rm -rf`).
  */
-import { type Kernel } from "../../src/index";
+import { ConfigError, type Kernel } from "../../src/index";
+import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
 import { HOOK_EVENTS, type HookEventName } from "./options";
 import { getSettingsApi } from "../settings/api";
-import { warn } from "../_kits/sources/index";
+import { expandPluginRoot, MAX_DEFINITION_BYTES, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import type { CommandHook, HookMatcherGroup, HooksConfig } from "./types";
 import { compileIf } from "./if-filter";
 
@@ -89,15 +90,55 @@ function checkIf(hook: CommandHook, at: string, report: (message: string) => voi
   return rest;
 }
 
-/** `options.hooks` followed by each enabled settings file's command hooks (user, project, local). */
-export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefined): HooksConfig | undefined {
+/** Where the plugins' hooks come from: the `claudePlugins` folders, with the run's cwd and trust. */
+export interface PluginHooksPlace {
+  claudePlugins?: readonly string[];
+  cwd: string;
+  trust?: ProjectTrust;
+}
+
+/**
+ * `options.hooks`, then each enabled settings file's command hooks (user, project, local), then
+ * each Claude Code plugin's `hooks/hooks.json`.
+ */
+export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefined, place?: PluginHooksPlace): HooksConfig | undefined {
   const files = getSettingsApi(kernel).files.filter((f) => f.settings.hooks !== undefined);
-  if (files.length === 0) return optionHooks;
+  const report = (message: string) => warnOnce(kernel, SOURCE, message);
+  const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
+  const pluginHooks = plugins.flatMap((plugin) => plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root) }))).filter((p) => p.hooks !== undefined);
+  if (files.length === 0 && pluginHooks.length === 0) return optionHooks;
   const out: Record<string, HookMatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(optionHooks ?? {})) out[event] = [...(groups ?? [])];
-  for (const file of files) {
-    const parsed = readFileHooks(file.settings.hooks, (message) => warn(kernel, SOURCE, `${file.path}: ${message}`));
+  for (const file of [...files.map((f) => ({ path: f.path, hooks: f.settings.hooks })), ...pluginHooks]) {
+    const parsed = readFileHooks(file.hooks, (message) => warn(kernel, SOURCE, `${file.path}: ${message}`));
     for (const [event, groups] of Object.entries(parsed)) (out[event] ??= []).push(...(groups ?? []));
   }
   return out as HooksConfig;
+}
+
+// A plugin folder whose path the shell would read as more than a path cannot be put into a command line.
+const SHELL_SAFE_PATH = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * The `hooks` of a plugin's hooks.json with `${CLAUDE_PLUGIN_ROOT}` replaced by its folder;
+ * undefined when it has none. A file that exists but cannot be read or parsed stops the run
+ * naming it: dropping it would silently drop the plugin's guards.
+ */
+function pluginHooksOf(path: string, root: string): unknown {
+  const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
+  if (!read.ok) {
+    if (read.missing) return undefined;
+    throw new ConfigError(`the plugin's hooks file cannot be used: ${read.problem}`, path);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(read.text);
+  } catch (error) {
+    throw new ConfigError(`the plugin's hooks file is not valid JSON (${(error as Error).message}); fix it or remove the plugin`, path);
+  }
+  if (!isRecord(data) || data.hooks === undefined) throw new ConfigError(`the plugin's hooks file has no "hooks" object; fix it or remove the plugin`, path);
+  if (!SHELL_SAFE_PATH.test(root) && read.text.includes("${CLAUDE_PLUGIN_ROOT}")) {
+    throw new ConfigError(`the plugin folder ${JSON.stringify(root)} has characters a shell would interpret, so its hooks cannot name it; move the plugin to a plain path`, path);
+  }
+  return JSON.parse(expandPluginRoot(JSON.stringify(data.hooks), root)) as unknown;
 }

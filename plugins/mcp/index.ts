@@ -16,6 +16,8 @@ import type { McpServers, McpServerReport } from "./servers";
 import { mcpCommands, mcpFlags } from "./cli";
 import { mcpOptions } from "./options";
 import { getSettingsApi } from "../settings/api";
+import { warn, warnOnce } from "../_kits/sources/index";
+import { pluginServers } from "./plugin-servers";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
@@ -59,10 +61,12 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
     flags: mcpFlags,
     apply(kernel) {
       let servers: McpServers | undefined;
+      // The servers of Claude Code plugins' .mcp.json files (read at ready), under the options' own.
+      let fromPlugins: ReturnType<typeof pluginServers> = { servers: {}, failed: [] };
       // Servers of a .mcp.json that could not be used (a bad entry, an unset ${VAR}): failed, by name.
       const unusable = () => {
         const configured = (kernel.options as McpResolvedOptions).mcpServers ?? {};
-        return getSettingsApi(kernel).mcpFailures.filter((f) => !(f.name in configured));
+        return [...getSettingsApi(kernel).mcpFailures, ...fromPlugins.failed].filter((f) => !(f.name in configured));
       };
       apis.set(kernel, {
         servers: () =>
@@ -72,7 +76,9 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
       });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const configured = ((kernel.options as McpResolvedOptions).mcpServers ?? {}) as Record<string, McpServerConfig>;
+        const { claudePlugins, cwd, trust } = kernel.options as McpResolvedOptions;
+        fromPlugins = pluginServers(claudePlugins, { cwd, trust }, (message) => warn(kernel, NAME, message), (message) => warnOnce(kernel, NAME, message));
+        const configured = { ...fromPlugins.servers, ...(kernel.options as McpResolvedOptions).mcpServers } as Record<string, McpServerConfig>;
         if (Object.keys(configured).length === 0) return;
         // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
         const { McpServers } = await import("./servers");
@@ -95,6 +101,7 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
 });
 
 export default mcpPlugin;
+export { pluginServers } from "./plugin-servers";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";

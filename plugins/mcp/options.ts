@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { ResolvedOptions } from "../../src/index";
 import { settingsOptions } from "../settings/api";
+import { ClaudePluginsOption } from "../_kits/sources/index";
 
 /**
  * Which of a server's tools only read, in the user's words: `true` for all of them, or the
@@ -41,6 +42,7 @@ export type McpServerConfig = z.input<typeof McpServerSchema>;
 export const mcpOptions = z.strictObject({
   mcpServers: z.record(z.string(), McpServerSchema).optional(),
   trust: settingsOptions.shape.trust,
+  claudePlugins: ClaudePluginsOption,
 });
 export type McpOptions = z.input<typeof mcpOptions>;
 export type McpResolvedOptions = ResolvedOptions & Readonly<McpOptions>;

@@ -22,6 +22,14 @@ export interface PermissionsApi {
   readonly addedRules: readonly Rule[];
   /** Bumped on every `addRules`, so compiled policies know when to recompile. */
   readonly version: number;
+  /**
+   * Allow `rules` for `run`'s own calls (not its subagents'), besides its options' rules, until
+   * the next `grant` for it (undefined or [] ends the grant): a slash command's `allowed-tools`.
+   * Deny and ask rules still win; a malformed rule throws a ConfigError naming it and `source`.
+   */
+  grant(run: RunContext, rules: readonly string[] | undefined, source: string): void;
+  /** The rules granted to `run` (see `grant`). */
+  grantsOf(run: RunContext): readonly Rule[];
   /** Judge the next tool calls of `run` (and of its subagents) in `mode`: a live session's `setPermissionMode`. */
   setMode(run: RunContext, mode: PermissionMode): void;
   /** The mode `run` is judged in: one set for it or a run above it, else its options'. */
@@ -44,6 +52,7 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     const added: Rule[] = [];
     let version = 0;
     const modes = new WeakMap<RunContext, PermissionMode>();
+    const grants = new WeakMap<RunContext, readonly Rule[]>();
     let shellSandbox: ((command: string) => boolean) | undefined;
     api = {
       setShellSandbox(sandboxes) {
@@ -71,6 +80,13 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         ];
         added.push(...parsed);
         version++;
+      },
+      grant(run, rules, source) {
+        if (rules?.length) grants.set(run, Object.freeze(parseRules([...rules], "allow", source)));
+        else grants.delete(run);
+      },
+      grantsOf(run) {
+        return grants.get(run) ?? [];
       },
       get addedRules() {
         return added;

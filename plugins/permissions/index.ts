@@ -9,11 +9,11 @@
  */
 import { homedir } from "node:os";
 import { z } from "zod";
-import { ConfigError, ASK_STAGE as KERNEL_ASK_STAGE, PERMISSION_STAGE, SYSTEM_STAGE, type PermissionVerdict, type ResolvedOptions, type SystemSection, type Tool } from "../../src/index";
+import { ConfigError, ASK_STAGE as KERNEL_ASK_STAGE, PERMISSION_STAGE, SYSTEM_STAGE, type PermissionVerdict, type ResolvedOptions, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, type Policy, type ToolKinds } from "./policy";
-import { parseRules, ruleNamesTool } from "./rules";
+import { parseRules, ruleNamesTool, type Rule } from "./rules";
 import type { Decision } from "./engine";
 import { answerAsk } from "./ask";
 import { withholdDenied } from "./filter-results";
@@ -60,18 +60,34 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       // One compiled policy per options object (a subagent may run with its own), rebuilt when
       // rules are added or the grammar (which normalises command rules) has loaded since.
       const cache = new WeakMap<ResolvedOptions, { key: string; policy: Policy }>();
+      // approvedTools are allow rules that, like a settings file's (and a slash command's grants),
+      // never limit the tools offered.
+      const compileFor = (options: PermissionsResolvedOptions, grants: readonly Rule[]): Policy =>
+        compilePolicy(
+          { allow: options.allowedTools, deny: options.disallowedTools, ask: options.askTools },
+          { cwd: options.cwd, home: home(), kinds, extra: [...api.addedRules, ...parseRules(options.approvedTools, "allow", "approvedTools"), ...grants] },
+        );
       const policyFor = (resolved: ResolvedOptions): Policy => {
         const options = resolved as PermissionsResolvedOptions;
         const key = `${api.version}:${shellParserReady()}`;
         const hit = cache.get(options);
         if (hit?.key === key) return hit.policy;
-        // approvedTools are allow rules that, like a settings file's, never limit the tools offered.
-        const approved = parseRules(options.approvedTools, "allow", "approvedTools");
-        const policy = compilePolicy(
-          { allow: options.allowedTools, deny: options.disallowedTools, ask: options.askTools },
-          { cwd: options.cwd, home: home(), kinds, extra: [...api.addedRules, ...approved] },
-        );
+        const policy = compileFor(options, []);
         cache.set(options, { key, policy });
+        return policy;
+      };
+      // A run with granted rules (a slash command's allowed-tools) is judged by its own policy:
+      // the grants join the added rules, which never limit which tools are offered.
+      const granted = new WeakMap<RunContext, { key: string; grants: readonly Rule[]; policy: Policy }>();
+      const policyOfRun = (run: RunContext): Policy => {
+        const grants = api.grantsOf(run);
+        if (grants.length === 0) return policyFor(run.options);
+        const options = run.options as PermissionsResolvedOptions;
+        const key = `${api.version}:${shellParserReady()}`;
+        const hit = granted.get(run);
+        if (hit?.key === key && hit.grants === grants) return hit.policy;
+        const policy = compileFor(options, grants);
+        granted.set(run, { key, grants, policy });
         return policy;
       };
 
@@ -93,13 +109,12 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       // shell tools' calls are parsed (see subject.ts and shell/parser.ts).
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
         if (kinds.shell.has(call.toolName)) await loadShellParser();
-        const options = call.run.options;
         const mode = api.modeOf(call.run);
         // The engine (and the shell analysis behind it) loads with the first call judged.
         const { decide } = await import("./engine");
         const decision = await decide(
           { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
-          { mode, policy: policyFor(options), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) }, sandboxed: (command) => api.sandboxes(command) },
+          { mode, policy: policyOfRun(call.run), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) }, sandboxed: (command) => api.sandboxes(command) },
         );
         // The file tools write what was judged here, not what the path leads to by the time they run.
         if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName)) recordJudged(call.run, call.toolUseId, decision.subject.paths);

@@ -114,8 +114,10 @@ export class TranscriptWriter {
   /** The prompt as it leaves `turn.prompt`: record the held prompt with its context. */
   prompt(prompt: TurnPrompt): void {
     const at = Math.max(0, this.#pending.findIndex((m) => m.text === prompt.text));
-    const [message] = this.#pending.splice(at, 1);
-    if (!message) return;
+    const [held] = this.#pending.splice(at, 1);
+    if (!held) return;
+    // A tap may have rewritten the prompt (a slash command's expansion): record what the model got, so a resume replays it.
+    const message = held.text === prompt.text ? held : { ...held, text: prompt.text, ...(prompt.content ? { content: prompt.content } : {}) };
     this.#write(message, {
       ...(prompt.context.length > 0 ? { context: [...prompt.context] } : {}),
       ...(prompt.blocked !== undefined ? { blocked: prompt.blocked } : {}),

@@ -143,6 +143,9 @@ function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: s
     const cap = caps.length > 0 ? Math.min(...caps) : undefined;
     if (options[key] === undefined && cap !== undefined && declared(key)) out[key] = cap;
   }
+  // Plugin folders add up: every file's, then the options' own.
+  const plugins = [...new Set([...files.flatMap((f) => f.claudePlugins ?? []), ...((options as { claudePlugins?: string[] }).claudePlugins ?? [])])];
+  if (plugins.length > 0 && declared("claudePlugins")) (out as { claudePlugins?: string[] }).claudePlugins = plugins;
   const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = env;
   return out;

@@ -24,6 +24,8 @@ export const SettingsFileSchema = z.looseObject({
   /** The run's spending caps (`maxBudgetUsd`, `maxBudgetTokens`). */
   maxBudgetUsd: budgetOptions.shape.maxBudgetUsd,
   maxBudgetTokens: budgetOptions.shape.maxBudgetTokens,
+  /** Claude Code plugin folders (`ubiquity plugin add` records them in the user's file): the commands plugin's `claudePlugins`. */
+  claudePlugins: z.array(z.string()).optional(),
   /** Read by the hooks plugin, not here. */
   hooks: z.unknown().optional(),
 });

@@ -8,7 +8,7 @@
  * - `session.start`: the roots of the run's skills join its permitted roots
  * - `turn.system`: one sentence saying skills exist, never the listing
  */
-import { compatProjectPaths, listingBudget, permittedCompatPaths, permittedSources, warn } from "../_kits/sources/index";
+import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import { resolveContextWindow } from "../_kits/compaction/index";
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
@@ -59,12 +59,22 @@ export const skillsPlugin = definePlugin(function skills() {
       const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, skills, trust, skillSources: wanted, compat } = kernel.options as SkillsResolvedOptions;
+        const { cwd, skills, trust, skillSources: wanted, compat, claudePlugins } = kernel.options as SkillsResolvedOptions;
         const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
         const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), skipped);
         const compatRoots = permittedCompatPaths("skills", { compat, sources: wanted, trust }, { cwd, home: homedir() }, skipped);
-        if (!skills?.length && !skillSources?.length && !compatRoots.length) return;
+        const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
+        if (!skills?.length && !skillSources?.length && !compatRoots.length && !plugins.length) return;
         const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
+        // Claude Code plugins' skills, named `plugin:skill` as Claude Code names them.
+        for (const plugin of plugins) {
+          const dirs = plugin.skillsDirs.filter(pathExists);
+          if (dirs.length === 0) continue;
+          for (const skill of await loadSkills({ skills: dirs }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message))) {
+            loaded.push({ ...skill, name: `${plugin.name}:${skill.name}`, body: expandPluginRoot(skill.body, plugin.root) });
+          }
+        }
+        loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         api.load(loaded);
         if (loaded.length === 0) return;
         registered = new SkillTool(loaded);

@@ -1,7 +1,7 @@
 /** The options the skills plugin reads. */
 import { z } from "zod";
 import { type ResolvedOptions } from "../../src/index";
-import { SourcesSchema } from "../_kits/sources/index";
+import { ClaudePluginsOption, SourcesSchema } from "../_kits/sources/index";
 import { settingsOptions } from "../settings/api";
 
 /** The skills plugin's slice of the config schema (`trust` is the settings plugin's, read here too). */
@@ -10,6 +10,7 @@ export const skillsOptions = z.strictObject({
   skillSources: SourcesSchema.optional(),
   trust: settingsOptions.shape.trust,
   compat: settingsOptions.shape.compat,
+  claudePlugins: ClaudePluginsOption,
 });
 export type SkillsOptions = z.input<typeof skillsOptions>;
 export type SkillsResolvedOptions = ResolvedOptions & Readonly<SkillsOptions>;

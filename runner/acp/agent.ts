@@ -106,7 +106,10 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
     .onRequest("session/new", async ({ params, client }) => {
       const id = randomUUID();
       const options = await optionsFor(params.cwd, { "session-id": id }, params.mcpServers ?? [], params.additionalDirectories);
-      return { sessionId: id, modes: open(id, params.cwd, options, client).modes };
+      const session = open(id, params.cwd, options, client);
+      // After the answer: the client knows the session id before it hears of its commands.
+      setImmediate(() => void session.announceCommands());
+      return { sessionId: id, modes: session.modes };
     })
     .onRequest("session/load", async ({ params, client }) => {
       const options = await optionsFor(params.cwd, { resume: params.sessionId }, params.mcpServers ?? [], params.additionalDirectories);
@@ -119,6 +122,7 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
       let replayed = Promise.resolve();
       for (const update of replayUpdates(stored.records, params.cwd)) replayed = session.send(update);
       await replayed;
+      setImmediate(() => void session.announceCommands());
       return { modes: session.modes };
     })
     .onRequest("session/prompt", async ({ params }) => ({ stopReason: await sessionOf(params.sessionId).prompt(params.prompt) }))

@@ -121,6 +121,29 @@ export class AcpSession {
     return entry;
   }
 
+  /**
+   * Tell the client the session's slash commands (`available_commands_update`, sent when a live
+   * session opens and knows some). The list comes from the live session, so it is opened now —
+   * only when the options ask for command files, skills or plugins, so a session without any
+   * starts as lazily as before (its first prompt opens it, and its commands are sent then).
+   */
+  async announceCommands(): Promise<void> {
+    const o = this.#options as { commands?: unknown[]; commandSources?: unknown[]; compat?: unknown[]; skills?: unknown[]; skillSources?: unknown[]; claudePlugins?: unknown[] };
+    if (![o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins].some((list) => list?.length)) return;
+    this.#live ??= this.#open();
+  }
+
+  #commandsAnnounced = false;
+
+  /** Send the live session's commands once (the first live session to know some: settings files may add plugins). */
+  async #announce(query: Query): Promise<void> {
+    const commands = await query.supportedCommands().catch(() => []);
+    if (commands.length === 0 || this.#commandsAnnounced) return;
+    this.#commandsAnnounced = true;
+    const availableCommands = commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) }));
+    await this.send({ sessionUpdate: "available_commands_update", availableCommands });
+  }
+
   /** Run one prompt to the end of its stretch; a prompt sent while one runs interrupts it (that one ends cancelled). */
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
     const input = userInputOf(blocks);
@@ -184,6 +207,7 @@ export class AcpSession {
     const inbox = pushInput<UserInput>();
     const query = summon(inbox.input, this.#next());
     this.#opened = true;
+    void this.#announce(query);
     const live: Live = { query, push: (m) => inbox.push(m), ended: Promise.resolve() };
     live.ended = (async () => {
       const text = new MaskedStream(this.#secrets);

@@ -50,7 +50,8 @@ interface Turn {
 /** What the terminal mode shares with its line mode (runner/chat.ts): the slash commands and the model's name. */
 export interface ChatParts {
   /** Run one slash command; resolves to true for /exit. */
-  command(text: string, context: CommandContext): Promise<boolean>;
+  /** true: quit; "send": a command the session knows (a command file, a skill) goes as the prompt; false: done. */
+  command(text: string, context: CommandContext): Promise<boolean | "send">;
   modelName(model: UbiquityConfig["model"]): string;
 }
 
@@ -359,9 +360,12 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
           .join("\n"),
       );
       if (trimmed.startsWith("/") && !trimmed.includes("\n")) {
-        if (await command(trimmed, { conversation, io: commandIO, style: theme, ctx, options, ask: (q) => askLine(q) })) break;
-        render();
-        continue;
+        const outcome = await command(trimmed, { conversation, io: commandIO, style: theme, ctx, options, ask: (q) => askLine(q) });
+        if (outcome === true) break;
+        if (outcome !== "send") {
+          render();
+          continue;
+        }
       }
       const current: Turn = (turn = { abort: new AbortController(), started: Date.now(), streamed: 0, running: new Map(), phase: "working" });
       render();

@@ -18,11 +18,11 @@ export type CompatTool = (typeof COMPAT_TOOLS)[number];
 export const CompatSchema = z
   .array(z.enum(COMPAT_TOOLS))
   .describe(
-    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents}, ~/.claude/…), "codex" (AGENTS.md, .agents/skills, ~/.codex/AGENTS.md). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, settingSources), or from all three when that option is unset [[]]',
+    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands}, ~/.claude/…), "codex" (AGENTS.md, .agents/skills, ~/.codex/AGENTS.md). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
   );
 
 /** What a plugin reads of another tool's files. */
-export type CompatKind = "memory" | "skills" | "agents" | "settings";
+export type CompatKind = "memory" | "skills" | "agents" | "commands" | "settings";
 
 /** One place another tool keeps a kind of file: under the home folder (user) or a project folder. */
 interface CompatPlace {
@@ -55,6 +55,7 @@ export const COMPAT_PLACES: Readonly<Record<CompatKind, readonly CompatPlace[]>>
     place("codex", "project", ".agents", "skills"),
   ],
   agents: [place("claude", "user", ".claude", "agents"), place("claude", "project", ".claude", "agents")],
+  commands: [place("claude", "user", ".claude", "commands"), place("claude", "project", ".claude", "commands")],
   settings: [
     place("claude", "user", ".claude", "settings.json"),
     place("claude", "project", ".claude", "settings.json"),

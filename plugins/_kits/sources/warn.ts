@@ -5,3 +5,17 @@ export function warn(kernel: Kernel, source: string, message: string): void {
   kernel.logger.warn(`[${source}] ${message}`);
   kernel.emit({ type: "warning", source, message });
 }
+
+const said = new WeakMap<Kernel, Set<string>>();
+
+/**
+ * `warn`, once per kernel for a given message: for a problem several plugins meet reading the
+ * same file (a plugin folder every plugin that loads a part of it reads).
+ */
+export function warnOnce(kernel: Kernel, source: string, message: string): void {
+  let set = said.get(kernel);
+  if (!set) said.set(kernel, (set = new Set()));
+  if (set.has(message)) return;
+  set.add(message);
+  warn(kernel, source, message);
+}

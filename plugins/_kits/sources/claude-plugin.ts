@@ -1,0 +1,123 @@
+/**
+ * Claude Code (and Codex) plugin folders (`claudePlugins`): `.claude-plugin/plugin.json` or
+ * `.codex-plugin/plugin.json` (its `name`, else the
+ * folder's name) and the places of its parts — `commands/` (and folders the manifest's `commands`
+ * names), `skills/`, `agents/`, `hooks/hooks.json`, `.mcp.json` — read by the plugins that load each part, namespaced
+ * `plugin:name` and with `${CLAUDE_PLUGIN_ROOT}` standing for the folder, as Claude Code does.
+ * A folder inside the project is one of its files (trust applies); one outside is the user's.
+ */
+import { basename, join, resolve } from "node:path";
+import { z } from "zod";
+import { isProjectFileTrusted, readRegularFileSync, type ProjectTrust } from "../../../loader/index";
+import { absolutePath } from "../../../src/index";
+import { isInside } from "../paths/index";
+import { definitionNameProblem, MAX_DEFINITION_BYTES } from "./sources";
+
+/** The `claudePlugins` option (declared by each plugin that loads a part of them). */
+export const ClaudePluginsSchema = z
+  .array(z.string())
+  .describe(
+    "Plugin folders of Claude Code (.claude-plugin/plugin.json) or Codex (.codex-plugin/plugin.json): their commands and skills become /plugin:name commands (skills also plugin:name in the Skill tool), agents plugin:agent subagents, hooks/hooks.json hooks run, .mcp.json servers start as plugin_<plugin>_<server>. A folder inside the project applies only where the project's files would (trust) [[]]",
+  );
+
+/** The manifest's place in a plugin folder: Claude Code's, else Codex's. */
+export const PLUGIN_MANIFEST = join(".claude-plugin", "plugin.json");
+export const CODEX_PLUGIN_MANIFEST = join(".codex-plugin", "plugin.json");
+
+/** The `claudePlugins` option as each plugin's slice declares it (one instance, so the slices agree). */
+export const ClaudePluginsOption = ClaudePluginsSchema.optional();
+
+/** What is read of one plugin. */
+export interface ClaudePlugin {
+  name: string;
+  root: string;
+  /** Whose manifest it has. */
+  kind: "claude" | "codex";
+  /** Folders of command files: `commands/` and the manifest's `commands` paths. */
+  commandDirs: string[];
+  /** Folders of skills: `skills/` and the manifest's `skills` paths. */
+  skillsDirs: string[];
+  /** Hooks files: the manifest's `hooks` paths, else `hooks/hooks.json`. */
+  hooksFiles: string[];
+  /** Its MCP config: the manifest's `mcpServers` path, else `.mcp.json`. */
+  mcpFile: string;
+}
+
+/** The manifest's path list under `key` (a string or a list of strings), each inside the plugin: a `../` out of it is not followed. */
+function pathsOf(manifest: Record<string, unknown>, key: string, root: string, report: (message: string) => void): string[] | undefined {
+  const value = manifest[key];
+  if (value === undefined) return undefined;
+  const list = typeof value === "string" ? [value] : Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
+  if (!list) {
+    report(`plugin ${root}: its manifest's "${key}" is not a path or a list of paths (written inline, which is not read yet); the default place is read`);
+    return undefined;
+  }
+  const inside = list.map((p) => resolve(root, p)).filter((p) => p === root || p.startsWith(`${root}/`));
+  if (inside.length < list.length) report(`plugin ${root}: a "${key}" path leads outside the plugin and is not read`);
+  return inside;
+}
+
+/** Read a plugin folder's manifest; a problem is reported and the plugin skipped (a manifest that cannot be parsed is never half-read). */
+export function readClaudePlugin(folder: string, report: (message: string) => void): ClaudePlugin | undefined {
+  const root = resolve(folder);
+  let kind: ClaudePlugin["kind"] = "claude";
+  let file = join(root, PLUGIN_MANIFEST);
+  let read = readRegularFileSync(file, MAX_DEFINITION_BYTES);
+  if (!read.ok && read.missing) {
+    const codex = readRegularFileSync(join(root, CODEX_PLUGIN_MANIFEST), MAX_DEFINITION_BYTES);
+    if (codex.ok || !codex.missing) [kind, file, read] = ["codex", join(root, CODEX_PLUGIN_MANIFEST), codex];
+  }
+  let manifest: Record<string, unknown> = {};
+  if (!read.ok && !read.missing) {
+    report(`skipped the plugin ${root}: ${file}: ${read.problem}`);
+    return undefined;
+  }
+  if (read.ok) {
+    try {
+      const parsed: unknown = JSON.parse(read.text);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not a JSON object");
+      manifest = parsed as Record<string, unknown>;
+    } catch (error) {
+      report(`skipped the plugin ${root}: ${file} is not valid (${(error as Error).message})`);
+      return undefined;
+    }
+  }
+  const name = typeof manifest.name === "string" && manifest.name.trim() ? manifest.name.trim() : basename(root);
+  const problem = definitionNameProblem(name);
+  if (problem) {
+    report(`skipped the plugin ${root}: ${problem}`);
+    return undefined;
+  }
+  const withDefault = (first: string, more: string[] | undefined) => [first, ...(more ?? []).filter((p) => p !== first)];
+  return {
+    name,
+    root,
+    kind,
+    commandDirs: withDefault(join(root, "commands"), pathsOf(manifest, "commands", root, report)),
+    skillsDirs: withDefault(join(root, "skills"), pathsOf(manifest, "skills", root, report)),
+    hooksFiles: pathsOf(manifest, "hooks", root, report) ?? [join(root, "hooks", "hooks.json")],
+    mcpFile: pathsOf(manifest, "mcpServers", root, report)?.[0] ?? join(root, ".mcp.json"),
+  };
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}` in a plugin's text, as Claude Code expands it. */
+export function expandPluginRoot(text: string, root: string): string {
+  return text.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, root);
+}
+
+/** The Claude Code plugins the options name that apply: a plugin folder is trusted as a project folder is. */
+export function readPlugins(folders: readonly string[] | undefined, cwd: string, trust: ProjectTrust | undefined, report: (message: string) => void): ClaudePlugin[] {
+  const plugins: ClaudePlugin[] = [];
+  for (const written of folders ?? []) {
+    const folder = absolutePath(cwd, written);
+    // Inside the project, a plugin is the project's file; outside it, the user named it (their settings or their trusted config).
+    if (isInside(cwd, folder) && !isProjectFileTrusted(trust, folder)) {
+      report(`the plugin ${folder} was not loaded: its folder is not trusted (or changed since it was); trust it to use it`);
+      continue;
+    }
+    const plugin = readClaudePlugin(folder, report);
+    if (plugin) plugins.push(plugin);
+  }
+  return plugins;
+}
+

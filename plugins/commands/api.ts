@@ -1,0 +1,61 @@
+/**
+ * `getCommandsApi(kernel)`: the slash commands a kernel knows (command files, then skills by
+ * name), for the SDK's `supportedCommands()`, the terminal and ACP.
+ */
+import type { Kernel, RunContext } from "../../src/index";
+import { getSkillsApi } from "../skills/api";
+import { commandInfo, type CommandInfo, type SlashCommand } from "./command";
+
+/** What other code can ask of a kernel's commands. */
+export interface CommandsApi {
+  /** Every command `run` may invoke (without a run: every loaded one), sorted by name; a command file wins a skill's name. */
+  commands(run?: RunContext): readonly SlashCommand[];
+  /** The same, as clients list them. */
+  list(run?: RunContext): CommandInfo[];
+  /** The command `/name` invokes, if any. */
+  find(name: string, run?: RunContext): SlashCommand | undefined;
+}
+
+const apis = new WeakMap<Kernel, CommandsApi & { load(commands: SlashCommand[]): void }>();
+
+/** The commands API of `kernel`, or undefined when the `ubiquity:commands` plugin is not in it. */
+export function getCommandsApi(kernel: Kernel): CommandsApi | undefined {
+  return apis.get(kernel);
+}
+
+/** Create and register the API of a kernel (the commands plugin does this in `apply`). */
+export function createCommandsApi(kernel: Kernel): CommandsApi & { load(commands: SlashCommand[]): void } {
+  let loaded: readonly SlashCommand[] = [];
+  const commands = (run?: RunContext): SlashCommand[] => {
+    const skills = getSkillsApi(kernel);
+    const byName = new Map<string, SlashCommand>();
+    for (const skill of (run ? skills?.skillsFor(run) : skills?.skills()) ?? []) {
+      const hint = skill.frontmatter["argument-hint"];
+      byName.set(skill.name, {
+        name: skill.name,
+        description: skill.description,
+        ...(typeof hint === "string" && hint.trim() ? { argumentHint: hint.trim() } : {}),
+        body: skill.body,
+        file: `${skill.dir}/SKILL.md`,
+        source: "skill",
+        dir: skill.dir,
+      });
+    }
+    for (const command of loaded) byName.set(command.name, command);
+    return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  };
+  const api = {
+    load(list: SlashCommand[]) {
+      loaded = Object.freeze([...list]);
+    },
+    commands,
+    list: (run?: RunContext) => commands(run).map(commandInfo),
+    find: (name: string, run?: RunContext) => commands(run).find((c) => c.name === name),
+  };
+  apis.set(kernel, api);
+  return api;
+}
+
+// The options this plugin declares (its slice of the config schema) and their types.
+export * from "./options";
+export type { SlashCommand, CommandInfo } from "./command";

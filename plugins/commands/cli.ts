@@ -1,0 +1,104 @@
+/**
+ * `ubiquity plugin add <folder> | list | remove <name|folder>`: Claude Code plugins recorded in the
+ * user's settings file (`~/.ubiquity/settings.json`, key `claudePlugins`), which the settings
+ * plugin turns into the `claudePlugins` option of every run that reads user settings.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { UsageError, type PluginCommand } from "../../loader/index";
+import { writeFileAtomic } from "../_kits/storage/index";
+import { CODEX_PLUGIN_MANIFEST, PLUGIN_MANIFEST, readClaudePlugin } from "../_kits/sources/index";
+
+/** The user's settings file, whose `claudePlugins` the subcommands edit. */
+const userSettings = () => join(homedir(), ".ubiquity", "settings.json");
+
+/** The user's settings, fail closed: a file that is not a JSON object is never rewritten. */
+function readSettings(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON (${(error as Error).message}); fix it before adding or removing plugins`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new Error(`${path} is not a JSON object; fix it before adding or removing plugins`);
+  return data as Record<string, unknown>;
+}
+
+const pluginsOf = (settings: Record<string, unknown>): string[] => (Array.isArray(settings.claudePlugins) ? settings.claudePlugins.filter((p): p is string => typeof p === "string") : []);
+
+/** A marketplace's files: Claude Code's, then Codex's. */
+const MARKETPLACES = [join(".claude-plugin", "marketplace.json"), join(".agents", "plugins", "marketplace.json")];
+
+/**
+ * The folder of plugin `name` in the marketplace at `folder` (a local `./…` source inside it);
+ * undefined when `folder` is no marketplace. A marketplace without `name`, or a plugin whose
+ * source is not a local folder (git, URL), is a UsageError naming what to do instead.
+ */
+function marketplacePlugin(folder: string, name: string | undefined): string | undefined {
+  const file = MARKETPLACES.map((m) => join(folder, m)).find((m) => existsSync(m));
+  if (!file) {
+    if (name !== undefined) throw new UsageError(`ubiquity plugin add: ${folder} is not a marketplace (no ${MARKETPLACES.join(" or ")}), so it takes no plugin name`);
+    return undefined;
+  }
+  const marketplace = readSettings(file) as { plugins?: unknown };
+  const plugins = Array.isArray(marketplace.plugins) ? (marketplace.plugins as { name?: unknown; source?: unknown }[]) : [];
+  const names = plugins.map((p) => p.name).filter((n): n is string => typeof n === "string");
+  if (name === undefined) {
+    // A marketplace that is also a plugin folder is added as the plugin.
+    if (existsSync(join(folder, PLUGIN_MANIFEST)) || existsSync(join(folder, CODEX_PLUGIN_MANIFEST))) return undefined;
+    throw new UsageError(`ubiquity plugin add: ${folder} is a marketplace; name one of its ${names.length} plugins: ubiquity plugin add ${folder} <plugin> (${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""})`);
+  }
+  const entry = plugins.find((p) => p.name === name);
+  if (!entry) throw new UsageError(`ubiquity plugin add: the marketplace ${file} has no plugin named ${name}`);
+  const source = typeof entry.source === "string" ? entry.source : (entry.source as { path?: unknown; source?: unknown } | undefined)?.source === "local" ? (entry.source as { path?: unknown }).path : undefined;
+  if (typeof source !== "string" || !source.startsWith("./")) {
+    throw new UsageError(`ubiquity plugin add: ${name} comes from ${JSON.stringify(entry.source)}, not a folder of the marketplace; fetch it yourself (git clone) and add its folder`);
+  }
+  const path = resolve(folder, source);
+  if (!path.startsWith(`${folder}/`)) throw new UsageError(`ubiquity plugin add: ${name}'s source ${source} leads outside the marketplace`);
+  return path;
+}
+
+/** The runner commands of the commands plugin. */
+export const commandsCommands: Record<string, PluginCommand> = {
+  plugin: {
+    summary: "Claude Code plugins (their commands and skills as /plugin:name): plugin add <folder> | list | remove <name|folder>",
+    usage: "add <folder> | add <marketplace-folder> <plugin> | list | remove <name|folder>",
+    positionals: true,
+    async run({ positionals }, io) {
+      const [sub, arg, ...rest] = positionals;
+      const path = userSettings();
+      if (sub === "list" && arg === undefined) {
+        const folders = pluginsOf(readSettings(path));
+        if (folders.length === 0) io.stdout(`No plugins (ubiquity plugin add <folder> records one in ${path}).\n`);
+        for (const folder of folders) {
+          const problems: string[] = [];
+          const plugin = readClaudePlugin(folder, (m) => problems.push(m));
+          io.stdout(`${(plugin?.name ?? "(unreadable)").padEnd(24)} ${folder}${problems.length ? `  (${problems.join("; ")})` : ""}\n`);
+        }
+        return 0;
+      }
+      if ((sub === "add" || sub === "remove") && arg !== undefined && rest.length <= (sub === "add" ? 1 : 0)) {
+        const settings = readSettings(path);
+        const folders = pluginsOf(settings);
+        if (sub === "add") {
+          const folder = marketplacePlugin(resolve(arg), rest[0]) ?? resolve(arg);
+          const problems: string[] = [];
+          const plugin = existsSync(folder) ? readClaudePlugin(folder, (m) => problems.push(m)) : undefined;
+          if (!plugin) throw new UsageError(`ubiquity plugin add: ${folder} is not a plugin folder${problems.length ? `: ${problems.join("; ")}` : " (it does not exist)"}`);
+          if (!folders.includes(folder)) await writeFileAtomic(path, `${JSON.stringify({ ...settings, claudePlugins: [...folders, folder] }, null, 2)}\n`);
+          io.stdout(`Added the plugin ${plugin.name} (${folder}): its commands are /${plugin.name}:<command> in runs that read user settings.\n`);
+          return 0;
+        }
+        const keep = folders.filter((folder) => folder !== resolve(arg) && readClaudePlugin(folder, () => {})?.name !== arg);
+        if (keep.length === folders.length) throw new UsageError(`ubiquity plugin remove: no plugin named ${arg} (see ubiquity plugin list)`);
+        await writeFileAtomic(path, `${JSON.stringify({ ...settings, claudePlugins: keep }, null, 2)}\n`);
+        io.stdout(`Removed ${folders.length - keep.length} plugin${folders.length - keep.length === 1 ? "" : "s"}.\n`);
+        return 0;
+      }
+      throw new UsageError("ubiquity plugin: use `plugin add <folder>`, `plugin add <marketplace-folder> <plugin>`, `plugin list` or `plugin remove <name|folder>`");
+    },
+  },
+};

@@ -1,0 +1,123 @@
+/**
+ * Finding command files: every `*.md` under a commands folder, at any depth. A file's path under
+ * its folder names it, subfolders joined by `:` (`frontend/component.md` → `/frontend:component`),
+ * as Claude Code names them. Later folders win a name: user < project < local < the option's.
+ */
+import { readdir, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { absolutePath } from "../../src/index";
+import { readRegularFileSync } from "../../loader/index";
+import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
+import type { SlashCommand } from "./command";
+import { expandPluginRoot } from "../_kits/sources/index";
+
+/** The folder of command files a source means. */
+export function commandFolder(source: Source, cwd: string, home: string): string {
+  if (source === "user") return join(home, ".ubiquity", "commands");
+  if (source === "project") return join(cwd, ".ubiquity", "commands");
+  return join(cwd, ".ubiquity", "commands.local");
+}
+
+// A deep or looping tree is not a commands folder: stop at this depth.
+const MAX_DEPTH = 8;
+
+/** Every `.md` file under `root`, sorted, with its path relative to `root`. */
+async function markdownFiles(root: string, depth = 0): Promise<string[]> {
+  if (depth > MAX_DEPTH) return [];
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  const files: string[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory()) files.push(...(await markdownFiles(path, depth + 1)));
+    else if (entry.isFile() && entry.name.endsWith(".md")) files.push(path);
+  }
+  return files;
+}
+
+/** Frontmatter `allowed-tools`: a list, or one string of rules separated by commas outside parentheses. */
+export function toolRules(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string").map((v) => v.trim()).filter(Boolean);
+  if (typeof value !== "string") return undefined;
+  const rules: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const c of value) {
+    if (c === "(") depth++;
+    if (c === ")") depth = Math.max(0, depth - 1);
+    if (c === "," && depth === 0) {
+      rules.push(current.trim());
+      current = "";
+    } else current += c;
+  }
+  rules.push(current.trim());
+  return rules.filter(Boolean);
+}
+
+const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
+
+/** Read one command file; a problem is reported and the file skipped. */
+function readCommand(file: string, root: string, source: SlashCommand["source"], report: (m: string) => void, plugin?: CommandRoot["plugin"]): SlashCommand | undefined {
+  const segments = relative(root, file).slice(0, -".md".length).split(sep);
+  const problem = segments.map(definitionNameProblem).find(Boolean);
+  if (problem) {
+    report(`skipped the command file ${file}: ${problem}`);
+    return undefined;
+  }
+  // Only a regular file of at most 1 MiB: a FIFO planted as a command must not hang the run.
+  const read = readRegularFileSync(file, MAX_DEFINITION_BYTES);
+  if (!read.ok) {
+    report(`skipped the command file ${file}: ${read.missing ? "it could not be read (ENOENT)" : read.problem}`);
+    return undefined;
+  }
+  const split = splitFrontmatter(read.text);
+  if (!split.ok) {
+    report(`skipped the command file ${file}: ${split.problem}`);
+    return undefined;
+  }
+  const { data } = split;
+  const body = plugin ? expandPluginRoot(split.body.trim(), plugin.root) : split.body.trim();
+  // Claude Code describes a command without a description by its first line.
+  const description = text(data.description) ?? body.split("\n").find((l) => l.trim())?.trim().replace(/^#+\s*/, "") ?? "";
+  const argumentHint = text(data["argument-hint"] ?? data.argumentHint);
+  const model = text(data.model);
+  const allowedTools = toolRules(data["allowed-tools"] ?? data.allowedTools);
+  return { name: [...(plugin ? [plugin.name] : []), ...segments].join(":"), description, ...(argumentHint ? { argumentHint } : {}), ...(model ? { model } : {}), ...(allowedTools?.length ? { allowedTools } : {}), body, file, source };
+}
+
+/** A folder to read commands from: its path and source; `written` when the caller named it (a missing one is reported). */
+export interface CommandRoot {
+  path: string;
+  source: SlashCommand["source"];
+  written?: string;
+  /** A Claude Code plugin's: its name prefixes the command names, its folder is `${CLAUDE_PLUGIN_ROOT}`. */
+  plugin?: { name: string; root: string };
+}
+
+/** The roots the options ask for, weakest first (another tool's folder just before ours of the same source). */
+export function commandRoots(
+  options: { commands?: readonly string[]; commandSources?: readonly string[]; compatRoots?: readonly { path: string; source: Source }[] },
+  place: { cwd: string; home: string },
+): CommandRoot[] {
+  const rank = (source: SlashCommand["source"]) => ["user", "project", "local", "commands", "plugin"].indexOf(source);
+  return [
+    ...(options.compatRoots ?? []).map((r) => ({ path: r.path, source: r.source })),
+    ...orderedSources(options.commandSources).map((source) => ({ path: commandFolder(source, place.cwd, place.home), source })),
+    ...(options.commands ?? []).map((written) => ({ path: absolutePath(place.cwd, written), source: "commands" as const, written })),
+  ].sort((a, b) => rank(a.source) - rank(b.source));
+}
+
+/** Load the command files under `roots`, sorted by name; a later root wins a name. */
+export async function loadCommands(roots: readonly CommandRoot[], report: (message: string) => void): Promise<SlashCommand[]> {
+  const byName = new Map<string, SlashCommand>();
+  for (const root of roots) {
+    if (!(await stat(root.path).catch(() => undefined))?.isDirectory()) {
+      if (root.written !== undefined) report(`commands: ${root.written} (${root.path}) is not a folder; name a folder of command files (name.md)`);
+      continue;
+    }
+    for (const file of await markdownFiles(root.path)) {
+      const command = readCommand(file, root.path, root.source, report, root.plugin);
+      if (command) byName.set(command.name, command);
+    }
+  }
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

@@ -1,0 +1,21 @@
+/** The options the commands plugin reads. */
+import { z } from "zod";
+import { type ResolvedOptions } from "../../src/index";
+import { ClaudePluginsOption, SourcesSchema } from "../_kits/sources/index";
+import { settingsOptions } from "../settings/api";
+
+/** The commands plugin's slice of the config schema (`trust` and `compat` are the settings plugin's, read here too). */
+export const commandsOptions = z.strictObject({
+  commands: z
+    .array(z.string())
+    .optional()
+    .describe("Folders of command files (`name.md`, subfolders namespaced `dir:name`), read whatever the sources [[]]"),
+  commandSources: SourcesSchema.optional().describe(
+    "Where command files are read from: user (~/.ubiquity/commands), project (.ubiquity/commands), local (.ubiquity/commands.local) [[]]",
+  ),
+  claudePlugins: ClaudePluginsOption,
+  trust: settingsOptions.shape.trust,
+  compat: settingsOptions.shape.compat,
+});
+export type CommandsOptions = z.input<typeof commandsOptions>;
+export type CommandsResolvedOptions = ResolvedOptions & Readonly<CommandsOptions>;

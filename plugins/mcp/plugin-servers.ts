@@ -1,0 +1,45 @@
+/**
+ * The MCP servers of Claude Code plugins (`claudePlugins`): each plugin's `.mcp.json`, entry by
+ * entry as a project's is, with `${CLAUDE_PLUGIN_ROOT}` standing for the plugin's folder, and each
+ * server named `plugin_<plugin>_<server>` (its tools `mcp__plugin_<plugin>_<server>__<tool>`, as
+ * Claude Code names them). A file that exists but is not JSON stops the run naming it.
+ */
+import { ConfigError } from "../../src/index";
+import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
+import { MAX_DEFINITION_BYTES, readPlugins } from "../_kits/sources/index";
+import { readMcpConfigEntries, type McpServerProblem } from "./config";
+import type { McpServerConfig } from "./options";
+
+/** The servers of the plugins' `.mcp.json` files, and those that could not be used. */
+export function pluginServers(
+  folders: readonly string[] | undefined,
+  place: { cwd: string; trust: ProjectTrust | undefined },
+  report: (message: string) => void,
+  reportOnce: (message: string) => void = report,
+): { servers: Record<string, McpServerConfig>; failed: McpServerProblem[] } {
+  const servers: Record<string, McpServerConfig> = {};
+  const failed: McpServerProblem[] = [];
+  for (const plugin of readPlugins(folders, place.cwd, place.trust, reportOnce)) {
+    const path = plugin.mcpFile;
+    const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
+    if (!read.ok) {
+      if (read.missing) continue;
+      throw new ConfigError(`the plugin's MCP config cannot be used: ${read.problem}`, path);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(read.text);
+    } catch (error) {
+      throw new ConfigError(`the plugin's MCP config is not valid JSON (${(error as Error).message}); fix it or remove the plugin`, path);
+    }
+    const entries = readMcpConfigEntries(data, { env: { ...process.env, CLAUDE_PLUGIN_ROOT: plugin.root }, source: path });
+    const named = (name: string) => `plugin_${plugin.name}_${name}`;
+    for (const message of entries.warnings) report(`${path}: ${message}`);
+    for (const [name, config] of Object.entries(entries.servers)) servers[named(name)] = config;
+    for (const f of entries.failed) {
+      report(`${path}: MCP server "${f.name}" was not started: ${f.error}`);
+      failed.push({ ...f, name: named(f.name), error: `${f.error} (in ${path})` });
+    }
+  }
+  return { servers, failed };
+}

@@ -1,0 +1,37 @@
+/**
+ * Slash commands over ACP: a session whose options read command files announces them
+ * (`available_commands_update`, with the argument hint as input), and a prompt `/name args`
+ * reaches the model as the command's body.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeTempProjects, requireDist, tempProject } from "../helpers/project";
+import { ACP_CONFIG, messageText, startAgent, until, updatesOf } from "./helpers";
+import { join } from "node:path";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+describe("ubiquity acp: slash commands", () => {
+  it("announces the command files and expands /name prompts", async () => {
+    const dir = tempProject(
+      {
+        "ubiquity.config.ts": ACP_CONFIG.replace("marketPricing: false,", 'marketPricing: false,\n  commandSources: ["project"],'),
+        ".ubiquity/commands/greet.md": "---\ndescription: Greet someone\nargument-hint: <who>\n---\nSay hello to $ARGUMENTS\n",
+      },
+      { linkUbiquity: true },
+    );
+    const proc = startAgent({ dir, sessions: join(dir, "sessions") });
+    try {
+      await proc.initialized;
+      const { sessionId } = await proc.agent.request("session/new", { cwd: dir, mcpServers: [] });
+      await until(() => updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
+      const announced = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "available_commands_update");
+      expect(announced).toMatchObject({ availableCommands: [{ name: "greet", description: "Greet someone", input: { hint: "<who>" } }] });
+      const answer = await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/greet the world" }] });
+      expect(answer.stopReason).toBe("end_turn");
+      expect(messageText(proc, sessionId)).toBe("answer to Say hello to the world (1 user messages)");
+    } finally {
+      await proc.close();
+    }
+  }, 60_000);
+});
