@@ -117,7 +117,8 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
     const m = mark();
     const hook = join(dir, "hook.sh");
     const ran = join(dir, "hook-ran");
-    writeFileSync(hook, `#!/usr/bin/env bash\nsetsid -f sleep ${m}\npgrep -xf "sleep ${m}" > ${ran}\nexit 0\n`);
+    // setsid -f returns before its child has exec'd sleep: the hook waits until it runs (no race under load).
+    writeFileSync(hook, `#!/usr/bin/env bash\nsetsid -f sleep ${m}\nfor i in $(seq 600); do pgrep -xf "sleep ${m}" > ${ran} && break; sleep 0.05; done\nexit 0\n`);
     chmodSync(hook, 0o755);
     const model = scriptedModel(["done"]);
     const messages = await collect(summon("go", { model, presets: [], plugins: [hooksPlugin()], cwd: dir, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }] } } as Options));
