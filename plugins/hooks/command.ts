@@ -6,7 +6,9 @@
  * A timeout kills the whole process group.
  */
 import { spawn } from "node:child_process";
-import type { Logger } from "../../src/index";
+import type { Logger, RunContext } from "../../src/index";
+import type { AgentHookRunner } from "./model-hook";
+import type { HttpHookPolicy } from "./http";
 import type { SpawnSpec } from "../sandbox/api";
 import { buildSubprocessEnv, readReaperReport, shellSpawn, spawnFolder, stopSpawn, trackProcessGroup, underReaper, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
@@ -25,6 +27,17 @@ export interface HookRunContext {
    * folder is still in its input and in UBIQUITY_PROJECT_DIR [true].
    */
   trusted?: boolean;
+  /** The run the event fired in: prompt and agent hooks call its model. */
+  run?: RunContext;
+  /** Runs an agent hook's subagent (the agents plugin registers it). */
+  agentRunner?: AgentHookRunner;
+  /** The URLs and header variables HTTP hooks are held to. */
+  httpPolicy?: HttpHookPolicy;
+  /**
+   * SessionStart: names the file the hook may write `export NAME=value` lines to (CLAUDE_ENV_FILE),
+   * as the hook will see it (`contained`: it runs in the sandbox).
+   */
+  envFile?: (contained: boolean) => string;
 }
 
 const DEFAULT_TIMEOUT_S = 60;
@@ -86,7 +99,9 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
     const where = spawnFolder(cwd, context.trusted !== false);
     // shellSpawn: bash with --norc (with stdin a socket and SHLVL unset it would run ~/.bashrc first).
     const plain: SpawnSpec = { ...shellSpawn(command), cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
-    const wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
+    let wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
+    // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).
+    if (context.envFile) wrapped = { ...wrapped, env: { ...wrapped.env, CLAUDE_ENV_FILE: context.envFile(wrapped.contained === true) } };
     // Outside the sandbox, the reaper ends what the hook leaves behind, setsid or not.
     const reaper = wrapped.contained ? undefined : underReaper(wrapped);
     const spec = reaper ?? wrapped;

@@ -9,7 +9,11 @@ import { folderTrusted } from "../_kits/process/index";
 import { HOOK_EVENTS, type HookEventName, type HooksResolvedOptions, hooksOptions } from "./options";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { dispatch } from "./dispatch";
-import { effectiveHooks } from "./settings-hooks";
+import { effectiveHooks, httpPolicyOf } from "./settings-hooks";
+import type { HookRunContext } from "./command";
+import type { AgentHookRunner } from "./model-hook";
+import { SessionEnvFiles } from "./env-file";
+import { readEnvFiles, setSessionScript } from "../_kits/process/index";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
 import type { SessionsResolvedOptions } from "../sessions/index";
 import { getSessionsApi } from "../sessions/api";
@@ -19,6 +23,8 @@ export { HOOK_EVENTS };
 export type * from "./types";
 export { matches } from "./matcher";
 export { commandPayload, parseCommandOutput } from "./command";
+export { HOOK_JUDGE_INSTRUCTIONS, hookPrompt, readVerdict, type AgentHookRunner } from "./model-hook";
+export { urlAllowed, interpolateHeader, type HttpHookPolicy } from "./http";
 
 export const NAME = "ubiquity:hooks";
 
@@ -28,6 +34,8 @@ export interface HooksApi {
   fire(event: HookEventName, run: RunContext, fields?: Partial<Omit<HookInput, "hookEventName">>): Promise<HookOutcome>;
   /** True when any hook is configured for `event`. */
   has(event: HookEventName): boolean;
+  /** Set what runs `agent` hooks (the agents plugin does, with a subagent that may Read, Grep and Glob). */
+  setAgentRunner(runner: AgentHookRunner): void;
 }
 
 const apis = new WeakMap<Kernel, HooksApi>();
@@ -58,7 +66,9 @@ export const hooksPlugin = definePlugin(() => ({
     const stateOf = (run: RunContext): RunState => context.run(run);
     const callFlags = new WeakMap<ToolCall, { approved: boolean; ask: boolean }>();
     const has = (event: HookEventName) => (config()?.[event]?.length ?? 0) > 0;
-    const fire: HooksApi["fire"] = (event, run, fields = {}) => {
+    let agentRunner: AgentHookRunner | undefined;
+    const fire: HooksApi["fire"] = (event, run, fields = {}) => fireWith(event, run, fields);
+    const fireWith = (event: HookEventName, run: RunContext, fields: Partial<Omit<HookInput, "hookEventName">>, more: Pick<HookRunContext, "envFile"> = {}) => {
       const input: HookInput = {
         hookEventName: event,
         sessionId: run.sessionId,
@@ -70,11 +80,22 @@ export const hooksPlugin = definePlugin(() => ({
         extra: fields.extra ?? {},
       };
       const wrap = (spec: SpawnSpec, command: string) => getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
-      const outcome = dispatch(config(), event, input, { cwd: run.cwd, signal: run.abortSignal, logger: run.logger, environment: run.options, wrap, trusted: folderTrusted(run.options) });
+      const outcome = dispatch(config(), event, input, {
+        cwd: run.cwd,
+        signal: run.abortSignal,
+        logger: run.logger,
+        environment: run.options,
+        wrap,
+        trusted: folderTrusted(run.options),
+        run,
+        ...(agentRunner ? { agentRunner } : {}),
+        httpPolicy: httpPolicyOf(kernel, run.options as HooksResolvedOptions),
+        ...more,
+      });
       // What a sandboxed hook left in the workspace that runs code later is removed when it ends.
       return getSandboxApi(kernel).active ? outcome.finally(() => getSandboxApi(kernel).settle("hook")) : outcome;
     };
-    apis.set(kernel, { fire, has });
+    apis.set(kernel, { fire, has, setAgentRunner: (runner) => void (agentRunner = runner) });
     // Claude Code's transcript_path: where the sessions plugin writes this run's session.
     function transcriptOf(run: RunContext): { transcriptPath?: string } {
       const path = getSessionsApi(kernel)?.transcriptPath(run);
@@ -86,8 +107,15 @@ export const hooksPlugin = definePlugin(() => ({
     kernel.hooks.session.start.tapPromise(NAME, async (run) => {
       if (run.agent || !has("SessionStart")) return;
       const source = (run.options as SessionsResolvedOptions).resume || (run.options as SessionsResolvedOptions).continueConversation ? "resume" : "startup";
-      const outcome = await fire("SessionStart", run, { extra: { source } });
-      stateOf(run).sessionContext.push(...outcome.context);
+      // CLAUDE_ENV_FILE: each hook gets a file of its own; what they wrote runs ahead of every Bash command.
+      const files = new SessionEnvFiles(getSandboxApi(kernel));
+      try {
+        const outcome = await fireWith("SessionStart", run, { extra: { source } }, { envFile: (contained) => files.next(contained) });
+        stateOf(run).sessionContext.push(...outcome.context);
+        setSessionScript(run, readEnvFiles(files.hostPaths, (problem) => run.logger.warn(`SessionStart hook's CLAUDE_ENV_FILE: ${problem}`)));
+      } finally {
+        files.remove();
+      }
     });
 
     kernel.hooks.turn.prompt.tapPromise(NAME, async (prompt, run) => {

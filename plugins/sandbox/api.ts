@@ -32,6 +32,12 @@ export interface SandboxApi {
    * only, until the returned function takes it back.
    */
   addWorkspace(path: string): () => void;
+  /**
+   * Where a path that sandboxed processes see under /tmp (private to the run) is on the host, so
+   * a file a sandboxed hook wrote there can be read; any other path, and every path when the
+   * sandbox is off, is itself.
+   */
+  hostPath(path: string): string;
 }
 
 interface State {
@@ -75,6 +81,9 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
         addWorkspace(path) {
           s.workspaces.add(path);
           return () => void s.workspaces.delete(path);
+        },
+        hostPath(path) {
+          return typeof s.mode === "object" ? s.mode.hostPath(path) : path;
         },
         settle(source) {
           if (typeof s.mode !== "object") return [];

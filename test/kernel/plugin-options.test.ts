@@ -211,6 +211,8 @@ describe("the package entry's types", () => {
     commands: ["x"],
     commandSources: ["user"],
     claudePlugins: ["x"],
+    allowedHttpHookUrls: ["https://hooks.example.com/*"],
+    httpHookAllowedEnvVars: ["HOOK_TOKEN"],
     memory: ["x"],
     memorySources: ["user"],
     outputSchema: { type: "object" },

@@ -1,0 +1,109 @@
+/**
+ * Model-judged hooks (Claude Code's `type: "prompt"` and `type: "agent"`), on any model: the
+ * hook's prompt, with `$ARGUMENTS` replaced by the hook input as JSON (appended when absent), is
+ * answered by one model call (`prompt`) or by a subagent that may Read, Grep and Glob (`agent`,
+ * run by the agents plugin). The answer is `{"ok": true}` or `{"ok": false, "reason": "..."}`;
+ * `ok: false` blocks as a command hook's exit 2 does. The model is the hook's `model` (an alias or
+ * `provider:model`; a Claude tier no alias maps is the run's own), else the run's. Its tokens and
+ * cost are the run's. No answer, an answer that is not such JSON, or a timeout is a logged,
+ * non-blocking error, as for command hooks.
+ */
+import { callModel, describeError, modelLabel, requestedModel, resolveModel, type RunContext } from "../../src/index";
+import { fileModel } from "../model/index";
+import { commandPayload, parseCommandOutput } from "./command";
+import type { HookInput, HookOutput, ModelHook } from "./types";
+
+/** Seconds a hook may take, as in Claude Code. */
+const DEFAULT_TIMEOUT_S = { prompt: 30, agent: 60 } as const;
+
+/** What the judging model is told. */
+export const HOOK_JUDGE_INSTRUCTIONS =
+  'You evaluate a condition for a coding agent\'s hook. Read the condition and the event data that follow, then answer with one JSON object and nothing else: {"ok": true} when the condition holds and the action may go on, or {"ok": false, "reason": "<what is wrong, addressed to the agent>"} when it does not.';
+
+/** Runs an `agent` hook: a subagent (Read, Grep, Glob) on `prompt`; resolves to its final reply. */
+export type AgentHookRunner = (run: RunContext, prompt: string, options: { model?: string; signal: AbortSignal }) => Promise<string>;
+
+/** The hook's prompt with the input in place of `$ARGUMENTS` (or after it). */
+export function hookPrompt(hook: ModelHook, input: HookInput): string {
+  const json = JSON.stringify(commandPayload(input));
+  return hook.prompt.includes("$ARGUMENTS") ? hook.prompt.replaceAll("$ARGUMENTS", json) : `${hook.prompt}\n\n${json}`;
+}
+
+/** A judge's reply read as a hook output: `ok` (or a command hook's fields); an error message when it is neither. */
+export function readVerdict(text: string): (HookOutput & { ask?: boolean }) | string {
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end < start) return `its answer is not a JSON object: ${JSON.stringify(text.slice(0, 120))}`;
+  let json: unknown;
+  try {
+    json = JSON.parse(text.slice(start, end + 1));
+  } catch (error) {
+    return `its answer is not valid JSON (${(error as Error).message})`;
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return "its answer is not a JSON object";
+  const record = json as Record<string, unknown>;
+  if (record.ok === false) return { decision: "block", reason: typeof record.reason === "string" && record.reason.trim() ? record.reason : "The hook's condition was not met." };
+  if (record.ok === true) return {};
+  const output = parseCommandOutput(record);
+  return Object.keys(output).length ? output : 'its answer has neither "ok" nor a decision';
+}
+
+/** What a model hook needs from the run. */
+export interface ModelHookContext {
+  run: RunContext;
+  agentRunner?: AgentHookRunner;
+}
+
+/** Run one prompt or agent hook. Never throws. */
+export async function runModelHook(hook: ModelHook, input: HookInput, { run, agentRunner }: ModelHookContext): Promise<(HookOutput & { ask?: boolean }) | undefined> {
+  const label = `${input.hookEventName} ${hook.type} hook`;
+  const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S[hook.type]) * 1000;
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  run.abortSignal.addEventListener("abort", abort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => (controller.abort(), resolve("timeout")), timeoutMs)));
+  try {
+    const model = fileModel(hook.model, (run.options as { modelAliases?: Record<string, string> }).modelAliases);
+    const prompt = hookPrompt(hook, input);
+    let answer: Promise<string>;
+    if (hook.type === "agent") {
+      if (!agentRunner) {
+        run.logger.warn(`${label} was skipped: agent hooks need the agents plugin (ubiquity:agents), which this kernel does not have`);
+        return undefined;
+      }
+      answer = agentRunner(run, prompt, { ...(model ? { model } : {}), signal: controller.signal });
+    } else answer = judge(run, model, prompt);
+    const text = await Promise.race([answer, timedOut]);
+    if (text === "timeout") {
+      answer.catch(() => {}); // settles later; nobody waits for it
+      run.logger.warn(`${label} timed out after ${timeoutMs / 1000}s; it was ignored`);
+      return undefined;
+    }
+    const verdict = readVerdict(text);
+    if (typeof verdict === "string") {
+      run.logger.warn(`${label}: ${verdict}; it was ignored`);
+      return undefined;
+    }
+    return verdict;
+  } catch (error) {
+    run.logger.warn(`${label} failed (${describeError(error)}); it was ignored`);
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    run.abortSignal.removeEventListener("abort", abort);
+  }
+}
+
+/** One model call, charged to the run (purpose `hook`). */
+async function judge(run: RunContext, wanted: string | undefined, prompt: string): Promise<string> {
+  const own = requestedModel(run.options);
+  const model = wanted !== undefined ? await resolveModel(run, wanted, "subagent") : (run.model ?? (own !== undefined ? await resolveModel(run, own, "main") : undefined));
+  if (!model) throw new Error("the run has no model to judge with; set the hook's model");
+  const { response } = await callModel(
+    run,
+    { model, modelLabel: modelLabel(model, run.kernel), instructions: HOOK_JUDGE_INSTRUCTIONS, messages: [{ role: "user", content: prompt }], maxOutputTokens: 1024 },
+    { purpose: "hook" },
+  );
+  return response.text;
+}
