@@ -132,7 +132,7 @@ export const agentsPlugin = definePlugin(function agents() {
         for (const file of files.values()) merged[file.name] = file.definition;
         // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
         for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
-          const own = await readAgentFiles([], { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), [{ path: join(plugin.root, "agents"), source: "user" }]);
+          const own = await readAgentFiles([], { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), plugin.agentPaths.map((path) => ({ path, source: "user" as const })));
           for (const file of own.values()) merged[`${plugin.name}:${file.name}`] = { ...file.definition, prompt: expandPluginRoot(file.definition.prompt, plugin.root) };
         }
         agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });

@@ -93,12 +93,14 @@ export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<stri
   return buildSubprocessEnv(options, { add: [{ UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }] });
 }
 
-function runShell(command: string, stdin: string, context: HookRunContext, timeoutMs: number): Promise<Spawned> {
+function runShell(command: string, stdin: string, context: HookRunContext, timeoutMs: number, args?: readonly string[]): Promise<Spawned> {
   const { cwd, signal } = context;
   return new Promise((resolve) => {
     const where = spawnFolder(cwd, context.trusted !== false);
     // shellSpawn: bash with --norc (with stdin a socket and SHLVL unset it would run ~/.bashrc first).
-    const plain: SpawnSpec = { ...shellSpawn(command), cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
+    // Exec form (`args` given, as Claude Code allows): the program runs with its arguments, no shell.
+    const program = args ? { command, args: [...args] } : shellSpawn(command);
+    const plain: SpawnSpec = { ...program, cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
     let wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
     // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).
     if (context.envFile) wrapped = { ...wrapped, env: { ...wrapped.env, CLAUDE_ENV_FILE: context.envFile(wrapped.contained === true) } };
@@ -219,7 +221,7 @@ export async function runCommandHook(
   context: HookRunContext,
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
-  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context, timeoutMs);
+  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context, timeoutMs, hook.args);
   const label = `${input.hookEventName} hook command ${JSON.stringify(hook.command)}`;
   if (result.timedOut) {
     context.logger.warn(`${label} timed out after ${timeoutMs / 1000}s and was killed; it was ignored`);

@@ -71,6 +71,7 @@ export type HookCallback = (input: HookInput) => HookOutput | undefined | void |
 const CommandHookSchema = z.strictObject({
   type: z.literal("command"),
   command: z.string().min(1),
+  args: z.array(z.string()).optional().describe("Exec form: command is the program, run with these arguments and no shell"),
   timeout: z.number().positive().optional().describe("seconds"),
   if: z.string().min(1).optional().describe('A permission rule ("Bash(git push *)"): the hook runs only for tool calls it may match'),
   async: z.boolean().optional().describe("Started and not waited for: it cannot block or add context"),

@@ -76,7 +76,9 @@ export function hookHandler(handler: unknown): HookHandler | string {
   const common = { ...(timeout !== undefined ? { timeout } : {}), ...(condition !== undefined ? { if: condition.trim() } : {}) };
   if (type === "command") {
     if (typeof handler.command !== "string" || handler.command.trim() === "") return `a command hook without a "command" string`;
-    return { type, command: handler.command, ...common, ...(handler.async === true ? { async: true } : {}) };
+    const args = handler.args;
+    if (args !== undefined && !(Array.isArray(args) && args.every((a) => typeof a === "string"))) return `a command hook whose "args" is not a list of strings`;
+    return { type, command: handler.command, ...(args ? { args: args as string[] } : {}), ...common, ...(handler.async === true ? { async: true } : {}) };
   }
   if (type === "http") {
     let url: URL;
@@ -135,7 +137,12 @@ export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefi
   const files = getSettingsApi(kernel).files.filter((f) => f.settings.hooks !== undefined);
   const report = (message: string) => warnOnce(kernel, SOURCE, message);
   const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
-  const pluginHooks = plugins.flatMap((plugin) => plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root) }))).filter((p) => p.hooks !== undefined);
+  const pluginHooks = plugins
+    .flatMap((plugin) => [
+      ...plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root) })),
+      ...(plugin.inlineHooks ? [{ path: `${plugin.root}/.claude-plugin/plugin.json#hooks`, hooks: inlinePluginHooks(plugin.inlineHooks, plugin.root) }] : []),
+    ])
+    .filter((p) => p.hooks !== undefined);
   if (files.length === 0 && pluginHooks.length === 0) return optionHooks;
   const out: Record<string, HookMatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(optionHooks ?? {})) out[event] = [...(groups ?? [])];
@@ -148,6 +155,15 @@ export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefi
 
 // A plugin folder whose path the shell would read as more than a path cannot be put into a command line.
 const SHELL_SAFE_PATH = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** A manifest's inline `hooks` with `${CLAUDE_PLUGIN_ROOT}` replaced by its folder (the same rule as a hooks file). */
+function inlinePluginHooks(hooks: Record<string, unknown>, root: string): unknown {
+  const text = JSON.stringify(hooks);
+  if (!SHELL_SAFE_PATH.test(root) && text.includes("${CLAUDE_PLUGIN_ROOT}")) {
+    throw new ConfigError(`the plugin folder ${JSON.stringify(root)} has characters a shell would interpret, so its hooks cannot name it; move the plugin to a plain path`, `${root}/.claude-plugin/plugin.json`);
+  }
+  return JSON.parse(expandPluginRoot(text, root)) as unknown;
+}
 
 /**
  * The `hooks` of a plugin's hooks.json with `${CLAUDE_PLUGIN_ROOT}` replaced by its folder;

@@ -5,6 +5,8 @@ import type { HookEventName, HookCallback } from "./options";
 export interface CommandHook {
   type: "command";
   command: string;
+  /** Exec form: the program `command` runs with these arguments, without a shell. */
+  args?: string[];
   /** Seconds [60]. */
   timeout?: number;
   /** Claude Code's `if`: a permission rule (`Bash(git push *)`); the hook runs only for tool calls it may match. */
