@@ -52,7 +52,8 @@ function gitSourceOf(source: unknown): string | undefined {
   const s = source as { source?: unknown; repo?: unknown; url?: unknown; ref?: unknown };
   const ref = typeof s.ref === "string" && s.ref ? `#${s.ref}` : "";
   if (s.source === "github" && typeof s.repo === "string" && /^[\w.-]+\/[\w.-]+$/.test(s.repo)) return `https://github.com/${s.repo}.git${ref}`;
-  if ((s.source === "url" || s.source === "git") && typeof s.url === "string") return `${s.url}${ref}`;
+  // Only the URL forms a folder argument may take (never `ext::` or an option-like string).
+  if ((s.source === "url" || s.source === "git") && typeof s.url === "string" && isGitUrl(s.url)) return `${s.url}${ref}`;
   return undefined;
 }
 
