@@ -27,7 +27,9 @@ import { trustCommand } from "./trust-command";
 import { parseFlags, prescan } from "./flags";
 import { didYouMean } from "../src/suggest";
 import { activePlugins, pluginCommands, skippedConfigHint, type ActivePlugins } from "./plugins";
-import { defaultConfigJsonSchemaText } from "../sdk/facade";
+import { defaultConfigJsonSchemaText, defaultPreset } from "../sdk/facade";
+import { configJsonSchemaText } from "../loader/index";
+import { expandPlugins } from "../src/index";
 
 export type { CliIO, CliFlag, CliArgs, CliCommand, FlagCommand, RawCommand } from "./types";
 export { CONFIG_FLAGS, RUNNER_SETTING_SOURCES, loadCliConfig, kernelFor, type TrustIO, type LoadedCliConfig } from "./config";
@@ -54,10 +56,23 @@ const inspect: FlagCommand = {
 };
 
 const schema: FlagCommand = {
-  summary: "Print the JSON Schema of ubiquity config files",
-  flags: {},
-  async run(_args, io) {
-    io.stdout(await defaultConfigJsonSchemaText());
+  summary: "Print the JSON Schema of ubiquity config files (with --config: of that config's plugins, third-party options included)",
+  flags: {
+    config: CONFIG_FLAGS.config!,
+    cwd: CONFIG_FLAGS.cwd!,
+    trust: CONFIG_FLAGS.trust!,
+  },
+  async run({ values }, io) {
+    if (typeof values.config !== "string") {
+      io.stdout(await defaultConfigJsonSchemaText());
+      return 0;
+    }
+    // The plugins the config runs with (its presets, or the default preset, then its plugins):
+    // a third-party plugin's `options` slice is in the schema as the built-ins' are.
+    const { config } = await loadCliConfig(values, "schema");
+    const presets = config.presets ?? [await defaultPreset()];
+    const plugins = expandPlugins({ ...config, presets }).plugins.map((p) => p.plugin);
+    io.stdout(configJsonSchemaText(plugins));
     return 0;
   },
 };

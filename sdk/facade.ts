@@ -16,15 +16,45 @@ import type { StructuredMessage } from "../plugins/structured-output/options";
 import type { TaskInfo } from "../plugins/_kits/tasks/index";
 import type { CommandInfo } from "../plugins/commands/api";
 
-/** Every option of a run with the default preset: the kernel's and each built-in plugin's slice. */
-export type Options = DefaultOptions;
-/** A config object for the default product: its options plus `presets`, `plugins`, `disable`. */
-export type UbiquityConfig = KernelConfig<DefaultOptions>;
+declare global {
+  /**
+   * Types third-party plugins extend by declaration merging. It is a global namespace, not a
+   * module's interface, so a plugin's augmentation reaches the config's `ubiquity` even when the
+   * plugin type-checks against a second copy of the package (`npm i ../my-plugin`):
+   *
+   * ```ts
+   * declare global { namespace Ubiquity { interface PluginOptions { greeting?: string } } }
+   * ```
+   */
+  namespace Ubiquity {
+    /** The top-level options third-party plugins declare (their `options` slice), merged into `Options`. */
+    interface PluginOptions {}
+  }
+}
+
+/** The top-level options the installed third-party plugins declare (`Ubiquity.PluginOptions`, filled by declaration merging). */
+export type PluginOptions = { [K in keyof Ubiquity.PluginOptions]: Ubiquity.PluginOptions[K] };
+/** Every option of a run with the default preset: the kernel's, each built-in plugin's slice, and third-party plugins' (`PluginOptions`). */
+export type Options = DefaultOptions & PluginOptions;
+/**
+ * A config object for the default product: its options plus `presets`, `plugins`, `disable`.
+ * `Extra` adds the options of plugins that declare no `Ubiquity.PluginOptions` merge (a typed
+ * alternative: `defineConfig<{ greeting?: string }>({ … })`).
+ */
+export type UbiquityConfig<Extra extends object = {}> = KernelConfig<Options & Extra>;
 /** Options of `summon()`: every option of the default preset plus the kernel fields `presets`, `plugins`, `disable`. */
 export type SummonOptions = UbiquityConfig;
 
-/** Identity helper that types a config file's default export (with the default preset's options). */
-export function defineConfig<C extends UbiquityConfig | ((env: ConfigEnv) => UbiquityConfig | Promise<UbiquityConfig>)>(config: C): C {
+/**
+ * Identity helper that types a config file's default export. Not generic over the config itself,
+ * so `tsc` reports an unknown key (`maxTurnz`), an unknown hook event (`PreToolUze`) and a wrong
+ * option type, including third-party plugins' options (`Ubiquity.PluginOptions`, or `Extra`).
+ */
+export function defineConfig<Extra extends object = {}>(
+  config: (env: ConfigEnv) => NoInfer<UbiquityConfig<Extra>> | Promise<NoInfer<UbiquityConfig<Extra>>>,
+): (env: ConfigEnv) => UbiquityConfig<Extra> | Promise<UbiquityConfig<Extra>>;
+export function defineConfig<Extra extends object = {}>(config: NoInfer<UbiquityConfig<Extra>>): UbiquityConfig<Extra>;
+export function defineConfig(config: unknown): unknown {
   return config;
 }
 

@@ -17,7 +17,7 @@ export { findProjectFiles, pathExists, peekJsonOrYaml, printable, displayPath, t
 // The plugin contract the runner and the trust question read (commands, run flags, terminal answerers, project files).
 export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer, ProjectFile, ProjectPlace } from "../loader/index";
 export { summon, defaultPreset, defaultPlugins, defineConfig, loadConfig } from "./facade";
-export type { Options, UbiquityConfig, SummonOptions, Query } from "./facade";
+export type { Options, PluginOptions, UbiquityConfig, SummonOptions, Query } from "./facade";
 export type { SessionControls } from "./summon";
 export { LiveInput, userTurn, type UserInput } from "./live";
 export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";

@@ -9,7 +9,7 @@ export { isPlugin, assertPlugin, describeValue, rememberOptions } from "./plugin
 export type { Plugin, PluginFactory, PluginContext, PluginSpec, PluginOptionsOf } from "./plugin";
 export { expandPlugins } from "./preset";
 export type { Preset, ResolvedPlugin, Expansion } from "./preset";
-export { Registry, type RegistryEntry } from "./registry";
+export { Registry, type RegistryApi, type RegistryEntry } from "./registry";
 export * from "./stages";
 export { CallWatch, ModelTimeoutError, restartRequestTimer, noteBytesReceived, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS, type CallLimit } from "./call-limits";
 export { OBSERVER_HOOKS } from "./hooks";

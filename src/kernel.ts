@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { createHooks, OBSERVER_HOOKS, type Hooks, type KernelEvent, type ModelProvider, type PermissionVerdict } from "./hooks";
-import { Registry } from "./registry";
+import { Registry, type RegistryApi } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
 import { knownDeclarers, rememberOptions, type Plugin, type PluginContext } from "./plugin";
 import { isTool, type Tool } from "./tool";
@@ -33,8 +33,8 @@ export interface TapDescription {
 export interface Kernel {
   readonly hooks: Hooks;
   readonly registries: {
-    readonly tools: Registry<Tool>;
-    readonly providers: Registry<ModelProvider>;
+    readonly tools: RegistryApi<Tool>;
+    readonly providers: RegistryApi<ModelProvider>;
   };
   readonly plugins: readonly ResolvedPlugin[];
   /** Plugins removed by `disable`. */

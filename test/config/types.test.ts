@@ -1,0 +1,91 @@
+/**
+ * Config mistakes are `tsc` errors, in a user's project with the packed tarball installed: an
+ * unknown key (`maxTurnz`), an unknown hook event (`PreToolUze`) and a wrong type for a
+ * third-party plugin's option. The plugin is a local folder installed with plain
+ * `npm i ../plugin`, keeping its own `node_modules/ubiquity` (another version, so TypeScript
+ * cannot merge the two copies): its plugin and its `Ubiquity.PluginOptions` merge still fit.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npmInstall, packedTarball, removePackedDirs, tempDir } from "../helpers/packed";
+
+let app: string;
+
+beforeAll(() => {
+  const tarball = packedTarball();
+  const root = tempDir("ubiquity-types-");
+  const plugin = join(root, "plugin");
+  app = join(root, "app");
+  mkdirSync(plugin);
+  mkdirSync(app);
+  writeFileSync(
+    join(plugin, "package.json"),
+    JSON.stringify({ name: "ubiquity-plugin-greeter", version: "0.0.1", type: "module", exports: { ".": { types: "./index.d.ts", import: "./index.js" } }, peerDependencies: { ubiquity: "*" } }),
+  );
+  writeFileSync(
+    join(plugin, "index.js"),
+    'import { definePlugin } from "ubiquity";\nimport { z } from "zod";\nexport default definePlugin({ name: "ubiquity-plugin-greeter", options: z.strictObject({ greeting: z.string().optional() }), apply() {} });\n',
+  );
+  writeFileSync(
+    join(plugin, "index.d.ts"),
+    [
+      'import type { Plugin } from "ubiquity";',
+      "declare global {",
+      "  namespace Ubiquity {",
+      "    interface PluginOptions {",
+      "      /** What the greeter says. */",
+      "      greeting?: string;",
+      "    }",
+      "  }",
+      "}",
+      "declare const greeter: () => Plugin;",
+      "export default greeter;",
+      "",
+    ].join("\n"),
+  );
+  // The plugin author's own copy, as `npm i -D ubiquity` in the plugin folder gives it.
+  npmInstall(plugin, [tarball]);
+  const copy = join(plugin, "node_modules", "ubiquity", "package.json");
+  writeFileSync(copy, readFileSync(copy, "utf8").replace(/"version": "[^"]+"/, '"version": "0.0.0-plugin-copy"'));
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+  npmInstall(app, [tarball, "../plugin"]);
+}, 600_000);
+afterAll(removePackedDirs);
+
+/** The `tsc` errors of one file of the app (strict, nodenext, as a user's project). */
+function tscErrors(name: string, source: string): string[] {
+  const file = join(app, name);
+  writeFileSync(file, source);
+  const options = { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, skipLibCheck: true, types: [] };
+  const program = ts.createProgram([file], options);
+  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
+const header = 'import { defineConfig, summon, type Plugin } from "ubiquity";\nimport greeter from "ubiquity-plugin-greeter";\n';
+
+describe("config types in a user's project", () => {
+  it("accept a correct config with a local plugin built against another copy of ubiquity", () => {
+    const errors = tscErrors(
+      "good.ts",
+      header +
+        'export default defineConfig({ maxTurns: 3, greeting: "hello", hooks: { PreToolUse: [] }, plugins: [greeter()] });\n' +
+        "export const fn = defineConfig(({ command }) => ({ maxTurns: command === \"run\" ? 5 : 3 }));\n" +
+        'const plugin: Plugin = greeter();\nsummon("hi", { plugins: [plugin], greeting: "hi", persistSession: false });\n',
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it.each([
+    ["an unknown key", "max-turnz.ts", "defineConfig({ maxTurnz: 3 });", /'maxTurnz' does not exist/],
+    ["an unknown key in a function config", "fn-turnz.ts", "defineConfig(() => ({ maxTurnz: 3 }));", /maxTurnz/],
+    ["an unknown hook event", "hook.ts", "defineConfig({ hooks: { PreToolUze: [] } });", /'PreToolUze' does not exist[\s\S]*Did you mean to write 'PreToolUse'\?/],
+    ["a wrong third-party option type", "greeting.ts", "defineConfig({ greeting: 42, plugins: [greeter()] });", /Type 'number' is not assignable to type 'string'/],
+    ["a wrong option type in summon()", "summon.ts", "summon(\"hi\", { greeting: 42 });", /Type 'number' is not assignable to type 'string'/],
+  ])("reject %s", (_what, name, line, message) => {
+    const errors = tscErrors(name, `${header}${line}\nexport type Unused = Plugin;\n`);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.join("\n")).toMatch(message);
+  });
+});
