@@ -24,6 +24,7 @@ import { untrustedWarning } from "./trust";
 import { CONFIG_FLAGS, kernelFor, loadCliConfig } from "./config";
 import type { CliArgs, CliCommand, CliFlag, CliIO, FlagCommand, RawCommand } from "./types";
 import { trustCommand } from "./trust-command";
+import { initCommand } from "./init";
 import { parseFlags, prescan } from "./flags";
 import { didYouMean } from "../src/suggest";
 import { activePlugins, pluginCommands, skippedConfigHint, type ActivePlugins } from "./plugins";
@@ -91,6 +92,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     summary: "Serve the Agent Client Protocol on stdio, for editors (Zed, JetBrains, Neovim…; see acp --help)",
     raw: async (argv, io) => (await import("./acp/command")).acpCommand(argv, io, version()),
   },
+  init: initCommand,
   trust: trustCommand,
   inspect,
   schema,

@@ -9,7 +9,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ubiquity-package-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 say() { printf '\n-- %s\n' "$*"; }
 
-say "npm pack (runs prepare: the full build, declarations included)"
+say "npm pack (runs prepack: the full build, declarations included)"
 cd "$repo"
 tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 plugin="$work/$(cd examples/ubiquity-plugin-house-rules && npm pack --silent --pack-destination "$work" | tail -n 1)"
@@ -33,12 +33,24 @@ for f in "${expected[@]}"; do grep -qxF "$f" "$work/files.txt" || { echo "missin
 [ "$missing" = 0 ] || exit 1
 echo "${#expected[@]} required files present ($(wc -l < "$work/files.txt") in all)"
 
+say "the published manifest runs nothing on install and links home (repository, homepage, bugs)"
+tar -xzOf "$tarball" package/package.json > "$work/manifest.json"
+node -e '
+const m = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const install = ["preinstall", "install", "postinstall", "prepare"].filter((s) => m.scripts && m.scripts[s]);
+if (install.length) { console.error("install-time scripts in the published manifest: " + install.join(", ")); process.exit(1); }
+for (const k of ["repository", "homepage", "bugs"]) if (!m[k]) { console.error("package.json has no " + k); process.exit(1); }
+console.log("no install-time scripts; repository " + (m.repository.url || m.repository));
+' "$work/manifest.json"
+
 say "install the tarballs into an empty project"
 mkdir "$work/app"
 cd "$work/app"
 npm init -y > /dev/null
 npm pkg set type=module > /dev/null
-npm install --no-audit --no-fund --loglevel=error "$tarball" "$plugin" zod@4 typescript@5.9 @types/node@24 @ai-sdk/harness@1
+npm install --no-audit --no-fund --loglevel=warn "$tarball" "$plugin" zod@4 typescript@5.9 @types/node@24 @ai-sdk/harness@1 2> "$work/install.log" || { cat "$work/install.log"; exit 1; }
+# npm lists packages with install scripts; ubiquity itself must not be one of them.
+if grep -E "install-scripts +ubiquity@" "$work/install.log"; then echo "installing ubiquity runs an install script"; exit 1; fi
 cp "$repo/scripts/package-check/main.ts" main.ts
 cp "$repo/scripts/package-check/harness.ts" harness.ts
 # Every subpath's default export and key types must resolve to real types, not `any` (skipLibCheck

@@ -1,0 +1,84 @@
+/**
+ * `ubiquity init [dir]`: scaffold a project that runs green at once: a config, a custom tool, a
+ * plugin skeleton and a test on the scripted model. Existing files are never overwritten (it
+ * refuses and names them, unless --force); package.json gets `type` and the scripts it lacks.
+ */
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { UsageError } from "../loader/index";
+import type { FlagCommand } from "./types";
+import { SCAFFOLD_FILES, SCAFFOLD_SCRIPTS, SCAFFOLD_TSCONFIG } from "./init-templates";
+
+// What `npm init -y` writes as the test script: replaced, since it only fails.
+const NPM_PLACEHOLDER_TEST = /no test specified/;
+
+/** The `init` command. */
+export const initCommand: FlagCommand = {
+  summary: "Scaffold a project: a config, a custom tool, a plugin skeleton and a test on the scripted model",
+  usage: "[dir]",
+  positionals: true,
+  flags: {
+    force: { type: "boolean", description: "Overwrite scaffold files that already exist" },
+  },
+  async run({ values, positionals }, io) {
+    if (positionals.length > 1) throw new UsageError("init takes one folder; see `ubiquity init --help`");
+    const dir = resolve(positionals[0] ?? ".");
+    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder; name the folder to scaffold into`);
+    const files: Record<string, string> = { ...SCAFFOLD_FILES };
+    if (!existsSync(join(dir, "tsconfig.json"))) files["tsconfig.json"] = SCAFFOLD_TSCONFIG;
+    const present = Object.keys(SCAFFOLD_FILES).filter((path) => existsSync(join(dir, path)));
+    if (present.length > 0 && values.force !== true) {
+      throw new UsageError(`init would overwrite ${present.join(", ")} in ${dir}; move them away or pass --force`);
+    }
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), content);
+      io.stdout(`wrote ${path}\n`);
+    }
+    io.stdout(`${updatePackageJson(dir)}\n`);
+    io.stdout(
+      [
+        "",
+        "Next:",
+        "  npm i ubiquity zod            (if not yet installed; npm i -D typescript @types/node for `npm run typecheck`)",
+        "  npm test                      runs test/agent.test.ts on the scripted model (no LLM, no key; Node ≥ 22.18)",
+        "  npx ubiquity trust            lets the runner apply this folder's ubiquity.config.ts",
+        '  npx ubiquity run --model test "count the words in README.md"',
+        "",
+      ].join("\n"),
+    );
+    return 0;
+  },
+};
+
+/** Add `type: module` and the scaffold's scripts to package.json (created when missing); says what changed. */
+function updatePackageJson(dir: string): string {
+  const path = join(dir, "package.json");
+  if (!existsSync(path)) {
+    const manifest = { name: basename(dir).toLowerCase().replace(/[^a-z0-9-]+/g, "-") || "agent", private: true, type: "module", scripts: SCAFFOLD_SCRIPTS };
+    writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+    return "wrote package.json";
+  }
+  let manifest: { type?: string; scripts?: Record<string, string> };
+  try {
+    manifest = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`${path} is not valid JSON (${(error as Error).message}); fix it and run init again`);
+  }
+  const changed: string[] = [];
+  if (manifest.type === undefined) {
+    manifest.type = "module";
+    changed.push('"type": "module"');
+  }
+  manifest.scripts ??= {};
+  for (const [name, script] of Object.entries(SCAFFOLD_SCRIPTS)) {
+    const current = manifest.scripts[name];
+    if (current === undefined || (name === "test" && NPM_PLACEHOLDER_TEST.test(current))) {
+      manifest.scripts[name] = script;
+      changed.push(`scripts.${name}`);
+    }
+  }
+  if (changed.length === 0) return "package.json already has the scripts (test, typecheck); left as is";
+  writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+  return `package.json: added ${changed.join(", ")}`;
+}
