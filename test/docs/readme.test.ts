@@ -1,29 +1,27 @@
 /**
- * The documentation's code runs verbatim: every complete ```ts block of README.md and docs/*.md
+ * The documentation's code runs verbatim: every complete ```ts block of README.md and the site (docs/**)
  * type-checks (strict, against this repository's sources) and runs to completion as a program —
  * real provider model strings reach a local server speaking each provider's wire format.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, relative } from "node:path";
-import ts from "typescript";
+import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { repoRoot } from "../helpers/project";
 import { completeTsBlocks, type CodeBlock } from "./blocks";
+import { siteMarkdown, typeCheckBlocks, writeBlocks } from "./typecheck";
 
-const docs = [join(repoRoot, "README.md"), ...(existsSync(join(repoRoot, "docs")) ? readdirSync(join(repoRoot, "docs")).filter((f) => f.endsWith(".md")).map((f) => join(repoRoot, "docs", f)) : [])];
+const docs = [join(repoRoot, "README.md"), ...siteMarkdown()];
 const blocks = docs.flatMap(completeTsBlocks);
 const where = (b: CodeBlock) => `${relative(repoRoot, b.file)}:${b.line}`;
 const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 
 // Inside the repository, so node_modules (zod, the providers) resolve as they do for a user.
-const blockDir = mkdtempSync(join(repoRoot, "test", "docs", ".blocks-"));
-const fileOf = new Map(blocks.map((b, i) => [b, join(blockDir, `${basename(b.file, ".md")}-${b.line}-${i}.ts`)]));
-for (const [b, file] of fileOf) writeFileSync(file, `${b.code}\nexport {};\n`);
-afterAll(() => rmSync(blockDir, { recursive: true, force: true }));
+const { fileOf, dispose } = writeBlocks(blocks);
+afterAll(dispose);
 
 describe("documentation code blocks", () => {
   it("there are complete blocks to check", () => {
@@ -31,22 +29,7 @@ describe("documentation code blocks", () => {
   });
 
   it("every complete block type-checks under the repository's strict settings", () => {
-    const configPath = join(repoRoot, "tsconfig.json");
-    const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, repoRoot);
-    const options: ts.CompilerOptions = {
-      ...config.options,
-      paths: { ...config.options.paths, "ubiquity-plugin-house-rules": ["./examples/ubiquity-plugin-house-rules/index.d.ts"] },
-    };
-    const program = ts.createProgram([...fileOf.values()], options);
-    const problems: string[] = [];
-    for (const [b, file] of fileOf) {
-      const source = program.getSourceFile(file)!;
-      for (const d of [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]) {
-        const line = d.start === undefined ? 0 : source.getLineAndCharacterOfPosition(d.start).line;
-        problems.push(`${relative(repoRoot, b.file)}:${b.line + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
-      }
-    }
-    expect(problems).toEqual([]);
+    expect(typeCheckBlocks(fileOf)).toEqual([]);
   });
 
   describe("every complete block runs to completion", () => {
