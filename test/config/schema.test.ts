@@ -10,12 +10,12 @@ import { repoRoot } from "../helpers/project";
 const committedPath = join(repoRoot, "schema", "ubiquity.config.schema.json");
 const committed = readFileSync(committedPath, "utf8");
 
-/** The README's first ```yaml block: the config example users copy. */
+/** The Config files guide's first ```yaml block: the config example users copy. */
 function readmeYamlExample(): string {
-  const readme = join(repoRoot, "README.md");
-  if (!existsSync(readme)) throw new Error("README.md is missing; it must show a YAML config example in a ```yaml block");
+  const readme = join(repoRoot, "docs", "guide", "config-files.md");
+  if (!existsSync(readme)) throw new Error("docs/guide/config-files.md is missing; it must show a YAML config example in a ```yaml block");
   const block = /```ya?ml\n([\s\S]*?)```/.exec(readFileSync(readme, "utf8"));
-  if (!block) throw new Error("README.md has no ```yaml block; add the YAML config example (see the config files section)");
+  if (!block) throw new Error("docs/guide/config-files.md has no ```yaml block; add the YAML config example");
   return block[1]!;
 }
 
@@ -31,7 +31,7 @@ describe("the committed JSON Schema", () => {
     expect(committed).toBe(configJsonSchemaText(await defaultPlugins()));
   });
 
-  it("validates the README's YAML config example, which the zod schema also accepts", async () => {
+  it("validates the Config files guide's YAML config example, which the zod schema also accepts", async () => {
     const example = parse(readmeYamlExample()) as Record<string, unknown>;
     const validate = validator();
     expect(validate(example), JSON.stringify(validate.errors)).toBe(true);

@@ -8,11 +8,11 @@ import { describe, expect, it } from "vitest";
 import { decidePermission } from "ubiquity/plugins/permissions";
 import { tempDir } from "./helpers";
 
-/** The rules of README's network-programs block, as a user would copy them. */
+/** The rules of the Permissions guide's network-programs block, as a user would copy them. */
 function readmeRules(): string[] {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const readme = readFileSync(new URL("../../docs/guide/permissions.md", import.meta.url), "utf8");
   const block = readme.split("```").find((b) => b.includes("noNetworkPrograms"));
-  expect(block, "README shows the rules that deny network programs").toBeDefined();
+  expect(block, "the Permissions guide shows the rules that deny network programs").toBeDefined();
   return [...block!.matchAll(/"(Bash\([^"]+\))"/g)].map((m) => m[1]!);
 }
 
