@@ -4,7 +4,7 @@
  * into a temp folder. Made once per test file.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot, requireDist } from "./project";
@@ -12,15 +12,39 @@ import { repoRoot, requireDist } from "./project";
 let tarball: string | undefined;
 const dirs: string[] = [];
 
-/** The packed tarball's path (built and packed on first call). */
+/**
+ * The packed tarball's path (built and packed on first call). Test files run in parallel
+ * workers and the declarations are written in place (dist/types), so one worker builds and packs
+ * at a time: a lock file in node_modules/.cache (taken with `wx`, so atomically; one older than ten
+ * minutes is a crashed run's and is taken over).
+ */
 export function packedTarball(): string {
   if (tarball) return tarball;
   requireDist();
-  execFileSync("npm", ["run", "--silent", "build:types"], { cwd: repoRoot, stdio: "pipe" });
-  const dir = tempDir("ubiquity-pack-");
-  const name = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], { cwd: repoRoot, encoding: "utf8" }).trim().split("\n").at(-1)!;
-  tarball = join(dir, name);
-  return tarball;
+  mkdirSync(join(repoRoot, "node_modules", ".cache"), { recursive: true });
+  const lock = join(repoRoot, "node_modules", ".cache", "ubiquity-pack.lock");
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx"));
+      break;
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { force: true });
+      } catch {
+        // Released meanwhile.
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    execFileSync("npm", ["run", "--silent", "build:types"], { cwd: repoRoot, stdio: "pipe" });
+    const dir = tempDir("ubiquity-pack-");
+    const name = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], { cwd: repoRoot, encoding: "utf8" }).trim().split("\n").at(-1)!;
+    tarball = join(dir, name);
+    return tarball;
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }
 
 /** A fresh temp folder (real path), removed by `removePackedDirs`. */
