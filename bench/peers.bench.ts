@@ -102,6 +102,13 @@ const PEERS: Peer[] = [
     wire: "google",
     command: ({}, exe) => [exe, "-p", PROMPT, "--yolo", "-m", "gemini-2.5-flash"],
     env: ({ url }) => ({ GEMINI_API_KEY: "bench-key", GOOGLE_GEMINI_BASE_URL: url }),
+    // The API-key auth (the base URL alone selects a "gateway" auth that -p refuses) and a trusted
+    // folder (else --yolo is overridden). In the trial of 2026-12-04 it still sent no request.
+    setup: ({ home, project }) => {
+      mkdirSync(join(home, ".gemini"), { recursive: true });
+      writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } }, privacy: { usageStatisticsEnabled: false } }));
+      writeFileSync(join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [project]: "TRUST_FOLDER" }));
+    },
   },
   {
     name: "opencode",
