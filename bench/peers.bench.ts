@@ -11,7 +11,8 @@
  * and fills in the parameters its schema names (a path, a pattern, old/new text, a command),
  * falling back to the CLI's shell tool for a step it has no tool for.
  *
- * `PEERS=claude,pi` picks peers (ubiquity always runs); `PEER_ROUNDS` [3]; `PEER_FILES` [2800].
+ * `PEERS=claude,pi` picks peers (ubiquity always runs); `PEER_ROUNDS` [3]; `PEER_FILES` [2800];
+ * `PEER_DEBUG=1` shows each CLI's output and the call answered at each step.
  * Needs a build (`npx unbuild`) and `/usr/bin/time`.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -22,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { startProviderServer, type FakeTurn, type RecordedRequest, type WireFamily } from "../src/testing/index";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
-const ROUNDS = Number(process.env.PEER_ROUNDS ?? 3);
+const ROUNDS = Math.max(1, Number(process.env.PEER_ROUNDS ?? 3));
 const FILES = Number(process.env.PEER_FILES ?? 2800);
 const TIME = "/usr/bin/time";
 const PEER_DIR = join(tmpdir(), "ubiquity-bench-peers");
@@ -103,7 +104,7 @@ const PEERS: Peer[] = [
     command: ({}, exe) => [exe, "-p", PROMPT, "--yolo", "-m", "gemini-2.5-flash"],
     env: ({ url }) => ({ GEMINI_API_KEY: "bench-key", GOOGLE_GEMINI_BASE_URL: url }),
     // The API-key auth (the base URL alone selects a "gateway" auth that -p refuses) and a trusted
-    // folder (else --yolo is overridden). In the trial of 2026-12-04 it still sent no request.
+    // folder (else --yolo is overridden).
     setup: ({ home, project }) => {
       mkdirSync(join(home, ".gemini"), { recursive: true });
       writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } }, privacy: { usageStatisticsEnabled: false } }));
@@ -140,6 +141,7 @@ function generateCheckout(root: string, files: number): void {
 interface OfferedTool {
   name: string;
   params: Record<string, { type?: string }>;
+  required: string[];
 }
 
 /** The tools a request offers, whatever the wire format nests them in. */
@@ -150,7 +152,7 @@ function offeredTools(body: unknown): OfferedTool[] {
     const t = raw as Record<string, any>;
     for (const decl of t.functionDeclarations ?? [t.function ?? t]) {
       const schema = decl.input_schema ?? decl.parameters ?? decl.parametersJsonSchema ?? {};
-      if (typeof decl.name === "string") out.push({ name: decl.name, params: schema.properties ?? {} });
+      if (typeof decl.name === "string") out.push({ name: decl.name, params: schema.properties ?? {}, required: schema.required ?? [] });
     }
   }
   return out;
@@ -205,12 +207,21 @@ function callFor(step: number, tools: OfferedTool[], project: string): { name: s
   }
 }
 
+/** A required string parameter the step does not fill (Gemini's `instruction`) gets the prompt. */
+function withRequired(call: ReturnType<typeof callFor>, tools: OfferedTool[]): ReturnType<typeof callFor> {
+  const tool = call && tools.find((t) => t.name === call.name);
+  if (!call || !tool) return call;
+  const missing = tool.required.filter((key) => !(key in call.input) && tool.params[key]?.type === "string");
+  return { ...call, input: { ...call.input, ...Object.fromEntries(missing.map((key) => [key, PROMPT])) } };
+}
+
 /** The fake server's answer: the task's next step for an agent request, plain text for anything else (titles, checks). */
 function scriptFor(project: string) {
   return (request: RecordedRequest): FakeTurn => {
     const tools = offeredTools(request.body);
     if (tools.length < 3) return "ok";
-    const call = callFor(stepOf(request.body), tools, project);
+    const call = withRequired(callFor(stepOf(request.body), tools, project), tools);
+    if (process.env.PEER_DEBUG) console.log(`  step ${stepOf(request.body)}: ${call ? JSON.stringify(call) : "final answer"} (tools: ${tools.map((t) => t.name).join(", ")})`);
     return call ? { toolCalls: [call], usage: { inputTokens: 1000, outputTokens: 40 } } : { text: "helper0 now returns 1; the check found the change.", usage: { inputTokens: 1000, outputTokens: 20 } };
   };
 }
@@ -263,7 +274,7 @@ async function runOnce(peer: Peer, exe: string, template: string): Promise<Sampl
     const env = { PATH: process.env.PATH ?? "", HOME: home, USERPROFILE: home, TERM: "dumb", NO_COLOR: "1", CI: "1", ...peer.env(ctx) };
     const started = Date.now();
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(TIME, ["-f", "%e %U %S %M", "-o", timing, ...peer.command(ctx, exe)], { cwd: project, env, stdio: ["ignore", "ignore", "ignore"] });
+      const child = spawn(TIME, ["-f", "%e %U %S %M", "-o", timing, ...peer.command(ctx, exe)], { cwd: project, env, stdio: ["ignore", process.env.PEER_DEBUG ? "inherit" : "ignore", process.env.PEER_DEBUG ? "inherit" : "ignore"] });
       const kill = setTimeout(() => child.kill("SIGKILL"), 120_000);
       child.on("close", (c) => (clearTimeout(kill), resolve(c)));
     });
