@@ -4,6 +4,7 @@
  */
 import type { Kernel, RunContext } from "../../src/index";
 import { getSkillsApi } from "../skills/api";
+import { toolRules } from "../_kits/sources/index";
 import { commandInfo, type CommandInfo, type SlashCommand } from "./command";
 
 /** What other code can ask of a kernel's commands. */
@@ -30,11 +31,17 @@ export function createCommandsApi(kernel: Kernel): CommandsApi & { load(commands
     const skills = getSkillsApi(kernel);
     const byName = new Map<string, SlashCommand>();
     for (const skill of (run ? skills?.skillsFor(run) : skills?.skills()) ?? []) {
+      // Claude Code's `user-invocable: false`: the model's alone, not a slash command.
+      if (skill.frontmatter["user-invocable"] === false) continue;
       const hint = skill.frontmatter["argument-hint"];
+      const allowedTools = toolRules(skill.frontmatter["allowed-tools"]);
+      const model = skill.frontmatter.model;
       byName.set(skill.name, {
         name: skill.name,
         description: skill.description,
         ...(typeof hint === "string" && hint.trim() ? { argumentHint: hint.trim() } : {}),
+        ...(allowedTools?.length ? { allowedTools } : {}),
+        ...(typeof model === "string" && model.trim() ? { model: model.trim() } : {}),
         body: skill.body,
         file: `${skill.dir}/SKILL.md`,
         source: "skill",

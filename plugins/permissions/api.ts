@@ -25,9 +25,10 @@ export interface PermissionsApi {
   /**
    * Allow `rules` for `run`'s own calls (not its subagents'), besides its options' rules, until
    * the next `grant` for it (undefined or [] ends the grant): a slash command's `allowed-tools`.
+   * With `mode: "add"` they join what is granted already (a skill the model loads).
    * Deny and ask rules still win; a malformed rule throws a ConfigError naming it and `source`.
    */
-  grant(run: RunContext, rules: readonly string[] | undefined, source: string): void;
+  grant(run: RunContext, rules: readonly string[] | undefined, source: string, mode?: "replace" | "add"): void;
   /** The rules granted to `run` (see `grant`). */
   grantsOf(run: RunContext): readonly Rule[];
   /** Judge the next tool calls of `run` (and of its subagents) in `mode`: a live session's `setPermissionMode`. */
@@ -81,8 +82,10 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         added.push(...parsed);
         version++;
       },
-      grant(run, rules, source) {
-        if (rules?.length) grants.set(run, Object.freeze(parseRules([...rules], "allow", source)));
+      grant(run, rules, source, mode = "replace") {
+        if (mode === "add") {
+          if (rules?.length) grants.set(run, Object.freeze([...(grants.get(run) ?? []), ...parseRules([...rules], "allow", source)]));
+        } else if (rules?.length) grants.set(run, Object.freeze(parseRules([...rules], "allow", source)));
         else grants.delete(run);
       },
       grantsOf(run) {
