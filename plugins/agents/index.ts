@@ -196,7 +196,7 @@ export const agentsPlugin = definePlugin(function agents() {
           return next === undefined ? undefined : { continueWith: next };
         }
         const hooks = getHooksApi(kernel);
-        if (!hooks?.has("SubagentStop")) return undefined;
+        if (!hooks?.has("SubagentStop", run)) return undefined;
         stateOf(run).stopFired = true;
         const outcome = await hooks.fire("SubagentStop", run, { message: info.text, extra: { stopHookActive: info.continuations > 0 } });
         return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;
