@@ -9,6 +9,7 @@
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { callModel, type ModelRequest, type RunContext } from "../../src/index";
+import { importOptional } from "../_kits/lazy/index";
 import type { SearchRequest, WebSearchResult } from "./search-results";
 
 type Model = Exclude<LanguageModel, string>;
@@ -31,14 +32,14 @@ async function providerTool(provider: NativeProvider, request: SearchRequest, ma
   const allowed = request.allowedDomains?.length ? request.allowedDomains : undefined;
   const blocked = request.blockedDomains?.length ? request.blockedDomains : undefined;
   if (provider === "anthropic") {
-    const { anthropic } = await import("@ai-sdk/anthropic");
+    const { anthropic } = await importOptional(() => import("@ai-sdk/anthropic"), "@ai-sdk/anthropic", "WebSearch on an Anthropic model");
     return { web_search: anthropic.tools.webSearch_20250305({ maxUses, ...(allowed ? { allowedDomains: allowed } : {}), ...(blocked && !allowed ? { blockedDomains: blocked } : {}) }) };
   }
   if (provider === "openai") {
-    const { openai } = await import("@ai-sdk/openai");
+    const { openai } = await importOptional(() => import("@ai-sdk/openai"), "@ai-sdk/openai", "WebSearch on an OpenAI model");
     return { web_search: openai.tools.webSearch({ ...(allowed ? { filters: { allowedDomains: allowed } } : {}) }) };
   }
-  const { google } = await import("@ai-sdk/google");
+  const { google } = await importOptional(() => import("@ai-sdk/google"), "@ai-sdk/google", "WebSearch on a Google model");
   return { google_search: google.tools.googleSearch({}) };
 }
 
