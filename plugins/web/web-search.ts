@@ -83,7 +83,11 @@ export class WebSearchTool extends Tool<typeof WebSearchInput> {
         const outcome = await nativeSearch(run, route.provider, request, options.webSearch?.maxUses ?? WEB_DEFAULTS.maxUses);
         const results = filterResults(outcome.results, request);
         const source = `${route.provider} native search (${outcome.modelLabel})`;
-        return { content: formatResults(input.query, source, results, outcome.summary), metadata: { query: input.query, source: route.provider, native: true, results } };
+        const metadata = { query: input.query, source: route.provider, native: true, results, ...(outcome.errors.length ? { errors: outcome.errors } : {}) };
+        if (results.length === 0 && outcome.errors.length > 0) {
+          return { content: `WebSearch: the ${route.provider} search tool failed (${outcome.errors.join(", ")}); try again later or with another query.`, isError: true, metadata };
+        }
+        return { content: formatResults(input.query, source, results, outcome.summary), metadata };
       }
       const backend = this.backend ?? (options.webSearch?.backend ? backendFromOption(options.webSearch.backend, { ...process.env, ...ctx.env }) : undefined);
       if (!backend) {

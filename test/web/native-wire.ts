@@ -76,3 +76,17 @@ export function googleSearchAnswer(query: string): FakeTurn {
   ];
   return { fault: "raw", contentType: "text/event-stream", body: sse(events) };
 }
+
+/** Anthropic Messages: the search tool failed (web_search_tool_result_error). */
+export function anthropicSearchError(code: string): FakeTurn {
+  const events: { event: string; data: Record<string, unknown> }[] = [];
+  const add = (type: string, data: Record<string, unknown> = {}) => events.push({ event: type, data: { type, ...data } });
+  add("message_start", { message: { id: "msg_err", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 50, output_tokens: 1 } } });
+  add("content_block_start", { index: 0, content_block: { type: "server_tool_use", id: "srvtoolu_02", name: "web_search", input: { query: "q" } } });
+  add("content_block_stop", { index: 0 });
+  add("content_block_start", { index: 1, content_block: { type: "web_search_tool_result", tool_use_id: "srvtoolu_02", content: { type: "web_search_tool_result_error", error_code: code } } });
+  add("content_block_stop", { index: 1 });
+  add("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } });
+  add("message_stop");
+  return { fault: "raw", contentType: "text/event-stream", body: sse(events) };
+}

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { summon, type Message } from "ubiquity";
 import { startProviderServer, type FakeProviderServer, type FakeTurn, type RecordedRequest } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
-import { anthropicSearchAnswer, googleSearchAnswer, openaiSearchAnswer, SEARCH_USAGE } from "./native-wire";
+import { anthropicSearchAnswer, anthropicSearchError, googleSearchAnswer, openaiSearchAnswer, SEARCH_USAGE } from "./native-wire";
 
 let server: FakeProviderServer | undefined;
 afterEach(async () => {
@@ -107,4 +107,11 @@ it("an OpenAI Chat Completions model has no hosted search: WebSearch is not offe
   expect(init.tools).not.toContain("WebSearch");
   const offered = ((server.requests[0]!.body as { tools?: { function?: { name: string } }[] }).tools ?? []).map((t) => t.function?.name);
   expect(offered).not.toContain("WebSearch");
+});
+
+it("a failed provider search is an error result naming the provider's code", async () => {
+  const { messages } = await searchRun({ ...CASES[0], answer: () => anthropicSearchError("max_uses_exceeded") }, { query: "ubiquity sdk guide" });
+  const out = toolResultOf(messages);
+  expect(out.isError).toBe(true);
+  expect(out.content).toContain("max_uses_exceeded");
 });
