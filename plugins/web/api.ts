@@ -4,8 +4,8 @@
  * backends, and the address check WebFetch applies.
  */
 export type { WebSearchResult, SearchBackend, SearchRequest } from "./search-results";
-export { filterResults, inDomain } from "./search-results";
-export { searxngBackend, braveBackend, WebSearchError } from "./backends";
+export { filterResults, inDomain, WebSearchError } from "./search-results";
+export { searxngBackend, braveBackend } from "./backends";
 export { nativeSearchProvider, type NativeProvider } from "./native-search";
 export { isPublicAddress, nonPublicReason } from "./address";
 export { WebFetchError } from "./fetch-page";

@@ -4,14 +4,9 @@
  * the user configured, so these requests are not subject to WebFetch's address checks (a
  * SearXNG instance usually runs on localhost).
  */
-import { ConfigError, UbiquityError } from "../../src/index";
+import { ConfigError } from "../../src/index";
 import type { SearchBackendOption } from "./options";
-import type { SearchBackend, SearchRequest, WebSearchResult } from "./search-results";
-
-/** A search backend failed; the message names the backend and the fix. */
-export class WebSearchError extends UbiquityError {
-  override name = "WebSearchError";
-}
+import { WebSearchError, type SearchBackend, type SearchRequest, type WebSearchResult } from "./search-results";
 
 /** A single `site:` term narrows the engine's own search when exactly one domain is allowed. */
 function withSite(request: SearchRequest): string {

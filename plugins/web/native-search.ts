@@ -10,7 +10,7 @@
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { callModel, type ModelRequest, type RunContext } from "../../src/index";
 import { importOptional } from "../_kits/lazy/index";
-import type { SearchRequest, WebSearchResult } from "./search-results";
+import { WebSearchError, type SearchRequest, type WebSearchResult } from "./search-results";
 
 type Model = Exclude<LanguageModel, string>;
 
@@ -43,14 +43,18 @@ async function providerTool(provider: NativeProvider, request: SearchRequest, ma
   return { google_search: google.tools.googleSearch({}) };
 }
 
-// The provider tools of searches in flight, by their request's message list (the request object
-// itself is rebuilt on its way through `model.request`; its messages are passed along).
-const pending = new WeakMap<ModelMessage[], ToolSet>();
+// The provider tools of searches in flight, by their request's message list and its one message
+// (the request object is rebuilt on its way through `model.request`; a tap that maps the list to
+// a new one usually passes the message itself along).
+const pending = new WeakMap<object, { tools: ToolSet; offered: boolean }>();
 
 /** A `model.request` tap: a native search's request gets its provider tool. */
 export function offerNativeTool(request: ModelRequest): ModelRequest {
-  const tools = request.purpose === "web-search" ? pending.get(request.messages) : undefined;
-  return tools ? { ...request, tools: { ...request.tools, ...tools } } : request;
+  if (request.purpose !== "web-search") return request;
+  const entry = pending.get(request.messages) ?? (request.messages[0] ? pending.get(request.messages[0]) : undefined);
+  if (!entry) return request;
+  entry.offered = true;
+  return { ...request, tools: { ...request.tools, ...entry.tools } };
 }
 
 /** What a native search returned: the results, the model's own summary of them, and the provider's search errors. */
@@ -71,7 +75,8 @@ export async function nativeSearch(run: RunContext, provider: NativeProvider, re
     request.blockedDomains?.length ? `Never use results from these domains: ${request.blockedDomains.join(", ")}.` : "",
   ].filter(Boolean);
   const messages: ModelMessage[] = [{ role: "user", content: `Search the web for: ${request.query}\n${filters.join("\n")}`.trim() }];
-  pending.set(messages, tools);
+  const entry = { tools, offered: false };
+  pending.set(messages, entry).set(messages[0]!, entry);
   const found: WebSearchResult[] = [];
   const errors: string[] = [];
   const take = (chunk: Chunk) => collect(chunk, provider, found, errors);
@@ -95,6 +100,8 @@ export async function nativeSearch(run: RunContext, provider: NativeProvider, re
     },
     { purpose: "web-search" },
   );
+  // A request that lost its search tool on the way got an answer from memory: not a search.
+  if (!entry.offered) throw new WebSearchError(`the ${provider} search tool could not be attached to the request (a model.request tap rebuilt its messages); no search ran`);
   // Results that came back only in the assistant message (a stream that carried no parts for them).
   for (const message of call.assistant) {
     if (typeof message.content === "string") continue;

@@ -1,4 +1,10 @@
 /** The one shape of a search result, whatever engine produced it, and the domain filters. */
+import { UbiquityError } from "../../src/index";
+
+/** A search failed (a backend, or the provider's own search); the message names it and the fix. */
+export class WebSearchError extends UbiquityError {
+  override name = "WebSearchError";
+}
 
 /** One search result. `source` names the engine: `anthropic`, `openai`, `google` (native), `searxng`, `brave`, or a custom backend's name. */
 export interface WebSearchResult {

@@ -7,10 +7,10 @@
  */
 import { z } from "zod";
 import { ConfigError, Tool, type ToolContext, type ToolOutput } from "../../src/index";
-import { backendFromOption, WebSearchError } from "./backends";
+import { backendFromOption } from "./backends";
 import { nativeSearch, nativeSearchProvider } from "./native-search";
 import { WEB_DEFAULTS, type WebResolvedOptions } from "./options";
-import { filterResults, normalizeDomain, type SearchBackend, type SearchRequest, type WebSearchResult } from "./search-results";
+import { filterResults, normalizeDomain, WebSearchError, type SearchBackend, type SearchRequest, type WebSearchResult } from "./search-results";
 import { untrustedHeader } from "./untrusted";
 
 /** Input of the WebSearch tool. */

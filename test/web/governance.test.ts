@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summon, type Message, type SummonOptions } from "ubiquity";
-import { decidePermission } from "ubiquity/plugins/permissions";
+import { decidePermission, explainPermission } from "ubiquity/plugins/permissions";
 import { WebFetchTool, WebSearchTool } from "ubiquity/plugins/web";
 import { scriptedModel, startProviderServer } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
@@ -32,6 +32,12 @@ describe("rules", () => {
     expect((await decideFetch("https://example.com.evil.com/", rules)).behavior).toBe("ask");
     expect((await decideFetch("https://sub.example.com/", rules)).behavior).toBe("ask");
     expect((await decideFetch("https://sub.example.com/", { allow: ["WebFetch(domain:*.example.com)"] })).behavior).toBe("allow");
+  });
+
+  it("an approval handler is offered the rule for the fetched domain", async () => {
+    const decision = await explainPermission({ toolName: "WebFetch", input: { url: "https://docs.rs/serde" }, tool: fetchTool });
+    expect(decision.behavior).toBe("ask");
+    expect(decision.suggestions).toEqual(["WebFetch(domain:docs.rs)"]);
   });
 
   it("an unparseable URL is never covered by an allow rule, even a wildcard one", async () => {

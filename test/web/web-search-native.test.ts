@@ -92,9 +92,14 @@ describe.each(CASES)("native search: $provider", (c) => {
   });
 });
 
-it("passes allowed domains to Anthropic's search tool", async () => {
-  const { requests } = await searchRun(CASES[0], { query: "ubiquity sdk guide", allowed_domains: ["docs.example.com"] });
-  expect(CASES[0].tool(requests[1]!.body)).toMatchObject({ allowed_domains: ["docs.example.com"] });
+it("passes allowed domains to Anthropic's and OpenAI's search tools, and keeps only their results", async () => {
+  const anthropic = await searchRun(CASES[0], { query: "ubiquity sdk guide", allowed_domains: ["docs.example.com"] });
+  expect(CASES[0].tool(anthropic.requests[1]!.body)).toMatchObject({ allowed_domains: ["docs.example.com"] });
+  expect(toolResultOf(anthropic.messages).metadata.results.map((r) => r.url)).toEqual(["https://docs.example.com/guide"]);
+  await server?.close();
+  const openai = await searchRun(CASES[1], { query: "ubiquity sdk guide", allowed_domains: ["docs.example.com"] });
+  expect(CASES[1].tool(openai.requests[1]!.body)).toMatchObject({ filters: { allowed_domains: ["docs.example.com"] } });
+  expect(toolResultOf(openai.messages).metadata.results.map((r) => r.url)).toEqual(["https://docs.example.com/guide"]);
 });
 
 it("an OpenAI Chat Completions model has no hosted search: WebSearch is not offered without a backend", async () => {
