@@ -87,7 +87,7 @@ export class WebFetchTool extends Tool<typeof WebFetchInput> {
         const got = await fetchPage(input.url, policy);
         if (got.kind === "redirect") {
           return {
-            content: `${input.url} redirected (HTTP ${got.status}) to another host: ${got.location}\nIt was not followed. To read it, call WebFetch again with url "${got.location}".`,
+            content: `${untrustedHeader(`WebFetch of ${input.url}: a redirect to another host, whose target the server chose`)}\n${input.url} redirected (HTTP ${got.status}) to another host: ${got.location}\nIt was not followed. To read it, call WebFetch again with url "${got.location}".`,
             metadata: { url: input.url, redirect: got.location, status: got.status },
           };
         }

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunContext, ToolContext, ToolOutput } from "ubiquity";
 import { WebFetchTool } from "ubiquity/plugins/web";
+import { fetchPage } from "../../plugins/web/fetch-page";
 import { startWebServer, type WebServer } from "./web-server";
 
 let web: WebServer;
@@ -148,6 +149,19 @@ describe("redirects", () => {
     expect(out.content).toContain(`redirected (HTTP 301) to another host: http://localhost:${web.port}/page`);
     expect(out.content).toContain("It was not followed");
     expect(out.metadata).toMatchObject({ redirect: `http://localhost:${web.port}/page` });
+    expect(web.hits.get("/page") ?? 0).toBe(before);
+  });
+
+  it("checks every hop again before it connects", async () => {
+    const seen: string[] = [];
+    const policy = { maxBytes: 10_000, timeoutMs: 5_000, maxRedirects: 5, allowPrivateAddresses: true };
+    const page = await fetchPage(`${web.url}/same-host-redirect`, { ...policy, refuseHost: (host, port) => void seen.push(`${host}:${port}`) });
+    expect(page.kind).toBe("page");
+    expect(seen).toEqual([`127.0.0.1:${web.port}`, `127.0.0.1:${web.port}`]);
+    // A hop refused after the first one stops the fetch there.
+    let calls = 0;
+    const before = web.hits.get("/page") ?? 0;
+    await expect(fetchPage(`${web.url}/same-host-redirect`, { ...policy, refuseHost: () => (++calls > 1 ? "refused on the second hop" : undefined) })).rejects.toThrow("refused on the second hop");
     expect(web.hits.get("/page") ?? 0).toBe(before);
   });
 
