@@ -64,6 +64,8 @@ export interface NativeSearchOutcome {
   modelLabel: string;
   /** Error codes the provider's search tool reported (`max_uses_exceeded`, `unavailable`, …). */
   errors: string[];
+  /** Searches the provider ran (its search tool calls; Google bills a grounded request as one). */
+  searches: number;
 }
 
 /** Run one search with the run's own model and its provider's search tool. */
@@ -79,7 +81,11 @@ export async function nativeSearch(run: RunContext, provider: NativeProvider, re
   pending.set(messages, entry).set(messages[0]!, entry);
   const found: WebSearchResult[] = [];
   const errors: string[] = [];
-  const take = (chunk: Chunk) => collect(chunk, provider, found, errors);
+  let searches = 0;
+  const take = (chunk: Chunk) => {
+    if (chunk.type === "tool-call" && chunk.providerExecuted) searches++;
+    collect(chunk, provider, found, errors);
+  };
   const call = await callModel(
     run,
     {
@@ -107,7 +113,8 @@ export async function nativeSearch(run: RunContext, provider: NativeProvider, re
     if (typeof message.content === "string") continue;
     for (const part of message.content) if (part.type === "tool-result") take({ type: "tool-result", providerExecuted: true, output: (part.output as { value?: unknown }).value ?? part.output });
   }
-  return { results: found, summary: call.text.trim(), modelLabel: call.response.modelLabel, errors: [...new Set(errors)] };
+  if (provider === "google" && found.length > 0) searches = Math.max(searches, 1);
+  return { results: found, summary: call.text.trim(), modelLabel: call.response.modelLabel, errors: [...new Set(errors)], searches };
 }
 
 type Chunk = { type: string; sourceType?: string; url?: string; title?: string; providerExecuted?: boolean; output?: unknown; error?: unknown };

@@ -42,6 +42,11 @@ export const webOptions = z.strictObject({
         .describe("The search engine used when the model has no native search: SearXNG or the Brave Search API [none: WebSearch is not offered]"),
       maxResults: positive().optional().describe("Results returned per search [10]"),
       maxUses: positive().optional().describe("Searches a native search call may make for one WebSearch call [3]"),
+      searchPriceUsd: z
+        .number()
+        .nonnegative()
+        .optional()
+        .describe("What the provider bills per native search, added to totalCostUsd (Anthropic and OpenAI: 0.01; Google: 0.035 per grounded request) [0: not added]"),
     })
     .optional()
     .describe("WebSearch: the provider's native search, else a configured backend"),

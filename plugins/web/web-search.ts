@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { ConfigError, Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { getPricingApi } from "../pricing/api";
 import { backendFromOption } from "./backends";
 import { nativeSearch, nativeSearchProvider } from "./native-search";
 import { WEB_DEFAULTS, type WebResolvedOptions } from "./options";
@@ -81,9 +82,11 @@ export class WebSearchTool extends Tool<typeof WebSearchInput> {
     try {
       if (route?.kind === "native" && run) {
         const outcome = await nativeSearch(run, route.provider, request, options.webSearch?.maxUses ?? WEB_DEFAULTS.maxUses);
+        const fee = outcome.searches * (options.webSearch?.searchPriceUsd ?? 0);
+        if (fee > 0) getPricingApi(run.kernel).addCost(run, `${route.provider} web search`, fee);
         const results = filterResults(outcome.results, request);
         const source = `${route.provider} native search (${outcome.modelLabel})`;
-        const metadata = { query: input.query, source: route.provider, native: true, results, ...(outcome.errors.length ? { errors: outcome.errors } : {}) };
+        const metadata = { query: input.query, source: route.provider, native: true, searches: outcome.searches, results, ...(outcome.errors.length ? { errors: outcome.errors } : {}) };
         if (results.length === 0 && outcome.errors.length > 0) {
           return { content: `WebSearch: the ${route.provider} search tool failed (${outcome.errors.join(", ")}); try again later or with another query.`, isError: true, metadata };
         }

@@ -28,7 +28,7 @@ const CASES = [
   { provider: "google", model: "google:gemini-2.5-flash", answer: googleSearchAnswer, tool: (body: any) => body.tools?.find((t: any) => "googleSearch" in t || "google_search" in t), urls: ["https://docs.example.com/guide", "https://other.example.org/page"] },
 ] as const;
 
-async function searchRun(c: (typeof CASES)[number], input: Record<string, unknown>): Promise<{ messages: Message[]; requests: RecordedRequest[] }> {
+async function searchRun(c: (typeof CASES)[number], input: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<{ messages: Message[]; requests: RecordedRequest[] }> {
   const script = (_request: RecordedRequest, index: number): FakeTurn => {
     if (index === 0) return { toolCalls: [{ name: "WebSearch", input, id: "call_search" }], usage: TURN_USAGE };
     if (index === 1) return c.answer(String(input.query));
@@ -44,6 +44,7 @@ async function searchRun(c: (typeof CASES)[number], input: Record<string, unknow
       modelPricing: { [`${c.provider}:`]: PRICE },
       persistSession: false,
       sandbox: false,
+      ...extra,
     }),
   );
   return { messages, requests: server.requests };
@@ -83,6 +84,14 @@ describe.each(CASES)("native search: $provider", (c) => {
     expect(label.startsWith(`${c.provider}:`)).toBe(true);
     expect(result.modelUsage[label]).toMatchObject({ requests: 3, inputTokens: input });
     expect(result.totalCostUsd).toBeCloseTo((input * PRICE.input + output * PRICE.output) / 1e6, 10);
+  });
+
+  it("adds the provider's per-search fee to totalCostUsd when webSearch.searchPriceUsd says what it is", async () => {
+    const { messages } = await searchRun(c, { query: "ubiquity sdk guide" }, { webSearch: { searchPriceUsd: 0.01 } });
+    const input = TURN_USAGE.inputTokens * 2 + SEARCH_USAGE.inputTokens;
+    const output = TURN_USAGE.outputTokens * 2 + SEARCH_USAGE.outputTokens;
+    expect(toolResultOf(messages).metadata).toMatchObject({ searches: 1 });
+    expect(resultOf(messages).totalCostUsd).toBeCloseTo((input * PRICE.input + output * PRICE.output) / 1e6 + 0.01, 10);
   });
 
   it("applies blocked_domains to the results", async () => {
