@@ -21,6 +21,7 @@ import toolWrite from "../plugins/tool-write/index";
 import toolEdit from "../plugins/tool-edit/index";
 import toolBash from "../plugins/tool-bash/index";
 import background from "../plugins/background/index";
+import web from "../plugins/web/index";
 import toolGlob from "../plugins/tool-glob/index";
 import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
@@ -63,6 +64,7 @@ import type { MemoryOptions } from "../plugins/memory/index";
 import type { StructuredOutputOptions } from "../plugins/structured-output/index";
 import type { TelemetryOptions } from "../plugins/telemetry/index";
 import type { BackgroundOptions } from "../plugins/background/index";
+import type { WebOptions } from "../plugins/web/index";
 
 /**
  * Every option of the default product: the kernel's own and each listed plugin's slice (the
@@ -83,6 +85,7 @@ export type DefaultOptions = KernelOptions &
   SandboxOptions &
   HooksOptions &
   BackgroundOptions &
+  WebOptions &
   TodosOptions &
   SessionsOptions &
   SessionsPostgresOptions &
@@ -128,6 +131,8 @@ export default definePreset({
     toolGrep(),
     toolAskUser(),
     toolTodo(),
+    // WebFetch and WebSearch: native search where the model's provider has it, else a backend.
+    web(),
     // Background shells (Bash run_in_background) and agents: their registry, BashOutput,
     // BashInput and KillShell, and their end with the session.
     background(),

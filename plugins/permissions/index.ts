@@ -36,6 +36,7 @@ export const PermissionsPluginOptions = z.strictObject({
   shellTools: z.array(z.string()).optional().describe("More tools whose `command` input is a bash command [Bash]"),
   pathTools: z.array(z.string()).optional().describe("More tools whose rule content is a path pattern [Read, Write, Edit, Glob, Grep, …]"),
   editTools: z.array(z.string()).optional().describe("More tools that write files (acceptEdits, sensitive paths) [Write, Edit, …]"),
+  networkTools: z.array(z.string()).optional().describe("More read-only tools that reach the network: they run by default only in plan mode [WebFetch, WebSearch]"),
   home: z.string().optional().describe("The home folder that `~` means [os.homedir()]"),
 });
 export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
@@ -46,6 +47,7 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
     shell: new Set([...DEFAULT_TOOL_KINDS.shell, ...(opts.shellTools ?? [])]),
     path: new Set([...DEFAULT_TOOL_KINDS.path, ...(opts.pathTools ?? [])]),
     edit: new Set([...DEFAULT_TOOL_KINDS.edit, ...(opts.editTools ?? [])]),
+    network: new Set([...(DEFAULT_TOOL_KINDS.network ?? []), ...(opts.networkTools ?? [])]),
   };
   const home = () => opts.home ?? homedir();
   return {

@@ -169,6 +169,8 @@ describe("the package entry's types", () => {
     maxBudgetTokens: 3,
     autoMicrocompact: true,
     backgroundTasks: { maxShells: 2, backgroundOnTimeout: true },
+    webFetch: { model: "test", maxBytes: 3, allowPrivateAddresses: true, cacheTtlMs: 0 },
+    webSearch: { backend: { type: "searxng" as const, url: "http://127.0.0.1:8888" }, native: false },
     microcompactKeepRecent: 3,
     maxContextTokens: 3,
     compactThreshold: 0.8,
