@@ -1,5 +1,5 @@
 /**
- * A fetched body as text the model can read: HTML becomes Markdown (turndown, with scripts,
+ * A fetched body as text the model can read: HTML becomes Markdown (node-html-markdown, with scripts,
  * styles and other non-content elements dropped), a PDF becomes its text (unpdf), text and JSON
  * stay as they are (decoded by their charset). Anything else (images, archives, binaries) is
  * refused by name. Both libraries load on first use, never at `import "ubiquity"`.
@@ -39,24 +39,29 @@ export async function pageText(body: Buffer, contentType: string, url: string): 
   throw new WebFetchError(`${url} is ${type || "binary content"}, not a page: WebFetch reads HTML, text, JSON and PDF`);
 }
 
-type Turndown = { turndown(html: string): string; remove(filter: string[]): unknown };
-let turndown: Promise<Turndown> | undefined;
+type Converter = { translate(html: string): string };
+let converter: Promise<Converter> | undefined;
 
-async function converter(): Promise<Turndown> {
-  turndown ??= import("turndown").then((m) => {
-    const Service = (m as unknown as { default: new (options: object) => Turndown }).default;
-    const service = new Service({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
-    service.remove(["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "form", "button", "select", "input", "head"]);
-    return service;
+/** node-html-markdown (1.5 MB installed, against turndown's 9 MB with its DOM), set up once. */
+async function markdownConverter(): Promise<Converter> {
+  converter ??= import("node-html-markdown").then((m) => {
+    const { NodeHtmlMarkdown } = m as unknown as { NodeHtmlMarkdown: new (options: object, translators?: object) => Converter };
+    return new NodeHtmlMarkdown({
+      bulletMarker: "-",
+      codeFence: "```",
+      maxConsecutiveNewlines: 2,
+      // Elements that are not content: never part of the page's text.
+      ignore: ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "form", "button", "select", "input", "head", "textarea"],
+    });
   });
-  return turndown;
+  return converter;
 }
 
 /** HTML as Markdown, with the document's title. */
 export async function htmlToMarkdown(html: string): Promise<PageText> {
   const rawTitle = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const title = rawTitle ? decodeEntities(rawTitle).replace(/\s+/g, " ").trim() : undefined;
-  const markdown = (await converter()).turndown(html).replace(/\n{3,}/g, "\n\n").trim();
+  const markdown = (await markdownConverter()).translate(html).replace(/\n{3,}/g, "\n\n").trim();
   return { format: "markdown", ...(title ? { title } : {}), text: markdown };
 }
 
