@@ -12,6 +12,7 @@ import { byName } from "./names";
 import { reap } from "./reap";
 import { mcpSchemaValidator } from "./input-schema";
 import { runHeadersHelper } from "./headers-helper";
+import { isLoginRequired, McpLoginRequired, refreshIfExpired, runProvider, type McpOAuthProvider } from "./oauth";
 
 /** What servers see of us in `initialize`. */
 const CLIENT_INFO = { name: "ubiquity", version: "0.1.0" };
@@ -60,6 +61,11 @@ function describeMcpError(error: unknown, kind: McpTransportKind): string {
   return legacy === undefined ? describeError(error) : `MCP error ${legacy}: ${error instanceof Error ? error.message : ""}`;
 }
 
+/** The words of a server that needs `ubiquity mcp login`. */
+function loginError(name: string): Error {
+  return new McpLoginRequired(name);
+}
+
 /** One configured server. */
 export class McpConnection {
   status: McpConnectionStatus = "pending";
@@ -75,6 +81,9 @@ export class McpConnection {
   /** True once the transport closed (whoever closed it). */
   #closed = false;
   #shutdown: Promise<void> | undefined;
+  /** The OAuth client of a remote server (./oauth), when it uses OAuth. */
+  #oauth: McpOAuthProvider | undefined;
+  #oauthHadTokens = false;
 
   constructor(
     readonly name: string,
@@ -98,7 +107,13 @@ export class McpConnection {
   async connect(): Promise<void> {
     const { connectTimeoutMs, cwd, environment = {}, trusted = true } = this.options;
     try {
-      const transport = createTransport(await this.#withHelperHeaders(), cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted);
+      const config = await this.#withHelperHeaders();
+      this.#oauth = runProvider(this.name, config, "command" in config ? undefined : config.headers);
+      if (this.#oauth) {
+        this.#oauthHadTokens = await this.#oauth.store.hasTokens();
+        await refreshIfExpired(this.#oauth);
+      }
+      const transport = createTransport(config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted, this.#oauth);
       // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
       const client = new Client(CLIENT_INFO, { capabilities: {}, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
       this.#transport = transport;
@@ -139,6 +154,7 @@ export class McpConnection {
       if (this.#died()) {
         return { content: `${exposed} did not complete: MCP server "${this.name}" ${this.error}. Its tools are unavailable for the rest of this run.`, isError: true };
       }
+      if (isLoginRequired(error)) return { content: `${exposed} failed: MCP server "${this.name}" ${describeError(loginError(this.name))}`, isError: true };
       if (isSdkError(error, SdkErrorCode.RequestTimeout)) {
         const seconds = Math.round(this.options.toolTimeoutMs / 1000);
         return { content: `${exposed} timed out after ${seconds}s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).`, isError: true };
@@ -215,6 +231,12 @@ export class McpConnection {
   }
 
   #failure(error: unknown): string {
+    // The server answered 401 and no stored token (or refresh) satisfied it: only a login helps.
+    if (this.#oauth?.authAttempted) {
+      // Without a stored token, why the SDK could not go on alone (no registration in a run) does not matter.
+      const why = isLoginRequired(error) || !this.#oauthHadTokens ? "" : ` (${describeMcpError(error, this.kind)})`;
+      return `failed to start: ${loginError(this.name).message}${why}`;
+    }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     const where = `mcpServers.${this.name}`;
     if ("command" in this.config && code === "ENOENT") {
