@@ -2,7 +2,7 @@
  * One MCP server for the life of a kernel: connect (never throws: a failure becomes the
  * server's status), list its tools, call them, notice when it dies, close and reap it.
  */
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, SdkError, SdkErrorCode, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
 import { describeError, type Logger, type ToolOutput } from "../../src/index";
 import type { SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -12,6 +12,8 @@ import { byName } from "./names";
 import { reap } from "./reap";
 import { mcpSchemaValidator } from "./input-schema";
 import { runHeadersHelper } from "./headers-helper";
+import { endSession, negotiatedRevision, versionNegotiation, type McpProtocolMode } from "./revision";
+import { withTasks } from "./tasks";
 import { isLoginRequired, McpLoginRequired, refreshIfExpired, runProvider, type McpOAuthProvider } from "./oauth";
 
 /** What servers see of us in `initialize`. */
@@ -36,6 +38,8 @@ export interface McpConnectionOptions {
   wrap?: SpawnWrap;
   /** False when the run's folder is not trusted: stdio servers then start outside it [true]. */
   trusted?: boolean;
+  /** How the protocol revision is chosen (./revision) ["auto"]. */
+  protocol?: McpProtocolMode;
 }
 
 const STDERR_KEPT = 4000;
@@ -59,6 +63,17 @@ function describeMcpError(error: unknown, kind: McpTransportKind): string {
   if (kind === "http" && error instanceof SdkError && error.code.startsWith("CLIENT_HTTP_")) return `Streamable HTTP error: ${error.message}`;
   const legacy = error instanceof SdkError ? LEGACY_CODES[error.code] : undefined;
   return legacy === undefined ? describeError(error) : `MCP error ${legacy}: ${error instanceof Error ? error.message : ""}`;
+}
+
+/** The innermost cause of `error` (a failed fetch's `ECONNREFUSED` under the probe's own words). */
+function rootCause(error: unknown): unknown {
+  let e = error;
+  for (let depth = 0; depth < 4; depth++) {
+    const next = (e as { cause?: unknown } | undefined)?.cause;
+    if (!next) break;
+    e = next;
+  }
+  return e;
 }
 
 /** The words of a server that needs `ubiquity mcp login`. */
@@ -98,6 +113,11 @@ export class McpConnection {
     return this.options.logger;
   }
 
+  /** The protocol revision the connection negotiated (e.g. 2026-07-28, 2025-11-25). */
+  get protocolVersion(): string | undefined {
+    return negotiatedRevision(this.#client);
+  }
+
   /** The server's process id (stdio only), while it has one. */
   get pid(): number | undefined {
     return this.#transport instanceof StdioTransport ? (this.#transport.pid ?? undefined) : undefined;
@@ -113,9 +133,14 @@ export class McpConnection {
         this.#oauthHadTokens = await this.#oauth.store.hasTokens();
         await refreshIfExpired(this.#oauth);
       }
-      const transport = createTransport(config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted, this.#oauth);
+      const transport = withTasks(createTransport(config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted, this.#oauth));
       // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
-      const client = new Client(CLIENT_INFO, { capabilities: {}, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
+      const client = new Client(CLIENT_INFO, {
+        capabilities: {},
+        listMaxPages: MAX_TOOL_PAGES,
+        jsonSchemaValidator: mcpSchemaValidator(),
+        versionNegotiation: versionNegotiation(this.options.protocol ?? "auto", this.kind === "stdio", connectTimeoutMs),
+      });
       this.#transport = transport;
       this.#client = client;
       client.onclose = () => this.#onClosed();
@@ -173,10 +198,8 @@ export class McpConnection {
     this.#shutdown ??= (async () => {
       const transport = this.#transport;
       try {
-        // Tell a streamable HTTP server the session is over, so it frees it now.
-        if (transport instanceof StreamableHTTPClientTransport && this.status === "connected") {
-          await Promise.race([transport.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
-        }
+        // Tell a streamable HTTP server the session is over, so it frees it now (a 2025 session only).
+        if (this.status === "connected") await endSession(this.#client, transport);
         await this.#client?.close();
       } catch (error) {
         this.options.logger.debug(`[mcp ${this.name}] close: ${describeError(error)}`);
@@ -242,15 +265,17 @@ export class McpConnection {
     if ("command" in this.config && code === "ENOENT") {
       return `failed to start: command not found: ${this.config.command} (check ${where}.command and PATH)`;
     }
-    if (isSdkError(error, SdkErrorCode.ConnectionClosed)) {
+    // The server went away while answering the revision probe (server/discover): it closed, as in a handshake.
+    const closedInProbe = isSdkError(error, SdkErrorCode.EraNegotiationFailed) && (this.#closed || /\b(connection|transport) (was )?closed\b/.test((error as Error).message));
+    if (isSdkError(error, SdkErrorCode.ConnectionClosed) || closedInProbe) {
       const how = this.kind === "stdio" ? "its process exited" : "the connection closed";
       return `failed to start: ${how} before it finished the MCP handshake${this.#stderrTail()}`;
     }
     if (isSdkError(error, SdkErrorCode.RequestTimeout)) {
       return `failed to start: no answer within ${Math.round(this.options.connectTimeoutMs / 1000)}s (check that ${where} speaks MCP over ${this.kind}, or raise connectTimeoutMs)`;
     }
-    const cause = (error as { cause?: unknown } | undefined)?.cause;
-    const detail = cause ? `${describeMcpError(error, this.kind)} (${describeMcpError(cause, this.kind)})` : describeMcpError(error, this.kind);
+    const cause = rootCause(error);
+    const detail = cause !== error ? `${describeMcpError(error, this.kind)} (${describeMcpError(cause, this.kind)})` : describeMcpError(error, this.kind);
     return `failed to start: ${detail}${this.#stderrTail()}`;
   }
 }
