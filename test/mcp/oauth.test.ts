@@ -5,6 +5,7 @@
  * stored 0600 in the user's folder, runs that use and refresh them, and tokens that never reach
  * a message, a log line, a transcript or a stdio server's environment.
  */
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +20,7 @@ import { collect, ofType } from "../helpers/collect";
 import { tempHome } from "../helpers/temp-home";
 import { approveInBrowser, startOAuthServers, type OAuthTestServers } from "../helpers/oauth-server";
 import { mcpAuthFile } from "../../plugins/mcp/token-store";
+import { binPath, requireDist } from "../helpers/project";
 
 const ENV_SERVER = fileURLToPath(new URL("../security/fixtures/env-server.mjs", import.meta.url));
 const home = tempHome();
@@ -99,6 +101,28 @@ describe("ubiquity mcp login", () => {
     expect(saved.client.client_id).toBe([...servers.registered.keys()][0]);
     // The tokens themselves are never printed.
     for (const t of servers.issued) expect(stdout).not.toContain(t);
+  });
+
+  it("works through the real bin: a process that prints the URL and waits on its loopback port", async () => {
+    requireDist();
+    const file = join(home(), "servers.json");
+    writeFileSync(file, JSON.stringify({ mcpServers: { remote: { type: "http", url: servers.mcpUrl } } }));
+    const child = spawn(process.execPath, [binPath, "mcp", "login", "remote", "--config", file], { env: { ...process.env, HOME: home(), NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let opened: Promise<unknown> | undefined;
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /^ {2}(http\S+)$/m.exec(stdout)?.[1];
+      if (url && !opened) opened = approveInBrowser(url);
+    });
+    child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    await opened;
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Waiting for the redirect to http:\/\/127\.0\.0\.1:\d+\/callback/);
+    expect(statSync(mcpAuthFile("remote", servers.mcpUrl, home())).mode & 0o777).toBe(0o600);
   });
 
   it("uses a client ID metadata document where the server supports them (no registration)", async () => {

@@ -131,4 +131,14 @@ describe("the Tasks extension (2026-07-28)", () => {
     expect(cancel).toBeDefined();
     expect(modern.tasks.get(cancel!.params!.taskId)?.status).toBe("cancelled");
   });
+
+  it("a task that outlasts toolTimeoutMs is cancelled and the call says it timed out", async () => {
+    modern.seen.length = 0;
+    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__modern__slow", input: { hang: true }, id: "t1" }] }, "done"]);
+    const messages = await collect(summon("go", { presets: [], plugins: [mcp({ toolTimeoutMs: 300 })], model, mcpServers: { modern: { type: "http", url: modern.url } } }));
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: expect.stringContaining("mcp__modern__slow timed out after"), isError: true });
+    const cancel = modern.seen.find((r) => r.method === "tasks/cancel");
+    expect(cancel).toBeDefined();
+    expect(modern.tasks.get(cancel!.params!.taskId)?.status).toBe("cancelled");
+  });
 });
