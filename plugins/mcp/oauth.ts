@@ -165,6 +165,13 @@ export class McpOAuthProvider implements OAuthClientProvider {
       this.#verifier = undefined;
       return;
     }
+    // Another run may have refreshed meanwhile (a rotated refresh token makes ours invalid): its
+    // newer tokens are on disk, and are kept rather than deleted; the SDK then refreshes with them.
+    const ours = (await this.store.read()).tokens?.access_token;
+    this.store.forget();
+    const onDisk = (await this.store.read()).tokens?.access_token;
+    const newer = scope === "tokens" && onDisk !== undefined && onDisk !== ours;
+    if (newer) return;
     await this.store.update((r) => {
       const next = { ...r };
       if (scope === "all" || scope === "tokens") (delete next.tokens, delete next.expiresAt);

@@ -69,6 +69,11 @@ export class McpTokenStore {
     return record;
   }
 
+  /** Forget the cached record: the next read is from the file (another process may have written it). */
+  forget(): void {
+    this.#record = undefined;
+  }
+
   /** Change the record and write it. */
   async update(change: (record: McpAuthRecord) => McpAuthRecord): Promise<void> {
     const next = change(await this.read());

@@ -20,6 +20,8 @@ import { collect, ofType } from "../helpers/collect";
 import { tempHome } from "../helpers/temp-home";
 import { approveInBrowser, startOAuthServers, type OAuthTestServers } from "../helpers/oauth-server";
 import { mcpAuthFile } from "../../plugins/mcp/token-store";
+import { runProvider } from "../../plugins/mcp/oauth";
+import { auth } from "@modelcontextprotocol/client";
 import { binPath, requireDist } from "../helpers/project";
 
 const ENV_SERVER = fileURLToPath(new URL("../security/fixtures/env-server.mjs", import.meta.url));
@@ -214,6 +216,23 @@ describe("a run against an OAuth-protected server", () => {
     expect(servers.seen.filter((s) => s.grant === "refresh_token")).toHaveLength(1);
     expect(servers.seen.some((s) => s.status === 401)).toBe(false);
     expect(record(servers.mcpUrl).expiresAt).toBeGreaterThan(Date.now());
+  });
+
+  it("a run whose refresh token another run already rotated picks up that run's tokens instead of dropping them", async () => {
+    expect((await cli(["login", "remote"], { remote: { type: "http", url: servers.mcpUrl } })).code).toBe(0);
+    const config = { type: "http" as const, url: servers.mcpUrl };
+    const stale = runProvider("remote", config, undefined)!;
+    const old = (await stale.tokens())!; // this run read the tokens, then another run refreshed them
+    servers.expireAccessTokens();
+    expect(outputs((await runCalling(["mcp__remote__whoami"])).messages)[0]!.isError).toBe(false);
+    const rotated = record(servers.mcpUrl).tokens;
+    expect(rotated.refresh_token).not.toBe(old.refresh_token);
+    // The stale run's refresh is refused (its refresh token was rotated away): it must not delete the newer tokens.
+    await expect(auth(stale, { serverUrl: servers.mcpUrl })).resolves.toBe("AUTHORIZED");
+    const now = record(servers.mcpUrl).tokens;
+    expect(now.access_token).toBeDefined();
+    expect(now.access_token).not.toBe(old.access_token);
+    expect(servers.seen.filter((r) => r.grant === "refresh_token").length).toBe(3); // the other run's, the refused one, the good one
   });
 
   it("a refused refresh fails the server naming the login again", async () => {
