@@ -276,6 +276,10 @@ export class McpConnection {
     }
     const cause = rootCause(error);
     const detail = cause !== error ? `${describeMcpError(error, this.kind)} (${describeMcpError(cause, this.kind)})` : describeMcpError(error, this.kind);
+    // A remote server that refused the credentials the config sends itself (OAuth is not used then).
+    if (isSdkError(error, SdkErrorCode.ClientHttpAuthentication) || isSdkError(error, SdkErrorCode.ClientHttpForbidden)) {
+      return `failed to start: ${detail}; check the Authorization header of ${where} (headers or headersHelper)`;
+    }
     return `failed to start: ${detail}${this.#stderrTail()}`;
   }
 }
