@@ -22,9 +22,11 @@ export interface ModernRequest {
 
 interface TaskState {
   taskId: string;
-  status: "working" | "completed" | "cancelled";
+  status: "working" | "completed" | "cancelled" | "input_required";
   pollsLeft: number;
   hang: boolean;
+  /** Ask the client for input (an elicitation) at the first poll. */
+  ask: boolean;
   text: string;
   createdAt: string;
 }
@@ -41,7 +43,7 @@ const tools = [
   {
     name: "slow",
     description: "A long job: runs as a task",
-    inputSchema: { type: "object", properties: { polls: { type: "number" }, hang: { type: "boolean" } } },
+    inputSchema: { type: "object", properties: { polls: { type: "number" }, hang: { type: "boolean" }, ask: { type: "boolean" } } },
     execution: { taskSupport: "optional" },
   },
 ];
@@ -77,6 +79,9 @@ export async function startModernServer(): Promise<ModernServer> {
       ttlMs: 60_000,
       pollIntervalMs: 10,
       ...(t.status === "completed" ? { result: { content: [{ type: "text", text: t.text }], isError: false } } : {}),
+      ...(t.status === "input_required"
+        ? { inputRequests: { name: { method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } } } }
+        : {}),
     });
     switch (message.method) {
       case "server/discover":
@@ -93,7 +98,7 @@ export async function startModernServer(): Promise<ModernServer> {
         if (name === "echo") return result({ content: [{ type: "text", text: `echo: ${String(args.message)}` }] });
         if (name !== "slow") return error(-32602, `Unknown tool: ${String(name)}`);
         if (!declaresTasks) return error(-32021, "Missing required client capability", { requiredCapabilities: { extensions: { [TASKS]: {} } } });
-        const task: TaskState = { taskId: randomUUID(), status: "working", pollsLeft: Number(args.polls ?? 3), hang: Boolean(args.hang), text: `done after ${Number(args.polls ?? 3)} polls`, createdAt: now };
+        const task: TaskState = { taskId: randomUUID(), status: "working", pollsLeft: Number(args.polls ?? 3), hang: Boolean(args.hang), ask: Boolean(args.ask), text: `done after ${Number(args.polls ?? 3)} polls`, createdAt: now };
         tasks.set(task.taskId, task);
         return reply({ result: { resultType: "task", ...taskView(task) } });
       }
@@ -101,13 +106,14 @@ export async function startModernServer(): Promise<ModernServer> {
         if (!declaresTasks) return error(-32021, "Missing required client capability");
         const task = tasks.get(message.params?.taskId);
         if (!task) return error(-32602, "Failed to retrieve task: Task not found");
-        if (task.status === "working" && !task.hang && --task.pollsLeft <= 0) task.status = "completed";
+        if (task.status === "working" && task.ask) task.status = "input_required";
+        else if (task.status === "working" && !task.hang && --task.pollsLeft <= 0) task.status = "completed";
         return result(taskView(task));
       }
       case "tasks/cancel": {
         const task = tasks.get(message.params?.taskId);
         if (!task) return error(-32602, "Task not found");
-        if (task.status === "working") task.status = "cancelled";
+        if (task.status === "working" || task.status === "input_required") task.status = "cancelled";
         return result({});
       }
       default:

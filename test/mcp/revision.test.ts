@@ -141,4 +141,13 @@ describe("the Tasks extension (2026-07-28)", () => {
     expect(cancel).toBeDefined();
     expect(modern.tasks.get(cancel!.params!.taskId)?.status).toBe("cancelled");
   });
+
+  it("a task that asks for input is cancelled, and the call fails saying why", async () => {
+    modern.seen.length = 0;
+    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__modern__slow", input: { ask: true }, id: "t1" }] }, "done"]);
+    const messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { modern: { type: "http", url: modern.url } } }));
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: expect.stringContaining("the task asked for input (input_required)"), isError: true });
+    const cancel = modern.seen.find((r) => r.method === "tasks/cancel");
+    expect(modern.tasks.get(cancel!.params!.taskId)?.status).toBe("cancelled");
+  });
 });
