@@ -35,6 +35,11 @@ export const McpPluginOptions = z.strictObject({
   connectTimeoutMs: z.number().int().positive().default(30_000),
   /** How long one tool call may take [600000]: coding tools (builds, test runs) are slow. */
   toolTimeoutMs: z.number().int().positive().default(600_000),
+  /**
+   * The protocol revision [auto]: `auto` asks `server/discover` (2026-07-28) and falls back to the
+   * 2025 handshake; `legacy` speaks only the 2025 handshake; `2026-07-28` requires that revision.
+   */
+  protocol: z.enum(["auto", "legacy", "2026-07-28"]).default("auto"),
 });
 /** Options of the mcp plugin, as passed to its factory. */
 export type McpPluginOptions = z.input<typeof McpPluginOptions>;

@@ -22,6 +22,19 @@ const McpStdioSchema = z.strictObject({
   cwd: z.string().optional(),
   readOnly: ReadOnlySchema,
 });
+/** OAuth settings of a remote server (`false` turns OAuth off for it). */
+const McpOAuthSchema = z.strictObject({
+  clientId: z.string().min(1).optional().describe("A client ID registered with the authorization server in advance (no registration then)"),
+  clientMetadataUrl: z
+    .string()
+    .url()
+    .optional()
+    .describe("The HTTPS URL of a client ID metadata document, used as the client ID where the authorization server supports them (else dynamic registration)"),
+  callbackPort: z.number().int().min(1).max(65535).optional().describe("The 127.0.0.1 port `ubiquity mcp login` waits on for the redirect [a free port]"),
+  scope: z.string().min(1).optional().describe("The scope to ask for [what the server's metadata names]"),
+});
+export type McpOAuthConfig = z.input<typeof McpOAuthSchema>;
+
 const McpRemoteSchema = (type: "sse" | "http") =>
   z.strictObject({
     type: z.literal(type),
@@ -32,6 +45,10 @@ const McpRemoteSchema = (type: "sse" | "http") =>
       .min(1)
       .optional()
       .describe("A shell command printing a JSON object of headers, run at each connect; they win over `headers` (Claude Code's headersHelper)"),
+    oauth: z
+      .union([z.literal(false), McpOAuthSchema])
+      .optional()
+      .describe("OAuth 2.1 (log in with `ubiquity mcp login <name>`); false turns it off [on, unless headers send an Authorization]"),
     readOnly: ReadOnlySchema,
   });
 /** One MCP server: stdio (`command`), `sse` or streamable `http`. */

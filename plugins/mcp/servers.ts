@@ -38,6 +38,8 @@ export interface McpServerReport {
   error?: string;
   /** The stdio server's process id while it runs. */
   pid?: number;
+  /** The protocol revision negotiated with the server (2026-07-28, or a 2025 one). */
+  protocolVersion?: string;
   tools: McpToolReport[];
 }
 
@@ -115,6 +117,7 @@ export class McpServers {
       status: c.status,
       ...(c.error ? { error: c.error } : {}),
       ...(c.pid !== undefined ? { pid: c.pid } : {}),
+      ...(c.protocolVersion ? { protocolVersion: c.protocolVersion } : {}),
       tools: (this.#tools.get(c) ?? []).map((t) => ({ name: t.name, tool: t.remote.name, readOnly: t.isReadOnly(), readOnlyHint: claimsReadOnly(t.remote), description: t.description })),
     }));
   }
