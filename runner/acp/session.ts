@@ -28,6 +28,7 @@ const MODE_NAMES: Record<PermissionMode, [string, string]> = {
   plan: ["Plan", "Read-only: investigate and propose a plan, change nothing"],
   bypassPermissions: ["Bypass permissions", "Run without asking, except what a rule denies or asks and sensitive files"],
   dontAsk: ["Don't ask", "Never ask: what is not pre-approved is denied"],
+  auto: ["Auto-review", "A reviewer approves or denies what would prompt; deny rules and sensitive files stay absolute"],
 };
 
 /** What a session starts from. */
@@ -259,6 +260,13 @@ export class AcpSession {
         return false;
       case "tool_use":
         void this.send({ sessionUpdate: "tool_call_update", toolCallId: m.toolUseId, status: "in_progress" });
+        return streamed;
+      case "system":
+        // Auto-review: the reviewer's decision shows on the call it was about.
+        if (m.subtype === "permission_review") {
+          const text = `Reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} this call${m.reason ? `: ${m.reason}` : ""}`;
+          void this.send({ sessionUpdate: "tool_call_update", toolCallId: m.toolUseId, content: [{ type: "content", content: { type: "text", text } }] });
+        }
         return streamed;
       case "tool_result": {
         const diff = this.diffs.get(m.toolUseId);

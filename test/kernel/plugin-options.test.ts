@@ -215,6 +215,7 @@ describe("the package entry's types", () => {
     claudePlugins: ["x"],
     allowedHttpHookUrls: ["https://hooks.example.com/*"],
     httpHookAllowedEnvVars: ["HOOK_TOKEN"],
+    reviewer: "openai:gpt-5-mini",
     memory: ["x"],
     memorySources: ["user"],
     outputSchema: { type: "object" },
