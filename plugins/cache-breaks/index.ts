@@ -4,12 +4,14 @@
  * 5% and by more than 2,000 tokens (a proportional test alone fires constantly on small
  * conversations, an absolute one alone misses large ones), a warning event and a log line name
  * what changed since the previous request: the model, the system prompt, the tool set, or one
- * tool's schema or description. Compaction resets the baseline (it drops history on purpose).
+ * tool's schema or description, and what other plugins noted (`noteCacheChange`: an MCP server
+ * that re-listed its tools). Compaction resets the baseline (it drops history on purpose).
  * Providers that report no cache tokens hold the count at zero and so stay silent.
  */
 import { REQUEST_STAGE, type ModelResponse, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { changes, snapshot, type PrefixSnapshot } from "./snapshot";
+import { takeCacheChanges } from "./api";
 import { cacheBreaksOptions } from "./options";
 import type { CacheBreaksResolvedOptions } from "./options";
 
@@ -62,8 +64,10 @@ export const cacheBreaksPlugin = definePlugin(() => ({
       const { cacheReadTokens: read, cacheWriteTokens: written } = response.usage;
       const before = s.baseline;
       s.baseline = { cacheRead: read, prefix };
+      // What plugins said they changed since the last response (an MCP server's new tools).
+      const noted = takeCacheChanges(kernel);
       if (!before || !isBreak(before.cacheRead, read)) return;
-      const message = describeBreak(changes(before.prefix, prefix), response.request.call, before.cacheRead, read, written);
+      const message = describeBreak([...noted, ...changes(before.prefix, prefix)], response.request.call, before.cacheRead, read, written);
       run.logger.warn(message);
       kernel.emit({ type: "warning", source: NAME, message });
     });
@@ -76,6 +80,7 @@ export const cacheBreaksPlugin = definePlugin(() => ({
 
 export default cacheBreaksPlugin;
 export { snapshot, changes, type PrefixSnapshot, type ToolHashes } from "./snapshot";
+export { noteCacheChange } from "./api";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";

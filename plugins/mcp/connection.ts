@@ -2,7 +2,7 @@
  * One MCP server for the life of a kernel: connect (never throws: a failure becomes the
  * server's status), list its tools, call them, notice when it dies, close and reap it.
  */
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
+import { Client, type ClientCapabilities, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
 import { describeError, type Logger, type ToolOutput } from "../../src/index";
 import type { SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -35,6 +35,10 @@ export interface McpConnectionOptions {
   wrap?: SpawnWrap;
   /** False when the run's folder is not trusted: stdio servers then start outside it [true]. */
   trusted?: boolean;
+  /** What we tell servers we can do beyond tools (elicitation, roots). */
+  capabilities?: ClientCapabilities;
+  /** Installs request and notification handlers on a client before it connects (features.ts). */
+  prepare?: (client: Client, connection: McpConnection) => void;
 }
 
 const STDERR_KEPT = 4000;
@@ -100,10 +104,11 @@ export class McpConnection {
     try {
       const transport = createTransport(await this.#withHelperHeaders(), cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted);
       // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
-      const client = new Client(CLIENT_INFO, { capabilities: {}, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
+      const client = new Client(CLIENT_INFO, { capabilities: this.options.capabilities ?? {}, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
       this.#transport = transport;
       this.#client = client;
       client.onclose = () => this.#onClosed();
+      this.options.prepare?.(client, this);
       await client.connect(transport, { timeout: connectTimeoutMs });
       const tools = client.getServerCapabilities()?.tools ? await this.#listTools(client) : [];
       this.tools = tools.sort(byName);
@@ -125,14 +130,39 @@ export class McpConnection {
     return { ...config, headers: { ...config.headers, ...dynamic } };
   }
 
+  /** The SDK client while the server is connected (resources, prompts and the other features use it). */
+  get client(): Client | undefined {
+    return this.status === "connected" ? this.#client : undefined;
+  }
+
+  /** List the server's tools again (after its `tools/list_changed`); false when it could not be listed. */
+  async relistTools(): Promise<boolean> {
+    const client = this.client;
+    if (!client) return false;
+    try {
+      this.tools = (await this.#listTools(client)).sort(byName);
+      return true;
+    } catch (error) {
+      this.options.logger.warn(`MCP server "${this.name}" changed its tools but could not list them: ${describeMcpError(error, this.kind)}`);
+      return false;
+    }
+  }
+
+  /** A failure of a request to this server, in the words tool results use. */
+  describe(error: unknown): string {
+    return describeMcpError(error, this.kind);
+  }
+
   /** Call `tool` with `args`; every failure becomes an error result naming what happened. */
-  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal, seesImages = false): Promise<ToolOutput> {
+  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal, seesImages = false, onprogress?: (progress: { progress: number; total?: number; message?: string }) => void): Promise<ToolOutput> {
     const client = this.#client;
     if (this.status !== "connected" || !client) {
       return { content: `${exposed} is unavailable: MCP server "${this.name}" ${this.error ?? "is not connected"}. Do not call its tools again in this run.`, isError: true };
     }
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, { signal, timeout: this.options.toolTimeoutMs });
+      // A server's progress notifications keep a slow call alive (the timeout counts from the last one).
+      const progress = onprogress ? { onprogress, resetTimeoutOnProgress: true } : {};
+      const result = await client.callTool({ name: tool, arguments: args }, { signal, timeout: this.options.toolTimeoutMs, ...progress });
       return toToolOutput(result, this.name, tool, seesImages);
     } catch (error) {
       if (signal.aborted) return { content: `Cancelled: the run was aborted while ${exposed} was running.`, isError: true };
@@ -179,7 +209,7 @@ export class McpConnection {
   async #listTools(client: Client): Promise<McpRemoteTool[]> {
     const closed = () => new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
     if (this.#closed) throw closed();
-    const { tools } = await client.listTools(undefined, { timeout: this.options.connectTimeoutMs });
+    const { tools } = await client.listTools(undefined, { timeout: this.options.connectTimeoutMs, cacheMode: "refresh" });
     if (this.#closed) throw closed();
     return [...tools];
   }

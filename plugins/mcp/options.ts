@@ -3,6 +3,10 @@ import { z } from "zod";
 import type { ResolvedOptions } from "../../src/index";
 import { settingsOptions } from "../settings/api";
 import { ClaudePluginsOption } from "../_kits/sources/index";
+import { functionSchema } from "../_kits/authoring/index";
+import { contextBudgetOptions } from "../_kits/compaction/index";
+import { permissionsOptions } from "../permissions/api";
+import type { OnElicitation } from "./elicitation";
 
 /**
  * Which of a server's tools only read, in the user's words: `true` for all of them, or the
@@ -43,6 +47,16 @@ export const mcpOptions = z.strictObject({
   mcpServers: z.record(z.string(), McpServerSchema).optional(),
   trust: settingsOptions.shape.trust,
   claudePlugins: ClaudePluginsOption,
+  onElicitation: functionSchema<OnElicitation>("onElicitation")
+    .optional()
+    .describe("Answers an MCP server's request for input (a form or a URL to open); without it (and without canUseTool) requests are declined"),
+  mcpToolSearch: z
+    .union([z.boolean(), z.number().gt(0).lt(1)])
+    .optional()
+    .describe("Defer MCP tools behind a search tool when their definitions exceed this share of the context window; true always, false never [0.1]"),
+  // Read here too: elicitation falls back to canUseTool, tool search sizes against the window.
+  canUseTool: permissionsOptions.shape.canUseTool,
+  maxContextTokens: contextBudgetOptions.shape.maxContextTokens,
 });
 export type McpOptions = z.input<typeof mcpOptions>;
 export type McpResolvedOptions = ResolvedOptions & Readonly<McpOptions>;
