@@ -23,7 +23,7 @@ export const MIN_DROP_SHARE = 0.05;
 
 interface RunState {
   /** The last request the loop sent (responses to other calls, like a summary, are not compared). */
-  sent?: { call: number; prefix: PrefixSnapshot };
+  sent?: { call: number; prefix: PrefixSnapshot; noted: string[] };
   /** The last compared response: its cache reads and the prefix it was sent with. */
   baseline?: { cacheRead: number; prefix: PrefixSnapshot };
 }
@@ -51,7 +51,7 @@ export const cacheBreaksPlugin = definePlugin(() => ({
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request, run) => {
       // Only the loop's turns share a prefix worth comparing (a summary's request is its own).
-      if (on(run) && (request.purpose ?? "turn") === "turn") stateOf(run).sent = { call: request.call, prefix: snapshot(request) };
+      if (on(run) && (request.purpose ?? "turn") === "turn") stateOf(run).sent = { call: request.call, prefix: snapshot(request), noted: takeCacheChanges(kernel) };
       return request;
     });
 
@@ -64,10 +64,9 @@ export const cacheBreaksPlugin = definePlugin(() => ({
       const { cacheReadTokens: read, cacheWriteTokens: written } = response.usage;
       const before = s.baseline;
       s.baseline = { cacheRead: read, prefix };
-      // What plugins said they changed since the last response (an MCP server's new tools).
-      const noted = takeCacheChanges(kernel);
       if (!before || !isBreak(before.cacheRead, read)) return;
-      const message = describeBreak([...noted, ...changes(before.prefix, prefix)], response.request.call, before.cacheRead, read, written);
+      // What plugins said they changed before this request went out (an MCP server's new tools).
+      const message = describeBreak([...s.sent.noted, ...changes(before.prefix, prefix)], response.request.call, before.cacheRead, read, written);
       run.logger.warn(message);
       kernel.emit({ type: "warning", source: NAME, message });
     });

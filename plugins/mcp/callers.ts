@@ -7,6 +7,12 @@ import type { RunContext } from "../../src/index";
 import type { McpConnection } from "./connection";
 
 const callers = new WeakMap<McpConnection, RunContext[]>();
+const settlers = new WeakMap<McpConnection, () => Promise<void>>();
+
+/** What a call waits for before its result counts: the server's changes it announced during the call (its tools re-listed). */
+export function onSettle(connection: McpConnection, settle: () => Promise<void>): void {
+  settlers.set(connection, settle);
+}
 
 /** Run `fn` with `run` recorded as a caller of `connection`. */
 export async function asCaller<T>(connection: McpConnection, run: RunContext | undefined, fn: () => Promise<T>): Promise<T> {
@@ -15,7 +21,12 @@ export async function asCaller<T>(connection: McpConnection, run: RunContext | u
   callers.set(connection, list);
   list.push(run);
   try {
-    return await fn();
+    const result = await fn();
+    // The SDK hands notifications to their handlers a tick after they arrive, and responses at once:
+    // one macrotask later, a tools/list_changed the server sent before its answer has been seen.
+    await new Promise((resolve) => setImmediate(resolve));
+    await settlers.get(connection)?.();
+    return result;
   } finally {
     list.splice(list.lastIndexOf(run), 1);
   }

@@ -11,6 +11,7 @@ import { noteCacheChange } from "../cache-breaks/api";
 import type { McpConnection, McpConnectionOptions } from "./connection";
 import { ELICITATION_CAPABILITY, installElicitation } from "./elicitation";
 import { McpTool } from "./mcp-tool";
+import { onSettle } from "./callers";
 import { installNotifications } from "./notifications";
 import type { McpResolvedOptions } from "./options";
 import { McpPrompts } from "./prompts";
@@ -23,6 +24,8 @@ export class McpFeatures {
   readonly resources: McpResources;
   readonly prompts: McpPrompts;
   readonly toolSearch: ToolSearch;
+  /** Tool re-listings under way: the next tool list waits for them, so a turn after a change sees the new tools. */
+  #relisting = new Set<Promise<void>>();
 
   constructor(
     private readonly kernel: Kernel,
@@ -51,15 +54,25 @@ export class McpFeatures {
   #prepare(client: Client, connection: McpConnection): void {
     const { kernel } = this;
     installNotifications(client, connection, kernel, this.owner, {
-      tools: async (c) => {
-        const servers = this.servers();
-        if (!servers || !(await servers.refreshTools(kernel, c))) return;
-        noteCacheChange(kernel, `MCP server "${c.name}" changed its tools (tools/list_changed)`);
+      tools: (c) => {
+        const done = (async () => {
+          const servers = this.servers();
+          if (!servers || !(await servers.refreshTools(kernel, c))) return;
+          noteCacheChange(kernel, `MCP server "${c.name}" changed its tools (tools/list_changed)`);
+        })().finally(() => this.#relisting.delete(done));
+        this.#relisting.add(done);
+        return done;
       },
       prompts: (c) => this.prompts.relist(c),
     });
     installElicitation(client, connection, kernel);
+    onSettle(connection, () => this.settled());
     client.setNotificationHandler("notifications/resources/updated", (notification) => this.resources.updated(connection, notification.params.uri));
+  }
+
+  /** Resolves when no tool re-listing is under way. */
+  async settled(): Promise<void> {
+    while (this.#relisting.size) await Promise.all(this.#relisting);
   }
 
   /** After the servers connected: register the resource tools and the search tool, list the prompts for the commands. */
