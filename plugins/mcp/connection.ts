@@ -104,7 +104,9 @@ export class McpConnection {
     try {
       const transport = createTransport(await this.#withHelperHeaders(), cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted);
       // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
-      const client = new Client(CLIENT_INFO, { capabilities: this.options.capabilities ?? {}, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
+      // Roots only for a server the config lets have them (they may widen what it touches).
+      const capabilities = { ...this.options.capabilities, ...(this.config.roots ? { roots: {} } : {}) };
+      const client = new Client(CLIENT_INFO, { capabilities, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
       this.#transport = transport;
       this.#client = client;
       client.onclose = () => this.#onClosed();

@@ -46,7 +46,7 @@ export class McpFeatures {
   /** What each connection announces and installs: elicitation (form and URL), roots, and the handlers. */
   clientOptions(): Pick<McpConnectionOptions, "capabilities" | "prepare"> {
     return {
-      capabilities: { elicitation: ELICITATION_CAPABILITY, roots: {} },
+      capabilities: { elicitation: ELICITATION_CAPABILITY },
       prepare: (client, connection) => this.#prepare(client, connection),
     };
   }
@@ -75,7 +75,7 @@ export class McpFeatures {
     while (this.#relisting.size) await Promise.all(this.#relisting);
   }
 
-  /** After the servers connected: register the resource tools and the search tool, list the prompts for the commands. */
+  /** After the servers connected: register the resource tools, list the prompts for the commands. (The search tool joins only the runs that defer.) */
   async ready(): Promise<void> {
     const { kernel, owner } = this;
     if (this.resources.servers().length) {
@@ -83,7 +83,6 @@ export class McpFeatures {
       kernel.registries.tools.register("ListMcpResources", new ListMcpResourcesTool(this.resources), owner);
       kernel.registries.tools.register("ReadMcpResource", new ReadMcpResourceTool(this.resources, readOnly), owner);
     }
-    if (kernel.registries.tools.values().some((t) => t instanceof McpTool)) kernel.registries.tools.register(this.toolSearch.tool.name, this.toolSearch.tool, owner);
     await this.prompts.load();
     getCommandsApi(kernel)?.provide(() => this.prompts.commands());
   }

@@ -21,7 +21,7 @@ import { pluginServers } from "./plugin-servers";
 import { McpResourceError, type McpResourceContents, type McpResourceInfo, type McpResourceTemplateInfo } from "./resources";
 import type { McpFeatures } from "./features";
 import { elicitInTerminal } from "./elicitation";
-import { PROMPT_STAGE } from "../../src/index";
+import { PROMPT_STAGE, REQUEST_STAGE } from "../../src/index";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
@@ -108,6 +108,19 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
       });
 
       kernel.hooks.tool.list.tapPromise(NAME, async (tools, run) => (features ? features.toolSearch.list(tools, run) : tools));
+
+      // Deferred MCP tools are left out of what the request offers (before compaction sizes it).
+      kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
+        const offered = features?.toolSearch.offer(request.toolList, run);
+        if (!offered) return request;
+        const tools = Object.fromEntries(offered.filter((t) => t.name in request.tools).map((t) => [t.name, request.tools[t.name]!]));
+        return { ...request, toolList: offered, tools };
+      });
+
+      kernel.hooks.tool.afterCall.tap(NAME, (output, call) => {
+        features?.toolSearch.called(call.run, call.toolName);
+        return output;
+      });
 
       // After the commands plugin (an MCP prompt's text may mention resources too), before the hooks see the prompt.
       kernel.hooks.turn.prompt.tapPromise({ name: NAME, stage: PROMPT_STAGE.CONTEXT - 5 }, async (prompt, run) => {

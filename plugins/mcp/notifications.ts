@@ -2,7 +2,8 @@
  * What servers tell us besides answers: progress on a call (an event, and the call's timeout
  * counts from the latest), log lines (to the logger at their level, and an event), `list_changed`
  * (tools re-listed and re-registered, prompts re-listed, the cache-break detector told which
- * server changed the prefix), and our roots when a server asks (the run's folders, as file URLs).
+ * server changed the prefix), and our roots when a server the config gives them (`roots: true`)
+ * asks (the run's folders, as file URLs).
  */
 import { pathToFileURL } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
@@ -59,5 +60,5 @@ export function installNotifications(client: Client, connection: McpConnection, 
   client.setNotificationHandler("notifications/tools/list_changed", changed("tools", lists.tools));
   client.setNotificationHandler("notifications/prompts/list_changed", changed("prompts", lists.prompts));
   client.setNotificationHandler("notifications/resources/list_changed", changed("resources"));
-  client.setRequestHandler("roots/list", () => ({ roots: rootsOf(kernel) }));
+  if (connection.config.roots) client.setRequestHandler("roots/list", () => ({ roots: rootsOf(kernel) }));
 }

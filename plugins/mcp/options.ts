@@ -18,6 +18,13 @@ const ReadOnlySchema = z
   .optional()
   .describe("The server's tools that only read: true for all, or a list of the server's tool names (its readOnlyHint never counts) [false]");
 
+/**
+ * Whether the server may ask for our roots (the run's cwd and additionalDirectories). Off unless
+ * asked for: a server may treat roots as the folders it is allowed to touch — server-filesystem
+ * replaces the folders of its command line with them — so offering them widens its reach.
+ */
+const RootsSchema = z.boolean().optional().describe("Answer the server's roots/list with the run's cwd and additionalDirectories (it may then use them as the folders it may touch) [false]");
+
 const McpStdioSchema = z.strictObject({
   type: z.literal("stdio").optional(),
   command: z.string().min(1),
@@ -25,6 +32,7 @@ const McpStdioSchema = z.strictObject({
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
   readOnly: ReadOnlySchema,
+  roots: RootsSchema,
 });
 const McpRemoteSchema = (type: "sse" | "http") =>
   z.strictObject({
@@ -37,6 +45,7 @@ const McpRemoteSchema = (type: "sse" | "http") =>
       .optional()
       .describe("A shell command printing a JSON object of headers, run at each connect; they win over `headers` (Claude Code's headersHelper)"),
     readOnly: ReadOnlySchema,
+    roots: RootsSchema,
   });
 /** One MCP server: stdio (`command`), `sse` or streamable `http`. */
 export const McpServerSchema = z.union([McpStdioSchema, McpRemoteSchema("sse"), McpRemoteSchema("http")]);

@@ -2,10 +2,11 @@
  * Tool search: when the MCP tools' definitions would take more than a share of the model's
  * context window (`mcpToolSearch`, 10% by default, as Claude Code defers), they are left out of
  * the request and the model gets one search tool instead, whose description names them. A tool
- * the search returns is loaded for the rest of the run: it joins the tool list at the end, in
- * the order loaded, so every request's prefix (the tools before it, the system prompt) is the
- * previous one's. The decision is taken once per run, on its first tool list, so it does not
- * flip mid-run and break the cache.
+ * the search returns (or that the model calls by its exact name) is loaded for the rest of the
+ * run: it joins the offered tools at the end, in the order loaded, so the tools before it stay
+ * byte for byte. The decision is taken once per run, on its first tool list, so it does not flip
+ * mid-run and break the cache. Deferred tools stay in the run's tool list (callable, judged by
+ * the same rules); only the request leaves them out.
  */
 import { z } from "zod";
 import { Tool, type RunContext, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
@@ -43,27 +44,55 @@ export class ToolSearch {
     this.tool = new McpToolSearchTool(this);
   }
 
-  /** The run's tool list: MCP tools deferred (when they are too big) behind the search tool, loaded ones at the end. */
+  /**
+   * The run's tools: unchanged, plus the search tool when the run defers (decided on its first
+   * list). Deferred tools stay callable — a call by exact name loads the tool — and are only left
+   * out of what each request offers (`offer`).
+   */
   async list(tools: Tool[], run: RunContext): Promise<Tool[]> {
+    const state = await this.#state(tools, run);
+    const rest = tools.filter((t) => t !== this.tool);
+    return state.deferred ? [...rest, this.tool] : rest;
+  }
+
+  async #state(tools: Tool[], run: RunContext): Promise<RunSearch> {
     let state = this.#runs.get(run);
     if (!state) {
       state = { deferred: await this.#shouldDefer(tools, run), loaded: [] };
       this.#runs.set(run, state);
     }
-    if (!state.deferred) return tools.filter((t) => t !== this.tool);
-    const byName = new Map<string, Tool>(tools.filter((t) => t instanceof McpTool).map((t) => [t.name, t]));
-    const kept = tools.filter((t) => !(t instanceof McpTool) && t !== this.tool);
-    const loaded = state.loaded.map((name) => byName.get(name)).filter((t): t is Tool => !!t);
-    return [...kept, this.tool, ...loaded];
+    return state;
+  }
+
+  /**
+   * What one request offers, in order: the tools that are not MCP tools, the search tool, then
+   * the MCP tools loaded so far in the order loaded (so a load appends and the prefix stays).
+   */
+  offer<T extends { name: string }>(toolList: readonly T[], run: RunContext): T[] | undefined {
+    const state = this.#runs.get(run);
+    if (!state?.deferred) return undefined;
+    const byName = new Map(toolList.map((t) => [t.name, t]));
+    const kept = toolList.filter((t) => !(t instanceof McpTool) && t.name !== this.tool.name);
+    const search = byName.get(this.tool.name);
+    const loaded = state.loaded.map((name) => byName.get(name)).filter((t): t is T => !!t);
+    return [...kept, ...(search ? [search] : []), ...loaded];
+  }
+
+  /** A deferred tool the model called by name is loaded from then on. */
+  called(run: RunContext, name: string): void {
+    const state = this.#runs.get(run);
+    if (state?.deferred && !state.loaded.includes(name) && this.mcpTools().some((t) => t.name === name)) state.loaded.push(name);
   }
 
   async #shouldDefer(tools: Tool[], run: RunContext): Promise<boolean> {
-    const setting = this.setting() ?? DEFAULT_TOOL_SEARCH_SHARE;
+    const given = this.setting();
     const mcp = tools.filter((t) => t instanceof McpTool);
-    if (setting === false || mcp.length === 0) return false;
-    if (setting === true) return true;
+    if (given === false || mcp.length === 0) return false;
+    if (given === true) return true;
     const window = await resolveContextWindow(run, run.modelLabel ?? null);
-    return mcp.reduce((sum, t) => sum + definitionTokens(t), 0) > window.tokens * setting;
+    // A window nobody declared is a guess (kept small for compaction's sake): tools are hidden on it only when asked to.
+    if (given === undefined && window.source === "default") return false;
+    return mcp.reduce((sum, t) => sum + definitionTokens(t), 0) > window.tokens * (given ?? DEFAULT_TOOL_SEARCH_SHARE);
   }
 
   /** The deferred tools matching `query` (`select:a,b` names them), loaded into the run. */

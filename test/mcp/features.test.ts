@@ -18,7 +18,7 @@ import { inbox } from "../live/helpers";
 expectNoServerLeftAfterEachTest();
 
 const SERVER = fileURLToPath(new URL("./fixtures/feature-server.mjs", import.meta.url));
-const features = () => ({ command: process.execPath, args: [SERVER, "features", MARKER] });
+const features = () => ({ command: process.execPath, args: [SERVER, "features", MARKER], roots: true });
 const call = (toolName: string, input: Record<string, unknown>, id: string) => ({ toolName, input, id });
 const results = (messages: Message[]) => Object.fromEntries(ofType(messages, "tool_result").map((r) => [r.toolUseId, r.output]));
 /** The text of every user message the model received in request `i`. */
@@ -160,7 +160,7 @@ describe("elicitation", () => {
 });
 
 describe("roots, progress, logging and list_changed", () => {
-  it("a server asking for roots gets the run's folders; progress and log lines become events (an error line a warning)", async () => {
+  it("a server given roots (roots: true) gets the run's folders, one without them is refused; progress and log lines become events", async () => {
     const events: { type: string }[] = [];
     const model = scriptedModel([{ toolCalls: [call("mcp__features__roots", {}, "roots"), call("mcp__features__slow", {}, "slow")] }, "done"]);
     const cwd = process.cwd();
@@ -172,6 +172,11 @@ describe("roots, progress, logging and list_changed", () => {
       { type: "mcp.progress", server: "features", tool: "mcp__features__slow", toolUseId: "slow", progress: 2, total: 2, message: "step 2" },
     ]);
     expect(events.filter((e) => e.type === "mcp.log")).toEqual([{ type: "mcp.log", server: "features", level: "error", logger: "slow", message: "slow started" }]);
+
+    // Without `roots: true` the capability is not offered, so the server's request fails.
+    const closed = scriptedModel([{ toolCalls: [call("mcp__features__roots", {}, "roots")] }, "done"]);
+    const refused = results(await collect(summon("go", { presets: [], plugins: [mcp()], model: closed, cwd, mcpServers: { features: { ...features(), roots: false } } })));
+    expect(refused.roots).toMatchObject({ isError: true });
   });
 
   it("tools/list_changed re-lists and re-registers the server's tools; the cache-break detector names the server", async () => {
