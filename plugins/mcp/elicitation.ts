@@ -131,7 +131,7 @@ export const elicitInTerminal: TerminalAnswerer = async ({ toolName, input, sign
     terminal.print(`\n${field.title ?? name}${field.description ? ` — ${field.description}` : ""}\n`);
     choices?.forEach((c, i) => terminal.print(`  ${i + 1}. ${c}\n`));
     for (;;) {
-      const typed = await terminal.ask(`${field.type === "boolean" ? "(y/n) " : ""}${required ? "" : "(optional, Enter skips) "}> `, signal);
+      const typed = await terminal.ask(`${field.title ?? name}${field.type === "boolean" ? " (y/n)" : ""}${required ? "" : " (optional, Enter skips)"}: `, signal);
       const action = stop(typed);
       if (action) return { input: { ...input, action } };
       if (typed === "" && !required) break;
