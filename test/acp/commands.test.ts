@@ -43,8 +43,8 @@ describe("ubiquity acp: slash commands", () => {
     const proc = startAgent({ dir, sessions: join(dir, "sessions") });
     try {
       await proc.initialized;
-      const mcpServers = [{ name: "features", command: process.execPath, args: [FEATURE_SERVER, "features"], env: [] }];
-      const { sessionId } = await proc.agent.request("session/new", { cwd: dir, mcpServers });
+      const mcpServers = [{ name: "features", command: process.execPath, args: [FEATURE_SERVER, "features"], env: [] as { name: string; value: string }[] }];
+      const { sessionId } = (await proc.agent.request("session/new", { cwd: dir, mcpServers })) as { sessionId: string };
       await until(() => updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
       const announced = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "available_commands_update");
       expect(announced).toMatchObject({
@@ -53,7 +53,7 @@ describe("ubiquity acp: slash commands", () => {
           { name: "mcp__features__review", description: "Review a file (MCP prompt of features)", input: { hint: "<file> [focus]" } },
         ],
       });
-      const answer = await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/mcp__features__review a.ts speed" }] });
+      const answer = (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/mcp__features__review a.ts speed" }] })) as { stopReason: string };
       expect(answer.stopReason).toBe("end_turn");
       expect(messageText(proc, sessionId)).toBe("answer to Review a.ts focusing on speed. (1 user messages)");
     } finally {
