@@ -60,4 +60,23 @@ describe("ubiquity acp: slash commands", () => {
       await proc.close();
     }
   }, 60_000);
+
+  it("an MCP server's URL elicitation is the editor's permission question, showing the URL; allowing it accepts", async () => {
+    const config = ACP_CONFIG.replace('if (said.includes("mcp"))', 'if (said.includes("sign in")) return { toolCalls: [{ toolName: "mcp__features__ask_url", input: {} }] };\n    if (said.includes("mcp"))');
+    const dir = tempProject({ "ubiquity.config.ts": config }, { linkUbiquity: true });
+    const proc = startAgent({ dir, sessions: join(dir, "sessions") });
+    try {
+      await proc.initialized;
+      const mcpServers = [{ name: "features", command: process.execPath, args: [FEATURE_SERVER, "features"], env: [] as { name: string; value: string }[] }];
+      const { sessionId } = (await proc.agent.request("session/new", { cwd: dir, mcpServers })) as { sessionId: string };
+      const answer = (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "please sign in" }] })) as { stopReason: string };
+      expect(answer.stopReason).toBe("end_turn");
+      const asked = proc.permissions.find((p) => p.toolCall.rawInput && (p.toolCall.rawInput as { mode?: string }).mode === "url");
+      expect(JSON.stringify(asked?.toolCall.content)).toContain('MCP server \\"features\\" asks: Sign in to continue\\nhttps://auth.example.test/login?session=1');
+      expect(JSON.stringify(proc.updates)).toContain('{\\"action\\":\\"accept\\"}');
+    } finally {
+      await proc.close();
+    }
+  }, 60_000);
 });
+
