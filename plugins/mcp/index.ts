@@ -117,9 +117,12 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
         return { ...request, toolList: offered, tools };
       });
 
-      kernel.hooks.tool.afterCall.tap(NAME, (output, call) => {
-        features?.toolSearch.called(call.run, call.toolName);
-        return output;
+      kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
+        if (!features) return output;
+        features.toolSearch.called(call.run, call.toolName);
+        // A resource the run holds changed during the work: the next result carries its new contents.
+        const changed = call.run.agent ? [] : await features.resources.changedFor(call.run);
+        return changed.length ? { ...output, content: [output.content, ...changed].join("\n\n") } : output;
       });
 
       // After the commands plugin (an MCP prompt's text may mention resources too), before the hooks see the prompt.

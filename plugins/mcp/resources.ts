@@ -3,7 +3,8 @@
  * server offers resources), `@server:uri` mentions in a user prompt (read through the funnel, as
  * the model's own call would be, and put ahead of the prompt), `readMcpResource()` on the API,
  * and subscriptions: a resource a run read from a server that supports them is subscribed to,
- * and when the server says it changed, the run's next prompt carries its new contents.
+ * and when the server says it changed, the run's next tool result (or, between prompts, its next
+ * prompt) carries its new contents.
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";

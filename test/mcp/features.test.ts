@@ -73,7 +73,7 @@ describe("resources", () => {
     expect(blocked.requests).toHaveLength(0);
   });
 
-  it("readMcpResource() and listMcpResources() on a live session; a held resource the server changes reaches the run's next prompt", async () => {
+  it("readMcpResource() and listMcpResources() on a live session; a held resource the server changes reaches the run with the next result", async () => {
     const input = inbox();
     const model = scriptedModel([{ toolCalls: [call("ReadMcpResource", { server: "features", uri: "memo://note" }, "r1"), call("mcp__features__touch", {}, "t1")] }, "read it", "second answer"]);
     const q = summon(input, { presets: [], plugins: [mcp()], model, mcpServers: { features: features() } });
@@ -93,9 +93,11 @@ describe("resources", () => {
     }
     expect(apiRead).toEqual([{ uri: "memo://note", mimeType: "text/plain", text: "second version" }]);
     expect(apiList).toMatchObject({ resources: [{ uri: "memo://note" }, { uri: "memo://logo" }], templates: [{ uriTemplate: "memo://item/{id}" }] });
-    // The second prompt carries the note's new contents (the server said it changed after the run read it).
-    expect(userText(model, 2)).toContain("The MCP resource features:memo://note changed since it was read. Its contents now:\\n[resource memo://note (text/plain)]\\nsecond version");
-    expect(userText(model, 0)).not.toContain("changed since it was read");
+    // The call during which the server said the note changed carries its new contents, once.
+    const touched = ofType(seen, "tool_result").find((r) => r.toolUseId === "t1")!;
+    expect(touched.output.content).toBe("touched\n\nThe MCP resource features:memo://note changed since it was read. Its contents now:\n[resource memo://note (text/plain)]\nsecond version");
+    expect(JSON.stringify(model.requests[2]!.prompt)).not.toContain("changed since it was read. Its contents now:\\n[resource memo://note (text/plain)]\\nsecond version\"},{");
+    expect(userText(model, 2)).not.toContain("changed since it was read");
   });
 });
 
