@@ -96,7 +96,6 @@ describe("resources", () => {
     // The call during which the server said the note changed carries its new contents, once.
     const touched = ofType(seen, "tool_result").find((r) => r.toolUseId === "t1")!;
     expect(touched.output.content).toBe("touched\n\nThe MCP resource features:memo://note changed since it was read. Its contents now:\n[resource memo://note (text/plain)]\nsecond version");
-    expect(JSON.stringify(model.requests[2]!.prompt)).not.toContain("changed since it was read. Its contents now:\\n[resource memo://note (text/plain)]\\nsecond version\"},{");
     expect(userText(model, 2)).not.toContain("changed since it was read");
   });
 });
