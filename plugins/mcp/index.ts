@@ -121,7 +121,7 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
         if (!features) return output;
         features.toolSearch.called(call.run, call.toolName);
         // A resource the run holds changed during the work: the next result carries its new contents.
-        const changed = call.run.agent ? [] : await features.resources.changedFor(call.run);
+        const changed = await features.resources.changedFor(call.run);
         return changed.length ? { ...output, content: [output.content, ...changed].join("\n\n") } : output;
       });
 
