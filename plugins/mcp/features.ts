@@ -24,7 +24,7 @@ export class McpFeatures {
   readonly resources: McpResources;
   readonly prompts: McpPrompts;
   readonly toolSearch: ToolSearch;
-  /** Tool re-listings under way: the next tool list waits for them, so a turn after a change sees the new tools. */
+  /** Re-listings under way (tools, prompts): a call waits for those its server announced, so what follows sees the new lists. */
   #relisting = new Set<Promise<void>>();
 
   constructor(
@@ -54,23 +54,27 @@ export class McpFeatures {
   #prepare(client: Client, connection: McpConnection): void {
     const { kernel } = this;
     installNotifications(client, connection, kernel, this.owner, {
-      tools: (c) => {
-        const done = (async () => {
+      tools: (c) =>
+        this.#track(async () => {
           const servers = this.servers();
           if (!servers || !(await servers.refreshTools(kernel, c))) return;
           noteCacheChange(kernel, `MCP server "${c.name}" changed its tools (tools/list_changed)`);
-        })().finally(() => this.#relisting.delete(done));
-        this.#relisting.add(done);
-        return done;
-      },
-      prompts: (c) => this.prompts.relist(c),
+        }),
+      prompts: (c) => this.#track(() => this.prompts.relist(c)),
     });
     installElicitation(client, connection, kernel);
     onSettle(connection, () => this.settled());
     client.setNotificationHandler("notifications/resources/updated", (notification) => this.resources.updated(connection, notification.params.uri));
   }
 
-  /** Resolves when no tool re-listing is under way. */
+  /** Run a re-listing, so a call in progress waits for it (`settled`). */
+  #track(work: () => Promise<void>): Promise<void> {
+    const done: Promise<void> = work().finally(() => this.#relisting.delete(done));
+    this.#relisting.add(done);
+    return done;
+  }
+
+  /** Resolves when no re-listing is under way. */
   async settled(): Promise<void> {
     while (this.#relisting.size) await Promise.all(this.#relisting);
   }

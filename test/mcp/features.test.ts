@@ -124,6 +124,21 @@ describe("prompts as slash commands", () => {
   });
 });
 
+describe("prompts/list_changed", () => {
+  it("a server's new prompt is a command once it says its prompts changed", async () => {
+    const model = scriptedModel([{ toolCalls: [call("mcp__features__change_prompts", {}, "p")] }, "done"]);
+    const q = summon("go", { presets: [], plugins: [mcp(), commands()], model, mcpServers: { features: features() } });
+    let before: string[] = [];
+    let after: string[] = [];
+    for await (const m of q) {
+      if (m.type === "system" && m.subtype === "init") before = (await q.supportedCommands()).map((c) => c.name);
+      if (m.type === "tool_result") after = (await q.supportedCommands()).map((c) => c.name);
+    }
+    expect(before).toEqual(["mcp__features__greet", "mcp__features__review"]);
+    expect(after).toEqual(["mcp__features__greet", "mcp__features__later", "mcp__features__review"]);
+  });
+});
+
 describe("elicitation", () => {
   it("onElicitation answers a form and a URL request; without a handler the server hears decline", async () => {
     const asked: McpElicitation[] = [];
