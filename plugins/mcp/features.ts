@@ -69,14 +69,16 @@ export class McpFeatures {
 
   /** Run a re-listing, so a call in progress waits for it (`settled`). */
   #track(work: () => Promise<void>): Promise<void> {
-    const done: Promise<void> = work().finally(() => this.#relisting.delete(done));
+    const done: Promise<void> = work()
+      .catch((error: unknown) => this.kernel.logger.warn(`[${this.owner}] re-listing after list_changed failed: ${(error as Error).message}`))
+      .finally(() => this.#relisting.delete(done));
     this.#relisting.add(done);
     return done;
   }
 
   /** Resolves when no re-listing is under way. */
   async settled(): Promise<void> {
-    while (this.#relisting.size) await Promise.all(this.#relisting);
+    while (this.#relisting.size) await Promise.allSettled(this.#relisting);
   }
 
   /** After the servers connected: register the resource tools, list the prompts for the commands. (The search tool joins only the runs that defer.) */
