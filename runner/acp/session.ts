@@ -125,12 +125,14 @@ export class AcpSession {
   /**
    * Tell the client the session's slash commands (`available_commands_update`, sent when a live
    * session opens and knows some). The list comes from the live session, so it is opened now —
-   * only when the options ask for command files, skills or plugins, so a session without any
+   * only when the options ask for command files, skills, plugins or MCP servers, so a session without any
    * starts as lazily as before (its first prompt opens it, and its commands are sent then).
    */
   async announceCommands(): Promise<void> {
-    const o = this.#options as { commands?: unknown[]; commandSources?: unknown[]; compat?: unknown[]; skills?: unknown[]; skillSources?: unknown[]; claudePlugins?: unknown[] };
-    if (![o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins].some((list) => list?.length)) return;
+    const o = this.#options as { commands?: unknown[]; commandSources?: unknown[]; compat?: unknown[]; skills?: unknown[]; skillSources?: unknown[]; claudePlugins?: unknown[]; mcpServers?: Record<string, unknown> };
+    // MCP servers may offer prompts, which are commands too (`/mcp__<server>__<prompt>`).
+    const servers = Object.keys(o.mcpServers ?? {});
+    if (![o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins, servers].some((list) => list?.length)) return;
     this.#live ??= this.#open();
   }
 

@@ -204,6 +204,8 @@ describe("the package entry's types", () => {
     sessionStore: { postgres: { connectionString: "postgresql://localhost/x" } },
     checkpoints: { dir: "x", maxSizeMb: 5 },
     mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
+    onElicitation: () => ({ action: "decline" as const }),
+    mcpToolSearch: 0.1,
     agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },
     agentSources: ["user"],
     agentIsolation: "worktree",
