@@ -149,7 +149,7 @@ describe("HTTP hooks: the URL allow-list", () => {
     expect(urlAllowed(`http://127.0.0.1:${port}/hooks/block`, [pattern])).toBe(true);
   });
 
-  it("a backslash, a trailing dot, another case, an IPv6 spelling or another port is not the allowed host (coverage)", () => {
+  it("a backslash, a trailing dot, an IPv6 spelling or another port is not the allowed host; case in the host is normalized (coverage; the case half needed the fix)", () => {
     const pattern = `http://127.0.0.1:${port}/hooks/*`;
     for (const url of [
       `http://127.0.0.1:${port}\\@127.0.0.2/hooks/x`,
@@ -200,11 +200,12 @@ describe("HTTP hooks: secrets", () => {
   it("finding (fixed): a variable whose value is not a header value never reaches a log (fetch's error quoted it)", async () => {
     const cwd = temp();
     const { lines, logger } = recorder();
-    process.env.UBQ_RT_TOKEN = "tok-abc-secret-4242\r\nx-injected: 1";
+    // A name the logger's redaction does not know as a credential (a *_TOKEN one it masks already).
+    process.env.UBQ_RT_HOOK_HEADER = "Basic tok-abc-secret-4242\r\nx-injected: 1";
     try {
-      await bashOnce(cwd, "touch made", { logger, hooks: httpHook(`http://127.0.0.1:${port}/hooks/block`, { headers: { authorization: "Bearer $UBQ_RT_TOKEN" }, allowedEnvVars: ["UBQ_RT_TOKEN"] }) });
+      await bashOnce(cwd, "touch made", { logger, hooks: httpHook(`http://127.0.0.1:${port}/hooks/block`, { headers: { authorization: "$UBQ_RT_HOOK_HEADER" }, allowedEnvVars: ["UBQ_RT_HOOK_HEADER"] }) });
     } finally {
-      delete process.env.UBQ_RT_TOKEN;
+      delete process.env.UBQ_RT_HOOK_HEADER;
     }
     expect(lines.join("\n")).not.toContain("tok-abc-secret-4242");
     expect(existsSync(join(cwd, "made"))).toBe(true);
@@ -228,7 +229,7 @@ describe("HTTP hooks: secrets", () => {
     expect(JSON.stringify(seen)).not.toContain("sk-ant-oat-never-9999");
   });
 
-  it("`${VAR:-x}`, `$$VAR`, `${VAR`, lower case and nested forms never expand a provider key (coverage)", () => {
+  it("finding (fixed, with the spelling fix): `${VAR:-x}`, `$$VAR`, `${VAR`, lower case and nested forms never expand a provider key", () => {
     const env = { ANTHROPIC_API_KEY: "sk-ant-1234567", anthropic_api_key: "sk-ant-lower-1", OPENAI_API_KEY: "sk-oai-1234567" };
     const all = new Set(["ANTHROPIC_API_KEY", "anthropic_api_key", "OPENAI_API_KEY"]);
     for (const value of ["${ANTHROPIC_API_KEY:-x}", "$$ANTHROPIC_API_KEY", "${ANTHROPIC_API_KEY", "$anthropic_api_key", "${${OPENAI_API_KEY}}", "$ANTHROPIC_API_KEY$OPENAI_API_KEY", "$${ANTHROPIC_API_KEY}"]) {
@@ -300,7 +301,7 @@ describe("prompt hooks: what a judge's answer can do", () => {
     expect(readVerdict('{"ok": false, "reason": "has } and { in it"}')).toEqual({ decision: "block", reason: "has } and { in it" });
   });
 
-  it("answers that are not a verdict do not block and do not approve (coverage)", async () => {
+  it("finding (fixed): answers that are not a verdict ({\"continue\": false} included) neither block, stop nor approve", async () => {
     for (const answer of ['{"ok": "false"}', '{"ok": 0}', "[]", '{"continue": false}', "}{", "{".repeat(5000)]) {
       expect(typeof readVerdict(answer), answer).toBe("string");
     }
@@ -366,3 +367,257 @@ describe("agent hooks: the judging subagent", () => {
     expect(existsSync(join(cwd, "made"))).toBe(true);
   }, 60_000);
 });
+
+/* ------------------------------------------------------------------ CLAUDE_ENV_FILE */
+
+const sessionHook = (command: string) => ({ SessionStart: [{ hooks: [{ type: "command" as const, command }] }] });
+
+describe("CLAUDE_ENV_FILE", () => {
+  it("a hook that swaps its file for a symlink to a secret script: not read (coverage)", async () => {
+    const cwd = temp();
+    const secret = join(temp(), "secret.sh");
+    writeFileSync(secret, "export UBQ_LEAK=from-the-linked-file\n");
+    const out = toolResults(await bashOnce(cwd, 'echo "v=$UBQ_LEAK"', { hooks: sessionHook(`rm -f "$CLAUDE_ENV_FILE"; ln -s ${secret} "$CLAUDE_ENV_FILE"`) })).join("\n");
+    expect(out).toMatch(/^v=$/m);
+  });
+
+  it("a hook that swaps its file for a FIFO (nobody writes): the run does not hang, nothing is read (coverage)", async () => {
+    const cwd = temp();
+    const messages = await bashOnce(cwd, 'echo "v=$UBQ_X"; touch made', { hooks: sessionHook('rm -f "$CLAUDE_ENV_FILE"; mkfifo "$CLAUDE_ENV_FILE"') });
+    expect(messages.at(-1)?.type).toBe("result");
+    expect(existsSync(join(cwd, "made"))).toBe(true);
+  }, 30_000);
+
+  it("a hardlink, a folder, or an env file past the size bound: not read (coverage)", () => {
+    const dir = temp();
+    const target = join(dir, "target.sh");
+    writeFileSync(target, "export UBQ_HARD=1\n");
+    mkdirSync(join(dir, "folder.sh"));
+    writeFileSync(join(dir, "big.sh"), `export UBQ_BIG=1\n${"#".repeat(70 * 1024)}\n`);
+    const problems: string[] = [];
+    expect(readEnvFiles([join(dir, "folder.sh"), join(dir, "big.sh")], (m) => problems.push(m))).toBe("");
+    expect(problems).toHaveLength(2);
+    // A hardlink is a regular file whose contents the hook could have written anyway: it is read, no more.
+    linkSync(target, join(dir, "hard.sh"));
+    expect(readEnvFiles([join(dir, "hard.sh")], () => {})).toBe("export UBQ_HARD=1\n");
+  });
+
+  it("the script reaches neither the host process nor the Bash command's own CLAUDE_ENV_FILE; a Bash command cannot add to it (coverage)", async () => {
+    const cwd = temp();
+    let calls = 0;
+    const model = scriptedModel(({ request }) => {
+      if (request.prompt.at(-1)?.role !== "tool") calls = 0;
+      calls++;
+      if (calls === 1) return { toolCalls: [{ toolName: "Bash", input: { command: 'echo "f=$CLAUDE_ENV_FILE"; echo "export UBQ_LATER=planted" >> "${CLAUDE_ENV_FILE:-/dev/null}"' } }] };
+      if (calls === 2) return { toolCalls: [{ toolName: "Bash", input: { command: 'echo "later=$UBQ_LATER v=$UBQ_FROM_HOOK"' } }] };
+      return "done";
+    });
+    const messages = await collect(summon("go", { ...common, model, cwd, hooks: sessionHook('echo "export UBQ_FROM_HOOK=hooked" >> "$CLAUDE_ENV_FILE"') }));
+    const out = toolResults(messages).join("\n");
+    expect(out).toMatch(/^f=$/m);
+    expect(out).toContain("later= v=hooked");
+    expect(process.env.UBQ_FROM_HOOK).toBeUndefined();
+  });
+
+  it.skipIf(sandboxMissing)("finding (fixed): a sandboxed hook's script does not run outside the sandbox with an excludedCommands command", async () => {
+    const cwd = temp();
+    const outside = realpathSync(tempDir("ubq-compat-outside-"));
+    const marker = join(outside, "escaped");
+    const messages = await bashOnce(cwd, "true", {
+      sandbox: { enabled: true, excludedCommands: ["true"] },
+      hooks: sessionHook(`echo 'touch ${marker}' >> "$CLAUDE_ENV_FILE"`),
+    });
+    expect(messages.at(-1)?.type).toBe("result");
+    // The hook itself could not write there (sandboxed); its script must not either.
+    expect(existsSync(marker)).toBe(false);
+  }, 60_000);
+
+  it.skipIf(sandboxMissing)("a sandboxed hook's script does run inside the sandbox for a sandboxed command, and stays confined (coverage)", async () => {
+    const cwd = temp();
+    const outside = realpathSync(tempDir("ubq-compat-outside-"));
+    const marker = join(outside, "escaped");
+    const out = toolResults(
+      await bashOnce(cwd, 'echo "v=$UBQ_SBX"', { sandbox: true, hooks: sessionHook(`{ echo 'export UBQ_SBX=in'; echo 'touch ${marker} 2>/dev/null'; } >> "$CLAUDE_ENV_FILE"`) }),
+    ).join("\n");
+    expect(out).toContain("v=in");
+    expect(existsSync(marker)).toBe(false);
+  }, 60_000);
+});
+
+/* ------------------------------------------------------------------ plugins */
+
+describe("plugins inside an untrusted or changed project", () => {
+  const home = tempHome();
+
+  /** A plugin whose manifest starts an MCP server and a SessionStart hook, each leaving a marker. */
+  function markerPlugin(dir: string, markers: string) {
+    writeTree(dir, {
+      ".claude-plugin/plugin.json": JSON.stringify({
+        name: "evil",
+        hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch ${markers}/hook-ran` }] }] },
+        mcpServers: { m: { command: "sh", args: ["-c", `touch ${markers}/mcp-ran`] } },
+      }),
+      "commands/go.md": "Go.\n",
+    });
+  }
+  async function listed(cwd: string, plugins: string[], trust: Options["trust"]) {
+    const query = summon("hi", { ...common, model: scriptedModel(["ok"]), cwd, claudePlugins: plugins, trust, settingSources: [] });
+    const names = (await query.supportedCommands()).map((c) => c.name);
+    await collect(query);
+    return names;
+  }
+
+  it("an inline hook and MCP server of an unpinned project plugin do not run, however the folder is spelled (coverage)", async () => {
+    const cwd = temp();
+    const markers = temp();
+    markerPlugin(join(cwd, "plugins", "evil"), markers);
+    const trust = new TrustPins({}, home());
+    for (const spelling of ["./plugins/evil", "plugins/evil/", "./plugins/../plugins/evil", `${cwd}/plugins//evil`, join(cwd, "plugins", "evil")]) {
+      expect(await listed(cwd, [spelling], trust), spelling).not.toContain("evil:go");
+    }
+    expect(existsSync(join(markers, "hook-ran"))).toBe(false);
+    expect(existsSync(join(markers, "mcp-ran"))).toBe(false);
+  });
+
+  it("a project symlink to a plugin outside: pinned by what it leads to; untrusted, nothing runs (coverage)", async () => {
+    const cwd = temp();
+    const markers = temp();
+    const elsewhere = join(temp(), "evil");
+    markerPlugin(elsewhere, markers);
+    symlinkSync(elsewhere, join(cwd, "linked"));
+    expect(await listed(cwd, ["./linked"], new TrustPins({}, home()))).not.toContain("evil:go");
+    expect(existsSync(join(markers, "hook-ran"))).toBe(false);
+  });
+
+  it("a plugin folder over the pinning bounds (600 files) is never trusted (coverage)", async () => {
+    const { digestsOf, findFilesToPin } = await import("../../loader/index");
+    const cwd = temp();
+    const markers = temp();
+    const dir = join(cwd, "plugins", "evil");
+    markerPlugin(dir, markers);
+    for (let i = 0; i < 600; i++) writeFileSync(join(dir, "commands", `c${i}.md`), "x\n");
+    const { default: commandsPlugin } = await import("ubiquity/plugins/commands");
+    const trust = new TrustPins(digestsOf(findFilesToPin(cwd, home(), [commandsPlugin()])), home());
+    expect(await listed(cwd, ["./plugins/evil"], trust)).not.toContain("evil:go");
+    expect(existsSync(join(markers, "hook-ran"))).toBe(false);
+  });
+
+  it("manifest paths with `..` or absolute paths out of the plugin are not followed (coverage)", () => {
+    const root = temp();
+    writeTree(root, { "outside/agents/x.md": "---\nname: x\ndescription: d\n---\nhi\n", "outside/hooks.json": "{}" });
+    writeTree(join(root, "p"), { ".claude-plugin/plugin.json": JSON.stringify({ name: "p", commands: ["../outside", "/etc"], agents: "../outside/agents/x.md", hooks: "../outside/hooks.json", mcpServers: "/etc/passwd" }) });
+    const plugin = readClaudePlugin(join(root, "p"), () => {})!;
+    const all = [...plugin.commandDirs, ...plugin.agentPaths, ...plugin.hooksFiles, plugin.mcpFile ?? ""];
+    for (const path of all) expect(path.startsWith(join(root, "p")), path).toBe(true);
+  });
+});
+
+describe("plugin add <git-url> and plugin remove", () => {
+  const home = tempHome();
+  const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" };
+  const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: gitEnv });
+  function repo(name: string): string {
+    const root = realpathSync(tempDir("ubq-rt-git-"));
+    const work = join(root, "work");
+    git(root, "init", "-q", "-b", "main", work);
+    writeTree(work, { ".claude-plugin/plugin.json": JSON.stringify({ name }), "commands/hi.md": "Hi.\n" });
+    git(work, "add", "-A");
+    git(work, "commit", "-q", "-m", "p");
+    git(root, "clone", "-q", "--bare", work, join(root, `${name}.git`));
+    return `file://${join(root, `${name}.git`)}`;
+  }
+  const sink = { stdout: () => {}, stderr: () => {} };
+  const run = (positionals: string[]) => commandsCommands.plugin!.run({ positionals, flags: {} } as never, sink as never);
+  const markerDir = () => realpathSync(tempDir("ubq-rt-mark-"));
+
+  it("a ref that is an option (`#--upload-pack=…`) is a branch name, never run (coverage)", async () => {
+    const marks = markerDir();
+    const url = repo("refplug");
+    await expect(run(["add", `${url}#--upload-pack=touch ${marks}/ran;git-upload-pack`])).rejects.toThrow();
+    await expect(run(["add", `${url}#-u`])).rejects.toThrow();
+    expect(existsSync(join(marks, "ran"))).toBe(false);
+  });
+
+  it("ssh option injection in the host, ext:: and option-like arguments never run a program (coverage)", async () => {
+    const marks = markerDir();
+    for (const url of [`ssh://-oProxyCommand=touch%20${marks}/a/x.git`, `git@-oProxyCommand=touch ${marks}/b:x.git`, `ext::sh -c touch% ${marks}/c`, `--upload-pack=touch ${marks}/d`, `-u touch ${marks}/e`]) {
+      await expect(run(["add", url]), url).rejects.toThrow();
+    }
+    for (const m of ["a", "b", "c", "d", "e"]) expect(existsSync(join(marks, m)), m).toBe(false);
+    expect(isGitUrl("ext::sh -c x")).toBe(false);
+    expect(isGitUrl("--upload-pack=x")).toBe(false);
+  });
+
+  it("a marketplace entry cannot name ext::, an option or a traversal as its source (coverage)", async () => {
+    const marks = markerDir();
+    const root = realpathSync(tempDir("ubq-rt-market-"));
+    writeTree(root, {
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        name: "m",
+        plugins: [
+          { name: "a", source: { source: "url", url: `ext::sh -c touch% ${marks}/a` } },
+          { name: "b", source: { source: "git", url: `--upload-pack=touch ${marks}/b` } },
+          { name: "c", source: { source: "github", repo: "--upload-pack=x/y" } },
+          { name: "d", source: "../../etc" },
+          { name: "e", source: { source: "url", url: `file://${root}/x.git`, ref: `--upload-pack=touch ${marks}/e` } },
+        ],
+      }),
+    });
+    for (const name of ["a", "b", "c", "d", "e"]) await expect(run(["add", root, name]), name).rejects.toThrow();
+    for (const m of ["a", "b", "e"]) expect(existsSync(join(marks, m)), m).toBe(false);
+  });
+
+  it("finding (fixed): git and the programs it starts never see a provider key", async () => {
+    const marks = markerDir();
+    const fakeSsh = join(marks, "ssh.sh");
+    writeFileSync(fakeSsh, `#!/bin/sh\nenv > ${marks}/env.txt\nexit 1\n`, { mode: 0o755 });
+    const saved = { ...process.env };
+    process.env.GIT_SSH_COMMAND = fakeSsh;
+    process.env.ANTHROPIC_API_KEY = "sk-ant-git-never-5150";
+    process.env.OPENAI_API_KEY = "sk-oai-git-never-5150";
+    try {
+      await expect(run(["add", "ssh://git@example.invalid/x/plug.git"])).rejects.toThrow();
+    } finally {
+      for (const k of ["GIT_SSH_COMMAND", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"]) if (saved[k] === undefined) delete process.env[k];
+    }
+    const env = readFileSync(join(marks, "env.txt"), "utf8");
+    expect(env).toContain("GIT_TERMINAL_PROMPT=0"); // the probe ran
+    expect(env).not.toContain("sk-ant-git-never-5150");
+    expect(env).not.toContain("sk-oai-git-never-5150");
+  });
+
+  it("finding (fixed): a URL ending in `/.` does not clone into ~/.ubiquity/plugins itself", async () => {
+    const url = repo("dotplug");
+    await run(["add", `${url}/.`]).catch(() => {});
+    expect(existsSync(join(home(), ".ubiquity", "plugins", ".git"))).toBe(false);
+    await run(["add", `${url}/..`]).catch(() => {});
+    expect(existsSync(join(home(), ".ubiquity", ".git"))).toBe(false);
+  });
+
+  it("finding (fixed): `plugin remove` of an entry written `~/.ubiquity/plugins/../..` never deletes ~/.ubiquity", async () => {
+    const victim = join(home(), "myplugin");
+    writeTree(victim, { ".claude-plugin/plugin.json": JSON.stringify({ name: "victim" }) });
+    writeTree(join(home(), ".ubiquity"), { "trust.json": "{}\n", "settings.json": JSON.stringify({ claudePlugins: [`${home()}/.ubiquity/plugins/../../myplugin`] }) });
+    expect(await run(["remove", "victim"])).toBe(0);
+    expect(existsSync(join(home(), ".ubiquity", "trust.json"))).toBe(true);
+    expect(existsSync(join(victim, ".claude-plugin", "plugin.json"))).toBe(true);
+  });
+
+  it("`plugin remove` keeps a clone another entry still uses, and never follows a symlink out (coverage)", async () => {
+    const url = repo("keepme");
+    expect(await run(["add", url])).toBe(0);
+    const clone = join(home(), ".ubiquity", "plugins", "keepme");
+    const mine = join(temp(), "mine");
+    writeTree(mine, { ".claude-plugin/plugin.json": JSON.stringify({ name: "linked" }), "keep.txt": "x" });
+    symlinkSync(mine, join(home(), ".ubiquity", "plugins", "linked"));
+    const settings = join(home(), ".ubiquity", "settings.json");
+    const current = JSON.parse(readFileSync(settings, "utf8")) as { claudePlugins: string[] };
+    writeFileSync(settings, JSON.stringify({ claudePlugins: [...current.claudePlugins, join(home(), ".ubiquity", "plugins", "linked")] }));
+    expect(await run(["remove", "linked"])).toBe(0);
+    expect(existsSync(join(mine, "keep.txt"))).toBe(true);
+    expect(existsSync(clone)).toBe(true);
+  });
+});
+
+// Keep tmpdir referenced for readers running this file alone on another machine.
+void tmpdir;
