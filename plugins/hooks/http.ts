@@ -139,7 +139,8 @@ export async function runHttpHook(hook: HttpHook, input: HookInput, context: Htt
   }
   const filled = Object.values(headers).filter((v) => v.length >= 6);
   const scrub = (text: string) => filled.reduce((t, v) => t.split(v).join("[redacted]"), text);
-  const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
+  // Red-team fix: a timer takes at most 2^31-1 ms (24.8 days); more fires at once, a guard turned into a no-op.
+  const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000, 2_147_483_647);
   const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
   let response: Response;
   try {

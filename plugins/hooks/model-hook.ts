@@ -92,7 +92,8 @@ export interface ModelHookContext {
 /** Run one prompt or agent hook. Never throws. */
 export async function runModelHook(hook: ModelHook, input: HookInput, { run, agentRunner }: ModelHookContext): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   const label = `${input.hookEventName} ${hook.type} hook`;
-  const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S[hook.type]) * 1000;
+  // Red-team fix: a timer takes at most 2^31-1 ms (24.8 days); more fires at once, a guard turned into a no-op.
+  const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S[hook.type]) * 1000, 2_147_483_647);
   const controller = new AbortController();
   const abort = () => controller.abort();
   run.abortSignal.addEventListener("abort", abort, { once: true });
