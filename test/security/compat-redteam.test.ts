@@ -424,6 +424,100 @@ describe("agent hooks: the judging subagent", () => {
   }, 60_000);
 });
 
+describe("agent hooks: what else can reach the judge", () => {
+  it("finding (fixed): a SubagentStop prompt hook that always says no cannot hold the judge's own subagent until the guard times out", async () => {
+    const cwd = temp();
+    let stopJudges = 0;
+    const model = scriptedModel(({ request }) => {
+      const prompt = request.prompt as Prompt;
+      if (systemText(prompt).includes(JUDGE)) {
+        const user = JSON.stringify(prompt.filter((m) => m.role === "user"));
+        if (user.includes("STOPCHECK")) {
+          stopJudges++;
+          return '{"ok": false, "reason": "keep going"}';
+        }
+        return '{"ok": false, "reason": "the guard says no"}';
+      }
+      return prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }] };
+    });
+    await collect(
+      summon("go", {
+        ...common,
+        model,
+        cwd,
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "agent", prompt: "Check $ARGUMENTS", timeout: 20 }] }],
+          SubagentStop: [{ hooks: [{ type: "prompt", prompt: "STOPCHECK $ARGUMENTS" }] }],
+        },
+      }),
+    );
+    // Before the fix the SubagentStop judge ran on the hook's own subagent and the guard's "no" was lost: the call ran.
+    expect(existsSync(join(cwd, "made"))).toBe(false); // the guard's "no" held
+    expect(stopJudges).toBe(0);
+  }, 60_000);
+
+  it("the judge's Read is held to the run's permissions: a file outside the project is not read when asking is denied (coverage)", async () => {
+    const cwd = temp();
+    const secretDir = temp();
+    writeFileSync(join(secretDir, "id_rsa"), "PRIVATE-KEY-MATERIAL-31337\n");
+    let judgeSaw = "";
+    const model = scriptedModel(({ request }) => {
+      const prompt = request.prompt as Prompt;
+      if (systemText(prompt).includes(JUDGE)) {
+        if (prompt.at(-1)?.role !== "tool") return { toolCalls: [{ toolName: "Read", input: { file_path: join(secretDir, "id_rsa") } }] };
+        judgeSaw = JSON.stringify(prompt.at(-1)!.content);
+        return '{"ok": true}';
+      }
+      return prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "Bash", input: { command: "true" } }] };
+    });
+    await collect(
+      summon("go", {
+        ...common,
+        model,
+        cwd,
+        canUseTool: (name: string) => (name === "Bash" ? { behavior: "allow" as const } : { behavior: "deny" as const, message: "no" }),
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "agent", prompt: "Check $ARGUMENTS" }] }] },
+      }),
+    );
+    expect(judgeSaw).not.toBe("");
+    expect(judgeSaw).not.toContain("PRIVATE-KEY-MATERIAL-31337");
+  }, 60_000);
+});
+
+describe("async command hooks", () => {
+  it("an async hook's process does not outlive the run", async () => {
+    const cwd = temp();
+    const pidFile = join(temp(), "pid");
+    await bashOnce(cwd, "true", { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo $$ > ${pidFile}; exec sleep 300`, async: true }] }] } });
+    let pid = 0;
+    for (let i = 0; i < 100 && !pid; i++) {
+      pid = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) : 0;
+      if (!pid) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(pid).toBeGreaterThan(0);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // Polled, not timed: the run has ended; the process must go (allow the reaper a moment).
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    const survived = alive();
+    if (survived) process.kill(pid, "SIGKILL");
+    expect(survived).toBe(false);
+  }, 30_000);
+
+  it("only SessionStart hooks get CLAUDE_ENV_FILE (coverage)", async () => {
+    const cwd = temp();
+    const out = join(temp(), "seen");
+    await bashOnce(cwd, "true", { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo "f=$CLAUDE_ENV_FILE" > ${out}` }] }] } });
+    expect(readFileSync(out, "utf8")).toBe("f=\n");
+  });
+});
+
 /* ------------------------------------------------------------------ CLAUDE_ENV_FILE */
 
 const sessionHook = (command: string) => ({ SessionStart: [{ hooks: [{ type: "command" as const, command }] }] });
