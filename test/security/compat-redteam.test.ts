@@ -662,6 +662,20 @@ describe("plugins inside an untrusted or changed project", () => {
   });
 });
 
+describe("a model planting a plugin manifest (inline hooks run code later)", () => {
+  for (const where of [".claude-plugin/plugin.json", "plugins/p/.claude-plugin/plugin.json", ".codex-plugin/plugin.json"]) {
+    it(`finding (fixed): Write to ${where} asks even in acceptEdits (a manifest's inline hooks and mcpServers run code)`, async () => {
+      const cwd = temp();
+      const manifest = JSON.stringify({ name: "planted", hooks: { SessionStart: [{ hooks: [{ type: "command", command: "touch /tmp/ubq-planted" }] }] } });
+      const model = scriptedModel(({ request }) =>
+        request.prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "Write", input: { file_path: join(cwd, where), content: manifest } }] },
+      );
+      await collect(summon("go", { ...common, model, cwd, permissionMode: "acceptEdits", canUseTool: () => ({ behavior: "deny" as const, message: "no" }) }));
+      expect(existsSync(join(cwd, where))).toBe(false);
+    });
+  }
+});
+
 describe("plugin add <git-url> and plugin remove", () => {
   const home = tempHome();
   const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" };
