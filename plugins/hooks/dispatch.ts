@@ -5,7 +5,7 @@ import { matches, matchTarget } from "./matcher";
 import { compileIf, type IfFilter } from "./if-filter";
 import { runCommandHook, type HookRunContext } from "./command";
 import { runHttpHook } from "./http";
-import { runModelHook } from "./model-hook";
+import { hookAgentIds, runModelHook } from "./model-hook";
 import type { HookCallback, HookHandler, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
 
 /**
@@ -60,10 +60,9 @@ export async function dispatch(
   return outcome;
 }
 
-/** The agent type the agents plugin runs `agent` hooks as (its HOOK_AGENT). */
-const HOOK_AGENT_TYPE = "hook-verifier";
+/** Is `run` (or a run it descends from) an agent hook's own subagent? Known by the random id it runs under, never by its type's name. */
 const insideHookAgent = (run: RunContext | undefined): boolean => {
-  for (let r = run; r; r = r.parent) if (r.agent?.agentType === HOOK_AGENT_TYPE) return true;
+  for (let r = run; r; r = r.parent) if (r.agent?.parentToolUseId !== undefined && hookAgentIds.has(r.agent.parentToolUseId)) return true;
   return false;
 };
 

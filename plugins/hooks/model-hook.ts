@@ -9,6 +9,7 @@
  * non-blocking error, as for command hooks.
  */
 import { callModel, describeError, modelLabel, requestedModel, resolveModel, type RunContext } from "../../src/index";
+import { randomUUID } from "node:crypto";
 import { fileModel } from "../model/index";
 import { commandPayload } from "./command";
 import type { HookInput, HookOutput, ModelHook } from "./types";
@@ -20,8 +21,17 @@ const DEFAULT_TIMEOUT_S = { prompt: 30, agent: 60 } as const;
 export const HOOK_JUDGE_INSTRUCTIONS =
   'You evaluate a condition for a coding agent\'s hook. Read the condition and the event data that follow, then answer with one JSON object and nothing else: {"ok": true} when the condition holds and the action may go on, or {"ok": false, "reason": "<what is wrong, addressed to the agent>"} when it does not.';
 
-/** Runs an `agent` hook: a subagent (Read, Grep, Glob) on `prompt`; resolves to its final reply. */
-export type AgentHookRunner = (run: RunContext, prompt: string, options: { model?: string; signal: AbortSignal }) => Promise<string>;
+/**
+ * Runs an `agent` hook: a subagent (Read, Grep, Glob) on `prompt`; resolves to its final reply.
+ * `id` is the tool-use id the subagent must run under (its `agent.parentToolUseId`).
+ */
+export type AgentHookRunner = (run: RunContext, prompt: string, options: { model?: string; signal: AbortSignal; id: string }) => Promise<string>;
+
+/**
+ * The ids agent hooks' subagents run under while they run: random, made here, so no agent the
+ * model starts (an agent of the user's named like the judge's type included) passes for one.
+ */
+export const hookAgentIds = new Set<string>();
 
 /** The hook's prompt with the input in place of `$ARGUMENTS` (or after it). */
 export function hookPrompt(hook: ModelHook, input: HookInput): string {
@@ -108,7 +118,14 @@ export async function runModelHook(hook: ModelHook, input: HookInput, { run, age
         run.logger.warn(`${label} was skipped: agent hooks need the agents plugin (ubiquity:agents), which this kernel does not have`);
         return undefined;
       }
-      answer = agentRunner(run, prompt, { ...(model ? { model } : {}), signal: controller.signal });
+      const id = `hook_${randomUUID()}`;
+      hookAgentIds.add(id);
+      answer = agentRunner(run, prompt, { ...(model ? { model } : {}), signal: controller.signal, id });
+      // Until the subagent has really ended (a timeout does not wait for it), it is the hook's own.
+      answer.then(
+        () => hookAgentIds.delete(id),
+        () => hookAgentIds.delete(id),
+      );
     } else answer = judge(run, model, prompt);
     const text = await Promise.race([answer, timedOut]);
     if (text === "timeout") {

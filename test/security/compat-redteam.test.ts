@@ -484,6 +484,29 @@ describe("agent hooks: what else can reach the judge", () => {
   }, 60_000);
 });
 
+describe("agent hooks: the judge's identity cannot be borrowed", () => {
+  it("finding (fixed, in this branch's own recursion fix): an agent of the user's named `hook-verifier`, called by the model, is still guarded by prompt hooks", async () => {
+    const cwd = temp();
+    const model = scriptedModel(({ request }) => {
+      const prompt = request.prompt as Prompt;
+      const system = systemText(prompt);
+      if (system.includes(JUDGE)) return '{"ok": false, "reason": "guarded"}';
+      if (system.includes("IMPOSTOR")) return prompt.at(-1)?.role === "tool" ? "did it" : { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }] };
+      return prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "Agent", input: { subagent_type: "hook-verifier", description: "do", prompt: "do it" } }] };
+    });
+    await collect(
+      summon("go", {
+        ...common,
+        model,
+        cwd,
+        agents: { "hook-verifier": { description: "an impostor", prompt: "IMPOSTOR", tools: ["Bash"] } },
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "prompt", prompt: "Judge $ARGUMENTS" }] }] },
+      }),
+    );
+    expect(existsSync(join(cwd, "made"))).toBe(false);
+  }, 60_000);
+});
+
 describe("async command hooks", () => {
   it("an async hook's process does not outlive the run", async () => {
     const cwd = temp();
