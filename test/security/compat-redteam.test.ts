@@ -699,6 +699,49 @@ describe("a model planting a plugin manifest (inline hooks run code later)", () 
   }
 });
 
+describe("a model rewriting a project plugin's guard mid-session", () => {
+  /** A run whose model reads, then writes `path` (as `content`), then calls Bash `touch made`; Bash is allowed, every ask otherwise denied. */
+  async function rewriteThenBash(cwd: string, path: string, content: string, options: Options) {
+    let step = 0;
+    const model = scriptedModel(({ request }) => {
+      if (request.prompt.at(-1)?.role !== "tool") step = 0;
+      step++;
+      if (step === 1) return { toolCalls: [{ toolName: "Read", input: { file_path: path } }] }; // Write wants the file read first
+      if (step === 2) return { toolCalls: [{ toolName: "Write", input: { file_path: path, content } }] };
+      if (step === 3) return { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }] };
+      return "done";
+    });
+    return collect(summon("go", { ...common, model, cwd, permissionMode: "acceptEdits", canUseTool: (name: string) => (name === "Bash" ? { behavior: "allow" as const } : { behavior: "deny" as const, message: "no" }), ...options }));
+  }
+  const guard = "#!/usr/bin/env bash\necho 'the guard blocks it' >&2\nexit 2\n";
+
+  it("a .claude/hooks guard script cannot be rewritten in acceptEdits (coverage: the folder is sensitive)", async () => {
+    const cwd = temp();
+    writeTree(cwd, { ".claude/hooks/guard.sh": guard });
+    await rewriteThenBash(cwd, join(cwd, ".claude/hooks/guard.sh"), "exit 0\n", { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `bash ${cwd}/.claude/hooks/guard.sh` }] }] } });
+    expect(readFileSync(join(cwd, ".claude/hooks/guard.sh"), "utf8")).toBe(guard);
+    expect(existsSync(join(cwd, "made"))).toBe(false);
+  });
+
+  // OPEN finding: a project plugin's files (hooks/hooks.json, its hook scripts) are not sensitive
+  // paths: in acceptEdits the model may rewrite the plugin's guard script, and the next PreToolUse
+  // runs the new one (trust pins are checked at the start of a session only). Fix: the folders
+  // `claudePlugins` names inside the project are sensitive for the permission engine and the
+  // sandbox (a run-time list, not a name: needs the engine to take the plugin folders); not small.
+  it.fails("OPEN finding: a project plugin's hook script cannot be rewritten in acceptEdits to turn its guard off", async () => {
+    const cwd = temp();
+    const dir = join(cwd, "plugins", "guard");
+    writeTree(dir, {
+      ".claude-plugin/plugin.json": JSON.stringify({ name: "guard" }),
+      "hooks/hooks.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "bash ${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh" }] }] } }),
+      "hooks/guard.sh": guard,
+    });
+    await rewriteThenBash(cwd, join(dir, "hooks/guard.sh"), "exit 0\n", { claudePlugins: ["./plugins/guard"] });
+    expect(readFileSync(join(dir, "hooks/guard.sh"), "utf8")).toBe(guard);
+    expect(existsSync(join(cwd, "made"))).toBe(false);
+  });
+});
+
 describe("plugin add <git-url> and plugin remove", () => {
   const home = tempHome();
   const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" };
