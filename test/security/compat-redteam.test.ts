@@ -675,6 +675,14 @@ describe("plugins inside an untrusted or changed project", () => {
     expect(existsSync(join(markers, "hook-ran"))).toBe(false);
   });
 
+  it("a plugin name that is a path, or would break a command or tool name, is refused (coverage)", () => {
+    for (const name of ["../x", "a/b", "a:b", "a b", ".."]) {
+      const dir = temp();
+      writeTree(dir, { ".claude-plugin/plugin.json": JSON.stringify({ name }) });
+      expect(readClaudePlugin(dir, () => {}), JSON.stringify(name)).toBeUndefined();
+    }
+  });
+
   it("manifest paths with `..` or absolute paths out of the plugin are not followed (coverage)", () => {
     const root = temp();
     writeTree(root, { "outside/agents/x.md": "---\nname: x\ndescription: d\n---\nhi\n", "outside/hooks.json": "{}" });
@@ -789,11 +797,13 @@ describe("plugin add <git-url> and plugin remove", () => {
           { name: "b", source: { source: "git", url: `--upload-pack=touch ${marks}/b` } },
           { name: "c", source: { source: "github", repo: "--upload-pack=x/y" } },
           { name: "d", source: "../../etc" },
+          { name: "f", source: "./../../etc" },
+          { name: "g", source: { source: "local", path: "./../../etc" } },
           { name: "e", source: { source: "url", url: `file://${root}/x.git`, ref: `--upload-pack=touch ${marks}/e` } },
         ],
       }),
     });
-    for (const name of ["a", "b", "c", "d", "e"]) await expect(run(["add", root, name]), name).rejects.toThrow();
+    for (const name of ["a", "b", "c", "d", "e", "f", "g"]) await expect(run(["add", root, name]), name).rejects.toThrow();
     for (const m of ["a", "b", "e"]) expect(existsSync(join(marks, m)), m).toBe(false);
   });
 
