@@ -8,7 +8,6 @@
 import { execFileSync } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { existsSync, linkSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summon, type Message, type Options } from "ubiquity";
@@ -859,5 +858,3 @@ describe("plugin add <git-url> and plugin remove", () => {
   });
 });
 
-// Keep tmpdir referenced for readers running this file alone on another machine.
-void tmpdir;
