@@ -71,7 +71,9 @@ export class BashTool extends Tool<typeof BashInput> {
       const wrap = this.sandbox && ((spec: SpawnSpec) => this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId }));
       const tasks = tasksOf(ctx.run);
       // What SessionStart hooks wrote to CLAUDE_ENV_FILE runs first, in the same shell (the rules judged the command alone).
-      const script = sessionScriptOf(ctx.run);
+      // Red-team fix: with the sandbox on, the hooks that wrote it ran sandboxed; a command that runs
+      // outside the sandbox (excludedCommands) does not get their script, which would run out of it too.
+      const script = this.sandbox?.active && !this.sandbox.sandboxes(input.command) ? undefined : sessionScriptOf(ctx.run);
       const command = script ? `${script}${input.command}` : input.command;
       if (input.run_in_background) {
         if (!tasks) throw new ToolFailure(NO_TASKS_MESSAGE);
