@@ -24,6 +24,9 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export interface HttpHookPolicy {
   allowedUrls?: readonly string[];
   allowedEnvVars?: readonly string[];
+  /** The user's own lists (options, the user's settings file): what a project's hook is held to as well. */
+  userUrls?: readonly string[];
+  userEnvVars?: readonly string[];
 }
 
 /** The model providers' own key variables: never sent to a hook endpoint, whatever it lists. */
@@ -121,12 +124,21 @@ export async function runHttpHook(hook: HttpHook, input: HookInput, context: Htt
     context.logger.warn(`${label} was not called: its URL carries a user or password; send credentials in a header from an allowed variable instead`);
     return undefined;
   }
-  if (!urlAllowed(hook.url, context.policy.allowedUrls)) {
+  // A project's hook is held to the user's own list too: a project's file may narrow, never widen it.
+  if (!urlAllowed(hook.url, context.policy.allowedUrls) || (hook.origin === "project" && !urlAllowed(hook.url, context.policy.userUrls))) {
     context.logger.warn(`${label} was not called: allowedHttpHookUrls does not admit its URL (add a pattern for it, e.g. "${printableUrl(hook.url).replace(/[^/]*$/, "*")}")`);
     return undefined;
   }
   const wanted = new Set(hook.allowedEnvVars ?? []);
-  const allowed = new Set([...wanted].filter((name) => context.policy.allowedEnvVars === undefined || context.policy.allowedEnvVars.includes(name)));
+  const allowed = new Set(
+    [...wanted].filter(
+      (name) =>
+        (context.policy.allowedEnvVars === undefined || context.policy.allowedEnvVars.includes(name)) &&
+        // A project's hook gets a credential only when the user's own httpHookAllowedEnvVars names it:
+        // no process the project starts ever gets one.
+        (hook.origin !== "project" || !isCredentialName(name) || (context.policy.userEnvVars?.includes(name) ?? false)),
+    ),
+  );
   const env = context.env ?? process.env;
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [name, value] of Object.entries(hook.headers ?? {})) headers[name] = interpolateHeader(value, allowed, env);

@@ -275,13 +275,13 @@ describe("HTTP hooks from a (trusted) project's settings", () => {
     expect(existsSync(join(judgedCwd, "made"))).toBe(false);
   });
 
-  // OPEN finding: the lists of every settings file join, so a project's own `allowedHttpHookUrls`
+  // Finding (fixed; hooks now keep their origin): the lists of every settings file joined, so a project's own `allowedHttpHookUrls`
   // widens the restriction the user set in their own file; with the sandbox on, an HTTP hook is
   // fetched by the host process (outside the sandbox's network rules), so this list is the only
   // thing between a project's hook input and any host. Fix: a project or local file may only
   // narrow (a URL must be admitted by the user's list when the user set one) — needs the policy
   // to keep lists per source; not small.
-  it.fails("OPEN finding: a project settings file cannot widen the user's allowedHttpHookUrls", async () => {
+  it("finding (fixed): a project settings file cannot widen the user's allowedHttpHookUrls", async () => {
     const cwd = temp();
     seen.length = 0;
     writeTree(home(), { ".ubiquity/settings.json": JSON.stringify({ allowedHttpHookUrls: ["https://hooks.mine.example/*"] }) });
@@ -290,13 +290,13 @@ describe("HTTP hooks from a (trusted) project's settings", () => {
     expect(seen).toHaveLength(0);
   });
 
-  // OPEN finding: a project's HTTP hook may name any host-process variable in its own
+  // Finding (fixed; hooks now keep their origin): a project's HTTP hook could name any host-process variable in its own
   // `allowedEnvVars` (GITHUB_TOKEN, NPM_TOKEN…) and send it to any URL, though every process the
   // project starts (command hooks, Bash, MCP servers) gets an environment without credentials.
   // Fix: for hooks from project files and project plugins, a credential-named variable is filled
   // only when the user's own settings or options list it (httpHookAllowedEnvVars) — needs the
   // hooks' provenance kept through effectiveHooks; not small.
-  it.fails("OPEN finding: a project's HTTP hook cannot send a host credential its command hooks could never read", async () => {
+  it("finding (fixed): a project's HTTP hook cannot send a host credential its command hooks could never read", async () => {
     const cwd = temp();
     seen.length = 0;
     writeTree(cwd, {
@@ -730,12 +730,11 @@ describe("a model rewriting a project plugin's guard mid-session", () => {
     expect(existsSync(join(cwd, "made"))).toBe(false);
   });
 
-  // OPEN finding: a project plugin's files (hooks/hooks.json, its hook scripts) are not sensitive
-  // paths: in acceptEdits the model may rewrite the plugin's guard script, and the next PreToolUse
-  // runs the new one (trust pins are checked at the start of a session only). Fix: the folders
-  // `claudePlugins` names inside the project are sensitive for the permission engine and the
-  // sandbox (a run-time list, not a name: needs the engine to take the plugin folders); not small.
-  it.fails("OPEN finding: a project plugin's hook script cannot be rewritten in acceptEdits to turn its guard off", async () => {
+  // Finding (fixed): a project plugin's files (hooks/hooks.json, its hook scripts) were not sensitive
+  // paths: in acceptEdits the model could rewrite the plugin's guard script, and the next PreToolUse
+  // ran the new one (trust pins are checked at the start of a session only). Now every file inside
+  // a plugin folder (found by its manifest) below a permitted root is sensitive.
+  it("finding (fixed): a project plugin's hook script cannot be rewritten in acceptEdits to turn its guard off", async () => {
     const cwd = temp();
     const dir = join(cwd, "plugins", "guard");
     writeTree(dir, {
