@@ -27,6 +27,8 @@ export interface AgentFile {
 
 /** The `.md` files under `folder`, sorted by path; none when the folder is missing. */
 async function markdownFiles(folder: string): Promise<string[]> {
+  // A plugin manifest may name one agent file rather than a folder.
+  if (folder.toLowerCase().endsWith(".md") && (await stat(folder).catch(() => undefined))?.isFile()) return [folder];
   let entries: string[];
   try {
     entries = await readdir(folder, { recursive: true });

@@ -15,7 +15,8 @@ import { homedir } from "node:os";
 import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
-import { getHooksApi } from "../hooks/index";
+import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";
+import { runSubagent } from "./launch";
 import { AGENT_TOOL, AgentTool, type Launch } from "./agent-tool";
 import { resolveContextWindow } from "../_kits/compaction/index";
 import { awaitAgents, type BackgroundAgents } from "./background";
@@ -52,6 +53,14 @@ export const SUBAGENT_NOTE =
 /** What a background agent's prompt adds to the note: messages may come while it works. */
 export const BACKGROUND_NOTE =
   "You run in the background: your caller may send you more instructions while you work. They arrive as user messages; take them into account, and still end with one complete reply.";
+
+/** The agent type an `agent` hook runs as. */
+export const HOOK_AGENT = "hook-verifier";
+
+/** The definition of an `agent` hook's subagent: read-only tools, the judge's answer format. */
+function hookAgent(model: string | undefined): AgentDefinition {
+  return { description: "Checks a hook's condition", prompt: HOOK_JUDGE_INSTRUCTIONS, tools: ["Read", "Grep", "Glob"], maxTurns: 50, ...(model ? { model } : {}) };
+}
 
 /** What other code can ask the plugin about a kernel. */
 export interface AgentsApi {
@@ -107,6 +116,12 @@ export const agentsPlugin = definePlugin(function agents() {
       };
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+        // Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition.
+        getHooksApi(kernel)?.setAgentRunner(async (run, prompt, { model, signal, id }) => {
+          const output = await runSubagent(run, HOOK_AGENT, hookAgent(model), { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" }, id, calls.remember, { abortSignal: signal });
+          if (output.isError) throw new Error(output.content);
+          return output.content;
+        });
         const { cwd, trust, agentSources: wanted, compat, claudePlugins } = kernel.options as AgentsResolvedOptions;
         const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
         const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
@@ -116,7 +131,7 @@ export const agentsPlugin = definePlugin(function agents() {
         for (const file of files.values()) merged[file.name] = file.definition;
         // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
         for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
-          const own = await readAgentFiles([], { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), [{ path: join(plugin.root, "agents"), source: "user" }]);
+          const own = await readAgentFiles([], { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), plugin.agentPaths.map((path) => ({ path, source: "user" as const })));
           for (const file of own.values()) merged[`${plugin.name}:${file.name}`] = { ...file.definition, prompt: expandPluginRoot(file.definition.prompt, plugin.root) };
         }
         agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
@@ -180,7 +195,7 @@ export const agentsPlugin = definePlugin(function agents() {
           return next === undefined ? undefined : { continueWith: next };
         }
         const hooks = getHooksApi(kernel);
-        if (!hooks?.has("SubagentStop")) return undefined;
+        if (!hooks?.has("SubagentStop", run)) return undefined;
         stateOf(run).stopFired = true;
         const outcome = await hooks.fire("SubagentStop", run, { message: info.text, extra: { stopHookActive: info.continuations > 0 } });
         return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;

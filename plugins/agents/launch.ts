@@ -20,7 +20,8 @@ import { getHooksApi } from "../hooks/index";
 import { getSkillsApi } from "../skills/api";
 import type { AgentInput } from "./agent-tool";
 import { subagentOptions } from "./narrow";
-import { expandAlias } from "../model/index";
+import { fileModel } from "../model/index";
+export { CLAUDE_MODEL_TIERS } from "../model/index";
 
 /** What the plugin remembers about a subagent run while it runs. */
 export interface Delegation {
@@ -33,20 +34,11 @@ export interface Delegation {
 
 type Model = NonNullable<RunContext["model"]>;
 
-/** Claude Code's model tiers, as its agent files name them (`model: sonnet`). */
-export const CLAUDE_MODEL_TIERS: ReadonlySet<string> = new Set(["sonnet", "opus", "haiku"]);
-
 /**
- * The model an agent file's `model` asks for, or undefined for the parent's own: `inherit`, and
- * a Claude tier (`sonnet`, `opus`, `haiku`) that no alias maps — `modelAliases`,
- * `registerAlias()` or `UBIQUITY_MODEL_ALIASES` (`sonnet=anthropic:claude-sonnet-4-5`) — so an
- * agent written for Claude Code runs on any model.
+ * The model an agent file's `model` asks for, or undefined for the parent's own (`inherit`, or a
+ * Claude tier no alias maps): the model plugin's `fileModel`, shared with hook and command files.
  */
-export function agentModel(model: string | undefined, modelAliases: Readonly<Record<string, string>> | undefined): string | undefined {
-  if (model === undefined || model === "inherit") return undefined;
-  if (CLAUDE_MODEL_TIERS.has(model) && expandAlias(model, modelAliases) === model) return undefined;
-  return model;
-}
+export const agentModel = fileModel;
 
 /** The subagent's model: `inherit`, an unmapped Claude tier (or none) is the parent's own; a string resolves with role `subagent`. */
 async function modelFor(parent: RunContext, definition: AgentDefinition): Promise<Model> {
@@ -108,6 +100,8 @@ export async function prepareSubagent(
     if (outcome.blocked) return { refused: { content: `Agent ${type} was not started: ${outcome.blocked}`, isError: true, metadata: { agentId, agentType: type } } };
     delegation.context.push(...outcome.context);
   }
+  // The agent file's own hooks (Claude Code's frontmatter `hooks`) watch this run alone.
+  if (definition.hooks !== undefined) hooks?.scope(child, definition.hooks, `agent ${type}`);
   return { child, agentId };
 }
 

@@ -10,11 +10,12 @@
  *   own calls and its `model` answers, until the next prompt.
  */
 import { homedir } from "node:os";
+import { join } from "node:path";
 import { describeError, modelLabel, PROMPT_STAGE, resolveModel, type RunContext, type TurnPrompt } from "../../src/index";
 import { getPermissionsApi } from "../permissions/api";
 import { agentModel } from "../agents/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { compatProjectPaths, permittedCompatPaths, permittedSources, readPlugins, warn, warnOnce } from "../_kits/sources/index";
+import { CODEX_PLUGIN_MANIFEST, compatProjectPaths, permittedCompatPaths, permittedSources, PLUGIN_MANIFEST, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { createCommandsApi } from "./api";
@@ -48,6 +49,10 @@ export const commandsPlugin = definePlugin(function commands() {
     projectFiles: ({ cwd, home }: ProjectPlace) => [
       ...(["project", "local"] as const).map((source) => commandFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "commands", effect: "adds slash commands (their shell lines still go through the permission rules)" })),
       ...compatProjectPaths("commands", cwd).filter((p) => pathExists(p.path)).map((p) => ({ path: p.path, kind: "commands", effect: `adds slash commands (with compat: ["${p.tool}"])` })),
+      // A Claude Code or Codex plugin folder in the project: pinned whole (its hooks' scripts too), so it applies only while unchanged.
+      ...(pathExists(join(cwd, PLUGIN_MANIFEST)) || pathExists(join(cwd, CODEX_PLUGIN_MANIFEST))
+        ? [{ path: cwd, kind: "plugin", effect: "a Claude Code/Codex plugin folder: its commands, skills, agents, hooks and MCP servers apply where claudePlugins names it" }]
+        : []),
     ],
     runState: (): RunState => ({}),
     apply(kernel, context) {
@@ -102,7 +107,8 @@ export const commandsPlugin = definePlugin(function commands() {
             run.model = model;
             run.modelLabel = modelLabel(model, run.kernel);
           }
-          const { text, context } = await expandCommand(command, (match[2] ?? "").trim(), run);
+          const args = (match[2] ?? "").trim();
+          const { text, context } = command.expand ? await command.expand(args, run) : await expandCommand(command, args, run);
           const content = prompt.content && [{ type: "text" as const, text }, ...prompt.content.filter((p) => p.type !== "text")];
           return { ...prompt, text, context: [...prompt.context, ...context], ...(content ? { content } : {}) };
         } catch (error) {

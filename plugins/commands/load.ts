@@ -4,7 +4,9 @@
  * as Claude Code names them. Later folders win a name: user < project < local < the option's.
  */
 import { readdir, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
+import { toolRules } from "../_kits/sources/index";
+export { toolRules };
 import { absolutePath } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
 import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
@@ -32,25 +34,6 @@ async function markdownFiles(root: string, depth = 0): Promise<string[]> {
     else if (entry.isFile() && entry.name.endsWith(".md")) files.push(path);
   }
   return files;
-}
-
-/** Frontmatter `allowed-tools`: a list, or one string of rules separated by commas outside parentheses. */
-export function toolRules(value: unknown): string[] | undefined {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string").map((v) => v.trim()).filter(Boolean);
-  if (typeof value !== "string") return undefined;
-  const rules: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const c of value) {
-    if (c === "(") depth++;
-    if (c === ")") depth = Math.max(0, depth - 1);
-    if (c === "," && depth === 0) {
-      rules.push(current.trim());
-      current = "";
-    } else current += c;
-  }
-  rules.push(current.trim());
-  return rules.filter(Boolean);
 }
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
@@ -110,12 +93,15 @@ export function commandRoots(
 export async function loadCommands(roots: readonly CommandRoot[], report: (message: string) => void): Promise<SlashCommand[]> {
   const byName = new Map<string, SlashCommand>();
   for (const root of roots) {
-    if (!(await stat(root.path).catch(() => undefined))?.isDirectory()) {
+    const found = await stat(root.path).catch(() => undefined);
+    // A plugin's manifest may name one command file rather than a folder: it is named after its file.
+    const single = root.plugin !== undefined && found?.isFile() === true && root.path.endsWith(".md");
+    if (!found?.isDirectory() && !single) {
       if (root.written !== undefined) report(`commands: ${root.written} (${root.path}) is not a folder; name a folder of command files (name.md)`);
       continue;
     }
-    for (const file of await markdownFiles(root.path)) {
-      const command = readCommand(file, root.path, root.source, report, root.plugin);
+    for (const file of single ? [root.path] : await markdownFiles(root.path)) {
+      const command = readCommand(file, single ? dirname(root.path) : root.path, root.source, report, root.plugin);
       if (command) byName.set(command.name, command);
     }
   }

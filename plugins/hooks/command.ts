@@ -6,7 +6,9 @@
  * A timeout kills the whole process group.
  */
 import { spawn } from "node:child_process";
-import type { Logger } from "../../src/index";
+import type { Logger, RunContext } from "../../src/index";
+import type { AgentHookRunner } from "./model-hook";
+import type { HttpHookPolicy } from "./http";
 import type { SpawnSpec } from "../sandbox/api";
 import { buildSubprocessEnv, readReaperReport, shellSpawn, spawnFolder, stopSpawn, trackProcessGroup, underReaper, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
@@ -25,6 +27,17 @@ export interface HookRunContext {
    * folder is still in its input and in UBIQUITY_PROJECT_DIR [true].
    */
   trusted?: boolean;
+  /** The run the event fired in: prompt and agent hooks call its model. */
+  run?: RunContext;
+  /** Runs an agent hook's subagent (the agents plugin registers it). */
+  agentRunner?: AgentHookRunner;
+  /** The URLs and header variables HTTP hooks are held to. */
+  httpPolicy?: HttpHookPolicy;
+  /**
+   * SessionStart: names the file the hook may write `export NAME=value` lines to (CLAUDE_ENV_FILE),
+   * as the hook will see it (`contained`: it runs in the sandbox).
+   */
+  envFile?: (contained: boolean) => string;
 }
 
 const DEFAULT_TIMEOUT_S = 60;
@@ -80,13 +93,17 @@ export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<stri
   return buildSubprocessEnv(options, { add: [{ UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }] });
 }
 
-function runShell(command: string, stdin: string, context: HookRunContext, timeoutMs: number): Promise<Spawned> {
+function runShell(command: string, stdin: string, context: HookRunContext, timeoutMs: number, args?: readonly string[]): Promise<Spawned> {
   const { cwd, signal } = context;
   return new Promise((resolve) => {
     const where = spawnFolder(cwd, context.trusted !== false);
     // shellSpawn: bash with --norc (with stdin a socket and SHLVL unset it would run ~/.bashrc first).
-    const plain: SpawnSpec = { ...shellSpawn(command), cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
-    const wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
+    // Exec form (`args` given, as Claude Code allows): the program runs with its arguments, no shell.
+    const program = args ? { command, args: [...args] } : shellSpawn(command);
+    const plain: SpawnSpec = { ...program, cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
+    let wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
+    // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).
+    if (context.envFile) wrapped = { ...wrapped, env: { ...wrapped.env, CLAUDE_ENV_FILE: context.envFile(wrapped.contained === true) } };
     // Outside the sandbox, the reaper ends what the hook leaves behind, setsid or not.
     const reaper = wrapped.contained ? undefined : underReaper(wrapped);
     const spec = reaper ?? wrapped;
@@ -203,8 +220,9 @@ export async function runCommandHook(
   input: HookInput,
   context: HookRunContext,
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
-  const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
-  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context, timeoutMs);
+  // Red-team fix: a timer takes at most 2^31-1 ms (24.8 days); more fires at once, a guard turned into a no-op.
+  const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000, 2_147_483_647);
+  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context, timeoutMs, hook.args);
   const label = `${input.hookEventName} hook command ${JSON.stringify(hook.command)}`;
   if (result.timedOut) {
     context.logger.warn(`${label} timed out after ${timeoutMs / 1000}s and was killed; it was ignored`);

@@ -1,10 +1,12 @@
 
-import { describeError } from "../../src/index";
+import { describeError, type RunContext } from "../../src/index";
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
 import { compileIf, type IfFilter } from "./if-filter";
 import { runCommandHook, type HookRunContext } from "./command";
-import type { HookCallback, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
+import { runHttpHook } from "./http";
+import { hookAgentIds, runModelHook } from "./model-hook";
+import type { HookCallback, HookHandler, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
 
 /**
  * Run the hooks of one event in registration order. The first hook that blocks (or returns
@@ -27,11 +29,13 @@ export async function dispatch(
       let output: (HookOutput & { ask?: boolean }) | undefined | void;
       const current: HookInput = { ...input, toolInput: outcome.input, extra: { ...input.extra } };
       if (typeof hook !== "function" && hook.if !== undefined && !ifFilter(hook.if)(current)) continue;
+      if (typeof hook !== "function" && hook.type === "command" && hook.async === true) {
+        // Claude Code's `async`: started, never waited for; its answer cannot block or add anything.
+        void runCommandHook(hook, current, context).catch(() => {});
+        continue;
+      }
       try {
-        output =
-          typeof hook === "function"
-            ? await (hook as HookCallback)(current)
-            : await runCommandHook(hook, current, context);
+        output = typeof hook === "function" ? await (hook as HookCallback)(current) : await runHandler(hook, current, context);
       } catch (error) {
         context.logger.error(`${event} hook threw (skipped): ${describeError(error)}`);
         continue;
@@ -54,6 +58,36 @@ export async function dispatch(
     }
   }
   return outcome;
+}
+
+/** Is `run` (or a run it descends from) an agent hook's own subagent? Known by the random id it runs under, never by its type's name. */
+const insideHookAgent = (run: RunContext | undefined): boolean => {
+  for (let r = run; r; r = r.parent) if (r.agent?.parentToolUseId !== undefined && hookAgentIds.has(r.agent.parentToolUseId)) return true;
+  return false;
+};
+
+/** A handler of a settings file, a plugin or `options.hooks`, by its type. */
+function runHandler(hook: HookHandler, input: HookInput, context: HookRunContext): Promise<(HookOutput & { ask?: boolean }) | undefined> {
+  switch (hook.type) {
+    case "command":
+      return runCommandHook(hook, input, context);
+    case "http":
+      return runHttpHook(hook, input, { signal: context.signal, logger: context.logger, policy: context.httpPolicy ?? {} });
+    case "prompt":
+    case "agent":
+      if (!context.run) {
+        context.logger.warn(`${input.hookEventName} ${hook.type} hook was skipped: it fired outside a run`);
+        return Promise.resolve(undefined);
+      }
+      // Red-team fix: inside an agent hook's own subagent, model hooks do not fire again: an agent
+      // hook on Read whose judge Reads would start a judge per Read, each one deeper, until the
+      // outermost timed out (command and http hooks, which start no subagent, still run there).
+      if (insideHookAgent(context.run)) {
+        context.logger.debug(`${input.hookEventName} ${hook.type} hook was skipped: it fired inside a hook's own subagent`);
+        return Promise.resolve(undefined);
+      }
+      return runModelHook(hook, input, { run: context.run, ...(context.agentRunner ? { agentRunner: context.agentRunner } : {}) });
+  }
 }
 
 const filters = new Map<string, IfFilter>();

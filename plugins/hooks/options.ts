@@ -71,13 +71,32 @@ export type HookCallback = (input: HookInput) => HookOutput | undefined | void |
 const CommandHookSchema = z.strictObject({
   type: z.literal("command"),
   command: z.string().min(1),
+  args: z.array(z.string()).optional().describe("Exec form: command is the program, run with these arguments and no shell"),
   timeout: z.number().positive().optional().describe("seconds"),
   if: z.string().min(1).optional().describe('A permission rule ("Bash(git push *)"): the hook runs only for tool calls it may match'),
+  async: z.boolean().optional().describe("Started and not waited for: it cannot block or add context"),
+});
+
+const HttpHookSchema = z.strictObject({
+  type: z.literal("http"),
+  url: z.url({ protocol: /^https?$/ }),
+  headers: z.record(z.string(), z.string()).optional().describe("$VAR / ${VAR} filled only for variables allowedEnvVars lists"),
+  allowedEnvVars: z.array(z.string()).optional(),
+  timeout: z.number().positive().optional().describe("seconds"),
+  if: CommandHookSchema.shape.if,
+});
+
+const ModelHookSchema = z.strictObject({
+  type: z.enum(["prompt", "agent"]),
+  prompt: z.string().min(1).describe("$ARGUMENTS is replaced by the hook input as JSON"),
+  model: z.string().min(1).optional(),
+  timeout: z.number().positive().optional().describe("seconds"),
+  if: CommandHookSchema.shape.if,
 });
 
 const HookMatcherSchema = z.strictObject({
   matcher: z.string().optional().describe('"*", a tool name, or "A|B" with globs like "mcp__github__*"'),
-  hooks: z.array(z.union([functionSchema<HookCallback>("hook callback"), CommandHookSchema])),
+  hooks: z.array(z.union([functionSchema<HookCallback>("hook callback"), CommandHookSchema, HttpHookSchema, ModelHookSchema])),
 });
 export type HookMatcher = z.input<typeof HookMatcherSchema>;
 
@@ -91,6 +110,10 @@ export const hooksOptions = z.strictObject({
   canUseTool: permissionsOptions.shape.canUseTool,
   trust: settingsOptions.shape.trust,
   claudePlugins: ClaudePluginsOption,
+  /** URL patterns (`*` a wildcard) HTTP hooks may call; joined with the settings files' lists. Unset everywhere: any URL. */
+  allowedHttpHookUrls: z.array(z.string()).optional(),
+  /** Variables HTTP hooks may fill into headers (narrows each hook's `allowedEnvVars`); joined with the settings files'. */
+  httpHookAllowedEnvVars: z.array(z.string()).optional(),
 });
 export type HooksOptions = z.input<typeof hooksOptions>;
 export type HooksResolvedOptions = ResolvedOptions & Readonly<HooksOptions>;

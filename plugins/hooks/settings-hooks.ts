@@ -1,7 +1,7 @@
 /**
  * Command hooks from settings files (`settingSources`): the `"hooks"` key in the Claude Code
- * shape. Read entry by entry, never as a whole: an unknown event, a handler type this plugin
- * does not run (`prompt`, `agent`, `http`, or a typo) or a malformed entry is skipped with a
+ * shape (handler types `command`, `http`, `prompt` and `agent`). Read entry by entry, never as a
+ * whole: an unknown event, an unknown handler type (a typo) or a malformed entry is skipped with a
  * warning naming it and the file — the file's other hooks still apply. Dropping the whole key
  * for one entry we do not understand would silently drop its guards (a PreToolUse `rm -rf`
  * guard next to a newer event is the case that ran `rm -rf`).
@@ -11,22 +11,21 @@ import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
 import { HOOK_EVENTS, type HookEventName } from "./options";
 import { getSettingsApi } from "../settings/api";
 import { expandPluginRoot, MAX_DEFINITION_BYTES, readPlugins, warn, warnOnce } from "../_kits/sources/index";
-import type { CommandHook, HookMatcherGroup, HooksConfig } from "./types";
+import type { HookHandler, HookMatcherGroup, HooksConfig } from "./types";
 import { compileIf } from "./if-filter";
+import { isInside } from "../_kits/paths/index";
+import type { HttpHookPolicy } from "./http";
 
 const SOURCE = "ubiquity:hooks";
 const isEvent = (name: string): name is HookEventName => (HOOK_EVENTS as readonly string[]).includes(name);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const json = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
 
-/** Handler types Claude Code documents that this plugin does not run (yet): skipped by name. */
-const NOT_RUN_TYPES = new Set(["prompt", "agent", "http"]);
-
 /**
  * The command hooks of one settings file's `hooks` value, entry by entry; `report` is called once
  * per skipped entry with a message naming it. Never throws.
  */
-export function readFileHooks(value: unknown, report: (message: string) => void): HooksConfig {
+export function readFileHooks(value: unknown, report: (message: string) => void, origin?: "user" | "project"): HooksConfig {
   const out: Partial<Record<HookEventName, HookMatcherGroup[]>> = {};
   if (!isRecord(value)) {
     report(`its "hooks" key is ${json(value)}, not an object of events; no hooks were read from it`);
@@ -51,10 +50,12 @@ export function readFileHooks(value: unknown, report: (message: string) => void)
         report(`${where}.matcher is ${json(group.matcher)}, not a string; the group was skipped`);
         return;
       }
-      const hooks: CommandHook[] = [];
+      const hooks: HookHandler[] = [];
       group.hooks.forEach((handler, h) => {
         const at = `${where}.hooks[${h}]`;
-        const hook = commandHook(handler);
+        const read = hookHandler(handler);
+        // An HTTP hook from a project's file or plugin is held to the user's own limits (http.ts).
+        const hook = typeof read !== "string" && read.type === "http" && origin ? { ...read, origin } : read;
         if (typeof hook === "string") report(`${at}: ${hook}; skipped, the file's other hooks apply`);
         else hooks.push(checkIf(hook, at, report));
       });
@@ -64,30 +65,68 @@ export function readFileHooks(value: unknown, report: (message: string) => void)
   return out;
 }
 
-/** A command hook, or why the handler is not one this plugin runs. */
-function commandHook(handler: unknown): CommandHook | string {
+const HANDLER_TYPES = ["command", "http", "prompt", "agent"];
+
+/** A hook handler (command, http, prompt or agent), or why the handler is not one this plugin runs. */
+export function hookHandler(handler: unknown): HookHandler | string {
   if (!isRecord(handler)) return `${json(handler)} is not a hook handler object`;
   const { type } = handler;
-  if (type !== "command") {
-    if (typeof type === "string" && NOT_RUN_TYPES.has(type)) return `handler type "${type}" is not supported by ubiquity (only "command" hooks run from settings files)`;
-    return `unknown handler type ${json(type)} (only "command" hooks run from settings files)`;
-  }
-  if (typeof handler.command !== "string" || handler.command.trim() === "") return `a command hook without a "command" string`;
+  if (typeof type !== "string" || !HANDLER_TYPES.includes(type)) return `unknown handler type ${json(type)} (known: ${HANDLER_TYPES.join(", ")})`;
   const timeout = handler.timeout;
   if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0))) return `timeout ${json(timeout)} is not a positive number of seconds`;
   const condition = handler.if;
   if (condition !== undefined && (typeof condition !== "string" || !condition.trim())) return `"if" ${json(condition)} is not a permission rule string`;
-  return { type: "command", command: handler.command, ...(timeout !== undefined ? { timeout } : {}), ...(condition !== undefined ? { if: condition.trim() } : {}) };
+  const common = { ...(timeout !== undefined ? { timeout } : {}), ...(condition !== undefined ? { if: condition.trim() } : {}) };
+  if (type === "command") {
+    if (typeof handler.command !== "string" || handler.command.trim() === "") return `a command hook without a "command" string`;
+    const args = handler.args;
+    if (args !== undefined && !(Array.isArray(args) && args.every((a) => typeof a === "string"))) return `a command hook whose "args" is not a list of strings`;
+    return { type, command: handler.command, ...(args ? { args: args as string[] } : {}), ...common, ...(handler.async === true ? { async: true } : {}) };
+  }
+  if (type === "http") {
+    let url: URL;
+    try {
+      url = new URL(String(handler.url));
+    } catch {
+      return `an http hook whose "url" ${json(handler.url)} is not a URL`;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return `an http hook whose "url" is not http(s): ${json(url.protocol)}`;
+    const headers = handler.headers;
+    if (headers !== undefined && (!isRecord(headers) || !Object.values(headers).every((v) => typeof v === "string"))) return `an http hook whose "headers" is not an object of strings`;
+    const vars = handler.allowedEnvVars;
+    if (vars !== undefined && !(Array.isArray(vars) && vars.every((v) => typeof v === "string"))) return `an http hook whose "allowedEnvVars" is not a list of variable names`;
+    return { type, url: String(handler.url), ...(headers ? { headers: headers as Record<string, string> } : {}), ...(vars ? { allowedEnvVars: vars as string[] } : {}), ...common };
+  }
+  if (typeof handler.prompt !== "string" || !handler.prompt.trim()) return `a ${type} hook without a "prompt" string`;
+  if (handler.model !== undefined && (typeof handler.model !== "string" || !handler.model.trim())) return `a ${type} hook whose "model" ${json(handler.model)} is not a model name`;
+  return { type: type as "prompt" | "agent", prompt: handler.prompt, ...(handler.model !== undefined ? { model: (handler.model as string).trim() } : {}), ...common };
 }
 
 /** A hook whose `if` is not a rule runs for every call (fail safe: a guard stays on), with a warning naming it. */
-function checkIf(hook: CommandHook, at: string, report: (message: string) => void): CommandHook {
+function checkIf(hook: HookHandler, at: string, report: (message: string) => void): HookHandler {
   if (hook.if === undefined) return hook;
   const compiled = compileIf(hook.if);
   if (typeof compiled !== "string") return hook;
   report(`${at}: its "if" is not a permission rule (${compiled}); the hook runs for every call its matcher selects`);
   const { if: _dropped, ...rest } = hook;
   return rest;
+}
+
+/**
+ * The URLs and header variables HTTP hooks are held to: `allowedHttpHookUrls` and
+ * `httpHookAllowedEnvVars` of the options and of every enabled settings file, merged (a list
+ * anywhere sets the rule; the lists join). Unset everywhere: no restriction, as in Claude Code.
+ */
+export function httpPolicyOf(kernel: Kernel, options: { allowedHttpHookUrls?: readonly string[]; httpHookAllowedEnvVars?: readonly string[] }): HttpHookPolicy {
+  const files = getSettingsApi(kernel).files.map((f) => f.settings);
+  const merge = (lists: (readonly string[] | undefined)[]) => (lists.some((l) => l !== undefined) ? lists.flatMap((l) => l ?? []) : undefined);
+  const allowedUrls = merge([options.allowedHttpHookUrls, ...files.map((f) => f.allowedHttpHookUrls)]);
+  const allowedEnvVars = merge([options.httpHookAllowedEnvVars, ...files.map((f) => f.httpHookAllowedEnvVars)]);
+  // The user's own lists (options and the user's settings file): a project's file cannot widen them.
+  const own = getSettingsApi(kernel).files.filter((f) => f.source === "user").map((f) => f.settings);
+  const userUrls = merge([options.allowedHttpHookUrls, ...own.map((f) => f.allowedHttpHookUrls)]);
+  const userEnvVars = merge([options.httpHookAllowedEnvVars, ...own.map((f) => f.httpHookAllowedEnvVars)]);
+  return { ...(allowedUrls ? { allowedUrls } : {}), ...(allowedEnvVars ? { allowedEnvVars } : {}), ...(userUrls ? { userUrls } : {}), ...(userEnvVars ? { userEnvVars } : {}) };
 }
 
 /** Where the plugins' hooks come from: the `claudePlugins` folders, with the run's cwd and trust. */
@@ -105,12 +144,20 @@ export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefi
   const files = getSettingsApi(kernel).files.filter((f) => f.settings.hooks !== undefined);
   const report = (message: string) => warnOnce(kernel, SOURCE, message);
   const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
-  const pluginHooks = plugins.flatMap((plugin) => plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root) }))).filter((p) => p.hooks !== undefined);
+  const pluginHooks = plugins
+    .flatMap((plugin) => {
+      const origin = isInside(place!.cwd, plugin.root) ? ("project" as const) : ("user" as const);
+      return [
+        ...plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root), origin })),
+        ...(plugin.inlineHooks ? [{ path: `${plugin.root}/.claude-plugin/plugin.json#hooks`, hooks: inlinePluginHooks(plugin.inlineHooks, plugin.root), origin }] : []),
+      ];
+    })
+    .filter((p) => p.hooks !== undefined);
   if (files.length === 0 && pluginHooks.length === 0) return optionHooks;
   const out: Record<string, HookMatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(optionHooks ?? {})) out[event] = [...(groups ?? [])];
-  for (const file of [...files.map((f) => ({ path: f.path, hooks: f.settings.hooks })), ...pluginHooks]) {
-    const parsed = readFileHooks(file.hooks, (message) => warn(kernel, SOURCE, `${file.path}: ${message}`));
+  for (const file of [...files.map((f) => ({ path: f.path, hooks: f.settings.hooks, origin: f.source === "user" ? ("user" as const) : ("project" as const) })), ...pluginHooks]) {
+    const parsed = readFileHooks(file.hooks, (message) => warn(kernel, SOURCE, `${file.path}: ${message}`), file.origin);
     for (const [event, groups] of Object.entries(parsed)) (out[event] ??= []).push(...(groups ?? []));
   }
   return out as HooksConfig;
@@ -118,6 +165,15 @@ export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefi
 
 // A plugin folder whose path the shell would read as more than a path cannot be put into a command line.
 const SHELL_SAFE_PATH = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** A manifest's inline `hooks` with `${CLAUDE_PLUGIN_ROOT}` replaced by its folder (the same rule as a hooks file). */
+function inlinePluginHooks(hooks: Record<string, unknown>, root: string): unknown {
+  const text = JSON.stringify(hooks);
+  if (!SHELL_SAFE_PATH.test(root) && text.includes("${CLAUDE_PLUGIN_ROOT}")) {
+    throw new ConfigError(`the plugin folder ${JSON.stringify(root)} has characters a shell would interpret, so its hooks cannot name it; move the plugin to a plain path`, `${root}/.claude-plugin/plugin.json`);
+  }
+  return JSON.parse(expandPluginRoot(text, root)) as unknown;
+}
 
 /**
  * The `hooks` of a plugin's hooks.json with `${CLAUDE_PLUGIN_ROOT}` replaced by its folder;

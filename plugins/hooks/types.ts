@@ -5,16 +5,56 @@ import type { HookEventName, HookCallback } from "./options";
 export interface CommandHook {
   type: "command";
   command: string;
+  /** Exec form: the program `command` runs with these arguments, without a shell. */
+  args?: string[];
   /** Seconds [60]. */
   timeout?: number;
   /** Claude Code's `if`: a permission rule (`Bash(git push *)`); the hook runs only for tool calls it may match. */
   if?: string;
+  /** Claude Code's `async`: started and not waited for, so it cannot block or add context. */
+  async?: boolean;
 }
+
+/**
+ * An HTTP hook (Claude Code's `type: "http"`): the hook input is POSTed as JSON to `url`; a 2xx
+ * answer with a JSON body is read as a command hook's stdout. Only URLs `allowedHttpHookUrls`
+ * admits are called.
+ */
+export interface HttpHook {
+  type: "http";
+  url: string;
+  /** Extra headers; `$VAR`/`${VAR}` in a value is filled only for variables `allowedEnvVars` names. */
+  headers?: Record<string, string>;
+  allowedEnvVars?: string[];
+  /** Seconds [30]. */
+  timeout?: number;
+  if?: string;
+  /** Set by the loader: `project` for a project's settings file or plugin (held to the user's own limits). */
+  origin?: "user" | "project";
+}
+
+/**
+ * A model-judged hook: `prompt` (Claude Code's `type: "prompt"`, one model call) or `agent` (a
+ * subagent with Read, Grep and Glob). `$ARGUMENTS` in the prompt is replaced by the hook input
+ * as JSON (appended when absent). The model answers `{"ok": true}` or `{"ok": false, "reason"}`.
+ */
+export interface ModelHook {
+  type: "prompt" | "agent";
+  prompt: string;
+  /** A model string or alias; Claude tiers (`haiku`, `sonnet`, `opus`) no alias maps use the run's model. */
+  model?: string;
+  /** Seconds [30 for prompt, 60 for agent]. */
+  timeout?: number;
+  if?: string;
+}
+
+/** A hook handler from a settings file, a plugin or `options.hooks` (besides callbacks). */
+export type HookHandler = CommandHook | HttpHook | ModelHook;
 
 /** One matcher group of `options.hooks[event]`. */
 export interface HookMatcherGroup {
   matcher?: string;
-  hooks: (HookCallback | CommandHook)[];
+  hooks: (HookCallback | HookHandler)[];
 }
 
 /** `options.hooks`. */

@@ -20,19 +20,26 @@ export function pluginServers(
   const servers: Record<string, McpServerConfig> = {};
   const failed: McpServerProblem[] = [];
   for (const plugin of readPlugins(folders, place.cwd, place.trust, reportOnce)) {
-    const path = plugin.mcpFile;
-    const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
-    if (!read.ok) {
-      if (read.missing) continue;
-      throw new ConfigError(`the plugin's MCP config cannot be used: ${read.problem}`, path);
-    }
     let data: unknown;
-    try {
-      data = JSON.parse(read.text);
-    } catch (error) {
-      throw new ConfigError(`the plugin's MCP config is not valid JSON (${(error as Error).message}); fix it or remove the plugin`, path);
+    let path: string;
+    if (plugin.inlineMcpServers) {
+      // Written inline in the manifest, as Claude Code allows.
+      data = { mcpServers: plugin.inlineMcpServers };
+      path = `${plugin.root}/.claude-plugin/plugin.json#mcpServers`;
+    } else {
+      path = plugin.mcpFile!;
+      const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
+      if (!read.ok) {
+        if (read.missing) continue;
+        throw new ConfigError(`the plugin's MCP config cannot be used: ${read.problem}`, path);
+      }
+      try {
+        data = JSON.parse(read.text);
+      } catch (error) {
+        throw new ConfigError(`the plugin's MCP config is not valid JSON (${(error as Error).message}); fix it or remove the plugin`, path);
+      }
     }
-    const entries = readMcpConfigEntries(data, { env: { ...process.env, CLAUDE_PLUGIN_ROOT: plugin.root }, source: path });
+    const entries = readMcpConfigEntries(data, { env: { ...process.env, CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PROJECT_DIR: place.cwd }, source: path });
     const named = (name: string) => `plugin_${plugin.name}_${name}`;
     for (const message of entries.warnings) report(`${path}: ${message}`);
     for (const [name, config] of Object.entries(entries.servers)) servers[named(name)] = config;

@@ -57,3 +57,18 @@ export function expandAlias(
   }
   return current;
 }
+
+/** Claude Code's model tiers, as its agent, hook and command files name them (`model: sonnet`). */
+export const CLAUDE_MODEL_TIERS: ReadonlySet<string> = new Set(["sonnet", "opus", "haiku"]);
+
+/**
+ * The model a Claude Code file's `model` field asks for, or undefined for the run's own:
+ * `inherit`, and a Claude tier (`sonnet`, `opus`, `haiku`) that no alias maps — `modelAliases`,
+ * `registerAlias()` or `UBIQUITY_MODEL_ALIASES` (`sonnet=anthropic:claude-sonnet-4-5`) — so a file
+ * written for Claude Code runs on any model.
+ */
+export function fileModel(model: string | undefined, modelAliases: Readonly<Record<string, string>> | undefined): string | undefined {
+  if (model === undefined || model === "inherit") return undefined;
+  if (CLAUDE_MODEL_TIERS.has(model) && expandAlias(model, modelAliases) === model) return undefined;
+  return model;
+}

@@ -159,7 +159,7 @@ export const modelPlugin = definePlugin(() => ({
 }));
 
 export default modelPlugin;
-export { registerAlias, clearAliases, expandAlias, parseAliasList, MAX_ALIAS_HOPS } from "./aliases";
+export { registerAlias, clearAliases, expandAlias, parseAliasList, MAX_ALIAS_HOPS, CLAUDE_MODEL_TIERS, fileModel } from "./aliases";
 export { getModelApi, type ModelApi, type FetchWrapper, type FetchContext } from "./api";
 export { openaiCompatible, WITH_FETCH, type OpenAICompatibleSettings, type OpenAICompatibleModel } from "./openai-compatible";
 export { streamCheckingFetch, asksForStream, UnexpectedResponseError } from "./stream-check";

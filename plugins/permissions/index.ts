@@ -42,6 +42,7 @@ export const PermissionsPluginOptions = z.strictObject({
   shellTools: z.array(z.string()).optional().describe("More tools whose `command` input is a bash command [Bash]"),
   pathTools: z.array(z.string()).optional().describe("More tools whose rule content is a path pattern [Read, Write, Edit, Glob, Grep, …]"),
   editTools: z.array(z.string()).optional().describe("More tools that write files (acceptEdits, sensitive paths) [Write, Edit, …]"),
+  networkTools: z.array(z.string()).optional().describe("More read-only tools that reach the network: they run by default only in plan mode [WebFetch, WebSearch]"),
   home: z.string().optional().describe("The home folder that `~` means [os.homedir()]"),
 });
 export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
@@ -52,6 +53,7 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
     shell: new Set([...DEFAULT_TOOL_KINDS.shell, ...(opts.shellTools ?? [])]),
     path: new Set([...DEFAULT_TOOL_KINDS.path, ...(opts.pathTools ?? [])]),
     edit: new Set([...DEFAULT_TOOL_KINDS.edit, ...(opts.editTools ?? [])]),
+    network: new Set([...(DEFAULT_TOOL_KINDS.network ?? []), ...(opts.networkTools ?? [])]),
   };
   const home = () => opts.home ?? homedir();
   return {
@@ -123,6 +125,7 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
         );
         // The file tools write what was judged here, not what the path leads to by the time they run.
         if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName)) recordJudged(call.run, call.toolUseId, decision.subject.paths);
+        if (decision.behavior === "ask") api.recordAsk(call, decision.step);
         return merge(incoming, decision, mode);
       });
 

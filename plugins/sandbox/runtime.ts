@@ -332,6 +332,13 @@ export class SandboxRuntime {
    * sandboxed process created anywhere in it are moved out, and returned with the ones earlier
    * sweeps removed that no result has reported yet.
    */
+  /** The host path of `path` as sandboxed processes see it: under /tmp, the run's private folder (bubblewrap). */
+  hostPath(path: string): string {
+    if (this.#availability.backend === "seatbelt" || (path !== "/tmp" && !path.startsWith("/tmp/"))) return path;
+    this.#prepare();
+    return join(this.#dirs!.tmp, path.slice("/tmp".length));
+  }
+
   settle(): Violation[] {
     if (!this.#guard) return [];
     const removed = [...this.#unreported.splice(0), ...this.#guard.sweep()];

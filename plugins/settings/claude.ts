@@ -36,6 +36,11 @@ export function readClaudeSettingsFile(path: string, report: (message: string) =
     if (key === "$schema") continue;
     if (key === "permissions") out.permissions = permissions(value, path, ignored);
     else if (key === "hooks") out.hooks = value; // read entry by entry by the hooks plugin
+    else if (key === "allowedHttpHookUrls" || key === "httpHookAllowedEnvVars") {
+      // A list that is not one would loosen nothing if dropped, but a restriction must hold: none is allowed then.
+      out[key] = isStrings(value) ? value : [];
+      if (!isStrings(value)) ignored.push(`${key} (not a list of strings: no HTTP hook ${key === "allowedHttpHookUrls" ? "URL" : "header variable"} is allowed)`);
+    }
     else if (key === "env") {
       const env = envOf(value, ignored);
       if (env) out.env = env;

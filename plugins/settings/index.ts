@@ -11,7 +11,7 @@
  * the smallest any file sets, so a file only ever tightens it).
  */
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError, describeError, type Kernel, type UbiquityConfig } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -100,7 +100,8 @@ function restrictionsOnly(settings: SettingsFile): SettingsFile {
 function readMcpJson(kernel: Kernel, path: string): Record<string, McpServerConfig> | undefined {
   const data = readJsonConfigFile(path, "MCP config file");
   if (data === undefined) return undefined;
-  const entries = readMcpConfigEntries(data, { source: path });
+  // ${CLAUDE_PROJECT_DIR} stands for the project (the folder holding the file), as in Claude Code.
+  const entries = readMcpConfigEntries(data, { env: { ...process.env, CLAUDE_PROJECT_DIR: dirname(path) }, source: path });
   for (const message of entries.warnings) warn(kernel, NAME, `${path}: ${message}`);
   for (const { name, error } of entries.failed) warn(kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
   stateOf(kernel).mcpFailures = entries.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` }));

@@ -28,6 +28,10 @@ export const SettingsFileSchema = z.looseObject({
   claudePlugins: z.array(z.string()).optional(),
   /** Read by the hooks plugin, not here. */
   hooks: z.unknown().optional(),
+  /** URL patterns (`*` a wildcard) HTTP hooks may call; the lists of every file and the option join. */
+  allowedHttpHookUrls: z.array(z.string()).optional(),
+  /** Variables HTTP hooks may put into headers (each hook's own `allowedEnvVars` is narrowed to these). */
+  httpHookAllowedEnvVars: z.array(z.string()).optional(),
 });
 
 /** The content of a settings file. */

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
-import { buildSubprocessEnv, describeKilled } from "../_kits/process/index";
+import { buildSubprocessEnv, describeKilled, sessionScriptOf } from "../_kits/process/index";
 import { ToolFailure, guard } from "../_kits/file-tools/index";
 import type { SandboxApi, SpawnSpec } from "../sandbox/api";
 import { runCommand, type CommandResult } from "./run-command";
@@ -73,9 +73,14 @@ export class BashTool extends Tool<typeof BashInput> {
       const env = buildSubprocessEnv({ env: ctx.env, subprocessEnv: ctx.subprocessEnv });
       const wrap = this.sandbox && ((spec: SpawnSpec) => this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId }));
       const tasks = tasksOf(ctx.run);
+      // What SessionStart hooks wrote to CLAUDE_ENV_FILE runs first, in the same shell (the rules judged the command alone).
+      // Red-team fix: with the sandbox on, the hooks that wrote it ran sandboxed; a command that runs
+      // outside the sandbox (excludedCommands) does not get their script, which would run out of it too.
+      const script = this.sandbox?.active && !this.sandbox.sandboxes(input.command) ? undefined : sessionScriptOf(ctx.run);
+      const command = script ? `${script}${input.command}` : input.command;
       if (input.run_in_background) {
         if (!tasks) throw new ToolFailure(NO_TASKS_MESSAGE);
-        const start = () => new ShellProcess(input.command, { cwd: ctx.cwd, env, wrap, stdin: "pipe", pty: input.pty });
+        const start = () => new ShellProcess(command, { cwd: ctx.cwd, env, wrap, stdin: "pipe", pty: input.pty });
         let id: string;
         try {
           id = adoptShell(tasks, input.command, start, { interactive: true });
@@ -91,7 +96,7 @@ export class BashTool extends Tool<typeof BashInput> {
       } else if (input.pty) {
         throw new ToolFailure("pty: true needs run_in_background: true (a foreground command has no input to answer on a terminal).");
       }
-      const result = await runCommand(input.command, {
+      const result = await runCommand(command, {
         cwd: ctx.cwd,
         env,
         timeoutMs,

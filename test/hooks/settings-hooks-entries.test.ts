@@ -1,5 +1,5 @@
 /**
- * Settings-file hooks are read entry by entry: an unknown event, an unsupported handler type or a
+ * Settings-file hooks are read entry by entry: an unknown event, an unknown handler type or a
  * malformed entry is skipped with a warning naming it, and the file's other hooks still run.
  * The `rm -rf` guard case goes through the real bin: a settings file with one unknown event
  * still blocks `rm -rf`, checked by a marker file that must survive.
@@ -22,18 +22,41 @@ describe("readFileHooks: one entry at a time", () => {
     expect(reports[0]).toContain('"TeammateIdle"');
   });
 
-  it("a prompt-type handler is skipped by name; the command hooks beside it are kept", () => {
+  it("prompt, agent and http handlers are read beside command hooks; an unknown handler type is skipped by name", () => {
     const reports: string[] = [];
     const hooks = readFileHooks(
       {
-        Stop: [{ hooks: [{ type: "prompt", prompt: "Is the work done? $ARGUMENTS" }, { type: "command", command: "echo stop" }] }],
-        PreToolUse: [{ matcher: "Bash", hooks: [GUARD] }],
+        Stop: [
+          {
+            hooks: [
+              { type: "prompt", prompt: "Is the work done? $ARGUMENTS", model: "haiku" },
+              { type: "agent", prompt: "Check the tests pass", timeout: 90 },
+              { type: "http", url: "http://127.0.0.1:9/hook", headers: { Authorization: "Bearer $T" }, allowedEnvVars: ["T"] },
+              { type: "webhook", url: "http://x" },
+              { type: "command", command: "echo stop" },
+            ],
+          },
+        ],
+        PreToolUse: [{ matcher: "Bash", hooks: [GUARD, { type: "http", url: "file:///etc/passwd" }, { type: "prompt" }] }],
       },
       (m) => reports.push(m),
     );
-    expect(hooks.Stop).toEqual([{ hooks: [{ type: "command", command: "echo stop" }] }]);
+    expect(hooks.Stop).toEqual([
+      {
+        hooks: [
+          { type: "prompt", prompt: "Is the work done? $ARGUMENTS", model: "haiku" },
+          { type: "agent", prompt: "Check the tests pass", timeout: 90 },
+          { type: "http", url: "http://127.0.0.1:9/hook", headers: { Authorization: "Bearer $T" }, allowedEnvVars: ["T"] },
+          { type: "command", command: "echo stop" },
+        ],
+      },
+    ]);
     expect(hooks.PreToolUse).toEqual([{ matcher: "Bash", hooks: [GUARD] }]);
-    expect(reports).toEqual([expect.stringContaining('hooks.Stop[0].hooks[0]: handler type "prompt"')]);
+    expect(reports).toEqual([
+      expect.stringContaining('hooks.Stop[0].hooks[3]: unknown handler type "webhook"'),
+      expect.stringContaining("hooks.PreToolUse[0].hooks[1]: an http hook whose \"url\" is not http(s)"),
+      expect.stringContaining('hooks.PreToolUse[0].hooks[2]: a prompt hook without a "prompt" string'),
+    ]);
   });
 
   it("malformed groups and handlers are skipped one by one, each named", () => {

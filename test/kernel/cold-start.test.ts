@@ -27,6 +27,8 @@ const HEAVY: Record<string, RegExp> = {
   "price data": /node_modules\/@pydantic\/genai-prices\//,
   // ajv as a package, or the copy bundled in the MCP client package (its validator chunk).
   ajv: /node_modules\/(ajv|ajv-formats)\/|node_modules\/@modelcontextprotocol\/client\/dist\/(validators\/ajv|ajvProvider-)/,
+  // WebFetch's converters: the first HTML page or PDF fetched.
+  "page converters": /node_modules\/(node-html-markdown|node-html-parser|unpdf)\//,
   "a provider package": /node_modules\/(@ai-sdk\/(?!gateway\/|provider\/|provider-utils\/)|@openrouter\/)/,
   // The terminal UI and its approval view: `ubiquity chat` and a terminal's first question only.
   "terminal UI": /\/dist\/chunks\/(tui|approval-view)\.mjs$/,

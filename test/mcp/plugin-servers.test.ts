@@ -39,6 +39,16 @@ describe("Claude Code plugins: MCP servers", () => {
     }
   });
 
+  it("${CLAUDE_PROJECT_DIR} in a plugin's server config stands for the project", async () => {
+    const cwd = realpathSync(temp("ubq-plugin-mcp-"));
+    const parent = realpathSync(temp("ubq-plugins-"));
+    const root = demoPlugin(parent, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs", "stdio", MARKER], env: { PROJECT: "${CLAUDE_PROJECT_DIR}" } } } }));
+    const { pluginServers } = await import("../../plugins/mcp/plugin-servers");
+    const found = pluginServers([root], { cwd, trust: undefined }, () => {});
+    expect(found.failed).toEqual([]);
+    expect((found.servers.plugin_demo_everything as { env?: Record<string, string> }).env).toEqual({ PROJECT: cwd });
+  });
+
   it("a plugin inside an untrusted project starts nothing", async () => {
     const cwd = realpathSync(temp("ubq-plugin-mcp-"));
     demoPlugin(cwd);

@@ -9,3 +9,4 @@ export { absolutePath, buildSubprocessEnv, isCredentialVariable, isPassedName, i
 export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReaper, type ReaperReport } from "./reaper";
 export { folderTrusted, spawnFolder, untrustedSpawnFolder } from "./folder";
 export { shellSpawn } from "./shell";
+export { MAX_SESSION_SCRIPT_BYTES, readEnvFiles, sessionScriptOf, setSessionScript } from "./session-env";

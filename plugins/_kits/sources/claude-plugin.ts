@@ -37,19 +37,27 @@ export interface ClaudePlugin {
   commandDirs: string[];
   /** Folders of skills: `skills/` and the manifest's `skills` paths. */
   skillsDirs: string[];
-  /** Hooks files: the manifest's `hooks` paths, else `hooks/hooks.json`. */
+  /** Agent files and folders: `agents/` and the manifest's `agents` paths. */
+  agentPaths: string[];
+  /** Hooks files: the manifest's `hooks` paths, else `hooks/hooks.json` (none when the manifest has them inline). */
   hooksFiles: string[];
-  /** Its MCP config: the manifest's `mcpServers` path, else `.mcp.json`. */
-  mcpFile: string;
+  /** The manifest's `hooks` written inline (the hooks.json shape, with or without its `"hooks"` key). */
+  inlineHooks?: Record<string, unknown>;
+  /** Its MCP config: the manifest's `mcpServers` path, else `.mcp.json` (none when the manifest has them inline). */
+  mcpFile?: string;
+  /** The manifest's `mcpServers` written inline (server name → config). */
+  inlineMcpServers?: Record<string, unknown>;
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The manifest's path list under `key` (a string or a list of strings), each inside the plugin: a `../` out of it is not followed. */
 function pathsOf(manifest: Record<string, unknown>, key: string, root: string, report: (message: string) => void): string[] | undefined {
   const value = manifest[key];
-  if (value === undefined) return undefined;
+  if (value === undefined || isRecord(value)) return undefined; // absent, or written inline (hooks, mcpServers)
   const list = typeof value === "string" ? [value] : Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
   if (!list) {
-    report(`plugin ${root}: its manifest's "${key}" is not a path or a list of paths (written inline, which is not read yet); the default place is read`);
+    report(`plugin ${root}: its manifest's "${key}" is not a path or a list of paths; the default place is read`);
     return undefined;
   }
   const inside = list.map((p) => resolve(root, p)).filter((p) => p === root || p.startsWith(`${root}/`));
@@ -89,14 +97,20 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
     return undefined;
   }
   const withDefault = (first: string, more: string[] | undefined) => [first, ...(more ?? []).filter((p) => p !== first)];
+  // `hooks` and `mcpServers` may be written inline in the manifest, as Claude Code allows.
+  const inline = (key: string) => (isRecord(manifest[key]) ? (manifest[key] as Record<string, unknown>) : undefined);
+  const inlineHooks = inline("hooks");
+  const inlineMcp = inline("mcpServers");
   return {
     name,
     root,
     kind,
     commandDirs: withDefault(join(root, "commands"), pathsOf(manifest, "commands", root, report)),
     skillsDirs: withDefault(join(root, "skills"), pathsOf(manifest, "skills", root, report)),
-    hooksFiles: pathsOf(manifest, "hooks", root, report) ?? [join(root, "hooks", "hooks.json")],
-    mcpFile: pathsOf(manifest, "mcpServers", root, report)?.[0] ?? join(root, ".mcp.json"),
+    agentPaths: withDefault(join(root, "agents"), pathsOf(manifest, "agents", root, report)),
+    hooksFiles: inlineHooks ? [] : (pathsOf(manifest, "hooks", root, report) ?? [join(root, "hooks", "hooks.json")]),
+    ...(inlineHooks ? { inlineHooks: isRecord(inlineHooks.hooks) ? inlineHooks.hooks : inlineHooks } : {}),
+    ...(inlineMcp ? { inlineMcpServers: isRecord(inlineMcp.mcpServers) ? inlineMcp.mcpServers : inlineMcp } : { mcpFile: pathsOf(manifest, "mcpServers", root, report)?.[0] ?? join(root, ".mcp.json") }),
   };
 }
 

@@ -1,0 +1,68 @@
+/**
+ * Claude Code's `CLAUDE_ENV_FILE`: a SessionStart hook may write `export NAME=value` lines to the
+ * file that variable names; the script they make up runs ahead of every later Bash command of the
+ * session (its subagents' too), in the same shell, so `export PATH="$HOME/bin:$PATH"` expands as
+ * the hook meant. Only commands get it: the host process and MCP servers never do.
+ */
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+
+/** The most of a session's script that is kept: environment lines, not programs. */
+export const MAX_SESSION_SCRIPT_BYTES = 64 * 1024;
+
+interface RunLike {
+  readonly parent?: RunLike;
+}
+
+const scripts = new WeakMap<object, string>();
+
+/** Set the session script of a (top-level) run. */
+export function setSessionScript(run: RunLike, script: string): void {
+  if (script.trim()) scripts.set(run, script);
+  else scripts.delete(run);
+}
+
+/** The session script a Bash command of `run` starts with (its top-level run's), if any. */
+export function sessionScriptOf(run: RunLike | undefined): string | undefined {
+  for (let r = run; r; r = r.parent) {
+    const script = scripts.get(r);
+    if (script !== undefined) return script;
+  }
+  return undefined;
+}
+
+/**
+ * The text of the env files a hook wrote, in order: a regular file each (a link or a folder is
+ * skipped: `problem` hears why), at most MAX_SESSION_SCRIPT_BYTES in all.
+ */
+export function readEnvFiles(paths: readonly string[], problem: (message: string) => void): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (const path of paths) {
+    // Opened without following a link and without blocking on a FIFO; judged on what was opened.
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT") problem(`${path} could not be opened (${code === "ELOOP" ? "it is a link" : code}); ignored`);
+      continue;
+    }
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) {
+        problem(`${path} is not a regular file; ignored`);
+        continue;
+      }
+      if (size + stat.size > MAX_SESSION_SCRIPT_BYTES) {
+        problem(`${path} would take the session's environment script past ${MAX_SESSION_SCRIPT_BYTES} bytes; ignored`);
+        continue;
+      }
+      const text = readFileSync(fd, "utf8");
+      size += Buffer.byteLength(text);
+      if (text.trim()) parts.push(text.endsWith("\n") ? text : `${text}\n`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return parts.join("");
+}

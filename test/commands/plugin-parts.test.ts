@@ -1,0 +1,149 @@
+/**
+ * One Claude Code plugin with every part — commands, agents, skills, hooks and an MCP server — built
+ * from unmodified real files (test/fixtures/compat, see SOURCE.md) in a plugin folder whose manifest
+ * writes hooks and mcpServers inline and names one agent file and one command file, as Claude Code
+ * allows; a plugin folder inside the project applies under trust pins only while unchanged; and
+ * `ubiquity plugin add <git-url>` clones a plugin (or a marketplace's plugin) into the user's
+ * folder, from a real git repository served over file://.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { summon, type Options } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import commandsPlugin from "ubiquity/plugins/commands";
+import { collect, ofType, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+import { tempHome, writeTree } from "../helpers/temp-home";
+import { EVERYTHING_BIN } from "../mcp/helpers";
+import { digestsOf, findFilesToPin, TrustPins } from "../../loader/index";
+import { commandsCommands, isGitUrl } from "../../plugins/commands/cli";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/compat/", import.meta.url));
+const temp = tempDirs();
+const home = tempHome();
+
+/** A plugin named `toolkit` made of real files, its manifest inline. */
+function toolkit(root: string): string {
+  const dir = join(root, "toolkit");
+  cpSync(join(FIXTURES, "plugins/commit-commands/commands/commit.md"), join(dir, "cmds/commit.md"));
+  cpSync(join(FIXTURES, "plugins/feature-dev/agents/code-explorer.md"), join(dir, "agents/code-explorer.md"));
+  cpSync(join(FIXTURES, "claude-plugins-official/agents/silent-failure-hunter.md"), join(dir, "reviewers/silent-failure-hunter.md"));
+  cpSync(join(FIXTURES, "superpowers/skills/systematic-debugging"), join(dir, "skills/systematic-debugging"), { recursive: true });
+  cpSync(join(FIXTURES, "plugins/explanatory-output-style/hooks-handlers/session-start.sh"), join(dir, "hooks-handlers/session-start.sh"));
+  writeTree(dir, {
+    ".claude-plugin/plugin.json": JSON.stringify(
+      {
+        name: "toolkit",
+        commands: "./cmds/commit.md",
+        agents: ["./reviewers/silent-failure-hunter.md"],
+        hooks: { SessionStart: [{ hooks: [{ type: "command", command: "bash", args: ["${CLAUDE_PLUGIN_ROOT}/hooks-handlers/session-start.sh"] }] }] },
+        mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"] } },
+      },
+      null,
+      2,
+    ),
+  });
+  return dir;
+}
+
+const base: Options = { sandbox: false, persistSession: false, persistTodos: false, marketPricing: false };
+
+describe("a plugin with every part, manifest inline", () => {
+  it("commands, agents (folder and named file), skills, an exec-form hook and an inline MCP server all load, namespaced", async () => {
+    const dir = toolkit(realpathSync(temp("ubq-plugin-parts-")));
+    const cwd = realpathSync(temp("ubq-plugin-cwd-"));
+    const model = scriptedModel(({ request }) =>
+      request.prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "mcp__plugin_toolkit_everything__echo", input: { message: "from the plugin" } }] },
+    );
+    const query = summon("hello", { ...base, model, cwd, claudePlugins: [dir], canUseTool: () => ({ behavior: "allow" as const }) });
+    const commands = (await query.supportedCommands()).map((c) => c.name);
+    const messages = await collect(query);
+    const result = resultOf(messages);
+    expect(result.isError, result.result).toBe(false);
+    expect(commands).toEqual(expect.arrayContaining(["toolkit:commit", "toolkit:systematic-debugging"]));
+    const tools = model.requests[0]!.tools!;
+    const agent = tools.find((t) => t.name === "Agent") as { description?: string } | undefined;
+    expect(agent?.description).toContain("toolkit:code-explorer");
+    expect(agent?.description).toContain("toolkit:silent-failure-hunter");
+    const skill = tools.find((t) => t.name === "Skill") as { description?: string } | undefined;
+    expect(skill?.description).toContain("toolkit:systematic-debugging");
+    // The inline SessionStart hook (exec form, ${CLAUDE_PLUGIN_ROOT} in its args) gave its context.
+    expect(JSON.stringify(model.requests[0]!.prompt)).toContain("explanatory");
+    // The inline MCP server's tool, named as Claude Code names a plugin's.
+    expect(tools.map((t) => t.name)).toContain("mcp__plugin_toolkit_everything__echo");
+    expect(ofType(messages, "tool_result").map((m) => m.output.content).join("\n")).toContain("Echo: from the plugin");
+  });
+});
+
+describe("a plugin folder inside the project, under trust pins", () => {
+  it("applies while its files are the approved ones; a changed hook script stops the whole plugin", async () => {
+    const cwd = realpathSync(temp("ubq-plugin-project-"));
+    const dir = toolkit(join(cwd, "plugins"));
+    const plugins = [commandsPlugin()];
+    const pinned = findFilesToPin(cwd, home(), plugins);
+    expect(pinned.map((f) => f.path)).toContain(dir);
+    const trust = new TrustPins(digestsOf(pinned), home());
+    const listed = async () => {
+      const query = summon("hi", { ...base, model: scriptedModel(["ok"]), cwd, claudePlugins: ["./plugins/toolkit"], trust, mcpServers: {} });
+      const names = (await query.supportedCommands()).map((c) => c.name);
+      await collect(query);
+      return names;
+    };
+    expect(await listed()).toContain("toolkit:commit");
+    writeFileSync(join(dir, "hooks-handlers/session-start.sh"), "#!/usr/bin/env bash\ntouch /tmp/ubq-should-not-run\n");
+    expect(await listed()).not.toContain("toolkit:commit");
+  });
+});
+
+describe("ubiquity plugin add <git-url>", () => {
+  const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" } });
+  /** A bare repository holding `files`, as a file:// URL. */
+  function repo(name: string, fill: (dir: string) => void): string {
+    const root = realpathSync(temp("ubq-git-"));
+    const work = join(root, "work");
+    git(root, "init", "-q", "-b", "main", work);
+    fill(work);
+    git(work, "add", "-A");
+    git(work, "commit", "-q", "-m", "plugin");
+    git(root, "clone", "-q", "--bare", work, join(root, `${name}.git`));
+    return `file://${join(root, `${name}.git`)}`;
+  }
+  const io = () => {
+    const out: string[] = [];
+    return { out, io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void out.push(t) } };
+  };
+  const run = (positionals: string[], sink: ReturnType<typeof io>["io"]) => commandsCommands.plugin!.run({ positionals, flags: {} } as never, sink as never);
+
+  it("clones a plugin into ~/.ubiquity/plugins, records it, and removes the clone with it", async () => {
+    const url = repo("toolkit", (dir) => cpSync(join(FIXTURES, "plugins/commit-commands"), dir, { recursive: true }));
+    expect(isGitUrl(url)).toBe(true);
+    const { out, io: sink } = io();
+    expect(await run(["add", url], sink)).toBe(0);
+    const clone = join(home(), ".ubiquity", "plugins", "toolkit");
+    expect(existsSync(join(clone, ".claude-plugin", "plugin.json"))).toBe(true);
+    const settings = JSON.parse(readFileSync(join(home(), ".ubiquity", "settings.json"), "utf8")) as { claudePlugins: string[] };
+    expect(settings.claudePlugins).toEqual([clone]);
+    expect(out.join("")).toContain("Added the plugin commit-commands");
+    // A run that reads user settings has its command.
+    const query = summon("hi", { ...base, model: scriptedModel(["ok"]), cwd: realpathSync(temp("ubq-cwd-")), settingSources: ["user"] });
+    expect((await query.supportedCommands()).map((c) => c.name)).toContain("commit-commands:commit");
+    await collect(query);
+    expect(await run(["remove", "commit-commands"], sink)).toBe(0);
+    expect(existsSync(clone)).toBe(false);
+  });
+
+  it("a marketplace's plugin whose source is a git URL is cloned too; a failed clone leaves nothing", async () => {
+    const pluginUrl = repo("feature-dev", (dir) => cpSync(join(FIXTURES, "plugins/feature-dev"), dir, { recursive: true }));
+    const marketUrl = repo("market", (dir) =>
+      writeTree(dir, { ".claude-plugin/marketplace.json": JSON.stringify({ name: "market", plugins: [{ name: "feature-dev", source: { source: "url", url: pluginUrl } }, { name: "gone", source: { source: "url", url: "file:///nonexistent/x.git" } }] }) }),
+    );
+    const { io: sink } = io();
+    expect(await run(["add", marketUrl, "feature-dev"], sink)).toBe(0);
+    expect(existsSync(join(home(), ".ubiquity", "plugins", "feature-dev", "agents", "code-explorer.md"))).toBe(true);
+    await expect(run(["add", "file:///nonexistent/repo.git"], sink)).rejects.toThrow(/git clone .* failed/);
+    expect(existsSync(join(home(), ".ubiquity", "plugins", "repo"))).toBe(false);
+  });
+});
