@@ -21,6 +21,7 @@ import toolWrite from "../plugins/tool-write/index";
 import toolEdit from "../plugins/tool-edit/index";
 import toolBash from "../plugins/tool-bash/index";
 import background from "../plugins/background/index";
+import web from "../plugins/web/index";
 import toolGlob from "../plugins/tool-glob/index";
 import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
@@ -34,6 +35,7 @@ import skills from "../plugins/skills/index";
 import commands from "../plugins/commands/index";
 import memory from "../plugins/memory/index";
 import hooks from "../plugins/hooks/index";
+import reviewer from "../plugins/reviewer/index";
 import sandbox from "../plugins/sandbox/index";
 import structuredOutput from "../plugins/structured-output/index";
 import telemetry from "../plugins/telemetry/index";
@@ -51,6 +53,7 @@ import type { SystemPromptOptions } from "../plugins/system-prompt/index";
 import type { PermissionsOptions } from "../plugins/permissions/index";
 import type { SandboxOptions } from "../plugins/sandbox/index";
 import type { HooksOptions } from "../plugins/hooks/index";
+import type { ReviewerOptions } from "../plugins/reviewer/index";
 import type { TodosOptions } from "../plugins/todos/index";
 import type { SessionsOptions } from "../plugins/sessions/index";
 import type { SessionsPostgresOptions } from "../plugins/sessions-postgres/index";
@@ -63,6 +66,7 @@ import type { MemoryOptions } from "../plugins/memory/index";
 import type { StructuredOutputOptions } from "../plugins/structured-output/index";
 import type { TelemetryOptions } from "../plugins/telemetry/index";
 import type { BackgroundOptions } from "../plugins/background/index";
+import type { WebOptions } from "../plugins/web/index";
 
 /**
  * Every option of the default product: the kernel's own and each listed plugin's slice (the
@@ -82,7 +86,9 @@ export type DefaultOptions = KernelOptions &
   PermissionsOptions &
   SandboxOptions &
   HooksOptions &
+  ReviewerOptions &
   BackgroundOptions &
+  WebOptions &
   TodosOptions &
   SessionsOptions &
   SessionsPostgresOptions &
@@ -119,6 +125,8 @@ export default definePreset({
     // servers): before the plugins that spawn, and its ready (the network proxy) before MCP connects.
     sandbox(),
     hooks(),
+    // Auto-review: what would prompt goes to a reviewer (mode auto, or the reviewer option).
+    reviewer(),
     // The built-in tools, in offer order (Read, Write, Edit, Bash, Glob, Grep, then the rest).
     toolRead(),
     toolWrite(),
@@ -128,6 +136,8 @@ export default definePreset({
     toolGrep(),
     toolAskUser(),
     toolTodo(),
+    // WebFetch and WebSearch: native search where the model's provider has it, else a backend.
+    web(),
     // Background shells (Bash run_in_background) and agents: their registry, BashOutput,
     // BashInput and KillShell, and their end with the session.
     background(),

@@ -53,6 +53,7 @@ export default defineConfig({
           guide("Custom tools", "custom-tools"),
           guide("Web tools", "web-tools"),
           guide("Permissions", "permissions"),
+          guide("Auto-review", "auto-review"),
           guide("Sandbox", "sandbox"),
           guide("User hooks", "hooks"),
           guide("MCP servers", "mcp"),

@@ -100,6 +100,8 @@ export async function prepareSubagent(
     if (outcome.blocked) return { refused: { content: `Agent ${type} was not started: ${outcome.blocked}`, isError: true, metadata: { agentId, agentType: type } } };
     delegation.context.push(...outcome.context);
   }
+  // The agent file's own hooks (Claude Code's frontmatter `hooks`) watch this run alone.
+  if (definition.hooks !== undefined) hooks?.scope(child, definition.hooks, `agent ${type}`);
   return { child, agentId };
 }
 

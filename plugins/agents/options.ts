@@ -24,6 +24,8 @@ export const AgentDefinitionSchema = z.strictObject({
   outputSchema: OutputSchemaSchema.optional(),
   /** `worktree`: it works in a fresh git worktree on a branch of its own; `none`: in its caller's folder. */
   isolation: z.enum(ISOLATIONS).optional(),
+  /** Claude Code's agent-scoped hooks (the settings-file shape): they watch this agent's run alone; its `Stop` hooks run at SubagentStop. */
+  hooks: z.record(z.string(), z.unknown()).optional(),
 });
 export type AgentDefinition = z.input<typeof AgentDefinitionSchema>;
 

@@ -88,6 +88,12 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
     if (ISOLATIONS.includes(data.isolation as Isolation)) definition.isolation = data.isolation as Isolation;
     else dropped.push("isolation");
   }
+  if ("hooks" in data) {
+    // The settings-file shape, read entry by entry when the agent runs (hooks.scope); keys as written.
+    const hooks = split.data.hooks ?? data.hooks;
+    if (typeof hooks === "object" && hooks !== null && !Array.isArray(hooks)) definition.hooks = hooks as Record<string, unknown>;
+    else dropped.push("hooks");
+  }
   if ("outputSchema" in data) {
     const schema = parseSchema(data.outputSchema);
     if (schema) definition.outputSchema = schema;

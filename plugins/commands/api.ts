@@ -4,6 +4,7 @@
  */
 import type { Kernel, RunContext } from "../../src/index";
 import { getSkillsApi } from "../skills/api";
+import { toolRules } from "../_kits/sources/index";
 import { commandInfo, type CommandInfo, type SlashCommand } from "./command";
 
 /** What other code can ask of a kernel's commands. */
@@ -14,6 +15,8 @@ export interface CommandsApi {
   list(run?: RunContext): CommandInfo[];
   /** The command `/name` invokes, if any. */
   find(name: string, run?: RunContext): SlashCommand | undefined;
+  /** Add commands another plugin makes (MCP prompts); `list` is asked each time, so they may change. Command files win their names. */
+  provide(list: (run?: RunContext) => readonly SlashCommand[]): void;
 }
 
 const apis = new WeakMap<Kernel, CommandsApi & { load(commands: SlashCommand[]): void }>();
@@ -26,27 +29,38 @@ export function getCommandsApi(kernel: Kernel): CommandsApi | undefined {
 /** Create and register the API of a kernel (the commands plugin does this in `apply`). */
 export function createCommandsApi(kernel: Kernel): CommandsApi & { load(commands: SlashCommand[]): void } {
   let loaded: readonly SlashCommand[] = [];
+  const providers: ((run?: RunContext) => readonly SlashCommand[])[] = [];
   const commands = (run?: RunContext): SlashCommand[] => {
     const skills = getSkillsApi(kernel);
     const byName = new Map<string, SlashCommand>();
     for (const skill of (run ? skills?.skillsFor(run) : skills?.skills()) ?? []) {
+      // Claude Code's `user-invocable: false`: the model's alone, not a slash command.
+      if (skill.frontmatter["user-invocable"] === false) continue;
       const hint = skill.frontmatter["argument-hint"];
+      const allowedTools = toolRules(skill.frontmatter["allowed-tools"]);
+      const model = skill.frontmatter.model;
       byName.set(skill.name, {
         name: skill.name,
         description: skill.description,
         ...(typeof hint === "string" && hint.trim() ? { argumentHint: hint.trim() } : {}),
+        ...(allowedTools?.length ? { allowedTools } : {}),
+        ...(typeof model === "string" && model.trim() ? { model: model.trim() } : {}),
         body: skill.body,
         file: `${skill.dir}/SKILL.md`,
         source: "skill",
         dir: skill.dir,
       });
     }
+    for (const provide of providers) for (const command of provide(run)) byName.set(command.name, command);
     for (const command of loaded) byName.set(command.name, command);
     return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   };
   const api = {
     load(list: SlashCommand[]) {
       loaded = Object.freeze([...list]);
+    },
+    provide(list: (run?: RunContext) => readonly SlashCommand[]) {
+      providers.push(list);
     },
     commands,
     list: (run?: RunContext) => commands(run).map(commandInfo),

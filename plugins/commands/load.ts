@@ -5,6 +5,8 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { toolRules } from "../_kits/sources/index";
+export { toolRules };
 import { absolutePath } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
 import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
@@ -32,25 +34,6 @@ async function markdownFiles(root: string, depth = 0): Promise<string[]> {
     else if (entry.isFile() && entry.name.endsWith(".md")) files.push(path);
   }
   return files;
-}
-
-/** Frontmatter `allowed-tools`: a list, or one string of rules separated by commas outside parentheses. */
-export function toolRules(value: unknown): string[] | undefined {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string").map((v) => v.trim()).filter(Boolean);
-  if (typeof value !== "string") return undefined;
-  const rules: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const c of value) {
-    if (c === "(") depth++;
-    if (c === ")") depth = Math.max(0, depth - 1);
-    if (c === "," && depth === 0) {
-      rules.push(current.trim());
-      current = "";
-    } else current += c;
-  }
-  rules.push(current.trim());
-  return rules.filter(Boolean);
 }
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);

@@ -8,8 +8,8 @@ import { definePlugin } from "../_kits/authoring/index";
 import { folderTrusted } from "../_kits/process/index";
 import { HOOK_EVENTS, type HookEventName, type HooksResolvedOptions, hooksOptions } from "./options";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
-import { dispatch } from "./dispatch";
-import { effectiveHooks, httpPolicyOf } from "./settings-hooks";
+import { lazyImport } from "../_kits/lazy/index";
+import { effectiveHooks, httpPolicyOf, readFileHooks } from "./settings-hooks";
 import type { HookRunContext } from "./command";
 import type { AgentHookRunner } from "./model-hook";
 import { SessionEnvFiles } from "./env-file";
@@ -32,13 +32,21 @@ export const NAME = "ubiquity:hooks";
 export interface HooksApi {
   /** Fire `event` for `run`; resolves to the combined outcome (blocked, context, ...). */
   fire(event: HookEventName, run: RunContext, fields?: Partial<Omit<HookInput, "hookEventName">>): Promise<HookOutcome>;
-  /** True when any hook is configured for `event`. */
-  has(event: HookEventName): boolean;
+  /** True when any hook is configured for `event` (for `run`: its scoped hooks count too). */
+  has(event: HookEventName, run?: RunContext): boolean;
+  /**
+   * Hooks for `run` alone, in the settings-file shape read entry by entry (an agent file's
+   * `hooks`; its `Stop` hooks run at SubagentStop); `source` names it in warnings.
+   */
+  scope(run: RunContext, hooks: unknown, source: string): void;
   /** Set what runs `agent` hooks (the agents plugin does, with a subagent that may Read, Grep and Glob). */
   setAgentRunner(runner: AgentHookRunner): void;
 }
 
 const apis = new WeakMap<Kernel, HooksApi>();
+
+// The dispatcher (command hooks, `if` filters) loads when a configured hook first fires.
+const dispatcher = lazyImport(() => import("./dispatch"));
 
 /** The hooks plugin's API on a kernel (undefined when the plugin is not loaded). */
 export function getHooksApi(kernel: Kernel): HooksApi | undefined {
@@ -65,7 +73,16 @@ export const hooksPlugin = definePlugin(() => ({
     const config = () => effective;
     const stateOf = (run: RunContext): RunState => context.run(run);
     const callFlags = new WeakMap<ToolCall, { approved: boolean; ask: boolean }>();
-    const has = (event: HookEventName) => (config()?.[event]?.length ?? 0) > 0;
+    // Hooks scoped to one run (an agent file's `hooks`), besides the kernel's.
+    const scoped = new WeakMap<RunContext, HooksConfig>();
+    const configFor = (run: RunContext): HooksConfig | undefined => {
+      const own = scoped.get(run);
+      if (!own) return config();
+      const out: Record<string, unknown[]> = {};
+      for (const source of [config() ?? {}, own]) for (const [event, groups] of Object.entries(source)) (out[event] ??= []).push(...(groups ?? []));
+      return out as HooksConfig;
+    };
+    const has = (event: HookEventName, run?: RunContext) => (config()?.[event]?.length ?? 0) > 0 || (run !== undefined && (scoped.get(run)?.[event]?.length ?? 0) > 0);
     let agentRunner: AgentHookRunner | undefined;
     const fire: HooksApi["fire"] = (event, run, fields = {}) => fireWith(event, run, fields);
     const fireWith = (event: HookEventName, run: RunContext, fields: Partial<Omit<HookInput, "hookEventName">>, more: Pick<HookRunContext, "envFile"> = {}) => {
@@ -80,22 +97,31 @@ export const hooksPlugin = definePlugin(() => ({
         extra: fields.extra ?? {},
       };
       const wrap = (spec: SpawnSpec, command: string) => getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
-      const outcome = dispatch(config(), event, input, {
-        cwd: run.cwd,
-        signal: run.abortSignal,
-        logger: run.logger,
-        environment: run.options,
-        wrap,
-        trusted: folderTrusted(run.options),
-        run,
-        ...(agentRunner ? { agentRunner } : {}),
-        httpPolicy: httpPolicyOf(kernel, run.options as HooksResolvedOptions),
-        ...more,
-      });
+      const outcome = dispatcher().then(({ dispatch }) =>
+        dispatch(configFor(run), event, input, {
+          cwd: run.cwd,
+          signal: run.abortSignal,
+          logger: run.logger,
+          environment: run.options,
+          wrap,
+          trusted: folderTrusted(run.options),
+          run,
+          ...(agentRunner ? { agentRunner } : {}),
+          httpPolicy: httpPolicyOf(kernel, run.options as HooksResolvedOptions),
+          ...more,
+        }),
+      );
       // What a sandboxed hook left in the workspace that runs code later is removed when it ends.
       return getSandboxApi(kernel).active ? outcome.finally(() => getSandboxApi(kernel).settle("hook")) : outcome;
     };
-    apis.set(kernel, { fire, has, setAgentRunner: (runner) => void (agentRunner = runner) });
+    const scope: HooksApi["scope"] = (run, value, source) => {
+      const read = readFileHooks(value, (message) => run.logger.warn(`[${NAME}] ${source}: ${message}`));
+      // As in Claude Code, an agent's own Stop hooks run when it stops: at SubagentStop.
+      if (read.Stop) read.SubagentStop = [...(read.SubagentStop ?? []), ...read.Stop];
+      delete read.Stop;
+      scoped.set(run, read);
+    };
+    apis.set(kernel, { fire, has, scope, setAgentRunner: (runner) => void (agentRunner = runner) });
     // Claude Code's transcript_path: where the sessions plugin writes this run's session.
     function transcriptOf(run: RunContext): { transcriptPath?: string } {
       const path = getSessionsApi(kernel)?.transcriptPath(run);
@@ -123,13 +149,13 @@ export const hooksPlugin = definePlugin(() => ({
       const state = stateOf(run);
       const context = [...prompt.context, ...state.sessionContext];
       state.sessionContext = [];
-      if (!has("UserPromptSubmit")) return { ...prompt, context };
+      if (!has("UserPromptSubmit", run)) return { ...prompt, context };
       const outcome = await fire("UserPromptSubmit", run, { prompt: prompt.text });
       return { ...prompt, context: [...context, ...outcome.context], ...(outcome.blocked ? { blocked: outcome.blocked } : {}) };
     });
 
     kernel.hooks.tool.beforeCall.tapPromise(NAME, async (state, call) => {
-      if (!has("PreToolUse")) return state;
+      if (!has("PreToolUse", call.run)) return state;
       const outcome = await fire("PreToolUse", call.run, { ...toolFields(call), toolInput: state.input });
       callFlags.set(call, { approved: outcome.approved, ask: outcome.ask });
       if (outcome.stopped) call.run.interrupted = outcome.stopped;
@@ -148,9 +174,9 @@ export const hooksPlugin = definePlugin(() => ({
 
     // Before any handler is consulted (stage below the permission plugin's default 0).
     kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE.BEFORE_HANDLER }, async (verdict, call) => {
-      if (has("Notification")) {
+      if (has("Notification", call.run)) {
         // Nobody can answer without a handler (unless a PermissionRequest hook does): say so, as the original did.
-        const willBeDenied = !(call.run.options as PermissionsResolvedOptions).canUseTool && !has("PermissionRequest");
+        const willBeDenied = !(call.run.options as PermissionsResolvedOptions).canUseTool && !has("PermissionRequest", call.run);
         const message = verdict.message ?? `${call.toolName} needs approval`;
         await fire("Notification", call.run, {
           ...toolFields(call),
@@ -158,7 +184,7 @@ export const hooksPlugin = definePlugin(() => ({
           extra: { reason: "permission_required", notificationType: "permission_prompt", willBeDenied },
         });
       }
-      if (!has("PermissionRequest")) return undefined;
+      if (!has("PermissionRequest", call.run)) return undefined;
       const outcome = await fire("PermissionRequest", call.run, { ...toolFields(call), message: verdict.message, extra: { suggestions: verdict.suggestions ?? [] } });
       if (outcome.blocked) return { behavior: "deny", message: outcome.blocked, ...(outcome.stopped ? { interrupt: true } : {}) };
       if (outcome.approved) return { behavior: "allow", ...(outcome.input && outcome.input !== call.input ? { updatedInput: outcome.input } : {}) };
@@ -166,7 +192,7 @@ export const hooksPlugin = definePlugin(() => ({
     });
 
     kernel.hooks.tool.denied.tapPromise(NAME, async (denial, call) => {
-      if (has("PermissionDenied")) await fire("PermissionDenied", call.run, { ...toolFields(call), message: denial.message });
+      if (has("PermissionDenied", call.run)) await fire("PermissionDenied", call.run, { ...toolFields(call), message: denial.message });
     });
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {

@@ -7,6 +7,7 @@ import type { FlagValue, PluginCommand, RunFlag } from "../../loader/index";
 import { parseMcpConfig } from "./config";
 import { formatMcpReport } from "./format";
 import type { McpApi } from "./index";
+import { runLoginCommand } from "./login-command";
 
 /** `--mcp-config`: a `.mcp.json`-shaped file (the user's own: trust does not apply), or the JSON itself. */
 function readMcpConfig(spec: string) {
@@ -52,16 +53,17 @@ export const mcpFlags: Record<string, RunFlag> = {
 export function mcpCommands(name: string, apiOf: (kernel: Kernel) => McpApi | undefined): Record<string, PluginCommand> {
   return {
     mcp: {
-      summary: "Connect the configured MCP servers, list each with its status and tools, and exit",
-      usage: "list",
+      summary: "Connect the configured MCP servers, list each with its status and tools, and exit; log in to (or out of) a remote server with OAuth",
+      usage: "list | login <server> | logout <server>",
       positionals: true,
       config: true,
       flags: { json: { type: "boolean", description: "Print the report as JSON" } },
       async run({ values, positionals }, io) {
         const [sub, ...rest] = positionals;
+        if ((sub === "login" || sub === "logout") && rest.length <= 1) return runLoginCommand(sub, rest[0], await io.kernel({ quiet: true }), io);
         if (sub !== "list" || rest.length > 0) {
           const got = sub === undefined ? "no subcommand" : `"${positionals.join(" ")}"`;
-          throw new UsageError(`ubiquity mcp: ${got}; the one subcommand is \`ubiquity mcp list\``);
+          throw new UsageError(`ubiquity mcp: ${got}; the subcommands are \`ubiquity mcp list\`, \`ubiquity mcp login <server>\` and \`ubiquity mcp logout <server>\``);
         }
         // The report shows every failure; the console logger would print each a second time.
         const kernel = await io.kernel({ quiet: true });

@@ -2,7 +2,7 @@
  * One MCP server for the life of a kernel: connect (never throws: a failure becomes the
  * server's status), list its tools, call them, notice when it dies, close and reap it.
  */
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
+import { Client, type ClientCapabilities, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
 import { describeError, type Logger, type ToolOutput } from "../../src/index";
 import type { SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -12,6 +12,9 @@ import { byName } from "./names";
 import { reap } from "./reap";
 import { mcpSchemaValidator } from "./input-schema";
 import { runHeadersHelper } from "./headers-helper";
+import { endSession, negotiatedRevision, versionNegotiation, type McpProtocolMode } from "./revision";
+import { withTasks } from "./tasks";
+import { isLoginRequired, McpLoginRequired, refreshIfExpired, runProvider, type McpOAuthProvider } from "./oauth";
 
 /** What servers see of us in `initialize`. */
 const CLIENT_INFO = { name: "ubiquity", version: "0.1.0" };
@@ -35,6 +38,12 @@ export interface McpConnectionOptions {
   wrap?: SpawnWrap;
   /** False when the run's folder is not trusted: stdio servers then start outside it [true]. */
   trusted?: boolean;
+  /** How the protocol revision is chosen (./revision) ["auto"]. */
+  protocol?: McpProtocolMode;
+  /** What we tell servers we can do beyond tools (elicitation, roots). */
+  capabilities?: ClientCapabilities;
+  /** Installs request and notification handlers on a client before it connects (features.ts). */
+  prepare?: (client: Client, connection: McpConnection) => void;
 }
 
 const STDERR_KEPT = 4000;
@@ -60,6 +69,22 @@ function describeMcpError(error: unknown, kind: McpTransportKind): string {
   return legacy === undefined ? describeError(error) : `MCP error ${legacy}: ${error instanceof Error ? error.message : ""}`;
 }
 
+/** The innermost cause of `error` (a failed fetch's `ECONNREFUSED` under the probe's own words). */
+function rootCause(error: unknown): unknown {
+  let e = error;
+  for (let depth = 0; depth < 4; depth++) {
+    const next = (e as { cause?: unknown } | undefined)?.cause;
+    if (!next) break;
+    e = next;
+  }
+  return e;
+}
+
+/** The words of a server that needs `ubiquity mcp login`. */
+function loginError(name: string): Error {
+  return new McpLoginRequired(name);
+}
+
 /** One configured server. */
 export class McpConnection {
   status: McpConnectionStatus = "pending";
@@ -75,6 +100,9 @@ export class McpConnection {
   /** True once the transport closed (whoever closed it). */
   #closed = false;
   #shutdown: Promise<void> | undefined;
+  /** The OAuth client of a remote server (./oauth), when it uses OAuth. */
+  #oauth: McpOAuthProvider | undefined;
+  #oauthHadTokens = false;
 
   constructor(
     readonly name: string,
@@ -89,6 +117,11 @@ export class McpConnection {
     return this.options.logger;
   }
 
+  /** The protocol revision the connection negotiated (e.g. 2026-07-28, 2025-11-25). */
+  get protocolVersion(): string | undefined {
+    return negotiatedRevision(this.#client);
+  }
+
   /** The server's process id (stdio only), while it has one. */
   get pid(): number | undefined {
     return this.#transport instanceof StdioTransport ? (this.#transport.pid ?? undefined) : undefined;
@@ -98,12 +131,26 @@ export class McpConnection {
   async connect(): Promise<void> {
     const { connectTimeoutMs, cwd, environment = {}, trusted = true } = this.options;
     try {
-      const transport = createTransport(await this.#withHelperHeaders(), cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted);
+      const config = await this.#withHelperHeaders();
+      this.#oauth = runProvider(this.name, config, "command" in config ? undefined : config.headers);
+      if (this.#oauth) {
+        this.#oauthHadTokens = await this.#oauth.store.hasTokens();
+        await refreshIfExpired(this.#oauth);
+      }
+      const transport = withTasks(createTransport(config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted, this.#oauth));
       // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
-      const client = new Client(CLIENT_INFO, { capabilities: {}, listMaxPages: MAX_TOOL_PAGES, jsonSchemaValidator: mcpSchemaValidator() });
+      // Roots only for a server the config lets have them (they may widen what it touches).
+      const capabilities = { ...this.options.capabilities, ...(this.config.roots ? { roots: {} } : {}) };
+      const client = new Client(CLIENT_INFO, {
+        capabilities,
+        listMaxPages: MAX_TOOL_PAGES,
+        jsonSchemaValidator: mcpSchemaValidator(),
+        versionNegotiation: versionNegotiation(this.options.protocol ?? "auto", this.kind === "stdio", connectTimeoutMs),
+      });
       this.#transport = transport;
       this.#client = client;
       client.onclose = () => this.#onClosed();
+      this.options.prepare?.(client, this);
       await client.connect(transport, { timeout: connectTimeoutMs });
       const tools = client.getServerCapabilities()?.tools ? await this.#listTools(client) : [];
       this.tools = tools.sort(byName);
@@ -125,20 +172,46 @@ export class McpConnection {
     return { ...config, headers: { ...config.headers, ...dynamic } };
   }
 
+  /** The SDK client while the server is connected (resources, prompts and the other features use it). */
+  get client(): Client | undefined {
+    return this.status === "connected" ? this.#client : undefined;
+  }
+
+  /** List the server's tools again (after its `tools/list_changed`); false when it could not be listed. */
+  async relistTools(): Promise<boolean> {
+    const client = this.client;
+    if (!client) return false;
+    try {
+      this.tools = (await this.#listTools(client)).sort(byName);
+      return true;
+    } catch (error) {
+      this.options.logger.warn(`MCP server "${this.name}" changed its tools but could not list them: ${describeMcpError(error, this.kind)}`);
+      return false;
+    }
+  }
+
+  /** A failure of a request to this server, in the words tool results use. */
+  describe(error: unknown): string {
+    return describeMcpError(error, this.kind);
+  }
+
   /** Call `tool` with `args`; every failure becomes an error result naming what happened. */
-  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal, seesImages = false): Promise<ToolOutput> {
+  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal, seesImages = false, onprogress?: (progress: { progress: number; total?: number; message?: string }) => void): Promise<ToolOutput> {
     const client = this.#client;
     if (this.status !== "connected" || !client) {
       return { content: `${exposed} is unavailable: MCP server "${this.name}" ${this.error ?? "is not connected"}. Do not call its tools again in this run.`, isError: true };
     }
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, { signal, timeout: this.options.toolTimeoutMs });
+      // A server's progress notifications keep a slow call alive (the timeout counts from the last one).
+      const progress = onprogress ? { onprogress, resetTimeoutOnProgress: true } : {};
+      const result = await client.callTool({ name: tool, arguments: args }, { signal, timeout: this.options.toolTimeoutMs, ...progress });
       return toToolOutput(result, this.name, tool, seesImages);
     } catch (error) {
       if (signal.aborted) return { content: `Cancelled: the run was aborted while ${exposed} was running.`, isError: true };
       if (this.#died()) {
         return { content: `${exposed} did not complete: MCP server "${this.name}" ${this.error}. Its tools are unavailable for the rest of this run.`, isError: true };
       }
+      if (isLoginRequired(error)) return { content: `${exposed} failed: MCP server "${this.name}" ${describeError(loginError(this.name))}`, isError: true };
       if (isSdkError(error, SdkErrorCode.RequestTimeout)) {
         const seconds = Math.round(this.options.toolTimeoutMs / 1000);
         return { content: `${exposed} timed out after ${seconds}s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).`, isError: true };
@@ -157,10 +230,8 @@ export class McpConnection {
     this.#shutdown ??= (async () => {
       const transport = this.#transport;
       try {
-        // Tell a streamable HTTP server the session is over, so it frees it now.
-        if (transport instanceof StreamableHTTPClientTransport && this.status === "connected") {
-          await Promise.race([transport.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
-        }
+        // Tell a streamable HTTP server the session is over, so it frees it now (a 2025 session only).
+        if (this.status === "connected") await endSession(this.#client, transport);
         await this.#client?.close();
       } catch (error) {
         this.options.logger.debug(`[mcp ${this.name}] close: ${describeError(error)}`);
@@ -179,7 +250,7 @@ export class McpConnection {
   async #listTools(client: Client): Promise<McpRemoteTool[]> {
     const closed = () => new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
     if (this.#closed) throw closed();
-    const { tools } = await client.listTools(undefined, { timeout: this.options.connectTimeoutMs });
+    const { tools } = await client.listTools(undefined, { timeout: this.options.connectTimeoutMs, cacheMode: "refresh" });
     if (this.#closed) throw closed();
     return [...tools];
   }
@@ -215,20 +286,32 @@ export class McpConnection {
   }
 
   #failure(error: unknown): string {
+    // The server answered 401 and no stored token (or refresh) satisfied it: only a login helps.
+    if (this.#oauth?.authAttempted) {
+      // Without a stored token, why the SDK could not go on alone (no registration in a run) does not matter.
+      const why = isLoginRequired(error) || !this.#oauthHadTokens ? "" : ` (${describeMcpError(error, this.kind)})`;
+      return `failed to start: ${loginError(this.name).message}${why}`;
+    }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     const where = `mcpServers.${this.name}`;
     if ("command" in this.config && code === "ENOENT") {
       return `failed to start: command not found: ${this.config.command} (check ${where}.command and PATH)`;
     }
-    if (isSdkError(error, SdkErrorCode.ConnectionClosed)) {
+    // The server went away while answering the revision probe (server/discover): it closed, as in a handshake.
+    const closedInProbe = isSdkError(error, SdkErrorCode.EraNegotiationFailed) && (this.#closed || /\b(connection|transport) (was )?closed\b/.test((error as Error).message));
+    if (isSdkError(error, SdkErrorCode.ConnectionClosed) || closedInProbe) {
       const how = this.kind === "stdio" ? "its process exited" : "the connection closed";
       return `failed to start: ${how} before it finished the MCP handshake${this.#stderrTail()}`;
     }
     if (isSdkError(error, SdkErrorCode.RequestTimeout)) {
       return `failed to start: no answer within ${Math.round(this.options.connectTimeoutMs / 1000)}s (check that ${where} speaks MCP over ${this.kind}, or raise connectTimeoutMs)`;
     }
-    const cause = (error as { cause?: unknown } | undefined)?.cause;
-    const detail = cause ? `${describeMcpError(error, this.kind)} (${describeMcpError(cause, this.kind)})` : describeMcpError(error, this.kind);
+    const cause = rootCause(error);
+    const detail = cause !== error ? `${describeMcpError(error, this.kind)} (${describeMcpError(cause, this.kind)})` : describeMcpError(error, this.kind);
+    // A remote server that refused the credentials the config sends itself (OAuth is not used then).
+    if (isSdkError(error, SdkErrorCode.ClientHttpAuthentication) || isSdkError(error, SdkErrorCode.ClientHttpForbidden)) {
+      return `failed to start: ${detail}; check the Authorization header of ${where} (headers or headersHelper)`;
+    }
     return `failed to start: ${detail}${this.#stderrTail()}`;
   }
 }

@@ -1,5 +1,5 @@
 /** The SDK transport for one server config: stdio (a child process), SSE, or streamable HTTP. */
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { buildSubprocessEnv, spawnFolder, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -51,6 +51,7 @@ export function serverEnv(config: { env?: Record<string, string> }, options: Sub
  * when the folder is trusted; in an untrusted folder it runs outside it (`spawnFolder`: its own
  * absolute `cwd`, else the home folder), so neither its program nor npm's settings come from the
  * folder. It gets `serverEnv`; its stderr goes to `onStderr` rather than the user's terminal.
+ * A remote server gets `authProvider` (./oauth), which puts the OAuth token on its requests.
  */
 export function createTransport(
   config: McpServerConfig,
@@ -59,6 +60,7 @@ export function createTransport(
   environment: SubprocessEnvOptions = {},
   wrap: SpawnWrap = (s) => s,
   trusted = true,
+  authProvider?: OAuthClientProvider,
 ): Transport {
   if ("command" in config) {
     const spec = wrap({ command: config.command, args: config.args ?? [], env: serverEnv(config, environment), cwd: spawnFolder(cwd, trusted, config.cwd) });
@@ -74,5 +76,6 @@ export function createTransport(
   }
   const requestInit = config.headers ? { headers: config.headers } : undefined;
   const url = new URL(config.url);
-  return config.type === "sse" ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  const auth = authProvider ? { authProvider } : {};
+  return config.type === "sse" ? new SSEClientTransport(url, { requestInit, ...auth }) : new StreamableHTTPClientTransport(url, { requestInit, ...auth });
 }

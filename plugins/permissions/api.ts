@@ -4,7 +4,7 @@
  * elsewhere is a restriction the caller did not write, so the caller's lists must not drop it —
  * and they never limit which tools are offered (only `allowedTools` itself does).
  */
-import type { Kernel, RunContext } from "../../src/index";
+import type { Kernel, RunContext, ToolCall } from "../../src/index";
 import { PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./options";
 import { parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
@@ -25,9 +25,10 @@ export interface PermissionsApi {
   /**
    * Allow `rules` for `run`'s own calls (not its subagents'), besides its options' rules, until
    * the next `grant` for it (undefined or [] ends the grant): a slash command's `allowed-tools`.
+   * With `mode: "add"` they join what is granted already (a skill the model loads).
    * Deny and ask rules still win; a malformed rule throws a ConfigError naming it and `source`.
    */
-  grant(run: RunContext, rules: readonly string[] | undefined, source: string): void;
+  grant(run: RunContext, rules: readonly string[] | undefined, source: string, mode?: "replace" | "add"): void;
   /** The rules granted to `run` (see `grant`). */
   grantsOf(run: RunContext): readonly Rule[];
   /** Judge the next tool calls of `run` (and of its subagents) in `mode`: a live session's `setPermissionMode`. */
@@ -41,6 +42,14 @@ export interface PermissionsApi {
   setShellSandbox(sandboxes: (command: string) => boolean): void;
   /** Does this shell command run sandboxed? False until a sandbox says otherwise. */
   sandboxes(command: string): boolean;
+  /**
+   * Why the engine asked about `call`: `mode` (nothing covers it: the usual ask), `ask-rule` (the
+   * user's ask rule), `sensitive` (a sensitive path), `tool` (the tool's own check), `bypass`;
+   * undefined when the engine did not ask. A reviewer answers only `mode` asks.
+   */
+  askStepOf(call: ToolCall): string | undefined;
+  /** The permissions plugin records each ask's step here. */
+  recordAsk(call: ToolCall, step: string): void;
 }
 
 const apis = new WeakMap<Kernel, PermissionsApi>();
@@ -53,6 +62,7 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     let version = 0;
     const modes = new WeakMap<RunContext, PermissionMode>();
     const grants = new WeakMap<RunContext, readonly Rule[]>();
+    const askSteps = new WeakMap<ToolCall, string>();
     let shellSandbox: ((command: string) => boolean) | undefined;
     api = {
       setShellSandbox(sandboxes) {
@@ -81,10 +91,14 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         added.push(...parsed);
         version++;
       },
-      grant(run, rules, source) {
-        if (rules?.length) grants.set(run, Object.freeze(parseRules([...rules], "allow", source)));
+      grant(run, rules, source, mode = "replace") {
+        if (mode === "add") {
+          if (rules?.length) grants.set(run, Object.freeze([...(grants.get(run) ?? []), ...parseRules([...rules], "allow", source)]));
+        } else if (rules?.length) grants.set(run, Object.freeze(parseRules([...rules], "allow", source)));
         else grants.delete(run);
       },
+      askStepOf: (call) => askSteps.get(call),
+      recordAsk: (call, step) => void askSteps.set(call, step),
       grantsOf(run) {
         return grants.get(run) ?? [];
       },

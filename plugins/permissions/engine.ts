@@ -7,7 +7,8 @@
  *   5. sensitive paths (writes ask)
  *   6. bypassPermissions allows
  *   7. allow rules (content rules must cover EVERY candidate; unprovable commands never qualify)
- *   8. the mode's default (read-only calls run; acceptEdits runs edits inside the roots)
+ *   8. the mode's default (read-only calls run, those reaching the network only in plan mode;
+ *      acceptEdits runs edits inside the roots)
  * and finally, in dontAsk mode, anything that would ask is denied.
  */
 import { readdirSync, type Dirent } from "node:fs";
@@ -17,7 +18,7 @@ import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
 import type { PermissionMode } from "./options";
 import { describeError } from "../../src/index";
-import { rulesFor, type CompiledRule, type Policy } from "./policy";
+import { DEFAULT_TOOL_KINDS, rulesFor, type CompiledRule, type Policy } from "./policy";
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { suggest } from "./suggest";
@@ -178,7 +179,9 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
   }
   if (cover.ok) return { ...verdict("allow", "allow-rule", `Allowed by ${cover.rule ?? "the allow rules"}.`, subject), ...(cover.rule ? { rule: cover.rule } : {}) };
 
-  if (readOnly) return verdict("allow", "mode", `Allowed: ${toolName} only reads.`, subject);
+  // A read that leaves the machine (a URL, a search query) runs by default only in plan mode.
+  const network = (policy.kinds.network ?? DEFAULT_TOOL_KINDS.network)?.has(toolName) === true;
+  if (readOnly && (!network || mode === "plan")) return verdict("allow", "mode", `Allowed: ${toolName} only reads.`, subject);
   if (mode === "acceptEdits" && policy.kinds.edit.has(toolName) && subject.kind === "path" && subject.paths.length > 0 && !subject.outside) {
     return verdict("allow", "mode", "Allowed: permission mode acceptEdits approves edits inside the permitted folders.", subject);
   }

@@ -25,6 +25,12 @@ import { permissionsCommands, permissionsFlags } from "./cli";
 import { shellParserReady } from "./shell/parser";
 import { loadShellParser } from "./shell/load";
 import { permissionModeOf, permissionsOptions, type PermissionMode, type PermissionsResolvedOptions } from "./options";
+import { lazyImport } from "../_kits/lazy/index";
+
+// The engine (and the shell analysis behind it) loads with the first call judged; once per
+// process, not an `import()` per call (each one resolves the module again: ~70 µs of a call's
+// permission step under a loader such as jiti, a few µs natively).
+const engine = lazyImport(() => import("./engine"));
 
 export const NAME = "ubiquity:permissions";
 
@@ -36,6 +42,7 @@ export const PermissionsPluginOptions = z.strictObject({
   shellTools: z.array(z.string()).optional().describe("More tools whose `command` input is a bash command [Bash]"),
   pathTools: z.array(z.string()).optional().describe("More tools whose rule content is a path pattern [Read, Write, Edit, Glob, Grep, …]"),
   editTools: z.array(z.string()).optional().describe("More tools that write files (acceptEdits, sensitive paths) [Write, Edit, …]"),
+  networkTools: z.array(z.string()).optional().describe("More read-only tools that reach the network: they run by default only in plan mode [WebFetch, WebSearch]"),
   home: z.string().optional().describe("The home folder that `~` means [os.homedir()]"),
 });
 export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
@@ -46,6 +53,7 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
     shell: new Set([...DEFAULT_TOOL_KINDS.shell, ...(opts.shellTools ?? [])]),
     path: new Set([...DEFAULT_TOOL_KINDS.path, ...(opts.pathTools ?? [])]),
     edit: new Set([...DEFAULT_TOOL_KINDS.edit, ...(opts.editTools ?? [])]),
+    network: new Set([...(DEFAULT_TOOL_KINDS.network ?? []), ...(opts.networkTools ?? [])]),
   };
   const home = () => opts.home ?? homedir();
   return {
@@ -110,14 +118,14 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
         if (kinds.shell.has(call.toolName)) await loadShellParser();
         const mode = api.modeOf(call.run);
-        // The engine (and the shell analysis behind it) loads with the first call judged.
-        const { decide } = await import("./engine");
+        const { decide } = await engine();
         const decision = await decide(
           { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
           { mode, policy: policyOfRun(call.run), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) }, sandboxed: (command) => api.sandboxes(command) },
         );
         // The file tools write what was judged here, not what the path leads to by the time they run.
         if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName)) recordJudged(call.run, call.toolUseId, decision.subject.paths);
+        if (decision.behavior === "ask") api.recordAsk(call, decision.step);
         return merge(incoming, decision, mode);
       });
 

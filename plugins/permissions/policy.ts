@@ -15,6 +15,12 @@ export interface ToolKinds {
   path: ReadonlySet<string>;
   /** Tools that write files (acceptEdits, sensitive paths). */
   edit: ReadonlySet<string>;
+  /**
+   * Read-only tools that reach the network (WebFetch, WebSearch): plan mode lets them run, but
+   * no other mode's default does — what they send leaves the machine, so a rule (or
+   * bypassPermissions) allows them. [WebFetch, WebSearch]
+   */
+  network?: ReadonlySet<string>;
 }
 
 /** The built-in tool names and what they are. */
@@ -22,6 +28,7 @@ export const DEFAULT_TOOL_KINDS: ToolKinds = {
   shell: new Set(["Bash"]),
   path: new Set(["Read", "Write", "Edit", "Glob", "Grep", "MultiEdit", "NotebookEdit"]),
   edit: new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]),
+  network: new Set(["WebFetch", "WebSearch"]),
 };
 
 /** A rule with its content compiled for the tool kind it names. */

@@ -5,7 +5,7 @@
  * `modelPricing` entry wins whole, then `registerPricing()`, then the market snapshot unless
  * `marketPricing: false`.
  */
-import type { Kernel, Usage } from "../../src/index";
+import type { Kernel, RunContext, Usage } from "../../src/index";
 import type { ModelPricing, PricingOptions } from "./options";
 import { costOf } from "./cost";
 import { marketQuote } from "./market";
@@ -30,6 +30,13 @@ export interface PricingApi {
   contextWindow(label: string, options: PricingOptions): Promise<number | undefined>;
   /** The output limit of `label` in tokens, when a price table entry declares one (`maxOutputTokens`). */
   outputLimit(label: string, options: PricingOptions): number | undefined;
+  /**
+   * Add a cost that is not tokens (a provider's per-search fee) to `run`'s `totalCostUsd` and its
+   * ancestors'. Does nothing when the pricing plugin is not in the list.
+   */
+  addCost(run: RunContext, label: string, costUsd: number): void;
+  /** The pricing plugin's side of `addCost`. */
+  setCostSink(sink: (run: RunContext, label: string, costUsd: number) => void): void;
 }
 
 /** The table entry for `label`: the run's first (it wins whole), then the registry. */
@@ -44,7 +51,14 @@ export function tableEntry(label: string, options: PricingOptions): { pricing: M
 const EMPTY_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 function createPricingApi(): PricingApi {
+  let sink: ((run: RunContext, label: string, costUsd: number) => void) | undefined;
   return {
+    addCost(run, label, costUsd) {
+      if (Number.isFinite(costUsd) && costUsd > 0) sink?.(run, label, costUsd);
+    },
+    setCostSink(next) {
+      sink = next;
+    },
     async price(label, usage, options) {
       const entry = tableEntry(label, options);
       if (entry) return { costUsd: costOf(usage, entry.pricing), source: entry.source, pattern: entry.pattern };

@@ -36,6 +36,7 @@ export const pricingPlugin = definePlugin(() => ({
   apply(kernel, context) {
     const api = getPricingApi(kernel);
     const tallyOf = (run: RunContext): Tally => context.run(run);
+    api.setCostSink((run, label, costUsd) => charge(run, label, costUsd, tallyOf));
     kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
       const label = response.modelLabel;
       const options = { modelPricing: (run.options as PricingResolvedOptions).modelPricing, marketPricing: (run.options as PricingResolvedOptions).marketPricing };

@@ -5,8 +5,10 @@
  * `sandbox` set without the ubiquity:sandbox plugin in the list refuses to spawn.
  */
 import { sep } from "node:path";
-import type { Kernel } from "../../src/index";
+import type { Kernel, ResolvedOptions } from "../../src/index";
 import { SandboxUnavailableError } from "./availability";
+import { sandboxSettings } from "./config";
+import { hostMatches } from "./proxy";
 import type { SandboxRuntime, SpawnSpec, SpawnUse } from "./runtime";
 import type { Violation } from "./violations";
 
@@ -97,6 +99,23 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
     states.set(kernel, state);
   }
   return state.api;
+}
+
+/**
+ * Why a fetch the run makes itself (WebFetch) may not reach `host:port` under the sandbox's
+ * network setting, or undefined when it may: the `network` setting applies when the sandbox is
+ * on and the setting is given (as for stdio MCP servers); `none` refuses every host, an
+ * allow-list refuses hosts it does not name and hosts `deniedDomains` names.
+ */
+export function sandboxNetworkRefusal(options: ResolvedOptions, host: string, port: number): string | undefined {
+  const settings = sandboxSettings(options);
+  if (!settings.enabled) return undefined;
+  const network = settings.mcpNetwork;
+  if (network.mode === "all") return undefined;
+  if (network.mode === "none") return 'the sandbox\'s network setting is "none"; add the host to sandbox.network.allowedDomains';
+  if (network.deniedDomains.some((d) => hostMatches(d, host, port).hit)) return `${host} is in sandbox.network.deniedDomains`;
+  if (!network.allowedDomains.some((a) => hostMatches(a, host, port).hit)) return `${host}:${port} is not in sandbox.network.allowedDomains`;
+  return undefined;
 }
 
 function requested(kernel: Kernel): boolean {

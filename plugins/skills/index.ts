@@ -8,10 +8,12 @@
  * - `session.start`: the roots of the run's skills join its permitted roots
  * - `turn.system`: one sentence saying skills exist, never the listing
  */
-import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, warn, warnOnce } from "../_kits/sources/index";
+import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, toolRules, warn, warnOnce } from "../_kits/sources/index";
+import { getPermissionsApi } from "../permissions/api";
+import type { Skill } from "./skill";
 import { resolveContextWindow } from "../_kits/compaction/index";
 import { homedir } from "node:os";
-import { SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import { describeError, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { isInside } from "../_kits/paths/index";
 import { createSkillsApi, type SkillsRunState } from "./api";
@@ -55,6 +57,16 @@ export const skillsPlugin = definePlugin(function skills() {
       const stateOf = (run: RunContext): RunState => context.run(run);
       const api = createSkillsApi(kernel, stateOf);
       let registered: SkillTool | undefined;
+      // A skill's `allowed-tools` are allowed for the run once the model loads it (until the next prompt ends what was granted).
+      const onLoad = (skill: Skill, run: RunContext) => {
+        const rules = toolRules(skill.frontmatter["allowed-tools"]);
+        if (!rules?.length) return;
+        try {
+          getPermissionsApi(kernel).grant(run, rules, `skill ${skill.name} (${skill.dir}/SKILL.md) allowed-tools`, "add");
+        } catch (error) {
+          run.logger.warn(`[${NAME}] skill ${skill.name}: its allowed-tools were not granted: ${describeError(error)}`);
+        }
+      };
       // Ours (the registered one or a narrowed copy), not a same-name tool a plugin put in its place.
       const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
@@ -77,7 +89,7 @@ export const skillsPlugin = definePlugin(function skills() {
         loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         api.load(loaded);
         if (loaded.length === 0) return;
-        registered = new SkillTool(loaded);
+        registered = new SkillTool(loaded, undefined, onLoad);
         kernel.registries.tools.register(SKILL_TOOL, registered, NAME);
       });
 
@@ -89,7 +101,7 @@ export const skillsPlugin = definePlugin(function skills() {
         state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
         const own = api.skillsFor(run);
         if (own.length === registered.skills.length && state.budget === registered.budget) return tools;
-        if (state.tool === undefined) state.tool = own.length ? new SkillTool(own, state.budget) : null;
+        if (state.tool === undefined) state.tool = own.length ? new SkillTool(own, state.budget, onLoad) : null;
         const tool = state.tool;
         return tool ? tools.map((t) => (t === registered ? tool : t)) : tools.filter((t) => t !== registered);
       });

@@ -1,6 +1,6 @@
 /** The Skill tool: returns one skill's full instructions; its description lists the skills. */
 import { z } from "zod";
-import { Tool, type ToolOutput } from "../../src/index";
+import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
 import { LISTING_LIMIT, skillListing } from "./listing";
 import type { Skill } from "./skill";
 
@@ -22,10 +22,14 @@ export class SkillTool extends Tool<typeof SkillInput> {
     readonly skills: readonly Skill[],
     /** The listing's budget in characters (see `listingBudget`). */
     readonly budget: number = LISTING_LIMIT,
+    /** Called when the model loads a skill (its `allowed-tools` are granted then). */
+    private readonly onLoad?: (skill: Skill, run: NonNullable<ToolContext["run"]>) => void,
   ) {
     super();
+    // Claude Code's `disable-model-invocation: true`: the user's to run as /name, not the model's to load.
+    skills = skills.filter((s) => s.frontmatter["disable-model-invocation"] !== true);
     this.#byName = new Map(skills.map((s) => [s.name, s]));
-    const listing = skillListing(skills, budget);
+    const listing = skillListing([...this.#byName.values()], budget);
     this.description = [
       "Load a skill: packaged instructions for one kind of task, sometimes with bundled files. When the task matches a skill listed below, call this tool with its name before you start; it returns the skill's full instructions. Files they mention are in the skill's folder: read them with Read.",
       "",
@@ -45,8 +49,9 @@ export class SkillTool extends Tool<typeof SkillInput> {
     if (this.#byName.has(input.skill)) return undefined;
     return `there is no skill named ${JSON.stringify(input.skill)}. Skills: ${[...this.#byName.keys()].join(", ")}.`;
   }
-  async call(input: z.output<typeof SkillInput>): Promise<ToolOutput> {
+  async call(input: z.output<typeof SkillInput>, ctx: ToolContext): Promise<ToolOutput> {
     const skill = this.#byName.get(input.skill)!;
+    if (ctx.run) this.onLoad?.(skill, ctx.run);
     return {
       content: `Skill: ${skill.name}${skill.displayName ? ` (${skill.displayName})` : ""}\nFolder: ${skill.dir} (relative paths below are relative to it; read bundled files with Read)\n\n${skill.body}`,
       metadata: { skill: skill.name, dir: skill.dir },

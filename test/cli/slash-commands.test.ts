@@ -90,7 +90,7 @@ describe("slash commands through the bin", () => {
     expect(after.requests[0]!.users.at(-1)).toBe("/commit-commands:commit");
   }, 90_000);
 
-  it("ubiquity plugin add <marketplace> <plugin>: a local plugin of a Claude Code or Codex marketplace; other sources are refused", async () => {
+  it("ubiquity plugin add <marketplace> <plugin>: a local plugin of a Claude Code or Codex marketplace; a source neither local nor git is refused", async () => {
     const home = tempDir("ubq-plugin-home-");
     const claudeMarket = tempDir("ubq-market-");
     cpSync(fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)), join(claudeMarket, "plugins", "commit-commands"), { recursive: true });
@@ -112,7 +112,7 @@ describe("slash commands through the bin", () => {
     expect(bare.stderr).toContain("is a marketplace; name one of its 2 plugins");
     const remote = await runCli(["plugin", "add", claudeMarket, "remote"], cwd, env);
     expect(remote.code).toBe(2);
-    expect(remote.stderr).toContain("not a folder of the marketplace");
+    expect(remote.stderr).toContain("neither a folder of the marketplace nor a git repository");
     expect((await runCli(["plugin", "add", claudeMarket, "commit-commands"], cwd, env)).code).toBe(0);
     expect((await runCli(["plugin", "add", codexMarket, "coderabbit"], cwd, env)).code).toBe(0);
     expect(JSON.parse(readFileSync(join(home, ".ubiquity", "settings.json"), "utf8"))).toEqual({

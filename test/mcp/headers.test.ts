@@ -26,7 +26,8 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("configured headers", () => {
   const refused = {
-    http: "failed to start: Streamable HTTP error: Error POSTing to endpoint: no",
+    // The first request is the revision probe (server/discover), refused the same way.
+    http: "failed to start: Streamable HTTP error: Version negotiation failed: the server requires authorization (HTTP 401); check the Authorization header of mcpServers.remote (headers or headersHelper)",
     sse: "failed to start: SSE error: Non-200 status code (401)",
   };
   it.each(["http", "sse"] as const)("reach the server over %s", async (type) => {

@@ -82,13 +82,16 @@ describe("readMcpConfigEntries on real plugin files", () => {
     });
   });
 
-  it("unknown keys are reported and dropped; Claude Code's headersHelper is kept", () => {
-    const read = readMcpConfigEntries({ mcpServers: { a: { command: "x", alwaysLoad: true, timeout: 5 }, b: { type: "http", url: "https://example.test/mcp", headersHelper: "get-token", oauth: {} } } }, { env: {} });
-    expect(read.servers).toEqual({ a: { command: "x" }, b: { type: "http", url: "https://example.test/mcp", headersHelper: "get-token" } });
+  it("unknown keys are reported and dropped; Claude Code's headersHelper and oauth are kept", () => {
+    const read = readMcpConfigEntries(
+      { mcpServers: { a: { command: "x", alwaysLoad: true, timeout: 5 }, b: { type: "http", url: "https://example.test/mcp", headersHelper: "get-token", oauth: { clientId: "c", callbackPort: 8976 }, alwaysLoad: true } } },
+      { env: {} },
+    );
+    expect(read.servers).toEqual({ a: { command: "x" }, b: { type: "http", url: "https://example.test/mcp", headersHelper: "get-token", oauth: { clientId: "c", callbackPort: 8976 } } });
     expect(read.warnings).toEqual([
       'mcpServers.a: the key "alwaysLoad" is not one ubiquity reads; it was ignored',
       'mcpServers.a: the key "timeout" is not one ubiquity reads; it was ignored',
-      'mcpServers.b: the key "oauth" is not one ubiquity reads; it was ignored',
+      'mcpServers.b: the key "alwaysLoad" is not one ubiquity reads; it was ignored',
     ]);
   });
 });

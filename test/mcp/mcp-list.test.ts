@@ -40,10 +40,10 @@ describe("ubiquity mcp list", () => {
     expect(server!.tools).toContainEqual(expect.objectContaining({ tool: "toggle-simulated-logging", readOnly: true, readOnlyHint: false }));
   });
 
-  it("names the one subcommand when given another (a usage error: exit 2)", async () => {
+  it("names the subcommands when given another (a usage error: exit 2)", async () => {
     const { code, stderr } = await inProcess(["mcp", "ls"]);
     expect(code).toBe(2);
-    expect(stderr).toBe('error: ubiquity mcp: "ls"; the one subcommand is `ubiquity mcp list`\n');
+    expect(stderr).toBe('error: ubiquity mcp: "ls"; the subcommands are `ubiquity mcp list`, `ubiquity mcp login <server>` and `ubiquity mcp logout <server>`\n');
   });
 
   it("works through the real bin (the built package loads the plugin through the facade)", async () => {

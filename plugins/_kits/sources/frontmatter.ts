@@ -75,3 +75,22 @@ export function quotePlainValues(yaml: string): string {
   }
   return out.join("\n");
 }
+
+/** Frontmatter `allowed-tools`: a list, or one string of rules separated by commas outside parentheses. */
+export function toolRules(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string").map((v) => v.trim()).filter(Boolean);
+  if (typeof value !== "string") return undefined;
+  const rules: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const c of value) {
+    if (c === "(") depth++;
+    if (c === ")") depth = Math.max(0, depth - 1);
+    if (c === "," && depth === 0) {
+      rules.push(current.trim());
+      current = "";
+    } else current += c;
+  }
+  rules.push(current.trim());
+  return rules.filter(Boolean);
+}

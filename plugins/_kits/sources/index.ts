@@ -4,7 +4,7 @@
  * for a file that is skipped. Not a plugin: the only file other folders import.
  */
 export { SOURCE_ORDER, SourcesSchema, orderedSources, permittedSources, MAX_DEFINITION_BYTES, definitionNameProblem, type Source } from "./sources";
-export { splitFrontmatter, camelKeys, quotePlainValues, type Frontmatter } from "./frontmatter";
+export { splitFrontmatter, camelKeys, quotePlainValues, toolRules, type Frontmatter } from "./frontmatter";
 export { warn, warnOnce } from "./warn";
 export { COMPAT_TOOLS, COMPAT_PLACES, CompatSchema, compatSources, compatPaths, compatPathTrusted, compatProjectPaths, permittedCompatPaths, type CompatTool, type CompatKind, type CompatPath } from "./compat";
 export { DESCRIPTION_LIMIT, SHORT_DESCRIPTION_LIMIT, MIN_LISTING_CHARS, LISTING_WINDOW_SHARE, listingBudget, clamp, budgetedListing, displayNameOf, slugOf, type ListingEntry, type Listing } from "./listing";
