@@ -26,7 +26,11 @@ function walk(dir) {
 function fix(file) {
   files++;
   const text = readFileSync(file, "utf8");
-  const out = text.replace(SPECIFIER, (whole, lead, quote, spec) => {
+  // Comments (a JSDoc example such as `import("./impl")`) are not imports: leave them as written.
+  const comments = [...text.matchAll(/\/\*[\s\S]*?\*\/|^[ \t]*\/\/.*$/gm)].map((m) => [m.index, m.index + m[0].length]);
+  const inComment = (at) => comments.some(([start, end]) => at >= start && at < end);
+  const out = text.replace(SPECIFIER, (whole, lead, quote, spec, at) => {
+    if (inComment(at)) return whole;
     if (/\.(m?js|json)$/.test(spec)) return whole;
     const target = resolve(dirname(file), spec);
     let next;
