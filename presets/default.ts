@@ -19,6 +19,7 @@ import systemPrompt from "../plugins/system-prompt/index";
 import toolRead from "../plugins/tool-read/index";
 import toolWrite from "../plugins/tool-write/index";
 import toolEdit from "../plugins/tool-edit/index";
+import toolApplyPatch from "../plugins/tool-apply-patch/index";
 import toolBash from "../plugins/tool-bash/index";
 import background from "../plugins/background/index";
 import web from "../plugins/web/index";
@@ -65,6 +66,7 @@ import type { StructuredOutputOptions } from "../plugins/structured-output/index
 import type { TelemetryOptions } from "../plugins/telemetry/index";
 import type { BackgroundOptions } from "../plugins/background/index";
 import type { WebOptions } from "../plugins/web/index";
+import type { ToolProfileOptions } from "../plugins/tool-apply-patch/index";
 
 /**
  * Every option of the default product: the kernel's own and each listed plugin's slice (the
@@ -86,6 +88,7 @@ export type DefaultOptions = KernelOptions &
   HooksOptions &
   BackgroundOptions &
   WebOptions &
+  ToolProfileOptions &
   TodosOptions &
   SessionsOptions &
   SessionsPostgresOptions &
@@ -126,6 +129,8 @@ export default definePreset({
     toolRead(),
     toolWrite(),
     toolEdit(),
+    // apply_patch, and `toolProfile`: which edit tools each model is offered (apply_patch or Edit/Write).
+    toolApplyPatch(),
     toolBash(),
     toolGlob(),
     toolGrep(),

@@ -26,8 +26,8 @@ export interface ToolKinds {
 /** The built-in tool names and what they are. */
 export const DEFAULT_TOOL_KINDS: ToolKinds = {
   shell: new Set(["Bash"]),
-  path: new Set(["Read", "Write", "Edit", "Glob", "Grep", "MultiEdit", "NotebookEdit"]),
-  edit: new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]),
+  path: new Set(["Read", "Write", "Edit", "Glob", "Grep", "MultiEdit", "NotebookEdit", "apply_patch"]),
+  edit: new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch"]),
   network: new Set(["WebFetch", "WebSearch"]),
 };
 

@@ -180,6 +180,7 @@ describe("the package entry's types", () => {
     compactInstructions: "x",
     cachePrompt: "1h",
     detectCacheBreaks: true,
+    toolProfile: { "acme:*": "apply_patch" },
     systemPrompt: "x",
     appendSystemPrompt: "x",
     permissionMode: "plan",
