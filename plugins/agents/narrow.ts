@@ -39,6 +39,8 @@ export function subagentOptions(options: ResolvedOptions, definition: AgentDefin
     // The definition's prompt is the subagent's guidance; the run sections still follow it.
     systemPrompt: definition.prompt,
     maxTurns: definition.maxTurns ?? DEFAULT_AGENT_MAX_TURNS,
+    // Its own reasoning level, when its definition names one (read by ubiquity:reasoning).
+    ...(definition.reasoning ? { reasoning: definition.reasoning } : {}),
     permissionMode: narrowMode(permissionModeOf(parent), definition.permissionMode),
     // Deny rules only ever take away, so adding the definition's is safe (and enforces rule forms like `Bash(rm *)`).
     disallowedTools: denied.length ? [...(parent.disallowedTools ?? []), ...denied] : parent.disallowedTools,

@@ -181,6 +181,7 @@ describe("the package entry's types", () => {
     cachePrompt: "1h",
     detectCacheBreaks: true,
     toolProfile: { "acme:*": "apply_patch" },
+    reasoning: { plan: "high", work: "low" },
     systemPrompt: "x",
     appendSystemPrompt: "x",
     permissionMode: "plan",
