@@ -31,6 +31,14 @@ export const DEFAULT_TOOL_KINDS: ToolKinds = {
   network: new Set(["WebFetch", "WebSearch"]),
 };
 
+/**
+ * apply_patch does what Edit and Write do (it is the edit surface some models are offered instead
+ * of them): a rule naming Edit or Write names it too, also a bare one (deny, ask, allow, limit).
+ */
+export function namesPatchTool(rule: Rule, toolName: string): boolean {
+  return toolName === "apply_patch" && (rule.tool === "Edit" || rule.tool === "Write");
+}
+
 /** A rule with its content compiled for the tool kind it names. */
 export interface CompiledRule extends Rule {
   command?: ContentMatcher;
