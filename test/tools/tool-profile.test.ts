@@ -128,6 +128,32 @@ describe("toolProfile", () => {
     expect(offeredTools(fallback)).not.toContain("apply_patch");
   });
 
+  it("a subagent on an OpenAI model under an Anthropic parent edits with apply_patch", async () => {
+    let anthropicCalls = 0;
+    server = await startProviderServer((request) => {
+      if (request.family !== "anthropic") return "sub done";
+      return anthropicCalls++ === 0 ? { toolCalls: [{ name: "Agent", input: { subagent_type: "patcher", description: "patch", prompt: "Patch it" }, id: "toolu_a" }] } : "parent done";
+    });
+    const messages: Message[] = [];
+    for await (const m of summon("go", {
+      model: "anthropic:claude-sonnet-4-5",
+      apiKey: "k",
+      providerSettings: { baseURL: server.baseURL },
+      cwd: tempDir(),
+      persistSession: false,
+      maxRetries: 0,
+      permissionMode: "bypassPermissions",
+      agents: { patcher: { description: "Patches", prompt: "You patch files", model: "openai:gpt-5.1", tools: ["Read", "Edit"] } },
+    })) messages.push(m);
+    expect(messages.at(-1)).toMatchObject({ type: "result", result: "parent done" });
+    const parent = offeredTools(server.requests[0]!);
+    const sub = offeredTools(server.requests.find((r) => r.family === "openai-responses")!);
+    expect(parent).toContain("Edit");
+    expect(parent).not.toContain("apply_patch");
+    // Its definition names Edit: the patch tool stands in for it on this model.
+    expect(sub).toEqual(["Read", "apply_patch"]);
+  });
+
   it("a user's toolProfile entry wins over the defaults, and false offers both", async () => {
     server = await startProviderServer(["a", "b"]);
     const cwd = tempDir();
