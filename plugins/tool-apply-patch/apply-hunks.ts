@@ -11,7 +11,16 @@ export class HunkMismatch extends Error {
   override name = "HunkMismatch";
 }
 
-const COMPARE: ((line: string) => string)[] = [(l) => l, (l) => l.trimEnd(), (l) => l.trim()];
+/** Typographic characters models write for their ASCII forms (quotes, dashes, spaces). */
+const TYPOGRAPHIC: [RegExp, string][] = [
+  [/[\u2018\u2019\u201A\u201B]/g, "'"],
+  [/[\u201C\u201D\u201E\u201F]/g, '"'],
+  [/[\u2010-\u2015\u2212]/g, "-"],
+  [/[\u00A0\u2002-\u200A\u202F\u205F\u3000]/g, " "],
+];
+const plain = (l: string) => TYPOGRAPHIC.reduce((s, [re, to]) => s.replace(re, to), l.trim());
+
+const COMPARE: ((line: string) => string)[] = [(l) => l, (l) => l.trimEnd(), (l) => l.trim(), plain];
 
 /** Where `wanted` occurs in `lines` at or after `from` (the loosest comparison tried last); -1 if nowhere. */
 function seek(lines: readonly string[], wanted: readonly string[], from: number, atEnd: boolean): number {
@@ -46,7 +55,10 @@ export function applyHunks(text: string, hunks: readonly Hunk[], shown: string):
   for (const hunk of hunks) {
     const where = `hunk ${hunk.index} of ${shown} (patch line ${hunk.line})`;
     for (const anchor of hunk.anchors) {
-      const found = seek(lines, [anchor], cursor, false);
+      // A unified-diff range (`@@ -3,7 +3,8 @@`) locates nothing here; a closing ` @@` is not part of the line.
+      if (/^-\d+(,\d+)? \+\d+(,\d+)? @@/.test(anchor)) continue;
+      let found = seek(lines, [anchor], cursor, false);
+      if (found === -1 && /\s@@$/.test(anchor)) found = seek(lines, [anchor.replace(/\s*@@$/, "")], cursor, false);
       if (found === -1) {
         throw new HunkMismatch(
           `${where}: its "@@ ${anchor}" line was not found${cursor > 0 ? ` after line ${cursor}` : ""}. Nothing was changed. The @@ header must repeat a line of the file (a function or class line); read the file again and copy it exactly.`,

@@ -179,3 +179,17 @@ describe("toolProfile defaults", () => {
     expect(surfaceFor("openai:gpt-5", false)).toBe("both");
   });
 });
+
+describe("what models write around the grammar", () => {
+  it("ignores unified-diff ranges and a closing @@ on a header, and matches typographic quotes and dashes", async () => {
+    const { ctx, tool, at } = await setup({ "q.py": "def f():\n    return \"it's - fine\"\n\ndef g():\n    pass\n" });
+    const out = await tool.call(
+      {
+        input: patch("*** Update File: q.py", "@@ -1,2 +1,2 @@", " def f():", "-    return \u201cit\u2019s \u2013 fine\u201d", "+    return 'ok'", "@@ def g(): @@", "-    pass", "+    return 1"),
+      },
+      ctx,
+    );
+    expect(out.isError, out.content).toBeFalsy();
+    expect(at("q.py")).toBe("def f():\n    return 'ok'\n\ndef g():\n    return 1\n");
+  });
+});
