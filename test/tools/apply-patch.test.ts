@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApplyPatchTool, parsePatch, PatchSyntaxError, patchPaths, surfaceFor } from "../../plugins/tool-apply-patch/index";
 import { ReadTool } from "../../plugins/tool-read/index";
+import { raceSeams, ToolFailure } from "../../plugins/_kits/file-tools/index";
 import { tempDir, toolContext } from "./helpers";
 
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch", ""].join("\n");
@@ -130,13 +131,29 @@ describe("ApplyPatchTool on real files", () => {
   });
 
   it("rolls back the files it already wrote when a later write fails", async () => {
-    const { ctx, tool, at, dir } = await setup({ "a.txt": "1\n" });
-    // A folder where the new file should be: found only at write time (not a regular file).
-    mkdirSync(join(dir, "blocked"));
-    mkdirSync(join(dir, "blocked", "f.txt"));
-    const out = await tool.call({ input: patch("*** Update File: a.txt", "@@", "-1", "+one", "*** Add File: blocked/f.txt", "+x") }, ctx);
-    expect(out.isError).toBe(true);
+    const { ctx, tool, at, dir } = await setup({ "a.txt": "1\n", "gone.txt": "keep me\n" });
+    const written: string[] = [];
+    // The disk fails at the third file's write, after the first two were written.
+    raceSeams.at = (point, real) => {
+      if (point !== "written") return;
+      written.push(real);
+      if (real.endsWith("late.txt")) throw new ToolFailure("No space left on the device (simulated).");
+    };
+    try {
+      const out = await tool.call(
+        { input: patch("*** Update File: a.txt", "@@", "-1", "+one", "*** Delete File: gone.txt", "*** Add File: new.txt", "+n", "*** Add File: late.txt", "+x") },
+        ctx,
+      );
+      expect(out.isError).toBe(true);
+      expect(out.content).toMatch(/No space left on the device \(simulated\)\. The patch was rolled back: no file was changed\./);
+    } finally {
+      raceSeams.at = undefined;
+    }
+    expect(written.map((p) => p.slice(dir.length + 1))).toEqual(["a.txt", "new.txt", "late.txt", "gone.txt", "a.txt"]);
     expect(at("a.txt")).toBe("1\n");
+    expect(at("gone.txt")).toBe("keep me\n");
+    expect(existsSync(join(dir, "new.txt"))).toBe(false);
+    expect(existsSync(join(dir, "late.txt"))).toBe(false);
   });
 
   it("keeps read-before-write: an unread or changed file is refused, an existing file is never added over", async () => {
