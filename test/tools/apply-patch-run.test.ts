@@ -98,6 +98,22 @@ describe("apply_patch in a run", () => {
     expect(readFileSync(join(dir, "secret/key.txt"), "utf8")).toBe("k\n");
   });
 
+  it("a PreToolUse hook written for Edit|Write watches apply_patch too", async () => {
+    const dir = temp("ubq-patch-hook-");
+    const messages = await drain("go", {
+      cwd: dir,
+      persistSession: false,
+      marketPricing: false,
+      permissionMode: "bypassPermissions",
+      model: gpt([{ toolCalls: [{ toolName: "apply_patch", input: { input: patch("*** Add File: guarded.txt", "+x") } }] }, "ok"]),
+      hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "echo 'edits are frozen' >&2; exit 2" }] }] },
+    });
+    const result = ofType(messages, "tool_result")[0]!;
+    expect(result.output.isError).toBe(true);
+    expect(result.output.content).toContain("edits are frozen");
+    expect(existsSync(join(dir, "guarded.txt"))).toBe(false);
+  });
+
   it("stands where Edit and Write stand in the tool list: an allow-list entry for Edit keeps it, a bare deny of Edit takes it away", async () => {
     const dir = temp("ubq-patch-avail-");
     const offered = async (options: Partial<SummonOptions>) => {
