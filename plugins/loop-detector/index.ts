@@ -1,11 +1,14 @@
 /**
  * `ubiquity:loop-detector` (opt-in: not in the default preset; add it to a config's `plugins` or
  * use the `harness` preset): the same tool called with the same input again and again within one
- * stretch of work is a loop — its result will not change. At `nudgeAfter` identical calls the
- * result carries a note telling the model so; at `stopAfter` the call is blocked and the run
- * ends with an error naming the call. Calls are compared by tool name and canonical input (key
- * order does not matter); interleaved repeats (A, B, A, B, …) count too.
+ * stretch of work, getting the same result each time, is a loop. At `nudgeAfter` such calls the
+ * result carries a note telling the model so; the `stopAfter`-th is blocked and the run ends with
+ * an error naming the call. Calls are compared by tool name and canonical input (key order does
+ * not matter); interleaved repeats (A, B, A, B, …) count too. A result that differs from the
+ * last one of the same call starts the count again: re-running the tests after each fix is work,
+ * not a loop.
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { BeforeCall, RunContext, ToolCall, ToolOutput, TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -23,9 +26,8 @@ export const LoopDetectorOptions = z
 export type LoopDetectorOptions = z.input<typeof LoopDetectorOptions>;
 
 interface RunState {
-  counts: Map<string, number>;
-  /** Calls whose result gets the nudge, by tool use id, with their count. */
-  nudged: Map<string, number>;
+  /** Per call (tool and canonical input): how many times in a row it gave the same result, and that result's hash. */
+  repeats: Map<string, { count: number; result: string }>;
 }
 
 /** JSON with object keys sorted, so `{a, b}` and `{b, a}` are one input. */
@@ -46,33 +48,31 @@ export const loopDetectorPlugin = definePlugin(NAME, LoopDetectorOptions, (opts)
   const stopAfter = opts.stopAfter ?? 5;
   return {
     name: NAME,
-    runState: (): RunState => ({ counts: new Map(), nudged: new Map() }),
+    runState: (): RunState => ({ repeats: new Map() }),
     apply(kernel, context) {
       const stateOf = (run: RunContext): RunState => context.run(run);
+      const keyOf = (toolName: string, input: unknown) => `${toolName}\0${canonical(input)}`;
       kernel.hooks.turn.prompt.tap(NAME, (prompt: TurnPrompt, run: RunContext) => {
-        if (prompt.source === "user") stateOf(run).counts.clear();
+        if (prompt.source === "user") stateOf(run).repeats.clear();
         return prompt;
       });
       kernel.hooks.tool.beforeCall.tap(NAME, (state: BeforeCall, call: ToolCall) => {
         if (state.block) return state;
-        const s = stateOf(call.run);
-        const key = `${call.toolName}\0${canonical(state.input)}`;
-        const count = (s.counts.get(key) ?? 0) + 1;
-        s.counts.set(key, count);
-        if (count >= stopAfter) {
-          const reason = `Loop detected: ${call.toolName} was called ${count} times with the same input in this stretch of work, so the run was stopped. Its result would not change; the task needs another approach.`;
-          call.run.interrupted = reason;
-          return { ...state, block: reason };
-        }
-        if (count >= nudgeAfter) s.nudged.set(call.toolUseId, count);
-        return state;
+        const count = (stateOf(call.run).repeats.get(keyOf(call.toolName, state.input))?.count ?? 0) + 1;
+        if (count < stopAfter) return state;
+        const reason = `Loop detected: ${call.toolName} was called ${count} times with the same input in this stretch of work, getting the same result each time, so the run was stopped. The task needs another approach.`;
+        call.run.interrupted = reason;
+        return { ...state, block: reason };
       });
       kernel.hooks.tool.afterCall.tap(NAME, (output: ToolOutput, call: ToolCall) => {
-        const s = stateOf(call.run);
-        const count = s.nudged.get(call.toolUseId);
-        if (count === undefined) return output;
-        s.nudged.delete(call.toolUseId);
-        const note = `\n\n[You have now made this exact call ${count} times in this task, and its result does not change. Do not repeat it: change the input, try a different approach, or finish with what you know. At ${stopAfter} identical calls the run stops.]`;
+        const repeats = stateOf(call.run).repeats;
+        const key = keyOf(call.toolName, call.input);
+        const result = createHash("sha256").update(`${output.isError ? "error" : "ok"}\0${output.content}`).digest("base64url");
+        const last = repeats.get(key);
+        const count = last && last.result === result ? last.count + 1 : 1;
+        repeats.set(key, { count, result });
+        if (count < nudgeAfter) return output;
+        const note = `\n\n[You have now made this exact call ${count} times in this task and got the same result each time. Do not repeat it: change the input, try a different approach, or finish with what you know. At ${stopAfter} identical calls the run stops.]`;
         return { ...output, content: `${output.content}${note}` };
       });
     },

@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { summon, type Message, type SummonOptions } from "ubiquity";
+import { z } from "zod";
+import { defineTool, summon, type Message, type SummonOptions } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import verifyBeforeStop, { namedChecks } from "ubiquity/plugins/verify-before-stop";
 import loopDetector, { canonical } from "ubiquity/plugins/loop-detector";
@@ -81,10 +82,22 @@ describe("loop detector", () => {
     expect(results[1]!.output.content).not.toContain("this exact call");
     expect(results[2]!.output.content).toContain("[You have now made this exact call 3 times in this task");
     expect(results[4]!.output.isError).toBe(true);
-    expect(results[4]!.output.content).toMatch(/^Loop detected: Glob was called 5 times with the same input/);
+    expect(results[4]!.output.content).toMatch(/^Loop detected: Glob was called 5 times with the same input in this stretch of work, getting the same result each time/);
     const result = messages.at(-1)!;
     expect(result).toMatchObject({ type: "result", isError: true, result: expect.stringMatching(/Loop detected: Glob was called 5 times/) });
     expect(model.requests).toHaveLength(5);
+  });
+
+  it("never stops a call whose result changes (re-running the tests after each fix is work, not a loop)", async () => {
+    let runs = 0;
+    const tests = defineTool({ name: "RunTests", description: "Runs the tests.", inputSchema: z.object({ suite: z.string() }), execute: () => `run ${++runs}: ${runs < 6 ? "1 failing" : "all pass"}` });
+    const call = (id: string) => ({ toolCalls: [{ toolName: "RunTests", input: { suite: "unit" }, id }] });
+    const model = scriptedModel([call("t1"), call("t2"), call("t3"), call("t4"), call("t5"), call("t6"), "fixed"]);
+    const messages = await drain("fix it", { model, presets: [], tools: [tests], plugins: [loopDetector()] });
+    expect(messages.at(-1)).toMatchObject({ type: "result", isError: false, result: "fixed" });
+    const results = messages.filter((m): m is Extract<Message, { type: "tool_result" }> => m.type === "tool_result");
+    expect(results).toHaveLength(6);
+    expect(results.some((r) => r.output.content.includes("this exact call"))).toBe(false);
   });
 
   it("compares inputs canonically (key order aside, types kept) and refuses a stop before the nudge", async () => {
