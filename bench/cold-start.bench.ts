@@ -6,11 +6,16 @@
  * `--import` that every command gets alike); medians of alternating rounds after a warm-up.
  * Needs a build (`npx unbuild`). Targets: ≤ 1.5× the baseline's wall time, ≤ 85 MiB peak.
  *
+ * Then each built-in plugin's import cost: a process that has imported the package entry imports
+ * one plugin module (`ubiquity/plugins/<name>`); the time and the RSS it adds, medians of
+ * `COLD_PLUGIN_ROUNDS` [3] processes. What a plugin loads that the entry already has costs nothing
+ * here, so the column says what each plugin itself brings to a cold start.
+ *
  * `COLD_ROUNDS=21` for more rounds on a busy machine. Each command runs in a fresh project folder with its own HOME (so the session files a run
  * writes land in a temp folder, and no user config applies).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -55,6 +60,37 @@ export function measure(args: readonly string[], cwd: string, env: NodeJS.Proces
   });
 }
 
+/** One plugin module's import cost on top of the package entry, in a fresh process: ms and KiB of RSS. */
+function pluginImportCost(plugin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; kib: number }> {
+  const script = `await import(${JSON.stringify(entry)}); const rss = process.memoryUsage().rss; const t = performance.now();
+await import(${JSON.stringify(plugin)}); console.log(JSON.stringify({ ms: performance.now() - t, kib: (process.memoryUsage().rss - rss) / 1024 }));`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!) as { ms: number; kib: number }) : reject(new Error(`${plugin}: exited ${code}: ${err.trim()}`))));
+  });
+}
+
+/** Every built-in plugin's import cost over the entry, costliest first. */
+async function pluginCosts(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const rounds = Number(process.env.COLD_PLUGIN_ROUNDS ?? 3);
+  const names = readdirSync(join(repo, "dist", "plugins")).filter((name) => existsSync(join(repo, "dist", "plugins", name, "index.mjs")));
+  const rows: { name: string; ms: number; kib: number }[] = [];
+  for (const name of names) {
+    const url = pathToFileURL(join(repo, "dist", "plugins", name, "index.mjs")).href;
+    const samples = [];
+    for (let i = 0; i < rounds; i++) samples.push(await pluginImportCost(url, cwd, env));
+    rows.push({ name, ms: median(samples.map((s) => s.ms)), kib: median(samples.map((s) => s.kib)) });
+  }
+  rows.sort((a, b) => b.ms - a.ms);
+  console.log(`\neach plugin's import on top of the entry (median of ${rounds}; sum ${rows.reduce((n, r) => n + r.ms, 0).toFixed(0)} ms):`);
+  for (const { name, ms, kib } of rows) console.log(`  ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ${(kib / 1024).toFixed(1).padStart(5)} MiB`);
+}
+
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function coldStartBench(): Promise<void> {
@@ -96,6 +132,7 @@ export default async function coldStartBench(): Promise<void> {
         `${label.padEnd(32)} ${ms.toFixed(0).padStart(6)} ms  ${mib.toFixed(1).padStart(6)} MiB peak  ${ratio.toFixed(2)}× baseline   (cpu ${cpu.toFixed(0)} ms, ${(cpu / base.cpu).toFixed(2)}×)${over}`,
       );
     }
+    await pluginCosts(project, env);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

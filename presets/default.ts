@@ -37,6 +37,7 @@ import skills from "../plugins/skills/index";
 import commands from "../plugins/commands/index";
 import memory from "../plugins/memory/index";
 import hooks from "../plugins/hooks/index";
+import reviewer from "../plugins/reviewer/index";
 import sandbox from "../plugins/sandbox/index";
 import structuredOutput from "../plugins/structured-output/index";
 import telemetry from "../plugins/telemetry/index";
@@ -54,6 +55,7 @@ import type { SystemPromptOptions } from "../plugins/system-prompt/index";
 import type { PermissionsOptions } from "../plugins/permissions/index";
 import type { SandboxOptions } from "../plugins/sandbox/index";
 import type { HooksOptions } from "../plugins/hooks/index";
+import type { ReviewerOptions } from "../plugins/reviewer/index";
 import type { TodosOptions } from "../plugins/todos/index";
 import type { SessionsOptions } from "../plugins/sessions/index";
 import type { SessionsPostgresOptions } from "../plugins/sessions-postgres/index";
@@ -88,6 +90,7 @@ export type DefaultOptions = KernelOptions &
   PermissionsOptions &
   SandboxOptions &
   HooksOptions &
+  ReviewerOptions &
   BackgroundOptions &
   WebOptions &
   ToolProfileOptions &
@@ -130,6 +133,8 @@ export default definePreset({
     // servers): before the plugins that spawn, and its ready (the network proxy) before MCP connects.
     sandbox(),
     hooks(),
+    // Auto-review: what would prompt goes to a reviewer (mode auto, or the reviewer option).
+    reviewer(),
     // The built-in tools, in offer order (Read, Write, Edit, Bash, Glob, Grep, then the rest).
     toolRead(),
     toolWrite(),

@@ -225,6 +225,11 @@ export class TextRenderer {
           this.#endLine();
           this.sink.info(this.style.dim(`  ⧗ ${m.task.id} ${m.task.state === "killed" ? m.task.outcome : `${m.task.state}: ${m.task.outcome}`}`));
         }
+        if (m.subtype === "permission_review") {
+          this.#endLine();
+          const mark = m.decision === "allow" ? this.style.ok("✓") : this.style.error("✗");
+          this.sink.info(this.style.dim(`  ${mark} reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} ${m.toolName}${m.reason ? `: ${m.reason}` : ""}`));
+        }
         if (m.subtype === "session_write_failed") {
           this.#endLine();
           this.sink.info(this.style.error(`warning: the session's transcript could not be written (${m.error})${m.bestEffort ? "; the run goes on without it" : ""}`));

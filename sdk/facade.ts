@@ -16,6 +16,7 @@ import type { StructuredMessage } from "../plugins/structured-output/options";
 import type { TaskInfo } from "../plugins/_kits/tasks/index";
 import type { CommandInfo } from "../plugins/commands/api";
 import type { ReasoningLevel, ReasoningSchedule } from "../plugins/reasoning/api";
+import type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "../plugins/mcp/resources";
 
 /** Every option of a run with the default preset: the kernel's and each built-in plugin's slice. */
 export type Options = DefaultOptions;
@@ -34,6 +35,8 @@ export function defineConfig<C extends UbiquityConfig | ((env: ConfigEnv) => Ubi
 export { PERMISSION_MODES, type PermissionMode, type PermissionResult, type CanUseTool } from "../plugins/permissions/options";
 export { HOOK_EVENTS, type HookEventName, type HookMatcher, type HookInput, type HookOutput, type HookCallback } from "../plugins/hooks/options";
 export type { McpServerConfig } from "../plugins/mcp/options";
+export type { McpElicitation, McpElicitationResult, McpElicitationValue, OnElicitation } from "../plugins/mcp/elicitation";
+export type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "../plugins/mcp/resources";
 export type { SandboxOption } from "../plugins/sandbox/options";
 export type { AgentDefinition } from "../plugins/agents/options";
 export type { TaskInfo, TaskKind, TaskState } from "../plugins/_kits/tasks/index";
@@ -91,6 +94,10 @@ export interface Query<M = Message> extends AsyncGenerator<M> {
    * name; [] without `ubiquity:commands`.
    */
   supportedCommands(): Promise<CommandInfo[]>;
+  /** The resources (and uri templates) of the session's connected MCP servers, or of `server`; empty lists without `ubiquity:mcp`. */
+  listMcpResources(server?: string): Promise<{ resources: McpResourceInfo[]; templates: McpResourceTemplateInfo[] }>;
+  /** Read one resource of an MCP server of the session; rejects naming the problem (unknown server, not connected, no resources, the server's error). */
+  readMcpResource(server: string, uri: string): Promise<McpResourceContents>;
 }
 
 /**
@@ -138,6 +145,20 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
       const run = await started();
       if (!run) return [];
       return (await import("../plugins/commands/api")).getCommandsApi(run.kernel)?.list(run) ?? [];
+    },
+    async listMcpResources(server?: string) {
+      const run = await started();
+      if (!run) throw new UsageError("listMcpResources: the session has ended");
+      const api = (await import("../plugins/mcp/index")).getMcpApi(run.kernel);
+      return api ? api.listMcpResources(server) : { resources: [], templates: [] };
+    },
+    async readMcpResource(server: string, uri: string) {
+      if (typeof server !== "string" || typeof uri !== "string") throw new TypeError("readMcpResource(server, uri): both must be strings");
+      const run = await started();
+      if (!run) throw new UsageError("readMcpResource: the session has ended");
+      const api = (await import("../plugins/mcp/index")).getMcpApi(run.kernel);
+      if (!api) throw new UsageError("readMcpResource needs the ubiquity:mcp plugin, which this run does not have");
+      return api.readMcpResource(server, uri);
     },
   });
 }

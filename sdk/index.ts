@@ -22,7 +22,7 @@ export type { SessionControls } from "./summon";
 export { LiveInput, userTurn, type UserInput } from "./live";
 export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";
 export type { PermissionMode, PermissionResult, CanUseTool, HookEventName, HookMatcher, HookInput, HookOutput, HookCallback } from "./facade";
-export type { McpServerConfig, SandboxOption, AgentDefinition, ModelPricing } from "./facade";
+export type { McpServerConfig, SandboxOption, AgentDefinition, ModelPricing, McpElicitation, McpElicitationResult, McpElicitationValue, OnElicitation, McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "./facade";
 export type { SandboxViolationEvent } from "./facade";
 export { SessionStore, SessionNotFoundError } from "./facade";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRecord, PersistedMessage, TranscriptNote } from "./facade";

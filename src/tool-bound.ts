@@ -35,11 +35,10 @@ export async function boundedCall(run: RunContext, tool: Tool, input: Record<str
   const signal = AbortSignal.any([run.abortSignal, timeout.signal]);
   const timer = Number.isFinite(limit) ? setTimeout(() => timeout.abort(new ToolTimeoutError(timedOut)), limit) : undefined;
   let grace: ReturnType<typeof setTimeout> | undefined;
-  const abandoned = new Promise<"abandoned">((resolve) => {
-    const start = () => (grace = setTimeout(() => resolve("abandoned"), TOOL_STOP_GRACE_MS));
-    if (signal.aborted) start();
-    else signal.addEventListener("abort", start, { once: true });
-  });
+  let start = () => {};
+  const abandoned = new Promise<"abandoned">((resolve) => (start = () => void (grace = setTimeout(() => resolve("abandoned"), TOOL_STOP_GRACE_MS))));
+  if (signal.aborted) start();
+  else signal.addEventListener("abort", start, { once: true });
   const settled = Promise.resolve()
     .then(() => tool.call(input, { ...context, abortSignal: signal }))
     .then((output) => ({ output }), (error: unknown) => ({ error }));
@@ -58,6 +57,9 @@ export async function boundedCall(run: RunContext, tool: Tool, input: Record<str
     if ("error" in first) throw first.error;
     return first.output;
   } finally {
+    // A call that ended is never abandoned: the run's abort at its end (every run's signal
+    // aborts then) would otherwise arm a grace timer that holds the process 2 s past the result.
+    signal.removeEventListener("abort", start);
     clearTimeout(timer);
     clearTimeout(grace);
   }

@@ -16,7 +16,6 @@ import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type To
 import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";
-import { randomUUID } from "node:crypto";
 import { runSubagent } from "./launch";
 import { AGENT_TOOL, AgentTool, type Launch } from "./agent-tool";
 import { resolveContextWindow } from "../_kits/compaction/index";
@@ -118,8 +117,8 @@ export const agentsPlugin = definePlugin(function agents() {
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
         // Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition.
-        getHooksApi(kernel)?.setAgentRunner(async (run, prompt, { model, signal }) => {
-          const output = await runSubagent(run, HOOK_AGENT, hookAgent(model), { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" }, `hook_${randomUUID()}`, calls.remember, { abortSignal: signal });
+        getHooksApi(kernel)?.setAgentRunner(async (run, prompt, { model, signal, id }) => {
+          const output = await runSubagent(run, HOOK_AGENT, hookAgent(model), { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" }, id, calls.remember, { abortSignal: signal });
           if (output.isError) throw new Error(output.content);
           return output.content;
         });

@@ -15,9 +15,11 @@ export const DEFAULT_AGENT_MAX_TURNS = 20;
 const WIDER: Record<PermissionMode, readonly PermissionMode[]> = {
   bypassPermissions: ["bypassPermissions"],
   acceptEdits: ["acceptEdits", "bypassPermissions"],
-  default: ["default", "acceptEdits", "bypassPermissions"],
-  plan: ["plan", "default", "acceptEdits", "bypassPermissions"],
-  dontAsk: ["dontAsk", "default", "acceptEdits", "bypassPermissions"],
+  default: ["default", "acceptEdits", "bypassPermissions", "auto"],
+  plan: ["plan", "default", "acceptEdits", "bypassPermissions", "auto"],
+  dontAsk: ["dontAsk", "default", "acceptEdits", "bypassPermissions", "auto"],
+  // auto asks a reviewer where default asks the user: wider than default, narrower than bypass.
+  auto: ["auto", "bypassPermissions"],
 };
 
 /** The subagent's mode: the one it asks for when that narrows the parent's, else the parent's. */

@@ -4,12 +4,14 @@
  * 5% and by more than 2,000 tokens (a proportional test alone fires constantly on small
  * conversations, an absolute one alone misses large ones), a warning event and a log line name
  * what changed since the previous request: the model, the system prompt, the tool set, or one
- * tool's schema or description. Compaction resets the baseline (it drops history on purpose).
+ * tool's schema or description, and what other plugins noted (`noteCacheChange`: an MCP server
+ * that re-listed its tools). Compaction resets the baseline (it drops history on purpose).
  * Providers that report no cache tokens hold the count at zero and so stay silent.
  */
 import { REQUEST_STAGE, type ModelResponse, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { changes, snapshot, type PrefixSnapshot } from "./snapshot";
+import { takeCacheChanges } from "./api";
 import { cacheBreaksOptions } from "./options";
 import type { CacheBreaksResolvedOptions } from "./options";
 
@@ -21,7 +23,7 @@ export const MIN_DROP_SHARE = 0.05;
 
 interface RunState {
   /** The last request the loop sent (responses to other calls, like a summary, are not compared). */
-  sent?: { call: number; prefix: PrefixSnapshot };
+  sent?: { call: number; prefix: PrefixSnapshot; noted: string[] };
   /** The last compared response: its cache reads and the prefix it was sent with. */
   baseline?: { cacheRead: number; prefix: PrefixSnapshot };
 }
@@ -49,7 +51,7 @@ export const cacheBreaksPlugin = definePlugin(() => ({
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request, run) => {
       // Only the loop's turns share a prefix worth comparing (a summary's request is its own).
-      if (on(run) && (request.purpose ?? "turn") === "turn") stateOf(run).sent = { call: request.call, prefix: snapshot(request) };
+      if (on(run) && (request.purpose ?? "turn") === "turn") stateOf(run).sent = { call: request.call, prefix: snapshot(request), noted: takeCacheChanges(kernel) };
       return request;
     });
 
@@ -63,7 +65,8 @@ export const cacheBreaksPlugin = definePlugin(() => ({
       const before = s.baseline;
       s.baseline = { cacheRead: read, prefix };
       if (!before || !isBreak(before.cacheRead, read)) return;
-      const message = describeBreak(changes(before.prefix, prefix), response.request.call, before.cacheRead, read, written);
+      // What plugins said they changed before this request went out (an MCP server's new tools).
+      const message = describeBreak([...s.sent.noted, ...changes(before.prefix, prefix)], response.request.call, before.cacheRead, read, written);
       run.logger.warn(message);
       kernel.emit({ type: "warning", source: NAME, message });
     });
@@ -76,6 +79,7 @@ export const cacheBreaksPlugin = definePlugin(() => ({
 
 export default cacheBreaksPlugin;
 export { snapshot, changes, type PrefixSnapshot, type ToolHashes } from "./snapshot";
+export { noteCacheChange } from "./api";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";

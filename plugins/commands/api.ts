@@ -15,6 +15,8 @@ export interface CommandsApi {
   list(run?: RunContext): CommandInfo[];
   /** The command `/name` invokes, if any. */
   find(name: string, run?: RunContext): SlashCommand | undefined;
+  /** Add commands another plugin makes (MCP prompts); `list` is asked each time, so they may change. Command files win their names. */
+  provide(list: (run?: RunContext) => readonly SlashCommand[]): void;
 }
 
 const apis = new WeakMap<Kernel, CommandsApi & { load(commands: SlashCommand[]): void }>();
@@ -27,6 +29,7 @@ export function getCommandsApi(kernel: Kernel): CommandsApi | undefined {
 /** Create and register the API of a kernel (the commands plugin does this in `apply`). */
 export function createCommandsApi(kernel: Kernel): CommandsApi & { load(commands: SlashCommand[]): void } {
   let loaded: readonly SlashCommand[] = [];
+  const providers: ((run?: RunContext) => readonly SlashCommand[])[] = [];
   const commands = (run?: RunContext): SlashCommand[] => {
     const skills = getSkillsApi(kernel);
     const byName = new Map<string, SlashCommand>();
@@ -48,12 +51,16 @@ export function createCommandsApi(kernel: Kernel): CommandsApi & { load(commands
         dir: skill.dir,
       });
     }
+    for (const provide of providers) for (const command of provide(run)) byName.set(command.name, command);
     for (const command of loaded) byName.set(command.name, command);
     return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   };
   const api = {
     load(list: SlashCommand[]) {
       loaded = Object.freeze([...list]);
+    },
+    provide(list: (run?: RunContext) => readonly SlashCommand[]) {
+      providers.push(list);
     },
     commands,
     list: (run?: RunContext) => commands(run).map(commandInfo),

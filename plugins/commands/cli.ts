@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { UsageError, type PluginCommand } from "../../loader/index";
+import { isCredentialName } from "../../src/index";
 import { writeFileAtomic } from "../_kits/storage/index";
 import { CODEX_PLUGIN_MANIFEST, PLUGIN_MANIFEST, readClaudePlugin } from "../_kits/sources/index";
 
@@ -27,7 +28,9 @@ export function isGitUrl(arg: string): boolean {
  */
 function cloneGit(url: string): string {
   const [repo, ref] = url.split("#", 2) as [string, string | undefined];
-  const name = basename(repo.replace(/\/+$/, "")).replace(/\.git$/, "").replace(/[^A-Za-z0-9._-]/g, "-") || "plugin";
+  let name = basename(repo.replace(/\/+$/, "")).replace(/\.git$/, "").replace(/[^A-Za-z0-9._-]/g, "-") || "plugin";
+  // Red-team fix: a URL ending in `/.` or `/..` names no folder of its own (it would clone into the plugins folder itself, or ~/.ubiquity).
+  if (/^\.+$/.test(name)) name = "plugin";
   const dest = join(cloneRoot(), name);
   if (existsSync(dest)) throw new UsageError(`ubiquity plugin add: ${dest} exists already (from an earlier add); remove it (ubiquity plugin remove ${name}) or add that folder`);
   mkdirSync(cloneRoot(), { recursive: true });
@@ -35,7 +38,8 @@ function cloneGit(url: string): string {
     execFileSync("git", ["clone", "--quiet", "--depth", "1", ...(ref ? ["--branch", ref] : []), "--", repo, dest], {
       stdio: ["ignore", "ignore", "pipe"],
       timeout: 300_000,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "" },
+      // Red-team fix: git, ssh and credential helpers never see a credential variable (a provider key above all); SSH_AUTH_SOCK stays.
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !isCredentialName(k))), GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "" },
     });
   } catch (error) {
     rmSync(dest, { recursive: true, force: true });
@@ -155,7 +159,10 @@ export const commandsCommands: Record<string, PluginCommand> = {
         await writeFileAtomic(path, `${JSON.stringify({ ...settings, claudePlugins: keep }, null, 2)}\n`);
         // What `plugin add <git-url>` cloned goes with it (the clone, or the marketplace clone holding it).
         for (const folder of folders.filter((f) => !keep.includes(f))) {
-          const clone = folder.startsWith(`${cloneRoot()}/`) ? join(cloneRoot(), folder.slice(cloneRoot().length + 1).split("/")[0]!) : undefined;
+          // Red-team fix: judged by its normalized path (an entry written `…/plugins/../..` is not a clone), and never the plugins folder itself.
+          const normal = resolve(folder);
+          const first = normal.startsWith(`${cloneRoot()}/`) ? normal.slice(cloneRoot().length + 1).split("/")[0] : undefined;
+          const clone = first ? join(cloneRoot(), first) : undefined;
           if (clone && !keep.some((k) => k === clone || k.startsWith(`${clone}/`))) rmSync(clone, { recursive: true, force: true });
         }
         io.stdout(`Removed ${folders.length - keep.length} plugin${folders.length - keep.length === 1 ? "" : "s"}.\n`);

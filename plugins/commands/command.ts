@@ -1,3 +1,5 @@
+import type { RunContext } from "../../src/index";
+
 /** A slash command: a command file (`.ubiquity/commands/review.md` → `/review`) or a skill invoked by name. */
 export interface SlashCommand {
   /** What follows the `/`: the file's path under its folder without `.md`, subfolders joined by `:` (`frontend:component`). */
@@ -14,10 +16,12 @@ export interface SlashCommand {
   body: string;
   /** The file it came from (a skill: its SKILL.md). */
   file: string;
-  /** `user`, `project`, `local`, `commands` (the option), `plugin` (a Claude Code plugin's command), or `skill`. */
-  source: "user" | "project" | "local" | "commands" | "plugin" | "skill";
+  /** `user`, `project`, `local`, `commands` (the option), `plugin` (a Claude Code plugin's command), `skill`, or `mcp` (an MCP server's prompt). */
+  source: "user" | "project" | "local" | "commands" | "plugin" | "skill" | "mcp";
   /** A skill's folder (its bundled files are relative to it). */
   dir?: string;
+  /** Builds the prompt itself (an MCP server's prompt, fetched with the arguments) instead of `body`; throws a CommandError to refuse. */
+  expand?(args: string, run: RunContext): Promise<{ text: string; context: string[] }>;
 }
 
 /** What a client lists of a command (the Claude Agent SDK's `SlashCommand` shape). */

@@ -107,7 +107,8 @@ export const commandsPlugin = definePlugin(function commands() {
             run.model = model;
             run.modelLabel = modelLabel(model, run.kernel);
           }
-          const { text, context } = await expandCommand(command, (match[2] ?? "").trim(), run);
+          const args = (match[2] ?? "").trim();
+          const { text, context } = command.expand ? await command.expand(args, run) : await expandCommand(command, args, run);
           const content = prompt.content && [{ type: "text" as const, text }, ...prompt.content.filter((p) => p.type !== "text")];
           return { ...prompt, text, context: [...prompt.context, ...context], ...(content ? { content } : {}) };
         } catch (error) {

@@ -18,7 +18,7 @@ export const NAME = "ubiquity:compaction-micro";
 export const DEFAULT_KEEP_RECENT = 5;
 
 const NOTE =
-  "# Context\nTo keep the conversation inside the context window, the content of older tool results (file reads, command output, searches) may be cleared and replaced by a marker. Note what you will need from a result when you see it; run the tool again if you need a cleared result.";
+  "# Context\nTo stay inside the context window, older tool results (file reads, command output, searches) may be cleared and replaced by a marker. Note what you will need from a result when you see it; run the tool again if you need a cleared result.";
 
 /** True when the tier is on for `run`. */
 const enabled = (run: RunContext) => (run.options as MicrocompactionResolvedOptions).autoMicrocompact !== false;

@@ -28,7 +28,7 @@ export const DEFAULT_KEEP_RECENT = 6;
 export const MAX_FAILURES = 3;
 
 const NOTE =
-  "# Long conversations\nWhen this conversation approaches the context window, its older messages are replaced by a summary and the work continues from there. Keep important facts (paths, decisions, what remains to do) in your messages or the todo list so they survive the summary.";
+  "# Long conversations\nNear the context limit, older messages are replaced by a summary and the work continues from there. Keep important facts (paths, decisions, what remains to do) in your messages or the todo list so they survive it.";
 
 type Model = Exclude<LanguageModel, string>;
 

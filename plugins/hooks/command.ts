@@ -220,7 +220,8 @@ export async function runCommandHook(
   input: HookInput,
   context: HookRunContext,
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
-  const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
+  // Red-team fix: a timer takes at most 2^31-1 ms (24.8 days); more fires at once, a guard turned into a no-op.
+  const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000, 2_147_483_647);
   const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context, timeoutMs, hook.args);
   const label = `${input.hookEventName} hook command ${JSON.stringify(hook.command)}`;
   if (result.timedOut) {

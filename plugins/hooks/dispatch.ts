@@ -1,11 +1,11 @@
 
-import { describeError } from "../../src/index";
+import { describeError, type RunContext } from "../../src/index";
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
 import { compileIf, type IfFilter } from "./if-filter";
 import { runCommandHook, type HookRunContext } from "./command";
 import { runHttpHook } from "./http";
-import { runModelHook } from "./model-hook";
+import { hookAgentIds, runModelHook } from "./model-hook";
 import type { HookCallback, HookHandler, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
 
 /**
@@ -60,6 +60,12 @@ export async function dispatch(
   return outcome;
 }
 
+/** Is `run` (or a run it descends from) an agent hook's own subagent? Known by the random id it runs under, never by its type's name. */
+const insideHookAgent = (run: RunContext | undefined): boolean => {
+  for (let r = run; r; r = r.parent) if (r.agent?.parentToolUseId !== undefined && hookAgentIds.has(r.agent.parentToolUseId)) return true;
+  return false;
+};
+
 /** A handler of a settings file, a plugin or `options.hooks`, by its type. */
 function runHandler(hook: HookHandler, input: HookInput, context: HookRunContext): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   switch (hook.type) {
@@ -71,6 +77,13 @@ function runHandler(hook: HookHandler, input: HookInput, context: HookRunContext
     case "agent":
       if (!context.run) {
         context.logger.warn(`${input.hookEventName} ${hook.type} hook was skipped: it fired outside a run`);
+        return Promise.resolve(undefined);
+      }
+      // Red-team fix: inside an agent hook's own subagent, model hooks do not fire again: an agent
+      // hook on Read whose judge Reads would start a judge per Read, each one deeper, until the
+      // outermost timed out (command and http hooks, which start no subagent, still run there).
+      if (insideHookAgent(context.run)) {
+        context.logger.debug(`${input.hookEventName} ${hook.type} hook was skipped: it fired inside a hook's own subagent`);
         return Promise.resolve(undefined);
       }
       return runModelHook(hook, input, { run: context.run, ...(context.agentRunner ? { agentRunner: context.agentRunner } : {}) });

@@ -24,6 +24,9 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export interface HttpHookPolicy {
   allowedUrls?: readonly string[];
   allowedEnvVars?: readonly string[];
+  /** The user's own lists (options, the user's settings file): what a project's hook is held to as well. */
+  userUrls?: readonly string[];
+  userEnvVars?: readonly string[];
 }
 
 /** The model providers' own key variables: never sent to a hook endpoint, whatever it lists. */
@@ -31,12 +34,53 @@ const PROVIDER_KEYS: ReadonlySet<string> = new Set(
   (Object.values(PROVIDERS) as ProviderSpec[]).flatMap((spec) => [...(spec.env ?? []), ...(spec.compatible?.apiKeyEnv ? [spec.compatible.apiKeyEnv] : [])]).filter((n) => isCredentialName(n)),
 );
 
+/**
+ * Red-team fix: a provider's key under another spelling (ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN,
+ * GEMINI_API_KEY, OPENAI_KEY) is a provider key too: a credential-named variable whose first
+ * segment is a provider's (or Claude's, Gemini's) is never sent either.
+ */
+const PROVIDER_PREFIXES: ReadonlySet<string> = new Set([...[...PROVIDER_KEYS].map((n) => n.split("_")[0]!), "CLAUDE", "GEMINI"]);
+const isProviderKey = (name: string) => PROVIDER_KEYS.has(name) || (isCredentialName(name) && PROVIDER_PREFIXES.has(name.split("_")[0]!.toUpperCase()));
+
 const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 
-/** Does a Claude Code URL pattern (`*` any run of characters) admit `url`? The whole URL must match. */
+/**
+ * Does a Claude Code URL pattern (`*` any run of characters) admit `url`? The whole URL must match.
+ * Red-team fix: the URL is matched as fetch will read it (WHATWG-normalized: `/hooks/%2e%2e/x` is
+ * `/x`), a URL with a user or password is never admitted, and a `*` in the pattern's scheme and
+ * host part never crosses into the path (`http://*.example.com/*` does not admit
+ * `http://evil.test/.example.com/`, nor `http://localhost:*` `http://localhost:1@evil.test`).
+ */
 export function urlAllowed(url: string, patterns: readonly string[] | undefined): boolean {
   if (patterns === undefined) return true;
-  return patterns.some((pattern) => new RegExp(`^${pattern.split("*").map(escape).join(".*")}$`).test(url));
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.username || parsed.password) return false;
+  const href = parsed.href;
+  // `http://host` is written without the `/` that the normalized form adds: both spellings are judged.
+  const forms = parsed.pathname === "/" && !parsed.search && !parsed.hash && !url.endsWith("/") ? [href, href.slice(0, -1)] : [href];
+  return patterns.some((pattern) => {
+    const scheme = pattern.indexOf("://");
+    const slash = scheme < 0 ? -1 : pattern.indexOf("/", scheme + 3);
+    const authority = (slash < 0 ? pattern : pattern.slice(0, slash)).toLowerCase(); // the normalized host is lower case
+    // A pattern with no path that ends in `*` (`http://localhost:*`) admits any path on what its host part admits.
+    const rest = slash < 0 ? (pattern.endsWith("*") ? "(?:[/?#].*)?" : "") : pattern.slice(slash).split("*").map(escape).join(".*");
+    const re = new RegExp(`^${authority.split("*").map(escape).join("[^/?#@\\\\]*")}${rest}$`);
+    return forms.some((form) => re.test(form));
+  });
+}
+
+function hasUserinfo(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== "" || parsed.password !== "";
+  } catch {
+    return false;
+  }
 }
 
 /** The URL as it may be logged: without a user or password. */
@@ -58,7 +102,7 @@ export function printableUrl(url: string): string {
 export function interpolateHeader(value: string, allowed: ReadonlySet<string>, env: Readonly<Record<string, string | undefined>>): string {
   return value.replace(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g, (_m, braced: string | undefined, bare: string | undefined) => {
     const name = (braced ?? bare)!;
-    if (!allowed.has(name) || PROVIDER_KEYS.has(name)) return "";
+    if (!allowed.has(name) || isProviderKey(name)) return "";
     return env[name] ?? "";
   });
 }
@@ -74,23 +118,48 @@ export interface HttpHookContext {
 /** Run one HTTP hook and read its answer. Never throws. */
 export async function runHttpHook(hook: HttpHook, input: HookInput, context: HttpHookContext): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   const label = `${input.hookEventName} HTTP hook ${printableUrl(hook.url)}`;
-  if (!urlAllowed(hook.url, context.policy.allowedUrls)) {
+  // Red-team fix: a URL carrying a user or password is refused (fetch would refuse it too, naming
+  // the whole URL, password included, in its error: a log must never hold it).
+  if (hasUserinfo(hook.url)) {
+    context.logger.warn(`${label} was not called: its URL carries a user or password; send credentials in a header from an allowed variable instead`);
+    return undefined;
+  }
+  // A project's hook is held to the user's own list too: a project's file may narrow, never widen it.
+  if (!urlAllowed(hook.url, context.policy.allowedUrls) || (hook.origin === "project" && !urlAllowed(hook.url, context.policy.userUrls))) {
     context.logger.warn(`${label} was not called: allowedHttpHookUrls does not admit its URL (add a pattern for it, e.g. "${printableUrl(hook.url).replace(/[^/]*$/, "*")}")`);
     return undefined;
   }
   const wanted = new Set(hook.allowedEnvVars ?? []);
-  const allowed = new Set([...wanted].filter((name) => context.policy.allowedEnvVars === undefined || context.policy.allowedEnvVars.includes(name)));
+  const allowed = new Set(
+    [...wanted].filter(
+      (name) =>
+        (context.policy.allowedEnvVars === undefined || context.policy.allowedEnvVars.includes(name)) &&
+        // A project's hook gets a credential only when the user's own httpHookAllowedEnvVars names it:
+        // no process the project starts ever gets one.
+        (hook.origin !== "project" || !isCredentialName(name) || (context.policy.userEnvVars?.includes(name) ?? false)),
+    ),
+  );
   const env = context.env ?? process.env;
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [name, value] of Object.entries(hook.headers ?? {})) headers[name] = interpolateHeader(value, allowed, env);
-  const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
+  // Red-team fix: a value fetch would refuse (a line break, a character over 0xFF) is refused here,
+  // naming the header only: fetch's own error quotes the value, which may be a secret.
+  const bad = Object.entries(headers).find(([, v]) => /[\r\n\0]|[^\x00-\xff]/.test(v));
+  if (bad) {
+    context.logger.warn(`${label} was not called: its header ${JSON.stringify(bad[0])} has a value that is not a valid header value (a line break or a character over 0xFF)`);
+    return undefined;
+  }
+  const filled = Object.values(headers).filter((v) => v.length >= 6);
+  const scrub = (text: string) => filled.reduce((t, v) => t.split(v).join("[redacted]"), text);
+  // Red-team fix: a timer takes at most 2^31-1 ms (24.8 days); more fires at once, a guard turned into a no-op.
+  const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000, 2_147_483_647);
   const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
   let response: Response;
   try {
     response = await fetch(hook.url, { method: "POST", headers, body: JSON.stringify(commandPayload(input)), redirect: "manual", signal });
   } catch (error) {
     const why = signal.aborted && !context.signal.aborted ? `timed out after ${timeoutMs / 1000}s` : `could not be reached (${(error as Error).cause ? String((error as Error & { cause: unknown }).cause) : (error as Error).message})`;
-    context.logger.warn(`${label} ${why}; it was ignored`);
+    context.logger.warn(`${label} ${scrub(why)}; it was ignored`);
     return undefined;
   }
   const body = await readBody(response, signal).catch(() => undefined);

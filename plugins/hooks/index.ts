@@ -8,7 +8,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { folderTrusted } from "../_kits/process/index";
 import { HOOK_EVENTS, type HookEventName, type HooksResolvedOptions, hooksOptions } from "./options";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
-import { dispatch } from "./dispatch";
+import { lazyImport } from "../_kits/lazy/index";
 import { effectiveHooks, httpPolicyOf, readFileHooks } from "./settings-hooks";
 import type { HookRunContext } from "./command";
 import type { AgentHookRunner } from "./model-hook";
@@ -44,6 +44,9 @@ export interface HooksApi {
 }
 
 const apis = new WeakMap<Kernel, HooksApi>();
+
+// The dispatcher (command hooks, `if` filters) loads when a configured hook first fires.
+const dispatcher = lazyImport(() => import("./dispatch"));
 
 /** The hooks plugin's API on a kernel (undefined when the plugin is not loaded). */
 export function getHooksApi(kernel: Kernel): HooksApi | undefined {
@@ -94,18 +97,20 @@ export const hooksPlugin = definePlugin(() => ({
         extra: fields.extra ?? {},
       };
       const wrap = (spec: SpawnSpec, command: string) => getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
-      const outcome = dispatch(configFor(run), event, input, {
-        cwd: run.cwd,
-        signal: run.abortSignal,
-        logger: run.logger,
-        environment: run.options,
-        wrap,
-        trusted: folderTrusted(run.options),
-        run,
-        ...(agentRunner ? { agentRunner } : {}),
-        httpPolicy: httpPolicyOf(kernel, run.options as HooksResolvedOptions),
-        ...more,
-      });
+      const outcome = dispatcher().then(({ dispatch }) =>
+        dispatch(configFor(run), event, input, {
+          cwd: run.cwd,
+          signal: run.abortSignal,
+          logger: run.logger,
+          environment: run.options,
+          wrap,
+          trusted: folderTrusted(run.options),
+          run,
+          ...(agentRunner ? { agentRunner } : {}),
+          httpPolicy: httpPolicyOf(kernel, run.options as HooksResolvedOptions),
+          ...more,
+        }),
+      );
       // What a sandboxed hook left in the workspace that runs code later is removed when it ends.
       return getSandboxApi(kernel).active ? outcome.finally(() => getSandboxApi(kernel).settle("hook")) : outcome;
     };

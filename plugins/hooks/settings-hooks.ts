@@ -13,6 +13,7 @@ import { getSettingsApi } from "../settings/api";
 import { expandPluginRoot, MAX_DEFINITION_BYTES, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import type { HookHandler, HookMatcherGroup, HooksConfig } from "./types";
 import { compileIf } from "./if-filter";
+import { isInside } from "../_kits/paths/index";
 import type { HttpHookPolicy } from "./http";
 
 const SOURCE = "ubiquity:hooks";
@@ -24,7 +25,7 @@ const json = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
  * The command hooks of one settings file's `hooks` value, entry by entry; `report` is called once
  * per skipped entry with a message naming it. Never throws.
  */
-export function readFileHooks(value: unknown, report: (message: string) => void): HooksConfig {
+export function readFileHooks(value: unknown, report: (message: string) => void, origin?: "user" | "project"): HooksConfig {
   const out: Partial<Record<HookEventName, HookMatcherGroup[]>> = {};
   if (!isRecord(value)) {
     report(`its "hooks" key is ${json(value)}, not an object of events; no hooks were read from it`);
@@ -52,7 +53,9 @@ export function readFileHooks(value: unknown, report: (message: string) => void)
       const hooks: HookHandler[] = [];
       group.hooks.forEach((handler, h) => {
         const at = `${where}.hooks[${h}]`;
-        const hook = hookHandler(handler);
+        const read = hookHandler(handler);
+        // An HTTP hook from a project's file or plugin is held to the user's own limits (http.ts).
+        const hook = typeof read !== "string" && read.type === "http" && origin ? { ...read, origin } : read;
         if (typeof hook === "string") report(`${at}: ${hook}; skipped, the file's other hooks apply`);
         else hooks.push(checkIf(hook, at, report));
       });
@@ -119,7 +122,11 @@ export function httpPolicyOf(kernel: Kernel, options: { allowedHttpHookUrls?: re
   const merge = (lists: (readonly string[] | undefined)[]) => (lists.some((l) => l !== undefined) ? lists.flatMap((l) => l ?? []) : undefined);
   const allowedUrls = merge([options.allowedHttpHookUrls, ...files.map((f) => f.allowedHttpHookUrls)]);
   const allowedEnvVars = merge([options.httpHookAllowedEnvVars, ...files.map((f) => f.httpHookAllowedEnvVars)]);
-  return { ...(allowedUrls ? { allowedUrls } : {}), ...(allowedEnvVars ? { allowedEnvVars } : {}) };
+  // The user's own lists (options and the user's settings file): a project's file cannot widen them.
+  const own = getSettingsApi(kernel).files.filter((f) => f.source === "user").map((f) => f.settings);
+  const userUrls = merge([options.allowedHttpHookUrls, ...own.map((f) => f.allowedHttpHookUrls)]);
+  const userEnvVars = merge([options.httpHookAllowedEnvVars, ...own.map((f) => f.httpHookAllowedEnvVars)]);
+  return { ...(allowedUrls ? { allowedUrls } : {}), ...(allowedEnvVars ? { allowedEnvVars } : {}), ...(userUrls ? { userUrls } : {}), ...(userEnvVars ? { userEnvVars } : {}) };
 }
 
 /** Where the plugins' hooks come from: the `claudePlugins` folders, with the run's cwd and trust. */
@@ -138,16 +145,19 @@ export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefi
   const report = (message: string) => warnOnce(kernel, SOURCE, message);
   const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
   const pluginHooks = plugins
-    .flatMap((plugin) => [
-      ...plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root) })),
-      ...(plugin.inlineHooks ? [{ path: `${plugin.root}/.claude-plugin/plugin.json#hooks`, hooks: inlinePluginHooks(plugin.inlineHooks, plugin.root) }] : []),
-    ])
+    .flatMap((plugin) => {
+      const origin = isInside(place!.cwd, plugin.root) ? ("project" as const) : ("user" as const);
+      return [
+        ...plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root), origin })),
+        ...(plugin.inlineHooks ? [{ path: `${plugin.root}/.claude-plugin/plugin.json#hooks`, hooks: inlinePluginHooks(plugin.inlineHooks, plugin.root), origin }] : []),
+      ];
+    })
     .filter((p) => p.hooks !== undefined);
   if (files.length === 0 && pluginHooks.length === 0) return optionHooks;
   const out: Record<string, HookMatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(optionHooks ?? {})) out[event] = [...(groups ?? [])];
-  for (const file of [...files.map((f) => ({ path: f.path, hooks: f.settings.hooks })), ...pluginHooks]) {
-    const parsed = readFileHooks(file.hooks, (message) => warn(kernel, SOURCE, `${file.path}: ${message}`));
+  for (const file of [...files.map((f) => ({ path: f.path, hooks: f.settings.hooks, origin: f.source === "user" ? ("user" as const) : ("project" as const) })), ...pluginHooks]) {
+    const parsed = readFileHooks(file.hooks, (message) => warn(kernel, SOURCE, `${file.path}: ${message}`), file.origin);
     for (const [event, groups] of Object.entries(parsed)) (out[event] ??= []).push(...(groups ?? []));
   }
   return out as HooksConfig;

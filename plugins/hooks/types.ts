@@ -29,6 +29,8 @@ export interface HttpHook {
   /** Seconds [30]. */
   timeout?: number;
   if?: string;
+  /** Set by the loader: `project` for a project's settings file or plugin (held to the user's own limits). */
+  origin?: "user" | "project";
 }
 
 /**

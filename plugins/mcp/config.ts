@@ -88,8 +88,8 @@ export interface McpConfigEntries {
 
 /** The keys ubiquity reads for each kind of server; any other key is reported and dropped. */
 const KNOWN_KEYS = {
-  stdio: new Set(["type", "command", "args", "env", "cwd", "readOnly"]),
-  remote: new Set(["type", "url", "headers", "headersHelper", "oauth", "readOnly"]),
+  stdio: new Set(["type", "command", "args", "env", "cwd", "readOnly", "roots"]),
+  remote: new Set(["type", "url", "headers", "headersHelper", "oauth", "readOnly", "roots"]),
 };
 
 /**

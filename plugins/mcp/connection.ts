@@ -2,7 +2,7 @@
  * One MCP server for the life of a kernel: connect (never throws: a failure becomes the
  * server's status), list its tools, call them, notice when it dies, close and reap it.
  */
-import { Client, ProtocolError, SdkError, SdkErrorCode, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
+import { Client, type ClientCapabilities, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
 import { describeError, type Logger, type ToolOutput } from "../../src/index";
 import type { SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -40,6 +40,10 @@ export interface McpConnectionOptions {
   trusted?: boolean;
   /** How the protocol revision is chosen (./revision) ["auto"]. */
   protocol?: McpProtocolMode;
+  /** What we tell servers we can do beyond tools (elicitation, roots). */
+  capabilities?: ClientCapabilities;
+  /** Installs request and notification handlers on a client before it connects (features.ts). */
+  prepare?: (client: Client, connection: McpConnection) => void;
 }
 
 const STDERR_KEPT = 4000;
@@ -135,8 +139,10 @@ export class McpConnection {
       }
       const transport = withTasks(createTransport(config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted, this.#oauth));
       // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
+      // Roots only for a server the config lets have them (they may widen what it touches).
+      const capabilities = { ...this.options.capabilities, ...(this.config.roots ? { roots: {} } : {}) };
       const client = new Client(CLIENT_INFO, {
-        capabilities: {},
+        capabilities,
         listMaxPages: MAX_TOOL_PAGES,
         jsonSchemaValidator: mcpSchemaValidator(),
         versionNegotiation: versionNegotiation(this.options.protocol ?? "auto", this.kind === "stdio", connectTimeoutMs),
@@ -144,6 +150,7 @@ export class McpConnection {
       this.#transport = transport;
       this.#client = client;
       client.onclose = () => this.#onClosed();
+      this.options.prepare?.(client, this);
       await client.connect(transport, { timeout: connectTimeoutMs });
       const tools = client.getServerCapabilities()?.tools ? await this.#listTools(client) : [];
       this.tools = tools.sort(byName);
@@ -165,14 +172,39 @@ export class McpConnection {
     return { ...config, headers: { ...config.headers, ...dynamic } };
   }
 
+  /** The SDK client while the server is connected (resources, prompts and the other features use it). */
+  get client(): Client | undefined {
+    return this.status === "connected" ? this.#client : undefined;
+  }
+
+  /** List the server's tools again (after its `tools/list_changed`); false when it could not be listed. */
+  async relistTools(): Promise<boolean> {
+    const client = this.client;
+    if (!client) return false;
+    try {
+      this.tools = (await this.#listTools(client)).sort(byName);
+      return true;
+    } catch (error) {
+      this.options.logger.warn(`MCP server "${this.name}" changed its tools but could not list them: ${describeMcpError(error, this.kind)}`);
+      return false;
+    }
+  }
+
+  /** A failure of a request to this server, in the words tool results use. */
+  describe(error: unknown): string {
+    return describeMcpError(error, this.kind);
+  }
+
   /** Call `tool` with `args`; every failure becomes an error result naming what happened. */
-  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal, seesImages = false): Promise<ToolOutput> {
+  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal, seesImages = false, onprogress?: (progress: { progress: number; total?: number; message?: string }) => void): Promise<ToolOutput> {
     const client = this.#client;
     if (this.status !== "connected" || !client) {
       return { content: `${exposed} is unavailable: MCP server "${this.name}" ${this.error ?? "is not connected"}. Do not call its tools again in this run.`, isError: true };
     }
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, { signal, timeout: this.options.toolTimeoutMs });
+      // A server's progress notifications keep a slow call alive (the timeout counts from the last one).
+      const progress = onprogress ? { onprogress, resetTimeoutOnProgress: true } : {};
+      const result = await client.callTool({ name: tool, arguments: args }, { signal, timeout: this.options.toolTimeoutMs, ...progress });
       return toToolOutput(result, this.name, tool, seesImages);
     } catch (error) {
       if (signal.aborted) return { content: `Cancelled: the run was aborted while ${exposed} was running.`, isError: true };
@@ -218,7 +250,7 @@ export class McpConnection {
   async #listTools(client: Client): Promise<McpRemoteTool[]> {
     const closed = () => new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
     if (this.#closed) throw closed();
-    const { tools } = await client.listTools(undefined, { timeout: this.options.connectTimeoutMs });
+    const { tools } = await client.listTools(undefined, { timeout: this.options.connectTimeoutMs, cacheMode: "refresh" });
     if (this.#closed) throw closed();
     return [...tools];
   }

@@ -18,6 +18,10 @@ import { mcpOptions } from "./options";
 import { getSettingsApi } from "../settings/api";
 import { warn, warnOnce } from "../_kits/sources/index";
 import { pluginServers } from "./plugin-servers";
+import { McpResourceError, type McpResourceContents, type McpResourceInfo, type McpResourceTemplateInfo } from "./resources";
+import type { McpFeatures } from "./features";
+import { elicitInTerminal } from "./elicitation";
+import { PROMPT_STAGE, REQUEST_STAGE } from "../../src/index";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
@@ -25,6 +29,10 @@ export { mcpToolName } from "./names";
 export { toToolOutput, describeBlock } from "./content";
 export type { McpServerStatus, McpServerReport, McpToolReport } from "./servers";
 export type { McpTransportKind } from "./transport";
+export type { McpResourceInfo, McpResourceTemplateInfo, McpResourceContents } from "./resources";
+export { McpResourceError } from "./resources";
+export type { McpElicitation, McpElicitationResult, McpElicitationValue, OnElicitation } from "./elicitation";
+export type { McpProgressEvent, McpLogEvent, McpListChangedEvent } from "./events";
 
 /** The plugin's name (also the owner of the tools it registers). */
 export const NAME = "ubiquity:mcp";
@@ -44,10 +52,14 @@ export const McpPluginOptions = z.strictObject({
 /** Options of the mcp plugin, as passed to its factory. */
 export type McpPluginOptions = z.input<typeof McpPluginOptions>;
 
-/** What other code (the runner's `mcp list`, tests) can ask the plugin about a kernel. */
+/** What other code (the runner's `mcp list`, tests, `Query.readMcpResource`) can ask the plugin about a kernel. */
 export interface McpApi {
   /** Every configured server with its status and tools, sorted by name. */
   servers(): McpServerReport[];
+  /** The resources (and uri templates) of the connected servers, or of `server`; rejects for an unknown server. */
+  listMcpResources(server?: string): Promise<{ resources: McpResourceInfo[]; templates: McpResourceTemplateInfo[] }>;
+  /** Read one resource; rejects (McpResourceError) when the server is unknown, not connected, offers no resources or fails. */
+  readMcpResource(server: string, uri: string): Promise<McpResourceContents>;
 }
 
 const apis = new WeakMap<Kernel, McpApi>();
@@ -64,8 +76,11 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
     options: mcpOptions,
     commands: mcpCommands(NAME, getMcpApi),
     flags: mcpFlags,
+    terminal: elicitInTerminal,
     apply(kernel) {
       let servers: McpServers | undefined;
+      // Resources, prompts, tool search, notifications (features.ts), once servers are configured.
+      let features: McpFeatures | undefined;
       // The servers of Claude Code plugins' .mcp.json files (read at ready), under the options' own.
       let fromPlugins: ReturnType<typeof pluginServers> = { servers: {}, failed: [] };
       // Servers of a .mcp.json that could not be used (a bad entry, an unset ${VAR}): failed, by name.
@@ -78,6 +93,8 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
           [...(servers?.report() ?? []), ...unusable().map((f): McpServerReport => ({ name: f.name, transport: "stdio", target: "", status: "failed", error: f.error, tools: [] }))].sort((a, b) =>
             a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
           ),
+        listMcpResources: async (server) => (features ? features.resources.list(server) : server === undefined ? { resources: [], templates: [] } : noServers(server)),
+        readMcpResource: async (server, uri) => (features ? features.resources.read(server, uri) : noServers(server)),
       });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
@@ -86,11 +103,43 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
         const configured = { ...fromPlugins.servers, ...(kernel.options as McpResolvedOptions).mcpServers } as Record<string, McpServerConfig>;
         if (Object.keys(configured).length === 0) return;
         // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
-        const { McpServers } = await import("./servers");
+        const [{ McpServers }, { McpFeatures }] = await Promise.all([import("./servers"), import("./features")]);
         const wrap = (spec: SpawnSpec) => getSandboxApi(kernel).wrap(spec, { kind: "mcp", subject: [spec.command, ...spec.args].join(" ") });
         const trusted = folderTrusted(kernel.options);
-        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger, environment: kernel.options, wrap, trusted }, NAME);
+        features = new McpFeatures(kernel, NAME, () => servers);
+        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger, environment: kernel.options, wrap, trusted, ...features.clientOptions() }, NAME);
         await servers.connect(kernel);
+        await features.ready();
+      });
+
+      kernel.hooks.tool.list.tapPromise(NAME, async (tools, run) => (features ? features.toolSearch.list(tools, run) : tools));
+
+      // Deferred MCP tools are left out of what the request offers (before compaction sizes it).
+      kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
+        const offered = features?.toolSearch.offer(request.toolList, run);
+        if (!offered) return request;
+        const tools = Object.fromEntries(offered.filter((t) => t.name in request.tools).map((t) => [t.name, request.tools[t.name]!]));
+        return { ...request, toolList: offered, tools };
+      });
+
+      kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
+        if (!features) return output;
+        features.toolSearch.called(call.run, call.toolName);
+        // A resource the run holds changed during the work: the next result carries its new contents.
+        const changed = await features.resources.changedFor(call.run);
+        return changed.length ? { ...output, content: [output.content, ...changed].join("\n\n") } : output;
+      });
+
+      // After the commands plugin (an MCP prompt's text may mention resources too), before the hooks see the prompt.
+      kernel.hooks.turn.prompt.tapPromise({ name: NAME, stage: PROMPT_STAGE.CONTEXT - 5 }, async (prompt, run) => {
+        if (!features || prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
+        const changed = await features.resources.changedFor(run);
+        const next = changed.length ? { ...prompt, context: [...prompt.context, ...changed] } : prompt;
+        return features.resources.expandMentions(next, run);
+      });
+
+      kernel.hooks.session.end.tap(NAME, (run) => {
+        features?.resources.release(run);
       });
 
       kernel.hooks.session.start.tap(NAME, (run) => {
@@ -104,6 +153,11 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
     },
   };
 });
+
+/** The answer of the resource API on a kernel without servers. */
+function noServers(server: string): never {
+  throw new McpResourceError(`no MCP server is named "${server}" (no MCP servers are configured: mcpServers)`);
+}
 
 export default mcpPlugin;
 export { pluginServers } from "./plugin-servers";

@@ -5,6 +5,8 @@ import type { McpConnection, McpRemoteTool } from "./connection";
 import { jsonSchemaInput, type McpToolInput } from "./input-schema";
 import { mcpToolName } from "./names";
 import { runSeesImages } from "../model/api";
+import { asCaller } from "./callers";
+import { progressReporter } from "./notifications";
 
 /** What the model reads about a tool whose server claims it only reads, when the user's config does not say so. */
 const READ_ONLY_CLAIM =
@@ -49,6 +51,7 @@ export class McpTool extends Tool<z.ZodType<McpToolInput>> {
   }
 
   call(input: McpToolInput, ctx: ToolContext): Promise<ToolOutput> {
-    return this.server.call(this.remote.name, this.name, input, ctx.abortSignal, runSeesImages(ctx.run).sees);
+    const onprogress = progressReporter(this.server, this.name, ctx);
+    return asCaller(this.server, ctx.run, () => this.server.call(this.remote.name, this.name, input, ctx.abortSignal, runSeesImages(ctx.run).sees, onprogress));
   }
 }

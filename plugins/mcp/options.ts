@@ -3,6 +3,10 @@ import { z } from "zod";
 import type { ResolvedOptions } from "../../src/index";
 import { settingsOptions } from "../settings/api";
 import { ClaudePluginsOption } from "../_kits/sources/index";
+import { functionSchema } from "../_kits/authoring/index";
+import { contextBudgetOptions } from "../_kits/compaction/index";
+import { permissionsOptions } from "../permissions/api";
+import type { OnElicitation } from "./elicitation";
 
 /**
  * Which of a server's tools only read, in the user's words: `true` for all of them, or the
@@ -14,6 +18,13 @@ const ReadOnlySchema = z
   .optional()
   .describe("The server's tools that only read: true for all, or a list of the server's tool names (its readOnlyHint never counts) [false]");
 
+/**
+ * Whether the server may ask for our roots (the run's cwd and additionalDirectories). Off unless
+ * asked for: a server may treat roots as the folders it is allowed to touch — server-filesystem
+ * replaces the folders of its command line with them — so offering them widens its reach.
+ */
+const RootsSchema = z.boolean().optional().describe("Answer the server's roots/list with the run's cwd and additionalDirectories (it may then use them as the folders it may touch) [false]");
+
 const McpStdioSchema = z.strictObject({
   type: z.literal("stdio").optional(),
   command: z.string().min(1),
@@ -21,6 +32,7 @@ const McpStdioSchema = z.strictObject({
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
   readOnly: ReadOnlySchema,
+  roots: RootsSchema,
 });
 /** OAuth settings of a remote server (`false` turns OAuth off for it). */
 const McpOAuthSchema = z.strictObject({
@@ -50,6 +62,7 @@ const McpRemoteSchema = (type: "sse" | "http") =>
       .optional()
       .describe("OAuth 2.1 (log in with `ubiquity mcp login <name>`); false turns it off [on, unless headers send an Authorization]"),
     readOnly: ReadOnlySchema,
+    roots: RootsSchema,
   });
 /** One MCP server: stdio (`command`), `sse` or streamable `http`. */
 export const McpServerSchema = z.union([McpStdioSchema, McpRemoteSchema("sse"), McpRemoteSchema("http")]);
@@ -60,6 +73,16 @@ export const mcpOptions = z.strictObject({
   mcpServers: z.record(z.string(), McpServerSchema).optional(),
   trust: settingsOptions.shape.trust,
   claudePlugins: ClaudePluginsOption,
+  onElicitation: functionSchema<OnElicitation>("onElicitation")
+    .optional()
+    .describe("Answers an MCP server's request for input (a form or a URL to open); without it (and without canUseTool) requests are declined"),
+  mcpToolSearch: z
+    .union([z.boolean(), z.number().gt(0).lt(1)])
+    .optional()
+    .describe("Defer MCP tools behind a search tool when their definitions exceed this share of the context window; true always, false never [0.1]"),
+  // Read here too: elicitation falls back to canUseTool, tool search sizes against the window.
+  canUseTool: permissionsOptions.shape.canUseTool,
+  maxContextTokens: contextBudgetOptions.shape.maxContextTokens,
 });
 export type McpOptions = z.input<typeof mcpOptions>;
 export type McpResolvedOptions = ResolvedOptions & Readonly<McpOptions>;

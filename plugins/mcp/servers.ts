@@ -70,28 +70,51 @@ export class McpServers {
         kernel.emit({ type: "warning", source: this.owner, message });
         continue;
       }
-      const tools: McpTool[] = [];
-      for (const remote of connection.tools) {
-        const tool = new McpTool(connection, remote);
-        const clash = taken.get(tool.name);
-        const skip =
-          tool.name.length > MAX_TOOL_NAME
-            ? `its name ${tool.name} is longer than ${MAX_TOOL_NAME} characters; shorten the server's name in mcpServers`
-            : clash
-              ? `its name ${tool.name} is already taken by ${clash} (names are cleaned to letters, digits, _ and -)`
-              : undefined;
-        if (skip) {
-          const message = `MCP server "${connection.name}": tool ${remote.name} is not offered: ${skip}`;
-          kernel.logger.warn(message);
-          kernel.emit({ type: "warning", source: this.owner, message });
-          continue;
-        }
-        taken.set(tool.name, `${connection.name}/${remote.name}`);
-        tools.push(tool);
-        kernel.registries.tools.register(tool.name, tool, this.owner);
-      }
-      this.#tools.set(connection, tools);
+      this.#register(kernel, connection, taken);
     }
+  }
+
+  /** Register a server's tools (skipping a name too long or taken by another server's tool). */
+  #register(kernel: Kernel, connection: McpConnection, taken: Map<string, string>): void {
+    const tools: McpTool[] = [];
+    for (const remote of connection.tools) {
+      const tool = new McpTool(connection, remote);
+      const clash = taken.get(tool.name);
+      const skip =
+        tool.name.length > MAX_TOOL_NAME
+          ? `its name ${tool.name} is longer than ${MAX_TOOL_NAME} characters; shorten the server's name in mcpServers`
+          : clash
+            ? `its name ${tool.name} is already taken by ${clash} (names are cleaned to letters, digits, _ and -)`
+            : undefined;
+      if (skip) {
+        const message = `MCP server "${connection.name}": tool ${remote.name} is not offered: ${skip}`;
+        kernel.logger.warn(message);
+        kernel.emit({ type: "warning", source: this.owner, message });
+        continue;
+      }
+      taken.set(tool.name, `${connection.name}/${remote.name}`);
+      tools.push(tool);
+      kernel.registries.tools.register(tool.name, tool, this.owner);
+    }
+    this.#tools.set(connection, tools);
+  }
+
+  /**
+   * A server changed its tools (`tools/list_changed`): list them again and re-register them in
+   * place of the old ones; the next turn's tool list has them. False when they could not be listed.
+   */
+  async refreshTools(kernel: Kernel, connection: McpConnection): Promise<boolean> {
+    if (!(await connection.relistTools())) return false;
+    for (const tool of this.#tools.get(connection) ?? []) kernel.registries.tools.unregister(tool.name);
+    const taken = new Map<string, string>();
+    for (const [other, tools] of this.#tools) if (other !== connection) for (const t of tools) taken.set(t.name, `${other.name}/${t.remote.name}`);
+    this.#register(kernel, connection, taken);
+    return true;
+  }
+
+  /** The tools registered for each server. */
+  toolsOf(connection: McpConnection): readonly McpTool[] {
+    return this.#tools.get(connection) ?? [];
   }
 
   /** Close every server in parallel; stdio processes are reaped when this resolves. */

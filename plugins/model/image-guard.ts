@@ -23,11 +23,22 @@ export const isImage = (part: Part) => /^image($|-)/.test(part.type) || (part.ty
 
 const imagesIn = (part: ResultPart) => (part.output.type === "content" ? part.output.value.filter(isImage) : []);
 
+// Tool messages already seen to hold no image. Every request carries the whole history, so without
+// this each turn scanned every earlier result again (quadratic in a long run); a message object is
+// never given images after it was written, so the answer holds for its lifetime.
+const imageFree = new WeakSet<ModelMessage>();
+const holdsImages = (message: ModelMessage): boolean => {
+  if (message.role !== "tool" || imageFree.has(message)) return false;
+  if (message.content.some((p) => p.type === "tool-result" && imagesIn(p).length > 0)) return true;
+  imageFree.add(message);
+  return false;
+};
+
 /** Rewrite every tool result holding images with `replace` (undefined when no result holds one). */
 function mapResults(messages: ModelMessage[], replace: (part: ResultPart) => ResultPart): ModelMessage[] | undefined {
   let changed = false;
   const out = messages.map((message) => {
-    if (message.role !== "tool" || !message.content.some((p) => p.type === "tool-result" && imagesIn(p).length > 0)) return message;
+    if (!holdsImages(message) || message.role !== "tool") return message;
     changed = true;
     return { ...message, content: message.content.map((p) => (p.type === "tool-result" && imagesIn(p).length > 0 ? replace(p) : p)) };
   });

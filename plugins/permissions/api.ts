@@ -4,7 +4,7 @@
  * elsewhere is a restriction the caller did not write, so the caller's lists must not drop it —
  * and they never limit which tools are offered (only `allowedTools` itself does).
  */
-import type { Kernel, RunContext } from "../../src/index";
+import type { Kernel, RunContext, ToolCall } from "../../src/index";
 import { PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./options";
 import { parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
@@ -42,6 +42,14 @@ export interface PermissionsApi {
   setShellSandbox(sandboxes: (command: string) => boolean): void;
   /** Does this shell command run sandboxed? False until a sandbox says otherwise. */
   sandboxes(command: string): boolean;
+  /**
+   * Why the engine asked about `call`: `mode` (nothing covers it: the usual ask), `ask-rule` (the
+   * user's ask rule), `sensitive` (a sensitive path), `tool` (the tool's own check), `bypass`;
+   * undefined when the engine did not ask. A reviewer answers only `mode` asks.
+   */
+  askStepOf(call: ToolCall): string | undefined;
+  /** The permissions plugin records each ask's step here. */
+  recordAsk(call: ToolCall, step: string): void;
 }
 
 const apis = new WeakMap<Kernel, PermissionsApi>();
@@ -54,6 +62,7 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     let version = 0;
     const modes = new WeakMap<RunContext, PermissionMode>();
     const grants = new WeakMap<RunContext, readonly Rule[]>();
+    const askSteps = new WeakMap<ToolCall, string>();
     let shellSandbox: ((command: string) => boolean) | undefined;
     api = {
       setShellSandbox(sandboxes) {
@@ -88,6 +97,8 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         } else if (rules?.length) grants.set(run, Object.freeze(parseRules([...rules], "allow", source)));
         else grants.delete(run);
       },
+      askStepOf: (call) => askSteps.get(call),
+      recordAsk: (call, step) => void askSteps.set(call, step),
       grantsOf(run) {
         return grants.get(run) ?? [];
       },

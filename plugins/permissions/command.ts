@@ -11,6 +11,7 @@ import { PERMISSION_MODES, type PermissionMode } from "./options";
 import { explainPermission } from "./decide";
 import { DEFAULT_TOOL_KINDS } from "./policy";
 import type { Decision } from "./engine";
+import { REVIEW_INSTRUCTIONS, reviewPrompt } from "../reviewer/api";
 
 /** Where the command writes. */
 export interface PermissionsCommandIO {
@@ -32,6 +33,8 @@ Flags:
   --add-dir <dir>   an additional permitted folder (repeatable)
   --sandbox         judge as if Bash ran inside the OS sandbox (bypassPermissions leaves
                     writes it cannot name to the sandbox)
+  --reviewer        say whether auto-review (mode auto, or the reviewer option) would answer
+                    this call, and show the request a reviewer would get
   --json            print the verdict as JSON
   -h, --help        show this help
 
@@ -57,6 +60,7 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
         "add-dir": { type: "string", multiple: true },
         json: { type: "boolean" },
         sandbox: { type: "boolean" },
+        reviewer: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -98,9 +102,25 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
     io.stderr(`error: ${describeError(error)}\n`);
     return 1;
   }
-  io.stdout(values.json ? `${JSON.stringify(report(decision), null, 2)}\n` : format(decision));
+  const review = values.reviewer ? reviewerView(decision, toolName, input, values.cwd ?? process.cwd(), mode) : undefined;
+  io.stdout(values.json ? `${JSON.stringify({ ...report(decision), ...(review ? { reviewer: review } : {}) }, null, 2)}\n` : `${format(decision)}${review ? formatReview(review) : ""}`);
   return EXIT[decision.behavior];
 }
+
+/** What auto-review would do with a decision: answer it (with the request it would get), or leave it to the rules or the user. */
+function reviewerView(d: Decision, toolName: string, input: Record<string, unknown>, cwd: string, mode: string) {
+  if (d.behavior !== "ask") return { answers: false, why: `the rules decide (${d.behavior}); the reviewer is not asked` };
+  if (d.step !== "mode") return { answers: false, why: `the engine asks because of ${d.step === "ask-rule" ? "an ask rule" : d.step === "sensitive" ? "a sensitive path" : `its ${d.step} step`}: that is the user's to answer, never the reviewer's` };
+  const request = { toolName, input, reason: d.message, intent: ["(the user's prompts)"], conversation: ["(the run's recent turns, without tool outputs)"], cwd, permissionMode: mode === "default" ? "auto" : mode };
+  return { answers: true, instructions: REVIEW_INSTRUCTIONS, request: reviewPrompt(request) };
+}
+
+function formatReview(view: ReturnType<typeof reviewerView>): string {
+  if (!view.answers) return `reviewer: not asked — ${view.why}\n`;
+  return `reviewer: answers this call (mode auto, or the reviewer option); a model reviewer gets these instructions:\n${indent(view.instructions!)}\nand this request:\n${indent(view.request!)}\n`;
+}
+
+const indent = (text: string) => text.split("\n").map((l) => `  ${l}`).join("\n");
 
 function report(d: Decision) {
   const s = d.subject;

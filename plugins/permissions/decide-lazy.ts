@@ -5,13 +5,16 @@
 import type { DecidePermissionInput, PermissionDecision } from "./decide";
 import type { Decision } from "./engine";
 import type { PolicySources } from "./policy";
+import { lazyImport } from "../_kits/lazy/index";
+
+const decide = lazyImport(() => import("./decide"));
 
 /** Decide one call the way a run with these rules and mode would, before any handler is asked. */
 export async function decidePermission(request: DecidePermissionInput): Promise<PermissionDecision> {
-  return (await import("./decide")).decidePermission(request);
+  return (await decide()).decidePermission(request);
 }
 
 /** Like `decidePermission`, with the deciding step, the suggestions and the candidates it judged. */
 export async function explainPermission(request: DecidePermissionInput & { sources?: PolicySources }): Promise<Decision> {
-  return (await import("./decide")).explainPermission(request);
+  return (await decide()).explainPermission(request);
 }

@@ -25,6 +25,12 @@ import { permissionsCommands, permissionsFlags } from "./cli";
 import { shellParserReady } from "./shell/parser";
 import { loadShellParser } from "./shell/load";
 import { permissionModeOf, permissionsOptions, type PermissionMode, type PermissionsResolvedOptions } from "./options";
+import { lazyImport } from "../_kits/lazy/index";
+
+// The engine (and the shell analysis behind it) loads with the first call judged; once per
+// process, not an `import()` per call (each one resolves the module again: ~70 µs of a call's
+// permission step under a loader such as jiti, a few µs natively).
+const engine = lazyImport(() => import("./engine"));
 
 export const NAME = "ubiquity:permissions";
 
@@ -112,14 +118,14 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
         if (kinds.shell.has(call.toolName)) await loadShellParser();
         const mode = api.modeOf(call.run);
-        // The engine (and the shell analysis behind it) loads with the first call judged.
-        const { decide } = await import("./engine");
+        const { decide } = await engine();
         const decision = await decide(
           { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
           { mode, policy: policyOfRun(call.run), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) }, sandboxed: (command) => api.sandboxes(command) },
         );
         // The file tools write what was judged here, not what the path leads to by the time they run.
         if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName)) recordJudged(call.run, call.toolUseId, decision.subject.paths);
+        if (decision.behavior === "ask") api.recordAsk(call, decision.step);
         return merge(incoming, decision, mode);
       });
 

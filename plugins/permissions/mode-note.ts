@@ -12,6 +12,7 @@ const MODES: Record<PermissionMode, string> = {
   bypassPermissions: "Tool calls run without approval, except those a rule denies or asks about and writes to sensitive files (.env, .git/, .ssh/, package.json, the agent's config and memory files, …).",
   plan: "Plan mode: only read-only tools run. Investigate, then present a plan for the user to approve instead of making changes.",
   dontAsk: "Nobody is available to approve anything: calls that are not pre-approved are denied without asking.",
+  auto: "Calls that are not pre-approved go to a reviewer that approves or denies them for the user; a denial says why — change the approach rather than repeating the call. Rules that deny or ask, and writes to sensitive files, are not the reviewer's to answer.",
 };
 
 /** The text of the permissions section. */

@@ -4,7 +4,7 @@ import { type PermissionResult, type ResolvedOptions } from "../../src/index";
 import { functionSchema } from "../_kits/authoring/index";
 
 /** A permission mode. */
-export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk"] as const;
+export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export type { PermissionResult };

@@ -19,6 +19,8 @@ const FOLDERS = new Set([
   ".devcontainer", ".cargo", ".githooks", ".lefthook", ".yarn", ".codex", ".bashrc.d", ".mvn", ".mise",
   // Other VCSs' hooks and config, editors' and REPLs' start-up folders, other agents' settings and MCP servers.
   ".hg", ".helix", ".vim", ".emacs.d", ".ipython", ".julia", ".m2", ".cursor", ".gemini", ".zed", ".roo", ".windsurf", ".continue", ".kiro", ".amazonq",
+  // Red-team fix: a plugin manifest's inline hooks and mcpServers run code (Claude Code and Codex plugins).
+  ".claude-plugin", ".codex-plugin",
 ]);
 
 // Folders that run code later only under a given parent (home-relative in practice): shells' and

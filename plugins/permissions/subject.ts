@@ -67,7 +67,7 @@ export function buildSubject(
   if (kinds.path.has(toolName)) {
     const written = ruleContent ?? fallbackPaths(toolName, input);
     const paths = written.map((p) => judgePath(place.cwd, place.home, p));
-    const sensitive = kinds.edit.has(toolName) ? paths.map((p) => pathSensitive(p) ?? systemSensitive(p, place.roots)).find(Boolean) : undefined;
+    const sensitive = kinds.edit.has(toolName) ? paths.map((p) => pathSensitive(p, place.roots) ?? systemSensitive(p, place.roots)).find(Boolean) : undefined;
     return { kind: "path", paths, written, sensitive, outside: paths.some((p) => !insideRoots(p, place.roots)) };
   }
   return { kind: "other", strings: ruleContent };
@@ -82,7 +82,7 @@ function fallbackPaths(toolName: string, input: Record<string, unknown>): string
 }
 
 /** Why a judged path is sensitive (either form), if it is. */
-export function pathSensitive(path: JudgedPath): string | undefined {
+export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): string | undefined {
   // A path that cannot be resolved (a symlink loop) cannot be shown to be harmless.
   if (path.real === undefined) return "it cannot be resolved (a symlink loop?)";
   const named = sensitiveReason(path.absolute) ?? sensitiveReason(path.real);
@@ -90,7 +90,24 @@ export function pathSensitive(path: JudgedPath): string | undefined {
   const venv = venvOf(path.real);
   if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
   const git = gitFolderOf(path.real);
-  return git ? `it is inside ${git}, a git folder (its config and hooks run code)` : undefined;
+  if (git) return `it is inside ${git}, a git folder (its config and hooks run code)`;
+  const plugin = pluginFolderOf(path.real, roots);
+  return plugin ? `it is inside ${plugin}, a Claude Code or Codex plugin folder (its hooks, scripts and MCP servers run code)` : undefined;
+}
+
+const PLUGIN_MANIFESTS = [join(".claude-plugin", "plugin.json"), join(".codex-plugin", "plugin.json")];
+
+/**
+ * The plugin folder `path` lies in, found by its manifest: a folder inside a permitted root (not
+ * the root itself, which would make every file of a repository that is a plugin ask) holding
+ * `.claude-plugin/plugin.json` or `.codex-plugin/plugin.json`.
+ */
+export function pluginFolderOf(path: string, roots: readonly string[]): string | undefined {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    if (!roots.some((root) => dir.startsWith(`${root.endsWith("/") ? root : `${root}/`}`))) return undefined;
+    if (PLUGIN_MANIFESTS.some((m) => existsSync(join(dir, m)))) return dir;
+  }
+  return undefined;
 }
 
 /** Why writing a path outside the permitted folders changes the system (profile scripts, /usr/local/bin, …), if it does. */
@@ -147,7 +164,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     for (const base of bases) {
       const path = judgePath(base, place.home, target);
       writes.push(path);
-      const why = pathSensitive(path);
+      const why = pathSensitive(path, place.roots);
       if (why) sensitive ??= `it writes ${path.absolute}: ${why}`;
       const system = systemSensitive(path, place.roots);
       if (system) unsandboxed ??= `it writes ${path.absolute}: ${system}`;
@@ -220,7 +237,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       const path = judgePath(base, place.home, value);
       maybe.push(path);
       // A program the engine does not know may write what it is given: a sensitive file asks as a write would.
-      const why = pathSensitive(path) ?? systemSensitive(path, place.roots);
+      const why = pathSensitive(path, place.roots) ?? systemSensitive(path, place.roots);
       if (why && path.real !== undefined) unsandboxed ??= `${path.absolute} is an argument of a program the engine does not know, which may write it: ${why}`;
     }
   }

@@ -16,7 +16,6 @@ export function sandboxNote(settings: SandboxSettings): string {
     "- Inside them, files that run code later are read-only at any depth (git config and git hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out of the workspace when it ends.",
     "- The home folder is hidden except toolchains and caches; credentials (~/.ssh, .env files, ...) are unreadable.",
     `- ${net}`,
-    "- Every process a command starts ends with the command: background jobs do not outlive the call.",
     'A result that says "blocked by the sandbox" was refused by this boundary: do not retry it another way; tell the user what you needed.',
   ];
   if (settings.excludedCommands.length > 0) lines.push(`Commands starting with ${settings.excludedCommands.join(", ")} run outside the sandbox and may ask for approval.`);

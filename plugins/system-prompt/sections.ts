@@ -43,6 +43,7 @@ export const MODE_NOTES: Record<PermissionMode, string> = {
   bypassPermissions: "Tool calls run without approval unless a rule denies them or they touch a sensitive path.",
   plan: "Plan mode: only read-only tools may run. Investigate, then present a plan for the user to approve instead of making changes.",
   dontAsk: "Nobody is available to approve anything: tool calls that are not pre-approved are denied.",
+  auto: "Tool calls that are not pre-approved go to a reviewer that approves or denies them for the user; when one is denied, change the approach rather than repeating it.",
 };
 
 /** The environment section. */

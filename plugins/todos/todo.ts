@@ -37,7 +37,7 @@ export const TodoWriteInput = z.strictObject({
       }),
     )
     .optional()
-    .describe("The whole list, replacing the stored one (for a new plan). Not together with add/update/remove."),
+    .describe("The whole list, replacing the stored one"),
   add: z
     .array(z.strictObject({ content: Content, status: Status.optional().describe("[pending]"), activeForm: z.string().optional() }))
     .optional()

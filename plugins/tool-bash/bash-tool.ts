@@ -28,18 +28,21 @@ export const BashInput = z.object({
     .optional()
     .describe("Timeout in milliseconds (default 120000, at most 600000)"),
   description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
-  run_in_background: z.boolean().optional().describe("Start it and return at once with a shell id (servers, watchers, long builds)"),
+  run_in_background: z.boolean().optional().describe("Start it and return at once with a shell id"),
   pty: z.boolean().optional().describe("With run_in_background: run on a pseudo-terminal"),
 });
 
+// Over 1 KB with its parameters (1.5 KB; `npm run bench request-bytes`): each line is a behaviour
+// a model gets wrong without being told (fresh shell per call, processes stopped at return, the
+// output cut, background commands); the numbers are in the parameters only.
 const DESCRIPTION = `Runs a shell command with bash (sh where bash is missing) in the working directory and returns its output.
 - stdout and stderr are combined, in the order they were written. stdin is empty, so interactive commands cannot be answered.
-- timeout is in milliseconds: 120000 (2 minutes) by default, 600000 (10 minutes) at most. On timeout the command and every process it started are killed.
+- On timeout the command and every process it started are killed.
 - Output over 30,000 characters keeps its beginning and its end with a marker between; redirect large output to a file and look at the part you need.
 - A non-zero exit code is reported and marks the result as an error.
-- Every call starts a fresh shell in the working directory: cd, variables and functions do not carry over to the next call.
+- Every call starts a fresh shell in the working directory: cd, variables and functions do not carry over.
 - Processes a command leaves running (cmd &, setsid) are stopped when the call returns.
-- run_in_background: true starts the command and returns its shell id at once; it keeps running (stdin open) until it ends, is stopped, or the session ends. Use it for dev servers, watchers and long builds, not for commands you wait on.`;
+- A run_in_background command keeps running (stdin open) until it ends, is stopped, or the session ends: for dev servers, watchers and long builds, not for commands you wait on.`;
 
 /** Bash: one shell command per call, with a deadline and no orphans when it is cut short. */
 export class BashTool extends Tool<typeof BashInput> {
@@ -71,7 +74,9 @@ export class BashTool extends Tool<typeof BashInput> {
       const wrap = this.sandbox && ((spec: SpawnSpec) => this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId }));
       const tasks = tasksOf(ctx.run);
       // What SessionStart hooks wrote to CLAUDE_ENV_FILE runs first, in the same shell (the rules judged the command alone).
-      const script = sessionScriptOf(ctx.run);
+      // Red-team fix: with the sandbox on, the hooks that wrote it ran sandboxed; a command that runs
+      // outside the sandbox (excludedCommands) does not get their script, which would run out of it too.
+      const script = this.sandbox?.active && !this.sandbox.sandboxes(input.command) ? undefined : sessionScriptOf(ctx.run);
       const command = script ? `${script}${input.command}` : input.command;
       if (input.run_in_background) {
         if (!tasks) throw new ToolFailure(NO_TASKS_MESSAGE);

@@ -18,9 +18,9 @@ export const GlobInput = z.object({
   path: z.string().optional().describe("Folder to search in (default: the working directory)"),
 });
 
-const DESCRIPTION = `Finds files whose paths match a glob pattern, newest first.
-- Patterns: * and ? within a name, ** across folders, {a,b} alternatives, [abc] classes; e.g. "**/*.ts", "src/**/test_*.py". The pattern is relative to path (default: the working directory).
-- Returns files only (no folders), sorted by modification time, most recent first; at most 500, with a note when there are more.
+const DESCRIPTION = `Finds files whose paths match a glob pattern, most recently modified first.
+- Patterns: * and ? within a name, ** across folders, {a,b} alternatives, [abc] classes.
+- Returns files only (no folders); at most 500, with a note when there are more.
 - Skips .git, node_modules and build/cache folders (dist, build, target, coverage, .next, __pycache__, .venv, ...) unless the pattern names the folder. Hidden files are included; symbolic links are not followed.`;
 
 /** Glob: file paths matching a pattern, newest first. */

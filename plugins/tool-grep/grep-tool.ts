@@ -17,7 +17,7 @@ export const GrepInput = z.object({
   output_mode: z
     .enum(["content", "files_with_matches", "count"])
     .optional()
-    .describe('"files_with_matches" (default): matching files; "content": matching lines; "count": matching lines per file'),
+    .describe('Default "files_with_matches"'),
   "-i": z.boolean().optional().describe("Ignore case"),
   "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
   "-A": count("Lines of context after each match (content mode)"),
@@ -29,12 +29,14 @@ export const GrepInput = z.object({
 
 type GrepArgs = z.output<typeof GrepInput>;
 
+// Over 1 KB with its parameters (2.2 KB, the largest definition; `npm run bench request-bytes`):
+// ripgrep's eleven options are each a parameter the model needs, and the two things it cannot
+// guess — that a glob overrides .gitignore while a type does not, and each output mode's line
+// format — are said here once. Examples and defaults live in the parameters, not repeated here.
 const DESCRIPTION = `Searches file contents with a regular expression (ripgrep syntax), honoring .gitignore.
-- pattern is a regular expression, e.g. "log.*Error" or "function\\s+\\w+"; escape ( ) [ ] { } . * + ? | with a backslash to match them literally. An invalid pattern is refused with the reason.
-- path: a file or folder to search (default: the working directory). Files ignored by .gitignore, .ignore or .rgignore are skipped, as are .git, binary files and symbolic links; hidden files are searched.
-- Narrow the files with glob (e.g. "*.ts", "src/**/*.{ts,tsx}", "!*.test.ts") or type (e.g. ts, js, py, rust, go, java, md, json, yaml). As in ripgrep, a glob also selects matching files that .gitignore would skip; type does not.
-- output_mode "files_with_matches" (default) lists matching files, most recently modified first; "content" shows matching lines as path:line:text, with context lines from -A/-B/-C as path-line-text and "--" between separate groups; "count" shows path:count, the matching lines per file.
-- -i ignores case; "-n": false drops line numbers; multiline: true lets a match span lines (. then matches newlines).
+- Escape ( ) [ ] { } . * + ? | with a backslash to match them literally. An invalid pattern is refused with the reason.
+- Files ignored by .gitignore, .ignore or .rgignore are skipped, as are .git, binary files and symbolic links; hidden files are searched. As in ripgrep, a glob also selects matching files that .gitignore would skip; type does not.
+- Output: files_with_matches lists files most recently modified first; content shows path:line:text, context lines (-A/-B/-C) as path-line-text and "--" between separate groups; count shows path:count.
 - At most 200 result lines (head_limit can lower it); a note says when results were cut. Matching lines longer than 500 characters are cut.`;
 
 /** Which search backend Grep uses: ripgrep when a binary runs ("auto"), or one forced. */

@@ -28,14 +28,16 @@ export const ReadInput = z.object({
   limit: z.number().int().positive().optional().describe("How many lines to return (default 2000)"),
 });
 
+// Over 1 KB with its parameters (1.2 KB; `npm run bench request-bytes`): the seed's `cat -n`
+// format, the limits a model must know to read a long file whole (read-before-write depends on
+// it), and what happens to images and binaries. What the parameters' own descriptions say (a
+// path may be relative, offset is 1-based) is not repeated here: every request carries both.
 const DESCRIPTION = `Reads a text file and returns its lines in \`cat -n\` format: the line number, a tab, then the line's text.
-- file_path may be absolute or relative to the working directory; only files inside the permitted folders can be read.
-- Returns at most 2,000 lines by default. Use offset (1-based line number) and limit to read another part; a partial read ends with a note saying how to read more.
-- Lines longer than 2,000 characters are cut, with a marker saying so.
-- An existing file can only be overwritten or edited after it was read in full in this run. A file longer than 2,000 lines is read in full by setting limit past its last line (and no offset).
-- Files over 10 MB can only be read in parts (give offset and limit).
-- Images (PNG, JPEG, GIF, WebP; up to 5 MB) are shown as images when the model can see them, and described otherwise.
-- Other binary files (archives, executables) are described, not shown. Directories cannot be read.`;
+- Only files inside the permitted folders can be read; directories cannot.
+- Returns at most 2,000 lines by default; offset and limit read another part, and a partial read ends with a note saying how to read more. Lines over 2,000 characters are cut, with a marker.
+- An existing file can only be overwritten or edited after it was read in full in this run: for a file over 2,000 lines, set limit past its last line (and no offset).
+- Files over 10 MB can only be read in parts.
+- Images (PNG, JPEG, GIF, WebP; up to 5 MB) are shown as images when the model can see them, described otherwise; other binary files (archives, executables) are described, not shown.`;
 
 /** Read: a text file in `cat -n` format, recording what was seen for read-before-write. */
 export class ReadTool extends PathTool<typeof ReadInput> {

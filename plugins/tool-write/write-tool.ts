@@ -9,11 +9,10 @@ export const WriteInput = z.object({
   content: z.string().describe("The complete new content of the file"),
 });
 
-const DESCRIPTION = `Writes a file, replacing it entirely if it exists.
-- file_path may be absolute or relative to the working directory; only files inside the permitted folders can be written. Missing parent folders are created.
+const DESCRIPTION = `Writes a file, replacing it entirely if it exists; missing parent folders are created.
+- Only files inside the permitted folders can be written.
 - An existing file must have been read in full in this run, and not changed since, before it can be overwritten; otherwise the call is refused and says what to do. A new file needs no read.
-- The write is atomic: the file holds either its old or its new content, never a mix.
-- An existing file keeps its line endings (LF or CRLF) and byte-order mark; write plain "\\n" line breaks.`;
+- The write is atomic (the old or the new content, never a mix). An existing file keeps its line endings (LF or CRLF) and byte-order mark; write plain "\\n" line breaks.`;
 
 /** Write: create or replace a whole file, atomically, under read-before-write. */
 export class WriteTool extends PathTool<typeof WriteInput> {

@@ -39,6 +39,13 @@ function commandText(toolName: string, input: Record<string, unknown>): ToolCall
   return [{ type: "content", content: { type: "text", text: commandBlock(input.command) } }];
 }
 
+/** An MCP server's question (`McpElicitation`), in its words with its URL: the editor has no form, so it can accept a URL or decline. */
+function elicitationText(toolName: string, input: Record<string, unknown>): ToolCallContent[] {
+  if (toolName !== "McpElicitation" || typeof input.message !== "string") return [];
+  const url = input.mode === "url" && typeof input.url === "string" ? `\n${input.url}` : "";
+  return [{ type: "content", content: { type: "text", text: `MCP server "${String(input.server)}" asks: ${input.message}${url}` } }];
+}
+
 /** A `canUseTool` that asks the editor, one question at a time. */
 export function editorApprover(session: ApprovalSession): CanUseTool {
   const allowed = alwaysRules();
@@ -62,7 +69,7 @@ export function editorApprover(session: ApprovalSession): CanUseTool {
       status: "pending",
       rawInput: input,
       locations: toolLocations(input, session.cwd),
-      content: [...proposedDiff(toolName, input, session.diffs.get(ctx.toolUseId)), ...commandText(toolName, input)],
+      content: [...proposedDiff(toolName, input, session.diffs.get(ctx.toolUseId)), ...commandText(toolName, input), ...elicitationText(toolName, input)],
     };
     let optionId: string | undefined;
     try {

@@ -28,6 +28,7 @@ const MODE_NAMES: Record<PermissionMode, [string, string]> = {
   plan: ["Plan", "Read-only: investigate and propose a plan, change nothing"],
   bypassPermissions: ["Bypass permissions", "Run without asking, except what a rule denies or asks and sensitive files"],
   dontAsk: ["Don't ask", "Never ask: what is not pre-approved is denied"],
+  auto: ["Auto-review", "A reviewer approves or denies what would prompt; deny rules and sensitive files stay absolute"],
 };
 
 /** What a session starts from. */
@@ -124,12 +125,14 @@ export class AcpSession {
   /**
    * Tell the client the session's slash commands (`available_commands_update`, sent when a live
    * session opens and knows some). The list comes from the live session, so it is opened now —
-   * only when the options ask for command files, skills or plugins, so a session without any
+   * only when the options ask for command files, skills, plugins or MCP servers, so a session without any
    * starts as lazily as before (its first prompt opens it, and its commands are sent then).
    */
   async announceCommands(): Promise<void> {
-    const o = this.#options as { commands?: unknown[]; commandSources?: unknown[]; compat?: unknown[]; skills?: unknown[]; skillSources?: unknown[]; claudePlugins?: unknown[] };
-    if (![o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins].some((list) => list?.length)) return;
+    const o = this.#options as { commands?: unknown[]; commandSources?: unknown[]; compat?: unknown[]; skills?: unknown[]; skillSources?: unknown[]; claudePlugins?: unknown[]; mcpServers?: Record<string, unknown> };
+    // MCP servers may offer prompts, which are commands too (`/mcp__<server>__<prompt>`).
+    const servers = Object.keys(o.mcpServers ?? {});
+    if (![o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins, servers].some((list) => list?.length)) return;
     this.#live ??= this.#open();
   }
 
@@ -259,6 +262,13 @@ export class AcpSession {
         return false;
       case "tool_use":
         void this.send({ sessionUpdate: "tool_call_update", toolCallId: m.toolUseId, status: "in_progress" });
+        return streamed;
+      case "system":
+        // Auto-review: the reviewer's decision shows on the call it was about.
+        if (m.subtype === "permission_review") {
+          const text = `Reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} this call${m.reason ? `: ${m.reason}` : ""}`;
+          void this.send({ sessionUpdate: "tool_call_update", toolCallId: m.toolUseId, content: [{ type: "content", content: { type: "text", text } }] });
+        }
         return streamed;
       case "tool_result": {
         const diff = this.diffs.get(m.toolUseId);

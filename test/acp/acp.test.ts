@@ -189,6 +189,21 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
     for (const frame of proc.frames) expect(JSON.parse(frame)).toMatchObject({ jsonrpc: "2.0" });
     await proc.close();
   });
+
+  it("mode auto: the reviewer answers instead of the editor, and its decision shows on the call", async () => {
+    const project = acpProject();
+    const proc = start(project);
+    await proc.initialized;
+    const session = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    expect(session.modes?.availableModes.map((m) => m.id)).toContain("auto");
+    await proc.agent.request("session/set_mode", { sessionId: session.sessionId, modeId: "auto" });
+    // The scripted model gives no decision when asked to review: the call is denied (fail closed), nobody is asked.
+    await proc.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "echo please" }] });
+    expect(proc.permissions).toHaveLength(0);
+    const shown = updatesOf(proc, session.sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && JSON.stringify(u).includes("Reviewer (the run's model) denied this call"));
+    expect(shown).toHaveLength(1);
+    await proc.close();
+  });
 });
 
 describe("ubiquity acp: the editor's files, MCP servers and flags", () => {

@@ -32,6 +32,8 @@ const HEAVY: Record<string, RegExp> = {
   "a provider package": /node_modules\/(@ai-sdk\/(?!gateway\/|provider\/|provider-utils\/)|@openrouter\/)/,
   // The terminal UI and its approval view: `ubiquity chat` and a terminal's first question only.
   "terminal UI": /\/dist\/chunks\/(tui|approval-view)\.mjs$/,
+  // Plugins' implementations behind `lazyImport` (the lazy kit): loaded by the first hook they serve.
+  "hook dispatcher": /\/dist\/chunks\/dispatch\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -119,6 +121,16 @@ for await (const m of summon("hi", { model, outputSchema: ${JSON.stringify(schem
     expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\/dist\/validators\/ajv/.test(url))).toBe(true);
     expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
     expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv"]);
+  });
+
+  it("the hook dispatcher loads when a configured hook first fires", () => {
+    const program = `import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+let fired = false;
+const hooks = { UserPromptSubmit: [{ hooks: [async () => { fired = true; return {}; }] }] };
+for await (const m of summon("hi", { model: "test", hooks })) if (m.type === "result" && m.isError) throw new Error(m.result);
+if (!fired) throw new Error("the hook did not fire");`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(heavyIn(urls)).toEqual(["hook dispatcher"]);
   });
 
   it("the bash parser loads when the first shell command is judged", () => {

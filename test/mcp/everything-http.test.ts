@@ -66,4 +66,29 @@ describe("server-everything over HTTP on 127.0.0.1", () => {
     expect(ofType(messages, "tool_result")[0]!.output.isError).toBe(true);
     expect(resultOf(messages)).toMatchObject({ subtype: "success" });
   });
+
+  it("over streamable HTTP: a resource mention, a prompt command and a form elicitation work as over stdio", async () => {
+    const { default: commands } = await import("ubiquity/plugins/commands");
+    const asked: string[] = [];
+    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__remote__trigger-elicitation-request", input: {}, id: "e" }] }, "done"]);
+    const messages = await collect(
+      summon("/mcp__remote__simple-prompt", {
+        presets: [],
+        plugins: [mcp(), commands()],
+        model,
+        mcpServers: { remote: { type: "http", url: http.url } },
+        onElicitation: (request) => {
+          asked.push(request.mode);
+          return { action: "decline" };
+        },
+      }),
+    );
+    expect(resultOf(messages)).toMatchObject({ subtype: "success" });
+    expect(asked).toEqual(["form"]);
+    expect(ofType(messages, "tool_result")[0]!.output.content).toContain("User declined");
+    const read = scriptedModel(["ok"]);
+    await collect(summon("see @remote:demo://resource/dynamic/text/3", { presets: [], plugins: [mcp()], model: read, mcpServers: { remote: { type: "http", url: http.url } } }));
+    expect(JSON.stringify(read.requests[0]!.prompt)).toContain("Contents of the MCP resource remote:demo://resource/dynamic/text/3");
+  });
 });
+

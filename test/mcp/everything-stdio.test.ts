@@ -33,7 +33,8 @@ describe("server-everything over stdio", () => {
       expect(names).toContain("mcp__everything__echo");
       expect(names).toEqual([...names].sort());
       expect(names.every((n) => n.startsWith("mcp__everything__"))).toBe(true);
-      expect(kernel.registries.tools.entries().filter((e) => e.owner === "ubiquity:mcp").map((e) => e.name)).toEqual(names);
+      // Its tools, then the resource tools (server-everything offers resources).
+      expect(kernel.registries.tools.entries().filter((e) => e.owner === "ubiquity:mcp").map((e) => e.name)).toEqual([...names, "ListMcpResources", "ReadMcpResource"]);
       const tool = (name: string) => server!.tools.find((t) => t.tool === name)!;
       // The server's readOnlyHint is reported, and decides nothing: only the config's list does.
       expect(tool("echo")).toMatchObject({ readOnly: false, readOnlyHint: true });
@@ -53,7 +54,7 @@ describe("server-everything over stdio", () => {
     });
     const all = await messages;
     const init = initOf(all);
-    expect(init.extra.mcpServers).toEqual([{ name: "everything", status: "connected", tools: init.tools.length }]);
+    expect(init.extra.mcpServers).toEqual([{ name: "everything", status: "connected", tools: init.tools.filter((n) => n.startsWith("mcp__")).length }]);
     expect(ofType(all, "tool_use")).toEqual([expect.objectContaining({ toolName: "mcp__everything__echo", toolInput: { message: "hi" }, toolUseId: "t1" })]);
     expect(ofType(all, "tool_result")).toEqual([
       expect.objectContaining({ toolUseId: "t1", output: { content: "Echo: hi", isError: false, metadata: { mcpServer: "everything", mcpTool: "echo" } } }),
@@ -125,7 +126,9 @@ describe("server-everything over stdio", () => {
     expect(block(a.model)).toBe(block(b.model));
     const names = a.model.requests[0]!.tools!.map((t) => t.name);
     expect(names.indexOf("mcp__alpha__trigger-long-running-operation")).toBeLessThan(names.indexOf("mcp__zeta__echo"));
-    expect(names).toEqual([...names].sort());
+    // The servers' tools sorted, then the resource tools.
+    expect(names.slice(-2)).toEqual(["ListMcpResources", "ReadMcpResource"]);
+    expect(names.slice(0, -2)).toEqual([...names.slice(0, -2)].sort());
   });
 
   it("reports a server whose command does not exist as failed, and the run still succeeds", async () => {

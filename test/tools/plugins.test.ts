@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createKernel, defineTool, type Logger, type Plugin } from "ubiquity";
+import { createKernel, defineTool, toolJsonSchema, type Logger, type Plugin } from "ubiquity";
 import defaultPreset from "../../presets/default";
 import minimalPreset from "../../presets/minimal";
 import toolBash, { BashTool } from "../../plugins/tool-bash/index";
@@ -100,8 +100,8 @@ describe("built-in tool plugins", () => {
     }
   });
 
-  it("descriptions state the real limits", () => {
-    const byName = Object.fromEntries(builtinTools().map((t) => [t.name, t.description]));
+  it("descriptions state the real limits (or their parameters do: the model receives both, each said once)", () => {
+    const byName = Object.fromEntries(builtinTools().map((t) => [t.name, `${t.description}\n${JSON.stringify(toolJsonSchema(t))}`]));
     expect(byName.Read).toMatch(/2,000 lines/);
     expect(byName.Read).toMatch(/10 MB/);
     expect(byName.Bash).toMatch(/120000.*600000/);

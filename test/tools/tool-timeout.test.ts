@@ -4,6 +4,9 @@
  * ignores its signal: the call is abandoned, answered with an error `tool_result`, and the run
  * moves on (or ends, when aborted). A custom tool that never settles kept the run forever.
  */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, summon, type SummonOptions } from "ubiquity";
@@ -97,5 +100,24 @@ describe("abort", () => {
     const { results, result } = await runWith("Polite", { tools: [tool], abortSignal: controller.signal });
     expect(results[0]!.output.content).toBe("stopped by the abort");
     expect(result.isError).toBe(true);
+  });
+});
+
+describe("a call that ended", () => {
+  // Every run's signal aborts when the run ends; a finished call's bound used to arm its 2 s grace
+  // timer then, holding the process past the result (issue 40: exit within 50 ms of the result).
+  it("leaves no timer behind when the run ends: nothing keeps the process alive after the result", () => {
+    const dist = (path: string) => JSON.stringify(pathToFileURL(join(import.meta.dirname, "../../dist", path)).href);
+    const program = `const { summon, defineTool } = await import(${dist("sdk/index.mjs")});
+const { scriptedModel } = await import(${dist("src/testing/index.mjs")});
+const { z } = await import("zod");
+const quick = defineTool({ name: "Quick", description: "Answers at once.", inputSchema: z.object({}), execute: () => "ok" });
+const model = scriptedModel([{ toolCalls: [{ toolName: "Quick", input: {}, id: "c1" }] }, "done"]);
+for await (const m of summon("hi", { model, presets: [], tools: [quick] })) if (m.type === "result" && m.isError) throw new Error(m.result);
+setImmediate(() => console.log(JSON.stringify(process.getActiveResourcesInfo())));`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", program], { cwd: import.meta.dirname, encoding: "utf8", timeout: 60_000 });
+    expect(child.status, child.stderr).toBe(0);
+    // What is left is the child's own stdio (a pipe here); no timer, socket or process.
+    expect((JSON.parse(child.stdout.trim()) as string[]).filter((resource) => resource !== "PipeWrap" && resource !== "TTYWrap")).toEqual([]);
   });
 });

@@ -23,10 +23,42 @@ const isImagePart = (v: { type?: unknown; mediaType?: unknown }) => /^image($|-)
 
 /** Estimated tokens of `value`: a string's length, else its JSON's (images at `IMAGE_TOKENS` each), divided by `CHARS_PER_TOKEN`, rounded up. */
 export function estimateTokens(value: unknown): number {
+  const { chars, images } = Array.isArray(value) ? measureList(value) : measure(value);
+  return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+}
+
+interface Size {
+  chars: number;
+  images: number;
+}
+
+function measure(value: unknown): Size {
   let images = 0;
   const skip = (_key: string, v: unknown) => (typeof v === "object" && v !== null && isImagePart(v) ? void images++ : v);
   const chars = typeof value === "string" ? value.length : (JSON.stringify(value ?? "", skip) ?? "").length;
-  return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+  return { chars, images };
+}
+
+// A message's size, remembered: a history is estimated on every turn, and its messages (objects
+// never changed once written; a tier that clears one writes a new object) were measured before.
+const measured = new WeakMap<object, Size>();
+
+/** A list's JSON size from its elements' (brackets and commas added): the same figure as stringifying it whole. */
+function measureList(list: readonly unknown[]): Size {
+  let chars = 2 + Math.max(0, list.length - 1);
+  let images = 0;
+  for (const item of list) {
+    const object = typeof item === "object" && item !== null;
+    let size = object ? measured.get(item) : undefined;
+    if (!size) {
+      // An image part in a list is "null" in its JSON (and one image); anything else is its own JSON.
+      size = object && isImagePart(item) ? { chars: 4, images: 1 } : object ? measure(item) : { chars: (JSON.stringify(item) ?? "null").length, images: 0 };
+      if (object) measured.set(item, size);
+    }
+    chars += size.chars;
+    images += size.images;
+  }
+  return { chars, images };
 }
 
 /** Tokens the next request will carry: the state's estimate when a tier already made one. */

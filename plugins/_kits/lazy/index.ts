@@ -36,6 +36,25 @@ export async function importOptional<T>(load: () => Promise<T>, pkg: string, wha
   }
 }
 
+/**
+ * A module imported on first use: `const impl = lazyImport(() => import("./impl"))`, then
+ * `(await impl()).serve(…)` inside an async hook. How a plugin keeps its implementation out of a
+ * cold start: its `index.ts` keeps what `apply` needs synchronously (the name, the option slice,
+ * the taps and cheap gates), and the code a tap runs only when it actually serves something lives
+ * in a module reached through this, which the build splits into its own chunk. One import per
+ * process; a failed import is retried on the next call (a missing optional peer installed meanwhile).
+ * The module must not be imported statically anywhere on the cold path (re-exports included), or
+ * it loads at start anyway: `test/kernel/cold-start.test.ts` lists the chunks that must stay out.
+ */
+export function lazyImport<M>(load: () => Promise<M>): () => Promise<M> {
+  let loading: Promise<M> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}
+
 /** A getter that `require`s `specifier` the first time it is called (resolved from this package). */
 export function lazyRequire<T>(specifier: string): () => T {
   let loaded: T | undefined;

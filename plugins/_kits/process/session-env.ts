@@ -4,7 +4,7 @@
  * session (its subagents' too), in the same shell, so `export PATH="$HOME/bin:$PATH"` expands as
  * the hook meant. Only commands get it: the host process and MCP servers never do.
  */
-import { lstatSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 
 /** The most of a session's script that is kept: environment lines, not programs. */
 export const MAX_SESSION_SCRIPT_BYTES = 64 * 1024;
@@ -38,19 +38,31 @@ export function readEnvFiles(paths: readonly string[], problem: (message: string
   const parts: string[] = [];
   let size = 0;
   for (const path of paths) {
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    if (!stat) continue;
-    if (!stat.isFile()) {
-      problem(`${path} is not a regular file; ignored`);
+    // Opened without following a link and without blocking on a FIFO; judged on what was opened.
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT") problem(`${path} could not be opened (${code === "ELOOP" ? "it is a link" : code}); ignored`);
       continue;
     }
-    if (size + stat.size > MAX_SESSION_SCRIPT_BYTES) {
-      problem(`${path} would take the session's environment script past ${MAX_SESSION_SCRIPT_BYTES} bytes; ignored`);
-      continue;
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) {
+        problem(`${path} is not a regular file; ignored`);
+        continue;
+      }
+      if (size + stat.size > MAX_SESSION_SCRIPT_BYTES) {
+        problem(`${path} would take the session's environment script past ${MAX_SESSION_SCRIPT_BYTES} bytes; ignored`);
+        continue;
+      }
+      const text = readFileSync(fd, "utf8");
+      size += Buffer.byteLength(text);
+      if (text.trim()) parts.push(text.endsWith("\n") ? text : `${text}\n`);
+    } finally {
+      closeSync(fd);
     }
-    const text = readFileSync(path, "utf8");
-    size += stat.size;
-    if (text.trim()) parts.push(text.endsWith("\n") ? text : `${text}\n`);
   }
   return parts.join("");
 }
