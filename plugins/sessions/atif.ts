@@ -84,7 +84,7 @@ function argumentsOf(input: unknown): Record<string, unknown> {
 }
 
 /** The steps of one chain of records (the main conversation, or one subagent's). */
-function stepsOf(records: readonly TranscriptRecord[], subagents: ReadonlyMap<string, string>, sessionId: string): AtifStep[] {
+function stepsOf(records: readonly TranscriptRecord[], subagents: ReadonlyMap<string, string>, sessionId: string, paths: ReadonlyMap<string, string>): AtifStep[] {
   const steps: AtifStep[] = [];
   const results = new Map<string, ToolResultMessage>();
   for (const r of records) if (r.message.type === "tool_result") results.set(r.message.toolUseId, r.message);
@@ -95,7 +95,7 @@ function stepsOf(records: readonly TranscriptRecord[], subagents: ReadonlyMap<st
       if (record.blocked) continue; // never reached the model
       steps.push({ ...base, source: "user", message: m.text });
     } else if (m.type === "assistant") {
-      steps.push(agentStep(base, m, results, subagents, sessionId));
+      steps.push(agentStep(base, m, results, subagents, sessionId, paths));
     } else if (m.type === "system" && m.subtype === "compact_boundary") {
       const summary = (m as { summary?: unknown }).summary;
       steps.push({ ...base, source: "system", message: typeof summary === "string" ? summary : "The conversation was compacted.", extra: { subtype: m.subtype } });
@@ -104,7 +104,7 @@ function stepsOf(records: readonly TranscriptRecord[], subagents: ReadonlyMap<st
   return steps;
 }
 
-function agentStep(base: { step_id: number; timestamp: string }, m: AssistantMessage, results: ReadonlyMap<string, ToolResultMessage>, subagents: ReadonlyMap<string, string>, sessionId: string): AtifStep {
+function agentStep(base: { step_id: number; timestamp: string }, m: AssistantMessage, results: ReadonlyMap<string, ToolResultMessage>, subagents: ReadonlyMap<string, string>, sessionId: string, paths: ReadonlyMap<string, string>): AtifStep {
   const step: AtifStep = { ...base, source: "agent", model_name: m.model, message: m.text };
   const reasoning = m.content.filter((b) => b.type === "reasoning").map((b) => b.text).join("\n");
   if (reasoning) step.reasoning_content = reasoning;
@@ -119,7 +119,8 @@ function agentStep(base: { step_id: number; timestamp: string }, m: AssistantMes
       observed.push({
         source_call_id: c.toolUseId,
         ...(result ? { content: result.output.content } : {}),
-        ...(agent ? { subagent_trajectory_ref: [{ session_id: `${sessionId}:${agent}`, extra: { agent_id: agent } }] } : {}),
+        // trajectory_path says where the embedded trajectory is: a ref then resolves by path, as ATIF v1.6 and v1.7 readers both accept.
+        ...(agent ? { subagent_trajectory_ref: [{ session_id: `${sessionId}:${agent}`, trajectory_path: paths.get(agent)!, extra: { agent_id: agent } }] } : {}),
       });
     }
     if (observed.length > 0) step.observation = { results: observed };
@@ -146,8 +147,8 @@ function finalMetrics(result: ResultMessage | undefined, steps: number): NonNull
 }
 
 /** One chain's trajectory. */
-function trajectory(sessionId: string, records: readonly TranscriptRecord[], subagents: ReadonlyMap<string, string>, version: string, extra: Record<string, unknown>): AtifTrajectory {
-  const steps = stepsOf(records, subagents, sessionId.split(":")[0]!);
+function trajectory(sessionId: string, records: readonly TranscriptRecord[], subagents: ReadonlyMap<string, string>, paths: ReadonlyMap<string, string>, version: string, extra: Record<string, unknown>): AtifTrajectory {
+  const steps = stepsOf(records, subagents, sessionId.split(":")[0]!, paths);
   const results = records.flatMap((r) => (r.message.type === "result" ? [r.message] : []));
   const last = results.at(-1);
   const model = records.find((r) => r.message.type === "assistant")?.message as AssistantMessage | undefined;
@@ -179,11 +180,13 @@ export function toAtif(sessionId: string, records: readonly TranscriptRecord[], 
     byAgent.get(agent)!.push(r);
     if (r.message.parentToolUseId && !startedBy.has(r.message.parentToolUseId)) startedBy.set(r.message.parentToolUseId, agent);
   }
+  // Where each subagent's trajectory sits in the exported document.
+  const paths = new Map([...byAgent.keys()].map((agent, i) => [agent, `#/extra/subagent_trajectories/${i}`]));
   const subagentTrajectories = [...byAgent].map(([agent, own]) =>
-    trajectory(`${sessionId}:${agent}`, own, startedBy, version, { agent_id: agent }),
+    trajectory(`${sessionId}:${agent}`, own, startedBy, paths, version, { agent_id: agent }),
   );
   const cwd = records[0]?.cwd;
-  return trajectory(sessionId, main, startedBy, version, {
+  return trajectory(sessionId, main, startedBy, paths, version, {
     ...(cwd ? { cwd } : {}),
     ...(subagentTrajectories.length > 0 ? { subagent_trajectories: subagentTrajectories } : {}),
   });

@@ -70,6 +70,8 @@ describe("sessions export --format atif", () => {
     const sub = (t.extra!.subagent_trajectories as AtifTrajectory[])[0]!;
     check(sub);
     expect(sub.session_id).toBe(ref.session_id);
+    // The ref also says where the embedded trajectory is (resolvable by path for v1.6 and v1.7 readers).
+    expect(ref.trajectory_path).toBe("#/extra/subagent_trajectories/0");
     expect(sub.steps.map((s) => [s.source, s.message])).toEqual([
       ["user", "Count the files"],
       ["agent", "There are no files."],
