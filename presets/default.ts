@@ -11,6 +11,7 @@ import model from "../plugins/model/index";
 import retry from "../plugins/retry/index";
 import pricing from "../plugins/pricing/index";
 import budget from "../plugins/budget/index";
+import reasoning from "../plugins/reasoning/index";
 import compactionMicro from "../plugins/compaction-micro/index";
 import compactionSummarize from "../plugins/compaction-summarize/index";
 import caching from "../plugins/caching/index";
@@ -19,6 +20,7 @@ import systemPrompt from "../plugins/system-prompt/index";
 import toolRead from "../plugins/tool-read/index";
 import toolWrite from "../plugins/tool-write/index";
 import toolEdit from "../plugins/tool-edit/index";
+import toolApplyPatch from "../plugins/tool-apply-patch/index";
 import toolBash from "../plugins/tool-bash/index";
 import background from "../plugins/background/index";
 import web from "../plugins/web/index";
@@ -67,6 +69,8 @@ import type { StructuredOutputOptions } from "../plugins/structured-output/index
 import type { TelemetryOptions } from "../plugins/telemetry/index";
 import type { BackgroundOptions } from "../plugins/background/index";
 import type { WebOptions } from "../plugins/web/index";
+import type { ToolProfileOptions } from "../plugins/tool-apply-patch/index";
+import type { ReasoningOptions } from "../plugins/reasoning/index";
 
 /**
  * Every option of the default product: the kernel's own and each listed plugin's slice (the
@@ -89,6 +93,8 @@ export type DefaultOptions = KernelOptions &
   ReviewerOptions &
   BackgroundOptions &
   WebOptions &
+  ToolProfileOptions &
+  ReasoningOptions &
   TodosOptions &
   SessionsOptions &
   SessionsPostgresOptions &
@@ -112,6 +118,8 @@ export default definePreset({
     retry(),
     pricing(),
     budget(),
+    // How much the model reasons: one level for every provider, by phase, per subagent, live.
+    reasoning(),
     // Context management: compaction tiers (cheapest first), then cache breakpoints and the
     // cache-break detector, which must see the final request.
     compactionMicro(),
@@ -131,6 +139,8 @@ export default definePreset({
     toolRead(),
     toolWrite(),
     toolEdit(),
+    // apply_patch, and `toolProfile`: which edit tools each model is offered (apply_patch or Edit/Write).
+    toolApplyPatch(),
     toolBash(),
     toolGlob(),
     toolGrep(),

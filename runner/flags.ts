@@ -44,7 +44,7 @@ export const RUN_FLAGS: FlagTable = {
   "max-turns": { type: "string", value: "<n>", group: "Model", claude: "--max-turns", description: "Stop after n model turns [40]", apply: (o, v) => void (o.maxTurns = positiveInteger("max-turns", String(v))) },
   cwd: { type: "string", value: "<dir>", group: "Context", description: "Working directory (and where the config search starts)" },
   config: { type: "string", value: "<file>", group: "Config and trust", description: "Config file to load (skips the search)" },
-  preset: { type: "string", value: "<name>", group: "Config and trust", description: "Preset to run: default, minimal, headless, or a module" },
+  preset: { type: "string", value: "<name>", group: "Config and trust", description: "Preset to run: default, minimal, headless, harness, or a module" },
   trust: {
     type: "boolean",
     group: "Config and trust",

@@ -21,6 +21,7 @@ export const BUILTIN_PRESETS = {
   default: () => import("../presets/default"),
   minimal: () => import("../presets/minimal"),
   headless: () => import("../presets/headless"),
+  harness: () => import("../presets/harness"),
 } as const satisfies Record<string, () => Promise<{ default: Preset }>>;
 
 /** A preset by name: a built-in, else a module resolved from `cwd`. */

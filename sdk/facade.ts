@@ -15,6 +15,7 @@ import type { output, ZodType } from "zod";
 import type { StructuredMessage } from "../plugins/structured-output/options";
 import type { TaskInfo } from "../plugins/_kits/tasks/index";
 import type { CommandInfo } from "../plugins/commands/api";
+import type { ReasoningLevel, ReasoningSchedule } from "../plugins/reasoning/api";
 import type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "../plugins/mcp/resources";
 
 declare global {
@@ -107,6 +108,8 @@ export interface Query<M = Message> extends AsyncGenerator<M> {
   setPermissionMode(mode: PermissionMode): Promise<void>;
   /** Send the next model request to `spec` (resolved through `model.resolve`); rejects when no provider knows it. */
   setModel(spec: string | Exclude<LanguageModel, string>): Promise<void>;
+  /** Reason at `level` (or a `{ plan, work, verify }` schedule) from the next model request on, over the `reasoning` option; undefined goes back to it. */
+  setReasoning(level: ReasoningLevel | ReasoningSchedule | undefined): Promise<void>;
   /** End the session now: the input ends, work in progress is aborted, the stream ends with a final `result`. */
   close(): void;
   /**
@@ -149,6 +152,15 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
       if (!run.kernel.plugins.some((p) => p.plugin.name === "ubiquity:permissions")) throw new UsageError("setPermissionMode needs the ubiquity:permissions plugin, which this run does not have");
       // Loaded on use: the package entry stays cheap.
       (await import("../plugins/permissions/api")).getPermissionsApi(run.kernel).setMode(run, mode);
+    },
+    async setReasoning(level: ReasoningLevel | ReasoningSchedule | undefined) {
+      const run = await started();
+      if (!run) throw new UsageError("setReasoning: the session has ended");
+      if (!run.kernel.plugins.some((p) => p.plugin.name === "ubiquity:reasoning")) throw new UsageError("setReasoning needs the ubiquity:reasoning plugin, which this run does not have");
+      const api = await import("../plugins/reasoning/api");
+      const parsed = level === undefined || typeof level === "string" ? api.ReasoningLevel.optional().safeParse(level) : { success: true as const };
+      if (!parsed.success) throw new UsageError(`setReasoning: ${JSON.stringify(level)} is not a reasoning level; use one of ${api.REASONING_LEVELS.join(", ")}`);
+      api.getReasoningApi(run.kernel).set(run, level);
     },
     async backgroundTasks() {
       const run = await started();

@@ -25,7 +25,7 @@ export type { KernelOptions, UbiquityConfig, PluginEntry, PresetEntry, Logger } 
 export * from "./logger";
 export * from "./live";
 export { driveRun, INTERRUPTED_MARKER } from "./loop";
-export { callModel, resolveModel, modelLabel, requestedModel, RunEnd } from "./model-call";
+export { callModel, resolveModel, modelLabel, requestedModel, toolSetOf, RunEnd } from "./model-call";
 export type { ModelCall, ModelRequestInit } from "./model-call";
 export { createRun, chargeUsage } from "./run";
 export { testModel } from "./testing/test-model";

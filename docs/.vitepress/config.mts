@@ -67,6 +67,7 @@ export default defineConfig({
           guide("Skills", "skills"),
           guide("Memory files", "memory"),
           guide("Images", "images"),
+          guide("Harness", "harness"),
           guide("Plugins and presets", "plugins-and-presets"),
           guide("Scaling out", "scaling-out"),
           guide("Performance", "performance"),

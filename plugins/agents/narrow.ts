@@ -41,6 +41,8 @@ export function subagentOptions(options: ResolvedOptions, definition: AgentDefin
     // The definition's prompt is the subagent's guidance; the run sections still follow it.
     systemPrompt: definition.prompt,
     maxTurns: definition.maxTurns ?? DEFAULT_AGENT_MAX_TURNS,
+    // Its own reasoning level, when its definition names one (read by ubiquity:reasoning).
+    ...(definition.reasoning ? { reasoning: definition.reasoning } : {}),
     permissionMode: narrowMode(permissionModeOf(parent), definition.permissionMode),
     // Deny rules only ever take away, so adding the definition's is safe (and enforces rule forms like `Bash(rm *)`).
     disallowedTools: denied.length ? [...(parent.disallowedTools ?? []), ...denied] : parent.disallowedTools,
@@ -49,9 +51,16 @@ export function subagentOptions(options: ResolvedOptions, definition: AgentDefin
   });
 }
 
+/**
+ * The edit tools of the other surface (`toolProfile`): a subagent on another model than its
+ * parent edits with apply_patch where the parent has Edit and Write, and the other way round.
+ */
+const SAME_EDITS: Readonly<Record<string, readonly string[]>> = { apply_patch: ["Edit", "Write"], Edit: ["apply_patch"], Write: ["apply_patch"] };
+const named = (names: { has(n: string): boolean }, name: string) => names.has(name) || (SAME_EDITS[name] ?? []).some((n) => names.has(n));
+
 /** Which of the tools offered to a subagent it keeps: its parent's, cut to `tools` and `disallowedTools`. */
 export function keepTool(name: string, parentTools: ReadonlySet<string> | undefined, definition: AgentDefinition | undefined): boolean {
-  if (parentTools && !parentTools.has(name)) return false;
-  if (definition?.tools && !definition.tools.includes(name)) return false;
+  if (parentTools && !named(parentTools, name)) return false;
+  if (definition?.tools && !named(new Set(definition.tools), name)) return false;
   return !definition?.disallowedTools?.includes(name);
 }

@@ -6,6 +6,7 @@ import { PERMISSION_MODES } from "../permissions/api";
 import { settingsOptions } from "../settings/api";
 import { ClaudePluginsOption } from "../_kits/sources/index";
 import { OutputSchemaSchema } from "../structured-output/api";
+import { ReasoningLevel } from "../reasoning/api";
 import { ISOLATIONS } from "./agent-tool";
 
 /** A subagent definition. */
@@ -19,6 +20,8 @@ export const AgentDefinitionSchema = z.strictObject({
   model: z.union([z.literal("inherit"), ModelSchema]).optional(),
   skills: z.array(z.string()).optional(),
   maxTurns: z.number().int().positive().optional(),
+  /** How much it reasons (over the parent's `reasoning`): none, minimal, low, medium, high, xhigh or max. */
+  reasoning: ReasoningLevel.optional(),
   permissionMode: z.enum(PERMISSION_MODES).optional(),
   /** The shape of its final answer (a JSON Schema, or zod in code): the Agent tool then returns that JSON. */
   outputSchema: OutputSchemaSchema.optional(),

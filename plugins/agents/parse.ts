@@ -4,6 +4,7 @@
  * dropped (and named), so the run's own setting applies instead of a guessed value.
  */
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
+import { REASONING_LEVELS, type ReasoningLevel } from "../reasoning/api";
 import type { AgentDefinition } from "./options";
 import { ISOLATIONS, type Isolation } from "./agent-tool";
 import { camelKeys, splitFrontmatter } from "../_kits/sources/index";
@@ -79,6 +80,10 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
     const turns = parseMaxTurns(data.maxTurns);
     if (turns) definition.maxTurns = turns;
     else dropped.push("maxTurns");
+  }
+  if ("reasoning" in data) {
+    if (REASONING_LEVELS.includes(data.reasoning as ReasoningLevel)) definition.reasoning = data.reasoning as ReasoningLevel;
+    else dropped.push("reasoning");
   }
   if ("permissionMode" in data) {
     if (PERMISSION_MODES.includes(data.permissionMode as PermissionMode)) definition.permissionMode = data.permissionMode as PermissionMode;

@@ -138,8 +138,16 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
     async wait(ids, { timeoutMs = 600_000, intervalMs = 250 } = {}) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const runs = await fleet.status(ids);
-        if (runs.length === ids.length && runs.every((r) => r.state === "completed" || r.state === "failed")) return runs;
+        // A wait rides out a Redis restart: a status read that fails (connection reset) is tried again until the deadline.
+        const runs = await fleet.status(ids).catch((error: unknown) => {
+          if (Date.now() > deadline) throw error;
+          return undefined;
+        });
+        if (runs && runs.length === ids.length && runs.every((r) => r.state === "completed" || r.state === "failed")) return runs;
+        if (!runs) {
+          await new Promise((resolve) => setTimeout(resolve, intervalMs));
+          continue;
+        }
         if (Date.now() > deadline) throw new Error(`fleet.wait: ${runs.filter((r) => r.state !== "completed" && r.state !== "failed").length} runs still going after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }

@@ -11,6 +11,13 @@ const REGEX_ONLY = /\.\*|\.\+|\\|[()^$[\]]/;
 export function matches(matcher: string | undefined, toolName: string | undefined): boolean {
   if (matcher === undefined || matcher === "" || matcher === "*") return true;
   if (toolName === undefined) return false;
+  // apply_patch is the edit surface some models get instead of Edit and Write (toolProfile): a hook
+  // written to watch edits (`Edit|Write`) must not be skipped because the model edits by patch.
+  if (toolName === "apply_patch") return matchesName(matcher, toolName) || matchesName(matcher, "Edit") || matchesName(matcher, "Write");
+  return matchesName(matcher, toolName);
+}
+
+function matchesName(matcher: string, toolName: string): boolean {
   for (const raw of matcher.split("|")) {
     const part = raw.trim();
     if (!part) continue;

@@ -18,7 +18,7 @@ import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
 import type { PermissionMode } from "./options";
 import { describeError } from "../../src/index";
-import { DEFAULT_TOOL_KINDS, rulesFor, type CompiledRule, type Policy } from "./policy";
+import { DEFAULT_TOOL_KINDS, namesPatchTool, rulesFor, type CompiledRule, type Policy } from "./policy";
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { suggest } from "./suggest";
@@ -213,7 +213,7 @@ function rulesForCall(policy: Policy, list: "allow" | "deny" | "ask", toolName: 
     for (const n of names) if (ruleNamesTool(r, n)) return true;
     return false;
   };
-  return policy[list].filter((r) => namesAny(r) && (r.content !== undefined || r.tool === toolName || ruleNamesTool(r, toolName)));
+  return policy[list].filter((r) => namesAny(r) && (r.content !== undefined || r.tool === toolName || ruleNamesTool(r, toolName) || namesPatchTool(r, toolName)));
 }
 
 /** For a shell command: the file a Read/Edit/Write rule hits among what it reads or writes. */

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { ConfigError, ASK_STAGE as KERNEL_ASK_STAGE, PERMISSION_STAGE, SYSTEM_STAGE, type PermissionVerdict, type ResolvedOptions, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { recordJudged } from "../_kits/paths/index";
-import { compilePolicy, DEFAULT_TOOL_KINDS, type Policy, type ToolKinds } from "./policy";
+import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, type Policy, type ToolKinds } from "./policy";
 import { parseRules, ruleNamesTool, type Rule } from "./rules";
 import type { Decision } from "./engine";
 import { answerAsk } from "./ask";
@@ -162,8 +162,8 @@ function onlyTools(names: readonly string[] | undefined): ((name: string) => boo
 
 /** Is a tool offered under this policy? */
 function available(name: string, policy: Policy): boolean {
-  if (policy.deny.some((r) => r.content === undefined && ruleNamesTool(r, name))) return false;
-  return !policy.limit || policy.limit.some((r) => ruleNamesTool(r, name));
+  if (policy.deny.some((r) => r.content === undefined && (ruleNamesTool(r, name) || namesPatchTool(r, name)))) return false;
+  return !policy.limit || policy.limit.some((r) => ruleNamesTool(r, name) || namesPatchTool(r, name));
 }
 
 /** Combine the engine's decision with the votes cast before it (a deny or ask from elsewhere stands). */

@@ -26,10 +26,18 @@ export interface ToolKinds {
 /** The built-in tool names and what they are. */
 export const DEFAULT_TOOL_KINDS: ToolKinds = {
   shell: new Set(["Bash"]),
-  path: new Set(["Read", "Write", "Edit", "Glob", "Grep", "MultiEdit", "NotebookEdit"]),
-  edit: new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]),
+  path: new Set(["Read", "Write", "Edit", "Glob", "Grep", "MultiEdit", "NotebookEdit", "apply_patch"]),
+  edit: new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch"]),
   network: new Set(["WebFetch", "WebSearch"]),
 };
+
+/**
+ * apply_patch does what Edit and Write do (it is the edit surface some models are offered instead
+ * of them): a rule naming Edit or Write names it too, also a bare one (deny, ask, allow, limit).
+ */
+export function namesPatchTool(rule: Rule, toolName: string): boolean {
+  return toolName === "apply_patch" && (rule.tool === "Edit" || rule.tool === "Write");
+}
 
 /** A rule with its content compiled for the tool kind it names. */
 export interface CompiledRule extends Rule {

@@ -114,6 +114,10 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       const written = FILE_TOOLS.has(call.toolName) ? (call.input.file_path ?? call.input.notebook_path) : undefined;
       const sha256 = typeof output.metadata?.sha256 === "string" ? output.metadata.sha256 : undefined;
       if (typeof written === "string" && !output.isError) runtime.approve(resolve(call.context?.cwd ?? runtime.settings.cwd, written), sha256);
+      // apply_patch writes several files: each is listed, resolved, with what was written.
+      if (call.toolName === "apply_patch" && !output.isError && Array.isArray(output.metadata?.files)) {
+        for (const f of output.metadata.files as { path?: unknown; sha256?: unknown }[]) if (typeof f.path === "string" && typeof f.sha256 === "string") runtime.approve(f.path, f.sha256);
+      }
       if (call.toolName.startsWith("mcp__")) {
         const found = getSandboxApi(kernel).settle("mcp");
         return found.length === 0 ? output : { ...output, content: `${output.content}\n\n${violationNote(found)}`, metadata: { ...output.metadata, sandboxViolations: found } };

@@ -10,9 +10,13 @@ import { storageRoot } from "../_kits/storage/index";
 import { getSessionsApi, jsonlBackendFor } from "./api";
 import type { SessionBackend } from "./backend";
 import { formatSession, formatSessionList } from "./render";
+import { toAtif } from "./atif";
 import { SessionNotFoundError, SessionStore } from "./store";
 
-const USAGE = "list | show <id> | fork <id>";
+const USAGE = "list | show <id> | fork <id> | export <id> [--format atif]";
+
+/** What `sessions export` writes. */
+const EXPORT_FORMATS = ["atif"] as const;
 
 /** The store the command line names: `--session-dir`, else the one the config's plugins pick (its `sessionDir` for the JSONL files). */
 async function storeFrom(values: CommandArgs["values"], io: CommandIO): Promise<{ store: SessionBackend; cwd: string }> {
@@ -31,7 +35,7 @@ function needId(positionals: string[], sub: string): string {
 
 /** `ubiquity sessions`. */
 export const sessionsCommand: PluginCommand = {
-  summary: "List, show and fork stored sessions",
+  summary: "List, show, fork and export stored sessions",
   usage: USAGE,
   positionals: true,
   flags: {
@@ -42,10 +46,11 @@ export const sessionsCommand: PluginCommand = {
     limit: { type: "string", value: "<n>", description: "list: at most n sessions [20]" },
     "up-to": { type: "string", value: "<uuid>", description: "fork: copy records up to and including this one" },
     json: { type: "boolean", description: "Print JSON (list: the infos; show: the records)" },
+    format: { type: "string", value: "<format>", description: "export: the format to write: atif (Harbor's trajectory format) [atif]" },
   },
   async run({ values, positionals }, io) {
     const sub = positionals[0];
-    if (sub !== "list" && sub !== "show" && sub !== "fork") {
+    if (sub !== "list" && sub !== "show" && sub !== "fork" && sub !== "export") {
       throw new UsageError(`ubiquity sessions ${sub ? `"${sub}" is not a subcommand` : "needs a subcommand"}: use ${USAGE}`);
     }
     if (positionals.length > (sub === "list" ? 1 : 2)) throw new UsageError(`too many arguments for ubiquity sessions ${sub}: use ${USAGE}`);
@@ -68,6 +73,14 @@ async function runOn(store: SessionBackend, sub: string, cwd: string, values: Co
       return 0;
     }
     const id = needId(positionals, sub);
+    if (sub === "export") {
+      const format = values.format === undefined ? "atif" : String(values.format);
+      if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format ${format}: sessions export writes ${EXPORT_FORMATS.join(", ")}`);
+      const session = await store.get(id, cwd);
+      if (!session) throw new SessionNotFoundError(`No stored session with id "${id}" in ${store.location}: check the id (ubiquity sessions list --all)`);
+      io.stdout(`${JSON.stringify(toAtif(session.sessionId, session.records), null, 2)}\n`);
+      return 0;
+    }
     if (sub === "show") {
       const session = await store.get(id, cwd);
       if (!session) throw new SessionNotFoundError(`No stored session with id "${id}" in ${store.location}: check the id (ubiquity sessions list --all)`);

@@ -34,6 +34,7 @@ export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "./recor
 export type { TranscriptNoteEvent } from "./events";
 export type { SystemSessionWriteFailedMessage } from "./messages";
 export { replay } from "./replay";
+export { toAtif, ATIF_VERSION, type AtifTrajectory, type AtifStep, type AtifToolCall, type AtifObservationResult, type AtifOptions } from "./atif";
 export { sessionsCommand, sessionsFlags } from "./command";
 import { sessionsCommand, sessionsFlags } from "./command";
 

@@ -8,6 +8,7 @@ export function guidance(tools: readonly string[]): string {
   if (has("Read")) dedicated.push("Read instead of cat/head/tail");
   if (has("Edit")) dedicated.push("Edit instead of sed/awk");
   if (has("Write")) dedicated.push("Write instead of echo/heredoc redirection");
+  if (has("apply_patch")) dedicated.push("apply_patch instead of sed/awk or heredoc redirection");
   if (has("Grep")) dedicated.push("Grep instead of grep/rg");
   if (has("Glob")) dedicated.push("Glob instead of find/ls");
   const lines = [

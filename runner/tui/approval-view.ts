@@ -67,6 +67,14 @@ export function approvalBody(toolName: string, input: Record<string, unknown>, c
     const all = input.replace_all === true ? ", every occurrence" : "";
     return [theme.bold(`Edit ${shortPath(resolve(cwd, path), cwd)}`) + theme.dim(` (+${added} −${removed}${all})`), ...cap(lines, theme)];
   }
+  if (toolName === "apply_patch" && typeof input.input === "string") {
+    // The patch itself is the diff: its file headers, then its lines coloured by kind.
+    const lines = input.input
+      .split("\n")
+      .filter((l) => !/^\*\*\* (Begin|End) Patch\s*$/.test(l))
+      .map((l) => (l.startsWith("***") ? theme.bold(l) : l.startsWith("+") ? theme.added(l) : l.startsWith("-") ? theme.removed(l) : theme.dim(l)));
+    return [theme.bold("apply_patch"), ...cap(lines, theme)];
+  }
   if (toolName === "Bash" && typeof input.command === "string") {
     const head = theme.bold("Bash") + (typeof input.description === "string" && input.description ? theme.dim(` (${input.description})`) : "");
     return [head, ...cap(input.command.split("\n").map((l, i) => `${i === 0 ? theme.dim("$") : " "} ${l}`), theme)];

@@ -61,9 +61,9 @@ function tempDir(prefix: string, files: Record<string, string> = {}): string {
   return dir;
 }
 
-/** `ubiquity acp --model openai:gpt-5` started by an editor in `cwd`, as a user with a key in the environment. */
+/** `ubiquity acp --model openai:gpt-4.1` (a model offered Edit and Write) started by an editor in `cwd`, as a user with a key in the environment. */
 function start(cwd: string, home: string, args: string[] = [], env: Record<string, string> = {}, capabilities = {}, files?: Map<string, string | Promise<string>>) {
-  const proc = startAgent({ dir: cwd, sessions: join(home, "unused-sessions") }, ["--model", "openai:gpt-5", ...args], { HOME: home, UBIQUITY_TRUST: "", UBIQUITY_MODEL: "", OPENAI_API_KEY: KEY, OPENAI_BASE_URL: legit.baseURL, ...env }, capabilities, files);
+  const proc = startAgent({ dir: cwd, sessions: join(home, "unused-sessions") }, ["--model", "openai:gpt-4.1", ...args], { HOME: home, UBIQUITY_TRUST: "", UBIQUITY_MODEL: "", OPENAI_API_KEY: KEY, OPENAI_BASE_URL: legit.baseURL, ...env }, capabilities, files);
   running.push(proc);
   return proc;
 }

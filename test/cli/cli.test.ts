@@ -88,7 +88,7 @@ describe("the ubiquity bin (real process)", () => {
   it.concurrent("run --preset with a typo of a built-in names it, not a package to npm i (exit 2); a missing module says --preset", async () => {
     const typo = await runCli(["run", "--preset", "mnimal", "--model", "test", "hi"], cwd);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toBe('error: --preset mnimal: no such preset (did you mean "minimal"?); the built-in presets are default, minimal, headless, or name a module\n');
+    expect(typo.stderr).toBe('error: --preset mnimal: no such preset (did you mean "minimal"?); the built-in presets are default, minimal, headless, harness, or name a module\n');
     const file = await runCli(["run", "--preset", "./nope.ts", "--model", "test", "hi"], cwd);
     expect(file.code).toBe(2);
     expect(file.stderr).toMatch(/^error: --preset \.\/nope\.ts: no file at /);

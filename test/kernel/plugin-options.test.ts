@@ -180,6 +180,8 @@ describe("the package entry's types", () => {
     compactInstructions: "x",
     cachePrompt: "1h",
     detectCacheBreaks: true,
+    toolProfile: { "acme:*": "apply_patch" },
+    reasoning: { plan: "high", work: "low" },
     systemPrompt: "x",
     appendSystemPrompt: "x",
     permissionMode: "plan",

@@ -28,8 +28,8 @@ describe("package entry", () => {
     expect(servers.docs).toMatchObject({ type: "http", url: "https://example.test/mcp" });
   });
 
-  it("lists the five permission modes and the fourteen hook events", () => {
-    expect([...ubiquity.PERMISSION_MODES].sort()).toEqual(["acceptEdits", "bypassPermissions", "default", "dontAsk", "plan"]);
+  it("lists the six permission modes (auto too) and the fourteen hook events", () => {
+    expect([...ubiquity.PERMISSION_MODES].sort()).toEqual(["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"]);
     expect(ubiquity.HOOK_EVENTS).toHaveLength(14);
   });
 });

@@ -117,7 +117,7 @@ export async function attack(calls: Call[], setup: Setup = {}) {
   server = await startProviderServer(
     attacker(calls.map((c) => (typeof c === "string" ? c.replaceAll("MARK", mark) : { name: c.name, input: Object.fromEntries(Object.entries(c.input).map(([k, v]) => [k, sub(v)])) }))),
   );
-  const run = await runCli(["run", "--model", "openai:gpt-5", "--output-format", "stream-json", "--permission-mode", "bypassPermissions", ...(setup.flags ?? []), "do the task"], cwd, {
+  const run = await runCli(["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--permission-mode", "bypassPermissions", ...(setup.flags ?? []), "do the task"], cwd, {
     HOME: home,
     OPENAI_API_KEY: KEY,
     OPENAI_BASE_URL: server.baseURL,
@@ -139,7 +139,7 @@ export const survivors = (tag: string) => processesWith(tag);
 export async function nextRun(cwd: string, home: string) {
   await server?.close();
   server = await startProviderServer(() => "done");
-  return runCli(["run", "--model", "openai:gpt-5", "--output-format", "stream-json", "hi"], cwd, { HOME: home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL, UBIQUITY_TRUST: "" });
+  return runCli(["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "hi"], cwd, { HOME: home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL, UBIQUITY_TRUST: "" });
 }
 
 /** The user trusts the folder as it is now. */

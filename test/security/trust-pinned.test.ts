@@ -64,12 +64,12 @@ const hookSettings = (dir: string, marker: string) =>
 const markerConfig = (dir: string, marker: string) => `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(join(dir, marker))}, "ran");\nexport default {};\n`;
 
 function run(cwd: string, extraArgs: string[] = []): Promise<CliRun> {
-  return runCli(["run", "--model", "openai:gpt-5", ...extraArgs, "go"], cwd, { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL });
+  return runCli(["run", "--model", "openai:gpt-4.1", ...extraArgs, "go"], cwd, { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL });
 }
 
 /** `ubiquity run` under a pseudo-terminal (util-linux `script`), answering "y" to the tool approval question. */
 function runApprovingInTerminal(cwd: string): Promise<{ code: number; screen: string }> {
-  const command = [process.execPath, binPath, "run", "--model", "openai:gpt-5", "go"].map((a) => `'${a}'`).join(" ");
+  const command = [process.execPath, binPath, "run", "--model", "openai:gpt-4.1", "go"].map((a) => `'${a}'`).join(" ");
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
       cwd,

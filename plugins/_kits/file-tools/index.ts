@@ -10,7 +10,7 @@ export { resolvePermitted, outsideRoots, displayPath, placeName, type ResolvedPa
 export { contentHash, readStateOf, recordRead, recordWrite, assertReadInFull, type FileSnapshot, type FileReadRecord } from "./read-state";
 export { decodeText, encodeText, detectLineEnding, withLineEnding, splitLines, numberLines, MAX_LINE_CHARS, type LineEnding, type TextFile } from "./text-file";
 export { openWriteTarget, commitWrite, writeRefusal, type WriteTarget } from "./existing-file";
-export { readJudged, writeJudged, raceSeams, type RacePoint, type JudgedRead } from "./judged-file";
+export { readJudged, writeJudged, removeJudged, raceSeams, type RacePoint, type JudgedRead } from "./judged-file";
 export { PathSwapped, folderSeams } from "./held-folder";
 export { looksBinary, binaryKind } from "./binary";
 export { setHostFiles, hostFilesOf, hostBytes, type HostFiles } from "./host-files";

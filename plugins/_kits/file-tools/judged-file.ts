@@ -166,3 +166,31 @@ async function landed(folder: HeldFolder, handle: FileHandle, name: string, why:
     removed ? `What landed ${where === undefined ? at : `at ${at}`} was removed again.` : `The file may have landed ${at}, and could not be removed: check it.`,
   );
 }
+
+/**
+ * Remove the judged file `real` (a patch's `*** Delete File`): through its held folder, only a
+ * regular file (never a link, whose target would stay, nor a folder). Returns false when it was
+ * already gone.
+ */
+export async function removeJudged(real: string, shown: string): Promise<boolean> {
+  const why: Judged = { shown, real, verb: "written" };
+  raceSeams.at?.("judged", real);
+  const folder = holdFolder(dirname(real), why, false);
+  if (!folder) return false;
+  try {
+    raceSeams.at?.("held", real);
+    const entry = folder.entry(basename(real));
+    const now = await lstat(entry).catch((error: unknown) => {
+      if (codeOf(error) === "ENOENT") return undefined;
+      throw error;
+    });
+    if (!now) return false;
+    if (now.isSymbolicLink()) throw linkAtEnd(why);
+    if (!now.isFile()) throw notRegular(shown, now);
+    folder.check();
+    await unlink(entry);
+    return true;
+  } finally {
+    folder.close();
+  }
+}

@@ -34,6 +34,9 @@ export function takeJudged(run: RunContext | undefined, toolUseId: string, absol
   const byCall = state.get(JUDGED) as Map<string, JudgedTarget[]> | undefined;
   const paths = byCall?.get(toolUseId);
   if (!paths) return undefined;
-  byCall!.delete(toolUseId);
-  return paths.find((p) => p.absolute === absolute);
+  // Each path is taken once; a call that writes several files (apply_patch) takes each in turn.
+  const at = paths.findIndex((p) => p.absolute === absolute);
+  const found = at === -1 ? undefined : paths.splice(at, 1)[0];
+  if (paths.length === 0 || found === undefined) byCall!.delete(toolUseId);
+  return found;
 }
