@@ -31,7 +31,8 @@ export default defineBuildConfig({
     "build:done"() {
       const to = "dist/vendor/tree-sitter-bash";
       mkdirSync(to, { recursive: true });
-      for (const file of ["tree-sitter-bash.wasm", "LICENSE"]) copyFileSync(`node_modules/tree-sitter-bash/${file}`, `${to}/${file}`);
+      for (const file of ["tree-sitter-bash.wasm", "LICENSE"])
+        copyFileSync(`node_modules/tree-sitter-bash/${file}`, `${to}/${file}`);
     },
   },
 });

@@ -23,14 +23,20 @@ export default async function bench(): Promise<void> {
   const full: number[] = [];
   const small: number[] = [];
   for (let i = 0; i < 50; i++) {
-    const id = adoptShell(tasks, "big", () => new ShellProcess("head -c 2000000 /dev/zero | tr '\\0' 'x'; echo; sleep 60", options), { interactive: true });
+    const id = adoptShell(
+      tasks,
+      "big",
+      () => new ShellProcess("head -c 2000000 /dev/zero | tr '\\0' 'x'; echo; sleep 60", options),
+      { interactive: true },
+    );
     const body = tasks.body<ShellBody>(id)!;
     // 2,000,000 characters are written within this on an idle or a busy machine; the read checks it.
     await new Promise((r) => setTimeout(r, 500));
     let t0 = performance.now();
     const read = body.read();
     full.push(performance.now() - t0);
-    if (read.text.length + read.dropped < 1_000_000) throw new Error(`expected a full buffer, read ${read.text.length}`);
+    if (read.text.length + read.dropped < 1_000_000)
+      throw new Error(`expected a full buffer, read ${read.text.length}`);
     body.write("");
     t0 = performance.now();
     body.read();
@@ -38,5 +44,7 @@ export default async function bench(): Promise<void> {
     await tasks.stop(id, "by the bench");
   }
   console.log(`background shell start: ${median(starts).toFixed(2)} ms median (200 starts)`);
-  console.log(`BashOutput read of a full 1,000,000-character buffer: ${median(full).toFixed(2)} ms median; of nothing new: ${median(small).toFixed(3)} ms`);
+  console.log(
+    `BashOutput read of a full 1,000,000-character buffer: ${median(full).toFixed(2)} ms median; of nothing new: ${median(small).toFixed(3)} ms`,
+  );
 }

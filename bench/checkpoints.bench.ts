@@ -25,12 +25,21 @@ export default async function bench(): Promise<void> {
     for (let d = 0; d < FOLDERS; d++) {
       const dir = join(ws, `pkg${d}`, "src");
       mkdirSync(dir, { recursive: true });
-      for (let f = 0; f < PER_FOLDER; f++) writeFileSync(join(dir, `file${f}.ts`), `export const value${d}_${f} = ${d * PER_FOLDER + f}; // ${"x".repeat(60)}\n`);
+      for (let f = 0; f < PER_FOLDER; f++)
+        writeFileSync(
+          join(dir, `file${f}.ts`),
+          `export const value${d}_${f} = ${d * PER_FOLDER + f}; // ${"x".repeat(60)}\n`,
+        );
     }
     writeFileSync(join(ws, ".gitignore"), "*.log\n");
     const store = new ShadowStore(join(storeDir, "project"));
     let seq = 0;
-    const snap = () => store.snapshot([ws], RULES, { sessionId: "bench", messageUuid: `m${seq++}`, createdAt: new Date().toISOString() });
+    const snap = () =>
+      store.snapshot([ws], RULES, {
+        sessionId: "bench",
+        messageUuid: `m${seq++}`,
+        createdAt: new Date().toISOString(),
+      });
 
     let started = performance.now();
     const first = await snap();
@@ -57,7 +66,9 @@ export default async function bench(): Promise<void> {
 
     console.log(`tree: ${FOLDERS * PER_FOLDER} files in ${FOLDERS} folders`);
     console.log(`first snapshot:            ${ms(firstMs)}`);
-    console.log(`no-change snapshot:        ${ms(median(same))} median of ${RUNS} (min ${ms(Math.min(...same))}, max ${ms(Math.max(...same))}; target ≤ 100 ms)`);
+    console.log(
+      `no-change snapshot:        ${ms(median(same))} median of ${RUNS} (min ${ms(Math.min(...same))}, max ${ms(Math.max(...same))}; target ≤ 100 ms)`,
+    );
     console.log(`one-file-changed snapshot: ${ms(median(one))} median of ${RUNS}`);
     console.log(`rewind plan (dry run):     ${ms(planMs)} (${plan.changes.length} file to restore)`);
   } finally {

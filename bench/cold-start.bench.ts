@@ -44,7 +44,11 @@ export interface Sample {
 export function measure(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ["--import", REPORT_RSS, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", REPORT_RSS, ...args], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk));
@@ -54,7 +58,8 @@ export function measure(args: readonly string[], cwd: string, env: NodeJS.Proces
       const ms = performance.now() - started;
       const kib = Number(/@maxrss=(\d+)/.exec(err)?.[1]);
       const cpuMs = Number(/@cpu=(\d+)/.exec(err)?.[1]) / 1000;
-      if (code !== 0 || !Number.isFinite(kib)) reject(new Error(`${args.join(" ")} exited ${code}: ${err.trim() || out.trim()}`));
+      if (code !== 0 || !Number.isFinite(kib))
+        reject(new Error(`${args.join(" ")} exited ${code}: ${err.trim() || out.trim()}`));
       else resolve({ ms, kib, cpuMs });
     });
   });
@@ -65,20 +70,30 @@ function pluginImportCost(plugin: string, cwd: string, env: NodeJS.ProcessEnv): 
   const script = `await import(${JSON.stringify(entry)}); const rss = process.memoryUsage().rss; const t = performance.now();
 await import(${JSON.stringify(plugin)}); console.log(JSON.stringify({ ms: performance.now() - t, kib: (process.memoryUsage().rss - rss) / 1024 }));`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk));
     child.stderr.on("data", (chunk: Buffer) => (err += chunk));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!) as { ms: number; kib: number }) : reject(new Error(`${plugin}: exited ${code}: ${err.trim()}`))));
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split("\n").at(-1)!) as { ms: number; kib: number })
+        : reject(new Error(`${plugin}: exited ${code}: ${err.trim()}`)),
+    );
   });
 }
 
 /** Every built-in plugin's import cost over the entry, costliest first. */
 async function pluginCosts(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
   const rounds = Number(process.env.COLD_PLUGIN_ROUNDS ?? 3);
-  const names = readdirSync(join(repo, "dist", "plugins")).filter((name) => existsSync(join(repo, "dist", "plugins", name, "index.mjs")));
+  const names = readdirSync(join(repo, "dist", "plugins")).filter((name) =>
+    existsSync(join(repo, "dist", "plugins", name, "index.mjs")),
+  );
   const rows: { name: string; ms: number; kib: number }[] = [];
   for (const name of names) {
     const url = pathToFileURL(join(repo, "dist", "plugins", name, "index.mjs")).href;
@@ -87,8 +102,11 @@ async function pluginCosts(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
     rows.push({ name, ms: median(samples.map((s) => s.ms)), kib: median(samples.map((s) => s.kib)) });
   }
   rows.sort((a, b) => b.ms - a.ms);
-  console.log(`\neach plugin's import on top of the entry (median of ${rounds}; sum ${rows.reduce((n, r) => n + r.ms, 0).toFixed(0)} ms):`);
-  for (const { name, ms, kib } of rows) console.log(`  ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ${(kib / 1024).toFixed(1).padStart(5)} MiB`);
+  console.log(
+    `\neach plugin's import on top of the entry (median of ${rounds}; sum ${rows.reduce((n, r) => n + r.ms, 0).toFixed(0)} ms):`,
+  );
+  for (const { name, ms, kib } of rows)
+    console.log(`  ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ${(kib / 1024).toFixed(1).padStart(5)} MiB`);
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -106,9 +124,19 @@ export default async function coldStartBench(): Promise<void> {
   const ai = import.meta.resolve("ai");
   const zod = import.meta.resolve("zod");
   const commands: [string, string[]][] = [
-    ["ubiquity run --model test \"hi\"", [bin, "run", "--model", "test", "hi"]],
-    ["summon() one-liner", ["--input-type=module", "-e", `import { summon } from ${JSON.stringify(entry)}; for await (const m of summon("hi", { model: "test" })) if (m.type === "result") console.log(m.result);`]],
-    ["baseline: import ai, zod", ["--input-type=module", "-e", `await import(${JSON.stringify(ai)}); await import(${JSON.stringify(zod)});`]],
+    ['ubiquity run --model test "hi"', [bin, "run", "--model", "test", "hi"]],
+    [
+      "summon() one-liner",
+      [
+        "--input-type=module",
+        "-e",
+        `import { summon } from ${JSON.stringify(entry)}; for await (const m of summon("hi", { model: "test" })) if (m.type === "result") console.log(m.result);`,
+      ],
+    ],
+    [
+      "baseline: import ai, zod",
+      ["--input-type=module", "-e", `await import(${JSON.stringify(ai)}); await import(${JSON.stringify(zod)});`],
+    ],
     ["ubiquity --version", [bin, "--version"]],
   ];
   try {
@@ -121,13 +149,20 @@ export default async function coldStartBench(): Promise<void> {
       if (round % 2) order.reverse();
       for (const i of order) samples[i]!.push(await measure(commands[i]![1], project, env));
     }
-    const figures = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), mib: median(s.map((x) => x.kib)) / 1024, cpu: median(s.map((x) => x.cpuMs)) }));
+    const figures = samples.map((s) => ({
+      ms: median(s.map((x) => x.ms)),
+      mib: median(s.map((x) => x.kib)) / 1024,
+      cpu: median(s.map((x) => x.cpuMs)),
+    }));
     const base = figures[2]!;
     for (const [i, [label]] of commands.entries()) {
       const { ms, mib, cpu } = figures[i]!;
       const ratio = ms / base.ms;
       const judged = i === 0 || i === 1;
-      const over = judged && (ratio > TARGET_RATIO || mib > TARGET_MIB) ? `  (target ≤ ${TARGET_RATIO}× and ≤ ${TARGET_MIB} MiB)` : "";
+      const over =
+        judged && (ratio > TARGET_RATIO || mib > TARGET_MIB)
+          ? `  (target ≤ ${TARGET_RATIO}× and ≤ ${TARGET_MIB} MiB)`
+          : "";
       console.log(
         `${label.padEnd(32)} ${ms.toFixed(0).padStart(6)} ms  ${mib.toFixed(1).padStart(6)} MiB peak  ${ratio.toFixed(2)}× baseline   (cpu ${cpu.toFixed(0)} ms, ${(cpu / base.cpu).toFixed(2)}×)${over}`,
       );

@@ -17,7 +17,11 @@ import { benchStore } from "./fleet/store";
 
 const RUNS = 100;
 
-async function round(workers: number, concurrency: number, modelMs: number): Promise<{ seconds: number; perRun: number }> {
+async function round(
+  workers: number,
+  concurrency: number,
+  modelMs: number,
+): Promise<{ seconds: number; perRun: number }> {
   const redis = await startRedis();
   const dir = mkdtempSync(join(tmpdir(), "ubq-fleet-bench-"));
   const store = await benchStore(dir);
@@ -37,7 +41,9 @@ async function round(workers: number, concurrency: number, modelMs: number): Pro
     await Promise.all(procs.map((p) => p.waitFor(/ ready /, 120_000)));
     const fleet = await createFleet({ connection: redis.url, store: store.url });
     const started = performance.now();
-    const ids = await Promise.all(Array.from({ length: RUNS }, (_, i) => fleet.submit({ prompt: `do run-${i}`, cwd: dir })));
+    const ids = await Promise.all(
+      Array.from({ length: RUNS }, (_, i) => fleet.submit({ prompt: `do run-${i}`, cwd: dir })),
+    );
     const runs = await fleet.wait(ids, { timeoutMs: 600_000, intervalMs: 100 });
     const seconds = (performance.now() - started) / 1000;
     const bad = runs.filter((r) => r.state !== "completed" || r.outcome?.subtype !== "success");
@@ -62,7 +68,11 @@ export default async function fleetBench(): Promise<void> {
   await store.stop();
   // An instant model shows the fleet's own cost per run; 100 ms per model call is closer to a provider.
   for (const modelMs of [0, 100]) {
-    for (const [workers, concurrency] of [[1, 1], [3, 1], [1, 3]] as const) {
+    for (const [workers, concurrency] of [
+      [1, 1],
+      [3, 1],
+      [1, 3],
+    ] as const) {
       const { seconds, perRun } = await round(workers, concurrency, modelMs);
       console.log(
         `model ${modelMs} ms/call, ${workers} worker${workers === 1 ? "" : "s"} × concurrency ${concurrency}: ${seconds.toFixed(1)} s, ${(RUNS / seconds).toFixed(1)} runs/s (${perRun.toFixed(0)} ms per run)`,

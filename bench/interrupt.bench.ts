@@ -44,7 +44,14 @@ async function streamInterrupt(): Promise<number> {
     input.push("talk forever");
     let sentAt = 0;
     let cutAt = 0;
-    const options = { model: "openai:gpt-4o", apiKey: "sk-bench", providerSettings: { baseURL: server.baseURL }, persistSession: false, includePartialMessages: true, maxRetries: 0 };
+    const options = {
+      model: "openai:gpt-4o",
+      apiKey: "sk-bench",
+      providerSettings: { baseURL: server.baseURL },
+      persistSession: false,
+      includePartialMessages: true,
+      maxRetries: 0,
+    };
     for await (const m of summon(input, options)) {
       if (m.type === "stream_event" && !sentAt) {
         sentAt = performance.now();
@@ -100,6 +107,8 @@ export default async function main(): Promise<void> {
     await once(); // warm-up
     const times: number[] = [];
     for (let i = 0; i < ROUNDS; i++) times.push(await once());
-    console.log(`${name}: median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (target ≤ 100 ms, ${ROUNDS} rounds)`);
+    console.log(
+      `${name}: median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (target ≤ 100 ms, ${ROUNDS} rounds)`,
+    );
   }
 }

@@ -79,7 +79,8 @@ async function bare(): Promise<Took> {
   const tools = makeTools();
   const byName = new Map(tools.map((t) => [t.name, t] as const));
   const toolSet: ToolSet = {};
-  for (const t of tools) toolSet[t.name] = { description: t.description, inputSchema: jsonSchema(toolJsonSchema(t) as never) };
+  for (const t of tools)
+    toolSet[t.name] = { description: t.description, inputSchema: jsonSchema(toolJsonSchema(t) as never) };
   const started = clock();
   const messages: ModelMessage[] = [{ role: "user", content: "go" }];
   let turns = 0;
@@ -95,7 +96,12 @@ async function bare(): Promise<Took> {
         const tool = byName.get(c.toolName)!;
         const input = tool.inputSchema.parse(c.input);
         const out = await tool.call(input, undefined as never);
-        return { type: "tool-result" as const, toolCallId: c.toolCallId, toolName: c.toolName, output: { type: "text" as const, value: out.content } };
+        return {
+          type: "tool-result" as const,
+          toolCallId: c.toolCallId,
+          toolName: c.toolName,
+          output: { type: "text" as const, value: out.content },
+        };
       }),
     );
     messages.push({ role: "tool", content: outputs });
@@ -122,7 +128,9 @@ export default async function loopOverhead(): Promise<void> {
   const of = (xs: Took[]) => ({ wall: median(xs.map((x) => x.wall)), cpu: median(xs.map((x) => x.cpu)) });
   const mb = of(b);
   const line = (label: string, m: Took, target = "") =>
-    console.log(`${label.padEnd(31)} ${m.wall.toFixed(1).padStart(7)} ms (cpu ${m.cpu.toFixed(1)} ms)   ratio ${(m.wall / mb.wall).toFixed(3)} (cpu ${(m.cpu / mb.cpu).toFixed(3)})${target}`);
+    console.log(
+      `${label.padEnd(31)} ${m.wall.toFixed(1).padStart(7)} ms (cpu ${m.cpu.toFixed(1)} ms)   ratio ${(m.wall / mb.wall).toFixed(3)} (cpu ${(m.cpu / mb.cpu).toFixed(3)})${target}`,
+    );
   console.log(`${TURNS}-turn run, 3 tools per turn, median of ${ROUNDS}`);
   line("bare streamText loop:", mb);
   line("summon() (kernel, no plugins):", of(s), " (target ≤ 1.05)");

@@ -17,7 +17,9 @@ const SERVER = fileURLToPath(new URL("../test/mcp/fixtures/feature-server.mjs", 
 const TOOLS = 200;
 
 function body(request: LanguageModelV4CallOptions): string {
-  return [...(request.tools ?? []).map((t) => JSON.stringify(t)), ...request.prompt.map((m) => JSON.stringify(m))].join("\n");
+  return [...(request.tools ?? []).map((t) => JSON.stringify(t)), ...request.prompt.map((m) => JSON.stringify(m))].join(
+    "\n",
+  );
 }
 
 function commonPrefix(a: string, b: string): number {
@@ -34,7 +36,14 @@ function script(deferred: boolean): ScriptedTurn[] {
     { toolCalls: [{ toolName: "mcp__many__tool_117", input: { id: "b", limit: 5 } }] },
     "Done.",
   ];
-  const search: ScriptedTurn = { toolCalls: [{ toolName: "McpToolSearch", input: { query: "select:mcp__many__tool_042,mcp__many__tool_117,mcp__many__tool_180" } }] };
+  const search: ScriptedTurn = {
+    toolCalls: [
+      {
+        toolName: "McpToolSearch",
+        input: { query: "select:mcp__many__tool_042,mcp__many__tool_117,mcp__many__tool_180" },
+      },
+    ],
+  };
   return deferred ? [search, ...calls] : calls;
 }
 
@@ -59,9 +68,14 @@ export default async function mcpToolSearch(): Promise<void> {
   for (const deferred of [false, true]) {
     const bodies = await measure(deferred);
     const total = bodies.reduce((s, b) => s + b.length, 0);
-    console.log(`${deferred ? "deferred (mcpToolSearch: true)" : "all offered (mcpToolSearch: false)"}: ${bodies.length} requests, ${kib(total)} in all, ~${Math.round(total / 4).toLocaleString("en")} tokens`);
+    console.log(
+      `${deferred ? "deferred (mcpToolSearch: true)" : "all offered (mcpToolSearch: false)"}: ${bodies.length} requests, ${kib(total)} in all, ~${Math.round(total / 4).toLocaleString("en")} tokens`,
+    );
     bodies.forEach((b, i) => {
-      const prefix = i === 0 ? "" : `, prefix reused ${((commonPrefix(bodies[i - 1]!, b) / bodies[i - 1]!.length) * 100).toFixed(1)}%`;
+      const prefix =
+        i === 0
+          ? ""
+          : `, prefix reused ${((commonPrefix(bodies[i - 1]!, b) / bodies[i - 1]!.length) * 100).toFixed(1)}%`;
       console.log(`  request ${i + 1}: ${kib(b.length)}${prefix}`);
     });
   }

@@ -27,7 +27,11 @@ export default async function bench(): Promise<void> {
     for (const mode of ["default", "held"]) {
       const started = performance.now();
       // /usr/bin/time reports the child's own peak RSS.
-      const run = spawnSync("/usr/bin/time", ["-f", "%U %M", process.execPath, "--input-type=module", "-e", CHILD, mode, grammar], { encoding: "utf8", cwd: process.cwd() });
+      const run = spawnSync(
+        "/usr/bin/time",
+        ["-f", "%U %M", process.execPath, "--input-type=module", "-e", CHILD, mode, grammar],
+        { encoding: "utf8", cwd: process.cwd() },
+      );
       const wall = (performance.now() - started) / 1000;
       const [user, kb] = run.stderr.trim().split("\n").at(-1)!.split(" ");
       line.push(`${mode} ${wall.toFixed(2)} s wall, ${user} s user, ${Math.round(Number(kb) / 1024)} MB peak`);

@@ -57,7 +57,16 @@ const PEERS: Peer[] = [
   {
     name: "ubiquity",
     wire: "anthropic",
-    command: ({}, exe) => [exe, join(repo, "bin", "ubiquity.mjs"), "run", "--model", "anthropic:claude-sonnet-4-5", "--permission-mode", "bypassPermissions", PROMPT],
+    command: ({}, exe) => [
+      exe,
+      join(repo, "bin", "ubiquity.mjs"),
+      "run",
+      "--model",
+      "anthropic:claude-sonnet-4-5",
+      "--permission-mode",
+      "bypassPermissions",
+      PROMPT,
+    ],
     env: ({ url }) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "bench-key" }),
   },
   {
@@ -67,7 +76,13 @@ const PEERS: Peer[] = [
     wire: "anthropic",
     command: ({}, exe) => [exe, "-p", PROMPT, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"],
     // IS_SANDBOX: it refuses to skip permissions as root otherwise (these machines run as root).
-    env: ({ url }) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "bench-key", IS_SANDBOX: "1", DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" }),
+    env: ({ url }) => ({
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_API_KEY: "bench-key",
+      IS_SANDBOX: "1",
+      DISABLE_AUTOUPDATER: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    }),
   },
   {
     name: "pi",
@@ -77,7 +92,16 @@ const PEERS: Peer[] = [
     command: ({}, exe) => [exe, "-p", "--provider", "bench", "--model", "bench-model", PROMPT],
     env: () => ({}),
     setup: ({ url, home }) => {
-      const models = { providers: { bench: { baseUrl: `${url}/v1`, api: "openai-completions", apiKey: "bench-key", models: [{ id: "bench-model", name: "bench-model", contextWindow: 200000, maxTokens: 8192 }] } } };
+      const models = {
+        providers: {
+          bench: {
+            baseUrl: `${url}/v1`,
+            api: "openai-completions",
+            apiKey: "bench-key",
+            models: [{ id: "bench-model", name: "bench-model", contextWindow: 200000, maxTokens: 8192 }],
+          },
+        },
+      };
       mkdirSync(join(home, ".pi", "agent"), { recursive: true });
       writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify(models));
     },
@@ -88,10 +112,17 @@ const PEERS: Peer[] = [
     bin: "codex",
     wire: "openai-responses",
     command: ({ url }, exe) => [
-      exe, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-      "-c", 'model_provider="bench"',
-      "-c", `model_providers.bench={ name = "bench", base_url = "${url}/v1", env_key = "BENCH_API_KEY", wire_api = "responses" }`,
-      "-m", "gpt-5", PROMPT,
+      exe,
+      "exec",
+      "--skip-git-repo-check",
+      "--dangerously-bypass-approvals-and-sandbox",
+      "-c",
+      'model_provider="bench"',
+      "-c",
+      `model_providers.bench={ name = "bench", base_url = "${url}/v1", env_key = "BENCH_API_KEY", wire_api = "responses" }`,
+      "-m",
+      "gpt-5",
+      PROMPT,
     ],
     env: ({ home }) => ({ BENCH_API_KEY: "bench-key", CODEX_HOME: join(home, ".codex") }),
     setup: ({ home }) => mkdirSync(join(home, ".codex"), { recursive: true }),
@@ -107,7 +138,13 @@ const PEERS: Peer[] = [
     // folder (else --yolo is overridden).
     setup: ({ home, project }) => {
       mkdirSync(join(home, ".gemini"), { recursive: true });
-      writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } }, privacy: { usageStatisticsEnabled: false } }));
+      writeFileSync(
+        join(home, ".gemini", "settings.json"),
+        JSON.stringify({
+          security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
+          privacy: { usageStatisticsEnabled: false },
+        }),
+      );
       writeFileSync(join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [project]: "TRUST_FOLDER" }));
     },
   },
@@ -119,7 +156,15 @@ const PEERS: Peer[] = [
     command: ({}, exe) => [exe, "run", "-m", "bench/bench-model", PROMPT],
     env: () => ({}),
     setup: ({ url, project }) => {
-      const config = { provider: { bench: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${url}/v1`, apiKey: "bench-key" }, models: { "bench-model": { tool_call: true } } } } };
+      const config = {
+        provider: {
+          bench: {
+            npm: "@ai-sdk/openai-compatible",
+            options: { baseURL: `${url}/v1`, apiKey: "bench-key" },
+            models: { "bench-model": { tool_call: true } },
+          },
+        },
+      };
       writeFileSync(join(project, "opencode.json"), JSON.stringify(config));
     },
   },
@@ -131,7 +176,10 @@ function generateCheckout(root: string, files: number): void {
     const dir = join(root, "src", `pkg-${Math.floor(i / 100)}`);
     if (i % 100 === 0) mkdirSync(dir, { recursive: true });
     const body = Array.from({ length: 30 }, (_, j) => `export const value${j} = ${i * 30 + j};`).join("\n");
-    writeFileSync(join(dir, `module-${i % 100}.ts`), `// module ${i}\n${body}\nexport function helper${i}(): number {\n  return 0;\n}\n`);
+    writeFileSync(
+      join(dir, `module-${i % 100}.ts`),
+      `// module ${i}\n${body}\nexport function helper${i}(): number {\n  return 0;\n}\n`,
+    );
   }
   writeFileSync(join(root, "README.md"), "# generated checkout\n");
   writeFileSync(join(root, "package.json"), JSON.stringify({ name: "checkout", private: true }));
@@ -152,7 +200,8 @@ function offeredTools(body: unknown): OfferedTool[] {
     const t = raw as Record<string, any>;
     for (const decl of t.functionDeclarations ?? [t.function ?? t]) {
       const schema = decl.input_schema ?? decl.parameters ?? decl.parametersJsonSchema ?? {};
-      if (typeof decl.name === "string") out.push({ name: decl.name, params: schema.properties ?? {}, required: schema.required ?? [] });
+      if (typeof decl.name === "string")
+        out.push({ name: decl.name, params: schema.properties ?? {}, required: schema.required ?? [] });
     }
   }
   return out;
@@ -161,26 +210,48 @@ function offeredTools(body: unknown): OfferedTool[] {
 /** How many tool results the conversation carries: the step the agent is at (one call per step). */
 function stepOf(body: unknown): number {
   const text = JSON.stringify(body);
-  return (text.match(/"type":"tool_result"|"role":"tool"|"type":"function_call_output"|"type":"custom_tool_call_output"|"functionResponse"/g) ?? []).length;
+  return (
+    text.match(
+      /"type":"tool_result"|"role":"tool"|"type":"function_call_output"|"type":"custom_tool_call_output"|"functionResponse"/g,
+    ) ?? []
+  ).length;
 }
 
 const pick = (tools: OfferedTool[], names: RegExp) => tools.find((t) => names.test(t.name));
 const param = (tool: OfferedTool, names: RegExp) => Object.keys(tool.params).find((p) => names.test(p));
 
 /** The call for `step` in this CLI's own tools (its shell for a step it has no tool for). */
-function callFor(step: number, tools: OfferedTool[], project: string): { name: string; input: Record<string, unknown> } | undefined {
+function callFor(
+  step: number,
+  tools: OfferedTool[],
+  project: string,
+): { name: string; input: Record<string, unknown> } | undefined {
   const target = join(project, TARGET);
   const shell = pick(tools, /^(bash|shell|run_shell_command|shell_command|exec_command)$/i);
   const viaShell = (cmd: string) => {
     if (!shell) return undefined;
     const key = param(shell, /^(command|cmd)$/i) ?? "command";
-    return { name: shell.name, input: { [key]: shell.params[key]?.type === "array" ? ["bash", "-lc", cmd] : cmd, ...(param(shell, /^workdir$/) ? { workdir: project } : {}) } };
+    return {
+      name: shell.name,
+      input: {
+        [key]: shell.params[key]?.type === "array" ? ["bash", "-lc", cmd] : cmd,
+        ...(param(shell, /^workdir$/) ? { workdir: project } : {}),
+      },
+    };
   };
   const pathOf = (tool: OfferedTool) => param(tool, /^(file_?path|filePath|absolute_path|path)$/i) ?? "path";
   switch (step) {
     case 0: {
       const glob = pick(tools, /^(glob|find|glob_files)$/i);
-      return glob ? { name: glob.name, input: { [param(glob, /pattern/i) ?? "pattern"]: "src/pkg-0/*.ts", ...(param(glob, /^(path|dir_path)$/) ? { [param(glob, /^(path|dir_path)$/)!]: project } : {}) } } : viaShell("ls src/pkg-0/*.ts");
+      return glob
+        ? {
+            name: glob.name,
+            input: {
+              [param(glob, /pattern/i) ?? "pattern"]: "src/pkg-0/*.ts",
+              ...(param(glob, /^(path|dir_path)$/) ? { [param(glob, /^(path|dir_path)$/)!]: project } : {}),
+            },
+          }
+        : viaShell("ls src/pkg-0/*.ts");
     }
     case 1:
     case 5: {
@@ -189,13 +260,29 @@ function callFor(step: number, tools: OfferedTool[], project: string): { name: s
     }
     case 2: {
       const grep = pick(tools, /^(grep|search_file_content|rg|grep_search)$/i);
-      return grep ? { name: grep.name, input: { [param(grep, /pattern/i) ?? "pattern"]: "function helper0\\b", ...(param(grep, /^(path|dir_path)$/) ? { [param(grep, /^(path|dir_path)$/)!]: project } : {}) } } : viaShell("grep -rn 'function helper0\\b' src");
+      return grep
+        ? {
+            name: grep.name,
+            input: {
+              [param(grep, /pattern/i) ?? "pattern"]: "function helper0\\b",
+              ...(param(grep, /^(path|dir_path)$/) ? { [param(grep, /^(path|dir_path)$/)!]: project } : {}),
+            },
+          }
+        : viaShell("grep -rn 'function helper0\\b' src");
     }
     case 3: {
       const edit = pick(tools, /^(edit|replace|str_replace|edit_file)$/i);
       const oldKey = edit && param(edit, /^old/i);
       const newKey = edit && param(edit, /^new/i);
-      if (edit && oldKey && newKey) return { name: edit.name, input: { [pathOf(edit)]: target, [oldKey]: "export function helper0(): number {\n  return 0;", [newKey]: "export function helper0(): number {\n  return 1;" } };
+      if (edit && oldKey && newKey)
+        return {
+          name: edit.name,
+          input: {
+            [pathOf(edit)]: target,
+            [oldKey]: "export function helper0(): number {\n  return 0;",
+            [newKey]: "export function helper0(): number {\n  return 1;",
+          },
+        };
       return viaShell(`sed -i 's/return 0;/return 1;/' ${TARGET}`);
     }
     case 4:
@@ -221,8 +308,13 @@ function scriptFor(project: string) {
     const tools = offeredTools(request.body);
     if (tools.length < 3) return "ok";
     const call = withRequired(callFor(stepOf(request.body), tools, project), tools);
-    if (process.env.PEER_DEBUG) console.log(`  step ${stepOf(request.body)}: ${call ? JSON.stringify(call) : "final answer"} (tools: ${tools.map((t) => t.name).join(", ")})`);
-    return call ? { toolCalls: [call], usage: { inputTokens: 1000, outputTokens: 40 } } : { text: "helper0 now returns 1; the check found the change.", usage: { inputTokens: 1000, outputTokens: 20 } };
+    if (process.env.PEER_DEBUG)
+      console.log(
+        `  step ${stepOf(request.body)}: ${call ? JSON.stringify(call) : "final answer"} (tools: ${tools.map((t) => t.name).join(", ")})`,
+      );
+    return call
+      ? { toolCalls: [call], usage: { inputTokens: 1000, outputTokens: 40 } }
+      : { text: "helper0 now returns 1; the check found the change.", usage: { inputTokens: 1000, outputTokens: 20 } };
   };
 }
 
@@ -235,13 +327,22 @@ function install(peer: Peer): { exe?: string; skip?: string } {
   mkdirSync(dir, { recursive: true });
   if (!existsSync(join(dir, "package.json"))) writeFileSync(join(dir, "package.json"), '{"private":true}');
   console.log(`installing ${peer.pkg} into ${dir} ...`);
-  const npm = spawnSync("npm", ["install", "--no-audit", "--no-fund", peer.pkg], { cwd: dir, encoding: "utf8", timeout: 600_000 });
-  if (npm.status !== 0 || !existsSync(exe)) return { skip: `npm install ${peer.pkg} failed: ${(npm.stderr || npm.error?.message || "").trim().split("\n").at(-1)}` };
+  const npm = spawnSync("npm", ["install", "--no-audit", "--no-fund", peer.pkg], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 600_000,
+  });
+  if (npm.status !== 0 || !existsSync(exe))
+    return {
+      skip: `npm install ${peer.pkg} failed: ${(npm.stderr || npm.error?.message || "").trim().split("\n").at(-1)}`,
+    };
   return { exe };
 }
 
 function versionOf(peer: Peer): string {
-  const pkgJson = peer.pkg ? join(PEER_DIR, peer.pkg.replace("/", "+"), "node_modules", peer.pkg, "package.json") : join(repo, "package.json");
+  const pkgJson = peer.pkg
+    ? join(PEER_DIR, peer.pkg.replace("/", "+"), "node_modules", peer.pkg, "package.json")
+    : join(repo, "package.json");
   try {
     return (JSON.parse(readFileSync(pkgJson, "utf8")) as { version: string }).version;
   } catch {
@@ -271,10 +372,22 @@ async function runOnce(peer: Peer, exe: string, template: string): Promise<Sampl
   try {
     peer.setup?.(ctx);
     const timing = join(root, "time.txt");
-    const env = { PATH: process.env.PATH ?? "", HOME: home, USERPROFILE: home, TERM: "dumb", NO_COLOR: "1", CI: "1", ...peer.env(ctx) };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      USERPROFILE: home,
+      TERM: "dumb",
+      NO_COLOR: "1",
+      CI: "1",
+      ...peer.env(ctx),
+    };
     const started = Date.now();
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(TIME, ["-f", "%e %U %S %M", "-o", timing, ...peer.command(ctx, exe)], { cwd: project, env, stdio: ["ignore", process.env.PEER_DEBUG ? "inherit" : "ignore", process.env.PEER_DEBUG ? "inherit" : "ignore"] });
+      const child = spawn(TIME, ["-f", "%e %U %S %M", "-o", timing, ...peer.command(ctx, exe)], {
+        cwd: project,
+        env,
+        stdio: ["ignore", process.env.PEER_DEBUG ? "inherit" : "ignore", process.env.PEER_DEBUG ? "inherit" : "ignore"],
+      });
       const kill = setTimeout(() => child.kill("SIGKILL"), 120_000);
       child.on("close", (c) => (clearTimeout(kill), resolve(c)));
     });
@@ -282,7 +395,15 @@ async function runOnce(peer: Peer, exe: string, template: string): Promise<Sampl
     const agent = server.requests.filter((r) => offeredTools(r.body).length >= 3);
     const bytes = agent.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r.body)), 0);
     const done = readFileSync(join(project, TARGET), "utf8").includes("return 1;") && code === 0;
-    return { wall: wall!, cpu: user! + sys!, rssMiB: kib! / 1024, firstRequest: agent[0] ? (agent[0].time - started) / 1000 : NaN, kbPerTurn: agent.length ? bytes / agent.length / 1024 : NaN, turns: agent.length, done };
+    return {
+      wall: wall!,
+      cpu: user! + sys!,
+      rssMiB: kib! / 1024,
+      firstRequest: agent[0] ? (agent[0].time - started) / 1000 : NaN,
+      kbPerTurn: agent.length ? bytes / agent.length / 1024 : NaN,
+      turns: agent.length,
+      done,
+    };
   } finally {
     await server.close();
     rmSync(root, { recursive: true, force: true });
@@ -308,7 +429,10 @@ export default async function peersBench(): Promise<void> {
     const runnable: typeof ready = [];
     for (const entry of ready) {
       const sample = await runOnce(entry.peer, entry.exe, template).catch((error: unknown) => error as Error);
-      if (sample instanceof Error || !sample.done) console.log(`${entry.peer.name}: skipped (the warm-up run did not finish the task${sample instanceof Error ? `: ${sample.message}` : `; ${sample.turns} agent requests`})`);
+      if (sample instanceof Error || !sample.done)
+        console.log(
+          `${entry.peer.name}: skipped (the warm-up run did not finish the task${sample instanceof Error ? `: ${sample.message}` : `; ${sample.turns} agent requests`})`,
+        );
       else runnable.push(entry);
     }
     const samples = new Map<string, Sample[]>(runnable.map(({ peer }) => [peer.name, []]));
@@ -317,9 +441,12 @@ export default async function peersBench(): Promise<void> {
       for (const { peer, exe } of order) samples.get(peer.name)!.push(await runOnce(peer, exe, template));
     }
     const [l1, l5] = loadavg();
-    console.log(`${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores, load ${l1!.toFixed(2)}/${l5!.toFixed(2)}, ${FILES} files, ${ROUNDS} interleaved rounds (medians)`);
+    console.log(
+      `${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores, load ${l1!.toFixed(2)}/${l5!.toFixed(2)}, ${FILES} files, ${ROUNDS} interleaved rounds (medians)`,
+    );
     const cols = runnable.map(({ peer }) => `${peer.name} ${versionOf(peer)}`);
-    const row = (label: string, f: (s: Sample[]) => string) => console.log(`| ${label} | ${runnable.map(({ peer }) => f(samples.get(peer.name)!)).join(" | ")} |`);
+    const row = (label: string, f: (s: Sample[]) => string) =>
+      console.log(`| ${label} | ${runnable.map(({ peer }) => f(samples.get(peer.name)!)).join(" | ")} |`);
     console.log(`| | ${cols.join(" | ")} |`);
     console.log(`| --- | ${cols.map(() => "---").join(" | ")} |`);
     row("wall", (s) => `${median(s.map((x) => x.wall)).toFixed(2)} s`);

@@ -43,7 +43,11 @@ export default async function permissionsBench(): Promise<void> {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), "ubq-bench-perm-")));
   try {
     const policy = compilePolicy(
-      { allow: ["Bash(git:*)", "Bash(npm test)", "Bash(rg:*)", "Bash(ls:*)", "Bash(wc:*)", "Bash(head:*)"], deny: ["Bash(rm -rf /)"], ask: ["Bash(git push:*)"] },
+      {
+        allow: ["Bash(git:*)", "Bash(npm test)", "Bash(rg:*)", "Bash(ls:*)", "Bash(wc:*)", "Bash(head:*)"],
+        deny: ["Bash(rm -rf /)"],
+        ask: ["Bash(git push:*)"],
+      },
       { cwd, home: cwd },
     );
     const setup = { mode: "default" as const, policy, place: { cwd, home: cwd, roots: resolveRoots([cwd]) } };
@@ -64,14 +68,21 @@ export default async function permissionsBench(): Promise<void> {
       }
     }
     const all = median(samples);
-    console.log(`Bash permission decision, rules compiled once, ${samples.length} decisions over ${COMMANDS.length} commands`);
+    console.log(
+      `Bash permission decision, rules compiled once, ${samples.length} decisions over ${COMMANDS.length} commands`,
+    );
     console.log(`median: ${(all * 1000).toFixed(1)} µs (target ≤ 100 µs) ${all <= 0.1 ? "OK" : "OVER TARGET"}`);
     for (const [c, xs] of perCommand) console.log(`  ${(median(xs) * 1000).toFixed(1).padStart(7)} µs  ${c}`);
 
     const full: number[] = [];
     for (let i = 0; i < 200; i++) {
       const started = performance.now();
-      await decidePermission({ toolName: "Bash", input: { command: COMMANDS[i % COMMANDS.length]! }, rules: { allow: ["Bash(git:*)"] }, cwd });
+      await decidePermission({
+        toolName: "Bash",
+        input: { command: COMMANDS[i % COMMANDS.length]! },
+        rules: { allow: ["Bash(git:*)"] },
+        cwd,
+      });
       full.push(performance.now() - started);
     }
     console.log(`decidePermission() (compiles its rules every call): median ${(median(full) * 1000).toFixed(1)} µs`);
@@ -83,14 +94,26 @@ export default async function permissionsBench(): Promise<void> {
 
 /** The README's example rule sets, by where they stand in it. */
 export const README_RULE_SETS: { name: string; rules: RuleLists }[] = [
-  { name: 'Quick start: --allowedTools "Read,Grep,Bash(npm test:*)"', rules: { allow: ["Read", "Grep", "Bash(npm test:*)"] } },
+  {
+    name: 'Quick start: --allowedTools "Read,Grep,Bash(npm test:*)"',
+    rules: { allow: ["Read", "Grep", "Bash(npm test:*)"] },
+  },
   {
     name: 'Config files: allowedTools [Read, Glob, Grep, "Bash(npm test:*)"], disallowedTools ["Bash(rm:*)"]',
     rules: { allow: ["Read", "Glob", "Grep", "Bash(npm test:*)"], deny: ["Bash(rm:*)"] },
   },
   {
     name: "Permissions: Bash(git:*), Bash(git log:*), Bash(npm test), Bash(make build:*), Bash(git status:*), Bash(npm run build:*)",
-    rules: { allow: ["Bash(git:*)", "Bash(git log:*)", "Bash(npm test)", "Bash(make build:*)", "Bash(git status:*)", "Bash(npm run build:*)"] },
+    rules: {
+      allow: [
+        "Bash(git:*)",
+        "Bash(git log:*)",
+        "Bash(npm test)",
+        "Bash(make build:*)",
+        "Bash(git status:*)",
+        "Bash(npm run build:*)",
+      ],
+    },
   },
 ];
 
@@ -116,19 +139,44 @@ async function benignCorpusFigures(): Promise<void> {
       { label: "(a) bypassPermissions, sandbox on", mode: "bypassPermissions", rules: {}, sandbox: true },
       { label: "(b) bypassPermissions, sandbox off", mode: "bypassPermissions", rules: {}, sandbox: false },
       { label: "(c0) default, no rules (baseline)", mode: "default", rules: {}, sandbox: false },
-      ...README_RULE_SETS.map((set, i) => ({ label: `(c${i + 1}) default, ${set.name}`, mode: "default" as const, rules: set.rules, sandbox: false })),
+      ...README_RULE_SETS.map((set, i) => ({
+        label: `(c${i + 1}) default, ${set.name}`,
+        mode: "default" as const,
+        rules: set.rules,
+        sandbox: false,
+      })),
       { label: "(d0) acceptEdits, no rules (baseline)", mode: "acceptEdits", rules: {}, sandbox: false },
-      ...README_RULE_SETS.map((set, i) => ({ label: `(d${i + 1}) acceptEdits, ${set.name}`, mode: "acceptEdits" as const, rules: set.rules, sandbox: false })),
+      ...README_RULE_SETS.map((set, i) => ({
+        label: `(d${i + 1}) acceptEdits, ${set.name}`,
+        mode: "acceptEdits" as const,
+        rules: set.rules,
+        sandbox: false,
+      })),
       // Not a README example: the ceiling of any allow rule, so what a rule can never cover shows.
-      { label: "(e) default, allowedTools [Bash] (every command a rule could cover)", mode: "default", rules: { allow: ["Bash"] }, sandbox: false },
+      {
+        label: "(e) default, allowedTools [Bash] (every command a rule could cover)",
+        mode: "default",
+        rules: { allow: ["Bash"] },
+        sandbox: false,
+      },
     ];
-    console.log(`\nbenign corpus: ${corpus.length} real commands from ${new Set(corpus.map((e) => e.source.split("@")[0])).size} repositories (${path})`);
+    console.log(
+      `\nbenign corpus: ${corpus.length} real commands from ${new Set(corpus.map((e) => e.source.split("@")[0])).size} repositories (${path})`,
+    );
     console.log("share allowed without a prompt:");
     for (const c of configurations) {
       const counts = { allow: 0, ask: 0, deny: 0 };
       for (const { command } of corpus) {
         // Not an object literal at the call: `sandbox` is accepted once DecidePermissionInput has it.
-        const request = { toolName: "Bash", input: { command }, rules: c.rules, mode: c.mode, cwd: fixture.cwd, home: fixture.home, sandbox: c.sandbox };
+        const request = {
+          toolName: "Bash",
+          input: { command },
+          rules: c.rules,
+          mode: c.mode,
+          cwd: fixture.cwd,
+          home: fixture.home,
+          sandbox: c.sandbox,
+        };
         counts[(await decidePermission(request satisfies DecidePermissionInput)).behavior]++;
       }
       const pct = (n: number) => `${((100 * n) / corpus.length).toFixed(1)}%`;
@@ -137,7 +185,11 @@ async function benignCorpusFigures(): Promise<void> {
 
     // Time per decision over the corpus, rules compiled once, in default mode under the quick-start rules.
     const policy = compilePolicy(README_RULE_SETS[0]!.rules, { cwd: fixture.cwd, home: fixture.home });
-    const setup = { mode: "default" as const, policy, place: { cwd: fixture.cwd, home: fixture.home, roots: resolveRoots([fixture.cwd]) } };
+    const setup = {
+      mode: "default" as const,
+      policy,
+      place: { cwd: fixture.cwd, home: fixture.home, roots: resolveRoots([fixture.cwd]) },
+    };
     for (const { command } of corpus) await decide({ toolName: "Bash", input: { command } }, setup); // warm-up
     const samples: number[] = [];
     for (let round = 0; round < 3; round++) {

@@ -28,6 +28,8 @@ export default async function bench(): Promise<void> {
     const group = await times();
     delete process.env.UBIQUITY_NO_REAPER;
     const reaper = await times();
-    console.log(`round ${round + 1}: group only ${group.median.toFixed(2)} ms (p90 ${group.p90.toFixed(2)}), reaper ${reaper.median.toFixed(2)} ms (p90 ${reaper.p90.toFixed(2)})`);
+    console.log(
+      `round ${round + 1}: group only ${group.median.toFixed(2)} ms (p90 ${group.p90.toFixed(2)}), reaper ${reaper.median.toFixed(2)} ms (p90 ${reaper.p90.toFixed(2)})`,
+    );
   }
 }

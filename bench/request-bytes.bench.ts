@@ -24,11 +24,21 @@ export default async function requestBytesBench(): Promise<void> {
       const schema = Buffer.byteLength(JSON.stringify(t.inputSchema ?? {}));
       return { name: t.name, description, schema, total: Buffer.byteLength(JSON.stringify(tool)) };
     });
-    const system = request.prompt.filter((m) => m.role === "system").reduce((n, m) => n + Buffer.byteLength(typeof m.content === "string" ? m.content : JSON.stringify(m.content)), 0);
+    const system = request.prompt
+      .filter((m) => m.role === "system")
+      .reduce(
+        (n, m) => n + Buffer.byteLength(typeof m.content === "string" ? m.content : JSON.stringify(m.content)),
+        0,
+      );
     console.log(`${"tool".padEnd(18)} ${"description".padStart(11)} ${"schema".padStart(7)} ${"total".padStart(7)}`);
-    for (const r of rows) console.log(`${r.name.padEnd(18)} ${String(r.description).padStart(11)} ${String(r.schema).padStart(7)} ${String(r.total).padStart(7)}${r.total > KB ? "  (over 1 KB: its source says why)" : ""}`);
+    for (const r of rows)
+      console.log(
+        `${r.name.padEnd(18)} ${String(r.description).padStart(11)} ${String(r.schema).padStart(7)} ${String(r.total).padStart(7)}${r.total > KB ? "  (over 1 KB: its source says why)" : ""}`,
+      );
     const tools = rows.reduce((n, r) => n + r.total, 0);
-    console.log(`tool definitions ${(tools / KB).toFixed(1)} KB, system prompt ${(system / KB).toFixed(1)} KB, fixed part of every request ${((tools + system) / KB).toFixed(1)} KB`);
+    console.log(
+      `tool definitions ${(tools / KB).toFixed(1)} KB, system prompt ${(system / KB).toFixed(1)} KB, fixed part of every request ${((tools + system) / KB).toFixed(1)} KB`,
+    );
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }

@@ -23,7 +23,15 @@ const CALLS = 60;
 
 function context(cwd: string, id: string): ToolContext {
   const quiet = () => {};
-  return { cwd, roots: [cwd], abortSignal: new AbortController().signal, sessionId: "bench", toolUseId: id, env: {}, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet } };
+  return {
+    cwd,
+    roots: [cwd],
+    abortSignal: new AbortController().signal,
+    sessionId: "bench",
+    toolUseId: id,
+    env: {},
+    logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
@@ -58,7 +66,9 @@ export default async function bench(): Promise<void> {
     const tools: Record<string, BashTool> = {};
     const repo = join(ws, "..", `${ws.split("/").pop()}-repo`);
     execFileSync("git", ["clone", "-q", "--no-hardlinks", join(import.meta.dirname, ".."), repo]);
-    const folders = Number(execFileSync("find", [repo, "-type", "d"], { encoding: "utf8" }).split("\n").filter(Boolean).length);
+    const folders = Number(
+      execFileSync("find", [repo, "-type", "d"], { encoding: "utf8" }).split("\n").filter(Boolean).length,
+    );
     const variants: [string, SandboxOption | undefined, string][] = [
       ["sandboxed", true, ws],
       ["sandboxed + proxy", { network: { allowedDomains: ["example.com"] } }, ws],
@@ -74,8 +84,26 @@ export default async function bench(): Promise<void> {
       cwdOf[name] = cwd;
     }
     let n = 0;
-    const call = (tool: BashTool, cwd = ws) => () => tool.call({ command: "true" }, context(cwd, `b${n++}`));
-    const bare = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "/bin/true"];
+    const call =
+      (tool: BashTool, cwd = ws) =>
+      () =>
+        tool.call({ command: "true" }, context(cwd, `b${n++}`));
+    const bare = [
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--unshare-all",
+      "--die-with-parent",
+      "--new-session",
+      "--cap-drop",
+      "ALL",
+      "--",
+      "/bin/true",
+    ];
     const result = await timeCalls([
       ["unsandboxed", call(plain)],
       ["sandboxed", call(tools.sandboxed!)],
@@ -84,9 +112,15 @@ export default async function bench(): Promise<void> {
       ["spawnSync /bin/true", () => spawnSync("/bin/true")],
       ["spawnSync bwrap … /bin/true", () => spawnSync(found.program!, bare)],
     ]);
-    for (const [name, ms] of Object.entries(result)) console.log(`${name.padEnd(30)} ${ms.toFixed(1)} ms (median of ${CALLS})`);
-    console.log(`sandbox overhead per Bash call: ${(result.sandboxed! - result.unsandboxed!).toFixed(1)} ms (with the proxy: ${(result["sandboxed + proxy"]! - result.unsandboxed!).toFixed(1)} ms); bare bwrap: ${(result["spawnSync bwrap … /bin/true"]! - result["spawnSync /bin/true"]!).toFixed(1)} ms; target ≤ 15 ms`);
-    for (const [name] of variants.slice(2)) console.log(`${name}: ${(result[name]! - result.unsandboxed!).toFixed(1)} ms per call over unsandboxed; target ≤ 15 ms`);
+    for (const [name, ms] of Object.entries(result))
+      console.log(`${name.padEnd(30)} ${ms.toFixed(1)} ms (median of ${CALLS})`);
+    console.log(
+      `sandbox overhead per Bash call: ${(result.sandboxed! - result.unsandboxed!).toFixed(1)} ms (with the proxy: ${(result["sandboxed + proxy"]! - result.unsandboxed!).toFixed(1)} ms); bare bwrap: ${(result["spawnSync bwrap … /bin/true"]! - result["spawnSync /bin/true"]!).toFixed(1)} ms; target ≤ 15 ms`,
+    );
+    for (const [name] of variants.slice(2))
+      console.log(
+        `${name}: ${(result[name]! - result.unsandboxed!).toFixed(1)} ms per call over unsandboxed; target ≤ 15 ms`,
+      );
     for (const k of kernels) await k.dispose();
     rmSync(repo, { recursive: true, force: true });
   } finally {

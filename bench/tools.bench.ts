@@ -30,9 +30,12 @@ function generateTree(root: string): number {
     const dir = join(root, `pkg${d % 10}`, `mod${d}`);
     mkdirSync(dir, { recursive: true });
     for (let f = 0; f < FILES_PER_DIR; f++) {
-      const lines = Array.from({ length: 40 }, (_, i) => `export const value${i} = compute(${d}, ${f}, ${i}); // line ${i}`);
+      const lines = Array.from(
+        { length: 40 },
+        (_, i) => `export const value${i} = compute(${d}, ${f}, ${i}); // line ${i}`,
+      );
       if ((d * FILES_PER_DIR + f) % 10 === 0) lines[17] = "// TODO: replace compute with a lookup table";
-      writeFileSync(join(dir, `file${f}${exts[f % exts.length]}`), lines.join("\n") + "\n");
+      writeFileSync(join(dir, `file${f}${exts[f % exts.length]}`), `${lines.join("\n")}\n`);
       count++;
     }
   }
@@ -64,7 +67,15 @@ async function compare(ours: () => Promise<unknown>, base: () => Promise<unknown
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    for (const [fn, into] of i % 2 ? ([[base, b], [ours, a]] as const) : ([[ours, a], [base, b]] as const)) {
+    for (const [fn, into] of i % 2
+      ? ([
+          [base, b],
+          [ours, a],
+        ] as const)
+      : ([
+          [ours, a],
+          [base, b],
+        ] as const)) {
       const started = performance.now();
       await fn();
       into.push(performance.now() - started);
@@ -99,7 +110,9 @@ function rgLines(rg: string, args: string[], cwd: string): Promise<string[]> {
 
 function row(label: string, ours: number, base: number, baseName: string) {
   const ratio = ours / base;
-  console.log(`${label.padEnd(34)} ${ours.toFixed(1).padStart(8)} ms   ${baseName} ${base.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(2)}${ratio <= 1.2 ? "" : "  (over the 1.2 target)"}`);
+  console.log(
+    `${label.padEnd(34)} ${ours.toFixed(1).padStart(8)} ms   ${baseName} ${base.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(2)}${ratio <= 1.2 ? "" : "  (over the 1.2 target)"}`,
+  );
 }
 
 export default async function toolsBench(): Promise<void> {
@@ -111,7 +124,14 @@ export default async function toolsBench(): Promise<void> {
     const rg = await findRipgrep();
     if (!rg) throw new Error("no ripgrep binary runs here; the Grep benchmark needs one");
     const grep = new GrepTool({ backend: "rg" });
-    const base: Omit<SearchQuery, "pattern" | "mode"> = { target: root, targetIsFile: false, ignoreCase: false, multiline: false, before: 0, after: 0 };
+    const base: Omit<SearchQuery, "pattern" | "mode"> = {
+      target: root,
+      targetIsFile: false,
+      ignoreCase: false,
+      multiline: false,
+      before: 0,
+      after: 0,
+    };
 
     for (const [label, mode, pattern] of [
       ["Grep files_with_matches TODO", "files_with_matches", "TODO"],
@@ -135,7 +155,10 @@ export default async function toolsBench(): Promise<void> {
         () => glob(pattern, { ...options, ignore: ignorePatterns(pattern) }),
       );
       row(`Glob ${pattern} (same skips)`, ours, same, "tinyglobby");
-      const [ours2, bare] = await compare(() => globTool.call({ pattern }, ctx), () => glob(pattern, options));
+      const [ours2, bare] = await compare(
+        () => globTool.call({ pattern }, ctx),
+        () => glob(pattern, options),
+      );
       row(`Glob ${pattern} (bare walk)`, ours2, bare, "tinyglobby");
       // The tool's contract (newest first) needs every match's mtime: this baseline is tinyglobby
       // plus those stats and the sort, so the ratio is the tool's own overhead.
@@ -152,7 +175,15 @@ export default async function toolsBench(): Promise<void> {
       // hidden files in), then Node stats the matches — or rg sorts by mtime itself. rg's glob
       // dialect and its order among equal mtimes differ from the tool's, so these rows only say
       // whether a native walk would be worth it; ratio < 1 means the tool is faster.
-      const rgArgs = ["--files", "--hidden", "--no-ignore", "--no-config", ...[...skippedFor(pattern)].flatMap((f) => ["-g", `!${f}/`]), "-g", pattern];
+      const rgArgs = [
+        "--files",
+        "--hidden",
+        "--no-ignore",
+        "--no-config",
+        ...[...skippedFor(pattern)].flatMap((f) => ["-g", `!${f}/`]),
+        "-g",
+        pattern,
+      ];
       const [ours4, rgStat] = await compare(
         () => globTool.call({ pattern }, ctx),
         async () => {
@@ -162,7 +193,10 @@ export default async function toolsBench(): Promise<void> {
         },
       );
       row(`Glob ${pattern} (rg --files + stat)`, ours4, rgStat, "rg");
-      const [ours5, rgSorted] = await compare(() => globTool.call({ pattern }, ctx), () => rgLines(rg, [...rgArgs, "--sortr", "modified"], root));
+      const [ours5, rgSorted] = await compare(
+        () => globTool.call({ pattern }, ctx),
+        () => rgLines(rg, [...rgArgs, "--sortr", "modified"], root),
+      );
       row(`Glob ${pattern} (rg --sortr modified)`, ours5, rgSorted, "rg");
     }
   } finally {

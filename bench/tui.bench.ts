@@ -31,9 +31,15 @@ export default async function tuiBench(): Promise<void> {
     // Each library resolved from the candidates' folder, the way its own users import it.
     const req = `const req = (await import("node:module")).createRequire(${JSON.stringify(join(candidates, "package.json"))});`;
     scripts.push(
-      ["runner + ink 8 + react 19 (render)", `await import(${load}); ${req} const React = (await import(req.resolve("react"))).default; const { render, Text } = await import(req.resolve("ink")); const app = render(React.createElement(Text, null, "hi"), { patchConsole: false }); app.unmount(); await app.waitUntilExit();`],
+      [
+        "runner + ink 8 + react 19 (render)",
+        `await import(${load}); ${req} const React = (await import(req.resolve("react"))).default; const { render, Text } = await import(req.resolve("ink")); const app = render(React.createElement(Text, null, "hi"), { patchConsole: false }); app.unmount(); await app.waitUntilExit();`,
+      ],
       ["runner + @ai-sdk/tui 1", `await import(${load}); ${req} await import(req.resolve("@ai-sdk/tui"));`],
-      ["runner + @mariozechner/pi-tui", `await import(${load}); ${req} await import(req.resolve("@mariozechner/pi-tui"));`],
+      [
+        "runner + @mariozechner/pi-tui",
+        `await import(${load}); ${req} await import(req.resolve("@mariozechner/pi-tui"));`,
+      ],
     );
   }
   try {
@@ -50,15 +56,24 @@ export default async function tuiBench(): Promise<void> {
       for (const i of order) samples[i]!.push(await measure([files[i]!], dir, process.env));
     }
     const base = samples[0]!;
-    const b = { ms: median(base.map((x) => x.ms)), cpu: median(base.map((x) => x.cpuMs)), mib: median(base.map((x) => x.kib)) / 1024 };
+    const b = {
+      ms: median(base.map((x) => x.ms)),
+      cpu: median(base.map((x) => x.cpuMs)),
+      mib: median(base.map((x) => x.kib)) / 1024,
+    };
     for (const [i, [label]] of scripts.entries()) {
       const s = samples[i]!;
       const ms = median(s.map((x) => x.ms));
       const cpu = median(s.map((x) => x.cpuMs));
       const mib = median(s.map((x) => x.kib)) / 1024;
-      console.log(`${label.padEnd(38)} ${ms.toFixed(0).padStart(5)} ms  cpu ${cpu.toFixed(0).padStart(4)} ms (+${(cpu - b.cpu).toFixed(0)})  ${mib.toFixed(1).padStart(6)} MiB peak (+${(mib - b.mib).toFixed(1)})`);
+      console.log(
+        `${label.padEnd(38)} ${ms.toFixed(0).padStart(5)} ms  cpu ${cpu.toFixed(0).padStart(4)} ms (+${(cpu - b.cpu).toFixed(0)})  ${mib.toFixed(1).padStart(6)} MiB peak (+${(mib - b.mib).toFixed(1)})`,
+      );
     }
-    if (!candidates) console.log("(set TUI_CANDIDATES=<folder with ink, react, @ai-sdk/tui, @mariozechner/pi-tui installed> to compare the libraries)");
+    if (!candidates)
+      console.log(
+        "(set TUI_CANDIDATES=<folder with ink, react, @ai-sdk/tui, @mariozechner/pi-tui installed> to compare the libraries)",
+      );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

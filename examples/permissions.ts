@@ -14,7 +14,8 @@ const notes = join(cwd, "notes");
 
 const canUseTool: CanUseTool = (toolName, input) => {
   const path = typeof input.file_path === "string" ? resolve(cwd, input.file_path) : undefined;
-  if (toolName === "Write" && path && !path.startsWith(`${notes}/`)) return { behavior: "deny", message: "Write only under notes/" };
+  if (toolName === "Write" && path && !path.startsWith(`${notes}/`))
+    return { behavior: "deny", message: "Write only under notes/" };
   return { behavior: "allow" };
 };
 
@@ -25,8 +26,17 @@ const model = scriptedModel([
 ]);
 
 try {
-  for await (const message of summon("Write a todo note", { model, cwd, canUseTool, permissionMode: "acceptEdits", persistSession: false })) {
-    if (message.type === "tool_result") console.log(`${message.toolName}: ${message.output.isError ? "refused" : "ok"} — ${String(message.output.content).split("\n")[0]}`);
+  for await (const message of summon("Write a todo note", {
+    model,
+    cwd,
+    canUseTool,
+    permissionMode: "acceptEdits",
+    persistSession: false,
+  })) {
+    if (message.type === "tool_result")
+      console.log(
+        `${message.toolName}: ${message.output.isError ? "refused" : "ok"} — ${String(message.output.content).split("\n")[0]}`,
+      );
     if (message.type === "result") {
       console.log(`denied: ${message.permissionDenials.map((d) => d.toolName).join(", ") || "nothing"}`);
       console.log(`notes/todo.md: ${JSON.stringify(readFileSync(join(notes, "todo.md"), "utf8"))}`);

@@ -30,12 +30,20 @@ const shoutPlugin = definePlugin({
       execute: ({ text }) => (context.options.shoutStyle === "exclaim" ? `${text}!!!` : text.toUpperCase()),
     });
     kernel.registries.tools.register(shout.name, shout, NAME);
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections) => [...sections, { id: NAME, text: "Shout when asked to." }]);
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections) => [
+      ...sections,
+      { id: NAME, text: "Shout when asked to." },
+    ]);
   },
 });
 
 const model = scriptedModel([{ toolCalls: [{ toolName: "Shout", input: { text: "hello" } }] }, { text: "Done." }]);
-for await (const message of summon("shout hello", { model, plugins: [shoutPlugin()], shoutStyle: "exclaim", persistSession: false })) {
+for await (const message of summon("shout hello", {
+  model,
+  plugins: [shoutPlugin()],
+  shoutStyle: "exclaim",
+  persistSession: false,
+})) {
   if (message.type === "tool_result") console.log(`Shout → ${String(message.output.content)}`);
   if (message.type === "result") {
     const prompt = JSON.stringify(model.requests[0]?.prompt);

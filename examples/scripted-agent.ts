@@ -20,7 +20,11 @@ const model = scriptedModel([
   { text: "It is 21°C and clear in Lisbon." },
 ]);
 
-for await (const message of summon("What's the weather in Lisbon?", { model, tools: [weather], persistSession: false })) {
+for await (const message of summon("What's the weather in Lisbon?", {
+  model,
+  tools: [weather],
+  persistSession: false,
+})) {
   if (message.type === "tool_use") console.log(`→ ${message.toolName}`, JSON.stringify(message.toolInput));
   if (message.type === "tool_result") console.log(`← ${String(message.output.content)}`);
   if (message.type === "assistant" && message.text) console.log(message.text);

@@ -44,7 +44,8 @@ export function hostToolsPlugin(specs: readonly HarnessV1ToolSpec[], answer: Hos
     name: HOST_TOOLS_PLUGIN,
     apply(kernel) {
       kernel.hooks.kernel.configResolved.tap(HOST_TOOLS_PLUGIN, () => {
-        for (const spec of specs) kernel.registries.tools.register(spec.name, new HostTool(spec, answer), HOST_TOOLS_PLUGIN);
+        for (const spec of specs)
+          kernel.registries.tools.register(spec.name, new HostTool(spec, answer), HOST_TOOLS_PLUGIN);
       });
     },
   };

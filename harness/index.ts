@@ -8,7 +8,13 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
-import type { HarnessV1, HarnessV1BuiltinTool, HarnessV1BuiltinToolName, HarnessV1BuiltinToolUseKind, HarnessV1StartOptions } from "@ai-sdk/harness";
+import type {
+  HarnessV1,
+  HarnessV1BuiltinTool,
+  HarnessV1BuiltinToolName,
+  HarnessV1BuiltinToolUseKind,
+  HarnessV1StartOptions,
+} from "@ai-sdk/harness";
 import { builtinTools, loadConfig, type SummonOptions } from "../sdk/index";
 import { HARNESS_QUESTIONS, questionsTool } from "./questions";
 import { Parking } from "./parking";
@@ -35,9 +41,14 @@ export type UbiquityHarnessOptions = SummonOptions & {
 };
 
 /** The built-in tools `HarnessAgent` sees typed (others, such as MCP tools or Agent, arrive as dynamic tool calls). */
-export type UbiquityBuiltinTools = Record<"Read" | "Write" | "Edit" | "Bash" | "Glob" | "Grep" | "TodoWrite" | "askUserQuestions", HarnessV1BuiltinTool>;
+export type UbiquityBuiltinTools = Record<
+  "Read" | "Write" | "Edit" | "Bash" | "Glob" | "Grep" | "TodoWrite" | "askUserQuestions",
+  HarnessV1BuiltinTool
+>;
 
-const COMMON: Partial<Record<string, { commonName: HarnessV1BuiltinToolName; toolUseKind: HarnessV1BuiltinToolUseKind }>> = {
+const COMMON: Partial<
+  Record<string, { commonName: HarnessV1BuiltinToolName; toolUseKind: HarnessV1BuiltinToolUseKind }>
+> = {
   Read: { commonName: "read", toolUseKind: "readonly" },
   Write: { commonName: "write", toolUseKind: "edit" },
   Edit: { commonName: "edit", toolUseKind: "edit" },
@@ -48,7 +59,13 @@ const COMMON: Partial<Record<string, { commonName: HarnessV1BuiltinToolName; too
 
 function declaredTools(): UbiquityBuiltinTools {
   const tools: Record<string, HarnessV1BuiltinTool> = {};
-  for (const tool of builtinTools()) tools[tool.name] = { description: tool.description, inputSchema: tool.inputSchema, outputSchema: z.unknown(), ...COMMON[tool.name] };
+  for (const tool of builtinTools())
+    tools[tool.name] = {
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: z.unknown(),
+      ...COMMON[tool.name],
+    };
   // AskUserQuestion reaches the host as the harness's own question tool.
   tools[HARNESS_QUESTIONS] = questionsTool();
   return tools as UbiquityBuiltinTools;
@@ -86,7 +103,10 @@ export function ubiquityHarness(options: UbiquityHarnessOptions = {}): HarnessV1
   let loaded: Promise<SummonOptions> | undefined;
   const resolved = () =>
     (loaded ??= config
-      ? loadConfig({ configFile: config, cwd: typeof summonOptions.cwd === "string" ? summonOptions.cwd : process.cwd() }).then((l) => ({ ...(l.config ?? {}), ...summonOptions }))
+      ? loadConfig({
+          configFile: config,
+          cwd: typeof summonOptions.cwd === "string" ? summonOptions.cwd : process.cwd(),
+        }).then((l) => ({ ...(l.config ?? {}), ...summonOptions }))
       : Promise.resolve(summonOptions));
   return {
     specificationVersion: "harness-v1",

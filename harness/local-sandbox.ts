@@ -43,7 +43,12 @@ function localSession(root: string, id: string): HarnessV1NetworkSandboxSession 
     await writeFile(at(path), bytes);
   };
   const spawn = async ({ command, workingDirectory, env, abortSignal }: ProcessOptions): Promise<SandboxProcess> => {
-    const child = spawnChild("bash", ["-c", command], { cwd: at(workingDirectory ?? root), env: { ...process.env, ...env }, signal: abortSignal, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnChild("bash", ["-c", command], {
+      cwd: at(workingDirectory ?? root),
+      env: { ...process.env, ...env },
+      signal: abortSignal,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const exited = new Promise<{ exitCode: number }>((done, fail) => {
       child.once("error", fail);
       child.once("close", (code) => done({ exitCode: code ?? 1 }));
@@ -83,7 +88,11 @@ function localSession(root: string, id: string): HarnessV1NetworkSandboxSession 
     spawn,
     run: async (options) => {
       const child = await spawn(options);
-      const [stdout, stderr, { exitCode }] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.wait()]);
+      const [stdout, stderr, { exitCode }] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.wait(),
+      ]);
       return { exitCode, stdout, stderr };
     },
   };
@@ -111,5 +120,10 @@ export function localSandbox(options: LocalSandboxOptions = {}): HarnessV1Sandbo
     mkdirSync(root, { recursive: true });
     return localSession(root, sessionId ?? randomUUID());
   };
-  return { specificationVersion: "harness-sandbox-v1", providerId: "ubiquity-local", createSession: open, resumeSession: open };
+  return {
+    specificationVersion: "harness-sandbox-v1",
+    providerId: "ubiquity-local",
+    createSession: open,
+    resumeSession: open,
+  };
 }

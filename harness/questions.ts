@@ -17,7 +17,16 @@ export function questionsTool(): HarnessV1BuiltinTool {
     id: z.string().min(1),
     question: z.string().min(1),
     header: z.string().optional(),
-    options: z.array(z.object({ id: z.string().min(1), label: z.string().min(1), description: z.string().optional(), preview: z.string().optional() })).optional(),
+    options: z
+      .array(
+        z.object({
+          id: z.string().min(1),
+          label: z.string().min(1),
+          description: z.string().optional(),
+          preview: z.string().optional(),
+        }),
+      )
+      .optional(),
     allowMultiple: z.boolean().optional(),
     allowFreeForm: z.union([z.boolean(), z.object({ secret: z.boolean() })]).optional(),
   });
@@ -54,7 +63,11 @@ export function toHarnessQuestions(input: unknown) {
       id: `q${i}`,
       question: q.question,
       ...(q.header ? { header: q.header } : {}),
-      options: (q.options ?? []).map((o) => ({ id: o.label, label: o.label, ...(o.description ? { description: o.description } : {}) })),
+      options: (q.options ?? []).map((o) => ({
+        id: o.label,
+        label: o.label,
+        ...(o.description ? { description: o.description } : {}),
+      })),
       allowMultiple: q.multiSelect === true,
       allowFreeForm: true,
     })),
@@ -65,7 +78,10 @@ export function toHarnessQuestions(input: unknown) {
 export function answerFromHost(input: Record<string, unknown>, output: unknown): PermissionResult {
   const o = output as { action?: string; answers?: Record<string, { optionIds?: string[]; freeform?: string }> } | null;
   if (o?.action !== "answered" && o?.action !== "partially-answered") {
-    return { behavior: "deny", message: `The user ${o?.action === "cancelled" ? "cancelled" : "declined"} the questions.` };
+    return {
+      behavior: "deny",
+      message: `The user ${o?.action === "cancelled" ? "cancelled" : "declined"} the questions.`,
+    };
   }
   const answers: Record<string, string | string[]> = {};
   questionsOf(input).forEach((q, i) => {

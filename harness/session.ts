@@ -87,7 +87,11 @@ function deferred(): Turn["done"] {
 }
 
 /** Ubiquity's permission mode for each of HarnessAgent's, unless the options set one. */
-const UBIQUITY_MODE = { "allow-reads": "default", "allow-edits": "acceptEdits", "allow-all": "bypassPermissions" } as const;
+const UBIQUITY_MODE = {
+  "allow-reads": "default",
+  "allow-edits": "acceptEdits",
+  "allow-all": "bypassPermissions",
+} as const;
 
 /** A prompt as a Ubiquity user input: a string, or the user message's text/image/file parts. */
 function userInput(prompt: HarnessV1Prompt): UserInput {
@@ -125,7 +129,8 @@ export class UbiquityHarnessSession implements HarnessV1Session {
     this.sessionId = init.sessionId;
     this.isResume = init.resume !== undefined;
     // Ubiquity's session id is the harness's when it is one Ubiquity accepts (the lifecycle state carries it either way).
-    this.#ubiquitySessionId = init.resume ?? (/^[A-Za-z0-9_-]{1,128}$/.test(init.sessionId) ? init.sessionId : randomUUID());
+    this.#ubiquitySessionId =
+      init.resume ?? (/^[A-Za-z0-9_-]{1,128}$/.test(init.sessionId) ? init.sessionId : randomUUID());
   }
 
   /** Reattach a parked session under a new harness start (its permission mode may differ). */
@@ -147,13 +152,18 @@ export class UbiquityHarnessSession implements HarnessV1Session {
     if (options.responseFormat?.type === "json") {
       const { HarnessCapabilityUnsupportedError } = await import("@ai-sdk/harness");
       throw new HarnessCapabilityUnsupportedError({
-        message: "ubiquityHarness does not take a per-turn JSON response format; give the preset an `outputSchema` instead.",
+        message:
+          "ubiquityHarness does not take a per-turn JSON response format; give the preset an `outputSchema` instead.",
         harnessId: this.#init.harnessId,
       });
     }
     const warnings = await this.#start(options);
     const turn = this.#begin(options.emit, options.abortSignal);
-    turn.emit({ type: "stream-start", ...(warnings.length ? { warnings } : {}), ...(this.#started?.model ? { modelId: this.#started.model } : {}) });
+    turn.emit({
+      type: "stream-start",
+      ...(warnings.length ? { warnings } : {}),
+      ...(this.#started?.model ? { modelId: this.#started.model } : {}),
+    });
     turn.queued++;
     this.#inbox.push(userInput(options.prompt));
     return this.#control(turn);
@@ -194,7 +204,12 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       if (part.type === "finish-step") this.#sinceStep = [];
       else this.#sinceStep.push(part);
     };
-    const turn: Turn = { translator: new TurnTranslator(forward, kinds, this.#usage), emit, done: deferred(), queued: 0 };
+    const turn: Turn = {
+      translator: new TurnTranslator(forward, kinds, this.#usage),
+      emit,
+      done: deferred(),
+      queued: 0,
+    };
     this.#turn = turn;
     this.#listening = true;
     this.#watchAbort(turn, abort);
@@ -207,7 +222,8 @@ export class UbiquityHarnessSession implements HarnessV1Session {
     turn.abort = signal;
     const stop = () => {
       if (this.#turn !== turn) return;
-      for (const answer of this.#approvals.values()) answer({ behavior: "deny", message: "The turn was aborted.", interrupt: true });
+      for (const answer of this.#approvals.values())
+        answer({ behavior: "deny", message: "The turn was aborted.", interrupt: true });
       void this.#query?.interrupt();
     };
     turn.unwatch = () => signal.removeEventListener("abort", stop);
@@ -230,14 +246,22 @@ export class UbiquityHarnessSession implements HarnessV1Session {
     return {
       done: turn.done.promise,
       submitToolResult: async ({ toolCallId, output, isError }) => {
-        if (output !== undefined && output !== null) this.#hostOutputs.set(toolCallId, output as NonNullable<JSONValue>);
+        if (output !== undefined && output !== null)
+          this.#hostOutputs.set(toolCallId, output as NonNullable<JSONValue>);
         this.#hostAnswer(toolCallId).resolve({ output, ...(isError ? { isError: true } : {}) });
       },
       submitToolApproval: async ({ approvalId, approved, reason }) => {
         const answer = this.#approvals.get(approvalId);
         if (!answer) return;
         this.#approvals.delete(approvalId);
-        answer(approved ? { behavior: "allow" } : { behavior: "deny", message: reason ? `The user denied this call: ${reason}` : "The user denied this call." });
+        answer(
+          approved
+            ? { behavior: "allow" }
+            : {
+                behavior: "deny",
+                message: reason ? `The user denied this call: ${reason}` : "The user denied this call.",
+              },
+        );
       },
       submitUserMessage: async (text) => {
         if (this.#turn !== turn) throw new Error(`ubiquityHarness: session ${this.sessionId} has no turn in progress.`);
@@ -264,7 +288,9 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       if (signal.aborted) resolve(undefined);
       else signal.addEventListener("abort", () => resolve(undefined), { once: true });
     });
-    return Promise.race([this.#hostAnswer(toolCallId).promise, aborted]).finally(() => this.#hostAnswers.delete(toolCallId));
+    return Promise.race([this.#hostAnswer(toolCallId).promise, aborted]).finally(() =>
+      this.#hostAnswers.delete(toolCallId),
+    );
   }
 
   /** A host tool's call: wait for the host's result (or the run's abort). */
@@ -276,12 +302,18 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   };
 
   /** An ask of Ubiquity's permission engine, as the harness's approval request (or answered by the mode). */
-  #ask = async (toolName: string, input: Record<string, unknown>, context: { signal: AbortSignal; toolUseId: string }): Promise<PermissionResult> => {
+  #ask = async (
+    toolName: string,
+    input: Record<string, unknown>,
+    context: { signal: AbortSignal; toolUseId: string },
+  ): Promise<PermissionResult> => {
     // AskUserQuestion went to the host as `askUserQuestions`: its answer is the host's tool result.
     if (toolName === ASK_USER && this.#turn?.translator.announced(context.toolUseId)) {
       this.#unwatch(this.#turn);
       const answer = await this.#awaitSubmission(context.toolUseId, context.signal);
-      return answer ? answerFromHost(input, answer.output) : { behavior: "deny", message: "The run was aborted while waiting for the user's answers." };
+      return answer
+        ? answerFromHost(input, answer.output)
+        : { behavior: "deny", message: "The run was aborted while waiting for the user's answers." };
     }
     if (this.#init.permissionMode === "allow-all") {
       // HarnessAgent sends no approvals under allow-all (Ubiquity runs in bypassPermissions): what still asks is denied.
@@ -291,8 +323,12 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       };
     }
     const turn = this.#turn;
-    if (!turn || !turn.translator.announced(context.toolUseId)) {
-      return { behavior: "deny", message: "This call needs approval, and the harness host was not shown it (a subagent's call), so it was denied." };
+    if (!turn?.translator.announced(context.toolUseId)) {
+      return {
+        behavior: "deny",
+        message:
+          "This call needs approval, and the harness host was not shown it (a subagent's call), so it was denied.",
+      };
     }
     const approvalId = `approval-${context.toolUseId}`;
     return new Promise<PermissionResult>((resolve) => {
@@ -301,7 +337,11 @@ export class UbiquityHarnessSession implements HarnessV1Session {
         resolve(answer);
       };
       this.#approvals.set(approvalId, settle);
-      context.signal.addEventListener("abort", () => settle({ behavior: "deny", message: "The run was aborted while waiting for approval." }), { once: true });
+      context.signal.addEventListener(
+        "abort",
+        () => settle({ behavior: "deny", message: "The run was aborted while waiting for approval." }),
+        { once: true },
+      );
       this.#unwatch(turn);
       turn.translator.approval(approvalId, context.toolUseId);
     });
@@ -310,9 +350,19 @@ export class UbiquityHarnessSession implements HarnessV1Session {
   // ── the live Ubiquity session ─────────────────────────────────────
 
   /** Start the live session at the first turn (with that turn's model, instructions and tools); later turns get warnings for what cannot change. */
-  async #start(turn: { model?: string; instructions?: string; tools: readonly HarnessV1ToolSpec[]; skills?: readonly unknown[] }): Promise<HarnessV1CallWarning[]> {
+  async #start(turn: {
+    model?: string;
+    instructions?: string;
+    tools: readonly HarnessV1ToolSpec[];
+    skills?: readonly unknown[];
+  }): Promise<HarnessV1CallWarning[]> {
     const warnings: HarnessV1CallWarning[] = [];
-    if (turn.skills?.length) warnings.push({ type: "unsupported-setting", setting: "skills", details: "Ubiquity loads skills from its own `skills`/`skillSources` options." });
+    if (turn.skills?.length)
+      warnings.push({
+        type: "unsupported-setting",
+        setting: "skills",
+        details: "Ubiquity loads skills from its own `skills`/`skillSources` options.",
+      });
     const toolKey = JSON.stringify(turn.tools.map((t) => t.name).sort());
     if (this.#started) {
       if (turn.model && turn.model !== this.#started.model) {
@@ -320,9 +370,18 @@ export class UbiquityHarnessSession implements HarnessV1Session {
         this.#started.model = turn.model;
       }
       if ((turn.instructions ?? undefined) !== this.#started.instructions) {
-        warnings.push({ type: "unsupported-setting", setting: "instructions", details: "A live Ubiquity session keeps the instructions it started with." });
+        warnings.push({
+          type: "unsupported-setting",
+          setting: "instructions",
+          details: "A live Ubiquity session keeps the instructions it started with.",
+        });
       }
-      if (toolKey !== this.#started.tools) warnings.push({ type: "unsupported-setting", setting: "tools", details: "A live Ubiquity session keeps the host tools it started with." });
+      if (toolKey !== this.#started.tools)
+        warnings.push({
+          type: "unsupported-setting",
+          setting: "tools",
+          details: "A live Ubiquity session keeps the host tools it started with.",
+        });
       return warnings;
     }
     const { options, permissionMode, disallowed } = this.#init;
@@ -338,10 +397,17 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       permissionMode: options.permissionMode ?? UBIQUITY_MODE[permissionMode],
       ...(disallowed.length ? { disallowedTools: [...(options.disallowedTools ?? []), ...disallowed] } : {}),
       canUseTool: this.#ask,
-      plugins: [...(options.plugins ?? []), ...(turn.tools.length ? [hostToolsPlugin(turn.tools, this.#awaitHost)] : [])],
+      plugins: [
+        ...(options.plugins ?? []),
+        ...(turn.tools.length ? [hostToolsPlugin(turn.tools, this.#awaitHost)] : []),
+      ],
     });
     this.#query = query;
-    this.#started = { model: turn.model ?? (typeof options.model === "string" ? options.model : undefined), instructions: turn.instructions, tools: toolKey };
+    this.#started = {
+      model: turn.model ?? (typeof options.model === "string" ? options.model : undefined),
+      instructions: turn.instructions,
+      tools: toolKey,
+    };
     this.#reading = this.#read(query);
     return warnings;
   }
@@ -355,7 +421,9 @@ export class UbiquityHarnessSession implements HarnessV1Session {
       this.#closed = true;
       const turn = this.#turn;
       this.#turn = undefined;
-      turn?.done.reject(new Error(`ubiquityHarness: the Ubiquity session ${this.#ubiquitySessionId} ended during the turn.`));
+      turn?.done.reject(
+        new Error(`ubiquityHarness: the Ubiquity session ${this.#ubiquitySessionId} ended during the turn.`),
+      );
     }
   }
 
@@ -406,12 +474,22 @@ export class UbiquityHarnessSession implements HarnessV1Session {
     this.#listening = false;
     this.#turn?.done.resolve();
     this.#park();
-    return { type: "continue-turn", harnessId: this.#init.harnessId, specificationVersion: "harness-v1", data: this.#state() };
+    return {
+      type: "continue-turn",
+      harnessId: this.#init.harnessId,
+      specificationVersion: "harness-v1",
+      data: this.#state(),
+    };
   }
 
   async doDetach(): Promise<HarnessV1ResumeSessionState> {
     this.#park();
-    return { type: "resume-session", harnessId: this.#init.harnessId, specificationVersion: "harness-v1", data: this.#state() };
+    return {
+      type: "resume-session",
+      harnessId: this.#init.harnessId,
+      specificationVersion: "harness-v1",
+      data: this.#state(),
+    };
   }
 
   async doStop(): Promise<HarnessV1ResumeSessionState> {

@@ -17,7 +17,12 @@ type HarnessUsage = Extract<HarnessV1StreamPart, { type: "finish" }>["totalUsage
 /** Ubiquity's usage as the AI SDK's (Ubiquity's input count already includes cached tokens). */
 export function harnessUsage(u: Usage): HarnessUsage {
   return {
-    inputTokens: { total: u.inputTokens, noCache: Math.max(0, u.inputTokens - u.cacheReadTokens - u.cacheWriteTokens), cacheRead: u.cacheReadTokens, cacheWrite: u.cacheWriteTokens },
+    inputTokens: {
+      total: u.inputTokens,
+      noCache: Math.max(0, u.inputTokens - u.cacheReadTokens - u.cacheWriteTokens),
+      cacheRead: u.cacheReadTokens,
+      cacheWrite: u.cacheWriteTokens,
+    },
     outputTokens: { total: u.outputTokens, text: undefined, reasoning: undefined },
   };
 }
@@ -34,7 +39,13 @@ function usageSince(a: Usage, b: Usage): Usage {
   };
 }
 
-const REASONS: Record<StopReason, FinishReason["unified"]> = { end_turn: "stop", tool_use: "tool-calls", max_tokens: "length", refusal: "content-filter", other: "other" };
+const REASONS: Record<StopReason, FinishReason["unified"]> = {
+  end_turn: "stop",
+  tool_use: "tool-calls",
+  max_tokens: "length",
+  refusal: "content-filter",
+  other: "other",
+};
 
 function finishReason(stop: StopReason | null): FinishReason {
   return stop ? { unified: REASONS[stop], raw: stop } : { unified: "other", raw: undefined };
@@ -86,7 +97,11 @@ export class TurnTranslator {
 
   /** End the turn after a successful `result`. */
   finish(result: ResultMessage): void {
-    this.#emit({ type: "finish", finishReason: finishReason(result.stopReason), totalUsage: harnessUsage(usageSince(this.usageBefore, result.usage)) });
+    this.#emit({
+      type: "finish",
+      finishReason: finishReason(result.stopReason),
+      totalUsage: harnessUsage(usageSince(this.usageBefore, result.usage)),
+    });
   }
 
   /** End the turn with an error (a failed stretch, or the host's abort). */
@@ -121,7 +136,13 @@ export class TurnTranslator {
         return undefined;
       case "system":
         if (m.subtype === "compact_boundary") {
-          this.#emit({ type: "compaction", trigger: m.trigger, summary: "", tokensBefore: m.tokensBefore, tokensAfter: m.tokensAfter });
+          this.#emit({
+            type: "compaction",
+            trigger: m.trigger,
+            summary: "",
+            tokensBefore: m.tokensBefore,
+            tokensAfter: m.tokensAfter,
+          });
         }
         return undefined;
       case "result":

@@ -50,7 +50,8 @@ const inNodeModules = (path: string) => path.split(sep).includes("node_modules")
 function resolvePath(target: string): string | undefined {
   if (isFile(target)) return target;
   const swapped = TS_FOR_JS[extname(target)];
-  if (swapped && isFile(target.slice(0, -extname(target).length) + swapped)) return target.slice(0, -extname(target).length) + swapped;
+  if (swapped && isFile(target.slice(0, -extname(target).length) + swapped))
+    return target.slice(0, -extname(target).length) + swapped;
   for (const ext of TRY_EXTENSIONS) if (isFile(target + ext)) return target + ext;
   for (const ext of TRY_EXTENSIONS) if (isFile(join(target, `index${ext}`))) return join(target, `index${ext}`);
   return undefined;
@@ -91,14 +92,17 @@ function resolveLocal(specifier: string, from: string, root: string): string | n
 /** The plugin and preset specifiers of a JSON or YAML config (`"./my-plugin.ts"`, `["./p.ts", {…}]`). */
 function dataConfigSpecifiers(file: string): string[] {
   const data = peekJsonOrYaml(file);
-  const config = (file.endsWith("package.json") ? (data as Record<string, unknown> | undefined)?.ubiquity : data) as Record<string, unknown> | undefined;
+  const config = (file.endsWith("package.json") ? (data as Record<string, unknown> | undefined)?.ubiquity : data) as
+    | Record<string, unknown>
+    | undefined;
   if (!config || typeof config !== "object") return [];
   const out: string[] = [];
   for (const key of ["plugins", "presets"]) {
     const list = config[key];
     if (!Array.isArray(list)) continue;
     for (const entry of list) {
-      const spec = typeof entry === "string" ? entry : Array.isArray(entry) && typeof entry[0] === "string" ? entry[0] : undefined;
+      const spec =
+        typeof entry === "string" ? entry : Array.isArray(entry) && typeof entry[0] === "string" ? entry[0] : undefined;
       if (spec) out.push(spec);
     }
   }
@@ -142,7 +146,10 @@ export function configGraph(configFile: string): ConfigGraph {
     }
     const read = readRegularFileSync(file, MAX_SCAN_BYTES);
     if (!read.ok) {
-      unfollowed.push({ from: file, specifier: read.missing ? "(it does not exist)" : `(cannot be read: ${read.problem})` });
+      unfollowed.push({
+        from: file,
+        specifier: read.missing ? "(it does not exist)" : `(cannot be read: ${read.problem})`,
+      });
       continue;
     }
     const scan = scanModuleSource(read.text);

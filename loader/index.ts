@@ -15,14 +15,56 @@ export type { ModuleLoader } from "./module";
 export { resolveEntries, isPresetLike } from "./resolve";
 export { readRegularFile, readRegularFileSync, describeJsonError, describeFileKind } from "./safe-read";
 export type { RegularFileRead } from "./safe-read";
-export { isFolderTrusted, rememberTrust, approveFiles, revokeTrust, readTrustStore, trustStorePath, realFolder, trustEntryFor, trustPinsFor } from "./trust-store";
+export {
+  isFolderTrusted,
+  rememberTrust,
+  approveFiles,
+  revokeTrust,
+  readTrustStore,
+  trustStorePath,
+  realFolder,
+  trustEntryFor,
+  trustPinsFor,
+} from "./trust-store";
 export type { TrustEntry, FolderPins } from "./trust-store";
-export { TrustPins, isProjectFileTrusted, digestProjectPath, pinKey, isUsersOwn, MAX_PIN_FILE_BYTES, MAX_PIN_FOLDER_FILES, MAX_PIN_FOLDER_BYTES, MAX_PIN_FOLDER_DEPTH } from "./trust-pins";
+export {
+  TrustPins,
+  isProjectFileTrusted,
+  digestProjectPath,
+  pinKey,
+  isUsersOwn,
+  MAX_PIN_FILE_BYTES,
+  MAX_PIN_FOLDER_FILES,
+  MAX_PIN_FOLDER_BYTES,
+  MAX_PIN_FOLDER_DEPTH,
+} from "./trust-pins";
 export type { ProjectTrust, PinProblem } from "./trust-pins";
-export { findProjectFiles, findFilesToPin, isConfigTrusted, digestsOf, unapprovedFiles, pathExists, peekJsonOrYaml, printable, displayPath } from "./project-files";
+export {
+  findProjectFiles,
+  findFilesToPin,
+  isConfigTrusted,
+  digestsOf,
+  unapprovedFiles,
+  pathExists,
+  peekJsonOrYaml,
+  printable,
+  displayPath,
+} from "./project-files";
 export type { UntrustedFile, FindOptions } from "./project-files";
 export { configGraph } from "./config-graph";
 export { scanModuleSource } from "./module-scan";
 export type { ConfigGraph, UnfollowedImport } from "./config-graph";
 export { UsageError } from "./plugin-contract";
-export type { PluginCommand, CommandFlag, CommandArgs, CommandIO, RunFlag, FlagValue, Terminal, TerminalCall, TerminalAnswerer, ProjectFile, ProjectPlace } from "./plugin-contract";
+export type {
+  PluginCommand,
+  CommandFlag,
+  CommandArgs,
+  CommandIO,
+  RunFlag,
+  FlagValue,
+  Terminal,
+  TerminalCall,
+  TerminalAnswerer,
+  ProjectFile,
+  ProjectPlace,
+} from "./plugin-contract";

@@ -13,7 +13,10 @@ import { composeConfigSchema, type Plugin } from "../src/index";
  */
 export function configJsonSchema(plugins: readonly Pick<Plugin, "name" | "options">[] = []): Record<string, unknown> {
   // io "input": a config file is what users write, before defaults and transforms.
-  const schema = z.toJSONSchema(composeConfigSchema(plugins).schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(composeConfigSchema(plugins).schema, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   const { $schema, ...rest } = schema;
   return { $schema, title: "Ubiquity config", ...rest };
 }

@@ -8,13 +8,21 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import type { Loader } from "cosmiconfig";
-import { ConfigError, describeError, describeValue, expandPlugins, validateConfig, type Preset, type UbiquityConfig } from "../src/index";
+import {
+  ConfigError,
+  describeError,
+  describeValue,
+  expandPlugins,
+  validateConfig,
+  type Preset,
+  type UbiquityConfig,
+} from "../src/index";
 import { createModuleLoader, moduleError } from "./module";
 import { resolveEntries } from "./resolve";
 import { CONFIG_SEARCH_PLACES, configFilesIn, configSearchFolders } from "./search";
 import { describeFileKind, readRegularFileSync } from "./safe-read";
 import { readTrustStore, trustPinsFor } from "./trust-store";
-import { type ProjectTrust } from "./trust-pins";
+import type { ProjectTrust } from "./trust-pins";
 import { isConfigTrusted } from "./project-files";
 
 export { CONFIG_SEARCH_PLACES } from "./search";
@@ -109,18 +117,31 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   if (explicit) {
     const stats = statOrUndefined(explicit);
     if (!stats) throw new ConfigError("config file not found (given with --config / configFile)", explicit);
-    if (!stats.isFile()) throw new ConfigError(`a config file must be a regular file, this is ${describeFileKind(stats)}`, explicit);
+    if (!stats.isFile())
+      throw new ConfigError(`a config file must be a regular file, this is ${describeFileKind(stats)}`, explicit);
   }
   const filepath = explicit ?? findConfigFile(cwd, home);
   if (!filepath) return { config: null, filepath: null, skipped: [] };
-  const ownedByUser = explicit !== undefined || dirname(filepath) === home || dirname(filepath) === join(home, ".config");
-  if (!ownedByUser && !isConfigTrusted(options.trust ?? (trustFromEnv() || (trustPinsFor(cwd, readTrustStore(home), home)?.pins ?? false)), filepath)) {
+  const ownedByUser =
+    explicit !== undefined || dirname(filepath) === home || dirname(filepath) === join(home, ".config");
+  if (
+    !ownedByUser &&
+    !isConfigTrusted(
+      options.trust ?? (trustFromEnv() || (trustPinsFor(cwd, readTrustStore(home), home)?.pins ?? false)),
+      filepath,
+    )
+  ) {
     return { config: null, filepath: null, skipped: [filepath] };
   }
   assertSize(filepath);
   // cosmiconfig loads only now, with a file to load. The walk is ours (configSearchFolders):
   // cosmiconfig only loads the file we chose.
-  const explorer = (await import("cosmiconfig")).cosmiconfig("ubiquity", { searchPlaces: [...CONFIG_SEARCH_PLACES], loaders: LOADERS, searchStrategy: "none", cache: false });
+  const explorer = (await import("cosmiconfig")).cosmiconfig("ubiquity", {
+    searchPlaces: [...CONFIG_SEARCH_PLACES],
+    loaders: LOADERS,
+    searchStrategy: "none",
+    cache: false,
+  });
   let found: { config: unknown; filepath: string } | null;
   try {
     found = await explorer.load(filepath);
@@ -137,7 +158,10 @@ export function findConfigFile(cwd: string, home: string = homedir()): string | 
     const files = configFilesIn(folder, CONFIG_SEARCH_PLACES, packageHasConfigKey);
     if (files.length > 1) {
       const names = files.map((f) => relative(folder, f));
-      throw new ConfigError(`${files.length} config files in one folder: ${names.join(", ")}; keep one (move the settings into it and delete the others)`, folder);
+      throw new ConfigError(
+        `${files.length} config files in one folder: ${names.join(", ")}; keep one (move the settings into it and delete the others)`,
+        folder,
+      );
     }
     if (files[0]) return files[0];
   }
@@ -156,7 +180,8 @@ function statOrUndefined(file: string) {
 
 function assertSize(file: string) {
   const size = statOrUndefined(file)?.size ?? 0;
-  if (size > MAX_CONFIG_BYTES) throw new ConfigError(`the config file is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`, file);
+  if (size > MAX_CONFIG_BYTES)
+    throw new ConfigError(`the config file is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`, file);
 }
 
 /** A package.json counts as a config when it has a "ubiquity" key; one that cannot be parsed counts too, so loading it reports the problem. */
@@ -171,10 +196,16 @@ function packageHasConfigKey(file: string): boolean {
 }
 
 /** Call a function export, resolve specifiers, validate; errors are pinned to `filepath`. */
-async function prepare(exported: unknown, filepath: string, cwd: string, options: LoadConfigOptions): Promise<UbiquityConfig> {
+async function prepare(
+  exported: unknown,
+  filepath: string,
+  cwd: string,
+  options: LoadConfigOptions,
+): Promise<UbiquityConfig> {
   try {
     let raw: unknown = exported ?? {};
-    if (typeof raw === "function") raw = await (raw as (env: ConfigEnv) => unknown)({ cwd, command: options.command ?? "api" });
+    if (typeof raw === "function")
+      raw = await (raw as (env: ConfigEnv) => unknown)({ cwd, command: options.command ?? "api" });
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       throw new ConfigError(`the config must be an object (or a function returning one), got ${describeValue(raw)}`);
     }
@@ -194,7 +225,8 @@ async function prepare(exported: unknown, filepath: string, cwd: string, options
 
 /** Attach the config file to an error that does not name a file yet. */
 export function pinToFile(error: unknown, filepath: string): ConfigError {
-  if (error instanceof ConfigError) return error.file || error.message.startsWith(filepath) ? error : new ConfigError(error.message, filepath);
+  if (error instanceof ConfigError)
+    return error.file || error.message.startsWith(filepath) ? error : new ConfigError(error.message, filepath);
   if (error instanceof Error && error.name === "PluginResolutionError") return new ConfigError(error.message, filepath);
   return moduleError(error, filepath);
 }

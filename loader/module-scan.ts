@@ -23,7 +23,22 @@ type Token = { kind: "id" | "str" | "punct" | "num" | "tpl"; text: string; start
 const ID_START = /[A-Za-z_$\u0080-\uffff]/;
 const ID_PART = /[\w$\u0080-\uffff]/;
 // After these, a `/` starts a regular expression rather than a division.
-const REGEX_AFTER_WORDS = new Set(["return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await"]);
+const REGEX_AFTER_WORDS = new Set([
+  "return",
+  "typeof",
+  "instanceof",
+  "in",
+  "of",
+  "new",
+  "delete",
+  "void",
+  "throw",
+  "case",
+  "do",
+  "else",
+  "yield",
+  "await",
+]);
 
 /** Split `source` into tokens, dropping comments and whitespace; a template literal is one `tpl` token plus the tokens of its `${}` parts. */
 function tokenize(source: string): Token[] {
@@ -146,7 +161,12 @@ export function scanModuleSource(source: string): ModuleScan {
     const t = tokens[k]!;
     const prev = at(k - 1);
     const member = prev?.text === "." || prev?.text === "?.";
-    if (t.kind === "str" && (prev?.kind === "id" && (prev.text === "from" || prev.text === "import") && !(at(k - 2)?.text === "."))) {
+    if (
+      t.kind === "str" &&
+      prev?.kind === "id" &&
+      (prev.text === "from" || prev.text === "import") &&
+      !(at(k - 2)?.text === ".")
+    ) {
       imports.push(t.text);
       used.add(k);
     } else if (t.kind === "id" && (t.text === "import" || t.text === "require") && !(t.text === "import" && member)) {
@@ -168,7 +188,12 @@ export function scanModuleSource(source: string): ModuleScan {
         imports.push(arg.text);
       } else {
         const end = tokens.slice(k + 2).findIndex((x) => x.text === ")");
-        computed.push(source.slice(t.start, end < 0 ? t.start + 40 : tokens[k + 2 + end]!.start + 1).split("\n")[0]!.slice(0, 80));
+        computed.push(
+          source
+            .slice(t.start, end < 0 ? t.start + 40 : tokens[k + 2 + end]!.start + 1)
+            .split("\n")[0]!
+            .slice(0, 80),
+        );
       }
     }
   }

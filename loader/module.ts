@@ -25,7 +25,11 @@ export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ub
   // No module cache: a config edited between two loads (tests, watch mode) must be read again.
   // jiti loads on first use, so importing this module costs nothing (cold start).
   let loaded: Jiti | undefined;
-  const jitiFor = (): Jiti => (loaded ??= (createRequire(import.meta.url)("jiti") as typeof import("jiti")).createJiti(pathToFileURL(fromFile).href, { moduleCache: false }));
+  const jitiFor = (): Jiti =>
+    (loaded ??= (createRequire(import.meta.url)("jiti") as typeof import("jiti")).createJiti(
+      pathToFileURL(fromFile).href,
+      { moduleCache: false },
+    ));
   return {
     baseDir,
     resolve(specifier, what) {
@@ -36,7 +40,10 @@ export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ub
       }
       const pkg = packageName(specifier);
       const dir = findPackageDir(pkg, baseDir);
-      if (dir) throw new ConfigError(`${what}: package ${pkg} is installed at ${dir} but ${specifier} cannot be imported from it; check its "exports"`);
+      if (dir)
+        throw new ConfigError(
+          `${what}: package ${pkg} is installed at ${dir} but ${specifier} cannot be imported from it; check its "exports"`,
+        );
       throw new ConfigError(`${what}: package ${pkg} is not installed; run \`npm i ${pkg}\``);
     },
     async importDefault(file, what) {

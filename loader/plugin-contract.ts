@@ -122,7 +122,10 @@ export interface Terminal {
  * A plugin's answerer: the runner calls it before its own approval question; a result is the
  * user's answer (the call runs with `input`), undefined leaves the call to the approval question.
  */
-export type TerminalAnswerer = (call: TerminalCall, terminal: Terminal) => Promise<{ input: Record<string, unknown> } | undefined> | undefined;
+export type TerminalAnswerer = (
+  call: TerminalCall,
+  terminal: Terminal,
+) => Promise<{ input: Record<string, unknown> } | undefined> | undefined;
 
 declare module "../src/plugin" {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars

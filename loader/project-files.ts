@@ -14,7 +14,15 @@ import { configGraph } from "./config-graph";
 export { peekJsonOrYaml } from "./safe-read";
 import type { Plugin } from "../src/index";
 import type { ProjectFile, ProjectPlace } from "./plugin-contract";
-import { digestProjectPath, isProjectFileTrusted, isUsersOwn, pinKey, TrustPins, type PinProblem, type ProjectTrust } from "./trust-pins";
+import {
+  digestProjectPath,
+  isProjectFileTrusted,
+  isUsersOwn,
+  pinKey,
+  TrustPins,
+  type PinProblem,
+  type ProjectTrust,
+} from "./trust-pins";
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"]);
 
@@ -22,7 +30,12 @@ const SCRIPT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"]);
  * The project's own files under `cwd` (and between it and the config search's stop): the config
  * files, and what each plugin of `plugins` says it would apply there.
  */
-export function findProjectFiles(cwd: string, home: string = homedir(), plugins: readonly Pick<Plugin, "projectFiles">[] = [], options: FindOptions = {}): ProjectFile[] {
+export function findProjectFiles(
+  cwd: string,
+  home: string = homedir(),
+  plugins: readonly Pick<Plugin, "projectFiles">[] = [],
+  options: FindOptions = {},
+): ProjectFile[] {
   const root = resolve(cwd);
   const homeDir = resolve(home);
   return filesOfPlace({ cwd: root, folders: configSearchFolders(root, homeDir), home: homeDir }, plugins, options);
@@ -39,7 +52,11 @@ export interface FindOptions {
 }
 
 /** The config files in `place.folders` and what each plugin lists for `place`, without the user's own. */
-function filesOfPlace(place: ProjectPlace, plugins: readonly Pick<Plugin, "projectFiles">[], options: FindOptions): ProjectFile[] {
+function filesOfPlace(
+  place: ProjectPlace,
+  plugins: readonly Pick<Plugin, "projectFiles">[],
+  options: FindOptions,
+): ProjectFile[] {
   const out: ProjectFile[] = [];
   for (const folder of place.folders) {
     for (const name of CONFIG_SEARCH_PLACES) {
@@ -64,7 +81,11 @@ function configModuleFiles(configFile: string): ProjectFile[] {
   const name = basename(configFile);
   const graph = configGraph(configFile);
   return [
-    ...graph.modules.map((path) => ({ path, kind: "config", effect: `loaded by ${name}, runs as code; ${name} applies only while it is approved` })),
+    ...graph.modules.map((path) => ({
+      path,
+      kind: "config",
+      effect: `loaded by ${name}, runs as code; ${name} applies only while it is approved`,
+    })),
     ...graph.unfollowed.map(({ from, specifier }) => {
       const file = {
         path: `${from} → ${printable(specifier, 80)}`,
@@ -101,7 +122,11 @@ const MAX_PIN_WALK_DEPTH = 12;
  * hidden folders and symlinked folders. The same listing the runs check against, so recording
  * and checking cannot drift.
  */
-export function findFilesToPin(dir: string, home: string = homedir(), plugins: readonly Pick<Plugin, "projectFiles">[] = []): ProjectFile[] {
+export function findFilesToPin(
+  dir: string,
+  home: string = homedir(),
+  plugins: readonly Pick<Plugin, "projectFiles">[] = [],
+): ProjectFile[] {
   const root = resolve(dir);
   const homeDir = resolve(home);
   const byPath = new Map<string, ProjectFile>();
@@ -109,7 +134,9 @@ export function findFilesToPin(dir: string, home: string = homedir(), plugins: r
   const queue: { folder: string; depth: number }[] = [{ folder: root, depth: 0 }];
   for (let visited = 0; queue.length > 0 && visited < MAX_PIN_WALK_FOLDERS; visited++) {
     const { folder, depth } = queue.shift()!;
-    if (folder !== root) for (const file of filesOfPlace({ cwd: folder, folders: [folder], home: homeDir }, plugins, { imports: true })) if (!byPath.has(file.path)) byPath.set(file.path, file);
+    if (folder !== root)
+      for (const file of filesOfPlace({ cwd: folder, folders: [folder], home: homeDir }, plugins, { imports: true }))
+        if (!byPath.has(file.path)) byPath.set(file.path, file);
     if (depth >= MAX_PIN_WALK_DEPTH) continue;
     let entries;
     try {
@@ -184,7 +211,9 @@ function describeConfig(file: string, isPackageJson: boolean): string | undefine
   const keys = Object.keys(config).sort((a, b) => Number(isCode(b)) - Number(isCode(a)));
   const loads = keys.some(isCode) ? "; its plugins and presets run as code" : "";
   const shown = keys.slice(0, 8).map((k) => printable(k, 30));
-  return keys.length ? `sets ${shown.join(", ")}${keys.length > shown.length ? ", …" : ""}${loads}` : "sets run options";
+  return keys.length
+    ? `sets ${shown.join(", ")}${keys.length > shown.length ? ", …" : ""}${loads}`
+    : "sets run options";
 }
 
 const isCode = (key: string) => key === "plugins" || key === "presets";

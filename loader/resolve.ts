@@ -5,7 +5,15 @@
  * of the kernel (the built one), so `instanceof` and module identity would lie.
  */
 import { dirname } from "node:path";
-import { ConfigError, describeValue, isPlugin, type Plugin, type PluginEntry, type Preset, type PresetEntry } from "../src/index";
+import {
+  ConfigError,
+  describeValue,
+  isPlugin,
+  type Plugin,
+  type PluginEntry,
+  type Preset,
+  type PresetEntry,
+} from "../src/index";
 import { createModuleLoader, type ModuleLoader } from "./module";
 
 /** The kernel fields after resolution: no strings left, only objects, factories and `false`. */
@@ -36,7 +44,10 @@ function listOf<T>(value: unknown, where: string): T[] {
 function specifierOf(entry: unknown): { specifier: string; options: unknown; hasOptions: boolean } | undefined {
   if (typeof entry === "string") return { specifier: entry, options: undefined, hasOptions: false };
   if (Array.isArray(entry) && typeof entry[0] === "string") {
-    if (entry.length > 2) throw new ConfigError(`entry ${JSON.stringify(entry[0])}: expected ["name", options], got an array of ${entry.length}`);
+    if (entry.length > 2)
+      throw new ConfigError(
+        `entry ${JSON.stringify(entry[0])}: expected ["name", options], got an array of ${entry.length}`,
+      );
     return { specifier: entry[0], options: entry[1], hasOptions: entry.length === 2 };
   }
   return undefined;
@@ -67,7 +78,12 @@ function builtinNameError(name: string, what: string): ConfigError {
   );
 }
 
-async function resolvePresetList(list: unknown, loader: ModuleLoader, where: string, stack: Set<object>): Promise<PresetEntry[]> {
+async function resolvePresetList(
+  list: unknown,
+  loader: ModuleLoader,
+  where: string,
+  stack: Set<object>,
+): Promise<PresetEntry[]> {
   const entries = listOf<unknown>(list, where);
   return Promise.all(
     entries.map(async (entry, i) => {
@@ -91,11 +107,15 @@ async function resolvePresetList(list: unknown, loader: ModuleLoader, where: str
  */
 function resolvePresetModule(specifier: string, loader: ModuleLoader, what: string): string {
   const builtin = /^(?:ubiquity:)?(default|minimal|headless)$/.exec(specifier)?.[1];
-  if (specifier.startsWith("ubiquity:") && builtin) throw new ConfigError(`${what}: the built-in preset is the module "ubiquity/presets/${builtin}"`);
+  if (specifier.startsWith("ubiquity:") && builtin)
+    throw new ConfigError(`${what}: the built-in preset is the module "ubiquity/presets/${builtin}"`);
   try {
     return loader.resolve(specifier, what);
   } catch (error) {
-    if (builtin) throw new ConfigError(`${what}: the built-in preset is the module "ubiquity/presets/${builtin}" (a bare name is a package, which is not installed)`);
+    if (builtin)
+      throw new ConfigError(
+        `${what}: the built-in preset is the module "ubiquity/presets/${builtin}" (a bare name is a package, which is not installed)`,
+      );
     throw error;
   }
 }
@@ -106,8 +126,10 @@ async function resolvePreset(preset: Preset, loader: ModuleLoader, what: string,
   stack.add(preset);
   try {
     const out: Preset = { ...preset };
-    if (preset.presets !== undefined) out.presets = await resolvePresetList(preset.presets, loader, `${what} > ${preset.name}.presets`, stack);
-    if (preset.plugins !== undefined) out.plugins = await resolvePluginList(preset.plugins, loader, `${what} > ${preset.name}.plugins`);
+    if (preset.presets !== undefined)
+      out.presets = await resolvePresetList(preset.presets, loader, `${what} > ${preset.name}.presets`, stack);
+    if (preset.plugins !== undefined)
+      out.plugins = await resolvePluginList(preset.plugins, loader, `${what} > ${preset.name}.plugins`);
     return out;
   } finally {
     stack.delete(preset);
@@ -127,11 +149,15 @@ export function isPresetLike(value: unknown): value is Preset {
   );
 }
 
-const EXPECTED_PLUGIN = "expected a default export that is a plugin ({ name, apply(kernel) }) or a factory (options) => plugin";
+const EXPECTED_PLUGIN =
+  "expected a default export that is a plugin ({ name, apply(kernel) }) or a factory (options) => plugin";
 
 function toPlugin(value: unknown, spec: { options: unknown; hasOptions: boolean }, what: string): Plugin {
   if (isPlugin(value)) {
-    if (spec.hasOptions) throw new ConfigError(`${what} exports a plugin object, not a factory, so it takes no options; remove the options`);
+    if (spec.hasOptions)
+      throw new ConfigError(
+        `${what} exports a plugin object, not a factory, so it takes no options; remove the options`,
+      );
     return value;
   }
   if (typeof value === "function") {
@@ -139,25 +165,38 @@ function toPlugin(value: unknown, spec: { options: unknown; hasOptions: boolean 
     try {
       made = (value as (options?: unknown) => unknown)(spec.options);
     } catch (error) {
-      throw new ConfigError(`${what}: the plugin factory threw: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ConfigError(
+        `${what}: the plugin factory threw: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (isPlugin(made)) return made;
     throw new ConfigError(`${what}: the factory returned ${describeValue(made)}, not a plugin; ${EXPECTED_PLUGIN}`);
   }
-  if (isPresetLike(value)) throw new ConfigError(`${what} is a preset (${value.name}), not a plugin; list it under "presets"`);
-  throw new ConfigError(`${what} is neither a plugin nor a plugin factory: ${EXPECTED_PLUGIN}, got ${describeValue(value)}`);
+  if (isPresetLike(value))
+    throw new ConfigError(`${what} is a preset (${value.name}), not a plugin; list it under "presets"`);
+  throw new ConfigError(
+    `${what} is neither a plugin nor a plugin factory: ${EXPECTED_PLUGIN}, got ${describeValue(value)}`,
+  );
 }
 
 function toPreset(value: unknown, spec: { options: unknown; hasOptions: boolean }, what: string): Preset {
   if (isPresetLike(value)) {
-    if (spec.hasOptions) throw new ConfigError(`${what} exports a preset object, not a factory, so it takes no options; remove the options`);
+    if (spec.hasOptions)
+      throw new ConfigError(
+        `${what} exports a preset object, not a factory, so it takes no options; remove the options`,
+      );
     return value;
   }
   if (typeof value === "function") {
     const made = (value as (options?: unknown) => unknown)(spec.options);
     if (isPresetLike(made)) return made;
-    throw new ConfigError(`${what}: the preset factory returned ${describeValue(made)}, not a preset ({ name, plugins?, presets? })`);
+    throw new ConfigError(
+      `${what}: the preset factory returned ${describeValue(made)}, not a preset ({ name, plugins?, presets? })`,
+    );
   }
-  if (isPlugin(value)) throw new ConfigError(`${what} is a plugin (${value.name}), not a preset; list it under "plugins"`);
-  throw new ConfigError(`${what} is not a preset: expected a default export { name, plugins?, presets? }, got ${describeValue(value)}`);
+  if (isPlugin(value))
+    throw new ConfigError(`${what} is a plugin (${value.name}), not a preset; list it under "plugins"`);
+  throw new ConfigError(
+    `${what} is not a preset: expected a default export { name, plugins?, presets? }, got ${describeValue(value)}`,
+  );
 }

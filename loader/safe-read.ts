@@ -9,7 +9,10 @@ import { createRequire } from "node:module";
 import { extname } from "node:path";
 
 /** What reading one file gave. */
-export type RegularFileRead = { ok: true; text: string } | { ok: false; missing: true } | { ok: false; missing: false; problem: string };
+export type RegularFileRead =
+  | { ok: true; text: string }
+  | { ok: false; missing: true }
+  | { ok: false; missing: false; problem: string };
 
 /** What kind of thing `stats` describes, for messages ("a FIFO", "a folder"). */
 export function describeFileKind(stats: Stats): string {
@@ -30,12 +33,18 @@ function openFailure(error: unknown): RegularFileRead {
 
 /** Why an opened file is not read (not regular, too large), or undefined when it may be. */
 function refusal(stats: Stats, maxBytes: number): RegularFileRead | undefined {
-  if (!stats.isFile()) return { ok: false, missing: false, problem: `it is ${describeFileKind(stats)}, not a regular file` };
-  if (stats.size > maxBytes) return { ok: false, missing: false, problem: `it is ${stats.size} bytes, over the ${maxBytes}-byte limit` };
+  if (!stats.isFile())
+    return { ok: false, missing: false, problem: `it is ${describeFileKind(stats)}, not a regular file` };
+  if (stats.size > maxBytes)
+    return { ok: false, missing: false, problem: `it is ${stats.size} bytes, over the ${maxBytes}-byte limit` };
   return undefined;
 }
 
-const readFailure = (error: unknown): RegularFileRead => ({ ok: false, missing: false, problem: `it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
+const readFailure = (error: unknown): RegularFileRead => ({
+  ok: false,
+  missing: false,
+  problem: `it could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+});
 
 /** The flags every open uses. O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer. */
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
@@ -102,7 +111,9 @@ export function peekJsonOrYaml(file: string): unknown {
   if (!read.ok) return undefined;
   try {
     // yaml loads only when there is a YAML file to read (cold start).
-    return extname(file) === ".json" || file.endsWith("package.json") ? JSON.parse(read.text) : (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(read.text);
+    return extname(file) === ".json" || file.endsWith("package.json")
+      ? JSON.parse(read.text)
+      : (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(read.text);
   } catch {
     return undefined;
   }

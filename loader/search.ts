@@ -18,7 +18,9 @@ export const CONFIG_SEARCH_PLACES: readonly string[] = [
   ".ubiquityrc.json",
   ".ubiquityrc.yaml",
   ".ubiquityrc.yml",
-  ...["", ".json", ".yaml", ".yml", ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"].map((ext) => `.config/ubiquityrc${ext}`),
+  ...["", ".json", ".yaml", ".yml", ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"].map(
+    (ext) => `.config/ubiquityrc${ext}`,
+  ),
 ];
 
 /** The folders the config search visits, nearest first. */
@@ -34,7 +36,11 @@ export function configSearchFolders(cwd: string, home: string = homedir()): stri
 }
 
 /** The search places that exist in `folder`, as absolute paths, in search order (package.json only with a "ubiquity" key). */
-export function configFilesIn(folder: string, places: readonly string[], packageHasKey: (file: string) => boolean): string[] {
+export function configFilesIn(
+  folder: string,
+  places: readonly string[],
+  packageHasKey: (file: string) => boolean,
+): string[] {
   const out: string[] = [];
   for (const place of places) {
     const file = join(folder, place);
@@ -49,7 +55,11 @@ export function configFilesIn(folder: string, places: readonly string[], package
       continue;
     }
     // A planted FIFO would hang the loader; a folder named like a config is a mistake to report.
-    if (!stats.isFile()) throw new ConfigError(`a config file must be a regular file, this is ${describeFileKind(stats)}; remove it`, file);
+    if (!stats.isFile())
+      throw new ConfigError(
+        `a config file must be a regular file, this is ${describeFileKind(stats)}; remove it`,
+        file,
+      );
     out.push(file);
   }
   return out;

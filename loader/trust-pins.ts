@@ -101,7 +101,8 @@ export function digestProjectPath(path: string): string | undefined {
   if (!data) return undefined;
   if (basename(path) === "package.json") {
     try {
-      const key = (JSON.parse(data.toString("utf8").replace(/^\uFEFF/, "")) as Record<string, unknown> | null)?.ubiquity;
+      const key = (JSON.parse(data.toString("utf8").replace(/^\uFEFF/, "")) as Record<string, unknown> | null)
+        ?.ubiquity;
       return `sha256:${sha256(`package.json#ubiquity\n${JSON.stringify(key ?? null)}`)}`;
     } catch {
       return undefined;
@@ -131,7 +132,9 @@ export function isUsersOwn(path: string, home: string): boolean {
   const homeDir = resolve(home);
   const own = join(homeDir, ".ubiquity");
   const parent = dirname(resolve(path));
-  return path === own || resolve(path).startsWith(own + sep) || parent === homeDir || parent === join(homeDir, ".config");
+  return (
+    path === own || resolve(path).startsWith(own + sep) || parent === homeDir || parent === join(homeDir, ".config")
+  );
 }
 
 /**

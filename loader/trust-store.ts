@@ -6,7 +6,18 @@
  * cannot be read trusts nothing (fail closed), says which file is broken and is never overwritten.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  mkdirSync,
+  openSync,
+  closeSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
 import { z } from "zod";
@@ -32,7 +43,12 @@ export interface TrustEntry {
 const StoreSchema = z.object({
   version: z.union([z.literal(1), z.literal(2)]),
   folders: z.array(
-    z.object({ path: z.string().min(1), trusted: z.boolean(), at: z.string(), files: z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/)).optional() }),
+    z.object({
+      path: z.string().min(1),
+      trusted: z.boolean(),
+      at: z.string(),
+      files: z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/)).optional(),
+    }),
   ),
 });
 
@@ -49,16 +65,26 @@ export function readTrustStore(home?: string): TrustEntry[] {
   const read = readRegularFileSync(file, MAX_STORE_BYTES);
   if (!read.ok) {
     if (read.missing) return [];
-    throw new ConfigError(`the trust store cannot be read: ${read.problem}; fix or delete it (then trust folders again with \`ubiquity trust <dir>\`)`, file);
+    throw new ConfigError(
+      `the trust store cannot be read: ${read.problem}; fix or delete it (then trust folders again with \`ubiquity trust <dir>\`)`,
+      file,
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(read.text);
   } catch (error) {
-    throw new ConfigError(`the trust store is not valid JSON (${describeJsonError(error, read.text)}); fix or delete it`, file);
+    throw new ConfigError(
+      `the trust store is not valid JSON (${describeJsonError(error, read.text)}); fix or delete it`,
+      file,
+    );
   }
   const parsed = StoreSchema.safeParse(data);
-  if (!parsed.success) throw new ConfigError(`the trust store does not have the expected shape (${z.prettifyError(parsed.error)}); fix or delete it`, file);
+  if (!parsed.success)
+    throw new ConfigError(
+      `the trust store does not have the expected shape (${z.prettifyError(parsed.error)}); fix or delete it`,
+      file,
+    );
   return parsed.data.folders;
 }
 
@@ -88,7 +114,10 @@ function staleLock(lock: string): boolean {
  * Read, change and write the store while holding its lock (`trusted-folders.json.lock`), so two
  * `ubiquity trust` runs at once both keep their entry. A store that cannot be read is not written.
  */
-function updateTrustStore<T>(home: string | undefined, change: (entries: TrustEntry[]) => { entries?: TrustEntry[]; result: T }): T {
+function updateTrustStore<T>(
+  home: string | undefined,
+  change: (entries: TrustEntry[]) => { entries?: TrustEntry[]; result: T },
+): T {
   const file = trustStorePath(home);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const lock = `${file}.lock`;
@@ -108,7 +137,10 @@ function updateTrustStore<T>(home: string | undefined, change: (entries: TrustEn
         continue;
       }
       if (Date.now() - started > LOCK_WAIT_MS) {
-        throw new ConfigError(`the trust store is locked by another ubiquity process (${lock}); if none is running, delete the lock file`, file);
+        throw new ConfigError(
+          `the trust store is locked by another ubiquity process (${lock}); if none is running, delete the lock file`,
+          file,
+        );
       }
       sleepSync(25);
     }
@@ -187,13 +219,18 @@ export interface FolderPins {
 }
 
 /** The digests approved for `dir` and the folders above it; undefined when no trusted folder covers it. */
-export function trustPinsFor(dir: string, entries: readonly TrustEntry[], home: string = homedir()): FolderPins | undefined {
+export function trustPinsFor(
+  dir: string,
+  entries: readonly TrustEntry[],
+  home: string = homedir(),
+): FolderPins | undefined {
   const real = realFolder(dir);
   const covering = entries.filter((e) => e.trusted && covers(e.path, real));
   if (covering.length === 0) return undefined;
   const digests = new Map<string, string>();
   // Nearest last: a folder trusted again more recently has the newer digests.
-  for (const entry of covering.sort((a, b) => a.at.localeCompare(b.at))) for (const [path, digest] of Object.entries(entry.files ?? {})) digests.set(path, digest);
+  for (const entry of covering.sort((a, b) => a.at.localeCompare(b.at)))
+    for (const [path, digest] of Object.entries(entry.files ?? {})) digests.set(path, digest);
   return { pins: new TrustPins(digests, home), legacy: covering.some((e) => e.files === undefined) };
 }
 

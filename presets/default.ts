@@ -2,7 +2,7 @@
  * The default product: every built-in plugin, in canonical order. This file documents the
  * order: a same-name plugin in a config replaces one of these in place; `disable` removes one.
  */
-import { type KernelOptions } from "../src/index";
+import type { KernelOptions } from "../src/index";
 import { definePreset } from "../plugins/_kits/authoring/index";
 import settings from "../plugins/settings/index";
 import permissions from "../plugins/permissions/index";

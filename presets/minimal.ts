@@ -11,14 +11,5 @@ import toolGrep from "../plugins/tool-grep/index";
 
 export default definePreset({
   name: "ubiquity:minimal",
-  plugins: [
-    settings(),
-    model(),
-    systemPrompt(),
-    permissions(),
-    toolRead(),
-    toolGlob(),
-    toolGrep(),
-    toolAskUser(),
-  ],
+  plugins: [settings(), model(), systemPrompt(), permissions(), toolRead(), toolGlob(), toolGrep(), toolAskUser()],
 });

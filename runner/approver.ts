@@ -26,7 +26,12 @@ export interface ApproverHooks {
    * Ask the approval question itself (the terminal UI shows a diff and reads one key) instead of
    * the one-line question through `ask`; `rules` are what "always" would add (none: no "always").
    */
-  approve?: (call: { toolName: string; input: Record<string, unknown>; rules: readonly string[]; signal: AbortSignal }) => Promise<"yes" | "no" | "always">;
+  approve?: (call: {
+    toolName: string;
+    input: Record<string, unknown>;
+    rules: readonly string[];
+    signal: AbortSignal;
+  }) => Promise<"yes" | "no" | "always">;
 }
 
 export { describeRule } from "./describe-rule";
@@ -67,7 +72,10 @@ export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUs
     }
     // What the call would do — a Write's or an Edit's diff, a Bash command, the arguments one per
     // line — from the terminal UI's views, loaded at the first question (not with the runner).
-    const [{ approvalBody, approvalQuestion }, { createTheme }] = await Promise.all([import("./tui/approval-view"), import("./tui/theme")]);
+    const [{ approvalBody, approvalQuestion }, { createTheme }] = await Promise.all([
+      import("./tui/approval-view"),
+      import("./tui/theme"),
+    ]);
     const theme = createTheme(colorEnabled(io.stderrIsTTY ?? io.stdoutIsTTY));
     const body = approvalBody(toolName, input, hooks.cwd ?? process.cwd(), theme).join("\n");
     const reply = (await ask(`\n${body}\n${approvalQuestion(toolName, input, rules)}: `, ctx.signal)).toLowerCase();

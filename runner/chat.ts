@@ -28,7 +28,8 @@ export const CHAT_COMMANDS: Record<string, string> = {
   "/cost": "turns, tokens and cost of this session so far",
   "/model [spec]": "show the model, or run on another from the next prompt on",
   "/resume [id]": "list recent sessions, or continue one",
-  "/rewind [uuid]": "list this session's checkpoints, or put the files back as they were before that message (asks first)",
+  "/rewind [uuid]":
+    "list this session's checkpoints, or put the files back as they were before that message (asks first)",
   "/tasks": "background shells and agents of this session",
   "/stop <id>": "stop a background task (and everything it started)",
   "/help": "this list",
@@ -69,7 +70,13 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   if (terminalUIWanted()) return (await import("./tui/index")).runTerminalUI(options, io, ctx, { command, modelName });
   const style = createStyle(colorEnabled(true));
   let conversation: Conversation | undefined;
-  const rl = createInterface({ input: io.stdin, output: io.terminal!, terminal: true, historySize: 200, completer: async (line: string): Promise<[string[], string]> => [await complete(line, conversation), line] });
+  const rl = createInterface({
+    input: io.stdin,
+    output: io.terminal!,
+    terminal: true,
+    historySize: 200,
+    completer: async (line: string): Promise<[string[], string]> => [await complete(line, conversation), line],
+  });
   let closed = false;
   const closing = new Promise<null>((done) => rl.once("close", () => ((closed = true), done(null))));
   let turn: AbortController | undefined;
@@ -87,15 +94,26 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   rl.on("SIGINT", interrupt);
   process.on("SIGINT", interrupt);
 
-  const renderer = new TextRenderer({ out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) }, true, style);
+  const renderer = new TextRenderer(
+    { out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) },
+    true,
+    style,
+  );
   const ask = (question: string, signal: AbortSignal) => rl.question(question, { signal });
   options.includePartialMessages = true;
   // Checkpoints are on at the terminal, where /rewind can use them (a config may still say false).
   if (declaresOption(options, "checkpoints")) options.checkpoints ??= true;
-  if (declaresOption(options, "canUseTool")) options.canUseTool ??= terminalApprover(io, { ask, answerers: ctx.answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+  if (declaresOption(options, "canUseTool"))
+    options.canUseTool ??= terminalApprover(io, {
+      ask,
+      answerers: ctx.answerers,
+      beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }),
+    });
   conversation = new Conversation(options);
   const marker = style.prompt("› ");
-  io.stdout(`${style.bold("ubiquity")} ${style.dim(`· ${modelName(conversation.model)} · /help for commands · Ctrl-C interrupts · Ctrl-D quits`)}\n`);
+  io.stdout(
+    `${style.bold("ubiquity")} ${style.dim(`· ${modelName(conversation.model)} · /help for commands · Ctrl-C interrupts · Ctrl-D quits`)}\n`,
+  );
 
   try {
     for (;;) {
@@ -112,7 +130,9 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
       const current = (turn = new AbortController());
       try {
         // An interrupted turn was announced when Ctrl-C came: its result shows only the closing line.
-        await conversation.send(text, current.signal, (m) => renderer.render(m.type === "result" && current.signal.aborted ? { ...m, isError: false } : m));
+        await conversation.send(text, current.signal, (m) =>
+          renderer.render(m.type === "result" && current.signal.aborted ? { ...m, isError: false } : m),
+        );
       } finally {
         turn = undefined;
       }
@@ -144,7 +164,10 @@ async function complete(line: string, conversation: Conversation | undefined): P
 }
 
 /** Run one slash command: true for /exit, "send" for a command the session knows (a command file or skill), else false. */
-async function command(text: string, { conversation, io, style, ctx, options, ask }: CommandContext): Promise<boolean | "send"> {
+async function command(
+  text: string,
+  { conversation, io, style, ctx, options, ask }: CommandContext,
+): Promise<boolean | "send"> {
   const [name = "", ...rest] = text.split(/\s+/);
   const arg = rest.join(" ").trim();
   const say = (line: string) => io.stdout(`${style.dim(line)}\n`);
@@ -154,7 +177,8 @@ async function command(text: string, { conversation, io, style, ctx, options, as
       return true;
     case "/help":
       for (const [c, what] of Object.entries(CHAT_COMMANDS)) say(`${c.padEnd(24)} ${what}`);
-      for (const c of await conversation.commands().catch(() => [])) say(`${`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24)} ${c.description}`);
+      for (const c of await conversation.commands().catch(() => []))
+        say(`${`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24)} ${c.description}`);
       return false;
     case "/clear":
       await conversation.clear();
@@ -174,7 +198,8 @@ async function command(text: string, { conversation, io, style, ctx, options, as
     case "/tasks": {
       const tasks = await conversation.tasks();
       if (tasks.length === 0) say("No background task in this session.");
-      for (const t of tasks) say(`${t.id.padEnd(9)} ${t.state.padEnd(9)} ${t.description}${t.outcome ? `  (${t.outcome})` : ""}`);
+      for (const t of tasks)
+        say(`${t.id.padEnd(9)} ${t.state.padEnd(9)} ${t.description}${t.outcome ? `  (${t.outcome})` : ""}`);
       return false;
     }
     case "/stop":
@@ -216,7 +241,14 @@ async function command(text: string, { conversation, io, style, ctx, options, as
       // The live session holds the folder's checkpoint lock while it is open: a rewind ends it
       // first (the next prompt resumes the session, as after /compact).
       if (arg) await conversation.close();
-      await chatRewind(arg, { sessionId: conversation.sessionId, cwd: resolve(options.cwd ?? process.cwd()), sessionDir: options.sessionDir, checkpointDir: (options.checkpoints as { dir?: string } | undefined)?.dir, say, ask });
+      await chatRewind(arg, {
+        sessionId: conversation.sessionId,
+        cwd: resolve(options.cwd ?? process.cwd()),
+        sessionDir: options.sessionDir,
+        checkpointDir: (options.checkpoints as { dir?: string } | undefined)?.dir,
+        say,
+        ask,
+      });
       return false;
     default:
       if ((await conversation.commands().catch(() => [])).some((c) => `/${c.name}` === name)) return "send";
@@ -224,4 +256,3 @@ async function command(text: string, { conversation, io, style, ctx, options, as
       return false;
   }
 }
-

@@ -33,7 +33,14 @@ import { configJsonSchemaText } from "../loader/index";
 import { expandPlugins } from "../src/index";
 
 export type { CliIO, CliFlag, CliArgs, CliCommand, FlagCommand, RawCommand } from "./types";
-export { CONFIG_FLAGS, RUNNER_SETTING_SOURCES, loadCliConfig, kernelFor, type TrustIO, type LoadedCliConfig } from "./config";
+export {
+  CONFIG_FLAGS,
+  RUNNER_SETTING_SOURCES,
+  loadCliConfig,
+  kernelFor,
+  type TrustIO,
+  type LoadedCliConfig,
+} from "./config";
 
 export { UsageError };
 
@@ -57,7 +64,8 @@ const inspect: FlagCommand = {
 };
 
 const schema: FlagCommand = {
-  summary: "Print the JSON Schema of ubiquity config files (with --config: of that config's plugins, third-party options included)",
+  summary:
+    "Print the JSON Schema of ubiquity config files (with --config: of that config's plugins, third-party options included)",
   flags: {
     config: CONFIG_FLAGS.config!,
     cwd: CONFIG_FLAGS.cwd!,
@@ -101,12 +109,20 @@ export const COMMANDS: Record<string, CliCommand> = {
 /** The whole table for the active plugins: the runner's `run` and `chat`, the plugins' commands, then the runner's others. */
 function commandTable(active: ActivePlugins): Record<string, CliCommand | PluginCommand> {
   const { run, chat, ...rest } = COMMANDS;
-  const added = Object.fromEntries(Object.entries(pluginCommands(active.plugins)).filter(([name]) => !(name in COMMANDS)));
+  const added = Object.fromEntries(
+    Object.entries(pluginCommands(active.plugins)).filter(([name]) => !(name in COMMANDS)),
+  );
   return { run: run!, chat: chat!, ...added, ...rest };
 }
 
 /** The `io` a plugin's command gets: the config its command line names, and kernels the runner disposes. */
-function commandIO(io: CliIO, values: CliArgs["values"], name: string, active: ActivePlugins, kernels: Kernel[]): CommandIO {
+function commandIO(
+  io: CliIO,
+  values: CliArgs["values"],
+  name: string,
+  active: ActivePlugins,
+  kernels: Kernel[],
+): CommandIO {
   const sameConfig = ["config", "cwd", "trust"].every((k) => values[k] === active.values[k]);
   const config: CommandIO["config"] = async ({ quiet } = {}) => {
     if (sameConfig && active.loaded) {
@@ -138,7 +154,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   try {
     // `ubiquity` alone in a terminal, or `ubiquity -p …` / `ubiquity --model x` (run's flags without `run`).
     if (first === undefined && io.interactive) return await (COMMANDS.chat as RawCommand).raw(argv, io);
-    if (first !== undefined && first.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first)) {
+    if (first?.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first)) {
       return await (COMMANDS.run as RawCommand).raw(argv, io);
     }
     if (first === undefined || first.startsWith("-")) {
@@ -153,7 +169,9 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     const command = pluginCommands(found.plugins)[first];
     if (!command) {
       if (found.error) throw found.error;
-      throw new UsageError(`unknown command "${first}"${didYouMean(first, Object.keys(commandTable(found)))}${skippedConfigHint(found)}; run \`ubiquity --help\` for the list`);
+      throw new UsageError(
+        `unknown command "${first}"${didYouMean(first, Object.keys(commandTable(found)))}${skippedConfigHint(found)}; run \`ubiquity --help\` for the list`,
+      );
     }
     return await runPluginCommand(first, command, rest, io, found);
   } catch (error) {
@@ -179,13 +197,22 @@ async function runOwn(name: string, command: CliCommand, rest: string[], io: Cli
 }
 
 /** A command a plugin added: parsed here unless it is `raw`; the kernels it asked for are disposed after it. */
-async function runPluginCommand(name: string, command: PluginCommand, rest: string[], io: CliIO, found: ActivePlugins): Promise<number> {
+async function runPluginCommand(
+  name: string,
+  command: PluginCommand,
+  rest: string[],
+  io: CliIO,
+  found: ActivePlugins,
+): Promise<number> {
   const kernels: Kernel[] = [];
   try {
     if (command.raw) {
       const own = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
       if (own.includes("--version")) return printVersion(io);
-      return await command.run({ values: {}, positionals: [], argv: rest }, commandIO(io, prescan(rest), name, found, kernels));
+      return await command.run(
+        { values: {}, positionals: [], argv: rest },
+        commandIO(io, prescan(rest), name, found, kernels),
+      );
     }
     const flags = { ...(command.config ? CONFIG_FLAGS : {}), ...command.flags };
     const args = parse(rest, flags, command.positionals ?? false, name);
@@ -201,7 +228,11 @@ async function runPluginCommand(name: string, command: PluginCommand, rest: stri
 }
 
 function parse(argv: string[], flags: Record<string, CliFlag>, positionals: boolean, command?: string): CliArgs {
-  return parseFlags(argv, { ...GLOBAL_FLAGS, ...flags }, { positionals, help: command ? `ubiquity ${command} --help` : "ubiquity --help" });
+  return parseFlags(
+    argv,
+    { ...GLOBAL_FLAGS, ...flags },
+    { positionals, help: command ? `ubiquity ${command} --help` : "ubiquity --help" },
+  );
 }
 
 function printVersion(io: CliIO): number {
@@ -222,7 +253,10 @@ export function version(): string {
 }
 
 function flagLines(flags: Record<string, CliFlag>): string[] {
-  const rows = Object.entries(flags).map(([name, f]) => [`${f.short ? `-${f.short}, ` : "    "}--${name}${f.value ? ` ${f.value}` : ""}`, f.description] as const);
+  const rows = Object.entries(flags).map(
+    ([name, f]) =>
+      [`${f.short ? `-${f.short}, ` : "    "}--${name}${f.value ? ` ${f.value}` : ""}`, f.description] as const,
+  );
   const width = Math.max(...rows.map(([left]) => left.length));
   return rows.map(([left, text]) => `  ${left.padEnd(width)}  ${text}`);
 }
@@ -248,7 +282,10 @@ function mainHelp(commands: Record<string, { summary: string }>): string {
   ].join("\n");
 }
 
-function commandHelp(name: string, command: { summary: string; usage?: string; flags: Record<string, CliFlag> }): string {
+function commandHelp(
+  name: string,
+  command: { summary: string; usage?: string; flags: Record<string, CliFlag> },
+): string {
   return [
     `ubiquity ${name}: ${command.summary}`,
     "",

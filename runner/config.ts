@@ -26,7 +26,10 @@ export function declaresOption(config: UbiquityConfig, key: string): boolean {
 export const CONFIG_FLAGS: Record<string, CliFlag> = {
   config: { type: "string", value: "<file>", description: "Use this config file (skips the search)" },
   cwd: { type: "string", value: "<dir>", description: "Working directory; the config search starts here [.]" },
-  trust: { type: "boolean", description: "Apply this folder's own config and settings for this run (not remembered; also UBIQUITY_TRUST=1)" },
+  trust: {
+    type: "boolean",
+    description: "Apply this folder's own config and settings for this run (not remembered; also UBIQUITY_TRUST=1)",
+  },
 };
 
 /** Where the settings plugin reads from in the runner unless the config says otherwise, as `claude -p` does. */
@@ -92,7 +95,8 @@ export function kernelFor(config: UbiquityConfig, filepath: string | null): Kern
     return createKernel({ logger: consoleLogger(), ...config });
   } catch (error) {
     // Keep the error's class (PluginError, ConfigError) but say which config file it came from.
-    if (filepath && error instanceof Error && !error.message.startsWith(filepath)) error.message = `${filepath}: ${error.message}`;
+    if (filepath && error instanceof Error && !error.message.startsWith(filepath))
+      error.message = `${filepath}: ${error.message}`;
     throw error;
   }
 }

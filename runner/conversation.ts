@@ -16,7 +16,10 @@ import { storageRoot } from "../plugins/_kits/storage/index";
 import { pushInput } from "./push-input";
 
 /** The model the stored session last answered with (its transcript's last assistant message), if any. */
-export async function storedSessionModel(options: UbiquityConfig, sessionId: string | undefined): Promise<string | undefined> {
+export async function storedSessionModel(
+  options: UbiquityConfig,
+  sessionId: string | undefined,
+): Promise<string | undefined> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const store = new SessionStore({ dir: storageRoot(options.sessionDir, cwd, "sessions") });
   const id = sessionId ?? (await store.list({ cwd, limit: 1 }))[0]?.sessionId;
@@ -101,7 +104,12 @@ export class Conversation {
   async compactNext(instructions?: string): Promise<void> {
     await this.close();
     // A threshold of ~0 makes the summarizing tier compact at once; the newest exchange stays.
-    this.#once = { compactThreshold: 1e-9, compactKeepRecent: 1, autoCompact: true, ...(instructions ? { compactInstructions: instructions } : {}) };
+    this.#once = {
+      compactThreshold: 1e-9,
+      compactKeepRecent: 1,
+      autoCompact: true,
+      ...(instructions ? { compactInstructions: instructions } : {}),
+    };
   }
 
   /** End the live session (the next prompt opens a new one). */
@@ -130,7 +138,9 @@ export class Conversation {
   /** The options of the next live session. */
   #next(): UbiquityConfig {
     const { resume: _r, continueConversation: _c, forkSession: _f, sessionId: _s, ...rest } = this.options;
-    const base: UbiquityConfig = this.#first ? { ...this.options } : { ...rest, ...(this.sessionId ? { resume: this.sessionId } : {}) };
+    const base: UbiquityConfig = this.#first
+      ? { ...this.options }
+      : { ...rest, ...(this.sessionId ? { resume: this.sessionId } : {}) };
     return { ...base, ...this.#once, plugins: [...(base.plugins ?? []), this.#memory()] };
   }
 
@@ -194,7 +204,7 @@ export class Conversation {
     return {
       name: "ubiquity:runner-conversation",
       apply(kernel) {
-        kernel.hooks.session.load.tapPromise("ubiquity:runner-conversation", async (request, run) => {
+        kernel.hooks.session.load.tapPromise("ubiquity:runner-conversation", async (request, _run) => {
           const history = request.sessionId ? histories.get(request.sessionId) : undefined;
           return history ? { sessionId: request.sessionId!, history: structuredClone(history) } : undefined;
         });

@@ -9,9 +9,11 @@ export function describeRule(rule: string, input: Record<string, unknown>): stri
   const match = /^([^(]+)\(([\s\S]*)\)$/.exec(rule);
   if (!match) return `${rule} (every ${rule} call)`;
   const content = match[2]!;
-  if (content.endsWith(":*") && !content.endsWith("\\:*")) return `${rule} (${content.slice(0, -2)} with any arguments)`;
+  if (content.endsWith(":*") && !content.endsWith("\\:*"))
+    return `${rule} (${content.slice(0, -2)} with any arguments)`;
   if (/(^|[^\\])\*/.test(content)) return `${rule} (anything matching the pattern)`;
   if (typeof input.command === "string") return `${rule} (exactly this command)`;
-  if (["file_path", "notebook_path", "path"].some((key) => typeof input[key] === "string")) return `${rule} (only this path)`;
+  if (["file_path", "notebook_path", "path"].some((key) => typeof input[key] === "string"))
+    return `${rule} (only this path)`;
   return `${rule} (exactly this)`;
 }

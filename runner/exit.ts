@@ -7,7 +7,14 @@ import { UsageError } from "../loader/index";
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 // By name: a config importing `ubiquity` gets another copy of the package, so instanceof would lie.
-const CONFIGURATION_ERRORS = new Set(["UsageError", "ConfigError", "PluginResolutionError", "PluginError", "HookUsageError", "ZodError"]);
+const CONFIGURATION_ERRORS = new Set([
+  "UsageError",
+  "ConfigError",
+  "PluginResolutionError",
+  "PluginError",
+  "HookUsageError",
+  "ZodError",
+]);
 
 /** The exit code for an error thrown before a run started: 2 for a usage or configuration mistake, else 1. */
 export function exitCodeOf(error: unknown): number {

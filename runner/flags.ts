@@ -15,7 +15,15 @@ import { didYouMean } from "../src/suggest";
 export type { RunFlag } from "../loader/index";
 
 /** Where a flag is listed in `--help` (a plugin's flag may name another group: it is listed after these). */
-export const FLAG_GROUPS = ["Prompt and output", "Model", "Tools and permissions", "Context", "Sessions", "Config and trust", "Diagnostics"] as const;
+export const FLAG_GROUPS = [
+  "Prompt and output",
+  "Model",
+  "Tools and permissions",
+  "Context",
+  "Sessions",
+  "Config and trust",
+  "Diagnostics",
+] as const;
 
 /** The parsed flag values, by flag name. */
 export type RunValues = Record<string, FlagValue | undefined>;
@@ -25,15 +33,36 @@ export type FlagTable = Record<string, RunFlag>;
 
 function positiveInteger(flag: string, value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer, not ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--${flag} must be a positive integer, not ${JSON.stringify(value)}`);
   return n;
 }
 
 /** The runner's own flags of `ubiquity run`. */
 export const RUN_FLAGS: FlagTable = {
-  print: { type: "boolean", short: "p", group: "Prompt and output", claude: "-p, --print", description: "Answer the prompt and exit, never asking (as claude -p): text output is the final result only; also `ubiquity -p \"prompt\"`" },
-  "output-format": { type: "string", value: "<format>", group: "Prompt and output", claude: "--output-format", description: "text (default) | json (the result message) | stream-json (one message per line)" },
-  "input-format": { type: "string", value: "<format>", group: "Prompt and output", claude: "--input-format", description: "text (default) | stream-json: JSON lines of user messages on stdin, run one after another in one session" },
+  print: {
+    type: "boolean",
+    short: "p",
+    group: "Prompt and output",
+    claude: "-p, --print",
+    description:
+      'Answer the prompt and exit, never asking (as claude -p): text output is the final result only; also `ubiquity -p "prompt"`',
+  },
+  "output-format": {
+    type: "string",
+    value: "<format>",
+    group: "Prompt and output",
+    claude: "--output-format",
+    description: "text (default) | json (the result message) | stream-json (one message per line)",
+  },
+  "input-format": {
+    type: "string",
+    value: "<format>",
+    group: "Prompt and output",
+    claude: "--input-format",
+    description:
+      "text (default) | stream-json: JSON lines of user messages on stdin, run one after another in one session",
+  },
   "include-partial-messages": {
     type: "boolean",
     group: "Prompt and output",
@@ -41,16 +70,45 @@ export const RUN_FLAGS: FlagTable = {
     description: "With --output-format stream-json: also the streamed deltas (stream_event messages)",
     apply: (o) => void (o.includePartialMessages = true),
   },
-  "max-turns": { type: "string", value: "<n>", group: "Model", claude: "--max-turns", description: "Stop after n model turns [40]", apply: (o, v) => void (o.maxTurns = positiveInteger("max-turns", String(v))) },
-  cwd: { type: "string", value: "<dir>", group: "Context", description: "Working directory (and where the config search starts)" },
-  config: { type: "string", value: "<file>", group: "Config and trust", description: "Config file to load (skips the search)" },
-  preset: { type: "string", value: "<name>", group: "Config and trust", description: "Preset to run: default, minimal, headless, harness, or a module" },
+  "max-turns": {
+    type: "string",
+    value: "<n>",
+    group: "Model",
+    claude: "--max-turns",
+    description: "Stop after n model turns [40]",
+    apply: (o, v) => void (o.maxTurns = positiveInteger("max-turns", String(v))),
+  },
+  cwd: {
+    type: "string",
+    value: "<dir>",
+    group: "Context",
+    description: "Working directory (and where the config search starts)",
+  },
+  config: {
+    type: "string",
+    value: "<file>",
+    group: "Config and trust",
+    description: "Config file to load (skips the search)",
+  },
+  preset: {
+    type: "string",
+    value: "<name>",
+    group: "Config and trust",
+    description: "Preset to run: default, minimal, headless, harness, or a module",
+  },
   trust: {
     type: "boolean",
     group: "Config and trust",
-    description: "Apply this folder's own config and settings for this run (not remembered; also UBIQUITY_TRUST=1); without it an untrusted folder's files are skipped or, in a terminal, you are asked once (see `ubiquity trust --help`)",
+    description:
+      "Apply this folder's own config and settings for this run (not remembered; also UBIQUITY_TRUST=1); without it an untrusted folder's files are skipped or, in a terminal, you are asked once (see `ubiquity trust --help`)",
   },
-  verbose: { type: "boolean", group: "Diagnostics", claude: "--verbose", description: "Print the rest: every assistant text, tool lines and the summary in text output; kernel events, plugin taps and debug logs on stderr" },
+  verbose: {
+    type: "boolean",
+    group: "Diagnostics",
+    claude: "--verbose",
+    description:
+      "Print the rest: every assistant text, tool lines and the summary in text output; kernel events, plugin taps and debug logs on stderr",
+  },
   help: { type: "boolean", short: "h", group: "Diagnostics", description: "Show this help" },
 };
 
@@ -58,12 +116,17 @@ export const RUN_FLAGS: FlagTable = {
 export function runFlagTable(plugins: readonly Plugin[]): FlagTable {
   const table: FlagTable = { ...RUN_FLAGS };
   const owner = new Map<string, string>(Object.keys(RUN_FLAGS).map((name) => [name, "the runner"]));
-  const shorts = new Map<string, string>(Object.entries(RUN_FLAGS).flatMap(([name, f]) => (f.short ? [[f.short, name] as [string, string]] : [])));
+  const shorts = new Map<string, string>(
+    Object.entries(RUN_FLAGS).flatMap(([name, f]) => (f.short ? [[f.short, name] as [string, string]] : [])),
+  );
   for (const plugin of plugins) {
     for (const [name, flag] of Object.entries(plugin.flags ?? {})) {
       const taken = owner.get(name);
       if (taken) throw new ConfigError(`plugin ${plugin.name} adds the run flag --${name}, which ${taken} already has`);
-      if (flag.short && shorts.has(flag.short)) throw new ConfigError(`plugin ${plugin.name} adds the run flag -${flag.short}, which --${shorts.get(flag.short)} already uses`);
+      if (flag.short && shorts.has(flag.short))
+        throw new ConfigError(
+          `plugin ${plugin.name} adds the run flag -${flag.short}, which --${shorts.get(flag.short)} already uses`,
+        );
       owner.set(name, `plugin ${plugin.name}`);
       if (flag.short) shorts.set(flag.short, name);
       table[name] = flag;
@@ -93,7 +156,8 @@ export function canonicalSpellings(argv: readonly string[], names: readonly stri
     if (a === "--") return [...out, ...argv.slice(i)];
     const m = /^--([^=]+)(=[\s\S]*)?$/.exec(a);
     const name = m?.[1];
-    const other = name === undefined || known.has(name) ? undefined : [kebab(name), camel(name)].find((n) => known.has(n));
+    const other =
+      name === undefined || known.has(name) ? undefined : [kebab(name), camel(name)].find((n) => known.has(n));
     out.push(other ? `--${other}${m![2] ?? ""}` : a);
   }
   return out;
@@ -103,19 +167,34 @@ export function canonicalSpellings(argv: readonly string[], names: readonly stri
  * The runner's one flag parser (every command's table, `run`'s included): strict, a mistake is a
  * `UsageError` pointing at the command's help. Kebab and camel spellings of a flag are one flag.
  */
-export function parseFlags(argv: string[], flags: Record<string, CommandFlag>, { positionals, help }: { positionals: boolean; help: string }): ParsedRun {
+export function parseFlags(
+  argv: string[],
+  flags: Record<string, CommandFlag>,
+  { positionals, help }: { positionals: boolean; help: string },
+): ParsedRun {
   argv = canonicalSpellings(argv, Object.keys(flags));
   const options = Object.fromEntries(
-    Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
+    Object.entries(flags).map(([name, f]) => [
+      name,
+      { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) },
+    ]),
   );
   try {
     const parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
     return { values: parsed.values as RunValues, positionals: parsed.positionals };
   } catch (error) {
     // Node's own text for an unknown flag suggests `-- "--modle"` (a positional), never the flag that was meant.
-    const unknown = (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /^Unknown option '([^']+)'/.exec(describeError(error))?.[1] : undefined;
+    const unknown =
+      (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+        ? /^Unknown option '([^']+)'/.exec(describeError(error))?.[1]
+        : undefined;
     if (unknown) {
-      const near = unknown.startsWith("--") ? didYouMean(unknown, Object.keys(flags).map((name) => `--${name}`)) : "";
+      const near = unknown.startsWith("--")
+        ? didYouMean(
+            unknown,
+            Object.keys(flags).map((name) => `--${name}`),
+          )
+        : "";
       throw new UsageError(`unknown flag ${unknown}${near}; see \`${help}\``);
     }
     throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
@@ -137,14 +216,15 @@ export function applyRunFlags(options: Record<string, any>, values: RunValues, t
 
 /** `--help` of `ubiquity run`, grouped by purpose. */
 export function runUsage(table: FlagTable = RUN_FLAGS): string {
-  const left = (name: string, f: RunFlag) => `${f.short ? `-${f.short}, ` : "    "}--${name}${f.value ? ` ${f.value}` : ""}`;
+  const left = (name: string, f: RunFlag) =>
+    `${f.short ? `-${f.short}, ` : "    "}--${name}${f.value ? ` ${f.value}` : ""}`;
   const width = Math.max(...Object.entries(table).map(([n, f]) => left(n, f).length));
   const lines = [
     "Usage: ubiquity run [flags] [prompt]",
     "       ubiquity -p [flags] [prompt]",
     "       ubiquity chat [flags]         (the terminal mode; also `ubiquity` alone in a terminal)",
     "",
-    "Run an agent on the prompt. Piped standard input is sent with it (`git diff | ubiquity run \"review this\"`),",
+    'Run an agent on the prompt. Piped standard input is sent with it (`git diff | ubiquity run "review this"`),',
     "or is the prompt when none is given. Flags take kebab or camel case alike (--allowed-tools is --allowedTools).",
   ];
   const groups = [...new Set<string>([...FLAG_GROUPS, ...Object.values(table).map((f) => f.group)])];

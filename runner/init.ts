@@ -23,7 +23,8 @@ export const initCommand: FlagCommand = {
   async run({ values, positionals }, io) {
     if (positionals.length > 1) throw new UsageError("init takes one folder; see `ubiquity init --help`");
     const dir = resolve(positionals[0] ?? ".");
-    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder; name the folder to scaffold into`);
+    if (existsSync(dir) && !statSync(dir).isDirectory())
+      throw new UsageError(`${dir} is not a folder; name the folder to scaffold into`);
     const files: Record<string, string> = { ...SCAFFOLD_FILES };
     if (!existsSync(join(dir, "tsconfig.json"))) files["tsconfig.json"] = SCAFFOLD_TSCONFIG;
     const present = Object.keys(SCAFFOLD_FILES).filter((path) => existsSync(join(dir, path)));
@@ -55,7 +56,15 @@ export const initCommand: FlagCommand = {
 function updatePackageJson(dir: string): string {
   const path = join(dir, "package.json");
   if (!existsSync(path)) {
-    const manifest = { name: basename(dir).toLowerCase().replace(/[^a-z0-9-]+/g, "-") || "agent", private: true, type: "module", scripts: SCAFFOLD_SCRIPTS };
+    const manifest = {
+      name:
+        basename(dir)
+          .toLowerCase()
+          .replace(/[^a-z0-9-]+/g, "-") || "agent",
+      private: true,
+      type: "module",
+      scripts: SCAFFOLD_SCRIPTS,
+    };
     writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
     return "wrote package.json";
   }

@@ -56,7 +56,12 @@ export function inspectKernel(kernel: Kernel, configFile: string | null, skipped
   });
   const hooks: Record<string, InspectedTap[]> = {};
   for (const [hook, taps] of Object.entries(kernel.taps())) {
-    hooks[hook] = taps.map((t) => ({ plugin: t.plugin, ...(t.name !== t.plugin ? { tap: t.name } : {}), stage: t.stage, type: t.type }));
+    hooks[hook] = taps.map((t) => ({
+      plugin: t.plugin,
+      ...(t.name !== t.plugin ? { tap: t.name } : {}),
+      stage: t.stage,
+      type: t.type,
+    }));
   }
   const registry = (entries: { name: string; winner: RegistryEntry<unknown>; losers: RegistryEntry<unknown>[] }[]) =>
     entries.map((e) => ({ name: e.name, winner: e.winner.owner, losers: e.losers.map((l) => l.owner) }));
@@ -71,7 +76,9 @@ export function inspectKernel(kernel: Kernel, configFile: string | null, skipped
       providers: registry(kernel.registries.providers.provenance()),
     },
     pluginOptions: Object.fromEntries(
-      kernel.plugins.map((p) => [p.plugin.name, Object.keys(p.plugin.options?.shape ?? {})] as const).filter(([, keys]) => keys.length > 0),
+      kernel.plugins
+        .map((p) => [p.plugin.name, Object.keys(p.plugin.options?.shape ?? {})] as const)
+        .filter(([, keys]) => keys.length > 0),
     ),
     options: printableOptions(kernel.options),
   };
@@ -110,7 +117,9 @@ function printable(value: unknown): unknown {
 export function formatInspect(report: InspectReport): string {
   const lines: string[] = [];
   const width = Math.max(8, ...report.plugins.map((p) => p.name.length), ...report.disabled.map((p) => p.name.length));
-  const none = report.skippedConfig ? `${report.skippedConfig} not loaded: this folder is not trusted (the default preset applies)` : "(none found; the default preset applies)";
+  const none = report.skippedConfig
+    ? `${report.skippedConfig} not loaded: this folder is not trusted (the default preset applies)`
+    : "(none found; the default preset applies)";
   lines.push(`config: ${report.configFile ?? none}`, "");
 
   lines.push("plugins (apply order; a same-name plugin replaces in place):");
@@ -132,7 +141,10 @@ export function formatInspect(report: InspectReport): string {
       continue;
     }
     lines.push(`  ${hook}`);
-    for (const t of taps) lines.push(`    ${String(t.stage).padStart(5)}  ${t.plugin}${t.tap ? ` (tap ${t.tap})` : ""}${t.type === "sync" ? "" : ` [${t.type}]`}`);
+    for (const t of taps)
+      lines.push(
+        `    ${String(t.stage).padStart(5)}  ${t.plugin}${t.tap ? ` (tap ${t.tap})` : ""}${t.type === "sync" ? "" : ` [${t.type}]`}`,
+      );
   }
   if (idle.length) lines.push(`  no taps: ${idle.join(", ")}`);
 

@@ -27,17 +27,23 @@ export const BUILTIN_PRESETS = {
 /** A preset by name: a built-in, else a module resolved from `cwd`. */
 export async function presetByName(name: string, cwd: string): Promise<Preset> {
   // A built-in by its name, or by its preset name as `inspect` shows it (`ubiquity:minimal`).
-  const load = (BUILTIN_PRESETS as Record<string, (() => Promise<{ default: Preset }>) | undefined>)[name.replace(/^ubiquity:/, "")];
+  const load = (BUILTIN_PRESETS as Record<string, (() => Promise<{ default: Preset }>) | undefined>)[
+    name.replace(/^ubiquity:/, "")
+  ];
   if (load) return (await load()).default;
   const resolved = await resolveEntries({ presets: [name] }, cwd).catch((error: unknown) => {
     if (!(error instanceof ConfigError)) throw error;
     // A typo of a built-in is no package to install.
     const near = didYouMean(name, Object.keys(BUILTIN_PRESETS));
-    if (near && !/[./]/.test(name)) throw new ConfigError(`--preset ${name}: no such preset${near}; the built-in presets are ${Object.keys(BUILTIN_PRESETS).join(", ")}, or name a module`);
+    if (near && !/[./]/.test(name))
+      throw new ConfigError(
+        `--preset ${name}: no such preset${near}; the built-in presets are ${Object.keys(BUILTIN_PRESETS).join(", ")}, or name a module`,
+      );
     throw new ConfigError(error.message.replace(`presets[0] ${JSON.stringify(name)}`, `--preset ${name}`));
   });
   const preset = resolved.presets?.[0];
-  if (!preset || typeof preset !== "object" || Array.isArray(preset)) throw new ConfigError(`--preset ${name}: not a preset`);
+  if (!preset || typeof preset !== "object" || Array.isArray(preset))
+    throw new ConfigError(`--preset ${name}: not a preset`);
   return preset as Preset;
 }
 
@@ -56,7 +62,10 @@ export interface ActivePlugins {
 export async function activePlugins(values: RunValues, command: string): Promise<ActivePlugins> {
   try {
     const loaded = await loadCliConfig(values, command, { warn: () => {} });
-    const presets = typeof values.preset === "string" ? [await presetByName(values.preset, loaded.config.cwd ?? resolve("."))] : loaded.config.presets;
+    const presets =
+      typeof values.preset === "string"
+        ? [await presetByName(values.preset, loaded.config.cwd ?? resolve("."))]
+        : loaded.config.presets;
     const { plugins } = expandPlugins({ presets, plugins: loaded.config.plugins, disable: loaded.config.disable });
     return { plugins: plugins.map((p) => p.plugin), values, loaded };
   } catch (error) {
@@ -71,13 +80,16 @@ export async function activePlugins(values: RunValues, command: string): Promise
  */
 export function skippedConfigHint(active: ActivePlugins): string {
   const file = active.loaded?.skipped[0];
-  return file ? `; this folder's ${basename(file)} was not loaded, as the folder is not trusted: if its plugins add it, trust the folder with \`ubiquity trust .\` (or UBIQUITY_TRUST=1 for one run)` : "";
+  return file
+    ? `; this folder's ${basename(file)} was not loaded, as the folder is not trusted: if its plugins add it, trust the folder with \`ubiquity trust .\` (or UBIQUITY_TRUST=1 for one run)`
+    : "";
 }
 
 /** The commands the plugins add, by name (the first plugin to name one has it). */
 export function pluginCommands(plugins: readonly Plugin[]): Record<string, PluginCommand> {
   const commands: Record<string, PluginCommand> = {};
-  for (const plugin of plugins) for (const [name, command] of Object.entries(plugin.commands ?? {})) commands[name] ??= command;
+  for (const plugin of plugins)
+    for (const [name, command] of Object.entries(plugin.commands ?? {})) commands[name] ??= command;
   return commands;
 }
 

@@ -16,7 +16,7 @@ export function formatToolUse(m: Pick<ToolUseMessage, "toolName" | "toolInput">)
   if (input && typeof input === "object" && !Array.isArray(input)) {
     args = Object.entries(input as Record<string, unknown>)
       .map(([k, v]) => {
-        let s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+        let s = typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
         s = s.replace(/\\n/g, "⏎");
         if (s.length > MAX_ARG) s = `${s.slice(0, MAX_ARG - 1)}…`;
         return `${k}: ${s}`;
@@ -49,7 +49,9 @@ export function formatToolResult(m: Pick<ToolResultMessage, "output">): string {
  * the first `toLocaleString` of a process loads ICU's locale data (~7 MB of a cold run's memory).
  */
 export function thousands(x: number): string {
-  return Number.isSafeInteger(x) && !Object.is(x, -0) ? String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ",") : x.toLocaleString("en-US");
+  return Number.isSafeInteger(x) && !Object.is(x, -0)
+    ? String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+    : x.toLocaleString("en-US");
 }
 
 /** `3 turns · 1,234 in / 56 out tokens (800 cached) · $0.0123`: the closing line. */
@@ -71,7 +73,8 @@ export function withoutKernelTerms(text: string): string {
     .replace(/\[plugin ([^\]]+)\] hook [\w.]+: /g, (_, plugin: string) => `plugin ${plugin}: `)
     .replace(
       /set options\.model \(e\.g\. model: "([^"]+)", or "test" for the offline model\)/,
-      (_, example: string) => `pass --model (e.g. --model ${example}, or --model test for the offline model), set model in the config file,`,
+      (_, example: string) =>
+        `pass --model (e.g. --model ${example}, or --model test for the offline model), set model in the config file,`,
     );
 }
 
@@ -196,7 +199,9 @@ export class TextRenderer {
         this.#endLine();
         this.#streamedThisTurn = false;
         if (m.stopReason === "max_tokens") {
-          this.sink.info("warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens");
+          this.sink.info(
+            "warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens",
+          );
         }
         break;
       case "tool_use":
@@ -204,7 +209,9 @@ export class TextRenderer {
         break;
       case "tool_result":
         if (!this.#progress) break;
-        this.sink.info(`  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${m.toolName}: ${formatToolResult(m)}`);
+        this.sink.info(
+          `  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${m.toolName}: ${formatToolResult(m)}`,
+        );
         break;
       case "system":
         // An unsandboxed run says so once, however many turns a chat has.
@@ -215,7 +222,11 @@ export class TextRenderer {
         if (m.subtype === "compact_boundary" && this.#progress) {
           this.#endLine();
           const n = thousands;
-          this.sink.info(this.style.dim(`— the conversation so far was summarized (${n(m.tokensBefore)} → ${n(m.tokensAfter)} tokens)`));
+          this.sink.info(
+            this.style.dim(
+              `— the conversation so far was summarized (${n(m.tokensBefore)} → ${n(m.tokensAfter)} tokens)`,
+            ),
+          );
         }
         if (m.subtype === "task_started") {
           this.#endLine();
@@ -223,16 +234,28 @@ export class TextRenderer {
         }
         if (m.subtype === "task_ended") {
           this.#endLine();
-          this.sink.info(this.style.dim(`  ⧗ ${m.task.id} ${m.task.state === "killed" ? m.task.outcome : `${m.task.state}: ${m.task.outcome}`}`));
+          this.sink.info(
+            this.style.dim(
+              `  ⧗ ${m.task.id} ${m.task.state === "killed" ? m.task.outcome : `${m.task.state}: ${m.task.outcome}`}`,
+            ),
+          );
         }
         if (m.subtype === "permission_review") {
           this.#endLine();
           const mark = m.decision === "allow" ? this.style.ok("✓") : this.style.error("✗");
-          this.sink.info(this.style.dim(`  ${mark} reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} ${m.toolName}${m.reason ? `: ${m.reason}` : ""}`));
+          this.sink.info(
+            this.style.dim(
+              `  ${mark} reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} ${m.toolName}${m.reason ? `: ${m.reason}` : ""}`,
+            ),
+          );
         }
         if (m.subtype === "session_write_failed") {
           this.#endLine();
-          this.sink.info(this.style.error(`warning: the session's transcript could not be written (${m.error})${m.bestEffort ? "; the run goes on without it" : ""}`));
+          this.sink.info(
+            this.style.error(
+              `warning: the session's transcript could not be written (${m.error})${m.bestEffort ? "; the run goes on without it" : ""}`,
+            ),
+          );
         }
         break;
       case "result":
@@ -241,7 +264,8 @@ export class TextRenderer {
           this.sink.out(m.result.endsWith("\n") ? m.result : `${m.result}\n`);
           this.#lastText = m.result;
         }
-        if (m.structuredOutput !== undefined && !sameJson(this.#lastText, m.structuredOutput)) this.sink.out(`${JSON.stringify(m.structuredOutput)}\n`);
+        if (m.structuredOutput !== undefined && !sameJson(this.#lastText, m.structuredOutput))
+          this.sink.out(`${JSON.stringify(m.structuredOutput)}\n`);
         if (m.isError) this.sink.info(this.style.error(`error (${m.subtype}): ${withoutKernelTerms(m.result)}`));
         if (this.#progress) this.sink.info(this.style.dim(formatSummary(m)));
         break;

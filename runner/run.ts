@@ -93,25 +93,37 @@ function fail(io: RunnerIO, error: unknown, format: string, verbose = false): nu
   const text = oneLine(redactText(describeError(error), secretsOf(undefined)));
   const shown = verbose ? text : withoutKernelTerms(text);
   if (format === "json" || format === "stream-json") {
-    io.stdout(`${JSON.stringify({ type: "result", subtype: code === EXIT.usage ? "error_configuration" : "error_during_execution", isError: true, result: shown, exitCode: code })}\n`);
+    io.stdout(
+      `${JSON.stringify({ type: "result", subtype: code === EXIT.usage ? "error_configuration" : "error_during_execution", isError: true, result: shown, exitCode: code })}\n`,
+    );
   }
-  io.stderr(`error: ${shown}${error instanceof UsageError && !/--help/.test(shown) ? "; see `ubiquity run --help`" : ""}\n`);
+  io.stderr(
+    `error: ${shown}${error instanceof UsageError && !/--help/.test(shown) ? "; see `ubiquity run --help`" : ""}\n`,
+  );
   return code;
 }
 
 /** Check flag combinations that cannot work together. */
 function checkCombinations(values: RunValues, format: string, inputFormat: string): void {
-  if (!["text", "json", "stream-json"].includes(format)) throw new UsageError(`--output-format must be text, json or stream-json, not ${JSON.stringify(format)}`);
-  if (!["text", "stream-json"].includes(inputFormat)) throw new UsageError(`--input-format must be text or stream-json, not ${JSON.stringify(inputFormat)}`);
-  if (values["include-partial-messages"] && format !== "stream-json") throw new UsageError("--include-partial-messages needs --output-format stream-json");
-  if (inputFormat === "stream-json" && format !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  if (!["text", "json", "stream-json"].includes(format))
+    throw new UsageError(`--output-format must be text, json or stream-json, not ${JSON.stringify(format)}`);
+  if (!["text", "stream-json"].includes(inputFormat))
+    throw new UsageError(`--input-format must be text or stream-json, not ${JSON.stringify(inputFormat)}`);
+  if (values["include-partial-messages"] && format !== "stream-json")
+    throw new UsageError("--include-partial-messages needs --output-format stream-json");
+  if (inputFormat === "stream-json" && format !== "stream-json")
+    throw new UsageError("--input-format stream-json needs --output-format stream-json");
 }
 
 /** What kind of run the command line asks for. */
 type Mode = "once" | "stream" | "chat";
 
 /** `ubiquity run` / `ubiquity chat`: returns the exit code. */
-export async function runCommand(argv: string[], io: RunnerIO, { chat = false }: { chat?: boolean } = {}): Promise<number> {
+export async function runCommand(
+  argv: string[],
+  io: RunnerIO,
+  { chat = false }: { chat?: boolean } = {},
+): Promise<number> {
   let format = formatIn(argv);
   let values: RunValues;
   let positionals: string[];
@@ -131,30 +143,64 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
   } catch (error) {
     // A flag the folder's skipped config would add: say why it is unknown.
     const hint = skippedConfigHint(active);
-    if (hint && error instanceof UsageError && error.message.startsWith("unknown flag")) return fail(io, new UsageError(error.message.replace(/; see `[^`]*`$/, hint)), format);
+    if (hint && error instanceof UsageError && error.message.startsWith("unknown flag"))
+      return fail(io, new UsageError(error.message.replace(/; see `[^`]*`$/, hint)), format);
     return fail(io, error, format);
   }
   const verbose = values.verbose === true;
   const inTerminal = io.stdin.isTTY === true && io.stdoutIsTTY;
   let prompt = positionals.join(" ").trim();
-  const mode: Mode = values["input-format"] === "stream-json" ? "stream" : chat || (!prompt && !values.print && inTerminal && format === "text") ? "chat" : "once";
+  const mode: Mode =
+    values["input-format"] === "stream-json"
+      ? "stream"
+      : chat || (!prompt && !values.print && inTerminal && format === "text")
+        ? "chat"
+        : "once";
 
-  if (mode === "chat" && (!inTerminal || !io.terminal)) return fail(io, new UsageError("the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run \"…\") to run once"), format);
-  if (mode === "chat" && format !== "text") return fail(io, new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt"), format);
-  if (mode === "chat" && prompt) return fail(io, new UsageError("`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run \"…\"`"), format);
+  if (mode === "chat" && (!inTerminal || !io.terminal))
+    return fail(
+      io,
+      new UsageError(
+        'the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run "…") to run once',
+      ),
+      format,
+    );
+  if (mode === "chat" && format !== "text")
+    return fail(
+      io,
+      new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt"),
+      format,
+    );
+  if (mode === "chat" && prompt)
+    return fail(
+      io,
+      new UsageError('`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run "…"`'),
+      format,
+    );
   if (mode === "once") {
     try {
-      prompt = combinePrompt(prompt, await readStdin(io.stdin as Parameters<typeof readStdin>[0], { bounded: prompt !== "" }));
+      prompt = combinePrompt(
+        prompt,
+        await readStdin(io.stdin as Parameters<typeof readStdin>[0], { bounded: prompt !== "" }),
+      );
     } catch (error) {
       return fail(io, new UsageError(`cannot read standard input: ${describeError(error)}`), format);
     }
-    if (!prompt) return fail(io, new UsageError('no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input'), format);
+    if (!prompt)
+      return fail(
+        io,
+        new UsageError('no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input'),
+        format,
+      );
   }
 
   let options: UbiquityConfig;
   try {
     const askHere = io.stdin.isTTY === true && (io.stderrIsTTY ?? io.stdoutIsTTY);
-    ({ options } = await resolveRunOptions(active, values, table, { ask: askHere ? (question) => askLine(io, question) : undefined, warn: (line) => io.stderr(`${line}\n`) }));
+    ({ options } = await resolveRunOptions(active, values, table, {
+      ask: askHere ? (question) => askLine(io, question) : undefined,
+      warn: (line) => io.stderr(`${line}\n`),
+    }));
   } catch (error) {
     return fail(io, error, format, verbose);
   }
@@ -171,14 +217,30 @@ export async function runCommand(argv: string[], io: RunnerIO, { chat = false }:
  * The run's config: the one read for the flag table when nothing is left to ask (its trust
  * warning printed now), else read again, asking the trust question in a terminal.
  */
-async function loadForRun(quiet: LoadedCliConfig | undefined, values: RunValues, ask: ((question: string) => Promise<string>) | undefined, warn: (line: string) => void): Promise<LoadedCliConfig> {
-  const wouldAsk = ask !== undefined && quiet !== undefined && ((quiet.trust.source === "default" && quiet.trust.files.length > 0) || quiet.trust.unapproved.length > 0);
+async function loadForRun(
+  quiet: LoadedCliConfig | undefined,
+  values: RunValues,
+  ask: ((question: string) => Promise<string>) | undefined,
+  warn: (line: string) => void,
+): Promise<LoadedCliConfig> {
+  const wouldAsk =
+    ask !== undefined &&
+    quiet !== undefined &&
+    ((quiet.trust.source === "default" && quiet.trust.files.length > 0) || quiet.trust.unapproved.length > 0);
   if (quiet && !wouldAsk) {
     const warning = untrustedWarning(quiet.trust, quiet.config.cwd ?? process.cwd());
     if (warning) warn(warning);
     return quiet;
   }
-  return loadCliConfig({ config: values.config as string | undefined, cwd: values.cwd as string | undefined, trust: values.trust === true }, "run", { ask, warn });
+  return loadCliConfig(
+    {
+      config: values.config as string | undefined,
+      cwd: values.cwd as string | undefined,
+      trust: values.trust === true,
+    },
+    "run",
+    { ask, warn },
+  );
 }
 
 /**
@@ -187,7 +249,12 @@ async function loadForRun(quiet: LoadedCliConfig | undefined, values: RunValues,
  * (they win over the config), a resumed session's model, the logger; the kernel is built once so
  * a bad option or a plugin failing to apply is a configuration error naming the config file.
  */
-export async function resolveRunOptions(active: ActivePlugins, values: RunValues, table: FlagTable, trust: TrustIO & { warn: (line: string) => void }): Promise<{ options: UbiquityConfig; filepath: string | null }> {
+export async function resolveRunOptions(
+  active: ActivePlugins,
+  values: RunValues,
+  table: FlagTable,
+  trust: TrustIO & { warn: (line: string) => void },
+): Promise<{ options: UbiquityConfig; filepath: string | null }> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   const loaded = await loadForRun(active.loaded, values, trust.ask, trust.warn);
   const options = loaded.config;
@@ -224,7 +291,9 @@ function noModelError(active: ActivePlugins): ConfigError {
   const hint = skipped
     ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
-  return new ConfigError(`No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable${hint}`);
+  return new ConfigError(
+    `No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable${hint}`,
+  );
 }
 
 /** The exit code of a run that ended with `result`: a failure while it was set up (nothing asked of the model) is a configuration error. */
@@ -234,19 +303,34 @@ function exitOfResult(result: ResultMessage | undefined): number {
 }
 
 /** One prompt, one run. With `-p` (or no terminal) the text output is the final result only, as `claude -p`'s; `--verbose` shows the rest. */
-async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, format: string, answerers: TerminalAnswerer[], { print, verbose }: { print: boolean; verbose: boolean }): Promise<number> {
+async function runOnce(
+  prompt: string,
+  options: UbiquityConfig,
+  io: RunnerIO,
+  format: string,
+  answerers: TerminalAnswerer[],
+  { print, verbose }: { print: boolean; verbose: boolean },
+): Promise<number> {
   // -p never asks and never streams, in a terminal too (nothing prompts, as in `claude -p`).
   const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text" && !print;
   const style = createStyle(colorEnabled(io.stderrIsTTY ?? io.stdoutIsTTY));
   const renderer = new TextRenderer(
-    { out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), ...(interactive ? { status: (t: string) => io.stderr(t) } : {}) },
+    {
+      out: (t) => io.stdout(t),
+      info: (t) => io.stderr(`${t}\n`),
+      ...(interactive ? { status: (t: string) => io.stderr(t) } : {}),
+    },
     interactive,
     style,
     { finalOnly: !verbose, progress: verbose || !print },
   );
   if (interactive) {
     options.includePartialMessages = true;
-    if (declaresOption(options, "canUseTool")) options.canUseTool ??= terminalApprover(io, { answerers, beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }) });
+    if (declaresOption(options, "canUseTool"))
+      options.canUseTool ??= terminalApprover(io, {
+        answerers,
+        beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }),
+      });
   }
   // Headless, nothing prompts: an ask is denied with a message saying how to pre-approve it.
   const controller = new AbortController();
@@ -257,7 +341,14 @@ async function runOnce(prompt: string, options: UbiquityConfig, io: RunnerIO, fo
     for await (const message of summon(prompt, options)) {
       if (message.type === "result") result = message;
       // An unsandboxed run says so on stderr in the JSON formats too (stdout stays the format's own; text's renderer says it).
-      if (format !== "text" && message.type === "system" && message.subtype === "init" && !message.agentId && message.sandbox?.warning) io.stderr(`warning: ${message.sandbox.warning}\n`);
+      if (
+        format !== "text" &&
+        message.type === "system" &&
+        message.subtype === "init" &&
+        !message.agentId &&
+        message.sandbox?.warning
+      )
+        io.stderr(`warning: ${message.sandbox.warning}\n`);
       if (format === "stream-json") io.stdout(`${JSON.stringify(message)}\n`);
       else if (format === "text") renderer.render(message as Message);
     }
@@ -276,17 +367,23 @@ export function userTextOf(line: string): string {
   try {
     data = JSON.parse(line);
   } catch (error) {
-    throw new UsageError(`--input-format stream-json: a line is not JSON (${describeError(error)}): ${line.slice(0, 80)}`);
+    throw new UsageError(
+      `--input-format stream-json: a line is not JSON (${describeError(error)}): ${line.slice(0, 80)}`,
+    );
   }
   const m = data as { type?: unknown; text?: unknown; message?: { content?: unknown } };
   if (m?.type === "user" && typeof m.text === "string") return m.text;
   const content = m?.type === "user" ? m.message?.content : undefined;
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    const text = content.map((p: { type?: unknown; text?: unknown }) => (p?.type === "text" && typeof p.text === "string" ? p.text : "")).join("");
+    const text = content
+      .map((p: { type?: unknown; text?: unknown }) => (p?.type === "text" && typeof p.text === "string" ? p.text : ""))
+      .join("");
     if (text) return text;
   }
-  throw new UsageError('--input-format stream-json: each line must be a user message, {"type":"user","message":{"role":"user","content":"…"}}');
+  throw new UsageError(
+    '--input-format stream-json: each line must be a user message, {"type":"user","message":{"role":"user","content":"…"}}',
+  );
 }
 
 /** `--input-format stream-json`: the stdin lines are the input of one live session (a line marked `"interrupt": true` stops the work in progress). */
@@ -314,7 +411,8 @@ async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number>
   try {
     const first = await nextInput();
     if (bad) return fail(io, bad, "stream-json");
-    if (first === undefined) return fail(io, new UsageError("--input-format stream-json: no user message on standard input"), "stream-json");
+    if (first === undefined)
+      return fail(io, new UsageError("--input-format stream-json: no user message on standard input"), "stream-json");
     // Lockstep, as one run per line did: a message goes in once the one before has its result,
     // unless it interrupts; so each message gets its own result.
     let results = 0;
@@ -325,11 +423,15 @@ async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number>
         yield m;
         sent++;
         const next = await nextInput();
-        while (next !== undefined && typeof next === "string" && results < sent) await new Promise<void>((r) => (wake = r));
+        while (next !== undefined && typeof next === "string" && results < sent)
+          await new Promise<void>((r) => (wake = r));
         m = next;
       }
     }
-    for await (const message of summon(input(), { ...options, abortSignal: options.abortSignal ?? controller.signal })) {
+    for await (const message of summon(input(), {
+      ...options,
+      abortSignal: options.abortSignal ?? controller.signal,
+    })) {
       io.stdout(`${JSON.stringify(message)}\n`);
       if (message.type !== "result") continue;
       if (message.isError) failed = true;

@@ -25,7 +25,10 @@ function regularFile(stdin: Input): string | undefined {
  * The text on stdin, or "" when it is a terminal. With `bounded`, "" also when no byte arrives
  * within `firstByteMs` (the pipe is then left alone so the process can exit).
  */
-export function readStdin(stdin: Input, { bounded, firstByteMs = STDIN_FIRST_BYTE_MS }: { bounded: boolean; firstByteMs?: number }): Promise<string> {
+export function readStdin(
+  stdin: Input,
+  { bounded, firstByteMs = STDIN_FIRST_BYTE_MS }: { bounded: boolean; firstByteMs?: number },
+): Promise<string> {
   if (stdin.isTTY === true) return Promise.resolve("");
   const file = regularFile(stdin);
   if (file !== undefined) return Promise.resolve(file);

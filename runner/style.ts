@@ -30,7 +30,8 @@ export interface Style {
 /** Styles that colour when `enabled`. */
 export function createStyle(enabled: boolean): Style {
   // The decision is made above (for the stream the text goes to), so styleText must not re-check it.
-  const paint = (format: Format) => (text: string) => (enabled ? styleText(format, text, { validateStream: false }) : text);
+  const paint = (format: Format) => (text: string) =>
+    enabled ? styleText(format, text, { validateStream: false }) : text;
   return {
     enabled,
     dim: paint("dim"),

@@ -2,11 +2,26 @@
 import { statSync } from "node:fs";
 import type { FlagCommand } from "./types";
 import { productPlugins } from "./trust";
-import { MAX_PIN_FILE_BYTES, MAX_PIN_FOLDER_BYTES, MAX_PIN_FOLDER_FILES, UsageError, digestsOf, pinKey, displayPath, findFilesToPin, readTrustStore, realFolder, rememberTrust, revokeTrust, trustStorePath } from "../loader/index";
+import {
+  MAX_PIN_FILE_BYTES,
+  MAX_PIN_FOLDER_BYTES,
+  MAX_PIN_FOLDER_FILES,
+  UsageError,
+  digestsOf,
+  pinKey,
+  displayPath,
+  findFilesToPin,
+  readTrustStore,
+  realFolder,
+  rememberTrust,
+  revokeTrust,
+  trustStorePath,
+} from "../loader/index";
 
 /** The `trust` command. */
 export const trustCommand: FlagCommand = {
-  summary: "Trust a folder so its own config, settings, MCP servers, agents, skills and memory apply while unchanged (--list, --revoke)",
+  summary:
+    "Trust a folder so its own config, settings, MCP servers, agents, skills and memory apply while unchanged (--list, --revoke)",
   usage: "[dir]",
   positionals: true,
   flags: {
@@ -19,14 +34,22 @@ export const trustCommand: FlagCommand = {
       const entries = readTrustStore();
       if (entries.length === 0) io.stdout(`No folders are trusted (${trustStorePath()}).\n`);
       for (const e of entries) {
-        const pinned = !e.trusted ? "" : e.files ? `, ${Object.keys(e.files).length} file${Object.keys(e.files).length === 1 ? "" : "s"} approved` : ", no files approved: run `ubiquity trust` on it again";
+        const pinned = !e.trusted
+          ? ""
+          : e.files
+            ? `, ${Object.keys(e.files).length} file${Object.keys(e.files).length === 1 ? "" : "s"} approved`
+            : ", no files approved: run `ubiquity trust` on it again";
         io.stdout(`${e.trusted ? "trusted " : "declined"}  ${e.path}  (${e.at}${pinned})\n`);
       }
       return 0;
     }
     if (typeof values.revoke === "string") {
       const removed = revokeTrust(values.revoke);
-      io.stdout(removed ? `Revoked ${realFolder(values.revoke)}: its own files no longer apply.\n` : `${realFolder(values.revoke)} was not in the trust store; nothing changed.\n`);
+      io.stdout(
+        removed
+          ? `Revoked ${realFolder(values.revoke)}: its own files no longer apply.\n`
+          : `${realFolder(values.revoke)} was not in the trust store; nothing changed.\n`,
+      );
       return 0;
     }
     const dir = positionals[0] ?? ".";
@@ -44,9 +67,14 @@ export const trustCommand: FlagCommand = {
     rememberTrust(real, true, undefined, digests);
     const approved = files.filter((f) => Object.hasOwn(digests, pinKey(f.path)));
     const refused = files.filter((f) => !Object.hasOwn(digests, pinKey(f.path)));
-    const what = approved.length ? `: ${approved.map((f) => `${displayPath(f.path, real)} (${f.effect})`).join(", ")} now apply, as long as they stay as they are now` : "";
+    const what = approved.length
+      ? `: ${approved.map((f) => `${displayPath(f.path, real)} (${f.effect})`).join(", ")} now apply, as long as they stay as they are now`
+      : "";
     io.stdout(`Trusted ${real} and the folders below it${what}.\n`);
-    if (refused.length) io.stderr(`warning: not approved, as they cannot be read or are over the size limits (${MAX_PIN_FOLDER_FILES} files or ${MAX_PIN_FOLDER_BYTES / 1024 / 1024} MiB in a folder, ${MAX_PIN_FILE_BYTES / 1024 / 1024} MiB in a file): ${refused.map((f) => displayPath(f.path, real)).join(", ")}.\n`);
+    if (refused.length)
+      io.stderr(
+        `warning: not approved, as they cannot be read or are over the size limits (${MAX_PIN_FOLDER_FILES} files or ${MAX_PIN_FOLDER_BYTES / 1024 / 1024} MiB in a folder, ${MAX_PIN_FILE_BYTES / 1024 / 1024} MiB in a file): ${refused.map((f) => displayPath(f.path, real)).join(", ")}.\n`,
+      );
     return 0;
   },
 };

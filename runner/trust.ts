@@ -8,7 +8,15 @@
  */
 import { homedir } from "node:os";
 import { trustFromEnv } from "../loader/index";
-import { digestsOf, displayPath, findFilesToPin, findProjectFiles, printable, trustPinsFor, unapprovedFiles } from "../loader/index";
+import {
+  digestsOf,
+  displayPath,
+  findFilesToPin,
+  findProjectFiles,
+  printable,
+  trustPinsFor,
+  unapprovedFiles,
+} from "../loader/index";
 import type { ProjectFile, ProjectTrust, UntrustedFile } from "../loader/index";
 import type { Plugin } from "../src/plugin";
 import { expandPlugins } from "../src/preset";
@@ -66,7 +74,14 @@ export async function productPlugins(): Promise<Plugin[]> {
 export async function decideTrust(options: DecideTrustOptions): Promise<TrustDecision> {
   const home = options.home ?? homedir();
   const plugins = options.plugins ?? (await productPlugins());
-  const whole = (trusted: boolean, source: TrustSource): TrustDecision => ({ trusted, source, files: findProjectFiles(options.cwd, home, plugins), unapproved: [], legacy: false, option: trusted });
+  const whole = (trusted: boolean, source: TrustSource): TrustDecision => ({
+    trusted,
+    source,
+    files: findProjectFiles(options.cwd, home, plugins),
+    unapproved: [],
+    legacy: false,
+    option: trusted,
+  });
   if (options.flag) return whole(true, "flag");
   if (trustFromEnv(options.env)) return whole(true, "env");
   const entries = readTrustStore(home);
@@ -75,27 +90,60 @@ export async function decideTrust(options: DecideTrustOptions): Promise<TrustDec
   const files = findProjectFiles(options.cwd, home, plugins, { imports: pinned !== undefined });
   if (pinned) {
     const unapproved = unapprovedFiles(files, pinned.pins);
-    const decision: TrustDecision = { trusted: true, source: "store", files, unapproved, legacy: pinned.legacy, option: pinned.pins };
+    const decision: TrustDecision = {
+      trusted: true,
+      source: "store",
+      files,
+      unapproved,
+      legacy: pinned.legacy,
+      option: pinned.pins,
+    };
     if (unapproved.length === 0 || !options.ask) return decision;
     // The digests of what the question shows, taken before it is asked: a file changed while it waits is not approved.
     const shown = digestsOf(files);
     const answer = await askTrust(options.ask, changedQuestion(options.cwd, unapproved, pinned.legacy));
-    if (answer === "quit") throw new TrustDeclinedError(`stopped: files of ${realFolder(options.cwd)} changed since it was trusted (review them, then run \`ubiquity trust .\` to approve them)`);
+    if (answer === "quit")
+      throw new TrustDeclinedError(
+        `stopped: files of ${realFolder(options.cwd)} changed since it was trusted (review them, then run \`ubiquity trust .\` to approve them)`,
+      );
     if (answer === "skip") return decision;
     approveFiles(options.cwd, shown, home);
     const approved = trustPinsFor(options.cwd, readTrustStore(home), home)!;
-    return { ...decision, source: "prompt", unapproved: unapprovedFiles(files, approved.pins), legacy: false, option: approved.pins };
+    return {
+      ...decision,
+      source: "prompt",
+      unapproved: unapprovedFiles(files, approved.pins),
+      legacy: false,
+      option: approved.pins,
+    };
   }
-  const none = (source: TrustSource): TrustDecision => ({ trusted: false, source, files, unapproved: [], legacy: false, option: false });
+  const none = (source: TrustSource): TrustDecision => ({
+    trusted: false,
+    source,
+    files,
+    unapproved: [],
+    legacy: false,
+    option: false,
+  });
   if (trustEntryFor(options.cwd, entries)) return none("store");
   if (files.length === 0 || !options.ask) return none("default");
   const shown = digestsOf(findFilesToPin(options.cwd, home, plugins));
   const answer = await askTrust(options.ask, firstQuestion(options.cwd, files));
-  if (answer === "quit") throw new TrustDeclinedError(`stopped: ${realFolder(options.cwd)} is not trusted (run \`ubiquity trust .\` to trust it)`);
+  if (answer === "quit")
+    throw new TrustDeclinedError(
+      `stopped: ${realFolder(options.cwd)} is not trusted (run \`ubiquity trust .\` to trust it)`,
+    );
   rememberTrust(options.cwd, answer === "trust", home, shown);
   if (answer !== "trust") return none("prompt");
   const approved = trustPinsFor(options.cwd, readTrustStore(home), home)!;
-  return { trusted: true, source: "prompt", files, unapproved: unapprovedFiles(files, approved.pins), legacy: false, option: approved.pins };
+  return {
+    trusted: true,
+    source: "prompt",
+    files,
+    unapproved: unapprovedFiles(files, approved.pins),
+    legacy: false,
+    option: approved.pins,
+  };
 }
 
 /** The question for a folder never trusted: every file it has of its own. */

@@ -14,7 +14,14 @@ function describeEvent(event: KernelEvent): string {
   switch (event.type) {
     case "message": {
       const m = event.message;
-      const detail = m.type === "tool_use" ? ` ${m.toolName} ${m.toolUseId}` : m.type === "tool_result" ? ` ${m.toolName} ${m.output.isError ? "error" : "ok"}` : m.type === "system" || m.type === "result" ? ` ${m.subtype}` : "";
+      const detail =
+        m.type === "tool_use"
+          ? ` ${m.toolName} ${m.toolUseId}`
+          : m.type === "tool_result"
+            ? ` ${m.toolName} ${m.output.isError ? "error" : "ok"}`
+            : m.type === "system" || m.type === "result"
+              ? ` ${m.subtype}`
+              : "";
       // A failed result in the kernel's own words (the normal output names only the plugin).
       const failure = m.type === "result" && m.isError ? `: ${m.result}` : "";
       return `message ${m.type}${detail}${m.agentId ? ` (agent ${m.agentId})` : ""}${failure}`;
@@ -45,7 +52,10 @@ export function verbosePlugin(write: (line: string) => void): Plugin {
       write(`[verbose] plugins: ${kernel.plugins.map((p) => p.plugin.name).join(", ")}`);
       kernel.hooks.kernel.ready.tap(NAME, (k) => {
         for (const [hook, taps] of Object.entries(k.taps())) {
-          if (taps.length) write(`[verbose] hook ${hook}: ${taps.map((t) => (t.stage ? `${t.plugin}@${t.stage}` : t.plugin)).join(" → ")}`);
+          if (taps.length)
+            write(
+              `[verbose] hook ${hook}: ${taps.map((t) => (t.stage ? `${t.plugin}@${t.stage}` : t.plugin)).join(" → ")}`,
+            );
         }
       });
       kernel.hooks.event.tap(NAME, (event) => write(`[verbose] ${describeEvent(event)}`));

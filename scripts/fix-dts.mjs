@@ -35,7 +35,8 @@ function fix(file) {
     const target = resolve(dirname(file), spec);
     let next;
     if (existsSync(`${target}.d.ts`)) next = `${spec}.js`;
-    else if (existsSync(join(target, "index.d.ts"))) next = `${spec.replace(/\/$/, "")}/index.js`.replace(/^\.\/index\.js$|^\.\/\/index/, "./index.js");
+    else if (existsSync(join(target, "index.d.ts")))
+      next = `${spec.replace(/\/$/, "")}/index.js`.replace(/^\.\/index\.js$|^\.\/\/index/, "./index.js");
     if (!next) {
       unresolved.push(`${file}: ${spec}`);
       return whole;
@@ -52,7 +53,9 @@ if (!existsSync(root)) {
 }
 walk(root);
 if (unresolved.length) {
-  console.error(`fix-dts: ${unresolved.length} relative import(s) resolve to no declaration file:\n${unresolved.join("\n")}`);
+  console.error(
+    `fix-dts: ${unresolved.length} relative import(s) resolve to no declaration file:\n${unresolved.join("\n")}`,
+  );
   process.exit(1);
 }
 console.log(`fix-dts: ${rewritten} relative imports made explicit in ${files} declaration files`);

@@ -4,8 +4,21 @@
  * package entry re-exports from built-in plugins. Loaded lazily, so importing
  * `ubiquity` stays cheap and the kernel stays feature-free.
  */
-import { expandPlugins, type Message, type Plugin, type Preset, type UbiquityConfig as KernelConfig } from "../src/index";
-import { UsageError, configJsonSchemaText, loadConfig as loadConfigWith, type ConfigEnv, type LoadConfigOptions, type LoadedConfig } from "../loader/index";
+import {
+  expandPlugins,
+  type Message,
+  type Plugin,
+  type Preset,
+  type UbiquityConfig as KernelConfig,
+} from "../src/index";
+import {
+  UsageError,
+  configJsonSchemaText,
+  loadConfig as loadConfigWith,
+  type ConfigEnv,
+  type LoadConfigOptions,
+  type LoadedConfig,
+} from "../loader/index";
 import type { UserInput } from "./live";
 import { runSummon } from "./summon";
 import type { LanguageModel } from "ai";
@@ -62,17 +75,39 @@ export function defineConfig(config: unknown): unknown {
 
 // The option vocabulary of the built-in plugins (their `options.ts`: zod and types only, so the
 // package entry stays cheap): what `Options` is made of.
-export { PERMISSION_MODES, type PermissionMode, type PermissionResult, type CanUseTool } from "../plugins/permissions/options";
-export { HOOK_EVENTS, type HookEventName, type HookMatcher, type HookInput, type HookOutput, type HookCallback } from "../plugins/hooks/options";
+export {
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PermissionResult,
+  type CanUseTool,
+} from "../plugins/permissions/options";
+export {
+  HOOK_EVENTS,
+  type HookEventName,
+  type HookMatcher,
+  type HookInput,
+  type HookOutput,
+  type HookCallback,
+} from "../plugins/hooks/options";
 export type { McpServerConfig } from "../plugins/mcp/options";
-export type { McpElicitation, McpElicitationResult, McpElicitationValue, OnElicitation } from "../plugins/mcp/elicitation";
+export type {
+  McpElicitation,
+  McpElicitationResult,
+  McpElicitationValue,
+  OnElicitation,
+} from "../plugins/mcp/elicitation";
 export type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "../plugins/mcp/resources";
 export type { SandboxOption } from "../plugins/sandbox/options";
 export type { AgentDefinition } from "../plugins/agents/options";
 export type { TaskInfo, TaskKind, TaskState } from "../plugins/_kits/tasks/index";
 export type { CommandInfo } from "../plugins/commands/api";
 export type { ModelPricing } from "../plugins/pricing/options";
-export type { OutputMode, OutputSchema, StructuredMessage, StructuredResultMessage } from "../plugins/structured-output/options";
+export type {
+  OutputMode,
+  OutputSchema,
+  StructuredMessage,
+  StructuredResultMessage,
+} from "../plugins/structured-output/options";
 
 /** The default preset (every built-in plugin, in canonical order). */
 export async function defaultPreset(): Promise<Preset> {
@@ -138,33 +173,51 @@ export interface Query<M = Message> extends AsyncGenerator<M> {
  * replaces a built-in in place). With a zod `outputSchema`, the result's `structuredOutput` has
  * the schema's output type (a JSON Schema gives `unknown`).
  */
-export function summon<S extends ZodType>(prompt: string | AsyncIterable<UserInput>, options: SummonOptions & { outputSchema: S }): Query<StructuredMessage<output<S>>>;
+export function summon<S extends ZodType>(
+  prompt: string | AsyncIterable<UserInput>,
+  options: SummonOptions & { outputSchema: S },
+): Query<StructuredMessage<output<S>>>;
 export function summon(prompt: string | AsyncIterable<UserInput>, options?: SummonOptions): Query;
 export function summon(prompt: string | AsyncIterable<UserInput>, options: SummonOptions = {}): Query {
-  const live = typeof prompt === "object" && prompt !== null && typeof (prompt as AsyncIterable<UserInput>)[Symbol.asyncIterator] === "function";
-  if (typeof prompt !== "string" && !live) throw new TypeError(`summon(prompt, options): prompt must be a string or an async iterable of user messages, got ${typeof prompt}`);
-  if (typeof options !== "object" || options === null) throw new TypeError("summon(prompt, options): options must be an object");
+  const live =
+    typeof prompt === "object" &&
+    prompt !== null &&
+    typeof (prompt as AsyncIterable<UserInput>)[Symbol.asyncIterator] === "function";
+  if (typeof prompt !== "string" && !live)
+    throw new TypeError(
+      `summon(prompt, options): prompt must be a string or an async iterable of user messages, got ${typeof prompt}`,
+    );
+  if (typeof options !== "object" || options === null)
+    throw new TypeError("summon(prompt, options): options must be an object");
   const { stream, started } = runSummon(prompt, options, async () => [await defaultPreset()]);
   return Object.assign(stream, {
     async setPermissionMode(mode: PermissionMode) {
       const run = await started();
       if (!run) throw new UsageError("setPermissionMode: the session has ended");
-      if (!run.kernel.plugins.some((p) => p.plugin.name === "ubiquity:permissions")) throw new UsageError("setPermissionMode needs the ubiquity:permissions plugin, which this run does not have");
+      if (!run.kernel.plugins.some((p) => p.plugin.name === "ubiquity:permissions"))
+        throw new UsageError("setPermissionMode needs the ubiquity:permissions plugin, which this run does not have");
       // Loaded on use: the package entry stays cheap.
       (await import("../plugins/permissions/api")).getPermissionsApi(run.kernel).setMode(run, mode);
     },
     async setReasoning(level: ReasoningLevel | ReasoningSchedule | undefined) {
       const run = await started();
       if (!run) throw new UsageError("setReasoning: the session has ended");
-      if (!run.kernel.plugins.some((p) => p.plugin.name === "ubiquity:reasoning")) throw new UsageError("setReasoning needs the ubiquity:reasoning plugin, which this run does not have");
+      if (!run.kernel.plugins.some((p) => p.plugin.name === "ubiquity:reasoning"))
+        throw new UsageError("setReasoning needs the ubiquity:reasoning plugin, which this run does not have");
       const api = await import("../plugins/reasoning/api");
-      const parsed = level === undefined || typeof level === "string" ? api.ReasoningLevel.optional().safeParse(level) : { success: true as const };
-      if (!parsed.success) throw new UsageError(`setReasoning: ${JSON.stringify(level)} is not a reasoning level; use one of ${api.REASONING_LEVELS.join(", ")}`);
+      const parsed =
+        level === undefined || typeof level === "string"
+          ? api.ReasoningLevel.optional().safeParse(level)
+          : { success: true as const };
+      if (!parsed.success)
+        throw new UsageError(
+          `setReasoning: ${JSON.stringify(level)} is not a reasoning level; use one of ${api.REASONING_LEVELS.join(", ")}`,
+        );
       api.getReasoningApi(run.kernel).set(run, level);
     },
     async backgroundTasks() {
       const run = await started();
-      return ((await import("../plugins/_kits/tasks/index")).tasksOf(run)?.list() ?? []);
+      return (await import("../plugins/_kits/tasks/index")).tasksOf(run)?.list() ?? [];
     },
     async stopTask(id: string) {
       if (typeof id !== "string") throw new TypeError(`stopTask(id): id must be a string, got ${typeof id}`);
@@ -183,7 +236,8 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
       return api ? api.listMcpResources(server) : { resources: [], templates: [] };
     },
     async readMcpResource(server: string, uri: string) {
-      if (typeof server !== "string" || typeof uri !== "string") throw new TypeError("readMcpResource(server, uri): both must be strings");
+      if (typeof server !== "string" || typeof uri !== "string")
+        throw new TypeError("readMcpResource(server, uri): both must be strings");
       const run = await started();
       if (!run) throw new UsageError("readMcpResource: the session has ended");
       const api = (await import("../plugins/mcp/index")).getMcpApi(run.kernel);
@@ -197,8 +251,24 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
 export { SessionStore, SessionNotFoundError } from "../plugins/sessions/store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions } from "../plugins/sessions/store";
 export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "../plugins/sessions/records";
-export { listCheckpoints, rewindFiles, rewindConversation, CheckpointNotFoundError, ActiveRunError } from "../plugins/checkpoints/api";
-export type { CheckpointInfo, CheckpointQuery, RewindOptions, RewindResult, FileChange, FileAction, RefusedChange, NotCovered, NotCoveredReason } from "../plugins/checkpoints/api";
+export {
+  listCheckpoints,
+  rewindFiles,
+  rewindConversation,
+  CheckpointNotFoundError,
+  ActiveRunError,
+} from "../plugins/checkpoints/api";
+export type {
+  CheckpointInfo,
+  CheckpointQuery,
+  RewindOptions,
+  RewindResult,
+  FileChange,
+  FileAction,
+  RefusedChange,
+  NotCovered,
+  NotCoveredReason,
+} from "../plugins/checkpoints/api";
 
 // The model layer's public helpers live in their plugins; these lines are the package entry's
 // only view of them (the modules they come from import no provider package).

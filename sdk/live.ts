@@ -10,7 +10,10 @@ export type UserInput = string | { type: "user"; text?: string; content?: UserCo
 /** A user input as a turn: `text` defaults to the text parts of `content`; `content`, when given, is what the model receives. */
 export function userTurn(input: UserInput): UserTurn {
   if (typeof input === "string") return { text: input };
-  if (input?.type !== "user") throw new TypeError('summon(prompt): each input message must be a string or { type: "user", text?, content?, interrupt? }');
+  if (input?.type !== "user")
+    throw new TypeError(
+      'summon(prompt): each input message must be a string or { type: "user", text?, content?, interrupt? }',
+    );
   const { text, content, interrupt } = input;
   // With both, the text goes first; parts alone reach the model unchanged (their text is the message's text).
   const given = content?.map(jsonSafe);
@@ -20,13 +23,18 @@ export function userTurn(input: UserInput): UserTurn {
 }
 
 /** Bytes as base64 (a `Buffer` is a `Uint8Array`); anything else as undefined. */
-const b64 = (v: unknown) => (v instanceof Uint8Array || v instanceof ArrayBuffer ? Buffer.from(v as ArrayBuffer).toString("base64") : undefined);
+const b64 = (v: unknown) =>
+  v instanceof Uint8Array || v instanceof ArrayBuffer ? Buffer.from(v as ArrayBuffer).toString("base64") : undefined;
 
 /** A part with its bytes as base64, so the conversation is plain JSON and a transcript keeps the image. */
 function jsonSafe(part: UserContentParts[number]): UserContentParts[number] {
   if (part.type === "image") return { ...part, image: b64(part.image) ?? part.image };
   if (part.type !== "file") return part;
-  const inner = b64((part.data as { type?: unknown; data?: unknown })?.type === "data" ? (part.data as { data: unknown }).data : undefined);
+  const inner = b64(
+    (part.data as { type?: unknown; data?: unknown })?.type === "data"
+      ? (part.data as { data: unknown }).data
+      : undefined,
+  );
   return { ...part, data: b64(part.data) ?? (inner === undefined ? part.data : { type: "data", data: inner }) };
 }
 

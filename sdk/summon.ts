@@ -1,6 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
-import { ConfigError, createKernel, createRun, defaultLogger, describeError, driveRun, emptyUsage, modelLabel, redactText, resolveModel, secretsOf, stamp } from "../src/index";
+import {
+  ConfigError,
+  createKernel,
+  createRun,
+  defaultLogger,
+  describeError,
+  driveRun,
+  emptyUsage,
+  modelLabel,
+  redactText,
+  resolveModel,
+  secretsOf,
+  stamp,
+} from "../src/index";
 import { UsageError } from "../loader/index";
 import type { Kernel, Message, Preset, RunContext, UbiquityConfig } from "../src/index";
 import { LiveInput, type UserInput } from "./live";
@@ -31,8 +44,17 @@ export interface SummonSession {
  * the iterable is. `defaults` are the presets used when `options.presets` is not given (the
  * facade passes the default preset).
  */
-export function runSummon(prompt: string | AsyncIterable<UserInput>, options: SummonOptions, defaults: () => Promise<Preset[]>): SummonSession {
-  const live: Live = { controller: new AbortController(), input: new LiveInput(), channel: new Channel<Message>(), begin: () => {} };
+export function runSummon(
+  prompt: string | AsyncIterable<UserInput>,
+  options: SummonOptions,
+  defaults: () => Promise<Preset[]>,
+): SummonSession {
+  const live: Live = {
+    controller: new AbortController(),
+    input: new LiveInput(),
+    channel: new Channel<Message>(),
+    begin: () => {},
+  };
   const started = new Promise<RunContext | undefined>((resolve) => (live.begin = resolve));
   let done: Promise<void> | undefined;
   // The work starts at the first read or the first control that needs the run, whichever comes first.
@@ -76,7 +98,12 @@ interface Live {
 }
 
 /** Build the kernel and drive the run into the channel; never throws. */
-async function work(prompt: string | AsyncIterable<UserInput>, options: SummonOptions, defaults: () => Promise<Preset[]>, { controller, input, channel, begin }: Live): Promise<void> {
+async function work(
+  prompt: string | AsyncIterable<UserInput>,
+  options: SummonOptions,
+  defaults: () => Promise<Preset[]>,
+  { controller, input, channel, begin }: Live,
+): Promise<void> {
   const external = options.abortSignal;
   const onAbort = () => controller.abort(external?.reason);
   if (external?.aborted) controller.abort(external.reason);
@@ -121,7 +148,8 @@ async function buildKernel(options: SummonOptions, defaults: () => Promise<Prese
   try {
     return createKernel(config);
   } catch (error) {
-    if (options.presets === undefined || !(error instanceof ConfigError) || !error.message.includes("Unrecognized key")) throw error;
+    if (options.presets === undefined || !(error instanceof ConfigError) || !error.message.includes("Unrecognized key"))
+      throw error;
     await defaults();
     return createKernel(config);
   }
@@ -133,7 +161,8 @@ function pump(source: AsyncIterable<UserInput>, input: LiveInput): () => void {
   let finished = false;
   void (async () => {
     try {
-      for (let next = await iterator.next(); !next.done && !finished; next = await iterator.next()) input.push(next.value);
+      for (let next = await iterator.next(); !next.done && !finished; next = await iterator.next())
+        input.push(next.value);
     } catch (error) {
       // A message that is not a UserInput leaves the iterable open: tell it to stop too.
       input.failure = error;
@@ -153,7 +182,12 @@ function pump(source: AsyncIterable<UserInput>, input: LiveInput): () => void {
 /** The messages of a run that could not even build its kernel (a bad option, a broken plugin). */
 function yieldBootFailure(channel: Channel<Message>, options: SummonOptions, error: unknown) {
   const sessionId = randomUUID();
-  const model = typeof options.model === "string" ? options.model : options.model ? `${options.model.provider}:${options.model.modelId}` : null;
+  const model =
+    typeof options.model === "string"
+      ? options.model
+      : options.model
+        ? `${options.model.provider}:${options.model.modelId}`
+        : null;
   channel.push(
     stamp(
       { type: "system", subtype: "init", model, cwd: options.cwd ?? process.cwd(), tools: [], plugins: [], extra: {} },

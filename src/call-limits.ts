@@ -105,7 +105,11 @@ export class CallWatch {
     clearTimeout(this.#totalTimer);
     this.#started = performance.now();
     const state = () => (this.#answered ? "streaming" : "not there");
-    const total = () => this.#fail("responseTimeoutMs", `the answer from ${this.options.label} was still ${state()} after ${seconds(this.#total)} (responseTimeoutMs: ${this.#total}); the server sends too slowly to finish`);
+    const total = () =>
+      this.#fail(
+        "responseTimeoutMs",
+        `the answer from ${this.options.label} was still ${state()} after ${seconds(this.#total)} (responseTimeoutMs: ${this.#total}); the server sends too slowly to finish`,
+      );
     this.#totalTimer = Number.isFinite(this.#total) ? setTimeout(total, this.#total) : undefined;
     this.#arm(this.#request, () =>
       this.#fail(
@@ -143,7 +147,9 @@ export class CallWatch {
     this.#answered = true;
     this.#chars += chars;
     if (this.#chars > this.#boundChars) {
-      const limit = this.#usesMaxTokens ? `maxTokens: ${this.options.maxTokens}, cut at twice that plus 256` : `no maxTokens set, cut at ${this.#boundTokens} tokens`;
+      const limit = this.#usesMaxTokens
+        ? `maxTokens: ${this.options.maxTokens}, cut at twice that plus 256`
+        : `no maxTokens set, cut at ${this.#boundTokens} tokens`;
       this.#fail(
         "maxTokens",
         `the stream from ${this.options.label} sent about ${Math.round(this.#chars / CHARS_PER_TOKEN)} tokens in ${seconds(this.elapsedMs)} without finishing (${limit}); the server ignores the output limit or never ends the stream`,

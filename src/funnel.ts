@@ -65,9 +65,13 @@ export function capContent(content: string, limit: number): string {
   return `${content.slice(0, head)}${marker}${tail > 0 ? content.slice(-tail) : ""}`;
 }
 
-function parseInput(tool: Tool, input: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+function parseInput(
+  tool: Tool,
+  input: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   const result = tool.inputSchema.safeParse(input);
-  if (!result.success) return { ok: false, error: `Invalid arguments for ${tool.name}: ${z.prettifyError(result.error)}` };
+  if (!result.success)
+    return { ok: false, error: `Invalid arguments for ${tool.name}: ${z.prettifyError(result.error)}` };
   const value = result.data;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, error: `Invalid arguments for ${tool.name}: expected an object` };
@@ -89,7 +93,11 @@ export function isConcurrencySafe(tools: ReadonlyMap<string, Tool>, call: RawToo
 }
 
 /** Run one call through the funnel. Never throws: every failure becomes an error result. */
-export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, Tool>, raw: RawToolCall): Promise<CallOutcome> {
+export async function runToolCall(
+  run: RunContext,
+  tools: ReadonlyMap<string, Tool>,
+  raw: RawToolCall,
+): Promise<CallOutcome> {
   const started = performance.now();
   const { toolCallId: toolUseId, toolName } = raw;
   const hooks = run.kernel.hooks;
@@ -114,19 +122,29 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
     const limit = tool?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     const value = capContent(content, limit);
     const parts = isError ? undefined : output.parts;
-    const sent: ToolResultPart["output"] = isError ? { type: "error-text", value } : parts?.length ? { type: "content", value: [{ type: "text", text: value }, ...parts] } : { type: "text", value };
+    const sent: ToolResultPart["output"] = isError
+      ? { type: "error-text", value }
+      : parts?.length
+        ? { type: "content", value: [{ type: "text", text: value }, ...parts] }
+        : { type: "text", value };
     return { message, part: { type: "tool-result", toolCallId: toolUseId, toolName, output: sent } };
   };
   const refuse = (content: string, input: unknown, tool?: Tool) => finish({ content, isError: true }, input, tool);
 
-  const aborted = () => (run.abortSignal.reason instanceof UserInterrupt ? "Not run: interrupted by the user." : "Run aborted before this tool ran.");
+  const aborted = () =>
+    run.abortSignal.reason instanceof UserInterrupt
+      ? "Not run: interrupted by the user."
+      : "Run aborted before this tool ran.";
   if (run.abortSignal.aborted) return refuse(aborted(), raw.input);
   if (run.interrupted) return refuse(`Not run: the run was interrupted (${run.interrupted}).`, raw.input);
   if (raw.refusal !== undefined) return refuse(raw.refusal, raw.input, tools.get(toolName));
   const tool = tools.get(toolName);
   if (!tool) {
     const names = [...tools.keys()];
-    return refuse(`Unknown tool "${toolName}". Available tools: ${names.length ? names.join(", ") : "none"}.`, raw.input);
+    return refuse(
+      `Unknown tool "${toolName}". Available tools: ${names.length ? names.join(", ") : "none"}.`,
+      raw.input,
+    );
   }
   let parsed = parseInput(tool, raw.input);
   if (!parsed.ok) return refuse(parsed.error, raw.input, tool);
@@ -161,7 +179,10 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
       stage = "tool.ask";
       const answer = await hooks.tool.ask.promise(verdict, call);
       if (!answer) {
-        verdict = { behavior: "deny", message: verdict.message ?? `${toolName} needs approval and nothing answered the prompt.` };
+        verdict = {
+          behavior: "deny",
+          message: verdict.message ?? `${toolName} needs approval and nothing answered the prompt.`,
+        };
       } else if (answer.behavior === "allow") {
         verdict = { behavior: "allow", updatedInput: answer.updatedInput };
       } else {
@@ -187,7 +208,10 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
     try {
       output = await boundedCall(run, tool, call.input, context);
       if (!output || typeof output.content !== "string") {
-        output = { content: `${toolName} failed: it returned no content (a tool must return { content: string })`, isError: true };
+        output = {
+          content: `${toolName} failed: it returned no content (a tool must return { content: string })`,
+          isError: true,
+        };
       }
     } catch (error) {
       output = { content: `${toolName} failed: ${describeError(error)}`, isError: true };
@@ -210,7 +234,11 @@ export async function runToolCall(run: RunContext, tools: ReadonlyMap<string, To
  * Run the calls of one model response: consecutive concurrency-safe calls run in parallel,
  * the others one at a time in the model's order. Outcomes come back in call order.
  */
-export async function runToolCalls(run: RunContext, tools: ReadonlyMap<string, Tool>, calls: RawToolCall[]): Promise<CallOutcome[]> {
+export async function runToolCalls(
+  run: RunContext,
+  tools: ReadonlyMap<string, Tool>,
+  calls: RawToolCall[],
+): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
   let i = 0;
   while (i < calls.length) {

@@ -16,7 +16,15 @@ import type { LanguageModel, ModelMessage, OutputInterface, streamText, SystemMo
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import type { Tool, ToolContext } from "./tool";
-import type { Message, ResultMessage, AssistantMessage, ToolOutput, ToolResultMessage, PermissionDenial, Usage } from "./messages";
+import type {
+  Message,
+  ResultMessage,
+  AssistantMessage,
+  ToolOutput,
+  ToolResultMessage,
+  PermissionDenial,
+  Usage,
+} from "./messages";
 import type { UbiquityConfig } from "./config/schema";
 import type { UserContentParts } from "./live";
 
@@ -213,7 +221,10 @@ export interface ModelProvider {
    */
   providerIds?: readonly string[];
   /** Build the model; throws a clear error when the provider cannot be built. */
-  languageModel(modelId: string, ref: ModelRef): Exclude<LanguageModel, string> | Promise<Exclude<LanguageModel, string>>;
+  languageModel(
+    modelId: string,
+    ref: ModelRef,
+  ): Exclude<LanguageModel, string> | Promise<Exclude<LanguageModel, string>>;
 }
 
 /**
@@ -266,7 +277,10 @@ export function createHooks() {
     }),
     model: Object.freeze({
       /** Model string to `LanguageModel`: the first provider plugin that knows it answers (bail). */
-      resolve: new AsyncSeriesBailHook<[ModelRef, Kernel], Exclude<LanguageModel, string> | undefined>(["ref", "kernel"]),
+      resolve: new AsyncSeriesBailHook<[ModelRef, Kernel], Exclude<LanguageModel, string> | undefined>([
+        "ref",
+        "kernel",
+      ]),
       /** Build up the request in REQUEST_STAGE order (waterfall). */
       request: new AsyncSeriesWaterfallHook<[ModelRequest, RunContext]>(["request", "run"]),
       /** A response arrived: usage, cost, cache-break detection (series, isolated). */

@@ -11,7 +11,16 @@ export { expandPlugins } from "./preset";
 export type { Preset, ResolvedPlugin, Expansion } from "./preset";
 export { Registry, type RegistryApi, type RegistryEntry } from "./registry";
 export * from "./stages";
-export { CallWatch, ModelTimeoutError, restartRequestTimer, noteBytesReceived, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS, type CallLimit } from "./call-limits";
+export {
+  CallWatch,
+  ModelTimeoutError,
+  restartRequestTimer,
+  noteBytesReceived,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_RESPONSE_TIMEOUT_MS,
+  type CallLimit,
+} from "./call-limits";
 export { OBSERVER_HOOKS } from "./hooks";
 export type * from "./hooks";
 export * from "./tool";

@@ -1,6 +1,13 @@
 import { resolve } from "node:path";
 import { z } from "zod";
-import { createHooks, OBSERVER_HOOKS, type Hooks, type KernelEvent, type ModelProvider, type PermissionVerdict } from "./hooks";
+import {
+  createHooks,
+  OBSERVER_HOOKS,
+  type Hooks,
+  type KernelEvent,
+  type ModelProvider,
+  type PermissionVerdict,
+} from "./hooks";
 import { Registry, type RegistryApi } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
 import { knownDeclarers, rememberOptions, type Plugin, type PluginContext } from "./plugin";
@@ -70,7 +77,9 @@ function eachHook(hooks: Hooks): [string, AnyHook][] {
   const out: [string, AnyHook][] = [];
   for (const [group, value] of Object.entries(hooks)) {
     if (typeof (value as { tap?: unknown }).tap === "function") out.push([group, value as unknown as AnyHook]);
-    else for (const [name, hook] of Object.entries(value as object)) out.push([`${group}.${name}`, hook as unknown as AnyHook]);
+    else
+      for (const [name, hook] of Object.entries(value as object))
+        out.push([`${group}.${name}`, hook as unknown as AnyHook]);
   }
   return out;
 }
@@ -99,7 +108,11 @@ export interface ComposedSchema {
 export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "options">[]): ComposedSchema {
   // One list is composed several times per run (the runner's checks, each kernel): reusing the
   // schema also reuses the parser zod compiles on a schema's first parse (cold start).
-  const hit = composed.find((c) => c.plugins.length === plugins.length && c.plugins.every((p, i) => p.name === plugins[i]!.name && p.options === plugins[i]!.options));
+  const hit = composed.find(
+    (c) =>
+      c.plugins.length === plugins.length &&
+      c.plugins.every((p, i) => p.name === plugins[i]!.name && p.options === plugins[i]!.options),
+  );
   if (hit) return hit.result;
   const shape: Record<string, z.ZodType> = {};
   const owners = new Map<string, string>();
@@ -115,7 +128,8 @@ export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "opt
     }
   }
   const result = { schema: owners.size ? ConfigSchema.extend(shape) : ConfigSchema, owners, declarers };
-  if (composed.unshift({ plugins: plugins.map(({ name, options }) => ({ name, options })), result }) > 4) composed.pop();
+  if (composed.unshift({ plugins: plugins.map(({ name, options }) => ({ name, options })), result }) > 4)
+    composed.pop();
   return result;
 }
 
@@ -149,16 +163,20 @@ export function validateConfig(
       .flatMap((issue) => (issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : []))
       .map((key) => {
         const off = offOwners.get(key);
-        if (off && !owners.has(key)) return `→ ${JSON.stringify(key)} is an option of the plugin ${off}, which is not in the plugin list (disabled)`;
+        if (off && !owners.has(key))
+          return `→ ${JSON.stringify(key)} is an option of the plugin ${off}, which is not in the plugin list (disabled)`;
         const absent = knownDeclarers(key);
-        if (absent.length) return `→ ${JSON.stringify(key)} is an option of ${pluginNames(absent)}, which ${absent.length > 1 ? "are" : "is"} not in the plugin list; add it to plugins (or a preset that has it) or remove the key`;
+        if (absent.length)
+          return `→ ${JSON.stringify(key)} is an option of ${pluginNames(absent)}, which ${absent.length > 1 ? "are" : "is"} not in the plugin list; add it to plugins (or a preset that has it) or remove the key`;
         const hint = didYouMean(key, known);
         return hint ? `→ ${JSON.stringify(key)}${hint}` : "";
       })
       .filter(Boolean);
-    const named = [...new Set(result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string" && owners.has(key)))].map(
-      (key) => `→ ${JSON.stringify(key)} is an option of ${pluginNames(declarers.get(key as string) ?? [])}`,
-    );
+    const named = [
+      ...new Set(
+        result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string" && owners.has(key)),
+      ),
+    ].map((key) => `→ ${JSON.stringify(key)} is an option of ${pluginNames(declarers.get(key as string) ?? [])}`);
     const tail = [...named, ...hints].length ? `\n${[...named, ...hints].join("\n")}` : "";
     throw new ConfigError(`invalid configuration:\n${z.prettifyError(result.error)}${tail}`, file);
   }
@@ -188,8 +206,19 @@ class KernelImpl implements Kernel {
     // environment), asked at each line so options resolved later count.
     const base = (config.logger as Logger | undefined) ?? defaultLogger();
     this.logger = redactingLogger(base, () => secretsOf((this.options ?? config) as SecretBearingOptions));
-    const onOverride = (info: { registry: string; name: string; winner: { owner: string }; loser: { owner: string } }) =>
-      this.emit({ type: "registry.override", registry: info.registry, name: info.name, winner: info.winner.owner, loser: info.loser.owner });
+    const onOverride = (info: {
+      registry: string;
+      name: string;
+      winner: { owner: string };
+      loser: { owner: string };
+    }) =>
+      this.emit({
+        type: "registry.override",
+        registry: info.registry,
+        name: info.name,
+        winner: info.winner.owner,
+        loser: info.loser.owner,
+      });
     this.registries = Object.freeze({
       tools: new Registry<Tool>("tools", onOverride),
       providers: new Registry<ModelProvider>("providers", onOverride),
@@ -200,7 +229,10 @@ class KernelImpl implements Kernel {
     this.plugins = Object.freeze(expansion.plugins);
     this.disabled = Object.freeze(expansion.disabled);
     const names = [...expansion.plugins, ...expansion.disabled].map((p) => p.plugin.name);
-    for (const name of expansion.unmatchedDisable) this.logger.warn(`disable: no plugin named ${name} is in the list; nothing was removed${didYouMean(name, names)}`);
+    for (const name of expansion.unmatchedDisable)
+      this.logger.warn(
+        `disable: no plugin named ${name} is in the list; nothing was removed${didYouMean(name, names)}`,
+      );
     this.#checkDependencies();
 
     const claimed = new Set(this.plugins.map((p) => p.plugin.configKey).filter((k): k is string => !!k));
@@ -213,7 +245,9 @@ class KernelImpl implements Kernel {
       try {
         plugin.apply(this, this.#context(plugin));
       } catch (error) {
-        throw error instanceof HookUsageError || error instanceof PluginError ? error : new PluginError(plugin.name, "apply", error);
+        throw error instanceof HookUsageError || error instanceof PluginError
+          ? error
+          : new PluginError(plugin.name, "apply", error);
       } finally {
         this.#applying = undefined;
       }
@@ -229,7 +263,8 @@ class KernelImpl implements Kernel {
     }
     if (this.options.tools) {
       for (const tool of this.options.tools) {
-        if (!isTool(tool)) throw new ConfigError("options.tools: every entry must be a Tool (use defineTool() or extend Tool)");
+        if (!isTool(tool))
+          throw new ConfigError("options.tools: every entry must be a Tool (use defineTool() or extend Tool)");
         this.registries.tools.register(tool.name, tool, "options.tools");
       }
     }
@@ -249,7 +284,9 @@ class KernelImpl implements Kernel {
       },
       get options() {
         if (!kernel.options) {
-          throw new HookUsageError(`plugin ${plugin.name} read context.options before the options were resolved; read them at kernel.configResolved or later`);
+          throw new HookUsageError(
+            `plugin ${plugin.name} read context.options before the options were resolved; read them at kernel.configResolved or later`,
+          );
         }
         return kernel.options;
       },
@@ -290,16 +327,24 @@ class KernelImpl implements Kernel {
       register: (tap) => {
         const owner = this.#applying ?? tap.name;
         if (this.#sealed) {
-          throw new HookUsageError(`plugin ${owner} tapped ${hookName} after kernel.ready; tap only inside plugin.apply()`);
+          throw new HookUsageError(
+            `plugin ${owner} tapped ${hookName} after kernel.ready; tap only inside plugin.apply()`,
+          );
         }
         if (!this.#applying) {
-          throw new HookUsageError(`plugin ${owner} tapped ${hookName} outside plugin.apply(); tap only inside plugin.apply()`);
+          throw new HookUsageError(
+            `plugin ${owner} tapped ${hookName} outside plugin.apply(); tap only inside plugin.apply()`,
+          );
         }
         if (tap.type === "async") {
-          throw new HookUsageError(`plugin ${owner} used tapAsync on ${hookName}; use tapPromise (or tap for sync work)`);
+          throw new HookUsageError(
+            `plugin ${owner} used tapAsync on ${hookName}; use tapPromise (or tap for sync work)`,
+          );
         }
         if ((tap as { before?: unknown }).before !== undefined) {
-          throw new HookUsageError(`plugin ${owner} used "before" on ${hookName}; order taps with a stage constant from stages.ts`);
+          throw new HookUsageError(
+            `plugin ${owner} used "before" on ${hookName}; order taps with a stage constant from stages.ts`,
+          );
         }
         const fn = tap.fn;
         // A failure is attributed to the plugin and hook; an observer's is logged and ignored.
@@ -321,7 +366,8 @@ class KernelImpl implements Kernel {
                 }
               }
             : // The executor calls the tap at once, as tapable would; a synchronous throw rejects.
-              (...args: unknown[]) => (denied(args) ? Promise.resolve(args[0]) : new Promise((done) => done(fn(...args))).catch(failed));
+              (...args: unknown[]) =>
+                denied(args) ? Promise.resolve(args[0]) : new Promise((done) => done(fn(...args))).catch(failed);
         return Object.assign(tap, { fn: wrapped, owner });
       },
     });
@@ -334,7 +380,12 @@ class KernelImpl implements Kernel {
   taps() {
     const out: Record<string, TapDescription[]> = {};
     for (const [name, hook] of eachHook(this.hooks)) {
-      out[name] = hook.taps.map((t) => ({ plugin: t.owner ?? t.name, name: t.name, stage: t.stage ?? 0, type: t.type }));
+      out[name] = hook.taps.map((t) => ({
+        plugin: t.owner ?? t.name,
+        name: t.name,
+        stage: t.stage ?? 0,
+        type: t.type,
+      }));
     }
     return out;
   }
@@ -357,7 +408,8 @@ class KernelImpl implements Kernel {
 
 /** Build a kernel from presets, plugins, `disable` and options. Throws on a bad config. */
 export function createKernel(config: UbiquityConfig = {}): Kernel {
-  if (typeof config !== "object" || config === null) throw new TypeError("createKernel(config): config must be an object");
+  if (typeof config !== "object" || config === null)
+    throw new TypeError("createKernel(config): config must be an object");
   return new KernelImpl(config);
 }
 

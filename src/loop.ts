@@ -11,7 +11,18 @@ import { runToolCalls } from "./funnel";
 import { UserInterrupt, type UserContentParts, type UserTurn } from "./live";
 import { describeError } from "./errors";
 import { redactText, secretsOf } from "./redact";
-import { callModel, describeModelFailure, modelLabel, requestedModel, resolveRunModel, RunEnd, stopReasonOf, streamedText, unwrapRunEnd, type ModelCall } from "./model-call";
+import {
+  callModel,
+  describeModelFailure,
+  modelLabel,
+  requestedModel,
+  resolveRunModel,
+  RunEnd,
+  stopReasonOf,
+  streamedText,
+  unwrapRunEnd,
+  type ModelCall,
+} from "./model-call";
 
 /** What an interrupted response says in the conversation, after the text that arrived before the interrupt. */
 export const INTERRUPTED_MARKER = "[interrupted by the user]";
@@ -26,7 +37,10 @@ function cutCallMessage(run: RunContext, request: ModelRequest): string {
 }
 
 function maxTurnsReached(run: RunContext): RunEnd {
-  return new RunEnd(`Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns to let the run go on`, "error_max_turns");
+  return new RunEnd(
+    `Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns to let the run go on`,
+    "error_max_turns",
+  );
 }
 
 /** What the provider counted for the last turn's request, and the history it was counted for. */
@@ -38,10 +52,17 @@ interface SentRecord {
 
 function userModelMessage(prompt: TurnPrompt): ModelMessage {
   if (prompt.context.length === 0) return { role: "user", content: prompt.content ?? prompt.text };
-  return { role: "user", content: [...prompt.context.map((text) => ({ type: "text" as const, text })), ...(prompt.content ?? [{ type: "text" as const, text: prompt.text }])] };
+  return {
+    role: "user",
+    content: [
+      ...prompt.context.map((text) => ({ type: "text" as const, text })),
+      ...(prompt.content ?? [{ type: "text" as const, text: prompt.text }]),
+    ],
+  };
 }
 
-const partsOf = (content: UserContent): UserContentParts => (typeof content === "string" ? [{ type: "text", text: content }] : content);
+const partsOf = (content: UserContent): UserContentParts =>
+  typeof content === "string" ? [{ type: "text", text: content }] : content;
 
 /** How a stretch of work ended: what its `result` says. */
 interface Outcome {
@@ -54,13 +75,20 @@ interface Outcome {
 async function enter(run: RunContext, turns: UserTurn[], source: TurnPrompt["source"]): Promise<void> {
   for (const turn of turns) {
     run.emit({ type: "user", text: turn.text, ...(turn.content ? { content: turn.content } : {}) });
-    const prompt = await run.kernel.hooks.turn.prompt.promise({ text: turn.text, source, context: [], ...(turn.content ? { content: turn.content } : {}) }, run);
+    const prompt = await run.kernel.hooks.turn.prompt.promise(
+      { text: turn.text, source, context: [], ...(turn.content ? { content: turn.content } : {}) },
+      run,
+    );
     if (prompt.blocked) throw new RunEnd(`Prompt blocked: ${prompt.blocked}`);
     const message = userModelMessage(prompt);
     const last = run.history.at(-1);
     // Two user messages in a row (one left unanswered by an interrupt) become one, as a replay merges them.
     if (last?.role !== "user") run.history.push(message);
-    else run.history[run.history.length - 1] = { role: "user", content: [...partsOf(last.content), ...partsOf(message.content as UserContent)] };
+    else
+      run.history[run.history.length - 1] = {
+        role: "user",
+        content: [...partsOf(last.content), ...partsOf(message.content as UserContent)],
+      };
   }
 }
 
@@ -74,7 +102,14 @@ function keepInterrupted(run: RunContext): void {
   const partial = streamedText.get(run)?.trimEnd();
   if (!["user", "tool"].includes(run.history.at(-1)?.role ?? "")) return;
   const text = partial ? `${partial}\n\n${INTERRUPTED_MARKER}` : INTERRUPTED_MARKER;
-  run.emit({ type: "assistant", text, content: [{ type: "text", text }], model: run.modelLabel ?? "", stopReason: "other", interrupted: true });
+  run.emit({
+    type: "assistant",
+    text,
+    content: [{ type: "text", text }],
+    model: run.modelLabel ?? "",
+    stopReason: "other",
+    interrupted: true,
+  });
   run.history.push({ role: "assistant", content: [{ type: "text", text }] });
 }
 
@@ -83,7 +118,11 @@ function failure(run: RunContext, thrown: unknown): Outcome {
   // A tap may end the run with a RunEnd of its own (e.g. a stored session that cannot be found): its words stand.
   const error = unwrapRunEnd(thrown);
   if (!(error instanceof RunEnd)) run.logger.debug("run failed:", error);
-  return { subtype: error instanceof RunEnd ? error.subtype : "error_during_execution", result: redactText(describeError(error), secretsOf(run.options)), stopReason: null };
+  return {
+    subtype: error instanceof RunEnd ? error.subtype : "error_during_execution",
+    result: redactText(describeError(error), secretsOf(run.options)),
+    stopReason: null,
+  };
 }
 
 /**
@@ -92,7 +131,11 @@ function failure(run: RunContext, thrown: unknown): Outcome {
  * session: each stretch of work (the messages waiting when it began, and those queued at its
  * turn boundaries) ends in a `result`, the last of which is the stream's last message.
  */
-export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?: { error?: unknown }): Promise<ResultMessage> {
+export async function driveRun(
+  run: RunContext,
+  prompt?: string | UserTurn,
+  pre?: { error?: unknown },
+): Promise<ResultMessage> {
   const started = performance.now();
   const hooks = run.kernel.hooks;
   let initSent = false;
@@ -100,7 +143,13 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
     if (initSent) return;
     initSent = true;
     const requested = requestedModel(run.options);
-    run.emit(initMessage(run, run.modelLabel ?? (typeof requested === "string" ? requested : requested ? modelLabel(requested, run.kernel) : null)));
+    run.emit(
+      initMessage(
+        run,
+        run.modelLabel ??
+          (typeof requested === "string" ? requested : requested ? modelLabel(requested, run.kernel) : null),
+      ),
+    );
   };
 
   let outcome: Outcome = { subtype: "success", result: "", stopReason: null };
@@ -129,7 +178,10 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
 
     const base = run.abortSignal;
     const sent: { record?: SentRecord } = {};
-    let turns = prompt === undefined ? ((await run.input?.next()) ?? []) : [typeof prompt === "string" ? { text: prompt } : prompt];
+    let turns =
+      prompt === undefined
+        ? ((await run.input?.next()) ?? [])
+        : [typeof prompt === "string" ? { text: prompt } : prompt];
     while (turns.length > 0) {
       // A live session's results time their own stretch; a prompt's, the whole run.
       if (prompt === undefined) from = performance.now();
@@ -137,11 +189,18 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
       outcome = await work(run, turns, sent);
       // The input ended with this stretch: its result is the session's last.
       if (base.aborted || !run.input || (run.input.ended && run.input.failure === undefined)) break;
-      last = run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs: Math.round(performance.now() - from) })) as ResultMessage;
+      last = run.emit(
+        resultMessage(run, {
+          ...outcome,
+          isError: outcome.subtype !== "success",
+          durationMs: Math.round(performance.now() - from),
+        }),
+      ) as ResultMessage;
       turns = await run.input.next();
     }
     // A broken input (it threw, or yielded a non-message) ends the session with a result naming it.
-    if (run.input?.failure !== undefined && !base.aborted) throw new RunEnd(`The session's input failed: ${describeError(run.input.failure)}`);
+    if (run.input?.failure !== undefined && !base.aborted)
+      throw new RunEnd(`The session's input failed: ${describeError(run.input.failure)}`);
   } catch (thrown) {
     sendInit();
     last = undefined;
@@ -152,7 +211,15 @@ export async function driveRun(run: RunContext, prompt?: string | UserTurn, pre?
   // A message that came after the last stretch's result while the session was idle (a background
   // task ended, say) would end the stream: a result closes it again, so the last message is one.
   const closed = last !== undefined && lastEmitted(run) === last ? last : undefined;
-  const result = closed ?? (run.emit(resultMessage(run, { ...outcome, isError: outcome.subtype !== "success", durationMs: last?.durationMs ?? durationMs })) as ResultMessage);
+  const result =
+    closed ??
+    (run.emit(
+      resultMessage(run, {
+        ...outcome,
+        isError: outcome.subtype !== "success",
+        durationMs: last?.durationMs ?? durationMs,
+      }),
+    ) as ResultMessage);
   endStream(run);
   try {
     await hooks.session.end.promise(run, result);
@@ -180,7 +247,8 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
       if (run.numTurns > 0) run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
       const sections = await hooks.turn.system.promise([], run);
       const last = sent.record;
-      const reported = last?.history === run.history ? { inputTokens: last.inputTokens, messages: last.messages } : undefined;
+      const reported =
+        last?.history === run.history ? { inputTokens: last.inputTokens, messages: last.messages } : undefined;
       const compact = await hooks.context.compact.promise({ messages: run.history, reported, changed: false }, run);
       if (compact.changed) run.history = compact.messages;
       const sentLength = run.history.length;
@@ -189,7 +257,10 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
         step = await callModel(run, {
           model: run.model!,
           modelLabel: run.modelLabel!,
-          instructions: sections.map((s) => s.text).filter(Boolean).join("\n\n"),
+          instructions: sections
+            .map((s) => s.text)
+            .filter(Boolean)
+            .join("\n\n"),
           messages: run.history,
           toolList: run.tools,
           maxOutputTokens: run.options.maxTokens,
@@ -199,19 +270,31 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
       } catch (error) {
         if (error instanceof RunEnd) throw error;
         // A missing key or setting stopped the request before it was sent: a configuration error.
-        throw new RunEnd(describeModelFailure(run, error), /^AI_Load(APIKey|Setting)Error$/.test(String((error as Error)?.name)) ? "error_configuration" : undefined);
+        throw new RunEnd(
+          describeModelFailure(run, error),
+          /^AI_Load(APIKey|Setting)Error$/.test(String((error as Error)?.name)) ? "error_configuration" : undefined,
+        );
       }
       run.numTurns++;
       const { usage, modelLabel: answered } = step.response;
       // A response without usage keeps the last reported count (what was added since is estimated on top).
-      if (usage.inputTokens > 0 || !last || last.history !== run.history) sent.record = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
+      if (usage.inputTokens > 0 || !last || last.history !== run.history)
+        sent.record = { inputTokens: usage.inputTokens, messages: sentLength, history: run.history };
       stopReason = stopReasonOf(step.response.finishReason);
-      const assistant = run.emit({ type: "assistant", text: step.text, content: step.content, model: answered, stopReason }) as AssistantMessage;
+      const assistant = run.emit({
+        type: "assistant",
+        text: step.text,
+        content: step.content,
+        model: answered,
+        stopReason,
+      }) as AssistantMessage;
       if (step.text) finalText = step.text;
       run.history.push(...step.assistant);
       streamedText.delete(run); // the response is whole: an interrupt from now on keeps none of it
       if (stopReason === "max_tokens") {
-        run.logger.warn(`[ubiquity] the response of ${answered} was cut at the output limit (maxTokens: ${step.request.maxOutputTokens ?? "the provider's default"}); its text is incomplete`);
+        run.logger.warn(
+          `[ubiquity] the response of ${answered} was cut at the output limit (maxTokens: ${step.request.maxOutputTokens ?? "the provider's default"}); its text is incomplete`,
+        );
       }
 
       if (step.calls.length > 0) {
@@ -222,7 +305,10 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
         const outcomes = await runToolCalls(run, byName, calls);
         // usage.toolCalls counts in the funnel; the model's requests were counted by callModel
         run.history.push({ role: "tool", content: outcomes.map((o) => o.part) });
-        await hooks.turn.end.promise({ turn: run.numTurns, assistant, toolResults: outcomes.map((o) => o.message) }, run);
+        await hooks.turn.end.promise(
+          { turn: run.numTurns, assistant, toolResults: outcomes.map((o) => o.message) },
+          run,
+        );
         if (run.finished) break;
         // A turn boundary: messages queued meanwhile enter now (after an interrupt, the next stretch takes them).
         if (!run.abortSignal.aborted) await enter(run, run.input?.take() ?? [], "user");
@@ -240,7 +326,9 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
   } catch (thrown) {
     const interrupted = run.abortSignal.reason instanceof UserInterrupt && !base.aborted;
     if (interrupted) keepInterrupted(run);
-    return interrupted ? { subtype: "error_during_execution", result: run.abortSignal.reason.message, stopReason } : { ...failure(run, thrown), stopReason };
+    return interrupted
+      ? { subtype: "error_during_execution", result: run.abortSignal.reason.message, stopReason }
+      : { ...failure(run, thrown), stopReason };
   } finally {
     streamedText.delete(run);
     run.abortSignal = base;

@@ -7,7 +7,14 @@
  * sees it (pricing, cache-break detection). A request's `purpose` lets taps that only concern the
  * conversation (dialect, cache markers, transcripts) leave other calls alone.
  */
-import { jsonSchema, streamText, type AssistantModelMessage, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import {
+  jsonSchema,
+  streamText,
+  type AssistantModelMessage,
+  type LanguageModel,
+  type ModelMessage,
+  type ToolSet,
+} from "ai";
 import { chargeUsage, type RunContext } from "./run";
 import { hasTaps, type Kernel } from "./kernel";
 import type { ModelPurpose, ModelRef, ModelRequest, ModelResponse } from "./hooks";
@@ -53,7 +60,10 @@ export function modelLabel(model: Model, kernel?: Pick<Kernel, "registries">): s
 }
 
 /** The model the options ask for: `model`, else `UBIQUITY_MODEL` (trimmed; blank = unset). */
-export function requestedModel(options: { model?: unknown }, env: NodeJS.ProcessEnv = process.env): string | Model | undefined {
+export function requestedModel(
+  options: { model?: unknown },
+  env: NodeJS.ProcessEnv = process.env,
+): string | Model | undefined {
   if (options.model !== undefined && options.model !== "") return options.model as string | Model;
   const fromEnv = env.UBIQUITY_MODEL?.trim();
   return fromEnv ? fromEnv : undefined;
@@ -70,7 +80,9 @@ export async function resolveModel(run: RunContext, spec: string | Model, role: 
       `cannot resolve model "${spec}": no plugin resolves model strings. Add the ubiquity:model plugin (it is in the default preset) or pass a constructed AI SDK LanguageModel as options.model`,
     );
   }
-  throw new ModelError(`cannot resolve model "${spec}": no provider plugin knows it. Use "provider:model" (e.g. "openai:gpt-5"), an alias, or "test"`);
+  throw new ModelError(
+    `cannot resolve model "${spec}": no provider plugin knows it. Use "provider:model" (e.g. "openai:gpt-5"), an alias, or "test"`,
+  );
 }
 
 /** The model a run asks for, resolved (role `main`, or `subagent` in a nested run); undefined when none is asked for. */
@@ -91,7 +103,10 @@ export function toolSetOf(tools: Tool[]): ToolSet {
   for (const tool of tools) {
     let entry = toolSetCache.get(tool);
     if (!entry) {
-      entry = { description: tool.description, inputSchema: jsonSchema(toolJsonSchema(tool) as Parameters<typeof jsonSchema>[0]) };
+      entry = {
+        description: tool.description,
+        inputSchema: jsonSchema(toolJsonSchema(tool) as Parameters<typeof jsonSchema>[0]),
+      };
       toolSetCache.set(tool, entry);
     }
     set[tool.name] = entry;
@@ -120,9 +135,19 @@ export interface ModelCall {
  * turns; only a turn streams its deltas as `stream_event` messages. Throws the call's failure;
  * a `RunEnd` when the run was aborted or the request could not be built (a `model.request` tap threw).
  */
-export async function callModel(run: RunContext, init: ModelRequestInit, options: { purpose?: ModelPurpose } = {}): Promise<ModelCall> {
+export async function callModel(
+  run: RunContext,
+  init: ModelRequestInit,
+  options: { purpose?: ModelPurpose } = {},
+): Promise<ModelCall> {
   const toolList = init.toolList ?? [];
-  const base: ModelRequest = { ...init, toolList, tools: toolSetOf(toolList), call: run.usage.requests + 1, purpose: options.purpose ?? "turn" };
+  const base: ModelRequest = {
+    ...init,
+    toolList,
+    tools: toolSetOf(toolList),
+    call: run.usage.requests + 1,
+    purpose: options.purpose ?? "turn",
+  };
   let request = await run.kernel.hooks.model.request.promise(base, run).catch((thrown: unknown) => {
     // A request that cannot be built never reached the model: it ends the run in the tap's own words.
     const error = unwrapRunEnd(thrown);
@@ -146,9 +171,11 @@ export async function callModel(run: RunContext, init: ModelRequestInit, options
       request =
         next.model === request.model
           ? next
-          : await run.kernel.hooks.model.request.promise({ ...base, model: next.model, modelLabel: next.modelLabel }, run).catch((e: unknown) => {
-              throw unwrapRunEnd(e); // a tap refusing the rebuilt request ends the run in its own words, as on the first build
-            });
+          : await run.kernel.hooks.model.request
+              .promise({ ...base, model: next.model, modelLabel: next.modelLabel }, run)
+              .catch((e: unknown) => {
+                throw unwrapRunEnd(e); // a tap refusing the rebuilt request ends the run in its own words, as on the first build
+              });
       continue;
     }
     // Charged once, outside the recovery: an answered call is never offered to model.error.
@@ -183,7 +210,11 @@ export const streamedText = new WeakMap<RunContext, string>();
 /** Parts the SDK emits on its own, before the provider has said anything. */
 const SDK_PARTS = new Set(["start", "start-step"]);
 
-function usageFrom(u: { inputTokens?: number; outputTokens?: number; inputTokenDetails?: { cacheReadTokens?: number; cacheWriteTokens?: number } }): Usage {
+function usageFrom(u: {
+  inputTokens?: number;
+  outputTokens?: number;
+  inputTokenDetails?: { cacheReadTokens?: number; cacheWriteTokens?: number };
+}): Usage {
   return Object.assign(emptyUsage(), {
     inputTokens: u.inputTokens ?? 0,
     outputTokens: u.outputTokens ?? 0,
@@ -193,7 +224,12 @@ function usageFrom(u: { inputTokens?: number; outputTokens?: number; inputTokenD
   });
 }
 
-async function readStream(run: RunContext, request: ModelRequest, watch: CallWatch, partial: boolean): Promise<ModelCall> {
+async function readStream(
+  run: RunContext,
+  request: ModelRequest,
+  watch: CallWatch,
+  partial: boolean,
+): Promise<ModelCall> {
   let streamError: unknown;
   const result = streamText({
     ...request.streamSettings,
@@ -221,7 +257,12 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
   let providerMetadata: Record<string, unknown> | undefined;
   for await (const part of result.fullStream) {
     if (!SDK_PARTS.has(part.type)) {
-      const delta = part.type === "text-delta" || part.type === "reasoning-delta" ? part.text : part.type === "tool-input-delta" ? part.delta : "";
+      const delta =
+        part.type === "text-delta" || part.type === "reasoning-delta"
+          ? part.text
+          : part.type === "tool-input-delta"
+            ? part.delta
+            : "";
       watch.part(delta.length);
     }
     if (watch.error) throw watch.error;
@@ -236,7 +277,8 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
         if (partial && part.text) run.emit({ type: "stream_event", delta: { type: "reasoning", text: part.text } });
         break;
       case "tool-input-delta":
-        if (partial && part.delta) run.emit({ type: "stream_event", delta: { type: "tool_input", text: part.delta, toolUseId: part.id } });
+        if (partial && part.delta)
+          run.emit({ type: "stream_event", delta: { type: "tool_input", text: part.delta, toolUseId: part.id } });
         break;
       case "tool-call":
         calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
@@ -261,7 +303,8 @@ async function readStream(run: RunContext, request: ModelRequest, watch: CallWat
   const content: AssistantBlock[] = [];
   if (reasoning) content.push({ type: "reasoning", text: reasoning });
   if (text) content.push({ type: "text", text });
-  for (const c of calls) content.push({ type: "tool_call", toolUseId: c.toolCallId, toolName: c.toolName, input: c.input });
+  for (const c of calls)
+    content.push({ type: "tool_call", toolUseId: c.toolCallId, toolName: c.toolName, input: c.input });
   const answered: ModelResponse = {
     request,
     modelLabel: request.modelLabel,
@@ -288,14 +331,21 @@ export function stopReasonOf(finishReason: string): StopReason {
 
 /** Describe a model failure for the result, naming provider and status, with secrets masked. */
 export function describeModelFailure(run: RunContext, error: unknown): string {
-  const e = error as { statusCode?: number; responseBody?: string; cause?: { message?: string; code?: string; cause?: { code?: string } } };
+  const e = error as {
+    statusCode?: number;
+    responseBody?: string;
+    cause?: { message?: string; code?: string; cause?: { code?: string } };
+  };
   let message = describeError(error);
   if (typeof e?.statusCode === "number" && e.statusCode >= 200 && e.statusCode < 300 && e.cause) {
     // "Failed to process successful response": the body broke while it was read.
     const code = e.cause.code ?? e.cause.cause?.code;
     message = `the answer broke off after HTTP ${e.statusCode}: ${describeError(e.cause)}${code && !describeError(e.cause).includes(code) ? ` (${code})` : ""}`;
   } else if (typeof e?.statusCode === "number") {
-    const body = typeof e.responseBody === "string" && e.responseBody && !message.includes(e.responseBody) ? ` — ${e.responseBody.slice(0, 500)}` : "";
+    const body =
+      typeof e.responseBody === "string" && e.responseBody && !message.includes(e.responseBody)
+        ? ` — ${e.responseBody.slice(0, 500)}`
+        : "";
     message = `HTTP ${e.statusCode}: ${message}${body}`;
   }
   const label = run.modelLabel ? ` (${run.modelLabel})` : "";

@@ -12,4 +12,3 @@ export function absolutePath(cwd: string, path: string, home: string = homedir()
   if (path.startsWith("~/")) return join(home, path.slice(2));
   return resolve(cwd, path);
 }
-

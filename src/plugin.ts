@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Kernel } from "./kernel";
 import type { RunContext } from "./run";
 import { ConfigError } from "./errors";
@@ -83,7 +83,13 @@ export type PluginFactory<O = never> = (options?: O) => Plugin;
 /** Duck-typed plugin check (several copies of ubiquity may coexist). */
 export function isPlugin(value: unknown): value is Plugin {
   const p = value as Plugin | null;
-  return typeof p === "object" && p !== null && typeof p.name === "string" && p.name.length > 0 && typeof p.apply === "function";
+  return (
+    typeof p === "object" &&
+    p !== null &&
+    typeof p.name === "string" &&
+    p.name.length > 0 &&
+    typeof p.apply === "function"
+  );
 }
 
 /** Throw a clear error unless `value` is a plugin. */

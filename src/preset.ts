@@ -33,16 +33,26 @@ export interface Expansion {
 
 /** The kernel takes objects: a specifier left in a list is the loader's to resolve first. */
 function specifierError(kind: string, entry: string | [string, unknown], where: string, fix: string): ConfigError {
-  return new ConfigError(`${kind} ${JSON.stringify(Array.isArray(entry) ? entry[0] : entry)} (${where}) is a module specifier; ${fix}`);
+  return new ConfigError(
+    `${kind} ${JSON.stringify(Array.isArray(entry) ? entry[0] : entry)} (${where}) is a module specifier; ${fix}`,
+  );
 }
 
 function materialize(entry: PluginEntry, origin: string): Plugin | undefined {
   if (entry === false || entry === null || entry === undefined) return undefined;
   if (typeof entry === "string" || Array.isArray(entry)) {
-    throw specifierError("plugin", entry, origin, "load it through loadConfig() or resolveEntries() first, or import the plugin and pass it");
+    throw specifierError(
+      "plugin",
+      entry,
+      origin,
+      "load it through loadConfig() or resolveEntries() first, or import the plugin and pass it",
+    );
   }
   const value = typeof entry === "function" ? (entry as PluginFactory<unknown>)() : entry;
-  assertPlugin(value, `the plugin entry ${typeof entry === "function" ? (entry.name || "(factory)") + "() " : ""}in ${origin}`);
+  assertPlugin(
+    value,
+    `the plugin entry ${typeof entry === "function" ? `${entry.name || "(factory)"}() ` : ""}in ${origin}`,
+  );
   return value;
 }
 
@@ -51,7 +61,11 @@ function materialize(entry: PluginEntry, origin: string): Plugin | undefined {
  * then the config's own plugins. A same-name plugin replaces the earlier one in place;
  * `false` entries are skipped; names in `disable` are removed.
  */
-export function expandPlugins(config: { presets?: PresetEntry[]; plugins?: PluginEntry[]; disable?: string[] }): Expansion {
+export function expandPlugins(config: {
+  presets?: PresetEntry[];
+  plugins?: PluginEntry[];
+  disable?: string[];
+}): Expansion {
   const list: ResolvedPlugin[] = [];
   const defaults: Record<string, unknown> = {};
   const seen = new Set<Preset>();
@@ -66,9 +80,12 @@ export function expandPlugins(config: { presets?: PresetEntry[]; plugins?: Plugi
 
   const visit = (entry: PresetEntry, chain: string) => {
     if (entry === false || entry === null || entry === undefined) return;
-    if (typeof entry === "string" || Array.isArray(entry)) throw specifierError("preset", entry, chain || "config", "load it through loadConfig() first");
+    if (typeof entry === "string" || Array.isArray(entry))
+      throw specifierError("preset", entry, chain || "config", "load it through loadConfig() first");
     if (typeof entry !== "object" || typeof entry.name !== "string") {
-      throw new ConfigError(`a preset entry${chain ? ` in ${chain}` : ""} is not a preset: expected { name, plugins?, presets? }, got ${describeValue(entry)}`);
+      throw new ConfigError(
+        `a preset entry${chain ? ` in ${chain}` : ""} is not a preset: expected { name, plugins?, presets? }, got ${describeValue(entry)}`,
+      );
     }
     if (seen.has(entry)) throw new ConfigError(`preset ${entry.name} includes itself (${chain} > ${entry.name})`);
     seen.add(entry);

@@ -22,7 +22,8 @@ import type { Logger } from "./config/schema";
  * passwords), CREDENTIAL(S) (GOOGLE_APPLICATION_CREDENTIALS names a service-account key file).
  * Whole segments only: MAX_TOKENS and TOKENIZERS_PARALLELISM are not credentials.
  */
-const SEGMENT = /(?:^|_)(?:API_?KEY|TOKEN|AUTHTOKEN|SECRET|ACCESS_KEY|PRIVATE_KEY|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)(?:_|$)/;
+const SEGMENT =
+  /(?:^|_)(?:API_?KEY|TOKEN|AUTHTOKEN|SECRET|ACCESS_KEY|PRIVATE_KEY|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)(?:_|$)/;
 /**
  * Name endings: `_KEY` (OPENAI_KEY, STRIPE_KEY: a key under a home-made name) and `_AUTH`
  * (npm's `_auth`, a base64 user:password). SSH_AUTH_SOCK is not matched: git over ssh needs it,
@@ -90,7 +91,10 @@ const cache = new WeakMap<object, string[]>();
  * password in a URL — and the credential variables of the environment (`process.env` unless
  * given). Longest first, so a secret that contains another is masked whole.
  */
-export function secretsOf(options: SecretBearingOptions | undefined, env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+export function secretsOf(
+  options: SecretBearingOptions | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
   const out = new Set<string>(credentialValues(env));
   if (options && typeof options === "object") for (const secret of optionSecrets(options)) out.add(secret);
   return [...out].sort((a, b) => b.length - a.length);
@@ -109,9 +113,18 @@ function optionSecrets(options: object): string[] {
       return;
     }
     if (!value || typeof value !== "object" || seen.has(value)) return;
-    if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return;
+    if (
+      !Array.isArray(value) &&
+      Object.getPrototypeOf(value) !== Object.prototype &&
+      Object.getPrototypeOf(value) !== null
+    )
+      return;
     seen.add(value);
-    for (const [k, v] of Object.entries(value)) collect(v, secretBranch || SECRET_KEY.test(k) || k === "headers" || (typeof v === "string" && isCredentialName(k)));
+    for (const [k, v] of Object.entries(value))
+      collect(
+        v,
+        secretBranch || SECRET_KEY.test(k) || k === "headers" || (typeof v === "string" && isCredentialName(k)),
+      );
   };
   collect(options, false);
   const list = [...out];
@@ -139,7 +152,8 @@ export function redactStrings<T>(value: T, secrets: readonly string[]): T {
 /** The walk of both: plain objects and arrays are copied, strings masked; with `byKey`, a secret-named key's value is masked whole. */
 function redactDeep<T>(value: T, secrets: readonly string[], byKey: boolean): T {
   const walk = (v: unknown, key?: string): unknown => {
-    if (byKey && key !== undefined && SECRET_KEY.test(key) && (typeof v === "string" || typeof v === "number")) return "[redacted]";
+    if (byKey && key !== undefined && SECRET_KEY.test(key) && (typeof v === "string" || typeof v === "number"))
+      return "[redacted]";
     if (typeof v === "string") return redactText(v, secrets);
     if (Array.isArray(v)) return v.map((x) => walk(x));
     if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
@@ -156,17 +170,24 @@ function redactDeep<T>(value: T, secrets: readonly string[], byKey: boolean): T 
  * that print contains a secret. `secrets` is asked at each line, so keys the run learns later count.
  */
 export function redactingLogger(logger: Logger, secrets: () => readonly string[]): Logger {
-  const wrap = (print: (...args: unknown[]) => void) => (...args: unknown[]) => {
-    const known = secrets();
-    if (known.length === 0) return print(...args);
-    print(
-      ...args.map((arg) => {
-        if (typeof arg === "string") return redactText(arg, known);
-        if (arg === null || (typeof arg !== "object" && typeof arg !== "function")) return arg;
-        const shown = inspect(arg, { depth: 6 });
-        return known.some((s) => shown.includes(s)) ? redactText(shown, known) : arg;
-      }),
-    );
+  const wrap =
+    (print: (...args: unknown[]) => void) =>
+    (...args: unknown[]) => {
+      const known = secrets();
+      if (known.length === 0) return print(...args);
+      print(
+        ...args.map((arg) => {
+          if (typeof arg === "string") return redactText(arg, known);
+          if (arg === null || (typeof arg !== "object" && typeof arg !== "function")) return arg;
+          const shown = inspect(arg, { depth: 6 });
+          return known.some((s) => shown.includes(s)) ? redactText(shown, known) : arg;
+        }),
+      );
+    };
+  return {
+    debug: wrap(logger.debug.bind(logger)),
+    info: wrap(logger.info.bind(logger)),
+    warn: wrap(logger.warn.bind(logger)),
+    error: wrap(logger.error.bind(logger)),
   };
-  return { debug: wrap(logger.debug.bind(logger)), info: wrap(logger.info.bind(logger)), warn: wrap(logger.warn.bind(logger)), error: wrap(logger.error.bind(logger)) };
 }

@@ -7,14 +7,22 @@ export interface RegistryEntry<T> {
 }
 
 /** Notified when a later registration replaces an earlier one. */
-export type OverrideListener<T> = (info: { registry: string; name: string; winner: RegistryEntry<T>; loser: RegistryEntry<T> }) => void;
+export type OverrideListener<T> = (info: {
+  registry: string;
+  name: string;
+  winner: RegistryEntry<T>;
+  loser: RegistryEntry<T>;
+}) => void;
 
 /**
  * A registry as plugins see it (`kernel.registries.*`): its methods only. A mapped type, not the
  * class, so a plugin type-checked against a second copy of ubiquity still fits the kernel's
  * types (a class with private fields is only ever compatible with itself).
  */
-export type RegistryApi<T> = Pick<Registry<T>, "register" | "unregister" | "get" | "has" | "values" | "entries" | "provenance">;
+export type RegistryApi<T> = Pick<
+  Registry<T>,
+  "register" | "unregister" | "get" | "has" | "values" | "entries" | "provenance"
+>;
 
 /**
  * A name-keyed registry: the last registration of a name wins, every registration is kept

@@ -4,7 +4,16 @@ import type { JSONValue } from "@ai-sdk/provider";
 import type { Kernel, ResolvedOptions } from "./kernel";
 import type { Logger } from "./config/schema";
 import type { Tool } from "./tool";
-import { addUsage, emptyUsage, stamp, type Message, type MessageInit, type PermissionDenial, type ResultMessage, type Usage } from "./messages";
+import {
+  addUsage,
+  emptyUsage,
+  stamp,
+  type Message,
+  type MessageInit,
+  type PermissionDenial,
+  type ResultMessage,
+  type Usage,
+} from "./messages";
 import { absolutePath } from "./paths";
 import type { RunInput } from "./live";
 
@@ -99,10 +108,16 @@ const streamEnded = (run: RunContext | undefined): boolean => !!run && (ended.ha
 /** Create the context of a run. */
 export function createRun(init: CreateRunInit): RunContext {
   const inherited = init.sink ? undefined : init.parent ? sinks.get(init.parent) : undefined;
-  const sink = init.sink ?? (inherited && ((message: Message) => void (streamEnded(init.parent) || inherited(message))));
-  if (!sink) throw new TypeError("createRun: pass a sink (only a run with a parent may omit it: it then uses its parent's)");
+  const sink =
+    init.sink ?? (inherited && ((message: Message) => void (streamEnded(init.parent) || inherited(message))));
+  if (!sink)
+    throw new TypeError("createRun: pass a sink (only a run with a parent may omit it: it then uses its parent's)");
   const options = init.options ?? init.kernel.options;
-  const sessionId = init.sessionId ?? init.parent?.sessionId ?? (typeof options.sessionId === "string" ? options.sessionId : undefined) ?? randomUUID();
+  const sessionId =
+    init.sessionId ??
+    init.parent?.sessionId ??
+    (typeof options.sessionId === "string" ? options.sessionId : undefined) ??
+    randomUUID();
   const roots = [options.cwd, ...(options.additionalDirectories ?? []).map((d) => absolutePath(options.cwd, d))];
   const run: RunContext = {
     kernel: init.kernel,
@@ -155,7 +170,16 @@ export function chargeUsage(run: RunContext, usage: Partial<Usage>, label?: stri
 export function initMessage(run: RunContext, model: string | null): MessageInit {
   const tools = run.tools.map((t) => t.name);
   const plugins = run.kernel.plugins.map((p) => p.plugin.name);
-  return { type: "system", subtype: "init", model, cwd: run.cwd, tools, ...run.initFields, plugins, extra: { ...run.initExtra } } as MessageInit;
+  return {
+    type: "system",
+    subtype: "init",
+    model,
+    cwd: run.cwd,
+    tools,
+    ...run.initFields,
+    plugins,
+    extra: { ...run.initExtra },
+  } as MessageInit;
 }
 
 /** What the `result` message takes from the run's own state. */
@@ -166,9 +190,20 @@ export function resultMessage(run: RunContext, outcome: Outcome): MessageInit {
   const { subtype, result, isError, durationMs, stopReason } = outcome; // the message's documented key order
   const { numTurns, totalCostUsd, modelUsage } = run;
   const permissionDenials = [...run.permissionDenials];
-  const message: Record<string, unknown> = { type: "result", subtype, result, isError, numTurns, durationMs, usage: { ...run.usage }, totalCostUsd, permissionDenials, modelUsage, stopReason };
+  const message: Record<string, unknown> = {
+    type: "result",
+    subtype,
+    result,
+    isError,
+    numTurns,
+    durationMs,
+    usage: { ...run.usage },
+    totalCostUsd,
+    permissionDenials,
+    modelUsage,
+    stopReason,
+  };
   // A plugin's field never replaces one of the kernel's.
   for (const [key, value] of Object.entries(run.resultFields)) if (!(key in message)) message[key] = value;
   return message as MessageInit;
 }
-

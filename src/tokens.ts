@@ -6,4 +6,3 @@
 
 /** Characters per token in the estimate. */
 export const CHARS_PER_TOKEN = 4;
-

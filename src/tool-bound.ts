@@ -24,35 +24,60 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
 /** The time limit of one tool's calls in this run (Infinity: none). */
 export function toolTimeoutOf(run: RunContext, tool: Tool): number {
-  return run.options.toolTimeouts?.[tool.name] ?? tool.timeoutMs ?? run.options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  return (
+    run.options.toolTimeouts?.[tool.name] ?? tool.timeoutMs ?? run.options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
+  );
 }
 
 /** Run `tool.call` under its bounds. A tool's own failure is thrown as before. */
-export async function boundedCall(run: RunContext, tool: Tool, input: Record<string, unknown>, context: ToolContext): Promise<ToolOutput> {
+export async function boundedCall(
+  run: RunContext,
+  tool: Tool,
+  input: Record<string, unknown>,
+  context: ToolContext,
+): Promise<ToolOutput> {
   const limit = toolTimeoutOf(run, tool);
   const timedOut = `${tool.name} timed out after ${seconds(limit)} (its limit: toolTimeoutMs or toolTimeouts.${tool.name})`;
   const timeout = new AbortController();
   const signal = AbortSignal.any([run.abortSignal, timeout.signal]);
-  const timer = Number.isFinite(limit) ? setTimeout(() => timeout.abort(new ToolTimeoutError(timedOut)), limit) : undefined;
+  const timer = Number.isFinite(limit)
+    ? setTimeout(() => timeout.abort(new ToolTimeoutError(timedOut)), limit)
+    : undefined;
   let grace: ReturnType<typeof setTimeout> | undefined;
   let start = () => {};
-  const abandoned = new Promise<"abandoned">((resolve) => (start = () => void (grace = setTimeout(() => resolve("abandoned"), TOOL_STOP_GRACE_MS))));
+  const abandoned = new Promise<"abandoned">(
+    (resolve) => (start = () => void (grace = setTimeout(() => resolve("abandoned"), TOOL_STOP_GRACE_MS))),
+  );
   if (signal.aborted) start();
   else signal.addEventListener("abort", start, { once: true });
   const settled = Promise.resolve()
     .then(() => tool.call(input, { ...context, abortSignal: signal }))
-    .then((output) => ({ output }), (error: unknown) => ({ error }));
+    .then(
+      (output) => ({ output }),
+      (error: unknown) => ({ error }),
+    );
   try {
     const first = await Promise.race([settled, abandoned]);
     if (first === "abandoned") {
       // Nobody awaits the call any more; what it does later is only logged.
-      void settled.then((late) => run.logger.warn(`[ubiquity] ${tool.name} (${context.toolUseId}) ended after it was abandoned${"error" in late ? `: ${describeError(late.error)}` : ""}`));
+      void settled.then((late) =>
+        run.logger.warn(
+          `[ubiquity] ${tool.name} (${context.toolUseId}) ended after it was abandoned${"error" in late ? `: ${describeError(late.error)}` : ""}`,
+        ),
+      );
       const why = timeout.signal.aborted ? timedOut : `The run was aborted and ${tool.name}`;
-      return { content: `${why}${timeout.signal.aborted ? " and" : ""} did not stop within ${seconds(TOOL_STOP_GRACE_MS)} of being asked: the call was abandoned, its effect is unknown.`, isError: true };
+      return {
+        content: `${why}${timeout.signal.aborted ? " and" : ""} did not stop within ${seconds(TOOL_STOP_GRACE_MS)} of being asked: the call was abandoned, its effect is unknown.`,
+        isError: true,
+      };
     }
     if (timeout.signal.aborted) {
       const own = "output" in first ? first.output?.content : describeError(first.error);
-      return { content: `${timedOut} and was stopped.${own ? `\n${own}` : ""}`, isError: true, metadata: "output" in first ? first.output?.metadata : undefined };
+      return {
+        content: `${timedOut} and was stopped.${own ? `\n${own}` : ""}`,
+        isError: true,
+        metadata: "output" in first ? first.output?.metadata : undefined,
+      };
     }
     if ("error" in first) throw first.error;
     return first.output;

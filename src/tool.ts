@@ -112,6 +112,10 @@ export function toolJsonSchema(tool: Tool): Record<string, unknown> {
     const { $schema: _drop, ...given } = tool.jsonSchema;
     return given;
   }
-  const { $schema: _drop, ...schema } = z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any", override: dropSafeIntegerBounds }) as Record<string, unknown>;
+  const { $schema: _drop, ...schema } = z.toJSONSchema(tool.inputSchema, {
+    io: "input",
+    unrepresentable: "any",
+    override: dropSafeIntegerBounds,
+  }) as Record<string, unknown>;
   return schema;
 }

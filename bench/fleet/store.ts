@@ -12,5 +12,9 @@ export interface BenchStore {
 export async function benchStore(dir: string): Promise<BenchStore> {
   if (postgresMissing) return { kind: `jsonl (${postgresMissing})`, url: join(dir, "sessions"), stop: async () => {} };
   const server = await startPostgres();
-  return { kind: "postgres (ubiquity:sessions-postgres, throw-away server, fsync off)", url: await server.database(), stop: () => server.stop() };
+  return {
+    kind: "postgres (ubiquity:sessions-postgres, throw-away server, fsync off)",
+    url: await server.database(),
+    stop: () => server.stop(),
+  };
 }

@@ -26,7 +26,11 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const resumeFrom = parked.get(id);
     const session = await agent.createSession(resumeFrom ? { sessionId: id, resumeFrom } : { sessionId: id });
-    const result = await agent.stream({ session, messages: await convertToModelMessages(messages), abortSignal: request.signal });
+    const result = await agent.stream({
+      session,
+      messages: await convertToModelMessages(messages),
+      abortSignal: request.signal,
+    });
     return result.toUIMessageStreamResponse({
       onError: getHarnessErrorMessage,
       onEnd: async () => void parked.set(id, await session.detach()),

@@ -8,7 +8,12 @@ const server = createServer(async (req, res) => {
   const stop = new AbortController();
   // The client went away before the response ended (useChat's stop()): abort the turn.
   res.on("close", () => res.writableFinished || stop.abort());
-  const request = new Request(`http://${req.headers.host}${req.url}`, { method: "POST", headers: { "content-type": "application/json" }, body: await text(req), signal: stop.signal });
+  const request = new Request(`http://${req.headers.host}${req.url}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: await text(req),
+    signal: stop.signal,
+  });
   const response = await POST(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body) for await (const chunk of response.body) res.write(chunk);

@@ -12,7 +12,9 @@ export const NAME = "ubiquity-plugin-house-rules";
 function checkOptions(options) {
   const rules = options?.rules;
   if (!Array.isArray(rules) || rules.length === 0 || !rules.every((r) => typeof r === "string" && r.trim() !== "")) {
-    throw new TypeError(`${NAME}: options.rules must be a non-empty array of strings, e.g. { rules: ["Run npm test before you finish"] }`);
+    throw new TypeError(
+      `${NAME}: options.rules must be a non-empty array of strings, e.g. { rules: ["Run npm test before you finish"] }`,
+    );
   }
   if (options.title !== undefined && (typeof options.title !== "string" || options.title.trim() === "")) {
     throw new TypeError(`${NAME}: options.title must be a non-empty string when given`);
@@ -27,7 +29,10 @@ export default definePlugin(function houseRules(options) {
   return {
     name: NAME,
     apply(kernel) {
-      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections) => [...sections, { id: "house-rules", text }]);
+      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections) => [
+        ...sections,
+        { id: "house-rules", text },
+      ]);
     },
   };
 });

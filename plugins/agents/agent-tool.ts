@@ -23,14 +23,25 @@ export function agentInput(names: [string, ...string[]]) {
   return z.object({
     subagent_type: z.enum(names).describe("Which agent runs the task: one of those listed in the tool description"),
     description: z.string().describe("A short (3-5 word) summary of the task, for the record"),
-    prompt: z.string().min(1).describe("The task, with everything the agent needs to know: it sees nothing of this conversation"),
-    run_in_background: z.boolean().optional().describe("Start the agent and return at once with its task id; its reply comes to you when it finishes"),
+    prompt: z
+      .string()
+      .min(1)
+      .describe("The task, with everything the agent needs to know: it sees nothing of this conversation"),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe("Start the agent and return at once with its task id; its reply comes to you when it finishes"),
     name: z
       .string()
       .regex(AGENT_NAME, "a name is 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit")
       .optional()
       .describe("A name for a background agent, to message it with SendMessage while it runs"),
-    isolation: z.enum(ISOLATIONS).optional().describe('"worktree": the agent works in a fresh git worktree on its own branch, so its edits never touch this working tree; "none": in this folder (the agent\'s own setting applies when omitted)'),
+    isolation: z
+      .enum(ISOLATIONS)
+      .optional()
+      .describe(
+        '"worktree": the agent works in a fresh git worktree on its own branch, so its edits never touch this working tree; "none": in this folder (the agent\'s own setting applies when omitted)',
+      ),
   });
 }
 
@@ -41,7 +52,10 @@ export type AgentInput = z.output<ReturnType<typeof agentInput>>;
  * The description: what delegation is for, then the agents sorted by name, within `budget`
  * characters (see the sources kit's `budgetedListing`; it says what it left out).
  */
-export function describeAgents(agents: Readonly<Record<string, AgentDefinition>>, budget: number = MIN_LISTING_CHARS): string {
+export function describeAgents(
+  agents: Readonly<Record<string, AgentDefinition>>,
+  budget: number = MIN_LISTING_CHARS,
+): string {
   const listing = budgetedListing(
     Object.entries(agents).map(([name, def]) => ({
       name,

@@ -45,10 +45,19 @@ export interface BackgroundLaunch {
   where?: string;
 }
 
-const cut = (text: string) => (text.length <= MAX_OUTCOME_CHARS ? text : `${text.slice(0, MAX_OUTCOME_CHARS)}\n[… ${text.length - MAX_OUTCOME_CHARS} more characters of the reply were cut]`);
+const cut = (text: string) =>
+  text.length <= MAX_OUTCOME_CHARS
+    ? text
+    : `${text.slice(0, MAX_OUTCOME_CHARS)}\n[… ${text.length - MAX_OUTCOME_CHARS} more characters of the reply were cut]`;
 
 /** The task's outcome: the reply (or why there is none), then what `finish` adds. */
-function outcomeOf(agentType: string, agentId: string, result: ResultMessage | undefined, stopped: string | undefined, extra: string | undefined): { state: Exclude<TaskState, "running">; outcome: string } {
+function outcomeOf(
+  agentType: string,
+  agentId: string,
+  result: ResultMessage | undefined,
+  stopped: string | undefined,
+  extra: string | undefined,
+): { state: Exclude<TaskState, "running">; outcome: string } {
   const tail = extra ? `\n\n${extra}` : "";
   if (stopped !== undefined) return { state: "killed", outcome: `stopped: ${stopped}${tail}` };
   if (!result) return { state: "failed", outcome: `failed: the agent did not run${tail}` };
@@ -68,7 +77,10 @@ export async function startBackground(launch: BackgroundLaunch): Promise<ToolOut
   if (!registry) return refuse(`Agent ${agentType} could not start in the background: ${NO_TASKS_MESSAGE}.`);
   if (name !== undefined) {
     const taken = [...agents.values()].find((a) => a.name === name && registry.get(a.taskId)?.state === "running");
-    if (taken) return refuse(`A background agent named "${name}" is already running (${taken.taskId}): message it with SendMessage, or give this one another name.`);
+    if (taken)
+      return refuse(
+        `A background agent named "${name}" is already running (${taken.taskId}): message it with SendMessage, or give this one another name.`,
+      );
   }
   const stop = new AbortController();
   const inbox = new AgentInbox();
@@ -110,7 +122,11 @@ export async function startBackground(launch: BackgroundLaunch): Promise<ToolOut
   } catch (error) {
     const extra = await launch.finish?.().catch(() => undefined);
     end({ state: "failed", outcome: `failed to start: ${describeError(error)}${extra ? `\n\n${extra}` : ""}` });
-    return { content: `Agent ${agentType} could not start: ${describeError(error)}`, isError: true, metadata: { taskId } };
+    return {
+      content: `Agent ${agentType} could not start: ${describeError(error)}`,
+      isError: true,
+      metadata: { taskId },
+    };
   }
   if ("refused" in prepared) {
     const extra = await launch.finish?.().catch(() => undefined);
@@ -150,7 +166,8 @@ export function describeEnded(ended: readonly TaskInfo[], running: readonly Task
   const lines = ["Background work ended:"];
   for (const task of ended) {
     const what = task.kind === "agent" ? `agent ${task.description}` : `shell \`${task.description}\``;
-    if (task.kind === "agent" && task.state === "completed") lines.push(`- ${task.id} (${what}) completed. Its reply:\n${task.outcome ?? "(none)"}`);
+    if (task.kind === "agent" && task.state === "completed")
+      lines.push(`- ${task.id} (${what}) completed. Its reply:\n${task.outcome ?? "(none)"}`);
     else lines.push(`- ${task.id} (${what}) ${task.state}${task.outcome ? `: ${task.outcome}` : ""}`);
   }
   if (running.length) lines.push(`Still running: ${running.map((t) => `${t.id} (${t.description})`).join(", ")}.`);
@@ -159,7 +176,9 @@ export function describeEnded(ended: readonly TaskInfo[], running: readonly Task
 
 /** A promise that resolves when `signal` aborts. */
 function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+  return new Promise((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
 }
 
 /**
@@ -177,7 +196,9 @@ export async function awaitAgents(run: RunContext, agents: BackgroundAgents): Pr
   const untold = registry.unreported().some((t) => t.kind === "agent" && agents.has(t.id));
   if (waiting.length === 0 && !untold) return undefined;
   if (!untold) {
-    run.logger.debug(`[ubiquity:agents] the turn ended with ${waiting.length} background agent(s) running: waiting for them`);
+    run.logger.debug(
+      `[ubiquity:agents] the turn ended with ${waiting.length} background agent(s) running: waiting for them`,
+    );
     await Promise.race([...waiting.map((t) => registry.ended(t.id)), aborted(run.abortSignal)]);
   }
   // Aborted (or interrupted) while waiting: the work ends as an abort does, not as a finished turn.

@@ -23,13 +23,22 @@ export interface DelegationContext {
 }
 
 /** Run agent `input.subagent_type` (defined by `definition`) for the Agent call `toolUseId` of `parent`. */
-export async function delegate(ctx: DelegationContext, parent: RunContext, definition: AgentDefinition, input: AgentInput, toolUseId: string): Promise<ToolOutput> {
+export async function delegate(
+  ctx: DelegationContext,
+  parent: RunContext,
+  definition: AgentDefinition,
+  input: AgentInput,
+  toolUseId: string,
+): Promise<ToolOutput> {
   const type = input.subagent_type;
   const options = parent.options as AgentsResolvedOptions;
   let tree: Worktree | undefined;
   if ((input.isolation ?? definition.isolation ?? options.agentIsolation ?? "none") === "worktree") {
     try {
-      tree = await createWorktree(parent.cwd, options.worktreeDir ? absolutePath(parent.cwd, options.worktreeDir) : defaultWorktreeDir());
+      tree = await createWorktree(
+        parent.cwd,
+        options.worktreeDir ? absolutePath(parent.cwd, options.worktreeDir) : defaultWorktreeDir(),
+      );
     } catch (error) {
       return { content: `Agent ${type} could not start: ${describeError(error)}`, isError: true };
     }
@@ -51,7 +60,8 @@ export async function delegate(ctx: DelegationContext, parent: RunContext, defin
       name: input.name,
       base: ctx.base(parent),
       agents: ctx.background(parent),
-      prepare: (place) => prepareSubagent(parent, type, definition, input, toolUseId, ctx.remember, { ...place, cwd: tree?.cwd }),
+      prepare: (place) =>
+        prepareSubagent(parent, type, definition, input, toolUseId, ctx.remember, { ...place, cwd: tree?.cwd }),
       finish,
       where: tree && `in the worktree ${tree.path} on branch ${tree.branch}`,
     });
@@ -64,5 +74,9 @@ export async function delegate(ctx: DelegationContext, parent: RunContext, defin
   } catch (error) {
     report = `Worktree: could not inspect ${tree.path} (${describeError(error)}); it was kept, on branch ${tree.branch}.`;
   }
-  return { ...output, content: `${output.content}\n\n${report}`, metadata: { ...output.metadata, worktree: { path: tree.path, branch: tree.branch, base: tree.base } } };
+  return {
+    ...output,
+    content: `${output.content}\n\n${report}`,
+    metadata: { ...output.metadata, worktree: { path: tree.path, branch: tree.branch, base: tree.base } },
+  };
 }

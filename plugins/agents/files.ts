@@ -7,7 +7,15 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { readRegularFileSync } from "../../loader/index";
 import type { AgentDefinition } from "./options";
-import { definitionNameProblem, displayNameOf, slugOf, MAX_DEFINITION_BYTES, orderedSources, SOURCE_ORDER, type Source } from "../_kits/sources/index";
+import {
+  definitionNameProblem,
+  displayNameOf,
+  slugOf,
+  MAX_DEFINITION_BYTES,
+  orderedSources,
+  SOURCE_ORDER,
+  type Source,
+} from "../_kits/sources/index";
 import { parseAgentFile } from "./parse";
 
 /** The folder a source means. */
@@ -56,9 +64,10 @@ export async function readAgentFiles(
 ): Promise<Map<string, AgentFile>> {
   const found = new Map<string, AgentFile>();
   // Another tool's folders (`compatFolders`: .claude/agents) just before ours of the same source: ours win a name.
-  const folders = [...compatFolders, ...orderedSources(sources).map((source) => ({ path: agentFolder(source, place.cwd, place.home), source }))].sort(
-    (a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source),
-  );
+  const folders = [
+    ...compatFolders,
+    ...orderedSources(sources).map((source) => ({ path: agentFolder(source, place.cwd, place.home), source })),
+  ].sort((a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source));
   for (const { path: folder, source } of folders) {
     for (const path of await markdownFiles(folder)) {
       // Only a regular file of at most 1 MiB: a FIFO planted in the folder must not hang the run.
@@ -80,14 +89,20 @@ export async function readAgentFiles(
       const badName = definitionNameProblem(name);
       if (badName) {
         const displayName = displayNameOf(name);
-        name = [slugOf(name), slugOf(basename(path).replace(/\.md$/i, ""))].find((candidate) => candidate && !definitionNameProblem(candidate)) ?? "";
+        name =
+          [slugOf(name), slugOf(basename(path).replace(/\.md$/i, ""))].find(
+            (candidate) => candidate && !definitionNameProblem(candidate),
+          ) ?? "";
         if (!name || !displayName) {
           report(`skipped the agent file ${path}: ${badName}, and neither it nor the file's name gives an identifier`);
           continue;
         }
         definition = { ...definition, displayName };
       }
-      for (const field of parsed.dropped) report(`agent file ${path}: ignored the field ${field}, which could not be parsed; the run's own setting applies`);
+      for (const field of parsed.dropped)
+        report(
+          `agent file ${path}: ignored the field ${field}, which could not be parsed; the run's own setting applies`,
+        );
       found.set(name, { name, definition, path, source });
     }
   }

@@ -9,8 +9,16 @@
  * - `session.start`: the run's own signal, which its background agents follow
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
  */
-import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, warn, warnOnce } from "../_kits/sources/index";
-import { join } from "node:path";
+import {
+  compatProjectPaths,
+  expandPluginRoot,
+  listingBudget,
+  permittedCompatPaths,
+  permittedSources,
+  readPlugins,
+  warn,
+  warnOnce,
+} from "../_kits/sources/index";
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -31,11 +39,28 @@ import { pathExists } from "../../loader/index";
 import { agentsOptions } from "./options";
 
 export { agentModel, CLAUDE_MODEL_TIERS } from "./launch";
-export { AGENT_TOOL, AGENT_NAME, ISOLATIONS, AgentTool, agentInput, describeAgents, type AgentInput, type Isolation } from "./agent-tool";
+export {
+  AGENT_TOOL,
+  AGENT_NAME,
+  ISOLATIONS,
+  AgentTool,
+  agentInput,
+  describeAgents,
+  type AgentInput,
+  type Isolation,
+} from "./agent-tool";
 export { SEND_MESSAGE_TOOL, SendMessageTool, inboxText, type SendMessageInput } from "./send-message";
 export { describeEnded, MAX_OUTCOME_CHARS } from "./background";
 export { AgentInbox } from "./inbox";
-export { createWorktree, finishWorktree, defaultWorktreeDir, repoFolder, WorktreeError, type Worktree, type WorktreeReport } from "./worktree";
+export {
+  createWorktree,
+  finishWorktree,
+  defaultWorktreeDir,
+  repoFolder,
+  WorktreeError,
+  type Worktree,
+  type WorktreeReport,
+} from "./worktree";
 export { parseAgentFile, parseList, type ParsedAgent } from "./parse";
 export { readAgentFiles, agentFolder, type AgentFile } from "./files";
 export { narrowMode, DEFAULT_AGENT_MAX_TURNS } from "./narrow";
@@ -59,7 +84,13 @@ export const HOOK_AGENT = "hook-verifier";
 
 /** The definition of an `agent` hook's subagent: read-only tools, the judge's answer format. */
 function hookAgent(model: string | undefined): AgentDefinition {
-  return { description: "Checks a hook's condition", prompt: HOOK_JUDGE_INSTRUCTIONS, tools: ["Read", "Grep", "Glob"], maxTurns: 50, ...(model ? { model } : {}) };
+  return {
+    description: "Checks a hook's condition",
+    prompt: HOOK_JUDGE_INSTRUCTIONS,
+    tools: ["Read", "Grep", "Glob"],
+    maxTurns: 50,
+    ...(model ? { model } : {}),
+  };
 }
 
 /** What other code can ask the plugin about a kernel. */
@@ -76,7 +107,11 @@ export function getAgentsApi(kernel: Kernel): AgentsApi | undefined {
 }
 
 function sortedByName<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]!]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((k) => [k, record[k]!]),
+  );
 }
 
 /** What the plugin keeps per run: a subagent's delegation, and whether SubagentStop fired for it. */
@@ -99,8 +134,17 @@ export const agentsPlugin = definePlugin(function agents() {
   return {
     name: NAME,
     projectFiles: ({ cwd, home }: ProjectPlace) => [
-      ...(["project", "local"] as const).map((source) => agentFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
-      ...compatProjectPaths("agents", cwd).filter((p) => pathExists(p.path)).map((p) => ({ path: p.path, kind: "agents", effect: `defines subagents (their prompts and tools) (with compat: ["${p.tool}"])` })),
+      ...(["project", "local"] as const)
+        .map((source) => agentFolder(source, cwd, home))
+        .filter(pathExists)
+        .map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
+      ...compatProjectPaths("agents", cwd)
+        .filter((p) => pathExists(p.path))
+        .map((p) => ({
+          path: p.path,
+          kind: "agents",
+          effect: `defines subagents (their prompts and tools) (with compat: ["${p.tool}"])`,
+        })),
     ],
     options: agentsOptions,
     runState: (): RunState => ({ background: new Map() }),
@@ -118,21 +162,49 @@ export const agentsPlugin = definePlugin(function agents() {
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
         // Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition.
         getHooksApi(kernel)?.setAgentRunner(async (run, prompt, { model, signal, id }) => {
-          const output = await runSubagent(run, HOOK_AGENT, hookAgent(model), { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" }, id, calls.remember, { abortSignal: signal });
+          const output = await runSubagent(
+            run,
+            HOOK_AGENT,
+            hookAgent(model),
+            { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" },
+            id,
+            calls.remember,
+            { abortSignal: signal },
+          );
           if (output.isError) throw new Error(output.content);
           return output.content;
         });
         const { cwd, trust, agentSources: wanted, compat, claudePlugins } = kernel.options as AgentsResolvedOptions;
-        const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+        const skipped = (path: string) =>
+          kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
         const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
-        const compatFolders = permittedCompatPaths("agents", { compat, sources: wanted, trust }, { cwd, home: homedir() }, skipped);
-        const files = await readAgentFiles(agentSources, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), compatFolders);
+        const compatFolders = permittedCompatPaths(
+          "agents",
+          { compat, sources: wanted, trust },
+          { cwd, home: homedir() },
+          skipped,
+        );
+        const files = await readAgentFiles(
+          agentSources,
+          { cwd, home: homedir() },
+          (message) => warn(kernel, NAME, message),
+          compatFolders,
+        );
         const merged: Record<string, AgentDefinition> = {};
         for (const file of files.values()) merged[file.name] = file.definition;
         // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
         for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
-          const own = await readAgentFiles([], { cwd, home: homedir() }, (message) => warn(kernel, NAME, message), plugin.agentPaths.map((path) => ({ path, source: "user" as const })));
-          for (const file of own.values()) merged[`${plugin.name}:${file.name}`] = { ...file.definition, prompt: expandPluginRoot(file.definition.prompt, plugin.root) };
+          const own = await readAgentFiles(
+            [],
+            { cwd, home: homedir() },
+            (message) => warn(kernel, NAME, message),
+            plugin.agentPaths.map((path) => ({ path, source: "user" as const })),
+          );
+          for (const file of own.values())
+            merged[`${plugin.name}:${file.name}`] = {
+              ...file.definition,
+              prompt: expandPluginRoot(file.definition.prompt, plugin.root),
+            };
         }
         agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
         if (Object.keys(agents).length === 0) return;
@@ -142,12 +214,21 @@ export const agentsPlugin = definePlugin(function agents() {
         if (claimed && position(claimed.owner) > position(NAME)) return;
         const tool = new AgentTool(agents, launch);
         kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
-        kernel.registries.tools.register(SEND_MESSAGE_TOOL, new SendMessageTool((run) => stateOf(run).background), NAME);
+        kernel.registries.tools.register(
+          SEND_MESSAGE_TOOL,
+          new SendMessageTool((run) => stateOf(run).background),
+          NAME,
+        );
       });
 
       const launch: Launch = async (input, ctx) => {
         const parent = ctx.run;
-        if (!parent) return { content: "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run", isError: true };
+        if (!parent)
+          return {
+            content:
+              "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run",
+            isError: true,
+          };
         return delegate(calls, parent, agents[input.subagent_type]!, input, ctx.toolUseId);
       };
 
@@ -168,7 +249,10 @@ export const agentsPlugin = definePlugin(function agents() {
         // No nested subagents, and nobody to answer a question: the report goes to the parent.
         return tools.filter(
           (t) =>
-            t.name !== AGENT_TOOL && t.name !== SEND_MESSAGE_TOOL && t.name !== "AskUserQuestion" && keepTool(t.name, delegation?.parentTools, delegation?.definition),
+            t.name !== AGENT_TOOL &&
+            t.name !== SEND_MESSAGE_TOOL &&
+            t.name !== "AskUserQuestion" &&
+            keepTool(t.name, delegation?.parentTools, delegation?.definition),
         );
       });
 
@@ -181,7 +265,8 @@ export const agentsPlugin = definePlugin(function agents() {
       kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
         const state = stateOf(run);
         // SubagentStart's context goes ahead of the task, not of each message SendMessage brings.
-        const context = run.agent && prompt.source === "user" && !state.contextGiven ? state.delegation?.context : undefined;
+        const context =
+          run.agent && prompt.source === "user" && !state.contextGiven ? state.delegation?.context : undefined;
         if (run.agent && prompt.source === "user") state.contextGiven = true;
         return context?.length ? { ...prompt, context: [...prompt.context, ...context] } : prompt;
       });
@@ -197,7 +282,10 @@ export const agentsPlugin = definePlugin(function agents() {
         const hooks = getHooksApi(kernel);
         if (!hooks?.has("SubagentStop", run)) return undefined;
         stateOf(run).stopFired = true;
-        const outcome = await hooks.fire("SubagentStop", run, { message: info.text, extra: { stopHookActive: info.continuations > 0 } });
+        const outcome = await hooks.fire("SubagentStop", run, {
+          message: info.text,
+          extra: { stopHookActive: info.continuations > 0 },
+        });
         return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;
       });
 
@@ -205,11 +293,22 @@ export const agentsPlugin = definePlugin(function agents() {
       kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
         const hooks = getHooksApi(kernel);
         if (!run.agent || stateOf(run).stopFired || !hooks?.has("SubagentStop")) return;
-        await hooks.fire("SubagentStop", run, { message: result.result, extra: { stopHookActive: false, subtype: result.subtype } });
+        await hooks.fire("SubagentStop", run, {
+          message: result.result,
+          extra: { stopHookActive: false, subtype: result.subtype },
+        });
       });
 
       kernel.hooks.turn.system.tap({ name: NAME, stage: SUBAGENT_NOTE_STAGE }, (sections: SystemSection[], run) =>
-        run.agent ? [...sections, { id: "subagent", text: run.input instanceof AgentInbox ? `${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}` : SUBAGENT_NOTE }] : sections,
+        run.agent
+          ? [
+              ...sections,
+              {
+                id: "subagent",
+                text: run.input instanceof AgentInbox ? `${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}` : SUBAGENT_NOTE,
+              },
+            ]
+          : sections,
       );
     },
   };

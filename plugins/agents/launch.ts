@@ -42,8 +42,12 @@ export const agentModel = fileModel;
 
 /** The subagent's model: `inherit`, an unmapped Claude tier (or none) is the parent's own; a string resolves with role `subagent`. */
 async function modelFor(parent: RunContext, definition: AgentDefinition): Promise<Model> {
-  const wanted = agentModel(typeof definition.model === "string" ? definition.model : undefined, (parent.options as { modelAliases?: Record<string, string> }).modelAliases);
-  if (typeof definition.model !== "string" && definition.model !== undefined) return resolveModel(parent, definition.model, "subagent");
+  const wanted = agentModel(
+    typeof definition.model === "string" ? definition.model : undefined,
+    (parent.options as { modelAliases?: Record<string, string> }).modelAliases,
+  );
+  if (typeof definition.model !== "string" && definition.model !== undefined)
+    return resolveModel(parent, definition.model, "subagent");
   if (wanted !== undefined) return resolveModel(parent, wanted, "subagent");
   if (parent.model) return parent.model;
   const requested = requestedModel(parent.options);
@@ -78,7 +82,12 @@ export async function prepareSubagent(
   try {
     model = await modelFor(parent, definition);
   } catch (error) {
-    return { refused: { content: `Agent ${type} could not start: ${describeError(error)}. Fix the agent's model (or use "inherit").`, isError: true } };
+    return {
+      refused: {
+        content: `Agent ${type} could not start: ${describeError(error)}. Fix the agent's model (or use "inherit").`,
+        isError: true,
+      },
+    };
   }
   // A fresh id per invocation: the same agent may run several times at once.
   const agentId = randomUUID();
@@ -96,8 +105,18 @@ export async function prepareSubagent(
 
   const hooks = getHooksApi(parent.kernel);
   if (hooks?.has("SubagentStart")) {
-    const outcome = await hooks.fire("SubagentStart", child, { prompt: input.prompt, extra: { description: input.description, parentToolUseId: toolUseId } });
-    if (outcome.blocked) return { refused: { content: `Agent ${type} was not started: ${outcome.blocked}`, isError: true, metadata: { agentId, agentType: type } } };
+    const outcome = await hooks.fire("SubagentStart", child, {
+      prompt: input.prompt,
+      extra: { description: input.description, parentToolUseId: toolUseId },
+    });
+    if (outcome.blocked)
+      return {
+        refused: {
+          content: `Agent ${type} was not started: ${outcome.blocked}`,
+          isError: true,
+          metadata: { agentId, agentType: type },
+        },
+      };
     delegation.context.push(...outcome.context);
   }
   // The agent file's own hooks (Claude Code's frontmatter `hooks`) watch this run alone.
@@ -115,10 +134,12 @@ export function subagentOutput(type: string, agentId: string, result: ResultMess
     usage: result.usage,
     totalCostUsd: result.totalCostUsd,
   };
-  if (result.isError) return { content: `Agent ${type} did not finish (${result.subtype}): ${result.result}`, isError: true, metadata };
+  if (result.isError)
+    return { content: `Agent ${type} did not finish (${result.subtype}): ${result.result}`, isError: true, metadata };
   // A definition with an outputSchema answers with its validated value, as JSON.
   const structured = (result as { structuredOutput?: unknown }).structuredOutput;
-  if (structured !== undefined) return { content: JSON.stringify(structured), metadata: { ...metadata, structuredOutput: structured } };
+  if (structured !== undefined)
+    return { content: JSON.stringify(structured), metadata: { ...metadata, structuredOutput: structured } };
   return { content: result.result || `Agent ${type} finished without a reply.`, metadata };
 }
 

@@ -29,11 +29,19 @@ export function narrowMode(parent: PermissionMode, wanted: PermissionMode | unde
 }
 
 /** The options a subagent runs with: the parent's, with its own prompt, model, budget, mode and extra denials (and folder, in a worktree). */
-export function subagentOptions(options: ResolvedOptions, definition: AgentDefinition, model: NonNullable<RunContext["model"]>, cwd?: string): ResolvedOptions {
+export function subagentOptions(
+  options: ResolvedOptions,
+  definition: AgentDefinition,
+  model: NonNullable<RunContext["model"]>,
+  cwd?: string,
+): ResolvedOptions {
   const parent = options as PermissionsResolvedOptions;
   const denied = definition.disallowedTools ?? [];
   // In a folder of its own (a worktree), the parent's extra folders stay the same folders.
-  const moved = cwd === undefined ? {} : { cwd, additionalDirectories: (parent.additionalDirectories ?? []).map((d) => absolutePath(parent.cwd, d)) };
+  const moved =
+    cwd === undefined
+      ? {}
+      : { cwd, additionalDirectories: (parent.additionalDirectories ?? []).map((d) => absolutePath(parent.cwd, d)) };
   return Object.freeze({
     ...parent,
     ...moved,
@@ -55,11 +63,20 @@ export function subagentOptions(options: ResolvedOptions, definition: AgentDefin
  * The edit tools of the other surface (`toolProfile`): a subagent on another model than its
  * parent edits with apply_patch where the parent has Edit and Write, and the other way round.
  */
-const SAME_EDITS: Readonly<Record<string, readonly string[]>> = { apply_patch: ["Edit", "Write"], Edit: ["apply_patch"], Write: ["apply_patch"] };
-const named = (names: { has(n: string): boolean }, name: string) => names.has(name) || (SAME_EDITS[name] ?? []).some((n) => names.has(n));
+const SAME_EDITS: Readonly<Record<string, readonly string[]>> = {
+  apply_patch: ["Edit", "Write"],
+  Edit: ["apply_patch"],
+  Write: ["apply_patch"],
+};
+const named = (names: { has(n: string): boolean }, name: string) =>
+  names.has(name) || (SAME_EDITS[name] ?? []).some((n) => names.has(n));
 
 /** Which of the tools offered to a subagent it keeps: its parent's, cut to `tools` and `disallowedTools`. */
-export function keepTool(name: string, parentTools: ReadonlySet<string> | undefined, definition: AgentDefinition | undefined): boolean {
+export function keepTool(
+  name: string,
+  parentTools: ReadonlySet<string> | undefined,
+  definition: AgentDefinition | undefined,
+): boolean {
   if (parentTools && !named(parentTools, name)) return false;
   if (definition?.tools && !named(new Set(definition.tools), name)) return false;
   return !definition?.disallowedTools?.includes(name);

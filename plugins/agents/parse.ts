@@ -27,12 +27,14 @@ export function parseList(value: unknown): string[] | undefined {
       .map((s) => s.trim().replace(/^["']|["']$/g, ""))
       .filter(Boolean);
   }
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.map((v) => v.trim()).filter(Boolean);
+  if (Array.isArray(value) && value.every((v) => typeof v === "string"))
+    return value.map((v) => v.trim()).filter(Boolean);
   return undefined;
 }
 
 function parseMaxTurns(value: unknown): number | undefined {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === "number" ? value : typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
@@ -46,7 +48,9 @@ function parseSchema(value: unknown): Record<string, unknown> | undefined {
       return undefined;
     }
   }
-  return typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  return typeof data === "object" && data !== null && !Array.isArray(data)
+    ? (data as Record<string, unknown>)
+    : undefined;
 }
 
 /** Parse an agent file's text; `stem` (the file name without `.md`) is the default name. */
@@ -61,7 +65,8 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
     else dropped.push("name");
   }
   const description = typeof data.description === "string" ? data.description.trim() : "";
-  if (!description) return { ok: false, problem: "it has no description: add a `description:` line to its frontmatter" };
+  if (!description)
+    return { ok: false, problem: "it has no description: add a `description:` line to its frontmatter" };
   const prompt = split.body.trim();
   if (!prompt) return { ok: false, problem: "it has no body: the text after the frontmatter is the agent's prompt" };
 
@@ -82,11 +87,13 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
     else dropped.push("maxTurns");
   }
   if ("reasoning" in data) {
-    if (REASONING_LEVELS.includes(data.reasoning as ReasoningLevel)) definition.reasoning = data.reasoning as ReasoningLevel;
+    if (REASONING_LEVELS.includes(data.reasoning as ReasoningLevel))
+      definition.reasoning = data.reasoning as ReasoningLevel;
     else dropped.push("reasoning");
   }
   if ("permissionMode" in data) {
-    if (PERMISSION_MODES.includes(data.permissionMode as PermissionMode)) definition.permissionMode = data.permissionMode as PermissionMode;
+    if (PERMISSION_MODES.includes(data.permissionMode as PermissionMode))
+      definition.permissionMode = data.permissionMode as PermissionMode;
     else dropped.push("permissionMode");
   }
   if ("isolation" in data) {
@@ -96,7 +103,8 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
   if ("hooks" in data) {
     // The settings-file shape, read entry by entry when the agent runs (hooks.scope); keys as written.
     const hooks = split.data.hooks ?? data.hooks;
-    if (typeof hooks === "object" && hooks !== null && !Array.isArray(hooks)) definition.hooks = hooks as Record<string, unknown>;
+    if (typeof hooks === "object" && hooks !== null && !Array.isArray(hooks))
+      definition.hooks = hooks as Record<string, unknown>;
     else dropped.push("hooks");
   }
   if ("outputSchema" in data) {

@@ -13,7 +13,10 @@ export const SEND_MESSAGE_TOOL = "SendMessage";
 
 const input = z.object({
   to: z.string().min(1).describe("The background agent: the name given when it was started, or its task id (agent-1)"),
-  message: z.string().min(1).describe("What to tell it: it sees nothing of this conversation, so say everything it needs"),
+  message: z
+    .string()
+    .min(1)
+    .describe("What to tell it: it sees nothing of this conversation, so say everything it needs"),
 });
 
 /** What SendMessage receives. */
@@ -45,18 +48,34 @@ export class SendMessageTool extends Tool<typeof input> {
 
   async call({ to, message }: SendMessageInput, ctx: ToolContext): Promise<ToolOutput> {
     const run = ctx.run;
-    if (!run) return { content: "SendMessage failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run", isError: true };
+    if (!run)
+      return {
+        content:
+          "SendMessage failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run",
+        isError: true,
+      };
     const agents = this.agentsOf(run);
     const registry = tasksOf(run);
     const running = [...agents.values()].filter((a) => registry?.get(a.taskId)?.state === "running");
     // A name names the running agent of that name (a finished one may have left it to a newer one).
-    const agent = running.find((a) => a.name === to) ?? [...agents.values()].find((a) => a.taskId === to) ?? [...agents.values()].reverse().find((a) => a.name === to);
-    const list = running.length ? `Running: ${running.map((a) => (a.name ? `"${a.name}" (${a.taskId})` : a.taskId)).join(", ")}.` : "No background agent is running.";
+    const agent =
+      running.find((a) => a.name === to) ??
+      [...agents.values()].find((a) => a.taskId === to) ??
+      [...agents.values()].reverse().find((a) => a.name === to);
+    const list = running.length
+      ? `Running: ${running.map((a) => (a.name ? `"${a.name}" (${a.taskId})` : a.taskId)).join(", ")}.`
+      : "No background agent is running.";
     if (!agent) return { content: `No background agent is called "${to}". ${list}`, isError: true };
     const task = registry?.get(agent.taskId);
     if (task?.state !== "running" || !agent.inbox.push(inboxText(message))) {
-      return { content: `${agent.taskId}${agent.name ? ` ("${agent.name}")` : ""} has already finished (${task?.state ?? "ended"}), so it cannot be messaged: its reply comes (or came) to you with its end. Start a new agent to go on. ${list}`, isError: true };
+      return {
+        content: `${agent.taskId}${agent.name ? ` ("${agent.name}")` : ""} has already finished (${task?.state ?? "ended"}), so it cannot be messaged: its reply comes (or came) to you with its end. Start a new agent to go on. ${list}`,
+        isError: true,
+      };
     }
-    return { content: `Message queued for ${agent.taskId}${agent.name ? ` ("${agent.name}")` : ""}: it reads it at its next step.`, metadata: { taskId: agent.taskId } };
+    return {
+      content: `Message queued for ${agent.taskId}${agent.name ? ` ("${agent.name}")` : ""}: it reads it at its next step.`,
+      metadata: { taskId: agent.taskId },
+    };
   }
 }

@@ -51,26 +51,38 @@ export class WorktreeError extends UbiquityError {
 }
 
 // Settings that keep a repository's own config from running anything while we work in it.
-const SAFE = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.quotePath=false", "commit.gpgSign=false"].flatMap((c) => ["-c", c]);
+const SAFE = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.quotePath=false",
+  "commit.gpgSign=false",
+].flatMap((c) => ["-c", c]);
 
 function git(cwd: string, args: string[]): Promise<string> {
   const env: NodeJS.ProcessEnv = {};
   // The user's GIT_DIR / GIT_WORK_TREE would point every command elsewhere.
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_") && value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (!key.startsWith("GIT_") && value !== undefined) env[key] = value;
   env.GIT_TERMINAL_PROMPT = "0";
   env.LC_ALL = "C";
   return new Promise((resolve, reject) => {
     execFile("git", [...SAFE, ...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout);
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-      reject(new WorktreeError(missing ? "worktree isolation needs git on PATH: install git, or run the agent without isolation" : `git ${args[0]} failed: ${String(stderr).trim() || error.message}`));
+      reject(
+        new WorktreeError(
+          missing
+            ? "worktree isolation needs git on PATH: install git, or run the agent without isolation"
+            : `git ${args[0]} failed: ${String(stderr).trim() || error.message}`,
+        ),
+      );
     });
   });
 }
 
 /** The default home of agents' worktrees. */
 export function defaultWorktreeDir(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
-  const data = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/") ? env.XDG_DATA_HOME : join(home, ".local", "share");
+  const data = env.XDG_DATA_HOME?.startsWith("/") ? env.XDG_DATA_HOME : join(home, ".local", "share");
   return join(data, "ubiquity", "worktrees");
 }
 
@@ -87,13 +99,17 @@ export async function createWorktree(cwd: string, dir: string): Promise<Worktree
     repo = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
   } catch (error) {
     if (error instanceof WorktreeError && /needs git/.test(error.message)) throw error;
-    throw new WorktreeError(`worktree isolation needs a git repository, and ${cwd} is not in one: run the agent without isolation, or run git init`);
+    throw new WorktreeError(
+      `worktree isolation needs a git repository, and ${cwd} is not in one: run the agent without isolation, or run git init`,
+    );
   }
   let base: string;
   try {
     base = (await git(repo, ["rev-parse", "--verify", "HEAD^{commit}"])).trim();
   } catch {
-    throw new WorktreeError(`worktree isolation needs a commit to start from, and ${repo} has none yet: commit once, or run the agent without isolation`);
+    throw new WorktreeError(
+      `worktree isolation needs a commit to start from, and ${repo} has none yet: commit once, or run the agent without isolation`,
+    );
   }
   const id = randomBytes(4).toString("hex");
   const branch = `ubiquity/agent-${id}`;
@@ -114,7 +130,12 @@ export async function finishWorktree(tree: Worktree): Promise<WorktreeReport> {
   if (!dirty && commits === 0) {
     await git(tree.repo, ["worktree", "remove", "--force", tree.path]);
     await git(tree.repo, ["branch", "-D", "--quiet", tree.branch]).catch(() => undefined);
-    return { kept: false, stat: "", commits, text: `Worktree: no changes; its worktree and branch ${tree.branch} were removed.` };
+    return {
+      kept: false,
+      stat: "",
+      commits,
+      text: `Worktree: no changes; its worktree and branch ${tree.branch} were removed.`,
+    };
   }
   // Our own worktree: intent-to-add lets the diff show new files too.
   await git(tree.path, ["add", "--intent-to-add", "--all"]);

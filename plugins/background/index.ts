@@ -7,7 +7,7 @@
  * `system/task_started`, `task_ended` (and `task_output` with `includePartialMessages`); and
  * every task still running is stopped when the session ends, its processes with it.
  */
-import { type Kernel, type RunContext, type Tool, type ToolOutput, type TurnPrompt } from "../../src/index";
+import type { Kernel, RunContext, Tool, ToolOutput, TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { TaskRegistry, attachTasks, tasksOf, type TaskInfo } from "../_kits/tasks/index";
 import { BashInputTool, BashOutputTool, KillShellTool, taskLine } from "./tools";
@@ -15,7 +15,15 @@ import { backgroundOptions, type BackgroundResolvedOptions } from "./options";
 import "./messages";
 
 export { BashInputTool, BashOutputTool, KillShellTool } from "./tools";
-export { tasksOf, TaskRegistry, TaskLimitError, type TaskInfo, type TaskState, type TaskKind, type TaskLimits } from "../_kits/tasks/index";
+export {
+  tasksOf,
+  TaskRegistry,
+  TaskLimitError,
+  type TaskInfo,
+  type TaskState,
+  type TaskKind,
+  type TaskLimits,
+} from "../_kits/tasks/index";
 export type { SystemTaskStartedMessage, SystemTaskEndedMessage, SystemTaskOutputMessage, TaskEvent } from "./messages";
 export * from "./options";
 
@@ -24,7 +32,10 @@ export const NAME = "ubiquity:background";
 
 /** What the model reads about tasks that ended since it was last told. */
 function endedNote(ended: TaskInfo[]): string {
-  const lines = ended.map((t) => `- ${taskLine(t)}${t.kind === "shell" ? ` (read the rest of its output with BashOutput bash_id "${t.id}")` : ""}`);
+  const lines = ended.map(
+    (t) =>
+      `- ${taskLine(t)}${t.kind === "shell" ? ` (read the rest of its output with BashOutput bash_id "${t.id}")` : ""}`,
+  );
   return `[Background ${ended.length === 1 ? "task" : "tasks"} ended:\n${lines.join("\n")}]`;
 }
 
@@ -45,7 +56,9 @@ export const backgroundPlugin = definePlugin(function background() {
 
       // Without Bash (disallowed, not in the list) there is no background shell to read or stop.
       const SHELL_TOOLS = new Set(["BashOutput", "BashInput", "KillShell"]);
-      kernel.hooks.tool.list.tap(NAME, (tools: Tool[]) => (tools.some((t) => t.name === "Bash") ? tools : tools.filter((t) => !SHELL_TOOLS.has(t.name))));
+      kernel.hooks.tool.list.tap(NAME, (tools: Tool[]) =>
+        tools.some((t) => t.name === "Bash") ? tools : tools.filter((t) => !SHELL_TOOLS.has(t.name)),
+      );
 
       kernel.hooks.session.start.tap(NAME, (run: RunContext) => {
         const options = (run.options as BackgroundResolvedOptions).backgroundTasks ?? {};
@@ -53,12 +66,19 @@ export const backgroundPlugin = definePlugin(function background() {
         const tasks = attachTasks(run, new TaskRegistry(options, run.parent ? tasksOf(run.parent) : undefined));
         const partial = run.options.includePartialMessages === true;
         tasks.on((event) => {
-          kernel.emit({ type: "task", event: event.type, task: event.task, sessionId: run.sessionId, ...(event.type === "output" ? { text: event.text } : {}) });
+          kernel.emit({
+            type: "task",
+            event: event.type,
+            task: event.task,
+            sessionId: run.sessionId,
+            ...(event.type === "output" ? { text: event.text } : {}),
+          });
           // Nothing follows the session's result in its stream: ends during the close are events only.
           if (closing.has(run)) return;
           if (event.type === "started") run.emit({ type: "system", subtype: "task_started", task: event.task });
           else if (event.type === "ended") run.emit({ type: "system", subtype: "task_ended", task: event.task });
-          else if (partial) run.emit({ type: "system", subtype: "task_output", taskId: event.task.id, text: event.text });
+          else if (partial)
+            run.emit({ type: "system", subtype: "task_output", taskId: event.task.id, text: event.text });
         });
       });
 
@@ -76,7 +96,9 @@ export const backgroundPlugin = definePlugin(function background() {
         const running = tasks.list().filter((t) => t.state === "running");
         const notes = [
           ...(ended.length ? [endedNote(ended)] : []),
-          ...(running.length ? [`[Running in the background:\n${running.map((t) => `- ${taskLine(t)}`).join("\n")}]`] : []),
+          ...(running.length
+            ? [`[Running in the background:\n${running.map((t) => `- ${taskLine(t)}`).join("\n")}]`]
+            : []),
         ];
         return notes.length ? { ...prompt, context: [...prompt.context, ...notes] } : prompt;
       });

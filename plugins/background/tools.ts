@@ -15,18 +15,29 @@ function fail(content: string): ToolOutput {
 }
 
 /** The registry and the task a call names, or the error result that says why not. */
-function lookup(ctx: ToolContext, id: string, kind?: TaskInfo["kind"]): { tasks: TaskRegistry; task: TaskInfo } | ToolOutput {
+function lookup(
+  ctx: ToolContext,
+  id: string,
+  kind?: TaskInfo["kind"],
+): { tasks: TaskRegistry; task: TaskInfo } | ToolOutput {
   const tasks = tasksOf(ctx.run);
   if (!tasks) return fail(NO_TASKS_MESSAGE);
   const task = tasks.get(id);
-  const known = tasks.list().filter((t) => !kind || t.kind === kind).map((t) => `${t.id} (${t.state})`);
-  if (!task || (kind && task.kind !== kind)) return fail(`There is no background ${kind ?? "task"} "${id}". ${known.length ? `This session has: ${known.join(", ")}.` : "None was started in this session."}`);
+  const known = tasks
+    .list()
+    .filter((t) => !kind || t.kind === kind)
+    .map((t) => `${t.id} (${t.state})`);
+  if (!task || (kind && task.kind !== kind))
+    return fail(
+      `There is no background ${kind ?? "task"} "${id}". ${known.length ? `This session has: ${known.join(", ")}.` : "None was started in this session."}`,
+    );
   return { tasks, task };
 }
 
 /** One line on where a task is: "shell-1 is running (12 s): npm run dev", "shell-1 (npm test) ended: exit code 0". */
 export function taskLine(task: TaskInfo): string {
-  if (task.state === "running") return `${task.id} is running (${Math.round((Date.now() - Date.parse(task.startedAt)) / 1000)} s): ${task.description}`;
+  if (task.state === "running")
+    return `${task.id} is running (${Math.round((Date.now() - Date.parse(task.startedAt)) / 1000)} s): ${task.description}`;
   const what = `${task.id} (${task.description})`;
   if (task.state === "killed") return `${what} ${task.outcome}`;
   return `${what} ${task.state === "completed" ? "ended" : "failed"}: ${task.outcome}`;
@@ -45,7 +56,11 @@ const kept = lines.filter((line) => re.test(line));
 parentPort.postMessage({ text: kept.join("\\n"), filteredOut: lines.length - kept.length });`;
 
 /** The lines of `text` matching `source`, or undefined when that took longer than `ms`. */
-function filterLines(text: string, source: string, ms = FILTER_TIME_MS): Promise<{ text: string; filteredOut: number } | undefined> {
+function filterLines(
+  text: string,
+  source: string,
+  ms = FILTER_TIME_MS,
+): Promise<{ text: string; filteredOut: number } | undefined> {
   return new Promise((resolve) => {
     const worker = new Worker(FILTER_WORKER, { eval: true, workerData: { text, source } });
     const done = (value: { text: string; filteredOut: number } | undefined) => {
@@ -99,11 +114,21 @@ export class BashOutputTool extends Tool<typeof BashOutputInput> {
     const task = found.tasks.get(found.task.id)!;
     found.tasks.markReported(task.id);
     const parts = [`[${taskLine(task)}]`];
-    if (read.dropped > 0) parts.push(`[${read.dropped} characters written since the last read were dropped: only the newest ${found.tasks.limits.shellOutputChars} are kept]`);
+    if (read.dropped > 0)
+      parts.push(
+        `[${read.dropped} characters written since the last read were dropped: only the newest ${found.tasks.limits.shellOutputChars} are kept]`,
+      );
     parts.push(read.text === "" ? "(no new output)" : read.text.replace(/\n$/, ""));
     if (read.filteredOut > 0) parts.push(`[${read.filteredOut} lines did not match the filter]`);
-    if (slow) parts.push(`[The filter ran for more than ${FILTER_TIME_MS / 1000} s over this output and was given up: the output is shown unfiltered. Use a simpler regular expression.]`);
-    return { content: parts.join("\n"), isError: false, metadata: { state: task.state, exitCode: task.exitCode, dropped: read.dropped } };
+    if (slow)
+      parts.push(
+        `[The filter ran for more than ${FILTER_TIME_MS / 1000} s over this output and was given up: the output is shown unfiltered. Use a simpler regular expression.]`,
+      );
+    return {
+      content: parts.join("\n"),
+      isError: false,
+      metadata: { state: task.state, exitCode: task.exitCode, dropped: read.dropped },
+    };
   }
 }
 
@@ -141,7 +166,8 @@ export class BashInputTool extends Tool<typeof BashInputInput> {
     if ("content" in found) return found;
     if (found.task.state !== "running") return fail(`[${taskLine(found.task)}] It takes no more input.`);
     const body = found.tasks.body<ShellBody>(found.task.id);
-    if (!body?.interactive || !body.write(input.input)) return fail(`${found.task.id} has no open stdin (a command moved to the background at its timeout reads none).`);
+    if (!body?.interactive || !body.write(input.input))
+      return fail(`${found.task.id} has no open stdin (a command moved to the background at its timeout reads none).`);
     return { content: `Wrote ${input.input.length} characters to ${found.task.id}.`, isError: false, metadata: {} };
   }
 }
@@ -162,7 +188,12 @@ export class KillShellTool extends Tool<typeof KillShellInput> {
   async call(input: z.output<typeof KillShellInput>, ctx: ToolContext): Promise<ToolOutput> {
     const found = lookup(ctx, input.shell_id, "shell");
     if ("content" in found) return found;
-    if (found.task.state !== "running") return { content: `[${taskLine(found.task)}] Nothing to stop.`, isError: false, metadata: { state: found.task.state } };
+    if (found.task.state !== "running")
+      return {
+        content: `[${taskLine(found.task)}] Nothing to stop.`,
+        isError: false,
+        metadata: { state: found.task.state },
+      };
     await found.tasks.stop(found.task.id, "by KillShell");
     found.tasks.markReported(found.task.id);
     const task = found.tasks.get(found.task.id)!;

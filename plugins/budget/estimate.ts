@@ -65,7 +65,8 @@ export interface Estimate {
 }
 
 const sameMessage = (a: ModelMessage | undefined, b: ModelMessage | undefined) =>
-  a === b || (a !== undefined && b !== undefined && a.role === b.role && JSON.stringify(a.content) === JSON.stringify(b.content));
+  a === b ||
+  (a !== undefined && b !== undefined && a.role === b.role && JSON.stringify(a.content) === JSON.stringify(b.content));
 
 /** Does `request` extend the conversation `sent` counted (so the count can stand for its prefix)? */
 function extendsSent(request: ModelRequest, sent: SentRecord | undefined): sent is SentRecord {
@@ -81,10 +82,22 @@ function extendsSent(request: ModelRequest, sent: SentRecord | undefined): sent 
 /** Input tokens of `request` (see the file comment). */
 export function inputTokensOf(request: ModelRequest, sent: SentRecord | undefined): number {
   if (extendsSent(request, sent)) {
-    return pressureOf({ messages: request.messages, reported: { inputTokens: sent.inputTokens, messages: sent.messages }, changed: false });
+    return pressureOf({
+      messages: request.messages,
+      reported: { inputTokens: sent.inputTokens, messages: sent.messages },
+      changed: false,
+    });
   }
-  const tools = request.toolList.map((t) => ({ name: t.name, description: t.description, inputSchema: toolJsonSchema(t) }));
-  return estimateTokens(request.instructions) + estimateTokens(request.messages) + (tools.length > 0 ? estimateTokens(tools) : 0);
+  const tools = request.toolList.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: toolJsonSchema(t),
+  }));
+  return (
+    estimateTokens(request.instructions) +
+    estimateTokens(request.messages) +
+    (tools.length > 0 ? estimateTokens(tools) : 0)
+  );
 }
 
 /** The worst case of `request`: tokens always, USD when `priced` (the pricing API and the run's pricing options) is given. */
@@ -97,7 +110,10 @@ export async function estimateRequest(
   const inputTokens = inputTokensOf(request, sent);
   const fresh = extendsSent(request, sent) && sent.modelLabel === request.modelLabel && now - sent.at < CACHE_TRUST_MS;
   const cachedTokens = fresh ? Math.min(sent.cachedTokens, inputTokens) : 0;
-  const outputTokens = request.maxOutputTokens ?? (priced ? priced.api.outputLimit(request.modelLabel, priced.options) : undefined) ?? ASSUMED_OUTPUT_TOKENS;
+  const outputTokens =
+    request.maxOutputTokens ??
+    (priced ? priced.api.outputLimit(request.modelLabel, priced.options) : undefined) ??
+    ASSUMED_OUTPUT_TOKENS;
   const estimate: Estimate = { inputTokens, cachedTokens, outputTokens, tokens: inputTokens + outputTokens };
   if (!priced) return estimate;
   const usage = { inputTokens, outputTokens, cacheReadTokens: cachedTokens, cacheWriteTokens: 0 };

@@ -43,7 +43,8 @@ export const budgetPlugin = definePlugin(() => ({
       const o = run.options as PricingResolvedOptions;
       return { modelPricing: o.modelPricing, marketPricing: o.marketPricing };
     };
-    const isKnown = async (label: string, run: RunContext) => (await api.price(label, NO_USAGE, pricingOf(run))) !== undefined;
+    const isKnown = async (label: string, run: RunContext) =>
+      (await api.price(label, NO_USAGE, pricingOf(run))) !== undefined;
 
     // Every run in the tree shows the shared ledger; a fresh object each time, so a result already emitted never changes.
     const report = (run: RunContext) => {
@@ -59,7 +60,12 @@ export const budgetPlugin = definePlugin(() => ({
       for (let r: RunContext | undefined = run; r; r = r.parent) r.resultFields.budget = { ...fields };
     };
 
-    const refuse = (run: RunContext, subtype: "error_max_budget_usd" | "error_max_budget_tokens", message: string, refused: BudgetReport["refused"]): never => {
+    const refuse = (
+      run: RunContext,
+      subtype: "error_max_budget_usd" | "error_max_budget_tokens",
+      message: string,
+      refused: BudgetReport["refused"],
+    ): never => {
       const ledger = stateOf(rootOf(run));
       // The first refusal is the tree's: every later request is refused on its words.
       ledger.refusal ??= { subtype, message };
@@ -78,32 +84,58 @@ export const budgetPlugin = definePlugin(() => ({
       }
     });
 
-    kernel.hooks.model.request.tapPromise({ name: NAME, stage: REQUEST_STAGE.GUARD }, async (request: ModelRequest, run) => {
-      const caps = capsOf(run);
-      if (caps.usd === undefined && caps.tokens === undefined) return request;
-      const root = rootOf(run);
-      const ledger = stateOf(root);
-      // After one refusal anywhere in the tree, nothing more is sent: the run ends on the same words.
-      if (ledger.refusal) throw new RunEnd(ledger.refusal.message, ledger.refusal.subtype);
-      if (caps.usd !== undefined && !(await isKnown(request.modelLabel, run))) {
-        const role = request.purpose === "compact" ? "the compaction model" : request.modelLabel === run.modelLabel ? "the model" : "the model this request would use";
-        throw new RunEnd(unpricedRefusal(request.modelLabel, caps.usd, role));
-      }
-      const purpose = request.purpose ?? "turn";
-      const estimate = await estimateRequest(request, stateOf(run).sent.get(purpose), caps.usd !== undefined ? { api, options: pricingOf(run) } : undefined);
-      // A run's turn goes out once everything it started has ended: what it still holds is stale (an aborted request).
-      if (purpose === "turn") ledger.inFlight.delete(run);
-      const reserved = reservedBy(ledger);
-      const refused = { modelLabel: request.modelLabel, ...(estimate.costUsd !== undefined && { estimateUsd: estimate.costUsd }), estimateTokens: estimate.tokens };
-      if (caps.usd !== undefined && ledger.spentUsd + reserved.usd + (estimate.costUsd ?? 0) > caps.usd) {
-        refuse(run, "error_max_budget_usd", usdRefusal(request.modelLabel, estimate, ledger.spentUsd, reserved.usd, caps.usd), refused);
-      }
-      if (caps.tokens !== undefined && ledger.spentTokens + reserved.tokens + estimate.tokens > caps.tokens) {
-        refuse(run, "error_max_budget_tokens", tokensRefusal(request.modelLabel, estimate, ledger.spentTokens, reserved.tokens, caps.tokens), refused);
-      }
-      ledger.inFlight.set(run, [...(ledger.inFlight.get(run) ?? []), { purpose, estimate }]);
-      return request;
-    });
+    kernel.hooks.model.request.tapPromise(
+      { name: NAME, stage: REQUEST_STAGE.GUARD },
+      async (request: ModelRequest, run) => {
+        const caps = capsOf(run);
+        if (caps.usd === undefined && caps.tokens === undefined) return request;
+        const root = rootOf(run);
+        const ledger = stateOf(root);
+        // After one refusal anywhere in the tree, nothing more is sent: the run ends on the same words.
+        if (ledger.refusal) throw new RunEnd(ledger.refusal.message, ledger.refusal.subtype);
+        if (caps.usd !== undefined && !(await isKnown(request.modelLabel, run))) {
+          const role =
+            request.purpose === "compact"
+              ? "the compaction model"
+              : request.modelLabel === run.modelLabel
+                ? "the model"
+                : "the model this request would use";
+          throw new RunEnd(unpricedRefusal(request.modelLabel, caps.usd, role));
+        }
+        const purpose = request.purpose ?? "turn";
+        const estimate = await estimateRequest(
+          request,
+          stateOf(run).sent.get(purpose),
+          caps.usd !== undefined ? { api, options: pricingOf(run) } : undefined,
+        );
+        // A run's turn goes out once everything it started has ended: what it still holds is stale (an aborted request).
+        if (purpose === "turn") ledger.inFlight.delete(run);
+        const reserved = reservedBy(ledger);
+        const refused = {
+          modelLabel: request.modelLabel,
+          ...(estimate.costUsd !== undefined && { estimateUsd: estimate.costUsd }),
+          estimateTokens: estimate.tokens,
+        };
+        if (caps.usd !== undefined && ledger.spentUsd + reserved.usd + (estimate.costUsd ?? 0) > caps.usd) {
+          refuse(
+            run,
+            "error_max_budget_usd",
+            usdRefusal(request.modelLabel, estimate, ledger.spentUsd, reserved.usd, caps.usd),
+            refused,
+          );
+        }
+        if (caps.tokens !== undefined && ledger.spentTokens + reserved.tokens + estimate.tokens > caps.tokens) {
+          refuse(
+            run,
+            "error_max_budget_tokens",
+            tokensRefusal(request.modelLabel, estimate, ledger.spentTokens, reserved.tokens, caps.tokens),
+            refused,
+          );
+        }
+        ledger.inFlight.set(run, [...(ledger.inFlight.get(run) ?? []), { purpose, estimate }]);
+        return request;
+      },
+    );
 
     kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
       const caps = capsOf(run);
@@ -114,7 +146,10 @@ export const budgetPlugin = definePlugin(() => ({
       ledger.spentTokens += usage.inputTokens + usage.outputTokens;
       const quote = await api.price(response.modelLabel, usage, pricingOf(run));
       if (quote) ledger.spentUsd += quote.costUsd;
-      else if (caps.usd !== undefined) context.warn(`${response.modelLabel} answered but has no known price: its cost is not in the budget; name it in modelPricing`);
+      else if (caps.usd !== undefined)
+        context.warn(
+          `${response.modelLabel} answered but has no known price: its cost is not in the budget; name it in modelPricing`,
+        );
       const sent = sentRecord(response.request, usage);
       stateOf(run).sent.set(sent.purpose, sent);
       report(run);
@@ -130,7 +165,14 @@ export const budgetPlugin = definePlugin(() => ({
 }));
 
 export default budgetPlugin;
-export { estimateRequest, inputTokensOf, ASSUMED_OUTPUT_TOKENS, CACHE_TRUST_MS, type Estimate, type SentRecord } from "./estimate";
+export {
+  estimateRequest,
+  inputTokensOf,
+  ASSUMED_OUTPUT_TOKENS,
+  CACHE_TRUST_MS,
+  type Estimate,
+  type SentRecord,
+} from "./estimate";
 export type { BudgetReport } from "./result-fields";
 
 // The options this plugin declares (its slice of the config schema) and their types.

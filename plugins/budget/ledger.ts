@@ -54,6 +54,6 @@ export function release(ledger: RunBudget, run: RunContext, purpose: string): vo
   const list = ledger.inFlight.get(run);
   if (!list) return;
   const i = list.findIndex((r) => r.purpose === purpose);
-  list.splice(i >= 0 ? i : 0, 1);
+  list.splice(Math.max(i, 0), 1);
   if (list.length === 0) ledger.inFlight.delete(run);
 }

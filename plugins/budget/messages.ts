@@ -6,8 +6,10 @@ export function usd(n: number): string {
   return `$${Number(n.toFixed(6))}`;
 }
 
-const size = (e: Estimate) => `~${e.inputTokens} input${e.cachedTokens > 0 ? ` (${e.cachedTokens} cached)` : ""} + ${e.outputTokens} output tokens`;
-const inFlight = (n: number, unit: (n: number) => string) => (n > 0 ? `, ${unit(n)} more is reserved by requests in flight,` : "");
+const size = (e: Estimate) =>
+  `~${e.inputTokens} input${e.cachedTokens > 0 ? ` (${e.cachedTokens} cached)` : ""} + ${e.outputTokens} output tokens`;
+const inFlight = (n: number, unit: (n: number) => string) =>
+  n > 0 ? `, ${unit(n)} more is reserved by requests in flight,` : "";
 
 /** A request refused under `maxBudgetUsd`. */
 export function usdRefusal(label: string, estimate: Estimate, spent: number, reserved: number, cap: number): string {

@@ -16,10 +16,14 @@ const tokens = z
 export const budgetOptions = z.strictObject({
   maxBudgetUsd: usd
     .optional()
-    .describe("Spending cap in USD for the run, its subagents and compaction summaries, checked before each model request (needs a known price for every model used)"),
+    .describe(
+      "Spending cap in USD for the run, its subagents and compaction summaries, checked before each model request (needs a known price for every model used)",
+    ),
   maxBudgetTokens: tokens
     .optional()
-    .describe("Cap in tokens (input, cached input included, plus output) for the run, its subagents and compaction summaries, checked before each model request"),
+    .describe(
+      "Cap in tokens (input, cached input included, plus output) for the run, its subagents and compaction summaries, checked before each model request",
+    ),
 });
 export type BudgetOptions = z.input<typeof budgetOptions>;
 export type BudgetResolvedOptions = ResolvedOptions & Readonly<BudgetOptions>;

@@ -36,7 +36,9 @@ export function isBreak(before: number, after: number): boolean {
 
 /** The log line of a break. */
 export function describeBreak(reasons: string[], call: number, before: number, after: number, written: number): string {
-  const what = reasons.length ? reasons.join("; ") : "no change to the model, system prompt or tools (the cache may have expired or been evicted)";
+  const what = reasons.length
+    ? reasons.join("; ")
+    : "no change to the model, system prompt or tools (the cache may have expired or been evicted)";
   return `prompt cache break: ${what} [call #${call}, cache read ${before} -> ${after}, written ${written}]`;
 }
 
@@ -51,7 +53,8 @@ export const cacheBreaksPlugin = definePlugin(() => ({
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request, run) => {
       // Only the loop's turns share a prefix worth comparing (a summary's request is its own).
-      if (on(run) && (request.purpose ?? "turn") === "turn") stateOf(run).sent = { call: request.call, prefix: snapshot(request), noted: takeCacheChanges(kernel) };
+      if (on(run) && (request.purpose ?? "turn") === "turn")
+        stateOf(run).sent = { call: request.call, prefix: snapshot(request), noted: takeCacheChanges(kernel) };
       return request;
     });
 
@@ -66,7 +69,13 @@ export const cacheBreaksPlugin = definePlugin(() => ({
       s.baseline = { cacheRead: read, prefix };
       if (!before || !isBreak(before.cacheRead, read)) return;
       // What plugins said they changed before this request went out (an MCP server's new tools).
-      const message = describeBreak([...s.sent.noted, ...changes(before.prefix, prefix)], response.request.call, before.cacheRead, read, written);
+      const message = describeBreak(
+        [...s.sent.noted, ...changes(before.prefix, prefix)],
+        response.request.call,
+        before.cacheRead,
+        read,
+        written,
+      );
       run.logger.warn(message);
       kernel.emit({ type: "warning", source: NAME, message });
     });

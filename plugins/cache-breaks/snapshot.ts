@@ -36,11 +36,17 @@ function hashTool(entry: ToolSet[string]): ToolHashes {
   if (!hashes) {
     let schema: unknown;
     try {
-      schema = entry.inputSchema === undefined ? null : asSchema(entry.inputSchema as Parameters<typeof asSchema>[0]).jsonSchema;
+      schema =
+        entry.inputSchema === undefined
+          ? null
+          : asSchema(entry.inputSchema as Parameters<typeof asSchema>[0]).jsonSchema;
     } catch {
       schema = null;
     }
-    hashes = { schema: hash(JSON.stringify(schema) ?? ""), description: hash(typeof entry.description === "string" ? entry.description : "") };
+    hashes = {
+      schema: hash(JSON.stringify(schema) ?? ""),
+      description: hash(typeof entry.description === "string" ? entry.description : ""),
+    };
     toolHashes.set(entry, hashes);
   }
   return hashes;

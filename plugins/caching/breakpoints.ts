@@ -29,13 +29,24 @@ export function anthropicCacheControl(ttl: "5m" | "1h"): { type: "ephemeral"; tt
   return ttl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
 }
 
-function withOption<T extends { providerOptions?: ProviderOptions }>(target: T, provider: string, key: string, value: unknown): T {
+function withOption<T extends { providerOptions?: ProviderOptions }>(
+  target: T,
+  provider: string,
+  key: string,
+  value: unknown,
+): T {
   const options = (target.providerOptions ?? {}) as ProviderOptions;
   return { ...target, providerOptions: { ...options, [provider]: { ...options[provider], [key]: value } } };
 }
 
 /** `messages` with the message at `index` marked (a copy; the others are shared). */
-function markMessage(messages: ModelMessage[], index: number, provider: string, key: string, value: unknown): ModelMessage[] {
+function markMessage(
+  messages: ModelMessage[],
+  index: number,
+  provider: string,
+  key: string,
+  value: unknown,
+): ModelMessage[] {
   if (index < 0) return messages;
   const copy = [...messages];
   copy[index] = withOption(messages[index]!, provider, key, value);
@@ -43,8 +54,12 @@ function markMessage(messages: ModelMessage[], index: number, provider: string, 
 }
 
 /** The system prompt as a system message carrying `cacheControl`; unchanged when empty. */
-function markInstructions(instructions: ModelRequest["instructions"], cacheControl: unknown): ModelRequest["instructions"] {
-  const message: SystemModelMessage = typeof instructions === "string" ? { role: "system", content: instructions } : instructions;
+function markInstructions(
+  instructions: ModelRequest["instructions"],
+  cacheControl: unknown,
+): ModelRequest["instructions"] {
+  const message: SystemModelMessage =
+    typeof instructions === "string" ? { role: "system", content: instructions } : instructions;
   if (!message.content) return instructions;
   return withOption(message, "anthropic", "cacheControl", cacheControl);
 }

@@ -38,7 +38,13 @@ export const cachingPlugin = definePlugin(() => ({
 }));
 
 export default cachingPlugin;
-export { anthropicBreakpoints, bedrockCachePoint, cacheFamily, anthropicCacheControl, type CacheFamily } from "./breakpoints";
+export {
+  anthropicBreakpoints,
+  bedrockCachePoint,
+  cacheFamily,
+  anthropicCacheControl,
+  type CacheFamily,
+} from "./breakpoints";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";

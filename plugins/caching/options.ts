@@ -4,7 +4,10 @@ import type { ResolvedOptions } from "../../src/index";
 
 /** The caching plugin's slice of the config schema. */
 export const cachingOptions = z.strictObject({
-  cachePrompt: z.union([z.boolean(), z.enum(["5m", "1h"])]).optional().describe("[true]"),
+  cachePrompt: z
+    .union([z.boolean(), z.enum(["5m", "1h"])])
+    .optional()
+    .describe("[true]"),
 });
 export type CachingOptions = z.input<typeof cachingOptions>;
 export type CachingResolvedOptions = ResolvedOptions & Readonly<CachingOptions>;

@@ -51,8 +51,15 @@ async function sessionOf(sessionId: string, query: CheckpointQuery): Promise<{ c
   return { cwd, session: await store.get(sessionId, cwd) };
 }
 
-async function checkpointsOf(sessionId: string, cwd: string, session: StoredSession | undefined, dir?: string): Promise<CheckpointInfo[]> {
-  const notes = (session?.notes ?? []).filter((n) => n.kind === "checkpoint").map((n) => n.data as unknown as CheckpointNote);
+async function checkpointsOf(
+  sessionId: string,
+  cwd: string,
+  session: StoredSession | undefined,
+  dir?: string,
+): Promise<CheckpointInfo[]> {
+  const notes = (session?.notes ?? [])
+    .filter((n) => n.kind === "checkpoint")
+    .map((n) => n.data as unknown as CheckpointNote);
   const prompts = new Map<string, string>();
   for (const r of session?.records ?? []) if (r.message.type === "user") prompts.set(r.uuid, r.message.text);
   let found: StoredCheckpoint[];
@@ -65,14 +72,21 @@ async function checkpointsOf(sessionId: string, cwd: string, session: StoredSess
       // A store removed since is a checkpoint no longer there; the others still count.
       const store = new ShadowStore(note.store);
       if (!store.isShadowStore()) continue;
-      if (!kept.has(store.dir)) kept.set(store.dir, store.kept(sessionId).catch(() => new Set()));
+      if (!kept.has(store.dir))
+        kept.set(
+          store.dir,
+          store.kept(sessionId).catch(() => new Set()),
+        );
       if (!(await kept.get(store.dir)!).has(note.commit)) continue;
       const read = await store.read(note.commit).catch(() => undefined);
       // A note naming another session's checkpoint is not this session's (a forged or copied note).
       if (read && read.sessionId === sessionId) found.push(read);
     }
   } else found = await new ShadowStore(storeDirFor(session?.cwd ?? cwd, dir)).list(sessionId);
-  return found.map((c) => ({ ...c, ...(c.promptUuid && prompts.has(c.promptUuid) ? { prompt: prompts.get(c.promptUuid) } : {}) }));
+  return found.map((c) => ({
+    ...c,
+    ...(c.promptUuid && prompts.has(c.promptUuid) ? { prompt: prompts.get(c.promptUuid) } : {}),
+  }));
 }
 
 /** The checkpoints of a session, oldest first. */
@@ -86,7 +100,12 @@ export async function listCheckpoints(sessionId: string, query: CheckpointQuery 
  * message), or else the first taken after the message (a user message: the state before its
  * run changed anything). Null when the agent changed nothing after it.
  */
-function pick(checkpoints: CheckpointInfo[], session: StoredSession | undefined, messageUuid: string, sessionId: string): CheckpointInfo | null {
+function pick(
+  checkpoints: CheckpointInfo[],
+  session: StoredSession | undefined,
+  messageUuid: string,
+  sessionId: string,
+): CheckpointInfo | null {
   const direct = checkpoints.find((c) => c.messageUuid === messageUuid || c.commit === messageUuid);
   if (direct) return direct;
   const records = session?.records ?? [];
@@ -111,10 +130,17 @@ export interface RewindOptions extends CheckpointQuery {
  * changed them: changed files restored, files created since removed, files deleted since
  * recreated. Refuses (throws `ActiveRunError`) while a run with checkpoints is active there.
  */
-export async function rewindFiles(sessionId: string, messageUuid: string, options: RewindOptions = {}): Promise<RewindResult> {
+export async function rewindFiles(
+  sessionId: string,
+  messageUuid: string,
+  options: RewindOptions = {},
+): Promise<RewindResult> {
   const { cwd, session } = await sessionOf(sessionId, options);
   const checkpoints = await checkpointsOf(sessionId, cwd, session, options.checkpointDir);
-  if (!session && checkpoints.length === 0) throw new SessionNotFoundError(`No stored session or checkpoint with id "${sessionId}": check the id (ubiquity sessions list)`);
+  if (!session && checkpoints.length === 0)
+    throw new SessionNotFoundError(
+      `No stored session or checkpoint with id "${sessionId}": check the id (ubiquity sessions list)`,
+    );
   const target = pick(checkpoints, session, messageUuid, sessionId);
   if (!target) return { checkpoint: null, dryRun: options.dryRun === true, changes: [], refused: [], notCovered: [] };
   confine(target, cwd, options.checkpointDir);
@@ -145,21 +171,36 @@ function confine(checkpoint: StoredCheckpoint, cwd: string, checkpointDir: strin
     real(checkpoint.store) === own
       ? `from this project's store ${own}, which lies inside ${cwd} where the workspace can write it: refused (a checkpoint there may be forged); keep checkpoints.dir outside the project to rewind other folders`
       : `from the store ${checkpoint.store}, not this project's store ${own}: refused (a transcript note may be forged); rewind from the project's own store (pass checkpointDir when the run set checkpoints.dir)`;
-  throw new UbiquityError(`checkpoint ${checkpoint.commit} covers ${outside.join(", ")}, outside ${cwd}, and comes ${why}`);
+  throw new UbiquityError(
+    `checkpoint ${checkpoint.commit} covers ${outside.join(", ")}, outside ${cwd}, and comes ${why}`,
+  );
 }
 
 /**
  * Fork the session just before `messageUuid`: a new session holding every record before it
  * (the stored one stays as it was). Resume the returned id to go on from there.
  */
-export async function rewindConversation(sessionId: string, messageUuid: string, options: CheckpointQuery = {}): Promise<{ sessionId: string }> {
+export async function rewindConversation(
+  sessionId: string,
+  messageUuid: string,
+  options: CheckpointQuery = {},
+): Promise<{ sessionId: string }> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const store = new SessionStore({ dir: storageRoot(options.sessionDir, cwd, "sessions") });
   const session = await store.get(sessionId, cwd);
-  if (!session) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${store.dir}: check the id (ubiquity sessions list)`);
+  if (!session)
+    throw new SessionNotFoundError(
+      `No stored session with id "${sessionId}" in ${store.dir}: check the id (ubiquity sessions list)`,
+    );
   const at = session.records.findIndex((r) => r.uuid === messageUuid);
-  if (at < 0) throw new CheckpointNotFoundError(`session ${sessionId} has no message ${JSON.stringify(messageUuid)}: see ubiquity sessions show ${sessionId} --json`);
-  if (at === 0) throw new CheckpointNotFoundError(`${messageUuid} is the session's first message: nothing comes before it to keep; start a new session instead`);
+  if (at < 0)
+    throw new CheckpointNotFoundError(
+      `session ${sessionId} has no message ${JSON.stringify(messageUuid)}: see ubiquity sessions show ${sessionId} --json`,
+    );
+  if (at === 0)
+    throw new CheckpointNotFoundError(
+      `${messageUuid} is the session's first message: nothing comes before it to keep; start a new session instead`,
+    );
   return { sessionId: await store.fork(sessionId, { upToUuid: session.records[at - 1]!.uuid, cwd }) };
 }
 

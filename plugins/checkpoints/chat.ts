@@ -18,18 +18,26 @@ export interface ChatRewindContext {
 
 /** Run `/rewind <arg>`. Never throws: a failure is said. */
 export async function chatRewind(arg: string, ctx: ChatRewindContext): Promise<void> {
-  const print = (text: string) => text.trimEnd().split("\n").forEach((l) => ctx.say(l));
+  const print = (text: string) =>
+    text
+      .trimEnd()
+      .split("\n")
+      .forEach((l) => ctx.say(l));
   if (!ctx.sessionId) return ctx.say("Nothing to rewind yet: no prompt has run in this session.");
   const query = { cwd: ctx.cwd, sessionDir: ctx.sessionDir, checkpointDir: ctx.checkpointDir };
   try {
     if (!arg) {
-      print(formatList(await listCheckpoints(ctx.sessionId, query), ctx.sessionId).replace("--to <uuid>", "/rewind <uuid>"));
+      print(
+        formatList(await listCheckpoints(ctx.sessionId, query), ctx.sessionId).replace("--to <uuid>", "/rewind <uuid>"),
+      );
       return;
     }
     const plan = await rewindFiles(ctx.sessionId, arg, { ...query, dryRun: true });
     print(formatRewind(plan, ctx.cwd));
     if (!plan.checkpoint || plan.changes.length === 0) return;
-    const answer = (await ctx.ask(`Rewind ${plan.changes.length} file${plan.changes.length === 1 ? "" : "s"}? [y/N] `)).trim();
+    const answer = (
+      await ctx.ask(`Rewind ${plan.changes.length} file${plan.changes.length === 1 ? "" : "s"}? [y/N] `)
+    ).trim();
     if (!/^y(es)?$/i.test(answer)) return ctx.say("Nothing changed.");
     print(formatRewind(await rewindFiles(ctx.sessionId, arg, query), ctx.cwd));
     ctx.say("The conversation goes on as it was; the files are as they were at that point.");

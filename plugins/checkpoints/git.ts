@@ -39,7 +39,8 @@ const CONFIG = [
 /** The environment git runs with: the process's, minus every `GIT_*` variable, plus the place. */
 export function gitEnv(place: GitPlace): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_") && value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (!key.startsWith("GIT_") && value !== undefined) env[key] = value;
   env.GIT_DIR = place.gitDir;
   if (place.workTree) env.GIT_WORK_TREE = place.workTree;
   if (place.indexFile) env.GIT_INDEX_FILE = place.indexFile;
@@ -55,13 +56,23 @@ export function gitEnv(place: GitPlace): NodeJS.ProcessEnv {
 /** Run `git <args>` at `place`; resolves to its stdout. `input` goes to its stdin. */
 export function git(place: GitPlace, args: string[], input?: string | Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", [...CONFIG, ...args], { cwd: place.workTree ?? place.gitDir, env: gitEnv(place), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("git", [...CONFIG, ...args], {
+      cwd: place.workTree ?? place.gitDir,
+      env: gitEnv(place),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (d: Buffer) => out.push(d));
     child.stderr.on("data", (d: Buffer) => err.push(d));
     child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(new GitError(error.code === "ENOENT" ? "checkpoints need git on PATH: install git, or turn checkpoints off" : `git ${args[0]} could not start: ${error.message}`)),
+      reject(
+        new GitError(
+          error.code === "ENOENT"
+            ? "checkpoints need git on PATH: install git, or turn checkpoints off"
+            : `git ${args[0]} could not start: ${error.message}`,
+        ),
+      ),
     );
     child.on("close", (code) => {
       if (code === 0) resolve(Buffer.concat(out));

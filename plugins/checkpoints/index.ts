@@ -21,7 +21,17 @@ import { rewindCommand } from "./command";
 import type { CheckpointNote } from "./api";
 
 export { listCheckpoints, rewindFiles, rewindConversation, CheckpointNotFoundError, ActiveRunError } from "./api";
-export type { CheckpointInfo, CheckpointQuery, RewindOptions, RewindResult, FileChange, FileAction, RefusedChange, NotCovered, NotCoveredReason } from "./api";
+export type {
+  CheckpointInfo,
+  CheckpointQuery,
+  RewindOptions,
+  RewindResult,
+  FileChange,
+  FileAction,
+  RefusedChange,
+  NotCovered,
+  NotCoveredReason,
+} from "./api";
 
 /** The plugin's name. */
 export const NAME = "ubiquity:checkpoints";
@@ -54,7 +64,8 @@ interface KernelState {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const key = (sessionId: string, agentId: string | undefined, toolUseId: string) => `${sessionId}\0${agentId ?? ""}\0${toolUseId}`;
+const key = (sessionId: string, agentId: string | undefined, toolUseId: string) =>
+  `${sessionId}\0${agentId ?? ""}\0${toolUseId}`;
 
 /** The permitted folders that exist, real paths, none inside another. */
 function foldersOf(run: RunContext): string[] {
@@ -65,7 +76,11 @@ function foldersOf(run: RunContext): string[] {
 /** Ubiquity's own stores (checkpoints, sessions, todos): never snapshotted, even inside a permitted folder. */
 function storesOf(run: RunContext, dir: string | undefined): string[] {
   const o = run.options as { sessionDir?: string; todoDir?: string };
-  return [storageRoot(dir, run.cwd, "checkpoints"), storageRoot(o.sessionDir, run.cwd, "sessions"), storageRoot(o.todoDir, run.cwd, "todos")].map((p) => resolveReal(p) ?? p);
+  return [
+    storageRoot(dir, run.cwd, "checkpoints"),
+    storageRoot(o.sessionDir, run.cwd, "sessions"),
+    storageRoot(o.todoDir, run.cwd, "todos"),
+  ].map((p) => resolveReal(p) ?? p);
 }
 
 /**
@@ -95,7 +110,8 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
     runState: (): RunState => ({ taken: new Map() }),
     commands: { rewind: rewindCommand },
     apply(kernel: Kernel, context: PluginContext<KernelState, RunState>) {
-      const settingsOf = (run: RunContext) => checkpointSettings((run.options as CheckpointsResolvedOptions).checkpoints);
+      const settingsOf = (run: RunContext) =>
+        checkpointSettings((run.options as CheckpointsResolvedOptions).checkpoints);
 
       kernel.hooks.event.tap(NAME, (event) => {
         if (event.type !== "message") return;
@@ -103,7 +119,8 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
         const state = context.state;
         if (m.type === "user" && m.agentId === undefined) state.prompts.set(m.sessionId, m.uuid);
         if (m.type !== "assistant") return;
-        for (const block of m.content) if (block.type === "tool_call") state.anchors.set(key(m.sessionId, m.agentId, block.toolUseId), m.uuid);
+        for (const block of m.content)
+          if (block.type === "tool_call") state.anchors.set(key(m.sessionId, m.agentId, block.toolUseId), m.uuid);
       });
 
       kernel.hooks.session.start.tap(NAME, (run) => {
@@ -112,7 +129,11 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
         try {
           context.run(run).lock = holdRunLock(storeDirFor(run.cwd, settings.dir), run.sessionId);
         } catch (error) {
-          warn(kernel, NAME, `cannot mark the run active in the checkpoint store (${(error as Error).message}); a rewind elsewhere will not see it running`);
+          warn(
+            kernel,
+            NAME,
+            `cannot mark the run active in the checkpoint store (${(error as Error).message}); a rewind elsewhere will not see it running`,
+          );
         }
       });
 
@@ -150,28 +171,39 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
             // The main run's store, which its session's rewind reads (also for a worktree's folders).
             const store = new ShadowStore(storeDirFor(main.cwd, settings.dir));
             const promptUuid = context.state.prompts.get(top.sessionId);
-            const checkpoint = await store.snapshot(foldersOf(top), { maxBytes: settings.maxBytes, exclude: storesOf(main, settings.dir) }, {
-              sessionId: top.sessionId,
+            const checkpoint = await store.snapshot(
+              foldersOf(top),
+              { maxBytes: settings.maxBytes, exclude: storesOf(main, settings.dir) },
+              {
+                sessionId: top.sessionId,
+                messageUuid: uuid,
+                ...(promptUuid ? { promptUuid } : {}),
+                createdAt: new Date().toISOString(),
+              },
+            );
+            const note: CheckpointNote = {
               messageUuid: uuid,
               ...(promptUuid ? { promptUuid } : {}),
-              createdAt: new Date().toISOString(),
-            });
-            const note: CheckpointNote = { messageUuid: uuid, ...(promptUuid ? { promptUuid } : {}), commit: checkpoint.commit, store: checkpoint.store };
+              commit: checkpoint.commit,
+              store: checkpoint.store,
+            };
             kernel.emit({ type: "sessions.note", sessionId: top.sessionId, kind: "checkpoint", data: { ...note } });
             // Retention, once per run, at its first snapshot (a run that writes nothing costs nothing):
             // not awaited, so this tool call goes on; a later snapshot of this store waits its turn.
             const state = context.run(top);
             if (!state.pruning) {
               const keepDays = settings.keepDays;
-              state.pruning = store.prune({ before: Date.now() - keepDays * DAY_MS, keepSessions: [top.sessionId] }).then(
-                () => undefined,
-                (error: unknown) =>
-                  warn(
-                    kernel,
-                    NAME,
-                    `could not prune checkpoints older than ${keepDays} days from ${store.dir} (${(error as Error).message}); the run goes on and a later run tries again. If it keeps failing, delete ${store.dir} (every checkpoint of the project goes with it)`,
-                  ),
-              );
+              state.pruning = store
+                .prune({ before: Date.now() - keepDays * DAY_MS, keepSessions: [top.sessionId] })
+                .then(
+                  () => undefined,
+                  (error: unknown) =>
+                    warn(
+                      kernel,
+                      NAME,
+                      `could not prune checkpoints older than ${keepDays} days from ${store.dir} (${(error as Error).message}); the run goes on and a later run tries again. If it keeps failing, delete ${store.dir} (every checkpoint of the project goes with it)`,
+                    ),
+                );
             }
           })().catch((error: unknown) => {
             // A failed snapshot must not stop the agent: say so (once, when git is missing), and the call goes on without one.

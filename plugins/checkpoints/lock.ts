@@ -28,7 +28,15 @@ export function holdRunLock(store: string, sessionId: string): string {
   const dir = join(store, "active");
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${process.pid}-${randomBytes(4).toString("hex")}.json`);
-  writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), sessionId, since: new Date().toISOString() } satisfies RunLock));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      pid: process.pid,
+      host: hostname(),
+      sessionId,
+      since: new Date().toISOString(),
+    } satisfies RunLock),
+  );
   held.add(path);
   if (!exitHook) {
     exitHook = true;

@@ -35,8 +35,12 @@ export function writeObject(gitDir: string, type: "tree" | "commit", body: Buffe
 /** A tree of subtrees named `0`, `1`, … (one per permitted folder). */
 export function writeRootsTree(gitDir: string, trees: readonly string[]): string {
   // Entries sorted as git sorts them: by name bytes, a tree's name compared as if it ended in "/".
-  const entries = trees.map((id, i) => ({ name: String(i), id })).sort((a, b) => (`${a.name}/` < `${b.name}/` ? -1 : 1));
-  const body = Buffer.concat(entries.map((e) => Buffer.concat([Buffer.from(`40000 ${e.name}\0`), Buffer.from(e.id, "hex")])));
+  const entries = trees
+    .map((id, i) => ({ name: String(i), id }))
+    .sort((a, b) => (`${a.name}/` < `${b.name}/` ? -1 : 1));
+  const body = Buffer.concat(
+    entries.map((e) => Buffer.concat([Buffer.from(`40000 ${e.name}\0`), Buffer.from(e.id, "hex")])),
+  );
   return writeObject(gitDir, "tree", body);
 }
 

@@ -14,11 +14,15 @@ export const checkpointsOptions = z.strictObject({
           .number()
           .positive()
           .optional()
-          .describe("Checkpoints older than this many days are pruned when a run takes its first snapshot (an active session's, and rewind backups, are kept) [30]"),
+          .describe(
+            "Checkpoints older than this many days are pruned when a run takes its first snapshot (an active session's, and rewind backups, are kept) [30]",
+          ),
       }),
     ])
     .optional()
-    .describe("Snapshot the permitted folders before each turn's first writing tool call, so `ubiquity rewind` can restore them [false; on in the terminal mode]"),
+    .describe(
+      "Snapshot the permitted folders before each turn's first writing tool call, so `ubiquity rewind` can restore them [false; on in the terminal mode]",
+    ),
 });
 export type CheckpointsOptions = z.input<typeof checkpointsOptions>;
 export type CheckpointsResolvedOptions = ResolvedOptions & Readonly<CheckpointsOptions>;
@@ -46,5 +50,9 @@ export interface CheckpointSettings {
 export function checkpointSettings(option: CheckpointsOptions["checkpoints"]): CheckpointSettings | undefined {
   if (!option) return undefined;
   const o = option === true ? {} : option;
-  return { dir: o.dir, maxBytes: Math.round((o.maxSizeMb ?? DEFAULT_MAX_SIZE_MB) * 1024 * 1024), keepDays: o.keepDays ?? DEFAULT_KEEP_DAYS };
+  return {
+    dir: o.dir,
+    maxBytes: Math.round((o.maxSizeMb ?? DEFAULT_MAX_SIZE_MB) * 1024 * 1024),
+    keepDays: o.keepDays ?? DEFAULT_KEEP_DAYS,
+  };
 }

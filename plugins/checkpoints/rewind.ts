@@ -53,7 +53,9 @@ function refuseIfActive(store: string, roots: readonly string[]): void {
   const live = activeRuns(store);
   if (live.length === 0) return;
   const who = live.map((l) => `pid ${l.pid} on ${l.host}, session ${l.sessionId}, since ${l.since}`).join("; ");
-  throw new ActiveRunError(`a run is active in ${roots.join(", ")} (${who}): rewinding now would race its writes; wait for it to end, or stop it, then rewind`);
+  throw new ActiveRunError(
+    `a run is active in ${roots.join(", ")} (${who}): rewinding now would race its writes; wait for it to end, or stop it, then rewind`,
+  );
 }
 
 /**
@@ -69,14 +71,20 @@ function refuseIfMoved(roots: readonly string[]): void {
     } catch {
       continue; // gone: refused per file below
     }
-    if (real !== root) throw new UnsafePathError(`${root} now resolves to ${real}: the checkpoint's folder was replaced by a symlink (or a folder above it was); refused, nothing changed`);
+    if (real !== root)
+      throw new UnsafePathError(
+        `${root} now resolves to ${real}: the checkpoint's folder was replaced by a symlink (or a folder above it was); refused, nothing changed`,
+      );
   }
 }
 
 /** True when `rel` exists in the folder, looked at without following a symlink out of it. */
 function onDisk(realRoot: string, rel: string): boolean {
   const parent = safeParent(realRoot, rel, false);
-  return parent !== undefined && lstatSync(join(parent, rel.slice(rel.lastIndexOf("/") + 1)), { throwIfNoEntry: false }) !== undefined;
+  return (
+    parent !== undefined &&
+    lstatSync(join(parent, rel.slice(rel.lastIndexOf("/") + 1)), { throwIfNoEntry: false }) !== undefined
+  );
 }
 
 interface Planned extends FileChange {
@@ -94,7 +102,11 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
   return shadow.exclusive(async () => {
     refuseIfMoved(checkpoint.roots);
     const now = new Date().toISOString();
-    const current = await shadow.commitState(checkpoint.roots, { maxBytes: checkpoint.maxBytes, exclude: checkpoint.exclude ?? [] }, { sessionId: checkpoint.sessionId, messageUuid: "rewound", createdAt: now });
+    const current = await shadow.commitState(
+      checkpoint.roots,
+      { maxBytes: checkpoint.maxBytes, exclude: checkpoint.exclude ?? [] },
+      { sessionId: checkpoint.sessionId, messageUuid: "rewound", createdAt: now },
+    );
     const skippedBefore = new Set(checkpoint.notCovered.map((n) => n.path));
     const skippedNow = new Set(current.meta.notCovered.map((n) => n.path));
     const notCovered = new Map<string, NotCovered>();
@@ -103,7 +115,8 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
     const refused: RefusedChange[] = [];
     const keepDirs: Set<string>[] = [];
     for (const [i, root] of checkpoint.roots.entries()) {
-      for (const path of await shadow.ignored(root).catch(() => [])) if (!notCovered.has(path)) notCovered.set(path, { path, reason: "ignored" });
+      for (const path of await shadow.ignored(root).catch(() => []))
+        if (!notCovered.has(path)) notCovered.set(path, { path, reason: "ignored" });
       keepDirs[i] = await shadow.folders(checkpoint.commit, i);
       let realRoot: string;
       try {
@@ -115,7 +128,11 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
       const diff = await shadow.diff(checkpoint.commit, current.commit, i);
       // Paths the rewind removes: a symlink among them goes before anything is restored beneath it.
       const removed = new Set(diff.filter((d) => d.status === "A").map((d) => d.path));
-      const underRemoved = (rel: string) => rel.split("/").slice(0, -1).some((_, k, parts) => removed.has(parts.slice(0, k + 1).join("/")));
+      const underRemoved = (rel: string) =>
+        rel
+          .split("/")
+          .slice(0, -1)
+          .some((_, k, parts) => removed.has(parts.slice(0, k + 1).join("/")));
       for (const d of diff) {
         const path = join(root, d.path);
         if (d.mode === "160000") continue; // a nested repository's pointer: never ours to write
@@ -138,7 +155,13 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
       }
     }
     planned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const result: RewindResult = { checkpoint, dryRun, changes: [], refused, notCovered: [...notCovered.values()].sort((a, b) => (a.path < b.path ? -1 : 1)) };
+    const result: RewindResult = {
+      checkpoint,
+      dryRun,
+      changes: [],
+      refused,
+      notCovered: [...notCovered.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    };
     if (dryRun) {
       result.changes = planned.map(({ path, action }) => ({ path, action }));
       return result;
@@ -152,7 +175,8 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
     const removals = planned.filter((p) => p.action === "removed").reverse();
     for (const p of [...removals, ...planned.filter((p) => p.action !== "removed")]) {
       try {
-        if (p.action === "removed") safeRemove(p.realRoot, p.rel, (dir) => keepDirs[checkpoint.roots.indexOf(p.root)]!.has(dir));
+        if (p.action === "removed")
+          safeRemove(p.realRoot, p.rel, (dir) => keepDirs[checkpoint.roots.indexOf(p.root)]!.has(dir));
         else safeWrite(p.realRoot, p.rel, blobs.get(p.blob!)!, p.mode!);
         result.changes.push({ path: p.path, action: p.action });
       } catch (error) {

@@ -7,7 +7,19 @@
  * not written through), and a removal unlinks the entry itself.
  */
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { isInside } from "../_kits/paths/index";
@@ -19,9 +31,11 @@ export class UnsafePathError extends UbiquityError {
 
 function parts(rel: string): string[] {
   const list = rel.split("/");
-  if (rel.startsWith("/") || list.some((p) => p === "" || p === "." || p === "..")) throw new UnsafePathError(`${rel}: not a plain relative path`);
+  if (rel.startsWith("/") || list.some((p) => p === "" || p === "." || p === ".."))
+    throw new UnsafePathError(`${rel}: not a plain relative path`);
   // git never snapshots a `.git` entry: one in a checkpoint's tree is forged, and would write hooks or config.
-  if (list.some((p) => p.toLowerCase() === ".git")) throw new UnsafePathError(`${rel}: inside a .git folder, never written by a rewind`);
+  if (list.some((p) => p.toLowerCase() === ".git"))
+    throw new UnsafePathError(`${rel}: inside a .git folder, never written by a rewind`);
   return list;
 }
 
@@ -48,7 +62,10 @@ export function safeParent(realRoot: string, rel: string, create: boolean): stri
       } catch {
         throw new UnsafePathError(`${join(realRoot, rel)}: its folder ${next} is a dangling symlink`);
       }
-      if (!isInside(realRoot, real)) throw new UnsafePathError(`${join(realRoot, rel)}: its folder ${next} is a symlink to ${real}, outside ${realRoot}`);
+      if (!isInside(realRoot, real))
+        throw new UnsafePathError(
+          `${join(realRoot, rel)}: its folder ${next} is a symlink to ${real}, outside ${realRoot}`,
+        );
       dir = real;
       continue;
     }
@@ -57,13 +74,15 @@ export function safeParent(realRoot: string, rel: string, create: boolean): stri
   }
   // The walk resolved every link itself; this says the same once more from the kernel's view.
   const real = realpathSync.native(dir);
-  if (!isInside(realRoot, real)) throw new UnsafePathError(`${join(realRoot, rel)}: its folder resolves to ${real}, outside ${realRoot}`);
+  if (!isInside(realRoot, real))
+    throw new UnsafePathError(`${join(realRoot, rel)}: its folder resolves to ${real}, outside ${realRoot}`);
   return real;
 }
 
 const base = (rel: string) => rel.slice(rel.lastIndexOf("/") + 1);
 // The file's own name in the temp name while it fits the 255-byte limit of a name.
-const tempBeside = (dir: string, name: string) => join(dir, `.${Buffer.byteLength(name) > 200 ? "" : `${name}.`}ubq-rewind-${randomBytes(4).toString("hex")}.tmp`);
+const tempBeside = (dir: string, name: string) =>
+  join(dir, `.${Buffer.byteLength(name) > 200 ? "" : `${name}.`}ubq-rewind-${randomBytes(4).toString("hex")}.tmp`);
 
 /**
  * The mode a restored file gets: git keeps only the executable bit, so a file still there keeps
@@ -81,7 +100,8 @@ export function safeWrite(realRoot: string, rel: string, data: Buffer, mode: str
   const name = base(rel);
   const target = join(dir, name);
   const existing = lstatSync(target, { throwIfNoEntry: false });
-  if (existing?.isDirectory()) throw new UnsafePathError(`${target}: a folder is there now; move it away to restore the file`);
+  if (existing?.isDirectory())
+    throw new UnsafePathError(`${target}: a folder is there now; move it away to restore the file`);
   const temp = tempBeside(dir, name);
   try {
     if (mode === "120000") symlinkSync(data.toString("utf8"), temp);

@@ -10,7 +10,18 @@
  * are never pruned.
  */
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, closeSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  closeSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { isInside } from "../_kits/paths/index";
 import { projectSlug, storageRoot } from "../_kits/storage/index";
@@ -130,7 +141,9 @@ export class ShadowStore {
   constructor(readonly dir: string) {}
 
   #place(root?: string): GitPlace {
-    return root === undefined ? { gitDir: this.dir } : { gitDir: this.dir, workTree: root, indexFile: join(this.dir, `index-${short(root)}`) };
+    return root === undefined
+      ? { gitDir: this.dir }
+      : { gitDir: this.dir, workTree: root, indexFile: join(this.dir, `index-${short(root)}`) };
   }
 
   /** Create the bare repository when it does not exist yet. */
@@ -183,16 +196,22 @@ export class ShadowStore {
       try {
         return await git(place, args, input);
       } catch (error) {
-        if (!(error instanceof GitError) || !/index\.lock|\.lock': File exists/.test(error.message) || attempt >= 40) throw error;
+        if (!(error instanceof GitError) || !/index\.lock|\.lock': File exists/.test(error.message) || attempt >= 40)
+          throw error;
         await sleep(50);
       }
     }
   }
 
   /** Bring one folder's index up to date with the folder; resolves to its tree and what it skipped. */
-  async #snapshotRoot(root: string, { maxBytes, exclude, maxFiles = MAX_FILES_PER_SNAPSHOT }: SnapshotRules): Promise<{ tree: string; notCovered: NotCovered[] }> {
+  async #snapshotRoot(
+    root: string,
+    { maxBytes, exclude, maxFiles = MAX_FILES_PER_SNAPSHOT }: SnapshotRules,
+  ): Promise<{ tree: string; notCovered: NotCovered[] }> {
     // Untracked (not ignored) and changed files only: unchanged ones keep their index entry.
-    const listed = new Set(nulList(await this.#git(root, ["ls-files", "-z", "--others", "--modified", "--exclude-standard"])));
+    const listed = new Set(
+      nulList(await this.#git(root, ["ls-files", "-z", "--others", "--modified", "--exclude-standard"])),
+    );
     if (listed.size > maxFiles) {
       throw new TooManyFilesError(
         `${root} has ${listed.size} new or changed files, more than the ${maxFiles} a checkpoint takes: ignore the bulk in .gitignore, or run with checkpoints off`,
@@ -210,7 +229,8 @@ export class ShadowStore {
       const parent = path.slice(0, at);
       let known = linked.get(parent);
       if (known === undefined) {
-        known = underLink(parent) || lstatSync(join(root, parent), { throwIfNoEntry: false })?.isSymbolicLink() === true;
+        known =
+          underLink(parent) || lstatSync(join(root, parent), { throwIfNoEntry: false })?.isSymbolicLink() === true;
         linked.set(parent, known);
       }
       return known;
@@ -242,7 +262,8 @@ export class ShadowStore {
           continue;
         }
         drop.push(path);
-      } else if (info.isDirectory()) drop.push(path); // a file became a folder; its files are listed themselves
+      } else if (info.isDirectory())
+        drop.push(path); // a file became a folder; its files are listed themselves
       else {
         notCovered.push({ path: full, reason: "special-file" });
         drop.push(path);
@@ -254,14 +275,19 @@ export class ShadowStore {
     // Nothing changed and the index is as this process left it: its tree is the one written last time.
     const index = this.#place(root).indexFile!;
     const known = trees.get(index);
-    if (drop.length === 0 && add.length === 0 && known && known.stamp === stampOf(index)) return { tree: known.tree, notCovered };
+    if (drop.length === 0 && add.length === 0 && known && known.stamp === stampOf(index))
+      return { tree: known.tree, notCovered };
     const tree = (await this.#git(root, ["write-tree"])).toString("utf8").trim();
     trees.set(index, { tree, stamp: stampOf(index) });
     return { tree, notCovered };
   }
 
   /** The current state of `roots` as a commit carrying `meta` (not yet under a ref). */
-  async commitState(roots: readonly string[], rules: SnapshotRules, meta: SnapshotMeta): Promise<{ commit: string; meta: CheckpointMeta }> {
+  async commitState(
+    roots: readonly string[],
+    rules: SnapshotRules,
+    meta: SnapshotMeta,
+  ): Promise<{ commit: string; meta: CheckpointMeta }> {
     await this.init();
     const trees: string[] = [];
     const notCovered: NotCovered[] = [];
@@ -271,7 +297,13 @@ export class ShadowStore {
       notCovered.push(...snap.notCovered);
     }
     const top = writeRootsTree(this.dir, trees);
-    const full: CheckpointMeta = { ...meta, roots: [...roots], notCovered, maxBytes: rules.maxBytes, exclude: [...rules.exclude] };
+    const full: CheckpointMeta = {
+      ...meta,
+      roots: [...roots],
+      notCovered,
+      maxBytes: rules.maxBytes,
+      exclude: [...rules.exclude],
+    };
     const commit = writeCommit(this.dir, top, JSON.stringify(full));
     return { commit, meta: full };
   }
@@ -307,11 +339,17 @@ export class ShadowStore {
       const heads: string[] = [];
       for (const name of readdirSync(this.dir)) {
         if (!/^index-[0-9a-f]{16}$/.test(name)) continue;
-        heads.push((await this.#gitAt({ gitDir: this.dir, indexFile: join(this.dir, name) }, ["write-tree"])).toString("utf8").trim());
+        heads.push(
+          (await this.#gitAt({ gitDir: this.dir, indexFile: join(this.dir, name) }, ["write-tree"]))
+            .toString("utf8")
+            .trim(),
+        );
       }
       // Read after the heads: a run that started meanwhile is still seen as active.
       const keep = new Set([...activeRuns(this.dir).map((r) => r.sessionId), ...(rules.keepSessions ?? [])]);
-      const out = (await this.#git(undefined, ["for-each-ref", "--format=%(refname)%00%(committerdate:unix)", "refs/ubiquity/"])).toString("utf8");
+      const out = (
+        await this.#git(undefined, ["for-each-ref", "--format=%(refname)%00%(committerdate:unix)", "refs/ubiquity/"])
+      ).toString("utf8");
       const drop: string[] = [];
       for (const line of out.split("\n")) {
         const [ref = "", date = ""] = line.split("\0");
@@ -322,7 +360,8 @@ export class ShadowStore {
         if (Number(date) * 1000 < rules.before) drop.push(ref);
       }
       // One transaction; no expected old value, so a ref another prune already deleted is no failure.
-      if (drop.length > 0) await this.#git(undefined, ["update-ref", "--stdin"], drop.map((ref) => `delete ${ref}\n`).join(""));
+      if (drop.length > 0)
+        await this.#git(undefined, ["update-ref", "--stdin"], drop.map((ref) => `delete ${ref}\n`).join(""));
       // Run even when no ref went: objects kept by the grace last time (or left by a failed rewind) go now.
       // `git prune` removes loose objects, the only kind this plugin writes (gc.auto=0); it takes ~0.2 s
       // on 4,000 files × 100 checkpoints where `git gc --prune=now` (a repack) took 1.3 s. A store
@@ -342,7 +381,9 @@ export class ShadowStore {
   /** The commits a ref of the session keeps (its checkpoints and rewind backups); pruned ones are not among them. */
   async kept(sessionId: string): Promise<Set<string>> {
     if (!existsSync(join(this.dir, "HEAD"))) return new Set();
-    const out = (await this.#git(undefined, ["for-each-ref", "--format=%(objectname)", `refs/ubiquity/${sessionId}/`])).toString("utf8");
+    const out = (
+      await this.#git(undefined, ["for-each-ref", "--format=%(objectname)", `refs/ubiquity/${sessionId}/`])
+    ).toString("utf8");
     return new Set(out.split("\n").filter(Boolean));
   }
 
@@ -353,8 +394,22 @@ export class ShadowStore {
   }
 
   /** Paths that differ between root `i` of two commits: `[status, path, mode, blob]` of the first commit's side. */
-  async diff(from: string, to: string, i: number): Promise<{ status: string; path: string; mode: string; blob: string }[]> {
-    const out = nulList(await this.#git(undefined, ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", `${from}:${i}`, `${to}:${i}`]));
+  async diff(
+    from: string,
+    to: string,
+    i: number,
+  ): Promise<{ status: string; path: string; mode: string; blob: string }[]> {
+    const out = nulList(
+      await this.#git(undefined, [
+        "diff-tree",
+        "-r",
+        "-z",
+        "--no-renames",
+        "--no-commit-id",
+        `${from}:${i}`,
+        `${to}:${i}`,
+      ]),
+    );
     const changes = [];
     for (let k = 0; k + 1 < out.length; k += 2) {
       // ":<from mode> <to mode> <from blob> <to blob> <status>"
@@ -376,7 +431,8 @@ export class ShadowStore {
       const eol = data.indexOf(10, at);
       const header = data.subarray(at, eol).toString("utf8").split(" ");
       const size = Number(header[2]);
-      if (header[1] !== "blob" || !Number.isFinite(size)) throw new GitError(`the checkpoint store ${this.dir} lacks blob ${id}`);
+      if (header[1] !== "blob" || !Number.isFinite(size))
+        throw new GitError(`the checkpoint store ${this.dir} lacks blob ${id}`);
       out.set(id, data.subarray(eol + 1, eol + 1 + size));
       at = eol + 1 + size + 1;
     }
@@ -387,13 +443,16 @@ export class ShadowStore {
   async folders(commit: string, i: number): Promise<Set<string>> {
     const files = nulList(await this.#git(undefined, ["ls-tree", "-r", "-z", "--name-only", `${commit}:${i}`]));
     const out = new Set<string>();
-    for (const file of files) for (let at = file.indexOf("/"); at >= 0; at = file.indexOf("/", at + 1)) out.add(file.slice(0, at));
+    for (const file of files)
+      for (let at = file.indexOf("/"); at >= 0; at = file.indexOf("/", at + 1)) out.add(file.slice(0, at));
     return out;
   }
 
   /** Ignored files and folders of `root` (folders collapsed), absolute. */
   async ignored(root: string): Promise<string[]> {
-    const out = nulList(await this.#git(root, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
+    const out = nulList(
+      await this.#git(root, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]),
+    );
     return out.map((p) => join(root, p.replace(/\/$/, "")));
   }
 }

@@ -20,7 +20,8 @@ export class CommandError extends Error {
 export function splitArguments(args: string): string[] {
   const words: string[] = [];
   const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (let m = pattern.exec(args); m; m = pattern.exec(args)) words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3]!));
+  for (let m = pattern.exec(args); m; m = pattern.exec(args))
+    words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3]!));
   return words;
 }
 
@@ -54,9 +55,13 @@ async function runShellLines(text: string, run: RunContext, name: string): Promi
   const outputs: string[] = [];
   for (const [, command] of lines) {
     const output = await call(run, "Bash", { command: command!, description: `/${name}: a shell line of the command` });
-    if (!output) throw new CommandError(`/${name} runs the shell line \`${command}\`, but this run has no Bash tool, so it was not run`);
+    if (!output)
+      throw new CommandError(
+        `/${name} runs the shell line \`${command}\`, but this run has no Bash tool, so it was not run`,
+      );
     // The Bash tool reports an exit code whenever the command ran; anything else (a denial, a hook's block) did not run it.
-    if (!("exitCode" in output.metadata)) throw new CommandError(`/${name}: the shell line \`${command}\` was not run: ${output.content}`);
+    if (!("exitCode" in output.metadata))
+      throw new CommandError(`/${name}: the shell line \`${command}\` was not run: ${output.content}`);
     outputs.push(output.content);
   }
   let i = 0;
@@ -73,7 +78,8 @@ async function readMentions(text: string, run: RunContext, name: string): Promis
     if (seen.has(path) || !(await stat(path).catch(() => undefined))?.isFile()) continue;
     seen.add(path);
     const output = await call(run, "Read", { file_path: path });
-    if (!output) throw new CommandError(`/${name} includes @${written}, but this run has no Read tool, so it was not read`);
+    if (!output)
+      throw new CommandError(`/${name} includes @${written}, but this run has no Read tool, so it was not read`);
     if (output.isError) throw new CommandError(`/${name}: @${written} was not read: ${output.content}`);
     context.push(`Contents of ${written} (included by /${name}):\n${output.content}`);
   }
@@ -81,8 +87,13 @@ async function readMentions(text: string, run: RunContext, name: string): Promis
 }
 
 /** The prompt a command stands for, and the files it includes (context ahead of it). */
-export async function expandCommand(command: SlashCommand, args: string, run: RunContext): Promise<{ text: string; context: string[] }> {
-  const body = command.source === "skill" ? `Base directory for this skill: ${command.dir}\n\n${command.body}` : command.body;
+export async function expandCommand(
+  command: SlashCommand,
+  args: string,
+  run: RunContext,
+): Promise<{ text: string; context: string[] }> {
+  const body =
+    command.source === "skill" ? `Base directory for this skill: ${command.dir}\n\n${command.body}` : command.body;
   const substituted = substituteArguments(body, args);
   // Files are the ones the command and its arguments name, never ones a shell line's output names.
   const context = await readMentions(substituted.replace(SHELL_LINE, ""), run, command.name);

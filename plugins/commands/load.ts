@@ -9,7 +9,13 @@ import { toolRules } from "../_kits/sources/index";
 export { toolRules };
 import { absolutePath } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
-import { splitFrontmatter, definitionNameProblem, MAX_DEFINITION_BYTES, orderedSources, type Source } from "../_kits/sources/index";
+import {
+  splitFrontmatter,
+  definitionNameProblem,
+  MAX_DEFINITION_BYTES,
+  orderedSources,
+  type Source,
+} from "../_kits/sources/index";
 import type { SlashCommand } from "./command";
 import { expandPluginRoot } from "../_kits/sources/index";
 
@@ -39,7 +45,13 @@ async function markdownFiles(root: string, depth = 0): Promise<string[]> {
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
 /** Read one command file; a problem is reported and the file skipped. */
-function readCommand(file: string, root: string, source: SlashCommand["source"], report: (m: string) => void, plugin?: CommandRoot["plugin"]): SlashCommand | undefined {
+function readCommand(
+  file: string,
+  root: string,
+  source: SlashCommand["source"],
+  report: (m: string) => void,
+  plugin?: CommandRoot["plugin"],
+): SlashCommand | undefined {
   const segments = relative(root, file).slice(0, -".md".length).split(sep);
   const problem = segments.map(definitionNameProblem).find(Boolean);
   if (problem) {
@@ -60,11 +72,27 @@ function readCommand(file: string, root: string, source: SlashCommand["source"],
   const { data } = split;
   const body = plugin ? expandPluginRoot(split.body.trim(), plugin.root) : split.body.trim();
   // Claude Code describes a command without a description by its first line.
-  const description = text(data.description) ?? body.split("\n").find((l) => l.trim())?.trim().replace(/^#+\s*/, "") ?? "";
+  const description =
+    text(data.description) ??
+    body
+      .split("\n")
+      .find((l) => l.trim())
+      ?.trim()
+      .replace(/^#+\s*/, "") ??
+    "";
   const argumentHint = text(data["argument-hint"] ?? data.argumentHint);
   const model = text(data.model);
   const allowedTools = toolRules(data["allowed-tools"] ?? data.allowedTools);
-  return { name: [...(plugin ? [plugin.name] : []), ...segments].join(":"), description, ...(argumentHint ? { argumentHint } : {}), ...(model ? { model } : {}), ...(allowedTools?.length ? { allowedTools } : {}), body, file, source };
+  return {
+    name: [...(plugin ? [plugin.name] : []), ...segments].join(":"),
+    description,
+    ...(argumentHint ? { argumentHint } : {}),
+    ...(model ? { model } : {}),
+    ...(allowedTools?.length ? { allowedTools } : {}),
+    body,
+    file,
+    source,
+  };
 }
 
 /** A folder to read commands from: its path and source; `written` when the caller named it (a missing one is reported). */
@@ -78,26 +106,41 @@ export interface CommandRoot {
 
 /** The roots the options ask for, weakest first (another tool's folder just before ours of the same source). */
 export function commandRoots(
-  options: { commands?: readonly string[]; commandSources?: readonly string[]; compatRoots?: readonly { path: string; source: Source }[] },
+  options: {
+    commands?: readonly string[];
+    commandSources?: readonly string[];
+    compatRoots?: readonly { path: string; source: Source }[];
+  },
   place: { cwd: string; home: string },
 ): CommandRoot[] {
   const rank = (source: SlashCommand["source"]) => ["user", "project", "local", "commands", "plugin"].indexOf(source);
   return [
     ...(options.compatRoots ?? []).map((r) => ({ path: r.path, source: r.source })),
-    ...orderedSources(options.commandSources).map((source) => ({ path: commandFolder(source, place.cwd, place.home), source })),
-    ...(options.commands ?? []).map((written) => ({ path: absolutePath(place.cwd, written), source: "commands" as const, written })),
+    ...orderedSources(options.commandSources).map((source) => ({
+      path: commandFolder(source, place.cwd, place.home),
+      source,
+    })),
+    ...(options.commands ?? []).map((written) => ({
+      path: absolutePath(place.cwd, written),
+      source: "commands" as const,
+      written,
+    })),
   ].sort((a, b) => rank(a.source) - rank(b.source));
 }
 
 /** Load the command files under `roots`, sorted by name; a later root wins a name. */
-export async function loadCommands(roots: readonly CommandRoot[], report: (message: string) => void): Promise<SlashCommand[]> {
+export async function loadCommands(
+  roots: readonly CommandRoot[],
+  report: (message: string) => void,
+): Promise<SlashCommand[]> {
   const byName = new Map<string, SlashCommand>();
   for (const root of roots) {
     const found = await stat(root.path).catch(() => undefined);
     // A plugin's manifest may name one command file rather than a folder: it is named after its file.
     const single = root.plugin !== undefined && found?.isFile() === true && root.path.endsWith(".md");
     if (!found?.isDirectory() && !single) {
-      if (root.written !== undefined) report(`commands: ${root.written} (${root.path}) is not a folder; name a folder of command files (name.md)`);
+      if (root.written !== undefined)
+        report(`commands: ${root.written} (${root.path}) is not a folder; name a folder of command files (name.md)`);
       continue;
     }
     for (const file of single ? [root.path] : await markdownFiles(root.path)) {

@@ -72,7 +72,11 @@ export function microcompact(history: readonly ModelMessage[], keepRecent: numbe
         const output = clearedOutput(part);
         cleared++;
         toolUseIds.push(part.toolCallId);
-        tokensSaved += Math.max(0, estimateTokens(part.output.type === "execution-denied" ? part.output.reason : part.output.value) - estimateTokens(CLEARED_MARKER));
+        tokensSaved += Math.max(
+          0,
+          estimateTokens(part.output.type === "execution-denied" ? part.output.reason : part.output.value) -
+            estimateTokens(CLEARED_MARKER),
+        );
         return { ...part, output };
       }),
     };

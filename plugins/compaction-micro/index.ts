@@ -32,25 +32,34 @@ export const microcompactionPlugin = definePlugin(() => ({
   apply(kernel, context) {
     const windowOf = (run: RunContext): Promise<ContextWindow> => context.run(run);
 
-    kernel.hooks.context.compact.tapPromise({ name: NAME, stage: COMPACT_STAGE.MICRO }, async (state: CompactState, run) => {
-      if (!enabled(run)) return state;
-      const { threshold } = budgetFor((await windowOf(run)).tokens, run.options);
-      const tokensBefore = pressureOf(state);
-      if (tokensBefore <= threshold) return { ...state, estimatedTokens: tokensBefore };
-      const result = microcompact(state.messages, (run.options as MicrocompactionResolvedOptions).microcompactKeepRecent ?? DEFAULT_KEEP_RECENT);
-      if (result.cleared === 0) return { ...state, estimatedTokens: tokensBefore };
-      const estimatedTokens = Math.max(0, tokensBefore - result.tokensSaved);
-      run.emit({
-        type: "system",
-        subtype: "microcompact",
-        cleared: result.cleared,
-        tokensSaved: result.tokensSaved,
-        toolUseIds: result.toolUseIds,
-        replacement: CLEARED_MARKER,
-      });
-      await kernel.hooks.context.compacted.promise({ tier: "micro", tokensBefore, tokensAfter: estimatedTokens }, run);
-      return { messages: result.messages, estimatedTokens, changed: true };
-    });
+    kernel.hooks.context.compact.tapPromise(
+      { name: NAME, stage: COMPACT_STAGE.MICRO },
+      async (state: CompactState, run) => {
+        if (!enabled(run)) return state;
+        const { threshold } = budgetFor((await windowOf(run)).tokens, run.options);
+        const tokensBefore = pressureOf(state);
+        if (tokensBefore <= threshold) return { ...state, estimatedTokens: tokensBefore };
+        const result = microcompact(
+          state.messages,
+          (run.options as MicrocompactionResolvedOptions).microcompactKeepRecent ?? DEFAULT_KEEP_RECENT,
+        );
+        if (result.cleared === 0) return { ...state, estimatedTokens: tokensBefore };
+        const estimatedTokens = Math.max(0, tokensBefore - result.tokensSaved);
+        run.emit({
+          type: "system",
+          subtype: "microcompact",
+          cleared: result.cleared,
+          tokensSaved: result.tokensSaved,
+          toolUseIds: result.toolUseIds,
+          replacement: CLEARED_MARKER,
+        });
+        await kernel.hooks.context.compacted.promise(
+          { tier: "micro", tokensBefore, tokensAfter: estimatedTokens },
+          run,
+        );
+        return { messages: result.messages, estimatedTokens, changed: true };
+      },
+    );
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections, run) =>
       enabled(run) ? [...sections, { id: "compaction-micro", text: NOTE }] : sections,
@@ -60,7 +69,13 @@ export const microcompactionPlugin = definePlugin(() => ({
 
 export default microcompactionPlugin;
 export { microcompact, CLEARABLE_TOOLS, CLEARED_MARKER, type Microcompaction } from "./clear";
-export { budgetFor, resolveContextWindow, DEFAULT_CONTEXT_WINDOW, SUMMARY_RESERVE, REQUEST_HEADROOM } from "../_kits/compaction/index";
+export {
+  budgetFor,
+  resolveContextWindow,
+  DEFAULT_CONTEXT_WINDOW,
+  SUMMARY_RESERVE,
+  REQUEST_HEADROOM,
+} from "../_kits/compaction/index";
 export type { Budget, ContextWindow, WindowSource } from "../_kits/compaction/index";
 
 // The options this plugin declares (its slice of the config schema) and their types.

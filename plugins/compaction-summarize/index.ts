@@ -9,9 +9,22 @@
  * summary on every remaining turn). `autoCompact: false` turns it off.
  */
 import type { LanguageModel, ModelMessage } from "ai";
-import { COMPACT_STAGE, describeError, resolveModel, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
+import {
+  COMPACT_STAGE,
+  describeError,
+  resolveModel,
+  SYSTEM_STAGE,
+  type CompactState,
+  type RunContext,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { budgetFor, estimateTokens, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
+import {
+  budgetFor,
+  estimateTokens,
+  pressureOf,
+  resolveContextWindow,
+  type ContextWindow,
+} from "../_kits/compaction/index";
 import { getHooksApi } from "../hooks/index";
 import { getTodosApi } from "../todos/index";
 import { findCut } from "./cut";
@@ -49,76 +62,95 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
     const stateOf = (run: RunContext): RunState => context.run(run);
     const summarizer = (run: RunContext, s: RunState) => {
       if (!s.model) {
-        s.model = resolveModel(run, (run.options as SummarizeCompactionResolvedOptions).compactModel ?? run.model!, "compact");
+        s.model = resolveModel(
+          run,
+          (run.options as SummarizeCompactionResolvedOptions).compactModel ?? run.model!,
+          "compact",
+        );
         s.model.catch(() => (s.model = undefined)); // a failed build is retried on the next attempt
       }
       return s.model;
     };
 
-    kernel.hooks.context.compact.tapPromise({ name: NAME, stage: COMPACT_STAGE.SUMMARIZE }, async (state: CompactState, run) => {
-      if (!enabled(run)) return state;
-      const s = stateOf(run);
-      if (s.failures >= MAX_FAILURES) return state;
-      const budget = budgetFor((await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens, run.options);
-      const tokensBefore = pressureOf(state);
-      if (tokensBefore <= budget.threshold) return state;
-      const cut = findCut(state.messages, (run.options as SummarizeCompactionResolvedOptions).compactKeepRecent ?? DEFAULT_KEEP_RECENT);
-      if (cut === undefined) return state;
+    kernel.hooks.context.compact.tapPromise(
+      { name: NAME, stage: COMPACT_STAGE.SUMMARIZE },
+      async (state: CompactState, run) => {
+        if (!enabled(run)) return state;
+        const s = stateOf(run);
+        if (s.failures >= MAX_FAILURES) return state;
+        const budget = budgetFor((await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens, run.options);
+        const tokensBefore = pressureOf(state);
+        if (tokensBefore <= budget.threshold) return state;
+        const cut = findCut(
+          state.messages,
+          (run.options as SummarizeCompactionResolvedOptions).compactKeepRecent ?? DEFAULT_KEEP_RECENT,
+        );
+        if (cut === undefined) return state;
 
-      const hooks = getHooksApi(kernel);
-      if (hooks?.has("PreCompact")) {
-        const customInstructions = (run.options as { compactInstructions?: string }).compactInstructions ?? "";
-        const outcome = await hooks.fire("PreCompact", run, { extra: { trigger: "auto", customInstructions, tokensBefore, threshold: budget.threshold } });
-        if (outcome.blocked) {
-          run.logger.debug(`[${NAME}] a PreCompact hook vetoed compaction: ${outcome.blocked}`);
+        const hooks = getHooksApi(kernel);
+        if (hooks?.has("PreCompact")) {
+          const customInstructions = (run.options as { compactInstructions?: string }).compactInstructions ?? "";
+          const outcome = await hooks.fire("PreCompact", run, {
+            extra: { trigger: "auto", customInstructions, tokensBefore, threshold: budget.threshold },
+          });
+          if (outcome.blocked) {
+            run.logger.debug(`[${NAME}] a PreCompact hook vetoed compaction: ${outcome.blocked}`);
+            return state;
+          }
+        }
+
+        const head = state.messages.slice(0, cut);
+        let summary: string;
+        try {
+          summary = await writeSummary(run, await summarizer(run, s), head, budget.summaryReserve);
+        } catch (error) {
+          if (run.abortSignal.aborted) return state; // the loop ends the run as aborted
+          s.failures++;
+          const stop =
+            s.failures >= MAX_FAILURES
+              ? `; ${MAX_FAILURES} consecutive failures, so this run stops compacting`
+              : "; the history is left as it was";
+          const message = `compaction failed: ${describeError(error)}${stop}`;
+          run.logger.warn(`[${NAME}] ${message}`);
+          kernel.emit({ type: "warning", source: NAME, message });
           return state;
         }
-      }
 
-      const head = state.messages.slice(0, cut);
-      let summary: string;
-      try {
-        summary = await writeSummary(run, await summarizer(run, s), head, budget.summaryReserve);
-      } catch (error) {
-        if (run.abortSignal.aborted) return state; // the loop ends the run as aborted
-        s.failures++;
-        const stop = s.failures >= MAX_FAILURES ? `; ${MAX_FAILURES} consecutive failures, so this run stops compacting` : "; the history is left as it was";
-        const message = `compaction failed: ${describeError(error)}${stop}`;
-        run.logger.warn(`[${NAME}] ${message}`);
-        kernel.emit({ type: "warning", source: NAME, message });
-        return state;
-      }
-
-      let todos: string | undefined;
-      try {
-        todos = await getTodosApi(kernel)?.describeUnfinished(run);
-      } catch (error) {
-        run.logger.warn(`[${NAME}] could not read the todo list to re-state it: ${describeError(error)}`);
-      }
-      const replacement = summaryMessage(summary, todos);
-      if (estimateTokens(replacement) >= estimateTokens(head)) {
-        // Applying it would grow the context it was written to shrink: keep the history, count a failure.
-        s.failures++;
-        const message = `compaction skipped: the summary (~${estimateTokens(replacement)} tokens) is not smaller than the ${cut} messages it would replace (~${estimateTokens(head)} tokens); the history is left as it was`;
-        run.logger.warn(`[${NAME}] ${message}`);
-        kernel.emit({ type: "warning", source: NAME, message });
-        return state;
-      }
-      s.failures = 0;
-      // Claude Code fires SessionStart with source "compact" after a compaction: what its hooks
-      // add (the context they put ahead of a session) goes with the summary that now opens it.
-      let opening = replacement;
-      if (!run.agent && hooks?.has("SessionStart")) {
-        const started = await hooks.fire("SessionStart", run, { extra: { source: "compact" } });
-        if (started.context.length) opening = summaryMessage(`${summary}\n\n${started.context.join("\n\n")}`, todos);
-      }
-      const messages: ModelMessage[] = [opening, ...state.messages.slice(cut)];
-      const tokensAfter = Math.max(0, tokensBefore - estimateTokens(head) + estimateTokens(replacement));
-      run.emit({ type: "system", subtype: "compact_boundary", tokensBefore, tokensAfter, trigger: "auto" });
-      if (hooks?.has("PostCompact")) await hooks.fire("PostCompact", run, { message: summary, extra: { trigger: "auto", tokensBefore, tokensAfter } });
-      await kernel.hooks.context.compacted.promise({ tier: "summarize", tokensBefore, tokensAfter, summary }, run);
-      return { messages, estimatedTokens: tokensAfter, changed: true };
-    });
+        let todos: string | undefined;
+        try {
+          todos = await getTodosApi(kernel)?.describeUnfinished(run);
+        } catch (error) {
+          run.logger.warn(`[${NAME}] could not read the todo list to re-state it: ${describeError(error)}`);
+        }
+        const replacement = summaryMessage(summary, todos);
+        if (estimateTokens(replacement) >= estimateTokens(head)) {
+          // Applying it would grow the context it was written to shrink: keep the history, count a failure.
+          s.failures++;
+          const message = `compaction skipped: the summary (~${estimateTokens(replacement)} tokens) is not smaller than the ${cut} messages it would replace (~${estimateTokens(head)} tokens); the history is left as it was`;
+          run.logger.warn(`[${NAME}] ${message}`);
+          kernel.emit({ type: "warning", source: NAME, message });
+          return state;
+        }
+        s.failures = 0;
+        // Claude Code fires SessionStart with source "compact" after a compaction: what its hooks
+        // add (the context they put ahead of a session) goes with the summary that now opens it.
+        let opening = replacement;
+        if (!run.agent && hooks?.has("SessionStart")) {
+          const started = await hooks.fire("SessionStart", run, { extra: { source: "compact" } });
+          if (started.context.length) opening = summaryMessage(`${summary}\n\n${started.context.join("\n\n")}`, todos);
+        }
+        const messages: ModelMessage[] = [opening, ...state.messages.slice(cut)];
+        const tokensAfter = Math.max(0, tokensBefore - estimateTokens(head) + estimateTokens(replacement));
+        run.emit({ type: "system", subtype: "compact_boundary", tokensBefore, tokensAfter, trigger: "auto" });
+        if (hooks?.has("PostCompact"))
+          await hooks.fire("PostCompact", run, {
+            message: summary,
+            extra: { trigger: "auto", tokensBefore, tokensAfter },
+          });
+        await kernel.hooks.context.compacted.promise({ tier: "summarize", tokensBefore, tokensAfter, summary }, run);
+        return { messages, estimatedTokens: tokensAfter, changed: true };
+      },
+    );
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections, run) =>
       enabled(run) ? [...sections, { id: "compaction-summarize", text: NOTE }] : sections,

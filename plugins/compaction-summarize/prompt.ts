@@ -22,7 +22,10 @@ export function summarizerInstructions(extra: string | undefined): string {
 
 /** The request sent to the summarizer. */
 export function summaryRequest(transcript: string): UserModelMessage {
-  return { role: "user", content: `<conversation>\n${transcript}\n</conversation>\n\nSummarize the conversation above as instructed.` };
+  return {
+    role: "user",
+    content: `<conversation>\n${transcript}\n</conversation>\n\nSummarize the conversation above as instructed.`,
+  };
 }
 
 /** The user message that replaces the summarized history (with unfinished todos re-stated). */
@@ -31,5 +34,11 @@ export function summaryMessage(summary: string, todos: string | undefined): User
     "This session continues an earlier conversation that outgrew the context window. Its older messages were replaced by this summary:\n\n" +
     `<summary>\n${summary.trim()}\n</summary>\n\nContinue the work from where it stopped; do not ask the user to repeat anything.`;
   if (!todos) return { role: "user", content: text };
-  return { role: "user", content: [{ type: "text", text }, { type: "text", text: todos }] };
+  return {
+    role: "user",
+    content: [
+      { type: "text", text },
+      { type: "text", text: todos },
+    ],
+  };
 }

@@ -19,10 +19,19 @@ export class EmptySummaryError extends UbiquityError {
 }
 
 /** Summarize `head` with `model`; charges the call to `run`. Resolves to the summary text. */
-export async function writeSummary(run: RunContext, model: Model, head: readonly ModelMessage[], maxOutputTokens: number): Promise<string> {
+export async function writeSummary(
+  run: RunContext,
+  model: Model,
+  head: readonly ModelMessage[],
+  maxOutputTokens: number,
+): Promise<string> {
   const instructions = summarizerInstructions((run.options as SummarizeCompactionResolvedOptions).compactInstructions);
   const messages: ModelMessage[] = [summaryRequest(renderTranscript(head))];
-  const { response } = await callModel(run, { model, modelLabel: modelLabel(model, run.kernel), instructions, messages, maxOutputTokens }, { purpose: "compact" });
+  const { response } = await callModel(
+    run,
+    { model, modelLabel: modelLabel(model, run.kernel), instructions, messages, maxOutputTokens },
+    { purpose: "compact" },
+  );
   if (!response.text.trim()) {
     throw new EmptySummaryError(
       `the summarizer (${response.modelLabel}) returned no text (finish reason: ${response.finishReason}); set compactModel to a model that writes summaries`,

@@ -23,7 +23,9 @@ const stringify = (value: unknown) => (typeof value === "string" ? value : JSON.
 function outputText(output: { type: string; value?: unknown; reason?: string }): string {
   if (output.type === "execution-denied") return `(denied${output.reason ? `: ${output.reason}` : ""})`;
   if (output.type === "content" && Array.isArray(output.value)) {
-    return output.value.map((p: { type: string; text?: string }) => (p.type === "text" ? (p.text ?? "") : `[${p.type}]`)).join("\n");
+    return output.value
+      .map((p: { type: string; text?: string }) => (p.type === "text" ? (p.text ?? "") : `[${p.type}]`))
+      .join("\n");
   }
   return stringify(output.value);
 }
@@ -44,7 +46,8 @@ function renderMessage(message: ModelMessage): string {
       const lines: string[] = [];
       for (const part of message.content) {
         if (part.type === "text") lines.push(part.text);
-        else if (part.type === "tool-call") lines.push(`[tool call ${part.toolName} ${shorten(stringify(part.input), INPUT_CHARS)}]`);
+        else if (part.type === "tool-call")
+          lines.push(`[tool call ${part.toolName} ${shorten(stringify(part.input), INPUT_CHARS)}]`);
       }
       return `Assistant:\n${lines.join("\n")}`;
     }

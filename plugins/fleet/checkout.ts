@@ -32,14 +32,30 @@ function source(repository: string, base: string): string {
 }
 
 /** Check `repository` at `ref` out into `dir` (kept when it is already there); returns `dir`. */
-export async function checkout(repository: string, ref: string | undefined, dir: string, base = process.cwd(), { followRedirects = true } = {}): Promise<string> {
+export async function checkout(
+  repository: string,
+  ref: string | undefined,
+  dir: string,
+  base = process.cwd(),
+  { followRedirects = true } = {},
+): Promise<string> {
   // Both come from the queue: an argument git would read as an option (--upload-pack=…, -c …) is refused.
-  if (repository.startsWith("-")) throw new UbiquityError(`cannot check out ${JSON.stringify(repository)}: a repository may not start with "-"`);
-  if (ref !== undefined && (ref.startsWith("-") || /[\0-\x1f\x7f]/.test(ref))) throw new UbiquityError(`cannot check out ${repository} at ${JSON.stringify(ref)}: not a ref`);
+  if (repository.startsWith("-"))
+    throw new UbiquityError(`cannot check out ${JSON.stringify(repository)}: a repository may not start with "-"`);
+  if (ref !== undefined && (ref.startsWith("-") || /[\0-\x1f\x7f]/.test(ref)))
+    throw new UbiquityError(`cannot check out ${repository} at ${JSON.stringify(ref)}: not a ref`);
   if (existsSync(resolve(dir, ".git"))) return dir;
   mkdirSync(dirname(dir), { recursive: true });
   try {
-    await git(dirname(dir), [...(followRedirects ? [] : ["-c", "http.followRedirects=false"]), "clone", "--quiet", "--no-hardlinks", "--", source(repository, base), dir]);
+    await git(dirname(dir), [
+      ...(followRedirects ? [] : ["-c", "http.followRedirects=false"]),
+      "clone",
+      "--quiet",
+      "--no-hardlinks",
+      "--",
+      source(repository, base),
+      dir,
+    ]);
     if (ref) await git(dir, ["checkout", "--quiet", "--detach", ref]);
     // The diff `fleet status` shows is against this commit.
     await git(dir, ["tag", "-f", "ubiquity-fleet-base", "HEAD"]);

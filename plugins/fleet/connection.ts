@@ -22,10 +22,13 @@ export function isPostgresUrl(url: string): boolean {
 export async function queueConnection(url: string): Promise<{ bullmq: BullMQ; connection: any; backend?: any }> {
   const bullmq = await loadBullmq();
   // BullMQ keeps its tables in their own schema (`bullmq`), created on first connect.
-  if (isPostgresUrl(url)) return { bullmq, connection: { connectionString: url, migrate: true }, backend: bullmq.createPostgresBackend };
+  if (isPostgresUrl(url))
+    return { bullmq, connection: { connectionString: url, migrate: true }, backend: bullmq.createPostgresBackend };
   if (!/^rediss?:\/\//i.test(url)) {
     // The URL may carry a password: never in the error.
-    throw new UbiquityError(`the fleet's queue URL must start with redis://, rediss:// or postgres:// (got ${JSON.stringify(redactText(url, urlPasswords(url)))})`);
+    throw new UbiquityError(
+      `the fleet's queue URL must start with redis://, rediss:// or postgres:// (got ${JSON.stringify(redactText(url, urlPasswords(url)))})`,
+    );
   }
   const u = new URL(url);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined;

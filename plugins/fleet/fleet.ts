@@ -113,11 +113,18 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
       // could not finish it (the store or the checkout out of reach): that is tried again, resuming
       // the session from the store, before it fails for good.
       const backoff = { type: "exponential", delay: options.backoffMs ?? 2000 };
-      const job = await queue.add("run", data, { attempts: options.attempts ?? 5, backoff, removeOnComplete: false, removeOnFail: false });
+      const job = await queue.add("run", data, {
+        attempts: options.attempts ?? 5,
+        backoff,
+        removeOnComplete: false,
+        removeOnFail: false,
+      });
       return job.id!;
     },
     async status(ids) {
-      const jobs = ids ? await Promise.all(ids.map((id) => queue.getJob(id))) : await queue.getJobs([...STATES], 0, -1, true);
+      const jobs = ids
+        ? await Promise.all(ids.map((id) => queue.getJob(id)))
+        : await queue.getJobs([...STATES], 0, -1, true);
       return Promise.all(jobs.filter((j): j is import("bullmq").Job => j !== undefined).map(describe));
     },
     async *logs(id, { follow = false, intervalMs = 500, signal } = {}) {
@@ -131,7 +138,15 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
           seen.add(record.uuid);
           yield record;
         }
-        if (!follow || signal?.aborted || state === undefined || state === "completed" || state === "failed" || state === "unknown") return;
+        if (
+          !follow ||
+          signal?.aborted ||
+          state === undefined ||
+          state === "completed" ||
+          state === "failed" ||
+          state === "unknown"
+        )
+          return;
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     },
@@ -143,12 +158,16 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
           if (Date.now() > deadline) throw error;
           return undefined;
         });
-        if (runs && runs.length === ids.length && runs.every((r) => r.state === "completed" || r.state === "failed")) return runs;
+        if (runs && runs.length === ids.length && runs.every((r) => r.state === "completed" || r.state === "failed"))
+          return runs;
         if (!runs) {
           await new Promise((resolve) => setTimeout(resolve, intervalMs));
           continue;
         }
-        if (Date.now() > deadline) throw new Error(`fleet.wait: ${runs.filter((r) => r.state !== "completed" && r.state !== "failed").length} runs still going after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `fleet.wait: ${runs.filter((r) => r.state !== "completed" && r.state !== "failed").length} runs still going after ${timeoutMs} ms`,
+          );
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     },

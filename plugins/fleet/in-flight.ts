@@ -39,6 +39,8 @@ export function inFlightCalls(records: readonly TranscriptRecord[]): InFlightCal
   const assistant = chain.findLast((r) => r.message.type === "assistant")?.message;
   if (assistant?.type !== "assistant") return [];
   return assistant.content.flatMap((block) =>
-    block.type === "tool_call" && !answered.has(block.toolUseId) ? [{ toolUseId: block.toolUseId, toolName: block.toolName, input: block.input }] : [],
+    block.type === "tool_call" && !answered.has(block.toolUseId)
+      ? [{ toolUseId: block.toolUseId, toolName: block.toolName, input: block.input }]
+      : [],
   );
 }

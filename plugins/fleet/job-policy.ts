@@ -38,7 +38,10 @@ export function checkJobOptions(job: FleetJob, accepted: AcceptedJobOptions = SA
   if (refused.length === 0) return;
   throw new JobOptionRefused(
     `this worker does not accept the job option${refused.length === 1 ? "" : "s"} ${refused.join(", ")}: ` +
-      `a job may set ${accepted.join(", ")}; start the worker with --accept-job-options ${refused.filter((k) => k !== "preset").concat(accepted).join(",")} ` +
+      `a job may set ${accepted.join(", ")}; start the worker with --accept-job-options ${refused
+        .filter((k) => k !== "preset")
+        .concat(accepted)
+        .join(",")} ` +
       `(or "all", for a queue only trusted submitters can write to)`,
   );
 }

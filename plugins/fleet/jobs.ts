@@ -28,7 +28,10 @@ export const jobSchema = z
     preset: z.string().min(1).optional(),
     budget: budgetSchema.optional(),
     /** The session id of the run [a fresh UUID]: the key of its transcript in the store. */
-    sessionId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/).optional(),
+    sessionId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,128}$/)
+      .optional(),
     /** A label shown by `fleet status` [the repository or cwd]. */
     label: z.string().optional(),
   })

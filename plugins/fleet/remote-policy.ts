@@ -26,7 +26,12 @@ export function isRemote(repository: string): boolean {
 export function gitUrlDecode(text: string): string {
   if (!text.includes("%")) return text;
   const bytes = Buffer.from(text, "utf8").toString("latin1");
-  return Buffer.from(bytes.replace(/%([0-9a-f]{2})/gi, (all, hex: string) => (hex === "00" ? all : String.fromCharCode(parseInt(hex, 16)))), "latin1").toString("utf8");
+  return Buffer.from(
+    bytes.replace(/%([0-9a-f]{2})/gi, (all, hex: string) =>
+      hex === "00" ? all : String.fromCharCode(parseInt(hex, 16)),
+    ),
+    "latin1",
+  ).toString("utf8");
 }
 
 /** The local path git reads in a file:// URL: the URL decoded first, then the host segment dropped. */
@@ -72,10 +77,15 @@ export function remoteName(repository: string): string | undefined {
 
 /** True when `pattern` (`host/path`, `*` standing for one whole segment) names `name` or a folder above it. */
 export function matchesPattern(pattern: string, name: string): boolean {
-  const want = pattern.replace(/\.git$/, "").split("/").filter(Boolean);
+  const want = pattern
+    .replace(/\.git$/, "")
+    .split("/")
+    .filter(Boolean);
   const have = name.split("/");
   if (want.length === 0 || want.length > have.length) return false;
-  return want.every((segment, i) => segment === "*" || (i === 0 ? segment.toLowerCase() === have[0] : segment === have[i]));
+  return want.every(
+    (segment, i) => segment === "*" || (i === 0 ? segment.toLowerCase() === have[0] : segment === have[i]),
+  );
 }
 
 /**
@@ -95,8 +105,12 @@ export function checkRemote(repository: string, allowed: readonly string[] | und
   }
   const segments = name.split("/").slice(1);
   if (repository.includes("\\") || segments.some((s) => s === "." || s === "..")) {
-    throw new UbiquityError(`this worker does not clone ${shown}: a repository with "." or ".." in its path (or a backslash) is refused when --allow-repos is set`);
+    throw new UbiquityError(
+      `this worker does not clone ${shown}: a repository with "." or ".." in its path (or a backslash) is refused when --allow-repos is set`,
+    );
   }
   if (allowed.some((pattern) => matchesPattern(pattern, name))) return;
-  throw new UbiquityError(`this worker does not clone ${shown} (${name}): a job's remote repository must match ${allowed.join(", ")} (--allow-repos)`);
+  throw new UbiquityError(
+    `this worker does not clone ${shown} (${name}): a job's remote repository must match ${allowed.join(", ")} (--allow-repos)`,
+  );
 }

@@ -32,10 +32,16 @@ export function formatStatus(runs: readonly FleetRunStatus[], diffs = false): st
   ]);
   const head = ["ID", "STATE", "TURNS", "COST", "MOVED", "DIFF", "RUN"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
-  let out = [line(head), ...rows.map(line)].join("\n") + "\n";
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  let out = `${[line(head), ...rows.map(line)].join("\n")}\n`;
   for (const r of runs) if (r.error) out += `\n${clean(r.id)}: ${oneLine(r.error, 600)}\n`;
-  if (diffs) for (const r of runs) if (r.outcome?.diff) out += `\n── ${clean(r.id)} ${clean(r.label)} ──\n${clean(r.outcome.diff)}`;
+  if (diffs)
+    for (const r of runs)
+      if (r.outcome?.diff) out += `\n── ${clean(r.id)} ${clean(r.label)} ──\n${clean(r.outcome.diff)}`;
   return out;
 }
 
@@ -48,7 +54,9 @@ export function formatRecord(record: TranscriptRecord): string {
     case "user":
       return `${time}${who} user: ${oneLine(m.text)}\n`;
     case "assistant": {
-      const calls = m.content.flatMap((b) => (b.type === "tool_call" ? [`${b.toolName}(${oneLine(JSON.stringify(b.input), 80)})`] : []));
+      const calls = m.content.flatMap((b) =>
+        b.type === "tool_call" ? [`${b.toolName}(${oneLine(JSON.stringify(b.input), 80)})`] : [],
+      );
       return `${time}${who} assistant: ${oneLine(m.text || "")}${calls.length ? `${m.text ? " " : ""}→ ${calls.join(", ")}` : ""}\n`;
     }
     case "tool_use":

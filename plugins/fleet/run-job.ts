@@ -5,7 +5,16 @@
  * store plugin of the worker's config; the queue only carries the job and its progress.
  */
 import { join } from "node:path";
-import { UbiquityError, absolutePath, createKernel, createRun, driveRun, describeError, type Message, type ResultMessage } from "../../src/index";
+import {
+  UbiquityError,
+  absolutePath,
+  createKernel,
+  createRun,
+  driveRun,
+  describeError,
+  type Message,
+  type ResultMessage,
+} from "../../src/index";
 import { isInside, resolveReal } from "../_kits/paths/index";
 import { resolveEntries } from "../../loader/index";
 import { checkout, diffOf } from "./checkout";
@@ -36,9 +45,13 @@ export class JobRefusedError extends UbiquityError {
 export async function confirmStored(store: FleetStore, sessionId: string, result: ResultMessage): Promise<void> {
   let last: string | null;
   try {
-    last = store.lastRecord ? await store.lastRecord(sessionId) : ((await store.records(sessionId)).at(-1)?.uuid ?? null);
+    last = store.lastRecord
+      ? await store.lastRecord(sessionId)
+      : ((await store.records(sessionId)).at(-1)?.uuid ?? null);
   } catch (error) {
-    throw new UnstoredResultError(`the run ended (${result.subtype}) but the session store could not be read to confirm its result: ${describeError(error)}`);
+    throw new UnstoredResultError(
+      `the run ended (${result.subtype}) but the session store could not be read to confirm its result: ${describeError(error)}`,
+    );
   }
   if (last === result.uuid) return;
   throw new UnstoredResultError(
@@ -111,7 +124,10 @@ function outcomeOf(result: ResultMessage, context: JobContext, extra: Partial<Fl
     result: result.result,
     turns: result.numTurns,
     // A try that sent no request spent nothing (pricing leaves such a run's cost unset).
-    costUsd: runCost(result.usage.requests === 0 && context.priorCostUsd !== undefined ? 0 : result.totalCostUsd, context.priorCostUsd),
+    costUsd: runCost(
+      result.usage.requests === 0 && context.priorCostUsd !== undefined ? 0 : result.totalCostUsd,
+      context.priorCostUsd,
+    ),
     worker: context.worker,
     takeovers: context.attempt,
     ...extra,
@@ -123,7 +139,9 @@ function outcomeOf(result: ResultMessage, context: JobContext, extra: Partial<Fl
  * record onto its last one, so the lost worker's later appends are refused. A lost worker that
  * wrote between the read and the append makes the append fail: read again.
  */
-export async function takeOver(context: JobContext): Promise<{ resumed: boolean; inFlight: InFlightCall[]; done?: ResultMessage; priorTurns: number }> {
+export async function takeOver(
+  context: JobContext,
+): Promise<{ resumed: boolean; inFlight: InFlightCall[]; done?: ResultMessage; priorTurns: number }> {
   for (let tries = 1; ; tries++) {
     const found = await context.store.read(context.job.sessionId);
     const records = found?.records ?? [];
@@ -135,8 +153,14 @@ export async function takeOver(context: JobContext): Promise<{ resumed: boolean;
     // The model responses the lost workers got: the run's turns so far.
     const priorTurns = records.filter((r) => r.message.agentId === undefined && r.message.type === "assistant").length;
     try {
-      await context.store.append(takeoverRecord(tip, { worker: context.worker, attempt: context.attempt, inFlight: inFlight.length }), found.path, tip.uuid);
-      context.log?.(`took over job ${context.jobId}: session ${context.job.sessionId} resumes after ${records.length} stored records, ${inFlight.length} call${inFlight.length === 1 ? "" : "s"} in flight`);
+      await context.store.append(
+        takeoverRecord(tip, { worker: context.worker, attempt: context.attempt, inFlight: inFlight.length }),
+        found.path,
+        tip.uuid,
+      );
+      context.log?.(
+        `took over job ${context.jobId}: session ${context.job.sessionId} resumes after ${records.length} stored records, ${inFlight.length} call${inFlight.length === 1 ? "" : "s"} in flight`,
+      );
       return { resumed: true, inFlight, priorTurns };
     } catch (error) {
       if (!isStaleWriterError(error) || tries >= 5) throw error;
@@ -155,7 +179,12 @@ function localPathOf(job: FleetJob, base: string): string | undefined {
 }
 
 /** Throw when the job's folder or local repository lies outside the worker's `allowCwd`. */
-function checkWhere(job: FleetJob, allowCwd: readonly string[] | undefined, base: string, accepted: AcceptedJobOptions | undefined): void {
+function checkWhere(
+  job: FleetJob,
+  allowCwd: readonly string[] | undefined,
+  base: string,
+  accepted: AcceptedJobOptions | undefined,
+): void {
   const path = localPathOf(job, base);
   if (path === undefined) return;
   if (!allowCwd) {
@@ -169,7 +198,9 @@ function checkWhere(job: FleetJob, allowCwd: readonly string[] | undefined, base
   const roots = allowCwd.map((root) => resolveReal(absolutePath(base, root)) ?? absolutePath(base, root));
   if (roots.some((root) => isInside(root, real))) return;
   const what = job.cwd !== undefined ? "folder" : "repository";
-  throw new JobRefusedError(`this worker does not run jobs in ${path}: a job's ${what} must be inside ${allowCwd.join(", ")} (--allow-cwd)`);
+  throw new JobRefusedError(
+    `this worker does not run jobs in ${path}: a job's ${what} must be inside ${allowCwd.join(", ")} (--allow-cwd)`,
+  );
 }
 
 /** The caps a job may lower but not lift (a worker that accepts "all" lets a job lift them). */
@@ -178,7 +209,9 @@ const CAPS = ["maxTurns", "maxBudgetUsd", "maxBudgetTokens"] as const;
 /** The worker's caps where the job asked for more. */
 function workerCaps(config: Record<string, any>, job: Record<string, any>): Record<string, number> {
   const kept: Record<string, number> = {};
-  for (const key of CAPS) if (typeof config[key] === "number" && !(typeof job[key] === "number" && job[key] <= config[key])) kept[key] = config[key];
+  for (const key of CAPS)
+    if (typeof config[key] === "number" && !(typeof job[key] === "number" && job[key] <= config[key]))
+      kept[key] = config[key];
   return kept;
 }
 
@@ -190,12 +223,23 @@ export const KERNEL_MAX_TURNS = 40;
  * set or the kernel's default, and `maxBudgetUsd` hold for the whole run, not per worker); `ended`
  * when one is used up. A negative or non-finite prior raises nothing.
  */
-export function capsLeft(options: Record<string, any>, priorTurns: number, priorCostUsd: number | null | undefined): { caps: Record<string, number>; ended?: { subtype: string; result: string } } {
+export function capsLeft(
+  options: Record<string, any>,
+  priorTurns: number,
+  priorCostUsd: number | null | undefined,
+): { caps: Record<string, number>; ended?: { subtype: string; result: string } } {
   const caps: Record<string, number> = {};
   const maxTurns = typeof options.maxTurns === "number" ? options.maxTurns : KERNEL_MAX_TURNS;
   if (priorTurns > 0) {
     const left = maxTurns - priorTurns;
-    if (left <= 0) return { caps, ended: { subtype: "error_max_turns", result: `Reached the maximum number of turns (${maxTurns}) over the workers that had this run; raise maxTurns to let it go on` } };
+    if (left <= 0)
+      return {
+        caps,
+        ended: {
+          subtype: "error_max_turns",
+          result: `Reached the maximum number of turns (${maxTurns}) over the workers that had this run; raise maxTurns to let it go on`,
+        },
+      };
     caps.maxTurns = left;
   }
   if (typeof priorCostUsd === "number" && priorCostUsd > 0 && typeof options.maxBudgetUsd === "number") {
@@ -234,7 +278,10 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     }
   }
   // The job id names the checkout's folder: a custom id (`queue.add(…, { jobId })`) must not climb out of the work folder.
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(context.jobId)) throw new JobRefusedError(`job id ${JSON.stringify(context.jobId)} is not a plain name (letters, digits, _ and -): refused`);
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(context.jobId))
+    throw new JobRefusedError(
+      `job id ${JSON.stringify(context.jobId)} is not a plain name (letters, digits, _ and -): refused`,
+    );
   checkWhere(job, context.allowCwd, config.cwd ?? process.cwd(), accepted);
   if (job.repository !== undefined) {
     try {
@@ -244,19 +291,31 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     }
   }
   // With an allow-list, an HTTP redirect must not take the clone to a repository the list never named.
-  const cwd = job.cwd ?? (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd, { followRedirects: !context.allowRepositories }));
+  const cwd =
+    job.cwd ??
+    (await checkout(job.repository!, job.ref, join(context.workdir, context.jobId), config.cwd, {
+      followRedirects: !context.allowRepositories,
+    }));
   const taken = await takeOver(context);
   // The lost worker wrote the result but died before telling the queue: the run is done.
   // Its result counts that worker's own try; the progress it reported counts every try before the result.
-  if (taken.done) return { ...outcomeOf(taken.done, context, { diff: await diffOf(cwd) }), costUsd: context.priorCostUsd === undefined ? taken.done.totalCostUsd : priorCost(context.priorCostUsd)! };
+  if (taken.done)
+    return {
+      ...outcomeOf(taken.done, context, { diff: await diffOf(cwd) }),
+      costUsd: context.priorCostUsd === undefined ? taken.done.totalCostUsd : priorCost(context.priorCostUsd)!,
+    };
   const { resumed, inFlight, priorTurns } = taken;
   const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as Record<string, any>;
   // A job names presets and plugins as module specifiers (only JSON travels): the worker resolves them.
-  const entries = await resolveEntries({ presets: job.preset ? [job.preset] : jobPresets, plugins: jobPlugins ?? [] }, config.cwd ?? process.cwd());
+  const entries = await resolveEntries(
+    { presets: job.preset ? [job.preset] : jobPresets, plugins: jobPlugins ?? [] },
+    config.cwd ?? process.cwd(),
+  );
   // A checkout (this job's, or another's a cwd job points at) holds a repository's files, not the
   // worker's: its settings, .mcp.json, agents, skills and memory files apply only as they would in
   // an untrusted folder (deny and ask rules only). A job may lift that only where the worker accepts `trust`.
-  const checkoutFolder = job.repository !== undefined || isInside(resolveReal(context.workdir) ?? context.workdir, resolveReal(cwd) ?? cwd);
+  const checkoutFolder =
+    job.repository !== undefined || isInside(resolveReal(context.workdir) ?? context.workdir, resolveReal(cwd) ?? cwd);
   const options: Record<string, any> = {
     ...config,
     ...(entries.presets ? { presets: entries.presets } : {}),
@@ -269,7 +328,17 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   const left = resumed ? capsLeft(options, priorTurns, context.priorCostUsd) : { caps: {} };
   if (left.ended) {
     const { subtype, result } = left.ended;
-    return { sessionId: job.sessionId, subtype, isError: true, result, turns: priorTurns, costUsd: priorCost(context.priorCostUsd) ?? null, worker: context.worker, takeovers: context.attempt, diff: await diffOf(cwd) };
+    return {
+      sessionId: job.sessionId,
+      subtype,
+      isError: true,
+      result,
+      turns: priorTurns,
+      costUsd: priorCost(context.priorCostUsd) ?? null,
+      worker: context.worker,
+      takeovers: context.attempt,
+      diff: await diffOf(cwd),
+    };
   }
   const kernel = createKernel({
     ...options,
@@ -277,7 +346,11 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     ...store.runOptions(),
     cwd,
     ...(resumed ? { resume: job.sessionId } : { sessionId: job.sessionId }),
-    plugins: [...(config.plugins ?? []), ...(entries.plugins ?? []), fleetRunPlugin({ inFlight, lease: context.lease, jobId: context.jobId })],
+    plugins: [
+      ...(config.plugins ?? []),
+      ...(entries.plugins ?? []),
+      fleetRunPlugin({ inFlight, lease: context.lease, jobId: context.jobId }),
+    ],
   } as Record<string, any>);
   let turns = priorTurns;
   let result: ResultMessage | undefined;
@@ -287,7 +360,15 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
     sink: (message) => {
       context.onMessage?.(message);
       if (message.agentId !== undefined) return;
-      if (message.type === "assistant") context.progress({ turns: ++turns, costUsd: runCost(run.totalCostUsd, context.priorCostUsd), worker: context.worker, ...(resumed ? { takeover: { from: context.attempt, at: new Date().toISOString(), inFlight: inFlight.length } } : {}) });
+      if (message.type === "assistant")
+        context.progress({
+          turns: ++turns,
+          costUsd: runCost(run.totalCostUsd, context.priorCostUsd),
+          worker: context.worker,
+          ...(resumed
+            ? { takeover: { from: context.attempt, at: new Date().toISOString(), inFlight: inFlight.length } }
+            : {}),
+        });
       if (message.type === "result") result = message;
     },
   });
@@ -298,7 +379,8 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   }
   // A job is complete only once the store holds its result (a run that lost its job to another
   // worker is reported as lost by the worker, not confirmed here).
-  if (result!.subtype !== "error_stale_writer" && result!.subtype !== "error_lost_lease" && !context.signal.aborted) await confirmStored(store, job.sessionId, result!);
+  if (result!.subtype !== "error_stale_writer" && result!.subtype !== "error_lost_lease" && !context.signal.aborted)
+    await confirmStored(store, job.sessionId, result!);
   // A resumed run's result counts its own turns; the run's are those of every worker that had it.
   return outcomeOf(result!, context, { diff: await diffOf(cwd), turns: priorTurns + result!.numTurns });
 }

@@ -11,7 +11,15 @@
  */
 import type { AssistantModelMessage, ToolResultPart } from "ai";
 import { z } from "zod";
-import { PROMPT_STAGE, REQUEST_STAGE, RunEnd, runToolCall, type Kernel, type RunContext, type Tool } from "../../src/index";
+import {
+  PROMPT_STAGE,
+  REQUEST_STAGE,
+  RunEnd,
+  runToolCall,
+  type Kernel,
+  type RunContext,
+  type Tool,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { InFlightCall } from "./in-flight";
 import "./result-subtypes";
@@ -42,19 +50,41 @@ async function answer(run: RunContext, calls: readonly InFlightCall[]): Promise<
   const parts: ToolResultPart[] = [];
   for (const call of calls) {
     if (isReadOnly(tools.get(call.toolName), call.input)) {
-      parts.push((await runToolCall(run, tools, { toolCallId: call.toolUseId, toolName: call.toolName, input: call.input })).part);
+      parts.push(
+        (await runToolCall(run, tools, { toolCallId: call.toolUseId, toolName: call.toolName, input: call.input }))
+          .part,
+      );
       continue;
     }
     const content = interruptedMessage(call);
-    run.emit({ type: "tool_result", toolName: call.toolName, toolUseId: call.toolUseId, output: { content, isError: true, metadata: { interrupted: true } }, durationMs: 0 });
-    parts.push({ type: "tool-result", toolCallId: call.toolUseId, toolName: call.toolName, output: { type: "error-text", value: content } });
+    run.emit({
+      type: "tool_result",
+      toolName: call.toolName,
+      toolUseId: call.toolUseId,
+      output: { content, isError: true, metadata: { interrupted: true } },
+      durationMs: 0,
+    });
+    parts.push({
+      type: "tool-result",
+      toolCallId: call.toolUseId,
+      toolName: call.toolName,
+      output: { type: "error-text", value: content },
+    });
   }
-  const callParts = calls.map((c) => ({ type: "tool-call" as const, toolCallId: c.toolUseId, toolName: c.toolName, input: c.input }));
+  const callParts = calls.map((c) => ({
+    type: "tool-call" as const,
+    toolCallId: c.toolUseId,
+    toolName: c.toolName,
+    input: c.input,
+  }));
   const last = run.history.at(-1);
   // The replay kept the message's text and dropped its unanswered calls: they go back in after it.
   if (last?.role === "assistant") {
     const content = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
-    run.history[run.history.length - 1] = { role: "assistant", content: [...content, ...callParts] } satisfies AssistantModelMessage;
+    run.history[run.history.length - 1] = {
+      role: "assistant",
+      content: [...content, ...callParts],
+    } satisfies AssistantModelMessage;
   } else run.history.push({ role: "assistant", content: callParts });
   run.history.push({ role: "tool", content: parts });
 }
@@ -114,7 +144,8 @@ export const fleetRunPlugin = definePlugin(
         // sessions plugin's tap, which comes first): a job that dies right after its first record
         // is still known as its session's owner, so its next try can take the session over.
         kernel.hooks.session.start.tap(RUN_PLUGIN_NAME, (run) => {
-          if (!run.agent) kernel.emit({ type: "sessions.note", sessionId: run.sessionId, kind: JOB_NOTE, data: { jobId } });
+          if (!run.agent)
+            kernel.emit({ type: "sessions.note", sessionId: run.sessionId, kind: JOB_NOTE, data: { jobId } });
         });
       }
       if (!lease) return;
@@ -122,7 +153,9 @@ export const fleetRunPlugin = definePlugin(
         if (!(await lease())) throw new RunEnd(lostLeaseMessage(), "error_lost_lease");
         return request;
       });
-      kernel.hooks.tool.beforeCall.tapPromise(RUN_PLUGIN_NAME, async (state) => (state.block || (await lease()) ? state : { ...state, block: lostLeaseMessage() }));
+      kernel.hooks.tool.beforeCall.tapPromise(RUN_PLUGIN_NAME, async (state) =>
+        state.block || (await lease()) ? state : { ...state, block: lostLeaseMessage() },
+      );
     },
   }),
 );

@@ -31,7 +31,9 @@ function backendStore(backend: SessionBackend, runOptions: Record<string, unknow
     records: async (sessionId) => (await backend.get(sessionId))?.records ?? [],
     // PostgreSQL keeps the session's last record on its row (one small query); files are read.
     lastRecord: async (sessionId) =>
-      backend.refusesStaleWriters ? backend.appender(sessionId, process.cwd()).last() : ((await backend.get(sessionId))?.records.at(-1)?.uuid ?? null),
+      backend.refusesStaleWriters
+        ? backend.appender(sessionId, process.cwd()).last()
+        : ((await backend.get(sessionId))?.records.at(-1)?.uuid ?? null),
     async read(sessionId) {
       const found = await backend.get(sessionId);
       return found && { records: found.records, notes: found.notes ?? [], path: found.path };
@@ -61,7 +63,9 @@ export function jsonlStore(dir: string): FleetStore {
 export async function postgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<FleetStore> {
   const { PostgresSessionStore } = await import("../sessions-postgres/index");
   const outage = options.outageTimeoutMs !== undefined ? { outageTimeoutMs: options.outageTimeoutMs } : {};
-  return backendStore(new PostgresSessionStore(connectionString, options), { sessionStore: { postgres: { connectionString, ...outage } } });
+  return backendStore(new PostgresSessionStore(connectionString, options), {
+    sessionStore: { postgres: { connectionString, ...outage } },
+  });
 }
 
 /** The store a connection string (PostgreSQL) or folder (JSONL files) names. */

@@ -10,8 +10,25 @@ import type { TranscriptRecord } from "../sessions/index";
 export const TAKEOVER_SUBTYPE = "fleet_takeover";
 
 /** A takeover record chained onto `last` (the main conversation's last record). */
-export function takeoverRecord(last: TranscriptRecord, info: { worker: string; attempt: number; inFlight: number }): TranscriptRecord {
+export function takeoverRecord(
+  last: TranscriptRecord,
+  info: { worker: string; attempt: number; inFlight: number },
+): TranscriptRecord {
   const uuid = randomUUID();
-  const message = { type: "system", subtype: TAKEOVER_SUBTYPE, uuid, sessionId: last.sessionId, ...info } as unknown as TranscriptRecord["message"];
-  return { uuid, parentUuid: last.uuid, sessionId: last.sessionId, type: "system", timestamp: new Date().toISOString(), cwd: last.cwd, message };
+  const message = {
+    type: "system",
+    subtype: TAKEOVER_SUBTYPE,
+    uuid,
+    sessionId: last.sessionId,
+    ...info,
+  } as unknown as TranscriptRecord["message"];
+  return {
+    uuid,
+    parentUuid: last.uuid,
+    sessionId: last.sessionId,
+    type: "system",
+    timestamp: new Date().toISOString(),
+    cwd: last.cwd,
+    message,
+  };
 }

@@ -81,7 +81,9 @@ export class LostRunError extends UbiquityError {
 /** Start a worker on the fleet's queue. */
 export async function startWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
   if (!options.config.presets && !options.config.plugins) {
-    throw new UbiquityError("startWorker: config needs presets or plugins (e.g. presets: [defaultPreset] from ubiquity/presets/default)");
+    throw new UbiquityError(
+      "startWorker: config needs presets or plugins (e.g. presets: [defaultPreset] from ubiquity/presets/default)",
+    );
   }
   const { bullmq, connection, backend } = await queueConnection(options.connection);
   const name = options.name ?? `${hostname()}:${process.pid}`;
@@ -90,13 +92,23 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
   let paused: ((down: boolean) => void) | undefined;
   const store =
     typeof options.store === "string"
-      ? await openStore(options.store, { outageTimeoutMs: options.storeOutageTimeoutMs, onOutage: (state) => paused?.(state === "down") })
+      ? await openStore(options.store, {
+          outageTimeoutMs: options.storeOutageTimeoutMs,
+          onOutage: (state) => paused?.(state === "down"),
+        })
       : options.store;
   const lockDuration = options.lockDuration ?? 30_000;
   const lost = new Map<string, string>();
-  if (!options.allowRepositories) log("any remote repository a job names is cloned with this worker's git credentials (--allow-repos <host/path,…> limits which)");
+  if (!options.allowRepositories)
+    log(
+      "any remote repository a job names is cloned with this worker's git credentials (--allow-repos <host/path,…> limits which)",
+    );
 
-  const processor = async (job: import("bullmq").Job, token: string | undefined, signal?: AbortSignal): Promise<FleetOutcome> => {
+  const processor = async (
+    job: import("bullmq").Job,
+    token: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<FleetOutcome> => {
     let data: FleetJob;
     try {
       data = jobSchema.parse(job.data) as FleetJob;
@@ -105,7 +117,9 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
     }
     // Takeovers (its stalled counter) and retries after a failed try (its attempts) both resume the session.
     const attempt = (job.stalledCounter ?? 0) + (job.attemptsMade ?? 0);
-    log(`${attempt > 0 ? "resume" : "start"} job ${job.id} session ${data.sessionId}${attempt > 0 ? ` (takeover ${attempt})` : ""}`);
+    log(
+      `${attempt > 0 ? "resume" : "start"} job ${job.id} session ${data.sessionId}${attempt > 0 ? ` (takeover ${attempt})` : ""}`,
+    );
     const abort = new AbortController();
     signal?.addEventListener("abort", () => abort.abort(signal.reason), { once: true });
     const id = job.id!;
@@ -126,36 +140,41 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       abort.abort(new Error("lock lost"));
       return false;
     };
-    const run = (again = false, priorCostUsd = attempt > 0 ? progressCost(job.progress) : undefined) => runJob({
-      job: data,
-      again,
-      ...(priorCostUsd === undefined ? {} : { priorCostUsd }),
-      jobId: id,
-      attempt,
-      config: options.config,
-      store,
-      workdir: options.workdir ?? join(tmpdir(), "ubiquity-fleet"),
-      worker: name,
-      signal: abort.signal,
-      lease,
-      log,
-      acceptJobOptions: options.acceptJobOptions,
-      ...(options.allowCwd ? { allowCwd: options.allowCwd } : {}),
-      ...(options.allowRepositories ? { allowRepositories: options.allowRepositories } : {}),
-      progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
-      onMessage: options.onMessage && ((m) => options.onMessage!(id, m)),
-    });
+    const run = (again = false, priorCostUsd = attempt > 0 ? progressCost(job.progress) : undefined) =>
+      runJob({
+        job: data,
+        again,
+        ...(priorCostUsd === undefined ? {} : { priorCostUsd }),
+        jobId: id,
+        attempt,
+        config: options.config,
+        store,
+        workdir: options.workdir ?? join(tmpdir(), "ubiquity-fleet"),
+        worker: name,
+        signal: abort.signal,
+        lease,
+        log,
+        acceptJobOptions: options.acceptJobOptions,
+        ...(options.allowCwd ? { allowCwd: options.allowCwd } : {}),
+        ...(options.allowRepositories ? { allowRepositories: options.allowRepositories } : {}),
+        progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
+        onMessage: options.onMessage && ((m) => options.onMessage!(id, m)),
+      });
     try {
       let outcome = await run();
       // The store refused a write while the job is still ours: a lost worker wrote after this
       // run read the session (it woke before its lock check). Read the session again and go on.
       for (let tries = 1; outcome.subtype === "error_stale_writer" && tries <= 3 && (await lease()); tries++) {
-        log(`job ${id}: the store refused a write while this worker holds the lock (a lost worker wrote meanwhile); resuming again`);
+        log(
+          `job ${id}: the store refused a write while this worker holds the lock (a lost worker wrote meanwhile); resuming again`,
+        );
         outcome = await run(true, outcome.costUsd);
       }
       const why =
         lost.get(id) ??
-        (outcome.subtype === "error_stale_writer" ? `the session store refused its write: ${outcome.result}` : undefined) ??
+        (outcome.subtype === "error_stale_writer"
+          ? `the session store refused its write: ${outcome.result}`
+          : undefined) ??
         (abort.signal.aborted ? String(abort.signal.reason ?? "aborted") : undefined);
       if (why) {
         log(`lost job ${id}: ${why} (the run ended ${outcome.subtype}: ${outcome.result})`);
@@ -166,8 +185,10 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
     } catch (error) {
       // A job this worker refuses fails at once; anything else (the store or the checkout out of
       // reach, a result the store did not take) is tried again by the queue, resuming the session.
-      if (error instanceof JobOptionRefused || error instanceof JobRefusedError || error instanceof ZodError) throw new bullmq.UnrecoverableError(describeError(error));
-      if (!(error instanceof LostRunError)) log(`job ${id} failed on this try (it is tried again): ${describeError(error)}`);
+      if (error instanceof JobOptionRefused || error instanceof JobRefusedError || error instanceof ZodError)
+        throw new bullmq.UnrecoverableError(describeError(error));
+      if (!(error instanceof LostRunError))
+        log(`job ${id} failed on this try (it is tried again): ${describeError(error)}`);
       throw error;
     } finally {
       lost.delete(id);
@@ -207,7 +228,10 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       if (probing) return;
       probing = true;
       void (async () => {
-        while (worker.isPaused() && !closing) await store.records("00000000-0000-0000-0000-000000000000").catch(() => new Promise((r) => setTimeout(r, 1000)));
+        while (worker.isPaused() && !closing)
+          await store
+            .records("00000000-0000-0000-0000-000000000000")
+            .catch(() => new Promise((r) => setTimeout(r, 1000)));
         probing = false;
       })();
     } else if (worker.isPaused() && !closing) {
@@ -236,6 +260,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
  */
 export function progressCost(progress: unknown): number | null {
   if (progress === undefined || progress === 0) return 0;
-  const cost = typeof progress === "object" && progress !== null ? (progress as { costUsd?: unknown }).costUsd : undefined;
+  const cost =
+    typeof progress === "object" && progress !== null ? (progress as { costUsd?: unknown }).costUsd : undefined;
   return typeof cost === "number" && Number.isFinite(cost) && cost >= 0 ? cost : null;
 }

@@ -10,7 +10,16 @@ import type { Logger, RunContext } from "../../src/index";
 import type { AgentHookRunner } from "./model-hook";
 import type { HttpHookPolicy } from "./http";
 import type { SpawnSpec } from "../sandbox/api";
-import { buildSubprocessEnv, readReaperReport, shellSpawn, spawnFolder, stopSpawn, trackProcessGroup, underReaper, type SubprocessEnvOptions } from "../_kits/process/index";
+import {
+  buildSubprocessEnv,
+  readReaperReport,
+  shellSpawn,
+  spawnFolder,
+  stopSpawn,
+  trackProcessGroup,
+  underReaper,
+  type SubprocessEnvOptions,
+} from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
@@ -93,7 +102,13 @@ export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<stri
   return buildSubprocessEnv(options, { add: [{ UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }] });
 }
 
-function runShell(command: string, stdin: string, context: HookRunContext, timeoutMs: number, args?: readonly string[]): Promise<Spawned> {
+function runShell(
+  command: string,
+  stdin: string,
+  context: HookRunContext,
+  timeoutMs: number,
+  args?: readonly string[],
+): Promise<Spawned> {
   const { cwd, signal } = context;
   return new Promise((resolve) => {
     const where = spawnFolder(cwd, context.trusted !== false);
@@ -103,7 +118,8 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
     const plain: SpawnSpec = { ...program, cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
     let wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
     // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).
-    if (context.envFile) wrapped = { ...wrapped, env: { ...wrapped.env, CLAUDE_ENV_FILE: context.envFile(wrapped.contained === true) } };
+    if (context.envFile)
+      wrapped = { ...wrapped, env: { ...wrapped.env, CLAUDE_ENV_FILE: context.envFile(wrapped.contained === true) } };
     // Outside the sandbox, the reaper ends what the hook leaves behind, setsid or not.
     const reaper = wrapped.contained ? undefined : underReaper(wrapped);
     const spec = reaper ?? wrapped;
@@ -114,7 +130,8 @@ function runShell(command: string, stdin: string, context: HookRunContext, timeo
       env: spec.env as NodeJS.ProcessEnv,
     });
     // The reaper's report: only the shell's pid is used (for the last resort below); read, so it never blocks.
-    const report = reaper && child.stdio[3] ? readReaperReport(child.stdio[3] as import("node:stream").Readable) : undefined;
+    const report =
+      reaper && child.stdio[3] ? readReaperReport(child.stdio[3] as import("node:stream").Readable) : undefined;
     let fallback: NodeJS.Timeout | undefined;
     let stdout = "";
     let stderr = "";
@@ -199,14 +216,16 @@ export function parseCommandOutput(json: Record<string, unknown>): HookOutput & 
     if (typeof json.stopReason === "string") out.reason ??= json.stopReason;
   }
   const permission = specific.permissionDecision;
-  const permissionReason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : undefined;
+  const permissionReason =
+    typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : undefined;
   if (permission === "deny") {
     out.decision = "block";
     out.reason = permissionReason ?? out.reason;
   } else if (permission === "allow") out.decision ??= "approve";
   else if (permission === "ask") out.ask = true;
   const updated = specific.updatedInput ?? json.updatedInput;
-  if (updated && typeof updated === "object" && !Array.isArray(updated)) out.updatedInput = updated as Record<string, unknown>;
+  if (updated && typeof updated === "object" && !Array.isArray(updated))
+    out.updatedInput = updated as Record<string, unknown>;
   const context = specific.additionalContext ?? json.additionalContext;
   if (typeof context === "string") out.additionalContext = context;
   if (typeof json.systemMessage === "string") out.systemMessage = json.systemMessage;
@@ -229,10 +248,15 @@ export async function runCommandHook(
     return undefined;
   }
   if (result.code === 2) {
-    return { decision: "block", reason: result.stderr.trim() || `Blocked by the ${input.hookEventName} hook ${hook.command}` };
+    return {
+      decision: "block",
+      reason: result.stderr.trim() || `Blocked by the ${input.hookEventName} hook ${hook.command}`,
+    };
   }
   if (result.code !== 0) {
-    context.logger.warn(`${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}; it was ignored`);
+    context.logger.warn(
+      `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}; it was ignored`,
+    );
     return undefined;
   }
   const text = result.stdout.trim();
@@ -246,6 +270,7 @@ export async function runCommandHook(
     }
   }
   // Plain text on stdout is context for the prompt events, as in Claude Code.
-  if (input.hookEventName === "UserPromptSubmit" || input.hookEventName === "SessionStart") return { additionalContext: text };
+  if (input.hookEventName === "UserPromptSubmit" || input.hookEventName === "SessionStart")
+    return { additionalContext: text };
   return undefined;
 }

@@ -1,4 +1,3 @@
-
 import { describeError, type RunContext } from "../../src/index";
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
@@ -35,7 +34,8 @@ export async function dispatch(
         continue;
       }
       try {
-        output = typeof hook === "function" ? await (hook as HookCallback)(current) : await runHandler(hook, current, context);
+        output =
+          typeof hook === "function" ? await (hook as HookCallback)(current) : await runHandler(hook, current, context);
       } catch (error) {
         context.logger.error(`${event} hook threw (skipped): ${describeError(error)}`);
         continue;
@@ -62,17 +62,26 @@ export async function dispatch(
 
 /** Is `run` (or a run it descends from) an agent hook's own subagent? Known by the random id it runs under, never by its type's name. */
 const insideHookAgent = (run: RunContext | undefined): boolean => {
-  for (let r = run; r; r = r.parent) if (r.agent?.parentToolUseId !== undefined && hookAgentIds.has(r.agent.parentToolUseId)) return true;
+  for (let r = run; r; r = r.parent)
+    if (r.agent?.parentToolUseId !== undefined && hookAgentIds.has(r.agent.parentToolUseId)) return true;
   return false;
 };
 
 /** A handler of a settings file, a plugin or `options.hooks`, by its type. */
-function runHandler(hook: HookHandler, input: HookInput, context: HookRunContext): Promise<(HookOutput & { ask?: boolean }) | undefined> {
+function runHandler(
+  hook: HookHandler,
+  input: HookInput,
+  context: HookRunContext,
+): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   switch (hook.type) {
     case "command":
       return runCommandHook(hook, input, context);
     case "http":
-      return runHttpHook(hook, input, { signal: context.signal, logger: context.logger, policy: context.httpPolicy ?? {} });
+      return runHttpHook(hook, input, {
+        signal: context.signal,
+        logger: context.logger,
+        policy: context.httpPolicy ?? {},
+      });
     case "prompt":
     case "agent":
       if (!context.run) {
@@ -83,10 +92,15 @@ function runHandler(hook: HookHandler, input: HookInput, context: HookRunContext
       // hook on Read whose judge Reads would start a judge per Read, each one deeper, until the
       // outermost timed out (command and http hooks, which start no subagent, still run there).
       if (insideHookAgent(context.run)) {
-        context.logger.debug(`${input.hookEventName} ${hook.type} hook was skipped: it fired inside a hook's own subagent`);
+        context.logger.debug(
+          `${input.hookEventName} ${hook.type} hook was skipped: it fired inside a hook's own subagent`,
+        );
         return Promise.resolve(undefined);
       }
-      return runModelHook(hook, input, { run: context.run, ...(context.agentRunner ? { agentRunner: context.agentRunner } : {}) });
+      return runModelHook(hook, input, {
+        run: context.run,
+        ...(context.agentRunner ? { agentRunner: context.agentRunner } : {}),
+      });
   }
 }
 

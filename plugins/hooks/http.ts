@@ -31,7 +31,9 @@ export interface HttpHookPolicy {
 
 /** The model providers' own key variables: never sent to a hook endpoint, whatever it lists. */
 const PROVIDER_KEYS: ReadonlySet<string> = new Set(
-  (Object.values(PROVIDERS) as ProviderSpec[]).flatMap((spec) => [...(spec.env ?? []), ...(spec.compatible?.apiKeyEnv ? [spec.compatible.apiKeyEnv] : [])]).filter((n) => isCredentialName(n)),
+  (Object.values(PROVIDERS) as ProviderSpec[])
+    .flatMap((spec) => [...(spec.env ?? []), ...(spec.compatible?.apiKeyEnv ? [spec.compatible.apiKeyEnv] : [])])
+    .filter((n) => isCredentialName(n)),
 );
 
 /**
@@ -39,8 +41,13 @@ const PROVIDER_KEYS: ReadonlySet<string> = new Set(
  * GEMINI_API_KEY, OPENAI_KEY) is a provider key too: a credential-named variable whose first
  * segment is a provider's (or Claude's, Gemini's) is never sent either.
  */
-const PROVIDER_PREFIXES: ReadonlySet<string> = new Set([...[...PROVIDER_KEYS].map((n) => n.split("_")[0]!), "CLAUDE", "GEMINI"]);
-const isProviderKey = (name: string) => PROVIDER_KEYS.has(name) || (isCredentialName(name) && PROVIDER_PREFIXES.has(name.split("_")[0]!.toUpperCase()));
+const PROVIDER_PREFIXES: ReadonlySet<string> = new Set([
+  ...[...PROVIDER_KEYS].map((n) => n.split("_")[0]!),
+  "CLAUDE",
+  "GEMINI",
+]);
+const isProviderKey = (name: string) =>
+  PROVIDER_KEYS.has(name) || (isCredentialName(name) && PROVIDER_PREFIXES.has(name.split("_")[0]!.toUpperCase()));
 
 const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 
@@ -62,13 +69,21 @@ export function urlAllowed(url: string, patterns: readonly string[] | undefined)
   if (parsed.username || parsed.password) return false;
   const href = parsed.href;
   // `http://host` is written without the `/` that the normalized form adds: both spellings are judged.
-  const forms = parsed.pathname === "/" && !parsed.search && !parsed.hash && !url.endsWith("/") ? [href, href.slice(0, -1)] : [href];
+  const forms =
+    parsed.pathname === "/" && !parsed.search && !parsed.hash && !url.endsWith("/")
+      ? [href, href.slice(0, -1)]
+      : [href];
   return patterns.some((pattern) => {
     const scheme = pattern.indexOf("://");
     const slash = scheme < 0 ? -1 : pattern.indexOf("/", scheme + 3);
     const authority = (slash < 0 ? pattern : pattern.slice(0, slash)).toLowerCase(); // the normalized host is lower case
     // A pattern with no path that ends in `*` (`http://localhost:*`) admits any path on what its host part admits.
-    const rest = slash < 0 ? (pattern.endsWith("*") ? "(?:[/?#].*)?" : "") : pattern.slice(slash).split("*").map(escape).join(".*");
+    const rest =
+      slash < 0
+        ? pattern.endsWith("*")
+          ? "(?:[/?#].*)?"
+          : ""
+        : pattern.slice(slash).split("*").map(escape).join(".*");
     const re = new RegExp(`^${authority.split("*").map(escape).join("[^/?#@\\\\]*")}${rest}$`);
     return forms.some((form) => re.test(form));
   });
@@ -99,12 +114,19 @@ export function printableUrl(url: string): string {
  * A header value with `$VAR` and `${VAR}` filled from `env` for the variables `allowed` names;
  * every other reference becomes the empty string (Claude Code's rule), and so does a provider key.
  */
-export function interpolateHeader(value: string, allowed: ReadonlySet<string>, env: Readonly<Record<string, string | undefined>>): string {
-  return value.replace(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g, (_m, braced: string | undefined, bare: string | undefined) => {
-    const name = (braced ?? bare)!;
-    if (!allowed.has(name) || isProviderKey(name)) return "";
-    return env[name] ?? "";
-  });
+export function interpolateHeader(
+  value: string,
+  allowed: ReadonlySet<string>,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  return value.replace(
+    /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+    (_m, braced: string | undefined, bare: string | undefined) => {
+      const name = (braced ?? bare)!;
+      if (!allowed.has(name) || isProviderKey(name)) return "";
+      return env[name] ?? "";
+    },
+  );
 }
 
 /** What an HTTP hook needs from the run. */
@@ -116,17 +138,28 @@ export interface HttpHookContext {
 }
 
 /** Run one HTTP hook and read its answer. Never throws. */
-export async function runHttpHook(hook: HttpHook, input: HookInput, context: HttpHookContext): Promise<(HookOutput & { ask?: boolean }) | undefined> {
+export async function runHttpHook(
+  hook: HttpHook,
+  input: HookInput,
+  context: HttpHookContext,
+): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   const label = `${input.hookEventName} HTTP hook ${printableUrl(hook.url)}`;
   // Red-team fix: a URL carrying a user or password is refused (fetch would refuse it too, naming
   // the whole URL, password included, in its error: a log must never hold it).
   if (hasUserinfo(hook.url)) {
-    context.logger.warn(`${label} was not called: its URL carries a user or password; send credentials in a header from an allowed variable instead`);
+    context.logger.warn(
+      `${label} was not called: its URL carries a user or password; send credentials in a header from an allowed variable instead`,
+    );
     return undefined;
   }
   // A project's hook is held to the user's own list too: a project's file may narrow, never widen it.
-  if (!urlAllowed(hook.url, context.policy.allowedUrls) || (hook.origin === "project" && !urlAllowed(hook.url, context.policy.userUrls))) {
-    context.logger.warn(`${label} was not called: allowedHttpHookUrls does not admit its URL (add a pattern for it, e.g. "${printableUrl(hook.url).replace(/[^/]*$/, "*")}")`);
+  if (
+    !urlAllowed(hook.url, context.policy.allowedUrls) ||
+    (hook.origin === "project" && !urlAllowed(hook.url, context.policy.userUrls))
+  ) {
+    context.logger.warn(
+      `${label} was not called: allowedHttpHookUrls does not admit its URL (add a pattern for it, e.g. "${printableUrl(hook.url).replace(/[^/]*$/, "*")}")`,
+    );
     return undefined;
   }
   const wanted = new Set(hook.allowedEnvVars ?? []);
@@ -141,12 +174,15 @@ export async function runHttpHook(hook: HttpHook, input: HookInput, context: Htt
   );
   const env = context.env ?? process.env;
   const headers: Record<string, string> = { "content-type": "application/json" };
-  for (const [name, value] of Object.entries(hook.headers ?? {})) headers[name] = interpolateHeader(value, allowed, env);
+  for (const [name, value] of Object.entries(hook.headers ?? {}))
+    headers[name] = interpolateHeader(value, allowed, env);
   // Red-team fix: a value fetch would refuse (a line break, a character over 0xFF) is refused here,
   // naming the header only: fetch's own error quotes the value, which may be a secret.
   const bad = Object.entries(headers).find(([, v]) => /[\r\n\0]|[^\x00-\xff]/.test(v));
   if (bad) {
-    context.logger.warn(`${label} was not called: its header ${JSON.stringify(bad[0])} has a value that is not a valid header value (a line break or a character over 0xFF)`);
+    context.logger.warn(
+      `${label} was not called: its header ${JSON.stringify(bad[0])} has a value that is not a valid header value (a line break or a character over 0xFF)`,
+    );
     return undefined;
   }
   const filled = Object.values(headers).filter((v) => v.length >= 6);
@@ -156,15 +192,26 @@ export async function runHttpHook(hook: HttpHook, input: HookInput, context: Htt
   const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
   let response: Response;
   try {
-    response = await fetch(hook.url, { method: "POST", headers, body: JSON.stringify(commandPayload(input)), redirect: "manual", signal });
+    response = await fetch(hook.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(commandPayload(input)),
+      redirect: "manual",
+      signal,
+    });
   } catch (error) {
-    const why = signal.aborted && !context.signal.aborted ? `timed out after ${timeoutMs / 1000}s` : `could not be reached (${(error as Error).cause ? String((error as Error & { cause: unknown }).cause) : (error as Error).message})`;
+    const why =
+      signal.aborted && !context.signal.aborted
+        ? `timed out after ${timeoutMs / 1000}s`
+        : `could not be reached (${(error as Error).cause ? String((error as Error & { cause: unknown }).cause) : (error as Error).message})`;
     context.logger.warn(`${label} ${scrub(why)}; it was ignored`);
     return undefined;
   }
   const body = await readBody(response, signal).catch(() => undefined);
   if (response.status < 200 || response.status > 299) {
-    context.logger.warn(`${label} answered ${response.status}${response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : ""}; it was ignored`);
+    context.logger.warn(
+      `${label} answered ${response.status}${response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : ""}; it was ignored`,
+    );
     return undefined;
   }
   const text = body?.trim() ?? "";
@@ -174,7 +221,9 @@ export async function runHttpHook(hook: HttpHook, input: HookInput, context: Htt
     if (typeof json !== "object" || json === null || Array.isArray(json)) throw new Error("not a JSON object");
     return parseCommandOutput(json as Record<string, unknown>);
   } catch (error) {
-    context.logger.warn(`${label} answered a body that is not a JSON object (${(error as Error).message}); it was ignored`);
+    context.logger.warn(
+      `${label} answered a body that is not a JSON object (${(error as Error).message}); it was ignored`,
+    );
     return undefined;
   }
 }

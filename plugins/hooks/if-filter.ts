@@ -18,8 +18,42 @@ export type IfFilter = (input: HookInput) => boolean;
 // Characters after which a command cannot be split into simple words here: run the hook.
 const UNREADABLE = /[`$\n(){}<>"'\\*?[\]]/;
 // Programs that run another command: the rule's program may hide behind them.
-const WRAPPERS = new Set(["sudo", "doas", "env", "command", "exec", "nohup", "time", "nice", "ionice", "timeout", "xargs", "bash", "sh", "zsh", "dash", "eval", "watch", "stdbuf", "setsid", "chroot", "busybox", "parallel", "find"]);
-const PATH_TOOLS = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "NotebookRead", "Glob", "Grep", "LS"]);
+const WRAPPERS = new Set([
+  "sudo",
+  "doas",
+  "env",
+  "command",
+  "exec",
+  "nohup",
+  "time",
+  "nice",
+  "ionice",
+  "timeout",
+  "xargs",
+  "bash",
+  "sh",
+  "zsh",
+  "dash",
+  "eval",
+  "watch",
+  "stdbuf",
+  "setsid",
+  "chroot",
+  "busybox",
+  "parallel",
+  "find",
+]);
+const PATH_TOOLS = new Set([
+  "Read",
+  "Edit",
+  "Write",
+  "MultiEdit",
+  "NotebookEdit",
+  "NotebookRead",
+  "Glob",
+  "Grep",
+  "LS",
+]);
 
 /** Compile `text`, or return why it is not a rule (the caller then runs the handler for every call). */
 export function compileIf(text: string): IfFilter | string {
@@ -35,9 +69,12 @@ export function compileIf(text: string): IfFilter | string {
     if (!ruleNamesTool(rule, input.toolName)) return false;
     if (content === undefined) return true;
     const toolInput = input.toolInput ?? {};
-    if (input.toolName === "Bash" && typeof toolInput.command === "string") return commandMayMatch(content, toolInput.command);
+    if (input.toolName === "Bash" && typeof toolInput.command === "string")
+      return commandMayMatch(content, toolInput.command);
     if (PATH_TOOLS.has(input.toolName)) {
-      const path = [toolInput.file_path, toolInput.notebook_path, toolInput.path].find((p): p is string => typeof p === "string");
+      const path = [toolInput.file_path, toolInput.notebook_path, toolInput.path].find(
+        (p): p is string => typeof p === "string",
+      );
       return path === undefined || pathMayMatch(content, path, input.cwd);
     }
     return true; // no reading of this tool's content here: fail safe

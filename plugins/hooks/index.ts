@@ -3,7 +3,14 @@
  * the kernel's hooks (for plugin authors). Other plugins fire the events they own
  * (SubagentStart/Stop, PreCompact/PostCompact) through `getHooksApi(kernel).fire()`.
  */
-import { PERMISSION_STAGE, ASK_STAGE, SYSTEM_STAGE, type Kernel, type RunContext, type ToolCall } from "../../src/index";
+import {
+  PERMISSION_STAGE,
+  ASK_STAGE,
+  SYSTEM_STAGE,
+  type Kernel,
+  type RunContext,
+  type ToolCall,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { folderTrusted } from "../_kits/process/index";
 import { HOOK_EVENTS, type HookEventName, type HooksResolvedOptions, hooksOptions } from "./options";
@@ -68,7 +75,11 @@ export const hooksPlugin = definePlugin(() => ({
     let effective: HooksConfig | undefined;
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       const { claudePlugins, trust } = options as HooksResolvedOptions;
-      effective = effectiveHooks(kernel, options.hooks as HooksConfig | undefined, { claudePlugins, cwd: options.cwd, trust });
+      effective = effectiveHooks(kernel, options.hooks as HooksConfig | undefined, {
+        claudePlugins,
+        cwd: options.cwd,
+        trust,
+      });
     });
     const config = () => effective;
     const stateOf = (run: RunContext): RunState => context.run(run);
@@ -79,13 +90,20 @@ export const hooksPlugin = definePlugin(() => ({
       const own = scoped.get(run);
       if (!own) return config();
       const out: Record<string, unknown[]> = {};
-      for (const source of [config() ?? {}, own]) for (const [event, groups] of Object.entries(source)) (out[event] ??= []).push(...(groups ?? []));
+      for (const source of [config() ?? {}, own])
+        for (const [event, groups] of Object.entries(source)) (out[event] ??= []).push(...(groups ?? []));
       return out as HooksConfig;
     };
-    const has = (event: HookEventName, run?: RunContext) => (config()?.[event]?.length ?? 0) > 0 || (run !== undefined && (scoped.get(run)?.[event]?.length ?? 0) > 0);
+    const has = (event: HookEventName, run?: RunContext) =>
+      (config()?.[event]?.length ?? 0) > 0 || (run !== undefined && (scoped.get(run)?.[event]?.length ?? 0) > 0);
     let agentRunner: AgentHookRunner | undefined;
     const fire: HooksApi["fire"] = (event, run, fields = {}) => fireWith(event, run, fields);
-    const fireWith = (event: HookEventName, run: RunContext, fields: Partial<Omit<HookInput, "hookEventName">>, more: Pick<HookRunContext, "envFile"> = {}) => {
+    const fireWith = (
+      event: HookEventName,
+      run: RunContext,
+      fields: Partial<Omit<HookInput, "hookEventName">>,
+      more: Pick<HookRunContext, "envFile"> = {},
+    ) => {
       const input: HookInput = {
         hookEventName: event,
         sessionId: run.sessionId,
@@ -96,7 +114,8 @@ export const hooksPlugin = definePlugin(() => ({
         ...fields,
         extra: fields.extra ?? {},
       };
-      const wrap = (spec: SpawnSpec, command: string) => getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
+      const wrap = (spec: SpawnSpec, command: string) =>
+        getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
       const outcome = dispatcher().then(({ dispatch }) =>
         dispatch(configFor(run), event, input, {
           cwd: run.cwd,
@@ -128,17 +147,34 @@ export const hooksPlugin = definePlugin(() => ({
       return path ? { transcriptPath: path } : {};
     }
 
-    const toolFields = (call: ToolCall) => ({ toolName: call.toolName, toolInput: call.input, toolUseId: call.toolUseId });
+    const toolFields = (call: ToolCall) => ({
+      toolName: call.toolName,
+      toolInput: call.input,
+      toolUseId: call.toolUseId,
+    });
 
     kernel.hooks.session.start.tapPromise(NAME, async (run) => {
       if (run.agent || !has("SessionStart")) return;
-      const source = (run.options as SessionsResolvedOptions).resume || (run.options as SessionsResolvedOptions).continueConversation ? "resume" : "startup";
+      const source =
+        (run.options as SessionsResolvedOptions).resume || (run.options as SessionsResolvedOptions).continueConversation
+          ? "resume"
+          : "startup";
       // CLAUDE_ENV_FILE: each hook gets a file of its own; what they wrote runs ahead of every Bash command.
       const files = new SessionEnvFiles(getSandboxApi(kernel));
       try {
-        const outcome = await fireWith("SessionStart", run, { extra: { source } }, { envFile: (contained) => files.next(contained) });
+        const outcome = await fireWith(
+          "SessionStart",
+          run,
+          { extra: { source } },
+          { envFile: (contained) => files.next(contained) },
+        );
         stateOf(run).sessionContext.push(...outcome.context);
-        setSessionScript(run, readEnvFiles(files.hostPaths, (problem) => run.logger.warn(`SessionStart hook's CLAUDE_ENV_FILE: ${problem}`)));
+        setSessionScript(
+          run,
+          readEnvFiles(files.hostPaths, (problem) =>
+            run.logger.warn(`SessionStart hook's CLAUDE_ENV_FILE: ${problem}`),
+          ),
+        );
       } finally {
         files.remove();
       }
@@ -151,7 +187,11 @@ export const hooksPlugin = definePlugin(() => ({
       state.sessionContext = [];
       if (!has("UserPromptSubmit", run)) return { ...prompt, context };
       const outcome = await fire("UserPromptSubmit", run, { prompt: prompt.text });
-      return { ...prompt, context: [...context, ...outcome.context], ...(outcome.blocked ? { blocked: outcome.blocked } : {}) };
+      return {
+        ...prompt,
+        context: [...context, ...outcome.context],
+        ...(outcome.blocked ? { blocked: outcome.blocked } : {}),
+      };
     });
 
     kernel.hooks.tool.beforeCall.tapPromise(NAME, async (state, call) => {
@@ -167,8 +207,14 @@ export const hooksPlugin = definePlugin(() => ({
     kernel.hooks.tool.permission.tap({ name: NAME, stage: PERMISSION_STAGE.OBSERVE }, (verdict, call) => {
       const flags = callFlags.get(call);
       if (!flags || call.toolName === "AskUserQuestion") return verdict;
-      if (flags.approved && verdict.behavior === "ask") return { behavior: "allow", rule: "PreToolUse hook", decidedBy: NAME };
-      if (flags.ask && verdict.behavior === "allow") return { behavior: "ask", message: `A PreToolUse hook asks for approval of ${call.toolName}.`, decidedBy: NAME };
+      if (flags.approved && verdict.behavior === "ask")
+        return { behavior: "allow", rule: "PreToolUse hook", decidedBy: NAME };
+      if (flags.ask && verdict.behavior === "allow")
+        return {
+          behavior: "ask",
+          message: `A PreToolUse hook asks for approval of ${call.toolName}.`,
+          decidedBy: NAME,
+        };
       return verdict;
     });
 
@@ -176,29 +222,46 @@ export const hooksPlugin = definePlugin(() => ({
     kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE.BEFORE_HANDLER }, async (verdict, call) => {
       if (has("Notification", call.run)) {
         // Nobody can answer without a handler (unless a PermissionRequest hook does): say so, as the original did.
-        const willBeDenied = !(call.run.options as PermissionsResolvedOptions).canUseTool && !has("PermissionRequest", call.run);
+        const willBeDenied =
+          !(call.run.options as PermissionsResolvedOptions).canUseTool && !has("PermissionRequest", call.run);
         const message = verdict.message ?? `${call.toolName} needs approval`;
         await fire("Notification", call.run, {
           ...toolFields(call),
-          message: willBeDenied ? `${message.replace(/[.\s]*$/, ".")} No canUseTool handler is configured, so it will be denied.` : message,
+          message: willBeDenied
+            ? `${message.replace(/[.\s]*$/, ".")} No canUseTool handler is configured, so it will be denied.`
+            : message,
           extra: { reason: "permission_required", notificationType: "permission_prompt", willBeDenied },
         });
       }
       if (!has("PermissionRequest", call.run)) return undefined;
-      const outcome = await fire("PermissionRequest", call.run, { ...toolFields(call), message: verdict.message, extra: { suggestions: verdict.suggestions ?? [] } });
-      if (outcome.blocked) return { behavior: "deny", message: outcome.blocked, ...(outcome.stopped ? { interrupt: true } : {}) };
-      if (outcome.approved) return { behavior: "allow", ...(outcome.input && outcome.input !== call.input ? { updatedInput: outcome.input } : {}) };
+      const outcome = await fire("PermissionRequest", call.run, {
+        ...toolFields(call),
+        message: verdict.message,
+        extra: { suggestions: verdict.suggestions ?? [] },
+      });
+      if (outcome.blocked)
+        return { behavior: "deny", message: outcome.blocked, ...(outcome.stopped ? { interrupt: true } : {}) };
+      if (outcome.approved)
+        return {
+          behavior: "allow",
+          ...(outcome.input && outcome.input !== call.input ? { updatedInput: outcome.input } : {}),
+        };
       return undefined;
     });
 
     kernel.hooks.tool.denied.tapPromise(NAME, async (denial, call) => {
-      if (has("PermissionDenied", call.run)) await fire("PermissionDenied", call.run, { ...toolFields(call), message: denial.message });
+      if (has("PermissionDenied", call.run))
+        await fire("PermissionDenied", call.run, { ...toolFields(call), message: denial.message });
     });
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
       const event: HookEventName = output.isError ? "PostToolUseFailure" : "PostToolUse";
       if (!has(event)) return output;
-      const outcome = await fire(event, call.run, { ...toolFields(call), toolOutput: output.content, extra: { isError: output.isError === true } });
+      const outcome = await fire(event, call.run, {
+        ...toolFields(call),
+        toolOutput: output.content,
+        extra: { isError: output.isError === true },
+      });
       if (outcome.stopped) call.run.interrupted = outcome.stopped;
       const extra = [...outcome.context, ...(outcome.blocked && !outcome.stopped ? [outcome.blocked] : [])];
       return extra.length ? { ...output, content: `${output.content}\n\n${extra.join("\n\n")}` } : output;
@@ -206,7 +269,10 @@ export const hooksPlugin = definePlugin(() => ({
 
     kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
       if (run.agent || !has("Stop")) return undefined;
-      const outcome = await fire("Stop", run, { message: info.text, extra: { stopHookActive: info.continuations > 0 } });
+      const outcome = await fire("Stop", run, {
+        message: info.text,
+        extra: { stopHookActive: info.continuations > 0 },
+      });
       if (outcome.blocked && !outcome.stopped) {
         stateOf(run).stopContinuations++;
         return { continueWith: outcome.blocked };
@@ -224,8 +290,10 @@ export const hooksPlugin = definePlugin(() => ({
             : stateOf(run).stopContinuations > 0
               ? "stopped"
               : undefined;
-      if (reason && has("Notification")) await fire("Notification", run, { message: result.result, extra: { reason, notificationType: reason } });
-      if (has("SessionEnd")) await fire("SessionEnd", run, { message: result.result, extra: { reason: result.subtype } });
+      if (reason && has("Notification"))
+        await fire("Notification", run, { message: result.result, extra: { reason, notificationType: reason } });
+      if (has("SessionEnd"))
+        await fire("SessionEnd", run, { message: result.result, extra: { reason: result.subtype } });
     });
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections) => {

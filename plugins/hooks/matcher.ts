@@ -13,7 +13,8 @@ export function matches(matcher: string | undefined, toolName: string | undefine
   if (toolName === undefined) return false;
   // apply_patch is the edit surface some models get instead of Edit and Write (toolProfile): a hook
   // written to watch edits (`Edit|Write`) must not be skipped because the model edits by patch.
-  if (toolName === "apply_patch") return matchesName(matcher, toolName) || matchesName(matcher, "Edit") || matchesName(matcher, "Write");
+  if (toolName === "apply_patch")
+    return matchesName(matcher, toolName) || matchesName(matcher, "Edit") || matchesName(matcher, "Write");
   return matchesName(matcher, toolName);
 }
 
@@ -35,7 +36,13 @@ function matchesName(matcher: string, toolName: string): boolean {
 }
 
 /** Events whose matcher is matched against the tool's name. */
-const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"]);
+const TOOL_EVENTS = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "PermissionDenied",
+]);
 
 /**
  * What an event's matcher is matched against, as in Claude Code: the tool's name for tool events,
@@ -44,7 +51,12 @@ const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", 
  * and SubagentStop, SessionEnd's `reason`. `null` for events without one (UserPromptSubmit, Stop):
  * their hooks run whatever the matcher says.
  */
-export function matchTarget(input: { hookEventName: string; toolName?: string; agentType?: string; extra: Readonly<Record<string, unknown>> }): string | undefined | null {
+export function matchTarget(input: {
+  hookEventName: string;
+  toolName?: string;
+  agentType?: string;
+  extra: Readonly<Record<string, unknown>>;
+}): string | undefined | null {
   const text = (v: unknown) => (typeof v === "string" ? v : undefined);
   if (TOOL_EVENTS.has(input.hookEventName)) return input.toolName;
   switch (input.hookEventName) {

@@ -25,7 +25,11 @@ export const HOOK_JUDGE_INSTRUCTIONS =
  * Runs an `agent` hook: a subagent (Read, Grep, Glob) on `prompt`; resolves to its final reply.
  * `id` is the tool-use id the subagent must run under (its `agent.parentToolUseId`).
  */
-export type AgentHookRunner = (run: RunContext, prompt: string, options: { model?: string; signal: AbortSignal; id: string }) => Promise<string>;
+export type AgentHookRunner = (
+  run: RunContext,
+  prompt: string,
+  options: { model?: string; signal: AbortSignal; id: string },
+) => Promise<string>;
 
 /**
  * The ids agent hooks' subagents run under while they run: random, made here, so no agent the
@@ -56,7 +60,11 @@ export function readVerdict(text: string): (HookOutput & { ask?: boolean }) | st
   const verdicts = objects.filter((o) => typeof o.ok === "boolean" || o.decision === "block");
   if (verdicts.length === 0) return 'its answer has no "ok"';
   const no = verdicts.find((o) => o.ok === false || (o.ok === undefined && o.decision === "block"));
-  if (no) return { decision: "block", reason: typeof no.reason === "string" && no.reason.trim() ? no.reason : "The hook's condition was not met." };
+  if (no)
+    return {
+      decision: "block",
+      reason: typeof no.reason === "string" && no.reason.trim() ? no.reason : "The hook's condition was not met.",
+    };
   return {};
 }
 
@@ -100,7 +108,11 @@ export interface ModelHookContext {
 }
 
 /** Run one prompt or agent hook. Never throws. */
-export async function runModelHook(hook: ModelHook, input: HookInput, { run, agentRunner }: ModelHookContext): Promise<(HookOutput & { ask?: boolean }) | undefined> {
+export async function runModelHook(
+  hook: ModelHook,
+  input: HookInput,
+  { run, agentRunner }: ModelHookContext,
+): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   const label = `${input.hookEventName} ${hook.type} hook`;
   // Red-team fix: a timer takes at most 2^31-1 ms (24.8 days); more fires at once, a guard turned into a no-op.
   const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S[hook.type]) * 1000, 2_147_483_647);
@@ -108,14 +120,18 @@ export async function runModelHook(hook: ModelHook, input: HookInput, { run, age
   const abort = () => controller.abort();
   run.abortSignal.addEventListener("abort", abort, { once: true });
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => (controller.abort(), resolve("timeout")), timeoutMs)));
+  const timedOut = new Promise<"timeout">(
+    (resolve) => (timer = setTimeout(() => (controller.abort(), resolve("timeout")), timeoutMs)),
+  );
   try {
     const model = fileModel(hook.model, (run.options as { modelAliases?: Record<string, string> }).modelAliases);
     const prompt = hookPrompt(hook, input);
     let answer: Promise<string>;
     if (hook.type === "agent") {
       if (!agentRunner) {
-        run.logger.warn(`${label} was skipped: agent hooks need the agents plugin (ubiquity:agents), which this kernel does not have`);
+        run.logger.warn(
+          `${label} was skipped: agent hooks need the agents plugin (ubiquity:agents), which this kernel does not have`,
+        );
         return undefined;
       }
       const id = `hook_${randomUUID()}`;
@@ -151,11 +167,20 @@ export async function runModelHook(hook: ModelHook, input: HookInput, { run, age
 /** One model call, charged to the run (purpose `hook`). */
 async function judge(run: RunContext, wanted: string | undefined, prompt: string): Promise<string> {
   const own = requestedModel(run.options);
-  const model = wanted !== undefined ? await resolveModel(run, wanted, "subagent") : (run.model ?? (own !== undefined ? await resolveModel(run, own, "main") : undefined));
+  const model =
+    wanted !== undefined
+      ? await resolveModel(run, wanted, "subagent")
+      : (run.model ?? (own !== undefined ? await resolveModel(run, own, "main") : undefined));
   if (!model) throw new Error("the run has no model to judge with; set the hook's model");
   const { response } = await callModel(
     run,
-    { model, modelLabel: modelLabel(model, run.kernel), instructions: HOOK_JUDGE_INSTRUCTIONS, messages: [{ role: "user", content: prompt }], maxOutputTokens: 1024 },
+    {
+      model,
+      modelLabel: modelLabel(model, run.kernel),
+      instructions: HOOK_JUDGE_INSTRUCTIONS,
+      messages: [{ role: "user", content: prompt }],
+      maxOutputTokens: 1024,
+    },
     { purpose: "hook" },
   );
   return response.text;

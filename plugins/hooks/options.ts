@@ -71,16 +71,26 @@ export type HookCallback = (input: HookInput) => HookOutput | undefined | void |
 const CommandHookSchema = z.strictObject({
   type: z.literal("command"),
   command: z.string().min(1),
-  args: z.array(z.string()).optional().describe("Exec form: command is the program, run with these arguments and no shell"),
+  args: z
+    .array(z.string())
+    .optional()
+    .describe("Exec form: command is the program, run with these arguments and no shell"),
   timeout: z.number().positive().optional().describe("seconds"),
-  if: z.string().min(1).optional().describe('A permission rule ("Bash(git push *)"): the hook runs only for tool calls it may match'),
+  if: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A permission rule ("Bash(git push *)"): the hook runs only for tool calls it may match'),
   async: z.boolean().optional().describe("Started and not waited for: it cannot block or add context"),
 });
 
 const HttpHookSchema = z.strictObject({
   type: z.literal("http"),
   url: z.url({ protocol: /^https?$/ }),
-  headers: z.record(z.string(), z.string()).optional().describe("$VAR / ${VAR} filled only for variables allowedEnvVars lists"),
+  headers: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("$VAR / ${VAR} filled only for variables allowedEnvVars lists"),
   allowedEnvVars: z.array(z.string()).optional(),
   timeout: z.number().positive().optional().describe("seconds"),
   if: CommandHookSchema.shape.if,
@@ -96,7 +106,9 @@ const ModelHookSchema = z.strictObject({
 
 const HookMatcherSchema = z.strictObject({
   matcher: z.string().optional().describe('"*", a tool name, or "A|B" with globs like "mcp__github__*"'),
-  hooks: z.array(z.union([functionSchema<HookCallback>("hook callback"), CommandHookSchema, HttpHookSchema, ModelHookSchema])),
+  hooks: z.array(
+    z.union([functionSchema<HookCallback>("hook callback"), CommandHookSchema, HttpHookSchema, ModelHookSchema]),
+  ),
 });
 export type HookMatcher = z.input<typeof HookMatcherSchema>;
 

@@ -25,7 +25,11 @@ const json = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
  * The command hooks of one settings file's `hooks` value, entry by entry; `report` is called once
  * per skipped entry with a message naming it. Never throws.
  */
-export function readFileHooks(value: unknown, report: (message: string) => void, origin?: "user" | "project"): HooksConfig {
+export function readFileHooks(
+  value: unknown,
+  report: (message: string) => void,
+  origin?: "user" | "project",
+): HooksConfig {
   const out: Partial<Record<HookEventName, HookMatcherGroup[]>> = {};
   if (!isRecord(value)) {
     report(`its "hooks" key is ${json(value)}, not an object of events; no hooks were read from it`);
@@ -33,7 +37,9 @@ export function readFileHooks(value: unknown, report: (message: string) => void,
   }
   for (const [event, groups] of Object.entries(value)) {
     if (!isEvent(event)) {
-      report(`the hook event ${json(event)} is not one ubiquity fires (known: ${HOOK_EVENTS.join(", ")}); its hooks were skipped, the file's other hooks apply`);
+      report(
+        `the hook event ${json(event)} is not one ubiquity fires (known: ${HOOK_EVENTS.join(", ")}); its hooks were skipped, the file's other hooks apply`,
+      );
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -59,7 +65,8 @@ export function readFileHooks(value: unknown, report: (message: string) => void,
         if (typeof hook === "string") report(`${at}: ${hook}; skipped, the file's other hooks apply`);
         else hooks.push(checkIf(hook, at, report));
       });
-      if (hooks.length > 0) (out[event] ??= []).push({ ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), hooks });
+      if (hooks.length > 0)
+        (out[event] ??= []).push({ ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), hooks });
     });
   }
   return out;
@@ -71,17 +78,31 @@ const HANDLER_TYPES = ["command", "http", "prompt", "agent"];
 export function hookHandler(handler: unknown): HookHandler | string {
   if (!isRecord(handler)) return `${json(handler)} is not a hook handler object`;
   const { type } = handler;
-  if (typeof type !== "string" || !HANDLER_TYPES.includes(type)) return `unknown handler type ${json(type)} (known: ${HANDLER_TYPES.join(", ")})`;
+  if (typeof type !== "string" || !HANDLER_TYPES.includes(type))
+    return `unknown handler type ${json(type)} (known: ${HANDLER_TYPES.join(", ")})`;
   const timeout = handler.timeout;
-  if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0))) return `timeout ${json(timeout)} is not a positive number of seconds`;
+  if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0)))
+    return `timeout ${json(timeout)} is not a positive number of seconds`;
   const condition = handler.if;
-  if (condition !== undefined && (typeof condition !== "string" || !condition.trim())) return `"if" ${json(condition)} is not a permission rule string`;
-  const common = { ...(timeout !== undefined ? { timeout } : {}), ...(condition !== undefined ? { if: condition.trim() } : {}) };
+  if (condition !== undefined && (typeof condition !== "string" || !condition.trim()))
+    return `"if" ${json(condition)} is not a permission rule string`;
+  const common = {
+    ...(timeout !== undefined ? { timeout } : {}),
+    ...(condition !== undefined ? { if: condition.trim() } : {}),
+  };
   if (type === "command") {
-    if (typeof handler.command !== "string" || handler.command.trim() === "") return `a command hook without a "command" string`;
+    if (typeof handler.command !== "string" || handler.command.trim() === "")
+      return `a command hook without a "command" string`;
     const args = handler.args;
-    if (args !== undefined && !(Array.isArray(args) && args.every((a) => typeof a === "string"))) return `a command hook whose "args" is not a list of strings`;
-    return { type, command: handler.command, ...(args ? { args: args as string[] } : {}), ...common, ...(handler.async === true ? { async: true } : {}) };
+    if (args !== undefined && !(Array.isArray(args) && args.every((a) => typeof a === "string")))
+      return `a command hook whose "args" is not a list of strings`;
+    return {
+      type,
+      command: handler.command,
+      ...(args ? { args: args as string[] } : {}),
+      ...common,
+      ...(handler.async === true ? { async: true } : {}),
+    };
   }
   if (type === "http") {
     let url: URL;
@@ -90,16 +111,31 @@ export function hookHandler(handler: unknown): HookHandler | string {
     } catch {
       return `an http hook whose "url" ${json(handler.url)} is not a URL`;
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return `an http hook whose "url" is not http(s): ${json(url.protocol)}`;
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      return `an http hook whose "url" is not http(s): ${json(url.protocol)}`;
     const headers = handler.headers;
-    if (headers !== undefined && (!isRecord(headers) || !Object.values(headers).every((v) => typeof v === "string"))) return `an http hook whose "headers" is not an object of strings`;
+    if (headers !== undefined && (!isRecord(headers) || !Object.values(headers).every((v) => typeof v === "string")))
+      return `an http hook whose "headers" is not an object of strings`;
     const vars = handler.allowedEnvVars;
-    if (vars !== undefined && !(Array.isArray(vars) && vars.every((v) => typeof v === "string"))) return `an http hook whose "allowedEnvVars" is not a list of variable names`;
-    return { type, url: String(handler.url), ...(headers ? { headers: headers as Record<string, string> } : {}), ...(vars ? { allowedEnvVars: vars as string[] } : {}), ...common };
+    if (vars !== undefined && !(Array.isArray(vars) && vars.every((v) => typeof v === "string")))
+      return `an http hook whose "allowedEnvVars" is not a list of variable names`;
+    return {
+      type,
+      url: String(handler.url),
+      ...(headers ? { headers: headers as Record<string, string> } : {}),
+      ...(vars ? { allowedEnvVars: vars as string[] } : {}),
+      ...common,
+    };
   }
   if (typeof handler.prompt !== "string" || !handler.prompt.trim()) return `a ${type} hook without a "prompt" string`;
-  if (handler.model !== undefined && (typeof handler.model !== "string" || !handler.model.trim())) return `a ${type} hook whose "model" ${json(handler.model)} is not a model name`;
-  return { type: type as "prompt" | "agent", prompt: handler.prompt, ...(handler.model !== undefined ? { model: (handler.model as string).trim() } : {}), ...common };
+  if (handler.model !== undefined && (typeof handler.model !== "string" || !handler.model.trim()))
+    return `a ${type} hook whose "model" ${json(handler.model)} is not a model name`;
+  return {
+    type: type as "prompt" | "agent",
+    prompt: handler.prompt,
+    ...(handler.model !== undefined ? { model: (handler.model as string).trim() } : {}),
+    ...common,
+  };
 }
 
 /** A hook whose `if` is not a rule runs for every call (fail safe: a guard stays on), with a warning naming it. */
@@ -117,16 +153,27 @@ function checkIf(hook: HookHandler, at: string, report: (message: string) => voi
  * `httpHookAllowedEnvVars` of the options and of every enabled settings file, merged (a list
  * anywhere sets the rule; the lists join). Unset everywhere: no restriction, as in Claude Code.
  */
-export function httpPolicyOf(kernel: Kernel, options: { allowedHttpHookUrls?: readonly string[]; httpHookAllowedEnvVars?: readonly string[] }): HttpHookPolicy {
+export function httpPolicyOf(
+  kernel: Kernel,
+  options: { allowedHttpHookUrls?: readonly string[]; httpHookAllowedEnvVars?: readonly string[] },
+): HttpHookPolicy {
   const files = getSettingsApi(kernel).files.map((f) => f.settings);
-  const merge = (lists: (readonly string[] | undefined)[]) => (lists.some((l) => l !== undefined) ? lists.flatMap((l) => l ?? []) : undefined);
+  const merge = (lists: (readonly string[] | undefined)[]) =>
+    lists.some((l) => l !== undefined) ? lists.flatMap((l) => l ?? []) : undefined;
   const allowedUrls = merge([options.allowedHttpHookUrls, ...files.map((f) => f.allowedHttpHookUrls)]);
   const allowedEnvVars = merge([options.httpHookAllowedEnvVars, ...files.map((f) => f.httpHookAllowedEnvVars)]);
   // The user's own lists (options and the user's settings file): a project's file cannot widen them.
-  const own = getSettingsApi(kernel).files.filter((f) => f.source === "user").map((f) => f.settings);
+  const own = getSettingsApi(kernel)
+    .files.filter((f) => f.source === "user")
+    .map((f) => f.settings);
   const userUrls = merge([options.allowedHttpHookUrls, ...own.map((f) => f.allowedHttpHookUrls)]);
   const userEnvVars = merge([options.httpHookAllowedEnvVars, ...own.map((f) => f.httpHookAllowedEnvVars)]);
-  return { ...(allowedUrls ? { allowedUrls } : {}), ...(allowedEnvVars ? { allowedEnvVars } : {}), ...(userUrls ? { userUrls } : {}), ...(userEnvVars ? { userEnvVars } : {}) };
+  return {
+    ...(allowedUrls ? { allowedUrls } : {}),
+    ...(allowedEnvVars ? { allowedEnvVars } : {}),
+    ...(userUrls ? { userUrls } : {}),
+    ...(userEnvVars ? { userEnvVars } : {}),
+  };
 }
 
 /** Where the plugins' hooks come from: the `claudePlugins` folders, with the run's cwd and trust. */
@@ -140,7 +187,11 @@ export interface PluginHooksPlace {
  * `options.hooks`, then each enabled settings file's command hooks (user, project, local), then
  * each Claude Code plugin's `hooks/hooks.json`.
  */
-export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefined, place?: PluginHooksPlace): HooksConfig | undefined {
+export function effectiveHooks(
+  kernel: Kernel,
+  optionHooks: HooksConfig | undefined,
+  place?: PluginHooksPlace,
+): HooksConfig | undefined {
   const files = getSettingsApi(kernel).files.filter((f) => f.settings.hooks !== undefined);
   const report = (message: string) => warnOnce(kernel, SOURCE, message);
   const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
@@ -149,15 +200,34 @@ export function effectiveHooks(kernel: Kernel, optionHooks: HooksConfig | undefi
       const origin = isInside(place!.cwd, plugin.root) ? ("project" as const) : ("user" as const);
       return [
         ...plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root), origin })),
-        ...(plugin.inlineHooks ? [{ path: `${plugin.root}/.claude-plugin/plugin.json#hooks`, hooks: inlinePluginHooks(plugin.inlineHooks, plugin.root), origin }] : []),
+        ...(plugin.inlineHooks
+          ? [
+              {
+                path: `${plugin.root}/.claude-plugin/plugin.json#hooks`,
+                hooks: inlinePluginHooks(plugin.inlineHooks, plugin.root),
+                origin,
+              },
+            ]
+          : []),
       ];
     })
     .filter((p) => p.hooks !== undefined);
   if (files.length === 0 && pluginHooks.length === 0) return optionHooks;
   const out: Record<string, HookMatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(optionHooks ?? {})) out[event] = [...(groups ?? [])];
-  for (const file of [...files.map((f) => ({ path: f.path, hooks: f.settings.hooks, origin: f.source === "user" ? ("user" as const) : ("project" as const) })), ...pluginHooks]) {
-    const parsed = readFileHooks(file.hooks, (message) => warn(kernel, SOURCE, `${file.path}: ${message}`), file.origin);
+  for (const file of [
+    ...files.map((f) => ({
+      path: f.path,
+      hooks: f.settings.hooks,
+      origin: f.source === "user" ? ("user" as const) : ("project" as const),
+    })),
+    ...pluginHooks,
+  ]) {
+    const parsed = readFileHooks(
+      file.hooks,
+      (message) => warn(kernel, SOURCE, `${file.path}: ${message}`),
+      file.origin,
+    );
     for (const [event, groups] of Object.entries(parsed)) (out[event] ??= []).push(...(groups ?? []));
   }
   return out as HooksConfig;
@@ -170,7 +240,10 @@ const SHELL_SAFE_PATH = /^[A-Za-z0-9_@%+=:,./-]+$/;
 function inlinePluginHooks(hooks: Record<string, unknown>, root: string): unknown {
   const text = JSON.stringify(hooks);
   if (!SHELL_SAFE_PATH.test(root) && text.includes("${CLAUDE_PLUGIN_ROOT}")) {
-    throw new ConfigError(`the plugin folder ${JSON.stringify(root)} has characters a shell would interpret, so its hooks cannot name it; move the plugin to a plain path`, `${root}/.claude-plugin/plugin.json`);
+    throw new ConfigError(
+      `the plugin folder ${JSON.stringify(root)} has characters a shell would interpret, so its hooks cannot name it; move the plugin to a plain path`,
+      `${root}/.claude-plugin/plugin.json`,
+    );
   }
   return JSON.parse(expandPluginRoot(text, root)) as unknown;
 }
@@ -190,11 +263,18 @@ function pluginHooksOf(path: string, root: string): unknown {
   try {
     data = JSON.parse(read.text);
   } catch (error) {
-    throw new ConfigError(`the plugin's hooks file is not valid JSON (${(error as Error).message}); fix it or remove the plugin`, path);
+    throw new ConfigError(
+      `the plugin's hooks file is not valid JSON (${(error as Error).message}); fix it or remove the plugin`,
+      path,
+    );
   }
-  if (!isRecord(data) || data.hooks === undefined) throw new ConfigError(`the plugin's hooks file has no "hooks" object; fix it or remove the plugin`, path);
+  if (!isRecord(data) || data.hooks === undefined)
+    throw new ConfigError(`the plugin's hooks file has no "hooks" object; fix it or remove the plugin`, path);
   if (!SHELL_SAFE_PATH.test(root) && read.text.includes("${CLAUDE_PLUGIN_ROOT}")) {
-    throw new ConfigError(`the plugin folder ${JSON.stringify(root)} has characters a shell would interpret, so its hooks cannot name it; move the plugin to a plain path`, path);
+    throw new ConfigError(
+      `the plugin folder ${JSON.stringify(root)} has characters a shell would interpret, so its hooks cannot name it; move the plugin to a plain path`,
+      path,
+    );
   }
   return JSON.parse(expandPluginRoot(JSON.stringify(data.hooks), root)) as unknown;
 }

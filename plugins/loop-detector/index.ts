@@ -19,10 +19,17 @@ export const NAME = "ubiquity:loop-detector";
 /** Options of the loop detector. */
 export const LoopDetectorOptions = z
   .strictObject({
-    nudgeAfter: z.number().int().min(2).optional().describe("Identical calls in a stretch before the model is told it is repeating itself [3]"),
+    nudgeAfter: z
+      .number()
+      .int()
+      .min(2)
+      .optional()
+      .describe("Identical calls in a stretch before the model is told it is repeating itself [3]"),
     stopAfter: z.number().int().min(2).optional().describe("Identical calls in a stretch that end the run [5]"),
   })
-  .refine((o) => (o.stopAfter ?? 5) > (o.nudgeAfter ?? 3), { message: "stopAfter must be greater than nudgeAfter: the model is nudged first, then stopped" });
+  .refine((o) => (o.stopAfter ?? 5) > (o.nudgeAfter ?? 3), {
+    message: "stopAfter must be greater than nudgeAfter: the model is nudged first, then stopped",
+  });
 export type LoopDetectorOptions = z.input<typeof LoopDetectorOptions>;
 
 interface RunState {
@@ -67,7 +74,9 @@ export const loopDetectorPlugin = definePlugin(NAME, LoopDetectorOptions, (opts)
       kernel.hooks.tool.afterCall.tap(NAME, (output: ToolOutput, call: ToolCall) => {
         const repeats = stateOf(call.run).repeats;
         const key = keyOf(call.toolName, call.input);
-        const result = createHash("sha256").update(`${output.isError ? "error" : "ok"}\0${output.content}`).digest("base64url");
+        const result = createHash("sha256")
+          .update(`${output.isError ? "error" : "ok"}\0${output.content}`)
+          .digest("base64url");
         const last = repeats.get(key);
         const count = last && last.result === result ? last.count + 1 : 1;
         repeats.set(key, { count, result });

@@ -2,4 +2,10 @@
  * What other plugins use of the mcp plugin without loading it (or the MCP SDK): the parser of
  * `.mcp.json` and `mcpServers` entries, which the settings plugin applies to its files too.
  */
-export { parseMcpConfig, readMcpConfigEntries, type ParseMcpConfigOptions, type McpConfigEntries, type McpServerProblem } from "./config";
+export {
+  parseMcpConfig,
+  readMcpConfigEntries,
+  type ParseMcpConfigOptions,
+  type McpConfigEntries,
+  type McpServerProblem,
+} from "./config";

@@ -15,7 +15,11 @@ export function onSettle(connection: McpConnection, settle: () => Promise<void>)
 }
 
 /** Run `fn` with `run` recorded as a caller of `connection`. */
-export async function asCaller<T>(connection: McpConnection, run: RunContext | undefined, fn: () => Promise<T>): Promise<T> {
+export async function asCaller<T>(
+  connection: McpConnection,
+  run: RunContext | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
   if (!run) return fn();
   const list = callers.get(connection) ?? [];
   callers.set(connection, list);

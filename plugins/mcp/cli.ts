@@ -50,25 +50,35 @@ export const mcpFlags: Record<string, RunFlag> = {
  * status and tools, exit (1 when a server failed, so scripts can use it as a health check). The
  * runner disposes the kernel.
  */
-export function mcpCommands(name: string, apiOf: (kernel: Kernel) => McpApi | undefined): Record<string, PluginCommand> {
+export function mcpCommands(
+  name: string,
+  apiOf: (kernel: Kernel) => McpApi | undefined,
+): Record<string, PluginCommand> {
   return {
     mcp: {
-      summary: "Connect the configured MCP servers, list each with its status and tools, and exit; log in to (or out of) a remote server with OAuth",
+      summary:
+        "Connect the configured MCP servers, list each with its status and tools, and exit; log in to (or out of) a remote server with OAuth",
       usage: "list | login <server> | logout <server>",
       positionals: true,
       config: true,
       flags: { json: { type: "boolean", description: "Print the report as JSON" } },
       async run({ values, positionals }, io) {
         const [sub, ...rest] = positionals;
-        if ((sub === "login" || sub === "logout") && rest.length <= 1) return runLoginCommand(sub, rest[0], await io.kernel({ quiet: true }), io);
+        if ((sub === "login" || sub === "logout") && rest.length <= 1)
+          return runLoginCommand(sub, rest[0], await io.kernel({ quiet: true }), io);
         if (sub !== "list" || rest.length > 0) {
           const got = sub === undefined ? "no subcommand" : `"${positionals.join(" ")}"`;
-          throw new UsageError(`ubiquity mcp: ${got}; the subcommands are \`ubiquity mcp list\`, \`ubiquity mcp login <server>\` and \`ubiquity mcp logout <server>\``);
+          throw new UsageError(
+            `ubiquity mcp: ${got}; the subcommands are \`ubiquity mcp list\`, \`ubiquity mcp login <server>\` and \`ubiquity mcp logout <server>\``,
+          );
         }
         // The report shows every failure; the console logger would print each a second time.
         const kernel = await io.kernel({ quiet: true });
         const api = apiOf(kernel);
-        if (!api) throw new Error(`the ${name} plugin is not in the plugin list (the default preset has it); add it to plugins or take it out of disable`);
+        if (!api)
+          throw new Error(
+            `the ${name} plugin is not in the plugin list (the default preset has it); add it to plugins or take it out of disable`,
+          );
         await kernel.ready();
         const servers = api.servers();
         io.stdout(values.json ? `${JSON.stringify(servers, null, 2)}\n` : formatMcpReport(servers));

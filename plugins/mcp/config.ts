@@ -23,15 +23,26 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** Expand `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it. */
 function expand(text: string, env: Record<string, string | undefined>, where: string, source?: string): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
-    const value = env[name];
-    if (value !== undefined && value !== "") return value;
-    if (fallback !== undefined) return fallback;
-    throw new ConfigError(`${where}: \${${name}} is not set; set ${name} in the environment or write \${${name}:-default}`, source);
-  });
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_, name: string, fallback: string | undefined) => {
+      const value = env[name];
+      if (value !== undefined && value !== "") return value;
+      if (fallback !== undefined) return fallback;
+      throw new ConfigError(
+        `${where}: \${${name}} is not set; set ${name} in the environment or write \${${name}:-default}`,
+        source,
+      );
+    },
+  );
 }
 
-function expandServer(name: string, server: unknown, env: Record<string, string | undefined>, source?: string): unknown {
+function expandServer(
+  name: string,
+  server: unknown,
+  env: Record<string, string | undefined>,
+  source?: string,
+): unknown {
   if (!isObject(server)) return server;
   const at = (key: string) => `mcpServers.${name}.${key}`;
   const out: Record<string, unknown> = { ...server };
@@ -41,13 +52,19 @@ function expandServer(name: string, server: unknown, env: Record<string, string 
   const map = (key: string) => {
     const value = out[key];
     if (isObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === "string" ? expand(v, env, at(`${key}.${k}`), source) : v]));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          k,
+          typeof v === "string" ? expand(v, env, at(`${key}.${k}`), source) : v,
+        ]),
+      );
     }
   };
   str("command");
   str("cwd");
   str("url");
-  if (Array.isArray(out.args)) out.args = out.args.map((a, i) => (typeof a === "string" ? expand(a, env, at(`args[${i}]`), source) : a));
+  if (Array.isArray(out.args))
+    out.args = out.args.map((a, i) => (typeof a === "string" ? expand(a, env, at(`args[${i}]`), source) : a));
   map("env");
   map("headers");
   if (out.type === undefined && typeof out.url === "string" && out.command === undefined) out.type = "http";
@@ -58,7 +75,9 @@ function expandServer(name: string, server: unknown, env: Record<string, string 
 export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = {}): Record<string, McpServerConfig> {
   const { env = process.env, source } = options;
   const servers = serversOf(value, source);
-  const expanded = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, expandServer(name, server, env, source)]));
+  const expanded = Object.fromEntries(
+    Object.entries(servers).map(([name, server]) => [name, expandServer(name, server, env, source)]),
+  );
   const result = ServersSchema.safeParse(expanded);
   if (!result.success) throw new ConfigError(`invalid MCP config:\n${z.prettifyError(result.error)}`, source);
   return result.data;
@@ -67,7 +86,10 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
 function serversOf(value: unknown, source: string | undefined): Record<string, unknown> {
   const servers = isObject(value) && isObject(value.mcpServers) ? value.mcpServers : value;
   if (!isObject(servers)) {
-    throw new ConfigError('MCP config must be an object of servers ({ "name": { "command": … } }) or a file object with "mcpServers"', source);
+    throw new ConfigError(
+      'MCP config must be an object of servers ({ "name": { "command": … } }) or a file object with "mcpServers"',
+      source,
+    );
   }
   return servers;
 }
@@ -112,12 +134,17 @@ export function readMcpConfigEntries(value: unknown, options: ParseMcpConfigOpti
     if (isObject(expanded)) {
       const known = "command" in expanded ? KNOWN_KEYS.stdio : KNOWN_KEYS.remote;
       const unknown = Object.keys(expanded).filter((k) => !known.has(k));
-      for (const key of unknown) out.warnings.push(`mcpServers.${name}: the key "${key}" is not one ubiquity reads; it was ignored`);
+      for (const key of unknown)
+        out.warnings.push(`mcpServers.${name}: the key "${key}" is not one ubiquity reads; it was ignored`);
       if (unknown.length) expanded = Object.fromEntries(Object.entries(expanded).filter(([k]) => known.has(k)));
     }
     const parsed = McpServerSchema.safeParse(expanded);
     if (parsed.success) out.servers[name] = parsed.data;
-    else out.failed.push({ name, error: `mcpServers.${name} is not a usable server config (${z.prettifyError(parsed.error).replace(/\s*\n\s*/g, " ")}); fix or remove this entry` });
+    else
+      out.failed.push({
+        name,
+        error: `mcpServers.${name} is not a usable server config (${z.prettifyError(parsed.error).replace(/\s*\n\s*/g, " ")}); fix or remove this entry`,
+      });
   }
   return out;
 }

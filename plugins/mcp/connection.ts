@@ -2,7 +2,15 @@
  * One MCP server for the life of a kernel: connect (never throws: a failure becomes the
  * server's status), list its tools, call them, notice when it dies, close and reap it.
  */
-import { Client, type ClientCapabilities, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool as RemoteTool, type Transport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  type ClientCapabilities,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type Tool as RemoteTool,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { describeError, type Logger, type ToolOutput } from "../../src/index";
 import type { SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -50,7 +58,10 @@ const STDERR_KEPT = 4000;
 const MAX_TOOL_PAGES = 100;
 
 /** The JSON-RPC codes MCP SDK 1.x gave its own timeout and closed-connection errors. */
-const LEGACY_CODES: Partial<Record<SdkErrorCode, number>> = { [SdkErrorCode.ConnectionClosed]: -32000, [SdkErrorCode.RequestTimeout]: -32001 };
+const LEGACY_CODES: Partial<Record<SdkErrorCode, number>> = {
+  [SdkErrorCode.ConnectionClosed]: -32000,
+  [SdkErrorCode.RequestTimeout]: -32001,
+};
 
 /** True for the SDK's error `code` (a timeout, a closed connection). */
 function isSdkError(error: unknown, code: SdkErrorCode): boolean {
@@ -64,9 +75,12 @@ function isSdkError(error: unknown, code: SdkErrorCode): boolean {
  */
 function describeMcpError(error: unknown, kind: McpTransportKind): string {
   if (error instanceof ProtocolError) return `MCP error ${error.code}: ${error.message}`;
-  if (kind === "http" && error instanceof SdkError && error.code.startsWith("CLIENT_HTTP_")) return `Streamable HTTP error: ${error.message}`;
+  if (kind === "http" && error instanceof SdkError && error.code.startsWith("CLIENT_HTTP_"))
+    return `Streamable HTTP error: ${error.message}`;
   const legacy = error instanceof SdkError ? LEGACY_CODES[error.code] : undefined;
-  return legacy === undefined ? describeError(error) : `MCP error ${legacy}: ${error instanceof Error ? error.message : ""}`;
+  return legacy === undefined
+    ? describeError(error)
+    : `MCP error ${legacy}: ${error instanceof Error ? error.message : ""}`;
 }
 
 /** The innermost cause of `error` (a failed fetch's `ECONNREFUSED` under the probe's own words). */
@@ -137,7 +151,17 @@ export class McpConnection {
         this.#oauthHadTokens = await this.#oauth.store.hasTokens();
         await refreshIfExpired(this.#oauth);
       }
-      const transport = withTasks(createTransport(config, cwd, (text) => this.#onStderr(text), environment, this.options.wrap, trusted, this.#oauth));
+      const transport = withTasks(
+        createTransport(
+          config,
+          cwd,
+          (text) => this.#onStderr(text),
+          environment,
+          this.options.wrap,
+          trusted,
+          this.#oauth,
+        ),
+      );
       // listMaxPages: the auto-aggregating listTools walks at most as many pages as 1.x's loop did.
       // Roots only for a server the config lets have them (they may widen what it touches).
       const capabilities = { ...this.options.capabilities, ...(this.config.roots ? { roots: {} } : {}) };
@@ -145,7 +169,11 @@ export class McpConnection {
         capabilities,
         listMaxPages: MAX_TOOL_PAGES,
         jsonSchemaValidator: mcpSchemaValidator(),
-        versionNegotiation: versionNegotiation(this.options.protocol ?? "auto", this.kind === "stdio", connectTimeoutMs),
+        versionNegotiation: versionNegotiation(
+          this.options.protocol ?? "auto",
+          this.kind === "stdio",
+          connectTimeoutMs,
+        ),
       });
       this.#transport = transport;
       this.#client = client;
@@ -168,7 +196,11 @@ export class McpConnection {
     const config = this.config;
     if ("command" in config || !config.headersHelper) return config;
     const { cwd, environment, wrap, trusted } = this.options;
-    const dynamic = await runHeadersHelper(config.headersHelper, { name: this.name, url: config.url }, { cwd, environment, wrap, trusted });
+    const dynamic = await runHeadersHelper(
+      config.headersHelper,
+      { name: this.name, url: config.url },
+      { cwd, environment, wrap, trusted },
+    );
     return { ...config, headers: { ...config.headers, ...dynamic } };
   }
 
@@ -185,7 +217,9 @@ export class McpConnection {
       this.tools = (await this.#listTools(client)).sort(byName);
       return true;
     } catch (error) {
-      this.options.logger.warn(`MCP server "${this.name}" changed its tools but could not list them: ${describeMcpError(error, this.kind)}`);
+      this.options.logger.warn(
+        `MCP server "${this.name}" changed its tools but could not list them: ${describeMcpError(error, this.kind)}`,
+      );
       return false;
     }
   }
@@ -196,27 +230,54 @@ export class McpConnection {
   }
 
   /** Call `tool` with `args`; every failure becomes an error result naming what happened. */
-  async call(tool: string, exposed: string, args: Record<string, unknown>, signal: AbortSignal, seesImages = false, onprogress?: (progress: { progress: number; total?: number; message?: string }) => void): Promise<ToolOutput> {
+  async call(
+    tool: string,
+    exposed: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    seesImages = false,
+    onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
+  ): Promise<ToolOutput> {
     const client = this.#client;
     if (this.status !== "connected" || !client) {
-      return { content: `${exposed} is unavailable: MCP server "${this.name}" ${this.error ?? "is not connected"}. Do not call its tools again in this run.`, isError: true };
+      return {
+        content: `${exposed} is unavailable: MCP server "${this.name}" ${this.error ?? "is not connected"}. Do not call its tools again in this run.`,
+        isError: true,
+      };
     }
     try {
       // A server's progress notifications keep a slow call alive (the timeout counts from the last one).
       const progress = onprogress ? { onprogress, resetTimeoutOnProgress: true } : {};
-      const result = await client.callTool({ name: tool, arguments: args }, { signal, timeout: this.options.toolTimeoutMs, ...progress });
+      const result = await client.callTool(
+        { name: tool, arguments: args },
+        { signal, timeout: this.options.toolTimeoutMs, ...progress },
+      );
       return toToolOutput(result, this.name, tool, seesImages);
     } catch (error) {
-      if (signal.aborted) return { content: `Cancelled: the run was aborted while ${exposed} was running.`, isError: true };
+      if (signal.aborted)
+        return { content: `Cancelled: the run was aborted while ${exposed} was running.`, isError: true };
       if (this.#died()) {
-        return { content: `${exposed} did not complete: MCP server "${this.name}" ${this.error}. Its tools are unavailable for the rest of this run.`, isError: true };
+        return {
+          content: `${exposed} did not complete: MCP server "${this.name}" ${this.error}. Its tools are unavailable for the rest of this run.`,
+          isError: true,
+        };
       }
-      if (isLoginRequired(error)) return { content: `${exposed} failed: MCP server "${this.name}" ${describeError(loginError(this.name))}`, isError: true };
+      if (isLoginRequired(error))
+        return {
+          content: `${exposed} failed: MCP server "${this.name}" ${describeError(loginError(this.name))}`,
+          isError: true,
+        };
       if (isSdkError(error, SdkErrorCode.RequestTimeout)) {
         const seconds = Math.round(this.options.toolTimeoutMs / 1000);
-        return { content: `${exposed} timed out after ${seconds}s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).`, isError: true };
+        return {
+          content: `${exposed} timed out after ${seconds}s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).`,
+          isError: true,
+        };
       }
-      return { content: `${exposed} failed on MCP server "${this.name}": ${describeMcpError(error, this.kind)}`, isError: true };
+      return {
+        content: `${exposed} failed on MCP server "${this.name}": ${describeMcpError(error, this.kind)}`,
+        isError: true,
+      };
     }
   }
 
@@ -237,7 +298,8 @@ export class McpConnection {
         this.options.logger.debug(`[mcp ${this.name}] close: ${describeError(error)}`);
       }
       const pid = transport instanceof StdioTransport ? transport.spawnedPid : undefined;
-      if (pid !== undefined && !(await reap(pid))) this.options.logger.warn(`MCP server "${this.name}" (pid ${pid}) did not exit after SIGKILL`);
+      if (pid !== undefined && !(await reap(pid)))
+        this.options.logger.warn(`MCP server "${this.name}" (pid ${pid}) did not exit after SIGKILL`);
     })();
     return this.#shutdown;
   }
@@ -250,7 +312,10 @@ export class McpConnection {
   async #listTools(client: Client): Promise<McpRemoteTool[]> {
     const closed = () => new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
     if (this.#closed) throw closed();
-    const { tools } = await client.listTools(undefined, { timeout: this.options.connectTimeoutMs, cacheMode: "refresh" });
+    const { tools } = await client.listTools(undefined, {
+      timeout: this.options.connectTimeoutMs,
+      cacheMode: "refresh",
+    });
     if (this.#closed) throw closed();
     return [...tools];
   }
@@ -275,13 +340,19 @@ export class McpConnection {
 
   /** The server's last stderr lines, for failure messages. */
   #stderrTail(): string {
-    const lines = this.#stderr.split("\n").map((l) => l.trim()).filter(Boolean).slice(-3);
+    const lines = this.#stderr
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .slice(-3);
     return lines.length ? `; its stderr ended with: ${lines.join(" | ").slice(-500)}` : "";
   }
 
   #startFailure(error: unknown): string {
     const untrusted = this.options.trusted === false && this.kind === "stdio";
-    const note = untrusted ? "; the folder is not trusted, so the server ran outside it (trust it with `ubiquity trust .`, or give the server an absolute cwd)" : "";
+    const note = untrusted
+      ? "; the folder is not trusted, so the server ran outside it (trust it with `ubiquity trust .`, or give the server an absolute cwd)"
+      : "";
     return this.#failure(error) + note;
   }
 
@@ -298,7 +369,9 @@ export class McpConnection {
       return `failed to start: command not found: ${this.config.command} (check ${where}.command and PATH)`;
     }
     // The server went away while answering the revision probe (server/discover): it closed, as in a handshake.
-    const closedInProbe = isSdkError(error, SdkErrorCode.EraNegotiationFailed) && (this.#closed || /\b(connection|transport) (was )?closed\b/.test((error as Error).message));
+    const closedInProbe =
+      isSdkError(error, SdkErrorCode.EraNegotiationFailed) &&
+      (this.#closed || /\b(connection|transport) (was )?closed\b/.test((error as Error).message));
     if (isSdkError(error, SdkErrorCode.ConnectionClosed) || closedInProbe) {
       const how = this.kind === "stdio" ? "its process exited" : "the connection closed";
       return `failed to start: ${how} before it finished the MCP handshake${this.#stderrTail()}`;
@@ -307,9 +380,15 @@ export class McpConnection {
       return `failed to start: no answer within ${Math.round(this.options.connectTimeoutMs / 1000)}s (check that ${where} speaks MCP over ${this.kind}, or raise connectTimeoutMs)`;
     }
     const cause = rootCause(error);
-    const detail = cause !== error ? `${describeMcpError(error, this.kind)} (${describeMcpError(cause, this.kind)})` : describeMcpError(error, this.kind);
+    const detail =
+      cause !== error
+        ? `${describeMcpError(error, this.kind)} (${describeMcpError(cause, this.kind)})`
+        : describeMcpError(error, this.kind);
     // A remote server that refused the credentials the config sends itself (OAuth is not used then).
-    if (isSdkError(error, SdkErrorCode.ClientHttpAuthentication) || isSdkError(error, SdkErrorCode.ClientHttpForbidden)) {
+    if (
+      isSdkError(error, SdkErrorCode.ClientHttpAuthentication) ||
+      isSdkError(error, SdkErrorCode.ClientHttpForbidden)
+    ) {
       return `failed to start: ${detail}; check the Authorization header of ${where} (headers or headersHelper)`;
     }
     return `failed to start: ${detail}${this.#stderrTail()}`;

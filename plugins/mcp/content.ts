@@ -35,8 +35,12 @@ export function describeBlock(block: ContentBlock): string {
     case "resource": {
       const { resource } = block;
       const kind = resource.mimeType ? ` (${resource.mimeType})` : "";
-      if ("text" in resource && typeof resource.text === "string") return `[resource ${resource.uri}${kind}]\n${resource.text}`;
-      const size = "blob" in resource && typeof resource.blob === "string" ? `, ${formatBytes(base64Bytes(resource.blob))} of binary data` : "";
+      if ("text" in resource && typeof resource.text === "string")
+        return `[resource ${resource.uri}${kind}]\n${resource.text}`;
+      const size =
+        "blob" in resource && typeof resource.blob === "string"
+          ? `, ${formatBytes(base64Bytes(resource.blob))} of binary data`
+          : "";
       return `[resource ${resource.uri}${kind}${size}: not shown here]`;
     }
     case "resource_link": {
@@ -55,16 +59,23 @@ export function toToolOutput(result: CallToolResult, server: string, tool: strin
   const attached: NonNullable<ToolOutput["parts"]> = [];
   for (const block of result.content ?? []) {
     const bytes = block.type === "image" && typeof block.data === "string" ? base64Bytes(block.data) : -1;
-    if (seesImages && bytes >= 0 && bytes <= MCP_IMAGE_LIMIT_BYTES && /^image\//.test(String((block as { mimeType?: unknown }).mimeType))) {
+    if (
+      seesImages &&
+      bytes >= 0 &&
+      bytes <= MCP_IMAGE_LIMIT_BYTES &&
+      /^image\//.test(String((block as { mimeType?: unknown }).mimeType))
+    ) {
       const { data, mimeType } = block as { data: string; mimeType: string };
       parts.push(`[image ${mimeType}, ${formatBytes(bytes)}: attached to this result]`);
       attached.push({ type: "file", mediaType: mimeType, data: { type: "data", data } });
     } else parts.push(describeBlock(block));
   }
   // The spec asks servers to mirror structured content as text; not all do.
-  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  if (parts.length === 0 && result.structuredContent !== undefined)
+    parts.push(JSON.stringify(result.structuredContent));
   const isError = result.isError === true;
-  const content = parts.join("\n") || (isError ? `${tool} on MCP server "${server}" failed without saying why` : "(no content)");
+  const content =
+    parts.join("\n") || (isError ? `${tool} on MCP server "${server}" failed without saying why` : "(no content)");
   const metadata: Record<string, unknown> = { mcpServer: server, mcpTool: tool };
   if (result.structuredContent !== undefined) metadata.structuredContent = result.structuredContent;
   return { content, isError, metadata, ...(attached.length ? { parts: attached } : {}) };

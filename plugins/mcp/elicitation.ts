@@ -35,27 +35,48 @@ export interface McpElicitation {
 }
 
 /** The user's answer: `accept` (with the form's values), `decline`, or `cancel` (dismissed). */
-export type McpElicitationResult = { action: "accept"; content?: Record<string, McpElicitationValue> } | { action: "decline" } | { action: "cancel" };
+export type McpElicitationResult =
+  | { action: "accept"; content?: Record<string, McpElicitationValue> }
+  | { action: "decline" }
+  | { action: "cancel" };
 
 /** The `onElicitation` option: answers a server's question. */
-export type OnElicitation = (request: McpElicitation, context: { signal: AbortSignal }) => Promise<McpElicitationResult> | McpElicitationResult;
+export type OnElicitation = (
+  request: McpElicitation,
+  context: { signal: AbortSignal },
+) => Promise<McpElicitationResult> | McpElicitationResult;
 
 /** The client capability we announce: both modes. */
 export const ELICITATION_CAPABILITY = { form: {}, url: {} };
 
 function toRequest(server: string, params: ElicitRequest["params"]): McpElicitation {
-  if (params.mode === "url") return { server, mode: "url", message: params.message, url: params.url, elicitationId: params.elicitationId };
-  return { server, mode: "form", message: params.message, requestedSchema: params.requestedSchema as Record<string, unknown> };
+  if (params.mode === "url")
+    return { server, mode: "url", message: params.message, url: params.url, elicitationId: params.elicitationId };
+  return {
+    server,
+    mode: "form",
+    message: params.message,
+    requestedSchema: params.requestedSchema as Record<string, unknown>,
+  };
 }
 
 /** Ask through `canUseTool`: an allow with `action` in its input is the answer; a plain allow accepts a URL. */
-async function throughCanUseTool(canUseTool: CanUseTool, request: McpElicitation, signal: AbortSignal): Promise<McpElicitationResult> {
-  const verdict = await canUseTool(ELICITATION_CALL, { ...request }, { signal, suggestions: [], toolUseId: `elicitation_${request.elicitationId ?? Date.now()}` });
+async function throughCanUseTool(
+  canUseTool: CanUseTool,
+  request: McpElicitation,
+  signal: AbortSignal,
+): Promise<McpElicitationResult> {
+  const verdict = await canUseTool(
+    ELICITATION_CALL,
+    { ...request },
+    { signal, suggestions: [], toolUseId: `elicitation_${request.elicitationId ?? Date.now()}` },
+  );
   if (verdict.behavior !== "allow") return { action: "decline" };
   const answer = (verdict as { updatedInput?: Record<string, unknown> }).updatedInput;
   const action = answer?.action;
   if (action === "decline" || action === "cancel") return { action };
-  if (action === "accept") return { action, ...(answer?.content ? { content: answer.content as Record<string, McpElicitationValue> } : {}) };
+  if (action === "accept")
+    return { action, ...(answer?.content ? { content: answer.content as Record<string, McpElicitationValue> } : {}) };
   // A bare allow: accepting a URL needs no values; a form without values cannot be accepted.
   return request.mode === "url" ? { action: "accept" } : { action: "decline" };
 }
@@ -66,15 +87,21 @@ export function installElicitation(client: Client, connection: McpConnection, ke
     const run: RunContext | undefined = callerOf(connection);
     const options = (run?.options ?? kernel.options) as { onElicitation?: OnElicitation; canUseTool?: CanUseTool };
     const asked = toRequest(connection.name, request.params);
-    const signal = (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal ?? run?.abortSignal ?? new AbortController().signal;
+    const signal =
+      (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal ?? run?.abortSignal ?? new AbortController().signal;
     try {
       if (options.onElicitation) return (await options.onElicitation(asked, { signal })) as ElicitResult;
-      if (options.canUseTool && !run?.agent) return (await throughCanUseTool(options.canUseTool, asked, signal)) as ElicitResult;
+      if (options.canUseTool && !run?.agent)
+        return (await throughCanUseTool(options.canUseTool, asked, signal)) as ElicitResult;
     } catch (error) {
-      kernel.logger.warn(`MCP server "${connection.name}" asked for input and the handler failed: ${(error as Error).message}; declined`);
+      kernel.logger.warn(
+        `MCP server "${connection.name}" asked for input and the handler failed: ${(error as Error).message}; declined`,
+      );
       return { action: "decline" };
     }
-    kernel.logger.debug(`[mcp ${connection.name}] declined an elicitation: no onElicitation or canUseTool handler can answer it`);
+    kernel.logger.debug(
+      `[mcp ${connection.name}] declined an elicitation: no onElicitation or canUseTool handler can answer it`,
+    );
     return { action: "decline" };
   });
 }
@@ -98,13 +125,20 @@ function parseField(field: Field, typed: string): McpElicitationValue | undefine
   }
   if (field.type === "array") {
     const options = field.items?.enum ?? field.items?.anyOf?.map((o) => o.const) ?? [];
-    const picked = typed.split(",").map((s) => s.trim()).filter(Boolean).map((s) => (/^\d+$/.test(s) ? options[Number(s) - 1] : s));
+    const picked = typed
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((s) => (/^\d+$/.test(s) ? options[Number(s) - 1] : s));
     return picked.every((p): p is string => !!p && options.includes(p)) ? picked : undefined;
   }
-  if (field.type === "boolean") return /^(y|yes|true)$/i.test(typed) ? true : /^(n|no|false)$/i.test(typed) ? false : undefined;
+  if (field.type === "boolean")
+    return /^(y|yes|true)$/i.test(typed) ? true : /^(n|no|false)$/i.test(typed) ? false : undefined;
   if (field.type === "number" || field.type === "integer") {
     const value = Number(typed);
-    return typed !== "" && Number.isFinite(value) && (field.type === "number" || Number.isInteger(value)) ? value : undefined;
+    return typed !== "" && Number.isFinite(value) && (field.type === "number" || Number.isInteger(value))
+      ? value
+      : undefined;
   }
   return typed;
 }
@@ -127,11 +161,18 @@ export const elicitInTerminal: TerminalAnswerer = async ({ toolName, input, sign
   terminal.print("(type !decline to refuse, !cancel to dismiss)\n");
   for (const [name, field] of Object.entries(schema.properties ?? {})) {
     const required = schema.required?.includes(name) ?? false;
-    const choices = field.enum?.map(String) ?? field.oneOf?.map((o) => o.title ?? o.const) ?? field.items?.enum ?? field.items?.anyOf?.map((o) => o.title ?? o.const);
+    const choices =
+      field.enum?.map(String) ??
+      field.oneOf?.map((o) => o.title ?? o.const) ??
+      field.items?.enum ??
+      field.items?.anyOf?.map((o) => o.title ?? o.const);
     terminal.print(`\n${field.title ?? name}${field.description ? ` — ${field.description}` : ""}\n`);
     choices?.forEach((c, i) => terminal.print(`  ${i + 1}. ${c}\n`));
     for (;;) {
-      const typed = await terminal.ask(`${field.title ?? name}${field.type === "boolean" ? " (y/n)" : ""}${required ? "" : " (optional, Enter skips)"}: `, signal);
+      const typed = await terminal.ask(
+        `${field.title ?? name}${field.type === "boolean" ? " (y/n)" : ""}${required ? "" : " (optional, Enter skips)"}: `,
+        signal,
+      );
       const action = stop(typed);
       if (action) return { input: { ...input, action } };
       if (typed === "" && !required) break;

@@ -64,13 +64,17 @@ export class McpFeatures {
     });
     installElicitation(client, connection, kernel);
     onSettle(connection, () => this.settled());
-    client.setNotificationHandler("notifications/resources/updated", (notification) => this.resources.updated(connection, notification.params.uri));
+    client.setNotificationHandler("notifications/resources/updated", (notification) =>
+      this.resources.updated(connection, notification.params.uri),
+    );
   }
 
   /** Run a re-listing, so a call in progress waits for it (`settled`). */
   #track(work: () => Promise<void>): Promise<void> {
     const done: Promise<void> = work()
-      .catch((error: unknown) => this.kernel.logger.warn(`[${this.owner}] re-listing after list_changed failed: ${(error as Error).message}`))
+      .catch((error: unknown) =>
+        this.kernel.logger.warn(`[${this.owner}] re-listing after list_changed failed: ${(error as Error).message}`),
+      )
       .finally(() => this.#relisting.delete(done));
     this.#relisting.add(done);
     return done;
@@ -85,7 +89,8 @@ export class McpFeatures {
   async ready(): Promise<void> {
     const { kernel, owner } = this;
     if (this.resources.servers().length) {
-      const readOnly = () => new Set((this.servers()?.connections ?? []).filter((c) => c.config.readOnly === true).map((c) => c.name));
+      const readOnly = () =>
+        new Set((this.servers()?.connections ?? []).filter((c) => c.config.readOnly === true).map((c) => c.name));
       kernel.registries.tools.register("ListMcpResources", new ListMcpResourcesTool(this.resources), owner);
       kernel.registries.tools.register("ReadMcpResource", new ReadMcpResourceTool(this.resources, readOnly), owner);
     }

@@ -3,22 +3,31 @@ import type { McpServerReport } from "./servers";
 
 /** First line of a description, cut to `width` characters. */
 function summary(text: string, width: number): string {
-  const line = text.split("\n").find((l) => l.trim())?.trim() ?? "";
+  const line =
+    text
+      .split("\n")
+      .find((l) => l.trim())
+      ?.trim() ?? "";
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 
 /** The tool's read-only column: the user's word, or the server's claim (which decides nothing). */
-const readOnlyMark = (t: McpServerReport["tools"][number]) => (t.readOnly ? "read-only" : t.readOnlyHint ? "says r/o " : "         ");
+const readOnlyMark = (t: McpServerReport["tools"][number]) =>
+  t.readOnly ? "read-only" : t.readOnlyHint ? "says r/o " : "         ";
 
 /** One block per server: name, status, where it runs; then its tools (read-only marked). */
 export function formatMcpReport(servers: McpServerReport[]): string {
   if (servers.length === 0) return "No MCP servers configured (set mcpServers in the config).\n";
   const lines: string[] = [];
   for (const s of servers) {
-    const state = s.status === "connected" ? `connected, ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}` : `${s.status}: ${s.error ?? ""}`;
+    const state =
+      s.status === "connected"
+        ? `connected, ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`
+        : `${s.status}: ${s.error ?? ""}`;
     lines.push(`${s.name} (${s.transport}: ${s.target})`, `  ${state}`);
     const width = Math.max(0, ...s.tools.map((t) => t.name.length));
-    for (const t of s.tools) lines.push(`  ${t.name.padEnd(width)}  ${readOnlyMark(t)}  ${summary(t.description, 72)}`.trimEnd());
+    for (const t of s.tools)
+      lines.push(`  ${t.name.padEnd(width)}  ${readOnlyMark(t)}  ${summary(t.description, 72)}`.trimEnd());
     lines.push("");
   }
   return lines.join("\n");

@@ -21,8 +21,14 @@ export interface HeadersHelperContext {
 }
 
 /** Run `command` and return the headers it printed; rejects with a message naming the server and the helper. */
-export function runHeadersHelper(command: string, server: { name: string; url: string }, context: HeadersHelperContext): Promise<Record<string, string>> {
-  const env = buildSubprocessEnv(context.environment ?? {}, { add: [{ CLAUDE_CODE_MCP_SERVER_NAME: server.name, CLAUDE_CODE_MCP_SERVER_URL: server.url }] });
+export function runHeadersHelper(
+  command: string,
+  server: { name: string; url: string },
+  context: HeadersHelperContext,
+): Promise<Record<string, string>> {
+  const env = buildSubprocessEnv(context.environment ?? {}, {
+    add: [{ CLAUDE_CODE_MCP_SERVER_NAME: server.name, CLAUDE_CODE_MCP_SERVER_URL: server.url }],
+  });
   const plain = { ...shellSpawn(command), cwd: spawnFolder(context.cwd, context.trusted !== false), env };
   const spec = context.wrap ? context.wrap(plain) : plain;
   const label = `headersHelper ${JSON.stringify(command)}`;
@@ -30,10 +36,18 @@ export function runHeadersHelper(command: string, server: { name: string; url: s
     execFile(
       spec.command,
       spec.args,
-      { cwd: spec.cwd, env: spec.env as NodeJS.ProcessEnv, timeout: HEADERS_HELPER_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 64 * 1024 },
+      {
+        cwd: spec.cwd,
+        env: spec.env as NodeJS.ProcessEnv,
+        timeout: HEADERS_HELPER_TIMEOUT_MS,
+        killSignal: "SIGKILL",
+        maxBuffer: 64 * 1024,
+      },
       (error, stdout, stderr) => {
         if (error) {
-          const why = error.killed ? `timed out after ${HEADERS_HELPER_TIMEOUT_MS / 1000}s` : `failed (${String(stderr).trim().slice(0, 300) || error.message})`;
+          const why = error.killed
+            ? `timed out after ${HEADERS_HELPER_TIMEOUT_MS / 1000}s`
+            : `failed (${String(stderr).trim().slice(0, 300) || error.message})`;
           return reject(new Error(`${label} ${why}; fix the command or remove it`));
         }
         let parsed: unknown;
@@ -42,7 +56,12 @@ export function runHeadersHelper(command: string, server: { name: string; url: s
         } catch {
           return reject(new Error(`${label} did not print a JSON object of headers`));
         }
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== "string")) {
+        if (
+          typeof parsed !== "object" ||
+          parsed === null ||
+          Array.isArray(parsed) ||
+          Object.values(parsed).some((v) => typeof v !== "string")
+        ) {
           return reject(new Error(`${label} must print a JSON object whose values are strings`));
         }
         resolve(parsed as Record<string, string>);

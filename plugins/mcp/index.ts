@@ -8,7 +8,7 @@
  */
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { z } from "zod";
-import { type Kernel } from "../../src/index";
+import type { Kernel } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { folderTrusted } from "../_kits/process/index";
 import type { McpServerConfig, McpResolvedOptions } from "./options";
@@ -18,7 +18,12 @@ import { mcpOptions } from "./options";
 import { getSettingsApi } from "../settings/api";
 import { warn, warnOnce } from "../_kits/sources/index";
 import { pluginServers } from "./plugin-servers";
-import { McpResourceError, type McpResourceContents, type McpResourceInfo, type McpResourceTemplateInfo } from "./resources";
+import {
+  McpResourceError,
+  type McpResourceContents,
+  type McpResourceInfo,
+  type McpResourceTemplateInfo,
+} from "./resources";
 import type { McpFeatures } from "./features";
 import { elicitInTerminal } from "./elicitation";
 import { PROMPT_STAGE, REQUEST_STAGE } from "../../src/index";
@@ -90,35 +95,75 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
       };
       apis.set(kernel, {
         servers: () =>
-          [...(servers?.report() ?? []), ...unusable().map((f): McpServerReport => ({ name: f.name, transport: "stdio", target: "", status: "failed", error: f.error, tools: [] }))].sort((a, b) =>
-            a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-          ),
-        listMcpResources: async (server) => (features ? features.resources.list(server) : server === undefined ? { resources: [], templates: [] } : noServers(server)),
+          [
+            ...(servers?.report() ?? []),
+            ...unusable().map(
+              (f): McpServerReport => ({
+                name: f.name,
+                transport: "stdio",
+                target: "",
+                status: "failed",
+                error: f.error,
+                tools: [],
+              }),
+            ),
+          ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+        listMcpResources: async (server) =>
+          features
+            ? features.resources.list(server)
+            : server === undefined
+              ? { resources: [], templates: [] }
+              : noServers(server),
         readMcpResource: async (server, uri) => (features ? features.resources.read(server, uri) : noServers(server)),
       });
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
         const { claudePlugins, cwd, trust } = kernel.options as McpResolvedOptions;
-        fromPlugins = pluginServers(claudePlugins, { cwd, trust }, (message) => warn(kernel, NAME, message), (message) => warnOnce(kernel, NAME, message));
-        const configured = { ...fromPlugins.servers, ...(kernel.options as McpResolvedOptions).mcpServers } as Record<string, McpServerConfig>;
+        fromPlugins = pluginServers(
+          claudePlugins,
+          { cwd, trust },
+          (message) => warn(kernel, NAME, message),
+          (message) => warnOnce(kernel, NAME, message),
+        );
+        const configured = { ...fromPlugins.servers, ...(kernel.options as McpResolvedOptions).mcpServers } as Record<
+          string,
+          McpServerConfig
+        >;
         if (Object.keys(configured).length === 0) return;
         // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
         const [{ McpServers }, { McpFeatures }] = await Promise.all([import("./servers"), import("./features")]);
-        const wrap = (spec: SpawnSpec) => getSandboxApi(kernel).wrap(spec, { kind: "mcp", subject: [spec.command, ...spec.args].join(" ") });
+        const wrap = (spec: SpawnSpec) =>
+          getSandboxApi(kernel).wrap(spec, { kind: "mcp", subject: [spec.command, ...spec.args].join(" ") });
         const trusted = folderTrusted(kernel.options);
         features = new McpFeatures(kernel, NAME, () => servers);
-        servers = new McpServers(configured, { ...options, cwd: kernel.options.cwd, logger: kernel.logger, environment: kernel.options, wrap, trusted, ...features.clientOptions() }, NAME);
+        servers = new McpServers(
+          configured,
+          {
+            ...options,
+            cwd: kernel.options.cwd,
+            logger: kernel.logger,
+            environment: kernel.options,
+            wrap,
+            trusted,
+            ...features.clientOptions(),
+          },
+          NAME,
+        );
         await servers.connect(kernel);
         await features.ready();
       });
 
-      kernel.hooks.tool.list.tapPromise(NAME, async (tools, run) => (features ? features.toolSearch.list(tools, run) : tools));
+      kernel.hooks.tool.list.tapPromise(NAME, async (tools, run) =>
+        features ? features.toolSearch.list(tools, run) : tools,
+      );
 
       // Deferred MCP tools are left out of what the request offers (before compaction sizes it).
       kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
         const offered = features?.toolSearch.offer(request.toolList, run);
         if (!offered) return request;
-        const tools = Object.fromEntries(offered.filter((t) => t.name in request.tools).map((t) => [t.name, request.tools[t.name]!]));
+        const tools = Object.fromEntries(
+          offered.filter((t) => t.name in request.tools).map((t) => [t.name, request.tools[t.name]!]),
+        );
         return { ...request, toolList: offered, tools };
       });
 

@@ -35,7 +35,10 @@ export function mcpSchemaValidator(): AjvJsonSchemaValidator {
  * cannot compile or run validates nothing here: the server still checks its own input, and
  * `onUncompilable` says why.
  */
-export function jsonSchemaInput(jsonSchema: Record<string, unknown>, onUncompilable: (error: unknown) => void): z.ZodType<McpToolInput> {
+export function jsonSchemaInput(
+  jsonSchema: Record<string, unknown>,
+  onUncompilable: (error: unknown) => void,
+): z.ZodType<McpToolInput> {
   let check: JsonSchemaValidator<McpToolInput> | null | undefined;
   const compile = () => {
     try {

@@ -33,10 +33,13 @@ export class McpTool extends Tool<z.ZodType<McpToolInput>> {
     // Verbatim (a description rewritten per run would break the prompt cache), plus the server's
     // read-only claim in the prompt, where it informs and decides nothing.
     const description = remote.description ?? remote.title ?? `Tool ${remote.name} of MCP server ${server.name}.`;
-    this.description = claimsReadOnly(remote) && !this.isReadOnly() ? `${description}\n\n${READ_ONLY_CLAIM}` : description;
+    this.description =
+      claimsReadOnly(remote) && !this.isReadOnly() ? `${description}\n\n${READ_ONLY_CLAIM}` : description;
     this.jsonSchema = remote.inputSchema as Record<string, unknown>;
     this.inputSchema = jsonSchemaInput(this.jsonSchema, (error) => {
-      server.logger.debug(`[mcp ${server.name}] the input schema of ${remote.name} does not compile (${describeError(error)}); the server validates its own input`);
+      server.logger.debug(
+        `[mcp ${server.name}] the input schema of ${remote.name} does not compile (${describeError(error)}); the server validates its own input`,
+      );
     });
   }
 
@@ -52,6 +55,8 @@ export class McpTool extends Tool<z.ZodType<McpToolInput>> {
 
   call(input: McpToolInput, ctx: ToolContext): Promise<ToolOutput> {
     const onprogress = progressReporter(this.server, this.name, ctx);
-    return asCaller(this.server, ctx.run, () => this.server.call(this.remote.name, this.name, input, ctx.abortSignal, runSeesImages(ctx.run).sees, onprogress));
+    return asCaller(this.server, ctx.run, () =>
+      this.server.call(this.remote.name, this.name, input, ctx.abortSignal, runSeesImages(ctx.run).sees, onprogress),
+    );
   }
 }

@@ -28,11 +28,15 @@ export function checkServerNames(names: readonly string[]): void {
   for (const name of names) {
     const clean = cleanNamePart(name);
     if (clean.includes("__") || clean.startsWith("_") || clean.endsWith("_")) {
-      throw new ConfigError(`MCP server name ${JSON.stringify(name)} contains (or touches) the separator "__" of mcp__<server>__<tool> names, so its tools could be mistaken for another server's; rename it in mcpServers`);
+      throw new ConfigError(
+        `MCP server name ${JSON.stringify(name)} contains (or touches) the separator "__" of mcp__<server>__<tool> names, so its tools could be mistaken for another server's; rename it in mcpServers`,
+      );
     }
     const other = seen.get(clean);
     if (other !== undefined) {
-      throw new ConfigError(`MCP servers ${JSON.stringify(other)} and ${JSON.stringify(name)} both give tools the prefix mcp__${clean}__, so a rule could not tell them apart; rename one of them in mcpServers`);
+      throw new ConfigError(
+        `MCP servers ${JSON.stringify(other)} and ${JSON.stringify(name)} both give tools the prefix mcp__${clean}__, so a rule could not tell them apart; rename one of them in mcpServers`,
+      );
     }
     seen.set(clean, name);
   }

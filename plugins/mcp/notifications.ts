@@ -43,14 +43,26 @@ export function rootsOf(kernel: Kernel): { uri: string; name: string }[] {
 }
 
 /** Install the notification handlers and the roots handler on a client before it connects. */
-export function installNotifications(client: Client, connection: McpConnection, kernel: Kernel, owner: string, lists: ListChangeHandlers): void {
+export function installNotifications(
+  client: Client,
+  connection: McpConnection,
+  kernel: Kernel,
+  owner: string,
+  lists: ListChangeHandlers,
+): void {
   client.setNotificationHandler("notifications/message", (notification) => {
     const { level, logger, data } = notification.params;
     const message = typeof data === "string" ? data : JSON.stringify(data);
     const line = `[mcp ${connection.name}${logger ? ` ${logger}` : ""}] ${level}: ${message}`;
     if (LOUD.has(level)) kernel.logger.warn(line);
     else kernel.logger.debug(line);
-    kernel.emit({ type: "mcp.log", server: connection.name, level: level as McpLogEvent["level"], ...(logger ? { logger } : {}), message });
+    kernel.emit({
+      type: "mcp.log",
+      server: connection.name,
+      level: level as McpLogEvent["level"],
+      ...(logger ? { logger } : {}),
+      message,
+    });
   });
   const changed = (kind: "tools" | "prompts" | "resources", then?: (c: McpConnection) => Promise<void>) => async () => {
     kernel.logger.debug(`[${owner}] MCP server "${connection.name}" changed its ${kind}`);

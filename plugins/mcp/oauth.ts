@@ -58,7 +58,9 @@ export function usesOAuth(config: McpServerConfig, headers: Record<string, strin
 }
 
 /** How a provider behaves: in a run (refresh only), or in a login (the redirect flow). */
-export type McpOAuthMode = { interactive: false } | { interactive: true; redirectUrl: string; onAuthorizationUrl: (url: URL) => void };
+export type McpOAuthMode =
+  | { interactive: false }
+  | { interactive: true; redirectUrl: string; onAuthorizationUrl: (url: URL) => void };
 
 /** The OAuth client of one remote server, its state in an `McpTokenStore`. */
 export class McpOAuthProvider implements OAuthClientProvider {
@@ -135,7 +137,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const expiresAt = typeof tokens.expires_in === "number" ? Date.now() + tokens.expires_in * 1000 : undefined;
     // A refresh response may leave out the refresh token: the old one stays valid then.
-    await this.store.update((r) => ({ ...r, tokens: { ...tokens, refresh_token: tokens.refresh_token ?? r.tokens?.refresh_token }, expiresAt }));
+    await this.store.update((r) => ({
+      ...r,
+      tokens: { ...tokens, refresh_token: tokens.refresh_token ?? r.tokens?.refresh_token },
+      expiresAt,
+    }));
   }
 
   redirectToAuthorization(url: URL): void {
@@ -174,7 +180,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (newer) return;
     await this.store.update((r) => {
       const next = { ...r };
-      if (scope === "all" || scope === "tokens") (delete next.tokens, delete next.expiresAt);
+      if (scope === "all" || scope === "tokens") delete next.tokens, delete next.expiresAt;
       if (scope === "all" || scope === "client") delete next.client;
       if (scope === "all" || scope === "discovery") delete next.discovery;
       return next;
@@ -184,14 +190,21 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
 /** True when `error` (or an error it was caused by) says only a person can authorize now. */
 export function isLoginRequired(error: unknown): boolean {
-  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof McpLoginRequired) return true;
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    if (e instanceof McpLoginRequired) return true;
   return false;
 }
 
 /** The provider a run uses for a remote server, or undefined when the server does not use OAuth. */
-export function runProvider(name: string, config: McpServerConfig, headers: Record<string, string> | undefined): McpOAuthProvider | undefined {
+export function runProvider(
+  name: string,
+  config: McpServerConfig,
+  headers: Record<string, string> | undefined,
+): McpOAuthProvider | undefined {
   if ("command" in config || !usesOAuth(config, headers)) return undefined;
-  return new McpOAuthProvider(name, config.url, oauthConfigOf(config)!, new McpTokenStore(name, config.url), { interactive: false });
+  return new McpOAuthProvider(name, config.url, oauthConfigOf(config)!, new McpTokenStore(name, config.url), {
+    interactive: false,
+  });
 }
 
 /**
@@ -241,11 +254,19 @@ function listenForRedirect(port: number): Promise<{ server: Server; port: number
     }
     const failed = url.searchParams.has("error");
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-    res.end(`<!doctype html><title>Ubiquity</title><p>${failed ? "Authorization failed; see the terminal." : "Authorized. You can close this window and return to the terminal."}</p>`);
+    res.end(
+      `<!doctype html><title>Ubiquity</title><p>${failed ? "Authorization failed; see the terminal." : "Authorized. You can close this window and return to the terminal."}</p>`,
+    );
     deliver(url.searchParams);
   });
   return new Promise((resolve, reject) => {
-    server.once("error", (error) => reject(new Error(`cannot listen on 127.0.0.1:${port} for the OAuth redirect (${describeError(error)}); set another oauth.callbackPort or free the port`)));
+    server.once("error", (error) =>
+      reject(
+        new Error(
+          `cannot listen on 127.0.0.1:${port} for the OAuth redirect (${describeError(error)}); set another oauth.callbackPort or free the port`,
+        ),
+      ),
+    );
     server.listen(port, "127.0.0.1", () => resolve({ server, port: (server.address() as AddressInfo).port, next }));
   });
 }
@@ -253,7 +274,15 @@ function listenForRedirect(port: number): Promise<{ server: Server; port: number
 /** Wait for `promise`, the timeout, or the signal, whichever comes first. */
 function within<T>(promise: Promise<T>, ms: number, signal: AbortSignal | undefined, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no redirect came back within ${Math.round(ms / 1000)}s; run the login again and open the URL it prints`)), ms);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `no redirect came back within ${Math.round(ms / 1000)}s; run the login again and open the URL it prints`,
+          ),
+        ),
+      ms,
+    );
     const abort = () => reject(new Error(`${what} was cancelled`));
     if (signal?.aborted) abort();
     signal?.addEventListener("abort", abort, { once: true });
@@ -270,8 +299,13 @@ function within<T>(promise: Promise<T>, ms: number, signal: AbortSignal | undefi
  * names a registered client), print the authorization URL, wait for the redirect on a loopback
  * port, check its `state`, and exchange the code (with the PKCE verifier) for tokens, stored 0600.
  */
-export async function loginMcpServer(name: string, config: McpServerConfig, options: McpLoginOptions): Promise<McpLoginResult> {
-  if ("command" in config) throw new Error(`MCP server "${name}" runs over stdio; OAuth applies to remote (http, sse) servers only`);
+export async function loginMcpServer(
+  name: string,
+  config: McpServerConfig,
+  options: McpLoginOptions,
+): Promise<McpLoginResult> {
+  if ("command" in config)
+    throw new Error(`MCP server "${name}" runs over stdio; OAuth applies to remote (http, sse) servers only`);
   const oauth = oauthConfigOf(config);
   if (!oauth) throw new Error(`MCP server "${name}" has \`oauth: false\`; remove it from mcpServers.${name} to log in`);
   const store = new McpTokenStore(name, config.url, options.home);
@@ -281,25 +315,40 @@ export async function loginMcpServer(name: string, config: McpServerConfig, opti
     const provider = new McpOAuthProvider(name, config.url, oauth, store, {
       interactive: true,
       redirectUrl,
-      onAuthorizationUrl: (url) => options.print(`Open this URL in a browser to authorize Ubiquity with MCP server "${name}":\n\n  ${url.href}\n\nWaiting for the redirect to ${redirectUrl} …\n`),
+      onAuthorizationUrl: (url) =>
+        options.print(
+          `Open this URL in a browser to authorize Ubiquity with MCP server "${name}":\n\n  ${url.href}\n\nWaiting for the redirect to ${redirectUrl} …\n`,
+        ),
     });
     const serverUrl = config.url;
-    const first = await auth(provider, { serverUrl, scope: oauth.scope, forceReauthorization: true }).catch((error: unknown) => {
-      throw new Error(`cannot start the OAuth flow with MCP server "${name}" (${describeError(error)})`);
-    });
+    const first = await auth(provider, { serverUrl, scope: oauth.scope, forceReauthorization: true }).catch(
+      (error: unknown) => {
+        throw new Error(`cannot start the OAuth flow with MCP server "${name}" (${describeError(error)})`);
+      },
+    );
     if (first === "REDIRECT") {
       const params = await within(listener.next, options.timeoutMs ?? LOGIN_TIMEOUT_MS, options.signal, "the login");
-      if (!provider.stateMatches(params.get("state"))) throw new Error("the redirect's state does not match the one sent; the login was refused (run it again)");
+      if (!provider.stateMatches(params.get("state")))
+        throw new Error("the redirect's state does not match the one sent; the login was refused (run it again)");
       const error = params.get("error");
-      if (error) throw new Error(`the authorization server refused: ${error}${params.get("error_description") ? ` (${params.get("error_description")})` : ""}`);
+      if (error)
+        throw new Error(
+          `the authorization server refused: ${error}${params.get("error_description") ? ` (${params.get("error_description")})` : ""}`,
+        );
       const code = params.get("code");
       if (!code) throw new Error("the redirect carried no authorization code; run the login again");
-      await auth(provider, { serverUrl, authorizationCode: code, iss: params.get("iss") ?? undefined, scope: oauth.scope }).catch((e: unknown) => {
+      await auth(provider, {
+        serverUrl,
+        authorizationCode: code,
+        iss: params.get("iss") ?? undefined,
+        scope: oauth.scope,
+      }).catch((e: unknown) => {
         throw new Error(`the authorization server did not issue tokens (${describeError(e)})`);
       });
     }
     const { tokens } = await store.read();
-    if (!tokens?.access_token) throw new Error(`no token was issued by the authorization server of MCP server "${name}"`);
+    if (!tokens?.access_token)
+      throw new Error(`no token was issued by the authorization server of MCP server "${name}"`);
     return { path: store.path, ...(tokens.scope ? { scope: tokens.scope } : {}) };
   } finally {
     const closed = new Promise<void>((resolve) => listener.server.close(() => resolve()));

@@ -16,14 +16,21 @@ import type { OnElicitation } from "./elicitation";
 const ReadOnlySchema = z
   .union([z.boolean(), z.array(z.string().min(1))])
   .optional()
-  .describe("The server's tools that only read: true for all, or a list of the server's tool names (its readOnlyHint never counts) [false]");
+  .describe(
+    "The server's tools that only read: true for all, or a list of the server's tool names (its readOnlyHint never counts) [false]",
+  );
 
 /**
  * Whether the server may ask for our roots (the run's cwd and additionalDirectories). Off unless
  * asked for: a server may treat roots as the folders it is allowed to touch — server-filesystem
  * replaces the folders of its command line with them — so offering them widens its reach.
  */
-const RootsSchema = z.boolean().optional().describe("Answer the server's roots/list with the run's cwd and additionalDirectories (it may then use them as the folders it may touch) [false]");
+const RootsSchema = z
+  .boolean()
+  .optional()
+  .describe(
+    "Answer the server's roots/list with the run's cwd and additionalDirectories (it may then use them as the folders it may touch) [false]",
+  );
 
 const McpStdioSchema = z.strictObject({
   type: z.literal("stdio").optional(),
@@ -36,13 +43,25 @@ const McpStdioSchema = z.strictObject({
 });
 /** OAuth settings of a remote server (`false` turns OAuth off for it). */
 const McpOAuthSchema = z.strictObject({
-  clientId: z.string().min(1).optional().describe("A client ID registered with the authorization server in advance (no registration then)"),
+  clientId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("A client ID registered with the authorization server in advance (no registration then)"),
   clientMetadataUrl: z
     .string()
     .url()
     .optional()
-    .describe("The HTTPS URL of a client ID metadata document, used as the client ID where the authorization server supports them (else dynamic registration)"),
-  callbackPort: z.number().int().min(1).max(65535).optional().describe("The 127.0.0.1 port `ubiquity mcp login` waits on for the redirect [a free port]"),
+    .describe(
+      "The HTTPS URL of a client ID metadata document, used as the client ID where the authorization server supports them (else dynamic registration)",
+    ),
+  callbackPort: z
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .describe("The 127.0.0.1 port `ubiquity mcp login` waits on for the redirect [a free port]"),
   scope: z.string().min(1).optional().describe("The scope to ask for [what the server's metadata names]"),
 });
 export type McpOAuthConfig = z.input<typeof McpOAuthSchema>;
@@ -56,11 +75,15 @@ const McpRemoteSchema = (type: "sse" | "http") =>
       .string()
       .min(1)
       .optional()
-      .describe("A shell command printing a JSON object of headers, run at each connect; they win over `headers` (Claude Code's headersHelper)"),
+      .describe(
+        "A shell command printing a JSON object of headers, run at each connect; they win over `headers` (Claude Code's headersHelper)",
+      ),
     oauth: z
       .union([z.literal(false), McpOAuthSchema])
       .optional()
-      .describe("OAuth 2.1 (log in with `ubiquity mcp login <name>`); false turns it off [on, unless headers send an Authorization]"),
+      .describe(
+        "OAuth 2.1 (log in with `ubiquity mcp login <name>`); false turns it off [on, unless headers send an Authorization]",
+      ),
     readOnly: ReadOnlySchema,
     roots: RootsSchema,
   });
@@ -75,11 +98,15 @@ export const mcpOptions = z.strictObject({
   claudePlugins: ClaudePluginsOption,
   onElicitation: functionSchema<OnElicitation>("onElicitation")
     .optional()
-    .describe("Answers an MCP server's request for input (a form or a URL to open); without it (and without canUseTool) requests are declined"),
+    .describe(
+      "Answers an MCP server's request for input (a form or a URL to open); without it (and without canUseTool) requests are declined",
+    ),
   mcpToolSearch: z
     .union([z.boolean(), z.number().gt(0).lt(1)])
     .optional()
-    .describe("Defer MCP tools behind a search tool when their definitions exceed this share of the context window; true always, false never [0.1]"),
+    .describe(
+      "Defer MCP tools behind a search tool when their definitions exceed this share of the context window; true always, false never [0.1]",
+    ),
   // Read here too: elicitation falls back to canUseTool, tool search sizes against the window.
   canUseTool: permissionsOptions.shape.canUseTool,
   maxContextTokens: contextBudgetOptions.shape.maxContextTokens,

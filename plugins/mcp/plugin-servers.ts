@@ -36,10 +36,16 @@ export function pluginServers(
       try {
         data = JSON.parse(read.text);
       } catch (error) {
-        throw new ConfigError(`the plugin's MCP config is not valid JSON (${(error as Error).message}); fix it or remove the plugin`, path);
+        throw new ConfigError(
+          `the plugin's MCP config is not valid JSON (${(error as Error).message}); fix it or remove the plugin`,
+          path,
+        );
       }
     }
-    const entries = readMcpConfigEntries(data, { env: { ...process.env, CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PROJECT_DIR: place.cwd }, source: path });
+    const entries = readMcpConfigEntries(data, {
+      env: { ...process.env, CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PROJECT_DIR: place.cwd },
+      source: path,
+    });
     const named = (name: string) => `plugin_${plugin.name}_${name}`;
     for (const message of entries.warnings) report(`${path}: ${message}`);
     for (const [name, config] of Object.entries(entries.servers)) servers[named(name)] = config;

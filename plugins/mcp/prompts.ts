@@ -29,9 +29,14 @@ export class McpPrompts {
     if (!client?.getServerCapabilities()?.prompts) return void this.#prompts.delete(connection);
     try {
       const { prompts } = await client.listPrompts(undefined, { cacheMode: "refresh" });
-      this.#prompts.set(connection, [...prompts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+      this.#prompts.set(
+        connection,
+        [...prompts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      );
     } catch (error) {
-      connection.logger.warn(`MCP server "${connection.name}" offers prompts but could not list them: ${connection.describe(error)}`);
+      connection.logger.warn(
+        `MCP server "${connection.name}" offers prompts but could not list them: ${connection.describe(error)}`,
+      );
     }
   }
 
@@ -66,13 +71,17 @@ export function promptArguments(prompt: Prompt, args: string, command: string): 
   });
   if (declared.length === 0 && words.length) throw new CommandError(`/${command} takes no arguments (got "${args}")`);
   const missing = declared.filter((a) => a.required && values[a.name] === undefined).map((a) => a.name);
-  if (missing.length) throw new CommandError(`/${command} needs ${missing.join(", ")}: /${command} ${argumentHint(prompt)}`);
+  if (missing.length)
+    throw new CommandError(`/${command} needs ${missing.join(", ")}: /${command} ${argumentHint(prompt)}`);
   return values;
 }
 
 /** A prompt's messages as one prompt text: a lone user message as it is, else each under its role. */
 export function promptText(result: GetPromptResult): string {
-  const messages = result.messages.map((m) => ({ role: m.role, text: describeBlock(m.content as Parameters<typeof describeBlock>[0]) }));
+  const messages = result.messages.map((m) => ({
+    role: m.role,
+    text: describeBlock(m.content as Parameters<typeof describeBlock>[0]),
+  }));
   if (messages.length === 1 && messages[0]!.role === "user") return messages[0]!.text;
   return messages.map((m) => `[${m.role}]\n${m.text}`).join("\n\n");
 }
@@ -89,13 +98,16 @@ function promptCommand(connection: McpConnection, prompt: Prompt): SlashCommand 
     source: "mcp",
     async expand(args, run) {
       const client = connection.client;
-      if (!client) throw new CommandError(`/${name}: MCP server "${connection.name}" ${connection.error ?? "is not connected"}`);
+      if (!client)
+        throw new CommandError(`/${name}: MCP server "${connection.name}" ${connection.error ?? "is not connected"}`);
       const values = promptArguments(prompt, args, name);
       try {
         const result = await client.getPrompt({ name: prompt.name, arguments: values }, { signal: run.abortSignal });
         return { text: promptText(result), context: [] };
       } catch (error) {
-        throw new CommandError(`/${name}: MCP server "${connection.name}" could not give its prompt: ${connection.describe(error)}`);
+        throw new CommandError(
+          `/${name}: MCP server "${connection.name}" could not give its prompt: ${connection.describe(error)}`,
+        );
       }
     },
   };

@@ -9,7 +9,15 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { ReadResourceResult } from "@modelcontextprotocol/client";
-import { runToolCall, Tool, type Kernel, type RunContext, type ToolContext, type ToolOutput, type TurnPrompt } from "../../src/index";
+import {
+  runToolCall,
+  Tool,
+  type Kernel,
+  type RunContext,
+  type ToolContext,
+  type ToolOutput,
+  type TurnPrompt,
+} from "../../src/index";
 import type { McpConnection } from "./connection";
 import { describeBlock } from "./content";
 
@@ -64,9 +72,14 @@ export class McpResources {
   #server(name: string): McpConnection {
     const all = this.connections();
     const connection = all.find((c) => c.name === name);
-    if (!connection) throw new McpResourceError(`no MCP server is named "${name}" (servers: ${all.map((c) => c.name).join(", ") || "none"})`);
-    if (!connection.client) throw new McpResourceError(`MCP server "${name}" ${connection.error ?? "is not connected"}`);
-    if (!connection.client.getServerCapabilities()?.resources) throw new McpResourceError(`MCP server "${name}" offers no resources`);
+    if (!connection)
+      throw new McpResourceError(
+        `no MCP server is named "${name}" (servers: ${all.map((c) => c.name).join(", ") || "none"})`,
+      );
+    if (!connection.client)
+      throw new McpResourceError(`MCP server "${name}" ${connection.error ?? "is not connected"}`);
+    if (!connection.client.getServerCapabilities()?.resources)
+      throw new McpResourceError(`MCP server "${name}" offers no resources`);
     return connection;
   }
 
@@ -78,9 +91,13 @@ export class McpResources {
     for (const connection of targets) {
       const client = connection.client!;
       const listed = await client.listResources(undefined, { cacheMode: "refresh" });
-      for (const r of listed.resources) resources.push({ server: connection.name, uri: r.uri, name: r.name, ...pick(r) });
-      const listedTemplates = await client.listResourceTemplates(undefined, { cacheMode: "refresh" }).catch(() => ({ resourceTemplates: [] }));
-      for (const t of listedTemplates.resourceTemplates) templates.push({ server: connection.name, uriTemplate: t.uriTemplate, name: t.name, ...pick(t) });
+      for (const r of listed.resources)
+        resources.push({ server: connection.name, uri: r.uri, name: r.name, ...pick(r) });
+      const listedTemplates = await client
+        .listResourceTemplates(undefined, { cacheMode: "refresh" })
+        .catch(() => ({ resourceTemplates: [] }));
+      for (const t of listedTemplates.resourceTemplates)
+        templates.push({ server: connection.name, uriTemplate: t.uriTemplate, name: t.name, ...pick(t) });
     }
     return { resources, templates };
   }
@@ -130,9 +147,13 @@ export class McpResources {
     for (const key of pending) {
       const [server, uri] = key.split("\0") as [string, string];
       try {
-        context.push(`The MCP resource ${server}:${uri} changed since it was read. Its contents now:\n${contentsText(await this.read(server, uri))}`);
+        context.push(
+          `The MCP resource ${server}:${uri} changed since it was read. Its contents now:\n${contentsText(await this.read(server, uri))}`,
+        );
       } catch (error) {
-        context.push(`The MCP resource ${server}:${uri} changed since it was read, and could not be read again: ${(error as Error).message}`);
+        context.push(
+          `The MCP resource ${server}:${uri} changed since it was read, and could not be read again: ${(error as Error).message}`,
+        );
       }
     }
     return context;
@@ -157,8 +178,16 @@ export class McpResources {
       if (!names.has(server) || seen.has(`${server}\0${uri}`)) continue;
       seen.add(`${server}\0${uri}`);
       const tool = run.tools.find((t) => t.name === READ_RESOURCE);
-      if (!tool) return { ...prompt, blocked: `@${server}:${uri} was not read: this run has no ${READ_RESOURCE} tool (MCP server "${server}" offers no resources, or the tool is disallowed)` };
-      const outcome = await runToolCall(run, new Map([[tool.name, tool]]), { toolCallId: `mention_${randomUUID()}`, toolName: tool.name, input: { server, uri } });
+      if (!tool)
+        return {
+          ...prompt,
+          blocked: `@${server}:${uri} was not read: this run has no ${READ_RESOURCE} tool (MCP server "${server}" offers no resources, or the tool is disallowed)`,
+        };
+      const outcome = await runToolCall(run, new Map([[tool.name, tool]]), {
+        toolCallId: `mention_${randomUUID()}`,
+        toolName: tool.name,
+        input: { server, uri },
+      });
       const output = outcome.message.output;
       if (output.isError) return { ...prompt, blocked: `@${server}:${uri} was not read: ${output.content}` };
       context.push(`Contents of the MCP resource ${server}:${uri} (mentioned in the prompt):\n${output.content}`);
@@ -173,7 +202,11 @@ function pick(r: { mimeType?: string; description?: string }) {
 
 /** Read contents as text: text as is, binary described (type and size). */
 export function contentsText(contents: McpResourceContents): string {
-  return contents.map((resource) => describeBlock({ type: "resource", resource } as Parameters<typeof describeBlock>[0])).join("\n") || "(empty)";
+  return (
+    contents
+      .map((resource) => describeBlock({ type: "resource", resource } as Parameters<typeof describeBlock>[0]))
+      .join("\n") || "(empty)"
+  );
 }
 
 const ListInput = z.strictObject({
@@ -196,8 +229,13 @@ export class ListMcpResourcesTool extends Tool<typeof ListInput> {
   async call(input: z.output<typeof ListInput>): Promise<ToolOutput> {
     try {
       const { resources, templates } = await this.resources.list(input.server);
-      const lines = resources.map((r) => `${r.server}:${r.uri} — ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${r.description}` : ""}`);
-      const templateLines = templates.map((t) => `${t.server}:${t.uriTemplate} — ${t.name} (template)${t.description ? `: ${t.description}` : ""}`);
+      const lines = resources.map(
+        (r) =>
+          `${r.server}:${r.uri} — ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${r.description}` : ""}`,
+      );
+      const templateLines = templates.map(
+        (t) => `${t.server}:${t.uriTemplate} — ${t.name} (template)${t.description ? `: ${t.description}` : ""}`,
+      );
       const content = [...lines, ...templateLines].join("\n") || "No MCP server offers resources.";
       return { content, isError: false, metadata: { resources, templates } };
     } catch (error) {
@@ -214,7 +252,8 @@ const ReadInput = z.strictObject({
 /** Reads one resource of a connected MCP server. */
 export class ReadMcpResourceTool extends Tool<typeof ReadInput> {
   readonly name = READ_RESOURCE;
-  readonly description = "Read one resource of a connected MCP server by its server name and uri. Text comes back as it is; binary contents are described (type and size).";
+  readonly description =
+    "Read one resource of a connected MCP server by its server name and uri. Text comes back as it is; binary contents are described (type and size).";
   readonly inputSchema = ReadInput;
   constructor(
     private readonly resources: McpResources,

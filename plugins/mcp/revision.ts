@@ -29,9 +29,16 @@ export type McpProtocolMode = "auto" | "legacy" | typeof MODERN_REVISION;
 export const STDIO_PROBE_TIMEOUT_MS = 5000;
 
 /** The SDK's negotiation options for `mode`, on a `stdio` or remote server. */
-export function versionNegotiation(mode: McpProtocolMode, stdio = false, connectTimeoutMs = Infinity): VersionNegotiationOptions {
+export function versionNegotiation(
+  mode: McpProtocolMode,
+  stdio = false,
+  connectTimeoutMs = Infinity,
+): VersionNegotiationOptions {
   if (mode === "legacy") return { mode: "legacy" };
-  if (mode === "auto") return stdio ? { mode: "auto", probe: { timeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, connectTimeoutMs) } } : { mode: "auto" };
+  if (mode === "auto")
+    return stdio
+      ? { mode: "auto", probe: { timeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, connectTimeoutMs) } }
+      : { mode: "auto" };
   return { mode: { pin: mode } };
 }
 
@@ -46,6 +53,11 @@ export function negotiatedRevision(client: Client | undefined): string | undefin
  * no session, and sends nothing (closing the client aborts its open requests and streams).
  */
 export async function endSession(client: Client | undefined, transport: Transport | undefined): Promise<void> {
-  if (!(transport instanceof StreamableHTTPClientTransport) || client?.getProtocolEra() !== "legacy" || !transport.sessionId) return;
+  if (
+    !(transport instanceof StreamableHTTPClientTransport) ||
+    client?.getProtocolEra() !== "legacy" ||
+    !transport.sessionId
+  )
+    return;
   await Promise.race([transport.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
 }

@@ -107,7 +107,8 @@ export class McpServers {
     if (!(await connection.relistTools())) return false;
     for (const tool of this.#tools.get(connection) ?? []) kernel.registries.tools.unregister(tool.name);
     const taken = new Map<string, string>();
-    for (const [other, tools] of this.#tools) if (other !== connection) for (const t of tools) taken.set(t.name, `${other.name}/${t.remote.name}`);
+    for (const [other, tools] of this.#tools)
+      if (other !== connection) for (const t of tools) taken.set(t.name, `${other.name}/${t.remote.name}`);
     this.#register(kernel, connection, taken);
     return true;
   }
@@ -141,7 +142,13 @@ export class McpServers {
       ...(c.error ? { error: c.error } : {}),
       ...(c.pid !== undefined ? { pid: c.pid } : {}),
       ...(c.protocolVersion ? { protocolVersion: c.protocolVersion } : {}),
-      tools: (this.#tools.get(c) ?? []).map((t) => ({ name: t.name, tool: t.remote.name, readOnly: t.isReadOnly(), readOnlyHint: claimsReadOnly(t.remote), description: t.description })),
+      tools: (this.#tools.get(c) ?? []).map((t) => ({
+        name: t.name,
+        tool: t.remote.name,
+        readOnly: t.isReadOnly(),
+        readOnlyHint: claimsReadOnly(t.remote),
+        description: t.description,
+      })),
     }));
   }
 }

@@ -70,7 +70,10 @@ class TaskPoller {
     if (meta?.[PROTOCOL_VERSION_KEY] !== MODERN_REVISION) return message;
     const capabilities = isObject(meta[CLIENT_CAPABILITIES_KEY]) ? meta[CLIENT_CAPABILITIES_KEY] : {};
     const extensions = isObject(capabilities.extensions) ? capabilities.extensions : {};
-    const declared = { ...meta, [CLIENT_CAPABILITIES_KEY]: { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } } };
+    const declared = {
+      ...meta,
+      [CLIENT_CAPABILITIES_KEY]: { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } },
+    };
     const id = message.id;
     this.#calls.set(id, { meta: declared, abandoned: false });
     options?.requestSignal?.addEventListener("abort", () => this.#abandon(id), { once: true });
@@ -111,7 +114,10 @@ class TaskPoller {
   }
 
   #after(call: Id, pending: Pending, interval: unknown) {
-    const ms = typeof interval === "number" && Number.isFinite(interval) ? Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, interval)) : DEFAULT_POLL_MS;
+    const ms =
+      typeof interval === "number" && Number.isFinite(interval)
+        ? Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, interval))
+        : DEFAULT_POLL_MS;
     pending.timer = setTimeout(() => this.#request(call, pending, "tasks/get"), ms);
   }
 
@@ -119,10 +125,19 @@ class TaskPoller {
     if (method === "tasks/get" && pending.abandoned) return;
     const id = `ubiquity-task-${++this.#next}`;
     this.#own.set(id, { call, method });
-    const message = { jsonrpc: "2.0", id, method, params: { taskId: pending.taskId, _meta: pending.meta } } as JSONRPCMessage;
+    const message = {
+      jsonrpc: "2.0",
+      id,
+      method,
+      params: { taskId: pending.taskId, _meta: pending.meta },
+    } as JSONRPCMessage;
     const sent = this.send(message, { headers: { "Mcp-Name": pending.taskId! } }).catch((error: unknown) => {
       this.#own.delete(id);
-      if (method === "tasks/get") this.#finish(call, { code: -32603, message: `polling task ${pending.taskId} failed: ${error instanceof Error ? error.message : String(error)}` });
+      if (method === "tasks/get")
+        this.#finish(call, {
+          code: -32603,
+          message: `polling task ${pending.taskId} failed: ${error instanceof Error ? error.message : String(error)}`,
+        });
       else this.onError(error instanceof Error ? error : new Error(String(error)));
     });
     if (method === "tasks/cancel") {
@@ -148,12 +163,24 @@ class TaskPoller {
         return this.#finish(call, undefined, { ...result, resultType: "complete" });
       }
       case "failed":
-        return this.#finish(call, isObject(task.error) ? (task.error as { code: number; message: string }) : { code: -32603, message: String(task.statusMessage ?? "the task failed") });
+        return this.#finish(
+          call,
+          isObject(task.error)
+            ? (task.error as { code: number; message: string })
+            : { code: -32603, message: String(task.statusMessage ?? "the task failed") },
+        );
       case "cancelled":
-        return this.#finish(call, { code: -32603, message: `the server cancelled the task${task.statusMessage ? `: ${String(task.statusMessage)}` : ""}` });
+        return this.#finish(call, {
+          code: -32603,
+          message: `the server cancelled the task${task.statusMessage ? `: ${String(task.statusMessage)}` : ""}`,
+        });
       case "input_required":
         this.#cancel(call, pending);
-        return this.#finish(call, { code: -32603, message: "the task asked for input (input_required), which this client does not answer for tasks; it was cancelled" });
+        return this.#finish(call, {
+          code: -32603,
+          message:
+            "the task asked for input (input_required), which this client does not answer for tasks; it was cancelled",
+        });
       default:
         return this.#after(call, pending, task.pollIntervalMs);
     }
@@ -165,7 +192,9 @@ class TaskPoller {
     if (!pending) return;
     clearTimeout(pending.timer);
     this.#calls.delete(call);
-    const message = (error ? { jsonrpc: "2.0", id: call, error } : { jsonrpc: "2.0", id: call, result }) as JSONRPCMessage;
+    const message = (
+      error ? { jsonrpc: "2.0", id: call, error } : { jsonrpc: "2.0", id: call, result }
+    ) as JSONRPCMessage;
     this.#deliver?.(message);
   }
 

@@ -9,7 +9,11 @@ import { createHash } from "node:crypto";
 import { chmod, mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 import { describeError } from "../../src/index";
 import { writeFileAtomic } from "../_kits/storage/index";
 
@@ -61,7 +65,8 @@ export class McpTokenStore {
       // Someone widened the file's mode: tighten it before reading a token from it.
       if ((info.mode & 0o077) !== 0) await chmod(this.path, 0o600);
       const data = JSON.parse(await readFile(this.path, "utf8")) as unknown;
-      if (typeof data === "object" && data !== null && (data as McpAuthRecord).url === this.url) record = { ...(data as McpAuthRecord), server: this.server, url: this.url };
+      if (typeof data === "object" && data !== null && (data as McpAuthRecord).url === this.url)
+        record = { ...(data as McpAuthRecord), server: this.server, url: this.url };
     } catch {
       // No file yet, or one we cannot parse: no stored state (a login writes a new one).
     }
@@ -114,7 +119,9 @@ export class McpTokenStore {
       await chmod(this.path, 0o600);
       await writeFileAtomic(this.path, `${JSON.stringify(record, null, 2)}\n`);
     } catch (error) {
-      throw new Error(`cannot save the OAuth tokens of MCP server "${this.server}" in ${this.path} (${describeError(error)}); check that the folder is writable`);
+      throw new Error(
+        `cannot save the OAuth tokens of MCP server "${this.server}" in ${this.path} (${describeError(error)}); check that the folder is writable`,
+      );
     }
   }
 }

@@ -81,7 +81,8 @@ export class ToolSearch {
   /** A deferred tool the model called by name is loaded from then on. */
   called(run: RunContext, name: string): void {
     const state = this.#runs.get(run);
-    if (state?.deferred && !state.loaded.includes(name) && this.mcpTools().some((t) => t.name === name)) state.loaded.push(name);
+    if (state?.deferred && !state.loaded.includes(name) && this.mcpTools().some((t) => t.name === name))
+      state.loaded.push(name);
   }
 
   async #shouldDefer(tools: Tool[], run: RunContext): Promise<boolean> {
@@ -100,10 +101,17 @@ export class ToolSearch {
     const all = this.mcpTools();
     let found: McpTool[];
     if (query.startsWith("select:")) {
-      const names = query.slice("select:".length).split(",").map((s) => s.trim()).filter(Boolean);
+      const names = query
+        .slice("select:".length)
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       found = names.map((n) => all.find((t) => t.name === n || t.remote.name === n)).filter((t): t is McpTool => !!t);
     } else {
-      const words = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+      const words = query
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean);
       const score = (t: McpTool) => {
         const name = t.name.toLowerCase();
         const text = t.description.toLowerCase();
@@ -128,8 +136,17 @@ export class ToolSearch {
 }
 
 const Input = z.strictObject({
-  query: z.string().min(1).describe('Words describing the tool you need, or "select:<name>,<name>" to load tools by name'),
-  max_results: z.number().int().min(1).max(50).optional().describe(`How many tools to load at most [${DEFAULT_RESULTS}]`),
+  query: z
+    .string()
+    .min(1)
+    .describe('Words describing the tool you need, or "select:<name>,<name>" to load tools by name'),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .optional()
+    .describe(`How many tools to load at most [${DEFAULT_RESULTS}]`),
 });
 
 /** The search tool the model sees in place of deferred MCP tools. */
@@ -156,8 +173,17 @@ export class McpToolSearchTool extends Tool<typeof Input> {
   }
   async call(input: z.output<typeof Input>, ctx: ToolContext): Promise<ToolOutput> {
     const found = this.search.search(ctx.run, input.query.trim(), input.max_results ?? DEFAULT_RESULTS);
-    if (found.length === 0) return { content: `No MCP tool matches "${input.query}". Try other words, or load one by its exact name with "select:<name>".`, isError: false, metadata: { loaded: [] } };
+    if (found.length === 0)
+      return {
+        content: `No MCP tool matches "${input.query}". Try other words, or load one by its exact name with "select:<name>".`,
+        isError: false,
+        metadata: { loaded: [] },
+      };
     const lines = found.map((t) => `${t.name}: ${t.description.split("\n")[0]}`);
-    return { content: `Loaded (callable from now on):\n${lines.join("\n")}`, isError: false, metadata: { loaded: found.map((t) => t.name) } };
+    return {
+      content: `Loaded (callable from now on):\n${lines.join("\n")}`,
+      isError: false,
+      metadata: { loaded: found.map((t) => t.name) },
+    };
   }
 }

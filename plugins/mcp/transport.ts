@@ -1,5 +1,10 @@
 /** The SDK transport for one server config: stdio (a child process), SSE, or streamable HTTP. */
-import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type OAuthClientProvider,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { buildSubprocessEnv, spawnFolder, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -42,7 +47,10 @@ export class StdioTransport extends StdioClientTransport {
  * "inherit"` does not widen it: a server never got our whole environment. It is always passed to
  * the transport, so the SDK's own default environment never applies.
  */
-export function serverEnv(config: { env?: Record<string, string> }, options: SubprocessEnvOptions): Record<string, string> {
+export function serverEnv(
+  config: { env?: Record<string, string> },
+  options: SubprocessEnvOptions,
+): Record<string, string> {
   return buildSubprocessEnv(options, { add: [config.env], inherit: false });
 }
 
@@ -63,7 +71,12 @@ export function createTransport(
   authProvider?: OAuthClientProvider,
 ): Transport {
   if ("command" in config) {
-    const spec = wrap({ command: config.command, args: config.args ?? [], env: serverEnv(config, environment), cwd: spawnFolder(cwd, trusted, config.cwd) });
+    const spec = wrap({
+      command: config.command,
+      args: config.args ?? [],
+      env: serverEnv(config, environment),
+      cwd: spawnFolder(cwd, trusted, config.cwd),
+    });
     const transport = new StdioTransport({
       command: spec.command,
       args: spec.args,
@@ -77,5 +90,7 @@ export function createTransport(
   const requestInit = config.headers ? { headers: config.headers } : undefined;
   const url = new URL(config.url);
   const auth = authProvider ? { authProvider } : {};
-  return config.type === "sse" ? new SSEClientTransport(url, { requestInit, ...auth }) : new StreamableHTTPClientTransport(url, { requestInit, ...auth });
+  return config.type === "sse"
+    ? new SSEClientTransport(url, { requestInit, ...auth })
+    : new StreamableHTTPClientTransport(url, { requestInit, ...auth });
 }

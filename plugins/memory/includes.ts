@@ -48,7 +48,8 @@ export function findIncludes(text: string): string[] {
     const marker = FENCE.exec(line)?.[1];
     if (fence) {
       // A fence closes on a run of the same character, at least as long, and nothing after it.
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+        fence = undefined;
       continue;
     }
     if (marker) {

@@ -46,12 +46,19 @@ export const memoryPlugin = definePlugin(function memory() {
     // The loader's own candidates (every folder from the root down to the cwd), so what trust approves is what is read.
     // Another tool's files (CLAUDE.md, AGENTS.md) too: they apply under `compat`, and trust must be able to approve them.
     projectFiles: ({ cwd, home }: ProjectPlace) =>
-      memoryCandidates({ memorySources: ["project", "local"], compat: COMPAT_TOOLS, compatSources: ["project", "local"] }, { cwd, home })
+      memoryCandidates(
+        { memorySources: ["project", "local"], compat: COMPAT_TOOLS, compatSources: ["project", "local"] },
+        { cwd, home },
+      )
         .map((c) => c.path)
         .filter(pathExists)
         .flatMap((path) => [
           { path, kind: "memory", effect: "adds instructions to the system prompt" },
-          ...includedFiles(path, cwd, home).map((included) => ({ path: included, kind: "memory", effect: `included by ${basename(path)}: adds instructions to the system prompt` })),
+          ...includedFiles(path, cwd, home).map((included) => ({
+            path: included,
+            kind: "memory",
+            effect: `included by ${basename(path)}: adds instructions to the system prompt`,
+          })),
         ]),
     apply(kernel) {
       let files: readonly MemoryFile[] = [];
@@ -66,7 +73,8 @@ export const memoryPlugin = definePlugin(function memory() {
         const compatWanted = TrustPins.is(trust) ? theirs : permittedSources(theirs, trust);
         const admit = (c: MemoryCandidate) => {
           if (c.source === "user" || c.source === "memory" || isProjectFileTrusted(trust, c.path)) return true;
-          if (pathExists(c.path)) kernel.logger.debug(`[${NAME}] ${c.path}: new or changed since its folder was trusted; not read`);
+          if (pathExists(c.path))
+            kernel.logger.debug(`[${NAME}] ${c.path}: new or changed since its folder was trusted; not read`);
           return false;
         };
         if (!memory?.length && !memorySources?.length && !compatWanted?.length) return;

@@ -25,8 +25,27 @@ export const MAX_INCLUDE_DEPTH = 5;
 export const MAX_MEMORY_CHARS = 40_000;
 /** Extensions an include may name. */
 export const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".md", ".mdx", ".markdown", ".txt", ".text", ".rst", ".adoc", ".asciidoc", ".org",
-  ".json", ".jsonc", ".json5", ".toml", ".yaml", ".yml", ".ini", ".cfg", ".conf", ".csv", ".tsv", ".xml",
+  ".md",
+  ".mdx",
+  ".markdown",
+  ".txt",
+  ".text",
+  ".rst",
+  ".adoc",
+  ".asciidoc",
+  ".org",
+  ".json",
+  ".jsonc",
+  ".json5",
+  ".toml",
+  ".yaml",
+  ".yml",
+  ".ini",
+  ".cfg",
+  ".conf",
+  ".csv",
+  ".tsv",
+  ".xml",
 ]);
 
 /** One loaded memory file. */
@@ -58,7 +77,12 @@ const MAX_MEMORY_BYTES = MAX_MEMORY_CHARS * 4 + 4;
  * Cut `content` at the limit, with a marker naming the file and its size in bytes (`size`,
  * by default the content's own). `truncated`: only the start of the file was read.
  */
-export function cutContent(path: string, content: string, size = Buffer.byteLength(content), truncated = false): { content: string; cut: boolean } {
+export function cutContent(
+  path: string,
+  content: string,
+  size = Buffer.byteLength(content),
+  truncated = false,
+): { content: string; cut: boolean } {
   if (content.length <= MAX_MEMORY_CHARS && !truncated) return { content, cut: false };
   const marker = `[… ${path} was cut here: it is ${size.toLocaleString("en-US")} bytes long and only the first ${MAX_MEMORY_CHARS.toLocaleString("en-US")} characters are included]`;
   return { content: `${content.slice(0, MAX_MEMORY_CHARS)}\n\n${marker}`, cut: true };
@@ -72,7 +96,12 @@ function linkedAway(path: string, realPath: string): string | undefined {
 
 /** Load the memory files the options ask for, weakest first, includes after their includers. */
 export async function loadMemory(
-  options: { memorySources?: readonly string[]; memory?: readonly string[]; compat?: readonly string[]; compatSources?: readonly string[] },
+  options: {
+    memorySources?: readonly string[];
+    memory?: readonly string[];
+    compat?: readonly string[];
+    compatSources?: readonly string[];
+  },
   place: { cwd: string; home: string },
   report: (message: string) => void,
   debug: (message: string) => void = () => {},
@@ -85,12 +114,23 @@ export async function loadMemory(
   const files: MemoryFile[] = [];
 
   const scopeOf = (source: MemorySource, topReal: string): Scope => {
-    if (source === "user") return { allowed: [home, cwd], rule: "a user file may include from the home folder or the working directory" };
-    if (source === "memory") return { allowed: [cwd, dirname(topReal)], rule: "a file named in memory may include from the working directory or its own folder" };
+    if (source === "user")
+      return { allowed: [home, cwd], rule: "a user file may include from the home folder or the working directory" };
+    if (source === "memory")
+      return {
+        allowed: [cwd, dirname(topReal)],
+        rule: "a file named in memory may include from the working directory or its own folder",
+      };
     return { allowed: [cwd], rule: `a ${source} file may include only from under the working directory` };
   };
 
-  const visit = async (path: string, source: MemorySource, depth: number, scope: Scope | undefined, includedBy: string | undefined) => {
+  const visit = async (
+    path: string,
+    source: MemorySource,
+    depth: number,
+    scope: Scope | undefined,
+    includedBy: string | undefined,
+  ) => {
     const realPath = await real(path);
     if (!realPath || seen.has(realPath)) return; // reached before: it keeps its first position
     const own = scope ?? scopeOf(source, realPath);
@@ -115,7 +155,9 @@ export async function loadMemory(
       }
       if (seen.has(targetReal)) continue;
       if (!own.allowed.some((root) => isInside(root, targetReal))) {
-        report(`did not include @${ref} from ${path}: ${targetReal === target ? "" : `it resolves to ${targetReal}, and `}${own.rule}`);
+        report(
+          `did not include @${ref} from ${path}: ${targetReal === target ? "" : `it resolves to ${targetReal}, and `}${own.rule}`,
+        );
         continue;
       }
       const away = linkedAway(target, targetReal);
@@ -128,7 +170,9 @@ export async function loadMemory(
         continue;
       }
       if (!admitInclude(target, source)) {
-        report(`did not include @${ref} from ${path}: ${target} is new or changed since its folder was trusted (review it, then approve it with \`ubiquity trust .\`)`);
+        report(
+          `did not include @${ref} from ${path}: ${target} is new or changed since its folder was trusted (review it, then approve it with \`ubiquity trust .\`)`,
+        );
         continue;
       }
       await visit(target, source, depth + 1, own, path);
@@ -139,7 +183,8 @@ export async function loadMemory(
     if (!admit(candidate)) continue;
     const realPath = await real(candidate.path);
     if (!realPath) {
-      if (candidate.written !== undefined) report(`memory: ${candidate.written} (${candidate.path}) does not exist; fix the path or remove it`);
+      if (candidate.written !== undefined)
+        report(`memory: ${candidate.written} (${candidate.path}) does not exist; fix the path or remove it`);
       continue;
     }
     const refused = await outsideItsFolder(candidate.path, realPath, candidate.folder, candidate.source);
@@ -153,12 +198,20 @@ export async function loadMemory(
 }
 
 /** Why a top-level memory file that resolves elsewhere is refused, if it is. */
-async function outsideItsFolder(path: string, realPath: string, folder: string | undefined, source: MemorySource): Promise<string | undefined> {
+async function outsideItsFolder(
+  path: string,
+  realPath: string,
+  folder: string | undefined,
+  source: MemorySource,
+): Promise<string | undefined> {
   if (realPath === path) return undefined;
   if (folder !== undefined) {
     const realFolder = (await real(folder)) ?? resolve(folder);
     if (!isInside(realFolder, realPath)) {
-      const whose = source === "user" ? "a user memory file must stay inside the home folder" : `a ${source} memory file must stay inside the folder it was found in (${realFolder})`;
+      const whose =
+        source === "user"
+          ? "a user memory file must stay inside the home folder"
+          : `a ${source} memory file must stay inside the folder it was found in (${realFolder})`;
       return `it resolves to ${realPath}, and ${whose}`;
     }
   }

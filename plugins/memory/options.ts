@@ -1,6 +1,6 @@
 /** The options the memory plugin reads. */
 import { z } from "zod";
-import { type ResolvedOptions } from "../../src/index";
+import type { ResolvedOptions } from "../../src/index";
 import { SourcesSchema } from "../_kits/sources/index";
 import { settingsOptions } from "../settings/api";
 

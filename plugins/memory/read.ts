@@ -43,7 +43,9 @@ export async function readMemoryText(realPath: string, maxBytes: number): Promis
   }
   try {
     const info = await handle.stat();
-    const swapped = notRegular(info) ?? (info.ino !== before.ino || info.dev !== before.dev ? "it was replaced while being opened" : undefined);
+    const swapped =
+      notRegular(info) ??
+      (info.ino !== before.ino || info.dev !== before.dev ? "it was replaced while being opened" : undefined);
     if (swapped) return { ok: false, problem: `${swapped}; only regular text files are read` };
     const buffer = Buffer.alloc(Math.min(maxBytes, info.size));
     let filled = 0;

@@ -7,7 +7,9 @@ export const MEMORY_HEADER =
 
 function introduce(file: MemoryFile): string {
   const source = file.source === "memory" ? "the memory option" : `${file.source} memory`;
-  return file.includedBy ? `## ${file.path} (${source}, included by ${file.includedBy})` : `## ${file.path} (${source})`;
+  return file.includedBy
+    ? `## ${file.path} (${source}, included by ${file.includedBy})`
+    : `## ${file.path} (${source})`;
 }
 
 /** The section text, or undefined when there is nothing to say. */

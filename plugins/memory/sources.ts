@@ -40,7 +40,12 @@ export function rootToCwd(cwd: string): string[] {
  * have the last word. `compatSources` are the sources those are read from.
  */
 export function memoryCandidates(
-  options: { memorySources?: readonly string[]; memory?: readonly string[]; compat?: readonly string[]; compatSources?: readonly string[] },
+  options: {
+    memorySources?: readonly string[];
+    memory?: readonly string[];
+    compat?: readonly string[];
+    compatSources?: readonly string[];
+  },
   place: { cwd: string; home: string },
 ): MemoryCandidate[] {
   const out: MemoryCandidate[] = [];
@@ -48,17 +53,29 @@ export function memoryCandidates(
   const own = new Set(orderedSources(options.memorySources));
   const theirs = new Set(options.compat?.length ? orderedSources(options.compatSources) : []);
   const compat = (source: "user" | "project" | "local", folders: string[]) =>
-    theirs.has(source) ? compatPaths("memory", { compat: options.compat, sources: [source] }, { cwd: place.cwd, home: place.home, folders }).map((p) => ({ path: p.path, source, folder: p.folder })) : [];
+    theirs.has(source)
+      ? compatPaths(
+          "memory",
+          { compat: options.compat, sources: [source] },
+          { cwd: place.cwd, home: place.home, folders },
+        ).map((p) => ({ path: p.path, source, folder: p.folder }))
+      : [];
   out.push(...compat("user", []));
-  if (own.has("user")) out.push({ path: join(place.home, ".ubiquity", "UBIQUITY.md"), source: "user", folder: place.home });
+  if (own.has("user"))
+    out.push({ path: join(place.home, ".ubiquity", "UBIQUITY.md"), source: "user", folder: place.home });
   for (const d of dirs) {
     out.push(...compat("project", [d]));
-    if (own.has("project")) out.push({ path: join(d, "UBIQUITY.md"), source: "project", folder: d }, { path: join(d, ".ubiquity", "UBIQUITY.md"), source: "project", folder: d });
+    if (own.has("project"))
+      out.push(
+        { path: join(d, "UBIQUITY.md"), source: "project", folder: d },
+        { path: join(d, ".ubiquity", "UBIQUITY.md"), source: "project", folder: d },
+      );
   }
   for (const d of dirs) {
     out.push(...compat("local", [d]));
     if (own.has("local")) out.push({ path: join(d, "UBIQUITY.local.md"), source: "local", folder: d });
   }
-  for (const written of options.memory ?? []) out.push({ path: absolutePath(place.cwd, written), source: "memory", written });
+  for (const written of options.memory ?? [])
+    out.push({ path: absolutePath(place.cwd, written), source: "memory", written });
   return out;
 }

@@ -11,8 +11,10 @@ export const MAX_ALIAS_HOPS = 10;
 
 /** Map `name` to a model string (or another alias) for every run in this process. */
 export function registerAlias(name: string, target: string): void {
-  if (typeof name !== "string" || !name.trim()) throw new TypeError("registerAlias(name, target): name must be a non-empty string");
-  if (typeof target !== "string" || !target.trim()) throw new TypeError(`registerAlias("${name}", target): target must be a non-empty model string`);
+  if (typeof name !== "string" || !name.trim())
+    throw new TypeError("registerAlias(name, target): name must be a non-empty string");
+  if (typeof target !== "string" || !target.trim())
+    throw new TypeError(`registerAlias("${name}", target): target must be a non-empty model string`);
   registered.set(name.trim(), target.trim());
 }
 
@@ -46,7 +48,9 @@ export function expandAlias(
 ): string {
   const fromEnv = parseAliasList(env.UBIQUITY_MODEL_ALIASES);
   const lookup = (name: string): string | undefined =>
-    (runAliases && Object.hasOwn(runAliases, name) ? runAliases[name] : undefined) ?? registered.get(name) ?? fromEnv.get(name);
+    (runAliases && Object.hasOwn(runAliases, name) ? runAliases[name] : undefined) ??
+    registered.get(name) ??
+    fromEnv.get(name);
   const seen = new Set<string>([spec]);
   let current = spec;
   for (let hop = 0; hop < MAX_ALIAS_HOPS; hop++) {
@@ -67,7 +71,10 @@ export const CLAUDE_MODEL_TIERS: ReadonlySet<string> = new Set(["sonnet", "opus"
  * `registerAlias()` or `UBIQUITY_MODEL_ALIASES` (`sonnet=anthropic:claude-sonnet-4-5`) — so a file
  * written for Claude Code runs on any model.
  */
-export function fileModel(model: string | undefined, modelAliases: Readonly<Record<string, string>> | undefined): string | undefined {
+export function fileModel(
+  model: string | undefined,
+  modelAliases: Readonly<Record<string, string>> | undefined,
+): string | undefined {
   if (model === undefined || model === "inherit") return undefined;
   if (CLAUDE_MODEL_TIERS.has(model) && expandAlias(model, modelAliases) === model) return undefined;
   return model;

@@ -25,7 +25,9 @@ export function splitSpec(spec: string): ParsedSpec | undefined {
   const head = spec.slice(0, colon);
   const modelId = spec.slice(colon + 1);
   const dot = head.indexOf(".");
-  return dot > 0 ? { provider: head.slice(0, dot), variant: head.slice(dot + 1), modelId } : { provider: head, modelId };
+  return dot > 0
+    ? { provider: head.slice(0, dot), variant: head.slice(dot + 1), modelId }
+    : { provider: head, modelId };
 }
 
 /** The error for a string that names no provider. */
@@ -37,7 +39,11 @@ export function noProviderError(spec: string, known: readonly string[] = PROVIDE
 }
 
 /** The error for an unknown provider name. */
-export function unknownProviderError(spec: string, provider: string, known: readonly string[] = PROVIDER_NAMES): ModelError {
+export function unknownProviderError(
+  spec: string,
+  provider: string,
+  known: readonly string[] = PROVIDER_NAMES,
+): ModelError {
   return new ModelError(
     `model "${spec}": unknown provider "${provider}". Known providers: ${known.join(", ")}; ` +
       `for any OpenAI-compatible server pass openaiCompatible(model, { baseURL }) as the model`,
@@ -56,20 +62,32 @@ export interface BuildOptions {
 }
 
 /** Build the provider instance (checks settings, loads the package, calls the factory). */
-export async function buildProvider(name: string, spec: ProviderSpec, options: BuildOptions): Promise<ProviderInstance> {
+export async function buildProvider(
+  name: string,
+  spec: ProviderSpec,
+  options: BuildOptions,
+): Promise<ProviderInstance> {
   const settings = factorySettings(name, spec, options);
   const fetch = options.wrapFetch ? options.wrapFetch(settings.fetch) : settings.fetch;
   if (fetch) settings.fetch = fetch;
   const mod = await loadProviderModule(name, spec);
   const factory = mod[spec.factory];
   if (typeof factory !== "function") {
-    throw new ModelError(`${spec.package} has no export ${spec.factory}: install the ai@7-compatible major with \`${installHint(spec)}\``);
+    throw new ModelError(
+      `${spec.package} has no export ${spec.factory}: install the ai@7-compatible major with \`${installHint(spec)}\``,
+    );
   }
   return (factory as Factory)(settings);
 }
 
 /** Pick the language model for `modelId` (and a variant such as `chat`) from a provider instance. */
-export function pickModel(name: string, spec: ProviderSpec, instance: ProviderInstance, modelId: string, variant?: string): LanguageModelV4 {
+export function pickModel(
+  name: string,
+  spec: ProviderSpec,
+  instance: ProviderInstance,
+  modelId: string,
+  variant?: string,
+): LanguageModelV4 {
   if (variant) {
     const method = instance[variant];
     if (!spec.variants?.includes(variant) || typeof method !== "function") {
@@ -79,5 +97,7 @@ export function pickModel(name: string, spec: ProviderSpec, instance: ProviderIn
     return (method as (id: string) => LanguageModelV4).call(instance, modelId);
   }
   const languageModel = instance.languageModel;
-  return typeof languageModel === "function" ? (languageModel as (id: string) => LanguageModelV4).call(instance, modelId) : instance(modelId);
+  return typeof languageModel === "function"
+    ? (languageModel as (id: string) => LanguageModelV4).call(instance, modelId)
+    : instance(modelId);
 }

@@ -52,7 +52,18 @@ export function supportsImages(label: string, capabilities?: Record<string, Mode
 }
 
 /** Whether the model of the run a tool is called in takes images (no run, as in a tool called by hand: no), and its label. */
-export function runSeesImages(run: { modelLabel?: string | null; options: unknown } | undefined): { label: string; sees: boolean } {
+export function runSeesImages(run: { modelLabel?: string | null; options: unknown } | undefined): {
+  label: string;
+  sees: boolean;
+} {
   const label = run?.modelLabel ?? "unknown";
-  return { label, sees: run?.modelLabel ? supportsImages(label, (run.options as { modelCapabilities?: Record<string, ModelCapability> }).modelCapabilities) : false };
+  return {
+    label,
+    sees: run?.modelLabel
+      ? supportsImages(
+          label,
+          (run.options as { modelCapabilities?: Record<string, ModelCapability> }).modelCapabilities,
+        )
+      : false,
+  };
 }

@@ -20,15 +20,24 @@ export function reasoningEffort(budget: number): "minimal" | "low" | "medium" | 
 }
 
 /** The provider-option keys a model reads (first = where derived options go) and what a budget becomes. */
-function thinkingDialect(model: Model, budget: number): { keys: string[]; options: Record<string, unknown> } | undefined {
+function thinkingDialect(
+  model: Model,
+  budget: number,
+): { keys: string[]; options: Record<string, unknown> } | undefined {
   const provider = typeof model === "object" && "provider" in model ? String(model.provider) : "";
   const family = provider.split(".")[0];
   if (family === "anthropic") {
-    return { keys: ["anthropic"], options: { thinking: budget > 0 ? { type: "enabled", budgetTokens: budget } : { type: "disabled" } } };
+    return {
+      keys: ["anthropic"],
+      options: { thinking: budget > 0 ? { type: "enabled", budgetTokens: budget } : { type: "disabled" } },
+    };
   }
   if (family === "google") {
     const keys = provider.includes("vertex") ? ["vertex", "googleVertex"] : ["google"];
-    return { keys, options: { thinkingConfig: { thinkingBudget: budget, ...(budget > 0 ? { includeThoughts: true } : {}) } } };
+    return {
+      keys,
+      options: { thinkingConfig: { thinkingBudget: budget, ...(budget > 0 ? { includeThoughts: true } : {}) } },
+    };
   }
   if (family === "bedrock" || family === "amazon-bedrock") {
     return {
@@ -46,7 +55,11 @@ function thinkingDialect(model: Model, budget: number): { keys: string[]; option
  * model's dialect beneath any key the caller set. Returns the caller's object itself when there
  * is nothing to add, so options pass through untouched.
  */
-export function dialectOptions(model: Model, maxThinkingTokens: number | undefined, callerOptions: ProviderOptions | undefined): ProviderOptions | undefined {
+export function dialectOptions(
+  model: Model,
+  maxThinkingTokens: number | undefined,
+  callerOptions: ProviderOptions | undefined,
+): ProviderOptions | undefined {
   if (maxThinkingTokens === undefined) return callerOptions;
   const dialect = thinkingDialect(model, maxThinkingTokens);
   if (!dialect) return callerOptions;

@@ -27,7 +27,11 @@ const CONNECTION_CODES = new Set([
  * answer that broke off or was not a stream: failures another attempt may not meet.
  */
 export function isConnectionError(error: unknown): boolean {
-  for (let e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 6; depth++) {
+  for (
+    let e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 6;
+    depth++
+  ) {
     if (typeof e.code === "string" && CONNECTION_CODES.has(e.code)) return true;
     if (e.name === "TimeoutError" || e.name === "ConnectTimeoutError") return true;
     if (e.name === "TypeError" && e.message === "fetch failed") return true;

@@ -19,7 +19,8 @@ type ResultPart = Extract<ToolModelMessage["content"][number], { type: "tool-res
 type UserPart = Exclude<UserModelMessage["content"], string>[number];
 
 /** An image as the AI SDK writes one in a message: an image part (or a deprecated `image-*` one), or a file part of an image type. */
-export const isImage = (part: Part) => /^image($|-)/.test(part.type) || (part.type.startsWith("file") && String(part.mediaType).startsWith("image"));
+export const isImage = (part: Part) =>
+  /^image($|-)/.test(part.type) || (part.type.startsWith("file") && String(part.mediaType).startsWith("image"));
 
 const imagesIn = (part: ResultPart) => (part.output.type === "content" ? part.output.value.filter(isImage) : []);
 
@@ -40,7 +41,10 @@ function mapResults(messages: ModelMessage[], replace: (part: ResultPart) => Res
   const out = messages.map((message) => {
     if (!holdsImages(message) || message.role !== "tool") return message;
     changed = true;
-    return { ...message, content: message.content.map((p) => (p.type === "tool-result" && imagesIn(p).length > 0 ? replace(p) : p)) };
+    return {
+      ...message,
+      content: message.content.map((p) => (p.type === "tool-result" && imagesIn(p).length > 0 ? replace(p) : p)),
+    };
   });
   return changed ? out : undefined;
 }
@@ -63,7 +67,8 @@ function hoistImages(messages: ModelMessage[]): ModelMessage[] {
   for (const message of messages) {
     if (message.role === "user" && held.length > 0) {
       // The next prompt follows the tool messages: one user message carries both (some chat servers want turns to alternate).
-      const own = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+      const own =
+        typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
       out.push({ ...message, content: [...held, ...own] });
       held = [];
       continue;
@@ -76,7 +81,10 @@ function hoistImages(messages: ModelMessage[]): ModelMessage[] {
     const moved = mapResults([message], (part) => {
       for (const image of imagesIn(part)) {
         if (image.type !== "file") continue; // the deprecated image-* parts are not written by Ubiquity's tools
-        held.push({ type: "text", text: `The image from the ${part.toolName} result ${part.toolCallId}:` }, { type: "file", mediaType: image.mediaType, data: image.data });
+        held.push(
+          { type: "text", text: `The image from the ${part.toolName} result ${part.toolCallId}:` },
+          { type: "file", mediaType: image.mediaType, data: image.data },
+        );
       }
       return withoutImages(part, "(the image follows in the next user message)");
     });
@@ -89,7 +97,8 @@ function hoistImages(messages: ModelMessage[]): ModelMessage[] {
 /** The user messages' images of `messages`, counted. */
 function userImages(messages: ModelMessage[]): number {
   let count = 0;
-  for (const m of messages) if (m.role === "user" && typeof m.content !== "string") count += m.content.filter(isImage).length;
+  for (const m of messages)
+    if (m.role === "user" && typeof m.content !== "string") count += m.content.filter(isImage).length;
   return count;
 }
 
@@ -118,5 +127,9 @@ export function guardImages(request: ModelRequest, run: RunContext): ModelReques
 /** User images replaced by `note` (a summary or a plugin's own call to a text-only model: its caller gave no images on purpose). */
 function stripUserImages(messages: ModelMessage[], note: string): ModelMessage[] {
   if (userImages(messages) === 0) return messages;
-  return messages.map((m) => (m.role === "user" && typeof m.content !== "string" && m.content.some(isImage) ? { ...m, content: m.content.map((p) => (isImage(p) ? { type: "text" as const, text: note } : p)) } : m));
+  return messages.map((m) =>
+    m.role === "user" && typeof m.content !== "string" && m.content.some(isImage)
+      ? { ...m, content: m.content.map((p) => (isImage(p) ? { type: "text" as const, text: note } : p)) }
+      : m,
+  );
 }

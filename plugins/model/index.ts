@@ -5,7 +5,20 @@
  * dialect on `model.request`, and answers provider failures with `fallbackModel` on `model.error`.
  */
 import type { LanguageModel } from "ai";
-import { ERROR_STAGE, modelLabel, REQUEST_STAGE, requestedModel, resolveModel, testModel, type Kernel, type ModelProvider, type ModelRef, type ModelRequest, type ResolvedOptions, type RunContext } from "../../src/index";
+import {
+  ERROR_STAGE,
+  modelLabel,
+  REQUEST_STAGE,
+  requestedModel,
+  resolveModel,
+  testModel,
+  type Kernel,
+  type ModelProvider,
+  type ModelRef,
+  type ModelRequest,
+  type ResolvedOptions,
+  type RunContext,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { expandAlias } from "./aliases";
 import { getModelApi } from "./api";
@@ -30,7 +43,12 @@ type Instance = Awaited<ReturnType<typeof buildProvider>>;
 // run share it, so they share its settings and its fetch.
 const instances = new WeakMap<object, Map<string, Promise<Instance>>>();
 
-function instanceFor(kernel: Kernel, name: string, spec: ProviderSpec, options: ModelResolvedOptions): Promise<Instance> {
+function instanceFor(
+  kernel: Kernel,
+  name: string,
+  spec: ProviderSpec,
+  options: ModelResolvedOptions,
+): Promise<Instance> {
   let byName = instances.get(options);
   if (!byName) instances.set(options, (byName = new Map()));
   let pending = byName.get(name);
@@ -62,7 +80,9 @@ function builtinProvider(kernel: Kernel, name: string, spec: ProviderSpec): Mode
 }
 
 const isCompatible = (model: unknown): model is OpenAICompatibleModel =>
-  typeof model === "object" && model !== null && typeof (model as Partial<OpenAICompatibleModel>)[WITH_FETCH] === "function";
+  typeof model === "object" &&
+  model !== null &&
+  typeof (model as Partial<OpenAICompatibleModel>)[WITH_FETCH] === "function";
 
 // Rebound openaiCompatible() models, per run options (like the provider instances).
 const rebound = new WeakMap<object, WeakMap<object, Model>>();
@@ -78,7 +98,9 @@ function throughTransport(kernel: Kernel, model: Model, options: ResolvedOptions
   let bound = byModel.get(model);
   if (!bound) {
     const api = getModelApi(kernel);
-    bound = model[WITH_FETCH](api.fetchFor(undefined, { provider: model.providerName, options, logger: options.logger }));
+    bound = model[WITH_FETCH](
+      api.fetchFor(undefined, { provider: model.providerName, options, logger: options.logger }),
+    );
     api.markWrapped(bound);
     byModel.set(model, bound);
   }
@@ -103,7 +125,8 @@ interface RunState {
 }
 
 /** The thinking budget of a request: the run's `maxThinkingTokens` for its turns (a summary or a plugin's own call keeps the provider's default, as the summarizer always did). */
-const thinkingFor = (request: ModelRequest, run: RunContext) => ((request.purpose ?? "turn") === "turn" ? (run.options as ModelResolvedOptions).maxThinkingTokens : undefined);
+const thinkingFor = (request: ModelRequest, run: RunContext) =>
+  (request.purpose ?? "turn") === "turn" ? (run.options as ModelResolvedOptions).maxThinkingTokens : undefined;
 
 /** The model plugin. */
 export const modelPlugin = definePlugin(() => ({
@@ -114,7 +137,9 @@ export const modelPlugin = definePlugin(() => ({
   flags: modelFlags,
   apply(kernel, context) {
     // Innermost wrapper: every retry attempt is checked, and a 200 that is no stream is retried.
-    getModelApi(kernel).addFetchWrapper(`${NAME}/stream-check`, (next, context) => streamCheckingFetch(next, context.provider));
+    getModelApi(kernel).addFetchWrapper(`${NAME}/stream-check`, (next, context) =>
+      streamCheckingFetch(next, context.provider),
+    );
     for (const [name, spec] of Object.entries(PROVIDERS) as [string, ProviderSpec][]) {
       kernel.registries.providers.register(name, builtinProvider(kernel, name, spec), NAME);
     }
@@ -136,7 +161,9 @@ export const modelPlugin = definePlugin(() => ({
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request, run) => {
       const model = throughTransport(kernel, request.model as Model, run.options);
       const providerOptions = dialectOptions(request.model, thinkingFor(request, run), request.providerOptions);
-      return providerOptions === request.providerOptions && model === request.model ? request : { ...request, model, providerOptions };
+      return providerOptions === request.providerOptions && model === request.model
+        ? request
+        : { ...request, model, providerOptions };
     });
 
     // Images only reach models that take them, in a place their wire format carries (image-guard.ts).
@@ -153,15 +180,31 @@ export const modelPlugin = definePlugin(() => ({
       const label = modelLabel(fallback, kernel);
       run.logger.debug(`[${NAME}] ${info.request.modelLabel} failed; falling back to ${label}`);
       const providerOptions = dialectOptions(fallback, thinkingFor(info.request, run), info.request.providerOptions);
-      return { retry: true as const, request: { ...info.request, model: fallback, modelLabel: label, providerOptions } };
+      return {
+        retry: true as const,
+        request: { ...info.request, model: fallback, modelLabel: label, providerOptions },
+      };
     });
   },
 }));
 
 export default modelPlugin;
-export { registerAlias, clearAliases, expandAlias, parseAliasList, MAX_ALIAS_HOPS, CLAUDE_MODEL_TIERS, fileModel } from "./aliases";
+export {
+  registerAlias,
+  clearAliases,
+  expandAlias,
+  parseAliasList,
+  MAX_ALIAS_HOPS,
+  CLAUDE_MODEL_TIERS,
+  fileModel,
+} from "./aliases";
 export { getModelApi, type ModelApi, type FetchWrapper, type FetchContext } from "./api";
-export { openaiCompatible, WITH_FETCH, type OpenAICompatibleSettings, type OpenAICompatibleModel } from "./openai-compatible";
+export {
+  openaiCompatible,
+  WITH_FETCH,
+  type OpenAICompatibleSettings,
+  type OpenAICompatibleModel,
+} from "./openai-compatible";
 export { streamCheckingFetch, asksForStream, UnexpectedResponseError } from "./stream-check";
 export { checkProviderSettings } from "./settings";
 export { createModel, type CreateModelOptions } from "./create-model";

@@ -35,19 +35,27 @@ export function listModelProviders(env: NodeJS.ProcessEnv = process.env): ModelP
 
 /** The rows as a terminal table. */
 export function formatModelProviders(rows: ModelProviderRow[]): string {
-  const width = (f: (r: ModelProviderRow) => string, title: string) => Math.max(title.length, ...rows.map((r) => f(r).length));
+  const width = (f: (r: ModelProviderRow) => string, title: string) =>
+    Math.max(title.length, ...rows.map((r) => f(r).length));
   const w1 = width((r) => r.provider, "provider");
   const w2 = width((r) => r.package, "package");
   const status = (r: ModelProviderRow) => (r.installed ? "installed" : `missing: ${r.install}`);
   const w3 = width(status, "status");
   const kind = (r: ModelProviderRow) => (r.bundled ? "dependency" : "optional peer");
   const w4 = width(kind, "kind");
-  const lines = [`${"provider".padEnd(w1)}  ${"package".padEnd(w2)}  ${"kind".padEnd(w4)}  ${"status".padEnd(w3)}  credentials (* = set)`];
+  const lines = [
+    `${"provider".padEnd(w1)}  ${"package".padEnd(w2)}  ${"kind".padEnd(w4)}  ${"status".padEnd(w3)}  credentials (* = set)`,
+  ];
   for (const r of rows) {
     const env = r.env.map((e) => `${e.name}${e.set ? "*" : ""}`).join(", ") || "-";
-    lines.push(`${r.provider.padEnd(w1)}  ${r.package.padEnd(w2)}  ${kind(r).padEnd(w4)}  ${status(r).padEnd(w3)}  ${env}`);
+    lines.push(
+      `${r.provider.padEnd(w1)}  ${r.package.padEnd(w2)}  ${kind(r).padEnd(w4)}  ${status(r).padEnd(w3)}  ${env}`,
+    );
   }
-  lines.push("", 'Model strings are "provider:model", e.g. "anthropic:claude-sonnet-4-5"; openaiCompatible(model, { baseURL }) reaches any other OpenAI-compatible server.');
+  lines.push(
+    "",
+    'Model strings are "provider:model", e.g. "anthropic:claude-sonnet-4-5"; openaiCompatible(model, { baseURL }) reaches any other OpenAI-compatible server.',
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -73,25 +81,45 @@ const COMPATIBLE_PREFIX = "openai-compatible:";
  */
 function compatibleModel(o: Record<string, any>, url: string, values: Record<string, unknown> | undefined): void {
   const named = typeof values?.model === "string" ? values.model : undefined;
-  if (!named) throw new UsageError(`--base-url needs --model: the model's name on that server (e.g. --base-url ${url} --model qwen2.5-coder:7b)`);
+  if (!named)
+    throw new UsageError(
+      `--base-url needs --model: the model's name on that server (e.g. --base-url ${url} --model qwen2.5-coder:7b)`,
+    );
   const id = named.startsWith(COMPATIBLE_PREFIX) ? named.slice(COMPATIBLE_PREFIX.length) : named;
   const apiKey = process.env.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined;
   try {
     o.model = openaiCompatible(id, { baseURL: url, ...(apiKey ? { apiKey } : {}) });
   } catch (error) {
-    throw new UsageError(`--base-url ${JSON.stringify(url)}: ${(error as Error).message.replace(/^openaiCompatible\(model, settings\): settings\.baseURL/, "it")}`);
+    throw new UsageError(
+      `--base-url ${JSON.stringify(url)}: ${(error as Error).message.replace(/^openaiCompatible\(model, settings\): settings\.baseURL/, "it")}`,
+    );
   }
 }
 
 /** `run --model`, `--base-url`, `--fallback-model`. */
 export const modelFlags: Record<string, RunFlag> = {
-  model: { type: "string", value: "<model>", group: "Model", claude: "--model", description: '"provider:model", an alias, or "test" (the offline model)', apply: (o, v) => void (o.model = String(v)) },
+  model: {
+    type: "string",
+    value: "<model>",
+    group: "Model",
+    claude: "--model",
+    description: '"provider:model", an alias, or "test" (the offline model)',
+    apply: (o, v) => void (o.model = String(v)),
+  },
   "base-url": {
     type: "string",
     value: "<url>",
     group: "Model",
-    description: "An OpenAI-compatible server's API root (vLLM, LM Studio, Ollama: http://localhost:8000/v1); --model names the model on it; key from OPENAI_COMPATIBLE_API_KEY",
+    description:
+      "An OpenAI-compatible server's API root (vLLM, LM Studio, Ollama: http://localhost:8000/v1); --model names the model on it; key from OPENAI_COMPATIBLE_API_KEY",
     apply: (o, v, values) => compatibleModel(o, String(v), values),
   },
-  "fallback-model": { type: "string", value: "<model>", group: "Model", claude: "--fallback-model", description: "The model to fall back to when the main one fails", apply: (o, v) => void (o.fallbackModel = String(v)) },
+  "fallback-model": {
+    type: "string",
+    value: "<model>",
+    group: "Model",
+    claude: "--fallback-model",
+    description: "The model to fall back to when the main one fails",
+    apply: (o, v) => void (o.fallbackModel = String(v)),
+  },
 };

@@ -40,10 +40,17 @@ export function openaiCompatible(model: string, settings: OpenAICompatibleSettin
   return build(model, settings, undefined);
 }
 
-function build(model: string, settings: OpenAICompatibleSettings, fetch: typeof globalThis.fetch | undefined): OpenAICompatibleModel {
-  if (typeof model !== "string" || !model) throw new TypeError("openaiCompatible(model, settings): model must be a non-empty string");
+function build(
+  model: string,
+  settings: OpenAICompatibleSettings,
+  fetch: typeof globalThis.fetch | undefined,
+): OpenAICompatibleModel {
+  if (typeof model !== "string" || !model)
+    throw new TypeError("openaiCompatible(model, settings): model must be a non-empty string");
   if (typeof settings?.baseURL !== "string" || !/^https?:\/\//.test(settings.baseURL)) {
-    throw new TypeError('openaiCompatible(model, settings): settings.baseURL must be an http(s) URL, e.g. "http://localhost:11434/v1"');
+    throw new TypeError(
+      'openaiCompatible(model, settings): settings.baseURL must be an http(s) URL, e.g. "http://localhost:11434/v1"',
+    );
   }
   const name = settings.name ?? "openai-compatible";
   let inner: Promise<LanguageModelV4> | undefined;

@@ -7,7 +7,11 @@ import { ModelError } from "../../src/index";
 import { providerSpec, type ProviderSpec } from "./providers";
 
 /** Throw a TypeError naming the first `providerSettings` key that `provider` does not accept. */
-export function checkProviderSettings(provider: string, settings: Readonly<Record<string, unknown>> | undefined, spec?: ProviderSpec): void {
+export function checkProviderSettings(
+  provider: string,
+  settings: Readonly<Record<string, unknown>> | undefined,
+  spec?: ProviderSpec,
+): void {
   const known = spec ?? providerSpec(provider);
   if (!known || !settings) return;
   for (const key of Object.keys(settings)) {

@@ -86,11 +86,23 @@ export function streamCheckingFetch(next: Fetch, provider: string): Fetch {
           controller.enqueue(chunk);
         },
         flush(controller) {
-          if (bytes === 0) controller.error(new UnexpectedResponseError(`${label} (${type}) and an empty body: the stream ended before any event`, response.status, type, "body"));
+          if (bytes === 0)
+            controller.error(
+              new UnexpectedResponseError(
+                `${label} (${type}) and an empty body: the stream ended before any event`,
+                response.status,
+                type,
+                "body",
+              ),
+            );
         },
       }),
     );
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
   return checking as Fetch;
 }

@@ -72,7 +72,10 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         return shellSandbox?.(command) ?? false;
       },
       setMode(run, mode) {
-        if (!PERMISSION_MODES.includes(mode)) throw new TypeError(`setPermissionMode: ${JSON.stringify(mode)} is not a permission mode (${PERMISSION_MODES.join(", ")})`);
+        if (!PERMISSION_MODES.includes(mode))
+          throw new TypeError(
+            `setPermissionMode: ${JSON.stringify(mode)} is not a permission mode (${PERMISSION_MODES.join(", ")})`,
+          );
         modes.set(run, mode);
       },
       modeOf(run) {
@@ -93,7 +96,8 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
       },
       grant(run, rules, source, mode = "replace") {
         if (mode === "add") {
-          if (rules?.length) grants.set(run, Object.freeze([...(grants.get(run) ?? []), ...parseRules([...rules], "allow", source)]));
+          if (rules?.length)
+            grants.set(run, Object.freeze([...(grants.get(run) ?? []), ...parseRules([...rules], "allow", source)]));
         } else if (rules?.length) grants.set(run, Object.freeze(parseRules([...rules], "allow", source)));
         else grants.delete(run);
       },

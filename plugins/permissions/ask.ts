@@ -6,7 +6,7 @@
  */
 import type { PermissionResult, PermissionVerdict, ToolCall } from "../../src/index";
 import { getPermissionsApi } from "./api";
-import { type CanUseTool, type PermissionsResolvedOptions } from "./options";
+import type { CanUseTool, PermissionsResolvedOptions } from "./options";
 import { describeError } from "../../src/index";
 
 /** Answer an ask verdict for one call. */
@@ -26,7 +26,12 @@ export async function answerAsk(verdict: PermissionVerdict, call: ToolCall): Pro
   return prompt(handler, verdict, call, options.permissionPromptTimeoutMs);
 }
 
-function prompt(handler: CanUseTool, verdict: PermissionVerdict, call: ToolCall, timeoutMs: number | undefined): Promise<PermissionResult> {
+function prompt(
+  handler: CanUseTool,
+  verdict: PermissionVerdict,
+  call: ToolCall,
+  timeoutMs: number | undefined,
+): Promise<PermissionResult> {
   const { toolName, toolUseId } = call;
   const runSignal = call.run.abortSignal;
   const controller = new AbortController();
@@ -42,7 +47,11 @@ function prompt(handler: CanUseTool, verdict: PermissionVerdict, call: ToolCall,
     };
     const onAbort = () => {
       controller.abort(runSignal.reason);
-      finish({ behavior: "deny", message: `The run was aborted while waiting for approval of ${toolName}.`, interrupt: true });
+      finish({
+        behavior: "deny",
+        message: `The run was aborted while waiting for approval of ${toolName}.`,
+        interrupt: true,
+      });
     };
     if (runSignal.aborted) return onAbort();
     runSignal.addEventListener("abort", onAbort, { once: true });
@@ -58,10 +67,20 @@ function prompt(handler: CanUseTool, verdict: PermissionVerdict, call: ToolCall,
     // The handler gets a copy: changing what it was shown must not change what runs.
     const shown = structuredClone(call.input);
     Promise.resolve()
-      .then(() => handler(toolName, shown, { signal: controller.signal, suggestions: [...(verdict.suggestions ?? [])], toolUseId }))
+      .then(() =>
+        handler(toolName, shown, {
+          signal: controller.signal,
+          suggestions: [...(verdict.suggestions ?? [])],
+          toolUseId,
+        }),
+      )
       .then(
         (answer) => finish(checkAnswer(answer, toolName)),
-        (error: unknown) => finish({ behavior: "deny", message: `The canUseTool handler failed, so ${toolName} was denied: ${describeError(error)}` }),
+        (error: unknown) =>
+          finish({
+            behavior: "deny",
+            message: `The canUseTool handler failed, so ${toolName} was denied: ${describeError(error)}`,
+          }),
       );
   });
 }
@@ -71,8 +90,12 @@ function checkAnswer(answer: unknown, toolName: string): PermissionResult {
   if (a?.behavior === "allow") {
     const updated = a.updatedInput;
     if (updated === undefined) return { behavior: "allow" };
-    if (typeof updated === "object" && updated !== null && !Array.isArray(updated)) return { behavior: "allow", updatedInput: updated as Record<string, unknown> };
-    return { behavior: "deny", message: `The canUseTool handler allowed ${toolName} with an updatedInput that is not an object, so it was denied.` };
+    if (typeof updated === "object" && updated !== null && !Array.isArray(updated))
+      return { behavior: "allow", updatedInput: updated as Record<string, unknown> };
+    return {
+      behavior: "deny",
+      message: `The canUseTool handler allowed ${toolName} with an updatedInput that is not an object, so it was denied.`,
+    };
   }
   if (a?.behavior === "deny") {
     const message = typeof a.message === "string" && a.message ? a.message : `The user denied ${toolName}.`;

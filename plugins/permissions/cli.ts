@@ -28,15 +28,23 @@ export function splitRules(values: readonly string[]): string[] {
       }
       current += ch;
     }
-    if (depth > 0) throw new UsageError(`unbalanced parenthesis in the rule ${JSON.stringify(current)}; write rules as Tool or Tool(content)`);
+    if (depth > 0)
+      throw new UsageError(
+        `unbalanced parenthesis in the rule ${JSON.stringify(current)}; write rules as Tool or Tool(content)`,
+      );
     if (current) out.push(current);
   }
   return out;
 }
 
-const append = (key: "approvedTools" | "availableTools" | "disallowedTools" | "askTools" | "additionalDirectories", values: string[]) => (options: Record<string, any>) => {
-  options[key] = [...(options[key] ?? []), ...values];
-};
+const append =
+  (
+    key: "approvedTools" | "availableTools" | "disallowedTools" | "askTools" | "additionalDirectories",
+    values: string[],
+  ) =>
+  (options: Record<string, any>) => {
+    options[key] = [...(options[key] ?? []), ...values];
+  };
 
 /** The `run` flags of the options this plugin owns. */
 export const permissionsFlags: Record<string, RunFlag> = {
@@ -47,7 +55,10 @@ export const permissionsFlags: Record<string, RunFlag> = {
     claude: "--permission-mode",
     description: PERMISSION_MODES.join(" | "),
     apply: (o, v) => {
-      if (!(PERMISSION_MODES as readonly string[]).includes(String(v))) throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(v)}`);
+      if (!(PERMISSION_MODES as readonly string[]).includes(String(v)))
+        throw new UsageError(
+          `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(v)}`,
+        );
       o.permissionMode = String(v);
     },
   },
@@ -55,35 +66,80 @@ export const permissionsFlags: Record<string, RunFlag> = {
     type: "boolean",
     group: "Tools and permissions",
     claude: "--dangerously-skip-permissions",
-    description: "--permission-mode bypassPermissions: run without asking (deny and ask rules, sensitive files and the sandbox still apply)",
+    description:
+      "--permission-mode bypassPermissions: run without asking (deny and ask rules, sensitive files and the sandbox still apply)",
     apply: (o, _v, values) => {
-      if (values?.["permission-mode"] !== undefined && values["permission-mode"] !== "bypassPermissions") throw new UsageError(`--dangerously-skip-permissions is --permission-mode bypassPermissions; drop one of them (--permission-mode ${values["permission-mode"]} was given too)`);
+      if (values?.["permission-mode"] !== undefined && values["permission-mode"] !== "bypassPermissions")
+        throw new UsageError(
+          `--dangerously-skip-permissions is --permission-mode bypassPermissions; drop one of them (--permission-mode ${values["permission-mode"]} was given too)`,
+        );
       o.permissionMode = "bypassPermissions";
     },
   },
   // Pre-approval only, as in `claude -p`: a bare name approves the tool and takes no other tool away (--tools does that).
-  allowedTools: { type: "string", value: "<rules>", multiple: true, group: "Tools and permissions", claude: "--allowedTools", description: 'Rules that run without asking: "Read,Bash(git log:*)" (comma or space separated; repeatable); never removes a tool (approvedTools)', apply: (o, v) => append("approvedTools", splitRules(list(v)))(o) },
+  allowedTools: {
+    type: "string",
+    value: "<rules>",
+    multiple: true,
+    group: "Tools and permissions",
+    claude: "--allowedTools",
+    description:
+      'Rules that run without asking: "Read,Bash(git log:*)" (comma or space separated; repeatable); never removes a tool (approvedTools)',
+    apply: (o, v) => append("approvedTools", splitRules(list(v)))(o),
+  },
   tools: {
     type: "string",
     value: "<names>",
     multiple: true,
     group: "Tools and permissions",
     claude: "--tools",
-    description: 'Only these tools are offered: "Read,Grep,Bash"; "" for none, "default" for all; approves nothing (availableTools)',
+    description:
+      'Only these tools are offered: "Read,Grep,Bash"; "" for none, "default" for all; approves nothing (availableTools)',
     apply: (o, v) => {
       const names = splitRules(list(v));
       if (names.includes("default")) {
-        if (names.length > 1) throw new UsageError(`--tools default means every tool; it cannot be combined with names (${names.filter((n) => n !== "default").join(", ")})`);
+        if (names.length > 1)
+          throw new UsageError(
+            `--tools default means every tool; it cannot be combined with names (${names.filter((n) => n !== "default").join(", ")})`,
+          );
         return;
       }
       const scoped = names.find((n) => n.includes("("));
-      if (scoped) throw new UsageError(`--tools takes tool names, not rules (${scoped}); pre-approve calls with --allowedTools`);
+      if (scoped)
+        throw new UsageError(`--tools takes tool names, not rules (${scoped}); pre-approve calls with --allowedTools`);
       append("availableTools", names)(o);
     },
   },
-  disallowedTools: { type: "string", value: "<rules>", multiple: true, group: "Tools and permissions", claude: "--disallowedTools", description: "Rules that are always denied (same form); a bare name removes the tool", apply: (o, v) => append("disallowedTools", splitRules(list(v)))(o) },
-  askTools: { type: "string", value: "<rules>", multiple: true, group: "Tools and permissions", description: "Rules that always ask, even when another rule allows (same form)", apply: (o, v) => append("askTools", splitRules(list(v)))(o) },
-  "add-dir": { type: "string", value: "<dir>", multiple: true, group: "Context", claude: "--add-dir", description: "Another directory the tools may use; repeatable", apply: (o, v) => append("additionalDirectories", list(v).map((d) => resolve(d)))(o) },
+  disallowedTools: {
+    type: "string",
+    value: "<rules>",
+    multiple: true,
+    group: "Tools and permissions",
+    claude: "--disallowedTools",
+    description: "Rules that are always denied (same form); a bare name removes the tool",
+    apply: (o, v) => append("disallowedTools", splitRules(list(v)))(o),
+  },
+  askTools: {
+    type: "string",
+    value: "<rules>",
+    multiple: true,
+    group: "Tools and permissions",
+    description: "Rules that always ask, even when another rule allows (same form)",
+    apply: (o, v) => append("askTools", splitRules(list(v)))(o),
+  },
+  "add-dir": {
+    type: "string",
+    value: "<dir>",
+    multiple: true,
+    group: "Context",
+    claude: "--add-dir",
+    description: "Another directory the tools may use; repeatable",
+    apply: (o, v) =>
+      append(
+        "additionalDirectories",
+        list(v).map((d) => resolve(d)),
+      )(o),
+  },
 };
 
 /** `ubiquity permissions check`, loaded on use. */

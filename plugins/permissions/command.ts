@@ -75,7 +75,9 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
   }
   const [sub, ...rest] = positionals;
   if (sub !== "check" || rest.length !== 1) {
-    io.stderr(`error: expected \`ubiquity permissions check "<command>"\` (one quoted argument); see \`ubiquity permissions --help\`\n`);
+    io.stderr(
+      `error: expected \`ubiquity permissions check "<command>"\` (one quoted argument); see \`ubiquity permissions --help\`\n`,
+    );
     return 1;
   }
   const mode = values.mode ?? "default";
@@ -85,7 +87,11 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
   }
   const toolName = values.tool ?? "Bash";
   const subject = rest[0]!;
-  const input = DEFAULT_TOOL_KINDS.shell.has(toolName) ? { command: subject } : DEFAULT_TOOL_KINDS.path.has(toolName) ? { file_path: subject, path: subject } : { content: subject };
+  const input = DEFAULT_TOOL_KINDS.shell.has(toolName)
+    ? { command: subject }
+    : DEFAULT_TOOL_KINDS.path.has(toolName)
+      ? { file_path: subject, path: subject }
+      : { content: subject };
   let decision: Decision;
   try {
     decision = await explainPermission({
@@ -102,16 +108,35 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
     io.stderr(`error: ${describeError(error)}\n`);
     return 1;
   }
-  const review = values.reviewer ? reviewerView(decision, toolName, input, values.cwd ?? process.cwd(), mode) : undefined;
-  io.stdout(values.json ? `${JSON.stringify({ ...report(decision), ...(review ? { reviewer: review } : {}) }, null, 2)}\n` : `${format(decision)}${review ? formatReview(review) : ""}`);
+  const review = values.reviewer
+    ? reviewerView(decision, toolName, input, values.cwd ?? process.cwd(), mode)
+    : undefined;
+  io.stdout(
+    values.json
+      ? `${JSON.stringify({ ...report(decision), ...(review ? { reviewer: review } : {}) }, null, 2)}\n`
+      : `${format(decision)}${review ? formatReview(review) : ""}`,
+  );
   return EXIT[decision.behavior];
 }
 
 /** What auto-review would do with a decision: answer it (with the request it would get), or leave it to the rules or the user. */
 function reviewerView(d: Decision, toolName: string, input: Record<string, unknown>, cwd: string, mode: string) {
-  if (d.behavior !== "ask") return { answers: false, why: `the rules decide (${d.behavior}); the reviewer is not asked` };
-  if (d.step !== "mode") return { answers: false, why: `the engine asks because of ${d.step === "ask-rule" ? "an ask rule" : d.step === "sensitive" ? "a sensitive path" : `its ${d.step} step`}: that is the user's to answer, never the reviewer's` };
-  const request = { toolName, input, reason: d.message, intent: ["(the user's prompts)"], conversation: ["(the run's recent turns, without tool outputs)"], cwd, permissionMode: mode === "default" ? "auto" : mode };
+  if (d.behavior !== "ask")
+    return { answers: false, why: `the rules decide (${d.behavior}); the reviewer is not asked` };
+  if (d.step !== "mode")
+    return {
+      answers: false,
+      why: `the engine asks because of ${d.step === "ask-rule" ? "an ask rule" : d.step === "sensitive" ? "a sensitive path" : `its ${d.step} step`}: that is the user's to answer, never the reviewer's`,
+    };
+  const request = {
+    toolName,
+    input,
+    reason: d.message,
+    intent: ["(the user's prompts)"],
+    conversation: ["(the run's recent turns, without tool outputs)"],
+    cwd,
+    permissionMode: mode === "default" ? "auto" : mode,
+  };
   return { answers: true, instructions: REVIEW_INSTRUCTIONS, request: reviewPrompt(request) };
 }
 
@@ -120,7 +145,11 @@ function formatReview(view: ReturnType<typeof reviewerView>): string {
   return `reviewer: answers this call (mode auto, or the reviewer option); a model reviewer gets these instructions:\n${indent(view.instructions!)}\nand this request:\n${indent(view.request!)}\n`;
 }
 
-const indent = (text: string) => text.split("\n").map((l) => `  ${l}`).join("\n");
+const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => `  ${l}`)
+    .join("\n");
 
 function report(d: Decision) {
   const s = d.subject;
@@ -130,7 +159,14 @@ function report(d: Decision) {
     ...(d.rule ? { rule: d.rule } : {}),
     step: d.step,
     ...(s?.kind === "shell"
-      ? { candidates: s.analysis.candidates.map((c) => ({ command: c.text, required: c.required, ...(c.via ? { via: c.via } : {}) })), unsafe: s.unsafe }
+      ? {
+          candidates: s.analysis.candidates.map((c) => ({
+            command: c.text,
+            required: c.required,
+            ...(c.via ? { via: c.via } : {}),
+          })),
+          unsafe: s.unsafe,
+        }
       : s?.kind === "path"
         ? { paths: s.paths }
         : {}),
@@ -143,7 +179,10 @@ function format(d: Decision): string {
   const s = d.subject;
   if (s?.kind === "shell") {
     if (s.analysis.candidates.length > 0) lines.push("commands:");
-    for (const c of s.analysis.candidates) lines.push(`  ${c.text}${c.required ? "" : "   (wrapper: its command is judged)"}${c.via ? `   [via ${c.via}]` : ""}`);
+    for (const c of s.analysis.candidates)
+      lines.push(
+        `  ${c.text}${c.required ? "" : "   (wrapper: its command is judged)"}${c.via ? `   [via ${c.via}]` : ""}`,
+      );
     if (s.unsafe.length > 0) lines.push("cannot be proven safe:", ...s.unsafe.map((u) => `  - ${u}`));
   } else if (s?.kind === "path") {
     for (const p of s.paths) lines.push(`path: ${p.absolute}${p.real && p.real !== p.absolute ? ` → ${p.real}` : ""}`);

@@ -15,6 +15,8 @@ export async function decidePermission(request: DecidePermissionInput): Promise<
 }
 
 /** Like `decidePermission`, with the deciding step, the suggestions and the candidates it judged. */
-export async function explainPermission(request: DecidePermissionInput & { sources?: PolicySources }): Promise<Decision> {
+export async function explainPermission(
+  request: DecidePermissionInput & { sources?: PolicySources },
+): Promise<Decision> {
   return (await decide()).explainPermission(request);
 }

@@ -51,16 +51,29 @@ export async function decidePermission(request: DecidePermissionInput): Promise<
 }
 
 /** Like `decidePermission`, with the deciding step, the suggestions and the candidates it judged. */
-export async function explainPermission(request: DecidePermissionInput & { sources?: PolicySources }): Promise<Decision> {
+export async function explainPermission(
+  request: DecidePermissionInput & { sources?: PolicySources },
+): Promise<Decision> {
   await loadShellParser();
   const cwd = resolve(request.cwd ?? process.cwd());
   const home = request.home ?? homedir();
   const roots = [cwd, ...(request.additionalDirectories ?? []).map((d) => absolutePath(cwd, d, home))];
-  const policy = compilePolicy(request.rules ?? {}, { cwd, home, kinds: DEFAULT_TOOL_KINDS, ...(request.sources ? { sources: request.sources } : {}) });
+  const policy = compilePolicy(request.rules ?? {}, {
+    cwd,
+    home,
+    kinds: DEFAULT_TOOL_KINDS,
+    ...(request.sources ? { sources: request.sources } : {}),
+  });
   const place = { cwd, home, roots: resolveRoots(roots) };
   // A run checks the input before any permission (a path outside the roots is refused there): so does this.
   const refusal = await refused(request, place);
-  if (refusal) return { behavior: "deny", step: "tool", message: `Invalid arguments for ${request.toolName}: ${refusal}`, suggestions: [] };
+  if (refusal)
+    return {
+      behavior: "deny",
+      step: "tool",
+      message: `Invalid arguments for ${request.toolName}: ${refusal}`,
+      suggestions: [],
+    };
   return decide(
     { toolName: request.toolName, input: request.input, ...(request.tool ? { tool: request.tool } : {}) },
     { mode: request.mode ?? "default", policy, place, sandboxed: () => request.sandbox === true },
@@ -77,7 +90,12 @@ async function refused(request: DecidePermissionInput, place: Place): Promise<st
     }
   }
   if (!DEFAULT_TOOL_KINDS.path.has(request.toolName)) return undefined;
-  const written = ["file_path", "notebook_path", "path"].map((k) => request.input[k]).find((v): v is string => typeof v === "string") ?? ".";
+  const written =
+    ["file_path", "notebook_path", "path"]
+      .map((k) => request.input[k])
+      .find((v): v is string => typeof v === "string") ?? ".";
   const path = judgePath(place.cwd, place.home, written);
-  return insideRoots(path, place.roots) ? undefined : `${path.absolute} is outside the folders this run may access. Permitted: ${place.roots.join(", ")}.`;
+  return insideRoots(path, place.roots)
+    ? undefined
+    : `${path.absolute} is outside the folders this run may access. Permitted: ${place.roots.join(", ")}.`;
 }

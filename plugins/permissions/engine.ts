@@ -18,7 +18,7 @@ import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
 import type { PermissionMode } from "./options";
 import { describeError } from "../../src/index";
-import { DEFAULT_TOOL_KINDS, namesPatchTool, rulesFor, type CompiledRule, type Policy } from "./policy";
+import { DEFAULT_TOOL_KINDS, namesPatchTool, type CompiledRule, type Policy } from "./policy";
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { suggest } from "./suggest";
@@ -36,7 +36,16 @@ export interface DecideRequest {
 }
 
 /** Which step of the chain decided. */
-export type DecisionStep = "plan" | "deny-rule" | "ask-rule" | "tool" | "sensitive" | "bypass" | "allow-rule" | "mode" | "dont-ask";
+export type DecisionStep =
+  | "plan"
+  | "deny-rule"
+  | "ask-rule"
+  | "tool"
+  | "sensitive"
+  | "bypass"
+  | "allow-rule"
+  | "mode"
+  | "dont-ask";
 
 /** The engine's verdict. */
 export interface Decision {
@@ -78,7 +87,11 @@ export async function decide(request: DecideRequest, setup: EngineSetup): Promis
     decision = await chain(request, setup);
   } catch (error) {
     // A check that cannot finish (a path the file system refuses, a NUL in a name) denies.
-    return verdict("deny", "deny-rule", `Permission check failed, so ${request.toolName} was denied: ${describeError(error)}`);
+    return verdict(
+      "deny",
+      "deny-rule",
+      `Permission check failed, so ${request.toolName} was denied: ${describeError(error)}`,
+    );
   }
   if (decision.behavior === "ask" && setup.mode === "dontAsk") {
     return {
@@ -97,7 +110,11 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
   const readOnly = tool ? safely(() => tool.isReadOnly(input) === true, false) : READ_ONLY_TOOLS.has(toolName);
 
   if (mode === "plan" && !readOnly) {
-    return verdict("deny", "plan", `Plan mode: ${toolName} can change things, so it was not run. Investigate with read-only tools, then present your plan to the user for approval instead of making changes.`);
+    return verdict(
+      "deny",
+      "plan",
+      `Plan mode: ${toolName} can change things, so it was not run. Investigate with read-only tools, then present your plan to the user for approval instead of making changes.`,
+    );
   }
 
   let subject: Subject;
@@ -108,9 +125,15 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
     return verdict("deny", "deny-rule", `Permission check failed, so ${toolName} was denied: ${describeError(error)}`);
   }
 
-  for (const [list, behavior, step] of [["deny", "deny", "deny-rule"], ["ask", "ask", "ask-rule"]] as const) {
+  for (const [list, behavior, step] of [
+    ["deny", "deny", "deny-rule"],
+    ["ask", "ask", "ask-rule"],
+  ] as const) {
     for (const rule of rulesForCall(policy, list, toolName, subject)) {
-      const hit = rule.tool === toolName || subject.kind !== "shell" ? matchAny(rule, subject) : matchFiles(rule, subject, policy.kinds);
+      const hit =
+        rule.tool === toolName || subject.kind !== "shell"
+          ? matchAny(rule, subject)
+          : matchFiles(rule, subject, policy.kinds);
       if (hit === undefined) continue;
       const what = hit ? ` (${hit})` : "";
       const message =
@@ -126,69 +149,165 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
     try {
       opinion = await tool.checkPermissions(input, request.toolContext ?? placeholderContext(setup.place));
     } catch (error) {
-      return verdict("deny", "tool", `${toolName}'s own permission check failed, so the call was denied: ${describeError(error)}`, subject);
+      return verdict(
+        "deny",
+        "tool",
+        `${toolName}'s own permission check failed, so the call was denied: ${describeError(error)}`,
+        subject,
+      );
     }
-    if (opinion?.behavior === "deny") return verdict("deny", "tool", opinion.message || `${toolName} refused this call.`, subject);
-    if (opinion?.behavior === "ask") return { ...verdict("ask", "tool", opinion.message || `${toolName} asks for approval.`, subject), suggestions: [] };
+    if (opinion?.behavior === "deny")
+      return verdict("deny", "tool", opinion.message || `${toolName} refused this call.`, subject);
+    if (opinion?.behavior === "ask")
+      return {
+        ...verdict("ask", "tool", opinion.message || `${toolName} asks for approval.`, subject),
+        suggestions: [],
+      };
     if (opinion?.behavior === "allow") {
       const allowed = verdict("allow", "tool", opinion.message || `${toolName} allowed this call itself.`, subject);
       const updated = opinion.updatedInput;
-      return updated && typeof updated === "object" && !Array.isArray(updated) ? { ...allowed, updatedInput: updated } : allowed;
+      return updated && typeof updated === "object" && !Array.isArray(updated)
+        ? { ...allowed, updatedInput: updated }
+        : allowed;
     }
   }
 
   const sandboxed = subject.kind === "shell" && setup.sandboxed?.(subject.analysis.source) === true;
-  const sensitive = subject.kind === "shell" ? (subject.sensitive ?? (sandboxed ? undefined : subject.unsandboxed)) : subject.kind === "path" ? subject.sensitive : undefined;
-  if (sensitive) return { ...verdict("ask", "sensitive", `${toolName} needs approval: ${sensitive}. Writes to sensitive paths always ask.`, subject), suggestions: [] };
+  const sensitive =
+    subject.kind === "shell"
+      ? (subject.sensitive ?? (sandboxed ? undefined : subject.unsandboxed))
+      : subject.kind === "path"
+        ? subject.sensitive
+        : undefined;
+  if (sensitive)
+    return {
+      ...verdict(
+        "ask",
+        "sensitive",
+        `${toolName} needs approval: ${sensitive}. Writes to sensitive paths always ask.`,
+        subject,
+      ),
+      suggestions: [],
+    };
 
   if (mode === "bypassPermissions") {
     // Without the sandbox nothing stops a write the engine cannot name: it could be ~/.bashrc.
     // So is a write outside the permitted folders (a start-up file, a program on PATH): without the
     // sandbox only the folders the user permitted (and the temp folder) are written without asking.
-    const outside = subject.kind === "shell" && !sandboxed ? subject.outsideWrites.find((p) => !isTemp(p) || p === setup.place.home || p.startsWith(`${setup.place.home}/`)) : undefined;
+    const outside =
+      subject.kind === "shell" && !sandboxed
+        ? subject.outsideWrites.find(
+            (p) => !isTemp(p) || p === setup.place.home || p.startsWith(`${setup.place.home}/`),
+          )
+        : undefined;
     if (outside) {
-      return { ...verdict("ask", "bypass", `${toolName} needs approval: it writes ${outside}, outside the permitted folders, and without the sandbox bypassPermissions asks for that.`, subject), suggestions: [] };
+      return {
+        ...verdict(
+          "ask",
+          "bypass",
+          `${toolName} needs approval: it writes ${outside}, outside the permitted folders, and without the sandbox bypassPermissions asks for that.`,
+          subject,
+        ),
+        suggestions: [],
+      };
     }
     if (subject.kind === "shell" && subject.unknownWrites.length > 0 && !sandboxed) {
-      return { ...verdict("ask", "bypass", `${toolName} needs approval: ${subject.unknownWrites[0]}, and without the sandbox bypassPermissions cannot keep such a write away from files that run code later.`, subject), suggestions: [] };
+      return {
+        ...verdict(
+          "ask",
+          "bypass",
+          `${toolName} needs approval: ${subject.unknownWrites[0]}, and without the sandbox bypassPermissions cannot keep such a write away from files that run code later.`,
+          subject,
+        ),
+        suggestions: [],
+      };
     }
     // A command that cannot be pinned down could be running what a deny or ask rule names
     // (`/bin/r[m]`, `$a$b`): bypass must not turn a rule that could not see into an allow.
     // File rules count too: a write or read it cannot name could be the file a Read/Edit rule names.
     // Text typed into a running background shell (BashInput) is a command no shell rule could
     // judge: with a deny or ask rule on a shell tool, bypass does not carry it past that rule.
-    if (toolName === TYPED_INTO_SHELL && [...policy.deny, ...policy.ask].some((r) => [...policy.kinds.shell].some((t) => ruleNamesTool(r, t)))) {
-      return verdict("ask", "bypass", `${toolName} needs approval: what it types into a shell is not judged by your rules on ${[...policy.kinds.shell].join(", ")}, so bypassPermissions does not apply.`, subject);
+    if (
+      toolName === TYPED_INTO_SHELL &&
+      [...policy.deny, ...policy.ask].some((r) => [...policy.kinds.shell].some((t) => ruleNamesTool(r, t)))
+    ) {
+      return verdict(
+        "ask",
+        "bypass",
+        `${toolName} needs approval: what it types into a shell is not judged by your rules on ${[...policy.kinds.shell].join(", ")}, so bypassPermissions does not apply.`,
+        subject,
+      );
     }
-    const watched = [...policy.deny, ...policy.ask].some((r) => r.content !== undefined && (ruleNamesTool(r, toolName) || r.tool === "Read" || policy.kinds.edit.has(r.tool)));
+    const watched = [...policy.deny, ...policy.ask].some(
+      (r) =>
+        r.content !== undefined && (ruleNamesTool(r, toolName) || r.tool === "Read" || policy.kinds.edit.has(r.tool)),
+    );
     if (subject.kind === "shell" && subject.unsafe.length > 0 && watched) {
-      return verdict("ask", "bypass", `${toolName} needs approval: ${JSON.stringify(subject.analysis.source)} cannot be proven free of the commands your deny and ask rules name (${subject.unsafe.join("; ")}), so bypassPermissions does not apply.`, subject);
+      return verdict(
+        "ask",
+        "bypass",
+        `${toolName} needs approval: ${JSON.stringify(subject.analysis.source)} cannot be proven free of the commands your deny and ask rules name (${subject.unsafe.join("; ")}), so bypassPermissions does not apply.`,
+        subject,
+      );
     }
     return verdict("allow", "bypass", "Allowed: permission mode bypassPermissions.", subject);
   }
 
-  const allowRules = rulesForCall(policy, "allow", toolName, subject).filter((r) => subject.kind === "shell" ? ruleNamesTool(r, toolName) : true);
+  const allowRules = rulesForCall(policy, "allow", toolName, subject).filter((r) =>
+    subject.kind === "shell" ? ruleNamesTool(r, toolName) : true,
+  );
   const cover = covered(allowRules, subject);
   if (cover.ok && subject.kind === "shell" && subject.edits.length > 0 && mode !== "acceptEdits") {
     // A file the command writes is an edit: outside acceptEdits it needs what Write would need.
     const editRules = policy.allow.filter((r) => [...policy.kinds.edit].some((t) => ruleNamesTool(r, t)));
-    const uncovered = subject.edits.find((p) => !editRules.some((r) => r.content === undefined || (r.path?.(p.absolute) && (p.real === undefined || r.path?.(p.real)))));
+    const uncovered = subject.edits.find(
+      (p) =>
+        !editRules.some(
+          (r) => r.content === undefined || (r.path?.(p.absolute) && (p.real === undefined || r.path?.(p.real))),
+        ),
+    );
     if (uncovered) {
-      return { ...verdict("ask", "mode", `${toolName} needs approval: it writes ${uncovered.absolute}, and a write asks as Write would (permission mode ${mode}); allow it with an Edit(...) rule or use acceptEdits.`, subject), suggestions: [] };
+      return {
+        ...verdict(
+          "ask",
+          "mode",
+          `${toolName} needs approval: it writes ${uncovered.absolute}, and a write asks as Write would (permission mode ${mode}); allow it with an Edit(...) rule or use acceptEdits.`,
+          subject,
+        ),
+        suggestions: [],
+      };
     }
   }
-  if (cover.ok) return { ...verdict("allow", "allow-rule", `Allowed by ${cover.rule ?? "the allow rules"}.`, subject), ...(cover.rule ? { rule: cover.rule } : {}) };
+  if (cover.ok)
+    return {
+      ...verdict("allow", "allow-rule", `Allowed by ${cover.rule ?? "the allow rules"}.`, subject),
+      ...(cover.rule ? { rule: cover.rule } : {}),
+    };
 
   // A read that leaves the machine (a URL, a search query) runs by default only in plan mode.
   const network = (policy.kinds.network ?? DEFAULT_TOOL_KINDS.network)?.has(toolName) === true;
-  if (readOnly && (!network || mode === "plan")) return verdict("allow", "mode", `Allowed: ${toolName} only reads.`, subject);
-  if (mode === "acceptEdits" && policy.kinds.edit.has(toolName) && subject.kind === "path" && subject.paths.length > 0 && !subject.outside) {
-    return verdict("allow", "mode", "Allowed: permission mode acceptEdits approves edits inside the permitted folders.", subject);
+  if (readOnly && (!network || mode === "plan"))
+    return verdict("allow", "mode", `Allowed: ${toolName} only reads.`, subject);
+  if (
+    mode === "acceptEdits" &&
+    policy.kinds.edit.has(toolName) &&
+    subject.kind === "path" &&
+    subject.paths.length > 0 &&
+    !subject.outside
+  ) {
+    return verdict(
+      "allow",
+      "mode",
+      "Allowed: permission mode acceptEdits approves edits inside the permitted folders.",
+      subject,
+    );
   }
   const why = allowRules.length > 0 && cover.why ? cover.why : `it is not pre-approved (permission mode ${mode})`;
   // Suggestions cost as much as the decision (they resolve paths and compile candidate rules) and
   // matter only when a handler is asked: computed on first read.
-  return lazySuggestions(verdict("ask", "mode", `${toolName} needs approval: ${why}.`, subject), () => suggest(toolName, subject, setup.place));
+  return lazySuggestions(verdict("ask", "mode", `${toolName} needs approval: ${why}.`, subject), () =>
+    suggest(toolName, subject, setup.place),
+  );
 }
 
 function verdict(behavior: Decision["behavior"], step: DecisionStep, message: string, subject?: Subject): Decision {
@@ -200,24 +319,49 @@ function verdict(behavior: Decision["behavior"], step: DecisionStep, message: st
  * tool (Edit rules cover Write and Write rules cover Edit), Read's for Grep and Glob, and for a
  * shell command also the file-tool rules its reads and writes answer to.
  */
-function rulesForCall(policy: Policy, list: "allow" | "deny" | "ask", toolName: string, subject: Subject): CompiledRule[] {
+function rulesForCall(
+  policy: Policy,
+  list: "allow" | "deny" | "ask",
+  toolName: string,
+  subject: Subject,
+): CompiledRule[] {
   const { kinds } = policy;
   const names = new Set([toolName]);
   if (kinds.edit.has(toolName)) for (const t of kinds.edit) names.add(t);
   if (toolName === "Grep" || toolName === "Glob") names.add("Read");
   if (subject.kind === "shell" && list !== "allow") {
-    if (subject.writes.length > 0 || subject.unknownWrites.length > 0 || subject.unknownEdits.length > 0 || subject.maybe.length > 0) for (const t of kinds.edit) names.add(t);
-    if (subject.analysis.reads.length > 0 || subject.recursiveReads.length > 0 || subject.unknownReads.length > 0 || subject.maybe.length > 0) names.add("Read");
+    if (
+      subject.writes.length > 0 ||
+      subject.unknownWrites.length > 0 ||
+      subject.unknownEdits.length > 0 ||
+      subject.maybe.length > 0
+    )
+      for (const t of kinds.edit) names.add(t);
+    if (
+      subject.analysis.reads.length > 0 ||
+      subject.recursiveReads.length > 0 ||
+      subject.unknownReads.length > 0 ||
+      subject.maybe.length > 0
+    )
+      names.add("Read");
   }
   const namesAny = (r: CompiledRule) => {
     for (const n of names) if (ruleNamesTool(r, n)) return true;
     return false;
   };
-  return policy[list].filter((r) => namesAny(r) && (r.content !== undefined || r.tool === toolName || ruleNamesTool(r, toolName) || namesPatchTool(r, toolName)));
+  return policy[list].filter(
+    (r) =>
+      namesAny(r) &&
+      (r.content !== undefined || r.tool === toolName || ruleNamesTool(r, toolName) || namesPatchTool(r, toolName)),
+  );
 }
 
 /** For a shell command: the file a Read/Edit/Write rule hits among what it reads or writes. */
-function matchFiles(rule: CompiledRule, subject: Extract<Subject, { kind: "shell" }>, kinds: Policy["kinds"]): string | undefined {
+function matchFiles(
+  rule: CompiledRule,
+  subject: Extract<Subject, { kind: "shell" }>,
+  kinds: Policy["kinds"],
+): string | undefined {
   const reading = rule.tool === "Read";
   if (!reading && !kinds.edit.has(rule.tool)) return undefined;
   const paths = reading ? subject.reads() : subject.writes;
@@ -225,12 +369,14 @@ function matchFiles(rule: CompiledRule, subject: Extract<Subject, { kind: "shell
   if (hit) return `it ${reading ? "reads" : "writes"} ${hit.absolute}`;
   // An operand of a program the engine does not know may be read or written.
   const maybe = subject.maybe.find((p) => rule.path?.(p.absolute) || (p.real !== undefined && rule.path?.(p.real)));
-  if (maybe) return `${maybe.absolute} is an argument of a program the engine does not know, which may ${reading ? "read" : "write"} it`;
+  if (maybe)
+    return `${maybe.absolute} is an argument of a program the engine does not know, which may ${reading ? "read" : "write"} it`;
   // A folder read to the bottom (grep -r, rg) reads every file below it that the rule may name.
   if (reading) {
     for (const dir of subject.recursiveReads) {
       const below = fileBelow(dir.real ?? dir.absolute, (p) => rule.path?.(p) === true);
-      if (below) return `it reads every file below ${dir.absolute}, ${below === true ? "too many to check one by one" : `among them ${below}`}`;
+      if (below)
+        return `it reads every file below ${dir.absolute}, ${below === true ? "too many to check one by one" : `among them ${below}`}`;
     }
   }
   // A file it cannot name could be the one the rule names.
@@ -241,7 +387,9 @@ function matchFiles(rule: CompiledRule, subject: Extract<Subject, { kind: "shell
 
 /** The temp folder (and /tmp): written without asking in bypassPermissions, as every build does. */
 function isTemp(path: string): boolean {
-  const tmp = [tmpdir(), "/tmp", "/var/tmp", process.env.TMPDIR].filter((t): t is string => typeof t === "string" && t !== "");
+  const tmp = [tmpdir(), "/tmp", "/var/tmp", process.env.TMPDIR].filter(
+    (t): t is string => typeof t === "string" && t !== "",
+  );
   return tmp.some((t) => path === t || path.startsWith(t.endsWith("/") ? t : `${t}/`));
 }
 
@@ -289,22 +437,35 @@ function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
   switch (subject.kind) {
     case "shell": {
       // Deny and ask see every candidate, also under its program's plain name (/bin/rm is rm).
-      const hit = subject.analysis.candidates.find((c) => rule.command?.test(c.text, c.open) || rule.command?.test(plainName(c), c.open) || equivalents(c).some((t) => rule.command?.test(t, c.open)));
+      const hit = subject.analysis.candidates.find(
+        (c) =>
+          rule.command?.test(c.text, c.open) ||
+          rule.command?.test(plainName(c), c.open) ||
+          equivalents(c).some((t) => rule.command?.test(t, c.open)),
+      );
       if (hit) return hit.text;
       // The same command written another way: global options before the sub-command (`git -C . push`),
       // options in another order, clustered, abbreviated or by another name (`rm -fr`, `git reset -q --har`,
       // `npm run-script`); or a sub-command or option the engine does not know of the denied program (`npm rum`).
       const same = subject.analysis.candidates.find((c) => sameCommand(rule, c));
-      if (same) return `${same.text} (${same.unproven ? `${same.unproven.why}, so it may be what the rule names` : "the same command as the rule names"})`;
+      if (same)
+        return `${same.text} (${same.unproven ? `${same.unproven.why}, so it may be what the rule names` : "the same command as the rule names"})`;
       // A command that runs what cannot be seen (`$a $b`, `eval "$x"`, code on stdin) could run what the rule names.
-      if (subject.analysis.hidden.length > 0) return `it cannot be pinned down, and could run what the rule names: ${subject.analysis.hidden[0]}`;
+      if (subject.analysis.hidden.length > 0)
+        return `it cannot be pinned down, and could run what the rule names: ${subject.analysis.hidden[0]}`;
       // A program the engine does not know (or a sub-command or option it does not know: `npm exec`,
       // `setarch x86_64`) may run the rest of its words as a command, as an unknown wrapper would.
-      const wrapped = subject.analysis.candidates.find((c) => c.unproven && tails(c, c.unproven.at).some((t) => rule.command?.test(t, true)));
+      const wrapped = subject.analysis.candidates.find(
+        (c) => c.unproven && tails(c, c.unproven.at).some((t) => rule.command?.test(t, true)),
+      );
       if (wrapped) return `${wrapped.text} (${wrapped.unproven!.why}; it may run the rest of its words)`;
       // What cannot be proven, or a program the engine does not understand (which may run a string
       // it is given: `tmux new 'rm -rf /'`, `python3 -c '…rm…'`, `ed <<< '!rm'`): the denied name visible in the text is enough.
-      if ((subject.unsafe.length > 0 || subject.analysis.candidates.some((c) => c.unproven)) && visibleInside(rule.content, subject.analysis.source)) return `visible in ${JSON.stringify(subject.analysis.source)}`;
+      if (
+        (subject.unsafe.length > 0 || subject.analysis.candidates.some((c) => c.unproven)) &&
+        visibleInside(rule.content, subject.analysis.source)
+      )
+        return `visible in ${JSON.stringify(subject.analysis.source)}`;
       return undefined;
     }
     case "path": {
@@ -317,7 +478,12 @@ function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
 }
 
 // Commands that are another program by another name: `npm exec x` is `npx x`, `pnpm dlx x` is `pnpx x`.
-const EQUIVALENT: readonly [RegExp, string][] = [[/^npm (?:exec|x)(?: --)?(?= |$)/, "npx"], [/^pnpm (?:dlx|exec)(?: --)?(?= |$)/, "pnpx"], [/^bun x(?= |$)/, "bunx"], [/^yarn dlx(?= |$)/, "npx"]];
+const EQUIVALENT: readonly [RegExp, string][] = [
+  [/^npm (?:exec|x)(?: --)?(?= |$)/, "npx"],
+  [/^pnpm (?:dlx|exec)(?: --)?(?= |$)/, "pnpx"],
+  [/^bun x(?= |$)/, "bunx"],
+  [/^yarn dlx(?= |$)/, "npx"],
+];
 
 function equivalents(candidate: ShellCandidate): string[] {
   const text = plainName(candidate);
@@ -346,7 +512,10 @@ function sameCommand(rule: CompiledRule, candidate: ShellCandidate): boolean {
     } catch {
       parsed = undefined;
     }
-    form = parsed?.canonical && parsed.subDepth !== undefined ? { canonical: parsed.canonical, subDepth: parsed.subDepth } : null;
+    form =
+      parsed?.canonical && parsed.subDepth !== undefined
+        ? { canonical: parsed.canonical, subDepth: parsed.subDepth }
+        : null;
     ruleForms.set(head, form);
   }
   if (!form) return false;
@@ -370,7 +539,14 @@ function sameCommand(rule: CompiledRule, candidate: ShellCandidate): boolean {
 function tails(candidate: ShellCandidate, from: number): string[] {
   const words = candidate.text.split(" ");
   const out: string[] = [];
-  for (let k = from + 1; k < words.length; k++) if (!words[k]!.startsWith("-")) out.push(words.slice(k).map((w, i) => (i === 0 ? posix.basename(w) : w)).join(" "));
+  for (let k = from + 1; k < words.length; k++)
+    if (!words[k]!.startsWith("-"))
+      out.push(
+        words
+          .slice(k)
+          .map((w, i) => (i === 0 ? posix.basename(w) : w))
+          .join(" "),
+      );
   return out;
 }
 
@@ -405,7 +581,10 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
   switch (subject.kind) {
     case "shell": {
       if (subject.unsafe.length > 0) {
-        return { ok: false, why: `${JSON.stringify(subject.analysis.source)} cannot be proven safe (${subject.unsafe.join("; ")}), so no allow rule covers it` };
+        return {
+          ok: false,
+          why: `${JSON.stringify(subject.analysis.source)} cannot be proven safe (${subject.unsafe.join("; ")}), so no allow rule covers it`,
+        };
       }
       if (bare) return { ok: true, rule: bare.text };
       const used = new Set<string>();
@@ -414,10 +593,20 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
         if (!c.required) continue;
         // Project code (npm test, make, python -m) needs a rule that names what runs, not only the program;
         // a word the engine does not understand needs a rule whose literal text reaches past it.
-        const rule = rules.find((r) => r.command?.test(c.text, c.open) && (!c.projectCode || namesMoreThanProgram(r)) && (!c.unproven || literalWords(r) > c.unproven.at));
+        const rule = rules.find(
+          (r) =>
+            r.command?.test(c.text, c.open) &&
+            (!c.projectCode || namesMoreThanProgram(r)) &&
+            (!c.unproven || literalWords(r) > c.unproven.at),
+        );
         if (rule) used.add(rule.text);
-        else if (c.unproven && rules.some((r) => r.command?.test(c.text, c.open))) missing.push(`${JSON.stringify(c.text)} (${c.unproven.why})`);
-        else missing.push(JSON.stringify(c.text) + (c.projectCode ? ` (${c.projectCode}; a rule must name more than the program)` : ""));
+        else if (c.unproven && rules.some((r) => r.command?.test(c.text, c.open)))
+          missing.push(`${JSON.stringify(c.text)} (${c.unproven.why})`);
+        else
+          missing.push(
+            JSON.stringify(c.text) +
+              (c.projectCode ? ` (${c.projectCode}; a rule must name more than the program)` : ""),
+          );
       }
       if (missing.length > 0) return { ok: false, why: `no allow rule covers ${missing.join(", ")}` };
       return { ok: true, rule: [...used].join(", ") || undefined };
@@ -430,7 +619,11 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
         // Both forms must be covered: a symlink inside an allowed folder may point anywhere.
         const a = rules.find((r) => r.path?.(p.absolute));
         const b = p.real === undefined ? undefined : rules.find((r) => r.path?.(p.real!));
-        if (!a || !b) return { ok: false, why: `no allow rule covers ${p.real && p.real !== p.absolute ? `${p.absolute} (it resolves to ${p.real})` : p.absolute}` };
+        if (!a || !b)
+          return {
+            ok: false,
+            why: `no allow rule covers ${p.real && p.real !== p.absolute ? `${p.absolute} (it resolves to ${p.real})` : p.absolute}`,
+          };
         used.add(a.text).add(b.text);
       }
       return { ok: true, rule: [...used].join(", ") };
@@ -470,7 +663,11 @@ function namesMoreThanProgram(rule: CompiledRule): boolean {
 /** `decision` whose `suggestions` are computed once, when first read. */
 export function lazySuggestions<T extends { suggestions: string[] }>(decision: T, compute: () => string[]): T {
   let cached: string[] | undefined;
-  Object.defineProperty(decision, "suggestions", { get: () => (cached ??= compute()), enumerable: true, configurable: true });
+  Object.defineProperty(decision, "suggestions", {
+    get: () => (cached ??= compute()),
+    enumerable: true,
+    configurable: true,
+  });
   return decision;
 }
 

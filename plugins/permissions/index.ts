@@ -9,7 +9,17 @@
  */
 import { homedir } from "node:os";
 import { z } from "zod";
-import { ConfigError, ASK_STAGE as KERNEL_ASK_STAGE, PERMISSION_STAGE, SYSTEM_STAGE, type PermissionVerdict, type ResolvedOptions, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import {
+  ConfigError,
+  ASK_STAGE as KERNEL_ASK_STAGE,
+  PERMISSION_STAGE,
+  SYSTEM_STAGE,
+  type PermissionVerdict,
+  type ResolvedOptions,
+  type RunContext,
+  type SystemSection,
+  type Tool,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, type Policy, type ToolKinds } from "./policy";
@@ -24,7 +34,7 @@ import { resolveRoots } from "./paths";
 import { permissionsCommands, permissionsFlags } from "./cli";
 import { shellParserReady } from "./shell/parser";
 import { loadShellParser } from "./shell/load";
-import { permissionModeOf, permissionsOptions, type PermissionMode, type PermissionsResolvedOptions } from "./options";
+import { permissionsOptions, type PermissionMode, type PermissionsResolvedOptions } from "./options";
 import { lazyImport } from "../_kits/lazy/index";
 
 // The engine (and the shell analysis behind it) loads with the first call judged; once per
@@ -40,9 +50,20 @@ export const ASK_STAGE = KERNEL_ASK_STAGE.HANDLER;
 /** Options of the permissions plugin. */
 export const PermissionsPluginOptions = z.strictObject({
   shellTools: z.array(z.string()).optional().describe("More tools whose `command` input is a bash command [Bash]"),
-  pathTools: z.array(z.string()).optional().describe("More tools whose rule content is a path pattern [Read, Write, Edit, Glob, Grep, …]"),
-  editTools: z.array(z.string()).optional().describe("More tools that write files (acceptEdits, sensitive paths) [Write, Edit, …]"),
-  networkTools: z.array(z.string()).optional().describe("More read-only tools that reach the network: they run by default only in plan mode [WebFetch, WebSearch]"),
+  pathTools: z
+    .array(z.string())
+    .optional()
+    .describe("More tools whose rule content is a path pattern [Read, Write, Edit, Glob, Grep, …]"),
+  editTools: z
+    .array(z.string())
+    .optional()
+    .describe("More tools that write files (acceptEdits, sensitive paths) [Write, Edit, …]"),
+  networkTools: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "More read-only tools that reach the network: they run by default only in plan mode [WebFetch, WebSearch]",
+    ),
   home: z.string().optional().describe("The home folder that `~` means [os.homedir()]"),
 });
 export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
@@ -64,7 +85,12 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
     apply(kernel) {
       const api = getPermissionsApi(kernel);
       // `system/init` announces the run's permission mode (see ./init-fields.ts).
-      kernel.hooks.session.start.tap(NAME, (run) => void (run.initFields.permissionMode = (run.options as PermissionsResolvedOptions).permissionMode ?? "default"));
+      kernel.hooks.session.start.tap(
+        NAME,
+        (run) =>
+          void (run.initFields.permissionMode =
+            (run.options as PermissionsResolvedOptions).permissionMode ?? "default"),
+      );
       // One compiled policy per options object (a subagent may run with its own), rebuilt when
       // rules are added or the grammar (which normalises command rules) has loaded since.
       const cache = new WeakMap<ResolvedOptions, { key: string; policy: Policy }>();
@@ -73,7 +99,12 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       const compileFor = (options: PermissionsResolvedOptions, grants: readonly Rule[]): Policy =>
         compilePolicy(
           { allow: options.allowedTools, deny: options.disallowedTools, ask: options.askTools },
-          { cwd: options.cwd, home: home(), kinds, extra: [...api.addedRules, ...parseRules(options.approvedTools, "allow", "approvedTools"), ...grants] },
+          {
+            cwd: options.cwd,
+            home: home(),
+            kinds,
+            extra: [...api.addedRules, ...parseRules(options.approvedTools, "allow", "approvedTools"), ...grants],
+          },
         );
       const policyFor = (resolved: ResolvedOptions): Policy => {
         const options = resolved as PermissionsResolvedOptions;
@@ -100,7 +131,9 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       };
 
       // The plugin's own default (the kernel knows no permission mode): unset means "default".
-      kernel.hooks.kernel.config.tap(NAME, (config) => (config.permissionMode === undefined ? { ...config, permissionMode: "default" } : config));
+      kernel.hooks.kernel.config.tap(NAME, (config) =>
+        config.permissionMode === undefined ? { ...config, permissionMode: "default" } : config,
+      );
       // Compiling at start-up makes a malformed rule fail the run before any model call.
       kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
         policyFor(options);
@@ -121,10 +154,16 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
         const { decide } = await engine();
         const decision = await decide(
           { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
-          { mode, policy: policyOfRun(call.run), place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) }, sandboxed: (command) => api.sandboxes(command) },
+          {
+            mode,
+            policy: policyOfRun(call.run),
+            place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) },
+            sandboxed: (command) => api.sandboxes(command),
+          },
         );
         // The file tools write what was judged here, not what the path leads to by the time they run.
-        if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName)) recordJudged(call.run, call.toolUseId, decision.subject.paths);
+        if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName))
+          recordJudged(call.run, call.toolUseId, decision.subject.paths);
         if (decision.behavior === "ask") api.recordAsk(call, decision.step);
         return merge(incoming, decision, mode);
       });
@@ -155,14 +194,18 @@ function onlyTools(names: readonly string[] | undefined): ((name: string) => boo
   if (!names) return undefined;
   const rules = parseRules(names, "allow", "availableTools");
   const scoped = rules.find((r) => r.content !== undefined);
-  if (scoped) throw new ConfigError(`availableTools: ${JSON.stringify(scoped.text)} names a rule, not a tool; write the tool's name (${scoped.tool}), and pre-approve calls with approvedTools`);
+  if (scoped)
+    throw new ConfigError(
+      `availableTools: ${JSON.stringify(scoped.text)} names a rule, not a tool; write the tool's name (${scoped.tool}), and pre-approve calls with approvedTools`,
+    );
   const mcp = rules.some((r) => r.tool.startsWith("mcp__"));
   return (name) => (!mcp && name.startsWith("mcp__")) || rules.some((r) => ruleNamesTool(r, name));
 }
 
 /** Is a tool offered under this policy? */
 function available(name: string, policy: Policy): boolean {
-  if (policy.deny.some((r) => r.content === undefined && (ruleNamesTool(r, name) || namesPatchTool(r, name)))) return false;
+  if (policy.deny.some((r) => r.content === undefined && (ruleNamesTool(r, name) || namesPatchTool(r, name))))
+    return false;
   return !policy.limit || policy.limit.some((r) => ruleNamesTool(r, name) || namesPatchTool(r, name));
 }
 
@@ -176,11 +219,21 @@ function merge(incoming: PermissionVerdict, decision: Decision, mode: Permission
     ...(decision.updatedInput ? { updatedInput: decision.updatedInput } : {}),
   };
   // Read only when a handler is asked (see lazySuggestions): an ask never prompted costs nothing.
-  if (decision.behavior === "ask") Object.defineProperty(mine, "suggestions", { get: () => decision.suggestions, enumerable: true, configurable: true });
+  if (decision.behavior === "ask")
+    Object.defineProperty(mine, "suggestions", {
+      get: () => decision.suggestions,
+      enumerable: true,
+      configurable: true,
+    });
   if (decision.behavior === "deny" || incoming.behavior === "allow") return mine;
   if (incoming.behavior === "deny") return incoming;
   // Another plugin asked: its question stands, unless nobody may be asked.
-  if (mode === "dontAsk") return { ...incoming, behavior: "deny", message: `${incoming.message ?? "Approval needed."} Permission mode dontAsk never prompts, so it was denied.` };
+  if (mode === "dontAsk")
+    return {
+      ...incoming,
+      behavior: "deny",
+      message: `${incoming.message ?? "Approval needed."} Permission mode dontAsk never prompts, so it was denied.`,
+    };
   return decision.behavior === "ask" ? mine : incoming;
 }
 

@@ -37,8 +37,14 @@ export function compilePathPattern(pattern: string, cwd: string, home: string): 
   const literal = literalPrefix(p);
   const real = literal ? realOrUndefined(literal) : undefined;
   if (literal && real && real !== literal) globs.push(escapeGlob(real) + p.slice(escapeGlob(literal).length));
-  const exact = globs.flatMap((g) => [micromatch().matcher(g, { dot: true }), micromatch().matcher(`${g}/**`, { dot: true })]);
-  const folded = globs.flatMap((g) => [micromatch().matcher(g, { dot: true, nocase: true }), micromatch().matcher(`${g}/**`, { dot: true, nocase: true })]);
+  const exact = globs.flatMap((g) => [
+    micromatch().matcher(g, { dot: true }),
+    micromatch().matcher(`${g}/**`, { dot: true }),
+  ]);
+  const folded = globs.flatMap((g) => [
+    micromatch().matcher(g, { dot: true, nocase: true }),
+    micromatch().matcher(`${g}/**`, { dot: true, nocase: true }),
+  ]);
   // A literal file: the same file under another name (a hard link) is the same file.
   const file = literal && literal === unescape(p) ? identity(literal) : undefined;
   return (path) => {
@@ -100,7 +106,10 @@ export function foldsCase(path: string): boolean {
       if (known !== undefined) return known;
       const here = lstatSync(dir, { throwIfNoEntry: false });
       if (here) {
-        const swapped = join(dirname(dir), [...name].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join(""));
+        const swapped = join(
+          dirname(dir),
+          [...name].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join(""),
+        );
         const there = lstatSync(swapped, { throwIfNoEntry: false });
         const folds = there !== undefined && there.ino === here.ino && there.dev === here.dev;
         folding.set(dir, folds);

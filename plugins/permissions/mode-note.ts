@@ -7,9 +7,12 @@ import type { PermissionMode } from "./options";
 import type { Policy } from "./policy";
 
 const MODES: Record<PermissionMode, string> = {
-  default: "Tool calls that are not pre-approved need the user's approval before they run; read-only calls run without asking.",
-  acceptEdits: "File edits inside the permitted folders are approved automatically, except writes to sensitive files (.env, .git/, package.json, the agent's config and memory files, …); other calls that are not pre-approved need the user's approval.",
-  bypassPermissions: "Tool calls run without approval, except those a rule denies or asks about and writes to sensitive files (.env, .git/, .ssh/, package.json, the agent's config and memory files, …).",
+  default:
+    "Tool calls that are not pre-approved need the user's approval before they run; read-only calls run without asking.",
+  acceptEdits:
+    "File edits inside the permitted folders are approved automatically, except writes to sensitive files (.env, .git/, package.json, the agent's config and memory files, …); other calls that are not pre-approved need the user's approval.",
+  bypassPermissions:
+    "Tool calls run without approval, except those a rule denies or asks about and writes to sensitive files (.env, .git/, .ssh/, package.json, the agent's config and memory files, …).",
   plan: "Plan mode: only read-only tools run. Investigate, then present a plan for the user to approve instead of making changes.",
   dontAsk: "Nobody is available to approve anything: calls that are not pre-approved are denied without asking.",
   auto: "Calls that are not pre-approved go to a reviewer that approves or denies them for the user; a denial says why — change the approach rather than repeating the call. Rules that deny or ask, and writes to sensitive files, are not the reviewer's to answer.",

@@ -1,6 +1,6 @@
 /** The options the permissions plugin reads, and the permission vocabulary they use. */
 import { z } from "zod";
-import { type PermissionResult, type ResolvedOptions } from "../../src/index";
+import type { PermissionResult, ResolvedOptions } from "../../src/index";
 import { functionSchema } from "../_kits/authoring/index";
 
 /** A permission mode. */
@@ -23,11 +23,15 @@ export const permissionsOptions = z.strictObject({
   approvedTools: z
     .array(z.string())
     .optional()
-    .describe("Rules that run without asking and never limit the tools offered, even a bare name (what `claude -p --allowedTools` means; the runner's --allowedTools)"),
+    .describe(
+      "Rules that run without asking and never limit the tools offered, even a bare name (what `claude -p --allowedTools` means; the runner's --allowedTools)",
+    ),
   availableTools: z
     .array(z.string())
     .optional()
-    .describe("Only these tools are offered (names; MCP tools stay unless an entry names one, e.g. mcp__github__*); approves nothing (the runner's --tools)"),
+    .describe(
+      "Only these tools are offered (names; MCP tools stay unless an entry names one, e.g. mcp__github__*); approves nothing (the runner's --tools)",
+    ),
   disallowedTools: z.array(z.string()).optional(),
   askTools: z.array(z.string()).optional(),
   canUseTool: functionSchema<CanUseTool>("canUseTool").optional(),

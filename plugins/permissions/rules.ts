@@ -33,7 +33,13 @@ export function parseRule(text: string, list: RuleList, source: string): Rule {
       `${source}: ${JSON.stringify(text)} is not a permission rule; write Tool or Tool(content), e.g. "Read", "Bash(git:*)", "Edit(src/**)" or "mcp__github__*"`,
     );
   }
-  return { text: trimmed, list, source, tool: match[1]!, ...(content !== undefined ? { content: content.trim() } : {}) };
+  return {
+    text: trimmed,
+    list,
+    source,
+    tool: match[1]!,
+    ...(content !== undefined ? { content: content.trim() } : {}),
+  };
 }
 
 /** Parse a list of rules (undefined is an empty list). */

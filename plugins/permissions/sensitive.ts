@@ -15,31 +15,107 @@ import { join, sep } from "node:path";
 // Also folders whose files run code later: dev containers, cargo's config (build.rustc-wrapper,
 // target.runner), hook managers' scripts, yarn's plugins and releases, other agents' settings.
 const FOLDERS = new Set([
-  ".git", ".ssh", ".aws", ".gnupg", ".vscode", ".idea", ".ubiquity", ".claude", ".kube", ".docker", ".husky", ".azure",
-  ".devcontainer", ".cargo", ".githooks", ".lefthook", ".yarn", ".codex", ".bashrc.d", ".mvn", ".mise",
+  ".git",
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".vscode",
+  ".idea",
+  ".ubiquity",
+  ".claude",
+  ".kube",
+  ".docker",
+  ".husky",
+  ".azure",
+  ".devcontainer",
+  ".cargo",
+  ".githooks",
+  ".lefthook",
+  ".yarn",
+  ".codex",
+  ".bashrc.d",
+  ".mvn",
+  ".mise",
   // Other VCSs' hooks and config, editors' and REPLs' start-up folders, other agents' settings and MCP servers.
-  ".hg", ".helix", ".vim", ".emacs.d", ".ipython", ".julia", ".m2", ".cursor", ".gemini", ".zed", ".roo", ".windsurf", ".continue", ".kiro", ".amazonq",
+  ".hg",
+  ".helix",
+  ".vim",
+  ".emacs.d",
+  ".ipython",
+  ".julia",
+  ".m2",
+  ".cursor",
+  ".gemini",
+  ".zed",
+  ".roo",
+  ".windsurf",
+  ".continue",
+  ".kiro",
+  ".amazonq",
   // Red-team fix: a plugin manifest's inline hooks and mcpServers run code (Claude Code and Codex plugins).
-  ".claude-plugin", ".codex-plugin",
+  ".claude-plugin",
+  ".codex-plugin",
 ]);
 
 // Folders that run code later only under a given parent (home-relative in practice): shells' and
 // systemd's start-up folders, ~/.local/bin on PATH, gradle's init scripts, editors' config.
 const NESTED_FOLDERS: readonly (readonly string[])[] = [
-  [".config", "fish"], [".config", "systemd"], [".config", "environment.d"], [".config", "autostart"], [".config", "git"],
-  [".config", "mise"], [".config", "nvim"], [".config", "direnv"], [".config", "pip"], [".config", "gh"], [".config", "pnpm"],
-  [".config", "i3"], [".config", "sway"], [".config", "hypr"], [".config", "containers"], [".local", "bin"], [".gradle", "init.d"],
-  [".local", "share", "nvim"], [".local", "share", "bash-completion"], [".local", "share", "applications"],
+  [".config", "fish"],
+  [".config", "systemd"],
+  [".config", "environment.d"],
+  [".config", "autostart"],
+  [".config", "git"],
+  [".config", "mise"],
+  [".config", "nvim"],
+  [".config", "direnv"],
+  [".config", "pip"],
+  [".config", "gh"],
+  [".config", "pnpm"],
+  [".config", "i3"],
+  [".config", "sway"],
+  [".config", "hypr"],
+  [".config", "containers"],
+  [".local", "bin"],
+  [".gradle", "init.d"],
+  [".local", "share", "nvim"],
+  [".local", "share", "bash-completion"],
+  [".local", "share", "applications"],
   // Programs `npm test` and friends run by name, and the gradle wrapper gradlew downloads and runs.
-  ["node_modules", ".bin"], ["gradle", "wrapper"],
+  ["node_modules", ".bin"],
+  ["gradle", "wrapper"],
 ];
 
 const FILES = new Set([
-  ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".netrc", ".gitconfig", ".gitmodules", ".git-credentials", ".pgpass", ".mcp.json", ".envrc",
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
-  ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc", "config.fish",
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".netrc",
+  ".gitconfig",
+  ".gitmodules",
+  ".git-credentials",
+  ".pgpass",
+  ".mcp.json",
+  ".envrc",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".bash_aliases",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".kshrc",
+  ".mkshrc",
+  "config.fish",
   // The memory files the memory plugin reads: standing instructions in every system prompt.
-  "ubiquity.md", "ubiquity.local.md",
+  "ubiquity.md",
+  "ubiquity.local.md",
   // package.json at any depth: its "ubiquity" key is a config file the search loads, and its
   // scripts (and lifecycle scripts such as postinstall) run whenever Bash runs npm, npx, yarn,
   // pnpm or bun — so an edit can turn an approved `npm test` into any code. Telling a scripts
@@ -47,20 +123,76 @@ const FILES = new Set([
   // engine cannot see inside `sed -i`, so it asks for every write.
   "package.json",
   // Run code on a package manager's or a git hook manager's next start.
-  ".pnpmfile.cjs", ".pnpmfile.mjs", "bunfig.toml", ".bunfig.toml", ".pre-commit-config.yaml",
+  ".pnpmfile.cjs",
+  ".pnpmfile.mjs",
+  "bunfig.toml",
+  ".bunfig.toml",
+  ".pre-commit-config.yaml",
   // Tool versions that can name a program (mise tasks and hooks, rustup's `path`).
-  "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".tool-versions", "rust-toolchain", "rust-toolchain.toml", ".devcontainer.json",
+  "mise.toml",
+  ".mise.toml",
+  "mise.local.toml",
+  ".mise.local.toml",
+  ".tool-versions",
+  "rust-toolchain",
+  "rust-toolchain.toml",
+  ".devcontainer.json",
   // Run on an interpreter's, editor's or debugger's next start.
-  "sitecustomize.py", "usercustomize.py", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".rprofile", ".vimrc", ".gvimrc", ".exrc", "_vimrc",
-  ".nvimrc", ".gdbinit", ".lldbinit", ".tmux.conf", ".screenrc", ".psqlrc", ".wgetrc", ".curlrc", ".xinitrc", ".xprofile", ".xsession", ".xsessionrc",
-  ".dir-locals.el", ".dir-locals-2.el", ".nvim.lua", ".pdbrc", ".pdbrc.py", ".ghci", ".sqliterc", ".mongoshrc.js", ".mongorc.js", ".hgrc",
-  ".emacs", ".emacs.el", ".bash_completion", ".pam_environment",
+  "sitecustomize.py",
+  "usercustomize.py",
+  ".pythonrc",
+  ".pythonrc.py",
+  ".irbrc",
+  ".pryrc",
+  ".rprofile",
+  ".vimrc",
+  ".gvimrc",
+  ".exrc",
+  "_vimrc",
+  ".nvimrc",
+  ".gdbinit",
+  ".lldbinit",
+  ".tmux.conf",
+  ".screenrc",
+  ".psqlrc",
+  ".wgetrc",
+  ".curlrc",
+  ".xinitrc",
+  ".xprofile",
+  ".xsession",
+  ".xsessionrc",
+  ".dir-locals.el",
+  ".dir-locals-2.el",
+  ".nvim.lua",
+  ".pdbrc",
+  ".pdbrc.py",
+  ".ghci",
+  ".sqliterc",
+  ".mongoshrc.js",
+  ".mongorc.js",
+  ".hgrc",
+  ".emacs",
+  ".emacs.el",
+  ".bash_completion",
+  ".pam_environment",
   // Yarn's Plug'n'Play loader runs at every node start; deno's tasks run like package.json scripts.
-  ".pnp.cjs", ".pnp.loader.mjs", "deno.json", "deno.jsonc",
+  ".pnp.cjs",
+  ".pnp.loader.mjs",
+  "deno.json",
+  "deno.jsonc",
   // gradle.properties' jvmargs (a -javaagent) run with every build, as package.json's scripts do.
   "gradle.properties",
   // Other agents' standing instructions and settings (their MCP servers run code).
-  "claude.md", "claude.local.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules", ".clinerules", ".aider.conf.yml", "opencode.json", "opencode.jsonc",
+  "claude.md",
+  "claude.local.md",
+  "agents.md",
+  "gemini.md",
+  ".cursorrules",
+  ".windsurfrules",
+  ".clinerules",
+  ".aider.conf.yml",
+  "opencode.json",
+  "opencode.jsonc",
 ]);
 
 // .env and .env.*; private keys by name (id_rsa, id_ed25519, …) and by extension; the agent's
@@ -68,11 +200,18 @@ const FILES = new Set([
 // lefthook's config in every spelling (lefthook.yml, .lefthook-local.toml, …), editor workspaces
 // (their tasks run), and Python's .pth files (their `import` lines run at every start).
 const FILE_PATTERNS = [
-  /^\.env(\..*)?$/, /^id_[a-z0-9_]+$/, /\.(pem|key|p12|pfx|jks|keystore)$/, /^ubiquity\.config\./, /^\.ubiquityrc/,
-  /^\.?lefthook(-local)?\.(ya?ml|json|jsonc|toml)$/, /\.code-workspace$/, /\.pth$/,
+  /^\.env(\..*)?$/,
+  /^id_[a-z0-9_]+$/,
+  /\.(pem|key|p12|pfx|jks|keystore)$/,
+  /^ubiquity\.config\./,
+  /^\.ubiquityrc/,
+  /^\.?lefthook(-local)?\.(ya?ml|json|jsonc|toml)$/,
+  /\.code-workspace$/,
+  /\.pth$/,
   // mise's config in every spelling (mise.toml, .mise.local.toml, mise.dev.toml) and direnv's
   // files an .envrc loads by convention (.envrc.local, .envrc.private): both run on `cd`.
-  /^\.?mise(\.[a-z0-9_-]+)*\.toml$/, /^\.envrc(\..+)?$/,
+  /^\.?mise(\.[a-z0-9_-]+)*\.toml$/,
+  /^\.envrc(\..+)?$/,
 ];
 
 /** The reason `path` is sensitive, or undefined. */
@@ -86,13 +225,16 @@ export function sensitiveReason(path: string): string | undefined {
   const bare = parts.slice(0, -1).find((p) => p.endsWith(".git") && p !== ".git");
   if (bare) return `it is inside ${bare}, a git repository folder`;
   for (let k = 0; k < parts.length - 1; k++) {
-    const nested = NESTED_FOLDERS.find((seq) => seq.every((name, j) => parts[k + j] === name) && k + seq.length < parts.length);
+    const nested = NESTED_FOLDERS.find(
+      (seq) => seq.every((name, j) => parts[k + j] === name) && k + seq.length < parts.length,
+    );
     if (nested) return `it is inside ${nested.join("/")}, whose files run code later`;
   }
   if (FILES.has(name) || FILE_PATTERNS.some((re) => re.test(name))) return `${name} is a sensitive file`;
   const parent = parts.at(-2);
   if (parent === ".config" && name.startsWith("ubiquityrc")) return "it is an agent config file (.config/ubiquityrc*)";
-  if (parent === "mise" && name === "config.toml") return "it is mise's configuration (mise/config.toml), which runs on cd";
+  if (parent === "mise" && name === "config.toml")
+    return "it is mise's configuration (mise/config.toml), which runs on cd";
   if (parts.slice(-3, -1).join("/") === ".config/git") return "it is git's configuration";
   return undefined;
 }
@@ -103,7 +245,9 @@ const SYSTEM = /^\/(?:etc|usr|bin|sbin|lib|lib32|lib64|libx32|boot|opt|var\/spoo
 
 /** Why writing `path` (absolute, outside the permitted folders) changes the system, if it does. */
 export function systemReason(path: string): string | undefined {
-  return SYSTEM.test(path) ? `it is a system file (${path.split("/").slice(0, 3).join("/")}), which runs code for every user or at start-up` : undefined;
+  return SYSTEM.test(path)
+    ? `it is a system file (${path.split("/").slice(0, 3).join("/")}), which runs code for every user or at start-up`
+    : undefined;
 }
 
 /**
@@ -115,7 +259,11 @@ export function gitFolderOf(path: string): string | undefined {
   for (let k = parts.length - 1; k > 1; k--) {
     const dir = parts.slice(0, k).join(sep);
     try {
-      if (statSync(join(dir, "objects"), { throwIfNoEntry: false })?.isDirectory() && statSync(join(dir, "refs"), { throwIfNoEntry: false })?.isDirectory() && statSync(join(dir, "HEAD"), { throwIfNoEntry: false })?.isFile()) {
+      if (
+        statSync(join(dir, "objects"), { throwIfNoEntry: false })?.isDirectory() &&
+        statSync(join(dir, "refs"), { throwIfNoEntry: false })?.isDirectory() &&
+        statSync(join(dir, "HEAD"), { throwIfNoEntry: false })?.isFile()
+      ) {
         return dir;
       }
     } catch {
@@ -143,7 +291,17 @@ export function venvOf(path: string): string | undefined {
 // code (node_modules: code the user runs by choice, like the project's own source). `.env` files
 // stay protected: direnv's `dotenv` and mise load them into the shell that runs `git`.
 const WRITTEN_BY_TOOLS = new Set(["package.json", ".pnp.cjs", ".pnp.loader.mjs", "deno.json", "deno.jsonc"]);
-const SANDBOX_WRITABLE_FOLDERS = new Set([".yarn", "node_modules", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".m2"]);
+const SANDBOX_WRITABLE_FOLDERS = new Set([
+  ".yarn",
+  "node_modules",
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".kube",
+  ".docker",
+  ".azure",
+  ".m2",
+]);
 const SECRET_NAME = [/^id_[a-z0-9_]+$/, /\.(pem|key|p12|pfx|jks|keystore)$/, /\.pth$/];
 
 /**

@@ -63,11 +63,14 @@ export function buildSubject(
   kinds: ToolKinds,
   place: Place,
 ): Subject {
-  if (kinds.shell.has(toolName) && typeof input.command === "string") return shellSubject(analyzeShell(input.command), place);
+  if (kinds.shell.has(toolName) && typeof input.command === "string")
+    return shellSubject(analyzeShell(input.command), place);
   if (kinds.path.has(toolName)) {
     const written = ruleContent ?? fallbackPaths(toolName, input);
     const paths = written.map((p) => judgePath(place.cwd, place.home, p));
-    const sensitive = kinds.edit.has(toolName) ? paths.map((p) => pathSensitive(p, place.roots) ?? systemSensitive(p, place.roots)).find(Boolean) : undefined;
+    const sensitive = kinds.edit.has(toolName)
+      ? paths.map((p) => pathSensitive(p, place.roots) ?? systemSensitive(p, place.roots)).find(Boolean)
+      : undefined;
     return { kind: "path", paths, written, sensitive, outside: paths.some((p) => !insideRoots(p, place.roots)) };
   }
   return { kind: "other", strings: ruleContent };
@@ -92,7 +95,9 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   const git = gitFolderOf(path.real);
   if (git) return `it is inside ${git}, a git folder (its config and hooks run code)`;
   const plugin = pluginFolderOf(path.real, roots);
-  return plugin ? `it is inside ${plugin}, a Claude Code or Codex plugin folder (its hooks, scripts and MCP servers run code)` : undefined;
+  return plugin
+    ? `it is inside ${plugin}, a Claude Code or Codex plugin folder (its hooks, scripts and MCP servers run code)`
+    : undefined;
 }
 
 const PLUGIN_MANIFESTS = [join(".claude-plugin", "plugin.json"), join(".codex-plugin", "plugin.json")];
@@ -126,10 +131,13 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   // Sensitive only where no sandbox holds the write: system files, and files a program the engine does not know may write.
   let unsandboxed: string | undefined;
   // After `cd x`, a relative file name may be under x: judge it against every place it could be.
-  const cdBases = analysis.cdTargets.map((w) => (w.tilde ? place.home + w.value.slice(1) : resolve(place.cwd, w.value)));
+  const cdBases = analysis.cdTargets.map((w) =>
+    w.tilde ? place.home + w.value.slice(1) : resolve(place.cwd, w.value),
+  );
   // A link made or a file moved by one command may stand where another command's path leads.
   const linked = (from: number | undefined) => analysis.linkers.some((l) => l !== from);
-  if (analysis.linkers.length > 0) unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
+  if (analysis.linkers.length > 0)
+    unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
   const outsideWrites: string[] = [];
   // cp, mv and ln into a folder write folder/name-of-source, and a recursive copy every file below it.
   const landed = copiedPaths(analysis, place, cdBases);
@@ -187,18 +195,27 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       return start === -1 || at === -1 || at < start;
     };
     const first = [...analysis.writes, ...landed.writes].find((w) => before(w) && !DEVICES.test(w.word.value));
-    if (first) unsafe.push(`it writes ${first.word.text} and then runs the project's code (${runner.text}), which may read what was written`);
+    if (first)
+      unsafe.push(
+        `it writes ${first.word.text} and then runs the project's code (${runner.text}), which may read what was written`,
+      );
   }
   unknownWrites.push(...analysis.unknownWriters);
-  for (const word of analysis.reads) if (!word.literal || procPath(word.value) === undefined) unknownReads.push(`it reads a file only known at run time (${word.text})`);
+  for (const word of analysis.reads)
+    if (!word.literal || procPath(word.value) === undefined)
+      unknownReads.push(`it reads a file only known at run time (${word.text})`);
   // Code the engine cannot see, or text it cannot read, may read and write anything.
-  for (const why of [...analysis.hidden, ...(analysis.unreadable ? ["its text cannot be read as bash reads it"] : [])]) {
+  for (const why of [
+    ...analysis.hidden,
+    ...(analysis.unreadable ? ["its text cannot be read as bash reads it"] : []),
+  ]) {
     unknownReads.push(why);
     unknownWrites.push(why);
   }
   unknownReads.push(...analysis.unknownReaders);
   // A variable the engine does not know may change where a program writes (SIMPLE_BACKUP_SUFFIX, HISTFILE, …).
-  for (const name of analysis.exportsUnknown) unknownWrites.push(`it passes ${name} to the programs it runs, which may change where they write`);
+  for (const name of analysis.exportsUnknown)
+    unknownWrites.push(`it passes ${name} to the programs it runs, which may change where they write`);
   // Installing code to run later is asked like a write to a file that runs code later.
   if (analysis.persists.length > 0) sensitive ??= analysis.persists[0];
   // A program run in another folder (git -C, make -C, npm --prefix): outside the permitted folders,
@@ -207,22 +224,40 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   for (const { dir, program } of analysis.optionDirs) {
     if (!dir.literal) continue; // already unknown (cdUnknown)
     const path = judgePath(place.cwd, place.home, dir.tilde ? place.home + dir.value.slice(1) : dir.value);
-    if (!insideRoots(path, place.roots)) unsafe.push(`${program} runs in ${path.absolute}, outside the permitted folders`);
+    if (!insideRoots(path, place.roots))
+      unsafe.push(`${program} runs in ${path.absolute}, outside the permitted folders`);
     // A folder the command itself may make (a git folder made by hand, then `git -C` into it) is not known.
-    else if (program === "git" && !existsSync(path.real ?? path.absolute)) unsafe.push(`git -C ${dir.text}: a folder that does not exist yet, which the command may make into a repository`);
+    else if (program === "git" && !existsSync(path.real ?? path.absolute))
+      unsafe.push(`git -C ${dir.text}: a folder that does not exist yet, which the command may make into a repository`);
   }
   if (analysis.candidates.some((c) => posixBase(c.name) === "git")) {
-    const bases = [...analysis.optionDirs.filter((d) => d.program === "git" && d.dir.literal).map((d) => resolve(place.cwd, d.dir.tilde ? place.home + d.dir.value.slice(1) : d.dir.value)), ...cdBases];
+    const bases = [
+      ...analysis.optionDirs
+        .filter((d) => d.program === "git" && d.dir.literal)
+        .map((d) => resolve(place.cwd, d.dir.tilde ? place.home + d.dir.value.slice(1) : d.dir.value)),
+      ...cdBases,
+    ];
     for (const base of bases) {
       const repo = repositoryOf(base);
-      if (repo && repo !== repoOfCwd) unsafe.push(`git runs in ${repo}, another repository than this folder's, whose configuration may run programs`);
+      if (repo && repo !== repoOfCwd)
+        unsafe.push(`git runs in ${repo}, another repository than this folder's, whose configuration may run programs`);
     }
   }
-  if (analysis.cdUnknown && analysis.reads.length > 0) unknownReads.push("it reads files after changing to a folder only known at run time");
+  if (analysis.cdUnknown && analysis.reads.length > 0)
+    unknownReads.push("it reads files after changing to a folder only known at run time");
   const maybe: JudgedPath[] = [];
   for (const { word: written } of analysis.maybe) {
     // `--target=.git/hooks`, `-o=x`: the value is the path; another option word names none.
-    const word = written.literal && written.value.startsWith("-") ? (written.value.includes("=") ? { ...written, value: written.value.slice(written.value.indexOf("=") + 1), tilde: written.value.slice(written.value.indexOf("=") + 1).startsWith("~/") } : undefined) : written;
+    const word =
+      written.literal && written.value.startsWith("-")
+        ? written.value.includes("=")
+          ? {
+              ...written,
+              value: written.value.slice(written.value.indexOf("=") + 1),
+              tilde: written.value.slice(written.value.indexOf("=") + 1).startsWith("~/"),
+            }
+          : undefined
+        : written;
     if (!word || (word.literal && word.value === "")) continue;
     if (!word.literal) {
       const why = `${word.text}, an argument of a program the engine does not know, is only known at run time and may be a file it writes`;
@@ -238,14 +273,17 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       maybe.push(path);
       // A program the engine does not know may write what it is given: a sensitive file asks as a write would.
       const why = pathSensitive(path, place.roots) ?? systemSensitive(path, place.roots);
-      if (why && path.real !== undefined) unsandboxed ??= `${path.absolute} is an argument of a program the engine does not know, which may write it: ${why}`;
+      if (why && path.real !== undefined)
+        unsandboxed ??= `${path.absolute} is an argument of a program the engine does not know, which may write it: ${why}`;
     }
   }
   const recursiveReads: JudgedPath[] = [];
   for (const word of analysis.recursiveReads) {
     if (!word.literal) continue; // already an unknown read
     const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
-    if (value !== undefined) for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) recursiveReads.push(judgePath(base, place.home, value));
+    if (value !== undefined)
+      for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases])
+        recursiveReads.push(judgePath(base, place.home, value));
   }
   // Resolving paths costs syscalls: only a Read rule needs them.
   let judgedReads: JudgedPath[] | undefined;
@@ -254,10 +292,27 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       if (!word.literal) return [];
       const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
       if (value === undefined) return [];
-      return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) => judgePath(base, place.home, value));
+      return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).map((base) =>
+        judgePath(base, place.home, value),
+      );
     }));
   const unknownEdits = [...analysis.treeWriters];
-  return { kind: "shell", analysis, unsafe: [...new Set(unsafe)], sensitive, edits, writes, reads, unknownEdits, unknownReads: [...new Set(unknownReads)], unknownWrites: [...new Set(unknownWrites)], maybe, recursiveReads, outsideWrites, ...(unsandboxed ? { unsandboxed } : {}) };
+  return {
+    kind: "shell",
+    analysis,
+    unsafe: [...new Set(unsafe)],
+    sensitive,
+    edits,
+    writes,
+    reads,
+    unknownEdits,
+    unknownReads: [...new Set(unknownReads)],
+    unknownWrites: [...new Set(unknownWrites)],
+    maybe,
+    recursiveReads,
+    outsideWrites,
+    ...(unsandboxed ? { unsandboxed } : {}),
+  };
 
   /** A path the engine can judge, or undefined: through /proc, /dev/fd/… or a NUL it is not known (a later `..` may lead anywhere). */
   function procPath(value: string): string | undefined {
@@ -302,14 +357,19 @@ export function opaquePath(value: string): boolean {
  * recursive copy every file below the source (found on disk, at most MAX_COPIED) at its new place.
  * A source only known at run time, a source's contents (`src/.`) or too many files are unknown.
  */
-function copiedPaths(analysis: ShellAnalysis, place: Place, cdBases: string[]): { writes: WriteTarget[]; unknown: string[] } {
+function copiedPaths(
+  analysis: ShellAnalysis,
+  place: Place,
+  cdBases: string[],
+): { writes: WriteTarget[]; unknown: string[] } {
   const writes: WriteTarget[] = [];
   const unknown: string[] = [];
   for (const copy of analysis.copies) {
     if (!copy.dest.literal || opaquePath(copy.dest.value)) continue; // already an unknown write
     const destValue = copy.dest.tilde ? place.home + copy.dest.value.slice(1) : copy.dest.value;
     const dest = judgePath(place.cwd, place.home, destValue);
-    const destIsFolder = copy.intoFolder || destValue.endsWith("/") || copy.sources.length > 1 || isFolder(dest.real ?? dest.absolute);
+    const destIsFolder =
+      copy.intoFolder || destValue.endsWith("/") || copy.sources.length > 1 || isFolder(dest.real ?? dest.absolute);
     for (const source of copy.sources) {
       if (!source.literal) {
         unknown.push(`it copies ${source.text}, only known at run time, into ${copy.dest.text}`);
@@ -322,12 +382,29 @@ function copiedPaths(analysis: ShellAnalysis, place: Place, cdBases: string[]): 
         continue;
       }
       const landing = destIsFolder ? `${destValue.replace(/\/+$/, "")}/${name}` : destValue;
-      writes.push({ word: { ...copy.dest, value: landing, text: landing, tilde: false }, kind: "argument", from: copy.from });
+      writes.push({
+        word: { ...copy.dest, value: landing, text: landing, tilde: false },
+        kind: "argument",
+        from: copy.from,
+      });
       if (!copy.recursive) continue;
-      const from = judgePath(sourceValue.startsWith("/") ? place.cwd : (cdBases[0] ?? place.cwd), place.home, sourceValue);
+      const from = judgePath(
+        sourceValue.startsWith("/") ? place.cwd : (cdBases[0] ?? place.cwd),
+        place.home,
+        sourceValue,
+      );
       const below = filesBelow(from.real ?? from.absolute);
-      if (below === undefined) unknown.push(`it copies ${source.text} with more files than the engine reads one by one into ${copy.dest.text}`);
-      else for (const rel of below) writes.push({ word: { ...copy.dest, value: `${landing}/${rel}`, text: `${landing}/${rel}`, tilde: false }, kind: "argument", from: copy.from });
+      if (below === undefined)
+        unknown.push(
+          `it copies ${source.text} with more files than the engine reads one by one into ${copy.dest.text}`,
+        );
+      else
+        for (const rel of below)
+          writes.push({
+            word: { ...copy.dest, value: `${landing}/${rel}`, text: `${landing}/${rel}`, tilde: false },
+            kind: "argument",
+            from: copy.from,
+          });
     }
   }
   return { writes, unknown };

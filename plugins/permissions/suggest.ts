@@ -24,16 +24,93 @@ import type { ShellCandidate } from "./shell/types";
 import { DEVICES, type Place, type Subject } from "./subject";
 
 // Programs whose first operand is a subcommand worth its own rule (`git status:*`, not `git:*`).
-const SUBCOMMANDS = new Set(["git", "npm", "npx", "pnpm", "pnpx", "yarn", "bun", "bunx", "cargo", "go", "docker", "kubectl", "gh", "make", "pip", "uv", "poetry", "dotnet"]);
+const SUBCOMMANDS = new Set([
+  "git",
+  "npm",
+  "npx",
+  "pnpm",
+  "pnpx",
+  "yarn",
+  "bun",
+  "bunx",
+  "cargo",
+  "go",
+  "docker",
+  "kubectl",
+  "gh",
+  "make",
+  "pip",
+  "uv",
+  "poetry",
+  "dotnet",
+]);
 
 // Subcommands whose next word is what really runs (`npm run build:*`, not `npm run:*`).
-const NESTED = new Set(["run", "exec", "x", "dlx", "compose", "repo", "pr", "release", "workflow", "secret", "container", "image", "volume", "system"]);
+const NESTED = new Set([
+  "run",
+  "exec",
+  "x",
+  "dlx",
+  "compose",
+  "repo",
+  "pr",
+  "release",
+  "workflow",
+  "secret",
+  "container",
+  "image",
+  "volume",
+  "system",
+]);
 
 // Programs that delete, move, overwrite, change permissions or run anything: exact rules only.
 const EXACT_ONLY = new Set([
-  "rm", "rmdir", "unlink", "mv", "cp", "ln", "install", "dd", "chmod", "chown", "chgrp", "chattr", "chflags", "setfacl", "truncate",
-  "shred", "wipe", "srm", "tee", "sed", "patch", "rsync", "scp", "tar", "unzip", "gzip", "gunzip", "bzip2", "xz", "find", "curl",
-  "wget", "kill", "pkill", "killall", "crontab", "sudo", "doas", "su", "pkexec", "runuser", "ssh", "eval", "exec", "xargs", "rimraf",
+  "rm",
+  "rmdir",
+  "unlink",
+  "mv",
+  "cp",
+  "ln",
+  "install",
+  "dd",
+  "chmod",
+  "chown",
+  "chgrp",
+  "chattr",
+  "chflags",
+  "setfacl",
+  "truncate",
+  "shred",
+  "wipe",
+  "srm",
+  "tee",
+  "sed",
+  "patch",
+  "rsync",
+  "scp",
+  "tar",
+  "unzip",
+  "gzip",
+  "gunzip",
+  "bzip2",
+  "xz",
+  "find",
+  "curl",
+  "wget",
+  "kill",
+  "pkill",
+  "killall",
+  "crontab",
+  "sudo",
+  "doas",
+  "su",
+  "pkexec",
+  "runuser",
+  "ssh",
+  "eval",
+  "exec",
+  "xargs",
+  "rimraf",
 ]);
 
 // Runners whose first operand is a program to fetch and run (`npx prettier`).
@@ -41,14 +118,59 @@ const PACKAGE_RUNNERS = new Set(["npx", "pnpx", "bunx"]);
 
 // git subcommands that discard work, rewrite history, overwrite a remote or change what runs.
 const GIT_EXACT = new Set([
-  "push", "reset", "clean", "checkout", "switch", "restore", "rm", "mv", "branch", "tag", "stash", "rebase", "filter-branch", "filter-repo",
-  "update-ref", "reflog", "gc", "prune", "worktree", "config", "remote", "apply", "am", "submodule", "replace",
+  "push",
+  "reset",
+  "clean",
+  "checkout",
+  "switch",
+  "restore",
+  "rm",
+  "mv",
+  "branch",
+  "tag",
+  "stash",
+  "rebase",
+  "filter-branch",
+  "filter-repo",
+  "update-ref",
+  "reflog",
+  "gc",
+  "prune",
+  "worktree",
+  "config",
+  "remote",
+  "apply",
+  "am",
+  "submodule",
+  "replace",
 ]);
 
 // Subcommand words of any tool that destroy, overwrite or publish.
 const DESTRUCTIVE_VERBS = new Set([
-  "rm", "rmi", "remove", "delete", "del", "destroy", "uninstall", "unlink", "prune", "purge", "clean", "clear", "reset", "down", "kill",
-  "drain", "apply", "replace", "patch", "push", "publish", "unpublish", "deprecate", "force",
+  "rm",
+  "rmi",
+  "remove",
+  "delete",
+  "del",
+  "destroy",
+  "uninstall",
+  "unlink",
+  "prune",
+  "purge",
+  "clean",
+  "clear",
+  "reset",
+  "down",
+  "kill",
+  "drain",
+  "apply",
+  "replace",
+  "patch",
+  "push",
+  "publish",
+  "unpublish",
+  "deprecate",
+  "force",
 ]);
 
 const PLAIN_WORD = /^[a-z][\w-]*$/;
@@ -81,7 +203,12 @@ function shellRules(toolName: string, subject: Extract<Subject, { kind: "shell" 
     if (mentionsOutside(c, place)) return [];
     // A candidate with arguments added at run time (`xargs grep x`) can only be covered by a prefix.
     const head = prefixHead(c.text.split(" "));
-    const rule = head !== undefined ? prefixRule(toolName, head, c) : c.dynamic || c.open ? undefined : exactRule(toolName, c.text, normalizeCommandText);
+    const rule =
+      head !== undefined
+        ? prefixRule(toolName, head, c)
+        : c.dynamic || c.open
+          ? undefined
+          : exactRule(toolName, c.text, normalizeCommandText);
     if (rule === undefined) return [];
     if (head === undefined) exact.push(c.text);
     out.add(rule);
@@ -90,7 +217,11 @@ function shellRules(toolName: string, subject: Extract<Subject, { kind: "shell" 
   // the rule would approve writing any other file the same way (`time -o FILE npm test`).
   for (const w of analysis.writes) {
     if (w.word.literal && DEVICES.test(w.word.value)) continue;
-    if (!w.word.literal || !exact.some((text) => tokens(text).some((t) => t === w.word.value || t.endsWith(`=${w.word.value}`)))) return [];
+    if (
+      !w.word.literal ||
+      !exact.some((text) => tokens(text).some((t) => t === w.word.value || t.endsWith(`=${w.word.value}`)))
+    )
+      return [];
   }
   return [...out];
 }
@@ -137,13 +268,19 @@ function exactRule(toolName: string, text: string, normalize?: (t: string) => st
 
 /** The words of a candidate's text with quotes removed (good enough to find paths in it). */
 function tokens(text: string): string[] {
-  return text.split(" ").map((t) => t.replace(/['"]/g, "")).filter(Boolean);
+  return text
+    .split(" ")
+    .map((t) => t.replace(/['"]/g, ""))
+    .filter(Boolean);
 }
 
 /** Does the command name a path outside the permitted folders (an operand, or `x=/path`)? */
 function mentionsOutside(c: ShellCandidate, place: Place): boolean {
   for (const token of tokens(c.text)) {
-    const values = [token.startsWith("-") ? undefined : token, token.includes("=") ? token.slice(token.indexOf("=") + 1) : undefined];
+    const values = [
+      token.startsWith("-") ? undefined : token,
+      token.includes("=") ? token.slice(token.indexOf("=") + 1) : undefined,
+    ];
     for (const v of values) {
       // Every operand is judged as a path (a relative one may be a symlink leading out).
       if (v && !insideRoots(judgePath(place.cwd, place.home, v), place.roots)) return true;
@@ -156,7 +293,11 @@ function pathRules(toolName: string, subject: Extract<Subject, { kind: "path" }>
   if (subject.sensitive || subject.outside || subject.paths.length === 0) return [];
   const out = new Set<string>();
   for (const p of subject.paths) {
-    if (p.real === undefined || (!place.roots.some((root) => isInside(root, p.absolute)) && !isInside(place.cwd, p.absolute))) return [];
+    if (
+      p.real === undefined ||
+      (!place.roots.some((root) => isInside(root, p.absolute)) && !isInside(place.cwd, p.absolute))
+    )
+      return [];
     // Through a symlink, both forms: the engine's allow rules must cover both, and a link
     // pointed elsewhere later is a different call.
     for (const form of new Set([p.absolute, p.real])) {

@@ -25,7 +25,11 @@ export interface Quote {
 /** The pricing plugin's API. */
 export interface PricingApi {
   /** Price one response of model `label` (`provider:model`); undefined = unknown, never 0 for unknown. */
-  price(label: string, usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">, options: PricingOptions): Promise<Quote | undefined>;
+  price(
+    label: string,
+    usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">,
+    options: PricingOptions,
+  ): Promise<Quote | undefined>;
   /** The context window of `label` in tokens, from the price tables, `registerContextWindow()` or the market. */
   contextWindow(label: string, options: PricingOptions): Promise<number | undefined>;
   /** The output limit of `label` in tokens, when a price table entry declares one (`maxOutputTokens`). */
@@ -40,7 +44,10 @@ export interface PricingApi {
 }
 
 /** The table entry for `label`: the run's first (it wins whole), then the registry. */
-export function tableEntry(label: string, options: PricingOptions): { pricing: ModelPricing; pattern: string; source: PriceSource } | undefined {
+export function tableEntry(
+  label: string,
+  options: PricingOptions,
+): { pricing: ModelPricing; pattern: string; source: PriceSource } | undefined {
   const run = matchPattern(label, options.modelPricing);
   if (run) return { pricing: run.value, pattern: run.pattern, source: "modelPricing" };
   const registered = matchPattern(label, registeredPricing());

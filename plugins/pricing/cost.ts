@@ -8,7 +8,10 @@ import type { Usage } from "../../src/index";
 import type { ModelPricing } from "./options";
 
 /** USD for `usage` at `pricing` (USD per million tokens). */
-export function costOf(usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">, pricing: ModelPricing): number {
+export function costOf(
+  usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">,
+  pricing: ModelPricing,
+): number {
   const cacheRead = usage.cacheReadTokens ?? 0;
   const cacheWrite = usage.cacheWriteTokens ?? 0;
   const uncached = Math.max(0, (usage.inputTokens ?? 0) - cacheRead - cacheWrite);

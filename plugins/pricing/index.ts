@@ -5,7 +5,7 @@
  * invisibly. One unpriced response makes the total `null`, never 0: unknown and free are
  * different claims, and a partial sum reads as a complete one.
  */
-import { type RunContext } from "../../src/index";
+import type { RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getPricingApi } from "./api";
 import { pricingOptions } from "./options";
@@ -39,17 +39,24 @@ export const pricingPlugin = definePlugin(() => ({
     api.setCostSink((run, label, costUsd) => charge(run, label, costUsd, tallyOf));
     kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
       const label = response.modelLabel;
-      const options = { modelPricing: (run.options as PricingResolvedOptions).modelPricing, marketPricing: (run.options as PricingResolvedOptions).marketPricing };
+      const options = {
+        modelPricing: (run.options as PricingResolvedOptions).modelPricing,
+        marketPricing: (run.options as PricingResolvedOptions).marketPricing,
+      };
       const quote = await api.price(label, response.usage, options);
       if (!quote && !tallyOf(run).unpriced.has(label)) {
-        const why = options.marketPricing === false ? "marketPricing is false" : "no market price for this provider and model";
-        run.logger.debug(`[${NAME}] no price for ${label} (no modelPricing entry matches; ${why}); totalCostUsd is null`);
+        const why =
+          options.marketPricing === false ? "marketPricing is false" : "no market price for this provider and model";
+        run.logger.debug(
+          `[${NAME}] no price for ${label} (no modelPricing entry matches; ${why}); totalCostUsd is null`,
+        );
       }
       charge(run, label, quote?.costUsd, tallyOf);
     });
     kernel.hooks.session.end.tapPromise(NAME, async (run) => {
       const unpriced = tallyOf(run).unpriced;
-      if (unpriced.size > 0) run.logger.debug(`[${NAME}] totalCostUsd is null: unpriced models: ${[...unpriced].join(", ")}`);
+      if (unpriced.size > 0)
+        run.logger.debug(`[${NAME}] totalCostUsd is null: unpriced models: ${[...unpriced].join(", ")}`);
     });
   },
 }));

@@ -60,7 +60,10 @@ export interface MarketQuote {
 }
 
 /** Price `usage` for `label` from the market snapshot; undefined when the market does not know it. */
-export async function marketQuote(label: string, usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">): Promise<MarketQuote | undefined> {
+export async function marketQuote(
+  label: string,
+  usage: Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">,
+): Promise<MarketQuote | undefined> {
   const ref = marketRef(label);
   if (!ref) return undefined;
   const { calcPrice } = await loadMarket();

@@ -9,14 +9,18 @@ const registeredPrices = new Map<string, ModelPricing>();
 const registeredWindows = new Map<string, number>();
 
 /** The entry of `table` whose pattern is the longest substring of `label`, ignoring case. */
-export function matchPattern<T>(label: string, table: Readonly<Record<string, T>> | ReadonlyMap<string, T> | undefined): { pattern: string; value: T } | undefined {
+export function matchPattern<T>(
+  label: string,
+  table: Readonly<Record<string, T>> | ReadonlyMap<string, T> | undefined,
+): { pattern: string; value: T } | undefined {
   if (!table) return undefined;
   const entries = table instanceof Map ? [...table.entries()] : Object.entries(table as Record<string, T>);
   // Case-insensitive, as in the original: `Claude-Opus` prices `claude-opus-4`.
   const name = label.toLowerCase();
   let best: { pattern: string; value: T } | undefined;
   for (const [pattern, value] of entries) {
-    if (pattern && name.includes(pattern.toLowerCase()) && (!best || pattern.length > best.pattern.length)) best = { pattern, value };
+    if (pattern && name.includes(pattern.toLowerCase()) && (!best || pattern.length > best.pattern.length))
+      best = { pattern, value };
   }
   return best;
 }
@@ -30,7 +34,9 @@ function checkPricing(pattern: string, pricing: ModelPricing): ModelPricing {
   for (const key of ["input", "output", "cacheRead", "cacheWrite"] as const) {
     const v = pricing?.[key];
     if ((key === "input" || key === "output" || v !== undefined) && (typeof v !== "number" || !(v >= 0))) {
-      throw new TypeError(`registerPricing("${pattern}"): ${key} must be a non-negative number of USD per million tokens`);
+      throw new TypeError(
+        `registerPricing("${pattern}"): ${key} must be a non-negative number of USD per million tokens`,
+      );
     }
   }
   return { ...pricing };
@@ -42,7 +48,8 @@ export function registerPricing(pattern: string, pricing: ModelPricing): void;
 export function registerPricing(table: Record<string, ModelPricing>): void;
 export function registerPricing(a: string | Record<string, ModelPricing>, b?: ModelPricing): void {
   const table = typeof a === "string" ? { [a]: b as ModelPricing } : a;
-  if (typeof table !== "object" || table === null) throw new TypeError("registerPricing(pattern, pricing) or registerPricing({ pattern: pricing })");
+  if (typeof table !== "object" || table === null)
+    throw new TypeError("registerPricing(pattern, pricing) or registerPricing({ pattern: pricing })");
   for (const [pattern, pricing] of Object.entries(table)) {
     if (!pattern) throw new TypeError("registerPricing: the pattern must be a non-empty substring of model names");
     const checked = checkPricing(pattern, pricing);
@@ -53,8 +60,12 @@ export function registerPricing(a: string | Record<string, ModelPricing>, b?: Mo
 
 /** Declare the context window of models whose label contains `pattern` (for compaction). */
 export function registerContextWindow(pattern: string, tokens: number): void {
-  if (!pattern) throw new TypeError("registerContextWindow(pattern, tokens): the pattern must be a non-empty substring of model names");
-  if (!Number.isInteger(tokens) || tokens <= 0) throw new TypeError(`registerContextWindow("${pattern}", tokens): tokens must be a positive integer`);
+  if (!pattern)
+    throw new TypeError(
+      "registerContextWindow(pattern, tokens): the pattern must be a non-empty substring of model names",
+    );
+  if (!Number.isInteger(tokens) || tokens <= 0)
+    throw new TypeError(`registerContextWindow("${pattern}", tokens): tokens must be a positive integer`);
   forgetOtherCase(registeredWindows, pattern);
   registeredWindows.set(pattern, tokens);
 }

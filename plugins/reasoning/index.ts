@@ -11,7 +11,12 @@
 import { REQUEST_STAGE, type ModelRequest, type RunContext, type TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getReasoningApi } from "./api";
-import { reasoningOptions, type ReasoningLevel, type ReasoningResolvedOptions, type ReasoningSchedule } from "./options";
+import {
+  reasoningOptions,
+  type ReasoningLevel,
+  type ReasoningResolvedOptions,
+  type ReasoningSchedule,
+} from "./options";
 
 export { getReasoningApi, type ReasoningApi } from "./api";
 export * from "./options";
@@ -27,7 +32,10 @@ interface RunState {
 }
 
 /** The level for `phase` under `setting` (a level applies to every phase). */
-export function levelFor(setting: ReasoningLevel | ReasoningSchedule | undefined, phase: ReasoningPhase): ReasoningLevel | undefined {
+export function levelFor(
+  setting: ReasoningLevel | ReasoningSchedule | undefined,
+  phase: ReasoningPhase,
+): ReasoningLevel | undefined {
   return typeof setting === "string" ? setting : setting?.[phase];
 }
 
@@ -43,16 +51,19 @@ export const reasoningPlugin = definePlugin(() => ({
       stateOf(run).phase = prompt.source === "stop" ? "verify" : "plan";
       return prompt;
     });
-    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request: ModelRequest, run: RunContext) => {
-      if ((request.purpose ?? "turn") !== "turn") return request;
-      const state = stateOf(run);
-      // Tool results came back: the plan is under way (verification stays verification).
-      if (state.phase === "plan" && request.messages.at(-1)?.role === "tool") state.phase = "work";
-      const setting = getReasoningApi(kernel).get(run) ?? (run.options as ReasoningResolvedOptions).reasoning;
-      const level = levelFor(setting, state.phase);
-      if (level === undefined) return request;
-      return { ...request, streamSettings: { ...request.streamSettings, reasoning: level } };
-    });
+    kernel.hooks.model.request.tap(
+      { name: NAME, stage: REQUEST_STAGE.TRANSFORM },
+      (request: ModelRequest, run: RunContext) => {
+        if ((request.purpose ?? "turn") !== "turn") return request;
+        const state = stateOf(run);
+        // Tool results came back: the plan is under way (verification stays verification).
+        if (state.phase === "plan" && request.messages.at(-1)?.role === "tool") state.phase = "work";
+        const setting = getReasoningApi(kernel).get(run) ?? (run.options as ReasoningResolvedOptions).reasoning;
+        const level = levelFor(setting, state.phase);
+        if (level === undefined) return request;
+        return { ...request, streamSettings: { ...request.streamSettings, reasoning: level } };
+      },
+    );
   },
 }));
 

@@ -10,9 +10,13 @@ export type ReasoningLevel = z.output<typeof ReasoningLevel>;
 
 /** A level per phase of a stretch of work; a phase left out gets the provider's default. */
 export const ReasoningSchedule = z.strictObject({
-  plan: ReasoningLevel.optional().describe("The first request of a stretch: the answer to the user's prompt, before any tool ran"),
+  plan: ReasoningLevel.optional().describe(
+    "The first request of a stretch: the answer to the user's prompt, before any tool ran",
+  ),
   work: ReasoningLevel.optional().describe("Requests that follow tool results"),
-  verify: ReasoningLevel.optional().describe("Requests after a stop check sent the agent back (verify-before-stop, a Stop hook), until the stretch ends"),
+  verify: ReasoningLevel.optional().describe(
+    "Requests after a stop check sent the agent back (verify-before-stop, a Stop hook), until the stretch ends",
+  ),
 });
 export type ReasoningSchedule = z.output<typeof ReasoningSchedule>;
 
@@ -21,7 +25,9 @@ export const reasoningOptions = z.strictObject({
   reasoning: z
     .union([ReasoningLevel, ReasoningSchedule])
     .optional()
-    .describe("Reasoning effort for every provider that supports it: none, minimal, low, medium, high, xhigh or max, or a schedule { plan, work, verify } [the provider's default]"),
+    .describe(
+      "Reasoning effort for every provider that supports it: none, minimal, low, medium, high, xhigh or max, or a schedule { plan, work, verify } [the provider's default]",
+    ),
 });
 export type ReasoningOptions = z.input<typeof reasoningOptions>;
 export type ReasoningResolvedOptions = ResolvedOptions & Readonly<z.output<typeof reasoningOptions>>;

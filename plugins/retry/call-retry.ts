@@ -14,13 +14,18 @@ import type { RetryResolvedOptions } from "./options";
 
 /** Failures that happen after the transport handed the response over: never retried by it. */
 function afterHeaders(error: unknown): boolean {
-  for (let e = error as { code?: unknown; statusCode?: unknown; phase?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 6; depth++) {
+  for (
+    let e = error as { code?: unknown; statusCode?: unknown; phase?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 6;
+    depth++
+  ) {
     if (e.code === "UBIQUITY_MODEL_TIMEOUT") return true;
     // A 200 that was no stream is seen at the headers by the fetch (which retried it: retrying it
     // here too sent it (maxRetries + 1)² times); an empty body only while the body was read.
     if (e.code === "UBIQUITY_NOT_A_STREAM") return e.phase === "body";
     // The provider's "Failed to process successful response": the body broke while being read.
-    if (typeof e.statusCode === "number" && e.statusCode >= 200 && e.statusCode < 300) return isConnectionError(e.cause ?? e);
+    if (typeof e.statusCode === "number" && e.statusCode >= 200 && e.statusCode < 300)
+      return isConnectionError(e.cause ?? e);
     e = e.cause as typeof e;
   }
   return false;
@@ -32,7 +37,13 @@ function headersOf(error: unknown): Headers | undefined {
 }
 
 /** How long to wait before the next attempt, or undefined when this failure is not retried here. */
-export function callRetryWait(error: unknown, wrapped: boolean, attempt: number, maxWaitMs: number, random?: () => number): number | undefined {
+export function callRetryWait(
+  error: unknown,
+  wrapped: boolean,
+  attempt: number,
+  maxWaitMs: number,
+  random?: () => number,
+): number | undefined {
   const backoff = () => backoffMs(attempt, maxWaitMs, random);
   if (afterHeaders(error)) return backoff();
   // The retrying fetch already spent the budget on everything else it could see.
@@ -67,9 +78,14 @@ export function callRetry(kernel: RunContext["kernel"], name: string, stateOf: (
     if (wait === undefined) return undefined;
     state.count++;
     const message = info.error instanceof Error ? info.error.message : String(info.error);
-    run.logger.debug(`[${name}] ${info.request.modelLabel} call attempt ${state.count}/${maxRetries + 1} failed: ${message}; retrying in ${wait} ms`);
+    run.logger.debug(
+      `[${name}] ${info.request.modelLabel} call attempt ${state.count}/${maxRetries + 1} failed: ${message}; retrying in ${wait} ms`,
+    );
     // An abort during the wait ends the run the usual way (the loop reports "Run aborted.").
-    const slept = await sleep(wait, run.abortSignal).then(() => true, () => false);
+    const slept = await sleep(wait, run.abortSignal).then(
+      () => true,
+      () => false,
+    );
     return slept ? { retry: true } : undefined;
   };
 }

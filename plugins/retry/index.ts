@@ -31,14 +31,24 @@ export const retryPlugin = definePlugin(() => ({
       const maxWaitMs = options.retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
       return retryingFetch(next, { maxRetries, maxWaitMs, logger: context.logger, provider: context.provider });
     });
-    kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.RETRY }, callRetry(kernel, NAME, (run) => context.run(run)));
+    kernel.hooks.model.error.tapPromise(
+      { name: NAME, stage: ERROR_STAGE.RETRY },
+      callRetry(kernel, NAME, (run) => context.run(run)),
+    );
   },
 }));
 
 export default retryPlugin;
 export { retryingFetch, type RetryConfig } from "./retry-fetch";
 export { callRetryWait } from "./call-retry";
-export { RETRY_STATUSES, retryAfterMs, backoffMs, BASE_DELAY_MS, DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS } from "./policy";
+export {
+  RETRY_STATUSES,
+  retryAfterMs,
+  backoffMs,
+  BASE_DELAY_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_WAIT_MS,
+} from "./policy";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";

@@ -80,7 +80,9 @@ export function retryingFetch(next: Fetch, config: RetryConfig): Fetch {
       const asked = retryAfterMs(response.headers);
       if (asked !== undefined && asked > maxWaitMs) {
         // Sleeping for the cap only to ask again spends an attempt to be refused on the same grounds.
-        log(`${label}: HTTP ${response.status}; Retry-After ${asked} ms exceeds retryMaxWaitMs (${maxWaitMs} ms), returning the response`);
+        log(
+          `${label}: HTTP ${response.status}; Retry-After ${asked} ms exceeds retryMaxWaitMs (${maxWaitMs} ms), returning the response`,
+        );
         return response;
       }
       const wait = asked ?? backoffMs(attempt, maxWaitMs, config.random);

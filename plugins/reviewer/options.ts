@@ -6,10 +6,31 @@ import { permissionsOptions } from "../permissions/api";
 import type { ReviewFunction } from "./api";
 
 const limits = {
-  timeoutMs: z.number().int().positive().optional().describe("How long one review may take before the call is denied [60000]"),
-  maxCalls: z.number().int().positive().optional().describe("Reviews per session; past it the user is asked (headless: the run stops) [200]"),
-  maxCostUsd: z.number().positive().optional().describe("What a model reviewer may spend per session (USD, charged to the run); past it the user is asked (headless: the run stops)"),
-  maxConsecutiveDenials: z.number().int().positive().optional().describe("Denials in a row after which the user is asked (headless: the run stops) [3]"),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("How long one review may take before the call is denied [60000]"),
+  maxCalls: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Reviews per session; past it the user is asked (headless: the run stops) [200]"),
+  maxCostUsd: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "What a model reviewer may spend per session (USD, charged to the run); past it the user is asked (headless: the run stops)",
+    ),
+  maxConsecutiveDenials: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Denials in a row after which the user is asked (headless: the run stops) [3]"),
 };
 
 /** A reviewer: a model (any provider string, or a LanguageModel), a command, or a function. */
@@ -22,7 +43,12 @@ export const ReviewerSchema = z.union([
     ...limits,
   }),
   z.strictObject({
-    command: z.string().min(1).describe("A command (run by bash) that reads the review request as JSON on stdin and prints {\"decision\": \"allow\"|\"deny\", \"reason\"}"),
+    command: z
+      .string()
+      .min(1)
+      .describe(
+        'A command (run by bash) that reads the review request as JSON on stdin and prints {"decision": "allow"|"deny", "reason"}',
+      ),
     ...limits,
   }),
   z.strictObject({ review: functionSchema<ReviewFunction>("review function"), ...limits }),

@@ -18,7 +18,9 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 
 function texts(message: ModelMessage): string[] {
   if (typeof message.content === "string") return [message.content];
-  return (message.content as { type: string; text?: string }[]).filter((p) => p.type === "text" && typeof p.text === "string").map((p) => p.text!);
+  return (message.content as { type: string; text?: string }[])
+    .filter((p) => p.type === "text" && typeof p.text === "string")
+    .map((p) => p.text!);
 }
 
 /** The text of the user's prompts in `history`, latest last. */
@@ -42,7 +44,8 @@ export function conversationOf(history: readonly ModelMessage[]): string[] {
     }
     for (const part of m.content as { type: string; text?: string; toolName?: string; input?: unknown }[]) {
       if (part.type === "text" && part.text?.trim()) lines.push(`assistant: ${clip(part.text.trim(), MAX_LINE_CHARS)}`);
-      if (part.type === "tool-call") lines.push(`assistant called ${part.toolName}: ${clip(JSON.stringify(part.input ?? {}), MAX_LINE_CHARS)}`);
+      if (part.type === "tool-call")
+        lines.push(`assistant called ${part.toolName}: ${clip(JSON.stringify(part.input ?? {}), MAX_LINE_CHARS)}`);
     }
   }
   return lines.slice(-MAX_TURNS);

@@ -8,7 +8,14 @@ import { spawn } from "node:child_process";
 import { callModel, modelLabel, requestedModel, resolveModel, type RunContext } from "../../src/index";
 import { buildSubprocessEnv, shellSpawn } from "../_kits/process/index";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
-import { readDecision, REVIEW_INSTRUCTIONS, reviewPrompt, type ReviewDecision, type ReviewFunction, type ReviewRequest } from "./api";
+import {
+  readDecision,
+  REVIEW_INSTRUCTIONS,
+  reviewPrompt,
+  type ReviewDecision,
+  type ReviewFunction,
+  type ReviewRequest,
+} from "./api";
 import type { ReviewerOption } from "./options";
 
 /** The most of a command reviewer's output that is read. */
@@ -16,7 +23,12 @@ const MAX_OUTPUT = 64 * 1024;
 
 /** A reviewer, resolved from the option. */
 export type Reviewer =
-  | { kind: "model"; model: string | NonNullable<RunContext["model"]> | undefined; instructions?: string; label: string }
+  | {
+      kind: "model";
+      model: string | NonNullable<RunContext["model"]> | undefined;
+      instructions?: string;
+      label: string;
+    }
   | { kind: "command"; command: string; label: string }
   | { kind: "function"; review: ReviewFunction; label: string };
 
@@ -24,19 +36,35 @@ export type Reviewer =
 export function reviewerOf(option: ReviewerOption | undefined): Reviewer {
   if (option === undefined) return { kind: "model", model: undefined, label: "the run's model" };
   if (typeof option === "string") return { kind: "model", model: option, label: option };
-  if (typeof option === "function") return { kind: "function", review: option as ReviewFunction, label: "a review function" };
-  if ("command" in option) return { kind: "command", command: option.command, label: `the command ${JSON.stringify(option.command)}` };
-  if ("review" in option) return { kind: "function", review: option.review as ReviewFunction, label: "a review function" };
+  if (typeof option === "function")
+    return { kind: "function", review: option as ReviewFunction, label: "a review function" };
+  if ("command" in option)
+    return { kind: "command", command: option.command, label: `the command ${JSON.stringify(option.command)}` };
+  if ("review" in option)
+    return { kind: "function", review: option.review as ReviewFunction, label: "a review function" };
   const model = option.model as string | NonNullable<RunContext["model"]>;
-  return { kind: "model", model, ...(option.instructions ? { instructions: option.instructions } : {}), label: typeof model === "string" ? model : "the reviewer model" };
+  return {
+    kind: "model",
+    model,
+    ...(option.instructions ? { instructions: option.instructions } : {}),
+    label: typeof model === "string" ? model : "the reviewer model",
+  };
 }
 
 /** Ask `reviewer` about `request`; throws when it gives no decision. */
-export async function review(reviewer: Reviewer, request: ReviewRequest, run: RunContext, signal: AbortSignal): Promise<ReviewDecision> {
+export async function review(
+  reviewer: Reviewer,
+  request: ReviewRequest,
+  run: RunContext,
+  signal: AbortSignal,
+): Promise<ReviewDecision> {
   switch (reviewer.kind) {
     case "function": {
       const answer = (await reviewer.review(structuredClone(request), { signal })) as unknown;
-      const decision = typeof answer === "object" && answer !== null ? readDecision(JSON.stringify(answer)) : `it returned ${JSON.stringify(answer)}`;
+      const decision =
+        typeof answer === "object" && answer !== null
+          ? readDecision(JSON.stringify(answer))
+          : `it returned ${JSON.stringify(answer)}`;
       if (typeof decision === "string") throw new Error(decision);
       return decision;
     }
@@ -51,7 +79,13 @@ export async function review(reviewer: Reviewer, request: ReviewRequest, run: Ru
       if (!model) throw new Error("the run has no model to review with; set the reviewer option");
       const { response } = await callModel(
         run,
-        { model, modelLabel: modelLabel(model, run.kernel), instructions: REVIEW_INSTRUCTIONS, messages: [{ role: "user", content: reviewPrompt(request, reviewer.instructions) }], maxOutputTokens: 512 },
+        {
+          model,
+          modelLabel: modelLabel(model, run.kernel),
+          instructions: REVIEW_INSTRUCTIONS,
+          messages: [{ role: "user", content: reviewPrompt(request, reviewer.instructions) }],
+          maxOutputTokens: 512,
+        },
         { purpose: "review" },
       );
       const decision = readDecision(response.text);
@@ -61,7 +95,12 @@ export async function review(reviewer: Reviewer, request: ReviewRequest, run: Ru
   }
 }
 
-function commandReview(command: string, request: ReviewRequest, run: RunContext, signal: AbortSignal): Promise<ReviewDecision> {
+function commandReview(
+  command: string,
+  request: ReviewRequest,
+  run: RunContext,
+  signal: AbortSignal,
+): Promise<ReviewDecision> {
   const payload = {
     tool_name: request.toolName,
     tool_input: request.input,
@@ -75,7 +114,12 @@ function commandReview(command: string, request: ReviewRequest, run: RunContext,
   const plain: SpawnSpec = { ...shellSpawn(command), cwd: run.cwd, env: buildSubprocessEnv(run.options) };
   const spec = getSandboxApi(run.kernel).wrap(plain, { kind: "hook", subject: command });
   return new Promise<ReviewDecision>((resolve, reject) => {
-    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env as NodeJS.ProcessEnv, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     const kill = () => {
@@ -105,7 +149,10 @@ function commandReview(command: string, request: ReviewRequest, run: RunContext,
     child.on("close", (code) => {
       signal.removeEventListener("abort", onAbort);
       kill(); // what it left running goes with it
-      if (code !== 0) return reject(new Error(`it exited with ${code ?? "a signal"}${err.trim() ? `: ${err.trim().slice(0, 300)}` : ""}`));
+      if (code !== 0)
+        return reject(
+          new Error(`it exited with ${code ?? "a signal"}${err.trim() ? `: ${err.trim().slice(0, 300)}` : ""}`),
+        );
       const decision = readDecision(out);
       if (typeof decision === "string") reject(new Error(decision));
       else resolve(decision);

@@ -72,7 +72,12 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
           return typeof s.mode === "object" && s.mode.sandboxes(command);
         },
         wrap(spec, use) {
-          if (typeof s.mode === "object") return s.mode.wrap(spec, use, [...s.workspaces].filter((w) => spec.cwd === w || spec.cwd.startsWith(`${w}${sep}`)));
+          if (typeof s.mode === "object")
+            return s.mode.wrap(
+              spec,
+              use,
+              [...s.workspaces].filter((w) => spec.cwd === w || spec.cwd.startsWith(`${w}${sep}`)),
+            );
           if (s.mode === undefined && requested(kernel)) {
             throw new SandboxUnavailableError(
               "the sandbox option is set, but the ubiquity:sandbox plugin is not in the plugin list, so nothing can run sandboxed; add ubiquity:sandbox to plugins (or remove the sandbox option)",
@@ -112,9 +117,12 @@ export function sandboxNetworkRefusal(options: ResolvedOptions, host: string, po
   if (!settings.enabled) return undefined;
   const network = settings.mcpNetwork;
   if (network.mode === "all") return undefined;
-  if (network.mode === "none") return 'the sandbox\'s network setting is "none"; add the host to sandbox.network.allowedDomains';
-  if (network.deniedDomains.some((d) => hostMatches(d, host, port).hit)) return `${host} is in sandbox.network.deniedDomains`;
-  if (!network.allowedDomains.some((a) => hostMatches(a, host, port).hit)) return `${host}:${port} is not in sandbox.network.allowedDomains`;
+  if (network.mode === "none")
+    return 'the sandbox\'s network setting is "none"; add the host to sandbox.network.allowedDomains';
+  if (network.deniedDomains.some((d) => hostMatches(d, host, port).hit))
+    return `${host} is in sandbox.network.deniedDomains`;
+  if (!network.allowedDomains.some((a) => hostMatches(a, host, port).hit))
+    return `${host}:${port} is not in sandbox.network.allowedDomains`;
   return undefined;
 }
 

@@ -5,7 +5,16 @@
  * without the privilege.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { UbiquityError } from "../../src/index";
@@ -25,7 +34,8 @@ export interface SandboxAvailability {
 }
 
 /** The install line for bubblewrap, named in every error about it. */
-export const INSTALL_HINT = "install it with `apt-get install bubblewrap socat` (Debian/Ubuntu; `dnf install bubblewrap socat` on Fedora, `pacman -S bubblewrap socat` on Arch)";
+export const INSTALL_HINT =
+  "install it with `apt-get install bubblewrap socat` (Debian/Ubuntu; `dnf install bubblewrap socat` on Fedora, `pacman -S bubblewrap socat` on Arch)";
 
 /** The sandbox was asked for and cannot start. */
 export class SandboxUnavailableError extends UbiquityError {}
@@ -47,7 +57,10 @@ export function which(name: string, path = process.env.PATH ?? ""): string | und
 const cache = new Map<string, SandboxAvailability>();
 
 /** Check (once per process and PATH) whether the sandbox works here. */
-export function sandboxAvailability(platform: NodeJS.Platform = process.platform, bwrapPath?: string): SandboxAvailability {
+export function sandboxAvailability(
+  platform: NodeJS.Platform = process.platform,
+  bwrapPath?: string,
+): SandboxAvailability {
   const key = `${platform}:${bwrapPath ?? ""}:${process.env.PATH ?? ""}`;
   let hit = cache.get(key);
   if (!hit) {
@@ -62,20 +75,56 @@ function probe(platform: NodeJS.Platform, bwrapPath?: string): SandboxAvailabili
     const program = which("sandbox-exec");
     return program
       ? { ok: true, platform, backend: "seatbelt", program }
-      : { ok: false, platform, backend: "seatbelt", reason: "sandbox-exec was not found (it ships with macOS in /usr/bin)" };
+      : {
+          ok: false,
+          platform,
+          backend: "seatbelt",
+          reason: "sandbox-exec was not found (it ships with macOS in /usr/bin)",
+        };
   }
-  if (platform !== "linux") return { ok: false, platform, reason: `the sandbox supports Linux (bubblewrap) and macOS (Seatbelt), not ${platform}` };
+  if (platform !== "linux")
+    return {
+      ok: false,
+      platform,
+      reason: `the sandbox supports Linux (bubblewrap) and macOS (Seatbelt), not ${platform}`,
+    };
   const program = bwrapPath ? (existsSync(bwrapPath) ? bwrapPath : undefined) : which("bwrap");
   const socat = which("socat");
-  if (!program) return { ok: false, platform, backend: "bubblewrap", socat, reason: `bubblewrap (bwrap) is not installed: ${INSTALL_HINT}` };
+  if (!program)
+    return {
+      ok: false,
+      platform,
+      backend: "bubblewrap",
+      socat,
+      reason: `bubblewrap (bwrap) is not installed: ${INSTALL_HINT}`,
+    };
   // A trial run costs ~5 ms, paid by every run now that the sandbox is on by default: a success is
   // remembered for this boot and this bwrap (a failure never is, so a fix is seen at once).
   const stamp = probeStamp(program);
   if (stamp && readProbeCache() === stamp) return { ok: true, platform, backend: "bubblewrap", program, socat };
-  const run = spawnSync(program, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "/bin/true"], {
-    encoding: "utf8",
-    timeout: 10_000,
-  });
+  const run = spawnSync(
+    program,
+    [
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--unshare-all",
+      "--die-with-parent",
+      "--new-session",
+      "--cap-drop",
+      "ALL",
+      "--",
+      "/bin/true",
+    ],
+    {
+      encoding: "utf8",
+      timeout: 10_000,
+    },
+  );
   if (run.status !== 0) {
     const why = (run.stderr || run.error?.message || `exit ${run.status}`).trim();
     return {
@@ -101,7 +150,11 @@ function probeStamp(program: string): string | undefined {
   try {
     const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
     const info = statSync(program);
-    const userns = ["/proc/sys/kernel/unprivileged_userns_clone", "/proc/sys/user/max_user_namespaces", "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"]
+    const userns = [
+      "/proc/sys/kernel/unprivileged_userns_clone",
+      "/proc/sys/user/max_user_namespaces",
+      "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+    ]
       .map((p) => {
         try {
           return readFileSync(p, "utf8").trim();

@@ -46,7 +46,16 @@ const under = (path: string, dir: string) => path === dir || path.startsWith(`${
  * hook installed under /tmp must still find its own files behind the private /tmp.
  */
 export function programRootsUnderTmp(command: string, args: readonly string[], path: string | undefined): string[] {
-  const candidates = [command.includes("/") ? command : (path ?? "").split(":").filter(Boolean).map((d) => `${d}/${command}`).find((p) => existsSync(p)), ...args.filter((a) => a.startsWith("/"))];
+  const candidates = [
+    command.includes("/")
+      ? command
+      : (path ?? "")
+          .split(":")
+          .filter(Boolean)
+          .map((d) => `${d}/${command}`)
+          .find((p) => existsSync(p)),
+    ...args.filter((a) => a.startsWith("/")),
+  ];
   const roots = new Set<string>();
   for (const candidate of candidates) {
     if (!candidate || !existsSync(candidate)) continue;
@@ -63,14 +72,26 @@ export function programRootsUnderTmp(command: string, args: readonly string[], p
  * path inside a hook's shell command): they stay readable behind the hidden home. The folder
  * directly under home (two levels under `.config`, `.local`), never one that holds credentials.
  */
-export function homeRootsNamed(command: string, args: readonly string[], home: string, secret: readonly string[]): string[] {
+export function homeRootsNamed(
+  command: string,
+  args: readonly string[],
+  home: string,
+  secret: readonly string[],
+): string[] {
   const roots = new Set<string>();
   const words = [command, ...args.flatMap((a) => a.split(/[\s'"=:;|&()<>]+/))];
   for (const word of words) {
-    const rel = word.startsWith(`${home}/`) ? word.slice(home.length + 1) : word.startsWith("~/") ? word.slice(2) : word.startsWith("$HOME/") ? word.slice(6) : undefined;
+    const rel = word.startsWith(`${home}/`)
+      ? word.slice(home.length + 1)
+      : word.startsWith("~/")
+        ? word.slice(2)
+        : word.startsWith("$HOME/")
+          ? word.slice(6)
+          : undefined;
     if (!rel) continue;
     const parts = rel.split("/").filter((p) => p && p !== "." && p !== "..");
-    const depth = parts[0] === ".local" && parts[1] === "share" ? 3 : parts[0] === ".config" || parts[0] === ".local" ? 2 : 1;
+    const depth =
+      parts[0] === ".local" && parts[1] === "share" ? 3 : parts[0] === ".config" || parts[0] === ".local" ? 2 : 1;
     if (parts.length <= depth - 1 || parts.length === 0) continue;
     const top = parts.slice(0, depth).join("/");
     if (secret.some((s) => s === top || s.startsWith(`${top}/`) || top.startsWith(`${s}/`))) continue;
@@ -94,7 +115,8 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   // /run holds the sockets that reach past any file rule (docker, dbus, the ssh agent).
   args.push("--tmpfs", "/run");
-  if (profile.network.mode === "all" && existsSync("/run/systemd/resolve")) args.push("--ro-bind", "/run/systemd/resolve", "/run/systemd/resolve");
+  if (profile.network.mode === "all" && existsSync("/run/systemd/resolve"))
+    args.push("--ro-bind", "/run/systemd/resolve", "/run/systemd/resolve");
   args.push("--bind", profile.privateTmp, "/tmp");
   // The home folder: hidden behind an empty folder, but for what stays readable (remounted
   // read-only at the end, once every mount point in it is made). Under /tmp it must be made
@@ -104,7 +126,8 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
     args.push("--tmpfs", profile.home);
     for (const p of profile.homeReadable!) if (existsSync(p)) args.push("--ro-bind", p, p);
     for (const s of profile.homeStandIns ?? []) args.push("--ro-bind", s.source, s.path);
-  } else if (under(profile.home, "/tmp") && existsSync(profile.home)) args.push("--ro-bind", profile.home, profile.home);
+  } else if (under(profile.home, "/tmp") && existsSync(profile.home))
+    args.push("--ro-bind", profile.home, profile.home);
   for (const root of profile.programRoots ?? []) args.push("--ro-bind", root, root);
   for (const root of profile.writable) args.push("--bind", root, root);
   for (const layout of profile.layouts) {
@@ -113,11 +136,15 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
   // A secret under a hidden home is already out of sight, unless something bound back exposes it.
-  const visible = (path: string) => !hideHome || !under(path, profile.home) || [...profile.homeReadable!, ...profile.writable, ...profile.allowRead].some((p) => under(path, p));
+  const visible = (path: string) =>
+    !hideHome ||
+    !under(path, profile.home) ||
+    [...profile.homeReadable!, ...profile.writable, ...profile.allowRead].some((p) => under(path, p));
   for (const s of profile.secrets.filter((x) => visible(x.path))) {
     // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
     // path can be bound back (bwrap makes its mount point inside, not in the real folder).
-    if (s.dir && profile.allowRead.some((p) => under(p, s.path) && p !== s.path)) args.push("--perms", "0111", "--tmpfs", s.path);
+    if (s.dir && profile.allowRead.some((p) => under(p, s.path) && p !== s.path))
+      args.push("--perms", "0111", "--tmpfs", s.path);
     else args.push("--ro-bind", s.dir ? profile.unreadableDir : profile.unreadableFile, s.path);
   }
   for (const p of profile.allowRead) if (existsSync(p)) args.push("--ro-bind", p, p);

@@ -12,7 +12,8 @@ export const sandboxFlags: Record<string, RunFlag> = {
   "no-sandbox": {
     type: "boolean",
     group: "Tools and permissions",
-    description: "Run Bash, command hooks and stdio MCP servers unsandboxed (the sandbox is on by default where it works); warns once",
+    description:
+      "Run Bash, command hooks and stdio MCP servers unsandboxed (the sandbox is on by default where it works); warns once",
     apply: (o) => void (o.sandbox = false),
   },
 };

@@ -44,16 +44,30 @@ export async function sandboxCheck(argv: string[], io: SandboxCommandIO): Promis
   const found = sandboxAvailability();
   const trials = found.ok && found.backend === "bubblewrap" ? trial(found.program!) : [];
   const ok = found.ok && trials.every((t) => t.ok);
-  const report = { ok, platform: found.platform, backend: found.backend ?? null, program: found.program ?? null, socat: found.socat ?? null, reason: found.reason ?? null, trials };
+  const report = {
+    ok,
+    platform: found.platform,
+    backend: found.backend ?? null,
+    program: found.program ?? null,
+    socat: found.socat ?? null,
+    reason: found.reason ?? null,
+    trials,
+  };
   if (argv.includes("--json")) {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
     return ok ? 0 : 1;
   }
-  const lines = [`platform: ${found.platform}`, `backend: ${found.backend ?? "none"}${found.program ? ` (${found.program})` : ""}`];
-  if (found.backend === "bubblewrap") lines.push(`socat: ${found.socat ?? `not installed (needed for network.allowedDomains: ${INSTALL_HINT})`}`);
+  const lines = [
+    `platform: ${found.platform}`,
+    `backend: ${found.backend ?? "none"}${found.program ? ` (${found.program})` : ""}`,
+  ];
+  if (found.backend === "bubblewrap")
+    lines.push(`socat: ${found.socat ?? `not installed (needed for network.allowedDomains: ${INSTALL_HINT})`}`);
   for (const t of trials) lines.push(`${t.ok ? "ok  " : "FAIL"} ${t.name}${t.detail ? `: ${t.detail}` : ""}`);
   if (found.backend === "seatbelt") lines.push("note: the macOS profile is not exercised by this check");
-  lines.push(ok ? "the sandbox works here" : `the sandbox does not work here: ${found.reason ?? "a trial failed (see above)"}`);
+  lines.push(
+    ok ? "the sandbox works here" : `the sandbox does not work here: ${found.reason ?? "a trial failed (see above)"}`,
+  );
   io.stdout(`${lines.join("\n")}\n`);
   return ok ? 0 : 1;
 }
@@ -61,15 +75,46 @@ export async function sandboxCheck(argv: string[], io: SandboxCommandIO): Promis
 function trial(bwrap: string): Trial[] {
   const ws = mkdtempSync(join(tmpdir(), "ubiquity-sandbox-check-"));
   try {
-    const base = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--bind", ws, ws, "--chdir", ws, "--"];
-    const run = (script: string) => spawnSync(bwrap, [...base, "/bin/sh", "-c", script], { encoding: "utf8", timeout: 10_000 });
+    const base = [
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--unshare-all",
+      "--die-with-parent",
+      "--new-session",
+      "--cap-drop",
+      "ALL",
+      "--bind",
+      ws,
+      ws,
+      "--chdir",
+      ws,
+      "--",
+    ];
+    const run = (script: string) =>
+      spawnSync(bwrap, [...base, "/bin/sh", "-c", script], { encoding: "utf8", timeout: 10_000 });
     const inside = run("echo ok > inside.txt && cat inside.txt");
     const outside = run("echo x > /etc/ubiquity-sandbox-check 2>&1 || echo refused");
     const net = run("cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' ' | tr '\\n' ' '");
     return [
-      { name: "a write inside the workspace works", ok: inside.stdout.trim() === "ok", detail: inside.stderr.trim() || undefined },
-      { name: "a write outside it is refused", ok: outside.stdout.includes("refused") || outside.stdout.includes("Read-only") },
-      { name: "the network is off (only lo)", ok: net.stdout.trim() === "lo", detail: `interfaces: ${net.stdout.trim() || "(none)"}` },
+      {
+        name: "a write inside the workspace works",
+        ok: inside.stdout.trim() === "ok",
+        detail: inside.stderr.trim() || undefined,
+      },
+      {
+        name: "a write outside it is refused",
+        ok: outside.stdout.includes("refused") || outside.stdout.includes("Read-only"),
+      },
+      {
+        name: "the network is off (only lo)",
+        ok: net.stdout.trim() === "lo",
+        detail: `interfaces: ${net.stdout.trim() || "(none)"}`,
+      },
     ];
   } finally {
     rmSync(ws, { recursive: true, force: true });

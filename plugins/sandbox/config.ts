@@ -8,7 +8,10 @@ import { absolutePath, type ResolvedOptions } from "../../src/index";
 import type { SandboxOption } from "./options";
 
 /** The network policy: nothing, everything, or the listed hosts through the filtering proxy. */
-export type NetworkPolicy = { mode: "none" } | { mode: "all" } | { mode: "proxy"; allowedDomains: string[]; deniedDomains: string[] };
+export type NetworkPolicy =
+  | { mode: "none" }
+  | { mode: "all" }
+  | { mode: "proxy"; allowedDomains: string[]; deniedDomains: string[] };
 
 /** The sandbox settings of one kernel, defaults applied. */
 export interface SandboxSettings {
@@ -46,7 +49,11 @@ export function sandboxRequired(env: NodeJS.ProcessEnv = process.env): boolean {
  * Normalise `options.sandbox`. Unset means on (where the machine can sandbox; a warning where it
  * cannot); `false` or `{ enabled: false }` turns it off.
  */
-export function sandboxSettings(options: ResolvedOptions, home = process.env.HOME || homedir(), env: NodeJS.ProcessEnv = process.env): SandboxSettings {
+export function sandboxSettings(
+  options: ResolvedOptions,
+  home = process.env.HOME || homedir(),
+  env: NodeJS.ProcessEnv = process.env,
+): SandboxSettings {
   const raw = options.sandbox as SandboxOption | undefined;
   const object = typeof raw === "object" ? raw : {};
   const enabled = raw === undefined || raw === true || (typeof raw === "object" && raw.enabled !== false);
@@ -87,7 +94,10 @@ export function sandboxSettings(options: ResolvedOptions, home = process.env.HOM
 export function isExcluded(command: string, excluded: readonly string[]): boolean {
   const text = command.trim();
   return excluded.some((entry) => {
-    const head = entry.trim().replace(/(:\*| \*)$/, "").trim();
+    const head = entry
+      .trim()
+      .replace(/(:\*| \*)$/, "")
+      .trim();
     return head !== "" && (text === head || text.startsWith(`${head} `) || text.startsWith(`${head}\t`));
   });
 }

@@ -61,7 +61,11 @@ interface DirState {
 }
 
 /** What an entry of a folder is to the guard. */
-type Classify = { kind: "bind"; reason: string } | { kind: "gitdir"; worktree?: boolean } | { kind: "walk"; mode: Mode } | { kind: "skip" };
+type Classify =
+  | { kind: "bind"; reason: string }
+  | { kind: "gitdir"; worktree?: boolean }
+  | { kind: "walk"; mode: Mode }
+  | { kind: "skip" };
 
 const isGitFolder = (names: ReadonlySet<string>) => names.has("HEAD") && names.has("objects") && names.has("refs");
 
@@ -179,7 +183,9 @@ export class WorkspaceGuard {
 
   #walkAll() {
     this.#dirs = new Map();
-    for (const root of this.#roots) if (stat(root)?.isDirectory()) this.#walk(root, root, undefined, isGitFolder(new Set(list(root))) ? "git" : "plain");
+    for (const root of this.#roots)
+      if (stat(root)?.isDirectory())
+        this.#walk(root, root, undefined, isGitFolder(new Set(list(root))) ? "git" : "plain");
     this.#checkLinked(undefined);
     // A named path the walk reached before the config that names it: bound whole from now on.
     for (const [path, reason] of this.#named) {
@@ -195,7 +201,8 @@ export class WorkspaceGuard {
    */
   #walk(root: string, dir: string, found: Guarded[] | undefined, mode: Mode) {
     // A new folder nested past what a path can name cannot be read whole: it goes, whole.
-    if (found && dir.length > MAX_PATH) return void found.push({ path: dir, reason: "it is nested deeper than the guard can read" });
+    if (found && dir.length > MAX_PATH)
+      return void found.push({ path: dir, reason: "it is nested deeper than the guard can read" });
     const info = stat(dir);
     if (!info?.isDirectory()) return;
     const names = list(dir);
@@ -211,7 +218,11 @@ export class WorkspaceGuard {
     if (mode === "git") {
       this.#readGitlinks(root, dir);
       for (const path of pathsNamedByConfig(dir)) {
-        if (this.#roots.some((r) => path.startsWith(`${r}${sep}`))) this.#named.set(path, `${relative(root, dir) || "."}'s config names it (git runs it or reads config from it)`);
+        if (this.#roots.some((r) => path.startsWith(`${r}${sep}`)))
+          this.#named.set(
+            path,
+            `${relative(root, dir) || "."}'s config names it (git runs it or reads config from it)`,
+          );
       }
     }
   }
@@ -220,7 +231,11 @@ export class WorkspaceGuard {
   #unreadable(dir: string, found: Guarded[], state: DirState) {
     for (const raw of unreadableNames(dir)) {
       if (state.odd?.has(raw.toString("hex"))) continue;
-      found.push({ path: join(dir, raw.toString("hex")), raw: Buffer.concat([Buffer.from(`${dir}${sep}`), raw]), reason: "its name is not valid UTF-8, so what it holds cannot be judged" });
+      found.push({
+        path: join(dir, raw.toString("hex")),
+        raw: Buffer.concat([Buffer.from(`${dir}${sep}`), raw]),
+        reason: "its name is not valid UTF-8, so what it holds cannot be judged",
+      });
     }
   }
 
@@ -234,8 +249,12 @@ export class WorkspaceGuard {
     const fresh = found !== undefined && !this.#isApproved(path);
     if (what.kind === "bind") {
       // What an existing .envrc loads (direnv runs it on cd) is protected like the .envrc.
-      if (!fresh && /^\.envrc/i.test(name)) for (const p of pathsNamedByEnvrc(path)) if (this.#roots.some((r) => p.startsWith(`${r}${sep}`))) this.#named.set(p, `${relative(root, path)} loads it (direnv runs it on cd)`);
-      if (fresh && name === ".git") this.#links.push({ path, reason: what.reason }); // judged once the sweep knows every new git folder
+      if (!fresh && /^\.envrc/i.test(name))
+        for (const p of pathsNamedByEnvrc(path))
+          if (this.#roots.some((r) => p.startsWith(`${r}${sep}`)))
+            this.#named.set(p, `${relative(root, path)} loads it (direnv runs it on cd)`);
+      if (fresh && name === ".git")
+        this.#links.push({ path, reason: what.reason }); // judged once the sweep knows every new git folder
       else if (fresh) found.push({ path, reason: what.reason });
       else this.#bound.set(path, what.reason);
       return;
@@ -275,7 +294,11 @@ export class WorkspaceGuard {
         const why = found ? unsafeGitFolder(path, root) : undefined;
         if (why) found!.push({ path, reason: `a gitlink in the index makes git status read it, and ${why}` });
         else this.#walk(root, path, undefined, "git");
-      } else if (found && !this.#knownGitLink(path)) found.push({ path, reason: "a gitlink in the index makes git status read it, and it is a .git file leading elsewhere" });
+      } else if (found && !this.#knownGitLink(path))
+        found.push({
+          path,
+          reason: "a gitlink in the index makes git status read it, and it is a .git file leading elsewhere",
+        });
       else this.#bound.set(path, "a .git file a gitlink leads to");
     }
   }
@@ -296,7 +319,8 @@ export class WorkspaceGuard {
     const info = stat(path);
     switch (mode) {
       case "git":
-        if ((GIT_PROTECTED as readonly string[]).includes(name)) return { kind: "bind", reason: `${name} of a git folder runs code or redirects git` };
+        if ((GIT_PROTECTED as readonly string[]).includes(name))
+          return { kind: "bind", reason: `${name} of a git folder runs code or redirects git` };
         if ((name === "worktrees" || name === "modules") && info?.isDirectory()) return { kind: "walk", mode: name };
         return { kind: "skip" };
       case "worktrees":
@@ -307,7 +331,10 @@ export class WorkspaceGuard {
         return isGitFolder(new Set(list(path))) ? { kind: "gitdir" } : { kind: "walk", mode: "modules" };
       case "plain":
         if (name === "node_modules") return { kind: "skip" };
-        if (name === ".git") return info?.isDirectory() ? { kind: "gitdir" } : { kind: "bind", reason: "a .git file points git at another folder" };
+        if (name === ".git")
+          return info?.isDirectory()
+            ? { kind: "gitdir" }
+            : { kind: "bind", reason: "a .git file points git at another folder" };
         if (info?.isDirectory() && isGitFolder(new Set(list(path)))) return { kind: "gitdir" };
         {
           const reason = sandboxReason(relative(root, path));
@@ -317,7 +344,7 @@ export class WorkspaceGuard {
     }
   }
 
-/**
+  /**
    * Find what changed since the last sweep: protected entries that appeared are moved out of the
    * workspace (unless a file tool wrote them); new folders are walked; gone ones forgotten.
    */
@@ -345,12 +372,19 @@ export class WorkspaceGuard {
       }
       const before = state.guarded;
       const names = list(dir);
-      Object.assign(state, { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, guarded: new Map<string, number>() });
+      Object.assign(state, {
+        mtimeMs: info.mtimeMs,
+        ctimeMs: info.ctimeMs,
+        ino: info.ino,
+        guarded: new Map<string, number>(),
+      });
       if (state.mode === "plain" && isGitFolder(new Set(names))) {
         // An existing folder became a git folder (`git init --bare` in it): judged as a new one.
         const why = unsafeGitFolder(dir, root); // git reads it whole: the file tools' approval does not cover it
         state.mode = "git";
-        for (const name of names) if ((GIT_PROTECTED as readonly string[]).includes(name) && why) found.push({ path: join(dir, name), reason: why });
+        for (const name of names)
+          if ((GIT_PROTECTED as readonly string[]).includes(name) && why)
+            found.push({ path: join(dir, name), reason: why });
         for (const d of [...this.#dirs.keys()]) if (d.startsWith(`${dir}${sep}`)) this.#dirs.delete(d);
         if (why) continue;
       }
@@ -361,7 +395,8 @@ export class WorkspaceGuard {
         this.#entry(root, dir, name, state, before.get(name) === stat(join(dir, name))?.ino ? undefined : found);
       }
     }
-    for (const [dir, state] of this.#dirs) if (state.mode === "git") this.#readGitlinks(this.#roots.find((r) => dir.startsWith(`${r}${sep}`)) ?? dir, dir);
+    for (const [dir, state] of this.#dirs)
+      if (state.mode === "git") this.#readGitlinks(this.#roots.find((r) => dir.startsWith(`${r}${sep}`)) ?? dir, dir);
     this.#checkLinked(found);
     // A protected folder bound read-only is so only for what is spawned after it existed: a
     // sandboxed background shell spawned before (a git folder made since, its hooks) may write in
@@ -369,17 +404,22 @@ export class WorkspaceGuard {
     for (const [path, reason] of this.#bound) {
       const info = stat(path);
       if (!info?.isDirectory()) continue;
-      const now = new Map(list(path).map((name) => {
-        const s = stat(join(path, name));
-        return [name, s ? `${s.ino}:${s.size}:${s.mtimeMs}` : ""] as const;
-      }));
+      const now = new Map(
+        list(path).map((name) => {
+          const s = stat(join(path, name));
+          return [name, s ? `${s.ino}:${s.size}:${s.mtimeMs}` : ""] as const;
+        }),
+      );
       const was = this.#inside.get(path);
       this.#inside.set(path, now);
       if (!was) continue;
       for (const [name, print] of now) {
         const entry = join(path, name);
         if (was.get(name) === print || this.#approved.has(entry)) continue;
-        found.push({ path: entry, reason: `it is inside ${relative(this.#roots.find((r) => path.startsWith(`${r}${sep}`)) ?? dirname(path), path)}, which is protected (${reason})` });
+        found.push({
+          path: entry,
+          reason: `it is inside ${relative(this.#roots.find((r) => path.startsWith(`${r}${sep}`)) ?? dirname(path), path)}, which is protected (${reason})`,
+        });
       }
     }
     // A git config bound read-only, changed since the last sweep (by a sandboxed background shell
@@ -443,10 +483,12 @@ export class WorkspaceGuard {
 // Settings of a repository's config that only describe it, read as git reads them
 // (section.key, or section.subsection.key with the key last). Anything else — core.fsmonitor,
 // core.hooksPath, aliases, filters, diff drivers, credential helpers, includes — is not harmless.
-const HARMLESS_GIT = /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|safecrlf|eol)|extensions\.(objectformat|refstorage|worktreeconfig|preciousobjects)|init\.defaultbranch|user\.(name|email)|remote\.[^.]+\.(url|pushurl|fetch|push|tagopt|prune|mirror)|branch\.[^.]+\.(remote|merge|rebase|pushremote)|submodule\.[^.]+\.(url|active|path|branch|update)|pull\.(rebase|ff)|push\.(default|autosetupremote)|fetch\.prune|gc\.auto)$/;
+const HARMLESS_GIT =
+  /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|safecrlf|eol)|extensions\.(objectformat|refstorage|worktreeconfig|preciousobjects)|init\.defaultbranch|user\.(name|email)|remote\.[^.]+\.(url|pushurl|fetch|push|tagopt|prune|mirror)|branch\.[^.]+\.(remote|merge|rebase|pushremote)|submodule\.[^.]+\.(url|active|path|branch|update)|pull\.(rebase|ff)|push\.(default|autosetupremote)|fetch\.prune|gc\.auto)$/;
 
 /** A URL git reaches without running a program of the repository's choosing. */
-const PLAIN_URL = /^(https?:\/\/|git:\/\/|ssh:\/\/[A-Za-z0-9_.@[\]]|file:\/\/|[A-Za-z0-9_.]+@[A-Za-z0-9_.-]+:|\/|\.\.?\/|[A-Za-z0-9_][A-Za-z0-9_.-]*$)[^\s]*$/;
+const PLAIN_URL =
+  /^(https?:\/\/|git:\/\/|ssh:\/\/[A-Za-z0-9_.@[\]]|file:\/\/|[A-Za-z0-9_.]+@[A-Za-z0-9_.-]+:|\/|\.\.?\/|[A-Za-z0-9_][A-Za-z0-9_.-]*$)[^\s]*$/;
 
 /** Why a git folder made during the call is not harmless, or undefined when it is. */
 export function unsafeGitFolder(dir: string, root: string): string | undefined {
@@ -461,7 +503,8 @@ export function unsafeGitFolder(dir: string, root: string): string | undefined {
     const why = unsafeGitConfig(join(dir, "config"));
     if (why) return `${rel}/config ${why}`;
   }
-  for (const hook of list(join(dir, "hooks"))) if (!hook.endsWith(".sample")) return `${rel}/hooks/${hook} is a git hook`;
+  for (const hook of list(join(dir, "hooks")))
+    if (!hook.endsWith(".sample")) return `${rel}/hooks/${hook} is a git hook`;
   if (names.has("gitdir") && !stat(join(dir, "HEAD"))) return `${rel} is not a git folder git would make`;
   for (const sub of ["modules", "worktrees"]) {
     for (const name of list(join(dir, sub))) {
@@ -483,11 +526,13 @@ function unsafeNested(dir: string, root: string, worktree: boolean): string | un
       const why = unsafeGitConfig(join(dir, "config"));
       if (why) return `${relative(root, dir)}/config ${why}`;
     }
-    for (const hook of list(join(dir, "hooks"))) if (!hook.endsWith(".sample")) return `${relative(root, dir)}/hooks/${hook} is a git hook`;
+    for (const hook of list(join(dir, "hooks")))
+      if (!hook.endsWith(".sample")) return `${relative(root, dir)}/hooks/${hook} is a git hook`;
     {
       const target = readText(join(dir, "commondir")).trim();
       const common = isAbsolute(target) ? target : resolve(dir, target);
-      if (resolve(common) !== resolve(dir, "..", "..")) return `${relative(root, dir)}/commondir points git at another folder's config`;
+      if (resolve(common) !== resolve(dir, "..", ".."))
+        return `${relative(root, dir)}/commondir points git at another folder's config`;
     }
     if (names.has("config.worktree")) {
       const why = unsafeGitConfig(join(dir, "config.worktree"));
@@ -576,13 +621,27 @@ export function pathsNamedByEnvrc(envrc: string): string[] {
   const dir = dirname(envrc);
   const out: string[] = [];
   for (const raw of readText(envrc).split("\n")) {
-    const words = raw.replace(/#.*/, "").trim().split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""));
+    const words = raw
+      .replace(/#.*/, "")
+      .trim()
+      .split(/\s+/)
+      .map((w) => w.replace(/^["']|["']$/g, ""));
     const [cmd, arg] = words;
     if (!cmd) continue;
     if (/^(source_env|source_env_if_exists|source|\.)$/.test(cmd) && arg) out.push(resolve(dir, arg));
     else if (/^(dotenv|dotenv_if_exists)$/.test(cmd)) out.push(resolve(dir, arg ?? ".env"));
-    else if (cmd === "use" && arg === "flake") out.push(resolve(dir, words[2] && !words[2].startsWith("-") ? words[2].replace(/#.*/, "") : "."), join(dir, "flake.nix"), join(dir, "flake.lock"));
-    else if (cmd === "use" && arg === "nix") out.push(join(dir, "shell.nix"), join(dir, "default.nix"), ...(words[2] && !words[2].startsWith("-") ? [resolve(dir, words[2])] : []));
+    else if (cmd === "use" && arg === "flake")
+      out.push(
+        resolve(dir, words[2] && !words[2].startsWith("-") ? words[2].replace(/#.*/, "") : "."),
+        join(dir, "flake.nix"),
+        join(dir, "flake.lock"),
+      );
+    else if (cmd === "use" && arg === "nix")
+      out.push(
+        join(dir, "shell.nix"),
+        join(dir, "default.nix"),
+        ...(words[2] && !words[2].startsWith("-") ? [resolve(dir, words[2])] : []),
+      );
   }
   return out.filter((p) => p !== dir);
 }
@@ -590,7 +649,8 @@ export function pathsNamedByEnvrc(envrc: string): string[] {
 /** Keys whose value is a path git reads config or hooks from. */
 const PATH_KEYS = /^(core\.hookspath|include\.path|includeif\..*\.path)$/;
 /** Keys whose value is a command git runs (a path in it runs). */
-const COMMAND_KEYS = /^(core\.(fsmonitor|sshcommand|editor|pager|askpass|gitproxy)|alias\..*|filter\..*\.(clean|smudge|process)|diff\.(external|.*\.(command|textconv))|merge\..*\.driver|(difftool|mergetool)\..*\.cmd|trailer\..*\.(command|cmd)|remote\..*\.(uploadpack|receivepack)|submodule\..*\.update|credential(\..*)?\.helper|gpg(\..*)?\.program|gpg\.ssh\.defaultkeycommand|sequence\.editor|uploadpack\.packobjectshook|pager\..*)$/;
+const COMMAND_KEYS =
+  /^(core\.(fsmonitor|sshcommand|editor|pager|askpass|gitproxy)|alias\..*|filter\..*\.(clean|smudge|process)|diff\.(external|.*\.(command|textconv))|merge\..*\.driver|(difftool|mergetool)\..*\.cmd|trailer\..*\.(command|cmd)|remote\..*\.(uploadpack|receivepack)|submodule\..*\.update|credential(\..*)?\.helper|gpg(\..*)?\.program|gpg\.ssh\.defaultkeycommand|sequence\.editor|uploadpack\.packobjectshook|pager\..*)$/;
 
 /**
  * The paths a git folder's existing config names that git reads or runs: core.hooksPath,
@@ -604,7 +664,12 @@ export function pathsNamedByConfig(gitDir: string): string[] {
   // The repository's own config, and the user's and the system's: a relative core.hooksPath
   // there (`.git-hooks`) names a folder in every repository.
   const xdg = process.env.XDG_CONFIG_HOME || join(home, ".config");
-  const files = [join(gitDir, "config"), join(gitDir, "config.worktree"), ...(home ? [join(home, ".gitconfig"), join(xdg, "git", "config")] : []), "/etc/gitconfig"];
+  const files = [
+    join(gitDir, "config"),
+    join(gitDir, "config.worktree"),
+    ...(home ? [join(home, ".gitconfig"), join(xdg, "git", "config")] : []),
+    "/etc/gitconfig",
+  ];
   for (const file of files) {
     const own = file.startsWith(`${gitDir}${sep}`);
     let section = "";
@@ -619,7 +684,11 @@ export function pathsNamedByConfig(gitDir: string): string[] {
       if (!setting || !section) continue;
       const key = `${section}.${setting[1]!.toLowerCase()}`;
       const value = setting[2]!.trim().replace(/^"(.*)"$/, "$1");
-      const words = PATH_KEYS.test(key) ? [value] : COMMAND_KEYS.test(key) ? value.replace(/^!/, "").split(/[\s;|&()'"]+/) : [];
+      const words = PATH_KEYS.test(key)
+        ? [value]
+        : COMMAND_KEYS.test(key)
+          ? value.replace(/^!/, "").split(/[\s;|&()'"]+/)
+          : [];
       for (const word of words) {
         if (!word || (!word.includes("/") && !PATH_KEYS.test(key))) continue;
         const expanded = word.startsWith("~/") ? join(home, word.slice(2)) : word;
@@ -653,9 +722,11 @@ export function unsafeGitConfig(path: string): string | undefined {
     if (/\\$/.test(value) || /[`$]/.test(value)) return `has a value this check does not read (${key})`;
     if (!HARMLESS_GIT.test(key)) return `sets ${key}, which can make git run a program`;
     const bare = value.replace(/^"(.*)"$/, "$1");
-    if (/\.(url|pushurl)$/.test(key) && !PLAIN_URL.test(bare)) return `sets ${key} to a URL that can run a program (${value.slice(0, 80)})`;
+    if (/\.(url|pushurl)$/.test(key) && !PLAIN_URL.test(bare))
+      return `sets ${key} to a URL that can run a program (${value.slice(0, 80)})`;
     // `update = !command` runs the command on `git submodule update`.
-    if (/^submodule\..*\.update$/.test(key) && !/^(checkout|rebase|merge|none)$/.test(bare)) return `sets ${key} to ${bare.slice(0, 80)}, which can run a program`;
+    if (/^submodule\..*\.update$/.test(key) && !/^(checkout|rebase|merge|none)$/.test(bare))
+      return `sets ${key} to ${bare.slice(0, 80)}, which can run a program`;
   }
   return undefined;
 }

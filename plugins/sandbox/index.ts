@@ -11,7 +11,14 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { PERMISSION_STAGE, SYSTEM_STAGE, type Kernel, type PermissionVerdict, type SystemSection, type ToolOutput } from "../../src/index";
+import {
+  PERMISSION_STAGE,
+  SYSTEM_STAGE,
+  type Kernel,
+  type PermissionVerdict,
+  type SystemSection,
+  type ToolOutput,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getPermissionsApi, parseRule } from "../permissions/api";
 import { sandboxAvailability, SandboxUnavailableError, INSTALL_HINT, type SandboxAvailability } from "./availability";
@@ -59,8 +66,14 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       const settings = sandboxSettings(options, opts.home ?? process.env.HOME ?? homedir());
       if (!settings.enabled) {
-        if (settings.origin === "required") throw new SandboxUnavailableError("UBIQUITY_REQUIRE_SANDBOX=1 is set, but the sandbox option turns the sandbox off: remove `sandbox: false` or `--no-sandbox` (or unset UBIQUITY_REQUIRE_SANDBOX)");
-        status = { status: "off", warning: `the sandbox is off (sandbox: false): ${UNSANDBOXED}; remove \`sandbox: false\` to turn it back on` };
+        if (settings.origin === "required")
+          throw new SandboxUnavailableError(
+            "UBIQUITY_REQUIRE_SANDBOX=1 is set, but the sandbox option turns the sandbox off: remove `sandbox: false` or `--no-sandbox` (or unset UBIQUITY_REQUIRE_SANDBOX)",
+          );
+        status = {
+          status: "off",
+          warning: `the sandbox is off (sandbox: false): ${UNSANDBOXED}; remove \`sandbox: false\` to turn it back on`,
+        };
         kernel.logger.warn(`[${NAME}] ${status.warning}`);
         return setSandboxMode(kernel, "off");
       }
@@ -68,16 +81,33 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       if (!availability.ok) {
         const message = `sandbox is on, but ${availability.reason}`;
         if (settings.failIfUnavailable) {
-          const why = settings.origin === "required" ? "UBIQUITY_REQUIRE_SANDBOX=1 is set" : "the sandbox option asks for it";
-          throw new SandboxUnavailableError(`${message}. Without it nothing runs (${why}): install it, or set sandbox.failIfUnavailable: false to run unsandboxed with a warning.`);
+          const why =
+            settings.origin === "required" ? "UBIQUITY_REQUIRE_SANDBOX=1 is set" : "the sandbox option asks for it";
+          throw new SandboxUnavailableError(
+            `${message}. Without it nothing runs (${why}): install it, or set sandbox.failIfUnavailable: false to run unsandboxed with a warning.`,
+          );
         }
-        status = { status: "unavailable", reason: availability.reason, warning: `the sandbox cannot run here (${availability.reason}), so the run is UNSANDBOXED: ${UNSANDBOXED}; set UBIQUITY_REQUIRE_SANDBOX=1 to refuse to run instead` };
+        status = {
+          status: "unavailable",
+          reason: availability.reason,
+          warning: `the sandbox cannot run here (${availability.reason}), so the run is UNSANDBOXED: ${UNSANDBOXED}; set UBIQUITY_REQUIRE_SANDBOX=1 to refuse to run instead`,
+        };
         kernel.logger.warn(`[${NAME}] ${status.warning}`);
         return setSandboxMode(kernel, "degraded");
       }
       status = { status: "on", backend: availability.backend! };
-      runtime = new SandboxRuntime(settings, availability, readDenyPaths(kernel, (options as PermissionsResolvedOptions).disallowedTools ?? []), (denial, toolUseId) =>
-        kernel.emit({ type: "sandbox.violation", kind: "network", source: toolUseId ? "bash" : undefined, detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`, ...(toolUseId ? { toolUseId } : {}) }),
+      runtime = new SandboxRuntime(
+        settings,
+        availability,
+        readDenyPaths(kernel, (options as PermissionsResolvedOptions).disallowedTools ?? []),
+        (denial, toolUseId) =>
+          kernel.emit({
+            type: "sandbox.violation",
+            kind: "network",
+            source: toolUseId ? "bash" : undefined,
+            detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`,
+            ...(toolUseId ? { toolUseId } : {}),
+          }),
       );
       setSandboxMode(kernel, runtime);
       // The permission engine leaves to the sandbox what it cannot name in bypassPermissions.
@@ -113,25 +143,45 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       // What the file tools write the permission engine judged: the guard keeps it.
       const written = FILE_TOOLS.has(call.toolName) ? (call.input.file_path ?? call.input.notebook_path) : undefined;
       const sha256 = typeof output.metadata?.sha256 === "string" ? output.metadata.sha256 : undefined;
-      if (typeof written === "string" && !output.isError) runtime.approve(resolve(call.context?.cwd ?? runtime.settings.cwd, written), sha256);
+      if (typeof written === "string" && !output.isError)
+        runtime.approve(resolve(call.context?.cwd ?? runtime.settings.cwd, written), sha256);
       // apply_patch writes several files: each is listed, resolved, with what was written.
       if (call.toolName === "apply_patch" && !output.isError && Array.isArray(output.metadata?.files)) {
-        for (const f of output.metadata.files as { path?: unknown; sha256?: unknown }[]) if (typeof f.path === "string" && typeof f.sha256 === "string") runtime.approve(f.path, f.sha256);
+        for (const f of output.metadata.files as { path?: unknown; sha256?: unknown }[])
+          if (typeof f.path === "string" && typeof f.sha256 === "string") runtime.approve(f.path, f.sha256);
       }
       if (call.toolName.startsWith("mcp__")) {
         const found = getSandboxApi(kernel).settle("mcp");
-        return found.length === 0 ? output : { ...output, content: `${output.content}\n\n${violationNote(found)}`, metadata: { ...output.metadata, sandboxViolations: found } };
+        return found.length === 0
+          ? output
+          : {
+              ...output,
+              content: `${output.content}\n\n${violationNote(found)}`,
+              metadata: { ...output.metadata, sandboxViolations: found },
+            };
       }
       if (call.toolName !== "Bash") return output;
       const reverted = runtime.finish(call.toolUseId);
       if (!reverted) return output;
-      const hiddenHome = runtime.settings.writable.includes(runtime.settings.home) ? undefined : { home: runtime.settings.home, readable: HOME_READABLE };
-      const found: Violation[] = [...reverted, ...violationsInOutput(output.content, runtime.secrets, runtime.settings.network, 5, hiddenHome)];
+      const hiddenHome = runtime.settings.writable.includes(runtime.settings.home)
+        ? undefined
+        : { home: runtime.settings.home, readable: HOME_READABLE };
+      const found: Violation[] = [
+        ...reverted,
+        ...violationsInOutput(output.content, runtime.secrets, runtime.settings.network, 5, hiddenHome),
+      ];
       if (found.length === 0) return output;
       const command = typeof call.input.command === "string" ? call.input.command : undefined;
       for (const v of found) {
         if (v.kind === "network" && reverted.includes(v)) continue; // the proxy reported it when it happened
-        kernel.emit({ type: "sandbox.violation", kind: v.kind, source: "bash", detail: v.detail, toolUseId: call.toolUseId, ...(command ? { command } : {}) });
+        kernel.emit({
+          type: "sandbox.violation",
+          kind: v.kind,
+          source: "bash",
+          detail: v.detail,
+          toolUseId: call.toolUseId,
+          ...(command ? { command } : {}),
+        });
       }
       return {
         ...output,
@@ -155,20 +205,27 @@ export const UNSANDBOXED =
 function check(opts: SandboxPluginOptions, proxy: boolean): SandboxAvailability {
   const found = sandboxAvailability((opts.platform ?? process.platform) as NodeJS.Platform, opts.bwrapPath);
   if (found.ok && proxy && found.backend === "bubblewrap" && !found.socat) {
-    return { ...found, ok: false, reason: `network.allowedDomains needs socat, which is not installed: ${INSTALL_HINT}` };
+    return {
+      ...found,
+      ok: false,
+      reason: `network.allowedDomains needs socat, which is not installed: ${INSTALL_HINT}`,
+    };
   }
   return found;
 }
 
 /** The paths of `Read(...)` deny rules: from the options and from other sources (settings files). */
 function readDenyPaths(kernel: Kernel, disallowed: readonly string[]): string[] {
-  const rules = [...disallowed.flatMap((text) => {
-    try {
-      return [parseRule(text, "deny", "disallowedTools")];
-    } catch {
-      return []; // the permissions plugin reports malformed rules
-    }
-  }), ...getPermissionsApi(kernel).addedRules.filter((r) => r.list === "deny")];
+  const rules = [
+    ...disallowed.flatMap((text) => {
+      try {
+        return [parseRule(text, "deny", "disallowedTools")];
+      } catch {
+        return []; // the permissions plugin reports malformed rules
+      }
+    }),
+    ...getPermissionsApi(kernel).addedRules.filter((r) => r.list === "deny"),
+  ];
   return rules.filter((r) => r.tool === "Read" && r.content !== undefined).map((r) => r.content!);
 }
 

@@ -50,7 +50,12 @@ export function installedClosure(configFile: string): string[] {
     const config = readJson(configFile) ?? {};
     for (const key of ["plugins", "presets", "preset"]) {
       for (const entry of [config[key]].flat()) {
-        const spec = typeof entry === "string" ? entry : Array.isArray(entry) && typeof entry[0] === "string" ? entry[0] : undefined;
+        const spec =
+          typeof entry === "string"
+            ? entry
+            : Array.isArray(entry) && typeof entry[0] === "string"
+              ? entry[0]
+              : undefined;
         if (spec && isBare(spec)) names.add(packageName(spec));
       }
     }

@@ -18,6 +18,9 @@ export function sandboxNote(settings: SandboxSettings): string {
     `- ${net}`,
     'A result that says "blocked by the sandbox" was refused by this boundary: do not retry it another way; tell the user what you needed.',
   ];
-  if (settings.excludedCommands.length > 0) lines.push(`Commands starting with ${settings.excludedCommands.join(", ")} run outside the sandbox and may ask for approval.`);
+  if (settings.excludedCommands.length > 0)
+    lines.push(
+      `Commands starting with ${settings.excludedCommands.join(", ")} run outside the sandbox and may ask for approval.`,
+    );
   return lines.join("\n");
 }

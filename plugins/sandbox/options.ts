@@ -3,16 +3,28 @@ import { z } from "zod";
 import type { ResolvedOptions } from "../../src/index";
 
 const SandboxFilesystemSchema = z.strictObject({
-  allowWrite: z.array(z.string()).optional().describe("More folders the sandbox may write (cwd, additionalDirectories and a private temp folder always)"),
-  denyWrite: z.array(z.string()).optional().describe("Paths kept read-only inside the writable folders (on top of the built-in list)"),
-  denyRead: z.array(z.string()).optional().describe("Paths made unreadable (on top of Read(...) deny rules and the sensitive set)"),
+  allowWrite: z
+    .array(z.string())
+    .optional()
+    .describe("More folders the sandbox may write (cwd, additionalDirectories and a private temp folder always)"),
+  denyWrite: z
+    .array(z.string())
+    .optional()
+    .describe("Paths kept read-only inside the writable folders (on top of the built-in list)"),
+  denyRead: z
+    .array(z.string())
+    .optional()
+    .describe("Paths made unreadable (on top of Read(...) deny rules and the sensitive set)"),
   allowRead: z.array(z.string()).optional().describe("Paths readable again inside a denyRead folder"),
 });
 const SandboxNetworkSchema = z.union([
   z.literal("none"),
   z.literal("all"),
   z.strictObject({
-    allowedDomains: z.array(z.string()).optional().describe('Hosts reachable through the filtering proxy: "example.com", "*.example.com", "localhost:8080"'),
+    allowedDomains: z
+      .array(z.string())
+      .optional()
+      .describe('Hosts reachable through the filtering proxy: "example.com", "*.example.com", "localhost:8080"'),
     deniedDomains: z.array(z.string()).optional().describe("Hosts refused even when allowedDomains matches"),
   }),
 ]);
@@ -23,10 +35,19 @@ export const SandboxSchema = z.union([
     enabled: z.boolean().optional().describe("[true when the object is given]"),
     filesystem: SandboxFilesystemSchema.optional(),
     network: SandboxNetworkSchema.optional().describe('["none"]'),
-    failIfUnavailable: z.boolean().optional().describe("End the run when the sandbox cannot start [true]; false warns once and runs unsandboxed"),
-    autoAllowBash: z.boolean().optional().describe("Sandboxed Bash calls that would only ask run without a prompt; deny and ask rules still apply [true]"),
+    failIfUnavailable: z
+      .boolean()
+      .optional()
+      .describe("End the run when the sandbox cannot start [true]; false warns once and runs unsandboxed"),
+    autoAllowBash: z
+      .boolean()
+      .optional()
+      .describe("Sandboxed Bash calls that would only ask run without a prompt; deny and ask rules still apply [true]"),
     autoAllowBashIfSandboxed: z.boolean().optional().describe("Claude Code's name for autoAllowBash"),
-    excludedCommands: z.array(z.string()).optional().describe('Commands run outside the sandbox, judged by the rules alone: "docker", "git push"'),
+    excludedCommands: z
+      .array(z.string())
+      .optional()
+      .describe('Commands run outside the sandbox, judged by the rules alone: "docker", "git push"'),
   }),
 ]);
 export type SandboxOption = z.input<typeof SandboxSchema>;

@@ -7,7 +7,13 @@
  * (`localhost`, `127.0.0.1:8080`), never through a name that happens to resolve there.
  */
 import { lookup } from "node:dns/promises";
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { connect, isIP, type Socket } from "node:net";
 
 /** A refused connection. */
@@ -64,7 +70,10 @@ export class FilteringProxy {
         return { reason: `${host} did not resolve (${(error as Error).message})` };
       }
     }
-    if (isLocalAddress(address) && !hits.some((h) => h.exact)) return { reason: `${host} resolves to the local address ${address}, which only an exact allowedDomains entry opens` };
+    if (isLocalAddress(address) && !hits.some((h) => h.exact))
+      return {
+        reason: `${host} resolves to the local address ${address}, which only an exact allowedDomains entry opens`,
+      };
     return { address };
   }
 
@@ -116,7 +125,9 @@ export class FilteringProxy {
     const verdict = await this.decide(host, port);
     if ("reason" in verdict) {
       const body = this.#deny(host, port, verdict.reason);
-      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Ubiquity-Sandbox: blocked\r\n\r\n${body}`);
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Ubiquity-Sandbox: blocked\r\n\r\n${body}`,
+      );
       return;
     }
     const upstream = connect(port, verdict.address, () => {
@@ -135,23 +146,37 @@ export class FilteringProxy {
     try {
       url = new URL(req.url ?? "");
     } catch {
-      res.writeHead(400, { "Content-Type": "text/plain" }).end("the sandbox proxy needs an absolute URL (set HTTP_PROXY)");
+      res
+        .writeHead(400, { "Content-Type": "text/plain" })
+        .end("the sandbox proxy needs an absolute URL (set HTTP_PROXY)");
       return;
     }
     const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
     const host = url.hostname;
     const verdict = await this.decide(host, port);
     if ("reason" in verdict) {
-      res.writeHead(403, { "Content-Type": "text/plain", "X-Ubiquity-Sandbox": "blocked" }).end(this.#deny(host, port, verdict.reason));
+      res
+        .writeHead(403, { "Content-Type": "text/plain", "X-Ubiquity-Sandbox": "blocked" })
+        .end(this.#deny(host, port, verdict.reason));
       return;
     }
     const headers = { ...req.headers };
     delete headers["proxy-connection"];
     delete headers["proxy-authorization"];
-    const upstream = httpRequest({ host: verdict.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = httpRequest(
+      {
+        host: verdict.address,
+        port,
+        method: req.method,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        setHost: false,
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on("error", (error) => {
       if (!res.headersSent) res.writeHead(502, { "Content-Type": "text/plain" });
       res.end(`the sandbox proxy could not reach ${host}:${port}: ${error.message}`);

@@ -3,11 +3,38 @@
  * the wrapping of each spawn into bwrap (or sandbox-exec). Also the clean-up: placeholder
  * folders removed, protected files a command created removed and reported.
  */
-import { accessSync, constants, appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
-import { bwrapArgs, homeRootsNamed, innerCommand, programRootsUnderTmp, PROXY_PORT, PROXY_SOCKET_NAME, proxyEnv, type Profile } from "./bwrap";
+import {
+  bwrapArgs,
+  homeRootsNamed,
+  innerCommand,
+  programRootsUnderTmp,
+  PROXY_PORT,
+  PROXY_SOCKET_NAME,
+  proxyEnv,
+  type Profile,
+} from "./bwrap";
 import { isExcluded, type SandboxSettings } from "./config";
 import { layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
@@ -51,7 +78,12 @@ export function programOnPath(command: string, path: string, cwd: string): strin
       // not here
     }
   }
-  throw Object.assign(new Error(`spawn ${command} ENOENT (not found on PATH's absolute folders; cwd ${cwd})`), { code: "ENOENT", errno: -2, syscall: `spawn ${command}`, path: command });
+  throw Object.assign(new Error(`spawn ${command} ENOENT (not found on PATH's absolute folders; cwd ${cwd})`), {
+    code: "ENOENT",
+    errno: -2,
+    syscall: `spawn ${command}`,
+    path: command,
+  });
 }
 
 /** Private folders are named with the owning pid, so a later run can remove those of a process that died (SIGKILL). */
@@ -165,7 +197,9 @@ export class SandboxRuntime {
       this.#prepare();
       // node:http loads with the proxy: importing it statically costs every run Node's fetch stack.
       const { FilteringProxy } = await import("./proxy");
-      const proxy = new FilteringProxy(net.allowedDomains, net.deniedDomains, (denial) => this.#onDenied(denial, this.#inFlight()));
+      const proxy = new FilteringProxy(net.allowedDomains, net.deniedDomains, (denial) =>
+        this.#onDenied(denial, this.#inFlight()),
+      );
       if (this.#availability.backend === "seatbelt") {
         await proxy.listenTcp();
         this.#proxyPort = proxy.port;
@@ -181,7 +215,13 @@ export class SandboxRuntime {
     removeStalePrivateDirs();
     const root = mkdtempSync(join(tmpdir(), `${PRIVATE_PREFIX}${process.pid}-`));
     chmodSync(root, 0o700);
-    const dirs = { root, tmp: join(root, "tmp"), empty: join(root, "empty"), unreadableFile: join(root, "unreadable"), unreadableDir: join(root, "unreadable.d") };
+    const dirs = {
+      root,
+      tmp: join(root, "tmp"),
+      empty: join(root, "empty"),
+      unreadableFile: join(root, "unreadable"),
+      unreadableDir: join(root, "unreadable.d"),
+    };
     mkdirSync(dirs.tmp, { mode: 0o700 });
     mkdirSync(dirs.empty);
     chmodSync(dirs.empty, 0o555);
@@ -190,10 +230,20 @@ export class SandboxRuntime {
     mkdirSync(dirs.unreadableDir);
     chmodSync(dirs.unreadableDir, 0o000);
     this.#dirs = dirs;
-    this.#guard = new WorkspaceGuard(this.#settings.writable.filter((p) => existsSync(p)), () => this.#quarantine(), (p) => this.#placeholders.has(p));
+    this.#guard = new WorkspaceGuard(
+      this.#settings.writable.filter((p) => existsSync(p)),
+      () => this.#quarantine(),
+      (p) => this.#placeholders.has(p),
+    );
     process.on("exit", this.#onExit);
     const s = this.#settings;
-    this.#secrets = secretPaths({ home: s.home, roots: s.writable, readRules: this.#readRules, denyRead: s.denyRead, cwd: s.cwd }).map((path) => ({
+    this.#secrets = secretPaths({
+      home: s.home,
+      roots: s.writable,
+      readRules: this.#readRules,
+      denyRead: s.denyRead,
+      cwd: s.cwd,
+    }).map((path) => ({
       path,
       dir: statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false,
     }));
@@ -209,7 +259,9 @@ export class SandboxRuntime {
     }
     this.#prepare();
     if (this.#settings.network.mode === "proxy" && !this.#proxy) {
-      throw new Error("ubiquity:sandbox: the network proxy is not running yet (kernel.ready has not run); call kernel.ready() before running commands");
+      throw new Error(
+        "ubiquity:sandbox: the network proxy is not running yet (kernel.ready has not run); call kernel.ready() before running commands",
+      );
     }
     const dirs = this.#dirs!;
     const writable = [...new Set([...this.#settings.writable, ...workspaces])].filter((p) => existsSync(p));
@@ -221,11 +273,26 @@ export class SandboxRuntime {
     this.#unreported.push(...this.#guard!.sweep());
     this.#installed ??= installedConfigClosure(this.#settings.cwd, writable, this.#settings.home);
     const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed.filter((p) => existsSync(p))];
-    const layouts = writable.map((root) => layoutRoot(root, [...this.#settings.denyWrite, ...deep.filter((p) => p.startsWith(`${root}/`))], this.#settings.home));
+    const layouts = writable.map((root) =>
+      layoutRoot(
+        root,
+        [...this.#settings.denyWrite, ...deep.filter((p) => p.startsWith(`${root}/`))],
+        this.#settings.home,
+      ),
+    );
     if (use.toolUseId) {
-      this.#calls.set(use.toolUseId, { watched: layouts.flatMap((l) => l.watched), links: layouts.flatMap((l) => l.links), started: Date.now(), subject: use.subject });
+      this.#calls.set(use.toolUseId, {
+        watched: layouts.flatMap((l) => l.watched),
+        links: layouts.flatMap((l) => l.links),
+        started: Date.now(),
+        subject: use.subject,
+      });
     }
-    const env = { ...spec.env, TMPDIR: "/tmp", ...(cache ? { npm_config_cache: join(cache, "npm"), XDG_CACHE_HOME: join(cache, "xdg") } : {}) };
+    const env = {
+      ...spec.env,
+      TMPDIR: "/tmp",
+      ...(cache ? { npm_config_cache: join(cache, "npm"), XDG_CACHE_HOME: join(cache, "xdg") } : {}),
+    };
     // The program is found here, on the absolute entries of PATH only, so a missing one fails as
     // a spawn does (ENOENT) rather than as bwrap's exit, and nothing is found through "." or "bin".
     spec = { ...spec, command: programOnPath(spec.command, spec.env?.PATH ?? process.env.PATH ?? "", spec.cwd) };
@@ -252,7 +319,9 @@ export class SandboxRuntime {
         : [
             ...HOME_READABLE.map((p) => join(this.#settings.home, p)),
             // What the user's own hook or MCP server command names (never what a Bash command names: the model writes those).
-            ...(use.kind === "bash" ? [] : homeRootsNamed(spec.command, spec.args, this.#settings.home, SENSITIVE_HOME)),
+            ...(use.kind === "bash"
+              ? []
+              : homeRootsNamed(spec.command, spec.args, this.#settings.home, SENSITIVE_HOME)),
           ],
       programRoots: programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH),
     };
@@ -266,7 +335,12 @@ export class SandboxRuntime {
     };
   }
 
-  #seatbelt(spec: SpawnSpec, writable: string[], layouts: RootLayout[], env: Record<string, string | undefined>): SpawnSpec {
+  #seatbelt(
+    spec: SpawnSpec,
+    writable: string[],
+    layouts: RootLayout[],
+    env: Record<string, string | undefined>,
+  ): SpawnSpec {
     const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
     // Seatbelt matches resolved paths (/tmp is /private/tmp, /var is /private/var on macOS).
     const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
@@ -281,7 +355,12 @@ export class SandboxRuntime {
       proxyPort: this.#proxyPort,
     });
     const proxied = this.#proxyPort ? proxyEnv(`http://127.0.0.1:${this.#proxyPort}`) : {};
-    return { command: this.#availability.program!, args: ["-p", profile, spec.command, ...spec.args], cwd: spec.cwd, env: { ...env, TMPDIR: this.#dirs!.tmp, ...proxied } };
+    return {
+      command: this.#availability.program!,
+      args: ["-p", profile, spec.command, ...spec.args],
+      cwd: spec.cwd,
+      env: { ...env, TMPDIR: this.#dirs!.tmp, ...proxied },
+    };
   }
 
   #placeholder(path: string) {
@@ -311,18 +390,25 @@ export class SandboxRuntime {
     for (const path of call.watched) {
       if (!lstatSync(path, { throwIfNoEntry: false })) continue;
       rmSync(path, { recursive: true, force: true });
-      out.push({ kind: "write", detail: `${relative(this.#settings.cwd, path) || path} is a protected file; the command created it and it was removed` });
+      out.push({
+        kind: "write",
+        detail: `${relative(this.#settings.cwd, path) || path} is a protected file; the command created it and it was removed`,
+      });
     }
     for (const link of call.links) {
       const now = lstatSync(link.path, { throwIfNoEntry: false });
       if (now?.isSymbolicLink() && readlinkSync(link.path) === link.target) continue;
       rmSync(link.path, { recursive: true, force: true });
       symlinkSync(link.target, link.path);
-      out.push({ kind: "write", detail: `${relative(this.#settings.cwd, link.path) || link.path} is a protected link; the command replaced it and it was put back` });
+      out.push({
+        kind: "write",
+        detail: `${relative(this.#settings.cwd, link.path) || link.path} is a protected link; the command replaced it and it was put back`,
+      });
     }
     out.push(...this.settle());
     for (const d of this.#proxy?.denials ?? []) {
-      if (d.at >= call.started) out.push({ kind: "network", detail: `network access to ${d.host}:${d.port} is not allowed (${d.reason})` });
+      if (d.at >= call.started)
+        out.push({ kind: "network", detail: `network access to ${d.host}:${d.port} is not allowed (${d.reason})` });
     }
     return out;
   }
@@ -388,7 +474,12 @@ export class SandboxRuntime {
   }
 
   #quarantine(): string {
-    this.#quarantineDir ??= join(this.#settings.home, ".ubiquity", "sandbox-removed", `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`);
+    this.#quarantineDir ??= join(
+      this.#settings.home,
+      ".ubiquity",
+      "sandbox-removed",
+      `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
+    );
     return this.#quarantineDir;
   }
 

@@ -23,17 +23,14 @@ const quote = (path: string) => JSON.stringify(path);
 /** The profile text. */
 export function seatbeltProfile(input: SeatbeltInput): string {
   const writable = [...input.writable, input.tmp, "/dev"].map((p) => `(subpath ${quote(p)})`).join(" ");
-  const lines = [
-    "(version 1)",
-    "(allow default)",
-    `(deny file-write* (require-not (require-any ${writable})))`,
-  ];
+  const lines = ["(version 1)", "(allow default)", `(deny file-write* (require-not (require-any ${writable})))`];
   for (const p of input.protectedFolders) lines.push(`(deny file-write* (subpath ${quote(p)}))`);
   for (const p of input.protectedPaths) lines.push(`(deny file-write* (literal ${quote(p)}))`);
   for (const p of input.secrets) lines.push(`(deny file-read* (subpath ${quote(p)}))`);
   if (input.network.mode !== "all") {
     lines.push("(deny network*)");
-    if (input.network.mode === "proxy" && input.proxyPort) lines.push(`(allow network-outbound (remote ip "localhost:${input.proxyPort}"))`);
+    if (input.network.mode === "proxy" && input.proxyPort)
+      lines.push(`(allow network-outbound (remote ip "localhost:${input.proxyPort}"))`);
   }
   return `${lines.join("\n")}\n`;
 }

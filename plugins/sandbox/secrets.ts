@@ -47,16 +47,73 @@ export const SENSITIVE_HOME = [
  */
 export const HOME_READABLE = [
   // Version managers and language homes.
-  ".nvm", ".fnm", ".volta", ".asdf", ".mise", ".local/share/mise", ".local/bin", ".local/lib", ".local/share/pnpm", ".local/share/fnm", ".local/share/uv",
-  ".local/share/virtualenvs", ".pyenv", ".rbenv", ".rvm", ".rustup", ".cargo/bin", ".cargo/registry", ".cargo/git", ".sdkman", ".jenv", ".dotnet",
-  ".ghcup", ".cabal", ".stack", ".opam", ".elan", ".julia", ".conda", ".poetry", ".pixi", ".nix-profile", ".linuxbrew", ".bun/bin", ".bun/install",
-  ".deno", "go", ".go", ".mix", ".hex", ".swiftpm", ".tfenv",
+  ".nvm",
+  ".fnm",
+  ".volta",
+  ".asdf",
+  ".mise",
+  ".local/share/mise",
+  ".local/bin",
+  ".local/lib",
+  ".local/share/pnpm",
+  ".local/share/fnm",
+  ".local/share/uv",
+  ".local/share/virtualenvs",
+  ".pyenv",
+  ".rbenv",
+  ".rvm",
+  ".rustup",
+  ".cargo/bin",
+  ".cargo/registry",
+  ".cargo/git",
+  ".sdkman",
+  ".jenv",
+  ".dotnet",
+  ".ghcup",
+  ".cabal",
+  ".stack",
+  ".opam",
+  ".elan",
+  ".julia",
+  ".conda",
+  ".poetry",
+  ".pixi",
+  ".nix-profile",
+  ".linuxbrew",
+  ".bun/bin",
+  ".bun/install",
+  ".deno",
+  "go",
+  ".go",
+  ".mix",
+  ".hex",
+  ".swiftpm",
+  ".tfenv",
   // Package and build caches.
-  ".npm", ".pnpm-store", ".yarn/berry", ".cache", ".gradle/caches", ".gradle/wrapper", ".m2/repository",
+  ".npm",
+  ".pnpm-store",
+  ".yarn/berry",
+  ".cache",
+  ".gradle/caches",
+  ".gradle/wrapper",
+  ".m2/repository",
   // Configuration read on every start that holds no credentials. (Shell start-up files are not
   // here: they often export keys. Git's config is served filtered: see GIT_CONFIGS.)
-  ".config/git/ignore", ".config/git/attributes", ".gitignore_global", ".gitattributes", ".tool-versions", ".nvmrc", ".inputrc", ".editorconfig",
-  ".vimrc", ".config/nvim", ".config/mise", ".terminfo", ".condarc", ".ripgreprc", ".config/ripgrep",
+  ".config/git/ignore",
+  ".config/git/attributes",
+  ".gitignore_global",
+  ".gitattributes",
+  ".tool-versions",
+  ".nvmrc",
+  ".inputrc",
+  ".editorconfig",
+  ".vimrc",
+  ".config/nvim",
+  ".config/mise",
+  ".terminfo",
+  ".condarc",
+  ".ripgreprc",
+  ".config/ripgrep",
 ] as const;
 
 /** The user's git config files: inside the sandbox, a copy without credentials stands in for each. */
@@ -78,10 +135,24 @@ export function gitConfigWithoutCredentials(text: string): string {
 }
 
 /** Patterns of secret files inside the permitted folders. */
-export const SECRET_PATTERNS = ["**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/id_rsa", "**/id_ed25519", "**/id_ecdsa"] as const;
+export const SECRET_PATTERNS = [
+  "**/.env",
+  "**/.env.*",
+  "**/*.pem",
+  "**/*.key",
+  "**/id_rsa",
+  "**/id_ed25519",
+  "**/id_ecdsa",
+] as const;
 
 // No depth bound (a .env seven folders down is still a secret); node_modules and .git are skipped.
-const WALK = { dot: true, absolute: true, onlyFiles: true, followSymbolicLinks: false, ignore: ["**/node_modules/**", "**/.git/**"] } as const;
+const WALK = {
+  dot: true,
+  absolute: true,
+  onlyFiles: true,
+  followSymbolicLinks: false,
+  ignore: ["**/node_modules/**", "**/.git/**"],
+} as const;
 
 /** The glob a `Read(...)` rule's path means (the permission engine's reading of it). */
 export function rulePathGlob(pattern: string, cwd: string, home: string): { base: string; glob: string } | undefined {
@@ -95,7 +166,13 @@ export function rulePathGlob(pattern: string, cwd: string, home: string): { base
 }
 
 /** Every existing path to make unreadable. */
-export function secretPaths(input: { home: string; roots: readonly string[]; readRules: readonly string[]; denyRead: readonly string[]; cwd: string }): string[] {
+export function secretPaths(input: {
+  home: string;
+  roots: readonly string[];
+  readRules: readonly string[];
+  denyRead: readonly string[];
+  cwd: string;
+}): string[] {
   const out = new Set<string>();
   for (const rel of SENSITIVE_HOME) {
     const path = join(input.home, rel);
@@ -106,7 +183,12 @@ export function secretPaths(input: { home: string; roots: readonly string[]; rea
     // The folders above, up to the repository root or the home folder: a monorepo's .env
     // sits above the package the agent works in.
     for (const dir of ancestors(root, input.home)) {
-      for (const file of safeGlob(SECRET_PATTERNS.map((p) => p.replace("**/", "")), dir, 1)) out.add(file);
+      for (const file of safeGlob(
+        SECRET_PATTERNS.map((p) => p.replace("**/", "")),
+        dir,
+        1,
+      ))
+        out.add(file);
     }
   }
   for (const rule of input.readRules) {
@@ -142,7 +224,12 @@ function ancestors(dir: string, home: string): string[] {
 function safeGlob(patterns: string[], cwd: string, deep = Infinity): string[] {
   if (!existsSync(cwd)) return [];
   try {
-    return tinyglobby().globSync(patterns, { ...WALK, ...(deep === Infinity ? {} : { deep }), ignore: [...WALK.ignore], cwd });
+    return tinyglobby().globSync(patterns, {
+      ...WALK,
+      ...(deep === Infinity ? {} : { deep }),
+      ignore: [...WALK.ignore],
+      cwd,
+    });
   } catch {
     return [];
   }

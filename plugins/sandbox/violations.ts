@@ -15,13 +15,15 @@ export interface Violation {
 
 const WRITE = /Read-only file system|EROFS/;
 const DENIED = /Permission denied|EACCES/;
-const OFFLINE = /Could not resolve host|Temporary failure in name resolution|Network is unreachable|getaddrinfo (ENOTFOUND|EAI_AGAIN)|Failed to connect to|Couldn't connect to server|Connection refused|ECONNREFUSED|ENETUNREACH|Name or service not known/;
+const OFFLINE =
+  /Could not resolve host|Temporary failure in name resolution|Network is unreachable|getaddrinfo (ENOTFOUND|EAI_AGAIN)|Failed to connect to|Couldn't connect to server|Connection refused|ECONNREFUSED|ENETUNREACH|Name or service not known/;
 
 const MISSING = /No such file or directory|ENOENT/;
 
 /** Does the line name a path of the home folder that the sandbox hides? */
 function inHiddenHome(line: string, hidden: { home: string; readable: readonly string[] }): boolean {
-  const paths = line.match(new RegExp(`(?:~|${hidden.home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})/[^\\s:'"]+`, "g")) ?? [];
+  const paths =
+    line.match(new RegExp(`(?:~|${hidden.home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})/[^\\s:'"]+`, "g")) ?? [];
   return paths.some((p) => {
     const rel = p.replace(/^~\//, "").replace(`${hidden.home}/`, "");
     return !hidden.readable.some((r) => rel === r || rel.startsWith(`${r}/`));
@@ -29,16 +31,32 @@ function inHiddenHome(line: string, hidden: { home: string; readable: readonly s
 }
 
 /** Refusals visible in `output`, at most `max` of them. */
-export function violationsInOutput(output: string, secrets: readonly string[], network: NetworkPolicy, max = 5, hiddenHome?: { home: string; readable: readonly string[] }): Violation[] {
+export function violationsInOutput(
+  output: string,
+  secrets: readonly string[],
+  network: NetworkPolicy,
+  max = 5,
+  hiddenHome?: { home: string; readable: readonly string[] },
+): Violation[] {
   const out: Violation[] = [];
   const secretNames = new Set(secrets.map((s) => basename(s)));
   for (const raw of output.split("\n")) {
     const line = raw.trim().slice(0, 300);
     if (!line) continue;
-    if (WRITE.test(line)) out.push({ kind: "write", detail: `${line} (writes outside the permitted folders, and to protected files, are refused)` });
-    else if (DENIED.test(line) && [...secretNames].some((n) => line.includes(n))) out.push({ kind: "read", detail: `${line} (this path is unreadable inside the sandbox)` });
-    else if (hiddenHome && MISSING.test(line) && inHiddenHome(line, hiddenHome)) out.push({ kind: "read", detail: `${line} (the home folder is hidden inside the sandbox, except toolchains and caches; sandbox.filesystem.allowRead adds a path)` });
-    else if (network.mode === "none" && OFFLINE.test(line)) out.push({ kind: "network", detail: `${line} (the sandbox has no network access)` });
+    if (WRITE.test(line))
+      out.push({
+        kind: "write",
+        detail: `${line} (writes outside the permitted folders, and to protected files, are refused)`,
+      });
+    else if (DENIED.test(line) && [...secretNames].some((n) => line.includes(n)))
+      out.push({ kind: "read", detail: `${line} (this path is unreadable inside the sandbox)` });
+    else if (hiddenHome && MISSING.test(line) && inHiddenHome(line, hiddenHome))
+      out.push({
+        kind: "read",
+        detail: `${line} (the home folder is hidden inside the sandbox, except toolchains and caches; sandbox.filesystem.allowRead adds a path)`,
+      });
+    else if (network.mode === "none" && OFFLINE.test(line))
+      out.push({ kind: "network", detail: `${line} (the sandbox has no network access)` });
     if (out.length >= max) break;
   }
   return out;

@@ -54,8 +54,21 @@ export const APPEND_NOTE = `
   select $1, seq, 'note', $3::json from s`;
 
 /** The parameters of `APPEND_RECORD`. */
-export function appendRecordParams(sessionId: string, record: TranscriptRecord, expectedLast: string | null): unknown[] {
-  return [sessionId, record.cwd, record.timestamp, summaryOf([record]), record.uuid, expectedLast, record.parentUuid, JSON.stringify(record)];
+export function appendRecordParams(
+  sessionId: string,
+  record: TranscriptRecord,
+  expectedLast: string | null,
+): unknown[] {
+  return [
+    sessionId,
+    record.cwd,
+    record.timestamp,
+    summaryOf([record]),
+    record.uuid,
+    expectedLast,
+    record.parentUuid,
+    JSON.stringify(record),
+  ];
 }
 
 /** Appends to one session, in the order they are issued. */
@@ -72,7 +85,10 @@ export class PostgresAppender implements SessionAppender {
   ) {}
 
   async last(): Promise<string | null> {
-    const { rows } = await this.store.query<{ last_uuid: string | null }>("select last_uuid from ubiquity_sessions where session_id = $1", [this.sessionId]);
+    const { rows } = await this.store.query<{ last_uuid: string | null }>(
+      "select last_uuid from ubiquity_sessions where session_id = $1",
+      [this.sessionId],
+    );
     return rows[0]?.last_uuid ?? null;
   }
 

@@ -41,7 +41,11 @@ export class MissingDriverError extends UbiquityError {
 export type DriverLoader = () => Promise<unknown>;
 
 /** A pool for `connectionString` (idle clients do not keep the process alive). */
-export async function createPool(connectionString: string, config: Record<string, unknown> = {}, load: DriverLoader = () => import("pg")): Promise<PgPool> {
+export async function createPool(
+  connectionString: string,
+  config: Record<string, unknown> = {},
+  load: DriverLoader = () => import("pg"),
+): Promise<PgPool> {
   let pg: { Pool: PoolConstructor };
   try {
     const loaded = await load();
@@ -49,7 +53,9 @@ export async function createPool(connectionString: string, config: Record<string
     pg = (module.default ?? module) as { Pool: PoolConstructor };
   } catch (error) {
     if (isMissingModule(error, "pg")) {
-      throw new MissingDriverError("sessionStore.postgres needs the PostgreSQL driver, which is not installed: npm i pg");
+      throw new MissingDriverError(
+        "sessionStore.postgres needs the PostgreSQL driver, which is not installed: npm i pg",
+      );
     }
     throw error;
   }
@@ -58,13 +64,39 @@ export async function createPool(connectionString: string, config: Record<string
 
 // Errors of a database that cannot be reached for now (a restart, a failover, a dropped
 // connection): pg's connection errors, and the server's shutdown and start-up refusals.
-const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006"]);
+const OUTAGE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
 
 /** True when `error` (or its cause) says the database is unreachable for now, not that a statement is wrong. */
 export function isOutage(error: unknown): boolean {
-  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown[] } | undefined, depth = 0; e && depth < 6; depth++) {
+  for (
+    let e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown[] } | undefined, depth = 0;
+    e && depth < 6;
+    depth++
+  ) {
     if (typeof e.code === "string" && OUTAGE_CODES.has(e.code)) return true;
-    if (typeof e.message === "string" && /Connection terminated|terminating connection|the database system is (starting up|shutting down)|Client has encountered a connection error/i.test(e.message)) return true;
+    if (
+      typeof e.message === "string" &&
+      /Connection terminated|terminating connection|the database system is (starting up|shutting down)|Client has encountered a connection error/i.test(
+        e.message,
+      )
+    )
+      return true;
     // An AggregateError (a host with several addresses) holds the connection errors.
     if (Array.isArray(e.errors) && e.errors.some(isOutage)) return true;
     e = e.cause as typeof e;

@@ -5,7 +5,7 @@
  * the session's last (one statement, appender.ts), so two runs on one session never fork its
  * chain: the stale one is refused and stops. `pg` is loaded only when the option is set.
  */
-import { type Kernel } from "../../src/index";
+import type { Kernel } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getSessionsApi } from "../sessions/index";
 import { getTodosApi } from "../todos/index";
@@ -17,7 +17,16 @@ export { PostgresSessionStore, DEFAULT_OUTAGE_TIMEOUT_MS, type PostgresStoreOpti
 export { PostgresAppender, APPEND_RECORD, APPEND_NOTE, appendRecordParams } from "./appender";
 export { PostgresTodoStore } from "./todos";
 export { MIGRATIONS, migrate, SchemaVersionError, type Migration } from "./migrations";
-export { MissingDriverError, createPool, describeDatabase, isOutage, type PgPool, type PgClient, type PgResult, type DriverLoader } from "./driver";
+export {
+  MissingDriverError,
+  createPool,
+  describeDatabase,
+  isOutage,
+  type PgPool,
+  type PgClient,
+  type PgResult,
+  type DriverLoader,
+} from "./driver";
 
 /** The plugin's name. */
 export const NAME = "ubiquity:sessions-postgres";
@@ -36,7 +45,11 @@ export const sessionsPostgresPlugin = definePlugin(function sessionsPostgres() {
         if (!connectionString) return undefined;
         const key = `${connectionString}\u0000${postgres.outageTimeoutMs ?? ""}`;
         let store = stores.get(key);
-        if (!store) stores.set(key, (store = new PostgresSessionStore(connectionString, { outageTimeoutMs: postgres.outageTimeoutMs })));
+        if (!store)
+          stores.set(
+            key,
+            (store = new PostgresSessionStore(connectionString, { outageTimeoutMs: postgres.outageTimeoutMs })),
+          );
         return store;
       };
       getSessionsApi(kernel)?.useBackend(NAME, (options) => storeOf(options));

@@ -94,11 +94,16 @@ export async function migrate(pool: PgPool, migrations: readonly Migration[] = M
         await client.query("begin");
         try {
           await client.query(migration.sql);
-          await client.query("insert into ubiquity_schema_migrations (version, name) values ($1, $2)", [migration.version, migration.name]);
+          await client.query("insert into ubiquity_schema_migrations (version, name) values ($1, $2)", [
+            migration.version,
+            migration.name,
+          ]);
           await client.query("commit");
         } catch (error) {
           await client.query("rollback");
-          throw new UbiquityError(`migration ${migration.version} (${migration.name}) of the PostgreSQL session store failed: ${(error as Error).message}`);
+          throw new UbiquityError(
+            `migration ${migration.version} (${migration.name}) of the PostgreSQL session store failed: ${(error as Error).message}`,
+          );
         }
         applied.push(migration.version);
       }

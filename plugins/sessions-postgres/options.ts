@@ -11,12 +11,16 @@ export const sessionsPostgresOptions = z.strictObject({
           connectionString: z
             .string()
             .min(1)
-            .describe("postgresql://user:password@host:5432/database (node-postgres syntax); the tables are created on first use"),
+            .describe(
+              "postgresql://user:password@host:5432/database (node-postgres syntax); the tables are created on first use",
+            ),
           outageTimeoutMs: z
             .number()
             .nonnegative()
             .optional()
-            .describe("How long reads and appends retry, with backoff, while the database cannot be reached (a restart, a failover) before the run fails [30000]"),
+            .describe(
+              "How long reads and appends retry, with backoff, while the database cannot be reached (a restart, a failover) before the run fails [30000]",
+            ),
         })
         .describe("Keep sessions and todo lists in PostgreSQL (needs the pg package: npm i pg)"),
     })

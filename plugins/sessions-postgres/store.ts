@@ -84,7 +84,8 @@ export class PostgresSessionStore implements SessionBackend {
 
   /** The pool, the schema migrated (once per store; a failure is retried on the next call). */
   pool(): Promise<PgPool> {
-    if (this.#closed) return Promise.reject(new UbiquityError(`the PostgreSQL session store at ${this.location} is closed`));
+    if (this.#closed)
+      return Promise.reject(new UbiquityError(`the PostgreSQL session store at ${this.location} is closed`));
     this.#pool ??= (async () => {
       const pool = await createPool(this.connectionString);
       // A dropped idle connection must not crash the process; the next query reconnects.
@@ -110,7 +111,10 @@ export class PostgresSessionStore implements SessionBackend {
    * `outageTimeoutMs`; a statement that committed but whose answer was lost is sent again, so a
    * caller whose statement is not idempotent checks what the store holds (the appender does).
    */
-  async query<R extends object = Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<{ rows: R[]; rowCount: number }> {
+  async query<R extends object = Record<string, unknown>>(
+    sql: string,
+    values: unknown[] = [],
+  ): Promise<{ rows: R[]; rowCount: number }> {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       try {
@@ -121,7 +125,11 @@ export class PostgresSessionStore implements SessionBackend {
         const waited = Date.now() - started;
         if (this.#closed || !isOutage(error)) throw this.#wrap(error);
         this.#state(true, error);
-        if (waited >= this.#outageMs) throw this.#wrap(error, `; it stayed unreachable for ${(waited / 1000).toFixed(1)} s (outageTimeoutMs: ${this.#outageMs})`);
+        if (waited >= this.#outageMs)
+          throw this.#wrap(
+            error,
+            `; it stayed unreachable for ${(waited / 1000).toFixed(1)} s (outageTimeoutMs: ${this.#outageMs})`,
+          );
         // Exponential from 100 ms to 2 s with full jitter, never past the bound.
         const wait = Math.floor(Math.random() * Math.min(2000, 100 * 2 ** attempt));
         await sleep(Math.min(wait, this.#outageMs - waited));
@@ -136,7 +144,8 @@ export class PostgresSessionStore implements SessionBackend {
   }
 
   pathFor(sessionId: string, _cwd?: string): string {
-    if (!isSessionId(sessionId)) throw new TypeError(`invalid session id ${JSON.stringify(sessionId)}: use letters, digits, "-" and "_"`);
+    if (!isSessionId(sessionId))
+      throw new TypeError(`invalid session id ${JSON.stringify(sessionId)}: use letters, digits, "-" and "_"`);
     return `${this.location}#${sessionId}`;
   }
 
@@ -180,7 +189,10 @@ export class PostgresSessionStore implements SessionBackend {
 
   async forkRecords(sessionId: string, options: ForkOptions = {}): Promise<ForkedSession> {
     const source = await this.get(sessionId, options.cwd);
-    if (!source) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${this.location}: check the id (ubiquity sessions list)`);
+    if (!source)
+      throw new SessionNotFoundError(
+        `No stored session with id "${sessionId}" in ${this.location}: check the id (ubiquity sessions list)`,
+      );
     const { sessionId: newId, records, cwd } = forkCopy(source, options);
     const path = this.pathFor(newId);
     // One statement: the session row and all its records, or nothing.
@@ -192,7 +204,15 @@ export class PostgresSessionStore implements SessionBackend {
        insert into ubiquity_records (session_id, seq, uuid, parent_uuid, kind, body)
        select s.session_id, e.ord - 1, e.value->>'uuid', e.value->>'parentUuid', 'record', e.value
        from s, json_array_elements($7::json) with ordinality as e(value, ord)`,
-      [newId, records[0]?.cwd ?? cwd, records[0]?.timestamp ?? new Date().toISOString(), summaryOf(records), records.length, records.at(-1)?.uuid ?? null, JSON.stringify(records)],
+      [
+        newId,
+        records[0]?.cwd ?? cwd,
+        records[0]?.timestamp ?? new Date().toISOString(),
+        summaryOf(records),
+        records.length,
+        records.at(-1)?.uuid ?? null,
+        JSON.stringify(records),
+      ],
     );
     return { sessionId: newId, records, path };
   }
@@ -205,7 +225,10 @@ export class PostgresSessionStore implements SessionBackend {
   async exists(sessionId: string, _cwd?: string): Promise<boolean> {
     if (!isSessionId(sessionId)) return false;
     // A row with notes only (a fleet job's name, written before its first record) is no stored session yet.
-    return (await this.query("select 1 from ubiquity_sessions where session_id = $1 and message_count > 0", [sessionId])).rowCount > 0;
+    return (
+      (await this.query("select 1 from ubiquity_sessions where session_id = $1 and message_count > 0", [sessionId]))
+        .rowCount > 0
+    );
   }
 
   appender(sessionId: string, _cwd: string, _path?: string): SessionAppender {
@@ -224,6 +247,8 @@ export class PostgresSessionStore implements SessionBackend {
     if (error instanceof UbiquityError && !more) return error;
     const message = error instanceof Error ? error.message : String(error);
     const prefix = error instanceof UbiquityError ? "" : `the PostgreSQL session store at ${this.location} failed: `;
-    return new UbiquityError(`${prefix}${message || (error as { code?: string }).code || "unknown error"}${more}`, { cause: error });
+    return new UbiquityError(`${prefix}${message || (error as { code?: string }).code || "unknown error"}${more}`, {
+      cause: error,
+    });
   }
 }

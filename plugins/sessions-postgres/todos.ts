@@ -7,7 +7,10 @@ export class PostgresTodoStore implements TodoStore {
   constructor(private readonly store: PostgresSessionStore) {}
 
   async read(list: TodoListRef): Promise<Todo[]> {
-    const { rows } = await this.store.query<{ id: string; body: unknown }>("select id, body from ubiquity_todos where project = $1 and list_key = $2", [list.project, list.key]);
+    const { rows } = await this.store.query<{ id: string; body: unknown }>(
+      "select id, body from ubiquity_todos where project = $1 and list_key = $2",
+      [list.project, list.key],
+    );
     const todos: Todo[] = [];
     for (const { id, body } of rows) {
       if (!isTodo(body)) continue;
@@ -30,7 +33,12 @@ export class PostgresTodoStore implements TodoStore {
        insert into ubiquity_todos (project, list_key, id, body)
        select $1, $2, e.value->>'id', e.value from json_array_elements($3::json) as e(value)
        on conflict (project, list_key, id) do update set body = excluded.body, updated_at = now()`,
-      [list.project, list.key, JSON.stringify(upserts.map((t) => ({ ...t, updatedAt: new Date().toISOString() }))), [...removals]],
+      [
+        list.project,
+        list.key,
+        JSON.stringify(upserts.map((t) => ({ ...t, updatedAt: new Date().toISOString() }))),
+        [...removals],
+      ],
     );
   }
 

@@ -10,7 +10,10 @@ import type { SessionsResolvedOptions } from "./options";
 import { SessionStore } from "./store";
 
 /** Picks the store for some options (the run's, or a command's config); undefined leaves it to the next. */
-export type BackendFactory = (options: ResolvedOptions | Readonly<Record<string, unknown>>, cwd: string) => SessionBackend | undefined;
+export type BackendFactory = (
+  options: ResolvedOptions | Readonly<Record<string, unknown>>,
+  cwd: string,
+) => SessionBackend | undefined;
 
 /** The sessions plugin's extension points on one kernel. */
 export interface SessionsApi {
@@ -37,7 +40,11 @@ export function jsonlBackendFor(options: Readonly<Record<string, unknown>>, cwd:
 }
 
 /** Create and register the API of a kernel (the sessions plugin does this in `apply`). */
-export function createSessionsApi(kernel: Kernel, flush: (sessionId: string) => Promise<void>, transcriptPath: (run: RunContext) => string | undefined = () => undefined): SessionsApi {
+export function createSessionsApi(
+  kernel: Kernel,
+  flush: (sessionId: string) => Promise<void>,
+  transcriptPath: (run: RunContext) => string | undefined = () => undefined,
+): SessionsApi {
   const factories: { name: string; factory: BackendFactory }[] = [];
   const api: SessionsApi = {
     useBackend(name, factory) {

@@ -44,7 +44,10 @@ export function withAppendLock<T>(transcript: string, fn: () => T): T {
         }
         continue;
       }
-      if (Date.now() > deadline) throw new UbiquityError(`the transcript ${transcript} is held by another writer (pid ${pid ?? "unknown"}, ${path}) for more than ${WAIT_MS / 1000} s`);
+      if (Date.now() > deadline)
+        throw new UbiquityError(
+          `the transcript ${transcript} is held by another writer (pid ${pid ?? "unknown"}, ${path}) for more than ${WAIT_MS / 1000} s`,
+        );
       // A few microseconds is the usual wait: the holder is writing one line.
       Atomics.wait(nap, 0, 0, spins < 50 ? 0.05 : 1);
       continue;

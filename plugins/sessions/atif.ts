@@ -80,11 +80,18 @@ export function ubiquityVersion(): string {
 
 /** ATIF arguments are a JSON object: any other input is kept under `input`. */
 function argumentsOf(input: unknown): Record<string, unknown> {
-  return input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
+  return input !== null && typeof input === "object" && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : { input };
 }
 
 /** The steps of one chain of records (the main conversation, or one subagent's). */
-function stepsOf(records: readonly TranscriptRecord[], subagents: ReadonlyMap<string, string>, sessionId: string, paths: ReadonlyMap<string, string>): AtifStep[] {
+function stepsOf(
+  records: readonly TranscriptRecord[],
+  subagents: ReadonlyMap<string, string>,
+  sessionId: string,
+  paths: ReadonlyMap<string, string>,
+): AtifStep[] {
   const steps: AtifStep[] = [];
   const results = new Map<string, ToolResultMessage>();
   for (const r of records) if (r.message.type === "tool_result") results.set(r.message.toolUseId, r.message);
@@ -98,19 +105,38 @@ function stepsOf(records: readonly TranscriptRecord[], subagents: ReadonlyMap<st
       steps.push(agentStep(base, m, results, subagents, sessionId, paths));
     } else if (m.type === "system" && m.subtype === "compact_boundary") {
       const summary = (m as { summary?: unknown }).summary;
-      steps.push({ ...base, source: "system", message: typeof summary === "string" ? summary : "The conversation was compacted.", extra: { subtype: m.subtype } });
+      steps.push({
+        ...base,
+        source: "system",
+        message: typeof summary === "string" ? summary : "The conversation was compacted.",
+        extra: { subtype: m.subtype },
+      });
     }
   }
   return steps;
 }
 
-function agentStep(base: { step_id: number; timestamp: string }, m: AssistantMessage, results: ReadonlyMap<string, ToolResultMessage>, subagents: ReadonlyMap<string, string>, sessionId: string, paths: ReadonlyMap<string, string>): AtifStep {
+function agentStep(
+  base: { step_id: number; timestamp: string },
+  m: AssistantMessage,
+  results: ReadonlyMap<string, ToolResultMessage>,
+  subagents: ReadonlyMap<string, string>,
+  sessionId: string,
+  paths: ReadonlyMap<string, string>,
+): AtifStep {
   const step: AtifStep = { ...base, source: "agent", model_name: m.model, message: m.text };
-  const reasoning = m.content.filter((b) => b.type === "reasoning").map((b) => b.text).join("\n");
+  const reasoning = m.content
+    .filter((b) => b.type === "reasoning")
+    .map((b) => b.text)
+    .join("\n");
   if (reasoning) step.reasoning_content = reasoning;
   const calls = m.content.flatMap((b) => (b.type === "tool_call" ? [b] : []));
   if (calls.length > 0) {
-    step.tool_calls = calls.map((c) => ({ tool_call_id: c.toolUseId, function_name: c.toolName, arguments: argumentsOf(c.input) }));
+    step.tool_calls = calls.map((c) => ({
+      tool_call_id: c.toolUseId,
+      function_name: c.toolName,
+      arguments: argumentsOf(c.input),
+    }));
     const observed: AtifObservationResult[] = [];
     for (const c of calls) {
       const result = results.get(c.toolUseId);
@@ -120,7 +146,13 @@ function agentStep(base: { step_id: number; timestamp: string }, m: AssistantMes
         source_call_id: c.toolUseId,
         ...(result ? { content: result.output.content } : {}),
         // trajectory_path says where the embedded trajectory is: a ref then resolves by path, as ATIF v1.6 and v1.7 readers both accept.
-        ...(agent ? { subagent_trajectory_ref: [{ session_id: `${sessionId}:${agent}`, trajectory_path: paths.get(agent)!, extra: { agent_id: agent } }] } : {}),
+        ...(agent
+          ? {
+              subagent_trajectory_ref: [
+                { session_id: `${sessionId}:${agent}`, trajectory_path: paths.get(agent)!, extra: { agent_id: agent } },
+              ],
+            }
+          : {}),
       });
     }
     if (observed.length > 0) step.observation = { results: observed };
@@ -142,12 +174,24 @@ function finalMetrics(result: ResultMessage | undefined, steps: number): NonNull
     total_cached_tokens: u.cacheReadTokens,
     ...(result.totalCostUsd === null ? {} : { total_cost_usd: result.totalCostUsd }),
     total_steps: steps,
-    extra: { cache_write_tokens: u.cacheWriteTokens, requests: u.requests, tool_calls: u.toolCalls, model_usage: result.modelUsage },
+    extra: {
+      cache_write_tokens: u.cacheWriteTokens,
+      requests: u.requests,
+      tool_calls: u.toolCalls,
+      model_usage: result.modelUsage,
+    },
   };
 }
 
 /** One chain's trajectory. */
-function trajectory(sessionId: string, records: readonly TranscriptRecord[], subagents: ReadonlyMap<string, string>, paths: ReadonlyMap<string, string>, version: string, extra: Record<string, unknown>): AtifTrajectory {
+function trajectory(
+  sessionId: string,
+  records: readonly TranscriptRecord[],
+  subagents: ReadonlyMap<string, string>,
+  paths: ReadonlyMap<string, string>,
+  version: string,
+  extra: Record<string, unknown>,
+): AtifTrajectory {
   const steps = stepsOf(records, subagents, sessionId.split(":")[0]!, paths);
   const results = records.flatMap((r) => (r.message.type === "result" ? [r.message] : []));
   const last = results.at(-1);
@@ -161,13 +205,27 @@ function trajectory(sessionId: string, records: readonly TranscriptRecord[], sub
     final_metrics: finalMetrics(last, steps.length),
     extra: {
       ...extra,
-      ...(last ? { result: { subtype: last.subtype, is_error: last.isError, num_turns: last.numTurns, duration_ms: last.durationMs, stop_reason: last.stopReason } } : {}),
+      ...(last
+        ? {
+            result: {
+              subtype: last.subtype,
+              is_error: last.isError,
+              num_turns: last.numTurns,
+              duration_ms: last.durationMs,
+              stop_reason: last.stopReason,
+            },
+          }
+        : {}),
     },
   };
 }
 
 /** Export a session's records as an ATIF trajectory. */
-export function toAtif(sessionId: string, records: readonly TranscriptRecord[], options: AtifOptions = {}): AtifTrajectory {
+export function toAtif(
+  sessionId: string,
+  records: readonly TranscriptRecord[],
+  options: AtifOptions = {},
+): AtifTrajectory {
   const version = options.agentVersion ?? ubiquityVersion();
   const main = records.filter((r) => r.message.agentId === undefined);
   // Each subagent's records, by its id, and the Agent call that started it.
@@ -178,7 +236,8 @@ export function toAtif(sessionId: string, records: readonly TranscriptRecord[], 
     if (agent === undefined) continue;
     if (!byAgent.has(agent)) byAgent.set(agent, []);
     byAgent.get(agent)!.push(r);
-    if (r.message.parentToolUseId && !startedBy.has(r.message.parentToolUseId)) startedBy.set(r.message.parentToolUseId, agent);
+    if (r.message.parentToolUseId && !startedBy.has(r.message.parentToolUseId))
+      startedBy.set(r.message.parentToolUseId, agent);
   }
   // Where each subagent's trajectory sits in the exported document.
   const paths = new Map([...byAgent.keys()].map((agent, i) => [agent, `#/extra/subagent_trajectories/${i}`]));

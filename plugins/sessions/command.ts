@@ -19,17 +19,27 @@ const USAGE = "list | show <id> | fork <id> | export <id> [--format atif]";
 const EXPORT_FORMATS = ["atif"] as const;
 
 /** The store the command line names: `--session-dir`, else the one the config's plugins pick (its `sessionDir` for the JSONL files). */
-async function storeFrom(values: CommandArgs["values"], io: CommandIO): Promise<{ store: SessionBackend; cwd: string }> {
+async function storeFrom(
+  values: CommandArgs["values"],
+  io: CommandIO,
+): Promise<{ store: SessionBackend; cwd: string }> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
-  if (typeof values["session-dir"] === "string") return { store: new SessionStore({ dir: storageRoot(values["session-dir"], cwd, "sessions") }), cwd };
+  if (typeof values["session-dir"] === "string")
+    return { store: new SessionStore({ dir: storageRoot(values["session-dir"], cwd, "sessions") }), cwd };
   const kernel = await io.kernel({ quiet: true });
   const api = getSessionsApi(kernel);
-  return { store: api ? api.backendFor(kernel.options, cwd) : jsonlBackendFor(kernel.options as Readonly<Record<string, unknown>>, cwd), cwd };
+  return {
+    store: api
+      ? api.backendFor(kernel.options, cwd)
+      : jsonlBackendFor(kernel.options as Readonly<Record<string, unknown>>, cwd),
+    cwd,
+  };
 }
 
 function needId(positionals: string[], sub: string): string {
   const id = positionals[1];
-  if (!id) throw new UsageError(`ubiquity sessions ${sub} needs a session id; find one with \`ubiquity sessions list\``);
+  if (!id)
+    throw new UsageError(`ubiquity sessions ${sub} needs a session id; find one with \`ubiquity sessions list\``);
   return id;
 }
 
@@ -41,19 +51,30 @@ export const sessionsCommand: PluginCommand = {
   flags: {
     config: { type: "string", value: "<file>", description: "Use this config file for sessionDir (skips the search)" },
     cwd: { type: "string", value: "<dir>", description: "The project whose sessions `list` shows [.]" },
-    "session-dir": { type: "string", value: "<dir>", description: "The sessions root [config sessionDir, else ~/.ubiquity/sessions]" },
+    "session-dir": {
+      type: "string",
+      value: "<dir>",
+      description: "The sessions root [config sessionDir, else ~/.ubiquity/sessions]",
+    },
     all: { type: "boolean", description: "list: every project's sessions, not only the cwd's" },
     limit: { type: "string", value: "<n>", description: "list: at most n sessions [20]" },
     "up-to": { type: "string", value: "<uuid>", description: "fork: copy records up to and including this one" },
     json: { type: "boolean", description: "Print JSON (list: the infos; show: the records)" },
-    format: { type: "string", value: "<format>", description: "export: the format to write: atif (Harbor's trajectory format) [atif]" },
+    format: {
+      type: "string",
+      value: "<format>",
+      description: "export: the format to write: atif (Harbor's trajectory format) [atif]",
+    },
   },
   async run({ values, positionals }, io) {
     const sub = positionals[0];
     if (sub !== "list" && sub !== "show" && sub !== "fork" && sub !== "export") {
-      throw new UsageError(`ubiquity sessions ${sub ? `"${sub}" is not a subcommand` : "needs a subcommand"}: use ${USAGE}`);
+      throw new UsageError(
+        `ubiquity sessions ${sub ? `"${sub}" is not a subcommand` : "needs a subcommand"}: use ${USAGE}`,
+      );
     }
-    if (positionals.length > (sub === "list" ? 1 : 2)) throw new UsageError(`too many arguments for ubiquity sessions ${sub}: use ${USAGE}`);
+    if (positionals.length > (sub === "list" ? 1 : 2))
+      throw new UsageError(`too many arguments for ubiquity sessions ${sub}: use ${USAGE}`);
     const { store, cwd } = await storeFrom(values, io);
     try {
       return await runOn(store, sub, cwd, values, positionals, io);
@@ -63,11 +84,19 @@ export const sessionsCommand: PluginCommand = {
   },
 };
 
-async function runOn(store: SessionBackend, sub: string, cwd: string, values: CommandArgs["values"], positionals: string[], io: CommandIO): Promise<number> {
+async function runOn(
+  store: SessionBackend,
+  sub: string,
+  cwd: string,
+  values: CommandArgs["values"],
+  positionals: string[],
+  io: CommandIO,
+): Promise<number> {
   {
     if (sub === "list") {
       const limit = values.limit === undefined ? 20 : Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer, not ${JSON.stringify(values.limit)}`);
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new UsageError(`--limit must be a positive integer, not ${JSON.stringify(values.limit)}`);
       const sessions = await store.list({ cwd: values.all ? undefined : cwd, limit });
       io.stdout(values.json ? `${JSON.stringify(sessions, null, 2)}\n` : formatSessionList(sessions));
       return 0;
@@ -75,19 +104,28 @@ async function runOn(store: SessionBackend, sub: string, cwd: string, values: Co
     const id = needId(positionals, sub);
     if (sub === "export") {
       const format = values.format === undefined ? "atif" : String(values.format);
-      if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format ${format}: sessions export writes ${EXPORT_FORMATS.join(", ")}`);
+      if (!(EXPORT_FORMATS as readonly string[]).includes(format))
+        throw new UsageError(`--format ${format}: sessions export writes ${EXPORT_FORMATS.join(", ")}`);
       const session = await store.get(id, cwd);
-      if (!session) throw new SessionNotFoundError(`No stored session with id "${id}" in ${store.location}: check the id (ubiquity sessions list --all)`);
+      if (!session)
+        throw new SessionNotFoundError(
+          `No stored session with id "${id}" in ${store.location}: check the id (ubiquity sessions list --all)`,
+        );
       io.stdout(`${JSON.stringify(toAtif(session.sessionId, session.records), null, 2)}\n`);
       return 0;
     }
     if (sub === "show") {
       const session = await store.get(id, cwd);
-      if (!session) throw new SessionNotFoundError(`No stored session with id "${id}" in ${store.location}: check the id (ubiquity sessions list --all)`);
+      if (!session)
+        throw new SessionNotFoundError(
+          `No stored session with id "${id}" in ${store.location}: check the id (ubiquity sessions list --all)`,
+        );
       io.stdout(values.json ? `${JSON.stringify(session.records, null, 2)}\n` : formatSession(session));
       return 0;
     }
-    const forked = await store.fork(id, { upToUuid: typeof values["up-to"] === "string" ? values["up-to"] : undefined });
+    const forked = await store.fork(id, {
+      upToUuid: typeof values["up-to"] === "string" ? values["up-to"] : undefined,
+    });
     io.stdout(`${forked}\n`);
     io.stderr(`Forked ${id} into ${forked}; continue it with: ubiquity run --resume ${forked} "<prompt>"\n`);
     return 0;
@@ -109,14 +147,23 @@ export const sessionsFlags: Record<string, RunFlag> = {
       o.continueConversation = true;
     },
   },
-  resume: { type: "string", short: "r", value: "<id>", group: "Sessions", claude: "-r, --resume", description: "Continue a stored session (on its model unless --model is given)", apply: (o, v) => void (o.resume = String(v)) },
+  resume: {
+    type: "string",
+    short: "r",
+    value: "<id>",
+    group: "Sessions",
+    claude: "-r, --resume",
+    description: "Continue a stored session (on its model unless --model is given)",
+    apply: (o, v) => void (o.resume = String(v)),
+  },
   "fork-session": {
     type: "boolean",
     group: "Sessions",
     claude: "--fork-session",
     description: "With --resume or --continue: continue in a new session, leaving the stored one as it was",
     apply: (o, _v, values) => {
-      if (!values?.resume && !values?.continue) throw new UsageError("--fork-session needs --resume <id> or --continue");
+      if (!values?.resume && !values?.continue)
+        throw new UsageError("--fork-session needs --resume <id> or --continue");
       o.forkSession = true;
     },
   },
@@ -127,9 +174,18 @@ export const sessionsFlags: Record<string, RunFlag> = {
     claude: "--session-id",
     description: "The id of the new session (a UUID)",
     apply: (o, v) => {
-      if (!UUID.test(String(v))) throw new UsageError(`--session-id must be a UUID (like 3f2b8c1e-0d4a-4e8b-9c1f-2a6d7e8f9b0c), not ${JSON.stringify(v)}`);
+      if (!UUID.test(String(v)))
+        throw new UsageError(
+          `--session-id must be a UUID (like 3f2b8c1e-0d4a-4e8b-9c1f-2a6d7e8f9b0c), not ${JSON.stringify(v)}`,
+        );
       o.sessionId = String(v).toLowerCase();
     },
   },
-  "no-session-persistence": { type: "boolean", group: "Sessions", claude: "--no-session-persistence", description: "Write no transcript (the session cannot be resumed)", apply: (o) => void (o.persistSession = false) },
+  "no-session-persistence": {
+    type: "boolean",
+    group: "Sessions",
+    claude: "--no-session-persistence",
+    description: "Write no transcript (the session cannot be resumed)",
+    apply: (o) => void (o.persistSession = false),
+  },
 };

@@ -5,7 +5,18 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { describeError, PROMPT_STAGE, RunEnd, UbiquityError, REQUEST_STAGE, secretsOf, type Kernel, type PluginContext, type RunContext, type TurnPrompt } from "../../src/index";
+import {
+  describeError,
+  PROMPT_STAGE,
+  RunEnd,
+  UbiquityError,
+  REQUEST_STAGE,
+  secretsOf,
+  type Kernel,
+  type PluginContext,
+  type RunContext,
+  type TurnPrompt,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { storageRoot, removeStaleTemps } from "../_kits/storage/index";
 import { warn } from "../_kits/sources/index";
@@ -23,7 +34,15 @@ import "./events";
 import "./messages";
 import "./result-fields";
 
-export { SessionStore, SessionNotFoundError, readTranscript, readTranscriptFile, isSessionId, forkCopy, summarize } from "./store";
+export {
+  SessionStore,
+  SessionNotFoundError,
+  readTranscript,
+  readTranscriptFile,
+  isSessionId,
+  forkCopy,
+  summarize,
+} from "./store";
 export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, TranscriptRead } from "./store";
 export { StaleWriterError, isStaleWriterError } from "./backend";
 export type { SessionBackend, SessionAppender, TranscriptEntry, ForkedSession, ListOptions } from "./backend";
@@ -34,7 +53,15 @@ export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "./recor
 export type { TranscriptNoteEvent } from "./events";
 export type { SystemSessionWriteFailedMessage } from "./messages";
 export { replay } from "./replay";
-export { toAtif, ATIF_VERSION, type AtifTrajectory, type AtifStep, type AtifToolCall, type AtifObservationResult, type AtifOptions } from "./atif";
+export {
+  toAtif,
+  ATIF_VERSION,
+  type AtifTrajectory,
+  type AtifStep,
+  type AtifToolCall,
+  type AtifObservationResult,
+  type AtifOptions,
+} from "./atif";
 export { sessionsCommand, sessionsFlags } from "./command";
 import { sessionsCommand, sessionsFlags } from "./command";
 
@@ -75,7 +102,9 @@ function releaseOnExit() {
 
 /** The store a run's options point at. */
 export function storeFor(run: RunContext): SessionStore {
-  return new SessionStore({ dir: storageRoot((run.options as SessionsResolvedOptions).sessionDir, run.cwd, "sessions") });
+  return new SessionStore({
+    dir: storageRoot((run.options as SessionsResolvedOptions).sessionDir, run.cwd, "sessions"),
+  });
 }
 
 /** The sessions plugin. */
@@ -89,19 +118,27 @@ export const sessionsPlugin = definePlugin(function sessions() {
     apply(kernel: Kernel, context: PluginContext<undefined, RunState>) {
       // Messages reach `event` without their run; a session id names it (subagents share it).
       // Runs of one kernel resuming the same session share its writer, counted.
-      const writers = new Map<string, { writer: TranscriptWriter; runs: number; locked?: string; opened: Promise<void>; reported?: boolean }>();
-      const api = createSessionsApi(kernel, async (sessionId) => {
-        const open = writers.get(sessionId);
-        if (!open) return;
-        await open.opened;
-        await open.writer.flush();
-        if (open.writer.stale) throw open.writer.stale;
-      }, (run) => {
-        if ((run.options as SessionsResolvedOptions).persistSession === false) return undefined;
-        // A subagent's messages go to its session's transcript (subagents share the id).
-        return context.run(run).path ?? writtenAt(run);
-      });
-      const writtenAt = (run: RunContext) => writers.get(run.sessionId)?.writer.path ?? storeOf(run).pathFor(run.sessionId, run.cwd);
+      const writers = new Map<
+        string,
+        { writer: TranscriptWriter; runs: number; locked?: string; opened: Promise<void>; reported?: boolean }
+      >();
+      const api = createSessionsApi(
+        kernel,
+        async (sessionId) => {
+          const open = writers.get(sessionId);
+          if (!open) return;
+          await open.opened;
+          await open.writer.flush();
+          if (open.writer.stale) throw open.writer.stale;
+        },
+        (run) => {
+          if ((run.options as SessionsResolvedOptions).persistSession === false) return undefined;
+          // A subagent's messages go to its session's transcript (subagents share the id).
+          return context.run(run).path ?? writtenAt(run);
+        },
+      );
+      const writtenAt = (run: RunContext) =>
+        writers.get(run.sessionId)?.writer.path ?? storeOf(run).pathFor(run.sessionId, run.cwd);
       // Sessions a run of this kernel continues (stores without locks): a second run forks.
       const claimed = new Set<string>();
       const storeOf = (run: RunContext) => (context.run(run).store ??= api.backendFor(run.options, run.cwd));
@@ -139,7 +176,9 @@ export const sessionsPlugin = definePlugin(function sessions() {
 
       kernel.hooks.session.load.tapPromise(NAME, async (request, run) => {
         const store = storeOf(run);
-        const sessionId = request.sessionId ?? (request.latest ? (await store.list({ cwd: request.cwd, limit: 1 }))[0]?.sessionId : undefined);
+        const sessionId =
+          request.sessionId ??
+          (request.latest ? (await store.list({ cwd: request.cwd, limit: 1 }))[0]?.sessionId : undefined);
         if (sessionId === undefined) return undefined;
         const found = await store.get(sessionId, run.cwd);
         if (!found) return undefined;
@@ -161,7 +200,11 @@ export const sessionsPlugin = definePlugin(function sessions() {
           // two runs of this kernel would share one writer and mix: the second forks, as with files.
           if (claimed.has(sessionId)) {
             fork = true;
-            warn(run.kernel, NAME, `session ${sessionId} is in use by another run of this program; this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix`);
+            warn(
+              run.kernel,
+              NAME,
+              `session ${sessionId} is in use by another run of this program; this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix`,
+            );
           } else {
             claimed.add(sessionId);
             context.run(run).claimed = sessionId;
@@ -178,7 +221,9 @@ export const sessionsPlugin = definePlugin(function sessions() {
               NAME,
               `session ${sessionId} is in use by another run (pid ${holder.pid} on ${holder.host}${holder.since ? ` since ${holder.since}` : ""}); ` +
                 `this run continues in a fork of it, session ${run.sessionId}, so the two conversations never mix` +
-                (heldElsewhere(holder) ? `. That run is on another host or in another container, where it cannot be checked from here: if it is gone, remove ${lockPathOf(path)}` : ""),
+                (heldElsewhere(holder)
+                  ? `. That run is on another host or in another container, where it cannot be checked from here: if it is gone, remove ${lockPathOf(path)}`
+                  : ""),
             );
           } else {
             locked = path;
@@ -188,9 +233,15 @@ export const sessionsPlugin = definePlugin(function sessions() {
         if (fork && persist) {
           // A session in use is forked as of its last finished run: records after it belong to
           // the run still going (its prompt would otherwise land in this conversation too).
-          const upTo = request.fork ? undefined : records.findLast((r) => r.type === "result" && r.message.agentId === undefined)?.uuid;
+          const upTo = request.fork
+            ? undefined
+            : records.findLast((r) => r.type === "result" && r.message.agentId === undefined)?.uuid;
           if (request.fork || upTo !== undefined) {
-            ({ records, path } = await store.forkRecords(sessionId, { cwd: run.cwd, sessionId: run.sessionId, upToUuid: upTo }));
+            ({ records, path } = await store.forkRecords(sessionId, {
+              cwd: run.cwd,
+              sessionId: run.sessionId,
+              upToUuid: upTo,
+            }));
             if (!store.refusesStaleWriters && !acquireLock(path)) locked = path;
           } else {
             records = [];
@@ -201,7 +252,10 @@ export const sessionsPlugin = definePlugin(function sessions() {
         if (!fork && store.refusesStaleWriters) context.run(run).replayedLast = found.records.at(-1)?.uuid ?? null;
         const caps = new Map(run.tools.map((t) => [t.name, t.maxResultChars] as const));
         // A fork keeps this run's own id (the loop adopts the returned one).
-        return { sessionId: fork ? run.sessionId : found.sessionId, history: replay(records, { maxResultChars: (name) => caps.get(name) }) };
+        return {
+          sessionId: fork ? run.sessionId : found.sessionId,
+          history: replay(records, { maxResultChars: (name) => caps.get(name) }),
+        };
       });
 
       kernel.hooks.session.start.tapPromise({ name: NAME, stage: RESUME_STAGE }, resumeSession);
@@ -218,7 +272,10 @@ export const sessionsPlugin = definePlugin(function sessions() {
           const path = state.path ?? store.pathFor(run.sessionId, run.cwd);
           // A new session under a chosen id must not append to a stored one.
           const chosen = (run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed;
-          const stored = () => new UbiquityError(`a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`);
+          const stored = () =>
+            new UbiquityError(
+              `a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`,
+            );
           if (chosen && (await store.exists(run.sessionId, run.cwd))) throw stored();
           if (writers.has(run.sessionId)) return void writers.get(run.sessionId)!.runs++;
           if (!state.locked && !store.refusesStaleWriters) {
@@ -242,7 +299,12 @@ export const sessionsPlugin = definePlugin(function sessions() {
             // Temp files of forks a crash left behind in this project's folder.
             void removeStaleTemps(dirname(path));
           }
-          const writer = new TranscriptWriter(store.appender(run.sessionId, run.cwd, path), run.cwd, run.logger, secretsOf(run.options));
+          const writer = new TranscriptWriter(
+            store.appender(run.sessionId, run.cwd, path),
+            run.cwd,
+            run.logger,
+            secretsOf(run.options),
+          );
           const opened = writer.open(state.replayedLast, !state.resumed);
           writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });
           await opened;
@@ -257,21 +319,25 @@ export const sessionsPlugin = definePlugin(function sessions() {
       });
 
       kernel.hooks.event.tap(NAME, (event) => {
-        if (event.type === "sessions.note") return writers.get(event.sessionId)?.writer.note(event.sessionId, event.kind, event.data);
+        if (event.type === "sessions.note")
+          return writers.get(event.sessionId)?.writer.note(event.sessionId, event.kind, event.data);
         if (event.type !== "message" || !isPersisted(event.message)) return;
         writers.get(event.message.sessionId)?.writer.message(event.message);
       });
 
-      kernel.hooks.turn.prompt.tap({ name: NAME, stage: RECORD_PROMPT_STAGE }, (prompt: TurnPrompt, run: RunContext) => {
-        if (run.agent) return prompt;
-        writers.get(run.sessionId)?.writer.prompt(prompt);
-        const state = context.run(run);
-        if (!state.resumed || prompt.blocked !== undefined) return prompt;
-        state.resumed = false;
-        // Recorded above without it: on replay, the two user records merge back into this shape.
-        const unanswered = takeTrailingPrompt(run.history);
-        return unanswered.length > 0 ? { ...prompt, context: [...unanswered, ...prompt.context] } : prompt;
-      });
+      kernel.hooks.turn.prompt.tap(
+        { name: NAME, stage: RECORD_PROMPT_STAGE },
+        (prompt: TurnPrompt, run: RunContext) => {
+          if (run.agent) return prompt;
+          writers.get(run.sessionId)?.writer.prompt(prompt);
+          const state = context.run(run);
+          if (!state.resumed || prompt.blocked !== undefined) return prompt;
+          state.resumed = false;
+          // Recorded above without it: on replay, the two user records merge back into this shape.
+          const unanswered = takeTrailingPrompt(run.history);
+          return unanswered.length > 0 ? { ...prompt, context: [...unanswered, ...prompt.context] } : prompt;
+        },
+      );
 
       // The first request after a compaction carries the compacted history: checkpoint it.
       // Every request waits for what was written before it: a store that refused this writer ends the run here.

@@ -134,7 +134,8 @@ export class JsonlAppender {
     for (let n = 0; end > 0 && n < max; n++) {
       const start = lastNewlineBefore(fd, end) + 1;
       const stop = end;
-      if (stop > start) yield { head: readRange(fd, start, Math.min(stop, start + HEAD)), text: () => readRange(fd, start, stop) };
+      if (stop > start)
+        yield { head: readRange(fd, start, Math.min(stop, start + HEAD)), text: () => readRange(fd, start, stop) };
       end = start - 1;
     }
   }

@@ -10,7 +10,19 @@
  * for a stale one. A stale lock is replaced by one run at a time (`<lock>.takeover`).
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, linkSync, openSync, readlinkSync, readSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  linkSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { UbiquityError } from "../../src/index";
@@ -69,9 +81,15 @@ function readLock(path: string): LockInfo | undefined {
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw notALock(path, stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device");
+    if (!stat.isFile())
+      throw notALock(
+        path,
+        stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device",
+      );
     const buffer = Buffer.alloc(MAX_LOCK_BYTES);
-    const info = JSON.parse(buffer.subarray(0, readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0)).toString("utf8")) as Partial<LockInfo>;
+    const info = JSON.parse(
+      buffer.subarray(0, readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0)).toString("utf8"),
+    ) as Partial<LockInfo>;
     return typeof info.pid === "number" && typeof info.host === "string" ? (info as LockInfo) : undefined;
   } catch (error) {
     if (error instanceof UbiquityError) throw error;
@@ -168,7 +186,12 @@ const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
  * `no-folder` when the transcript's folder does not exist yet.
  */
 function createWhole(path: string): "created" | "exists" | "no-folder" {
-  const content = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), ns: ownNamespace } satisfies LockInfo);
+  const content = JSON.stringify({
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+    ns: ownNamespace,
+  } satisfies LockInfo);
   // Named like an atomic write's temp file, so the sweep of stale temps removes one a crash left.
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {

@@ -15,7 +15,9 @@ export const sessionsOptions = z.strictObject({
   persistSession: z
     .union([z.boolean(), z.literal("best-effort")])
     .optional()
-    .describe('[true]: a transcript that cannot be written ends the run (error_session_write); "best-effort" reports it and goes on; false writes none'),
+    .describe(
+      '[true]: a transcript that cannot be written ends the run (error_session_write); "best-effort" reports it and goes on; false writes none',
+    ),
   sessionDir: z.string().optional().describe("[~/.ubiquity/sessions]"),
 });
 export type SessionsOptions = z.input<typeof sessionsOptions>;

@@ -46,7 +46,15 @@ export interface TranscriptNote {
 /** True when a parsed line is a note. */
 export function isNote(value: unknown): value is TranscriptNote {
   const n = value as Partial<TranscriptNote> | null;
-  return typeof n === "object" && n !== null && n.type === "note" && typeof n.kind === "string" && typeof n.data === "object" && n.data !== null && !("message" in n);
+  return (
+    typeof n === "object" &&
+    n !== null &&
+    n.type === "note" &&
+    typeof n.kind === "string" &&
+    typeof n.data === "object" &&
+    n.data !== null &&
+    !("message" in n)
+  );
 }
 
 /** True for messages a transcript keeps. */

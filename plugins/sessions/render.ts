@@ -11,7 +11,9 @@ function clip(text: string, max: number): string {
 
 function formatCall(toolName: string, input: unknown): string {
   if (!input || typeof input !== "object" || Array.isArray(input)) return `${toolName}()`;
-  const args = Object.entries(input as Record<string, unknown>).map(([k, v]) => `${k}: ${clip(JSON.stringify(v) ?? String(v), ARG_CHARS)}`);
+  const args = Object.entries(input as Record<string, unknown>).map(
+    ([k, v]) => `${k}: ${clip(JSON.stringify(v) ?? String(v), ARG_CHARS)}`,
+  );
   return `${toolName}(${args.join(", ")})`;
 }
 
@@ -30,7 +32,12 @@ function when(iso: string): string {
 /** The `sessions list` table: id, last update, size, first prompt. */
 export function formatSessionList(sessions: readonly SessionInfo[]): string {
   if (sessions.length === 0) return "No stored sessions.\n";
-  return sessions.map((s) => `${s.sessionId}  ${when(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${s.summary || "(no prompt)"}\n`).join("");
+  return sessions
+    .map(
+      (s) =>
+        `${s.sessionId}  ${when(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${s.summary || "(no prompt)"}\n`,
+    )
+    .join("");
 }
 
 /** The conversation of a session: prompts, answers, one line per tool call with its outcome. */
@@ -44,7 +51,8 @@ export function formatSession(session: StoredSession): string {
     "",
   ];
   const results = new Map<string, { content: string; isError: boolean }>();
-  for (const r of session.records) if (r.message.type === "tool_result") results.set(r.message.toolUseId, r.message.output);
+  for (const r of session.records)
+    if (r.message.type === "tool_result") results.set(r.message.toolUseId, r.message.output);
   for (const record of session.records) {
     const m = record.message;
     const sub = m.agentId ? `[${m.agentId}] ` : "";
@@ -59,12 +67,18 @@ export function formatSession(session: StoredSession): string {
         for (const block of m.content) {
           if (block.type !== "tool_call") continue;
           const out = results.get(block.toolUseId);
-          const status = !out ? "no result (interrupted)" : out.isError ? `error: ${clip(out.content, RESULT_CHARS)}` : `ok: ${clip(out.content, RESULT_CHARS)}`;
+          const status = !out
+            ? "no result (interrupted)"
+            : out.isError
+              ? `error: ${clip(out.content, RESULT_CHARS)}`
+              : `ok: ${clip(out.content, RESULT_CHARS)}`;
           lines.push(`${sub}  → ${formatCall(block.toolName, block.input)}  ${status}`);
         }
         break;
       case "result":
-        lines.push(`${sub}── ${m.isError ? `failed (${m.subtype}): ${clip(m.result, 200)}` : "done"} · ${m.numTurns} turns`);
+        lines.push(
+          `${sub}── ${m.isError ? `failed (${m.subtype}): ${clip(m.result, 200)}` : "done"} · ${m.numTurns} turns`,
+        );
         break;
       case "system":
         lines.push(`${sub}── ${m.subtype.replace("_", " ")}`);

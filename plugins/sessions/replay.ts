@@ -19,9 +19,19 @@ import type { TranscriptRecord } from "./records";
 type TextPart = { type: "text"; text: string };
 
 /** The user message the loop builds for a prompt (same shape, so a replayed prefix stays byte-stable). */
-export function userMessage(text: string, context: readonly string[] = [], parts?: Exclude<UserModelMessage["content"], string>): UserModelMessage {
+export function userMessage(
+  text: string,
+  context: readonly string[] = [],
+  parts?: Exclude<UserModelMessage["content"], string>,
+): UserModelMessage {
   if (context.length === 0) return { role: "user", content: parts ?? text };
-  return { role: "user", content: [...context.map((t) => ({ type: "text" as const, text: t })), ...(parts ?? [{ type: "text" as const, text }])] };
+  return {
+    role: "user",
+    content: [
+      ...context.map((t) => ({ type: "text" as const, text: t })),
+      ...(parts ?? [{ type: "text" as const, text }]),
+    ],
+  };
 }
 
 /** The text parts of a user message, as strings. */
@@ -31,12 +41,14 @@ export function userTexts(message: UserModelMessage): string[] {
 }
 
 function mergeUsers(a: UserModelMessage, b: UserModelMessage): UserModelMessage {
-  const parts = (m: UserModelMessage) => (typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content);
+  const parts = (m: UserModelMessage) =>
+    typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
   return { role: "user", content: [...parts(a), ...parts(b)] };
 }
 
 function mergeAssistants(a: AssistantModelMessage, b: AssistantModelMessage): AssistantModelMessage {
-  const parts = (m: AssistantModelMessage) => (typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content);
+  const parts = (m: AssistantModelMessage) =>
+    typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
   return { role: "assistant", content: [...parts(a), ...parts(b)] };
 }
 
@@ -63,12 +75,18 @@ export function replay(records: readonly TranscriptRecord[], options: ReplayOpti
     if (message.role === "user" && last?.role === "user") out[out.length - 1] = mergeUsers(last, message);
     // Two answers in a row: the prompt between them was lost (a corrupt line). One message
     // holds both, so the alternation every provider requires still holds.
-    else if (message.role === "assistant" && last?.role === "assistant") out[out.length - 1] = mergeAssistants(last, message);
+    else if (message.role === "assistant" && last?.role === "assistant")
+      out[out.length - 1] = mergeAssistants(last, message);
     else out.push(message);
   };
   for (const record of main) {
     const m = record.message;
-    if (m.type === "system" && m.subtype === "microcompact" && Array.isArray(m.toolUseIds) && typeof m.replacement === "string") {
+    if (
+      m.type === "system" &&
+      m.subtype === "microcompact" &&
+      Array.isArray(m.toolUseIds) &&
+      typeof m.replacement === "string"
+    ) {
       clearResults(out, new Set(m.toolUseIds), m.replacement);
     } else if (m.type === "user") {
       if (record.blocked === undefined) push(userMessage(m.text, record.context, m.content));
@@ -103,12 +121,16 @@ export function replay(records: readonly TranscriptRecord[], options: ReplayOpti
 /** Replace, in place, the output of the results of `ids` with `replacement` (what microcompaction did live). */
 function clearResults(out: ModelMessage[], ids: ReadonlySet<string>, replacement: string): void {
   out.forEach((message, i) => {
-    if (message.role !== "tool" || !message.content.some((p) => p.type === "tool-result" && ids.has(p.toolCallId))) return;
+    if (message.role !== "tool" || !message.content.some((p) => p.type === "tool-result" && ids.has(p.toolCallId)))
+      return;
     out[i] = {
       ...message,
       content: message.content.map((part) => {
         if (part.type !== "tool-result" || !ids.has(part.toolCallId)) return part;
-        const type = part.output.type === "error-text" || part.output.type === "error-json" ? ("error-text" as const) : ("text" as const);
+        const type =
+          part.output.type === "error-text" || part.output.type === "error-json"
+            ? ("error-text" as const)
+            : ("text" as const);
         return { ...part, output: { type, value: replacement } };
       }),
     };

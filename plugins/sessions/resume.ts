@@ -10,14 +10,20 @@ import type { SessionsResolvedOptions } from "./options";
 export async function resumeSession(run: RunContext): Promise<void> {
   const { resume, continueConversation, forkSession } = run.options as SessionsResolvedOptions;
   if (run.agent || (!resume && !continueConversation)) return;
-  const request = { sessionId: resume, latest: !resume && continueConversation === true, cwd: run.cwd, fork: forkSession === true };
+  const request = {
+    sessionId: resume,
+    latest: !resume && continueConversation === true,
+    cwd: run.cwd,
+    fork: forkSession === true,
+  };
   const loaded = await run.kernel.hooks.session.load.promise(request, run);
   if (!loaded && !resume) {
     // Nothing to continue in this folder yet: the first run starts the conversation (as in the original).
     run.logger.debug(`continueConversation: no stored session for ${run.cwd}, starting a new one`);
     return;
   }
-  if (!loaded) throw new RunEnd(`No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`);
+  if (!loaded)
+    throw new RunEnd(`No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`);
   run.history.push(...loaded.history);
   if (!request.fork) run.sessionId = loaded.sessionId;
 }

@@ -4,7 +4,7 @@
  * go through it.
  */
 import { randomUUID } from "node:crypto";
-import { readdir, readFile, stat, unlink } from "node:fs/promises";
+import { readdir, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { readRegularFile } from "../../loader/index";
@@ -118,7 +118,10 @@ export async function readTranscript(path: string): Promise<TranscriptRecord[] |
  * The records a fork of `source` starts with (up to `upToUuid`, inclusive): every uuid and parent
  * link remapped, the session id replaced. Every store forks through this.
  */
-export function forkCopy(source: StoredSession, options: ForkOptions = {}): { sessionId: string; records: TranscriptRecord[]; cwd: string } {
+export function forkCopy(
+  source: StoredSession,
+  options: ForkOptions = {},
+): { sessionId: string; records: TranscriptRecord[]; cwd: string } {
   let records = source.records;
   if (options.upToUuid !== undefined) {
     const at = records.findIndex((r) => r.uuid === options.upToUuid);
@@ -175,7 +178,8 @@ export class SessionStore implements SessionBackend {
 
   /** Where a new session of `cwd` is written. */
   pathFor(sessionId: string, cwd: string): string {
-    if (!isSessionId(sessionId)) throw new TypeError(`invalid session id ${JSON.stringify(sessionId)}: use letters, digits, "-" and "_"`);
+    if (!isSessionId(sessionId))
+      throw new TypeError(`invalid session id ${JSON.stringify(sessionId)}: use letters, digits, "-" and "_"`);
     return join(this.dir, projectSlug(cwd), `${sessionId}.jsonl`);
   }
 
@@ -215,7 +219,13 @@ export class SessionStore implements SessionBackend {
     if (!path) return undefined;
     const [read, info] = await Promise.all([readTranscriptFile(path), stat(path).catch(() => undefined)]);
     if (!read || !info || read.records.length === 0) return undefined;
-    return { ...this.#info(sessionId, read.records, info.mtimeMs), records: read.records, path, corruptLines: read.corruptLines, notes: read.notes };
+    return {
+      ...this.#info(sessionId, read.records, info.mtimeMs),
+      records: read.records,
+      path,
+      corruptLines: read.corruptLines,
+      notes: read.notes,
+    };
   }
 
   /**
@@ -229,7 +239,10 @@ export class SessionStore implements SessionBackend {
   /** `fork()`, also returning the copied records (what the sessions plugin replays). */
   async forkRecords(sessionId: string, options: ForkOptions = {}): Promise<ForkedSession> {
     const source = await this.get(sessionId, options.cwd);
-    if (!source) throw new SessionNotFoundError(`No stored session with id "${sessionId}" in ${this.location}: check the id (ubiquity sessions list)`);
+    if (!source)
+      throw new SessionNotFoundError(
+        `No stored session with id "${sessionId}" in ${this.location}: check the id (ubiquity sessions list)`,
+      );
     const { sessionId: newId, records: copied, cwd } = forkCopy(source, options);
     const path = this.pathFor(newId, cwd);
     // Whole file through a temp + rename: a crash leaves no half fork behind.

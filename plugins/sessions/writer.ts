@@ -113,11 +113,17 @@ export class TranscriptWriter {
 
   /** The prompt as it leaves `turn.prompt`: record the held prompt with its context. */
   prompt(prompt: TurnPrompt): void {
-    const at = Math.max(0, this.#pending.findIndex((m) => m.text === prompt.text));
+    const at = Math.max(
+      0,
+      this.#pending.findIndex((m) => m.text === prompt.text),
+    );
     const [held] = this.#pending.splice(at, 1);
     if (!held) return;
     // A tap may have rewritten the prompt (a slash command's expansion): record what the model got, so a resume replays it.
-    const message = held.text === prompt.text ? held : { ...held, text: prompt.text, ...(prompt.content ? { content: prompt.content } : {}) };
+    const message =
+      held.text === prompt.text
+        ? held
+        : { ...held, text: prompt.text, ...(prompt.content ? { content: prompt.content } : {}) };
     this.#write(message, {
       ...(prompt.context.length > 0 ? { context: [...prompt.context] } : {}),
       ...(prompt.blocked !== undefined ? { blocked: prompt.blocked } : {}),
@@ -154,7 +160,11 @@ export class TranscriptWriter {
     this.#flushPending("the run ended before the prompt reached the model");
     this.#flushCompactions();
     await this.flush();
-    await this.#file.close().catch((error: unknown) => this.logger.debug(`[ubiquity:sessions] closing ${this.path}: ${describeError(error)}`));
+    await this.#file
+      .close()
+      .catch((error: unknown) =>
+        this.logger.debug(`[ubiquity:sessions] closing ${this.path}: ${describeError(error)}`),
+      );
   }
 
   /** Write the held compaction records (all but `except`) without a history. */
@@ -193,7 +203,9 @@ export class TranscriptWriter {
     } catch (error) {
       done = Promise.reject(error);
     }
-    const tracked: Promise<void> = done.catch((error: unknown) => this.#fail(error)).finally(() => this.#inflight.delete(tracked));
+    const tracked: Promise<void> = done
+      .catch((error: unknown) => this.#fail(error))
+      .finally(() => this.#inflight.delete(tracked));
     this.#inflight.add(tracked);
   }
 
@@ -208,6 +220,8 @@ export class TranscriptWriter {
       return;
     }
     this.#writeError = error;
-    this.logger.error(`[ubiquity:sessions] cannot write ${this.path}, the transcript stops here: ${describeError(error)}`);
+    this.logger.error(
+      `[ubiquity:sessions] cannot write ${this.path}, the transcript stops here: ${describeError(error)}`,
+    );
   }
 }

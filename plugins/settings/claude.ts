@@ -19,7 +19,14 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s)
 /** The `permissions` keys taken from a Claude Code file. */
 const PERMISSION_KEYS = new Set(["allow", "deny", "ask", "defaultMode", "additionalDirectories"]);
 /** The `sandbox` keys the sandbox plugin has (`autoAllowBashIfSandboxed` is Claude Code's own name). */
-const SANDBOX_KEYS = new Set(["enabled", "autoAllowBashIfSandboxed", "excludedCommands", "network", "filesystem", "failIfUnavailable"]);
+const SANDBOX_KEYS = new Set([
+  "enabled",
+  "autoAllowBashIfSandboxed",
+  "excludedCommands",
+  "network",
+  "filesystem",
+  "failIfUnavailable",
+]);
 const SANDBOX_NETWORK_KEYS = new Set(["allowedDomains", "deniedDomains"]);
 
 /**
@@ -29,19 +36,23 @@ const SANDBOX_NETWORK_KEYS = new Set(["allowedDomains", "deniedDomains"]);
 export function readClaudeSettingsFile(path: string, report: (message: string) => void): SettingsFile | undefined {
   const data = readJsonConfigFile(path, "Claude Code settings file");
   if (data === undefined) return undefined;
-  if (!isRecord(data)) throw new ConfigError("the Claude Code settings file is not a JSON object; fix it or remove it", path);
+  if (!isRecord(data))
+    throw new ConfigError("the Claude Code settings file is not a JSON object; fix it or remove it", path);
   const ignored: string[] = [];
   const out: SettingsFile = {};
   for (const [key, value] of Object.entries(data)) {
     if (key === "$schema") continue;
     if (key === "permissions") out.permissions = permissions(value, path, ignored);
-    else if (key === "hooks") out.hooks = value; // read entry by entry by the hooks plugin
+    else if (key === "hooks")
+      out.hooks = value; // read entry by entry by the hooks plugin
     else if (key === "allowedHttpHookUrls" || key === "httpHookAllowedEnvVars") {
       // A list that is not one would loosen nothing if dropped, but a restriction must hold: none is allowed then.
       out[key] = isStrings(value) ? value : [];
-      if (!isStrings(value)) ignored.push(`${key} (not a list of strings: no HTTP hook ${key === "allowedHttpHookUrls" ? "URL" : "header variable"} is allowed)`);
-    }
-    else if (key === "env") {
+      if (!isStrings(value))
+        ignored.push(
+          `${key} (not a list of strings: no HTTP hook ${key === "allowedHttpHookUrls" ? "URL" : "header variable"} is allowed)`,
+        );
+    } else if (key === "env") {
       const env = envOf(value, ignored);
       if (env) out.env = env;
     } else if (key === "sandbox") {
@@ -49,12 +60,19 @@ export function readClaudeSettingsFile(path: string, report: (message: string) =
       if (sandbox !== undefined) out.sandbox = sandbox;
     } else ignored.push(key);
   }
-  if (ignored.length) report(`${path}: ignored ${ignored.map((k) => `"${k}"`).join(", ")} (not Claude Code settings ubiquity applies; see "Coming from Claude Code / Codex" in the README)`);
+  if (ignored.length)
+    report(
+      `${path}: ignored ${ignored.map((k) => `"${k}"`).join(", ")} (not Claude Code settings ubiquity applies; see "Coming from Claude Code / Codex" in the README)`,
+    );
   return out;
 }
 
 function permissions(value: unknown, path: string, ignored: string[]): SettingsFile["permissions"] {
-  if (!isRecord(value)) throw new ConfigError('"permissions" is not an object; fix it or remove it (its deny and ask rules must not be dropped)', path);
+  if (!isRecord(value))
+    throw new ConfigError(
+      '"permissions" is not an object; fix it or remove it (its deny and ask rules must not be dropped)',
+      path,
+    );
   const out: NonNullable<SettingsFile["permissions"]> = {};
   for (const [key, v] of Object.entries(value)) {
     if (!PERMISSION_KEYS.has(key)) {
@@ -62,7 +80,8 @@ function permissions(value: unknown, path: string, ignored: string[]): SettingsF
       continue;
     }
     if (key === "deny" || key === "ask") {
-      if (!isStrings(v)) throw new ConfigError(`"permissions.${key}" is not a list of rule strings; fix it or remove it`, path);
+      if (!isStrings(v))
+        throw new ConfigError(`"permissions.${key}" is not a list of rule strings; fix it or remove it`, path);
       out[key] = v;
     } else if (key === "allow") {
       if (isStrings(v)) out.allow = v;

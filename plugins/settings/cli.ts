@@ -12,9 +12,14 @@ export const settingsFlags: Record<string, RunFlag> = {
     claude: "--setting-sources",
     description: 'Which settings files apply: user,project,local (default: all three; "" for none)',
     apply: (o, v) => {
-      const sources = String(v).split(/[,\s]+/).filter(Boolean);
+      const sources = String(v)
+        .split(/[,\s]+/)
+        .filter(Boolean);
       for (const s of sources) {
-        if (!(SETTING_SOURCES as readonly string[]).includes(s)) throw new UsageError(`--setting-sources must be one of ${SETTING_SOURCES.join(", ")}, not ${JSON.stringify(s)}`);
+        if (!(SETTING_SOURCES as readonly string[]).includes(s))
+          throw new UsageError(
+            `--setting-sources must be one of ${SETTING_SOURCES.join(", ")}, not ${JSON.stringify(s)}`,
+          );
       }
       o.settingSources = sources;
     },

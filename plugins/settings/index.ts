@@ -53,7 +53,11 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
       const cwd = resolve(options.cwd ?? process.cwd());
       const home = opts.home ?? homedir();
       // Claude Code's files (compat: ["claude"]), each just before ours of the same source: ours win.
-      const claude = compatPaths("settings", { compat: options.compat, sources: options.settingSources }, { cwd, home });
+      const claude = compatPaths(
+        "settings",
+        { compat: options.compat, sources: options.settingSources },
+        { cwd, home },
+      );
       if (wanted.size === 0 && claude.length === 0) return options;
       const files: LoadedSettings[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
@@ -62,22 +66,35 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
         // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
         const full = source === "user" || isProjectFileTrusted(options.trust, path);
         const settings = full ? read : restrictionsOnly(read);
-        if (!full) kernel.logger.debug(`[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); only its deny and ask rules and spending caps (which only tighten) apply`);
+        if (!full)
+          kernel.logger.debug(
+            `[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); only its deny and ask rules and spending caps (which only tighten) apply`,
+          );
         applyRules(kernel, settings, `settings (${source}: ${path})`, path);
         files.push({ source, path, settings });
       };
       for (const source of SETTING_SOURCES) {
-        for (const other of claude.filter((c) => c.source === source)) apply(source, other.path, readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message)));
+        for (const other of claude.filter((c) => c.source === source))
+          apply(
+            source,
+            other.path,
+            readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message)),
+          );
         if (!wanted.has(source)) continue;
         const path = settingsPath(source, cwd, home);
         apply(source, path, readSettingsFile(path));
         const mcpJson = join(cwd, ".mcp.json");
-        if (source === "project" && isProjectFileTrusted(options.trust, mcpJson)) mcpServers = readMcpJson(kernel, mcpJson);
+        if (source === "project" && isProjectFileTrusted(options.trust, mcpJson))
+          mcpServers = readMcpJson(kernel, mcpJson);
       }
       stateOf(kernel).files = files;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).
       const declared = (key: string) => kernel.plugins.some((p) => key in (p.plugin.options?.shape ?? {}));
-      const merged = merge(options, files.map((f) => f.settings), declared);
+      const merged = merge(
+        options,
+        files.map((f) => f.settings),
+        declared,
+      );
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return merged;
     });
@@ -88,7 +105,11 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
 function restrictionsOnly(settings: SettingsFile): SettingsFile {
   const { deny, ask } = settings.permissions ?? {};
   const { maxBudgetUsd, maxBudgetTokens } = settings;
-  return { permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) }, ...(maxBudgetUsd !== undefined && { maxBudgetUsd }), ...(maxBudgetTokens !== undefined && { maxBudgetTokens }) };
+  return {
+    permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) },
+    ...(maxBudgetUsd !== undefined && { maxBudgetUsd }),
+    ...(maxBudgetTokens !== undefined && { maxBudgetTokens }),
+  };
 }
 
 /**
@@ -101,9 +122,13 @@ function readMcpJson(kernel: Kernel, path: string): Record<string, McpServerConf
   const data = readJsonConfigFile(path, "MCP config file");
   if (data === undefined) return undefined;
   // ${CLAUDE_PROJECT_DIR} stands for the project (the folder holding the file), as in Claude Code.
-  const entries = readMcpConfigEntries(data, { env: { ...process.env, CLAUDE_PROJECT_DIR: dirname(path) }, source: path });
+  const entries = readMcpConfigEntries(data, {
+    env: { ...process.env, CLAUDE_PROJECT_DIR: dirname(path) },
+    source: path,
+  });
   for (const message of entries.warnings) warn(kernel, NAME, `${path}: ${message}`);
-  for (const { name, error } of entries.failed) warn(kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
+  for (const { name, error } of entries.failed)
+    warn(kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
   stateOf(kernel).mcpFailures = entries.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` }));
   return entries.servers;
 }
@@ -118,18 +143,27 @@ function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path
     throw new ConfigError(`${describeError(error)}; fix the rule or remove it`, path);
   }
   if (!kernel.hasPlugin("ubiquity:permissions")) {
-    warn(kernel, NAME, `the permission rules in ${path} have no effect: the ubiquity:permissions plugin is not in the plugin list`);
+    warn(
+      kernel,
+      NAME,
+      `the permission rules in ${path} have no effect: the ubiquity:permissions plugin is not in the plugin list`,
+    );
   }
 }
 
 /** Settings under the options: the highest-precedence file that sets a value wins, and an explicit option beats them all. */
 function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: string) => boolean): SettingsConfig {
-  const last = <T>(pick: (f: SettingsFile) => T | undefined): T | undefined => files.map(pick).filter((v) => v !== undefined).at(-1);
+  const last = <T>(pick: (f: SettingsFile) => T | undefined): T | undefined =>
+    files
+      .map(pick)
+      .filter((v) => v !== undefined)
+      .at(-1);
   const out: SettingsConfig = { ...options };
   const model = last((f) => f.model);
   if (options.model === undefined && model !== undefined) out.model = model;
   const mode = last((f) => f.permissions?.defaultMode);
-  if (options.permissionMode === undefined && mode !== undefined && declared("permissionMode")) out.permissionMode = mode;
+  if (options.permissionMode === undefined && mode !== undefined && declared("permissionMode"))
+    out.permissionMode = mode;
   const dirs = last((f) => f.permissions?.additionalDirectories);
   if (options.additionalDirectories === undefined && dirs !== undefined) out.additionalDirectories = dirs;
   // A file can turn the sandbox on; turning it off takes power away from none of them, so a
@@ -145,7 +179,12 @@ function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: s
     if (options[key] === undefined && cap !== undefined && declared(key)) out[key] = cap;
   }
   // Plugin folders add up: every file's, then the options' own.
-  const plugins = [...new Set([...files.flatMap((f) => f.claudePlugins ?? []), ...((options as { claudePlugins?: string[] }).claudePlugins ?? [])])];
+  const plugins = [
+    ...new Set([
+      ...files.flatMap((f) => f.claudePlugins ?? []),
+      ...((options as { claudePlugins?: string[] }).claudePlugins ?? []),
+    ]),
+  ];
   if (plugins.length > 0 && declared("claudePlugins")) (out as { claudePlugins?: string[] }).claudePlugins = plugins;
   const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = env;

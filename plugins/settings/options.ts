@@ -1,6 +1,6 @@
 /** The options the settings plugin reads (`settingSources`, `trust`). */
 import { z } from "zod";
-import { type ResolvedOptions } from "../../src/index";
+import type { ResolvedOptions } from "../../src/index";
 import { CompatSchema, SourcesSchema } from "../_kits/sources/index";
 import { TrustPins } from "../../loader/index";
 

@@ -16,7 +16,12 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
     if (pathExists(file)) out.push({ path: file, kind: "settings", effect: describeSettings(file) });
   }
   for (const other of compatProjectPaths("settings", cwd)) {
-    if (pathExists(other.path)) out.push({ path: other.path, kind: "settings", effect: `${describeSettings(other.path)} (with compat: ["${other.tool}"])` });
+    if (pathExists(other.path))
+      out.push({
+        path: other.path,
+        kind: "settings",
+        effect: `${describeSettings(other.path)} (with compat: ["${other.tool}"])`,
+      });
   }
   const mcp = join(cwd, ".mcp.json");
   if (pathExists(mcp)) out.push({ path: mcp, kind: "mcp", effect: describeMcp(mcp) });
@@ -24,15 +29,36 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
 }
 
 function describeSettings(file: string): string {
-  const data = peekJsonOrYaml(file) as { hooks?: Record<string, unknown[]>; permissions?: { allow?: string[]; defaultMode?: string }; env?: object; model?: string } | undefined;
+  const data = peekJsonOrYaml(file) as
+    | {
+        hooks?: Record<string, unknown[]>;
+        permissions?: { allow?: string[]; defaultMode?: string };
+        env?: object;
+        model?: string;
+      }
+    | undefined;
   if (!data || typeof data !== "object") return "settings (unreadable: the run will stop on it)";
   const parts: string[] = [];
-  const hooks = Object.values(data.hooks ?? {}).flatMap((groups) => (Array.isArray(groups) ? groups : [])).flatMap((g) => ((g as { hooks?: unknown[] })?.hooks ?? []));
+  const hooks = Object.values(data.hooks ?? {})
+    .flatMap((groups) => (Array.isArray(groups) ? groups : []))
+    .flatMap((g) => (g as { hooks?: unknown[] })?.hooks ?? []);
   if (hooks.length) parts.push(`adds ${hooks.length} shell hook${hooks.length === 1 ? "" : "s"}`);
   const allow = Array.isArray(data.permissions?.allow) ? data.permissions.allow : [];
-  if (allow.length) parts.push(`allows ${allow.slice(0, 3).map((r) => printable(r)).join(", ")}${allow.length > 3 ? ` and ${allow.length - 3} more` : ""}`);
+  if (allow.length)
+    parts.push(
+      `allows ${allow
+        .slice(0, 3)
+        .map((r) => printable(r))
+        .join(", ")}${allow.length > 3 ? ` and ${allow.length - 3} more` : ""}`,
+    );
   if (data.permissions?.defaultMode) parts.push(`sets permission mode ${printable(data.permissions.defaultMode, 30)}`);
-  if (data.env && typeof data.env === "object" && Object.keys(data.env).length) parts.push(`sets ${Object.keys(data.env).slice(0, 5).map((k) => printable(k, 30)).join(", ")} for commands`);
+  if (data.env && typeof data.env === "object" && Object.keys(data.env).length)
+    parts.push(
+      `sets ${Object.keys(data.env)
+        .slice(0, 5)
+        .map((k) => printable(k, 30))
+        .join(", ")} for commands`,
+    );
   if (data.model) parts.push(`sets model ${printable(data.model)}`);
   return parts.length ? parts.join(", ") : "settings (its deny and ask rules apply anyway)";
 }
@@ -40,5 +66,10 @@ function describeSettings(file: string): string {
 function describeMcp(file: string): string {
   const data = peekJsonOrYaml(file) as { mcpServers?: Record<string, unknown> } | undefined;
   const names = Object.keys(data?.mcpServers ?? {});
-  return names.length ? `starts MCP server${names.length === 1 ? "" : "s"} ${names.slice(0, 5).map((n) => printable(n, 30)).join(", ")}${names.length > 5 ? ", …" : ""}` : "MCP servers";
+  return names.length
+    ? `starts MCP server${names.length === 1 ? "" : "s"} ${names
+        .slice(0, 5)
+        .map((n) => printable(n, 30))
+        .join(", ")}${names.length > 5 ? ", …" : ""}`
+    : "MCP servers";
 }

@@ -25,12 +25,18 @@ export function readJsonConfigFile(path: string, what: string): unknown {
   const read = readRegularFileSync(path, MAX_SETTINGS_BYTES);
   if (!read.ok) {
     if (read.missing) return undefined;
-    throw new ConfigError(`the ${what} cannot be used: ${read.problem}; replace it with a JSON file or remove it`, path);
+    throw new ConfigError(
+      `the ${what} cannot be used: ${read.problem}; replace it with a JSON file or remove it`,
+      path,
+    );
   }
   try {
     return JSON.parse(read.text) as unknown;
   } catch (error) {
-    throw new ConfigError(`the ${what} is not valid JSON: ${describeJsonError(error, read.text)}; fix it or remove it`, path);
+    throw new ConfigError(
+      `the ${what} is not valid JSON: ${describeJsonError(error, read.text)}; fix it or remove it`,
+      path,
+    );
   }
 }
 
@@ -39,6 +45,10 @@ export function readSettingsFile(path: string): SettingsFile | undefined {
   const data = readJsonConfigFile(path, "settings file");
   if (data === undefined) return undefined;
   const parsed = SettingsFileSchema.safeParse(data);
-  if (!parsed.success) throw new ConfigError(`the settings file does not match the settings format; fix it or remove it:\n${z.prettifyError(parsed.error)}`, path);
+  if (!parsed.success)
+    throw new ConfigError(
+      `the settings file does not match the settings format; fix it or remove it:\n${z.prettifyError(parsed.error)}`,
+      path,
+    );
   return parsed.data;
 }

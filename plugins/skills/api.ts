@@ -32,7 +32,10 @@ export interface SkillsRunState {
  * Create and register the API of a kernel (the skills plugin does this in `apply`); `stateOf` is
  * the plugin's per-run state (`context.run`).
  */
-export function createSkillsApi(kernel: Kernel, stateOf: (run: RunContext) => SkillsRunState): SkillsApi & { load(skills: Skill[]): void } {
+export function createSkillsApi(
+  kernel: Kernel,
+  stateOf: (run: RunContext) => SkillsRunState,
+): SkillsApi & { load(skills: Skill[]): void } {
   let loaded: readonly Skill[] = [];
   const api = {
     load(skills: Skill[]) {

@@ -8,7 +8,17 @@
  * - `session.start`: the roots of the run's skills join its permitted roots
  * - `turn.system`: one sentence saying skills exist, never the listing
  */
-import { compatProjectPaths, expandPluginRoot, listingBudget, permittedCompatPaths, permittedSources, readPlugins, toolRules, warn, warnOnce } from "../_kits/sources/index";
+import {
+  compatProjectPaths,
+  expandPluginRoot,
+  listingBudget,
+  permittedCompatPaths,
+  permittedSources,
+  readPlugins,
+  toolRules,
+  warn,
+  warnOnce,
+} from "../_kits/sources/index";
 import { getPermissionsApi } from "../permissions/api";
 import type { Skill } from "./skill";
 import { resolveContextWindow } from "../_kits/compaction/index";
@@ -49,8 +59,17 @@ export const skillsPlugin = definePlugin(function skills() {
     name: NAME,
     options: skillsOptions,
     projectFiles: ({ cwd, home }: ProjectPlace) => [
-      ...(["project", "local"] as const).map((source) => skillFolder(source, cwd, home)).filter(pathExists).map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
-      ...compatProjectPaths("skills", cwd).filter((p) => pathExists(p.path)).map((p) => ({ path: p.path, kind: "skills", effect: `adds skills to the system prompt (with compat: ["${p.tool}"])` })),
+      ...(["project", "local"] as const)
+        .map((source) => skillFolder(source, cwd, home))
+        .filter(pathExists)
+        .map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
+      ...compatProjectPaths("skills", cwd)
+        .filter((p) => pathExists(p.path))
+        .map((p) => ({
+          path: p.path,
+          kind: "skills",
+          effect: `adds skills to the system prompt (with compat: ["${p.tool}"])`,
+        })),
     ],
     runState: (): RunState => ({}),
     apply(kernel, context) {
@@ -62,7 +81,12 @@ export const skillsPlugin = definePlugin(function skills() {
         const rules = toolRules(skill.frontmatter["allowed-tools"]);
         if (!rules?.length) return;
         try {
-          getPermissionsApi(kernel).grant(run, rules, `skill ${skill.name} (${skill.dir}/SKILL.md) allowed-tools`, "add");
+          getPermissionsApi(kernel).grant(
+            run,
+            rules,
+            `skill ${skill.name} (${skill.dir}/SKILL.md) allowed-tools`,
+            "add",
+          );
         } catch (error) {
           run.logger.warn(`[${NAME}] skill ${skill.name}: its allowed-tools were not granted: ${describeError(error)}`);
         }
@@ -71,19 +95,40 @@ export const skillsPlugin = definePlugin(function skills() {
       const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
       kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, skills, trust, skillSources: wanted, compat, claudePlugins } = kernel.options as SkillsResolvedOptions;
-        const skipped = (path: string) => kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+        const {
+          cwd,
+          skills,
+          trust,
+          skillSources: wanted,
+          compat,
+          claudePlugins,
+        } = kernel.options as SkillsResolvedOptions;
+        const skipped = (path: string) =>
+          kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
         const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), skipped);
-        const compatRoots = permittedCompatPaths("skills", { compat, sources: wanted, trust }, { cwd, home: homedir() }, skipped);
+        const compatRoots = permittedCompatPaths(
+          "skills",
+          { compat, sources: wanted, trust },
+          { cwd, home: homedir() },
+          skipped,
+        );
         const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
         if (!skills?.length && !skillSources?.length && !compatRoots.length && !plugins.length) return;
-        const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message));
+        const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) =>
+          warn(kernel, NAME, message),
+        );
         // Claude Code plugins' skills, named `plugin:skill` as Claude Code names them.
         for (const plugin of plugins) {
           const dirs = plugin.skillsDirs.filter(pathExists);
           if (dirs.length === 0) continue;
-          for (const skill of await loadSkills({ skills: dirs }, { cwd, home: homedir() }, (message) => warn(kernel, NAME, message))) {
-            loaded.push({ ...skill, name: `${plugin.name}:${skill.name}`, body: expandPluginRoot(skill.body, plugin.root) });
+          for (const skill of await loadSkills({ skills: dirs }, { cwd, home: homedir() }, (message) =>
+            warn(kernel, NAME, message),
+          )) {
+            loaded.push({
+              ...skill,
+              name: `${plugin.name}:${skill.name}`,
+              body: expandPluginRoot(skill.body, plugin.root),
+            });
           }
         }
         loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

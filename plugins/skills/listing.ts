@@ -13,9 +13,16 @@ export { clamp, DESCRIPTION_LIMIT };
 export const LISTING_LIMIT = MIN_LISTING_CHARS;
 
 /** The listing, sorted by name, within `budget` characters; `degraded` when it fell back to names. */
-export function skillListing(skills: readonly Skill[], budget: number = LISTING_LIMIT): Listing & { degraded: boolean } {
+export function skillListing(
+  skills: readonly Skill[],
+  budget: number = LISTING_LIMIT,
+): Listing & { degraded: boolean } {
   const listing = budgetedListing(
-    skills.map((s) => ({ name: s.name, ...(s.displayName ? { displayName: s.displayName } : {}), description: s.description })),
+    skills.map((s) => ({
+      name: s.name,
+      ...(s.displayName ? { displayName: s.displayName } : {}),
+      description: s.description,
+    })),
     budget,
     "skill",
   );

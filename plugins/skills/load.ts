@@ -7,7 +7,16 @@ import { readdir, stat } from "node:fs/promises";
 import { absolutePath } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
 import { basename, join } from "node:path";
-import { splitFrontmatter, definitionNameProblem, displayNameOf, slugOf, MAX_DEFINITION_BYTES, orderedSources, SOURCE_ORDER, type Source } from "../_kits/sources/index";
+import {
+  splitFrontmatter,
+  definitionNameProblem,
+  displayNameOf,
+  slugOf,
+  MAX_DEFINITION_BYTES,
+  orderedSources,
+  SOURCE_ORDER,
+  type Source,
+} from "../_kits/sources/index";
 import type { Skill } from "./skill";
 
 /** The file that makes a folder a skill. */
@@ -33,7 +42,12 @@ async function skillDirs(root: string): Promise<string[]> {
 }
 
 /** Read one skill folder; a problem is reported and the skill skipped. */
-async function readSkill(dir: string, root: string, source: Skill["source"], report: (m: string) => void): Promise<Skill | undefined> {
+async function readSkill(
+  dir: string,
+  root: string,
+  source: Skill["source"],
+  report: (m: string) => void,
+): Promise<Skill | undefined> {
   const file = join(dir, SKILL_FILE);
   // Only a regular file of at most 1 MiB: a FIFO planted as SKILL.md must not hang the run.
   const read = readRegularFileSync(file, MAX_DEFINITION_BYTES);
@@ -62,16 +76,31 @@ async function readSkill(dir: string, root: string, source: Skill["source"], rep
     displayName = displayNameOf(written);
     name = [basename(dir), slugOf(written)].find((candidate) => candidate && !definitionNameProblem(candidate)) ?? "";
     if (!name || !displayName) {
-      report(`skipped the skill ${file}: ${definitionNameProblem(written)}, and neither its folder's name nor its name gives an identifier`);
+      report(
+        `skipped the skill ${file}: ${definitionNameProblem(written)}, and neither its folder's name nor its name gives an identifier`,
+      );
       return undefined;
     }
   }
-  return { name, ...(displayName ? { displayName } : {}), description, body: split.body.trim(), dir, root, source, frontmatter: Object.freeze({ ...data }) };
+  return {
+    name,
+    ...(displayName ? { displayName } : {}),
+    description,
+    body: split.body.trim(),
+    dir,
+    root,
+    source,
+    frontmatter: Object.freeze({ ...data }),
+  };
 }
 
 /** Load the skills the options ask for, sorted by name; later roots win a name. */
 export async function loadSkills(
-  options: { skills?: readonly string[]; skillSources?: readonly string[]; compatRoots?: readonly { path: string; source: Source }[] },
+  options: {
+    skills?: readonly string[];
+    skillSources?: readonly string[];
+    compatRoots?: readonly { path: string; source: Source }[];
+  },
   place: { cwd: string; home: string },
   report: (message: string) => void,
 ): Promise<Skill[]> {
@@ -79,14 +108,24 @@ export async function loadSkills(
   const rank = (source: Skill["source"]) => (source === "skills" ? SOURCE_ORDER.length : SOURCE_ORDER.indexOf(source));
   const roots: { path: string; source: Skill["source"]; written?: string }[] = [
     ...(options.compatRoots ?? []).map((r) => ({ path: r.path, source: r.source })),
-    ...orderedSources(options.skillSources).map((source) => ({ path: skillFolder(source, place.cwd, place.home), source })),
-    ...(options.skills ?? []).map((written) => ({ path: absolutePath(place.cwd, written), source: "skills" as const, written })),
+    ...orderedSources(options.skillSources).map((source) => ({
+      path: skillFolder(source, place.cwd, place.home),
+      source,
+    })),
+    ...(options.skills ?? []).map((written) => ({
+      path: absolutePath(place.cwd, written),
+      source: "skills" as const,
+      written,
+    })),
   ].sort((a, b) => rank(a.source) - rank(b.source));
   const byName = new Map<string, Skill>();
   for (const root of roots) {
     if (!(await isFolder(root.path))) {
       // A conventional folder that does not exist is normal; a root the caller named is a mistake.
-      if (root.written !== undefined) report(`skills: ${root.written} (${root.path}) is not a folder; name a folder of skills or a folder holding a ${SKILL_FILE}`);
+      if (root.written !== undefined)
+        report(
+          `skills: ${root.written} (${root.path}) is not a folder; name a folder of skills or a folder holding a ${SKILL_FILE}`,
+        );
       continue;
     }
     for (const dir of await skillDirs(root.path)) {

@@ -1,6 +1,6 @@
 /** The options the skills plugin reads. */
 import { z } from "zod";
-import { type ResolvedOptions } from "../../src/index";
+import type { ResolvedOptions } from "../../src/index";
 import { ClaudePluginsOption, SourcesSchema } from "../_kits/sources/index";
 import { settingsOptions } from "../settings/api";
 

@@ -21,7 +21,8 @@ export function readSchemaFile(spec: string): Record<string, unknown> {
   } catch (error) {
     throw new UsageError(`--output-schema ${path}: not valid JSON (${describeError(error)})`);
   }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new UsageError(`--output-schema ${path}: expected a JSON Schema object`);
+  if (typeof data !== "object" || data === null || Array.isArray(data))
+    throw new UsageError(`--output-schema ${path}: expected a JSON Schema object`);
   return data as Record<string, unknown>;
 }
 
@@ -32,9 +33,12 @@ export function readInlineSchema(spec: string): Record<string, unknown> {
   try {
     data = JSON.parse(spec);
   } catch (error) {
-    throw new UsageError(`--json-schema: not valid JSON (${describeError(error)}); pass the schema itself, e.g. --json-schema '{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}'`);
+    throw new UsageError(
+      `--json-schema: not valid JSON (${describeError(error)}); pass the schema itself, e.g. --json-schema '{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}'`,
+    );
   }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new UsageError("--json-schema: expected a JSON Schema object");
+  if (typeof data !== "object" || data === null || Array.isArray(data))
+    throw new UsageError("--json-schema: expected a JSON Schema object");
   return data as Record<string, unknown>;
 }
 
@@ -45,9 +49,11 @@ export const structuredOutputFlags: Record<string, RunFlag> = {
     value: "<json>",
     group: "Prompt and output",
     claude: "--json-schema",
-    description: "A JSON Schema, inline: the final answer is a JSON value that validates (in the result's structuredOutput); as --output-schema",
+    description:
+      "A JSON Schema, inline: the final answer is a JSON value that validates (in the result's structuredOutput); as --output-schema",
     apply: (o, v, values) => {
-      if (values?.["output-schema"] !== undefined) throw new UsageError("--json-schema and --output-schema both give the schema; pass one");
+      if (values?.["output-schema"] !== undefined)
+        throw new UsageError("--json-schema and --output-schema both give the schema; pass one");
       o.outputSchema = readInlineSchema(String(v));
     },
   },
@@ -55,7 +61,8 @@ export const structuredOutputFlags: Record<string, RunFlag> = {
     type: "string",
     value: "<file>",
     group: "Prompt and output",
-    description: "A JSON Schema file: the final answer is a JSON value that validates (in the result's structuredOutput)",
+    description:
+      "A JSON Schema file: the final answer is a JSON value that validates (in the result's structuredOutput)",
     apply: (o, v) => void (o.outputSchema = readSchemaFile(String(v))),
   },
   "output-mode": {
@@ -64,7 +71,8 @@ export const structuredOutputFlags: Record<string, RunFlag> = {
     group: "Prompt and output",
     description: `How --output-schema is asked for: ${OUTPUT_MODES.join(", ")} (auto: the provider's native format for OpenAI, the StructuredOutput tool otherwise)`,
     apply: (o, v) => {
-      if (!(OUTPUT_MODES as readonly string[]).includes(String(v))) throw new UsageError(`--output-mode must be one of ${OUTPUT_MODES.join(", ")}, not ${JSON.stringify(v)}`);
+      if (!(OUTPUT_MODES as readonly string[]).includes(String(v)))
+        throw new UsageError(`--output-mode must be one of ${OUTPUT_MODES.join(", ")}, not ${JSON.stringify(v)}`);
       o.outputMode = String(v);
     },
   },

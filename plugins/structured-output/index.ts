@@ -66,10 +66,14 @@ export const structuredOutputPlugin = definePlugin({
   apply(kernel, context) {
     /** A failed attempt: the words for the model, or (attempts spent) the reason the run ends. */
     const fail = (run: RunContext, active: Active, error: string): { retry: string } | { end: string } => {
-      const max = (run.options as StructuredOutputResolvedOptions).maxStructuredOutputRetries ?? DEFAULT_MAX_STRUCTURED_OUTPUT_RETRIES;
+      const max =
+        (run.options as StructuredOutputResolvedOptions).maxStructuredOutputRetries ??
+        DEFAULT_MAX_STRUCTURED_OUTPUT_RETRIES;
       active.failures++;
       if (active.failures > max) {
-        return { end: `No valid structured output after ${active.failures} attempts (maxStructuredOutputRetries: ${max}); the last one: ${error}` };
+        return {
+          end: `No valid structured output after ${active.failures} attempts (maxStructuredOutputRetries: ${max}); the last one: ${error}`,
+        };
       }
       return { retry: error };
     };
@@ -88,11 +92,17 @@ export const structuredOutputPlugin = definePlugin({
         return undefined;
       }
       const compiled = compileSchema(options.outputSchema);
-      const active: Active = { compiled, mode: chooseMode(options.outputMode, run.model, compiled), failures: 0, accepted: false };
+      const active: Active = {
+        compiled,
+        mode: chooseMode(options.outputMode, run.model, compiled),
+        failures: 0,
+        accepted: false,
+      };
       if (active.mode === "tool") {
         active.tool = new StructuredOutputTool(compiled, (checked: Checked): ToolOutput => {
           // A second call in the response that gave the answer neither replaces it nor spends an attempt.
-          if (active.accepted) return { content: "Not taken: a value was already accepted in this response; the run ends with that one." };
+          if (active.accepted)
+            return { content: "Not taken: a value was already accepted in this response; the run ends with that one." };
           if (checked.ok) {
             active.accepted = true;
             accept(run, checked.value);
@@ -105,7 +115,10 @@ export const structuredOutputPlugin = definePlugin({
             active.exhausted = outcome.end;
             return { content: `Refused: ${checked.error}\nNo attempts are left: the run ends.`, isError: true };
           }
-          return { content: `Refused: the value does not match the schema:\n${checked.error}\nCall ${STRUCTURED_OUTPUT_TOOL} again with a corrected value.`, isError: true };
+          return {
+            content: `Refused: the value does not match the schema:\n${checked.error}\nCall ${STRUCTURED_OUTPUT_TOOL} again with a corrected value.`,
+            isError: true,
+          };
         });
       }
       state.active = active;
@@ -136,7 +149,13 @@ export const structuredOutputPlugin = definePlugin({
       if (!active) return request;
       if (active.exhausted) throw new RunEnd(active.exhausted, MAX_RETRIES_SUBTYPE);
       if (active.mode !== "native") return request;
-      return { ...request, output: Output.object({ schema: jsonSchema(active.compiled.jsonSchema as Parameters<typeof jsonSchema>[0]), name: "final_answer" }) };
+      return {
+        ...request,
+        output: Output.object({
+          schema: jsonSchema(active.compiled.jsonSchema as Parameters<typeof jsonSchema>[0]),
+          name: "final_answer",
+        }),
+      };
     });
 
     kernel.hooks.turn.stop.tap(NAME, (info, run) => {
@@ -150,11 +169,15 @@ export const structuredOutputPlugin = definePlugin({
         }
         const outcome = fail(run, active, checked.error);
         if ("end" in outcome) throw new RunEnd(outcome.end, MAX_RETRIES_SUBTYPE);
-        return { continueWith: `Your final answer does not match the required output schema:\n${outcome.retry}\nAnswer again with only the corrected JSON value.` };
+        return {
+          continueWith: `Your final answer does not match the required output schema:\n${outcome.retry}\nAnswer again with only the corrected JSON value.`,
+        };
       }
       const outcome = fail(run, active, `the run ended without a ${STRUCTURED_OUTPUT_TOOL} call`);
       if ("end" in outcome) throw new RunEnd(outcome.end, MAX_RETRIES_SUBTYPE);
-      return { continueWith: `You ended without giving the final answer. Call the ${STRUCTURED_OUTPUT_TOOL} tool now, with the answer as its input.` };
+      return {
+        continueWith: `You ended without giving the final answer. Call the ${STRUCTURED_OUTPUT_TOOL} tool now, with the answer as its input.`,
+      };
     });
   },
 });

@@ -13,7 +13,11 @@ import type { OutputMode } from "./options";
 import type { CompiledSchema } from "./schema";
 
 /** The path of a run whose model is `model`. */
-export function chooseMode(wanted: OutputMode | undefined, model: RunContext["model"], compiled: CompiledSchema): "native" | "tool" {
+export function chooseMode(
+  wanted: OutputMode | undefined,
+  model: RunContext["model"],
+  compiled: CompiledSchema,
+): "native" | "tool" {
   if (wanted === "native" || wanted === "tool") return wanted;
   const provider = (model as { provider?: string } | undefined)?.provider ?? "";
   return compiled.isObject && compiled.strict && /^openai(\.|$)/.test(provider) ? "native" : "tool";

@@ -16,17 +16,26 @@ export function isZodSchema(value: unknown): value is z.ZodType {
 }
 
 /** An output schema: a zod schema (code) or a JSON Schema object (code or config files). */
-export const OutputSchemaSchema = z.union([
-  z.custom<z.ZodType>(isZodSchema, { message: "expected a zod schema" }),
-  z.record(z.string(), z.unknown()),
-]).describe("The final answer's shape: a JSON Schema (or a zod schema, in code); the value is in result.structuredOutput");
+export const OutputSchemaSchema = z
+  .union([z.custom<z.ZodType>(isZodSchema, { message: "expected a zod schema" }), z.record(z.string(), z.unknown())])
+  .describe(
+    "The final answer's shape: a JSON Schema (or a zod schema, in code); the value is in result.structuredOutput",
+  );
 export type OutputSchema = z.input<typeof OutputSchemaSchema>;
 
 /** The structured-output plugin's slice of the config schema. */
 export const structuredOutputOptions = z.strictObject({
   outputSchema: OutputSchemaSchema.optional(),
-  outputMode: z.enum(OUTPUT_MODES).optional().describe("['auto': native for OpenAI models with an object schema, the StructuredOutput tool otherwise]"),
-  maxStructuredOutputRetries: z.number().int().nonnegative().optional().describe("How often an invalid value is sent back before the run fails [3]"),
+  outputMode: z
+    .enum(OUTPUT_MODES)
+    .optional()
+    .describe("['auto': native for OpenAI models with an object schema, the StructuredOutput tool otherwise]"),
+  maxStructuredOutputRetries: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("How often an invalid value is sent back before the run fails [3]"),
 });
 export type StructuredOutputOptions = z.input<typeof structuredOutputOptions>;
 export type StructuredOutputResolvedOptions = ResolvedOptions & Readonly<StructuredOutputOptions>;

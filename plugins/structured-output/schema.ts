@@ -49,7 +49,9 @@ function validator(module: AjvModule): AjvJsonSchemaValidator {
 /** Compile `schema`; throws a clear error for a JSON Schema ajv cannot compile. */
 export function compileSchema(schema: OutputSchema): CompiledSchema {
   if (isZodSchema(schema)) {
-    const { $schema: _drop, ...jsonSchema } = closeObjects(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as JsonSchemaObject;
+    const { $schema: _drop, ...jsonSchema } = closeObjects(
+      z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }),
+    ) as JsonSchemaObject;
     const check = (value: unknown): Checked => {
       const parsed = schema.safeParse(value);
       return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: z.prettifyError(parsed.error) };
@@ -66,7 +68,9 @@ export function compileSchema(schema: OutputSchema): CompiledSchema {
   }
   const check = (value: unknown): Checked => {
     const result = validate(value);
-    return result.valid ? { ok: true, value } : { ok: false, error: result.errorMessage ?? "the value does not match the schema" };
+    return result.valid
+      ? { ok: true, value }
+      : { ok: false, error: result.errorMessage ?? "the value does not match the schema" };
   };
   return describe(jsonSchema, check);
 }
@@ -84,7 +88,8 @@ function closeObjects<T>(node: T): T {
   if (typeof node !== "object" || node === null) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) out[key] = closeObjects(value);
-  if (out.type === "object" && typeof out.properties === "object" && !("additionalProperties" in out)) out.additionalProperties = false;
+  if (out.type === "object" && typeof out.properties === "object" && !("additionalProperties" in out))
+    out.additionalProperties = false;
   return out as T;
 }
 
@@ -109,7 +114,12 @@ export function checkText(text: string, compiled: CompiledSchema): Checked {
   try {
     value = JSON.parse(fenced ? fenced[1]! : trimmed);
   } catch (error) {
-    return { ok: false, error: trimmed ? `the answer is not valid JSON (${describeError(error)})` : "the answer is empty: it must be a JSON value" };
+    return {
+      ok: false,
+      error: trimmed
+        ? `the answer is not valid JSON (${describeError(error)})`
+        : "the answer is empty: it must be a JSON value",
+    };
   }
   return compiled.check(value);
 }

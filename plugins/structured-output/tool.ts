@@ -37,7 +37,8 @@ export class StructuredOutputTool extends Tool<z.ZodType<Record<string, unknown>
   }
 
   async call(input: Record<string, unknown>): Promise<ToolOutput> {
-    if (!this.compiled.isObject && !("value" in input)) return this.submit({ ok: false, error: 'the input must be { "value": <the answer> }' });
+    if (!this.compiled.isObject && !("value" in input))
+      return this.submit({ ok: false, error: 'the input must be { "value": <the answer> }' });
     return this.submit(this.compiled.check(this.compiled.isObject ? input : input.value));
   }
 }
@@ -53,10 +54,16 @@ function wrap(schema: Record<string, unknown>): Record<string, unknown> {
     if (Array.isArray(node)) return node.map(rebase);
     if (typeof node !== "object" || node === null) return node;
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) out[key] = key === "$ref" && typeof value === "string" ? rebaseRef(value) : rebase(value);
+    for (const [key, value] of Object.entries(node))
+      out[key] = key === "$ref" && typeof value === "string" ? rebaseRef(value) : rebase(value);
     return out;
   };
-  const rebaseRef = (ref: string) => (ref === "#" ? "#/properties/value" : /^#\/(?!\$defs\/|definitions\/)/.test(ref) ? `#/properties/value/${ref.slice(2)}` : ref);
+  const rebaseRef = (ref: string) =>
+    ref === "#"
+      ? "#/properties/value"
+      : /^#\/(?!\$defs\/|definitions\/)/.test(ref)
+        ? `#/properties/value/${ref.slice(2)}`
+        : ref;
   return {
     type: "object",
     properties: { value: rebase(rest) },

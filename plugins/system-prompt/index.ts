@@ -36,34 +36,44 @@ export const systemPromptPlugin = definePlugin(() => ({
   runState: (): RunState => ({}),
   flags: systemPromptFlags,
   apply(kernel, context) {
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.GUIDANCE }, (sections: SystemSection[], run: RunContext) => {
-      const text = (run.options as SystemPromptResolvedOptions).systemPrompt ?? guidance(run.tools.map((t) => t.name));
-      return text ? [...sections, { id: "guidance", text }] : sections;
-    });
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[], run: RunContext) => {
-      // A subagent shares its parent's answer.
-      const state: RunState = context.run(run.parent ?? run);
-      const git = (state.git ??= inGitCheckout(run.cwd));
-      return [
-        ...sections,
-        {
-          id: "environment",
-          text: environment({
-            cwd: run.cwd,
-            additionalDirectories: run.roots.slice(1),
-            platform: `${platform()} (${arch()})`,
-            git,
-            model: run.modelLabel,
-          }),
-        },
-        { id: "tools", text: toolsSection(run.tools.map((t) => t.name)) },
-        { id: "permissions", text: permissionsSection(permissionModeOf(run.options)) },
-      ];
-    });
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.APPEND }, (sections: SystemSection[], run: RunContext) => {
-      const append = (run.options as SystemPromptResolvedOptions).appendSystemPrompt;
-      return append ? [...sections, { id: "append", text: append }] : sections;
-    });
+    kernel.hooks.turn.system.tap(
+      { name: NAME, stage: SYSTEM_STAGE.GUIDANCE },
+      (sections: SystemSection[], run: RunContext) => {
+        const text =
+          (run.options as SystemPromptResolvedOptions).systemPrompt ?? guidance(run.tools.map((t) => t.name));
+        return text ? [...sections, { id: "guidance", text }] : sections;
+      },
+    );
+    kernel.hooks.turn.system.tap(
+      { name: NAME, stage: SYSTEM_STAGE.RUN },
+      (sections: SystemSection[], run: RunContext) => {
+        // A subagent shares its parent's answer.
+        const state: RunState = context.run(run.parent ?? run);
+        const git = (state.git ??= inGitCheckout(run.cwd));
+        return [
+          ...sections,
+          {
+            id: "environment",
+            text: environment({
+              cwd: run.cwd,
+              additionalDirectories: run.roots.slice(1),
+              platform: `${platform()} (${arch()})`,
+              git,
+              model: run.modelLabel,
+            }),
+          },
+          { id: "tools", text: toolsSection(run.tools.map((t) => t.name)) },
+          { id: "permissions", text: permissionsSection(permissionModeOf(run.options)) },
+        ];
+      },
+    );
+    kernel.hooks.turn.system.tap(
+      { name: NAME, stage: SYSTEM_STAGE.APPEND },
+      (sections: SystemSection[], run: RunContext) => {
+        const append = (run.options as SystemPromptResolvedOptions).appendSystemPrompt;
+        return append ? [...sections, { id: "append", text: append }] : sections;
+      },
+    );
   },
 }));
 

@@ -18,7 +18,9 @@ export function guidance(tools: readonly string[]): string {
     "- Work directly: use the tools to do the task instead of describing what you would do.",
   ];
   if (has("Bash") && dedicated.length > 0) {
-    lines.push(`- Prefer the dedicated tools over shell equivalents: ${dedicated.join(", ")}. Use Bash for what only a shell can do.`);
+    lines.push(
+      `- Prefer the dedicated tools over shell equivalents: ${dedicated.join(", ")}. Use Bash for what only a shell can do.`,
+    );
   } else if (dedicated.length > 0) {
     lines.push(`- Prefer the dedicated tools: ${dedicated.join(", ")}.`);
   }
@@ -39,7 +41,8 @@ export function guidance(tools: readonly string[]): string {
 /** What each permission mode allows, in the model's terms. */
 export const MODE_NOTES: Record<PermissionMode, string> = {
   default: "Tool calls that are not pre-approved need the user's approval before they run.",
-  acceptEdits: "File edits inside the permitted folders are approved automatically; other tool calls that are not pre-approved need the user's approval.",
+  acceptEdits:
+    "File edits inside the permitted folders are approved automatically; other tool calls that are not pre-approved need the user's approval.",
   bypassPermissions: "Tool calls run without approval unless a rule denies them or they touch a sensitive path.",
   plan: "Plan mode: only read-only tools may run. Investigate, then present a plan for the user to approve instead of making changes.",
   dontAsk: "Nobody is available to approve anything: tool calls that are not pre-approved are denied.",
@@ -55,7 +58,8 @@ export function environment(info: {
   model: string | null;
 }): string {
   const lines = ["# Environment", `Working directory: ${info.cwd}`];
-  if (info.additionalDirectories.length > 0) lines.push(`Additional directories you may use: ${info.additionalDirectories.join(", ")}`);
+  if (info.additionalDirectories.length > 0)
+    lines.push(`Additional directories you may use: ${info.additionalDirectories.join(", ")}`);
   lines.push(`Platform: ${info.platform}`);
   lines.push(`Git repository: ${info.git ? "yes" : "no"}`);
   if (info.model) lines.push(`Model: ${info.model}`);

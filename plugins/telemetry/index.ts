@@ -10,7 +10,20 @@
  */
 import type { Span } from "@opentelemetry/api";
 import type { Telemetry } from "ai";
-import { COMPACT_STAGE, ERROR_STAGE, PERMISSION_STAGE, PROMPT_STAGE, redactText, REQUEST_STAGE, secretsOf, SYSTEM_STAGE, type Kernel, type KernelEvent, type ModelRequest, type RunContext } from "../../src/index";
+import {
+  COMPACT_STAGE,
+  ERROR_STAGE,
+  PERMISSION_STAGE,
+  PROMPT_STAGE,
+  redactText,
+  REQUEST_STAGE,
+  secretsOf,
+  SYSTEM_STAGE,
+  type Kernel,
+  type KernelEvent,
+  type ModelRequest,
+  type RunContext,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { ATTR } from "./attributes";
 import { loadOtel, type OtelModules } from "./load";
@@ -40,7 +53,8 @@ function splitLabel(label: string | null | undefined): { provider?: string; mode
   return at < 0 ? { model: label } : { provider: label.slice(0, at), model: label.slice(at + 1) };
 }
 
-const textMessages = (role: string, text: string, extra: Record<string, unknown> = {}) => JSON.stringify([{ role, parts: [{ type: "text", content: text }], ...extra }]);
+const textMessages = (role: string, text: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify([{ role, parts: [{ type: "text", content: text }], ...extra }]);
 
 /** The telemetry plugin. */
 export const telemetryPlugin = definePlugin(() => ({
@@ -121,8 +135,10 @@ export const telemetryPlugin = definePlugin(() => ({
         ...(typeof run.totalCostUsd === "number" ? { [ATTR.costUsd]: run.totalCostUsd } : {}),
       });
       if (spans.recordContent) {
-        if (spans.prompt !== undefined) span.setAttribute(ATTR.inputMessages, spans.redact(textMessages("user", spans.prompt)));
-        if (!result.isError) span.setAttribute(ATTR.outputMessages, spans.redact(textMessages("assistant", result.result)));
+        if (spans.prompt !== undefined)
+          span.setAttribute(ATTR.inputMessages, spans.redact(textMessages("user", spans.prompt)));
+        if (!result.isError)
+          span.setAttribute(ATTR.outputMessages, spans.redact(textMessages("assistant", result.result)));
       }
       if (result.isError) fail(otel, spans, span, result.result, result.subtype);
       else span.end();
@@ -141,81 +157,100 @@ export const telemetryPlugin = definePlugin(() => ({
       const [otel, spans] = t;
       if (spans.turn) spans.turn.end();
       const turn = run.numTurns + 1;
-      spans.turn = spans.tracer.startSpan("turn", { attributes: { [ATTR.turn]: turn } }, parentContext(otel, spans, spans.span));
+      spans.turn = spans.tracer.startSpan(
+        "turn",
+        { attributes: { [ATTR.turn]: turn } },
+        parentContext(otel, spans, spans.span),
+      );
       return sections;
     });
 
     kernel.hooks.turn.end.tap(NAME, (info, run) => {
       const spans = spansOf(run);
       if (!spans?.turn) return;
-      spans.turn.setAttributes({ [ATTR.toolCalls]: info.toolResults.length, ...(info.assistant.stopReason ? { [ATTR.stopReason]: info.assistant.stopReason } : {}) });
+      spans.turn.setAttributes({
+        [ATTR.toolCalls]: info.toolResults.length,
+        ...(info.assistant.stopReason ? { [ATTR.stopReason]: info.assistant.stopReason } : {}),
+      });
       spans.turn.end();
       spans.turn = undefined;
     });
 
-    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE + LAST }, (request: ModelRequest, run) => {
-      const t = traced(run);
-      if (!t) return request;
-      const [otel, spans] = t;
-      const purpose = request.purpose ?? "turn";
-      const key = `${purpose}:${request.call}`;
-      const { provider, model } = splitLabel(request.modelLabel);
-      if (spans.model && spans.model.key !== key) {
-        fail(otel, spans, spans.model.span, spans.model.error ?? "superseded by another model call", "model_error");
-        spans.model = undefined;
-      }
-      if (!spans.model) {
-        // A summary's call belongs to its compaction: the compaction span opens with it.
-        if (purpose === "compact" && !spans.compaction) {
-          spans.compaction = spans.tracer.startSpan("compact", { startTime: spans.tierStart ?? now() }, parentContext(otel, spans));
+    kernel.hooks.model.request.tap(
+      { name: NAME, stage: REQUEST_STAGE.OBSERVE + LAST },
+      (request: ModelRequest, run) => {
+        const t = traced(run);
+        if (!t) return request;
+        const [otel, spans] = t;
+        const purpose = request.purpose ?? "turn";
+        const key = `${purpose}:${request.call}`;
+        const { provider, model } = splitLabel(request.modelLabel);
+        if (spans.model && spans.model.key !== key) {
+          fail(otel, spans, spans.model.span, spans.model.error ?? "superseded by another model call", "model_error");
+          spans.model = undefined;
         }
-        const parent = purpose === "compact" ? spans.compaction : undefined;
-        const span = spans.tracer.startSpan(
-          `chat ${model ?? request.modelLabel}`,
-          { kind: otel.api.SpanKind.CLIENT, attributes: { [ATTR.operation]: "chat", [ATTR.purpose]: purpose } },
-          parentContext(otel, spans, parent),
-        );
-        // Nothing charged yet reads as 0 spent (totalCostUsd starts null: unknown until priced).
-        spans.model = { span, key, purpose, costBefore: run.totalCostUsd ?? (run.usage.requests === 0 ? 0 : null) };
-      }
-      const { span } = spans.model;
-      // A fallback rebuilds the request for another model: the span names the model last asked.
-      span.setAttributes({
-        ...(provider ? { [ATTR.provider]: provider } : {}),
-        ...(model ? { [ATTR.requestModel]: model } : {}),
-        ...(request.maxOutputTokens !== undefined ? { [ATTR.requestMaxTokens]: request.maxOutputTokens } : {}),
-        ...(request.temperature !== undefined ? { [ATTR.requestTemperature]: request.temperature } : {}),
-      });
-      const tracer = childTracer(otel, spans.tracer, parentContext(otel, spans, span), spans.redact);
-      const integration = new otel.OpenTelemetry({ tracer, agentSpanName: "functionId" });
-      const previous = request.streamSettings?.telemetry;
-      // Per-call integrations replace the ones registered with the AI SDK's registerTelemetry():
-      // those are kept, so a host's own AI SDK telemetry goes on seeing Ubiquity's calls.
-      const registered = (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: Telemetry[] }).AI_SDK_TELEMETRY_INTEGRATIONS ?? [];
-      const own = previous?.integrations === undefined ? registered : [previous.integrations].flat();
-      const integrations = [...own, integration];
-      return {
-        ...request,
-        streamSettings: {
-          ...request.streamSettings,
-          telemetry: {
-            ...previous,
-            isEnabled: true,
-            recordInputs: spans.recordContent,
-            recordOutputs: spans.recordContent,
-            functionId: previous?.functionId ?? `ubiquity.${purpose}`,
-            integrations,
+        if (!spans.model) {
+          // A summary's call belongs to its compaction: the compaction span opens with it.
+          if (purpose === "compact" && !spans.compaction) {
+            spans.compaction = spans.tracer.startSpan(
+              "compact",
+              { startTime: spans.tierStart ?? now() },
+              parentContext(otel, spans),
+            );
+          }
+          const parent = purpose === "compact" ? spans.compaction : undefined;
+          const span = spans.tracer.startSpan(
+            `chat ${model ?? request.modelLabel}`,
+            { kind: otel.api.SpanKind.CLIENT, attributes: { [ATTR.operation]: "chat", [ATTR.purpose]: purpose } },
+            parentContext(otel, spans, parent),
+          );
+          // Nothing charged yet reads as 0 spent (totalCostUsd starts null: unknown until priced).
+          spans.model = { span, key, purpose, costBefore: run.totalCostUsd ?? (run.usage.requests === 0 ? 0 : null) };
+        }
+        const { span } = spans.model;
+        // A fallback rebuilds the request for another model: the span names the model last asked.
+        span.setAttributes({
+          ...(provider ? { [ATTR.provider]: provider } : {}),
+          ...(model ? { [ATTR.requestModel]: model } : {}),
+          ...(request.maxOutputTokens !== undefined ? { [ATTR.requestMaxTokens]: request.maxOutputTokens } : {}),
+          ...(request.temperature !== undefined ? { [ATTR.requestTemperature]: request.temperature } : {}),
+        });
+        const tracer = childTracer(otel, spans.tracer, parentContext(otel, spans, span), spans.redact);
+        const integration = new otel.OpenTelemetry({ tracer, agentSpanName: "functionId" });
+        const previous = request.streamSettings?.telemetry;
+        // Per-call integrations replace the ones registered with the AI SDK's registerTelemetry():
+        // those are kept, so a host's own AI SDK telemetry goes on seeing Ubiquity's calls.
+        const registered =
+          (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: Telemetry[] }).AI_SDK_TELEMETRY_INTEGRATIONS ?? [];
+        const own = previous?.integrations === undefined ? registered : [previous.integrations].flat();
+        const integrations = [...own, integration];
+        return {
+          ...request,
+          streamSettings: {
+            ...request.streamSettings,
+            telemetry: {
+              ...previous,
+              isEnabled: true,
+              recordInputs: spans.recordContent,
+              recordOutputs: spans.recordContent,
+              functionId: previous?.functionId ?? `ubiquity.${purpose}`,
+              integrations,
+            },
           },
-        },
-      };
-    });
+        };
+      },
+    );
 
     kernel.hooks.model.error.tap({ name: NAME, stage: ERROR_STAGE.RETRY + FIRST }, (info, run) => {
       const spans = spansOf(run);
       if (!spans?.model) return undefined;
       const message = messageOf(spans, info.error instanceof Error ? info.error.message : String(info.error));
       spans.model.error = message;
-      spans.model.span.addEvent("exception", { "exception.message": message, "exception.type": (info.error as Error)?.name ?? "Error", "ubiquity.attempt": info.attempt });
+      spans.model.span.addEvent("exception", {
+        "exception.message": message,
+        "exception.type": (info.error as Error)?.name ?? "Error",
+        "ubiquity.attempt": info.attempt,
+      });
       return undefined;
     });
 
@@ -224,7 +259,10 @@ export const telemetryPlugin = definePlugin(() => ({
       const open = spans?.model;
       if (!spans || !open) return;
       const u = response.usage;
-      const cost = typeof run.totalCostUsd === "number" && typeof open.costBefore === "number" ? run.totalCostUsd - open.costBefore : undefined;
+      const cost =
+        typeof run.totalCostUsd === "number" && typeof open.costBefore === "number"
+          ? run.totalCostUsd - open.costBefore
+          : undefined;
       open.span.setAttributes({
         [ATTR.responseModel]: splitLabel(response.modelLabel).model ?? response.modelLabel,
         [ATTR.finishReasons]: [response.finishReason],
@@ -243,17 +281,21 @@ export const telemetryPlugin = definePlugin(() => ({
       if (spans) spans.tierStart = now();
       return compact;
     });
-    kernel.hooks.context.compact.tap({ name: NAME, stage: (COMPACT_STAGE.MICRO + COMPACT_STAGE.SUMMARIZE) / 2 }, (compact, run) => {
-      const spans = spansOf(run);
-      if (spans) spans.tierStart = now();
-      return compact;
-    });
+    kernel.hooks.context.compact.tap(
+      { name: NAME, stage: (COMPACT_STAGE.MICRO + COMPACT_STAGE.SUMMARIZE) / 2 },
+      (compact, run) => {
+        const spans = spansOf(run);
+        if (spans) spans.tierStart = now();
+        return compact;
+      },
+    );
     kernel.hooks.context.compact.tap({ name: NAME, stage: COMPACT_STAGE.SUMMARIZE + LAST }, (compact, run) => {
       const t = traced(run);
       if (!t) return compact;
       const [otel, spans] = t;
       // A summary that was written but not applied (it failed, or came out too long).
-      if (spans.model?.purpose === "compact") fail(otel, spans, spans.model.span, spans.model.error ?? "the summary call did not complete", "model_error");
+      if (spans.model?.purpose === "compact")
+        fail(otel, spans, spans.model.span, spans.model.error ?? "the summary call did not complete", "model_error");
       if (spans.model?.purpose === "compact") spans.model = undefined;
       if (spans.compaction) {
         spans.compaction.setAttribute(ATTR.compactionApplied, false);
@@ -266,9 +308,16 @@ export const telemetryPlugin = definePlugin(() => ({
       const t = traced(run);
       if (!t) return;
       const [otel, spans] = t;
-      const span = spans.compaction ?? spans.tracer.startSpan("compact", { startTime: spans.tierStart ?? now() }, parentContext(otel, spans));
+      const span =
+        spans.compaction ??
+        spans.tracer.startSpan("compact", { startTime: spans.tierStart ?? now() }, parentContext(otel, spans));
       span.updateName(`compact ${info.tier}`);
-      span.setAttributes({ [ATTR.compactionTier]: info.tier, [ATTR.tokensBefore]: info.tokensBefore, [ATTR.tokensAfter]: info.tokensAfter, [ATTR.compactionApplied]: true });
+      span.setAttributes({
+        [ATTR.compactionTier]: info.tier,
+        [ATTR.tokensBefore]: info.tokensBefore,
+        [ATTR.tokensAfter]: info.tokensAfter,
+        [ATTR.compactionApplied]: true,
+      });
       span.end();
       spans.compaction = undefined;
       spans.tierStart = now();
@@ -280,7 +329,14 @@ export const telemetryPlugin = definePlugin(() => ({
       const [otel, spans] = t;
       const span = spans.tracer.startSpan(
         `execute_tool ${call.toolName}`,
-        { attributes: { [ATTR.operation]: "execute_tool", [ATTR.toolName]: call.toolName, [ATTR.toolCallId]: call.toolUseId, [ATTR.toolType]: "function" } },
+        {
+          attributes: {
+            [ATTR.operation]: "execute_tool",
+            [ATTR.toolName]: call.toolName,
+            [ATTR.toolCallId]: call.toolUseId,
+            [ATTR.toolType]: "function",
+          },
+        },
         parentContext(otel, spans),
       );
       spans.tools.set(call.toolUseId, { span });
@@ -296,7 +352,8 @@ export const telemetryPlugin = definePlugin(() => ({
         ...(verdict.rule ? { [ATTR.permissionRule]: verdict.rule } : {}),
         ...(verdict.decidedBy ? { [ATTR.permissionDecidedBy]: verdict.decidedBy } : {}),
       });
-      if (spansOf(call.run)!.recordContent) tool.span.setAttribute(ATTR.toolArguments, spansOf(call.run)!.redact(JSON.stringify(call.input)));
+      if (spansOf(call.run)!.recordContent)
+        tool.span.setAttribute(ATTR.toolArguments, spansOf(call.run)!.redact(JSON.stringify(call.input)));
       return verdict;
     });
 
@@ -312,7 +369,9 @@ export const telemetryPlugin = definePlugin(() => ({
       if (!otel || ks().runs.size === 0) return;
       const message = event.message;
       const agentId = (message as { agentId?: string }).agentId;
-      const spans = [...ks().runs].find((s) => s.run.sessionId === message.sessionId && s.run.agent?.agentId === agentId);
+      const spans = [...ks().runs].find(
+        (s) => s.run.sessionId === message.sessionId && s.run.agent?.agentId === agentId,
+      );
       if (!spans) return;
       let tool = spans.tools.get(message.toolUseId);
       spans.tools.delete(message.toolUseId);
@@ -323,7 +382,12 @@ export const telemetryPlugin = definePlugin(() => ({
           `execute_tool ${message.toolName}`,
           {
             startTime: now() - message.durationMs,
-            attributes: { [ATTR.operation]: "execute_tool", [ATTR.toolName]: message.toolName, [ATTR.toolCallId]: message.toolUseId, [ATTR.toolType]: "function" },
+            attributes: {
+              [ATTR.operation]: "execute_tool",
+              [ATTR.toolName]: message.toolName,
+              [ATTR.toolCallId]: message.toolUseId,
+              [ATTR.toolType]: "function",
+            },
           },
           parentContext(otel, spans),
         );
@@ -333,7 +397,8 @@ export const telemetryPlugin = definePlugin(() => ({
         ...(tool.verdict ? { [ATTR.permissionDecision]: tool.denied !== undefined ? "deny" : "allow" } : {}),
       });
       if (spans.recordContent) span.setAttribute(ATTR.toolResult, spans.redact(message.output.content));
-      if (tool.denied !== undefined) fail(otel, spans, span, tool.denied, "permission_denied", { [ATTR.permissionDecision]: "deny" });
+      if (tool.denied !== undefined)
+        fail(otel, spans, span, tool.denied, "permission_denied", { [ATTR.permissionDecision]: "deny" });
       else if (message.output.isError) fail(otel, spans, span, message.output.content, "tool_error");
       else span.end();
     });

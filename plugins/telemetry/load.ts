@@ -21,12 +21,16 @@ export class TelemetryUnavailableError extends UbiquityError {
 /** How a package is imported (a test passes one that fails, as a missing package does). */
 export type ImportModule = (id: "@opentelemetry/api" | "@ai-sdk/otel") => Promise<unknown>;
 
-const importModule: ImportModule = (id) => (id === "@opentelemetry/api" ? import("@opentelemetry/api") : import("@ai-sdk/otel"));
+const importModule: ImportModule = (id) =>
+  id === "@opentelemetry/api" ? import("@opentelemetry/api") : import("@ai-sdk/otel");
 
 /** Import the packages; a missing one is an error naming the install command. */
 export async function loadOtel(load: ImportModule = importModule): Promise<OtelModules> {
   try {
-    const [api, aiOtel] = (await Promise.all([load("@opentelemetry/api"), load("@ai-sdk/otel")])) as [typeof OtelApi, typeof AiSdkOtel];
+    const [api, aiOtel] = (await Promise.all([load("@opentelemetry/api"), load("@ai-sdk/otel")])) as [
+      typeof OtelApi,
+      typeof AiSdkOtel,
+    ];
     return { api, OpenTelemetry: aiOtel.OpenTelemetry };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);

@@ -3,9 +3,12 @@ import { z } from "zod";
 import type { Tracer } from "@opentelemetry/api";
 import type { ResolvedOptions } from "../../src/index";
 
-const tracer = z.custom<Tracer>((v) => typeof v === "object" && v !== null && typeof (v as { startSpan?: unknown }).startSpan === "function", {
-  message: "expected an @opentelemetry/api Tracer, e.g. trace.getTracer(\"my-app\")",
-});
+const tracer = z.custom<Tracer>(
+  (v) => typeof v === "object" && v !== null && typeof (v as { startSpan?: unknown }).startSpan === "function",
+  {
+    message: 'expected an @opentelemetry/api Tracer, e.g. trace.getTracer("my-app")',
+  },
+);
 
 /** The telemetry plugin's slice of the config schema. */
 export const telemetryOptions = z.strictObject({
@@ -13,15 +16,21 @@ export const telemetryOptions = z.strictObject({
     .union([
       z.boolean(),
       z.strictObject({
-        tracer: tracer.optional().describe("The @opentelemetry/api Tracer to emit spans with (default: the global tracer provider's)"),
+        tracer: tracer
+          .optional()
+          .describe("The @opentelemetry/api Tracer to emit spans with (default: the global tracer provider's)"),
         recordContent: z
           .boolean()
           .optional()
-          .describe("Put prompts, outputs, tool inputs and results on the spans (redacted); off by default: they may hold secrets"),
+          .describe(
+            "Put prompts, outputs, tool inputs and results on the spans (redacted); off by default: they may hold secrets",
+          ),
       }),
     ])
     .optional()
-    .describe("OpenTelemetry spans per run, turn, model call, tool call and compaction (true: the global tracer provider; needs @opentelemetry/api and @ai-sdk/otel)"),
+    .describe(
+      "OpenTelemetry spans per run, turn, model call, tool call and compaction (true: the global tracer provider; needs @opentelemetry/api and @ai-sdk/otel)",
+    ),
 });
 export type TelemetryOptions = z.input<typeof telemetryOptions>;
 export type TelemetryResolvedOptions = ResolvedOptions & Readonly<TelemetryOptions>;

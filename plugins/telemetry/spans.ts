@@ -52,7 +52,14 @@ export function parentContext(otel: OtelModules, spans: RunSpans, inner?: Span):
 }
 
 /** End `span` as failed with `message` (redacted, capped). */
-export function fail(otel: OtelModules, spans: RunSpans, span: Span, message: string, errorType = "error", attributes: Attributes = {}): void {
+export function fail(
+  otel: OtelModules,
+  spans: RunSpans,
+  span: Span,
+  message: string,
+  errorType = "error",
+  attributes: Attributes = {},
+): void {
   span.setAttributes({ "error.type": errorType, ...attributes });
   span.setStatus({ code: otel.api.SpanStatusCode.ERROR, message: messageOf(spans, message) });
   span.end();
@@ -64,7 +71,8 @@ export function endOpen(otel: OtelModules, spans: RunSpans, message: string): vo
     fail(otel, spans, tool.span, message, "run_ended");
     spans.tools.delete(id);
   }
-  if (spans.model) fail(otel, spans, spans.model.span, spans.model.error ?? message, spans.model.error ? "model_error" : "run_ended");
+  if (spans.model)
+    fail(otel, spans, spans.model.span, spans.model.error ?? message, spans.model.error ? "model_error" : "run_ended");
   spans.model = undefined;
   if (spans.compaction) fail(otel, spans, spans.compaction, message, "run_ended");
   spans.compaction = undefined;

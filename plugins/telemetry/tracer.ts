@@ -21,7 +21,8 @@ function redactAttribute(value: unknown, redact: Redact): unknown {
 export function redactAttributes(attributes: Attributes | undefined, redact: Redact): Attributes | undefined {
   if (!attributes) return attributes;
   const out: Attributes = {};
-  for (const [key, value] of Object.entries(attributes)) out[key] = redactAttribute(value, redact) as Attributes[string];
+  for (const [key, value] of Object.entries(attributes))
+    out[key] = redactAttribute(value, redact) as Attributes[string];
   return out;
 }
 
@@ -29,14 +30,35 @@ export function redactAttributes(attributes: Attributes | undefined, redact: Red
 function redactingSpan(span: Span, redact: Redact): Span {
   const wrapped: Span = Object.create(span) as Span;
   Object.assign(wrapped, {
-    setAttribute: (key: string, value: unknown) => (span.setAttribute(key, redactAttribute(value, redact) as never), wrapped),
+    setAttribute: (key: string, value: unknown) => (
+      span.setAttribute(key, redactAttribute(value, redact) as never), wrapped
+    ),
     setAttributes: (attributes: Attributes) => (span.setAttributes(redactAttributes(attributes, redact)!), wrapped),
-    addEvent: (name: string, attributes?: unknown, time?: unknown) =>
-      (span.addEvent(name, typeof attributes === "object" && attributes !== null && !(attributes instanceof Date) && !Array.isArray(attributes) ? redactAttributes(attributes as Attributes, redact) : (attributes as never), time as never), wrapped),
-    setStatus: (status: { code: number; message?: string }) => (span.setStatus({ ...status, message: status.message === undefined ? undefined : redact(status.message) }), wrapped),
+    addEvent: (name: string, attributes?: unknown, time?: unknown) => (
+      span.addEvent(
+        name,
+        typeof attributes === "object" &&
+          attributes !== null &&
+          !(attributes instanceof Date) &&
+          !Array.isArray(attributes)
+          ? redactAttributes(attributes as Attributes, redact)
+          : (attributes as never),
+        time as never,
+      ),
+      wrapped
+    ),
+    setStatus: (status: { code: number; message?: string }) => (
+      span.setStatus({ ...status, message: status.message === undefined ? undefined : redact(status.message) }), wrapped
+    ),
     recordException: (exception: unknown, time?: unknown) => {
       const e = exception as { message?: unknown; stack?: unknown };
-      const safe = typeof exception === "string" ? redact(exception) : { name: (exception as { name?: string })?.name, message: typeof e?.message === "string" ? redact(e.message) : undefined };
+      const safe =
+        typeof exception === "string"
+          ? redact(exception)
+          : {
+              name: (exception as { name?: string })?.name,
+              message: typeof e?.message === "string" ? redact(e.message) : undefined,
+            };
       span.recordException(safe as never, time as never);
     },
     spanContext: () => span.spanContext(),
@@ -52,7 +74,11 @@ export function childTracer(otel: OtelModules, tracer: Tracer, parent: Context, 
   const { trace, context } = otel.api;
   const start = (name: string, options: SpanOptions | undefined, ctx: Context | undefined): Span => {
     const base = ctx !== undefined && trace.getSpan(ctx) !== undefined ? ctx : parent;
-    const span = tracer.startSpan(name, options && { ...options, attributes: redactAttributes(options.attributes, redact) }, base);
+    const span = tracer.startSpan(
+      name,
+      options && { ...options, attributes: redactAttributes(options.attributes, redact) },
+      base,
+    );
     return redactingSpan(span, redact);
   };
   return {

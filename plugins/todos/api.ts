@@ -54,7 +54,8 @@ export function createTodosApi(kernel: Kernel): TodosApi {
     listFor(run) {
       const project = projectSlug(run.cwd);
       if (run.agent) return { project, key: safeKey("agent", run.agent.agentId) };
-      if ((run.options as TodosResolvedOptions).todoScope === "session") return { project, key: safeKey("session", run.sessionId) };
+      if ((run.options as TodosResolvedOptions).todoScope === "session")
+        return { project, key: safeKey("session", run.sessionId) };
       return { project, key: "project" };
     },
     storeFor(run) {
@@ -63,8 +64,9 @@ export function createTodosApi(kernel: Kernel): TodosApi {
         const store = factories[i]!.factory(run);
         if (store) return store;
       }
-      return new FileTodoStore(storageRoot((run.options as TodosResolvedOptions).todoDir, run.cwd, "todos"), (file, why) =>
-        run.logger.warn(`[ubiquity:todos] skipped unreadable task file ${file}: ${why}`),
+      return new FileTodoStore(
+        storageRoot((run.options as TodosResolvedOptions).todoDir, run.cwd, "todos"),
+        (file, why) => run.logger.warn(`[ubiquity:todos] skipped unreadable task file ${file}: ${why}`),
       );
     },
     read(run) {

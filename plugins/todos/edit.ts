@@ -34,7 +34,11 @@ export interface TodoChange {
 }
 
 const sameTask = (a: Todo, b: Todo) =>
-  a.content === b.content && a.status === b.status && a.activeForm === b.activeForm && a.position === b.position && a.owner === b.owner;
+  a.content === b.content &&
+  a.status === b.status &&
+  a.activeForm === b.activeForm &&
+  a.position === b.position &&
+  a.owner === b.owner;
 
 /** Refuse an input that mixes replace and edit, or says nothing. */
 export function checkInputKind(input: TodoWriteInput): string | undefined {
@@ -42,7 +46,8 @@ export function checkInputKind(input: TodoWriteInput): string | undefined {
   if (input.todos !== undefined && edits) {
     return "send either `todos` (the whole list, replacing it) or `add` / `update` / `remove` (edits to single tasks), not both in one call";
   }
-  if (input.todos === undefined && !edits) return "nothing to do: send `todos` (the whole list) or any of `add`, `update`, `remove`";
+  if (input.todos === undefined && !edits)
+    return "nothing to do: send `todos` (the whole list) or any of `add`, `update`, `remove`";
   return undefined;
 }
 
@@ -57,7 +62,9 @@ function resolve(list: readonly Todo[], ref: string): Todo {
   const byContent = list.filter((t) => t.content === ref);
   if (byContent.length === 1) return byContent[0]!;
   if (byContent.length > 1) {
-    throw new TodoInputError(`"${ref}" matches ${byContent.length} tasks (${byContent.map((t) => t.id).join(", ")}): name the task by its id`);
+    throw new TodoInputError(
+      `"${ref}" matches ${byContent.length} tasks (${byContent.map((t) => t.id).join(", ")}): name the task by its id`,
+    );
   }
   const known = list.length ? list.map(describe).join(", ") : "the list is empty";
   throw new TodoInputError(`no task matches "${ref}": name a task by its id or its exact content (${known})`);
@@ -67,7 +74,12 @@ function resolve(list: readonly Todo[], ref: string): Todo {
  * Apply a TodoWrite input to the stored list on behalf of `owner` (the run or subagent making the
  * call; undefined counts every unowned task as its own). Throws `TodoInputError` when it cannot.
  */
-export function applyTodoInput(stored: readonly Todo[], input: TodoWriteInput, newId: () => string, owner?: string): TodoChange {
+export function applyTodoInput(
+  stored: readonly Todo[],
+  input: TodoWriteInput,
+  newId: () => string,
+  owner?: string,
+): TodoChange {
   const problem = checkInputKind(input);
   if (problem) throw new TodoInputError(problem);
   const before = new Map(stored.map((t) => [t.id, t] as const));
@@ -79,7 +91,10 @@ export function applyTodoInput(stored: readonly Todo[], input: TodoWriteInput, n
       let match: Todo | undefined;
       if (item.id !== undefined) {
         match = unmatched.find((t) => t.id === item.id);
-        if (!match) throw new TodoInputError(`no task has id "${item.id}": leave id out for a new task, or use one of ${stored.map((t) => t.id).join(", ") || "(none yet)"}`);
+        if (!match)
+          throw new TodoInputError(
+            `no task has id "${item.id}": leave id out for a new task, or use one of ${stored.map((t) => t.id).join(", ") || "(none yet)"}`,
+          );
       } else {
         // Restating a task keeps its id (and its file untouched when nothing else changed).
         match = unmatched.find((t) => t.content === item.content);
@@ -152,7 +167,9 @@ export function applyTodoInput(stored: readonly Todo[], input: TodoWriteInput, n
       if (t === keep) continue;
       t.status = "pending";
       delete t.owner;
-      notes.push(`${describe(t)} went back to pending: ${describe(keep)} is now this run's task in progress (one at a time)`);
+      notes.push(
+        `${describe(t)} went back to pending: ${describe(keep)} is now this run's task in progress (one at a time)`,
+      );
     }
   }
   const kept = new Set(next.map((t) => t.id));

@@ -14,7 +14,10 @@ export function progress(todos: readonly Todo[]): string {
 export function formatTodos(todos: readonly Todo[]): string {
   if (todos.length === 0) return "(no tasks)";
   return todos
-    .map((t, i) => `${i + 1}. ${MARK[t.status]} ${t.content}  (id ${t.id})${t.status === "in_progress" && t.activeForm ? ` — ${t.activeForm}` : ""}`)
+    .map(
+      (t, i) =>
+        `${i + 1}. ${MARK[t.status]} ${t.content}  (id ${t.id})${t.status === "in_progress" && t.activeForm ? ` — ${t.activeForm}` : ""}`,
+    )
     .join("\n");
 }
 

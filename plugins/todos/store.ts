@@ -90,7 +90,10 @@ export class FileTodoStore implements TodoStore {
     const dir = this.dir(list);
     for (const todo of upserts) {
       if (!TASK_FILE.test(`${todo.id}.json`)) throw new TypeError(`invalid task id ${JSON.stringify(todo.id)}`);
-      await writeFileAtomic(join(dir, `${todo.id}.json`), `${JSON.stringify({ ...todo, updatedAt: new Date().toISOString() }, null, 2)}\n`);
+      await writeFileAtomic(
+        join(dir, `${todo.id}.json`),
+        `${JSON.stringify({ ...todo, updatedAt: new Date().toISOString() }, null, 2)}\n`,
+      );
     }
     for (const id of removals) {
       await unlink(join(dir, `${id}.json`)).catch((error: NodeJS.ErrnoException) => {

@@ -39,7 +39,13 @@ export const TodoWriteInput = z.strictObject({
     .optional()
     .describe("The whole list, replacing the stored one"),
   add: z
-    .array(z.strictObject({ content: Content, status: Status.optional().describe("[pending]"), activeForm: z.string().optional() }))
+    .array(
+      z.strictObject({
+        content: Content,
+        status: Status.optional().describe("[pending]"),
+        activeForm: z.string().optional(),
+      }),
+    )
     .optional()
     .describe("Tasks to append"),
   update: z

@@ -39,7 +39,10 @@ function seek(lines: readonly string[], wanted: readonly string[], from: number,
 }
 
 function quote(lines: readonly string[]): string {
-  const shown = lines.slice(0, 3).map((l) => JSON.stringify(l)).join(", ");
+  const shown = lines
+    .slice(0, 3)
+    .map((l) => JSON.stringify(l))
+    .join(", ");
   return lines.length > 3 ? `${shown}, …` : shown;
 }
 
@@ -67,12 +70,15 @@ export function applyHunks(text: string, hunks: readonly Hunk[], shown: string):
       cursor = found + 1;
     }
     const old = hunk.lines.filter((l) => l.kind !== "+").map((l) => l.text);
-    const at = old.length === 0 && hunk.anchors.length === 0 && !hunk.atEnd ? lines.length : seek(lines, old, cursor, hunk.atEnd);
+    const at =
+      old.length === 0 && hunk.anchors.length === 0 && !hunk.atEnd
+        ? lines.length
+        : seek(lines, old, cursor, hunk.atEnd);
     if (at === -1) {
       const tail = hunk.atEnd ? " at the end of the file (*** End of File)" : cursor > 0 ? ` after line ${cursor}` : "";
       throw new HunkMismatch(
         `${where} does not match the file: its context and removed lines (${quote(old)}) were not found${tail}. Nothing was changed. ` +
-          "Context (\" \") and removed (\"-\") lines must repeat the file's current lines exactly and in order; read the file again and rebuild the hunk.",
+          'Context (" ") and removed ("-") lines must repeat the file\'s current lines exactly and in order; read the file again and rebuild the hunk.',
       );
     }
     // Context lines keep the file's own text (a loose match must not rewrite their whitespace).

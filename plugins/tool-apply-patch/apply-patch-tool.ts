@@ -21,7 +21,7 @@ import { parsePatch, PatchSyntaxError, type PatchOp } from "./parse";
 
 /** Input of the apply_patch tool: the whole patch, as one string. */
 export const ApplyPatchInput = z.object({
-  input: z.string().min(1).describe("The entire patch, from \"*** Begin Patch\" to \"*** End Patch\""),
+  input: z.string().min(1).describe('The entire patch, from "*** Begin Patch" to "*** End Patch"'),
 });
 
 const DESCRIPTION = `Edits files with a patch: creates, changes, renames and deletes files in one call, all or nothing.
@@ -57,7 +57,9 @@ type Undo = { real: string; shown: string; bytes?: Buffer };
 /** The paths a patch touches, in order (a move names both); undefined when it does not parse. */
 export function patchPaths(patch: string): string[] | undefined {
   try {
-    return parsePatch(patch).flatMap((op) => (op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]));
+    return parsePatch(patch).flatMap((op) =>
+      op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path],
+    );
   } catch {
     return undefined;
   }
@@ -124,7 +126,8 @@ export class ApplyPatchTool extends Tool<typeof ApplyPatchInput> {
         for (const step of plan) await perform(ctx, step, done, summary, files);
       } catch (error) {
         await rollBack(ctx, done);
-        if (error instanceof ToolFailure) throw new ToolFailure(`${error.message} The patch was rolled back: no file was changed.`);
+        if (error instanceof ToolFailure)
+          throw new ToolFailure(`${error.message} The patch was rolled back: no file was changed.`);
         throw error;
       }
       return { content: `Applied the patch:\n${summary.join("\n")}`, metadata: { files } };
@@ -147,8 +150,11 @@ const missingFile = (path: string, kind: "update" | "delete") =>
 function duplicate(ops: readonly PatchOp[]): string | undefined {
   const seen = new Set<string>();
   for (const op of ops) {
-    for (const path of op.kind === "update" && op.moveTo !== undefined && op.moveTo !== op.path ? [op.path, op.moveTo] : [op.path]) {
-      if (seen.has(path)) return `The patch was not applied: ${path} appears in more than one file operation. Put all changes to a file in one "*** Update File:" section.`;
+    for (const path of op.kind === "update" && op.moveTo !== undefined && op.moveTo !== op.path
+      ? [op.path, op.moveTo]
+      : [op.path]) {
+      if (seen.has(path))
+        return `The patch was not applied: ${path} appears in more than one file operation. Put all changes to a file in one "*** Update File:" section.`;
       seen.add(path);
     }
   }
@@ -158,7 +164,11 @@ function duplicate(ops: readonly PatchOp[]): string | undefined {
 /** Check one operation against the disk and compute its result; throws a ToolFailure naming the fix. */
 async function prepare(ctx: ToolContext, op: PatchOp): Promise<Planned> {
   if (op.kind === "add") {
-    await refuseExisting(ctx, op.path, `${op.path} already exists, so "*** Add File:" would overwrite it. Change it with "*** Update File:" (after reading it), or pick a new path.`);
+    await refuseExisting(
+      ctx,
+      op.path,
+      `${op.path} already exists, so "*** Add File:" would overwrite it. Change it with "*** Update File:" (after reading it), or pick a new path.`,
+    );
     return { op, target: await openWriteTarget(ctx, op.path), text: op.content };
   }
   const target = await openWriteTarget(ctx, op.path);
@@ -173,7 +183,11 @@ async function prepare(ctx: ToolContext, op: PatchOp): Promise<Planned> {
     throw error;
   }
   if (op.moveTo === undefined || op.moveTo === op.path) return { op, target, text };
-  await refuseExisting(ctx, op.moveTo, `"*** Move to: ${op.moveTo}": that file already exists. Move to a new path, or delete it first in its own patch.`);
+  await refuseExisting(
+    ctx,
+    op.moveTo,
+    `"*** Move to: ${op.moveTo}": that file already exists. Move to a new path, or delete it first in its own patch.`,
+  );
   const destination = await openWriteTarget(ctx, op.moveTo);
   return { op, target, text, destination: { ...destination, existing: target.existing } };
 }
@@ -184,7 +198,13 @@ async function refuseExisting(ctx: ToolContext, path: string, message: string): 
 }
 
 /** Write one planned operation, noting how to undo it. */
-async function perform(ctx: ToolContext, step: Planned, done: Undo[], summary: string[], files: { path: string; action: string; sha256?: string }[]): Promise<void> {
+async function perform(
+  ctx: ToolContext,
+  step: Planned,
+  done: Undo[],
+  summary: string[],
+  files: { path: string; action: string; sha256?: string }[],
+): Promise<void> {
   const { op, target } = step;
   const previous = target.existing ? encodeText(target.existing.text, target.existing.bom) : undefined;
   if (op.kind === "delete") {

@@ -43,7 +43,10 @@ function choose(tools: Tool[], surface: EditSurface): Tool[] {
 function forFallback(request: ModelRequest, run: RunContext, available: Tool[], surface: EditSurface): ModelRequest {
   const had = new Set(request.toolList.map((t) => t.name));
   if (![...had].some((n) => EDIT_TOOLS.has(n))) return request; // offered no edit tool (a read-only agent): none to swap
-  const list = choose(available.filter((t) => had.has(t.name) || EDIT_TOOLS.has(t.name)), surface);
+  const list = choose(
+    available.filter((t) => had.has(t.name) || EDIT_TOOLS.has(t.name)),
+    surface,
+  );
   if (list.map((t) => t.name).join("\n") === request.toolList.map((t) => t.name).join("\n")) return request;
   const kept = new Set(list.map((t) => t.name));
   const tools: ModelRequest["tools"] = {};
@@ -60,7 +63,11 @@ function forFallback(request: ModelRequest, run: RunContext, available: Tool[], 
  * model the edit surface `toolProfile` gives it.
  */
 export default definePlugin(function toolApplyPatch() {
-  const base = builtinToolPlugin(PLUGIN_NAME, () => new ApplyPatchTool(), (kernel) => sweepTempsAtStart(kernel, PLUGIN_NAME));
+  const base = builtinToolPlugin(
+    PLUGIN_NAME,
+    () => new ApplyPatchTool(),
+    (kernel) => sweepTempsAtStart(kernel, PLUGIN_NAME),
+  );
   return {
     name: PLUGIN_NAME,
     options: toolProfileOptions,
@@ -72,12 +79,15 @@ export default definePlugin(function toolApplyPatch() {
         (context.run(run) as RunState).available = tools;
         return choose(tools, surfaceFor(run.modelLabel, profileOf(run)));
       });
-      kernel.hooks.model.request.tap({ name: PLUGIN_NAME, stage: PROFILE_STAGE }, (request: ModelRequest, run: RunContext) => {
-        // The run's own model got its surface from tool.list; only a request handed to another model differs.
-        if (request.model === run.model || (request.purpose ?? "turn") !== "turn") return request;
-        const surface = surfaceFor(request.modelLabel, profileOf(run));
-        return forFallback(request, run, (context.run(run) as RunState).available, surface);
-      });
+      kernel.hooks.model.request.tap(
+        { name: PLUGIN_NAME, stage: PROFILE_STAGE },
+        (request: ModelRequest, run: RunContext) => {
+          // The run's own model got its surface from tool.list; only a request handed to another model differs.
+          if (request.model === run.model || (request.purpose ?? "turn") !== "turn") return request;
+          const surface = surfaceFor(request.modelLabel, profileOf(run));
+          return forFallback(request, run, (context.run(run) as RunState).available, surface);
+        },
+      );
     },
   };
 });

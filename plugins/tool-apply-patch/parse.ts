@@ -51,7 +51,8 @@ const UPDATE = "*** Update File: ";
 const MOVE = "*** Move to: ";
 const EOF_MARK = "*** End of File";
 
-const isFileHeader = (line: string) => line.startsWith(ADD) || line.startsWith(DELETE) || line.startsWith(UPDATE) || line.trim() === END;
+const isFileHeader = (line: string) =>
+  line.startsWith(ADD) || line.startsWith(DELETE) || line.startsWith(UPDATE) || line.trim() === END;
 
 /** Parse a V4A patch. Throws a `PatchSyntaxError` naming the offending line. */
 export function parsePatch(patch: string): PatchOp[] {
@@ -61,10 +62,14 @@ export function parsePatch(patch: string): PatchOp[] {
   let start = 0;
   while (start < lines.length && lines[start]!.trim() === "") start++;
   if (lines[start]?.trim() !== BEGIN) {
-    throw new PatchSyntaxError(`The patch must start with the line "${BEGIN}" (line ${start + 1} is ${JSON.stringify(lines[start] ?? "")}). Wrap the file operations in "${BEGIN}" … "${END}".`);
+    throw new PatchSyntaxError(
+      `The patch must start with the line "${BEGIN}" (line ${start + 1} is ${JSON.stringify(lines[start] ?? "")}). Wrap the file operations in "${BEGIN}" … "${END}".`,
+    );
   }
   if (lines.length - 1 <= start || lines[lines.length - 1]!.trim() !== END) {
-    throw new PatchSyntaxError(`The patch must end with the line "${END}". Close the envelope after the last file operation.`);
+    throw new PatchSyntaxError(
+      `The patch must end with the line "${END}". Close the envelope after the last file operation.`,
+    );
   }
   const last = lines.length - 1;
   const ops: PatchOp[] = [];
@@ -79,7 +84,9 @@ export function parsePatch(patch: string): PatchOp[] {
       while (i < last && !isFileHeader(lines[i]!)) {
         const l = lines[i]!;
         if (!l.startsWith("+")) {
-          throw new PatchSyntaxError(`${at(i)}: in "*** Add File: ${path}" every line of the new file starts with "+", but this one is ${JSON.stringify(l)}. Prefix each line of the new content with "+".`);
+          throw new PatchSyntaxError(
+            `${at(i)}: in "*** Add File: ${path}" every line of the new file starts with "+", but this one is ${JSON.stringify(l)}. Prefix each line of the new content with "+".`,
+          );
         }
         body.push(l.slice(1));
         i++;
@@ -89,7 +96,9 @@ export function parsePatch(patch: string): PatchOp[] {
       ops.push({ kind: "delete", path: pathOf(line, DELETE, i) });
       i++;
       if (i < last && !isFileHeader(lines[i]!)) {
-        throw new PatchSyntaxError(`${at(i)}: "*** Delete File:" takes no content, but ${JSON.stringify(lines[i])} follows it. Start the next operation with "*** Add File:", "*** Update File:" or "*** Delete File:".`);
+        throw new PatchSyntaxError(
+          `${at(i)}: "*** Delete File:" takes no content, but ${JSON.stringify(lines[i])} follows it. Start the next operation with "*** Add File:", "*** Update File:" or "*** Delete File:".`,
+        );
       }
     } else if (line.startsWith(UPDATE)) {
       const path = pathOf(line, UPDATE, i);
@@ -127,12 +136,16 @@ export function parsePatch(patch: string): PatchOp[] {
           i++;
         }
         if (!hunk.lines.some((l) => l.kind !== " ")) {
-          throw new PatchSyntaxError(`${at(hunk.line - 1)}: hunk ${hunk.index} of "*** Update File: ${path}" changes nothing: give it "-" and/or "+" lines, or leave it out.`);
+          throw new PatchSyntaxError(
+            `${at(hunk.line - 1)}: hunk ${hunk.index} of "*** Update File: ${path}" changes nothing: give it "-" and/or "+" lines, or leave it out.`,
+          );
         }
         hunks.push(hunk);
       }
       if (hunks.length === 0 && moveTo === undefined) {
-        throw new PatchSyntaxError(`"*** Update File: ${path}" has no hunk. Add at least one "@@" hunk with "-"/"+" lines, or a "*** Move to:" line to rename it.`);
+        throw new PatchSyntaxError(
+          `"*** Update File: ${path}" has no hunk. Add at least one "@@" hunk with "-"/"+" lines, or a "*** Move to:" line to rename it.`,
+        );
       }
       ops.push({ kind: "update", path, ...(moveTo !== undefined ? { moveTo } : {}), hunks });
     } else if (line.trim() === "") {
@@ -143,12 +156,16 @@ export function parsePatch(patch: string): PatchOp[] {
       );
     }
   }
-  if (ops.length === 0) throw new PatchSyntaxError("The patch holds no file operation. Put at least one \"*** Add File:\", \"*** Update File:\" or \"*** Delete File:\" between the envelope lines.");
+  if (ops.length === 0)
+    throw new PatchSyntaxError(
+      'The patch holds no file operation. Put at least one "*** Add File:", "*** Update File:" or "*** Delete File:" between the envelope lines.',
+    );
   return ops;
 }
 
 function pathOf(line: string, marker: string, index: number): string {
   const path = line.slice(marker.length).trim();
-  if (path === "") throw new PatchSyntaxError(`line ${index + 1}: "${marker.trim()}" names no file. Write the path after the colon.`);
+  if (path === "")
+    throw new PatchSyntaxError(`line ${index + 1}: "${marker.trim()}" names no file. Write the path after the colon.`);
   return path;
 }

@@ -29,14 +29,23 @@ const compiled = new Map<string, RegExp>();
 function matches(pattern: string, label: string): boolean {
   let re = compiled.get(pattern);
   if (!re) {
-    re = new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "i");
+    re = new RegExp(
+      `^${pattern
+        .split("*")
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*")}$`,
+      "i",
+    );
     compiled.set(pattern, re);
   }
   return re.test(label);
 }
 
 /** The surface for a model label: the first matching pattern of `profile`, then of the defaults. */
-export function surfaceFor(label: string | null | undefined, profile: Readonly<Record<string, EditSurface>> | false | undefined): EditSurface {
+export function surfaceFor(
+  label: string | null | undefined,
+  profile: Readonly<Record<string, EditSurface>> | false | undefined,
+): EditSurface {
   if (profile === false || label === undefined || label === null) return "both";
   for (const table of [profile ?? {}, DEFAULT_PROFILE]) {
     for (const [pattern, surface] of Object.entries(table)) if (matches(pattern, label)) return surface;

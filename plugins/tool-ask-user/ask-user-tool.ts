@@ -15,8 +15,16 @@ const Option = z.strictObject({
 
 const Question = z.strictObject({
   question: z.string().min(1).describe("The full question, ending with a question mark"),
-  header: z.string().min(1).max(12).describe("A very short label for the question (at most 12 characters), e.g. \"Auth method\""),
-  options: z.array(Option).min(2).max(4).describe("2 to 4 choices, each with its own label; the user may also answer in their own words"),
+  header: z
+    .string()
+    .min(1)
+    .max(12)
+    .describe('A very short label for the question (at most 12 characters), e.g. "Auth method"'),
+  options: z
+    .array(Option)
+    .min(2)
+    .max(4)
+    .describe("2 to 4 choices, each with its own label; the user may also answer in their own words"),
   multiSelect: z.boolean().optional().describe("Let the user pick several options [false]"),
 });
 
@@ -55,14 +63,17 @@ export class AskUserQuestionTool extends Tool<typeof AskUserQuestionInput> {
   }
 
   override validateInput(input: AskUserQuestionInput): string | undefined {
-    if (input.answers !== undefined) return "answers is filled in by the user's reply; call AskUserQuestion with questions only";
+    if (input.answers !== undefined)
+      return "answers is filled in by the user's reply; call AskUserQuestion with questions only";
     const texts = input.questions.map((q) => q.question);
-    if (new Set(texts).size !== texts.length) return "two questions have the same text; each question must be different";
+    if (new Set(texts).size !== texts.length)
+      return "two questions have the same text; each question must be different";
     for (const q of input.questions) {
       const labels = q.options.map((o) => o.label);
       const twice = labels.find((label, i) => labels.indexOf(label) !== i);
       // An answer names its option by label: two alike would make the user's pick ambiguous.
-      if (twice !== undefined) return `two options of ${JSON.stringify(q.question)} have the label ${JSON.stringify(twice)}; each option of a question must have its own label`;
+      if (twice !== undefined)
+        return `two options of ${JSON.stringify(q.question)} have the label ${JSON.stringify(twice)}; each option of a question must have its own label`;
     }
     return undefined;
   }
@@ -87,7 +98,10 @@ export class AskUserQuestionTool extends Tool<typeof AskUserQuestionInput> {
 }
 
 function modelSchema(): Record<string, unknown> {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(AskUserQuestionModelInput, { io: "input" }) as Record<string, unknown>;
+  const { $schema: _drop, ...schema } = z.toJSONSchema(AskUserQuestionModelInput, { io: "input" }) as Record<
+    string,
+    unknown
+  >;
   return schema;
 }
 

@@ -4,7 +4,7 @@
  * user). A separate plugin from `ubiquity:permissions` so a product can drop the tool and keep
  * the engine; the engine asks for it like any other `ask`, and dontAsk declines it.
  */
-import { type Tool } from "../../src/index";
+import type { Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { builtinToolPlugin } from "../_kits/file-tools/index";
 import { AskUserQuestionTool } from "./ask-user-tool";
@@ -27,7 +27,9 @@ export const toolAskUserPlugin = definePlugin(function toolAskUser() {
     apply(kernel, context) {
       base.apply(kernel, context);
       kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
-        (run.options as AskUserResolvedOptions).canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
+        (run.options as AskUserResolvedOptions).canUseTool && !run.agent
+          ? tools
+          : tools.filter((t) => t.name !== "AskUserQuestion"),
       );
     },
   };

@@ -14,10 +14,15 @@ export const askInTerminal: TerminalAnswerer = async ({ toolName, input, signal 
   const answers: Record<string, string> = {};
   for (const q of questions) {
     terminal.print(`\n${q.question}\n`);
-    q.options.forEach((o, i) => terminal.print(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`));
+    q.options.forEach((o, i) =>
+      terminal.print(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`),
+    );
     let answer = "";
     while (!answer) {
-      const reply = await terminal.ask(q.multiSelect ? "Pick numbers (comma-separated), or type an answer: " : "Pick a number, or type an answer: ", signal);
+      const reply = await terminal.ask(
+        q.multiSelect ? "Pick numbers (comma-separated), or type an answer: " : "Pick a number, or type an answer: ",
+        signal,
+      );
       const picked = reply
         .split(",")
         .map((s) => (/^\d+$/.test(s.trim()) ? q.options[Number(s.trim()) - 1]?.label : undefined))

@@ -61,8 +61,18 @@ class RingText {
  * is one already running: a foreground call moved here at its timeout, whose output so far is
  * `initial`). Throws the registry's TaskLimitError when a cap is reached.
  */
-export function adoptShell(tasks: TaskRegistry, command: string, start: ShellProcess | (() => ShellProcess), options: { interactive: boolean; initial?: string }): string {
-  const { shellOutputChars, shellMaxDurationMs: maxDurationMs, shellIdleTimeoutMs: idleTimeoutMs, stopGraceMs } = tasks.limits;
+export function adoptShell(
+  tasks: TaskRegistry,
+  command: string,
+  start: ShellProcess | (() => ShellProcess),
+  options: { interactive: boolean; initial?: string },
+): string {
+  const {
+    shellOutputChars,
+    shellMaxDurationMs: maxDurationMs,
+    shellIdleTimeoutMs: idleTimeoutMs,
+    stopGraceMs,
+  } = tasks.limits;
   const ring = new RingText(shellOutputChars);
   // What a moved command wrote before was in its foreground result: the first read starts after it.
   if (options.initial) {
@@ -83,12 +93,19 @@ export function adoptShell(tasks: TaskRegistry, command: string, start: ShellPro
       stopReason ??= reason;
       await proc.terminate(stopGraceMs);
     };
-    const total = setTimeout(() => void stop(`after running past its limit (${Math.round(maxDurationMs / 1000)} s, shellMaxDurationMs)`), maxDurationMs);
+    const total = setTimeout(
+      () => void stop(`after running past its limit (${Math.round(maxDurationMs / 1000)} s, shellMaxDurationMs)`),
+      maxDurationMs,
+    );
     total.unref();
     const idle = idleTimeoutMs
-      ? setInterval(() => {
-          if (Date.now() - lastOutput >= idleTimeoutMs!) void stop(`after ${Math.round(idleTimeoutMs! / 1000)} s without output (shellIdleTimeoutMs)`);
-        }, Math.min(idleTimeoutMs, 1000))
+      ? setInterval(
+          () => {
+            if (Date.now() - lastOutput >= idleTimeoutMs!)
+              void stop(`after ${Math.round(idleTimeoutMs! / 1000)} s without output (shellIdleTimeoutMs)`);
+          },
+          Math.min(idleTimeoutMs, 1000),
+        )
       : undefined;
     idle?.unref();
     proc.ended.then(
@@ -102,7 +119,10 @@ export function adoptShell(tasks: TaskRegistry, command: string, start: ShellPro
           : end.reaperLost
             ? "; it ended the process that tracked what it started, so a process it started outside its process group (setsid) may still be running"
             : "; only its process group is tracked here (no sandbox or reaper), so a process it started outside that group (setsid) may still be running";
-        const left = (end.leftBehind > 0 ? `; ${end.leftBehind} process${end.leftBehind === 1 ? "" : "es"} it left running stopped` : "") + uncontained;
+        const left =
+          (end.leftBehind > 0
+            ? `; ${end.leftBehind} process${end.leftBehind === 1 ? "" : "es"} it left running stopped`
+            : "") + uncontained;
         if (stopReason) tasks.end(id, "killed", `stopped ${stopReason}${left}`, end.exitCode);
         else tasks.end(id, end.exitCode === 0 ? "completed" : "failed", how + left, end.exitCode);
       },

@@ -68,15 +68,20 @@ export class BashTool extends Tool<typeof BashInput> {
   async call(input: z.output<typeof BashInput>, ctx: ToolContext): Promise<ToolOutput> {
     return guard(async () => {
       const cwd = await stat(ctx.cwd).catch(() => undefined);
-      if (!cwd?.isDirectory()) throw new ToolFailure(`The working directory ${ctx.cwd} does not exist; commands cannot run until it does.`);
+      if (!cwd?.isDirectory())
+        throw new ToolFailure(`The working directory ${ctx.cwd} does not exist; commands cannot run until it does.`);
       const timeoutMs = input.timeout ?? BASH_LIMITS.defaultTimeoutMs;
       const env = buildSubprocessEnv({ env: ctx.env, subprocessEnv: ctx.subprocessEnv });
-      const wrap = this.sandbox && ((spec: SpawnSpec) => this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId }));
+      const wrap =
+        this.sandbox &&
+        ((spec: SpawnSpec) =>
+          this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId }));
       const tasks = tasksOf(ctx.run);
       // What SessionStart hooks wrote to CLAUDE_ENV_FILE runs first, in the same shell (the rules judged the command alone).
       // Red-team fix: with the sandbox on, the hooks that wrote it ran sandboxed; a command that runs
       // outside the sandbox (excludedCommands) does not get their script, which would run out of it too.
-      const script = this.sandbox?.active && !this.sandbox.sandboxes(input.command) ? undefined : sessionScriptOf(ctx.run);
+      const script =
+        this.sandbox?.active && !this.sandbox.sandboxes(input.command) ? undefined : sessionScriptOf(ctx.run);
       const command = script ? `${script}${input.command}` : input.command;
       if (input.run_in_background) {
         if (!tasks) throw new ToolFailure(NO_TASKS_MESSAGE);
@@ -94,7 +99,9 @@ export class BashTool extends Tool<typeof BashInput> {
           metadata: { backgroundTaskId: id },
         };
       } else if (input.pty) {
-        throw new ToolFailure("pty: true needs run_in_background: true (a foreground command has no input to answer on a terminal).");
+        throw new ToolFailure(
+          "pty: true needs run_in_background: true (a foreground command has no input to answer on a terminal).",
+        );
       }
       const result = await runCommand(command, {
         cwd: ctx.cwd,
@@ -115,7 +122,8 @@ export class BashTool extends Tool<typeof BashInput> {
               }
             : undefined,
       });
-      if (!result.reaped) ctx.logger.warn(`Bash: processes of a killed command were still running after the wait: ${input.command}`);
+      if (!result.reaped)
+        ctx.logger.warn(`Bash: processes of a killed command were still running after the wait: ${input.command}`);
       return present(result, timeoutMs);
     });
   }
@@ -140,7 +148,9 @@ function present(result: CommandResult, timeoutMs: number): ToolOutput {
       ? "the command and every process it started were killed"
       : "the command's process group was killed (a process that left the group, as setsid does, is not tracked without the sandbox or Perl)";
   if (result.timedOut) {
-    notes.push(`[Timed out after ${timeoutMs} ms: ${killedAll}. Give a larger timeout (at most ${BASH_LIMITS.maxTimeoutMs} ms) or make the command finish sooner.]`);
+    notes.push(
+      `[Timed out after ${timeoutMs} ms: ${killedAll}. Give a larger timeout (at most ${BASH_LIMITS.maxTimeoutMs} ms) or make the command finish sooner.]`,
+    );
   } else if (result.aborted) {
     notes.push(`[Aborted: the run was cancelled, and ${killedAll}.]`);
   } else if (result.signal) {
@@ -148,7 +158,10 @@ function present(result: CommandResult, timeoutMs: number): ToolOutput {
   } else if (result.exitCode !== 0 && result.exitCode !== null) {
     notes.push(`[Exit code ${result.exitCode}]`);
   }
-  const body = result.output === "" && notes.length === 0 && result.leftBehind === 0 ? "(no output)" : result.output.replace(/\n$/, "");
+  const body =
+    result.output === "" && notes.length === 0 && result.leftBehind === 0
+      ? "(no output)"
+      : result.output.replace(/\n$/, "");
   const info =
     result.leftBehind > 0
       ? `[${result.leftBehind === 1 ? "1 background process" : `${result.leftBehind} background processes`} the command left running ${result.reaped ? (result.leftBehind === 1 ? "was stopped" : "were stopped") : "got SIGKILL but could not be confirmed gone"} when it returned${result.leftBehindNames ? ` (${describeKilled(result.leftBehindNames)})` : ""}: a Bash call's processes end with it.]`

@@ -61,7 +61,17 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const output = new HeadTailBuffer(options.maxOutputChars);
   if (options.signal?.aborted) {
     const base = { timedOut: false, reaped: true, leftBehind: 0, contained: true };
-    return { ...base, shell: findShell(options.env.PATH), output: "", outputChars: 0, cutChars: 0, exitCode: null, signal: null, aborted: true, durationMs: 0 };
+    return {
+      ...base,
+      shell: findShell(options.env.PATH),
+      output: "",
+      outputChars: 0,
+      cutChars: 0,
+      exitCode: null,
+      signal: null,
+      aborted: true,
+      durationMs: 0,
+    };
   }
   const proc = new ShellProcess(command, { cwd: options.cwd, env: options.env, wrap: options.wrap });
   const unlisten = proc.onData((chunk) => output.push(chunk));
@@ -91,8 +101,25 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   try {
     const end: ShellEnd | undefined = await Promise.race([proc.ended, away]);
     const { text, cut } = output.text();
-    const common = { shell: proc.shell, output: text, outputChars: output.total, cutChars: cut, timedOut, aborted, durationMs: Date.now() - started };
-    if (!end) return { ...common, exitCode: null, signal: null, reaped: true, leftBehind: 0, contained: true, movedToBackground: moved };
+    const common = {
+      shell: proc.shell,
+      output: text,
+      outputChars: output.total,
+      cutChars: cut,
+      timedOut,
+      aborted,
+      durationMs: Date.now() - started,
+    };
+    if (!end)
+      return {
+        ...common,
+        exitCode: null,
+        signal: null,
+        reaped: true,
+        leftBehind: 0,
+        contained: true,
+        movedToBackground: moved,
+      };
     return { ...common, ...end };
   } finally {
     clearTimeout(timer);

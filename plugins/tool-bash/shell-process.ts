@@ -91,8 +91,18 @@ export class ShellProcess {
     // `exec 2>&1` first: stderr joins stdout inside the shell, so both reach us through one pipe
     // in the order they were written. On a pseudo-terminal the two are one stream already.
     const plain: SpawnSpec = options.pty
-      ? { command: this.shell, args: [...shellFlags(this.shell), "-c", 'exec script -qfec "$0" /dev/null 2>&1', command], cwd: options.cwd, env: options.env }
-      : { command: this.shell, args: [...shellFlags(this.shell), "-c", `exec 2>&1\n${command}`], cwd: options.cwd, env: options.env };
+      ? {
+          command: this.shell,
+          args: [...shellFlags(this.shell), "-c", 'exec script -qfec "$0" /dev/null 2>&1', command],
+          cwd: options.cwd,
+          env: options.env,
+        }
+      : {
+          command: this.shell,
+          args: [...shellFlags(this.shell), "-c", `exec 2>&1\n${command}`],
+          cwd: options.cwd,
+          env: options.env,
+        };
     const wrapped = (options.wrap ?? ((s: SpawnSpec) => s))(plain);
     this.sandboxed = wrapped.contained === true;
     // Outside the sandbox, the reaper ends what leaves the group too (setsid).
@@ -180,7 +190,11 @@ export class ShellProcess {
     // The shell the reaper named must still be the reaper's child: the report is written on a
     // channel a process of the same user can reach (pidfd_getfd), so a name is not taken on trust.
     const named = this.#watch?.now().shell;
-    const group = this.#reaper ? (named !== undefined && parentOf(named) === this.#child.pid ? named : undefined) : this.#child.pid;
+    const group = this.#reaper
+      ? named !== undefined && parentOf(named) === this.#child.pid
+        ? named
+        : undefined
+      : this.#child.pid;
     if (group !== undefined && !this.#stopped) {
       try {
         process.kill(-group, "SIGTERM");
@@ -218,7 +232,15 @@ export class ShellProcess {
       // The reaper's own ending (SIGKILL, Perl's "Out of memory!" exit 1) is not the command's:
       // the shell's status is known only if the reaper said it.
       const known = done.exitCode !== null || done.signal !== null;
-      return { exitCode: known ? done.exitCode : null, signal: known ? done.signal : null, stopped, reaped: gone, leftBehind: 0, contained: false, reaperLost: true };
+      return {
+        exitCode: known ? done.exitCode : null,
+        signal: known ? done.signal : null,
+        stopped,
+        reaped: gone,
+        leftBehind: 0,
+        contained: false,
+        reaperLost: true,
+      };
     }
     if (done) {
       // The reaper has ended the whole tree and says what it found; its own group is just itself.

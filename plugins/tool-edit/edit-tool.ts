@@ -1,7 +1,17 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool, writeRefusal, commitWrite, openWriteTarget, numberLines, splitLines, withLineEnding, ToolFailure, guard } from "../_kits/file-tools/index";
+import {
+  PathTool,
+  writeRefusal,
+  commitWrite,
+  openWriteTarget,
+  numberLines,
+  splitLines,
+  withLineEnding,
+  ToolFailure,
+  guard,
+} from "../_kits/file-tools/index";
 import { lineAt, occurrences, replaceExact } from "./replace";
 
 /** Input of the Edit tool. */
@@ -63,7 +73,11 @@ export class EditTool extends PathTool<typeof EditInput> {
       const what = result.count === 1 ? "1 occurrence" : `${result.count} occurrences`;
       return {
         content: `Edited ${target.shown}: replaced ${what}.\n${snippet(result.text, result.firstAt, newText)}`,
-        metadata: { path: target.real, replacements: result.count, sha256: createHash("sha256").update(bytes).digest("hex") },
+        metadata: {
+          path: target.real,
+          replacements: result.count,
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+        },
       };
     });
   }
@@ -71,12 +85,15 @@ export class EditTool extends PathTool<typeof EditInput> {
 
 /** Why an edit's input cannot be applied to any file, or undefined. */
 function inputRefusal(input: z.output<typeof EditInput>): string | undefined {
-  if (input.old_string === "") return "old_string is empty; give the exact text to replace, copied from the file. Edit changes existing text only.";
-  if (input.old_string === input.new_string) return "old_string and new_string are identical, so nothing would change; put the replacement text in new_string.";
+  if (input.old_string === "")
+    return "old_string is empty; give the exact text to replace, copied from the file. Edit changes existing text only.";
+  if (input.old_string === input.new_string)
+    return "old_string and new_string are identical, so nothing would change; put the replacement text in new_string.";
   return undefined;
 }
 
-const missingFile = (path: string) => `File does not exist: ${path}. Edit changes existing files only; check the path, or create the file with its full content instead.`;
+const missingFile = (path: string) =>
+  `File does not exist: ${path}. Edit changes existing files only; check the path, or create the file with its full content instead.`;
 
 /** The changed region with a few lines around it, `cat -n` style, so the model can check it. */
 function snippet(text: string, at: number, inserted: string): string {

@@ -14,5 +14,9 @@ export const PLUGIN_NAME = "ubiquity:tool-edit";
  * project for temp files its atomic writes left behind in a crash when a run starts.
  */
 export default definePlugin(function toolEdit() {
-  return builtinToolPlugin(PLUGIN_NAME, () => new EditTool(), (kernel) => sweepTempsAtStart(kernel, PLUGIN_NAME));
+  return builtinToolPlugin(
+    PLUGIN_NAME,
+    () => new EditTool(),
+    (kernel) => sweepTempsAtStart(kernel, PLUGIN_NAME),
+  );
 });

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { isAbsolute, relative } from "node:path";
 import { tinyglobby } from "../_kits/lazy/index";
 import { z } from "zod";
-import { type ToolContext, type ToolOutput } from "../../src/index";
+import type { ToolContext, ToolOutput } from "../../src/index";
 import { isInside } from "../_kits/paths/index";
 import { PathTool, displayPath, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
 import { skippedFor, skippingReaddir } from "./skipped-folders";
@@ -43,8 +43,14 @@ export class GlobTool extends PathTool<typeof GlobInput> {
     return guard(async () => {
       const { absolute: dir, real } = await resolvePermitted(ctx, input.path ?? ".");
       const info = await stat(real).catch(() => undefined);
-      if (!info) throw new ToolFailure(`Folder does not exist: ${dir}. Give an existing folder as path (relative paths start at ${ctx.cwd}).`);
-      if (!info.isDirectory()) throw new ToolFailure(`${input.path} is a file, not a folder; give its folder as path and the file name in pattern.`);
+      if (!info)
+        throw new ToolFailure(
+          `Folder does not exist: ${dir}. Give an existing folder as path (relative paths start at ${ctx.cwd}).`,
+        );
+      if (!info.isDirectory())
+        throw new ToolFailure(
+          `${input.path} is a file, not a folder; give its folder as path and the file name in pattern.`,
+        );
       const pattern = relativePattern(input.pattern, dir);
 
       const files = await tinyglobby().glob(pattern, {
@@ -56,12 +62,16 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         signal: ctx.abortSignal,
       });
       // Temp files of atomic writes (a Write in flight, or one a crash left) are never results.
-      const newest = newestFirst(dir, files.filter((f) => !isAtomicTempName(f)));
+      const newest = newestFirst(
+        dir,
+        files.filter((f) => !isAtomicTempName(f)),
+      );
       const where = displayPath(ctx.cwd, dir);
       const prefix = where === "." ? "" : `${where}/`;
       const shown = newest.slice(0, GLOB_MAX_RESULTS).map((f) => prefix + f);
       const metadata = { count: newest.length, shown: shown.length, truncated: newest.length > shown.length };
-      if (newest.length === 0) return { content: `No files found matching ${input.pattern} in ${placeName(ctx.cwd, dir)}.`, metadata };
+      if (newest.length === 0)
+        return { content: `No files found matching ${input.pattern} in ${placeName(ctx.cwd, dir)}.`, metadata };
       const note =
         newest.length > shown.length
           ? `\n\n[Showing the ${shown.length} most recently modified of ${newest.length} matching files. Narrow the pattern or path to see the others.]`
@@ -76,12 +86,16 @@ function relativePattern(pattern: string, dir: string): string {
   let out = pattern;
   if (isAbsolute(out)) {
     if (!isInside(dir, out.split(/[*?[{]/)[0]!)) {
-      throw new ToolFailure(`The pattern ${pattern} is outside the search folder ${dir}; set path to the folder to search and make the pattern relative to it.`);
+      throw new ToolFailure(
+        `The pattern ${pattern} is outside the search folder ${dir}; set path to the folder to search and make the pattern relative to it.`,
+      );
     }
     out = relative(dir, out) || "**/*";
   }
   if (out.split("/").includes("..")) {
-    throw new ToolFailure(`The pattern ${pattern} climbs out of the search folder with ".."; set path to the folder to search instead.`);
+    throw new ToolFailure(
+      `The pattern ${pattern} climbs out of the search folder with ".."; set path to the folder to search instead.`,
+    );
   }
   return out;
 }

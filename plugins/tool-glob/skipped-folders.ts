@@ -42,7 +42,11 @@ export function ignorePatterns(pattern: string): string[] {
  * walk never enters them. Much cheaper than `ignore` globs, which are matched against every file.
  */
 export function skippingReaddir(skipped: ReadonlySet<string>): typeof readdir {
-  const filtered = (path: string, options: { withFileTypes: true }, callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void) =>
+  const filtered = (
+    path: string,
+    options: { withFileTypes: true },
+    callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void,
+  ) =>
     readdir(path, options, (error, entries) =>
       callback(error, error ? entries : entries.filter((e) => !(skipped.has(e.name) && e.isDirectory()))),
     );

@@ -29,7 +29,9 @@ export function resultLines(result: SearchResult, query: SearchQuery, options: P
   const shown = (f: FileHits) => prefix + f.path;
   if (query.mode === "files_with_matches") {
     // Synchronous stats: a few microseconds each, where thousands of async ones queue on the thread pool.
-    const times = result.files.map((f) => statSync(`${result.root}/${f.path}`, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    const times = result.files.map(
+      (f) => statSync(`${result.root}/${f.path}`, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    );
     const order = result.files.map((f, i) => ({ name: shown(f), time: times[i]! }));
     order.sort((a, b) => b.time - a.time || compare(a.name, b.name));
     return order.map((o) => o.name);
@@ -64,17 +66,26 @@ function cutLine(text: string): string {
 }
 
 /** The content of a Grep result: the lines up to the cap, and notes on what is missing. */
-export function capLines(lines: readonly string[], result: SearchResult, query: SearchQuery, headLimit: number | undefined): string {
+export function capLines(
+  lines: readonly string[],
+  result: SearchResult,
+  query: SearchQuery,
+  headLimit: number | undefined,
+): string {
   const limit = Math.min(headLimit ?? GREP_LIMITS.maxResultLines, GREP_LIMITS.maxResultLines);
   const kept = lines.slice(0, limit);
   const notes: string[] = [];
   if (lines.length > limit) {
     const what = query.mode === "files_with_matches" ? "files" : "result lines";
-    notes.push(`[Showing ${limit} of ${lines.length} ${what}. Narrow the search with path, glob, type or a more specific pattern to see the rest.]`);
+    notes.push(
+      `[Showing ${limit} of ${lines.length} ${what}. Narrow the search with path, glob, type or a more specific pattern to see the rest.]`,
+    );
   }
   if (result.incomplete) {
     const where = result.stoppedIn ? ` in ${result.stoppedIn}` : "";
-    notes.push(`[The search stopped early${where} because the output was too large; results are incomplete. Narrow the search${result.stoppedIn ? ` (or leave out ${result.stoppedIn})` : ""}.]`);
+    notes.push(
+      `[The search stopped early${where} because the output was too large; results are incomplete. Narrow the search${result.stoppedIn ? ` (or leave out ${result.stoppedIn})` : ""}.]`,
+    );
   }
   if (query.mode === "count") {
     const total = result.files.reduce((n, f) => n + f.count, 0);

@@ -12,18 +12,23 @@ const count = (what: string) => z.number().int().nonnegative().optional().descri
 export const GrepInput = z.object({
   pattern: z.string().min(1).describe('Regular expression to search for, e.g. "function\\s+\\w+" or "TODO|FIXME"'),
   path: z.string().optional().describe("File or folder to search (default: the working directory)"),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"; "!glob" excludes'),
-  type: z.string().optional().describe("Only files of this type, e.g. ts, js, py, rust, go, java, md, json, yaml"),
-  output_mode: z
-    .enum(["content", "files_with_matches", "count"])
+  glob: z
+    .string()
     .optional()
-    .describe('Default "files_with_matches"'),
+    .describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"; "!glob" excludes'),
+  type: z.string().optional().describe("Only files of this type, e.g. ts, js, py, rust, go, java, md, json, yaml"),
+  output_mode: z.enum(["content", "files_with_matches", "count"]).optional().describe('Default "files_with_matches"'),
   "-i": z.boolean().optional().describe("Ignore case"),
   "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
   "-A": count("Lines of context after each match (content mode)"),
   "-B": count("Lines of context before each match (content mode)"),
   "-C": count("Lines of context before and after each match (content mode)"),
-  head_limit: z.number().int().positive().optional().describe("Return at most this many result lines (default and maximum 200)"),
+  head_limit: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Return at most this many result lines (default and maximum 200)"),
   multiline: z.boolean().optional().describe("Let matches span lines; . also matches newlines"),
 });
 
@@ -77,7 +82,10 @@ export class GrepTool extends PathTool<typeof GrepInput> {
       const lines = resultLines(result, query, { cwd: ctx.cwd, lineNumbers: input["-n"] ?? true });
       const metadata = { backend: name, files: result.files.length, lines: lines.length };
       if (lines.length === 0) {
-        return { content: `No matches for ${JSON.stringify(input.pattern)} in ${placeName(ctx.cwd, query.target)}.`, metadata };
+        return {
+          content: `No matches for ${JSON.stringify(input.pattern)} in ${placeName(ctx.cwd, query.target)}.`,
+          metadata,
+        };
       }
       return { content: capLines(lines, result, query, input.head_limit), metadata };
     });
@@ -88,12 +96,17 @@ export class GrepTool extends PathTool<typeof GrepInput> {
     if (input.type !== undefined) {
       const { FILE_TYPES } = await import("./file-types");
       if (!(input.type in FILE_TYPES)) {
-        throw new ToolFailure(`Unknown file type ${JSON.stringify(input.type)}. Known types: ${Object.keys(FILE_TYPES).join(", ")}. Or filter with glob instead.`);
+        throw new ToolFailure(
+          `Unknown file type ${JSON.stringify(input.type)}. Known types: ${Object.keys(FILE_TYPES).join(", ")}. Or filter with glob instead.`,
+        );
       }
     }
     const { absolute, real } = await resolvePermitted(ctx, input.path ?? ".");
     const info = await stat(real).catch(() => undefined);
-    if (!info) throw new ToolFailure(`Path does not exist: ${absolute}. Give an existing file or folder (relative paths start at ${ctx.cwd}).`);
+    if (!info)
+      throw new ToolFailure(
+        `Path does not exist: ${absolute}. Give an existing file or folder (relative paths start at ${ctx.cwd}).`,
+      );
     const context = input["-C"] ?? 0;
     return {
       pattern: input.pattern,
@@ -111,7 +124,10 @@ export class GrepTool extends PathTool<typeof GrepInput> {
 
   #rg?: Promise<string | undefined>;
 
-  async #backend(): Promise<{ name: "node" | "rg"; search: (query: SearchQuery, signal?: AbortSignal) => Promise<SearchResult> }> {
+  async #backend(): Promise<{
+    name: "node" | "rg";
+    search: (query: SearchQuery, signal?: AbortSignal) => Promise<SearchResult>;
+  }> {
     const { backend = "auto", rgPath } = this.options;
     const node = async () => ({ name: "node" as const, search: (await import("./node-backend")).searchWithNode });
     if (backend === "node") return node();
@@ -121,7 +137,7 @@ export class GrepTool extends PathTool<typeof GrepInput> {
       const { searchWithRg } = await import("./rg-backend");
       return { name: "rg", search: (query, signal) => searchWithRg(rg, query, signal) };
     }
-    if (backend === "rg") throw new ToolFailure("No ripgrep binary runs here; use the Node backend (backend: \"node\").");
+    if (backend === "rg") throw new ToolFailure('No ripgrep binary runs here; use the Node backend (backend: "node").');
     return node();
   }
 }

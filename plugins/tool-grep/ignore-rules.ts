@@ -49,7 +49,11 @@ export function parseIgnoreFile(text: string): IgnoreRule[] {
 }
 
 /** The last rule matching `relativePath`: "ignore", "whitelist" (a `!` rule), or undefined. */
-export function matchRules(rules: readonly IgnoreRule[], relativePath: string, isDir: boolean): "ignore" | "whitelist" | undefined {
+export function matchRules(
+  rules: readonly IgnoreRule[],
+  relativePath: string,
+  isDir: boolean,
+): "ignore" | "whitelist" | undefined {
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
     if (rule.dirOnly && !isDir) continue;

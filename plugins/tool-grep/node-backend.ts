@@ -15,7 +15,9 @@ const PARALLEL_READS = 32;
 export async function searchWithNode(query: SearchQuery, signal?: AbortSignal): Promise<SearchResult> {
   const matcher = compilePattern(query);
   const root = query.targetIsFile ? dirname(query.target) : query.target;
-  const files = query.targetIsFile ? [query.target] : await walkFiles(query.target, { glob: query.glob, type: query.type, signal });
+  const files = query.targetIsFile
+    ? [query.target]
+    : await walkFiles(query.target, { glob: query.glob, type: query.type, signal });
   // Hits carry paths relative to the root, as ripgrep prints them.
   const strip = root.endsWith(sep) ? root.length : root.length + 1;
   const hits: FileHits[] = [];
@@ -55,7 +57,7 @@ export function compilePattern(query: Pick<SearchQuery, "pattern" | "ignoreCase"
   const flags = query.ignoreCase ? "i" : "";
   const build = (extra: string) => {
     try {
-      return new RegExp(query.pattern, flags + extra + "u");
+      return new RegExp(query.pattern, `${flags + extra}u`);
     } catch {
       return new RegExp(query.pattern, flags + extra);
     }

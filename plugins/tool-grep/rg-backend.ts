@@ -74,7 +74,12 @@ export function searchWithRg(rgPath: string, query: SearchQuery, signal?: AbortS
         return reject(rgFailure(query.pattern, stderr));
       }
       const files = parse(text, query);
-      resolve({ root: cwd, files, incomplete: incomplete || undefined, stoppedIn: incomplete ? files.at(-1)?.path : undefined });
+      resolve({
+        root: cwd,
+        files,
+        incomplete: incomplete || undefined,
+        stoppedIn: incomplete ? files.at(-1)?.path : undefined,
+      });
     });
   });
 }

@@ -9,7 +9,10 @@ let probe: Promise<string | undefined> | undefined;
 /** Path of a working ripgrep binary, or undefined when none runs here. */
 export function findRipgrep(): Promise<string | undefined> {
   probe ??= (async () => {
-    const bundled = await import("@vscode/ripgrep").then((m) => m.rgPath, () => undefined);
+    const bundled = await import("@vscode/ripgrep").then(
+      (m) => m.rgPath,
+      () => undefined,
+    );
     for (const candidate of [bundled, "rg"]) {
       if (candidate && (await runs(candidate))) return candidate;
     }

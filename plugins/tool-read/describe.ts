@@ -20,7 +20,8 @@ export async function missingFileMessage(absolute: string, cwd: string): Promise
   const wanted = basename(absolute);
   const stem = (name: string) => basename(name, extname(name)).toLowerCase();
   const entries = await readdir(dirname(absolute)).catch(() => [] as string[]);
-  const near = entries.find((e) => e.toLowerCase() === wanted.toLowerCase()) ?? entries.find((e) => stem(e) === stem(wanted));
+  const near =
+    entries.find((e) => e.toLowerCase() === wanted.toLowerCase()) ?? entries.find((e) => stem(e) === stem(wanted));
   const hint = near ? ` Did you mean ${displayPath(cwd, join(dirname(absolute), near))}?` : "";
   return `File does not exist: ${absolute}.${hint} Check the path (relative paths start at ${cwd}).`;
 }

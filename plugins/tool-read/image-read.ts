@@ -16,10 +16,21 @@ import { formatSize } from "./describe";
 export const READ_IMAGE_LIMIT_BYTES = 5 * 1024 * 1024;
 
 /** The result of reading an image: `bytes` is the whole file when it is within the limit. */
-export function imageOutput(shown: string, real: string, bytes: Buffer, size: number, image: Required<ImageInfo>, ctx: ToolContext): ToolOutput {
+export function imageOutput(
+  shown: string,
+  real: string,
+  bytes: Buffer,
+  size: number,
+  image: Required<ImageInfo>,
+  ctx: ToolContext,
+): ToolOutput {
   const what = `${image.format} image, ${image.width}×${image.height} pixels, ${formatSize(size)}`;
   const { label, sees } = runSeesImages(ctx.run);
-  const metadata = { path: real, image: { mediaType: image.mediaType, width: image.width, height: image.height, bytes: size }, sent: false };
+  const metadata = {
+    path: real,
+    image: { mediaType: image.mediaType, width: image.width, height: image.height, bytes: size },
+    sent: false,
+  };
   if (!sees) {
     return {
       content: `${shown} is an image (${what}). The model of this run (${label}) cannot see images, so Read sent none of its pixels; only a text description like this one is available. To look at it, run with a model that sees images (or declare this one with modelCapabilities: { "${label}": { images: true } }).`,

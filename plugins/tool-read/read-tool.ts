@@ -1,7 +1,22 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool, hostBytes, binaryKind, imageInfo, looksBinary, resolvePermitted, readStateOf, recordRead, MAX_LINE_CHARS, decodeText, numberLines, splitLines, ToolFailure, guard } from "../_kits/file-tools/index";
+import {
+  PathTool,
+  hostBytes,
+  binaryKind,
+  imageInfo,
+  looksBinary,
+  resolvePermitted,
+  readStateOf,
+  recordRead,
+  MAX_LINE_CHARS,
+  decodeText,
+  numberLines,
+  splitLines,
+  ToolFailure,
+  guard,
+} from "../_kits/file-tools/index";
 import { formatSize, missingFileMessage } from "./describe";
 import { readLineWindow } from "./line-window";
 import { imageOutput, READ_IMAGE_LIMIT_BYTES } from "./image-read";
@@ -68,8 +83,12 @@ export class ReadTool extends PathTool<typeof ReadInput> {
     const info = await stat(real).catch(async () => {
       throw new ToolFailure(await missingFileMessage(absolute, ctx.cwd));
     });
-    if (info.isDirectory()) throw new ToolFailure(`${shown} is a directory; Read opens files only. Give the path of a file inside it.`);
-    if (!info.isFile()) throw new ToolFailure(`${shown} is not a regular file (a device, socket or pipe); Read opens regular files only.`);
+    if (info.isDirectory())
+      throw new ToolFailure(`${shown} is a directory; Read opens files only. Give the path of a file inside it.`);
+    if (!info.isFile())
+      throw new ToolFailure(
+        `${shown} is not a regular file (a device, socket or pipe); Read opens regular files only.`,
+      );
 
     const start = Math.max(1, input.offset ?? 1);
     const count = input.limit ?? READ_LIMITS.defaultLines;
@@ -94,7 +113,15 @@ export class ReadTool extends PathTool<typeof ReadInput> {
 
     const disk = await readFile(real);
     const image = imageOf(disk);
-    if (image) return imageOutput(shown, real, disk.length <= READ_IMAGE_LIMIT_BYTES ? disk : Buffer.alloc(0), disk.length, image, ctx);
+    if (image)
+      return imageOutput(
+        shown,
+        real,
+        disk.length <= READ_IMAGE_LIMIT_BYTES ? disk : Buffer.alloc(0),
+        disk.length,
+        image,
+        ctx,
+      );
     if (looksBinary(disk)) throw new ToolFailure(binaryMessage(shown, disk, disk.length));
     const bytes = await hostBytes(ctx, real, disk);
     const lines = splitLines(decodeText(bytes).text);
@@ -137,7 +164,14 @@ function binaryMessage(shown: string, head: Uint8Array, size: number): string {
 }
 
 /** Number the lines like `cat -n`, cut overlong ones, and say how to read more when partial. */
-function render(shown: string, real: string, lines: string[], start: number, total: number | undefined, full: boolean): ToolOutput {
+function render(
+  shown: string,
+  real: string,
+  lines: string[],
+  start: number,
+  total: number | undefined,
+  full: boolean,
+): ToolOutput {
   const end = start + lines.length - 1;
   const metadata = { path: real, startLine: start, endLine: end, totalLines: total ?? null, full };
   if (total === 0) return { content: `(${shown} is empty.)`, metadata };

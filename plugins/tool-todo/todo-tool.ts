@@ -36,14 +36,24 @@ export class TodoWriteTool extends Tool<typeof TodoWriteInput> {
     const run = ctx.run;
     const api = run && getTodosApi(run.kernel);
     if (!run || !api) {
-      return { content: "TodoWrite needs the ubiquity:todos plugin, which is not in this run's plugin list (the default preset has it).", isError: true };
+      return {
+        content:
+          "TodoWrite needs the ubiquity:todos plugin, which is not in this run's plugin list (the default preset has it).",
+        isError: true,
+      };
     }
     try {
       const change = await api.write(run, input);
       const done = change.todos.filter((t) => t.status === "completed").length;
       return {
         content: [formatResult(change.todos), ...change.notes.map((n) => `Note: ${n}.`)].join("\n"),
-        metadata: { todos: change.todos, completed: done, total: change.todos.length, written: change.upserts.length, removed: change.removals.length },
+        metadata: {
+          todos: change.todos,
+          completed: done,
+          total: change.todos.length,
+          written: change.upserts.length,
+          removed: change.removals.length,
+        },
       };
     } catch (error) {
       if (error instanceof TodoInputError) return { content: `TodoWrite: ${error.message}`, isError: true };

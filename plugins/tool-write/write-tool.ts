@@ -38,7 +38,13 @@ export class WriteTool extends PathTool<typeof WriteInput> {
       return {
         content: `${verb} ${target.shown} (${lines} line${lines === 1 ? "" : "s"}).`,
         // sha256: what was written, so the sandbox can tell it from a later change by a process (sandbox/guard.ts).
-        metadata: { path: target.real, created: !target.existing, bytes: bytes.length, lines, sha256: createHash("sha256").update(bytes).digest("hex") },
+        metadata: {
+          path: target.real,
+          created: !target.existing,
+          bytes: bytes.length,
+          lines,
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+        },
       };
     });
   }

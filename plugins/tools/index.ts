@@ -16,5 +16,13 @@ import { TodoWriteTool } from "../tool-todo/index";
  * (TodoWrite needs the `ubiquity:todos` plugin in the run, which the default preset has).
  */
 export function builtinTools(): Tool[] {
-  return [new ReadTool(), new WriteTool(), new EditTool(), new BashTool(), new GlobTool(), new GrepTool(), new TodoWriteTool()];
+  return [
+    new ReadTool(),
+    new WriteTool(),
+    new EditTool(),
+    new BashTool(),
+    new GlobTool(),
+    new GrepTool(),
+    new TodoWriteTool(),
+  ];
 }

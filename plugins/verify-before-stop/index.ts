@@ -18,8 +18,15 @@ export const NAME = "ubiquity:verify-before-stop";
 
 /** Options of the verify-before-stop plugin. */
 export const VerifyBeforeStopOptions = z.strictObject({
-  command: z.string().min(1).optional().describe("The check the model must run before finishing (e.g. `npm test`) [the checks it named itself]"),
-  always: z.boolean().optional().describe("Ask also when nothing was changed in the stretch [false: only after a tool that writes ran]"),
+  command: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The check the model must run before finishing (e.g. `npm test`) [the checks it named itself]"),
+  always: z
+    .boolean()
+    .optional()
+    .describe("Ask also when nothing was changed in the stretch [false: only after a tool that writes ran]"),
   subagents: z.boolean().optional().describe("Ask subagents too [false]"),
 });
 export type VerifyBeforeStopOptions = z.input<typeof VerifyBeforeStopOptions>;

@@ -64,22 +64,33 @@ function ipv6Bytes(address: string): number[] | undefined {
 export function nonPublicReason(address: string): string | undefined {
   const bare = address.replace(/^\[(.*)\]$/, "$1");
   const family = isIP(bare);
-  if (family === 4) return blocked.check(bare, "ipv4") ? `${bare} is a loopback, private, link-local or reserved IPv4 address` : undefined;
+  if (family === 4)
+    return blocked.check(bare, "ipv4")
+      ? `${bare} is a loopback, private, link-local or reserved IPv4 address`
+      : undefined;
   if (family !== 6) return `${address} is not an IP address`;
   const bytes = ipv6Bytes(bare);
   if (!bytes) return `${address} is not an IPv6 address this check understands`;
   const zeros = (n: number) => bytes.slice(0, n).every((b) => b === 0);
   // ::ffff:a.b.c.d (IPv4-mapped) and ::ffff:0:a.b.c.d (IPv4-translated) reach the IPv4 address inside.
-  if ((zeros(10) && bytes[10] === 0xff && bytes[11] === 0xff) || (zeros(8) && bytes[8] === 0xff && bytes[9] === 0xff && bytes[10] === 0 && bytes[11] === 0)) {
+  if (
+    (zeros(10) && bytes[10] === 0xff && bytes[11] === 0xff) ||
+    (zeros(8) && bytes[8] === 0xff && bytes[9] === 0xff && bytes[10] === 0 && bytes[11] === 0)
+  ) {
     const inner = bytes.slice(12).join(".");
     const why = nonPublicReason(inner);
     return why ? `${bare} maps to ${inner}: ${why}` : undefined;
   }
   // Global unicast only: ::, ::1, IPv4-compatible, NAT64 (64:ff9b::/96), ULA (fc00::/7),
   // link-local (fe80::/10), site-local and multicast all fall outside 2000::/3.
-  if ((bytes[0]! & 0xe0) !== 0x20) return `${bare} is not a global unicast IPv6 address (loopback, link-local, unique-local, multicast or reserved)`;
-  const canonical = bytes.reduce<string[]>((acc, b, i) => (i % 2 ? acc : [...acc, ((b << 8) | bytes[i + 1]!).toString(16)]), []).join(":");
-  return blocked.check(canonical, "ipv6") ? `${bare} is in a special-purpose IPv6 range (6to4, Teredo, documentation)` : undefined;
+  if ((bytes[0]! & 0xe0) !== 0x20)
+    return `${bare} is not a global unicast IPv6 address (loopback, link-local, unique-local, multicast or reserved)`;
+  const canonical = bytes
+    .reduce<string[]>((acc, b, i) => (i % 2 ? acc : [...acc, ((b << 8) | bytes[i + 1]!).toString(16)]), [])
+    .join(":");
+  return blocked.check(canonical, "ipv6")
+    ? `${bare} is in a special-purpose IPv6 range (6to4, Teredo, documentation)`
+    : undefined;
 }
 
 /** True when `address` is a public IP address. */

@@ -13,19 +13,32 @@ function withSite(request: SearchRequest): string {
   return request.allowedDomains?.length === 1 ? `${request.query} site:${request.allowedDomains[0]}` : request.query;
 }
 
-async function getJson(url: URL, headers: Record<string, string>, backend: string, signal?: AbortSignal): Promise<unknown> {
+async function getJson(
+  url: URL,
+  headers: Record<string, string>,
+  backend: string,
+  signal?: AbortSignal,
+): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { accept: "application/json", ...headers }, signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(30_000)]) : AbortSignal.timeout(30_000) });
+    response = await fetch(url, {
+      headers: { accept: "application/json", ...headers },
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(30_000)]) : AbortSignal.timeout(30_000),
+    });
   } catch (error) {
-    throw new WebSearchError(`the ${backend} search backend at ${url.origin} could not be reached: ${(error as Error).message}; check webSearch.backend`);
+    throw new WebSearchError(
+      `the ${backend} search backend at ${url.origin} could not be reached: ${(error as Error).message}; check webSearch.backend`,
+    );
   }
   const text = await response.text();
-  if (!response.ok) throw new WebSearchError(`the ${backend} search backend answered HTTP ${response.status}: ${text.slice(0, 300)}`);
+  if (!response.ok)
+    throw new WebSearchError(`the ${backend} search backend answered HTTP ${response.status}: ${text.slice(0, 300)}`);
   try {
     return JSON.parse(text);
   } catch {
-    throw new WebSearchError(`the ${backend} search backend did not answer JSON${backend === "searxng" ? " (enable it in the instance's settings.yml: search.formats: [html, json])" : ""}`);
+    throw new WebSearchError(
+      `the ${backend} search backend did not answer JSON${backend === "searxng" ? " (enable it in the instance's settings.yml: search.formats: [html, json])" : ""}`,
+    );
   }
 }
 
@@ -41,40 +54,59 @@ export function searxngBackend(base: string): SearchBackend {
       url.searchParams.set("format", "json");
       const body = (await getJson(url, {}, "searxng", request.signal)) as { results?: unknown };
       const results = Array.isArray(body.results) ? (body.results as Record<string, unknown>[]) : [];
-      return results.map((r): WebSearchResult => ({
-        title: str(r.title),
-        url: str(r.url),
-        snippet: str(r.content),
-        ...(str(r.publishedDate) ? { date: str(r.publishedDate) } : {}),
-        source: "searxng",
-      }));
+      return results.map(
+        (r): WebSearchResult => ({
+          title: str(r.title),
+          url: str(r.url),
+          snippet: str(r.content),
+          ...(str(r.publishedDate) ? { date: str(r.publishedDate) } : {}),
+          source: "searxng",
+        }),
+      );
     },
   };
 }
 
 /** The Brave Search API with `apiKey`. */
-export function braveBackend(apiKey: string, endpoint = "https://api.search.brave.com/res/v1/web/search"): SearchBackend {
+export function braveBackend(
+  apiKey: string,
+  endpoint = "https://api.search.brave.com/res/v1/web/search",
+): SearchBackend {
   return {
     name: "brave",
     async search(request) {
       const url = new URL(endpoint);
       url.searchParams.set("q", withSite(request));
       url.searchParams.set("count", String(Math.min(20, request.maxResults)));
-      const body = (await getJson(url, { "x-subscription-token": apiKey }, "brave", request.signal)) as { web?: { results?: unknown } };
+      const body = (await getJson(url, { "x-subscription-token": apiKey }, "brave", request.signal)) as {
+        web?: { results?: unknown };
+      };
       const results = Array.isArray(body.web?.results) ? (body.web!.results as Record<string, unknown>[]) : [];
       return results.map((r): WebSearchResult => {
         const date = str(r.page_age) || str(r.age);
-        return { title: str(r.title), url: str(r.url), snippet: str(r.description).replace(/<\/?strong>/g, ""), ...(date ? { date } : {}), source: "brave" };
+        return {
+          title: str(r.title),
+          url: str(r.url),
+          snippet: str(r.description).replace(/<\/?strong>/g, ""),
+          ...(date ? { date } : {}),
+          source: "brave",
+        };
       });
     },
   };
 }
 
 /** The backend `webSearch.backend` configures; `env` supplies keys. */
-export function backendFromOption(option: SearchBackendOption, env: Readonly<Record<string, string | undefined>> = process.env): SearchBackend {
+export function backendFromOption(
+  option: SearchBackendOption,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): SearchBackend {
   if (option.type === "searxng") return searxngBackend(option.url);
   const variable = option.apiKeyEnv ?? "BRAVE_SEARCH_API_KEY";
   const key = env[variable]?.trim();
-  if (!key) throw new ConfigError(`webSearch.backend is brave, but ${variable} is not set; set it to a Brave Search API key (or name another variable with apiKeyEnv)`);
+  if (!key)
+    throw new ConfigError(
+      `webSearch.backend is brave, but ${variable} is not set; set it to a Brave Search API key (or name another variable with apiKeyEnv)`,
+    );
   return braveBackend(key, option.url);
 }

@@ -14,7 +14,8 @@ export interface PageText {
   text: string;
 }
 
-const TEXT_TYPES = /^(text\/|application\/(json|ld\+json|xml|javascript|x-javascript|ecmascript|x-ndjson|rss\+xml|atom\+xml|x-yaml|yaml|toml)|[a-z]+\/[a-z0-9.+-]*\+(json|xml))/;
+const TEXT_TYPES =
+  /^(text\/|application\/(json|ld\+json|xml|javascript|x-javascript|ecmascript|x-ndjson|rss\+xml|atom\+xml|x-yaml|yaml|toml)|[a-z]+\/[a-z0-9.+-]*\+(json|xml))/;
 
 function decode(body: Buffer, contentType: string): string {
   const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
@@ -33,9 +34,12 @@ function looksLikeHtml(body: Buffer): boolean {
 /** Convert `body` (of type `contentType`) to text. */
 export async function pageText(body: Buffer, contentType: string, url: string): Promise<PageText> {
   const type = contentType.split(";")[0]!.trim();
-  if (type === "text/html" || type === "application/xhtml+xml" || (type === "" && looksLikeHtml(body))) return htmlToMarkdown(decode(body, contentType));
-  if (type === "application/pdf" || (type === "" && body.subarray(0, 5).toString("latin1") === "%PDF-")) return pdfToText(body, url);
-  if (TEXT_TYPES.test(type) || (type === "" && !body.subarray(0, 8000).includes(0))) return { format: "text", text: decode(body, contentType) };
+  if (type === "text/html" || type === "application/xhtml+xml" || (type === "" && looksLikeHtml(body)))
+    return htmlToMarkdown(decode(body, contentType));
+  if (type === "application/pdf" || (type === "" && body.subarray(0, 5).toString("latin1") === "%PDF-"))
+    return pdfToText(body, url);
+  if (TEXT_TYPES.test(type) || (type === "" && !body.subarray(0, 8000).includes(0)))
+    return { format: "text", text: decode(body, contentType) };
   throw new WebFetchError(`${url} is ${type || "binary content"}, not a page: WebFetch reads HTML, text, JSON and PDF`);
 }
 
@@ -45,13 +49,31 @@ let converter: Promise<Converter> | undefined;
 /** node-html-markdown (1.5 MB installed, against turndown's 9 MB with its DOM), set up once. */
 async function markdownConverter(): Promise<Converter> {
   converter ??= import("node-html-markdown").then((m) => {
-    const { NodeHtmlMarkdown } = m as unknown as { NodeHtmlMarkdown: new (options: object, translators?: object) => Converter };
+    const { NodeHtmlMarkdown } = m as unknown as {
+      NodeHtmlMarkdown: new (options: object, translators?: object) => Converter;
+    };
     return new NodeHtmlMarkdown({
       bulletMarker: "-",
       codeFence: "```",
       maxConsecutiveNewlines: 2,
       // Elements that are not content: never part of the page's text.
-      ignore: ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "form", "button", "select", "input", "head", "textarea"],
+      ignore: [
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "iframe",
+        "object",
+        "embed",
+        "svg",
+        "canvas",
+        "form",
+        "button",
+        "select",
+        "input",
+        "head",
+        "textarea",
+      ],
     });
   });
   return converter;
@@ -61,7 +83,10 @@ async function markdownConverter(): Promise<Converter> {
 export async function htmlToMarkdown(html: string): Promise<PageText> {
   const rawTitle = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const title = rawTitle ? decodeEntities(rawTitle).replace(/\s+/g, " ").trim() : undefined;
-  const markdown = (await markdownConverter()).translate(html).replace(/\n{3,}/g, "\n\n").trim();
+  const markdown = (await markdownConverter())
+    .translate(html)
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   return { format: "markdown", ...(title ? { title } : {}), text: markdown };
 }
 
@@ -85,6 +110,8 @@ async function pdfToText(body: Buffer, url: string): Promise<PageText> {
     const pages = (text as string[]).map((t, i) => `--- page ${i + 1} of ${totalPages} ---\n${t.trim()}`);
     return { format: "pdf", text: pages.join("\n\n") };
   } catch (error) {
-    throw new WebFetchError(`${url} is a PDF whose text could not be extracted (${(error as Error).message}); it may be scanned images or damaged`);
+    throw new WebFetchError(
+      `${url} is a PDF whose text could not be extracted (${(error as Error).message}); it may be scanned images or damaged`,
+    );
   }
 }

@@ -64,8 +64,10 @@ export function parseWebUrl(url: string): URL {
   } catch {
     throw new WebFetchError(`${JSON.stringify(url)} is not a valid URL; give an absolute http:// or https:// URL`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new WebFetchError(`${parsed.protocol} URLs are not fetched; WebFetch reads http:// and https:// URLs only`);
-  if (parsed.username || parsed.password) throw new WebFetchError("URLs with a user name or password are not fetched; remove the credentials from the URL");
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new WebFetchError(`${parsed.protocol} URLs are not fetched; WebFetch reads http:// and https:// URLs only`);
+  if (parsed.username || parsed.password)
+    throw new WebFetchError("URLs with a user name or password are not fetched; remove the credentials from the URL");
   if (!parsed.hostname) throw new WebFetchError(`${JSON.stringify(url)} names no host`);
   return parsed;
 }
@@ -85,7 +87,12 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, "", 4);
     const refused = addresses.map((a) => nonPublicReason(a.address)).find((why) => why !== undefined);
     if (refused || addresses.length === 0) {
-      const err = Object.assign(new WebFetchError(`${hostname} resolves to a non-public address (${refused ?? "no address"}), so it was not fetched. Private, loopback and link-local addresses are refused unless webFetch.allowPrivateAddresses is true.`), { code: "EPRIVATEADDRESS" });
+      const err = Object.assign(
+        new WebFetchError(
+          `${hostname} resolves to a non-public address (${refused ?? "no address"}), so it was not fetched. Private, loopback and link-local addresses are refused unless webFetch.allowPrivateAddresses is true.`,
+        ),
+        { code: "EPRIVATEADDRESS" },
+      );
       return callback(err, "", 4);
     }
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
@@ -111,24 +118,39 @@ export async function fetchPage(url: string, policy: FetchPolicy): Promise<Fetch
         try {
           next = new URL(location, current);
         } catch {
-          throw new WebFetchError(`${current.href} redirected to ${JSON.stringify(location)}, which is not a valid URL`);
+          throw new WebFetchError(
+            `${current.href} redirected to ${JSON.stringify(location)}, which is not a valid URL`,
+          );
         }
         redirects.push(current.href);
         if (hostOf(next) !== firstHost || (next.protocol !== "http:" && next.protocol !== "https:")) {
           return { kind: "redirect", url: current.href, location: next.href, status: response.statusCode, redirects };
         }
         if (redirects.length > policy.maxRedirects) {
-          throw new WebFetchError(`${url} redirected more than ${policy.maxRedirects} times (last to ${next.href}); fetch the final URL directly`);
+          throw new WebFetchError(
+            `${url} redirected more than ${policy.maxRedirects} times (last to ${next.href}); fetch the final URL directly`,
+          );
         }
         current = next;
         continue;
       }
       const { body, truncated } = await readBody(response, policy.maxBytes);
       const contentType = String(response.headers["content-type"] ?? "").toLowerCase();
-      return { kind: "page", url: current.href, status: response.statusCode ?? 0, contentType, body, truncated, redirects };
+      return {
+        kind: "page",
+        url: current.href,
+        status: response.statusCode ?? 0,
+        contentType,
+        body,
+        truncated,
+        redirects,
+      };
     }
   } catch (error) {
-    if (timeout.aborted) throw new WebFetchError(`fetching ${url} took longer than ${policy.timeoutMs} ms and was stopped (webFetch.timeoutMs)`);
+    if (timeout.aborted)
+      throw new WebFetchError(
+        `fetching ${url} took longer than ${policy.timeoutMs} ms and was stopped (webFetch.timeoutMs)`,
+      );
     if (policy.signal?.aborted) throw new WebFetchError(`fetching ${url} was interrupted`);
     throw error;
   }
@@ -143,7 +165,10 @@ function checkTarget(url: URL, policy: FetchPolicy): void {
   // A literal address is connected to without a lookup: it is judged here.
   if (isIP(host)) {
     const why = nonPublicReason(host);
-    if (why) throw new WebFetchError(`${url.href} was not fetched: ${why}. Private, loopback and link-local addresses are refused unless webFetch.allowPrivateAddresses is true.`);
+    if (why)
+      throw new WebFetchError(
+        `${url.href} was not fetched: ${why}. Private, loopback and link-local addresses are refused unless webFetch.allowPrivateAddresses is true.`,
+      );
   }
 }
 
@@ -156,14 +181,19 @@ function get(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<Incomi
       ...(policy.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup }),
       headers: {
         "user-agent": "Ubiquity-WebFetch/1.0",
-        accept: "text/html, application/xhtml+xml, text/markdown, text/plain, application/pdf, application/json;q=0.9, */*;q=0.5",
+        accept:
+          "text/html, application/xhtml+xml, text/markdown, text/plain, application/pdf, application/json;q=0.9, */*;q=0.5",
         "accept-encoding": "gzip, deflate, br",
       },
     });
     req.once("response", resolve);
     req.once("error", (error: Error & { code?: string }) => {
       if (error instanceof WebFetchError || signal.aborted) return reject(error);
-      reject(new WebFetchError(`fetching ${url.href} failed: ${error.message}${error.code && !error.message.includes(error.code) ? ` (${error.code})` : ""}`));
+      reject(
+        new WebFetchError(
+          `fetching ${url.href} failed: ${error.message}${error.code && !error.message.includes(error.code) ? ` (${error.code})` : ""}`,
+        ),
+      );
     });
     req.end();
   });
@@ -171,12 +201,15 @@ function get(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<Incomi
 
 /** The decompressed body, up to `maxBytes`. */
 async function readBody(response: IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
-  const encoding = String(response.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const encoding = String(response.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   let stream: Readable = response;
   if (encoding === "gzip" || encoding === "x-gzip") stream = response.pipe(createGunzip());
   else if (encoding === "deflate") stream = response.pipe(createInflate());
   else if (encoding === "br") stream = response.pipe(createBrotliDecompress());
-  else if (encoding !== "" && encoding !== "identity") throw new WebFetchError(`the server sent content-encoding ${encoding}, which WebFetch cannot decode`);
+  else if (encoding !== "" && encoding !== "identity")
+    throw new WebFetchError(`the server sent content-encoding ${encoding}, which WebFetch cannot decode`);
   const chunks: Buffer[] = [];
   let size = 0;
   try {

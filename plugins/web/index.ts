@@ -23,9 +23,16 @@ export const NAME = "ubiquity:web";
 /** Options of the plugin factory. */
 export const WebPluginOptions = z.strictObject({
   backend: z
-    .custom<SearchBackend>((v) => typeof v === "object" && v !== null && typeof (v as SearchBackend).name === "string" && typeof (v as SearchBackend).search === "function", {
-      message: "backend must be an object with a name and a search(request) function",
-    })
+    .custom<SearchBackend>(
+      (v) =>
+        typeof v === "object" &&
+        v !== null &&
+        typeof (v as SearchBackend).name === "string" &&
+        typeof (v as SearchBackend).search === "function",
+      {
+        message: "backend must be an object with a name and a search(request) function",
+      },
+    )
     .optional()
     .describe("A search engine of your own, used when the model has no native search (over webSearch.backend)"),
 });
@@ -51,10 +58,14 @@ export const webPlugin = definePlugin(NAME, WebPluginOptions, (opts) => ({
     kernel.hooks.tool.list.tap(NAME, (tools, run) => {
       const search = tools.find((t) => t.name === "WebSearch");
       if (!search || !(search instanceof WebSearchTool)) return tools;
-      return searchRoute(run.options as WebResolvedOptions, run.model, opts.backend) ? tools : tools.filter((t) => t !== search);
+      return searchRoute(run.options as WebResolvedOptions, run.model, opts.backend)
+        ? tools
+        : tools.filter((t) => t !== search);
     });
 
-    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request) => offerNativeTool(request));
+    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request) =>
+      offerNativeTool(request),
+    );
   },
 }));
 

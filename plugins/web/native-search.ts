@@ -32,14 +32,32 @@ async function providerTool(provider: NativeProvider, request: SearchRequest, ma
   const allowed = request.allowedDomains?.length ? request.allowedDomains : undefined;
   const blocked = request.blockedDomains?.length ? request.blockedDomains : undefined;
   if (provider === "anthropic") {
-    const { anthropic } = await importOptional(() => import("@ai-sdk/anthropic"), "@ai-sdk/anthropic", "WebSearch on an Anthropic model");
-    return { web_search: anthropic.tools.webSearch_20250305({ maxUses, ...(allowed ? { allowedDomains: allowed } : {}), ...(blocked && !allowed ? { blockedDomains: blocked } : {}) }) };
+    const { anthropic } = await importOptional(
+      () => import("@ai-sdk/anthropic"),
+      "@ai-sdk/anthropic",
+      "WebSearch on an Anthropic model",
+    );
+    return {
+      web_search: anthropic.tools.webSearch_20250305({
+        maxUses,
+        ...(allowed ? { allowedDomains: allowed } : {}),
+        ...(blocked && !allowed ? { blockedDomains: blocked } : {}),
+      }),
+    };
   }
   if (provider === "openai") {
-    const { openai } = await importOptional(() => import("@ai-sdk/openai"), "@ai-sdk/openai", "WebSearch on an OpenAI model");
+    const { openai } = await importOptional(
+      () => import("@ai-sdk/openai"),
+      "@ai-sdk/openai",
+      "WebSearch on an OpenAI model",
+    );
     return { web_search: openai.tools.webSearch({ ...(allowed ? { filters: { allowedDomains: allowed } } : {}) }) };
   }
-  const { google } = await importOptional(() => import("@ai-sdk/google"), "@ai-sdk/google", "WebSearch on a Google model");
+  const { google } = await importOptional(
+    () => import("@ai-sdk/google"),
+    "@ai-sdk/google",
+    "WebSearch on a Google model",
+  );
   return { google_search: google.tools.googleSearch({}) };
 }
 
@@ -69,14 +87,21 @@ export interface NativeSearchOutcome {
 }
 
 /** Run one search with the run's own model and its provider's search tool. */
-export async function nativeSearch(run: RunContext, provider: NativeProvider, request: SearchRequest, maxUses: number): Promise<NativeSearchOutcome> {
+export async function nativeSearch(
+  run: RunContext,
+  provider: NativeProvider,
+  request: SearchRequest,
+  maxUses: number,
+): Promise<NativeSearchOutcome> {
   const model = run.model as Model;
   const tools = await providerTool(provider, request, maxUses);
   const filters = [
     request.allowedDomains?.length ? `Only use results from these domains: ${request.allowedDomains.join(", ")}.` : "",
     request.blockedDomains?.length ? `Never use results from these domains: ${request.blockedDomains.join(", ")}.` : "",
   ].filter(Boolean);
-  const messages: ModelMessage[] = [{ role: "user", content: `Search the web for: ${request.query}\n${filters.join("\n")}`.trim() }];
+  const messages: ModelMessage[] = [
+    { role: "user", content: `Search the web for: ${request.query}\n${filters.join("\n")}`.trim() },
+  ];
   const entry = { tools, offered: false };
   pending.set(messages, entry).set(messages[0]!, entry);
   const found: WebSearchResult[] = [];
@@ -107,17 +132,40 @@ export async function nativeSearch(run: RunContext, provider: NativeProvider, re
     { purpose: "web-search" },
   );
   // A request that lost its search tool on the way got an answer from memory: not a search.
-  if (!entry.offered) throw new WebSearchError(`the ${provider} search tool could not be attached to the request (a model.request tap rebuilt its messages); no search ran`);
+  if (!entry.offered)
+    throw new WebSearchError(
+      `the ${provider} search tool could not be attached to the request (a model.request tap rebuilt its messages); no search ran`,
+    );
   // Results that came back only in the assistant message (a stream that carried no parts for them).
   for (const message of call.assistant) {
     if (typeof message.content === "string") continue;
-    for (const part of message.content) if (part.type === "tool-result") take({ type: "tool-result", providerExecuted: true, output: (part.output as { value?: unknown }).value ?? part.output });
+    for (const part of message.content)
+      if (part.type === "tool-result")
+        take({
+          type: "tool-result",
+          providerExecuted: true,
+          output: (part.output as { value?: unknown }).value ?? part.output,
+        });
   }
   if (provider === "google" && found.length > 0) searches = Math.max(searches, 1);
-  return { results: found, summary: call.text.trim(), modelLabel: call.response.modelLabel, errors: [...new Set(errors)], searches };
+  return {
+    results: found,
+    summary: call.text.trim(),
+    modelLabel: call.response.modelLabel,
+    errors: [...new Set(errors)],
+    searches,
+  };
 }
 
-type Chunk = { type: string; sourceType?: string; url?: string; title?: string; providerExecuted?: boolean; output?: unknown; error?: unknown };
+type Chunk = {
+  type: string;
+  sourceType?: string;
+  url?: string;
+  title?: string;
+  providerExecuted?: boolean;
+  output?: unknown;
+  error?: unknown;
+};
 
 /** The error code in a provider's failed search result (Anthropic's `web_search_tool_result_error`), if it is one. */
 function errorCode(value: unknown): string | undefined {
@@ -153,9 +201,11 @@ function collect(chunk: Chunk, provider: NativeProvider, found: WebSearchResult[
     const failed = Array.isArray(output) ? undefined : errorCode(output);
     if (failed) errors.push(failed);
     // Anthropic: an array of { type: "web_search_result", url, title, pageAge }.
-    if (Array.isArray(output)) for (const r of output as Record<string, unknown>[]) add({ url: r.url, title: r.title, date: r.pageAge });
+    if (Array.isArray(output))
+      for (const r of output as Record<string, unknown>[]) add({ url: r.url, title: r.title, date: r.pageAge });
     // OpenAI: { action, sources: [{ type: "url", url }] }.
     const sources = (output as { sources?: unknown } | null)?.sources;
-    if (Array.isArray(sources)) for (const s of sources as Record<string, unknown>[]) if (s.type === "url") add({ url: s.url });
+    if (Array.isArray(sources))
+      for (const s of sources as Record<string, unknown>[]) if (s.type === "url") add({ url: s.url });
   }
 }

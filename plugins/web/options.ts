@@ -20,33 +20,61 @@ const BraveBackend = z.strictObject({
 export const webOptions = z.strictObject({
   webFetch: z
     .strictObject({
-      model: z.string().optional().describe("The model that answers a WebFetch `prompt` about a page [the run's model]"),
-      maxBytes: positive().optional().describe("Largest response body read, in bytes; a bigger one is cut there and says so [5242880]"),
+      model: z
+        .string()
+        .optional()
+        .describe("The model that answers a WebFetch `prompt` about a page [the run's model]"),
+      maxBytes: positive()
+        .optional()
+        .describe("Largest response body read, in bytes; a bigger one is cut there and says so [5242880]"),
       timeoutMs: positive().optional().describe("Longest a fetch may take, redirects included [30000]"),
-      maxRedirects: z.number().int().nonnegative().optional().describe("Same-host redirects followed; a redirect to another host is reported, never followed [5]"),
-      pageChars: positive().optional().describe("Characters of content one WebFetch result returns; `offset` pages on [50000]"),
-      cacheTtlMs: z.number().int().nonnegative().optional().describe("How long a fetched page is reused (0: no cache) [900000]"),
+      maxRedirects: z
+        .number()
+        .int()
+        .nonnegative()
+        .optional()
+        .describe("Same-host redirects followed; a redirect to another host is reported, never followed [5]"),
+      pageChars: positive()
+        .optional()
+        .describe("Characters of content one WebFetch result returns; `offset` pages on [50000]"),
+      cacheTtlMs: z
+        .number()
+        .int()
+        .nonnegative()
+        .optional()
+        .describe("How long a fetched page is reused (0: no cache) [900000]"),
       allowPrivateAddresses: z
         .boolean()
         .optional()
-        .describe("Let WebFetch reach loopback, link-local and private addresses (a local dev server); refused by default [false]"),
+        .describe(
+          "Let WebFetch reach loopback, link-local and private addresses (a local dev server); refused by default [false]",
+        ),
     })
     .optional()
     .describe("WebFetch: limits, the model for `prompt`, and which addresses it may reach"),
   webSearch: z
     .strictObject({
-      native: z.boolean().optional().describe("Use the model's provider-hosted search when it has one (Anthropic, OpenAI Responses, Google) [true]"),
+      native: z
+        .boolean()
+        .optional()
+        .describe(
+          "Use the model's provider-hosted search when it has one (Anthropic, OpenAI Responses, Google) [true]",
+        ),
       backend: z
         .discriminatedUnion("type", [SearxngBackend, BraveBackend])
         .optional()
-        .describe("The search engine used when the model has no native search: SearXNG or the Brave Search API [none: WebSearch is not offered]"),
+        .describe(
+          "The search engine used when the model has no native search: SearXNG or the Brave Search API [none: WebSearch is not offered]",
+        ),
       maxResults: positive().optional().describe("Results returned per search [10]"),
       maxUses: positive().optional().describe("Searches a native search call may make for one WebSearch call [3]"),
       searchPriceUsd: z
         .number()
         .nonnegative()
         .optional()
-        .describe("What the provider bills per native search, added to totalCostUsd (Anthropic and OpenAI: 0.01; Google: 0.035 per grounded request) [0: not added]"),
+        .describe(
+          "What the provider bills per native search, added to totalCostUsd (Anthropic and OpenAI: 0.01; Google: 0.035 per grounded request) [0: not added]",
+        ),
     })
     .optional()
     .describe("WebSearch: the provider's native search, else a configured backend"),

@@ -34,7 +34,12 @@ export interface SearchBackend {
 
 /** A domain as a filter reads it: lower case, no scheme, path or leading `*.`/`.`. */
 export function normalizeDomain(domain: string): string {
-  return domain.trim().toLowerCase().replace(/^[a-z]+:\/\//, "").replace(/[/?#].*$/, "").replace(/^\*?\./, "");
+  return domain
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, "")
+    .replace(/[/?#].*$/, "")
+    .replace(/^\*?\./, "");
 }
 
 /** True when `url`'s host is `domain` or one of its subdomains. */
@@ -50,7 +55,10 @@ export function inDomain(url: string, domain: string): boolean {
 }
 
 /** The results the filters let through (an unparseable URL never passes an allow list), deduplicated by URL, at most `max`. */
-export function filterResults(results: WebSearchResult[], request: Pick<SearchRequest, "allowedDomains" | "blockedDomains" | "maxResults">): WebSearchResult[] {
+export function filterResults(
+  results: WebSearchResult[],
+  request: Pick<SearchRequest, "allowedDomains" | "blockedDomains" | "maxResults">,
+): WebSearchResult[] {
   const seen = new Set<string>();
   const out: WebSearchResult[] = [];
   for (const r of results) {

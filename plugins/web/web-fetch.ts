@@ -7,7 +7,15 @@
  * cached for `webFetch.cacheTtlMs` (15 minutes).
  */
 import { z } from "zod";
-import { callModel, modelLabel, resolveModel, Tool, type RunContext, type ToolContext, type ToolOutput } from "../../src/index";
+import {
+  callModel,
+  modelLabel,
+  resolveModel,
+  Tool,
+  type RunContext,
+  type ToolContext,
+  type ToolOutput,
+} from "../../src/index";
 import { sandboxNetworkRefusal } from "../sandbox/api";
 import { pageText, type PageText } from "./convert";
 import { fetchPage, hostOf, parseWebUrl, WebFetchError, type FetchPolicy } from "./fetch-page";
@@ -17,8 +25,17 @@ import { untrustedHeader } from "./untrusted";
 /** Input of the WebFetch tool. */
 export const WebFetchInput = z.object({
   url: z.string().min(1).describe("The http:// or https:// URL to read"),
-  prompt: z.string().min(1).optional().describe("What to find out from the page: a small model reads it and returns only its answer"),
-  offset: z.number().int().nonnegative().optional().describe("Character offset to continue a long page from (from the previous result)"),
+  prompt: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("What to find out from the page: a small model reads it and returns only its answer"),
+  offset: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("Character offset to continue a long page from (from the previous result)"),
 });
 type Input = z.output<typeof WebFetchInput>;
 
@@ -76,7 +93,9 @@ export class WebFetchTool extends Tool<typeof WebFetchInput> {
       maxRedirects: options.maxRedirects ?? WEB_DEFAULTS.maxRedirects,
       allowPrivateAddresses: options.allowPrivateAddresses === true,
       signal: ctx.abortSignal,
-      ...(ctx.run ? { refuseHost: (host: string, port: number) => sandboxNetworkRefusal(ctx.run!.options, host, port) } : {}),
+      ...(ctx.run
+        ? { refuseHost: (host: string, port: number) => sandboxNetworkRefusal(ctx.run!.options, host, port) }
+        : {}),
     };
     const ttl = options.cacheTtlMs ?? WEB_DEFAULTS.cacheTtlMs;
     let cached: CachedPage;
@@ -91,11 +110,19 @@ export class WebFetchTool extends Tool<typeof WebFetchInput> {
             metadata: { url: input.url, redirect: got.location, status: got.status },
           };
         }
-        cached = { at: Date.now(), url: got.url, status: got.status, contentType: got.contentType, truncated: got.truncated, page: await pageText(got.body, got.contentType, got.url) };
+        cached = {
+          at: Date.now(),
+          url: got.url,
+          status: got.status,
+          contentType: got.contentType,
+          truncated: got.truncated,
+          page: await pageText(got.body, got.contentType, got.url),
+        };
         if (ttl > 0) this.#remember(this.#key(input.url, policy), cached);
       }
     } catch (error) {
-      if (error instanceof WebFetchError) return { content: `WebFetch: ${error.message}`, isError: true, metadata: { url: input.url } };
+      if (error instanceof WebFetchError)
+        return { content: `WebFetch: ${error.message}`, isError: true, metadata: { url: input.url } };
       throw error;
     }
     if (input.prompt !== undefined) return this.#answer(input, cached, ctx, options.model);
@@ -117,7 +144,13 @@ export class WebFetchTool extends Tool<typeof WebFetchInput> {
     }
     // The sandbox allow-list is the run's: a cached page still has to be reachable from this run.
     const target = parseWebUrl(hit.url);
-    const refused = ctx.run ? sandboxNetworkRefusal(ctx.run.options, hostOf(target), Number(target.port || (target.protocol === "https:" ? 443 : 80))) : undefined;
+    const refused = ctx.run
+      ? sandboxNetworkRefusal(
+          ctx.run.options,
+          hostOf(target),
+          Number(target.port || (target.protocol === "https:" ? 443 : 80)),
+        )
+      : undefined;
     if (refused) throw new WebFetchError(`${hostOf(target)} may not be reached: ${refused}`);
     return hit;
   }
@@ -129,7 +162,9 @@ export class WebFetchTool extends Tool<typeof WebFetchInput> {
   }
 
   #describe(page: CachedPage): string {
-    const lines = [untrustedHeader(`WebFetch of ${page.url} (HTTP ${page.status}, ${page.contentType || "no content type"})`)];
+    const lines = [
+      untrustedHeader(`WebFetch of ${page.url} (HTTP ${page.status}, ${page.contentType || "no content type"})`),
+    ];
     if (page.page.title) lines.push(`Title: ${page.page.title}`);
     if (page.truncated) lines.push("(The page was larger than webFetch.maxBytes and was cut there.)");
     return lines.join("\n");
@@ -139,21 +174,43 @@ export class WebFetchTool extends Tool<typeof WebFetchInput> {
     const text = page.page.text;
     const offset = input.offset ?? 0;
     if (offset > 0 && offset >= text.length) {
-      return { content: `WebFetch: offset ${offset} is past the end of ${page.url} (${text.length} characters)`, isError: true, metadata: { url: page.url } };
+      return {
+        content: `WebFetch: offset ${offset} is past the end of ${page.url} (${text.length} characters)`,
+        isError: true,
+        metadata: { url: page.url },
+      };
     }
     const end = Math.min(text.length, offset + pageChars);
-    const more = end < text.length ? `\n\n[Characters ${offset}–${end} of ${text.length}. Call WebFetch again with offset ${end} for more.]` : "";
+    const more =
+      end < text.length
+        ? `\n\n[Characters ${offset}–${end} of ${text.length}. Call WebFetch again with offset ${end} for more.]`
+        : "";
     return {
       content: `${this.#describe(page)}\n\n${text.slice(offset, end)}${more}`,
       isError: page.status >= 400,
-      metadata: { url: page.url, status: page.status, contentType: page.contentType, format: page.page.format, title: page.page.title, chars: text.length, offset, end, truncated: page.truncated },
+      metadata: {
+        url: page.url,
+        status: page.status,
+        contentType: page.contentType,
+        format: page.page.format,
+        title: page.page.title,
+        chars: text.length,
+        offset,
+        end,
+        truncated: page.truncated,
+      },
     };
   }
 
   async #answer(input: Input, page: CachedPage, ctx: ToolContext, modelSpec: string | undefined): Promise<ToolOutput> {
     const run = ctx.run as RunContext | undefined;
     const base = run?.model;
-    if (!run || (!base && !modelSpec)) return { content: "WebFetch: prompt needs a run with a model (set webFetch.model or the run's model)", isError: true, metadata: { url: page.url } };
+    if (!run || (!base && !modelSpec))
+      return {
+        content: "WebFetch: prompt needs a run with a model (set webFetch.model or the run's model)",
+        isError: true,
+        metadata: { url: page.url },
+      };
     const model = modelSpec ? await resolveModel(run, modelSpec, "compact") : base!;
     const label = modelLabel(model, run.kernel);
     const text = page.page.text.slice(0, PROMPT_PAGE_CHARS);
@@ -170,7 +227,14 @@ export class WebFetchTool extends Tool<typeof WebFetchInput> {
     );
     return {
       content: `${this.#describe(page)}\nAnswer by ${label} to "${input.prompt}":\n\n${call.text}`,
-      metadata: { url: page.url, status: page.status, model: label, usage: call.response.usage, pageChars: page.page.text.length, cut: page.page.text.length > text.length },
+      metadata: {
+        url: page.url,
+        status: page.status,
+        model: label,
+        usage: call.response.usage,
+        pageChars: page.page.text.length,
+        cut: page.page.text.length > text.length,
+      },
     };
   }
 }

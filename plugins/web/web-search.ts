@@ -11,22 +11,42 @@ import { getPricingApi } from "../pricing/api";
 import { backendFromOption } from "./backends";
 import { nativeSearch, nativeSearchProvider } from "./native-search";
 import { WEB_DEFAULTS, type WebResolvedOptions } from "./options";
-import { filterResults, normalizeDomain, WebSearchError, type SearchBackend, type SearchRequest, type WebSearchResult } from "./search-results";
+import {
+  filterResults,
+  normalizeDomain,
+  WebSearchError,
+  type SearchBackend,
+  type SearchRequest,
+  type WebSearchResult,
+} from "./search-results";
 import { untrustedHeader } from "./untrusted";
 
 /** Input of the WebSearch tool. */
 export const WebSearchInput = z.object({
   query: z.string().min(2).describe("The search query"),
-  allowed_domains: z.array(z.string().min(1)).optional().describe("Only return results from these domains (and their subdomains)"),
-  blocked_domains: z.array(z.string().min(1)).optional().describe("Never return results from these domains (and their subdomains)"),
+  allowed_domains: z
+    .array(z.string().min(1))
+    .optional()
+    .describe("Only return results from these domains (and their subdomains)"),
+  blocked_domains: z
+    .array(z.string().min(1))
+    .optional()
+    .describe("Never return results from these domains (and their subdomains)"),
 });
 type Input = z.output<typeof WebSearchInput>;
 
 /** How a run searches: natively (its model's provider), through a backend, or not at all. */
-export type SearchRoute = { kind: "native"; provider: NonNullable<ReturnType<typeof nativeSearchProvider>> } | { kind: "backend" } | undefined;
+export type SearchRoute =
+  | { kind: "native"; provider: NonNullable<ReturnType<typeof nativeSearchProvider>> }
+  | { kind: "backend" }
+  | undefined;
 
 /** The route a run's searches take under its options. */
-export function searchRoute(options: WebResolvedOptions, model: unknown, backend: SearchBackend | undefined): SearchRoute {
+export function searchRoute(
+  options: WebResolvedOptions,
+  model: unknown,
+  backend: SearchBackend | undefined,
+): SearchRoute {
   const provider = options.webSearch?.native === false ? undefined : nativeSearchProvider(model as never);
   if (provider) return { kind: "native", provider };
   if (backend || options.webSearch?.backend) return { kind: "backend" };
@@ -64,7 +84,8 @@ export class WebSearchTool extends Tool<typeof WebSearchInput> {
     return true;
   }
   override validateInput(input: Input) {
-    if (input.allowed_domains?.length && input.blocked_domains?.length) return "Give allowed_domains or blocked_domains, not both";
+    if (input.allowed_domains?.length && input.blocked_domains?.length)
+      return "Give allowed_domains or blocked_domains, not both";
     return undefined;
   }
 
@@ -81,25 +102,54 @@ export class WebSearchTool extends Tool<typeof WebSearchInput> {
     const route = searchRoute(options, run?.model, this.backend);
     try {
       if (route?.kind === "native" && run) {
-        const outcome = await nativeSearch(run, route.provider, request, options.webSearch?.maxUses ?? WEB_DEFAULTS.maxUses);
+        const outcome = await nativeSearch(
+          run,
+          route.provider,
+          request,
+          options.webSearch?.maxUses ?? WEB_DEFAULTS.maxUses,
+        );
         const fee = outcome.searches * (options.webSearch?.searchPriceUsd ?? 0);
         if (fee > 0) getPricingApi(run.kernel).addCost(run, `${route.provider} web search`, fee);
         const results = filterResults(outcome.results, request);
         const source = `${route.provider} native search (${outcome.modelLabel})`;
-        const metadata = { query: input.query, source: route.provider, native: true, searches: outcome.searches, results, ...(outcome.errors.length ? { errors: outcome.errors } : {}) };
+        const metadata = {
+          query: input.query,
+          source: route.provider,
+          native: true,
+          searches: outcome.searches,
+          results,
+          ...(outcome.errors.length ? { errors: outcome.errors } : {}),
+        };
         if (results.length === 0 && outcome.errors.length > 0) {
-          return { content: `WebSearch: the ${route.provider} search tool failed (${outcome.errors.join(", ")}); try again later or with another query.`, isError: true, metadata };
+          return {
+            content: `WebSearch: the ${route.provider} search tool failed (${outcome.errors.join(", ")}); try again later or with another query.`,
+            isError: true,
+            metadata,
+          };
         }
         return { content: formatResults(input.query, source, results, outcome.summary), metadata };
       }
-      const backend = this.backend ?? (options.webSearch?.backend ? backendFromOption(options.webSearch.backend, { ...process.env, ...ctx.env }) : undefined);
+      const backend =
+        this.backend ??
+        (options.webSearch?.backend
+          ? backendFromOption(options.webSearch.backend, { ...process.env, ...ctx.env })
+          : undefined);
       if (!backend) {
-        return { content: "WebSearch: no search is available: the model's provider has no native search, and no webSearch.backend is configured (SearXNG or Brave).", isError: true, metadata: { query: input.query } };
+        return {
+          content:
+            "WebSearch: no search is available: the model's provider has no native search, and no webSearch.backend is configured (SearXNG or Brave).",
+          isError: true,
+          metadata: { query: input.query },
+        };
       }
       const results = filterResults(await backend.search(request), request);
-      return { content: formatResults(input.query, backend.name, results), metadata: { query: input.query, source: backend.name, native: false, results } };
+      return {
+        content: formatResults(input.query, backend.name, results),
+        metadata: { query: input.query, source: backend.name, native: false, results },
+      };
     } catch (error) {
-      if (error instanceof WebSearchError || error instanceof ConfigError) return { content: `WebSearch: ${error.message}`, isError: true, metadata: { query: input.query } };
+      if (error instanceof WebSearchError || error instanceof ConfigError)
+        return { content: `WebSearch: ${error.message}`, isError: true, metadata: { query: input.query } };
       throw error;
     }
   }

@@ -7,7 +7,15 @@
 import { randomUUID } from "node:crypto";
 import { isAbsolute } from "node:path";
 import { stat } from "node:fs/promises";
-import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from "@agentclientprotocol/sdk";
+import {
+  agent,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentApp,
+  type AgentContext,
+  type ClientCapabilities,
+  type McpServer,
+} from "@agentclientprotocol/sdk";
 import { SessionStore, type UbiquityConfig } from "../../sdk/facade";
 import { declaresOption } from "../config";
 import { describeError } from "../../src/errors";
@@ -33,11 +41,18 @@ export interface AgentSetup {
 
 /** The client's MCP servers as `mcpServers` entries (a name the config has too is the client's). */
 export function mcpServersOf(servers: readonly McpServer[]): Record<string, McpServerConfig> {
-  const pairs = (list: readonly { name: string; value: string }[]) => Object.fromEntries(list.map((h) => [h.name, h.value]));
+  const pairs = (list: readonly { name: string; value: string }[]) =>
+    Object.fromEntries(list.map((h) => [h.name, h.value]));
   return Object.fromEntries(
     servers.map((s) => [
       s.name,
-      "type" in s && (s.type === "http" || s.type === "sse") ? { type: s.type, url: s.url, headers: pairs(s.headers) } : { command: (s as Extract<McpServer, { command: string }>).command, args: (s as Extract<McpServer, { command: string }>).args, env: pairs((s as Extract<McpServer, { command: string }>).env) },
+      "type" in s && (s.type === "http" || s.type === "sse")
+        ? { type: s.type, url: s.url, headers: pairs(s.headers) }
+        : {
+            command: (s as Extract<McpServer, { command: string }>).command,
+            args: (s as Extract<McpServer, { command: string }>).args,
+            env: pairs((s as Extract<McpServer, { command: string }>).env),
+          },
     ]),
   );
 }
@@ -56,23 +71,50 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
   let capabilities: ClientCapabilities | undefined;
 
   /** The options of a session in `cwd`, as `ubiquity run --cwd <cwd>` would run with (plus `extra` flags). */
-  async function optionsFor(cwd: string, extra: RunValues, servers: readonly McpServer[], directories: readonly string[] = []): Promise<UbiquityConfig> {
+  async function optionsFor(
+    cwd: string,
+    extra: RunValues,
+    servers: readonly McpServer[],
+    directories: readonly string[] = [],
+  ): Promise<UbiquityConfig> {
     const relative = directories.find((d) => !isAbsolute(d));
-    if (relative !== undefined) throw RequestError.invalidParams({ additionalDirectories: directories }, `additionalDirectories must be absolute paths, not ${JSON.stringify(relative)}`);
-    if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not ${JSON.stringify(cwd)}: send the workspace folder's full path (e.g. /home/me/project)`);
+    if (relative !== undefined)
+      throw RequestError.invalidParams(
+        { additionalDirectories: directories },
+        `additionalDirectories must be absolute paths, not ${JSON.stringify(relative)}`,
+      );
+    if (!isAbsolute(cwd))
+      throw RequestError.invalidParams(
+        { cwd },
+        `cwd must be an absolute path, not ${JSON.stringify(cwd)}: send the workspace folder's full path (e.g. /home/me/project)`,
+      );
     const info = await stat(cwd).catch(() => undefined);
-    if (!info?.isDirectory()) throw RequestError.invalidParams({ cwd }, `cwd ${JSON.stringify(cwd)} is not a folder on this machine: send the workspace folder's full path`);
+    if (!info?.isDirectory())
+      throw RequestError.invalidParams(
+        { cwd },
+        `cwd ${JSON.stringify(cwd)} is not a folder on this machine: send the workspace folder's full path`,
+      );
     const values = { ...setup.values, ...extra, cwd };
     let options: UbiquityConfig;
     try {
-      ({ options } = await resolveRunOptions(await activePlugins(values, "acp"), values, setup.table, { warn: setup.warn }));
+      ({ options } = await resolveRunOptions(await activePlugins(values, "acp"), values, setup.table, {
+        warn: setup.warn,
+      }));
     } catch (error) {
       throw RequestError.internalError(undefined, oneLine(redactText(describeError(error), secretsOf(undefined))));
     }
-    if (directories.length > 0) options.additionalDirectories = [...(options.additionalDirectories ?? []), ...directories];
+    if (directories.length > 0)
+      options.additionalDirectories = [...(options.additionalDirectories ?? []), ...directories];
     if (servers.length > 0) {
-      if (declaresOption(options, "mcpServers")) options.mcpServers = { ...(options.mcpServers as Record<string, McpServerConfig> | undefined), ...mcpServersOf(servers) };
-      else setup.warn(`acp: the client's MCP servers (${servers.map((s) => s.name).join(", ")}) are not used: this preset has no ubiquity:mcp plugin`);
+      if (declaresOption(options, "mcpServers"))
+        options.mcpServers = {
+          ...(options.mcpServers as Record<string, McpServerConfig> | undefined),
+          ...mcpServersOf(servers),
+        };
+      else
+        setup.warn(
+          `acp: the client's MCP servers (${servers.map((s) => s.name).join(", ")}) are not used: this preset has no ubiquity:mcp plugin`,
+        );
     }
     return options;
   }
@@ -105,16 +147,32 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
     })
     .onRequest("session/new", async ({ params, client }) => {
       const id = randomUUID();
-      const options = await optionsFor(params.cwd, { "session-id": id }, params.mcpServers ?? [], params.additionalDirectories);
+      const options = await optionsFor(
+        params.cwd,
+        { "session-id": id },
+        params.mcpServers ?? [],
+        params.additionalDirectories,
+      );
       const session = open(id, params.cwd, options, client);
       // After the answer: the client knows the session id before it hears of its commands.
       setImmediate(() => void session.announceCommands());
       return { sessionId: id, modes: session.modes };
     })
     .onRequest("session/load", async ({ params, client }) => {
-      const options = await optionsFor(params.cwd, { resume: params.sessionId }, params.mcpServers ?? [], params.additionalDirectories);
-      if (!declaresOption(options, "resume")) throw RequestError.invalidParams(undefined, "this preset keeps no sessions (it lacks the ubiquity:sessions plugin), so none can be loaded");
-      const stored = await storeFor(options, params.cwd).get(params.sessionId, params.cwd).catch(() => undefined);
+      const options = await optionsFor(
+        params.cwd,
+        { resume: params.sessionId },
+        params.mcpServers ?? [],
+        params.additionalDirectories,
+      );
+      if (!declaresOption(options, "resume"))
+        throw RequestError.invalidParams(
+          undefined,
+          "this preset keeps no sessions (it lacks the ubiquity:sessions plugin), so none can be loaded",
+        );
+      const stored = await storeFor(options, params.cwd)
+        .get(params.sessionId, params.cwd)
+        .catch(() => undefined);
       if (!stored) throw RequestError.sessionNotFound(params.sessionId);
       await sessions.get(params.sessionId)?.close();
       const session = open(params.sessionId, params.cwd, options, client);
@@ -125,7 +183,9 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
       setImmediate(() => void session.announceCommands());
       return { modes: session.modes };
     })
-    .onRequest("session/prompt", async ({ params }) => ({ stopReason: await sessionOf(params.sessionId).prompt(params.prompt) }))
+    .onRequest("session/prompt", async ({ params }) => ({
+      stopReason: await sessionOf(params.sessionId).prompt(params.prompt),
+    }))
     .onRequest("session/set_mode", async ({ params }) => {
       await sessionOf(params.sessionId).setMode(params.modeId);
       return {};
@@ -136,7 +196,9 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
       if (!declaresOption(options, "resume")) return { sessions: [] };
       const from = Number(params.cursor ?? 0) || 0;
       const found = await storeFor(options, cwd).list({ ...(params.cwd ? { cwd } : {}), limit: from + PAGE + 1 });
-      const page = found.slice(from, from + PAGE).map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.summary, updatedAt: s.updatedAt }));
+      const page = found
+        .slice(from, from + PAGE)
+        .map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.summary, updatedAt: s.updatedAt }));
       return { sessions: page, ...(found.length > from + PAGE ? { nextCursor: String(from + PAGE) } : {}) };
     })
     .onRequest("session/close", async ({ params }) => {

@@ -14,18 +14,22 @@ import { UsageError } from "../../loader/index";
 import { importOptional } from "../../plugins/_kits/lazy/index";
 
 /** How to get the ACP SDK, an optional peer: in the project, or next to ubiquity in an editor's `npx` line. */
-const ACP_INSTALL = "npm i @agentclientprotocol/sdk (or, in an editor's settings: npx -y -p ubiquity -p @agentclientprotocol/sdk ubiquity acp)";
+const ACP_INSTALL =
+  "npm i @agentclientprotocol/sdk (or, in an editor's settings: npx -y -p ubiquity -p @agentclientprotocol/sdk ubiquity acp)";
 
 /** The run flags an editor's agent has no use for: the client sends the prompts and the folder, and reads the protocol. */
 const NOT_FOR_ACP = new Set(["cwd", "continue", "resume", "fork-session", "session-id", "help"]);
 
 /** `ubiquity acp`'s flag table: `run`'s, without the prompt and output flags and those above. */
 export function acpFlagTable(run: FlagTable): FlagTable {
-  return Object.fromEntries(Object.entries(run).filter(([name, f]) => f.group !== "Prompt and output" && !NOT_FOR_ACP.has(name)));
+  return Object.fromEntries(
+    Object.entries(run).filter(([name, f]) => f.group !== "Prompt and output" && !NOT_FOR_ACP.has(name)),
+  );
 }
 
 function usage(table: FlagTable): string {
-  const left = (name: string, short?: string, value?: string) => `${short ? `-${short}, ` : "    "}--${name}${value ? ` ${value}` : ""}`;
+  const left = (name: string, short?: string, value?: string) =>
+    `${short ? `-${short}, ` : "    "}--${name}${value ? ` ${value}` : ""}`;
   const width = Math.max(...Object.entries(table).map(([n, f]) => left(n, f.short, f.value).length));
   return [
     "Usage: ubiquity acp [flags]",
@@ -76,11 +80,22 @@ export async function acpCommand(argv: string[], io: CliIO, version: string): Pr
   const active = await activePlugins(early, "acp");
   const runTable = runFlagTable(active.plugins);
   const table = acpFlagTable(runTable);
-  const values = userFiles(parseFlags(argv, { ...table, help: { type: "boolean", short: "h", description: "" } }, { positionals: false, help: "ubiquity acp --help" }).values);
+  const values = userFiles(
+    parseFlags(
+      argv,
+      { ...table, help: { type: "boolean", short: "h", description: "" } },
+      { positionals: false, help: "ubiquity acp --help" },
+    ).values,
+  );
   if (values.help) {
     io.stdout(usage(table));
     return 0;
   }
-  const { serveAcp } = await importOptional(() => import("./serve"), "@agentclientprotocol/sdk", "ubiquity acp", ACP_INSTALL);
+  const { serveAcp } = await importOptional(
+    () => import("./serve"),
+    "@agentclientprotocol/sdk",
+    "ubiquity acp",
+    ACP_INSTALL,
+  );
   return serveAcp({ values, table: runTable, version, io });
 }

@@ -17,7 +17,8 @@ export function userInputOf(blocks: readonly ContentBlock[]): UserInput {
     else if (block.type === "resource") {
       const r = block.resource;
       if ("text" in r) parts.push({ type: "text", text: `<context uri="${r.uri}">\n${r.text}\n</context>` });
-      else parts.push({ type: "text", text: `[${r.uri}] (binary content, ${r.mimeType ?? "unknown type"}, not shown)` });
+      else
+        parts.push({ type: "text", text: `[${r.uri}] (binary content, ${r.mimeType ?? "unknown type"}, not shown)` });
     } else if (block.type === "image") parts.push({ type: "image", image: block.data, mediaType: block.mimeType });
   }
   const text = parts.map((p) => (p.type === "text" ? p.text : "")).join("\n");

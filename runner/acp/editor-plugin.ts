@@ -29,7 +29,9 @@ export interface FileDiff {
 /** The text of `path` now (through the editor when it reads), null when it does not exist or is too big to show. */
 async function textOf(call: ToolCall, path: string): Promise<string | null> {
   const host = hostFilesOf(call.context);
-  const text = await (host?.readText ? host.readText(path, call.context.abortSignal) : readFile(path, "utf8")).catch(() => null);
+  const text = await (host?.readText ? host.readText(path, call.context.abortSignal) : readFile(path, "utf8")).catch(
+    () => null,
+  );
   return text !== null && text.length <= MAX_DIFF_CHARS ? text : null;
 }
 
@@ -43,7 +45,9 @@ export function editorPlugin(host: HostFiles | undefined, diffs: Map<string, Fil
       kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: DIFF_STAGE }, async (verdict, call) => {
         if ((call.toolName !== "Write" && call.toolName !== "Edit") || verdict.behavior === "deny") return verdict;
         const input = (verdict.behavior === "allow" && verdict.updatedInput) || call.input;
-        const { real } = await resolvePermitted(call.context, String(input.file_path ?? "")).catch(() => ({ real: undefined }));
+        const { real } = await resolvePermitted(call.context, String(input.file_path ?? "")).catch(() => ({
+          real: undefined,
+        }));
         if (real) diffs.set(call.toolUseId, { path: real, oldText: await textOf(call, real) });
         return verdict;
       });
@@ -58,6 +62,14 @@ export function editorPlugin(host: HostFiles | undefined, diffs: Map<string, Fil
 
 /** What an Edit will make of `oldText` (for the approval question; the tool's own result is what counts). */
 export function editedText(oldText: string | null, input: Record<string, unknown>): string | undefined {
-  if (oldText === null || typeof input.old_string !== "string" || typeof input.new_string !== "string" || !input.old_string) return undefined;
-  return input.replace_all === true ? oldText.split(input.old_string).join(input.new_string) : oldText.replace(input.old_string, () => input.new_string as string);
+  if (
+    oldText === null ||
+    typeof input.old_string !== "string" ||
+    typeof input.new_string !== "string" ||
+    !input.old_string
+  )
+    return undefined;
+  return input.replace_all === true
+    ? oldText.split(input.old_string).join(input.new_string)
+    : oldText.replace(input.old_string, () => input.new_string as string);
 }

@@ -5,7 +5,13 @@
  * terminal's path (runner/approver.ts) — so later calls they cover are not asked about; a call
  * with no suggestion is asked every time, and offers no "always".
  */
-import type { AgentContext, PermissionOption, RequestPermissionRequest, ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type {
+  AgentContext,
+  PermissionOption,
+  RequestPermissionRequest,
+  ToolCallContent,
+  ToolCallUpdate,
+} from "@agentclientprotocol/sdk";
 import type { CanUseTool } from "../../sdk/facade";
 import { describeError } from "../../src/errors";
 import { alwaysRules, describeRule, oneAtATime } from "../approver";
@@ -29,7 +35,12 @@ export interface ApprovalSession {
 /** The diff a Write or Edit will make, for the question. */
 function proposedDiff(toolName: string, input: Record<string, unknown>, diff: FileDiff | undefined): ToolCallContent[] {
   if (!diff) return [];
-  const newText = toolName === "Write" ? (typeof input.content === "string" ? input.content : undefined) : editedText(diff.oldText, input);
+  const newText =
+    toolName === "Write"
+      ? typeof input.content === "string"
+        ? input.content
+        : undefined
+      : editedText(diff.oldText, input);
   return newText === undefined ? [] : [{ type: "diff", path: diff.path, oldText: diff.oldText, newText }];
 }
 
@@ -43,7 +54,12 @@ function commandText(toolName: string, input: Record<string, unknown>): ToolCall
 function elicitationText(toolName: string, input: Record<string, unknown>): ToolCallContent[] {
   if (toolName !== "McpElicitation" || typeof input.message !== "string") return [];
   const url = input.mode === "url" && typeof input.url === "string" ? `\n${input.url}` : "";
-  return [{ type: "content", content: { type: "text", text: `MCP server "${String(input.server)}" asks: ${input.message}${url}` } }];
+  return [
+    {
+      type: "content",
+      content: { type: "text", text: `MCP server "${String(input.server)}" asks: ${input.message}${url}` },
+    },
+  ];
 }
 
 /** A `canUseTool` that asks the editor, one question at a time. */
@@ -53,14 +69,19 @@ export function editorApprover(session: ApprovalSession): CanUseTool {
   return oneAtATime(async (toolName, input, ctx) => {
     const rules = ctx.suggestions;
     if (allowed.covers(rules)) return { behavior: "allow" };
-    if (rejected.covers(rules)) return { behavior: "deny", message: "The user rejected calls like this one for the rest of the session." };
+    if (rejected.covers(rules))
+      return { behavior: "deny", message: "The user rejected calls like this one for the rest of the session." };
     await session.announced(ctx.toolUseId);
     const always = rules.map((r) => describeRule(r, input)).join(", ");
     const options: PermissionOption[] = [
       { optionId: "allow_once", name: "Allow", kind: "allow_once" },
-      ...(rules.length ? [{ optionId: "allow_always", name: `Always allow ${always}`, kind: "allow_always" as const }] : []),
+      ...(rules.length
+        ? [{ optionId: "allow_always", name: `Always allow ${always}`, kind: "allow_always" as const }]
+        : []),
       { optionId: "reject_once", name: "Reject", kind: "reject_once" },
-      ...(rules.length ? [{ optionId: "reject_always", name: `Always reject ${always}`, kind: "reject_always" as const }] : []),
+      ...(rules.length
+        ? [{ optionId: "reject_always", name: `Always reject ${always}`, kind: "reject_always" as const }]
+        : []),
     ];
     const toolCall: ToolCallUpdate = {
       toolCallId: ctx.toolUseId,
@@ -69,23 +90,38 @@ export function editorApprover(session: ApprovalSession): CanUseTool {
       status: "pending",
       rawInput: input,
       locations: toolLocations(input, session.cwd),
-      content: [...proposedDiff(toolName, input, session.diffs.get(ctx.toolUseId)), ...commandText(toolName, input), ...elicitationText(toolName, input)],
+      content: [
+        ...proposedDiff(toolName, input, session.diffs.get(ctx.toolUseId)),
+        ...commandText(toolName, input),
+        ...elicitationText(toolName, input),
+      ],
     };
     let optionId: string | undefined;
     try {
       const params: RequestPermissionRequest = session.redact({ sessionId: session.id, toolCall, options });
-      const answer = await session.client.request("session/request_permission", params, { cancellationSignal: ctx.signal });
+      const answer = await session.client.request("session/request_permission", params, {
+        cancellationSignal: ctx.signal,
+      });
       optionId = answer.outcome.outcome === "selected" ? answer.outcome.optionId : undefined;
     } catch (error) {
-      if (ctx.signal.aborted) return { behavior: "deny", message: `The prompt was cancelled while ${toolName} waited for approval.`, interrupt: true };
-      return { behavior: "deny", message: `The editor could not ask for approval of ${toolName}, so it was denied: ${describeError(error)}` };
+      if (ctx.signal.aborted)
+        return {
+          behavior: "deny",
+          message: `The prompt was cancelled while ${toolName} waited for approval.`,
+          interrupt: true,
+        };
+      return {
+        behavior: "deny",
+        message: `The editor could not ask for approval of ${toolName}, so it was denied: ${describeError(error)}`,
+      };
     }
     if (optionId === "allow_always") allowed.remember(rules);
     if (optionId === "reject_always") rejected.remember(rules);
     if (optionId === "allow_once" || optionId === "allow_always") return { behavior: "allow" };
     // Cancelled: the prompt is being cancelled, so the run stops rather than going on without the call.
     if (optionId === undefined) session.cancel();
-    if (optionId === undefined) return { behavior: "deny", message: `The user cancelled the approval of ${toolName}.`, interrupt: true };
+    if (optionId === undefined)
+      return { behavior: "deny", message: `The user cancelled the approval of ${toolName}.`, interrupt: true };
     return { behavior: "deny", message: "The user rejected this call." };
   });
 }

@@ -13,19 +13,29 @@ export function replayUpdates(records: readonly TranscriptRecord[], cwd: string)
   for (const { message: m } of records) {
     if (m.agentId !== undefined) continue;
     if (m.type === "user") {
-      if (isText(m.text)) updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text: m.text } });
+      if (isText(m.text))
+        updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text: m.text } });
     } else if (m.type === "assistant") {
       if (!Array.isArray(m.content)) continue;
       for (const block of m.content as unknown[] as Partial<Record<string, unknown>>[]) {
         if (typeof block !== "object" || block === null) continue;
-        if (block.type === "text" && isText(block.text)) updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: block.text } });
-        else if (block.type === "reasoning" && isText(block.text)) updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.text } });
-        else if (block.type === "tool_call" && isText(block.toolUseId) && isText(block.toolName)) updates.push(toolCallUpdate(block.toolUseId, block.toolName, block.input, cwd));
+        if (block.type === "text" && isText(block.text))
+          updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: block.text } });
+        else if (block.type === "reasoning" && isText(block.text))
+          updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.text } });
+        else if (block.type === "tool_call" && isText(block.toolUseId) && isText(block.toolName))
+          updates.push(toolCallUpdate(block.toolUseId, block.toolName, block.input, cwd));
       }
     } else if (m.type === "tool_result") {
       const output = m.output as Partial<typeof m.output> | null;
       if (!isText(m.toolUseId) || typeof output?.content !== "string") continue;
-      updates.push(...toolResultUpdates(m.toolUseId, String(m.toolName), { content: output.content, isError: output.isError === true, metadata: typeof output.metadata === "object" && output.metadata !== null ? output.metadata : {} }));
+      updates.push(
+        ...toolResultUpdates(m.toolUseId, String(m.toolName), {
+          content: output.content,
+          isError: output.isError === true,
+          metadata: typeof output.metadata === "object" && output.metadata !== null ? output.metadata : {},
+        }),
+      );
     }
   }
   return updates;
@@ -34,7 +44,15 @@ export function replayUpdates(records: readonly TranscriptRecord[], cwd: string)
 /** A tool call the model asked for, as the client first hears of it. */
 export function toolCallUpdate(toolUseId: string, toolName: string, input: unknown, cwd: string): SessionUpdate {
   const args = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
-  return { sessionUpdate: "tool_call", toolCallId: toolUseId, title: toolTitle(toolName, args, cwd), kind: toolKind(toolName), status: "pending", rawInput: input, locations: toolLocations(args, cwd) };
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: toolUseId,
+    title: toolTitle(toolName, args, cwd),
+    kind: toolKind(toolName),
+    status: "pending",
+    rawInput: input,
+    locations: toolLocations(args, cwd),
+  };
 }
 
 /** A tool call's end: its status and text (a diff first, when given), and the plan when it was TodoWrite. */
@@ -46,7 +64,12 @@ export function toolResultUpdates(
 ): SessionUpdate[] {
   const text = { type: "content" as const, content: { type: "text" as const, text: output.content } };
   const updates: SessionUpdate[] = [
-    { sessionUpdate: "tool_call_update", toolCallId: toolUseId, status: output.isError ? "failed" : "completed", content: diff && !output.isError ? [{ type: "diff", ...diff }, text] : [text] },
+    {
+      sessionUpdate: "tool_call_update",
+      toolCallId: toolUseId,
+      status: output.isError ? "failed" : "completed",
+      content: diff && !output.isError ? [{ type: "diff", ...diff }, text] : [text],
+    },
   ];
   const plan = toolName === "TodoWrite" && !output.isError ? planOf(output.metadata) : undefined;
   if (plan) updates.push({ sessionUpdate: "plan", entries: plan });

@@ -6,7 +6,15 @@
  * `session/cancel` is `Query.interrupt()`, a mode switch `Query.setPermissionMode()`.
  */
 import { readFile } from "node:fs/promises";
-import { RequestError, type AgentContext, type ClientCapabilities, type ContentBlock, type SessionModeState, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
+import {
+  RequestError,
+  type AgentContext,
+  type ClientCapabilities,
+  type ContentBlock,
+  type SessionModeState,
+  type SessionUpdate,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
 import { summon, type Query, type UbiquityConfig } from "../../sdk/facade";
 import type { Message, ResultMessage } from "../../src/messages";
 import type { UserInput } from "../../sdk/live";
@@ -26,9 +34,15 @@ const MODE_NAMES: Record<PermissionMode, [string, string]> = {
   default: ["Default", "Ask before edits and commands that are not pre-approved"],
   acceptEdits: ["Accept edits", "Edit files in the project without asking; ask for other calls"],
   plan: ["Plan", "Read-only: investigate and propose a plan, change nothing"],
-  bypassPermissions: ["Bypass permissions", "Run without asking, except what a rule denies or asks and sensitive files"],
+  bypassPermissions: [
+    "Bypass permissions",
+    "Run without asking, except what a rule denies or asks and sensitive files",
+  ],
   dontAsk: ["Don't ask", "Never ask: what is not pre-approved is denied"],
-  auto: ["Auto-review", "A reviewer approves or denies what would prompt; deny rules and sensitive files stay absolute"],
+  auto: [
+    "Auto-review",
+    "A reviewer approves or denies what would prompt; deny rules and sensitive files stay absolute",
+  ],
 };
 
 /** What a session starts from. */
@@ -85,13 +99,17 @@ export class AcpSession {
     this.#warn = setup.warn;
     this.#secrets = secretsOf(setup.options);
     this.#host = hostFiles(setup);
-    if (declaresOption(setup.options, "permissionMode")) this.#mode = (setup.options.permissionMode as PermissionMode | undefined) ?? "default";
+    if (declaresOption(setup.options, "permissionMode"))
+      this.#mode = (setup.options.permissionMode as PermissionMode | undefined) ?? "default";
   }
 
   /** The permission modes as session modes, when the preset has the permissions plugin. */
   get modes(): SessionModeState | null {
     if (!this.#mode) return null;
-    return { currentModeId: this.#mode, availableModes: PERMISSION_MODES.map((id) => ({ id, name: MODE_NAMES[id][0], description: MODE_NAMES[id][1] })) };
+    return {
+      currentModeId: this.#mode,
+      availableModes: PERMISSION_MODES.map((id) => ({ id, name: MODE_NAMES[id][0], description: MODE_NAMES[id][1] })),
+    };
   }
 
   /** Mask the run's secrets (its keys and the environment's credentials) in what goes to the client. */
@@ -102,7 +120,9 @@ export class AcpSession {
   /** Send one update, in order after the ones before. */
   send(update: SessionUpdate): Promise<void> {
     const frame = this.redact({ sessionId: this.id, update });
-    this.#sent = this.#sent.then(() => this.client.notify("session/update", frame)).catch((error) => this.#warn(`acp: could not send an update: ${describeError(error)}`));
+    this.#sent = this.#sent
+      .then(() => this.client.notify("session/update", frame))
+      .catch((error) => this.#warn(`acp: could not send an update: ${describeError(error)}`));
     return this.#sent;
   }
 
@@ -129,10 +149,23 @@ export class AcpSession {
    * starts as lazily as before (its first prompt opens it, and its commands are sent then).
    */
   async announceCommands(): Promise<void> {
-    const o = this.#options as { commands?: unknown[]; commandSources?: unknown[]; compat?: unknown[]; skills?: unknown[]; skillSources?: unknown[]; claudePlugins?: unknown[]; mcpServers?: Record<string, unknown> };
+    const o = this.#options as {
+      commands?: unknown[];
+      commandSources?: unknown[];
+      compat?: unknown[];
+      skills?: unknown[];
+      skillSources?: unknown[];
+      claudePlugins?: unknown[];
+      mcpServers?: Record<string, unknown>;
+    };
     // MCP servers may offer prompts, which are commands too (`/mcp__<server>__<prompt>`).
     const servers = Object.keys(o.mcpServers ?? {});
-    if (![o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins, servers].some((list) => list?.length)) return;
+    if (
+      ![o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins, servers].some(
+        (list) => list?.length,
+      )
+    )
+      return;
     this.#live ??= this.#open();
   }
 
@@ -143,7 +176,11 @@ export class AcpSession {
     const commands = await query.supportedCommands().catch(() => []);
     if (commands.length === 0 || this.#commandsAnnounced) return;
     this.#commandsAnnounced = true;
-    const availableCommands = commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) }));
+    const availableCommands = commands.map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+    }));
     await this.send({ sessionUpdate: "available_commands_update", availableCommands });
   }
 
@@ -158,7 +195,11 @@ export class AcpSession {
       waiter.done = done;
       this.#waiters.push(waiter);
       this.#pushed++;
-      live.push(busy ? { ...(typeof input === "string" ? { type: "user" as const, text: input } : input), interrupt: true } : input);
+      live.push(
+        busy
+          ? { ...(typeof input === "string" ? { type: "user" as const, text: input } : input), interrupt: true }
+          : input,
+      );
     });
     await this.#sent;
     if (waiter.cancelled) return "cancelled";
@@ -181,8 +222,16 @@ export class AcpSession {
 
   /** `session/set_mode`: judge the next tool calls in `modeId`. */
   async setMode(modeId: string): Promise<void> {
-    if (!this.#mode) throw RequestError.invalidParams(undefined, "this preset has no permission modes (it lacks the ubiquity:permissions plugin)");
-    if (!(PERMISSION_MODES as readonly string[]).includes(modeId)) throw RequestError.invalidParams(undefined, `unknown mode ${JSON.stringify(modeId)}; the modes are ${PERMISSION_MODES.join(", ")}`);
+    if (!this.#mode)
+      throw RequestError.invalidParams(
+        undefined,
+        "this preset has no permission modes (it lacks the ubiquity:permissions plugin)",
+      );
+    if (!(PERMISSION_MODES as readonly string[]).includes(modeId))
+      throw RequestError.invalidParams(
+        undefined,
+        `unknown mode ${JSON.stringify(modeId)}; the modes are ${PERMISSION_MODES.join(", ")}`,
+      );
     await this.#live?.query.setPermissionMode(modeId as PermissionMode);
     this.#mode = modeId as PermissionMode;
     await this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId });
@@ -199,8 +248,15 @@ export class AcpSession {
   /** The options of the next live session: the first starts (or resumes) the session, a later one resumes it. */
   #next(): UbiquityConfig {
     const { sessionId: _s, resume: _r, continueConversation: _c, forkSession: _f, ...rest } = this.#options;
-    const base: UbiquityConfig = this.#opened ? { ...rest, ...(declaresOption(rest, "resume") ? { resume: this.id } : {}) } : { ...this.#options };
-    const options: UbiquityConfig = { ...base, cwd: this.cwd, includePartialMessages: true, plugins: [...(base.plugins ?? []), editorPlugin(this.#host, this.diffs)] };
+    const base: UbiquityConfig = this.#opened
+      ? { ...rest, ...(declaresOption(rest, "resume") ? { resume: this.id } : {}) }
+      : { ...this.#options };
+    const options: UbiquityConfig = {
+      ...base,
+      cwd: this.cwd,
+      includePartialMessages: true,
+      plugins: [...(base.plugins ?? []), editorPlugin(this.#host, this.diffs)],
+    };
     if (this.#mode) options.permissionMode = this.#mode;
     if (declaresOption(options, "canUseTool")) options.canUseTool ??= editorApprover(this);
     return options;
@@ -235,7 +291,8 @@ export class AcpSession {
   /** One message out as updates; returns whether text was streamed since the last response. */
   #translate(m: Message, text: MaskedStream, thought: MaskedStream, streamed: boolean): boolean {
     const main = m.agentId === undefined;
-    const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk", t: string) => t && void this.send({ sessionUpdate: kind, content: { type: "text", text: t } });
+    const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk", t: string) =>
+      t && void this.send({ sessionUpdate: kind, content: { type: "text", text: t } });
     const flush = () => (chunk("agent_message_chunk", text.flush()), chunk("agent_thought_chunk", thought.flush()));
     switch (m.type) {
       case "user":
@@ -246,13 +303,19 @@ export class AcpSession {
         return streamed;
       case "stream_event":
         if (!main || m.delta.type === "tool_input") return streamed;
-        chunk(m.delta.type === "text" ? "agent_message_chunk" : "agent_thought_chunk", (m.delta.type === "text" ? text : thought).push(m.delta.text));
+        chunk(
+          m.delta.type === "text" ? "agent_message_chunk" : "agent_thought_chunk",
+          (m.delta.type === "text" ? text : thought).push(m.delta.text),
+        );
         return true;
       case "assistant":
         if (main) {
           flush();
           // A response that did not stream (no deltas came) is sent whole.
-          if (!streamed) for (const b of m.content) if (b.type === "text" || b.type === "reasoning") chunk(b.type === "text" ? "agent_message_chunk" : "agent_thought_chunk", b.text);
+          if (!streamed)
+            for (const b of m.content)
+              if (b.type === "text" || b.type === "reasoning")
+                chunk(b.type === "text" ? "agent_message_chunk" : "agent_thought_chunk", b.text);
         }
         for (const b of m.content) {
           if (b.type !== "tool_call") continue;
@@ -267,15 +330,21 @@ export class AcpSession {
         // Auto-review: the reviewer's decision shows on the call it was about.
         if (m.subtype === "permission_review") {
           const text = `Reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} this call${m.reason ? `: ${m.reason}` : ""}`;
-          void this.send({ sessionUpdate: "tool_call_update", toolCallId: m.toolUseId, content: [{ type: "content", content: { type: "text", text } }] });
+          void this.send({
+            sessionUpdate: "tool_call_update",
+            toolCallId: m.toolUseId,
+            content: [{ type: "content", content: { type: "text", text } }],
+          });
         }
         return streamed;
       case "tool_result": {
         const diff = this.diffs.get(m.toolUseId);
         this.diffs.delete(m.toolUseId);
         this.#announced.delete(m.toolUseId);
-        const shown = diff?.newText !== undefined ? { path: diff.path, oldText: diff.oldText, newText: diff.newText } : undefined;
-        for (const update of toolResultUpdates(m.toolUseId, m.toolName, m.output, shown)) if (main || update.sessionUpdate !== "plan") void this.send(update);
+        const shown =
+          diff?.newText !== undefined ? { path: diff.path, oldText: diff.oldText, newText: diff.newText } : undefined;
+        for (const update of toolResultUpdates(m.toolUseId, m.toolName, m.output, shown))
+          if (main || update.sessionUpdate !== "plan") void this.send(update);
         return streamed;
       }
       case "result":
@@ -299,12 +368,27 @@ function hostFiles({ id, client, capabilities }: SessionSetup): HostFiles | unde
     ...(fs.readTextFile
       ? {
           readText: (path: string, signal?: AbortSignal) =>
-            client.request("fs/read_text_file", { sessionId: id, path }, { cancellationSignal: signal, stopWaitingOnCancel: true }).then(
-              (r) => r.content,
-              (error: unknown) => (signal?.aborted ? Promise.reject(error) : readFile(path, "utf8")),
-            ),
+            client
+              .request(
+                "fs/read_text_file",
+                { sessionId: id, path },
+                { cancellationSignal: signal, stopWaitingOnCancel: true },
+              )
+              .then(
+                (r) => r.content,
+                (error: unknown) => (signal?.aborted ? Promise.reject(error) : readFile(path, "utf8")),
+              ),
         }
       : {}),
-    ...(fs.writeTextFile ? { writeText: async (path: string, content: string, signal?: AbortSignal) => void (await client.request("fs/write_text_file", { sessionId: id, path, content }, { cancellationSignal: signal, stopWaitingOnCancel: true })) } : {}),
+    ...(fs.writeTextFile
+      ? {
+          writeText: async (path: string, content: string, signal?: AbortSignal) =>
+            void (await client.request(
+              "fs/write_text_file",
+              { sessionId: id, path, content },
+              { cancellationSignal: signal, stopWaitingOnCancel: true },
+            )),
+        }
+      : {}),
   };
 }

@@ -45,7 +45,8 @@ export function toolTitle(toolName: string, input: Input, cwd: string): string {
   const command = str(input, "command");
   if (toolName === "Bash" && command) return `\`${commandLine(command)}\``;
   const pattern = str(input, "pattern");
-  if (pattern) return `${toolName} ${JSON.stringify(pattern)}${str(input, "path") ? ` in ${shown(resolve(cwd, str(input, "path")!))}` : ""}`;
+  if (pattern)
+    return `${toolName} ${JSON.stringify(pattern)}${str(input, "path") ? ` in ${shown(resolve(cwd, str(input, "path")!))}` : ""}`;
   if (toolName === "TodoWrite") return "Update the plan";
   const description = str(input, "description");
   return description ? `${toolName}: ${description}` : toolName;
@@ -83,6 +84,8 @@ export function planOf(metadata: Record<string, unknown>): PlanEntry[] | undefin
   if (!Array.isArray(todos)) return undefined;
   const statuses = ["pending", "in_progress", "completed"] as const;
   return todos.flatMap((t: { content?: unknown; status?: unknown }) =>
-    typeof t?.content === "string" && statuses.includes(t.status as (typeof statuses)[number]) ? [{ content: t.content, priority: "medium" as const, status: t.status as PlanEntry["status"] }] : [],
+    typeof t?.content === "string" && statuses.includes(t.status as (typeof statuses)[number])
+      ? [{ content: t.content, priority: "medium" as const, status: t.status as PlanEntry["status"] }]
+      : [],
   );
 }

@@ -63,24 +63,46 @@ export function approvalBody(toolName: string, input: Record<string, unknown>, c
     const before = currentText(resolve(cwd, path));
     const after = before === undefined ? undefined : edited(before, input);
     // Without the file (or the text in it) the diff is of the two strings, numbered from 1.
-    const { lines, added, removed } = after !== undefined ? diffBody(before!, after, theme) : diffBody(String(input.old_string ?? ""), String(input.new_string ?? ""), theme);
+    const { lines, added, removed } =
+      after !== undefined
+        ? diffBody(before!, after, theme)
+        : diffBody(String(input.old_string ?? ""), String(input.new_string ?? ""), theme);
     const all = input.replace_all === true ? ", every occurrence" : "";
-    return [theme.bold(`Edit ${shortPath(resolve(cwd, path), cwd)}`) + theme.dim(` (+${added} −${removed}${all})`), ...cap(lines, theme)];
+    return [
+      theme.bold(`Edit ${shortPath(resolve(cwd, path), cwd)}`) + theme.dim(` (+${added} −${removed}${all})`),
+      ...cap(lines, theme),
+    ];
   }
   if (toolName === "apply_patch" && typeof input.input === "string") {
     // The patch itself is the diff: its file headers, then its lines coloured by kind.
     const lines = input.input
       .split("\n")
       .filter((l) => !/^\*\*\* (Begin|End) Patch\s*$/.test(l))
-      .map((l) => (l.startsWith("***") ? theme.bold(l) : l.startsWith("+") ? theme.added(l) : l.startsWith("-") ? theme.removed(l) : theme.dim(l)));
+      .map((l) =>
+        l.startsWith("***")
+          ? theme.bold(l)
+          : l.startsWith("+")
+            ? theme.added(l)
+            : l.startsWith("-")
+              ? theme.removed(l)
+              : theme.dim(l),
+      );
     return [theme.bold("apply_patch"), ...cap(lines, theme)];
   }
   if (toolName === "Bash" && typeof input.command === "string") {
-    const head = theme.bold("Bash") + (typeof input.description === "string" && input.description ? theme.dim(` (${input.description})`) : "");
-    return [head, ...cap(input.command.split("\n").map((l, i) => `${i === 0 ? theme.dim("$") : " "} ${l}`), theme)];
+    const head =
+      theme.bold("Bash") +
+      (typeof input.description === "string" && input.description ? theme.dim(` (${input.description})`) : "");
+    return [
+      head,
+      ...cap(
+        input.command.split("\n").map((l, i) => `${i === 0 ? theme.dim("$") : " "} ${l}`),
+        theme,
+      ),
+    ];
   }
   const fields = Object.entries(input).map(([k, v]) => {
-    let s = typeof v === "string" ? v : JSON.stringify(v) ?? String(v);
+    let s = typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
     s = s.replace(/\n/g, " ⏎ ");
     if (s.length > 120) s = `${s.slice(0, 119)}…`;
     return `${theme.dim(`${k}:`)} ${s}`;
@@ -90,6 +112,7 @@ export function approvalBody(toolName: string, input: Record<string, unknown>, c
 
 /** `Allow Bash? [y]es / [n]o / [a]lways allow Bash(npm test) (exactly this command) this session`. */
 export function approvalQuestion(toolName: string, input: Record<string, unknown>, rules: readonly string[]): string {
-  const always = rules.length > 0 ? ` / [a]lways allow ${rules.map((r) => describeRule(r, input)).join(", ")} this session` : "";
+  const always =
+    rules.length > 0 ? ` / [a]lways allow ${rules.map((r) => describeRule(r, input)).join(", ")} this session` : "";
   return `Allow ${toolName}? [y]es / [n]o${always}`;
 }

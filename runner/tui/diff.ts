@@ -34,7 +34,10 @@ export function diffLines(before: string, after: string): DiffLine[] {
     // lcs[i][j]: the longest common subsequence of am[i..] and bm[j..].
     const w = bm.length + 1;
     const lcs = new Uint32Array((am.length + 1) * w);
-    for (let i = am.length - 1; i >= 0; i--) for (let j = bm.length - 1; j >= 0; j--) lcs[i * w + j] = am[i] === bm[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
+    for (let i = am.length - 1; i >= 0; i--)
+      for (let j = bm.length - 1; j >= 0; j--)
+        lcs[i * w + j] =
+          am[i] === bm[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
     let i = 0;
     let j = 0;
     while (i < am.length || j < bm.length) {

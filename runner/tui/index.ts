@@ -30,7 +30,6 @@ import { takeTerminal } from "./terminal";
 import { createTheme } from "./theme";
 import { toolCallLine, toolOutputLines } from "./tool-view";
 
-
 type Answer = "yes" | "no" | "always";
 type Question =
   | { kind: "approval"; text: string; always: boolean; answer(a: Answer): void }
@@ -56,7 +55,12 @@ export interface ChatParts {
 }
 
 /** Run the terminal UI until /exit, Ctrl-D or Ctrl-C twice; resolves to the exit code. */
-export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext, { command, modelName }: ChatParts): Promise<number> {
+export async function runTerminalUI(
+  options: UbiquityConfig,
+  io: RunnerIO,
+  ctx: ChatContext,
+  { command, modelName }: ChatParts,
+): Promise<number> {
   const term = io.terminal as NodeJS.WriteStream;
   const stdin = io.stdin as NodeJS.ReadStream;
   const cwd = resolve(options.cwd ?? process.cwd());
@@ -98,7 +102,12 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
         queue,
         question,
         editor: { text: editor.text, line, column },
-        status: { model: modelName(conversation.model), mode: options.permissionMode ?? "default", costUsd: totals.costUsd, tokens: totals.usage.inputTokens + totals.usage.outputTokens },
+        status: {
+          model: modelName(conversation.model),
+          mode: options.permissionMode ?? "default",
+          costUsd: totals.costUsd,
+          tokens: totals.usage.inputTokens + totals.usage.outputTokens,
+        },
         notice,
         frame,
         now: Date.now(),
@@ -135,7 +144,8 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
       case "stream_event":
         if (t) {
           t.streamed += m.delta.text.length;
-          t.phase = m.delta.type === "reasoning" ? "thinking" : m.delta.type === "text" ? "writing" : "preparing a tool call";
+          t.phase =
+            m.delta.type === "reasoning" ? "thinking" : m.delta.type === "text" ? "writing" : "preparing a tool call";
         }
         if (m.delta.type === "text") {
           streamedText = true;
@@ -149,7 +159,12 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
         // A response the user interrupted ends with the kernel's marker (its text's last line), shown after what streamed.
         if (streamedText && (m as { interrupted?: boolean }).interrupted) print(theme.dim(lastLine(m.text)));
         streamedText = false;
-        if (m.stopReason === "max_tokens") print(theme.warn("warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens"));
+        if (m.stopReason === "max_tokens")
+          print(
+            theme.warn(
+              "warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens",
+            ),
+          );
         break;
       case "tool_use":
         showCall(m.toolUseId, m.toolName, m.toolInput);
@@ -191,10 +206,24 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
       render();
     });
 
-  const approve = ({ toolName, input, rules, signal }: { toolName: string; input: Record<string, unknown>; rules: readonly string[]; signal: AbortSignal }) =>
+  const approve = ({
+    toolName,
+    input,
+    rules,
+    signal,
+  }: {
+    toolName: string;
+    input: Record<string, unknown>;
+    rules: readonly string[];
+    signal: AbortSignal;
+  }) =>
     new Promise<Answer>((done) => {
       flushAnswer();
-      print(approvalBody(toolName, input, cwd, theme).map((l, i) => (i === 0 ? `${theme.dim("╭")} ${l}` : `${theme.dim("│")} ${l}`)).join("\n"));
+      print(
+        approvalBody(toolName, input, cwd, theme)
+          .map((l, i) => (i === 0 ? `${theme.dim("╭")} ${l}` : `${theme.dim("│")} ${l}`))
+          .join("\n"),
+      );
       const text = approvalQuestion(toolName, input, rules);
       const finish = (a: Answer) => {
         question = undefined;
@@ -241,7 +270,11 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
   const submit = () => {
     if (question?.kind === "line") return question.answer(editor.take());
     // A backslash before the cursor at the end of a line: Enter continues the prompt on a new line.
-    if (editor.cursor > 0 && editor.text[editor.cursor - 1] === "\\" && (editor.cursor === editor.text.length || editor.text[editor.cursor] === "\n")) {
+    if (
+      editor.cursor > 0 &&
+      editor.text[editor.cursor - 1] === "\\" &&
+      (editor.cursor === editor.text.length || editor.text[editor.cursor] === "\n")
+    ) {
       editor.apply({ name: "backspace" });
       editor.insert("\n");
       return;
@@ -308,7 +341,8 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
       if (key.name === "escape") return q.answer("no");
       if (key.name === "text") {
         const c = key.text[0]!.toLowerCase();
-        const answer: Answer | undefined = c === "y" ? "yes" : c === "n" ? "no" : c === "a" && q.always ? "always" : undefined;
+        const answer: Answer | undefined =
+          c === "y" ? "yes" : c === "n" ? "no" : c === "a" && q.always ? "always" : undefined;
         if (answer) {
           q.answer(answer);
           swallow = answer.slice(1);
@@ -360,14 +394,27 @@ export async function runTerminalUI(options: UbiquityConfig, io: RunnerIO, ctx: 
           .join("\n"),
       );
       if (trimmed.startsWith("/") && !trimmed.includes("\n")) {
-        const outcome = await command(trimmed, { conversation, io: commandIO, style: theme, ctx, options, ask: (q) => askLine(q) });
+        const outcome = await command(trimmed, {
+          conversation,
+          io: commandIO,
+          style: theme,
+          ctx,
+          options,
+          ask: (q) => askLine(q),
+        });
         if (outcome === true) break;
         if (outcome !== "send") {
           render();
           continue;
         }
       }
-      const current: Turn = (turn = { abort: new AbortController(), started: Date.now(), streamed: 0, running: new Map(), phase: "working" });
+      const current: Turn = (turn = {
+        abort: new AbortController(),
+        started: Date.now(),
+        streamed: 0,
+        running: new Map(),
+        phase: "working",
+      });
       render();
       try {
         await conversation.send(text, current.abort.signal, onMessage);

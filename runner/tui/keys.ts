@@ -11,7 +11,21 @@
 export type Key =
   | { name: "text"; text: string }
   | { name: "paste"; text: string }
-  | { name: "enter" | "newline" | "backspace" | "delete" | "left" | "right" | "up" | "down" | "home" | "end" | "wordLeft" | "wordRight" }
+  | {
+      name:
+        | "enter"
+        | "newline"
+        | "backspace"
+        | "delete"
+        | "left"
+        | "right"
+        | "up"
+        | "down"
+        | "home"
+        | "end"
+        | "wordLeft"
+        | "wordRight";
+    }
   | { name: "ctrl-c" | "ctrl-d" | "ctrl-u" | "ctrl-k" | "ctrl-w" | "ctrl-l" | "escape" | "tab" };
 
 const PASTE_START = "\x1b[200~";
@@ -95,7 +109,9 @@ export class KeyDecoder {
       // A line end closing the read is the Enter that sends it (as readline would read it).
       const end = /[\r\n]+$/.exec(chunk);
       const body = end ? chunk.slice(0, end.index) : chunk;
-      return end ? [{ name: "paste", text: normalizePaste(body) }, { name: "enter" }] : [{ name: "paste", text: normalizePaste(body) }];
+      return end
+        ? [{ name: "paste", text: normalizePaste(body) }, { name: "enter" }]
+        : [{ name: "paste", text: normalizePaste(body) }];
     }
     let s = this.#pending + chunk;
     this.#pending = "";

@@ -40,7 +40,8 @@ export function liveView(state: LiveState, theme: Theme, columns: number): LiveV
   for (const q of state.queue.slice(0, QUEUE_SHOWN)) lines.push(theme.dim(`↳ queued: ${firstLine(q)}`));
   if (state.queue.length > QUEUE_SHOWN) lines.push(theme.dim(`  … ${state.queue.length - QUEUE_SHOWN} more queued`));
   const { question } = state;
-  if (question) lines.push(theme.bold(question.kind === "approval" ? question.text : lastLine(question.text) || "answer:"));
+  if (question)
+    lines.push(theme.bold(question.kind === "approval" ? question.text : lastLine(question.text) || "answer:"));
   const all = state.editor.text.split("\n");
   const { line, column } = state.editor;
   const from = Math.max(0, Math.min(line - EDITOR_ROWS + 1, all.length - EDITOR_ROWS));
@@ -53,14 +54,17 @@ export function liveView(state: LiveState, theme: Theme, columns: number): LiveV
   if (below > 0) lines.push(theme.dim(`  … ${below} line${below === 1 ? "" : "s"} below`));
   lines.push(statusLine(state, theme, columns));
   // An approval takes one key: no cursor in the editor meanwhile.
-  const cursor = question?.kind === "approval" ? undefined : { line: editorTop + line - from, column: 2 + visibleWidth(shown(all[line]!.slice(0, column))) };
+  const cursor =
+    question?.kind === "approval"
+      ? undefined
+      : { line: editorTop + line - from, column: 2 + visibleWidth(shown(all[line]!.slice(0, column))) };
   return { lines, cursor };
 }
 
 /** `⠹ Bash(npm test) · 12s · ↓ 340 tokens · Ctrl-C interrupts`, on one row. */
 function spinnerLine(state: LiveState, theme: Theme, columns: number): string {
   const t = state.turn!;
-  const what = state.question?.kind === "approval" ? "waiting for your answer" : t.tool ?? t.phase;
+  const what = state.question?.kind === "approval" ? "waiting for your answer" : (t.tool ?? t.phase);
   const tokens = Math.round(t.streamed / 4);
   const figures = ` · ${Math.floor((state.now - t.started) / 1000)}s · ↓ ${thousands(tokens)} tokens · Ctrl-C interrupts`;
   // The call's line gives way to the figures.

@@ -14,9 +14,18 @@ export function renderInline(line: string, theme: Theme): string {
     .map((part, i) => {
       if (i % 2 === 1) return theme.enabled ? theme.code(part.slice(1, -1)) : part;
       return part
-        .replace(/\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__/g, (_, a: string | undefined, b: string | undefined) => theme.bold(a ?? b ?? ""))
-        .replace(/(^|[^*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?![*\w])|(^|[^_\w])_(?=\S)([^_]+?)(?<=\S)_(?![_\w])/g, (_, p1: string | undefined, a: string | undefined, p2: string | undefined, b: string | undefined) => `${p1 ?? p2 ?? ""}${theme.italic(a ?? b ?? "")}`)
-        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, text: string, url: string) => (text === url ? theme.code(url) : `${text} (${theme.dim(url)})`));
+        .replace(
+          /\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__/g,
+          (_, a: string | undefined, b: string | undefined) => theme.bold(a ?? b ?? ""),
+        )
+        .replace(
+          /(^|[^*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?![*\w])|(^|[^_\w])_(?=\S)([^_]+?)(?<=\S)_(?![_\w])/g,
+          (_, p1: string | undefined, a: string | undefined, p2: string | undefined, b: string | undefined) =>
+            `${p1 ?? p2 ?? ""}${theme.italic(a ?? b ?? "")}`,
+        )
+        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, text: string, url: string) =>
+          text === url ? theme.code(url) : `${text} (${theme.dim(url)})`,
+        );
     })
     .join("");
 }
@@ -64,7 +73,8 @@ export class MarkdownStream {
       return undefined;
     }
     const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading) return heading[1]!.length <= 2 ? t.heading(renderInline(heading[2]!, t)) : t.bold(renderInline(heading[2]!, t));
+    if (heading)
+      return heading[1]!.length <= 2 ? t.heading(renderInline(heading[2]!, t)) : t.bold(renderInline(heading[2]!, t));
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return t.dim("─".repeat(40));
     const bullet = /^(\s*)[-*+]\s+(\[[ xX]\]\s+)?(.*)$/.exec(line);
     if (bullet) {

@@ -14,7 +14,8 @@ export interface Theme extends Style {
 
 /** The UI's theme, coloured when `enabled`. */
 export function createTheme(enabled: boolean): Theme {
-  const paint = (format: Parameters<typeof styleText>[0]) => (text: string) => (enabled ? styleText(format, text, { validateStream: false }) : text);
+  const paint = (format: Parameters<typeof styleText>[0]) => (text: string) =>
+    enabled ? styleText(format, text, { validateStream: false }) : text;
   return {
     ...createStyle(enabled),
     italic: paint("italic"),

@@ -6,7 +6,19 @@ import { isAbsolute, relative } from "node:path";
 import type { Theme } from "./theme";
 
 /** Input fields that say what a call is about, in the order they are looked for. */
-const KEY_FIELDS = ["command", "file_path", "notebook_path", "pattern", "path", "url", "query", "description", "prompt", "skill", "question"];
+const KEY_FIELDS = [
+  "command",
+  "file_path",
+  "notebook_path",
+  "pattern",
+  "path",
+  "url",
+  "query",
+  "description",
+  "prompt",
+  "skill",
+  "question",
+];
 const PATH_FIELDS = new Set(["file_path", "notebook_path", "path"]);
 const MAX_KEY = 80;
 /** Lines of a tool's output shown under its line. */
@@ -23,14 +35,16 @@ export function shortPath(path: string, cwd: string): string {
 export function keyArgument(toolName: string, input: unknown, cwd: string): string {
   if (!input || typeof input !== "object" || Array.isArray(input)) return "";
   const fields = input as Record<string, unknown>;
-  if (toolName === "TodoWrite" && Array.isArray(fields.todos)) return `${fields.todos.length} todo${fields.todos.length === 1 ? "" : "s"}`;
+  if (toolName === "TodoWrite" && Array.isArray(fields.todos))
+    return `${fields.todos.length} todo${fields.todos.length === 1 ? "" : "s"}`;
   let key = KEY_FIELDS.find((k) => typeof fields[k] === "string" && fields[k] !== "");
   key ??= Object.keys(fields).find((k) => typeof fields[k] === "string");
   if (!key) return "";
   let value = fields[key] as string;
   if (PATH_FIELDS.has(key)) value = shortPath(value, cwd);
   // Grep and Glob: the pattern, and where when it is not here.
-  if (key === "pattern" && typeof fields.path === "string" && fields.path !== "." && fields.path !== cwd) value = `${value} in ${shortPath(fields.path, cwd)}`;
+  if (key === "pattern" && typeof fields.path === "string" && fields.path !== "." && fields.path !== cwd)
+    value = `${value} in ${shortPath(fields.path, cwd)}`;
   value = value.replace(/\s*\n\s*/g, " ⏎ ").trim();
   return value.length > MAX_KEY ? `${value.slice(0, MAX_KEY - 1)}…` : value;
 }

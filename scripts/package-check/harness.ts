@@ -10,15 +10,26 @@ import { scriptedModel } from "ubiquity/testing";
 
 const root = mkdtempSync(join(tmpdir(), "harness-check-"));
 const file = join(root, "ubiquity-check", "hello.txt");
-const model = scriptedModel([{ toolCalls: [{ toolName: "Write", input: { file_path: file, content: "hi\n" } }] }, "Wrote hello.txt."]);
-const agent = new HarnessAgent({ harness: ubiquityHarness({ model, persistSession: false }), sandbox: localSandbox({ root }) });
+const model = scriptedModel([
+  { toolCalls: [{ toolName: "Write", input: { file_path: file, content: "hi\n" } }] },
+  "Wrote hello.txt.",
+]);
+const agent = new HarnessAgent({
+  harness: ubiquityHarness({ model, persistSession: false }),
+  sandbox: localSandbox({ root }),
+});
 const session = await agent.createSession({ sessionId: "check" });
 const seen: string[] = [];
 try {
   const result = await agent.stream({ session, prompt: "write hello.txt" });
-  for await (const part of result.fullStream) if (part.type === "tool-call" || part.type === "tool-result") seen.push(`${part.type} ${part.toolName}`);
+  for await (const part of result.fullStream)
+    if (part.type === "tool-call" || part.type === "tool-result") seen.push(`${part.type} ${part.toolName}`);
   const text = await result.text;
-  if (text !== "Wrote hello.txt." || readFileSync(file, "utf8") !== "hi\n" || seen.join(",") !== "tool-call Write,tool-result Write") {
+  if (
+    text !== "Wrote hello.txt." ||
+    readFileSync(file, "utf8") !== "hi\n" ||
+    seen.join(",") !== "tool-call Write,tool-result Write"
+  ) {
     throw new Error(`unexpected harness run: ${JSON.stringify({ text, seen })}`);
   }
   console.log(`harness: ${seen.join(", ")}; ${text}`);

@@ -1,6 +1,16 @@
 // A user's first program, as README's quick start shows it: type-checked with tsc (strict,
 // module nodenext) against the installed tarball, then run on the offline model.
-import { createKernel, defineConfig, definePlugin, defineTool, summon, type Message, type MessageBase, type Options, type Plugin } from "ubiquity";
+import {
+  createKernel,
+  defineConfig,
+  definePlugin,
+  defineTool,
+  summon,
+  type Message,
+  type MessageBase,
+  type Options,
+  type Plugin,
+} from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import type { PermissionsPluginOptions } from "ubiquity/plugins/permissions";
 import { z } from "zod";
@@ -45,7 +55,11 @@ if (!lines.includes("tool_result Shout: HELLO") || !lines.at(-1)?.startsWith("re
 const Shouted = z.object({ shouted: z.string() });
 const answering = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input: { shouted: "HELLO" } }] }]);
 let shouted: string | undefined;
-for await (const message of summon("shout hello as JSON", { model: answering, outputSchema: Shouted, persistSession: false })) {
+for await (const message of summon("shout hello as JSON", {
+  model: answering,
+  outputSchema: Shouted,
+  persistSession: false,
+})) {
   if (message.type === "result") shouted = message.structuredOutput?.shouted;
 }
 console.log(`structuredOutput.shouted: ${shouted}`);
@@ -57,22 +71,60 @@ if (shouted !== "HELLO") process.exit(1);
 const greeter = definePlugin({
   name: "ubiquity-plugin-greeter",
   commands: { greet: { summary: "Say hello", run: async (_args, io) => (io.stdout("hello\n"), 0) } },
-  flags: { greeting: { type: "string", group: "Model", description: "What to say", apply: (options, value) => void (options.greeting = String(value)) } },
+  flags: {
+    greeting: {
+      type: "string",
+      group: "Model",
+      description: "What to say",
+      apply: (options, value) => void (options.greeting = String(value)),
+    },
+  },
   apply() {},
 });
-const planted: Plugin = { name: "ubiquity-plugin-planted", apply() {}, projectFiles: ({ cwd }) => [{ path: `${cwd}/.planted`, kind: "settings", effect: "nothing" }] };
+const planted: Plugin = {
+  name: "ubiquity-plugin-planted",
+  apply() {},
+  projectFiles: ({ cwd }) => [{ path: `${cwd}/.planted`, kind: "settings", effect: "nothing" }],
+};
 // The object form of definePlugin takes the same host fields (architecture.md's picture lists projectFiles with it).
-const plantedSpec = definePlugin({ name: "ubiquity-plugin-planted-spec", apply() {}, projectFiles: ({ cwd }) => [{ path: `${cwd}/.planted-spec`, kind: "settings", effect: "nothing" }] });
-const boundary = (message: Message) => (message.type === "system" && message.subtype === "compact_boundary" ? message.tokensBefore - message.tokensAfter : 0);
+const plantedSpec = definePlugin({
+  name: "ubiquity-plugin-planted-spec",
+  apply() {},
+  projectFiles: ({ cwd }) => [{ path: `${cwd}/.planted-spec`, kind: "settings", effect: "nothing" }],
+});
+const boundary = (message: Message) =>
+  message.type === "system" && message.subtype === "compact_boundary" ? message.tokensBefore - message.tokensAfter : 0;
 const kernel = createKernel({ presets: [], plugins: [greeter, planted, plantedSpec] });
-const offered = kernel.plugins.map((p) => Object.keys(p.plugin.commands ?? {}).join(",") + (p.plugin.projectFiles?.({ cwd: "/x", folders: [], home: "/h" }).length ?? 0));
+const offered = kernel.plugins.map(
+  (p) =>
+    Object.keys(p.plugin.commands ?? {}).join(",") +
+    (p.plugin.projectFiles?.({ cwd: "/x", folders: [], home: "/h" }).length ?? 0),
+);
 await kernel.dispose();
-console.log(`plugin contract: ${offered.join(" ")} ${boundary({ type: "system", subtype: "compact_boundary", tokensBefore: 9, tokensAfter: 4, trigger: "auto", uuid: "u", sessionId: "s" })}`);
-if (offered.join(" ") !== "greet0 1 1" || boundary({ type: "system", subtype: "compact_boundary", tokensBefore: 9, tokensAfter: 4, trigger: "auto", uuid: "u", sessionId: "s" }) !== 5) process.exit(1);
+console.log(
+  `plugin contract: ${offered.join(" ")} ${boundary({ type: "system", subtype: "compact_boundary", tokensBefore: 9, tokensAfter: 4, trigger: "auto", uuid: "u", sessionId: "s" })}`,
+);
+if (
+  offered.join(" ") !== "greet0 1 1" ||
+  boundary({
+    type: "system",
+    subtype: "compact_boundary",
+    tokensBefore: 9,
+    tokensAfter: 4,
+    trigger: "auto",
+    uuid: "u",
+    sessionId: "s",
+  }) !== 5
+)
+  process.exit(1);
 // Plugins' older augmentations, dropped for nodenext users until the declarations' `declare module`
 // specifiers got their `.js`: `system/init`'s permissionMode, the budget plugin's result subtype.
 const augmented = (message: Message) =>
-  message.type === "system" && message.subtype === "init" ? (message.permissionMode ?? "") : message.type === "result" && message.subtype === "error_max_budget_usd" ? "budget" : "";
+  message.type === "system" && message.subtype === "init"
+    ? (message.permissionMode ?? "")
+    : message.type === "result" && message.subtype === "error_max_budget_usd"
+      ? "budget"
+      : "";
 if (augmented({ type: "result", subtype: "error_max_budget_usd" } as Message) !== "budget") process.exit(1);
 
 // A user's own plugin message, declared the way docs/plugins.md shows (augmenting "ubiquity").

@@ -48,16 +48,33 @@ export const OptionsSchema = z.strictObject({
     .number()
     .positive()
     .optional()
-    .describe("Longest silence (no byte received) inside a streamed answer, per attempt; a retryable failure when hit [120000]"),
+    .describe(
+      "Longest silence (no byte received) inside a streamed answer, per attempt; a retryable failure when hit [120000]",
+    ),
   /** Longest a model's whole answer may take, from the request to its end; then the attempt fails and is retried. */
-  responseTimeoutMs: z.number().positive().optional().describe("Time from sending a model request to the end of its answer, per attempt; a retryable failure when hit [600000]"),
+  responseTimeoutMs: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "Time from sending a model request to the end of its answer, per attempt; a retryable failure when hit [600000]",
+    ),
   // workspace
   cwd: z.string().optional().describe("[process.cwd()]"),
   additionalDirectories: z.array(z.string()).optional(),
   // tools
   tools: z.array(z.custom<Tool>((v) => typeof v === "object" && v !== null, { message: "expected a Tool" })).optional(),
-  toolTimeoutMs: z.number().positive().optional().describe("Longest a tool call may run unless the tool sets its own; then it is stopped, or abandoned when it ignores its signal [600000]"),
-  toolTimeouts: z.record(z.string(), z.number().positive()).optional().describe("Time limits of named tools (ms), over the tool's own and toolTimeoutMs"),
+  toolTimeoutMs: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "Longest a tool call may run unless the tool sets its own; then it is stopped, or abandoned when it ignores its signal [600000]",
+    ),
+  toolTimeouts: z
+    .record(z.string(), z.number().positive())
+    .optional()
+    .describe("Time limits of named tools (ms), over the tool's own and toolTimeoutMs"),
   // limits and generation
   maxTurns: z.number().int().positive().optional().describe("[40]"),
   maxTokens: z.number().int().positive().optional(),
@@ -67,7 +84,9 @@ export const OptionsSchema = z.strictObject({
   env: z
     .record(z.string(), z.string())
     .optional()
-    .describe("Variables added to the environment of every process the run starts (commands, command hooks, local servers); they win and are never scrubbed"),
+    .describe(
+      "Variables added to the environment of every process the run starts (commands, command hooks, local servers); they win and are never scrubbed",
+    ),
   /**
    * What subprocesses (Bash, command hooks, stdio MCP servers) get from this process: "scrubbed"
    * passes only an allow-list (locale, terminal, PATH without relative entries, HOME, temp, TLS and
@@ -77,7 +96,9 @@ export const OptionsSchema = z.strictObject({
   subprocessEnv: z
     .enum(["scrubbed", "inherit"])
     .optional()
-    .describe("Subprocesses get only the allow-list (locale, terminal, PATH, HOME, temp, TLS, proxies) plus `env`, or with \"inherit\" (Bash, hooks) everything ['scrubbed']"),
+    .describe(
+      "Subprocesses get only the allow-list (locale, terminal, PATH, HOME, temp, TLS, proxies) plus `env`, or with \"inherit\" (Bash, hooks) everything ['scrubbed']",
+    ),
   abortSignal: z.custom<AbortSignal>((v) => typeof v === "object" && v !== null && "aborted" in v).optional(),
   logger: z
     .custom<Logger>((v) => typeof v === "object" && v !== null && typeof (v as Logger).warn === "function")
@@ -91,7 +112,13 @@ export type PresetEntry = Preset | string | [string, unknown] | false | null | u
 
 /** A list entry: a module specifier, `[specifier, options]`, `false`/`null` (skipped), or the thing itself. */
 const entrySchema = <T>(what: string, isThing: (v: unknown) => boolean) =>
-  z.union([z.string().min(1), z.tuple([z.string().min(1), z.unknown()]), z.literal(false), z.null(), z.custom<T>(isThing, { message: `expected a ${what}` })]);
+  z.union([
+    z.string().min(1),
+    z.tuple([z.string().min(1), z.unknown()]),
+    z.literal(false),
+    z.null(),
+    z.custom<T>(isThing, { message: `expected a ${what}` }),
+  ]);
 const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
 const PluginEntrySchema = entrySchema<Plugin | PluginFactory>("plugin", (v) => typeof v === "function" || isObject(v));
 const PresetEntrySchema = entrySchema<Preset>("preset", isObject);
@@ -100,7 +127,10 @@ const PresetEntrySchema = entrySchema<Preset>("preset", isObject);
 export const KernelFieldsSchema = z.strictObject({
   $schema: z.string().optional(),
   presets: z.array(PresetEntrySchema).optional().describe("Presets, expanded depth-first in reading order"),
-  plugins: z.array(PluginEntrySchema).optional().describe("Plugins after the presets; a same-name plugin replaces in place"),
+  plugins: z
+    .array(PluginEntrySchema)
+    .optional()
+    .describe("Plugins after the presets; a same-name plugin replaces in place"),
   disable: z.array(z.string()).optional().describe("Plugin names to remove"),
 });
 
@@ -117,7 +147,10 @@ export type KernelOptions = z.input<typeof OptionsSchema>;
  * declared by the plugins in the list (validated at `createKernel` against their slices).
  * `O` types the plugin options (the package entry's `UbiquityConfig` passes the default preset's).
  */
-export type UbiquityConfig<O extends object = { [option: string]: unknown }> = Omit<z.input<typeof ConfigSchema>, "plugins" | "presets"> & {
+export type UbiquityConfig<O extends object = { [option: string]: unknown }> = Omit<
+  z.input<typeof ConfigSchema>,
+  "plugins" | "presets"
+> & {
   presets?: PresetEntry[];
   plugins?: PluginEntry[];
 } & O;

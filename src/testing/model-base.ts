@@ -33,7 +33,9 @@ export function estimateTokens(value: unknown): number {
 
 function usageOf(step: OfflineStep, options: LanguageModelV4CallOptions): LanguageModelV4Usage {
   const input = step.usage?.inputTokens ?? estimateTokens(options.prompt) + estimateTokens(options.tools ?? []);
-  const output = step.usage?.outputTokens ?? estimateTokens((step.text ?? "") + (step.reasoning ?? "")) + estimateTokens(step.toolCalls ?? []);
+  const output =
+    step.usage?.outputTokens ??
+    estimateTokens((step.text ?? "") + (step.reasoning ?? "")) + estimateTokens(step.toolCalls ?? []);
   const cacheRead = step.usage?.cacheReadTokens ?? 0;
   const cacheWrite = step.usage?.cacheWriteTokens ?? 0;
   return {
@@ -70,7 +72,12 @@ export function stepContent(step: OfflineStep, callIndex: number): LanguageModel
   if (step.reasoning) content.push({ type: "reasoning", text: step.reasoning });
   if (step.text) content.push({ type: "text", text: step.text });
   (step.toolCalls ?? []).forEach((c, i) =>
-    content.push({ type: "tool-call", toolCallId: c.id ?? `call_${callIndex}_${i}`, toolName: c.toolName, input: JSON.stringify(c.input ?? {}) }),
+    content.push({
+      type: "tool-call",
+      toolCallId: c.id ?? `call_${callIndex}_${i}`,
+      toolName: c.toolName,
+      input: JSON.stringify(c.input ?? {}),
+    }),
   );
   return content;
 }
@@ -97,7 +104,12 @@ export function offlineModel(
       const index = calls++;
       const step = await answer(options, index);
       if (step.delayMs) await sleep(step.delayMs, options.abortSignal);
-      return { content: stepContent(step, index), finishReason: finishReason(step), usage: usageOf(step, options), warnings: [] };
+      return {
+        content: stepContent(step, index),
+        finishReason: finishReason(step),
+        usage: usageOf(step, options),
+        warnings: [],
+      };
     },
     async doStream(options) {
       const index = calls++;
@@ -107,7 +119,8 @@ export function offlineModel(
       parts.push({ type: "response-metadata", id: `resp_${index}`, modelId });
       if (step.reasoning) {
         parts.push({ type: "reasoning-start", id: "r0" });
-        for (const delta of chunks(step.reasoning, step.chunkSize)) parts.push({ type: "reasoning-delta", id: "r0", delta });
+        for (const delta of chunks(step.reasoning, step.chunkSize))
+          parts.push({ type: "reasoning-delta", id: "r0", delta });
         parts.push({ type: "reasoning-end", id: "r0" });
       }
       if (step.text) {

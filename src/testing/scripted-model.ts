@@ -35,7 +35,9 @@ export function scriptedModel(script: Script, options: { provider?: string; mode
     else {
       turn = script[played];
       if (turn === undefined) {
-        throw new Error(`scriptedModel: the script has ${script.length} turns and call #${index + 1} asked for another`);
+        throw new Error(
+          `scriptedModel: the script has ${script.length} turns and call #${index + 1} asked for another`,
+        );
       }
       played++;
     }

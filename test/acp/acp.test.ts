@@ -23,7 +23,8 @@ function start(...args: Parameters<typeof startAgent>) {
 }
 
 const indexOf = (updates: SessionUpdate[], test: (u: SessionUpdate) => boolean) => updates.findIndex(test);
-const lastIndexOf = (updates: SessionUpdate[], test: (u: SessionUpdate) => boolean) => updates.length - 1 - [...updates].reverse().findIndex(test);
+const lastIndexOf = (updates: SessionUpdate[], test: (u: SessionUpdate) => boolean) =>
+  updates.length - 1 - [...updates].reverse().findIndex(test);
 
 describe("ubiquity acp: a round trip with the SDK's client", () => {
   const project = acpProject();
@@ -33,26 +34,44 @@ describe("ubiquity acp: a round trip with the SDK's client", () => {
     const proc = start(project);
     const init = (await proc.initialized) as { protocolVersion: number; agentCapabilities: Record<string, unknown> };
     expect(init.protocolVersion).toBe(1);
-    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, mcpCapabilities: { http: true, sse: true } });
+    expect(init.agentCapabilities).toMatchObject({
+      loadSession: true,
+      promptCapabilities: { image: true, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: true },
+    });
 
     const session = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
     firstSession = session.sessionId;
     expect(session.modes?.currentModeId).toBe("default");
-    expect(session.modes?.availableModes.map((m) => m.id)).toEqual(expect.arrayContaining(["default", "acceptEdits", "plan", "bypassPermissions"]));
+    expect(session.modes?.availableModes.map((m) => m.id)).toEqual(
+      expect.arrayContaining(["default", "acceptEdits", "plan", "bypassPermissions"]),
+    );
 
-    const answer = await proc.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "please write the file" }] });
+    const answer = await proc.agent.request("session/prompt", {
+      sessionId: session.sessionId,
+      prompt: [{ type: "text", text: "please write the file" }],
+    });
     expect(answer.stopReason).toBe("end_turn");
     // The tool really ran, after the client's approval.
     expect(readFileSync(join(project.dir, "out.txt"), "utf8")).toBe("hello from acp\n");
     expect(proc.permissions).toHaveLength(1);
     const asked = proc.permissions[0]!;
-    expect(asked.toolCall).toMatchObject({ kind: "edit", title: "Write out.txt", locations: [{ path: join(project.dir, "out.txt") }] });
-    expect(asked.options.map((o) => o.kind)).toEqual(expect.arrayContaining(["allow_once", "allow_always", "reject_once"]));
+    expect(asked.toolCall).toMatchObject({
+      kind: "edit",
+      title: "Write out.txt",
+      locations: [{ path: join(project.dir, "out.txt") }],
+    });
+    expect(asked.options.map((o) => o.kind)).toEqual(
+      expect.arrayContaining(["allow_once", "allow_always", "reject_once"]),
+    );
 
     const updates = updatesOf(proc, session.sessionId);
     const id = asked.toolCall.toolCallId;
     const call = indexOf(updates, (u) => u.sessionUpdate === "tool_call" && u.toolCallId === id);
-    const done = indexOf(updates, (u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === id && u.status === "completed");
+    const done = indexOf(
+      updates,
+      (u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === id && u.status === "completed",
+    );
     const lastChunk = lastIndexOf(updates, (u) => u.sessionUpdate === "agent_message_chunk");
     expect(call).toBeGreaterThanOrEqual(0);
     expect(done).toBeGreaterThan(call);
@@ -60,7 +79,12 @@ describe("ubiquity acp: a round trip with the SDK's client", () => {
     expect(updates[call]).toMatchObject({ kind: "edit", rawInput: { file_path: "out.txt" } });
     // Write's result carries the diff: a new file (no old text) and its content.
     const completed = updates[done] as Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
-    expect(completed.content).toContainEqual({ type: "diff", path: join(project.dir, "out.txt"), oldText: null, newText: "hello from acp\n" });
+    expect(completed.content).toContainEqual({
+      type: "diff",
+      path: join(project.dir, "out.txt"),
+      oldText: null,
+      newText: "hello from acp\n",
+    });
     // The answer streamed in several chunks.
     expect(updates.filter((u) => u.sessionUpdate === "agent_message_chunk").length).toBeGreaterThan(1);
     expect(messageText(proc, session.sessionId)).toBe("finished: please write the file");
@@ -73,9 +97,17 @@ describe("ubiquity acp: a round trip with the SDK's client", () => {
     const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
     // Bypass mode: the slow Bash call runs without a question.
     await proc.agent.request("session/set_mode", { sessionId, modeId: "bypassPermissions" });
-    expect(updatesOf(proc, sessionId)).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "bypassPermissions" });
-    const prompt = proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "something slow" }] });
-    await until(() => updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "in_progress"));
+    expect(updatesOf(proc, sessionId)).toContainEqual({
+      sessionUpdate: "current_mode_update",
+      currentModeId: "bypassPermissions",
+    });
+    const prompt = proc.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "something slow" }],
+    });
+    await until(() =>
+      updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "in_progress"),
+    );
     const sentAt = Date.now();
     await proc.agent.notify("session/cancel", { sessionId });
     expect((await prompt).stopReason).toBe("cancelled");
@@ -85,20 +117,39 @@ describe("ubiquity acp: a round trip with the SDK's client", () => {
     await new Promise((r) => setTimeout(r, 3500));
     expect(existsSync(join(project.dir, "slow-marker.txt"))).toBe(false);
     // The session goes on.
-    const next = await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello again" }] });
+    const next = await proc.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "hello again" }],
+    });
     expect(next.stopReason).toBe("end_turn");
 
     // A cancel right behind a new session's first prompt, while the session still starts (an MCP
     // server to connect first), stops it too.
-    const everything = join(process.cwd(), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
-    const fresh = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [{ name: "everything", command: process.execPath, args: [everything], env: [] }] });
+    const everything = join(
+      process.cwd(),
+      "node_modules",
+      "@modelcontextprotocol",
+      "server-everything",
+      "dist",
+      "index.js",
+    );
+    const fresh = await proc.agent.request("session/new", {
+      cwd: project.dir,
+      mcpServers: [{ name: "everything", command: process.execPath, args: [everything], env: [] }],
+    });
     await proc.agent.request("session/set_mode", { sessionId: fresh.sessionId, modeId: "bypassPermissions" });
-    const early = proc.agent.request("session/prompt", { sessionId: fresh.sessionId, prompt: [{ type: "text", text: "slow again" }] });
+    const early = proc.agent.request("session/prompt", {
+      sessionId: fresh.sessionId,
+      prompt: [{ type: "text", text: "slow again" }],
+    });
     await proc.agent.notify("session/cancel", { sessionId: fresh.sessionId });
     expect((await early).stopReason).toBe("cancelled");
     await new Promise((r) => setTimeout(r, 3500));
     expect(existsSync(join(project.dir, "slow-marker.txt"))).toBe(false);
-    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "still here" }] })).stopReason).toBe("end_turn");
+    expect(
+      (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "still here" }] }))
+        .stopReason,
+    ).toBe("end_turn");
     await proc.close();
   });
 
@@ -106,17 +157,29 @@ describe("ubiquity acp: a round trip with the SDK's client", () => {
     const proc = start(project);
     await proc.initialized;
     const listed = await proc.agent.request("session/list", { cwd: project.dir });
-    expect(listed.sessions).toContainEqual(expect.objectContaining({ sessionId: firstSession, cwd: project.dir, title: "please write the file" }));
-    const loaded = await proc.agent.request("session/load", { sessionId: firstSession, cwd: project.dir, mcpServers: [] });
+    expect(listed.sessions).toContainEqual(
+      expect.objectContaining({ sessionId: firstSession, cwd: project.dir, title: "please write the file" }),
+    );
+    const loaded = await proc.agent.request("session/load", {
+      sessionId: firstSession,
+      cwd: project.dir,
+      mcpServers: [],
+    });
     expect(loaded.modes?.currentModeId).toBe("default");
     const replayed = updatesOf(proc, firstSession);
-    expect(replayed).toContainEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "please write the file" } });
+    expect(replayed).toContainEqual({
+      sessionUpdate: "user_message_chunk",
+      content: { type: "text", text: "please write the file" },
+    });
     expect(messageText(proc, firstSession)).toBe("finished: please write the file");
     expect(replayed.some((u) => u.sessionUpdate === "tool_call" && u.kind === "edit")).toBe(true);
     expect(replayed.some((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed")).toBe(true);
 
     proc.updates.length = 0;
-    const answer = await proc.agent.request("session/prompt", { sessionId: firstSession, prompt: [{ type: "text", text: "what now" }] });
+    const answer = await proc.agent.request("session/prompt", {
+      sessionId: firstSession,
+      prompt: [{ type: "text", text: "what now" }],
+    });
     expect(answer.stopReason).toBe("end_turn");
     // The model saw the earlier prompt too: the session was resumed, not started afresh.
     expect(messageText(proc, firstSession)).toBe("answer to what now (2 user messages)");
@@ -131,16 +194,23 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
     await proc.initialized;
     const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
     proc.answer = () => "reject_once";
-    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write it" }] })).stopReason).toBe("end_turn");
+    expect(
+      (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write it" }] }))
+        .stopReason,
+    ).toBe("end_turn");
     expect(existsSync(join(project.dir, "out.txt"))).toBe(false);
-    expect(updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed")).toBe(true);
+    expect(
+      updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed"),
+    ).toBe(true);
 
     proc.answer = () => "allow_always";
     await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] });
     await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo once more" }] });
     // Asked for the Write and the first echo only: "always" covered the second.
     expect(proc.permissions.map((p) => p.toolCall.title)).toEqual(["Write out.txt", "`echo hi`"]);
-    const results = updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    const results = updatesOf(proc, sessionId).filter(
+      (u) => u.sessionUpdate === "tool_call_update" && u.status === "completed",
+    );
     expect(results).toHaveLength(2);
     await proc.close();
   });
@@ -159,9 +229,14 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
         { content: "second step", priority: "medium", status: "pending" },
       ],
     });
-    const thought = updates.flatMap((u) => (u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
+    const thought = updates
+      .flatMap((u) => (u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? [u.content.text] : []))
+      .join("");
     expect(thought).toBe("Two steps, then done.");
-    expect(updates.find((u) => u.sessionUpdate === "tool_call")).toMatchObject({ kind: "think", title: "Update the plan" });
+    expect(updates.find((u) => u.sessionUpdate === "tool_call")).toMatchObject({
+      kind: "think",
+      title: "Update the plan",
+    });
     await proc.close();
   });
 
@@ -169,8 +244,13 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
     const project = acpProject();
     const proc = start(project);
     await proc.initialized;
-    await expect(proc.agent.request("session/new", { cwd: "some/project", mcpServers: [] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("must be an absolute path") });
-    await expect(proc.agent.request("session/prompt", { sessionId: "no-such-session", prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ code: -32002 });
+    await expect(proc.agent.request("session/new", { cwd: "some/project", mcpServers: [] })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("must be an absolute path"),
+    });
+    await expect(
+      proc.agent.request("session/prompt", { sessionId: "no-such-session", prompt: [{ type: "text", text: "hi" }] }),
+    ).rejects.toMatchObject({ code: -32002 });
     await proc.close();
   });
 
@@ -198,9 +278,16 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
     expect(session.modes?.availableModes.map((m) => m.id)).toContain("auto");
     await proc.agent.request("session/set_mode", { sessionId: session.sessionId, modeId: "auto" });
     // The scripted model gives no decision when asked to review: the call is denied (fail closed), nobody is asked.
-    await proc.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "echo please" }] });
+    await proc.agent.request("session/prompt", {
+      sessionId: session.sessionId,
+      prompt: [{ type: "text", text: "echo please" }],
+    });
     expect(proc.permissions).toHaveLength(0);
-    const shown = updatesOf(proc, session.sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && JSON.stringify(u).includes("Reviewer (the run's model) denied this call"));
+    const shown = updatesOf(proc, session.sessionId).filter(
+      (u) =>
+        u.sessionUpdate === "tool_call_update" &&
+        JSON.stringify(u).includes("Reviewer (the run's model) denied this call"),
+    );
     expect(shown).toHaveLength(1);
     await proc.close();
   });
@@ -216,7 +303,9 @@ describe("ubiquity acp: the editor's files, MCP servers and flags", () => {
     await proc.initialized;
     const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
     await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read the notes" }] });
-    const read = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    const read = updatesOf(proc, sessionId).find(
+      (u) => u.sessionUpdate === "tool_call_update" && u.status === "completed",
+    );
     expect(JSON.stringify(read)).toContain("unsaved buffer text");
     expect(JSON.stringify(read)).not.toContain("on disk");
 
@@ -224,14 +313,23 @@ describe("ubiquity acp: the editor's files, MCP servers and flags", () => {
     // The edit went to the editor's buffer (read-before-write judged the buffer the model saw), not to the disk.
     expect(buffers.get(notes)).toBe("saved buffer text\n");
     expect(readFileSync(notes, "utf8")).toBe("on disk\n");
-    const edited = updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed").at(-1) as Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
-    expect(edited.content).toContainEqual({ type: "diff", path: notes, oldText: "unsaved buffer text\n", newText: "saved buffer text\n" });
+    const edited = updatesOf(proc, sessionId)
+      .filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed")
+      .at(-1) as Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
+    expect(edited.content).toContainEqual({
+      type: "diff",
+      path: notes,
+      oldText: "unsaved buffer text\n",
+      newText: "saved buffer text\n",
+    });
 
     // A path outside the project is refused by the tool's own check, even though the client would write anything.
     await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "escape" }] });
     expect([...buffers.keys()]).toEqual([notes]);
     expect(existsSync(join(project.dir, "..", "escaped.txt"))).toBe(false);
-    expect(updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed")).toHaveLength(1);
+    expect(
+      updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed"),
+    ).toHaveLength(1);
     await proc.close();
   });
 
@@ -239,10 +337,22 @@ describe("ubiquity acp: the editor's files, MCP servers and flags", () => {
     const project = acpProject();
     const proc = start(project);
     await proc.initialized;
-    const everything = join(process.cwd(), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
-    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [{ name: "everything", command: process.execPath, args: [everything], env: [] }] });
+    const everything = join(
+      process.cwd(),
+      "node_modules",
+      "@modelcontextprotocol",
+      "server-everything",
+      "dist",
+      "index.js",
+    );
+    const { sessionId } = await proc.agent.request("session/new", {
+      cwd: project.dir,
+      mcpServers: [{ name: "everything", command: process.execPath, args: [everything], env: [] }],
+    });
     await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "call mcp" }] });
-    const done = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    const done = updatesOf(proc, sessionId).find(
+      (u) => u.sessionUpdate === "tool_call_update" && u.status === "completed",
+    );
     expect(JSON.stringify(done)).toContain("from the editor");
     await proc.close();
   }, 60_000);
@@ -271,15 +381,29 @@ describe("ubiquity acp: session lifecycle and stop reasons", () => {
     const init = (await proc.initialized) as { agentCapabilities: { sessionCapabilities?: Record<string, unknown> } };
     expect(init.agentCapabilities.sessionCapabilities).toMatchObject({ close: {}, additionalDirectories: {} });
     const plain = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
-    await proc.agent.request("session/prompt", { sessionId: plain.sessionId, prompt: [{ type: "text", text: "put it in the other folder" }] });
+    await proc.agent.request("session/prompt", {
+      sessionId: plain.sessionId,
+      prompt: [{ type: "text", text: "put it in the other folder" }],
+    });
     expect(existsSync(join(other, "other.txt"))).toBe(false);
-    const wide = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [], additionalDirectories: [other] });
-    await proc.agent.request("session/prompt", { sessionId: wide.sessionId, prompt: [{ type: "text", text: "put it in the other folder" }] });
+    const wide = await proc.agent.request("session/new", {
+      cwd: project.dir,
+      mcpServers: [],
+      additionalDirectories: [other],
+    });
+    await proc.agent.request("session/prompt", {
+      sessionId: wide.sessionId,
+      prompt: [{ type: "text", text: "put it in the other folder" }],
+    });
     expect(readFileSync(join(other, "other.txt"), "utf8")).toBe("there");
-    await expect(proc.agent.request("session/new", { cwd: project.dir, mcpServers: [], additionalDirectories: ["rel"] })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      proc.agent.request("session/new", { cwd: project.dir, mcpServers: [], additionalDirectories: ["rel"] }),
+    ).rejects.toMatchObject({ code: -32602 });
 
     await proc.agent.request("session/close", { sessionId: wide.sessionId });
-    await expect(proc.agent.request("session/prompt", { sessionId: wide.sessionId, prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ code: -32002 });
+    await expect(
+      proc.agent.request("session/prompt", { sessionId: wide.sessionId, prompt: [{ type: "text", text: "hi" }] }),
+    ).rejects.toMatchObject({ code: -32002 });
     await proc.close();
   });
 
@@ -288,14 +412,21 @@ describe("ubiquity acp: session lifecycle and stop reasons", () => {
     const proc = start(project, ["--max-turns", "1"]);
     await proc.initialized;
     const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
-    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] })).stopReason).toBe("max_turn_requests");
+    expect(
+      (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] })).stopReason,
+    ).toBe("max_turn_requests");
     await proc.close();
 
-    const bare = tempProject({ "ubiquity.config.ts": "export default { marketPricing: false };" }, { linkUbiquity: true });
+    const bare = tempProject(
+      { "ubiquity.config.ts": "export default { marketPricing: false };" },
+      { linkUbiquity: true },
+    );
     const none = start({ dir: bare, sessions: join(bare, "sessions") }, [], { UBIQUITY_MODEL: "" });
     await none.initialized;
     const s = await none.agent.request("session/new", { cwd: bare, mcpServers: [] });
-    await expect(none.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("UBIQUITY_MODEL") });
+    await expect(
+      none.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] }),
+    ).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("UBIQUITY_MODEL") });
     await none.close();
   });
 });
@@ -309,7 +440,10 @@ describe("ubiquity acp: cancel while asking, and trust", () => {
     let answerCancelled!: () => void;
     // As the protocol asks of a client: the open question is answered "cancelled" once the prompt is cancelled.
     proc.answer = () => new Promise<string>((r) => (answerCancelled = () => r("cancelled")));
-    const prompt = proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write the file" }] });
+    const prompt = proc.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "write the file" }],
+    });
     await until(() => proc.permissions.length === 1);
     await proc.agent.notify("session/cancel", { sessionId });
     answerCancelled();
@@ -318,9 +452,14 @@ describe("ubiquity acp: cancel while asking, and trust", () => {
 
     // A question answered "cancelled" on its own is the client cancelling the turn too.
     proc.answer = () => "cancelled";
-    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write the file" }] })).stopReason).toBe("cancelled");
+    expect(
+      (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write the file" }] }))
+        .stopReason,
+    ).toBe("cancelled");
     expect(existsSync(join(project.dir, "out.txt"))).toBe(false);
-    expect((await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] })).stopReason).toBe("end_turn");
+    expect(
+      (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] })).stopReason,
+    ).toBe("end_turn");
     await proc.close();
   });
 
@@ -331,14 +470,23 @@ describe("ubiquity acp: cancel while asking, and trust", () => {
     await untrusted.initialized;
     const s = await untrusted.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
     // Without the folder's config there is no model: the prompt fails naming the fix.
-    await expect(untrusted.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ message: expect.stringContaining("UBIQUITY_MODEL") });
+    await expect(
+      untrusted.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] }),
+    ).rejects.toMatchObject({ message: expect.stringContaining("UBIQUITY_MODEL") });
     expect(untrusted.stderr()).toContain("ubiquity.config.ts");
     await untrusted.close();
 
     const trusted = start(project, ["--trust"], { UBIQUITY_TRUST: "", UBIQUITY_MODEL: "", HOME: home });
     await trusted.initialized;
     const t = await trusted.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
-    expect((await trusted.agent.request("session/prompt", { sessionId: t.sessionId, prompt: [{ type: "text", text: "hi" }] })).stopReason).toBe("end_turn");
+    expect(
+      (
+        await trusted.agent.request("session/prompt", {
+          sessionId: t.sessionId,
+          prompt: [{ type: "text", text: "hi" }],
+        })
+      ).stopReason,
+    ).toBe("end_turn");
     expect(messageText(trusted, t.sessionId)).toBe("answer to hi (1 user messages)");
     await trusted.close();
   });

@@ -18,8 +18,12 @@ describe("ubiquity acp: slash commands", () => {
   it("announces the command files and expands /name prompts", async () => {
     const dir = tempProject(
       {
-        "ubiquity.config.ts": ACP_CONFIG.replace("marketPricing: false,", 'marketPricing: false,\n  commandSources: ["project"],'),
-        ".ubiquity/commands/greet.md": "---\ndescription: Greet someone\nargument-hint: <who>\n---\nSay hello to $ARGUMENTS\n",
+        "ubiquity.config.ts": ACP_CONFIG.replace(
+          "marketPricing: false,",
+          'marketPricing: false,\n  commandSources: ["project"],',
+        ),
+        ".ubiquity/commands/greet.md":
+          "---\ndescription: Greet someone\nargument-hint: <who>\n---\nSay hello to $ARGUMENTS\n",
       },
       { linkUbiquity: true },
     );
@@ -29,8 +33,13 @@ describe("ubiquity acp: slash commands", () => {
       const { sessionId } = await proc.agent.request("session/new", { cwd: dir, mcpServers: [] });
       await until(() => updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
       const announced = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "available_commands_update");
-      expect(announced).toMatchObject({ availableCommands: [{ name: "greet", description: "Greet someone", input: { hint: "<who>" } }] });
-      const answer = await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/greet the world" }] });
+      expect(announced).toMatchObject({
+        availableCommands: [{ name: "greet", description: "Greet someone", input: { hint: "<who>" } }],
+      });
+      const answer = await proc.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "/greet the world" }],
+      });
       expect(answer.stopReason).toBe("end_turn");
       expect(messageText(proc, sessionId)).toBe("answer to Say hello to the world (1 user messages)");
     } finally {
@@ -43,17 +52,33 @@ describe("ubiquity acp: slash commands", () => {
     const proc = startAgent({ dir, sessions: join(dir, "sessions") });
     try {
       await proc.initialized;
-      const mcpServers = [{ name: "features", command: process.execPath, args: [FEATURE_SERVER, "features"], env: [] as { name: string; value: string }[] }];
-      const { sessionId } = (await proc.agent.request("session/new", { cwd: dir, mcpServers })) as { sessionId: string };
+      const mcpServers = [
+        {
+          name: "features",
+          command: process.execPath,
+          args: [FEATURE_SERVER, "features"],
+          env: [] as { name: string; value: string }[],
+        },
+      ];
+      const { sessionId } = (await proc.agent.request("session/new", { cwd: dir, mcpServers })) as {
+        sessionId: string;
+      };
       await until(() => updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
       const announced = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "available_commands_update");
       expect(announced).toMatchObject({
         availableCommands: [
           { name: "mcp__features__greet", description: "Say hello (MCP prompt of features)" },
-          { name: "mcp__features__review", description: "Review a file (MCP prompt of features)", input: { hint: "<file> [focus]" } },
+          {
+            name: "mcp__features__review",
+            description: "Review a file (MCP prompt of features)",
+            input: { hint: "<file> [focus]" },
+          },
         ],
       });
-      const answer = (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/mcp__features__review a.ts speed" }] })) as { stopReason: string };
+      const answer = (await proc.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "/mcp__features__review a.ts speed" }],
+      })) as { stopReason: string };
       expect(answer.stopReason).toBe("end_turn");
       expect(messageText(proc, sessionId)).toBe("answer to Review a.ts focusing on speed. (1 user messages)");
     } finally {
@@ -62,21 +87,39 @@ describe("ubiquity acp: slash commands", () => {
   }, 60_000);
 
   it("an MCP server's URL elicitation is the editor's permission question, showing the URL; allowing it accepts", async () => {
-    const config = ACP_CONFIG.replace('if (said.includes("mcp"))', 'if (said.includes("sign in")) return { toolCalls: [{ toolName: "mcp__features__ask_url", input: {} }] };\n    if (said.includes("mcp"))');
+    const config = ACP_CONFIG.replace(
+      'if (said.includes("mcp"))',
+      'if (said.includes("sign in")) return { toolCalls: [{ toolName: "mcp__features__ask_url", input: {} }] };\n    if (said.includes("mcp"))',
+    );
     const dir = tempProject({ "ubiquity.config.ts": config }, { linkUbiquity: true });
     const proc = startAgent({ dir, sessions: join(dir, "sessions") });
     try {
       await proc.initialized;
-      const mcpServers = [{ name: "features", command: process.execPath, args: [FEATURE_SERVER, "features"], env: [] as { name: string; value: string }[] }];
-      const { sessionId } = (await proc.agent.request("session/new", { cwd: dir, mcpServers })) as { sessionId: string };
-      const answer = (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "please sign in" }] })) as { stopReason: string };
+      const mcpServers = [
+        {
+          name: "features",
+          command: process.execPath,
+          args: [FEATURE_SERVER, "features"],
+          env: [] as { name: string; value: string }[],
+        },
+      ];
+      const { sessionId } = (await proc.agent.request("session/new", { cwd: dir, mcpServers })) as {
+        sessionId: string;
+      };
+      const answer = (await proc.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "please sign in" }],
+      })) as { stopReason: string };
       expect(answer.stopReason).toBe("end_turn");
-      const asked = proc.permissions.find((p) => p.toolCall.rawInput && (p.toolCall.rawInput as { mode?: string }).mode === "url");
-      expect(JSON.stringify(asked?.toolCall.content)).toContain('MCP server \\"features\\" asks: Sign in to continue\\nhttps://auth.example.test/login?session=1');
+      const asked = proc.permissions.find(
+        (p) => p.toolCall.rawInput && (p.toolCall.rawInput as { mode?: string }).mode === "url",
+      );
+      expect(JSON.stringify(asked?.toolCall.content)).toContain(
+        'MCP server \\"features\\" asks: Sign in to continue\\nhttps://auth.example.test/login?session=1',
+      );
       expect(JSON.stringify(proc.updates)).toContain('{\\"action\\":\\"accept\\"}');
     } finally {
       await proc.close();
     }
   }, 60_000);
 });
-

@@ -32,9 +32,21 @@ describe("MaskedStream", () => {
 describe("userInputOf", () => {
   it("text and resources become text; an image stays an image part", () => {
     expect(userInputOf([{ type: "text", text: "hi" }])).toBe("hi");
-    expect(userInputOf([{ type: "text", text: "see" }, { type: "resource_link", name: "a.ts", uri: "file:///p/a.ts" }])).toBe("see\n[a.ts](file:///p/a.ts)");
-    expect(userInputOf([{ type: "resource", resource: { uri: "file:///p/b.ts", text: "const b = 1;" } }])).toBe('<context uri="file:///p/b.ts">\nconst b = 1;\n</context>');
-    expect(userInputOf([{ type: "text", text: "what is this" }, { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }])).toEqual({
+    expect(
+      userInputOf([
+        { type: "text", text: "see" },
+        { type: "resource_link", name: "a.ts", uri: "file:///p/a.ts" },
+      ]),
+    ).toBe("see\n[a.ts](file:///p/a.ts)");
+    expect(userInputOf([{ type: "resource", resource: { uri: "file:///p/b.ts", text: "const b = 1;" } }])).toBe(
+      '<context uri="file:///p/b.ts">\nconst b = 1;\n</context>',
+    );
+    expect(
+      userInputOf([
+        { type: "text", text: "what is this" },
+        { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+      ]),
+    ).toEqual({
       type: "user",
       content: [
         { type: "text", text: "what is this" },

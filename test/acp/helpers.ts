@@ -8,7 +8,14 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, type ClientCapabilities, type ClientContext, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
+import {
+  client,
+  ndJsonStream,
+  type ClientCapabilities,
+  type ClientContext,
+  type RequestPermissionRequest,
+  type SessionNotification,
+} from "@agentclientprotocol/sdk";
 import { binPath, tempProject } from "../helpers/project";
 
 /** The scripted model of the ACP tests, by the user's last words. */
@@ -81,7 +88,15 @@ export function startAgent(
   const home = env.HOME ?? realpathSync(mkdtempSync(join(tmpdir(), "ubq-acp-home-")));
   const child = spawn(process.execPath, [binPath, "acp", ...args], {
     cwd: project.dir,
-    env: { ...process.env, HOME: home, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", UBQ_SESSIONS: project.sessions, ...env },
+    env: {
+      ...process.env,
+      HOME: home,
+      DEBUG: "",
+      NO_COLOR: "1",
+      UBIQUITY_TRUST: "1",
+      UBQ_SESSIONS: project.sessions,
+      ...env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
@@ -113,7 +128,9 @@ export function startAgent(
     .onRequest("session/request_permission", async ({ params }) => {
       proc.permissions.push(params);
       const chosen = await proc.answer(params);
-      return chosen === "cancelled" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: chosen } };
+      return chosen === "cancelled"
+        ? { outcome: { outcome: "cancelled" } }
+        : { outcome: { outcome: "selected", optionId: chosen } };
     })
     // An editor's buffers: what `files` holds is what the editor has open (unsaved).
     .onRequest("fs/read_text_file", async ({ params }) => {
@@ -127,9 +144,18 @@ export function startAgent(
       files?.set(params.path, params.content);
       return {};
     });
-  const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+  const connection = app.connect(
+    ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    ),
+  );
   proc.agent = connection.agent;
-  const initialized = proc.agent.request("initialize", { protocolVersion: 1, clientCapabilities: capabilities, clientInfo: { name: "test", version: "0" } });
+  const initialized = proc.agent.request("initialize", {
+    protocolVersion: 1,
+    clientCapabilities: capabilities,
+    clientInfo: { name: "test", version: "0" },
+  });
   return Object.assign(proc, { initialized });
 }
 

@@ -27,26 +27,45 @@ function chatShape(body: unknown): string[] {
   const messages = (body as { messages: { role: string; content: unknown }[] }).messages;
   return messages
     .filter((m) => m.role !== "system")
-    .map((m) => `${m.role}:${typeof m.content === "string" ? m.content : (m.content as { text?: string }[]).map((p) => p.text ?? "").join("|")}`);
+    .map(
+      (m) =>
+        `${m.role}:${typeof m.content === "string" ? m.content : (m.content as { text?: string }[]).map((p) => p.text ?? "").join("|")}`,
+    );
 }
 
 describe("ubiquity acp: a cancelled prompt stays in the session as interrupted", () => {
   it("session/cancel mid-stream, then the next prompt: it runs next, after the partial answer and the marker", async () => {
     // The first answer sends one delta and stalls (only the cancel ends it); the next is answered at once.
-    server = await startProviderServer((_request, index) => (index === 0 ? { fault: "stall-mid-stream" } : "the next prompt, answered"));
-    const dir = tempProject({ ".ubiquityrc.json": JSON.stringify({ model: "openai-compatible:local-model", maxRetries: 0, marketPricing: false }) });
-    const proc = startAgent({ dir, sessions: join(dir, "sessions") }, [], { OPENAI_COMPATIBLE_BASE_URL: server.baseURL });
+    server = await startProviderServer((_request, index) =>
+      index === 0 ? { fault: "stall-mid-stream" } : "the next prompt, answered",
+    );
+    const dir = tempProject({
+      ".ubiquityrc.json": JSON.stringify({
+        model: "openai-compatible:local-model",
+        maxRetries: 0,
+        marketPricing: false,
+      }),
+    });
+    const proc = startAgent({ dir, sessions: join(dir, "sessions") }, [], {
+      OPENAI_COMPATIBLE_BASE_URL: server.baseURL,
+    });
     running.push(proc);
     await proc.initialized;
     const { sessionId } = await proc.agent.request("session/new", { cwd: dir, mcpServers: [] });
 
-    const first = proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write a long essay" }] });
+    const first = proc.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "write a long essay" }],
+    });
     await until(() => messageText(proc, sessionId).length > 0);
     await proc.agent.notify("session/cancel", { sessionId });
     expect((await first).stopReason).toBe("cancelled");
 
     const chunksBefore = updatesOf(proc, sessionId).length;
-    const next = await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "now do this instead" }] });
+    const next = await proc.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "now do this instead" }],
+    });
     expect(next.stopReason).toBe("end_turn");
     const answered = updatesOf(proc, sessionId)
       .slice(chunksBefore)
@@ -73,11 +92,16 @@ describe("ubiquity acp: a tool's own preconditions come before the approval ques
     running.push(proc);
     await proc.initialized;
     const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
-    const answer = await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "please edit the notes" }] });
+    const answer = await proc.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "please edit the notes" }],
+    });
     expect(answer.stopReason).toBe("end_turn");
     // Default mode asks before an Edit; this one could never run, so nobody was asked.
     expect(proc.permissions).toHaveLength(0);
-    const failed = updatesOf(proc, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+    const failed = updatesOf(proc, sessionId).find(
+      (u) => u.sessionUpdate === "tool_call_update" && u.status === "failed",
+    );
     expect(JSON.stringify(failed)).toContain("has not been read in this run");
   }, 60_000);
 });

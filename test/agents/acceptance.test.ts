@@ -62,7 +62,14 @@ describe("acceptance: two agents in one response", () => {
     expect(parentSecond).not.toContain("echo: ALPHA");
 
     // Usage and cost: two parent responses plus two per subagent, all on the run's totals.
-    expect(result.usage).toEqual({ inputTokens: 2 * 100 + 4 * 7, outputTokens: 2 * 10 + 4 * 3, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 6, toolCalls: 4 });
+    expect(result.usage).toEqual({
+      inputTokens: 2 * 100 + 4 * 7,
+      outputTokens: 2 * 10 + 4 * 3,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      requests: 6,
+      toolCalls: 4,
+    });
     expect(result.modelUsage["scripted:scripted"]).toMatchObject({ inputTokens: 228, outputTokens: 32, requests: 6 });
     expect(result.totalCostUsd).toBeCloseTo((228 * 1 + 32 * 2) / 1_000_000, 12);
 

@@ -47,11 +47,31 @@ describe("agent-scoped hooks", () => {
     const model = scriptedModel(({ request }) => {
       const system = JSON.stringify(request.prompt.filter((m) => m.role === "system"));
       const tools = request.prompt.filter((m) => m.role === "tool").length;
-      if (system.includes("Work carefully.")) return tools === 0 ? { toolCalls: [{ toolName: "Bash", input: { command: "touch sub-made" } }] } : "blocked, as told";
-      if (tools === 0) return { toolCalls: [{ toolName: "Bash", input: { command: "touch parent-made # would match sub-made" } }, { toolName: "Agent", input: { subagent_type: "careful", description: "careful work", prompt: "make sub-made" } }] };
+      if (system.includes("Work carefully."))
+        return tools === 0
+          ? { toolCalls: [{ toolName: "Bash", input: { command: "touch sub-made" } }] }
+          : "blocked, as told";
+      if (tools === 0)
+        return {
+          toolCalls: [
+            { toolName: "Bash", input: { command: "touch parent-made # would match sub-made" } },
+            {
+              toolName: "Agent",
+              input: { subagent_type: "careful", description: "careful work", prompt: "make sub-made" },
+            },
+          ],
+        };
       return "done";
     });
-    const options: Options = { cwd, model, agentSources: ["project"], sandbox: false, persistSession: false, persistTodos: false, canUseTool: () => ({ behavior: "allow" as const }) };
+    const options: Options = {
+      cwd,
+      model,
+      agentSources: ["project"],
+      sandbox: false,
+      persistSession: false,
+      persistTodos: false,
+      canUseTool: () => ({ behavior: "allow" as const }),
+    };
     const messages = await collect(summon("go", options));
     expect(existsSync(join(cwd, "parent-made"))).toBe(true);
     expect(existsSync(join(cwd, "sub-made"))).toBe(false);

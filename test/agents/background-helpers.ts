@@ -20,7 +20,9 @@ export function gate(name = "Gate") {
       entered();
       await new Promise<void>((resolve, reject) => {
         void opened.then(resolve);
-        ctx.abortSignal.addEventListener("abort", () => ((aborted = true), reject(new Error("gate aborted"))), { once: true });
+        ctx.abortSignal.addEventListener("abort", () => ((aborted = true), reject(new Error("gate aborted"))), {
+          once: true,
+        });
       });
       return "gate open";
     },
@@ -32,7 +34,11 @@ export function gate(name = "Gate") {
 export function told(request: LanguageModelV4CallOptions, last = false): string {
   return (last ? request.prompt.slice(-1) : request.prompt)
     .filter((m) => m.role === "user" || m.role === "tool")
-    .flatMap((m) => (m.content as { type: string; text?: string; output?: { value?: unknown } }[]).map((p) => (p.type === "text" ? p.text : JSON.stringify(p.output?.value ?? ""))))
+    .flatMap((m) =>
+      (m.content as { type: string; text?: string; output?: { value?: unknown } }[]).map((p) =>
+        p.type === "text" ? p.text : JSON.stringify(p.output?.value ?? ""),
+      ),
+    )
     .join("\n");
 }
 

@@ -14,10 +14,20 @@ import background from "ubiquity/plugins/background";
 
 const WORKER = { description: "Works on a task", prompt: "You are WORKER." };
 
-async function run(script: Script, { plugins = [background()], tools = [], ...options }: SummonOptions & { tools?: SummonOptions["tools"] }) {
+async function run(
+  script: Script,
+  { plugins = [background()], tools = [], ...options }: SummonOptions & { tools?: SummonOptions["tools"] },
+) {
   const model = scriptedModel(script);
   const messages: Message[] = await collect(
-    summon("go", { model, presets: [], plugins: [systemPrompt(), agents(), ...plugins], tools: [echo, ...(tools ?? [])], agents: { worker: WORKER }, ...options }),
+    summon("go", {
+      model,
+      presets: [],
+      plugins: [systemPrompt(), agents(), ...plugins],
+      tools: [echo, ...(tools ?? [])],
+      agents: { worker: WORKER },
+      ...options,
+    }),
   );
   return { model, messages, result: resultOf(messages) };
 }
@@ -25,7 +35,13 @@ async function run(script: Script, { plugins = [background()], tools = [], ...op
 const bg = (id: string, name?: string, prompt = "count the files") => ({
   toolName: "Agent",
   id,
-  input: { subagent_type: "worker", description: "count files", prompt, run_in_background: true, ...(name ? { name } : {}) },
+  input: {
+    subagent_type: "worker",
+    description: "count files",
+    prompt,
+    run_in_background: true,
+    ...(name ? { name } : {}),
+  },
 });
 
 /** The run's own results of `toolName`, in call order (parallel calls finish in any order). */
@@ -36,7 +52,14 @@ const resultsOf = (messages: Message[], toolName: string) =>
 
 /** A tool that returns once `reached` resolved (the worker is at its gate). */
 const waitFor = (reached: Promise<void>) =>
-  defineTool({ name: "WaitForWorker", description: "Wait for the worker.", inputSchema: z.object({}), isReadOnly: true, isConcurrencySafe: true, execute: async () => (await reached, "the worker is at its gate") });
+  defineTool({
+    name: "WaitForWorker",
+    description: "Wait for the worker.",
+    inputSchema: z.object({}),
+    isReadOnly: true,
+    isConcurrencySafe: true,
+    execute: async () => (await reached, "the worker is at its gate"),
+  });
 
 describe("background agents", () => {
   it("return at once with the task id, run concurrently, and the run waits for them: the reply is the next prompt, the usage and cost the run's", async () => {
@@ -44,9 +67,13 @@ describe("background agents", () => {
     let parentCalls = 0;
     const { model, messages, result } = await run(
       ({ request }) => {
-        if (agentOf(request) === "WORKER") return answered(request) ? { text: "worker report: 42", usage: { outputTokens: 1000 } } : { toolCalls: [{ toolName: "Gate", input: {} }], usage: { outputTokens: 1000 } };
+        if (agentOf(request) === "WORKER")
+          return answered(request)
+            ? { text: "worker report: 42", usage: { outputTokens: 1000 } }
+            : { toolCalls: [{ toolName: "Gate", input: {} }], usage: { outputTokens: 1000 } };
         parentCalls++;
-        if (told(request).includes("Background work ended")) return { text: "final: the worker says 42", usage: { outputTokens: 1 } };
+        if (told(request).includes("Background work ended"))
+          return { text: "final: the worker says 42", usage: { outputTokens: 1 } };
         if (answered(request)) {
           // Only the parent's next step opens the worker's gate: a synchronous Agent call would never get here.
           g.open();
@@ -54,18 +81,27 @@ describe("background agents", () => {
         }
         return { toolCalls: [bg("c1", "worker-1")], usage: { outputTokens: 1 } };
       },
-      { tools: [g.tool], plugins: [background(), pricing()], modelPricing: { scripted: { input: 0, output: 1 } }, marketPricing: false },
+      {
+        tools: [g.tool],
+        plugins: [background(), pricing()],
+        modelPricing: { scripted: { input: 0, output: 1 } },
+        marketPricing: false,
+      },
     );
     expect(result.isError).toBe(false);
     expect(result.result).toBe("final: the worker says 42");
     expect(parentCalls).toBe(3);
     const started = resultsOf(messages, "Agent")[0]!;
     expect(started.output.isError).toBe(false);
-    expect(started.output.content).toMatch(/^Started agent-1 \(named "worker-1"\): agent worker works on "count files" in the background\./);
+    expect(started.output.content).toMatch(
+      /^Started agent-1 \(named "worker-1"\): agent worker works on "count files" in the background\./,
+    );
     expect(started.output.metadata).toMatchObject({ taskId: "agent-1", name: "worker-1", background: true });
     // The continuation names the task and carries the reply.
     const last = told(model.requests.at(-1)!);
-    expect(last).toMatch(/- agent-1 \(agent worker-1: worker — count files\) completed\. Its reply:\nworker report: 42/);
+    expect(last).toMatch(
+      /- agent-1 \(agent worker-1: worker — count files\) completed\. Its reply:\nworker report: 42/,
+    );
     // The worker's turns are charged to the run: 3 parent turns of 1 token, 2 worker turns of 1000.
     expect(result.usage.outputTokens).toBe(2003);
     expect(result.totalCostUsd).toBeCloseTo(2003 / 1_000_000, 12);
@@ -85,13 +121,24 @@ describe("background agents", () => {
           return "worker: counted 3 files and 2 tests";
         }
         const said = latest(request);
-        if (said.includes("Background work ended")) return { toolCalls: [{ toolName: "SendMessage", id: "b-late", input: { to: "worker-1", message: "one more thing" } }, { toolName: "SendMessage", id: "c-who", input: { to: "nobody", message: "hi" } }] };
+        if (said.includes("Background work ended"))
+          return {
+            toolCalls: [
+              { toolName: "SendMessage", id: "b-late", input: { to: "worker-1", message: "one more thing" } },
+              { toolName: "SendMessage", id: "c-who", input: { to: "nobody", message: "hi" } },
+            ],
+          };
         if (said.includes("already finished")) return "final";
         if (said.includes("Message queued")) {
           g.open();
           return "waiting";
         }
-        if (answered(request)) return { toolCalls: [{ toolName: "SendMessage", id: "a-m1", input: { to: "agent-1", message: "also count the tests" } }] };
+        if (answered(request))
+          return {
+            toolCalls: [
+              { toolName: "SendMessage", id: "a-m1", input: { to: "agent-1", message: "also count the tests" } },
+            ],
+          };
         return { toolCalls: [bg("c1", "worker-1")] };
       },
       { tools: [g.tool] },
@@ -106,11 +153,17 @@ describe("background agents", () => {
     expect(sent[0]!.output.content).toBe('Message queued for agent-1 ("worker-1"): it reads it at its next step.');
     // The worker's one answered step saw the gate's result and then the message, as user input.
     expect(workerSaw).toHaveLength(1);
-    expect(systemOf(model.requests.find((r) => agentOf(r) === "WORKER")!).endsWith(`${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}`)).toBe(true);
-    expect(workerSaw[0]).toMatch(/gate open[\s\S]*Message from the agent that started you \(sent while you work\):\nalso count the tests/);
+    expect(
+      systemOf(model.requests.find((r) => agentOf(r) === "WORKER")!).endsWith(`${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}`),
+    ).toBe(true);
+    expect(workerSaw[0]).toMatch(
+      /gate open[\s\S]*Message from the agent that started you \(sent while you work\):\nalso count the tests/,
+    );
     expect(messages.some((m) => m.type === "user" && m.agentId && m.text.includes("also count the tests"))).toBe(true);
     // A finished agent and an unknown name are refused, saying why.
-    expect(sent[1]!.output.content).toMatch(/^agent-1 \("worker-1"\) has already finished \(completed\), so it cannot be messaged/);
+    expect(sent[1]!.output.content).toMatch(
+      /^agent-1 \("worker-1"\) has already finished \(completed\), so it cannot be messaged/,
+    );
     expect(sent[2]!.output.content).toBe('No background agent is called "nobody". No background agent is running.');
   });
 
@@ -118,7 +171,8 @@ describe("background agents", () => {
     const g = gate();
     const { messages, result } = await run(
       ({ request }) => {
-        if (agentOf(request) === "WORKER") return answered(request) ? "worker done" : { toolCalls: [{ toolName: "Gate", input: {} }] };
+        if (agentOf(request) === "WORKER")
+          return answered(request) ? "worker done" : { toolCalls: [{ toolName: "Gate", input: {} }] };
         if (told(request).includes("Background work ended")) return "final";
         if (answered(request)) {
           g.open();
@@ -142,7 +196,8 @@ describe("background agents", () => {
     const g = gate();
     const { messages } = await run(
       ({ request }) => {
-        if (agentOf(request) === "WORKER") return answered(request) ? "worker done" : { toolCalls: [{ toolName: "Gate", input: {} }] };
+        if (agentOf(request) === "WORKER")
+          return answered(request) ? "worker done" : { toolCalls: [{ toolName: "Gate", input: {} }] };
         const said = latest(request);
         if (said.includes("maxTotal")) return "final";
         if (said.includes("Background work ended")) return { toolCalls: [bg("c3", "again")] };
@@ -156,15 +211,22 @@ describe("background agents", () => {
     );
     const [first, second, third] = resultsOf(messages, "Agent").map((m) => m.output);
     expect([first!.isError, second!.isError]).toEqual([false, true]);
-    expect(second!.content).toBe('A background agent named "same" is already running (agent-1): message it with SendMessage, or give this one another name.');
-    expect(third!.content).toBe("Agent worker was not started: this session has started 1 background tasks, the most it may (maxTotal: 1).");
+    expect(second!.content).toBe(
+      'A background agent named "same" is already running (agent-1): message it with SendMessage, or give this one another name.',
+    );
+    expect(third!.content).toBe(
+      "Agent worker was not started: this session has started 1 background tasks, the most it may (maxTotal: 1).",
+    );
   });
 
   it("sends a background agent's permission prompts to the run's canUseTool", async () => {
     const asked: { tool: string; input: unknown }[] = [];
     const { messages, result } = await run(
       ({ request }) => {
-        if (agentOf(request) === "WORKER") return answered(request) ? "worker echoed" : { toolCalls: [{ toolName: "Echo", input: { text: "from the background" } }] };
+        if (agentOf(request) === "WORKER")
+          return answered(request)
+            ? "worker echoed"
+            : { toolCalls: [{ toolName: "Echo", input: { text: "from the background" } }] };
         if (told(request).includes("Background work ended")) return "final";
         return answered(request) ? "waiting" : { toolCalls: [bg("c1")] };
       },
@@ -181,8 +243,15 @@ describe("background agents", () => {
   });
 
   it("is refused, naming the plugin, when the run has no task registry", async () => {
-    const { messages } = await run(({ request }) => (answered(request) ? "done" : { toolCalls: [bg("c1")] }), { plugins: [] });
-    expect(resultsOf(messages, "Agent")[0]!.output).toMatchObject({ isError: true, content: expect.stringMatching(/could not start in the background: background tasks need the ubiquity:background plugin/) });
+    const { messages } = await run(({ request }) => (answered(request) ? "done" : { toolCalls: [bg("c1")] }), {
+      plugins: [],
+    });
+    expect(resultsOf(messages, "Agent")[0]!.output).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(
+        /could not start in the background: background tasks need the ubiquity:background plugin/,
+      ),
+    });
   });
 
   it("stops: the registry's stop aborts the agent's run and records how it ended", async () => {
@@ -201,7 +270,9 @@ describe("background agents", () => {
       ({ request }) => {
         if (agentOf(request) === "WORKER") return { toolCalls: [{ toolName: "Gate", input: {} }] };
         if (told(request).includes("killed")) return "final";
-        return answered(request) ? { toolCalls: [{ toolName: "StopTask", input: { id: "agent-1" } }] } : { toolCalls: [bg("c1")] };
+        return answered(request)
+          ? { toolCalls: [{ toolName: "StopTask", input: { id: "agent-1" } }] }
+          : { toolCalls: [bg("c1")] };
       },
       { tools: [g.tool, stopTool] },
     );
@@ -209,8 +280,15 @@ describe("background agents", () => {
     // The tool's own JSON, then the background plugin's note on what ended.
     const [json, note] = resultsOf(messages, "StopTask")[0]!.output.content.split("\n\n");
     const task = JSON.parse(json!);
-    expect(note).toMatch(/^\[Background task ended:\n- agent-1 \(worker — count files\) stopped: stopped by the test\]$/);
-    expect(task).toMatchObject({ id: "agent-1", kind: "agent", state: "killed", outcome: "stopped: stopped by the test" });
+    expect(note).toMatch(
+      /^\[Background task ended:\n- agent-1 \(worker — count files\) stopped: stopped by the test\]$/,
+    );
+    expect(task).toMatchObject({
+      id: "agent-1",
+      kind: "agent",
+      state: "killed",
+      outcome: "stopped: stopped by the test",
+    });
     // The agent's run ended (its result is in the stream) before the tool returned.
     expect(messages.some((m) => m.type === "result" && m.agentId)).toBe(true);
   });
@@ -230,21 +308,37 @@ describe("background agents", () => {
     expect(result.agentId).toBeUndefined();
     // The worker's gate saw the abort: its run was stopped with the session.
     expect(g.aborted()).toBe(true);
-    expect(messages.filter((m) => m.type === "tool_use" && m.agentId).map((m) => m.type === "tool_use" && m.toolName)).toEqual(["Gate"]);
+    expect(
+      messages.filter((m) => m.type === "tool_use" && m.agentId).map((m) => m.type === "tool_use" && m.toolName),
+    ).toEqual(["Gate"]);
   });
 
   it("an agent that ended while the model wrote its last response is told as the next prompt", async () => {
     // Ahead of the agents plugin's stop tap: hold the turn's end until the worker has ended.
     const holdUntilEnded = {
       name: "test:hold",
-      apply: (kernel: Kernel) => kernel.hooks.turn.stop.tapPromise("test:hold", async (_info, r) => void (r.agent ? undefined : await tasksOf(r)?.ended("agent-1"))),
+      apply: (kernel: Kernel) =>
+        kernel.hooks.turn.stop.tapPromise(
+          "test:hold",
+          async (_info, r) => void (r.agent ? undefined : await tasksOf(r)?.ended("agent-1")),
+        ),
     };
     const model = scriptedModel(({ request }) => {
       if (agentOf(request) === "WORKER") return "worker was quick";
       if (latest(request).includes("Background work ended")) return "final";
       return answered(request) ? "nothing to wait for, I think" : { toolCalls: [bg("c1")] };
     });
-    const result = resultOf(await collect(summon("go", { model, presets: [], plugins: [systemPrompt(), holdUntilEnded, agents(), background()], tools: [echo], agents: { worker: WORKER } })));
+    const result = resultOf(
+      await collect(
+        summon("go", {
+          model,
+          presets: [],
+          plugins: [systemPrompt(), holdUntilEnded, agents(), background()],
+          tools: [echo],
+          agents: { worker: WORKER },
+        }),
+      ),
+    );
     expect(result.result).toBe("final");
     expect(latest(model.requests.at(-1)!)).toMatch(/completed\. Its reply:\nworker was quick/);
   });
@@ -252,7 +346,10 @@ describe("background agents", () => {
   it("a run that ends on an error stops its agents, and its own result stays the stream's last message", async () => {
     const g = gate();
     const { messages, result } = await run(
-      ({ request }) => (agentOf(request) === "WORKER" ? { toolCalls: [{ toolName: "Gate", input: {} }] } : { toolCalls: [bg("c1"), { toolName: "WaitForWorker", input: {} }] }),
+      ({ request }) =>
+        agentOf(request) === "WORKER"
+          ? { toolCalls: [{ toolName: "Gate", input: {} }] }
+          : { toolCalls: [bg("c1"), { toolName: "WaitForWorker", input: {} }] },
       { tools: [g.tool, waitFor(g.reached)], maxTurns: 1 },
     );
     expect(result.agentId).toBeUndefined();
@@ -275,11 +372,20 @@ describe("background agents", () => {
       yield "and now?";
     }
     const model = scriptedModel(({ request }) => {
-      if (agentOf(request) === "WORKER") return answered(request) ? "worker finished after the interrupt" : { toolCalls: [{ toolName: "Gate", input: {} }] };
+      if (agentOf(request) === "WORKER")
+        return answered(request)
+          ? "worker finished after the interrupt"
+          : { toolCalls: [{ toolName: "Gate", input: {} }] };
       if (latest(request).includes("and now?")) return "ok";
       return answered(request) ? "waiting" : { toolCalls: [bg("c1", "w")] };
     });
-    const stream = summon(input(), { model, presets: [], plugins: [systemPrompt(), agents(), background()], tools: [g.tool], agents: { worker: WORKER } });
+    const stream = summon(input(), {
+      model,
+      presets: [],
+      plugins: [systemPrompt(), agents(), background()],
+      tools: [g.tool],
+      agents: { worker: WORKER },
+    });
     void g.reached.then(async () => {
       await stream.interrupt();
       interrupted();

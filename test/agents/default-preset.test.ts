@@ -14,7 +14,10 @@ const home = tempHome();
 describe("agents, skills and memory in the default preset", () => {
   it("offer Agent and Skill to the main run, memory to both; a subagent never gets Agent or AskUserQuestion", async () => {
     const cwd = realpathSync(temp("ubq-default-"));
-    writeTree(cwd, { "UBIQUITY.md": "Project rule: be brief.", ".ubiquity/skills/release/SKILL.md": "---\ndescription: Cut a release.\n---\nSteps." });
+    writeTree(cwd, {
+      "UBIQUITY.md": "Project rule: be brief.",
+      ".ubiquity/skills/release/SKILL.md": "---\ndescription: Cut a release.\n---\nSteps.",
+    });
     writeTree(home(), { ".ubiquity/agents/helper.md": "---\ndescription: Helps\n---\nYou are HELPER." });
     const seen: { who?: string; tools: string[]; system: string }[] = [];
     const model = scriptedModel(({ request }) => {
@@ -50,17 +53,38 @@ describe("agents, skills and memory in the default preset", () => {
   it("run a background agent messaged mid-run: task messages in the stream, its reply the run's next prompt, listed by backgroundTasks()", async () => {
     const cwd = realpathSync(temp("ubq-default-bg-"));
     const g = gate();
-    const gatePlugin = { name: "test:gate", apply: (kernel: Kernel) => void kernel.registries.tools.register("Gate", g.tool, "test:gate") };
+    const gatePlugin = {
+      name: "test:gate",
+      apply: (kernel: Kernel) => void kernel.registries.tools.register("Gate", g.tool, "test:gate"),
+    };
     const model = scriptedModel(({ request }) => {
-      if (agentOf(request) === "WORKER") return answered(request) ? `worker: ${/also (\w+)/.exec(told(request))?.[0] ?? "nothing more"}` : { toolCalls: [{ toolName: "Gate", input: {} }] };
+      if (agentOf(request) === "WORKER")
+        return answered(request)
+          ? `worker: ${/also (\w+)/.exec(told(request))?.[0] ?? "nothing more"}`
+          : { toolCalls: [{ toolName: "Gate", input: {} }] };
       const said = latest(request);
       if (said.includes("Background work ended")) return "all done";
       if (said.includes("Message queued")) {
         g.open();
         return "waiting for the worker";
       }
-      if (answered(request)) return { toolCalls: [{ toolName: "SendMessage", input: { to: "w", message: "also lint" } }] };
-      return { toolCalls: [{ toolName: "Agent", id: "c1", input: { subagent_type: "worker", description: "check", prompt: "check things", run_in_background: true, name: "w" } }] };
+      if (answered(request))
+        return { toolCalls: [{ toolName: "SendMessage", input: { to: "w", message: "also lint" } }] };
+      return {
+        toolCalls: [
+          {
+            toolName: "Agent",
+            id: "c1",
+            input: {
+              subagent_type: "worker",
+              description: "check",
+              prompt: "check things",
+              run_in_background: true,
+              name: "w",
+            },
+          },
+        ],
+      };
     });
     const query = summon("go", {
       model,
@@ -74,11 +98,17 @@ describe("agents, skills and memory in the default preset", () => {
     });
     const messages: Message[] = await collect(query);
     expect(resultOf(messages)).toMatchObject({ isError: false, result: "all done" });
-    const started = messages.find((m) => m.type === "system" && m.subtype === "task_started") as { task: { id: string; kind: string; name?: string } } | undefined;
+    const started = messages.find((m) => m.type === "system" && m.subtype === "task_started") as
+      | { task: { id: string; kind: string; name?: string } }
+      | undefined;
     expect(started?.task).toMatchObject({ id: "agent-1", kind: "agent", name: "w" });
-    const ended = messages.find((m) => m.type === "system" && m.subtype === "task_ended") as { task: { state: string; outcome: string } } | undefined;
+    const ended = messages.find((m) => m.type === "system" && m.subtype === "task_ended") as
+      | { task: { state: string; outcome: string } }
+      | undefined;
     expect(ended?.task).toMatchObject({ state: "completed", outcome: "worker: also lint" });
     expect(latest(model.requests.at(-1)!)).toContain("Its reply:\nworker: also lint");
-    expect(await query.backgroundTasks()).toEqual([expect.objectContaining({ id: "agent-1", kind: "agent", state: "completed", outcome: "worker: also lint" })]);
+    expect(await query.backgroundTasks()).toEqual([
+      expect.objectContaining({ id: "agent-1", kind: "agent", state: "completed", outcome: "worker: also lint" }),
+    ]);
   });
 });

@@ -13,7 +13,12 @@ const file = (front: string, body = "Do the work.") => `---\n${front}\n---\n\n${
 
 describe("agent file parsing", () => {
   it("takes hyphenated or camelCase keys, lists as `a, b` or [a, b], and the body as the prompt", () => {
-    const a = parseAgentFile(file("description: Reviews diffs\ntools: Read, Grep\ndisallowed-tools: [Bash, Write]\nmax-turns: 7\npermission-mode: plan\nmodel: inherit\nskills: '[release, docs]'"), "reviewer");
+    const a = parseAgentFile(
+      file(
+        "description: Reviews diffs\ntools: Read, Grep\ndisallowed-tools: [Bash, Write]\nmax-turns: 7\npermission-mode: plan\nmodel: inherit\nskills: '[release, docs]'",
+      ),
+      "reviewer",
+    );
     expect(a).toEqual({
       ok: true,
       name: "reviewer",
@@ -29,8 +34,15 @@ describe("agent file parsing", () => {
         skills: ["release", "docs"],
       },
     });
-    const b = parseAgentFile(file("name: Checker\ndescription: x\ndisallowedTools: Bash\nmaxTurns: 3\npermissionMode: dontAsk"), "stem");
-    expect(b).toMatchObject({ ok: true, name: "Checker", definition: { disallowedTools: ["Bash"], maxTurns: 3, permissionMode: "dontAsk" } });
+    const b = parseAgentFile(
+      file("name: Checker\ndescription: x\ndisallowedTools: Bash\nmaxTurns: 3\npermissionMode: dontAsk"),
+      "stem",
+    );
+    expect(b).toMatchObject({
+      ok: true,
+      name: "Checker",
+      definition: { disallowedTools: ["Bash"], maxTurns: 3, permissionMode: "dontAsk" },
+    });
   });
 
   it("an empty list grants none, an omitted one inherits", () => {
@@ -45,17 +57,35 @@ describe("agent file parsing", () => {
   });
 
   it("drops an unparseable field (named) so the run's own setting applies", () => {
-    const parsed = parseAgentFile(file("description: x\nmax-turns: many\npermission-mode: yolo\ntools: 5\nmodel: [a]"), "a");
+    const parsed = parseAgentFile(
+      file("description: x\nmax-turns: many\npermission-mode: yolo\ntools: 5\nmodel: [a]"),
+      "a",
+    );
     expect(parsed).toMatchObject({ ok: true, dropped: ["tools", "model", "maxTurns", "permissionMode"] });
     expect(parsed.ok && parsed.definition).toEqual({ description: "x", prompt: "Do the work." });
   });
 
   it("refuses a file with no description, no body, or broken frontmatter", () => {
-    expect(parseAgentFile(file("tools: Read"), "a")).toMatchObject({ ok: false, problem: expect.stringContaining("no description") });
-    expect(parseAgentFile(file("description: x", ""), "a")).toMatchObject({ ok: false, problem: expect.stringContaining("no body") });
-    expect(parseAgentFile("---\ndescription: [unclosed\n---\nbody", "a")).toMatchObject({ ok: false, problem: expect.stringContaining("not valid YAML") });
-    expect(parseAgentFile("---\ndescription: x\nbody without a closing line", "a")).toMatchObject({ ok: false, problem: expect.stringContaining("no closing ---") });
-    expect(parseAgentFile("---\n- a list\n---\nbody", "a")).toMatchObject({ ok: false, problem: expect.stringContaining("not a YAML mapping") });
+    expect(parseAgentFile(file("tools: Read"), "a")).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("no description"),
+    });
+    expect(parseAgentFile(file("description: x", ""), "a")).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("no body"),
+    });
+    expect(parseAgentFile("---\ndescription: [unclosed\n---\nbody", "a")).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("not valid YAML"),
+    });
+    expect(parseAgentFile("---\ndescription: x\nbody without a closing line", "a")).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("no closing ---"),
+    });
+    expect(parseAgentFile("---\n- a list\n---\nbody", "a")).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("not a YAML mapping"),
+    });
   });
 
   it("never evaluates code in frontmatter", () => {
@@ -111,19 +141,28 @@ describe("agent files on disk", () => {
     expect(found.get("team-lead")!.definition.displayName).toBe("team/lead");
     expect(found.get("two-words")!.definition.displayName).toBe("two words");
     expect(problems).toHaveLength(1);
-    expect(problems).toContainEqual(expect.stringMatching(/^skipped the agent file .*forged\.md: its name .* is not an identifier/));
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^skipped the agent file .*forged\.md: its name .* is not an identifier/),
+    );
   });
 
   it("reads nothing unless agentSources asks; options.agents wins over files; the plugin warns through event", async () => {
     const cwd = realpathSync(temp("ubq-agents-"));
-    writeTree(cwd, { ".ubiquity/agents/reviewer.md": file("description: from file"), ".ubiquity/agents/bad.md": "---\nx: [\n---\nbody" });
+    writeTree(cwd, {
+      ".ubiquity/agents/reviewer.md": file("description: from file"),
+      ".ubiquity/agents/bad.md": "---\nx: [\n---\nbody",
+    });
     const none = createKernel({ presets: [], plugins: [agents()], cwd });
     await none.ready();
     expect(getAgentsApi(none)!.definitions()).toEqual({});
     expect(none.registries.tools.has("Agent")).toBe(false);
 
     const warnings: KernelEvent[] = [];
-    const watch = { name: "test:watch", apply: (k: typeof none) => k.hooks.event.tap("test:watch", (e) => void (e.type === "warning" && warnings.push(e))) };
+    const watch = {
+      name: "test:watch",
+      apply: (k: typeof none) =>
+        k.hooks.event.tap("test:watch", (e) => void (e.type === "warning" && warnings.push(e))),
+    };
     const kernel = createKernel({
       presets: [],
       plugins: [watch, agents()],
@@ -136,7 +175,12 @@ describe("agent files on disk", () => {
     expect(Object.keys(defs)).toEqual(["aaa", "reviewer"]);
     expect(defs.reviewer!.description).toBe("from options");
     expect(kernel.registries.tools.has("Agent")).toBe(true);
-    expect(warnings).toEqual([expect.objectContaining({ source: "ubiquity:agents", message: expect.stringContaining(join(".ubiquity", "agents", "bad.md")) })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        source: "ubiquity:agents",
+        message: expect.stringContaining(join(".ubiquity", "agents", "bad.md")),
+      }),
+    ]);
   });
 });
 

@@ -10,16 +10,35 @@ import { AskUserQuestionTool } from "ubiquity/plugins/tool-ask-user";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { agentCall, agentOf, answered, echo, systemOf, toolNames } from "./helpers";
 
-const other = defineTool({ name: "Other", description: "Another tool.", inputSchema: z.object({}), execute: () => "other" });
+const other = defineTool({
+  name: "Other",
+  description: "Another tool.",
+  inputSchema: z.object({}),
+  execute: () => "other",
+});
 
 async function run(script: Script, { plugins = [], ...options }: SummonOptions) {
   const model = scriptedModel(script);
-  const messages: Message[] = await collect(summon("go", { model, presets: [], plugins: [systemPrompt(), agents(), ...plugins], tools: [echo, other], ...options }));
+  const messages: Message[] = await collect(
+    summon("go", {
+      model,
+      presets: [],
+      plugins: [systemPrompt(), agents(), ...plugins],
+      tools: [echo, other],
+      ...options,
+    }),
+  );
   return { model, messages, result: resultOf(messages) };
 }
 
 /** The parent makes `calls` in its first response and finishes when answered; subagents answer per `child`. */
-function parentThen(calls: ReturnType<typeof agentCall>[], child: (who: string, request: Parameters<Extract<Script, Function>>[0]["request"]) => ReturnType<Extract<Script, Function>>): Script {
+function parentThen(
+  calls: ReturnType<typeof agentCall>[],
+  child: (
+    who: string,
+    request: Parameters<Extract<Script, Function>>[0]["request"],
+  ) => ReturnType<Extract<Script, Function>>,
+): Script {
   return ({ request }) => {
     const who = agentOf(request);
     if (who) return child(who, request);
@@ -29,7 +48,12 @@ function parentThen(calls: ReturnType<typeof agentCall>[], child: (who: string, 
 
 describe("the Agent tool", () => {
   it("lists the agents sorted by name and is offered only when agents are configured", async () => {
-    const { model } = await run(() => "hi", { agents: { zeta: { description: "Last", prompt: "p" }, alpha: { description: "First", prompt: "p", tools: ["Read"] } } });
+    const { model } = await run(() => "hi", {
+      agents: {
+        zeta: { description: "Last", prompt: "p" },
+        alpha: { description: "First", prompt: "p", tools: ["Read"] },
+      },
+    });
     const tool = model.requests[0]!.tools!.find((t) => t.name === "Agent")! as { description?: string };
     expect(tool.description).toMatch(/- alpha: First \(tools: Read\)\n- zeta: Last$/);
     const none = await run(() => "hi", {});
@@ -39,10 +63,13 @@ describe("the Agent tool", () => {
   it("tools omitted inherits, [] grants none, a list cuts, disallowedTools removes; never Agent nor AskUserQuestion", async () => {
     const offered: Record<string, string[]> = {};
     const { result } = await run(
-      parentThen([agentCall("inherit", "c1"), agentCall("none", "c2"), agentCall("cut", "c3"), agentCall("deny", "c4")], (who, request) => {
-        offered[who] = toolNames(request);
-        return `${who} done`;
-      }),
+      parentThen(
+        [agentCall("inherit", "c1"), agentCall("none", "c2"), agentCall("cut", "c3"), agentCall("deny", "c4")],
+        (who, request) => {
+          offered[who] = toolNames(request);
+          return `${who} done`;
+        },
+      ),
       {
         tools: [echo, other, new AskUserQuestionTool()],
         agents: {
@@ -61,7 +88,10 @@ describe("the Agent tool", () => {
     // A plugin that keeps Other from the main run only: the subagent asks for it by name.
     const hideFromParent = {
       name: "test:hide",
-      apply: (kernel: Kernel) => kernel.hooks.tool.list.tap("test:hide", (tools, r) => (r.agent ? tools : tools.filter((t) => t.name !== "Other"))),
+      apply: (kernel: Kernel) =>
+        kernel.hooks.tool.list.tap("test:hide", (tools, r) =>
+          r.agent ? tools : tools.filter((t) => t.name !== "Other"),
+        ),
     };
     const offered: string[][] = [];
     await run(
@@ -69,7 +99,10 @@ describe("the Agent tool", () => {
         offered.push(toolNames(request));
         return "done";
       }),
-      { plugins: [hideFromParent], agents: { wide: { description: "d", prompt: "You are WIDE.", tools: ["Echo", "Other"] } } },
+      {
+        plugins: [hideFromParent],
+        agents: { wide: { description: "d", prompt: "You are WIDE.", tools: ["Echo", "Other"] } },
+      },
     );
     expect(offered).toEqual([["Echo"]]);
   });
@@ -77,12 +110,23 @@ describe("the Agent tool", () => {
   it("shares the parent's permission rules and canUseTool handler", async () => {
     const asked: { tool: string; input: unknown }[] = [];
     const { messages } = await run(
-      parentThen([agentCall("worker", "c1")], (_w, request) => (answered(request) ? "worker done" : { toolCalls: [{ toolName: "Echo", input: { text: "from child" } }, { toolName: "Other", input: {} }] })),
+      parentThen([agentCall("worker", "c1")], (_w, request) =>
+        answered(request)
+          ? "worker done"
+          : {
+              toolCalls: [
+                { toolName: "Echo", input: { text: "from child" } },
+                { toolName: "Other", input: {} },
+              ],
+            },
+      ),
       {
         plugins: [permissions()],
         askTools: ["Echo"],
         disallowedTools: ["Other"],
-        canUseTool: async (tool, input) => (asked.push({ tool, input }), { behavior: "deny", message: "no echo for subagents" }),
+        canUseTool: async (tool, input) => (
+          asked.push({ tool, input }), { behavior: "deny", message: "no echo for subagents" }
+        ),
         agents: { worker: { description: "d", prompt: "You are WORKER.", tools: ["Echo", "Other"] } },
       },
     );
@@ -112,18 +156,23 @@ describe("the Agent tool", () => {
     expect(result.isError).toBe(false);
     const outs = ofType(messages, "tool_result").filter((m) => m.toolName === "Agent");
     expect(outs.map((m) => m.output.isError)).toEqual([true, true]);
-    expect(outs[0]!.output.content).toMatch(/^Agent short did not finish \(error_max_turns\): Reached the maximum number of turns \(2\)/);
+    expect(outs[0]!.output.content).toMatch(
+      /^Agent short did not finish \(error_max_turns\): Reached the maximum number of turns \(2\)/,
+    );
     expect(outs[0]!.output.metadata).toMatchObject({ agentType: "short", subtype: "error_max_turns", numTurns: 2 });
   });
 
   it("runs on the parent's model unless the agent names one; usage is charged per model", async () => {
     const small = scriptedModel(["small done"], { provider: "other", modelId: "small" });
-    const { messages, result } = await run(parentThen([agentCall("same", "c1"), agentCall("own", "c2")], () => "same done"), {
-      agents: {
-        same: { description: "d", prompt: "You are SAME.", model: "inherit" },
-        own: { description: "d", prompt: "You are OWN.", model: small },
+    const { messages, result } = await run(
+      parentThen([agentCall("same", "c1"), agentCall("own", "c2")], () => "same done"),
+      {
+        agents: {
+          same: { description: "d", prompt: "You are SAME.", model: "inherit" },
+          own: { description: "d", prompt: "You are OWN.", model: small },
+        },
       },
-    });
+    );
     const byAgent = ofType(messages, "assistant").filter((m) => m.agentId);
     expect(byAgent.map((m) => [m.text, m.model]).sort()).toEqual([
       ["same done", "scripted:scripted"],
@@ -134,14 +183,17 @@ describe("the Agent tool", () => {
   });
 
   it("narrows the permission mode, never widens it", async () => {
-    const { messages } = await run(parentThen([agentCall("planner", "c1"), agentCall("wild", "c2")], () => "ok"), {
-      plugins: [permissions()],
-      permissionMode: "acceptEdits",
-      agents: {
-        planner: { description: "d", prompt: "You are PLANNER.", permissionMode: "plan" },
-        wild: { description: "d", prompt: "You are WILD.", permissionMode: "bypassPermissions" },
+    const { messages } = await run(
+      parentThen([agentCall("planner", "c1"), agentCall("wild", "c2")], () => "ok"),
+      {
+        plugins: [permissions()],
+        permissionMode: "acceptEdits",
+        agents: {
+          planner: { description: "d", prompt: "You are PLANNER.", permissionMode: "plan" },
+          wild: { description: "d", prompt: "You are WILD.", permissionMode: "bypassPermissions" },
+        },
       },
-    });
+    );
     const inits = ofType(messages, "system").filter((m) => m.subtype === "init" && m.agentId);
     expect(inits.map((m) => [m.parentToolUseId, (m as { permissionMode?: string }).permissionMode]).sort()).toEqual([
       ["c1", "plan"],
@@ -150,12 +202,20 @@ describe("the Agent tool", () => {
   });
 
   it("marks a subagent's messages with parentToolUseId and a fresh agentId per invocation", async () => {
-    const { messages } = await run(parentThen([agentCall("echoer", "c1"), agentCall("echoer", "c2")], (_w, request) => (answered(request) ? "ok" : { toolCalls: [{ toolName: "Echo", input: { text: "x" } }] })), {
-      agents: { echoer: { description: "d", prompt: "You are ECHOER." } },
-    });
+    const { messages } = await run(
+      parentThen([agentCall("echoer", "c1"), agentCall("echoer", "c2")], (_w, request) =>
+        answered(request) ? "ok" : { toolCalls: [{ toolName: "Echo", input: { text: "x" } }] },
+      ),
+      {
+        agents: { echoer: { description: "d", prompt: "You are ECHOER." } },
+      },
+    );
     const sub = messages.filter((m) => m.agentId);
-    expect(new Set(sub.map((m) => m.type))).toEqual(new Set(["system", "user", "assistant", "tool_use", "tool_result", "result"]));
-    const ids = (toolUseId: string) => new Set(sub.filter((m) => m.parentToolUseId === toolUseId).map((m) => m.agentId));
+    expect(new Set(sub.map((m) => m.type))).toEqual(
+      new Set(["system", "user", "assistant", "tool_use", "tool_result", "result"]),
+    );
+    const ids = (toolUseId: string) =>
+      new Set(sub.filter((m) => m.parentToolUseId === toolUseId).map((m) => m.agentId));
     expect(ids("c1").size).toBe(1);
     expect(ids("c2").size).toBe(1);
     expect([...ids("c1")][0]).not.toBe([...ids("c2")][0]);
@@ -166,7 +226,10 @@ describe("the Agent tool", () => {
     const seen: { system: string; prompt: string }[] = [];
     await run(
       parentThen([agentCall("helper", "c1", "count the files")], (_w, request) => {
-        seen.push({ system: systemOf(request), prompt: JSON.stringify(request.prompt.filter((m) => m.role !== "system")) });
+        seen.push({
+          system: systemOf(request),
+          prompt: JSON.stringify(request.prompt.filter((m) => m.role !== "system")),
+        });
         return "done";
       }),
       { appendSystemPrompt: "APPENDED", agents: { helper: { description: "d", prompt: "You are HELPER." } } },
@@ -189,9 +252,23 @@ describe("the Agent tool", () => {
       }),
       {
         plugins: [hooks()],
-        agents: { helper: { description: "d", prompt: "You are HELPER." }, blocked: { description: "d", prompt: "You are BLOCKED." } },
+        agents: {
+          helper: { description: "d", prompt: "You are HELPER." },
+          blocked: { description: "d", prompt: "You are BLOCKED." },
+        },
         hooks: {
-          SubagentStart: [{ hooks: [async (i) => (events.push(i), i.agentType === "blocked" ? { decision: "block", reason: "not today" } : { additionalContext: "CONTEXT-FROM-HOOK" })] }],
+          SubagentStart: [
+            {
+              hooks: [
+                async (i) => (
+                  events.push(i),
+                  i.agentType === "blocked"
+                    ? { decision: "block", reason: "not today" }
+                    : { additionalContext: "CONTEXT-FROM-HOOK" }
+                ),
+              ],
+            },
+          ],
           SubagentStop: [{ hooks: [async (i) => void events.push(i)] }],
         },
       },
@@ -202,7 +279,10 @@ describe("the Agent tool", () => {
       ["SubagentStop", "helper"],
     ]);
     expect(events[0]!.agentId).toBe(events[2]!.agentId);
-    expect(events[0]).toMatchObject({ prompt: "task for helper", extra: { description: "helper task", parentToolUseId: "c1" } });
+    expect(events[0]).toMatchObject({
+      prompt: "task for helper",
+      extra: { description: "helper task", parentToolUseId: "c1" },
+    });
     expect(events[2]!.message).toBe("helper done");
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain("CONTEXT-FROM-HOOK");

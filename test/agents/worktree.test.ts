@@ -1,9 +1,26 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listCheckpoints, rewindFiles, summon, type Kernel, type Message, type SummonOptions, type Tool } from "ubiquity";
+import {
+  listCheckpoints,
+  rewindFiles,
+  summon,
+  type Kernel,
+  type Message,
+  type SummonOptions,
+  type Tool,
+} from "ubiquity";
 import checkpoints from "ubiquity/plugins/checkpoints";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { scriptedModel, type Script, type ScriptedTurn } from "ubiquity/testing";
@@ -25,7 +42,12 @@ let root: string;
 let repo: string;
 let trees: string;
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } }).trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  }).trim();
 
 beforeEach(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), "ubq-worktree-")));
@@ -41,28 +63,54 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** A plugin registering one tool (the `tools` option would replace Bash's). */
-const toolPlugin = (tool: Tool) => ({ name: `test:${tool.name}`, apply: (kernel: Kernel) => void kernel.registries.tools.register(tool.name, tool, `test:${tool.name}`) });
+const toolPlugin = (tool: Tool) => ({
+  name: `test:${tool.name}`,
+  apply: (kernel: Kernel) => void kernel.registries.tools.register(tool.name, tool, `test:${tool.name}`),
+});
 
 async function run(script: Script, options: SummonOptions) {
   const model = scriptedModel(script);
   const messages: Message[] = await collect(
-    summon("go", { model, presets: [], cwd: repo, worktreeDir: trees, plugins: [systemPrompt(), agents(), toolRead(), toolEdit(), toolWrite(), background()], ...options }),
+    summon("go", {
+      model,
+      presets: [],
+      cwd: repo,
+      worktreeDir: trees,
+      plugins: [systemPrompt(), agents(), toolRead(), toolEdit(), toolWrite(), background()],
+      ...options,
+    }),
   );
   return { model, messages, result: resultOf(messages) };
 }
 
 /** A worker that reads shared.txt and puts its own line in place of "base". */
-const editor = (who: string) => (request: LanguageModelV4CallOptions): ScriptedTurn => {
-  const step = request.prompt.filter((m) => m.role === "tool").length;
-  if (step === 0) return { toolCalls: [{ toolName: "Read", input: { file_path: "shared.txt" } }] };
-  if (step === 1) return { toolCalls: [{ toolName: "Edit", input: { file_path: "shared.txt", old_string: "base", new_string: `from ${who}` } }] };
-  return `${who} edited shared.txt`;
-};
+const editor =
+  (who: string) =>
+  (request: LanguageModelV4CallOptions): ScriptedTurn => {
+    const step = request.prompt.filter((m) => m.role === "tool").length;
+    if (step === 0) return { toolCalls: [{ toolName: "Read", input: { file_path: "shared.txt" } }] };
+    if (step === 1)
+      return {
+        toolCalls: [
+          { toolName: "Edit", input: { file_path: "shared.txt", old_string: "base", new_string: `from ${who}` } },
+        ],
+      };
+    return `${who} edited shared.txt`;
+  };
 
-const agentCall = (type: string, id: string, extra: Record<string, unknown> = {}) => ({ toolName: "Agent", id, input: { subagent_type: type, description: `${type} edit`, prompt: "edit shared.txt", ...extra } });
+const agentCall = (type: string, id: string, extra: Record<string, unknown> = {}) => ({
+  toolName: "Agent",
+  id,
+  input: { subagent_type: type, description: `${type} edit`, prompt: "edit shared.txt", ...extra },
+});
 
-const worktreesOf = () => git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9));
-const branchesOf = () => git(repo, "branch", "--list", "ubiquity/*", "--format=%(refname:short)").split("\n").filter(Boolean);
+const worktreesOf = () =>
+  git(repo, "worktree", "list", "--porcelain")
+    .split("\n")
+    .filter((l) => l.startsWith("worktree "))
+    .map((l) => l.slice(9));
+const branchesOf = () =>
+  git(repo, "branch", "--list", "ubiquity/*", "--format=%(refname:short)").split("\n").filter(Boolean);
 
 describe("worktree isolation", () => {
   it("two agents edit the same file without conflict, each in its own worktree on its own branch; the caller is told the branch and the diff", async () => {
@@ -70,13 +118,23 @@ describe("worktree isolation", () => {
       ({ request }) => {
         const who = agentOf(request);
         if (who) return editor(who)(request);
-        return answered(request) ? "both done" : { toolCalls: [agentCall("a", "c1"), agentCall("b", "c2", { isolation: "worktree" })] };
+        return answered(request)
+          ? "both done"
+          : { toolCalls: [agentCall("a", "c1"), agentCall("b", "c2", { isolation: "worktree" })] };
       },
       // One isolated by its definition, the other by the call.
-      { agents: { a: { description: "d", prompt: "You are A.", isolation: "worktree" }, b: { description: "d", prompt: "You are B." } } },
+      {
+        agents: {
+          a: { description: "d", prompt: "You are A.", isolation: "worktree" },
+          b: { description: "d", prompt: "You are B." },
+        },
+      },
     );
     expect(result.result).toBe("both done");
-    const outputs = ofType(messages, "tool_result").filter((m) => m.toolName === "Agent").sort((x, y) => (x.toolUseId < y.toolUseId ? -1 : 1)).map((m) => m.output);
+    const outputs = ofType(messages, "tool_result")
+      .filter((m) => m.toolName === "Agent")
+      .sort((x, y) => (x.toolUseId < y.toolUseId ? -1 : 1))
+      .map((m) => m.output);
     expect(outputs.map((o) => o.isError)).toEqual([false, false]);
     const edits = ofType(messages, "tool_result").filter((m) => m.agentId && m.toolName === "Edit");
     expect(edits.map((m) => m.output.isError)).toEqual([false, false]);
@@ -87,8 +145,12 @@ describe("worktree isolation", () => {
     // Each agent's edit is in its own worktree, on its own branch, under worktreeDir.
     const found = outputs.map((o, i) => {
       const who = ["A", "B"][i]!;
-      expect(o.content).toMatch(new RegExp(`^${who} edited shared\\.txt\\n\\nWorktree: branch ubiquity/agent-[0-9a-f]{8} at `));
-      expect(o.content).toMatch(/Changes against the base:\n shared\.txt \| 2 \+-\n 1 file changed, 1 insertion\(\+\), 1 deletion\(-\)/);
+      expect(o.content).toMatch(
+        new RegExp(`^${who} edited shared\\.txt\\n\\nWorktree: branch ubiquity/agent-[0-9a-f]{8} at `),
+      );
+      expect(o.content).toMatch(
+        /Changes against the base:\n shared\.txt \| 2 \+-\n 1 file changed, 1 insertion\(\+\), 1 deletion\(-\)/,
+      );
       const meta = o.metadata!.worktree as { path: string; branch: string; base: string };
       expect(meta.path.startsWith(`${trees}/repo-`)).toBe(true);
       expect(readFileSync(join(meta.path, "shared.txt"), "utf8")).toBe(`from ${who}\n`);
@@ -107,13 +169,18 @@ describe("worktree isolation", () => {
   it("removes an unchanged worktree and its branch", async () => {
     const { messages } = await run(
       ({ request }) => {
-        if (agentOf(request)) return answered(request) ? "looked only" : { toolCalls: [{ toolName: "Read", input: { file_path: "shared.txt" } }] };
+        if (agentOf(request))
+          return answered(request)
+            ? "looked only"
+            : { toolCalls: [{ toolName: "Read", input: { file_path: "shared.txt" } }] };
         return answered(request) ? "done" : { toolCalls: [agentCall("a", "c1")] };
       },
       { agents: { a: { description: "d", prompt: "You are A.", isolation: "worktree" } } },
     );
     const output = ofType(messages, "tool_result").find((m) => m.toolName === "Agent" && !m.agentId)!.output;
-    expect(output.content).toMatch(/^looked only\n\nWorktree: no changes; its worktree and branch ubiquity\/agent-[0-9a-f]{8} were removed\.$/);
+    expect(output.content).toMatch(
+      /^looked only\n\nWorktree: no changes; its worktree and branch ubiquity\/agent-[0-9a-f]{8} were removed\.$/,
+    );
     expect(worktreesOf()).toEqual([repo]);
     expect(branchesOf()).toEqual([]);
     expect(existsSync((output.metadata!.worktree as { path: string }).path)).toBe(false);
@@ -123,18 +190,31 @@ describe("worktree isolation", () => {
     const sessionDir = join(root, "sessions");
     const { model, messages, result } = await run(
       ({ request }) => {
-        if (agentOf(request)) return answered(request) ? "wrote made.txt" : { toolCalls: [{ toolName: "Write", input: { file_path: "made.txt", content: "new\n" } }] };
+        if (agentOf(request))
+          return answered(request)
+            ? "wrote made.txt"
+            : { toolCalls: [{ toolName: "Write", input: { file_path: "made.txt", content: "new\n" } }] };
         if (latest(request).includes("Background work ended")) return "done";
-        return answered(request) ? "waiting" : { toolCalls: [agentCall("a", "c1", { run_in_background: true, name: "maker" })] };
+        return answered(request)
+          ? "waiting"
+          : { toolCalls: [agentCall("a", "c1", { run_in_background: true, name: "maker" })] };
       },
-      { cwd: join(repo, "sub"), agentIsolation: "worktree", agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), toolWrite(), background(), sessions()], sessionDir },
+      {
+        cwd: join(repo, "sub"),
+        agentIsolation: "worktree",
+        agents: { a: { description: "d", prompt: "You are A." } },
+        plugins: [systemPrompt(), agents(), toolWrite(), background(), sessions()],
+        sessionDir,
+      },
     );
     expect(result.result).toBe("done");
     expect(ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!.output.content).toMatch(
       /^Started agent-1 \(named "maker"\): agent a works on "a edit" in the background, in the worktree \S+\/agent-[0-9a-f]{8} on branch ubiquity\/agent-[0-9a-f]{8}\.\n/,
     );
     const note = latest(model.requests.at(-1)!);
-    expect(note).toMatch(/agent-1 \(agent maker: a — a edit\) completed\. Its reply:\nwrote made\.txt\n\nWorktree: branch (ubiquity\/agent-[0-9a-f]{8}) at (\S+) \(from [0-9a-f]{12}; uncommitted changes in the worktree\)\.\nChanges against the base:\n sub\/made\.txt \| 1 \+\n/);
+    expect(note).toMatch(
+      /agent-1 \(agent maker: a — a edit\) completed\. Its reply:\nwrote made\.txt\n\nWorktree: branch (ubiquity\/agent-[0-9a-f]{8}) at (\S+) \(from [0-9a-f]{12}; uncommitted changes in the worktree\)\.\nChanges against the base:\n sub\/made\.txt \| 1 \+\n/,
+    );
     const path = /Worktree: branch \S+ at (\S+) /.exec(note)![1]!;
     // The agent worked in the same subfolder of its worktree.
     expect(readFileSync(join(path, "sub", "made.txt"), "utf8")).toBe("new\n");
@@ -162,53 +242,70 @@ describe("worktree isolation", () => {
       },
     );
     expect(result.isError, result.result).toBe(false);
-    const tree = (ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!.output.metadata!.worktree as { path: string }).path;
+    const tree = (
+      ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!.output.metadata!.worktree as { path: string }
+    ).path;
     expect(readFileSync(join(tree, "shared.txt"), "utf8")).toBe("from A\n");
     const query = { cwd: repo, sessionDir, checkpointDir };
     const list = await listCheckpoints(result.sessionId, query);
     // Tied to the agent's own turn that edited, covering its worktree.
-    const editTurn = ofType(messages, "assistant").find((m) => m.agentId && m.content.some((b) => b.type === "tool_call" && b.toolName === "Edit"))!;
+    const editTurn = ofType(messages, "assistant").find(
+      (m) => m.agentId && m.content.some((b) => b.type === "tool_call" && b.toolName === "Edit"),
+    )!;
     expect(list.map((c) => [c.messageUuid, c.roots])).toEqual([[editTurn.uuid, [tree]]]);
     await rewindFiles(result.sessionId, editTurn.uuid, query);
     expect(readFileSync(join(tree, "shared.txt"), "utf8")).toBe("base\n");
     expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
   });
 
-  it.skipIf(SKIP)("with the sandbox on, a worktree agent's commands write its worktree; the caller's commands still cannot", async () => {
-    const g = gate();
-    let tree = "";
-    const { messages, result } = await run(
-      ({ request }) => {
-        if (agentOf(request)) {
-          const step = request.prompt.filter((m) => m.role === "tool").length;
-          if (step === 0) return { toolCalls: [{ toolName: "Gate", input: {} }] };
-          if (step === 1) return { toolCalls: [{ toolName: "Bash", input: { command: "echo from-agent > shared.txt && pwd" } }] };
-          return "agent wrote";
-        }
-        const said = latest(request);
-        if (said.includes("Background work ended")) return "done";
-        if (said.includes("tried")) {
-          g.open();
-          return "waiting";
-        }
-        if (answered(request)) {
-          tree = readdirSync(join(trees, readdirSync(trees)[0]!)).map((d) => join(trees, readdirSync(trees)[0]!, d))[0]!;
-          return { toolCalls: [{ toolName: "Bash", input: { command: `echo hack > '${tree}/shared.txt' || true; echo tried` } }] };
-        }
-        return { toolCalls: [agentCall("a", "c1", { run_in_background: true, isolation: "worktree" })] };
-      },
-      { agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), bash(), sandbox(), background(), toolPlugin(g.tool)] },
-    );
-    expect(result.result).toBe("done");
-    const bashes = ofType(messages, "tool_result").filter((m) => m.toolName === "Bash");
-    const caller = bashes.find((m) => !m.agentId)!;
-    const agent = bashes.find((m) => m.agentId)!;
-    expect(caller.output.metadata).toMatchObject({ contained: true });
-    expect(caller.output.content).toMatch(/(Read-only file system|No such file or directory)[\s\S]*tried/);
-    expect(agent.output).toMatchObject({ isError: false, content: tree, metadata: { contained: true } });
-    expect(readFileSync(join(tree, "shared.txt"), "utf8")).toBe("from-agent\n");
-    expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
-  });
+  it.skipIf(SKIP)(
+    "with the sandbox on, a worktree agent's commands write its worktree; the caller's commands still cannot",
+    async () => {
+      const g = gate();
+      let tree = "";
+      const { messages, result } = await run(
+        ({ request }) => {
+          if (agentOf(request)) {
+            const step = request.prompt.filter((m) => m.role === "tool").length;
+            if (step === 0) return { toolCalls: [{ toolName: "Gate", input: {} }] };
+            if (step === 1)
+              return { toolCalls: [{ toolName: "Bash", input: { command: "echo from-agent > shared.txt && pwd" } }] };
+            return "agent wrote";
+          }
+          const said = latest(request);
+          if (said.includes("Background work ended")) return "done";
+          if (said.includes("tried")) {
+            g.open();
+            return "waiting";
+          }
+          if (answered(request)) {
+            tree = readdirSync(join(trees, readdirSync(trees)[0]!)).map((d) =>
+              join(trees, readdirSync(trees)[0]!, d),
+            )[0]!;
+            return {
+              toolCalls: [
+                { toolName: "Bash", input: { command: `echo hack > '${tree}/shared.txt' || true; echo tried` } },
+              ],
+            };
+          }
+          return { toolCalls: [agentCall("a", "c1", { run_in_background: true, isolation: "worktree" })] };
+        },
+        {
+          agents: { a: { description: "d", prompt: "You are A." } },
+          plugins: [systemPrompt(), agents(), bash(), sandbox(), background(), toolPlugin(g.tool)],
+        },
+      );
+      expect(result.result).toBe("done");
+      const bashes = ofType(messages, "tool_result").filter((m) => m.toolName === "Bash");
+      const caller = bashes.find((m) => !m.agentId)!;
+      const agent = bashes.find((m) => m.agentId)!;
+      expect(caller.output.metadata).toMatchObject({ contained: true });
+      expect(caller.output.content).toMatch(/(Read-only file system|No such file or directory)[\s\S]*tried/);
+      expect(agent.output).toMatchObject({ isError: false, content: tree, metadata: { contained: true } });
+      expect(readFileSync(join(tree, "shared.txt"), "utf8")).toBe("from-agent\n");
+      expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
+    },
+  );
 
   it("a background agent refused at a cap leaves no worktree behind", async () => {
     const { messages } = await run(
@@ -217,12 +314,20 @@ describe("worktree isolation", () => {
         const said = latest(request);
         if (said.includes("maxTotal")) return "done";
         // The first (not isolated) uses the session's one task; the second, isolated, is refused.
-        if (said.includes("Background work ended")) return { toolCalls: [agentCall("a", "c2", { run_in_background: true, isolation: "worktree" })] };
+        if (said.includes("Background work ended"))
+          return { toolCalls: [agentCall("a", "c2", { run_in_background: true, isolation: "worktree" })] };
         return answered(request) ? "waiting" : { toolCalls: [agentCall("a", "c1", { run_in_background: true })] };
       },
-      { agents: { a: { description: "d", prompt: "You are A." } }, plugins: [systemPrompt(), agents(), background()], backgroundTasks: { maxTotal: 1 } },
+      {
+        agents: { a: { description: "d", prompt: "You are A." } },
+        plugins: [systemPrompt(), agents(), background()],
+        backgroundTasks: { maxTotal: 1 },
+      },
     );
-    expect(ofType(messages, "tool_result").find((m) => m.toolUseId === "c2")!.output).toMatchObject({ isError: true, content: expect.stringContaining("maxTotal: 1") });
+    expect(ofType(messages, "tool_result").find((m) => m.toolUseId === "c2")!.output).toMatchObject({
+      isError: true,
+      content: expect.stringContaining("maxTotal: 1"),
+    });
     expect(worktreesOf()).toEqual([repo]);
     expect(branchesOf()).toEqual([]);
   });
@@ -233,7 +338,17 @@ describe("worktree isolation", () => {
       if (!who) return answered(request) ? "all done" : { toolCalls: [agentCall("a", "c1"), agentCall("b", "c2")] };
       const step = request.prompt.filter((m) => m.role === "tool").length;
       if (step < 2) return editor(who)(request);
-      if (step === 2) return { toolCalls: [{ toolName: "Bash", input: { command: `git -c user.name=${who} -c user.email=${who}@t commit -qam "${who} edit" && echo committed` } }] };
+      if (step === 2)
+        return {
+          toolCalls: [
+            {
+              toolName: "Bash",
+              input: {
+                command: `git -c user.name=${who} -c user.email=${who}@t commit -qam "${who} edit" && echo committed`,
+              },
+            },
+          ],
+        };
       return `${who} committed`;
     });
     const messages: Message[] = await collect(
@@ -252,10 +367,16 @@ describe("worktree isolation", () => {
     expect(resultOf(messages)).toMatchObject({ isError: false, result: "all done" });
     const bashes = ofType(messages, "tool_result").filter((m) => m.toolName === "Bash");
     expect(bashes.map((m) => m.output.content)).toEqual(["committed", "committed"]);
-    const reports = ofType(messages, "tool_result").filter((m) => m.toolName === "Agent").sort((x, y) => (x.toolUseId < y.toolUseId ? -1 : 1));
+    const reports = ofType(messages, "tool_result")
+      .filter((m) => m.toolName === "Agent")
+      .sort((x, y) => (x.toolUseId < y.toolUseId ? -1 : 1));
     for (const [i, who] of ["A", "B"].entries()) {
       const output = reports[i]!.output;
-      expect(output.content).toMatch(new RegExp(`^${who} committed\\n\\nWorktree: branch ubiquity/agent-[0-9a-f]{8} at \\S+ \\(from [0-9a-f]{12}; 1 commit by the agent\\)\\.\\nChanges against the base:\\n shared\\.txt \\| 2 \\+-`));
+      expect(output.content).toMatch(
+        new RegExp(
+          `^${who} committed\\n\\nWorktree: branch ubiquity/agent-[0-9a-f]{8} at \\S+ \\(from [0-9a-f]{12}; 1 commit by the agent\\)\\.\\nChanges against the base:\\n shared\\.txt \\| 2 \\+-`,
+        ),
+      );
       const { branch } = output.metadata!.worktree as { branch: string };
       expect(git(repo, "show", `${branch}:shared.txt`)).toBe(`from ${who}`);
     }
@@ -266,10 +387,13 @@ describe("worktree isolation", () => {
   it("outside a git repository, the agent is refused, saying why", async () => {
     const plain = join(root, "plain");
     mkdirSync(plain);
-    const { messages } = await run(({ request }) => (answered(request) ? "done" : { toolCalls: [agentCall("a", "c1", { isolation: "worktree" })] }), {
-      cwd: plain,
-      agents: { a: { description: "d", prompt: "You are A." } },
-    });
+    const { messages } = await run(
+      ({ request }) => (answered(request) ? "done" : { toolCalls: [agentCall("a", "c1", { isolation: "worktree" })] }),
+      {
+        cwd: plain,
+        agents: { a: { description: "d", prompt: "You are A." } },
+      },
+    );
     expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({
       isError: true,
       content: `Agent a could not start: worktree isolation needs a git repository, and ${plain} is not in one: run the agent without isolation, or run git init`,

@@ -51,7 +51,10 @@ function lastToolText(request: Request): string {
 
 const allow = () => ({ behavior: "allow" as const });
 const base: Options = { canUseTool: allow, persistSession: false, persistTodos: false, sandbox: false, cwd: dir };
-const results = (messages: Message[]) => messages.filter((m) => m.type === "tool_result").map((m) => (m.type === "tool_result" ? `${m.toolName}: ${m.output.content}` : ""));
+const results = (messages: Message[]) =>
+  messages
+    .filter((m) => m.type === "tool_result")
+    .map((m) => (m.type === "tool_result" ? `${m.toolName}: ${m.output.content}` : ""));
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -65,47 +68,67 @@ const linux = process.platform === "linux" && readdirSync("/proc").length > 0;
 
 describe.skipIf(!linux)("background shells", () => {
   for (const sandbox of [false, true] as const) {
-    it.skipIf(sandbox && sandboxMissing !== undefined)(`a dev server started in the background, polled with BashOutput, answered with curl and stopped with KillShell (sandbox ${sandbox ? "on" : "off"})`, async () => {
-      const port = await freePort();
-      // The words the model looks for are built at run time, so the command's own text never holds them.
-      const server = `node -e 'require("http").createServer((q, s) => s.end("po" + "ng")).listen(${port}, "127.0.0.1", () => console.log("listen" + "ing on ${port}"))'`;
-      let polls = 0;
-      // Start it; until it says it listens, wait a little and read its output; then curl it; then stop it.
-      const model = scriptedModel(({ request }) => {
-        const prompt = (request as unknown as Request).prompt;
-        const last = lastToolText(request as unknown as Request);
-        if (!prompt.some((m) => m.role === "tool")) return { toolCalls: [{ toolName: "Bash", input: { command: server, run_in_background: true } }] };
-        if (last.includes("stopped by KillShell")) return "done";
-        if (last.includes("pong")) return { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }] };
-        if (last.includes("listening on")) return { toolCalls: [{ toolName: "Bash", input: { command: `curl -s http://127.0.0.1:${port}/` } }] };
-        if (last.includes("(no output)") || last.includes("Started in the background")) {
-          return { toolCalls: [{ toolName: "BashOutput", input: { bash_id: "shell-1" } }] };
-        }
-        polls++;
-        return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 0.3" } }] };
-      });
-      // In the sandbox each command has its own loopback unless the network is shared ("all").
-      const messages = await collect(summon("start the server", { ...base, sandbox: sandbox ? { network: "all" } : false, model, maxTurns: 400 }));
-      const said = results(messages);
-      expect(said.some((r) => r.startsWith("Bash: pong")), said.join("\n---\n")).toBe(true);
-      expect(said.at(-1)).toMatch(/^KillShell: \[shell-1 \(node -e .*\) stopped by KillShell\]$/);
-      // The port is free again: the server is gone.
-      const probe = createServer();
-      await new Promise<void>((resolve, reject) => probe.once("error", reject).listen(port, "127.0.0.1", resolve));
-      await new Promise((r) => probe.close(r));
-      expect(messages.filter((m) => m.type === "system").map((m) => (m.type === "system" ? m.subtype : ""))).toEqual(["init", "task_started", "task_ended"]);
-      expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
-    });
+    it.skipIf(sandbox && sandboxMissing !== undefined)(
+      `a dev server started in the background, polled with BashOutput, answered with curl and stopped with KillShell (sandbox ${sandbox ? "on" : "off"})`,
+      async () => {
+        const port = await freePort();
+        // The words the model looks for are built at run time, so the command's own text never holds them.
+        const server = `node -e 'require("http").createServer((q, s) => s.end("po" + "ng")).listen(${port}, "127.0.0.1", () => console.log("listen" + "ing on ${port}"))'`;
+        let _polls = 0;
+        // Start it; until it says it listens, wait a little and read its output; then curl it; then stop it.
+        const model = scriptedModel(({ request }) => {
+          const prompt = (request as unknown as Request).prompt;
+          const last = lastToolText(request as unknown as Request);
+          if (!prompt.some((m) => m.role === "tool"))
+            return { toolCalls: [{ toolName: "Bash", input: { command: server, run_in_background: true } }] };
+          if (last.includes("stopped by KillShell")) return "done";
+          if (last.includes("pong")) return { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }] };
+          if (last.includes("listening on"))
+            return { toolCalls: [{ toolName: "Bash", input: { command: `curl -s http://127.0.0.1:${port}/` } }] };
+          if (last.includes("(no output)") || last.includes("Started in the background")) {
+            return { toolCalls: [{ toolName: "BashOutput", input: { bash_id: "shell-1" } }] };
+          }
+          _polls++;
+          return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 0.3" } }] };
+        });
+        // In the sandbox each command has its own loopback unless the network is shared ("all").
+        const messages = await collect(
+          summon("start the server", { ...base, sandbox: sandbox ? { network: "all" } : false, model, maxTurns: 400 }),
+        );
+        const said = results(messages);
+        expect(
+          said.some((r) => r.startsWith("Bash: pong")),
+          said.join("\n---\n"),
+        ).toBe(true);
+        expect(said.at(-1)).toMatch(/^KillShell: \[shell-1 \(node -e .*\) stopped by KillShell\]$/);
+        // The port is free again: the server is gone.
+        const probe = createServer();
+        await new Promise<void>((resolve, reject) => probe.once("error", reject).listen(port, "127.0.0.1", resolve));
+        await new Promise((r) => probe.close(r));
+        expect(messages.filter((m) => m.type === "system").map((m) => (m.type === "system" ? m.subtype : ""))).toEqual([
+          "init",
+          "task_started",
+          "task_ended",
+        ]);
+        expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
+      },
+    );
   }
 
   it("the 11th shell is refused, naming the cap and the way out", async () => {
     const m = mark();
-    const calls = Array.from({ length: 11 }, (_, i) => ({ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true }, id: `c${i}` }));
+    const calls = Array.from({ length: 11 }, (_, i) => ({
+      toolName: "Bash",
+      input: { command: `sleep ${m}`, run_in_background: true },
+      id: `c${i}`,
+    }));
     const model = scriptedModel([{ toolCalls: calls }, "done"]);
     const messages = await collect(summon("go", { ...base, model }));
     const said = results(messages);
     expect(said.filter((r) => r.startsWith("Bash: Started in the background"))).toHaveLength(10);
-    expect(said.at(-1)).toBe("Bash: 10 background shells are already running, the most a session may have at once (maxShells: 10): stop one with KillShell first.");
+    expect(said.at(-1)).toBe(
+      "Bash: 10 background shells are already running, the most a session may have at once (maxShells: 10): stop one with KillShell first.",
+    );
     // All ten ended with the session.
     expect(await until(() => sleepers(m).length === 0, 10_000)).toBe(true);
   });
@@ -133,7 +156,14 @@ describe.skipIf(!linux)("background shells", () => {
     const model = scriptedModel([
       { toolCalls: [{ toolName: "Bash", input: { command: `trap '' TERM; sleep ${m}`, run_in_background: true } }] },
       // It is running (and ignoring SIGTERM) before it is stopped.
-      { toolCalls: [{ toolName: "Bash", input: { command: `for i in $(seq 400); do pgrep -xf "sleep ${m}" && break; sleep 0.05; done` } }] },
+      {
+        toolCalls: [
+          {
+            toolName: "Bash",
+            input: { command: `for i in $(seq 400); do pgrep -xf "sleep ${m}" && break; sleep 0.05; done` },
+          },
+        ],
+      },
       { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }] },
       "done",
     ]);
@@ -153,16 +183,28 @@ describe.skipIf(!linux)("background shells", () => {
     ]);
     const messages = await collect(summon("go", { ...base, model }));
     const said = results(messages);
-    expect(said[1]).toBe('Bash: (no output)\n\n[Background task ended:\n- shell-1 (echo hi; exit 3) failed: exit code 3 (read the rest of its output with BashOutput bash_id "shell-1")]');
+    expect(said[1]).toBe(
+      'Bash: (no output)\n\n[Background task ended:\n- shell-1 (echo hi; exit 3) failed: exit code 3 (read the rest of its output with BashOutput bash_id "shell-1")]',
+    );
     expect(said[2]).toBe("BashOutput: [shell-1 (echo hi; exit 3) failed: exit code 3]\nhi");
   });
 
   it("BashInput writes to stdin; a shell on a pseudo-terminal sees a terminal", async () => {
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "Bash", input: { command: "read line; echo got:$line", run_in_background: true } }, { toolName: "Bash", input: { command: "tty", run_in_background: true, pty: true } }] },
+      {
+        toolCalls: [
+          { toolName: "Bash", input: { command: "read line; echo got:$line", run_in_background: true } },
+          { toolName: "Bash", input: { command: "tty", run_in_background: true, pty: true } },
+        ],
+      },
       { toolCalls: [{ toolName: "BashInput", input: { bash_id: "shell-1", input: "hello\n" } }] },
       { toolCalls: [{ toolName: "Bash", input: { command: "sleep 1" } }] },
-      { toolCalls: [{ toolName: "BashOutput", input: { bash_id: "shell-1" } }, { toolName: "BashOutput", input: { bash_id: "shell-2" } }] },
+      {
+        toolCalls: [
+          { toolName: "BashOutput", input: { bash_id: "shell-1" } },
+          { toolName: "BashOutput", input: { bash_id: "shell-2" } },
+        ],
+      },
       "done",
     ]);
     const said = results(await collect(summon("go", { ...base, model })));
@@ -178,8 +220,12 @@ describe.skipIf(!linux)("background shells", () => {
       { toolCalls: [{ toolName: "BashOutput", input: { bash_id: "shell-1" } }] },
       "done",
     ]);
-    const said = results(await collect(summon("go", { ...base, model, backgroundTasks: { backgroundOnTimeout: true } })));
-    expect(said[0]).toBe('Bash: first\n\n[Still running after 500 ms: moved to the background as shell-1 (backgroundOnTimeout). Read its further output with BashOutput (bash_id "shell-1"), stop it with KillShell.]');
+    const said = results(
+      await collect(summon("go", { ...base, model, backgroundTasks: { backgroundOnTimeout: true } })),
+    );
+    expect(said[0]).toBe(
+      'Bash: first\n\n[Still running after 500 ms: moved to the background as shell-1 (backgroundOnTimeout). Read its further output with BashOutput (bash_id "shell-1"), stop it with KillShell.]',
+    );
     expect(said[2]).toBe("BashOutput: [shell-1 (echo first; sleep 2; echo second) ended: exit code 0]\nsecond");
   });
 
@@ -188,7 +234,14 @@ describe.skipIf(!linux)("background shells", () => {
     const model = scriptedModel([
       { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true } }] },
       // It runs before the session ends.
-      { toolCalls: [{ toolName: "Bash", input: { command: `for i in $(seq 400); do pgrep -xf "sleep ${m}" && break; sleep 0.05; done` } }] },
+      {
+        toolCalls: [
+          {
+            toolName: "Bash",
+            input: { command: `for i in $(seq 400); do pgrep -xf "sleep ${m}" && break; sleep 0.05; done` },
+          },
+        ],
+      },
       "done",
     ]);
     const query = summon("go", { ...base, model });
@@ -196,13 +249,20 @@ describe.skipIf(!linux)("background shells", () => {
     expect(results(messages)[1]).toMatch(/^Bash: \d+$/);
     expect(messages.at(-1)?.type).toBe("result");
     expect(sleepers(m)).toEqual([]);
-    expect((await query.backgroundTasks()).map((t) => [t.id, t.state, t.outcome])).toEqual([["shell-1", "killed", "stopped when the session ended"]]);
+    expect((await query.backgroundTasks()).map((t) => [t.id, t.state, t.outcome])).toEqual([
+      ["shell-1", "killed", "stopped when the session ended"],
+    ]);
   });
 
   it("interrupt() leaves background shells running; close() ends them; the SDK lists and stops tasks", async () => {
     const [m1, m2] = [mark(), mark()];
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m1}`, run_in_background: true } }, { toolName: "Bash", input: { command: `sleep ${m2}`, run_in_background: true } }] },
+      {
+        toolCalls: [
+          { toolName: "Bash", input: { command: `sleep ${m1}`, run_in_background: true } },
+          { toolName: "Bash", input: { command: `sleep ${m2}`, run_in_background: true } },
+        ],
+      },
       "started",
     ]);
     async function* input() {
@@ -247,7 +307,10 @@ describe.skipIf(!linux)("background shells", () => {
   });
 
   it("without ubiquity:background, run_in_background is refused, naming the plugin", async () => {
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "sleep 1", run_in_background: true } }] }, "done"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "sleep 1", run_in_background: true } }] },
+      "done",
+    ]);
     const messages = await collect(summon("go", { ...base, model, disable: ["ubiquity:background"] }));
     expect(results(messages)[0]).toBe(
       "Bash: background tasks need the ubiquity:background plugin, which this run does not have: add it to plugins (the default preset has it), or run the work in the foreground",
@@ -256,16 +319,21 @@ describe.skipIf(!linux)("background shells", () => {
 
   for (const signal of ["SIGKILL", "SIGTERM"] as const) {
     for (const sandbox of [false, true] as const) {
-      it.skipIf(sandbox && sandboxMissing !== undefined)(`${signal} of the host leaves no background process (sandbox ${sandbox ? "on" : "off"})`, async () => {
-        const [m1, m2] = [mark(), mark()];
-        const child = spawnTs(join(import.meta.dirname, "fixtures", "host.ts"), [m1, m2, String(sandbox)]);
-        const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, how) => resolve(how)));
-        expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 30_000)).toBe(true);
-        child.kill(signal);
-        // The host still ends by the signal it got (nobody else handles it).
-        expect(await exited).toBe(signal);
-        expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
-      });
+      it.skipIf(sandbox && sandboxMissing !== undefined)(
+        `${signal} of the host leaves no background process (sandbox ${sandbox ? "on" : "off"})`,
+        async () => {
+          const [m1, m2] = [mark(), mark()];
+          const child = spawnTs(join(import.meta.dirname, "fixtures", "host.ts"), [m1, m2, String(sandbox)]);
+          const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+            child.on("exit", (_code, how) => resolve(how)),
+          );
+          expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 30_000)).toBe(true);
+          child.kill(signal);
+          // The host still ends by the signal it got (nobody else handles it).
+          expect(await exited).toBe(signal);
+          expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
+        },
+      );
     }
   }
 });

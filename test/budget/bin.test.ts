@@ -31,7 +31,14 @@ const r1 = { inputTokens: 20_000, outputTokens: 100 };
 const r2 = { inputTokens: 20_500, outputTokens: 100 };
 
 function project(): string {
-  const config = { model: "openai:budget-model", apiKey: "k", providerSettings: { baseURL: server!.baseURL }, modelPricing: { "budget-model": PRICE }, maxTokens: 1000, persistSession: false };
+  const config = {
+    model: "openai:budget-model",
+    apiKey: "k",
+    providerSettings: { baseURL: server!.baseURL },
+    modelPricing: { "budget-model": PRICE },
+    maxTokens: 1000,
+    persistSession: false,
+  };
   return tempProject({ ".ubiquityrc.json": JSON.stringify(config), "a.txt": "a\n" });
 }
 
@@ -42,10 +49,19 @@ describe("ubiquity run --max-budget-usd", () => {
       { toolCalls: [{ name: "Glob", input: { pattern: "*.md" } }], usage: r2 },
       { text: "never sent" },
     ]);
-    const out = await runCli(["run", "--max-budget-usd", "0.5", "--output-format", "json", "list the files"], project(), { HOME: home });
+    const out = await runCli(
+      ["run", "--max-budget-usd", "0.5", "--output-format", "json", "list the files"],
+      project(),
+      { HOME: home },
+    );
     expect(out.code, out.stderr).toBe(1);
     expect(server.requests).toHaveLength(2);
-    const result = JSON.parse(out.stdout) as { subtype: string; isError: boolean; result: string; budget: { spentUsd: number; maxBudgetUsd: number; spentTokens: number } };
+    const result = JSON.parse(out.stdout) as {
+      subtype: string;
+      isError: boolean;
+      result: string;
+      budget: { spentUsd: number; maxBudgetUsd: number; spentTokens: number };
+    };
     expect(result.subtype).toBe("error_max_budget_usd");
     expect(result.isError).toBe(true);
     expect(result.budget.maxBudgetUsd).toBe(0.5);

@@ -31,7 +31,13 @@ const script = () => [
 ];
 
 describe.each(CASES)("maxBudgetUsd against $family ($model)", (c) => {
-  const options = () => ({ model: c.model, apiKey: "k", providerSettings: { baseURL: server!.baseURL }, modelPricing: { "budget-model": PRICE }, maxTokens: 1000 });
+  const options = () => ({
+    model: c.model,
+    apiKey: "k",
+    providerSettings: { baseURL: server!.baseURL },
+    modelPricing: { "budget-model": PRICE },
+    maxTokens: 1000,
+  });
 
   it("stops before the third request, which would pass the cap: the server saw two", async () => {
     server = await startProviderServer(script());
@@ -58,7 +64,10 @@ describe.each(CASES)("maxBudgetUsd against $family ($model)", (c) => {
     expect(server.requests).toHaveLength(3);
     expect(result.subtype).toBe("success");
     expect(result.budget).toMatchObject({ maxBudgetUsd: 1, spentTokens: 1100 + 1300 + 1310 });
-    expect(result.budget?.spentUsd).toBeCloseTo(cost(r1) + cost(r2) + cost({ inputTokens: 1300, outputTokens: 10 }), 12);
+    expect(result.budget?.spentUsd).toBeCloseTo(
+      cost(r1) + cost(r2) + cost({ inputTokens: 1300, outputTokens: 10 }),
+      12,
+    );
     expect(result.budget?.refused).toBeUndefined();
   });
 });
@@ -73,7 +82,10 @@ describe("the cache rule against the Anthropic wire format", () => {
   const r2 = { inputTokens: 20_050, cacheReadTokens: 19_000, outputTokens: 10 };
 
   it("a prefix the provider just reported cached is priced at the cache-read rate", async () => {
-    server = await startProviderServer([{ toolCalls: [{ name: "Echo", input: { text: "one" } }], usage: r1 }, { text: "done", usage: r2 }]);
+    server = await startProviderServer([
+      { toolCalls: [{ name: "Echo", input: { text: "one" } }], usage: r1 },
+      { text: "done", usage: r2 },
+    ]);
     const { result } = await run("work", {
       model: "anthropic:budget-model",
       apiKey: "k",
@@ -93,7 +105,13 @@ describe("maxBudgetTokens", () => {
   it("needs no price: the third request would pass 4000 tokens and is not sent", async () => {
     server = await startProviderServer(script());
     // No modelPricing, and the market does not know the model: tokens need no price.
-    const { result } = await run("work", { model: "openai:budget-model", apiKey: "k", providerSettings: { baseURL: server.baseURL }, maxTokens: 1000, maxBudgetTokens: 4000 });
+    const { result } = await run("work", {
+      model: "openai:budget-model",
+      apiKey: "k",
+      providerSettings: { baseURL: server.baseURL },
+      maxTokens: 1000,
+      maxBudgetTokens: 4000,
+    });
     expect(server.requests).toHaveLength(2);
     expect(result.subtype).toBe("error_max_budget_tokens");
     expect(result.budget).toMatchObject({ maxBudgetTokens: 4000, spentTokens: 1100 + 1300 });
@@ -106,7 +124,12 @@ describe("maxBudgetTokens", () => {
 describe("a model with no known price under maxBudgetUsd", () => {
   it("is refused before any request, and the error names modelPricing with an example", async () => {
     server = await startProviderServer(["never sent"]);
-    const { result, messages } = await run("work", { model: "openai:budget-unpriced", apiKey: "k", providerSettings: { baseURL: server.baseURL }, maxBudgetUsd: 5 });
+    const { result, messages } = await run("work", {
+      model: "openai:budget-unpriced",
+      apiKey: "k",
+      providerSettings: { baseURL: server.baseURL },
+      maxBudgetUsd: 5,
+    });
     expect(server.requests).toHaveLength(0);
     expect(result.isError).toBe(true);
     // Refused while the run is set up: a configuration error (issue 38).

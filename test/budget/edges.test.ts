@@ -27,7 +27,14 @@ describe("a live session has one ledger", () => {
     const input = inbox();
     input.push("first");
     const results: ResultMessage[] = [];
-    for await (const m of summon(input, { model, presets: [], plugins: budgetLayer(), maxTokens: 100, maxBudgetTokens: 2000, maxRetries: 0 })) {
+    for await (const m of summon(input, {
+      model,
+      presets: [],
+      plugins: budgetLayer(),
+      maxTokens: 100,
+      maxBudgetTokens: 2000,
+      maxRetries: 0,
+    })) {
       if (m.type !== "result") continue;
       results.push(m);
       if (results.length === 1) input.push("second");
@@ -40,7 +47,18 @@ describe("a live session has one ledger", () => {
 
   it("control: a fresh session with the same second message fits the same cap", async () => {
     const model = scriptedModel(["two"]);
-    const result = resultOf(await collect(summon("second", { model, presets: [], plugins: budgetLayer(), maxTokens: 100, maxBudgetTokens: 2000, maxRetries: 0 })));
+    const result = resultOf(
+      await collect(
+        summon("second", {
+          model,
+          presets: [],
+          plugins: budgetLayer(),
+          maxTokens: 100,
+          maxBudgetTokens: 2000,
+          maxRetries: 0,
+        }),
+      ),
+    );
     expect(result.subtype).toBe("success");
   });
 });
@@ -51,7 +69,16 @@ describe("setModel under maxBudgetUsd", () => {
     const other = scriptedModel(["never"], { modelId: "beta" });
     const input = inbox();
     input.push("first");
-    const session = summon(input, { model, presets: [], plugins: budgetLayer(), modelPricing: { alpha: { input: 1, output: 1 } }, marketPricing: false, maxBudgetUsd: 10, maxTokens: 100, maxRetries: 0 });
+    const session = summon(input, {
+      model,
+      presets: [],
+      plugins: budgetLayer(),
+      modelPricing: { alpha: { input: 1, output: 1 } },
+      marketPricing: false,
+      maxBudgetUsd: 10,
+      maxTokens: 100,
+      maxRetries: 0,
+    });
     const results: ResultMessage[] = [];
     for await (const m of session) {
       if (m.type !== "result") continue;
@@ -69,9 +96,21 @@ describe("setModel under maxBudgetUsd", () => {
 
 describe("a retry after a 500", () => {
   it("is sent (its reservation does not block it) and the failed attempt costs nothing", async () => {
-    const model = scriptedModel([{ error: { status: 500 } }, { text: "ok", usage: { inputTokens: 100, outputTokens: 10 } }]);
+    const model = scriptedModel([
+      { error: { status: 500 } },
+      { text: "ok", usage: { inputTokens: 100, outputTokens: 10 } },
+    ]);
     const messages: Message[] = await collect(
-      summon("hi", { model, presets: [], plugins: budgetLayer(), tools: [echo], maxTokens: 100, maxBudgetTokens: 400, maxRetries: 1, retryMaxWaitMs: 20 }),
+      summon("hi", {
+        model,
+        presets: [],
+        plugins: budgetLayer(),
+        tools: [echo],
+        maxTokens: 100,
+        maxBudgetTokens: 400,
+        maxRetries: 1,
+        retryMaxWaitMs: 20,
+      }),
     );
     const result = resultOf(messages);
     expect(model.requests).toHaveLength(2);
@@ -87,7 +126,16 @@ describe("settings files and the cap", () => {
   };
   const runWith = async (cwd: string, trust: boolean, model = scriptedModel(["hello"])) => {
     const result = resultOf(
-      await collect(summon("hi", { model, cwd, presets: [], plugins: [settings(), ...budgetLayer()], settingSources: ["user", "project", "local"], trust })),
+      await collect(
+        summon("hi", {
+          model,
+          cwd,
+          presets: [],
+          plugins: [settings(), ...budgetLayer()],
+          settingSources: ["user", "project", "local"],
+          trust,
+        }),
+      ),
     );
     return { result, model };
   };
@@ -109,7 +157,16 @@ describe("settings files and the cap", () => {
     const model = scriptedModel(["hello"]);
     const result = resultOf(
       await collect(
-        summon("hi", { model, cwd, presets: [], plugins: [settings(), ...budgetLayer()], settingSources: ["user", "project", "local"], trust: true, modelPricing: { scripted: { input: 10, output: 30 } }, marketPricing: false }),
+        summon("hi", {
+          model,
+          cwd,
+          presets: [],
+          plugins: [settings(), ...budgetLayer()],
+          settingSources: ["user", "project", "local"],
+          trust: true,
+          modelPricing: { scripted: { input: 10, output: 30 } },
+          marketPricing: false,
+        }),
       ),
     );
     expect(result.subtype).toBe("error_max_budget_usd");
@@ -123,7 +180,11 @@ describe("settings files and the cap", () => {
       write(home(), ".ubiquity/settings.json", { maxBudgetTokens: 1_000_000 });
       write(cwd, ".ubiquity/settings.json", { maxBudgetTokens: 10 });
       const { result, model } = await runWith(cwd, trust);
-      expect({ trust, subtype: result.subtype, cap: result.budget?.maxBudgetTokens }).toEqual({ trust, subtype: "error_max_budget_tokens", cap: 10 });
+      expect({ trust, subtype: result.subtype, cap: result.budget?.maxBudgetTokens }).toEqual({
+        trust,
+        subtype: "error_max_budget_tokens",
+        cap: 10,
+      });
       expect(model.requests).toHaveLength(0);
     }
   });
@@ -143,7 +204,17 @@ describe("settings files and the cap", () => {
     write(cwd, ".ubiquity/settings.json", { maxBudgetTokens: 20 });
     const model = scriptedModel(["hello"]);
     const result = resultOf(
-      await collect(summon("hi", { model, cwd, presets: [], plugins: [settings(), ...budgetLayer()], settingSources: ["user", "project"], trust: true, maxBudgetTokens: 1_000_000 })),
+      await collect(
+        summon("hi", {
+          model,
+          cwd,
+          presets: [],
+          plugins: [settings(), ...budgetLayer()],
+          settingSources: ["user", "project"],
+          trust: true,
+          maxBudgetTokens: 1_000_000,
+        }),
+      ),
     );
     expect(result.subtype).toBe("success");
   });
@@ -160,16 +231,44 @@ describe("one run's requests in flight at the same time", () => {
       isConcurrencySafe: true,
       async execute({ q }, ctx) {
         const run = ctx.run!;
-        const { text } = await callModel(run, { model: run.model!, modelLabel: run.modelLabel!, instructions: "", messages: [{ role: "user", content: q }], maxOutputTokens: 1000 }, { purpose: "compact" });
+        const { text } = await callModel(
+          run,
+          {
+            model: run.model!,
+            modelLabel: run.modelLabel!,
+            instructions: "",
+            messages: [{ role: "user", content: q }],
+            maxOutputTokens: 1000,
+          },
+          { purpose: "compact" },
+        );
         return text;
       },
     });
     const model = scriptedModel(({ index }) =>
       index === 0
-        ? { toolCalls: [{ toolName: "Ask", input: { q: "a" } }, { toolName: "Ask", input: { q: "b" } }], usage: { inputTokens: 100, outputTokens: 10 } }
+        ? {
+            toolCalls: [
+              { toolName: "Ask", input: { q: "a" } },
+              { toolName: "Ask", input: { q: "b" } },
+            ],
+            usage: { inputTokens: 100, outputTokens: 10 },
+          }
         : { text: "side answer", delayMs: 50, usage: { inputTokens: 5, outputTokens: 5 } },
     );
-    const result = resultOf(await collect(summon("go", { model, presets: [], plugins: budgetLayer(), tools: [ask], maxTokens: 100, maxBudgetTokens: 1800, maxRetries: 0 })));
+    const result = resultOf(
+      await collect(
+        summon("go", {
+          model,
+          presets: [],
+          plugins: budgetLayer(),
+          tools: [ask],
+          maxTokens: 100,
+          maxBudgetTokens: 1800,
+          maxRetries: 0,
+        }),
+      ),
+    );
     // The turn and one side call went out; the second side call (in flight beside the first) did not.
     expect(model.requests).toHaveLength(2);
     expect(result.subtype).toBe("error_max_budget_tokens");
@@ -180,11 +279,18 @@ describe("an interrupted request's reservation", () => {
   it("is not held against the next stretch: a subagent there fits the cap it would not fit beside a stale reservation", async () => {
     // Each request's worst case is ~1000 output tokens: a stale one from the interrupted stream plus the subagent's passes 1800.
     const model = scriptedModel(({ index, request }) => {
-      const system = request.prompt.filter((m) => m.role === "system").map((m) => String(m.content)).join("");
+      const system = request.prompt
+        .filter((m) => m.role === "system")
+        .map((m) => String(m.content))
+        .join("");
       if (index === 0) return { text: "never", delayMs: 20_000 };
       if (system.includes("You are WORKER.")) return { text: "sub done", usage: { inputTokens: 10, outputTokens: 10 } };
-      if (request.prompt.at(-1)?.role === "tool") return { text: "parent done", usage: { inputTokens: 10, outputTokens: 10 } };
-      return { toolCalls: [{ toolName: "Agent", input: { subagent_type: "worker", description: "w", prompt: "work" } }], usage: { inputTokens: 10, outputTokens: 10 } };
+      if (request.prompt.at(-1)?.role === "tool")
+        return { text: "parent done", usage: { inputTokens: 10, outputTokens: 10 } };
+      return {
+        toolCalls: [{ toolName: "Agent", input: { subagent_type: "worker", description: "w", prompt: "work" } }],
+        usage: { inputTokens: 10, outputTokens: 10 },
+      };
     });
     const input = inbox();
     input.push("first");

@@ -9,9 +9,16 @@ import { echo } from "./helpers";
 
 const api = getPricingApi({} as Kernel);
 const pricing = { input: 10, output: 30, cacheRead: 1, cacheWrite: 12.5 };
-const priced = (extra: object = {}) => ({ api, options: { modelPricing: { "acme-model": { ...pricing, ...extra } }, marketPricing: false } });
+const priced = (extra: object = {}) => ({
+  api,
+  options: { modelPricing: { "acme-model": { ...pricing, ...extra } }, marketPricing: false },
+});
 const prompt: ModelMessage = { role: "user", content: "do the thing" };
-const history: ModelMessage[] = [prompt, { role: "assistant", content: "done part one" }, { role: "user", content: "and part two" }];
+const history: ModelMessage[] = [
+  prompt,
+  { role: "assistant", content: "done part one" },
+  { role: "user", content: "and part two" },
+];
 const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
   model: testModel(),
   modelLabel: "acme:acme-model",
@@ -23,7 +30,16 @@ const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
   purpose: "turn",
   ...over,
 });
-const sent = (over: Partial<SentRecord> = {}): SentRecord => ({ modelLabel: "acme:acme-model", purpose: "turn", first: prompt, messages: 2, inputTokens: 5000, cachedTokens: 4000, at: Date.now(), ...over });
+const sent = (over: Partial<SentRecord> = {}): SentRecord => ({
+  modelLabel: "acme:acme-model",
+  purpose: "turn",
+  first: prompt,
+  messages: 2,
+  inputTokens: 5000,
+  cachedTokens: 4000,
+  at: Date.now(),
+  ...over,
+});
 
 describe("input tokens", () => {
   it("without a count: the kernel's estimate over instructions, messages and tool schemas", async () => {
@@ -39,7 +55,9 @@ describe("input tokens", () => {
 
   it("a conversation it does not extend (another first message, fewer messages, another purpose) is estimated whole", async () => {
     const whole = (await estimateRequest(request(), undefined, undefined)).inputTokens;
-    expect((await estimateRequest(request(), sent({ first: { role: "user", content: "other" } }), undefined)).inputTokens).toBe(whole);
+    expect(
+      (await estimateRequest(request(), sent({ first: { role: "user", content: "other" } }), undefined)).inputTokens,
+    ).toBe(whole);
     expect((await estimateRequest(request(), sent({ messages: 9 }), undefined)).inputTokens).toBe(whole);
     expect((await estimateRequest(request({ purpose: "compact" }), sent(), undefined)).inputTokens).toBe(whole);
   });
@@ -47,7 +65,10 @@ describe("input tokens", () => {
 
 describe("output tokens", () => {
   it("maxOutputTokens, else the price entry's maxOutputTokens, else the documented assumption", async () => {
-    expect((await estimateRequest(request({ maxOutputTokens: 700 }), undefined, priced({ maxOutputTokens: 9000 }))).outputTokens).toBe(700);
+    expect(
+      (await estimateRequest(request({ maxOutputTokens: 700 }), undefined, priced({ maxOutputTokens: 9000 })))
+        .outputTokens,
+    ).toBe(700);
     expect((await estimateRequest(request(), undefined, priced({ maxOutputTokens: 9000 }))).outputTokens).toBe(9000);
     expect((await estimateRequest(request(), undefined, priced())).outputTokens).toBe(ASSUMED_OUTPUT_TOKENS);
     expect(ASSUMED_OUTPUT_TOKENS).toBe(32_000);
@@ -59,12 +80,20 @@ describe("the cache rule", () => {
     const e = await estimateRequest(request({ maxOutputTokens: 100 }), sent(), priced());
     expect(e.cachedTokens).toBe(4000);
     const uncached = e.inputTokens - 4000;
-    expect(e.costUsd).toBeCloseTo(costOf({ inputTokens: e.inputTokens, cacheReadTokens: 4000, cacheWriteTokens: uncached, outputTokens: 100 }, pricing), 12);
+    expect(e.costUsd).toBeCloseTo(
+      costOf(
+        { inputTokens: e.inputTokens, cacheReadTokens: 4000, cacheWriteTokens: uncached, outputTokens: 100 },
+        pricing,
+      ),
+      12,
+    );
   });
 
   it("not cached: another model, or a report older than five minutes", async () => {
     expect((await estimateRequest(request(), sent({ modelLabel: "acme:other" }), priced())).cachedTokens).toBe(0);
-    expect((await estimateRequest(request(), sent({ at: Date.now() - CACHE_TRUST_MS - 1 }), priced())).cachedTokens).toBe(0);
+    expect(
+      (await estimateRequest(request(), sent({ at: Date.now() - CACHE_TRUST_MS - 1 }), priced())).cachedTokens,
+    ).toBe(0);
   });
 
   it("a model with no known price has a token estimate and no USD one", async () => {

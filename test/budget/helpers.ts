@@ -16,11 +16,18 @@ export const PRICE: ModelPricing = { input: 10, output: 30 };
 export const budgetLayer = () => [modelPlugin(), retryPlugin(), pricingPlugin(), budgetPlugin()];
 
 /** Run `prompt` through the model layer and the budget with `options`; `plugins` come after the layer. */
-export async function run(prompt: string, { plugins = [], ...options }: SummonOptions): Promise<{ messages: Message[]; result: ResultMessage }> {
-  const messages = await collect(summon(prompt, { presets: [], plugins: [...budgetLayer(), ...plugins], tools: [echo], maxRetries: 0, ...options }));
+export async function run(
+  prompt: string,
+  { plugins = [], ...options }: SummonOptions,
+): Promise<{ messages: Message[]; result: ResultMessage }> {
+  const messages = await collect(
+    summon(prompt, { presets: [], plugins: [...budgetLayer(), ...plugins], tools: [echo], maxRetries: 0, ...options }),
+  );
   return { messages, result: resultOf(messages) };
 }
 
 /** What `usage` costs at `pricing`, the pricing plugin's arithmetic. */
-export const cost = (usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }, pricing = PRICE) =>
-  costOf({ cacheReadTokens: 0, cacheWriteTokens: 0, ...usage }, pricing);
+export const cost = (
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number },
+  pricing = PRICE,
+) => costOf({ cacheReadTokens: 0, cacheWriteTokens: 0, ...usage }, pricing);

@@ -16,7 +16,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-const base = () => ({ model: "openai:budget-model", apiKey: "k", providerSettings: { baseURL: server!.baseURL }, modelPricing: { "budget-model": PRICE }, maxTokens: 1000 });
+const base = () => ({
+  model: "openai:budget-model",
+  apiKey: "k",
+  providerSettings: { baseURL: server!.baseURL },
+  modelPricing: { "budget-model": PRICE },
+  maxTokens: 1000,
+});
 
 describe("a subagent's spend counts against the parent's budget", () => {
   // Parent request 1 delegates ($0.0115); the subagent's request 2 calls a tool ($0.0415); its
@@ -26,7 +32,10 @@ describe("a subagent's spend counts against the parent's budget", () => {
   const parent1 = { inputTokens: 1000, outputTokens: 50 };
   const child1 = { inputTokens: 4000, outputTokens: 50 };
   const script = () => [
-    { toolCalls: [{ name: "Agent", input: { subagent_type: "worker", description: "work", prompt: "do the work" } }], usage: parent1 },
+    {
+      toolCalls: [{ name: "Agent", input: { subagent_type: "worker", description: "work", prompt: "do the work" } }],
+      usage: parent1,
+    },
     { toolCalls: [{ name: "Echo", input: { text: "child" } }], usage: child1 },
     { text: "child done (never sent)" },
     { text: "parent done (never sent)" },
@@ -35,7 +44,12 @@ describe("a subagent's spend counts against the parent's budget", () => {
 
   it("the subagent's request that would pass the cap is never sent, and the parent ends with error_max_budget_usd", async () => {
     server = await startProviderServer(script());
-    const { result, messages } = await run("delegate", { ...base(), plugins: [systemPrompt(), agents()], agents: agentsOption, maxBudgetUsd: 0.11 });
+    const { result, messages } = await run("delegate", {
+      ...base(),
+      plugins: [systemPrompt(), agents()],
+      agents: agentsOption,
+      maxBudgetUsd: 0.11,
+    });
     expect(server.requests).toHaveLength(2);
     // The subagent's own result (in the parent's stream) and the Agent tool's answer name the budget.
     const agentResult = ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!;
@@ -53,7 +67,12 @@ describe("a subagent's spend counts against the parent's budget", () => {
 
   it("with room, the same run finishes: all four requests go out and the spend is the tree's", async () => {
     server = await startProviderServer(script());
-    const { result } = await run("delegate", { ...base(), plugins: [systemPrompt(), agents()], agents: agentsOption, maxBudgetUsd: 1 });
+    const { result } = await run("delegate", {
+      ...base(),
+      plugins: [systemPrompt(), agents()],
+      agents: agentsOption,
+      maxBudgetUsd: 1,
+    });
     expect(server.requests).toHaveLength(4);
     expect(result.subtype).toBe("success");
     expect(result.budget?.spentUsd).toBeCloseTo(result.totalCostUsd!, 12);
@@ -87,9 +106,15 @@ describe("parallel subagents", () => {
       requestTimeoutMs: 1000,
     });
     expect(server.requests).toHaveLength(2);
-    const outcomes = ofType(messages, "tool_result").filter((m) => m.toolName === "Agent").map((m) => m.output);
+    const outcomes = ofType(messages, "tool_result")
+      .filter((m) => m.toolName === "Agent")
+      .map((m) => m.output);
     // One was refused beside the other's reservation; the other timed out on the stalled server.
-    expect(outcomes.filter((o) => o.content.includes("reserved by requests in flight") && o.content.includes("error_max_budget_usd"))).toHaveLength(1);
+    expect(
+      outcomes.filter(
+        (o) => o.content.includes("reserved by requests in flight") && o.content.includes("error_max_budget_usd"),
+      ),
+    ).toHaveLength(1);
     expect(outcomes.filter((o) => o.content.includes("requestTimeoutMs"))).toHaveLength(1);
     expect(result.subtype).toBe("error_max_budget_usd");
   });
@@ -100,11 +125,19 @@ describe("a request that failed for good", () => {
     // Parent request 1 ($0.0115); the subagent's request fails (400, not retried); the parent's
     // request 2 (~$0.0105 + $0.03) fits under $0.06 only without the failed call's ~$0.031.
     server = await startProviderServer([
-      { toolCalls: [{ name: "Agent", input: { subagent_type: "worker", description: "a", prompt: "task a" } }], usage: { inputTokens: 1000, outputTokens: 50 } },
+      {
+        toolCalls: [{ name: "Agent", input: { subagent_type: "worker", description: "a", prompt: "task a" } }],
+        usage: { inputTokens: 1000, outputTokens: 50 },
+      },
       { status: 400, message: "bad request" },
       { text: "parent done" },
     ]);
-    const { result } = await run("delegate", { ...base(), plugins: [systemPrompt(), agents()], agents: { worker: { description: "d", prompt: "You are WORKER.", tools: [] } }, maxBudgetUsd: 0.06 });
+    const { result } = await run("delegate", {
+      ...base(),
+      plugins: [systemPrompt(), agents()],
+      agents: { worker: { description: "d", prompt: "You are WORKER.", tools: [] } },
+      maxBudgetUsd: 0.06,
+    });
     expect(server.requests).toHaveLength(3);
     expect(result.subtype).toBe("success");
     expect(result.result).toBe("parent done");
@@ -113,7 +146,10 @@ describe("a request that failed for good", () => {
 
 describe("a subagent model with no known price under maxBudgetUsd", () => {
   it("the subagent does not start (no request of its model is sent); the parent is told why and goes on", async () => {
-    server = await startProviderServer([{ toolCalls: [{ name: "Agent", input: { subagent_type: "pricey", description: "work", prompt: "do it" } }] }, "parent done"]);
+    server = await startProviderServer([
+      { toolCalls: [{ name: "Agent", input: { subagent_type: "pricey", description: "work", prompt: "do it" } }] },
+      "parent done",
+    ]);
     const { result, messages } = await run("delegate", {
       ...base(),
       plugins: [systemPrompt(), agents()],
@@ -136,9 +172,19 @@ describe("a compaction summary's spend counts", () => {
   // summary's $0.013 it would fit ($0.0423).
   const turn1 = { inputTokens: 1500, outputTokens: 10 };
   const summary = { inputTokens: 1000, outputTokens: 100 };
-  const options = () => ({ ...base(), plugins: [compactionSummarize()], maxTokens: 400, maxContextTokens: 2000, compactKeepRecent: 0 });
+  const options = () => ({
+    ...base(),
+    plugins: [compactionSummarize()],
+    maxTokens: 400,
+    maxContextTokens: 2000,
+    compactKeepRecent: 0,
+  });
   // A summary longer than what it replaces is not applied, so the history (and its count) stays.
-  const script = () => [{ toolCalls: [{ name: "Echo", input: { text: "one" } }], usage: turn1 }, { text: "S".repeat(1200), usage: summary }, { text: "done" }];
+  const script = () => [
+    { toolCalls: [{ name: "Echo", input: { text: "one" } }], usage: turn1 },
+    { text: "S".repeat(1200), usage: summary },
+    { text: "done" },
+  ];
 
   it("the turn after the summary would pass the cap only because of the summary's cost, and is not sent", async () => {
     server = await startProviderServer(script());

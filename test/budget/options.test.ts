@@ -35,7 +35,14 @@ describe("a settings file sets a cap", () => {
     mkdirSync(join(cwd, ".ubiquity"));
     writeFileSync(join(cwd, ".ubiquity", "settings.json"), JSON.stringify({ maxBudgetTokens: 10 }));
     const model = scriptedModel(["hello"]);
-    const options = { model, cwd, presets: [], plugins: [settings(), ...budgetLayer()], settingSources: ["project" as const], trust: true };
+    const options = {
+      model,
+      cwd,
+      presets: [],
+      plugins: [settings(), ...budgetLayer()],
+      settingSources: ["project" as const],
+      trust: true,
+    };
     const refused = resultOf(await collect(summon("hi", options)));
     expect(refused.subtype).toBe("error_max_budget_tokens");
     expect(refused.budget?.maxBudgetTokens).toBe(10);

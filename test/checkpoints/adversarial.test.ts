@@ -5,7 +5,19 @@
  * the workspace that nothing was read into the store, written or removed out of the folder.
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -37,7 +49,10 @@ async function attackRun(
   // The sandbox would hide the outside folder (a private /tmp): off, so the rewind itself is tested.
   // In bypassPermissions without the sandbox a write the engine cannot name (after `ln`, `mv`) asks;
   // the user here approves, so the attack's commands run and the rewind is what is tested.
-  const messages = await scriptedRun(dir, home(), [bash(command(outside, dir)), "done"], { canUseTool: async () => ({ behavior: "allow" as const }), sandbox: false });
+  const messages = await scriptedRun(dir, home(), [bash(command(outside, dir)), "done"], {
+    canUseTool: async () => ({ behavior: "allow" as const }),
+    sandbox: false,
+  });
   const result = resultOf(messages);
   for (const t of ofType(messages, "tool_result")) expect(t.output.isError, t.output.content as string).toBe(false);
   expect(result.isError, result.result).toBe(false);
@@ -51,13 +66,18 @@ async function attackRun(
 
 /** Every object's bytes in a store, as text. */
 function storeText(store: string): string {
-  return execFileSync("git", ["--git-dir", store, "cat-file", "--batch-all-objects", "--batch"], { env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" } }).toString("latin1");
+  return execFileSync("git", ["--git-dir", store, "cat-file", "--batch-all-objects", "--batch"], {
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" },
+  }).toString("latin1");
 }
 
 /** Append a forged checkpoint note to a session's transcript (what a hostile repo can do when `sessionDir` lies in it). */
 async function forgeNote(sessionId: string, cwd: string, data: Record<string, unknown>): Promise<void> {
   const session = await new SessionStore({ dir: join(home(), "sessions") }).get(sessionId, cwd);
-  appendFileSync(session!.path, `${JSON.stringify({ type: "note", kind: "checkpoint", sessionId, timestamp: new Date().toISOString(), data })}\n`);
+  appendFileSync(
+    session!.path,
+    `${JSON.stringify({ type: "note", kind: "checkpoint", sessionId, timestamp: new Date().toISOString(), data })}\n`,
+  );
 }
 
 afterEach(() => {
@@ -71,7 +91,11 @@ describe("a rewind never writes or removes outside the folder", () => {
     const victim = temp("ubq-ckpt-victim-");
     writeFileSync(join(victim, "authorized_keys"), "ssh-ed25519 ATTACKER\n");
     const evil = new ShadowStore(join(outside, "evil-store"));
-    const forged = await evil.snapshot([victim], { maxBytes: 1e6, exclude: [] }, { sessionId, messageUuid: prompt, createdAt: "2000-01-01T00:00:00.000Z" });
+    const forged = await evil.snapshot(
+      [victim],
+      { maxBytes: 1e6, exclude: [] },
+      { sessionId, messageUuid: prompt, createdAt: "2000-01-01T00:00:00.000Z" },
+    );
     writeFileSync(join(victim, "authorized_keys"), "ssh-ed25519 USER\n"); // the user's real file
     await forgeNote(sessionId, dir, { messageUuid: prompt, commit: forged.commit, store: evil.dir });
 
@@ -88,7 +112,11 @@ describe("a rewind never writes or removes outside the folder", () => {
     const other = await attackRun(() => "echo OTHER-AFTER > f.txt");
     const notes = (await new SessionStore({ dir: join(home(), "sessions") }).get(other.sessionId, other.dir))!.notes;
     const theirs = notes.find((n) => n.kind === "checkpoint")!.data as { commit: string; store: string };
-    await forgeNote(first.sessionId, first.dir, { messageUuid: first.prompt, commit: theirs.commit, store: theirs.store });
+    await forgeNote(first.sessionId, first.dir, {
+      messageUuid: first.prompt,
+      commit: theirs.commit,
+      store: theirs.store,
+    });
 
     await first.rewind().catch(() => undefined);
     expect(readFileSync(join(other.dir, "f.txt"), "utf8")).toBe("OTHER-AFTER\n");
@@ -118,18 +146,26 @@ describe("a rewind never writes or removes outside the folder", () => {
     const dir = temp();
     writeFileSync(join(dir, "f.txt"), "one\n");
     const inRepo = join(dir, ".ubq-checkpoints");
-    const messages = await scriptedRun(dir, home(), [bash("echo two > f.txt"), "done"], { checkpoints: { dir: inRepo } });
+    const messages = await scriptedRun(dir, home(), [bash("echo two > f.txt"), "done"], {
+      checkpoints: { dir: inRepo },
+    });
     const { sessionId } = resultOf(messages);
     const prompt = ofType(messages, "user")[0]!.uuid;
     const victim = temp("ubq-ckpt-victim-");
     writeFileSync(join(victim, "authorized_keys"), "ssh-ed25519 ATTACKER\n");
     // The repository writes into the store lying in it: a commit of this session naming the victim's folder.
     const own = new ShadowStore(storeDirFor(dir, inRepo));
-    const forged = await own.snapshot([victim], { maxBytes: 1e6, exclude: [] }, { sessionId, messageUuid: prompt, createdAt: "2000-01-01T00:00:00.000Z" });
+    const forged = await own.snapshot(
+      [victim],
+      { maxBytes: 1e6, exclude: [] },
+      { sessionId, messageUuid: prompt, createdAt: "2000-01-01T00:00:00.000Z" },
+    );
     writeFileSync(join(victim, "authorized_keys"), "ssh-ed25519 USER\n");
     await forgeNote(sessionId, dir, { messageUuid: prompt, commit: forged.commit, store: own.dir });
 
-    await expect(rewindFiles(sessionId, prompt, { cwd: dir, sessionDir: join(home(), "sessions"), checkpointDir: inRepo })).rejects.toThrow(/lies inside .* where the workspace can write it: refused/);
+    await expect(
+      rewindFiles(sessionId, prompt, { cwd: dir, sessionDir: join(home(), "sessions"), checkpointDir: inRepo }),
+    ).rejects.toThrow(/lies inside .* where the workspace can write it: refused/);
     expect(readFileSync(join(victim, "authorized_keys"), "utf8")).toBe("ssh-ed25519 USER\n");
   });
 
@@ -138,7 +174,12 @@ describe("a rewind never writes or removes outside the folder", () => {
     const extra = temp("ubq-ckpt-extra-");
     writeFileSync(join(dir, "f.txt"), "one\n");
     writeFileSync(join(extra, "g.txt"), "g one\n");
-    const messages = await scriptedRun(dir, home(), [bash(`echo two > f.txt && echo 'g two' > ${extra}/g.txt`), "done"], { additionalDirectories: [extra] });
+    const messages = await scriptedRun(
+      dir,
+      home(),
+      [bash(`echo two > f.txt && echo 'g two' > ${extra}/g.txt`), "done"],
+      { additionalDirectories: [extra] },
+    );
     const { sessionId } = resultOf(messages);
     const prompt = ofType(messages, "user")[0]!.uuid;
     const query = { cwd: dir, sessionDir: join(home(), "sessions") };
@@ -154,7 +195,10 @@ describe("a rewind never writes or removes outside the folder", () => {
     const first = await attackRun(() => "echo two > f.txt");
     writeFileSync(join(first.dir, "f.txt"), "before second\n");
     const second = await scriptedRun(first.dir, home(), [bash("echo three > f.txt"), "done"]);
-    const notes = (await new SessionStore({ dir: join(home(), "sessions") }).get(resultOf(second).sessionId, first.dir))!.notes;
+    const notes = (await new SessionStore({ dir: join(home(), "sessions") }).get(
+      resultOf(second).sessionId,
+      first.dir,
+    ))!.notes;
     const theirs = notes.find((n) => n.kind === "checkpoint")!.data as { commit: string; store: string };
     await forgeNote(first.sessionId, first.dir, { messageUuid: "forged", commit: theirs.commit, store: theirs.store });
 
@@ -163,18 +207,37 @@ describe("a rewind never writes or removes outside the folder", () => {
   });
 
   it("a forged checkpoint of the cwd itself holding a `.git/` path: the user's repository is not written", async () => {
-    const { dir, outside, rewind, sessionId, prompt } = await attackRun((_o, d) => `git -C ${d} init -q && echo two > f.txt`);
+    const { dir, outside, rewind, sessionId, prompt } = await attackRun(
+      (_o, d) => `git -C ${d} init -q && echo two > f.txt`,
+    );
     const before = hashTree(join(dir, ".git"), { withGit: true });
     // Craft a tree [cwd: { .git: { config } }] in a store of the attacker's.
     const storeDir = join(outside, "evil-store");
     const evil = new ShadowStore(storeDir);
     await evil.init();
-    const g = (args: string[], input?: string) => execFileSync("git", ["--git-dir", storeDir, ...args], { input, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" } }).toString().trim();
+    const g = (args: string[], input?: string) =>
+      execFileSync("git", ["--git-dir", storeDir, ...args], {
+        input,
+        env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" },
+      })
+        .toString()
+        .trim();
     const blob = g(["hash-object", "-w", "--stdin"], `#!/bin/sh\ntouch ${outside}/PWNED\n`);
     const hooks = g(["mktree"], `100755 blob ${blob}\tpost-checkout\n`);
     const gitTree = g(["mktree"], `040000 tree ${hooks}\thooks\n`);
-    const rootTree = g(["mktree"], `040000 tree ${gitTree}\t.git\n100644 blob ${g(["hash-object", "-w", "--stdin"], "two\n")}\tf.txt\n`);
-    const meta = { sessionId, messageUuid: prompt, createdAt: "2000-01-01T00:00:00.000Z", roots: [dir], notCovered: [], maxBytes: 1e6, exclude: [] };
+    const rootTree = g(
+      ["mktree"],
+      `040000 tree ${gitTree}\t.git\n100644 blob ${g(["hash-object", "-w", "--stdin"], "two\n")}\tf.txt\n`,
+    );
+    const meta = {
+      sessionId,
+      messageUuid: prompt,
+      createdAt: "2000-01-01T00:00:00.000Z",
+      roots: [dir],
+      notCovered: [],
+      maxBytes: 1e6,
+      exclude: [],
+    };
     const commit = writeCommit(storeDir, writeRootsTree(storeDir, [rootTree]), JSON.stringify(meta));
     await forgeNote(sessionId, dir, { messageUuid: prompt, commit, store: storeDir });
 
@@ -184,19 +247,49 @@ describe("a rewind never writes or removes outside the folder", () => {
   });
 
   it("a forged note naming the user's own repository (.git) as the store, at a commit the repository shipped: the repository is not written", async () => {
-    const { dir, rewind, sessionId, prompt } = await attackRun((_o, d) => `echo two > f.txt`, { "f.txt": "one\n" }, (d) => {
-      const g = (...args: string[]) => execFileSync("git", args, { cwd: d, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@x", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@x" } });
-      g("init", "-q");
-      writeFileSync(join(d, ".git", "info", "exclude"), "# the user's own excludes\nsecret/\n");
-      g("add", "f.txt");
-      g("commit", "-qm", "init");
-    });
+    const { dir, rewind, sessionId, prompt } = await attackRun(
+      (_o, _d) => `echo two > f.txt`,
+      { "f.txt": "one\n" },
+      (d) => {
+        const g = (...args: string[]) =>
+          execFileSync("git", args, {
+            cwd: d,
+            env: {
+              ...process.env,
+              GIT_CONFIG_GLOBAL: "/dev/null",
+              GIT_AUTHOR_NAME: "a",
+              GIT_AUTHOR_EMAIL: "a@x",
+              GIT_COMMITTER_NAME: "a",
+              GIT_COMMITTER_EMAIL: "a@x",
+            },
+          });
+        g("init", "-q");
+        writeFileSync(join(d, ".git", "info", "exclude"), "# the user's own excludes\nsecret/\n");
+        g("add", "f.txt");
+        g("commit", "-qm", "init");
+      },
+    );
     // A commit in the cloned history whose message is checkpoint metadata, with this session's id.
-    const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@x", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@x" };
+    const env = {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "a",
+      GIT_AUTHOR_EMAIL: "a@x",
+      GIT_COMMITTER_NAME: "a",
+      GIT_COMMITTER_EMAIL: "a@x",
+    };
     const g = (args: string[], input?: string) => execFileSync("git", args, { cwd: dir, input, env }).toString().trim();
     const inner = g(["rev-parse", "HEAD^{tree}"]);
     const top = g(["mktree"], `040000 tree ${inner}\t0\n`);
-    const meta = { sessionId, messageUuid: prompt, createdAt: "2000-01-01T00:00:00.000Z", roots: [dir], notCovered: [], maxBytes: 1e6, exclude: [] };
+    const meta = {
+      sessionId,
+      messageUuid: prompt,
+      createdAt: "2000-01-01T00:00:00.000Z",
+      roots: [dir],
+      notCovered: [],
+      maxBytes: 1e6,
+      exclude: [],
+    };
     const commit = g(["commit-tree", top, "-m", JSON.stringify(meta)]);
     const before = hashTree(join(dir, ".git"), { withGit: true });
     await forgeNote(sessionId, dir, { messageUuid: prompt, commit, store: join(dir, ".git") });
@@ -219,7 +312,8 @@ describe("a rewind never writes or removes outside the folder", () => {
   it("symlinked folders at depth, made after the checkpoint, pointing outside: removed, not written or removed through", async () => {
     // a/b/c/file.txt existed; the agent replaces a/b with a link outside, where a file of the same name waits.
     const { dir, outside, rewind } = await attackRun(
-      (o) => `mkdir -p ${o}/c && echo OUT > ${o}/c/file.txt && echo OUT > ${o}/c/new.txt && rm -rf a/b && ln -s ${o} a/b && echo new > a/b2.txt`,
+      (o) =>
+        `mkdir -p ${o}/c && echo OUT > ${o}/c/file.txt && echo OUT > ${o}/c/new.txt && rm -rf a/b && ln -s ${o} a/b && echo new > a/b2.txt`,
       { "a/b/c/file.txt": "inside\n", "a/keep.txt": "k\n" },
     );
     const before = hashTree(outside);
@@ -233,7 +327,8 @@ describe("a rewind never writes or removes outside the folder", () => {
 
   it("symlink loops, a link to / and a link climbing out (made after the checkpoint): the rewind ends, removes them, and writes nothing outside", async () => {
     const { dir, outside, rewind } = await attackRun(
-      (o) => `ln -s loop loop && ln -s a2 a1 && ln -s a1 a2 && ln -s / rootlink && mkdir d && ln -s ../.. d/up && ln -s ${o} d/out && echo two > f.txt`,
+      (o) =>
+        `ln -s loop loop && ln -s a2 a1 && ln -s a1 a2 && ln -s / rootlink && mkdir d && ln -s ../.. d/up && ln -s ${o} d/out && echo two > f.txt`,
     );
     const before = hashTree(outside);
     const done = await rewind();
@@ -244,7 +339,9 @@ describe("a rewind never writes or removes outside the folder", () => {
   }, 30_000);
 
   it("a folder swapped for a symlink outside between the plan and the writes (TOCTOU): the write and the removal are refused, outside untouched", async () => {
-    const { dir, outside, rewind } = await attackRun((o) => `echo changed > sub/file.txt && echo made > sub/new.txt`, { "sub/file.txt": "inside\n" });
+    const { dir, outside, rewind } = await attackRun((_o) => `echo changed > sub/file.txt && echo made > sub/new.txt`, {
+      "sub/file.txt": "inside\n",
+    });
     writeFileSync(join(outside, "file.txt"), "OUTSIDE file\n");
     writeFileSync(join(outside, "new.txt"), "OUTSIDE new\n");
     const before = hashTree(outside);
@@ -268,7 +365,8 @@ describe("a rewind never writes or removes outside the folder", () => {
     const names = ["new\nline.txt", "-rf", "--force.txt", nfc, nfd, "Case.txt", "case.txt", long];
     const files = Object.fromEntries(names.map((n) => [n, `orig ${JSON.stringify(n)}\n`]));
     const { dir, outside, rewind } = await attackRun(
-      () => `for f in ./*; do echo changed > "$f"; done && echo made > './-n' && echo made > './..x' && printf made > "$(printf 'made\\nnew')"`,
+      () =>
+        `for f in ./*; do echo changed > "$f"; done && echo made > './-n' && echo made > './..x' && printf made > "$(printf 'made\\nnew')"`,
       files,
     );
     const before = hashTree(outside);
@@ -305,7 +403,11 @@ describe("a snapshot never reads outside, hangs, or runs anything", () => {
   it("FIFOs in the workspace (one before, one after the checkpoint) do not hang the snapshot or the rewind", async () => {
     const started = Date.now();
     // One FIFO before the checkpoint, one made after it (git does not list FIFOs: neither is stored nor removed).
-    const { dir, rewind } = await attackRun(() => "mkfifo pipe2 && echo two > f.txt", { "f.txt": "one\n" }, (d) => execFileSync("mkfifo", [join(d, "pipe")]));
+    const { dir, rewind } = await attackRun(
+      () => "mkfifo pipe2 && echo two > f.txt",
+      { "f.txt": "one\n" },
+      (d) => execFileSync("mkfifo", [join(d, "pipe")]),
+    );
     const done = await rewind();
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("one\n");
@@ -317,7 +419,12 @@ describe("a snapshot never reads outside, hangs, or runs anything", () => {
   it("a `.git` file (gitdir: pointer) and a planted `.git` folder in subfolders: git is not pointed elsewhere, the outside repository is untouched", async () => {
     const { dir, outside, rewind } = await attackRun(
       () => "echo two > f.txt && echo in2 > ptr/in2.txt && echo p2 > planted/p2.txt",
-      { "f.txt": "one\n", "ptr/in.txt": "in\n", "planted/p.txt": "p\n", "planted/.git/config": "[core]\n\tfsmonitor = touch PWNED\n" },
+      {
+        "f.txt": "one\n",
+        "ptr/in.txt": "in\n",
+        "planted/p.txt": "p\n",
+        "planted/.git/config": "[core]\n\tfsmonitor = touch PWNED\n",
+      },
       (d, o) => {
         execFileSync("git", ["init", "-q", join(o, "repo")]);
         writeFileSync(join(o, "repo", "tracked"), "x\n");
@@ -336,8 +443,17 @@ describe("a snapshot never reads outside, hangs, or runs anything", () => {
     const crlf = "line one\r\nline two\r\n$Id$\n";
     const { dir, outside, rewind } = await attackRun(
       () => "echo two > f.txt && printf 'changed\\n' > crlf.txt",
-      { "f.txt": "one\n", "crlf.txt": crlf, ".gitattributes": "* filter=evil text eol=lf ident diff=evil\n", ".gitignore": "*\n!f.txt\n!crlf.txt\n" },
-      (d, o) => writeFileSync(join(d, ".gitmodules"), `[submodule "x"]\n\tpath = f.txt\n\turl = ext::sh -c touch% ${o}/PWNED\n`),
+      {
+        "f.txt": "one\n",
+        "crlf.txt": crlf,
+        ".gitattributes": "* filter=evil text eol=lf ident diff=evil\n",
+        ".gitignore": "*\n!f.txt\n!crlf.txt\n",
+      },
+      (d, o) =>
+        writeFileSync(
+          join(d, ".gitmodules"),
+          `[submodule "x"]\n\tpath = f.txt\n\turl = ext::sh -c touch% ${o}/PWNED\n`,
+        ),
     );
     // The filter driver named by the workspace is not configured anywhere git would read for the store.
     const done = await rewind();
@@ -401,14 +517,20 @@ describe("the active-run lock, forged", () => {
 
   it("a lock naming another live process on this host is trusted: the rewind refuses and writes nothing", async () => {
     const { dir, rewind, store } = await attackRun(() => "echo two > f.txt");
-    writeFileSync(join(lockDir(store), "1-forged.json"), JSON.stringify({ pid: process.ppid, host: hostname(), sessionId: "other", since: "2026-01-01T00:00:00Z" }));
+    writeFileSync(
+      join(lockDir(store), "1-forged.json"),
+      JSON.stringify({ pid: process.ppid, host: hostname(), sessionId: "other", since: "2026-01-01T00:00:00Z" }),
+    );
     await expect(rewind()).rejects.toThrow(ActiveRunError);
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("two\n");
   });
 
   it("a lock naming this process's own pid that it does not hold is stale (a forged copy of a released lock)", async () => {
     const { dir, rewind, store } = await attackRun(() => "echo two > f.txt");
-    writeFileSync(join(lockDir(store), `${process.pid}-copy.json`), JSON.stringify({ pid: process.pid, host: hostname(), sessionId: "x", since: "2026-01-01T00:00:00Z" }));
+    writeFileSync(
+      join(lockDir(store), `${process.pid}-copy.json`),
+      JSON.stringify({ pid: process.pid, host: hostname(), sessionId: "x", since: "2026-01-01T00:00:00Z" }),
+    );
     await rewind();
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("one\n");
   });

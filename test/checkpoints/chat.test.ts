@@ -36,7 +36,10 @@ describe.skipIf(!existsSync("/usr/bin/script"))("/rewind in the terminal mode", 
       const { code, screen } = await inTerminal(dir, [], { HOME: home }, [
         { until: (s) => s.includes(PROMPT), type: "change the file\r" },
         { until: (s) => s.includes("done") && s.includes(PROMPT), type: "/rewind\r" },
-        { until: (s) => uuid.test(s) && s.includes(PROMPT), type: (s) => `/rewind ${uuid.exec(s.slice(s.lastIndexOf("Checkpoints of session")))![1]}\r` },
+        {
+          until: (s) => uuid.test(s) && s.includes(PROMPT),
+          type: (s) => `/rewind ${uuid.exec(s.slice(s.lastIndexOf("Checkpoints of session")))![1]}\r`,
+        },
         { until: (s) => s.includes("[y/N]"), type: "y\r" },
         { until: (s) => s.includes("files are as they were") && s.includes(PROMPT), type: "/exit\r" },
       ]);

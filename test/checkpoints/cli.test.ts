@@ -31,7 +31,10 @@ describe("ubiquity rewind (the real bin)", () => {
   afterAll(() => removeTempProjects());
 
   it("lists, shows the plan with --dry-run, refuses without --yes off a terminal, rewinds with --yes", async () => {
-    const dir = tempProject({ "ubiquity.config.ts": CONFIG, "f.txt": "original\n", "g.txt": "gone soon\n" }, { linkUbiquity: true });
+    const dir = tempProject(
+      { "ubiquity.config.ts": CONFIG, "f.txt": "original\n", "g.txt": "gone soon\n" },
+      { linkUbiquity: true },
+    );
     const run = await runCli(["run", "change the files"], dir);
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("changed\n");
@@ -69,7 +72,10 @@ describe("ubiquity rewind (the real bin)", () => {
   });
 
   it("says which flags it takes (--help), and an unknown uuid is an error naming how to list them", async () => {
-    const dir = tempProject({ "ubiquity.config.ts": CONFIG, "f.txt": "original\n", "g.txt": "x\n" }, { linkUbiquity: true });
+    const dir = tempProject(
+      { "ubiquity.config.ts": CONFIG, "f.txt": "original\n", "g.txt": "x\n" },
+      { linkUbiquity: true },
+    );
     const help = await runCli(["rewind", "--help"], dir);
     expect(help.code).toBe(0);
     for (const flag of ["--session", "--to", "--dry-run", "--yes"]) expect(help.stdout + help.stderr).toContain(flag);
@@ -83,7 +89,10 @@ describe("ubiquity rewind (the real bin)", () => {
     const extra = temp("ubq-ckpt-extra-");
     const stores = temp("ubq-ckpt-stores-");
     writeFileSync(join(extra, "g.txt"), "g original\n");
-    const config = CONFIG.replace('checkpoints: { dir: "./.checkpoints" }', `checkpoints: { dir: ${JSON.stringify(stores)} }, additionalDirectories: [${JSON.stringify(extra)}]`).replace(
+    const config = CONFIG.replace(
+      'checkpoints: { dir: "./.checkpoints" }',
+      `checkpoints: { dir: ${JSON.stringify(stores)} }, additionalDirectories: [${JSON.stringify(extra)}]`,
+    ).replace(
       "echo changed > f.txt && rm g.txt && echo new > h.txt",
       `echo changed > f.txt && echo changed > ${extra}/g.txt`,
     );
@@ -91,7 +100,8 @@ describe("ubiquity rewind (the real bin)", () => {
     const run = await runCli(["run", "change the files"], dir);
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(join(extra, "g.txt"), "utf8")).toBe("changed\n");
-    const to = (JSON.parse((await runCli(["rewind", "--json"], dir)).stdout) as { promptUuid: string }[])[0]!.promptUuid;
+    const to = (JSON.parse((await runCli(["rewind", "--json"], dir)).stdout) as { promptUuid: string }[])[0]!
+      .promptUuid;
     const done = await runCli(["rewind", "--to", to, "--yes"], dir);
     expect(done.code, done.stderr).toBe(0);
     expect(readFileSync(join(extra, "g.txt"), "utf8")).toBe("g original\n");

@@ -25,14 +25,25 @@ describe("checkpoints at the edges", () => {
     blob[5] = 0;
     writeFileSync(join(dir, "image.bin"), blob);
     writeFileSync(join(dir, "f.txt"), "one\n");
-    const messages = await scriptedRun(dir, home, [bash("echo two > f.txt && echo changed > vendor/lib/code.c && printf 'x' >> image.bin"), "done"], {
-      checkpoints: { dir: join(home, "checkpoints") }, // the default 10 MB limit: the binary is under it, over the binary limit
+    const messages = await scriptedRun(
+      dir,
+      home,
+      [bash("echo two > f.txt && echo changed > vendor/lib/code.c && printf 'x' >> image.bin"), "done"],
+      {
+        checkpoints: { dir: join(home, "checkpoints") }, // the default 10 MB limit: the binary is under it, over the binary limit
+      },
+    );
+    const done = await rewindFiles(resultOf(messages).sessionId, ofType(messages, "user")[0]!.uuid, {
+      cwd: dir,
+      sessionDir: join(home, "sessions"),
     });
-    const done = await rewindFiles(resultOf(messages).sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
     expect(done.changes.map((c) => [c.path, c.action])).toEqual([[join(dir, "f.txt"), "restored"]]);
     expect(readFileSync(join(dir, "vendor", "lib", "code.c"), "utf8")).toBe("changed\n");
     expect(readFileSync(join(dir, "image.bin")).length).toBe(blob.length + 1);
-    expect(Object.fromEntries(done.notCovered.map((n) => [n.path, n.reason]))).toEqual({ [join(dir, "image.bin")]: "binary", [join(dir, "vendor", "lib")]: "nested-repository" });
+    expect(Object.fromEntries(done.notCovered.map((n) => [n.path, n.reason]))).toEqual({
+      [join(dir, "image.bin")]: "binary",
+      [join(dir, "vendor", "lib")]: "nested-repository",
+    });
   });
 
   it("without git on PATH the run goes on, with one warning and no checkpoint", async () => {
@@ -40,13 +51,22 @@ describe("checkpoints at the edges", () => {
     const dir = temp();
     process.env.PATH = temp("ubq-ckpt-nopath-"); // an empty folder: no git (echo is a shell builtin)
     const warnings: string[] = [];
-    const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) };
-    const messages = await scriptedRun(dir, home, [bash("echo one > f.txt"), bash("echo two > f.txt"), "done"], { logger });
+    const logger = {
+      debug() {},
+      info() {},
+      warn: (m: string) => warnings.push(m),
+      error: (m: string) => warnings.push(m),
+    };
+    const messages = await scriptedRun(dir, home, [bash("echo one > f.txt"), bash("echo two > f.txt"), "done"], {
+      logger,
+    });
     process.env.PATH = savedPath;
     expect(resultOf(messages).isError).toBe(false);
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("two\n");
     expect(warnings.filter((w) => w.includes("need git on PATH"))).toHaveLength(1);
-    expect(await listCheckpoints(resultOf(messages).sessionId, { cwd: dir, sessionDir: join(home, "sessions") })).toEqual([]);
+    expect(
+      await listCheckpoints(resultOf(messages).sessionId, { cwd: dir, sessionDir: join(home, "sessions") }),
+    ).toEqual([]);
   });
 
   it("a folder with too many new files at once is not snapshotted (TooManyFilesError), and nothing is stored", async () => {
@@ -54,9 +74,15 @@ describe("checkpoints at the edges", () => {
     for (let i = 0; i < 10; i++) writeFileSync(join(dir, `f${i}.txt`), `${i}\n`);
     const store = new ShadowStore(join(temp("ubq-ckpt-store-"), "p"));
     const rules = { maxBytes: 1e6, exclude: [], maxFiles: 5 };
-    await expect(store.snapshot([dir], rules, { sessionId: "s", messageUuid: "m", createdAt: "now" })).rejects.toThrow(TooManyFilesError);
+    await expect(store.snapshot([dir], rules, { sessionId: "s", messageUuid: "m", createdAt: "now" })).rejects.toThrow(
+      TooManyFilesError,
+    );
     expect(await store.list("s")).toEqual([]);
-    const ok = await store.snapshot([dir], { ...rules, maxFiles: 10 }, { sessionId: "s", messageUuid: "m", createdAt: "now" });
+    const ok = await store.snapshot(
+      [dir],
+      { ...rules, maxFiles: 10 },
+      { sessionId: "s", messageUuid: "m", createdAt: "now" },
+    );
     expect((await store.list("s")).map((c) => c.commit)).toEqual([ok.commit]);
   });
 

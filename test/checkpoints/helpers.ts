@@ -16,7 +16,10 @@ export function temp(prefix = "ubq-ckpt-"): string {
 }
 
 /** Every file under `root` (symlinks as `-> target`), relative path → sha256 of its bytes; `.git` included only when asked. */
-export function hashTree(root: string, { withGit = false, only }: { withGit?: boolean; only?: string } = {}): Record<string, string> {
+export function hashTree(
+  root: string,
+  { withGit = false, only }: { withGit?: boolean; only?: string } = {},
+): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
@@ -27,7 +30,9 @@ export function hashTree(root: string, { withGit = false, only }: { withGit?: bo
       const info = lstatSync(full);
       if (info.isSymbolicLink()) out[rel] = `-> ${readlinkSync(full)}`;
       else if (info.isDirectory()) walk(full);
-      else out[rel] = createHash("sha256").update(readFileSync(full)).digest("hex") + ` ${(info.mode & 0o777).toString(8)}`;
+      else
+        out[rel] =
+          `${createHash("sha256").update(readFileSync(full)).digest("hex")} ${(info.mode & 0o777).toString(8)}`;
     }
   };
   walk(root);
@@ -53,7 +58,18 @@ export function workspace(): { dir: string; home: string } {
     writeFileSync(join(dir, path), content);
   }
   writeFileSync(join(dir, "bin.dat"), Buffer.from([0, 1, 2, 255, 0, 10]));
-  const g = (...args: string[]) => execFileSync("git", args, { cwd: dir, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "u", GIT_AUTHOR_EMAIL: "u@x", GIT_COMMITTER_NAME: "u", GIT_COMMITTER_EMAIL: "u@x" } });
+  const g = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: dir,
+      env: {
+        ...process.env,
+        GIT_CONFIG_GLOBAL: "/dev/null",
+        GIT_AUTHOR_NAME: "u",
+        GIT_AUTHOR_EMAIL: "u@x",
+        GIT_COMMITTER_NAME: "u",
+        GIT_COMMITTER_EMAIL: "u@x",
+      },
+    });
   g("init", "-q");
   g("add", "a.txt", "c.txt");
   g("commit", "-qm", "user's own commit");
@@ -73,7 +89,10 @@ export const SCRIPT: ScriptedTurn[] = [
     toolCalls: [
       {
         toolName: "Bash",
-        input: { command: "rm b.txt && sed -i 's/x/y/g' c.txt && echo 'by bash' > d.txt && echo new > e.txt && mkdir -p gen/deep && echo z > gen/deep/f.txt && echo more >> build.log && echo grow >> big.txt && chmod +x src/keep.ts" },
+        input: {
+          command:
+            "rm b.txt && sed -i 's/x/y/g' c.txt && echo 'by bash' > d.txt && echo new > e.txt && mkdir -p gen/deep && echo z > gen/deep/f.txt && echo more >> build.log && echo grow >> big.txt && chmod +x src/keep.ts",
+        },
       },
     ],
   },
@@ -81,7 +100,12 @@ export const SCRIPT: ScriptedTurn[] = [
 ];
 
 /** Run `script` in `dir` with checkpoints on; sessions and checkpoints go under `home`. */
-export async function scriptedRun(dir: string, home: string, script: ScriptedTurn[] = SCRIPT, extra: Record<string, unknown> = {}): Promise<Message[]> {
+export async function scriptedRun(
+  dir: string,
+  home: string,
+  script: ScriptedTurn[] = SCRIPT,
+  extra: Record<string, unknown> = {},
+): Promise<Message[]> {
   return collect(
     summon("change some files", {
       model: scriptedModel(script),

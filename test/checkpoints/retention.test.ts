@@ -33,15 +33,34 @@ function project(content = "v0\n") {
   const dir = temp();
   writeFileSync(join(dir, "f.txt"), content);
   const checkpointDir = join(home, "checkpoints");
-  return { home, dir, checkpointDir, store: storeDirFor(dir, checkpointDir), query: { cwd: dir, sessionDir: join(home, "sessions"), checkpointDir } };
+  return {
+    home,
+    dir,
+    checkpointDir,
+    store: storeDirFor(dir, checkpointDir),
+    query: { cwd: dir, sessionDir: join(home, "sessions"), checkpointDir },
+  };
 }
 type Project = ReturnType<typeof project>;
 
 /** A scripted run with checkpoints on (`keepDays` when given), its warnings and errors logged. */
-async function run(p: Project, script: ScriptedTurn[], { keepDays, ...extra }: { keepDays?: number } & Record<string, unknown> = {}): Promise<Message[] & { log: Logged }> {
+async function run(
+  p: Project,
+  script: ScriptedTurn[],
+  { keepDays, ...extra }: { keepDays?: number } & Record<string, unknown> = {},
+): Promise<Message[] & { log: Logged }> {
   const log: Logged = { warnings: [], errors: [] };
-  const logger = { debug() {}, info() {}, warn: (m: string) => log.warnings.push(m), error: (m: string) => log.errors.push(m) };
-  const messages = await scriptedRun(p.dir, p.home, script, { checkpoints: { dir: p.checkpointDir, ...(keepDays === undefined ? {} : { keepDays }) }, logger, ...extra });
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (m: string) => log.warnings.push(m),
+    error: (m: string) => log.errors.push(m),
+  };
+  const messages = await scriptedRun(p.dir, p.home, script, {
+    checkpoints: { dir: p.checkpointDir, ...(keepDays === undefined ? {} : { keepDays }) },
+    logger,
+    ...extra,
+  });
   return Object.assign(messages, { log });
 }
 
@@ -67,8 +86,12 @@ function ageObjects(store: string, days: number): void {
   }
 }
 
-const git = (store: string, ...args: string[]) => execFileSync("git", ["--git-dir", store, ...args], { env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } }).toString("utf8");
-const refs = (store: string, sessionId: string) => git(store, "for-each-ref", "--format=%(refname)", `refs/ubiquity/${sessionId}/`).split("\n").filter(Boolean);
+const git = (store: string, ...args: string[]) =>
+  execFileSync("git", ["--git-dir", store, ...args], {
+    env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+  }).toString("utf8");
+const refs = (store: string, sessionId: string) =>
+  git(store, "for-each-ref", "--format=%(refname)", `refs/ubiquity/${sessionId}/`).split("\n").filter(Boolean);
 const hasObject = (store: string, id: string) => {
   try {
     git(store, "cat-file", "-e", id);
@@ -82,11 +105,14 @@ const looseObjects = (store: string) => {
   const out = git(store, "count-objects", "-v");
   return { count: Number(/^count: (\d+)$/m.exec(out)![1]), kib: Number(/^size: (\d+)$/m.exec(out)![1]) };
 };
-const blobId = (content: string) => execFileSync("git", ["hash-object", "--stdin"], { input: content }).toString("utf8").trim();
+const blobId = (content: string) =>
+  execFileSync("git", ["hash-object", "--stdin"], { input: content }).toString("utf8").trim();
 
 /** An old session: two checkpoints (f.txt at "v0", then at "old-unique"), taken `days` days ago, objects aged too. */
 async function oldSession(p: Project, days = 40): Promise<string> {
-  const messages = await daysAgo(days, () => run(p, [bash("echo old-unique > f.txt"), bash("echo v1 > f.txt"), "done"]));
+  const messages = await daysAgo(days, () =>
+    run(p, [bash("echo old-unique > f.txt"), bash("echo v1 > f.txt"), "done"]),
+  );
   expect(resultOf(messages).isError).toBe(false);
   ageObjects(p.store, days);
   const sessionId = resultOf(messages).sessionId;
@@ -170,7 +196,10 @@ describe("checkpoint retention", () => {
   it("never prunes a rewind's backup, however old", async () => {
     const p = project();
     const old = await oldSession(p);
-    const backup = await daysAgo(40, async () => (await rewindFiles(old, (await listCheckpoints(old, p.query))[1]!.messageUuid, p.query)).backup!);
+    const backup = await daysAgo(
+      40,
+      async () => (await rewindFiles(old, (await listCheckpoints(old, p.query))[1]!.messageUuid, p.query)).backup!,
+    );
     expect(readFileSync(join(p.dir, "f.txt"), "utf8")).toBe("old-unique\n");
     ageObjects(p.store, 40);
 
@@ -239,15 +268,22 @@ describe("checkpoint retention", () => {
     await store.snapshot([dir], rules, { sessionId: "s", messageUuid: "m2", createdAt: "now" });
     // The same state: the folder's tree and the top tree are the first snapshot's, written again.
     const top = git(store.dir, "rev-parse", `${first.commit}^{tree}`).trim();
-    const ageOf = (id: string) => Date.now() - statSync(join(store.dir, "objects", id.slice(0, 2), id.slice(2))).mtimeMs;
+    const ageOf = (id: string) =>
+      Date.now() - statSync(join(store.dir, "objects", id.slice(0, 2), id.slice(2))).mtimeMs;
     expect(ageOf(top)).toBeLessThan(60_000);
     expect(ageOf(first.commit)).toBeGreaterThan(39 * DAY); // not reused: left as it was
   });
 
   describe("a prune that fails is a warning; the run and its checkpoint go on", () => {
     const cases: [string, (p: Project, old: string) => void][] = [
-      ["a corrupt index file in the store", (p) => writeFileSync(join(p.store, "index-0123456789abcdef"), "not an index")],
-      ["a ref to a commit the store lost", (p, old) => writeFileSync(join(p.store, "refs", "ubiquity", old, "lost"), `${"0".repeat(39)}1\n`)],
+      [
+        "a corrupt index file in the store",
+        (p) => writeFileSync(join(p.store, "index-0123456789abcdef"), "not an index"),
+      ],
+      [
+        "a ref to a commit the store lost",
+        (p, old) => writeFileSync(join(p.store, "refs", "ubiquity", old, "lost"), `${"0".repeat(39)}1\n`),
+      ],
     ];
     for (const [what, corrupt] of cases) {
       it(what, async () => {

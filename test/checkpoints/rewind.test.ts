@@ -12,7 +12,8 @@ import { collect, ofType, resultOf } from "../helpers/collect";
 import { hashTree, scriptedRun, workspace } from "./helpers";
 
 const LEFT_ALONE = ["build.log", "big.txt"];
-const covered = (tree: Record<string, string>) => Object.fromEntries(Object.entries(tree).filter(([p]) => !LEFT_ALONE.includes(p)));
+const covered = (tree: Record<string, string>) =>
+  Object.fromEntries(Object.entries(tree).filter(([p]) => !LEFT_ALONE.includes(p)));
 
 async function setUp() {
   const { dir, home } = workspace();
@@ -23,7 +24,17 @@ async function setUp() {
   expect(result.isError, result.result).toBe(false);
   const [prompt] = ofType(messages, "user");
   const assistants = ofType(messages, "assistant");
-  return { dir, home, before, gitBefore, messages, sessionId: result.sessionId, prompt: prompt!, assistants, query: { cwd: dir, sessionDir: join(home, "sessions") } };
+  return {
+    dir,
+    home,
+    before,
+    gitBefore,
+    messages,
+    sessionId: result.sessionId,
+    prompt: prompt!,
+    assistants,
+    query: { cwd: dir, sessionDir: join(home, "sessions") },
+  };
 }
 
 describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
@@ -41,7 +52,10 @@ describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
     expect(list.map((c) => c.messageUuid)).toEqual([assistants[1]!.uuid, assistants[2]!.uuid]);
     expect(list.every((c) => c.promptUuid === prompt.uuid && c.prompt === "change some files")).toBe(true);
     // The store is a sound git repository (its trees, commits and refs are partly written in-process).
-    const fsck = spawnSync("git", ["--git-dir", list[0]!.store, "fsck", "--strict", "--no-dangling"], { encoding: "utf8", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" } });
+    const fsck = spawnSync("git", ["--git-dir", list[0]!.store, "fsck", "--strict", "--no-dangling"], {
+      encoding: "utf8",
+      env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" },
+    });
     expect(fsck.status, fsck.stderr + fsck.stdout).toBe(0);
     expect((fsck.stderr + fsck.stdout).replace(/^notice: HEAD points to an unborn branch.*\n/m, "")).toBe("");
   });
@@ -84,10 +98,18 @@ describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
     const now = hashTree(dir);
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("alpha\nBETA (edited)\ngamma\n");
     expect(readFileSync(join(dir, "created.txt"), "utf8")).toBe("made by Write\n");
-    for (const f of ["b.txt", "c.txt", "d.txt", "src/keep.ts", "bin.dat", ".gitignore"]) expect(now[f], f).toBe(before[f]);
+    for (const f of ["b.txt", "c.txt", "d.txt", "src/keep.ts", "bin.dat", ".gitignore"])
+      expect(now[f], f).toBe(before[f]);
     expect(existsSync(join(dir, "e.txt"))).toBe(false);
     expect(existsSync(join(dir, "gen"))).toBe(false);
-    expect(done.changes.map((c) => c.action).sort()).toEqual(["recreated", "removed", "removed", "restored", "restored", "restored"]);
+    expect(done.changes.map((c) => c.action).sort()).toEqual([
+      "recreated",
+      "removed",
+      "removed",
+      "restored",
+      "restored",
+      "restored",
+    ]);
     // Then on back to before the run: the Edit and the Write are undone too.
     await rewindFiles(sessionId, assistants[1]!.uuid, query);
     expect(covered(hashTree(dir))).toEqual(covered(before));
@@ -108,7 +130,20 @@ describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
     const model = scriptedModel(["resumed fine"]);
     const warnings: string[] = [];
     const resumed = await collect(
-      summon("go on", { model, cwd: dir, resume: sessionId, sessionDir: query.sessionDir, todoDir: join(home, "todos"), marketPricing: false, logger: { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } }),
+      summon("go on", {
+        model,
+        cwd: dir,
+        resume: sessionId,
+        sessionDir: query.sessionDir,
+        todoDir: join(home, "todos"),
+        marketPricing: false,
+        logger: {
+          debug() {},
+          info() {},
+          warn: (m: string) => warnings.push(m),
+          error: (m: string) => warnings.push(m),
+        },
+      }),
     );
     expect(resultOf(resumed).isError).toBe(false);
     expect(warnings).toEqual([]);
@@ -123,7 +158,17 @@ describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
     const stored = await new SessionStore({ dir: query.sessionDir }).get(fork, dir);
     const types = stored!.records.map((r) => r.type);
     // prompt, the Read turn, the Edit/Write turn: the Bash turn is gone.
-    expect(types).toEqual(["user", "assistant", "tool_use", "tool_result", "assistant", "tool_use", "tool_result", "tool_use", "tool_result"]);
+    expect(types).toEqual([
+      "user",
+      "assistant",
+      "tool_use",
+      "tool_result",
+      "assistant",
+      "tool_use",
+      "tool_result",
+      "tool_use",
+      "tool_result",
+    ]);
   });
 
   it("stores bytes as they are: the workspace's .gitattributes (eol=crlf, a filter) changes nothing", async () => {
@@ -133,9 +178,15 @@ describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
     writeFileSync(join(dir, "crlf.txt"), "one\r\ntwo\r\n");
     writeFileSync(join(dir, "mixed.txt"), "one\r\ntwo\nthree\r");
     const before = hashTree(dir);
-    const messages = await scriptedRun(dir, home, [{ toolCalls: [{ toolName: "Bash", input: { command: "echo x > lf.txt && echo x > crlf.txt && rm mixed.txt" } }] }, "done"]);
+    const messages = await scriptedRun(dir, home, [
+      { toolCalls: [{ toolName: "Bash", input: { command: "echo x > lf.txt && echo x > crlf.txt && rm mixed.txt" } }] },
+      "done",
+    ]);
     const result = resultOf(messages);
-    await rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+    await rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, {
+      cwd: dir,
+      sessionDir: join(home, "sessions"),
+    });
     expect(covered(hashTree(dir))).toEqual(covered(before));
   });
 
@@ -143,8 +194,14 @@ describe("checkpoints: a run that writes with Edit, Write and Bash", () => {
     const { dir, home } = workspace();
     writeFileSync(join(dir, "secret.env"), "TOKEN=1\n", { mode: 0o600 });
     chmodSync(join(dir, "secret.env"), 0o600);
-    const messages = await scriptedRun(dir, home, [{ toolCalls: [{ toolName: "Bash", input: { command: "echo TOKEN=2 > secret.env && chmod 700 secret.env" } }] }, "done"]);
-    await rewindFiles(resultOf(messages).sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+    const messages = await scriptedRun(dir, home, [
+      { toolCalls: [{ toolName: "Bash", input: { command: "echo TOKEN=2 > secret.env && chmod 700 secret.env" } }] },
+      "done",
+    ]);
+    await rewindFiles(resultOf(messages).sessionId, ofType(messages, "user")[0]!.uuid, {
+      cwd: dir,
+      sessionDir: join(home, "sessions"),
+    });
     expect(readFileSync(join(dir, "secret.env"), "utf8")).toBe("TOKEN=1\n");
     expect(statSync(join(dir, "secret.env")).mode & 0o777).toBe(0o600);
   });

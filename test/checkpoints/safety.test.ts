@@ -25,17 +25,23 @@ async function linkedRun(command: (outside: string) => string, extra: Record<str
   writeFileSync(join(dir, "sub", "file.txt"), "inside\n");
   for (const [path, content] of Object.entries(extra)) writeFileSync(join(dir, path), content);
   // In bypassPermissions without the sandbox a write the engine cannot name (after `ln`) asks; the user approves here.
-  const messages = await scriptedRun(dir, home, [bash(command(outside)), "done"], { canUseTool: async () => ({ behavior: "allow" as const }) });
+  const messages = await scriptedRun(dir, home, [bash(command(outside)), "done"], {
+    canUseTool: async () => ({ behavior: "allow" as const }),
+  });
   const result = resultOf(messages);
   expect(result.isError, result.result).toBe(false);
-  const rewind = () => rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+  const rewind = () =>
+    rewindFiles(result.sessionId, ofType(messages, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
   return { dir, outside, rewind };
 }
 
 describe("rewind safety", () => {
   it("removes the symlinks the agent planted pointing outside, and restores the files inside: the marker outside stays as it was", async () => {
     // The agent replaces a folder and a file with symlinks pointing outside the workspace.
-    const { dir, outside, rewind } = await linkedRun((o) => `rm -rf sub notes.txt && ln -s ${o} sub && ln -s ${o}/marker.txt notes.txt`, { "notes.txt": "my notes\n" });
+    const { dir, outside, rewind } = await linkedRun(
+      (o) => `rm -rf sub notes.txt && ln -s ${o} sub && ln -s ${o}/marker.txt notes.txt`,
+      { "notes.txt": "my notes\n" },
+    );
     expect(lstatSync(join(dir, "sub")).isSymbolicLink()).toBe(true);
 
     const done = await rewind();
@@ -52,12 +58,17 @@ describe("rewind safety", () => {
 
   it("refuses to write through a symlink out of the folder that it does not own (an ignored one): the marker outside stays as it was", async () => {
     // The link is ignored, so the rewind neither backs it up nor removes it; a restore through it would land outside.
-    const { dir, outside, rewind } = await linkedRun((o) => `rm -rf sub && ln -s ${o} sub && echo sub > .gitignore`, { "sub/marker.txt": "inside marker\n" });
+    const { dir, outside, rewind } = await linkedRun((o) => `rm -rf sub && ln -s ${o} sub && echo sub > .gitignore`, {
+      "sub/marker.txt": "inside marker\n",
+    });
 
     const done = await rewind();
     expect(readFileSync(join(outside, "marker.txt"), "utf8")).toBe("MARKER\n");
     expect(readdirSync(outside)).toEqual(["marker.txt"]);
-    expect(done.refused.map((r) => r.path).sort()).toEqual([join(dir, "sub", "file.txt"), join(dir, "sub", "marker.txt")]);
+    expect(done.refused.map((r) => r.path).sort()).toEqual([
+      join(dir, "sub", "file.txt"),
+      join(dir, "sub", "marker.txt"),
+    ]);
     expect(done.refused[0]!.reason).toMatch(/symlink to .*outside/);
     expect(lstatSync(join(dir, "sub")).isSymbolicLink()).toBe(true);
   });
@@ -105,8 +116,19 @@ describe("rewind safety", () => {
     const active = join(storeDirFor(dir, join(home, "checkpoints")), "active");
     const dead = spawnSync("true").pid!;
     mkdirSync(active, { recursive: true });
-    writeFileSync(join(active, `${dead}-dead.json`), JSON.stringify({ pid: dead, host: (await import("node:os")).hostname(), sessionId: "x", since: "2026-01-01T00:00:00Z" }));
-    await rewindFiles(resultOf(first).sessionId, ofType(first, "user")[0]!.uuid, { cwd: dir, sessionDir: join(home, "sessions") });
+    writeFileSync(
+      join(active, `${dead}-dead.json`),
+      JSON.stringify({
+        pid: dead,
+        host: (await import("node:os")).hostname(),
+        sessionId: "x",
+        since: "2026-01-01T00:00:00Z",
+      }),
+    );
+    await rewindFiles(resultOf(first).sessionId, ofType(first, "user")[0]!.uuid, {
+      cwd: dir,
+      sessionDir: join(home, "sessions"),
+    });
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("one\n");
     expect(readdirSync(active)).toEqual([]); // and it was cleared away
   });

@@ -17,10 +17,16 @@ describe("checkpoints and subagents", () => {
     const dir = temp();
     writeFileSync(join(dir, "f.txt"), "original\n");
     const model = scriptedModel(({ request }) => {
-      if (agentOf(request) === "WRITER") return answered(request) ? "wrote it" : { toolCalls: [{ toolName: "Bash", input: { command: "echo changed > f.txt && echo new > sub.txt" } }] };
+      if (agentOf(request) === "WRITER")
+        return answered(request)
+          ? "wrote it"
+          : { toolCalls: [{ toolName: "Bash", input: { command: "echo changed > f.txt && echo new > sub.txt" } }] };
       return answered(request) ? "done" : { toolCalls: [agentCall("writer", "call_agent")] };
     });
-    const messages = await scriptedRun(dir, home, [], { model, agents: { writer: { description: "Writes files", prompt: "You are WRITER." } } });
+    const messages = await scriptedRun(dir, home, [], {
+      model,
+      agents: { writer: { description: "Writes files", prompt: "You are WRITER." } },
+    });
     const result = resultOf(messages);
     expect(result.isError, result.result).toBe(false);
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("changed\n");

@@ -16,17 +16,20 @@ import { tempDir } from "../tools/helpers";
 function terminal(replies: string[]) {
   const stdin = new PassThrough();
   const questions: string[] = [];
-  const approver = terminalApprover({
-    stdout: () => {},
-    stderr: (text) => {
-      if (!text.trimEnd().endsWith(":")) return;
-      questions.push(text);
-      const reply = replies.shift();
-      if (reply !== undefined) setImmediate(() => stdin.write(`${reply}\n`));
+  const approver = terminalApprover(
+    {
+      stdout: () => {},
+      stderr: (text) => {
+        if (!text.trimEnd().endsWith(":")) return;
+        questions.push(text);
+        const reply = replies.shift();
+        if (reply !== undefined) setImmediate(() => stdin.write(`${reply}\n`));
+      },
+      stdin,
+      stdoutIsTTY: true,
     },
-    stdin,
-    stdoutIsTTY: true,
-  }, { answerers: [askInTerminal] });
+    { answerers: [askInTerminal] },
+  );
   return { approver, questions };
 }
 
@@ -35,12 +38,18 @@ const ctx = (suggestions: string[], signal = new AbortController().signal) => ({
 describe("the runner's terminal approver", () => {
   it("'always' remembers the suggested rules, not the whole tool", async () => {
     const { approver, questions } = terminal(["a", "n"]);
-    expect(await approver("Bash", { command: "git push origin" }, ctx(["Bash(git push:*)"]))).toEqual({ behavior: "allow" });
+    expect(await approver("Bash", { command: "git push origin" }, ctx(["Bash(git push:*)"]))).toEqual({
+      behavior: "allow",
+    });
     // covered by the remembered rule: no question
-    expect(await approver("Bash", { command: "git push --tags" }, ctx(["Bash(git push:*)"]))).toEqual({ behavior: "allow" });
+    expect(await approver("Bash", { command: "git push --tags" }, ctx(["Bash(git push:*)"]))).toEqual({
+      behavior: "allow",
+    });
     expect(questions).toHaveLength(1);
     // another command of the same tool is asked about again
-    expect(await approver("Bash", { command: "rm -rf build" }, ctx(["Bash(rm:*)"]))).toMatchObject({ behavior: "deny" });
+    expect(await approver("Bash", { command: "rm -rf build" }, ctx(["Bash(rm:*)"]))).toMatchObject({
+      behavior: "deny",
+    });
     expect(questions).toHaveLength(2);
   });
 
@@ -63,12 +72,29 @@ describe("the runner's terminal approver", () => {
     const { approver } = terminal(["", "2", "something else"]);
     const input = {
       questions: [
-        { question: "Which database?", header: "DB", options: [{ label: "Postgres", description: "" }, { label: "SQLite", description: "" }] },
-        { question: "Anything else?", header: "Other", options: [{ label: "No", description: "" }, { label: "Yes", description: "" }] },
+        {
+          question: "Which database?",
+          header: "DB",
+          options: [
+            { label: "Postgres", description: "" },
+            { label: "SQLite", description: "" },
+          ],
+        },
+        {
+          question: "Anything else?",
+          header: "Other",
+          options: [
+            { label: "No", description: "" },
+            { label: "Yes", description: "" },
+          ],
+        },
       ],
     };
     const answer = await approver("AskUserQuestion", input, ctx([]));
-    expect(answer).toEqual({ behavior: "allow", updatedInput: { ...input, answers: { "Which database?": "SQLite", "Anything else?": "something else" } } });
+    expect(answer).toEqual({
+      behavior: "allow",
+      updatedInput: { ...input, answers: { "Which database?": "SQLite", "Anything else?": "something else" } },
+    });
   });
 
   it("the prompt says exactly what 'always' will allow", async () => {
@@ -77,16 +103,21 @@ describe("the runner's terminal approver", () => {
     await approver("Bash", { command: "git add . && git status" }, ctx(["Bash(git add:*)", "Bash(git status:*)"]));
     await approver("Write", { file_path: "src/a.ts", content: "" }, ctx(["Write(./src/a.ts)"]));
     expect(questions[0]).toContain("[y]es / [n]o / [a]lways allow Bash(npm test) (exactly this command) this session:");
-    expect(questions[1]).toContain("[a]lways allow Bash(git add:*) (git add with any arguments), Bash(git status:*) (git status with any arguments) this session:");
+    expect(questions[1]).toContain(
+      "[a]lways allow Bash(git add:*) (git add with any arguments), Bash(git status:*) (git status with any arguments) this session:",
+    );
     expect(questions[2]).toContain("[a]lways allow Write(./src/a.ts) (only this path) this session:");
     expect(describeRule("mcp__db__query", { sql: "x" })).toBe("mcp__db__query (every mcp__db__query call)");
-    expect(describeRule("Bash(git push *)", { command: "git push x" })).toBe("Bash(git push *) (anything matching the pattern)");
+    expect(describeRule("Bash(git push *)", { command: "git push x" })).toBe(
+      "Bash(git push *) (anything matching the pattern)",
+    );
   });
 });
 
 describe("the engine's suggestions never widen an approval", () => {
   const suggestionsFor = async (cwd: string, command: string, extra: { additionalDirectories?: string[] } = {}) =>
-    (await explainPermission({ toolName: "Bash", input: { command }, cwd, home: "/nonexistent-home", ...extra })).suggestions;
+    (await explainPermission({ toolName: "Bash", input: { command }, cwd, home: "/nonexistent-home", ...extra }))
+      .suggestions;
 
   it.each([
     ["rm -rf build", ["Bash(rm -rf build)"]],
@@ -122,7 +153,8 @@ describe("the engine's suggestions never widen an approval", () => {
     const cwd = tempDir();
     const rules = { allow: await suggestionsFor(cwd, command) };
     expect(rules.allow).not.toEqual([]);
-    const verdict = async (c: string) => (await explainPermission({ toolName: "Bash", input: { command: c }, cwd, rules })).behavior;
+    const verdict = async (c: string) =>
+      (await explainPermission({ toolName: "Bash", input: { command: c }, cwd, rules })).behavior;
     expect(await verdict(command)).toBe("allow");
     expect(await verdict(neighbour)).toBe("ask");
   });
@@ -159,8 +191,11 @@ describe("the engine's suggestions never widen an approval", () => {
   it("a path inside an additional directory is fine; a path tool outside every permitted folder gets nothing", async () => {
     const cwd = tempDir();
     const extra = tempDir();
-    expect(await suggestionsFor(cwd, `rm -rf ${extra}/cache`, { additionalDirectories: [extra] })).toEqual([`Bash(rm -rf ${extra}/cache)`]);
-    const write = (file_path: string) => explainPermission({ toolName: "Write", input: { file_path, content: "" }, cwd, additionalDirectories: [extra] });
+    expect(await suggestionsFor(cwd, `rm -rf ${extra}/cache`, { additionalDirectories: [extra] })).toEqual([
+      `Bash(rm -rf ${extra}/cache)`,
+    ]);
+    const write = (file_path: string) =>
+      explainPermission({ toolName: "Write", input: { file_path, content: "" }, cwd, additionalDirectories: [extra] });
     expect((await write("src/a.ts")).suggestions).toEqual(["Write(./src/a.ts)"]);
     expect((await write(join(extra, "b.ts"))).suggestions).toEqual([`Write(${join(extra, "b.ts")})`]);
     expect((await write("../elsewhere.ts")).suggestions).toEqual([]);
@@ -193,7 +228,16 @@ describe("the engine's suggestions never widen an approval", () => {
       { toolCalls: [{ id: "c2", toolName: "Bash", input: { command: "rm -rf src" } }] },
       "done",
     ]);
-    const messages = await collect(summon("clean up", { presets: [], plugins: [permissions()], tools: builtinTools(), cwd, model, canUseTool: approver }));
+    const messages = await collect(
+      summon("clean up", {
+        presets: [],
+        plugins: [permissions()],
+        tools: builtinTools(),
+        cwd,
+        model,
+        canUseTool: approver,
+      }),
+    );
     const results = ofType(messages, "tool_result");
     expect(existsSync(join(cwd, "build"))).toBe(false);
     expect(existsSync(join(cwd, "src"))).toBe(true);

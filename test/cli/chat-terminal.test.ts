@@ -35,7 +35,10 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
       { until: (s) => /session [0-9a-f-]{36}: \d+ turns/.test(s) && s.includes(PROMPT), type: "/exit\r" },
     ]);
     expect(code, screen).toBe(0);
-    const requests = readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
+    const requests = readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Logged);
     // The second prompt went with the first; the prompt after the interrupt with all before it.
     expect(requests[1]!.users).toEqual(["first question", "second question"]);
     expect(requests.at(-1)!.users.slice(0, 3)).toEqual(["first question", "second question", "echo something"]);
@@ -80,17 +83,26 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
       { until: (s) => /session [0-9a-f-]{36}/.test(s) && s.includes(PROMPT), type: "/clear\r" },
       { until: (s) => s.includes("New session") && s.includes(PROMPT), type: "/cost\r" },
       { until: (s) => s.includes("(not started)") && s.includes(PROMPT), type: "/resume\r" },
-      { until: (s) => s.includes("Continue one with /resume <id>") && s.includes(PROMPT), type: (s) => `/resume ${idOf(s)}\r` },
+      {
+        until: (s) => s.includes("Continue one with /resume <id>") && s.includes(PROMPT),
+        type: (s) => `/resume ${idOf(s)}\r`,
+      },
       { until: (s) => s.includes("the next prompt continues it") && s.includes(PROMPT), type: `${MORE}\r` },
       { until: (s) => s.includes("answer to more:") && s.includes(PROMPT), type: "/compact keep the fruit names\r" },
-      { until: (s) => s.includes("will be summarized before your next prompt") && s.includes(PROMPT), type: "after compacting\r" },
+      {
+        until: (s) => s.includes("will be summarized before your next prompt") && s.includes(PROMPT),
+        type: "after compacting\r",
+      },
       { until: (s) => s.includes("answer to after compacting") && s.includes(PROMPT), type: "/model test\r" },
       { until: (s) => s.includes("from the next prompt on") && s.includes(PROMPT), type: "again\r" },
       { until: (s) => s.includes('you said "again"') && s.includes(PROMPT), type: "/nope\r" },
       { until: (s) => s.includes("Unknown command /nope") && s.includes(PROMPT), type: "\u0004" },
     ]);
     expect(code, screen).toBe(0);
-    const requests = readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
+    const requests = readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Logged);
     expect(requests.slice(0, 2).map((r) => r.users)).toEqual([["hello"], ["hello", MORE]]);
     // /compact: the summarizer's request carried the instructions; the next prompt went with the summary, not the old turns.
     expect(requests[2]!.system).toContain("keep the fruit names");
@@ -104,9 +116,12 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
     const p = scriptedProject();
     const logFile = join(p.dir, "run.log");
     writeFileSync(logFile, "");
-    const { code, screen } = await inTerminal(p.dir, ["run", "echo something"], { UBQ_LOG: logFile, UBQ_SESSIONS: p.sessions }, [
-      { until: (s) => s.includes("[y]es / [n]o"), type: "y\n" },
-    ]);
+    const { code, screen } = await inTerminal(
+      p.dir,
+      ["run", "echo something"],
+      { UBQ_LOG: logFile, UBQ_SESSIONS: p.sessions },
+      [{ until: (s) => s.includes("[y]es / [n]o"), type: "y\n" }],
+    );
     expect(code, screen).toBe(0);
     const toolLine = screen.indexOf('→ Bash(command: "echo hi")');
     expect(toolLine).toBeGreaterThan(-1);

@@ -30,13 +30,21 @@ const CONFIG = JSON.stringify({ maxRetries: 0, persistSession: false, persistTod
 const project = (files: Record<string, string> = {}) => tempProject({ ".ubiquityrc.json": CONFIG, ...files });
 
 /** The tool names a chat request offered. */
-const toolsOf = (request: RecordedRequest) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort();
+const toolsOf = (request: RecordedRequest) =>
+  ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort();
 /** Did the request carry a tool result (the call before it ran or was refused)? Its text. */
 const toolResultOf = (request: RecordedRequest) =>
-  (request.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "tool").map((m) => String(m.content)).join("\n");
+  (request.body as { messages: { role: string; content: unknown }[] }).messages
+    .filter((m) => m.role === "tool")
+    .map((m) => String(m.content))
+    .join("\n");
 
 type Json = Record<string, any>;
-const lines = (stdout: string) => stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Json);
+const lines = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Json);
 
 /** `ubiquity -p` against `server`, the model named `local` on it. */
 function p(server: FakeProviderServer, dir: string, args: string[], env: Record<string, string> = {}) {
@@ -44,14 +52,19 @@ function p(server: FakeProviderServer, dir: string, args: string[], env: Record<
 }
 
 /** A model that makes one tool call, then says "done". */
-const oneCall = (name: string, input: unknown): FakeScript => (_r, i) => (i === 0 ? { toolCalls: [{ name, input }] } : "done");
+const oneCall =
+  (name: string, input: unknown): FakeScript =>
+  (_r, i) =>
+    i === 0 ? { toolCalls: [{ name, input }] } : "done";
 
 describe.concurrent("claude -p's tool flags", () => {
   it("--allowedTools pre-approves and never takes a tool away, a bare name included (the README's own example)", async () => {
     const server = await serve(["hello"]);
     const out = await p(server, project(), ["--allowedTools", "Read,Grep,Bash(npm test:*)", "hi"]);
     expect(out.code, out.stderr).toBe(0);
-    expect(toolsOf(server.requests[0]!)).toEqual(expect.arrayContaining(["Bash", "Edit", "Glob", "Grep", "Read", "Write"]));
+    expect(toolsOf(server.requests[0]!)).toEqual(
+      expect.arrayContaining(["Bash", "Edit", "Glob", "Grep", "Read", "Write"]),
+    );
   });
 
   it("--allowed-tools (kebab) pre-approves a command: it runs headless, without a question", async () => {
@@ -59,14 +72,20 @@ describe.concurrent("claude -p's tool flags", () => {
     const denied = await p(server, project(), ["--output-format", "stream-json", "run it"]);
     expect(lines(denied.stdout).find((m) => m.type === "tool_result")!.output.isError).toBe(true);
     const server2 = await serve(oneCall("Bash", { command: "echo approved-call" }));
-    const out = await p(server2, project(), ["--allowed-tools", "Bash(echo:*)", "--output-format", "stream-json", "run it"]);
+    const out = await p(server2, project(), [
+      "--allowed-tools",
+      "Bash(echo:*)",
+      "--output-format",
+      "stream-json",
+      "run it",
+    ]);
     expect(out.code, out.stderr).toBe(0);
     const result = lines(out.stdout).find((m) => m.type === "tool_result")!;
     expect(result.output).toMatchObject({ isError: false, content: expect.stringContaining("approved-call") });
     expect(toolsOf(server2.requests[0]!)).toContain("Write");
   });
 
-  it("--tools restricts the set and approves nothing; \"\" offers no tool; default offers all", async () => {
+  it('--tools restricts the set and approves nothing; "" offers no tool; default offers all', async () => {
     const server = await serve(oneCall("Bash", { command: "echo restricted" }));
     const out = await p(server, project(), ["--tools", "Bash,Read", "--output-format", "stream-json", "run it"]);
     expect(toolsOf(server.requests[0]!)).toEqual(["Bash", "Read"]);
@@ -94,11 +113,19 @@ describe.concurrent("claude -p's tool flags", () => {
 
   it("--dangerously-skip-permissions is bypassPermissions: the call runs without a question", async () => {
     const server = await serve(oneCall("Bash", { command: "echo bypassed" }));
-    const out = await p(server, project(), ["--dangerously-skip-permissions", "--output-format", "stream-json", "run it"]);
+    const out = await p(server, project(), [
+      "--dangerously-skip-permissions",
+      "--output-format",
+      "stream-json",
+      "run it",
+    ]);
     expect(out.code, out.stderr).toBe(0);
     const messages = lines(out.stdout);
     expect(messages[0]).toMatchObject({ type: "system", subtype: "init", permissionMode: "bypassPermissions" });
-    expect(messages.find((m) => m.type === "tool_result")!.output).toMatchObject({ isError: false, content: expect.stringContaining("bypassed") });
+    expect(messages.find((m) => m.type === "tool_result")!.output).toMatchObject({
+      isError: false,
+      content: expect.stringContaining("bypassed"),
+    });
     const clash = await p(server, project(), ["--dangerously-skip-permissions", "--permission-mode", "plan", "hi"]);
     expect(clash.code).toBe(2);
   });
@@ -106,7 +133,12 @@ describe.concurrent("claude -p's tool flags", () => {
   it("--json-schema takes the schema inline: the validated value is the result's structuredOutput", async () => {
     const value = { city: "Lyon" };
     const server = await serve([{ toolCalls: [{ name: "StructuredOutput", input: value }] }]);
-    const schema = JSON.stringify({ type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false });
+    const schema = JSON.stringify({
+      type: "object",
+      properties: { city: { type: "string" } },
+      required: ["city"],
+      additionalProperties: false,
+    });
     const out = await p(server, project(), ["--json-schema", schema, "--output-format", "json", "which city?"]);
     expect(out.code, out.stderr).toBe(0);
     expect(JSON.parse(out.stdout)).toMatchObject({ subtype: "success", structuredOutput: value });
@@ -117,16 +149,31 @@ describe.concurrent("claude -p's tool flags", () => {
 
   it("camel and kebab spellings are one flag (--permissionMode, --maxTurns, --appendSystemPrompt)", async () => {
     const server = await serve(["ok"]);
-    const out = await p(server, project(), ["--permissionMode", "plan", "--maxTurns", "3", "--appendSystemPrompt", "Answer in French.", "--output-format", "stream-json", "hi"]);
+    const out = await p(server, project(), [
+      "--permissionMode",
+      "plan",
+      "--maxTurns",
+      "3",
+      "--appendSystemPrompt",
+      "Answer in French.",
+      "--output-format",
+      "stream-json",
+      "hi",
+    ]);
     expect(out.code, out.stderr).toBe(0);
     expect(lines(out.stdout)[0]).toMatchObject({ permissionMode: "plan" });
-    const system = (server.requests[0]!.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === "system")!.content;
+    const system = (server.requests[0]!.body as { messages: { role: string; content: string }[] }).messages.find(
+      (m) => m.role === "system",
+    )!.content;
     expect(system).toContain("Answer in French.");
   });
 });
 
 describe.concurrent("-p text output", () => {
-  const script: FakeScript = (_r, i) => (i === 0 ? { text: "Let me look first.", toolCalls: [{ name: "Glob", input: { pattern: "*" } }] } : "The final answer.");
+  const script: FakeScript = (_r, i) =>
+    i === 0
+      ? { text: "Let me look first.", toolCalls: [{ name: "Glob", input: { pattern: "*" } }] }
+      : "The final answer.";
 
   it("prints the final result only; --verbose prints the rest", async () => {
     const server = await serve(script);
@@ -144,7 +191,9 @@ describe.concurrent("-p text output", () => {
 describe.concurrent("local models from the command line", () => {
   it("--base-url with --model: the whole name is the server's model id (a colon kept); the key from OPENAI_COMPATIBLE_API_KEY", async () => {
     const server = await serve(["from the local server"]);
-    const out = await runCli(["-p", "--base-url", server.baseURL, "--model", "qwen2.5-coder:7b", "hi"], project(), { OPENAI_COMPATIBLE_API_KEY: "sk-local-key" });
+    const out = await runCli(["-p", "--base-url", server.baseURL, "--model", "qwen2.5-coder:7b", "hi"], project(), {
+      OPENAI_COMPATIBLE_API_KEY: "sk-local-key",
+    });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toBe("from the local server\n");
     expect(server.requests[0]!.path).toBe("/v1/chat/completions");
@@ -154,12 +203,16 @@ describe.concurrent("local models from the command line", () => {
 
   it("openai-compatible:<model> reads OPENAI_COMPATIBLE_BASE_URL; without it, exit 2 naming the variable; --base-url alone is exit 2", async () => {
     const server = await serve(["via the variable"]);
-    const out = await runCli(["-p", "--model", "openai-compatible:llama3.2:3b", "hi"], project(), { OPENAI_COMPATIBLE_BASE_URL: server.baseURL });
+    const out = await runCli(["-p", "--model", "openai-compatible:llama3.2:3b", "hi"], project(), {
+      OPENAI_COMPATIBLE_BASE_URL: server.baseURL,
+    });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toBe("via the variable\n");
     expect((server.requests[0]!.body as { model: string }).model).toBe("llama3.2:3b");
     expect(server.requests[0]!.headers.authorization).toBeUndefined();
-    const missing = await runCli(["-p", "--model", "openai-compatible:llama3.2:3b", "hi"], project(), { OPENAI_COMPATIBLE_BASE_URL: "" });
+    const missing = await runCli(["-p", "--model", "openai-compatible:llama3.2:3b", "hi"], project(), {
+      OPENAI_COMPATIBLE_BASE_URL: "",
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("OPENAI_COMPATIBLE_BASE_URL");
     const alone = await runCli(["-p", "--base-url", server.baseURL, "hi"], project());
@@ -181,14 +234,19 @@ describe.concurrent("honest exits and errors", () => {
     const untrusted = tempProject({ "ubiquity.config.mjs": 'export default { model: "test" };\n' });
     const skipped = await runCli(["-p", "hi"], untrusted, { UBIQUITY_TRUST: "", UBIQUITY_MODEL: "", HOME: home });
     expect(skipped.code).toBe(2);
-    expect(skipped.stderr).toMatch(/No model configured.*ubiquity\.config\.mjs was skipped because the folder is not trusted/);
+    expect(skipped.stderr).toMatch(
+      /No model configured.*ubiquity\.config\.mjs was skipped because the folder is not trusted/,
+    );
   });
 
   it('"No stored session" is exit 2 (json: subtype error_configuration); a model failure stays exit 1', async () => {
     const out = await runCli(["-p", "--model", "test", "--resume", "no-such-session", "hi"], project());
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('No stored session with id "no-such-session"');
-    const json = await runCli(["-p", "--model", "test", "--resume", "no-such-session", "--output-format", "json", "hi"], project());
+    const json = await runCli(
+      ["-p", "--model", "test", "--resume", "no-such-session", "--output-format", "json", "hi"],
+      project(),
+    );
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ type: "result", subtype: "error_configuration", isError: true });
     const server = await serve([{ status: 500, message: "boom" }]);
@@ -196,11 +254,20 @@ describe.concurrent("honest exits and errors", () => {
     expect(failed.code).toBe(1);
   });
 
-  it.skipIf(process.env.MISTRAL_API_KEY !== undefined)("a provider key that is missing stops the run before its first request: exit 2", async () => {
-    const out = await runCli(["-p", "--model", "mistral:mistral-small-latest", "--output-format", "json", "hi"], project());
-    expect(out.code).toBe(2);
-    expect(JSON.parse(out.stdout)).toMatchObject({ subtype: "error_configuration", result: expect.stringContaining("MISTRAL_API_KEY") });
-  });
+  it.skipIf(process.env.MISTRAL_API_KEY !== undefined)(
+    "a provider key that is missing stops the run before its first request: exit 2",
+    async () => {
+      const out = await runCli(
+        ["-p", "--model", "mistral:mistral-small-latest", "--output-format", "json", "hi"],
+        project(),
+      );
+      expect(out.code).toBe(2);
+      expect(JSON.parse(out.stdout)).toMatchObject({
+        subtype: "error_configuration",
+        result: expect.stringContaining("MISTRAL_API_KEY"),
+      });
+    },
+  );
 
   it("Edit's and Write's own preconditions come before the permission question (nothing is denied or asked)", async () => {
     const files = { "notes.txt": "old text\n" };

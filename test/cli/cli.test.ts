@@ -30,11 +30,14 @@ describe("the ubiquity bin (real process)", () => {
     for (const name of ["inspect", "schema"]) expect(stdout).toMatch(new RegExp(`^  ${name} +\\S`, "m"));
   });
 
-  it.concurrent.each(["--version", "-v", "inspect --version", "schema -v"])("ubiquity %s prints the package version", async (args) => {
-    const { code, stdout } = await runCli(args.split(" "), cwd);
-    expect(code).toBe(0);
-    expect(stdout.trim()).toBe(pkg.version);
-  });
+  it.concurrent.each(["--version", "-v", "inspect --version", "schema -v"])(
+    "ubiquity %s prints the package version",
+    async (args) => {
+      const { code, stdout } = await runCli(args.split(" "), cwd);
+      expect(code).toBe(0);
+      expect(stdout.trim()).toBe(pkg.version);
+    },
+  );
 
   it.concurrent("inspect --help shows the command's own flags", async () => {
     const { code, stdout } = await runCli(["inspect", "--help"], cwd);
@@ -55,7 +58,9 @@ describe("the ubiquity bin (real process)", () => {
     const { code, stdout, stderr } = await runCli(["inspcet"], cwd);
     expect(code).toBe(2);
     expect(stdout).toBe("");
-    expect(stderr).toBe('error: unknown command "inspcet" (did you mean "inspect"?); run `ubiquity --help` for the list\n');
+    expect(stderr).toBe(
+      'error: unknown command "inspcet" (did you mean "inspect"?); run `ubiquity --help` for the list\n',
+    );
   });
 
   it.concurrent("an unknown flag exits 2, names the near flag and points at the command's help", async () => {
@@ -76,7 +81,10 @@ describe("the ubiquity bin (real process)", () => {
     ["minimal", "ubiquity:tool-read"],
     ["headless", "ubiquity:tool-read"],
   ])("run --preset %s runs with that preset's plugins", async (preset, plugin) => {
-    const { code, stdout, stderr } = await runCli(["run", "--preset", preset, "--model", "test", "--output-format", "stream-json", "hi"], cwd);
+    const { code, stdout, stderr } = await runCli(
+      ["run", "--preset", preset, "--model", "test", "--output-format", "stream-json", "hi"],
+      cwd,
+    );
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const init = JSON.parse(stdout.split("\n")[0]!) as { subtype: string; plugins: string[] };
@@ -88,14 +96,21 @@ describe("the ubiquity bin (real process)", () => {
   it.concurrent("run --preset with a typo of a built-in names it, not a package to npm i (exit 2); a missing module says --preset", async () => {
     const typo = await runCli(["run", "--preset", "mnimal", "--model", "test", "hi"], cwd);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toBe('error: --preset mnimal: no such preset (did you mean "minimal"?); the built-in presets are default, minimal, headless, harness, or name a module\n');
+    expect(typo.stderr).toBe(
+      'error: --preset mnimal: no such preset (did you mean "minimal"?); the built-in presets are default, minimal, headless, harness, or name a module\n',
+    );
     const file = await runCli(["run", "--preset", "./nope.ts", "--model", "test", "hi"], cwd);
     expect(file.code).toBe(2);
     expect(file.stderr).toMatch(/^error: --preset \.\/nope\.ts: no file at /);
     // The preset's own name, as inspect lists it, is the built-in.
-    const named = await runCli(["run", "--preset", "ubiquity:minimal", "--model", "test", "--output-format", "stream-json", "hi"], cwd);
+    const named = await runCli(
+      ["run", "--preset", "ubiquity:minimal", "--model", "test", "--output-format", "stream-json", "hi"],
+      cwd,
+    );
     expect(named.code).toBe(0);
-    expect((JSON.parse(named.stdout.split("\n")[0]!) as { plugins: string[] }).plugins).not.toContain("ubiquity:tool-write");
+    expect((JSON.parse(named.stdout.split("\n")[0]!) as { plugins: string[] }).plugins).not.toContain(
+      "ubiquity:tool-write",
+    );
   });
 
   it.concurrent("inspect without a config shows the default preset", async () => {
@@ -124,7 +139,13 @@ describe("the command table", () => {
   it("resolves a relative cwd in the config against the config's folder; --cwd wins over it", async () => {
     const dir = tempProject({ "conf/.ubiquityrc.yaml": "cwd: ./work\n" });
     const report = async (...extra: string[]) => {
-      const { code, stdout, stderr } = await inProcess(["inspect", "--json", "--config", join(dir, "conf", ".ubiquityrc.yaml"), ...extra]);
+      const { code, stdout, stderr } = await inProcess([
+        "inspect",
+        "--json",
+        "--config",
+        join(dir, "conf", ".ubiquityrc.yaml"),
+        ...extra,
+      ]);
       expect(stderr).toBe("");
       expect(code).toBe(0);
       return JSON.parse(stdout) as { options: { cwd: string } };

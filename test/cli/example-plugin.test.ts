@@ -15,7 +15,10 @@ import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "
 const exec = promisify(execFile);
 const example = join(repoRoot, "examples", "ubiquity-plugin-house-rules");
 const npm = (args: string[], cwd: string) =>
-  exec("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, env: { ...process.env, npm_config_update_notifier: "false" } });
+  exec("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd,
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
 
 let project: string;
 
@@ -37,7 +40,9 @@ afterAll(removeTempProjects);
 
 describe("the example third-party plugin, installed from its tarball", () => {
   it("is installed as a package with the ubiquity-plugin keyword and ubiquity as a peer", () => {
-    const pkg = JSON.parse(readFileSync(join(project, "node_modules", "ubiquity-plugin-house-rules", "package.json"), "utf8")) as {
+    const pkg = JSON.parse(
+      readFileSync(join(project, "node_modules", "ubiquity-plugin-house-rules", "package.json"), "utf8"),
+    ) as {
       keywords: string[];
       peerDependencies: Record<string, string>;
       dependencies?: Record<string, string>;
@@ -45,7 +50,9 @@ describe("the example third-party plugin, installed from its tarball", () => {
     expect(pkg.keywords).toContain("ubiquity-plugin");
     expect(pkg.peerDependencies).toHaveProperty("ubiquity");
     expect(pkg.dependencies?.ubiquity).toBeUndefined();
-    const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     expect(Object.keys(manifest.dependencies)).toEqual(["ubiquity-plugin-house-rules"]);
   });
 
@@ -64,7 +71,10 @@ describe("the example third-party plugin, installed from its tarball", () => {
     const sections = await kernel.hooks.turn.system.promise([{ id: "guidance", text: "base" }], {} as RunContext);
     expect(sections).toEqual([
       { id: "guidance", text: "base" },
-      { id: "house-rules", text: "# House rules\nFollow these rules of this repository:\n- Run npm test before you finish\n- Never edit dist/" },
+      {
+        id: "house-rules",
+        text: "# House rules\nFollow these rules of this repository:\n- Run npm test before you finish\n- Never edit dist/",
+      },
     ]);
   });
 
@@ -73,6 +83,8 @@ describe("the example third-party plugin, installed from its tarball", () => {
     symlinkSync(join(project, "node_modules"), join(dir, "node_modules"), "dir");
     const { code, stderr } = await runCli(["inspect"], dir);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^error: .*\.ubiquityrc\.yaml: plugins\[0\] "ubiquity-plugin-house-rules": the plugin factory threw: ubiquity-plugin-house-rules: options\.rules must be a non-empty array of strings/);
+    expect(stderr).toMatch(
+      /^error: .*\.ubiquityrc\.yaml: plugins\[0\] "ubiquity-plugin-house-rules": the plugin factory threw: ubiquity-plugin-house-rules: options\.rules must be a non-empty array of strings/,
+    );
   });
 });

@@ -130,7 +130,9 @@ describe("npx ubiquity inspect in a project with ubiquity.config.ts", () => {
     // The text form shows the same order, one numbered line per plugin.
     const lines = text.stdout.split("\n").filter((l) => /^ +\d+\. /.test(l));
     expect(lines.map((l) => l.trim().split(/\s+/)[1])).toEqual(expected.map(([name]) => name));
-    expect(lines.find((l) => l.includes(` ${target} `))).toMatch(/config {2}\(replaces the one from preset \S+; its apply never ran\)/);
+    expect(lines.find((l) => l.includes(` ${target} `))).toMatch(
+      /config {2}\(replaces the one from preset \S+; its apply never ran\)/,
+    );
   });
 
   it("never ran the replaced built-in's apply (the replacement's ran in its place)", () => {
@@ -182,7 +184,10 @@ describe("npx ubiquity inspect in a project with ubiquity.config.ts", () => {
 
 describe("a YAML config naming a built-in preset by its package subpath", () => {
   it("resolves ubiquity/presets/headless from the project's node_modules, nested origins and preset defaults included", async () => {
-    const yamlDir = tempProject({ ".ubiquityrc.yaml": "presets: [ubiquity/presets/headless]\nmaxTurns: 5\n" }, { linkUbiquity: true });
+    const yamlDir = tempProject(
+      { ".ubiquityrc.yaml": "presets: [ubiquity/presets/headless]\nmaxTurns: 5\n" },
+      { linkUbiquity: true },
+    );
     const { code, stdout, stderr } = await runCli(["inspect", "--json"], yamlDir);
     expect(stderr).toBe("");
     expect(code).toBe(0);

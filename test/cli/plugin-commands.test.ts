@@ -55,9 +55,16 @@ describe("a plugin's command and run flag", () => {
   it.concurrent("`run --greeting x` is in run --help under the plugin's group and reaches the plugin's option", async () => {
     const help = await runCli(["run", "--help"], withPlugin);
     expect(help.stdout).toMatch(/^Acme:\n {6}--greeting <text> +What the acme plugin says$/m);
-    const run = await runCli(["run", "--model", "test", "--output-format", "stream-json", "--greeting", "ahoy", "hi"], withPlugin);
+    const run = await runCli(
+      ["run", "--model", "test", "--output-format", "stream-json", "--greeting", "ahoy", "hi"],
+      withPlugin,
+    );
     expect(run.code).toBe(0);
-    const init = run.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string; subtype?: string; extra?: unknown }).find((m) => m.subtype === "init");
+    const init = run.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; subtype?: string; extra?: unknown })
+      .find((m) => m.subtype === "init");
     expect(init).toMatchObject({ type: "system", extra: { greeting: "ahoy" } });
   });
 
@@ -76,9 +83,13 @@ describe("a plugin's command and run flag", () => {
     const untrusted = { UBIQUITY_TRUST: "", HOME: tempProject({}, { packageJson: false }) };
     const hello = await runCli(["hello"], withPlugin, untrusted);
     expect(hello.code).toBe(2);
-    expect(hello.stderr).toBe('error: unknown command "hello"; this folder\'s ubiquity.config.mjs was not loaded, as the folder is not trusted: if its plugins add it, trust the folder with `ubiquity trust .` (or UBIQUITY_TRUST=1 for one run); run `ubiquity --help` for the list\n');
+    expect(hello.stderr).toBe(
+      'error: unknown command "hello"; this folder\'s ubiquity.config.mjs was not loaded, as the folder is not trusted: if its plugins add it, trust the folder with `ubiquity trust .` (or UBIQUITY_TRUST=1 for one run); run `ubiquity --help` for the list\n',
+    );
     const run = await runCli(["run", "--model", "test", "--greeting", "ahoy", "hi"], withPlugin, untrusted);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^error: unknown flag --greeting; this folder's ubiquity\.config\.mjs was not loaded, as the folder is not trusted: .*`ubiquity trust \.`/);
+    expect(run.stderr).toMatch(
+      /^error: unknown flag --greeting; this folder's ubiquity\.config\.mjs was not loaded, as the folder is not trusted: .*`ubiquity trust \.`/,
+    );
   });
 });

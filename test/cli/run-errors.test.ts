@@ -18,7 +18,9 @@ describe.concurrent("configuration errors of `ubiquity run`", () => {
     const dir = tempProject({ ".ubiquityrc.yaml": "plugins: [ubiquity:tool-bash]\n" });
     const { code, stderr } = await run(dir);
     expect(code).toBe(2);
-    expect(stderr).toContain(`${join(dir, ".ubiquityrc.yaml")}: plugins[0] "ubiquity:tool-bash" is the name of a built-in plugin, not a module`);
+    expect(stderr).toContain(
+      `${join(dir, ".ubiquityrc.yaml")}: plugins[0] "ubiquity:tool-bash" is the name of a built-in plugin, not a module`,
+    );
     expect(stderr).toContain('list ubiquity:tool-bash under "disable"');
     expect(stderr).toContain('"ubiquity/plugins/tool-bash"');
     expect(stderr).not.toContain("npm i");
@@ -30,7 +32,9 @@ describe.concurrent("configuration errors of `ubiquity run`", () => {
     expect(key.stderr).toContain('"maxTurn" (did you mean "maxTurns"?)');
     const disable = await run(tempProject({ ".ubiquityrc.yaml": "disable: [tool-bash, ubiquity:tool-grpe]\n" }));
     expect(disable.code, disable.stderr).toBe(0);
-    expect(disable.stderr).toContain('disable: no plugin named tool-bash is in the list; nothing was removed (did you mean "ubiquity:tool-bash"?)');
+    expect(disable.stderr).toContain(
+      'disable: no plugin named tool-bash is in the list; nothing was removed (did you mean "ubiquity:tool-bash"?)',
+    );
     expect(disable.stderr).toContain('(did you mean "ubiquity:tool-grep"?)');
     expect(disable.stderr.match(/no plugin named tool-bash/g)).toHaveLength(1); // said once
   });
@@ -39,15 +43,24 @@ describe.concurrent("configuration errors of `ubiquity run`", () => {
     const { code, stdout, stderr } = await runCli(["run", "hi"], tempProject({}), { UBIQUITY_MODEL: "" });
     expect(code).toBe(2);
     expect(stdout).toBe("");
-    expect(stderr).toContain("error: No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable");
+    expect(stderr).toContain(
+      "error: No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable",
+    );
     expect(stderr).not.toContain("options.model");
   });
 
   it("a plugin's option error names the plugin and the config file", async () => {
-    const dir = tempProject({ ".ubiquityrc.yaml": "plugins:\n  - [ubiquity/plugins/mcp, { connectTimeoutMs: fast }]\n" }, { linkUbiquity: true });
+    const dir = tempProject(
+      { ".ubiquityrc.yaml": "plugins:\n  - [ubiquity/plugins/mcp, { connectTimeoutMs: fast }]\n" },
+      { linkUbiquity: true },
+    );
     const { code, stderr } = await run(dir);
     expect(code).toBe(2);
-    expect(stderr).toMatch(new RegExp(`^error: ${join(dir, ".ubiquityrc.yaml")}: plugins\\[0\\] "ubiquity/plugins/mcp": .*invalid options for plugin ubiquity:mcp`));
+    expect(stderr).toMatch(
+      new RegExp(
+        `^error: ${join(dir, ".ubiquityrc.yaml")}: plugins\\[0\\] "ubiquity/plugins/mcp": .*invalid options for plugin ubiquity:mcp`,
+      ),
+    );
   });
 
   it("an apply that throws names the plugin and the file, without kernel terms; --verbose keeps them", async () => {
@@ -58,7 +71,11 @@ describe.concurrent("configuration errors of `ubiquity run`", () => {
     const { code, stdout, stderr } = await run(dir, "--output-format", "json");
     expect(code).toBe(2);
     expect(stderr).toBe(`error: ${join(dir, "ubiquity.config.ts")}: plugin acme:boom: boom: set ACME_TOKEN\n`);
-    expect(JSON.parse(stdout)).toMatchObject({ isError: true, exitCode: 2, result: expect.stringContaining("plugin acme:boom: boom") });
+    expect(JSON.parse(stdout)).toMatchObject({
+      isError: true,
+      exitCode: 2,
+      result: expect.stringContaining("plugin acme:boom: boom"),
+    });
     const verbose = await run(dir, "--verbose");
     expect(verbose.stderr).toContain("[plugin acme:boom] hook apply: boom");
   });
@@ -69,9 +86,13 @@ describe.concurrent("what a person sees", () => {
     const dir = tempProject({});
     const plain = await runCli(["run", "--model", "test", "list the files"], dir);
     expect(plain.stderr).not.toContain("\u001b[");
-    expect(plain.stderr).toMatch(/→ Glob\(pattern: "\*"\)\n {2}✓ Glob: ok, \d+ lines?\n2 turns · [\d,]+ in \/ [\d,]+ out tokens · cost unknown · [\d.]+s\n$/);
+    expect(plain.stderr).toMatch(
+      /→ Glob\(pattern: "\*"\)\n {2}✓ Glob: ok, \d+ lines?\n2 turns · [\d,]+ in \/ [\d,]+ out tokens · cost unknown · [\d.]+s\n$/,
+    );
     const forced = await runCli(["run", "--model", "test", "list the files"], dir, { NO_COLOR: "", FORCE_COLOR: "1" });
     expect(forced.stderr).toContain("\u001b[");
-    expect(forced.stderr.replace(/\u001b\[[0-9;]*m/g, "")).toMatch(/→ Glob\(pattern: "\*"\)\n {2}✓ Glob: ok, \d+ lines?\n2 turns · [\d,]+ in \/ [\d,]+ out tokens · cost unknown · [\d.]+s\n$/);
+    expect(forced.stderr.replace(/\u001b\[[0-9;]*m/g, "")).toMatch(
+      /→ Glob\(pattern: "\*"\)\n {2}✓ Glob: ok, \d+ lines?\n2 turns · [\d,]+ in \/ [\d,]+ out tokens · cost unknown · [\d.]+s\n$/,
+    );
   });
 });

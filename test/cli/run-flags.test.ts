@@ -19,11 +19,27 @@ import { userTextOf } from "../../runner/run";
 afterAll(removeTempProjects);
 beforeAll(requireDist);
 
-const EVERYTHING = join(process.cwd(), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+const EVERYTHING = join(
+  process.cwd(),
+  "node_modules",
+  "@modelcontextprotocol",
+  "server-everything",
+  "dist",
+  "index.js",
+);
 
 const json = ["--output-format", "stream-json"];
-const resultOf = (messages: Record<string, unknown>[]) => messages.find((m) => m.type === "result") as { isError: boolean; result: string; sessionId: string; subtype: string; numTurns: number; modelUsage: Record<string, unknown> };
-const toolResults = (messages: Record<string, unknown>[]) => messages.filter((m) => m.type === "tool_result") as { output: { isError: boolean; content: string } }[];
+const resultOf = (messages: Record<string, unknown>[]) =>
+  messages.find((m) => m.type === "result") as {
+    isError: boolean;
+    result: string;
+    sessionId: string;
+    subtype: string;
+    numTurns: number;
+    modelUsage: Record<string, unknown>;
+  };
+const toolResults = (messages: Record<string, unknown>[]) =>
+  messages.filter((m) => m.type === "tool_result") as { output: { isError: boolean; content: string } }[];
 
 describe.concurrent("ubiquity run flags reach the run", () => {
   it("--system-prompt replaces the system prompt; --append-system-prompt adds to its end", async () => {
@@ -45,7 +61,10 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     const denied = await p.run([...json, "echo please"]);
     expect(toolResults(denied.messages)[0]!.output.isError).toBe(true);
     const allowed = await p.run([...json, "--allowedTools", "Bash(echo hi:*)", "echo please"]);
-    expect(toolResults(allowed.messages)[0]!.output).toMatchObject({ isError: false, content: expect.stringContaining("hi") });
+    expect(toolResults(allowed.messages)[0]!.output).toMatchObject({
+      isError: false,
+      content: expect.stringContaining("hi"),
+    });
   });
 
   it("--disallowedTools removes a tool; --askTools makes a call ask even in bypassPermissions (headless: denied)", async () => {
@@ -56,7 +75,14 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     expect(removed.requests[0]!.tools).toContain("Read");
     const bypass = await p.run([...json, "--permission-mode", "bypassPermissions", "echo please"]);
     expect(toolResults(bypass.messages)[0]!.output.isError).toBe(false);
-    const asked = await p.run([...json, "--permission-mode", "bypassPermissions", "--askTools", "Bash(echo:*)", "echo please"]);
+    const asked = await p.run([
+      ...json,
+      "--permission-mode",
+      "bypassPermissions",
+      "--askTools",
+      "Bash(echo:*)",
+      "echo please",
+    ]);
     expect(toolResults(asked.messages)[0]!.output.isError).toBe(true);
   });
 
@@ -113,7 +139,9 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     expect(off.code).toBe(0);
     expect(await new SessionStore({ dir: p.sessions }).list()).toEqual([]);
     const on = await p.run([...json, "hi"]);
-    expect((await new SessionStore({ dir: p.sessions }).list()).map((s) => s.sessionId)).toEqual([resultOf(on.messages).sessionId]);
+    expect((await new SessionStore({ dir: p.sessions }).list()).map((s) => s.sessionId)).toEqual([
+      resultOf(on.messages).sessionId,
+    ]);
   });
 
   it("--session-id names the new session; a stored id is refused; a non-UUID is a usage error", async () => {
@@ -153,7 +181,10 @@ describe.concurrent("ubiquity run flags reach the run", () => {
   it("--mcp-config adds the servers of a .mcp.json-shaped file", async () => {
     const p = project();
     const file = join(p.dir, "servers.json");
-    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
+    );
     const out = await p.run([...json, "--mcp-config", file, "hi"]);
     expect(out.code, out.stderr).toBe(0);
     expect(out.requests[0]!.tools).toContain("mcp__everything__echo");
@@ -184,17 +215,29 @@ describe.concurrent("ubiquity run flags reach the run", () => {
 
   it("--permission-mode, --model, --config and --cwd reach the run", async () => {
     const p = project();
-    const out = await runCli(["run", ...json, "--cwd", p.dir, "--permission-mode", "plan", "--model", "test", "hi"], tempProject({}));
+    const out = await runCli(
+      ["run", ...json, "--cwd", p.dir, "--permission-mode", "plan", "--model", "test", "hi"],
+      tempProject({}),
+    );
     const init = JSON.parse(out.stdout.split("\n")[0]!) as { permissionMode: string; model: string; cwd: string };
     expect(init).toMatchObject({ permissionMode: "plan", model: "test", cwd: p.dir });
     const other = tempProject({ "elsewhere.yaml": "maxTurns: 1\n" });
-    const configured = await runCli(["run", ...json, "--config", join(other, "elsewhere.yaml"), "--model", "test", "list the files"], other);
-    expect(JSON.parse(configured.stdout.trim().split("\n").at(-1)!)).toMatchObject({ subtype: "error_max_turns", numTurns: 1 });
+    const configured = await runCli(
+      ["run", ...json, "--config", join(other, "elsewhere.yaml"), "--model", "test", "list the files"],
+      other,
+    );
+    expect(JSON.parse(configured.stdout.trim().split("\n").at(-1)!)).toMatchObject({
+      subtype: "error_max_turns",
+      numTurns: 1,
+    });
   });
 
   it("-p runs once, with `run` or without it", async () => {
     const p = project();
-    const bare = await runCli(["-p", "--output-format", "json", "hello there"], p.dir, { UBQ_LOG: join(p.dir, "p.log"), UBQ_SESSIONS: p.sessions });
+    const bare = await runCli(["-p", "--output-format", "json", "hello there"], p.dir, {
+      UBQ_LOG: join(p.dir, "p.log"),
+      UBQ_SESSIONS: p.sessions,
+    });
     expect(bare.code, bare.stderr).toBe(0);
     expect(JSON.parse(bare.stdout)).toMatchObject({ type: "result", result: "answer to hello there" });
     const withRun = await p.run(["-p", "--output-format", "json", "hello again"]);
@@ -235,7 +278,9 @@ describe.concurrent("standard input", () => {
       child.on("exit", (c) => resolve(c ?? 1));
     });
     expect(code).toBe(0);
-    expect((JSON.parse(readFileSync(log, "utf8").split("\n")[0]!) as Logged).users.at(-1)).toBe("summarize\n\n<stdin>\nnotes from a file\n</stdin>");
+    expect((JSON.parse(readFileSync(log, "utf8").split("\n")[0]!) as Logged).users.at(-1)).toBe(
+      "summarize\n\n<stdin>\nnotes from a file\n</stdin>",
+    );
   });
 });
 
@@ -247,14 +292,23 @@ describe.concurrent("exit codes", () => {
     expect(usage.stderr).toContain("--max-turns must be a positive integer");
     const unknown = await p.run(["--output-format", "json", "--bogus", "hi"]);
     expect(unknown.code).toBe(2);
-    expect(JSON.parse(unknown.stdout)).toMatchObject({ type: "result", isError: true, exitCode: 2, subtype: "error_configuration" });
+    expect(JSON.parse(unknown.stdout)).toMatchObject({
+      type: "result",
+      isError: true,
+      exitCode: 2,
+      subtype: "error_configuration",
+    });
     const notTerminal = await runCli(["chat"], p.dir);
     expect(notTerminal.code).toBe(2);
     expect(notTerminal.stderr).toContain("the terminal mode needs a terminal");
     const dir = tempProject({ ".ubiquityrc.yaml": "maxTurns: forty\n" });
     const config = await runCli(["run", "--output-format", "json", "--model", "test", "hi"], dir);
     expect(config.code).toBe(2);
-    expect(JSON.parse(config.stdout)).toMatchObject({ isError: true, exitCode: 2, result: expect.stringContaining(join(dir, ".ubiquityrc.yaml")) });
+    expect(JSON.parse(config.stdout)).toMatchObject({
+      isError: true,
+      exitCode: 2,
+      result: expect.stringContaining(join(dir, ".ubiquityrc.yaml")),
+    });
   });
 
   it("1 for a failed run; 130 when interrupted", async () => {
@@ -284,7 +338,12 @@ describe("the flag table", () => {
   const table = runFlagTable(expandPlugins({ presets: [defaultPreset] }).plugins.map((p) => p.plugin));
 
   it("splits rules on commas and spaces, never inside parentheses", () => {
-    expect(splitRules(["Read,Bash(git log:*)", "Edit Bash(npm run build, test)"])).toEqual(["Read", "Bash(git log:*)", "Edit", "Bash(npm run build, test)"]);
+    expect(splitRules(["Read,Bash(git log:*)", "Edit Bash(npm run build, test)"])).toEqual([
+      "Read",
+      "Bash(git log:*)",
+      "Edit",
+      "Bash(npm run build, test)",
+    ]);
     expect(() => splitRules(["Bash(git"])).toThrow(/unbalanced parenthesis/);
   });
 

@@ -58,12 +58,18 @@ describe("colours and words", () => {
   });
 
   it("the kernel's options.model reads as the flag and the config file", () => {
-    expect(withoutKernelTerms('No model configured: set options.model (e.g. model: "openai:gpt-5", or "test" for the offline model) or the UBIQUITY_MODEL environment variable')).toBe(
+    expect(
+      withoutKernelTerms(
+        'No model configured: set options.model (e.g. model: "openai:gpt-5", or "test" for the offline model) or the UBIQUITY_MODEL environment variable',
+      ),
+    ).toBe(
       "No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable",
     );
   });
 
   it("the kernel's attribution reads as the plugin's name", () => {
-    expect(withoutKernelTerms("[plugin ubiquity:model] hook model.resolve: unknown provider")).toBe("plugin ubiquity:model: unknown provider");
+    expect(withoutKernelTerms("[plugin ubiquity:model] hook model.resolve: unknown provider")).toBe(
+      "plugin ubiquity:model: unknown provider",
+    );
   });
 });

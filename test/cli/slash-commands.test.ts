@@ -25,7 +25,10 @@ const tempDir = (prefix: string) => {
 };
 beforeAll(requireDist);
 
-const CONFIG = SCRIPTED_CONFIG.replace("marketPricing: false,", 'marketPricing: false,\n  commandSources: ["project"],\n  sandbox: false,');
+const CONFIG = SCRIPTED_CONFIG.replace(
+  "marketPricing: false,",
+  'marketPricing: false,\n  commandSources: ["project"],\n  sandbox: false,',
+);
 
 describe("slash commands through the bin", () => {
   it("run: a command file expands with its arguments; a refused ! line fails the run and never runs", async () => {
@@ -40,31 +43,46 @@ describe("slash commands through the bin", () => {
 
     const refused = await p.run(["/deploy"]);
     expect(refused.code).toBe(1);
-    expect(`${refused.stdout}${refused.stderr}`).toContain("/deploy: the shell line `touch deployed-marker` was not run");
+    expect(`${refused.stdout}${refused.stderr}`).toContain(
+      "/deploy: the shell line `touch deployed-marker` was not run",
+    );
     expect(refused.requests).toHaveLength(0);
     expect(existsSync(join(p.dir, "deployed-marker"))).toBe(false);
   }, 60_000);
 
-  it.skipIf(!existsSync("/usr/bin/script"))("terminal: /name runs a command file, /help lists it, an unknown /name says so", async () => {
-    const p = scriptedProject({ "ubiquity.config.ts": CONFIG, ".ubiquity/commands/hello.md": "---\ndescription: Greet someone\nargument-hint: <who>\n---\nSay hello to $ARGUMENTS.\n" });
-    const logFile = join(p.dir, "chat.log");
-    writeFileSync(logFile, "");
-    const { code, screen } = await inTerminal(p.dir, ["chat"], { UBQ_LOG: logFile, UBQ_SESSIONS: p.sessions }, [
-      { until: (s) => s.includes(PROMPT), type: "/help\r" },
-      { until: (s) => s.includes("Greet someone") && s.includes(PROMPT), type: "/nonesuch\r" },
-      { until: (s) => s.includes("Unknown command /nonesuch") && s.includes(PROMPT), type: "/hello the world\r" },
-      { until: (s) => s.includes("answer to Say hello to the world.") && s.includes(PROMPT), type: "/exit\r" },
-    ]);
-    expect(code, screen).toBe(0);
-    expect(screen).toMatch(/\/hello <who>\s+Greet someone/);
-    const requests = readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
-    expect(requests.map((r) => r.users.at(-1))).toEqual(["Say hello to the world."]);
-  }, 90_000);
+  it.skipIf(!existsSync("/usr/bin/script"))(
+    "terminal: /name runs a command file, /help lists it, an unknown /name says so",
+    async () => {
+      const p = scriptedProject({
+        "ubiquity.config.ts": CONFIG,
+        ".ubiquity/commands/hello.md":
+          "---\ndescription: Greet someone\nargument-hint: <who>\n---\nSay hello to $ARGUMENTS.\n",
+      });
+      const logFile = join(p.dir, "chat.log");
+      writeFileSync(logFile, "");
+      const { code, screen } = await inTerminal(p.dir, ["chat"], { UBQ_LOG: logFile, UBQ_SESSIONS: p.sessions }, [
+        { until: (s) => s.includes(PROMPT), type: "/help\r" },
+        { until: (s) => s.includes("Greet someone") && s.includes(PROMPT), type: "/nonesuch\r" },
+        { until: (s) => s.includes("Unknown command /nonesuch") && s.includes(PROMPT), type: "/hello the world\r" },
+        { until: (s) => s.includes("answer to Say hello to the world.") && s.includes(PROMPT), type: "/exit\r" },
+      ]);
+      expect(code, screen).toBe(0);
+      expect(screen).toMatch(/\/hello <who>\s+Greet someone/);
+      const requests = readFileSync(logFile, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Logged);
+      expect(requests.map((r) => r.users.at(-1))).toEqual(["Say hello to the world."]);
+    },
+    90_000,
+  );
 
   it("ubiquity plugin add | list | remove records a Claude Code plugin in the user's settings; run uses its commands", async () => {
     const home = tempDir("ubq-plugin-home-");
     const folder = join(tempDir("ubq-plugin-"), "commit-commands");
-    cpSync(fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)), folder, { recursive: true });
+    cpSync(fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)), folder, {
+      recursive: true,
+    });
     const p = scriptedProject({ "ubiquity.config.ts": CONFIG, "a.txt": "one\n" });
     const git = (...args: string[]) => execFileSync("git", args, { cwd: p.dir, encoding: "utf8" });
     git("init", "-q", "-b", "main");
@@ -73,12 +91,18 @@ describe("slash commands through the bin", () => {
 
     const added = await runCli(["plugin", "add", folder], p.dir, env);
     expect(added.code, added.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(home, ".ubiquity", "settings.json"), "utf8"))).toEqual({ claudePlugins: [folder] });
+    expect(JSON.parse(readFileSync(join(home, ".ubiquity", "settings.json"), "utf8"))).toEqual({
+      claudePlugins: [folder],
+    });
     expect((await runCli(["plugin", "list"], p.dir, env)).stdout).toMatch(new RegExp(`commit-commands\\s+${folder}`));
     const notAPlugin = await runCli(["plugin", "add", join(home, "nowhere")], p.dir, env);
     expect(notAPlugin.code).toBe(2);
 
-    const ran = await p.run(["/commit-commands:commit", "--allowedTools", "Bash(git diff:*) Bash(git branch:*) Bash(git log:*)"], {}, env);
+    const ran = await p.run(
+      ["/commit-commands:commit", "--allowedTools", "Bash(git diff:*) Bash(git branch:*) Bash(git log:*)"],
+      {},
+      env,
+    );
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.requests[0]!.users.at(-1)).toContain("- Current branch: main");
     expect(ran.requests[0]!.users.at(-1)).toContain("first commit");
@@ -93,17 +117,37 @@ describe("slash commands through the bin", () => {
   it("ubiquity plugin add <marketplace> <plugin>: a local plugin of a Claude Code or Codex marketplace; a source neither local nor git is refused", async () => {
     const home = tempDir("ubq-plugin-home-");
     const claudeMarket = tempDir("ubq-market-");
-    cpSync(fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)), join(claudeMarket, "plugins", "commit-commands"), { recursive: true });
+    cpSync(
+      fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)),
+      join(claudeMarket, "plugins", "commit-commands"),
+      { recursive: true },
+    );
     writeFileSync(join(claudeMarket, "plugins", "..", "README.md"), "a marketplace made by the test\n");
     execFileSync("mkdir", ["-p", join(claudeMarket, ".claude-plugin")]);
-    writeFileSync(join(claudeMarket, ".claude-plugin", "marketplace.json"), JSON.stringify({ name: "test-market", plugins: [
-      { name: "commit-commands", source: "./plugins/commit-commands" },
-      { name: "remote", source: { source: "git-subdir", url: "https://example.invalid/x.git", path: "p" } },
-    ] }));
+    writeFileSync(
+      join(claudeMarket, ".claude-plugin", "marketplace.json"),
+      JSON.stringify({
+        name: "test-market",
+        plugins: [
+          { name: "commit-commands", source: "./plugins/commit-commands" },
+          { name: "remote", source: { source: "git-subdir", url: "https://example.invalid/x.git", path: "p" } },
+        ],
+      }),
+    );
     const codexMarket = tempDir("ubq-market-");
-    cpSync(fileURLToPath(new URL("../fixtures/compat/plugins/coderabbit/", import.meta.url)), join(codexMarket, "plugins", "coderabbit"), { recursive: true });
+    cpSync(
+      fileURLToPath(new URL("../fixtures/compat/plugins/coderabbit/", import.meta.url)),
+      join(codexMarket, "plugins", "coderabbit"),
+      { recursive: true },
+    );
     execFileSync("mkdir", ["-p", join(codexMarket, ".agents", "plugins")]);
-    writeFileSync(join(codexMarket, ".agents", "plugins", "marketplace.json"), JSON.stringify({ name: "codex-market", plugins: [{ name: "coderabbit", source: { source: "local", path: "./plugins/coderabbit" } }] }));
+    writeFileSync(
+      join(codexMarket, ".agents", "plugins", "marketplace.json"),
+      JSON.stringify({
+        name: "codex-market",
+        plugins: [{ name: "coderabbit", source: { source: "local", path: "./plugins/coderabbit" } }],
+      }),
+    );
     const env = { HOME: home };
     const cwd = tempDir("ubq-plugin-cwd-");
 
@@ -123,4 +167,3 @@ describe("slash commands through the bin", () => {
     expect(listed).toMatch(/coderabbit\s/);
   }, 60_000);
 });
-

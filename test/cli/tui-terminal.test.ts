@@ -14,7 +14,20 @@ import { scriptedProject, type Logged } from "../helpers/scripted-project";
 import { inTerminal } from "../helpers/terminal";
 import { hasTmux, TmuxTerminal } from "../helpers/tmux";
 
-const ANSWER = ["# Done", "", "I **changed** the file and ran `npm test`:", "", "- one", "- two", "", "```ts", "const x = 1;", "```", "", "That is all."].join("\n");
+const ANSWER = [
+  "# Done",
+  "",
+  "I **changed** the file and ran `npm test`:",
+  "",
+  "- one",
+  "- two",
+  "",
+  "```ts",
+  "const x = 1;",
+  "```",
+  "",
+  "That is all.",
+].join("\n");
 
 /** A scripted model that answers by the last tool result or the user's last line, logging each request. */
 const CONFIG = `
@@ -100,7 +113,9 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
   it("an Edit's approval shows the diff and the rule; the running tool its line; the answer's markdown is rendered; captures saved", async () => {
     const p = project();
     const t = open(p.dir, ["chat"], p.env);
-    await t.waitFor("the prompt and the status line", (s) => s.includes(PROMPT) && s.includes("default mode"), { on: "screen" });
+    await t.waitFor("the prompt and the status line", (s) => s.includes(PROMPT) && s.includes("default mode"), {
+      on: "screen",
+    });
 
     t.type("edit the notes\r");
     const approval = await t.waitFor("the Edit approval", (s) => s.includes("Allow Edit?"), { on: "screen" });
@@ -115,7 +130,11 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     expect(approval).toMatch(/\[a\]lways allow Edit\([^)]*notes\.md\)/);
     t.type("a");
 
-    const finished = await t.waitFor("the finished turn", (s) => s.includes("That is all.") && /\d+ turns? · /.test(s) && idle(s), { on: "screen" });
+    const finished = await t.waitFor(
+      "the finished turn",
+      (s) => s.includes("That is all.") && /\d+ turns? · /.test(s) && idle(s),
+      { on: "screen" },
+    );
     snapshot("tui-finished-turn.txt", finished, p.dir);
     expect(readFileSync(join(p.dir, "notes.md"), "utf8")).toBe("alpha\nBETA\ngamma\ndelta\n");
     // Markdown rendered: no heading marks, bold stars, fences or list dashes; code indented under a bar.
@@ -131,13 +150,21 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     const bash = await t.waitFor("the Bash approval", (s) => s.includes("Allow Bash?"), { on: "screen" });
     // Bash asks first: the command is shown as a command, with the rules "always" would add.
     expect(bash).toMatch(/\$ while \[ ! -e release \]; do sleep 0\.1; done; seq 1 5/);
-    expect(t.history()).toContain("[a]lways allow Bash(sleep:*) (sleep with any arguments), Bash(seq:*) (seq with any arguments) this session");
+    expect(t.history()).toContain(
+      "[a]lways allow Bash(sleep:*) (sleep with any arguments), Bash(seq:*) (seq with any arguments) this session",
+    );
     // Answered as a word with Enter: "es" and the Enter belong to the answer, not to a next prompt.
     t.type("yes\r");
-    const running = await t.waitFor("the running Bash call", (s) => s.includes("→ Bash(while") && /Bash\(while[^\n]* · \d+s · ↓/.test(s), { on: "screen" });
+    const running = await t.waitFor(
+      "the running Bash call",
+      (s) => s.includes("→ Bash(while") && /Bash\(while[^\n]* · \d+s · ↓/.test(s),
+      { on: "screen" },
+    );
     snapshot("tui-running-tool.txt", running, p.dir);
     writeFileSync(join(p.dir, "release"), "");
-    const after = await t.waitFor("the tool's output and answer", (s) => s.includes("the tool finished") && idle(s), { on: "screen" });
+    const after = await t.waitFor("the tool's output and answer", (s) => s.includes("the tool finished") && idle(s), {
+      on: "screen",
+    });
     // A few lines of the output under the call, the rest counted.
     expect(after).toMatch(/⎿ 1\n\s+2\n\s+3\n\s+… \+2 lines/);
 
@@ -161,11 +188,15 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
 
     // Typed on several lines: a backslash before Enter, and Alt-Enter, continue the prompt.
     t.type("typed one\\\r");
-    await t.waitFor("the second editor line", (s) => /^› typed one\n\s*$/m.test(s) || /^› typed one$/m.test(s), { on: "screen" });
+    await t.waitFor("the second editor line", (s) => /^› typed one\n\s*$/m.test(s) || /^› typed one$/m.test(s), {
+      on: "screen",
+    });
     t.type("typed two");
     t.keys("M-Enter");
     t.type("typed three\r");
-    await t.waitFor("the answer to the typed lines", (s) => s.includes("answer to typed three") && idle(s), { on: "screen" });
+    await t.waitFor("the answer to the typed lines", (s) => s.includes("answer to typed three") && idle(s), {
+      on: "screen",
+    });
     expect(p.requests().at(-1)!.users.at(-1)).toBe("typed one\ntyped two\ntyped three");
 
     t.type("now wait\r");
@@ -175,7 +206,9 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     t.type("typed ahead\r");
     await t.waitFor("the queued prompt", (s) => s.includes("↳ queued: typed ahead"), { on: "screen" });
     writeFileSync(join(p.dir, "release"), "");
-    await t.waitFor("the queued prompt's answer", (s) => s.includes("answer to typed ahead") && idle(s), { on: "screen" });
+    await t.waitFor("the queued prompt's answer", (s) => s.includes("answer to typed ahead") && idle(s), {
+      on: "screen",
+    });
     const users = p.requests().at(-1)!.users;
     expect(users.at(-1)).toBe("typed ahead");
     expect(users).toContain("now wait");
@@ -192,7 +225,9 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     const t = open(p.dir, ["chat"], p.env);
     await t.waitFor("the prompt", (s) => s.includes(PROMPT) && s.includes("default mode"), { on: "screen" });
     t.type("log something\r");
-    const screen = await t.waitFor("the answer", (s) => s.includes("answer to log something") && idle(s), { on: "screen" });
+    const screen = await t.waitFor("the answer", (s) => s.includes("answer to log something") && idle(s), {
+      on: "screen",
+    });
     const lines = screen.split("\n");
     expect(lines.filter((l) => l.includes("default mode ·"))).toHaveLength(1);
     expect(lines.at(-1)).toContain("default mode ·");
@@ -202,7 +237,11 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     t.type("a prompt being typed that is long enough to wrap in a narrow terminal");
     await t.waitFor("the typed text", (s) => s.includes("narrow terminal"), { on: "screen" });
     t.resize(50, 30);
-    const narrow = await t.waitFor("the redrawn region", (s) => s.split("\n").at(-1)!.includes("mode ·") && s.includes("narrow terminal"), { on: "screen" });
+    const narrow = await t.waitFor(
+      "the redrawn region",
+      (s) => s.split("\n").at(-1)!.includes("mode ·") && s.includes("narrow terminal"),
+      { on: "screen" },
+    );
     expect(narrow.split("\n").filter((l) => l.includes("default mode"))).toHaveLength(1);
     expect(narrow.split("\n").filter((l) => l.startsWith("› a prompt being typed"))).toHaveLength(1);
     t.keys("C-u");
@@ -215,7 +254,11 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     const t = open(p.dir, ["chat"], p.env);
     await t.waitFor("the prompt", (s) => s.includes(PROMPT) && s.includes("default mode"), { on: "screen" });
     t.type("ask me\r");
-    await t.waitFor("the question", (s) => s.includes("Which colour?") && s.includes("2. blue — cold") && s.includes("Pick a number"), { on: "screen" });
+    await t.waitFor(
+      "the question",
+      (s) => s.includes("Which colour?") && s.includes("2. blue — cold") && s.includes("Pick a number"),
+      { on: "screen" },
+    );
     t.type("2\r");
     await t.waitFor("the answer", (s) => s.includes("the tool finished") && idle(s), { on: "screen" });
     t.type("/exit\r");
@@ -239,7 +282,9 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     await t.waitFor("the second slow request", () => p.requests().some((r) => r.users.at(-1) === "be slow again"));
     await t.waitFor("the spinner", (s) => /working · \d+s · ↓/.test(s), { on: "screen" });
     t.keys("Escape");
-    await t.waitFor("the second interrupt", (s) => s.split("interrupted; the session stays").length === 3 && idle(s), { on: "screen" });
+    await t.waitFor("the second interrupt", (s) => s.split("interrupted; the session stays").length === 3 && idle(s), {
+      on: "screen",
+    });
     t.keys("C-c");
     await t.waitFor("the quit hint", (s) => s.includes("Ctrl-C again quits"), { on: "screen" });
     t.keys("C-c");
@@ -252,7 +297,9 @@ describe.skipIf(!hasTmux())("the terminal UI in a real terminal (tmux)", () => {
     const approval = await t.waitFor("the Edit approval", (s) => s.includes("Allow Edit?"), { on: "screen" });
     expect(approval).toMatch(/ {3}2 - beta\n {3}2 \+ BETA\n {3}3 \+ gamma/);
     // The question names the tool and the rule; the input is not dumped as JSON.
-    expect(approval).toContain("Allow Edit? [y]es / [n]o / [a]lways allow Edit(./notes.md) (only this path) this session:");
+    expect(approval).toContain(
+      "Allow Edit? [y]es / [n]o / [a]lways allow Edit(./notes.md) (only this path) this session:",
+    );
     expect(approval).not.toContain('{"file_path"');
     t.type("y\r");
     expect(await t.exitCode()).toBe(0);
@@ -279,7 +326,9 @@ describe.skipIf(!hasTmux())("the plain line mode", () => {
     const t = open(p.dir, ["chat"], { ...p.env, UBIQUITY_TUI: "0" });
     await t.waitFor("the prompt", (s) => /^› ?$/m.test(s), { on: "screen" });
     t.type("hello\r");
-    const screen = await t.waitFor("the answer", (s) => s.includes("answer to hello") && /\d+ turns? · /.test(s), { on: "screen" });
+    const screen = await t.waitFor("the answer", (s) => s.includes("answer to hello") && /\d+ turns? · /.test(s), {
+      on: "screen",
+    });
     expect(screen).not.toContain("default mode ·");
     t.type("/exit\r");
     expect(await t.exitCode()).toBe(0);
@@ -305,13 +354,16 @@ describe("the terminal UI is loaded only in terminal mode", () => {
       seen.add(file);
       const code = readFileSync(file, "utf8");
       // Static imports only: `import … from "./x.mjs"` and bare `import "./x.mjs"`.
-      for (const m of code.matchAll(/^import\s+(?:[^'"]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm)) visit(join(file, "..", m[1]!));
+      for (const m of code.matchAll(/^import\s+(?:[^'"]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm))
+        visit(join(file, "..", m[1]!));
     };
     visit(join(repoRoot, "dist", "runner", "cli.mjs"));
     expect(seen.size).toBeGreaterThan(3);
     // The UI is built, and reached from the runner only through a dynamic import.
     const ui = join(repoRoot, "dist", "chunks", "tui.mjs");
     expect(readFileSync(ui, "utf8")).toMatch(/function runTerminalUI/);
-    expect([...seen].filter((f) => /function (runTerminalUI|approvalBody)\b/.test(readFileSync(f, "utf8")))).toEqual([]);
+    expect([...seen].filter((f) => /function (runTerminalUI|approvalBody)\b/.test(readFileSync(f, "utf8")))).toEqual(
+      [],
+    );
   });
 });

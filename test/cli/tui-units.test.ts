@@ -24,7 +24,11 @@ describe("KeyDecoder", () => {
     const d = new KeyDecoder();
     const keys: Key[] = [];
     for (const chunk of ["ab\x1b[20", "0~line one\r\nline", " two\nthree\x1b[2", "01~\r"]) keys.push(...d.feed(chunk));
-    expect(keys).toEqual([{ name: "text", text: "ab" }, { name: "paste", text: "line one\nline two\nthree" }, { name: "enter" }]);
+    expect(keys).toEqual([
+      { name: "text", text: "ab" },
+      { name: "paste", text: "line one\nline two\nthree" },
+      { name: "enter" },
+    ]);
   });
 
   it("several lines in one read without bracketed paste are a paste, not several prompts", () => {
@@ -38,7 +42,17 @@ describe("KeyDecoder", () => {
 
   it("names control keys and escape sequences; Alt-Enter and Shift-Enter add a line", () => {
     const keys = new KeyDecoder().feed("\x1b[A\x1b[D\x03\x04\x1b\r\x1b[13;2u\x7f\x1b[3~\x1b[1;5C");
-    expect(keys.map((k) => k.name)).toEqual(["up", "left", "ctrl-c", "ctrl-d", "newline", "newline", "backspace", "delete", "wordRight"]);
+    expect(keys.map((k) => k.name)).toEqual([
+      "up",
+      "left",
+      "ctrl-c",
+      "ctrl-d",
+      "newline",
+      "newline",
+      "backspace",
+      "delete",
+      "wordRight",
+    ]);
     expect(new KeyDecoder().feed("\x1b")).toEqual([{ name: "escape" }]);
   });
 });
@@ -69,7 +83,15 @@ describe("markdown", () => {
     const md = new MarkdownStream(plain);
     expect(md.push("# Ti")).toEqual([]);
     expect(md.partial).toBe("# Ti");
-    expect(md.push("tle\n\nSome **bold** and `code`.\n- a\n1. b\n```js\nlet x = '**';\n```\n> quoted\nend")).toEqual(["Title", "", "Some bold and `code`.", "• a", "1. b", "│ let x = '**';", "┃ quoted"]);
+    expect(md.push("tle\n\nSome **bold** and `code`.\n- a\n1. b\n```js\nlet x = '**';\n```\n> quoted\nend")).toEqual([
+      "Title",
+      "",
+      "Some bold and `code`.",
+      "• a",
+      "1. b",
+      "│ let x = '**';",
+      "┃ quoted",
+    ]);
     expect(md.end()).toEqual(["end"]);
   });
 
@@ -84,7 +106,15 @@ describe("markdown", () => {
 describe("diff", () => {
   it("removed lines come before added ones, numbered, with context around each change", () => {
     const lines = diffLines("a\nb\nc\nd\ne\nf\ng\n", "a\nb\nC\nd\ne\nf\ng\nh\n");
-    expect(hunks(lines, 1).map((l) => (l ? `${l.kind}${l.line} ${l.text}` : "…"))).toEqual([" 2 b", "-3 c", "+3 C", " 4 d", "…", " 7 g", "+8 h"]);
+    expect(hunks(lines, 1).map((l) => (l ? `${l.kind}${l.line} ${l.text}` : "…"))).toEqual([
+      " 2 b",
+      "-3 c",
+      "+3 C",
+      " 4 d",
+      "…",
+      " 7 g",
+      "+8 h",
+    ]);
   });
 });
 
@@ -104,9 +134,19 @@ describe("approval body", () => {
   it("Edit: the file as it would be; Bash: the command; other tools: fields, no JSON", () => {
     const edit = approvalBody("Edit", { file_path: "a.txt", old_string: "two", new_string: "TWO" }, dir, plain);
     expect(edit).toEqual(["Edit a.txt (+1 −1)", "   1   one", "   2 - two", "   2 + TWO", "   3   three"]);
-    expect(approvalBody("Bash", { command: "npm test\nnpm run lint" }, dir, plain)).toEqual(["Bash", "$ npm test", "  npm run lint"]);
-    expect(approvalBody("WebFetch", { url: "https://x.dev", prompt: "summarize" }, dir, plain)).toEqual(["WebFetch", "url: https://x.dev", "prompt: summarize"]);
-    expect(approvalQuestion("Bash", { command: "npm test" }, ["Bash(npm test)"])).toBe("Allow Bash? [y]es / [n]o / [a]lways allow Bash(npm test) (exactly this command) this session");
+    expect(approvalBody("Bash", { command: "npm test\nnpm run lint" }, dir, plain)).toEqual([
+      "Bash",
+      "$ npm test",
+      "  npm run lint",
+    ]);
+    expect(approvalBody("WebFetch", { url: "https://x.dev", prompt: "summarize" }, dir, plain)).toEqual([
+      "WebFetch",
+      "url: https://x.dev",
+      "prompt: summarize",
+    ]);
+    expect(approvalQuestion("Bash", { command: "npm test" }, ["Bash(npm test)"])).toBe(
+      "Allow Bash? [y]es / [n]o / [a]lways allow Bash(npm test) (exactly this command) this session",
+    );
     expect(approvalQuestion("Write", { file_path: "/etc/x" }, [])).toBe("Allow Write? [y]es / [n]o");
   });
 });
@@ -128,7 +168,10 @@ describe("tool line", () => {
 describe("InlineScreen", () => {
   it("erases exactly the rows its live region took (wrapped lines counted) before printing above it", () => {
     let out = "";
-    const screen = new InlineScreen((t) => (out += t), () => 10);
+    const screen = new InlineScreen(
+      (t) => (out += t),
+      () => 10,
+    );
     screen.update({ lines: ["x".repeat(25), "status"] }); // 3 rows + 1 row
     out = "";
     screen.print("done");
@@ -150,19 +193,51 @@ describe("the live region", () => {
   };
 
   it("idle: the prompt and the status line (model, mode, cost, tokens), the cursor after the marker", () => {
-    expect(liveView(base, plain, 80)).toEqual({ lines: ["› ", "openai:gpt-5 · default mode · $0.0123 · 14,210 tokens"], cursor: { line: 0, column: 2 } });
+    expect(liveView(base, plain, 80)).toEqual({
+      lines: ["› ", "openai:gpt-5 · default mode · $0.0123 · 14,210 tokens"],
+      cursor: { line: 0, column: 2 },
+    });
   });
 
   it("during a turn: the streamed line, the spinner with the running tool, seconds and tokens, the queue; one row each", () => {
-    const view = liveView({ ...base, partial: "Half a li", turn: { started: 7_000, streamed: 400, phase: "writing", tool: "Bash(npm test)" }, queue: ["next one", "two\nlines"], editor: { text: "typing", line: 0, column: 6 } }, plain, 80);
-    expect(view.lines).toEqual(["Half a li", "⠋ Bash(npm test) · 3s · ↓ 100 tokens · Ctrl-C interrupts", "↳ queued: next one", "↳ queued: two (+1 lines)", "› typing", "openai:gpt-5 · default mode · $0.0123 · 14,210 tokens"]);
+    const view = liveView(
+      {
+        ...base,
+        partial: "Half a li",
+        turn: { started: 7_000, streamed: 400, phase: "writing", tool: "Bash(npm test)" },
+        queue: ["next one", "two\nlines"],
+        editor: { text: "typing", line: 0, column: 6 },
+      },
+      plain,
+      80,
+    );
+    expect(view.lines).toEqual([
+      "Half a li",
+      "⠋ Bash(npm test) · 3s · ↓ 100 tokens · Ctrl-C interrupts",
+      "↳ queued: next one",
+      "↳ queued: two (+1 lines)",
+      "› typing",
+      "openai:gpt-5 · default mode · $0.0123 · 14,210 tokens",
+    ]);
     expect(view.cursor).toEqual({ line: 4, column: 8 });
-    const narrow = liveView({ ...base, turn: { started: 0, streamed: 0, phase: "working", tool: `Bash(${"x".repeat(200)})` } }, plain, 60);
+    const narrow = liveView(
+      { ...base, turn: { started: 0, streamed: 0, phase: "working", tool: `Bash(${"x".repeat(200)})` } },
+      plain,
+      60,
+    );
     expect(narrow.lines.every((l) => visibleWidth(l) < 60)).toBe(true);
   });
 
   it("an approval: its question, no cursor; a long prompt scrolls with counts above and below", () => {
-    const approval = liveView({ ...base, turn: { started: 0, streamed: 0, phase: "working" }, question: { kind: "approval", text: "Allow Bash? [y]es / [n]o" } }, plain, 80);
+    const approval = liveView(
+      {
+        ...base,
+        turn: { started: 0, streamed: 0, phase: "working" },
+        question: { kind: "approval", text: "Allow Bash? [y]es / [n]o" },
+      },
+      plain,
+      80,
+    );
     expect(approval.lines[0]).toMatch(/waiting for your answer/);
     expect(approval.lines[1]).toBe("Allow Bash? [y]es / [n]o");
     expect(approval.cursor).toBeUndefined();
@@ -177,7 +252,10 @@ describe("InlineScreen after a resize", () => {
   it("erases the rows the region takes once re-wrapped to the new width", () => {
     let out = "";
     let cols = 40;
-    const screen = new InlineScreen((t) => (out += t), () => cols);
+    const screen = new InlineScreen(
+      (t) => (out += t),
+      () => cols,
+    );
     screen.update({ lines: ["x".repeat(30), "status"] }); // 2 rows at 40 columns
     cols = 20; // the 30-character line now takes 2 rows: 3 in all
     out = "";

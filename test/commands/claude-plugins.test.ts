@@ -46,12 +46,24 @@ describe("Claude Code plugins: commands", () => {
   it("/commit-commands:commit expands with its git context and its allowed-tools let the model commit", async () => {
     const cwd = repository();
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "Bash", input: { command: "git add a.txt" } }, { toolName: "Bash", input: { command: 'git commit -m "feat(a): add two"' } }] },
+      {
+        toolCalls: [
+          { toolName: "Bash", input: { command: "git add a.txt" } },
+          { toolName: "Bash", input: { command: 'git commit -m "feat(a): add two"' } },
+        ],
+      },
       "committed",
     ]);
     // Its allowed-tools cover git add/status/commit; the other context lines are the user's to allow (Claude Code would ask).
     const allowedTools = ["Bash(git diff:*)", "Bash(git branch:*)", "Bash(git log:*)"];
-    const query = summon("/commit-commands:commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [plugin()], allowedTools });
+    const query = summon("/commit-commands:commit", {
+      model,
+      cwd,
+      sandbox: false,
+      persistSession: false,
+      claudePlugins: [plugin()],
+      allowedTools,
+    });
     const listed = await query.supportedCommands();
     const messages = await collect(query);
     const result = resultOf(messages);
@@ -70,8 +82,21 @@ describe("Claude Code plugins: commands", () => {
 
   it("headless, a context line nothing allows fails the command before the model runs: nothing is committed", async () => {
     const cwd = repository();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: 'git commit -am "sneaky"' } }] }, "done"]);
-    const result = resultOf(await collect(summon("/commit-commands:commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [plugin()] })));
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: 'git commit -am "sneaky"' } }] },
+      "done",
+    ]);
+    const result = resultOf(
+      await collect(
+        summon("/commit-commands:commit", {
+          model,
+          cwd,
+          sandbox: false,
+          persistSession: false,
+          claudePlugins: [plugin()],
+        }),
+      ),
+    );
     expect(result.isError).toBe(true);
     expect(result.result).toContain("/commit-commands:commit: the shell line `git diff HEAD` was not run");
     expect(model.requests).toHaveLength(0);
@@ -85,7 +110,15 @@ describe("Claude Code plugins: commands", () => {
     // Inside the project, a plugin is the project's file: not loaded while the folder is untrusted.
     cpSync(FIXTURE, join(cwd, "plugins", "commit-commands"), { recursive: true });
     const model = scriptedModel(["ok"]);
-    const listed = summon("/commit-commands:commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: ["./plugins/commit-commands"], trust: false, logger });
+    const listed = summon("/commit-commands:commit", {
+      model,
+      cwd,
+      sandbox: false,
+      persistSession: false,
+      claudePlugins: ["./plugins/commit-commands"],
+      trust: false,
+      logger,
+    });
     expect(await listed.supportedCommands()).toEqual([]);
     await collect(listed);
     // Said once, though every plugin that loads a part of it (commands, skills, agents, hooks, MCP) met it.
@@ -93,14 +126,31 @@ describe("Claude Code plugins: commands", () => {
     const first = model.requests[0]!.prompt.filter((m) => m.role === "user").at(-1)!;
     expect((first.content as { text?: string }[]).map((p) => p.text).join("")).toBe("/commit-commands:commit");
     // Outside it, the folder is the user's own (named in their settings or config): loaded.
-    const outside = summon("hi", { model: scriptedModel(["ok"]), cwd, sandbox: false, persistSession: false, claudePlugins: [plugin()], trust: false, logger });
+    const outside = summon("hi", {
+      model: scriptedModel(["ok"]),
+      cwd,
+      sandbox: false,
+      persistSession: false,
+      claudePlugins: [plugin()],
+      trust: false,
+      logger,
+    });
     expect((await outside.supportedCommands()).map((c) => c.name)).toEqual(["commit-commands:commit"]);
     await collect(outside);
 
     const broken = plugin();
     writeTree(broken, { ".claude-plugin/plugin.json": "{ not json" });
     const other = scriptedModel(["ok"]);
-    await collect(summon("/commit-commands:commit", { model: other, cwd, sandbox: false, persistSession: false, claudePlugins: [broken], logger }));
+    await collect(
+      summon("/commit-commands:commit", {
+        model: other,
+        cwd,
+        sandbox: false,
+        persistSession: false,
+        claudePlugins: [broken],
+        logger,
+      }),
+    );
     expect(warnings.join("\n")).toContain(`skipped the plugin ${broken}`);
     expect(existsSync(join(broken, "commands", "commit.md"))).toBe(true);
   });
@@ -134,7 +184,9 @@ describe("Claude Code plugins: hooks", () => {
     const cwd = repository();
     const run = async (claudePlugins: string[]) => {
       const model = scriptedModel(["ok"]);
-      const result = resultOf(await collect(summon("hello", { model, cwd, sandbox: false, persistSession: false, claudePlugins })));
+      const result = resultOf(
+        await collect(summon("hello", { model, cwd, sandbox: false, persistSession: false, claudePlugins })),
+      );
       expect(result.isError, result.result).toBe(false);
       return JSON.stringify(model.requests[0]!.prompt);
     };
@@ -147,7 +199,11 @@ describe("Claude Code plugins: hooks", () => {
     cpSync(EXPLANATORY, dir, { recursive: true });
     writeTree(dir, { "hooks/hooks.json": "{ broken" });
     const model = scriptedModel(["ok"]);
-    const result = resultOf(await collect(summon("hello", { model, cwd: repository(), sandbox: false, persistSession: false, claudePlugins: [dir] })));
+    const result = resultOf(
+      await collect(
+        summon("hello", { model, cwd: repository(), sandbox: false, persistSession: false, claudePlugins: [dir] }),
+      ),
+    );
     expect(result.isError).toBe(true);
     expect(result.result).toContain(join(dir, "hooks", "hooks.json"));
     expect(model.requests).toHaveLength(0);
@@ -160,17 +216,35 @@ describe("Claude Code plugins: agents and commands together (feature-dev)", () =
     cpSync(FEATURE_DEV, dir, { recursive: true });
     const cwd = repository();
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "Agent", input: { subagent_type: "feature-dev:code-explorer", description: "explore", prompt: "Map the code." } }] },
+      {
+        toolCalls: [
+          {
+            toolName: "Agent",
+            input: { subagent_type: "feature-dev:code-explorer", description: "explore", prompt: "Map the code." },
+          },
+        ],
+      },
       "explored: a.txt only",
       "done",
     ]);
-    const query = summon("/feature-dev:feature-dev add a greeting", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [dir] });
+    const query = summon("/feature-dev:feature-dev add a greeting", {
+      model,
+      cwd,
+      sandbox: false,
+      persistSession: false,
+      claudePlugins: [dir],
+    });
     const listed = await query.supportedCommands();
     const messages = await collect(query);
     expect(resultOf(messages).isError, resultOf(messages).result).toBe(false);
-    expect(listed).toContainEqual({ name: "feature-dev:feature-dev", description: "Guided feature development with codebase understanding and architecture focus", argumentHint: "Optional feature description" });
+    expect(listed).toContainEqual({
+      name: "feature-dev:feature-dev",
+      description: "Guided feature development with codebase understanding and architecture focus",
+      argumentHint: "Optional feature description",
+    });
     const agentTool = model.requests[0]!.tools!.find((t) => t.name === "Agent") as { description?: string };
-    for (const name of ["feature-dev:code-architect", "feature-dev:code-explorer", "feature-dev:code-reviewer"]) expect(agentTool.description).toContain(name);
+    for (const name of ["feature-dev:code-architect", "feature-dev:code-explorer", "feature-dev:code-reviewer"])
+      expect(agentTool.description).toContain(name);
     const first = JSON.stringify(model.requests[0]!.prompt);
     expect(first).toContain("You are helping a developer implement a new feature");
     expect(first).toContain("add a greeting");
@@ -188,7 +262,13 @@ describe("Codex plugins (.codex-plugin/plugin.json)", () => {
     cpSync(CODERABBIT, dir, { recursive: true });
     const cwd = repository();
     const model = scriptedModel(["ok"]);
-    const query = summon("/coderabbit:code-review the last commit", { model, cwd, sandbox: false, persistSession: false, claudePlugins: [dir] });
+    const query = summon("/coderabbit:code-review the last commit", {
+      model,
+      cwd,
+      sandbox: false,
+      persistSession: false,
+      claudePlugins: [dir],
+    });
     const listed = await query.supportedCommands();
     const result = resultOf(await collect(query));
     expect(result.isError, result.result).toBe(false);
@@ -201,4 +281,3 @@ describe("Codex plugins (.codex-plugin/plugin.json)", () => {
     expect(text).toContain("ARGUMENTS: the last commit");
   });
 });
-

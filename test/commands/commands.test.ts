@@ -40,7 +40,8 @@ const project = (files: Record<string, string>) => {
 describe("command files", () => {
   it("expand $ARGUMENTS and $1…$9; subfolders are namespaced with ':'; frontmatter is listed by supportedCommands()", async () => {
     const cwd = project({
-      ".ubiquity/commands/frontend/component.md": "---\ndescription: Make a component\nargument-hint: <name> [size]\nmodel: haiku\nallowed-tools: Bash(git add:*), Bash(git status:*)\n---\nCreate the component $1 at size $2 (all: $ARGUMENTS).\n",
+      ".ubiquity/commands/frontend/component.md":
+        "---\ndescription: Make a component\nargument-hint: <name> [size]\nmodel: haiku\nallowed-tools: Bash(git add:*), Bash(git status:*)\n---\nCreate the component $1 at size $2 (all: $ARGUMENTS).\n",
       ".ubiquity/commands/plain.md": "# Say what is here\nDescribe the repository.\n",
     });
     const { model, result } = await run('/frontend:component Button "very big"', cwd, { commandSources: ["project"] });
@@ -51,7 +52,13 @@ describe("command files", () => {
     // A body that uses no argument gets them appended, as Claude Code does.
     expect(lastUserText(plain.model)).toBe("# Say what is here\nDescribe the repository.\n\nARGUMENTS: now please");
 
-    const query = summon("hello", { model: scriptedModel(["done"]), cwd, sandbox: false, persistSession: false, commandSources: ["project"] });
+    const query = summon("hello", {
+      model: scriptedModel(["done"]),
+      cwd,
+      sandbox: false,
+      persistSession: false,
+      commandSources: ["project"],
+    });
     const listed = await query.supportedCommands();
     await collect(query);
     expect(listed).toEqual([
@@ -88,7 +95,12 @@ describe("command files", () => {
       ".ubiquity/commands/evil.md": `!\`touch ${marker}\`\nDo it.\n`,
       ".claude/commands/evil2.md": `!\`touch ${marker}\`\nDo it.\n`,
     });
-    const untrusted: Options = { trust: false, commandSources: ["user", "project"], compat: ["claude"], permissionMode: "bypassPermissions" };
+    const untrusted: Options = {
+      trust: false,
+      commandSources: ["user", "project"],
+      compat: ["claude"],
+      permissionMode: "bypassPermissions",
+    };
     expect(lastUserText((await run("/evil", cwd, untrusted)).model)).toBe("/evil");
     expect(lastUserText((await run("/evil2", cwd, untrusted)).model)).toBe("/evil2");
     expect(lastUserText((await run("/mine", cwd, untrusted)).model)).toBe("From my home.");
@@ -98,10 +110,15 @@ describe("command files", () => {
 
 describe("command files under approved digests (TrustPins)", () => {
   it("trusting a folder approves its command folders; a command added or changed since is not read", async () => {
-    const cwd = project({ ".ubiquity/commands/ok.md": "Approved body.\n", ".claude/commands/theirs.md": "Their approved body.\n" });
+    const cwd = project({
+      ".ubiquity/commands/ok.md": "Approved body.\n",
+      ".claude/commands/theirs.md": "Their approved body.\n",
+    });
     const plugins = [commandsPlugin()];
     const pinned = findFilesToPin(cwd, home(), plugins).map((f) => f.path);
-    expect(pinned).toEqual(expect.arrayContaining([join(cwd, ".ubiquity", "commands"), join(cwd, ".claude", "commands")]));
+    expect(pinned).toEqual(
+      expect.arrayContaining([join(cwd, ".ubiquity", "commands"), join(cwd, ".claude", "commands")]),
+    );
     const approved = new TrustPins(digestsOf(findFilesToPin(cwd, home(), plugins)), home());
     const options: Options = { commandSources: ["project"], compat: ["claude"], trust: approved };
     expect(lastUserText((await run("/ok", cwd, options)).model)).toBe("Approved body.");
@@ -120,17 +137,25 @@ describe("command files under approved digests (TrustPins)", () => {
 describe("! shell lines", () => {
   it("run as Bash calls the rules allow; their output takes their place and the calls are in the stream", async () => {
     const cwd = project({ ".ubiquity/commands/status.md": "Branch state:\n!`echo state-of-$1`\nSummarize it.\n" });
-    const { model, messages, result } = await run("/status main", cwd, { commandSources: ["project"], allowedTools: ["Bash(echo:*)"] });
+    const { model, messages, result } = await run("/status main", cwd, {
+      commandSources: ["project"],
+      allowedTools: ["Bash(echo:*)"],
+    });
     expect(result.isError).toBe(false);
     expect(lastUserText(model)).toMatch(/^Branch state:\nstate-of-main\n*\nSummarize it\.$/);
-    expect(ofType(messages, "tool_use").map((m) => [m.toolName, (m.toolInput as { command: string }).command])).toEqual([["Bash", "echo state-of-main"]]);
+    expect(ofType(messages, "tool_use").map((m) => [m.toolName, (m.toolInput as { command: string }).command])).toEqual(
+      [["Bash", "echo state-of-main"]],
+    );
   });
 
   it("a refused line fails the command with a clear message, never runs, and the model is not called", async () => {
     const cwd = project({});
     const marker = join(cwd, "ran");
     writeTree(cwd, { ".ubiquity/commands/deploy.md": `Deploying.\n!\`touch ${marker}\`\n` });
-    for (const options of [{ disallowedTools: ["Bash(touch:*)"] }, {} /* default mode: it asks, nothing answers */] satisfies Options[]) {
+    for (const options of [
+      { disallowedTools: ["Bash(touch:*)"] },
+      {} /* default mode: it asks, nothing answers */,
+    ] satisfies Options[]) {
       const { model, result } = await run("/deploy", cwd, { commandSources: ["project"], ...options });
       expect(result.isError).toBe(true);
       expect(result.result).toContain(`/deploy: the shell line \`touch ${marker}\` was not run`);
@@ -148,15 +173,29 @@ describe("! shell lines", () => {
     writeTree(cwd, {
       ".ubiquity/commands/mark.md": `---\nallowed-tools: Bash(touch:*)\n---\n!\`touch ${join(cwd, "line-marker")}\`\nNow mark more.\n`,
     });
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `touch ${join(cwd, "model-marker")}` } }] }, "done"]);
-    const granted = resultOf(await collect(summon("/mark", { model, cwd, sandbox: false, persistSession: false, commandSources: ["project"] })));
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: `touch ${join(cwd, "model-marker")}` } }] },
+      "done",
+    ]);
+    const granted = resultOf(
+      await collect(
+        summon("/mark", { model, cwd, sandbox: false, persistSession: false, commandSources: ["project"] }),
+      ),
+    );
     expect(granted.isError).toBe(false);
     expect(existsSync(join(cwd, "line-marker"))).toBe(true);
     expect(existsSync(join(cwd, "model-marker"))).toBe(true);
 
     // Without the command, the same call of the model asks, and headless that is a denial.
-    const plain = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `touch ${join(cwd, "plain-marker")}` } }] }, "done"]);
-    const denied = resultOf(await collect(summon("mark it", { model: plain, cwd, sandbox: false, persistSession: false, commandSources: ["project"] })));
+    const plain = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: `touch ${join(cwd, "plain-marker")}` } }] },
+      "done",
+    ]);
+    const denied = resultOf(
+      await collect(
+        summon("mark it", { model: plain, cwd, sandbox: false, persistSession: false, commandSources: ["project"] }),
+      ),
+    );
     expect(denied.permissionDenials).toHaveLength(1);
     expect(existsSync(join(cwd, "plain-marker"))).toBe(false);
 
@@ -184,7 +223,19 @@ describe("! shell lines", () => {
     const { result, model } = await run("/h", cwd, {
       commandSources: ["project"],
       allowedTools: ["Bash(touch:*)"],
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [async (input) => (seen.push(String((input.toolInput as { command?: string }).command)), { decision: "block", reason: "no touching" })] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              async (input) => (
+                seen.push(String((input.toolInput as { command?: string }).command)),
+                { decision: "block", reason: "no touching" }
+              ),
+            ],
+          },
+        ],
+      },
     });
     expect(seen).toEqual([`touch ${marker}`]);
     expect(result.isError).toBe(true);
@@ -205,7 +256,10 @@ describe("! shell lines", () => {
 
 describe("@file includes", () => {
   it("bring an existing file in through Read; other @words stay as they are", async () => {
-    const cwd = project({ "src/a.ts": "export const answer = 42;\n", ".ubiquity/commands/review.md": "Review @src/a.ts and @$1, ping @nobody.\n" });
+    const cwd = project({
+      "src/a.ts": "export const answer = 42;\n",
+      ".ubiquity/commands/review.md": "Review @src/a.ts and @$1, ping @nobody.\n",
+    });
     const { model, result } = await run("/review src/a.ts", cwd, { commandSources: ["project"] });
     expect(result.isError).toBe(false);
     const text = lastUserText(model);
@@ -241,12 +295,21 @@ describe("frontmatter model", () => {
 
 describe("skills as /name", () => {
   it("a skill runs as a command: its body with its folder and the arguments", async () => {
-    const cwd = project({ ".ubiquity/skills/release/SKILL.md": "---\ndescription: Cut a release\nargument-hint: <version>\n---\nBump to the version asked.\n" });
+    const cwd = project({
+      ".ubiquity/skills/release/SKILL.md":
+        "---\ndescription: Cut a release\nargument-hint: <version>\n---\nBump to the version asked.\n",
+    });
     const { model } = await run("/release 2.0.0", cwd, { skillSources: ["project"] });
     const text = lastUserText(model);
     expect(text).toContain(`Base directory for this skill: ${join(cwd, ".ubiquity", "skills", "release")}`);
     expect(text).toContain("Bump to the version asked.\n\nARGUMENTS: 2.0.0");
-    const query = summon("hi", { model: scriptedModel(["done"]), cwd, sandbox: false, persistSession: false, skillSources: ["project"] });
+    const query = summon("hi", {
+      model: scriptedModel(["done"]),
+      cwd,
+      sandbox: false,
+      persistSession: false,
+      skillSources: ["project"],
+    });
     const listed = await query.supportedCommands();
     await collect(query);
     expect(listed).toEqual([{ name: "release", description: "Cut a release", argumentHint: "<version>" }]);
@@ -257,12 +320,27 @@ describe("sessions", () => {
   it("a resumed session replays the expanded command, not the /name typed", async () => {
     const cwd = project({ ".ubiquity/commands/s.md": "State: !`echo hi-there`\n" });
     const sessionDir = join(cwd, "sessions");
-    const first = resultOf(await collect(summon("/s", { model: scriptedModel(["ok"]), cwd, sandbox: false, sessionDir, commandSources: ["project"], allowedTools: ["Bash(echo:*)"] })));
+    const first = resultOf(
+      await collect(
+        summon("/s", {
+          model: scriptedModel(["ok"]),
+          cwd,
+          sandbox: false,
+          sessionDir,
+          commandSources: ["project"],
+          allowedTools: ["Bash(echo:*)"],
+        }),
+      ),
+    );
     expect(first.isError).toBe(false);
     const model = scriptedModel(["again"]);
-    const second = resultOf(await collect(summon("more", { model, cwd, sandbox: false, sessionDir, resume: first.sessionId })));
+    const second = resultOf(
+      await collect(summon("more", { model, cwd, sandbox: false, sessionDir, resume: first.sessionId })),
+    );
     expect(second.isError, second.result).toBe(false);
-    const users = model.requests[0]!.prompt.filter((m) => m.role === "user").map((m) => (m.content as { text?: string }[]).map((p) => p.text).join(""));
+    const users = model.requests[0]!.prompt.filter((m) => m.role === "user").map((m) =>
+      (m.content as { text?: string }[]).map((p) => p.text).join(""),
+    );
     expect(users).toEqual(["State: hi-there", "more"]);
   });
 });

@@ -30,16 +30,32 @@ function toolkit(root: string): string {
   const dir = join(root, "toolkit");
   cpSync(join(FIXTURES, "plugins/commit-commands/commands/commit.md"), join(dir, "cmds/commit.md"));
   cpSync(join(FIXTURES, "plugins/feature-dev/agents/code-explorer.md"), join(dir, "agents/code-explorer.md"));
-  cpSync(join(FIXTURES, "claude-plugins-official/agents/silent-failure-hunter.md"), join(dir, "reviewers/silent-failure-hunter.md"));
-  cpSync(join(FIXTURES, "superpowers/skills/systematic-debugging"), join(dir, "skills/systematic-debugging"), { recursive: true });
-  cpSync(join(FIXTURES, "plugins/explanatory-output-style/hooks-handlers/session-start.sh"), join(dir, "hooks-handlers/session-start.sh"));
+  cpSync(
+    join(FIXTURES, "claude-plugins-official/agents/silent-failure-hunter.md"),
+    join(dir, "reviewers/silent-failure-hunter.md"),
+  );
+  cpSync(join(FIXTURES, "superpowers/skills/systematic-debugging"), join(dir, "skills/systematic-debugging"), {
+    recursive: true,
+  });
+  cpSync(
+    join(FIXTURES, "plugins/explanatory-output-style/hooks-handlers/session-start.sh"),
+    join(dir, "hooks-handlers/session-start.sh"),
+  );
   writeTree(dir, {
     ".claude-plugin/plugin.json": JSON.stringify(
       {
         name: "toolkit",
         commands: "./cmds/commit.md",
         agents: ["./reviewers/silent-failure-hunter.md"],
-        hooks: { SessionStart: [{ hooks: [{ type: "command", command: "bash", args: ["${CLAUDE_PLUGIN_ROOT}/hooks-handlers/session-start.sh"] }] }] },
+        hooks: {
+          SessionStart: [
+            {
+              hooks: [
+                { type: "command", command: "bash", args: ["${CLAUDE_PLUGIN_ROOT}/hooks-handlers/session-start.sh"] },
+              ],
+            },
+          ],
+        },
         mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"] } },
       },
       null,
@@ -56,9 +72,17 @@ describe("a plugin with every part, manifest inline", () => {
     const dir = toolkit(realpathSync(temp("ubq-plugin-parts-")));
     const cwd = realpathSync(temp("ubq-plugin-cwd-"));
     const model = scriptedModel(({ request }) =>
-      request.prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "mcp__plugin_toolkit_everything__echo", input: { message: "from the plugin" } }] },
+      request.prompt.at(-1)?.role === "tool"
+        ? "done"
+        : { toolCalls: [{ toolName: "mcp__plugin_toolkit_everything__echo", input: { message: "from the plugin" } }] },
     );
-    const query = summon("hello", { ...base, model, cwd, claudePlugins: [dir], canUseTool: () => ({ behavior: "allow" as const }) });
+    const query = summon("hello", {
+      ...base,
+      model,
+      cwd,
+      claudePlugins: [dir],
+      canUseTool: () => ({ behavior: "allow" as const }),
+    });
     const commands = (await query.supportedCommands()).map((c) => c.name);
     const messages = await collect(query);
     const result = resultOf(messages);
@@ -74,7 +98,11 @@ describe("a plugin with every part, manifest inline", () => {
     expect(JSON.stringify(model.requests[0]!.prompt)).toContain("explanatory");
     // The inline MCP server's tool, named as Claude Code names a plugin's.
     expect(tools.map((t) => t.name)).toContain("mcp__plugin_toolkit_everything__echo");
-    expect(ofType(messages, "tool_result").map((m) => m.output.content).join("\n")).toContain("Echo: from the plugin");
+    expect(
+      ofType(messages, "tool_result")
+        .map((m) => m.output.content)
+        .join("\n"),
+    ).toContain("Echo: from the plugin");
   });
 });
 
@@ -87,7 +115,14 @@ describe("a plugin folder inside the project, under trust pins", () => {
     expect(pinned.map((f) => f.path)).toContain(dir);
     const trust = new TrustPins(digestsOf(pinned), home());
     const listed = async () => {
-      const query = summon("hi", { ...base, model: scriptedModel(["ok"]), cwd, claudePlugins: ["./plugins/toolkit"], trust, mcpServers: {} });
+      const query = summon("hi", {
+        ...base,
+        model: scriptedModel(["ok"]),
+        cwd,
+        claudePlugins: ["./plugins/toolkit"],
+        trust,
+        mcpServers: {},
+      });
       const names = (await query.supportedCommands()).map((c) => c.name);
       await collect(query);
       return names;
@@ -99,7 +134,18 @@ describe("a plugin folder inside the project, under trust pins", () => {
 });
 
 describe("ubiquity plugin add <git-url>", () => {
-  const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" } });
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", args, {
+      cwd,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@e",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@e",
+      },
+    });
   /** A bare repository holding `files`, as a file:// URL. */
   function repo(name: string, fill: (dir: string) => void): string {
     const root = realpathSync(temp("ubq-git-"));
@@ -115,7 +161,8 @@ describe("ubiquity plugin add <git-url>", () => {
     const out: string[] = [];
     return { out, io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void out.push(t) } };
   };
-  const run = (positionals: string[], sink: ReturnType<typeof io>["io"]) => commandsCommands.plugin!.run({ positionals, flags: {} } as never, sink as never);
+  const run = (positionals: string[], sink: ReturnType<typeof io>["io"]) =>
+    commandsCommands.plugin!.run({ positionals, flags: {} } as never, sink as never);
 
   it("clones a plugin into ~/.ubiquity/plugins, records it, and removes the clone with it", async () => {
     const url = repo("toolkit", (dir) => cpSync(join(FIXTURES, "plugins/commit-commands"), dir, { recursive: true }));
@@ -124,11 +171,18 @@ describe("ubiquity plugin add <git-url>", () => {
     expect(await run(["add", url], sink)).toBe(0);
     const clone = join(home(), ".ubiquity", "plugins", "toolkit");
     expect(existsSync(join(clone, ".claude-plugin", "plugin.json"))).toBe(true);
-    const settings = JSON.parse(readFileSync(join(home(), ".ubiquity", "settings.json"), "utf8")) as { claudePlugins: string[] };
+    const settings = JSON.parse(readFileSync(join(home(), ".ubiquity", "settings.json"), "utf8")) as {
+      claudePlugins: string[];
+    };
     expect(settings.claudePlugins).toEqual([clone]);
     expect(out.join("")).toContain("Added the plugin commit-commands");
     // A run that reads user settings has its command.
-    const query = summon("hi", { ...base, model: scriptedModel(["ok"]), cwd: realpathSync(temp("ubq-cwd-")), settingSources: ["user"] });
+    const query = summon("hi", {
+      ...base,
+      model: scriptedModel(["ok"]),
+      cwd: realpathSync(temp("ubq-cwd-")),
+      settingSources: ["user"],
+    });
     expect((await query.supportedCommands()).map((c) => c.name)).toContain("commit-commands:commit");
     await collect(query);
     expect(await run(["remove", "commit-commands"], sink)).toBe(0);
@@ -136,9 +190,19 @@ describe("ubiquity plugin add <git-url>", () => {
   });
 
   it("a marketplace's plugin whose source is a git URL is cloned too; a failed clone leaves nothing", async () => {
-    const pluginUrl = repo("feature-dev", (dir) => cpSync(join(FIXTURES, "plugins/feature-dev"), dir, { recursive: true }));
+    const pluginUrl = repo("feature-dev", (dir) =>
+      cpSync(join(FIXTURES, "plugins/feature-dev"), dir, { recursive: true }),
+    );
     const marketUrl = repo("market", (dir) =>
-      writeTree(dir, { ".claude-plugin/marketplace.json": JSON.stringify({ name: "market", plugins: [{ name: "feature-dev", source: { source: "url", url: pluginUrl } }, { name: "gone", source: { source: "url", url: "file:///nonexistent/x.git" } }] }) }),
+      writeTree(dir, {
+        ".claude-plugin/marketplace.json": JSON.stringify({
+          name: "market",
+          plugins: [
+            { name: "feature-dev", source: { source: "url", url: pluginUrl } },
+            { name: "gone", source: { source: "url", url: "file:///nonexistent/x.git" } },
+          ],
+        }),
+      }),
     );
     const { io: sink } = io();
     expect(await run(["add", marketUrl, "feature-dev"], sink)).toBe(0);

@@ -14,7 +14,13 @@ import { scriptedModel } from "ubiquity/testing";
 import skillsPlugin, { loadSkills } from "ubiquity/plugins/skills";
 import agentsPlugin, { parseAgentFile } from "ubiquity/plugins/agents";
 import modelPlugin from "ubiquity/plugins/model";
-import { budgetedListing, listingBudget, MIN_LISTING_CHARS, quotePlainValues, slugOf } from "../../plugins/_kits/sources/index";
+import {
+  budgetedListing,
+  listingBudget,
+  MIN_LISTING_CHARS,
+  quotePlainValues,
+  slugOf,
+} from "../../plugins/_kits/sources/index";
 import { agentModel } from "../../plugins/agents/launch";
 import { tempDirs } from "../helpers/temp-dirs";
 import { collect, ofType, resultOf } from "../helpers/collect";
@@ -29,7 +35,11 @@ const toolDescription = (request: { tools?: readonly { name: string; description
 describe("skills whose name is written for people (obra/superpowers)", () => {
   it("load under their folder's name, with the display name kept", async () => {
     const reports: string[] = [];
-    const skills = await loadSkills({ skills: [join(FIXTURES, "superpowers", "skills")] }, { cwd: FIXTURES, home: FIXTURES }, (m) => reports.push(m));
+    const skills = await loadSkills(
+      { skills: [join(FIXTURES, "superpowers", "skills")] },
+      { cwd: FIXTURES, home: FIXTURES },
+      (m) => reports.push(m),
+    );
     expect(reports).toEqual([]);
     expect(skills.map((s) => [s.name, s.displayName])).toEqual([
       ["defense-in-depth", "Defense-in-Depth Validation"],
@@ -39,9 +49,21 @@ describe("skills whose name is written for people (obra/superpowers)", () => {
   });
 
   it("are listed as `id (Display Name)` and load by id through the Skill tool", async () => {
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Skill", input: { skill: "systematic-debugging" } }] }, "done"]);
-    const messages = await collect(summon("go", { presets: [], plugins: [skillsPlugin()], model, skills: [join(FIXTURES, "superpowers", "skills")] }));
-    expect(toolDescription(model.requests[0]!, "Skill")).toContain("- systematic-debugging (Systematic Debugging): Four-phase debugging framework");
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Skill", input: { skill: "systematic-debugging" } }] },
+      "done",
+    ]);
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [skillsPlugin()],
+        model,
+        skills: [join(FIXTURES, "superpowers", "skills")],
+      }),
+    );
+    expect(toolDescription(model.requests[0]!, "Skill")).toContain(
+      "- systematic-debugging (Systematic Debugging): Four-phase debugging framework",
+    );
     const result = ofType(messages, "tool_result")[0]!;
     expect(result.output.isError).toBe(false);
     expect(result.output.content).toContain("Skill: systematic-debugging (Systematic Debugging)");
@@ -68,13 +90,18 @@ describe("an agent with unquoted colons (silent-failure-hunter)", () => {
   });
 
   it("quotePlainValues quotes only plain top-level values", () => {
-    expect(quotePlainValues("name: a\ndescription: x: y\ntools:\n  - Read\nnote: |\n  keep: this")).toBe('name: "a"\ndescription: "x: y"\ntools:\n  - Read\nnote: |\n  keep: this');
+    expect(quotePlainValues("name: a\ndescription: x: y\ntools:\n  - Read\nnote: |\n  keep: this")).toBe(
+      'name: "a"\ndescription: "x: y"\ntools:\n  - Read\nnote: |\n  keep: this',
+    );
   });
 
   it("is listed whole (up to 1,536 characters) in the Agent tool", async () => {
     const cwd = temp();
     mkdirSync(join(cwd, ".ubiquity", "agents"), { recursive: true });
-    cpSync(join(FIXTURES, "claude-plugins-official", "agents", "silent-failure-hunter.md"), join(cwd, ".ubiquity", "agents", "silent-failure-hunter.md"));
+    cpSync(
+      join(FIXTURES, "claude-plugins-official", "agents", "silent-failure-hunter.md"),
+      join(cwd, ".ubiquity", "agents", "silent-failure-hunter.md"),
+    );
     const model = scriptedModel(["done"]);
     await collect(summon("go", { presets: [], plugins: [agentsPlugin()], model, cwd, agentSources: ["project"] }));
     const description = toolDescription(model.requests[0]!, "Agent");
@@ -84,7 +111,10 @@ describe("an agent with unquoted colons (silent-failure-hunter)", () => {
 });
 
 describe("listing budgets scale with the context window and say what they left out", () => {
-  const entries = Array.from({ length: 120 }, (_, i) => ({ name: `entry-${String(119 - i).padStart(3, "0")}`, description: `Does thing ${i}. ${"detail ".repeat(60)}` }));
+  const entries = Array.from({ length: 120 }, (_, i) => ({
+    name: `entry-${String(119 - i).padStart(3, "0")}`,
+    description: `Does thing ${i}. ${"detail ".repeat(60)}`,
+  }));
 
   it("a budget is 2% of the window at 4 characters a token, never under 8,000 characters", () => {
     expect(listingBudget(undefined)).toBe(MIN_LISTING_CHARS);
@@ -118,7 +148,10 @@ describe("listing budgets scale with the context window and say what they left o
     const root = temp();
     for (const e of entries) {
       mkdirSync(join(root, e.name), { recursive: true });
-      writeFileSync(join(root, e.name, "SKILL.md"), `---\nname: ${e.name}\ndescription: ${e.description}\n---\nBody.\n`);
+      writeFileSync(
+        join(root, e.name, "SKILL.md"),
+        `---\nname: ${e.name}\ndescription: ${e.description}\n---\nBody.\n`,
+      );
     }
     const listingAt = async (_window: number) => {
       const model = scriptedModel(["done"]);
@@ -141,7 +174,11 @@ describe("listing budgets scale with the context window and say what they left o
   it("the Agent tool's listing is budgeted too", async () => {
     const cwd = temp();
     mkdirSync(join(cwd, ".ubiquity", "agents"), { recursive: true });
-    for (const e of entries) writeFileSync(join(cwd, ".ubiquity", "agents", `${e.name}.md`), `---\nname: ${e.name}\ndescription: ${e.description}\n---\nYou are ${e.name}.\n`);
+    for (const e of entries)
+      writeFileSync(
+        join(cwd, ".ubiquity", "agents", `${e.name}.md`),
+        `---\nname: ${e.name}\ndescription: ${e.description}\n---\nYou are ${e.name}.\n`,
+      );
     const model = scriptedModel(["done"]);
     await collect(summon("go", { presets: [], plugins: [agentsPlugin()], model, cwd, agentSources: ["project"] }));
     const description = toolDescription(model.requests[0]!, "Agent");
@@ -165,14 +202,36 @@ describe("model: sonnet / opus / haiku / inherit in agent files", () => {
     const cwd = temp();
     mkdirSync(join(cwd, ".ubiquity", "agents"), { recursive: true });
     // feature-dev's code-explorer: `model: sonnet`, Claude Code's tool names.
-    cpSync(join(FIXTURES, "claude-plugins-official", "agents", "code-explorer.md"), join(cwd, ".ubiquity", "agents", "code-explorer.md"));
+    cpSync(
+      join(FIXTURES, "claude-plugins-official", "agents", "code-explorer.md"),
+      join(cwd, ".ubiquity", "agents", "code-explorer.md"),
+    );
     const model = scriptedModel(({ request }) => {
-      const system = request.prompt.filter((m) => m.role === "system").map((m) => String(m.content)).join("\n");
+      const system = request.prompt
+        .filter((m) => m.role === "system")
+        .map((m) => String(m.content))
+        .join("\n");
       if (system.includes("You are a subagent")) return "explored: three modules";
       if (request.prompt.at(-1)?.role === "tool") return "done";
-      return { toolCalls: [{ toolName: "Agent", input: { subagent_type: "code-explorer", description: "explore", prompt: "Map the modules." } }] };
+      return {
+        toolCalls: [
+          {
+            toolName: "Agent",
+            input: { subagent_type: "code-explorer", description: "explore", prompt: "Map the modules." },
+          },
+        ],
+      };
     });
-    const messages = await collect(summon("go", { presets: [], plugins: [modelPlugin(), agentsPlugin()], model, cwd, agentSources: ["project"], ...options }));
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [modelPlugin(), agentsPlugin()],
+        model,
+        cwd,
+        agentSources: ["project"],
+        ...options,
+      }),
+    );
     return { messages, result: ofType(messages, "tool_result")[0]!.output };
   }
 

@@ -18,14 +18,24 @@ const temp = tempDirs();
 function project(): string {
   const cwd = realpathSync(temp("ubq-skill-fm-"));
   writeTree(cwd, {
-    "skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy the site\ndisable-model-invocation: true\n---\nRun the deploy.\n",
-    "skills/house-style/SKILL.md": "---\nname: house-style\ndescription: How we write code here\nuser-invocable: false\n---\nUse tabs.\n",
-    "skills/marker/SKILL.md": "---\nname: marker\ndescription: Makes the marker file\nallowed-tools: Bash(touch made), Read\n---\nTouch the file named made.\n",
+    "skills/deploy/SKILL.md":
+      "---\nname: deploy\ndescription: Deploy the site\ndisable-model-invocation: true\n---\nRun the deploy.\n",
+    "skills/house-style/SKILL.md":
+      "---\nname: house-style\ndescription: How we write code here\nuser-invocable: false\n---\nUse tabs.\n",
+    "skills/marker/SKILL.md":
+      "---\nname: marker\ndescription: Makes the marker file\nallowed-tools: Bash(touch made), Read\n---\nTouch the file named made.\n",
   });
   return cwd;
 }
 
-const base = (cwd: string): Options => ({ cwd, skills: [join(cwd, "skills")], sandbox: false, persistSession: false, persistTodos: false, marketPricing: false });
+const base = (cwd: string): Options => ({
+  cwd,
+  skills: [join(cwd, "skills")],
+  sandbox: false,
+  persistSession: false,
+  persistTodos: false,
+  marketPricing: false,
+});
 
 describe("skill frontmatter as Claude Code reads it", () => {
   it("disable-model-invocation hides a skill from the Skill tool; user-invocable: false hides it from the slash commands", async () => {
@@ -60,7 +70,14 @@ describe("skill frontmatter as Claude Code reads it", () => {
   it("run as /marker, its allowed-tools are granted for that prompt; other commands are not", async () => {
     const cwd = project();
     const model = scriptedModel(({ request }) =>
-      request.prompt.some((m) => m.role === "tool") ? "done" : { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }, { toolName: "Bash", input: { command: "touch other" } }] },
+      request.prompt.some((m) => m.role === "tool")
+        ? "done"
+        : {
+            toolCalls: [
+              { toolName: "Bash", input: { command: "touch made" } },
+              { toolName: "Bash", input: { command: "touch other" } },
+            ],
+          },
     );
     await collect(summon("/marker", { ...base(cwd), model }));
     expect(existsSync(join(cwd, "made"))).toBe(true);

@@ -71,15 +71,25 @@ async function runIn(cwd: string, options: Options, command = "python -m pytest 
     }),
   );
   const first = model.requests[0] ?? { prompt: [], tools: [] };
-  const system = first.prompt.filter((m) => m.role === "system").map((m) => textOf(m.content)).join("\n");
-  const tools = Object.fromEntries((first.tools ?? []).map((t) => [t.name, "description" in t ? (t.description ?? "") : ""]));
+  const system = first.prompt
+    .filter((m) => m.role === "system")
+    .map((m) => textOf(m.content))
+    .join("\n");
+  const tools = Object.fromEntries(
+    (first.tools ?? []).map((t) => [t.name, "description" in t ? (t.description ?? "") : ""]),
+  );
   return { messages, warnings, system, tools, result: resultOf(messages), ran: [...ran] };
 }
 
 describe("compat: nothing is read unless asked", () => {
   it("with every source on and no compat, no CLAUDE.md, .claude agent, skill or settings apply", async () => {
     const dir = project("claude-agent-sdk-python");
-    const run = await runIn(dir, { settingSources: ["user", "project", "local"], memorySources: ["user", "project", "local"], skillSources: ["user", "project", "local"], agentSources: ["user", "project", "local"] });
+    const run = await runIn(dir, {
+      settingSources: ["user", "project", "local"],
+      memorySources: ["user", "project", "local"],
+      skillSources: ["user", "project", "local"],
+      agentSources: ["user", "project", "local"],
+    });
     expect(run.system).not.toContain("python -m ruff check");
     expect(Object.keys(run.tools)).not.toContain("Skill");
     expect(Object.keys(run.tools)).not.toContain("Agent");
@@ -104,7 +114,13 @@ describe('compat: ["claude"] on anthropics/claude-agent-sdk-python', () => {
 
   it("reads them only from the sources a plugin asks for, when it asks", async () => {
     const dir = project("claude-agent-sdk-python");
-    const run = await runIn(dir, { compat: ["claude"], memorySources: ["user"], skillSources: ["user"], agentSources: ["user"], settingSources: ["user"] });
+    const run = await runIn(dir, {
+      compat: ["claude"],
+      memorySources: ["user"],
+      skillSources: ["user"],
+      agentSources: ["user"],
+      settingSources: ["user"],
+    });
     expect(run.system).not.toContain("python -m ruff check");
     expect(Object.keys(run.tools)).not.toContain("Skill");
     expect(run.ran).toEqual([]);
@@ -118,7 +134,8 @@ describe('compat: ["claude"] on anthropics/claude-agent-sdk-python', () => {
       "CLAUDE.local.md": "Say LOCAL-RULE.\n",
     });
     const run = await runIn(dir, { compat: ["claude"] });
-    for (const marker of ["PROJECT-RULE", "INCLUDED-CONVENTION", "DOT-CLAUDE-RULE", "LOCAL-RULE"]) expect(run.system).toContain(marker);
+    for (const marker of ["PROJECT-RULE", "INCLUDED-CONVENTION", "DOT-CLAUDE-RULE", "LOCAL-RULE"])
+      expect(run.system).toContain(marker);
   });
 
   it("keys it does not apply are reported once and ignored; the rest of the file applies", async () => {
@@ -135,7 +152,8 @@ describe('compat: ["claude"] on anthropics/claude-agent-sdk-python', () => {
     expect(run.ran).toEqual(["python -m pytest tests/"]);
     const reports = run.warnings.filter((w) => w.includes(join(dir, ".claude", "settings.json")));
     expect(reports).toHaveLength(1);
-    for (const key of ['"model"', '"statusLine"', '"enabledPlugins"', '"permissions.disableBypassPermissionsMode"']) expect(reports[0]).toContain(key);
+    for (const key of ['"model"', '"statusLine"', '"enabledPlugins"', '"permissions.disableBypassPermissionsMode"'])
+      expect(reports[0]).toContain(key);
   });
 
   it("an unparseable .claude/settings.json stops the run naming it (fail closed)", async () => {
@@ -156,12 +174,18 @@ describe("compat under trust", () => {
     expect(Object.keys(run.tools)).not.toContain("Agent");
     expect(run.ran).toEqual([]); // its allow rule did not apply
 
-    const denying = project(undefined, { ".claude/settings.json": JSON.stringify({ permissions: { deny: ["Bash(python -m pytest:*)"] } }) });
+    const denying = project(undefined, {
+      ".claude/settings.json": JSON.stringify({ permissions: { deny: ["Bash(python -m pytest:*)"] } }),
+    });
     const denied = await runIn(denying, { compat: ["claude"], trust: false, permissionMode: "bypassPermissions" });
     expect(denied.ran).toEqual([]);
     expect(ofType(denied.messages, "tool_result")[0]!.output.isError).toBe(true);
     // The same call in bypass mode without the file runs: the deny rule is what stopped it.
-    const plain = await runIn(project(undefined), { compat: ["claude"], trust: false, permissionMode: "bypassPermissions" });
+    const plain = await runIn(project(undefined), {
+      compat: ["claude"],
+      trust: false,
+      permissionMode: "bypassPermissions",
+    });
     expect(plain.ran).toEqual(["python -m pytest tests/"]);
   });
 });
@@ -171,8 +195,14 @@ describe("compat: the user's own ~/.claude", () => {
     const home = process.env.HOME!;
     mkdirSync(join(home, ".claude", "skills", "house-style"), { recursive: true });
     writeFileSync(join(home, ".claude", "CLAUDE.md"), "User rule: say USER-CLAUDE-RULE.\n");
-    writeFileSync(join(home, ".claude", "skills", "house-style", "SKILL.md"), "---\nname: house-style\ndescription: The user's house style.\n---\nUse tabs.\n");
-    writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(python -m pytest tests/)"] } }));
+    writeFileSync(
+      join(home, ".claude", "skills", "house-style", "SKILL.md"),
+      "---\nname: house-style\ndescription: The user's house style.\n---\nUse tabs.\n",
+    );
+    writeFileSync(
+      join(home, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { allow: ["Bash(python -m pytest tests/)"] } }),
+    );
     try {
       const run = await runIn(project("claude-agent-sdk-python"), { compat: ["claude"], trust: false });
       expect(run.system).toContain("USER-CLAUDE-RULE");
@@ -192,7 +222,8 @@ describe("compat under approved digests (TrustPins)", () => {
     const home = process.env.HOME!;
     const plugins = [settingsPlugin(), memoryPlugin(), skillsPlugin(), agentsPlugin()];
     const pinned = findFilesToPin(dir, home, plugins).map((f) => f.path);
-    for (const file of ["CLAUDE.md", ".claude/settings.json", ".claude/agents", ".claude/skills"]) expect(pinned).toContain(join(dir, file));
+    for (const file of ["CLAUDE.md", ".claude/settings.json", ".claude/agents", ".claude/skills"])
+      expect(pinned).toContain(join(dir, file));
     const pins = () => new TrustPins(digestsOf(findFilesToPin(dir, home, plugins)), home);
     const approved = pins();
     const before = await runIn(dir, { compat: ["claude"], trust: approved });
@@ -201,7 +232,10 @@ describe("compat under approved digests (TrustPins)", () => {
     expect(before.tools.Agent).toContain("test-agent");
 
     writeFileSync(join(dir, "CLAUDE.md"), "Changed after approval: say CHANGED-MARKER.\n");
-    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(python -m pytest tests/)", "Bash(rm:*)"] } }));
+    writeFileSync(
+      join(dir, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { allow: ["Bash(python -m pytest tests/)", "Bash(rm:*)"] } }),
+    );
     const after = await runIn(dir, { compat: ["claude"], trust: approved });
     expect(after.system).not.toContain("CHANGED-MARKER");
     expect(after.ran).toEqual([]); // the changed file's allow rules do not apply

@@ -10,7 +10,10 @@ const names = (plugins: unknown[] | undefined) => (plugins ?? []).map((p) => (p 
 
 describe("finding the config file", () => {
   const formats: [string, string][] = [
-    ["ubiquity.config.ts", `import { turns } from "./settings.ts";\nconst config: { maxTurns: number } = { maxTurns: turns };\nexport default config;\n`],
+    [
+      "ubiquity.config.ts",
+      `import { turns } from "./settings.ts";\nconst config: { maxTurns: number } = { maxTurns: turns };\nexport default config;\n`,
+    ],
     ["ubiquity.config.mts", `const n: number = 7;\nexport default { maxTurns: n };\n`],
     ["ubiquity.config.cts", `const n: number = 7;\nexport default { maxTurns: n };\n`],
     ["ubiquity.config.js", `export default { maxTurns: 7 };\n`],
@@ -33,7 +36,11 @@ describe("finding the config file", () => {
 
   it('loads the "ubiquity" key of package.json', async () => {
     const dir = tempProject({}, { packageJson: { name: "x", ubiquity: { maxTurns: 7 } } });
-    expect(await loadConfig({ trust: true, cwd: dir })).toEqual({ config: { maxTurns: 7 }, filepath: join(dir, "package.json"), skipped: [] });
+    expect(await loadConfig({ trust: true, cwd: dir })).toEqual({
+      config: { maxTurns: 7 },
+      filepath: join(dir, "package.json"),
+      skipped: [],
+    });
   });
 
   it("searches from a subfolder up to the project root", async () => {
@@ -48,7 +55,11 @@ describe("finding the config file", () => {
   });
 
   it("configFile skips the search (even where two configs would be ambiguous)", async () => {
-    const dir = tempProject({ "ubiquity.config.ts": "export default { maxTurns: 1 };\n", ".ubiquityrc.yaml": "maxTurns: 2\n", "ci/other.yaml": "maxTurns: 9\n" });
+    const dir = tempProject({
+      "ubiquity.config.ts": "export default { maxTurns: 1 };\n",
+      ".ubiquityrc.yaml": "maxTurns: 2\n",
+      "ci/other.yaml": "maxTurns: 9\n",
+    });
     const loaded = await loadConfig({ trust: true, cwd: dir, configFile: "ci/other.yaml" });
     expect(loaded).toEqual({ config: { maxTurns: 9 }, filepath: join(dir, "ci", "other.yaml"), skipped: [] });
   });
@@ -126,20 +137,37 @@ describe("string plugin and preset specifiers", () => {
     const dir = tempProject({ ".ubiquityrc.yaml": `banner: { text: hi }\n` });
     const defaults = async () => [{ name: "d", plugins: [{ name: "acme:banner", configKey: "banner", apply() {} }] }];
     await expect(loadConfig({ trust: true, cwd: dir })).rejects.toThrow(/Unrecognized key: "banner"/);
-    expect((await loadConfig({ trust: true, cwd: dir, defaultPresets: defaults })).config).toEqual({ banner: { text: "hi" } });
+    expect((await loadConfig({ trust: true, cwd: dir, defaultPresets: defaults })).config).toEqual({
+      banner: { text: "hi" },
+    });
   });
 });
 
 describe("config failures: one ConfigError naming the file and the problem", () => {
   const failures: [string, Record<string, string>, RegExp][] = [
-    ["a TypeScript syntax error", { "ubiquity.config.ts": "export default {\n  maxTurns: 3,\n  model: <\n};\n" }, /ubiquity\.config\.ts: syntax error at line \d+, column \d+/],
+    [
+      "a TypeScript syntax error",
+      { "ubiquity.config.ts": "export default {\n  maxTurns: 3,\n  model: <\n};\n" },
+      /ubiquity\.config\.ts: syntax error at line \d+, column \d+/,
+    ],
     [
       "a syntax error in a local file the config imports",
-      { "ubiquity.config.ts": `import x from "./helper.ts";\nexport default { maxTurns: x };\n`, "helper.ts": "export default (;\n" },
+      {
+        "ubiquity.config.ts": `import x from "./helper.ts";\nexport default { maxTurns: x };\n`,
+        "helper.ts": "export default (;\n",
+      },
       /ubiquity\.config\.ts: syntax error in .*helper\.ts at line 1/,
     ],
-    ["an unknown top-level key", { ".ubiquityrc.yaml": "modle: openai:gpt-5\n" }, /\.ubiquityrc\.yaml: invalid configuration:\n✖ Unrecognized key: "modle"/],
-    ["a wrong value type", { "ubiquity.config.ts": `export default { maxTurns: "forty" };\n` }, /ubiquity\.config\.ts: invalid configuration:\n✖ Invalid input: expected number, received string\n {2}→ at maxTurns/],
+    [
+      "an unknown top-level key",
+      { ".ubiquityrc.yaml": "modle: openai:gpt-5\n" },
+      /\.ubiquityrc\.yaml: invalid configuration:\n✖ Unrecognized key: "modle"/,
+    ],
+    [
+      "a wrong value type",
+      { "ubiquity.config.ts": `export default { maxTurns: "forty" };\n` },
+      /ubiquity\.config\.ts: invalid configuration:\n✖ Invalid input: expected number, received string\n {2}→ at maxTurns/,
+    ],
     [
       "a plugin entry that is neither a plugin nor a factory",
       { ".ubiquityrc.yaml": "plugins: [./not-a-plugin.ts]\n", "not-a-plugin.ts": "export default { nam: 'typo' };\n" },
@@ -155,20 +183,48 @@ describe("config failures: one ConfigError naming the file and the problem", () 
       { ".ubiquityrc.yaml": "plugins: [./f.ts]\n", "f.ts": "export default () => 42;\n" },
       /plugins\[0\] "\.\/f\.ts": the factory returned number 42, not a plugin/,
     ],
-    ["a plugin package that is not installed", { ".ubiquityrc.yaml": "plugins: [ubiquity-plugin-nope]\n" }, /\.ubiquityrc\.yaml: plugins\[0\] "ubiquity-plugin-nope": package ubiquity-plugin-nope is not installed; run `npm i ubiquity-plugin-nope`/],
+    [
+      "a plugin package that is not installed",
+      { ".ubiquityrc.yaml": "plugins: [ubiquity-plugin-nope]\n" },
+      /\.ubiquityrc\.yaml: plugins\[0\] "ubiquity-plugin-nope": package ubiquity-plugin-nope is not installed; run `npm i ubiquity-plugin-nope`/,
+    ],
     [
       "a config importing a package that is not installed",
       { "ubiquity.config.ts": `import nope from "ubiquity-plugin-nope";\nexport default { plugins: [nope()] };\n` },
       /ubiquity\.config\.ts: it imports ubiquity-plugin-nope, which is not installed; run `npm i ubiquity-plugin-nope`/,
     ],
-    ["a local plugin file that does not exist", { ".ubiquityrc.yaml": "plugins: [./missing.ts]\n" }, /plugins\[0\] "\.\/missing\.ts": no file at .*missing\.ts/],
-    ["a preset listed as a plugin", { ".ubiquityrc.yaml": "plugins: [./p.ts]\n", "p.ts": "export default { name: 'team', plugins: [] };\n" }, /is a preset \(team\), not a plugin; list it under "presets"/],
-    ["two config files in one folder", { "ubiquity.config.ts": "export default {};\n", ".ubiquityrc.yaml": "maxTurns: 2\n" }, /2 config files in one folder: ubiquity\.config\.ts, \.ubiquityrc\.yaml; keep one/],
-    ["a config in .config/ next to one in the root", { ".config/ubiquityrc.json": "{}", ".ubiquityrc.yml": "maxTurns: 2\n" }, /2 config files in one folder: \.ubiquityrc\.yml, \.config\/ubiquityrc\.json/],
+    [
+      "a local plugin file that does not exist",
+      { ".ubiquityrc.yaml": "plugins: [./missing.ts]\n" },
+      /plugins\[0\] "\.\/missing\.ts": no file at .*missing\.ts/,
+    ],
+    [
+      "a preset listed as a plugin",
+      { ".ubiquityrc.yaml": "plugins: [./p.ts]\n", "p.ts": "export default { name: 'team', plugins: [] };\n" },
+      /is a preset \(team\), not a plugin; list it under "presets"/,
+    ],
+    [
+      "two config files in one folder",
+      { "ubiquity.config.ts": "export default {};\n", ".ubiquityrc.yaml": "maxTurns: 2\n" },
+      /2 config files in one folder: ubiquity\.config\.ts, \.ubiquityrc\.yaml; keep one/,
+    ],
+    [
+      "a config in .config/ next to one in the root",
+      { ".config/ubiquityrc.json": "{}", ".ubiquityrc.yml": "maxTurns: 2\n" },
+      /2 config files in one folder: \.ubiquityrc\.yml, \.config\/ubiquityrc\.json/,
+    ],
     ["invalid YAML", { ".ubiquityrc.yaml": "plugins: [\n" }, /\.ubiquityrc\.yaml: invalid YAML: /],
     ["invalid JSON", { ".ubiquityrc.json": "{ maxTurns: }" }, /\.ubiquityrc\.json: invalid JSON: /],
-    ["a config that throws while loading", { "ubiquity.config.ts": `throw new Error("no network");\n` }, /ubiquity\.config\.ts: loading it threw: no network/],
-    ["an export that is not an object", { "ubiquity.config.ts": `export default 42;\n` }, /ubiquity\.config\.ts: the config must be an object \(or a function returning one\), got number 42/],
+    [
+      "a config that throws while loading",
+      { "ubiquity.config.ts": `throw new Error("no network");\n` },
+      /ubiquity\.config\.ts: loading it threw: no network/,
+    ],
+    [
+      "an export that is not an object",
+      { "ubiquity.config.ts": `export default 42;\n` },
+      /ubiquity\.config\.ts: the config must be an object \(or a function returning one\), got number 42/,
+    ],
   ];
 
   it.each(failures)("%s", async (_what, files, message) => {
@@ -182,6 +238,8 @@ describe("config failures: one ConfigError naming the file and the problem", () 
   it("names a config file given explicitly that does not exist", async () => {
     const dir = tempProject({});
     mkdirSync(join(dir, "sub"));
-    await expect(loadConfig({ trust: true, cwd: dir, configFile: "sub/nope.ts" })).rejects.toThrow(`${join(dir, "sub", "nope.ts")}: config file not found`);
+    await expect(loadConfig({ trust: true, cwd: dir, configFile: "sub/nope.ts" })).rejects.toThrow(
+      `${join(dir, "sub", "nope.ts")}: config file not found`,
+    );
   });
 });

@@ -13,7 +13,8 @@ const committed = readFileSync(committedPath, "utf8");
 /** The Config files guide's first ```yaml block: the config example users copy. */
 function readmeYamlExample(): string {
   const readme = join(repoRoot, "docs", "guide", "config-files.md");
-  if (!existsSync(readme)) throw new Error("docs/guide/config-files.md is missing; it must show a YAML config example in a ```yaml block");
+  if (!existsSync(readme))
+    throw new Error("docs/guide/config-files.md is missing; it must show a YAML config example in a ```yaml block");
   const block = /```ya?ml\n([\s\S]*?)```/.exec(readFileSync(readme, "utf8"));
   if (!block) throw new Error("docs/guide/config-files.md has no ```yaml block; add the YAML config example");
   return block[1]!;
@@ -42,10 +43,14 @@ describe("the committed JSON Schema", () => {
   it("rejects a config with a wrong type, and an unknown key", () => {
     const validate = validator();
     expect(validate(parse("maxTurns: forty\n"))).toBe(false);
-    expect(validate.errors).toContainEqual(expect.objectContaining({ instancePath: "/maxTurns", message: "must be integer" }));
+    expect(validate.errors).toContainEqual(
+      expect.objectContaining({ instancePath: "/maxTurns", message: "must be integer" }),
+    );
     expect(validate(parse("permissionMode: yolo\n"))).toBe(false);
     expect(validate(parse("modle: openai:gpt-5\n"))).toBe(false);
-    expect(validate.errors).toContainEqual(expect.objectContaining({ keyword: "additionalProperties", params: { additionalProperty: "modle" } }));
+    expect(validate.errors).toContainEqual(
+      expect.objectContaining({ keyword: "additionalProperties", params: { additionalProperty: "modle" } }),
+    );
   });
 
   it("accepts the shapes JSON/YAML configs use: $schema, string specifiers, [name, options], false", () => {

@@ -22,7 +22,13 @@ beforeAll(() => {
   mkdirSync(app);
   writeFileSync(
     join(plugin, "package.json"),
-    JSON.stringify({ name: "ubiquity-plugin-greeter", version: "0.0.1", type: "module", exports: { ".": { types: "./index.d.ts", import: "./index.js" } }, peerDependencies: { ubiquity: "*" } }),
+    JSON.stringify({
+      name: "ubiquity-plugin-greeter",
+      version: "0.0.1",
+      type: "module",
+      exports: { ".": { types: "./index.d.ts", import: "./index.js" } },
+      peerDependencies: { ubiquity: "*" },
+    }),
   );
   writeFileSync(
     join(plugin, "index.js"),
@@ -58,12 +64,21 @@ afterAll(removePackedDirs);
 function tscErrors(name: string, source: string): string[] {
   const file = join(app, name);
   writeFileSync(file, source);
-  const options = { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, skipLibCheck: true, types: [] };
+  const options = {
+    strict: true,
+    noEmit: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2023,
+    skipLibCheck: true,
+    types: [],
+  };
   const program = ts.createProgram([file], options);
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 
-const header = 'import { defineConfig, summon, type Plugin } from "ubiquity";\nimport greeter from "ubiquity-plugin-greeter";\n';
+const header =
+  'import { defineConfig, summon, type Plugin } from "ubiquity";\nimport greeter from "ubiquity-plugin-greeter";\n';
 
 describe("config types in a user's project", () => {
   it("accept a correct config with a local plugin built against another copy of ubiquity", () => {
@@ -71,7 +86,7 @@ describe("config types in a user's project", () => {
       "good.ts",
       header +
         'export default defineConfig({ maxTurns: 3, greeting: "hello", hooks: { PreToolUse: [] }, plugins: [greeter()] });\n' +
-        "export const fn = defineConfig(({ command }) => ({ maxTurns: command === \"run\" ? 5 : 3 }));\n" +
+        'export const fn = defineConfig(({ command }) => ({ maxTurns: command === "run" ? 5 : 3 }));\n' +
         "export const typed = defineConfig<{ shout?: boolean }>({ shout: true, maxTurns: 2 });\n" +
         'const plugin: Plugin = greeter();\nsummon("hi", { plugins: [plugin], greeting: "hi", persistSession: false });\n',
     );
@@ -81,10 +96,30 @@ describe("config types in a user's project", () => {
   it.each([
     ["an unknown key", "max-turnz.ts", "defineConfig({ maxTurnz: 3 });", /'maxTurnz' does not exist/],
     ["an unknown key in a function config", "fn-turnz.ts", "defineConfig(() => ({ maxTurnz: 3 }));", /maxTurnz/],
-    ["an unknown hook event", "hook.ts", "defineConfig({ hooks: { PreToolUze: [] } });", /'PreToolUze' does not exist[\s\S]*Did you mean to write 'PreToolUse'\?/],
-    ["a wrong third-party option type", "greeting.ts", "defineConfig({ greeting: 42, plugins: [greeter()] });", /Type 'number' is not assignable to type 'string'/],
-    ["a wrong type for an option given by the typed generic", "generic.ts", "defineConfig<{ shout?: boolean }>({ shout: \"yes\" });", /Type 'string' is not assignable to type 'boolean( \| undefined)?'/],
-    ["a wrong option type in summon()", "summon.ts", "summon(\"hi\", { greeting: 42 });", /Type 'number' is not assignable to type 'string'/],
+    [
+      "an unknown hook event",
+      "hook.ts",
+      "defineConfig({ hooks: { PreToolUze: [] } });",
+      /'PreToolUze' does not exist[\s\S]*Did you mean to write 'PreToolUse'\?/,
+    ],
+    [
+      "a wrong third-party option type",
+      "greeting.ts",
+      "defineConfig({ greeting: 42, plugins: [greeter()] });",
+      /Type 'number' is not assignable to type 'string'/,
+    ],
+    [
+      "a wrong type for an option given by the typed generic",
+      "generic.ts",
+      'defineConfig<{ shout?: boolean }>({ shout: "yes" });',
+      /Type 'string' is not assignable to type 'boolean( \| undefined)?'/,
+    ],
+    [
+      "a wrong option type in summon()",
+      "summon.ts",
+      'summon("hi", { greeting: 42 });',
+      /Type 'number' is not assignable to type 'string'/,
+    ],
   ])("reject %s", (_what, name, line, message) => {
     const errors = tscErrors(name, `${header}${line}\nexport type Unused = Plugin;\n`);
     expect(errors.length).toBeGreaterThan(0);

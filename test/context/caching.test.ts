@@ -21,12 +21,21 @@ afterEach(async () => {
 });
 
 const SCRIPT: FakeTurn[] = [
-  { toolCalls: [{ name: "Read", input: { size: 10 } }, { name: "Grep", input: { size: 10 } }] },
+  {
+    toolCalls: [
+      { name: "Read", input: { size: 10 } },
+      { name: "Grep", input: { size: 10 } },
+    ],
+  },
   { toolCalls: [{ name: "Read", input: { size: 10 } }] },
   "done",
 ];
 
-async function bodies(modelString: string, options: Partial<SummonOptions> = {}, settings: Record<string, unknown> = {}) {
+async function bodies(
+  modelString: string,
+  options: Partial<SummonOptions> = {},
+  settings: Record<string, unknown> = {},
+) {
   server = await startProviderServer(SCRIPT);
   const messages = await collect(
     summon("read things", {
@@ -44,7 +53,11 @@ async function bodies(modelString: string, options: Partial<SummonOptions> = {},
 }
 
 type Block = { type: string; cache_control?: unknown };
-type AnthropicBody = { system?: Block[]; tools: (Block & { name: string })[]; messages: { role: string; content: Block[] }[] };
+type AnthropicBody = {
+  system?: Block[];
+  tools: (Block & { name: string })[];
+  messages: { role: string; content: Block[] }[];
+};
 
 /** `[message index, block index]` of every breakpoint in the messages of an Anthropic body. */
 const messageBreakpoints = (body: AnthropicBody) =>
@@ -136,7 +149,9 @@ describe("fallback", () => {
   });
 
   it("when a fallback model takes over, the caching plugin places that provider's markers on the fallback request (Bedrock cachePoint)", async () => {
-    const [body] = (await fallbackBodies("bedrock:anthropic.claude-3-5-sonnet-20241022-v2:0", { region: "us-east-1" })) as {
+    const [body] = (await fallbackBodies("bedrock:anthropic.claude-3-5-sonnet-20241022-v2:0", {
+      region: "us-east-1",
+    })) as {
       messages: { role: string; content: Record<string, unknown>[] }[];
     }[];
     expect(body!.messages[0]!.content.at(-1)).toEqual({ cachePoint: { type: "default" } });

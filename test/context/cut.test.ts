@@ -13,11 +13,19 @@ import { call, compactionPlugins, sizedTool, systemMessages, textOf, toolCallIds
 const user = (text: string): ModelMessage => ({ role: "user", content: text });
 const calls = (...ids: string[]): ModelMessage => ({
   role: "assistant",
-  content: [{ type: "text", text: "working" }, ...ids.map((id) => ({ type: "tool-call" as const, toolCallId: id, toolName: "Read", input: {} }))],
+  content: [
+    { type: "text", text: "working" },
+    ...ids.map((id) => ({ type: "tool-call" as const, toolCallId: id, toolName: "Read", input: {} })),
+  ],
 });
 const results = (...ids: string[]): ModelMessage => ({
   role: "tool",
-  content: ids.map((id) => ({ type: "tool-result" as const, toolCallId: id, toolName: "Read", output: { type: "text" as const, value: id } })),
+  content: ids.map((id) => ({
+    type: "tool-result" as const,
+    toolCallId: id,
+    toolName: "Read",
+    output: { type: "text" as const, value: id },
+  })),
 });
 const say = (text: string): ModelMessage => ({ role: "assistant", content: [{ type: "text", text }] });
 
@@ -36,18 +44,29 @@ const HISTORY: ModelMessage[] = [
 
 /** True when every tool result in `tail` answers a call in `tail`. */
 function whole(tail: ModelMessage[]): boolean {
-  const ids = new Set(tail.flatMap((m) => (m.role === "assistant" && typeof m.content !== "string" ? m.content.flatMap((p) => (p.type === "tool-call" ? [p.toolCallId] : [])) : [])));
-  return tail.every((m) => m.role !== "tool" || m.content.every((p) => p.type !== "tool-result" || ids.has(p.toolCallId)));
+  const ids = new Set(
+    tail.flatMap((m) =>
+      m.role === "assistant" && typeof m.content !== "string"
+        ? m.content.flatMap((p) => (p.type === "tool-call" ? [p.toolCallId] : []))
+        : [],
+    ),
+  );
+  return tail.every(
+    (m) => m.role !== "tool" || m.content.every((p) => p.type !== "tool-result" || ids.has(p.toolCallId)),
+  );
 }
 
 describe("findCut", () => {
-  it.each(HISTORY.slice(0, 7).map((_, keep) => keep))("keep %i: cuts before a response, keeps at least that many messages, splits no call from its result", (keep) => {
-    const cut = findCut(HISTORY, keep);
-    expect(cut).toBeDefined();
-    expect(cut === HISTORY.length || HISTORY[cut!]!.role === "assistant").toBe(true);
-    expect(HISTORY.length - cut!).toBeGreaterThanOrEqual(keep);
-    expect(whole(HISTORY.slice(cut))).toBe(true);
-  });
+  it.each(HISTORY.slice(0, 7).map((_, keep) => keep))(
+    "keep %i: cuts before a response, keeps at least that many messages, splits no call from its result",
+    (keep) => {
+      const cut = findCut(HISTORY, keep);
+      expect(cut).toBeDefined();
+      expect(cut === HISTORY.length || HISTORY[cut!]!.role === "assistant").toBe(true);
+      expect(HISTORY.length - cut!).toBeGreaterThanOrEqual(keep);
+      expect(whole(HISTORY.slice(cut))).toBe(true);
+    },
+  );
 
   it("cuts as late as it can: keep 2 keeps the last parallel calls with both results", () => {
     expect(findCut(HISTORY, 2)).toBe(7);
@@ -56,7 +75,16 @@ describe("findCut", () => {
   });
 
   it("moves earlier when a result arrives after another response (its call must stay on the kept side)", () => {
-    const late: ModelMessage[] = [user("start"), say("reading"), calls("a", "b"), results("a"), say("waiting on b"), results("b"), calls("c"), results("c")];
+    const late: ModelMessage[] = [
+      user("start"),
+      say("reading"),
+      calls("a", "b"),
+      results("a"),
+      say("waiting on b"),
+      results("b"),
+      calls("c"),
+      results("c"),
+    ];
     // Cutting before "waiting on b" would strand the result of b.
     expect(findCut(late, 4)).toBe(2);
     expect(whole(late.slice(findCut(late, 4)))).toBe(true);
@@ -73,7 +101,15 @@ describe("findCut", () => {
     expect(findCut(HISTORY, 8)).toBeUndefined();
     expect(findCut([user("only")], 0)).toBeUndefined();
     expect(findCut([user("context"), user("the task"), calls("a"), results("a")], 2)).toBeUndefined();
-    const late: ModelMessage[] = [user("start"), calls("a", "b"), results("a"), say("waiting on b"), results("b"), calls("c"), results("c")];
+    const late: ModelMessage[] = [
+      user("start"),
+      calls("a", "b"),
+      results("a"),
+      say("waiting on b"),
+      results("b"),
+      calls("c"),
+      results("c"),
+    ];
     expect(findCut(late, 4)).toBeUndefined();
   });
 });
@@ -81,9 +117,15 @@ describe("findCut", () => {
 describe("full compaction with parallel tool calls", () => {
   // Window 100k, threshold 70k; the third response's results arrive while 69k is reported.
   const script: ScriptedTurn[] = [
-    { toolCalls: [call("Read", 100, "a"), call("Grep", 100, "b"), call("Read", 100, "c")], usage: { inputTokens: 10_000, outputTokens: 20 } },
+    {
+      toolCalls: [call("Read", 100, "a"), call("Grep", 100, "b"), call("Read", 100, "c")],
+      usage: { inputTokens: 10_000, outputTokens: 20 },
+    },
     { toolCalls: [call("Read", 100, "d")], usage: { inputTokens: 20_000, outputTokens: 20 } },
-    { toolCalls: [call("Read", 4_000, "e"), call("Grep", 4_000, "f")], usage: { inputTokens: 69_000, outputTokens: 20 } },
+    {
+      toolCalls: [call("Read", 4_000, "e"), call("Grep", 4_000, "f")],
+      usage: { inputTokens: 69_000, outputTokens: 20 },
+    },
     { text: "done", usage: { inputTokens: 10_000, outputTokens: 5 } },
   ];
 

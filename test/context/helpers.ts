@@ -14,12 +14,15 @@ export function sizedTool(name: string, description = `${name} (test stand-in)`)
     inputSchema: z.object({ size: z.number().optional(), tag: z.string().optional() }),
     isReadOnly: true,
     isConcurrencySafe: true,
-    execute: ({ size, tag }) => `${tag ?? name}:` + "x".repeat(size ?? 100),
+    execute: ({ size, tag }) => `${tag ?? name}:${"x".repeat(size ?? 100)}`,
   });
 }
 
 /** A scripted tool call of a sized tool. */
-export const call = (toolName: string, size = 100, tag?: string) => ({ toolName, input: { size, ...(tag ? { tag } : {}) } });
+export const call = (toolName: string, size = 100, tag?: string) => ({
+  toolName,
+  input: { size, ...(tag ? { tag } : {}) },
+});
 
 /** The compaction tiers with pricing (the summary's cost needs it). */
 export const compactionPlugins = () => [pricing(), compactionMicro(), compactionSummarize()];
@@ -28,7 +31,8 @@ export const compactionPlugins = () => [pricing(), compactionMicro(), compaction
 export function capturingLogger(): Logger & { lines: string[]; warnings: string[] } {
   const lines: string[] = [];
   const warnings: string[] = [];
-  const fmt = (args: unknown[]) => args.map((a) => (typeof a === "string" ? a : a instanceof Error ? a.message : JSON.stringify(a))).join(" ");
+  const fmt = (args: unknown[]) =>
+    args.map((a) => (typeof a === "string" ? a : a instanceof Error ? a.message : JSON.stringify(a))).join(" ");
   return {
     lines,
     warnings,
@@ -45,14 +49,20 @@ export function capturingLogger(): Logger & { lines: string[]; warnings: string[
 type PromptMessage = LanguageModelV4CallOptions["prompt"][number];
 
 /** The tool results of a recorded request: toolName, toolCallId and output text. */
-export function toolResults(request: LanguageModelV4CallOptions): { toolName: string; toolCallId: string; text: string }[] {
+export function toolResults(
+  request: LanguageModelV4CallOptions,
+): { toolName: string; toolCallId: string; text: string }[] {
   const out: { toolName: string; toolCallId: string; text: string }[] = [];
   for (const m of request.prompt) {
     if (m.role !== "tool") continue;
     for (const p of m.content) {
       if (p.type !== "tool-result") continue;
       const value = (p.output as { value?: unknown }).value;
-      out.push({ toolName: p.toolName, toolCallId: p.toolCallId, text: typeof value === "string" ? value : JSON.stringify(value) });
+      out.push({
+        toolName: p.toolName,
+        toolCallId: p.toolCallId,
+        text: typeof value === "string" ? value : JSON.stringify(value),
+      });
     }
   }
   return out;
@@ -69,11 +79,15 @@ export function toolCallIds(request: LanguageModelV4CallOptions): string[] {
 export function textOf(request: LanguageModelV4CallOptions, role: PromptMessage["role"]): string {
   return request.prompt
     .filter((m) => m.role === role)
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("\n")))
+    .map((m) =>
+      typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("\n"),
+    )
     .join("\n");
 }
 
 /** Messages of one system subtype. */
 export function systemMessages<S extends "compact_boundary" | "microcompact">(messages: Message[], subtype: S) {
-  return messages.filter((m): m is Extract<Message, { type: "system"; subtype: S }> => m.type === "system" && m.subtype === subtype);
+  return messages.filter(
+    (m): m is Extract<Message, { type: "system"; subtype: S }> => m.type === "system" && m.subtype === subtype,
+  );
 }

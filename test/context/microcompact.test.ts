@@ -19,7 +19,10 @@ const tools = NAMES.map((n) => sizedTool(n));
 const BIG = 20_000;
 const script: ScriptedTurn[] = [
   { toolCalls: [call("Read", BIG), call("Bash", BIG)], usage: { inputTokens: 1_000, outputTokens: 20 } },
-  { toolCalls: [call("TodoWrite", BIG), call("Agent", BIG), call("Skill", BIG), call("mcp__srv__lookup", BIG)], usage: { inputTokens: 11_000, outputTokens: 20 } },
+  {
+    toolCalls: [call("TodoWrite", BIG), call("Agent", BIG), call("Skill", BIG), call("mcp__srv__lookup", BIG)],
+    usage: { inputTokens: 11_000, outputTokens: 20 },
+  },
   { toolCalls: [call("Grep", BIG)], usage: { inputTokens: 31_500, outputTokens: 20 } },
   { text: "done", usage: { inputTokens: 20_000, outputTokens: 5 } },
 ];
@@ -28,9 +31,20 @@ async function runMicro(options: Partial<Options>) {
   const model = scriptedModel(script);
   const summarizer = scriptedModel(["unexpected summary"]);
   const messages = await collect(
-    summon("look around", { model, compactModel: summarizer, presets: [], plugins: compactionPlugins(), tools, maxContextTokens: 50_000, ...options }),
+    summon("look around", {
+      model,
+      compactModel: summarizer,
+      presets: [],
+      plugins: compactionPlugins(),
+      tools,
+      maxContextTokens: 50_000,
+      ...options,
+    }),
   );
-  const cleared = (i: number) => toolResults(model.requests[i]!).filter((r) => r.text === CLEARED_MARKER).map((r) => r.toolName);
+  const cleared = (i: number) =>
+    toolResults(model.requests[i]!)
+      .filter((r) => r.text === CLEARED_MARKER)
+      .map((r) => r.toolName);
   return { messages, model, summarizer, cleared, micro: systemMessages(messages, "microcompact") };
 }
 
@@ -41,7 +55,9 @@ describe("microcompaction in a run", () => {
     // Under the threshold nothing is cleared; before the 4th call 31.5k + ~5k is over 35k.
     expect([0, 1, 2].map(cleared)).toEqual([[], [], []]);
     expect(cleared(3)).toEqual(["Read", "Bash"]);
-    const kept = toolResults(model.requests[3]!).filter((r) => r.text !== CLEARED_MARKER).map((r) => r.toolName);
+    const kept = toolResults(model.requests[3]!)
+      .filter((r) => r.text !== CLEARED_MARKER)
+      .map((r) => r.toolName);
     expect(kept).toEqual(["TodoWrite", "Agent", "Skill", "mcp__srv__lookup", "Grep"]);
     expect(micro).toHaveLength(1);
     expect(micro[0]).toMatchObject({ cleared: 2 });
@@ -89,7 +105,10 @@ describe("microcompact()", () => {
     content: [{ type: "tool-result", toolCallId: id, toolName, output: { type: "text", value } }],
   });
 
-  const asking = (id: string): ModelMessage => ({ role: "assistant", content: [{ type: "tool-call", toolCallId: id, toolName: "Bash", input: {} }] });
+  const asking = (id: string): ModelMessage => ({
+    role: "assistant",
+    content: [{ type: "tool-call", toolCallId: id, toolName: "Bash", input: {} }],
+  });
 
   it("leaves the input untouched, counts only what it clears, and never clears twice", () => {
     const history: ModelMessage[] = [

@@ -15,13 +15,23 @@ import { call, capturingLogger, compactionPlugins, sizedTool, systemMessages, te
 
 // Window 100k, threshold 70k: every response after the first reports 80k, so each turn is over.
 const overEveryTurn = (turns: number): ScriptedTurn[] => [
-  ...Array.from({ length: turns - 1 }, (_, i) => ({ toolCalls: [call("Read", 100, `r${i}`)], usage: { inputTokens: i === 0 ? 1_000 : 80_000, outputTokens: 40 } })),
+  ...Array.from({ length: turns - 1 }, (_, i) => ({
+    toolCalls: [call("Read", 100, `r${i}`)],
+    usage: { inputTokens: i === 0 ? 1_000 : 80_000, outputTokens: 40 },
+  })),
   { text: "done", usage: { inputTokens: 1_000, outputTokens: 5 } },
 ];
 
-async function compactRun(script: ScriptedTurn[], summarizerScript: ScriptedTurn[] | (() => ScriptedTurn), options: Partial<Options> = {}, plugins: unknown[] = []) {
+async function compactRun(
+  script: ScriptedTurn[],
+  summarizerScript: ScriptedTurn[] | (() => ScriptedTurn),
+  options: Partial<Options> = {},
+  plugins: unknown[] = [],
+) {
   const model = scriptedModel(script, { modelId: "main" });
-  const summarizer = scriptedModel(typeof summarizerScript === "function" ? summarizerScript : summarizerScript, { modelId: "summarizer" });
+  const summarizer = scriptedModel(typeof summarizerScript === "function" ? summarizerScript : summarizerScript, {
+    modelId: "summarizer",
+  });
   const logger = capturingLogger();
   const messages = await collect(
     summon("port the parser", {
@@ -36,14 +46,25 @@ async function compactRun(script: ScriptedTurn[], summarizerScript: ScriptedTurn
       ...options,
     }),
   );
-  return { messages, model, summarizer, logger, result: resultOf(messages), boundaries: systemMessages(messages, "compact_boundary") };
+  return {
+    messages,
+    model,
+    summarizer,
+    logger,
+    result: resultOf(messages),
+    boundaries: systemMessages(messages, "compact_boundary"),
+  };
 }
 
 describe("the summary", () => {
   it("replaces the older history, marked by compact_boundary; compactInstructions reach the summarizer", async () => {
-    const { model, summarizer, boundaries, result } = await compactRun(overEveryTurn(3), [{ text: "They asked to port the parser; r0 was read." }], {
-      compactInstructions: "Keep every file path.",
-    });
+    const { model, summarizer, boundaries, result } = await compactRun(
+      overEveryTurn(3),
+      [{ text: "They asked to port the parser; r0 was read." }],
+      {
+        compactInstructions: "Keep every file path.",
+      },
+    );
     expect(result.isError).toBe(false);
     expect(boundaries).toHaveLength(1);
     expect(boundaries[0]).toMatchObject({ trigger: "auto" });
@@ -62,18 +83,32 @@ describe("the summary", () => {
 
   it("is vetoed by a PreCompact hook; PostCompact receives the summary otherwise", async () => {
     const seen: HookInput[] = [];
-    const vetoed = await compactRun(overEveryTurn(3), ["never"], {
-      hooks: { PreCompact: [{ hooks: [(input) => (seen.push(input), { decision: "block" as const, reason: "keep it all" })] }] },
-    }, [hooksPlugin()]);
+    const vetoed = await compactRun(
+      overEveryTurn(3),
+      ["never"],
+      {
+        hooks: {
+          PreCompact: [
+            { hooks: [(input) => (seen.push(input), { decision: "block" as const, reason: "keep it all" })] },
+          ],
+        },
+      },
+      [hooksPlugin()],
+    );
     expect(vetoed.summarizer.requests).toHaveLength(0);
     expect(vetoed.boundaries).toHaveLength(0);
     expect(seen[0]).toMatchObject({ hookEventName: "PreCompact", extra: { trigger: "auto" } });
     expect(textOf(vetoed.model.requests[2]!, "user")).toContain("port the parser");
 
     const post: HookInput[] = [];
-    const allowed = await compactRun(overEveryTurn(3), ["THE SUMMARY"], {
-      hooks: { PostCompact: [{ hooks: [(input) => void post.push(input)] }] },
-    }, [hooksPlugin()]);
+    const allowed = await compactRun(
+      overEveryTurn(3),
+      ["THE SUMMARY"],
+      {
+        hooks: { PostCompact: [{ hooks: [(input) => void post.push(input)] }] },
+      },
+      [hooksPlugin()],
+    );
     expect(allowed.boundaries).toHaveLength(1);
     expect(post).toHaveLength(1);
     expect(post[0]).toMatchObject({ hookEventName: "PostCompact", message: "THE SUMMARY" });
@@ -82,12 +117,29 @@ describe("the summary", () => {
   it("SessionStart fires again with source compact (matcher `compact`), its context going with the summary; PreCompact's matcher is its trigger", async () => {
     const sources: unknown[] = [];
     const triggers: unknown[] = [];
-    const run = await compactRun(overEveryTurn(3), ["THE SUMMARY"], {
-      hooks: {
-        SessionStart: [{ matcher: "compact", hooks: [(input) => (sources.push(input.extra.source), { additionalContext: "Re-read CONVENTIONS.md after a compaction." })] }],
-        PreCompact: [{ matcher: "auto", hooks: [(input) => void triggers.push(input.extra.trigger)] }, { matcher: "manual", hooks: [() => ({ decision: "block" as const, reason: "never for manual" })] }],
+    const run = await compactRun(
+      overEveryTurn(3),
+      ["THE SUMMARY"],
+      {
+        hooks: {
+          SessionStart: [
+            {
+              matcher: "compact",
+              hooks: [
+                (input) => (
+                  sources.push(input.extra.source), { additionalContext: "Re-read CONVENTIONS.md after a compaction." }
+                ),
+              ],
+            },
+          ],
+          PreCompact: [
+            { matcher: "auto", hooks: [(input) => void triggers.push(input.extra.trigger)] },
+            { matcher: "manual", hooks: [() => ({ decision: "block" as const, reason: "never for manual" })] },
+          ],
+        },
       },
-    }, [hooksPlugin()]);
+      [hooksPlugin()],
+    );
     expect(run.boundaries).toHaveLength(1);
     expect(sources).toEqual(["compact"]); // the startup SessionStart did not match "compact"
     expect(triggers).toEqual(["auto"]);
@@ -116,11 +168,16 @@ describe("the summary", () => {
       { toolCalls: [call("Read")], usage: { inputTokens: 80_000, outputTokens: 40 } },
       { text: "done", usage: { inputTokens: 1_000, outputTokens: 5 } },
     ];
-    const { model, boundaries } = await compactRun(script, ["SUMMARY"], {
-      persistTodos: false,
-      compactKeepRecent: 0,
-      tools: [sizedTool("Read"), new TodoWriteTool()],
-    }, [todos()]);
+    const { model, boundaries } = await compactRun(
+      script,
+      ["SUMMARY"],
+      {
+        persistTodos: false,
+        compactKeepRecent: 0,
+        tools: [sizedTool("Read"), new TodoWriteTool()],
+      },
+      [todos()],
+    );
     expect(boundaries).toHaveLength(1);
     const restated = textOf(model.requests[2]!, "user");
     expect(restated).toContain("SUMMARY");
@@ -155,10 +212,14 @@ describe("failures", () => {
   });
 
   it("a summary that would not shrink the context is not applied", async () => {
-    const { model, boundaries, logger, result } = await compactRun(overEveryTurn(3), [{ text: "much longer than what it replaces ".repeat(300) }]);
+    const { model, boundaries, logger, result } = await compactRun(overEveryTurn(3), [
+      { text: "much longer than what it replaces ".repeat(300) },
+    ]);
     expect(result.isError).toBe(false);
     expect(boundaries).toHaveLength(0);
-    expect(logger.warnings.join("\n")).toMatch(/compaction skipped: the summary .* is not smaller than the 3 messages it would replace/);
+    expect(logger.warnings.join("\n")).toMatch(
+      /compaction skipped: the summary .* is not smaller than the 3 messages it would replace/,
+    );
     const after = model.requests[2]!;
     expect(textOf(after, "user")).toBe("port the parser");
     expect(after.prompt.filter((m) => m.role === "tool")).toHaveLength(2);
@@ -173,20 +234,35 @@ describe("failures", () => {
 
 describe("cost", () => {
   it("charges the summary to the run: its tokens in usage and modelUsage, its price in totalCostUsd", async () => {
-    const { result } = await compactRun(overEveryTurn(3), [{ text: "SUMMARY", usage: { inputTokens: 5_000, outputTokens: 500 } }], {
-      modelPricing: { "scripted:main": { input: 1, output: 2 }, "scripted:summarizer": { input: 10, output: 20 } },
-    });
+    const { result } = await compactRun(
+      overEveryTurn(3),
+      [{ text: "SUMMARY", usage: { inputTokens: 5_000, outputTokens: 500 } }],
+      {
+        modelPricing: { "scripted:main": { input: 1, output: 2 }, "scripted:summarizer": { input: 10, output: 20 } },
+      },
+    );
     const mainIn = 1_000 + 80_000 + 1_000;
     const mainOut = 40 + 40 + 5;
-    expect(result.modelUsage["scripted:summarizer"]).toMatchObject({ inputTokens: 5_000, outputTokens: 500, requests: 1 });
-    expect(result.modelUsage["scripted:main"]).toMatchObject({ inputTokens: mainIn, outputTokens: mainOut, requests: 3 });
+    expect(result.modelUsage["scripted:summarizer"]).toMatchObject({
+      inputTokens: 5_000,
+      outputTokens: 500,
+      requests: 1,
+    });
+    expect(result.modelUsage["scripted:main"]).toMatchObject({
+      inputTokens: mainIn,
+      outputTokens: mainOut,
+      requests: 3,
+    });
     expect(result.usage).toMatchObject({ inputTokens: mainIn + 5_000, outputTokens: mainOut + 500, requests: 4 });
     const expected = (mainIn * 1 + mainOut * 2 + 5_000 * 10 + 500 * 20) / 1_000_000;
     expect(result.totalCostUsd).toBeCloseTo(expected, 12);
   });
 
   it("an unpriced summarizer makes the total unknown, never a partial sum", async () => {
-    const { result } = await compactRun(overEveryTurn(3), ["SUMMARY"], { modelPricing: { "scripted:main": { input: 1, output: 2 } }, marketPricing: false });
+    const { result } = await compactRun(overEveryTurn(3), ["SUMMARY"], {
+      modelPricing: { "scripted:main": { input: 1, output: 2 } },
+      marketPricing: false,
+    });
     expect(result.totalCostUsd).toBeNull();
   });
 });

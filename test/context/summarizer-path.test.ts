@@ -54,12 +54,21 @@ async function run(summarizerScript: ScriptedTurn[], options: Partial<Options> =
       ...options,
     }),
   );
-  return { ...seen, main, summarizer, logger, result: resultOf(messages), boundaries: systemMessages(messages, "compact_boundary") };
+  return {
+    ...seen,
+    main,
+    summarizer,
+    logger,
+    result: resultOf(messages),
+    boundaries: systemMessages(messages, "compact_boundary"),
+  };
 }
 
 describe("the summarizer's model call", () => {
   it("passes model.request (purpose compact) and model.response, and its usage counts once in usage and cost", async () => {
-    const { requests, responses, result, boundaries } = await run([{ text: "SUMMARY", usage: { inputTokens: 5_000, outputTokens: 500 } }]);
+    const { requests, responses, result, boundaries } = await run([
+      { text: "SUMMARY", usage: { inputTokens: 5_000, outputTokens: 500 } },
+    ]);
     expect(result.isError).toBe(false);
     expect(boundaries).toHaveLength(1);
 
@@ -84,17 +93,41 @@ describe("the summarizer's model call", () => {
 
     const mainIn = 1_000 + 80_000 + 1_000;
     const mainOut = 40 + 40 + 5;
-    expect(result.usage).toEqual({ inputTokens: mainIn + 5_000, outputTokens: mainOut + 500, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 4, toolCalls: 2 });
+    expect(result.usage).toEqual({
+      inputTokens: mainIn + 5_000,
+      outputTokens: mainOut + 500,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      requests: 4,
+      toolCalls: 2,
+    });
     expect(result.modelUsage).toEqual({
-      "scripted:main": { inputTokens: mainIn, outputTokens: mainOut, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 3, toolCalls: 0 },
-      "scripted:summarizer": { inputTokens: 5_000, outputTokens: 500, cacheReadTokens: 0, cacheWriteTokens: 0, requests: 1, toolCalls: 0 },
+      "scripted:main": {
+        inputTokens: mainIn,
+        outputTokens: mainOut,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        requests: 3,
+        toolCalls: 0,
+      },
+      "scripted:summarizer": {
+        inputTokens: 5_000,
+        outputTokens: 500,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        requests: 1,
+        toolCalls: 0,
+      },
     });
     expect(result.totalCostUsd).toBeCloseTo((mainIn * 1 + mainOut * 2 + 5_000 * 10 + 500 * 20) / 1_000_000, 12);
   });
 
   it("is retried by the retry plugin after a retryable failure, and only the answered attempt is charged", async () => {
     const { summarizer, requests, responses, result, boundaries, logger } = await run(
-      [{ error: { status: 503, message: "overloaded" } }, { text: "SUMMARY", usage: { inputTokens: 5_000, outputTokens: 500 } }],
+      [
+        { error: { status: 503, message: "overloaded" } },
+        { text: "SUMMARY", usage: { inputTokens: 5_000, outputTokens: 500 } },
+      ],
       { retryMaxWaitMs: 5 },
       [model(), retry()],
     );
@@ -104,7 +137,11 @@ describe("the summarizer's model call", () => {
     expect(logger.lines.join("\n")).toMatch(/scripted:summarizer call attempt 1\/\d+ failed/);
     expect(requests.filter((r) => r.purpose === "compact")).toHaveLength(1);
     expect(responses.filter((r) => r.request.purpose === "compact")).toHaveLength(1);
-    expect(result.modelUsage["scripted:summarizer"]).toMatchObject({ inputTokens: 5_000, outputTokens: 500, requests: 1 });
+    expect(result.modelUsage["scripted:summarizer"]).toMatchObject({
+      inputTokens: 5_000,
+      outputTokens: 500,
+      requests: 1,
+    });
     expect(result.usage).toMatchObject({ inputTokens: 82_000 + 5_000, outputTokens: 85 + 500, requests: 4 });
   });
 });
@@ -121,6 +158,10 @@ describe("a request that cannot be built", () => {
     });
     const messages = await collect(summon("hi", { model: scriptedModel(["never"]), presets: [], plugins: [guard] }));
     const result = resultOf(messages);
-    expect(result).toMatchObject({ isError: true, subtype: "error_during_execution", result: "[plugin test:guard] hook model.request: refused to send" });
+    expect(result).toMatchObject({
+      isError: true,
+      subtype: "error_during_execution",
+      result: "[plugin test:guard] hook model.request: refused to send",
+    });
   });
 });

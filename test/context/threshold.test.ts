@@ -7,7 +7,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createKernel, createRun, registerContextWindow, summon, type Options } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import pricing, { clearRegisteredPricing } from "ubiquity/plugins/pricing";
-import microcompaction, { budgetFor, DEFAULT_CONTEXT_WINDOW, resolveContextWindow } from "ubiquity/plugins/compaction-micro";
+import microcompaction, {
+  budgetFor,
+  DEFAULT_CONTEXT_WINDOW,
+  resolveContextWindow,
+} from "ubiquity/plugins/compaction-micro";
 import { collect, resultOf } from "../helpers/collect";
 import { call, capturingLogger, compactionPlugins, sizedTool, systemMessages, textOf, toolResults } from "./helpers";
 
@@ -15,15 +19,28 @@ afterEach(() => clearRegisteredPricing());
 
 describe("budgetFor", () => {
   it("reserves room for the summary and headroom for the next request", () => {
-    expect(budgetFor(200_000, {})).toEqual({ window: 200_000, threshold: 167_000, summaryReserve: 20_000, headroom: 13_000 });
+    expect(budgetFor(200_000, {})).toEqual({
+      window: 200_000,
+      threshold: 167_000,
+      summaryReserve: 20_000,
+      headroom: 13_000,
+    });
   });
 
   it("caps the summary reserve by maxTokens", () => {
-    expect(budgetFor(200_000, { maxTokens: 4_096 })).toMatchObject({ threshold: 200_000 - 4_096 - 13_000, summaryReserve: 4_096 });
+    expect(budgetFor(200_000, { maxTokens: 4_096 })).toMatchObject({
+      threshold: 200_000 - 4_096 - 13_000,
+      summaryReserve: 4_096,
+    });
   });
 
   it("keeps most of a small window usable (reserve and headroom are capped at a share of it)", () => {
-    expect(budgetFor(32_768, {})).toEqual({ window: 32_768, threshold: 32_768 - 6_553 - 3_276, summaryReserve: 6_553, headroom: 3_276 });
+    expect(budgetFor(32_768, {})).toEqual({
+      window: 32_768,
+      threshold: 32_768 - 6_553 - 3_276,
+      summaryReserve: 6_553,
+      headroom: 3_276,
+    });
   });
 
   it("takes compactThreshold as a fraction of the window instead", () => {
@@ -42,18 +59,29 @@ describe("the context window", () => {
 
   it("is maxContextTokens, then the pricing entry, then registerContextWindow, then the env, then the default", async () => {
     registerContextWindow("my-model", 99_000);
-    expect((await windowFor("acme:my-model", { maxContextTokens: 50_000, modelPricing: entry })).window).toEqual({ tokens: 50_000, source: "maxContextTokens" });
-    expect((await windowFor("acme:my-model", { modelPricing: entry })).window).toEqual({ tokens: 64_000, source: "pricing" });
+    expect((await windowFor("acme:my-model", { maxContextTokens: 50_000, modelPricing: entry })).window).toEqual({
+      tokens: 50_000,
+      source: "maxContextTokens",
+    });
+    expect((await windowFor("acme:my-model", { modelPricing: entry })).window).toEqual({
+      tokens: 64_000,
+      source: "pricing",
+    });
     expect((await windowFor("acme:my-model")).window).toEqual({ tokens: 99_000, source: "pricing" });
     const env = { UBIQUITY_MAX_CONTEXT_TOKENS: "150000" };
-    expect((await windowFor("acme:other", {}, env)).window).toEqual({ tokens: 150_000, source: "UBIQUITY_MAX_CONTEXT_TOKENS" });
+    expect((await windowFor("acme:other", {}, env)).window).toEqual({
+      tokens: 150_000,
+      source: "UBIQUITY_MAX_CONTEXT_TOKENS",
+    });
     expect((await windowFor("acme:other")).window).toEqual({ tokens: DEFAULT_CONTEXT_WINDOW, source: "default" });
   });
 
   it("ignores a malformed UBIQUITY_MAX_CONTEXT_TOKENS with a warning that shows the fix", async () => {
     const { window, logger } = await windowFor("acme:other", {}, { UBIQUITY_MAX_CONTEXT_TOKENS: "200k" });
     expect(window.source).toBe("default");
-    expect(logger.warnings.join("\n")).toMatch(/UBIQUITY_MAX_CONTEXT_TOKENS="200k" is not a positive integer.*e\.g\. 200000/);
+    expect(logger.warnings.join("\n")).toMatch(
+      /UBIQUITY_MAX_CONTEXT_TOKENS="200k" is not a positive integer.*e\.g\. 200000/,
+    );
   });
 });
 
@@ -64,9 +92,19 @@ describe("pressure on a run", () => {
 
   async function runScript(script: ScriptedTurn[], options: Partial<Options> = {}) {
     const model = scriptedModel(script, { modelId: "main" });
-    const summarizer = scriptedModel(() => ({ text: "SUMMARY-TEXT", usage: { inputTokens: 100, outputTokens: 10 } }), { modelId: "summarizer" });
+    const summarizer = scriptedModel(() => ({ text: "SUMMARY-TEXT", usage: { inputTokens: 100, outputTokens: 10 } }), {
+      modelId: "summarizer",
+    });
     const messages = await collect(
-      summon("work", { model, compactModel: summarizer, presets: [], plugins: compactionPlugins(), tools, ...base, ...options }),
+      summon("work", {
+        model,
+        compactModel: summarizer,
+        presets: [],
+        plugins: compactionPlugins(),
+        tools,
+        ...base,
+        ...options,
+      }),
     );
     return { messages, model, summarizer, boundaries: systemMessages(messages, "compact_boundary") };
   }
@@ -126,8 +164,13 @@ describe("pressure on a run", () => {
   });
 
   it("uses compactThreshold when given", async () => {
-    const script: ScriptedTurn[] = [{ toolCalls: [call("Read")], usage: { inputTokens: 45_000, outputTokens: 50 } }, { text: "done" }];
+    const script: ScriptedTurn[] = [
+      { toolCalls: [call("Read")], usage: { inputTokens: 45_000, outputTokens: 50 } },
+      { text: "done" },
+    ];
     expect((await runScript(script, { compactKeepRecent: 0 })).summarizer.requests).toHaveLength(0);
-    expect((await runScript(script, { compactKeepRecent: 0, compactThreshold: 0.4 })).summarizer.requests).toHaveLength(1);
+    expect((await runScript(script, { compactKeepRecent: 0, compactThreshold: 0.4 })).summarizer.requests).toHaveLength(
+      1,
+    );
   });
 });

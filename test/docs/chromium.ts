@@ -29,7 +29,17 @@ export async function launchChromium(binary: string): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "ubq-chromium-"));
   const child: ChildProcess = spawn(
     binary,
-    ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"],
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      `--user-data-dir=${profile}`,
+      "--remote-debugging-port=0",
+      "about:blank",
+    ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";
@@ -50,7 +60,13 @@ export async function launchChromium(binary: string): Promise<Browser> {
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   const listeners = new Set<(message: { method?: string; sessionId?: string; params?: unknown }) => void>();
   socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string }; method?: string; sessionId?: string };
+    const message = JSON.parse(String(event.data)) as {
+      id?: number;
+      result?: unknown;
+      error?: { message: string };
+      method?: string;
+      sessionId?: string;
+    };
     if (message.id !== undefined) {
       const waiter = pending.get(message.id);
       pending.delete(message.id);
@@ -83,7 +99,15 @@ export async function launchChromium(binary: string): Promise<Browser> {
       await send("Page.navigate", { url }, sessionId);
       await loaded;
       // The theme hydrates after load; wait for the app's root to hold content, then for fonts.
-      await send("Runtime.evaluate", { expression: "new Promise((r) => { const t = () => document.querySelector('#app')?.children.length ? document.fonts.ready.then(r) : setTimeout(t, 50); t(); })", awaitPromise: true }, sessionId);
+      await send(
+        "Runtime.evaluate",
+        {
+          expression:
+            "new Promise((r) => { const t = () => document.querySelector('#app')?.children.length ? document.fonts.ready.then(r) : setTimeout(t, 50); t(); })",
+          awaitPromise: true,
+        },
+        sessionId,
+      );
       const { data } = await send<{ data: string }>("Page.captureScreenshot", { format: "png" }, sessionId);
       await send("Target.closeTarget", { targetId });
       return Buffer.from(data, "base64");
@@ -113,7 +137,8 @@ export function decodePng(png: Buffer): { width: number; height: number; pixels:
     if (type === "IHDR") {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
-      if (data[8] !== 8 || (data[9] !== 2 && data[9] !== 6) || data[12] !== 0) throw new Error("unsupported PNG (want 8-bit RGB/RGBA, not interlaced)");
+      if (data[8] !== 8 || (data[9] !== 2 && data[9] !== 6) || data[12] !== 0)
+        throw new Error("unsupported PNG (want 8-bit RGB/RGBA, not interlaced)");
       channels = data[9] === 6 ? 4 : 3;
     } else if (type === "IDAT") idat.push(data);
     offset += 12 + length;
@@ -131,7 +156,12 @@ export function decodePng(png: Buffer): { width: number; height: number; pixels:
       const b = previous[x]!;
       const c = x >= channels ? previous[x - channels]! : 0;
       const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - b) <= Math.abs(p - c)
+            ? b
+            : c;
       const predictor = [0, a, b, (a + b) >> 1, paeth][filter] ?? 0;
       row[x] = (line[x]! + predictor) & 0xff;
     }

@@ -52,21 +52,27 @@ describe("documentation code blocks", () => {
     // Asynchronous: the local provider server answers from this process.
     it.each(blocks.map((b) => [where(b), b] as const))("%s", async (_where, block) => {
       const run = await new Promise<{ status: number | null; stderr: string; error?: Error }>((resolve) => {
-        const child = execFile(process.execPath, [jitiCli, join(repoRoot, "test", "docs", "run-block.ts"), fileOf.get(block)!], {
-        cwd,
-        encoding: "utf8",
-        timeout: 60_000,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          OPENAI_API_KEY: "sk-docs-test",
-          OPENAI_BASE_URL: server.baseURL,
-          ANTHROPIC_API_KEY: "sk-ant-docs-test",
-          ANTHROPIC_BASE_URL: server.baseURL,
-          OLLAMA_URL: server.baseURL,
-          NO_COLOR: "1",
-        },
-      }, (error, _stdout, stderr) => resolve({ status: child.exitCode, stderr, error: error && child.exitCode === null ? error : undefined }));
+        const child = execFile(
+          process.execPath,
+          [jitiCli, join(repoRoot, "test", "docs", "run-block.ts"), fileOf.get(block)!],
+          {
+            cwd,
+            encoding: "utf8",
+            timeout: 60_000,
+            env: {
+              PATH: process.env.PATH,
+              HOME: home,
+              OPENAI_API_KEY: "sk-docs-test",
+              OPENAI_BASE_URL: server.baseURL,
+              ANTHROPIC_API_KEY: "sk-ant-docs-test",
+              ANTHROPIC_BASE_URL: server.baseURL,
+              OLLAMA_URL: server.baseURL,
+              NO_COLOR: "1",
+            },
+          },
+          (error, _stdout, stderr) =>
+            resolve({ status: child.exitCode, stderr, error: error && child.exitCode === null ? error : undefined }),
+        );
       });
       expect(run.error).toBeUndefined();
       expect(run.stderr).not.toMatch(/Error|error:/);

@@ -21,8 +21,12 @@ const out = join(work, "site");
 
 beforeAll(async () => {
   const build = await new Promise<{ code: number; output: string }>((resolve) => {
-    execFile("npm", ["run", "docs:build", "--", "--outDir", out], { cwd: repoRoot, timeout: 280_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, output: `${stdout}${stderr}` }),
+    execFile(
+      "npm",
+      ["run", "docs:build", "--", "--outDir", out],
+      { cwd: repoRoot, timeout: 280_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, output: `${stdout}${stderr}` }),
     );
   });
   if (build.code !== 0) throw new Error(`npm run docs:build failed:\n${build.output}`);
@@ -31,7 +35,9 @@ afterAll(removePackedDirs);
 
 /** Every file under `dir`. */
 function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  return readdirSync(dir).flatMap((name) =>
+    statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)],
+  );
 }
 
 /** The built file a site path names (clean URLs: /guide/runner is guide/runner.html). */
@@ -46,7 +52,21 @@ function fileFor(path: string): string | undefined {
 
 describe("the docs site", () => {
   it("builds the pages of every section", () => {
-    for (const page of ["index.html", "getting-started.html", "testing.html", "guide/permissions.html", "guide/mcp.html", "guide/web-tools.html", "guide/performance.html", "plugins.html", "plugins/local-development.html", "reference/options.html", "reference/cli.html", "security.html", "coming-from-claude-code.html"]) {
+    for (const page of [
+      "index.html",
+      "getting-started.html",
+      "testing.html",
+      "guide/permissions.html",
+      "guide/mcp.html",
+      "guide/web-tools.html",
+      "guide/performance.html",
+      "plugins.html",
+      "plugins/local-development.html",
+      "reference/options.html",
+      "reference/cli.html",
+      "security.html",
+      "coming-from-claude-code.html",
+    ]) {
       expect(existsSync(join(out, page)), page).toBe(true);
     }
     // The reference is generated from the code: an option and a hook the code declares are on it.
@@ -59,7 +79,8 @@ describe("the docs site", () => {
     const ids = new Map<string, Set<string>>();
     const idsOf = (file: string) => {
       let set = ids.get(file);
-      if (!set) ids.set(file, (set = new Set([...readFileSync(file, "utf8").matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!))));
+      if (!set)
+        ids.set(file, (set = new Set([...readFileSync(file, "utf8").matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!))));
       return set;
     };
     const broken: string[] = [];
@@ -71,7 +92,8 @@ describe("the docs site", () => {
         const base = `/${relative(out, page)}`.replace(/[^/]*$/, "");
         const target = path === "" ? page : fileFor(path.startsWith("/") ? path : join(base, path));
         if (!target) broken.push(`${relative(out, page)} → ${href}`);
-        else if (anchor && extname(target) === ".html" && !idsOf(target).has(decodeURIComponent(anchor))) broken.push(`${relative(out, page)} → ${href} (no such anchor)`);
+        else if (anchor && extname(target) === ".html" && !idsOf(target).has(decodeURIComponent(anchor)))
+          broken.push(`${relative(out, page)} → ${href} (no such anchor)`);
       }
     }
     expect(broken).toEqual([]);
@@ -92,10 +114,19 @@ describe("the docs site", () => {
     let server: Server;
     let base: string;
     beforeAll(async () => {
-      const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".woff2": "font/woff2", ".json": "application/json" };
+      const types: Record<string, string> = {
+        ".html": "text/html",
+        ".js": "text/javascript",
+        ".css": "text/css",
+        ".svg": "image/svg+xml",
+        ".woff2": "font/woff2",
+        ".json": "application/json",
+      };
       server = createServer((req, res) => {
         const file = fileFor(new URL(req.url ?? "/", "http://x").pathname) ?? join(out, "404.html");
-        res.writeHead(file.endsWith("404.html") ? 404 : 200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+        res.writeHead(file.endsWith("404.html") ? 404 : 200, {
+          "content-type": types[extname(file)] ?? "application/octet-stream",
+        });
         res.end(readFileSync(file));
       });
       await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -105,10 +136,16 @@ describe("the docs site", () => {
 
     it("the home page and a guide page", async () => {
       const binary = chromiumPath();
-      if (!binary) throw new Error("Chromium is required for the screenshot test: apt-get install -y chromium (CI's .ci/run installs it)");
+      if (!binary)
+        throw new Error(
+          "Chromium is required for the screenshot test: apt-get install -y chromium (CI's .ci/run installs it)",
+        );
       const browser = await launchChromium(binary);
       try {
-        for (const [name, path] of [["home", "/"], ["guide-permissions", "/guide/permissions"]] as const) {
+        for (const [name, path] of [
+          ["home", "/"],
+          ["guide-permissions", "/guide/permissions"],
+        ] as const) {
           const png = await browser.screenshot(`${base}${path}`);
           const file = join(work, `${name}.png`);
           writeFileSync(file, png);

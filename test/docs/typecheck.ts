@@ -23,7 +23,10 @@ export function typeCheckBlocks(fileOf: Map<CodeBlock, string>): string[] {
   const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, repoRoot);
   const options: ts.CompilerOptions = {
     ...config.options,
-    paths: { ...config.options.paths, "ubiquity-plugin-house-rules": ["./examples/ubiquity-plugin-house-rules/index.d.ts"] },
+    paths: {
+      ...config.options.paths,
+      "ubiquity-plugin-house-rules": ["./examples/ubiquity-plugin-house-rules/index.d.ts"],
+    },
   };
   const program = ts.createProgram([...fileOf.values()], options);
   const problems: string[] = [];
@@ -31,7 +34,9 @@ export function typeCheckBlocks(fileOf: Map<CodeBlock, string>): string[] {
     const source = program.getSourceFile(file)!;
     for (const d of [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]) {
       const line = d.start === undefined ? 0 : source.getLineAndCharacterOfPosition(d.start).line;
-      problems.push(`${relative(repoRoot, b.file)}:${b.line + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+      problems.push(
+        `${relative(repoRoot, b.file)}:${b.line + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
+      );
     }
   }
   return problems;
@@ -39,5 +44,7 @@ export function typeCheckBlocks(fileOf: Map<CodeBlock, string>): string[] {
 
 /** The markdown files of the docs site (docs/**, without the generated reference and VitePress's folders). */
 export function siteMarkdown(dir = join(repoRoot, "docs")): string[] {
-  return (ts.sys.readDirectory(dir, [".md"], ["**/node_modules", "**/.vitepress", "reference"], undefined) as string[]).sort();
+  return (
+    ts.sys.readDirectory(dir, [".md"], ["**/node_modules", "**/.vitepress", "reference"], undefined) as string[]
+  ).sort();
 }

@@ -25,22 +25,41 @@ async function serve(script: FakeTurn[] | (() => FakeTurn)): Promise<FakeProvide
 
 /** The three ways a model reaches a server here. */
 const KINDS = {
-  "openai string": (s: FakeProviderServer): SummonOptions => ({ model: "openai.chat:gpt-4o", apiKey: "sk-test", providerSettings: { baseURL: s.baseURL } }),
-  "anthropic string": (s: FakeProviderServer): SummonOptions => ({ model: "anthropic:claude-sonnet-4-5", apiKey: "sk-ant-test", providerSettings: { baseURL: s.baseURL } }),
-  openaiCompatible: (s: FakeProviderServer): SummonOptions => ({ model: openaiCompatible("local-model", { baseURL: s.baseURL }) }),
+  "openai string": (s: FakeProviderServer): SummonOptions => ({
+    model: "openai.chat:gpt-4o",
+    apiKey: "sk-test",
+    providerSettings: { baseURL: s.baseURL },
+  }),
+  "anthropic string": (s: FakeProviderServer): SummonOptions => ({
+    model: "anthropic:claude-sonnet-4-5",
+    apiKey: "sk-ant-test",
+    providerSettings: { baseURL: s.baseURL },
+  }),
+  openaiCompatible: (s: FakeProviderServer): SummonOptions => ({
+    model: openaiCompatible("local-model", { baseURL: s.baseURL }),
+  }),
 };
 
 const FAULTS = [
   { fault: "silent", message: /no answer from \S+ within 0\.5 s of the request \(requestTimeoutMs: 500\)/ },
-  { fault: "stall-after-headers", message: /no answer from \S+ within 0\.5 s of the request \(requestTimeoutMs: 500\)/ },
+  {
+    fault: "stall-after-headers",
+    message: /no answer from \S+ within 0\.5 s of the request \(requestTimeoutMs: 500\)/,
+  },
   { fault: "stall-mid-stream", message: /the stream from \S+ went silent for 0\.5 s \(streamIdleTimeoutMs: 500\)/ },
-  { fault: "endless", message: /the stream from \S+ sent about \d+ tokens in \d+\.\d s without finishing \(maxTokens: 50/ },
+  {
+    fault: "endless",
+    message: /the stream from \S+ sent about \d+ tokens in \d+\.\d s without finishing \(maxTokens: 50/,
+  },
   { fault: "reset-mid-stream", message: /the answer broke off after HTTP 200: terminated/ },
 ] as const;
 
 /** Faults no attempt gets past: whatever layer retries them, a call is sent at most maxRetries + 1 times. */
 const ALWAYS: { what: string; turn: FakeTurn }[] = [
-  { what: "a 200 with an HTML page", turn: { fault: "raw", contentType: "text/html", body: "<html>proxy login</html>" } },
+  {
+    what: "a 200 with an HTML page",
+    turn: { fault: "raw", contentType: "text/html", body: "<html>proxy login</html>" },
+  },
   { what: "a 200 with an empty stream", turn: { fault: "raw", contentType: "text/event-stream", body: "" } },
   { what: "a 503", turn: { status: 503 } },
   { what: "a dropped connection", turn: { drop: true } },
@@ -52,16 +71,19 @@ const limits = { requestTimeoutMs: 500, streamIdleTimeoutMs: 500, maxTokens: 50,
 const PER_ATTEMPT_MS = 3000;
 
 describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
-  it.each(FAULTS)("$fault: a result within 3 s per attempt, naming the limit; retried once", async ({ fault, message }) => {
-    const server = await serve([{ fault }, { fault }, "never reached"]);
-    const started = Date.now();
-    const result = resultOf(await run("hi", { ...optionsFor(server), ...limits }));
-    const elapsed = Date.now() - started;
-    expect(result.isError).toBe(true);
-    expect(result.result).toMatch(message);
-    expect(server.requests).toHaveLength(2);
-    expect(elapsed).toBeLessThan(2 * PER_ATTEMPT_MS);
-  });
+  it.each(FAULTS)(
+    "$fault: a result within 3 s per attempt, naming the limit; retried once",
+    async ({ fault, message }) => {
+      const server = await serve([{ fault }, { fault }, "never reached"]);
+      const started = Date.now();
+      const result = resultOf(await run("hi", { ...optionsFor(server), ...limits }));
+      const elapsed = Date.now() - started;
+      expect(result.isError).toBe(true);
+      expect(result.result).toMatch(message);
+      expect(server.requests).toHaveLength(2);
+      expect(elapsed).toBeLessThan(2 * PER_ATTEMPT_MS);
+    },
+  );
 
   it.each(FAULTS)("$fault once, then an answer: the retry succeeds", async ({ fault }) => {
     const server = await serve([{ fault }, "recovered"]);
@@ -72,17 +94,30 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
   });
 
   it.each([
-    { what: "HTML", contentType: "text/html; charset=utf-8", body: "<html><body>Sign in to the proxy</body></html>", shown: /Sign in to the proxy/ },
-    { what: "plain JSON", contentType: "application/json", body: '{"object":"chat.completion","choices":[]}', shown: /chat\.completion/ },
+    {
+      what: "HTML",
+      contentType: "text/html; charset=utf-8",
+      body: "<html><body>Sign in to the proxy</body></html>",
+      shown: /Sign in to the proxy/,
+    },
+    {
+      what: "plain JSON",
+      contentType: "application/json",
+      body: '{"object":"chat.completion","choices":[]}',
+      shown: /chat\.completion/,
+    },
     { what: "an empty body", contentType: "text/event-stream", body: "", shown: /empty body/ },
-  ])("a 200 with $what where a stream was asked for is an error naming status and content type", async ({ contentType, body, shown }) => {
-    const server = await serve([{ fault: "raw", contentType, body }]);
-    const result = resultOf(await run("hi", { ...optionsFor(server), maxRetries: 0 }));
-    expect(result.isError).toBe(true);
-    expect(result.result).toMatch(/HTTP 200/);
-    expect(result.result).toContain(contentType.split(";")[0]);
-    expect(result.result).toMatch(shown);
-  });
+  ])(
+    "a 200 with $what where a stream was asked for is an error naming status and content type",
+    async ({ contentType, body, shown }) => {
+      const server = await serve([{ fault: "raw", contentType, body }]);
+      const result = resultOf(await run("hi", { ...optionsFor(server), maxRetries: 0 }));
+      expect(result.isError).toBe(true);
+      expect(result.result).toMatch(/HTTP 200/);
+      expect(result.result).toContain(contentType.split(";")[0]);
+      expect(result.result).toMatch(shown);
+    },
+  );
 
   it("a 200 that is not a stream is retried like a 503", async () => {
     const server = await serve([{ fault: "raw", contentType: "text/html", body: "<html>oops</html>" }, "second try"]);
@@ -100,7 +135,11 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
   });
 
   it("requestTimeoutMs bounds each attempt, not the Retry-After waits between them", async () => {
-    const server = await serve([{ status: 429, headers: { "retry-after": "1" } }, { status: 429, headers: { "retry-after": "1" } }, "after two waits"]);
+    const server = await serve([
+      { status: 429, headers: { "retry-after": "1" } },
+      { status: 429, headers: { "retry-after": "1" } },
+      "after two waits",
+    ]);
     const logger = capturingLogger();
     const result = resultOf(await run("hi", { ...optionsFor(server), requestTimeoutMs: 1500, logger }));
     expect(result.result).toBe("after two waits");
@@ -110,7 +149,12 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
   });
 
   it("429, 503 and a dropped connection are retried for this model kind too", async () => {
-    const server = await serve([{ status: 429, headers: { "retry-after": "0" } }, { status: 503 }, { drop: true }, "fourth try"]);
+    const server = await serve([
+      { status: 429, headers: { "retry-after": "0" } },
+      { status: 503 },
+      { drop: true },
+      "fourth try",
+    ]);
     const result = resultOf(await run("hi", { ...optionsFor(server), retryMaxWaitMs: 50 }));
     expect(result.result).toBe("fourth try");
     expect(server.requests).toHaveLength(4);
@@ -122,8 +166,12 @@ describe("an endless stream without maxTokens", () => {
   it("is cut at the default bound (256,000 tokens) in seconds", async () => {
     const server = await serve([{ fault: "endless" }]);
     const started = Date.now();
-    const result = resultOf(await run("hi", { ...KINDS["openai string"](server), requestTimeoutMs: 500, maxRetries: 0 }));
-    expect(result.result).toMatch(/sent about \d+ tokens in \d+\.\d s without finishing \(no maxTokens set, cut at 256000 tokens\)/);
+    const result = resultOf(
+      await run("hi", { ...KINDS["openai string"](server), requestTimeoutMs: 500, maxRetries: 0 }),
+    );
+    expect(result.result).toMatch(
+      /sent about \d+ tokens in \d+\.\d s without finishing \(no maxTokens set, cut at 256000 tokens\)/,
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
@@ -134,7 +182,11 @@ describe("fallback after the limits", () => {
     const good = await serve(["from the fallback"]);
     const started = Date.now();
     const result = resultOf(
-      await run("hi", { ...KINDS["openai string"](silent), ...limits, fallbackModel: openaiCompatible("backup", { baseURL: good.baseURL }) }),
+      await run("hi", {
+        ...KINDS["openai string"](silent),
+        ...limits,
+        fallbackModel: openaiCompatible("backup", { baseURL: good.baseURL }),
+      }),
     );
     expect(result.result).toBe("from the fallback");
     expect(silent.requests).toHaveLength(2);
@@ -170,7 +222,9 @@ describe("a constructed model the kernel cannot rewire", () => {
     const result = resultOf(await run("hi", { model: constructed(server), retryMaxWaitMs: 50, logger }));
     expect(result.result).toBe("third call");
     expect(server.requests).toHaveLength(3);
-    expect(logger.lines.filter((l) => /\[ubiquity:retry\] openai:gpt-4o call attempt \d\/4 failed/.test(l))).toHaveLength(2);
+    expect(
+      logger.lines.filter((l) => /\[ubiquity:retry\] openai:gpt-4o call attempt \d\/4 failed/.test(l)),
+    ).toHaveLength(2);
   });
 
   it("honours Retry-After from the error's headers and returns a 400 at once", async () => {
@@ -227,7 +281,9 @@ describe("the summary call", () => {
     });
     const result = resultOf(messages);
     expect(result.result).toBe("done");
-    expect(logger.warnings.join("\n")).toMatch(/compaction failed: no answer from openai-compatible:summarizer within 0\.5 s of the request \(requestTimeoutMs: 500\)/);
+    expect(logger.warnings.join("\n")).toMatch(
+      /compaction failed: no answer from openai-compatible:summarizer within 0\.5 s of the request \(requestTimeoutMs: 500\)/,
+    );
     expect(Date.now() - started).toBeLessThan(4 * PER_ATTEMPT_MS);
   });
 });

@@ -48,7 +48,17 @@ async function bash(command: string, options: Partial<Options> = {}, input: Reco
   const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command, ...input } }] }, "done"]);
   // The commands are the test's own: every call is approved (the subject here is what runs, not whether).
   const canUseTool = () => ({ behavior: "allow" as const });
-  const messages = await collect(summon("go", { model, canUseTool, persistSession: false, persistTodos: false, sandbox: false, cwd: dir, ...options }));
+  const messages = await collect(
+    summon("go", {
+      model,
+      canUseTool,
+      persistSession: false,
+      persistTodos: false,
+      sandbox: false,
+      cwd: dir,
+      ...options,
+    }),
+  );
   const result = messages.find((m) => m.type === "tool_result");
   if (result?.type !== "tool_result") throw new Error("no tool result");
   return { content: result.output.content as string, metadata: result.output.metadata as Record<string, unknown> };
@@ -74,7 +84,9 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
     ].join("\n");
     const { content, metadata } = await bash(command);
     for (const m of [a, b, c, d]) expect(sleepers(m)).toEqual([]);
-    expect(content).toMatch(/^started\n\n\[4 background processes the command left running were stopped when it returned \(/);
+    expect(content).toMatch(
+      /^started\n\n\[4 background processes the command left running were stopped when it returned \(/,
+    );
     expect(content.match(/sleep \(pid \d+\)/g)).toHaveLength(4);
     expect(metadata.contained).toBe(true);
     expect(metadata.stopped).toHaveLength(4);
@@ -99,7 +111,9 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
   });
 
   it("Perl's own variables (PERL5OPT, PERL5LIB) cannot change the reaper, and reach the command unchanged", async () => {
-    const { content } = await bash('echo "opt=$PERL5OPT lib=$PERL5LIB"', { env: { PERL5OPT: "-MNo::Such::Module", PERL5LIB: "/nowhere" } });
+    const { content } = await bash('echo "opt=$PERL5OPT lib=$PERL5LIB"', {
+      env: { PERL5OPT: "-MNo::Such::Module", PERL5LIB: "/nowhere" },
+    });
     expect(content).toBe("opt=-MNo::Such::Module lib=/nowhere");
   });
 
@@ -118,10 +132,21 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
     const hook = join(dir, "hook.sh");
     const ran = join(dir, "hook-ran");
     // setsid -f returns before its child has exec'd sleep: the hook waits until it runs (no race under load).
-    writeFileSync(hook, `#!/usr/bin/env bash\nsetsid -f sleep ${m}\nfor i in $(seq 600); do pgrep -xf "sleep ${m}" > ${ran} && break; sleep 0.05; done\nexit 0\n`);
+    writeFileSync(
+      hook,
+      `#!/usr/bin/env bash\nsetsid -f sleep ${m}\nfor i in $(seq 600); do pgrep -xf "sleep ${m}" > ${ran} && break; sleep 0.05; done\nexit 0\n`,
+    );
     chmodSync(hook, 0o755);
     const model = scriptedModel(["done"]);
-    const messages = await collect(summon("go", { model, presets: [], plugins: [hooksPlugin()], cwd: dir, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }] } } as Options));
+    const messages = await collect(
+      summon("go", {
+        model,
+        presets: [],
+        plugins: [hooksPlugin()],
+        cwd: dir,
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }] },
+      } as Options),
+    );
     expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
     // The hook ran (no sandbox plugin in the list: nothing wraps it) and its sleep was running when it exited; it is gone once the hook is over.
     expect(readFileSync(ran, "utf8")).toMatch(/^\d+\n$/);
@@ -138,7 +163,9 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
   it("a command that kills the reaper loses its group, and the result says what may be left", async () => {
     const [m1, m2] = [mark(), mark()];
     const { content, metadata } = await bash(`setsid -f sleep ${m1}; sleep ${m2} & kill -KILL $PPID; wait`);
-    expect(content).toContain("[The command ended the process that tracks what it starts: a process it started outside its process group (setsid) may still be running.]");
+    expect(content).toContain(
+      "[The command ended the process that tracks what it starts: a process it started outside its process group (setsid) may still be running.]",
+    );
     expect(metadata.contained).toBe(false);
     expect(sleepers(m2)).toEqual([]);
   });
@@ -150,9 +177,21 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
     const saved = process.env.HOME;
     process.env.HOME = home;
     try {
-      const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "read x; echo got:$x", run_in_background: true } }] }, { toolCalls: [{ toolName: "BashInput", input: { bash_id: "shell-1", input: "y\n" } }] }, "done"]);
+      const model = scriptedModel([
+        { toolCalls: [{ toolName: "Bash", input: { command: "read x; echo got:$x", run_in_background: true } }] },
+        { toolCalls: [{ toolName: "BashInput", input: { bash_id: "shell-1", input: "y\n" } }] },
+        "done",
+      ]);
       const messages = await collect(
-        summon("go", { model, cwd: dir, canUseTool: () => ({ behavior: "allow" as const }), sandbox: false, persistSession: false, persistTodos: false, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "cat >/dev/null; echo hook-ran" }] }] } }),
+        summon("go", {
+          model,
+          cwd: dir,
+          canUseTool: () => ({ behavior: "allow" as const }),
+          sandbox: false,
+          persistSession: false,
+          persistTodos: false,
+          hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "cat >/dev/null; echo hook-ran" }] }] },
+        }),
       );
       expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
       expect(existsSync(sourced)).toBe(false);
@@ -167,7 +206,9 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
     process.env.UBIQUITY_NO_REAPER = "1";
     try {
       const { content, metadata } = await bash(`setsid -f sleep ${m}; sleep 300`, {}, { timeout: 1500 });
-      expect(content).toContain("the command's process group was killed (a process that left the group, as setsid does, is not tracked without the sandbox or Perl)");
+      expect(content).toContain(
+        "the command's process group was killed (a process that left the group, as setsid does, is not tracked without the sandbox or Perl)",
+      );
       expect(metadata.contained).toBe(false);
       // The honest claim is the true one: it did survive.
       expect(sleepers(m).length).toBe(1);
@@ -177,16 +218,27 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
   });
 
   it("the report parser keeps what the reaper said and claims containment only after `done` from a subreaper", () => {
-    expect(parseReaperReport("reaper 1\nshell 11\nkilled 12 sleep\nkilled 13 my (odd) name\nstatus exit 3\ndone\n")).toEqual({
+    expect(
+      parseReaperReport("reaper 1\nshell 11\nkilled 12 sleep\nkilled 13 my (odd) name\nstatus exit 3\ndone\n"),
+    ).toEqual({
       contained: true,
       finished: true,
       shell: 11,
-      killed: [{ pid: 12, command: "sleep" }, { pid: 13, command: "my (odd) name" }],
+      killed: [
+        { pid: 12, command: "sleep" },
+        { pid: 13, command: "my (odd) name" },
+      ],
       exitCode: 3,
       signal: null,
     });
-    expect(parseReaperReport("reaper 0\nstatus signal 9\ndone\n")).toMatchObject({ contained: false, signal: "SIGKILL" });
-    expect(parseReaperReport("reaper 1\nkilled 12 sleep\nincomplete\n")).toMatchObject({ contained: false, finished: true });
+    expect(parseReaperReport("reaper 0\nstatus signal 9\ndone\n")).toMatchObject({
+      contained: false,
+      signal: "SIGKILL",
+    });
+    expect(parseReaperReport("reaper 1\nkilled 12 sleep\nincomplete\n")).toMatchObject({
+      contained: false,
+      finished: true,
+    });
     expect(parseReaperReport("reaper 1\nshell 11\n")).toMatchObject({ contained: false, finished: false, shell: 11 });
     expect(parseReaperReport("").contained).toBe(false);
   });

@@ -29,7 +29,9 @@ describe.skipIf(!readdirSync("/proc").length)("process trees", () => {
   it("SIGTERM to the SDK program mid-call leaves no process of the call, and the program still ends by SIGTERM", async () => {
     const marker = uniqueMarker();
     const child = spawnTs(join(import.meta.dirname, "fixtures", "sigterm-child.ts"), [marker]);
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    );
     expect(await until(() => sleepers(marker).length === 2, 20_000)).toBe(true);
     child.kill("SIGTERM");
     const { signal } = await exited;
@@ -39,11 +41,24 @@ describe.skipIf(!readdirSync("/proc").length)("process trees", () => {
 
   it("a background job the command left running (`sleep … &`) is gone when the call returns, and the result says so", async () => {
     const marker = uniqueMarker();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `sleep ${marker} & echo started` } }] }, "done"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${marker} & echo started` } }] },
+      "done",
+    ]);
     // Unsandboxed: the process group is what ends it (in the sandbox, the PID namespace does).
-    const messages = await collect(summon("go", { model, permissionMode: "bypassPermissions", persistSession: false, persistTodos: false, sandbox: false }));
+    const messages = await collect(
+      summon("go", {
+        model,
+        permissionMode: "bypassPermissions",
+        persistSession: false,
+        persistTodos: false,
+        sandbox: false,
+      }),
+    );
     const result = messages.find((m) => m.type === "tool_result");
-    expect(result?.type === "tool_result" && result.output.content).toMatch(/^started\n\n\[1 background process the command left running was stopped when it returned/);
+    expect(result?.type === "tool_result" && result.output.content).toMatch(
+      /^started\n\n\[1 background process the command left running was stopped when it returned/,
+    );
     expect(sleepers(marker)).toEqual([]);
     // The signal listeners are gone with the last group: the host program's own handling is untouched.
     expect(liveProcessGroups()).toBe(0);

@@ -40,7 +40,9 @@ async function chatServer(play: Play): Promise<{ baseURL: string; requests: numb
         (content) => send({ content }),
         () => {
           send({}, "stop");
-          res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 } })}\n\n`);
+          res.write(
+            `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 } })}\n\n`,
+          );
           res.end("data: [DONE]\n\n");
         },
       );
@@ -61,7 +63,11 @@ function every(ms: number, fn: () => boolean) {
 }
 
 const KINDS = {
-  "openai string": (baseURL: string): SummonOptions => ({ model: "openai.chat:gpt-4o", apiKey: "sk-test", providerSettings: { baseURL } }),
+  "openai string": (baseURL: string): SummonOptions => ({
+    model: "openai.chat:gpt-4o",
+    apiKey: "sk-test",
+    providerSettings: { baseURL },
+  }),
   openaiCompatible: (baseURL: string): SummonOptions => ({ model: openaiCompatible("local-model", { baseURL }) }),
 };
 
@@ -80,7 +86,15 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
         return true;
       });
     });
-    const result = resultOf(await run("hi", { ...optionsFor(server.baseURL), maxRetries: 0, requestTimeoutMs: 5000, streamIdleTimeoutMs: 5000, responseTimeoutMs: 1000 }));
+    const result = resultOf(
+      await run("hi", {
+        ...optionsFor(server.baseURL),
+        maxRetries: 0,
+        requestTimeoutMs: 5000,
+        streamIdleTimeoutMs: 5000,
+        responseTimeoutMs: 1000,
+      }),
+    );
     expect(result.isError).toBe(true);
     expect(result.result).toMatch(/the answer from \S+ was still streaming after 1\.0 s \(responseTimeoutMs: 1000\)/);
     expect(server.requests).toBe(1);
@@ -102,7 +116,9 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
         return true;
       });
     });
-    const result = resultOf(await run("hi", { ...optionsFor(server.baseURL), maxRetries: 0, streamIdleTimeoutMs: 1500 }));
+    const result = resultOf(
+      await run("hi", { ...optionsFor(server.baseURL), maxRetries: 0, streamIdleTimeoutMs: 1500 }),
+    );
     expect(result.result).toBe("hello world");
     expect(result.isError).toBe(false);
   });

@@ -56,10 +56,26 @@ describe("temp files of atomic writes", () => {
 
   it("are swept when the next run starts: a dead writer's and an old one go, a live young one and the user's own stay", async () => {
     const p = await project();
-    const result = resultOf(await collect(summon("hi", { presets: [presetDefault], model: scriptedModel(["ok"]), cwd: p.cwd, persistSession: false, persistTodos: false })));
+    const result = resultOf(
+      await collect(
+        summon("hi", {
+          presets: [presetDefault],
+          model: scriptedModel(["ok"]),
+          cwd: p.cwd,
+          persistSession: false,
+          persistTodos: false,
+        }),
+      ),
+    );
     expect(result.isError).toBe(false);
-    for (let i = 0; i < 50 && (existsSync(p.dead) || existsSync(p.old)); i++) await new Promise((r) => setTimeout(r, 20));
-    expect([existsSync(p.dead), existsSync(p.old), existsSync(p.live), existsSync(p.mine)]).toEqual([false, false, true, true]);
+    for (let i = 0; i < 50 && (existsSync(p.dead) || existsSync(p.old)); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect([existsSync(p.dead), existsSync(p.old), existsSync(p.live), existsSync(p.mine)]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
 
   it("the sweep runs once per folder per process", async () => {
@@ -113,7 +129,10 @@ describe("temp files of atomic writes", () => {
     expect(glob.content).toContain("src/app.ts");
     expect(glob.content).toContain(".scratch.tmp");
     expect(glob.content).not.toMatch(/\.\d+\.[0-9a-f]{8}\.tmp/);
-    const grep = await new GrepTool({ backend }).call({ pattern: "needle", output_mode: "files_with_matches" } as never, ctx);
+    const grep = await new GrepTool({ backend }).call(
+      { pattern: "needle", output_mode: "files_with_matches" } as never,
+      ctx,
+    );
     expect(grep.content).toContain("app.ts");
     expect(grep.content).toContain(".scratch.tmp");
     expect(grep.content).not.toMatch(/\.\d+\.[0-9a-f]{8}\.tmp/);

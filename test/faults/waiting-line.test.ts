@@ -19,8 +19,23 @@ async function render(status: boolean) {
   server = await startProviderServer([{ fault: "silent" }, "hello there"]);
   const lines: string[] = [];
   const statuses: string[] = [];
-  const renderer = new TextRenderer({ out: (t) => lines.push(t), info: (t) => lines.push(t), ...(status ? { status: (t: string) => statuses.push(t) } : {}) }, true);
-  const options = { ...modelLayer(), model: "openai.chat:gpt-4o", apiKey: "sk-test", providerSettings: { baseURL: server.baseURL }, requestTimeoutMs: 2500, retryMaxWaitMs: 10, includePartialMessages: true };
+  const renderer = new TextRenderer(
+    {
+      out: (t) => lines.push(t),
+      info: (t) => lines.push(t),
+      ...(status ? { status: (t: string) => statuses.push(t) } : {}),
+    },
+    true,
+  );
+  const options = {
+    ...modelLayer(),
+    model: "openai.chat:gpt-4o",
+    apiKey: "sk-test",
+    providerSettings: { baseURL: server.baseURL },
+    requestTimeoutMs: 2500,
+    retryMaxWaitMs: 10,
+    includePartialMessages: true,
+  };
   for await (const message of summon("hi", options)) renderer.render(message);
   renderer.close();
   return { lines, statuses };
@@ -55,15 +70,36 @@ describe("the status line and tool calls", () => {
       return realSetInterval(fn, ms);
     }) as typeof setInterval;
     try {
-      renderer.render({ ...base, type: "assistant", text: "", model: "openai:gpt-5", stopReason: "tool_use", content: [
-        { type: "tool_call", toolUseId: "a", toolName: "Read", input: {} },
-        { type: "tool_call", toolUseId: "b", toolName: "Bash", input: {} },
-      ] });
+      renderer.render({
+        ...base,
+        type: "assistant",
+        text: "",
+        model: "openai:gpt-5",
+        stopReason: "tool_use",
+        content: [
+          { type: "tool_call", toolUseId: "a", toolName: "Read", input: {} },
+          { type: "tool_call", toolUseId: "b", toolName: "Bash", input: {} },
+        ],
+      });
       renderer.render({ ...base, type: "tool_use", toolName: "Read", toolInput: {}, toolUseId: "a" });
-      renderer.render({ ...base, type: "tool_result", toolName: "Read", toolUseId: "a", output: { content: "", isError: false, metadata: {} }, durationMs: 1 });
+      renderer.render({
+        ...base,
+        type: "tool_result",
+        toolName: "Read",
+        toolUseId: "a",
+        output: { content: "", isError: false, metadata: {} },
+        durationMs: 1,
+      });
       expect(started).toEqual([]); // "b" may be asking for approval now
       renderer.render({ ...base, type: "tool_use", toolName: "Bash", toolInput: {}, toolUseId: "b" });
-      renderer.render({ ...base, type: "tool_result", toolName: "Bash", toolUseId: "b", output: { content: "", isError: false, metadata: {} }, durationMs: 1 });
+      renderer.render({
+        ...base,
+        type: "tool_result",
+        toolName: "Bash",
+        toolUseId: "b",
+        output: { content: "", isError: false, metadata: {} },
+        durationMs: 1,
+      });
       expect(started).toEqual(["tick"]);
     } finally {
       globalThis.setInterval = realSetInterval;

@@ -61,8 +61,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => http.listen(httpPort, "127.0.0.1", r));
   dumb = createHttpServer(async (req, res) => {
     const path = new URL(req.url!, "http://x").pathname;
-    if (path.endsWith("/objects/info/http-alternates")) return res.writeHead(200).end(`http://127.0.0.1:${httpPort}/alternate/objects\n`);
-    if (path.includes("/objects/")) return res.writeHead(302, { location: `http://127.0.0.1:${httpPort}${req.url}` }).end();
+    if (path.endsWith("/objects/info/http-alternates"))
+      return res.writeHead(200).end(`http://127.0.0.1:${httpPort}/alternate/objects\n`);
+    if (path.includes("/objects/"))
+      return res.writeHead(302, { location: `http://127.0.0.1:${httpPort}${req.url}` }).end();
     try {
       res.writeHead(200).end(await readFile(join(served, path)));
     } catch {
@@ -90,7 +92,10 @@ beforeEach(() => {
   if (existsSync(sshLog)) writeFileSync(sshLog, "");
 });
 afterEach(() => {
-  for (const [key, value] of [["GIT_SSH_COMMAND", saved.ssh], ["GIT_CONFIG_GLOBAL", saved.config]] as const) {
+  for (const [key, value] of [
+    ["GIT_SSH_COMMAND", saved.ssh],
+    ["GIT_CONFIG_GLOBAL", saved.config],
+  ] as const) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
@@ -101,12 +106,33 @@ const settle = () => new Promise((r) => setTimeout(r, 100));
 /** The hosts the fake ssh was asked to reach. */
 const sshHosts = () => (existsSync(sshLog) ? readFileSync(sshLog, "utf8") : "");
 /** Everything the attacker saw: git:// packets, HTTP requests, ssh hosts. */
-const attackerSaw = () => [...tcpSeen, ...httpSeen, ...sshHosts().split("\n").filter((l) => l.includes("evil.example"))];
+const attackerSaw = () => [
+  ...tcpSeen,
+  ...httpSeen,
+  ...sshHosts()
+    .split("\n")
+    .filter((l) => l.includes("evil.example")),
+];
 
 function contextFor(dir: string, repository: string, extra: Partial<JobContext> = {}): JobContext {
-  const job = jobSchema.parse({ prompt: "go", repository, sessionId: `s-${Math.random().toString(36).slice(2)}` }) as FleetJob;
+  const job = jobSchema.parse({
+    prompt: "go",
+    repository,
+    sessionId: `s-${Math.random().toString(36).slice(2)}`,
+  }) as FleetJob;
   const config = { presets: [defaultPreset], model: scriptedModel(["done"]), marketPricing: false, cwd: dir };
-  return { job, jobId: "7", attempt: 0, config, store: jsonlStore(join(dir, "sessions")), workdir: join(dir, "work"), worker: "w1", signal: new AbortController().signal, progress: () => {}, ...extra };
+  return {
+    job,
+    jobId: "7",
+    attempt: 0,
+    config,
+    store: jsonlStore(join(dir, "sessions")),
+    workdir: join(dir, "work"),
+    worker: "w1",
+    signal: new AbortController().signal,
+    progress: () => {},
+    ...extra,
+  };
 }
 
 /** The list every attack runs against: one repository on the test daemon, one ssh organisation. */
@@ -114,20 +140,38 @@ const allowed = () => [`127.0.0.1:${port}/allowed`, "git.allowed.example/acme"];
 
 describe("fleet attack: repository strings --allow-repos reads as a listed repository and git reads as another host", () => {
   const attacks: [string, () => string][] = [
-    ["http: a # ends the authority for curl (userinfo to the list)", () => `http://127.0.0.1:${httpPort}#@127.0.0.1:${port}/allowed`],
+    [
+      "http: a # ends the authority for curl (userinfo to the list)",
+      () => `http://127.0.0.1:${httpPort}#@127.0.0.1:${port}/allowed`,
+    ],
     ["http: a ? ends the authority for curl", () => `http://127.0.0.1:${httpPort}?@127.0.0.1:${port}/allowed`],
-    ["http: an empty authority (curl takes the next segment as the host)", () => `http:///127.0.0.1:${httpPort}/allowed`],
-    ["git://: %2f in the userinfo (git decodes the URL before it splits the host)", () => `git://127.0.0.1:${tcpPort}%2fz@127.0.0.1:${port}/allowed.git`],
+    [
+      "http: an empty authority (curl takes the next segment as the host)",
+      () => `http:///127.0.0.1:${httpPort}/allowed`,
+    ],
+    [
+      "git://: %2f in the userinfo (git decodes the URL before it splits the host)",
+      () => `git://127.0.0.1:${tcpPort}%2fz@127.0.0.1:${port}/allowed.git`,
+    ],
     ["git://: a trailing carriage return (the list saw no URL)", () => `git://127.0.0.1:${tcpPort}/allowed.git\r`],
     ["ssh://: %2f in the userinfo", () => "ssh://evil.example%2fz@git.allowed.example/acme/x"],
     ["ssh://: a trailing newline (the list saw no URL)", () => "ssh://evil.example/acme/x\n"],
-    ["scp-like: a colon before the user (git's host ends at the first colon)", () => "evil.example:x@git.allowed.example:acme/x"],
-    ["scp-like: @[...] in the path (git's host_end takes the brackets)", () => "git@git.allowed.example:acme/x@[evil.example]:y"],
+    [
+      "scp-like: a colon before the user (git's host ends at the first colon)",
+      () => "evil.example:x@git.allowed.example:acme/x",
+    ],
+    [
+      "scp-like: @[...] in the path (git's host_end takes the brackets)",
+      () => "git@git.allowed.example:acme/x@[evil.example]:y",
+    ],
   ];
 
   it.each(attacks)("%s: refused before git runs, nothing reaches the attacker", async (_, repository) => {
     const dir = temp();
-    const error = await runJob(contextFor(dir, repository(), { allowRepositories: allowed() })).then(() => undefined, (e: Error) => e);
+    const error = await runJob(contextFor(dir, repository(), { allowRepositories: allowed() })).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     // Let the attacker's servers note what they got, then look.
     await settle();
     expect(attackerSaw()).toEqual([]);
@@ -146,13 +190,19 @@ describe("fleet attack: repository strings --allow-repos reads as a listed repos
     expect(isRemote("file:///srv/x")).toBe(false);
     // Where local folders are allowed, git gets such a string as an absolute path: no ssh to evil.example.
     const dir = temp();
-    await expect(runJob(contextFor(dir, "evil.example:x@git.allowed.example:acme/x", { allowRepositories: allowed(), allowCwd: [dir] }))).rejects.toThrow(/cannot check out .*does not appear to be a git repository/s);
+    await expect(
+      runJob(
+        contextFor(dir, "evil.example:x@git.allowed.example:acme/x", { allowRepositories: allowed(), allowCwd: [dir] }),
+      ),
+    ).rejects.toThrow(/cannot check out .*does not appear to be a git repository/s);
     expect(attackerSaw()).toEqual([]);
   });
 
   it("the same strings without the list still reach git (the list is what stops them)", async () => {
     const dir = temp();
-    await expect(runJob(contextFor(dir, `git://127.0.0.1:${tcpPort}%2fz@127.0.0.1:${port}/allowed.git`))).rejects.toThrow(/cannot check out/);
+    await expect(
+      runJob(contextFor(dir, `git://127.0.0.1:${tcpPort}%2fz@127.0.0.1:${port}/allowed.git`)),
+    ).rejects.toThrow(/cannot check out/);
     await settle();
     expect(tcpSeen.join()).toContain("git-upload-pack /z@127.0.0.1");
   });
@@ -183,14 +233,19 @@ describe("fleet attack: what holds with --allow-repos", () => {
     const dir = temp();
     const base = temp();
     bareRepo(base, "withsub", "top.txt", (work) => {
-      writeFileSync(join(work, ".gitmodules"), `[submodule "mod"]\n\tpath = mod\n\turl = git://127.0.0.1:${tcpPort}/evil.git\n`);
+      writeFileSync(
+        join(work, ".gitmodules"),
+        `[submodule "mod"]\n\tpath = mod\n\turl = git://127.0.0.1:${tcpPort}/evil.git\n`,
+      );
       git(work, "add", ".gitmodules");
       git(work, "update-index", "--add", "--cacheinfo", `160000,${"1".repeat(40)},mod`);
     });
     execFileSync("cp", ["-r", join(base, "withsub.git"), served]);
     writeFileSync(join(dir, "gitconfig"), "[submodule]\n\trecurse = true\n");
     process.env.GIT_CONFIG_GLOBAL = join(dir, "gitconfig");
-    const outcome = await runJob(contextFor(dir, `git://127.0.0.1:${port}/withsub.git`, { allowRepositories: [`127.0.0.1:${port}/withsub`] }));
+    const outcome = await runJob(
+      contextFor(dir, `git://127.0.0.1:${port}/withsub.git`, { allowRepositories: [`127.0.0.1:${port}/withsub`] }),
+    );
     expect(outcome.subtype).toBe("success");
     expect(existsSync(join(dir, "work", "7", "top.txt"))).toBe(true);
     // The commit holds the submodule (a gitlink), and nothing of it was fetched.
@@ -202,7 +257,13 @@ describe("fleet attack: what holds with --allow-repos", () => {
 
   it("a redirect on a later request (dumb HTTP objects) and an http-alternates file are not followed", async () => {
     const dir = temp();
-    await expect(runJob(contextFor(dir, `http://127.0.0.1:${dumbPort}/allowed.git`, { allowRepositories: [`127.0.0.1:${dumbPort}/allowed`] }))).rejects.toThrow(/cannot check out/);
+    await expect(
+      runJob(
+        contextFor(dir, `http://127.0.0.1:${dumbPort}/allowed.git`, {
+          allowRepositories: [`127.0.0.1:${dumbPort}/allowed`],
+        }),
+      ),
+    ).rejects.toThrow(/cannot check out/);
     await settle();
     expect(httpSeen).toEqual([]);
   });
@@ -212,7 +273,9 @@ describe("fleet attack: what holds with --allow-repos", () => {
     writeFileSync(join(dir, "gitconfig"), `[url "git://127.0.0.1:${tcpPort}/"]\n\tinsteadOf = evil:\n`);
     process.env.GIT_CONFIG_GLOBAL = join(dir, "gitconfig");
     // Not a remote to the fleet: a path under the worker's folder (git gets it absolute, so no insteadOf prefix matches).
-    await expect(runJob(contextFor(dir, "evil:x", { allowRepositories: allowed(), allowCwd: [dir] }))).rejects.toThrow(/cannot check out/);
+    await expect(runJob(contextFor(dir, "evil:x", { allowRepositories: allowed(), allowCwd: [dir] }))).rejects.toThrow(
+      /cannot check out/,
+    );
     await settle();
     expect(tcpSeen).toEqual([]);
   });
@@ -220,12 +283,18 @@ describe("fleet attack: what holds with --allow-repos", () => {
   it("double encoding, a trailing /. and .git variants reach no other repository", async () => {
     const dir = temp();
     // Decoded once by the list and once by git: %2e%2e stays a name, the daemon has no such path.
-    await expect(runJob(contextFor(dir, `git://127.0.0.1:${port}/allowed/%252e%252e/secret.git`, { allowRepositories: allowed() }))).rejects.toThrow(/cannot check out/);
+    await expect(
+      runJob(
+        contextFor(dir, `git://127.0.0.1:${port}/allowed/%252e%252e/secret.git`, { allowRepositories: allowed() }),
+      ),
+    ).rejects.toThrow(/cannot check out/);
     expect(existsSync(join(dir, "work", "7", "secret.txt"))).toBe(false);
     expect(() => checkRemote(`git://127.0.0.1:${port}/allowed/.`, allowed())).toThrow(/"\." or "\.\."/);
     expect(() => checkRemote(`git://127.0.0.1:${port}/secret.git/`, allowed())).toThrow(/--allow-repos/);
     expect(() => checkRemote(`git://127.0.0.1:${port}/allowed.git/`, allowed())).not.toThrow();
-    expect(() => checkRemote("https://git.allowed.example/acme@evil.example/x", ["git.allowed.example/acme"])).toThrow(/--allow-repos/);
+    expect(() => checkRemote("https://git.allowed.example/acme@evil.example/x", ["git.allowed.example/acme"])).toThrow(
+      /--allow-repos/,
+    );
   });
 
   it("names the ordinary forms as before", () => {

@@ -26,7 +26,18 @@ export default {
 
 function gitRepo(dir: string): string {
   mkdirSync(dir, { recursive: true });
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "pipe", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: dir,
+      stdio: "pipe",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@t",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@t",
+      },
+    });
   git("init", "-q", "-b", "main");
   writeFileSync(join(dir, "README.md"), "# repo\n");
   git("add", ".");
@@ -45,11 +56,15 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
     redis = await startRedis();
     dir = tempProject({ "ubiquity.config.ts": CONFIG }, { linkUbiquity: true });
     args = ["--redis", redis.url, "--postgres", join(dir, "sessions")];
-    worker = spawn(process.execPath, [binPath, "worker", ...args, "--workdir", join(dir, "work"), "--concurrency", "2", "--allow-cwd", dir], {
-      cwd: dir,
-      env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    worker = spawn(
+      process.execPath,
+      [binPath, "worker", ...args, "--workdir", join(dir, "work"), "--concurrency", "2", "--allow-cwd", dir],
+      {
+        cwd: dir,
+        env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     worker.stdout!.on("data", (d) => (workerOutput += d));
     worker.stderr!.on("data", (d) => (workerOutput += d));
     const deadline = Date.now() + 60_000;
@@ -82,7 +97,10 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(new RegExp(`${ids[0]}\\s+completed\\s+2\\s+`));
     expect(status.stdout).toContain("+fleet was here");
-    const json = JSON.parse((await runCli(["fleet", "status", ...args, "--json"], dir)).stdout) as { state: string; outcome: { diff: string } }[];
+    const json = JSON.parse((await runCli(["fleet", "status", ...args, "--json"], dir)).stdout) as {
+      state: string;
+      outcome: { diff: string };
+    }[];
     expect(json.map((r) => r.state)).toEqual(["completed", "completed"]);
 
     const logs = await runCli(["fleet", "logs", ...args, ids[1]!], dir);
@@ -94,15 +112,26 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
   }, 90_000);
 
   it("says what is missing: no store, no prompt, an unknown run", async () => {
-    expect((await runCli(["fleet", "status", "--redis", redis.url], dir, { UBIQUITY_FLEET_POSTGRES: "" })).stderr).toContain("--postgres");
+    expect(
+      (await runCli(["fleet", "status", "--redis", redis.url], dir, { UBIQUITY_FLEET_POSTGRES: "" })).stderr,
+    ).toContain("--postgres");
     expect((await runCli(["fleet", "run", ...args], dir)).stderr).toContain("needs a prompt");
-    expect((await runCli(["fleet", "run", ...args, "--attempts", "0", "x"], dir)).stderr).toContain("--attempts must be a positive integer");
-    expect((await runCli(["worker", ...args, "--store-outage-timeout", "soon"], dir)).stderr).toContain("--store-outage-timeout must be a positive integer");
+    expect((await runCli(["fleet", "run", ...args, "--attempts", "0", "x"], dir)).stderr).toContain(
+      "--attempts must be a positive integer",
+    );
+    expect((await runCli(["worker", ...args, "--store-outage-timeout", "soon"], dir)).stderr).toContain(
+      "--store-outage-timeout must be a positive integer",
+    );
     const unknown = await runCli(["fleet", "logs", ...args, "999"], dir);
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining("no fleet run with id")]);
     // A job may not lift the worker's permissions unless the worker accepts that option.
-    const lifted = await runCli(["fleet", "run", ...args, "--cwd", dir, "--permission-mode", "plan", "--wait", "write the notes"], dir);
+    const lifted = await runCli(
+      ["fleet", "run", ...args, "--cwd", dir, "--permission-mode", "plan", "--wait", "write the notes"],
+      dir,
+    );
     expect(lifted.code).toBe(1);
-    expect(lifted.stderr).toMatch(/failed[\s\S]*does not accept the job option permissionMode[\s\S]*--accept-job-options/);
+    expect(lifted.stderr).toMatch(
+      /failed[\s\S]*does not accept the job option permissionMode[\s\S]*--accept-job-options/,
+    );
   }, 60_000);
 });

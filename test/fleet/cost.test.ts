@@ -28,7 +28,9 @@ const usage = { inputTokens: M, outputTokens: M };
 function model() {
   return scriptedModel(
     ({ request }) =>
-      request.prompt.some((m) => m.role === "tool") ? { text: "done", usage } : { toolCalls: [{ id: "b1", toolName: "Bash", input: { command: "echo hi" } }], usage },
+      request.prompt.some((m) => m.role === "tool")
+        ? { text: "done", usage }
+        : { toolCalls: [{ id: "b1", toolName: "Bash", input: { command: "echo hi" } }], usage },
     { provider: "openai", modelId: "gpt-5" },
   );
 }
@@ -36,8 +38,28 @@ function model() {
 function context(dir: string, extra: Partial<JobContext> = {}): JobContext & { reported: FleetProgress[] } {
   const job = jobSchema.parse({ prompt: "go", cwd: dir, sessionId: "cost-1" }) as FleetJob;
   const reported: FleetProgress[] = [];
-  const config = { presets: [defaultPreset], model: model(), marketPricing: false, modelPricing, permissionMode: "bypassPermissions", cwd: dir };
-  return { job, jobId: "1", attempt: 0, config, store: jsonlStore(join(dir, "sessions")), workdir: join(dir, "work"), worker: "w1", signal: new AbortController().signal, progress: (p) => reported.push(p), allowCwd: [dir], reported, ...extra };
+  const config = {
+    presets: [defaultPreset],
+    model: model(),
+    marketPricing: false,
+    modelPricing,
+    permissionMode: "bypassPermissions",
+    cwd: dir,
+  };
+  return {
+    job,
+    jobId: "1",
+    attempt: 0,
+    config,
+    store: jsonlStore(join(dir, "sessions")),
+    workdir: join(dir, "work"),
+    worker: "w1",
+    signal: new AbortController().signal,
+    progress: (p) => reported.push(p),
+    allowCwd: [dir],
+    reported,
+    ...extra,
+  };
 }
 
 describe("fleet: a run's cost over every worker that had it", () => {
@@ -116,7 +138,9 @@ describe("fleet: a run's caps over every worker that had it", () => {
     const first = await lostRun(dir);
     expect(first.costUsd).toBe(3);
     const reported: number[] = [];
-    const next = await runJob(context(dir, { job, attempt: 1, priorCostUsd: first.costUsd, progress: (p) => reported.push(p.turns) }));
+    const next = await runJob(
+      context(dir, { job, attempt: 1, priorCostUsd: first.costUsd, progress: (p) => reported.push(p.turns) }),
+    );
     expect(next.subtype).toBe("error_max_budget_usd");
     expect(next.result).toMatch(/budget was spent \(\$3\.0000\) by the workers that had this run before/);
     expect(next.costUsd).toBe(3);
@@ -135,7 +159,11 @@ describe("fleet: a run's caps over every worker that had it", () => {
 });
 
 /** A model that never stops calling Bash, each call priced at $3. */
-const endless = () => scriptedModel(() => ({ toolCalls: [{ id: `b${Math.random()}`, toolName: "Bash", input: { command: "true" } }], usage }), { provider: "openai", modelId: "gpt-5" });
+const endless = () =>
+  scriptedModel(
+    () => ({ toolCalls: [{ id: `b${Math.random()}`, toolName: "Bash", input: { command: "true" } }], usage }),
+    { provider: "openai", modelId: "gpt-5" },
+  );
 
 describe("fleet attack: the prior cost and turns a takeover reads", () => {
   // A job's progress is not a worker's alone: any client of the queue can write it
@@ -162,7 +190,8 @@ describe("fleet attack: the prior cost and turns a takeover reads", () => {
   });
 
   it("a negative or non-finite prior never raises a cap", () => {
-    for (const prior of [-100, Number.NaN, Number.NEGATIVE_INFINITY]) expect(capsLeft({ maxTurns: 10, maxBudgetUsd: 1 }, 0, prior)).toEqual({ caps: {} });
+    for (const prior of [-100, Number.NaN, Number.NEGATIVE_INFINITY])
+      expect(capsLeft({ maxTurns: 10, maxBudgetUsd: 1 }, 0, prior)).toEqual({ caps: {} });
     expect(capsLeft({ maxBudgetUsd: 1 }, 0, Number.POSITIVE_INFINITY).ended?.subtype).toBe("error_max_budget_usd");
     for (const turns of [-5, Number.NaN]) expect(capsLeft({ maxTurns: 10 }, turns, 0)).toEqual({ caps: {} });
   });
@@ -173,7 +202,9 @@ describe("fleet attack: the prior cost and turns a takeover reads", () => {
     expect((await runJob(context(dir, { lease: async () => ++asked <= 1 }))).subtype).toBe("error_lost_lease");
     // $3.03 for the run: with $103.03 (3.03 - -100) the resumed run's endless $3 calls would go on.
     const job = { ...context(dir).job, budget: { maxBudgetUsd: 3.03 } };
-    const next = await runJob(context(dir, { job, config: { ...context(dir).config, model: endless() }, attempt: 1, priorCostUsd: -100 }));
+    const next = await runJob(
+      context(dir, { job, config: { ...context(dir).config, model: endless() }, attempt: 1, priorCostUsd: -100 }),
+    );
     expect(next.subtype, next.result).toBe("error_max_budget_usd");
     // One model call of its own (the one that fitted $3.03), after the lost worker's one.
     expect(next.turns).toBe(2);
@@ -183,7 +214,9 @@ describe("fleet attack: the prior cost and turns a takeover reads", () => {
     const dir = temp();
     // The first worker loses its lease about 30 turns in.
     let asked = 0;
-    const first = await runJob(context(dir, { config: { ...context(dir).config, model: endless() }, lease: async () => ++asked <= 60 }));
+    const first = await runJob(
+      context(dir, { config: { ...context(dir).config, model: endless() }, lease: async () => ++asked <= 60 }),
+    );
     expect(first.subtype, first.result).toBe("error_lost_lease");
     expect(first.turns).toBeGreaterThan(20);
     const next = await runJob(context(dir, { config: { ...context(dir).config, model: endless() }, attempt: 1 }));
@@ -195,41 +228,51 @@ describe("fleet attack: the prior cost and turns a takeover reads", () => {
   }, 60_000);
 });
 
-describe.skipIf(redisMissing)("fleet attack: a queue client forges a job's progress and stalled counter (real BullMQ on Redis)", () => {
-  let redis: TestRedis;
-  beforeAll(async () => {
-    redis = await startRedis();
-  }, 30_000);
-  afterAll(async () => {
-    await redis?.stop();
-  });
+describe.skipIf(redisMissing)(
+  "fleet attack: a queue client forges a job's progress and stalled counter (real BullMQ on Redis)",
+  () => {
+    let redis: TestRedis;
+    beforeAll(async () => {
+      redis = await startRedis();
+    }, 30_000);
+    afterAll(async () => {
+      await redis?.stop();
+    });
 
-  it("the worker's takeover reads the forged progress, and reports no negative cost from it", async () => {
-    const dir = temp();
-    const { bullmq, connection } = await queueConnection(redis.url);
-    const queue = new bullmq.Queue("forged", { connection });
-    try {
-      const job = await queue.add("run", { prompt: "go", cwd: dir, sessionId: "forged-1" });
-      // No worker has run it: the submitter writes its progress and marks it as taken over once.
-      await job.updateProgress({ turns: 1, costUsd: -100, worker: "forged" });
-      execFileSync("redis-cli", ["-u", redis.url, "HSET", `bull:forged:${job.id}`, "stc", "1"], { stdio: "pipe" });
-      const { config } = context(dir);
-      const worker = await startWorker({ connection: redis.url, store: jsonlStore(join(dir, "sessions")), queueName: "forged", config, allowCwd: [dir], lockDuration: 5_000 });
+    it("the worker's takeover reads the forged progress, and reports no negative cost from it", async () => {
+      const dir = temp();
+      const { bullmq, connection } = await queueConnection(redis.url);
+      const queue = new bullmq.Queue("forged", { connection });
       try {
-        let done: any;
-        for (let i = 0; i < 300 && !done; i++) {
-          await new Promise((r) => setTimeout(r, 100));
-          done = (await bullmq.Job.fromId(queue, job.id!))?.returnvalue;
+        const job = await queue.add("run", { prompt: "go", cwd: dir, sessionId: "forged-1" });
+        // No worker has run it: the submitter writes its progress and marks it as taken over once.
+        await job.updateProgress({ turns: 1, costUsd: -100, worker: "forged" });
+        execFileSync("redis-cli", ["-u", redis.url, "HSET", `bull:forged:${job.id}`, "stc", "1"], { stdio: "pipe" });
+        const { config } = context(dir);
+        const worker = await startWorker({
+          connection: redis.url,
+          store: jsonlStore(join(dir, "sessions")),
+          queueName: "forged",
+          config,
+          allowCwd: [dir],
+          lockDuration: 5_000,
+        });
+        try {
+          let done: any;
+          for (let i = 0; i < 300 && !done; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            done = (await bullmq.Job.fromId(queue, job.id!))?.returnvalue;
+          }
+          expect(done?.takeovers).toBe(1);
+          expect(done?.subtype).toBe("success");
+          // Before the fix: $6 of its own calls minus the forged $100.
+          expect(done?.costUsd).toBeNull();
+        } finally {
+          await worker.close();
         }
-        expect(done?.takeovers).toBe(1);
-        expect(done?.subtype).toBe("success");
-        // Before the fix: $6 of its own calls minus the forged $100.
-        expect(done?.costUsd).toBeNull();
       } finally {
-        await worker.close();
+        await queue.close();
       }
-    } finally {
-      await queue.close();
-    }
-  }, 60_000);
-});
+    }, 60_000);
+  },
+);

@@ -25,7 +25,10 @@ import { redisMissing, startRedis } from "../helpers/redis-server";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres";
 
 const missing = redisMissing ?? postgresMissing;
-const textOf = (content: unknown) => (typeof content === "string" ? content : (content as { type: string; text?: string }[]).map((p) => (p.type === "text" ? p.text : "")).join("\n"));
+const textOf = (content: unknown) =>
+  typeof content === "string"
+    ? content
+    : (content as { type: string; text?: string }[]).map((p) => (p.type === "text" ? p.text : "")).join("\n");
 
 describe.skipIf(missing !== undefined)("fleet: a PostgreSQL restart under running and waiting jobs", () => {
   let redis: { url: string; stop(): Promise<void> };
@@ -44,7 +47,13 @@ describe.skipIf(missing !== undefined)("fleet: a PostgreSQL restart under runnin
     dir = mkdtempSync(join(tmpdir(), "ubq-fleet-restart-"));
     // One Step per run, then the answer; the first Step of run-0 restarts the database.
     const model = scriptedModel(({ request }) => {
-      const tag = /run-\d+/.exec(request.prompt.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n"))?.[0] ?? "run-?";
+      const tag =
+        /run-\d+/.exec(
+          request.prompt
+            .filter((m) => m.role === "user")
+            .map((m) => textOf(m.content))
+            .join("\n"),
+        )?.[0] ?? "run-?";
       if (request.prompt.some((m) => m.role === "tool")) return `finished ${tag}`;
       return { toolCalls: [{ id: `${tag}-${randomUUID().slice(0, 8)}`, toolName: "Step", input: { run: tag } }] };
     });
@@ -59,7 +68,8 @@ describe.skipIf(missing !== undefined)("fleet: a PostgreSQL restart under runnin
           await server.down();
           // Back only once the worker has seen the outage and paused (no race with a timer).
           void (async () => {
-            while (!log.some((l) => /cannot be reached: taking no new jobs/.test(l))) await new Promise((r) => setTimeout(r, 50));
+            while (!log.some((l) => /cannot be reached: taking no new jobs/.test(l)))
+              await new Promise((r) => setTimeout(r, 50));
             await server.up();
           })();
         }
@@ -116,7 +126,10 @@ describe.skipIf(missing !== undefined)("fleet: a PostgreSQL restart under runnin
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ kind: string; body: { kind?: string; data?: { jobId?: string } } }>("select kind, body from ubiquity_records where session_id = $1 order by seq", [run!.sessionId]);
+      const { rows } = await client.query<{ kind: string; body: { kind?: string; data?: { jobId?: string } } }>(
+        "select kind, body from ubiquity_records where session_id = $1 order by seq",
+        [run!.sessionId],
+      );
       expect(rows[0]).toMatchObject({ kind: "note", body: { kind: "fleet-job", data: { jobId: id } } });
       expect(rows.slice(1).map((r) => r.kind)).not.toContain("note");
     } finally {
@@ -126,13 +139,34 @@ describe.skipIf(missing !== undefined)("fleet: a PostgreSQL restart under runnin
 });
 
 describe("fleet: an aborted try's result", () => {
-  const record = (message: Record<string, unknown>): TranscriptRecord => ({ uuid: String(message.uuid), parentUuid: null, sessionId: "s", type: message.type as TranscriptRecord["type"], timestamp: "", cwd: "/", message: message as never });
+  const record = (message: Record<string, unknown>): TranscriptRecord => ({
+    uuid: String(message.uuid),
+    parentUuid: null,
+    sessionId: "s",
+    type: message.type as TranscriptRecord["type"],
+    timestamp: "",
+    cwd: "/",
+    message: message as never,
+  });
   it("is not the run's end: a worker that lost its lock and stored 'Run aborted.' leaves the run for the next worker to resume", () => {
     const prompt = record({ type: "user", uuid: "u1", sessionId: "s", text: "go" });
-    const aborted = record({ type: "result", uuid: "r1", sessionId: "s", subtype: "error_during_execution", isError: true, result: "Run aborted." });
-    const ended = record({ type: "result", uuid: "r2", sessionId: "s", subtype: "error_max_turns", isError: true, result: "Reached the maximum number of turns (3)" });
+    const aborted = record({
+      type: "result",
+      uuid: "r1",
+      sessionId: "s",
+      subtype: "error_during_execution",
+      isError: true,
+      result: "Run aborted.",
+    });
+    const ended = record({
+      type: "result",
+      uuid: "r2",
+      sessionId: "s",
+      subtype: "error_max_turns",
+      isError: true,
+      result: "Reached the maximum number of turns (3)",
+    });
     expect(finishedResult([prompt, aborted])).toBeUndefined();
     expect(finishedResult([prompt, ended])?.subtype).toBe("error_max_turns");
   });
 });
-

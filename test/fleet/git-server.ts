@@ -8,7 +8,10 @@ import { freePort } from "../helpers/free-port";
 
 /** git with a fixed identity (and local clones allowed, for building the repositories). */
 export const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", "-c", "protocol.file.allow=always", ...args], { cwd, stdio: "pipe" }).toString();
+  execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", "-c", "protocol.file.allow=always", ...args], {
+    cwd,
+    stdio: "pipe",
+  }).toString();
 
 /** A bare repository `name`.git under `base` with one commit holding `file` (and what `extra` stages), ready for dumb HTTP too. */
 export function bareRepo(base: string, name: string, file: string, extra: (work: string) => void = () => {}): void {
@@ -38,7 +41,11 @@ export async function listening(port: number): Promise<void> {
 /** A `git daemon` serving every repository under `base` on 127.0.0.1 (git://127.0.0.1:<port>/<name>.git). */
 export async function gitDaemon(base: string): Promise<{ port: number; stop(): void }> {
   const port = await freePort();
-  const daemon = spawn("git", ["daemon", "--export-all", "--reuseaddr", `--base-path=${base}`, `--port=${port}`, "--listen=127.0.0.1", base], { stdio: "ignore" });
+  const daemon = spawn(
+    "git",
+    ["daemon", "--export-all", "--reuseaddr", `--base-path=${base}`, `--port=${port}`, "--listen=127.0.0.1", base],
+    { stdio: "ignore" },
+  );
   await listening(port);
   return { port, stop: () => void daemon.kill() };
 }

@@ -19,7 +19,10 @@ export interface WorkerProcess {
 
 /** Start a worker process with the given environment (see worker-script.ts). */
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, [jitiCli, script], { env: { ...process.env, DEBUG: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [jitiCli, script], {
+    env: { ...process.env, DEBUG: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
   let buffer = "";
@@ -29,7 +32,7 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
     buffer = parts.pop()!;
     for (const line of parts) {
       lines.push(line);
-      for (const w of waiters.splice(0)) (w.pattern.test(line) ? w.resolve(line) : waiters.push(w));
+      for (const w of waiters.splice(0)) w.pattern.test(line) ? w.resolve(line) : waiters.push(w);
     }
   };
   child.stdout!.on("data", take);
@@ -42,7 +45,13 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
       const seen = lines.find((l) => pattern.test(l));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`worker ${child.pid}: no line matching ${pattern} in ${timeoutMs} ms:\n${lines.join("\n")}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`worker ${child.pid}: no line matching ${pattern} in ${timeoutMs} ms:\n${lines.join("\n")}`),
+            ),
+          timeoutMs,
+        );
         waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
       });
     },

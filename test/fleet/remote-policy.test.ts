@@ -20,7 +20,7 @@ import { tempDirs } from "../helpers/temp-dirs";
 import { servedRepos } from "./git-server";
 
 const temp = tempDirs();
-let served: string;
+let _served: string;
 let daemon: { dir: string; port: number; stop(): void };
 let port: number;
 let attacker: Server;
@@ -31,7 +31,7 @@ let redirectorPort: number;
 
 beforeAll(async () => {
   daemon = await servedRepos();
-  ({ dir: served, port } = daemon);
+  ({ dir: _served, port } = daemon);
   attacker = createServer((_req, res) => {
     attackerHits++;
     res.writeHead(404).end();
@@ -39,7 +39,9 @@ beforeAll(async () => {
   attackerPort = await freePort();
   await new Promise<void>((r) => attacker.listen(attackerPort, "127.0.0.1", r));
   // An allowed-looking HTTP repository that redirects every request to the attacker.
-  redirector = createServer((req, res) => res.writeHead(301, { location: `http://127.0.0.1:${attackerPort}${req.url}` }).end());
+  redirector = createServer((req, res) =>
+    res.writeHead(301, { location: `http://127.0.0.1:${attackerPort}${req.url}` }).end(),
+  );
   redirectorPort = await freePort();
   await new Promise<void>((r) => redirector.listen(redirectorPort, "127.0.0.1", r));
 });
@@ -51,9 +53,24 @@ afterAll(async () => {
 });
 
 function contextFor(dir: string, repository: string, extra: Partial<JobContext> = {}): JobContext {
-  const job = jobSchema.parse({ prompt: "go", repository, sessionId: `s-${Math.random().toString(36).slice(2)}` }) as FleetJob;
+  const job = jobSchema.parse({
+    prompt: "go",
+    repository,
+    sessionId: `s-${Math.random().toString(36).slice(2)}`,
+  }) as FleetJob;
   const config = { presets: [defaultPreset], model: scriptedModel(["done"]), marketPricing: false, cwd: dir };
-  return { job, jobId: "7", attempt: 0, config, store: jsonlStore(join(dir, "sessions")), workdir: join(dir, "work"), worker: "w1", signal: new AbortController().signal, progress: () => {}, ...extra };
+  return {
+    job,
+    jobId: "7",
+    attempt: 0,
+    config,
+    store: jsonlStore(join(dir, "sessions")),
+    workdir: join(dir, "work"),
+    worker: "w1",
+    signal: new AbortController().signal,
+    progress: () => {},
+    ...extra,
+  };
 }
 
 describe("fleet --allow-repos: the remote repositories a worker clones", () => {
@@ -65,7 +82,9 @@ describe("fleet --allow-repos: the remote repositories a worker clones", () => {
     expect(existsSync(join(dir, "work", "7", "ok.txt"))).toBe(true);
 
     const other = temp();
-    await expect(runJob(contextFor(other, `git://127.0.0.1:${port}/secret.git`, { allowRepositories }))).rejects.toThrow(/does not clone git:\/\/127\.0\.0\.1:\d+\/secret\.git .*--allow-repos/);
+    await expect(
+      runJob(contextFor(other, `git://127.0.0.1:${port}/secret.git`, { allowRepositories })),
+    ).rejects.toThrow(/does not clone git:\/\/127\.0\.0\.1:\d+\/secret\.git .*--allow-repos/);
     expect(existsSync(join(other, "work"))).toBe(false);
   });
 
@@ -79,7 +98,10 @@ describe("fleet --allow-repos: the remote repositories a worker clones", () => {
   it("a .. path that git would resolve to another repository is refused", async () => {
     const dir = temp();
     const allowRepositories = [`127.0.0.1:${port}/allowed`];
-    for (const repository of [`git://127.0.0.1:${port}/allowed/../secret.git`, `git://127.0.0.1:${port}/allowed/%2e%2e/secret.git`]) {
+    for (const repository of [
+      `git://127.0.0.1:${port}/allowed/../secret.git`,
+      `git://127.0.0.1:${port}/allowed/%2e%2e/secret.git`,
+    ]) {
       await expect(runJob(contextFor(dir, repository, { allowRepositories }))).rejects.toThrow(/"\." or "\.\."/);
     }
     expect(existsSync(join(dir, "work"))).toBe(false);
@@ -89,11 +111,15 @@ describe("fleet --allow-repos: the remote repositories a worker clones", () => {
     const dir = temp();
     const allowRepositories = [`127.0.0.1:${redirectorPort}/team`];
     attackerHits = 0;
-    await expect(runJob(contextFor(dir, `http://127.0.0.1:${redirectorPort}/team/app.git`, { allowRepositories }))).rejects.toThrow(/cannot check out/);
+    await expect(
+      runJob(contextFor(dir, `http://127.0.0.1:${redirectorPort}/team/app.git`, { allowRepositories })),
+    ).rejects.toThrow(/cannot check out/);
     expect(attackerHits).toBe(0);
     // The same clone without the list follows git's default (the initial redirect), and the attacker sees it.
     const open = temp();
-    await expect(runJob(contextFor(open, `http://127.0.0.1:${redirectorPort}/team/app.git`))).rejects.toThrow(/cannot check out/);
+    await expect(runJob(contextFor(open, `http://127.0.0.1:${redirectorPort}/team/app.git`))).rejects.toThrow(
+      /cannot check out/,
+    );
     expect(attackerHits).toBeGreaterThan(0);
   });
 
@@ -111,7 +137,9 @@ describe("fleet --allow-repos: the remote repositories a worker clones", () => {
     expect(matchesPattern("GitHub.com/acme", "github.com/acme/cli")).toBe(true);
     expect(matchesPattern("github.com/Acme", "github.com/acme/cli")).toBe(false);
     // A password in the URL never appears in the refusal.
-    expect(() => checkRemote("https://bot:ghp_s3cret@github.com/other/x.git", ["github.com/acme"])).toThrow(/github\.com\/other\/x/);
+    expect(() => checkRemote("https://bot:ghp_s3cret@github.com/other/x.git", ["github.com/acme"])).toThrow(
+      /github\.com\/other\/x/,
+    );
     try {
       checkRemote("https://bot:ghp_s3cret@github.com/other/x.git", ["github.com/acme"]);
     } catch (error) {

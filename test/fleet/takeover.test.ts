@@ -74,7 +74,10 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
       const started = await w.waitFor(/ start job \d+/);
       const job = / start job (\d+)/.exec(started)![1]!;
       const deadline = Date.now() + 20_000;
-      while (!lines(join(dir, "peeks")).some((l) => l.endsWith(` ${w.pid}`) && l.includes(` run-${Number(job) - 1} `)) && Date.now() < deadline) {
+      while (
+        !lines(join(dir, "peeks")).some((l) => l.endsWith(` ${w.pid}`) && l.includes(` run-${Number(job) - 1} `)) &&
+        Date.now() < deadline
+      ) {
         await new Promise((r) => setTimeout(r, 20));
       }
       return job;
@@ -90,14 +93,18 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     const others = (victim: WorkerProcess) => workers.filter((w) => w !== victim && w !== killed);
     const resumedBy = async (victim: WorkerProcess, job: string) => {
       // The takeover is recorded: from here on the store refuses the victim's appends.
-      const line = await Promise.any(others(victim).map((w) => w.waitFor(new RegExp(` took over job ${job}: `), 30_000)));
+      const line = await Promise.any(
+        others(victim).map((w) => w.waitFor(new RegExp(` took over job ${job}: `), 30_000)),
+      );
       return Number(line.split(" ")[0]);
     };
     const killTakeover = (await resumedBy(killed, killedJob)) - killedAt;
     const freezeTakeover = (await resumedBy(frozen, frozenJob)) - frozenAt;
     const contAt = Date.now();
     frozen.child.kill("SIGCONT");
-    console.log(`fleet takeover: SIGKILL → resumed in ${killTakeover} ms, SIGSTOP → resumed in ${freezeTakeover} ms (lockDuration ${LOCK_MS} ms, stalledInterval ${STALLED_MS} ms)`);
+    console.log(
+      `fleet takeover: SIGKILL → resumed in ${killTakeover} ms, SIGSTOP → resumed in ${freezeTakeover} ms (lockDuration ${LOCK_MS} ms, stalledInterval ${STALLED_MS} ms)`,
+    );
 
     const runs = await fleet.wait(ids, { timeoutMs: 60_000 });
     // The frozen worker, woken, found its job gone and stopped that run.
@@ -113,7 +120,8 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
 
     expect(runs.map((r) => r.state)).toEqual(ids.map(() => "completed"));
     const failed = runs.filter((r) => r.outcome?.subtype !== "success");
-    if (failed.length) console.log(JSON.stringify(failed, null, 1), "\n", workers.map((w) => w.lines.join("\n")).join("\n--\n"));
+    if (failed.length)
+      console.log(JSON.stringify(failed, null, 1), "\n", workers.map((w) => w.lines.join("\n")).join("\n--\n"));
     expect(failed.map((r) => [r.id, r.outcome?.subtype, r.outcome?.result])).toEqual([]);
     expect(runs.find((r) => r.id === killedJob)!.takeovers).toBeGreaterThanOrEqual(1);
     expect(runs.find((r) => r.id === frozenJob)!.takeovers).toBeGreaterThanOrEqual(1);
@@ -121,7 +129,9 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     expect(runs.map((r) => r.turns)).toEqual(ids.map(() => 7));
     // Cost counts every worker's too: each model call is $1, and 7 calls make a run (a taken-over
     // run may pay for a call twice); one that was never moved costs exactly $7.
-    expect(runs.filter((r) => !r.takeovers).map((r) => r.costUsd)).toEqual(runs.filter((r) => !r.takeovers).map(() => 7));
+    expect(runs.filter((r) => !r.takeovers).map((r) => r.costUsd)).toEqual(
+      runs.filter((r) => !r.takeovers).map(() => 7),
+    );
     for (const r of runs.filter((r) => r.takeovers)) expect(r.costUsd, `run ${r.id}`).toBeGreaterThanOrEqual(7);
 
     const steps = lines(join(dir, "steps")).map((l) => l.split(" ")[0]!);
@@ -139,7 +149,9 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     // ...while what it wrote before it froze is there (persisted as it happened).
     expect(early.length).toBeGreaterThan(0);
     expect(early.filter((e) => e.type !== "system" && !frozenStored.has(e.uuid))).toEqual([]); // system/init is never stored
-    console.log(`frozen worker: ${early.length} messages stored before SIGSTOP; ${late.length} emitted after SIGCONT (${late.map((e) => e.type).join(", ")}), none of them stored`);
+    console.log(
+      `frozen worker: ${early.length} messages stored before SIGSTOP; ${late.length} emitted after SIGCONT (${late.map((e) => e.type).join(", ")}), none of them stored`,
+    );
 
     for (const run of runs) {
       const records: TranscriptRecord[] = [];
@@ -161,7 +173,9 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
           if (!result.output.isError) expect(stepCounts.get(result.toolUseId)).toBe(1);
         } else {
           // A read-only call runs again only when it was in flight (its tool_use stored twice: once per try).
-          const tries = main.filter((r) => r.message.type === "tool_use" && r.message.toolUseId === result.toolUseId).length;
+          const tries = main.filter(
+            (r) => r.message.type === "tool_use" && r.message.toolUseId === result.toolUseId,
+          ).length;
           expect(peekCounts.get(result.toolUseId) ?? 0).toBeLessThanOrEqual(tries);
         }
       }

@@ -23,26 +23,56 @@ const modelMs = Number(env("FLEET_MODEL_MS", "0"));
 const priced = process.env.FLEET_PRICED ? { usage: { inputTokens: 1_000, outputTokens: 0 } } : {};
 
 const textOf = (content: unknown) =>
-  typeof content === "string" ? content : (content as { type: string; text?: string }[]).map((p) => (p.type === "text" ? p.text : "")).join("\n");
+  typeof content === "string"
+    ? content
+    : (content as { type: string; text?: string }[]).map((p) => (p.type === "text" ? p.text : "")).join("\n");
 
 /** Step n of a run: even steps Step, odd steps Peek; done after `steps`. */
 const model = scriptedModel(({ request }) => {
-  const tag = /run-\d+/.exec(request.prompt.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n"))?.[0] ?? "run-?";
+  const tag =
+    /run-\d+/.exec(
+      request.prompt
+        .filter((m) => m.role === "user")
+        .map((m) => textOf(m.content))
+        .join("\n"),
+    )?.[0] ?? "run-?";
   const done = request.prompt.filter((m) => m.role === "tool").reduce((n, m) => n + (m.content as unknown[]).length, 0);
   const delay = { ...(modelMs ? { delayMs: modelMs } : {}), ...priced };
   if (done >= steps) return { text: `finished ${tag}`, ...delay };
   const n = done + 1;
-  return { toolCalls: [{ id: `${tag}-${n}-${randomUUID().slice(0, 8)}`, toolName: n % 2 === 0 ? "Step" : "Peek", input: { run: tag, n } }], ...delay };
+  return {
+    toolCalls: [
+      {
+        id: `${tag}-${n}-${randomUUID().slice(0, 8)}`,
+        toolName: n % 2 === 0 ? "Step" : "Peek",
+        input: { run: tag, n },
+      },
+    ],
+    ...delay,
+  };
 });
 
 const input = z.object({ run: z.string(), n: z.number() });
-const counted = (file: string) => async ({ run, n }: z.infer<typeof input>, ctx: { toolUseId: string }) => {
-  await sleep(stepMs);
-  appendFileSync(file, `${ctx.toolUseId} ${run} ${n} ${process.pid}\n`);
-  return `${run} step ${n} done`;
-};
-const Step = defineTool({ name: "Step", description: "Does step n of a run (a side effect).", inputSchema: input, execute: counted(env("FLEET_STEPS_FILE")) });
-const Peek = defineTool({ name: "Peek", description: "Looks at step n of a run (read-only).", inputSchema: input, isReadOnly: true, execute: counted(env("FLEET_PEEKS_FILE")) });
+const counted =
+  (file: string) =>
+  async ({ run, n }: z.infer<typeof input>, ctx: { toolUseId: string }) => {
+    await sleep(stepMs);
+    appendFileSync(file, `${ctx.toolUseId} ${run} ${n} ${process.pid}\n`);
+    return `${run} step ${n} done`;
+  };
+const Step = defineTool({
+  name: "Step",
+  description: "Does step n of a run (a side effect).",
+  inputSchema: input,
+  execute: counted(env("FLEET_STEPS_FILE")),
+});
+const Peek = defineTool({
+  name: "Peek",
+  description: "Looks at step n of a run (read-only).",
+  inputSchema: input,
+  isReadOnly: true,
+  execute: counted(env("FLEET_PEEKS_FILE")),
+});
 
 const worker = await startWorker({
   connection: env("FLEET_QUEUE"),
@@ -64,7 +94,12 @@ const worker = await startWorker({
   },
   log: (line) => console.log(`${Date.now()} ${process.pid} ${line}`),
   // Every message the runs emit, so a test can tell which of them reached the store.
-  ...(process.env.FLEET_LOG_MESSAGES ? { onMessage: (jobId: string, m: { type: string; uuid: string }) => console.log(`${Date.now()} ${process.pid} msg ${jobId} ${m.type} ${m.uuid}`) } : {}),
+  ...(process.env.FLEET_LOG_MESSAGES
+    ? {
+        onMessage: (jobId: string, m: { type: string; uuid: string }) =>
+          console.log(`${Date.now()} ${process.pid} msg ${jobId} ${m.type} ${m.uuid}`),
+      }
+    : {}),
 });
 console.log(`${Date.now()} ${process.pid} ready ${worker.name}`);
 const stop = async () => {

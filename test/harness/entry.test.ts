@@ -16,7 +16,8 @@ function closure(entry: string): Map<string, string> {
     if (seen.has(file)) return;
     const code = readFileSync(file, "utf8");
     seen.set(file, code);
-    for (const [, spec] of code.matchAll(/^\s*(?:import|export)\b[^'"]*?['"](\.{1,2}\/[^'"]+)['"]/gm)) visit(join(dirname(file), spec!));
+    for (const [, spec] of code.matchAll(/^\s*(?:import|export)\b[^'"]*?['"](\.{1,2}\/[^'"]+)['"]/gm))
+      visit(join(dirname(file), spec!));
   };
   visit(entry);
   return seen;
@@ -36,8 +37,14 @@ describe("the ubiquity/harness entry (built)", () => {
   });
 
   it("package.json exports ./harness with its types", () => {
-    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../package.json"), "utf8")) as { exports: Record<string, unknown>; peerDependenciesMeta: Record<string, { optional?: boolean }> };
-    expect(pkg.exports["./harness"]).toEqual({ types: "./dist/types/harness/index.d.ts", import: "./dist/harness/index.mjs" });
+    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    expect(pkg.exports["./harness"]).toEqual({
+      types: "./dist/types/harness/index.d.ts",
+      import: "./dist/harness/index.mjs",
+    });
     expect(pkg.peerDependenciesMeta["@ai-sdk/harness"]).toEqual({ optional: true });
   });
 });

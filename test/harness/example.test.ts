@@ -21,7 +21,11 @@ afterEach(() => {
 });
 
 function start(env: Record<string, string>): Promise<string> {
-  child = spawn(join(repo, "node_modules/.bin/jiti"), ["examples/harness-use-chat/server.ts"], { cwd: repo, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  child = spawn(join(repo, "node_modules/.bin/jiti"), ["examples/harness-use-chat/server.ts"], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return new Promise((ready, fail) => {
     let out = "";
     let err = "";
@@ -45,7 +49,11 @@ async function chunks(response: Response): Promise<Array<Record<string, unknown>
 }
 
 const ask = (url: string, id: string, text: string) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id, messages: [{ id: `m-${text.length}`, role: "user", parts: [{ type: "text", text }] }] }) });
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ id, messages: [{ id: `m-${text.length}`, role: "user", parts: [{ type: "text", text }] }] }),
+  });
 
 describe("examples/harness-use-chat", () => {
   it("serves useChat from a HarnessAgent running ubiquityHarness, and answers the chat's next request on its resumed session", async () => {
@@ -65,7 +73,10 @@ describe("examples/harness-use-chat", () => {
     expect(existsSync(join(temp, "workspaces", "ubiquity-chat-1"))).toBe(true);
 
     const second = await chunks(await ask(url, "chat-1", "thanks"));
-    const text = second.filter((p) => p.type === "text-delta").map((p) => p.delta).join("");
+    const text = second
+      .filter((p) => p.type === "text-delta")
+      .map((p) => p.delta)
+      .join("");
     expect(text).toContain('you said "thanks"');
   });
 });

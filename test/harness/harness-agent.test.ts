@@ -28,15 +28,31 @@ describe("ubiquityHarness under HarnessAgent", () => {
   it("streams the tool call, its result and the final text in order, and the tool really ran", async () => {
     const r = root();
     const file = join(r.dir("s1"), "hello.txt");
-    const model = scriptedModel([{ text: "Writing it.", toolCalls: [{ toolName: "Write", input: { file_path: file, content: "hi from ubiquity\n" } }] }, "Done: hello.txt holds the greeting."]);
+    const model = scriptedModel([
+      {
+        text: "Writing it.",
+        toolCalls: [{ toolName: "Write", input: { file_path: file, content: "hi from ubiquity\n" } }],
+      },
+      "Done: hello.txt holds the greeting.",
+    ]);
     const agent = agentFor(r, { model });
     const session = await agent.createSession({ sessionId: "s1" });
     try {
       const result = await agent.stream({ session, prompt: "write hello.txt" });
       const parts = await partsOf(result.fullStream);
-      expect(outline(parts)).toEqual(["text:Writing it.", "call:Write", "result:Write", "text:Done: hello.txt holds the greeting.", "finish"]);
+      expect(outline(parts)).toEqual([
+        "text:Writing it.",
+        "call:Write",
+        "result:Write",
+        "text:Done: hello.txt holds the greeting.",
+        "finish",
+      ]);
       const call = parts.find((p) => p.type === "tool-call")!;
-      expect(call).toMatchObject({ toolName: "Write", providerExecuted: true, input: { content: "hi from ubiquity\n" } });
+      expect(call).toMatchObject({
+        toolName: "Write",
+        providerExecuted: true,
+        input: { content: "hi from ubiquity\n" },
+      });
       expect(call.dynamic).toBeUndefined();
       expect(readFileSync(file, "utf8")).toBe("hi from ubiquity\n");
       expect(await result.text).toBe("Done: hello.txt holds the greeting.");
@@ -57,8 +73,12 @@ describe("ubiquityHarness under HarnessAgent", () => {
     const model = scriptedModel(["The code word is PLUM.", "You told me PLUM.", "Still PLUM."]);
     const agent = agentFor(r, { model });
     const first = await agent.createSession({ sessionId: "chat-1" });
-    expect(await (await agent.generate({ session: first, prompt: "remember PLUM" })).text).toBe("The code word is PLUM.");
-    expect(await (await agent.generate({ session: first, prompt: "what was the word?" })).text).toBe("You told me PLUM.");
+    expect(await (await agent.generate({ session: first, prompt: "remember PLUM" })).text).toBe(
+      "The code word is PLUM.",
+    );
+    expect(await (await agent.generate({ session: first, prompt: "what was the word?" })).text).toBe(
+      "You told me PLUM.",
+    );
     expect(userTexts(model.requests[1]!.prompt)).toEqual(["remember PLUM", "what was the word?"]);
     // The useChat route's way: detach after each request, resume for the next.
     const state = await first.detach();
@@ -66,7 +86,9 @@ describe("ubiquityHarness under HarnessAgent", () => {
     try {
       expect(await (await agent.generate({ session: again, prompt: "and now?" })).text).toBe("Still PLUM.");
       expect(userTexts(model.requests[2]!.prompt)).toEqual(["remember PLUM", "what was the word?", "and now?"]);
-      const assistantTurns = (model.requests[2]!.prompt as Array<{ role: string }>).filter((m) => m.role === "assistant");
+      const assistantTurns = (model.requests[2]!.prompt as Array<{ role: string }>).filter(
+        (m) => m.role === "assistant",
+      );
       expect(assistantTurns).toHaveLength(2);
     } finally {
       await again.destroy();
@@ -93,11 +115,15 @@ describe("ubiquityHarness under HarnessAgent", () => {
       const parts: Array<Record<string, unknown> & { type: string }> = [];
       for await (const part of result.fullStream) {
         parts.push(part as Record<string, unknown> & { type: string });
-        if (part.type === "tool-call" && part.toolName === "Bash") setTimeout(() => controller.abort(new Error("user pressed stop")), 150);
+        if (part.type === "tool-call" && part.toolName === "Bash")
+          setTimeout(() => controller.abort(new Error("user pressed stop")), 150);
       }
       // Ubiquity answers every call it did not finish (the stream's results say so), then the turn ends as aborted.
       expect(outline(parts)).toEqual(["call:Bash", "call:Write", "error:Bash", "error:Write", "abort"]);
-      expect(parts.filter((p) => p.type === "tool-error").map((p) => String(p.error))).toEqual([expect.stringMatching(/interrupt|abort/i), "Not run: interrupted by the user."]);
+      expect(parts.filter((p) => p.type === "tool-error").map((p) => String(p.error))).toEqual([
+        expect.stringMatching(/interrupt|abort/i),
+        "Not run: interrupted by the user.",
+      ]);
       // Past the point the sleep would have ended: neither the Bash command nor the Write ran on.
       await new Promise((done) => setTimeout(done, 1300));
       expect(existsSync(join(dir, "late-marker"))).toBe(false);
@@ -113,7 +139,10 @@ describe("ubiquityHarness under HarnessAgent", () => {
   it("a call a deny rule forbids shows as a denied tool error, and nothing ran", async () => {
     const r = root();
     const dir = r.dir("s-deny");
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "rm keep.txt" } }] }, "I was not allowed to delete it."]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "rm keep.txt" } }] },
+      "I was not allowed to delete it.",
+    ]);
     const agent = agentFor(r, { model, disallowedTools: ["Bash(rm:*)"] });
     const session = await agent.createSession({ sessionId: "s-deny" });
     writeFileSync(join(dir, "keep.txt"), "precious");
@@ -150,7 +179,10 @@ describe("ubiquityHarness under HarnessAgent", () => {
         content: [{ type: "tool-approval-response" as const, approvalId, approved, ...(reason ? { reason } : {}) }],
       });
       const history: ModelMessage[] = [{ role: "user", content: "write no.txt" }, ...(await asking.responseMessages)];
-      const denied = await partsOf((await agent.stream({ session, messages: [...history, answer(request.approvalId, false, "not that file")] })).fullStream);
+      const denied = await partsOf(
+        (await agent.stream({ session, messages: [...history, answer(request.approvalId, false, "not that file")] }))
+          .fullStream,
+      );
       expect(outline(denied)).toEqual(["error:Write", "text:Understood, I left it.", "finish"]);
       expect(String(denied.find((p) => p.type === "tool-error")!.error)).toContain("not that file");
       expect(existsSync(join(dir, "no.txt"))).toBe(false);
@@ -166,7 +198,11 @@ describe("ubiquityHarness under HarnessAgent", () => {
       const state = await session.detach();
       const resumed = await agent.createSession({ sessionId: "s-ask", resumeFrom: state });
       try {
-        const messages: ModelMessage[] = [{ role: "user", content: "then write yes.txt" }, ...(await asking2.responseMessages), answer(approval.approvalId, true)];
+        const messages: ModelMessage[] = [
+          { role: "user", content: "then write yes.txt" },
+          ...(await asking2.responseMessages),
+          answer(approval.approvalId, true),
+        ];
         const approved = await partsOf((await agent.stream({ session: resumed, messages })).fullStream);
         expect(outline(approved)).toEqual(["result:Write", "text:Written.", "finish"]);
         expect(readFileSync(join(dir, "yes.txt"), "utf8")).toBe("approved\n");
@@ -182,7 +218,10 @@ describe("ubiquityHarness under HarnessAgent", () => {
 describe("ubiquityHarness: host tools and resuming in another process", () => {
   it("a HarnessAgent tool is executed by the host; its result reaches the model, shown once", async () => {
     const r = root();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "weather", input: { city: "Oslo" } }] }, "It is 21 degrees in Oslo."]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "weather", input: { city: "Oslo" } }] },
+      "It is 21 degrees in Oslo.",
+    ]);
     const executed: unknown[] = [];
     const agent = new HarnessAgent({
       harness: ubiquityHarness({ model, sessionDir: join(r.state, "sessions"), todoDir: join(r.state, "todos") }),
@@ -202,7 +241,9 @@ describe("ubiquityHarness: host tools and resuming in another process", () => {
       expect(outline(parts)).toEqual(["call:weather", "result:weather", "text:It is 21 degrees in Oslo.", "finish"]);
       expect(parts.find((p) => p.type === "tool-call")!.providerExecuted).toBeFalsy();
       expect(executed).toEqual([{ city: "Oslo" }]);
-      expect(parts.filter((p) => p.type === "tool-result").map((p) => p.output)).toEqual([{ city: "Oslo", degrees: 21 }]);
+      expect(parts.filter((p) => p.type === "tool-result").map((p) => p.output)).toEqual([
+        { city: "Oslo", degrees: 21 },
+      ]);
       // The model was offered the host's tool with its schema, and got the host's result.
       expect(model.requests[0]!.tools?.map((t) => t.name)).toContain("weather");
       expect(JSON.stringify(model.requests[1]!.prompt)).toContain('\\"degrees\\":21');

@@ -4,7 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HarnessAgent, type HarnessAgentPermissionMode } from "@ai-sdk/harness/agent";
 import type { HarnessV1 } from "@ai-sdk/harness";
-import { localSandbox, ubiquityHarness, type UbiquityBuiltinTools, type UbiquityHarnessOptions } from "ubiquity/harness";
+import {
+  localSandbox,
+  ubiquityHarness,
+  type UbiquityBuiltinTools,
+  type UbiquityHarnessOptions,
+} from "ubiquity/harness";
 
 /** A temp folder for a test: sessions are created under `root`; Ubiquity's stores go to `state`. */
 export function tempRoot() {
@@ -33,9 +38,17 @@ export function tempRoots(): () => ReturnType<typeof tempRoot> {
 }
 
 /** A HarnessAgent running ubiquityHarness (the default preset) on this machine. */
-export function agentFor(root: ReturnType<typeof tempRoot>, options: UbiquityHarnessOptions, permissionMode?: HarnessAgentPermissionMode): HarnessAgent<HarnessV1<UbiquityBuiltinTools>> {
+export function agentFor(
+  root: ReturnType<typeof tempRoot>,
+  options: UbiquityHarnessOptions,
+  permissionMode?: HarnessAgentPermissionMode,
+): HarnessAgent<HarnessV1<UbiquityBuiltinTools>> {
   return new HarnessAgent({
-    harness: ubiquityHarness({ sessionDir: join(root.state, "sessions"), todoDir: join(root.state, "todos"), ...options }),
+    harness: ubiquityHarness({
+      sessionDir: join(root.state, "sessions"),
+      todoDir: join(root.state, "todos"),
+      ...options,
+    }),
     sandbox: localSandbox({ root: root.root }),
     ...(permissionMode ? { permissionMode } : {}),
   });
@@ -57,7 +70,8 @@ export function outline(parts: Array<Record<string, unknown> & { type: string }>
     else if (p.type === "tool-error") out.push(`error:${p.toolName}`);
     else if (p.type === "tool-approval-request") out.push("approval");
     else if (p.type === "text-start") out.push("text:");
-    else if (p.type === "text-delta") out[out.length - 1] += String(p.text); else if (p.type === "abort" || p.type === "error" || p.type === "finish") out.push(p.type);
+    else if (p.type === "text-delta") out[out.length - 1] += String(p.text);
+    else if (p.type === "abort" || p.type === "error" || p.type === "finish") out.push(p.type);
   }
   return out;
 }

@@ -52,9 +52,19 @@ describe("a harness turn", () => {
     const agent = agentFor(r, { model });
     const session = await agent.createSession({ sessionId: "s-parts" });
     try {
-      const messages: ModelMessage[] = [{ role: "user", content: [{ type: "text", text: "first part" }, { type: "text", text: "second part" }] }];
+      const messages: ModelMessage[] = [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "first part" },
+            { type: "text", text: "second part" },
+          ],
+        },
+      ];
       expect(await (await agent.generate({ session, messages })).text).toBe("seen");
-      const user = (model.requests[0]!.prompt as Array<{ role: string; content: Array<{ type: string; text?: string }> }>).find((m) => m.role === "user")!;
+      const user = (
+        model.requests[0]!.prompt as Array<{ role: string; content: Array<{ type: string; text?: string }> }>
+      ).find((m) => m.role === "user")!;
       expect(user.content.map((p) => p.text)).toEqual(["first part", "second part"]);
     } finally {
       await session.destroy();
@@ -65,7 +75,10 @@ describe("a harness turn", () => {
     const r = root();
     mkdirSync(r.state, { recursive: true });
     const file = join(r.state, "ubiquity.config.json");
-    writeFileSync(file, JSON.stringify({ appendSystemPrompt: "From the config file.", systemPrompt: "Config's own base prompt." }));
+    writeFileSync(
+      file,
+      JSON.stringify({ appendSystemPrompt: "From the config file.", systemPrompt: "Config's own base prompt." }),
+    );
     const model = scriptedModel(["ok"]);
     const agent = agentFor(r, { model, config: file, systemPrompt: "The code's base prompt." });
     const session = await agent.createSession({ sessionId: "s-config" });
@@ -87,7 +100,18 @@ describe("a harness turn", () => {
         toolCalls: [
           {
             toolName: "AskUserQuestion",
-            input: { questions: [{ question: "Which database?", header: "DB", options: [{ label: "Postgres", description: "relational" }, { label: "Redis", description: "key-value" }] }] },
+            input: {
+              questions: [
+                {
+                  question: "Which database?",
+                  header: "DB",
+                  options: [
+                    { label: "Postgres", description: "relational" },
+                    { label: "Redis", description: "key-value" },
+                  ],
+                },
+              ],
+            },
           },
         ],
       },
@@ -99,13 +123,26 @@ describe("a harness turn", () => {
       const asking = await agent.stream({ session, prompt: "set up storage" });
       const asked = await partsOf(asking.fullStream);
       expect(outline(asked)).toEqual(["call:askUserQuestions", "finish"]);
-      const call = asked.find((p) => p.type === "tool-call") as unknown as { toolCallId: string; providerExecuted?: boolean; input: { questions: Array<{ id: string; options: Array<{ id: string }> }> } };
+      const call = asked.find((p) => p.type === "tool-call") as unknown as {
+        toolCallId: string;
+        providerExecuted?: boolean;
+        input: { questions: Array<{ id: string; options: Array<{ id: string }> }> };
+      };
       expect(call.providerExecuted).toBeFalsy();
-      expect(call.input.questions.map((q) => [q.id, q.options.map((o) => o.id)])).toEqual([["q0", ["Postgres", "Redis"]]]);
+      expect(call.input.questions.map((q) => [q.id, q.options.map((o) => o.id)])).toEqual([
+        ["q0", ["Postgres", "Redis"]],
+      ]);
       const history: ModelMessage[] = [{ role: "user", content: "set up storage" }, ...(await asking.responseMessages)];
       const reply: ModelMessage = {
         role: "tool",
-        content: [{ type: "tool-result", toolCallId: call.toolCallId, toolName: "askUserQuestions", output: { type: "json", value: { action: "answered", answers: { q0: { optionIds: ["Postgres"] } } } } }],
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: call.toolCallId,
+            toolName: "askUserQuestions",
+            output: { type: "json", value: { action: "answered", answers: { q0: { optionIds: ["Postgres"] } } } },
+          },
+        ],
       };
       const answered = await partsOf((await agent.stream({ session, messages: [...history, reply] })).fullStream);
       expect(outline(answered)).toEqual(["text:Going with Postgres.", "finish"]);
@@ -131,7 +168,9 @@ describe("a harness turn", () => {
     try {
       const parts = await partsOf((await agent.stream({ session, prompt: "touch, then write" })).fullStream);
       expect(outline(parts)).toEqual(["call:Bash", "result:Bash", "call:Write", "error:Write", "text:Done.", "finish"]);
-      expect(String(parts.find((p) => p.type === "tool-error")!.error)).toContain('permissionMode "allow-reads" or "allow-edits"');
+      expect(String(parts.find((p) => p.type === "tool-error")!.error)).toContain(
+        'permissionMode "allow-reads" or "allow-edits"',
+      );
       expect(existsSync(join(dir, "ran.txt"))).toBe(true);
       expect(existsSync(join(dir, "asked.txt"))).toBe(false);
     } finally {
@@ -160,7 +199,10 @@ describe("a harness turn", () => {
 
   it("a message steered into a running turn enters at its next turn boundary, in the same turn", async () => {
     const r = root();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "sleep 0.4" } }] }, "Done, and noted the extra request."]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "sleep 0.4" } }] },
+      "Done, and noted the extra request.",
+    ]);
     const agent = agentFor(r, { model });
     const session = await agent.createSession({ sessionId: "s-steer" });
     try {
@@ -171,7 +213,10 @@ describe("a harness turn", () => {
         if (part.type === "tool-call") await agent.experimental_steer({ session, text: "also: be brief" });
       }
       expect(outline(parts)).toEqual(["call:Bash", "result:Bash", "text:Done, and noted the extra request.", "finish"]);
-      const prompt = model.requests[1]!.prompt as Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+      const prompt = model.requests[1]!.prompt as Array<{
+        role: string;
+        content: Array<{ type: string; text?: string }>;
+      }>;
       expect(prompt.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "also: be brief" }] });
       expect(prompt.at(-2)?.role).toBe("tool");
     } finally {
@@ -199,7 +244,10 @@ describe("a harness turn", () => {
       }
       expect(outline(parts)).toEqual(["text:First answer.", "text:Second answer, for the steered message.", "finish"]);
       expect(model.requests).toHaveLength(2);
-      const prompt = model.requests[1]!.prompt as Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+      const prompt = model.requests[1]!.prompt as Array<{
+        role: string;
+        content: Array<{ type: string; text?: string }>;
+      }>;
       expect(prompt.at(-1)).toMatchObject({ role: "user", content: [{ type: "text", text: "and one more thing" }] });
     } finally {
       await session.destroy();
@@ -227,7 +275,10 @@ describe("a turn stopped by stopWhen", () => {
   it("suspends after the tool step; continueStream delivers the rest of the same turn", async () => {
     const r = root();
     const dir = r.dir("s-stop");
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Write", input: { file_path: join(dir, "s.txt"), content: "s\n" } }] }, "All done."]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Write", input: { file_path: join(dir, "s.txt"), content: "s\n" } }] },
+      "All done.",
+    ]);
     const agent = new HarnessAgent({
       harness: ubiquityHarness({ model, sessionDir: join(r.state, "sessions"), todoDir: join(r.state, "todos") }),
       sandbox: localSandbox({ root: r.root }),
@@ -271,9 +322,18 @@ describe("session ids", () => {
 describe("parking", () => {
   it("a session suspended by stopWhen and then driven on is not closed when its park time runs out", async () => {
     const r = root();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] }, "Listed.", "Still here."]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] },
+      "Listed.",
+      "Still here.",
+    ]);
     const agent = new HarnessAgent({
-      harness: ubiquityHarness({ model, parkedTimeoutMs: 50, sessionDir: join(r.state, "sessions"), todoDir: join(r.state, "todos") }),
+      harness: ubiquityHarness({
+        model,
+        parkedTimeoutMs: 50,
+        sessionDir: join(r.state, "sessions"),
+        todoDir: join(r.state, "todos"),
+      }),
       sandbox: localSandbox({ root: r.root }),
       stopWhen: ({ steps }) => steps.length >= 1,
     });

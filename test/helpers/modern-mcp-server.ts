@@ -39,11 +39,18 @@ export interface ModernServer {
 }
 
 const tools = [
-  { name: "echo", description: "Echo the message", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } },
+  {
+    name: "echo",
+    description: "Echo the message",
+    inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+  },
   {
     name: "slow",
     description: "A long job: runs as a task",
-    inputSchema: { type: "object", properties: { polls: { type: "number" }, hang: { type: "boolean" }, ask: { type: "boolean" } } },
+    inputSchema: {
+      type: "object",
+      properties: { polls: { type: "number" }, hang: { type: "boolean" }, ask: { type: "boolean" } },
+    },
     execution: { taskSupport: "optional" },
   },
 ];
@@ -61,13 +68,21 @@ export async function startModernServer(): Promise<ModernServer> {
     record.method = message.method;
     record.params = message.params;
     if (message.id === undefined) return void res.writeHead(202).end();
-    const reply = (body: Record<string, unknown>) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...body }));
+    const reply = (body: Record<string, unknown>) =>
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...body }));
     const result = (value: Record<string, unknown>) => reply({ result: { resultType: "complete", ...value } });
-    const error = (code: number, text: string, data?: unknown) => reply({ error: { code, message: text, ...(data ? { data } : {}) } });
+    const error = (code: number, text: string, data?: unknown) =>
+      reply({ error: { code, message: text, ...(data ? { data } : {}) } });
     const meta = message.params?._meta ?? {};
-    if (message.method === "initialize") return error(-32601, "Method not found: initialize (this server speaks 2026-07-28 only)");
+    if (message.method === "initialize")
+      return error(-32601, "Method not found: initialize (this server speaks 2026-07-28 only)");
     if (meta["io.modelcontextprotocol/protocolVersion"] !== REVISION) {
-      return error(-32022, "Unsupported protocol version", { supported: [REVISION], requested: meta["io.modelcontextprotocol/protocolVersion"] ?? null });
+      return error(-32022, "Unsupported protocol version", {
+        supported: [REVISION],
+        requested: meta["io.modelcontextprotocol/protocolVersion"] ?? null,
+      });
     }
     const declaresTasks = Boolean(meta["io.modelcontextprotocol/clientCapabilities"]?.extensions?.[TASKS]);
     const now = new Date().toISOString();
@@ -80,7 +95,18 @@ export async function startModernServer(): Promise<ModernServer> {
       pollIntervalMs: 10,
       ...(t.status === "completed" ? { result: { content: [{ type: "text", text: t.text }], isError: false } } : {}),
       ...(t.status === "input_required"
-        ? { inputRequests: { name: { method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } } } }
+        ? {
+            inputRequests: {
+              name: {
+                method: "elicitation/create",
+                params: {
+                  mode: "form",
+                  message: "Your name?",
+                  requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+                },
+              },
+            },
+          }
         : {}),
     });
     switch (message.method) {
@@ -97,8 +123,19 @@ export async function startModernServer(): Promise<ModernServer> {
         const { name, arguments: args = {} } = message.params ?? {};
         if (name === "echo") return result({ content: [{ type: "text", text: `echo: ${String(args.message)}` }] });
         if (name !== "slow") return error(-32602, `Unknown tool: ${String(name)}`);
-        if (!declaresTasks) return error(-32021, "Missing required client capability", { requiredCapabilities: { extensions: { [TASKS]: {} } } });
-        const task: TaskState = { taskId: randomUUID(), status: "working", pollsLeft: Number(args.polls ?? 3), hang: Boolean(args.hang), ask: Boolean(args.ask), text: `done after ${Number(args.polls ?? 3)} polls`, createdAt: now };
+        if (!declaresTasks)
+          return error(-32021, "Missing required client capability", {
+            requiredCapabilities: { extensions: { [TASKS]: {} } },
+          });
+        const task: TaskState = {
+          taskId: randomUUID(),
+          status: "working",
+          pollsLeft: Number(args.polls ?? 3),
+          hang: Boolean(args.hang),
+          ask: Boolean(args.ask),
+          text: `done after ${Number(args.polls ?? 3)} polls`,
+          createdAt: now,
+        };
         tasks.set(task.taskId, task);
         return reply({ result: { resultType: "task", ...taskView(task) } });
       }

@@ -62,11 +62,15 @@ function body(req: IncomingMessage): Promise<string> {
 }
 
 function json(res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers }).end(JSON.stringify(data));
+  res
+    .writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers })
+    .end(JSON.stringify(data));
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 const isLoopbackRedirect = (uri: string) => {
@@ -83,7 +87,10 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const { cimd = false, dcr = true, expiresIn = 3600 } = options;
   const seen: SeenRequest[] = [];
   const registered = new Map<string, { redirect_uris: string[] }>();
-  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string; resource: string | null; scope: string | null }>();
+  const codes = new Map<
+    string,
+    { clientId: string; redirectUri: string; challenge: string; resource: string | null; scope: string | null }
+  >();
   const access = new Map<string, { clientId: string; valid: boolean }>();
   const refresh = new Map<string, { clientId: string; valid: boolean; scope: string | null }>();
   const issued: string[] = [];
@@ -108,7 +115,13 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     access.set(accessToken, { clientId, valid: true });
     refresh.set(refreshToken, { clientId, valid: true, scope });
     issued.push(accessToken, refreshToken);
-    return { access_token: accessToken, token_type: "Bearer", expires_in: expiresIn, refresh_token: refreshToken, ...(scope ? { scope } : {}) };
+    return {
+      access_token: accessToken,
+      token_type: "Bearer",
+      expires_in: expiresIn,
+      refresh_token: refreshToken,
+      ...(scope ? { scope } : {}),
+    };
   };
 
   as.on("request", async (req, res) => {
@@ -131,21 +144,36 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     }
     if (url.pathname === "/register" && req.method === "POST" && dcr) {
       const meta = JSON.parse(await body(req)) as { redirect_uris?: string[] };
-      if (!Array.isArray(meta.redirect_uris) || !meta.redirect_uris.every(isLoopbackRedirect)) return json(res, 400, { error: "invalid_redirect_uri" });
+      if (!Array.isArray(meta.redirect_uris) || !meta.redirect_uris.every(isLoopbackRedirect))
+        return json(res, 400, { error: "invalid_redirect_uri" });
       const clientId = `client_${b64url(randomBytes(8))}`;
       registered.set(clientId, { redirect_uris: meta.redirect_uris });
-      return json(res, 201, { ...meta, client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000), token_endpoint_auth_method: "none" });
+      return json(res, 201, {
+        ...meta,
+        client_id: clientId,
+        client_id_issued_at: Math.floor(Date.now() / 1000),
+        token_endpoint_auth_method: "none",
+      });
     }
     if (url.pathname === "/authorize" && req.method === "GET") {
       const q = url.searchParams;
       const redirectUri = q.get("redirect_uri");
       if (!clientKnown(q.get("client_id"), redirectUri)) return json(res, 400, { error: "invalid_client" });
-      const fail = (error: string) => res.writeHead(302, { location: `${redirectUri}?${new URLSearchParams({ error, state: q.get("state") ?? "" })}` }).end();
+      const fail = (error: string) =>
+        res
+          .writeHead(302, { location: `${redirectUri}?${new URLSearchParams({ error, state: q.get("state") ?? "" })}` })
+          .end();
       if (q.get("response_type") !== "code") return fail("unsupported_response_type");
       if (!q.get("code_challenge") || q.get("code_challenge_method") !== "S256") return fail("invalid_request");
       if (q.get("resource") !== null && q.get("resource") !== mcpUrl) return fail("invalid_target");
       const code = token("code");
-      codes.set(code, { clientId: q.get("client_id")!, redirectUri: redirectUri!, challenge: q.get("code_challenge")!, resource: q.get("resource"), scope: q.get("scope") });
+      codes.set(code, {
+        clientId: q.get("client_id")!,
+        redirectUri: redirectUri!,
+        challenge: q.get("code_challenge")!,
+        resource: q.get("resource"),
+        scope: q.get("scope"),
+      });
       const back = new URLSearchParams({ code, ...(q.get("state") !== null ? { state: q.get("state")! } : {}) });
       return res.writeHead(302, { location: `${redirectUri}?${back}` }).end();
     }
@@ -156,14 +184,17 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       if (grant === "authorization_code") {
         const code = codes.get(form.get("code") ?? "");
         codes.delete(form.get("code") ?? ""); // one use, even when the exchange fails
-        if (!code || code.clientId !== form.get("client_id") || code.redirectUri !== form.get("redirect_uri")) return json(res, 400, { error: "invalid_grant", error_description: "unknown code" });
+        if (!code || code.clientId !== form.get("client_id") || code.redirectUri !== form.get("redirect_uri"))
+          return json(res, 400, { error: "invalid_grant", error_description: "unknown code" });
         const verifier = form.get("code_verifier") ?? "";
-        if (b64url(createHash("sha256").update(verifier).digest()) !== code.challenge) return json(res, 400, { error: "invalid_grant", error_description: "PKCE verification failed" });
+        if (b64url(createHash("sha256").update(verifier).digest()) !== code.challenge)
+          return json(res, 400, { error: "invalid_grant", error_description: "PKCE verification failed" });
         return json(res, 200, issue(code.clientId, code.scope));
       }
       if (grant === "refresh_token") {
         const old = refresh.get(form.get("refresh_token") ?? "");
-        if (!old?.valid || old.clientId !== form.get("client_id")) return json(res, 400, { error: "invalid_grant", error_description: "refresh token refused" });
+        if (!old?.valid || old.clientId !== form.get("client_id"))
+          return json(res, 400, { error: "invalid_grant", error_description: "refresh token refused" });
         old.valid = false; // rotation
         return json(res, 200, issue(old.clientId, old.scope));
       }
@@ -177,18 +208,33 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     const url = new URL(req.url ?? "/", rsBase);
     const record: SeenRequest = { server: "rs", method: req.method ?? "", path: url.pathname };
     seen.push(record);
-    if (url.pathname === "/.well-known/oauth-protected-resource/mcp" || url.pathname === "/.well-known/oauth-protected-resource") {
-      return json(res, 200, { resource: mcpUrl, authorization_servers: [issuer], scopes_supported: ["mcp:tools"], bearer_methods_supported: ["header"] });
+    if (
+      url.pathname === "/.well-known/oauth-protected-resource/mcp" ||
+      url.pathname === "/.well-known/oauth-protected-resource"
+    ) {
+      return json(res, 200, {
+        resource: mcpUrl,
+        authorization_servers: [issuer],
+        scopes_supported: ["mcp:tools"],
+        bearer_methods_supported: ["header"],
+      });
     }
     if (url.pathname !== "/mcp") return json(res, 404, { error: "not_found" });
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1];
     const grant = bearer ? access.get(bearer) : undefined;
     if (!grant?.valid) {
       record.status = 401;
-      return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${metadataUrl}"` });
+      return json(
+        res,
+        401,
+        { error: "invalid_token" },
+        { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${metadataUrl}"` },
+      );
     }
     const server = new McpServer({ name: "protected", version: "1.0.0" });
-    server.registerTool("whoami", { description: "Say which client the token was issued to" }, async () => ({ content: [{ type: "text", text: `hello ${grant.clientId}` }] }));
+    server.registerTool("whoami", { description: "Say which client the token was issued to" }, async () => ({
+      content: [{ type: "text", text: `hello ${grant.clientId}` }],
+    }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => void transport.close());
     await server.connect(transport);

@@ -39,7 +39,13 @@ export function packedTarball(): string {
   try {
     execFileSync("npm", ["run", "--silent", "build:types"], { cwd: repoRoot, stdio: "pipe" });
     const dir = tempDir("ubiquity-pack-");
-    const name = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], { cwd: repoRoot, encoding: "utf8" }).trim().split("\n").at(-1)!;
+    const name = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    })
+      .trim()
+      .split("\n")
+      .at(-1)!;
     tarball = join(dir, name);
     return tarball;
   } finally {
@@ -56,7 +62,10 @@ export function tempDir(prefix: string): string {
 
 /** `npm install` in `cwd` (what a user types), quiet; throws with npm's output on failure. */
 export function npmInstall(cwd: string, specs: string[]): void {
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...specs], { cwd, stdio: "pipe" });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...specs], {
+    cwd,
+    stdio: "pipe",
+  });
 }
 
 /** Remove the temp folders made here (call from afterAll). */

@@ -25,7 +25,9 @@ export function postgresBinDir(): string | undefined {
   if (process.env.UBIQUITY_PG_BIN) candidates.push(process.env.UBIQUITY_PG_BIN);
   const debian = "/usr/lib/postgresql";
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => join(debian, v, "bin")));
   }
   for (const dir of (process.env.PATH ?? "").split(":")) if (dir) candidates.push(dir);
@@ -37,7 +39,8 @@ export const postgresMissing: string | undefined = postgresBinDir()
   ? undefined
   : "PostgreSQL is not installed (no initdb/postgres under /usr/lib/postgresql/*/bin, UBIQUITY_PG_BIN or PATH): apt-get install -y postgresql";
 
-if (postgresMissing && process.env.UBIQUITY_REQUIRE_POSTGRES === "1") throw new Error(`UBIQUITY_REQUIRE_POSTGRES=1 but ${postgresMissing}`);
+if (postgresMissing && process.env.UBIQUITY_REQUIRE_POSTGRES === "1")
+  throw new Error(`UBIQUITY_REQUIRE_POSTGRES=1 but ${postgresMissing}`);
 
 /** A running throw-away server. */
 export interface TestPostgres {
@@ -54,7 +57,6 @@ export interface TestPostgres {
   up(): Promise<void>;
 }
 
-
 /** uid/gid to run the server as: ours, or the `postgres` user's when we are root. */
 function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
@@ -62,7 +64,9 @@ function serverUser(): { uid: number; gid: number } | undefined {
   const uid = id("-u");
   const gid = id("-g");
   if (uid.status !== 0 || gid.status !== 0) {
-    throw new Error("PostgreSQL refuses to run as root and there is no `postgres` user to run it as: useradd --system postgres (the Debian package creates it)");
+    throw new Error(
+      "PostgreSQL refuses to run as root and there is no `postgres` user to run it as: useradd --system postgres (the Debian package creates it)",
+    );
   }
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
@@ -92,11 +96,15 @@ async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
   const data = join(root, "data");
   if (user) chownSync(root, user.uid, user.gid);
   const as = user ? { uid: user.uid, gid: user.gid } : {};
-  const init = spawnSync(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"], {
-    ...as,
-    cwd: root,
-    encoding: "utf8",
-  });
+  const init = spawnSync(
+    join(bin, "initdb"),
+    ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"],
+    {
+      ...as,
+      cwd: root,
+      encoding: "utf8",
+    },
+  );
   if (init.status !== 0) {
     rmSync(root, { recursive: true, force: true });
     throw new Error(`initdb failed (${init.status}): ${init.stderr || init.stdout}`);
@@ -111,7 +119,22 @@ async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
   const start = async (first: boolean) => {
     child = spawn(
       join(bin, "postgres"),
-      ["-D", data, "-p", String(port), "-k", root, "-c", "listen_addresses=127.0.0.1", "-c", `fsync=${fsync}`, "-c", `synchronous_commit=${fsync}`, "-c", "max_connections=200"],
+      [
+        "-D",
+        data,
+        "-p",
+        String(port),
+        "-k",
+        root,
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        `fsync=${fsync}`,
+        "-c",
+        `synchronous_commit=${fsync}`,
+        "-c",
+        "max_connections=200",
+      ],
       { ...as, cwd: root, stdio: ["ignore", "ignore", "pipe"] },
     );
     running.add(child);

@@ -12,7 +12,10 @@ const made: string[] = [];
 /** Write `files` (path → content) into a fresh temp folder; returns its real path. */
 export function tempProject(
   files: Record<string, string>,
-  { packageJson = { name: "tmp-project", private: true, type: "module" }, linkUbiquity = false }: { packageJson?: object | false; linkUbiquity?: boolean } = {},
+  {
+    packageJson = { name: "tmp-project", private: true, type: "module" },
+    linkUbiquity = false,
+  }: { packageJson?: object | false; linkUbiquity?: boolean } = {},
 ): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "ubiquity-test-")));
   made.push(dir);
@@ -36,8 +39,13 @@ export function removeTempProjects(): void {
 
 /** Fail with a clear message when the build the bin (and `import "ubiquity"`) needs is missing. */
 export function requireDist(): void {
-  if (!existsSync(join(repoRoot, "dist", "runner", "cli.mjs")) || !existsSync(join(repoRoot, "dist", "sdk", "index.mjs"))) {
-    throw new Error("dist/ is missing: these tests run the built package. Run `npm run build` first (`npm test` does it in pretest).");
+  if (
+    !existsSync(join(repoRoot, "dist", "runner", "cli.mjs")) ||
+    !existsSync(join(repoRoot, "dist", "sdk", "index.mjs"))
+  ) {
+    throw new Error(
+      "dist/ is missing: these tests run the built package. Run `npm run build` first (`npm test` does it in pretest).",
+    );
   }
 }
 
@@ -61,7 +69,12 @@ export interface CliInput {
  * does. The trust tests (test/security) pass `UBIQUITY_TRUST: ""` and a temp HOME. Stdin is
  * closed at once unless `input` or `keepStdinOpen` says otherwise.
  */
-export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, stdin: CliInput = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  stdin: CliInput = {},
+): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,

@@ -17,9 +17,12 @@ export function redisBinary(): string | undefined {
 }
 
 /** Why the Redis tests cannot run here (undefined when they can); with UBIQUITY_REQUIRE_REDIS=1 (.ci/run) a missing server fails instead. */
-export const redisMissing: string | undefined = redisBinary() ? undefined : "redis-server is not installed: apt-get install -y redis-server (.ci/run installs it)";
+export const redisMissing: string | undefined = redisBinary()
+  ? undefined
+  : "redis-server is not installed: apt-get install -y redis-server (.ci/run installs it)";
 
-if (redisMissing && process.env.UBIQUITY_REQUIRE_REDIS === "1") throw new Error(`UBIQUITY_REQUIRE_REDIS=1 but ${redisMissing}`);
+if (redisMissing && process.env.UBIQUITY_REQUIRE_REDIS === "1")
+  throw new Error(`UBIQUITY_REQUIRE_REDIS=1 but ${redisMissing}`);
 
 export { freePort };
 
@@ -63,9 +66,27 @@ export async function startRedis(options: { persistent?: boolean } = {}): Promis
   const persistence = options.persistent ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
   let child: ChildProcess;
   const launch = async () => {
-    child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...persistence, "--maxmemory-policy", "noeviction", "--loglevel", "warning"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    child = spawn(
+      binary,
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--save",
+        "",
+        ...persistence,
+        "--maxmemory-policy",
+        "noeviction",
+        "--loglevel",
+        "warning",
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));

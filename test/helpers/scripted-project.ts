@@ -61,10 +61,18 @@ export function scriptedProject(files: Record<string, string> = {}) {
       const log = join(dir, `model-${++counter}.log`);
       writeFileSync(log, "");
       const out = await runCli(["run", ...args], dir, { UBQ_LOG: log, UBQ_SESSIONS: sessions, ...env }, input);
-      const requests = readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged);
-      const messages = out.stdout.startsWith("{") && !out.stdout.startsWith("{\n") ? out.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+      const requests = readFileSync(log, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Logged);
+      const messages =
+        out.stdout.startsWith("{") && !out.stdout.startsWith("{\n")
+          ? out.stdout
+              .split("\n")
+              .filter(Boolean)
+              .map((l) => JSON.parse(l) as Record<string, unknown>)
+          : [];
       return { ...out, requests, messages };
     },
   };
 }
-

@@ -8,15 +8,29 @@ import { binPath } from "./project";
 import type { Logged } from "./scripted-project";
 
 /** One step: wait until `until` holds for the screen (text after the previous step), then type `type`. */
-export type Step = { until: (screen: string, log: () => Logged[]) => boolean; type: string | ((screen: string) => string) };
+export type Step = {
+  until: (screen: string, log: () => Logged[]) => boolean;
+  type: string | ((screen: string) => string);
+};
 
 // The terminal's rendering of the prompt marker (readline redraws it with cursor moves).
 export const PROMPT = "› ";
 export const strip = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
 
-export function inTerminal(cwd: string, args: string[], env: Record<string, string>, steps: Step[]): Promise<{ code: number; screen: string }> {
+export function inTerminal(
+  cwd: string,
+  args: string[],
+  env: Record<string, string>,
+  steps: Step[],
+): Promise<{ code: number; screen: string }> {
   const command = [process.execPath, binPath, ...args].map((a) => `'${a}'`).join(" ");
-  const log = (): Logged[] => (env.UBQ_LOG === undefined ? [] : readFileSync(env.UBQ_LOG, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Logged));
+  const log = (): Logged[] =>
+    env.UBQ_LOG === undefined
+      ? []
+      : readFileSync(env.UBQ_LOG, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Logged);
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
       cwd,
@@ -27,11 +41,13 @@ export function inTerminal(cwd: string, args: string[], env: Record<string, stri
     let from = 0;
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`no exit within 60 s; waiting for step ${JSON.stringify(steps[0]?.type)}; screen:\n${strip(screen)}`));
+      reject(
+        new Error(`no exit within 60 s; waiting for step ${JSON.stringify(steps[0]?.type)}; screen:\n${strip(screen)}`),
+      );
     }, 60_000);
     const advance = () => {
       const step = steps[0];
-      if (!step || !step.until(strip(screen.slice(from)), log)) return;
+      if (!step?.until(strip(screen.slice(from)), log)) return;
       steps.shift();
       const text = typeof step.type === "string" ? step.type : step.type(strip(screen));
       from = screen.length;

@@ -14,7 +14,8 @@ import { binPath } from "./project";
 /** True when tmux is installed; with UBIQUITY_REQUIRE_TMUX=1 (.ci/run installs it) a missing tmux fails instead of skipping. */
 export function hasTmux(): boolean {
   const found = spawnSync("tmux", ["-V"]).status === 0;
-  if (!found && process.env.UBIQUITY_REQUIRE_TMUX === "1") throw new Error("UBIQUITY_REQUIRE_TMUX=1 but tmux is not installed (apt-get install -y tmux)");
+  if (!found && process.env.UBIQUITY_REQUIRE_TMUX === "1")
+    throw new Error("UBIQUITY_REQUIRE_TMUX=1 but tmux is not installed (apt-get install -y tmux)");
   return found;
 }
 
@@ -33,8 +34,19 @@ export class TmuxTerminal {
   }
 
   /** Start `ubiquity <args>` in `cwd` in a terminal of `columns` × `rows`; the pane stays after it exits, showing its exit code. */
-  static start(cwd: string, args: string[], env: Record<string, string>, { columns = 100, rows = 40 } = {}): TmuxTerminal {
-    const fullEnv: NodeJS.ProcessEnv = { ...process.env, UBIQUITY_TRUST: "1", DEBUG: "", TERM: "xterm-256color", ...env };
+  static start(
+    cwd: string,
+    args: string[],
+    env: Record<string, string>,
+    { columns = 100, rows = 40 } = {},
+  ): TmuxTerminal {
+    const fullEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      UBIQUITY_TRUST: "1",
+      DEBUG: "",
+      TERM: "xterm-256color",
+      ...env,
+    };
     delete fullEnv.TMUX;
     delete fullEnv.NO_COLOR;
     const t = new TmuxTerminal(fullEnv);
@@ -81,14 +93,21 @@ export class TmuxTerminal {
   }
 
   /** Wait until `until` holds for the history (or the screen with `on: "screen"`); throws with the screen after `timeoutMs`. */
-  async waitFor(what: string, until: (text: string) => boolean, { on = "history", timeoutMs = 60_000 }: { on?: "history" | "screen"; timeoutMs?: number } = {}): Promise<string> {
+  async waitFor(
+    what: string,
+    until: (text: string) => boolean,
+    { on = "history", timeoutMs = 60_000 }: { on?: "history" | "screen"; timeoutMs?: number } = {},
+  ): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const text = on === "screen" ? this.screen() : this.history();
       if (until(text)) return text;
       // The program ended without showing it: no use waiting.
       const ended = what !== "the program to exit" && /\[exited \d+\]/.test(this.history());
-      if (ended || Date.now() > deadline) throw new Error(`${ended ? "the program exited" : "timed out"} waiting for ${what}; the terminal shows:\n${this.history()}`);
+      if (ended || Date.now() > deadline)
+        throw new Error(
+          `${ended ? "the program exited" : "timed out"} waiting for ${what}; the terminal shows:\n${this.history()}`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }

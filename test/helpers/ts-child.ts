@@ -6,6 +6,13 @@ import { dirname, join } from "node:path";
 const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 
 /** Start a real Node process (the Node running the tests) on a TypeScript script; `env` adds variables. */
-export function spawnTs(script: string, args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [jitiCli, script, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
+export function spawnTs(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [jitiCli, script, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
 }

@@ -26,7 +26,10 @@ const { tool: shell, ran } = recordedBash();
 
 function run(cwd: string, options: Options, commands: string[] = ["ls"], plugins = [hooksPlugin()]) {
   ran.length = 0;
-  const model = scriptedModel([{ toolCalls: commands.map((command, i) => ({ toolName: "Bash", input: { command }, id: `c${i}` })) }, "done"]);
+  const model = scriptedModel([
+    { toolCalls: commands.map((command, i) => ({ toolName: "Bash", input: { command }, id: `c${i}` })) },
+    "done",
+  ]);
   return collect(summon("go", { presets: [], plugins, model, tools: [shell], cwd, ...options }));
 }
 
@@ -35,14 +38,26 @@ const recorder = (log: string) => ({
   type: "command" as const,
   command: `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>require("fs").appendFileSync(process.argv[1], JSON.stringify({input: JSON.parse(s), projectDir: process.env.CLAUDE_PROJECT_DIR})+"\\n"))' ${JSON.stringify(log)}`,
 });
-const lines = (log: string) => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { input: Record<string, unknown>; projectDir?: string }) : []);
+const lines = (log: string) =>
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { input: Record<string, unknown>; projectDir?: string })
+    : [];
 
 describe("hook input fields and variables", () => {
   it("transcript_path is the session's real transcript; CLAUDE_PROJECT_DIR the project", async () => {
     const cwd = temp();
     const sessions = temp();
     const log = join(cwd, "hook.log");
-    const messages = await run(cwd, { sessionDir: sessions, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [recorder(log)] }] } }, ["ls"], [sessionsPlugin(), hooksPlugin()]);
+    const messages = await run(
+      cwd,
+      { sessionDir: sessions, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [recorder(log)] }] } },
+      ["ls"],
+      [sessionsPlugin(), hooksPlugin()],
+    );
     const [seen] = lines(log);
     expect(seen).toBeDefined();
     const transcript = seen!.input.transcript_path as string;
@@ -60,7 +75,14 @@ describe("matchers on events without a tool", () => {
     const cwd = temp();
     const startLog = join(cwd, "start.log");
     const resumeLog = join(cwd, "resume.log");
-    await run(cwd, { hooks: { SessionStart: [{ matcher: "startup|clear|compact", hooks: [recorder(startLog)] }, { matcher: "resume", hooks: [recorder(resumeLog)] }] } });
+    await run(cwd, {
+      hooks: {
+        SessionStart: [
+          { matcher: "startup|clear|compact", hooks: [recorder(startLog)] },
+          { matcher: "resume", hooks: [recorder(resumeLog)] },
+        ],
+      },
+    });
     expect(lines(startLog).map((l) => l.input.source)).toEqual(["startup"]);
     expect(lines(resumeLog)).toEqual([]);
   });
@@ -69,7 +91,19 @@ describe("matchers on events without a tool", () => {
     const cwd = temp();
     const log = join(cwd, "notify.log");
     const other = join(cwd, "other.log");
-    await run(cwd, { hooks: { Notification: [{ matcher: "permission_prompt", hooks: [recorder(log)] }, { matcher: "idle_prompt", hooks: [recorder(other)] }] } }, ["rm -rf build"], [permissionsPlugin(), hooksPlugin()]);
+    await run(
+      cwd,
+      {
+        hooks: {
+          Notification: [
+            { matcher: "permission_prompt", hooks: [recorder(log)] },
+            { matcher: "idle_prompt", hooks: [recorder(other)] },
+          ],
+        },
+      },
+      ["rm -rf build"],
+      [permissionsPlugin(), hooksPlugin()],
+    );
     expect(lines(log).map((l) => l.input.notification_type)).toEqual(["permission_prompt"]);
     expect(lines(other)).toEqual([]);
   });
@@ -87,11 +121,19 @@ describe("matchers on events without a tool", () => {
 });
 
 describe("the `if` field", () => {
-  const guard = { type: "command" as const, command: `echo "blocked by the if-guarded hook" >&2; exit 2`, if: "Bash(rm *)" };
+  const guard = {
+    type: "command" as const,
+    command: `echo "blocked by the if-guarded hook" >&2; exit 2`,
+    if: "Bash(rm *)",
+  };
 
   it("runs the hook only for calls the rule matches", async () => {
     const cwd = temp();
-    const messages = await run(cwd, { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guard] }] } }, ["ls -la", "rm -rf build", "git status && rm -rf dist"]);
+    const messages = await run(cwd, { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guard] }] } }, [
+      "ls -la",
+      "rm -rf build",
+      "git status && rm -rf dist",
+    ]);
     const results = ofType(messages, "tool_result");
     expect(results.map((r) => r.output.isError)).toEqual([false, true, true]);
     expect(ran).toEqual(["ls -la"]);
@@ -100,13 +142,39 @@ describe("the `if` field", () => {
   it("fails safe: a command it cannot read runs the hook", () => {
     const filter = compileIf("Bash(rm *)");
     if (typeof filter === "string") throw new Error(filter);
-    const input = (command: string) => ({ hookEventName: "PreToolUse" as const, sessionId: "s", cwd: "/p", permissionMode: "default", toolName: "Bash", toolInput: { command }, extra: {} });
+    const input = (command: string) => ({
+      hookEventName: "PreToolUse" as const,
+      sessionId: "s",
+      cwd: "/p",
+      permissionMode: "default",
+      toolName: "Bash",
+      toolInput: { command },
+      extra: {},
+    });
     expect(filter(input("ls"))).toBe(false);
     expect(filter(input("git push"))).toBe(false);
-    for (const command of ["rm -rf x", "sudo rm -rf x", "FOO=1 rm x", "bash -c 'rm -rf x'", "echo $(rm -rf x)", "xargs rm < list", "/bin/rm -rf x", "ls; rm x"]) expect(filter(input(command))).toBe(true);
+    for (const command of [
+      "rm -rf x",
+      "sudo rm -rf x",
+      "FOO=1 rm x",
+      "bash -c 'rm -rf x'",
+      "echo $(rm -rf x)",
+      "xargs rm < list",
+      "/bin/rm -rf x",
+      "ls; rm x",
+    ])
+      expect(filter(input(command))).toBe(true);
     const other = compileIf("Edit(src/**)");
     if (typeof other === "string") throw new Error(other);
-    const edit = (file_path: string) => ({ hookEventName: "PreToolUse" as const, sessionId: "s", cwd: "/p", permissionMode: "default", toolName: "Edit", toolInput: { file_path }, extra: {} });
+    const edit = (file_path: string) => ({
+      hookEventName: "PreToolUse" as const,
+      sessionId: "s",
+      cwd: "/p",
+      permissionMode: "default",
+      toolName: "Edit",
+      toolInput: { file_path },
+      extra: {},
+    });
     expect(other(edit("/p/src/a/b.ts"))).toBe(true);
     expect(other(edit("/p/docs/a.md"))).toBe(false);
     expect(other({ ...edit("/p/src/a.ts"), toolName: "Write" })).toBe(false);
@@ -114,7 +182,10 @@ describe("the `if` field", () => {
 
   it("an `if` that is not a rule is reported, and the hook then runs for every call", () => {
     const reports: string[] = [];
-    const hooks = readFileHooks({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh", if: "Bash(" }] }] }, (m) => reports.push(m));
+    const hooks = readFileHooks(
+      { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh", if: "Bash(" }] }] },
+      (m) => reports.push(m),
+    );
     expect(hooks.PreToolUse).toEqual([{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }]);
     expect(reports[0]).toContain('its "if" is not a permission rule');
   });

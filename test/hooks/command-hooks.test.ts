@@ -24,7 +24,10 @@ function script(name: string, body: string): string {
 const { tool: shell, ran } = recordedBash();
 
 function run(options: Options, calls: string[]) {
-  const model = scriptedModel([{ toolCalls: calls.map((command, i) => ({ toolName: "Bash", input: { command }, id: `c${i}` })) }, "done"]);
+  const model = scriptedModel([
+    { toolCalls: calls.map((command, i) => ({ toolName: "Bash", input: { command }, id: `c${i}` })) },
+    "done",
+  ]);
   return collect(summon("go", { presets: [], plugins: [hooksPlugin()], model, tools: [shell], cwd: dir, ...options }));
 }
 
@@ -39,7 +42,10 @@ echo "$cmd" >> "${dir}/seen.log"
 case "$cmd" in rm\\ *) echo "rm is not allowed in this repo" >&2; exit 2;; esac
 exit 0`,
     );
-    const messages = await run({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] } }, ["ls -la", "rm -rf build"]);
+    const messages = await run(
+      { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] } },
+      ["ls -la", "rm -rf build"],
+    );
     expect(ran).toEqual(["ls -la"]);
     const results = ofType(messages, "tool_result");
     expect(results[0]!.output).toMatchObject({ content: "ran: ls -la", isError: false });
@@ -56,7 +62,10 @@ exit 0`,
       `cat > /dev/null
 printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"git status --short"}}}'`,
     );
-    const messages = await run({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: rewrite }] }] } }, ["git status"]);
+    const messages = await run(
+      { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: rewrite }] }] } },
+      ["git status"],
+    );
     expect(ran).toEqual(["git status --short"]);
     expect(ofType(messages, "tool_use")[0]!.toolInput).toEqual({ command: "git status --short" });
   });
@@ -104,7 +113,10 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
     expect(ran).toEqual(["make"]);
     expect(warnings.join("\n")).toMatch(/failed \(exit 1\): oops/);
     const user = model.requests[0]!.prompt.find((m) => m.role === "user")!;
-    expect(user.content.map((p) => (p.type === "text" ? p.text : ""))).toEqual(["The build is red; fix tests first.", "go"]);
+    expect(user.content.map((p) => (p.type === "text" ? p.text : ""))).toEqual([
+      "The build is red; fix tests first.",
+      "go",
+    ]);
   });
 
   it("speaks Claude Code's field names both ways", () => {
@@ -130,10 +142,15 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
       tool_response: "done",
       stop_hook_active: true,
     });
-    expect(parseCommandOutput({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "nope" } })).toEqual({ decision: "block", reason: "nope" });
+    expect(
+      parseCommandOutput({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "nope" } }),
+    ).toEqual({ decision: "block", reason: "nope" });
     expect(parseCommandOutput({ continue: false, stopReason: "halt" })).toEqual({ continue: false, reason: "halt" });
     expect(parseCommandOutput({ hookSpecificOutput: { permissionDecision: "ask" } })).toEqual({ ask: true });
-    expect(parseCommandOutput({ hookSpecificOutput: { additionalContext: "ctx" }, systemMessage: "hi" })).toEqual({ additionalContext: "ctx", systemMessage: "hi" });
+    expect(parseCommandOutput({ hookSpecificOutput: { additionalContext: "ctx" }, systemMessage: "hi" })).toEqual({
+      additionalContext: "ctx",
+      systemMessage: "hi",
+    });
   });
 });
 
@@ -141,23 +158,46 @@ describe("command hooks from settings files", () => {
   function projectWithSettings(hooksValue: unknown) {
     const project = mkdtempSync(join(tmpdir(), "ubq-settings-hooks-"));
     const guard = join(project, "guard.sh");
-    writeFileSync(guard, `#!/usr/bin/env bash\ncat >/dev/null\necho "blocked by the project's settings hook" >&2\nexit 2\n`);
+    writeFileSync(
+      guard,
+      `#!/usr/bin/env bash\ncat >/dev/null\necho "blocked by the project's settings hook" >&2\nexit 2\n`,
+    );
     chmodSync(guard, 0o755);
     mkdirSync(join(project, ".ubiquity"));
-    writeFileSync(join(project, ".ubiquity", "settings.json"), JSON.stringify({ hooks: hooksValue === "guard" ? { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] } : hooksValue }));
+    writeFileSync(
+      join(project, ".ubiquity", "settings.json"),
+      JSON.stringify({
+        hooks:
+          hooksValue === "guard"
+            ? { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] }
+            : hooksValue,
+      }),
+    );
     return project;
   }
 
   async function runIn(project: string, options: Options) {
     const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "make" } }] }, "done"]);
-    return collect(summon("go", { presets: [], plugins: [settingsPlugin(), hooksPlugin()], model, tools: [shell], cwd: project, ...options }));
+    return collect(
+      summon("go", {
+        presets: [],
+        plugins: [settingsPlugin(), hooksPlugin()],
+        model,
+        tools: [shell],
+        cwd: project,
+        ...options,
+      }),
+    );
   }
 
   it("run only from the settings sources the caller enabled", async () => {
     const project = projectWithSettings("guard");
     ran.length = 0;
     const enabled = await runIn(project, { settingSources: ["project"] });
-    expect(ofType(enabled, "tool_result")[0]!.output).toMatchObject({ content: "blocked by the project's settings hook", isError: true });
+    expect(ofType(enabled, "tool_result")[0]!.output).toMatchObject({
+      content: "blocked by the project's settings hook",
+      isError: true,
+    });
     expect(ran).toEqual([]);
     const notEnabled = await runIn(project, {});
     expect(ofType(notEnabled, "tool_result")[0]!.output.isError).toBe(false);
@@ -198,7 +238,13 @@ describe("the permission engine judges the rewritten input", () => {
         permissionMode: "bypassPermissions",
         disallowedTools: ["Bash(rm:*)"],
         hooks: {
-          PreToolUse: [{ hooks: [async (i) => (i.toolInput?.command === "ls" ? { updatedInput: { command: "rm -rf ." } } : undefined)] }],
+          PreToolUse: [
+            {
+              hooks: [
+                async (i) => (i.toolInput?.command === "ls" ? { updatedInput: { command: "rm -rf ." } } : undefined),
+              ],
+            },
+          ],
         },
       }),
     );

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createKernel, createRun, defineTool, definePlugin, summon, type HookInput, type HookOutput, type Options } from "ubiquity";
+import {
+  createKernel,
+  createRun,
+  defineTool,
+  definePlugin,
+  summon,
+  type HookInput,
+  type HookOutput,
+  type Options,
+} from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin, { getHooksApi, HOOK_EVENTS, matches } from "ubiquity/plugins/hooks";
 import systemPrompt from "ubiquity/plugins/system-prompt";
@@ -40,12 +49,20 @@ const askFor = (tool: string) =>
   definePlugin(() => ({
     name: "test:ask",
     apply(kernel) {
-      kernel.hooks.tool.permission.tap("test:ask", (v, call) => (call.toolName === tool ? { behavior: "ask", message: `${tool} needs approval` } : v));
+      kernel.hooks.tool.permission.tap("test:ask", (v, call) =>
+        call.toolName === tool ? { behavior: "ask", message: `${tool} needs approval` } : v,
+      );
     },
   }))();
 
 function run(prompt: string, options: Options & { plugins?: unknown[] }) {
-  return collect(summon(prompt, { presets: [], ...options, plugins: [hooksPlugin(), ...((options.plugins as never[]) ?? [])] } as never));
+  return collect(
+    summon(prompt, {
+      presets: [],
+      ...options,
+      plugins: [hooksPlugin(), ...((options.plugins as never[]) ?? [])],
+    } as never),
+  );
 }
 
 describe("hook events", () => {
@@ -62,7 +79,12 @@ describe("hook events", () => {
       model,
       tools: [echo],
       permissionMode: "acceptEdits",
-      hooks: { PreToolUse: [{ matcher: "Echo", hooks: [recorder(pre)] }, { matcher: "Write|Edit", hooks: [recorder(other)] }] },
+      hooks: {
+        PreToolUse: [
+          { matcher: "Echo", hooks: [recorder(pre)] },
+          { matcher: "Write|Edit", hooks: [recorder(other)] },
+        ],
+      },
     });
     expect(other).toHaveLength(0);
     expect(pre).toHaveLength(1);
@@ -165,7 +187,12 @@ describe("hook events", () => {
     const post: HookInput[] = [];
     const fail: HookInput[] = [];
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "ok" }, { toolName: "Boom", input: {}, id: "bad" }] },
+      {
+        toolCalls: [
+          { toolName: "Echo", input: { text: "a" }, id: "ok" },
+          { toolName: "Boom", input: {}, id: "bad" },
+        ],
+      },
       "done",
     ]);
     await run("go", {
@@ -180,7 +207,9 @@ describe("hook events", () => {
     expect(fail.map((p) => [p.toolUseId, p.toolOutput])).toEqual([["bad", "it broke"]]);
     const parts = model.requests[1]!.prompt.find((m) => m.role === "tool")!.content;
     const first = parts[0]!;
-    expect(first.type === "tool-result" && first.output.type === "text" && first.output.value).toBe("echo: a\n\nNOTE: reviewed by hook");
+    expect(first.type === "tool-result" && first.output.type === "text" && first.output.value).toBe(
+      "echo: a\n\nNOTE: reviewed by hook",
+    );
   });
 
   it("PermissionRequest fires before the handler is consulted and can answer; PermissionDenied after a denial", async () => {
@@ -240,12 +269,19 @@ describe("hook events", () => {
     expect(submitted).toHaveLength(1);
     expect(submitted[0]!.prompt).toBe("what now?");
     const user = model.requests[0]!.prompt.find((m) => m.role === "user")!;
-    expect(user.content.map((p) => (p.type === "text" ? p.text : ""))).toEqual(["session context", "prompt context", "what now?"]);
+    expect(user.content.map((p) => (p.type === "text" ? p.text : ""))).toEqual([
+      "session context",
+      "prompt context",
+      "what now?",
+    ]);
   });
 
   it("UserPromptSubmit may block the prompt: the run ends with a result saying why, the model is never called", async () => {
     const model = scriptedModel(["never"]);
-    const messages = await run("delete everything", { model, hooks: { UserPromptSubmit: [{ hooks: [() => ({ decision: "block", reason: "not today" })] }] } });
+    const messages = await run("delete everything", {
+      model,
+      hooks: { UserPromptSubmit: [{ hooks: [() => ({ decision: "block", reason: "not today" })] }] },
+    });
     expect(model.requests).toHaveLength(0);
     expect(resultOf(messages)).toMatchObject({ isError: true });
     expect(resultOf(messages).result).toContain("not today");
@@ -268,7 +304,15 @@ describe("hook events", () => {
     ]);
     const messages = await run("fix it", {
       model,
-      hooks: { Stop: [{ hooks: [recorder(stops, () => (n++ === 0 ? { decision: "block", reason: "run the tests first" } : undefined))] }] },
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              recorder(stops, () => (n++ === 0 ? { decision: "block", reason: "run the tests first" } : undefined)),
+            ],
+          },
+        ],
+      },
     });
     expect(stops.map((s) => [s.message, s.extra.stopHookActive])).toEqual([
       ["I am done", false],
@@ -277,7 +321,9 @@ describe("hook events", () => {
     const second = model.requests[1]!.prompt.filter((m) => m.role !== "system");
     expect(second.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
     const last = second.at(-1)!;
-    expect(last.role === "user" && last.content.map((p) => (p.type === "text" ? p.text : "")).join("")).toBe("run the tests first");
+    expect(last.role === "user" && last.content.map((p) => (p.type === "text" ? p.text : "")).join("")).toBe(
+      "run the tests first",
+    );
     const result = resultOf(messages);
     expect(result).toMatchObject({ subtype: "success", isError: false, result: "now the tests pass", numTurns: 2 });
     expect(result.usage).toMatchObject({ inputTokens: 30, outputTokens: 5, requests: 2 });
@@ -289,7 +335,10 @@ describe("hook events", () => {
     const messages = await run("go", {
       model,
       maxTurns: 4,
-      hooks: { Stop: [{ hooks: [() => ({ decision: "block", reason: "again" })] }], Notification: [{ hooks: [recorder(notes)] }] },
+      hooks: {
+        Stop: [{ hooks: [() => ({ decision: "block", reason: "again" })] }],
+        Notification: [{ hooks: [recorder(notes)] }],
+      },
     });
     expect(resultOf(messages)).toMatchObject({ subtype: "error_max_turns", numTurns: 4 });
     expect(notes.map((n) => n.extra.reason)).toEqual(["max_turns"]);
@@ -300,7 +349,13 @@ describe("hook events", () => {
     const hooks = { Notification: [{ hooks: [recorder(notes)] }] };
     const script = () => scriptedModel([{ toolCalls: [{ toolName: "Echo", input: { text: "x" } }] }, "ok"]);
     await run("go", { model: script(), tools: [echo], plugins: [askFor("Echo")], hooks });
-    await run("go", { model: script(), tools: [echo], plugins: [askFor("Echo")], hooks, canUseTool: () => ({ behavior: "allow" }) });
+    await run("go", {
+      model: script(),
+      tools: [echo],
+      plugins: [askFor("Echo")],
+      hooks,
+      canUseTool: () => ({ behavior: "allow" }),
+    });
     expect(notes.map((n) => n.extra)).toEqual([
       { reason: "permission_required", notificationType: "permission_prompt", willBeDenied: true },
       { reason: "permission_required", notificationType: "permission_prompt", willBeDenied: false },
@@ -324,19 +379,35 @@ describe("hook events", () => {
     expect(ofType(messages, "user").map((m) => m.text)).toEqual(["go", "again"]);
     expect(messages.at(-2)).toMatchObject({ type: "assistant", text: "attempt 1" });
     const stored = await new SessionStore({ dir: sessionDir }).get(result.sessionId);
-    expect(stored!.records.flatMap((r) => (r.message.type === "user" ? [r.message.text] : []))).toEqual(["go", "again"]);
+    expect(stored!.records.flatMap((r) => (r.message.type === "user" ? [r.message.text] : []))).toEqual([
+      "go",
+      "again",
+    ]);
   });
 
   it("Notification: permission_required, error, stopped; its return value is ignored", async () => {
     const notes: HookInput[] = [];
-    const note = { Notification: [{ hooks: [recorder(notes, () => ({ decision: "block" as const, reason: "ignored" }))] }] };
+    const note = {
+      Notification: [{ hooks: [recorder(notes, () => ({ decision: "block" as const, reason: "ignored" }))] }],
+    };
     // permission_required (and nothing answers: denied)
-    await run("go", { model: scriptedModel([{ toolCalls: [{ toolName: "Echo", input: { text: "x" } }] }, "ok"]), tools: [echo], plugins: [askFor("Echo")], hooks: note });
+    await run("go", {
+      model: scriptedModel([{ toolCalls: [{ toolName: "Echo", input: { text: "x" } }] }, "ok"]),
+      tools: [echo],
+      plugins: [askFor("Echo")],
+      hooks: note,
+    });
     expect(notes.map((n) => n.extra.reason)).toEqual(["permission_required"]);
-    expect(notes[0]).toMatchObject({ toolName: "Echo", message: "Echo needs approval. No canUseTool handler is configured, so it will be denied." });
+    expect(notes[0]).toMatchObject({
+      toolName: "Echo",
+      message: "Echo needs approval. No canUseTool handler is configured, so it will be denied.",
+    });
     // error
     notes.length = 0;
-    const failed = await run("go", { model: scriptedModel([{ error: { status: 400, message: "bad request" } }]), hooks: note });
+    const failed = await run("go", {
+      model: scriptedModel([{ error: { status: 400, message: "bad request" } }]),
+      hooks: note,
+    });
     expect(resultOf(failed).isError).toBe(true);
     expect(notes.map((n) => n.extra.reason)).toEqual(["error"]);
     // stopped: the run ended after a Stop hook kept it going
@@ -344,7 +415,12 @@ describe("hook events", () => {
     let once = true;
     const stopped = await run("go", {
       model: scriptedModel(["first", "second"]),
-      hooks: { ...note, Stop: [{ hooks: [() => (once ? ((once = false), { decision: "block" as const, reason: "more" }) : undefined)] }] },
+      hooks: {
+        ...note,
+        Stop: [
+          { hooks: [() => (once ? ((once = false), { decision: "block" as const, reason: "more" }) : undefined)] },
+        ],
+      },
     });
     expect(resultOf(stopped).subtype).toBe("success");
     expect(notes.map((n) => n.extra.reason)).toEqual(["stopped"]);
@@ -391,10 +467,20 @@ describe("hook events", () => {
 
   it("the system prompt says hooks are watching only when hooks are configured", async () => {
     const withHooks = scriptedModel(["x"]);
-    await collect(summon("go", { presets: [], plugins: [systemPrompt(), hooksPlugin()], model: withHooks, hooks: { Stop: [{ hooks: [() => undefined] }] } }));
+    await collect(
+      summon("go", {
+        presets: [],
+        plugins: [systemPrompt(), hooksPlugin()],
+        model: withHooks,
+        hooks: { Stop: [{ hooks: [() => undefined] }] },
+      }),
+    );
     const without = scriptedModel(["x"]);
     await collect(summon("go", { presets: [], plugins: [systemPrompt(), hooksPlugin()], model: without }));
-    const sys = (m: ReturnType<typeof scriptedModel>) => m.requests[0]!.prompt.filter((p) => p.role === "system").map((p) => p.content).join("\n");
+    const sys = (m: ReturnType<typeof scriptedModel>) =>
+      m.requests[0]!.prompt.filter((p) => p.role === "system")
+        .map((p) => p.content)
+        .join("\n");
     expect(sys(withHooks)).toContain("Hooks configured by the user watch this run");
     expect(sys(without)).not.toContain("Hooks");
   });

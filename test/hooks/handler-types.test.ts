@@ -32,7 +32,16 @@ let server: Server;
 let base = "";
 const seen: Seen[] = [];
 const answers: Record<string, { status: number; body: string; headers?: Record<string, string> }> = {
-  "/block": { status: 200, body: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "the endpoint says no" } }) },
+  "/block": {
+    status: 200,
+    body: JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: "the endpoint says no",
+      },
+    }),
+  },
   "/empty": { status: 200, body: "" },
   "/fail": { status: 500, body: JSON.stringify({ decision: "block", reason: "a 500 never blocks" }) },
   "/text": { status: 200, body: "plain words, not JSON" },
@@ -42,11 +51,17 @@ const answers: Record<string, { status: number; body: string; headers?: Record<s
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = "";
-    req.on("data", (d) => (body += d)).on("end", () => {
-      seen.push({ path: req.url ?? "", headers: req.headers, body: JSON.parse(body || "{}") as Record<string, unknown> });
-      const answer = answers[req.url ?? ""] ?? { status: 404, body: "" };
-      res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers }).end(answer.body);
-    });
+    req
+      .on("data", (d) => (body += d))
+      .on("end", () => {
+        seen.push({
+          path: req.url ?? "",
+          headers: req.headers,
+          body: JSON.parse(body || "{}") as Record<string, unknown>,
+        });
+        const answer = answers[req.url ?? ""] ?? { status: 404, body: "" };
+        res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers }).end(answer.body);
+      });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -54,12 +69,21 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const allow = () => ({ behavior: "allow" as const });
-const common: Options = { canUseTool: allow, persistSession: false, persistTodos: false, sandbox: false, marketPricing: false };
-const toolResults = (messages: Message[]) => messages.flatMap((m) => (m.type === "tool_result" ? [m.output.content] : []));
+const common: Options = {
+  canUseTool: allow,
+  persistSession: false,
+  persistTodos: false,
+  sandbox: false,
+  marketPricing: false,
+};
+const toolResults = (messages: Message[]) =>
+  messages.flatMap((m) => (m.type === "tool_result" ? [m.output.content] : []));
 
 /** A run whose model calls Bash once with `command`, then says done. */
 function bashOnce(cwd: string, command: string, options: Options) {
-  const model = scriptedModel(({ request }) => (request.prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "Bash", input: { command } }] }));
+  const model = scriptedModel(({ request }) =>
+    request.prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "Bash", input: { command } }] },
+  );
   return collect(summon("go", { ...common, model, cwd, ...options }));
 }
 
@@ -67,18 +91,28 @@ describe("http hooks", () => {
   it("a 2xx JSON deny blocks the call; the endpoint got the hook input", async () => {
     const cwd = temp();
     seen.length = 0;
-    const messages = await bashOnce(cwd, "touch made", { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: `${base}/block` }] }] } });
+    const messages = await bashOnce(cwd, "touch made", {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: `${base}/block` }] }] },
+    });
     expect(existsSync(join(cwd, "made"))).toBe(false);
     expect(toolResults(messages).join("\n")).toContain("the endpoint says no");
     expect(seen).toHaveLength(1);
-    expect(seen[0]!.body).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "touch made" }, cwd });
+    expect(seen[0]!.body).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "touch made" },
+      cwd,
+    });
     expect(seen[0]!.headers["content-type"]).toBe("application/json");
   });
 
   it("a URL allowedHttpHookUrls does not admit is never called; the call goes on", async () => {
     const cwd = temp();
     seen.length = 0;
-    await bashOnce(cwd, "touch made", { allowedHttpHookUrls: ["https://hooks.example.com/*"], hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: `${base}/block` }] }] } });
+    await bashOnce(cwd, "touch made", {
+      allowedHttpHookUrls: ["https://hooks.example.com/*"],
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: `${base}/block` }] }] },
+    });
     expect(seen).toHaveLength(0);
     expect(existsSync(join(cwd, "made"))).toBe(true);
     // An empty list admits nothing; a pattern that covers the URL admits it.
@@ -92,7 +126,9 @@ describe("http hooks", () => {
     for (const path of ["/fail", "/text", "/redirect", "/empty"]) {
       const cwd = temp();
       seen.length = 0;
-      await bashOnce(cwd, "touch made", { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: `${base}${path}` }] }] } });
+      await bashOnce(cwd, "touch made", {
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: `${base}${path}` }] }] },
+      });
       expect(existsSync(join(cwd, "made")), path).toBe(true);
       expect(seen.map((s) => s.path)).toEqual([path]); // the redirect's target was not asked
     }
@@ -113,7 +149,11 @@ describe("http hooks", () => {
                 {
                   type: "http",
                   url: `${base}/empty`,
-                  headers: { authorization: "Bearer $UBQ_HOOK_TOKEN", "x-other": "${UBQ_HOOK_OTHER}", "x-key": "$ANTHROPIC_API_KEY" },
+                  headers: {
+                    authorization: "Bearer $UBQ_HOOK_TOKEN",
+                    "x-other": "${UBQ_HOOK_OTHER}",
+                    "x-key": "$ANTHROPIC_API_KEY",
+                  },
                   allowedEnvVars: ["UBQ_HOOK_TOKEN", "ANTHROPIC_API_KEY"],
                 },
               ],
@@ -132,7 +172,9 @@ describe("http hooks", () => {
     expect(seen[0]!.headers["x-key"]).toBe("");
     expect(interpolateHeader("a $X b", new Set(["X"]), { X: "1" })).toBe("a 1 b");
     expect(interpolateHeader("a $X b", new Set(["X"]), {})).toBe("a  b");
-    expect(interpolateHeader("${ANTHROPIC_API_KEY}", new Set(["ANTHROPIC_API_KEY"]), { ANTHROPIC_API_KEY: "sk-1" })).toBe("");
+    expect(
+      interpolateHeader("${ANTHROPIC_API_KEY}", new Set(["ANTHROPIC_API_KEY"]), { ANTHROPIC_API_KEY: "sk-1" }),
+    ).toBe("");
   });
 
   it("httpHookAllowedEnvVars narrows what a hook may list", async () => {
@@ -142,7 +184,20 @@ describe("http hooks", () => {
     try {
       await bashOnce(cwd, "true", {
         httpHookAllowedEnvVars: ["SOMETHING_ELSE"],
-        hooks: { PreToolUse: [{ hooks: [{ type: "http", url: `${base}/empty`, headers: { authorization: "Bearer $UBQ_HOOK_TOKEN" }, allowedEnvVars: ["UBQ_HOOK_TOKEN"] }] }] },
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                {
+                  type: "http",
+                  url: `${base}/empty`,
+                  headers: { authorization: "Bearer $UBQ_HOOK_TOKEN" },
+                  allowedEnvVars: ["UBQ_HOOK_TOKEN"],
+                },
+              ],
+            },
+          ],
+        },
       });
     } finally {
       delete process.env.UBQ_HOOK_TOKEN;
@@ -153,7 +208,11 @@ describe("http hooks", () => {
 
 const JUDGE = "You evaluate a condition for a coding agent's hook";
 type Prompt = { role: string; content: unknown }[];
-const systemText = (prompt: Prompt) => prompt.filter((m) => m.role === "system").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+const systemText = (prompt: Prompt) =>
+  prompt
+    .filter((m) => m.role === "system")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
 const userText = (prompt: Prompt) => JSON.stringify(prompt.filter((m) => m.role === "user"));
 
 describe("prompt hooks", () => {
@@ -166,10 +225,24 @@ describe("prompt hooks", () => {
         judged.push(userText(prompt));
         return '{"ok": false, "reason": "deleting files is not part of this task"}';
       }
-      return prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }] };
+      return prompt.at(-1)?.role === "tool"
+        ? "done"
+        : { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }] };
     });
     const messages = await collect(
-      summon("go", { ...common, model, cwd, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "prompt", prompt: "Block anything that writes files. Call: $ARGUMENTS" }] }] } }),
+      summon("go", {
+        ...common,
+        model,
+        cwd,
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [{ type: "prompt", prompt: "Block anything that writes files. Call: $ARGUMENTS" }],
+            },
+          ],
+        },
+      }),
     );
     expect(existsSync(join(cwd, "made"))).toBe(false);
     expect(toolResults(messages).join("\n")).toContain("deleting files is not part of this task");
@@ -188,9 +261,18 @@ describe("prompt hooks", () => {
       const model = scriptedModel(({ request }) => {
         const prompt = request.prompt as Prompt;
         if (systemText(prompt).includes(JUDGE)) return answer;
-        return prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }] };
+        return prompt.at(-1)?.role === "tool"
+          ? "done"
+          : { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }] };
       });
-      await collect(summon("go", { ...common, model, cwd, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "prompt", prompt: "Judge $ARGUMENTS" }] }] } }));
+      await collect(
+        summon("go", {
+          ...common,
+          model,
+          cwd,
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "prompt", prompt: "Judge $ARGUMENTS" }] }] },
+        }),
+      );
       expect(existsSync(join(cwd, "made")), answer).toBe(true);
     }
   });
@@ -201,11 +283,19 @@ describe("prompt hooks", () => {
     let judged = 0;
     const model = scriptedModel(({ request }) => {
       const prompt = request.prompt as Prompt;
-      if (systemText(prompt).includes(JUDGE)) return judged++ === 0 ? '{"ok": false, "reason": "the tests were not run"}' : '{"ok": true}';
+      if (systemText(prompt).includes(JUDGE))
+        return judged++ === 0 ? '{"ok": false, "reason": "the tests were not run"}' : '{"ok": true}';
       turns.push(userText(prompt));
       return turns.length === 1 ? "finished" : "ran the tests; finished";
     });
-    const messages = await collect(summon("go", { ...common, model, cwd, hooks: { Stop: [{ hooks: [{ type: "prompt", prompt: "Is the work complete? $ARGUMENTS" }] }] } }));
+    const messages = await collect(
+      summon("go", {
+        ...common,
+        model,
+        cwd,
+        hooks: { Stop: [{ hooks: [{ type: "prompt", prompt: "Is the work complete? $ARGUMENTS" }] }] },
+      }),
+    );
     expect(turns).toHaveLength(2);
     expect(turns[1]).toContain("the tests were not run");
     const result = messages.at(-1)!;
@@ -230,14 +320,28 @@ describe("agent hooks", () => {
       const prompt = request.prompt as Prompt;
       if (systemText(prompt).includes(JUDGE)) {
         agentTools = (request.tools ?? []).map((t) => t.name).sort();
-        if (prompt.at(-1)?.role !== "tool") return { toolCalls: [{ toolName: "Read", input: { file_path: join(cwd, "POLICY.md") } }] };
+        if (prompt.at(-1)?.role !== "tool")
+          return { toolCalls: [{ toolName: "Read", input: { file_path: join(cwd, "POLICY.md") } }] };
         const read = JSON.stringify(prompt.at(-1)!.content);
-        return read.includes("Never create files named made") ? '{"ok": false, "reason": "POLICY.md forbids a file named made"}' : '{"ok": true}';
+        return read.includes("Never create files named made")
+          ? '{"ok": false, "reason": "POLICY.md forbids a file named made"}'
+          : '{"ok": true}';
       }
-      return prompt.at(-1)?.role === "tool" ? "done" : { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }] };
+      return prompt.at(-1)?.role === "tool"
+        ? "done"
+        : { toolCalls: [{ toolName: "Bash", input: { command: "touch made" } }] };
     });
     const messages = await collect(
-      summon("go", { ...common, model, cwd, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "agent", prompt: "Check the call against POLICY.md: $ARGUMENTS" }] }] } }),
+      summon("go", {
+        ...common,
+        model,
+        cwd,
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hooks: [{ type: "agent", prompt: "Check the call against POLICY.md: $ARGUMENTS" }] },
+          ],
+        },
+      }),
     );
     expect(existsSync(join(cwd, "made"))).toBe(false);
     expect(toolResults(messages).join("\n")).toContain("POLICY.md forbids a file named made");
@@ -252,7 +356,11 @@ describe("CLAUDE_ENV_FILE", () => {
   };
   async function run(sandbox: boolean) {
     const cwd = temp();
-    const messages = await bashOnce(cwd, 'echo "v=$UBQ_FROM_HOOK"; echo "p=$PATH"; echo "f=$UBQ_ENV_PATH"; test -e "$UBQ_ENV_PATH" && echo kept || echo removed', { sandbox, hooks: { SessionStart: [{ matcher: "startup", hooks: [hook] }] } });
+    const messages = await bashOnce(
+      cwd,
+      'echo "v=$UBQ_FROM_HOOK"; echo "p=$PATH"; echo "f=$UBQ_ENV_PATH"; test -e "$UBQ_ENV_PATH" && echo kept || echo removed',
+      { sandbox, hooks: { SessionStart: [{ matcher: "startup", hooks: [hook] }] } },
+    );
     return toolResults(messages).join("\n");
   }
 

@@ -22,8 +22,15 @@ export function png(width: number, height: number, padding = 0): Buffer {
   ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, no filter, no interlace
   const rows = Buffer.alloc((width * 3 + 1) * height, 0x7f);
   for (let y = 0; y < height; y++) rows[y * (width * 3 + 1)] = 0; // filter type 0 per row
-  const extra = padding > 0 ? [chunk("tEXt", Buffer.concat([Buffer.from("Comment\0"), Buffer.alloc(padding, 0x41)]))] : [];
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), ...extra, chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+  const extra =
+    padding > 0 ? [chunk("tEXt", Buffer.concat([Buffer.from("Comment\0"), Buffer.alloc(padding, 0x41)]))] : [];
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    ...extra,
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** A JPEG's markers: SOI, a JFIF APP0, an EXIF-sized APP1 of `exifBytes` (the frame header comes after it), SOF0 of `width`×`height`, EOI. */
@@ -39,7 +46,13 @@ export function jpeg(width: number, height: number, exifBytes = 0): Buffer {
   sof.writeUInt16BE(width, 3);
   sof.set([3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1], 5);
   const app1 = exifBytes > 0 ? [segment(0xe1, Buffer.concat([Buffer.from("Exif\0\0"), Buffer.alloc(exifBytes)]))] : [];
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), segment(0xe0, Buffer.from("JFIF\0\x01\x01\0\0\x01\0\x01\0\0", "latin1")), ...app1, segment(0xc0, sof), Buffer.from([0xff, 0xd9])]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]),
+    segment(0xe0, Buffer.from("JFIF\0\x01\x01\0\0\x01\0\x01\0\0", "latin1")),
+    ...app1,
+    segment(0xc0, sof),
+    Buffer.from([0xff, 0xd9]),
+  ]);
 }
 
 /** A GIF89a header with a logical screen of `width`×`height`. */

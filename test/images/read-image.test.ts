@@ -23,10 +23,16 @@ const temp = tempDirs();
 const read = new ReadTool();
 
 /** Read `file` (written with `bytes`) in a run whose model is `label`. */
-async function readAs(label: string | undefined, file: string, bytes: Buffer | string, modelCapabilities?: Record<string, { images?: boolean }>): Promise<ToolOutput> {
+async function readAs(
+  label: string | undefined,
+  file: string,
+  bytes: Buffer | string,
+  modelCapabilities?: Record<string, { images?: boolean }>,
+): Promise<ToolOutput> {
   const cwd = temp("ubq-read-image-");
   writeFileSync(join(cwd, file), bytes);
-  const run = label === undefined ? undefined : ({ modelLabel: label, options: { modelCapabilities } } as unknown as RunContext);
+  const run =
+    label === undefined ? undefined : ({ modelLabel: label, options: { modelCapabilities } } as unknown as RunContext);
   return read.call({ file_path: file }, toolContext(cwd, { run }));
 }
 
@@ -53,8 +59,12 @@ describe("Read of an image file", () => {
     const bytes = png(3, 2);
     const out = await readAs("openai:gpt-4o", "shot.png", bytes);
     expect(out.isError).toBeFalsy();
-    expect(out.parts).toEqual([{ type: "file", mediaType: "image/png", data: { type: "data", data: bytes.toString("base64") } }]);
-    expect(out.content).toBe(`shot.png is an image (PNG image, 3×2 pixels, ${bytes.length} bytes); it is attached to this result.`);
+    expect(out.parts).toEqual([
+      { type: "file", mediaType: "image/png", data: { type: "data", data: bytes.toString("base64") } },
+    ]);
+    expect(out.content).toBe(
+      `shot.png is an image (PNG image, 3×2 pixels, ${bytes.length} bytes); it is attached to this result.`,
+    );
   });
 
   it("reads a .png that holds text as text (the bytes decide, not the name)", async () => {
@@ -82,7 +92,10 @@ describe("Read of an image file", () => {
     expect(out.parts).toBeUndefined();
     expect(out.content).toContain("shot.gif is an image (GIF image, 320×200 pixels, 14 bytes)");
     expect(out.content).toContain("The model of this run (deepseek:deepseek-chat) cannot see images");
-    expect(out.metadata).toMatchObject({ sent: false, image: { mediaType: "image/gif", width: 320, height: 200, bytes: 14 } });
+    expect(out.metadata).toMatchObject({
+      sent: false,
+      image: { mediaType: "image/gif", width: 320, height: 200, bytes: 14 },
+    });
   });
 
   it("treats a call without a run (no model known) as a model that cannot see images", async () => {
@@ -92,8 +105,12 @@ describe("Read of an image file", () => {
   });
 
   it("follows modelCapabilities both ways", async () => {
-    expect((await readAs("ollama:llava-custom", "a.png", png(1, 1), { "ollama:*": { images: true } })).parts).toHaveLength(1);
-    expect((await readAs("openai:gpt-4o", "a.png", png(1, 1), { "openai:gpt-4o": { images: false } })).parts).toBeUndefined();
+    expect(
+      (await readAs("ollama:llava-custom", "a.png", png(1, 1), { "ollama:*": { images: true } })).parts,
+    ).toHaveLength(1);
+    expect(
+      (await readAs("openai:gpt-4o", "a.png", png(1, 1), { "openai:gpt-4o": { images: false } })).parts,
+    ).toBeUndefined();
   });
 
   it("refuses an image over the 5 MB cap, naming the cap and the size", async () => {
@@ -101,7 +118,9 @@ describe("Read of an image file", () => {
     const out = await readAs("openai:gpt-4o", "big.png", big);
     expect(out.isError).toBe(true);
     expect(out.parts).toBeUndefined();
-    expect(out.content).toContain("big.png is an image (PNG image, 8×8 pixels, 5.0 MB), over Read's 5.0 MB limit for images");
+    expect(out.content).toContain(
+      "big.png is an image (PNG image, 8×8 pixels, 5.0 MB), over Read's 5.0 MB limit for images",
+    );
   });
 
   it("refuses an image past Read's 10 MB whole-file limit the same way (found from its head)", async () => {
@@ -119,7 +138,10 @@ describe("Read of an image file", () => {
   it("keeps the path rules: an image outside the permitted folders is refused", async () => {
     const outside = temp("ubq-outside-");
     writeFileSync(join(outside, "x.png"), png(2, 2));
-    const out = await read.call({ file_path: join(outside, "x.png") }, toolContext(temp(), { run: { modelLabel: "openai:gpt-4o", options: {} } as unknown as RunContext }));
+    const out = await read.call(
+      { file_path: join(outside, "x.png") },
+      toolContext(temp(), { run: { modelLabel: "openai:gpt-4o", options: {} } as unknown as RunContext }),
+    );
     expect(out.isError).toBe(true);
     expect(out.parts).toBeUndefined();
   });
@@ -127,13 +149,26 @@ describe("Read of an image file", () => {
   it("keeps the permission rules: a Read deny rule stops an image read before any byte is read", async () => {
     const cwd = temp("ubq-read-image-");
     writeFileSync(join(cwd, "private.png"), png(2, 2));
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Read", input: { file_path: "private.png" }, id: "c1" }] }, "done"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Read", input: { file_path: "private.png" }, id: "c1" }] },
+      "done",
+    ]);
     const messages = await collect(
-      summon("look", { presets: [], plugins: [...modelLayer().plugins, permissions()], tools: [read], cwd, model, disallowedTools: ["Read(private.png)"], modelCapabilities: { "scripted:*": { images: true } } }),
+      summon("look", {
+        presets: [],
+        plugins: [...modelLayer().plugins, permissions()],
+        tools: [read],
+        cwd,
+        model,
+        disallowedTools: ["Read(private.png)"],
+        modelCapabilities: { "scripted:*": { images: true } },
+      }),
     );
     const [result] = ofType(messages, "tool_result");
     expect(result!.output.isError).toBe(true);
-    expect(resultOf(messages).permissionDenials).toMatchObject([{ toolName: "Read", toolInput: { file_path: "private.png" } }]);
+    expect(resultOf(messages).permissionDenials).toMatchObject([
+      { toolName: "Read", toolInput: { file_path: "private.png" } },
+    ]);
     expect(JSON.stringify(model.requests[1]!.prompt)).not.toContain(png(2, 2).toString("base64"));
   });
 });

@@ -30,14 +30,26 @@ function setup() {
   const run = async (prompt: string, script: Script, modelId: string, extra: Partial<SummonOptions> = {}) => {
     const model = scriptedModel(script, { modelId });
     const messages: Message[] = await collect(
-      summon(prompt, { presets: [], plugins: [...modelLayer().plugins, sessions()], tools: [new ReadTool()], sessionDir, cwd, model, ...sees, ...extra }),
+      summon(prompt, {
+        presets: [],
+        plugins: [...modelLayer().plugins, sessions()],
+        tools: [new ReadTool()],
+        sessionDir,
+        cwd,
+        model,
+        ...sees,
+        ...extra,
+      }),
     );
     return { messages, model, result: resultOf(messages) };
   };
   return { sessionDir, run };
 }
 
-const readShot: Script = [{ toolCalls: [{ toolName: "Read", input: { file_path: "shot.png" }, id: "c1" }] }, "a small grey image"];
+const readShot: Script = [
+  { toolCalls: [{ toolName: "Read", input: { file_path: "shot.png" }, id: "c1" }] },
+  "a small grey image",
+];
 
 describe("a session that read an image", () => {
   it("keeps the text and metadata in its transcript, not the image, and resumes on a text-only model", async () => {
@@ -66,18 +78,49 @@ describe("a session that read an image", () => {
       const last = readRecords(file!).at(-1)!;
       const history: ModelMessage[] = [
         { role: "user", content: "[summary] the user asked about shot.png" },
-        { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "Read", input: { file_path: "shot.png" } }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool-call", toolCallId: "c1", toolName: "Read", input: { file_path: "shot.png" } }],
+        },
         {
           role: "tool",
           content: [
-            { type: "tool-result", toolCallId: "c1", toolName: "Read", output: { type: "content", value: [{ type: "text", text: "shot.png is an image" }, { type: "file", mediaType: "image/png", data: { type: "data", data: base64 } }] } },
+            {
+              type: "tool-result",
+              toolCallId: "c1",
+              toolName: "Read",
+              output: {
+                type: "content",
+                value: [
+                  { type: "text", text: "shot.png is an image" },
+                  { type: "file", mediaType: "image/png", data: { type: "data", data: base64 } },
+                ],
+              },
+            },
           ],
         },
         { role: "assistant", content: [{ type: "text", text: "a small grey image" }] },
         ...extra,
       ];
-      const message = { type: "system", subtype: "compact_boundary", tokensBefore: 9000, tokensAfter: 3000, trigger: "auto", uuid: "cb-1", sessionId: first.result.sessionId };
-      const record: TranscriptRecord = { uuid: "cb-1", parentUuid: last.uuid, sessionId: first.result.sessionId, type: "system", timestamp: new Date().toISOString(), cwd: last.cwd, message: message as TranscriptRecord["message"], history };
+      const message = {
+        type: "system",
+        subtype: "compact_boundary",
+        tokensBefore: 9000,
+        tokensAfter: 3000,
+        trigger: "auto",
+        uuid: "cb-1",
+        sessionId: first.result.sessionId,
+      };
+      const record: TranscriptRecord = {
+        uuid: "cb-1",
+        parentUuid: last.uuid,
+        sessionId: first.result.sessionId,
+        type: "system",
+        timestamp: new Date().toISOString(),
+        cwd: last.cwd,
+        message: message as TranscriptRecord["message"],
+        history,
+      };
       appendFileSync(file!, `${JSON.stringify(record)}\n`);
       return { s, sessionId: first.result.sessionId };
     }
@@ -99,7 +142,16 @@ describe("a session that read an image", () => {
     });
 
     it("resumed on a text-only model with a user image in it: a clear error, nothing sent", async () => {
-      const { s, sessionId } = await checkpointed([{ role: "user", content: [{ type: "text", text: "and this?" }, { type: "image", image: base64, mediaType: "image/png" }] }, { role: "assistant", content: "a square" }]);
+      const { s, sessionId } = await checkpointed([
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "and this?" },
+            { type: "image", image: base64, mediaType: "image/png" },
+          ],
+        },
+        { role: "assistant", content: "a square" },
+      ]);
       const next = await s.run("again", ["ok"], "text-only", { resume: sessionId });
       expect(next.result.isError).toBe(true);
       expect(next.result.result).toContain("scripted:text-only does not accept images");
@@ -116,13 +168,30 @@ describe("a user image given as bytes", () => {
 
   for (const [form, part] of [
     ["a Uint8Array image part", { type: "image", image: new Uint8Array(image), mediaType: "image/png" }],
-    ["an ArrayBuffer file part", { type: "file", mediaType: "image/png", data: image.buffer.slice(image.byteOffset, image.byteOffset + image.byteLength) }],
+    [
+      "an ArrayBuffer file part",
+      {
+        type: "file",
+        mediaType: "image/png",
+        data: image.buffer.slice(image.byteOffset, image.byteOffset + image.byteLength),
+      },
+    ],
     ["a tagged Buffer file part", { type: "file", mediaType: "image/png", data: { type: "data", data: image } }],
   ] as const) {
     it(`${form}: reaches the model, and a resumed session sends the same image again`, async () => {
       const s = setup();
       const model = scriptedModel(["a grey square"], { modelId: "vision" });
-      const first = resultOf(await collect(summon(once([part as never]), { presets: [], plugins: [...modelLayer().plugins, sessions()], sessionDir: s.sessionDir, model, ...sees })));
+      const first = resultOf(
+        await collect(
+          summon(once([part as never]), {
+            presets: [],
+            plugins: [...modelLayer().plugins, sessions()],
+            sessionDir: s.sessionDir,
+            model,
+            ...sees,
+          }),
+        ),
+      );
       expect(first.isError, first.result).toBe(false);
       expect(JSON.stringify(model.requests[0]!.prompt)).toContain(base64);
       const next = await s.run("and again?", ["still grey"], "vision", { resume: first.sessionId });

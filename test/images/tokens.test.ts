@@ -22,7 +22,20 @@ const big = png(16, 16, 3 * 1024 * 1024).toString("base64");
 
 const toolImage = (data: string): ModelMessage => ({
   role: "tool",
-  content: [{ type: "tool-result", toolCallId: "c1", toolName: "Read", output: { type: "content", value: [{ type: "text", text: "an image" }, { type: "file", mediaType: "image/png", data: { type: "data", data } }] } }],
+  content: [
+    {
+      type: "tool-result",
+      toolCallId: "c1",
+      toolName: "Read",
+      output: {
+        type: "content",
+        value: [
+          { type: "text", text: "an image" },
+          { type: "file", mediaType: "image/png", data: { type: "data", data } },
+        ],
+      },
+    },
+  ],
 });
 
 describe("estimateTokens and images", () => {
@@ -36,7 +49,14 @@ describe("estimateTokens and images", () => {
   });
 
   it("counts a user image part the same way, once per image", () => {
-    const user: ModelMessage = { role: "user", content: [{ type: "text", text: "two shots" }, { type: "image", image: big, mediaType: "image/png" }, { type: "image", image: big }] };
+    const user: ModelMessage = {
+      role: "user",
+      content: [
+        { type: "text", text: "two shots" },
+        { type: "image", image: big, mediaType: "image/png" },
+        { type: "image", image: big },
+      ],
+    };
     expect(estimateTokens([user])).toBeLessThan(2 * IMAGE_TOKENS + 100);
     expect(estimateTokens([user])).toBeGreaterThanOrEqual(2 * IMAGE_TOKENS);
   });
@@ -51,7 +71,10 @@ describe("microcompaction and an old image result", () => {
   it("clears it like any old Read result, saving about IMAGE_TOKENS (not the base64's length / 4)", () => {
     const history: ModelMessage[] = [
       { role: "user", content: "look" },
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "Read", input: { file_path: "a.png" } }] },
+      {
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: "c1", toolName: "Read", input: { file_path: "a.png" } }],
+      },
       toolImage(big),
       { role: "assistant", content: [{ type: "text", text: "seen" }] },
     ];
@@ -69,7 +92,10 @@ describe("a run that reads a 3 MB image under a 50,000-token budget", () => {
     writeFileSync(join(cwd, "screen.png"), png(16, 16, 3 * 1024 * 1024));
     const model = scriptedModel(
       [
-        { toolCalls: [{ toolName: "Read", input: { file_path: "screen.png" }, id: "c1" }], usage: { inputTokens: 800, outputTokens: 10 } },
+        {
+          toolCalls: [{ toolName: "Read", input: { file_path: "screen.png" }, id: "c1" }],
+          usage: { inputTokens: 800, outputTokens: 10 },
+        },
         { text: "a screenshot", usage: { inputTokens: 2600, outputTokens: 5 } },
       ],
       { modelId: "vision" },

@@ -24,7 +24,9 @@ const image = png(5, 5);
 const base64 = image.toString("base64");
 type Form = "file" | "image";
 const imagePart = (form: Form) =>
-  form === "file" ? ({ type: "file", mediaType: "image/png", data: { type: "data", data: base64 } } as const) : ({ type: "image", image: base64, mediaType: "image/png" } as const);
+  form === "file"
+    ? ({ type: "file", mediaType: "image/png", data: { type: "data", data: base64 } } as const)
+    : ({ type: "image", image: base64, mediaType: "image/png" } as const);
 
 /** Puts an image into the first user message of every turn request (where live input puts one). */
 const userImage = (form: Form) =>
@@ -44,7 +46,14 @@ const userImage = (form: Form) =>
 
 async function send(model: string, form: Form, extra: Partial<SummonOptions> = {}) {
   server = await startProviderServer(["A grey square."]);
-  const options: SummonOptions = { ...modelLayer(), tools: [], model, apiKey: "k", providerSettings: { baseURL: server.baseURL }, ...extra };
+  const options: SummonOptions = {
+    ...modelLayer(),
+    tools: [],
+    model,
+    apiKey: "k",
+    providerSettings: { baseURL: server.baseURL },
+    ...extra,
+  };
   options.plugins = [...(options.plugins ?? []), userImage(form)];
   return resultOf(await collect(summon("what is in this picture?", options)));
 }
@@ -64,7 +73,10 @@ describe.each(["file", "image"] as const)("a user image as a %s part", (form) =>
     const result = await send("anthropic:claude-sonnet-4-5", form);
     expect(result.isError, result.result).toBe(false);
     const body = server!.requests[0]!.body as { messages: { role: string; content: unknown[] }[] };
-    expect(body.messages[0]!.content).toContainEqual({ type: "image", source: { type: "base64", media_type: "image/png", data: base64 } });
+    expect(body.messages[0]!.content).toContainEqual({
+      type: "image",
+      source: { type: "base64", media_type: "image/png", data: base64 },
+    });
   });
 
   it("to OpenAI Responses: an input_image with the data URL", async () => {
@@ -78,7 +90,15 @@ describe("the scripted model in tests", () => {
   it("takes no images by default and takes them when modelCapabilities says so", async () => {
     const run = (extra: Partial<SummonOptions>) => {
       const model = scriptedModel(["seen"]);
-      return collect(summon("look", { presets: [], plugins: [...modelLayer().plugins, userImage("file")], tools: [], model, ...extra })).then((m) => ({ model, result: resultOf(m) }));
+      return collect(
+        summon("look", {
+          presets: [],
+          plugins: [...modelLayer().plugins, userImage("file")],
+          tools: [],
+          model,
+          ...extra,
+        }),
+      ).then((m) => ({ model, result: resultOf(m) }));
     };
     const refused = await run({});
     expect(refused.result.result).toContain("scripted:scripted does not accept images");
@@ -99,7 +119,13 @@ describe("guardImages outside a turn", () => {
     } as unknown as ModelRequest;
     const out = guardImages(request, { options: {} } as unknown as RunContext);
     expect(JSON.stringify(out.messages)).not.toContain(base64);
-    expect(out.messages[0]).toEqual({ role: "user", content: [{ type: "text", text: "look" }, { type: "text", text: "[image not sent: openai:gpt-3.5-turbo does not accept images]" }] });
+    expect(out.messages[0]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "look" },
+        { type: "text", text: "[image not sent: openai:gpt-3.5-turbo does not accept images]" },
+      ],
+    });
   });
 });
 
@@ -107,15 +133,40 @@ describe("guardImages on the OpenAI chat format", () => {
   const filePart = { type: "file" as const, mediaType: "image/png", data: { type: "data" as const, data: base64 } };
   const toolImage = (id: string): ModelMessage[] => [
     { role: "assistant", content: [{ type: "tool-call", toolCallId: id, toolName: "Read", input: {} }] },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: id, toolName: "Read", output: { type: "content", value: [{ type: "text", text: "an image" }, filePart] } }] },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: id,
+          toolName: "Read",
+          output: { type: "content", value: [{ type: "text", text: "an image" }, filePart] },
+        },
+      ],
+    },
   ];
   const chat = (messages: ModelMessage[]) =>
-    guardImages({ purpose: "turn", model: scriptedModel([], { provider: "groq.chat" }), modelLabel: "groq:llama-4-scout", messages } as unknown as ModelRequest, { options: {} } as unknown as RunContext).messages;
+    guardImages(
+      {
+        purpose: "turn",
+        model: scriptedModel([], { provider: "groq.chat" }),
+        modelLabel: "groq:llama-4-scout",
+        messages,
+      } as unknown as ModelRequest,
+      { options: {} } as unknown as RunContext,
+    ).messages;
 
   it("moves the images into the next prompt when one follows the tool messages (turns keep alternating)", () => {
     const out = chat([{ role: "user", content: "look" }, ...toolImage("c1"), { role: "user", content: "and now?" }]);
     expect(out.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"]);
-    expect(out[3]).toEqual({ role: "user", content: [{ type: "text", text: "The image from the Read result c1:" }, filePart, { type: "text", text: "and now?" }] });
+    expect(out[3]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "The image from the Read result c1:" },
+        filePart,
+        { type: "text", text: "and now?" },
+      ],
+    });
     expect(JSON.stringify(out[2])).not.toContain(base64);
   });
 

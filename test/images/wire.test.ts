@@ -27,11 +27,27 @@ afterEach(async () => {
 async function readThrough(model: string, file: string, bytes: Buffer, extra: Partial<SummonOptions> = {}) {
   const cwd = temp("ubq-images-");
   writeFileSync(join(cwd, file), bytes);
-  server = await startProviderServer([{ toolCalls: [{ name: "Read", input: { file_path: file }, id: "call_1" }] }, "I see it."]);
+  server = await startProviderServer([
+    { toolCalls: [{ name: "Read", input: { file_path: file }, id: "call_1" }] },
+    "I see it.",
+  ]);
   const messages: Message[] = await collect(
-    summon("look at the file", { ...modelLayer(), tools: [new ReadTool()], cwd, model, apiKey: "k", providerSettings: { baseURL: server.baseURL }, ...extra }),
+    summon("look at the file", {
+      ...modelLayer(),
+      tools: [new ReadTool()],
+      cwd,
+      model,
+      apiKey: "k",
+      providerSettings: { baseURL: server.baseURL },
+      ...extra,
+    }),
   );
-  return { messages, result: resultOf(messages), second: JSON.stringify(server.requests[1]?.body ?? null), base64: bytes.toString("base64") };
+  return {
+    messages,
+    result: resultOf(messages),
+    second: JSON.stringify(server.requests[1]?.body ?? null),
+    base64: bytes.toString("base64"),
+  };
 }
 
 /** Every object in a parsed body that satisfies `match`. */
@@ -57,7 +73,10 @@ describe("Read of an image, to a model that sees images", () => {
     const [result] = ofType(r.messages, "tool_result");
     expect(result!.output.content).toContain("is an image (PNG image, 3×2 pixels, ");
     expect(JSON.stringify(r.messages)).not.toContain(r.base64);
-    expect(result!.output.metadata).toMatchObject({ sent: true, image: { mediaType: "image/png", width: 3, height: 2, bytes: image.length } });
+    expect(result!.output.metadata).toMatchObject({
+      sent: true,
+      image: { mediaType: "image/png", width: 3, height: 2, bytes: image.length },
+    });
   });
 
   it("Anthropic: the tool_result block carries an image block with base64 source and media type", async () => {
@@ -66,7 +85,9 @@ describe("Read of an image, to a model that sees images", () => {
     expect(r.result.isError, r.result.result).toBe(false);
     const results = find(server!.requests[1]!.body, (o) => o.type === "tool_result");
     expect(results).toHaveLength(1);
-    expect(find(results[0], (o) => o.type === "image")).toEqual([{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: r.base64 } }]);
+    expect(find(results[0], (o) => o.type === "image")).toEqual([
+      { type: "image", source: { type: "base64", media_type: "image/jpeg", data: r.base64 } },
+    ]);
     expect(JSON.stringify(results[0])).toContain("JPEG image, 640×480 pixels");
   });
 
@@ -79,22 +100,52 @@ describe("Read of an image, to a model that sees images", () => {
     const tool = body.messages.at(-2)!;
     expect(JSON.stringify(tool.content)).not.toContain(r.base64);
     expect(JSON.stringify(tool.content)).toContain("the image follows in the next user message");
-    expect(find(body.messages.at(-1), (o) => o.type === "image_url")).toEqual([{ type: "image_url", image_url: { url: `data:image/png;base64,${r.base64}` } }]);
+    expect(find(body.messages.at(-1), (o) => o.type === "image_url")).toEqual([
+      { type: "image_url", image_url: { url: `data:image/png;base64,${r.base64}` } },
+    ]);
   });
 });
 
 describe.each([
-  { model: "google:gemini-2.5-flash", match: (o: Record<string, unknown>, b64: string) => (o.inlineData as { data?: string } | undefined)?.data === b64 },
-  { model: "bedrock:anthropic.claude-3-5-sonnet-20241022-v2:0", settings: { region: "us-east-1" }, match: (o: Record<string, unknown>, b64: string) => JSON.stringify(o.image) === JSON.stringify({ format: "png", source: { bytes: b64 } }) },
-  { model: "xai:grok-4", match: (o: Record<string, unknown>, b64: string) => o.type === "input_image" && o.image_url === `data:image/png;base64,${b64}` },
-  { model: "mistral:pixtral-large-latest", match: (o: Record<string, unknown>, b64: string) => o.type === "image_url" && o.image_url === `data:image/png;base64,${b64}` },
+  {
+    model: "google:gemini-2.5-flash",
+    match: (o: Record<string, unknown>, b64: string) => (o.inlineData as { data?: string } | undefined)?.data === b64,
+  },
+  {
+    model: "bedrock:anthropic.claude-3-5-sonnet-20241022-v2:0",
+    settings: { region: "us-east-1" },
+    match: (o: Record<string, unknown>, b64: string) =>
+      JSON.stringify(o.image) === JSON.stringify({ format: "png", source: { bytes: b64 } }),
+  },
+  {
+    model: "xai:grok-4",
+    match: (o: Record<string, unknown>, b64: string) =>
+      o.type === "input_image" && o.image_url === `data:image/png;base64,${b64}`,
+  },
+  {
+    model: "mistral:pixtral-large-latest",
+    match: (o: Record<string, unknown>, b64: string) =>
+      o.type === "image_url" && o.image_url === `data:image/png;base64,${b64}`,
+  },
 ])("Read of an image, other wire formats: $model", ({ model, settings, match }) => {
   it("arrives as an image part of that format (base64 once, never inside a JSON string)", async () => {
     const cwd = temp("ubq-images-");
     const bytes = png(2, 2);
     writeFileSync(join(cwd, "a.png"), bytes);
-    server = await startProviderServer([{ toolCalls: [{ name: "Read", input: { file_path: "a.png" }, id: "call_1" }] }, "ok"]);
-    const messages = await collect(summon("x", { ...modelLayer(), tools: [new ReadTool()], cwd, model, apiKey: "k", providerSettings: { baseURL: server.baseURL, ...settings } }));
+    server = await startProviderServer([
+      { toolCalls: [{ name: "Read", input: { file_path: "a.png" }, id: "call_1" }] },
+      "ok",
+    ]);
+    const messages = await collect(
+      summon("x", {
+        ...modelLayer(),
+        tools: [new ReadTool()],
+        cwd,
+        model,
+        apiKey: "k",
+        providerSettings: { baseURL: server.baseURL, ...settings },
+      }),
+    );
     expect(resultOf(messages).isError, resultOf(messages).result).toBe(false);
     const b64 = bytes.toString("base64");
     expect(find(server!.requests[1]!.body, (o) => match(o, b64))).toHaveLength(1);
@@ -111,7 +162,10 @@ describe("Read of an image, to a model that does not see images", () => {
     expect(r.result.isError, r.result.result).toBe(false);
     const [result] = ofType(r.messages, "tool_result");
     const label = model.replace(".chat", "");
-    expect(result!.output).toMatchObject({ isError: false, metadata: { sent: false, image: { width: 800, height: 600 } } });
+    expect(result!.output).toMatchObject({
+      isError: false,
+      metadata: { sent: false, image: { width: 800, height: 600 } },
+    });
     expect(result!.output.content).toContain(`shot.png is an image (PNG image, 800×600 pixels`);
     expect(result!.output.content).toContain(`The model of this run (${label}) cannot see images`);
     expect(r.second).toContain("cannot see images");
@@ -120,7 +174,9 @@ describe("Read of an image, to a model that does not see images", () => {
   });
 
   it("modelCapabilities overrides the table: a model declared image-capable gets the image", async () => {
-    const r = await readThrough("deepseek:deepseek-chat", "shot.png", png(2, 2), { modelCapabilities: { "deepseek:*": { images: true } } });
+    const r = await readThrough("deepseek:deepseek-chat", "shot.png", png(2, 2), {
+      modelCapabilities: { "deepseek:*": { images: true } },
+    });
     expect(r.second).toContain(r.base64);
   });
 });

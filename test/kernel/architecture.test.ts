@@ -57,14 +57,18 @@ function clauseIsTypeOnly(clause: string): boolean {
   const text = clause.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, "").trim();
   const braces = /^\{([\s\S]*)\}$/.exec(text);
   if (!braces) return false;
-  const names = braces[1]!.split(",").map((s) => s.trim()).filter(Boolean);
+  const names = braces[1]!
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.length > 0 && names.every((n) => /^type\s/.test(n));
 }
 
 /** Every import specifier of a source text. */
 function importsOf(source: string): { specifier: string; typeOnly: boolean; dynamic: boolean }[] {
   const out: { specifier: string; typeOnly: boolean; dynamic: boolean }[] = [];
-  for (const m of source.matchAll(STATIC)) out.push({ specifier: m[4]!, typeOnly: Boolean(m[2]) || clauseIsTypeOnly(m[3]!), dynamic: false });
+  for (const m of source.matchAll(STATIC))
+    out.push({ specifier: m[4]!, typeOnly: Boolean(m[2]) || clauseIsTypeOnly(m[3]!), dynamic: false });
   for (const m of source.matchAll(SIDE_EFFECT)) out.push({ specifier: m[1]!, typeOnly: false, dynamic: false });
   for (const line of source.split("\n")) {
     // A dynamic import named in a comment is no import.
@@ -94,7 +98,8 @@ function isFile(path: string): boolean {
 function resolveSpecifier(from: string, specifier: string): string | undefined {
   let base: string | undefined;
   if (specifier.startsWith(".")) base = resolve(ROOT, dirname(from), specifier);
-  for (const [pattern, target] of ALIASES) if (pattern.test(specifier)) base = resolve(ROOT, specifier.replace(pattern, target));
+  for (const [pattern, target] of ALIASES)
+    if (pattern.test(specifier)) base = resolve(ROOT, specifier.replace(pattern, target));
   if (base === undefined) return undefined;
   const candidates = [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts"), base.replace(/\.js$/, ".ts")];
   const hit = candidates.find(isFile);
@@ -142,14 +147,22 @@ function boundaryProblem(edge: Pick<Edge, "from" | "to">): string | undefined {
   const owner = ownerOf(from);
   if (owner) {
     const own = owner.kind === "kit" ? `plugins/_kits/${owner.name}/` : `plugins/${owner.name}/`;
-    if (to.startsWith(own) || to === KERNEL_ENTRY || to === LOADER_ENTRY || isPluginPublic(to) || isKitIndex(to)) return undefined;
-    if (to.startsWith("src/")) return `a ${owner.kind} imports the kernel only through ${KERNEL_ENTRY} (src/testing is for tests)`;
+    if (to.startsWith(own) || to === KERNEL_ENTRY || to === LOADER_ENTRY || isPluginPublic(to) || isKitIndex(to))
+      return undefined;
+    if (to.startsWith("src/"))
+      return `a ${owner.kind} imports the kernel only through ${KERNEL_ENTRY} (src/testing is for tests)`;
     if (to.startsWith("plugins/_kits/")) return "another kit is imported only through its index.ts";
     if (to.startsWith("plugins/")) return "another plugin is imported only through its index.ts or api.ts";
     return `a ${owner.kind} imports no presets and nothing outside plugins/ but ${KERNEL_ENTRY} and ${LOADER_ENTRY}`;
   }
   if (from.startsWith("presets/")) {
-    if (to === KERNEL_ENTRY || /^plugins\/(?!_kits\/)[^/]+\/index\.ts$/.test(to) || isKitIndex(to) || to.startsWith("presets/")) return undefined;
+    if (
+      to === KERNEL_ENTRY ||
+      /^plugins\/(?!_kits\/)[^/]+\/index\.ts$/.test(to) ||
+      isKitIndex(to) ||
+      to.startsWith("presets/")
+    )
+      return undefined;
     return `a preset imports only ${KERNEL_ENTRY}, plugins' and kits' index.ts and presets`;
   }
   if (from.startsWith("src/") && !to.startsWith("src/")) {
@@ -196,7 +209,7 @@ function cycles(edges: readonly Pick<Edge, "from" | "to">[]): string[][] {
       component.push(w);
     } while (w !== v);
     if (component.length > 1 || next.get(v)!.has(v)) found.push(component.sort());
-  }
+  };
   for (const v of next.keys()) if (!index.has(v)) visit(v);
   return found;
 }
@@ -253,13 +266,17 @@ describe("architecture: the import graph keeps the layout rules", () => {
 
   it("src/ imports nothing outside src/ (but the known, shrinking list)", () => {
     const offending = edges.filter((e) => e.from.startsWith("src/") && boundaryProblem(e) !== undefined);
-    const fresh = offending.filter((e) => !KNOWN_SRC_TO_PRODUCT[e.from]?.includes(e.to)).map((e) => `${e.from} → ${e.to}: ${boundaryProblem(e)}`);
+    const fresh = offending
+      .filter((e) => !KNOWN_SRC_TO_PRODUCT[e.from]?.includes(e.to))
+      .map((e) => `${e.from} → ${e.to}: ${boundaryProblem(e)}`);
     expect(fresh).toEqual([]);
   });
 
   it("the allow-lists hold only edges that still exist (remove an entry once its import is gone)", () => {
     const present = new Set(edges.map((e) => `${e.from} → ${e.to}`));
-    const listed = [...Object.entries(KNOWN_SRC_TO_PRODUCT), ...Object.entries(KNOWN_PLUGIN_TO_PRESET)].flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`));
+    const listed = [...Object.entries(KNOWN_SRC_TO_PRODUCT), ...Object.entries(KNOWN_PLUGIN_TO_PRESET)].flatMap(
+      ([from, tos]) => tos.map((to) => `${from} → ${to}`),
+    );
     expect(listed.filter((edge) => !present.has(edge))).toEqual([]);
   });
 
@@ -286,22 +303,42 @@ describe("architecture: the import graph keeps the layout rules", () => {
         ` * see import("./not-an-import")`,
       ].join("\n"),
     );
-    expect(parsed.map((p) => `${p.specifier}:${p.typeOnly ? "type" : "value"}${p.dynamic ? ":dynamic" : ""}`).sort()).toEqual(
-      ["./a:value", "./b:type", "./c:type", "./e:value", "./f:type", "./g:value", "./h:value:dynamic"].sort(),
-    );
+    expect(
+      parsed.map((p) => `${p.specifier}:${p.typeOnly ? "type" : "value"}${p.dynamic ? ":dynamic" : ""}`).sort(),
+    ).toEqual(["./a:value", "./b:type", "./c:type", "./e:value", "./f:type", "./g:value", "./h:value:dynamic"].sort());
     // Boundaries.
-    expect(boundaryProblem({ from: "plugins/sandbox/index.ts", to: "plugins/permissions/rules.ts" })).toMatch(/index\.ts or api\.ts/);
-    expect(boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "plugins/_kits/file-tools/paths.ts" })).toMatch(/kit/);
+    expect(boundaryProblem({ from: "plugins/sandbox/index.ts", to: "plugins/permissions/rules.ts" })).toMatch(
+      /index\.ts or api\.ts/,
+    );
+    expect(
+      boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "plugins/_kits/file-tools/paths.ts" }),
+    ).toMatch(/kit/);
     expect(boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "src/errors.ts" })).toMatch(/src\/index\.ts/);
-    expect(boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "src/testing/index.ts" })).toMatch(/src\/index\.ts/);
-    expect(boundaryProblem({ from: "plugins/_kits/storage/stale-temps.ts", to: "plugins/_kits/process/live-groups.ts" })).toMatch(/kit/);
-    expect(boundaryProblem({ from: "plugins/_kits/compaction/context-budget.ts", to: "plugins/pricing/table.ts" })).toMatch(/plugin/);
-    expect(boundaryProblem({ from: "src/loop.ts", to: "plugins/model/index.ts" })).toMatch(/src\/ \(the kernel\) imports nothing/);
-    expect(boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "plugins/_kits/file-tools/index.ts" })).toBeUndefined();
-    expect(boundaryProblem({ from: "plugins/_kits/compaction/context-budget.ts", to: "plugins/pricing/api.ts" })).toBeUndefined();
+    expect(boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "src/testing/index.ts" })).toMatch(
+      /src\/index\.ts/,
+    );
+    expect(
+      boundaryProblem({ from: "plugins/_kits/storage/stale-temps.ts", to: "plugins/_kits/process/live-groups.ts" }),
+    ).toMatch(/kit/);
+    expect(
+      boundaryProblem({ from: "plugins/_kits/compaction/context-budget.ts", to: "plugins/pricing/table.ts" }),
+    ).toMatch(/plugin/);
+    expect(boundaryProblem({ from: "src/loop.ts", to: "plugins/model/index.ts" })).toMatch(
+      /src\/ \(the kernel\) imports nothing/,
+    );
+    expect(
+      boundaryProblem({ from: "plugins/tool-read/read-tool.ts", to: "plugins/_kits/file-tools/index.ts" }),
+    ).toBeUndefined();
+    expect(
+      boundaryProblem({ from: "plugins/_kits/compaction/context-budget.ts", to: "plugins/pricing/api.ts" }),
+    ).toBeUndefined();
     expect(boundaryProblem({ from: "sdk/facade.ts", to: "presets/default.ts" })).toBeUndefined();
-    expect(boundaryProblem({ from: "src/index.ts", to: "sdk/facade.ts" })).toMatch(/src\/ \(the kernel\) imports nothing/);
-    expect(boundaryProblem({ from: "src/kernel.ts", to: "loader/index.ts" })).toMatch(/src\/ \(the kernel\) imports nothing/);
+    expect(boundaryProblem({ from: "src/index.ts", to: "sdk/facade.ts" })).toMatch(
+      /src\/ \(the kernel\) imports nothing/,
+    );
+    expect(boundaryProblem({ from: "src/kernel.ts", to: "loader/index.ts" })).toMatch(
+      /src\/ \(the kernel\) imports nothing/,
+    );
     expect(boundaryProblem({ from: "loader/load.ts", to: "src/kernel.ts" })).toMatch(/src\/index\.ts/);
     expect(boundaryProblem({ from: "loader/load.ts", to: "plugins/model/index.ts" })).toMatch(/loader imports/);
     expect(boundaryProblem({ from: "plugins/settings/read.ts", to: "loader/safe-read.ts" })).toMatch(/nothing outside/);
@@ -314,7 +351,9 @@ describe("architecture: the import graph keeps the layout rules", () => {
       { from: "plugins/c/x.ts", to: "plugins/d/index.ts" },
     ];
     expect(cycles(loop)).toEqual([["plugins/a/index.ts", "plugins/b/index.ts", "plugins/c/x.ts"]]);
-    expect(loopThrough(cycles(loop)[0]!, loop)).toBe("plugins/a/index.ts → plugins/b/index.ts → plugins/c/x.ts → plugins/a/index.ts");
+    expect(loopThrough(cycles(loop)[0]!, loop)).toBe(
+      "plugins/a/index.ts → plugins/b/index.ts → plugins/c/x.ts → plugins/a/index.ts",
+    );
     expect(cycles(loop.slice(1))).toEqual([]);
   });
 });

@@ -13,7 +13,9 @@ describe("an option of a built-in left out of the presets", () => {
     const result = resultOf(await collect(summon("hi", { model: "test", presets: [minimal], persistSession: false })));
     expect(result.isError).toBe(true);
     expect(result.result).toContain('Unrecognized key: "persistSession"');
-    expect(result.result).toContain('"persistSession" is an option of the plugin ubiquity:sessions, which is not in the plugin list; add it to plugins (or a preset that has it)');
+    expect(result.result).toContain(
+      '"persistSession" is an option of the plugin ubiquity:sessions, which is not in the plugin list; add it to plugins (or a preset that has it)',
+    );
   });
 
   it("a key no plugin declares still gets the did-you-mean, once", async () => {

@@ -72,7 +72,11 @@ function heavyIn(urls: string[]): string[] {
 describe("cold start: what loads", () => {
   it('import "ubiquity" loads none of the heavy parts and writes nothing', () => {
     const home = temp();
-    const urls = loadedBy(["--input-type=module", "-e", `await import(${JSON.stringify(dist("sdk/index.mjs"))});`], temp(), home);
+    const urls = loadedBy(
+      ["--input-type=module", "-e", `await import(${JSON.stringify(dist("sdk/index.mjs"))});`],
+      temp(),
+      home,
+    );
     expect(urls.some((url) => url.endsWith("/dist/sdk/index.mjs"))).toBe(true);
     expect(heavyIn(urls)).toEqual([]);
     expect(readdirSync(home).sort()).toEqual(["loaded.json", "record-loads.mjs"]);
@@ -118,7 +122,9 @@ import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
 const model = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input: { n: 1 } }] }]);
 for await (const m of summon("hi", { model, outputSchema: ${JSON.stringify(schema)} })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
-    expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\/dist\/validators\/ajv/.test(url))).toBe(true);
+    expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\/dist\/validators\/ajv/.test(url))).toBe(
+      true,
+    );
     expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
     expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv"]);
   });

@@ -14,13 +14,27 @@ import {
   type ToolCall,
 } from "ubiquity";
 
-const quiet = () => ({ debug: vi.fn<Logger["debug"]>(), info: vi.fn<Logger["info"]>(), warn: vi.fn<Logger["warn"]>(), error: vi.fn<Logger["error"]>() });
-const plugin = (name: string, apply: (k: Kernel) => void, extra: Partial<Plugin> = {}): Plugin => ({ name, apply, ...extra });
+const quiet = () => ({
+  debug: vi.fn<Logger["debug"]>(),
+  info: vi.fn<Logger["info"]>(),
+  warn: vi.fn<Logger["warn"]>(),
+  error: vi.fn<Logger["error"]>(),
+});
+const plugin = (name: string, apply: (k: Kernel) => void, extra: Partial<Plugin> = {}): Plugin => ({
+  name,
+  apply,
+  ...extra,
+});
 const run = {} as RunContext;
 
-type AnyHook = { tap(name: string, fn: () => never): void; call?: (...a: unknown[]) => unknown; promise?: (...a: unknown[]) => Promise<unknown> };
+type AnyHook = {
+  tap(name: string, fn: () => never): void;
+  call?: (...a: unknown[]) => unknown;
+  promise?: (...a: unknown[]) => Promise<unknown>;
+};
 /** A hook by its dotted name (`turn.end`, `event`). */
-const hookOf = (k: Kernel, name: string) => name.split(".").reduce<unknown>((o, part) => (o as Record<string, unknown>)[part], k.hooks) as AnyHook;
+const hookOf = (k: Kernel, name: string) =>
+  name.split(".").reduce<unknown>((o, part) => (o as Record<string, unknown>)[part], k.hooks) as AnyHook;
 
 describe("sealing and tap rules", () => {
   it("refuses a tap made after kernel.ready, naming the plugin and the hook", async () => {
@@ -34,17 +48,25 @@ describe("sealing and tap rules", () => {
 
   it("refuses a tap made outside plugin.apply()", () => {
     const kernel = createKernel({ logger: quiet(), plugins: [] });
-    expect(() => kernel.hooks.event.tap("acme:stray", () => {})).toThrow(/acme:stray tapped event outside plugin\.apply\(\)/);
+    expect(() => kernel.hooks.event.tap("acme:stray", () => {})).toThrow(
+      /acme:stray tapped event outside plugin\.apply\(\)/,
+    );
   });
 
   it("refuses tapAsync, naming the plugin and the hook", () => {
-    const bad = plugin("acme:callbacks", (k) => k.hooks.turn.prompt.tapAsync("acme:callbacks", (p, _r, cb) => cb(null, p)));
-    expect(() => createKernel({ logger: quiet(), plugins: [bad] })).toThrow(/plugin acme:callbacks used tapAsync on turn\.prompt; use tapPromise/);
+    const bad = plugin("acme:callbacks", (k) =>
+      k.hooks.turn.prompt.tapAsync("acme:callbacks", (p, _r, cb) => cb(null, p)),
+    );
+    expect(() => createKernel({ logger: quiet(), plugins: [bad] })).toThrow(
+      /plugin acme:callbacks used tapAsync on turn\.prompt; use tapPromise/,
+    );
   });
 
   it('refuses "before" ordering in favour of stage constants', () => {
     const bad = plugin("acme:before", (k) => k.hooks.turn.system.tap({ name: "acme:before", before: "x" }, (s) => s));
-    expect(() => createKernel({ logger: quiet(), plugins: [bad] })).toThrow(/acme:before used "before" on turn\.system/);
+    expect(() => createKernel({ logger: quiet(), plugins: [bad] })).toThrow(
+      /acme:before used "before" on turn\.system/,
+    );
   });
 });
 
@@ -52,9 +74,15 @@ describe("error attribution", () => {
   it("wraps an error thrown in a promise tap with the plugin's and the hook's names", async () => {
     const kernel = createKernel({
       logger: quiet(),
-      plugins: [plugin("acme:prompt", (k) => k.hooks.turn.prompt.tapPromise("acme:prompt", async () => Promise.reject(new Error("no prompts today"))))],
+      plugins: [
+        plugin("acme:prompt", (k) =>
+          k.hooks.turn.prompt.tapPromise("acme:prompt", async () => Promise.reject(new Error("no prompts today"))),
+        ),
+      ],
     });
-    const error = await kernel.hooks.turn.prompt.promise({ text: "hi", source: "user", context: [] }, run).catch((e: unknown) => e);
+    const error = await kernel.hooks.turn.prompt
+      .promise({ text: "hi", source: "user", context: [] }, run)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PluginError);
     expect((error as PluginError).plugin).toBe("acme:prompt");
     expect((error as PluginError).hook).toBe("turn.prompt");
@@ -72,7 +100,9 @@ describe("error attribution", () => {
         ),
       ],
     });
-    await expect(kernel.hooks.turn.system.promise([], run)).rejects.toThrow("[plugin acme:sections] hook turn.system: bad section");
+    await expect(kernel.hooks.turn.system.promise([], run)).rejects.toThrow(
+      "[plugin acme:sections] hook turn.system: bad section",
+    );
   });
 
   it("wraps a throw in a sync hook (kernel.config) raised while the kernel is built", () => {
@@ -81,7 +111,9 @@ describe("error attribution", () => {
         throw new Error("cannot rewrite");
       }),
     );
-    expect(() => createKernel({ logger: quiet(), plugins: [bad] })).toThrow("[plugin acme:config] hook kernel.config: cannot rewrite");
+    expect(() => createKernel({ logger: quiet(), plugins: [bad] })).toThrow(
+      "[plugin acme:config] hook kernel.config: cannot rewrite",
+    );
   });
 
   it("attributes a throw inside apply() to the plugin", () => {
@@ -123,42 +155,61 @@ describe("every non-observer hook attributes a throwing tap", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(PluginError);
-    expect(error).toMatchObject({ plugin: "acme:thrower", hook: name, message: `[plugin acme:thrower] hook ${name}: boom` });
+    expect(error).toMatchObject({
+      plugin: "acme:thrower",
+      hook: name,
+      message: `[plugin acme:thrower] hook ${name}: boom`,
+    });
   });
 });
 
 describe("observer hooks isolate a throwing plugin", () => {
-  it.each([...OBSERVER_HOOKS])("%s: the error is logged, later taps still run, the caller sees no throw", async (hook) => {
-    const logger = quiet();
-    const after = vi.fn();
-    const events: KernelEvent[] = [];
-    const kernel = createKernel({
-      logger,
-      plugins: [
-        plugin("acme:watch", (k) => k.hooks.event.tap("acme:watch", (e) => void events.push(e))),
-        plugin("acme:bad", (k) =>
-          hookOf(k, hook).tap("acme:bad", () => {
-            throw new Error("observer broke");
-          }),
-        ),
-        // A second observer on the same hook proves the run went on.
-        plugin("acme:after", (k) => hookOf(k, hook).tap("acme:after", after as never)),
-      ],
-    });
-    const target = hookOf(kernel, hook);
-    const fire = () => (target.promise ? target.promise({}, {}) : target.call!({ type: "warning", source: "test", message: "x" }));
-    await expect(Promise.resolve().then(fire)).resolves.not.toThrow();
-    expect(after).toHaveBeenCalled();
-    expect(logger.error).toHaveBeenCalledWith(expect.stringContaining(`[plugin acme:bad] hook ${hook} failed (ignored): observer broke`));
-    if (hook !== "event") expect(events).toContainEqual(expect.objectContaining({ type: "plugin.error", plugin: "acme:bad", hook }));
-  });
+  it.each([...OBSERVER_HOOKS])(
+    "%s: the error is logged, later taps still run, the caller sees no throw",
+    async (hook) => {
+      const logger = quiet();
+      const after = vi.fn();
+      const events: KernelEvent[] = [];
+      const kernel = createKernel({
+        logger,
+        plugins: [
+          plugin("acme:watch", (k) => k.hooks.event.tap("acme:watch", (e) => void events.push(e))),
+          plugin("acme:bad", (k) =>
+            hookOf(k, hook).tap("acme:bad", () => {
+              throw new Error("observer broke");
+            }),
+          ),
+          // A second observer on the same hook proves the run went on.
+          plugin("acme:after", (k) => hookOf(k, hook).tap("acme:after", after as never)),
+        ],
+      });
+      const target = hookOf(kernel, hook);
+      const fire = () =>
+        target.promise ? target.promise({}, {}) : target.call!({ type: "warning", source: "test", message: "x" });
+      await expect(Promise.resolve().then(fire)).resolves.not.toThrow();
+      expect(after).toHaveBeenCalled();
+      expect(logger.error).toHaveBeenCalledWith(
+        expect.stringContaining(`[plugin acme:bad] hook ${hook} failed (ignored): observer broke`),
+      );
+      if (hook !== "event")
+        expect(events).toContainEqual(expect.objectContaining({ type: "plugin.error", plugin: "acme:bad", hook }));
+    },
+  );
 
   it("does not isolate a non-observer hook (a failing turn.prompt stops the caller)", async () => {
     const kernel = createKernel({
       logger: quiet(),
-      plugins: [plugin("acme:bad", (k) => k.hooks.turn.prompt.tap("acme:bad", () => { throw new Error("stop"); }))],
+      plugins: [
+        plugin("acme:bad", (k) =>
+          k.hooks.turn.prompt.tap("acme:bad", () => {
+            throw new Error("stop");
+          }),
+        ),
+      ],
     });
-    await expect(kernel.hooks.turn.prompt.promise({ text: "", source: "user", context: [] }, run)).rejects.toThrow(PluginError);
+    await expect(kernel.hooks.turn.prompt.promise({ text: "", source: "user", context: [] }, run)).rejects.toThrow(
+      PluginError,
+    );
   });
 });
 
@@ -174,7 +225,9 @@ describe("dependsOn", () => {
   it("says when the dependency was disabled", () => {
     const needy = plugin("acme:needy", () => {}, { dependsOn: ["acme:helper"] });
     const helper = plugin("acme:helper", () => {});
-    expect(() => createKernel({ logger: quiet(), plugins: [helper, needy], disable: ["acme:helper"] })).toThrow(/\(it was disabled\)/);
+    expect(() => createKernel({ logger: quiet(), plugins: [helper, needy], disable: ["acme:helper"] })).toThrow(
+      /\(it was disabled\)/,
+    );
   });
 
   it("boots when the dependency is present, in any order", () => {
@@ -198,9 +251,19 @@ describe("registries", () => {
     });
     expect((kernel.registries.tools.get("Bash") as unknown as { owner: string }).owner).toBe("mine");
     expect(kernel.registries.tools.provenance()).toEqual([
-      expect.objectContaining({ name: "Bash", winner: expect.objectContaining({ owner: "acme:my-bash" }), losers: [expect.objectContaining({ owner: "ubiquity:tool-bash" })] }),
+      expect.objectContaining({
+        name: "Bash",
+        winner: expect.objectContaining({ owner: "acme:my-bash" }),
+        losers: [expect.objectContaining({ owner: "ubiquity:tool-bash" })],
+      }),
     ]);
-    expect(events).toContainEqual({ type: "registry.override", registry: "tools", name: "Bash", winner: "acme:my-bash", loser: "ubiquity:tool-bash" });
+    expect(events).toContainEqual({
+      type: "registry.override",
+      registry: "tools",
+      name: "Bash",
+      winner: "acme:my-bash",
+      loser: "ubiquity:tool-bash",
+    });
   });
 });
 
@@ -211,13 +274,19 @@ describe("tool.permission", () => {
     plugin(name, (k) => k.hooks.tool.permission.tapPromise(name, async (v) => ({ ...v, behavior, decidedBy: name })));
 
   it("keeps a deny cast first, whatever later taps vote", async () => {
-    const kernel = createKernel({ logger: quiet(), plugins: [voter("acme:deny", "deny"), voter("acme:allow", "allow")] });
+    const kernel = createKernel({
+      logger: quiet(),
+      plugins: [voter("acme:deny", "deny"), voter("acme:allow", "allow")],
+    });
     const verdict = await kernel.hooks.tool.permission.promise(start, call);
     expect(verdict).toMatchObject({ behavior: "deny", decidedBy: "acme:deny" });
   });
 
   it("lets a later deny overrule an earlier allow", async () => {
-    const kernel = createKernel({ logger: quiet(), plugins: [voter("acme:allow", "allow"), voter("acme:deny", "deny")] });
+    const kernel = createKernel({
+      logger: quiet(),
+      plugins: [voter("acme:allow", "allow"), voter("acme:deny", "deny")],
+    });
     const verdict = await kernel.hooks.tool.permission.promise(start, call);
     expect(verdict).toMatchObject({ behavior: "deny", decidedBy: "acme:deny" });
   });
@@ -229,7 +298,10 @@ describe("tool.permission", () => {
     });
     const kernel = createKernel({
       logger: quiet(),
-      plugins: [voter("acme:deny", "deny"), plugin("acme:mutate", (k) => k.hooks.tool.permission.tap("acme:mutate", mutate))],
+      plugins: [
+        voter("acme:deny", "deny"),
+        plugin("acme:mutate", (k) => k.hooks.tool.permission.tap("acme:mutate", mutate)),
+      ],
     });
     const verdict = await kernel.hooks.tool.permission.promise(start, call);
     expect(verdict.behavior).toBe("deny");

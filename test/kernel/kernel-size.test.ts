@@ -52,19 +52,30 @@ export function codeLines(text: string): string[] {
  * features, so the words match what a feature adds.
  */
 const FEATURE_WORDS: [string, RegExp][] = [
-  ["permission modes and rules", /permissionMode|PERMISSION_MODES|acceptEdits|bypassPermissions|dontAsk|allowedTools|disallowedTools|askTools|canUseTool|CanUseTool/],
+  [
+    "permission modes and rules",
+    /permissionMode|PERMISSION_MODES|acceptEdits|bypassPermissions|dontAsk|allowedTools|disallowedTools|askTools|canUseTool|CanUseTool/,
+  ],
   ["MCP", /mcp/i],
   ["pricing", /pric/i],
-  ["session storage and resume rules", /\bresume\b|continueConversation|forkSession|persistSession|sessionDir|transcript/i],
-  ["hook events", /PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|HOOK_EVENTS|HookEventName|HookInput|HookCallback|HookMatcher/],
+  [
+    "session storage and resume rules",
+    /\bresume\b|continueConversation|forkSession|persistSession|sessionDir|transcript/i,
+  ],
+  [
+    "hook events",
+    /PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|HOOK_EVENTS|HookEventName|HookInput|HookCallback|HookMatcher/,
+  ],
   ["subagent definitions", /AgentDefinition|agentSources|\bagents\b/],
   ["built-in tool names", /"(Read|Write|Edit|Bash|Glob|Grep|TodoWrite|AskUserQuestion|Agent)"/],
   ["sandbox", /sandbox|bubblewrap|bwrap/i],
 ];
 
-
 describe("the kernel", () => {
-  const files = sourceFiles(SRC).map((path) => ({ path: relative(ROOT, path), code: codeLines(readFileSync(path, "utf8")) }));
+  const files = sourceFiles(SRC).map((path) => ({
+    path: relative(ROOT, path),
+    code: codeLines(readFileSync(path, "utf8")),
+  }));
 
   // DESIGN §2 and issue 20: src/ (without src/testing) ≤ 2,000 code lines. What src/ holds is
   // the kernel alone: the config loader and trust store are in loader/, summon()'s session driver
@@ -84,20 +95,28 @@ describe("the kernel", () => {
   // can keep: a subagent still running after its caller's final result publishes nothing more
   // (the result stays last), and a message that arrived after a live session's last result (a
   // task ended while it was idle) is followed by a closing result: → 2,098.
-  const LIMIT = 2100;
+  const LIMIT = 2510; // formatted at 120 columns (Biome) the same code is 2,502 lines; issue 45 brings it to 2,000
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
-    const largest = [...files].sort((a, b) => b.code.length - a.code.length).slice(0, 8).map((f) => `${f.path} ${f.code.length}`);
+    const largest = [...files]
+      .sort((a, b) => b.code.length - a.code.length)
+      .slice(0, 8)
+      .map((f) => `${f.path} ${f.code.length}`);
     expect(total, `src/ has ${total} code lines; largest: ${largest.join(", ")}`).toBeLessThanOrEqual(LIMIT);
     expect(total, "src/ is empty? the file walk is broken").toBeGreaterThan(500);
   });
 
   it.each(FEATURE_WORDS)("carries no %s vocabulary in its code", (_what, pattern) => {
-    const hits = files.flatMap((f) => f.code.filter((line) => pattern.test(line)).map((line) => `${f.path}: ${line.slice(0, 120)}`));
+    const hits = files.flatMap((f) =>
+      f.code.filter((line) => pattern.test(line)).map((line) => `${f.path}: ${line.slice(0, 120)}`),
+    );
     expect(hits).toEqual([]);
   });
 
   it("counts code lines the way the test says (comments and blank lines are not code)", () => {
-    expect(codeLines("/** doc\n * more */\nconst a = 1; // note\n\n// gone\n/* x */ const b = 2;\n")).toEqual(["const a = 1;", "const b = 2;"]);
+    expect(codeLines("/** doc\n * more */\nconst a = 1; // note\n\n// gone\n/* x */ const b = 2;\n")).toEqual([
+      "const a = 1;",
+      "const b = 2;",
+    ]);
   });
 });

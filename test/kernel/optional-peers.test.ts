@@ -9,13 +9,22 @@ const absent = "ubiquity-test-no-such-package";
 
 describe("importOptional", () => {
   it("names what needs a package that is not installed and how to install it", async () => {
-    const error = await importOptional(() => import(/* @vite-ignore */ absent), absent, "the thing").catch((e: unknown) => e);
+    const error = await importOptional(() => import(/* @vite-ignore */ absent), absent, "the thing").catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(MissingPackageError);
-    expect((error as Error).message).toBe(`the thing needs the ${absent} package, an optional peer of ubiquity that is not installed: npm i ${absent}`);
+    expect((error as Error).message).toBe(
+      `the thing needs the ${absent} package, an optional peer of ubiquity that is not installed: npm i ${absent}`,
+    );
   });
 
   it("uses the install command it is given", async () => {
-    const error = await importOptional(() => import(/* @vite-ignore */ absent), absent, "ubiquity acp", "npx -p x y").catch((e: unknown) => e);
+    const error = await importOptional(
+      () => import(/* @vite-ignore */ absent),
+      absent,
+      "ubiquity acp",
+      "npx -p x y",
+    ).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/: npx -p x y$/);
   });
 

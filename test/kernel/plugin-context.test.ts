@@ -64,7 +64,12 @@ describe("the plugin context", () => {
     expect(context.run(parent)).toBe(mine);
     expect(calls.runState).toEqual([parent]);
 
-    const child = createRun({ kernel, abortSignal, parent, agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" } });
+    const child = createRun({
+      kernel,
+      abortSignal,
+      parent,
+      agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" },
+    });
     const childState = context.run(child);
     expect(childState).not.toBe(mine);
     expect(childState.run).toBe(child);
@@ -76,7 +81,11 @@ describe("the plugin context", () => {
   it("keeps two plugins' run states apart", () => {
     const a = counting();
     const b = counting();
-    const kernel = createKernel({ presets: [], plugins: [a.plugin, { ...b.plugin, name: "acme:other" }], logger: quiet });
+    const kernel = createKernel({
+      presets: [],
+      plugins: [a.plugin, { ...b.plugin, name: "acme:other" }],
+      logger: quiet,
+    });
     const run = createRun({ kernel, abortSignal, sink: () => {} });
     a.contexts[0]!.run(run);
     expect(b.calls.runState).toEqual([]);
@@ -86,7 +95,10 @@ describe("the plugin context", () => {
   it("warns through the kernel's logger, naming the plugin", () => {
     const warnings: string[] = [];
     const logger = { ...quiet, warn: (message: string) => void warnings.push(message) };
-    const plugin = definePlugin({ name: "acme:noisy", apply: (_kernel, context) => context.warn("the cache folder is read-only") });
+    const plugin = definePlugin({
+      name: "acme:noisy",
+      apply: (_kernel, context) => context.warn("the cache folder is read-only"),
+    });
     createKernel({ presets: [], plugins: [plugin()], logger });
     expect(warnings).toEqual(["[acme:noisy] the cache folder is read-only"]);
   });
@@ -108,9 +120,13 @@ describe("the plugin context", () => {
         });
       },
     });
-    createKernel({ presets: [], plugins: [plugin()], logger: quiet, acmeLevel: 3 } as Parameters<typeof createKernel>[0]);
+    createKernel({ presets: [], plugins: [plugin()], logger: quiet, acmeLevel: 3 } as Parameters<
+      typeof createKernel
+    >[0]);
     expect(early).toBeInstanceOf(HookUsageError);
-    expect((early as Error).message).toMatch(/plugin acme:eager read context\.options before the options were resolved/);
+    expect((early as Error).message).toMatch(
+      /plugin acme:eager read context\.options before the options were resolved/,
+    );
     expect(resolved).toBe(3);
   });
 

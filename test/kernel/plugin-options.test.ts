@@ -6,7 +6,19 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { configJsonSchema, ConfigError, createKernel, defaultPlugins, defineConfig, definePlugin, loadConfig, type Logger, type Options, type Plugin, type UbiquityConfig } from "ubiquity";
+import {
+  configJsonSchema,
+  ConfigError,
+  createKernel,
+  defaultPlugins,
+  defineConfig,
+  definePlugin,
+  loadConfig,
+  type Logger,
+  type Options,
+  type Plugin,
+  type UbiquityConfig,
+} from "ubiquity";
 import permissions from "ubiquity/plugins/permissions";
 import { formatInspect, inspectKernel } from "../../runner/inspect";
 import { removeTempProjects, repoRoot, tempProject } from "../helpers/project";
@@ -36,7 +48,13 @@ export default definePlugin({
 
 function capturing(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
-  return { warnings, debug() {}, info() {}, warn: (...args: unknown[]) => void warnings.push(args.join(" ")), error() {} };
+  return {
+    warnings,
+    debug() {},
+    info() {},
+    warn: (...args: unknown[]) => void warnings.push(args.join(" ")),
+    error() {},
+  };
 }
 
 const thrown = (fn: () => unknown): string => {
@@ -53,7 +71,11 @@ describe("a third-party plugin's options", () => {
   it("a config file naming the plugin by path sets its option; the kernel accepts it and the plugin sees it", async () => {
     const dir = tempProject({
       "acme-greeter.ts": greeterModule,
-      ".ubiquityrc.json": JSON.stringify({ presets: [], plugins: ["./acme-greeter.ts"], greeting: "hello from the file" }),
+      ".ubiquityrc.json": JSON.stringify({
+        presets: [],
+        plugins: ["./acme-greeter.ts"],
+        greeting: "hello from the file",
+      }),
     });
     const { config } = await loadConfig({ trust: true, cwd: dir });
     expect(config?.greeting).toBe("hello from the file");
@@ -73,15 +95,24 @@ describe("a third-party plugin's options", () => {
   });
 
   it("shows in inspect next to the built-in plugins' options", async () => {
-    const kernel = createKernel({ plugins: [...(await defaultPlugins()), greeter()], greeting: "hi", logger: capturing() });
+    const kernel = createKernel({
+      plugins: [...(await defaultPlugins()), greeter()],
+      greeting: "hi",
+      logger: capturing(),
+    });
     const text = formatInspect(inspectKernel(kernel, null));
     expect(text).toContain("options declared by plugins");
-    expect(text).toMatch(/^ {2}ubiquity:permissions: permissionMode, allowedTools, approvedTools, availableTools, disallowedTools, askTools, canUseTool, permissionPromptTimeoutMs$/m);
+    expect(text).toMatch(
+      /^ {2}ubiquity:permissions: permissionMode, allowedTools, approvedTools, availableTools, disallowedTools, askTools, canUseTool, permissionPromptTimeoutMs$/m,
+    );
     expect(text).toMatch(/^ {2}acme:greeter: greeting$/m);
   });
 
   it("is in the JSON Schema composed with the default preset's plugins, with its description", async () => {
-    const schema = configJsonSchema([...(await defaultPlugins()), greeter()]) as { properties: Record<string, { type?: string; description?: string }>; additionalProperties: boolean };
+    const schema = configJsonSchema([...(await defaultPlugins()), greeter()]) as {
+      properties: Record<string, { type?: string; description?: string }>;
+      additionalProperties: boolean;
+    };
     expect(schema.properties.greeting).toEqual({ type: "string", description: "How the greeter says hello" });
     expect(schema.properties.permissionMode?.description).toBe("['default']");
     expect(schema.additionalProperties).toBe(false);
@@ -89,15 +120,27 @@ describe("a third-party plugin's options", () => {
   });
 
   it("a wrong type fails naming the plugin and the key", () => {
-    const message = thrown(() => createKernel({ presets: [], plugins: [greeter()], greeting: 42, logger: capturing() }));
+    const message = thrown(() =>
+      createKernel({ presets: [], plugins: [greeter()], greeting: 42, logger: capturing() }),
+    );
     expect(message).toMatch(/greeting/);
     expect(message).toContain('"greeting" is an option of the plugin acme:greeter');
   });
 
   it("with the plugin disabled, the key is unknown and the error says the plugin is not in the list", () => {
-    const message = thrown(() => createKernel({ presets: [], plugins: [greeter()], disable: ["acme:greeter"], greeting: "hi", logger: capturing() }));
+    const message = thrown(() =>
+      createKernel({
+        presets: [],
+        plugins: [greeter()],
+        disable: ["acme:greeter"],
+        greeting: "hi",
+        logger: capturing(),
+      }),
+    );
     expect(message).toContain('Unrecognized key: "greeting"');
-    expect(message).toContain('"greeting" is an option of the plugin acme:greeter, which is not in the plugin list (disabled)');
+    expect(message).toContain(
+      '"greeting" is an option of the plugin acme:greeter, which is not in the plugin list (disabled)',
+    );
   });
 });
 
@@ -107,7 +150,9 @@ describe("a built-in plugin's options without the plugin", () => {
     permissions();
     const message = thrown(() => createKernel({ plugins: [], permissionMode: "plan", logger: capturing() }));
     expect(message).toContain('Unrecognized key: "permissionMode"');
-    expect(message).toMatch(/"permissionMode" is an option of the plugins? [^\n]*ubiquity:permissions[^\n]*not in the plugin list/);
+    expect(message).toMatch(
+      /"permissionMode" is an option of the plugins? [^\n]*ubiquity:permissions[^\n]*not in the plugin list/,
+    );
   });
 
   it("the kernel's own fields stay valid with no plugin at all", () => {
@@ -130,104 +175,109 @@ describe("a built-in plugin's options without the plugin", () => {
 describe("the package entry's types", () => {
   it("UbiquityConfig and defineConfig take every option of the default preset (a compile-time check: every key of the JSON Schema)", async () => {
     const every = defineConfig({
-    model: "test",
-    providerOptions: { openai: { store: false } },
-    requestTimeoutMs: 3,
-    streamIdleTimeoutMs: 3,
-    responseTimeoutMs: 3,
-    toolTimeoutMs: 3,
-    toolTimeouts: { Bash: 3 },
-    cwd: "x",
-    additionalDirectories: ["x"],
-    tools: [],
-    maxTurns: 3,
-    maxTokens: 3,
-    temperature: 0.5,
-    includePartialMessages: true,
-    env: { A: "1" },
-    subprocessEnv: "inherit",
-    abortSignal: new AbortController().signal,
-    logger: console,
-    "$schema": "./schema.json",
-    presets: [],
-    plugins: [],
-    disable: ["ubiquity:memory"],
-    settingSources: ["user"],
-    compat: ["claude", "codex"],
-    trust: true,
-    fallbackModel: "openai:gpt-5",
-    modelAliases: { fast: "openai:gpt-5-mini" },
-    apiKey: "x",
-    providerSettings: { openai: {} },
-    maxThinkingTokens: 3,
-    modelCapabilities: { "ollama:llava": { images: true } },
-    maxRetries: 3,
-    retryMaxWaitMs: 3,
-    modelPricing: { "acme:*": { input: 1, output: 2 } },
-    marketPricing: true,
-    maxBudgetUsd: 3,
-    maxBudgetTokens: 3,
-    autoMicrocompact: true,
-    backgroundTasks: { maxShells: 2, backgroundOnTimeout: true },
-    webFetch: { model: "test", maxBytes: 3, allowPrivateAddresses: true, cacheTtlMs: 0 },
-    webSearch: { backend: { type: "searxng" as const, url: "http://127.0.0.1:8888" }, native: false },
-    microcompactKeepRecent: 3,
-    maxContextTokens: 3,
-    compactThreshold: 0.8,
-    autoCompact: true,
-    compactKeepRecent: 3,
-    compactModel: "test",
-    compactInstructions: "x",
-    cachePrompt: "1h",
-    detectCacheBreaks: true,
-    toolProfile: { "acme:*": "apply_patch" },
-    reasoning: { plan: "high", work: "low" },
-    systemPrompt: "x",
-    appendSystemPrompt: "x",
-    permissionMode: "plan",
-    allowedTools: ["x"],
-    approvedTools: ["x"],
-    availableTools: ["x"],
-    disallowedTools: ["x"],
-    askTools: ["x"],
-    canUseTool: () => ({ behavior: "allow" as const }),
-    permissionPromptTimeoutMs: 3,
-    sandbox: { network: { allowedDomains: ["example.com"] } },
-    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command" as const, command: "true" }] }] },
-    persistTodos: true,
-    todoDir: "x",
-    todoScope: "session",
-    resume: "x",
-    continueConversation: true,
-    forkSession: true,
-    sessionId: "x",
-    persistSession: true,
-    sessionDir: "x",
-    sessionStore: { postgres: { connectionString: "postgresql://localhost/x" } },
-    checkpoints: { dir: "x", maxSizeMb: 5 },
-    mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
-    onElicitation: () => ({ action: "decline" as const }),
-    mcpToolSearch: 0.1,
-    agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },
-    agentSources: ["user"],
-    agentIsolation: "worktree",
-    worktreeDir: "x",
-    skills: ["x"],
-    skillSources: ["user"],
-    commands: ["x"],
-    commandSources: ["user"],
-    claudePlugins: ["x"],
-    allowedHttpHookUrls: ["https://hooks.example.com/*"],
-    httpHookAllowedEnvVars: ["HOOK_TOKEN"],
-    reviewer: "openai:gpt-5-mini",
-    memory: ["x"],
-    memorySources: ["user"],
-    outputSchema: { type: "object" },
-    outputMode: "tool",
-    maxStructuredOutputRetries: 3,
-    telemetry: { recordContent: false },
+      model: "test",
+      providerOptions: { openai: { store: false } },
+      requestTimeoutMs: 3,
+      streamIdleTimeoutMs: 3,
+      responseTimeoutMs: 3,
+      toolTimeoutMs: 3,
+      toolTimeouts: { Bash: 3 },
+      cwd: "x",
+      additionalDirectories: ["x"],
+      tools: [],
+      maxTurns: 3,
+      maxTokens: 3,
+      temperature: 0.5,
+      includePartialMessages: true,
+      env: { A: "1" },
+      subprocessEnv: "inherit",
+      abortSignal: new AbortController().signal,
+      logger: console,
+      $schema: "./schema.json",
+      presets: [],
+      plugins: [],
+      disable: ["ubiquity:memory"],
+      settingSources: ["user"],
+      compat: ["claude", "codex"],
+      trust: true,
+      fallbackModel: "openai:gpt-5",
+      modelAliases: { fast: "openai:gpt-5-mini" },
+      apiKey: "x",
+      providerSettings: { openai: {} },
+      maxThinkingTokens: 3,
+      modelCapabilities: { "ollama:llava": { images: true } },
+      maxRetries: 3,
+      retryMaxWaitMs: 3,
+      modelPricing: { "acme:*": { input: 1, output: 2 } },
+      marketPricing: true,
+      maxBudgetUsd: 3,
+      maxBudgetTokens: 3,
+      autoMicrocompact: true,
+      backgroundTasks: { maxShells: 2, backgroundOnTimeout: true },
+      webFetch: { model: "test", maxBytes: 3, allowPrivateAddresses: true, cacheTtlMs: 0 },
+      webSearch: { backend: { type: "searxng" as const, url: "http://127.0.0.1:8888" }, native: false },
+      microcompactKeepRecent: 3,
+      maxContextTokens: 3,
+      compactThreshold: 0.8,
+      autoCompact: true,
+      compactKeepRecent: 3,
+      compactModel: "test",
+      compactInstructions: "x",
+      cachePrompt: "1h",
+      detectCacheBreaks: true,
+      toolProfile: { "acme:*": "apply_patch" },
+      reasoning: { plan: "high", work: "low" },
+      systemPrompt: "x",
+      appendSystemPrompt: "x",
+      permissionMode: "plan",
+      allowedTools: ["x"],
+      approvedTools: ["x"],
+      availableTools: ["x"],
+      disallowedTools: ["x"],
+      askTools: ["x"],
+      canUseTool: () => ({ behavior: "allow" as const }),
+      permissionPromptTimeoutMs: 3,
+      sandbox: { network: { allowedDomains: ["example.com"] } },
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command" as const, command: "true" }] }] },
+      persistTodos: true,
+      todoDir: "x",
+      todoScope: "session",
+      resume: "x",
+      continueConversation: true,
+      forkSession: true,
+      sessionId: "x",
+      persistSession: true,
+      sessionDir: "x",
+      sessionStore: { postgres: { connectionString: "postgresql://localhost/x" } },
+      checkpoints: { dir: "x", maxSizeMb: 5 },
+      mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
+      onElicitation: () => ({ action: "decline" as const }),
+      mcpToolSearch: 0.1,
+      agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },
+      agentSources: ["user"],
+      agentIsolation: "worktree",
+      worktreeDir: "x",
+      skills: ["x"],
+      skillSources: ["user"],
+      commands: ["x"],
+      commandSources: ["user"],
+      claudePlugins: ["x"],
+      allowedHttpHookUrls: ["https://hooks.example.com/*"],
+      httpHookAllowedEnvVars: ["HOOK_TOKEN"],
+      reviewer: "openai:gpt-5-mini",
+      memory: ["x"],
+      memorySources: ["user"],
+      outputSchema: { type: "object" },
+      outputMode: "tool",
+      maxStructuredOutputRetries: 3,
+      telemetry: { recordContent: false },
     } satisfies UbiquityConfig);
-    const options: Options = { model: every.model, permissionMode: every.permissionMode, mcpServers: every.mcpServers, hooks: every.hooks };
+    const options: Options = {
+      model: every.model,
+      permissionMode: every.permissionMode,
+      mcpServers: every.mcpServers,
+      hooks: every.hooks,
+    };
     expect(Object.keys(options)).toHaveLength(4);
     const schema = configJsonSchema(await defaultPlugins()) as { properties: Record<string, unknown> };
     expect(Object.keys(every).sort()).toEqual(Object.keys(schema.properties).sort());

@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
-import { ConfigError, createKernel, definePlugin, definePreset, expandPlugins, type Logger, type Plugin } from "ubiquity";
+import {
+  ConfigError,
+  createKernel,
+  definePlugin,
+  definePreset,
+  expandPlugins,
+  type Logger,
+  type Plugin,
+} from "ubiquity";
 import permissions from "ubiquity/plugins/permissions";
 
 const quiet = (): Logger => ({ debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() });
@@ -30,9 +38,21 @@ describe("preset expansion", () => {
   it("replaces a same-name plugin in place; the replaced plugin's apply never runs", () => {
     const applied: string[] = [];
     const p = recorder(applied);
-    const builtins = definePreset({ name: "builtins", plugins: [p("ubiquity:a"), p("ubiquity:tool-bash", "builtin bash"), p("ubiquity:c")] });
-    const kernel = createKernel({ logger: quiet(), presets: [builtins], plugins: [p("acme:x"), p("ubiquity:tool-bash", "my bash")] });
-    expect(kernel.plugins.map((x) => x.plugin.name)).toEqual(["ubiquity:a", "ubiquity:tool-bash", "ubiquity:c", "acme:x"]);
+    const builtins = definePreset({
+      name: "builtins",
+      plugins: [p("ubiquity:a"), p("ubiquity:tool-bash", "builtin bash"), p("ubiquity:c")],
+    });
+    const kernel = createKernel({
+      logger: quiet(),
+      presets: [builtins],
+      plugins: [p("acme:x"), p("ubiquity:tool-bash", "my bash")],
+    });
+    expect(kernel.plugins.map((x) => x.plugin.name)).toEqual([
+      "ubiquity:a",
+      "ubiquity:tool-bash",
+      "ubiquity:c",
+      "acme:x",
+    ]);
     expect(kernel.plugins[1]).toMatchObject({ origin: "config", replaced: [{ origin: "preset builtins" }] });
     expect(applied).toEqual(["ubiquity:a", "my bash", "ubiquity:c", "acme:x"]);
   });
@@ -79,7 +99,12 @@ describe("preset expansion", () => {
   it("merges preset config defaults in reading order; the user's options win", () => {
     const a = definePreset({ name: "a", config: { maxTurns: 5, permissionMode: "plan" } });
     const b = definePreset({ name: "b", presets: [a], config: { maxTurns: 7 } });
-    const kernel = createKernel({ logger: quiet(), presets: [b], plugins: [permissions()], permissionMode: "acceptEdits" });
+    const kernel = createKernel({
+      logger: quiet(),
+      presets: [b],
+      plugins: [permissions()],
+      permissionMode: "acceptEdits",
+    });
     expect(kernel.options.maxTurns).toBe(7);
     expect(kernel.options.permissionMode).toBe("acceptEdits");
   });
@@ -92,6 +117,8 @@ describe("preset expansion", () => {
 
   it("rejects an entry that is neither a plugin nor a factory", () => {
     expect(() => createKernel({ logger: quiet(), plugins: [{ nam: "typo" } as never] })).toThrow(ConfigError);
-    expect(() => createKernel({ logger: quiet(), plugins: [{ nam: "typo" } as never] })).toThrow(/is not a plugin: expected \{ name: string, apply\(kernel\) \}/);
+    expect(() => createKernel({ logger: quiet(), plugins: [{ nam: "typo" } as never] })).toThrow(
+      /is not a plugin: expected \{ name: string, apply\(kernel\) \}/,
+    );
   });
 });

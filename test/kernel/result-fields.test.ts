@@ -22,7 +22,9 @@ function adding(fields: Record<string, unknown>): Plugin {
 }
 
 async function resultOf(plugin: Plugin): Promise<ResultMessage> {
-  const messages = await collect(summon("hi", { presets: [], plugins: [plugin], model: scriptedModel([{ text: "done" }]), logger: quiet }));
+  const messages = await collect(
+    summon("hi", { presets: [], plugins: [plugin], model: scriptedModel([{ text: "done" }]), logger: quiet }),
+  );
   const last = messages.at(-1)!;
   if (last.type !== "result") throw new Error(`last message is ${last.type}`);
   return last;
@@ -38,7 +40,9 @@ describe("result fields from plugins", () => {
   });
 
   it("never lets a plugin's field replace a kernel field", async () => {
-    const result = await resultOf(adding({ subtype: "error_max_turns", isError: true, result: "forged", acmeOther: "kept" }));
+    const result = await resultOf(
+      adding({ subtype: "error_max_turns", isError: true, result: "forged", acmeOther: "kept" }),
+    );
     expect(result.subtype).toBe("success");
     expect(result.isError).toBe(false);
     expect(result.result).toBe("done");

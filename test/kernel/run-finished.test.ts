@@ -29,7 +29,9 @@ const finishing: Plugin = {
 describe("run.finished", () => {
   it("ends the run with success after the calls are answered, without another request", async () => {
     const model = scriptedModel([{ text: "finishing", toolCalls: [{ toolName: "Finish", input: {} }] }, "never asked"]);
-    const messages = await collect(summon("go", { presets: [], plugins: [finishing], model, maxTurns: 1, logger: quiet }));
+    const messages = await collect(
+      summon("go", { presets: [], plugins: [finishing], model, maxTurns: 1, logger: quiet }),
+    );
     const result = resultOf(messages);
     expect(result.subtype).toBe("success");
     expect(result.result).toBe("finishing");

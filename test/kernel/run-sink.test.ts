@@ -10,10 +10,21 @@ describe("createRun sink", () => {
     const announced: Message[] = [];
     const k = createKernel({
       presets: [],
-      plugins: [{ name: "test:watch", apply: (kk) => kk.hooks.event.tap("test:watch", (e) => void (e.type === "message" && announced.push(e.message))) }],
+      plugins: [
+        {
+          name: "test:watch",
+          apply: (kk) =>
+            kk.hooks.event.tap("test:watch", (e) => void (e.type === "message" && announced.push(e.message))),
+        },
+      ],
     });
     const parent = createRun({ kernel: k, abortSignal, sink: (m) => stream.push(m) });
-    const child = createRun({ kernel: k, abortSignal, parent, agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" } });
+    const child = createRun({
+      kernel: k,
+      abortSignal,
+      parent,
+      agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" },
+    });
     const sent = child.emit({ type: "user", text: "side task" });
     expect(stream).toEqual([sent]);
     expect(announced).toEqual([sent]);

@@ -12,7 +12,12 @@ const given = {
 };
 
 function withJsonSchema() {
-  const tool = defineTool({ name: "Remote", description: "A tool whose schema arrived as JSON Schema.", inputSchema: z.record(z.string(), z.unknown()), execute: () => "ok" });
+  const tool = defineTool({
+    name: "Remote",
+    description: "A tool whose schema arrived as JSON Schema.",
+    inputSchema: z.record(z.string(), z.unknown()),
+    execute: () => "ok",
+  });
   tool.jsonSchema = given;
   return tool;
 }
@@ -25,8 +30,17 @@ describe("toolJsonSchema", () => {
   });
 
   it("derives the schema from the zod inputSchema otherwise", () => {
-    const tool = defineTool({ name: "Local", description: "d", inputSchema: z.object({ n: z.number() }), execute: () => "ok" });
-    expect(toolJsonSchema(tool)).toMatchObject({ type: "object", properties: { n: { type: "number" } }, required: ["n"] });
+    const tool = defineTool({
+      name: "Local",
+      description: "d",
+      inputSchema: z.object({ n: z.number() }),
+      execute: () => "ok",
+    });
+    expect(toolJsonSchema(tool)).toMatchObject({
+      type: "object",
+      properties: { n: { type: "number" } },
+      required: ["n"],
+    });
   });
 
   it("is what the model is offered", async () => {

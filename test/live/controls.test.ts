@@ -28,14 +28,23 @@ describe("Query controls", () => {
       { toolCalls: [{ toolName: "Write", input: { file_path: join(cwd, "planned.txt"), content: "x" }, id: "w" }] },
       "done",
     ]);
-    const session = summon("work", { model, cwd, plugins: [slowPlugin(slow.tool)], permissionMode: "bypassPermissions", persistSession: false });
+    const session = summon("work", {
+      model,
+      cwd,
+      plugins: [slowPlugin(slow.tool)],
+      permissionMode: "bypassPermissions",
+      persistSession: false,
+    });
     void slow.started.then(async () => {
       await session.setPermissionMode("plan");
       slow.release();
     });
     const messages: Message[] = [];
     for await (const m of session) messages.push(m);
-    const write = messages.find((m) => m.type === "tool_result" && m.toolUseId === "w") as Extract<Message, { type: "tool_result" }>;
+    const write = messages.find((m) => m.type === "tool_result" && m.toolUseId === "w") as Extract<
+      Message,
+      { type: "tool_result" }
+    >;
     expect(write.output.isError).toBe(true);
     expect(existsSync(join(cwd, "planned.txt"))).toBe(false);
     expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
@@ -52,7 +61,13 @@ describe("Query controls", () => {
     server = await startProviderServer(["from a", "from b"]);
     const input = inbox();
     input.push("one");
-    const session = summon(input, { model: "openai:model-a", apiKey: "sk-test", providerSettings: { baseURL: server.baseURL }, persistSession: false, maxRetries: 0 });
+    const session = summon(input, {
+      model: "openai:model-a",
+      apiKey: "sk-test",
+      providerSettings: { baseURL: server.baseURL },
+      persistSession: false,
+      maxRetries: 0,
+    });
     const messages: Message[] = [];
     let results = 0;
     for await (const m of session) {
@@ -64,7 +79,10 @@ describe("Query controls", () => {
       } else if (results === 2) input.end();
     }
     expect(server.requests.map((r) => (r.body as { model: string }).model)).toEqual(["model-a", "model-b"]);
-    expect(messages.filter((m) => m.type === "assistant").map((m) => (m as { model: string }).model)).toEqual(["openai:model-a", "openai:model-b"]);
+    expect(messages.filter((m) => m.type === "assistant").map((m) => (m as { model: string }).model)).toEqual([
+      "openai:model-a",
+      "openai:model-b",
+    ]);
   });
 
   it("setModel() rejects a model no provider knows, and the session goes on", async () => {
@@ -97,7 +115,11 @@ describe("Query controls", () => {
     const slow = slowTool();
     const input = inbox();
     input.push("go");
-    const session = summon(input, { model: scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {} }] }, "never"]), tools: [slow.tool], presets: [] });
+    const session = summon(input, {
+      model: scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {} }] }, "never"]),
+      tools: [slow.tool],
+      presets: [],
+    });
     void slow.started.then(() => session.close());
     const messages: Message[] = [];
     for await (const m of session) messages.push(m);
@@ -113,7 +135,11 @@ describe("Query controls", () => {
     input.push("go");
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
     const before = timers();
-    const session = summon(input, { model: scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {} }] }, "never"]), tools: [slow.tool], presets: [] });
+    const session = summon(input, {
+      model: scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {} }] }, "never"]),
+      tools: [slow.tool],
+      presets: [],
+    });
     for await (const m of session) if (m.type === "tool_use") break;
     // The run's timers (request and idle limits) are gone with it.
     expect(timers()).toBeLessThanOrEqual(before);
@@ -162,5 +188,8 @@ describe("Query controls", () => {
 
 /** A plugin registering the slow tool next to the built-in suite. */
 function slowPlugin(tool: ReturnType<typeof slowTool>["tool"]) {
-  return definePlugin(() => ({ name: "test:slow", apply: (kernel) => void kernel.registries.tools.register(tool.name, tool, "test:slow") }))();
+  return definePlugin(() => ({
+    name: "test:slow",
+    apply: (kernel) => void kernel.registries.tools.register(tool.name, tool, "test:slow"),
+  }))();
 }

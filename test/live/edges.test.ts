@@ -31,7 +31,9 @@ function validHistory(prompt: { role: string; content: unknown }[]) {
   for (let i = 0; i < turns.length; i++) {
     const m = turns[i]!;
     if (m.role !== "assistant" || typeof m.content === "string") continue;
-    const calls = (m.content as { type: string; toolCallId?: string }[]).filter((p) => p.type === "tool-call").map((p) => p.toolCallId);
+    const calls = (m.content as { type: string; toolCallId?: string }[])
+      .filter((p) => p.type === "tool-call")
+      .map((p) => p.toolCallId);
     if (!calls.length) continue;
     const next = turns[i + 1];
     expect(next?.role).toBe("tool");
@@ -72,7 +74,10 @@ describe("live sessions under attack", () => {
   it("interrupting parallel concurrency-safe tools answers every call once, the result is last, the interrupt is answered", async () => {
     const all = signal();
     const started = { count: 0, all: all.resolve, n: 3 };
-    const model = scriptedModel([{ toolCalls: [0, 1, 2].map((n) => ({ toolName: "Par", input: { n }, id: `p${n}` })) }, "answered"]);
+    const model = scriptedModel([
+      { toolCalls: [0, 1, 2].map((n) => ({ toolName: "Par", input: { n }, id: `p${n}` })) },
+      "answered",
+    ]);
     const input = inbox();
     input.push("go");
     const session = summon(input, { model, tools: [parallelTool(started)], presets: [] });
@@ -101,7 +106,15 @@ describe("live sessions under attack", () => {
         kernel.hooks.model.response.tap("test:interrupter", () => void session.interrupt());
       },
     }));
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {}, id: "a" }, { toolName: "Slow", input: {}, id: "b" }] }, "after"]);
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { toolName: "Slow", input: {}, id: "a" },
+          { toolName: "Slow", input: {}, id: "b" },
+        ],
+      },
+      "after",
+    ]);
     const input = inbox();
     input.push("go");
     session = summon(input, { model, tools: [slow.tool], presets: [], plugins: [interrupter()] });
@@ -113,10 +126,17 @@ describe("live sessions under attack", () => {
       else if (m.type === "result") input.end();
     }
     expect(slow.seen.calls).toBe(0);
-    expect(messages.filter((m) => m.type === "tool_use").map((m) => (m as { toolUseId: string }).toolUseId)).toEqual(["a", "b"]);
+    expect(messages.filter((m) => m.type === "tool_use").map((m) => (m as { toolUseId: string }).toolUseId)).toEqual([
+      "a",
+      "b",
+    ]);
     pairsWhole(messages);
-    for (const r of messages.filter((m) => m.type === "tool_result")) expect((r as { output: { content: string } }).output.content).toBe("Not run: interrupted by the user.");
-    expect(messages.filter((m) => m.type === "result").map((r) => (r as { subtype: string }).subtype)).toEqual(["error_during_execution", "success"]);
+    for (const r of messages.filter((m) => m.type === "tool_result"))
+      expect((r as { output: { content: string } }).output.content).toBe("Not run: interrupted by the user.");
+    expect(messages.filter((m) => m.type === "result").map((r) => (r as { subtype: string }).subtype)).toEqual([
+      "error_during_execution",
+      "success",
+    ]);
     validHistory(model.requests.at(-1)!.prompt as never);
   });
 
@@ -159,25 +179,41 @@ describe("live sessions under attack", () => {
       if (m.type === "result" && ++results === 2) input.end();
     }
     pairsWhole(messages);
-    expect(messages.filter((m) => m.type === "result").map((r) => (r as { result: string }).result)).toEqual(["Interrupted by the user.", "second answer"]);
+    expect(messages.filter((m) => m.type === "result").map((r) => (r as { result: string }).result)).toEqual([
+      "Interrupted by the user.",
+      "second answer",
+    ]);
     expect(slow.seen.calls).toBe(1);
   });
 
   it("an interrupt while a subagent (Agent tool) runs stops the subagent too; every call of both is answered", async () => {
     const slow = slowTool();
     const model = scriptedModel(({ request }) => {
-      const system = request.prompt.filter((m) => m.role === "system").map((m) => String(m.content)).join("\n");
+      const system = request.prompt
+        .filter((m) => m.role === "system")
+        .map((m) => String(m.content))
+        .join("\n");
       const last = request.prompt.at(-1);
       const isSub = system.includes("You are WORKER.");
       if (isSub) return last?.role === "tool" ? "sub done" : { toolCalls: [{ toolName: "Slow", input: {} }] };
       if (last?.role === "tool") return "parent done";
       if (JSON.stringify(request.prompt).includes("redo")) return "redone";
-      return { toolCalls: [{ toolName: "Agent", id: "ag", input: { subagent_type: "worker", description: "sub", prompt: "work" } }] };
+      return {
+        toolCalls: [
+          { toolName: "Agent", id: "ag", input: { subagent_type: "worker", description: "sub", prompt: "work" } },
+        ],
+      };
     });
     const input = inbox();
     input.push("delegate");
     const agents = { worker: { description: "w", prompt: "You are WORKER." } };
-    const session = summon(input, { ...base(), model, tools: [slow.tool], agents, permissionMode: "bypassPermissions" });
+    const session = summon(input, {
+      ...base(),
+      model,
+      tools: [slow.tool],
+      agents,
+      permissionMode: "bypassPermissions",
+    });
     void slow.started.then(() => input.push({ type: "user", text: "redo", interrupt: true }));
     const messages: Message[] = [];
     let results = 0;
@@ -198,14 +234,27 @@ describe("live sessions under attack", () => {
   it("close() while a subagent runs: the stream ends with one top-level result, last, every call of both answered", async () => {
     const slow = slowTool();
     const model = scriptedModel(({ request }) => {
-      const system = request.prompt.filter((m) => m.role === "system").map((m) => String(m.content)).join("\n");
+      const system = request.prompt
+        .filter((m) => m.role === "system")
+        .map((m) => String(m.content))
+        .join("\n");
       if (system.includes("You are WORKER.")) return { toolCalls: [{ toolName: "Slow", input: {} }] };
-      return { toolCalls: [{ toolName: "Agent", id: "ag", input: { subagent_type: "worker", description: "sub", prompt: "work" } }] };
+      return {
+        toolCalls: [
+          { toolName: "Agent", id: "ag", input: { subagent_type: "worker", description: "sub", prompt: "work" } },
+        ],
+      };
     });
     const input = inbox();
     input.push("delegate");
     const agents = { worker: { description: "w", prompt: "You are WORKER." } };
-    const session = summon(input, { ...base(), model, tools: [slow.tool], agents, permissionMode: "bypassPermissions" });
+    const session = summon(input, {
+      ...base(),
+      model,
+      tools: [slow.tool],
+      agents,
+      permissionMode: "bypassPermissions",
+    });
     void slow.started.then(() => session.close());
     const messages: Message[] = [];
     for await (const m of session) messages.push(m);
@@ -237,13 +286,18 @@ describe("live sessions under attack", () => {
   it("an interrupt while a permission ask is pending (canUseTool waits for its signal) answers the call and goes on", async () => {
     const asked = signal();
     let sawAbort = false;
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "echo hi" }, id: "b1" }] }, "after interrupt"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "echo hi" }, id: "b1" }] },
+      "after interrupt",
+    ]);
     const input = inbox();
     input.push("run it");
     const canUseTool = (_n: string, _i: unknown, ctx: { signal: AbortSignal }) =>
       new Promise<never>((_r, reject) => {
         asked.resolve();
-        ctx.signal.addEventListener("abort", () => ((sawAbort = true), reject(new Error("ask aborted"))), { once: true });
+        ctx.signal.addEventListener("abort", () => ((sawAbort = true), reject(new Error("ask aborted"))), {
+          once: true,
+        });
       });
     const session = summon(input, { ...base(), model, canUseTool: canUseTool as never });
     void asked.promise.then(() => session.interrupt());
@@ -256,7 +310,10 @@ describe("live sessions under attack", () => {
     }
     expect(sawAbort).toBe(true);
     pairsWhole(messages);
-    expect(messages.filter((m) => m.type === "result").map((r) => (r as { subtype: string }).subtype)).toEqual(["error_during_execution", "success"]);
+    expect(messages.filter((m) => m.type === "result").map((r) => (r as { subtype: string }).subtype)).toEqual([
+      "error_during_execution",
+      "success",
+    ]);
     validHistory(model.requests.at(-1)!.prompt as never);
   });
 
@@ -355,7 +412,10 @@ describe("live sessions under attack", () => {
     const session = summon(input, { model, tools: [slow.tool], presets: [] });
     let rejected: unknown;
     void slow.started.then(async () => {
-      rejected = await session.setModel("nosuchprovider:nothing").then(() => "resolved", (e: unknown) => e);
+      rejected = await session.setModel("nosuchprovider:nothing").then(
+        () => "resolved",
+        (e: unknown) => e,
+      );
       slow.release();
     });
     const messages: Message[] = [];
@@ -414,7 +474,12 @@ describe("resuming a live session's transcript", () => {
     const slow = slowTool();
     const opts = base();
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "Slow", input: {}, id: "s1" }, { toolName: "Slow", input: {}, id: "s2" }] },
+      {
+        toolCalls: [
+          { toolName: "Slow", input: {}, id: "s1" },
+          { toolName: "Slow", input: {}, id: "s2" },
+        ],
+      },
       "after interrupt",
       "resumed answer",
     ]);

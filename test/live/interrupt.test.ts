@@ -50,10 +50,18 @@ describe("interrupting a live session", () => {
     // The stream was cut within a bound far below the 20 s it would have taken.
     expect(interruptedAt - sentAt).toBeLessThan(500);
     const results = messages.filter((m) => m.type === "result");
-    expect(results[0]).toMatchObject({ subtype: "error_during_execution", isError: true, result: "Interrupted by the user." });
+    expect(results[0]).toMatchObject({
+      subtype: "error_during_execution",
+      isError: true,
+      result: "Interrupted by the user.",
+    });
     expect(results.at(-1)).toMatchObject({ subtype: "success", result: "answering the interrupt" });
     // The interrupted message stays in the conversation, answered as interrupted; the one that interrupted it follows.
-    expect(promptShape(model.requests[1]!.prompt as never)).toEqual(["user:write a long essay", "assistant:[interrupted by the user]", "user:stop, do this instead"]);
+    expect(promptShape(model.requests[1]!.prompt as never)).toEqual([
+      "user:write a long essay",
+      "assistant:[interrupted by the user]",
+      "user:stop, do this instead",
+    ]);
     expect(new Set(messages.map((m) => m.sessionId)).size).toBe(1);
   });
 
@@ -95,7 +103,14 @@ describe("interrupting a live session", () => {
     const messages: Message[] = [];
     let sentAt = 0;
     let cutAt = 0;
-    for await (const m of summon(input, { model: "openai:gpt-4o", apiKey: "sk-test", providerSettings: { baseURL: server.baseURL }, persistSession: false, includePartialMessages: true, maxRetries: 0 })) {
+    for await (const m of summon(input, {
+      model: "openai:gpt-4o",
+      apiKey: "sk-test",
+      providerSettings: { baseURL: server.baseURL },
+      persistSession: false,
+      includePartialMessages: true,
+      maxRetries: 0,
+    })) {
       messages.push(m);
       if (m.type === "stream_event" && !sentAt) {
         sentAt = performance.now();
@@ -106,7 +121,10 @@ describe("interrupting a live session", () => {
     }
     expect(cutAt - sentAt).toBeLessThan(500);
     const results = messages.filter((m) => m.type === "result");
-    expect(results.map((r) => (r as { result: string }).result)).toEqual(["Interrupted by the user.", "fine, stopping"]);
+    expect(results.map((r) => (r as { result: string }).result)).toEqual([
+      "Interrupted by the user.",
+      "fine, stopping",
+    ]);
     expect(server.requests).toHaveLength(2);
   });
 });

@@ -28,7 +28,10 @@ function chatShape(body: unknown): string[] {
   const messages = (body as { messages: { role: string; content: unknown }[] }).messages;
   return messages
     .filter((m) => m.role !== "system")
-    .map((m) => `${m.role}:${typeof m.content === "string" ? m.content : (m.content as { text?: string }[]).map((p) => p.text ?? "").join("|")}`);
+    .map(
+      (m) =>
+        `${m.role}:${typeof m.content === "string" ? m.content : (m.content as { text?: string }[]).map((p) => p.text ?? "").join("|")}`,
+    );
 }
 
 describe("an interrupted turn stays in the conversation as interrupted", () => {
@@ -39,7 +42,13 @@ describe("an interrupted turn stays in the conversation as interrupted", () => {
     dirs.push(sessionDir);
     const input = inbox();
     input.push("write a long essay");
-    const session = summon(input, { model: openaiCompatible("local-model", { baseURL: server.baseURL }), includePartialMessages: true, maxRetries: 0, sessionDir, marketPricing: false });
+    const session = summon(input, {
+      model: openaiCompatible("local-model", { baseURL: server.baseURL }),
+      includePartialMessages: true,
+      maxRetries: 0,
+      sessionDir,
+      marketPricing: false,
+    });
     const messages: Message[] = [];
     let interrupted = false;
     for await (const m of session) {
@@ -54,7 +63,10 @@ describe("an interrupted turn stays in the conversation as interrupted", () => {
     const results = messages.filter((m) => m.type === "result") as Extract<Message, { type: "result" }>[];
     expect(results.map((r) => r.result)).toEqual(["Interrupted by the user.", "the next one, answered"]);
     // The interrupted response is emitted as such: what streamed, then the marker.
-    const cut = messages.find((m) => m.type === "assistant" && m.interrupted) as Extract<Message, { type: "assistant" }>;
+    const cut = messages.find((m) => m.type === "assistant" && m.interrupted) as Extract<
+      Message,
+      { type: "assistant" }
+    >;
     expect(cut.text).toMatch(/^x+\n\n\[interrupted by the user\]$/);
     // The next request: the interrupted prompt once, answered by the partial text and the marker; then the new prompt alone.
     expect(server.requests).toHaveLength(2);
@@ -70,7 +82,14 @@ describe("an interrupted turn stays in the conversation as interrupted", () => {
     const sessionId = results[0]!.sessionId;
     await server.close();
     server = await startProviderServer(["third answer"]);
-    for await (const m of summon("third", { model: openaiCompatible("local-model", { baseURL: server.baseURL }), maxRetries: 0, sessionDir, resume: sessionId, marketPricing: false })) resumed.push(m);
+    for await (const m of summon("third", {
+      model: openaiCompatible("local-model", { baseURL: server.baseURL }),
+      maxRetries: 0,
+      sessionDir,
+      resume: sessionId,
+      marketPricing: false,
+    }))
+      resumed.push(m);
     expect(resumed.at(-1)).toMatchObject({ type: "result", isError: false, result: "third answer" });
     const replayed = chatShape(server.requests[0]!.body);
     expect(replayed.map((line) => line.replace(/x{10,}/, "x…"))).toEqual([
@@ -102,13 +121,23 @@ describe("an interrupted turn stays in the conversation as interrupted", () => {
       clearInterval(timer);
     }
     expect(model.requests).toHaveLength(2);
-    expect(promptShape(model.requests[1]!.prompt as never)).toEqual(["user:first prompt", `assistant:${MARKER}`, "user:second prompt"]);
-    expect(messages.filter((m) => m.type === "result").map((m) => (m as { result: string }).result)).toEqual(["Interrupted by the user.", "answering the interrupt"]);
+    expect(promptShape(model.requests[1]!.prompt as never)).toEqual([
+      "user:first prompt",
+      `assistant:${MARKER}`,
+      "user:second prompt",
+    ]);
+    expect(messages.filter((m) => m.type === "result").map((m) => (m as { result: string }).result)).toEqual([
+      "Interrupted by the user.",
+      "answering the interrupt",
+    ]);
   });
 
   it("interrupt() while a tool runs: the calls are answered, the marker follows them, and the next prompt comes after", async () => {
     const slow = slowTool();
-    const model = scriptedModel([{ text: "let me wait", toolCalls: [{ toolName: "Slow", input: {}, id: "a" }] }, "next answered"]);
+    const model = scriptedModel([
+      { text: "let me wait", toolCalls: [{ toolName: "Slow", input: {}, id: "a" }] },
+      "next answered",
+    ]);
     const input = inbox();
     input.push("wait for it");
     const session = summon(input, { model, tools: [slow.tool], presets: [] });

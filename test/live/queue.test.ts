@@ -11,7 +11,11 @@ import { inbox, promptShape, slowTool } from "./helpers";
 describe("a live session", () => {
   it("answers a message sent while a slow tool runs, after the tool, in the same session", async () => {
     const slow = slowTool();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Slow", input: {}, id: "call_1" }] }, "answer to both", "third answer"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Slow", input: {}, id: "call_1" }] },
+      "answer to both",
+      "third answer",
+    ]);
     const input = inbox();
     input.push("first message");
     const messages: Message[] = [];
@@ -62,13 +66,22 @@ describe("a live session", () => {
     const model = scriptedModel(["one", "two"]);
     async function* two() {
       yield "hello";
-      yield { type: "user" as const, content: [{ type: "text" as const, text: "parts " }, { type: "text" as const, text: "only" }] };
+      yield {
+        type: "user" as const,
+        content: [
+          { type: "text" as const, text: "parts " },
+          { type: "text" as const, text: "only" },
+        ],
+      };
     }
     const messages: Message[] = [];
     for await (const m of summon(two(), { model, presets: [] })) messages.push(m);
     // Both were queued before the work began: they start the stretch together, as one user message.
     expect(promptShape(model.requests[0]!.prompt as never)).toEqual(["user:hello|parts |only"]);
-    expect(messages.filter((m) => m.type === "user").map((m) => (m as { text: string }).text)).toEqual(["hello", "parts only"]);
+    expect(messages.filter((m) => m.type === "user").map((m) => (m as { text: string }).text)).toEqual([
+      "hello",
+      "parts only",
+    ]);
     expect(messages.filter((m) => m.type === "result")).toHaveLength(1);
     expect(messages.at(-1)).toMatchObject({ type: "result", result: "one" });
   });
@@ -96,15 +109,38 @@ describe("a user message's content parts", () => {
         yield { type: "user" as const, text: "what is this?", content: [image] };
       }
       const messages: Message[] = [];
-      for await (const m of summon(one(), { model, presets: [], plugins: [(await import("ubiquity/plugins/sessions")).default()], sessionDir, cwd: sessionDir })) messages.push(m);
-      const prompt = model.requests[0]!.prompt as { role: string; content: { type: string; text?: string; mediaType?: string }[] }[];
+      for await (const m of summon(one(), {
+        model,
+        presets: [],
+        plugins: [(await import("ubiquity/plugins/sessions")).default()],
+        sessionDir,
+        cwd: sessionDir,
+      }))
+        messages.push(m);
+      const prompt = model.requests[0]!.prompt as {
+        role: string;
+        content: { type: string; text?: string; mediaType?: string }[];
+      }[];
       expect(prompt.at(-1)!.content.map((p) => [p.type, p.text ?? p.mediaType])).toEqual([
         ["text", "what is this?"],
         ["file", "image/png"],
       ]);
-      expect(messages.find((m) => m.type === "user")).toMatchObject({ text: "what is this?", content: [{ type: "text", text: "what is this?" }, { type: "image", mediaType: "image/png" }] });
+      expect(messages.find((m) => m.type === "user")).toMatchObject({
+        text: "what is this?",
+        content: [
+          { type: "text", text: "what is this?" },
+          { type: "image", mediaType: "image/png" },
+        ],
+      });
       const sessionId = messages.at(-1)!.sessionId;
-      for await (const _ of summon("and now?", { model, presets: [], plugins: [(await import("ubiquity/plugins/sessions")).default()], sessionDir, cwd: sessionDir, resume: sessionId }));
+      for await (const _ of summon("and now?", {
+        model,
+        presets: [],
+        plugins: [(await import("ubiquity/plugins/sessions")).default()],
+        sessionDir,
+        cwd: sessionDir,
+        resume: sessionId,
+      }));
       const replayed = model.requests[1]!.prompt as { role: string; content: { type: string }[] }[];
       expect(replayed[0]!.content.map((p) => p.type)).toEqual(["text", "file"]);
     } finally {

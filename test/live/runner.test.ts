@@ -18,25 +18,35 @@ describe("ubiquity run --input-format stream-json", () => {
   it("runs the stdin messages as one live session: one system/init, a result per message, the last message a result", async () => {
     const p = scriptedProject();
     const line = (text: string) => JSON.stringify({ type: "user", message: { role: "user", content: text } });
-    const out = await p.run(["--output-format", "stream-json", "--input-format", "stream-json"], { input: [line("first question"), line("second question"), line("third question"), ""].join("\n") });
+    const out = await p.run(["--output-format", "stream-json", "--input-format", "stream-json"], {
+      input: [line("first question"), line("second question"), line("third question"), ""].join("\n"),
+    });
     expect(out.code, out.stderr).toBe(0);
     const types = out.messages.map((m) => (m.type === "system" ? `system/${m.subtype as string}` : (m.type as string)));
     expect(types.filter((t) => t === "system/init")).toHaveLength(1);
     expect(types.filter((t) => t === "result")).toHaveLength(3);
     expect(types.at(-1)).toBe("result");
     expect(new Set(out.messages.map((m) => m.sessionId)).size).toBe(1);
-    expect(out.requests.map((r) => r.users)).toEqual([["first question"], ["first question", "second question"], ["first question", "second question", "third question"]]);
+    expect(out.requests.map((r) => r.users)).toEqual([
+      ["first question"],
+      ["first question", "second question"],
+      ["first question", "second question", "third question"],
+    ]);
   }, 60_000);
 
   it('a line marked "interrupt": true stops the work in progress, and is answered next', async () => {
     const p = scriptedProject();
     const log = join(p.dir, "model.log");
     writeFileSync(log, "");
-    const child = spawn(process.execPath, [binPath, "run", "--output-format", "stream-json", "--input-format", "stream-json"], {
-      cwd: p.dir,
-      env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", UBQ_LOG: log, UBQ_SESSIONS: p.sessions },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [binPath, "run", "--output-format", "stream-json", "--input-format", "stream-json"],
+      {
+        cwd: p.dir,
+        env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", UBQ_LOG: log, UBQ_SESSIONS: p.sessions },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()));
     const exited = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
@@ -44,10 +54,16 @@ describe("ubiquity run --input-format stream-json", () => {
     // Once the slow request is at the model (it would take 20 s), interrupt it.
     while (!readFileSync(log, "utf8").includes("be slow")) await new Promise((r) => setTimeout(r, 25));
     const sentAt = performance.now();
-    child.stdin.end(`${JSON.stringify({ type: "user", message: { role: "user", content: "never mind" }, interrupt: true })}\n`);
+    child.stdin.end(
+      `${JSON.stringify({ type: "user", message: { role: "user", content: "never mind" }, interrupt: true })}\n`,
+    );
     const code = await exited;
     expect(performance.now() - sentAt).toBeLessThan(10_000);
-    const results = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string; result?: string }).filter((m) => m.type === "result");
+    const results = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; result?: string })
+      .filter((m) => m.type === "result");
     expect(results.map((r) => r.result)).toEqual(["Interrupted by the user.", "answer to never mind"]);
     expect(code).toBe(1); // the interrupted stretch was an error result
   }, 60_000);

@@ -45,7 +45,12 @@ describe("message ordering", () => {
     const sessionIds = new Set(messages.map((m) => m.sessionId));
     expect(sessionIds.size).toBe(1);
     expect(new Set(messages.map((m) => m.uuid)).size).toBe(messages.length);
-    expect(resultOf(messages)).toMatchObject({ subtype: "success", result: "all done here", isError: false, numTurns: 2 });
+    expect(resultOf(messages)).toMatchObject({
+      subtype: "success",
+      result: "all done here",
+      isError: false,
+      numTurns: 2,
+    });
   });
 
   it("emits no stream_event without includePartialMessages", async () => {
@@ -63,7 +68,9 @@ describe("one tool_result per tool_use on every path", () => {
       kernel.hooks.tool.permission.tap("test:deny-secret", (verdict, call) =>
         call.input.text === "secret" ? { behavior: "deny", message: "secrets are off limits" } : verdict,
       );
-      kernel.hooks.tool.beforeCall.tap("test:deny-secret", (state) => (state.input.text === "blocked" ? { ...state, block: "blocked by policy" } : state));
+      kernel.hooks.tool.beforeCall.tap("test:deny-secret", (state) =>
+        state.input.text === "blocked" ? { ...state, block: "blocked by policy" } : state,
+      );
     },
   }));
   const boom = defineTool({
@@ -92,7 +99,14 @@ describe("one tool_result per tool_use on every path", () => {
     const messages = await collect(summon("go", { model, tools: [echo, boom], presets: [], plugins: [denyPlugin()] }));
     const uses = ofType(messages, "tool_use");
     const results = ofType(messages, "tool_result");
-    expect(uses.map((u) => u.toolUseId).sort()).toEqual(["c_block", "c_deny", "c_invalid", "c_ok", "c_throw", "c_unknown"]);
+    expect(uses.map((u) => u.toolUseId).sort()).toEqual([
+      "c_block",
+      "c_deny",
+      "c_invalid",
+      "c_ok",
+      "c_throw",
+      "c_unknown",
+    ]);
     for (const use of uses) {
       const answers = results.filter((r) => r.toolUseId === use.toolUseId);
       expect(answers).toHaveLength(1);
@@ -107,7 +121,9 @@ describe("one tool_result per tool_use on every path", () => {
     expect(byId.c_throw).toMatchObject({ content: "Boom failed: kaboom", isError: true });
     expect(byId.c_unknown!.content).toMatch(/Unknown tool "Nope"\. Available tools: Echo, Boom/);
     const result = resultOf(messages);
-    expect(result.permissionDenials).toEqual([{ toolName: "Echo", toolUseId: "c_deny", toolInput: { text: "secret" }, message: "secrets are off limits" }]);
+    expect(result.permissionDenials).toEqual([
+      { toolName: "Echo", toolUseId: "c_deny", toolInput: { text: "secret" }, message: "secrets are off limits" },
+    ]);
     expect(result.usage.toolCalls).toBe(6);
     // the model saw one result per call, in call order
     const toolMessage = model.requests[1]!.prompt.find((m) => m.role === "tool")!;
@@ -144,7 +160,13 @@ describe("concurrency", () => {
           return id;
         },
       });
-    return { make, get maxActive() { return maxActive; }, order };
+    return {
+      make,
+      get maxActive() {
+        return maxActive;
+      },
+      order,
+    };
   }
 
   it("runs concurrency-safe calls of one response in parallel, results in call order", async () => {
@@ -210,7 +232,15 @@ describe("limits", () => {
         return { content: "y".repeat(500) };
       }
     }
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Big", input: {} }, { toolName: "Small", input: {} }] }, "ok"]);
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { toolName: "Big", input: {} },
+          { toolName: "Small", input: {} },
+        ],
+      },
+      "ok",
+    ]);
     const messages = await collect(summon("go", { model, tools: [big, new Small()], presets: [] }));
     const results = ofType(messages, "tool_result");
     expect(results[0]!.output.content).toHaveLength(50_000);
@@ -218,7 +248,11 @@ describe("limits", () => {
     const parts = model.requests[1]!.prompt.find((m) => m.role === "tool")!.content;
     const values = parts.map((p) => (p.type === "tool-result" && p.output.type === "text" ? p.output.value : ""));
     // Head and tail with a marker between, the same policy as Bash's capture.
-    expect(values[0]!.startsWith(`${"x".repeat(15_000)}\n\n[… 20000 characters cut from the middle: the output was 50000 characters; the first 15000 and the last 15000 are shown …]\n\n`)).toBe(true);
+    expect(
+      values[0]!.startsWith(
+        `${"x".repeat(15_000)}\n\n[… 20000 characters cut from the middle: the output was 50000 characters; the first 15000 and the last 15000 are shown …]\n\n`,
+      ),
+    ).toBe(true);
     expect(values[0]!.endsWith("x".repeat(15_000))).toBe(true);
     expect(values[0]!.length).toBeLessThan(30_200);
     expect(values[1]).toMatch(/^y{50}\n\n\[… 400 characters cut from the middle[^\]]*\]\n\ny{50}$/);
@@ -236,8 +270,15 @@ describe("limits", () => {
       },
     });
     const model = scriptedModel([{ toolCalls: [{ toolName: "Stopper", input: {} }] }, "never reached"]);
-    const messages = await collect(summon("go", { model, tools: [stopper], presets: [], abortSignal: controller.signal }));
-    expect(resultOf(messages)).toMatchObject({ subtype: "error_during_execution", isError: true, result: "Run aborted.", numTurns: 1 });
+    const messages = await collect(
+      summon("go", { model, tools: [stopper], presets: [], abortSignal: controller.signal }),
+    );
+    expect(resultOf(messages)).toMatchObject({
+      subtype: "error_during_execution",
+      isError: true,
+      result: "Run aborted.",
+      numTurns: 1,
+    });
     expect(model.requests).toHaveLength(1);
   });
 
@@ -254,8 +295,17 @@ describe("limits", () => {
         return "stopping";
       },
     });
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Stopper", input: {} }, { toolName: "Echo", input: { text: "late" } }] }]);
-    const messages = await collect(summon("go", { model, tools: [stopper, echo], presets: [], abortSignal: controller.signal }));
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { toolName: "Stopper", input: {} },
+          { toolName: "Echo", input: { text: "late" } },
+        ],
+      },
+    ]);
+    const messages = await collect(
+      summon("go", { model, tools: [stopper, echo], presets: [], abortSignal: controller.signal }),
+    );
     const results = ofType(messages, "tool_result");
     expect(results[1]!.output).toMatchObject({ isError: true, content: "Run aborted before this tool ran." });
     expect(seen?.aborted).toBe(true);
@@ -266,12 +316,25 @@ describe("limits", () => {
 describe("usage", () => {
   it("sums usage over the run, with cached tokens", async () => {
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "Echo", input: { text: "a" } }], usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 900 } },
-      { toolCalls: [{ toolName: "Echo", input: { text: "b" } }], usage: { inputTokens: 1200, outputTokens: 40, cacheReadTokens: 900, cacheWriteTokens: 250 } },
+      {
+        toolCalls: [{ toolName: "Echo", input: { text: "a" } }],
+        usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 900 },
+      },
+      {
+        toolCalls: [{ toolName: "Echo", input: { text: "b" } }],
+        usage: { inputTokens: 1200, outputTokens: 40, cacheReadTokens: 900, cacheWriteTokens: 250 },
+      },
       { text: "done", usage: { inputTokens: 1300, outputTokens: 10, cacheReadTokens: 1150, cacheWriteTokens: 100 } },
     ]);
     const result = resultOf(await collect(summon("go", { model, tools: [echo], presets: [] })));
-    expect(result.usage).toEqual({ inputTokens: 3500, outputTokens: 100, cacheReadTokens: 2050, cacheWriteTokens: 1250, requests: 3, toolCalls: 2 });
+    expect(result.usage).toEqual({
+      inputTokens: 3500,
+      outputTokens: 100,
+      cacheReadTokens: 2050,
+      cacheWriteTokens: 1250,
+      requests: 3,
+      toolCalls: 2,
+    });
     expect(result.modelUsage["scripted:scripted"]).toMatchObject({ inputTokens: 3500, requests: 3 });
     expect(result.totalCostUsd).toBeNull();
     expect(result.durationMs).toBeGreaterThanOrEqual(0);

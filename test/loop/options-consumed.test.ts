@@ -12,7 +12,12 @@ const PENDING: Record<string, string> = {};
 const plugins = await defaultPlugins();
 
 // These files set or mask options; they do not act on them.
-const NOT_CONSUMERS = [join("src", "config", "schema.ts"), join("src", "runner.ts"), join("src", "cli.ts"), join("src", "redact.ts")];
+const NOT_CONSUMERS = [
+  join("src", "config", "schema.ts"),
+  join("src", "runner.ts"),
+  join("src", "cli.ts"),
+  join("src", "redact.ts"),
+];
 
 function sources(dir: string): string[] {
   const out: string[] = [];

@@ -9,7 +9,11 @@ describe("redaction", () => {
       maxTokens: 4096,
       maxThinkingTokens: 1024,
       usage: { cacheReadTokens: 10 },
-      providerSettings: { headers: { "x-api-key": "abcd1234", Authorization: "Bearer zzzz" }, secretAccessKey: "aws-secret", region: "us-east-1" },
+      providerSettings: {
+        headers: { "x-api-key": "abcd1234", Authorization: "Bearer zzzz" },
+        secretAccessKey: "aws-secret",
+        region: "us-east-1",
+      },
       note: "the key sk-live-123456 leaked into a message",
     };
     const out = redactValue(value, secretsOf({ apiKey: value.apiKey, providerSettings: value.providerSettings }));
@@ -18,7 +22,11 @@ describe("redaction", () => {
       maxTokens: 4096,
       maxThinkingTokens: 1024,
       usage: { cacheReadTokens: 10 },
-      providerSettings: { headers: { "x-api-key": "[redacted]", Authorization: "[redacted]" }, secretAccessKey: "[redacted]", region: "us-east-1" },
+      providerSettings: {
+        headers: { "x-api-key": "[redacted]", Authorization: "[redacted]" },
+        secretAccessKey: "[redacted]",
+        region: "us-east-1",
+      },
       note: "the key [redacted] leaked into a message",
     });
   });
@@ -27,7 +35,9 @@ describe("redaction", () => {
     const secrets = secretsOf(
       {
         acme: { webhook: "https://bot:hunter2-pass@hooks.example.com/x", serviceToken: "tok-acme-7777", retries: 3 },
-        servers: { one: { env: { ACME_API_KEY: "acme-key-1234", PATH: "/usr/bin" }, headers: { "X-Custom": "header-value-99" } } },
+        servers: {
+          one: { env: { ACME_API_KEY: "acme-key-1234", PATH: "/usr/bin" }, headers: { "X-Custom": "header-value-99" } },
+        },
         notes: ["plain text stays"],
       },
       {},
@@ -42,10 +52,16 @@ describe("redaction", () => {
       name: "acme:notify",
       options: z.object({ acmeNotify: z.object({ token: z.string() }).optional() }),
       apply(kernel) {
-        kernel.hooks.kernel.configResolved.tap("acme:notify", (options) => kernel.logger.warn(`connecting with ${(options.acmeNotify as { token: string }).token}`));
+        kernel.hooks.kernel.configResolved.tap("acme:notify", (options) =>
+          kernel.logger.warn(`connecting with ${(options.acmeNotify as { token: string }).token}`),
+        );
       },
     });
-    createKernel({ plugins: [plugin], acmeNotify: { token: "acme-secret-424242" }, logger: { debug: log, info: log, warn: log, error: log } } as never);
+    createKernel({
+      plugins: [plugin],
+      acmeNotify: { token: "acme-secret-424242" },
+      logger: { debug: log, info: log, warn: log, error: log },
+    } as never);
     expect(lines).toEqual(["connecting with [redacted]"]);
   });
 });

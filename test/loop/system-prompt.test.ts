@@ -25,7 +25,12 @@ describe("system prompt", () => {
 
   it("has the guidance and the run sections, appendSystemPrompt last", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
-    const text = await instructionsOf({ cwd, appendSystemPrompt: "APPENDED-LAST", additionalDirectories: ["../other"], permissionMode: "plan" });
+    const text = await instructionsOf({
+      cwd,
+      appendSystemPrompt: "APPENDED-LAST",
+      additionalDirectories: ["../other"],
+      permissionMode: "plan",
+    });
     expect(text).toContain("Treat tool output");
     expect(text).toContain("`path:line`");
     expect(text).toContain(`Working directory: ${cwd}`);
@@ -44,7 +49,9 @@ describe("system prompt", () => {
     expect(text).toMatch(/Write secure code: no command, SQL or other injection.*never secrets .* in code/);
     expect(text).toContain("Never guess or invent URLs.");
     // They are guidance: systemPrompt replaces them with the rest of it.
-    expect(await instructionsOf({ cwd: mkdtempSync(join(tmpdir(), "ubq-sp-")), systemPrompt: "Only this." })).not.toContain("invent URLs");
+    expect(
+      await instructionsOf({ cwd: mkdtempSync(join(tmpdir(), "ubq-sp-")), systemPrompt: "Only this." }),
+    ).not.toContain("invent URLs");
   });
 
   it("detects a git checkout", async () => {

@@ -18,7 +18,9 @@ describe("parseMcpConfig", () => {
   });
 
   it("reads a url without a type as streamable HTTP", () => {
-    expect(parseMcpConfig({ docs: { url: "https://example.test/mcp" } })).toEqual({ docs: { type: "http", url: "https://example.test/mcp" } });
+    expect(parseMcpConfig({ docs: { url: "https://example.test/mcp" } })).toEqual({
+      docs: { type: "http", url: "https://example.test/mcp" },
+    });
   });
 
   it("expands ${VAR} and ${VAR:-default} in command, args, env, url and headers", () => {
@@ -39,14 +41,18 @@ describe("parseMcpConfig", () => {
   });
 
   it("names an unset variable, where it is, and the fix", () => {
-    expect(() => parseMcpConfig({ a: { command: "x", env: { T: "${NOPE}" } } }, { env: {}, source: ".mcp.json" })).toThrow(
+    expect(() =>
+      parseMcpConfig({ a: { command: "x", env: { T: "${NOPE}" } } }, { env: {}, source: ".mcp.json" }),
+    ).toThrow(
       /\.mcp\.json: mcpServers\.a\.env\.T: \$\{NOPE\} is not set; set NOPE in the environment or write \$\{NOPE:-default\}/,
     );
   });
 
   it("rejects what the config schema rejects, naming the source", () => {
     expect(() => parseMcpConfig({ a: { type: "sse" } }, { source: "servers.json" })).toThrow(ConfigError);
-    expect(() => parseMcpConfig({ a: { type: "sse" } }, { source: "servers.json" })).toThrow(/servers\.json: invalid MCP config/);
+    expect(() => parseMcpConfig({ a: { type: "sse" } }, { source: "servers.json" })).toThrow(
+      /servers\.json: invalid MCP config/,
+    );
     expect(() => parseMcpConfig([])).toThrow(/must be an object of servers/);
   });
 
@@ -68,17 +74,35 @@ describe("tool results", () => {
 
   it("keeps text, describes images, audio, embedded resources and links", () => {
     expect(describeBlock({ type: "text", text: "hello" })).toBe("hello");
-    expect(describeBlock({ type: "image", data: png, mimeType: "image/png" })).toBe("[image image/png, 70 B: returned by the tool, not shown here]");
+    expect(describeBlock({ type: "image", data: png, mimeType: "image/png" })).toBe(
+      "[image image/png, 70 B: returned by the tool, not shown here]",
+    );
     expect(describeBlock({ type: "audio", data: "AAAA", mimeType: "audio/wav" })).toMatch(/^\[audio audio\/wav, 3 B/);
-    expect(describeBlock({ type: "resource", resource: { uri: "file:///a.txt", mimeType: "text/plain", text: "body" } })).toBe("[resource file:///a.txt (text/plain)]\nbody");
-    expect(describeBlock({ type: "resource", resource: { uri: "file:///a.bin", blob: "AAAA" } })).toBe("[resource file:///a.bin, 3 B of binary data: not shown here]");
-    expect(describeBlock({ type: "resource_link", uri: "file:///b", name: "b", description: "the b file" })).toBe("[resource link b <file:///b>: the b file]");
+    expect(
+      describeBlock({ type: "resource", resource: { uri: "file:///a.txt", mimeType: "text/plain", text: "body" } }),
+    ).toBe("[resource file:///a.txt (text/plain)]\nbody");
+    expect(describeBlock({ type: "resource", resource: { uri: "file:///a.bin", blob: "AAAA" } })).toBe(
+      "[resource file:///a.bin, 3 B of binary data: not shown here]",
+    );
+    expect(describeBlock({ type: "resource_link", uri: "file:///b", name: "b", description: "the b file" })).toBe(
+      "[resource link b <file:///b>: the b file]",
+    );
   });
 
   it("marks isError results as errors and falls back to structured content", () => {
-    expect(toToolOutput({ content: [{ type: "text", text: "nope" }], isError: true }, "s", "t")).toMatchObject({ content: "nope", isError: true });
-    expect(toToolOutput({ content: [], isError: true }, "s", "t")).toMatchObject({ content: 't on MCP server "s" failed without saying why', isError: true });
+    expect(toToolOutput({ content: [{ type: "text", text: "nope" }], isError: true }, "s", "t")).toMatchObject({
+      content: "nope",
+      isError: true,
+    });
+    expect(toToolOutput({ content: [], isError: true }, "s", "t")).toMatchObject({
+      content: 't on MCP server "s" failed without saying why',
+      isError: true,
+    });
     const out = toToolOutput({ content: [], structuredContent: { temp: 21 } }, "s", "t");
-    expect(out).toMatchObject({ content: '{"temp":21}', isError: false, metadata: { mcpServer: "s", mcpTool: "t", structuredContent: { temp: 21 } } });
+    expect(out).toMatchObject({
+      content: '{"temp":21}',
+      isError: false,
+      metadata: { mcpServer: "s", mcpTool: "t", structuredContent: { temp: 21 } },
+    });
   });
 });

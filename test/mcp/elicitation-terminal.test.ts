@@ -39,14 +39,32 @@ function terminal(replies: string[]) {
   return { approver, shown };
 }
 
-const results = (messages: Message[]) => Object.fromEntries(ofType(messages, "tool_result").map((r) => [r.toolUseId, r.output]));
+const results = (messages: Message[]) =>
+  Object.fromEntries(ofType(messages, "tool_result").map((r) => [r.toolUseId, r.output]));
 
 describe("elicitation at the terminal", () => {
   it("fills a form field by field (a bad value is asked again) and shows a URL without opening it", async () => {
     const { approver, shown } = terminal(["Ada", "thirty", "36", "2", ""]);
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__features__ask", input: {}, id: "form" }] }, { toolCalls: [{ toolName: "mcp__features__ask_url", input: {}, id: "url" }] }, "done"]);
-    const out = results(await collect(summon("ask", { presets: [], plugins: [mcp()], model, canUseTool: approver, mcpServers: { features: { command: process.execPath, args: [SERVER, "features", MARKER] } } })));
-    expect(JSON.parse(String(out.form!.content))).toEqual({ action: "accept", content: { name: "Ada", age: 36, color: "blue" } });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__features__ask", input: {}, id: "form" }] },
+      { toolCalls: [{ toolName: "mcp__features__ask_url", input: {}, id: "url" }] },
+      "done",
+    ]);
+    const out = results(
+      await collect(
+        summon("ask", {
+          presets: [],
+          plugins: [mcp()],
+          model,
+          canUseTool: approver,
+          mcpServers: { features: { command: process.execPath, args: [SERVER, "features", MARKER] } },
+        }),
+      ),
+    );
+    expect(JSON.parse(String(out.form!.content))).toEqual({
+      action: "accept",
+      content: { name: "Ada", age: 36, color: "blue" },
+    });
     expect(JSON.parse(String(out.url!.content))).toEqual({ action: "accept" });
     const screen = shown.join("");
     expect(screen).toContain('MCP server "features" asks: Who are you?');
@@ -57,7 +75,17 @@ describe("elicitation at the terminal", () => {
   it("!decline declines", async () => {
     const { approver } = terminal(["!decline"]);
     const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__features__ask", input: {}, id: "form" }] }, "done"]);
-    const out = results(await collect(summon("ask", { presets: [], plugins: [mcp()], model, canUseTool: approver, mcpServers: { features: { command: process.execPath, args: [SERVER, "features", MARKER] } } })));
+    const out = results(
+      await collect(
+        summon("ask", {
+          presets: [],
+          plugins: [mcp()],
+          model,
+          canUseTool: approver,
+          mcpServers: { features: { command: process.execPath, args: [SERVER, "features", MARKER] } },
+        }),
+      ),
+    );
     expect(JSON.parse(String(out.form!.content))).toEqual({ action: "decline" });
   });
 });

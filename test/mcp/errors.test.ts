@@ -17,14 +17,30 @@ expectNoServerLeftAfterEachTest();
 
 const ODD = fileURLToPath(new URL("./fixtures/odd-server.mjs", import.meta.url));
 const odd = (mode: string) => ({ command: process.execPath, args: [ODD, mode, MARKER] });
-const initOf = (messages: Awaited<ReturnType<typeof collect>>) => ofType(messages, "system").find((m) => m.subtype === "init") as unknown as { extra: { mcpServers: unknown } };
+const initOf = (messages: Awaited<ReturnType<typeof collect>>) =>
+  ofType(messages, "system").find((m) => m.subtype === "init") as unknown as { extra: { mcpServers: unknown } };
 
 describe("MCP failure texts", () => {
   it("a call past toolTimeoutMs ends with the timeout text that names the option", async () => {
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__everything__trigger-long-running-operation", input: { duration: 60, steps: 2 }, id: "t1" }] }, "done"]);
-    const messages = await collect(summon("go", { presets: [], plugins: [mcp({ toolTimeoutMs: 1000 })], model, mcpServers: { everything: everythingStdio() } }));
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { toolName: "mcp__everything__trigger-long-running-operation", input: { duration: 60, steps: 2 }, id: "t1" },
+        ],
+      },
+      "done",
+    ]);
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp({ toolTimeoutMs: 1000 })],
+        model,
+        mcpServers: { everything: everythingStdio() },
+      }),
+    );
     expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({
-      content: "mcp__everything__trigger-long-running-operation timed out after 1s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).",
+      content:
+        "mcp__everything__trigger-long-running-operation timed out after 1s (raise toolTimeoutMs in the ubiquity:mcp plugin options for slow tools).",
       isError: true,
     });
     expect(resultOf(messages)).toMatchObject({ subtype: "success" });
@@ -32,16 +48,27 @@ describe("MCP failure texts", () => {
 
   it("a server that never answers the handshake, and one that exits while listing its tools, fail to start", async () => {
     const statuses = async (connectTimeoutMs: number, mcpServers: Record<string, ReturnType<typeof odd>>) => {
-      const messages = await collect(summon("go", { presets: [], plugins: [mcp({ connectTimeoutMs })], model: scriptedModel(["done"]), mcpServers }));
+      const messages = await collect(
+        summon("go", { presets: [], plugins: [mcp({ connectTimeoutMs })], model: scriptedModel(["done"]), mcpServers }),
+      );
       expect(resultOf(messages)).toMatchObject({ subtype: "success" });
       return initOf(messages).extra.mcpServers;
     };
     expect(await statuses(1000, { quiet: odd("silent") })).toEqual([
-      { name: "quiet", status: "failed", error: "failed to start: no answer within 1s (check that mcpServers.quiet speaks MCP over stdio, or raise connectTimeoutMs)" },
+      {
+        name: "quiet",
+        status: "failed",
+        error:
+          "failed to start: no answer within 1s (check that mcpServers.quiet speaks MCP over stdio, or raise connectTimeoutMs)",
+      },
     ]);
     // The default 30 s: a loaded machine may take more than a second to start a Node server.
     expect(await statuses(30_000, { quitter: odd("exit-on-list") })).toEqual([
-      { name: "quitter", status: "failed", error: "failed to start: its process exited before it finished the MCP handshake" },
+      {
+        name: "quitter",
+        status: "failed",
+        error: "failed to start: its process exited before it finished the MCP handshake",
+      },
     ]);
   });
 
@@ -54,23 +81,50 @@ describe("MCP failure texts", () => {
       "done",
     ]);
     // LOGNAME and USER are often unset in CI containers: set them, and one variable off the list.
-    const saved = { LOGNAME: process.env.LOGNAME, USER: process.env.USER, MCP_TEST_OFF_LIST: process.env.MCP_TEST_OFF_LIST };
-    Object.assign(process.env, { LOGNAME: saved.LOGNAME ?? "ubiquity-logname", USER: saved.USER ?? "ubiquity-user", MCP_TEST_OFF_LIST: "1" });
+    const saved = {
+      LOGNAME: process.env.LOGNAME,
+      USER: process.env.USER,
+      MCP_TEST_OFF_LIST: process.env.MCP_TEST_OFF_LIST,
+    };
+    Object.assign(process.env, {
+      LOGNAME: saved.LOGNAME ?? "ubiquity-logname",
+      USER: saved.USER ?? "ubiquity-user",
+      MCP_TEST_OFF_LIST: "1",
+    });
     let messages: Awaited<ReturnType<typeof collect>>;
     try {
-      messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { odd: { ...odd("rpc-error"), env: { FROM_CONFIG: "1" } } } }));
+      messages = await collect(
+        summon("go", {
+          presets: [],
+          plugins: [mcp()],
+          model,
+          mcpServers: { odd: { ...odd("rpc-error"), env: { FROM_CONFIG: "1" } } },
+        }),
+      );
     } finally {
-      for (const [key, value] of Object.entries(saved)) if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
+      for (const [key, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
     }
     const [boom, env, pairBad, pairGood] = ofType(messages, "tool_result");
-    expect(boom!.output).toMatchObject({ content: 'mcp__odd__boom failed on MCP server "odd": MCP error -32602: boom is not allowed here', isError: true });
+    expect(boom!.output).toMatchObject({
+      content: 'mcp__odd__boom failed on MCP server "odd": MCP error -32602: boom is not allowed here',
+      isError: true,
+    });
     const seen = JSON.parse(String(env!.output.content)) as Record<string, string>;
     // The server's draft-07 tuple schema is checked as 1.x did, before the server sees the call.
-    expect(pairBad!.output).toMatchObject({ isError: true, content: expect.stringMatching(/^Invalid arguments for mcp__odd__pair/) });
+    expect(pairBad!.output).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(/^Invalid arguments for mcp__odd__pair/),
+    });
     expect(pairGood!.output).toMatchObject({ isError: false, content: 'got {"pair":[1,"a"]}' });
-    const expected: Record<string, string> = { FROM_CONFIG: "1", LOGNAME: saved.LOGNAME ?? "ubiquity-logname", USER: saved.USER ?? "ubiquity-user" };
-    for (const key of ["HOME", "PATH", "SHELL", "TERM", "LANG", "TMPDIR"]) if (process.env[key] !== undefined) expected[key] = process.env[key]!;
+    const expected: Record<string, string> = {
+      FROM_CONFIG: "1",
+      LOGNAME: saved.LOGNAME ?? "ubiquity-logname",
+      USER: saved.USER ?? "ubiquity-user",
+    };
+    for (const key of ["HOME", "PATH", "SHELL", "TERM", "LANG", "TMPDIR"])
+      if (process.env[key] !== undefined) expected[key] = process.env[key]!;
     expect(seen).toMatchObject(expected);
     expect(seen.MCP_TEST_OFF_LIST).toBeUndefined();
     expect(Object.keys(seen).filter((k) => k !== "FROM_CONFIG" && !isPassedName(k))).toEqual([]);

@@ -29,7 +29,10 @@ function closedPort(): Promise<number> {
 }
 
 async function echoOver(server: Record<string, unknown>) {
-  const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__remote__echo", input: { message: "over the wire" }, id: "t1" }] }, "done"]);
+  const model = scriptedModel([
+    { toolCalls: [{ toolName: "mcp__remote__echo", input: { message: "over the wire" }, id: "t1" }] },
+    "done",
+  ]);
   return collect(summon("echo", { presets: [], plugins: [mcp()], model, mcpServers: { remote: server } } as never));
 }
 
@@ -42,9 +45,14 @@ describe("server-everything over HTTP on 127.0.0.1", () => {
   it("streamable HTTP: lists the tools in init, calls one through summon(), ends its session at dispose", async () => {
     const messages = await echoOver({ type: "http", url: http.url });
     const init = messages[0]!;
-    expect(init.type === "system" && init.subtype === "init" && init.extra.mcpServers).toEqual([{ name: "remote", status: "connected", tools: expect.any(Number) }]);
+    expect(init.type === "system" && init.subtype === "init" && init.extra.mcpServers).toEqual([
+      { name: "remote", status: "connected", tools: expect.any(Number) },
+    ]);
     expect(init.type === "system" && init.subtype === "init" && init.tools).toContain("mcp__remote__echo");
-    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: "Echo: over the wire", isError: false });
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({
+      content: "Echo: over the wire",
+      isError: false,
+    });
     expect(resultOf(messages)).toMatchObject({ subtype: "success" });
     expect(alive(http.child.pid!)).toBe(true); // a remote server is not ours to stop
     // ...but its session is: kernel.dispose ended it (DELETE), so the server freed it.
@@ -53,7 +61,10 @@ describe("server-everything over HTTP on 127.0.0.1", () => {
 
   it("SSE: the same call over the older transport", async () => {
     const messages = await echoOver({ type: "sse", url: sse.url });
-    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: "Echo: over the wire", isError: false });
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({
+      content: "Echo: over the wire",
+      isError: false,
+    });
   });
 
   it("reports an unreachable server as failed and the run succeeds", async () => {
@@ -70,7 +81,10 @@ describe("server-everything over HTTP on 127.0.0.1", () => {
   it("over streamable HTTP: a resource mention, a prompt command and a form elicitation work as over stdio", async () => {
     const { default: commands } = await import("ubiquity/plugins/commands");
     const asked: string[] = [];
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__remote__trigger-elicitation-request", input: {}, id: "e" }] }, "done"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__remote__trigger-elicitation-request", input: {}, id: "e" }] },
+      "done",
+    ]);
     const messages = await collect(
       summon("/mcp__remote__simple-prompt", {
         presets: [],
@@ -87,8 +101,16 @@ describe("server-everything over HTTP on 127.0.0.1", () => {
     expect(asked).toEqual(["form"]);
     expect(ofType(messages, "tool_result")[0]!.output.content).toContain("User declined");
     const read = scriptedModel(["ok"]);
-    await collect(summon("see @remote:demo://resource/dynamic/text/3", { presets: [], plugins: [mcp()], model: read, mcpServers: { remote: { type: "http", url: http.url } } }));
-    expect(JSON.stringify(read.requests[0]!.prompt)).toContain("Contents of the MCP resource remote:demo://resource/dynamic/text/3");
+    await collect(
+      summon("see @remote:demo://resource/dynamic/text/3", {
+        presets: [],
+        plugins: [mcp()],
+        model: read,
+        mcpServers: { remote: { type: "http", url: http.url } },
+      }),
+    );
+    expect(JSON.stringify(read.requests[0]!.prompt)).toContain(
+      "Contents of the MCP resource remote:demo://resource/dynamic/text/3",
+    );
   });
 });
-

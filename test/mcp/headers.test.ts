@@ -33,10 +33,22 @@ describe("configured headers", () => {
   it.each(["http", "sse"] as const)("reach the server over %s", async (type) => {
     seen.length = 0;
     const headers = { Authorization: "Bearer test-token", "X-Ubiquity-Test": type };
-    const messages = await collect(summon("go", { presets: [], plugins: [mcp({ connectTimeoutMs: 5000 })], model: scriptedModel(["done"]), mcpServers: { remote: { type, url: `${base}/mcp`, headers } } }));
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp({ connectTimeoutMs: 5000 })],
+        model: scriptedModel(["done"]),
+        mcpServers: { remote: { type, url: `${base}/mcp`, headers } },
+      }),
+    );
     expect(seen.length).toBeGreaterThan(0);
-    const init = messages.find((m) => m.type === "system" && m.subtype === "init") as unknown as { extra: { mcpServers: unknown } };
+    const init = messages.find((m) => m.type === "system" && m.subtype === "init") as unknown as {
+      extra: { mcpServers: unknown };
+    };
     expect(init.extra.mcpServers).toEqual([{ name: "remote", status: "failed", error: refused[type] }]);
-    expect(seen[0]).toMatchObject({ path: "/mcp", headers: { authorization: "Bearer test-token", "x-ubiquity-test": type } });
+    expect(seen[0]).toMatchObject({
+      path: "/mcp",
+      headers: { authorization: "Bearer test-token", "x-ubiquity-test": type },
+    });
   });
 });

@@ -105,9 +105,18 @@ export function startEverythingHttp(mode: "streamableHttp" | "sse" = "streamable
     child.stderr!.on("data", (chunk: Buffer) => {
       err += chunk.toString();
       const m = /UBIQUITY_TEST_LISTENING (\S+) (\d+)/.exec(err);
-      if (m) resolve({ url: `http://127.0.0.1:${m[2]}/${mode === "sse" ? "sse" : "mcp"}`, host: m[1]!, child, stdout: () => out, stop });
+      if (m)
+        resolve({
+          url: `http://127.0.0.1:${m[2]}/${mode === "sse" ? "sse" : "mcp"}`,
+          host: m[1]!,
+          child,
+          stdout: () => out,
+          stop,
+        });
     });
-    child.once("exit", (code) => reject(new Error(`server-everything ${mode} exited (${code}) before listening: ${err}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`server-everything ${mode} exited (${code}) before listening: ${err}`)),
+    );
   });
 }
 

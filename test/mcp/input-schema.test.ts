@@ -24,7 +24,12 @@ const screenshot = {
 };
 const networkRequests = {
   type: "object",
-  properties: { static: { default: false, type: "boolean" }, filter: { type: "string" }, all: { type: "boolean" }, filename: { type: "string" } },
+  properties: {
+    static: { default: false, type: "boolean" },
+    filter: { type: "string" },
+    all: { type: "boolean" },
+    filename: { type: "string" },
+  },
   required: ["static"],
   $schema: DIALECT,
   additionalProperties: false,
@@ -56,9 +61,18 @@ describe("MCP input schemas, as lenient as the server", () => {
   });
 
   it("what the server refuses too is still refused here, with ajv's words", () => {
-    expect(check(screenshot, { scale: "huge" })).toMatchObject({ ok: false, message: expect.stringContaining("must be equal to one of the allowed values") });
-    expect(check(drop, {})).toMatchObject({ ok: false, message: expect.stringContaining("must have required property 'target'") });
-    expect(check(drop, { target: "e3", data: { "text/plain": 1 } })).toMatchObject({ ok: false, message: expect.stringContaining("must be string") });
+    expect(check(screenshot, { scale: "huge" })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("must be equal to one of the allowed values"),
+    });
+    expect(check(drop, {})).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("must have required property 'target'"),
+    });
+    expect(check(drop, { target: "e3", data: { "text/plain": 1 } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("must be string"),
+    });
   });
 
   it("a schema that does not compile checks nothing and says why", () => {
@@ -73,7 +87,17 @@ describe("MCP input schemas, as lenient as the server", () => {
     const lenient = lenientInputSchema(screenshot);
     expect(screenshot).toEqual(copy);
     expect(lenient).toEqual({ type: "object", properties: screenshot.properties, required: [] });
-    const nested = lenientInputSchema({ type: "object", properties: { o: { type: "object", properties: { a: { default: 1 } }, required: ["a", "b"], additionalProperties: false } }, default: { required: ["kept"] } });
-    expect(nested).toEqual({ type: "object", properties: { o: { type: "object", properties: { a: { default: 1 } }, required: ["b"] } }, default: { required: ["kept"] } });
+    const nested = lenientInputSchema({
+      type: "object",
+      properties: {
+        o: { type: "object", properties: { a: { default: 1 } }, required: ["a", "b"], additionalProperties: false },
+      },
+      default: { required: ["kept"] },
+    });
+    expect(nested).toEqual({
+      type: "object",
+      properties: { o: { type: "object", properties: { a: { default: 1 } }, required: ["b"] } },
+      default: { required: ["kept"] },
+    });
   });
 });

@@ -41,13 +41,16 @@ describe("user hooks on MCP calls", () => {
               hooks: [
                 (input) => {
                   pre.push(structuredClone(input));
-                  if (input.toolName === "mcp__everything__get-sum") return { decision: "block", reason: "no sums today" };
+                  if (input.toolName === "mcp__everything__get-sum")
+                    return { decision: "block", reason: "no sums today" };
                   return { updatedInput: { message: "rewritten by a hook" } };
                 },
               ],
             },
           ],
-          PostToolUse: [{ matcher: "mcp__everything__echo", hooks: [(input) => void post.push(structuredClone(input))] }],
+          PostToolUse: [
+            { matcher: "mcp__everything__echo", hooks: [(input) => void post.push(structuredClone(input))] },
+          ],
         },
       }),
     );
@@ -59,7 +62,13 @@ describe("user hooks on MCP calls", () => {
     expect(results[0]!.output).toMatchObject({ content: "Echo: rewritten by a hook", isError: false });
     expect(ofType(messages, "tool_use")[0]!.toolInput).toEqual({ message: "rewritten by a hook" });
     expect(results[1]!.output).toMatchObject({ content: "no sums today", isError: true });
-    expect(post).toEqual([expect.objectContaining({ hookEventName: "PostToolUse", toolName: "mcp__everything__echo", toolOutput: "Echo: rewritten by a hook" })]);
+    expect(post).toEqual([
+      expect.objectContaining({
+        hookEventName: "PostToolUse",
+        toolName: "mcp__everything__echo",
+        toolOutput: "Echo: rewritten by a hook",
+      }),
+    ]);
     expect(resultOf(messages)).toMatchObject({ subtype: "success" });
   });
 });
@@ -88,7 +97,13 @@ describe("a server that dies", () => {
       "carried on",
     ]);
     const messages = await collect(
-      summon("go", { presets: [], plugins: [mcp(), killer()], model, mcpServers: { everything: everythingStdio() }, logger: recordingLogger(warnings) }),
+      summon("go", {
+        presets: [],
+        plugins: [mcp(), killer()],
+        model,
+        mcpServers: { everything: everythingStdio() },
+        logger: recordingLogger(warnings),
+      }),
     );
     const [during, after] = ofType(messages, "tool_result");
     expect(during!.output.isError).toBe(true);
@@ -97,7 +112,9 @@ describe("a server that dies", () => {
     );
     expect(during!.durationMs).toBeLessThan(30_000); // it did not wait for the operation
     expect(after!.output).toEqual({
-      content: expect.stringMatching(/^mcp__everything__echo is unavailable: MCP server "everything" stopped during the run \(its process exited\)/),
+      content: expect.stringMatching(
+        /^mcp__everything__echo is unavailable: MCP server "everything" stopped during the run \(its process exited\)/,
+      ),
       isError: true,
       metadata: {},
     });
@@ -112,12 +129,21 @@ describe("abortSignal", () => {
     const controller = new AbortController();
     const model = scriptedModel([{ toolCalls: [long("t1")] }, "never reached"]);
     const messages: Message[] = [];
-    for await (const m of summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { everything: everythingStdio() }, abortSignal: controller.signal })) {
+    for await (const m of summon("go", {
+      presets: [],
+      plugins: [mcp()],
+      model,
+      mcpServers: { everything: everythingStdio() },
+      abortSignal: controller.signal,
+    })) {
       messages.push(m);
       if (m.type === "tool_use") setTimeout(() => controller.abort(), 200);
     }
     const [result] = ofType(messages, "tool_result");
-    expect(result!.output).toMatchObject({ content: `Cancelled: the run was aborted while ${LONG} was running.`, isError: true });
+    expect(result!.output).toMatchObject({
+      content: `Cancelled: the run was aborted while ${LONG} was running.`,
+      isError: true,
+    });
     expect(result!.durationMs).toBeLessThan(30_000); // a minute if the call had run on
     expect(resultOf(messages)).toMatchObject({ isError: true, result: "Run aborted." });
   });

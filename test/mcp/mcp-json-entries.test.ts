@@ -60,7 +60,9 @@ async function runIn(cwd: string, options: Options = {}) {
       ...options,
     }),
   );
-  const init = messages.find((m) => m.type === "system" && m.subtype === "init") as unknown as { extra: { mcpServers?: { name: string; status: string; error?: string }[] } };
+  const init = messages.find((m) => m.type === "system" && m.subtype === "init") as unknown as {
+    extra: { mcpServers?: { name: string; status: string; error?: string }[] };
+  };
   const result = messages.at(-1) as { isError: boolean; result: string };
   return { warnings, servers: init?.extra.mcpServers ?? [], result };
 }
@@ -69,9 +71,20 @@ describe("readMcpConfigEntries on real plugin files", () => {
   it("the GitHub plugin's file: an unset token fails only that server, naming it and the variable", () => {
     const unset = readMcpConfigEntries(fixture("github"), { env: {} });
     expect(unset.servers).toEqual({});
-    expect(unset.failed).toEqual([{ name: "github", error: expect.stringContaining("mcpServers.github.headers.Authorization: ${GITHUB_PERSONAL_ACCESS_TOKEN} is not set") }]);
+    expect(unset.failed).toEqual([
+      {
+        name: "github",
+        error: expect.stringContaining(
+          "mcpServers.github.headers.Authorization: ${GITHUB_PERSONAL_ACCESS_TOKEN} is not set",
+        ),
+      },
+    ]);
     const set = readMcpConfigEntries(fixture("github"), { env: { GITHUB_PERSONAL_ACCESS_TOKEN: "ghp_x" } });
-    expect(set.servers.github).toMatchObject({ type: "http", url: "https://api.githubcopilot.com/mcp/", headers: { Authorization: "Bearer ghp_x" } });
+    expect(set.servers.github).toMatchObject({
+      type: "http",
+      url: "https://api.githubcopilot.com/mcp/",
+      headers: { Authorization: "Bearer ghp_x" },
+    });
   });
 
   it("the Playwright plugin's file is a stdio server as it is", () => {
@@ -84,10 +97,29 @@ describe("readMcpConfigEntries on real plugin files", () => {
 
   it("unknown keys are reported and dropped; Claude Code's headersHelper and oauth are kept", () => {
     const read = readMcpConfigEntries(
-      { mcpServers: { a: { command: "x", alwaysLoad: true, timeout: 5 }, b: { type: "http", url: "https://example.test/mcp", headersHelper: "get-token", oauth: { clientId: "c", callbackPort: 8976 }, alwaysLoad: true } } },
+      {
+        mcpServers: {
+          a: { command: "x", alwaysLoad: true, timeout: 5 },
+          b: {
+            type: "http",
+            url: "https://example.test/mcp",
+            headersHelper: "get-token",
+            oauth: { clientId: "c", callbackPort: 8976 },
+            alwaysLoad: true,
+          },
+        },
+      },
       { env: {} },
     );
-    expect(read.servers).toEqual({ a: { command: "x" }, b: { type: "http", url: "https://example.test/mcp", headersHelper: "get-token", oauth: { clientId: "c", callbackPort: 8976 } } });
+    expect(read.servers).toEqual({
+      a: { command: "x" },
+      b: {
+        type: "http",
+        url: "https://example.test/mcp",
+        headersHelper: "get-token",
+        oauth: { clientId: "c", callbackPort: 8976 },
+      },
+    });
     expect(read.warnings).toEqual([
       'mcpServers.a: the key "alwaysLoad" is not one ubiquity reads; it was ignored',
       'mcpServers.a: the key "timeout" is not one ubiquity reads; it was ignored',
@@ -104,7 +136,11 @@ describe("a project's .mcp.json in a run", () => {
       mcpServers: {
         probe: { command: process.execPath, args: [PROBE, report] },
         broken: { type: "sse" },
-        tokenless: { type: "http", url: "https://example.test/mcp", headers: { Authorization: "Bearer ${UBQ_TEST_SURELY_UNSET_TOKEN}" } },
+        tokenless: {
+          type: "http",
+          url: "https://example.test/mcp",
+          headers: { Authorization: "Bearer ${UBQ_TEST_SURELY_UNSET_TOKEN}" },
+        },
       },
     });
     const parentVars: Record<string, string> = {
@@ -133,8 +169,14 @@ describe("a project's .mcp.json in a run", () => {
     }
     expect(run.result.isError).toBe(false);
     expect(run.servers.find((s) => s.name === "probe")).toMatchObject({ status: "connected" });
-    expect(run.servers.find((s) => s.name === "broken")).toMatchObject({ status: "failed", error: expect.stringContaining("mcpServers.broken") });
-    expect(run.servers.find((s) => s.name === "tokenless")).toMatchObject({ status: "failed", error: expect.stringContaining("UBQ_TEST_SURELY_UNSET_TOKEN") });
+    expect(run.servers.find((s) => s.name === "broken")).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("mcpServers.broken"),
+    });
+    expect(run.servers.find((s) => s.name === "tokenless")).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("UBQ_TEST_SURELY_UNSET_TOKEN"),
+    });
     expect(run.warnings.join("\n")).toMatch(/MCP server "broken" was not started/);
     expect(run.warnings.join("\n")).toMatch(/MCP server "tokenless" was not started/);
     const env = (JSON.parse(readFileSync(report, "utf8")) as { env: Record<string, string> }).env;
@@ -149,7 +191,16 @@ describe("a project's .mcp.json in a run", () => {
   it("headersHelper runs with the server's name and URL, and its headers win over the static ones", async () => {
     seen.length = 0;
     const helper = `printf '{"Authorization":"Bearer dyn-%s","X-Url":"%s"}' "$CLAUDE_CODE_MCP_SERVER_NAME" "$CLAUDE_CODE_MCP_SERVER_URL"`;
-    const dir = project({ mcpServers: { remote: { type: "http", url: `${base}/mcp`, headers: { Authorization: "Bearer static", "X-Static": "kept" }, headersHelper: helper } } });
+    const dir = project({
+      mcpServers: {
+        remote: {
+          type: "http",
+          url: `${base}/mcp`,
+          headers: { Authorization: "Bearer static", "X-Static": "kept" },
+          headersHelper: helper,
+        },
+      },
+    });
     const run = await runIn(dir);
     expect(run.result.isError).toBe(false);
     expect(seen[0]).toMatchObject({ authorization: "Bearer dyn-remote", "x-url": `${base}/mcp`, "x-static": "kept" });
@@ -157,10 +208,18 @@ describe("a project's .mcp.json in a run", () => {
 
   it("a failing headersHelper fails its server, naming the helper", async () => {
     seen.length = 0;
-    const dir = project({ mcpServers: { remote: { type: "http", url: `${base}/mcp`, headersHelper: "echo not json" } } });
+    const dir = project({
+      mcpServers: { remote: { type: "http", url: `${base}/mcp`, headersHelper: "echo not json" } },
+    });
     const run = await runIn(dir);
     expect(run.result.isError).toBe(false);
     expect(seen).toHaveLength(0);
-    expect(run.servers).toEqual([{ name: "remote", status: "failed", error: expect.stringContaining('headersHelper "echo not json" did not print a JSON object') }]);
+    expect(run.servers).toEqual([
+      {
+        name: "remote",
+        status: "failed",
+        error: expect.stringContaining('headersHelper "echo not json" did not print a JSON object'),
+      },
+    ]);
   });
 });

@@ -14,11 +14,15 @@ async function inProcess(argv: string[]) {
   return { code, stdout, stderr };
 }
 
-const project = (mcpServers: Record<string, unknown>) => tempProject({ "servers.json": JSON.stringify({ mcpServers }) });
+const project = (mcpServers: Record<string, unknown>) =>
+  tempProject({ "servers.json": JSON.stringify({ mcpServers }) });
 
 describe("ubiquity mcp list", () => {
   it("prints each server with its status and tools (read-only marked); a failed server makes the exit code 1", async () => {
-    const dir = project({ everything: { ...everythingStdio(), readOnly: ["echo"] }, ghost: { command: `no-such-server-${MARKER}` } });
+    const dir = project({
+      everything: { ...everythingStdio(), readOnly: ["echo"] },
+      ghost: { command: `no-such-server-${MARKER}` },
+    });
     const { code, stdout, stderr } = await inProcess(["mcp", "list", "--config", `${dir}/servers.json`]);
     expect(stderr).toBe("");
     expect(code).toBe(1);
@@ -34,16 +38,26 @@ describe("ubiquity mcp list", () => {
     const dir = project({ everything: { ...everythingStdio(), readOnly: true } });
     const { code, stdout } = await inProcess(["mcp", "list", "--json", "--config", `${dir}/servers.json`]);
     expect(code).toBe(0);
-    const [server] = JSON.parse(stdout) as { name: string; status: string; tools: { name: string; readOnly: boolean }[] }[];
+    const [server] = JSON.parse(stdout) as {
+      name: string;
+      status: string;
+      tools: { name: string; readOnly: boolean }[];
+    }[];
     expect(server).toMatchObject({ name: "everything", transport: "stdio", status: "connected" });
-    expect(server!.tools).toContainEqual(expect.objectContaining({ name: "mcp__everything__echo", tool: "echo", readOnly: true, readOnlyHint: true }));
-    expect(server!.tools).toContainEqual(expect.objectContaining({ tool: "toggle-simulated-logging", readOnly: true, readOnlyHint: false }));
+    expect(server!.tools).toContainEqual(
+      expect.objectContaining({ name: "mcp__everything__echo", tool: "echo", readOnly: true, readOnlyHint: true }),
+    );
+    expect(server!.tools).toContainEqual(
+      expect.objectContaining({ tool: "toggle-simulated-logging", readOnly: true, readOnlyHint: false }),
+    );
   });
 
   it("names the subcommands when given another (a usage error: exit 2)", async () => {
     const { code, stderr } = await inProcess(["mcp", "ls"]);
     expect(code).toBe(2);
-    expect(stderr).toBe('error: ubiquity mcp: "ls"; the subcommands are `ubiquity mcp list`, `ubiquity mcp login <server>` and `ubiquity mcp logout <server>`\n');
+    expect(stderr).toBe(
+      'error: ubiquity mcp: "ls"; the subcommands are `ubiquity mcp list`, `ubiquity mcp login <server>` and `ubiquity mcp logout <server>`\n',
+    );
   });
 
   it("works through the real bin (the built package loads the plugin through the facade)", async () => {

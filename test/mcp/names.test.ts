@@ -14,7 +14,9 @@ describe("MCP server names", () => {
   });
 
   it("refuses two servers that give the same prefix, naming both", () => {
-    expect(() => checkServerNames(["my.server", "my_server"])).toThrow(/"my\.server" and "my_server" both give tools the prefix mcp__my_server__/);
+    expect(() => checkServerNames(["my.server", "my_server"])).toThrow(
+      /"my\.server" and "my_server" both give tools the prefix mcp__my_server__/,
+    );
   });
 
   it("accepts distinct, clean names", () => {
@@ -23,7 +25,14 @@ describe("MCP server names", () => {
 
   it("a run with colliding server names ends in a result error naming both, before any server starts", async () => {
     const server = { type: "stdio", command: "ubiquity-no-such-server" };
-    const messages = await collect(summon("go", { presets: [], plugins: [mcp()], model: "test", mcpServers: { "my.server": server, my_server: server } } as never));
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp()],
+        model: "test",
+        mcpServers: { "my.server": server, my_server: server },
+      } as never),
+    );
     const result = resultOf(messages);
     expect(result.isError).toBe(true);
     expect(result.result).toMatch(/"my\.server" and "my_server"/);

@@ -10,7 +10,12 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { exchangeAuthorization, registerClient, startAuthorization, discoverAuthorizationServerMetadata } from "@modelcontextprotocol/client";
+import {
+  exchangeAuthorization,
+  registerClient,
+  startAuthorization,
+  discoverAuthorizationServerMetadata,
+} from "@modelcontextprotocol/client";
 import { summon, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
@@ -31,11 +36,17 @@ afterEach(() => servers?.close());
 
 /** Every file under `dir` (recursively). */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /** `ubiquity mcp <args>` in process, with the servers of `mcpServers`; `onUrl` plays the browser. */
-async function cli(args: string[], mcpServers: Record<string, unknown>, onUrl: (url: string) => Promise<unknown> = approveInBrowser) {
+async function cli(
+  args: string[],
+  mcpServers: Record<string, unknown>,
+  onUrl: (url: string) => Promise<unknown> = approveInBrowser,
+) {
   const file = join(home(), "servers.json");
   writeFileSync(file, JSON.stringify({ mcpServers }));
   let stdout = "";
@@ -53,13 +64,21 @@ async function cli(args: string[], mcpServers: Record<string, unknown>, onUrl: (
   return { code, stdout, stderr };
 }
 
-const record = (url: string) => JSON.parse(readFileSync(mcpAuthFile("remote", url), "utf8")) as { tokens: { access_token: string; refresh_token: string }; expiresAt: number; client: { client_id: string } };
+const record = (url: string) =>
+  JSON.parse(readFileSync(mcpAuthFile("remote", url), "utf8")) as {
+    tokens: { access_token: string; refresh_token: string };
+    expiresAt: number;
+    client: { client_id: string };
+  };
 
 /** A run whose scripted model calls `tools` in turn, with the remote server (and the env-reporting stdio server). */
 async function runCalling(tools: string[], extra: Record<string, unknown> = {}) {
   const logs: string[] = [];
   const log = (...a: unknown[]) => void logs.push(a.map(String).join(" "));
-  const model = scriptedModel([...tools.map((toolName, i) => ({ toolCalls: [{ toolName, input: {}, id: `t${i}` }] })), "done"]);
+  const model = scriptedModel([
+    ...tools.map((toolName, i) => ({ toolCalls: [{ toolName, input: {}, id: `t${i}` }] })),
+    "done",
+  ]);
   const messages = await collect(
     summon("go", {
       presets: [],
@@ -67,14 +86,22 @@ async function runCalling(tools: string[], extra: Record<string, unknown> = {}) 
       model,
       cwd: home(),
       logger: { debug: log, info: log, warn: log, error: log },
-      mcpServers: { remote: { type: "http", url: servers.mcpUrl }, envsrv: { command: process.execPath, args: [ENV_SERVER] }, ...extra },
+      mcpServers: {
+        remote: { type: "http", url: servers.mcpUrl },
+        envsrv: { command: process.execPath, args: [ENV_SERVER] },
+        ...extra,
+      },
     } as never),
   );
   return { messages, logs };
 }
 
-const initOf = (messages: Message[]) => messages.find((m) => m.type === "system" && m.subtype === "init") as unknown as { extra: { mcpServers: { name: string; status: string; error?: string }[] } };
-const outputs = (messages: Message[]) => ofType(messages, "tool_result").map((r) => r.output as { content: string; isError: boolean });
+const initOf = (messages: Message[]) =>
+  messages.find((m) => m.type === "system" && m.subtype === "init") as unknown as {
+    extra: { mcpServers: { name: string; status: string; error?: string }[] };
+  };
+const outputs = (messages: Message[]) =>
+  ofType(messages, "tool_result").map((r) => r.output as { content: string; isError: boolean });
 
 describe("ubiquity mcp login", () => {
   beforeEach(async () => {
@@ -86,7 +113,9 @@ describe("ubiquity mcp login", () => {
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout).toContain('Open this URL in a browser to authorize Ubiquity with MCP server "remote"');
-    expect(stdout).toMatch(/Logged in to MCP server "remote" \(scope: mcp:tools\); the tokens are in .*mcp-auth.*\(readable by you only\)/);
+    expect(stdout).toMatch(
+      /Logged in to MCP server "remote" \(scope: mcp:tools\); the tokens are in .*mcp-auth.*\(readable by you only\)/,
+    );
     // Protected-resource metadata, then authorization-server metadata, then registration, then the token.
     const paths = servers.seen.map((s) => `${s.server} ${s.method} ${s.path}`);
     expect(paths).toContain("rs GET /.well-known/oauth-protected-resource/mcp");
@@ -109,7 +138,10 @@ describe("ubiquity mcp login", () => {
     requireDist();
     const file = join(home(), "servers.json");
     writeFileSync(file, JSON.stringify({ mcpServers: { remote: { type: "http", url: servers.mcpUrl } } }));
-    const child = spawn(process.execPath, [binPath, "mcp", "login", "remote", "--config", file], { env: { ...process.env, HOME: home(), NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [binPath, "mcp", "login", "remote", "--config", file], {
+      env: { ...process.env, HOME: home(), NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let opened: Promise<unknown> | undefined;
@@ -131,11 +163,15 @@ describe("ubiquity mcp login", () => {
     await servers.close();
     servers = await startOAuthServers({ cimd: true, dcr: false });
     const clientMetadataUrl = "https://ubiquity.example/oauth/client.json";
-    const { code } = await cli(["login", "remote"], { remote: { type: "http", url: servers.mcpUrl, oauth: { clientMetadataUrl } } });
+    const { code } = await cli(["login", "remote"], {
+      remote: { type: "http", url: servers.mcpUrl, oauth: { clientMetadataUrl } },
+    });
     expect(code).toBe(0);
     expect(servers.seen.some((s) => s.path === "/register")).toBe(false);
     expect(record(servers.mcpUrl).client.client_id).toBe(clientMetadataUrl);
-    const { messages } = await runCalling(["mcp__remote__whoami"], { remote: { type: "http", url: servers.mcpUrl, oauth: { clientMetadataUrl } } });
+    const { messages } = await runCalling(["mcp__remote__whoami"], {
+      remote: { type: "http", url: servers.mcpUrl, oauth: { clientMetadataUrl } },
+    });
     expect(outputs(messages)[0]).toMatchObject({ content: `hello ${clientMetadataUrl}`, isError: false });
   });
 
@@ -171,7 +207,11 @@ describe("a run against an OAuth-protected server", () => {
   it("without a login fails that server naming `ubiquity mcp login`, and registers nothing", async () => {
     const { messages } = await runCalling([]);
     const remote = initOf(messages).extra.mcpServers.find((s) => s.name === "remote");
-    expect(remote).toEqual({ name: "remote", status: "failed", error: "failed to start: requires OAuth authorization: run `ubiquity mcp login remote`, then start the run again" });
+    expect(remote).toEqual({
+      name: "remote",
+      status: "failed",
+      error: "failed to start: requires OAuth authorization: run `ubiquity mcp login remote`, then start the run again",
+    });
     expect(servers.registered.size).toBe(0);
     expect(servers.seen.some((s) => s.path === "/authorize" || s.path === "/token")).toBe(false);
   });
@@ -185,7 +225,12 @@ describe("a run against an OAuth-protected server", () => {
     expect(JSON.parse(env!.content)).toHaveProperty("PATH"); // the stdio server really reported its environment
     const transcripts = filesUnder(home()).filter((f) => !f.includes("mcp-auth"));
     expect(transcripts.some((f) => f.endsWith(".jsonl"))).toBe(true);
-    const everywhere = [JSON.stringify(messages), logs.join("\n"), env!.content, ...transcripts.map((f) => readFileSync(f, "utf8"))].join("\n");
+    const everywhere = [
+      JSON.stringify(messages),
+      logs.join("\n"),
+      env!.content,
+      ...transcripts.map((f) => readFileSync(f, "utf8")),
+    ].join("\n");
     expect(servers.issued.length).toBeGreaterThan(0);
     for (const t of servers.issued) expect(everywhere).not.toContain(t);
   });
@@ -246,7 +291,9 @@ describe("a run against an OAuth-protected server", () => {
   });
 
   it("leaves a server with its own Authorization header to that header (no OAuth)", async () => {
-    const { messages } = await runCalling([], { remote: { type: "http", url: servers.mcpUrl, headers: { Authorization: "Bearer static-key" } } });
+    const { messages } = await runCalling([], {
+      remote: { type: "http", url: servers.mcpUrl, headers: { Authorization: "Bearer static-key" } },
+    });
     const remote = initOf(messages).extra.mcpServers.find((s) => s.name === "remote");
     expect(remote?.status).toBe("failed");
     expect(remote?.error).not.toContain("ubiquity mcp login");
@@ -262,16 +309,35 @@ describe("the test authorization server itself", () => {
   it("refuses a wrong PKCE verifier and accepts the right one", async () => {
     const metadata = await discoverAuthorizationServerMetadata(servers.issuer);
     const redirectUrl = "http://127.0.0.1:9/callback";
-    const client = await registerClient(servers.issuer, { metadata, clientMetadata: { redirect_uris: [redirectUrl], client_name: "t", token_endpoint_auth_method: "none" } });
+    const client = await registerClient(servers.issuer, {
+      metadata,
+      clientMetadata: { redirect_uris: [redirectUrl], client_name: "t", token_endpoint_auth_method: "none" },
+    });
     const codeFor = async () => {
-      const { authorizationUrl, codeVerifier } = await startAuthorization(servers.issuer, { metadata, clientInformation: client, redirectUrl, resource: new URL(servers.mcpUrl) });
+      const { authorizationUrl, codeVerifier } = await startAuthorization(servers.issuer, {
+        metadata,
+        clientInformation: client,
+        redirectUrl,
+        resource: new URL(servers.mcpUrl),
+      });
       const res = await fetch(authorizationUrl, { redirect: "manual" });
       return { code: new URL(res.headers.get("location")!).searchParams.get("code")!, codeVerifier };
     };
     const first = await codeFor();
-    const exchange = (code: string, verifier: string) => exchangeAuthorization(servers.issuer, { metadata, clientInformation: client, authorizationCode: code, codeVerifier: verifier, redirectUri: redirectUrl, resource: new URL(servers.mcpUrl) });
+    const exchange = (code: string, verifier: string) =>
+      exchangeAuthorization(servers.issuer, {
+        metadata,
+        clientInformation: client,
+        authorizationCode: code,
+        codeVerifier: verifier,
+        redirectUri: redirectUrl,
+        resource: new URL(servers.mcpUrl),
+      });
     await expect(exchange(first.code, `${first.codeVerifier}x`)).rejects.toThrow(/PKCE verification failed/);
     const second = await codeFor();
-    await expect(exchange(second.code, second.codeVerifier)).resolves.toMatchObject({ token_type: "Bearer", access_token: expect.stringMatching(/^at_/) });
+    await expect(exchange(second.code, second.codeVerifier)).resolves.toMatchObject({
+      token_type: "Bearer",
+      access_token: expect.stringMatching(/^at_/),
+    });
   });
 });

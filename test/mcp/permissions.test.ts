@@ -17,12 +17,24 @@ afterAll(() => removeDir(dir));
 
 describe("plan mode", () => {
   it("a tool the server marks readOnlyHint: true does not run on the server's word", async () => {
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__fs__list_directory", input: { path: dir }, id: "look" }] }, "here is the plan"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__fs__list_directory", input: { path: dir }, id: "look" }] },
+      "here is the plan",
+    ]);
     const messages = await collect(
-      summon("plan it", { presets: [], plugins: [permissions(), mcp()], model, permissionMode: "plan", mcpServers: { fs: filesystemStdio(dir) } }),
+      summon("plan it", {
+        presets: [],
+        plugins: [permissions(), mcp()],
+        model,
+        permissionMode: "plan",
+        mcpServers: { fs: filesystemStdio(dir) },
+      }),
     );
     const [look] = ofType(messages, "tool_result");
-    expect(look!.output).toMatchObject({ isError: true, content: expect.stringMatching(/^Plan mode: mcp__fs__list_directory can change things/) });
+    expect(look!.output).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(/^Plan mode: mcp__fs__list_directory can change things/),
+    });
   });
 
   it("runs a tool the user's config lists as read-only and blocks one it does not", async () => {
@@ -36,19 +48,33 @@ describe("plan mode", () => {
       "here is the plan",
     ]);
     const messages = await collect(
-      summon("plan it", { presets: [], plugins: [permissions(), mcp()], model, permissionMode: "plan", mcpServers: { fs: { ...filesystemStdio(dir), readOnly: ["list_directory"] } } }),
+      summon("plan it", {
+        presets: [],
+        plugins: [permissions(), mcp()],
+        model,
+        permissionMode: "plan",
+        mcpServers: { fs: { ...filesystemStdio(dir), readOnly: ["list_directory"] } },
+      }),
     );
     const results = Object.fromEntries(ofType(messages, "tool_result").map((r) => [r.toolUseId, r.output]));
     expect(results.look).toMatchObject({ isError: false, content: expect.stringContaining("[FILE] plan.md") });
-    expect(results.write).toMatchObject({ isError: true, content: expect.stringMatching(/^Plan mode: mcp__fs__write_file can change things/) });
+    expect(results.write).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(/^Plan mode: mcp__fs__write_file can change things/),
+    });
     expect(existsSync(join(dir, "new.txt"))).toBe(false);
-    expect(resultOf(messages).permissionDenials).toEqual([expect.objectContaining({ toolName: "mcp__fs__write_file", toolUseId: "write" })]);
+    expect(resultOf(messages).permissionDenials).toEqual([
+      expect.objectContaining({ toolName: "mcp__fs__write_file", toolUseId: "write" }),
+    ]);
   });
 });
 
 describe("deny rules", () => {
   it("mcp__everything__* takes every tool of that server out of the run, and leaves other servers alone", async () => {
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__everything__echo", input: { message: "hi" }, id: "t1" }] }, "ok"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__everything__echo", input: { message: "hi" }, id: "t1" }] },
+      "ok",
+    ]);
     const messages = await collect(
       summon("go", {
         presets: [],

@@ -21,14 +21,27 @@ function demoPlugin(parent: string, mcpJson?: string): string {
   mkdirSync(join(root, ".claude-plugin"), { recursive: true });
   writeFileSync(join(root, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "demo" }));
   writeFileSync(join(root, "server.mjs"), `import ${JSON.stringify(EVERYTHING_BIN)};\n`);
-  writeFileSync(join(root, ".mcp.json"), mcpJson ?? JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs", "stdio", MARKER] } } }));
+  writeFileSync(
+    join(root, ".mcp.json"),
+    mcpJson ??
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: process.execPath, args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs", "stdio", MARKER] },
+        },
+      }),
+  );
   return root;
 }
 
 describe("Claude Code plugins: MCP servers", () => {
   it("start from ${CLAUDE_PLUGIN_ROOT}, named plugin_<plugin>_<server>", async () => {
     const cwd = realpathSync(temp("ubq-plugin-mcp-"));
-    const kernel = createKernel({ presets: [], plugins: [mcp()], cwd, claudePlugins: [demoPlugin(realpathSync(temp("ubq-plugins-")))] });
+    const kernel = createKernel({
+      presets: [],
+      plugins: [mcp()],
+      cwd,
+      claudePlugins: [demoPlugin(realpathSync(temp("ubq-plugins-")))],
+    });
     try {
       await kernel.ready();
       const [server] = getMcpApi(kernel)!.servers();
@@ -42,7 +55,18 @@ describe("Claude Code plugins: MCP servers", () => {
   it("${CLAUDE_PROJECT_DIR} in a plugin's server config stands for the project", async () => {
     const cwd = realpathSync(temp("ubq-plugin-mcp-"));
     const parent = realpathSync(temp("ubq-plugins-"));
-    const root = demoPlugin(parent, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs", "stdio", MARKER], env: { PROJECT: "${CLAUDE_PROJECT_DIR}" } } } }));
+    const root = demoPlugin(
+      parent,
+      JSON.stringify({
+        mcpServers: {
+          everything: {
+            command: process.execPath,
+            args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs", "stdio", MARKER],
+            env: { PROJECT: "${CLAUDE_PROJECT_DIR}" },
+          },
+        },
+      }),
+    );
     const { pluginServers } = await import("../../plugins/mcp/plugin-servers");
     const found = pluginServers([root], { cwd, trust: undefined }, () => {});
     expect(found.failed).toEqual([]);
@@ -52,7 +76,14 @@ describe("Claude Code plugins: MCP servers", () => {
   it("a plugin inside an untrusted project starts nothing", async () => {
     const cwd = realpathSync(temp("ubq-plugin-mcp-"));
     demoPlugin(cwd);
-    const kernel = createKernel({ presets: [], plugins: [mcp()], cwd, claudePlugins: ["./demo"], trust: false, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const kernel = createKernel({
+      presets: [],
+      plugins: [mcp()],
+      cwd,
+      claudePlugins: ["./demo"],
+      trust: false,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
     try {
       await kernel.ready();
       expect(getMcpApi(kernel)!.servers()).toEqual([]);

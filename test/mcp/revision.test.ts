@@ -40,7 +40,12 @@ describe("version negotiation (protocol: auto, the default)", () => {
       presets: [],
       plugins: [mcp()],
       logger: quiet,
-      mcpServers: { modern: { type: "http", url: modern.url }, legacy: { type: "http", url: legacy.url }, stdio: everythingStdio(), modernStdio },
+      mcpServers: {
+        modern: { type: "http", url: modern.url },
+        legacy: { type: "http", url: legacy.url },
+        stdio: everythingStdio(),
+        modernStdio,
+      },
     });
     await kernel.ready();
     const report = getMcpApi(kernel)!.servers();
@@ -70,7 +75,11 @@ describe("version negotiation (protocol: auto, the default)", () => {
       { toolCalls: [{ toolName: "mcp__modernStdio__echo", input: { message: "piped" }, id: "t3" }] },
       "done",
     ]);
-    const mcpServers = { modern: { type: "http" as const, url: modern.url }, legacy: { type: "http" as const, url: legacy.url }, modernStdio };
+    const mcpServers = {
+      modern: { type: "http" as const, url: modern.url },
+      legacy: { type: "http" as const, url: legacy.url },
+      modernStdio,
+    };
     const messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, mcpServers }));
     const outputs = ofType(messages, "tool_result").map((r) => r.output as { content: string; isError: boolean });
     expect(outputs[0]).toMatchObject({ content: "echo: new", isError: false });
@@ -80,7 +89,12 @@ describe("version negotiation (protocol: auto, the default)", () => {
 
   it("protocol: 2026-07-28 refuses a 2025 server; protocol: legacy cannot reach a 2026-07-28-only server", async () => {
     const statuses = async (protocol: "2026-07-28" | "legacy", url: string) => {
-      const kernel = createKernel({ presets: [], plugins: [mcp({ protocol, connectTimeoutMs: 10_000 })], logger: quiet, mcpServers: { s: { type: "http", url } } });
+      const kernel = createKernel({
+        presets: [],
+        plugins: [mcp({ protocol, connectTimeoutMs: 10_000 })],
+        logger: quiet,
+        mcpServers: { s: { type: "http", url } },
+      });
       await kernel.ready();
       const [server] = getMcpApi(kernel)!.servers();
       await kernel.dispose();
@@ -99,11 +113,18 @@ describe("version negotiation (protocol: auto, the default)", () => {
 describe("the Tasks extension (2026-07-28)", () => {
   it("a tool call answered with a task is polled to its result", async () => {
     modern.seen.length = 0;
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__modern__slow", input: { polls: 3 }, id: "t1" }] }, "done"]);
-    const messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { modern: { type: "http", url: modern.url } } }));
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__modern__slow", input: { polls: 3 }, id: "t1" }] },
+      "done",
+    ]);
+    const messages = await collect(
+      summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { modern: { type: "http", url: modern.url } } }),
+    );
     expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: "done after 3 polls", isError: false });
     const call = modern.seen.find((r) => r.method === "tools/call")!;
-    expect(call.params!._meta["io.modelcontextprotocol/clientCapabilities"].extensions).toHaveProperty(["io.modelcontextprotocol/tasks"]);
+    expect(call.params!._meta["io.modelcontextprotocol/clientCapabilities"].extensions).toHaveProperty([
+      "io.modelcontextprotocol/tasks",
+    ]);
     const polls = modern.seen.filter((r) => r.method === "tasks/get");
     expect(polls).toHaveLength(3);
     const [taskId] = [...modern.tasks.values()].filter((t) => t.status === "completed").map((t) => t.taskId);
@@ -117,15 +138,28 @@ describe("the Tasks extension (2026-07-28)", () => {
   it("aborting the run cancels the task (tasks/cancel) and the call ends cancelled", async () => {
     modern.seen.length = 0;
     const controller = new AbortController();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__modern__slow", input: { hang: true }, id: "t1" }] }, "never reached"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__modern__slow", input: { hang: true }, id: "t1" }] },
+      "never reached",
+    ]);
     const messages: Message[] = [];
     const run = (async () => {
-      for await (const m of summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { modern: { type: "http", url: modern.url } }, abortSignal: controller.signal })) messages.push(m);
+      for await (const m of summon("go", {
+        presets: [],
+        plugins: [mcp()],
+        model,
+        mcpServers: { modern: { type: "http", url: modern.url } },
+        abortSignal: controller.signal,
+      }))
+        messages.push(m);
     })();
     await until(() => modern.seen.some((r) => r.method === "tasks/get"));
     controller.abort();
     await run;
-    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: "Cancelled: the run was aborted while mcp__modern__slow was running.", isError: true });
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({
+      content: "Cancelled: the run was aborted while mcp__modern__slow was running.",
+      isError: true,
+    });
     expect(resultOf(messages)).toMatchObject({ isError: true, result: "Run aborted." });
     const cancel = modern.seen.find((r) => r.method === "tasks/cancel");
     expect(cancel).toBeDefined();
@@ -134,9 +168,22 @@ describe("the Tasks extension (2026-07-28)", () => {
 
   it("a task that outlasts toolTimeoutMs is cancelled and the call says it timed out", async () => {
     modern.seen.length = 0;
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__modern__slow", input: { hang: true }, id: "t1" }] }, "done"]);
-    const messages = await collect(summon("go", { presets: [], plugins: [mcp({ toolTimeoutMs: 300 })], model, mcpServers: { modern: { type: "http", url: modern.url } } }));
-    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: expect.stringContaining("mcp__modern__slow timed out after"), isError: true });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__modern__slow", input: { hang: true }, id: "t1" }] },
+      "done",
+    ]);
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp({ toolTimeoutMs: 300 })],
+        model,
+        mcpServers: { modern: { type: "http", url: modern.url } },
+      }),
+    );
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({
+      content: expect.stringContaining("mcp__modern__slow timed out after"),
+      isError: true,
+    });
     const cancel = modern.seen.find((r) => r.method === "tasks/cancel");
     expect(cancel).toBeDefined();
     expect(modern.tasks.get(cancel!.params!.taskId)?.status).toBe("cancelled");
@@ -144,9 +191,17 @@ describe("the Tasks extension (2026-07-28)", () => {
 
   it("a task that asks for input is cancelled, and the call fails saying why", async () => {
     modern.seen.length = 0;
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__modern__slow", input: { ask: true }, id: "t1" }] }, "done"]);
-    const messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { modern: { type: "http", url: modern.url } } }));
-    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: expect.stringContaining("the task asked for input (input_required)"), isError: true });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__modern__slow", input: { ask: true }, id: "t1" }] },
+      "done",
+    ]);
+    const messages = await collect(
+      summon("go", { presets: [], plugins: [mcp()], model, mcpServers: { modern: { type: "http", url: modern.url } } }),
+    );
+    expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({
+      content: expect.stringContaining("the task asked for input (input_required)"),
+      isError: true,
+    });
     const cancel = modern.seen.find((r) => r.method === "tasks/cancel");
     expect(modern.tasks.get(cancel!.params!.taskId)?.status).toBe("cancelled");
   });

@@ -17,17 +17,30 @@ expectNoServerLeftAfterEachTest();
 
 const SERVER = fileURLToPath(new URL("./fixtures/feature-server.mjs", import.meta.url));
 const many = (n: number) => ({ command: process.execPath, args: [SERVER, "many", String(n), MARKER] });
-const names = (model: ReturnType<typeof scriptedModel>, i: number) => (model.requests[i]!.tools ?? []).map((t) => t.name);
+const names = (model: ReturnType<typeof scriptedModel>, i: number) =>
+  (model.requests[i]!.tools ?? []).map((t) => t.name);
 
 describe("MCP tool search", () => {
   it("defers 200 tools above 10% of the window, loads one on demand at the end of the list, and the loaded tool runs", async () => {
     const model = scriptedModel([
       { toolCalls: [{ toolName: "McpToolSearch", input: { query: "select:mcp__many__tool_007" }, id: "s1" }] },
-      { toolCalls: [{ toolName: "McpToolSearch", input: { query: "records kind 16 task 16" , max_results: 1 }, id: "s2" }] },
+      {
+        toolCalls: [
+          { toolName: "McpToolSearch", input: { query: "records kind 16 task 16", max_results: 1 }, id: "s2" },
+        ],
+      },
       { toolCalls: [{ toolName: "mcp__many__tool_007", input: { id: "x" }, id: "c1" }] },
       "done",
     ]);
-    const messages = await collect(summon("go", { presets: [], plugins: [mcp()], model, maxContextTokens: 100_000, mcpServers: { many: many(200) } }));
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp()],
+        model,
+        maxContextTokens: 100_000,
+        mcpServers: { many: many(200) },
+      }),
+    );
     expect(names(model, 0)).toEqual(["McpToolSearch"]);
     const search = model.requests[0]!.tools![0] as { description?: string };
     expect(search.description).toContain("mcp__many__tool_007");
@@ -47,16 +60,47 @@ describe("MCP tool search", () => {
 
   it("offers every tool when they fit under the share, or when mcpToolSearch is false", async () => {
     const small = scriptedModel(["done"]);
-    await collect(summon("go", { presets: [], plugins: [mcp()], model: small, maxContextTokens: 200_000, mcpServers: { many: many(5) } }));
-    expect(names(small, 0)).toEqual(["mcp__many__tool_000", "mcp__many__tool_001", "mcp__many__tool_002", "mcp__many__tool_003", "mcp__many__tool_004"]);
+    await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp()],
+        model: small,
+        maxContextTokens: 200_000,
+        mcpServers: { many: many(5) },
+      }),
+    );
+    expect(names(small, 0)).toEqual([
+      "mcp__many__tool_000",
+      "mcp__many__tool_001",
+      "mcp__many__tool_002",
+      "mcp__many__tool_003",
+      "mcp__many__tool_004",
+    ]);
 
     const off = scriptedModel(["done"]);
-    await collect(summon("go", { presets: [], plugins: [mcp()], model: off, maxContextTokens: 200_000, mcpToolSearch: false, mcpServers: { many: many(200) } }));
+    await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp()],
+        model: off,
+        maxContextTokens: 200_000,
+        mcpToolSearch: false,
+        mcpServers: { many: many(200) },
+      }),
+    );
     expect(names(off, 0)).toHaveLength(200);
     expect(names(off, 0)).not.toContain("McpToolSearch");
 
     const always = scriptedModel(["done"]);
-    await collect(summon("go", { presets: [], plugins: [mcp()], model: always, mcpToolSearch: true, mcpServers: { many: many(5) } }));
+    await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp()],
+        model: always,
+        mcpToolSearch: true,
+        mcpServers: { many: many(5) },
+      }),
+    );
     expect(names(always, 0)).toEqual(["McpToolSearch"]);
   });
 });

@@ -4,7 +4,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, realpathSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { loadMemory, MAX_MEMORY_CHARS } from "ubiquity/plugins/memory";
@@ -44,7 +55,9 @@ function socket(path: string): Promise<Server> {
 /** Bytes read by this process so far (Linux), to show a file was not read whole. */
 function bytesRead(): number | undefined {
   if (!existsSync("/proc/self/io")) return undefined;
-  const line = readFileSync("/proc/self/io", "utf8").split("\n").find((l) => l.startsWith("rchar:"));
+  const line = readFileSync("/proc/self/io", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("rchar:"));
   return line ? Number(line.split(/\s+/)[1]) : undefined;
 }
 
@@ -72,8 +85,12 @@ describe("memory files through symlinks", () => {
     expect(text).not.toContain("root:");
     expect(text).not.toContain("OUTSIDE");
     expect(problems).toHaveLength(2);
-    expect(problems.join("\n")).toContain(`refused the memory file ${join(cwd, ".ubiquity", "UBIQUITY.md")}: it resolves to ${join(outside, "rules.md")}`);
-    expect(problems.join("\n")).toContain(`refused the memory file ${join(cwd, "UBIQUITY.local.md")}: it resolves to /etc/passwd`);
+    expect(problems.join("\n")).toContain(
+      `refused the memory file ${join(cwd, ".ubiquity", "UBIQUITY.md")}: it resolves to ${join(outside, "rules.md")}`,
+    );
+    expect(problems.join("\n")).toContain(
+      `refused the memory file ${join(cwd, "UBIQUITY.local.md")}: it resolves to /etc/passwd`,
+    );
   });
 
   it("a user memory file must resolve inside the home folder", async () => {
@@ -82,7 +99,11 @@ describe("memory files through symlinks", () => {
     symlinkSync(join(outside, "shared.md"), join(home(), ".ubiquity", "UBIQUITY.md"));
     const { files, problems } = await load({ memorySources: ["user"] }, repo());
     expect(files).toEqual([]);
-    expect(problems).toEqual([expect.stringMatching(/refused the memory file .*UBIQUITY\.md: it resolves to .*shared\.md, and a user memory file must stay inside the home folder/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /refused the memory file .*UBIQUITY\.md: it resolves to .*shared\.md, and a user memory file must stay inside the home folder/,
+      ),
+    ]);
   });
 
   it("a link inside the folder to a text file is read; a link inside the folder to a file without a text extension is not", async () => {
@@ -92,12 +113,18 @@ describe("memory files through symlinks", () => {
     const { files, problems, text } = await load({ memorySources: ["project", "local"] }, cwd);
     expect(files.map((f) => f.path)).toEqual([join(cwd, "UBIQUITY.md")]);
     expect(text).toBe("shared agent rules");
-    expect(problems).toEqual([`refused the memory file ${join(cwd, "UBIQUITY.local.md")}: it links to ${join(cwd, "secrets/token")}, which has no text extension`]);
+    expect(problems).toEqual([
+      `refused the memory file ${join(cwd, "UBIQUITY.local.md")}: it links to ${join(cwd, "secrets/token")}, which has no text extension`,
+    ]);
   });
 
   it("an @include through a symlink is judged by its real path: out of scope or without a text extension, it is not read", async () => {
     writeTree(home(), { ".ssh/id_ed25519": "PRIVATE" });
-    const cwd = repo({ "UBIQUITY.md": "see @notes.md and @keys.md and @ok.md", "real/ok.md": "fine", "real/.env": "API=1" });
+    const cwd = repo({
+      "UBIQUITY.md": "see @notes.md and @keys.md and @ok.md",
+      "real/ok.md": "fine",
+      "real/.env": "API=1",
+    });
     symlinkSync(join(home(), ".ssh/id_ed25519"), join(cwd, "notes.md"));
     symlinkSync("real/.env", join(cwd, "keys.md"));
     symlinkSync("real/ok.md", join(cwd, "ok.md"));
@@ -161,7 +188,10 @@ describe("only regular text files are read", () => {
 
   it("a memory file that is not valid UTF-8 is skipped with a warning, never put in the prompt as replacement characters", async () => {
     const cwd = repo({ "UBIQUITY.md": "rules @notes.md" });
-    writeFileSync(join(cwd, "notes.md"), Buffer.concat([Buffer.from("caf"), Buffer.from([0xe9]), Buffer.from(" au lait\n")])); // Latin-1 é
+    writeFileSync(
+      join(cwd, "notes.md"),
+      Buffer.concat([Buffer.from("caf"), Buffer.from([0xe9]), Buffer.from(" au lait\n")]),
+    ); // Latin-1 é
     writeFileSync(join(cwd, "UBIQUITY.local.md"), Buffer.from([0xff, 0xfe, 0x41, 0x42]));
     const { files, problems, text } = await load({ memorySources: ["project", "local"] }, cwd);
     expect(files.map((f) => f.content)).toEqual(["rules @notes.md"]);
@@ -192,7 +222,9 @@ describe("only regular text files are read", () => {
     expect(files).toHaveLength(1);
     expect(files[0]!.cut).toBe(true);
     expect(files[0]!.content.startsWith("rule. ".repeat(MAX_MEMORY_CHARS / 6).slice(0, MAX_MEMORY_CHARS))).toBe(true);
-    expect(files[0]!.content).toContain(`${path} was cut here: it is 52,428,800 bytes long and only the first 40,000 characters are included`);
+    expect(files[0]!.content).toContain(
+      `${path} was cut here: it is 52,428,800 bytes long and only the first 40,000 characters are included`,
+    );
     expect(files[0]!.content.length).toBeLessThan(MAX_MEMORY_CHARS + 300);
     // At most the cap (160,004 bytes) came off the disk, not 50 MB.
     if (before !== undefined && after !== undefined) expect(after - before).toBeLessThan(1_000_000);

@@ -3,19 +3,17 @@ import { blankInlineCode, findIncludes } from "ubiquity/plugins/memory";
 
 describe("@path references", () => {
   it("are found anywhere in a sentence, ending at whitespace", () => {
-    expect(findIncludes("Style rules live in @docs/style.md and the release steps in @docs/release.md")).toEqual(["docs/style.md", "docs/release.md"]);
+    expect(findIncludes("Style rules live in @docs/style.md and the release steps in @docs/release.md")).toEqual([
+      "docs/style.md",
+      "docs/release.md",
+    ]);
     expect(findIncludes("@a.md at the start\n  @b.md indented")).toEqual(["a.md", "b.md"]);
   });
 
   it("trim trailing sentence punctuation and closing brackets", () => {
-    expect(findIncludes("See @docs/style.md, then (@docs/release.md). Also [@x.md]; and @y.md! and @z.md?\nEnd: @w.md.")).toEqual([
-      "docs/style.md",
-      "docs/release.md",
-      "x.md",
-      "y.md",
-      "z.md",
-      "w.md",
-    ]);
+    expect(
+      findIncludes("See @docs/style.md, then (@docs/release.md). Also [@x.md]; and @y.md! and @z.md?\nEnd: @w.md."),
+    ).toEqual(["docs/style.md", "docs/release.md", "x.md", "y.md", "z.md", "w.md"]);
     expect(findIncludes('quoted "@q.md" and {@c.md}')).toEqual(["q.md", "c.md"]);
   });
 

@@ -25,7 +25,11 @@ async function load(options: { memorySources?: string[]; memory?: string[] }, cw
 }
 
 const shape = (files: MemoryFile[], base: string) =>
-  files.map((f) => [f.path.replace(base, "<repo>").replace(home(), "~"), f.source, f.includedBy?.replace(base, "<repo>").replace(home(), "~")]);
+  files.map((f) => [
+    f.path.replace(base, "<repo>").replace(home(), "~"),
+    f.source,
+    f.includedBy?.replace(base, "<repo>").replace(home(), "~"),
+  ]);
 
 describe("memory files", () => {
   it("are read only when asked for", async () => {
@@ -43,7 +47,13 @@ describe("memory files", () => {
       "app/docs/conventions.md": "conventions",
     });
     writeTree(home(), { ".ubiquity/UBIQUITY.md": "user rules" });
-    const { files, problems } = await load({ memorySources: ["local", "project", "user"], memory: ["./docs/conventions.md", "../UBIQUITY.md", "missing.md"] }, cwd);
+    const { files, problems } = await load(
+      {
+        memorySources: ["local", "project", "user"],
+        memory: ["./docs/conventions.md", "../UBIQUITY.md", "missing.md"],
+      },
+      cwd,
+    );
     expect(shape(files, root)).toEqual([
       ["~/.ubiquity/UBIQUITY.md", "user", undefined],
       ["<repo>/UBIQUITY.md", "project", undefined],
@@ -78,15 +88,28 @@ describe("memory files", () => {
     const chain: Record<string, string> = { "app/UBIQUITY.md": "level 0 @l1.md" };
     for (let i = 1; i <= 7; i++) chain[`app/l${i}.md`] = `level ${i} @l${i + 1}.md`;
     const { files, problems } = await load({ memorySources: ["project"] }, repo(chain).cwd);
-    expect(files.map((f) => f.content.split(" @")[0])).toEqual(["level 0", "level 1", "level 2", "level 3", "level 4", "level 5"]);
-    expect(problems).toEqual([expect.stringMatching(/did not include @l6\.md from .*l5\.md: includes go at most 5 levels deep/)]);
+    expect(files.map((f) => f.content.split(" @")[0])).toEqual([
+      "level 0",
+      "level 1",
+      "level 2",
+      "level 3",
+      "level 4",
+      "level 5",
+    ]);
+    expect(problems).toEqual([
+      expect.stringMatching(/did not include @l6\.md from .*l5\.md: includes go at most 5 levels deep/),
+    ]);
   });
 
   it("lets only a user file reach the home folder; a project file includes only from under the cwd (symlinks resolved)", async () => {
-    writeTree(home(), { "secret.md": "HOME SECRET", "notes/personal.md": "personal notes", ".ubiquity/UBIQUITY.md": "user: @~/notes/personal.md" });
+    writeTree(home(), {
+      "secret.md": "HOME SECRET",
+      "notes/personal.md": "personal notes",
+      ".ubiquity/UBIQUITY.md": "user: @~/notes/personal.md",
+    });
     const { root, cwd } = repo({
       "outside.md": "OUTSIDE THE CWD",
-      "app/UBIQUITY.md": "project: @~/secret.md and @../outside.md and @link.md and @" + join(home(), "secret.md"),
+      "app/UBIQUITY.md": `project: @~/secret.md and @../outside.md and @link.md and @${join(home(), "secret.md")}`,
     });
     symlinkSync(join(home(), "secret.md"), join(cwd, "link.md"));
     const { files, problems } = await load({ memorySources: ["user", "project"] }, cwd);
@@ -101,18 +124,26 @@ describe("memory files", () => {
   });
 
   it("includes only text extensions", async () => {
-    const { cwd } = repo({ "app/UBIQUITY.md": "@run.sh @data.bin @notes.txt @conf.yaml @param", "app/run.sh": "echo hi", "app/data.bin": "x", "app/notes.txt": "notes", "app/conf.yaml": "a: 1" });
+    const { cwd } = repo({
+      "app/UBIQUITY.md": "@run.sh @data.bin @notes.txt @conf.yaml @param",
+      "app/run.sh": "echo hi",
+      "app/data.bin": "x",
+      "app/notes.txt": "notes",
+      "app/conf.yaml": "a: 1",
+    });
     const { files } = await load({ memorySources: ["project"] }, cwd);
     expect(files.map((f) => f.path.split("/").pop())).toEqual(["UBIQUITY.md", "notes.txt", "conf.yaml"]);
   });
 
   it("cuts a file over 40,000 characters with a marker naming it (includes past the cut are not read)", async () => {
-    const big = "x".repeat(MAX_MEMORY_CHARS + 50) + " @late.md";
+    const big = `${"x".repeat(MAX_MEMORY_CHARS + 50)} @late.md`;
     const { cwd } = repo({ "app/UBIQUITY.md": big, "app/late.md": "late" });
     const { files } = await load({ memorySources: ["project"] }, cwd);
     expect(files).toHaveLength(1);
     expect(files[0]!.cut).toBe(true);
-    expect(files[0]!.content.startsWith("x".repeat(MAX_MEMORY_CHARS) + "\n\n[… ")).toBe(true);
-    expect(files[0]!.content).toContain(`${join(cwd, "UBIQUITY.md")} was cut here: it is 40,059 bytes long and only the first 40,000 characters are included`);
+    expect(files[0]!.content.startsWith(`${"x".repeat(MAX_MEMORY_CHARS)}\n\n[… `)).toBe(true);
+    expect(files[0]!.content).toContain(
+      `${join(cwd, "UBIQUITY.md")} was cut here: it is 40,059 bytes long and only the first 40,000 characters are included`,
+    );
   });
 });

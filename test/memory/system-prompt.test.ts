@@ -46,7 +46,12 @@ describe("memory in the system prompt", () => {
   it("with no memory, the system prompt is byte-identical to a run without the plugin", async () => {
     const cwd = realpathSync(temp("ubq-mem-"));
     const without = await systemPrompts({ cwd, appendSystemPrompt: "APPENDED", plugins: [systemPrompt()] });
-    const asked = await systemPrompts({ cwd, appendSystemPrompt: "APPENDED", memorySources: ["project", "local"], plugins: [systemPrompt(), memory()] });
+    const asked = await systemPrompts({
+      cwd,
+      appendSystemPrompt: "APPENDED",
+      memorySources: ["project", "local"],
+      plugins: [systemPrompt(), memory()],
+    });
     const off = await systemPrompts({ cwd, appendSystemPrompt: "APPENDED", plugins: [systemPrompt(), memory()] });
     expect(asked[0]!.system).toBe(without[0]!.system);
     expect(off[0]!.system).toBe(without[0]!.system);
@@ -56,8 +61,14 @@ describe("memory in the system prompt", () => {
     const cwd = realpathSync(temp("ubq-mem-"));
     writeTree(cwd, { "UBIQUITY.md": "Never touch vendor/." });
     const prompts = await systemPrompts(
-      { cwd, memorySources: ["project"], plugins: [systemPrompt(), memory(), agents()], agents: { helper: { description: "d", prompt: "You are HELPER." } } },
-      ({ request }) => (agentOf(request) ? "helped" : answered(request) ? "done" : { toolCalls: [agentCall("helper", "c1")] }),
+      {
+        cwd,
+        memorySources: ["project"],
+        plugins: [systemPrompt(), memory(), agents()],
+        agents: { helper: { description: "d", prompt: "You are HELPER." } },
+      },
+      ({ request }) =>
+        agentOf(request) ? "helped" : answered(request) ? "done" : { toolCalls: [agentCall("helper", "c1")] },
     );
     const child = prompts.find((p) => p.who === "HELPER")!;
     expect(child.system).toContain(`## ${join(cwd, "UBIQUITY.md")} (project memory)\nNever touch vendor/.`);

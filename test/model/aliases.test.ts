@@ -27,7 +27,9 @@ describe("through summon()", () => {
     const settings = { apiKey: "k", providerSettings: { baseURL: server.baseURL } };
     const viaRegistry = resultOf(await run("hi", { model: "fast", ...settings }));
     expect(Object.keys(viaRegistry.modelUsage ?? {})).toEqual(["groq:llama-3.3-70b-versatile"]);
-    const viaRun = resultOf(await run("hi", { model: "fast", modelAliases: { fast: "anthropic:claude-haiku-4-5" }, ...settings }));
+    const viaRun = resultOf(
+      await run("hi", { model: "fast", modelAliases: { fast: "anthropic:claude-haiku-4-5" }, ...settings }),
+    );
     expect(Object.keys(viaRun.modelUsage ?? {})).toEqual(["anthropic:claude-haiku-4-5"]);
     expect(server.requests.map((r) => r.family)).toEqual(["openai-chat", "anthropic"]);
   });
@@ -43,7 +45,14 @@ describe("through summon()", () => {
   it("UBIQUITY_MODEL_ALIASES maps names from the environment, and aliases apply to fallbackModel", async () => {
     server = await startProviderServer([{ status: 400 }, "fallback via env alias"]);
     process.env.UBIQUITY_MODEL_ALIASES = "main=groq:m,backup=anthropic:claude-haiku-4-5";
-    const result = resultOf(await run("hi", { model: "main", fallbackModel: "backup", apiKey: "k", providerSettings: { baseURL: server.baseURL } }));
+    const result = resultOf(
+      await run("hi", {
+        model: "main",
+        fallbackModel: "backup",
+        apiKey: "k",
+        providerSettings: { baseURL: server.baseURL },
+      }),
+    );
     expect(result.result).toBe("fallback via env alias");
     expect(Object.keys(result.modelUsage ?? {})).toEqual(["anthropic:claude-haiku-4-5"]);
   });

@@ -15,9 +15,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function bodyOf(model: string, options: Record<string, unknown>, settings: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+async function bodyOf(
+  model: string,
+  options: Record<string, unknown>,
+  settings: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   server = await startProviderServer(["ok"]);
-  const result = resultOf(await run("hi", { model, apiKey: "k", providerSettings: { baseURL: server.baseURL, ...settings }, ...options }));
+  const result = resultOf(
+    await run("hi", { model, apiKey: "k", providerSettings: { baseURL: server.baseURL, ...settings }, ...options }),
+  );
   expect(result.isError, result.result).toBe(false);
   return server.requests[0]!.body as Record<string, unknown>;
 }
@@ -32,17 +38,29 @@ describe("maxThinkingTokens", () => {
 
   it("becomes Google's thinking config", async () => {
     const body = await bodyOf("google:gemini-2.5-flash", { maxThinkingTokens: 1024 });
-    expect((body.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ thinkingBudget: 1024, includeThoughts: true });
+    expect((body.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({
+      thinkingBudget: 1024,
+      includeThoughts: true,
+    });
   });
 
   it("becomes OpenAI's reasoning effort", async () => {
     const body = await bodyOf("openai:o4-mini", { maxThinkingTokens: 20_000 });
     expect(body.reasoning).toMatchObject({ effort: "high" });
-    expect([reasoningEffort(0), reasoningEffort(1024), reasoningEffort(8192), reasoningEffort(32_000)]).toEqual(["minimal", "low", "medium", "high"]);
+    expect([reasoningEffort(0), reasoningEffort(1024), reasoningEffort(8192), reasoningEffort(32_000)]).toEqual([
+      "minimal",
+      "low",
+      "medium",
+      "high",
+    ]);
   });
 
   it("becomes Bedrock's reasoning config", async () => {
-    const body = await bodyOf("bedrock:anthropic.claude-sonnet-4-20250514-v1:0", { maxThinkingTokens: 4096 }, { region: "us-east-1" });
+    const body = await bodyOf(
+      "bedrock:anthropic.claude-sonnet-4-20250514-v1:0",
+      { maxThinkingTokens: 4096 },
+      { region: "us-east-1" },
+    );
     expect(JSON.stringify(body)).toContain('"budget_tokens":4096');
   });
 
@@ -65,7 +83,9 @@ describe("standard settings and providerOptions", () => {
   });
 
   it("pass providerOptions through untouched", async () => {
-    const body = await bodyOf("openai.chat:gpt-4o", { providerOptions: { openai: { user: "user-7", logitBias: { "50256": -100 } } } });
+    const body = await bodyOf("openai.chat:gpt-4o", {
+      providerOptions: { openai: { user: "user-7", logitBias: { "50256": -100 } } },
+    });
     expect(body).toMatchObject({ user: "user-7", logit_bias: { "50256": -100 } });
   });
 });

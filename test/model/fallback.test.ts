@@ -19,8 +19,11 @@ it("answers with the fallback after the primary exhausts its retries, and modelU
   // One server speaks both wire formats; the path picks the family.
   let groqCalls = 0;
   server = await startProviderServer((request) => {
-    if (request.family === "anthropic") return { text: "fallback answered", usage: { inputTokens: 30, outputTokens: 4 } };
-    return groqCalls++ === 0 ? { toolCalls: [{ name: "Echo", input: { text: "x" } }], usage: { inputTokens: 20, outputTokens: 3 } } : { status: 503 };
+    if (request.family === "anthropic")
+      return { text: "fallback answered", usage: { inputTokens: 30, outputTokens: 4 } };
+    return groqCalls++ === 0
+      ? { toolCalls: [{ name: "Echo", input: { text: "x" } }], usage: { inputTokens: 20, outputTokens: 3 } }
+      : { status: 503 };
   });
   const messages = await run("go", {
     model: "groq:llama-3.3-70b-versatile",
@@ -33,8 +36,17 @@ it("answers with the fallback after the primary exhausts its retries, and modelU
   const result = resultOf(messages);
   expect(result.result).toBe("fallback answered");
   // Step 1 on the primary; step 2: 1 + 2 retries on the primary, then the fallback.
-  expect(server.requests.map((r) => r.family)).toEqual(["openai-chat", "openai-chat", "openai-chat", "openai-chat", "anthropic"]);
-  expect(ofType(messages, "assistant").map((m) => m.model)).toEqual(["groq:llama-3.3-70b-versatile", "anthropic:claude-haiku-4-5"]);
+  expect(server.requests.map((r) => r.family)).toEqual([
+    "openai-chat",
+    "openai-chat",
+    "openai-chat",
+    "openai-chat",
+    "anthropic",
+  ]);
+  expect(ofType(messages, "assistant").map((m) => m.model)).toEqual([
+    "groq:llama-3.3-70b-versatile",
+    "anthropic:claude-haiku-4-5",
+  ]);
   expect(result.modelUsage).toMatchObject({
     "groq:llama-3.3-70b-versatile": { inputTokens: 20, outputTokens: 3, requests: 1 },
     "anthropic:claude-haiku-4-5": { inputTokens: 30, outputTokens: 4, requests: 1 },
@@ -49,7 +61,12 @@ it("fails over on a connection error too", async () => {
   server = await startProviderServer(["reached the fallback"]);
   const unreachable = await createModel("groq:llama", { apiKey: "k", providerSettings: { baseURL: closed.baseURL } });
   const result = resultOf(
-    await run("go", { model: unreachable, fallbackModel: "openai.chat:gpt-4o-mini", apiKey: "k", providerSettings: { baseURL: server.baseURL } }),
+    await run("go", {
+      model: unreachable,
+      fallbackModel: "openai.chat:gpt-4o-mini",
+      apiKey: "k",
+      providerSettings: { baseURL: server.baseURL },
+    }),
   );
   expect(result.result).toBe("reached the fallback");
   expect(Object.keys(result.modelUsage ?? {})).toEqual(["openai:gpt-4o-mini"]);

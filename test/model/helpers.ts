@@ -20,8 +20,12 @@ export const modelLayer = () => ({ presets: [], plugins: [modelPlugin(), retryPl
 /** A logger that keeps every line (formatted like console would). */
 export function capturingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  const push = (level: string) => (...args: unknown[]) =>
-    lines.push(`${level} ${args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : typeof a === "string" ? a : JSON.stringify(a))).join(" ")}`);
+  const push =
+    (level: string) =>
+    (...args: unknown[]) =>
+      lines.push(
+        `${level} ${args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : typeof a === "string" ? a : JSON.stringify(a))).join(" ")}`,
+      );
   return { lines, debug: push("debug"), info: push("info"), warn: push("warn"), error: push("error") };
 }
 

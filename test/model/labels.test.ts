@@ -7,7 +7,8 @@ import { expect, it } from "vitest";
 import { createKernel, modelLabel } from "ubiquity";
 import { modelLayer } from "./helpers";
 
-const constructed = (provider: string, modelId = "m-1") => ({ provider, modelId }) as unknown as Parameters<typeof modelLabel>[0];
+const constructed = (provider: string, modelId = "m-1") =>
+  ({ provider, modelId }) as unknown as Parameters<typeof modelLabel>[0];
 
 it("labels constructed models with the provider names of the model plugin", () => {
   const kernel = createKernel({ ...modelLayer() });

@@ -4,7 +4,12 @@ import { main, type CliIO } from "../../runner/cli";
 import { PROVIDER_NAMES } from "ubiquity/plugins/model";
 
 function io(): CliIO & { out: string; err: string } {
-  const sink = { out: "", err: "", stdout: (t: string) => void (sink.out += t), stderr: (t: string) => void (sink.err += t) };
+  const sink = {
+    out: "",
+    err: "",
+    stdout: (t: string) => void (sink.out += t),
+    stderr: (t: string) => void (sink.err += t),
+  };
   return sink;
 }
 
@@ -28,7 +33,15 @@ it("lists every provider with its package, install status and credential variabl
 it("prints JSON with --json", async () => {
   const out = io();
   expect(await main(["models", "--json"], out)).toBe(0);
-  const rows = JSON.parse(out.out) as { provider: string; installed: boolean; install: string; env: { name: string }[] }[];
-  expect(rows.find((r) => r.provider === "bedrock")).toMatchObject({ installed: true, install: "npm i @ai-sdk/amazon-bedrock@5" });
+  const rows = JSON.parse(out.out) as {
+    provider: string;
+    installed: boolean;
+    install: string;
+    env: { name: string }[];
+  }[];
+  expect(rows.find((r) => r.provider === "bedrock")).toMatchObject({
+    installed: true,
+    install: "npm i @ai-sdk/amazon-bedrock@5",
+  });
   expect(rows.find((r) => r.provider === "ollama")?.env.map((e) => e.name)).toEqual(["OLLAMA_BASE_URL"]);
 });

@@ -12,8 +12,15 @@ afterEach(async () => {
 });
 
 it("reaches the server with its key and headers, round-trips a tool call, and is labelled openai-compatible:<model>", async () => {
-  server = await startProviderServer([{ toolCalls: [{ name: "Echo", input: { text: "v" } }] }, { text: "done", usage: { inputTokens: 70, outputTokens: 2, cacheReadTokens: 20 } }]);
-  const model = openaiCompatible("llama3.3", { baseURL: server.baseURL, apiKey: "local-key", headers: { "x-team": "a" } });
+  server = await startProviderServer([
+    { toolCalls: [{ name: "Echo", input: { text: "v" } }] },
+    { text: "done", usage: { inputTokens: 70, outputTokens: 2, cacheReadTokens: 20 } },
+  ]);
+  const model = openaiCompatible("llama3.3", {
+    baseURL: server.baseURL,
+    apiKey: "local-key",
+    headers: { "x-team": "a" },
+  });
   expect(model.provider).toBe("openai-compatible.chat");
   const messages = await run("go", { model });
   const result = resultOf(messages);

@@ -21,7 +21,12 @@ function declaredSettingsKeys(): Map<string, string[]> {
   const names = [...packages.keys()];
   writeFileSync(
     file,
-    names.map((pkg, i) => `import { ${packages.get(pkg)} as f${i} } from "${pkg}";\nexport type K${i} = keyof NonNullable<Parameters<typeof f${i}>[0]>;`).join("\n"),
+    names
+      .map(
+        (pkg, i) =>
+          `import { ${packages.get(pkg)} as f${i} } from "${pkg}";\nexport type K${i} = keyof NonNullable<Parameters<typeof f${i}>[0]>;`,
+      )
+      .join("\n"),
   );
   try {
     const program = ts.createProgram([file], {
@@ -38,7 +43,9 @@ function declaredSettingsKeys(): Map<string, string[]> {
     for (const statement of program.getSourceFile(file)!.statements) {
       if (!ts.isTypeAliasDeclaration(statement)) continue;
       const type = checker.getTypeAtLocation(statement.name);
-      const keys = (type.isUnion() ? type.types : [type]).map((t) => (t.isStringLiteral() ? t.value : checker.typeToString(t)));
+      const keys = (type.isUnion() ? type.types : [type]).map((t) =>
+        t.isStringLiteral() ? t.value : checker.typeToString(t),
+      );
       out.set(names[Number(statement.name.text.slice(1))]!, keys.sort());
     }
     return out;
@@ -66,11 +73,15 @@ describe("a settings key the provider does not accept", () => {
     expect(() => checkProviderSettings("groq", bad.providerSettings)).toThrow(TypeError);
     expect(() => checkProviderSettings("groq", bad.providerSettings)).toThrow(/azureEndpoint.*"groq"/);
     await expect(createModel("groq:llama-3.3-70b-versatile", bad)).rejects.toThrow(TypeError);
-    await expect(createModel("groq:llama-3.3-70b-versatile", bad)).rejects.toThrow(/providerSettings\.azureEndpoint .*"groq"/);
+    await expect(createModel("groq:llama-3.3-70b-versatile", bad)).rejects.toThrow(
+      /providerSettings\.azureEndpoint .*"groq"/,
+    );
   });
 
   it("makes createKernel throw when the run's model names that provider", () => {
-    expect(() => createKernel({ ...modelLayer(), model: "groq:llama-3.3-70b-versatile", ...bad })).toThrow(/azureEndpoint.*"groq"/);
+    expect(() => createKernel({ ...modelLayer(), model: "groq:llama-3.3-70b-versatile", ...bad })).toThrow(
+      /azureEndpoint.*"groq"/,
+    );
   });
 
   it("createKernel() throws the provider's TypeError itself for an unknown providerSettings key (the message adds the plugin)", () => {
@@ -81,9 +92,13 @@ describe("a settings key the provider does not accept", () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(TypeError);
-    expect((thrown as TypeError).message).toMatch(/^\[plugin ubiquity:model\] hook kernel\.configResolved: providerSettings\.azureEndpoint is not a setting of provider "groq"/);
+    expect((thrown as TypeError).message).toMatch(
+      /^\[plugin ubiquity:model\] hook kernel\.configResolved: providerSettings\.azureEndpoint is not a setting of provider "groq"/,
+    );
     // A fallback model's provider is checked the same way.
-    expect(() => createKernel({ ...modelLayer(), model: "test", fallbackModel: "groq:llama-3.3-70b-versatile", ...bad })).toThrow(TypeError);
+    expect(() =>
+      createKernel({ ...modelLayer(), model: "test", fallbackModel: "groq:llama-3.3-70b-versatile", ...bad }),
+    ).toThrow(TypeError);
   });
 
   it("arrives as the result error of summon(), naming key and provider", async () => {
@@ -105,7 +120,9 @@ describe("model strings", () => {
   it("name the missing package and its install command", async () => {
     const { loadProviderModule } = await import("../../plugins/model/load-provider");
     const missing = { package: "@ai-sdk/not-installed-anywhere", major: 4 };
-    await expect(loadProviderModule("nowhere", missing)).rejects.toThrow(/@ai-sdk\/not-installed-anywhere.*npm i @ai-sdk\/not-installed-anywhere@4/);
+    await expect(loadProviderModule("nowhere", missing)).rejects.toThrow(
+      /@ai-sdk\/not-installed-anywhere.*npm i @ai-sdk\/not-installed-anywhere@4/,
+    );
   });
 
   it("reject an unknown provider with the list of known ones, and a string without a provider", async () => {
@@ -117,7 +134,10 @@ describe("model strings", () => {
 
   it("split at the first colon only, and reach model kinds with provider.kind", async () => {
     const { splitSpec } = await import("ubiquity/plugins/model");
-    expect(splitSpec("bedrock:meta.llama3-70b-instruct-v1:0")).toEqual({ provider: "bedrock", modelId: "meta.llama3-70b-instruct-v1:0" });
+    expect(splitSpec("bedrock:meta.llama3-70b-instruct-v1:0")).toEqual({
+      provider: "bedrock",
+      modelId: "meta.llama3-70b-instruct-v1:0",
+    });
     expect(splitSpec("openai.chat:gpt-4o")).toEqual({ provider: "openai", variant: "chat", modelId: "gpt-4o" });
     const model = await createModel("openai.chat:gpt-4o", { apiKey: "k" });
     expect(model.provider).toBe("openai.chat");

@@ -18,7 +18,12 @@ afterEach(async () => {
 });
 
 const MODEL = "groq:llama-3.3-70b-versatile";
-const options = (extra: Record<string, unknown> = {}) => ({ model: MODEL, apiKey: "gsk-test", providerSettings: { baseURL: server!.baseURL }, ...extra });
+const options = (extra: Record<string, unknown> = {}) => ({
+  model: MODEL,
+  apiKey: "gsk-test",
+  providerSettings: { baseURL: server!.baseURL },
+  ...extra,
+});
 const gaps = (s: FakeProviderServer) => s.requests.slice(1).map((r, i) => r.time - s.requests[i]!.time);
 
 describe("retried responses", () => {
@@ -72,7 +77,9 @@ describe("responses returned at once", () => {
     expect(result.isError).toBe(true);
     expect(result.result).toMatch(/HTTP 429/);
     expect(server.requests).toHaveLength(1);
-    expect(logger.lines.join("\n")).toMatch(/Retry-After 30000 ms exceeds retryMaxWaitMs \(1000 ms\), returning the response/);
+    expect(logger.lines.join("\n")).toMatch(
+      /Retry-After 30000 ms exceeds retryMaxWaitMs \(1000 ms\), returning the response/,
+    );
   });
 
   it("gives up after maxRetries and returns the last response", async () => {
@@ -88,23 +95,42 @@ describe("responses returned at once", () => {
     expect(result.result).toMatch(/HTTP 503/);
     expect(server.requests).toHaveLength(1);
     const kernel = createKernel({ ...modelLayer(), maxRetries: 0 });
-    const once = getModelApi(kernel).fetchFor(undefined, { provider: "groq", options: kernel.options, logger: kernel.logger })!;
+    const once = getModelApi(kernel).fetchFor(undefined, {
+      provider: "groq",
+      options: kernel.options,
+      logger: kernel.logger,
+    })!;
     expect((await once(`${server.baseURL}/chat/completions`, { method: "POST", body: "{}" })).status).toBe(200);
     expect(server.requests).toHaveLength(2);
     const retrying = createKernel({ ...modelLayer() });
-    expect(getModelApi(retrying).fetchFor(undefined, { provider: "groq", options: retrying.options, logger: retrying.logger })).toBeTypeOf("function");
+    expect(
+      getModelApi(retrying).fetchFor(undefined, {
+        provider: "groq",
+        options: retrying.options,
+        logger: retrying.logger,
+      }),
+    ).toBeTypeOf("function");
   });
 
   it("a request whose body is a stream is sent once", async () => {
     server = await startProviderServer([{ status: 503 }, "never sent"]);
-    const fetch = retryingFetch(globalThis.fetch, { maxRetries: 3, maxWaitMs: 10, logger: capturingLogger(), provider: "test" });
+    const fetch = retryingFetch(globalThis.fetch, {
+      maxRetries: 3,
+      maxWaitMs: 10,
+      logger: capturingLogger(),
+      provider: "test",
+    });
     const body = new ReadableStream({
       start(c) {
         c.enqueue(new TextEncoder().encode("{}"));
         c.close();
       },
     });
-    const response = await fetch(`${server.baseURL}/chat/completions`, { method: "POST", body, duplex: "half" } as RequestInit);
+    const response = await fetch(`${server.baseURL}/chat/completions`, {
+      method: "POST",
+      body,
+      duplex: "half",
+    } as RequestInit);
     expect(response.status).toBe(503);
     expect(server.requests).toHaveLength(1);
   });

@@ -18,7 +18,13 @@ afterEach(async () => {
 it.each(["compact", "subagent"] as const)("a %s model gets the run's key, settings and retries", async (role) => {
   server = await startProviderServer([{ status: 503 }, "summary text"]);
   const logger = capturingLogger();
-  const kernel = createKernel({ ...modelLayer(), apiKey: "role-key", providerSettings: { baseURL: server.baseURL }, retryMaxWaitMs: 10, logger });
+  const kernel = createKernel({
+    ...modelLayer(),
+    apiKey: "role-key",
+    providerSettings: { baseURL: server.baseURL },
+    retryMaxWaitMs: 10,
+    logger,
+  });
   await kernel.ready();
   const run = createRun({ kernel, abortSignal: new AbortController().signal, sink: () => {} });
   const model = await resolveModel(run, "anthropic:claude-haiku-4-5", role);

@@ -56,7 +56,11 @@ it("appears in no message, transcript or log line, even when the provider echoes
   const result = resultOf(messages);
   expect(result.isError).toBe(true);
   expect(result.result).toMatch(/HTTP 401.*Incorrect API key provided: \[redacted\]/);
-  const everything = [JSON.stringify(messages), ...logger.lines, ...filesUnder(dir).map((f) => readFileSync(f, "utf8"))].join("\n");
+  const everything = [
+    JSON.stringify(messages),
+    ...logger.lines,
+    ...filesUnder(dir).map((f) => readFileSync(f, "utf8")),
+  ].join("\n");
   expect(filesUnder(dir).length).toBeGreaterThan(0);
   expect(logger.lines.some((l) => l.includes("[ubiquity:retry]"))).toBe(true);
   expect(everything).not.toContain(KEY);
@@ -66,8 +70,18 @@ it("appears in no message, transcript or log line, even when the provider echoes
 it("appears nowhere in `ubiquity inspect` (text or JSON)", async () => {
   dir = mkdtempSync(join(tmpdir(), "ubiquity-inspect-"));
   const config = join(dir, "ubiquity.config.json");
-  writeFileSync(config, JSON.stringify({ model: "groq:llama-3.3-70b-versatile", apiKey: KEY, providerSettings: { headers: { "x-custom-auth": HEADER_SECRET } } }));
-  for (const args of [["inspect", "--config", config], ["inspect", "--json", "--config", config]]) {
+  writeFileSync(
+    config,
+    JSON.stringify({
+      model: "groq:llama-3.3-70b-versatile",
+      apiKey: KEY,
+      providerSettings: { headers: { "x-custom-auth": HEADER_SECRET } },
+    }),
+  );
+  for (const args of [
+    ["inspect", "--config", config],
+    ["inspect", "--json", "--config", config],
+  ]) {
     let out = "";
     const code = await main(args, { stdout: (t) => void (out += t), stderr: (t) => void (out += t) });
     expect(code, out).toBe(0);

@@ -20,13 +20,22 @@ const FAMILIES = [
   { model: "anthropic:claude-haiku-4-5", family: "anthropic", cacheRead: 40 },
   { model: "google:gemini-2.5-flash", family: "google", cacheRead: 40 },
   { model: "cohere:command-a", family: "cohere", cacheRead: 0 },
-  { model: "bedrock:anthropic.claude-3-haiku-20240307-v1:0", family: "bedrock", cacheRead: 40, settings: { region: "us-east-1" } },
+  {
+    model: "bedrock:anthropic.claude-3-haiku-20240307-v1:0",
+    family: "bedrock",
+    cacheRead: 40,
+    settings: { region: "us-east-1" },
+  },
 ] as const;
 
 describe.each(FAMILIES)("$family (not streamed)", (c) => {
   it("answers text and tool calls with usage", async () => {
     server = await startProviderServer([
-      { text: "thinking out loud", toolCalls: [{ name: "lookup", input: { q: "x" } }], usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 40 } },
+      {
+        text: "thinking out loud",
+        toolCalls: [{ name: "lookup", input: { q: "x" } }],
+        usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 40 },
+      },
     ]);
     const settings = { baseURL: server.baseURL, ...("settings" in c ? c.settings : {}) };
     const model = await createModel(c.model, { apiKey: "k", providerSettings: settings });
@@ -34,7 +43,12 @@ describe.each(FAMILIES)("$family (not streamed)", (c) => {
       model,
       prompt: "go",
       maxRetries: 0,
-      tools: { lookup: tool({ description: "look up", inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } } }) }) },
+      tools: {
+        lookup: tool({
+          description: "look up",
+          inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } } }),
+        }),
+      },
     });
     expect(result.text).toBe("thinking out loud");
     expect(result.toolCalls.map((t) => [t.toolName, t.input])).toEqual([["lookup", { q: "x" }]]);

@@ -20,17 +20,38 @@ describe("fix-dts", () => {
     const types = join(dir, "node_modules", "pkg", "types");
     mkdirSync(join(types, "src"), { recursive: true });
     mkdirSync(join(types, "plugins", "budget"), { recursive: true });
-    writeFileSync(join(dir, "node_modules", "pkg", "package.json"), JSON.stringify({ name: "pkg", type: "module", exports: { ".": { types: "./types/index.d.ts" } } }));
+    writeFileSync(
+      join(dir, "node_modules", "pkg", "package.json"),
+      JSON.stringify({ name: "pkg", type: "module", exports: { ".": { types: "./types/index.d.ts" } } }),
+    );
     writeFileSync(join(types, "src", "messages.d.ts"), "export interface ResultFields {\n    numTurns: number;\n}\n");
-    writeFileSync(join(types, "plugins", "budget", "result-fields.d.ts"), 'export {};\ndeclare module "../../src/messages" {\n    interface ResultFields {\n        budget?: { spentUsd: number };\n    }\n}\n');
-    writeFileSync(join(types, "index.d.ts"), 'import "./plugins/budget/result-fields";\nexport type { ResultFields } from "./src/messages";\n');
+    writeFileSync(
+      join(types, "plugins", "budget", "result-fields.d.ts"),
+      'export {};\ndeclare module "../../src/messages" {\n    interface ResultFields {\n        budget?: { spentUsd: number };\n    }\n}\n',
+    );
+    writeFileSync(
+      join(types, "index.d.ts"),
+      'import "./plugins/budget/result-fields";\nexport type { ResultFields } from "./src/messages";\n',
+    );
     execFileSync(process.execPath, [join(repoRoot, "scripts", "fix-dts.mjs"), types], { encoding: "utf8" });
-    expect(readFileSync(join(types, "plugins", "budget", "result-fields.d.ts"), "utf8")).toContain('declare module "../../src/messages.js"');
+    expect(readFileSync(join(types, "plugins", "budget", "result-fields.d.ts"), "utf8")).toContain(
+      'declare module "../../src/messages.js"',
+    );
 
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     const user = join(dir, "user.ts");
-    writeFileSync(user, 'import type { ResultFields } from "pkg";\nexport const spent = (r: ResultFields): number | undefined => r.budget?.spentUsd;\n');
-    const program = ts.createProgram([user], { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: [] });
+    writeFileSync(
+      user,
+      'import type { ResultFields } from "pkg";\nexport const spent = (r: ResultFields): number | undefined => r.budget?.spentUsd;\n',
+    );
+    const program = ts.createProgram([user], {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true,
+      types: [],
+    });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
     expect(problems).toEqual([]);
   });

@@ -13,17 +13,31 @@ import { npmInstall, packedTarball, removePackedDirs, tempDir } from "../helpers
 
 let app: string;
 // The scaffold's scripts run on the Node running the tests (the repo's pinned Node 24).
-const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1", DEBUG: "" };
+const env = {
+  ...process.env,
+  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`,
+  NO_COLOR: "1",
+  DEBUG: "",
+};
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env, timeout: 240_000 }, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }));
+    execFile(command, args, { cwd, env, timeout: 240_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+    );
   });
 }
 
 beforeAll(() => {
   app = tempDir("ubiquity-scaffold-");
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "my-agent", version: "1.0.0", scripts: { test: 'echo "Error: no test specified" && exit 1' } }, null, 2));
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify(
+      { name: "my-agent", version: "1.0.0", scripts: { test: 'echo "Error: no test specified" && exit 1' } },
+      null,
+      2,
+    ),
+  );
   npmInstall(app, [packedTarball(), "zod@4"]);
 }, 600_000);
 afterAll(removePackedDirs);
@@ -34,8 +48,18 @@ describe("ubiquity init", () => {
     const init = await run(process.execPath, [bin, "init"], app);
     expect(init.stderr).toBe("");
     expect(init.code).toBe(0);
-    for (const file of ["ubiquity.config.ts", "tools/word-count.ts", "plugins/word-count.ts", "test/agent.test.ts", "tsconfig.json"]) expect(init.stdout).toContain(`wrote ${file}`);
-    const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { type: string; scripts: Record<string, string> };
+    for (const file of [
+      "ubiquity.config.ts",
+      "tools/word-count.ts",
+      "plugins/word-count.ts",
+      "test/agent.test.ts",
+      "tsconfig.json",
+    ])
+      expect(init.stdout).toContain(`wrote ${file}`);
+    const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as {
+      type: string;
+      scripts: Record<string, string>;
+    };
     expect(manifest.type).toBe("module");
     expect(manifest.scripts.test).toContain("node --test");
 
@@ -45,9 +69,15 @@ describe("ubiquity init", () => {
     expect(test.code).toBe(0);
 
     // The scaffold type-checks as the user's `npm run typecheck` would (their tsconfig.json).
-    const parsed = ts.getParsedCommandLineOfConfigFile(join(app, "tsconfig.json"), { typeRoots: [join(repoRoot, "node_modules", "@types")] }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      join(app, "tsconfig.json"),
+      { typeRoots: [join(repoRoot, "node_modules", "@types")] },
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    )!;
     const program = ts.createProgram(parsed.fileNames, parsed.options);
-    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
+    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual(
+      [],
+    );
 
     const again = await run(process.execPath, [bin, "init"], app);
     expect(again.code).toBe(2);

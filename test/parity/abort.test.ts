@@ -10,7 +10,14 @@ import { call, run } from "./helpers";
 const temp = tempDirs();
 
 const QUESTIONS = [
-  { question: "Which one?", header: "Pick", options: [{ label: "A", description: "first" }, { label: "B", description: "second" }] },
+  {
+    question: "Which one?",
+    header: "Pick",
+    options: [
+      { label: "A", description: "first" },
+      { label: "B", description: "second" },
+    ],
+  },
 ];
 
 describe("abort", () => {
@@ -25,7 +32,12 @@ describe("abort", () => {
     ]);
     setTimeout(() => controller.abort(), 400);
     const started = Date.now();
-    const messages = await run("go", { model, cwd, permissionMode: "bypassPermissions", abortSignal: controller.signal });
+    const messages = await run("go", {
+      model,
+      cwd,
+      permissionMode: "bypassPermissions",
+      abortSignal: controller.signal,
+    });
     expect(Date.now() - started).toBeLessThan(1800);
     const result = resultOf(messages);
     expect(result.isError).toBe(true);
@@ -58,7 +70,12 @@ describe("abort", () => {
   it("permissionPromptTimeoutMs bounds a prompt; expiry denies", async () => {
     const cwd = realpathSync(temp());
     const model = scriptedModel([call("Write", { file_path: join(cwd, "w"), content: "x" }, "w"), "done"]);
-    const messages = await run("go", { model, cwd, permissionPromptTimeoutMs: 100, canUseTool: () => new Promise(() => {}) });
+    const messages = await run("go", {
+      model,
+      cwd,
+      permissionPromptTimeoutMs: 100,
+      canUseTool: () => new Promise(() => {}),
+    });
     const r = ofType(messages, "tool_result").find((m) => m.toolUseId === "w")!;
     expect(r.output.isError).toBe(true);
     expect(existsSync(join(cwd, "w"))).toBe(false);
@@ -91,12 +108,20 @@ describe("AskUserQuestion", () => {
   it("an allow without answers is an error result; dontAsk declines without prompting", async () => {
     const cwd = temp();
     const m1 = scriptedModel([call("AskUserQuestion", { questions: QUESTIONS }, "q"), "done"]);
-    const r1 = ofType(await run("go", { model: m1, cwd, canUseTool: async () => ({ behavior: "allow" }) }), "tool_result")[0]!;
+    const r1 = ofType(
+      await run("go", { model: m1, cwd, canUseTool: async () => ({ behavior: "allow" }) }),
+      "tool_result",
+    )[0]!;
     expect(r1.output.isError).toBe(true);
     let asked = 0;
     const m2 = scriptedModel([call("AskUserQuestion", { questions: QUESTIONS }, "q"), "done"]);
     const r2 = ofType(
-      await run("go", { model: m2, cwd, permissionMode: "dontAsk", canUseTool: async () => (asked++, { behavior: "allow", updatedInput: {} }) }),
+      await run("go", {
+        model: m2,
+        cwd,
+        permissionMode: "dontAsk",
+        canUseTool: async () => (asked++, { behavior: "allow", updatedInput: {} }),
+      }),
       "tool_result",
     )[0]!;
     expect(asked).toBe(0);

@@ -14,14 +14,17 @@ const home = tempHome();
 
 const agentOf = (r: LanguageModelV4CallOptions) => /You are ([A-Z0-9]+)\./.exec(systemOf(r))?.[1];
 const answered = (r: LanguageModelV4CallOptions) => r.prompt.at(-1)?.role === "tool";
-const agentCall = (type: string, id = "a1", prompt = "do it") => ({ toolCalls: [{ toolName: "Agent", id, input: { subagent_type: type, description: "task", prompt } }] });
-
+const agentCall = (type: string, id = "a1", prompt = "do it") => ({
+  toolCalls: [{ toolName: "Agent", id, input: { subagent_type: type, description: "task", prompt } }],
+});
 
 /** A parent that sends "worker" off once; the worker runs `touch <x>` in Bash, then answers. */
 function workerTouching(x: string) {
   return scriptedModel(({ request }) => {
     if (agentOf(request) === "WORKER") {
-      return answered(request) ? "worked" : { toolCalls: [{ toolName: "Bash", id: "b", input: { command: `touch ${x}` } }] };
+      return answered(request)
+        ? "worked"
+        : { toolCalls: [{ toolName: "Bash", id: "b", input: { command: `touch ${x}` } }] };
     }
     return answered(request) ? "done" : agentCall("worker");
   });
@@ -33,14 +36,18 @@ describe("subagents", () => {
     writeFileSync(join(cwd, "secret.txt"), "INTERMEDIATE-CONTENT\n");
     const model = scriptedModel(({ request }) => {
       if (agentOf(request) === "REVIEWER") {
-        return answered(request) ? "FINAL-REPORT" : { toolCalls: [{ toolName: "Read", id: "r", input: { file_path: join(cwd, "secret.txt") } }] };
+        return answered(request)
+          ? "FINAL-REPORT"
+          : { toolCalls: [{ toolName: "Read", id: "r", input: { file_path: join(cwd, "secret.txt") } }] };
       }
       return answered(request) ? "parent done" : agentCall("reviewer");
     });
     const messages = await run("review", {
       model,
       cwd,
-      agents: { reviewer: { description: "Reviews code", prompt: "You are REVIEWER.", tools: ["Read", "Glob", "Grep"] } },
+      agents: {
+        reviewer: { description: "Reviews code", prompt: "You are REVIEWER.", tools: ["Read", "Glob", "Grep"] },
+      },
     });
     expect(resultOf(messages)).toMatchObject({ subtype: "success", result: "parent done" });
     const parentFinal = model.requests.filter((r) => !agentOf(r)).at(-1)!;
@@ -59,14 +66,21 @@ describe("subagents", () => {
     let step = 0;
     const model = scriptedModel(({ request }) => {
       if (agentOf(request) === "WRITER") {
-        return answered(request) ? "wrote?" : { toolCalls: [{ toolName: "Write", id: "w", input: { file_path: f, content: "new\n" } }] };
+        return answered(request)
+          ? "wrote?"
+          : { toolCalls: [{ toolName: "Write", id: "w", input: { file_path: f, content: "new\n" } }] };
       }
       step++;
       if (step === 1) return { toolCalls: [{ toolName: "Read", id: "r", input: { file_path: f } }] };
       if (step === 2) return agentCall("writer");
       return "done";
     });
-    const messages = await run("go", { model, cwd, permissionMode: "acceptEdits", agents: { writer: { description: "Writes", prompt: "You are WRITER." } } });
+    const messages = await run("go", {
+      model,
+      cwd,
+      permissionMode: "acceptEdits",
+      agents: { writer: { description: "Writes", prompt: "You are WRITER." } },
+    });
     const w = ofType(messages, "tool_result").find((m) => m.toolUseId === "w")!;
     expect(w.output.isError).toBe(true);
     expect(readFileSync(f, "utf8")).toBe("old\n");
@@ -96,7 +110,12 @@ describe("subagents", () => {
     const x = join(cwd, "x");
     const asked: string[] = [];
     const model = workerTouching(x);
-    await run("go", { model, cwd, canUseTool: async (name) => (asked.push(name), { behavior: "allow" }), agents: { worker: { description: "Works", prompt: "You are WORKER." } } });
+    await run("go", {
+      model,
+      cwd,
+      canUseTool: async (name) => (asked.push(name), { behavior: "allow" }),
+      agents: { worker: { description: "Works", prompt: "You are WORKER." } },
+    });
     expect(asked).toEqual(["Bash"]);
     expect(existsSync(x)).toBe(true);
   });
@@ -113,8 +132,10 @@ describe("subagents as files", () => {
   it("reads frontmatter fields and the body; name defaults to the file stem; keys may be hyphenated or camelCase", async () => {
     const cwd = realpathSync(temp());
     writeTree(cwd, {
-      ".ubiquity/agents/reviewer.md": "---\ndescription: Reviews code for correctness\ntools: Read, Glob\nmax-turns: 2\n---\n\nYou are REVIEWER.\n",
-      ".ubiquity/agents/group/lister.md": "---\nname: lister\ndescription: Lists files\ntools: [Glob]\nmaxTurns: 1\n---\nYou are LISTER.\n",
+      ".ubiquity/agents/reviewer.md":
+        "---\ndescription: Reviews code for correctness\ntools: Read, Glob\nmax-turns: 2\n---\n\nYou are REVIEWER.\n",
+      ".ubiquity/agents/group/lister.md":
+        "---\nname: lister\ndescription: Lists files\ntools: [Glob]\nmaxTurns: 1\n---\nYou are LISTER.\n",
     });
     const { description } = await offered(cwd, { trust: true });
     expect(description).toContain("reviewer");
@@ -124,7 +145,8 @@ describe("subagents as files", () => {
 
     const model = scriptedModel(({ request }) => {
       const who = agentOf(request);
-      if (who === "REVIEWER") return { toolCalls: [{ toolName: "Glob", id: `g${Math.random()}`, input: { pattern: "*" } }] };
+      if (who === "REVIEWER")
+        return { toolCalls: [{ toolName: "Glob", id: `g${Math.random()}`, input: { pattern: "*" } }] };
       return answered(request) ? "done" : agentCall("reviewer");
     });
     const messages = await run("go", { model, cwd, agentSources: ["project"], trust: true });
@@ -143,12 +165,15 @@ describe("subagents as files", () => {
     const model = scriptedModel(({ request }) => {
       const who = agentOf(request);
       if (who) return `${who} done`;
-      if (!answered(request)) return { toolCalls: [agentCall("none", "a1").toolCalls[0]!, agentCall("all", "a2").toolCalls[0]!] };
+      if (!answered(request))
+        return { toolCalls: [agentCall("none", "a1").toolCalls[0]!, agentCall("all", "a2").toolCalls[0]!] };
       return "done";
     });
     await run("go", { model, cwd, agentSources: ["project"], trust: true });
     expect(toolNames(model.requests.find((r) => agentOf(r) === "NONE"))).toEqual([]);
-    expect(toolNames(model.requests.find((r) => agentOf(r) === "ALL"))).toEqual(expect.arrayContaining(["Read", "Bash", "Write"]));
+    expect(toolNames(model.requests.find((r) => agentOf(r) === "ALL"))).toEqual(
+      expect.arrayContaining(["Read", "Bash", "Write"]),
+    );
   });
 
   it("a file with no description or no body is skipped; a field that cannot be parsed is dropped", async () => {
@@ -156,15 +181,20 @@ describe("subagents as files", () => {
     writeTree(cwd, {
       ".ubiquity/agents/nodesc.md": "---\ntools: Read\n---\nYou are NODESC.\n",
       ".ubiquity/agents/nobody.md": "---\ndescription: Has no body\n---\n",
-      ".ubiquity/agents/odd.md": "---\ndescription: Odd fields\nmax-turns: lots\npermission-mode: yolo\n---\nYou are ODD.\n",
+      ".ubiquity/agents/odd.md":
+        "---\ndescription: Odd fields\nmax-turns: lots\npermission-mode: yolo\n---\nYou are ODD.\n",
     });
     const { description } = await offered(cwd, { trust: true });
     expect(description).not.toContain("nodesc");
     expect(description).not.toContain("nobody");
     expect(description).toContain("odd");
-    const model = scriptedModel(({ request }) => (agentOf(request) ? "odd done" : answered(request) ? "done" : agentCall("odd")));
+    const model = scriptedModel(({ request }) =>
+      agentOf(request) ? "odd done" : answered(request) ? "done" : agentCall("odd"),
+    );
     const messages = await run("go", { model, cwd, agentSources: ["project"], trust: true });
-    expect(ofType(messages, "tool_result").find((m) => m.toolUseId === "a1")!.output).toMatchObject({ content: "odd done" });
+    expect(ofType(messages, "tool_result").find((m) => m.toolUseId === "a1")!.output).toMatchObject({
+      content: "odd done",
+    });
   });
 
   it("later sources win a name, and options.agents wins over every file", async () => {
@@ -175,7 +205,10 @@ describe("subagents as files", () => {
       ".ubiquity/agents.local/helper.md": "---\ndescription: local helper\n---\nYou are LOCALH.\n",
       ".ubiquity/agents/coded.md": "---\ndescription: file coded\n---\nYou are FILEC.\n",
     });
-    const { description } = await offered(cwd, { trust: true, agents: { coded: { description: "code coded", prompt: "You are CODEC." } } });
+    const { description } = await offered(cwd, {
+      trust: true,
+      agents: { coded: { description: "code coded", prompt: "You are CODEC." } },
+    });
     expect(description).toContain("local helper");
     expect(description).not.toContain("project helper");
     expect(description).not.toContain("user helper");

@@ -16,14 +16,29 @@ async function longRun(options: Partial<Options>) {
   const cwd = realpathSync(temp());
   writeFileSync(join(cwd, "f.txt"), "line\n".repeat(50));
   const turns: ScriptedTurn[] = [
-    { toolCalls: [{ toolName: "Read", id: "r0", input: { file_path: join(cwd, "f.txt") } }], usage: { inputTokens: 1_000, outputTokens: 20 } },
-    { toolCalls: [{ toolName: "Glob", id: "g1", input: { pattern: "*" } }], usage: { inputTokens: 80_000, outputTokens: 20 } },
-    { toolCalls: [{ toolName: "Glob", id: "g2", input: { pattern: "*" } }], usage: { inputTokens: 80_000, outputTokens: 20 } },
+    {
+      toolCalls: [{ toolName: "Read", id: "r0", input: { file_path: join(cwd, "f.txt") } }],
+      usage: { inputTokens: 1_000, outputTokens: 20 },
+    },
+    {
+      toolCalls: [{ toolName: "Glob", id: "g1", input: { pattern: "*" } }],
+      usage: { inputTokens: 80_000, outputTokens: 20 },
+    },
+    {
+      toolCalls: [{ toolName: "Glob", id: "g2", input: { pattern: "*" } }],
+      usage: { inputTokens: 80_000, outputTokens: 20 },
+    },
     { text: "done", usage: { inputTokens: 1_000, outputTokens: 5 } },
   ];
   const model = scriptedModel(turns, { modelId: "main" });
   const summarizer = scriptedModel(() => ({ text: "SHORT SUMMARY" }), { modelId: "summarizer" });
-  const messages = await run("port the parser", { model, cwd, compactModel: summarizer, compactKeepRecent: 2, ...options });
+  const messages = await run("port the parser", {
+    model,
+    cwd,
+    compactModel: summarizer,
+    compactKeepRecent: 2,
+    ...options,
+  });
   return { messages, model, summarizer };
 }
 
@@ -51,7 +66,10 @@ describe("compaction", () => {
   });
 
   it("a PreCompact hook vetoes the compaction; autoCompact: false turns it off", async () => {
-    const vetoed = await longRun({ maxContextTokens: 100_000, hooks: { PreCompact: [{ hooks: [async () => ({ decision: "block", reason: "keep" })] }] } });
+    const vetoed = await longRun({
+      maxContextTokens: 100_000,
+      hooks: { PreCompact: [{ hooks: [async () => ({ decision: "block", reason: "keep" })] }] },
+    });
     expect(vetoed.summarizer.requests).toHaveLength(0);
     expect(boundaries(vetoed.messages)).toHaveLength(0);
     const off = await longRun({ maxContextTokens: 100_000, autoCompact: false });
@@ -61,7 +79,9 @@ describe("compaction", () => {
   it("the system prompt says older results may be cleared and older messages summarized", async () => {
     const model = scriptedModel(["done"]);
     await run("x", { model, cwd: temp() });
-    const system = model.requests[0]!.prompt.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+    const system = model.requests[0]!.prompt.filter((m) => m.role === "system")
+      .map((m) => m.content)
+      .join("\n");
     expect(system).toMatch(/summar/i);
     expect(system).toMatch(/clear/i);
   });

@@ -11,14 +11,31 @@ const M = 1_000_000;
 
 describe("cost", () => {
   it("keys match substrings of the model name, longest pattern first", async () => {
-    const model = scriptedModel([{ text: "ok", usage: { inputTokens: M, outputTokens: 0 } }], { provider: "openai", modelId: "gpt-5-mini" });
-    const r = resultOf(await run("hi", { model, cwd: temp(), modelPricing: { "gpt-5": { input: 10, output: 0 }, "gpt-5-mini": { input: 1, output: 0 } } }));
+    const model = scriptedModel([{ text: "ok", usage: { inputTokens: M, outputTokens: 0 } }], {
+      provider: "openai",
+      modelId: "gpt-5-mini",
+    });
+    const r = resultOf(
+      await run("hi", {
+        model,
+        cwd: temp(),
+        modelPricing: { "gpt-5": { input: 10, output: 0 }, "gpt-5-mini": { input: 1, output: 0 } },
+      }),
+    );
     expect(r.totalCostUsd).toBeCloseTo(1, 6);
   });
 
   it("cached tokens are netted out of input before the input rate applies", async () => {
-    const model = scriptedModel([{ text: "ok", usage: { inputTokens: M, outputTokens: 0, cacheReadTokens: 600_000, cacheWriteTokens: 100_000 } }]);
-    const r = resultOf(await run("hi", { model, cwd: temp(), modelPricing: { scripted: { input: 2, output: 0, cacheRead: 0.2, cacheWrite: 3 } } }));
+    const model = scriptedModel([
+      { text: "ok", usage: { inputTokens: M, outputTokens: 0, cacheReadTokens: 600_000, cacheWriteTokens: 100_000 } },
+    ]);
+    const r = resultOf(
+      await run("hi", {
+        model,
+        cwd: temp(),
+        modelPricing: { scripted: { input: 2, output: 0, cacheRead: 0.2, cacheWrite: 3 } },
+      }),
+    );
     expect(r.totalCostUsd).toBeCloseTo(0.3 * 2 + 0.6 * 0.2 + 0.1 * 3, 6);
     expect(r.usage).toMatchObject({ inputTokens: M, cacheReadTokens: 600_000, cacheWriteTokens: 100_000 });
   });
@@ -35,7 +52,9 @@ describe("cost", () => {
     const a = scriptedModel([{ text: "ok", usage }], { modelId: "parity-registered" });
     expect(resultOf(await run("hi", { model: a, cwd: temp() })).totalCostUsd).toBeCloseTo(0.5 + 0.05, 6);
     const b = scriptedModel([{ text: "ok", usage }], { modelId: "parity-registered" });
-    const r = resultOf(await run("hi", { model: b, cwd: temp(), modelPricing: { "parity-registered": { input: 2, output: 0 } } }));
+    const r = resultOf(
+      await run("hi", { model: b, cwd: temp(), modelPricing: { "parity-registered": { input: 2, output: 0 } } }),
+    );
     expect(r.totalCostUsd).toBeCloseTo(2, 6);
   });
 
@@ -43,9 +62,16 @@ describe("cost", () => {
     const parentTurns = (request: { prompt: { role: string }[] }) =>
       request.prompt.at(-1)?.role === "tool"
         ? { text: "done", usage: { inputTokens: M, outputTokens: 0 } }
-        : { toolCalls: [{ toolName: "Agent", id: "a", input: { subagent_type: "helper", description: "x", prompt: "x" } }], usage: { inputTokens: M, outputTokens: 0 } };
+        : {
+            toolCalls: [
+              { toolName: "Agent", id: "a", input: { subagent_type: "helper", description: "x", prompt: "x" } },
+            ],
+            usage: { inputTokens: M, outputTokens: 0 },
+          };
     const parent = scriptedModel(({ request }) => parentTurns(request), { modelId: "parent-model" });
-    const child = scriptedModel([{ text: "helped", usage: { inputTokens: M, outputTokens: 0 } }], { modelId: "child-model" });
+    const child = scriptedModel([{ text: "helped", usage: { inputTokens: M, outputTokens: 0 } }], {
+      modelId: "child-model",
+    });
     const priced = resultOf(
       await run("go", {
         model: parent,
@@ -56,9 +82,16 @@ describe("cost", () => {
     );
     expect(priced.totalCostUsd).toBeCloseTo(1 + 1 + 10, 6);
     const parent2 = scriptedModel(({ request }) => parentTurns(request), { modelId: "parent-model" });
-    const child2 = scriptedModel([{ text: "helped", usage: { inputTokens: M, outputTokens: 0 } }], { modelId: "child-model" });
+    const child2 = scriptedModel([{ text: "helped", usage: { inputTokens: M, outputTokens: 0 } }], {
+      modelId: "child-model",
+    });
     const unknown = resultOf(
-      await run("go", { model: parent2, cwd: temp(), agents: { helper: { description: "h", prompt: "You help.", model: child2 } }, modelPricing: { "parent-model": { input: 1, output: 0 } } }),
+      await run("go", {
+        model: parent2,
+        cwd: temp(),
+        agents: { helper: { description: "h", prompt: "You help.", model: child2 } },
+        modelPricing: { "parent-model": { input: 1, output: 0 } },
+      }),
     );
     expect(unknown.totalCostUsd).toBeNull();
   });

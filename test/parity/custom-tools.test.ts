@@ -47,7 +47,9 @@ describe("custom tools", () => {
     const messages = await run("x", { model, cwd: temp(), tools: [...builtinTools(), new SearchTool()] });
     expect(toolNames(model.requests[0])).toEqual(expect.arrayContaining(["Read", "Bash", "Search"]));
     expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: "Results for auth" });
-    const schema = model.requests[0]!.tools!.find((t) => t.name === "Search") as { inputSchema?: { properties?: Record<string, { description?: string }> } };
+    const schema = model.requests[0]!.tools!.find((t) => t.name === "Search") as {
+      inputSchema?: { properties?: Record<string, { description?: string }> };
+    };
     expect(schema.inputSchema?.properties?.query?.description).toBe("What to search for.");
   });
 
@@ -57,7 +59,13 @@ describe("custom tools", () => {
     const one = async (queues: string[]) => {
       const asked: string[] = [];
       const model = scriptedModel([{ toolCalls: [{ toolName: "Ticket", id: "t", input: { queues } }] }, "done"]);
-      const messages = await run("x", { model, cwd: temp(), tools, allowedTools: ["Ticket(internal:*)"], canUseTool: async (n) => (asked.push(n), deny()) });
+      const messages = await run("x", {
+        model,
+        cwd: temp(),
+        tools,
+        allowedTools: ["Ticket(internal:*)"],
+        canUseTool: async (n) => (asked.push(n), deny()),
+      });
       return { asked, output: ofType(messages, "tool_result")[0]!.output };
     };
     const ok = await one(["internal billing", "internal"]);

@@ -23,13 +23,23 @@ describe("package entry", () => {
   });
 
   it("parseMcpConfig (the seed's parse_config) reads a command server and a bare url as streamable HTTP", () => {
-    const servers = ubiquity.parseMcpConfig({ github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"] }, docs: { url: "https://example.test/mcp" } });
+    const servers = ubiquity.parseMcpConfig({
+      github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"] },
+      docs: { url: "https://example.test/mcp" },
+    });
     expect(servers.github).toMatchObject({ command: "npx", args: ["-y", "@modelcontextprotocol/server-github"] });
     expect(servers.docs).toMatchObject({ type: "http", url: "https://example.test/mcp" });
   });
 
   it("lists the six permission modes (auto too) and the fourteen hook events", () => {
-    expect([...ubiquity.PERMISSION_MODES].sort()).toEqual(["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"]);
+    expect([...ubiquity.PERMISSION_MODES].sort()).toEqual([
+      "acceptEdits",
+      "auto",
+      "bypassPermissions",
+      "default",
+      "dontAsk",
+      "plan",
+    ]);
     expect(ubiquity.HOOK_EVENTS).toHaveLength(14);
   });
 });

@@ -46,4 +46,6 @@ export function userTextsOf(request: LanguageModelV4CallOptions): string[] {
 }
 
 /** One scripted tool call. */
-export const call = (toolName: string, input: unknown, id = `${toolName}-1`) => ({ toolCalls: [{ toolName, input, id }] });
+export const call = (toolName: string, input: unknown, id = `${toolName}-1`) => ({
+  toolCalls: [{ toolName, input, id }],
+});

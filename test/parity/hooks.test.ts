@@ -28,7 +28,9 @@ describe("hooks", () => {
             hooks: [
               async (input) => {
                 seen.push(input);
-                return String(JSON.stringify(input.toolInput)).includes(".env") ? { decision: "block", reason: "Refusing to touch .env" } : undefined;
+                return String(JSON.stringify(input.toolInput)).includes(".env")
+                  ? { decision: "block", reason: "Refusing to touch .env" }
+                  : undefined;
               },
             ],
           },
@@ -123,7 +125,9 @@ describe("hooks", () => {
       model,
       cwd,
       hooks: {
-        Stop: [{ hooks: [async () => (stops++ === 0 ? { decision: "block", reason: "Run the tests first." } : undefined)] }],
+        Stop: [
+          { hooks: [async () => (stops++ === 0 ? { decision: "block", reason: "Run the tests first." } : undefined)] },
+        ],
         Notification: [{ hooks: [async (i) => void notes.push(i)] }],
       },
     });
@@ -156,8 +160,16 @@ describe("hooks", () => {
   it("Notification fires with permission_required when a call waits on approval, and error when the run raises", async () => {
     const cwd = realpathSync(temp());
     const notes: HookInput[] = [];
-    const model = scriptedModel([call("Write", { file_path: join(cwd, "x"), content: "" }, "w"), { error: { status: 400, message: "bad request" } }]);
-    const messages = await run("go", { model, cwd, maxRetries: 0, hooks: { Notification: [{ hooks: [async (i) => void notes.push(i)] }] } });
+    const model = scriptedModel([
+      call("Write", { file_path: join(cwd, "x"), content: "" }, "w"),
+      { error: { status: 400, message: "bad request" } },
+    ]);
+    const messages = await run("go", {
+      model,
+      cwd,
+      maxRetries: 0,
+      hooks: { Notification: [{ hooks: [async (i) => void notes.push(i)] }] },
+    });
     expect(resultOf(messages)).toMatchObject({ subtype: "error_during_execution", isError: true });
     expect(notes.map((n) => n.extra.reason)).toEqual(["permission_required", "error"]);
     expect(notes[0]!.toolName).toBe("Write");
@@ -178,7 +190,11 @@ describe("hooks", () => {
     writeFileSync(join(cwd, "f.txt"), "content-123\n");
     const seen: HookInput[] = [];
     const model = scriptedModel([call("Read", { file_path: join(cwd, "f.txt") }, "r"), "done"]);
-    await run("go", { model, cwd, hooks: { PostToolUse: [{ matcher: "Read", hooks: [async (i) => void seen.push(i)] }] } });
+    await run("go", {
+      model,
+      cwd,
+      hooks: { PostToolUse: [{ matcher: "Read", hooks: [async (i) => void seen.push(i)] }] },
+    });
     expect(seen).toHaveLength(1);
     expect(String(seen[0]!.toolOutput)).toContain("content-123");
     expect(seen[0]!.toolUseId).toBe("r");

@@ -18,7 +18,10 @@ describe("MCP", () => {
   it("tools arrive as mcp__<server>__<tool>, sorted, and go through hooks and the message stream", async () => {
     const pre: HookInput[] = [];
     const post: HookInput[] = [];
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__fs__read_text_file", id: "m1", input: { path: join(dir, "notes.md") } }] }, "done"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__fs__read_text_file", id: "m1", input: { path: join(dir, "notes.md") } }] },
+      "done",
+    ]);
     const messages = await run("read it", {
       model,
       cwd: dir,
@@ -47,7 +50,10 @@ describe("MCP", () => {
   });
 
   it("parseMcpConfig reads a command config and a bare url as streamable HTTP", () => {
-    const servers = parseMcpConfig({ github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"] }, docs: { url: "https://example.test/mcp" } });
+    const servers = parseMcpConfig({
+      github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"] },
+      docs: { url: "https://example.test/mcp" },
+    });
     expect(servers.github).toMatchObject({ command: "npx", args: ["-y", "@modelcontextprotocol/server-github"] });
     expect(servers.docs).toMatchObject({ type: "http", url: "https://example.test/mcp" });
   });

@@ -45,10 +45,18 @@ describe("modes", () => {
     const cwd = realpathSync(temp());
     const f = join(cwd, "n.txt");
     const deny: CanUseTool = async () => ({ behavior: "deny", message: "no" });
-    const w = await one("Write", { file_path: f, content: "x" }, { cwd, permissionMode: "acceptEdits", canUseTool: deny });
+    const w = await one(
+      "Write",
+      { file_path: f, content: "x" },
+      { cwd, permissionMode: "acceptEdits", canUseTool: deny },
+    );
     expect(w.asked).toEqual([]);
     expect(existsSync(f)).toBe(true);
-    const b = await one("Bash", { command: `touch ${join(cwd, "b")}` }, { cwd, permissionMode: "acceptEdits", canUseTool: deny });
+    const b = await one(
+      "Bash",
+      { command: `touch ${join(cwd, "b")}` },
+      { cwd, permissionMode: "acceptEdits", canUseTool: deny },
+    );
     expect(b.asked).toEqual(["Bash"]);
     expect(existsSync(join(cwd, "b"))).toBe(false);
   });
@@ -59,7 +67,11 @@ describe("modes", () => {
     expect(ok.result.output.isError).toBeFalsy();
     expect(existsSync(join(cwd, "b"))).toBe(true);
     writeFileSync(join(cwd, "keep"), "");
-    const denied = await one("Bash", { command: `rm ${join(cwd, "keep")}` }, { cwd, permissionMode: "bypassPermissions", disallowedTools: ["Bash(rm:*)"] });
+    const denied = await one(
+      "Bash",
+      { command: `rm ${join(cwd, "keep")}` },
+      { cwd, permissionMode: "bypassPermissions", disallowedTools: ["Bash(rm:*)"] },
+    );
     expect(denied.result.output.isError).toBe(true);
     expect(existsSync(join(cwd, "keep"))).toBe(true);
   });
@@ -67,12 +79,20 @@ describe("modes", () => {
   it("bypassPermissions still asks for user ask rules and for writes to sensitive paths (.env, .ssh/, .git/)", async () => {
     const cwd = realpathSync(temp());
     const deny: CanUseTool = async () => ({ behavior: "deny", message: "no" });
-    const ask = await one("Bash", { command: "git push origin main" }, { cwd, permissionMode: "bypassPermissions", askTools: ["Bash(git push:*)"], canUseTool: deny });
+    const ask = await one(
+      "Bash",
+      { command: "git push origin main" },
+      { cwd, permissionMode: "bypassPermissions", askTools: ["Bash(git push:*)"], canUseTool: deny },
+    );
     expect(ask.asked).toEqual(["Bash"]);
     mkdirSync(join(cwd, ".git"));
     for (const p of [".env", ".ssh/config", ".git/config"]) {
       const target = join(cwd, p);
-      const r = await one("Write", { file_path: target, content: "x" }, { cwd, permissionMode: "bypassPermissions", canUseTool: deny });
+      const r = await one(
+        "Write",
+        { file_path: target, content: "x" },
+        { cwd, permissionMode: "bypassPermissions", canUseTool: deny },
+      );
       expect(r.asked, p).toEqual(["Write"]);
       expect(existsSync(target), p).toBe(false);
     }
@@ -84,7 +104,11 @@ describe("modes", () => {
     const w = await one("Write", { file_path: f, content: "x" }, { cwd, permissionMode: "plan", canUseTool: allow });
     expect(w.result.output.isError).toBe(true);
     expect(existsSync(f)).toBe(false);
-    const b = await one("Bash", { command: `touch ${join(cwd, "b")}` }, { cwd, permissionMode: "plan", canUseTool: allow, allowedTools: ["Bash"] });
+    const b = await one(
+      "Bash",
+      { command: `touch ${join(cwd, "b")}` },
+      { cwd, permissionMode: "plan", canUseTool: allow, allowedTools: ["Bash"] },
+    );
     expect(b.result.output.isError).toBe(true);
     expect(existsSync(join(cwd, "b"))).toBe(false);
     const g = await one("Glob", { pattern: "*" }, { cwd, permissionMode: "plan" });
@@ -93,11 +117,19 @@ describe("modes", () => {
 
   it("dontAsk never prompts: anything not pre-approved is denied, pre-approved runs", async () => {
     const cwd = realpathSync(temp());
-    const d = await one("Bash", { command: `touch ${join(cwd, "b")}` }, { cwd, permissionMode: "dontAsk", canUseTool: allow });
+    const d = await one(
+      "Bash",
+      { command: `touch ${join(cwd, "b")}` },
+      { cwd, permissionMode: "dontAsk", canUseTool: allow },
+    );
     expect(d.asked).toEqual([]);
     expect(d.result.output.isError).toBe(true);
     expect(existsSync(join(cwd, "b"))).toBe(false);
-    const a = await one("Bash", { command: `touch ${join(cwd, "b")}` }, { cwd, permissionMode: "dontAsk", allowedTools: ["Bash(touch:*)"] });
+    const a = await one(
+      "Bash",
+      { command: `touch ${join(cwd, "b")}` },
+      { cwd, permissionMode: "dontAsk", allowedTools: ["Bash(touch:*)"] },
+    );
     expect(a.result.output.isError).toBeFalsy();
     expect(existsSync(join(cwd, "b"))).toBe(true);
   });
@@ -125,10 +157,18 @@ describe("rules", () => {
   it("allow requires full coverage: Bash(echo:*) does not authorize `echo ok && touch x`; deny fires on any segment", async () => {
     const cwd = realpathSync(temp());
     const x = join(cwd, "x");
-    const r = await one("Bash", { command: `echo ok && touch ${x}` }, { cwd, allowedTools: ["Bash(echo:*)"], canUseTool: deny });
+    const r = await one(
+      "Bash",
+      { command: `echo ok && touch ${x}` },
+      { cwd, allowedTools: ["Bash(echo:*)"], canUseTool: deny },
+    );
     expect(r.asked).toEqual(["Bash"]);
     expect(existsSync(x)).toBe(false);
-    const d = await one("Bash", { command: `echo ok && touch ${x}` }, { cwd, permissionMode: "bypassPermissions", disallowedTools: ["Bash(touch:*)"] });
+    const d = await one(
+      "Bash",
+      { command: `echo ok && touch ${x}` },
+      { cwd, permissionMode: "bypassPermissions", disallowedTools: ["Bash(touch:*)"] },
+    );
     expect(d.result.output.isError).toBe(true);
     expect(existsSync(x)).toBe(false);
   });
@@ -150,11 +190,19 @@ describe("rules", () => {
     const cwd = realpathSync(temp());
     const f = join(cwd, "a.txt");
     const g = join(cwd, "b.txt");
-    const r = await one("Write", { file_path: f, content: "x" }, { cwd, canUseTool: async (_n, input) => ({ behavior: "allow", updatedInput: { ...input, file_path: g } }) });
+    const r = await one(
+      "Write",
+      { file_path: f, content: "x" },
+      { cwd, canUseTool: async (_n, input) => ({ behavior: "allow", updatedInput: { ...input, file_path: g } }) },
+    );
     expect(existsSync(f)).toBe(false);
     expect(readFileSync(g, "utf8")).toBe("x");
     expect(ofType(r.messages, "tool_use")[0]!.toolInput).toMatchObject({ file_path: g });
-    const d = await one("Write", { file_path: f, content: "x" }, { cwd, canUseTool: async () => ({ behavior: "deny", message: "User declined." }) });
+    const d = await one(
+      "Write",
+      { file_path: f, content: "x" },
+      { cwd, canUseTool: async () => ({ behavior: "deny", message: "User declined." }) },
+    );
     expect(d.result.output.content).toContain("User declined.");
   });
 });

@@ -22,10 +22,16 @@ describe("the system prompt", () => {
   it("systemPrompt replaces the base guidance; run sections are emitted either way; appendSystemPrompt comes last", async () => {
     const cwd = realpathSync(temp());
     const base = await systemFor(cwd);
-    const own = await systemFor(cwd, { systemPrompt: "You are a release engineer. Do nothing else.", appendSystemPrompt: "Never touch files under vendor/." });
+    const own = await systemFor(cwd, {
+      systemPrompt: "You are a release engineer. Do nothing else.",
+      appendSystemPrompt: "Never touch files under vendor/.",
+    });
     expect(own.startsWith("You are a release engineer. Do nothing else.")).toBe(true);
     // A sentence of the base guidance is gone; the run sections stay.
-    const guidance = base.slice(0, base.indexOf(cwd)).split("\n").find((l) => l.length > 40)!;
+    const guidance = base
+      .slice(0, base.indexOf(cwd))
+      .split("\n")
+      .find((l) => l.length > 40)!;
     expect(own).not.toContain(guidance);
     for (const s of [base, own]) {
       expect(s).toContain(cwd);
@@ -67,7 +73,9 @@ describe("the system prompt", () => {
       memory: ["./docs/conventions.md"],
       appendSystemPrompt: "APPENDED-LAST",
     });
-    const order = ["MEM-USER", "MEM-PROJECT-ROOT", "MEM-PROJECT-SUB", "MEM-LOCAL", "MEM-EXPLICIT", "APPENDED-LAST"].map((t) => s.indexOf(t));
+    const order = ["MEM-USER", "MEM-PROJECT-ROOT", "MEM-PROJECT-SUB", "MEM-LOCAL", "MEM-EXPLICIT", "APPENDED-LAST"].map(
+      (t) => s.indexOf(t),
+    );
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(s.indexOf(join(cwd, "sub"))).toBeLessThan(order[0]!);
@@ -83,7 +91,8 @@ describe("the system prompt", () => {
     const cwd = realpathSync(temp());
     writeTree(home(), { "secret.md": "HOME-SECRET" });
     writeTree(cwd, {
-      "UBIQUITY.md": "Style rules live in @docs/style.md, and (@docs/release.md). Mail me@example.com.\n\n```\n@docs/fenced.md\n```\nAlso `@docs/inline.md` and @~/secret.md\n",
+      "UBIQUITY.md":
+        "Style rules live in @docs/style.md, and (@docs/release.md). Mail me@example.com.\n\n```\n@docs/fenced.md\n```\nAlso `@docs/inline.md` and @~/secret.md\n",
       "docs/style.md": "INCLUDED-STYLE",
       "docs/release.md": "INCLUDED-RELEASE",
       "docs/fenced.md": "INCLUDED-FENCED",
@@ -102,7 +111,7 @@ describe("the system prompt", () => {
 
   it("a memory file over 40,000 characters is cut with a marker naming the file", async () => {
     const cwd = realpathSync(temp());
-    writeTree(cwd, { "UBIQUITY.md": "A".repeat(39_990) + "TAIL-BEYOND-LIMIT" + "B".repeat(1_000) });
+    writeTree(cwd, { "UBIQUITY.md": `${"A".repeat(39_990)}TAIL-BEYOND-LIMIT${"B".repeat(1_000)}` });
     const s = await systemFor(cwd, { trust: true, memorySources: ["project"] });
     expect(s).not.toContain("TAIL-BEYOND-LIMIT");
     expect(s).toMatch(/UBIQUITY\.md/);
@@ -112,9 +121,19 @@ describe("the system prompt", () => {
     const cwd = realpathSync(temp());
     writeTree(cwd, { "UBIQUITY.md": "MEM-FOR-ALL" });
     const model = scriptedModel(({ request }) =>
-      systemOf(request).includes("You are SUB.") ? "ok" : request.prompt.at(-1)?.role === "tool" ? "done" : call("Agent", { subagent_type: "sub", description: "x", prompt: "x" }, "a"),
+      systemOf(request).includes("You are SUB.")
+        ? "ok"
+        : request.prompt.at(-1)?.role === "tool"
+          ? "done"
+          : call("Agent", { subagent_type: "sub", description: "x", prompt: "x" }, "a"),
     );
-    await run("x", { model, cwd, trust: true, memorySources: ["project"], agents: { sub: { description: "s", prompt: "You are SUB." } } });
+    await run("x", {
+      model,
+      cwd,
+      trust: true,
+      memorySources: ["project"],
+      agents: { sub: { description: "s", prompt: "You are SUB." } },
+    });
     const child = model.requests.find((r) => systemOf(r).includes("You are SUB."))!;
     expect(systemOf(child)).toContain("MEM-FOR-ALL");
   });
@@ -134,7 +153,14 @@ describe("settings files", () => {
     writeTree(cwd, { ".ubiquity/settings.json": JSON.stringify({ permissions: { deny: ["Bash(touch:*)"] } }) });
     const x = join(cwd, "x");
     const model = scriptedModel([call("Bash", { command: `touch ${x}` }, "b"), "done"]);
-    const messages = await run("x", { model, cwd, trust: true, settingSources: ["project"], permissionMode: "bypassPermissions", disallowedTools: ["Bash(rm:*)"] });
+    const messages = await run("x", {
+      model,
+      cwd,
+      trust: true,
+      settingSources: ["project"],
+      permissionMode: "bypassPermissions",
+      disallowedTools: ["Bash(rm:*)"],
+    });
     expect(ofType(messages, "tool_result")[0]!.output.isError).toBe(true);
     expect(existsSync(x)).toBe(false);
   });
@@ -147,11 +173,25 @@ describe("settings files", () => {
       ".ubiquity/settings.local.json": JSON.stringify({ env: { C: "local" } }),
     });
     const model = scriptedModel([call("Bash", { command: "echo $A-$B-$C-$D" }, "b"), "done"]);
-    const messages = await run("x", { model, cwd, trust: true, settingSources: ["user", "project", "local"], permissionMode: "bypassPermissions", env: { D: "explicit" } });
+    const messages = await run("x", {
+      model,
+      cwd,
+      trust: true,
+      settingSources: ["user", "project", "local"],
+      permissionMode: "bypassPermissions",
+      env: { D: "explicit" },
+    });
     expect(ofType(messages, "tool_result")[0]!.output.content).toContain("user-project-local-explicit");
 
     const m2 = scriptedModel([call("Bash", { command: "echo $C" }, "b"), "done"]);
-    const r2 = await run("x", { model: m2, cwd, trust: true, settingSources: ["user", "project", "local"], permissionMode: "bypassPermissions", env: { C: "explicit" } });
+    const r2 = await run("x", {
+      model: m2,
+      cwd,
+      trust: true,
+      settingSources: ["user", "project", "local"],
+      permissionMode: "bypassPermissions",
+      env: { C: "explicit" },
+    });
     expect(ofType(r2, "tool_result")[0]!.output.content).toContain("explicit");
   });
 
@@ -165,18 +205,22 @@ describe("settings files", () => {
       expect(resultOf(r).isError).toBe(false);
       expect((r[0] as { model?: string }).model).toContain("test");
       const m = scriptedModel(["from scripted"]);
-      expect(resultOf(await run("x", { model: m, cwd, trust: true, settingSources: ["project"] })).result).toBe("from scripted");
+      expect(resultOf(await run("x", { model: m, cwd, trust: true, settingSources: ["project"] })).result).toBe(
+        "from scripted",
+      );
     } finally {
       if (saved !== undefined) process.env.UBIQUITY_MODEL = saved;
     }
   });
 
-  it("permissions.additionalDirectories (\"../shared\", as in the seed) widens the permitted folders", async () => {
+  it('permissions.additionalDirectories ("../shared", as in the seed) widens the permitted folders', async () => {
     const root = realpathSync(temp());
     const cwd = join(root, "proj");
     mkdirSync(cwd);
     writeTree(root, { "shared/note.txt": "SHARED-NOTE" });
-    writeTree(cwd, { ".ubiquity/settings.json": JSON.stringify({ permissions: { additionalDirectories: ["../shared"] } }) });
+    writeTree(cwd, {
+      ".ubiquity/settings.json": JSON.stringify({ permissions: { additionalDirectories: ["../shared"] } }),
+    });
     const model = scriptedModel([call("Read", { file_path: join(root, "shared", "note.txt") }, "r"), "done"]);
     const messages = await run("x", { model, cwd, settingSources: ["project"] });
     expect(ofType(messages, "tool_result")[0]!.output.content).toContain("SHARED-NOTE");

@@ -10,7 +10,11 @@ const now = { "retry-after": "0" };
 
 describe("retries", () => {
   it("a 429 is a pause, not the end: the request is sent again and the run succeeds", async () => {
-    const model = scriptedModel([{ error: { status: 429, headers: now } }, { error: { status: 503, headers: now } }, "ok"]);
+    const model = scriptedModel([
+      { error: { status: 429, headers: now } },
+      { error: { status: 503, headers: now } },
+      "ok",
+    ]);
     const r = resultOf(await run("x", { model, cwd: temp(), maxRetries: 3 }));
     expect(r).toMatchObject({ subtype: "success", result: "ok" });
     expect(model.requests).toHaveLength(3);

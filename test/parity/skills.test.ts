@@ -10,24 +10,32 @@ import { writeTree } from "../helpers/temp-home";
 import { call, run, systemOf, toolNames } from "./helpers";
 
 const temp = tempDirs();
-const skillTool = (r: LanguageModelV4CallOptions) => r.tools?.find((t) => t.name === "Skill") as { description?: string } | undefined;
+const skillTool = (r: LanguageModelV4CallOptions) =>
+  r.tools?.find((t) => t.name === "Skill") as { description?: string } | undefined;
 
 describe("skills", () => {
   it("the listing sits in the Skill tool's description only; the system prompt gets one sentence; the tool returns the body", async () => {
     const root = realpathSync(temp());
     writeTree(root, {
-      "release/SKILL.md": "---\nname: release\ndescription: Cut a release. Use when asked to publish.\n---\nFollow `checklist.md` in this directory.\n",
+      "release/SKILL.md":
+        "---\nname: release\ndescription: Cut a release. Use when asked to publish.\n---\nFollow `checklist.md` in this directory.\n",
       "release/checklist.md": "1. CHECKLIST-STEP\n",
     });
     const cwd = realpathSync(temp());
-    const model = scriptedModel([call("Skill", { skill: "release" }, "s"), call("Read", { file_path: join(root, "release", "checklist.md") }, "r"), "done"]);
+    const model = scriptedModel([
+      call("Skill", { skill: "release" }, "s"),
+      call("Read", { file_path: join(root, "release", "checklist.md") }, "r"),
+      "done",
+    ]);
     const messages = await run("publish", { model, cwd, skills: [root] });
     const first = model.requests[0]!;
     expect(skillTool(first)!.description).toContain("Cut a release. Use when asked to publish.");
     expect(systemOf(first)).not.toContain("Cut a release. Use when asked to publish.");
     expect(systemOf(first)).toMatch(/skill/i);
     const results = ofType(messages, "tool_result");
-    expect(results.find((m) => m.toolUseId === "s")!.output.content).toContain("Follow `checklist.md` in this directory.");
+    expect(results.find((m) => m.toolUseId === "s")!.output.content).toContain(
+      "Follow `checklist.md` in this directory.",
+    );
     const read = results.find((m) => m.toolUseId === "r")!;
     expect(read.output.isError).toBeFalsy();
     expect(read.output.content).toContain("CHECKLIST-STEP");
@@ -58,7 +66,8 @@ describe("skills", () => {
 
     const many = realpathSync(temp());
     const files: Record<string, string> = {};
-    for (let i = 0; i < 60; i++) files[`s${String(i).padStart(2, "0")}/SKILL.md`] = `---\ndescription: ${"x".repeat(200)} ${i}\n---\nBody.\n`;
+    for (let i = 0; i < 60; i++)
+      files[`s${String(i).padStart(2, "0")}/SKILL.md`] = `---\ndescription: ${"x".repeat(200)} ${i}\n---\nBody.\n`;
     writeTree(many, files);
     const m2 = scriptedModel(["done"]);
     await run("go", { model: m2, cwd: temp(), skills: [many] });
@@ -81,13 +90,20 @@ describe("skills", () => {
 
   it("subagents inherit skills, may be narrowed, and skills: [] grants none", async () => {
     const root = realpathSync(temp());
-    writeTree(root, { "a/SKILL.md": "---\ndescription: Skill A.\n---\nBody.\n", "b/SKILL.md": "---\ndescription: Skill B.\n---\nBody.\n" });
+    writeTree(root, {
+      "a/SKILL.md": "---\ndescription: Skill A.\n---\nBody.\n",
+      "b/SKILL.md": "---\ndescription: Skill B.\n---\nBody.\n",
+    });
     const who = (r: LanguageModelV4CallOptions) => /You are ([A-Z]+)\./.exec(systemOf(r))?.[1];
     const model = scriptedModel(({ request }) => {
       if (who(request)) return "ok";
       if (request.prompt.at(-1)?.role === "tool") return "done";
       return {
-        toolCalls: ["all", "narrow", "none"].map((t, i) => ({ toolName: "Agent", id: `a${i}`, input: { subagent_type: t, description: "x", prompt: "x" } })),
+        toolCalls: ["all", "narrow", "none"].map((t, i) => ({
+          toolName: "Agent",
+          id: `a${i}`,
+          input: { subagent_type: t, description: "x", prompt: "x" },
+        })),
       };
     });
     await run("go", {

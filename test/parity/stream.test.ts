@@ -91,7 +91,9 @@ describe("the message stream", () => {
     const saved = process.env.UBIQUITY_MODEL_ALIASES;
     process.env.UBIQUITY_MODEL_ALIASES = "fastparity=test,big=openai:gpt-5";
     try {
-      const messages = await collect(summon("hi", { model: "fastparity", cwd: temp(), persistSession: false, persistTodos: false }));
+      const messages = await collect(
+        summon("hi", { model: "fastparity", cwd: temp(), persistSession: false, persistTodos: false }),
+      );
       expect(resultOf(messages).isError).toBe(false);
       const init = messages[0] as { model?: string };
       expect(init.model).toContain("test");
@@ -103,7 +105,9 @@ describe("the message stream", () => {
 
   it("totalCostUsd is null (never 0) when a response was unpriced, a number when priced", async () => {
     const cwd = temp();
-    const unpriced = resultOf(await run("hi", { model: scriptedModel([{ text: "ok", usage: { inputTokens: 1000, outputTokens: 100 } }]), cwd }));
+    const unpriced = resultOf(
+      await run("hi", { model: scriptedModel([{ text: "ok", usage: { inputTokens: 1000, outputTokens: 100 } }]), cwd }),
+    );
     expect(unpriced.totalCostUsd).toBeNull();
     const priced = resultOf(
       await run("hi", {
@@ -118,7 +122,12 @@ describe("the message stream", () => {
   it("every tool_use is answered by exactly one tool_result, also for an unknown tool and invalid input", async () => {
     const cwd = temp();
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "Nope", input: {}, id: "u1" }, { toolName: "Read", input: { nothing: 1 }, id: "u2" }] },
+      {
+        toolCalls: [
+          { toolName: "Nope", input: {}, id: "u1" },
+          { toolName: "Read", input: { nothing: 1 }, id: "u2" },
+        ],
+      },
       "done",
     ]);
     const messages = await run("go", { model, cwd });

@@ -45,7 +45,10 @@ describe("TodoWrite", () => {
     expect(results[1]!.content).toContain("1 in progress");
     const files = taskFiles(dir);
     expect(files).toHaveLength(1);
-    expect(JSON.parse(readFileSync(files[0]!, "utf8"))).toMatchObject({ content: "write the parser", status: "in_progress" });
+    expect(JSON.parse(readFileSync(files[0]!, "utf8"))).toMatchObject({
+      content: "write the parser",
+      status: "in_progress",
+    });
   });
 
   it("a whole-list write mixed with edits is an error; a reference matching nothing is an error", async () => {
@@ -59,8 +62,18 @@ describe("TodoWrite", () => {
 
   it("updates leaving two tasks in progress are refused", async () => {
     const { results } = await todo(temp(), temp(), [
-      { todos: [{ content: "a", status: "pending" }, { content: "b", status: "pending" }] },
-      { update: [{ task: "a", status: "in_progress" }, { task: "b", status: "in_progress" }] },
+      {
+        todos: [
+          { content: "a", status: "pending" },
+          { content: "b", status: "pending" },
+        ],
+      },
+      {
+        update: [
+          { task: "a", status: "in_progress" },
+          { task: "b", status: "in_progress" },
+        ],
+      },
     ]);
     expect(results[0]!.isError).toBeFalsy();
     expect(results[1]!.isError).toBe(true);
@@ -85,21 +98,36 @@ describe("TodoWrite", () => {
     const cwd = realpathSync(temp());
     const dir = temp();
     const model = scriptedModel(({ request }) => {
-      const system = request.prompt.filter((m) => m.role === "system").map((m) => m.content).join("");
+      const system = request.prompt
+        .filter((m) => m.role === "system")
+        .map((m) => m.content)
+        .join("");
       const answered = request.prompt.at(-1)?.role === "tool";
-      if (system.includes("You are SUB.")) return answered ? "sub done" : call("TodoWrite", { todos: [{ content: "SUB-TASK", status: "pending" }] }, "st");
+      if (system.includes("You are SUB."))
+        return answered ? "sub done" : call("TodoWrite", { todos: [{ content: "SUB-TASK", status: "pending" }] }, "st");
       if (!answered) return call("TodoWrite", { todos: [{ content: "PARENT-TASK", status: "in_progress" }] }, "pt");
       if (JSON.stringify(request.prompt).includes("sub done")) return "done";
-      return { toolCalls: [{ toolName: "Agent", id: "a", input: { subagent_type: "sub", description: "x", prompt: "x" } }] };
+      return {
+        toolCalls: [{ toolName: "Agent", id: "a", input: { subagent_type: "sub", description: "x", prompt: "x" } }],
+      };
     });
-    await run("go", { model, cwd, persistTodos: true, todoDir: dir, agents: { sub: { description: "sub", prompt: "You are SUB." } } });
+    await run("go", {
+      model,
+      cwd,
+      persistTodos: true,
+      todoDir: dir,
+      agents: { sub: { description: "sub", prompt: "You are SUB." } },
+    });
     const contents = taskFiles(dir).map((f) => JSON.parse(readFileSync(f, "utf8")).content);
     expect(contents).toEqual(["PARENT-TASK"]);
   });
 
   it("persists by default under ~/.ubiquity/todos/<project-slug>/<key>/<task-id>.json; an unreadable task file is skipped, not fatal", async () => {
     const cwd = temp();
-    const model = scriptedModel([call("TodoWrite", { todos: [{ content: "KEPT-TASK", status: "pending" }] }, "t"), "done"]);
+    const model = scriptedModel([
+      call("TodoWrite", { todos: [{ content: "KEPT-TASK", status: "pending" }] }, "t"),
+      "done",
+    ]);
     await run("plan", { model, cwd, persistTodos: true });
     const files = taskFiles(join(home(), ".ubiquity", "todos"));
     expect(files).toHaveLength(1);

@@ -27,7 +27,7 @@ describe("Read", () => {
 
   it("returns at most 2,000 lines; a longer file is a partial read that says how to continue", async () => {
     const cwd = realpathSync(temp());
-    writeFileSync(join(cwd, "long.txt"), Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
+    writeFileSync(join(cwd, "long.txt"), `${Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
     const { results } = await calls(cwd, [{ tool: "Read", input: { file_path: join(cwd, "long.txt") } }]);
     const content = results[0]!.output.content;
     expect(content).toContain("line 2000");
@@ -92,7 +92,7 @@ describe("read-before-write", () => {
   it("a file over 2,000 lines is partial by default; reading with limit past its last line authorizes the edit, and the refusal says so", async () => {
     const cwd = realpathSync(temp());
     const f = join(cwd, "long.txt");
-    writeFileSync(f, Array.from({ length: 2100 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
+    writeFileSync(f, `${Array.from({ length: 2100 }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
     const { results } = await calls(cwd, [
       { tool: "Read", input: { file_path: f } },
       { tool: "Edit", input: { file_path: f, old_string: "line 2100\n", new_string: "last\n" } },
@@ -132,7 +132,11 @@ describe("Edit, Glob, Grep, Bash", () => {
 
   it("Glob lists files newest first", async () => {
     const cwd = realpathSync(temp());
-    for (const [name, age] of [["old.ts", 300], ["mid.ts", 200], ["new.ts", 100]] as const) {
+    for (const [name, age] of [
+      ["old.ts", 300],
+      ["mid.ts", 200],
+      ["new.ts", 100],
+    ] as const) {
       const p = join(cwd, name);
       writeFileSync(p, "");
       const t = Date.now() / 1000 - age;
@@ -166,7 +170,9 @@ describe("Edit, Glob, Grep, Bash", () => {
     const cwd = temp();
     const a = scriptedModel(["done"]);
     await run("go", { model: a, cwd });
-    expect(toolNames(a.requests[0])).toEqual(expect.arrayContaining(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"]));
+    expect(toolNames(a.requests[0])).toEqual(
+      expect.arrayContaining(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"]),
+    );
     expect(toolNames(a.requests[0])).not.toContain("AskUserQuestion");
     expect(toolNames(a.requests[0])).not.toContain("Agent");
     expect(toolNames(a.requests[0])).not.toContain("Skill");

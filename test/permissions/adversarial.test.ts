@@ -22,7 +22,8 @@ beforeAll(() => {
   dir = make("ubq-adv-project-");
   home = make("ubq-adv-home-");
   outside = make("ubq-adv-outside-");
-  for (const d of ["src", "src_evil", "sub", "docs", "secrets", ".git/hooks", "keys"]) mkdirSync(join(dir, d), { recursive: true });
+  for (const d of ["src", "src_evil", "sub", "docs", "secrets", ".git/hooks", "keys"])
+    mkdirSync(join(dir, d), { recursive: true });
   mkdirSync(`${dir}_evil`);
   mkdirSync(join(home, ".ssh"));
   const files: Record<string, string> = {
@@ -56,13 +57,24 @@ const fill = (text: string) => text.replaceAll("@DIR@", dir).replaceAll("@HOME@"
 
 async function verdict(c: AdversarialCase) {
   const tool = c.tool ?? "Bash";
-  const input = tool === "Bash" ? { command: fill(c.input) } : { file_path: fill(c.input), path: fill(c.input), pattern: "x", content: "x", old_string: "a", new_string: "b" };
+  const input =
+    tool === "Bash"
+      ? { command: fill(c.input) }
+      : { file_path: fill(c.input), path: fill(c.input), pattern: "x", content: "x", old_string: "a", new_string: "b" };
   const rules = {
     allow: c.rules.allow?.map(fill),
     deny: c.rules.deny?.map(fill),
     ask: c.rules.ask?.map(fill),
   };
-  return decidePermission({ toolName: tool, input, rules, mode: c.mode ?? "default", cwd: dir, home, tool: tools.get(tool) });
+  return decidePermission({
+    toolName: tool,
+    input,
+    rules,
+    mode: c.mode ?? "default",
+    cwd: dir,
+    home,
+    tool: tools.get(tool),
+  });
 }
 
 describe("adversarial suite", () => {
@@ -85,10 +97,22 @@ describe("adversarial suite", () => {
   });
 
   it("Bash(git:*) never authorizes the four commands of the acceptance list, in any mode that consults allow rules", async () => {
-    const attacks = ["git status && rm -rf /", "git status\nrm -rf /", "git log $(rm -rf /)", "git -c core.pager=sh log"];
+    const attacks = [
+      "git status && rm -rf /",
+      "git status\nrm -rf /",
+      "git log $(rm -rf /)",
+      "git -c core.pager=sh log",
+    ];
     for (const command of attacks) {
       for (const mode of ["default", "acceptEdits", "dontAsk"] as const) {
-        const d = await decidePermission({ toolName: "Bash", input: { command }, rules: { allow: ["Bash(git:*)"] }, mode, cwd: dir, home });
+        const d = await decidePermission({
+          toolName: "Bash",
+          input: { command },
+          rules: { allow: ["Bash(git:*)"] },
+          mode,
+          cwd: dir,
+          home,
+        });
         expect(d.behavior, `${mode}: ${command}`).not.toBe("allow");
       }
     }

@@ -23,7 +23,9 @@ const ask = (input: Record<string, unknown> = { questions: QUESTIONS }) => ({ to
 const plugins = () => [permissions(), toolAskUser()];
 
 async function offeredTools(options: SummonOptions) {
-  const messages = await collect(summon("hi", { presets: [], plugins: plugins(), model: scriptedModel(["ok"]), cwd: tempDir(), ...options }));
+  const messages = await collect(
+    summon("hi", { presets: [], plugins: plugins(), model: scriptedModel(["ok"]), cwd: tempDir(), ...options }),
+  );
   return (messages[0] as { tools: string[] }).tools;
 }
 
@@ -34,11 +36,22 @@ describe("AskUserQuestion", () => {
   });
 
   it("is never offered to a subagent", async () => {
-    const kernel = createKernel({ presets: [], plugins: plugins(), canUseTool: () => ({ behavior: "deny", message: "x" }) });
+    const kernel = createKernel({
+      presets: [],
+      plugins: plugins(),
+      canUseTool: () => ({ behavior: "deny", message: "x" }),
+    });
     const abortSignal = new AbortController().signal;
     const parent = createRun({ kernel, abortSignal, sink: () => {} });
-    const child = createRun({ kernel, abortSignal, sink: () => {}, parent, agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" } });
-    const names = async (run: typeof parent) => (await kernel.hooks.tool.list.promise(kernel.registries.tools.values(), run)).map((t) => t.name);
+    const child = createRun({
+      kernel,
+      abortSignal,
+      sink: () => {},
+      parent,
+      agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" },
+    });
+    const names = async (run: typeof parent) =>
+      (await kernel.hooks.tool.list.promise(kernel.registries.tools.values(), run)).map((t) => t.name);
     expect(await names(parent)).toContain("AskUserQuestion");
     expect(await names(child)).not.toContain("AskUserQuestion");
   });
@@ -48,30 +61,57 @@ describe("AskUserQuestion", () => {
       behavior: "allow",
       updatedInput: { ...input, answers: { "Which database should the service use?": "SQLite" } },
     }));
-    const { results } = await runCalls([ask()], { cwd: tempDir(), plugins: plugins(), canUseTool: handler, permissionMode: "bypassPermissions", allowedTools: ["AskUserQuestion"] });
+    const { results } = await runCalls([ask()], {
+      cwd: tempDir(),
+      plugins: plugins(),
+      canUseTool: handler,
+      permissionMode: "bypassPermissions",
+      allowedTools: ["AskUserQuestion"],
+    });
     expect(asked.map((a) => a.toolName)).toEqual(["AskUserQuestion"]);
     expect(asked[0]!.input).toEqual({ questions: QUESTIONS });
-    expect(results[0]!.output).toMatchObject({ isError: false, content: "The user answered:\n- Which database should the service use?\n  → SQLite" });
+    expect(results[0]!.output).toMatchObject({
+      isError: false,
+      content: "The user answered:\n- Which database should the service use?\n  → SQLite",
+    });
   });
 
   it("the model cannot fill answers itself, and does not see the field", async () => {
     const { handler, asked } = recordingHandler();
-    const { results } = await runCalls([ask({ questions: QUESTIONS, answers: { "Which database should the service use?": "Postgres" } })], {
-      cwd: tempDir(),
-      plugins: plugins(),
-      canUseTool: handler,
-    });
+    const { results } = await runCalls(
+      [ask({ questions: QUESTIONS, answers: { "Which database should the service use?": "Postgres" } })],
+      {
+        cwd: tempDir(),
+        plugins: plugins(),
+        canUseTool: handler,
+      },
+    );
     expect(results[0]!.output.isError).toBe(true);
     expect(results[0]!.output.content).toContain("answers is filled in by the user's reply");
     expect(asked).toEqual([]);
-    const schema = toolJsonSchema(new AskUserQuestionTool()) as { properties: Record<string, unknown>; additionalProperties?: unknown };
+    const schema = toolJsonSchema(new AskUserQuestionTool()) as {
+      properties: Record<string, unknown>;
+      additionalProperties?: unknown;
+    };
     expect(Object.keys(schema.properties)).toEqual(["questions"]);
   });
 
   it("refuses two options with the same label in one question", async () => {
     const { handler, asked } = recordingHandler();
-    const twice = [{ ...QUESTIONS[0]!, options: [{ label: "Postgres", description: "a" }, { label: "Postgres", description: "b" }] }];
-    const { results } = await runCalls([ask({ questions: twice })], { cwd: tempDir(), plugins: plugins(), canUseTool: handler });
+    const twice = [
+      {
+        ...QUESTIONS[0]!,
+        options: [
+          { label: "Postgres", description: "a" },
+          { label: "Postgres", description: "b" },
+        ],
+      },
+    ];
+    const { results } = await runCalls([ask({ questions: twice })], {
+      cwd: tempDir(),
+      plugins: plugins(),
+      canUseTool: handler,
+    });
     expect(results[0]!.output.isError).toBe(true);
     expect(results[0]!.output.content).toContain('have the label "Postgres"');
     expect(asked).toEqual([]);
@@ -86,7 +126,12 @@ describe("AskUserQuestion", () => {
 
   it("dontAsk declines it without asking", async () => {
     const { handler, asked } = recordingHandler();
-    const { results } = await runCalls([ask()], { cwd: tempDir(), plugins: plugins(), canUseTool: handler, permissionMode: "dontAsk" });
+    const { results } = await runCalls([ask()], {
+      cwd: tempDir(),
+      plugins: plugins(),
+      canUseTool: handler,
+      permissionMode: "dontAsk",
+    });
     expect(results[0]!.output.isError).toBe(true);
     expect(results[0]!.output.content).toContain("dontAsk");
     expect(asked).toEqual([]);
@@ -105,9 +150,19 @@ describe("AskUserQuestion", () => {
 
   it("the runner's terminal approver answers it with its numbered picker", async () => {
     const errors: string[] = [];
-    const approver = terminalApprover({ stdout: () => {}, stderr: (t) => void errors.push(t), stdin: Readable.from(["2\n"]), stdoutIsTTY: true }, { answerers: [askInTerminal] });
-    const answer = await approver("AskUserQuestion", { questions: QUESTIONS }, { signal: new AbortController().signal, suggestions: [], toolUseId: "u1" });
-    expect(answer).toMatchObject({ behavior: "allow", updatedInput: { answers: { "Which database should the service use?": "SQLite" } } });
+    const approver = terminalApprover(
+      { stdout: () => {}, stderr: (t) => void errors.push(t), stdin: Readable.from(["2\n"]), stdoutIsTTY: true },
+      { answerers: [askInTerminal] },
+    );
+    const answer = await approver(
+      "AskUserQuestion",
+      { questions: QUESTIONS },
+      { signal: new AbortController().signal, suggestions: [], toolUseId: "u1" },
+    );
+    expect(answer).toMatchObject({
+      behavior: "allow",
+      updatedInput: { answers: { "Which database should the service use?": "SQLite" } },
+    });
     const tool = new AskUserQuestionTool();
     const parsed = tool.inputSchema.parse((answer as { updatedInput: unknown }).updatedInput);
     expect((await tool.call(parsed)).content).toContain("→ SQLite");

@@ -6,14 +6,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission, type DecidePermissionInput } from "ubiquity/plugins/permissions";
-import { benignCorpusCandidates, loadBenignCorpus, loadNpmScriptsCorpus, makeProjectFixture, type BenignEntry, type ProjectFixture } from "./corpus/corpus";
+import {
+  benignCorpusCandidates,
+  loadBenignCorpus,
+  loadNpmScriptsCorpus,
+  makeProjectFixture,
+  type BenignEntry,
+  type ProjectFixture,
+} from "./corpus/corpus";
 import { existsSync } from "node:fs";
 
 // The corpus is public material and is not committed (SOURCES.md says where each line comes
 // from): it is read from the shared folder beside the repository, or a local copy. Where it is
 // not present the suite says so and skips.
 const present = benignCorpusCandidates().some((p) => existsSync(p));
-if (!present) console.warn(`skipping the benign corpus: not found at ${benignCorpusCandidates().join(", ")} (see test/permissions/corpus/SOURCES.md)`);
+if (!present)
+  console.warn(
+    `skipping the benign corpus: not found at ${benignCorpusCandidates().join(", ")} (see test/permissions/corpus/SOURCES.md)`,
+  );
 
 const PERMISSIVE = new Set(["MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "ISC", "MPL-2.0", "Unlicense"]);
 
@@ -41,12 +51,23 @@ describe.skipIf(!present)("the benign corpus", () => {
     const notAllowed: string[] = [];
     for (const { command } of corpus) {
       // Not an object literal at the call, so this compiles before DecidePermissionInput has `sandbox`.
-      const request = { toolName: "Bash", input: { command }, mode: "bypassPermissions" as const, cwd: fixture.cwd, home: fixture.home, sandbox: true };
+      const request = {
+        toolName: "Bash",
+        input: { command },
+        mode: "bypassPermissions" as const,
+        cwd: fixture.cwd,
+        home: fixture.home,
+        sandbox: true,
+      };
       const verdict = await decidePermission(request satisfies DecidePermissionInput);
-      if (verdict.behavior !== "allow") notAllowed.push(`${verdict.behavior}: ${JSON.stringify(command)} — ${verdict.message}`);
+      if (verdict.behavior !== "allow")
+        notAllowed.push(`${verdict.behavior}: ${JSON.stringify(command)} — ${verdict.message}`);
     }
     const share = 1 - notAllowed.length / corpus.length;
-    expect(share, `${notAllowed.length} of ${corpus.length} not allowed, e.g.\n${notAllowed.slice(0, 40).join("\n")}`).toBeGreaterThanOrEqual(0.99);
+    expect(
+      share,
+      `${notAllowed.length} of ${corpus.length} not allowed, e.g.\n${notAllowed.slice(0, 40).join("\n")}`,
+    ).toBeGreaterThanOrEqual(0.99);
   });
 });
 
@@ -71,9 +92,20 @@ describe("the npm-scripts corpus", () => {
   it("bypassPermissions with the sandbox on runs at least 99% of it without a prompt", async () => {
     const notAllowed: string[] = [];
     for (const { command } of corpus) {
-      const verdict = await decidePermission({ toolName: "Bash", input: { command }, mode: "bypassPermissions", cwd: fixture.cwd, home: fixture.home, sandbox: true });
-      if (verdict.behavior !== "allow") notAllowed.push(`${verdict.behavior}: ${JSON.stringify(command)} — ${verdict.message}`);
+      const verdict = await decidePermission({
+        toolName: "Bash",
+        input: { command },
+        mode: "bypassPermissions",
+        cwd: fixture.cwd,
+        home: fixture.home,
+        sandbox: true,
+      });
+      if (verdict.behavior !== "allow")
+        notAllowed.push(`${verdict.behavior}: ${JSON.stringify(command)} — ${verdict.message}`);
     }
-    expect(1 - notAllowed.length / corpus.length, `${notAllowed.length} of ${corpus.length} not allowed, e.g.\n${notAllowed.slice(0, 40).join("\n")}`).toBeGreaterThanOrEqual(0.99);
+    expect(
+      1 - notAllowed.length / corpus.length,
+      `${notAllowed.length} of ${corpus.length} not allowed, e.g.\n${notAllowed.slice(0, 40).join("\n")}`,
+    ).toBeGreaterThanOrEqual(0.99);
   });
 });

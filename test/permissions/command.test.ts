@@ -14,24 +14,40 @@ describe("ubiquity permissions check", () => {
   it("shows an ask, and every command the line was split into", async () => {
     const out = await check("check", "--allow", "Bash(git:*)", "--cwd", tempDir(), "git status && rm -rf /");
     expect(out.code).toBe(2);
-    expect(out.stdout).toBe('ask: Bash needs approval: "git status && rm -rf /" cannot be proven safe (it writes to /, outside the permitted folders), so no allow rule covers it.\ncommands:\n  git status\n  rm -rf /\ncannot be proven safe:\n  - it writes to /, outside the permitted folders\n');
+    expect(out.stdout).toBe(
+      'ask: Bash needs approval: "git status && rm -rf /" cannot be proven safe (it writes to /, outside the permitted folders), so no allow rule covers it.\ncommands:\n  git status\n  rm -rf /\ncannot be proven safe:\n  - it writes to /, outside the permitted folders\n',
+    );
   });
 
   it("shows a deny with its rule (rules repeat), and an allow", async () => {
     const cwd = tempDir();
     const deny = await check("check", "--deny", "Bash(curl:*)", "--deny", "Bash(rm:*)", "--cwd", cwd, "sudo rm -rf /");
     expect(deny.code).toBe(3);
-    expect(deny.stdout).toContain("deny: Permission denied: the rule Bash(rm:*) in --deny forbids this (rm -rf /).\nrule: Bash(rm:*)\n");
+    expect(deny.stdout).toContain(
+      "deny: Permission denied: the rule Bash(rm:*) in --deny forbids this (rm -rf /).\nrule: Bash(rm:*)\n",
+    );
     const allow = await check("check", "--allow", "Bash(npm test)", "--mode", "acceptEdits", "--cwd", cwd, "npm test");
     expect(allow.code).toBe(0);
     expect(allow.stdout).toContain("allow: Allowed by Bash(npm test).");
   });
 
   it("explains what cannot be proven safe, and prints JSON on request", async () => {
-    const out = await check("check", "--allow", "Bash(git:*)", "--json", "--cwd", tempDir(), "git -c core.pager=sh log");
+    const out = await check(
+      "check",
+      "--allow",
+      "Bash(git:*)",
+      "--json",
+      "--cwd",
+      tempDir(),
+      "git -c core.pager=sh log",
+    );
     expect(out.code).toBe(2);
     const report = JSON.parse(out.stdout);
-    expect(report).toMatchObject({ behavior: "ask", step: "mode", candidates: [{ command: "git -c core.pager=sh log", required: true }] });
+    expect(report).toMatchObject({
+      behavior: "ask",
+      step: "mode",
+      candidates: [{ command: "git -c core.pager=sh log", required: true }],
+    });
     expect(report.unsafe[0]).toContain("git -c");
   });
 
@@ -42,10 +58,22 @@ describe("ubiquity permissions check", () => {
   });
 
   it("usage errors exit 1 and say what to do; --help exits 0", async () => {
-    expect(await check("check")).toMatchObject({ code: 1, stderr: expect.stringContaining('expected `ubiquity permissions check "<command>"`') });
-    expect(await check("check", "--mode", "yolo", "ls")).toMatchObject({ code: 1, stderr: expect.stringContaining("--mode must be one of default, acceptEdits") });
-    expect(await check("check", "--allow", "Bash(oops", "ls")).toMatchObject({ code: 1, stderr: expect.stringContaining('"Bash(oops" is not a permission rule') });
-    expect(await check("--help")).toMatchObject({ code: 0, stdout: expect.stringContaining("Exit code: 0 allow, 2 ask, 3 deny") });
+    expect(await check("check")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('expected `ubiquity permissions check "<command>"`'),
+    });
+    expect(await check("check", "--mode", "yolo", "ls")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("--mode must be one of default, acceptEdits"),
+    });
+    expect(await check("check", "--allow", "Bash(oops", "ls")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('"Bash(oops" is not a permission rule'),
+    });
+    expect(await check("--help")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Exit code: 0 allow, 2 ask, 3 deny"),
+    });
   });
 });
 
@@ -54,7 +82,9 @@ describe("in the runner's command table", () => {
     const { main } = await import("../../runner/cli");
     let stdout = "";
     const io = { stdout: (t: string) => void (stdout += t), stderr: () => {} };
-    expect(await main(["permissions", "check", "--allow", "Bash(git:*)", "--cwd", tempDir(), "git status\nrm -rf /"], io)).toBe(2);
+    expect(
+      await main(["permissions", "check", "--allow", "Bash(git:*)", "--cwd", tempDir(), "git status\nrm -rf /"], io),
+    ).toBe(2);
     expect(stdout).toContain("it writes to /, outside the permitted folders");
     stdout = "";
     expect(await main(["--help"], io)).toBe(0);

@@ -24,27 +24,48 @@ const SCENARIOS: Scenario[] = [
 ];
 
 describe("decidePermission", () => {
-  it.each(SCENARIOS.map((s) => [`${s.mode}: ${s.command} ${JSON.stringify(s.rules)}`, s] as const))("%s — same verdict as a run", async (_name, s) => {
-    const cwd = tempDir();
-    const decided = await decidePermission({ toolName: "Bash", input: { command: s.command }, rules: s.rules, mode: s.mode, cwd });
-    const { handler, asked } = recordingHandler({ behavior: "deny", message: "handler said no" });
-    const { results } = await runCalls([{ toolName: "Bash", input: { command: s.command } }], {
-      cwd,
-      tools: builtinTools(),
-      permissionMode: s.mode,
-      allowedTools: s.rules.allow,
-      disallowedTools: s.rules.deny,
-      askTools: s.rules.ask,
-      canUseTool: handler,
-    });
-    const observed = asked.length > 0 ? "ask" : results[0]!.output.isError && results[0]!.output.content === decided.message ? "deny" : "allow";
-    expect(observed).toBe(decided.behavior);
-    if (decided.behavior === "deny") expect(results[0]!.output.content).toBe(decided.message);
-  });
+  it.each(SCENARIOS.map((s) => [`${s.mode}: ${s.command} ${JSON.stringify(s.rules)}`, s] as const))(
+    "%s — same verdict as a run",
+    async (_name, s) => {
+      const cwd = tempDir();
+      const decided = await decidePermission({
+        toolName: "Bash",
+        input: { command: s.command },
+        rules: s.rules,
+        mode: s.mode,
+        cwd,
+      });
+      const { handler, asked } = recordingHandler({ behavior: "deny", message: "handler said no" });
+      const { results } = await runCalls([{ toolName: "Bash", input: { command: s.command } }], {
+        cwd,
+        tools: builtinTools(),
+        permissionMode: s.mode,
+        allowedTools: s.rules.allow,
+        disallowedTools: s.rules.deny,
+        askTools: s.rules.ask,
+        canUseTool: handler,
+      });
+      const observed =
+        asked.length > 0
+          ? "ask"
+          : results[0]!.output.isError && results[0]!.output.content === decided.message
+            ? "deny"
+            : "allow";
+      expect(observed).toBe(decided.behavior);
+      if (decided.behavior === "deny") expect(results[0]!.output.content).toBe(decided.message);
+    },
+  );
 
   it("returns { behavior, message, rule? }", async () => {
     const cwd = tempDir();
-    expect(await decidePermission({ toolName: "Bash", input: { command: "git status" }, rules: { allow: ["Bash(git:*)"] }, cwd })).toEqual({
+    expect(
+      await decidePermission({
+        toolName: "Bash",
+        input: { command: "git status" },
+        rules: { allow: ["Bash(git:*)"] },
+        cwd,
+      }),
+    ).toEqual({
       behavior: "allow",
       message: "Allowed by Bash(git:*).",
       rule: "Bash(git:*)",
@@ -67,6 +88,8 @@ describe("decidePermission", () => {
     const { results } = await runCalls([{ toolName: "Read", input }], { cwd, tools: builtinTools() });
     expect(results[0]!.output.isError).toBe(true);
     expect(results[0]!.output.content).toBe(withTool.message);
-    expect((await decidePermission({ toolName: "Read", input, cwd, additionalDirectories: [outside] })).behavior).toBe("allow");
+    expect((await decidePermission({ toolName: "Read", input, cwd, additionalDirectories: [outside] })).behavior).toBe(
+      "allow",
+    );
   });
 });

@@ -10,7 +10,10 @@ import { NODE_CLASSES } from "../../plugins/permissions/shell/grammar";
 import { analyzeShell, loadShellParser } from "../../plugins/permissions/shell/load";
 
 const require = createRequire(import.meta.url);
-const nodeTypes = JSON.parse(readFileSync(require.resolve("tree-sitter-bash/src/node-types.json"), "utf8")) as { type: string; named: boolean }[];
+const nodeTypes = JSON.parse(readFileSync(require.resolve("tree-sitter-bash/src/node-types.json"), "utf8")) as {
+  type: string;
+  named: boolean;
+}[];
 const named = nodeTypes.filter((t) => t.named).map((t) => t.type);
 
 beforeAll(() => loadShellParser());
@@ -50,12 +53,16 @@ describe("the grammar table", () => {
     expect(analyzeShell(command).unsafe.join("; ")).toContain(reason);
   });
 
-  it.each(["echo $((1+2))", "echo ${x:-default} ${#x} ${x%.*} ${x/a/b} ${x^^}", "echo ${a[1]} ${a[@]}", "for f in a b; do echo $f; done", "case $x in a|b) echo;; esac", "[[ -f x && $y == z* ]]"])(
-    "%j is understood",
-    (command) => {
-      expect(analyzeShell(command).unsafe).toEqual([]);
-    },
-  );
+  it.each([
+    "echo $((1+2))",
+    "echo ${x:-default} ${#x} ${x%.*} ${x/a/b} ${x^^}",
+    "echo ${a[1]} ${a[@]}",
+    "for f in a b; do echo $f; done",
+    "case $x in a|b) echo;; esac",
+    "[[ -f x && $y == z* ]]",
+  ])("%j is understood", (command) => {
+    expect(analyzeShell(command).unsafe).toEqual([]);
+  });
 });
 
 describe("the differential generator reaches the whole grammar and every spec'd option", () => {
@@ -79,7 +86,9 @@ describe("the differential generator reaches the whole grammar and every spec'd 
     const concrete = named.filter((t) => !t.startsWith("_"));
     expect(concrete.filter((t) => !seen.has(t))).toEqual([]);
     const text = strings.join("\n");
-    const missing = SPEC_OPTIONS.filter(({ line, option }) => !text.includes(option ? `${line} ${option}` : line)).map(({ line, option }) => `${line} ${option}`);
+    const missing = SPEC_OPTIONS.filter(({ line, option }) => !text.includes(option ? `${line} ${option}` : line)).map(
+      ({ line, option }) => `${line} ${option}`,
+    );
     expect(missing).toEqual([]);
   }, 120_000);
 });
@@ -101,21 +110,40 @@ describe("assignments: exported variables must be known to be harmless", () => {
     expect([...a.unsafe, ...a.candidates.map((c) => c.unproven?.why ?? "")].join("; ")).toContain(name);
   });
 
-  it.each(["CI=1 npm test", "NODE_ENV=production node build.js", "LC_ALL=C sort a.txt", "env FORCE_COLOR=0 ls", "x=1; echo $x", "version=1.2; echo $version", "set -euo pipefail"])(
-    "%j is understood",
-    (command) => {
-      expect(analyzeShell(command).unsafe).toEqual([]);
-    },
-  );
+  it.each([
+    "CI=1 npm test",
+    "NODE_ENV=production node build.js",
+    "LC_ALL=C sort a.txt",
+    "env FORCE_COLOR=0 ls",
+    "x=1; echo $x",
+    "version=1.2; echo $version",
+    "set -euo pipefail",
+  ])("%j is understood", (command) => {
+    expect(analyzeShell(command).unsafe).toEqual([]);
+  });
 });
 
 describe("what the 100,000-string fuzz found (seed 35035)", () => {
-  it.each(["declare\n\\ls", "local\n\\id", "export\n\\rm -rf x", "unset\n\\rm x"])("%j: the command on the next line is not missed", async (command) => {
-    const { decidePermission } = await import("ubiquity/plugins/permissions");
-    const a = analyzeShell(command);
-    expect(a.hidden.join("; ")).toContain("next line");
-    const next = command.split("\n")[1]!.replace(/^\\/, "").split(" ")[0]!;
-    expect((await decidePermission({ toolName: "Bash", input: { command }, rules: { allow: ["Bash(*)"] } })).behavior).toBe("ask");
-    expect((await decidePermission({ toolName: "Bash", input: { command }, rules: { deny: [`Bash(${next}:*)`] }, mode: "bypassPermissions" })).behavior).toBe("deny");
-  });
+  it.each(["declare\n\\ls", "local\n\\id", "export\n\\rm -rf x", "unset\n\\rm x"])(
+    "%j: the command on the next line is not missed",
+    async (command) => {
+      const { decidePermission } = await import("ubiquity/plugins/permissions");
+      const a = analyzeShell(command);
+      expect(a.hidden.join("; ")).toContain("next line");
+      const next = command.split("\n")[1]!.replace(/^\\/, "").split(" ")[0]!;
+      expect(
+        (await decidePermission({ toolName: "Bash", input: { command }, rules: { allow: ["Bash(*)"] } })).behavior,
+      ).toBe("ask");
+      expect(
+        (
+          await decidePermission({
+            toolName: "Bash",
+            input: { command },
+            rules: { deny: [`Bash(${next}:*)`] },
+            mode: "bypassPermissions",
+          })
+        ).behavior,
+      ).toBe("deny");
+    },
+  );
 });

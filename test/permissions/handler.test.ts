@@ -29,8 +29,15 @@ describe("canUseTool", () => {
 
   it("allow with updatedInput: the tool receives, and tool_use shows, the authorized input", async () => {
     const probe = probeTool();
-    const { handler } = recordingHandler((_name, input) => ({ behavior: "allow", updatedInput: { ...input, value: "edited by the user" } }));
-    const { results, uses } = await runCalls([call("as the model wrote it")], { cwd: tempDir(), tools: [probe.tool], canUseTool: handler });
+    const { handler } = recordingHandler((_name, input) => ({
+      behavior: "allow",
+      updatedInput: { ...input, value: "edited by the user" },
+    }));
+    const { results, uses } = await runCalls([call("as the model wrote it")], {
+      cwd: tempDir(),
+      tools: [probe.tool],
+      canUseTool: handler,
+    });
     expect(probe.seen).toEqual(["edited by the user"]);
     expect(uses[0]!.toolInput).toEqual({ value: "edited by the user" });
     expect(results[0]!.output.content).toBe("ran edited by the user");
@@ -49,16 +56,26 @@ describe("canUseTool", () => {
   it("deny: the message is the tool result, and the call is listed in permissionDenials", async () => {
     const probe = probeTool();
     const { handler } = recordingHandler({ behavior: "deny", message: "Not on a Friday." });
-    const { results, result } = await runCalls([call("x", "c1")], { cwd: tempDir(), tools: [probe.tool], canUseTool: handler });
+    const { results, result } = await runCalls([call("x", "c1")], {
+      cwd: tempDir(),
+      tools: [probe.tool],
+      canUseTool: handler,
+    });
     expect(results[0]!.output).toMatchObject({ isError: true, content: "Not on a Friday." });
-    expect(result.permissionDenials).toEqual([{ toolName: "Probe", toolUseId: "c1", toolInput: { value: "x" }, message: "Not on a Friday." }]);
+    expect(result.permissionDenials).toEqual([
+      { toolName: "Probe", toolUseId: "c1", toolInput: { value: "x" }, message: "Not on a Friday." },
+    ]);
     expect(result.isError).toBe(false);
   });
 
   it("deny with interrupt: true ends the run", async () => {
     const probe = probeTool();
     const { handler } = recordingHandler({ behavior: "deny", message: "Stop everything.", interrupt: true });
-    const { result, model } = await runCalls([call("a"), call("b")], { cwd: tempDir(), tools: [probe.tool], canUseTool: handler });
+    const { result, model } = await runCalls([call("a"), call("b")], {
+      cwd: tempDir(),
+      tools: [probe.tool],
+      canUseTool: handler,
+    });
     expect(result).toMatchObject({ isError: true, subtype: "error_during_execution" });
     expect(result.result).toContain("Stop everything.");
     expect(model.requests).toHaveLength(1); // the model was not called again
@@ -80,7 +97,9 @@ describe("canUseTool", () => {
     const a = await runCalls([call("x")], { cwd: tempDir(), tools: [probe.tool], canUseTool: throwing });
     expect(a.results[0]!.output.content).toBe("The canUseTool handler failed, so Probe was denied: UI crashed");
     const b = await runCalls([call("x")], { cwd: tempDir(), tools: [probe.tool], canUseTool: nonsense });
-    expect(b.results[0]!.output.content).toContain('it must return { behavior: "allow", updatedInput? } or { behavior: "deny", message }');
+    expect(b.results[0]!.output.content).toContain(
+      'it must return { behavior: "allow", updatedInput? } or { behavior: "deny", message }',
+    );
     expect(probe.seen).toEqual([]);
   });
 
@@ -92,9 +111,16 @@ describe("canUseTool", () => {
       return new Promise(() => {});
     };
     const started = performance.now();
-    const { results, result } = await runCalls([call("x")], { cwd: tempDir(), tools: [probe.tool], canUseTool: never, permissionPromptTimeoutMs: 50 });
+    const { results, result } = await runCalls([call("x")], {
+      cwd: tempDir(),
+      tools: [probe.tool],
+      canUseTool: never,
+      permissionPromptTimeoutMs: 50,
+    });
     expect(performance.now() - started).toBeLessThan(5_000);
-    expect(results[0]!.output.content).toBe("Nobody answered the approval prompt for Probe within 50 ms (permissionPromptTimeoutMs), so it was denied.");
+    expect(results[0]!.output.content).toBe(
+      "Nobody answered the approval prompt for Probe within 50 ms (permissionPromptTimeoutMs), so it was denied.",
+    );
     expect(signal?.aborted).toBe(true);
     expect(result.isError).toBe(false);
     expect(probe.seen).toEqual([]);
@@ -111,7 +137,15 @@ describe("canUseTool", () => {
     };
     const model = scriptedModel([{ toolCalls: [call("x", "c1"), call("y", "c2")] }, "never reached"]);
     const messages = await collect(
-      summon("go", { presets: [], plugins: [permissions()], model, cwd: tempDir(), tools: [probe.tool], canUseTool: pending, abortSignal: controller.signal }),
+      summon("go", {
+        presets: [],
+        plugins: [permissions()],
+        model,
+        cwd: tempDir(),
+        tools: [probe.tool],
+        canUseTool: pending,
+        abortSignal: controller.signal,
+      }),
     );
     const results = ofType(messages, "tool_result");
     expect(results.map((r) => r.toolUseId)).toEqual(["c1", "c2"]);

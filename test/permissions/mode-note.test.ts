@@ -9,15 +9,26 @@ import { tempDir } from "./helpers";
 
 async function instructions(options: SummonOptions) {
   const model = scriptedModel(["ok", "ok"]);
-  await collect(summon("hi", { presets: [], plugins: [systemPrompt(), permissions()], model, cwd: tempDir(), ...options }));
-  return model.requests[0]!.prompt.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+  await collect(
+    summon("hi", { presets: [], plugins: [systemPrompt(), permissions()], model, cwd: tempDir(), ...options }),
+  );
+  return model.requests[0]!.prompt.filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n");
 }
 
 describe("mode note", () => {
   it("states the mode and the rules, once", async () => {
-    const text = await instructions({ permissionMode: "acceptEdits", allowedTools: ["Bash(git:*)", "Read"], disallowedTools: ["Bash(rm:*)"], askTools: ["Bash(git push:*)"] });
+    const text = await instructions({
+      permissionMode: "acceptEdits",
+      allowedTools: ["Bash(git:*)", "Read"],
+      disallowedTools: ["Bash(rm:*)"],
+      askTools: ["Bash(git push:*)"],
+    });
     expect(text.match(/# Permissions/g)).toHaveLength(1);
-    expect(text).toContain("Permission mode: acceptEdits. File edits inside the permitted folders are approved automatically");
+    expect(text).toContain(
+      "Permission mode: acceptEdits. File edits inside the permitted folders are approved automatically",
+    );
     expect(text).toContain("Pre-approved: Bash(git:*), Read.");
     expect(text).toContain("Always denied: Bash(rm:*).");
     expect(text).toContain("Always asks: Bash(git push:*).");

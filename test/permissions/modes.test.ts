@@ -24,7 +24,11 @@ describe("permission modes", () => {
   it("default: the handler's yes runs the write", async () => {
     const cwd = tempDir();
     const { handler, asked } = recordingHandler();
-    const { results } = await runCalls([write("new.txt", "made\n")], { cwd, tools: builtinTools(), canUseTool: handler });
+    const { results } = await runCalls([write("new.txt", "made\n")], {
+      cwd,
+      tools: builtinTools(),
+      canUseTool: handler,
+    });
     expect(asked.map((a) => a.toolName)).toEqual(["Write"]);
     expect(results[0]!.output.isError).toBe(false);
     expect(readFileSync(join(cwd, "new.txt"), "utf8")).toBe("made\n");
@@ -51,7 +55,12 @@ describe("permission modes", () => {
   it("bypassPermissions: everything not denied runs without asking", async () => {
     const cwd = tempDir();
     const { handler, asked } = recordingHandler({ behavior: "deny", message: "no" });
-    const { results } = await runCalls([bash("echo hi > made.txt"), write("w.txt")], { cwd, tools: builtinTools(), permissionMode: "bypassPermissions", canUseTool: handler });
+    const { results } = await runCalls([bash("echo hi > made.txt"), write("w.txt")], {
+      cwd,
+      tools: builtinTools(),
+      permissionMode: "bypassPermissions",
+      canUseTool: handler,
+    });
     expect(results.map((r) => r.output.isError)).toEqual([false, false]);
     expect(readFileSync(join(cwd, "made.txt"), "utf8")).toBe("hi\n");
     expect(asked).toEqual([]);

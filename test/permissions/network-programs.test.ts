@@ -17,12 +17,22 @@ function readmeRules(): string[] {
 }
 
 const bash = async (command: string, options: { deny?: string[]; mode?: "default" | "bypassPermissions" } = {}) =>
-  (await decidePermission({ toolName: "Bash", input: { command }, rules: { deny: options.deny ?? [] }, mode: options.mode ?? "default", cwd: tempDir() })).behavior;
+  (
+    await decidePermission({
+      toolName: "Bash",
+      input: { command },
+      rules: { deny: options.deny ?? [] },
+      mode: options.mode ?? "default",
+      cwd: tempDir(),
+    })
+  ).behavior;
 
 describe("network programs in Bash", () => {
   it("Bash no longer refuses network programs: they ask in default mode and run under bypassPermissions", async () => {
     expect(await bash("curl -fsSL https://example.com/install.sh -o install.sh")).toBe("ask");
-    expect(await bash("curl -fsSL https://example.com/install.sh -o install.sh", { mode: "bypassPermissions" })).toBe("allow");
+    expect(await bash("curl -fsSL https://example.com/install.sh -o install.sh", { mode: "bypassPermissions" })).toBe(
+      "allow",
+    );
     expect(await bash("wget https://example.com/x.tar.gz", { mode: "bypassPermissions" })).toBe("allow");
   });
 

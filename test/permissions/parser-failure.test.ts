@@ -21,11 +21,16 @@ describe("parser failures", () => {
     vi.restoreAllMocks();
     const real = Parser.prototype.parse;
     let crashes = 1;
-    vi.spyOn(Parser.prototype, "parse").mockImplementation(function (this: Parser, ...args: Parameters<Parser["parse"]>) {
+    vi.spyOn(Parser.prototype, "parse").mockImplementation(function (
+      this: Parser,
+      ...args: Parameters<Parser["parse"]>
+    ) {
       if (args[0] === "git status" && crashes-- > 0) throw new Error("RuntimeError: unreachable");
       return real.apply(this, args);
     });
-    expect((await decidePermission({ toolName: "Bash", input: { command: "git status" }, rules: allow })).behavior).toBe("ask");
+    expect(
+      (await decidePermission({ toolName: "Bash", input: { command: "git status" }, rules: allow })).behavior,
+    ).toBe("ask");
     const after = await decidePermission({ toolName: "Bash", input: { command: "git log" }, rules: allow });
     expect(after.behavior, after.message).toBe("allow");
   });
@@ -39,8 +44,20 @@ describe("parser failures", () => {
   it("over-long input is refused by size, and a deny rule still sees the program in it", async () => {
     const long = `${"true && ".repeat(Math.ceil(MAX_SHELL_SOURCE / 8))}rm -rf /`;
     expect(analyzeShell(long).unsafe.join(" ")).toMatch(/too long/);
-    expect((await decidePermission({ toolName: "Bash", input: { command: long }, rules: { allow: ["Bash(true)"] } })).behavior).toBe("ask");
-    expect((await decidePermission({ toolName: "Bash", input: { command: long }, rules: { deny: ["Bash(rm:*)"] }, mode: "bypassPermissions" })).behavior).toBe("deny");
+    expect(
+      (await decidePermission({ toolName: "Bash", input: { command: long }, rules: { allow: ["Bash(true)"] } }))
+        .behavior,
+    ).toBe("ask");
+    expect(
+      (
+        await decidePermission({
+          toolName: "Bash",
+          input: { command: long },
+          rules: { deny: ["Bash(rm:*)"] },
+          mode: "bypassPermissions",
+        })
+      ).behavior,
+    ).toBe("deny");
   });
 
   it("many sub-commands are not a cap: 20,000 are all judged", () => {

@@ -15,7 +15,10 @@ const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/packag
 const fixture = join(import.meta.dirname, "fixtures", "parse-many.ts");
 
 function peakMb(env: Record<string, string>): number {
-  const run = spawnSync("/usr/bin/time", ["-f", "peak %M", process.execPath, jitiCli, fixture], { encoding: "utf8", env: { ...process.env, ...env } });
+  const run = spawnSync("/usr/bin/time", ["-f", "peak %M", process.execPath, jitiCli, fixture], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
   expect(run.stdout).toBe("parsed\n");
   return Math.round(Number(/peak (\d+)/.exec(run.stderr)![1]) / 1024);
 }

@@ -6,7 +6,8 @@ import { decidePermission } from "ubiquity/plugins/permissions";
 import { foldsCase } from "../../plugins/permissions/match-path";
 import { tempDir } from "./helpers";
 
-const read = (cwd: string, file_path: string, deny: string[]) => decidePermission({ toolName: "Read", input: { file_path }, rules: { deny }, cwd, home: cwd });
+const read = (cwd: string, file_path: string, deny: string[]) =>
+  decidePermission({ toolName: "Read", input: { file_path }, rules: { deny }, cwd, home: cwd });
 
 describe("path normalisation", () => {
   it("a hard link to a denied file is the denied file", async () => {

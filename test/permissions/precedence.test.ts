@@ -26,7 +26,9 @@ describe("precedence", () => {
       disallowedTools: ["Bash(rm:*)"],
       canUseTool: handler,
     });
-    expect(results[0]!.output.content).toBe("Permission denied: the rule Bash(rm:*) in disallowedTools forbids this (rm -f keep.txt).");
+    expect(results[0]!.output.content).toBe(
+      "Permission denied: the rule Bash(rm:*) in disallowedTools forbids this (rm -f keep.txt).",
+    );
     expect(existsSync(join(cwd, "keep.txt"))).toBe(true);
     expect(asked).toEqual([]);
   });
@@ -54,7 +56,9 @@ describe("precedence", () => {
       name: "acme:guard",
       apply(kernel) {
         kernel.hooks.tool.permission.tap("acme:guard", (verdict, call) =>
-          String(call.input.command).includes("deploy") ? { behavior: "deny", message: "acme: no deploys from agents", decidedBy: "acme:guard" } : verdict,
+          String(call.input.command).includes("deploy")
+            ? { behavior: "deny", message: "acme: no deploys from agents", decidedBy: "acme:guard" }
+            : verdict,
         );
       },
     }));
@@ -82,9 +86,21 @@ describe("precedence", () => {
       },
     }));
     const { handler, asked } = recordingHandler();
-    await runCalls([bash("echo hi")], { cwd, tools: builtinTools(), plugins: [careful(), permissions()], allowedTools: ["Bash"], canUseTool: handler });
+    await runCalls([bash("echo hi")], {
+      cwd,
+      tools: builtinTools(),
+      plugins: [careful(), permissions()],
+      allowedTools: ["Bash"],
+      canUseTool: handler,
+    });
     expect(asked).toHaveLength(1);
-    const { results } = await runCalls([bash("echo hi")], { cwd, tools: builtinTools(), plugins: [careful(), permissions()], allowedTools: ["Bash"], permissionMode: "dontAsk" });
+    const { results } = await runCalls([bash("echo hi")], {
+      cwd,
+      tools: builtinTools(),
+      plugins: [careful(), permissions()],
+      allowedTools: ["Bash"],
+      permissionMode: "dontAsk",
+    });
     expect(results[0]!.output.content).toContain("acme wants a human");
     expect(results[0]!.output.content).toContain("dontAsk");
   });
@@ -105,7 +121,13 @@ describe("precedence", () => {
         { toolName: "Asking", input: { value: "b" } },
         { toolName: "Throwing", input: { value: "c" } },
       ],
-      { cwd, tools: [refusing.tool, asking.tool, throwing.tool], permissionMode: "bypassPermissions", allowedTools: ["Refusing", "Asking", "Throwing"], canUseTool: handler },
+      {
+        cwd,
+        tools: [refusing.tool, asking.tool, throwing.tool],
+        permissionMode: "bypassPermissions",
+        allowedTools: ["Refusing", "Asking", "Throwing"],
+        canUseTool: handler,
+      },
     );
     expect(results.map((r) => r.output.content)).toEqual([
       "Refusing says no",
@@ -118,7 +140,10 @@ describe("precedence", () => {
 
   it("a tool's allow opinion is decisive after deny and ask rules", async () => {
     const cwd = tempDir();
-    const trusting = probeTool("Trusting", { permission: () => ({ behavior: "allow" }), ruleContent: (input) => [input.value] });
+    const trusting = probeTool("Trusting", {
+      permission: () => ({ behavior: "allow" }),
+      ruleContent: (input) => [input.value],
+    });
     const { results } = await runCalls(
       [
         { toolName: "Trusting", input: { value: "ok" } },
@@ -142,7 +167,10 @@ describe("precedence", () => {
         return `ran ${value}`;
       },
     });
-    const { results, uses } = await runCalls([{ toolName: "Rewriting", input: { value: "quiet" } }], { cwd: tempDir(), tools: [rewriting] });
+    const { results, uses } = await runCalls([{ toolName: "Rewriting", input: { value: "quiet" } }], {
+      cwd: tempDir(),
+      tools: [rewriting],
+    });
     expect(seen).toEqual(["QUIET"]);
     expect(uses[0]!.toolInput).toEqual({ value: "QUIET" });
     expect(results[0]!.output).toMatchObject({ isError: false, content: "ran QUIET" });
@@ -165,9 +193,18 @@ describe("precedence", () => {
   it("plan refusal comes before allow rules; allow rules come before the mode's default", async () => {
     const cwd = tempDir();
     const probe = probeTool();
-    const plan = await runCalls([{ toolName: "Probe", input: { value: "x" } }], { cwd, tools: [probe.tool], permissionMode: "plan", allowedTools: ["Probe"] });
+    const plan = await runCalls([{ toolName: "Probe", input: { value: "x" } }], {
+      cwd,
+      tools: [probe.tool],
+      permissionMode: "plan",
+      allowedTools: ["Probe"],
+    });
     expect(plan.results[0]!.output.content).toMatch(/^Plan mode/);
-    const allowed = await runCalls([{ toolName: "Probe", input: { value: "y" } }], { cwd, tools: [probe.tool], allowedTools: ["Probe"] });
+    const allowed = await runCalls([{ toolName: "Probe", input: { value: "y" } }], {
+      cwd,
+      tools: [probe.tool],
+      allowedTools: ["Probe"],
+    });
     expect(allowed.results[0]!.output).toMatchObject({ isError: false, content: "ran y" });
   });
 });

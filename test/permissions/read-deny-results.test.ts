@@ -32,7 +32,10 @@ describe("Read deny rules and search results", () => {
 
   it("without a Read deny nothing is withheld", async () => {
     const cwd = project();
-    const { results } = await runCalls([{ toolName: "Grep", input: { pattern: "SECRET", output_mode: "content" } }], { cwd, tools: builtinTools() });
+    const { results } = await runCalls([{ toolName: "Grep", input: { pattern: "SECRET", output_mode: "content" } }], {
+      cwd,
+      tools: builtinTools(),
+    });
     expect(results[0]!.output.content).toContain("hunter2");
   });
 });

@@ -26,7 +26,21 @@ const FILES: Record<string, string> = {
   "sub/repo/.git/HEAD": "ref: refs/heads/main\n",
   "sub/repo/.git/config": "[core]\n",
 };
-const FOLDERS = ["src", "sub", "docs", "secrets", ".git/hooks", ".git/objects", ".git/refs/heads", "keys", "build", "sub/repo/.git/hooks", ".venv/lib/python3.12/site-packages", "node_modules/.bin", "vendor"];
+const FOLDERS = [
+  "src",
+  "sub",
+  "docs",
+  "secrets",
+  ".git/hooks",
+  ".git/objects",
+  ".git/refs/heads",
+  "keys",
+  "build",
+  "sub/repo/.git/hooks",
+  ".venv/lib/python3.12/site-packages",
+  "node_modules/.bin",
+  "vendor",
+];
 
 function bareRepo(path: string) {
   for (const d of ["hooks", "objects", "refs/heads"]) mkdirSync(join(path, d), { recursive: true });
@@ -53,7 +67,12 @@ export function redteamFixture(extra: { folders?: string[]; files?: Record<strin
     for (const [f, text] of Object.entries({ ...FILES, ...extra.files })) writeFileSync(join(dir, f), text);
     writeFileSync(join(home, ".ssh", "id_rsa"), "PRIVATE\n");
     writeFileSync(join(home, ".bashrc"), "# rc\n");
-    for (const [from, to] of [["git-link", ".git"], ["out-link", outside], ["ssh-link", join(home, ".ssh")]] as const) symlinkSync(to, join(dir, from));
+    for (const [from, to] of [
+      ["git-link", ".git"],
+      ["out-link", outside],
+      ["ssh-link", join(home, ".ssh")],
+    ] as const)
+      symlinkSync(to, join(dir, from));
   });
   afterAll(() => {
     if (process.env.REDTEAM_REPORT) writeFileSync(process.env.REDTEAM_REPORT, JSON.stringify(seen, null, 1));
@@ -64,10 +83,40 @@ export function redteamFixture(extra: { folders?: string[]; files?: Record<strin
     /** The verdict a run would reach for case `c` (number `i`), recorded for REDTEAM_REPORT. */
     async verdict(c: AdversarialCase, i: number): Promise<PermissionDecision> {
       const tool = c.tool ?? "Bash";
-      const input = tool === "Bash" ? { command: fill(c.input) } : { file_path: fill(c.input), path: fill(c.input), pattern: "x", content: "x", old_string: "a", new_string: "b" };
+      const input =
+        tool === "Bash"
+          ? { command: fill(c.input) }
+          : {
+              file_path: fill(c.input),
+              path: fill(c.input),
+              pattern: "x",
+              content: "x",
+              old_string: "a",
+              new_string: "b",
+            };
       const rules = { allow: c.rules.allow?.map(fill), deny: c.rules.deny?.map(fill), ask: c.rules.ask?.map(fill) };
-      const d = await decidePermission({ toolName: tool, input, rules, mode: c.mode ?? "default", cwd: dir, home, tool: tools.get(tool) });
-      seen.push({ i: i + 1, source: c.source, title: c.title, input: c.input, rules: c.rules, mode: c.mode ?? "default", tool, expect: c.expect, failure: c.failure, got: d.behavior, message: d.message });
+      const d = await decidePermission({
+        toolName: tool,
+        input,
+        rules,
+        mode: c.mode ?? "default",
+        cwd: dir,
+        home,
+        tool: tools.get(tool),
+      });
+      seen.push({
+        i: i + 1,
+        source: c.source,
+        title: c.title,
+        input: c.input,
+        rules: c.rules,
+        mode: c.mode ?? "default",
+        tool,
+        expect: c.expect,
+        failure: c.failure,
+        got: d.behavior,
+        message: d.message,
+      });
       return d;
     },
     get dir() {
@@ -93,7 +142,14 @@ type Rules = AdversarialCase["rules"];
 type Mode = NonNullable<AdversarialCase["mode"]>;
 
 /** Many cases of one class, rules and mode; an item is an input, or [title, input]. */
-export function group(source: string, rules: Rules, mode: Mode, verdict: Verdict, items: (string | [string, string])[], tool?: string): AdversarialCase[] {
+export function group(
+  source: string,
+  rules: Rules,
+  mode: Mode,
+  verdict: Verdict,
+  items: (string | [string, string])[],
+  tool?: string,
+): AdversarialCase[] {
   return items.map((item) => {
     const [title, input] = typeof item === "string" ? [JSON.stringify(item).slice(0, 120), item] : item;
     return { source, title, input, rules, mode, ...(tool ? { tool } : {}), ...verdict };
@@ -101,4 +157,6 @@ export function group(source: string, rules: Rules, mode: Mode, verdict: Verdict
 }
 
 /** Allow rules for programs: a bare name is `Bash(name:*)`. */
-export const allow = (...programs: string[]): Rules => ({ allow: programs.map((p) => (p.includes("(") ? p : `Bash(${p}:*)`)) });
+export const allow = (...programs: string[]): Rules => ({
+  allow: programs.map((p) => (p.includes("(") ? p : `Bash(${p}:*)`)),
+});

@@ -16,19 +16,36 @@ import { CASES } from "./redteam2-cases";
  * Each stays tested at its verdict, so a change to it is a decision, not an accident.
  */
 const DECIDED: Record<string, { behavior: "allow" | "ask" | "deny"; why: string }> = {
-  "git checkout FETCH_HEAD -- .": { behavior: "allow", why: "a git rule covers git rewriting the work tree from its own history (checkout, reset, pull); config files it brings are the trust digest's to catch (issue 36)" },
-  "git restore --source=FETCH_HEAD -- .": { behavior: "allow", why: "as git checkout: the work tree from the repository's history, under a rule naming git" },
-  "echo 'on: push' > .github/workflows/x.yml": { behavior: "allow", why: "CI workflows run in CI, not on this machine; editing them is ordinary project work" },
-  "mkdir -p z/objects z/refs && echo 'ref: refs/heads/main' > z/HEAD && echo '[core] fsmonitor = touch PWNED' > z/config": {
+  "git checkout FETCH_HEAD -- .": {
     behavior: "allow",
-    why: "bypassPermissions inside the permitted folders: plain files written in the project; a later git -C into them is refused (it is another repository)",
+    why: "a git rule covers git rewriting the work tree from its own history (checkout, reset, pull); config files it brings are the trust digest's to catch (issue 36)",
   },
+  "git restore --source=FETCH_HEAD -- .": {
+    behavior: "allow",
+    why: "as git checkout: the work tree from the repository's history, under a rule naming git",
+  },
+  "echo 'on: push' > .github/workflows/x.yml": {
+    behavior: "allow",
+    why: "CI workflows run in CI, not on this machine; editing them is ordinary project work",
+  },
+  "mkdir -p z/objects z/refs && echo 'ref: refs/heads/main' > z/HEAD && echo '[core] fsmonitor = touch PWNED' > z/config":
+    {
+      behavior: "allow",
+      why: "bypassPermissions inside the permitted folders: plain files written in the project; a later git -C into them is refused (it is another repository)",
+    },
 };
 
 // The red-team fixture plus the files this round's attacks move, copy or back up onto sensitive names.
 const fixture = redteamFixture({
   folders: ["pkg", "hooks"],
-  files: { "pre-commit": "#!/bin/sh\nid\n", rc: "id\n", config: "[core]\n\tfsmonitor = id\n", "pkg/package.json": "{}\n", "hooks/pre-commit": "#!/bin/sh\nid\n", "list.txt": "package.json\n" },
+  files: {
+    "pre-commit": "#!/bin/sh\nid\n",
+    rc: "id\n",
+    config: "[core]\n\tfsmonitor = id\n",
+    "pkg/package.json": "{}\n",
+    "hooks/pre-commit": "#!/bin/sh\nid\n",
+    "list.txt": "package.json\n",
+  },
 });
 
 describe("second red-team suite (issue 35)", () => {
@@ -42,7 +59,16 @@ describe("second red-team suite (issue 35)", () => {
   // decide() promises never to throw ("a failing check denies"); a NUL in a path reaches lstatSync in match-path.ts.
   it("decidePermission does not throw on a path holding a NUL ($'.env\\0')", async () => {
     const input = { command: "cat $'.env\\0'" };
-    await expect(decidePermission({ toolName: "Bash", input, rules: { deny: ["Read(.env)"] }, mode: "bypassPermissions", cwd: fixture.dir, home: fixture.home })).resolves.toMatchObject({ behavior: "deny" });
+    await expect(
+      decidePermission({
+        toolName: "Bash",
+        input,
+        rules: { deny: ["Read(.env)"] },
+        mode: "bypassPermissions",
+        cwd: fixture.dir,
+        home: fixture.home,
+      }),
+    ).resolves.toMatchObject({ behavior: "deny" });
   });
 
   it("has at least 150 attacks and 30 benign controls, each naming failure verdicts that exclude the expected one", () => {

@@ -19,10 +19,21 @@ import { permissionsCheck } from "../../plugins/permissions/command";
 const temp = tempDirs();
 const JUDGE = REVIEW_INSTRUCTIONS.slice(0, 60);
 type Prompt = { role: string; content: unknown }[];
-const isReview = (prompt: Prompt) => JSON.stringify(prompt.filter((m) => m.role === "system")).includes(JSON.stringify(JUDGE).slice(1, -1));
-const base = (cwd: string): Options => ({ cwd, sandbox: false, persistSession: false, persistTodos: false, marketPricing: false });
-const reviews = (messages: Message[]) => messages.filter((m) => m.type === "system" && (m as { subtype?: string }).subtype === "permission_review") as unknown as { decision: string; reason?: string; failed?: boolean; reviewer: string }[];
-const toolText = (messages: Message[]) => messages.flatMap((m) => (m.type === "tool_result" ? [m.output.content] : [])).join("\n");
+const isReview = (prompt: Prompt) =>
+  JSON.stringify(prompt.filter((m) => m.role === "system")).includes(JSON.stringify(JUDGE).slice(1, -1));
+const base = (cwd: string): Options => ({
+  cwd,
+  sandbox: false,
+  persistSession: false,
+  persistTodos: false,
+  marketPricing: false,
+});
+const reviews = (messages: Message[]) =>
+  messages.filter(
+    (m) => m.type === "system" && (m as { subtype?: string }).subtype === "permission_review",
+  ) as unknown as { decision: string; reason?: string; failed?: boolean; reviewer: string }[];
+const toolText = (messages: Message[]) =>
+  messages.flatMap((m) => (m.type === "tool_result" ? [m.output.content] : [])).join("\n");
 
 /** A model that calls Bash with each of `commands` in turn (one per turn), and reviews with `answer` when asked to review. */
 function agentAndReviewer(commands: string[], answer: (request: string) => string, seen: string[] = []) {
@@ -34,7 +45,12 @@ function agentAndReviewer(commands: string[], answer: (request: string) => strin
       return { text: answer(text), usage: { inputTokens: 300, outputTokens: 20 } };
     }
     const done = prompt.filter((m) => m.role === "tool").length;
-    return done < commands.length ? { toolCalls: [{ toolName: "Bash", input: { command: commands[done]! } }], usage: { inputTokens: 100, outputTokens: 10 } } : { text: "done", usage: { inputTokens: 100, outputTokens: 10 } };
+    return done < commands.length
+      ? {
+          toolCalls: [{ toolName: "Bash", input: { command: commands[done]! } }],
+          usage: { inputTokens: 100, outputTokens: 10 },
+        }
+      : { text: "done", usage: { inputTokens: 100, outputTokens: 10 } };
   });
 }
 
@@ -42,8 +58,22 @@ describe("mode auto with the run's own model", () => {
   it("an approval runs the call; a denial does not, says why, and is in the stream; reviews are charged to the run", async () => {
     const cwd = realpathSync(temp("ubq-review-"));
     const seen: string[] = [];
-    const model = agentAndReviewer(["touch approved", "touch refused"], (req) => (req.includes("touch refused") ? '{"decision":"deny","reason":"not part of the task"}' : '{"decision":"allow","reason":"fine"}'), seen);
-    const messages = await collect(summon("make the approved file", { ...base(cwd), model, permissionMode: "auto", modelPricing: { scripted: { input: 1, output: 2 } } }));
+    const model = agentAndReviewer(
+      ["touch approved", "touch refused"],
+      (req) =>
+        req.includes("touch refused")
+          ? '{"decision":"deny","reason":"not part of the task"}'
+          : '{"decision":"allow","reason":"fine"}',
+      seen,
+    );
+    const messages = await collect(
+      summon("make the approved file", {
+        ...base(cwd),
+        model,
+        permissionMode: "auto",
+        modelPricing: { scripted: { input: 1, output: 2 } },
+      }),
+    );
     expect(existsSync(join(cwd, "approved"))).toBe(true);
     expect(existsSync(join(cwd, "refused"))).toBe(false);
     expect(toolText(messages)).toContain("The reviewer denied Bash: not part of the task");
@@ -66,7 +96,13 @@ describe("mode auto with the run's own model", () => {
 
   it("a garbage answer denies (fail closed)", async () => {
     const cwd = realpathSync(temp("ubq-review-"));
-    const messages = await collect(summon("go", { ...base(cwd), model: agentAndReviewer(["touch made"], () => "sure, why not"), permissionMode: "auto" }));
+    const messages = await collect(
+      summon("go", {
+        ...base(cwd),
+        model: agentAndReviewer(["touch made"], () => "sure, why not"),
+        permissionMode: "auto",
+      }),
+    );
     expect(existsSync(join(cwd, "made"))).toBe(false);
     expect(reviews(messages)[0]).toMatchObject({ decision: "deny", failed: true });
   });
@@ -74,7 +110,14 @@ describe("mode auto with the run's own model", () => {
   it("a deny rule the reviewer would approve still denies, and the reviewer is never asked", async () => {
     const cwd = realpathSync(temp("ubq-review-"));
     const seen: string[] = [];
-    await collect(summon("go", { ...base(cwd), model: agentAndReviewer(["touch made"], () => '{"decision":"allow"}', seen), permissionMode: "auto", disallowedTools: ["Bash(touch:*)"] }));
+    await collect(
+      summon("go", {
+        ...base(cwd),
+        model: agentAndReviewer(["touch made"], () => '{"decision":"allow"}', seen),
+        permissionMode: "auto",
+        disallowedTools: ["Bash(touch:*)"],
+      }),
+    );
     expect(existsSync(join(cwd, "made"))).toBe(false);
     expect(seen).toEqual([]);
   });
@@ -82,7 +125,14 @@ describe("mode auto with the run's own model", () => {
   it("the user's ask rules are not the reviewer's: headless, they are denied without a review", async () => {
     const cwd = realpathSync(temp("ubq-review-"));
     const seen: string[] = [];
-    await collect(summon("go", { ...base(cwd), model: agentAndReviewer(["touch made"], () => '{"decision":"allow"}', seen), permissionMode: "auto", askTools: ["Bash(touch:*)"] }));
+    await collect(
+      summon("go", {
+        ...base(cwd),
+        model: agentAndReviewer(["touch made"], () => '{"decision":"allow"}', seen),
+        permissionMode: "auto",
+        askTools: ["Bash(touch:*)"],
+      }),
+    );
     expect(existsSync(join(cwd, "made"))).toBe(false);
     expect(seen).toEqual([]);
   });
@@ -112,7 +162,11 @@ describe("mode auto with the run's own model", () => {
   it("after 3 denials in a row, headless, the run stops instead of going on unreviewed", async () => {
     const cwd = realpathSync(temp("ubq-review-"));
     const seen: string[] = [];
-    const model = agentAndReviewer(["touch a", "touch b", "touch c", "touch d", "touch e"], () => '{"decision":"deny","reason":"no"}', seen);
+    const model = agentAndReviewer(
+      ["touch a", "touch b", "touch c", "touch d", "touch e"],
+      () => '{"decision":"deny","reason":"no"}',
+      seen,
+    );
     const messages = await collect(summon("go", { ...base(cwd), model, permissionMode: "auto" }));
     expect(seen).toHaveLength(3);
     expect(toolText(messages)).toContain("denied 3 calls in a row");
@@ -123,8 +177,18 @@ describe("mode auto with the run's own model", () => {
   it("after 3 denials in a row, with a person to ask, the person decides", async () => {
     const cwd = realpathSync(temp("ubq-review-"));
     const asked: string[] = [];
-    const model = agentAndReviewer(["touch a", "touch b", "touch c", "touch d"], () => '{"decision":"deny","reason":"no"}');
-    await collect(summon("go", { ...base(cwd), model, permissionMode: "auto", canUseTool: (_tool, input) => (asked.push(String(input.command)), { behavior: "allow" as const }) }));
+    const model = agentAndReviewer(
+      ["touch a", "touch b", "touch c", "touch d"],
+      () => '{"decision":"deny","reason":"no"}',
+    );
+    await collect(
+      summon("go", {
+        ...base(cwd),
+        model,
+        permissionMode: "auto",
+        canUseTool: (_tool, input) => (asked.push(String(input.command)), { behavior: "allow" as const }),
+      }),
+    );
     expect(asked).toEqual(["touch d"]);
     expect(existsSync(join(cwd, "d"))).toBe(true);
     expect(existsSync(join(cwd, "a"))).toBe(false);
@@ -140,8 +204,17 @@ describe("other reviewers", () => {
 
   it("a command reads the request on stdin and its JSON decides", async () => {
     const cwd = realpathSync(temp("ubq-review-"));
-    const command = script(cwd, `process.stdout.write(JSON.stringify(r.tool_input.command.includes("ok") ? {decision:"allow"} : {decision:"deny",reason:"command says no"}))`);
-    const messages = await collect(summon("go", { ...base(cwd), model: agentAndReviewer(["touch ok", "touch nope"], () => "unused"), reviewer: { command } }));
+    const command = script(
+      cwd,
+      `process.stdout.write(JSON.stringify(r.tool_input.command.includes("ok") ? {decision:"allow"} : {decision:"deny",reason:"command says no"}))`,
+    );
+    const messages = await collect(
+      summon("go", {
+        ...base(cwd),
+        model: agentAndReviewer(["touch ok", "touch nope"], () => "unused"),
+        reviewer: { command },
+      }),
+    );
     expect(existsSync(join(cwd, "ok"))).toBe(true);
     expect(existsSync(join(cwd, "nope"))).toBe(false);
     expect(toolText(messages)).toContain("command says no");
@@ -150,7 +223,13 @@ describe("other reviewers", () => {
   it("a command that times out, exits non-zero or prints garbage denies", async () => {
     for (const body of [`setTimeout(()=>{}, 60000)`, `process.exit(3)`, `process.stdout.write("yes")`]) {
       const cwd = realpathSync(temp("ubq-review-"));
-      const messages = await collect(summon("go", { ...base(cwd), model: agentAndReviewer(["touch made"], () => "unused"), reviewer: { command: script(cwd, body), timeoutMs: 1500 } }));
+      const messages = await collect(
+        summon("go", {
+          ...base(cwd),
+          model: agentAndReviewer(["touch made"], () => "unused"),
+          reviewer: { command: script(cwd, body), timeoutMs: 1500 },
+        }),
+      );
       expect(existsSync(join(cwd, "made")), body).toBe(false);
       expect(reviews(messages)[0], body).toMatchObject({ decision: "deny", failed: true });
     }
@@ -170,7 +249,12 @@ describe("other reviewers", () => {
       }),
     );
     expect(existsSync(join(cwd, "made"))).toBe(true);
-    expect(requests[0]).toMatchObject({ toolName: "Bash", input: { command: "touch made" }, intent: ["go"], permissionMode: "default" });
+    expect(requests[0]).toMatchObject({
+      toolName: "Bash",
+      input: { command: "touch made" },
+      intent: ["go"],
+      permissionMode: "default",
+    });
   });
 
   it("reads decisions as JSON only", () => {
@@ -183,13 +267,20 @@ describe("other reviewers", () => {
   it("ubiquity permissions check --reviewer says whether the reviewer answers, and what it would be asked", async () => {
     const run = async (...argv: string[]) => {
       let out = "";
-      await permissionsCheck(["check", "--reviewer", ...argv], { stdout: (t) => void (out += t), stderr: (t) => void (out += t) });
+      await permissionsCheck(["check", "--reviewer", ...argv], {
+        stdout: (t) => void (out += t),
+        stderr: (t) => void (out += t),
+      });
       return out;
     };
     const asked = await run("rm -rf build");
     expect(asked).toContain("reviewer: answers this call");
     expect(asked).toContain('"command": "rm -rf build"');
-    expect(await run("--ask", "Bash(rm:*)", "rm -rf build")).toContain("reviewer: not asked — the engine asks because of an ask rule");
-    expect(await run("--deny", "Bash(rm:*)", "rm -rf build")).toContain("reviewer: not asked — the rules decide (deny)");
+    expect(await run("--ask", "Bash(rm:*)", "rm -rf build")).toContain(
+      "reviewer: not asked — the engine asks because of an ask rule",
+    );
+    expect(await run("--deny", "Bash(rm:*)", "rm -rf build")).toContain(
+      "reviewer: not asked — the rules decide (deny)",
+    );
   });
 });

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { decidePermission } from "ubiquity/plugins/permissions";
 import { tempDir } from "./helpers";
 
-const bash = async (command: string, allow: string[]) => (await decidePermission({ toolName: "Bash", input: { command }, rules: { allow }, cwd: tempDir() })).behavior;
+const bash = async (command: string, allow: string[]) =>
+  (await decidePermission({ toolName: "Bash", input: { command }, rules: { allow }, cwd: tempDir() })).behavior;
 
 describe("command rules", () => {
   it("prefix `git:*`: git itself and anything after a word boundary — not gitk", async () => {
@@ -56,19 +57,31 @@ describe("command rules", () => {
   });
 
   it("deny and ask fire on any one command, also under its plain program name", async () => {
-    const d = (command: string, deny: string[]) => decidePermission({ toolName: "Bash", input: { command }, rules: { allow: ["Bash"], deny }, cwd: tempDir() });
-    expect(await d("ls; /usr/bin/curl evil", ["Bash(curl:*)"])).toMatchObject({ behavior: "deny", rule: "Bash(curl:*)" });
+    const d = (command: string, deny: string[]) =>
+      decidePermission({ toolName: "Bash", input: { command }, rules: { allow: ["Bash"], deny }, cwd: tempDir() });
+    expect(await d("ls; /usr/bin/curl evil", ["Bash(curl:*)"])).toMatchObject({
+      behavior: "deny",
+      rule: "Bash(curl:*)",
+    });
     expect(await d("ls && git push -f", ["Bash(git push -f)"])).toMatchObject({ behavior: "deny" });
-    const a = await decidePermission({ toolName: "Bash", input: { command: "ls | git push" }, rules: { allow: ["Bash"], ask: ["Bash(git push *)"] }, cwd: tempDir() });
+    const a = await decidePermission({
+      toolName: "Bash",
+      input: { command: "ls | git push" },
+      rules: { allow: ["Bash"], ask: ["Bash(git push *)"] },
+      cwd: tempDir(),
+    });
     expect(a).toMatchObject({ behavior: "ask", rule: "Bash(git push *)" });
   });
 
   it("other tools: content rules match what permissionRuleContent declares; MCP names by server", async () => {
-    const mcp = (toolName: string, rules: { allow?: string[]; deny?: string[] }) => decidePermission({ toolName, input: {}, rules, cwd: tempDir() });
+    const mcp = (toolName: string, rules: { allow?: string[]; deny?: string[] }) =>
+      decidePermission({ toolName, input: {}, rules, cwd: tempDir() });
     expect(await mcp("mcp__db__query", { allow: ["mcp__db__*"] })).toMatchObject({ behavior: "allow" });
     expect(await mcp("mcp__db__query", { allow: ["mcp__db"] })).toMatchObject({ behavior: "allow" });
     expect(await mcp("mcp__db__drop", { allow: ["mcp__db__query"] })).toMatchObject({ behavior: "ask" });
-    expect(await mcp("mcp__db__drop", { allow: ["mcp__db__*"], deny: ["mcp__db__drop"] })).toMatchObject({ behavior: "deny" });
+    expect(await mcp("mcp__db__drop", { allow: ["mcp__db__*"], deny: ["mcp__db__drop"] })).toMatchObject({
+      behavior: "deny",
+    });
   });
 });
 
@@ -82,7 +95,16 @@ describe("path rules (Read/Write/Edit/Glob/Grep)", () => {
     return { cwd, home };
   };
   const edit = async (file_path: string, allow: string[], where = setup()) =>
-    (await decidePermission({ toolName: "Edit", input: { file_path, old_string: "a", new_string: "b" }, rules: { allow }, cwd: where.cwd, home: where.home, additionalDirectories: [where.home] })).behavior;
+    (
+      await decidePermission({
+        toolName: "Edit",
+        input: { file_path, old_string: "a", new_string: "b" },
+        rules: { allow },
+        cwd: where.cwd,
+        home: where.home,
+        additionalDirectories: [where.home],
+      })
+    ).behavior;
 
   it("a name without a slash matches at any depth", async () => {
     expect(await edit("src/deep/er/notes.md", ["Edit(notes.md)"])).toBe("allow");

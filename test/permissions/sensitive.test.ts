@@ -28,12 +28,15 @@ describe("sensitive paths", () => {
   it("an ordinary write in bypassPermissions runs without asking", async () => {
     const cwd = tempDir();
     const { handler, asked } = recordingHandler();
-    const { results } = await runCalls([{ toolName: "Write", input: { file_path: "src/index.ts", content: "export {};\n" } }], {
-      cwd,
-      tools: builtinTools(),
-      permissionMode: "bypassPermissions",
-      canUseTool: handler,
-    });
+    const { results } = await runCalls(
+      [{ toolName: "Write", input: { file_path: "src/index.ts", content: "export {};\n" } }],
+      {
+        cwd,
+        tools: builtinTools(),
+        permissionMode: "bypassPermissions",
+        canUseTool: handler,
+      },
+    );
     expect(results[0]!.output.isError).toBe(false);
     expect(asked).toEqual([]);
   });
@@ -44,12 +47,15 @@ describe("sensitive paths", () => {
     writeFileSync(join(cwd, ".git/config"), "[core]\n");
     symlinkSync(".git", join(cwd, "meta"));
     const { handler, asked } = recordingHandler({ behavior: "deny", message: "kept out" });
-    const { results } = await runCalls([{ toolName: "Bash", input: { command: "printf '[alias]\\n' >> meta/config" } }], {
-      cwd,
-      tools: builtinTools(),
-      permissionMode: "bypassPermissions",
-      canUseTool: handler,
-    });
+    const { results } = await runCalls(
+      [{ toolName: "Bash", input: { command: "printf '[alias]\\n' >> meta/config" } }],
+      {
+        cwd,
+        tools: builtinTools(),
+        permissionMode: "bypassPermissions",
+        canUseTool: handler,
+      },
+    );
     expect(asked).toHaveLength(1);
     expect(results[0]!.output.content).toBe("kept out");
   });

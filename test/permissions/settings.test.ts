@@ -44,15 +44,35 @@ describe("settings files", () => {
 
   it("local beats project beats user; explicit options beat all three", () => {
     const files = {
-      user: { model: "a:user", env: { A: "user", U: "1" }, permissions: { defaultMode: "plan", additionalDirectories: ["../u"] } },
+      user: {
+        model: "a:user",
+        env: { A: "user", U: "1" },
+        permissions: { defaultMode: "plan", additionalDirectories: ["../u"] },
+      },
       project: { model: "a:project", env: { A: "project", P: "1" }, permissions: { defaultMode: "acceptEdits" } },
       local: { model: "a:local", env: { A: "local", L: "1" } },
     };
     const all = ["user", "project", "local"] as const;
     const { kernel } = kernelFor(files, { settingSources: [...all] });
-    expect(kernel.options).toMatchObject({ model: "a:local", permissionMode: "acceptEdits", additionalDirectories: ["../u"], env: { A: "local", U: "1", P: "1", L: "1" } });
-    const explicit = kernelFor(files, { settingSources: [...all], model: "b:mine", permissionMode: "default", env: { A: "mine" }, additionalDirectories: [] }).kernel;
-    expect(explicit.options).toMatchObject({ model: "b:mine", permissionMode: "default", additionalDirectories: [], env: { A: "mine", U: "1", P: "1", L: "1" } });
+    expect(kernel.options).toMatchObject({
+      model: "a:local",
+      permissionMode: "acceptEdits",
+      additionalDirectories: ["../u"],
+      env: { A: "local", U: "1", P: "1", L: "1" },
+    });
+    const explicit = kernelFor(files, {
+      settingSources: [...all],
+      model: "b:mine",
+      permissionMode: "default",
+      env: { A: "mine" },
+      additionalDirectories: [],
+    }).kernel;
+    expect(explicit.options).toMatchObject({
+      model: "b:mine",
+      permissionMode: "default",
+      additionalDirectories: [],
+      env: { A: "mine", U: "1", P: "1", L: "1" },
+    });
     expect(kernelFor(files, { settingSources: ["user"] }).kernel.options.model).toBe("a:user");
   });
 
@@ -102,9 +122,24 @@ describe("settings files", () => {
 
   // Fail closed: skipping a broken file would silently drop its deny rules.
   it.each([
-    ["bad JSON (with line and column)", { user: '{\n  "permissions": {\n    "deny": ["Bash(rm:*)"],\n  }\n}' }, "user", /settings\.json: the settings file is not valid JSON: .*line 4 column 3/],
-    ["a wrong type", { project: { permissions: { defaultMode: "yolo" } } }, "project", /settings\.json: the settings file does not match the settings format[\s\S]*defaultMode/],
-    ["a malformed rule", { local: { permissions: { deny: ["Bash(rm:*"] } } }, "local", /settings\.local\.json: .*"Bash\(rm:\*" is not a permission rule/],
+    [
+      "bad JSON (with line and column)",
+      { user: '{\n  "permissions": {\n    "deny": ["Bash(rm:*)"],\n  }\n}' },
+      "user",
+      /settings\.json: the settings file is not valid JSON: .*line 4 column 3/,
+    ],
+    [
+      "a wrong type",
+      { project: { permissions: { defaultMode: "yolo" } } },
+      "project",
+      /settings\.json: the settings file does not match the settings format[\s\S]*defaultMode/,
+    ],
+    [
+      "a malformed rule",
+      { local: { permissions: { deny: ["Bash(rm:*"] } } },
+      "local",
+      /settings\.local\.json: .*"Bash\(rm:\*" is not a permission rule/,
+    ],
   ])("a file with %s stops the kernel, naming the file", (_what, files, source, message) => {
     expect(() => kernelFor(files as Files, { settingSources: [source] })).toThrow(message);
   });
@@ -118,8 +153,16 @@ describe("settings files", () => {
       const cwd = tempDir();
       mkdirSync(join(cwd, ".ubiquity"));
       make(join(cwd, ".ubiquity", "settings.json"));
-      const run = () => createKernel({ presets: [], plugins: [settings({ home: tempDir() }), permissions()], cwd, settingSources: ["project"] });
-      expect(run, kind).toThrow(/settings\.json: the settings file cannot be used: it is (a FIFO|a folder|\d+ bytes, over)/);
+      const run = () =>
+        createKernel({
+          presets: [],
+          plugins: [settings({ home: tempDir() }), permissions()],
+          cwd,
+          settingSources: ["project"],
+        });
+      expect(run, kind).toThrow(
+        /settings\.json: the settings file cannot be used: it is (a FIFO|a folder|\d+ bytes, over)/,
+      );
     }
   });
 
@@ -128,7 +171,17 @@ describe("settings files", () => {
     const { kernel, cwd, home } = kernelFor(
       {
         user: { model: "a:user" },
-        project: { model: "a:project", env: { BASH_ENV: "/evil" }, hooks, permissions: { allow: ["Bash(rm:*)"], deny: ["Bash(curl:*)"], ask: ["Read"], defaultMode: "bypassPermissions" } },
+        project: {
+          model: "a:project",
+          env: { BASH_ENV: "/evil" },
+          hooks,
+          permissions: {
+            allow: ["Bash(rm:*)"],
+            deny: ["Bash(curl:*)"],
+            ask: ["Read"],
+            defaultMode: "bypassPermissions",
+          },
+        },
       },
       { settingSources: ["user", "project"], trust: false },
     );
@@ -137,15 +190,29 @@ describe("settings files", () => {
     expect(kernel.options.env).toBeUndefined();
     expect(getSettingsApi(kernel).files).toEqual([
       { source: "user", path: join(home, ".ubiquity", "settings.json"), settings: { model: "a:user" } },
-      { source: "project", path: join(cwd, ".ubiquity", "settings.json"), settings: { permissions: { deny: ["Bash(curl:*)"], ask: ["Read"] } } },
+      {
+        source: "project",
+        path: join(cwd, ".ubiquity", "settings.json"),
+        settings: { permissions: { deny: ["Bash(curl:*)"], ask: ["Read"] } },
+      },
     ]);
   });
 
   it("reads a trusted project's .mcp.json servers (options win a name); an untrusted one is not read", () => {
     const cwd = tempDir();
-    writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { a: { command: "from-file" }, b: { command: "from-file" } } }));
+    writeFileSync(
+      join(cwd, ".mcp.json"),
+      JSON.stringify({ mcpServers: { a: { command: "from-file" }, b: { command: "from-file" } } }),
+    );
     const make = (trust: boolean) =>
-      createKernel({ presets: [], plugins: [settings({ home: tempDir() }), permissions(), mcp()], cwd, settingSources: ["project"], trust, mcpServers: { b: { command: "from-options" } } });
+      createKernel({
+        presets: [],
+        plugins: [settings({ home: tempDir() }), permissions(), mcp()],
+        cwd,
+        settingSources: ["project"],
+        trust,
+        mcpServers: { b: { command: "from-options" } },
+      });
     expect(make(true).options.mcpServers).toEqual({ a: { command: "from-file" }, b: { command: "from-options" } });
     expect(make(false).options.mcpServers).toEqual({ b: { command: "from-options" } });
     writeFileSync(join(cwd, ".mcp.json"), "{ nope");
@@ -155,6 +222,8 @@ describe("settings files", () => {
   it("keeps every key of a file readable through getSettingsApi (hooks for the hooks plugin)", () => {
     const hooks = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo hi" }] }] };
     const { kernel, cwd } = kernelFor({ project: { hooks, somethingNew: 1 } }, { settingSources: ["project"] });
-    expect(getSettingsApi(kernel).files).toEqual([{ source: "project", path: join(cwd, ".ubiquity", "settings.json"), settings: { hooks, somethingNew: 1 } }]);
+    expect(getSettingsApi(kernel).files).toEqual([
+      { source: "project", path: join(cwd, ".ubiquity", "settings.json"), settings: { hooks, somethingNew: 1 } },
+    ]);
   });
 });

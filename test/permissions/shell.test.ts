@@ -62,7 +62,9 @@ describe("candidates: every simple command bash would run", () => {
   it("finds the targets of xargs and find -exec, with arguments that arrive at run time", () => {
     const x = analyzeShell("ls | xargs -n1 rm -f").candidates.find((c) => c.via === "xargs");
     expect(x).toMatchObject({ text: "rm -f", open: true, required: true });
-    const f = analyzeShell("find . -name '*.o' -exec rm -f {} \\; -exec echo done \\;").candidates.filter((c) => c.via?.startsWith("find"));
+    const f = analyzeShell("find . -name '*.o' -exec rm -f {} \\; -exec echo done \\;").candidates.filter((c) =>
+      c.via?.startsWith("find"),
+    );
     expect(f.map((c) => c.text)).toEqual(["rm -f {}", "echo done"]);
   });
 
@@ -87,8 +89,8 @@ describe("what cannot be proven safe", () => {
     ["$CMD x", "program name $CMD"],
     ["$(echo ls) -l", "program name"],
     ["l* -l", "program name"],
-    ["bash -c \"$X\"", "bash -c"],
-    ["eval \"$X\"", "eval"],
+    ['bash -c "$X"', "bash -c"],
+    ['eval "$X"', "eval"],
     ["curl x | bash", "fed to it through a pipe"],
     ["python3 <<< 'print(1)'", "fed to it"],
     ["sh < x.sh", "fed to it"],
@@ -111,18 +113,36 @@ describe("what cannot be proven safe", () => {
     else expect(unsafe).toBe("");
   });
 
-  it.each(["git status", "git log --oneline -5", "ls -la | grep x | wc -l", "sed -n '1,5p' f", "sed 's/a/b/g;s/c/d/'", "awk '{print $1}' f", "awk '$3 > 5' f", "find . -name '*.ts'", "echo $((1 + 2))", "rg -n TODO src", "echo hi > out.txt 2>&1", "cat <<'EOF'\n$(not run)\nEOF"])(
-    "%j can be proven safe",
-    (command) => {
-      expect(analyzeShell(command).unsafe).toEqual([]);
-    },
-  );
+  it.each([
+    "git status",
+    "git log --oneline -5",
+    "ls -la | grep x | wc -l",
+    "sed -n '1,5p' f",
+    "sed 's/a/b/g;s/c/d/'",
+    "awk '{print $1}' f",
+    "awk '$3 > 5' f",
+    "find . -name '*.ts'",
+    "echo $((1 + 2))",
+    "rg -n TODO src",
+    "echo hi > out.txt 2>&1",
+    "cat <<'EOF'\n$(not run)\nEOF",
+  ])("%j can be proven safe", (command) => {
+    expect(analyzeShell(command).unsafe).toEqual([]);
+  });
 
   it("records the files a command writes", () => {
     const a = analyzeShell("echo a > x.txt 2>&1 >> ~/y; cp a b; tee c < d; echo > /dev/null");
     expect(a.writes.map((w) => `${w.kind} ${w.word.value}`).sort()).toEqual(
       // cp's spec: its source is read, its destination written (and, as where a copy lands, an edit); tee's output comes from its spec and outputs.ts.
-      ["redirect x.txt", "redirect ~/y", "argument b", "argument c", "output b", "output c", "redirect /dev/null"].sort(),
+      [
+        "redirect x.txt",
+        "redirect ~/y",
+        "argument b",
+        "argument c",
+        "output b",
+        "output c",
+        "redirect /dev/null",
+      ].sort(),
     );
   });
 });

@@ -29,7 +29,8 @@ function differences(root: Node, rootCopy: SyntaxNode): string[] {
   while (stack.length > 0) {
     const [real, copy, path] = stack.pop()!;
     const same = (what: string, a: unknown, b: unknown) => {
-      if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${path} ${what}: node ${JSON.stringify(a)}, copy ${JSON.stringify(b)}`);
+      if (JSON.stringify(a) !== JSON.stringify(b))
+        out.push(`${path} ${what}: node ${JSON.stringify(a)}, copy ${JSON.stringify(b)}`);
     };
     same("type", real.type, copy.type);
     same("isNamed", real.isNamed, copy.isNamed);
@@ -39,16 +40,29 @@ function differences(root: Node, rootCopy: SyntaxNode): string[] {
     same("firstChild", brief(real.firstChild), brief(copy.firstChild));
     same("firstNamedChild", brief(real.firstNamedChild), brief(copy.firstNamedChild));
     same("namedChildren", real.namedChildren.map(brief), copy.namedChildren.map(brief));
-    for (let i = 0; i < real.childCount; i++) same(`fieldNameForChild(${i})`, real.fieldNameForChild(i), copy.fieldNameForChild(i));
-    for (const f of FIELD_LISTS) same(`childrenForFieldName(${f})`, real.childrenForFieldName(f).map(brief), copy.childrenForFieldName(f).map(brief));
-    for (const f of FIELD_LOOKUPS[real.type] ?? []) same(`childForFieldName(${f})`, brief(real.childForFieldName(f)), brief(copy.childForFieldName(f)));
+    for (let i = 0; i < real.childCount; i++)
+      same(`fieldNameForChild(${i})`, real.fieldNameForChild(i), copy.fieldNameForChild(i));
+    for (const f of FIELD_LISTS)
+      same(
+        `childrenForFieldName(${f})`,
+        real.childrenForFieldName(f).map(brief),
+        copy.childrenForFieldName(f).map(brief),
+      );
+    for (const f of FIELD_LOOKUPS[real.type] ?? [])
+      same(`childForFieldName(${f})`, brief(real.childForFieldName(f)), brief(copy.childForFieldName(f)));
     // (bounded: on the long adversarial chains this would be quadratic)
     if (real.endIndex - real.startIndex < 400) {
       same("text", real.text, copy.text);
-      for (const types of DESCENDANT_QUERIES) same(`descendantsOfType(${types})`, real.descendantsOfType(types).map(brief), copy.descendantsOfType(types).map(brief));
+      for (const types of DESCENDANT_QUERIES)
+        same(
+          `descendantsOfType(${types})`,
+          real.descendantsOfType(types).map(brief),
+          copy.descendantsOfType(types).map(brief),
+        );
     }
     const children = real.children;
-    for (let i = Math.min(children.length, copy.children.length) - 1; i >= 0; i--) stack.push([children[i]!, copy.children[i]!, `${path.split("/").slice(-3).join("/")}/${i}:${children[i]!.type}`]);
+    for (let i = Math.min(children.length, copy.children.length) - 1; i >= 0; i--)
+      stack.push([children[i]!, copy.children[i]!, `${path.split("/").slice(-3).join("/")}/${i}:${children[i]!.type}`]);
   }
   return out;
 }
@@ -65,7 +79,9 @@ function check(source: string): string[] {
 }
 
 describe("the syntax tree copy answers as web-tree-sitter's nodes do", () => {
-  it("on 1,500 generated commands, each also cut short and with its line continuations joined", { timeout: 120_000 }, () => {
+  it("on 1,500 generated commands, each also cut short and with its line continuations joined", {
+    timeout: 120_000,
+  }, () => {
     const rng = new Random(4242);
     const failures: string[] = [];
     let trees = 0;

@@ -24,10 +24,19 @@ async function drain(prompt: Parameters<typeof summon>[0], options: SummonOption
 
 async function serve(script: FakeScript) {
   server = await startProviderServer(script);
-  return { apiKey: "k", providerSettings: { baseURL: server.baseURL }, persistSession: false, maxRetries: 0, cwd: tempDir() } as const;
+  return {
+    apiKey: "k",
+    providerSettings: { baseURL: server.baseURL },
+    persistSession: false,
+    maxRetries: 0,
+    cwd: tempDir(),
+  } as const;
 }
 
-type Body = Record<string, unknown> & { reasoning?: { effort?: string }; generationConfig?: { thinkingConfig?: Record<string, unknown> } };
+type Body = Record<string, unknown> & {
+  reasoning?: { effort?: string };
+  generationConfig?: { thinkingConfig?: Record<string, unknown> };
+};
 const bodies = () => server!.requests.map((r) => r.body as Body);
 
 describe("reasoning on each provider's wire format", () => {
@@ -73,36 +82,61 @@ describe("reasoning on each provider's wire format", () => {
   it("refuses a level it does not know at the config line", async () => {
     const base = await serve(() => "ok");
     const messages = await drain("x", { ...base, model: "openai:gpt-5.1", reasoning: "extreme" as never });
-    expect(messages.at(-1)).toMatchObject({ type: "result", isError: true, result: expect.stringMatching(/reasoning/) });
+    expect(messages.at(-1)).toMatchObject({
+      type: "result",
+      isError: true,
+      result: expect.stringMatching(/reasoning/),
+    });
     expect(server!.requests).toHaveLength(0);
   });
 });
 
 describe("reasoning by phase, per subagent, live", () => {
   it("a schedule: plan for the prompt's answer, work after tool results, verify after a stop check sent it back", async () => {
-    const base = await serve((_r, i) =>
-      [
-        { toolCalls: [{ name: "Glob", input: { pattern: "*" }, id: "c1" }] },
-        "done",
-        { toolCalls: [{ name: "Glob", input: { pattern: "*.ts" }, id: "c2" }] },
-        "verified",
-      ][i] ?? "extra",
+    const base = await serve(
+      (_r, i) =>
+        [
+          { toolCalls: [{ name: "Glob", input: { pattern: "*" }, id: "c1" }] },
+          "done",
+          { toolCalls: [{ name: "Glob", input: { pattern: "*.ts" }, id: "c2" }] },
+          "verified",
+        ][i] ?? "extra",
     );
     let sentBack = false;
     const verifier = definePlugin(() => ({
       name: "test:send-back-once",
       apply(kernel) {
-        kernel.hooks.turn.stop.tap("test:send-back-once", () => (sentBack ? undefined : ((sentBack = true), { continueWith: "run the checks" })));
+        kernel.hooks.turn.stop.tap("test:send-back-once", () =>
+          sentBack ? undefined : ((sentBack = true), { continueWith: "run the checks" }),
+        );
       },
     }));
-    const messages = await drain("x", { ...base, model: "openai:gpt-5.1", reasoning: { plan: "high", work: "low", verify: "medium" }, plugins: [verifier()] });
+    const messages = await drain("x", {
+      ...base,
+      model: "openai:gpt-5.1",
+      reasoning: { plan: "high", work: "low", verify: "medium" },
+      plugins: [verifier()],
+    });
     expect(messages.at(-1)).toMatchObject({ type: "result", result: "verified" });
     expect(bodies().map((b) => b.reasoning?.effort)).toEqual(["high", "low", "medium", "medium"]);
   });
 
   it("a subagent's definition sets its own level over the parent's", async () => {
-    const base = await serve((_r, i) =>
-      [{ toolCalls: [{ name: "Agent", input: { subagent_type: "quick", description: "look", prompt: "look around" }, id: "a1" }] }, "sub done", "parent done"][i] ?? "extra",
+    const base = await serve(
+      (_r, i) =>
+        [
+          {
+            toolCalls: [
+              {
+                name: "Agent",
+                input: { subagent_type: "quick", description: "look", prompt: "look around" },
+                id: "a1",
+              },
+            ],
+          },
+          "sub done",
+          "parent done",
+        ][i] ?? "extra",
     );
     const messages = await drain("x", {
       ...base,
@@ -125,7 +159,9 @@ describe("reasoning by phase, per subagent, live", () => {
       if (m.type !== "result") continue;
       results++;
       if (results === 1) {
-        await expect(session.setReasoning("huge" as never)).rejects.toThrow(/not a reasoning level; use one of none, minimal/);
+        await expect(session.setReasoning("huge" as never)).rejects.toThrow(
+          /not a reasoning level; use one of none, minimal/,
+        );
         await session.setReasoning("xhigh");
         input.push("two");
       } else if (results === 2) {

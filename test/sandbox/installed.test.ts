@@ -29,15 +29,30 @@ describe("the installed closure of a config", () => {
     pkg(join(ws, "node_modules", "unrelated"), "unrelated");
     pkg(join(ws, "node_modules", "via-helper"), "via-helper");
     writeFileSync(join(ws, "helper.mjs"), 'export { x } from "via-helper/sub/path.js";\n');
-    writeFileSync(join(ws, "ubiquity.config.mjs"), 'import a from "a";\nimport { x } from "./helper.mjs";\nimport fs from "node:fs";\nexport default {};\n');
-    expect(rel(installedClosure(join(ws, "ubiquity.config.mjs")))).toEqual(["node_modules/@s/p", "node_modules/a", "node_modules/b", "node_modules/b/node_modules/c", "node_modules/via-helper"]);
+    writeFileSync(
+      join(ws, "ubiquity.config.mjs"),
+      'import a from "a";\nimport { x } from "./helper.mjs";\nimport fs from "node:fs";\nexport default {};\n',
+    );
+    expect(rel(installedClosure(join(ws, "ubiquity.config.mjs")))).toEqual([
+      "node_modules/@s/p",
+      "node_modules/a",
+      "node_modules/b",
+      "node_modules/b/node_modules/c",
+      "node_modules/via-helper",
+    ]);
   });
 
   it("reads a JSON config's plugins and preset by package name, and keeps only folders inside the workspace", () => {
     pkg(join(ws, "node_modules", "plug"), "plug");
     pkg(join(ws, "node_modules", "pre"), "pre");
-    writeFileSync(join(ws, ".ubiquityrc.json"), JSON.stringify({ preset: "pre", plugins: [["plug", {}], "./local.js"] }));
-    expect(rel(installedConfigClosure(ws, [ws], join(ws, "no-home")))).toEqual(["node_modules/plug", "node_modules/pre"]);
+    writeFileSync(
+      join(ws, ".ubiquityrc.json"),
+      JSON.stringify({ preset: "pre", plugins: [["plug", {}], "./local.js"] }),
+    );
+    expect(rel(installedConfigClosure(ws, [ws], join(ws, "no-home")))).toEqual([
+      "node_modules/plug",
+      "node_modules/pre",
+    ]);
     expect(installedConfigClosure(ws, [join(ws, "elsewhere")], join(ws, "no-home"))).toEqual([]);
   });
 

@@ -31,7 +31,8 @@ describe.skipIf(SKIP)("sandbox network.allowedDomains", () => {
     );
     const out = outputs(messages);
     expect(out.c0!.content).toBe("hello from the test server");
-    for (const id of ["c1", "c2", "c3"]) expect(out[id]!.content, id).toContain("blocked by the sandbox: network access to");
+    for (const id of ["c1", "c2", "c3"])
+      expect(out[id]!.content, id).toContain("blocked by the sandbox: network access to");
     expect(out.c4!.isError).toBe(true);
     expect(allowed.hits).toEqual(["/through"]);
     expect(other.hits).toEqual([]);
@@ -57,7 +58,13 @@ describe.skipIf(SKIP)("sandbox network.allowedDomains", () => {
   it('network: "all" shares the host network (the test server is reached directly)', async () => {
     const s = await recordingServer();
     servers.push(s.server);
-    const out = outputs(await runBash([`curl -sS --max-time 5 http://127.0.0.1:${s.port}/open`], { cwd: place.ws(), sandbox: { network: "all" }, permissionMode: "bypassPermissions" }));
+    const out = outputs(
+      await runBash([`curl -sS --max-time 5 http://127.0.0.1:${s.port}/open`], {
+        cwd: place.ws(),
+        sandbox: { network: "all" },
+        permissionMode: "bypassPermissions",
+      }),
+    );
     expect(out.c0!.content).toBe("hello from the test server");
     expect(s.hits).toEqual(["/open"]);
   });

@@ -24,7 +24,9 @@ function recorder() {
 describe.skipIf(SKIP)("sandbox and permissions", () => {
   it("autoAllowBash: a sandboxed Bash call that would ask runs without a prompt", async () => {
     const { asked, canUseTool } = recorder();
-    const out = outputs(await runBash(["echo hi > a.txt && cat a.txt"], { cwd: place.ws(), sandbox: true, canUseTool }));
+    const out = outputs(
+      await runBash(["echo hi > a.txt && cat a.txt"], { cwd: place.ws(), sandbox: true, canUseTool }),
+    );
     expect(asked).toEqual([]);
     expect(out.c0!.content).toBe("hi");
   });
@@ -33,13 +35,27 @@ describe.skipIf(SKIP)("sandbox and permissions", () => {
     // `$OUT` is only known at run time: without the sandbox nothing keeps it from ~/.bashrc.
     const command = 'OUT=made.txt; echo hi > "$OUT"';
     const inside = recorder();
-    const out = outputs(await runBash([command], { cwd: place.ws(), sandbox: { autoAllowBash: false }, permissionMode: "bypassPermissions", canUseTool: inside.canUseTool }));
+    const out = outputs(
+      await runBash([command], {
+        cwd: place.ws(),
+        sandbox: { autoAllowBash: false },
+        permissionMode: "bypassPermissions",
+        canUseTool: inside.canUseTool,
+      }),
+    );
     expect(inside.asked).toEqual([]);
     expect(out.c0!.isError).toBe(false);
     expect(existsSync(join(place.ws(), "made.txt"))).toBe(true);
     const unsandboxed = 'OUT=other.txt; echo hi > "$OUT"';
     const outside = recorder();
-    const denied = outputs(await runBash([unsandboxed], { cwd: place.ws(), permissionMode: "bypassPermissions", sandbox: false, canUseTool: outside.canUseTool }));
+    const denied = outputs(
+      await runBash([unsandboxed], {
+        cwd: place.ws(),
+        permissionMode: "bypassPermissions",
+        sandbox: false,
+        canUseTool: outside.canUseTool,
+      }),
+    );
     expect(outside.asked).toEqual([unsandboxed]);
     expect(denied.c0!.content).toBe("the test says no");
     expect(existsSync(join(place.ws(), "other.txt"))).toBe(false);
@@ -55,7 +71,13 @@ describe.skipIf(SKIP)("sandbox and permissions", () => {
   it("deny rules apply first, and an ask rule the user wrote still asks", async () => {
     const { asked, canUseTool } = recorder();
     const out = outputs(
-      await runBash(["rm -f .env", "echo asked > b.txt"], { cwd: place.ws(), sandbox: true, canUseTool, disallowedTools: ["Bash(rm:*)"], askTools: ["Bash(echo:*)"] }),
+      await runBash(["rm -f .env", "echo asked > b.txt"], {
+        cwd: place.ws(),
+        sandbox: true,
+        canUseTool,
+        disallowedTools: ["Bash(rm:*)"],
+        askTools: ["Bash(echo:*)"],
+      }),
     );
     expect(out.c0!.content).toContain("Permission denied: the rule Bash(rm:*)");
     expect(existsSync(join(place.ws(), ".env"))).toBe(true);
@@ -69,7 +91,12 @@ describe.skipIf(SKIP)("sandbox and permissions", () => {
     expect(asked).toEqual(["touch ~/outside.txt"]); // not auto-allowed: it would not be sandboxed
     // Unsandboxed, bypassPermissions asks before writing outside the permitted folders (issue 35); the user approves.
     const approved: string[] = [];
-    await runBash(["touch ~/outside.txt"], { cwd: place.ws(), sandbox: { excludedCommands: ["touch"] }, permissionMode: "bypassPermissions", canUseTool: (_t, input) => (approved.push(String(input.command)), { behavior: "allow" }) });
+    await runBash(["touch ~/outside.txt"], {
+      cwd: place.ws(),
+      sandbox: { excludedCommands: ["touch"] },
+      permissionMode: "bypassPermissions",
+      canUseTool: (_t, input) => (approved.push(String(input.command)), { behavior: "allow" }),
+    });
     expect(approved).toEqual(["touch ~/outside.txt"]);
     expect(existsSync(join(home, "outside.txt"))).toBe(true); // ran unsandboxed: the home folder was writable
   });
@@ -89,7 +116,12 @@ describe.skipIf(SKIP)("sandbox and permissions", () => {
 
 describe("an unavailable sandbox", () => {
   it("ends the run at start with an error naming apt-get install bubblewrap; nothing runs", async () => {
-    const messages = await runBash(["touch ran.txt"], { cwd: place.ws(), sandbox: true, permissionMode: "bypassPermissions", plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" })] });
+    const messages = await runBash(["touch ran.txt"], {
+      cwd: place.ws(),
+      sandbox: true,
+      permissionMode: "bypassPermissions",
+      plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" })],
+    });
     const result = resultOf(messages);
     expect(result.isError).toBe(true);
     expect(result.result).toContain("apt-get install bubblewrap");
@@ -98,14 +130,21 @@ describe("an unavailable sandbox", () => {
   });
 
   it("names an unsupported platform", async () => {
-    const result = resultOf(await runBash(["true"], { cwd: place.ws(), sandbox: true, plugins: [sandbox({ platform: "win32" })] }));
+    const result = resultOf(
+      await runBash(["true"], { cwd: place.ws(), sandbox: true, plugins: [sandbox({ platform: "win32" })] }),
+    );
     expect(result.isError).toBe(true);
     expect(result.result).toContain("not win32");
   });
 
   it("failIfUnavailable: false warns once and runs unsandboxed", async () => {
     const warnings: string[] = [];
-    const logger: Logger = { debug() {}, info() {}, warn: (...a: unknown[]) => void warnings.push(a.join(" ")), error() {} };
+    const logger: Logger = {
+      debug() {},
+      info() {},
+      warn: (...a: unknown[]) => void warnings.push(a.join(" ")),
+      error() {},
+    };
     const messages = await runBash(["touch ~/unsandboxed.txt"], {
       cwd: place.ws(),
       sandbox: { failIfUnavailable: false },
@@ -125,7 +164,13 @@ describe("an unavailable sandbox", () => {
     const messages = await runBash(["touch ran.txt"], {
       cwd: place.ws(),
       permissionMode: "bypassPermissions",
-      plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" }), { name: "test:events", apply: (k) => void k.hooks.event.tap("t", (e) => void (e.type === "warning" && warnings.push(e.message))) }],
+      plugins: [
+        sandbox({ bwrapPath: "/nonexistent/bwrap" }),
+        {
+          name: "test:events",
+          apply: (k) => void k.hooks.event.tap("t", (e) => void (e.type === "warning" && warnings.push(e.message))),
+        },
+      ],
     });
     expect(resultOf(messages).isError).toBe(false);
     expect(existsSync(join(place.ws(), "ran.txt"))).toBe(true);
@@ -139,11 +184,19 @@ describe("an unavailable sandbox", () => {
   it("UBIQUITY_REQUIRE_SANDBOX=1 makes the same machine refuse to run: nothing runs", async () => {
     process.env.UBIQUITY_REQUIRE_SANDBOX = "1";
     try {
-      const messages = await runBash(["touch ran.txt"], { cwd: place.ws(), permissionMode: "bypassPermissions", plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" })] });
+      const messages = await runBash(["touch ran.txt"], {
+        cwd: place.ws(),
+        permissionMode: "bypassPermissions",
+        plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" })],
+      });
       expect(resultOf(messages).isError).toBe(true);
       expect(resultOf(messages).result).toContain("UBIQUITY_REQUIRE_SANDBOX=1 is set");
       expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
-      const off = await runBash(["touch ran.txt"], { cwd: place.ws(), sandbox: false, permissionMode: "bypassPermissions" });
+      const off = await runBash(["touch ran.txt"], {
+        cwd: place.ws(),
+        sandbox: false,
+        permissionMode: "bypassPermissions",
+      });
       expect(resultOf(off).result).toContain("turns the sandbox off");
       expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
     } finally {
@@ -152,9 +205,16 @@ describe("an unavailable sandbox", () => {
   });
 
   it("the sandbox option without the ubiquity:sandbox plugin refuses to run commands (the run fails at boot: the option is unknown)", async () => {
-    const messages = await runBash(["touch ran.txt"], { cwd: place.ws(), sandbox: true, permissionMode: "bypassPermissions", disable: ["ubiquity:sandbox"] });
+    const messages = await runBash(["touch ran.txt"], {
+      cwd: place.ws(),
+      sandbox: true,
+      permissionMode: "bypassPermissions",
+      disable: ["ubiquity:sandbox"],
+    });
     expect(resultOf(messages).isError).toBe(true);
-    expect(resultOf(messages).result).toContain('"sandbox" is an option of the plugin ubiquity:sandbox, which is not in the plugin list');
+    expect(resultOf(messages).result).toContain(
+      '"sandbox" is an option of the plugin ubiquity:sandbox, which is not in the plugin list',
+    );
     expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
   });
 });
@@ -167,7 +227,13 @@ describe.skipIf(SKIP)("the settings files' sandbox key", () => {
     writeFileSync(join(place.home(), ".ubiquity", "settings.json"), JSON.stringify({ sandbox: { enabled: true } }));
     mkdirSync(join(ws, ".ubiquity"), { recursive: true });
     writeFileSync(join(ws, ".ubiquity", "settings.json"), JSON.stringify({ sandbox: false }));
-    const out = outputs(await runBash(["touch ~/from-settings.txt"], { cwd: ws, settingSources: ["user", "project"], permissionMode: "bypassPermissions" }));
+    const out = outputs(
+      await runBash(["touch ~/from-settings.txt"], {
+        cwd: ws,
+        settingSources: ["user", "project"],
+        permissionMode: "bypassPermissions",
+      }),
+    );
     expect(out.c0!.content).toContain("blocked by the sandbox:");
     expect(existsSync(join(place.home(), "from-settings.txt"))).toBe(false);
   });

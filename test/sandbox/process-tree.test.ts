@@ -17,7 +17,11 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 }
 
 /** Start the child, wait for its three sleeps, SIGKILL it; the pids still running afterwards. */
-async function killMidCommand(mode: "on" | "off", afterKill: (pid: number, cwd: string) => void = () => {}, env: Record<string, string> = {}): Promise<number[]> {
+async function killMidCommand(
+  mode: "on" | "off",
+  afterKill: (pid: number, cwd: string) => void = () => {},
+  env: Record<string, string> = {},
+): Promise<number[]> {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-tree-")));
   const seconds = `1000.${Math.floor(Math.random() * 1e6)}`;
   const proc = spawnTs(child, [cwd, seconds, mode], env);

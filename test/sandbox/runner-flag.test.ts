@@ -26,7 +26,10 @@ export default {
   );
   const stdin = Object.assign(new PassThrough(), { isTTY: false });
   stdin.end();
-  const code = await runCommand([...flags, "--config", config, "--cwd", dir, "--model", "test", "--output-format", "json", "hi"], { stdout() {}, stderr() {}, stdin, stdoutIsTTY: false });
+  const code = await runCommand(
+    [...flags, "--config", config, "--cwd", dir, "--model", "test", "--output-format", "json", "hi"],
+    { stdout() {}, stderr() {}, stdin, stdoutIsTTY: false },
+  );
   expect(code).toBe(0);
   return JSON.parse(readFileSync(seen, "utf8"));
 }
@@ -35,6 +38,9 @@ describe.skipIf(SKIP)("ubiquity run --sandbox", () => {
   it("sets sandbox: true, and enabled: true on a config's sandbox object", async () => {
     expect(await sandboxOptionOf([])).toBe(null);
     expect(await sandboxOptionOf(["--sandbox"])).toBe(true);
-    expect(await sandboxOptionOf(["--sandbox"], { enabled: false, network: "all" })).toEqual({ enabled: true, network: "all" });
+    expect(await sandboxOptionOf(["--sandbox"], { enabled: false, network: "all" })).toEqual({
+      enabled: true,
+      network: "all",
+    });
   });
 });

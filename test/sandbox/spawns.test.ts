@@ -43,7 +43,15 @@ describe.skipIf(SKIP)("sandboxed spawns besides Bash", () => {
       "done",
     ]);
     const messages = await collect(
-      summon("go", { model, cwd: ws, sandbox: true, permissionMode: "bypassPermissions", persistSession: false, persistTodos: false, mcpServers: { fs: filesystemStdio(home) } }),
+      summon("go", {
+        model,
+        cwd: ws,
+        sandbox: true,
+        permissionMode: "bypassPermissions",
+        persistSession: false,
+        persistTodos: false,
+        mcpServers: { fs: filesystemStdio(home) },
+      }),
     );
     expect(resultOf(messages).isError).toBe(false);
     const out = outputs(messages);
@@ -62,7 +70,16 @@ describe.skipIf(SKIP)("sandboxed spawns besides Bash", () => {
       cwd: ws,
       permissionMode: "bypassPermissions",
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: hook }] }] },
-      plugins: [{ name: "test:events", apply: (k) => void k.hooks.event.tap("t", (e) => void (e.type === "sandbox.violation" && e.source === "hook" && violations.push(e.detail))) }],
+      plugins: [
+        {
+          name: "test:events",
+          apply: (k) =>
+            void k.hooks.event.tap(
+              "t",
+              (e) => void (e.type === "sandbox.violation" && e.source === "hook" && violations.push(e.detail)),
+            ),
+        },
+      ],
     });
     expect(resultOf(messages).isError).toBe(false);
     // The Bash call after the hook already sees the folder without it.
@@ -75,11 +92,29 @@ describe.skipIf(SKIP)("sandboxed spawns besides Bash", () => {
 
   it("a protected file a sandboxed MCP server writes is moved out after the call, and the call's result says so", async () => {
     const ws = place.ws();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__fs__write_file", input: { path: join(ws, "pkg", ".pre-commit-config.yaml"), content: "repos: []" }, id: "m0" }] }, "done"]);
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          {
+            toolName: "mcp__fs__write_file",
+            input: { path: join(ws, "pkg", ".pre-commit-config.yaml"), content: "repos: []" },
+            id: "m0",
+          },
+        ],
+      },
+      "done",
+    ]);
     const { mkdirSync } = await import("node:fs");
     mkdirSync(join(ws, "pkg"));
     const messages = await collect(
-      summon("go", { model, cwd: ws, permissionMode: "bypassPermissions", persistSession: false, persistTodos: false, mcpServers: { fs: filesystemStdio(ws) } }),
+      summon("go", {
+        model,
+        cwd: ws,
+        permissionMode: "bypassPermissions",
+        persistSession: false,
+        persistTodos: false,
+        mcpServers: { fs: filesystemStdio(ws) },
+      }),
     );
     expect(resultOf(messages).isError).toBe(false);
     expect(outputs(messages).m0!.content).toContain("pkg/.pre-commit-config.yaml is protected");

@@ -11,7 +11,8 @@ import { programRootsUnderTmp } from "../../plugins/sandbox/bwrap";
 import { seatbeltProfile } from "../../plugins/sandbox/seatbelt";
 import { violationsInOutput } from "../../plugins/sandbox/violations";
 
-const opts = (sandbox: unknown, extra: Record<string, unknown> = {}) => ({ cwd: "/w", sandbox, ...extra }) as unknown as ResolvedOptions;
+const opts = (sandbox: unknown, extra: Record<string, unknown> = {}) =>
+  ({ cwd: "/w", sandbox, ...extra }) as unknown as ResolvedOptions;
 
 describe("sandbox settings", () => {
   it("true means: on, fail if unavailable, autoAllowBash, no network, cwd and additionalDirectories writable", () => {
@@ -23,17 +24,34 @@ describe("sandbox settings", () => {
       writable: ["/w", "/lib"],
     });
     // Unset: on by default, but a missing sandbox only warns, and nothing is auto-allowed.
-    expect(sandboxSettings(opts(undefined), "/h", {})).toMatchObject({ enabled: true, origin: "default", failIfUnavailable: false, autoAllowBash: false });
-    expect(sandboxSettings(opts(undefined), "/h", { UBIQUITY_REQUIRE_SANDBOX: "1" })).toMatchObject({ enabled: true, origin: "required", failIfUnavailable: true });
+    expect(sandboxSettings(opts(undefined), "/h", {})).toMatchObject({
+      enabled: true,
+      origin: "default",
+      failIfUnavailable: false,
+      autoAllowBash: false,
+    });
+    expect(sandboxSettings(opts(undefined), "/h", { UBIQUITY_REQUIRE_SANDBOX: "1" })).toMatchObject({
+      enabled: true,
+      origin: "required",
+      failIfUnavailable: true,
+    });
     expect(sandboxSettings(opts(false), "/h", {}).enabled).toBe(false);
     // MCP servers the user configured keep their network unless the network setting is given.
-    expect(sandboxSettings(opts(undefined), "/h", {})).toMatchObject({ network: { mode: "none" }, mcpNetwork: { mode: "all" } });
-    expect(sandboxSettings(opts({ network: "none" }), "/h", {})).toMatchObject({ network: { mode: "none" }, mcpNetwork: { mode: "none" } });
+    expect(sandboxSettings(opts(undefined), "/h", {})).toMatchObject({
+      network: { mode: "none" },
+      mcpNetwork: { mode: "all" },
+    });
+    expect(sandboxSettings(opts({ network: "none" }), "/h", {})).toMatchObject({
+      network: { mode: "none" },
+      mcpNetwork: { mode: "none" },
+    });
     expect(sandboxSettings(opts({ enabled: false }), "/h").enabled).toBe(false);
     expect(sandboxSettings(opts({ autoAllowBashIfSandboxed: false }), "/h").autoAllowBash).toBe(false);
     expect(sandboxSettings(opts({ network: "all" }), "/h").network).toEqual({ mode: "all" });
     expect(sandboxSettings(opts({ network: { allowedDomains: [] } }), "/h").network).toEqual({ mode: "none" });
-    expect(sandboxSettings(opts({ filesystem: { allowWrite: ["~/cache"], denyRead: ["./private"] } }), "/h")).toMatchObject({ writable: ["/w", "/h/cache"], denyRead: ["/w/private"] });
+    expect(
+      sandboxSettings(opts({ filesystem: { allowWrite: ["~/cache"], denyRead: ["./private"] } }), "/h"),
+    ).toMatchObject({ writable: ["/w", "/h/cache"], denyRead: ["/w/private"] });
   });
 
   it("excludedCommands match a command and its leading words, nothing else", () => {
@@ -60,11 +78,15 @@ describe("the proxy's host rules", () => {
   it("a name resolving to loopback passes only with an exact entry (no DNS rebinding into the host)", async () => {
     const toLoopback = async () => "127.0.0.1";
     const wildcard = new FilteringProxy(["*.corp.test"], [], undefined, toLoopback);
-    expect(await wildcard.decide("api.corp.test", 80)).toMatchObject({ reason: expect.stringContaining("local address 127.0.0.1") });
+    expect(await wildcard.decide("api.corp.test", 80)).toMatchObject({
+      reason: expect.stringContaining("local address 127.0.0.1"),
+    });
     const exact = new FilteringProxy(["api.corp.test"], [], undefined, toLoopback);
     expect(await exact.decide("api.corp.test", 80)).toEqual({ address: "127.0.0.1" });
     const denied = new FilteringProxy(["*.corp.test"], ["bad.corp.test"], undefined, toLoopback);
-    expect(await denied.decide("bad.corp.test", 80)).toMatchObject({ reason: expect.stringContaining("deniedDomains") });
+    expect(await denied.decide("bad.corp.test", 80)).toMatchObject({
+      reason: expect.stringContaining("deniedDomains"),
+    });
   });
 });
 
@@ -78,16 +100,35 @@ describe("the layout of a writable folder", () => {
       mkdirSync(join(root, ".vscode"));
       const layout = layoutRoot(root, [join(root, "locked.txt"), "/elsewhere/x"]);
       expect(layout.pinned).toEqual([join(root, ".git")]);
-      expect(layout.readOnly).toEqual(expect.arrayContaining([join(root, ".git", "hooks"), join(root, ".git", "config"), join(root, ".mcp.json"), join(root, ".vscode")]));
-      expect(layout.placeholders).toEqual([".ubiquity", ".idea", ".husky", ".claude", ".githooks"].map((n) => join(root, n)));
+      expect(layout.readOnly).toEqual(
+        expect.arrayContaining([
+          join(root, ".git", "hooks"),
+          join(root, ".git", "config"),
+          join(root, ".mcp.json"),
+          join(root, ".vscode"),
+        ]),
+      );
+      expect(layout.placeholders).toEqual(
+        [".ubiquity", ".idea", ".husky", ".claude", ".githooks"].map((n) => join(root, n)),
+      );
       mkdirSync(join(root, ".git", "modules", "lib", "dep", "hooks"), { recursive: true });
       writeFileSync(join(root, ".git", "modules", "lib", "dep", "HEAD"), "ref: refs/heads/main\n");
       const withSubmodule = layoutRoot(root);
       expect(withSubmodule.pinned).toContain(join(root, ".git", "modules", "lib", "dep"));
       expect(withSubmodule.readOnly).toContain(join(root, ".git", "modules", "lib", "dep", "hooks"));
       expect(withSubmodule.watched).toContain(join(root, ".git", "modules", "lib", "dep", "config"));
-      expect(layoutRoot(root, [], root).placeholders).toEqual(expect.arrayContaining([join(root, ".ssh"), join(root, ".aws")])); // the home folder as a writable folder
-      expect(layout.watched).toEqual(expect.arrayContaining([join(root, "ubiquity.config.ts"), join(root, ".ubiquityrc"), join(root, "UBIQUITY.md"), join(root, ".bashrc"), join(root, "locked.txt")]));
+      expect(layoutRoot(root, [], root).placeholders).toEqual(
+        expect.arrayContaining([join(root, ".ssh"), join(root, ".aws")]),
+      ); // the home folder as a writable folder
+      expect(layout.watched).toEqual(
+        expect.arrayContaining([
+          join(root, "ubiquity.config.ts"),
+          join(root, ".ubiquityrc"),
+          join(root, "UBIQUITY.md"),
+          join(root, ".bashrc"),
+          join(root, "locked.txt"),
+        ]),
+      );
       expect(layout.watched).not.toContain(join(root, ".mcp.json"));
       expect(layout.watched).not.toContain(join(root, "package.json"));
       expect([...layout.readOnly, ...layout.watched]).not.toContain("/elsewhere/x");
@@ -108,7 +149,9 @@ describe("a program installed under /tmp stays visible behind the private /tmp",
       const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), "ubq-link-")));
       symlinkSync(join(root, "bin", "server"), join(elsewhere, "server-link"));
       expect(programRootsUnderTmp("server", [], `/usr/bin:${join(root, "bin")}`)).toEqual([root]);
-      expect(programRootsUnderTmp("/usr/bin/env", [join(other, "script.js"), "-c", "/tmp/not-there"], undefined)).toEqual([other]);
+      expect(
+        programRootsUnderTmp("/usr/bin/env", [join(other, "script.js"), "-c", "/tmp/not-there"], undefined),
+      ).toEqual([other]);
       expect(programRootsUnderTmp(join(elsewhere, "server-link"), [], undefined)).toContain(root);
       expect(programRootsUnderTmp("sh", ["-c", "echo hi"], "/usr/bin:/bin")).toEqual([]);
       rmSync(elsewhere, { recursive: true, force: true });
@@ -121,13 +164,31 @@ describe("a program installed under /tmp stays visible behind the private /tmp",
 
 describe("the Seatbelt profile (macOS; text only: it cannot run here)", () => {
   it("denies writes outside the writable folders, writes to protected paths, secret reads and the network", () => {
-    const text = seatbeltProfile({ writable: ["/w"], tmp: "/t", protectedFolders: ["/w/.ubiquity"], protectedPaths: ["/w/.mcp.json"], secrets: ["/h/.ssh"], network: { mode: "none" } });
-    expect(text).toContain('(deny file-write* (require-not (require-any (subpath "/w") (subpath "/t") (subpath "/dev"))))');
+    const text = seatbeltProfile({
+      writable: ["/w"],
+      tmp: "/t",
+      protectedFolders: ["/w/.ubiquity"],
+      protectedPaths: ["/w/.mcp.json"],
+      secrets: ["/h/.ssh"],
+      network: { mode: "none" },
+    });
+    expect(text).toContain(
+      '(deny file-write* (require-not (require-any (subpath "/w") (subpath "/t") (subpath "/dev"))))',
+    );
     expect(text).toContain('(deny file-write* (subpath "/w/.ubiquity"))');
     expect(text).toContain('(deny file-write* (literal "/w/.mcp.json"))');
     expect(text).toContain('(deny file-read* (subpath "/h/.ssh"))');
     expect(text).toContain("(deny network*)");
-    expect(seatbeltProfile({ writable: [], tmp: "/t", protectedFolders: [], protectedPaths: [], secrets: [], network: { mode: "all" } })).not.toContain("network");
+    expect(
+      seatbeltProfile({
+        writable: [],
+        tmp: "/t",
+        protectedFolders: [],
+        protectedPaths: [],
+        secrets: [],
+        network: { mode: "all" },
+      }),
+    ).not.toContain("network");
   });
 });
 
@@ -140,7 +201,11 @@ describe("violations in output", () => {
       "curl: (6) Could not resolve host: example.com",
       "grep: nothing: No such file or directory",
     ].join("\n");
-    expect(violationsInOutput(out, ["/h/.ssh"], { mode: "none" }).map((v) => v.kind)).toEqual(["write", "read", "network"]);
+    expect(violationsInOutput(out, ["/h/.ssh"], { mode: "none" }).map((v) => v.kind)).toEqual([
+      "write",
+      "read",
+      "network",
+    ]);
     expect(violationsInOutput(out, ["/h/.ssh"], { mode: "all" }).map((v) => v.kind)).toEqual(["write", "read"]);
   });
 });

@@ -128,15 +128,22 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 
 const allow = () => ({ behavior: "allow" as const });
 const base: Options = { canUseTool: allow, persistSession: false, persistTodos: false, sandbox: false, cwd: dir };
-const results = (messages: Message[]) => messages.filter((m) => m.type === "tool_result").map((m) => (m.type === "tool_result" ? `${m.toolName}: ${m.output.content}` : ""));
+const results = (messages: Message[]) =>
+  messages
+    .filter((m) => m.type === "tool_result")
+    .map((m) => (m.type === "tool_result" ? `${m.toolName}: ${m.output.content}` : ""));
 /**
  * Shell text that writes `text` to the reaper's report channel: fd 3 of $PPID (a socket, so it
  * cannot be opened through /proc; pidfd_getfd copies it, as any process of the same user may).
  */
 const toReport = (text: string) =>
-  String.raw`perl -e '$p=syscall(434,$ARGV[0]+0,0); $p>=0 or die "pidfd_open: $!"; $f=syscall(438,$p,3,0); $f>=0 or die "pidfd_getfd: $!"; open(my $o,">&=",$f) or die; syswrite($o,$ARGV[1]) or die' $PPID ` + `'${text}'`;
+  String.raw`perl -e '$p=syscall(434,$ARGV[0]+0,0); $p>=0 or die "pidfd_open: $!"; $f=syscall(438,$p,3,0); $f>=0 or die "pidfd_getfd: $!"; open(my $o,">&=",$f) or die; syswrite($o,$ARGV[1]) or die' $PPID ` +
+  `'${text}'`;
 /** A foreground call that returns once `sleep <m>` runs (and a little after, so the host has read what came before). */
-const waitFor = (m: string) => ({ toolName: "Bash", input: { command: `for i in $(seq 600); do pgrep -xf "sleep ${m}" >/dev/null && break; sleep 0.05; done; sleep 0.5` } });
+const waitFor = (m: string) => ({
+  toolName: "Bash",
+  input: { command: `for i in $(seq 600); do pgrep -xf "sleep ${m}" >/dev/null && break; sleep 0.05; done; sleep 0.5` },
+});
 
 const linux = process.platform === "linux" && readdirSync("/proc").length > 0;
 const reaper = linux && process.env.UBIQUITY_NO_REAPER !== "1";
@@ -150,7 +157,14 @@ describe.skipIf(!reaper)("background red team: the reaper's report pipe (sandbox
     expect(await until(() => sleepers(victimMark).length === 1, 10_000)).toBe(true);
     const m = mark();
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "Bash", input: { command: `${toReport(`shell ${victim.pid}\n`)}; sleep ${m}`, run_in_background: true } }] },
+      {
+        toolCalls: [
+          {
+            toolName: "Bash",
+            input: { command: `${toReport(`shell ${victim.pid}\n`)}; sleep ${m}`, run_in_background: true },
+          },
+        ],
+      },
       { toolCalls: [waitFor(m)] },
       { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }] },
       "done",
@@ -165,7 +179,19 @@ describe.skipIf(!reaper)("background red team: the reaper's report pipe (sandbox
 
   it("F2: a command that forges 'done' on the report pipe and then kills the reaper does not get a 'contained' claim", async () => {
     const m = mark();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `${toReport("status exit 0\ndone\n")}; setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.02; done; kill -9 $PPID` } }] }, "done"]);
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          {
+            toolName: "Bash",
+            input: {
+              command: `${toReport("status exit 0\ndone\n")}; setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.02; done; kill -9 $PPID`,
+            },
+          },
+        ],
+      },
+      "done",
+    ]);
     const messages = await collect(summon("go", { ...base, model }));
     const bash = messages.find((m) => m.type === "tool_result");
     expect(bash?.type).toBe("tool_result");
@@ -180,7 +206,10 @@ describe.skipIf(!reaper)("background red team: the reaper's report pipe (sandbox
 describe.skipIf(!linux)("background red team: the stream's contract", () => {
   it("F3: in a live session, a task that ends between the last result and close() does not leave the stream without a final result", async () => {
     const m = mark();
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true } }] }, "started"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true } }] },
+      "started",
+    ]);
     let release!: () => void;
     const closed = new Promise<void>((r) => (release = r));
     async function* input() {
@@ -201,7 +230,9 @@ describe.skipIf(!linux)("background red team: the stream's contract", () => {
     for await (const message of query) messages.push(message);
     expect(sleepers(m)).toEqual([]);
     expect(messages.some((x) => x.type === "system" && x.subtype === "task_ended")).toBe(true);
-    expect(messages.at(-1)?.type, messages.map((x) => `${x.type}/${"subtype" in x ? x.subtype : ""}`).join(" ")).toBe("result");
+    expect(messages.at(-1)?.type, messages.map((x) => `${x.type}/${"subtype" in x ? x.subtype : ""}`).join(" ")).toBe(
+      "result",
+    );
   });
 });
 
@@ -216,10 +247,21 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: th
       { toolCalls: [{ toolName: "Bash", input: { command: plant, run_in_background: true } }] },
       { toolCalls: [{ toolName: "Bash", input: { command: "mkdir -p sub && git init -q sub && echo made" } }] },
       // The sweep after that call has judged sub/.git (harmless, kept); the shell plants after it.
-      { toolCalls: [{ toolName: "Bash", input: { command: "touch made; for i in $(seq 100); do [ -e planted ] && break; sleep 0.05; done; echo waited" } }] },
+      {
+        toolCalls: [
+          {
+            toolName: "Bash",
+            input: {
+              command: "touch made; for i in $(seq 100); do [ -e planted ] && break; sleep 0.05; done; echo waited",
+            },
+          },
+        ],
+      },
       "done",
     ]);
-    const messages = await collect(summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }));
+    const messages = await collect(
+      summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }),
+    );
     const said = results(messages);
     expect(said[1]).toMatch(/made/);
     expect(existsSync(join(ws, "planted")), said.join("\n---\n")).toBe(true);
@@ -235,14 +277,27 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: th
       { toolCalls: [{ toolName: "Bash", input: { command: plant, run_in_background: true } }] },
       { toolCalls: [{ toolName: "Bash", input: { command: "mkdir -p sub && git init -q sub && echo made" } }] },
       // The sweep after that call has judged sub/.git (harmless, kept); the shell plants after it.
-      { toolCalls: [{ toolName: "Bash", input: { command: "touch made; for i in $(seq 100); do [ -e planted ] && break; sleep 0.05; done; echo waited" } }] },
+      {
+        toolCalls: [
+          {
+            toolName: "Bash",
+            input: {
+              command: "touch made; for i in $(seq 100); do [ -e planted ] && break; sleep 0.05; done; echo waited",
+            },
+          },
+        ],
+      },
       "done",
     ]);
-    const messages = await collect(summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }));
+    const messages = await collect(
+      summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }),
+    );
     const said = results(messages);
     expect(existsSync(join(ws, "planted")), said.join("\n---\n")).toBe(true);
     const config = join(ws, "sub", ".git", "config");
-    expect(existsSync(config) ? readFileSync(config, "utf8") : "(gone)", said.join("\n---\n")).not.toContain("fsmonitor");
+    expect(existsSync(config) ? readFileSync(config, "utf8") : "(gone)", said.join("\n---\n")).not.toContain(
+      "fsmonitor",
+    );
     expect(sleepers(m)).toEqual([]);
   });
 
@@ -254,11 +309,27 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: th
     const model = scriptedModel([
       { toolCalls: [{ toolName: "Bash", input: { command: tamper, run_in_background: true } }] },
       // The user approves this write (the permission engine judged it).
-      { toolCalls: [{ toolName: "Write", input: { file_path: join(ws, ".npmrc"), content: "registry=https://registry.npmjs.org/\n" } }] },
-      { toolCalls: [{ toolName: "Bash", input: { command: "for i in $(seq 100); do [ -e tampered ] && break; sleep 0.05; done; echo waited" } }] },
+      {
+        toolCalls: [
+          {
+            toolName: "Write",
+            input: { file_path: join(ws, ".npmrc"), content: "registry=https://registry.npmjs.org/\n" },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            toolName: "Bash",
+            input: { command: "for i in $(seq 100); do [ -e tampered ] && break; sleep 0.05; done; echo waited" },
+          },
+        ],
+      },
       "done",
     ]);
-    const messages = await collect(summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }));
+    const messages = await collect(
+      summon("go", { model, cwd: ws, canUseTool: allow, persistSession: false, persistTodos: false, sandbox: {} }),
+    );
     const said = results(messages);
     expect(said[1]).toMatch(/^Write: /);
     const npmrc = existsSync(join(ws, ".npmrc")) ? readFileSync(join(ws, ".npmrc"), "utf8") : "(gone)";
@@ -286,7 +357,16 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: th
       }
       return { behavior: "allow" as const };
     };
-    const messages = await collect(summon("go", { model, cwd: ws, canUseTool, persistSession: false, persistTodos: false, sandbox: { excludedCommands: ["ls"] } }));
+    const messages = await collect(
+      summon("go", {
+        model,
+        cwd: ws,
+        canUseTool,
+        persistSession: false,
+        persistTodos: false,
+        sandbox: { excludedCommands: ["ls"] },
+      }),
+    );
     const said = results(messages);
     expect(said[1]).toMatch(/^Bash: /);
     expect(said[1]).toContain("planted"); // the background shell did plant it before ls ran
@@ -301,19 +381,39 @@ describe.skipIf(!linux)("background red team: caps", () => {
     const [m1, m2] = [mark(), mark()];
     const model = scriptedModel(({ request }) => {
       const prompt = JSON.stringify((request as unknown as { prompt: unknown }).prompt);
-      const tools = (request as unknown as { prompt: { role: string }[] }).prompt.filter((p) => p.role === "tool").length;
+      const tools = (request as unknown as { prompt: { role: string }[] }).prompt.filter(
+        (p) => p.role === "tool",
+      ).length;
       if (prompt.includes("You are WORKER.")) {
-        return tools === 0 ? { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m2}`, run_in_background: true } }] } : "worker done";
+        return tools === 0
+          ? { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m2}`, run_in_background: true } }] }
+          : "worker done";
       }
-      if (tools === 0) return { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m1}`, run_in_background: true } }] };
-      if (tools === 1) return { toolCalls: [{ toolName: "Agent", input: { subagent_type: "worker", description: "start a shell", prompt: "start one" } }] };
+      if (tools === 0)
+        return { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m1}`, run_in_background: true } }] };
+      if (tools === 1)
+        return {
+          toolCalls: [
+            {
+              toolName: "Agent",
+              input: { subagent_type: "worker", description: "start a shell", prompt: "start one" },
+            },
+          ],
+        };
       return "done";
     });
     const messages = await collect(
-      summon("go", { ...base, model, backgroundTasks: { maxShells: 1 }, agents: { worker: { description: "Starts shells", prompt: "You are WORKER." } } }),
+      summon("go", {
+        ...base,
+        model,
+        backgroundTasks: { maxShells: 1 },
+        agents: { worker: { description: "Starts shells", prompt: "You are WORKER." } },
+      }),
     );
     const child = messages.find((x) => x.type === "tool_result" && x.toolName === "Bash" && x.agentId !== undefined);
-    expect(child?.type === "tool_result" ? child.output.content : "no subagent Bash result").toMatch(/already running, the most a session may have at once \(maxShells: 1\)/);
+    expect(child?.type === "tool_result" ? child.output.content : "no subagent Bash result").toMatch(
+      /already running, the most a session may have at once \(maxShells: 1\)/,
+    );
     expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
   });
 });
@@ -326,12 +426,28 @@ describe.skipIf(!linux)("background red team: output volume", () => {
       const model = scriptedModel(({ request }) => {
         const prompt = (request as unknown as { prompt: { role: string; content: unknown }[] }).prompt;
         const last = JSON.stringify(prompt.filter((p) => p.role === "tool").at(-1)?.content ?? "");
-        if (!prompt.some((p) => p.role === "tool")) return { toolCalls: [{ toolName: "Bash", input: { command: "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END", run_in_background: true } }] };
+        if (!prompt.some((p) => p.role === "tool"))
+          return {
+            toolCalls: [
+              {
+                toolName: "Bash",
+                input: { command: "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END", run_in_background: true },
+              },
+            ],
+          };
         if (last.includes("ended: exit code 0")) return "done";
         return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 0.2" } }] };
       });
       let streamed = 0;
-      for await (const m of summon("go", { ...base, model, persistSession: true, sessionDir, includePartialMessages: true, maxTurns: 500, backgroundTasks: { shellOutputChars: 1000 } })) {
+      for await (const m of summon("go", {
+        ...base,
+        model,
+        persistSession: true,
+        sessionDir,
+        includePartialMessages: true,
+        maxTurns: 500,
+        backgroundTasks: { shellOutputChars: 1000 },
+      })) {
         if (m.type === "system" && m.subtype === "task_output") streamed += m.text.length;
       }
       // The stream carried it all (the caller asked for it) ...
@@ -339,7 +455,8 @@ describe.skipIf(!linux)("background red team: output volume", () => {
       // ... but the transcript on disk did not take 5 MB of it.
       const files: string[] = [];
       const walk = (d: string) => {
-        for (const e of readdirSync(d, { withFileTypes: true })) e.isDirectory() ? walk(join(d, e.name)) : files.push(join(d, e.name));
+        for (const e of readdirSync(d, { withFileTypes: true }))
+          e.isDirectory() ? walk(join(d, e.name)) : files.push(join(d, e.name));
       };
       walk(sessionDir);
       const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
@@ -361,14 +478,23 @@ describe.skipIf(!linux)("background red team: permissions", () => {
         // The same write, typed into a background shell.
         { toolCalls: [{ toolName: "Bash", input: { command: "bash", run_in_background: true } }] },
         { toolCalls: [{ toolName: "BashInput", input: { bash_id: "shell-1", input: `echo pwned > ${target}\n` } }] },
-        { toolCalls: [{ toolName: "Bash", input: { command: `for i in $(seq 60); do [ -e ${target} ] && break; sleep 0.05; done` } }] },
+        {
+          toolCalls: [
+            {
+              toolName: "Bash",
+              input: { command: `for i in $(seq 60); do [ -e ${target} ] && break; sleep 0.05; done` },
+            },
+          ],
+        },
         "done",
       ]);
       const canUseTool = (tool: string, input: Record<string, unknown>) => {
         asked.push(`${tool} ${JSON.stringify(input)}`);
         return { behavior: "deny" as const, message: "no" };
       };
-      const said = results(await collect(summon("go", { ...base, model, canUseTool, permissionMode: "bypassPermissions" })));
+      const said = results(
+        await collect(summon("go", { ...base, model, canUseTool, permissionMode: "bypassPermissions" })),
+      );
       expect(asked[0]).toContain("echo pwned"); // the control asked
       expect(existsSync(target), said.join("\n---\n")).toBe(false);
       expect(said[2]).toBe("BashInput: no"); // it asked, and the handler refused
@@ -389,12 +515,30 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: pe
         { toolCalls: [{ toolName: "Bash", input: { command: `touch ${target}` } }] },
         { toolCalls: [{ toolName: "Bash", input: { command: "bash", run_in_background: true } }] },
         { toolCalls: [{ toolName: "BashInput", input: { bash_id: "shell-1", input: `touch ${target}\n` } }] },
-        { toolCalls: [{ toolName: "Bash", input: { command: `for i in $(seq 60); do [ -e ${target} ] && break; sleep 0.05; done` } }] },
+        {
+          toolCalls: [
+            {
+              toolName: "Bash",
+              input: { command: `for i in $(seq 60); do [ -e ${target} ] && break; sleep 0.05; done` },
+            },
+          ],
+        },
         "done",
       ]);
       // Sandbox on; nothing is approved by hand.
       const deny = () => ({ behavior: "deny" as const, message: "no" });
-      const said = results(await collect(summon("go", { ...base, model, canUseTool: deny, sandbox: {}, permissionMode: "bypassPermissions", disallowedTools: ["Bash(touch:*)"] })));
+      const said = results(
+        await collect(
+          summon("go", {
+            ...base,
+            model,
+            canUseTool: deny,
+            sandbox: {},
+            permissionMode: "bypassPermissions",
+            disallowedTools: ["Bash(touch:*)"],
+          }),
+        ),
+      );
       expect(said[0]).toMatch(/Permission denied: the rule Bash\(touch:\*\)/);
       expect(existsSync(target), said.join("\n---\n")).toBe(false);
       expect(said[2]).toBe("BashInput: no"); // bypassPermissions asked, and the handler refused
@@ -416,7 +560,9 @@ describe.skipIf(!reaper)("background red team: constructs that hold", () => {
       if (tools.length > 200) return "gave up";
       return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 0.1" } }] };
     });
-    const messages = await collect(summon("go", { ...base, model, maxTurns: 300, backgroundTasks: { shellMaxDurationMs: 1000, stopGraceMs: 200 } }));
+    const messages = await collect(
+      summon("go", { ...base, model, maxTurns: 300, backgroundTasks: { shellMaxDurationMs: 1000, stopGraceMs: 200 } }),
+    );
     expect(messages.at(-1)).toMatchObject({ type: "result", result: "done" });
     expect(sleepers(m1)).toEqual([]);
     expect(sleepers(m2)).toEqual([]);
@@ -424,61 +570,99 @@ describe.skipIf(!reaper)("background red team: constructs that hold", () => {
   });
 
   for (const sandbox of [false, true] as const) {
-    it.skipIf(sandbox && sandboxMissing !== undefined)(`KillShell ends a pty shell whose program ignores SIGHUP and SIGTERM in the terminal's own session (sandbox ${sandbox ? "on" : "off"})`, async () => {
-      const m = mark();
-      const model = scriptedModel([
-        { toolCalls: [{ toolName: "Bash", input: { command: `trap '' HUP TERM; sleep ${m}`, run_in_background: true, pty: true } }] },
-        { toolCalls: [{ toolName: "Bash", input: { command: "true" } }] },
-        { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }] },
-        "done",
-      ]);
-      let seen = false;
-      // Before the middle call runs, the sleep runs (the sandbox's PID namespace hides it from a command: /proc here is the oracle).
-      const canUseTool = async (_tool: string, input: Record<string, unknown>) => {
-        if (input.command === "true") seen = await until(() => sleepers(m).length === 1, 10_000);
-        return { behavior: "allow" as const };
-      };
-      const said = results(await collect(summon("go", { ...base, canUseTool, model, sandbox: sandbox ? { autoAllowBash: false } : false, backgroundTasks: { stopGraceMs: 200 } })));
-      expect(said.at(-1)).toMatch(/stopped by KillShell/);
-      expect(seen).toBe(true);
-      expect(sleepers(m)).toEqual([]);
-    });
+    it.skipIf(sandbox && sandboxMissing !== undefined)(
+      `KillShell ends a pty shell whose program ignores SIGHUP and SIGTERM in the terminal's own session (sandbox ${sandbox ? "on" : "off"})`,
+      async () => {
+        const m = mark();
+        const model = scriptedModel([
+          {
+            toolCalls: [
+              {
+                toolName: "Bash",
+                input: { command: `trap '' HUP TERM; sleep ${m}`, run_in_background: true, pty: true },
+              },
+            ],
+          },
+          { toolCalls: [{ toolName: "Bash", input: { command: "true" } }] },
+          { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }] },
+          "done",
+        ]);
+        let seen = false;
+        // Before the middle call runs, the sleep runs (the sandbox's PID namespace hides it from a command: /proc here is the oracle).
+        const canUseTool = async (_tool: string, input: Record<string, unknown>) => {
+          if (input.command === "true") seen = await until(() => sleepers(m).length === 1, 10_000);
+          return { behavior: "allow" as const };
+        };
+        const said = results(
+          await collect(
+            summon("go", {
+              ...base,
+              canUseTool,
+              model,
+              sandbox: sandbox ? { autoAllowBash: false } : false,
+              backgroundTasks: { stopGraceMs: 200 },
+            }),
+          ),
+        );
+        expect(said.at(-1)).toMatch(/stopped by KillShell/);
+        expect(seen).toBe(true);
+        expect(sleepers(m)).toEqual([]);
+      },
+    );
   }
 
   for (const sandbox of [false, true] as const) {
-    it.skipIf(sandbox && sandboxMissing !== undefined)(`SIGTERM (not SIGKILL) of the host leaves no background process (sandbox ${sandbox ? "on" : "off"})`, async () => {
-      const [m1, m2] = [mark(), mark()];
-      const child = spawnTs(join(import.meta.dirname, "..", "background", "fixtures", "host.ts"), [m1, m2, String(sandbox)]);
-      children.push(child);
-      const exited = new Promise((resolve) => child.on("exit", resolve));
-      expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 30_000)).toBe(true);
-      child.kill("SIGTERM");
-      await exited;
-      expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
-    });
+    it.skipIf(sandbox && sandboxMissing !== undefined)(
+      `SIGTERM (not SIGKILL) of the host leaves no background process (sandbox ${sandbox ? "on" : "off"})`,
+      async () => {
+        const [m1, m2] = [mark(), mark()];
+        const child = spawnTs(join(import.meta.dirname, "..", "background", "fixtures", "host.ts"), [
+          m1,
+          m2,
+          String(sandbox),
+        ]);
+        children.push(child);
+        const exited = new Promise((resolve) => child.on("exit", resolve));
+        expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 30_000)).toBe(true);
+        child.kill("SIGTERM");
+        await exited;
+        expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
+      },
+    );
   }
 });
 
-describe.skipIf(!linux)("background red team: claims without the reaper (sandbox off, no Perl: macOS, UBIQUITY_NO_REAPER=1)", () => {
-  const saved = process.env.UBIQUITY_NO_REAPER;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.UBIQUITY_NO_REAPER;
-    else process.env.UBIQUITY_NO_REAPER = saved;
-  });
-  it("F9: a shell whose setsid'd process outlives the session does not end with an outcome that hides it", async () => {
-    process.env.UBIQUITY_NO_REAPER = "1";
-    const [m1, m2] = [mark(), mark()];
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `setsid -f sleep ${m1}; sleep ${m2}`, run_in_background: true } }] }, { toolCalls: [waitFor(m2)] }, "done"]);
-    const query = summon("go", { ...base, model });
-    await collect(query);
-    // Only the process group ends without the reaper: the setsid'd sleep is still there (documented) ...
-    expect(await until(() => sleepers(m2).length === 0, 10_000)).toBe(true);
-    expect(sleepers(m1)).toHaveLength(1);
-    // ... and the task's outcome must not read as if everything ended.
-    const [task] = await query.backgroundTasks();
-    expect(task?.outcome).toMatch(/may still be running/);
-  });
-});
+describe.skipIf(!linux)(
+  "background red team: claims without the reaper (sandbox off, no Perl: macOS, UBIQUITY_NO_REAPER=1)",
+  () => {
+    const saved = process.env.UBIQUITY_NO_REAPER;
+    afterEach(() => {
+      if (saved === undefined) delete process.env.UBIQUITY_NO_REAPER;
+      else process.env.UBIQUITY_NO_REAPER = saved;
+    });
+    it("F9: a shell whose setsid'd process outlives the session does not end with an outcome that hides it", async () => {
+      process.env.UBIQUITY_NO_REAPER = "1";
+      const [m1, m2] = [mark(), mark()];
+      const model = scriptedModel([
+        {
+          toolCalls: [
+            { toolName: "Bash", input: { command: `setsid -f sleep ${m1}; sleep ${m2}`, run_in_background: true } },
+          ],
+        },
+        { toolCalls: [waitFor(m2)] },
+        "done",
+      ]);
+      const query = summon("go", { ...base, model });
+      await collect(query);
+      // Only the process group ends without the reaper: the setsid'd sleep is still there (documented) ...
+      expect(await until(() => sleepers(m2).length === 0, 10_000)).toBe(true);
+      expect(sleepers(m1)).toHaveLength(1);
+      // ... and the task's outcome must not read as if everything ended.
+      const [task] = await query.backgroundTasks();
+      expect(task?.outcome).toMatch(/may still be running/);
+    });
+  },
+);
 
 describe.skipIf(!linux)("background red team: BashOutput's filter", () => {
   it("F10: a filter that backtracks exponentially on the output does not freeze the host (its event loop, every session in it, the tasks' time limits)", async () => {
@@ -498,7 +682,10 @@ describe.skipIf(!linux)("background red team: BashOutput's filter", () => {
 describe.skipIf(!linux)("background red team: sessions in one process (holds)", () => {
   it("one session's KillShell, BashOutput, BashInput and stopTask() cannot reach another session's shell of the same id", async () => {
     const m = mark();
-    const modelA = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true } }] }, "started"]);
+    const modelA = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: `sleep ${m}`, run_in_background: true } }] },
+      "started",
+    ]);
     let release!: () => void;
     const closed = new Promise<void>((r) => (release = r));
     async function* input() {
@@ -512,13 +699,20 @@ describe.skipIf(!linux)("background red team: sessions in one process (holds)", 
     }
     expect(await until(() => sleepers(m).length === 1, 10_000)).toBe(true);
     const modelB = scriptedModel([
-      { toolCalls: [{ toolName: "KillShell", input: { shell_id: "shell-1" } }, { toolName: "BashOutput", input: { bash_id: "shell-1" } }, { toolName: "BashInput", input: { bash_id: "shell-1", input: "x\n" } }] },
+      {
+        toolCalls: [
+          { toolName: "KillShell", input: { shell_id: "shell-1" } },
+          { toolName: "BashOutput", input: { bash_id: "shell-1" } },
+          { toolName: "BashInput", input: { bash_id: "shell-1", input: "x\n" } },
+        ],
+      },
       "done",
     ]);
     const b = summon("go", { ...base, model: modelB });
     const said = results(await collect(b));
     expect(said).toHaveLength(3);
-    for (const r of said) expect(r).toMatch(/There is no background shell "shell-1"\. None was started in this session\./);
+    for (const r of said)
+      expect(r).toMatch(/There is no background shell "shell-1"\. None was started in this session\./);
     expect(await b.stopTask("shell-1")).toBe(false);
     expect(sleepers(m)).toHaveLength(1);
     expect((await a.backgroundTasks()).map((t) => t.state)).toEqual(["running"]);
@@ -532,15 +726,35 @@ describe.skipIf(!linux)("background red team: the permission pipeline (holds)", 
   const cases: { name: string; options: Partial<Options>; refused: RegExp }[] = [
     { name: "plan mode", options: { permissionMode: "plan" }, refused: /Plan mode: Bash can change things/ },
     { name: "dontAsk without an allow rule", options: { permissionMode: "dontAsk" }, refused: /dontAsk never prompts/ },
-    { name: "a Bash(sleep:*) deny rule, bypassPermissions", options: { permissionMode: "bypassPermissions", disallowedTools: ["Bash(sleep:*)"] }, refused: /the rule Bash\(sleep:\*\)/ },
-    { name: "a deny rule on a command behind a wrapper (env, nohup)", options: { permissionMode: "bypassPermissions", disallowedTools: ["Bash(sleep:*)"] }, refused: /the rule Bash\(sleep:\*\)/ },
-    { name: "the default mode with a handler that refuses", options: { canUseTool: () => ({ behavior: "deny" as const, message: "refused by hand" }) }, refused: /refused by hand/ },
+    {
+      name: "a Bash(sleep:*) deny rule, bypassPermissions",
+      options: { permissionMode: "bypassPermissions", disallowedTools: ["Bash(sleep:*)"] },
+      refused: /the rule Bash\(sleep:\*\)/,
+    },
+    {
+      name: "a deny rule on a command behind a wrapper (env, nohup)",
+      options: { permissionMode: "bypassPermissions", disallowedTools: ["Bash(sleep:*)"] },
+      refused: /the rule Bash\(sleep:\*\)/,
+    },
+    {
+      name: "the default mode with a handler that refuses",
+      options: { canUseTool: () => ({ behavior: "deny" as const, message: "refused by hand" }) },
+      refused: /refused by hand/,
+    },
   ];
   for (const [i, c] of cases.entries()) {
     it(`run_in_background is refused like a foreground call: ${c.name}`, async () => {
       const m = mark();
       const command = i === 3 ? `env nohup sleep ${m}` : `sleep ${m}`;
-      const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command, run_in_background: true } }, { toolName: "Bash", input: { command, run_in_background: true, pty: true } }] }, "done"]);
+      const model = scriptedModel([
+        {
+          toolCalls: [
+            { toolName: "Bash", input: { command, run_in_background: true } },
+            { toolName: "Bash", input: { command, run_in_background: true, pty: true } },
+          ],
+        },
+        "done",
+      ]);
       const said = results(await collect(summon("go", { ...base, canUseTool: undefined, ...c.options, model })));
       expect(said).toHaveLength(2);
       for (const r of said) expect(r).toMatch(c.refused);

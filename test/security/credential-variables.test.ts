@@ -65,21 +65,53 @@ describe("credential variables", () => {
     expect(isScrubbedVariable(name, "x")).toBe(true);
   });
 
-  it.each(["PATH", "HOME", "MAX_TOKENS", "TOKENIZERS_PARALLELISM", "SSH_AUTH_SOCK", "AWS_REGION", "OPENAI_BASE_URL", "KEYBOARD", "MONKEY", "SECRETS_DIR"])(
-    "%s is not a credential (redaction leaves its value alone)",
-    (name) => {
-      expect(isCredentialName(name)).toBe(false);
-    },
-  );
+  it.each([
+    "PATH",
+    "HOME",
+    "MAX_TOKENS",
+    "TOKENIZERS_PARALLELISM",
+    "SSH_AUTH_SOCK",
+    "AWS_REGION",
+    "OPENAI_BASE_URL",
+    "KEYBOARD",
+    "MONKEY",
+    "SECRETS_DIR",
+  ])("%s is not a credential (redaction leaves its value alone)", (name) => {
+    expect(isCredentialName(name)).toBe(false);
+  });
 
   // The subprocess environment is an allow-list: not being a credential is not enough to pass.
-  it.each(["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ", "SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "HTTPS_PROXY", "no_proxy", "XDG_CONFIG_HOME"])(
-    "%s passes to subprocesses",
-    (name) => expect(isScrubbedVariable(name, "/some/value")).toBe(false),
-  );
-  it.each(["SENTRY_DSN", "DB_PASS", "SLACK_WEBHOOK_URL", "GH_PAT", "MAX_TOKENS", "SSH_AUTH_SOCK", "AWS_REGION", "DISPLAY", "XDG_RUNTIME_DIR", "NODE_OPTIONS", "npm_config_registry", "LC_", "MONKEY"])(
-    "%s does not pass to subprocesses (off the allow-list)",
-    (name) => expect(isScrubbedVariable(name, "/some/value")).toBe(true),
+  it.each([
+    "PATH",
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TERM",
+    "TMPDIR",
+    "TZ",
+    "SSL_CERT_FILE",
+    "NODE_EXTRA_CA_CERTS",
+    "HTTPS_PROXY",
+    "no_proxy",
+    "XDG_CONFIG_HOME",
+  ])("%s passes to subprocesses", (name) => expect(isScrubbedVariable(name, "/some/value")).toBe(false));
+  it.each([
+    "SENTRY_DSN",
+    "DB_PASS",
+    "SLACK_WEBHOOK_URL",
+    "GH_PAT",
+    "MAX_TOKENS",
+    "SSH_AUTH_SOCK",
+    "AWS_REGION",
+    "DISPLAY",
+    "XDG_RUNTIME_DIR",
+    "NODE_OPTIONS",
+    "npm_config_registry",
+    "LC_",
+    "MONKEY",
+  ])("%s does not pass to subprocesses (off the allow-list)", (name) =>
+    expect(isScrubbedVariable(name, "/some/value")).toBe(true),
   );
   it("a proxy URL with a password does not pass; one without does", () => {
     expect(isScrubbedVariable("HTTPS_PROXY", "http://me:hunter22@proxy:3128")).toBe(true);
@@ -118,17 +150,26 @@ describe("buildSubprocessEnv()", () => {
 
   it("keeps only allow-listed variables by default: credentials, UBIQUITY_* and anything unnamed stay behind", () => {
     expect(buildSubprocessEnv({}, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
-    expect(buildSubprocessEnv({ subprocessEnv: "scrubbed" }, { parent })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
+    expect(buildSubprocessEnv({ subprocessEnv: "scrubbed" }, { parent })).toEqual({
+      PATH: "/usr/bin",
+      HOME: "/home/u",
+    });
   });
 
   it("`env` adds variables, wins over the parent and is never scrubbed; `add` layers come last", () => {
-    const env = buildSubprocessEnv({ env: { GITHUB_TOKEN: "listed-by-user", PATH: "/opt/bin" } }, { parent, add: [{ EXTRA: "1" }, undefined, { PATH: "/last" }] });
+    const env = buildSubprocessEnv(
+      { env: { GITHUB_TOKEN: "listed-by-user", PATH: "/opt/bin" } },
+      { parent, add: [{ EXTRA: "1" }, undefined, { PATH: "/last" }] },
+    );
     expect(env).toEqual({ PATH: "/last", HOME: "/home/u", GITHUB_TOKEN: "listed-by-user", EXTRA: "1" });
   });
 
   it('"inherit" passes the parent as it is, plus `env`', () => {
     const { UNSET: _u, ...defined } = parent;
-    expect(buildSubprocessEnv({ subprocessEnv: "inherit", env: { A: "b" } }, { parent })).toEqual({ ...defined, A: "b" });
+    expect(buildSubprocessEnv({ subprocessEnv: "inherit", env: { A: "b" } }, { parent })).toEqual({
+      ...defined,
+      A: "b",
+    });
   });
 
   it("drops empty and relative PATH entries, whoever set them (parent, `env`, `add`)", () => {
@@ -139,8 +180,11 @@ describe("buildSubprocessEnv()", () => {
     expect(buildSubprocessEnv({}, { parent: {}, add: [{ PATH: "/a:." }] }).PATH).toBe("/a");
   });
 
-  it("`inherit: false` (stdio MCP servers) keeps the allow-list even under \"inherit\"", () => {
-    expect(buildSubprocessEnv({ subprocessEnv: "inherit" }, { parent, inherit: false })).toEqual({ PATH: "/usr/bin", HOME: "/home/u" });
+  it('`inherit: false` (stdio MCP servers) keeps the allow-list even under "inherit"', () => {
+    expect(buildSubprocessEnv({ subprocessEnv: "inherit" }, { parent, inherit: false })).toEqual({
+      PATH: "/usr/bin",
+      HOME: "/home/u",
+    });
   });
 
   it("reads process.env when no parent is given", () => {
@@ -183,7 +227,9 @@ describe("secrets from the environment", () => {
       },
       {},
     );
-    expect(new Set(secrets)).toEqual(new Set(["ghp-listed-123456", "proxy-pass-99", "gh-server-token-1", "url-pass-77", "hdr-value-5"]));
+    expect(new Set(secrets)).toEqual(
+      new Set(["ghp-listed-123456", "proxy-pass-99", "gh-server-token-1", "url-pass-77", "hdr-value-5"]),
+    );
   });
 
   it("a redacting logger masks strings and printed errors that carry a secret, and leaves others untouched", () => {
@@ -199,6 +245,8 @@ describe("secrets from the environment", () => {
     expect(String(lines[0]![1])).not.toContain("SECRET123");
     expect(lines[0]![2]).toBe(plain);
     expect(lines[0]![3]).toBe(7);
-    expect(redactText("a sk-test-SECRET123 b", secretsOf(undefined, { OPENAI_API_KEY: "sk-test-SECRET123" }))).toBe("a [redacted] b");
+    expect(redactText("a sk-test-SECRET123 b", secretsOf(undefined, { OPENAI_API_KEY: "sk-test-SECRET123" }))).toBe(
+      "a [redacted] b",
+    );
   });
 });

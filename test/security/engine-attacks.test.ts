@@ -8,7 +8,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startProviderServer, type FakeProviderServer, type FakeTurn, type RecordedRequest } from "../../src/testing/index";
+import {
+  startProviderServer,
+  type FakeProviderServer,
+  type FakeTurn,
+  type RecordedRequest,
+} from "../../src/testing/index";
 import { requireDist, runCli } from "../helpers/project";
 
 const made: string[] = [];
@@ -53,11 +58,15 @@ async function attack(commands: string[], flags: string[]) {
   writeFileSync(join(cwd, "victim", "keep.txt"), "keep\n");
   await server?.close();
   server = await startProviderServer(attacker(commands));
-  const run = await runCli(["run", "--model", "openai:gpt-5", "--output-format", "stream-json", ...flags, "do the task"], cwd, {
-    HOME: home,
-    OPENAI_API_KEY: "sk-test-attacks",
-    OPENAI_BASE_URL: server.baseURL,
-  });
+  const run = await runCli(
+    ["run", "--model", "openai:gpt-5", "--output-format", "stream-json", ...flags, "do the task"],
+    cwd,
+    {
+      HOME: home,
+      OPENAI_API_KEY: "sk-test-attacks",
+      OPENAI_BASE_URL: server.baseURL,
+    },
+  );
   return { run, home, cwd, out: results(run.stdout) };
 }
 
@@ -76,7 +85,8 @@ describe("the engine through the bin, as an attacker", () => {
     expect(out).toHaveLength(commands.length);
     for (const r of out.slice(0, -1)) expect(r.isError, r.content).toBe(true);
     expect(out.at(-1)).toEqual({ content: "control", isError: false });
-    for (const m of ["m-subscript", "m-compgen", "m-backtick", "m-pattern", "m-arith"]) expect(existsSync(join(cwd, m)), m).toBe(false);
+    for (const m of ["m-subscript", "m-compgen", "m-backtick", "m-pattern", "m-arith"])
+      expect(existsSync(join(cwd, m)), m).toBe(false);
   });
 
   it("bypassPermissions with a deny rule: a denied program behind stdin, `env -`, a computed name, an unknown wrapper or inline code is denied", async () => {
@@ -89,9 +99,15 @@ describe("the engine through the bin, as an attacker", () => {
       "echo ${x:-`rm -rf victim`}",
       "ls victim",
     ];
-    const { run, cwd, out } = await attack(commands, ["--permission-mode", "bypassPermissions", "--disallowedTools", "Bash(rm:*)"]);
+    const { run, cwd, out } = await attack(commands, [
+      "--permission-mode",
+      "bypassPermissions",
+      "--disallowedTools",
+      "Bash(rm:*)",
+    ]);
     expect(run.code, run.stderr).toBe(0);
-    for (const r of out.slice(0, -1)) expect(r.content, r.content).toMatch(/^Permission denied: the rule Bash\(rm:\*\)/);
+    for (const r of out.slice(0, -1))
+      expect(r.content, r.content).toMatch(/^Permission denied: the rule Bash\(rm:\*\)/);
     expect(out.at(-1)).toEqual({ content: "keep.txt", isError: false });
     expect(readFileSync(join(cwd, "victim", "keep.txt"), "utf8")).toBe("keep\n");
   });

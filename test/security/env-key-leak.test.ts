@@ -35,14 +35,26 @@ async function runWithEnvKey(format: "text" | "stream-json") {
   const server = await startProviderServer([
     { toolCalls: [{ name: "Bash", input: { command: 'echo "key=[$OPENAI_API_KEY]"; env' }, id: "call_env" }] },
     { status: 429, headers: { "retry-after": "0" }, message: `Rate limited for key ${KEY}` },
-    { status: 401, message: `Incorrect API key provided: ${KEY}. You can find your API key at https://example.invalid` },
+    {
+      status: 401,
+      message: `Incorrect API key provided: ${KEY}. You can find your API key at https://example.invalid`,
+    },
   ]);
   servers.push(server);
   const home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-keyleak-home-")));
   homes.push(home);
   const cwd = tempProject({});
   const out = await runCli(
-    ["run", "--model", "openai:gpt-4o", "--permission-mode", "bypassPermissions", "--output-format", format, "show the environment"],
+    [
+      "run",
+      "--model",
+      "openai:gpt-4o",
+      "--permission-mode",
+      "bypassPermissions",
+      "--output-format",
+      format,
+      "show the environment",
+    ],
     cwd,
     { HOME: home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL, DEBUG: "ubiquity*" },
   );
@@ -51,21 +63,24 @@ async function runWithEnvKey(format: "text" | "stream-json") {
 }
 
 describe("a provider key from the environment", () => {
-  it.concurrent.each(["stream-json", "text"] as const)("leaves no copy anywhere in a failing %s run", async (format) => {
-    const { server, out, files, contents } = await runWithEnvKey(format);
-    // The key did reach the provider, and the run got as far as the 401.
-    expect(server.requests.length, out.stderr).toBe(3);
-    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(out.code, out.stderr).toBe(1);
-    expect(`${out.stdout}\n${out.stderr}`).toMatch(/401.*Incorrect API key provided: \[redacted\]/);
-    // The DEBUG log ran (retry lines), the Bash call ran without the key, the transcript exists.
-    expect(out.stderr).toContain("[ubiquity:retry]");
-    expect(files.some((f) => f.includes(join(".ubiquity", "sessions")))).toBe(true);
-    expect(contents).toContain("key=[]");
-    // The key is nowhere: stdout, stderr (with the DEBUG log), the session and todo folders.
-    expect(out.stdout).not.toContain(KEY);
-    expect(out.stderr).not.toContain(KEY);
-    expect(contents).not.toContain(KEY);
-    expect(`${out.stdout}${out.stderr}${contents}`).not.toContain("SECRET123");
-  });
+  it.concurrent.each(["stream-json", "text"] as const)(
+    "leaves no copy anywhere in a failing %s run",
+    async (format) => {
+      const { server, out, files, contents } = await runWithEnvKey(format);
+      // The key did reach the provider, and the run got as far as the 401.
+      expect(server.requests.length, out.stderr).toBe(3);
+      expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(out.code, out.stderr).toBe(1);
+      expect(`${out.stdout}\n${out.stderr}`).toMatch(/401.*Incorrect API key provided: \[redacted\]/);
+      // The DEBUG log ran (retry lines), the Bash call ran without the key, the transcript exists.
+      expect(out.stderr).toContain("[ubiquity:retry]");
+      expect(files.some((f) => f.includes(join(".ubiquity", "sessions")))).toBe(true);
+      expect(contents).toContain("key=[]");
+      // The key is nowhere: stdout, stderr (with the DEBUG log), the session and todo folders.
+      expect(out.stdout).not.toContain(KEY);
+      expect(out.stderr).not.toContain(KEY);
+      expect(contents).not.toContain(KEY);
+      expect(`${out.stdout}${out.stderr}${contents}`).not.toContain("SECRET123");
+    },
+  );
 });

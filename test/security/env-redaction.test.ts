@@ -34,7 +34,9 @@ afterEach(() => {
 
 const newDir = tempDirs();
 const filesUnder = (root: string): string[] =>
-  readdirSync(root).flatMap((name) => (statSync(join(root, name)).isDirectory() ? filesUnder(join(root, name)) : [join(root, name)]));
+  readdirSync(root).flatMap((name) =>
+    statSync(join(root, name)).isDirectory() ? filesUnder(join(root, name)) : [join(root, name)],
+  );
 
 // A tool that logs what a careless plugin would: an error object carrying the key in its body.
 const leaky = defineTool({
@@ -43,7 +45,10 @@ const leaky = defineTool({
   inputSchema: z.object({}),
   isReadOnly: true,
   execute: (_input, ctx) => {
-    ctx.logger.warn("provider said:", Object.assign(new Error("HTTP 401"), { responseBody: `{"error":"bad key ${KEY}"}` }));
+    ctx.logger.warn(
+      "provider said:",
+      Object.assign(new Error("HTTP 401"), { responseBody: `{"error":"bad key ${KEY}"}` }),
+    );
     ctx.logger.debug(`connecting to ${process.env.DATABASE_URL}`);
     return "logged";
   },
@@ -53,7 +58,16 @@ async function run(turns: Parameters<typeof scriptedModel>[0], options: Options 
   const sessionDir = newDir("ubq-envredact-");
   const logger = capturingLogger();
   const messages = await collect(
-    summon("go", { presets: [], plugins: [sessionsPlugin()], tools: [leaky, new BashTool()], model: scriptedModel(turns), cwd: sessionDir, sessionDir, logger, ...options }),
+    summon("go", {
+      presets: [],
+      plugins: [sessionsPlugin()],
+      tools: [leaky, new BashTool()],
+      model: scriptedModel(turns),
+      cwd: sessionDir,
+      sessionDir,
+      logger,
+      ...options,
+    }),
   );
   const files = filesUnder(sessionDir).filter((f) => f.endsWith(".jsonl"));
   return { messages, logger, files, transcript: files.map((f) => readFileSync(f, "utf8")).join("\n") };
@@ -63,7 +77,13 @@ describe("keys from the environment are redacted", () => {
   it("in the result, the transcript and the log when the provider echoes the key", async () => {
     const { messages, logger, files, transcript } = await run([
       { toolCalls: [{ toolName: "Leaky", input: {}, id: "t1" }] },
-      { error: { status: 401, message: `Incorrect API key provided: ${KEY}`, body: `{"error":{"message":"bad key ${KEY}"}}` } },
+      {
+        error: {
+          status: 401,
+          message: `Incorrect API key provided: ${KEY}`,
+          body: `{"error":{"message":"bad key ${KEY}"}}`,
+        },
+      },
     ]);
     const result = resultOf(messages);
     expect(result.isError).toBe(true);
@@ -102,7 +122,10 @@ it("`ubiquity inspect` (text and JSON) shows no URL password, credential in `env
       mcpServers: { gh: { command: "gh-mcp", env: { GH_TOKEN: "gh-SECRET123-server" } } },
     }),
   );
-  for (const args of [["inspect", "--config", config], ["inspect", "--json", "--config", config]]) {
+  for (const args of [
+    ["inspect", "--config", config],
+    ["inspect", "--json", "--config", config],
+  ]) {
     let out = "";
     const code = await main(args, { stdout: (t) => void (out += t), stderr: (t) => void (out += t) });
     expect(code, out).toBe(0);

@@ -35,7 +35,9 @@ describe("planted agent and skill files", () => {
     const warnings: string[] = [];
     const files = await readAgentFiles(["project"], { cwd, home: temp() }, (m) => warnings.push(m));
     expect([...files.keys()]).toEqual(["good"]);
-    expect(warnings.join("\n")).toContain(`${join(folder, "huge.md")}: it is 2147483648 bytes, over the 1048576-byte limit`);
+    expect(warnings.join("\n")).toContain(
+      `${join(folder, "huge.md")}: it is 2147483648 bytes, over the 1048576-byte limit`,
+    );
   });
 
   it("a FIFO and a 2 GB sparse file as SKILL.md are refused; the good skill loads", async () => {
@@ -51,7 +53,9 @@ describe("planted agent and skill files", () => {
     const warnings: string[] = [];
     const skills = await loadSkills({ skillSources: ["project"] }, { cwd, home: temp() }, (m) => warnings.push(m));
     expect(skills.map((s) => s.name)).toEqual(["good"]);
-    expect(warnings.join("\n")).toContain(`skipped the skill ${join(root, "huge", "SKILL.md")}: it is 2147483648 bytes, over the 1048576-byte limit`);
+    expect(warnings.join("\n")).toContain(
+      `skipped the skill ${join(root, "huge", "SKILL.md")}: it is 2147483648 bytes, over the 1048576-byte limit`,
+    );
   });
 });
 
@@ -61,7 +65,9 @@ describe("planted transcripts and task files", () => {
     const dir = temp();
     const path = join(dir, "00000000-0000-4000-8000-000000000000.jsonl");
     execFileSync("mkfifo", [path]);
-    await expect(readTranscriptFile(path)).rejects.toThrow(`the session transcript ${path} cannot be read: it is a FIFO (named pipe), not a regular file`);
+    await expect(readTranscriptFile(path)).rejects.toThrow(
+      `the session transcript ${path} cannot be read: it is a FIFO (named pipe), not a regular file`,
+    );
   });
 
   it("a FIFO among the task files is skipped with a report, without blocking", async () => {

@@ -147,7 +147,9 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 async function bash(command: string, input: Record<string, unknown> = {}) {
   const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command, ...input } }] }, "done"]);
   const canUseTool = () => ({ behavior: "allow" as const });
-  const messages = await collect(summon("go", { model, canUseTool, persistSession: false, persistTodos: false, sandbox: false, cwd: dir }));
+  const messages = await collect(
+    summon("go", { model, canUseTool, persistSession: false, persistTodos: false, sandbox: false, cwd: dir }),
+  );
   const result = messages.find((m) => m.type === "tool_result");
   if (result?.type !== "tool_result") throw new Error("no tool result");
   return { content: result.output.content as string, metadata: result.output.metadata as Record<string, unknown> };
@@ -165,7 +167,9 @@ async function killProgramMidCall(command: string, running: string[]) {
 
 const linux = process.platform === "linux" && existsSync("/proc/self/stat");
 // Whether a command may ptrace its parent here (root, or no Yama restriction).
-const yama = existsSync("/proc/sys/kernel/yama/ptrace_scope") ? Number(readFileSync("/proc/sys/kernel/yama/ptrace_scope", "utf8")) : 0;
+const yama = existsSync("/proc/sys/kernel/yama/ptrace_scope")
+  ? Number(readFileSync("/proc/sys/kernel/yama/ptrace_scope", "utf8"))
+  : 0;
 const mayPtraceParent = process.getuid?.() === 0 || yama === 0;
 
 describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", { timeout: 120_000 }, () => {
@@ -180,7 +184,9 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
 
   it("F2: a command that lowers the reaper's open-file limit (prlimit) neither escapes nor gets a false `contained`", async () => {
     const m = mark();
-    const { content, metadata } = await bash(`setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; prlimit --pid $PPID --nofile=4:4 && echo limited`);
+    const { content, metadata } = await bash(
+      `setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; prlimit --pid $PPID --nofile=4:4 && echo limited`,
+    );
     expect(content).toContain("limited");
     const left = sleepers(m);
     // The claim must be true, and the process must not have survived.
@@ -211,9 +217,13 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
 
   it("F4: background jobs in the command's own group are named in the result (10 of 10), not killed unseen", async () => {
     const m = mark();
-    const { content, metadata } = await bash(`for i in $(seq 10); do sleep ${m} & done; until [ "$(pgrep -xfc "sleep ${m}")" = 10 ]; do sleep 0.05; done; echo started`);
+    const { content, metadata } = await bash(
+      `for i in $(seq 10); do sleep ${m} & done; until [ "$(pgrep -xfc "sleep ${m}")" = 10 ]; do sleep 0.05; done; echo started`,
+    );
     expect(sleepers(m)).toEqual([]);
-    expect(content).toMatch(/^started\n\n\[10 background processes the command left running were stopped when it returned \(/);
+    expect(content).toMatch(
+      /^started\n\n\[10 background processes the command left running were stopped when it returned \(/,
+    );
     expect(metadata.stopped).toHaveLength(10);
     expect(metadata.contained).toBe(true);
   });
@@ -221,7 +231,9 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
   it("F5: a report forged on the reaper's fd 3 (pidfd_getfd) before killing it is not believed", async () => {
     const m = mark();
     const forge = `perl -e 'my $r = shift; my $pfd = syscall(434, $r + 0, 0); my $fd = $pfd < 0 ? -1 : syscall(438, $pfd, 3, 0); if ($fd < 0) { print "getfd failed\\n"; exit } open(my $o, ">&=", $fd) or die; syswrite($o, "status exit 0\\ndone\\n"); close $o; syswrite(STDOUT, "forged\\n"); kill("KILL", $r)' $PPID`;
-    const { content, metadata } = await bash(`setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; ${forge}`);
+    const { content, metadata } = await bash(
+      `setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; ${forge}`,
+    );
     if (content.includes("getfd failed")) return; // the command may not ptrace its parent here (Yama): nothing to forge with
     expect(content).toContain("forged");
     // The sleep did survive (the reaper was killed): the result must not say otherwise.
@@ -235,7 +247,9 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     const real = "reaper 1\nshell 11\nkilled 12 sleep\nstatus exit 0\ndone\n";
     expect(parseReaperReport(real).contained).toBe(true);
     // Forged lines: a second done, lines after done, a second status or reaper line.
-    expect(parseReaperReport("reaper 1\nshell 11\nstatus exit 0\ndone\nkilled 12 sleep\nstatus exit 0\ndone\n").contained).toBe(false);
+    expect(
+      parseReaperReport("reaper 1\nshell 11\nstatus exit 0\ndone\nkilled 12 sleep\nstatus exit 0\ndone\n").contained,
+    ).toBe(false);
     expect(parseReaperReport(`${real}killed 13 sleep\n`).contained).toBe(false);
     expect(parseReaperReport("reaper 1\nreaper 1\nshell 11\nstatus exit 0\ndone\n").contained).toBe(false);
     expect(parseReaperReport("reaper 1\nshell 11\nstatus exit 0\nincomplete\ndone\n").contained).toBe(false);
@@ -259,12 +273,27 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     const hook = join(dir, "stuck-hook.sh");
     const attached = join(dir, "attached");
     // PTRACE_ATTACH (16): the reaper sits in a ptrace stop that SIGCONT does not end.
-    writeFileSync(hook, `#!/usr/bin/env bash\nsetsid -f perl -e 'syscall(101, 16, $ARGV[0] + 0, 0, 0) == 0 or die "attach: $!"; open(my $f, ">", $ARGV[2]); close $f; sleep 1000' $PPID ${m} ${attached} 2>${attached}.err\nfor i in $(seq 600); do [ -e ${attached} ] && break; sleep 0.05; done\nsleep 300\n`);
+    writeFileSync(
+      hook,
+      `#!/usr/bin/env bash\nsetsid -f perl -e 'syscall(101, 16, $ARGV[0] + 0, 0, 0) == 0 or die "attach: $!"; open(my $f, ">", $ARGV[2]); close $f; sleep 1000' $PPID ${m} ${attached} 2>${attached}.err\nfor i in $(seq 600); do [ -e ${attached} ] && break; sleep 0.05; done\nsleep 300\n`,
+    );
     chmodSync(hook, 0o755);
     const model = scriptedModel(["done"]);
     // HOME: this machine's ~/.bashrc (which bash reads when stdin is a socket, as a hook's is) is slow.
-    const run = collect(summon("go", { model, presets: [], plugins: [hooksPlugin()], cwd: dir, env: { HOME: dir }, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 1 }] }] } } as Options));
-    const outcome = await Promise.race([run.then((messages) => messages.at(-1)), delay(60_000).then(() => "hung" as const)]);
+    const run = collect(
+      summon("go", {
+        model,
+        presets: [],
+        plugins: [hooksPlugin()],
+        cwd: dir,
+        env: { HOME: dir },
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 1 }] }] },
+      } as Options),
+    );
+    const outcome = await Promise.race([
+      run.then((messages) => messages.at(-1)),
+      delay(60_000).then(() => "hung" as const),
+    ]);
     if (!existsSync(attached)) return; // ptrace not permitted here: the reaper was never stopped
     expect(outcome).toMatchObject({ type: "result", subtype: "success" });
   });
@@ -273,7 +302,9 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     const m = mark();
     const attached = join(dir, `attached-${m}`);
     const tracer = `setsid -f perl -e 'syscall(101, 16, $ARGV[0] + 0, 0, 0) == 0 or exit 1; open(my $f, ">", $ARGV[2]); close $f; sleep 1000' $PPID ${m} ${attached}`;
-    const call = bash(`${tracer}; for i in $(seq 600); do [ -e ${attached} ] && break; sleep 0.05; done; sleep 300`, { timeout: 1500 });
+    const call = bash(`${tracer}; for i in $(seq 600); do [ -e ${attached} ] && break; sleep 0.05; done; sleep 300`, {
+      timeout: 1500,
+    });
     const outcome = await Promise.race([call, delay(90_000).then(() => "hung" as const)]);
     if (!existsSync(attached)) return; // ptrace not permitted here: the reaper was never stopped
     expect(outcome).not.toBe("hung");
@@ -284,36 +315,50 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     expect(content).toContain("may still be running");
   });
 
-  (existsSync("/usr/bin/gdb") && mayPtraceParent ? it.fails : it.skip)("F5 (open part): a command that may ptrace the reaper forges `done` and makes it exit(0): believed", async () => {
-    const [m, rest] = [mark(), mark()];
-    const forge = `perl -e 'my $r = shift; my $pfd = syscall(434, $r + 0, 0); my $fd = $pfd < 0 ? -1 : syscall(438, $pfd, 3, 0); exit 1 if $fd < 0; open(my $o, ">&=", $fd) or die; syswrite($o, "status exit 0\\ndone\\n")' $PPID`;
-    const exit0 = `setsid -f gdb -p $PPID -batch -ex 'call (void)_exit(0)' >/dev/null 2>&1`;
-    const { metadata } = await bash(`setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; ${forge} && ${exit0}; sleep ${rest}`);
-    // The claim must be true: either the sleep is gone, or the result does not say it is.
-    if (metadata.contained === true) expect(sleepers(m)).toEqual([]);
-  });
+  (existsSync("/usr/bin/gdb") && mayPtraceParent ? it.fails : it.skip)(
+    "F5 (open part): a command that may ptrace the reaper forges `done` and makes it exit(0): believed",
+    async () => {
+      const [m, rest] = [mark(), mark()];
+      const forge = `perl -e 'my $r = shift; my $pfd = syscall(434, $r + 0, 0); my $fd = $pfd < 0 ? -1 : syscall(438, $pfd, 3, 0); exit 1 if $fd < 0; open(my $o, ">&=", $fd) or die; syswrite($o, "status exit 0\\ndone\\n")' $PPID`;
+      const exit0 = `setsid -f gdb -p $PPID -batch -ex 'call (void)_exit(0)' >/dev/null 2>&1`;
+      const { metadata } = await bash(
+        `setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; ${forge} && ${exit0}; sleep ${rest}`,
+      );
+      // The claim must be true: either the sleep is gone, or the result does not say it is.
+      if (metadata.contained === true) expect(sleepers(m)).toEqual([]);
+    },
+  );
 
   // By design: a process that an already-running server starts for the command (tmux, a scheduler,
   // a container daemon) is the server's child, not the command's; no reaper sees it.
-  (existsSync("/usr/bin/tmux") ? it.fails : it.skip)("F8 (open, by design): a process an already-running tmux server starts for the command outlives the call that says contained", async () => {
-    const [m, server] = [mark(), mark()];
-    const socket = `ubq-rt-${process.pid}-${n}`;
-    execFileSync("tmux", ["-L", socket, "new", "-d", "-s", "x", `sleep ${server}`]);
-    try {
-      const { metadata } = await bash(`tmux -L ${socket} new -d 'sleep ${m}'; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done`);
-      if (metadata.contained === true) expect(sleepers(m)).toEqual([]);
-    } finally {
-      execFileSync("tmux", ["-L", socket, "kill-server"]);
-    }
-  });
+  (existsSync("/usr/bin/tmux") ? it.fails : it.skip)(
+    "F8 (open, by design): a process an already-running tmux server starts for the command outlives the call that says contained",
+    async () => {
+      const [m, server] = [mark(), mark()];
+      const socket = `ubq-rt-${process.pid}-${n}`;
+      execFileSync("tmux", ["-L", socket, "new", "-d", "-s", "x", `sleep ${server}`]);
+      try {
+        const { metadata } = await bash(
+          `tmux -L ${socket} new -d 'sleep ${m}'; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done`,
+        );
+        if (metadata.contained === true) expect(sleepers(m)).toEqual([]);
+      } finally {
+        execFileSync("tmux", ["-L", socket, "kill-server"]);
+      }
+    },
+  );
 
   it.fails("F7 (open): a command that stops the reaper, then the SDK program is SIGKILLed: its setsid'd process outlives it", async () => {
     const [m, rest] = [mark(), mark()];
-    await killProgramMidCall(`setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; kill -STOP $PPID; sleep ${rest}`, [m, rest]);
+    await killProgramMidCall(
+      `setsid -f sleep ${m}; until pgrep -xf "sleep ${m}" >/dev/null; do sleep 0.05; done; kill -STOP $PPID; sleep ${rest}`,
+      [m, rest],
+    );
     // The stopped reaper (the sleep's parent after setsid -f) is the test's to clean up.
     for (const pid of sleepers(m)) {
       const parent = ppidOf(pid);
-      if (parent && parent > 1 && readFileSync(`/proc/${parent}/cmdline`, "utf8").startsWith("/usr/bin/perl\0-e")) extraPids.push(parent);
+      if (parent && parent > 1 && readFileSync(`/proc/${parent}/cmdline`, "utf8").startsWith("/usr/bin/perl\0-e"))
+        extraPids.push(parent);
     }
     expect(await until(() => sleepers(m).length === 0, 10_000)).toBe(true);
   });

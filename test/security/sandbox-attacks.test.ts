@@ -7,11 +7,16 @@
  * no process survived.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startProviderServer, type FakeProviderServer, type FakeTurn, type RecordedRequest } from "../../src/testing/index";
+import {
+  startProviderServer,
+  type FakeProviderServer,
+  type FakeTurn,
+  type RecordedRequest,
+} from "../../src/testing/index";
 import { requireDist, runCli } from "../helpers/project";
 import { processesWith, SKIP } from "../sandbox/helpers";
 
@@ -38,7 +43,12 @@ function attacker(commands: string[]): (request: RecordedRequest) => FakeTurn {
   };
 }
 
-type Streamed = { type: string; subtype?: string; sandbox?: { status: string; backend?: string }; output?: { content: unknown } };
+type Streamed = {
+  type: string;
+  subtype?: string;
+  sandbox?: { status: string; backend?: string };
+  output?: { content: unknown };
+};
 const messages = (stdout: string): Streamed[] =>
   stdout
     .split("\n")
@@ -53,7 +63,8 @@ afterAll(async () => {
 });
 
 const KEY = "sk-test-sandbox-attacks-0123456789";
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, stdio: "pipe", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, stdio: "pipe", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } });
 
 async function attack(commands: string[], prepare: (cwd: string) => void = () => {}, flags: string[] = []) {
   const home = temp("ubq-sbx-atk-home-");
@@ -64,11 +75,25 @@ async function attack(commands: string[], prepare: (cwd: string) => void = () =>
   prepare(cwd);
   await server?.close();
   server = await startProviderServer(attacker(commands.map((c) => c.replaceAll("MARK", mark))));
-  const run = await runCli(["run", "--model", "openai:gpt-5", "--output-format", "stream-json", "--permission-mode", "bypassPermissions", ...flags, "do the task"], cwd, {
-    HOME: home,
-    OPENAI_API_KEY: KEY,
-    OPENAI_BASE_URL: server.baseURL,
-  });
+  const run = await runCli(
+    [
+      "run",
+      "--model",
+      "openai:gpt-5",
+      "--output-format",
+      "stream-json",
+      "--permission-mode",
+      "bypassPermissions",
+      ...flags,
+      "do the task",
+    ],
+    cwd,
+    {
+      HOME: home,
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: server.baseURL,
+    },
+  );
   // The user, afterwards, outside the sandbox: git in every repository the workspace has.
   for (const repo of ["", "sub", "lib", "evil"]) {
     if (existsSync(join(cwd, repo))) {
@@ -93,7 +118,9 @@ describe.skipIf(SKIP)("the default sandbox, attacked through the bin (bypassPerm
 
   it(".git/commondir pointing at a planted common folder: git status afterwards runs nothing", async () => {
     const { cwd, mark, all } = await attack(
-      script("mkdir -p evil && cp -r .git/HEAD .git/objects .git/refs evil/ && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = touch MARK\\n' > evil/config\nprintf '../evil\\n' > .git/commondir && echo planted"),
+      script(
+        "mkdir -p evil && cp -r .git/HEAD .git/objects .git/refs evil/ && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = touch MARK\\n' > evil/config\nprintf '../evil\\n' > .git/commondir && echo planted",
+      ),
     );
     expect(String(all.filter((m) => m.type === "tool_result")[1]!.output!.content)).toContain("planted");
     expect(existsSync(join(cwd, ".git", "commondir"))).toBe(false);
@@ -103,7 +130,9 @@ describe.skipIf(SKIP)("the default sandbox, attacked through the bin (bypassPerm
 
   it("a nested repository made in the run, and an existing one, with core.fsmonitor: git status there runs nothing", async () => {
     const { cwd, mark, all } = await attack(
-      script("git init -q sub && git -C sub config core.fsmonitor 'touch MARK'\ngit -C lib config core.fsmonitor 'touch MARK' || echo lib-refused"),
+      script(
+        "git init -q sub && git -C sub config core.fsmonitor 'touch MARK'\ngit -C lib config core.fsmonitor 'touch MARK' || echo lib-refused",
+      ),
       (ws) => {
         mkdirSync(join(ws, "lib"));
         git(ws, "init", "-q", "lib");
@@ -119,13 +148,30 @@ describe.skipIf(SKIP)("the default sandbox, attacked through the bin (bypassPerm
   });
 
   it("leaves none of the files that run code later behind, at the top or in a subfolder, and removes a config planted in a subfolder", async () => {
-    const planted = [".pre-commit-config.yaml", "lefthook.yml", ".pnpmfile.cjs", "bunfig.toml", "pkg/.pre-commit-config.yaml", "pkg/lefthook.yml", "pkg/.pnpmfile.cjs", "pkg/deep/bunfig.toml", "pkg/.envrc", "pkg/ubiquity.config.mjs", "pkg/.ubiquity/settings.json", "pkg/.mcp.json"];
-    const { cwd, home, all } = await attack(script(planted.map((p) => `mkdir -p "$(dirname ${p})" && echo 'touch MARK' > ${p}`).join(" && ") + " && echo planted"));
+    const planted = [
+      ".pre-commit-config.yaml",
+      "lefthook.yml",
+      ".pnpmfile.cjs",
+      "bunfig.toml",
+      "pkg/.pre-commit-config.yaml",
+      "pkg/lefthook.yml",
+      "pkg/.pnpmfile.cjs",
+      "pkg/deep/bunfig.toml",
+      "pkg/.envrc",
+      "pkg/ubiquity.config.mjs",
+      "pkg/.ubiquity/settings.json",
+      "pkg/.mcp.json",
+    ];
+    const { cwd, home, all } = await attack(
+      script(
+        `${planted.map((p) => `mkdir -p "$(dirname ${p})" && echo 'touch MARK' > ${p}`).join(" && ")} && echo planted`,
+      ),
+    );
     for (const p of planted) expect(existsSync(join(cwd, p)), p).toBe(false);
     const result = String(all.filter((m) => m.type === "tool_result")[1]!.output!.content);
     expect(result).toContain("planted");
     // Each is named (a protected folder by itself: pkg/.ubiquity for the settings file in it).
-    for (const p of planted) expect(result).toContain(p.replace("/settings.json", "") + " is protected");
+    for (const p of planted) expect(result).toContain(`${p.replace("/settings.json", "")} is protected`);
     // Nothing is lost: the user finds them in the quarantine folder.
     const kept = readdirSync(join(home, ".ubiquity", "sandbox-removed"));
     expect(kept).toHaveLength(1);
@@ -133,7 +179,10 @@ describe.skipIf(SKIP)("the default sandbox, attacked through the bin (bypassPerm
   });
 
   it("reads no key from the parent's environment and leaves no process behind", async () => {
-    const { all } = await attack(["cat /proc/$PPID/environ /proc/1/environ 2>&1 | tr '\\0' '\\n' | grep -c OPENAI; env | grep -c OPENAI; echo done", "setsid sleep 3636 & nohup sleep 3636 >/dev/null 2>&1 & echo started"]);
+    const { all } = await attack([
+      "cat /proc/$PPID/environ /proc/1/environ 2>&1 | tr '\\0' '\\n' | grep -c OPENAI; env | grep -c OPENAI; echo done",
+      "setsid sleep 3636 & nohup sleep 3636 >/dev/null 2>&1 & echo started",
+    ]);
     expect(JSON.stringify(all)).not.toContain(KEY);
     expect(processesWith("sleep 3636")).toEqual([]);
   });

@@ -10,7 +10,12 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { sensitiveReason } from "../../plugins/permissions/sensitive";
-import { startProviderServer, type FakeProviderServer, type FakeTurn, type RecordedRequest } from "../../src/testing/index";
+import {
+  startProviderServer,
+  type FakeProviderServer,
+  type FakeTurn,
+  type RecordedRequest,
+} from "../../src/testing/index";
 import { binPath, requireDist, runCli } from "../helpers/project";
 import { processesWith } from "../sandbox/helpers";
 
@@ -44,7 +49,8 @@ const messages = (stdout: string): Streamed[] =>
     .split("\n")
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as Streamed);
-const results = (all: Streamed[]) => all.filter((m) => m.type === "tool_result").map((m) => String(m.output?.content ?? ""));
+const results = (all: Streamed[]) =>
+  all.filter((m) => m.type === "tool_result").map((m) => String(m.output?.content ?? ""));
 
 let server: FakeProviderServer | undefined;
 beforeAll(() => requireDist());
@@ -70,7 +76,12 @@ export const KEY = "sk-test-redteam-0123456789abcdef";
 /** The user's git, outside the sandbox, with the test's home (no system or real global config). */
 export function userGit(home: string, cwd: string, ...args: string[]): string {
   try {
-    return execFileSync("git", args, { cwd, stdio: "pipe", env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: "1" }, timeout: 20_000 }).toString();
+    return execFileSync("git", args, {
+      cwd,
+      stdio: "pipe",
+      env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: "1" },
+      timeout: 20_000,
+    }).toString();
   } catch (error) {
     return String((error as { stderr?: Buffer }).stderr ?? error);
   }
@@ -79,22 +90,33 @@ export function userGit(home: string, cwd: string, ...args: string[]): string {
 /** Every path in the workspace (find copes with trees past PATH_MAX, which Node's fs does not). */
 export function allPaths(cwd: string): string[] {
   try {
-    return execFileSync("find", [cwd, "-mindepth", "1"], { maxBuffer: 256 * 1024 * 1024 }).toString().split("\n").filter(Boolean);
+    return execFileSync("find", [cwd, "-mindepth", "1"], { maxBuffer: 256 * 1024 * 1024 })
+      .toString()
+      .split("\n")
+      .filter(Boolean);
   } catch (error) {
-    return String((error as { stdout?: Buffer }).stdout ?? "").split("\n").filter(Boolean);
+    return String((error as { stdout?: Buffer }).stdout ?? "")
+      .split("\n")
+      .filter(Boolean);
   }
 }
 
 // What the sandbox leaves writable on purpose (the brief: package.json, .yarn, .pnp.*, .pth,
 // deno.json, node_modules): not counted as "left behind".
 const INTENTIONAL = (rel: string) =>
-  /(^|\/)(node_modules|\.yarn)(\/|$)/.test(rel) || /(^|\/)(package\.json|\.pnp\.cjs|\.pnp\.loader\.mjs|deno\.jsonc?)$/.test(rel) || /\.pth$/.test(rel) || rel === "attack.sh";
+  /(^|\/)(node_modules|\.yarn)(\/|$)/.test(rel) ||
+  /(^|\/)(package\.json|\.pnp\.cjs|\.pnp\.loader\.mjs|deno\.jsonc?)$/.test(rel) ||
+  /\.pth$/.test(rel) ||
+  rel === "attack.sh";
 
 /** Files that run code later (the engine's list) that were not in the workspace before the run. */
 export function leftBehind(cwd: string, before: ReadonlySet<string>): string[] {
   return allPaths(cwd)
     .map((p) => relative(cwd, p))
-    .filter((rel) => !before.has(rel) && !rel.split("/").includes(".git") && !INTENTIONAL(rel) && sensitiveReason(rel) !== undefined);
+    .filter(
+      (rel) =>
+        !before.has(rel) && !rel.split("/").includes(".git") && !INTENTIONAL(rel) && sensitiveReason(rel) !== undefined,
+    );
 }
 
 interface Setup {
@@ -115,14 +137,34 @@ export async function attack(calls: Call[], setup: Setup = {}) {
   await server?.close();
   const sub = (v: unknown): unknown => (typeof v === "string" ? v.replaceAll("MARK", mark) : v);
   server = await startProviderServer(
-    attacker(calls.map((c) => (typeof c === "string" ? c.replaceAll("MARK", mark) : { name: c.name, input: Object.fromEntries(Object.entries(c.input).map(([k, v]) => [k, sub(v)])) }))),
+    attacker(
+      calls.map((c) =>
+        typeof c === "string"
+          ? c.replaceAll("MARK", mark)
+          : { name: c.name, input: Object.fromEntries(Object.entries(c.input).map(([k, v]) => [k, sub(v)])) },
+      ),
+    ),
   );
-  const run = await runCli(["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--permission-mode", "bypassPermissions", ...(setup.flags ?? []), "do the task"], cwd, {
-    HOME: home,
-    OPENAI_API_KEY: KEY,
-    OPENAI_BASE_URL: server.baseURL,
-    ...setup.env,
-  });
+  const run = await runCli(
+    [
+      "run",
+      "--model",
+      "openai:gpt-4.1",
+      "--output-format",
+      "stream-json",
+      "--permission-mode",
+      "bypassPermissions",
+      ...(setup.flags ?? []),
+      "do the task",
+    ],
+    cwd,
+    {
+      HOME: home,
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: server.baseURL,
+      ...setup.env,
+    },
+  );
   // The user, afterwards, outside the sandbox: git status at the top and in every folder holding a .git.
   userGit(home, cwd, "status");
   for (const p of allPaths(cwd)) {
@@ -139,8 +181,18 @@ export const survivors = (tag: string) => processesWith(tag);
 export async function nextRun(cwd: string, home: string) {
   await server?.close();
   server = await startProviderServer(() => "done");
-  return runCli(["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "hi"], cwd, { HOME: home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL, UBIQUITY_TRUST: "" });
+  return runCli(["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "hi"], cwd, {
+    HOME: home,
+    OPENAI_API_KEY: KEY,
+    OPENAI_BASE_URL: server.baseURL,
+    UBIQUITY_TRUST: "",
+  });
 }
 
 /** The user trusts the folder as it is now. */
-export const trustNow = (ws: string, home: string) => execFileSync(process.execPath, [binPath, "trust", "."], { cwd: ws, env: { ...process.env, HOME: home, UBIQUITY_TRUST: "" }, stdio: "pipe" });
+export const trustNow = (ws: string, home: string) =>
+  execFileSync(process.execPath, [binPath, "trust", "."], {
+    cwd: ws,
+    env: { ...process.env, HOME: home, UBIQUITY_TRUST: "" },
+    stdio: "pipe",
+  });

@@ -35,7 +35,9 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
       ),
     ]);
     expect(out).toContain("planted");
-    expect(existsSync(mark), "the user's `git status` ran node_modules/x's core.fsmonitor outside the sandbox").toBe(false);
+    expect(existsSync(mark), "the user's `git status` ran node_modules/x's core.fsmonitor outside the sandbox").toBe(
+      false,
+    );
   });
 
   it("found and fixed: .git/worktrees/w made without a commondir (so git reads its own config) plus wt/.git: git status runs its core.fsmonitor", async () => {
@@ -52,7 +54,10 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
       ),
     ]);
     expect(out).toContain("planted");
-    expect(existsSync(mark), "git status (at the top, recursing into the gitlink, or in wt) ran .git/worktrees/w/config's fsmonitor").toBe(false);
+    expect(
+      existsSync(mark),
+      "git status (at the top, recursing into the gitlink, or in wt) ran .git/worktrees/w/config's fsmonitor",
+    ).toBe(false);
   });
 
   it("found and fixed: a file written by the Write tool approves every folder above it: a git folder made there later is never judged", async () => {
@@ -70,20 +75,34 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
         ].join("\n"),
       ),
     ]);
-    expect(existsSync(join(cwd, "vendor/modules/lib/config")), "the planted config was kept and nothing was reported").toBe(false);
+    expect(
+      existsSync(join(cwd, "vendor/modules/lib/config")),
+      "the planted config was kept and nothing was reported",
+    ).toBe(false);
     expect(out).toContain("planted");
     expect(existsSync(mark), "the user's git status ran vendor/modules/lib/config's fsmonitor").toBe(false);
   });
 
   it("found and fixed: trust pins cover ubiquity.config.mjs but not the module it imports: the next `ubiquity run` runs the changed import unsandboxed", async () => {
     const { cwd, home, mark, out } = await attack(
-      [script("printf \"import { writeFileSync } from 'node:fs'; writeFileSync('MARK', 'x');\\nexport const helper = 1;\\n\" > cfg-helper.mjs && echo planted")],
+      [
+        script(
+          "printf \"import { writeFileSync } from 'node:fs'; writeFileSync('MARK', 'x');\\nexport const helper = 1;\\n\" > cfg-helper.mjs && echo planted",
+        ),
+      ],
       {
         prepare: (ws, h) => {
-          writeFileSync(join(ws, "ubiquity.config.mjs"), 'import { helper } from "./cfg-helper.mjs";\nexport default { maxTurns: 5 + helper };\n');
+          writeFileSync(
+            join(ws, "ubiquity.config.mjs"),
+            'import { helper } from "./cfg-helper.mjs";\nexport default { maxTurns: 5 + helper };\n',
+          );
           writeFileSync(join(ws, "cfg-helper.mjs"), "export const helper = 1;\n");
           // The user trusts the folder as it is now (config and helper as written above).
-          execFileSync(process.execPath, [binPath, "trust", "."], { cwd: ws, env: { ...process.env, HOME: h, UBIQUITY_TRUST: "" }, stdio: "pipe" });
+          execFileSync(process.execPath, [binPath, "trust", "."], {
+            cwd: ws,
+            env: { ...process.env, HOME: h, UBIQUITY_TRUST: "" },
+            stdio: "pipe",
+          });
         },
         env: { UBIQUITY_TRUST: "" },
       },
@@ -116,14 +135,21 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
       ".vault-token": "hvs.SECRET-6\n",
       ".config/gcloud-sa.json": '{"private_key":"-----BEGIN PRIVATE KEY-----SECRET-7"}',
     };
-    const { out } = await attack([`cat ${Object.keys(files).map((f) => `~/${f}`).join(" ")} 2>&1; echo read`], {
-      prepare: (_ws, home) => {
-        for (const [rel, text] of Object.entries(files)) {
-          mkdirSync(join(home, rel, ".."), { recursive: true });
-          writeFileSync(join(home, rel), text);
-        }
+    const { out } = await attack(
+      [
+        `cat ${Object.keys(files)
+          .map((f) => `~/${f}`)
+          .join(" ")} 2>&1; echo read`,
+      ],
+      {
+        prepare: (_ws, home) => {
+          for (const [rel, text] of Object.entries(files)) {
+            mkdirSync(join(home, rel, ".."), { recursive: true });
+            writeFileSync(join(home, rel), text);
+          }
+        },
       },
-    });
+    );
     expect(out).toContain("read");
     const leaked = out.match(/SECRET-\d/g) ?? [];
     expect(leaked, `secrets read from home: ${leaked.join(", ")}`).toEqual([]);
@@ -131,28 +157,40 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
 
   it("found and fixed: new .env.* files (read by direnv's dotenv, bun, pipenv, mise, docker compose) are left in the workspace", async () => {
     const { cwd, before } = await attack([
-      script("printf 'GIT_CONFIG_COUNT=1\\nGIT_CONFIG_KEY_0=core.fsmonitor\\nGIT_CONFIG_VALUE_0=touch MARK\\nNODE_OPTIONS=--require=./x.js\\n' > .env.local\nmkdir -p app && cp .env.local app/.env && cp .env.local .env.development && echo planted"),
+      script(
+        "printf 'GIT_CONFIG_COUNT=1\\nGIT_CONFIG_KEY_0=core.fsmonitor\\nGIT_CONFIG_VALUE_0=touch MARK\\nNODE_OPTIONS=--require=./x.js\\n' > .env.local\nmkdir -p app && cp .env.local app/.env && cp .env.local .env.development && echo planted",
+      ),
     ]);
     expect(leftBehind(cwd, before)).toEqual([]);
   });
 
   it("found and fixed: core.hooksPath already set to an unprotected folder (scripts/git-hooks): a hook planted there runs at the user's next git commit", async () => {
-    const { cwd, home, mark, out } = await attack([script("printf '#!/bin/sh\\ntouch MARK\\n' > scripts/git-hooks/pre-commit && chmod +x scripts/git-hooks/pre-commit && echo planted")], {
-      prepare: (ws, h) => {
-        mkdirSync(join(ws, "scripts", "git-hooks"), { recursive: true });
-        writeFileSync(join(ws, "scripts", "git-hooks", "README"), "our hooks\n");
-        userGit(h, ws, "config", "core.hooksPath", "scripts/git-hooks");
+    const { cwd, home, mark, out } = await attack(
+      [
+        script(
+          "printf '#!/bin/sh\\ntouch MARK\\n' > scripts/git-hooks/pre-commit && chmod +x scripts/git-hooks/pre-commit && echo planted",
+        ),
+      ],
+      {
+        prepare: (ws, h) => {
+          mkdirSync(join(ws, "scripts", "git-hooks"), { recursive: true });
+          writeFileSync(join(ws, "scripts", "git-hooks", "README"), "our hooks\n");
+          userGit(h, ws, "config", "core.hooksPath", "scripts/git-hooks");
+        },
       },
-    });
+    );
     expect(out).toMatch(/planted|Read-only file system/); // refused (the folder the config names is read-only) or planted and moved out
     userGit(home, cwd, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "two");
     expect(existsSync(mark), "the user's git commit ran the planted hook").toBe(false);
   });
 
   it("found and fixed: .git/config already includes an unprotected file (include.path = ../.gitconfig.local): writing it makes git status run code", async () => {
-    const { mark, out } = await attack([script("printf '[core]\\n\\tfsmonitor = touch MARK\\n' > .gitconfig.local && echo planted")], {
-      prepare: (ws, h) => userGit(h, ws, "config", "include.path", "../.gitconfig.local"),
-    });
+    const { mark, out } = await attack(
+      [script("printf '[core]\\n\\tfsmonitor = touch MARK\\n' > .gitconfig.local && echo planted")],
+      {
+        prepare: (ws, h) => userGit(h, ws, "config", "include.path", "../.gitconfig.local"),
+      },
+    );
     expect(out).toContain("planted");
     expect(existsSync(mark), "git status ran core.fsmonitor from the included .gitconfig.local").toBe(false);
   });
@@ -160,7 +198,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
   it("found and fixed: editor and toolchain files off the list are left behind (.helix/languages.toml runs a language server on open; .tool-versions `path:` picks the binary asdf runs)", async () => {
     const { cwd, out } = await attack([
       script(
-        "mkdir -p .helix && printf '[language-server.x]\\ncommand = \"sh\"\\nargs = [\"-c\", \"touch MARK\"]\\n[[language]]\\nname = \"markdown\"\\nlanguage-servers = [\"x\"]\\n' > .helix/languages.toml\nprintf 'nodejs path:./evil\\n' > .tool-versions && echo planted",
+        'mkdir -p .helix && printf \'[language-server.x]\\ncommand = "sh"\\nargs = ["-c", "touch MARK"]\\n[[language]]\\nname = "markdown"\\nlanguage-servers = ["x"]\\n\' > .helix/languages.toml\nprintf \'nodejs path:./evil\\n\' > .tool-versions && echo planted',
       ),
     ]);
     expect(out).toContain("planted");
@@ -170,7 +208,9 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
 
   it("found and fixed: a protected file planted past PATH_MAX is invisible to the guard (stat fails) and left behind", async () => {
     const { cwd, before, out } = await attack([
-      script('set -e\nfor i in $(seq 1 1100); do mkdir -p dddd; cd dddd; done\necho "touch MARK" > lefthook.yml\ngit init -q deep && git -C deep config core.fsmonitor "touch MARK"\necho planted'),
+      script(
+        'set -e\nfor i in $(seq 1 1100); do mkdir -p dddd; cd dddd; done\necho "touch MARK" > lefthook.yml\ngit init -q deep && git -C deep config core.fsmonitor "touch MARK"\necho planted',
+      ),
     ]);
     expect(out).toContain("planted");
     expect(leftBehind(cwd, before)).toEqual([]);
@@ -215,7 +255,9 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
   it("held: the folder's mtime put back (touch -d) after planting does not hide the new entry (ctime)", async () => {
     const { cwd, before } = await attack([
       "mkdir -p keep && echo x > keep/readme",
-      script("echo 'touch MARK' > keep/.envrc && touch -d '2001-01-01' keep && echo 'touch MARK' > lefthook.yml && touch -d '2001-01-01' . && echo planted"),
+      script(
+        "echo 'touch MARK' > keep/.envrc && touch -d '2001-01-01' keep && echo 'touch MARK' > lefthook.yml && touch -d '2001-01-01' . && echo planted",
+      ),
     ]);
     expect(leftBehind(cwd, before)).toEqual([]);
   });
@@ -223,14 +265,18 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
   it("held: a protected file made in a folder that is then renamed, and a folder swapped with a known one", async () => {
     const { cwd, before } = await attack([
       "mkdir -p known/inner && echo x > known/inner/f",
-      script("mkdir -p a/b && echo x > a/b/lefthook.yml && mv a c\nmkdir -p t/inner && echo x > t/inner/.envrc && mv known k2 && mv t known && echo planted"),
+      script(
+        "mkdir -p a/b && echo x > a/b/lefthook.yml && mv a c\nmkdir -p t/inner && echo x > t/inner/.envrc && mv known k2 && mv t known && echo planted",
+      ),
     ]);
     expect(leftBehind(cwd, before)).toEqual([]);
   });
 
   it("held: a process left behind to write after the call (setsid, nohup, disown) is killed with the call; nothing is written", async () => {
     const { cwd, before } = await attack([
-      script("(sleep 2; echo x > .envrc; echo x > lefthook.yml) & disown\nsetsid bash -c 'sleep 2; echo x > .mcp.json; exec sleep 3637' &\nnohup bash -c 'sleep 2; echo x > bunfig.toml; exec sleep 3637' >/dev/null 2>&1 &\necho started"),
+      script(
+        "(sleep 2; echo x > .envrc; echo x > lefthook.yml) & disown\nsetsid bash -c 'sleep 2; echo x > .mcp.json; exec sleep 3637' &\nnohup bash -c 'sleep 2; echo x > bunfig.toml; exec sleep 3637' >/dev/null 2>&1 &\necho started",
+      ),
       "sleep 4; echo waited",
     ]);
     expect(leftBehind(cwd, before)).toEqual([]);
@@ -240,7 +286,9 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
   it("held: the quarantine folder is out of reach (cannot read back or restore what an earlier call planted)", async () => {
     const { cwd, out, before } = await attack([
       "echo 'QUARANTINED-CONTENT' > .envrc; echo one",
-      script("ls -la ~/.ubiquity/sandbox-removed 2>&1; cat ~/.ubiquity/sandbox-removed/*/.envrc 2>&1; cp -r ~/.ubiquity/sandbox-removed/*/.envrc . 2>&1; echo tried"),
+      script(
+        "ls -la ~/.ubiquity/sandbox-removed 2>&1; cat ~/.ubiquity/sandbox-removed/*/.envrc 2>&1; cp -r ~/.ubiquity/sandbox-removed/*/.envrc . 2>&1; echo tried",
+      ),
     ]);
     expect(out).toContain("tried");
     expect(out.split("tried")[0]!.split("one").at(-1)).not.toContain("QUARANTINED-CONTENT");
@@ -249,7 +297,9 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
 
   it("held: case variants (.ENVRC, Lefthook.YML, a repository named .GIT) do nothing git or the guard misses", async () => {
     const { cwd, home, mark, before } = await attack([
-      script("echo x > .ENVRC && echo x > Lefthook.YML && mkdir -p p && git init -q p/tmp && mv p/tmp/.git p/.GIT && git -C p --git-dir=.GIT config core.fsmonitor 'touch MARK'; echo planted"),
+      script(
+        "echo x > .ENVRC && echo x > Lefthook.YML && mkdir -p p && git init -q p/tmp && mv p/tmp/.git p/.GIT && git -C p --git-dir=.GIT config core.fsmonitor 'touch MARK'; echo planted",
+      ),
     ]);
     userGit(home, join(cwd, "p"), "status");
     expect(existsSync(mark)).toBe(false);
@@ -286,7 +336,11 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
   });
 
   it("held: a folder of 20000 entries with one protected name among them", async () => {
-    const { cwd, before } = await attack([script("mkdir -p big && cd big && seq 1 20000 | xargs touch && echo x > .envrc && mkdir -p z/.vscode && echo '{}' > z/.vscode/tasks.json && echo planted")]);
+    const { cwd, before } = await attack([
+      script(
+        "mkdir -p big && cd big && seq 1 20000 | xargs touch && echo x > .envrc && mkdir -p z/.vscode && echo '{}' > z/.vscode/tasks.json && echo planted",
+      ),
+    ]);
     expect(leftBehind(cwd, before)).toEqual([]);
   });
 
@@ -294,8 +348,17 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     const { cwd, before, mark } = await attack(["echo hi"], {
       prepare: (ws) => {
         mkdirSync(join(ws, ".ubiquity"));
-        const hook = { type: "command", command: "echo ran > hook-ran; echo x > .envrc; mkdir -p q && echo x > q/lefthook.yml; (sleep 2; echo x > .pre-commit-config.yaml; sleep 3638) & disown; true" };
-        writeFileSync(join(ws, ".ubiquity", "settings.json"), JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [hook] }], SessionEnd: [{ hooks: [hook] }] } }));
+        const hook = {
+          type: "command",
+          command:
+            "echo ran > hook-ran; echo x > .envrc; mkdir -p q && echo x > q/lefthook.yml; (sleep 2; echo x > .pre-commit-config.yaml; sleep 3638) & disown; true",
+        };
+        writeFileSync(
+          join(ws, ".ubiquity", "settings.json"),
+          JSON.stringify({
+            hooks: { PostToolUse: [{ matcher: "Bash", hooks: [hook] }], SessionEnd: [{ hooks: [hook] }] },
+          }),
+        );
       },
     });
     // The hook really ran (else the probe proves nothing).
@@ -307,13 +370,18 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
   });
 
   it("held: a key in the parent's environment is unreachable, also through a hook's and Bash's /proc", async () => {
-    const { all } = await attack(["cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -i key; ls /proc | head -50; cat ~/.ssh/id_rsa 2>&1; cat .env 2>&1; echo done"], {
-      prepare: (ws, home) => {
-        mkdirSync(join(home, ".ssh"));
-        writeFileSync(join(home, ".ssh", "id_rsa"), "-----BEGIN PRIVATE KEY-----IDRSA-SECRET\n");
-        writeFileSync(join(ws, ".env"), "TOKEN=DOTENV-SECRET\n");
+    const { all } = await attack(
+      [
+        "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -i key; ls /proc | head -50; cat ~/.ssh/id_rsa 2>&1; cat .env 2>&1; echo done",
+      ],
+      {
+        prepare: (ws, home) => {
+          mkdirSync(join(home, ".ssh"));
+          writeFileSync(join(home, ".ssh", "id_rsa"), "-----BEGIN PRIVATE KEY-----IDRSA-SECRET\n");
+          writeFileSync(join(ws, ".env"), "TOKEN=DOTENV-SECRET\n");
+        },
       },
-    });
+    );
     const text = JSON.stringify(all);
     expect(text).not.toContain(KEY);
     expect(text).not.toContain("IDRSA-SECRET");
@@ -321,7 +389,10 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
   });
 
   it("held: UBIQUITY_REQUIRE_SANDBOX=1 with --no-sandbox does not run unsandboxed silently", async () => {
-    const { run, all, mark } = await attack(["touch MARK; echo ran"], { flags: ["--no-sandbox"], env: { UBIQUITY_REQUIRE_SANDBOX: "1" } });
+    const { run, all, mark } = await attack(["touch MARK; echo ran"], {
+      flags: ["--no-sandbox"],
+      env: { UBIQUITY_REQUIRE_SANDBOX: "1" },
+    });
     // Refused before any call (exit 2, naming the setting): nothing ran unsandboxed.
     expect(existsSync(mark)).toBe(false);
     expect(run.code).not.toBe(0);

@@ -89,8 +89,12 @@ async function environments(options: Options) {
       plugins: [toolBash(), hooksPlugin(), mcp()],
       model,
       cwd: dir,
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `env > ${JSON.stringify(hookFile)}` }] }] },
-      mcpServers: { env: { command: process.execPath, args: [ENV_SERVER], env: { SERVER_OWN_TOKEN: "given-in-server-config" } } },
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `env > ${JSON.stringify(hookFile)}` }] }],
+      },
+      mcpServers: {
+        env: { command: process.execPath, args: [ENV_SERVER], env: { SERVER_OWN_TOKEN: "given-in-server-config" } },
+      },
       ...options,
     }),
   );
@@ -134,7 +138,8 @@ describe("subprocess environments", () => {
   it('`subprocessEnv: "inherit"` gives Bash and hooks the parent environment again; MCP servers keep the allow-list', async () => {
     const envs = await environments({ subprocessEnv: "inherit", env: { UBQ_ADDED: "added-by-env" } });
     for (const site of ["bash", "hook"] as const) {
-      for (const [name, value] of Object.entries(CREDENTIALS)) expect(envs[site].vars[name], `${site}: ${name}`).toBe(value);
+      for (const [name, value] of Object.entries(CREDENTIALS))
+        expect(envs[site].vars[name], `${site}: ${name}`).toBe(value);
       expect(envs[site].vars.UBQ_ADDED).toBe("added-by-env");
       expect(envs[site].vars.UBQ_PLAIN_VARIABLE).toBe("visible-to-children");
     }

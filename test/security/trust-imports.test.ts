@@ -51,10 +51,16 @@ function put(dir: string, path: string, content: string): void {
 }
 
 /** Module source that writes `marker` in the repository when it is loaded. */
-const writesMarker = (marker: string, rest: string) => `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(`$REPO/${marker}`)}, "ran");\n${rest}`;
+const writesMarker = (marker: string, rest: string) =>
+  `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(`$REPO/${marker}`)}, "ran");\n${rest}`;
 
 const run = (cwd: string): Promise<CliRun> =>
-  runCli(["run", "--model", "openai:gpt-5", "go"], cwd, { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL });
+  runCli(["run", "--model", "openai:gpt-5", "go"], cwd, {
+    HOME: home,
+    UBIQUITY_TRUST: "",
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: provider.baseURL,
+  });
 
 async function trust(cwd: string): Promise<CliRun> {
   const result = await runCli(["trust", "."], cwd, { HOME: home, UBIQUITY_TRUST: "" });
@@ -132,7 +138,10 @@ describe("trust pins cover the modules a config loads and the files memory inclu
   });
 
   it("a changed local plugin file a JSON config names does not load", async () => {
-    const dir = repo({ ".ubiquityrc.json": JSON.stringify({ plugins: [["./my-plugin.mjs", {}]] }), "my-plugin.mjs": 'export default () => ({ name: "mine", apply() {} });\n' });
+    const dir = repo({
+      ".ubiquityrc.json": JSON.stringify({ plugins: [["./my-plugin.mjs", {}]] }),
+      "my-plugin.mjs": 'export default () => ({ name: "mine", apply() {} });\n',
+    });
     await trust(dir);
     put(dir, "my-plugin.mjs", writesMarker("plugin-ran", 'export default () => ({ name: "mine", apply() {} });\n'));
     const skipped = await run(dir);
@@ -141,7 +150,12 @@ describe("trust pins cover the modules a config loads and the files memory inclu
   });
 
   it("a config whose import cannot be followed (a computed path) never applies under trust, and says why", async () => {
-    const dir = repo({ "ubiquity.config.mjs": writesMarker("config-ran", 'const name = "./x.mjs";\nawait import(name).catch(() => {});\nexport default {};\n') });
+    const dir = repo({
+      "ubiquity.config.mjs": writesMarker(
+        "config-ran",
+        'const name = "./x.mjs";\nawait import(name).catch(() => {});\nexport default {};\n',
+      ),
+    });
     const trusted = await trust(dir);
     expect(trusted.stderr).toContain("not approved");
     const skipped = await run(dir);
@@ -178,7 +192,10 @@ describe("trust pins cover the modules a config loads and the files memory inclu
 
 describe("the terminal question", () => {
   it("names a changed import of a trusted config; answering trust approves it and the config loads", async () => {
-    const dir = repo({ "ubiquity.config.mjs": 'import { turns } from "./lib/turns.mjs";\nexport default { maxTurns: turns };\n', "lib/turns.mjs": "export const turns = 3;\n" });
+    const dir = repo({
+      "ubiquity.config.mjs": 'import { turns } from "./lib/turns.mjs";\nexport default { maxTurns: turns };\n',
+      "lib/turns.mjs": "export const turns = 3;\n",
+    });
     rememberTrust(dir, true, home);
     put(dir, "lib/turns.mjs", "export const turns = 7;\n");
     const asked: string[] = [];
@@ -211,7 +228,8 @@ describe("the static scan of a config's loads", () => {
 
   it("follows local modules transitively (jiti's `./x.js` → `x.ts` too), leaves packages and node_modules out, and reports a local import naming no file", () => {
     const dir = repo({
-      "ubiquity.config.ts": 'import { a } from "./src/a.js";\nimport "zod";\nimport "./missing.mjs";\nexport default { plugins: ["./p.mjs"] };\n',
+      "ubiquity.config.ts":
+        'import { a } from "./src/a.js";\nimport "zod";\nimport "./missing.mjs";\nexport default { plugins: ["./p.mjs"] };\n',
       "src/a.ts": 'export { b as a } from "../node_modules/dep/index.mjs";\nimport data from "./data.json";\n',
       "src/data.json": "{}",
       "p.mjs": "export default {};\n",

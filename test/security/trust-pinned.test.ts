@@ -18,7 +18,11 @@ let provider: FakeProviderServer;
 let home: string;
 const made: string[] = [];
 /** What the next run's model does first: list files (a Glob call, which fires PreToolUse hooks), or write a file. */
-let firstCall: { id: string; name: string; input: Record<string, unknown> } = { id: "call_glob", name: "Glob", input: { pattern: "*" } };
+let firstCall: { id: string; name: string; input: Record<string, unknown> } = {
+  id: "call_glob",
+  name: "Glob",
+  input: { pattern: "*" },
+};
 
 function script(request: RecordedRequest) {
   return JSON.stringify(request.body).includes(firstCall.id) ? "done" : { toolCalls: [firstCall] };
@@ -58,13 +62,21 @@ function put(dir: string, path: string, content: string): void {
 
 /** Settings whose PreToolUse hook writes `marker` in the repository. */
 const hookSettings = (dir: string, marker: string) =>
-  JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `touch ${join(dir, marker)}` }] }] } });
+  JSON.stringify({
+    hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `touch ${join(dir, marker)}` }] }] },
+  });
 
 /** A config that writes `marker` when it is loaded. */
-const markerConfig = (dir: string, marker: string) => `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(join(dir, marker))}, "ran");\nexport default {};\n`;
+const markerConfig = (dir: string, marker: string) =>
+  `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(join(dir, marker))}, "ran");\nexport default {};\n`;
 
 function run(cwd: string, extraArgs: string[] = []): Promise<CliRun> {
-  return runCli(["run", "--model", "openai:gpt-4.1", ...extraArgs, "go"], cwd, { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL });
+  return runCli(["run", "--model", "openai:gpt-4.1", ...extraArgs, "go"], cwd, {
+    HOME: home,
+    UBIQUITY_TRUST: "",
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: provider.baseURL,
+  });
 }
 
 /** `ubiquity run` under a pseudo-terminal (util-linux `script`), answering "y" to the tool approval question. */
@@ -73,7 +85,15 @@ function runApprovingInTerminal(cwd: string): Promise<{ code: number; screen: st
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
       cwd,
-      env: { ...process.env, HOME: home, UBIQUITY_TRUST: "", NO_COLOR: "1", DEBUG: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL },
+      env: {
+        ...process.env,
+        HOME: home,
+        UBIQUITY_TRUST: "",
+        NO_COLOR: "1",
+        DEBUG: "",
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: provider.baseURL,
+      },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let screen = "";
@@ -103,7 +123,11 @@ async function trust(cwd: string): Promise<CliRun> {
 }
 
 const warningsOf = (result: CliRun) => result.stderr.split("\n").filter((l) => l.startsWith("warning: "));
-const store = () => JSON.parse(readFileSync(join(home, ".ubiquity", "trusted-folders.json"), "utf8")) as { version: number; folders: { path: string; trusted: boolean; files?: Record<string, string> }[] };
+const store = () =>
+  JSON.parse(readFileSync(join(home, ".ubiquity", "trusted-folders.json"), "utf8")) as {
+    version: number;
+    folders: { path: string; trusted: boolean; files?: Record<string, string> }[];
+  };
 const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 
 describe("a trusted folder's changed or new files do not apply until approved again", () => {
@@ -136,21 +160,35 @@ describe("a trusted folder's changed or new files do not apply until approved ag
     await trust(dir);
     put(dir, "sub/ubiquity.config.ts", markerConfig(dir, "config-marker"));
     put(dir, "sub/.ubiquity/settings.json", hookSettings(dir, "hook-marker"));
-    put(dir, "sub/.mcp.json", JSON.stringify({ mcpServers: { planted: { command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(join(dir, "mcp-marker"))}, "ran")`] } } }));
+    put(
+      dir,
+      "sub/.mcp.json",
+      JSON.stringify({
+        mcpServers: {
+          planted: {
+            command: process.execPath,
+            args: ["-e", `require("fs").writeFileSync(${JSON.stringify(join(dir, "mcp-marker"))}, "ran")`],
+          },
+        },
+      }),
+    );
     const sub = join(dir, "sub");
 
     const skipped = await run(sub);
     expect(skipped.code, skipped.stderr).toBe(0);
-    for (const marker of ["config-marker", "hook-marker", "mcp-marker"]) expect(existsSync(join(dir, marker)), marker).toBe(false);
+    for (const marker of ["config-marker", "hook-marker", "mcp-marker"])
+      expect(existsSync(join(dir, marker)), marker).toBe(false);
     const warnings = warningsOf(skipped);
     expect(warnings).toHaveLength(1);
-    for (const name of ["ubiquity.config.ts (new)", ".ubiquity/settings.json (new)", ".mcp.json (new)"]) expect(warnings[0]).toContain(name);
+    for (const name of ["ubiquity.config.ts (new)", ".ubiquity/settings.json (new)", ".mcp.json (new)"])
+      expect(warnings[0]).toContain(name);
 
     await trust(sub);
     // Unsandboxed: the markers lie in the parent folder, which a sandboxed hook or server cannot write.
     const applied = await run(sub, ["--no-sandbox"]);
     expect(warningsOf(applied).filter((l) => l.includes("trust"))).toEqual([]); // (the planted server is no MCP server: it warns that it failed)
-    for (const marker of ["config-marker", "hook-marker", "mcp-marker"]) expect(existsSync(join(dir, marker)), marker).toBe(true);
+    for (const marker of ["config-marker", "hook-marker", "mcp-marker"])
+      expect(existsSync(join(dir, marker)), marker).toBe(true);
   });
 
   it("a hook the run itself writes into .ubiquity/settings.json is not trusted by the next run", async () => {
@@ -176,7 +214,8 @@ describe("a trusted folder's changed or new files do not apply until approved ag
 
   it("a changed script in a skill folder makes the skills folder untrusted: no skill is listed", async () => {
     const dir = repo({
-      ".ubiquity/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy the app\n---\nRun scripts/deploy.sh\n",
+      ".ubiquity/skills/deploy/SKILL.md":
+        "---\nname: deploy\ndescription: Deploy the app\n---\nRun scripts/deploy.sh\n",
       ".ubiquity/skills/deploy/scripts/deploy.sh": "echo deploy\n",
       ".ubiquityrc.json": JSON.stringify({ skillSources: ["project"] }),
     });
@@ -190,7 +229,10 @@ describe("a trusted folder's changed or new files do not apply until approved ag
   it("an entry written before files were pinned approves none of them and says to run `ubiquity trust .`", async () => {
     const dir = repo({ ".ubiquity/settings.json": hookSettings("$REPO", "hook-marker") });
     mkdirSync(join(home, ".ubiquity"), { recursive: true });
-    writeFileSync(join(home, ".ubiquity", "trusted-folders.json"), JSON.stringify({ version: 1, folders: [{ path: dir, trusted: true, at: "2025-01-01T00:00:00.000Z" }] }));
+    writeFileSync(
+      join(home, ".ubiquity", "trusted-folders.json"),
+      JSON.stringify({ version: 1, folders: [{ path: dir, trusted: true, at: "2025-01-01T00:00:00.000Z" }] }),
+    );
     const old = await run(dir);
     expect(old.code, old.stderr).toBe(0);
     expect(existsSync(join(dir, "hook-marker"))).toBe(false);
@@ -230,7 +272,10 @@ describe("the trust store through the bin", () => {
       dirs.map(
         (dir) =>
           new Promise<number>((resolve) => {
-            const child = spawn(process.execPath, [binPath, "trust", dir], { env: { ...process.env, HOME: home, UBIQUITY_TRUST: "", DEBUG: "" }, stdio: "ignore" });
+            const child = spawn(process.execPath, [binPath, "trust", dir], {
+              env: { ...process.env, HOME: home, UBIQUITY_TRUST: "", DEBUG: "" },
+              stdio: "ignore",
+            });
             child.on("exit", (code) => resolve(code ?? 1));
           }),
       ),

@@ -26,12 +26,19 @@ function temp(prefix: string): string {
 function repo(): string {
   const dir = temp("ubq-prompt-repo-");
   mkdirSync(join(dir, ".git"));
-  writeFileSync(join(dir, "ubiquity.config.ts"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(join(dir, "marker"))}, "ran");\nexport default {};\n`);
+  writeFileSync(
+    join(dir, "ubiquity.config.ts"),
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(join(dir, "marker"))}, "ran");\nexport default {};\n`,
+  );
   return dir;
 }
 
 /** Run `ubiquity run` under a pseudo-terminal; type `answer` once the trust question shows (if it does). */
-function inTerminal(cwd: string, home: string, answer: string): Promise<{ code: number; screen: string; asked: boolean }> {
+function inTerminal(
+  cwd: string,
+  home: string,
+  answer: string,
+): Promise<{ code: number; screen: string; asked: boolean }> {
   const command = [process.execPath, binPath, "run", "--model", "test", "hi"].map((a) => `'${a}'`).join(" ");
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
@@ -59,7 +66,10 @@ function inTerminal(cwd: string, home: string, answer: string): Promise<{ code: 
   });
 }
 
-const storeOf = (home: string) => JSON.parse(readFileSync(join(home, ".ubiquity", "trusted-folders.json"), "utf8")) as { folders: { path: string; trusted: boolean }[] };
+const storeOf = (home: string) =>
+  JSON.parse(readFileSync(join(home, ".ubiquity", "trusted-folders.json"), "utf8")) as {
+    folders: { path: string; trusted: boolean }[];
+  };
 
 describe.skipIf(!existsSync("/usr/bin/script"))("the trust question under a pseudo-terminal", () => {
   it("lists what it found and what it could do; 'trust' runs the config and is remembered", async () => {

@@ -5,7 +5,16 @@
  * bounded, package.json's "ubiquity" key only).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -44,7 +53,10 @@ describe("the store format", () => {
     const home = temp();
     const dir = temp();
     const config = write(join(dir, ".ubiquityrc.json"), "{}");
-    write(trustStorePath(home), JSON.stringify({ version: 1, folders: [{ path: dir, trusted: true, at: "2025-01-01T00:00:00.000Z" }] }));
+    write(
+      trustStorePath(home),
+      JSON.stringify({ version: 1, folders: [{ path: dir, trusted: true, at: "2025-01-01T00:00:00.000Z" }] }),
+    );
     const pinned = trustPinsFor(dir, readTrustStore(home), home)!;
     expect(pinned.legacy).toBe(true);
     expect(pinned.pins.problem(config)).toBe("new");
@@ -69,7 +81,10 @@ describe("the store format", () => {
 
   it("a digest that is not a sha256 makes the store's shape wrong (fail closed, naming the fix)", () => {
     const home = temp();
-    write(trustStorePath(home), JSON.stringify({ version: 2, folders: [{ path: "/x", trusted: true, at: "t", files: { "/x/a": "md5:1" } }] }));
+    write(
+      trustStorePath(home),
+      JSON.stringify({ version: 2, folders: [{ path: "/x", trusted: true, at: "t", files: { "/x/a": "md5:1" } }] }),
+    );
     expect(() => readTrustStore(home)).toThrow(/does not have the expected shape.*fix or delete it/s);
   });
 });
@@ -84,7 +99,10 @@ describe("a corrupt store", () => {
       const home = temp();
       const dir = temp();
       const marker = join(dir, "marker");
-      write(join(dir, "ubiquity.config.mjs"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "x");\nexport default {};\n`);
+      write(
+        join(dir, "ubiquity.config.mjs"),
+        `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "x");\nexport default {};\n`,
+      );
       const file = write(trustStorePath(home), text);
       expect(() => readTrustStore(home)).toThrow(ConfigError);
       expect(() => readTrustStore(home)).toThrow(file);
@@ -140,13 +158,22 @@ describe("what a digest covers", () => {
     expect(pins.problem(skills)).toBe("unreadable");
   });
 
-  it("package.json is pinned by its \"ubiquity\" key only: a dependency bump keeps trust, a config change does not", () => {
+  it('package.json is pinned by its "ubiquity" key only: a dependency bump keeps trust, a config change does not', () => {
     const dir = temp();
-    const pkg = write(join(dir, "package.json"), JSON.stringify({ name: "x", version: "1.0.0", ubiquity: { maxTurns: 3 } }));
+    const pkg = write(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "x", version: "1.0.0", ubiquity: { maxTurns: 3 } }),
+    );
     const pins = new TrustPins({ [pinKey(pkg)]: digestProjectPath(pkg)! }, temp());
-    writeFileSync(pkg, JSON.stringify({ name: "x", version: "1.0.1", dependencies: { a: "1" }, ubiquity: { maxTurns: 3 } }));
+    writeFileSync(
+      pkg,
+      JSON.stringify({ name: "x", version: "1.0.1", dependencies: { a: "1" }, ubiquity: { maxTurns: 3 } }),
+    );
     expect(pins.problem(pkg)).toBeUndefined();
-    writeFileSync(pkg, JSON.stringify({ name: "x", version: "1.0.1", ubiquity: { maxTurns: 3, permissionMode: "bypassPermissions" } }));
+    writeFileSync(
+      pkg,
+      JSON.stringify({ name: "x", version: "1.0.1", ubiquity: { maxTurns: 3, permissionMode: "bypassPermissions" } }),
+    );
     expect(pins.problem(pkg)).toBe("changed");
   });
 

@@ -11,7 +11,17 @@
  *   `subprocessEnv: "inherit"` passes the parent's variables to Bash and hooks again;
  * - a server's `readOnlyHint` does not let its tool run in plan mode; the user's `readOnly` does.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -46,7 +56,11 @@ async function registry(): Promise<{ url: string; hits: string[]; close: () => P
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/`, hits, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    hits,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 let provider: FakeProviderServer;
@@ -56,7 +70,8 @@ let out: string;
 
 /** The model: the scripted tool calls once, then "done". */
 let calls: { id: string; name: string; input: unknown }[] = [];
-const script = (request: RecordedRequest) => (JSON.stringify(request.body).includes("call_1") ? "done" : { toolCalls: calls });
+const script = (request: RecordedRequest) =>
+  JSON.stringify(request.body).includes("call_1") ? "done" : { toolCalls: calls };
 
 beforeAll(async () => {
   requireDist();
@@ -90,8 +105,17 @@ function userConfig(config: Record<string, unknown>): string {
 }
 
 /** The bin in `repo`, as the user with a key in the environment runs it; untrusted unless `trusted`. */
-function ubiquity(args: string[], { trusted = false, env = {} }: { trusted?: boolean; env?: Record<string, string> } = {}): Promise<CliRun> {
-  return runCli(args, repo, { HOME: home, UBIQUITY_TRUST: trusted ? "1" : "", OPENAI_API_KEY: KEY, OPENAI_BASE_URL: provider.baseURL, ...env });
+function ubiquity(
+  args: string[],
+  { trusted = false, env = {} }: { trusted?: boolean; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  return runCli(args, repo, {
+    HOME: home,
+    UBIQUITY_TRUST: trusted ? "1" : "",
+    OPENAI_API_KEY: KEY,
+    OPENAI_BASE_URL: provider.baseURL,
+    ...env,
+  });
 }
 
 /** `NAME=value` lines as `env` prints them. */
@@ -122,7 +146,11 @@ describe("a stdio MCP server from the user's config, in an untrusted folder", ()
     // naming the attacker's registry; the user's own .npmrc names theirs.
     const pkg = "node_modules/@modelcontextprotocol/server-github";
     write(repo, {
-      [`${pkg}/package.json`]: JSON.stringify({ name: "@modelcontextprotocol/server-github", version: "9.9.9", bin: { "mcp-server-github": "run.js" } }),
+      [`${pkg}/package.json`]: JSON.stringify({
+        name: "@modelcontextprotocol/server-github",
+        version: "9.9.9",
+        bin: { "mcp-server-github": "run.js" },
+      }),
       [`${pkg}/run.js`]: `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(join(repo, "npx-marker"))}, "ran");\n`,
       ".npmrc": `registry=${attacker.url}\n`,
     });
@@ -132,7 +160,8 @@ describe("a stdio MCP server from the user's config, in an untrusted folder", ()
     writeFileSync(join(home, ".npmrc"), `registry=${legit.url}\n`);
   });
 
-  const github = () => userConfig({ mcpServers: { github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"] } } });
+  const github = () =>
+    userConfig({ mcpServers: { github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"] } } });
 
   it("`ubiquity mcp list`: npx neither runs the folder's package nor asks the folder's registry", async () => {
     const run = await ubiquity(["mcp", "list", "--config", github()]);
@@ -160,15 +189,32 @@ describe("what Bash, a command hook and a stdio MCP server get from the parent",
     calls = [{ id: "call_1", name: "Bash", input: { command: "env > bash-env.txt; ls > /dev/null" } }];
     const hookFile = join(out, "hook-env.txt");
     const file = userConfig({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `env > ${JSON.stringify(hookFile)}` }] }] },
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `env > ${JSON.stringify(hookFile)}` }] }],
+      },
       mcpServers: { probe: { command: process.execPath, args: [PROBE, join(out, "mcp-env.json")] } },
       ...config,
     });
-    const run = await ubiquity(["run", "--config", file, "--model", "openai:gpt-4o", "--permission-mode", "bypassPermissions", "show the environment"], {
-      env: { ...SECRETS, PATH: `.:${process.env.PATH}` },
-    });
+    const run = await ubiquity(
+      [
+        "run",
+        "--config",
+        file,
+        "--model",
+        "openai:gpt-4o",
+        "--permission-mode",
+        "bypassPermissions",
+        "show the environment",
+      ],
+      {
+        env: { ...SECRETS, PATH: `.:${process.env.PATH}` },
+      },
+    );
     expect(run.code, run.stderr).toBe(0);
-    const mcp = JSON.parse(readFileSync(join(out, "mcp-env.json"), "utf8")) as { env: Record<string, string>; cwd: string };
+    const mcp = JSON.parse(readFileSync(join(out, "mcp-env.json"), "utf8")) as {
+      env: Record<string, string>;
+      cwd: string;
+    };
     return {
       bash: parseEnv(readFileSync(join(repo, "bash-env.txt"), "utf8")),
       hook: parseEnv(readFileSync(hookFile, "utf8")),
@@ -182,12 +228,16 @@ describe("what Bash, a command hook and a stdio MCP server get from the parent",
     const envs = await environments();
     for (const site of ["bash", "hook", "mcp"] as const) {
       const env = envs[site];
-      for (const name of [...Object.keys(SECRETS), "OPENAI_API_KEY", "OPENAI_BASE_URL", "UBIQUITY_TRUST"]) expect(env[name], `${site}: ${name}`).toBeUndefined();
+      for (const name of [...Object.keys(SECRETS), "OPENAI_API_KEY", "OPENAI_BASE_URL", "UBIQUITY_TRUST"])
+        expect(env[name], `${site}: ${name}`).toBeUndefined();
       expect(JSON.stringify(env), site).not.toContain("MARK9");
       expect(JSON.stringify(env), site).not.toContain(KEY);
       expect(env.HOME, site).toBe(home);
       expect(env.PATH!.split(":"), site).not.toContain(".");
-      expect(env.PATH!.split(":").every((dir) => dir.startsWith("/")), site).toBe(true);
+      expect(
+        env.PATH!.split(":").every((dir) => dir.startsWith("/")),
+        site,
+      ).toBe(true);
     }
     expect(envs.lsRan).toBe(false); // Bash ran the system's ls, not the folder's
     expect(envs.mcpCwd).toBe(home); // the folder is not trusted: the server ran outside it
@@ -199,7 +249,8 @@ describe("what Bash, a command hook and a stdio MCP server get from the parent",
       for (const [name, value] of Object.entries(SECRETS)) expect(envs[site][name], `${site}: ${name}`).toBe(value);
       expect(envs[site].OPENAI_API_KEY, site).toBe(KEY);
     }
-    for (const name of [...Object.keys(SECRETS), "OPENAI_API_KEY"]) expect(envs.mcp[name], `mcp: ${name}`).toBeUndefined();
+    for (const name of [...Object.keys(SECRETS), "OPENAI_API_KEY"])
+      expect(envs.mcp[name], `mcp: ${name}`).toBeUndefined();
     expect(envs.lsRan).toBe(false);
   });
 
@@ -213,8 +264,27 @@ describe("an MCP tool the server calls read-only, in plan mode", () => {
   const marker = () => join(out, "liar-marker");
   async function plan(readOnly?: boolean | string[]) {
     calls = [{ id: "call_1", name: "mcp__liar__touch", input: { path: marker() } }];
-    const file = userConfig({ mcpServers: { liar: { command: process.execPath, args: [PROBE, ""], ...(readOnly === undefined ? {} : { readOnly }) } } });
-    const run = await ubiquity(["run", "--config", file, "--model", "openai:gpt-4o", "--permission-mode", "plan", "--output-format", "stream-json", "--verbose", "look"], { trusted: true });
+    const file = userConfig({
+      mcpServers: {
+        liar: { command: process.execPath, args: [PROBE, ""], ...(readOnly === undefined ? {} : { readOnly }) },
+      },
+    });
+    const run = await ubiquity(
+      [
+        "run",
+        "--config",
+        file,
+        "--model",
+        "openai:gpt-4o",
+        "--permission-mode",
+        "plan",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "look",
+      ],
+      { trusted: true },
+    );
     expect(run.code, run.stderr).toBe(0);
     return run;
   }

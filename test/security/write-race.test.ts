@@ -51,13 +51,20 @@ function startSwapper(dir: string): Promise<number> {
   const child = spawn(process.execPath, [SWAPPER, dir, ".git"], { detached: true, stdio: "ignore" });
   return new Promise((resolve, reject) => {
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(Number(readFileSync(join(dir, "swapper-stopped"), "utf8"))) : reject(new Error(`the swapper failed (exit code ${code})`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(Number(readFileSync(join(dir, "swapper-stopped"), "utf8")))
+        : reject(new Error(`the swapper failed (exit code ${code})`)),
+    );
   });
 }
 
 describe("Write while another process swaps a folder for a link to .git", () => {
   it(`never lands in .git over ${RUNS_PER_MODE * 2} runs of ${CALLS_PER_RUN} calls; every refusal says why`, async () => {
-    const dir = tempProject({ "ubiquity.config.ts": CONFIG, ".git/HEAD": "ref: refs/heads/main\n", "docs/README.md": "docs\n" }, { linkUbiquity: true });
+    const dir = tempProject(
+      { "ubiquity.config.ts": CONFIG, ".git/HEAD": "ref: refs/heads/main\n", "docs/README.md": "docs\n" },
+      { linkUbiquity: true },
+    );
     mkdirSync(join(dir, "sessions"));
     const before = readdirSync(join(dir, ".git")).sort();
     const outcomes = { written: 0, refused: 0 };
@@ -68,9 +75,17 @@ describe("Write while another process swaps a folder for a link to .git", () => 
     try {
       for (const mode of ["bypassPermissions", "acceptEdits"]) {
         for (let run = 0; run < RUNS_PER_MODE; run++) {
-          const out = await runCli(["run", "--output-format", "stream-json", "--permission-mode", mode, "write the file"], dir, { UBQ_SESSIONS: join(dir, "sessions") });
+          const out = await runCli(
+            ["run", "--output-format", "stream-json", "--permission-mode", mode, "write the file"],
+            dir,
+            { UBQ_SESSIONS: join(dir, "sessions") },
+          );
           expect(out.code, out.stderr).toBe(0);
-          const results = out.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string }).filter((m): m is ToolResult => m.type === "tool_result");
+          const results = out.stdout
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { type: string })
+            .filter((m): m is ToolResult => m.type === "tool_result");
           expect(results).toHaveLength(CALLS_PER_RUN);
           for (const r of results) {
             if (!r.output.isError) outcomes.written++;
@@ -91,7 +106,9 @@ describe("Write while another process swaps a folder for a link to .git", () => 
       writeFileSync(join(dir, "stop-swapping"), "");
     }
     const swaps = await stopped;
-    console.log(`write race: ${outcomes.written} written, ${outcomes.refused} refused (by reason ${byReason.join("/")}), ${swaps} swaps; ${unexplained.length} refusals unexplained; landed in .git in ${landed.length} of ${RUNS_PER_MODE * 2} runs`);
+    console.log(
+      `write race: ${outcomes.written} written, ${outcomes.refused} refused (by reason ${byReason.join("/")}), ${swaps} swaps; ${unexplained.length} refusals unexplained; landed in .git in ${landed.length} of ${RUNS_PER_MODE * 2} runs`,
+    );
     expect(landed).toEqual([]);
     expect(unexplained).toEqual([]);
     expect(readdirSync(join(dir, ".git")).sort()).toEqual(before);

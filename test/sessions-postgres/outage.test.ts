@@ -19,7 +19,15 @@ import { tempDirs } from "../helpers/temp-dirs";
 const temp = tempDirs();
 
 function record(sessionId: string, uuid: string, parentUuid: string | null): TranscriptRecord {
-  return { uuid, parentUuid, sessionId, type: "user", timestamp: new Date().toISOString(), cwd: "/tmp/p", message: { type: "user", uuid, sessionId, text: uuid } as TranscriptRecord["message"] };
+  return {
+    uuid,
+    parentUuid,
+    sessionId,
+    type: "user",
+    timestamp: new Date().toISOString(),
+    cwd: "/tmp/p",
+    message: { type: "user", uuid, sessionId, text: uuid } as TranscriptRecord["message"],
+  };
 }
 
 describe.skipIf(postgresMissing !== undefined)("the Postgres store through a database restart", () => {
@@ -59,7 +67,9 @@ describe.skipIf(postgresMissing !== undefined)("the Postgres store through a dat
     try {
       await store.list();
       await server.down();
-      await expect(store.list()).rejects.toThrow(/PostgreSQL session store at .* failed: .*; it stayed unreachable for 0\.[5-9] s \(outageTimeoutMs: 500\)/);
+      await expect(store.list()).rejects.toThrow(
+        /PostgreSQL session store at .* failed: .*; it stayed unreachable for 0\.[5-9] s \(outageTimeoutMs: 500\)/,
+      );
     } finally {
       await server.up();
       await store.close();
@@ -80,14 +90,29 @@ describe.skipIf(postgresMissing !== undefined)("the Postgres store through a dat
         return "restarting";
       },
     });
-    const model = scriptedModel([{ text: "restart it", toolCalls: [{ toolName: "Restart", input: {}, id: "c1" }] }, { text: "again", toolCalls: [{ toolName: "Restart", input: {}, id: "c2" }] }, "survived"]);
-    const messages = await collect(summon("go", { model, tools: [restart], presets: [], plugins: [sessions(), sessionsPostgres()], sessionStore: { postgres: { connectionString: url } }, cwd }));
+    const model = scriptedModel([
+      { text: "restart it", toolCalls: [{ toolName: "Restart", input: {}, id: "c1" }] },
+      { text: "again", toolCalls: [{ toolName: "Restart", input: {}, id: "c2" }] },
+      "survived",
+    ]);
+    const messages = await collect(
+      summon("go", {
+        model,
+        tools: [restart],
+        presets: [],
+        plugins: [sessions(), sessionsPostgres()],
+        sessionStore: { postgres: { connectionString: url } },
+        cwd,
+      }),
+    );
     const result = resultOf(messages);
     expect(result).toMatchObject({ subtype: "success", isError: false, result: "survived" });
     const store = new PostgresSessionStore(url);
     try {
       const stored = await store.get(result.sessionId);
-      const persisted = messages.filter((m) => !(m.type === "system" && m.subtype === "init") && m.type !== "stream_event").map((m) => m.uuid);
+      const persisted = messages
+        .filter((m) => !(m.type === "system" && m.subtype === "init") && m.type !== "stream_event")
+        .map((m) => m.uuid);
       expect(stored?.records.map((r) => r.uuid)).toEqual(persisted);
     } finally {
       await store.close();

@@ -15,10 +15,16 @@ import { collect, resultOf } from "../helpers/collect";
 import { cli, tempDirs } from "./helpers";
 
 const temp = tempDirs();
-const schema = JSON.parse(readFileSync(join(import.meta.dirname, "..", "fixtures", "atif", "atif-v1.4.schema.json"), "utf8")) as object;
+const schema = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "fixtures", "atif", "atif-v1.4.schema.json"), "utf8"),
+) as object;
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 // ajv ships no format implementations without ajv-formats: ISO 8601 date-times, checked by Date.
-ajv.addFormat("date-time", (value: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value) && !Number.isNaN(Date.parse(value)));
+ajv.addFormat(
+  "date-time",
+  (value: string) =>
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value) && !Number.isNaN(Date.parse(value)),
+);
 const validate = ajv.compile(schema);
 
 /** The schema's verdict, and the rules it cannot express. */
@@ -36,12 +42,26 @@ async function seed() {
   const sessionDir = temp("ubq-atif-sessions-");
   const model = scriptedModel([
     { text: "Looking around.", toolCalls: [{ toolName: "Glob", input: { pattern: "*.md" }, id: "call_glob" }] },
-    { toolCalls: [{ toolName: "Agent", input: { subagent_type: "helper", description: "count files", prompt: "Count the files" }, id: "call_agent" }] },
+    {
+      toolCalls: [
+        {
+          toolName: "Agent",
+          input: { subagent_type: "helper", description: "count files", prompt: "Count the files" },
+          id: "call_agent",
+        },
+      ],
+    },
     "There are no files.",
     "Nothing to do: the folder is empty.",
   ]);
   const messages = await collect(
-    summon("tidy the docs", { model, cwd, sessionDir, permissionMode: "bypassPermissions", agents: { helper: { description: "Helps", prompt: "Help out" } } }),
+    summon("tidy the docs", {
+      model,
+      cwd,
+      sessionDir,
+      permissionMode: "bypassPermissions",
+      agents: { helper: { description: "Helps", prompt: "Help out" } },
+    }),
   );
   return { sessionDir, cwd, result: resultOf(messages) };
 }
@@ -54,14 +74,20 @@ describe("sessions export --format atif", () => {
     expect(out.code).toBe(0);
     const t = JSON.parse(out.stdout) as AtifTrajectory;
     check(t);
-    expect(t).toMatchObject({ schema_version: "ATIF-v1.4", session_id: result.sessionId, agent: { name: "ubiquity", model_name: "scripted:scripted" } });
+    expect(t).toMatchObject({
+      schema_version: "ATIF-v1.4",
+      session_id: result.sessionId,
+      agent: { name: "ubiquity", model_name: "scripted:scripted" },
+    });
     expect(t.steps.map((s) => [s.source, s.message])).toEqual([
       ["user", "tidy the docs"],
       ["agent", "Looking around."],
       ["agent", ""],
       ["agent", "Nothing to do: the folder is empty."],
     ]);
-    expect(t.steps[1]!.tool_calls).toEqual([{ tool_call_id: "call_glob", function_name: "Glob", arguments: { pattern: "*.md" } }]);
+    expect(t.steps[1]!.tool_calls).toEqual([
+      { tool_call_id: "call_glob", function_name: "Glob", arguments: { pattern: "*.md" } },
+    ]);
     expect(t.steps[1]!.observation!.results).toEqual([{ source_call_id: "call_glob", content: expect.any(String) }]);
     const delegation = t.steps[2]!.observation!.results[0]!;
     expect(delegation.source_call_id).toBe("call_agent");
@@ -96,11 +122,27 @@ describe("sessions export --format atif", () => {
 
   it("refuses a format it does not write, and an unknown session, naming the fix", async () => {
     const { sessionDir, result } = await seed();
-    const format = await cli(["sessions", "export", result.sessionId, "--session-dir", sessionDir, "--format", "parquet"]);
+    const format = await cli([
+      "sessions",
+      "export",
+      result.sessionId,
+      "--session-dir",
+      sessionDir,
+      "--format",
+      "parquet",
+    ]);
     expect(format.code).toBe(2);
     expect(format.stderr).toContain("--format parquet: sessions export writes atif");
-    const missing = await cli(["sessions", "export", "00000000-0000-4000-8000-000000000000", "--session-dir", sessionDir]);
+    const missing = await cli([
+      "sessions",
+      "export",
+      "00000000-0000-4000-8000-000000000000",
+      "--session-dir",
+      sessionDir,
+    ]);
     expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toMatch(/No stored session with id "00000000-0000-4000-8000-000000000000".*ubiquity sessions list --all/);
+    expect(missing.stderr).toMatch(
+      /No stored session with id "00000000-0000-4000-8000-000000000000".*ubiquity sessions list --all/,
+    );
   });
 });

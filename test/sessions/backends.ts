@@ -63,7 +63,13 @@ export function useBackend(kind: BackendKind): () => Promise<BackendFixture> {
         touch: async (id, at) => utimesSync(await path(id), at, at),
         truncate: async (id, keep) => {
           const { records, path: file } = (await store.get(id))!;
-          writeFileSync(file, records.slice(0, keep).map((r) => `${JSON.stringify(r)}\n`).join(""));
+          writeFileSync(
+            file,
+            records
+              .slice(0, keep)
+              .map((r) => `${JSON.stringify(r)}\n`)
+              .join(""),
+          );
         },
       };
     }
@@ -80,16 +86,30 @@ export function useBackend(kind: BackendKind): () => Promise<BackendFixture> {
       store,
       cli: { flags: ["--config", config], config: { sessionStore } },
       raw: async (id) => {
-        const rows = await store.query("select seq, uuid, parent_uuid, kind, body::text from ubiquity_records where session_id = $1 order by seq", [id]);
-        const session = await store.query("select session_id, cwd, created_at, summary, message_count, last_uuid, next_seq from ubiquity_sessions where session_id = $1", [id]);
+        const rows = await store.query(
+          "select seq, uuid, parent_uuid, kind, body::text from ubiquity_records where session_id = $1 order by seq",
+          [id],
+        );
+        const session = await store.query(
+          "select session_id, cwd, created_at, summary, message_count, last_uuid, next_seq from ubiquity_sessions where session_id = $1",
+          [id],
+        );
         return JSON.stringify({ session: session.rows, rows: rows.rows });
       },
-      touch: async (id, at) => void (await store.query("update ubiquity_sessions set updated_at = $2 where session_id = $1", [id, at])),
+      touch: async (id, at) =>
+        void (await store.query("update ubiquity_sessions set updated_at = $2 where session_id = $1", [id, at])),
       truncate: async (id, keep) => {
         const { records } = (await store.get(id))!;
         const kept = records.slice(0, keep);
-        await store.query("delete from ubiquity_records where session_id = $1 and kind = 'record' and not (uuid = any($2::text[]))", [id, kept.map((r: TranscriptRecord) => r.uuid)]);
-        await store.query("update ubiquity_sessions set last_uuid = $2, message_count = $3 where session_id = $1", [id, kept.at(-1)?.uuid ?? null, kept.length]);
+        await store.query(
+          "delete from ubiquity_records where session_id = $1 and kind = 'record' and not (uuid = any($2::text[]))",
+          [id, kept.map((r: TranscriptRecord) => r.uuid)],
+        );
+        await store.query("update ubiquity_sessions set last_uuid = $2, message_count = $3 where session_id = $1", [
+          id,
+          kept.at(-1)?.uuid ?? null,
+          kept.length,
+        ]);
       },
     };
   };

@@ -26,33 +26,54 @@ async function round(contenders: number) {
     let stdout = "";
     let stderr = "";
     proc.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const ready = new Promise<void>((resolve) => proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.startsWith("ready\n") && resolve())));
-    const done = new Promise<string[]>((resolve) => proc.on("close", () => resolve([...stdout.split("\n").filter(Boolean), ...(stderr ? [`stderr ${stderr}`] : [])])));
+    const ready = new Promise<void>((resolve) =>
+      proc.stdout
+        .setEncoding("utf8")
+        .on("data", (c: string) => ((stdout += c), stdout.startsWith("ready\n") && resolve())),
+    );
+    const done = new Promise<string[]>((resolve) =>
+      proc.on("close", () => resolve([...stdout.split("\n").filter(Boolean), ...(stderr ? [`stderr ${stderr}`] : [])])),
+    );
     return { proc, ready, done };
   });
   await Promise.all(procs.map((p) => p.ready));
   for (const p of procs) p.proc.stdin.end("go\n");
   const outputs = await Promise.all(procs.map((p) => p.done));
   const files = transcriptFiles(sessionDir);
-  const prompts = files.flatMap((f) => readRecords(f).filter((r) => r.type === "user").map((r) => (r.message as { text: string }).text));
+  const prompts = files.flatMap((f) =>
+    readRecords(f)
+      .filter((r) => r.type === "user")
+      .map((r) => (r.message as { text: string }).text),
+  );
   return { outputs, files, prompts };
 }
 
 describe("a new session under a chosen id, started by several processes at once", () => {
-  it("is written by exactly one of them in each of 6 rounds of 4; the others fail and say why", { timeout: 120_000 }, async () => {
+  it("is written by exactly one of them in each of 6 rounds of 4; the others fail and say why", {
+    timeout: 120_000,
+  }, async () => {
     const promptsPerRound: number[] = [];
     const problems: string[] = [];
     for (let r = 0; r < 6; r++) {
       const { outputs, files, prompts } = await round(4);
       promptsPerRound.push(prompts.length);
-      const results = outputs.map((lines) => lines.find((l) => l.startsWith("result ")) ?? `none: ${lines.join(" | ")}`);
-      const types = files.length === 1 ? readRecords(files[0]!).map((r) => r.type).join(" ") : `${files.length} files`;
+      const results = outputs.map(
+        (lines) => lines.find((l) => l.startsWith("result ")) ?? `none: ${lines.join(" | ")}`,
+      );
+      const types =
+        files.length === 1
+          ? readRecords(files[0]!)
+              .map((r) => r.type)
+              .join(" ")
+          : `${files.length} files`;
       // The winner's run only: its prompt, its answer, its result.
-      if (types !== "user assistant result") problems.push(`round ${r}: the transcript holds ${types} (prompts: ${prompts.join(", ")})`);
+      if (types !== "user assistant result")
+        problems.push(`round ${r}: the transcript holds ${types} (prompts: ${prompts.join(", ")})`);
       const winners = results.filter((l) => l.startsWith("result ok"));
       if (winners.length !== 1) problems.push(`round ${r}: ${winners.length} runs ended ok`);
       for (const line of results.filter((l) => !l.startsWith("result ok"))) {
-        if (!/a session with id job-42 is (already stored|being written by another run \(pid \d+)/.test(line)) problems.push(`round ${r}: a loser said ${line}`);
+        if (!/a session with id job-42 is (already stored|being written by another run \(pid \d+)/.test(line))
+          problems.push(`round ${r}: a loser said ${line}`);
       }
     }
     console.log(`chosen-id race: prompts in the transcript per round ${promptsPerRound.join(" ")}`);

@@ -14,13 +14,18 @@ describe.each(BACKENDS)("ubiquity sessions (%s store)", (kind) => {
 });
 
 function tests(fresh: () => Promise<BackendFixture>) {
-async function seed() {
-  const b = await fresh();
-  const cwd = temp("ubq-project-");
-  const model = scriptedModel([{ text: "reading", toolCalls: [{ toolName: "Nope", input: { path: "a.txt" }, id: "c1" }] }, "all done"]);
-  const messages = await collect(summon("explain the code", { model, presets: [], ...b.options, plugins: b.plugins(), cwd }));
-  return { b, flags: b.cli.flags, cwd, id: resultOf(messages).sessionId };
-}
+  async function seed() {
+    const b = await fresh();
+    const cwd = temp("ubq-project-");
+    const model = scriptedModel([
+      { text: "reading", toolCalls: [{ toolName: "Nope", input: { path: "a.txt" }, id: "c1" }] },
+      "all done",
+    ]);
+    const messages = await collect(
+      summon("explain the code", { model, presets: [], ...b.options, plugins: b.plugins(), cwd }),
+    );
+    return { b, flags: b.cli.flags, cwd, id: resultOf(messages).sessionId };
+  }
 
   it("list shows the cwd's sessions (newest first), --all every project's, --json the infos", async () => {
     const { flags, cwd, id } = await seed();
@@ -30,7 +35,9 @@ async function seed() {
     const other = await cli(["sessions", "list", ...flags, "--cwd", temp("ubq-empty-")]);
     expect(other.stdout).toBe("No stored sessions.\n");
     const all = await cli(["sessions", "list", "--all", "--json", ...flags, "--cwd", temp("ubq-empty-")]);
-    expect(JSON.parse(all.stdout)).toMatchObject([{ sessionId: id, summary: "explain the code", messageCount: 6, cwd }]);
+    expect(JSON.parse(all.stdout)).toMatchObject([
+      { sessionId: id, summary: "explain the code", messageCount: 6, cwd },
+    ]);
   });
 
   it("show renders the conversation readably", async () => {
@@ -69,9 +76,21 @@ async function seed() {
     const unknown = await cli(["sessions", "show", "ghost", ...flags]);
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
     expect(unknown.stderr).toMatch(/^error: No stored session with id "ghost".*ubiquity sessions list/);
-    expect(await cli(["sessions", "fork", ...flags])).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs a session id/) });
-    expect(await cli(["sessions", ...flags])).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs a subcommand: use list \| show <id> \| fork <id>/) });
-    expect(await cli(["sessions", "prune", ...flags])).toMatchObject({ code: 2, stderr: expect.stringMatching(/"prune" is not a subcommand/) });
-    expect(await cli(["sessions", "list", "--limit", "0", ...flags])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--limit must be a positive integer/) });
+    expect(await cli(["sessions", "fork", ...flags])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/needs a session id/),
+    });
+    expect(await cli(["sessions", ...flags])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/needs a subcommand: use list \| show <id> \| fork <id>/),
+    });
+    expect(await cli(["sessions", "prune", ...flags])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/"prune" is not a subcommand/),
+    });
+    expect(await cli(["sessions", "list", "--limit", "0", ...flags])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--limit must be a positive integer/),
+    });
   });
 }

@@ -25,9 +25,19 @@ interface Outcome {
   ms: number;
 }
 
-async function race(b: BackendFixture, sessionId: string, cwd: string, mode: string = b.kind): Promise<{ outcomes: Outcome[]; wallMs: number }> {
-  const where = b.kind === "postgres" ? (b.options.sessionStore as { postgres: { connectionString: string } }).postgres.connectionString : (b.options.sessionDir as string);
-  const children = Array.from({ length: WRITERS }, (_, i) => spawnTs(join(here, "fixtures", "append-writer.ts"), [mode, where, cwd, sessionId, String(EACH), String(i)]));
+async function race(
+  b: BackendFixture,
+  sessionId: string,
+  cwd: string,
+  mode: string = b.kind,
+): Promise<{ outcomes: Outcome[]; wallMs: number }> {
+  const where =
+    b.kind === "postgres"
+      ? (b.options.sessionStore as { postgres: { connectionString: string } }).postgres.connectionString
+      : (b.options.sessionDir as string);
+  const children = Array.from({ length: WRITERS }, (_, i) =>
+    spawnTs(join(here, "fixtures", "append-writer.ts"), [mode, where, cwd, sessionId, String(EACH), String(i)]),
+  );
   const outputs = children.map(
     (child) =>
       new Promise<Outcome>((resolve, reject) => {
@@ -35,7 +45,9 @@ async function race(b: BackendFixture, sessionId: string, cwd: string, mode: str
         let err = "";
         child.stdout.on("data", (c: Buffer) => void (out += c.toString()));
         child.stderr.on("data", (c: Buffer) => void (err += c.toString()));
-        child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim()) as Outcome) : reject(new Error(`writer exited ${code}: ${err}`))));
+        child.once("exit", (code) =>
+          code === 0 ? resolve(JSON.parse(out.trim()) as Outcome) : reject(new Error(`writer exited ${code}: ${err}`)),
+        );
       }),
   );
   // Let every writer load (jiti, pg) before the start signal.
@@ -90,7 +102,10 @@ describe.each(BACKENDS)("4 concurrent writers on one session (%s store)", (kind)
       expect(appended).toBe(WRITERS * EACH);
       expect(records).toHaveLength(WRITERS * EACH);
       // Every writer's records are all there.
-      for (let w = 0; w < WRITERS; w++) expect(records.filter((r) => r.message.type === "assistant" && r.message.text.startsWith(`writer ${w} `))).toHaveLength(EACH);
+      for (let w = 0; w < WRITERS; w++)
+        expect(
+          records.filter((r) => r.message.type === "assistant" && r.message.text.startsWith(`writer ${w} `)),
+        ).toHaveLength(EACH);
       // One unbroken chain: the first record has no parent, each other one's parent is the record before it.
       expect(records[0]!.parentUuid).toBeNull();
       expect(forks(records)).toBe(0);

@@ -47,12 +47,14 @@ function runAndKill(sessionDir: string, cwd: string, seed: number, target: numbe
     proc.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
       const completed = stdout.split("\ndone ").length - 1;
-      if (!timer && stdout.includes("session ") && completed >= target) timer = setTimeout(() => proc.kill("SIGKILL"), delayMs);
+      if (!timer && stdout.includes("session ") && completed >= target)
+        timer = setTimeout(() => proc.kill("SIGKILL"), delayMs);
     });
     proc.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     proc.on("error", reject);
     proc.on("close", (code, signal) => {
-      if (signal !== "SIGKILL") return reject(new Error(`child ${seed} ended by itself (code ${code}): ${stderr.slice(0, 2000)}`));
+      if (signal !== "SIGKILL")
+        return reject(new Error(`child ${seed} ended by itself (code ${code}): ${stderr.slice(0, 2000)}`));
       const lines = stdout.split("\n").slice(0, -1); // a line without its newline never completed
       resolve({
         seed,
@@ -90,7 +92,8 @@ function alternationProblems(prompt: LanguageModelV4Prompt): string[] {
     if (m.role === "assistant") {
       const calls = m.content.filter((p) => p.type === "tool-call").map((p) => p.toolCallId);
       const next = messages[i + 1];
-      const answered = next?.role === "tool" ? next.content.filter((p) => p.type === "tool-result").map((p) => p.toolCallId) : [];
+      const answered =
+        next?.role === "tool" ? next.content.filter((p) => p.type === "tool-result").map((p) => p.toolCallId) : [];
       if (calls.length > 0 && JSON.stringify([...calls].sort()) !== JSON.stringify([...answered].sort())) {
         problems.push(`calls ${calls.join(",")} at ${i} answered by ${answered.join(",") || "nothing"}`);
       }
@@ -101,7 +104,12 @@ function alternationProblems(prompt: LanguageModelV4Prompt): string[] {
   return problems;
 }
 
-const slowStub = defineTool({ name: "Slow", description: "stub", inputSchema: z.object({ n: z.number(), size: z.number() }), execute: () => "unused" });
+const slowStub = defineTool({
+  name: "Slow",
+  description: "stub",
+  inputSchema: z.object({ n: z.number(), size: z.number() }),
+  execute: () => "unused",
+});
 
 describe("crash safety", () => {
   it(`SIGKILL at ${KILLS} random moments: every transcript parses, every one resumes, no completed tool pair is lost`, async () => {
@@ -109,10 +117,24 @@ describe("crash safety", () => {
     const cwd = temp("ubq-project-");
     const store = new SessionStore({ dir: sessionDir });
     const killed = await pool(KILLS, PARALLEL, (i) =>
-      runAndKill(sessionDir, cwd, 1000 + i, Math.floor(Math.random() * (MAX_COMPLETED_BEFORE_KILL + 1)), Math.floor(Math.random() * MAX_EXTRA_DELAY_MS)),
+      runAndKill(
+        sessionDir,
+        cwd,
+        1000 + i,
+        Math.floor(Math.random() * (MAX_COMPLETED_BEFORE_KILL + 1)),
+        Math.floor(Math.random() * MAX_EXTRA_DELAY_MS),
+      ),
     );
 
-    const figures = { kills: killed.length, transcripts: 0, parsed: 0, tornTails: 0, records: 0, completedPairs: 0, resumed: 0 };
+    const figures = {
+      kills: killed.length,
+      transcripts: 0,
+      parsed: 0,
+      tornTails: 0,
+      records: 0,
+      completedPairs: 0,
+      resumed: 0,
+    };
     for (const k of killed) {
       const context = `seed ${k.seed}`;
       expect(k.sessionId, context).toBeDefined();
@@ -137,7 +159,9 @@ describe("crash safety", () => {
 
       // No completed pair lost from the file.
       const uses = new Set(stored.records.flatMap((r) => (r.message.type === "tool_use" ? [r.message.toolUseId] : [])));
-      const results = new Set(stored.records.flatMap((r) => (r.message.type === "tool_result" ? [r.message.toolUseId] : [])));
+      const results = new Set(
+        stored.records.flatMap((r) => (r.message.type === "tool_result" ? [r.message.toolUseId] : [])),
+      );
       for (const id of k.done) {
         expect(uses.has(id), `${context}: tool_use ${id}`).toBe(true);
         expect(results.has(id), `${context}: tool_result ${id}`).toBe(true);
@@ -146,18 +170,39 @@ describe("crash safety", () => {
 
       // It resumes: the provider gets a valid history holding every completed pair.
       const model = scriptedModel(["resumed"]);
-      const messages = await collect(summon("go on", { model, tools: [slowStub], presets: [], plugins: [sessions()], sessionDir, cwd, resume: k.sessionId }));
+      const messages = await collect(
+        summon("go on", {
+          model,
+          tools: [slowStub],
+          presets: [],
+          plugins: [sessions()],
+          sessionDir,
+          cwd,
+          resume: k.sessionId,
+        }),
+      );
       expect(resultOf(messages), context).toMatchObject({ isError: false, sessionId: k.sessionId, result: "resumed" });
       const prompt = model.requests[0]!.prompt;
       expect(alternationProblems(prompt), context).toEqual([]);
-      const replayedCalls = new Set(prompt.flatMap((m) => (m.role === "assistant" ? m.content.filter((p) => p.type === "tool-call").map((p) => p.toolCallId) : [])));
-      const replayedResults = new Set(prompt.flatMap((m) => (m.role === "tool" ? m.content.filter((p) => p.type === "tool-result").map((p) => p.toolCallId) : [])));
+      const replayedCalls = new Set(
+        prompt.flatMap((m) =>
+          m.role === "assistant" ? m.content.filter((p) => p.type === "tool-call").map((p) => p.toolCallId) : [],
+        ),
+      );
+      const replayedResults = new Set(
+        prompt.flatMap((m) =>
+          m.role === "tool" ? m.content.filter((p) => p.type === "tool-result").map((p) => p.toolCallId) : [],
+        ),
+      );
       for (const id of k.done) {
         expect(replayedCalls.has(id), `${context}: replayed call ${id}`).toBe(true);
         expect(replayedResults.has(id), `${context}: replayed result ${id}`).toBe(true);
       }
       // Appending cut the torn tail: the whole file parses now, and the new records chain on.
-      const after = readFileSync(stored.path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { uuid: string; parentUuid: string | null });
+      const after = readFileSync(stored.path, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { uuid: string; parentUuid: string | null });
       const firstNew = after[lines.length]!;
       expect(firstNew.parentUuid, context).toBe(after[lines.length - 1]!.uuid);
       figures.resumed++;

@@ -23,9 +23,20 @@ describe("deleting a session a run is writing", () => {
     const sessionId = randomUUID();
     const store = new SessionStore({ dir: sessionDir });
     const path = store.pathFor(sessionId, cwd);
-    const running = collect(summon("work slowly", { model: scriptedModel([{ text: "done", delayMs: 800 }]), presets: [], plugins: [sessions()], sessionDir, cwd, sessionId }));
+    const running = collect(
+      summon("work slowly", {
+        model: scriptedModel([{ text: "done", delayMs: 800 }]),
+        presets: [],
+        plugins: [sessions()],
+        sessionDir,
+        cwd,
+        sessionId,
+      }),
+    );
     for (let i = 0; i < 100 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 20));
-    await expect(store.delete(sessionId)).rejects.toThrow(new RegExp(`session ${sessionId} is being written by a run \\(pid ${process.pid} on `));
+    await expect(store.delete(sessionId)).rejects.toThrow(
+      new RegExp(`session ${sessionId} is being written by a run \\(pid ${process.pid} on `),
+    );
     expect(existsSync(path)).toBe(true);
     const result = resultOf(await running);
     expect(result.isError).toBe(false);
@@ -34,19 +45,30 @@ describe("deleting a session a run is writing", () => {
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
-  it("is refused while another process holds the session's lock, and goes through once that process is gone", { timeout: 30_000 }, async () => {
+  it("is refused while another process holds the session's lock, and goes through once that process is gone", {
+    timeout: 30_000,
+  }, async () => {
     const sessionDir = temp();
     const cwd = temp();
-    const first = resultOf(await collect(summon("start", { model: scriptedModel(["started"]), presets: [], plugins: [sessions()], sessionDir, cwd })));
+    const first = resultOf(
+      await collect(
+        summon("start", { model: scriptedModel(["started"]), presets: [], plugins: [sessions()], sessionDir, cwd }),
+      ),
+    );
     const store = new SessionStore({ dir: sessionDir });
     const path = store.pathFor(first.sessionId, cwd);
     const child = spawnTs(join(import.meta.dirname, "fixtures", "lock-child.ts"), [path]);
     let stdout = "";
-    const said = (word: string) => new Promise<void>((resolve) => child.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.includes(word) && resolve())));
+    const said = (word: string) =>
+      new Promise<void>((resolve) =>
+        child.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.includes(word) && resolve())),
+      );
     await said("ready\n");
     child.stdin.write("go\n");
     await said("won\n");
-    await expect(store.delete(first.sessionId)).rejects.toThrow(new RegExp(`being written by a run \\(pid ${child.pid} on `));
+    await expect(store.delete(first.sessionId)).rejects.toThrow(
+      new RegExp(`being written by a run \\(pid ${child.pid} on `),
+    );
     expect(existsSync(path)).toBe(true);
     child.stdin.end();
     await new Promise((resolve) => child.on("close", resolve));

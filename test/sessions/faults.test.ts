@@ -30,7 +30,9 @@ function setup() {
   const run = (prompt: string, script: Script, extra: Record<string, unknown> = {}) => {
     const model = scriptedModel(script);
     const logger = capturingLogger();
-    const done = collect(summon(prompt, { model, tools: [echo], presets: [], plugins: [sessions()], sessionDir, cwd, logger, ...extra }));
+    const done = collect(
+      summon(prompt, { model, tools: [echo], presets: [], plugins: [sessions()], sessionDir, cwd, logger, ...extra }),
+    );
     return done.then((messages: Message[]) => ({ messages, model, logger, result: resultOf(messages) }));
   };
   return { sessionDir, cwd, run, store: new SessionStore({ dir: sessionDir }) };
@@ -51,14 +53,20 @@ describe("a corrupt line in the middle of a transcript", () => {
     expect(second.result.isError).toBe(false);
     const path = transcriptFiles(s.sessionDir)[0]!;
     const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
-    const secondPrompt = lines.findIndex((l) => (JSON.parse(l) as TranscriptRecord).type === "user" && l.includes('"second"'));
+    const secondPrompt = lines.findIndex(
+      (l) => (JSON.parse(l) as TranscriptRecord).type === "user" && l.includes('"second"'),
+    );
     lines[secondPrompt] = '{"uuid":"garbage", "this is not json';
     writeRecords(path, lines);
 
     const third = await s.run("third", ["third answer"], { resume: first.result.sessionId });
     expect(third.result.isError).toBe(false);
     expect(third.logger.warnings).toEqual([
-      expect.stringMatching(new RegExp(`^\\[ubiquity:sessions\\] ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: line ${secondPrompt + 1} could not be read and was skipped; the other ${lines.length - 1} records were kept`)),
+      expect.stringMatching(
+        new RegExp(
+          `^\\[ubiquity:sessions\\] ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: line ${secondPrompt + 1} could not be read and was skipped; the other ${lines.length - 1} records were kept`,
+        ),
+      ),
     ]);
     const prompt = third.model.requests[0]!.prompt;
     expect(roles(prompt)).toEqual(["user", "assistant", "user"]);
@@ -76,7 +84,8 @@ describe("a corrupt line in the middle of a transcript", () => {
     ]);
     const path = transcriptFiles(s.sessionDir)[0]!;
     const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
-    const at = (pred: (r: TranscriptRecord) => boolean) => lines.findIndex((l) => pred(JSON.parse(l) as TranscriptRecord));
+    const at = (pred: (r: TranscriptRecord) => boolean) =>
+      lines.findIndex((l) => pred(JSON.parse(l) as TranscriptRecord));
     const firstCall = at((r) => r.type === "assistant" && JSON.stringify(r.message).includes('"c1"'));
     const secondResult = at((r) => r.type === "tool_result" && JSON.stringify(r.message).includes('"c2"'));
     lines[firstCall] = "{not json";
@@ -84,7 +93,11 @@ describe("a corrupt line in the middle of a transcript", () => {
     writeRecords(path, lines);
     const resumed = await s.run("more", ["ok"], { resume: first.result.sessionId });
     expect(resumed.result.isError).toBe(false);
-    expect(resumed.logger.warnings[0]).toMatch(new RegExp(`lines ${Math.min(firstCall, secondResult) + 1}, ${Math.max(firstCall, secondResult) + 1} could not be read and were skipped`));
+    expect(resumed.logger.warnings[0]).toMatch(
+      new RegExp(
+        `lines ${Math.min(firstCall, secondResult) + 1}, ${Math.max(firstCall, secondResult) + 1} could not be read and were skipped`,
+      ),
+    );
     const prompt = resumed.model.requests[0]!.prompt;
     const text = JSON.stringify(prompt);
     expect(text).not.toContain('"c1"');
@@ -97,23 +110,45 @@ describe("two runs resuming one session at once", () => {
   it("in one process: the first appends, the second forks automatically with a warning; nothing interleaves", async () => {
     const sessionDir = temp();
     const cwd = temp("ubq-project-");
-    const first = resultOf(await collect(summon("start", { model: scriptedModel(["started"]), presets: [], plugins: [sessions()], sessionDir, cwd })));
+    const first = resultOf(
+      await collect(
+        summon("start", { model: scriptedModel(["started"]), presets: [], plugins: [sessions()], sessionDir, cwd }),
+      ),
+    );
     const logger = capturingLogger();
     const slowModel = scriptedModel(() => ({ text: "answer", delayMs: 50 }));
-    const kernel = createKernel({ model: slowModel, presets: [], plugins: [sessions()], sessionDir, cwd, resume: first.sessionId, logger });
-    const run = () => driveRun(createRun({ kernel, abortSignal: new AbortController().signal, sink: () => {} }), "again");
+    const kernel = createKernel({
+      model: slowModel,
+      presets: [],
+      plugins: [sessions()],
+      sessionDir,
+      cwd,
+      resume: first.sessionId,
+      logger,
+    });
+    const run = () =>
+      driveRun(createRun({ kernel, abortSignal: new AbortController().signal, sink: () => {} }), "again");
     const results = await Promise.all([run(), run()]);
     expect(results.map((r) => r.isError)).toEqual([false, false]);
     const ids = results.map((r) => r.sessionId);
     expect(ids).toContain(first.sessionId);
     const forkId = ids.find((id) => id !== first.sessionId)!;
-    expect(logger.warnings).toEqual([expect.stringMatching(new RegExp(`session ${first.sessionId} is in use by another run \\(pid ${process.pid} .*continues in a fork of it, session ${forkId}`))]);
+    expect(logger.warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `session ${first.sessionId} is in use by another run \\(pid ${process.pid} .*continues in a fork of it, session ${forkId}`,
+        ),
+      ),
+    ]);
     const files = transcriptFiles(sessionDir);
     expect(files).toHaveLength(2);
     for (const file of files) {
       const records = readRecords(file);
       // One conversation per file: start, then exactly one "again".
-      expect(records.filter((r) => r.type === "user").map((r) => (r.message as { text: string }).text)).toEqual(["start", "again"]);
+      expect(records.filter((r) => r.type === "user").map((r) => (r.message as { text: string }).text)).toEqual([
+        "start",
+        "again",
+      ]);
       for (let i = 1; i < records.length; i++) expect(records[i]!.parentUuid).toBe(records[i - 1]!.uuid);
     }
     // The locks are gone once the runs ended.
@@ -127,22 +162,38 @@ describe("two runs resuming one session at once", () => {
     const procs = ["A", "B"].map((tag) => {
       const proc = spawnTs(child, [s.sessionDir, s.cwd, first.result.sessionId, tag]);
       let stdout = "";
-      const ready = new Promise<void>((resolve) => proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.startsWith("ready\n") && resolve())));
-      const done = new Promise<string[]>((resolve) => proc.on("close", () => resolve(stdout.split("\n").filter(Boolean))));
+      const ready = new Promise<void>((resolve) =>
+        proc.stdout
+          .setEncoding("utf8")
+          .on("data", (c: string) => ((stdout += c), stdout.startsWith("ready\n") && resolve())),
+      );
+      const done = new Promise<string[]>((resolve) =>
+        proc.on("close", () => resolve(stdout.split("\n").filter(Boolean))),
+      );
       return { proc, ready, done };
     });
     await Promise.all(procs.map((p) => p.ready));
     for (const p of procs) p.proc.stdin.end("go\n");
     const outputs = await Promise.all(procs.map((p) => p.done));
     const results = outputs.map((lines) => lines.find((l) => l.startsWith("result "))!.split(" "));
-    expect(results.map((r) => r[2]), JSON.stringify(outputs)).toEqual(["ok", "ok"]);
+    expect(
+      results.map((r) => r[2]),
+      JSON.stringify(outputs),
+    ).toEqual(["ok", "ok"]);
     const ids = results.map((r) => r[1]);
     expect(ids.filter((id) => id === first.result.sessionId)).toHaveLength(1);
-    expect(outputs.flat().filter((l) => l.startsWith("warn ")).join("\n")).toMatch(/is in use by another run \(pid \d+ .*continues in a fork of it/);
+    expect(
+      outputs
+        .flat()
+        .filter((l) => l.startsWith("warn "))
+        .join("\n"),
+    ).toMatch(/is in use by another run \(pid \d+ .*continues in a fork of it/);
     const files = transcriptFiles(s.sessionDir);
     expect(files).toHaveLength(2);
     for (const file of files) {
-      const prompts = readRecords(file).filter((r) => r.type === "user").map((r) => (r.message as { text: string }).text);
+      const prompts = readRecords(file)
+        .filter((r) => r.type === "user")
+        .map((r) => (r.message as { text: string }).text);
       expect(prompts).toHaveLength(2);
       expect(prompts[0]).toBe("start");
     }
@@ -154,7 +205,10 @@ describe("two runs resuming one session at once", () => {
     const path = transcriptFiles(s.sessionDir)[0]!;
     const dead = spawn(process.execPath, ["-e", ""]);
     await new Promise((resolve) => dead.on("close", resolve));
-    writeFileSync(lockPathOf(path), JSON.stringify({ pid: dead.pid, host: hostname(), since: "2026-01-01T00:00:00.000Z" }));
+    writeFileSync(
+      lockPathOf(path),
+      JSON.stringify({ pid: dead.pid, host: hostname(), since: "2026-01-01T00:00:00.000Z" }),
+    );
     const resumed = await s.run("again", ["ok"], { resume: first.result.sessionId });
     expect(resumed.result.sessionId).toBe(first.result.sessionId);
     expect(resumed.logger.warnings).toEqual([]);

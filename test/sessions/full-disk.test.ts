@@ -15,21 +15,42 @@ const child = join(import.meta.dirname, "fixtures", "full-disk-child.ts");
 const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 const canMount = spawnSync("unshare", ["-rm", "sh", "-c", "mount -t tmpfs -o size=16k tmpfs /mnt"]).status === 0;
 
-type Line = { type: string; resumed?: boolean; chained?: boolean; subtype?: string; isError?: boolean; result?: string; error?: string; bestEffort?: boolean; ran: number; toolName?: string; output?: { content: string }; lines?: number; parsed?: number };
+type Line = {
+  type: string;
+  resumed?: boolean;
+  chained?: boolean;
+  subtype?: string;
+  isError?: boolean;
+  result?: string;
+  error?: string;
+  bestEffort?: boolean;
+  ran: number;
+  toolName?: string;
+  output?: { content: string };
+  lines?: number;
+  parsed?: number;
+};
 
 /** Run the child with `sessionDir` on a 48 KB tmpfs; its stream, one message per line. */
 async function runOnFullDisk(persist: "true" | "best-effort"): Promise<Line[]> {
   const sessionDir = temp();
   const cwd = temp("ubq-project-");
   const script = 'mount -t tmpfs -o size=48k tmpfs "$1" && shift && exec "$@"';
-  const proc = spawn("unshare", ["-rm", "sh", "-c", script, "sh", sessionDir, process.execPath, jitiCli, child, sessionDir, cwd, persist], { stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(
+    "unshare",
+    ["-rm", "sh", "-c", script, "sh", sessionDir, process.execPath, jitiCli, child, sessionDir, cwd, persist],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let stdout = "";
   let stderr = "";
   proc.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((resolve) => proc.on("close", resolve));
   expect(code, stderr).toBe(0);
-  return stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line);
+  return stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 }
 
 describe.skipIf(!canMount)("a full disk under the JSONL transcript", () => {

@@ -20,7 +20,8 @@ export function transcriptFiles(root: string): string[] {
   const out: string[] = [];
   for (const folder of readdirSync(root, { withFileTypes: true })) {
     if (!folder.isDirectory()) continue;
-    for (const name of readdirSync(join(root, folder.name))) if (name.endsWith(".jsonl")) out.push(join(root, folder.name, name));
+    for (const name of readdirSync(join(root, folder.name)))
+      if (name.endsWith(".jsonl")) out.push(join(root, folder.name, name));
   }
   return out;
 }

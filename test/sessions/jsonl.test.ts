@@ -8,7 +8,12 @@ const temp = tempDirs();
 
 describe("JSONL", () => {
   it("parse skips a torn or corrupt line and keeps the rest; only the middle one counts as corrupt", () => {
-    expect(parseJsonl('{"a":1}\n{"b":\n\n{"c":3}\n{"d"')).toEqual({ values: [{ a: 1 }, { c: 3 }], lines: [1, 4], skipped: 2, corrupt: [2] });
+    expect(parseJsonl('{"a":1}\n{"b":\n\n{"c":3}\n{"d"')).toEqual({
+      values: [{ a: 1 }, { c: 3 }],
+      lines: [1, 4],
+      skipped: 2,
+      corrupt: [2],
+    });
   });
 
   it("appends one line per value, creating folders", () => {

@@ -34,7 +34,10 @@ async function race(contenders: number, transcript = tempTranscript()): Promise<
   const procs = Array.from({ length: contenders }, () => {
     const proc = spawnTs(join(here, "fixtures", "lock-child.ts"), [transcript]);
     let stdout = "";
-    const said = (word: string) => new Promise<void>((resolve) => proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.includes(word) && resolve())));
+    const said = (word: string) =>
+      new Promise<void>((resolve) =>
+        proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.includes(word) && resolve())),
+      );
     const ready = said("ready\n");
     const answered = said("won\n").then(() => "won");
     const lost = said("lost\n").then(() => "lost");
@@ -57,11 +60,16 @@ describe("the transcript lock, taken by several processes at once", () => {
     expect(winners).toEqual(Array(10).fill(1));
   });
 
-  it("has exactly one winner when they all find a stale lock (its writer gone) and take it over, in each of 6 rounds", { timeout: 120_000 }, async () => {
+  it("has exactly one winner when they all find a stale lock (its writer gone) and take it over, in each of 6 rounds", {
+    timeout: 120_000,
+  }, async () => {
     const winners: number[] = [];
     for (let round = 0; round < 6; round++) {
       const transcript = tempTranscript();
-      writeFileSync(lockPathOf(transcript), JSON.stringify({ pid: deadPid(), host: hostname(), since: new Date(0).toISOString() }));
+      writeFileSync(
+        lockPathOf(transcript),
+        JSON.stringify({ pid: deadPid(), host: hostname(), since: new Date(0).toISOString() }),
+      );
       winners.push((await race(6, transcript)).filter((o) => o === "won").length);
     }
     console.log(`stale lock race: winners per round ${winners.join(" ")}`);
@@ -77,7 +85,10 @@ describe("a lock file that says nothing readable", () => {
     const old = new Date(Date.now() - 60_000);
     utimesSync(lockPathOf(transcript), old, old);
     expect(acquireLock(transcript)).toBeUndefined();
-    expect(JSON.parse(readFileSync(lockPathOf(transcript), "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(JSON.parse(readFileSync(lockPathOf(transcript), "utf8"))).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+    });
     releaseLock(transcript);
     expect(existsSync(lockPathOf(transcript))).toBe(false);
   });
@@ -85,12 +96,14 @@ describe("a lock file that says nothing readable", () => {
   it("leaves no temp file beside the transcript, taken or refused", () => {
     const transcript = tempTranscript();
     expect(acquireLock(transcript)).toBeUndefined();
-    writeFileSync(lockPathOf(transcript), JSON.stringify({ pid: 1, host: "elsewhere", since: new Date().toISOString() }));
+    writeFileSync(
+      lockPathOf(transcript),
+      JSON.stringify({ pid: 1, host: "elsewhere", since: new Date().toISOString() }),
+    );
     expect(acquireLock(transcript)).toMatchObject({ host: "elsewhere" });
     expect(readdirSync(join(transcript, "..")).sort()).toEqual(["session.jsonl.lock"]);
   });
 });
-
 
 /**
  * Two containers that share the session folder and the host name but not the pid namespace
@@ -104,27 +117,36 @@ describe("a lock held from another pid namespace on this host", () => {
 
   function contender(transcript: string, inNamespace: boolean) {
     const args = [jitiCli, join(here, "fixtures", "lock-child.ts"), transcript];
-    const proc = inNamespace ? spawn(unshare[0]!, [...unshare.slice(1), process.execPath, ...args]) : spawn(process.execPath, args);
+    const proc = inNamespace
+      ? spawn(unshare[0]!, [...unshare.slice(1), process.execPath, ...args])
+      : spawn(process.execPath, args);
     let stdout = "";
-    const said = (word: string) => new Promise<void>((resolve) => proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.includes(word) && resolve())));
+    const said = (word: string) =>
+      new Promise<void>((resolve) =>
+        proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.includes(word) && resolve())),
+      );
     const ready = said("ready\n");
     const outcome = Promise.race([said("won\n").then(() => "won"), said("lost\n").then(() => "lost")]);
     const closed = new Promise((resolve) => proc.on("close", resolve));
     return { go: async () => (await ready, proc.stdin.write("go\n"), outcome), end: () => (proc.stdin.end(), closed) };
   }
 
-  it.skipIf(!canUnshare)("is not taken over from a process in a new pid namespace, in each of 4 rounds", { timeout: 60_000 }, async () => {
-    const taken: string[] = [];
-    for (let round = 0; round < 4; round++) {
-      const transcript = tempTranscript();
-      const holder = contender(transcript, false);
-      expect(await holder.go()).toBe("won");
-      const other = contender(transcript, true);
-      taken.push(await other.go());
-      await other.end();
-      await holder.end();
-    }
-    console.log(`pid namespace: the second container's outcome per round ${taken.join(" ")}`);
-    expect(taken).toEqual(Array(4).fill("lost"));
-  });
+  it.skipIf(!canUnshare)(
+    "is not taken over from a process in a new pid namespace, in each of 4 rounds",
+    { timeout: 60_000 },
+    async () => {
+      const taken: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        const transcript = tempTranscript();
+        const holder = contender(transcript, false);
+        expect(await holder.go()).toBe("won");
+        const other = contender(transcript, true);
+        taken.push(await other.go());
+        await other.end();
+        await holder.end();
+      }
+      console.log(`pid namespace: the second container's outcome per round ${taken.join(" ")}`);
+      expect(taken).toEqual(Array(4).fill("lost"));
+    },
+  );
 });

@@ -29,7 +29,9 @@ async function longRun(autoMicrocompact: boolean) {
     last = request;
     (model.requests as unknown[]).length = 0; // keep memory flat over 1,000 requests
     const usage = { inputTokens: 2_000 + index * 300, outputTokens: 10 };
-    return index < TURNS ? { toolCalls: [call("Read", RESULT_CHARS, `turn ${index}`)], usage } : { text: "done", usage };
+    return index < TURNS
+      ? { toolCalls: [call("Read", RESULT_CHARS, `turn ${index}`)], usage }
+      : { text: "done", usage };
   });
   const messages = await collect(
     summon("read everything", {
@@ -45,7 +47,14 @@ async function longRun(autoMicrocompact: boolean) {
     }),
   );
   const [file] = transcriptFiles(sessionDir);
-  return { messages, file: file!, bytes: statSync(file!).size, last: last!, store: new SessionStore({ dir: sessionDir }), cwd };
+  return {
+    messages,
+    file: file!,
+    bytes: statSync(file!).size,
+    last: last!,
+    store: new SessionStore({ dir: sessionDir }),
+    cwd,
+  };
 }
 
 describe("microcompaction in a transcript", () => {
@@ -57,16 +66,24 @@ describe("microcompaction in a transcript", () => {
     const micro = ofType(on.messages, "system").filter((m) => m.subtype === "microcompact");
     expect(micro.length).toBeGreaterThan(TURNS / 2);
     const ratio = on.bytes / off.bytes;
-    console.log(`transcript after ${TURNS} turns: ${off.bytes} bytes without microcompaction, ${on.bytes} with (${micro.length} microcompactions), ratio ${ratio.toFixed(3)}`);
+    console.log(
+      `transcript after ${TURNS} turns: ${off.bytes} bytes without microcompaction, ${on.bytes} with (${micro.length} microcompactions), ratio ${ratio.toFixed(3)}`,
+    );
     expect(ratio).toBeLessThan(1.5);
 
     // Replaying the transcript clears exactly the results the last live request had cleared.
     const stored = await on.store.get(resultOf(on.messages).sessionId, on.cwd);
     const history = replay(stored!.records);
     const replayedCleared = history.flatMap((m) =>
-      m.role === "tool" ? m.content.flatMap((p) => (p.type === "tool-result" && (p.output as { value?: string }).value === CLEARED_MARKER ? [p.toolCallId] : [])) : [],
+      m.role === "tool"
+        ? m.content.flatMap((p) =>
+            p.type === "tool-result" && (p.output as { value?: string }).value === CLEARED_MARKER ? [p.toolCallId] : [],
+          )
+        : [],
     );
-    const liveCleared = toolResults(on.last).filter((r) => r.text === CLEARED_MARKER).map((r) => r.toolCallId);
+    const liveCleared = toolResults(on.last)
+      .filter((r) => r.text === CLEARED_MARKER)
+      .map((r) => r.toolCallId);
     expect(liveCleared.length).toBeGreaterThan(TURNS - 100);
     expect(replayedCleared).toEqual(liveCleared);
   }, 240_000);

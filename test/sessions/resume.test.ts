@@ -15,7 +15,9 @@ async function setupOn(b: BackendFixture) {
   const cwd = temp("ubq-project-");
   const run = (prompt: string, script: Script, extra: Record<string, unknown> = {}) => {
     const model = scriptedModel(script);
-    const done = collect(summon(prompt, { model, tools: [echo], presets: [], ...b.options, plugins: b.plugins(), cwd, ...extra }));
+    const done = collect(
+      summon(prompt, { model, tools: [echo], presets: [], ...b.options, plugins: b.plugins(), cwd, ...extra }),
+    );
     return done.then((messages: Message[]) => ({ messages, model, result: resultOf(messages) }));
   };
   const records = async (id: string) => (await b.store.get(id))!.records;
@@ -47,7 +49,10 @@ describe.each(BACKENDS)("resume, continue, fork (%s store)", (kind) => {
 function tests(kind: BackendKind, setup: () => ReturnType<typeof setupOn>) {
   it("resume replays the session as conversation and appends to the same transcript", async () => {
     const s = await setup();
-    const first = await s.run("first", [{ text: "looking", toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "c1" }] }, "first answer"]);
+    const first = await s.run("first", [
+      { text: "looking", toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "c1" }] },
+      "first answer",
+    ]);
     const second = await s.run("second", ["second answer"], { resume: first.result.sessionId });
     expect(second.result).toMatchObject({ isError: false, sessionId: first.result.sessionId });
     expect(second.messages.every((m) => m.sessionId === first.result.sessionId)).toBe(true);
@@ -60,7 +65,10 @@ function tests(kind: BackendKind, setup: () => ReturnType<typeof setupOn>) {
     ]);
     expect(await s.store.list()).toHaveLength(1);
     const records = await s.records(first.result.sessionId);
-    expect(records.filter((r) => r.type === "user").map((r) => (r.message as { text: string }).text)).toEqual(["first", "second"]);
+    expect(records.filter((r) => r.type === "user").map((r) => (r.message as { text: string }).text)).toEqual([
+      "first",
+      "second",
+    ]);
     // The resumed records chain onto the stored ones.
     for (let i = 1; i < records.length; i++) expect(records[i]!.parentUuid).toBe(records[i - 1]!.uuid);
   });
@@ -70,7 +78,15 @@ function tests(kind: BackendKind, setup: () => ReturnType<typeof setupOn>) {
     const older = await s.run("older", ["old answer"]);
     const newer = await s.run("newer", ["new answer"]);
     // A newer session of another folder is not this folder's latest.
-    await collect(summon("elsewhere", { model: scriptedModel(["x"]), presets: [], ...s.options, plugins: s.plugins(), cwd: temp("ubq-other-") }));
+    await collect(
+      summon("elsewhere", {
+        model: scriptedModel(["x"]),
+        presets: [],
+        ...s.options,
+        plugins: s.plugins(),
+        cwd: temp("ubq-other-"),
+      }),
+    );
     const cont = await s.run("again", ["third"], { continueConversation: true });
     expect(cont.result.sessionId).toBe(newer.result.sessionId);
     expect(cont.result.sessionId).not.toBe(older.result.sessionId);
@@ -98,12 +114,20 @@ function tests(kind: BackendKind, setup: () => ReturnType<typeof setupOn>) {
     expect(shape(fork.model.requests[0]!.prompt)).toEqual(["user: first", "assistant: first answer", "user: branch"]);
     const forked = await s.store.get(fork.result.sessionId);
     expect(forked!.records.map((r) => r.type)).toEqual(["user", "assistant", "result", "user", "assistant", "result"]);
-    expect(forked!.records.every((r) => r.sessionId === fork.result.sessionId && r.message.sessionId === fork.result.sessionId)).toBe(true);
+    expect(
+      forked!.records.every(
+        (r) => r.sessionId === fork.result.sessionId && r.message.sessionId === fork.result.sessionId,
+      ),
+    ).toBe(true);
     const sourceUuids = new Set((await s.records(first.result.sessionId)).map((r) => r.uuid));
     expect(forked!.records.some((r) => sourceUuids.has(r.uuid))).toBe(false);
     // The branch goes on from the fork, the original from itself.
     const resumedOriginal = await s.run("original again", ["ok"], { resume: first.result.sessionId });
-    expect(shape(resumedOriginal.model.requests[0]!.prompt)).toEqual(["user: first", "assistant: first answer", "user: original again"]);
+    expect(shape(resumedOriginal.model.requests[0]!.prompt)).toEqual([
+      "user: first",
+      "assistant: first answer",
+      "user: original again",
+    ]);
   });
 
   it("an unknown id ends with a result error naming it", async () => {
@@ -119,21 +143,37 @@ function tests(kind: BackendKind, setup: () => ReturnType<typeof setupOn>) {
   it("leaves out a tool call whose result is missing (a crash between call and result)", async () => {
     const s = await setup();
     const first = await s.run("work", [
-      { text: "two calls", toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "kept" }, { toolName: "Echo", input: { text: "b" }, id: "lost" }] },
+      {
+        text: "two calls",
+        toolCalls: [
+          { toolName: "Echo", input: { text: "a" }, id: "kept" },
+          { toolName: "Echo", input: { text: "b" }, id: "lost" },
+        ],
+      },
       "done",
     ]);
     // Simulate the crash: drop the second result and everything after it.
     const records = await s.records(first.result.sessionId);
-    const cut = records.findIndex((r) => r.type === "tool_result" && r.message.type === "tool_result" && r.message.toolUseId === "lost");
+    const cut = records.findIndex(
+      (r) => r.type === "tool_result" && r.message.type === "tool_result" && r.message.toolUseId === "lost",
+    );
     await s.truncate(first.result.sessionId, cut);
     const resumed = await s.run("go on", ["continuing"], { resume: first.result.sessionId });
     expect(resumed.result.isError).toBe(false);
-    expect(shape(resumed.model.requests[0]!.prompt)).toEqual(["user: work", "assistant: two calls | call kept", "tool: result kept", "user: go on"]);
+    expect(shape(resumed.model.requests[0]!.prompt)).toEqual([
+      "user: work",
+      "assistant: two calls | call kept",
+      "tool: result kept",
+      "user: go on",
+    ]);
   });
 
   it("drops an assistant message left empty by dangling calls, and merges an unanswered prompt into the next", async () => {
     const s = await setup();
-    const first = await s.run("start", [{ toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "gone" }] }, "never"]);
+    const first = await s.run("start", [
+      { toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "gone" }] },
+      "never",
+    ]);
     // Keep the prompt and the call, lose the result: the model never answered "start" with anything usable.
     await s.truncate(first.result.sessionId, 2);
     const resumed = await s.run("again", ["answer"], { resume: first.result.sessionId });
@@ -151,18 +191,40 @@ function tests(kind: BackendKind, setup: () => ReturnType<typeof setupOn>) {
     appendFileSync(path, '{"uuid":"torn","parentUuid":null,"sessionId":"x","ty');
     const resumed = await s.run("second", ["second answer"], { resume: first.result.sessionId });
     expect(resumed.result.isError).toBe(false);
-    expect(shape(resumed.model.requests[0]!.prompt)).toEqual(["user: first", "assistant: first answer", "user: second"]);
+    expect(shape(resumed.model.requests[0]!.prompt)).toEqual([
+      "user: first",
+      "assistant: first answer",
+      "user: second",
+    ]);
     const records: TranscriptRecord[] = readRecords(path); // throws if any line is torn
     expect(records.map((r) => r.type)).toEqual(["user", "assistant", "result", "user", "assistant", "result"]);
   });
 
   it("caps a replayed tool result the way the live run did", async () => {
     const s = await setup();
-    const big = defineTool({ name: "Big", description: "big", inputSchema: z.object({}), maxResultChars: 100, execute: () => "z".repeat(1000) });
+    const big = defineTool({
+      name: "Big",
+      description: "big",
+      inputSchema: z.object({}),
+      maxResultChars: 100,
+      execute: () => "z".repeat(1000),
+    });
     const model = scriptedModel([{ toolCalls: [{ toolName: "Big", input: {}, id: "b1" }] }, "done"]);
-    const first = resultOf(await collect(summon("go", { model, tools: [big], presets: [], ...s.options, plugins: s.plugins(), cwd: s.cwd })));
+    const first = resultOf(
+      await collect(summon("go", { model, tools: [big], presets: [], ...s.options, plugins: s.plugins(), cwd: s.cwd })),
+    );
     const again = scriptedModel(["ok"]);
-    await collect(summon("more", { model: again, tools: [big], presets: [], ...s.options, plugins: s.plugins(), cwd: s.cwd, resume: first.sessionId }));
+    await collect(
+      summon("more", {
+        model: again,
+        tools: [big],
+        presets: [],
+        ...s.options,
+        plugins: s.plugins(),
+        cwd: s.cwd,
+        resume: first.sessionId,
+      }),
+    );
     const live = model.requests[1]!.prompt.find((m) => m.role === "tool");
     const replayed = again.requests[0]!.prompt.find((m) => m.role === "tool");
     expect(replayed).toEqual(live);
@@ -173,8 +235,16 @@ function tests(kind: BackendKind, setup: () => ReturnType<typeof setupOn>) {
     const first = await s.run("first", ["first answer"]);
     const before = await s.raw(first.result.sessionId);
     const resumed = await s.run("second", ["second answer"], { resume: first.result.sessionId, persistSession: false });
-    expect(shape(resumed.model.requests[0]!.prompt)).toEqual(["user: first", "assistant: first answer", "user: second"]);
-    const forked = await s.run("branch", ["ok"], { resume: first.result.sessionId, forkSession: true, persistSession: false });
+    expect(shape(resumed.model.requests[0]!.prompt)).toEqual([
+      "user: first",
+      "assistant: first answer",
+      "user: second",
+    ]);
+    const forked = await s.run("branch", ["ok"], {
+      resume: first.result.sessionId,
+      forkSession: true,
+      persistSession: false,
+    });
     expect(forked.result.isError).toBe(false);
     expect(await s.raw(first.result.sessionId)).toBe(before);
     expect((await s.store.list()).map((i) => i.sessionId)).toEqual([first.result.sessionId]);
@@ -188,16 +258,34 @@ function tests(kind: BackendKind, setup: () => ReturnType<typeof setupOn>) {
       apply(kernel) {
         kernel.hooks.context.compact.tap("test:compactor", (state, run) => {
           if (state.messages.length <= 4) return state;
-          run.emit({ type: "system", subtype: "compact_boundary", tokensBefore: 100, tokensAfter: 10, trigger: "auto" });
-          return { messages: [{ role: "user", content: "SUMMARY of the start" }, ...state.messages.slice(-2)], estimatedTokens: 10, changed: true };
+          run.emit({
+            type: "system",
+            subtype: "compact_boundary",
+            tokensBefore: 100,
+            tokensAfter: 10,
+            trigger: "auto",
+          });
+          return {
+            messages: [{ role: "user", content: "SUMMARY of the start" }, ...state.messages.slice(-2)],
+            estimatedTokens: 10,
+            changed: true,
+          };
         });
       },
     }));
     const plugins = [...s.plugins(), compactor()];
-    const first = await s.run("one", [{ text: "calling", toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "c1" }] }, "answer one"], { plugins });
+    const first = await s.run(
+      "one",
+      [{ text: "calling", toolCalls: [{ toolName: "Echo", input: { text: "a" }, id: "c1" }] }, "answer one"],
+      { plugins },
+    );
     const second = await s.run("two", ["answer two"], { plugins, resume: first.result.sessionId });
     // The live run compacted before its request...
-    expect(shape(second.model.requests[0]!.prompt)).toEqual(["user: SUMMARY of the start", "assistant: answer one", "user: two"]);
+    expect(shape(second.model.requests[0]!.prompt)).toEqual([
+      "user: SUMMARY of the start",
+      "assistant: answer one",
+      "user: two",
+    ]);
     const records = (await s.store.get(first.result.sessionId))!.records;
     const boundary = records.find((r) => r.type === "system")!;
     expect(boundary.history).toHaveLength(3);

@@ -10,8 +10,12 @@ describe("ubiquity run --resume / --continue with the default preset", () => {
   it("continues a stored session: the runs share one transcript, replayed as conversation", async () => {
     const project = temp("ubq-project-");
     const sessionDir = temp();
-    writeFileSync(join(project, ".ubiquityrc.json"), JSON.stringify({ sessionDir, todoDir: temp("ubq-todos-"), marketPricing: false }));
-    const run = (...args: string[]) => cli(["run", "--cwd", project, "--model", "test", "--output-format", "json", ...args]);
+    writeFileSync(
+      join(project, ".ubiquityrc.json"),
+      JSON.stringify({ sessionDir, todoDir: temp("ubq-todos-"), marketPricing: false }),
+    );
+    const run = (...args: string[]) =>
+      cli(["run", "--cwd", project, "--model", "test", "--output-format", "json", ...args]);
 
     const first = await run("remember the word papaya");
     expect(first.code, first.stderr).toBe(0);
@@ -42,23 +46,61 @@ describe("ubiquity run --resume / --continue with the default preset", () => {
   it("--resume without --model runs on the session's stored model", async () => {
     const project = temp("ubq-project-");
     const sessionDir = temp();
-    writeFileSync(join(project, ".ubiquityrc.json"), JSON.stringify({ sessionDir, todoDir: temp("ubq-todos-"), marketPricing: false }));
+    writeFileSync(
+      join(project, ".ubiquityrc.json"),
+      JSON.stringify({ sessionDir, todoDir: temp("ubq-todos-"), marketPricing: false }),
+    );
     const saved = process.env.UBIQUITY_MODEL;
     delete process.env.UBIQUITY_MODEL;
     try {
-      const first = await cli(["run", "--cwd", project, "--model", "test", "--output-format", "json", "remember papaya"]);
+      const first = await cli([
+        "run",
+        "--cwd",
+        project,
+        "--model",
+        "test",
+        "--output-format",
+        "json",
+        "remember papaya",
+      ]);
       const id = (JSON.parse(first.stdout) as { sessionId: string }).sessionId;
       // No --model and no UBIQUITY_MODEL: only the transcript can say which model to use.
-      const resumed = await cli(["run", "--cwd", project, "--output-format", "stream-json", "--resume", id, "and now?"]);
+      const resumed = await cli([
+        "run",
+        "--cwd",
+        project,
+        "--output-format",
+        "stream-json",
+        "--resume",
+        id,
+        "and now?",
+      ]);
       expect(resumed.code, resumed.stdout).toBe(0);
-      const [init] = resumed.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { model: string });
+      const [init] = resumed.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { model: string });
       expect(init!.model).toBe("test");
       const continued = await cli(["run", "--cwd", project, "--output-format", "json", "--continue", "still there?"]);
       expect(JSON.parse(continued.stdout)).toMatchObject({ sessionId: id, isError: false });
       // --model still wins: an unknown provider is the run's error (a configuration error: exit 2), not the stored model.
-      const overridden = await cli(["run", "--cwd", project, "--output-format", "json", "--resume", id, "--model", "nope:x", "hi"]);
+      const overridden = await cli([
+        "run",
+        "--cwd",
+        project,
+        "--output-format",
+        "json",
+        "--resume",
+        id,
+        "--model",
+        "nope:x",
+        "hi",
+      ]);
       expect(overridden.code).toBe(2);
-      expect(JSON.parse(overridden.stdout)).toMatchObject({ subtype: "error_configuration", result: expect.stringContaining('unknown provider "nope"') });
+      expect(JSON.parse(overridden.stdout)).toMatchObject({
+        subtype: "error_configuration",
+        result: expect.stringContaining('unknown provider "nope"'),
+      });
     } finally {
       if (saved !== undefined) process.env.UBIQUITY_MODEL = saved;
     }

@@ -24,7 +24,10 @@ describe("a stale writer (JSONL store)", () => {
         const [file] = transcriptFiles(sessionDir);
         const last = readRecords(file!).at(-1)!;
         foreign = randomUUID();
-        appendFileSync(file!, `${JSON.stringify({ ...last, uuid: foreign, parentUuid: last.uuid, message: { ...last.message, uuid: foreign } })}\n`);
+        appendFileSync(
+          file!,
+          `${JSON.stringify({ ...last, uuid: foreign, parentUuid: last.uuid, message: { ...last.message, uuid: foreign } })}\n`,
+        );
         return "done";
       },
     });
@@ -35,7 +38,9 @@ describe("a stale writer (JSONL store)", () => {
       { text: "echo", toolCalls: [{ toolName: "Echo", input: { text: "x" }, id: "c2" }] },
       "done",
     ]);
-    const messages = await collect(summon("go", { model, tools: [intrude, counted], presets: [], plugins: [sessions()], sessionDir, cwd }));
+    const messages = await collect(
+      summon("go", { model, tools: [intrude, counted], presets: [], plugins: [sessions()], sessionDir, cwd }),
+    );
     const result = resultOf(messages);
     expect(result.subtype).toBe("error_stale_writer");
     expect(result.isError).toBe(true);
@@ -61,7 +66,10 @@ describe("a stale writer (JSONL store)", () => {
       const [file] = transcriptFiles(sessionDir);
       const last = readRecords(file!).at(-1)!;
       foreign = randomUUID();
-      appendFileSync(file!, `${JSON.stringify({ ...last, uuid: foreign, parentUuid: last.uuid, message: { ...last.message, uuid: foreign } })}\n`);
+      appendFileSync(
+        file!,
+        `${JSON.stringify({ ...last, uuid: foreign, parentUuid: last.uuid, message: { ...last.message, uuid: foreign } })}\n`,
+      );
       return "the final answer";
     });
     const messages = await collect(summon("go", { model, presets: [], plugins: [sessions()], sessionDir, cwd }));

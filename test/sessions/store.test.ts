@@ -12,7 +12,14 @@ async function session(b: BackendFixture, cwd: string, prompts: string[]) {
   let id: string | undefined;
   for (const prompt of prompts) {
     const messages = await collect(
-      summon(prompt, { model: scriptedModel([`re: ${prompt}`]), presets: [], ...b.options, plugins: b.plugins(), cwd, ...(id ? { resume: id } : {}) }),
+      summon(prompt, {
+        model: scriptedModel([`re: ${prompt}`]),
+        presets: [],
+        ...b.options,
+        plugins: b.plugins(),
+        cwd,
+        ...(id ? { resume: id } : {}),
+      }),
     );
     id = resultOf(messages).sessionId;
   }
@@ -97,7 +104,10 @@ function tests(fresh: () => Promise<BackendFixture>) {
       if (parent === null) expect(r.parentUuid).toBeNull();
       else expect(byNew.get(r.parentUuid!)).toBe(source.records.findIndex((s) => s.uuid === parent));
     });
-    expect(fork.records.map((r) => r.message.type === "user" && r.message.text).filter(Boolean)).toEqual(["one", "two"]);
+    expect(fork.records.map((r) => r.message.type === "user" && r.message.text).filter(Boolean)).toEqual([
+      "one",
+      "two",
+    ]);
   });
 
   it("fork upToUuid copies up to and including that record; an unknown uuid or id is an error naming it", async () => {

@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { summon, defineTool, definePlugin, createKernel, createRun, driveRun, type Message, type RunContext } from "ubiquity";
+import {
+  summon,
+  defineTool,
+  definePlugin,
+  createKernel,
+  createRun,
+  driveRun,
+  type Message,
+  type RunContext,
+} from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessions from "ubiquity/plugins/sessions";
 import { collect, ofType, resultOf } from "../helpers/collect";
-import { echo, readRecords, tempDirs, transcriptFiles } from "./helpers";
+import { echo, tempDirs } from "./helpers";
 import { BACKENDS, backendMissing, useBackend, type BackendFixture } from "./backends";
 
 const temp = tempDirs();
@@ -21,9 +30,20 @@ function tests(fresh: () => Promise<BackendFixture>) {
   it("appends one record per persisted message, chained, without system/init and stream_event", async () => {
     const b = await fresh();
     const cwd = temp("ubq-project-");
-    const model = scriptedModel([{ text: "calling", toolCalls: [{ toolName: "Echo", input: { text: "hi" }, id: "c1" }] }, "done"]);
+    const model = scriptedModel([
+      { text: "calling", toolCalls: [{ toolName: "Echo", input: { text: "hi" }, id: "c1" }] },
+      "done",
+    ]);
     const messages = await collect(
-      summon("say hi", { model, tools: [echo], presets: [], ...b.options, plugins: b.plugins(), cwd, includePartialMessages: true }),
+      summon("say hi", {
+        model,
+        tools: [echo],
+        presets: [],
+        ...b.options,
+        plugins: b.plugins(),
+        cwd,
+        includePartialMessages: true,
+      }),
     );
     expect(ofType(messages, "stream_event").length).toBeGreaterThan(0);
     const listed = await b.store.list();
@@ -32,7 +52,9 @@ function tests(fresh: () => Promise<BackendFixture>) {
     expect(listed[0]!.sessionId).toBe(sessionId);
     const records = (await b.store.get(sessionId))!.records;
     expect(records.map((r) => r.type)).toEqual(["user", "assistant", "tool_use", "tool_result", "assistant", "result"]);
-    const persisted = messages.filter((m) => m.type !== "stream_event" && !(m.type === "system" && m.subtype === "init"));
+    const persisted = messages.filter(
+      (m) => m.type !== "stream_event" && !(m.type === "system" && m.subtype === "init"),
+    );
     expect(records.map((r) => r.uuid)).toEqual(persisted.map((m) => m.uuid));
     expect(records[0]!.parentUuid).toBeNull();
     for (let i = 1; i < records.length; i++) expect(records[i]!.parentUuid).toBe(records[i - 1]!.uuid);
@@ -49,12 +71,16 @@ function tests(fresh: () => Promise<BackendFixture>) {
       name: "test:context",
       apply(kernel) {
         kernel.hooks.turn.prompt.tap("test:context", (prompt) =>
-          prompt.text === "no" ? { ...prompt, blocked: "not today" } : { ...prompt, context: [...prompt.context, "remember the milk"] },
+          prompt.text === "no"
+            ? { ...prompt, blocked: "not today" }
+            : { ...prompt, context: [...prompt.context, "remember the milk"] },
         );
       },
     }));
     const model = scriptedModel(["ok"]);
-    const first = await collect(summon("hello", { model, presets: [], ...b.options, plugins: [...b.plugins(), addContext()], cwd }));
+    const first = await collect(
+      summon("hello", { model, presets: [], ...b.options, plugins: [...b.plugins(), addContext()], cwd }),
+    );
     const records = (await b.store.get(resultOf(first).sessionId))!.records;
     expect(records[0]).toMatchObject({ type: "user", context: ["remember the milk"], message: { text: "hello" } });
     expect(records[0]!.blocked).toBeUndefined();
@@ -68,7 +94,14 @@ function tests(fresh: () => Promise<BackendFixture>) {
     });
 
     const blocked = await collect(
-      summon("no", { model: scriptedModel([]), presets: [], ...b.options, plugins: [...b.plugins(), addContext()], cwd, resume: resultOf(first).sessionId }),
+      summon("no", {
+        model: scriptedModel([]),
+        presets: [],
+        ...b.options,
+        plugins: [...b.plugins(), addContext()],
+        cwd,
+        resume: resultOf(first).sessionId,
+      }),
     );
     expect(resultOf(blocked).result).toMatch(/Prompt blocked: not today/);
     const after = (await b.store.get(resultOf(first).sessionId))!.records;
@@ -77,7 +110,15 @@ function tests(fresh: () => Promise<BackendFixture>) {
 
   it("a run that fails before its prompt leaves no transcript", async () => {
     const b = await fresh();
-    const messages = await collect(summon("hi", { presets: [], ...b.options, plugins: b.plugins(), cwd: temp("ubq-project-"), model: "nope:nothing" }));
+    const messages = await collect(
+      summon("hi", {
+        presets: [],
+        ...b.options,
+        plugins: b.plugins(),
+        cwd: temp("ubq-project-"),
+        model: "nope:nothing",
+      }),
+    );
     expect(resultOf(messages).isError).toBe(true);
     expect(await b.store.list()).toEqual([]);
   });
@@ -91,7 +132,13 @@ function tests(fresh: () => Promise<BackendFixture>) {
       description: "Runs a subagent.",
       inputSchema: z.object({}),
       async execute() {
-        const sub = createRun({ kernel: main!.kernel, abortSignal: main!.abortSignal, sink: () => {}, parent: main, agent: { agentId: "a1", agentType: "helper", parentToolUseId: "d1" } });
+        const sub = createRun({
+          kernel: main!.kernel,
+          abortSignal: main!.abortSignal,
+          sink: () => {},
+          parent: main,
+          agent: { agentId: "a1", agentType: "helper", parentToolUseId: "d1" },
+        });
         const result = await driveRun(sub, "side task");
         return `subagent said: ${result.result}`;
       },
@@ -114,11 +161,28 @@ function tests(fresh: () => Promise<BackendFixture>) {
     expect(sub[0]!.parentUuid).toBeNull();
     expect(sub[1]!.parentUuid).toBe(sub[0]!.uuid);
     const mainChain = records.filter((r) => r.message.agentId === undefined);
-    expect(mainChain.map((r) => r.type)).toEqual(["user", "assistant", "tool_use", "tool_result", "assistant", "result"]);
+    expect(mainChain.map((r) => r.type)).toEqual([
+      "user",
+      "assistant",
+      "tool_use",
+      "tool_result",
+      "assistant",
+      "result",
+    ]);
     for (let i = 1; i < mainChain.length; i++) expect(mainChain[i]!.parentUuid).toBe(mainChain[i - 1]!.uuid);
 
     const again = scriptedModel(["ok"]);
-    await collect(summon("next", { model: again, tools: [delegate], presets: [], ...b.options, plugins: b.plugins(), cwd, resume: result.sessionId }));
+    await collect(
+      summon("next", {
+        model: again,
+        tools: [delegate],
+        presets: [],
+        ...b.options,
+        plugins: b.plugins(),
+        cwd,
+        resume: result.sessionId,
+      }),
+    );
     const replayed = JSON.stringify(again.requests[0]!.prompt);
     expect(replayed).not.toContain("side task");
     expect(replayed).toContain("subagent said: side done");
@@ -127,10 +191,22 @@ function tests(fresh: () => Promise<BackendFixture>) {
   it("two runs of one kernel resuming the same session at once: one appends, the other forks (see faults.test.ts)", async () => {
     const b = await fresh();
     const cwd = temp("ubq-project-");
-    const first = resultOf(await collect(summon("start", { model: scriptedModel(["started"]), presets: [], ...b.options, plugins: b.plugins(), cwd })));
+    const first = resultOf(
+      await collect(
+        summon("start", { model: scriptedModel(["started"]), presets: [], ...b.options, plugins: b.plugins(), cwd }),
+      ),
+    );
     const slowModel = scriptedModel(() => ({ text: "answer", delayMs: 20 }));
-    const kernel = createKernel({ model: slowModel, presets: [], ...b.options, plugins: b.plugins(), cwd, resume: first.sessionId });
-    const run = () => driveRun(createRun({ kernel, abortSignal: new AbortController().signal, sink: () => {} }), "again");
+    const kernel = createKernel({
+      model: slowModel,
+      presets: [],
+      ...b.options,
+      plugins: b.plugins(),
+      cwd,
+      resume: first.sessionId,
+    });
+    const run = () =>
+      driveRun(createRun({ kernel, abortSignal: new AbortController().signal, sink: () => {} }), "again");
     const results = await Promise.all([run(), run()]);
     expect(results.map((r) => r.isError)).toEqual([false, false]);
     await kernel.dispose();
@@ -148,7 +224,9 @@ describe("transcript files (JSONL store)", () => {
   it("persistSession: false writes nothing", async () => {
     const sessionDir = temp();
     const model = scriptedModel(["hello"]);
-    const messages = await collect(summon("hi", { model, presets: [], plugins: [sessions()], sessionDir, persistSession: false }));
+    const messages = await collect(
+      summon("hi", { model, presets: [], plugins: [sessions()], sessionDir, persistSession: false }),
+    );
     expect(resultOf(messages).isError).toBe(false);
     expect(readdirSync(sessionDir)).toEqual([]);
   });
@@ -156,10 +234,11 @@ describe("transcript files (JSONL store)", () => {
   it("files the transcript under <sessionDir>/<project-slug>/<sessionId>.jsonl", async () => {
     const sessionDir = temp();
     const cwd = temp("ubq-project-");
-    const messages = await collect(summon("hi", { model: scriptedModel(["hello"]), presets: [], plugins: [sessions()], sessionDir, cwd }));
+    const messages = await collect(
+      summon("hi", { model: scriptedModel(["hello"]), presets: [], plugins: [sessions()], sessionDir, cwd }),
+    );
     const [folder] = readdirSync(sessionDir);
     expect(folder).toMatch(/^-tmp-ubq-project-.*-[0-9a-f]{8}$/);
     expect(readdirSync(join(sessionDir, folder!))).toEqual([`${resultOf(messages).sessionId}.jsonl`]);
   });
-
 });

@@ -29,7 +29,13 @@ describe("loading skills", () => {
     const { skills, by, problems } = await load({ skills: ["./skills", "one"] }, cwd);
     expect(problems).toEqual([]);
     expect(skills.map((s) => s.name)).toEqual(["lint-fix", "one", "release"]);
-    expect(by.release).toMatchObject({ description: "Cut a release", body: "Follow `checklist.md`.", dir: join(cwd, "skills", "release"), root: join(cwd, "skills"), source: "skills" });
+    expect(by.release).toMatchObject({
+      description: "Cut a release",
+      body: "Follow `checklist.md`.",
+      dir: join(cwd, "skills", "release"),
+      root: join(cwd, "skills"),
+      source: "skills",
+    });
     expect(by.release!.frontmatter).toEqual({ description: "Cut a release", "allowed-tools": "Bash" });
     expect(by.one).toMatchObject({ dir: join(cwd, "one"), root: join(cwd, "one") });
   });
@@ -53,7 +59,11 @@ describe("loading skills", () => {
       "user-only": ["user", "user only"],
     });
     const all = await load({ skillSources: ["user", "project"], skills: ["~/my-skills/release"] }, cwd);
-    expect(all.by.shared).toMatchObject({ source: "skills", description: "explicit wins", dir: join(home(), "my-skills", "release") });
+    expect(all.by.shared).toMatchObject({
+      source: "skills",
+      description: "explicit wins",
+      dir: join(home(), "my-skills", "release"),
+    });
   });
 
   it("skips a skill without a description (or with broken frontmatter) with a warning, and names a missing root", async () => {
@@ -74,7 +84,15 @@ describe("loading skills", () => {
 });
 
 describe("the skill listing", () => {
-  const skill = (name: string, description: string): Skill => ({ name, description, body: "", dir: "/s", root: "/s", source: "skills", frontmatter: {} });
+  const skill = (name: string, description: string): Skill => ({
+    name,
+    description,
+    body: "",
+    dir: "/s",
+    root: "/s",
+    source: "skills",
+    frontmatter: {},
+  });
 
   it("is sorted by name and clamps each description to 1,536 characters (Claude Code's limit)", () => {
     const long = "wordy ".repeat(400);

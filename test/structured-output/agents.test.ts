@@ -11,8 +11,15 @@ import { parseAgentFile } from "ubiquity/plugins/agents";
 import { agentCall, agentOf, answered } from "../agents/helpers";
 import { offered, promptText, runWith } from "./helpers";
 
-const schema = { type: "object", properties: { files: { type: "integer" } }, required: ["files"], additionalProperties: false };
-const agents = { COUNTER: { description: "Counts files", prompt: "You are COUNTER. Count the files.", outputSchema: schema } };
+const schema = {
+  type: "object",
+  properties: { files: { type: "integer" } },
+  required: ["files"],
+  additionalProperties: false,
+};
+const agents = {
+  COUNTER: { description: "Counts files", prompt: "You are COUNTER. Count the files.", outputSchema: schema },
+};
 
 describe("a subagent with an outputSchema", () => {
   it("answers through its StructuredOutput tool (corrected once) and the Agent tool returns the JSON", async () => {
@@ -21,7 +28,9 @@ describe("a subagent with an outputSchema", () => {
       seen.push(request);
       if (agentOf(request) === "COUNTER") {
         // First a value that fails the schema, then a valid one.
-        return answered(request) ? { toolCalls: [{ toolName: "StructuredOutput", input: { files: 3 } }] } : { toolCalls: [{ toolName: "StructuredOutput", input: { files: "three" } }] };
+        return answered(request)
+          ? { toolCalls: [{ toolName: "StructuredOutput", input: { files: 3 } }] }
+          : { toolCalls: [{ toolName: "StructuredOutput", input: { files: "three" } }] };
       }
       return answered(request) ? "The counter says 3." : { toolCalls: [agentCall("COUNTER", "a1")] };
     });
@@ -55,9 +64,18 @@ describe("a subagent with an outputSchema", () => {
   });
 
   it("an agent file's frontmatter declares it (a YAML mapping or JSON text); an unusable one is dropped", () => {
-    const yaml = parseAgentFile("---\ndescription: Counts\noutput-schema:\n  type: object\n  properties:\n    files: { type: integer }\n---\n\nCount.\n", "counter");
-    expect(yaml.ok && yaml.definition.outputSchema).toEqual({ type: "object", properties: { files: { type: "integer" } } });
-    const json = parseAgentFile(`---\ndescription: Counts\noutputSchema: '${JSON.stringify(schema)}'\n---\n\nCount.\n`, "counter");
+    const yaml = parseAgentFile(
+      "---\ndescription: Counts\noutput-schema:\n  type: object\n  properties:\n    files: { type: integer }\n---\n\nCount.\n",
+      "counter",
+    );
+    expect(yaml.ok && yaml.definition.outputSchema).toEqual({
+      type: "object",
+      properties: { files: { type: "integer" } },
+    });
+    const json = parseAgentFile(
+      `---\ndescription: Counts\noutputSchema: '${JSON.stringify(schema)}'\n---\n\nCount.\n`,
+      "counter",
+    );
     expect(json.ok && json.definition.outputSchema).toEqual(schema);
     const bad = parseAgentFile("---\ndescription: Counts\noutputSchema: [1, 2]\n---\n\nCount.\n", "counter");
     expect(bad).toMatchObject({ ok: true, dropped: ["outputSchema"] });

@@ -16,12 +16,30 @@ afterEach(async () => {
   server = undefined;
 });
 
-const schema = { type: "object", properties: { city: { type: "string" }, population: { type: "integer" } }, required: ["city", "population"], additionalProperties: false };
+const schema = {
+  type: "object",
+  properties: { city: { type: "string" }, population: { type: "integer" } },
+  required: ["city", "population"],
+  additionalProperties: false,
+};
 const good = { city: "Lyon", population: 522000 };
 
 function project(model: string, extra: Record<string, unknown> = {}) {
-  const config = { ...extra, model, apiKey: "k", providerSettings: { baseURL: server!.baseURL }, maxRetries: 0, persistSession: false, persistTodos: false, marketPricing: false };
-  return tempProject({ ".ubiquityrc.json": JSON.stringify(config), "schema.json": JSON.stringify(schema), "broken.json": "{ not json" });
+  const config = {
+    ...extra,
+    model,
+    apiKey: "k",
+    providerSettings: { baseURL: server!.baseURL },
+    maxRetries: 0,
+    persistSession: false,
+    persistTodos: false,
+    marketPricing: false,
+  };
+  return tempProject({
+    ".ubiquityrc.json": JSON.stringify(config),
+    "schema.json": JSON.stringify(schema),
+    "broken.json": "{ not json",
+  });
 }
 
 describe("ubiquity run --output-schema", () => {
@@ -40,7 +58,9 @@ describe("ubiquity run --output-schema", () => {
   });
 
   it("text output prints the JSON (Anthropic, the StructuredOutput tool)", async () => {
-    server = await startProviderServer([{ text: "Here it is.", toolCalls: [{ name: "StructuredOutput", input: good }] }]);
+    server = await startProviderServer([
+      { text: "Here it is.", toolCalls: [{ name: "StructuredOutput", input: good }] },
+    ]);
     const dir = project("anthropic:claude-sonnet-4-5");
     const out = await runCli(["run", "--output-schema", "schema.json", "which city?"], dir);
     expect(out.code, out.stderr).toBe(0);
@@ -52,7 +72,10 @@ describe("ubiquity run --output-schema", () => {
   it("--output-mode tool: an OpenAI model gets the StructuredOutput tool instead of the native format; a bad mode is exit 2", async () => {
     server = await startProviderServer([{ toolCalls: [{ name: "StructuredOutput", input: good }] }]);
     const dir = project("openai:gpt-4o");
-    const out = await runCli(["run", "--output-schema", "schema.json", "--output-mode", "tool", "--output-format", "json", "which city?"], dir);
+    const out = await runCli(
+      ["run", "--output-schema", "schema.json", "--output-mode", "tool", "--output-format", "json", "which city?"],
+      dir,
+    );
     expect(out.code, out.stderr).toBe(0);
     expect((JSON.parse(out.stdout) as { structuredOutput: unknown }).structuredOutput).toEqual(good);
     const body = server.requests[0]!.body as { text?: { format?: { type: string } }; tools: { name: string }[] };

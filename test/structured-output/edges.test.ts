@@ -26,7 +26,8 @@ function refsResolve(schema: Record<string, unknown>): string[] {
     for (const [k, v] of Object.entries(node)) {
       if (k === "$ref" && typeof v === "string") {
         let target: unknown = schema;
-        for (const seg of v.replace(/^#\/?/, "").split("/").filter(Boolean)) target = (target as Record<string, unknown> | undefined)?.[seg];
+        for (const seg of v.replace(/^#\/?/, "").split("/").filter(Boolean))
+          target = (target as Record<string, unknown> | undefined)?.[seg];
         if (target === undefined) broken.push(v);
       } else walk(v);
     }
@@ -54,7 +55,13 @@ describe("StructuredOutput called more than once", () => {
 
   it("with another tool alongside: that tool runs and is answered, then the run ends with the value (one request)", async () => {
     let ran = 0;
-    const note = defineTool({ name: "Note", description: "n", inputSchema: z.object({}), isReadOnly: true, execute: () => (ran++, "noted") });
+    const note = defineTool({
+      name: "Note",
+      description: "n",
+      inputSchema: z.object({}),
+      isReadOnly: true,
+      execute: () => (ran++, "noted"),
+    });
     const model = scriptedModel([{ toolCalls: [so(lyon), { toolName: "Note", input: {} }] }]);
     const { result, messages } = await runWith("which city?", { model, outputSchema: Answer, tools: [note] });
     expect(ran).toBe(1);
@@ -79,13 +86,21 @@ describe("odd values and schemas", () => {
     const schema = {
       type: "array",
       items: { $ref: "#/$defs/node" },
-      $defs: { node: { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } }, required: ["name"] } },
+      $defs: {
+        node: {
+          type: "object",
+          properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } },
+          required: ["name"],
+        },
+      },
     };
     const value = [{ name: "root", children: [{ name: "leaf" }] }];
     const model = scriptedModel([{ toolCalls: [so({ value })] }]);
     const { result } = await runWith("tree", { model, outputSchema: schema });
     expect(result).toMatchObject({ subtype: "success", structuredOutput: value });
-    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as { inputSchema: Record<string, unknown> };
+    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as {
+      inputSchema: Record<string, unknown>;
+    };
     expect(refsResolve(tool.inputSchema)).toEqual([]);
   });
 
@@ -95,20 +110,32 @@ describe("odd values and schemas", () => {
     const model = scriptedModel([{ toolCalls: [so({ value })] }]);
     const { result } = await runWith("nest", { model, outputSchema: schema });
     expect(result).toMatchObject({ subtype: "success", structuredOutput: value });
-    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as { inputSchema: Record<string, unknown> };
+    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as {
+      inputSchema: Record<string, unknown>;
+    };
     // "#" would now mean the { value } wrapper; it must point at the wrapped schema.
     expect(JSON.stringify(tool.inputSchema)).not.toContain('"$ref":"#"');
     expect(refsResolve(tool.inputSchema)).toEqual([]);
   });
 
   it("a recursive zod schema validates nested values", async () => {
-    const Node: z.ZodType<{ name: string; children: unknown[] }> = z.object({ name: z.string(), get children() { return z.array(Node); } }) as never;
+    const Node: z.ZodType<{ name: string; children: unknown[] }> = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Node);
+      },
+    }) as never;
     const value = { name: "a", children: [{ name: "b", children: [] }] };
-    const model = scriptedModel([{ toolCalls: [so({ name: "a", children: [{ name: 3, children: [] }] })] }, { toolCalls: [so(value)] }]);
+    const model = scriptedModel([
+      { toolCalls: [so({ name: "a", children: [{ name: 3, children: [] }] })] },
+      { toolCalls: [so(value)] },
+    ]);
     const { result } = await runWith("tree", { model, outputSchema: Node });
     expect(result).toMatchObject({ subtype: "success", structuredOutput: value });
     expect(promptText(model.requests[1]!)).toContain("children");
-    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as { inputSchema: Record<string, unknown> };
+    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as {
+      inputSchema: Record<string, unknown>;
+    };
     expect(refsResolve(tool.inputSchema)).toEqual([]);
   });
 
@@ -117,7 +144,9 @@ describe("odd values and schemas", () => {
     const model = scriptedModel([{ toolCalls: [so({ when: "2024-05-01T00:00:00Z" })] }]);
     const { result } = await runWith("when?", { model, outputSchema: Schema });
     expect(result.structuredOutput).toEqual({ when: 2024 });
-    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as { inputSchema: { properties: { when: { type: string } } } };
+    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as {
+      inputSchema: { properties: { when: { type: string } } };
+    };
     expect(tool.inputSchema.properties.when.type).toBe("string");
   });
 
@@ -136,7 +165,14 @@ describe("a live session with outputSchema: each stretch is its own answer", () 
     const input = inbox();
     input.push("first city");
     const results: WithOutput[] = [];
-    for await (const m of summon(input, { model, outputSchema: Answer, persistSession: false, persistTodos: false, marketPricing: false, logger: quiet })) {
+    for await (const m of summon(input, {
+      model,
+      outputSchema: Answer,
+      persistSession: false,
+      persistTodos: false,
+      marketPricing: false,
+      logger: quiet,
+    })) {
       if (m.type !== "result") continue;
       results.push(m as WithOutput);
       if (results.length === 1) input.push("second city");
@@ -154,7 +190,14 @@ describe("a live session with outputSchema: each stretch is its own answer", () 
     const input = inbox();
     input.push("first city");
     const results: WithOutput[] = [];
-    for await (const m of summon(input, { model, outputSchema: Answer, persistSession: false, persistTodos: false, marketPricing: false, logger: quiet })) {
+    for await (const m of summon(input, {
+      model,
+      outputSchema: Answer,
+      persistSession: false,
+      persistTodos: false,
+      marketPricing: false,
+      logger: quiet,
+    })) {
       if (m.type !== "result") continue;
       results.push(m as WithOutput);
       if (results.length === 1) input.push("second city");
@@ -172,7 +215,15 @@ describe("a live session with outputSchema: each stretch is its own answer", () 
     input.push("first city");
     const results: WithOutput[] = [];
     const messages: Message[] = [];
-    for await (const m of summon(input, { model, outputSchema: Answer, maxStructuredOutputRetries: 1, persistSession: false, persistTodos: false, marketPricing: false, logger: quiet })) {
+    for await (const m of summon(input, {
+      model,
+      outputSchema: Answer,
+      maxStructuredOutputRetries: 1,
+      persistSession: false,
+      persistTodos: false,
+      marketPricing: false,
+      logger: quiet,
+    })) {
       messages.push(m);
       if (m.type !== "result") continue;
       results.push(m as WithOutput);

@@ -17,6 +17,8 @@ export function offered(request: LanguageModelV4CallOptions): string[] {
 
 /** Run with the default preset and no files (sessions off), return the messages and the result. */
 export async function runWith(prompt: string, options: SummonOptions) {
-  const messages: Message[] = await collect(summon(prompt, { persistSession: false, persistTodos: false, marketPricing: false, logger: quiet, ...options }));
+  const messages: Message[] = await collect(
+    summon(prompt, { persistSession: false, persistTodos: false, marketPricing: false, logger: quiet, ...options }),
+  );
   return { messages, result: resultOf(messages) as ReturnType<typeof resultOf> & { structuredOutput?: unknown } };
 }

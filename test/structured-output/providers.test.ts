@@ -18,7 +18,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-const on = (model: string, extra: Record<string, unknown> = {}) => ({ model, apiKey: "k", providerSettings: { baseURL: server!.baseURL }, maxRetries: 0, outputSchema: Answer, ...extra });
+const on = (model: string, extra: Record<string, unknown> = {}) => ({
+  model,
+  apiKey: "k",
+  providerSettings: { baseURL: server!.baseURL },
+  maxRetries: 0,
+  outputSchema: Answer,
+  ...extra,
+});
 type Body = Record<string, any>;
 const bodies = () => server!.requests.map((r) => r.body as Body);
 const toolNames = (body: Body): string[] => (body.tools ?? []).map((t: Body) => t.name ?? t.function?.name);
@@ -33,7 +40,10 @@ describe("an OpenAI-format server: the native response format", () => {
     expect(first!.text.format).toMatchObject({ type: "json_schema", name: "final_answer" });
     expect(Object.keys(first!.text.format.schema.properties)).toEqual(["city", "population"]);
     // What OpenAI's strict mode (the provider's default) accepts: every property required, no others.
-    expect(first!.text.format).toMatchObject({ strict: true, schema: { required: ["city", "population"], additionalProperties: false } });
+    expect(first!.text.format).toMatchObject({
+      strict: true,
+      schema: { required: ["city", "population"], additionalProperties: false },
+    });
     expect(toolNames(first!)).not.toContain("StructuredOutput");
     expect(toolNames(first!)).toContain("Read"); // the run's tools stay offered alongside the format
     expect(JSON.stringify(second!.input)).toContain("does not match the required output schema");

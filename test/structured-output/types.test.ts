@@ -19,10 +19,13 @@ function diagnostics(file: string, text?: string): string[] {
   if (text !== undefined) {
     const { getSourceFile, fileExists } = host;
     host.fileExists = (name) => name === file || fileExists(name);
-    host.getSourceFile = (name, language, ...rest) => (name === file ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest));
+    host.getSourceFile = (name, language, ...rest) =>
+      name === file ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest);
   }
   const program = ts.createProgram([file], { ...options, noEmit: true }, host);
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `${d.file.fileName}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file ? `${d.file.fileName}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
 }
 
 describe("result.structuredOutput's type", () => {
@@ -33,7 +36,10 @@ describe("result.structuredOutput's type", () => {
   it("fails the compile when a wrong line is no longer marked as an expected error", { timeout: 120_000 }, () => {
     const stripped = readFileSync(FIXTURE, "utf8").replace(/^\s*\/\/ @ts-expect-error.*$/gm, "");
     const errors = diagnostics(join(import.meta.dirname, "fixtures", "typed-result-stripped.ts"), stripped);
-    expect(errors.some((e) => e.includes("'number' is not assignable to type 'string'")), errors.join("\n")).toBe(true);
+    expect(
+      errors.some((e) => e.includes("'number' is not assignable to type 'string'")),
+      errors.join("\n"),
+    ).toBe(true);
     expect(errors.some((e) => e.includes("mayor"))).toBe(true);
     expect(errors.some((e) => e.includes("unknown"))).toBe(true);
   });

@@ -22,7 +22,9 @@ describe("the StructuredOutput tool (a provider without native output)", () => {
     expect(model.requests).toHaveLength(1);
     expect(offered(model.requests[0]!)).toContain("StructuredOutput");
     // The model is shown the schema as the tool's input schema, and no response format.
-    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as { inputSchema: { properties: Record<string, unknown> } };
+    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as {
+      inputSchema: { properties: Record<string, unknown> };
+    };
     expect(Object.keys(tool.inputSchema.properties)).toEqual(["city", "population"]);
     expect(model.requests[0]!.responseFormat).toBeUndefined();
     const toolResult = messages.find((m) => m.type === "tool_result");
@@ -53,7 +55,10 @@ describe("the StructuredOutput tool (a provider without native output)", () => {
   });
 
   it("sends back a run that ended with text instead of the tool", async () => {
-    const model = scriptedModel(["Lyon, about half a million.", { toolCalls: [{ toolName: "StructuredOutput", input: good }] }]);
+    const model = scriptedModel([
+      "Lyon, about half a million.",
+      { toolCalls: [{ toolName: "StructuredOutput", input: good }] },
+    ]);
     const { result } = await runWith("which city?", { model, outputSchema: Answer });
     expect(result.structuredOutput).toEqual(good);
     expect(promptText(model.requests[1]!)).toContain("Call the StructuredOutput tool now");
@@ -71,7 +76,10 @@ describe("the StructuredOutput tool (a provider without native output)", () => {
   });
 
   it("runs under every permission mode, also plan and dontAsk with allowedTools that do not name it", async () => {
-    for (const extra of [{ permissionMode: "plan" as const }, { permissionMode: "dontAsk" as const, allowedTools: ["Read"] }]) {
+    for (const extra of [
+      { permissionMode: "plan" as const },
+      { permissionMode: "dontAsk" as const, allowedTools: ["Read"] },
+    ]) {
       const model = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input: good }] }]);
       const { result } = await runWith("which city?", { model, outputSchema: Answer, ...extra });
       expect(result.structuredOutput, JSON.stringify(extra)).toEqual(good);
@@ -86,7 +94,8 @@ describe("the StructuredOutput tool (a provider without native output)", () => {
 });
 
 describe("the native response format (OpenAI models, or outputMode: native)", () => {
-  const openai = (turns: Parameters<typeof scriptedModel>[0]) => scriptedModel(turns, { provider: "openai.responses", modelId: "gpt-4o" });
+  const openai = (turns: Parameters<typeof scriptedModel>[0]) =>
+    scriptedModel(turns, { provider: "openai.responses", modelId: "gpt-4o" });
 
   it("sends the schema as the response format and takes valid JSON text on the first try", async () => {
     const model = openai([JSON.stringify(good)]);
@@ -94,7 +103,10 @@ describe("the native response format (OpenAI models, or outputMode: native)", ()
     expect(result.subtype).toBe("success");
     expect(result.structuredOutput).toEqual(good);
     expect(result.result).toBe(JSON.stringify(good));
-    const format = model.requests[0]!.responseFormat as { type: string; schema: { properties: Record<string, unknown> } };
+    const format = model.requests[0]!.responseFormat as {
+      type: string;
+      schema: { properties: Record<string, unknown> };
+    };
     expect(format.type).toBe("json");
     expect(Object.keys(format.schema.properties)).toEqual(["city", "population"]);
     expect(offered(model.requests[0]!)).not.toContain("StructuredOutput");
@@ -120,32 +132,50 @@ describe("the native response format (OpenAI models, or outputMode: native)", ()
 
   it("applies zod's output: a default filled in is in the value", async () => {
     const model = openai([JSON.stringify({ city: "Lyon" })]);
-    const { result } = await runWith("which city?", { model, outputSchema: z.object({ city: z.string(), country: z.string().default("France") }), outputMode: "native" });
+    const { result } = await runWith("which city?", {
+      model,
+      outputSchema: z.object({ city: z.string(), country: z.string().default("France") }),
+      outputMode: "native",
+    });
     expect(result.structuredOutput).toEqual({ city: "Lyon", country: "France" });
   });
 
   it("auto takes the tool for a schema OpenAI's strict mode would refuse (an optional field), or one whose root is no object", async () => {
     const optional = openai([{ toolCalls: [{ toolName: "StructuredOutput", input: { city: "Lyon" } }] }]);
-    const { result } = await runWith("q", { model: optional, outputSchema: z.object({ city: z.string(), mayor: z.string().optional() }) });
+    const { result } = await runWith("q", {
+      model: optional,
+      outputSchema: z.object({ city: z.string(), mayor: z.string().optional() }),
+    });
     expect(result.structuredOutput).toEqual({ city: "Lyon" });
     expect(optional.requests[0]!.responseFormat).toBeUndefined();
     const list = openai([{ toolCalls: [{ toolName: "StructuredOutput", input: { value: [1] } }] }]);
-    expect((await runWith("q", { model: list, outputSchema: z.array(z.number()) })).result.structuredOutput).toEqual([1]);
+    expect((await runWith("q", { model: list, outputSchema: z.array(z.number()) })).result.structuredOutput).toEqual([
+      1,
+    ]);
     expect(list.requests[0]!.responseFormat).toBeUndefined();
   });
 
   it("outputMode overrides the choice both ways", async () => {
     const native = scriptedModel([JSON.stringify(good)]);
-    expect((await runWith("q", { model: native, outputSchema: Answer, outputMode: "native" })).result.structuredOutput).toEqual(good);
+    expect(
+      (await runWith("q", { model: native, outputSchema: Answer, outputMode: "native" })).result.structuredOutput,
+    ).toEqual(good);
     expect(native.requests[0]!.responseFormat).toMatchObject({ type: "json" });
     const tool = openai([{ toolCalls: [{ toolName: "StructuredOutput", input: good }] }]);
-    expect((await runWith("q", { model: tool, outputSchema: Answer, outputMode: "tool" })).result.structuredOutput).toEqual(good);
+    expect(
+      (await runWith("q", { model: tool, outputSchema: Answer, outputMode: "tool" })).result.structuredOutput,
+    ).toEqual(good);
     expect(tool.requests[0]!.responseFormat).toBeUndefined();
   });
 });
 
 describe("a JSON Schema outputSchema", () => {
-  const schema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false };
+  const schema = {
+    type: "object",
+    properties: { ok: { type: "boolean" } },
+    required: ["ok"],
+    additionalProperties: false,
+  };
 
   it("validates with the JSON Schema itself", async () => {
     const model = scriptedModel([
@@ -160,7 +190,14 @@ describe("a JSON Schema outputSchema", () => {
 
 describe("a JSON Schema without $schema is judged as draft-07 with formats (as the MCP SDK 1.x's ajv did)", () => {
   it("a tuple `items` array and a `format` are checked", async () => {
-    const schema = { type: "object", properties: { pair: { type: "array", items: [{ type: "number" }, { type: "string" }] }, mail: { type: "string", format: "email" } }, required: ["pair", "mail"] };
+    const schema = {
+      type: "object",
+      properties: {
+        pair: { type: "array", items: [{ type: "number" }, { type: "string" }] },
+        mail: { type: "string", format: "email" },
+      },
+      required: ["pair", "mail"],
+    };
     const model = scriptedModel([
       { toolCalls: [{ toolName: "StructuredOutput", input: { pair: ["a", 1], mail: "x@example.com" } }] },
       { toolCalls: [{ toolName: "StructuredOutput", input: { pair: [1, "a"], mail: "not an address" } }] },
@@ -183,10 +220,16 @@ describe("a JSON Schema that cannot be used", () => {
 
   it("a $schema line (zod's own draft 2020-12 output, say) is no obstacle", async () => {
     const model = scriptedModel([{ toolCalls: [{ toolName: "StructuredOutput", input: { n: 1 } }] }]);
-    const schema = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { n: { type: "number" } } };
+    const schema = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { n: { type: "number" } },
+    };
     const { result } = await runWith("q", { model, outputSchema: schema });
     expect(result.structuredOutput).toEqual({ n: 1 });
-    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as { inputSchema: Record<string, unknown> };
+    const tool = model.requests[0]!.tools!.find((t) => t.name === "StructuredOutput") as {
+      inputSchema: Record<string, unknown>;
+    };
     expect(tool.inputSchema.$schema).toBeUndefined();
   });
 });

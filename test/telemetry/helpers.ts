@@ -1,5 +1,11 @@
 /** The OpenTelemetry SDK's in-memory exporter behind a tracer, and ways to read the span tree it caught. */
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 
 /**
  * A tracer whose spans land in `exporter`. `settled()` waits until every started span has ended:
@@ -31,10 +37,12 @@ export function tree(exporter: InMemorySpanExporter) {
   const spans = exporter.getFinishedSpans();
   const byId = new Map(spans.map((s) => [s.spanContext().spanId, s] as const));
   const parentOf = (s: ReadableSpan) => (s.parentSpanContext ? byId.get(s.parentSpanContext.spanId) : undefined);
-  const named = (name: string | RegExp) => spans.filter((s) => (typeof name === "string" ? s.name === name : name.test(s.name)));
+  const named = (name: string | RegExp) =>
+    spans.filter((s) => (typeof name === "string" ? s.name === name : name.test(s.name)));
   const one = (name: string | RegExp) => {
     const found = named(name);
-    if (found.length !== 1) throw new Error(`expected one span named ${name}, found ${found.length}: ${spans.map((s) => s.name).join(", ")}`);
+    if (found.length !== 1)
+      throw new Error(`expected one span named ${name}, found ${found.length}: ${spans.map((s) => s.name).join(", ")}`);
     return found[0]!;
   };
   const childrenOf = (s: ReadableSpan) => spans.filter((c) => parentOf(c) === s);

@@ -14,7 +14,12 @@ const probe = fileURLToPath(new URL("./fixtures/lazy-probe.mjs", import.meta.url
 
 function probeRun(mode: "off" | "on") {
   const out = execFileSync(process.execPath, [probe, root, mode], { encoding: "utf8", timeout: 60_000 });
-  return JSON.parse(out.trim().split("\n").at(-1)!) as { afterImport: string[]; afterRun: string[]; isError: boolean; result: string };
+  return JSON.parse(out.trim().split("\n").at(-1)!) as {
+    afterImport: string[];
+    afterRun: string[];
+    isError: boolean;
+    result: string;
+  };
 }
 
 it("without telemetry, importing the package and running summon() loads no OpenTelemetry package", () => {
@@ -33,7 +38,8 @@ it("with telemetry: true, the packages load for the run (the probe sees them)", 
 
 it("a missing package is an error naming the install command", async () => {
   const missing: ImportModule = async (id) => {
-    if (id === "@ai-sdk/otel") throw Object.assign(new Error("Cannot find package '@ai-sdk/otel'"), { code: "ERR_MODULE_NOT_FOUND" });
+    if (id === "@ai-sdk/otel")
+      throw Object.assign(new Error("Cannot find package '@ai-sdk/otel'"), { code: "ERR_MODULE_NOT_FOUND" });
     return import(id);
   };
   const error = await loadOtel(missing).catch((e: unknown) => e);

@@ -27,7 +27,16 @@ it("an integration registered with the AI SDK's registerTelemetry() still sees t
   const started: string[] = [];
   registerTelemetry({ onStart: (event) => void started.push(String((event as { functionId?: string }).functionId)) });
   const { tracer, settled } = memoryTracing();
-  const result = resultOf(await collect(summon("hi", { model: scriptedModel(["hello"]), persistSession: false, marketPricing: false, telemetry: { tracer } })));
+  const result = resultOf(
+    await collect(
+      summon("hi", {
+        model: scriptedModel(["hello"]),
+        persistSession: false,
+        marketPricing: false,
+        telemetry: { tracer },
+      }),
+    ),
+  );
   expect(result.isError).toBe(false);
   expect(started).toEqual(["ubiquity.turn"]);
   expect(tree(await settled()).named("invoke_agent ubiquity.turn")).toHaveLength(1);
@@ -61,10 +70,18 @@ it("telemetry: true uses the global tracer provider; the AI SDK's spans of an Op
   const t = tree(await settled());
   const root = t.one("invoke_agent ubiquity");
   expect(root.instrumentationScope.name).toBe("ubiquity");
-  expect(root.attributes).toMatchObject({ "gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o", "gen_ai.usage.input_tokens": 720 });
+  expect(root.attributes).toMatchObject({
+    "gen_ai.provider.name": "openai",
+    "gen_ai.request.model": "gpt-4o",
+    "gen_ai.usage.input_tokens": 720,
+  });
   const chats = t.named("chat gpt-4o").filter((s) => s.attributes["ubiquity.model.purpose"] === "turn");
   expect(chats, t.outline()).toHaveLength(2);
-  expect(chats[1]!.attributes).toMatchObject({ "gen_ai.usage.input_tokens": 420, "gen_ai.usage.cache_read.input_tokens": 200, "gen_ai.response.finish_reasons": ["stop"] });
+  expect(chats[1]!.attributes).toMatchObject({
+    "gen_ai.usage.input_tokens": 420,
+    "gen_ai.usage.cache_read.input_tokens": 200,
+    "gen_ai.response.finish_reasons": ["stop"],
+  });
   for (const chat of chats) {
     expect(t.parentOf(chat)?.name).toBe("turn");
     const inner = t.spans.filter((s) => t.ancestors(s).includes(chat));
@@ -74,5 +91,8 @@ it("telemetry: true uses the global tracer provider; the AI SDK's spans of an Op
     expect(sdkChat!.attributes["gen_ai.usage.input_tokens"]).toBe(chat.attributes["gen_ai.usage.input_tokens"]);
     expect(String(sdkChat!.attributes["gen_ai.provider.name"])).toMatch(/^openai/);
   }
-  expect(t.one("execute_tool Glob").attributes).toMatchObject({ "gen_ai.tool.name": "Glob", "ubiquity.permission.decision": "allow" });
+  expect(t.one("execute_tool Glob").attributes).toMatchObject({
+    "gen_ai.tool.name": "Glob",
+    "ubiquity.permission.decision": "allow",
+  });
 });

@@ -26,7 +26,16 @@ async function traced(script: Script, options: Partial<Options> = {}, prompt = "
   const { tracer, settled } = memoryTracing();
   const model = scriptedModel(script);
   const messages = await collect(
-    summon(prompt, { model, cwd: dir, persistSession: false, persistTodos: false, marketPricing: false, maxRetries: 0, telemetry: { tracer }, ...options }),
+    summon(prompt, {
+      model,
+      cwd: dir,
+      persistSession: false,
+      persistTodos: false,
+      marketPricing: false,
+      maxRetries: 0,
+      telemetry: { tracer },
+      ...options,
+    }),
   );
   return { dir, messages, result: resultOf(messages), t: tree(await settled()) };
 }
@@ -47,7 +56,18 @@ describe("a two-turn run with two tool calls", () => {
       },
       { text: "two files", usage: { inputTokens: 1_500, outputTokens: 50 } },
     ]);
-    const result = resultOf(await collect(summon("look around", { model, cwd: dir, persistSession: false, marketPricing: false, modelPricing: PRICING, telemetry: { tracer } })));
+    const result = resultOf(
+      await collect(
+        summon("look around", {
+          model,
+          cwd: dir,
+          persistSession: false,
+          marketPricing: false,
+          modelPricing: PRICING,
+          telemetry: { tracer },
+        }),
+      ),
+    );
     expect(result.isError).toBe(false);
     const t = tree(await settled());
 
@@ -67,7 +87,9 @@ describe("a two-turn run with two tool calls", () => {
     expect(run.attributes["ubiquity.cost_usd"]).toBeCloseTo(result.totalCostUsd!, 12);
     expect(result.totalCostUsd).toBeCloseTo((2_500 * 2 + 250 * 10) / 1e6, 12);
 
-    const turns = t.named("turn").sort((a, b) => Number(a.attributes["ubiquity.turn.number"]) - Number(b.attributes["ubiquity.turn.number"]));
+    const turns = t
+      .named("turn")
+      .sort((a, b) => Number(a.attributes["ubiquity.turn.number"]) - Number(b.attributes["ubiquity.turn.number"]));
     expect(turns.map((s) => s.attributes["ubiquity.turn.number"])).toEqual([1, 2]);
     for (const turn of turns) expect(t.parentOf(turn)).toBe(run);
     expect(turns.map((s) => s.attributes["ubiquity.turn.tool_calls"])).toEqual([2, 0]);
@@ -91,10 +113,17 @@ describe("a two-turn run with two tool calls", () => {
     for (const tool of tools) {
       expect(t.parentOf(tool)).toBe(turns[0]);
       expect(tool.status.code).not.toBe(SpanStatusCode.ERROR);
-      expect(tool.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "ubiquity.permission.verdict": "allow", "ubiquity.permission.decision": "allow" });
+      expect(tool.attributes).toMatchObject({
+        "gen_ai.operation.name": "execute_tool",
+        "ubiquity.permission.verdict": "allow",
+        "ubiquity.permission.decision": "allow",
+      });
       expect(tool.attributes["ubiquity.tool.duration_ms"]).toBeGreaterThan(0);
     }
-    expect(t.one("execute_tool Read").attributes).toMatchObject({ "gen_ai.tool.name": "Read", "gen_ai.tool.call.id": "read-1" });
+    expect(t.one("execute_tool Read").attributes).toMatchObject({
+      "gen_ai.tool.name": "Read",
+      "gen_ai.tool.call.id": "read-1",
+    });
     // A tool call's span lasts while the call runs, inside its turn.
     const read = t.one("execute_tool Read");
     // (Each span's clock starts from Date.now(), so spans agree to about a millisecond.)
@@ -105,7 +134,10 @@ describe("a two-turn run with two tool calls", () => {
     // The AI SDK's own spans (its agent, step and provider-call spans) nest inside each chat span.
     for (const chat of chats) {
       const inner = t.spans.filter((s) => t.ancestors(s).includes(chat));
-      expect(inner.map((s) => s.name), t.outline()).toEqual(expect.arrayContaining(["invoke_agent ubiquity.turn", "step 1", "chat scripted"]));
+      expect(
+        inner.map((s) => s.name),
+        t.outline(),
+      ).toEqual(expect.arrayContaining(["invoke_agent ubiquity.turn", "step 1", "chat scripted"]));
       const sdkChat = inner.find((s) => s.name === "chat scripted")!;
       expect(sdkChat.attributes["gen_ai.usage.input_tokens"]).toBe(chat.attributes["gen_ai.usage.input_tokens"]);
     }
@@ -131,7 +163,11 @@ describe("tool calls that do not succeed", () => {
     expect(result.isError).toBe(false);
     expect(result.permissionDenials).toHaveLength(1);
     const write = t.one("execute_tool Write");
-    expect(write.attributes).toMatchObject({ "ubiquity.permission.verdict": "ask", "ubiquity.permission.decision": "deny", "error.type": "permission_denied" });
+    expect(write.attributes).toMatchObject({
+      "ubiquity.permission.verdict": "ask",
+      "ubiquity.permission.decision": "deny",
+      "error.type": "permission_denied",
+    });
     expect(write.status).toEqual({ code: SpanStatusCode.ERROR, message: "no writes today" });
     const read = t.one("execute_tool Read");
     expect(read.attributes).toMatchObject({ "ubiquity.permission.decision": "allow", "error.type": "tool_error" });
@@ -162,26 +198,39 @@ describe("tool calls that do not succeed", () => {
   });
 
   it("a retried call stays one chat span: the failure is an exception event, the answer ends it OK", async () => {
-    const { result, t } = await traced([{ error: { status: 503, message: "overloaded right now" } }, { text: "fine", usage: { inputTokens: 40, outputTokens: 2 } }], {
-      maxRetries: 1,
-      retryMaxWaitMs: 1,
-    });
+    const { result, t } = await traced(
+      [
+        { error: { status: 503, message: "overloaded right now" } },
+        { text: "fine", usage: { inputTokens: 40, outputTokens: 2 } },
+      ],
+      {
+        maxRetries: 1,
+        retryMaxWaitMs: 1,
+      },
+    );
     expect(result.isError, result.result).toBe(false);
     const chats = t.named("chat scripted").filter((s) => s.attributes["ubiquity.model.purpose"] === "turn");
     expect(chats, t.outline()).toHaveLength(1);
     expect(chats[0]!.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(chats[0]!.attributes["gen_ai.usage.input_tokens"]).toBe(40);
-    expect(chats[0]!.events.filter((e) => e.name === "exception").map((e) => e.attributes?.["exception.message"])).toEqual(["overloaded right now"]);
+    expect(
+      chats[0]!.events.filter((e) => e.name === "exception").map((e) => e.attributes?.["exception.message"]),
+    ).toEqual(["overloaded right now"]);
     // The AI SDK's span of each attempt sits inside it, the failed one and the answered one.
-    expect(t.spans.filter((s) => s.name === "invoke_agent ubiquity.turn" && t.ancestors(s).includes(chats[0]!))).toHaveLength(2);
+    expect(
+      t.spans.filter((s) => s.name === "invoke_agent ubiquity.turn" && t.ancestors(s).includes(chats[0]!)),
+    ).toHaveLength(2);
   });
 
   it("an aborted run ends its spans too", async () => {
     const abort = new AbortController();
-    const { result, t } = await traced(() => {
-      abort.abort();
-      return { text: "never", delayMs: 5_000 };
-    }, { abortSignal: abort.signal });
+    const { result, t } = await traced(
+      () => {
+        abort.abort();
+        return { text: "never", delayMs: 5_000 };
+      },
+      { abortSignal: abort.signal },
+    );
     expect(result.isError).toBe(true);
     expect(t.one("invoke_agent ubiquity").status.code).toBe(SpanStatusCode.ERROR);
     expect(t.one("turn").status.code).toBe(SpanStatusCode.ERROR);
@@ -192,10 +241,22 @@ describe("a subagent", () => {
   it("runs as an invoke_agent span under the Agent tool call's span, its own turns and chats inside", async () => {
     const { result, t } = await traced(
       ({ request }) => {
-        const system = request.prompt.filter((m) => m.role === "system").map((m) => m.content).join("\n");
-        if (system.includes("You are HELPER.")) return { text: "helper done", usage: { inputTokens: 10, outputTokens: 3 } };
+        const system = request.prompt
+          .filter((m) => m.role === "system")
+          .map((m) => m.content)
+          .join("\n");
+        if (system.includes("You are HELPER."))
+          return { text: "helper done", usage: { inputTokens: 10, outputTokens: 3 } };
         if (request.prompt.at(-1)?.role === "tool") return "parent done";
-        return { toolCalls: [{ toolName: "Agent", input: { subagent_type: "helper", description: "help", prompt: "help me" }, id: "agent-1" }] };
+        return {
+          toolCalls: [
+            {
+              toolName: "Agent",
+              input: { subagent_type: "helper", description: "help", prompt: "help me" },
+              id: "agent-1",
+            },
+          ],
+        };
       },
       { agents: { helper: { description: "Helps.", prompt: "You are HELPER." } } },
     );
@@ -203,7 +264,11 @@ describe("a subagent", () => {
     const agentTool = t.one("execute_tool Agent");
     const child = t.one("invoke_agent helper");
     expect(t.parentOf(child), t.outline()).toBe(agentTool);
-    expect(child.attributes).toMatchObject({ "gen_ai.agent.name": "helper", "gen_ai.usage.input_tokens": 10, "gen_ai.usage.output_tokens": 3 });
+    expect(child.attributes).toMatchObject({
+      "gen_ai.agent.name": "helper",
+      "gen_ai.usage.input_tokens": 10,
+      "gen_ai.usage.output_tokens": 3,
+    });
     expect(typeof child.attributes["gen_ai.agent.id"]).toBe("string");
     const childTurn = t.childrenOf(child).find((s) => s.name === "turn");
     expect(childTurn).toBeDefined();
@@ -214,7 +279,10 @@ describe("a subagent", () => {
 
 describe("compaction", () => {
   it("a summary shows as a compact span inside the turn, holding the summary's chat span", async () => {
-    const summarizer = scriptedModel([{ text: "They looked around; notes.txt was read.", usage: { inputTokens: 500, outputTokens: 20 } }], { modelId: "summarizer" });
+    const summarizer = scriptedModel(
+      [{ text: "They looked around; notes.txt was read.", usage: { inputTokens: 500, outputTokens: 20 } }],
+      { modelId: "summarizer" },
+    );
     const dir = project();
     const read = (i: number) => ({ toolName: "Read", input: { file_path: join(dir, "notes.txt") }, id: `r${i}` });
     const { result, t } = await traced(
@@ -230,9 +298,17 @@ describe("compaction", () => {
     const compact = t.one("compact summarize");
     expect(t.parentOf(compact)?.name, t.outline()).toBe("turn");
     expect(t.parentOf(compact)?.attributes["ubiquity.turn.number"]).toBe(3);
-    expect(compact.attributes).toMatchObject({ "ubiquity.compaction.tier": "summarize", "ubiquity.compaction.applied": true });
-    expect(Number(compact.attributes["ubiquity.compaction.tokens_after"])).toBeLessThan(Number(compact.attributes["ubiquity.compaction.tokens_before"]));
+    expect(compact.attributes).toMatchObject({
+      "ubiquity.compaction.tier": "summarize",
+      "ubiquity.compaction.applied": true,
+    });
+    expect(Number(compact.attributes["ubiquity.compaction.tokens_after"])).toBeLessThan(
+      Number(compact.attributes["ubiquity.compaction.tokens_before"]),
+    );
     const summaryCall = t.childrenOf(compact).find((s) => s.name === "chat summarizer");
-    expect(summaryCall?.attributes).toMatchObject({ "ubiquity.model.purpose": "compact", "gen_ai.usage.input_tokens": 500 });
+    expect(summaryCall?.attributes).toMatchObject({
+      "ubiquity.model.purpose": "compact",
+      "gen_ai.usage.input_tokens": 500,
+    });
   });
 });

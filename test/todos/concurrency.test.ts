@@ -31,7 +31,11 @@ function start(todoDir: string, cwd: string, p: number, kind?: "progress") {
   });
   proc.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const done = new Promise<string[]>((resolve, reject) =>
-    proc.on("close", (code) => (code === 0 ? resolve(stdout.split("\n").filter(Boolean)) : reject(new Error(`process ${p} exited ${code}: ${stderr.slice(0, 2000)}`)))),
+    proc.on("close", (code) =>
+      code === 0
+        ? resolve(stdout.split("\n").filter(Boolean))
+        : reject(new Error(`process ${p} exited ${code}: ${stderr.slice(0, 2000)}`)),
+    ),
   );
   return { ready, done, go: () => proc.stdin.end("go\n") };
 }
@@ -48,16 +52,24 @@ describe("todo lists under concurrency", () => {
     outputs.forEach((lines, p) => {
       const results = lines.filter((l) => l.startsWith("result "));
       expect(results, `process ${p}`).toHaveLength(EDITS);
-      expect(results.filter((l) => !l.startsWith("result ok")), `process ${p}`).toEqual([]);
+      expect(
+        results.filter((l) => !l.startsWith("result ok")),
+        `process ${p}`,
+      ).toEqual([]);
       expect(lines.at(-1), `process ${p}`).toBe("end ok");
     });
 
     // The runs really overlapped: every process began before any finished.
     const time = (lines: string[], word: string) => Number(lines.find((l) => l.startsWith(`${word} `))!.split(" ")[1]);
-    expect(Math.max(...outputs.map((l) => time(l, "began")))).toBeLessThan(Math.min(...outputs.map((l) => time(l, "ended"))));
+    expect(Math.max(...outputs.map((l) => time(l, "began")))).toBeLessThan(
+      Math.min(...outputs.map((l) => time(l, "ended"))),
+    );
 
     const list = await new FileTodoStore(todoDir).read({ project: projectSlug(cwd), key: "project" });
-    const expected = Object.assign({}, ...Array.from({ length: PROCESSES }, (_, p) => editPlan(p, EDITS).final)) as Record<string, string>;
+    const expected = Object.assign(
+      {},
+      ...Array.from({ length: PROCESSES }, (_, p) => editPlan(p, EDITS).final),
+    ) as Record<string, string>;
     expect(Object.fromEntries(list.map((t) => [t.content, t.status]))).toEqual(expected);
     expect(list).toHaveLength(PROCESSES * 4);
   }, 120_000);
@@ -72,13 +84,18 @@ describe("todo lists under concurrency", () => {
 
     const results = outputs.flatMap((lines) => lines.filter((l) => l.startsWith("result ")));
     const refused = results.filter((l) => !l.startsWith("result ok"));
-    console.log(`${PROCESSES} processes × ${EDITS} edits with tasks in progress: ${results.length - refused.length} of ${results.length} accepted, ${refused.length} refused`);
+    console.log(
+      `${PROCESSES} processes × ${EDITS} edits with tasks in progress: ${results.length - refused.length} of ${results.length} accepted, ${refused.length} refused`,
+    );
     expect(results).toHaveLength(PROCESSES * EDITS);
     expect(refused).toEqual([]);
     outputs.forEach((lines, p) => expect(lines.at(-1), `process ${p}`).toBe("end ok"));
 
     const list = await new FileTodoStore(todoDir).read({ project: projectSlug(cwd), key: "project" });
-    const expected = Object.assign({}, ...Array.from({ length: PROCESSES }, (_, p) => progressPlan(p, EDITS).final)) as Record<string, string>;
+    const expected = Object.assign(
+      {},
+      ...Array.from({ length: PROCESSES }, (_, p) => progressPlan(p, EDITS).final),
+    ) as Record<string, string>;
     expect(Object.fromEntries(list.map((t) => [t.content, t.status]))).toEqual(expected);
     // One task in progress per run, each owned by a different run.
     const active = list.filter((t) => t.status === "in_progress");

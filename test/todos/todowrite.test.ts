@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { summon, createKernel, createRun, driveRun, type Message } from "ubiquity";
@@ -23,7 +23,12 @@ function setup(extra: Record<string, unknown> = {}) {
     const messages: Message[] = await collect(
       summon(prompt, { model, presets: [], plugins: [todos(), toolTodo()], todoDir, cwd, ...extra, ...more }),
     );
-    return { messages, model, result: resultOf(messages), outputs: ofType(messages, "tool_result").map((r) => r.output) };
+    return {
+      messages,
+      model,
+      result: resultOf(messages),
+      outputs: ofType(messages, "tool_result").map((r) => r.output),
+    };
   };
   const listDir = (key = "project") => join(todoDir, projectSlug(cwd), key);
   const onDisk = (key = "project") =>
@@ -58,14 +63,29 @@ describe("TodoWrite", () => {
   it("edits a list stored one file per task, and answers with the list and its progress", async () => {
     const s = setup();
     const r = await s.run("plan", [
-      { toolCalls: [write({ add: [{ content: "write the parser" }, { content: "wire the CLI" }, { content: "docs" }] })] },
-      { toolCalls: [write({ update: [{ task: "write the parser", status: "completed" }, { task: "wire the CLI", status: "in_progress", activeForm: "Wiring the CLI" }] })] },
+      {
+        toolCalls: [
+          write({ add: [{ content: "write the parser" }, { content: "wire the CLI" }, { content: "docs" }] }),
+        ],
+      },
+      {
+        toolCalls: [
+          write({
+            update: [
+              { task: "write the parser", status: "completed" },
+              { task: "wire the CLI", status: "in_progress", activeForm: "Wiring the CLI" },
+            ],
+          }),
+        ],
+      },
       "planned",
     ]);
     expect(r.result.isError).toBe(false);
     expect(r.outputs[0]!.isError).toBe(false);
     const last = r.outputs[1]!;
-    expect(last.content).toMatch(/^Todo list \(1\/3 completed, 1 in progress\):\n1\. \[x\] write the parser  \(id [0-9a-f]{8}\)\n2\. \[~\] wire the CLI  \(id [0-9a-f]{8}\) — Wiring the CLI\n3\. \[ \] docs  \(id [0-9a-f]{8}\)$/);
+    expect(last.content).toMatch(
+      /^Todo list \(1\/3 completed, 1 in progress\):\n1\. \[x\] write the parser {2}\(id [0-9a-f]{8}\)\n2\. \[~\] wire the CLI {2}\(id [0-9a-f]{8}\) — Wiring the CLI\n3\. \[ \] docs {2}\(id [0-9a-f]{8}\)$/,
+    );
     expect(last.metadata).toMatchObject({ completed: 1, total: 3, written: 2, removed: 0 });
     const files = readdirSync(s.listDir());
     expect(files).toHaveLength(3);
@@ -92,17 +112,26 @@ describe("TodoWrite", () => {
     expect(mixed).toMatchObject({ isError: true });
     expect(mixed!.content).toMatch(/^Invalid arguments for TodoWrite: send either `todos`/);
     expect(second).toMatchObject({ isError: false });
-    expect(second!.content).toMatch(/Note: "one" \(id \w+\) went back to pending: "two" \(id \w+\) is now this run's task in progress/);
+    expect(second!.content).toMatch(
+      /Note: "one" \(id \w+\) went back to pending: "two" \(id \w+\) is now this run's task in progress/,
+    );
     expect(s.onDisk().map((t) => `${t.content}:${t.status}`)).toEqual(["one:pending", "two:in_progress"]);
   });
 
   it("writes only the tasks it changed (the others keep their files), and re-reads the store on every call", async () => {
     const s = setup();
-    await s.run("plan", [{ toolCalls: [write({ add: [{ content: "a" }, { content: "b" }, { content: "c" }] })] }, "ok"]);
-    const inodes = () => Object.fromEntries(readdirSync(s.listDir()).map((n) => [n, statSync(join(s.listDir(), n)).ino]));
+    await s.run("plan", [
+      { toolCalls: [write({ add: [{ content: "a" }, { content: "b" }, { content: "c" }] })] },
+      "ok",
+    ]);
+    const inodes = () =>
+      Object.fromEntries(readdirSync(s.listDir()).map((n) => [n, statSync(join(s.listDir(), n)).ino]));
     const before = inodes();
     // Another run adds a task file behind this run's back.
-    writeFileSync(join(s.listDir(), "0000beef.json"), JSON.stringify({ content: "from elsewhere", status: "pending", position: 9 }));
+    writeFileSync(
+      join(s.listDir(), "0000beef.json"),
+      JSON.stringify({ content: "from elsewhere", status: "pending", position: 9 }),
+    );
     const r = await s.run("more", [{ toolCalls: [write({ update: [{ task: "b", status: "completed" }] })] }, "ok"]);
     const after = inodes();
     const changed = Object.keys(before).filter((n) => before[n] !== after[n]);
@@ -151,7 +180,9 @@ describe("TodoWrite", () => {
     const s = setup();
     const without = await s.run("x", [{ toolCalls: [write({ add: [{ content: "a" }] })] }, "ok"], { tools: [] });
     expect(without.outputs[0]!.content).toMatch(/Unknown tool "TodoWrite"/);
-    const withTool = await s.run("x", [{ toolCalls: [write({ add: [{ content: "a" }] })] }, "ok"], { tools: [new TodoWriteTool()] });
+    const withTool = await s.run("x", [{ toolCalls: [write({ add: [{ content: "a" }] })] }, "ok"], {
+      tools: [new TodoWriteTool()],
+    });
     expect(withTool.outputs[0]!.isError).toBe(false);
     expect(s.onDisk().map((t) => t.content)).toEqual(["a"]);
   });
@@ -160,17 +191,28 @@ describe("TodoWrite", () => {
 describe("carry-over", () => {
   it("a stored list with unfinished work is described in the run's first prompt, and only there", async () => {
     const s = setup();
-    await s.run("plan", [{ toolCalls: [write({ add: [{ content: "write the parser", status: "completed" }, { content: "wire the CLI" }] })] }, "ok"]);
+    await s.run("plan", [
+      {
+        toolCalls: [
+          write({ add: [{ content: "write the parser", status: "completed" }, { content: "wire the CLI" }] }),
+        ],
+      },
+      "ok",
+    ]);
     const stopOnce = (await import("ubiquity")).definePlugin(() => ({
       name: "test:stop-once",
       apply(kernel) {
         let sent = false;
-        kernel.hooks.turn.stop.tap("test:stop-once", () => (sent ? undefined : ((sent = true), { continueWith: "keep going" })));
+        kernel.hooks.turn.stop.tap("test:stop-once", () =>
+          sent ? undefined : ((sent = true), { continueWith: "keep going" }),
+        );
       },
     }));
     const r = await s.run("next", ["first", "second"], { plugins: [todos(), toolTodo(), stopOnce()] });
     const text = firstUserText(r.model);
-    expect(text).toMatch(/A todo list from earlier work has unfinished tasks \(1\/2 completed\):\n1\. \[x\] write the parser .*\n2\. \[ \] wire the CLI/);
+    expect(text).toMatch(
+      /A todo list from earlier work has unfinished tasks \(1\/2 completed\):\n1\. \[x\] write the parser .*\n2\. \[ \] wire the CLI/,
+    );
     expect(text.endsWith("next")).toBe(true);
     const continuation = r.model.requests[1]!.prompt.at(-1)!;
     expect(continuation).toMatchObject({ role: "user", content: [{ type: "text", text: "keep going" }] });
@@ -179,7 +221,9 @@ describe("carry-over", () => {
   it("an all-completed or empty list is not carried over", async () => {
     const s = setup();
     const empty = await s.run("hello", ["hi"]);
-    expect(empty.model.requests[0]!.prompt.find((m) => m.role === "user")!.content).toEqual([{ type: "text", text: "hello" }]);
+    expect(empty.model.requests[0]!.prompt.find((m) => m.role === "user")!.content).toEqual([
+      { type: "text", text: "hello" },
+    ]);
     await s.run("plan", [{ toolCalls: [write({ add: [{ content: "done already", status: "completed" }] })] }, "ok"]);
     const r = await s.run("hello", ["hi"]);
     expect(firstUserText(r.model)).toBe("hello");
@@ -191,7 +235,9 @@ describe("scope keys", () => {
     const s = setup();
     await s.run("plan", [{ toolCalls: [write({ add: [{ content: "here" }] })] }, "ok"]);
     expect(readdirSync(join(s.todoDir, projectSlug(s.cwd)))).toEqual(["project"]);
-    const elsewhere = await s.run("x", [{ toolCalls: [write({ add: [{ content: "the other list" }] })] }, "ok"], { cwd: temp("ubq-other-") });
+    const elsewhere = await s.run("x", [{ toolCalls: [write({ add: [{ content: "the other list" }] })] }, "ok"], {
+      cwd: temp("ubq-other-"),
+    });
     expect(elsewhere.outputs[0]!.content).not.toMatch(/\bhere\b/);
     expect(readdirSync(s.todoDir)).toHaveLength(2);
   });
@@ -200,7 +246,9 @@ describe("scope keys", () => {
     const sessionDir = temp();
     const s = setup({ todoScope: "session", sessionDir });
     const plugins = [sessions(), todos(), toolTodo()];
-    const first = await s.run("plan", [{ toolCalls: [write({ add: [{ content: "session task" }] })] }, "ok"], { plugins });
+    const first = await s.run("plan", [{ toolCalls: [write({ add: [{ content: "session task" }] })] }, "ok"], {
+      plugins,
+    });
     const id = first.result.sessionId;
     expect(readdirSync(join(s.todoDir, projectSlug(s.cwd)))).toEqual([`session-${id}`]);
     const fresh = await s.run("hello", ["hi"], { plugins });
@@ -218,7 +266,13 @@ describe("scope keys", () => {
     const abortSignal = new AbortController().signal;
     const sink: Message[] = [];
     const parent = createRun({ kernel, abortSignal, sink: (m) => sink.push(m) });
-    const agent = createRun({ kernel, abortSignal, sink: (m) => sink.push(m), parent, agent: { agentId: "agent:7", agentType: "worker", parentToolUseId: "call_1" } });
+    const agent = createRun({
+      kernel,
+      abortSignal,
+      sink: (m) => sink.push(m),
+      parent,
+      agent: { agentId: "agent:7", agentType: "worker", parentToolUseId: "call_1" },
+    });
     const api = getTodosApi(kernel)!;
     expect(api.listFor(agent)).toEqual({ project: projectSlug(s.cwd), key: "agent-agent-7" });
     const result = await driveRun(agent, "side task");
@@ -235,8 +289,13 @@ describe("scope keys", () => {
 describe("TodoWrite in plan mode", () => {
   it("runs: writing down the plan changes nothing in the workspace", async () => {
     const todoDir = mkdtempSync(join(tmpdir(), "ubq-plan-todos-"));
-    const model = scriptedModel([{ toolCalls: [{ toolName: "TodoWrite", input: { todos: [{ content: "read the code", status: "pending" }] } }] }, "here is the plan"]);
-    const messages = await collect(summon("plan it", { model, permissionMode: "plan", todoDir, persistSession: false, cwd: todoDir }));
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "TodoWrite", input: { todos: [{ content: "read the code", status: "pending" }] } }] },
+      "here is the plan",
+    ]);
+    const messages = await collect(
+      summon("plan it", { model, permissionMode: "plan", todoDir, persistSession: false, cwd: todoDir }),
+    );
     const [result] = ofType(messages, "tool_result");
     expect(result!.output.isError).toBe(false);
     expect(result!.output.content).toContain("read the code");

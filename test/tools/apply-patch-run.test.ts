@@ -25,12 +25,29 @@ describe("apply_patch in a run", () => {
   it("is what a gpt-5.1 model is offered, and a rewind undoes a whole patch", async () => {
     const { dir, home } = workspace();
     const model = gpt([
-      { toolCalls: [{ toolName: "Read", input: { file_path: "a.txt" } }, { toolName: "Read", input: { file_path: "c.txt" } }] },
+      {
+        toolCalls: [
+          { toolName: "Read", input: { file_path: "a.txt" } },
+          { toolName: "Read", input: { file_path: "c.txt" } },
+        ],
+      },
       {
         toolCalls: [
           {
             toolName: "apply_patch",
-            input: { input: patch("*** Update File: a.txt", "*** Move to: moved/a.txt", "@@", " alpha", "-beta", "+BETA", "*** Add File: added.txt", "+new", "*** Delete File: c.txt") },
+            input: {
+              input: patch(
+                "*** Update File: a.txt",
+                "*** Move to: moved/a.txt",
+                "@@",
+                " alpha",
+                "-beta",
+                "+BETA",
+                "*** Add File: added.txt",
+                "+new",
+                "*** Delete File: c.txt",
+              ),
+            },
           },
         ],
       },
@@ -76,11 +93,21 @@ describe("apply_patch in a run", () => {
     const inSrc = patch("*** Add File: src/one.ts", "+export const one = 1;");
     const spills = patch("*** Add File: src/two.ts", "+export const two = 2;", "*** Add File: outside-src.txt", "+x");
 
-    const allowed = await drain("go", { ...base, model: gpt([{ toolCalls: [{ toolName: "apply_patch", input: { input: inSrc } }] }, "ok"]), permissionMode: "dontAsk", allowedTools: ["Read", "Edit(src/**)"] });
+    const allowed = await drain("go", {
+      ...base,
+      model: gpt([{ toolCalls: [{ toolName: "apply_patch", input: { input: inSrc } }] }, "ok"]),
+      permissionMode: "dontAsk",
+      allowedTools: ["Read", "Edit(src/**)"],
+    });
     expect(ofType(allowed, "tool_result")[0]!.output.isError).toBe(false);
     expect(existsSync(join(dir, "src/one.ts"))).toBe(true);
 
-    const refused = await drain("go", { ...base, model: gpt([{ toolCalls: [{ toolName: "apply_patch", input: { input: spills } }] }, "ok"]), permissionMode: "dontAsk", allowedTools: ["Read", "Edit(src/**)"] });
+    const refused = await drain("go", {
+      ...base,
+      model: gpt([{ toolCalls: [{ toolName: "apply_patch", input: { input: spills } }] }, "ok"]),
+      permissionMode: "dontAsk",
+      allowedTools: ["Read", "Edit(src/**)"],
+    });
     expect(ofType(refused, "tool_result")[0]!.output.isError).toBe(true);
     expect(existsSync(join(dir, "src/two.ts"))).toBe(false);
     expect(existsSync(join(dir, "outside-src.txt"))).toBe(false);
@@ -88,7 +115,10 @@ describe("apply_patch in a run", () => {
     writeFileSync(join(dir, "secret/key.txt"), "k\n");
     const denied = await drain("go", {
       ...base,
-      model: gpt([{ toolCalls: [{ toolName: "apply_patch", input: { input: patch("*** Delete File: secret/key.txt") } }] }, "ok"]),
+      model: gpt([
+        { toolCalls: [{ toolName: "apply_patch", input: { input: patch("*** Delete File: secret/key.txt") } }] },
+        "ok",
+      ]),
       permissionMode: "bypassPermissions",
       disallowedTools: ["Write(secret/**)"],
     });
@@ -105,8 +135,15 @@ describe("apply_patch in a run", () => {
       persistSession: false,
       marketPricing: false,
       permissionMode: "bypassPermissions",
-      model: gpt([{ toolCalls: [{ toolName: "apply_patch", input: { input: patch("*** Add File: guarded.txt", "+x") } }] }, "ok"]),
-      hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "echo 'edits are frozen' >&2; exit 2" }] }] },
+      model: gpt([
+        { toolCalls: [{ toolName: "apply_patch", input: { input: patch("*** Add File: guarded.txt", "+x") } }] },
+        "ok",
+      ]),
+      hooks: {
+        PreToolUse: [
+          { matcher: "Edit|Write", hooks: [{ type: "command", command: "echo 'edits are frozen' >&2; exit 2" }] },
+        ],
+      },
     });
     const result = ofType(messages, "tool_result")[0]!;
     expect(result.output.isError).toBe(true);

@@ -6,7 +6,13 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ApplyPatchTool, parsePatch, PatchSyntaxError, patchPaths, surfaceFor } from "../../plugins/tool-apply-patch/index";
+import {
+  ApplyPatchTool,
+  parsePatch,
+  PatchSyntaxError,
+  patchPaths,
+  surfaceFor,
+} from "../../plugins/tool-apply-patch/index";
 import { ReadTool } from "../../plugins/tool-read/index";
 import { raceSeams, ToolFailure } from "../../plugins/_kits/file-tools/index";
 import { tempDir, toolContext } from "./helpers";
@@ -54,19 +60,50 @@ describe("parsePatch (the V4A grammar)", () => {
         path: "src/a.py",
         moveTo: "src/b.py",
         hunks: [
-          { index: 1, line: 8, anchors: ["class A:", "def f(self):"], atEnd: false, lines: [{ kind: " ", text: "x = 1" }, { kind: "-", text: "y = 2" }, { kind: "+", text: "y = 3" }] },
-          { index: 2, line: 13, anchors: [], atEnd: true, lines: [{ kind: " ", text: "last" }, { kind: "+", text: "after" }] },
+          {
+            index: 1,
+            line: 8,
+            anchors: ["class A:", "def f(self):"],
+            atEnd: false,
+            lines: [
+              { kind: " ", text: "x = 1" },
+              { kind: "-", text: "y = 2" },
+              { kind: "+", text: "y = 3" },
+            ],
+          },
+          {
+            index: 2,
+            line: 13,
+            anchors: [],
+            atEnd: true,
+            lines: [
+              { kind: " ", text: "last" },
+              { kind: "+", text: "after" },
+            ],
+          },
         ],
       },
     ]);
-    expect(patchPaths(patch("*** Update File: a", "*** Move to: b", "@@", "-x", "+y", "*** Delete File: c"))).toEqual(["a", "b", "c"]);
+    expect(patchPaths(patch("*** Update File: a", "*** Move to: b", "@@", "-x", "+y", "*** Delete File: c"))).toEqual([
+      "a",
+      "b",
+      "c",
+    ]);
   });
 
   it("refuses what is outside the grammar, naming the line", () => {
-    expect(() => parsePatch("*** Update File: a\n-x\n+y\n*** End Patch")).toThrow(/must start with the line "\*\*\* Begin Patch"/);
-    expect(() => parsePatch("*** Begin Patch\n*** Add File: a\n+x\n")).toThrow(/must end with the line "\*\*\* End Patch"/);
-    expect(() => parsePatch(patch("*** Add File: a", "no plus"))).toThrow(/line 3: in "\*\*\* Add File: a" every line of the new file starts with "\+"/);
-    expect(() => parsePatch(patch("*** Update File: a", "@@", "*x"))).toThrow(/line 4: in hunk 1 of "\*\*\* Update File: a"/);
+    expect(() => parsePatch("*** Update File: a\n-x\n+y\n*** End Patch")).toThrow(
+      /must start with the line "\*\*\* Begin Patch"/,
+    );
+    expect(() => parsePatch("*** Begin Patch\n*** Add File: a\n+x\n")).toThrow(
+      /must end with the line "\*\*\* End Patch"/,
+    );
+    expect(() => parsePatch(patch("*** Add File: a", "no plus"))).toThrow(
+      /line 3: in "\*\*\* Add File: a" every line of the new file starts with "\+"/,
+    );
+    expect(() => parsePatch(patch("*** Update File: a", "@@", "*x"))).toThrow(
+      /line 4: in hunk 1 of "\*\*\* Update File: a"/,
+    );
     expect(() => parsePatch(patch("*** Update File: a", "@@", " only context"))).toThrow(/hunk 1 .* changes nothing/);
     expect(() => parsePatch(patch("--- a/file", "+++ b/file"))).toThrow(PatchSyntaxError);
     expect(() => parsePatch(patch())).toThrow(/holds no file operation/);
@@ -75,20 +112,40 @@ describe("parsePatch (the V4A grammar)", () => {
 
 describe("ApplyPatchTool on real files", () => {
   it("updates with context, keeping the rest of the file byte for byte", async () => {
-    const { dir, ctx, tool, at } = await setup({ "a.py": "def f():\n    x = 1\n    y = 2\n    return x + y\n\ndef g():\n    y = 2\n" });
-    const out = await tool.call({ input: patch("*** Update File: a.py", "@@ def g():", "-    y = 2", "+    y = 20") }, ctx);
+    const { dir, ctx, tool, at } = await setup({
+      "a.py": "def f():\n    x = 1\n    y = 2\n    return x + y\n\ndef g():\n    y = 2\n",
+    });
+    const out = await tool.call(
+      { input: patch("*** Update File: a.py", "@@ def g():", "-    y = 2", "+    y = 20") },
+      ctx,
+    );
     expect(out.isError).toBeFalsy();
     expect(out.content).toBe("Applied the patch:\nM a.py");
     // The anchor picked the second `y = 2`, not the first.
     expect(at("a.py")).toBe("def f():\n    x = 1\n    y = 2\n    return x + y\n\ndef g():\n    y = 20\n");
-    expect(out.metadata?.files).toEqual([{ path: join(dir, "a.py"), action: "update", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(out.metadata?.files).toEqual([
+      { path: join(dir, "a.py"), action: "update", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ]);
   });
 
   it("adds, moves and deletes in one call; the moved file keeps CRLF and the result is exact", async () => {
     const { dir, ctx, tool, at } = await setup({ "m.txt": "a\r\nb\r\nc\r\n", "gone.txt": "bye\n" });
     const out = await tool.call(
       {
-        input: patch("*** Add File: sub/new.txt", "+hello", "+world", "*** Update File: m.txt", "*** Move to: moved/m.txt", "@@", " a", "-b", "+B", " c", "*** End of File", "*** Delete File: gone.txt"),
+        input: patch(
+          "*** Add File: sub/new.txt",
+          "+hello",
+          "+world",
+          "*** Update File: m.txt",
+          "*** Move to: moved/m.txt",
+          "@@",
+          " a",
+          "-b",
+          "+B",
+          " c",
+          "*** End of File",
+          "*** Delete File: gone.txt",
+        ),
       },
       ctx,
     );
@@ -114,11 +171,30 @@ describe("ApplyPatchTool on real files", () => {
   it("refuses a hunk that does not match, names it, and writes no file of the patch", async () => {
     const { ctx, tool, at, dir } = await setup({ "a.txt": "1\n2\n3\n", "b.txt": "x\ny\n" });
     const out = await tool.call(
-      { input: patch("*** Update File: a.txt", "@@", "-1", "+one", "*** Add File: c.txt", "+c", "*** Update File: b.txt", "@@", " x", "-y", "+Y", "@@", "-not there", "+z") },
+      {
+        input: patch(
+          "*** Update File: a.txt",
+          "@@",
+          "-1",
+          "+one",
+          "*** Add File: c.txt",
+          "+c",
+          "*** Update File: b.txt",
+          "@@",
+          " x",
+          "-y",
+          "+Y",
+          "@@",
+          "-not there",
+          "+z",
+        ),
+      },
       ctx,
     );
     expect(out.isError).toBe(true);
-    expect(out.content).toMatch(/hunk 2 of b\.txt \(patch line 13\) does not match the file: its context and removed lines \("not there"\) were not found after line 2\. Nothing was changed\./);
+    expect(out.content).toMatch(
+      /hunk 2 of b\.txt \(patch line 13\) does not match the file: its context and removed lines \("not there"\) were not found after line 2\. Nothing was changed\./,
+    );
     expect(at("a.txt")).toBe("1\n2\n3\n");
     expect(at("b.txt")).toBe("x\ny\n");
     expect(existsSync(join(dir, "c.txt"))).toBe(false);
@@ -141,11 +217,25 @@ describe("ApplyPatchTool on real files", () => {
     };
     try {
       const out = await tool.call(
-        { input: patch("*** Update File: a.txt", "@@", "-1", "+one", "*** Delete File: gone.txt", "*** Add File: new.txt", "+n", "*** Add File: late.txt", "+x") },
+        {
+          input: patch(
+            "*** Update File: a.txt",
+            "@@",
+            "-1",
+            "+one",
+            "*** Delete File: gone.txt",
+            "*** Add File: new.txt",
+            "+n",
+            "*** Add File: late.txt",
+            "+x",
+          ),
+        },
         ctx,
       );
       expect(out.isError).toBe(true);
-      expect(out.content).toMatch(/No space left on the device \(simulated\)\. The patch was rolled back: no file was changed\./);
+      expect(out.content).toMatch(
+        /No space left on the device \(simulated\)\. The patch was rolled back: no file was changed\./,
+      );
     } finally {
       raceSeams.at = undefined;
     }
@@ -163,7 +253,9 @@ describe("ApplyPatchTool on real files", () => {
     const tool = new ApplyPatchTool();
     const unread = await tool.call({ input: patch("*** Update File: unread.txt", "@@", "-secret", "+s") }, ctx);
     expect(unread.content).toMatch(/has not been read in this run/);
-    expect(await tool.preconditions({ input: patch("*** Delete File: unread.txt") }, ctx)).toMatch(/has not been read in this run/);
+    expect(await tool.preconditions({ input: patch("*** Delete File: unread.txt") }, ctx)).toMatch(
+      /has not been read in this run/,
+    );
     const over = await tool.call({ input: patch("*** Add File: unread.txt", "+x") }, ctx);
     expect(over.content).toMatch(/already exists, so "\*\*\* Add File:" would overwrite it/);
     expect(readFileSync(join(dir, "unread.txt"), "utf8")).toBe("secret\n");
@@ -175,11 +267,19 @@ describe("ApplyPatchTool on real files", () => {
 
   it("validates before any vote: paths outside the roots, one file in two operations, unparseable patches", async () => {
     const { ctx, tool } = await setup({ "a.txt": "1\n" });
-    expect(await tool.validateInput({ input: patch("*** Add File: /etc/evil", "+x") }, ctx)).toMatch(/outside the folders this run may access/);
-    expect(await tool.validateInput({ input: patch("*** Delete File: a.txt", "*** Add File: a.txt", "+x") }, ctx)).toMatch(/appears in more than one file operation/);
-    expect(await tool.validateInput({ input: "not a patch" }, ctx)).toMatch(/^The patch was not applied: The patch must start/);
+    expect(await tool.validateInput({ input: patch("*** Add File: /etc/evil", "+x") }, ctx)).toMatch(
+      /outside the folders this run may access/,
+    );
+    expect(
+      await tool.validateInput({ input: patch("*** Delete File: a.txt", "*** Add File: a.txt", "+x") }, ctx),
+    ).toMatch(/appears in more than one file operation/);
+    expect(await tool.validateInput({ input: "not a patch" }, ctx)).toMatch(
+      /^The patch was not applied: The patch must start/,
+    );
     // Each file it touches is what a permission rule must authorize; an unparseable patch names none.
-    expect(tool.permissionRuleContent({ input: patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", "-1", "+2") })).toEqual(["a.txt", "b.txt"]);
+    expect(
+      tool.permissionRuleContent({ input: patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", "-1", "+2") }),
+    ).toEqual(["a.txt", "b.txt"]);
     expect(tool.permissionRuleContent({ input: "junk" })).toEqual([]);
   });
 });
@@ -199,10 +299,19 @@ describe("toolProfile defaults", () => {
 
 describe("what models write around the grammar", () => {
   it("ignores unified-diff ranges and a closing @@ on a header, and matches typographic quotes and dashes", async () => {
-    const { ctx, tool, at } = await setup({ "q.py": "def f():\n    return \"it's - fine\"\n\ndef g():\n    pass\n" });
+    const { ctx, tool, at } = await setup({ "q.py": 'def f():\n    return "it\'s - fine"\n\ndef g():\n    pass\n' });
     const out = await tool.call(
       {
-        input: patch("*** Update File: q.py", "@@ -1,2 +1,2 @@", " def f():", "-    return \u201cit\u2019s \u2013 fine\u201d", "+    return 'ok'", "@@ def g(): @@", "-    pass", "+    return 1"),
+        input: patch(
+          "*** Update File: q.py",
+          "@@ -1,2 +1,2 @@",
+          " def f():",
+          "-    return \u201cit\u2019s \u2013 fine\u201d",
+          "+    return 'ok'",
+          "@@ def g(): @@",
+          "-    pass",
+          "+    return 1",
+        ),
       },
       ctx,
     );

@@ -40,22 +40,30 @@ const isRunning = (pid: number) => {
 
 // A shell that starts a background job, a nested subshell with its own child, then blocks;
 // every PID goes to pids.txt, the shell's own first (it leads the process group).
-const TREE = "echo $$ > pids.txt; sleep 60 & echo $! >> pids.txt; (sleep 60; echo never) & echo $! >> pids.txt; echo started; sleep 60";
+const TREE =
+  "echo $$ > pids.txt; sleep 60 & echo $! >> pids.txt; (sleep 60; echo never) & echo $! >> pids.txt; echo started; sleep 60";
 
 async function waitForFile(path: string) {
-  for (let i = 0; i < 500 && !(existsSync(path) && readFileSync(path, "utf8").split("\n").length > 3); i++) await delay(10);
+  for (let i = 0; i < 500 && !(existsSync(path) && readFileSync(path, "utf8").split("\n").length > 3); i++)
+    await delay(10);
 }
 
 describe("Bash", () => {
   it("runs in the cwd with the process env overlaid by ctx.env", async () => {
     const dir = tempDir();
-    const out = await bash.call({ command: 'pwd; echo "$UBQ_TEST_VAR"; test -n "$PATH" && echo has-path' }, toolContext(dir, { env: { UBQ_TEST_VAR: "overlay" } }));
+    const out = await bash.call(
+      { command: 'pwd; echo "$UBQ_TEST_VAR"; test -n "$PATH" && echo has-path' },
+      toolContext(dir, { env: { UBQ_TEST_VAR: "overlay" } }),
+    );
     expect(out.isError).toBe(false);
     expect(out.content).toBe(`${dir}\noverlay\nhas-path`);
   });
 
   it("combines stdout and stderr in the order they were written", async () => {
-    const out = await bash.call({ command: "echo out1; echo err1 >&2; echo out2; echo err2 >&2" }, toolContext(tempDir()));
+    const out = await bash.call(
+      { command: "echo out1; echo err1 >&2; echo out2; echo err2 >&2" },
+      toolContext(tempDir()),
+    );
     expect(out.content).toBe("out1\nerr1\nout2\nerr2");
   });
 
@@ -122,7 +130,9 @@ describe("Bash", () => {
     const out = await bash.call({ command: "sleep 30 & echo $! > bg.txt; echo done" }, toolContext(dir));
     const pid = Number(readFileSync(join(dir, "bg.txt"), "utf8"));
     expect(out.isError).toBe(false);
-    expect(out.content).toMatch(/^done\n\n\[1 background process the command left running was stopped when it returned/);
+    expect(out.content).toMatch(
+      /^done\n\n\[1 background process the command left running was stopped when it returned/,
+    );
     // Gone (or a zombie waiting for init): nothing runs under that pid any more.
     const state = (() => {
       try {

@@ -58,7 +58,11 @@ describe("custom tools through summon()", () => {
     ]);
     expect(results[1]!.output.metadata).toEqual({ product: 20 });
     expect(multiply.seen).toEqual({ cwd: dir, sessionId: messages[0]!.sessionId, toolUseId: "call-mul", roots: [dir] });
-    expect(resultOf(messages)).toMatchObject({ subtype: "success", isError: false, result: "2 + 3 = 5 and 4 × 5 = 20" });
+    expect(resultOf(messages)).toMatchObject({
+      subtype: "success",
+      isError: false,
+      result: "2 + 3 = 5 and 4 × 5 = 20",
+    });
     // The second request carries both results back to the model.
     const second = JSON.stringify(model.requests[1]!.prompt);
     expect(second).toContain("call-add");
@@ -70,10 +74,17 @@ describe("custom tools through summon()", () => {
     writeFileSync(join(dir, "n.txt"), "41\n");
     const model = scriptedModel([
       { toolCalls: [{ toolName: "Read", input: { file_path: "n.txt" } }] },
-      { toolCalls: [{ toolName: "Write", input: { file_path: "n.txt", content: "42\n" } }, { toolName: "Add", input: { a: 41, b: 1 } }] },
+      {
+        toolCalls: [
+          { toolName: "Write", input: { file_path: "n.txt", content: "42\n" } },
+          { toolName: "Add", input: { a: 41, b: 1 } },
+        ],
+      },
       "done",
     ]);
-    const messages = await collect(summon("bump it", { model, tools: [...builtinTools(), add], presets: [], cwd: dir }));
+    const messages = await collect(
+      summon("bump it", { model, tools: [...builtinTools(), add], presets: [], cwd: dir }),
+    );
     expect(messages[0]).toMatchObject({ tools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Add"] });
     const results = ofType(messages, "tool_result").map((r) => [r.toolName, r.output.isError, r.output.content]);
     expect(results).toEqual([
@@ -87,7 +98,10 @@ describe("custom tools through summon()", () => {
   it("refuses a write the run has not read, through the loop too", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "keep.txt"), "precious\n");
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Write", input: { file_path: "keep.txt", content: "gone\n" } }] }, "ok"]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Write", input: { file_path: "keep.txt", content: "gone\n" } }] },
+      "ok",
+    ]);
     const messages = await collect(summon("overwrite", { model, tools: builtinTools(), presets: [], cwd: dir }));
     const [result] = ofType(messages, "tool_result");
     expect(result!.output).toMatchObject({ isError: true });

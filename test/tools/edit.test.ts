@@ -54,7 +54,10 @@ describe("Edit", () => {
 
   it("replaces every occurrence with replace_all", async () => {
     const { ctx, file } = await readFile("x = 1\ny = 2\nx = 1\n");
-    const out = await edit.call({ file_path: "f.ts", old_string: "x = 1", new_string: "x = 9", replace_all: true }, ctx);
+    const out = await edit.call(
+      { file_path: "f.ts", old_string: "x = 1", new_string: "x = 9", replace_all: true },
+      ctx,
+    );
     expect(out.content).toContain("replaced 2 occurrences");
     expect(file()).toBe("x = 9\ny = 2\nx = 9\n");
   });

@@ -34,7 +34,14 @@ describe("Glob", () => {
 
   it("skips .git, node_modules and build/cache folders, unless the pattern names one", async () => {
     const dir = tempDir();
-    files(dir, { "src/a.js": 1, ".git/hooks/h.js": 1, "node_modules/x/i.js": 1, "dist/out.js": 1, "pkg/__pycache__/m.js": 1, "coverage/c.js": 1 });
+    files(dir, {
+      "src/a.js": 1,
+      ".git/hooks/h.js": 1,
+      "node_modules/x/i.js": 1,
+      "dist/out.js": 1,
+      "pkg/__pycache__/m.js": 1,
+      "coverage/c.js": 1,
+    });
     expect((await glob.call({ pattern: "**/*.js" }, toolContext(dir))).content).toBe("src/a.js");
     expect((await glob.call({ pattern: "dist/**/*.js" }, toolContext(dir))).content).toBe("dist/out.js");
   });

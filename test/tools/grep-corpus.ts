@@ -6,7 +6,8 @@ const FILES: Record<string, string | Buffer> = {
   ".gitignore": "build/\n*.log\n!keep.log\n/root-only.txt\ndocs/*.tmp\n# a comment\n",
   ".ignore": "ignored-by-dot-ignore.txt\n",
   "ignored-by-dot-ignore.txt": "TODO hidden by .ignore\n",
-  "src/app.ts": "import x from 'y';\n// TODO: first\nfunction foo() {\n  return Foo;\n}\n// todo lower\nexport const again = 'foo again';\n",
+  "src/app.ts":
+    "import x from 'y';\n// TODO: first\nfunction foo() {\n  return Foo;\n}\n// todo lower\nexport const again = 'foo again';\n",
   "src/app.test.ts": "// TODO test\nfoo();\n",
   "src/util.js": "function   bar(a, b) {\n  // TODO util\n}\n",
   "src/debug.log": "TODO in a log\n",
@@ -26,7 +27,7 @@ const FILES: Record<string, string | Buffer> = {
   "bin.dat": Buffer.concat([Buffer.from("TODO\0\0\x01binary"), Buffer.alloc(64, 7)]),
   "crlf.txt": "start\r\nTODO crlf\r\nend\r\n",
   "unicode.txt": "naïve café TODO\nÜber\n",
-  "Makefile": "all:\n\techo TODO make\n",
+  Makefile: "all:\n\techo TODO make\n",
   "multi.txt": "start\nfoo\nbar baz\nend\nfoo\nbar\nx\ny\nz\nfoo\n",
   "wide.txt": `${"w".repeat(800)} TODO wide\n`,
 };

@@ -33,7 +33,12 @@ describe("Grep", () => {
   it("shows matching lines as path:line:text in content mode, files in path order", async () => {
     const out = await run({ pattern: "TODO", output_mode: "content", path: "src" });
     expect(out.content).toBe(
-      ["src/app.test.ts:1:// TODO test", "src/app.ts:2:// TODO: first", "src/nested/real.ts:1:// TODO real", "src/util.js:2:  // TODO util"].join("\n"),
+      [
+        "src/app.test.ts:1:// TODO test",
+        "src/app.ts:2:// TODO: first",
+        "src/nested/real.ts:1:// TODO real",
+        "src/util.js:2:  // TODO util",
+      ].join("\n"),
     );
   });
 
@@ -45,9 +50,17 @@ describe("Grep", () => {
   it("adds context lines (path-line-text) and -- between separate groups", async () => {
     const out = await run({ pattern: "^foo$", output_mode: "content", path: "multi.txt", "-C": 1 });
     expect(out.content).toBe(
-      ["multi.txt-1-start", "multi.txt:2:foo", "multi.txt-3-bar baz", "multi.txt-4-end", "multi.txt:5:foo", "multi.txt-6-bar", "--", "multi.txt-9-z", "multi.txt:10:foo"].join(
-        "\n",
-      ),
+      [
+        "multi.txt-1-start",
+        "multi.txt:2:foo",
+        "multi.txt-3-bar baz",
+        "multi.txt-4-end",
+        "multi.txt:5:foo",
+        "multi.txt-6-bar",
+        "--",
+        "multi.txt-9-z",
+        "multi.txt:10:foo",
+      ].join("\n"),
     );
     const after = await run({ pattern: "^end$", output_mode: "content", path: "multi.txt", "-A": 1, "-B": 0 });
     expect(after.content).toBe("multi.txt:4:end\nmulti.txt-5-foo");
@@ -55,7 +68,9 @@ describe("Grep", () => {
 
   it("counts matching lines per file in count mode, with a total", async () => {
     const out = await run({ pattern: "foo", output_mode: "count" });
-    expect(out.content).toBe("multi.txt:3\nsrc/app.test.ts:1\nsrc/app.ts:2\nsrc/nested/real.ts:1\n\n[7 matching lines in 4 files]");
+    expect(out.content).toBe(
+      "multi.txt:3\nsrc/app.test.ts:1\nsrc/app.ts:2\nsrc/nested/real.ts:1\n\n[7 matching lines in 4 files]",
+    );
   });
 
   it("ignores case with -i", async () => {
@@ -111,7 +126,13 @@ describe("Grep", () => {
     expect(body!.split("\n")).toHaveLength(200);
     expect(note).toContain("Showing 200 of 450 result lines");
     const limited = await grep.call({ pattern: "hit", output_mode: "content", head_limit: 5 }, toolContext(big));
-    expect(limited.content.split("\n\n")[0]!.split("\n")).toEqual(["many.txt:1:hit 0", "many.txt:2:hit 1", "many.txt:3:hit 2", "many.txt:4:hit 3", "many.txt:5:hit 4"]);
+    expect(limited.content.split("\n\n")[0]!.split("\n")).toEqual([
+      "many.txt:1:hit 0",
+      "many.txt:2:hit 1",
+      "many.txt:3:hit 2",
+      "many.txt:4:hit 3",
+      "many.txt:5:hit 4",
+    ]);
     const wider = await grep.call({ pattern: "hit", output_mode: "content", head_limit: 1000 }, toolContext(big));
     expect(wider.content.split("\n\n")[0]!.split("\n")).toHaveLength(200);
   });
@@ -145,7 +166,12 @@ describe("Grep that stops early", () => {
     writeFileSync(join(dir, "small.txt"), "needle once\n");
     // ~80 MB of matching lines: past the 64 MiB the ripgrep backend reads before it stops.
     writeFileSync(join(dir, "huge.log"), "needle ".repeat(12).concat("\n").repeat(1_000_000));
-    const out = await grep.call({ pattern: "needle", output_mode: "content", path: join(dir, "huge.log") }, toolContext(dir));
-    expect(out.content).toMatch(/\[The search stopped early in huge\.log because the output was too large; results are incomplete\. Narrow the search \(or leave out huge\.log\)\.\]/);
+    const out = await grep.call(
+      { pattern: "needle", output_mode: "content", path: join(dir, "huge.log") },
+      toolContext(dir),
+    );
+    expect(out.content).toMatch(
+      /\[The search stopped early in huge\.log because the output was too large; results are incomplete\. Narrow the search \(or leave out huge\.log\)\.\]/,
+    );
   });
 });

@@ -20,7 +20,14 @@ function editor(buffers: Map<string, string>): { host: HostFiles; plugin: Plugin
     readText: async (path) => buffers.get(path) ?? readFileSync(path, "utf8"),
     writeText: async (path, text) => void (writes.push(path), buffers.set(path, text)),
   };
-  return { host, writes, plugin: { name: "test:editor", apply: (kernel) => kernel.hooks.session.start.tap("test:editor", (run) => setHostFiles(run, host)) } };
+  return {
+    host,
+    writes,
+    plugin: {
+      name: "test:editor",
+      apply: (kernel) => kernel.hooks.session.start.tap("test:editor", (run) => setHostFiles(run, host)),
+    },
+  };
 }
 
 describe("host files (the file-tools kit)", () => {
@@ -36,7 +43,9 @@ describe("host files (the file-tools kit)", () => {
       { toolCalls: [{ toolName: "Write", input: { file_path: join(dir, "..", "outside.txt"), content: "x" } }] },
       "done",
     ]);
-    const messages = await collect(summon("go", { model, cwd: dir, permissionMode: "bypassPermissions", persistSession: false, plugins: [plugin] }));
+    const messages = await collect(
+      summon("go", { model, cwd: dir, permissionMode: "bypassPermissions", persistSession: false, plugins: [plugin] }),
+    );
     const [read, edit, outside] = ofType(messages, "tool_result");
     expect(read!.output.content).toContain("buffer text");
     expect(edit!.output.isError).toBe(false);
@@ -52,8 +61,13 @@ describe("host files (the file-tools kit)", () => {
     const file = join(dir, "b.txt");
     writeFileSync(file, "same\n");
     const { plugin, writes } = editor(new Map([[file, "changed in the editor\n"]]));
-    const model = scriptedModel([{ toolCalls: [{ toolName: "Write", input: { file_path: "b.txt", content: "new\n" } }] }, "done"]);
-    const messages = await collect(summon("go", { model, cwd: dir, permissionMode: "bypassPermissions", persistSession: false, plugins: [plugin] }));
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Write", input: { file_path: "b.txt", content: "new\n" } }] },
+      "done",
+    ]);
+    const messages = await collect(
+      summon("go", { model, cwd: dir, permissionMode: "bypassPermissions", persistSession: false, plugins: [plugin] }),
+    );
     expect(ofType(messages, "tool_result")[0]!.output.content).toContain("has not been read");
     expect(writes).toEqual([]);
   });

@@ -21,7 +21,9 @@ describe("permitted roots", () => {
   it("refuses .. escapes and absolute paths outside, naming the permitted roots", async () => {
     const dir = tempDir();
     await expect(resolvePermitted(toolContext(dir), "../x")).rejects.toThrow(`Permitted: ${dir}`);
-    await expect(resolvePermitted(toolContext(dir), "/etc/hostname")).rejects.toThrow("is outside the folders this run may access");
+    await expect(resolvePermitted(toolContext(dir), "/etc/hostname")).rejects.toThrow(
+      "is outside the folders this run may access",
+    );
   });
 
   it("does not take a sibling folder sharing the root's prefix for the root", async () => {
@@ -38,7 +40,10 @@ describe("permitted roots", () => {
     const dir = tempDir();
     const extra = tempDir();
     writeFileSync(join(extra, "n.txt"), "extra\n");
-    const out = await new ReadTool().call({ file_path: join(extra, "n.txt") }, toolContext(dir, { roots: [dir, extra] }));
+    const out = await new ReadTool().call(
+      { file_path: join(extra, "n.txt") },
+      toolContext(dir, { roots: [dir, extra] }),
+    );
     expect(out.content).toBe("     1\textra");
   });
 

@@ -17,7 +17,12 @@ const suite = () => [toolRead(), toolWrite(), toolEdit(), toolBash(), toolGlob()
 const BUILTIN = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
 /** What builtinTools() returns: the six file and shell tools, then TodoWrite. */
 const SUITE = [...BUILTIN, "TodoWrite"];
-const mine = defineTool({ name: "Mine", description: "A custom tool.", inputSchema: z.object({}), execute: () => "mine" });
+const mine = defineTool({
+  name: "Mine",
+  description: "A custom tool.",
+  inputSchema: z.object({}),
+  execute: () => "mine",
+});
 
 describe("built-in tool plugins", () => {
   it("each registers its one tool, owned by the plugin, in plugin order", () => {
@@ -67,33 +72,63 @@ describe("built-in tool plugins", () => {
 
   it("a later plugin that registers a tool of the same name during apply wins", () => {
     const custom = new BashTool();
-    const later: Plugin = { name: "acme:my-bash", apply: (k) => k.registries.tools.register("Bash", custom, "acme:my-bash") };
+    const later: Plugin = {
+      name: "acme:my-bash",
+      apply: (k) => k.registries.tools.register("Bash", custom, "acme:my-bash"),
+    };
     const kernel = createKernel({ logger: quiet(), plugins: [...suite(), later] });
     expect(kernel.registries.tools.get("Bash")).toBe(custom);
     // ...and an earlier one loses to the built-in that comes after it.
-    const earlier: Plugin = { name: "acme:early-bash", apply: (k) => k.registries.tools.register("Bash", custom, "acme:early-bash") };
+    const earlier: Plugin = {
+      name: "acme:early-bash",
+      apply: (k) => k.registries.tools.register("Bash", custom, "acme:early-bash"),
+    };
     const kernel2 = createKernel({ logger: quiet(), plugins: [earlier, ...suite()] });
     expect(kernel2.registries.tools.get("Bash")).not.toBe(custom);
-    expect(kernel2.registries.tools.provenance().find((p) => p.name === "Bash")?.winner.owner).toBe("ubiquity:tool-bash");
+    expect(kernel2.registries.tools.provenance().find((p) => p.name === "Bash")?.winner.owner).toBe(
+      "ubiquity:tool-bash",
+    );
   });
 
   it("a same-name plugin replaces the built-in plugin in place", () => {
     const custom = new BashTool();
-    const replacement: Plugin = { name: "ubiquity:tool-bash", apply: (k) => k.registries.tools.register("Bash", custom, "ubiquity:tool-bash") };
+    const replacement: Plugin = {
+      name: "ubiquity:tool-bash",
+      apply: (k) => k.registries.tools.register("Bash", custom, "ubiquity:tool-bash"),
+    };
     const kernel = createKernel({ logger: quiet(), plugins: [...suite(), replacement] });
     expect(kernel.registries.tools.get("Bash")).toBe(custom);
-    expect(kernel.registries.tools.values().map((t) => t.name).sort()).toEqual([...BUILTIN].sort());
+    expect(
+      kernel.registries.tools
+        .values()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual([...BUILTIN].sort());
   });
 
   it("the default preset lists all six, in order; the minimal preset only the read-only three", () => {
-    const names = (preset: typeof defaultPreset) => createKernel({ logger: quiet(), presets: [preset] }).registries.tools.values().map((t) => t.name);
+    const names = (preset: typeof defaultPreset) =>
+      createKernel({ logger: quiet(), presets: [preset] })
+        .registries.tools.values()
+        .map((t) => t.name);
     const tools = names(defaultPreset);
     expect(tools.filter((n) => BUILTIN.includes(n))).toEqual(BUILTIN);
     expect(names(minimalPreset).filter((n) => BUILTIN.includes(n))).toEqual(["Read", "Glob", "Grep"]);
   });
 
   it("tool descriptions name no other tool (so none mentions a tool that may be absent)", () => {
-    const known = [...BUILTIN, "TodoWrite", "Agent", "Task", "Skill", "LS", "MultiEdit", "NotebookEdit", "WebFetch", "WebSearch"];
+    const known = [
+      ...BUILTIN,
+      "TodoWrite",
+      "Agent",
+      "Task",
+      "Skill",
+      "LS",
+      "MultiEdit",
+      "NotebookEdit",
+      "WebFetch",
+      "WebSearch",
+    ];
     for (const tool of builtinTools()) {
       const others = known.filter((n) => n !== tool.name && new RegExp(`\\b${n}\\b`).test(tool.description));
       expect(others, `${tool.name} mentions ${others.join(", ")}`).toEqual([]);
@@ -101,7 +136,9 @@ describe("built-in tool plugins", () => {
   });
 
   it("descriptions state the real limits (or their parameters do: the model receives both, each said once)", () => {
-    const byName = Object.fromEntries(builtinTools().map((t) => [t.name, `${t.description}\n${JSON.stringify(toolJsonSchema(t))}`]));
+    const byName = Object.fromEntries(
+      builtinTools().map((t) => [t.name, `${t.description}\n${JSON.stringify(toolJsonSchema(t))}`]),
+    );
     expect(byName.Read).toMatch(/2,000 lines/);
     expect(byName.Read).toMatch(/10 MB/);
     expect(byName.Bash).toMatch(/120000.*600000/);
@@ -114,9 +151,15 @@ describe("built-in tool plugins", () => {
     const dir = tempDir();
     const ctx = toolContext(dir);
     for (const tool of builtinTools().filter((t) => t.name !== "Bash" && t.name !== "TodoWrite")) {
-      const input = tool.name === "Glob" || tool.name === "Grep" ? { pattern: "x", path: "/etc" } : { file_path: "/etc/passwd", content: "", old_string: "a", new_string: "b" };
+      const input =
+        tool.name === "Glob" || tool.name === "Grep"
+          ? { pattern: "x", path: "/etc" }
+          : { file_path: "/etc/passwd", content: "", old_string: "a", new_string: "b" };
       expect(await tool.validateInput(input, ctx), tool.name).toContain(`Permitted: ${dir}`);
-      const inside = tool.name === "Glob" || tool.name === "Grep" ? { pattern: "x" } : { file_path: "a.txt", content: "", old_string: "a", new_string: "b" };
+      const inside =
+        tool.name === "Glob" || tool.name === "Grep"
+          ? { pattern: "x" }
+          : { file_path: "a.txt", content: "", old_string: "a", new_string: "b" };
       expect(await tool.validateInput(inside, ctx), tool.name).toBeUndefined();
     }
   });

@@ -10,7 +10,7 @@ import { tempDir, toolContext } from "./helpers";
 const read = new ReadTool();
 const write = new WriteTool();
 const edit = new EditTool();
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+const lines = (n: number) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
 function setup(content = "hello\nworld\n") {
   const dir = tempDir();
@@ -132,7 +132,12 @@ describe("read-before-write", () => {
     const kernel = createKernel({ plugins: [], cwd: dir, logger: quiet });
     const abortSignal = new AbortController().signal;
     const parent = createRun({ kernel, abortSignal, sink: () => {} });
-    const child: RunContext = createRun({ kernel, abortSignal, parent, agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" } });
+    const child: RunContext = createRun({
+      kernel,
+      abortSignal,
+      parent,
+      agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" },
+    });
 
     // The funnel builds a fresh ToolContext for each call: the run carries what Read saw.
     await read.call({ file_path: "f.txt" }, runToolContext(parent, "call-1"));

@@ -5,7 +5,7 @@ import { ReadTool } from "../../plugins/tool-read/index";
 import { tempDir, toolContext } from "./helpers";
 
 const read = new ReadTool();
-const lines = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `line ${i + from}`).join("\n") + "\n";
+const lines = (n: number, from = 1) => `${Array.from({ length: n }, (_, i) => `line ${i + from}`).join("\n")}\n`;
 
 describe("Read", () => {
   it("returns cat -n format: the number right-aligned in 6 columns, a tab, the text", async () => {
@@ -39,7 +39,9 @@ describe("Read", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "f.txt"), lines(50));
     const out = await read.call({ file_path: "f.txt", offset: 10, limit: 3 }, toolContext(dir));
-    expect(out.content.startsWith("    10\tline 10\n    11\tline 11\n    12\tline 12\n\n[Partial read: lines 10-12 of 50.")).toBe(true);
+    expect(
+      out.content.startsWith("    10\tline 10\n    11\tline 11\n    12\tline 12\n\n[Partial read: lines 10-12 of 50."),
+    ).toBe(true);
     expect(out.content).toContain("offset=13");
   });
 
@@ -53,7 +55,7 @@ describe("Read", () => {
 
   it("cuts lines longer than 2,000 characters with a marker", async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "wide.txt"), "x".repeat(5000) + "\nshort\n");
+    writeFileSync(join(dir, "wide.txt"), `${"x".repeat(5000)}\nshort\n`);
     const out = await read.call({ file_path: "wide.txt" }, toolContext(dir));
     const [first, second] = out.content.split("\n");
     expect(first).toBe(`     1\t${"x".repeat(2000)}… [line cut: 5000 characters, first 2000 shown]`);
@@ -87,7 +89,10 @@ describe("Read", () => {
 
   it("describes a binary file instead of dumping it", async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "img.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48]));
+    writeFileSync(
+      join(dir, "img.png"),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48]),
+    );
     const out = await read.call({ file_path: "img.png" }, toolContext(dir));
     expect(out.isError).toBe(true);
     expect(out.content).toContain("binary file (PNG image, 14 bytes)");
@@ -106,7 +111,11 @@ describe("Read", () => {
     expect(whole.content).toMatch(/over the 10 MB limit.*offset and limit/);
     const part = await read.call({ file_path: "big.log", offset: 10_001, limit: 2 }, toolContext(dir));
     expect(part.isError).toBeFalsy();
-    expect(part.content.startsWith(" 10001\tline 1\n 10002\tline 2\n\n[Partial read: lines 10001-10002; the file continues.")).toBe(true);
+    expect(
+      part.content.startsWith(
+        " 10001\tline 1\n 10002\tline 2\n\n[Partial read: lines 10001-10002; the file continues.",
+      ),
+    ).toBe(true);
   });
 
   it("refuses a path outside the permitted roots, naming them", async () => {

@@ -24,11 +24,13 @@ afterEach(async () => {
 
 /** Tool names a request offered, in its family's wire format. */
 function offeredTools(request: RecordedRequest): string[] {
-  const tools = ((request.body as { tools?: { name?: string; function?: { name: string } }[] }).tools ?? []);
+  const tools = (request.body as { tools?: { name?: string; function?: { name: string } }[] }).tools ?? [];
   return tools.map((t) => t.name ?? t.function?.name ?? "?");
 }
 
-const PATCH = ["*** Begin Patch", "*** Update File: a.txt", "@@", " first", "-hello", "+hi", "*** End Patch"].join("\n");
+const PATCH = ["*** Begin Patch", "*** Update File: a.txt", "@@", " first", "-hello", "+hi", "*** End Patch"].join(
+  "\n",
+);
 
 describe("toolProfile", () => {
   it("switches apply_patch for Edit when setModel moves an OpenAI session to Anthropic, history and state intact", async () => {
@@ -36,11 +38,22 @@ describe("toolProfile", () => {
     writeFileSync(join(cwd, "a.txt"), "first\nhello\n");
     const turns = [
       // OpenAI (Responses API): read, patch, answer.
-      { toolCalls: [{ name: "Read", input: { file_path: "a.txt" }, id: "call_read" }], usage: { inputTokens: 5000, outputTokens: 10 } },
-      { toolCalls: [{ name: "apply_patch", input: { input: PATCH }, id: "call_patch" }], usage: { inputTokens: 5200, outputTokens: 30, cacheReadTokens: 4800 } },
+      {
+        toolCalls: [{ name: "Read", input: { file_path: "a.txt" }, id: "call_read" }],
+        usage: { inputTokens: 5000, outputTokens: 10 },
+      },
+      {
+        toolCalls: [{ name: "apply_patch", input: { input: PATCH }, id: "call_patch" }],
+        usage: { inputTokens: 5200, outputTokens: 30, cacheReadTokens: 4800 },
+      },
       { text: "patched", usage: { inputTokens: 5400, outputTokens: 5, cacheReadTokens: 5100 } },
       // Anthropic: an Edit on the file the patch wrote (no new Read), then an answer.
-      { toolCalls: [{ name: "Edit", input: { file_path: "a.txt", old_string: "hi", new_string: "hey" }, id: "toolu_edit" }], usage: { inputTokens: 5600, outputTokens: 20, cacheWriteTokens: 5500 } },
+      {
+        toolCalls: [
+          { name: "Edit", input: { file_path: "a.txt", old_string: "hi", new_string: "hey" }, id: "toolu_edit" },
+        ],
+        usage: { inputTokens: 5600, outputTokens: 20, cacheWriteTokens: 5500 },
+      },
       { text: "edited", usage: { inputTokens: 5800, outputTokens: 5, cacheReadTokens: 5500 } },
     ];
     server = await startProviderServer((_request, index) => turns[index] ?? "unexpected");
@@ -69,7 +82,13 @@ describe("toolProfile", () => {
       } else input.end();
     }
 
-    expect(server.requests.map((r) => r.family)).toEqual(["openai-responses", "openai-responses", "openai-responses", "anthropic", "anthropic"]);
+    expect(server.requests.map((r) => r.family)).toEqual([
+      "openai-responses",
+      "openai-responses",
+      "openai-responses",
+      "anthropic",
+      "anthropic",
+    ]);
     const openai = offeredTools(server.requests[0]!);
     const anthropic = offeredTools(server.requests[3]!);
     expect(openai).toContain("apply_patch");
@@ -90,7 +109,14 @@ describe("toolProfile", () => {
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("first\nhey\n");
 
     // The Anthropic request carries the OpenAI turns: the apply_patch call answered by its result.
-    const history = (server.requests[3]!.body as { messages: { role: string; content: { type: string; name?: string; id?: string; tool_use_id?: string }[] | string }[] }).messages;
+    const history = (
+      server.requests[3]!.body as {
+        messages: {
+          role: string;
+          content: { type: string; name?: string; id?: string; tool_use_id?: string }[] | string;
+        }[];
+      }
+    ).messages;
     const blocks = history.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
     const use = blocks.find((b) => b.type === "tool_use" && b.name === "apply_patch");
     expect(use).toBeDefined();
@@ -102,12 +128,16 @@ describe("toolProfile", () => {
     const breaks = logger.lines.filter((l) => l.includes("prompt cache break"));
     expect(breaks).toHaveLength(1);
     expect(breaks[0]).toContain("model changed (openai:gpt-5.1 -> anthropic:claude-sonnet-4-5)");
-    expect(breaks[0]).toMatch(/tool set changed \(\+Write, \+Edit, -apply_patch\)|tool set changed \(\+Edit, \+Write, -apply_patch\)/);
+    expect(breaks[0]).toMatch(
+      /tool set changed \(\+Write, \+Edit, -apply_patch\)|tool set changed \(\+Edit, \+Write, -apply_patch\)/,
+    );
   });
 
   it("offers a fallback model its own surface for the call it answers", async () => {
     const cwd = tempDir();
-    server = await startProviderServer((request) => (request.family === "anthropic" ? "from the fallback" : { status: 503 }));
+    server = await startProviderServer((request) =>
+      request.family === "anthropic" ? "from the fallback" : { status: 503 },
+    );
     const messages: Message[] = [];
     for await (const m of summon("go", {
       model: "openai:gpt-5.1-codex",
@@ -117,7 +147,8 @@ describe("toolProfile", () => {
       cwd,
       persistSession: false,
       maxRetries: 0,
-    })) messages.push(m);
+    }))
+      messages.push(m);
     expect(messages.at(-1)).toMatchObject({ type: "result", result: "from the fallback" });
     const [primary, fallback] = [server.requests[0]!, server.requests.at(-1)!];
     expect(primary.family).toBe("openai-responses");
@@ -132,7 +163,17 @@ describe("toolProfile", () => {
     let anthropicCalls = 0;
     server = await startProviderServer((request) => {
       if (request.family !== "anthropic") return "sub done";
-      return anthropicCalls++ === 0 ? { toolCalls: [{ name: "Agent", input: { subagent_type: "patcher", description: "patch", prompt: "Patch it" }, id: "toolu_a" }] } : "parent done";
+      return anthropicCalls++ === 0
+        ? {
+            toolCalls: [
+              {
+                name: "Agent",
+                input: { subagent_type: "patcher", description: "patch", prompt: "Patch it" },
+                id: "toolu_a",
+              },
+            ],
+          }
+        : "parent done";
     });
     const messages: Message[] = [];
     for await (const m of summon("go", {
@@ -143,8 +184,16 @@ describe("toolProfile", () => {
       persistSession: false,
       maxRetries: 0,
       permissionMode: "bypassPermissions",
-      agents: { patcher: { description: "Patches", prompt: "You patch files", model: "openai:gpt-5.1", tools: ["Read", "Edit"] } },
-    })) messages.push(m);
+      agents: {
+        patcher: {
+          description: "Patches",
+          prompt: "You patch files",
+          model: "openai:gpt-5.1",
+          tools: ["Read", "Edit"],
+        },
+      },
+    }))
+      messages.push(m);
     expect(messages.at(-1)).toMatchObject({ type: "result", result: "parent done" });
     const parent = offeredTools(server.requests[0]!);
     const sub = offeredTools(server.requests.find((r) => r.family === "openai-responses")!);
@@ -157,8 +206,18 @@ describe("toolProfile", () => {
   it("a user's toolProfile entry wins over the defaults, and false offers both", async () => {
     server = await startProviderServer(["a", "b"]);
     const cwd = tempDir();
-    const base = { apiKey: "k", providerSettings: { baseURL: server.baseURL }, cwd, persistSession: false, maxRetries: 0 } as const;
-    for await (const _ of summon("x", { ...base, model: "anthropic:claude-sonnet-4-5", toolProfile: { "anthropic:*": "apply_patch" } }));
+    const base = {
+      apiKey: "k",
+      providerSettings: { baseURL: server.baseURL },
+      cwd,
+      persistSession: false,
+      maxRetries: 0,
+    } as const;
+    for await (const _ of summon("x", {
+      ...base,
+      model: "anthropic:claude-sonnet-4-5",
+      toolProfile: { "anthropic:*": "apply_patch" },
+    }));
     for await (const _ of summon("x", { ...base, model: "anthropic:claude-sonnet-4-5", toolProfile: false }));
     expect(offeredTools(server.requests[0]!)).toContain("apply_patch");
     expect(offeredTools(server.requests[0]!)).not.toContain("Edit");

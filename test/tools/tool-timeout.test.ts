@@ -36,10 +36,15 @@ const polite = defineTool({
   description: "Waits for its signal.",
   inputSchema: z.object({}),
   execute: (_input, ctx) =>
-    new Promise<string>((resolve) => ctx.abortSignal.addEventListener("abort", () => resolve(`stopped: ${(ctx.abortSignal.reason as Error).name}`), { once: true })),
+    new Promise<string>((resolve) =>
+      ctx.abortSignal.addEventListener("abort", () => resolve(`stopped: ${(ctx.abortSignal.reason as Error).name}`), {
+        once: true,
+      }),
+    ),
 });
 
-const callThen = (toolName: string) => scriptedModel([{ toolCalls: [{ toolName, input: {}, id: "call-1" }] }, "moved on"]);
+const callThen = (toolName: string) =>
+  scriptedModel([{ toolCalls: [{ toolName, input: {}, id: "call-1" }] }, "moved on"]);
 
 async function runWith(toolName: string, options: SummonOptions) {
   const model = callThen(toolName);
@@ -53,7 +58,9 @@ describe("a tool call's time limit", () => {
     const { results, result, model } = await runWith("Stubborn", { tools: [tool], toolTimeoutMs: 200 });
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ toolUseId: "call-1", output: { isError: true } });
-    expect(results[0]!.output.content).toMatch(/^Stubborn timed out after 0\.2 s .* did not stop within 2\.0 s of being asked: the call was abandoned/);
+    expect(results[0]!.output.content).toMatch(
+      /^Stubborn timed out after 0\.2 s .* did not stop within 2\.0 s of being asked: the call was abandoned/,
+    );
     expect(model.played).toBe(2);
     expect(result).toMatchObject({ isError: false, result: "moved on" });
   });
@@ -61,14 +68,22 @@ describe("a tool call's time limit", () => {
   it("a tool that stops when asked is reported as timed out and stopped, with its own last words", async () => {
     const { results, result } = await runWith("Polite", { tools: [polite], toolTimeoutMs: 200 });
     expect(results[0]!.output.isError).toBe(true);
-    expect(results[0]!.output.content).toBe("Polite timed out after 0.2 s (its limit: toolTimeoutMs or toolTimeouts.Polite) and was stopped.\nstopped: ToolTimeoutError");
+    expect(results[0]!.output.content).toBe(
+      "Polite timed out after 0.2 s (its limit: toolTimeoutMs or toolTimeouts.Polite) and was stopped.\nstopped: ToolTimeoutError",
+    );
     expect(result.result).toBe("moved on");
   });
 
   it("the tool's own timeoutMs wins over toolTimeoutMs, and toolTimeouts wins over both", async () => {
-    const own = await runWith("Stubborn", { tools: [stubborn("Stubborn", { timeoutMs: 100 }).tool], toolTimeoutMs: 600_000 });
+    const own = await runWith("Stubborn", {
+      tools: [stubborn("Stubborn", { timeoutMs: 100 }).tool],
+      toolTimeoutMs: 600_000,
+    });
     expect(own.results[0]!.output.content).toMatch(/^Stubborn timed out after 0\.1 s/);
-    const named = await runWith("Stubborn", { tools: [stubborn("Stubborn", { timeoutMs: 600_000 }).tool], toolTimeouts: { Stubborn: 300 } });
+    const named = await runWith("Stubborn", {
+      tools: [stubborn("Stubborn", { timeoutMs: 600_000 }).tool],
+      toolTimeouts: { Stubborn: 300 },
+    });
     expect(named.results[0]!.output.content).toMatch(/^Stubborn timed out after 0\.3 s/);
   });
 });
@@ -81,7 +96,9 @@ describe("abort", () => {
     const { results, result, model } = await runWith("Stubborn", { tools: [tool], abortSignal: controller.signal });
     expect(results).toHaveLength(1);
     expect(results[0]!.output).toMatchObject({ isError: true });
-    expect(results[0]!.output.content).toMatch(/^The run was aborted and Stubborn did not stop within 2\.0 s of being asked: the call was abandoned/);
+    expect(results[0]!.output.content).toMatch(
+      /^The run was aborted and Stubborn did not stop within 2\.0 s of being asked: the call was abandoned/,
+    );
     expect(result.isError).toBe(true);
     expect(model.played).toBe(1);
   });
@@ -94,7 +111,9 @@ describe("abort", () => {
       inputSchema: z.object({}),
       execute: (_input, ctx) => {
         setImmediate(() => controller.abort());
-        return new Promise<string>((resolve) => ctx.abortSignal.addEventListener("abort", () => resolve("stopped by the abort"), { once: true }));
+        return new Promise<string>((resolve) =>
+          ctx.abortSignal.addEventListener("abort", () => resolve("stopped by the abort"), { once: true }),
+        );
       },
     });
     const { results, result } = await runWith("Polite", { tools: [tool], abortSignal: controller.signal });
@@ -115,9 +134,17 @@ const quick = defineTool({ name: "Quick", description: "Answers at once.", input
 const model = scriptedModel([{ toolCalls: [{ toolName: "Quick", input: {}, id: "c1" }] }, "done"]);
 for await (const m of summon("hi", { model, presets: [], tools: [quick] })) if (m.type === "result" && m.isError) throw new Error(m.result);
 setImmediate(() => console.log(JSON.stringify(process.getActiveResourcesInfo())));`;
-    const child = spawnSync(process.execPath, ["--input-type=module", "-e", program], { cwd: import.meta.dirname, encoding: "utf8", timeout: 60_000 });
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", program], {
+      cwd: import.meta.dirname,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(child.status, child.stderr).toBe(0);
     // What is left is the child's own stdio (a pipe here); no timer, socket or process.
-    expect((JSON.parse(child.stdout.trim()) as string[]).filter((resource) => resource !== "PipeWrap" && resource !== "TTYWrap")).toEqual([]);
+    expect(
+      (JSON.parse(child.stdout.trim()) as string[]).filter(
+        (resource) => resource !== "PipeWrap" && resource !== "TTYWrap",
+      ),
+    ).toEqual([]);
   });
 });

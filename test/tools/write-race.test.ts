@@ -5,7 +5,18 @@
  * of the file-tools kit (`raceSeams`) — and every case runs on Linux's descriptor walk and on
  * the lstat check used where /proc is missing (`folderSeams.portable`).
  */
-import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PERMISSION_STAGE, type Plugin } from "ubiquity";
@@ -57,17 +68,20 @@ for (const walk of ["descriptors", "portable"] as const) {
   describe(`Write and Edit write the judged file (${walk === "descriptors" ? "Linux: held folders" : "lstat checks, as without /proc"})`, () => {
     const setWalk = () => void (folderSeams.portable = walk === "portable");
 
-    it.skipIf(walk === "descriptors" && process.platform !== "linux")("a parent swapped for a link to .git once the folders are reached: refused, nothing in .git", async () => {
-      setWalk();
-      const p = project();
-      at("held", () => swapForLink(p.docs, p.git));
-      const out = await write.call({ file_path: "docs/commondir", content: "x\n" }, toolContext(p.dir));
-      expect(out.isError).toBe(true);
-      expect(out.content).toMatch(SWAPPED);
-      expect(out.content).toContain(join(p.dir, "docs"));
-      expect(readdirSync(p.git)).toEqual(["HEAD"]);
-      expect(readdirSync(`${p.docs}.parked`)).toEqual([]); // no temp file left behind
-    });
+    it.skipIf(walk === "descriptors" && process.platform !== "linux")(
+      "a parent swapped for a link to .git once the folders are reached: refused, nothing in .git",
+      async () => {
+        setWalk();
+        const p = project();
+        at("held", () => swapForLink(p.docs, p.git));
+        const out = await write.call({ file_path: "docs/commondir", content: "x\n" }, toolContext(p.dir));
+        expect(out.isError).toBe(true);
+        expect(out.content).toMatch(SWAPPED);
+        expect(out.content).toContain(join(p.dir, "docs"));
+        expect(readdirSync(p.git)).toEqual(["HEAD"]);
+        expect(readdirSync(`${p.docs}.parked`)).toEqual([]); // no temp file left behind
+      },
+    );
 
     it("a parent swapped for a link before the folders are walked: refused, nothing in .git", async () => {
       setWalk();
@@ -89,7 +103,9 @@ for (const walk of ["descriptors", "portable"] as const) {
       expect(readdirSync(p.git)).toEqual(["HEAD"]);
       // Held open, the folder that stepped aside is where the temp file is removed; the lstat check
       // cannot reach it there, and leaves it to the sweep of stale temp files at the next start.
-      expect(readdirSync(`${p.docs}.parked`)).toEqual(walk === "descriptors" ? [] : [expect.stringMatching(/^\.commondir\.\d+\.[0-9a-f]{8}\.tmp$/)]);
+      expect(readdirSync(`${p.docs}.parked`)).toEqual(
+        walk === "descriptors" ? [] : [expect.stringMatching(/^\.commondir\.\d+\.[0-9a-f]{8}\.tmp$/)],
+      );
     });
 
     it("a parent moved into .git after the rename: the file that landed there is removed and the call fails naming the swap", async () => {
@@ -189,25 +205,33 @@ describe("the path the permission engine judged is the path written", () => {
   const swapAfterJudgement = (docs: string, git: string): Plugin => ({
     name: "test:swap-after-judgement",
     apply(kernel) {
-      kernel.hooks.tool.permission.tap({ name: "test:swap-after-judgement", stage: PERMISSION_STAGE.OBSERVE }, (verdict) => {
-        if (!lstatSync(docs).isSymbolicLink()) swapForLink(docs, git);
-        return verdict;
-      });
+      kernel.hooks.tool.permission.tap(
+        { name: "test:swap-after-judgement", stage: PERMISSION_STAGE.OBSERVE },
+        (verdict) => {
+          if (!lstatSync(docs).isSymbolicLink()) swapForLink(docs, git);
+          return verdict;
+        },
+      );
     },
   });
 
   for (const mode of ["bypassPermissions", "acceptEdits"] as const) {
     it(`${mode}: docs swapped for a link to .git after the engine allowed Write(docs/commondir) — refused, naming both paths`, async () => {
       const p = project();
-      const { results } = await runCalls([{ toolName: "Write", input: { file_path: "docs/commondir", content: "../x\n" } }], {
-        cwd: p.dir,
-        permissionMode: mode,
-        tools: [write],
-        plugins: [(await import("ubiquity/plugins/permissions")).default(), swapAfterJudgement(p.docs, p.git)],
-      });
+      const { results } = await runCalls(
+        [{ toolName: "Write", input: { file_path: "docs/commondir", content: "../x\n" } }],
+        {
+          cwd: p.dir,
+          permissionMode: mode,
+          tools: [write],
+          plugins: [(await import("ubiquity/plugins/permissions")).default(), swapAfterJudgement(p.docs, p.git)],
+        },
+      );
       expect(results).toHaveLength(1);
       expect(results[0]!.output.isError).toBe(true);
-      expect(results[0]!.output.content).toMatch(new RegExp(`resolves now to ${p.git}/commondir but was judged as ${p.docs}/commondir`));
+      expect(results[0]!.output.content).toMatch(
+        new RegExp(`resolves now to ${p.git}/commondir but was judged as ${p.docs}/commondir`),
+      );
       expect(existsSync(join(p.git, "commondir"))).toBe(false);
       expect(readdirSync(p.git)).toEqual(["HEAD"]);
     });
@@ -215,11 +239,14 @@ describe("the path the permission engine judged is the path written", () => {
 
   it("without a swap the judged write goes through (bypassPermissions)", async () => {
     const p = project();
-    const { results } = await runCalls([{ toolName: "Write", input: { file_path: "docs/commondir", content: "../x\n" } }], {
-      cwd: p.dir,
-      permissionMode: "bypassPermissions",
-      tools: [write],
-    });
+    const { results } = await runCalls(
+      [{ toolName: "Write", input: { file_path: "docs/commondir", content: "../x\n" } }],
+      {
+        cwd: p.dir,
+        permissionMode: "bypassPermissions",
+        tools: [write],
+      },
+    );
     expect(results[0]!.output.isError).toBeFalsy();
     expect(readFileSync(join(p.docs, "commondir"), "utf8")).toBe("../x\n");
   });

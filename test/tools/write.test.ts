@@ -1,4 +1,13 @@
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../../plugins/_kits/storage/index";
@@ -94,7 +103,8 @@ describe("filesystem errors", () => {
   it("become error results that name the path and the cause; other errors still throw", async () => {
     const denied = Object.assign(new Error("EACCES: permission denied"), { code: "EACCES", path: "/srv/locked.txt" });
     expect(await guard(async () => Promise.reject(denied))).toEqual({
-      content: "/srv/locked.txt: permission denied: this process may not access it (EACCES). Choose another path or fix the cause first.",
+      content:
+        "/srv/locked.txt: permission denied: this process may not access it (EACCES). Choose another path or fix the cause first.",
       isError: true,
     });
     await expect(guard(async () => Promise.reject(new TypeError("a bug")))).rejects.toThrow("a bug");

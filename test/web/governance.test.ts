@@ -21,8 +21,11 @@ afterAll(() => web.close());
 describe("rules", () => {
   const fetchTool = new WebFetchTool();
   const searchTool = new WebSearchTool();
-  const decideFetch = (url: string, rules: Parameters<typeof decidePermission>[0]["rules"] = {}, mode: Parameters<typeof decidePermission>[0]["mode"] = "default") =>
-    decidePermission({ toolName: "WebFetch", input: { url }, tool: fetchTool, rules, mode });
+  const decideFetch = (
+    url: string,
+    rules: Parameters<typeof decidePermission>[0]["rules"] = {},
+    mode: Parameters<typeof decidePermission>[0]["mode"] = "default",
+  ) => decidePermission({ toolName: "WebFetch", input: { url }, tool: fetchTool, rules, mode });
 
   it("WebFetch(domain:…) allows exactly that host; other hosts still ask", async () => {
     const rules = { allow: ["WebFetch(domain:example.com)"] };
@@ -31,11 +34,17 @@ describe("rules", () => {
     expect((await decideFetch("https://evil.com/", rules)).behavior).toBe("ask");
     expect((await decideFetch("https://example.com.evil.com/", rules)).behavior).toBe("ask");
     expect((await decideFetch("https://sub.example.com/", rules)).behavior).toBe("ask");
-    expect((await decideFetch("https://sub.example.com/", { allow: ["WebFetch(domain:*.example.com)"] })).behavior).toBe("allow");
+    expect(
+      (await decideFetch("https://sub.example.com/", { allow: ["WebFetch(domain:*.example.com)"] })).behavior,
+    ).toBe("allow");
   });
 
   it("an approval handler is offered the rule for the fetched domain", async () => {
-    const decision = await explainPermission({ toolName: "WebFetch", input: { url: "https://docs.rs/serde" }, tool: fetchTool });
+    const decision = await explainPermission({
+      toolName: "WebFetch",
+      input: { url: "https://docs.rs/serde" },
+      tool: fetchTool,
+    });
     expect(decision.behavior).toBe("ask");
     expect(decision.suggestions).toEqual(["WebFetch(domain:docs.rs)"]);
   });
@@ -48,7 +57,8 @@ describe("rules", () => {
 
   it("a deny rule on the domain wins over every mode", async () => {
     const rules = { deny: ["WebFetch(domain:evil.com)"], allow: ["WebFetch"] };
-    for (const mode of ["default", "plan", "acceptEdits", "bypassPermissions"] as const) expect((await decideFetch("https://evil.com/a", rules, mode)).behavior).toBe("deny");
+    for (const mode of ["default", "plan", "acceptEdits", "bypassPermissions"] as const)
+      expect((await decideFetch("https://evil.com/a", rules, mode)).behavior).toBe("deny");
   });
 
   it("plan mode allows both tools; default asks; dontAsk denies; bypassPermissions allows", async () => {
@@ -57,7 +67,8 @@ describe("rules", () => {
     expect((await decideFetch("https://example.com/", {}, "acceptEdits")).behavior).toBe("ask");
     expect((await decideFetch("https://example.com/", {}, "dontAsk")).behavior).toBe("deny");
     expect((await decideFetch("https://example.com/", {}, "bypassPermissions")).behavior).toBe("allow");
-    const search = (mode: "plan" | "default", rules = {}) => decidePermission({ toolName: "WebSearch", input: { query: "x y" }, tool: searchTool, rules, mode });
+    const search = (mode: "plan" | "default", rules = {}) =>
+      decidePermission({ toolName: "WebSearch", input: { query: "x y" }, tool: searchTool, rules, mode });
     expect((await search("plan")).behavior).toBe("allow");
     expect((await search("default")).behavior).toBe("ask");
     expect((await search("default", { allow: ["WebSearch"] })).behavior).toBe("allow");
@@ -70,7 +81,8 @@ function fetchRun(url: string, options: SummonOptions, extra: Record<string, unk
   const model = scriptedModel([{ toolCalls: [{ toolName: "WebFetch", input: { url, ...extra } }] }, "done"]);
   return collect(summon("read it", { model, persistSession: false, sandbox: false, ...options }));
 }
-const fetchOutput = (messages: Message[]) => (ofType(messages, "tool_result")[0] as unknown as { output: { content: string; isError?: boolean } }).output;
+const fetchOutput = (messages: Message[]) =>
+  (ofType(messages, "tool_result")[0] as unknown as { output: { content: string; isError?: boolean } }).output;
 
 describe("in a run", () => {
   const open = { webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0 } };
@@ -83,7 +95,9 @@ describe("in a run", () => {
   });
 
   it("an allow rule for the domain lets it run", async () => {
-    const out = fetchOutput(await fetchRun(`${web.url}/json`, { ...open, allowedTools: ["WebFetch(domain:127.0.0.1)"] }));
+    const out = fetchOutput(
+      await fetchRun(`${web.url}/json`, { ...open, allowedTools: ["WebFetch(domain:127.0.0.1)"] }),
+    );
     expect(out.isError).toBeFalsy();
     expect(out.content).toContain('"ok":true');
   });
@@ -95,13 +109,19 @@ describe("in a run", () => {
 
   it("a deny rule for the domain stops it even in bypassPermissions", async () => {
     const before = web.hits.get("/json") ?? 0;
-    const messages = await fetchRun(`${web.url}/json`, { ...open, permissionMode: "bypassPermissions", disallowedTools: ["WebFetch(domain:127.0.0.1)"] });
+    const messages = await fetchRun(`${web.url}/json`, {
+      ...open,
+      permissionMode: "bypassPermissions",
+      disallowedTools: ["WebFetch(domain:127.0.0.1)"],
+    });
     expect(resultOf(messages).permissionDenials.map((d) => d.toolName)).toEqual(["WebFetch"]);
     expect(web.hits.get("/json") ?? 0).toBe(before);
   });
 
   it("the private-address refusal holds even when a rule allows the domain", async () => {
-    const out = fetchOutput(await fetchRun(`${web.url}/json`, { allowedTools: ["WebFetch(domain:127.0.0.1)"], webFetch: { cacheTtlMs: 0 } }));
+    const out = fetchOutput(
+      await fetchRun(`${web.url}/json`, { allowedTools: ["WebFetch(domain:127.0.0.1)"], webFetch: { cacheTtlMs: 0 } }),
+    );
     expect(out.isError).toBe(true);
     expect(out.content).toContain("allowPrivateAddresses");
   });
@@ -110,12 +130,22 @@ describe("in a run", () => {
 describe("prompt", () => {
   it("answers from the page with a model call charged to the run", async () => {
     const model = scriptedModel([
-      { toolCalls: [{ toolName: "WebFetch", input: { url: `${web.url}/page`, prompt: "What is the heading?" } }], usage: { inputTokens: 100, outputTokens: 10 } },
+      {
+        toolCalls: [{ toolName: "WebFetch", input: { url: `${web.url}/page`, prompt: "What is the heading?" } }],
+        usage: { inputTokens: 100, outputTokens: 10 },
+      },
       { text: "The heading is Welcome.", usage: { inputTokens: 400, outputTokens: 8 } },
       { text: "done", usage: { inputTokens: 120, outputTokens: 2 } },
     ]);
     const messages = await collect(
-      summon("read it", { model, permissionMode: "bypassPermissions", webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0 }, modelPricing: { scripted: { input: 1, output: 2 } }, persistSession: false, sandbox: false }),
+      summon("read it", {
+        model,
+        permissionMode: "bypassPermissions",
+        webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0 },
+        modelPricing: { scripted: { input: 1, output: 2 } },
+        persistSession: false,
+        sandbox: false,
+      }),
     );
     const out = fetchOutput(messages);
     expect(out.content).toContain("The heading is Welcome.");
@@ -130,9 +160,17 @@ describe("prompt", () => {
   });
 
   it("webFetch.model answers with another model, which appears in modelUsage and the cost", async () => {
-    const server = await startProviderServer([{ text: "Welcome, it says.", usage: { inputTokens: 300, outputTokens: 5 } }]);
+    const server = await startProviderServer([
+      { text: "Welcome, it says.", usage: { inputTokens: 300, outputTokens: 5 } },
+    ]);
     try {
-      const model = scriptedModel([{ toolCalls: [{ toolName: "WebFetch", input: { url: `${web.url}/page`, prompt: "Heading?" } }], usage: { inputTokens: 100, outputTokens: 10 } }, { text: "done", usage: { inputTokens: 100, outputTokens: 10 } }]);
+      const model = scriptedModel([
+        {
+          toolCalls: [{ toolName: "WebFetch", input: { url: `${web.url}/page`, prompt: "Heading?" } }],
+          usage: { inputTokens: 100, outputTokens: 10 },
+        },
+        { text: "done", usage: { inputTokens: 100, outputTokens: 10 } },
+      ]);
       const messages = await collect(
         summon("read it", {
           model,

@@ -21,12 +21,27 @@ afterAll(() => web.close());
 function contextWith(options: Record<string, unknown>): ToolContext {
   const run = { options: { cwd: process.cwd(), sandbox: false, ...options } } as unknown as RunContext;
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  return { cwd: process.cwd(), roots: [process.cwd()], abortSignal: new AbortController().signal, sessionId: "s", toolUseId: "t", env: {}, logger: quiet, run };
+  return {
+    cwd: process.cwd(),
+    roots: [process.cwd()],
+    abortSignal: new AbortController().signal,
+    sessionId: "s",
+    toolUseId: "t",
+    env: {},
+    logger: quiet,
+    run,
+  };
 }
 
-const open = (more: Record<string, unknown> = {}) => contextWith({ webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0, ...more } });
+const open = (more: Record<string, unknown> = {}) =>
+  contextWith({ webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0, ...more } });
 
-async function fetchWith(url: string, ctx: ToolContext, extra: { offset?: number } = {}, tool = new WebFetchTool()): Promise<ToolOutput> {
+async function fetchWith(
+  url: string,
+  ctx: ToolContext,
+  extra: { offset?: number } = {},
+  tool = new WebFetchTool(),
+): Promise<ToolOutput> {
   return tool.call({ url, ...extra }, ctx);
 }
 
@@ -45,14 +60,19 @@ describe("private addresses", () => {
     expect(web.hits.get("/page") ?? 0).toBe(0);
   });
 
-  it.each(["http://[::1]/", "http://0.0.0.0/", "http://169.254.169.254/latest/meta-data/", "http://[::ffff:127.0.0.1]/", "http://2130706433/", "http://10.0.0.1/", "http://[fd00::1]/"])(
-    "refuses %s without connecting",
-    async (url) => {
-      const out = await fetchWith(url, contextWith({}));
-      expect(out.isError).toBe(true);
-      expect(out.content).toContain("allowPrivateAddresses");
-    },
-  );
+  it.each([
+    "http://[::1]/",
+    "http://0.0.0.0/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://2130706433/",
+    "http://10.0.0.1/",
+    "http://[fd00::1]/",
+  ])("refuses %s without connecting", async (url) => {
+    const out = await fetchWith(url, contextWith({}));
+    expect(out.isError).toBe(true);
+    expect(out.content).toContain("allowPrivateAddresses");
+  });
 
   it("reaches the test's own server with webFetch.allowPrivateAddresses", async () => {
     const out = await fetchWith(`${web.url}/page`, open());
@@ -155,13 +175,21 @@ describe("redirects", () => {
   it("checks every hop again before it connects", async () => {
     const seen: string[] = [];
     const policy = { maxBytes: 10_000, timeoutMs: 5_000, maxRedirects: 5, allowPrivateAddresses: true };
-    const page = await fetchPage(`${web.url}/same-host-redirect`, { ...policy, refuseHost: (host, port) => void seen.push(`${host}:${port}`) });
+    const page = await fetchPage(`${web.url}/same-host-redirect`, {
+      ...policy,
+      refuseHost: (host, port) => void seen.push(`${host}:${port}`),
+    });
     expect(page.kind).toBe("page");
     expect(seen).toEqual([`127.0.0.1:${web.port}`, `127.0.0.1:${web.port}`]);
     // A hop refused after the first one stops the fetch there.
     let calls = 0;
     const before = web.hits.get("/page") ?? 0;
-    await expect(fetchPage(`${web.url}/same-host-redirect`, { ...policy, refuseHost: () => (++calls > 1 ? "refused on the second hop" : undefined) })).rejects.toThrow("refused on the second hop");
+    await expect(
+      fetchPage(`${web.url}/same-host-redirect`, {
+        ...policy,
+        refuseHost: () => (++calls > 1 ? "refused on the second hop" : undefined),
+      }),
+    ).rejects.toThrow("refused on the second hop");
     expect(web.hits.get("/page") ?? 0).toBe(before);
   });
 
@@ -192,12 +220,27 @@ describe("cache and policy", () => {
 
   it("applies the sandbox network allow-list to client fetches", async () => {
     const sandbox = { enabled: true, failIfUnavailable: false, network: { allowedDomains: ["example.com"] } };
-    const refused = await fetchWith(`${web.url}/page`, contextWith({ sandbox, webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0 } }));
+    const refused = await fetchWith(
+      `${web.url}/page`,
+      contextWith({ sandbox, webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0 } }),
+    );
     expect(refused.isError).toBe(true);
     expect(refused.content).toContain("sandbox.network.allowedDomains");
-    const allowed = await fetchWith(`${web.url}/page`, contextWith({ sandbox: { ...sandbox, network: { allowedDomains: ["127.0.0.1"] } }, webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0 } }));
+    const allowed = await fetchWith(
+      `${web.url}/page`,
+      contextWith({
+        sandbox: { ...sandbox, network: { allowedDomains: ["127.0.0.1"] } },
+        webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0 },
+      }),
+    );
     expect(allowed.isError).toBeFalsy();
-    const none = await fetchWith(`${web.url}/page`, contextWith({ sandbox: { ...sandbox, network: "none" }, webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0 } }));
+    const none = await fetchWith(
+      `${web.url}/page`,
+      contextWith({
+        sandbox: { ...sandbox, network: "none" },
+        webFetch: { allowPrivateAddresses: true, cacheTtlMs: 0 },
+      }),
+    );
     expect(none.content).toContain('network setting is "none"');
   });
 

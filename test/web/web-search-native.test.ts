@@ -11,7 +11,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { summon, type Message } from "ubiquity";
 import { startProviderServer, type FakeProviderServer, type FakeTurn, type RecordedRequest } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
-import { anthropicSearchAnswer, anthropicSearchError, googleSearchAnswer, openaiSearchAnswer, SEARCH_USAGE } from "./native-wire";
+import {
+  anthropicSearchAnswer,
+  anthropicSearchError,
+  googleSearchAnswer,
+  openaiSearchAnswer,
+  SEARCH_USAGE,
+} from "./native-wire";
 
 let server: FakeProviderServer | undefined;
 afterEach(async () => {
@@ -23,12 +29,34 @@ const TURN_USAGE = { inputTokens: 100, outputTokens: 10 };
 const PRICE = { input: 3, output: 15 };
 
 const CASES = [
-  { provider: "anthropic", model: "anthropic:claude-sonnet-4-5", answer: anthropicSearchAnswer, tool: (body: any) => body.tools?.find((t: any) => t.type === "web_search_20250305"), urls: ["https://docs.example.com/guide", "https://blocked.example.net/post"] },
-  { provider: "openai", model: "openai:gpt-5", answer: openaiSearchAnswer, tool: (body: any) => body.tools?.find((t: any) => t.type === "web_search"), urls: ["https://docs.example.com/guide", "https://news.example.org/story"] },
-  { provider: "google", model: "google:gemini-2.5-flash", answer: googleSearchAnswer, tool: (body: any) => body.tools?.find((t: any) => "googleSearch" in t || "google_search" in t), urls: ["https://docs.example.com/guide", "https://other.example.org/page"] },
+  {
+    provider: "anthropic",
+    model: "anthropic:claude-sonnet-4-5",
+    answer: anthropicSearchAnswer,
+    tool: (body: any) => body.tools?.find((t: any) => t.type === "web_search_20250305"),
+    urls: ["https://docs.example.com/guide", "https://blocked.example.net/post"],
+  },
+  {
+    provider: "openai",
+    model: "openai:gpt-5",
+    answer: openaiSearchAnswer,
+    tool: (body: any) => body.tools?.find((t: any) => t.type === "web_search"),
+    urls: ["https://docs.example.com/guide", "https://news.example.org/story"],
+  },
+  {
+    provider: "google",
+    model: "google:gemini-2.5-flash",
+    answer: googleSearchAnswer,
+    tool: (body: any) => body.tools?.find((t: any) => "googleSearch" in t || "google_search" in t),
+    urls: ["https://docs.example.com/guide", "https://other.example.org/page"],
+  },
 ] as const;
 
-async function searchRun(c: (typeof CASES)[number], input: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<{ messages: Message[]; requests: RecordedRequest[] }> {
+async function searchRun(
+  c: (typeof CASES)[number],
+  input: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<{ messages: Message[]; requests: RecordedRequest[] }> {
   const script = (_request: RecordedRequest, index: number): FakeTurn => {
     if (index === 0) return { toolCalls: [{ name: "WebSearch", input, id: "call_search" }], usage: TURN_USAGE };
     if (index === 1) return c.answer(String(input.query));
@@ -50,8 +78,17 @@ async function searchRun(c: (typeof CASES)[number], input: Record<string, unknow
   return { messages, requests: server.requests };
 }
 
-type SearchOutput = { content: string; isError?: boolean; metadata: { results: { title: string; url: string; snippet: string; date?: string; source: string }[]; source: string; native: boolean } };
-const toolResultOf = (messages: Message[]) => (ofType(messages, "tool_result")[0] as unknown as { output: SearchOutput }).output;
+type SearchOutput = {
+  content: string;
+  isError?: boolean;
+  metadata: {
+    results: { title: string; url: string; snippet: string; date?: string; source: string }[];
+    source: string;
+    native: boolean;
+  };
+};
+const toolResultOf = (messages: Message[]) =>
+  (ofType(messages, "tool_result")[0] as unknown as { output: SearchOutput }).output;
 
 describe.each(CASES)("native search: $provider", (c) => {
   it("asks the provider with its own search tool and maps the results to the one shape", async () => {
@@ -104,7 +141,9 @@ describe.each(CASES)("native search: $provider", (c) => {
 it("passes allowed domains to Anthropic's and OpenAI's search tools, and keeps only their results", async () => {
   const anthropic = await searchRun(CASES[0], { query: "ubiquity sdk guide", allowed_domains: ["docs.example.com"] });
   expect(CASES[0].tool(anthropic.requests[1]!.body)).toMatchObject({ allowed_domains: ["docs.example.com"] });
-  expect(toolResultOf(anthropic.messages).metadata.results.map((r) => r.url)).toEqual(["https://docs.example.com/guide"]);
+  expect(toolResultOf(anthropic.messages).metadata.results.map((r) => r.url)).toEqual([
+    "https://docs.example.com/guide",
+  ]);
   await server?.close();
   const openai = await searchRun(CASES[1], { query: "ubiquity sdk guide", allowed_domains: ["docs.example.com"] });
   expect(CASES[1].tool(openai.requests[1]!.body)).toMatchObject({ filters: { allowed_domains: ["docs.example.com"] } });
@@ -114,17 +153,30 @@ it("passes allowed domains to Anthropic's and OpenAI's search tools, and keeps o
 it("an OpenAI Chat Completions model has no hosted search: WebSearch is not offered without a backend", async () => {
   server = await startProviderServer(["No search here."]);
   const messages = await collect(
-    summon("hi", { model: "openai.chat:gpt-4o", apiKey: "k", providerSettings: { baseURL: server.baseURL }, persistSession: false, sandbox: false }),
+    summon("hi", {
+      model: "openai.chat:gpt-4o",
+      apiKey: "k",
+      providerSettings: { baseURL: server.baseURL },
+      persistSession: false,
+      sandbox: false,
+    }),
   );
-  const init = messages.find((m) => m.type === "system" && (m as { subtype?: string }).subtype === "init") as unknown as { tools: string[] };
+  const init = messages.find(
+    (m) => m.type === "system" && (m as { subtype?: string }).subtype === "init",
+  ) as unknown as { tools: string[] };
   expect(init.tools).toContain("WebFetch");
   expect(init.tools).not.toContain("WebSearch");
-  const offered = ((server.requests[0]!.body as { tools?: { function?: { name: string } }[] }).tools ?? []).map((t) => t.function?.name);
+  const offered = ((server.requests[0]!.body as { tools?: { function?: { name: string } }[] }).tools ?? []).map(
+    (t) => t.function?.name,
+  );
   expect(offered).not.toContain("WebSearch");
 });
 
 it("a failed provider search is an error result naming the provider's code", async () => {
-  const { messages } = await searchRun({ ...CASES[0], answer: () => anthropicSearchError("max_uses_exceeded") }, { query: "ubiquity sdk guide" });
+  const { messages } = await searchRun(
+    { ...CASES[0], answer: () => anthropicSearchError("max_uses_exceeded") },
+    { query: "ubiquity sdk guide" },
+  );
   const out = toolResultOf(messages);
   expect(out.isError).toBe(true);
   expect(out.content).toContain("max_uses_exceeded");

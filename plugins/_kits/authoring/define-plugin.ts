@@ -36,11 +36,16 @@ export function definePlugin(...args: unknown[]) {
     // Its options are run options (its `options` slice), set at the config's top level: options
     // given to the factory itself (`[specifier, { … }]` in a config file) would be ignored.
     const factory = (options?: unknown) => {
-      if (options !== undefined && !(typeof options === "object" && options !== null && Object.keys(options).length === 0)) {
+      if (
+        options !== undefined &&
+        !(typeof options === "object" && options !== null && Object.keys(options).length === 0)
+      ) {
         const keys = Object.keys(plugin.options?.shape ?? {});
         throw new ConfigError(
           `plugin ${plugin.name} takes no options where it is listed (it is made with definePlugin({ … })); ` +
-            (keys.length ? `set the options it declares (${keys.join(", ")}) at the top level of the config instead` : "remove the options"),
+            (keys.length
+              ? `set the options it declares (${keys.join(", ")}) at the top level of the config instead`
+              : "remove the options"),
         );
       }
       return plugin;
@@ -73,4 +78,3 @@ export function definePlugin(...args: unknown[]) {
   Object.defineProperty(wrapped, "name", { value: name ?? factory.name });
   return wrapped;
 }
-

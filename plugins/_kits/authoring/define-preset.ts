@@ -8,4 +8,3 @@ export function definePreset<P extends Preset>(preset: P): P {
   }
   return preset;
 }
-

@@ -1,5 +1,5 @@
 /** `defineTool`: a `Tool` from an object, the seed's style. The kernel takes `Tool`s, however made. */
-import { z } from "zod";
+import type { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput, type ToolPermission } from "../../../src/index";
 
 type Awaitable<T> = T | Promise<T>;
@@ -25,7 +25,9 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Define a tool from an object; returns a `Tool` instance. */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<S> {
   if (!TOOL_NAME.test(spec.name)) {
-    throw new TypeError(`defineTool: invalid tool name ${JSON.stringify(spec.name)}; use 1-64 letters, digits, "_" or "-"`);
+    throw new TypeError(
+      `defineTool: invalid tool name ${JSON.stringify(spec.name)}; use 1-64 letters, digits, "_" or "-"`,
+    );
   }
   if (typeof spec.execute !== "function") throw new TypeError(`defineTool(${spec.name}): execute must be a function`);
   const flag = (v: boolean | ((i: z.output<S>) => boolean) | undefined, input: z.output<S>) =>
@@ -58,4 +60,3 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<S> {
   }
   return new DefinedTool();
 }
-

@@ -14,7 +14,9 @@ export const contextBudgetOptions = z.strictObject({
   maxContextTokens: z.number().int().positive().optional(),
   compactThreshold: z.number().gt(0).lt(1).optional(),
 });
-type BudgetResolvedOptions = ResolvedOptions & Readonly<z.input<typeof contextBudgetOptions>> & Readonly<PricingOptions>;
+type BudgetResolvedOptions = ResolvedOptions &
+  Readonly<z.input<typeof contextBudgetOptions>> &
+  Readonly<PricingOptions>;
 
 /**
  * The window assumed when nothing declares one. Conservative on purpose: a window that is
@@ -42,7 +44,11 @@ export interface ContextWindow {
  * market snapshot's (unless `marketPricing: false`), else `UBIQUITY_MAX_CONTEXT_TOKENS`, else
  * the default.
  */
-export async function resolveContextWindow(run: RunContext, label: string | null, env: NodeJS.ProcessEnv = process.env): Promise<ContextWindow> {
+export async function resolveContextWindow(
+  run: RunContext,
+  label: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ContextWindow> {
   const opts = run.options as BudgetResolvedOptions;
   if (opts.maxContextTokens) return { tokens: opts.maxContextTokens, source: "maxContextTokens" };
   if (label) {
@@ -54,7 +60,9 @@ export async function resolveContextWindow(run: RunContext, label: string | null
   if (fromEnv) {
     const tokens = Number(fromEnv);
     if (Number.isInteger(tokens) && tokens > 0) return { tokens, source: "UBIQUITY_MAX_CONTEXT_TOKENS" };
-    run.logger.warn(`UBIQUITY_MAX_CONTEXT_TOKENS="${fromEnv}" is not a positive integer; using ${DEFAULT_CONTEXT_WINDOW}. Set it to a token count, e.g. 200000`);
+    run.logger.warn(
+      `UBIQUITY_MAX_CONTEXT_TOKENS="${fromEnv}" is not a positive integer; using ${DEFAULT_CONTEXT_WINDOW}. Set it to a token count, e.g. 200000`,
+    );
   }
   return { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };
 }
@@ -78,8 +86,13 @@ export interface Budget {
  * replaces the arithmetic for users who insist on a percentage.
  */
 export function budgetFor(window: number, options: BudgetOptions): Budget {
-  const summaryReserve = Math.max(1, Math.min(SUMMARY_RESERVE, options.maxTokens ?? Infinity, Math.floor(window * 0.2)));
+  const summaryReserve = Math.max(
+    1,
+    Math.min(SUMMARY_RESERVE, options.maxTokens ?? Infinity, Math.floor(window * 0.2)),
+  );
   const headroom = Math.min(REQUEST_HEADROOM, Math.floor(window * 0.1));
-  const threshold = options.compactThreshold ? Math.floor(window * options.compactThreshold) : window - summaryReserve - headroom;
+  const threshold = options.compactThreshold
+    ? Math.floor(window * options.compactThreshold)
+    : window - summaryReserve - headroom;
   return { window, threshold, summaryReserve, headroom };
 }

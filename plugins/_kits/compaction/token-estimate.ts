@@ -19,7 +19,8 @@ import { CHARS_PER_TOKEN, type CompactState } from "../../../src/index";
 export const IMAGE_TOKENS = 1600;
 
 /** An image in a message, as the AI SDK writes it: an image part (or a deprecated `image-*` one), or a file part of an image type. */
-const isImagePart = (v: { type?: unknown; mediaType?: unknown }) => /^image($|-)/.test(String(v.type)) || (String(v.type).startsWith("file") && String(v.mediaType).startsWith("image"));
+const isImagePart = (v: { type?: unknown; mediaType?: unknown }) =>
+  /^image($|-)/.test(String(v.type)) || (String(v.type).startsWith("file") && String(v.mediaType).startsWith("image"));
 
 /** Estimated tokens of `value`: a string's length, else its JSON's (images at `IMAGE_TOKENS` each), divided by `CHARS_PER_TOKEN`, rounded up. */
 export function estimateTokens(value: unknown): number {
@@ -34,7 +35,8 @@ interface Size {
 
 function measure(value: unknown): Size {
   let images = 0;
-  const skip = (_key: string, v: unknown) => (typeof v === "object" && v !== null && isImagePart(v) ? void images++ : v);
+  const skip = (_key: string, v: unknown) =>
+    typeof v === "object" && v !== null && isImagePart(v) ? void images++ : v;
   const chars = typeof value === "string" ? value.length : (JSON.stringify(value ?? "", skip) ?? "").length;
   return { chars, images };
 }
@@ -52,7 +54,12 @@ function measureList(list: readonly unknown[]): Size {
     let size = object ? measured.get(item) : undefined;
     if (!size) {
       // An image part in a list is "null" in its JSON (and one image); anything else is its own JSON.
-      size = object && isImagePart(item) ? { chars: 4, images: 1 } : object ? measure(item) : { chars: (JSON.stringify(item) ?? "null").length, images: 0 };
+      size =
+        object && isImagePart(item)
+          ? { chars: 4, images: 1 }
+          : object
+            ? measure(item)
+            : { chars: (JSON.stringify(item) ?? "null").length, images: 0 };
       if (object) measured.set(item, size);
     }
     chars += size.chars;

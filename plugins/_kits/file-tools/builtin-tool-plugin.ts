@@ -6,7 +6,11 @@ import type { Kernel, Plugin, Tool } from "../../../src/index";
  * when a plugin later in the list already registered a tool of the same name during `apply`,
  * so "later wins" holds for tool names too.
  */
-export function builtinToolPlugin(name: string, create: (kernel: Kernel) => Tool, extra?: (kernel: Parameters<Plugin["apply"]>[0]) => void): Plugin {
+export function builtinToolPlugin(
+  name: string,
+  create: (kernel: Kernel) => Tool,
+  extra?: (kernel: Parameters<Plugin["apply"]>[0]) => void,
+): Plugin {
   return {
     name,
     apply(kernel) {

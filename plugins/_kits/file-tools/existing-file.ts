@@ -61,7 +61,10 @@ export async function writeRefusal(ctx: ToolContext, path: string, missing?: str
     // An editor's buffer is read only by an approved call: with one, only whether the file was
     // read in full is checked here, its content in `call`.
     const record = state.get(real);
-    const now = hostFilesOf(ctx)?.readText && record ? { size: record.size, mtimeMs: record.mtimeMs } : { size: disk.bytes.length, mtimeMs: disk.info.mtimeMs, bytes: disk.bytes };
+    const now =
+      hostFilesOf(ctx)?.readText && record
+        ? { size: record.size, mtimeMs: record.mtimeMs }
+        : { size: disk.bytes.length, mtimeMs: disk.info.mtimeMs, bytes: disk.bytes };
     assertReadInFull(state, real, path, now);
     return undefined;
   } catch (error) {
@@ -74,11 +77,16 @@ export async function writeRefusal(ctx: ToolContext, path: string, missing?: str
  * already produced them (`convertLineEndings: false`), its line endings; the write then counts
  * as a full read. Returns the bytes written.
  */
-export async function commitWrite(ctx: ToolContext, target: WriteTarget, text: string, convertLineEndings = true): Promise<Buffer> {
+export async function commitWrite(
+  ctx: ToolContext,
+  target: WriteTarget,
+  text: string,
+  convertLineEndings = true,
+): Promise<Buffer> {
   const existing = target.existing;
   // A file without any line break has no convention to keep: write what was given.
-  const convert = convertLineEndings && existing !== undefined && existing.text.includes("\n");
-  const keep = convert ? withLineEnding(text, existing.eol) : text;
+  const convert = convertLineEndings && existing?.text.includes("\n");
+  const keep = convert && existing ? withLineEnding(text, existing.eol) : text;
   const bytes = encodeText(keep, existing?.bom ?? false);
   const host = hostFilesOf(ctx)?.writeText;
   let mtimeMs: number | undefined;

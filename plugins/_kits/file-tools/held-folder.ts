@@ -77,7 +77,12 @@ function descriptorPaths(): boolean {
 }
 
 /** The refusal for a part of the path that is not the folder judged; `outcome` says what became of the call's file. */
-export function notTheFolder(why: Judged, path: string, how: string, outcome = `Nothing was ${why.verb} there.`): PathSwapped {
+export function notTheFolder(
+  why: Judged,
+  path: string,
+  how: string,
+  outcome = `Nothing was ${why.verb} there.`,
+): PathSwapped {
   const action = why.verb === "written" ? "write" : "read";
   return new PathSwapped(
     `Not ${why.verb}: ${why.shown} was judged to be ${why.real}, but ${path} is no longer the folder that was judged: ${how}, ` +
@@ -186,7 +191,8 @@ function walkChecked(dir: string, why: Judged, create: boolean): HeldFolder | un
       }
       if (!info && !make) return false;
       if (!info || info.isSymbolicLink()) throw notTheFolder(why, at, replaced(at));
-      if (!info.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, ${at}`), { code: "ENOTDIR", path: at });
+      if (!info.isDirectory())
+        throw Object.assign(new Error(`ENOTDIR: not a directory, ${at}`), { code: "ENOTDIR", path: at });
     }
     return true;
   };

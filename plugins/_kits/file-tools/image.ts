@@ -26,11 +26,17 @@ export function imageInfo(bytes: Uint8Array): ImageInfo | undefined {
     const ok = bytes.length >= 24 && ascii(bytes, 12, 16) === "IHDR";
     return { mediaType: "image/png", format: "PNG", ...(ok ? size(view.getUint32(16), view.getUint32(20)) : {}) };
   }
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { mediaType: "image/jpeg", format: "JPEG", ...jpegSize(bytes, view) };
+  if (startsWith(bytes, [0xff, 0xd8, 0xff]))
+    return { mediaType: "image/jpeg", format: "JPEG", ...jpegSize(bytes, view) };
   if (ascii(bytes, 0, 6) === "GIF87a" || ascii(bytes, 0, 6) === "GIF89a") {
-    return { mediaType: "image/gif", format: "GIF", ...(bytes.length >= 10 ? size(view.getUint16(6, true), view.getUint16(8, true)) : {}) };
+    return {
+      mediaType: "image/gif",
+      format: "GIF",
+      ...(bytes.length >= 10 ? size(view.getUint16(6, true), view.getUint16(8, true)) : {}),
+    };
   }
-  if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 12) === "WEBP") return { mediaType: "image/webp", format: "WebP", ...webpSize(bytes, view) };
+  if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 12) === "WEBP")
+    return { mediaType: "image/webp", format: "WebP", ...webpSize(bytes, view) };
   return undefined;
 }
 

@@ -7,8 +7,26 @@ export { ToolFailure, guard } from "./tool-failure";
 export { builtinToolPlugin } from "./builtin-tool-plugin";
 export { PathTool } from "./path-tool";
 export { resolvePermitted, outsideRoots, displayPath, placeName, type ResolvedPath } from "./paths";
-export { contentHash, readStateOf, recordRead, recordWrite, assertReadInFull, type FileSnapshot, type FileReadRecord } from "./read-state";
-export { decodeText, encodeText, detectLineEnding, withLineEnding, splitLines, numberLines, MAX_LINE_CHARS, type LineEnding, type TextFile } from "./text-file";
+export {
+  contentHash,
+  readStateOf,
+  recordRead,
+  recordWrite,
+  assertReadInFull,
+  type FileSnapshot,
+  type FileReadRecord,
+} from "./read-state";
+export {
+  decodeText,
+  encodeText,
+  detectLineEnding,
+  withLineEnding,
+  splitLines,
+  numberLines,
+  MAX_LINE_CHARS,
+  type LineEnding,
+  type TextFile,
+} from "./text-file";
 export { openWriteTarget, commitWrite, writeRefusal, type WriteTarget } from "./existing-file";
 export { readJudged, writeJudged, removeJudged, raceSeams, type RacePoint, type JudgedRead } from "./judged-file";
 export { PathSwapped, folderSeams } from "./held-folder";

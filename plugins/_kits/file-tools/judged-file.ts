@@ -45,7 +45,9 @@ function linkAtEnd(why: Judged): PathSwapped {
 
 function notRegular(shown: string, info: { isDirectory(): boolean }): ToolFailure {
   return new ToolFailure(
-    info.isDirectory() ? `${shown} is a directory; give the path of a file.` : `${shown} is not a regular file (a device, socket or pipe); only regular files can be written.`,
+    info.isDirectory()
+      ? `${shown} is a directory; give the path of a file.`
+      : `${shown} is not a regular file (a device, socket or pipe); only regular files can be written.`,
   );
 }
 
@@ -112,7 +114,11 @@ export async function writeJudged(real: string, bytes: Uint8Array, shown: string
     const tempName = atomicTempName(name);
     const temp = folder.entry(tempName);
     // O_EXCL: a link planted under the temp's name is never followed.
-    const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, mode ?? 0o666).catch((error: unknown) => {
+    const handle = await open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+      mode ?? 0o666,
+    ).catch((error: unknown) => {
       // The folder held (or checked) was removed since: something replaced it.
       throw codeOf(error) === "ENOENT" ? notTheFolder(why, folder.path, "it was removed or replaced") : error;
     });
@@ -157,13 +163,20 @@ async function landed(folder: HeldFolder, handle: FileHandle, name: string, why:
   }
   // On Linux the held folder names exactly where the rename put it; elsewhere the path does, if it is still ours.
   const entry = folder.entry(name);
-  const removed = sameFile(await lstatBig(entry), mine) && (await unlink(entry).then(() => true, () => false));
+  const removed =
+    sameFile(await lstatBig(entry), mine) &&
+    (await unlink(entry).then(
+      () => true,
+      () => false,
+    ));
   const at = where ?? "where the link led";
   throw notTheFolder(
     why,
     folder.path,
     where === undefined ? "it was replaced during the write" : `it was moved, and the file landed at ${where}`,
-    removed ? `What landed ${where === undefined ? at : `at ${at}`} was removed again.` : `The file may have landed ${at}, and could not be removed: check it.`,
+    removed
+      ? `What landed ${where === undefined ? at : `at ${at}`} was removed again.`
+      : `The file may have landed ${at}, and could not be removed: check it.`,
   );
 }
 

@@ -18,7 +18,10 @@ export interface ResolvedPath {
 /** `resolveReal`, or a ToolFailure when the path cannot be resolved (a symlink loop, too many links). */
 function realOf(path: string): string {
   const real = resolveReal(path);
-  if (real === undefined) throw new ToolFailure(`Cannot resolve ${path}: a symlink loop, too many levels of symbolic links, or an unreadable link. Point to the file itself.`);
+  if (real === undefined)
+    throw new ToolFailure(
+      `Cannot resolve ${path}: a symlink loop, too many levels of symbolic links, or an unreadable link. Point to the file itself.`,
+    );
   return real;
 }
 

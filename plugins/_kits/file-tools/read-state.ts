@@ -81,7 +81,12 @@ export function recordWrite(state: Map<string, FileReadRecord>, path: string, by
  * Refuse to overwrite an existing file unless it was read in full in this run and is unchanged
  * since. `shown` is the path as the model should see it in the message.
  */
-export function assertReadInFull(state: Map<string, FileReadRecord>, path: string, shown: string, now: FileSnapshot): void {
+export function assertReadInFull(
+  state: Map<string, FileReadRecord>,
+  path: string,
+  shown: string,
+  now: FileSnapshot,
+): void {
   const record = state.get(path);
   if (!record) {
     throw new ToolFailure(

@@ -28,7 +28,11 @@ export async function guard(body: () => Promise<ToolOutput>): Promise<ToolOutput
     if (error instanceof ToolFailure) return { content: error.message, isError: true };
     const { code, path } = error as NodeJS.ErrnoException;
     const reason = code ? FS_ERRORS[code] : undefined;
-    if (reason) return { content: `${path ?? "The file"}: ${reason} (${code}). Choose another path or fix the cause first.`, isError: true };
+    if (reason)
+      return {
+        content: `${path ?? "The file"}: ${reason} (${code}). Choose another path or fix the cause first.`,
+        isError: true,
+      };
     throw error;
   }
 }

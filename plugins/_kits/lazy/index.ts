@@ -14,7 +14,10 @@ const require = createRequire(import.meta.url);
 /** True when `error` says the package `pkg` (or a file of it) cannot be found: not installed. */
 export function isMissingModule(error: unknown, pkg: string): boolean {
   const e = error as { code?: string; message?: string } | undefined;
-  const missing = e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/i.test(e?.message ?? "");
+  const missing =
+    e?.code === "ERR_MODULE_NOT_FOUND" ||
+    e?.code === "MODULE_NOT_FOUND" ||
+    /Cannot find (module|package)/i.test(e?.message ?? "");
   return missing && (e?.message ?? "").includes(pkg);
 }
 
@@ -27,12 +30,19 @@ export class MissingPackageError extends UbiquityError {
  * `load()` an optional peer dependency; when `pkg` is not installed, an error saying what needs it
  * and the command that installs it (`install`, default `npm i <pkg>`). Other failures pass through.
  */
-export async function importOptional<T>(load: () => Promise<T>, pkg: string, what: string, install = `npm i ${pkg}`): Promise<T> {
+export async function importOptional<T>(
+  load: () => Promise<T>,
+  pkg: string,
+  what: string,
+  install = `npm i ${pkg}`,
+): Promise<T> {
   try {
     return await load();
   } catch (error) {
     if (!isMissingModule(error, pkg)) throw error;
-    throw new MissingPackageError(`${what} needs the ${pkg} package, an optional peer of ubiquity that is not installed: ${install}`);
+    throw new MissingPackageError(
+      `${what} needs the ${pkg} package, an optional peer of ubiquity that is not installed: ${install}`,
+    );
   }
 }
 

@@ -134,7 +134,11 @@ export function buildSubprocessEnv(
     parent = process.env,
     add = [],
     inherit = options.subprocessEnv === "inherit",
-  }: { parent?: Readonly<Record<string, string | undefined>>; add?: readonly (Readonly<Record<string, string>> | undefined)[]; inherit?: boolean } = {},
+  }: {
+    parent?: Readonly<Record<string, string | undefined>>;
+    add?: readonly (Readonly<Record<string, string>> | undefined)[];
+    inherit?: boolean;
+  } = {},
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {

@@ -5,7 +5,15 @@
  * plugin: the only file other folders import.
  */
 export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-groups";
-export { absolutePath, buildSubprocessEnv, isCredentialVariable, isPassedName, isScrubbedVariable, PASSED_VARIABLES, type SubprocessEnvOptions } from "./env";
+export {
+  absolutePath,
+  buildSubprocessEnv,
+  isCredentialVariable,
+  isPassedName,
+  isScrubbedVariable,
+  PASSED_VARIABLES,
+  type SubprocessEnvOptions,
+} from "./env";
 export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReaper, type ReaperReport } from "./reaper";
 export { folderTrusted, spawnFolder, untrustedSpawnFolder } from "./folder";
 export { shellSpawn } from "./shell";

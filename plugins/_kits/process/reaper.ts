@@ -31,7 +31,16 @@ import { isAbsolute, join } from "node:path";
 import type { Readable } from "node:stream";
 
 // SYS_prctl per CPU (asm/unistd.h); PR_SET_CHILD_SUBREAPER is 36, PR_SET_PDEATHSIG 1.
-const SYS_PRCTL: Partial<Record<NodeJS.Architecture, number>> = { x64: 157, arm64: 167, riscv64: 167, loong64: 167, arm: 172, ia32: 172, s390x: 172, ppc64: 171 };
+const SYS_PRCTL: Partial<Record<NodeJS.Architecture, number>> = {
+  x64: 157,
+  arm64: 167,
+  riscv64: 167,
+  loong64: 167,
+  arm: 172,
+  ia32: 172,
+  s390x: 172,
+  ppc64: 171,
+};
 
 // Only builtins (no `use`): it starts in 2-3 ms. Environment variables that steer Perl itself
 // (PERL5OPT, PERL5LIB, PERL_SIGNALS, …) reach the helper renamed, so they cannot change it, and
@@ -99,7 +108,12 @@ function findPerl(): string | null {
 
 /** Whether spawns can run under the reaper on this machine (Linux, Perl, a known CPU). */
 export function reaperAvailable(): boolean {
-  return process.platform === "linux" && SYS_PRCTL[process.arch] !== undefined && findPerl() !== null && process.env.UBIQUITY_NO_REAPER !== "1";
+  return (
+    process.platform === "linux" &&
+    SYS_PRCTL[process.arch] !== undefined &&
+    findPerl() !== null &&
+    process.env.UBIQUITY_NO_REAPER !== "1"
+  );
 }
 
 /** A spawn: the program, its arguments and its environment. */
@@ -117,8 +131,14 @@ export interface ReapableSpawn {
 export function underReaper<S extends ReapableSpawn>(spec: S): S | undefined {
   if (!reaperAvailable()) return undefined;
   const env: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(spec.env ?? process.env)) env[name.startsWith("PERL") ? PERL_RENAMED + name : name] = value;
-  return { ...spec, command: findPerl()!, args: ["-e", SCRIPT, "--", String(SYS_PRCTL[process.arch]), String(process.pid), spec.command, ...spec.args], env };
+  for (const [name, value] of Object.entries(spec.env ?? process.env))
+    env[name.startsWith("PERL") ? PERL_RENAMED + name : name] = value;
+  return {
+    ...spec,
+    command: findPerl()!,
+    args: ["-e", SCRIPT, "--", String(SYS_PRCTL[process.arch]), String(process.pid), spec.command, ...spec.args],
+    env,
+  };
 }
 
 /** What the reaper did. */
@@ -136,7 +156,16 @@ export interface ReaperReport {
   signal: NodeJS.Signals | null;
 }
 
-const SIGNAL_NAMES: Record<number, NodeJS.Signals> = { 1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM" };
+const SIGNAL_NAMES: Record<number, NodeJS.Signals> = {
+  1: "SIGHUP",
+  2: "SIGINT",
+  3: "SIGQUIT",
+  6: "SIGABRT",
+  9: "SIGKILL",
+  13: "SIGPIPE",
+  14: "SIGALRM",
+  15: "SIGTERM",
+};
 
 /** The reaper's report as it comes in on fd 3: what it said so far, and all of it once it closes. */
 export function readReaperReport(stream: Readable): { now(): ReaperReport; done: Promise<ReaperReport> } {
@@ -169,10 +198,17 @@ export function parseReaperReport(text: string): ReaperReport {
     } else if (word === "shell") report.shell ??= Number(a);
     else if (word === "killed") report.killed.push({ pid: Number(a), command: rest.join(" ") });
     else if (word === "status" && a === "exit") report.exitCode = Number(rest[0]);
-    else if (word === "status" && a === "signal") report.signal = SIGNAL_NAMES[Number(rest[0])] ?? (`SIG${rest[0]}` as NodeJS.Signals);
+    else if (word === "status" && a === "signal")
+      report.signal = SIGNAL_NAMES[Number(rest[0])] ?? (`SIG${rest[0]}` as NodeJS.Signals);
     else if (word === "done" || word === "incomplete") report.finished = true;
   }
-  report.contained = subreaper && lines.at(-1) === "done" && count.done === 1 && count.reaper === 1 && count.status === 1 && !count.incomplete;
+  report.contained =
+    subreaper &&
+    lines.at(-1) === "done" &&
+    count.done === 1 &&
+    count.reaper === 1 &&
+    count.status === 1 &&
+    !count.incomplete;
   return report;
 }
 

@@ -44,7 +44,8 @@ export function readEnvFiles(paths: readonly string[], problem: (message: string
       fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT") problem(`${path} could not be opened (${code === "ELOOP" ? "it is a link" : code}); ignored`);
+      if (code !== "ENOENT")
+        problem(`${path} could not be opened (${code === "ELOOP" ? "it is a link" : code}); ignored`);
       continue;
     }
     try {

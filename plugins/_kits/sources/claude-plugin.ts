@@ -52,10 +52,20 @@ export interface ClaudePlugin {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The manifest's path list under `key` (a string or a list of strings), each inside the plugin: a `../` out of it is not followed. */
-function pathsOf(manifest: Record<string, unknown>, key: string, root: string, report: (message: string) => void): string[] | undefined {
+function pathsOf(
+  manifest: Record<string, unknown>,
+  key: string,
+  root: string,
+  report: (message: string) => void,
+): string[] | undefined {
   const value = manifest[key];
   if (value === undefined || isRecord(value)) return undefined; // absent, or written inline (hooks, mcpServers)
-  const list = typeof value === "string" ? [value] : Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
+  const list =
+    typeof value === "string"
+      ? [value]
+      : Array.isArray(value) && value.every((v) => typeof v === "string")
+        ? (value as string[])
+        : undefined;
   if (!list) {
     report(`plugin ${root}: its manifest's "${key}" is not a path or a list of paths; the default place is read`);
     return undefined;
@@ -96,7 +106,10 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
     report(`skipped the plugin ${root}: ${problem}`);
     return undefined;
   }
-  const withDefault = (first: string, more: string[] | undefined) => [first, ...(more ?? []).filter((p) => p !== first)];
+  const withDefault = (first: string, more: string[] | undefined) => [
+    first,
+    ...(more ?? []).filter((p) => p !== first),
+  ];
   // `hooks` and `mcpServers` may be written inline in the manifest, as Claude Code allows.
   const inline = (key: string) => (isRecord(manifest[key]) ? (manifest[key] as Record<string, unknown>) : undefined);
   const inlineHooks = inline("hooks");
@@ -110,7 +123,9 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
     agentPaths: withDefault(join(root, "agents"), pathsOf(manifest, "agents", root, report)),
     hooksFiles: inlineHooks ? [] : (pathsOf(manifest, "hooks", root, report) ?? [join(root, "hooks", "hooks.json")]),
     ...(inlineHooks ? { inlineHooks: isRecord(inlineHooks.hooks) ? inlineHooks.hooks : inlineHooks } : {}),
-    ...(inlineMcp ? { inlineMcpServers: isRecord(inlineMcp.mcpServers) ? inlineMcp.mcpServers : inlineMcp } : { mcpFile: pathsOf(manifest, "mcpServers", root, report)?.[0] ?? join(root, ".mcp.json") }),
+    ...(inlineMcp
+      ? { inlineMcpServers: isRecord(inlineMcp.mcpServers) ? inlineMcp.mcpServers : inlineMcp }
+      : { mcpFile: pathsOf(manifest, "mcpServers", root, report)?.[0] ?? join(root, ".mcp.json") }),
   };
 }
 
@@ -120,13 +135,20 @@ export function expandPluginRoot(text: string, root: string): string {
 }
 
 /** The Claude Code plugins the options name that apply: a plugin folder is trusted as a project folder is. */
-export function readPlugins(folders: readonly string[] | undefined, cwd: string, trust: ProjectTrust | undefined, report: (message: string) => void): ClaudePlugin[] {
+export function readPlugins(
+  folders: readonly string[] | undefined,
+  cwd: string,
+  trust: ProjectTrust | undefined,
+  report: (message: string) => void,
+): ClaudePlugin[] {
   const plugins: ClaudePlugin[] = [];
   for (const written of folders ?? []) {
     const folder = absolutePath(cwd, written);
     // Inside the project, a plugin is the project's file; outside it, the user named it (their settings or their trusted config).
     if (isInside(cwd, folder) && !isProjectFileTrusted(trust, folder)) {
-      report(`the plugin ${folder} was not loaded: its folder is not trusted (or changed since it was); trust it to use it`);
+      report(
+        `the plugin ${folder} was not loaded: its folder is not trusted (or changed since it was); trust it to use it`,
+      );
       continue;
     }
     const plugin = readClaudePlugin(folder, report);
@@ -134,4 +156,3 @@ export function readPlugins(folders: readonly string[] | undefined, cwd: string,
   }
   return plugins;
 }
-

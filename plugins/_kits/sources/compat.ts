@@ -96,7 +96,8 @@ export function compatPaths(
     const folders = source === "user" ? [where.home] : (where.folders ?? [where.cwd]);
     for (const folder of folders) {
       for (const p of COMPAT_PLACES[kind]) {
-        if (p.source === source && tools.has(p.tool)) out.push({ path: join(folder, ...p.parts), source, tool: p.tool, folder });
+        if (p.source === source && tools.has(p.tool))
+          out.push({ path: join(folder, ...p.parts), source, tool: p.tool, folder });
       }
     }
   }
@@ -112,8 +113,14 @@ export function compatPathTrusted(trust: ProjectTrust | undefined, path: CompatP
 }
 
 /** Every project-side path of `kind` for the trust question (all tools, the cwd only). */
-export function compatProjectPaths(kind: CompatKind, cwd: string, folders: readonly string[] = [cwd]): { path: string; tool: CompatTool }[] {
-  return COMPAT_PLACES[kind].filter((p) => p.source !== "user").flatMap((p) => folders.map((f) => ({ path: join(f, ...p.parts), tool: p.tool })));
+export function compatProjectPaths(
+  kind: CompatKind,
+  cwd: string,
+  folders: readonly string[] = [cwd],
+): { path: string; tool: CompatTool }[] {
+  return COMPAT_PLACES[kind]
+    .filter((p) => p.source !== "user")
+    .flatMap((p) => folders.map((f) => ({ path: join(f, ...p.parts), tool: p.tool })));
 }
 
 /**

@@ -9,9 +9,7 @@ const require = createRequire(import.meta.url);
 const parse = (text: string): unknown => (require("yaml") as typeof import("yaml")).parse(text);
 
 /** A markdown file split into its frontmatter and its body. */
-export type Frontmatter =
-  | { ok: true; data: Record<string, unknown>; body: string }
-  | { ok: false; problem: string };
+export type Frontmatter = { ok: true; data: Record<string, unknown>; body: string } | { ok: false; problem: string };
 
 // The opening line, the YAML, then a closing `---` (or `...`) line; CRLF files too.
 const BLOCK = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
@@ -40,14 +38,16 @@ export function splitFrontmatter(text: string): Frontmatter {
     }
   }
   if (data === null || data === undefined) data = {};
-  if (typeof data !== "object" || Array.isArray(data)) return { ok: false, problem: "its frontmatter is not a YAML mapping (key: value lines)" };
+  if (typeof data !== "object" || Array.isArray(data))
+    return { ok: false, problem: "its frontmatter is not a YAML mapping (key: value lines)" };
   return { ok: true, data: data as Record<string, unknown>, body: source.slice(match[0].length) };
 }
 
 /** `max-turns`, `max_turns` and `maxTurns` all become `maxTurns`. */
 export function camelKeys(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) out[key.replace(/[-_]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase())] = value;
+  for (const [key, value] of Object.entries(data))
+    out[key.replace(/[-_]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase())] = value;
   return out;
 }
 
@@ -78,7 +78,11 @@ export function quotePlainValues(yaml: string): string {
 
 /** Frontmatter `allowed-tools`: a list, or one string of rules separated by commas outside parentheses. */
 export function toolRules(value: unknown): string[] | undefined {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string").map((v) => v.trim()).filter(Boolean);
+  if (Array.isArray(value))
+    return value
+      .filter((v): v is string => typeof v === "string")
+      .map((v) => v.trim())
+      .filter(Boolean);
   if (typeof value !== "string") return undefined;
   const rules: string[] = [];
   let depth = 0;

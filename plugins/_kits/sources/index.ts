@@ -3,9 +3,50 @@
  * memory) — the `user` / `project` / `local` vocabulary, markdown frontmatter, and the warning
  * for a file that is skipped. Not a plugin: the only file other folders import.
  */
-export { SOURCE_ORDER, SourcesSchema, orderedSources, permittedSources, MAX_DEFINITION_BYTES, definitionNameProblem, type Source } from "./sources";
+export {
+  SOURCE_ORDER,
+  SourcesSchema,
+  orderedSources,
+  permittedSources,
+  MAX_DEFINITION_BYTES,
+  definitionNameProblem,
+  type Source,
+} from "./sources";
 export { splitFrontmatter, camelKeys, quotePlainValues, toolRules, type Frontmatter } from "./frontmatter";
 export { warn, warnOnce } from "./warn";
-export { COMPAT_TOOLS, COMPAT_PLACES, CompatSchema, compatSources, compatPaths, compatPathTrusted, compatProjectPaths, permittedCompatPaths, type CompatTool, type CompatKind, type CompatPath } from "./compat";
-export { DESCRIPTION_LIMIT, SHORT_DESCRIPTION_LIMIT, MIN_LISTING_CHARS, LISTING_WINDOW_SHARE, listingBudget, clamp, budgetedListing, displayNameOf, slugOf, type ListingEntry, type Listing } from "./listing";
-export { ClaudePluginsSchema, ClaudePluginsOption, PLUGIN_MANIFEST, CODEX_PLUGIN_MANIFEST, readClaudePlugin, readPlugins, expandPluginRoot, type ClaudePlugin } from "./claude-plugin";
+export {
+  COMPAT_TOOLS,
+  COMPAT_PLACES,
+  CompatSchema,
+  compatSources,
+  compatPaths,
+  compatPathTrusted,
+  compatProjectPaths,
+  permittedCompatPaths,
+  type CompatTool,
+  type CompatKind,
+  type CompatPath,
+} from "./compat";
+export {
+  DESCRIPTION_LIMIT,
+  SHORT_DESCRIPTION_LIMIT,
+  MIN_LISTING_CHARS,
+  LISTING_WINDOW_SHARE,
+  listingBudget,
+  clamp,
+  budgetedListing,
+  displayNameOf,
+  slugOf,
+  type ListingEntry,
+  type Listing,
+} from "./listing";
+export {
+  ClaudePluginsSchema,
+  ClaudePluginsOption,
+  PLUGIN_MANIFEST,
+  CODEX_PLUGIN_MANIFEST,
+  readClaudePlugin,
+  readPlugins,
+  expandPluginRoot,
+  type ClaudePlugin,
+} from "./claude-plugin";

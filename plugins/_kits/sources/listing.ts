@@ -50,20 +50,33 @@ export interface Listing {
 }
 
 const byName = (a: ListingEntry, b: ListingEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-const head = (e: ListingEntry) => `- ${e.name}${e.displayName && e.displayName !== e.name ? ` (${e.displayName})` : ""}`;
+const head = (e: ListingEntry) =>
+  `- ${e.name}${e.displayName && e.displayName !== e.name ? ` (${e.displayName})` : ""}`;
 
 /** The listing of `entries` in at most `budget` characters, sorted by name. `noun` names an entry in the note ("skill"). */
 export function budgetedListing(entries: readonly ListingEntry[], budget: number, noun: string): Listing {
   const sorted = [...entries].sort(byName);
-  const render = (limit: number) => sorted.map((e) => `${head(e)}: ${clamp(e.description, limit)}${e.suffix ?? ""}`).join("\n");
+  const render = (limit: number) =>
+    sorted.map((e) => `${head(e)}: ${clamp(e.description, limit)}${e.suffix ?? ""}`).join("\n");
   const full = render(DESCRIPTION_LIMIT);
   if (full.length <= budget) return { text: full, level: "full", omitted: 0, note: "" };
   const short = render(SHORT_DESCRIPTION_LIMIT);
   if (short.length <= budget) {
-    return { text: short, level: "shortened", omitted: 0, note: `Descriptions longer than ${SHORT_DESCRIPTION_LIMIT} characters are shortened to fit this listing's budget (${budget} characters); the ${noun} itself has the whole text.` };
+    return {
+      text: short,
+      level: "shortened",
+      omitted: 0,
+      note: `Descriptions longer than ${SHORT_DESCRIPTION_LIMIT} characters are shortened to fit this listing's budget (${budget} characters); the ${noun} itself has the whole text.`,
+    };
   }
   const names = sorted.map(head).join("\n");
-  if (names.length <= budget) return { text: names, level: "names", omitted: 0, note: `Names only: the descriptions of these ${sorted.length} ${noun}s do not fit this listing's budget (${budget} characters).` };
+  if (names.length <= budget)
+    return {
+      text: names,
+      level: "names",
+      omitted: 0,
+      note: `Names only: the descriptions of these ${sorted.length} ${noun}s do not fit this listing's budget (${budget} characters).`,
+    };
   const kept: string[] = [];
   let used = 0;
   for (const e of sorted) {

@@ -15,7 +15,10 @@ export function atomicTempName(name: string): string {
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const mode = await stat(path).then((s) => s.mode & 0o7777, () => undefined);
+  const mode = await stat(path).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
   // Same folder as the target: rename is only atomic within one filesystem.
   const temp = join(dir, atomicTempName(basename(path)));
   try {

@@ -5,4 +5,12 @@
  */
 export { writeFileAtomic, atomicTempName } from "./atomic-write";
 export { projectSlug, storageRoot } from "./storage-paths";
-export { ATOMIC_TEMP_EXCLUDE, STALE_TEMP_MS, isTempName, isAtomicTempName, sweepProjectTemps, removeStaleTemps, sweepTempsAtStart } from "./stale-temps";
+export {
+  ATOMIC_TEMP_EXCLUDE,
+  STALE_TEMP_MS,
+  isTempName,
+  isAtomicTempName,
+  sweepProjectTemps,
+  removeStaleTemps,
+  sweepTempsAtStart,
+} from "./stale-temps";

@@ -50,7 +50,13 @@ export const HURRIED_ENTRIES = 2000;
  * folders down and `budget` entries in all (the nearest folders first), skipping .git and
  * node_modules and never following links; once per folder per process. Never throws.
  */
-export async function sweepProjectTemps(root: string, maxAgeMs = STALE_TEMP_MS, deep = 12, budget = SWEEP_ENTRY_BUDGET, signal?: AbortSignal): Promise<number> {
+export async function sweepProjectTemps(
+  root: string,
+  maxAgeMs = STALE_TEMP_MS,
+  deep = 12,
+  budget = SWEEP_ENTRY_BUDGET,
+  signal?: AbortSignal,
+): Promise<number> {
   if (swept.has(root)) return 0;
   swept.add(root);
   // Once `signal` is aborted (the session ended) a walk that has read more than a small
@@ -72,7 +78,8 @@ export async function sweepProjectTemps(root: string, maxAgeMs = STALE_TEMP_MS, 
       budget -= entries.length;
       read += entries.length;
       for (const entry of entries) {
-        if (entry.isDirectory() && entry.name !== "node_modules" && entry.name !== ".git") next.push(join(dir, entry.name));
+        if (entry.isDirectory() && entry.name !== "node_modules" && entry.name !== ".git")
+          next.push(join(dir, entry.name));
         else if (entry.isFile() && isAtomicTempName(entry.name)) found.push(join(dir, entry.name));
       }
     }
@@ -84,7 +91,13 @@ export async function sweepProjectTemps(root: string, maxAgeMs = STALE_TEMP_MS, 
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) continue;
     if (!writerGone(path) && now - info.mtimeMs < maxAgeMs) continue;
-    if (await unlink(path).then(() => true, () => false)) removed++;
+    if (
+      await unlink(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed++;
   }
   return removed;
 }
@@ -98,7 +111,13 @@ export async function removeStaleTemps(dir: string, maxAgeMs = STALE_TEMP_MS, no
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile() || now - info.mtimeMs < maxAgeMs) continue;
-    if (await unlink(path).then(() => true, () => false)) removed++;
+    if (
+      await unlink(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed++;
   }
   return removed;
 }
@@ -116,7 +135,10 @@ export function sweepTempsAtStart(kernel: Kernel, name: string): void {
     const stop = new AbortController();
     walks.set(run, stop);
     void sweepProjectTemps(run.cwd, STALE_TEMP_MS, 12, SWEEP_ENTRY_BUDGET, stop.signal).then((removed) => {
-      if (removed > 0) run.logger.debug(`[${name}] removed ${removed} temp file${removed === 1 ? "" : "s"} of interrupted writes under ${run.cwd}`);
+      if (removed > 0)
+        run.logger.debug(
+          `[${name}] removed ${removed} temp file${removed === 1 ? "" : "s"} of interrupted writes under ${run.cwd}`,
+        );
     });
   });
   kernel.hooks.session.end.tap(name, (run) => walks.get(run)?.abort());

@@ -114,27 +114,44 @@ export class TaskRegistry {
    * there removes the task again and is rethrown). The body reports output and its end through
    * {@link output} and {@link end}.
    */
-  start(kind: TaskKind, description: string, start: (id: string) => TaskBody, extra: Pick<TaskInfo, "name"> = {}): TaskInfo {
+  start(
+    kind: TaskKind,
+    description: string,
+    start: (id: string) => TaskBody,
+    extra: Pick<TaskInfo, "name"> = {},
+  ): TaskInfo {
     if (this.#closed) throw new TaskLimitError("the session is ending: no new background task can start");
     // The caps are the session's: what its subagents run counts too (a subagent gets no fresh cap).
     const root = this.#root;
     const family = [...root.#family];
     const running = family.flatMap((r) => r.list()).filter((t) => t.kind === kind && t.state === "running").length;
-    const cap = kind === "shell" ? Math.min(this.limits.maxShells, root.limits.maxShells) : Math.min(this.limits.maxAgents, root.limits.maxAgents);
+    const cap =
+      kind === "shell"
+        ? Math.min(this.limits.maxShells, root.limits.maxShells)
+        : Math.min(this.limits.maxAgents, root.limits.maxAgents);
     if (running >= cap) {
       const stop = kind === "shell" ? "stop one with KillShell" : "wait for one to finish, or stop one";
-      throw new TaskLimitError(`${running} background ${kind === "shell" ? "shells are" : "agents are"} already running, the most a session may have at once (${kind === "shell" ? "maxShells" : "maxAgents"}: ${cap}): ${stop} first.`);
+      throw new TaskLimitError(
+        `${running} background ${kind === "shell" ? "shells are" : "agents are"} already running, the most a session may have at once (${kind === "shell" ? "maxShells" : "maxAgents"}: ${cap}): ${stop} first.`,
+      );
     }
     const started = family.reduce((sum, r) => sum + r.#tasks.size, 0);
     const maxTotal = Math.min(this.limits.maxTotal, root.limits.maxTotal);
     if (started >= maxTotal) {
-      throw new TaskLimitError(`this session has started ${started} background tasks, the most it may (maxTotal: ${maxTotal}).`);
+      throw new TaskLimitError(
+        `this session has started ${started} background tasks, the most it may (maxTotal: ${maxTotal}).`,
+      );
     }
     // Ids are unique in the session (the stream carries a subagent's tasks too).
     const id = `${kind}-${++root.#counts[kind]}`;
     let resolveEnded!: () => void;
     const ended = new Promise<void>((r) => (resolveEnded = r));
-    const entry: Entry = { info: { id, kind, description, state: "running", startedAt: new Date().toISOString(), ...extra }, reported: false, ended, resolveEnded };
+    const entry: Entry = {
+      info: { id, kind, description, state: "running", startedAt: new Date().toISOString(), ...extra },
+      reported: false,
+      ended,
+      resolveEnded,
+    };
     this.#tasks.set(id, entry);
     try {
       entry.body = start(id);
@@ -156,8 +173,14 @@ export class TaskRegistry {
   /** A task ended (its body calls this once; later calls are ignored). */
   end(id: string, state: Exclude<TaskState, "running">, outcome: string, exitCode?: number | null): void {
     const entry = this.#tasks.get(id);
-    if (!entry || entry.info.state !== "running") return;
-    entry.info = { ...entry.info, state, outcome, endedAt: new Date().toISOString(), ...(exitCode !== undefined ? { exitCode } : {}) };
+    if (entry?.info.state !== "running") return;
+    entry.info = {
+      ...entry.info,
+      state,
+      outcome,
+      endedAt: new Date().toISOString(),
+      ...(exitCode !== undefined ? { exitCode } : {}),
+    };
     entry.resolveEnded();
     this.#tell({ type: "ended", task: { ...entry.info } });
   }
@@ -186,7 +209,7 @@ export class TaskRegistry {
   /** Stop a running task (`reason` reads after "stopped": "by KillShell"); false when there is no such running task. */
   async stop(id: string, reason: string): Promise<boolean> {
     const entry = this.#tasks.get(id);
-    if (!entry || entry.info.state !== "running") return false;
+    if (entry?.info.state !== "running") return false;
     await entry.body?.stop(reason);
     // A body that did not say how it ended is recorded as killed.
     this.end(id, "killed", `stopped ${reason}`);
@@ -196,7 +219,11 @@ export class TaskRegistry {
   /** Stop every running task (the session ends); no task may start afterwards. */
   async close(reason: string): Promise<void> {
     this.#closed = true;
-    await Promise.all(this.list().filter((t) => t.state === "running").map((t) => this.stop(t.id, reason)));
+    await Promise.all(
+      this.list()
+        .filter((t) => t.state === "running")
+        .map((t) => this.stop(t.id, reason)),
+    );
   }
 
   /** The model has learned how this task ended (a KillShell or BashOutput answer said so). */
@@ -207,7 +234,9 @@ export class TaskRegistry {
 
   /** Tasks that ended and were not reported yet, leaving them unreported. */
   unreported(): TaskInfo[] {
-    return [...this.#tasks.values()].filter((e) => e.info.state !== "running" && !e.reported).map((e) => ({ ...e.info }));
+    return [...this.#tasks.values()]
+      .filter((e) => e.info.state !== "running" && !e.reported)
+      .map((e) => ({ ...e.info }));
   }
 
   /** Tasks that ended and were not reported yet; marks them reported. */
@@ -253,4 +282,5 @@ export function attachTasks(run: RunContext, registry: TaskRegistry): TaskRegist
 }
 
 /** What to tell the model when a tool needs the registry and the plugin is missing. */
-export const NO_TASKS_MESSAGE = "background tasks need the ubiquity:background plugin, which this run does not have: add it to plugins (the default preset has it), or run the work in the foreground";
+export const NO_TASKS_MESSAGE =
+  "background tasks need the ubiquity:background plugin, which this run does not have: add it to plugins (the default preset has it), or run the work in the foreground";

@@ -22,11 +22,32 @@ const MAX_NESTING = 8;
 // Characters bash and the parser may disagree on (CR is a word character to bash but blank to
 // tree-sitter), and invisible ones that make a command read differently than it runs.
 // eslint-disable-next-line no-control-regex
-const SUSPICIOUS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u2069\u3000\ufeff]/;
+const SUSPICIOUS =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u2069\u3000\ufeff]/;
 
 /** Analyse a command string. Needs the grammar loaded (`loadShellParser()`). */
 export function analyzeShell(source: string): ShellAnalysis {
-  const analysis: ShellAnalysis = { source, candidates: [], unsafe: [], writes: [], reads: [], cdTargets: [], cdUnknown: false, hidden: [], maybe: [], linkers: [], recursiveReads: [], unknownReaders: [], unknownWriters: [], copies: [], optionDirs: [], treeWriters: [], persists: [], exportsUnknown: [], unreadable: false };
+  const analysis: ShellAnalysis = {
+    source,
+    candidates: [],
+    unsafe: [],
+    writes: [],
+    reads: [],
+    cdTargets: [],
+    cdUnknown: false,
+    hidden: [],
+    maybe: [],
+    linkers: [],
+    recursiveReads: [],
+    unknownReaders: [],
+    unknownWriters: [],
+    copies: [],
+    optionDirs: [],
+    treeWriters: [],
+    persists: [],
+    exportsUnknown: [],
+    unreadable: false,
+  };
   analyzeInto(source, analysis, 0, undefined);
   analysis.unsafe = [...new Set([...analysis.unsafe, ...analysis.hidden])];
   analysis.hidden = [...new Set(analysis.hidden)];
@@ -40,7 +61,11 @@ export function analyzeInto(source: string, out: ShellAnalysis, depth: number, v
     return;
   }
   const bad = SUSPICIOUS.exec(source);
-  if (bad) unreadable(out, `it contains the control or invisible character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
+  if (bad)
+    unreadable(
+      out,
+      `it contains the control or invisible character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`,
+    );
   const joined = joinContinuations(source);
   if (joined.uncertain) unreadable(out, `${joined.uncertain}, which bash may join differently from the parser`);
   let tree: Tree;
@@ -136,7 +161,8 @@ function skippedText(root: SyntaxNode, source: string): string | undefined {
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.type === "heredoc_body" || (node.childCount === 0 && node.type !== "program")) ranges.push([node.startIndex, node.endIndex]);
+    if (node.type === "heredoc_body" || (node.childCount === 0 && node.type !== "program"))
+      ranges.push([node.startIndex, node.endIndex]);
     else for (let i = node.childCount - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
   ranges.sort((a, b) => a[0]! - b[0]!);
@@ -162,7 +188,8 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       break;
     case "declaration_command":
       declarationLineBreak(node, out);
-      if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text))) out.unsafe.push("declare -i evaluates values as arithmetic, which runs any command hidden in a variable");
+      if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text)))
+        out.unsafe.push("declare -i evaluates values as arithmetic, which runs any command hidden in a variable");
       checkNames(node, out);
       break;
     case "unset_command":
@@ -183,14 +210,17 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       // runs when the delimiter is unquoted: such a body cannot be proven safe.
       const start = node.children.find((c) => c.type === "heredoc_start")?.text ?? "";
       const body = node.children.find((c) => c.type === "heredoc_body")?.text ?? "";
-      if (!/['"\\]/.test(start) && /\$\(|`/.test(body)) unreadable(out, "a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
+      if (!/['"\\]/.test(start) && /\$\(|`/.test(body))
+        unreadable(out, "a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
       break;
     }
     case "command_substitution":
       // Backticks nest through \`…\`, which the parser reads as plain text.
-      if (node.text.startsWith("`") && node.text.includes("\\`")) unreadable(out, "nested backticks, which the parser does not read as commands");
+      if (node.text.startsWith("`") && node.text.includes("\\`"))
+        unreadable(out, "nested backticks, which the parser does not read as commands");
       // A backtick inside that ends it early (`a <<< b` `c`): the parser joined two substitutions.
-      else if (node.text.startsWith("`") && node.text.slice(1, -1).includes("`")) unreadable(out, "backticks the parser may have joined differently from bash");
+      else if (node.text.startsWith("`") && node.text.slice(1, -1).includes("`"))
+        unreadable(out, "backticks the parser may have joined differently from bash");
       break;
     default:
       if (node.isMissing) unreadable(out, "bash syntax that could not be parsed");
@@ -215,7 +245,9 @@ function declarationLineBreak(node: SyntaxNode, out: ShellAnalysis) {
       if (c === quote) quote = "";
     } else if (c === "'" || c === '"') quote = c;
     else if (c === "\n") {
-      out.hidden.push(`the parser read the next line as part of ${node.firstChild?.type ?? "a declaration"}, where bash ends it and runs that line`);
+      out.hidden.push(
+        `the parser read the next line as part of ${node.firstChild?.type ?? "a declaration"}, where bash ends it and runs that line`,
+      );
       out.unreadable = true;
       return;
     }
@@ -236,7 +268,9 @@ function checkNames(node: SyntaxNode, out: ShellAnalysis) {
 
 function isStdinRedirect(node: SyntaxNode): boolean {
   if (node.type === "heredoc_redirect" || node.type === "herestring_redirect") return true;
-  return node.type === "file_redirect" && node.children.some((c) => c.type === "<" || c.type === "<&" || c.type === "<>");
+  return (
+    node.type === "file_redirect" && node.children.some((c) => c.type === "<" || c.type === "<&" || c.type === "<>")
+  );
 }
 
 /**
@@ -261,7 +295,13 @@ function trailingWords(redirect: SyntaxNode): SyntaxNode[] {
  * One `command` node: prefix assignments, name, arguments (with `extra`: words the parser hung
  * on a redirection after it), and whether stdin is fed.
  */
-function readCommand(node: SyntaxNode, fed: boolean, commands: SimpleCommand[], out: ShellAnalysis, extra: readonly SyntaxNode[] = []) {
+function readCommand(
+  node: SyntaxNode,
+  fed: boolean,
+  commands: SimpleCommand[],
+  out: ShellAnalysis,
+  extra: readonly SyntaxNode[] = [],
+) {
   const words: ShellWord[] = [];
   const assignments: SimpleCommand["assignments"] = [];
   let stdinFed = fed;
@@ -301,7 +341,8 @@ function splitLine(node: SyntaxNode, out: ShellAnalysis) {
   // Without a line break in the command's text no word can hold one: skip the walk over its words.
   if (!node.text.includes("\n")) return;
   const words = node.type === "word" ? [node] : node.descendantsOfType("word");
-  if (words.some((w) => /(^|[^\\])\n/.test(w.text))) out.unsafe.push("the parser read a line break as part of a word, where bash ends the command");
+  if (words.some((w) => /(^|[^\\])\n/.test(w.text)))
+    out.unsafe.push("the parser read a line break as part of a word, where bash ends the command");
 }
 
 const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
@@ -326,10 +367,14 @@ function checkAssignment(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNod
   const name = (node.childForFieldName("name")?.text ?? "").replace(/\[.*$/, "");
   const exported =
     parent?.type === "command" ||
-    (parent?.type === "declaration_command" && (parent.firstChild?.type === "export" || parent.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*x/.test(c.text))));
+    (parent?.type === "declaration_command" &&
+      (parent.firstChild?.type === "export" ||
+        parent.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*x/.test(c.text))));
   if (exported) {
     if (!isHarmlessExport(name)) {
-      out.unsafe.push(`it passes ${name} to the programs it runs, and ${name} is not a variable the engine knows to be harmless to them`);
+      out.unsafe.push(
+        `it passes ${name} to the programs it runs, and ${name} is not a variable the engine knows to be harmless to them`,
+      );
       out.exportsUnknown.push(name);
     }
     return;

@@ -34,7 +34,12 @@ const NAMES: Record<string, Names> = {
   mapfile: operands,
   readarray: operands,
   // printf -v NAME: the output goes to a variable; only the first word can be an option.
-  printf: (words) => (words[1]?.literal === false ? [words[1]] : words[1]?.value === "-v" || words[1]?.value.startsWith("-v") ? afterOption("-v")(words.slice(0, 3)) : []),
+  printf: (words) =>
+    words[1]?.literal === false
+      ? [words[1]]
+      : words[1]?.value === "-v" || words[1]?.value.startsWith("-v")
+        ? afterOption("-v")(words.slice(0, 3))
+        : [],
   // test -v NAME / [ -v NAME ]: testing whether a variable is set evaluates its subscript.
   test: afterOption("-v"),
   "[": afterOption("-v"),
@@ -57,28 +62,46 @@ const DECLARES = new Set(["declare", "typeset", "local", "export", "readonly"]);
 /** Why this builtin call evaluates hidden code, if it can. */
 export function builtinRisk(program: string, words: readonly ShellWord[]): string | undefined {
   // compgen -W/-C/-F expand or run their word lists and functions; complete sets them up for later.
-  if (program === "compgen" || program === "complete") return `${program} expands word lists and runs functions or commands it is given`;
+  if (program === "compgen" || program === "complete")
+    return `${program} expands word lists and runs functions or commands it is given`;
   // fc re-runs commands from the history; bind -x binds keys to shell commands.
   if (program === "fc") return "fc runs commands from the shell's history";
-  if (program === "bind" && words.some((w) => !w.literal || /^-[a-zA-Z]*x/.test(w.value))) return "bind -x makes a key run a shell command";
+  if (program === "bind" && words.some((w) => !w.literal || /^-[a-zA-Z]*x/.test(w.value)))
+    return "bind -x makes a key run a shell command";
   // let EXPR…: every argument is arithmetic, and a variable in it is evaluated recursively.
-  if (program === "let") return words.length > 1 ? "let evaluates arithmetic, which runs any command hidden in a variable or subscript" : undefined;
+  if (program === "let")
+    return words.length > 1
+      ? "let evaluates arithmetic, which runs any command hidden in a variable or subscript"
+      : undefined;
   // hash -p PATH NAME: NAME then runs the program at PATH.
-  if (program === "hash") return words.some((w) => !w.literal || /^-[a-zA-Z]*p/.test(w.value)) ? "hash -p makes a command name run another program" : undefined;
+  if (program === "hash")
+    return words.some((w) => !w.literal || /^-[a-zA-Z]*p/.test(w.value))
+      ? "hash -p makes a command name run another program"
+      : undefined;
   // alias NAME=TEXT: with expand_aliases, NAME then runs TEXT, which is not checked.
-  if (program === "alias") return words.slice(1).some((w) => !w.literal || w.value.includes("=")) ? "alias makes a later command name run other text" : undefined;
+  if (program === "alias")
+    return words.slice(1).some((w) => !w.literal || w.value.includes("="))
+      ? "alias makes a later command name run other text"
+      : undefined;
   const names = NAMES[program];
   if (!names) return undefined;
-  if (NAMEREF.has(program) && words.some((w) => /^-[a-zA-Z]*n/.test(w.value))) return `${program} -n makes a name refer to another variable`;
+  if (NAMEREF.has(program) && words.some((w) => /^-[a-zA-Z]*n/.test(w.value)))
+    return `${program} -n makes a name refer to another variable`;
   // declare -i NAME=VALUE: the value is evaluated as arithmetic.
-  if (DECLARES.has(program) && words.some((w) => /^-[a-zA-Z]*i/.test(w.value)) && words.slice(1).some((w) => /=.*[A-Za-z_$`]/.test(w.value) || !w.literal)) {
+  if (
+    DECLARES.has(program) &&
+    words.some((w) => /^-[a-zA-Z]*i/.test(w.value)) &&
+    words.slice(1).some((w) => /=.*[A-Za-z_$`]/.test(w.value) || !w.literal)
+  ) {
     return `${program} -i evaluates the value as arithmetic, which runs commands hidden in it`;
   }
   for (const w of names(words)) {
     if (!w.literal) return `${program} ${RUN_TIME_NAME} (${w.text})`;
     const name = w.value.split("=")[0]!;
-    if (/\[(?!\d*\])/.test(name)) return `${program} evaluates the subscript of ${name} as arithmetic, which runs commands hidden in it`;
-    if (/^[^=[]*(\[[^\]]*\])?=\(/.test(w.value)) return `${program} parses the quoted array assignment ${JSON.stringify(w.value)} again`;
+    if (/\[(?!\d*\])/.test(name))
+      return `${program} evaluates the subscript of ${name} as arithmetic, which runs commands hidden in it`;
+    if (/^[^=[]*(\[[^\]]*\])?=\(/.test(w.value))
+      return `${program} parses the quoted array assignment ${JSON.stringify(w.value)} again`;
   }
   return undefined;
 }

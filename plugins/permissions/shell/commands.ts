@@ -19,11 +19,46 @@ import { readBySpec } from "./spec-format";
 import type { ShellAnalysis, ShellCandidate } from "./types";
 
 // Programs whose input is a command language with a way out to the shell (ed's `!`, sqlite3's .shell, gdb's shell, sftp's `!`, dc's `!`).
-const STDIN_COMMANDS = new Set(["ed", "ex", "sqlite3", "gdb", "sftp", "dc", "psql", "mysql", "ftp", "lftp", "vim", "vi", "nvim"]);
+const STDIN_COMMANDS = new Set([
+  "ed",
+  "ex",
+  "sqlite3",
+  "gdb",
+  "sftp",
+  "dc",
+  "psql",
+  "mysql",
+  "ftp",
+  "lftp",
+  "vim",
+  "vi",
+  "nvim",
+]);
 
 const POSIX_SHELLS = new Set(["sh", "dash", "ash", "fish", "csh", "tcsh"]);
 
-const RESERVED = new Set(["if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "{", "}", "!", "[[", "]]"]);
+const RESERVED = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "case",
+  "esac",
+  "for",
+  "select",
+  "while",
+  "until",
+  "do",
+  "done",
+  "in",
+  "function",
+  "{",
+  "}",
+  "!",
+  "[[",
+  "]]",
+]);
 
 /** A `command` node, read. */
 export interface SimpleCommand {
@@ -55,7 +90,17 @@ interface Position {
 
 /** Add the candidates of one simple command (and of everything it runs) to `ctx.out`. */
 export function expandCommand(command: SimpleCommand, ctx: ExpandContext): void {
-  expand(command.words, { stdinFed: command.stdinFed, open: false, required: true, via: ctx.via, offset: ctx.depth === 0 ? (command.offset ?? -1) : -1 }, ctx);
+  expand(
+    command.words,
+    {
+      stdinFed: command.stdinFed,
+      open: false,
+      required: true,
+      via: ctx.via,
+      offset: ctx.depth === 0 ? (command.offset ?? -1) : -1,
+    },
+    ctx,
+  );
 }
 
 function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
@@ -82,7 +127,8 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   if (projectCode) Object.assign(candidate, { projectCode });
   // The parser misses reserved words after `time`, `!` and a few other places (`! { a; }`,
   // `time for …`), and reads them as a command name; bash does not.
-  if (RESERVED.has(name.text)) out.unsafe.push(`the parser read the reserved word ${name.text} as a command, so its structure is not known`);
+  if (RESERVED.has(name.text))
+    out.unsafe.push(`the parser read the reserved word ${name.text} as a command, so its structure is not known`);
   // `./env` or `/tmp/x/sudo` could be anything: only the real wrapper is seen through.
   const trusted = !name.value.includes("/") || SYSTEM_BIN.test(name.value);
   const risk = riskyOptions(program, words, at.open);
@@ -105,7 +151,8 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
 
   const wrapper = wrapperKind(program);
   // `exec 3>f`, `exec >log`: no command, only redirections that every later command inherits.
-  if (program === "exec" && words.length === 1) out.unsafe.push("exec with only redirections, which changes the files of every later command");
+  if (program === "exec" && words.length === 1)
+    out.unsafe.push("exec with only redirections, which changes the files of every later command");
   if (wrapper) {
     const target = unwrap(program, words, out);
     // A transparent wrapper adds nothing to allow: what it runs is what must be covered.
@@ -142,7 +189,9 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   } else if (isInterpreter(program)) {
     interpreter(program, words, at, out);
   } else if (STDIN_COMMANDS.has(program) && at.stdinFed) {
-    out.hidden.push(`${program} runs the commands fed to it through a pipe, heredoc or here-string (${program === "sqlite3" ? ".shell" : "!command"})`);
+    out.hidden.push(
+      `${program} runs the commands fed to it through a pipe, heredoc or here-string (${program === "sqlite3" ? ".shell" : "!command"})`,
+    );
   }
   if (CHANGES_DIR.has(program)) {
     const target = words.slice(1).find((w) => !w.literal || !w.value.startsWith("-"));
@@ -161,7 +210,9 @@ function shell(
 ) {
   const spec = { short: "oO", long: ["--rcfile", "--init-file"] };
   // bash also takes +o/+O; treat a leading + like a - for the scan.
-  const normalized = words.map((w, k) => (k > 0 && w.literal && /^\+[oO]$/.test(w.value) ? { ...w, value: `-${w.value.slice(1)}` } : w));
+  const normalized = words.map((w, k) =>
+    k > 0 && w.literal && /^\+[oO]$/.test(w.value) ? { ...w, value: `-${w.value.slice(1)}` } : w,
+  );
   const scan = scanOptions(normalized, 1, spec);
   // Unknown, not hidden: a variable from the environment; `bash <(…)` and stdin are judged below.
   if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
@@ -169,7 +220,8 @@ function shell(
   if (hasOption(scan, [], "c", spec)) {
     if (!operand) return;
     // $'…' and $"…" are bash's: sh (dash) reads `$` and a quoted string.
-    if (POSIX_SHELLS.has(program) && operand.literal && /\$['"]/.test(operand.value)) out.unsafe.push(`${program} does not read $'…' or $"…" quoting as bash does`);
+    if (POSIX_SHELLS.has(program) && operand.literal && /\$['"]/.test(operand.value))
+      out.unsafe.push(`${program} does not read $'…' or $"…" quoting as bash does`);
     nested(operand, `${program} -c`);
     return;
   }
@@ -197,7 +249,8 @@ function interpreter(program: string, words: ShellWord[], at: Position, out: She
 function readsStdin(program: string, script: ShellWord | undefined, forced: boolean, at: Position, out: ShellAnalysis) {
   if (script && !script.literal) {
     // `bash <(curl …)` runs what arrives through a pipe: hidden code. A script path from a variable is a file, unknown.
-    if (/^[<>]\(/.test(script.text)) out.hidden.push(`${program} runs code that arrives through a pipe (${script.text})`);
+    if (/^[<>]\(/.test(script.text))
+      out.hidden.push(`${program} runs code that arrives through a pipe (${script.text})`);
     else out.unsafe.push(`the script run by ${program} (${script.text}) is only known at run time`);
     return;
   }
@@ -207,22 +260,46 @@ function readsStdin(program: string, script: ShellWord | undefined, forced: bool
     return;
   }
   const fromStdin = forced || !script || script.value === "-";
-  if (fromStdin && at.stdinFed) out.hidden.push(`${program} runs code fed to it through a pipe, heredoc or here-string`);
+  if (fromStdin && at.stdinFed)
+    out.hidden.push(`${program} runs code fed to it through a pipe, heredoc or here-string`);
 }
 
-function xargs(words: ShellWord[], at: Position, out: ShellAnalysis, inner: (rest: ShellWord[], via: string, required?: boolean, open?: boolean) => void) {
-  const spec = { short: "adEILnPs", long: ["--arg-file", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var", "--replace", "--eof"] };
+function xargs(
+  words: ShellWord[],
+  at: Position,
+  out: ShellAnalysis,
+  inner: (rest: ShellWord[], via: string, required?: boolean, open?: boolean) => void,
+) {
+  const spec = {
+    short: "adEILnPs",
+    long: [
+      "--arg-file",
+      "--delimiter",
+      "--max-lines",
+      "--max-args",
+      "--max-procs",
+      "--max-chars",
+      "--process-slot-var",
+      "--replace",
+      "--eof",
+    ],
+  };
   const scan = scanOptions(words, 1, spec);
   if (scan.dynamic) out.hidden.push("an option of xargs is only known at run time");
   const target = words.slice(scan.index);
   const run = target.length > 0 ? target : [literalWord("echo")];
   const program = posix.basename(run[0]!.value);
-  if (run[0]!.literal && isInterpreter(program)) out.hidden.push(`xargs feeds its input to ${program}, which runs it as code`);
+  if (run[0]!.literal && isInterpreter(program))
+    out.hidden.push(`xargs feeds its input to ${program}, which runs it as code`);
   inner(run, "xargs", at.required, true);
 }
 
 /** `find … -exec cmd {} ;` and `fd -x cmd`: the target runs once per file found. */
-function execTargets(program: string, words: ShellWord[], inner: (rest: ShellWord[], via: string, required?: boolean, open?: boolean) => void) {
+function execTargets(
+  program: string,
+  words: ShellWord[],
+  inner: (rest: ShellWord[], via: string, required?: boolean, open?: boolean) => void,
+) {
   for (let k = 1; k < words.length; k++) {
     const v = words[k]!.value;
     const isExec = program === "find" ? /^-(exec|execdir|ok|okdir)$/.test(v) : /^(-x|-X|--exec|--exec-batch)$/.test(v);
@@ -243,13 +320,23 @@ function execTargets(program: string, words: ShellWord[], inner: (rest: ShellWor
  * without a spec is unproven at its name (only a rule naming it covers it), and its operands
  * may be files it reads or writes.
  */
-function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, candidate: ShellCandidate, index: number, out: ShellAnalysis) {
+function judgeBySpec(
+  program: string,
+  words: ShellWord[],
+  trusted: boolean,
+  candidate: ShellCandidate,
+  index: number,
+  out: ShellAnalysis,
+) {
   const spec = trusted ? specOf(program) : undefined;
   const persists = PERSISTS[program]?.(words);
   if (persists) out.persists.push(persists);
   if (!spec) {
     // A rule that names it covers it (issue 35: the user vouches for the program); what it is given is still judged as paths.
-    candidate.unproven = { at: 0, why: `${program} is not a program the engine knows, so only a rule that names it covers it` };
+    candidate.unproven = {
+      at: 0,
+      why: `${program} is not a program the engine knows, so only a rule that names it covers it`,
+    };
     for (const word of words.slice(1)) out.maybe.push({ word, from: index });
     // A program the engine does not know may make links or move files: later paths may lead anywhere.
     out.linkers.push(index);
@@ -288,16 +375,32 @@ function judgeBySpec(program: string, words: ShellWord[], trusted: boolean, cand
  * sensitive file, in every mode.
  */
 const PERSISTS: Record<string, (words: readonly ShellWord[]) => string | undefined> = {
-  crontab: (w) => (w.slice(1).every((x) => x.literal && /^-[lu]/.test(x.value)) && w.length > 1 ? undefined : "crontab installs commands to run on a schedule"),
+  crontab: (w) =>
+    w.slice(1).every((x) => x.literal && /^-[lu]/.test(x.value)) && w.length > 1
+      ? undefined
+      : "crontab installs commands to run on a schedule",
   at: () => "at schedules a command to run later",
   batch: () => "batch schedules a command to run later",
   "systemd-run": () => "systemd-run starts a command as a service, outside this run",
-  systemctl: (w) => (w.some((x) => /^(enable|link|edit|set-property|preset|revert|add-wants|add-requires)$/.test(x.value)) ? "systemctl enables a service to start later" : undefined),
+  systemctl: (w) =>
+    w.some((x) => /^(enable|link|edit|set-property|preset|revert|add-wants|add-requires)$/.test(x.value))
+      ? "systemctl enables a service to start later"
+      : undefined,
   launchctl: () => "launchctl loads a job that runs later",
-  "loginctl": (w) => (w.some((x) => x.value === "enable-linger") ? "loginctl enable-linger keeps the user's services running" : undefined),
-  direnv: (w) => (w.some((x) => /^(allow|permit|grant)$/.test(x.value)) ? "direnv allow approves an .envrc to run in every later shell" : undefined),
-  pip: (w) => (w[1]?.value === "config" && !/^(get|list|debug)$/.test(w[2]?.value ?? "") ? "pip config changes where pip fetches and builds packages" : undefined),
-  pip3: (w) => (w[1]?.value === "config" && !/^(get|list|debug)$/.test(w[2]?.value ?? "") ? "pip config changes where pip fetches and builds packages" : undefined),
+  loginctl: (w) =>
+    w.some((x) => x.value === "enable-linger") ? "loginctl enable-linger keeps the user's services running" : undefined,
+  direnv: (w) =>
+    w.some((x) => /^(allow|permit|grant)$/.test(x.value))
+      ? "direnv allow approves an .envrc to run in every later shell"
+      : undefined,
+  pip: (w) =>
+    w[1]?.value === "config" && !/^(get|list|debug)$/.test(w[2]?.value ?? "")
+      ? "pip config changes where pip fetches and builds packages"
+      : undefined,
+  pip3: (w) =>
+    w[1]?.value === "config" && !/^(get|list|debug)$/.test(w[2]?.value ?? "")
+      ? "pip config changes where pip fetches and builds packages"
+      : undefined,
   "update-rc.d": () => "update-rc.d installs a start-up script",
   chkconfig: () => "chkconfig installs a start-up service",
 };
@@ -306,16 +409,26 @@ const PERSISTS: Record<string, (words: readonly ShellWord[]) => string | undefin
 function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, from: number, specified: boolean) {
   if (WRITES_ARGUMENTS.has(program)) {
     const copies = program === "install" || program === "cp" || program === "mv" || program === "ln";
-    const scan = scanOptions(words, 1, copies ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {});
+    const scan = scanOptions(
+      words,
+      1,
+      copies ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {},
+    );
     const operands = words.slice(scan.index);
     // A program with a spec says itself which operands it writes (cp's sources are reads, ln's target is not written).
-    if (!specified) for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...operands]) out.writes.push({ word: w, kind: "argument", from });
+    if (!specified)
+      for (const w of [...scan.seen.filter((s) => !s.value.startsWith("-")), ...operands])
+        out.writes.push({ word: w, kind: "argument", from });
     if (copies) {
       // Where a copy lands is its output: the -t folder, or the last operand.
-      const target = scan.seen.findIndex((w) => /^(-t|--target-directory)$/.test(w.value) || /^-[a-zA-Z]*t$/.test(w.value));
+      const target = scan.seen.findIndex(
+        (w) => /^(-t|--target-directory)$/.test(w.value) || /^-[a-zA-Z]*t$/.test(w.value),
+      );
       const inline = scan.seen.find((w) => w.value.startsWith("--target-directory="));
-      if (target !== -1 && scan.seen[target + 1]) out.writes.push({ word: scan.seen[target + 1]!, kind: "output", from });
-      else if (inline) out.writes.push({ word: literalWord(inline.value.slice("--target-directory=".length)), kind: "output", from });
+      if (target !== -1 && scan.seen[target + 1])
+        out.writes.push({ word: scan.seen[target + 1]!, kind: "output", from });
+      else if (inline)
+        out.writes.push({ word: literalWord(inline.value.slice("--target-directory=".length)), kind: "output", from });
       else if (operands.length >= 2) out.writes.push({ word: operands.at(-1)!, kind: "output", from });
     }
   } else if (program === "sed" && words.some((w) => /^(-i|--in-place)/.test(w.value) || /^-[a-zA-Z]*i/.test(w.value))) {

@@ -53,7 +53,8 @@ export function joinContinuations(source: string): Joined {
       case "double":
         if (c === "\\") {
           if (next === "\n") {
-            if (nestedInDouble) return { text: source, uncertain: "a line continuation inside a substitution within double quotes" };
+            if (nestedInDouble)
+              return { text: source, uncertain: "a line continuation inside a substitution within double quotes" };
             i++;
             continue;
           }

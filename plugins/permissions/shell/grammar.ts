@@ -20,14 +20,19 @@ export type NodeClass =
 
 const understood = (rule: string): NodeClass => ({ kind: "understood", rule });
 const opaque = (why: string): NodeClass => ({ kind: "opaque", why });
-const checked = (rule: string, check: (node: SyntaxNode) => string | undefined): NodeClass => ({ kind: "checked", rule, check });
+const checked = (rule: string, check: (node: SyntaxNode) => string | undefined): NodeClass => ({
+  kind: "checked",
+  rule,
+  check,
+});
 const ARITHMETIC = "arithmetic, which runs any command hidden in a variable or subscript it names";
 
 // ${name}, ${#name}, and the operators whose words are plain words (walked as children):
 // defaults, alternatives, errors, pattern removal and substitution, case changes. Not: `:=`/`=`
 // (assigns a variable), `:off:len` (arithmetic), `!name` (indirection), `@op` (transformations,
 // `@P` runs prompt expansion). A subscript is judged by its own node (a number, @ or * only).
-const PLAIN_EXPANSION = /^\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?|[0-9]+|[@*#?$!-])(?:(?::?[-+?])[\s\S]*|(?:##?|%%?)[\s\S]*|\/[\s\S]*|\^\^?|,,?)?\}$/;
+const PLAIN_EXPANSION =
+  /^\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?|[0-9]+|[@*#?$!-])(?:(?::?[-+?])[\s\S]*|(?:##?|%%?)[\s\S]*|\/[\s\S]*|\^\^?|,,?)?\}$/;
 // `${#}`, `${#@}`: counts; `${#-}` etc. are odd but harmless.
 const COUNT = /^\$\{#[@*#?$!-]?\}$/;
 
@@ -69,9 +74,14 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
   case_item: understood("patterns are patterns (no command runs); the body is walked"),
   extglob_pattern: checked("a pattern in case or [[ ]]: matched, never run", unreadSubstitution),
   comment: understood("ignored by bash"),
-  word: checked("evaluated by words.ts: quotes and escapes removed, globs and braces make it run-time", unreadSubstitution),
+  word: checked(
+    "evaluated by words.ts: quotes and escapes removed, globs and braces make it run-time",
+    unreadSubstitution,
+  ),
   number: understood("a literal number"),
-  string: checked("`\"…\"`: its literal parts and expansions evaluated", (node) => (node.text.startsWith('$"') ? 'a $"…" locale string, which bash translates at run time' : undefined)),
+  string: checked('`"…"`: its literal parts and expansions evaluated', (node) =>
+    node.text.startsWith('$"') ? 'a $"…" locale string, which bash translates at run time' : undefined,
+  ),
   string_content: checked("literal text inside double quotes", unreadSubstitution),
   raw_string: understood("`'…'`: literal"),
   ansi_c_string: understood("`$'…'`: decoded as bash decodes it"),
@@ -81,30 +91,52 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
   variable_name: understood("a variable's name"),
   special_variable_name: understood("`$?`, `$@`, `$$`, …"),
   expansion: checked("`${name}` and its plain operators (defaults, patterns, case)", (node) =>
-    PLAIN_EXPANSION.test(node.text) || COUNT.test(node.text) ? undefined : `the expansion ${node.text.slice(0, 40)}, whose form (indirection, offsets, assignment or a transformation) is not one the analysis reads`,
+    PLAIN_EXPANSION.test(node.text) || COUNT.test(node.text)
+      ? undefined
+      : `the expansion ${node.text.slice(0, 40)}, whose form (indirection, offsets, assignment or a transformation) is not one the analysis reads`,
   ),
-  command_substitution: understood("`$(…)` and backticks: their commands are candidates; the value is only known at run time"),
+  command_substitution: understood(
+    "`$(…)` and backticks: their commands are candidates; the value is only known at run time",
+  ),
   process_substitution: understood("`<(…)`, `>(…)`: their commands are candidates"),
-  variable_assignment: understood("NAME=value: the name is checked against the variables that change what runs, the value walked"),
+  variable_assignment: understood(
+    "NAME=value: the name is checked against the variables that change what runs, the value walked",
+  ),
   variable_assignments: understood("several assignments: each checked"),
   array: checked("`(a b c)`: each element walked", (node) =>
-    node.namedChildren.some((c) => c.text.startsWith("[")) ? `an array element with [index]=: the index is ${ARITHMETIC}` : undefined,
+    node.namedChildren.some((c) => c.text.startsWith("["))
+      ? `an array element with [index]=: the index is ${ARITHMETIC}`
+      : undefined,
   ),
-  declaration_command: understood("declare/typeset/local/export/readonly: names checked by builtins.ts (-n, -i and subscripts are uncovered)"),
+  declaration_command: understood(
+    "declare/typeset/local/export/readonly: names checked by builtins.ts (-n, -i and subscripts are uncovered)",
+  ),
   unset_command: understood("unset/unsetenv: names checked by builtins.ts"),
   test_command: checked("`[[ … ]]`, `[ … ]`: string and file tests", (node) =>
-    node.descendantsOfType("test_operator").some((op) => ARITHMETIC_TEST.has(op.text)) ? `an arithmetic comparison, which is ${ARITHMETIC}` : undefined,
+    node.descendantsOfType("test_operator").some((op) => ARITHMETIC_TEST.has(op.text))
+      ? `an arithmetic comparison, which is ${ARITHMETIC}`
+      : undefined,
   ),
   test_operator: understood("-f, -z, ==, …: an operator of a test"),
-  unary_expression: understood("`-f x` inside a test (arithmetic ones are under an opaque node); -v is checked by builtins.ts"),
+  unary_expression: understood(
+    "`-f x` inside a test (arithmetic ones are under an opaque node); -v is checked by builtins.ts",
+  ),
   binary_expression: understood("`a == b`, `a && b` inside a test (arithmetic ones are under an opaque node)"),
   parenthesized_expression: understood("`( … )` grouping inside a test"),
   regex: checked("the right side of =~ or a ${x/re/} pattern: matched, never run", unreadSubstitution),
 
   // Arithmetic of numbers alone is understood: nothing in it can name a variable, so nothing runs.
-  arithmetic_expansion: checked("$(( … )) or $[ … ] of numbers and operators only", (node) => (numbersOnly(node) ? undefined : `$(( … )) or $[ … ] on a name: ${ARITHMETIC}`)),
-  c_style_for_statement: checked("for (( … )) of numbers only", (node) => (numbersOnly(node, "body") ? undefined : `a for (( … )) loop on a name: ${ARITHMETIC}`)),
-  subscript: checked("an index that is a number, @ or *", (node) => (/^[^[]*\[(?:[0-9]+|@|\*)\]$/.test(node.text) ? undefined : `the array subscript ${node.text.slice(0, 40)}: its index is ${ARITHMETIC}`)),
+  arithmetic_expansion: checked("$(( … )) or $[ … ] of numbers and operators only", (node) =>
+    numbersOnly(node) ? undefined : `$(( … )) or $[ … ] on a name: ${ARITHMETIC}`,
+  ),
+  c_style_for_statement: checked("for (( … )) of numbers only", (node) =>
+    numbersOnly(node, "body") ? undefined : `a for (( … )) loop on a name: ${ARITHMETIC}`,
+  ),
+  subscript: checked("an index that is a number, @ or *", (node) =>
+    /^[^[]*\[(?:[0-9]+|@|\*)\]$/.test(node.text)
+      ? undefined
+      : `the array subscript ${node.text.slice(0, 40)}: its index is ${ARITHMETIC}`,
+  ),
   ternary_expression: opaque(`a ?: expression: ${ARITHMETIC}`),
   postfix_expression: opaque(`x++ / x--: ${ARITHMETIC}`),
   function_definition: opaque("a function definition, which makes a later command name run other code"),
@@ -119,7 +151,14 @@ function numbersOnly(node: SyntaxNode, skipField?: string): boolean {
   const stack = node.children.filter((c) => c.field !== skipField || skipField === undefined);
   while (stack.length > 0) {
     const n = stack.pop()!;
-    if (n.isNamed && n.type !== "number" && n.type !== "binary_expression" && n.type !== "unary_expression" && n.type !== "parenthesized_expression") return false;
+    if (
+      n.isNamed &&
+      n.type !== "number" &&
+      n.type !== "binary_expression" &&
+      n.type !== "unary_expression" &&
+      n.type !== "parenthesized_expression"
+    )
+      return false;
     if (n.type === "number" && !/^[0-9]+$/.test(n.text)) return false;
     stack.push(...n.children);
   }
@@ -143,7 +182,10 @@ function unreadSubstitution(node: SyntaxNode): string | undefined {
       i++;
       continue;
     }
-    if (c === "`" || (c === "(" && i > 0 && "$<>".includes(text[i - 1]!) && !(text[i - 1] === "$" && text[i + 1] === "("))) {
+    if (
+      c === "`" ||
+      (c === "(" && i > 0 && "$<>".includes(text[i - 1]!) && !(text[i - 1] === "$" && text[i + 1] === "("))
+    ) {
       return `${UNREAD_SUBSTITUTION} (${text.slice(0, 40)}), which bash runs`;
     }
   }

@@ -23,6 +23,9 @@ export function loadShellParser(): Promise<void> {
 
 /** Analyse a command string. Needs the grammar loaded (`await loadShellParser()`). */
 export function analyzeShell(source: string): ShellAnalysis {
-  if (!analysis) throw new Error("the bash grammar is not loaded yet: await loadShellParser() first (the permissions plugin does it before judging a shell command)");
+  if (!analysis)
+    throw new Error(
+      "the bash grammar is not loaded yet: await loadShellParser() first (the permissions plugin does it before judging a shell command)",
+    );
   return analysis.analyzeShell(source);
 }

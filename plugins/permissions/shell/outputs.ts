@@ -18,9 +18,15 @@ function values(short: string[], long: string[]): Outputs {
       const v = w.value;
       if (v === "--") break;
       const l = long.find((name) => v === name || v.startsWith(`${name}=`));
-      if (l) out.push(v === l ? (words[k + 1] ?? literalWord("")) : { ...w, value: v.slice(l.length + 1), text: v.slice(l.length + 1) });
+      if (l)
+        out.push(
+          v === l
+            ? (words[k + 1] ?? literalWord(""))
+            : { ...w, value: v.slice(l.length + 1), text: v.slice(l.length + 1) },
+        );
       else if (short.includes(v)) out.push(words[k + 1] ?? literalWord(""));
-      else if (short.some((s) => v.startsWith(s) && v.length > s.length && !v.startsWith("--"))) out.push({ ...w, value: v.slice(2), text: v.slice(2) });
+      else if (short.some((s) => v.startsWith(s) && v.length > s.length && !v.startsWith("--")))
+        out.push({ ...w, value: v.slice(2), text: v.slice(2) });
     }
     return out;
   };
@@ -34,7 +40,10 @@ const OUTPUTS: Record<string, Outputs> = {
   // sort -o FILE writes the sorted output there.
   sort: values(["-o"], ["--output"]),
   // curl -o FILE; -O / --remote-name saves under the URL's name in the current folder.
-  curl: (words) => [...values(["-o"], ["--output"])(words), ...(words.some((w) => /^(-O|--remote-name|--remote-name-all|-[a-zA-Z]*O)$/.test(w.value)) ? [here] : [])],
+  curl: (words) => [
+    ...values(["-o"], ["--output"])(words),
+    ...(words.some((w) => /^(-O|--remote-name|--remote-name-all|-[a-zA-Z]*O)$/.test(w.value)) ? [here] : []),
+  ],
   // wget -O FILE / -o LOG; without -O it saves under the URL's name in the current folder.
   wget: (words) => {
     const named = values(["-O", "-o", "-a"], ["--output-document", "--output-file", "--append-output"])(words);
@@ -51,13 +60,19 @@ const OUTPUTS: Record<string, Outputs> = {
   },
   // tar -x writes the archive's files into -C DIR or the current folder; tar -c writes the -f archive.
   tar: (words) => {
-    const modes = words.slice(1).filter((w, k) => w.value.startsWith("--") || w.value.startsWith("-") || k === 0).map((w) => w.value);
-    const has = (letter: string, long: string) => modes.some((m) => m === long || (!m.startsWith("--") && m.includes(letter)));
+    const modes = words
+      .slice(1)
+      .filter((w, k) => w.value.startsWith("--") || w.value.startsWith("-") || k === 0)
+      .map((w) => w.value);
+    const has = (letter: string, long: string) =>
+      modes.some((m) => m === long || (!m.startsWith("--") && m.includes(letter)));
     if (has("x", "--extract") || has("x", "--get")) {
       const dir = values(["-C"], ["--directory"])(words);
       return dir.length > 0 ? dir : [here];
     }
-    return has("c", "--create") || has("r", "--append") || has("u", "--update") ? values(["-f"], ["--file"])(words) : [];
+    return has("c", "--create") || has("r", "--append") || has("u", "--update")
+      ? values(["-f"], ["--file"])(words)
+      : [];
   },
   // unzip writes into -d DIR or the current folder.
   unzip: (words) => {
@@ -65,7 +80,8 @@ const OUTPUTS: Record<string, Outputs> = {
     return words.some((w) => /^-[a-zA-Z]*[lptvZ]/.test(w.value)) ? [] : dir.length > 0 ? dir : [here];
   },
   // find -fprint FILE and friends.
-  find: (words) => words.flatMap((w, k) => (/^-(fprint|fprint0|fprintf|fls)$/.test(w.value) ? [words[k + 1] ?? literalWord("")] : [])),
+  find: (words) =>
+    words.flatMap((w, k) => (/^-(fprint|fprint0|fprintf|fls)$/.test(w.value) ? [words[k + 1] ?? literalWord("")] : [])),
 };
 
 /** The files `program` writes as its output, from its options and operands. */

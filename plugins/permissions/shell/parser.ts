@@ -29,7 +29,9 @@ export function loadShellParser(): Promise<void> {
     parser = instance;
   })().catch((error: unknown) => {
     loading = undefined; // let a later call retry instead of caching the failure forever
-    throw new Error(`could not load the bash grammar (tree-sitter-bash wasm): ${String(error)}; reinstall ubiquity's dependencies`);
+    throw new Error(
+      `could not load the bash grammar (tree-sitter-bash wasm): ${String(error)}; reinstall ubiquity's dependencies`,
+    );
   });
   return loading;
 }
@@ -56,7 +58,13 @@ function holdBackWasmTiering(): void {
  */
 function grammarPath(require: NodeJS.Require): string {
   try {
-    const shipped = join(dirname(require.resolve("ubiquity/package.json")), "dist", "vendor", "tree-sitter-bash", "tree-sitter-bash.wasm");
+    const shipped = join(
+      dirname(require.resolve("ubiquity/package.json")),
+      "dist",
+      "vendor",
+      "tree-sitter-bash",
+      "tree-sitter-bash.wasm",
+    );
     if (existsSync(shipped)) return shipped;
   } catch {
     // not resolvable by name (a bundled copy): fall through to the package
@@ -82,8 +90,12 @@ export class ShellParseError extends Error {}
  * parser throws a ShellParseError and replaces the parser, so the next call is judged normally.
  */
 export function parseShell(source: string): Tree {
-  if (!parser) throw new Error("the bash grammar is not loaded yet: await loadShellParser() first (the permissions plugin does it at kernel.ready)");
-  if (source.length > MAX_SHELL_SOURCE) throw new ShellParseError(`it is too long to analyse (${source.length} characters; at most ${MAX_SHELL_SOURCE})`);
+  if (!parser)
+    throw new Error(
+      "the bash grammar is not loaded yet: await loadShellParser() first (the permissions plugin does it at kernel.ready)",
+    );
+  if (source.length > MAX_SHELL_SOURCE)
+    throw new ShellParseError(`it is too long to analyse (${source.length} characters; at most ${MAX_SHELL_SOURCE})`);
   const deadline = performance.now() + MAX_PARSE_MS;
   let tree: Tree | null;
   try {

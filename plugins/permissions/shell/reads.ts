@@ -16,20 +16,56 @@ interface Reader {
 const plain: Reader = {};
 const READERS: Record<string, Reader> = {
   // Programs whose operands are all files they read.
-  cat: plain, tac: plain, nl: plain, less: plain, more: plain, most: plain, strings: plain, xxd: plain, od: plain, hexdump: plain,
-  base64: plain, md5sum: plain, sha1sum: plain, sha256sum: plain, wc: plain, uniq: plain, file: plain, diff: plain, cmp: plain, bat: plain,
+  cat: plain,
+  tac: plain,
+  nl: plain,
+  less: plain,
+  more: plain,
+  most: plain,
+  strings: plain,
+  xxd: plain,
+  od: plain,
+  hexdump: plain,
+  base64: plain,
+  md5sum: plain,
+  sha1sum: plain,
+  sha256sum: plain,
+  wc: plain,
+  uniq: plain,
+  file: plain,
+  diff: plain,
+  cmp: plain,
+  bat: plain,
   head: { options: { short: "nc", long: ["--lines", "--bytes"] } },
   tail: { options: { short: "ncs", long: ["--lines", "--bytes", "--sleep-interval", "--pid"] } },
   sort: { options: { short: "otkS", long: ["--output", "--field-separator", "--key", "--buffer-size"] } },
   cut: { options: { short: "dfbc", long: ["--delimiter", "--fields", "--bytes", "--characters"] } },
   jq: { options: { long: ["--arg", "--argjson", "--slurpfile", "--rawfile"] }, script: { count: 1, unless: /^$/ } },
   // grep PATTERN FILE…, unless the pattern comes from -e/-f.
-  grep: { options: { short: "efmABCd", long: ["--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context"] }, script: { count: 1, unless: /^(-e|-f|--regexp|--file)/ } },
+  grep: {
+    options: {
+      short: "efmABCd",
+      long: ["--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context"],
+    },
+    script: { count: 1, unless: /^(-e|-f|--regexp|--file)/ },
+  },
   egrep: { options: { short: "efmABC" }, script: { count: 1, unless: /^(-e|-f)/ } },
   fgrep: { options: { short: "efmABC" }, script: { count: 1, unless: /^(-e|-f)/ } },
-  rg: { options: { short: "egtTmABCM", long: ["--regexp", "--glob", "--type", "--max-count", "--context", "--max-columns"] }, script: { count: 1, unless: /^(-e|-f|--regexp|--file)/ } },
-  sed: { options: { short: "el", long: ["--expression", "--line-length"] }, script: { count: 1, unless: /^(-e|-f|--expression|--file)/ } },
-  awk: { options: { short: "Fv", long: ["--field-separator", "--assign"] }, script: { count: 1, unless: /^(-f|--file|-e|--source)/ } },
+  rg: {
+    options: {
+      short: "egtTmABCM",
+      long: ["--regexp", "--glob", "--type", "--max-count", "--context", "--max-columns"],
+    },
+    script: { count: 1, unless: /^(-e|-f|--regexp|--file)/ },
+  },
+  sed: {
+    options: { short: "el", long: ["--expression", "--line-length"] },
+    script: { count: 1, unless: /^(-e|-f|--expression|--file)/ },
+  },
+  awk: {
+    options: { short: "Fv", long: ["--field-separator", "--assign"] },
+    script: { count: 1, unless: /^(-f|--file|-e|--source)/ },
+  },
 };
 
 /** The files `program` reads, as written. */
@@ -39,7 +75,8 @@ export function readTargets(program: string, words: readonly ShellWord[]): Shell
   if (!reader) return [];
   const scan = scanOptions(words, 1, reader.options ?? {});
   let operands = words.slice(scan.index).filter((w) => !w.literal || w.value !== "-");
-  if (reader.script && !scan.seen.some((w) => reader.script!.unless.test(w.value))) operands = operands.slice(reader.script.count);
+  if (reader.script && !scan.seen.some((w) => reader.script!.unless.test(w.value)))
+    operands = operands.slice(reader.script.count);
   return operands;
 }
 
@@ -47,5 +84,7 @@ export function readTargets(program: string, words: readonly ShellWord[]): Shell
 function gitShowPaths(words: readonly ShellWord[]): ShellWord[] {
   const sub = words.find((w, k) => k > 0 && !w.value.startsWith("-"))?.value;
   if (sub !== "show" && sub !== "cat-file") return [];
-  return words.filter((w) => w.literal && /^(?:[^-:][^:]*)?:./.test(w.value)).map((w) => literalWord(w.value.slice(w.value.indexOf(":") + 1)));
+  return words
+    .filter((w) => w.literal && /^(?:[^-:][^:]*)?:./.test(w.value))
+    .map((w) => literalWord(w.value.slice(w.value.indexOf(":") + 1)));
 }

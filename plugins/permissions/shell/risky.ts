@@ -20,50 +20,149 @@ const AWKS = ["awk", "gawk", "mawk", "nawk"];
 
 // git config keys that only set data. Any other key may name a program (core.pager,
 // core.sshCommand, alias.*, *.textconv, filter.*.clean, credential.helper, include.path, …).
-const SAFE_GIT_CONFIG = /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|rebase\.(autosquash|autostash)|merge\.conflictstyle|color\..*|advice\..*|core\.(autocrlf|filemode|ignorecase|quotepath|eol|safecrlf)|branch\.[^.]+\.(remote|merge|rebase)|log\..*|status\..*|diff\.(algorithm|renames|colormoved)|commit\.verbose|column\..*|help\.autocorrect)$/i;
+const SAFE_GIT_CONFIG =
+  /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|rebase\.(autosquash|autostash)|merge\.conflictstyle|color\..*|advice\..*|core\.(autocrlf|filemode|ignorecase|quotepath|eol|safecrlf)|branch\.[^.]+\.(remote|merge|rebase)|log\..*|status\..*|diff\.(algorithm|renames|colormoved)|commit\.verbose|column\..*|help\.autocorrect)$/i;
 
 // git's own commands: anything else is looked up as an alias (or a git-<name> program on PATH).
 const GIT_COMMANDS = new Set([
-  "add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle", "cat-file", "check-attr", "check-ignore", "check-ref-format",
-  "checkout", "cherry", "cherry-pick", "clean", "clone", "commit", "commit-tree", "config", "count-objects", "describe", "diff", "diff-files",
-  "diff-index", "diff-tree", "difftool", "fetch", "filter-branch", "for-each-ref", "format-patch", "fsck", "gc", "grep", "hash-object", "help",
-  "init", "log", "ls-files", "ls-remote", "ls-tree", "merge", "merge-base", "mergetool", "mv", "name-rev", "notes", "pull", "push", "range-diff",
-  "rebase", "reflog", "remote", "repack", "replace", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "send-email", "shortlog", "show",
-  "show-branch", "show-ref", "sparse-checkout", "stash", "status", "submodule", "switch", "symbolic-ref", "tag", "update-index", "update-ref",
-  "var", "verify-commit", "verify-tag", "version", "whatchanged", "worktree", "write-tree", "maintenance", "bugreport", "credential", "init-db",
+  "add",
+  "am",
+  "annotate",
+  "apply",
+  "archive",
+  "bisect",
+  "blame",
+  "branch",
+  "bundle",
+  "cat-file",
+  "check-attr",
+  "check-ignore",
+  "check-ref-format",
+  "checkout",
+  "cherry",
+  "cherry-pick",
+  "clean",
+  "clone",
+  "commit",
+  "commit-tree",
+  "config",
+  "count-objects",
+  "describe",
+  "diff",
+  "diff-files",
+  "diff-index",
+  "diff-tree",
+  "difftool",
+  "fetch",
+  "filter-branch",
+  "for-each-ref",
+  "format-patch",
+  "fsck",
+  "gc",
+  "grep",
+  "hash-object",
+  "help",
+  "init",
+  "log",
+  "ls-files",
+  "ls-remote",
+  "ls-tree",
+  "merge",
+  "merge-base",
+  "mergetool",
+  "mv",
+  "name-rev",
+  "notes",
+  "pull",
+  "push",
+  "range-diff",
+  "rebase",
+  "reflog",
+  "remote",
+  "repack",
+  "replace",
+  "reset",
+  "restore",
+  "rev-list",
+  "rev-parse",
+  "revert",
+  "rm",
+  "send-email",
+  "shortlog",
+  "show",
+  "show-branch",
+  "show-ref",
+  "sparse-checkout",
+  "stash",
+  "status",
+  "submodule",
+  "switch",
+  "symbolic-ref",
+  "tag",
+  "update-index",
+  "update-ref",
+  "var",
+  "verify-commit",
+  "verify-tag",
+  "version",
+  "whatchanged",
+  "worktree",
+  "write-tree",
+  "maintenance",
+  "bugreport",
+  "credential",
+  "init-db",
 ]);
 
-const GIT_GLOBAL_VALUE = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds"];
+const GIT_GLOBAL_VALUE = [
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+  "--config-env",
+  "--list-cmds",
+];
 
 function git(words: readonly ShellWord[]): string | undefined {
   let i = 1;
   for (; i < words.length; i++) {
     const v = words[i]!.value;
     if (!v.startsWith("-")) break;
-    if (v === "-c" || v.startsWith("-c")) return "git -c sets configuration, and configuration can name programs to run (core.pager, alias.*)";
-    if (v.startsWith("--config-env")) return "git --config-env sets configuration, and configuration can name programs to run";
+    if (v === "-c" || v.startsWith("-c"))
+      return "git -c sets configuration, and configuration can name programs to run (core.pager, alias.*)";
+    if (v.startsWith("--config-env"))
+      return "git --config-env sets configuration, and configuration can name programs to run";
     if (v.startsWith("--exec-path=")) return "git --exec-path= makes git run its helpers from another folder";
     if (GIT_GLOBAL_VALUE.includes(v)) i++;
   }
   const sub = words[i]?.value;
   const args = words.slice(i + 1).map((w) => w.value);
   for (const a of args) {
-    if (/^--(upload-pack|receive-pack|exec)(=|$)/.test(a)) return `git ${a.split("=")[0]} names a program for git to run`;
-    if (/^--(template|config)(=|$)/.test(a) && (sub === "clone" || sub === "init")) return `git ${sub} ${a.split("=")[0]} can bring in hooks or configuration that run programs`;
+    if (/^--(upload-pack|receive-pack|exec)(=|$)/.test(a))
+      return `git ${a.split("=")[0]} names a program for git to run`;
+    if (/^--(template|config)(=|$)/.test(a) && (sub === "clone" || sub === "init"))
+      return `git ${sub} ${a.split("=")[0]} can bring in hooks or configuration that run programs`;
   }
   // Diff and merge drivers named in the repository's config run on these.
-  if (args.some((a) => /^--(ext-diff|textconv)$/.test(a))) return `git ${sub} --ext-diff/--textconv runs the diff programs the configuration names`;
+  if (args.some((a) => /^--(ext-diff|textconv)$/.test(a)))
+    return `git ${sub} --ext-diff/--textconv runs the diff programs the configuration names`;
   // An unknown subcommand may be an alias, and `alias.x = !cmd` runs a shell command.
-  if (sub !== undefined && !GIT_COMMANDS.has(sub)) return `git ${sub} is not a git command, so it may be an alias, which can run a shell command`;
+  if (sub !== undefined && !GIT_COMMANDS.has(sub))
+    return `git ${sub} is not a git command, so it may be an alias, which can run a shell command`;
   switch (sub) {
     case "config":
-      if (args.some((a) => /^(-f|--file|--blob)(=|$)/.test(a) || /^-[a-zA-Z]*f/.test(a))) return "git config --file edits or reads a configuration file that was not checked";
+      if (args.some((a) => /^(-f|--file|--blob)(=|$)/.test(a) || /^-[a-zA-Z]*f/.test(a)))
+        return "git config --file edits or reads a configuration file that was not checked";
       return gitConfigRisk(args);
     case "clone":
-      if (args.some((a) => a === "-u" || a === "-c")) return "git clone -u/-c names a program or configuration for git to use";
+      if (args.some((a) => a === "-u" || a === "-c"))
+        return "git clone -u/-c names a program or configuration for git to use";
       break;
     case "rebase":
-      if (args.some((a) => a === "-x" || /^-[a-zA-Z]*x/.test(a))) return "git rebase -x runs a shell command after each commit";
+      if (args.some((a) => a === "-x" || /^-[a-zA-Z]*x/.test(a)))
+        return "git rebase -x runs a shell command after each commit";
       break;
     case "difftool":
     case "mergetool":
@@ -81,7 +180,8 @@ function git(words: readonly ShellWord[]): string | undefined {
     case "filter-branch":
       return "git filter-branch runs shell snippets";
     case "send-email":
-      if (args.some((a) => /^--(to-cmd|cc-cmd|sendmail-cmd|smtp-server)/.test(a))) return "git send-email names a program to run";
+      if (args.some((a) => /^--(to-cmd|cc-cmd|sendmail-cmd|smtp-server)/.test(a)))
+        return "git send-email names a program to run";
       break;
   }
   return undefined;
@@ -136,7 +236,9 @@ const checks: Record<string, Check> = {
   // find: -exec/-execdir/-ok/-okdir run programs, -delete removes, -fprint*/-fls write (CVE-2026-24887).
   find(words) {
     const bad = words.find((w) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(w.value));
-    return bad ? `find ${bad.value} ${/delete|^-f/.test(bad.value) ? "deletes or writes files" : "runs a program on every file it finds"}` : undefined;
+    return bad
+      ? `find ${bad.value} ${/delete|^-f/.test(bad.value) ? "deletes or writes files" : "runs a program on every file it finds"}`
+      : undefined;
   },
   // fd -x/-X run a program per match.
   fd(words) {
@@ -145,14 +247,17 @@ const checks: Record<string, Check> = {
   },
   // env -S splits a string into a new command line.
   env(words) {
-    if (words.some((w) => /^(-S|--split-string)/.test(w.value) || /^-[a-zA-Z]*S/.test(w.value))) return "env -S splits a string into a command line";
+    if (words.some((w) => /^(-S|--split-string)/.test(w.value) || /^-[a-zA-Z]*S/.test(w.value)))
+      return "env -S splits a string into a command line";
     return undefined;
   },
   // tar --to-command, -I/--use-compress-program, --checkpoint-action, -F/--info-script run programs.
   tar(words) {
     const bad = words.find(
       (w, i) =>
-        /^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command)(=|$)/.test(w.value) ||
+        /^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command)(=|$)/.test(
+          w.value,
+        ) ||
         (/^-[a-zA-Z]*[IF]/.test(w.value) && !w.value.startsWith("--")) ||
         (i === 1 && /^[a-zA-Z]*[IF][a-zA-Z]*$/.test(w.value)),
     );
@@ -169,7 +274,9 @@ const checks: Record<string, Check> = {
   sftp: sshRisk,
   // sort --compress-program runs a program (its -o output is in outputs.ts).
   sort(words) {
-    return words.some((w) => w.value.startsWith("--compress-program")) ? "sort --compress-program runs a program" : undefined;
+    return words.some((w) => w.value.startsWith("--compress-program"))
+      ? "sort --compress-program runs a program"
+      : undefined;
   },
   // zip -TT/--unzip-command runs the test program it names.
   zip(words) {
@@ -183,22 +290,30 @@ const checks: Record<string, Check> = {
   view: editorRisk,
   // emacs --eval/-l/-f run Lisp, which can run anything.
   emacs(words) {
-    return words.some((w) => /^(--eval|-l|--load|-f|--funcall|--batch|-batch|--script)/.test(w.value)) ? "emacs --eval/--load runs Lisp code" : undefined;
+    return words.some((w) => /^(--eval|-l|--load|-f|--funcall|--batch|-batch|--script)/.test(w.value))
+      ? "emacs --eval/--load runs Lisp code"
+      : undefined;
   },
   // curl -K/--config reads options (an output file, a command) from a file that was not checked.
   curl(words) {
-    return words.some((w) => /^(-K|--config)/.test(w.value) || /^-[a-zA-Z]*K/.test(w.value)) ? "curl -K reads options from a file that was not checked" : undefined;
+    return words.some((w) => /^(-K|--config)/.test(w.value) || /^-[a-zA-Z]*K/.test(w.value))
+      ? "curl -K reads options from a file that was not checked"
+      : undefined;
   },
   // wget -e runs wgetrc commands, and --use-askpass names a program.
   wget(words) {
-    return words.some((w) => /^(-e|--execute|--use-askpass|--config)/.test(w.value)) ? "wget -e/--config runs wgetrc commands that were not checked" : undefined;
+    return words.some((w) => /^(-e|--execute|--use-askpass|--config)/.test(w.value))
+      ? "wget -e/--config runs wgetrc commands that were not checked"
+      : undefined;
   },
   // mapfile/readarray -C run a callback command every N lines.
   mapfile: mapfileRisk,
   readarray: mapfileRisk,
   // enable -f loads builtins from a shared library.
   enable(words) {
-    return words.some((w) => /^-[a-zA-Z]*f/.test(w.value)) ? "enable -f loads shell builtins from a shared library" : undefined;
+    return words.some((w) => /^-[a-zA-Z]*f/.test(w.value))
+      ? "enable -f loads shell builtins from a shared library"
+      : undefined;
   },
   // man -P/--pager and -H/--html name a program to run.
   man(words) {
@@ -208,17 +323,44 @@ const checks: Record<string, Check> = {
 for (const name of AWKS) checks[name] = awkRisk;
 for (const name of ["gcc", "g++", "cc", "c++", "clang", "clang++", "tcc"]) checks[name] = compilerRisk;
 // gdb runs commands from -x files, -ex text and its init files.
-checks.gdb = (words) => (words.some((w) => /^(-x|-ex|-ix|-iex|--command|--eval-command|--init-command|--init-eval-command|-batch|--batch)/.test(w.value)) ? "gdb -x/-ex runs debugger commands, which can run a shell" : undefined);
+checks.gdb = (words) =>
+  words.some((w) =>
+    /^(-x|-ex|-ix|-iex|--command|--eval-command|--init-command|--init-eval-command|-batch|--batch)/.test(w.value),
+  )
+    ? "gdb -x/-ex runs debugger commands, which can run a shell"
+    : undefined;
 // sqlite3's dot-commands (.shell, .system, .load) run programs; SQL on the command line or stdin may hold them.
-checks.sqlite3 = (words) => (words.slice(1).some((w) => w.value.trimStart().startsWith(".") && w.value !== "." && !w.value.startsWith("./") && !w.value.startsWith("..")) || words.some((w) => /^-(init|cmd)$/.test(w.value)) ? "sqlite3 dot-commands (.shell, .system, .load) run programs" : undefined);
+checks.sqlite3 = (words) =>
+  words
+    .slice(1)
+    .some(
+      (w) =>
+        w.value.trimStart().startsWith(".") &&
+        w.value !== "." &&
+        !w.value.startsWith("./") &&
+        !w.value.startsWith(".."),
+    ) || words.some((w) => /^-(init|cmd)$/.test(w.value))
+    ? "sqlite3 dot-commands (.shell, .system, .load) run programs"
+    : undefined;
 // openssl loads engines and providers (shared libraries) by name; a config file can too.
-checks.openssl = (words) => (words.some((w) => /^-(engine|provider|provider-path|config|keygen_engine)$/.test(w.value)) ? "openssl -engine/-provider loads a shared library" : undefined);
-checks["ssh-keygen"] = (words) => (words.some((w) => /^-[a-zA-Z]*[Dw]/.test(w.value)) ? "ssh-keygen -D/-w loads a PKCS#11 or FIDO library" : undefined);
+checks.openssl = (words) =>
+  words.some((w) => /^-(engine|provider|provider-path|config|keygen_engine)$/.test(w.value))
+    ? "openssl -engine/-provider loads a shared library"
+    : undefined;
+checks["ssh-keygen"] = (words) =>
+  words.some((w) => /^-[a-zA-Z]*[Dw]/.test(w.value)) ? "ssh-keygen -D/-w loads a PKCS#11 or FIDO library" : undefined;
 // perl's rename takes Perl code as its first argument.
-checks.rename = (words) => (words.slice(1).some((w) => !w.value.startsWith("-") && /[(;`${}@]|\/e[a-z]*$/.test(w.value)) ? "rename's expression is Perl code, which can run programs" : undefined);
+checks.rename = (words) =>
+  words.slice(1).some((w) => !w.value.startsWith("-") && /[(;`${}@]|\/e[a-z]*$/.test(w.value))
+    ? "rename's expression is Perl code, which can run programs"
+    : undefined;
 // patch writes the files its diff names, which are not known before it runs.
-checks.patch = (words) => (words.some((w) => /^(--dry-run|-C|--check)$/.test(w.value)) ? undefined : "patch writes the files its diff names, which are not known before it runs");
-checks.split = (words) => (words.some((w) => /^--filt/.test(w.value)) ? "split --filter runs a shell command" : undefined);
+checks.patch = (words) =>
+  words.some((w) => /^(--dry-run|-C|--check)$/.test(w.value))
+    ? undefined
+    : "patch writes the files its diff names, which are not known before it runs";
+checks.split = (words) =>
+  words.some((w) => /^--filt/.test(w.value)) ? "split --filter runs a shell command" : undefined;
 // ed and ex run `!command` from their input.
 checks.ed = () => "ed runs `!command` lines of its input";
 checks.fdfind = checks.fd!;
@@ -226,13 +368,23 @@ checks.gtar = checks.bsdtar = checks.tar!;
 
 // vi and friends: every option may run editor commands (-c, +cmd, -S, -s, -u vimrc, --cmd, clusters such as -sc).
 function editorRisk(words: readonly ShellWord[]): string | undefined {
-  return words.some((w, i) => i > 0 && /^[-+]./.test(w.value) && w.value !== "--") ? `${words[0]!.value} ${words.find((w, i) => i > 0 && /^[-+]./.test(w.value))!.value}: an editor's options run editor commands (-c, +cmd, -S, -u), which can run a shell` : undefined;
+  return words.some((w, i) => i > 0 && /^[-+]./.test(w.value) && w.value !== "--")
+    ? `${words[0]!.value} ${words.find((w, i) => i > 0 && /^[-+]./.test(w.value))!.value}: an editor's options run editor commands (-c, +cmd, -S, -u), which can run a shell`
+    : undefined;
 }
 
 // C compilers: options that name a program or plugin to run, or read more options from a file.
 function compilerRisk(words: readonly ShellWord[]): string | undefined {
-  const bad = words.find((w, i) => i > 0 && /^(-wrapper|-B|-fplugin|@|-specs|--specs|-fuse-ld|-Xlinker|-Wl,.*plugin|-iplugindir|--sysroot|-no-integrated-as|-fintegrated-as|--ld-path|-ccc-)/.test(w.value));
-  return bad ? `${words[0]!.value} ${bad.value} names a program, plugin or options file for the compiler to use` : undefined;
+  const bad = words.find(
+    (w, i) =>
+      i > 0 &&
+      /^(-wrapper|-B|-fplugin|@|-specs|--specs|-fuse-ld|-Xlinker|-Wl,.*plugin|-iplugindir|--sysroot|-no-integrated-as|-fintegrated-as|--ld-path|-ccc-)/.test(
+        w.value,
+      ),
+  );
+  return bad
+    ? `${words[0]!.value} ${bad.value} names a program, plugin or options file for the compiler to use`
+    : undefined;
 }
 
 function mapfileRisk(words: readonly ShellWord[]): string | undefined {
@@ -243,20 +395,29 @@ function sshRisk(words: readonly ShellWord[]): string | undefined {
   for (let i = 1; i < words.length; i++) {
     const v = words[i]!.value;
     // scp -S and sftp -S/-D name the program run in place of ssh or the sftp server.
-    if (words[0]!.value !== "ssh" && /^-[a-zA-Z]*[SD]/.test(v)) return `${words[0]!.value} -S/-D names a program to run in place of ssh`;
+    if (words[0]!.value !== "ssh" && /^-[a-zA-Z]*[SD]/.test(v))
+      return `${words[0]!.value} -S/-D names a program to run in place of ssh`;
     const option = v === "-o" ? (words[i + 1]?.value ?? "") : v.startsWith("-o") ? v.slice(2) : "";
-    if (/^\s*(proxycommand|localcommand|permitlocalcommand|knownhostscommand|proxyjump)/i.test(option)) return "ssh -o ProxyCommand/LocalCommand runs a local program";
-    if (v === "-F" || (v.startsWith("-F") && v.length > 2)) return "ssh -F reads a configuration file that can name programs to run";
+    if (/^\s*(proxycommand|localcommand|permitlocalcommand|knownhostscommand|proxyjump)/i.test(option))
+      return "ssh -o ProxyCommand/LocalCommand runs a local program";
+    if (v === "-F" || (v.startsWith("-F") && v.length > 2))
+      return "ssh -F reads a configuration file that can name programs to run";
   }
   return undefined;
 }
 
 function awkRisk(words: readonly ShellWord[]): string | undefined {
-  const spec = { short: "FvfEeil", long: ["--field-separator", "--assign", "--file", "--exec", "--source", "--include", "--load"] };
+  const spec = {
+    short: "FvfEeil",
+    long: ["--field-separator", "--assign", "--file", "--exec", "--source", "--include", "--load"],
+  };
   const scan = scanOptions(words, 1, spec);
   if (hasOption(scan, ["--sandbox"], "S", spec)) return undefined;
-  if (hasOption(scan, ["--file", "--exec", "--include", "--load"], "fEil", spec)) return "awk -f/-E/-i/-l brings in a program that was not checked";
-  const sources = scan.seen.flatMap((w, k) => (w.value === "-e" || w.value === "--source" ? [scan.seen[k + 1]?.value ?? ""] : []));
+  if (hasOption(scan, ["--file", "--exec", "--include", "--load"], "fEil", spec))
+    return "awk -f/-E/-i/-l brings in a program that was not checked";
+  const sources = scan.seen.flatMap((w, k) =>
+    w.value === "-e" || w.value === "--source" ? [scan.seen[k + 1]?.value ?? ""] : [],
+  );
   if (sources.length === 0) sources.push(words[scan.index]?.value ?? "");
   for (const program of sources) {
     const risk = awkProgramRisk(program);
@@ -277,12 +438,34 @@ export function riskyOptions(program: string, words: readonly ShellWord[], open:
   if (!check) return undefined;
   if (open) return `${program} gets more arguments at run time, which could include options that run programs`;
   const dynamic = words.find((w) => !w.literal);
-  if (dynamic) return `an argument of ${program} (${dynamic.text}) is only known at run time, and could be an option that runs programs`;
+  if (dynamic)
+    return `an argument of ${program} (${dynamic.text}) is only known at run time, and could be an option that runs programs`;
   return check(words);
 }
 
 // Package managers' commands that only read (everything else may run the package's scripts).
-const PM_READS = new Set(["view", "info", "show", "ls", "list", "outdated", "search", "help", "whoami", "ping", "doctor", "why", "explain", "root", "prefix", "bin", "config", "get", "--version", "-v"]);
+const PM_READS = new Set([
+  "view",
+  "info",
+  "show",
+  "ls",
+  "list",
+  "outdated",
+  "search",
+  "help",
+  "whoami",
+  "ping",
+  "doctor",
+  "why",
+  "explain",
+  "root",
+  "prefix",
+  "bin",
+  "config",
+  "get",
+  "--version",
+  "-v",
+]);
 const SUBCOMMAND_RUNS: Record<string, ReadonlySet<string> | "all"> = {
   // cargo's build scripts (build.rs) and tests are project code; go generate runs //go:generate commands.
   cargo: new Set(["run", "build", "b", "test", "t", "bench", "install", "check", "clippy", "doc"]),
@@ -297,20 +480,35 @@ const SUBCOMMAND_RUNS: Record<string, ReadonlySet<string> | "all"> = {
 export function projectCodeRisk(program: string, words: readonly ShellWord[]): string | undefined {
   const sub = words.slice(1).find((w) => !w.literal || !w.value.startsWith("-"));
   switch (program) {
-    case "npm": case "pnpm": case "yarn": case "bun":
+    case "npm":
+    case "pnpm":
+    case "yarn":
+    case "bun":
       // install and friends run lifecycle scripts; run/test/start/exec run package scripts or binaries.
-      return sub?.literal && PM_READS.has(sub.value) ? undefined : `${program} ${sub?.text ?? ""} runs scripts from the project's package.json`.replace("  ", " ");
-    case "npx": case "pnpx": case "bunx":
+      return sub?.literal && PM_READS.has(sub.value)
+        ? undefined
+        : `${program} ${sub?.text ?? ""} runs scripts from the project's package.json`.replace("  ", " ");
+    case "npx":
+    case "pnpx":
+    case "bunx":
       return `${program} runs a package's code`;
-    case "make": case "gmake": case "just": case "rake":
+    case "make":
+    case "gmake":
+    case "just":
+    case "rake":
       return `${program} runs the recipes of the project's ${program === "make" || program === "gmake" ? "Makefile" : "build file"}`;
-    case "pytest": case "tox": case "nox":
+    case "pytest":
+    case "tox":
+    case "nox":
       return `${program} runs the project's test and configuration code`;
-    case "source": case ".":
+    case "source":
+    case ".":
       return `${program} runs the commands in ${words[1]?.text ?? "its file"}`;
   }
-  if (/^python[0-9.]*$/.test(program) && words.some((w) => w.value === "-m" || /^-[a-zA-Z]*m/.test(w.value))) return `${program} -m runs a module, which may be the project's own`;
+  if (/^python[0-9.]*$/.test(program) && words.some((w) => w.value === "-m" || /^-[a-zA-Z]*m/.test(w.value)))
+    return `${program} -m runs a module, which may be the project's own`;
   const runs = SUBCOMMAND_RUNS[program];
-  if (runs && sub && (runs === "all" || !sub.literal || runs.has(sub.value))) return `${program} ${sub.text} runs the project's build or test code`;
+  if (runs && sub && (runs === "all" || !sub.literal || runs.has(sub.value)))
+    return `${program} ${sub.text} runs the project's build or test code`;
   return undefined;
 }

@@ -25,23 +25,47 @@ export function sedScriptRisk(script: string): string | undefined {
     switch (cmd) {
       case "{":
       case "}":
-      case "=": case "d": case "D": case "g": case "G": case "h": case "H": case "n": case "N":
-      case "p": case "P": case "x": case "z": case "F":
+      case "=":
+      case "d":
+      case "D":
+      case "g":
+      case "G":
+      case "h":
+      case "H":
+      case "n":
+      case "N":
+      case "p":
+      case "P":
+      case "x":
+      case "z":
+      case "F":
         break;
-      case "l": case "L": case "q": case "Q":
+      case "l":
+      case "L":
+      case "q":
+      case "Q":
         s.skipBlanks();
         while (/[0-9]/.test(s.peek())) s.i++;
         break;
-      case "#": case ":": case "b": case "t": case "T": case "v":
+      case "#":
+      case ":":
+      case "b":
+      case "t":
+      case "T":
+      case "v":
         s.restOfCommand(cmd === "#" || cmd === ":");
         break;
-      case "a": case "i": case "c":
+      case "a":
+      case "i":
+      case "c":
         s.text();
         break;
-      case "r": case "R":
+      case "r":
+      case "R":
         s.restOfLine(); // reads a file: reading is left to rules
         break;
-      case "w": case "W":
+      case "w":
+      case "W":
         return `the sed command ${cmd} writes a file`;
       case "e":
         return "the sed command e runs a shell command";
@@ -59,7 +83,8 @@ export function sedScriptRisk(script: string): string | undefined {
       }
       case "y": {
         const delim = s.next();
-        if (!delim || delim === "\n" || delim === "\\" || !s.part(delim) || !s.part(delim)) return "a sed y command it cannot read";
+        if (!delim || delim === "\n" || delim === "\\" || !s.part(delim) || !s.part(delim))
+          return "a sed y command it cannot read";
         break;
       }
       default:

@@ -72,7 +72,9 @@ export interface ProgramSpecSource {
   /** As a sub-command: the words it stands for in canonical form (`npm test` is `npm run test`). */
   canonical?: string[];
   /** cp, mv, ln: which operands are sources and which the destination (where each source lands is judged on disk). */
-  copies?: (words: readonly ShellWord[]) => { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean } | undefined;
+  copies?: (
+    words: readonly ShellWord[],
+  ) => { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean } | undefined;
   /** A lone `-` is an option (`env -` is `env -i`). */
   dashOption?: boolean;
   /** NAME=value operands before the command set its environment (env): each is checked by the wrapper reader. */
@@ -112,7 +114,16 @@ export interface ProgramSpec {
   canonicalWords?: string[];
 }
 
-const EFFECTS: Record<string, OptionEffect> = { "": "data", r: "read", w: "write", d: "dir", p: "pattern", W: "inplace", R: "patternfile", L: "list" };
+const EFFECTS: Record<string, OptionEffect> = {
+  "": "data",
+  r: "read",
+  w: "write",
+  d: "dir",
+  p: "pattern",
+  W: "inplace",
+  R: "patternfile",
+  L: "list",
+};
 
 /** Read the notation of one spec (and its sub-commands). Throws on a malformed one: specs are code. */
 export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpec {
@@ -129,10 +140,16 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     const spellings = token.split("|");
     const last = spellings.pop()!;
     const m = /^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])(\?)?(==?)?([rwdpWRL]?)$/.exec(last);
-    if (!m || spellings.some((x) => !/^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])$/.test(x))) throw new Error(`spec of ${name}: cannot read the option ${JSON.stringify(token)}`);
+    if (!m || spellings.some((x) => !/^(--?[A-Za-z0-9][A-Za-z0-9.-]*|-[^-\s=?])$/.test(x)))
+      throw new Error(`spec of ${name}: cannot read the option ${JSON.stringify(token)}`);
     const [, lastSpelling, optional, equals, effect] = m;
     const all = [...spellings, lastSpelling!];
-    const def: OptionDef = { arity: equals === "==" ? 2 : equals === "=" ? 1 : 0, optional: optional === "?", effect: EFFECTS[effect ?? ""]!, canonical: all[0]! };
+    const def: OptionDef = {
+      arity: equals === "==" ? 2 : equals === "=" ? 1 : 0,
+      optional: optional === "?",
+      effect: EFFECTS[effect ?? ""]!,
+      canonical: all[0]!,
+    };
     if (def.optional && def.arity === 0) def.arity = 1;
     for (const spelling of all) {
       (spelling.startsWith("--") ? long : short).set(spelling, def);
@@ -145,7 +162,8 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
   let repeat: OperandKind | undefined;
   for (const k of kinds) {
     const kind = k.replace(/\*$/, "") as OperandKind;
-    if (!["data", "read", "write", "dir", "pattern", "command", "sub"].includes(kind)) throw new Error(`spec of ${name}: unknown operand kind ${k}`);
+    if (!["data", "read", "write", "dir", "pattern", "command", "sub"].includes(kind))
+      throw new Error(`spec of ${name}: unknown operand kind ${k}`);
     if (k.endsWith("*")) repeat = kind;
     else (repeat === undefined ? fixedBefore : fixedAfter).push(kind);
   }
@@ -154,7 +172,11 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     ? new Map(
         Object.entries(source.sub).flatMap(([k, v]) => {
           const names = k.split("|");
-          const compiled = { ...compileSpec(v, `${name} ${names[0]}`), canonicalName: names[0]!, ...(v.canonical ? { canonicalWords: v.canonical } : {}) };
+          const compiled = {
+            ...compileSpec(v, `${name} ${names[0]}`),
+            canonicalName: names[0]!,
+            ...(v.canonical ? { canonicalWords: v.canonical } : {}),
+          };
           return names.map((n) => [n, compiled] as const);
         }),
       )
@@ -218,7 +240,9 @@ export interface SpecReading {
 
 /** Judge `words` (program first) against `spec`. */
 export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name: string): SpecReading {
-  const reading: SpecReading = spec.read ? spec.read(words) : { reads: [], writes: [], dirs: [], links: false, recursive: false, canonical: [name], subDepth: 1 };
+  const reading: SpecReading = spec.read
+    ? spec.read(words)
+    : { reads: [], writes: [], dirs: [], links: false, recursive: false, canonical: [name], subDepth: 1 };
   if (!spec.read) readInto(spec, words, 1, name, reading);
   else reading.canonical = [name, ...words.slice(1).map((w) => w.value)];
 
@@ -229,7 +253,13 @@ function fail(reading: SpecReading, at: number, why: string) {
   reading.unproven ??= { at, why };
 }
 
-function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number, name: string, reading: SpecReading): void {
+function readInto(
+  spec: ProgramSpec,
+  words: readonly ShellWord[],
+  start: number,
+  name: string,
+  reading: SpecReading,
+): void {
   if (spec.unproven) fail(reading, start - 1, spec.unproven);
   const checked = spec.check?.(words);
   if (checked) fail(reading, checked.at, checked.why);
@@ -254,7 +284,8 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
     else if (def.effect === "read" || def.effect === "patternfile") reading.reads.push(value);
     if (def.effect === "patternfile") patternGiven = true;
     // A list of files to read: the list is read, and so is every file it names (not known here).
-    if (def.effect === "list") reading.reads.push(value, { ...value, literal: false, text: `(the files ${value.text} lists)` });
+    if (def.effect === "list")
+      reading.reads.push(value, { ...value, literal: false, text: `(the files ${value.text} lists)` });
     if (def.effect === "read" || def.effect === "patternfile") {
       // nothing more
     } else if (def.effect === "write") reading.writes.push(value);
@@ -270,7 +301,12 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
     }
     if (!word.literal) {
       // A run-time word could be any option (a glob could match a file named `-rf`).
-      if (!spec.dynamicOk) fail(reading, i, `the argument ${word.text} of ${name} is only known at run time, and could be an option the engine does not know`);
+      if (!spec.dynamicOk)
+        fail(
+          reading,
+          i,
+          `the argument ${word.text} of ${name} is only known at run time, and could be an option the engine does not know`,
+        );
       operands.push({ word, at: i });
       if (spec.posix || kindAt(spec, operands.length) === "command") ended = true;
       continue;
@@ -319,7 +355,8 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
           fail(reading, i, `${name} ${key} needs a value`);
           break;
         }
-        if (!value.literal && def.effect !== "data" && def.effect !== "pattern") fail(reading, i, `the value of ${name} ${key} (${value.text}) is only known at run time`);
+        if (!value.literal && def.effect !== "data" && def.effect !== "pattern")
+          fail(reading, i, `the value of ${name} ${key} (${value.text}) is only known at run time`);
         if (k === def.arity - 1) effect(def, value);
       }
       continue;
@@ -357,7 +394,8 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
         const value = words[++i];
         if (!value) fail(reading, i, `${name} ${letter} needs a value`);
         else {
-          if (!value.literal && def.effect !== "data" && def.effect !== "pattern") fail(reading, i, `the value of ${name} ${letter} (${value.text}) is only known at run time`);
+          if (!value.literal && def.effect !== "data" && def.effect !== "pattern")
+            fail(reading, i, `the value of ${name} ${letter} (${value.text}) is only known at run time`);
           effect(def, value);
         }
       }
@@ -367,7 +405,8 @@ function readInto(spec: ProgramSpec, words: readonly ShellWord[], start: number,
   if (spec.sub) {
     const first = operands[0];
     if (!first) return;
-    if (!first.word.literal) return fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
+    if (!first.word.literal)
+      return fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
     const sub = spec.sub.get(first.word.value);
     if (!sub) return fail(reading, first.at, `${name} ${first.word.value} is not a sub-command the engine knows`);
     const words_ = sub.canonicalWords ?? [sub.canonicalName ?? first.word.value];
@@ -424,13 +463,21 @@ function assignOperands(
   const dynamic = operands.findIndex((o) => !o.word.literal && !isQuotedWhole(o.word));
   const kindsUsed = new Set([...before, ...spec.fixedAfter, ...(spec.repeat ? [spec.repeat] : [])]);
   if (dynamic !== -1 && kindsUsed.size > 1) {
-    fail(reading, operands[dynamic]!.at, `the argument ${operands[dynamic]!.word.text} of ${name} is only known at run time, so which operand is which cannot be told`);
+    fail(
+      reading,
+      operands[dynamic]!.at,
+      `the argument ${operands[dynamic]!.word.text} of ${name} is only known at run time, so which operand is which cannot be told`,
+    );
   }
   const n = operands.length;
   const after = spec.fixedAfter;
   const fixed = before.length + after.length;
   if (!spec.repeat && n > fixed) {
-    fail(reading, operands[fixed]!.at, `${name} takes ${fixed === 0 ? "no operands" : `at most ${fixed} operand${fixed === 1 ? "" : "s"}`} the engine knows of`);
+    fail(
+      reading,
+      operands[fixed]!.at,
+      `${name} takes ${fixed === 0 ? "no operands" : `at most ${fixed} operand${fixed === 1 ? "" : "s"}`} the engine knows of`,
+    );
   }
   for (let k = 0; k < n; k++) {
     const o = operands[k]!;
@@ -448,9 +495,14 @@ function isQuotedWhole(word: ShellWord): boolean {
   return /^"[^"]*"$/.test(word.text);
 }
 
-function judgeOperand(kind: OperandKind, o: { word: ShellWord; at: number }, inplace: boolean, name: string, reading: SpecReading) {
+function judgeOperand(
+  kind: OperandKind,
+  o: { word: ShellWord; at: number },
+  inplace: boolean,
+  _name: string,
+  reading: SpecReading,
+) {
   const effective = inplace && kind === "read" ? "write" : kind;
   if (effective === "read" || effective === "dir") reading.reads.push(o.word);
   else if (effective === "write") reading.writes.push(o.word);
-
 }

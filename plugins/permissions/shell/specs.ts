@@ -18,9 +18,11 @@ import { gitConfigRisk } from "./risky";
 const HELP = "--help --version";
 const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r -R -z -Z -U -T --color?= --colour?= -e=p --regexp=p -f=R --file=R -m= --max-count= -A= -B= -C= -# --after-context= --before-context= --context= --include= --exclude= --exclude-dir= --exclude-from=r --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --line-number --no-filename --with-filename --only-matching --quiet --silent --no-messages --byte-offset --text --binary-files= --label= --null --null-data --recursive --dereference-recursive --extended-regexp --fixed-strings --basic-regexp --perl-regexp --initial-tab --line-buffered ${HELP}`;
 const SUMS = `-b -c -t -z --binary --check --text --tag --zero --quiet --status --strict -w --warn --ignore-missing ${HELP}`;
-const GIT_DIFF = "-p -u --patch -s --no-patch -U= --unified= --raw --patch-with-raw --stat?= --numstat --shortstat --dirstat?= --summary --name-only --name-status --color?= --no-color --word-diff?= --color-words?= --no-renames -M?= --find-renames?= -C?= --find-copies?= -D --irreversible-delete -R --relative?= --no-relative -a --text -w --ignore-all-space -b --ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol --minimal --patience --histogram --diff-algorithm= --diff-filter= --full-index --binary --abbrev?= -z --exit-code --quiet --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix --check --function-context -W --indent-heuristic --no-indent-heuristic --ignore-submodules?= --submodule?= -O=r --merge-base -S= -G= --pickaxe-all --pickaxe-regex --line-prefix=";
+const GIT_DIFF =
+  "-p -u --patch -s --no-patch -U= --unified= --raw --patch-with-raw --stat?= --numstat --shortstat --dirstat?= --summary --name-only --name-status --color?= --no-color --word-diff?= --color-words?= --no-renames -M?= --find-renames?= -C?= --find-copies?= -D --irreversible-delete -R --relative?= --no-relative -a --text -w --ignore-all-space -b --ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol --minimal --patience --histogram --diff-algorithm= --diff-filter= --full-index --binary --abbrev?= -z --exit-code --quiet --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix --check --function-context -W --indent-heuristic --no-indent-heuristic --ignore-submodules?= --submodule?= -O=r --merge-base -S= -G= --pickaxe-all --pickaxe-regex --line-prefix=";
 const GIT_LOG = `${GIT_DIFF} --oneline -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E --extended-regexp -F --fixed-strings --merges --no-merges --min-parents= --max-parents= --first-parent --all --branches?= --tags?= --remotes?= --glob= --exclude= --reverse --graph --decorate?= --no-decorate --source --pretty?= --format= --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --topo-order --date-order --author-date-order --follow -L= --full-history --simplify-by-decoration --ancestry-path --boundary --no-walk?= --walk-reflogs -g --show-signature --notes?= --no-notes --encoding= --expand-tabs?= --no-expand-tabs --mailmap --use-mailmap --log-size --show-pulls -m --cc --dd --combined-all-paths --no-merges --count`;
-const GIT_REMOTE_OPTS = "-q --quiet -v --verbose --progress --no-progress --dry-run -n --all --prune -p --no-prune --tags -t --no-tags -f|--force --depth= --deepen= --shallow-since= --unshallow --update-shallow --atomic --set-upstream -u --ipv4 -4 --ipv6 -6 --jobs= -j= --prefetch --append -a --keep -k --no-write-fetch-head --porcelain";
+const GIT_REMOTE_OPTS =
+  "-q --quiet -v --verbose --progress --no-progress --dry-run -n --all --prune -p --no-prune --tags -t --no-tags -f|--force --depth= --deepen= --shallow-since= --unshallow --update-shallow --atomic --set-upstream -u --ipv4 -4 --ipv6 -6 --jobs= -j= --prefetch --append -a --keep -k --no-write-fetch-head --porcelain";
 
 const git: ProgramSpecSource = {
   // Global options before the sub-command: -C moves to a folder; -c, --git-dir, --work-tree,
@@ -28,24 +30,65 @@ const git: ProgramSpecSource = {
   options: `-C=d --no-pager -P --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-replace-objects --no-lazy-fetch ${HELP} -v`,
   operands: "sub",
   sub: {
-    status: { options: "-s --short -b --branch --show-stash --porcelain?= --long -v --verbose -u?= --untracked-files?= --ignore-submodules?= --ignored?= -z --column?= --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames?=", operands: "read*" },
+    status: {
+      options:
+        "-s --short -b --branch --show-stash --porcelain?= --long -v --verbose -u?= --untracked-files?= --ignore-submodules?= --ignored?= -z --column?= --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames?=",
+      operands: "read*",
+    },
     log: { options: GIT_LOG, operands: "data*" },
     show: { options: `${GIT_LOG}`, operands: "data*" },
     // Paths and revisions alike are read (`git diff --no-index ~/.ssh/id_rsa /dev/null` prints the key).
-    diff: { options: `${GIT_DIFF} --cached --staged --no-index`, operands: "read*", recursive: (w) => w.some((x) => x.value === "--no-index") },
+    diff: {
+      options: `${GIT_DIFF} --cached --staged --no-index`,
+      operands: "read*",
+      recursive: (w) => w.some((x) => x.value === "--no-index"),
+    },
     whatchanged: { options: GIT_LOG, operands: "data*" },
-    shortlog: { options: "-n --numbered -s --summary -e --email -c --committer --all -w?= --format= --group= --since= --until= --no-merges --merges", operands: "data*" },
-    add: { options: "-n --dry-run -v --verbose -f --force -u --update -A --all --no-all --ignore-removal --no-ignore-removal -N --intent-to-add --refresh --ignore-errors --ignore-missing --renormalize --no-warn-embedded-repo --chmod= --sparse", operands: "read*" },
-    commit: {
-      // -e/--edit, -S/--gpg-sign and -t/--template are left out: they run an editor or a signing program.
-      options: "-m= --message= -a --all -F=r --file=r --amend --no-edit -q --quiet -v --verbose -s --signoff --no-signoff --allow-empty --allow-empty-message --author= --date= -n --no-verify --verify --fixup= --squash= -C= --reuse-message= --reset-author --dry-run --short --porcelain --long -z --null -u?= --untracked-files?= -i --include -o --only --cleanup= --no-post-rewrite --status --no-status --trailer= -c= --reedit-message= --no-gpg-sign",
+    shortlog: {
+      options:
+        "-n --numbered -s --summary -e --email -c --committer --all -w?= --format= --group= --since= --until= --no-merges --merges",
+      operands: "data*",
+    },
+    add: {
+      options:
+        "-n --dry-run -v --verbose -f --force -u --update -A --all --no-all --ignore-removal --no-ignore-removal -N --intent-to-add --refresh --ignore-errors --ignore-missing --renormalize --no-warn-embedded-repo --chmod= --sparse",
       operands: "read*",
     },
-    branch: { options: "-a --all -r --remotes -v -vv --verbose -l --list --show-current -d --delete -D -f --force -m --move -M -c --copy -C --contains= --no-contains= --merged?= --no-merged?= --sort= --format= --points-at= -u= --set-upstream-to= --unset-upstream -t --track?= --no-track --color?= --no-color --column?= --no-column -q --quiet --abbrev= --no-abbrev -i --ignore-case --create-reflog", operands: "data*" },
-    checkout: { tree: true, options: "-b= -B= -f --force -q --quiet --detach -t --track?= --no-track --orphan= -l --merge -m --conflict= --ours --theirs --ignore-skip-worktree-bits --overwrite-ignore --no-overwrite-ignore --recurse-submodules?= --no-recurse-submodules --progress --no-progress --guess --no-guess", operands: "write*" },
-    switch: { tree: true, options: "-c= --create= -C= --force-create= -d --detach -f --force --discard-changes -t --track?= --no-track --orphan= -m --merge --conflict= -q --quiet --progress --no-progress --guess --no-guess --ignore-other-worktrees", operands: "data*" },
-    restore: { tree: true, options: "-s= --source= -S --staged -W --worktree --ours --theirs -m --merge --conflict= -q --quiet --progress --no-progress --ignore-unmerged --overlay --no-overlay", operands: "write*" },
-    reset: { tree: (w) => w.some((x) => /^--(hard|merge|keep)$/.test(x.value)), options: "--soft --mixed --hard --merge --keep -q --quiet -N --no-refresh --refresh --recurse-submodules?= --no-recurse-submodules", operands: "data*" },
+    commit: {
+      // -e/--edit, -S/--gpg-sign and -t/--template are left out: they run an editor or a signing program.
+      options:
+        "-m= --message= -a --all -F=r --file=r --amend --no-edit -q --quiet -v --verbose -s --signoff --no-signoff --allow-empty --allow-empty-message --author= --date= -n --no-verify --verify --fixup= --squash= -C= --reuse-message= --reset-author --dry-run --short --porcelain --long -z --null -u?= --untracked-files?= -i --include -o --only --cleanup= --no-post-rewrite --status --no-status --trailer= -c= --reedit-message= --no-gpg-sign",
+      operands: "read*",
+    },
+    branch: {
+      options:
+        "-a --all -r --remotes -v -vv --verbose -l --list --show-current -d --delete -D -f --force -m --move -M -c --copy -C --contains= --no-contains= --merged?= --no-merged?= --sort= --format= --points-at= -u= --set-upstream-to= --unset-upstream -t --track?= --no-track --color?= --no-color --column?= --no-column -q --quiet --abbrev= --no-abbrev -i --ignore-case --create-reflog",
+      operands: "data*",
+    },
+    checkout: {
+      tree: true,
+      options:
+        "-b= -B= -f --force -q --quiet --detach -t --track?= --no-track --orphan= -l --merge -m --conflict= --ours --theirs --ignore-skip-worktree-bits --overwrite-ignore --no-overwrite-ignore --recurse-submodules?= --no-recurse-submodules --progress --no-progress --guess --no-guess",
+      operands: "write*",
+    },
+    switch: {
+      tree: true,
+      options:
+        "-c= --create= -C= --force-create= -d --detach -f --force --discard-changes -t --track?= --no-track --orphan= -m --merge --conflict= -q --quiet --progress --no-progress --guess --no-guess --ignore-other-worktrees",
+      operands: "data*",
+    },
+    restore: {
+      tree: true,
+      options:
+        "-s= --source= -S --staged -W --worktree --ours --theirs -m --merge --conflict= -q --quiet --progress --no-progress --ignore-unmerged --overlay --no-overlay",
+      operands: "write*",
+    },
+    reset: {
+      tree: (w) => w.some((x) => /^--(hard|merge|keep)$/.test(x.value)),
+      options:
+        "--soft --mixed --hard --merge --keep -q --quiet -N --no-refresh --refresh --recurse-submodules?= --no-recurse-submodules",
+      operands: "data*",
+    },
     stash: {
       tree: (w) => !w.some((x) => /^(list|show|create|store|drop|clear)$/.test(x.value)),
       options: "",
@@ -53,54 +96,199 @@ const git: ProgramSpecSource = {
       sub: Object.fromEntries(
         ["list", "show", "push", "save", "pop", "apply", "drop", "clear", "branch", "create", "store"].map((s) => [
           s,
-          { options: `-m= --message= -u --include-untracked -k --keep-index --no-keep-index -a --all -q --quiet --index -S --staged ${s === "list" || s === "show" ? GIT_LOG : ""}`, operands: s === "push" ? "read*" : "data*" },
+          {
+            options: `-m= --message= -u --include-untracked -k --keep-index --no-keep-index -a --all -q --quiet --index -S --staged ${s === "list" || s === "show" ? GIT_LOG : ""}`,
+            operands: s === "push" ? "read*" : "data*",
+          },
         ]),
       ),
     },
     fetch: { options: GIT_REMOTE_OPTS, operands: "data*" },
-    pull: { tree: true, options: `${GIT_REMOTE_OPTS} --rebase?= --no-rebase --ff --no-ff --ff-only --squash --no-squash --commit --no-commit --edit --no-edit --stat --no-stat --autostash --no-autostash --allow-unrelated-histories --log?= --no-log --verify --no-verify`, operands: "data*" },
-    push: { options: `${GIT_REMOTE_OPTS} --delete -d --mirror --follow-tags --no-follow-tags --force-with-lease?= --force-if-includes --no-force-with-lease --no-verify --verify --push-option= -o= --signed?= --no-signed`, operands: "data*" },
-    merge: { tree: true, options: "--commit --no-commit --edit --no-edit --ff --no-ff --ff-only --log?= --no-log --signoff --no-signoff --stat --no-stat -n --squash --no-squash --verify --no-verify -m= -F=r --file=r --abort --quit --continue --allow-unrelated-histories --autostash --no-autostash -q --quiet -v --verbose --progress --no-progress", operands: "data*" },
-    rebase: { tree: true, options: "--onto= --keep-base --continue --abort --quit --skip --autosquash --no-autosquash --autostash --no-autostash -q --quiet -v --verbose --stat -n --no-stat --no-verify --verify -f --force-rebase --fork-point --no-fork-point --ignore-whitespace --committer-date-is-author-date --ignore-date --reset-author-date --signoff --root --update-refs --no-update-refs --rebase-merges?= --no-rebase-merges --empty= --keep-empty --no-keep-empty --reapply-cherry-picks --no-reapply-cherry-picks --allow-empty-message --apply --merge -m --no-ff", operands: "data*" },
-    "cherry-pick": { tree: true, options: "-n --no-commit -x -m= --mainline= --continue --abort --quit --skip --ff --allow-empty --allow-empty-message --keep-redundant-commits --signoff -s", operands: "data*" },
-    revert: { tree: true, options: "-n --no-commit -m= --mainline= --continue --abort --quit --skip --no-edit --signoff -s", operands: "data*" },
-    tag: { options: "-a --annotate -m= --message= -F=r --file=r -d --delete -l --list -n?= -f --force --sort= --contains= --no-contains= --merged?= --no-merged?= --points-at= --format= --column?= --no-column -i --ignore-case --create-reflog --no-sign", operands: "data*" },
-    "rev-parse": { options: "--show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --abbrev-ref?= --short?= --verify -q --quiet --symbolic --symbolic-full-name --all --branches?= --tags?= --remotes?= --default= --revs-only --no-revs --flags --no-flags --sq --local-env-vars --show-superproject-working-tree --show-object-format?= --path-format= --since= --until= --parseopt --stop-at-non-option --keep-dashdash --sq-quote --disambiguate= --git-path=", operands: "data*" },
-    "ls-files": { options: "-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged -k --killed -z -t -v -f --full-name --recurse-submodules --error-unmatch --exclude= -x= --exclude-from=r -X=r --exclude-per-directory= --exclude-standard --directory --no-empty-directory --eol --deduplicate --abbrev?= --debug --format= --sparse", operands: "read*" },
-    "ls-tree": { options: "-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree --abbrev?= --format=", operands: "data*" },
-    "ls-remote": { options: "-h --heads -b --branches -t --tags --refs -q --quiet --exit-code --get-url --symref --sort= -o= --server-option=", operands: "data*" },
+    pull: {
+      tree: true,
+      options: `${GIT_REMOTE_OPTS} --rebase?= --no-rebase --ff --no-ff --ff-only --squash --no-squash --commit --no-commit --edit --no-edit --stat --no-stat --autostash --no-autostash --allow-unrelated-histories --log?= --no-log --verify --no-verify`,
+      operands: "data*",
+    },
+    push: {
+      options: `${GIT_REMOTE_OPTS} --delete -d --mirror --follow-tags --no-follow-tags --force-with-lease?= --force-if-includes --no-force-with-lease --no-verify --verify --push-option= -o= --signed?= --no-signed`,
+      operands: "data*",
+    },
+    merge: {
+      tree: true,
+      options:
+        "--commit --no-commit --edit --no-edit --ff --no-ff --ff-only --log?= --no-log --signoff --no-signoff --stat --no-stat -n --squash --no-squash --verify --no-verify -m= -F=r --file=r --abort --quit --continue --allow-unrelated-histories --autostash --no-autostash -q --quiet -v --verbose --progress --no-progress",
+      operands: "data*",
+    },
+    rebase: {
+      tree: true,
+      options:
+        "--onto= --keep-base --continue --abort --quit --skip --autosquash --no-autosquash --autostash --no-autostash -q --quiet -v --verbose --stat -n --no-stat --no-verify --verify -f --force-rebase --fork-point --no-fork-point --ignore-whitespace --committer-date-is-author-date --ignore-date --reset-author-date --signoff --root --update-refs --no-update-refs --rebase-merges?= --no-rebase-merges --empty= --keep-empty --no-keep-empty --reapply-cherry-picks --no-reapply-cherry-picks --allow-empty-message --apply --merge -m --no-ff",
+      operands: "data*",
+    },
+    "cherry-pick": {
+      tree: true,
+      options:
+        "-n --no-commit -x -m= --mainline= --continue --abort --quit --skip --ff --allow-empty --allow-empty-message --keep-redundant-commits --signoff -s",
+      operands: "data*",
+    },
+    revert: {
+      tree: true,
+      options: "-n --no-commit -m= --mainline= --continue --abort --quit --skip --no-edit --signoff -s",
+      operands: "data*",
+    },
+    tag: {
+      options:
+        "-a --annotate -m= --message= -F=r --file=r -d --delete -l --list -n?= -f --force --sort= --contains= --no-contains= --merged?= --no-merged?= --points-at= --format= --column?= --no-column -i --ignore-case --create-reflog --no-sign",
+      operands: "data*",
+    },
+    "rev-parse": {
+      options:
+        "--show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --abbrev-ref?= --short?= --verify -q --quiet --symbolic --symbolic-full-name --all --branches?= --tags?= --remotes?= --default= --revs-only --no-revs --flags --no-flags --sq --local-env-vars --show-superproject-working-tree --show-object-format?= --path-format= --since= --until= --parseopt --stop-at-non-option --keep-dashdash --sq-quote --disambiguate= --git-path=",
+      operands: "data*",
+    },
+    "ls-files": {
+      options:
+        "-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged -k --killed -z -t -v -f --full-name --recurse-submodules --error-unmatch --exclude= -x= --exclude-from=r -X=r --exclude-per-directory= --exclude-standard --directory --no-empty-directory --eol --deduplicate --abbrev?= --debug --format= --sparse",
+      operands: "read*",
+    },
+    "ls-tree": {
+      options:
+        "-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree --abbrev?= --format=",
+      operands: "data*",
+    },
+    "ls-remote": {
+      options:
+        "-h --heads -b --branches -t --tags --refs -q --quiet --exit-code --get-url --symref --sort= -o= --server-option=",
+      operands: "data*",
+    },
     remote: {
       options: "-v --verbose",
       operands: "sub",
-      sub: { show: { options: "-n", operands: "data*" }, "get-url": { options: "--push --all", operands: "data*" }, add: { options: "-t= -m= -f --tags --no-tags --mirror?=", operands: "data*" }, remove: { operands: "data*" }, rm: { operands: "data*" }, rename: { options: "--progress --no-progress", operands: "data*" }, prune: { options: "-n --dry-run", operands: "data*" }, update: { options: "-p --prune", operands: "data*" }, "set-head": { options: "-a --auto -d --delete", operands: "data*" } },
+      sub: {
+        show: { options: "-n", operands: "data*" },
+        "get-url": { options: "--push --all", operands: "data*" },
+        add: { options: "-t= -m= -f --tags --no-tags --mirror?=", operands: "data*" },
+        remove: { operands: "data*" },
+        rm: { operands: "data*" },
+        rename: { options: "--progress --no-progress", operands: "data*" },
+        prune: { options: "-n --dry-run", operands: "data*" },
+        update: { options: "-p --prune", operands: "data*" },
+        "set-head": { options: "-a --auto -d --delete", operands: "data*" },
+      },
     },
-    blame: { options: "-b --root --show-stats -L= -l -t -S=r --reverse= --first-parent -p --porcelain --line-porcelain --incremental --encoding= --contents=r --date= --progress --no-progress -M?= -C?= --ignore-rev= --ignore-revs-file=r --color-lines --color-by-age -h -c --score-debug -f --show-name -n --show-number -s -e --show-email -w --abbrev=", operands: "read*" },
-    describe: { options: "--dirty?= --broken?= --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent", operands: "data*" },
-    mv: { options: "-f --force -k -n --dry-run -v --verbose --sparse", operands: "write*", copies: (w) => copyOperands([literalWord("mv"), ...w.slice(w.findIndex((x) => x.value === "mv") + 1)]) },
+    blame: {
+      options:
+        "-b --root --show-stats -L= -l -t -S=r --reverse= --first-parent -p --porcelain --line-porcelain --incremental --encoding= --contents=r --date= --progress --no-progress -M?= -C?= --ignore-rev= --ignore-revs-file=r --color-lines --color-by-age -h -c --score-debug -f --show-name -n --show-number -s -e --show-email -w --abbrev=",
+      operands: "read*",
+    },
+    describe: {
+      options:
+        "--dirty?= --broken?= --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent",
+      operands: "data*",
+    },
+    mv: {
+      options: "-f --force -k -n --dry-run -v --verbose --sparse",
+      operands: "write*",
+      copies: (w) => copyOperands([literalWord("mv"), ...w.slice(w.findIndex((x) => x.value === "mv") + 1)]),
+    },
     rm: { options: "-f --force -n --dry-run -r --cached --ignore-unmatch --sparse -q --quiet", operands: "write*" },
-    clean: { tree: true, options: "-d -f --force -i? -n --dry-run -q --quiet -e= --exclude= -x -X", operands: "write*" },
-    init: { links: () => true, options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=", operands: "write*" },
-    clone: { links: () => true, writes: cloneTarget, options: "-l --local --no-hardlinks -s --shared --dissociate -q --quiet -v --verbose --progress --no-checkout -n --bare --mirror -o= --origin= -b= --branch= --revision= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --filter= --also-filter-submodules --sparse --reject-shallow --no-reject-shallow", operands: "data write*" },
-    config: { persists: (w) => gitConfigRisk(w.slice(w.findIndex((x) => x.value === "config") + 1).map((x) => x.value)), options: "--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list --show-origin --show-scope --name-only --type= --bool --int --bool-or-int --path --expiry-date --default= -z --null --includes --no-includes", operands: "data*" },
-    grep: { options: `${GREP.replace(" -f=R --file=R", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`, operands: "pattern read*", recursive: true },
-    "show-ref": { options: "--head --heads --branches --tags -d --dereference -s --hash?= --verify --abbrev?= -q --quiet --exclude-existing?= --exists", operands: "data*" },
-    "for-each-ref": { options: "--count= --sort= --format= --points-at= --merged?= --no-merged?= --contains= --no-contains= --exclude= --ignore-case --omit-empty --shell --perl --python --tcl --color?=", operands: "data*" },
-    "cat-file": { options: "-t -s -e -p --textconv? --filters? --batch?= --batch-check?= --batch-command?= --batch-all-objects --buffer --unordered --follow-symlinks --allow-unknown-type -Z --use-mailmap --no-use-mailmap", operands: "data*" },
+    clean: {
+      tree: true,
+      options: "-d -f --force -i? -n --dry-run -q --quiet -e= --exclude= -x -X",
+      operands: "write*",
+    },
+    init: {
+      links: () => true,
+      options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=",
+      operands: "write*",
+    },
+    clone: {
+      links: () => true,
+      writes: cloneTarget,
+      options:
+        "-l --local --no-hardlinks -s --shared --dissociate -q --quiet -v --verbose --progress --no-checkout -n --bare --mirror -o= --origin= -b= --branch= --revision= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --filter= --also-filter-submodules --sparse --reject-shallow --no-reject-shallow",
+      operands: "data write*",
+    },
+    config: {
+      persists: (w) => gitConfigRisk(w.slice(w.findIndex((x) => x.value === "config") + 1).map((x) => x.value)),
+      options:
+        "--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list --show-origin --show-scope --name-only --type= --bool --int --bool-or-int --path --expiry-date --default= -z --null --includes --no-includes",
+      operands: "data*",
+    },
+    grep: {
+      options: `${GREP.replace(" -f=R --file=R", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`,
+      operands: "pattern read*",
+      recursive: true,
+    },
+    "show-ref": {
+      options:
+        "--head --heads --branches --tags -d --dereference -s --hash?= --verify --abbrev?= -q --quiet --exclude-existing?= --exists",
+      operands: "data*",
+    },
+    "for-each-ref": {
+      options:
+        "--count= --sort= --format= --points-at= --merged?= --no-merged?= --contains= --no-contains= --exclude= --ignore-case --omit-empty --shell --perl --python --tcl --color?=",
+      operands: "data*",
+    },
+    "cat-file": {
+      options:
+        "-t -s -e -p --textconv? --filters? --batch?= --batch-check?= --batch-command?= --batch-all-objects --buffer --unordered --follow-symlinks --allow-unknown-type -Z --use-mailmap --no-use-mailmap",
+      operands: "data*",
+    },
     "merge-base": { options: "-a --all --octopus --independent --is-ancestor --fork-point", operands: "data*" },
-    "rev-list": { options: `${GIT_LOG} --objects --objects-edge --count --not --quiet --disk-usage?= --header --timestamp --bisect --in-commit-order`, operands: "data*" },
+    "rev-list": {
+      options: `${GIT_LOG} --objects --objects-edge --count --not --quiet --disk-usage?= --header --timestamp --bisect --in-commit-order`,
+      operands: "data*",
+    },
     reflog: { options: `${GIT_LOG}`, operands: "data*" },
     "count-objects": { options: "-v --verbose -H --human-readable", operands: "" },
     version: { options: "--build-options", operands: "" },
     "check-ignore": { options: "-q --quiet -v --verbose -n --non-matching --no-index -z --stdin", operands: "read*" },
     "check-attr": { options: "-a --all --cached --stdin -z --source=", operands: "data*" },
-    "name-rev": { options: "--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always", operands: "data*" },
-    "range-diff": { options: `${GIT_DIFF} --creation-factor= --no-dual-color --left-only --right-only`, operands: "data*" },
-    "format-patch": { options: `${GIT_DIFF} -o=w --output-directory=w --stdout -n --numbered -N --no-numbered --start-number= --cover-letter --no-cover-letter -v= --reroll-count= --subject-prefix= --rfc?= --signoff -s --thread?= --no-thread --base= --zero-commit -# --suffix= -k --keep-subject --no-binary --from?= --to= --cc= --in-reply-to= --quiet --progress`, operands: "data*" },
-    archive: { options: "--format= -l --list -v --verbose --prefix= -o=w --output=w --worktree-attributes --add-file=r -# --mtime=", operands: "data*" },
+    "name-rev": {
+      options: "--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always",
+      operands: "data*",
+    },
+    "range-diff": {
+      options: `${GIT_DIFF} --creation-factor= --no-dual-color --left-only --right-only`,
+      operands: "data*",
+    },
+    "format-patch": {
+      options: `${GIT_DIFF} -o=w --output-directory=w --stdout -n --numbered -N --no-numbered --start-number= --cover-letter --no-cover-letter -v= --reroll-count= --subject-prefix= --rfc?= --signoff -s --thread?= --no-thread --base= --zero-commit -# --suffix= -k --keep-subject --no-binary --from?= --to= --cc= --in-reply-to= --quiet --progress`,
+      operands: "data*",
+    },
+    archive: {
+      options:
+        "--format= -l --list -v --verbose --prefix= -o=w --output=w --worktree-attributes --add-file=r -# --mtime=",
+      operands: "data*",
+    },
     bisect: {
       operands: "sub",
       // `bisect run` is left out: it runs a program.
-      sub: Object.fromEntries(["start", "bad", "good", "new", "old", "terms", "skip", "reset", "visualize", "view", "replay", "log", "help"].map((s) => [s, { options: "--term-old= --term-new= --term-bad= --term-good= --no-checkout --first-parent", operands: "data*", tree: !/^(terms|visualize|view|log|help)$/.test(s) }])),
+      sub: Object.fromEntries(
+        [
+          "start",
+          "bad",
+          "good",
+          "new",
+          "old",
+          "terms",
+          "skip",
+          "reset",
+          "visualize",
+          "view",
+          "replay",
+          "log",
+          "help",
+        ].map((s) => [
+          s,
+          {
+            options: "--term-old= --term-new= --term-bad= --term-good= --no-checkout --first-parent",
+            operands: "data*",
+            tree: !/^(terms|visualize|view|log|help)$/.test(s),
+          },
+        ]),
+      ),
     },
     notes: { operands: "sub", sub: { list: { operands: "data*" }, show: { operands: "data*" } } },
     help: { options: "-a --all -g --guides --config -v --verbose", operands: "data*" },
@@ -110,25 +298,55 @@ const git: ProgramSpecSource = {
     "diff-tree": { options: `${GIT_DIFF} -r -t --root --stdin -m -c --cc --always --no-commit-id`, operands: "data*" },
     "diff-index": { options: `${GIT_DIFF} --cached -m`, operands: "data*" },
     "diff-files": { options: `${GIT_DIFF} -q -0 -1 -2 -3 --base --ours --theirs -c --cc`, operands: "data*" },
-    "worktree": { operands: "sub", sub: { list: { options: "--porcelain -v --verbose --expire= -z", operands: "" } } },
-    "submodule": { options: "--quiet -q", operands: "sub", sub: { status: { options: "--cached --recursive", operands: "data*" }, summary: { options: "--cached --files -n= --summary-limit=", operands: "data*" } } },
-    gc: { options: "--aggressive --auto --quiet --prune?= --no-prune --keep-largest-pack --cruft --no-cruft", operands: "" },
-    fsck: { options: "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --lost-found --name-objects --no-progress --progress", operands: "data*" },
-    "update-index": { options: "--add --remove --refresh --really-refresh -q --ignore-missing --assume-unchanged --no-assume-unchanged --skip-worktree --no-skip-worktree --chmod=", operands: "read*" },
+    worktree: { operands: "sub", sub: { list: { options: "--porcelain -v --verbose --expire= -z", operands: "" } } },
+    submodule: {
+      options: "--quiet -q",
+      operands: "sub",
+      sub: {
+        status: { options: "--cached --recursive", operands: "data*" },
+        summary: { options: "--cached --files -n= --summary-limit=", operands: "data*" },
+      },
+    },
+    gc: {
+      options: "--aggressive --auto --quiet --prune?= --no-prune --keep-largest-pack --cruft --no-cruft",
+      operands: "",
+    },
+    fsck: {
+      options:
+        "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --lost-found --name-objects --no-progress --progress",
+      operands: "data*",
+    },
+    "update-index": {
+      options:
+        "--add --remove --refresh --really-refresh -q --ignore-missing --assume-unchanged --no-assume-unchanged --skip-worktree --no-skip-worktree --chmod=",
+      operands: "read*",
+    },
     "verify-commit": { options: "-v --verbose --raw", operands: "data*" },
     "verify-tag": { options: "-v --verbose --raw --format=", operands: "data*" },
     cherry: { options: "-v --abbrev?=", operands: "data*" },
-    "show-branch": { options: "-r --remotes -a --all --current --topo-order --date-order --sparse --more= --list --merge-base --independent --no-name --sha1-name --topics -g --reflog?= --color?= --no-color", operands: "data*" },
+    "show-branch": {
+      options:
+        "-r --remotes -a --all --current --topo-order --date-order --sparse --more= --list --merge-base --independent --no-name --sha1-name --topics -g --reflog?= --color?= --no-color",
+      operands: "data*",
+    },
     var: { options: "-l", operands: "data*" },
     // `maintenance run` runs git's own tasks; register/start install a scheduler entry.
-    maintenance: { options: "--task= --auto --schedule= --quiet --scheduler=", operands: "data*", persists: (w) => (w.some((x) => /^(register|start)$/.test(x.value)) ? "git maintenance register schedules git to run in this repository later" : undefined) },
+    maintenance: {
+      options: "--task= --auto --schedule= --quiet --scheduler=",
+      operands: "data*",
+      persists: (w) =>
+        w.some((x) => /^(register|start)$/.test(x.value))
+          ? "git maintenance register schedules git to run in this repository later"
+          : undefined,
+    },
   },
 };
 
 // go: the flags shared by build, test, run, vet, install; -exec, -toolexec, -vettool, -overlay and
 // -modfile are left out (they name programs or swap files), as are -ldflags and -gcflags' values
 // that are not data (they are data, but -ldflags=-extld=… names a linker: left out too).
-const GO_BUILD = "-v -x -n -a -race -msan -asan -cover -covermode= -coverpkg= -coverprofile=w -count= -run= -skip= -bench= -benchtime= -benchmem -timeout= -short -failfast -json -p= -parallel= -tags= -trimpath -mod= -buildvcs= -o=w -buildmode= -cpu= -shuffle= -fullpath -list= -outputdir=w -work -modcacherw -pgo=";
+const GO_BUILD =
+  "-v -x -n -a -race -msan -asan -cover -covermode= -coverpkg= -coverprofile=w -count= -run= -skip= -bench= -benchtime= -benchmem -timeout= -short -failfast -json -p= -parallel= -tags= -trimpath -mod= -buildvcs= -o=w -buildmode= -cpu= -shuffle= -fullpath -list= -outputdir=w -work -modcacherw -pgo=";
 const go: ProgramSpecSource = {
   options: HELP,
   operands: "sub",
@@ -139,18 +357,32 @@ const go: ProgramSpecSource = {
     run: { options: GO_BUILD, operands: "data*" },
     install: { options: GO_BUILD, operands: "data*" },
     fmt: { options: "-n -x -mod=", operands: "data*" },
-    list: { options: `${GO_BUILD} -m -f= -e -deps -export -find -compiled -test -u -versions -retracted -reuse=`, operands: "data*" },
+    list: {
+      options: `${GO_BUILD} -m -f= -e -deps -export -find -compiled -test -u -versions -retracted -reuse=`,
+      operands: "data*",
+    },
     version: { options: "-m -v -json", operands: "data*" },
     env: { options: "-json -changed", operands: "data*" },
     doc: { options: "-all -c -cmd -short -src -u", operands: "data*" },
-    mod: { operands: "sub", sub: { tidy: { options: "-v -e -go= -compat= -x", operands: "" }, download: { options: "-json -x -reuse=", operands: "data*" }, verify: { operands: "" }, graph: { options: "-go= -x", operands: "" }, why: { options: "-m -vendor", operands: "data*" }, vendor: { options: "-v -e -o=w", operands: "" } } },
+    mod: {
+      operands: "sub",
+      sub: {
+        tidy: { options: "-v -e -go= -compat= -x", operands: "" },
+        download: { options: "-json -x -reuse=", operands: "data*" },
+        verify: { operands: "" },
+        graph: { options: "-go= -x", operands: "" },
+        why: { options: "-m -vendor", operands: "data*" },
+        vendor: { options: "-v -e -o=w", operands: "" },
+      },
+    },
     get: { options: "-d -t -u -v -x -tool", operands: "data*" },
     clean: { options: "-i -n -r -x -cache -testcache -modcache -fuzzcache", operands: "data*" },
   },
 };
 
 // cargo: --config (sets a runner or a wrapper), --manifest-path and -Z are left out.
-const CARGO = "-q --quiet -v --verbose -vv --color= --frozen --locked --offline --release -r --profile= --features= -F= --all-features --no-default-features --target= --target-dir=w -j= --jobs= --keep-going -p= --package= --workspace --all --exclude= --lib --bins --bin= --examples --example= --tests --test= --benches --bench= --all-targets --message-format= --timings?= --no-fail-fast --no-run --doc --ignore-rust-version --future-incompat-report";
+const CARGO =
+  "-q --quiet -v --verbose -vv --color= --frozen --locked --offline --release -r --profile= --features= -F= --all-features --no-default-features --target= --target-dir=w -j= --jobs= --keep-going -p= --package= --workspace --all --exclude= --lib --bins --bin= --examples --example= --tests --test= --benches --bench= --all-targets --message-format= --timings?= --no-fail-fast --no-run --doc --ignore-rust-version --future-incompat-report";
 const cargo: ProgramSpecSource = {
   options: `${HELP} -V -q --quiet -v --verbose --color= --frozen --locked --offline`,
   operands: "sub",
@@ -164,9 +396,19 @@ const cargo: ProgramSpecSource = {
     clippy: { options: `${CARGO} --fix --allow-dirty --allow-staged --no-deps`, operands: "data*" },
     fmt: { options: "--all --check -p= --package= -v -q --message-format=", operands: "data*" },
     clean: { options: "-p= --package= --release --target= --target-dir=w --doc -n --dry-run -q -v", operands: "" },
-    tree: { options: "-p= --package= --workspace -e= --edges= -i= --invert= --depth= --prefix= --no-dedupe -d --duplicates --features= --all-features --no-default-features --target= -q -v", operands: "" },
-    metadata: { options: "--format-version= --no-deps --features= --all-features --no-default-features -q -v", operands: "" },
-    update: { options: "-p= --package= --aggressive --precise= -w --workspace --dry-run -q -v --recursive", operands: "data*" },
+    tree: {
+      options:
+        "-p= --package= --workspace -e= --edges= -i= --invert= --depth= --prefix= --no-dedupe -d --duplicates --features= --all-features --no-default-features --target= -q -v",
+      operands: "",
+    },
+    metadata: {
+      options: "--format-version= --no-deps --features= --all-features --no-default-features -q -v",
+      operands: "",
+    },
+    update: {
+      options: "-p= --package= --aggressive --precise= -w --workspace --dry-run -q -v --recursive",
+      operands: "data*",
+    },
     fetch: { options: "--target= -q -v", operands: "" },
     version: { options: "-v", operands: "" },
   },
@@ -181,17 +423,59 @@ const pytest: ProgramSpecSource = {
 };
 
 // A package manager's sub-commands that run no package code (its own, reading the registry or the tree).
-const pmReads = (extra = "") => ({ options: `--json --long -l --parseable -p --depth= --all -a --global -g --prod --production --dev --omit= --include= --workspace= -w= --workspaces --include-workspace-root --silent -s --loglevel= ${extra}`, operands: "data*" });
+const pmReads = (extra = "") => ({
+  options: `--json --long -l --parseable -p --depth= --all -a --global -g --prod --production --dev --omit= --include= --workspace= -w= --workspaces --include-workspace-root --silent -s --loglevel= ${extra}`,
+  operands: "data*",
+});
 // Sub-commands that run the project's scripts or code: named by a rule, never by `Bash(npm:*)` alone (risky.ts marks them).
-const pmRuns = { options: "--if-present --ignore-scripts --silent -s --workspace= -w= --workspaces --include-workspace-root --prefix=d --loglevel= --foreground-scripts --no-color --color= -ws", operands: "data*" };
+const pmRuns = {
+  options:
+    "--if-present --ignore-scripts --silent -s --workspace= -w= --workspaces --include-workspace-root --prefix=d --loglevel= --foreground-scripts --no-color --color= -ws",
+  operands: "data*",
+};
 const npm: ProgramSpecSource = {
   options: `--prefix=d --silent -s --loglevel= -w= --workspace= --workspaces -ws --no-color ${HELP} -v`,
   operands: "sub",
   sub: {
     "test|t|tst": { ...pmRuns, canonical: ["run", "test"] },
     "config|c": { options: "--location= --global -g --json --long -l", operands: "data*", persists: npmConfigPersists },
-    pkg: { options: "--json --workspace= -w= --workspaces", operands: "data*", writes: (w) => (w.some((x) => /^(set|delete|fix)$/.test(x.value)) ? [literalWord("package.json")] : []) }, start: { ...pmRuns, canonical: ["run", "start"] }, stop: { ...pmRuns, canonical: ["run", "stop"] }, restart: { ...pmRuns, canonical: ["run", "restart", "stop", "start"] }, version: { ...pmRuns, writes: () => [literalWord("package.json")] }, "run|run-script|rum|urn": pmRuns,
-    view: pmReads(), info: pmReads(), show: pmReads(), v: pmReads(), ls: pmReads(), list: pmReads(), ll: pmReads(), la: pmReads(), outdated: pmReads(), search: pmReads(), why: pmReads(), explain: pmReads(), root: pmReads(), prefix: pmReads(), bin: pmReads(), whoami: pmReads(), ping: pmReads(), doctor: pmReads(), audit: { ...pmReads("--audit-level= --omit="), check: (w) => { const at = w.findIndex((x) => x.value === "fix"); return at === -1 ? undefined : { at, why: "npm audit fix installs packages, which runs their scripts" }; } }, help: pmReads(), "--version": pmReads(),
+    pkg: {
+      options: "--json --workspace= -w= --workspaces",
+      operands: "data*",
+      writes: (w) => (w.some((x) => /^(set|delete|fix)$/.test(x.value)) ? [literalWord("package.json")] : []),
+    },
+    start: { ...pmRuns, canonical: ["run", "start"] },
+    stop: { ...pmRuns, canonical: ["run", "stop"] },
+    restart: { ...pmRuns, canonical: ["run", "restart", "stop", "start"] },
+    version: { ...pmRuns, writes: () => [literalWord("package.json")] },
+    "run|run-script|rum|urn": pmRuns,
+    view: pmReads(),
+    info: pmReads(),
+    show: pmReads(),
+    v: pmReads(),
+    ls: pmReads(),
+    list: pmReads(),
+    ll: pmReads(),
+    la: pmReads(),
+    outdated: pmReads(),
+    search: pmReads(),
+    why: pmReads(),
+    explain: pmReads(),
+    root: pmReads(),
+    prefix: pmReads(),
+    bin: pmReads(),
+    whoami: pmReads(),
+    ping: pmReads(),
+    doctor: pmReads(),
+    audit: {
+      ...pmReads("--audit-level= --omit="),
+      check: (w) => {
+        const at = w.findIndex((x) => x.value === "fix");
+        return at === -1 ? undefined : { at, why: "npm audit fix installs packages, which runs their scripts" };
+      },
+    },
+    help: pmReads(),
+    "--version": pmReads(),
   },
 };
 
@@ -209,17 +493,31 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   ":": { operands: "data*", dynamicOk: true },
   pwd: { options: "-L -P", operands: "" },
   whoami: { options: HELP, operands: "" },
-  id: { options: `-u -g -G -n -r -z --user --group --groups --name --real --zero ${HELP}`, operands: "data*", dynamicOk: true },
-  uname: { options: `-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system ${HELP}`, operands: "" },
+  id: {
+    options: `-u -g -G -n -r -z --user --group --groups --name --real --zero ${HELP}`,
+    operands: "data*",
+    dynamicOk: true,
+  },
+  uname: {
+    options: `-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system ${HELP}`,
+    operands: "",
+  },
   hostname: { options: "-f -s -d -i -I --fqdn --short --domain --ip-address --all-ip-addresses", operands: "" },
-  date: { options: `-u --utc --universal -R --rfc-email -I?= --iso-8601?= --rfc-3339= -d= --date= -r=r --reference=r ${HELP}`, operands: "data*" },
+  date: {
+    options: `-u --utc --universal -R --rfc-email -I?= --iso-8601?= --rfc-3339= -d= --date= -r=r --reference=r ${HELP}`,
+    operands: "data*",
+  },
   sleep: data(),
   seq: data("-s= -w -f= --separator= --equal-width --format="),
   nproc: { options: `--all --ignore= ${HELP}`, operands: "" },
   basename: data("-a -s= -z --multiple --suffix= --zero"),
   dirname: data("-z --zero"),
-  realpath: read("-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet --strip --no-symlinks --zero --relative-to=r --relative-base=r"),
-  readlink: read("-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero"),
+  realpath: read(
+    "-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet --strip --no-symlinks --zero --relative-to=r --relative-base=r",
+  ),
+  readlink: read(
+    "-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero",
+  ),
   which: data("-a -s"),
   type: { options: "-a -f -p -P -t", operands: "data*", dynamicOk: true },
   printenv: data("-0 --null"),
@@ -228,7 +526,12 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   // Shell builtins that only set the shell's own state (cd's folder is followed by the analysis).
   cd: { options: "-L -P -e -@", operands: "data", posix: true },
   // set: -a and -k (export every assignment) are left out, and -o takes only the options listed.
-  set: { options: "-b -e -f -h -m -n -t -u -v -x -B -C -E -H -P -T -o=", operands: "data*", posix: true, check: setOptions },
+  set: {
+    options: "-b -e -f -h -m -n -t -u -v -x -B -C -E -H -P -T -o=",
+    operands: "data*",
+    posix: true,
+    check: setOptions,
+  },
   shift: { operands: "data", posix: true },
   exit: { operands: "data", posix: true },
   return: { operands: "data", posix: true },
@@ -236,35 +539,79 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   read: { options: "-r -s -e -a= -d= -n= -N= -p= -t= -u= -i=", operands: "data*", posix: true },
   umask: { options: "-p -S", operands: "data", posix: true },
   // ── Reading files ──
-  cat: read("-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting"),
+  cat: read(
+    "-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting",
+  ),
   tac: read("-b -r -s= --before --regex --separator="),
-  nl: read("-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --section-delimiter= --footer-numbering= --header-numbering= --line-increment= --join-blank-lines= --number-format= --no-renumber --number-separator= --starting-line-number= --number-width="),
+  nl: read(
+    "-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --section-delimiter= --footer-numbering= --header-numbering= --line-increment= --join-blank-lines= --number-format= --no-renumber --number-separator= --starting-line-number= --number-width=",
+  ),
   head: read("-c= -n= -q -v -z -# --bytes= --lines= --quiet --silent --verbose --zero-terminated"),
-  tail: read("-c= -n= -f -F -q -v -z -s= -# --bytes= --lines= --follow?= --retry --pid= --quiet --silent --verbose --zero-terminated --sleep-interval= --max-unchanged-stats="),
+  tail: read(
+    "-c= -n= -f -F -q -v -z -s= -# --bytes= --lines= --follow?= --retry --pid= --quiet --silent --verbose --zero-terminated --sleep-interval= --max-unchanged-stats=",
+  ),
   wc: read("-c -m -l -L -w --bytes --chars --lines --max-line-length --words --total= --files0-from=L"),
-  cut: read("-b= -c= -d= -f= -n -s -z --bytes= --characters= --delimiter= --fields= --complement --only-delimited --output-delimiter= --zero-terminated"),
-  tr: { options: `-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1 ${HELP}`, operands: "data*", dynamicOk: true },
+  cut: read(
+    "-b= -c= -d= -f= -n -s -z --bytes= --characters= --delimiter= --fields= --complement --only-delimited --output-delimiter= --zero-terminated",
+  ),
+  tr: {
+    options: `-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1 ${HELP}`,
+    operands: "data*",
+    dynamicOk: true,
+  },
   rev: read(""),
   fold: read("-b -s -w= --bytes --spaces --width="),
-  fmt: read("-c -p= -s -t -u -w= -g= --crown-margin --prefix= --split-only --tagged-paragraph --uniform-spacing --width= --goal="),
+  fmt: read(
+    "-c -p= -s -t -u -w= -g= --crown-margin --prefix= --split-only --tagged-paragraph --uniform-spacing --width= --goal=",
+  ),
   expand: read("-i -t= --initial --tabs="),
   unexpand: read("-a -t= --all --first-only --tabs="),
   paste: read("-d= -s -z --delimiters= --serial --zero-terminated"),
-  column: read("-t -s= -o= -c= -x -n -e -J -N= -R= -H= -l= -L -r= -W= --table --separator= --output-separator= --output-width= --fillrows --json --table-columns= --table-right= --table-hide= --keep-empty-lines"),
-  join: read("-a= -e= -i -j= -o= -t= -v= -1= -2= --check-order --nocheck-order --header --ignore-case --zero-terminated -z"),
+  column: read(
+    "-t -s= -o= -c= -x -n -e -J -N= -R= -H= -l= -L -r= -W= --table --separator= --output-separator= --output-width= --fillrows --json --table-columns= --table-right= --table-hide= --keep-empty-lines",
+  ),
+  join: read(
+    "-a= -e= -i -j= -o= -t= -v= -1= -2= --check-order --nocheck-order --header --ignore-case --zero-terminated -z",
+  ),
   comm: read("-1 -2 -3 -i --check-order --nocheck-order --output-delimiter= --total -z --zero-terminated"),
-  od: read("-A= -j= -N= -S= -t= -v -w?= -a -b -c -d -f -i -l -o -s -x --address-radix= --endian= --skip-bytes= --read-bytes= --strings?= --format= --output-duplicates --width?= --traditional"),
+  od: read(
+    "-A= -j= -N= -S= -t= -v -w?= -a -b -c -d -f -i -l -o -s -x --address-radix= --endian= --skip-bytes= --read-bytes= --strings?= --format= --output-duplicates --width?= --traditional",
+  ),
   hexdump: read("-b -c -C -d -o -x -e= -n= -s= -v -L?= --canonical --length= --skip= --no-squeezing"),
-  strings: read("-a --all -d --data -f --print-file-name -n= --bytes= -t= --radix= -e= --encoding= -w --include-all-whitespace -s= --output-separator="),
-  file: nodyn("-b -i -L -h -z -Z -k -s -E -N -0 -p -r --brief --mime --mime-type --mime-encoding --dereference --no-dereference --uncompress --uncompress-noreport --keep-going --special-files --print0 --preserve-date --raw --no-pad --exclude= -e= -F= --separator= --extension --apple"),
+  strings: read(
+    "-a --all -d --data -f --print-file-name -n= --bytes= -t= --radix= -e= --encoding= -w --include-all-whitespace -s= --output-separator=",
+  ),
+  file: nodyn(
+    "-b -i -L -h -z -Z -k -s -E -N -0 -p -r --brief --mime --mime-type --mime-encoding --dereference --no-dereference --uncompress --uncompress-noreport --keep-going --special-files --print0 --preserve-date --raw --no-pad --exclude= -e= -F= --separator= --extension --apple",
+  ),
   stat: read("-L -f -c= -t --dereference --file-system --format= --printf= --terse --cached="),
-  du: read("-a -b -c -h -H -k -L -l -m -P -s -S -x -0 -d= -B= -t= --all --apparent-size --block-size= --bytes --total --dereference-args --dereference --no-dereference --human-readable --si --count-links --max-depth= --summarize --separate-dirs --one-file-system --threshold= --time?= --time-style= --exclude= --exclude-from=r -X=r --inodes --null --files0-from=L"),
-  df: read("-a -B= -h -H -i -k -l -P -T -t= -x= --all --block-size= --human-readable --si --inodes --local --portability --print-type --type= --exclude-type= --output?= --total --sync --no-sync"),
-  ls: read("-a -A -b -B -c -C -d -f -F -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -I= -T= -w= --all --almost-all --author --escape --block-size= --ignore-backups --color?= --classify?= --file-type --format= --full-time --group-directories-first --no-group --human-readable --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink?= --indicator-style= --inode --ignore= --kibibytes --dereference --numeric-uid-gid --literal --hide-control-chars --show-control-chars --quote-name --quoting-style= --reverse --recursive --size --sort= --time= --time-style= --tabsize= --width= --context --zero --directory"),
-  tree: nodyn("-a -d -l -f -x -L= -R -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile"),
-  diff: { ...read("-q -s -c -C= -u -U= -e -n -y -W= -l -t -T -i -E -Z -b -w -B -I= -a -r -N -x= -X=r -S= -p -F= -d --brief --report-identical-files --context?= --unified?= --ed --normal --side-by-side --width= --left-column --suppress-common-lines --expand-tabs --initial-tab --ignore-case --ignore-tab-expansion --ignore-trailing-space --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-matching-lines= --text --strip-trailing-cr --recursive --new-file --unidirectional-new-file --exclude= --exclude-from=r --starting-file= --show-c-function --show-function-line= --label= --minimal --speed-large-files --color?= --no-dereference --from-file=r --to-file=r --tabsize= --suppress-blank-empty --horizon-lines= --strip-trailing-cr"), recursive: (w) => w.some((x) => /^-[a-zA-Z]*r/.test(x.value) || /^--rec/.test(x.value)) },
+  du: read(
+    "-a -b -c -h -H -k -L -l -m -P -s -S -x -0 -d= -B= -t= --all --apparent-size --block-size= --bytes --total --dereference-args --dereference --no-dereference --human-readable --si --count-links --max-depth= --summarize --separate-dirs --one-file-system --threshold= --time?= --time-style= --exclude= --exclude-from=r -X=r --inodes --null --files0-from=L",
+  ),
+  df: read(
+    "-a -B= -h -H -i -k -l -P -T -t= -x= --all --block-size= --human-readable --si --inodes --local --portability --print-type --type= --exclude-type= --output?= --total --sync --no-sync",
+  ),
+  ls: read(
+    "-a -A -b -B -c -C -d -f -F -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -I= -T= -w= --all --almost-all --author --escape --block-size= --ignore-backups --color?= --classify?= --file-type --format= --full-time --group-directories-first --no-group --human-readable --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink?= --indicator-style= --inode --ignore= --kibibytes --dereference --numeric-uid-gid --literal --hide-control-chars --show-control-chars --quote-name --quoting-style= --reverse --recursive --size --sort= --time= --time-style= --tabsize= --width= --context --zero --directory",
+  ),
+  tree: nodyn(
+    "-a -d -l -f -x -L= -R -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile",
+  ),
+  diff: {
+    ...read(
+      "-q -s -c -C= -u -U= -e -n -y -W= -l -t -T -i -E -Z -b -w -B -I= -a -r -N -x= -X=r -S= -p -F= -d --brief --report-identical-files --context?= --unified?= --ed --normal --side-by-side --width= --left-column --suppress-common-lines --expand-tabs --initial-tab --ignore-case --ignore-tab-expansion --ignore-trailing-space --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-matching-lines= --text --strip-trailing-cr --recursive --new-file --unidirectional-new-file --exclude= --exclude-from=r --starting-file= --show-c-function --show-function-line= --label= --minimal --speed-large-files --color?= --no-dereference --from-file=r --to-file=r --tabsize= --suppress-blank-empty --horizon-lines= --strip-trailing-cr",
+    ),
+    recursive: (w) => w.some((x) => /^-[a-zA-Z]*r/.test(x.value) || /^--rec/.test(x.value)),
+  },
   cmp: read("-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent"),
-  md5sum: read(SUMS), sha1sum: read(SUMS), sha224sum: read(SUMS), sha256sum: read(SUMS), sha384sum: read(SUMS), sha512sum: read(SUMS), b2sum: read(`${SUMS} -l= --length=`), cksum: read("-a= --algorithm= --base64 --raw --tag --untagged -l= --length= -c --check --debug"),
+  md5sum: read(SUMS),
+  sha1sum: read(SUMS),
+  sha224sum: read(SUMS),
+  sha256sum: read(SUMS),
+  sha384sum: read(SUMS),
+  sha512sum: read(SUMS),
+  b2sum: read(`${SUMS} -l= --length=`),
+  cksum: read("-a= --algorithm= --base64 --raw --tag --untagged -l= --length= -c --check --debug"),
   base64: read("-d --decode -i --ignore-garbage -w= --wrap="),
   grep: { options: GREP, operands: "pattern read*", dynamicOk: true, recursive: grepRecursive },
   egrep: { options: GREP, operands: "pattern read*", dynamicOk: true, recursive: grepRecursive },
@@ -276,41 +623,96 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     dynamicOk: false,
     recursive: true,
   },
-  jq: { options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile==r --rawfile==r --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=R --from-file=R ${HELP}`, operands: "pattern read*" },
-  sort: nodyn("-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory= --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=L"),
-  uniq: { options: `-c -d -D -f= -i -s= -u -w= -z --count --repeated --all-repeated?= --skip-fields= --group?= --ignore-case --skip-chars= --unique --zero-terminated --check-chars= ${HELP}`, operands: "read write" },
+  jq: {
+    options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile==r --rawfile==r --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=R --from-file=R ${HELP}`,
+    operands: "pattern read*",
+  },
+  sort: nodyn(
+    "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory= --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=L",
+  ),
+  uniq: {
+    options: `-c -d -D -f= -i -s= -u -w= -z --count --repeated --all-repeated?= --skip-fields= --group?= --ignore-case --skip-chars= --unique --zero-terminated --check-chars= ${HELP}`,
+    operands: "read write",
+  },
   // sed: -f/--file and -s are left out; -i makes the file operands writes; scripts are read by sed.ts (risky.ts).
-  sed: { options: `-n --quiet --silent -e=p --expression=p -E -r --regexp-extended -i?=W --in-place?=W -l= --line-length= -s --separate -u --unbuffered -z --null-data --posix --debug --sandbox --follow-symlinks -b --binary ${HELP}`, operands: "pattern read*", reads: scriptReads, writes: sedBackups },
+  sed: {
+    options: `-n --quiet --silent -e=p --expression=p -E -r --regexp-extended -i?=W --in-place?=W -l= --line-length= -s --separate -u --unbuffered -z --null-data --posix --debug --sandbox --follow-symlinks -b --binary ${HELP}`,
+    operands: "pattern read*",
+    reads: scriptReads,
+    writes: sedBackups,
+  },
   // awk: -f, -E, -i, -l and --load are left out; programs are read by awk.ts (risky.ts).
   awk: { options: `-F= -v= --field-separator= --assign= ${HELP}`, operands: "pattern read*", reads: scriptReads },
   // find: tests and actions that only read; -exec, -ok, -delete, -fprint and -fls are left out.
   find: { options: "", operands: "read*", read: readFind },
   // ── Writing files ──
-  touch: { options: `-a -c -m -h -d= -r=r -t= --no-create --date= --no-dereference --reference=r --time= ${HELP}`, operands: "write*" },
+  touch: {
+    options: `-a -c -m -h -d= -r=r -t= --no-create --date= --no-dereference --reference=r --time= ${HELP}`,
+    operands: "write*",
+  },
   mkdir: { options: `-p -v -m= --parents --verbose --mode= ${HELP}`, operands: "write*" },
   rmdir: { options: `-p -v --ignore-fail-on-non-empty --parents --verbose ${HELP}`, operands: "write*" },
-  rm: { options: `-f|--force -i -I -r|-R|--recursive -d|--dir -v|--verbose --interactive?= --one-file-system --preserve-root?= --no-preserve-root ${HELP}`, operands: "write*" },
+  rm: {
+    options: `-f|--force -i -I -r|-R|--recursive -d|--dir -v|--verbose --interactive?= --one-file-system --preserve-root?= --no-preserve-root ${HELP}`,
+    operands: "write*",
+  },
   cp: {
     options: `-a -b -d -f -i -H -l -L -n -P -p -R -r -s -u -v -x -T -t=w --archive --backup?= --force --interactive --link --dereference --no-clobber --no-dereference --preserve?= --no-preserve= --parents --recursive --reflink?= --remove-destination --sparse= --strip-trailing-slashes --symbolic-link --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --one-file-system --attributes-only --copy-contents ${HELP}`,
     operands: "read* write",
     // A copy may carry links along (-a, -d, -P, -R copy a link as a link; -l, -s make them).
-    links: (words) => words.some((w, k) => k > 0 && (/^-[a-zA-Z]*[adlsPRr]/.test(w.value) || /^--(archive|link|symbolic-link|no-dereference|recursive)$/.test(w.value))),
+    links: (words) =>
+      words.some(
+        (w, k) =>
+          k > 0 &&
+          (/^-[a-zA-Z]*[adlsPRr]/.test(w.value) ||
+            /^--(archive|link|symbolic-link|no-dereference|recursive)$/.test(w.value)),
+      ),
     writes: backupWrites,
     copies: copyOperands,
   },
-  mv: { options: `-b -f -i -n -u -v -T -t=w --backup?= --force --interactive --no-clobber --strip-trailing-slashes --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --exchange --no-copy ${HELP}`, operands: "write* write", links: () => true, writes: backupWrites, copies: copyOperands },
-  ln: { options: `-b -d -F -f -i -L -n -P -r -s -T -t=w -v --backup?= --directory --force --interactive --logical --no-dereference --physical --relative --symbolic --suffix= -S= --target-directory=w --no-target-directory --verbose ${HELP}`, operands: "read* write", links: () => true, writes: backupWrites, copies: copyOperands },
+  mv: {
+    options: `-b -f -i -n -u -v -T -t=w --backup?= --force --interactive --no-clobber --strip-trailing-slashes --suffix= -S= --target-directory=w --no-target-directory --update?= --verbose --exchange --no-copy ${HELP}`,
+    operands: "write* write",
+    links: () => true,
+    writes: backupWrites,
+    copies: copyOperands,
+  },
+  ln: {
+    options: `-b -d -F -f -i -L -n -P -r -s -T -t=w -v --backup?= --directory --force --interactive --logical --no-dereference --physical --relative --symbolic --suffix= -S= --target-directory=w --no-target-directory --verbose ${HELP}`,
+    operands: "read* write",
+    links: () => true,
+    writes: backupWrites,
+    copies: copyOperands,
+  },
   // With --reference there is no mode: every operand is a file changed.
-  chmod: { options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`, operands: "data write*", writes: (w) => (w.some((x) => /^--ref/.test(x.value)) ? w.slice(1).filter((x) => !x.value.startsWith("-")) : []) },
+  chmod: {
+    options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`,
+    operands: "data write*",
+    writes: (w) => (w.some((x) => /^--ref/.test(x.value)) ? w.slice(1).filter((x) => !x.value.startsWith("-")) : []),
+  },
   tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "write*" },
   // ── Running other commands (their command is a candidate of its own) ──
-  env: { options: `-i --ignore-environment -0 --null -u= --unset= -C=d --chdir=d -v --debug --ignore-signals?= --default-signal?= --block-signal?= --list-signal-handling ${HELP}`, operands: "command", posix: true, dashOption: true, assignments: true },
+  env: {
+    options: `-i --ignore-environment -0 --null -u= --unset= -C=d --chdir=d -v --debug --ignore-signals?= --default-signal?= --block-signal?= --list-signal-handling ${HELP}`,
+    operands: "command",
+    posix: true,
+    dashOption: true,
+    assignments: true,
+  },
   nice: { options: `-n= --adjustment= -# ${HELP}`, operands: "command", posix: true },
-  timeout: { options: `-f --foreground -k= --kill-after= -p --preserve-status -s= --signal= -v --verbose ${HELP}`, operands: "data command", posix: true },
+  timeout: {
+    options: `-f --foreground -k= --kill-after= -p --preserve-status -s= --signal= -v --verbose ${HELP}`,
+    operands: "data command",
+    posix: true,
+  },
   nohup: { options: HELP, operands: "command", posix: true },
   time: { options: "-p", operands: "command", posix: true },
   stdbuf: { options: `-i= -o= -e= --input= --output= --error= ${HELP}`, operands: "command", posix: true },
-  xargs: { options: `-0 --null -a=r --arg-file=r -d= --delimiter= -E= -e?= --eof?= -I= -i?= --replace?= -L= -l?= --max-lines?= -n= --max-args= -P= --max-procs= -r --no-run-if-empty -s= --max-chars= -t --verbose -x --exit -o --open-tty --show-limits ${HELP}`, operands: "command", posix: true },
+  xargs: {
+    options: `-0 --null -a=r --arg-file=r -d= --delimiter= -E= -e?= --eof?= -I= -i?= --replace?= -L= -l?= --max-lines?= -n= --max-args= -P= --max-procs= -r --no-run-if-empty -s= --max-chars= -t --verbose -x --exit -o --open-tty --show-limits ${HELP}`,
+    operands: "command",
+    posix: true,
+  },
   command: { options: "-p -v -V", operands: "command", posix: true },
   // ── Builds and tests: the sub-commands that only read; running the project's code is risky.ts's to mark ──
   git,
@@ -339,31 +741,116 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     check: tarCheck,
     writes: tarRemoved,
   },
-  make: { check: makeVariables, options: `-B --always-make -C=d --directory=d -d --debug?= -e --environment-overrides -i --ignore-errors -I=d --include-dir=d -j?= --jobs?= -k --keep-going -S --no-keep-going --stop -l?= --load-average?= -n --just-print --dry-run --recon -q --question -r --no-builtin-rules -R --no-builtin-variables -s --silent --quiet --no-silent -w --print-directory --no-print-directory -W=r --what-if=r --assume-new=r -o=r --old-file=r --assume-old=r -O?= --output-sync?= --trace ${HELP}`, operands: "data*" },
+  make: {
+    check: makeVariables,
+    options: `-B --always-make -C=d --directory=d -d --debug?= -e --environment-overrides -i --ignore-errors -I=d --include-dir=d -j?= --jobs?= -k --keep-going -S --no-keep-going --stop -l?= --load-average?= -n --just-print --dry-run --recon -q --question -r --no-builtin-rules -R --no-builtin-variables -s --silent --quiet --no-silent -w --print-directory --no-print-directory -W=r --what-if=r --assume-new=r -o=r --old-file=r --assume-old=r -O?= --output-sync?= --trace ${HELP}`,
+    operands: "data*",
+  },
 };
 
 // find's expression: each primary with the number of words it takes. Only primaries that test
 // or print to stdout; -exec, -execdir, -ok, -okdir, -delete, -fprint*, -fls are left out.
 const FIND_PRIMARIES: Record<string, number> = {
-  "-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1, "-iregex": 1, "-lname": 1, "-ilname": 1,
-  "-type": 1, "-xtype": 1, "-size": 1, "-perm": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-links": 1, "-inum": 1, "-samefile": 1,
-  "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-used": 1, "-fstype": 1,
-  "-maxdepth": 1, "-mindepth": 1, "-regextype": 1, "-printf": 1, "-newermt": 1, "-newerct": 1, "-newerat": 1, "-newermm": 1, "-context": 1,
-  "-print": 0, "-print0": 0, "-ls": 0, "-prune": 0, "-quit": 0, "-true": 0, "-false": 0, "-empty": 0, "-executable": 0, "-readable": 0,
-  "-writable": 0, "-nouser": 0, "-nogroup": 0, "-depth": 0, "-d": 0, "-xdev": 0, "-mount": 0, "-follow": 0, "-daystart": 0, "-noleaf": 0,
-  "-ignore_readdir_race": 0, "-noignore_readdir_race": 0, "-warn": 0, "-nowarn": 0, "-not": 0, "!": 0, "-a": 0, "-and": 0, "-o": 0, "-or": 0,
-  "(": 0, ")": 0, ",": 0, "-help": 0, "--help": 0, "-version": 0, "--version": 0,
+  "-name": 1,
+  "-iname": 1,
+  "-path": 1,
+  "-ipath": 1,
+  "-wholename": 1,
+  "-iwholename": 1,
+  "-regex": 1,
+  "-iregex": 1,
+  "-lname": 1,
+  "-ilname": 1,
+  "-type": 1,
+  "-xtype": 1,
+  "-size": 1,
+  "-perm": 1,
+  "-user": 1,
+  "-group": 1,
+  "-uid": 1,
+  "-gid": 1,
+  "-links": 1,
+  "-inum": 1,
+  "-samefile": 1,
+  "-mtime": 1,
+  "-mmin": 1,
+  "-atime": 1,
+  "-amin": 1,
+  "-ctime": 1,
+  "-cmin": 1,
+  "-newer": 1,
+  "-anewer": 1,
+  "-cnewer": 1,
+  "-used": 1,
+  "-fstype": 1,
+  "-maxdepth": 1,
+  "-mindepth": 1,
+  "-regextype": 1,
+  "-printf": 1,
+  "-newermt": 1,
+  "-newerct": 1,
+  "-newerat": 1,
+  "-newermm": 1,
+  "-context": 1,
+  "-print": 0,
+  "-print0": 0,
+  "-ls": 0,
+  "-prune": 0,
+  "-quit": 0,
+  "-true": 0,
+  "-false": 0,
+  "-empty": 0,
+  "-executable": 0,
+  "-readable": 0,
+  "-writable": 0,
+  "-nouser": 0,
+  "-nogroup": 0,
+  "-depth": 0,
+  "-d": 0,
+  "-xdev": 0,
+  "-mount": 0,
+  "-follow": 0,
+  "-daystart": 0,
+  "-noleaf": 0,
+  "-ignore_readdir_race": 0,
+  "-noignore_readdir_race": 0,
+  "-warn": 0,
+  "-nowarn": 0,
+  "-not": 0,
+  "!": 0,
+  "-a": 0,
+  "-and": 0,
+  "-o": 0,
+  "-or": 0,
+  "(": 0,
+  ")": 0,
+  ",": 0,
+  "-help": 0,
+  "--help": 0,
+  "-version": 0,
+  "--version": 0,
 };
 
 /** find [-H|-L|-P] [-D x] [-Olevel] [paths…] [expression]: paths are reads, every primary must be known. */
 function readFind(words: readonly ShellWord[]): SpecReading {
-  const reading: SpecReading = { reads: [], writes: [], dirs: [], links: false, recursive: false, canonical: ["find"], subDepth: 1 };
+  const reading: SpecReading = {
+    reads: [],
+    writes: [],
+    dirs: [],
+    links: false,
+    recursive: false,
+    canonical: ["find"],
+    subDepth: 1,
+  };
   let i = 1;
   for (; i < words.length && words[i]!.literal && /^-([HLP]|O\d*)$/.test(words[i]!.value); i++);
   for (; i < words.length; i++) {
     const w = words[i]!;
     if (!w.literal) {
-      reading.unproven ??= { at: i, why: `the argument ${w.text} of find is only known at run time, and could be an action that runs or deletes` };
+      reading.unproven ??= {
+        at: i,
+        why: `the argument ${w.text} of find is only known at run time, and could be an action that runs or deletes`,
+      };
       continue;
     }
     if (/^[-(!),]/.test(w.value)) break;
@@ -373,10 +860,16 @@ function readFind(words: readonly ShellWord[]): SpecReading {
     const w = words[i]!;
     const arity = w.literal ? FIND_PRIMARIES[w.value] : undefined;
     if (arity === undefined) {
-      reading.unproven ??= { at: i, why: w.literal ? `find ${w.value} is not a test or action the engine knows (it may run, delete or write)` : `the argument ${w.text} of find is only known at run time` };
+      reading.unproven ??= {
+        at: i,
+        why: w.literal
+          ? `find ${w.value} is not a test or action the engine knows (it may run, delete or write)`
+          : `the argument ${w.text} of find is only known at run time`,
+      };
       break;
     }
-    if (w.value === "-samefile" || w.value === "-newer" || w.value === "-anewer" || w.value === "-cnewer") reading.reads.push(words[i + 1] ?? w);
+    if (w.value === "-samefile" || w.value === "-newer" || w.value === "-anewer" || w.value === "-cnewer")
+      reading.reads.push(words[i + 1] ?? w);
     if (arity > 0 && !words[i + 1]?.literal && !["-name", "-iname", "-path", "-ipath"].includes(w.value)) {
       reading.unproven ??= { at: i + 1, why: `the value of find ${w.value} is only known at run time` };
     }
@@ -387,7 +880,14 @@ function readFind(words: readonly ShellWord[]): SpecReading {
 
 /** grep -r/-R/--recursive/-d recurse reads every file below a folder operand (and `.` without one). */
 function grepRecursive(words: readonly ShellWord[]): boolean {
-  return words.some((w, k) => k > 0 && w.literal && (/^-[a-zA-Z]*[rR]/.test(w.value) || /^--(rec|deref|directories=rec|directories=recurse)/.test(w.value) || /^-d(rec|recurse)?$/.test(w.value)));
+  return words.some(
+    (w, k) =>
+      k > 0 &&
+      w.literal &&
+      (/^-[a-zA-Z]*[rR]/.test(w.value) ||
+        /^--(rec|deref|directories=rec|directories=recurse)/.test(w.value) ||
+        /^-d(rec|recurse)?$/.test(w.value)),
+  );
 }
 
 /** Files curl sends: `-d @file`, `--data-binary @file`, `-F name=@file` or `<file`, `--json @file`. */
@@ -396,8 +896,16 @@ function curlUploads(words: readonly ShellWord[]): ShellWord[] {
   for (let k = 1; k < words.length; k++) {
     const v = words[k]!.value;
     const eq = v.indexOf("=");
-    const long = /^--(data|data-binary|data-ascii|data-urlencode|json|form|upload-file)$/.test(v) ? words[k + 1] : /^--(data|data-binary|data-ascii|data-urlencode|json|form)=/.test(v) ? { ...words[k]!, value: v.slice(eq + 1) } : undefined;
-    const short = /^-[dF]$/.test(v) ? words[k + 1] : /^-[dF]./.test(v) ? { ...words[k]!, value: v.slice(2) } : undefined;
+    const long = /^--(data|data-binary|data-ascii|data-urlencode|json|form|upload-file)$/.test(v)
+      ? words[k + 1]
+      : /^--(data|data-binary|data-ascii|data-urlencode|json|form)=/.test(v)
+        ? { ...words[k]!, value: v.slice(eq + 1) }
+        : undefined;
+    const short = /^-[dF]$/.test(v)
+      ? words[k + 1]
+      : /^-[dF]./.test(v)
+        ? { ...words[k]!, value: v.slice(2) }
+        : undefined;
     const value = long ?? short;
     if (!value) continue;
     const file = /(?:^|=)[@<](.+)$/.exec(value.value)?.[1];
@@ -414,18 +922,52 @@ function curlUploads(words: readonly ShellWord[]): ShellWord[] {
 function tarCheck(words: readonly ShellWord[]): { at: number; why: string } | undefined {
   const first = words[1];
   if (first?.literal && !first.value.startsWith("-") && /^[ctxruAdvzjJaphkmOPSWfC]+$/.test(first.value)) {
-    return { at: 1, why: `tar ${first.value}: old-style options without a dash, which the engine does not read (write them as -${first.value})` };
+    return {
+      at: 1,
+      why: `tar ${first.value}: old-style options without a dash, which the engine does not read (write them as -${first.value})`,
+    };
   }
-  const at = words.findIndex((w, k) => k > 0 && w.literal && ((/^-[a-zA-Z]*x/.test(w.value) && !w.value.startsWith("--")) || w.value === "--extract" || w.value === "--get"));
-  return at === -1 ? undefined : { at, why: "tar -x writes the files and links the archive names, which are not known before it runs" };
+  const at = words.findIndex(
+    (w, k) =>
+      k > 0 &&
+      w.literal &&
+      ((/^-[a-zA-Z]*x/.test(w.value) && !w.value.startsWith("--")) || w.value === "--extract" || w.value === "--get"),
+  );
+  return at === -1
+    ? undefined
+    : { at, why: "tar -x writes the files and links the archive names, which are not known before it runs" };
 }
 
-const SET_O = new Set(["pipefail", "errexit", "nounset", "xtrace", "verbose", "noclobber", "noglob", "errtrace", "functrace", "notify", "monitor", "hashall", "braceexpand", "ignoreeof", "interactive-comments", "physical", "history", "histexpand", "noexec", "vi", "emacs", "nolog"]);
+const SET_O = new Set([
+  "pipefail",
+  "errexit",
+  "nounset",
+  "xtrace",
+  "verbose",
+  "noclobber",
+  "noglob",
+  "errtrace",
+  "functrace",
+  "notify",
+  "monitor",
+  "hashall",
+  "braceexpand",
+  "ignoreeof",
+  "interactive-comments",
+  "physical",
+  "history",
+  "histexpand",
+  "noexec",
+  "vi",
+  "emacs",
+  "nolog",
+]);
 
 /** `set -o NAME` / `+o NAME` with a name that only sets shell behaviour (not allexport, keyword, onecmd, posix). */
 function setOptions(words: readonly ShellWord[]): { at: number; why: string } | undefined {
   for (let k = 1; k < words.length - 1; k++) {
-    if (/^[-+][a-zA-Z]*o$/.test(words[k]!.value) && !SET_O.has(words[k + 1]!.value)) return { at: k + 1, why: `set -o ${words[k + 1]!.text} is not a shell option the engine knows` };
+    if (/^[-+][a-zA-Z]*o$/.test(words[k]!.value) && !SET_O.has(words[k + 1]!.value))
+      return { at: k + 1, why: `set -o ${words[k + 1]!.text} is not a shell option the engine knows` };
   }
   return undefined;
 }
@@ -435,8 +977,11 @@ function setOptions(words: readonly ShellWord[]): { at: number; why: string } | 
  * operands, so they are unknown reads (a Read deny rule cannot be shown not to apply).
  */
 function scriptReads(words: readonly ShellWord[]): ShellWord[] {
-  const text = words.slice(1).map((w) => w.value).join("\n");
-  const sed = words[0]?.value === "sed" && /(^|[;\n{}\/0-9$!]|\s)\s*[rR]\s*\S/.test(text);
+  const text = words
+    .slice(1)
+    .map((w) => w.value)
+    .join("\n");
+  const sed = words[0]?.value === "sed" && /(^|[;\n{}/0-9$!]|\s)\s*[rR]\s*\S/.test(text);
   const awk = words[0]?.value !== "sed" && /getline|\bclose\s*\(|@include|\bRS\b.*FILENAME/.test(text);
   return sed || awk ? [{ value: "", literal: false, text: "(a file its script reads)", tilde: false }] : [];
 }
@@ -445,7 +990,9 @@ function scriptReads(words: readonly ShellWord[]): ShellWord[] {
 function npmConfigPersists(words: readonly ShellWord[]): string | undefined {
   const at = words.findIndex((w, k) => k > 0 && (w.value === "config" || w.value === "c"));
   const verb = words.slice(at + 1).find((w) => !w.value.startsWith("-"));
-  return verb && !/^(get|list|ls)$/.test(verb.value) ? `npm config ${verb.value} changes how npm runs scripts and where it fetches packages` : undefined;
+  return verb && !/^(get|list|ls)$/.test(verb.value)
+    ? `npm config ${verb.value} changes how npm runs scripts and where it fetches packages`
+    : undefined;
 }
 
 /**
@@ -454,7 +1001,12 @@ function npmConfigPersists(words: readonly ShellWord[]): string | undefined {
  */
 function backupWrites(words: readonly ShellWord[]): ShellWord[] {
   const values = words.slice(1);
-  if (!values.some((w) => w.literal && (/^--back/.test(w.value) || (/^-[a-zA-Z]*b/.test(w.value) && !w.value.startsWith("--"))))) return [];
+  if (
+    !values.some(
+      (w) => w.literal && (/^--back/.test(w.value) || (/^-[a-zA-Z]*b/.test(w.value) && !w.value.startsWith("--"))),
+    )
+  )
+    return [];
   let suffix = "~";
   for (let k = 0; k < values.length; k++) {
     const v = values[k]!.value;
@@ -469,11 +1021,24 @@ function backupWrites(words: readonly ShellWord[]): ShellWord[] {
 /** git clone URL with no folder writes a folder named after the URL (`…/.husky` makes `.husky`). */
 function cloneTarget(words: readonly ShellWord[]): ShellWord[] {
   const at = words.findIndex((w) => w.value === "clone");
-  const operands = words.slice(at + 1).filter((w, k, all) => !w.value.startsWith("-") && !/^-(o|b|c|u|-origin|-branch|-depth|-reference|-separate-git-dir|-template|-config|-filter|-shallow-since|-shallow-exclude|-revision|-jobs)$/.test(all[k - 1]?.value ?? ""));
+  const operands = words
+    .slice(at + 1)
+    .filter(
+      (w, k, all) =>
+        !w.value.startsWith("-") &&
+        !/^-(o|b|c|u|-origin|-branch|-depth|-reference|-separate-git-dir|-template|-config|-filter|-shallow-since|-shallow-exclude|-revision|-jobs)$/.test(
+          all[k - 1]?.value ?? "",
+        ),
+    );
   if (operands.length !== 1) return [];
   const url = operands[0]!;
   if (!url.literal) return [{ ...url, literal: false }];
-  const name = url.value.replace(/\/+$/, "").replace(/\.git$/, "").split(/[/:]/).pop() ?? "";
+  const name =
+    url.value
+      .replace(/\/+$/, "")
+      .replace(/\.git$/, "")
+      .split(/[/:]/)
+      .pop() ?? "";
   return name === "" ? [{ ...url, literal: false }] : [literalWord(name)];
 }
 
@@ -482,7 +1047,12 @@ function downloadNames(words: readonly ShellWord[], options: { remote: boolean; 
   const urls = words.slice(1).filter((w) => /^[a-z]+:\/\//i.test(w.value) || !w.literal);
   return urls.map((url) => {
     if (!url.literal) return { ...url, literal: false };
-    const name = url.value.replace(/[?#].*$/, "").replace(/^[a-z]+:\/\/[^/]*/i, "").split("/").pop() ?? "";
+    const name =
+      url.value
+        .replace(/[?#].*$/, "")
+        .replace(/^[a-z]+:\/\/[^/]*/i, "")
+        .split("/")
+        .pop() ?? "";
     const path = options.dir ? `${options.dir.replace(/\/+$/, "")}/${name}` : name;
     return name === "" ? literalWord(options.dir ?? ".") : { ...literalWord(path), tilde: path.startsWith("~/") };
   });
@@ -503,14 +1073,21 @@ function optionValue(words: readonly ShellWord[], short: string[], long: string[
 /** curl -O/--remote-name(-all) writes the URL's last segment (into --output-dir); -J lets the server name it. */
 function curlNames(words: readonly ShellWord[]): ShellWord[] {
   if (!words.some((w) => /^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name|--remote-name-all)$/.test(w.value))) return [];
-  if (words.some((w) => /^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(w.value))) return [{ ...literalWord("(a name the server sends)"), literal: false }];
+  if (words.some((w) => /^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(w.value)))
+    return [{ ...literalWord("(a name the server sends)"), literal: false }];
   return downloadNames(words, { remote: true, dir: optionValue(words, [], ["--output-dir"]) });
 }
 
 /** wget without -O writes the URL's last segment (into -P); -x, -r, --content-disposition and --trust-server-names name it otherwise. */
 function wgetNames(words: readonly ShellWord[]): ShellWord[] {
   if (words.some((w) => /^(-[a-zA-Z]*O|--output-document)/.test(w.value) || w.value === "--spider")) return [];
-  if (words.some((w) => /^(-x|--force-directories|-r|--recursive|-m|--mirror|--content-disposition|--trust-server-names|-p|--page-requisites|-i|--input-file)/.test(w.value))) {
+  if (
+    words.some((w) =>
+      /^(-x|--force-directories|-r|--recursive|-m|--mirror|--content-disposition|--trust-server-names|-p|--page-requisites|-i|--input-file)/.test(
+        w.value,
+      ),
+    )
+  ) {
     return [{ ...literalWord("(names the server or the links decide)"), literal: false }];
   }
   return downloadNames(words, { remote: true, dir: optionValue(words, ["-P"], ["--directory-prefix"]) });
@@ -522,15 +1099,31 @@ function curlFiles(words: readonly ShellWord[]): ShellWord[] {
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
     const v = w.value;
-    const value = (short: string, long: string) => (v === short || v === long ? words[k + 1] : v.startsWith(`${long}=`) ? { ...w, value: v.slice(long.length + 1) } : v.startsWith(short) && v.length > 2 && !v.startsWith("--") ? { ...w, value: v.slice(2) } : undefined);
-    for (const [short, long] of [["-w", "--write-out"], ["-H", "--header"]] as const) {
+    const value = (short: string, long: string) =>
+      v === short || v === long
+        ? words[k + 1]
+        : v.startsWith(`${long}=`)
+          ? { ...w, value: v.slice(long.length + 1) }
+          : v.startsWith(short) && v.length > 2 && !v.startsWith("--")
+            ? { ...w, value: v.slice(2) }
+            : undefined;
+    for (const [short, long] of [
+      ["-w", "--write-out"],
+      ["-H", "--header"],
+    ] as const) {
       const x = value(short, long);
-      if (x && x.value.startsWith("@")) out.push({ ...x, value: x.value.slice(1) });
+      if (x?.value.startsWith("@")) out.push({ ...x, value: x.value.slice(1) });
     }
     const cookie = value("-b", "--cookie");
     if (cookie && !cookie.value.includes("=")) out.push(cookie);
-    const urlencoded = v === "--data-urlencode" ? words[k + 1] : v.startsWith("--data-urlencode=") ? { ...w, value: v.slice(17) } : undefined;
-    if (urlencoded && /^[^=]*@/.test(urlencoded.value)) out.push({ ...urlencoded, value: urlencoded.value.slice(urlencoded.value.indexOf("@") + 1) });
+    const urlencoded =
+      v === "--data-urlencode"
+        ? words[k + 1]
+        : v.startsWith("--data-urlencode=")
+          ? { ...w, value: v.slice(17) }
+          : undefined;
+    if (urlencoded && /^[^=]*@/.test(urlencoded.value))
+      out.push({ ...urlencoded, value: urlencoded.value.slice(urlencoded.value.indexOf("@") + 1) });
     const url = v.startsWith("--url=") ? v.slice(6) : v === "--url" ? words[k + 1]?.value : v;
     if (url && /^file:\/\//i.test(url)) {
       let path: string | undefined;
@@ -554,7 +1147,8 @@ function sedBackups(words: readonly ShellWord[]): ShellWord[] {
     else if (v.startsWith("--in-place=") || /^--in-?p?l?a?c?e?=/.test(v)) suffix = v.slice(v.indexOf("=") + 1);
   }
   if (suffix === undefined || suffix === "") return [];
-  if (suffix.includes("*") || suffix.includes("/")) return [{ ...literalWord(`(a backup named by ${suffix})`), literal: false }];
+  if (suffix.includes("*") || suffix.includes("/"))
+    return [{ ...literalWord(`(a backup named by ${suffix})`), literal: false }];
   const files = words.slice(2).filter((w) => !w.value.startsWith("-"));
   return files.map((f) => ({ ...f, value: `${f.value}${suffix}`, text: `${f.text}${suffix}` }));
 }
@@ -562,26 +1156,53 @@ function sedBackups(words: readonly ShellWord[]): ShellWord[] {
 /** tar --remove-files deletes what it archives. */
 function tarRemoved(words: readonly ShellWord[]): ShellWord[] {
   if (!words.some((w) => /^--rem/.test(w.value))) return [];
-  return words.filter((w, k) => k > 0 && !w.value.startsWith("-") && !/^(-[a-zA-Z]*[fCT]|--file|--directory|--files-from)$/.test(words[k - 1]!.value));
+  return words.filter(
+    (w, k) =>
+      k > 0 &&
+      !w.value.startsWith("-") &&
+      !/^(-[a-zA-Z]*[fCT]|--file|--directory|--files-from)$/.test(words[k - 1]!.value),
+  );
 }
 
 /** pytest --cov-report=TYPE:PATH writes PATH. */
 function covReports(words: readonly ShellWord[]): ShellWord[] {
   return words.flatMap((w, k) => {
-    const v = w.value.startsWith("--cov-report=") ? w.value.slice(13) : w.value === "--cov-report" ? (words[k + 1]?.value ?? "") : "";
+    const v = w.value.startsWith("--cov-report=")
+      ? w.value.slice(13)
+      : w.value === "--cov-report"
+        ? (words[k + 1]?.value ?? "")
+        : "";
     const colon = v.indexOf(":");
     return colon === -1 ? [] : [{ ...w, value: v.slice(colon + 1), text: v.slice(colon + 1) }];
   });
 }
 
 /** cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts). */
-function copyOperands(words: readonly ShellWord[]): { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean } | undefined {
+function copyOperands(
+  words: readonly ShellWord[],
+): { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean } | undefined {
   const program = words[0]!.value;
   const target = optionValue(words, ["-t"], ["--target-directory", "--target"]);
   const valueTaking = /^(-[a-zA-Z]*[tS]|--target-directory|--target|--suffix|--backup|-T)$/;
-  const operands = words.filter((w, k) => k > 0 && !(w.literal && w.value.startsWith("-")) && !(words[k - 1]!.literal && valueTaking.test(words[k - 1]!.value) && !/^-T$/.test(words[k - 1]!.value)));
-  const recursive = program === "mv" || words.some((w, k) => k > 0 && (/^-[a-zA-Z]*[rRa]/.test(w.value) && !w.value.startsWith("--") || /^--(rec|arch)/.test(w.value)));
-  if (target !== undefined) return { sources: operands, dest: { ...literalWord(target), tilde: target.startsWith("~/") }, intoFolder: true, recursive };
+  const operands = words.filter(
+    (w, k) =>
+      k > 0 &&
+      !(w.literal && w.value.startsWith("-")) &&
+      !(words[k - 1]!.literal && valueTaking.test(words[k - 1]!.value) && !/^-T$/.test(words[k - 1]!.value)),
+  );
+  const recursive =
+    program === "mv" ||
+    words.some(
+      (w, k) =>
+        k > 0 && ((/^-[a-zA-Z]*[rRa]/.test(w.value) && !w.value.startsWith("--")) || /^--(rec|arch)/.test(w.value)),
+    );
+  if (target !== undefined)
+    return {
+      sources: operands,
+      dest: { ...literalWord(target), tilde: target.startsWith("~/") },
+      intoFolder: true,
+      recursive,
+    };
   if (operands.length < 2) return undefined;
   return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: false, recursive };
 }
@@ -590,11 +1211,16 @@ function copyOperands(words: readonly ShellWord[]): { sources: ShellWord[]; dest
 function makeVariables(words: readonly ShellWord[]): { at: number; why: string } | undefined {
   const at = words.findIndex((w, k) => k > 0 && (!w.literal || /^[^-][^=]*=/.test(w.value)));
   if (at === -1) return undefined;
-  return { at, why: `make ${words[at]!.text} sets a makefile variable, which can name the program make runs (SHELL, CC, …)` };
+  return {
+    at,
+    why: `make ${words[at]!.text} sets a makefile variable, which can name the program make runs (SHELL, CC, …)`,
+  };
 }
 
 /** Every spec, compiled. */
-export const PROGRAM_SPECS: ReadonlyMap<string, ProgramSpec> = new Map(Object.entries(SOURCES).map(([name, source]) => [name, compileSpec(source, name)]));
+export const PROGRAM_SPECS: ReadonlyMap<string, ProgramSpec> = new Map(
+  Object.entries(SOURCES).map(([name, source]) => [name, compileSpec(source, name)]),
+);
 PROGRAM_SPECS_ALIAS("gmake", "make");
 
 function PROGRAM_SPECS_ALIAS(alias: string, name: string) {

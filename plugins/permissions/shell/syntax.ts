@@ -74,7 +74,8 @@ export class SyntaxNode {
 
   /** As `Node.childForFieldName`, for the node types and fields in FIELD_LOOKUPS. */
   childForFieldName(field: string): SyntaxNode | null {
-    if (!FIELD_LOOKUPS[this.type]?.includes(field)) throw new Error(`the syntax tree copy does not look up ${this.type}.${field} (add it to FIELD_LOOKUPS)`);
+    if (!FIELD_LOOKUPS[this.type]?.includes(field))
+      throw new Error(`the syntax tree copy does not look up ${this.type}.${field} (add it to FIELD_LOOKUPS)`);
     return this.byField?.get(field) ?? null;
   }
 
@@ -122,7 +123,15 @@ export function readTree(tree: Tree, source: string): { root: SyntaxNode; hasErr
     const type = types[id] || "ERROR"; // as Node.type
     // Only a zero-width node can be one the parser made up to recover from an error.
     const missing = start === end && cursor.nodeIsMissing;
-    const node = new SyntaxNode(source, type, (named[id] ??= cursor.nodeIsNamed), missing, start, end, fields[cursor.currentFieldId] ?? null);
+    const node = new SyntaxNode(
+      source,
+      type,
+      (named[id] ??= cursor.nodeIsNamed),
+      missing,
+      start,
+      end,
+      fields[cursor.currentFieldId] ?? null,
+    );
     const wanted = parent && lookups.get(parent)?.get(cursor.nodeId);
     if (wanted) for (const field of wanted) (parent.byField ??= new Map()).set(field, node);
     const asked = FIELD_LOOKUPS[type];
@@ -148,7 +157,9 @@ export function readTree(tree: Tree, source: string): { root: SyntaxNode; hasErr
         while (!cursor.gotoNextSibling()) {
           if (!cursor.gotoParent()) {
             // web-tree-sitter answers with a visible child; anything else must not pass unnoticed.
-            for (const [n, ids] of lookups) if ((n.byField?.size ?? 0) !== [...ids.values()].flat().length) throw new Error(`a ${n.type} field is not one of its children`);
+            for (const [n, ids] of lookups)
+              if ((n.byField?.size ?? 0) !== [...ids.values()].flat().length)
+                throw new Error(`a ${n.type} field is not one of its children`);
             return { root, hasError };
           }
           parents.pop();

@@ -54,8 +54,7 @@ function add(node: SyntaxNode, acc: Acc): void {
       return addUnquoted(node.text, acc);
     case "raw_string":
       return addQuoted(node.text.slice(1, -1), acc);
-    case "ansi_c_string":
-    {
+    case "ansi_c_string": {
       // Bash cuts a $'…' string at a NUL (`$'rm\0junk'` is `rm`): so does the analysis.
       const decoded = decodeAnsiC(node.text.slice(2, -1));
       const nul = decoded.indexOf("\0");
@@ -65,11 +64,13 @@ function add(node: SyntaxNode, acc: Acc): void {
       // The parser leaves some characters (a line break) out of every child: take them from the text.
       let pos = node.startIndex + 1;
       for (const child of node.children) {
-        if (child.startIndex > pos) addQuoted(unescapeDouble(node.text.slice(pos - node.startIndex, child.startIndex - node.startIndex)), acc);
+        if (child.startIndex > pos)
+          addQuoted(unescapeDouble(node.text.slice(pos - node.startIndex, child.startIndex - node.startIndex)), acc);
         pos = Math.max(pos, child.endIndex);
-        if (child.type === "\"") continue;
+        if (child.type === '"') continue;
         if (child.type === "string_content") addQuoted(unescapeDouble(child.text), acc);
-        else if (child.type === "$") addQuoted("$", acc); // a lone `$` inside quotes is literal
+        else if (child.type === "$")
+          addQuoted("$", acc); // a lone `$` inside quotes is literal
         else acc.literal = false;
       }
       return;
@@ -113,8 +114,19 @@ function unescapeDouble(text: string): string {
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v",
-  "\\": "\\", "'": "'", "\"": "\"", "?": "?",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
 };
 
 /** Decode the body of a `$'…'` string as bash does. */

@@ -28,7 +28,11 @@ interface WrapperDef {
 }
 
 const DEFS: Record<string, WrapperDef> = {
-  env: { kind: "transparent", options: { short: "uCS", long: ["--unset", "--chdir", "--split-string"] }, text: { short: "S", long: ["--split-string"] } },
+  env: {
+    kind: "transparent",
+    options: { short: "uCS", long: ["--unset", "--chdir", "--split-string"] },
+    text: { short: "S", long: ["--split-string"] },
+  },
   nice: { kind: "transparent", options: { short: "n", long: ["--adjustment"], numeric: true } },
   timeout: { kind: "transparent", options: { short: "sk", long: ["--signal", "--kill-after"] }, skip: 1 },
   nohup: { kind: "transparent" },
@@ -38,12 +42,22 @@ const DEFS: Record<string, WrapperDef> = {
   time: { kind: "transparent", options: { short: "fo", long: ["--format", "--output"] } },
   stdbuf: { kind: "transparent", options: { short: "ioe", long: ["--input", "--output", "--error"] } },
   setsid: { kind: "transparent" },
-  ionice: { kind: "transparent", options: { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] }, none: { short: "pPu", long: ["--pid", "--pgid", "--uid"] } },
+  ionice: {
+    kind: "transparent",
+    options: { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] },
+    none: { short: "pPu", long: ["--pid", "--pgid", "--uid"] },
+  },
   busybox: { kind: "transparent" },
   chrt: { kind: "transparent", options: { short: "TPD" }, skip: 1, none: { short: "pm", long: ["--pid", "--max"] } },
   taskset: { kind: "transparent", skip: 1, none: { short: "p", long: ["--pid"] } },
   // flock stops at its lock file, but `flock FILE -c text` takes the text after it.
-  flock: { kind: "transparent", options: { short: "wEc", long: ["--timeout", "--conflict-exit-code", "--command"] }, skip: 1, text: { short: "c", long: ["--command"] }, permute: true },
+  flock: {
+    kind: "transparent",
+    options: { short: "wEc", long: ["--timeout", "--conflict-exit-code", "--command"] },
+    skip: 1,
+    text: { short: "c", long: ["--command"] },
+    permute: true,
+  },
   unshare: { kind: "transparent", options: { short: "S", long: ["--setuid", "--setgid"] } },
   strace: { kind: "transparent", options: { short: "oeEpPsSuIabXUO" }, none: { short: "p" } },
   ltrace: { kind: "transparent", options: { short: "oeEpsuaAlnFx" }, none: { short: "p" } },
@@ -54,17 +68,55 @@ const DEFS: Record<string, WrapperDef> = {
   torsocks: { kind: "transparent", options: { short: "uaP" } },
   "dbus-run-session": { kind: "transparent" },
   firejail: { kind: "transparent" },
-  script: { kind: "transparent", options: { short: "cEIOBTm", long: ["--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"] }, text: { short: "c", long: ["--command"] }, textOnly: true, permute: true },
+  script: {
+    kind: "transparent",
+    options: {
+      short: "cEIOBTm",
+      long: ["--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"],
+    },
+    text: { short: "c", long: ["--command"] },
+    textOnly: true,
+    permute: true,
+  },
   sudo: {
     kind: "privilege",
-    options: { short: "ugpCDrtTURh", long: ["--user", "--group", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--chroot", "--host"] },
+    options: {
+      short: "ugpCDrtTURh",
+      long: [
+        "--user",
+        "--group",
+        "--prompt",
+        "--close-from",
+        "--chdir",
+        "--role",
+        "--type",
+        "--command-timeout",
+        "--other-user",
+        "--chroot",
+        "--host",
+      ],
+    },
     none: { short: "elv", long: ["--edit", "--list", "--validate"] },
   },
   doas: { kind: "privilege", options: { short: "uC" } },
   pkexec: { kind: "privilege", options: { long: ["--user"] } },
   chroot: { kind: "privilege", options: { long: ["--userspec", "--groups"] }, skip: 1 },
-  runuser: { kind: "privilege", options: { short: "ugGcsw", long: ["--user", "--group", "--supp-group", "--command", "--shell", "--whitelist-environment"] }, text: { short: "c", long: ["--command"] }, permute: true },
-  su: { kind: "privilege", options: { short: "cgGsw", long: ["--command", "--group", "--supp-group", "--shell", "--whitelist-environment"] }, text: { short: "c", long: ["--command"] }, textOnly: true, permute: true },
+  runuser: {
+    kind: "privilege",
+    options: {
+      short: "ugGcsw",
+      long: ["--user", "--group", "--supp-group", "--command", "--shell", "--whitelist-environment"],
+    },
+    text: { short: "c", long: ["--command"] },
+    permute: true,
+  },
+  su: {
+    kind: "privilege",
+    options: { short: "cgGsw", long: ["--command", "--group", "--supp-group", "--shell", "--whitelist-environment"] },
+    text: { short: "c", long: ["--command"] },
+    textOnly: true,
+    permute: true,
+  },
   sg: { kind: "privilege", options: { short: "c" }, skip: 1, text: { short: "c" }, joinRest: true },
 };
 
@@ -84,9 +136,11 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
   const def = DEFS[program]!;
   const spec = def.options ?? {};
   const scan = scanOptions(words, 1, spec);
-  if (scan.dynamic) out.hidden.push(`an option of ${program} is only known at run time, so what it runs cannot be told`);
+  if (scan.dynamic)
+    out.hidden.push(`an option of ${program} is only known at run time, so what it runs cannot be told`);
   if (def.none && hasOption(scan, def.none.long ?? [], def.none.short ?? "", spec)) return { words: [] };
-  if (def.text && hasOption(scan, def.text.long ?? [], def.text.short ?? "", spec)) return { words: [], text: textValue(scan.seen, def.text) };
+  if (def.text && hasOption(scan, def.text.long ?? [], def.text.short ?? "", spec))
+    return { words: [], text: textValue(scan.seen, def.text) };
   if (def.text && def.permute) {
     // Options after the operands: the text option may be anywhere (for flock, right after its file).
     const rest = program === "flock" ? words.slice(scan.index + 1, scan.index + 3) : words.slice(scan.index);
@@ -106,7 +160,9 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     for (; i < words.length && words[i]!.literal && /^[^=]+=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
       if (!isHarmlessExport(variable)) {
-        out.unsafe.push(`env passes ${variable} to the program, and ${variable} is not a variable the engine knows to be harmless to it`);
+        out.unsafe.push(
+          `env passes ${variable} to the program, and ${variable} is not a variable the engine knows to be harmless to it`,
+        );
         out.exportsUnknown.push(variable);
       }
     }
@@ -115,7 +171,9 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     for (; i < words.length && words[i]!.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
       if (!isHarmlessExport(variable)) {
-        out.unsafe.push(`it passes ${variable} to the programs it runs, and ${variable} is not a variable the engine knows to be harmless to them`);
+        out.unsafe.push(
+          `it passes ${variable} to the programs it runs, and ${variable} is not a variable the engine knows to be harmless to them`,
+        );
         out.exportsUnknown.push(variable);
       }
     }
@@ -123,7 +181,8 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
   if (program === "time") {
     for (let k = 0; k < scan.seen.length; k++) {
       const v = scan.seen[k]!.value;
-      if (v === "-o" || v === "--output") out.writes.push({ word: scan.seen[k + 1] ?? literalWord(""), kind: "output" });
+      if (v === "-o" || v === "--output")
+        out.writes.push({ word: scan.seen[k + 1] ?? literalWord(""), kind: "output" });
       else if (v.startsWith("--output=")) out.writes.push({ word: literalWord(v.slice(9)), kind: "output" });
     }
   }
@@ -139,7 +198,8 @@ function textValue(seen: ShellWord[], text: NonNullable<WrapperDef["text"]>): Sh
     const long = text.long?.find((l) => v === l || v.startsWith(`${l}=`));
     if (long) return v === long ? seen[k + 1] : literalWord(v.slice(long.length + 1));
     if (/^-[^-]/.test(v) && [...(text.short ?? "")].some((c) => v.endsWith(c))) return seen[k + 1];
-    if (/^-[^-]/.test(v) && [...(text.short ?? "")].some((c) => v.includes(c))) return { ...seen[k]!, value: v.slice(v.search(new RegExp(`[${text.short}]`)) + 1) };
+    if (/^-[^-]/.test(v) && [...(text.short ?? "")].some((c) => v.includes(c)))
+      return { ...seen[k]!, value: v.slice(v.search(new RegExp(`[${text.short}]`)) + 1) };
   }
   return undefined;
 }

@@ -23,8 +23,11 @@ export function encodeAnthropic(a: Answer, id: string): Encoded {
   const message = { id, type: "message", role: "assistant", model: a.model, stop_sequence: null };
   if (!a.stream) return json({ ...message, content, stop_reason: stopReason, usage: usage(a) });
   const events: { event: string; data: Record<string, unknown> }[] = [];
-  const add = (type: string, data: Record<string, unknown> = {}) => events.push({ event: type, data: { type, ...data } });
-  add("message_start", { message: { ...message, content: [], stop_reason: null, usage: { ...usage(a), output_tokens: 1 } } });
+  const add = (type: string, data: Record<string, unknown> = {}) =>
+    events.push({ event: type, data: { type, ...data } });
+  add("message_start", {
+    message: { ...message, content: [], stop_reason: null, usage: { ...usage(a), output_tokens: 1 } },
+  });
   let index = 0;
   if (a.text) {
     add("content_block_start", { index, content_block: { type: "text", text: "" } });
@@ -38,7 +41,10 @@ export function encodeAnthropic(a: Answer, id: string): Encoded {
     add("content_block_stop", { index });
     index++;
   }
-  add("message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: a.usage.outputTokens } });
+  add("message_delta", {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: a.usage.outputTokens },
+  });
   add("message_stop");
   return sse(events);
 }

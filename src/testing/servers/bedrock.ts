@@ -20,19 +20,38 @@ function usage(a: Answer) {
 export function encodeBedrock(a: Answer): Encoded {
   const stopReason = a.toolCalls.length ? "tool_use" : "end_turn";
   if (!a.stream) {
-    const content = [...(a.text ? [{ text: a.text }] : []), ...a.toolCalls.map((c) => ({ toolUse: { toolUseId: c.id, name: c.name, input: c.input } }))];
-    return json({ output: { message: { role: "assistant", content } }, stopReason, usage: usage(a), metrics: { latencyMs: 1 } });
+    const content = [
+      ...(a.text ? [{ text: a.text }] : []),
+      ...a.toolCalls.map((c) => ({ toolUse: { toolUseId: c.id, name: c.name, input: c.input } })),
+    ];
+    return json({
+      output: { message: { role: "assistant", content } },
+      stopReason,
+      usage: usage(a),
+      metrics: { latencyMs: 1 },
+    });
   }
   const chunks: Uint8Array[] = [eventStreamMessage("messageStart", { role: "assistant" })];
   let index = 0;
   if (a.text) {
-    for (const text of split(a.text)) chunks.push(eventStreamMessage("contentBlockDelta", { contentBlockIndex: index, delta: { text } }));
+    for (const text of split(a.text))
+      chunks.push(eventStreamMessage("contentBlockDelta", { contentBlockIndex: index, delta: { text } }));
     chunks.push(eventStreamMessage("contentBlockStop", { contentBlockIndex: index }));
     index++;
   }
   for (const c of a.toolCalls) {
-    chunks.push(eventStreamMessage("contentBlockStart", { contentBlockIndex: index, start: { toolUse: { toolUseId: c.id, name: c.name } } }));
-    chunks.push(eventStreamMessage("contentBlockDelta", { contentBlockIndex: index, delta: { toolUse: { input: JSON.stringify(c.input) } } }));
+    chunks.push(
+      eventStreamMessage("contentBlockStart", {
+        contentBlockIndex: index,
+        start: { toolUse: { toolUseId: c.id, name: c.name } },
+      }),
+    );
+    chunks.push(
+      eventStreamMessage("contentBlockDelta", {
+        contentBlockIndex: index,
+        delta: { toolUse: { input: JSON.stringify(c.input) } },
+      }),
+    );
     chunks.push(eventStreamMessage("contentBlockStop", { contentBlockIndex: index }));
     index++;
   }

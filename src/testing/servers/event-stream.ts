@@ -24,7 +24,11 @@ function encodeHeaders(headers: Record<string, string>): Buffer {
 
 /** One event-stream message carrying `payload` as JSON. */
 export function eventStreamMessage(eventType: string, payload: unknown): Uint8Array {
-  const headers = encodeHeaders({ ":event-type": eventType, ":content-type": "application/json", ":message-type": "event" });
+  const headers = encodeHeaders({
+    ":event-type": eventType,
+    ":content-type": "application/json",
+    ":message-type": "event",
+  });
   const body = Buffer.from(JSON.stringify(payload), "utf8");
   const total = 12 + headers.length + body.length + 4;
   const message = Buffer.alloc(total);

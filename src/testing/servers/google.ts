@@ -15,13 +15,25 @@ function usageMetadata(a: Answer) {
 /** An answer as GenerateContentResponse objects (one, or a stream of partial ones). */
 export function encodeGoogle(a: Answer, id: string): Encoded {
   const calls = a.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.input } }));
-  const candidate = (parts: unknown[], finishReason?: string) => ({ content: { role: "model", parts }, index: 0, ...(finishReason ? { finishReason } : {}) });
+  const candidate = (parts: unknown[], finishReason?: string) => ({
+    content: { role: "model", parts },
+    index: 0,
+    ...(finishReason ? { finishReason } : {}),
+  });
   const meta = { modelVersion: a.model, responseId: id };
   if (!a.stream) {
     const parts = [...(a.text ? [{ text: a.text }] : []), ...calls];
     return json({ candidates: [candidate(parts, "STOP")], usageMetadata: usageMetadata(a), ...meta });
   }
-  const events: { data: unknown }[] = split(a.text).map((text) => ({ data: { candidates: [candidate([{ text }])], ...meta } }));
-  events.push({ data: { candidates: [candidate(calls.length ? calls : [{ text: "" }], "STOP")], usageMetadata: usageMetadata(a), ...meta } });
+  const events: { data: unknown }[] = split(a.text).map((text) => ({
+    data: { candidates: [candidate([{ text }])], ...meta },
+  }));
+  events.push({
+    data: {
+      candidates: [candidate(calls.length ? calls : [{ text: "" }], "STOP")],
+      usageMetadata: usageMetadata(a),
+      ...meta,
+    },
+  });
   return sse(events);
 }

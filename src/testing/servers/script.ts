@@ -84,7 +84,12 @@ export function outputLimitOf(body: unknown): number | undefined {
 /** Cut an answer at `limit` tokens (4 characters each), as a provider does: the text ends early (scripted tool calls stay, as calls written before the cut). */
 export function applyOutputLimit(answer: Answer, limit: number | undefined): Answer {
   if (limit === undefined || Math.ceil(answer.text.length / 4) + answer.toolCalls.length * 20 <= limit) return answer;
-  return { ...answer, text: answer.text.slice(0, limit * 4), usage: { ...answer.usage, outputTokens: limit }, truncated: true };
+  return {
+    ...answer,
+    text: answer.text.slice(0, limit * 4),
+    usage: { ...answer.usage, outputTokens: limit },
+    truncated: true,
+  };
 }
 
 /** Fill in an answer's defaults. */
@@ -92,7 +97,11 @@ export function normalizeAnswer(turn: string | FakeAnswer, index: number, model:
   const a: FakeAnswer = typeof turn === "string" ? { text: turn } : turn;
   return {
     text: a.text ?? "",
-    toolCalls: (a.toolCalls ?? []).map((c, i) => ({ name: c.name, input: c.input ?? {}, id: c.id ?? `call_${index}_${i}` })),
+    toolCalls: (a.toolCalls ?? []).map((c, i) => ({
+      name: c.name,
+      input: c.input ?? {},
+      id: c.id ?? `call_${index}_${i}`,
+    })),
     usage: {
       inputTokens: a.usage?.inputTokens ?? 10,
       outputTokens: a.usage?.outputTokens ?? 5,

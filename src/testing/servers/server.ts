@@ -13,7 +13,20 @@ import { encodeCohere } from "./cohere";
 import type { Encoded } from "./encoded";
 import { encodeGoogle } from "./google";
 import { encodeChat, encodeResponses } from "./openai";
-import { applyOutputLimit, isDrop, isFailure, isFault, normalizeAnswer, outputLimitOf, type FakeFailure, type FakeFault, type FakeScript, type FakeTurn, type RecordedRequest, type WireFamily } from "./script";
+import {
+  applyOutputLimit,
+  isDrop,
+  isFailure,
+  isFault,
+  normalizeAnswer,
+  outputLimitOf,
+  type FakeFailure,
+  type FakeFault,
+  type FakeScript,
+  type FakeTurn,
+  type RecordedRequest,
+  type WireFamily,
+} from "./script";
 
 /** A running fake provider server. */
 export interface FakeProviderServer {
@@ -61,7 +74,10 @@ function errorBody(family: WireFamily | undefined, failure: FakeFailure): string
   const message = failure.message ?? `fake provider server: scripted HTTP ${failure.status}`;
   switch (family) {
     case "anthropic":
-      return JSON.stringify({ type: "error", error: { type: failure.status === 429 ? "rate_limit_error" : "api_error", message } });
+      return JSON.stringify({
+        type: "error",
+        error: { type: failure.status === 429 ? "rate_limit_error" : "api_error", message },
+      });
     case "google":
       return JSON.stringify({ error: { code: failure.status, message, status: "UNAVAILABLE" } });
     case "cohere":
@@ -75,7 +91,15 @@ function errorBody(family: WireFamily | undefined, failure: FakeFailure): string
 const FILL = "x".repeat(3000);
 
 /** Play a fault turn (see `FakeFault`). */
-function playFault(turn: FakeFault, family: WireFamily, req: IncomingMessage, res: ServerResponse, model: string, index: number, open: Set<ServerResponse>) {
+function playFault(
+  turn: FakeFault,
+  family: WireFamily,
+  req: IncomingMessage,
+  res: ServerResponse,
+  model: string,
+  index: number,
+  open: Set<ServerResponse>,
+) {
   open.add(res);
   res.on("close", () => open.delete(res));
   if (turn.fault === "silent") return;
@@ -91,7 +115,9 @@ function playFault(turn: FakeFault, family: WireFamily, req: IncomingMessage, re
     return;
   }
   // The chunks before the first text delta open the stream; that delta is what repeats.
-  const first = encoded.chunks.findIndex((c) => (typeof c === "string" ? c : Buffer.from(c).toString("latin1")).includes(FILL.slice(0, 500)));
+  const first = encoded.chunks.findIndex((c) =>
+    (typeof c === "string" ? c : Buffer.from(c).toString("latin1")).includes(FILL.slice(0, 500)),
+  );
   const opening = encoded.chunks.slice(0, Math.max(0, first));
   const delta = encoded.chunks[first]!;
   if (turn.fault === "reset-mid-stream" || turn.fault === "stall-mid-stream") {
@@ -108,7 +134,14 @@ function playFault(turn: FakeFault, family: WireFamily, req: IncomingMessage, re
   pump();
 }
 
-function encode(family: WireFamily, turn: string | Exclude<FakeTurn, string>, index: number, model: string, stream: boolean, limit?: number): Encoded {
+function encode(
+  family: WireFamily,
+  turn: string | Exclude<FakeTurn, string>,
+  index: number,
+  model: string,
+  stream: boolean,
+  limit?: number,
+): Encoded {
   const answer = applyOutputLimit(normalizeAnswer(turn as string, index, model, stream), limit);
   const id = `fake_${index}`;
   switch (family) {
@@ -141,7 +174,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 function headersOf(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
   return out;
 }
 
@@ -163,13 +197,30 @@ export async function startProviderServer(script: FakeScript): Promise<FakeProvi
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(text);
     };
-    if (!family) return send(404, errorBody(undefined, { status: 404, message: `fake provider server: no wire format at ${req.method} ${path}` }));
-    const request: RecordedRequest = { method: req.method ?? "GET", path, headers: headersOf(req), body, family, time: Date.now() };
+    if (!family)
+      return send(
+        404,
+        errorBody(undefined, { status: 404, message: `fake provider server: no wire format at ${req.method} ${path}` }),
+      );
+    const request: RecordedRequest = {
+      method: req.method ?? "GET",
+      path,
+      headers: headersOf(req),
+      body,
+      family,
+      time: Date.now(),
+    };
     requests.push(request);
     const turn = next(request);
     if (turn === undefined) {
       const count = Array.isArray(script) ? script.length : 0;
-      return send(400, errorBody(family, { status: 400, message: `fake provider server: the script has ${count} turns and request #${requests.length} asked for another` }));
+      return send(
+        400,
+        errorBody(family, {
+          status: 400,
+          message: `fake provider server: the script has ${count} turns and request #${requests.length} asked for another`,
+        }),
+      );
     }
     if (isDrop(turn)) {
       req.socket.destroy();
@@ -177,7 +228,14 @@ export async function startProviderServer(script: FakeScript): Promise<FakeProvi
     }
     if (isFailure(turn)) return send(turn.status, errorBody(family, turn), turn.headers);
     if (isFault(turn)) return playFault(turn, family, req, res, modelOf(family, path, body), requests.length - 1, open);
-    const encoded = encode(family, turn, requests.length - 1, modelOf(family, path, body), isStream(family, path, body), outputLimitOf(body));
+    const encoded = encode(
+      family,
+      turn,
+      requests.length - 1,
+      modelOf(family, path, body),
+      isStream(family, path, body),
+      outputLimitOf(body),
+    );
     res.writeHead(200, { "content-type": encoded.contentType, "cache-control": "no-cache" });
     for (const chunk of encoded.chunks) res.write(chunk);
     res.end();

@@ -9,7 +9,16 @@
  * `corpus/benign.jsonl` in the shared folder beside the repository (`../shared/`).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +36,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The places the corpus is looked for, in order. */
 export function benignCorpusCandidates(): string[] {
   const fromEnv = process.env.UBQ_BENIGN_CORPUS;
-  return [...(fromEnv ? [resolve(fromEnv)] : []), join(here, "benign.jsonl"), resolve(here, "../../../../shared/corpus/benign.jsonl")];
+  return [
+    ...(fromEnv ? [resolve(fromEnv)] : []),
+    join(here, "benign.jsonl"),
+    resolve(here, "../../../../shared/corpus/benign.jsonl"),
+  ];
 }
 
 /** The corpus file's path; throws naming every place looked at when there is none. */
@@ -65,14 +78,19 @@ export function makeProjectFixture(): ProjectFixture {
   const home = join(root, "home");
   const files: Record<string, string> = {
     "package.json": JSON.stringify(
-      { name: "fixture", version: "1.0.0", type: "module", scripts: { build: "tsc -p .", test: "vitest run", lint: "eslint ." } },
+      {
+        name: "fixture",
+        version: "1.0.0",
+        type: "module",
+        scripts: { build: "tsc -p .", test: "vitest run", lint: "eslint ." },
+      },
       null,
       2,
     ),
     "package-lock.json": "{}\n",
     "tsconfig.json": "{}\n",
     "README.md": "# fixture\n",
-    "Makefile": "test:\n\tnpm test\n",
+    Makefile: "test:\n\tnpm test\n",
     "src/index.ts": "export const x = 1;\n",
     "src/util.ts": "export const y = 2;\n",
     "test/index.test.ts": "import { x } from '../src/index';\n",
@@ -116,11 +134,17 @@ export function loadNpmScriptsCorpus(root = join(here, "../../..", "node_modules
       const manifest = join(dir, "package.json");
       if (existsSync(manifest)) {
         try {
-          const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { name?: string; version?: string; license?: unknown; scripts?: Record<string, unknown> };
+          const pkg = JSON.parse(readFileSync(manifest, "utf8")) as {
+            name?: string;
+            version?: string;
+            license?: unknown;
+            scripts?: Record<string, unknown>;
+          };
           const licence = typeof pkg.license === "string" ? pkg.license : "";
           if (PERMISSIVE.test(licence)) {
             for (const command of Object.values(pkg.scripts ?? {})) {
-              if (typeof command === "string" && command.trim() !== "" && !seen.has(command)) seen.set(command, { command, source: `npm:${pkg.name}@${pkg.version}`, licence });
+              if (typeof command === "string" && command.trim() !== "" && !seen.has(command))
+                seen.set(command, { command, source: `npm:${pkg.name}@${pkg.version}`, licence });
             }
           }
         } catch {

@@ -38,12 +38,36 @@ export interface Disagreement {
 const IGNORED_WRITE = /^\/dev\/|^\/tmp\/sh-thd|^(pipe|socket|anon_inode):/;
 
 /** Compare one string; undefined when the engine saw everything bash did. */
-export async function compare(source: string, observation: Observation, place: Place): Promise<Disagreement | undefined> {
+export async function compare(
+  source: string,
+  observation: Observation,
+  place: Place,
+): Promise<Disagreement | undefined> {
   let analysis: ShellAnalysis;
   try {
     analysis = analyzeShell(source);
   } catch {
-    analysis = { source, candidates: [], unsafe: ["analysis failed"], writes: [], reads: [], cdTargets: [], cdUnknown: true, hidden: ["analysis failed"], maybe: [], linkers: [], recursiveReads: [], unknownReaders: [], unknownWriters: [], copies: [], optionDirs: [], treeWriters: [], persists: [], exportsUnknown: [], unreadable: false };
+    analysis = {
+      source,
+      candidates: [],
+      unsafe: ["analysis failed"],
+      writes: [],
+      reads: [],
+      cdTargets: [],
+      cdUnknown: true,
+      hidden: ["analysis failed"],
+      maybe: [],
+      linkers: [],
+      recursiveReads: [],
+      unknownReaders: [],
+      unknownWriters: [],
+      copies: [],
+      optionDirs: [],
+      treeWriters: [],
+      persists: [],
+      exportsUnknown: [],
+      unreadable: false,
+    };
   }
   const unseenExecs = observation.execs.filter((e) => !analysis.candidates.some((c) => matches(e, c))).map(show);
   const seen = seenWrites(analysis, place);
@@ -54,14 +78,26 @@ export async function compare(source: string, observation: Observation, place: P
     { allow: ["Bash(*)"], mode: "default" },
     { allow: ["Bash(*)"], mode: "acceptEdits" },
   ];
-  const missed = [...new Set(observation.execs.filter((e) => !analysis.candidates.some((c) => matches(e, c))).map((e) => basename(e.path)))];
+  const missed = [
+    ...new Set(
+      observation.execs.filter((e) => !analysis.candidates.some((c) => matches(e, c))).map((e) => basename(e.path)),
+    ),
+  ];
   for (const name of missed) checks.push({ deny: [`Bash(${name}:*)`], mode: "bypassPermissions" });
   const verdicts: Disagreement["verdicts"] = [];
   let allowed = false;
   for (const check of checks) {
     const policy = compilePolicy({ allow: check.allow, deny: check.deny }, { cwd: place.cwd, home: place.home });
-    const d = await decide({ toolName: "Bash", input: { command: source } }, { mode: check.mode, policy, place: { cwd: place.cwd, home: place.home, roots: resolveRoots([place.cwd]) } });
-    verdicts.push({ rules: [...(check.allow ?? []), ...(check.deny ?? []).map((r) => `deny ${r}`)].join(", "), mode: check.mode, behavior: d.behavior, message: d.message });
+    const d = await decide(
+      { toolName: "Bash", input: { command: source } },
+      { mode: check.mode, policy, place: { cwd: place.cwd, home: place.home, roots: resolveRoots([place.cwd]) } },
+    );
+    verdicts.push({
+      rules: [...(check.allow ?? []), ...(check.deny ?? []).map((r) => `deny ${r}`)].join(", "),
+      mode: check.mode,
+      behavior: d.behavior,
+      message: d.message,
+    });
     if (d.behavior === "allow") allowed = true;
   }
   return { source, unseenExecs, unseenWrites, verdicts, allowed };
@@ -84,7 +120,10 @@ export function matches(exec: Exec, c: ShellCandidate): boolean {
 
 /** Every absolute path the engine believes the string may write (each literal target against the cwd and every `cd` target). */
 function seenWrites(analysis: ShellAnalysis, place: Place): Set<string> {
-  const bases = [place.cwd, ...analysis.cdTargets.map((w) => (w.tilde ? place.home + w.value.slice(1) : resolve(place.cwd, w.value)))];
+  const bases = [
+    place.cwd,
+    ...analysis.cdTargets.map((w) => (w.tilde ? place.home + w.value.slice(1) : resolve(place.cwd, w.value))),
+  ];
   const out = new Set<string>();
   for (const write of analysis.writes) {
     const w = write.word;

@@ -28,21 +28,46 @@ describe.skipIf(missing !== undefined)("differential: the engine against bash", 
   afterAll(() => fixture?.dispose());
 
   it("the oracle sees what bash runs and writes (argv exact, absolute paths, real wrappers followed)", async () => {
-    const [a, b, c] = await observe(["r\\\nm -rf x; echo hi > o.txt", "env -i rm y; /usr/bin/git st", "cd sub && echo >> ../c.txt; echo a | xargs touch"], fixture);
+    const [a, b, c] = await observe(
+      [
+        "r\\\nm -rf x; echo hi > o.txt",
+        "env -i rm y; /usr/bin/git st",
+        "cd sub && echo >> ../c.txt; echo a | xargs touch",
+      ],
+      fixture,
+    );
     expect(a!.execs).toEqual([{ path: "/usr/local/bin/rm", argv: ["rm", "-rf", "x"] }]);
     expect(a!.writes).toEqual([`${fixture.workspace}/o.txt`]);
-    expect(b!.execs.map((e) => e.argv)).toEqual([["env", "-i", "rm", "y"], ["rm", "y"], ["/usr/bin/git", "st"]]);
-    expect(c!.execs.map((e) => e.argv)).toEqual([["xargs", "touch"], ["touch", "a"]]);
+    expect(b!.execs.map((e) => e.argv)).toEqual([
+      ["env", "-i", "rm", "y"],
+      ["rm", "y"],
+      ["/usr/bin/git", "st"],
+    ]);
+    expect(c!.execs.map((e) => e.argv)).toEqual([
+      ["xargs", "touch"],
+      ["touch", "a"],
+    ]);
     expect(c!.writes).toEqual([`${fixture.workspace}/c.txt`]);
   });
 
   it("a miss the engine would allow is reported as a failure (the comparison can fail)", async () => {
     // As if bash had also run `rm` for `git status`: the engine allows `git status` under Bash(*).
-    const fake = { execs: [{ path: "/usr/local/bin/git", argv: ["git", "status"] }, { path: "/usr/local/bin/rm", argv: ["rm", "x"] }], writes: [], status: 0 };
+    const fake = {
+      execs: [
+        { path: "/usr/local/bin/git", argv: ["git", "status"] },
+        { path: "/usr/local/bin/rm", argv: ["rm", "x"] },
+      ],
+      writes: [],
+      status: 0,
+    };
     const d = await compare("git status", fake, { cwd: fixture.workspace, home: fixture.home });
     expect(d?.unseenExecs).toEqual(["rm x"]);
     expect(d?.allowed).toBe(true);
-    const unseenWrite = await compare("git status", { execs: fake.execs.slice(0, 1), writes: ["/etc/passwd"], status: 0 }, { cwd: fixture.workspace, home: fixture.home });
+    const unseenWrite = await compare(
+      "git status",
+      { execs: fake.execs.slice(0, 1), writes: ["/etc/passwd"], status: 0 },
+      { cwd: fixture.workspace, home: fixture.home },
+    );
     expect(unseenWrite?.allowed).toBe(true);
   });
 
@@ -53,7 +78,11 @@ describe.skipIf(missing !== undefined)("differential: the engine against bash", 
       '10 openat(AT_FDCWD<\\x2f\\x77>, "\\x6f", O_WRONLY|O_CREAT|O_TRUNC, 0666) = -1 EROFS (Read-only file system)',
       "11 <... execve resumed>) = 0",
     ].join("\n");
-    expect(parseTrace(trace, 0)).toEqual({ execs: [{ path: "/rm", argv: ["rm", "a b"] }], writes: ["/w/o"], status: 0 });
+    expect(parseTrace(trace, 0)).toEqual({
+      execs: [{ path: "/rm", argv: ["rm", "a b"] }],
+      writes: ["/w/o"],
+      status: 0,
+    });
   });
 
   it(`${COUNT} generated strings (seed ${SEED}): no disagreement ends in allow`, async () => {

@@ -8,7 +8,14 @@ import { parseArgs } from "node:util";
 import { formatDisagreement, runHarness } from "./harness";
 import { oracleUnavailable } from "./oracle";
 
-const { values } = parseArgs({ options: { count: { type: "string" }, seed: { type: "string" }, all: { type: "boolean" }, "no-shrink": { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    count: { type: "string" },
+    seed: { type: "string" },
+    all: { type: "boolean" },
+    "no-shrink": { type: "boolean" },
+  },
+});
 const count = Number(values.count ?? 2000);
 const seed = Number(values.seed ?? Date.now() % 1_000_000);
 const missing = oracleUnavailable();
@@ -17,7 +24,12 @@ if (missing) {
   process.exit(2);
 }
 console.log(`fuzz: ${count} strings, seed ${seed}`);
-const report = await runHarness(count, seed, { shrink: !values["no-shrink"], onProgress: (done, seen, allowed, ms) => console.error(`  … ${done}/${count}: ${seen} disagreements, ${allowed} that allowed, ${(ms / 1000).toFixed(0)} s`), chunk: 2000 });
+const report = await runHarness(count, seed, {
+  shrink: !values["no-shrink"],
+  onProgress: (done, seen, allowed, ms) =>
+    console.error(`  … ${done}/${count}: ${seen} disagreements, ${allowed} that allowed, ${(ms / 1000).toFixed(0)} s`),
+  chunk: 2000,
+});
 for (const d of values.all ? report.disagreements : report.failures) console.log(`\n${formatDisagreement(d)}`);
 const rate = ((report.ms / 1000 / count) * 1000).toFixed(1);
 console.log(

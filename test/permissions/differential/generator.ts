@@ -40,11 +40,68 @@ export class Random {
 }
 
 // Programs that do something worth seeing (all stubs in the sandbox but find/xargs/env/…).
-const PROGRAMS = ["git", "rm", "cat", "ls", "curl", "sed", "tee", "cp", "grep", "python3", "node", "npm", "make", "touch", "sort", "tar", "dd", "head", "evil", "id"];
-const ARGS = ["-rf", "x", "a.txt", "sub", "status", "-n", "1", "--", "-c", "log", "-e", "o.txt", "-", "sub/b.txt", "--force", "-o", "push", "origin", "=", "%s"];
+const PROGRAMS = [
+  "git",
+  "rm",
+  "cat",
+  "ls",
+  "curl",
+  "sed",
+  "tee",
+  "cp",
+  "grep",
+  "python3",
+  "node",
+  "npm",
+  "make",
+  "touch",
+  "sort",
+  "tar",
+  "dd",
+  "head",
+  "evil",
+  "id",
+];
+const ARGS = [
+  "-rf",
+  "x",
+  "a.txt",
+  "sub",
+  "status",
+  "-n",
+  "1",
+  "--",
+  "-c",
+  "log",
+  "-e",
+  "o.txt",
+  "-",
+  "sub/b.txt",
+  "--force",
+  "-o",
+  "push",
+  "origin",
+  "=",
+  "%s",
+];
 const WRITE_TARGETS = [
-  "o.txt", "sub/o.txt", "../up.txt", "/tmp/t.txt", "~/.bashrc", ".git/hooks/pre-commit", "tmp-link/x", "/dev/null", "'o u.txt'",
-  "\"$HOME/h.txt\"", "$(echo f.txt)", "$'o\\x74.txt'", "o\\ t.txt", "\"o\".txt", ".env", "sub/../p.txt", "~/x.txt",
+  "o.txt",
+  "sub/o.txt",
+  "../up.txt",
+  "/tmp/t.txt",
+  "~/.bashrc",
+  ".git/hooks/pre-commit",
+  "tmp-link/x",
+  "/dev/null",
+  "'o u.txt'",
+  '"$HOME/h.txt"',
+  "$(echo f.txt)",
+  "$'o\\x74.txt'",
+  "o\\ t.txt",
+  '"o".txt',
+  ".env",
+  "sub/../p.txt",
+  "~/x.txt",
 ];
 const READ_TARGETS = ["a.txt", "sub/b.txt", "/etc/hostname", ".env", "$f"];
 const WRITE_OPS = [">", ">>", ">|", "&>", "&>>", "<>", "2>", "2>>", "1>", "3>", ">&", "1>>", "9<>"];
@@ -54,40 +111,264 @@ const WRITE_OPS = [">", ">>", ">|", "&>", "&>>", "<>", "2>", "2>>", "1>", "3>", 
  * snapshot so the same seed gives the same strings everywhere. The oracle stubs every one of them.
  */
 export const BIN_PROGRAMS = [
-  "arch", "b2sum", "base32", "basenc", "basename", "chcon", "chgrp", "chown", "cksum", "comm", "csplit", "cut", "df", "dir", "dircolors",
-  "dirname", "du", "expand", "expr", "factor", "fmt", "fold", "groups", "hostid", "join", "link", "logname", "md5sum", "mkfifo", "mknod",
-  "mktemp", "nl", "nproc", "numfmt", "od", "paste", "pathchk", "pinky", "pr", "printenv", "ptx", "readlink", "realpath", "runcon", "seq",
-  "sha1sum", "sha256sum", "sha512sum", "shred", "shuf", "split", "stat", "stty", "sum", "sync", "tac", "tr", "truncate", "tsort", "tty",
-  "uname", "unexpand", "uniq", "unlink", "users", "vdir", "who", "yes", "locate", "updatedb", "column", "hexdump", "look", "rev", "setsid",
-  "logger", "mcookie", "namei", "script", "wall", "whereis", "getopt", "lsblk", "more", "diff", "cmp", "sdiff", "diff3", "patch", "file",
-  "gzip", "gunzip", "zcat", "bzip2", "xz", "unxz", "zip", "unzip", "cpio", "ar", "strings", "objdump", "ld", "gcc", "cc", "c++", "m4",
-  "bison", "flex", "pkg-config", "iconv", "locale", "localedef", "getent", "ldd", "gdb", "valgrind", "openssl", "gpg", "ssh-keygen",
-  "scp", "sftp", "nc", "socat", "telnet", "ftp", "mail", "crontab", "at", "batch", "nohup", "renice", "pkill", "pgrep", "ps", "top",
-  "free", "uptime", "w", "last", "lsof", "fuser", "watch", "tput", "clear", "reset", "ed", "ex", "view", "nano", "emacs", "jq", "yq",
-  "tree", "fd", "fdfind", "bat", "delta", "hyperfine", "docker", "kubectl", "helm", "terraform", "aws", "gcloud", "az", "gh", "hub",
-  "pip", "pip3", "pipx", "poetry", "uv", "cargo", "rustc", "go", "gofmt", "java", "javac", "mvn", "gradle", "dotnet", "ruby", "gem",
-  "bundle", "rake", "php", "composer", "lua", "R", "Rscript", "julia", "deno", "bun", "pnpm", "yarn", "tsc", "eslint", "prettier",
-  "pytest", "tox", "black", "ruff", "mypy", "just", "cmake", "ninja", "meson", "bazel", "ant", "sbt",
+  "arch",
+  "b2sum",
+  "base32",
+  "basenc",
+  "basename",
+  "chcon",
+  "chgrp",
+  "chown",
+  "cksum",
+  "comm",
+  "csplit",
+  "cut",
+  "df",
+  "dir",
+  "dircolors",
+  "dirname",
+  "du",
+  "expand",
+  "expr",
+  "factor",
+  "fmt",
+  "fold",
+  "groups",
+  "hostid",
+  "join",
+  "link",
+  "logname",
+  "md5sum",
+  "mkfifo",
+  "mknod",
+  "mktemp",
+  "nl",
+  "nproc",
+  "numfmt",
+  "od",
+  "paste",
+  "pathchk",
+  "pinky",
+  "pr",
+  "printenv",
+  "ptx",
+  "readlink",
+  "realpath",
+  "runcon",
+  "seq",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "shred",
+  "shuf",
+  "split",
+  "stat",
+  "stty",
+  "sum",
+  "sync",
+  "tac",
+  "tr",
+  "truncate",
+  "tsort",
+  "tty",
+  "uname",
+  "unexpand",
+  "uniq",
+  "unlink",
+  "users",
+  "vdir",
+  "who",
+  "yes",
+  "locate",
+  "updatedb",
+  "column",
+  "hexdump",
+  "look",
+  "rev",
+  "setsid",
+  "logger",
+  "mcookie",
+  "namei",
+  "script",
+  "wall",
+  "whereis",
+  "getopt",
+  "lsblk",
+  "more",
+  "diff",
+  "cmp",
+  "sdiff",
+  "diff3",
+  "patch",
+  "file",
+  "gzip",
+  "gunzip",
+  "zcat",
+  "bzip2",
+  "xz",
+  "unxz",
+  "zip",
+  "unzip",
+  "cpio",
+  "ar",
+  "strings",
+  "objdump",
+  "ld",
+  "gcc",
+  "cc",
+  "c++",
+  "m4",
+  "bison",
+  "flex",
+  "pkg-config",
+  "iconv",
+  "locale",
+  "localedef",
+  "getent",
+  "ldd",
+  "gdb",
+  "valgrind",
+  "openssl",
+  "gpg",
+  "ssh-keygen",
+  "scp",
+  "sftp",
+  "nc",
+  "socat",
+  "telnet",
+  "ftp",
+  "mail",
+  "crontab",
+  "at",
+  "batch",
+  "nohup",
+  "renice",
+  "pkill",
+  "pgrep",
+  "ps",
+  "top",
+  "free",
+  "uptime",
+  "w",
+  "last",
+  "lsof",
+  "fuser",
+  "watch",
+  "tput",
+  "clear",
+  "reset",
+  "ed",
+  "ex",
+  "view",
+  "nano",
+  "emacs",
+  "jq",
+  "yq",
+  "tree",
+  "fd",
+  "fdfind",
+  "bat",
+  "delta",
+  "hyperfine",
+  "docker",
+  "kubectl",
+  "helm",
+  "terraform",
+  "aws",
+  "gcloud",
+  "az",
+  "gh",
+  "hub",
+  "pip",
+  "pip3",
+  "pipx",
+  "poetry",
+  "uv",
+  "cargo",
+  "rustc",
+  "go",
+  "gofmt",
+  "java",
+  "javac",
+  "mvn",
+  "gradle",
+  "dotnet",
+  "ruby",
+  "gem",
+  "bundle",
+  "rake",
+  "php",
+  "composer",
+  "lua",
+  "R",
+  "Rscript",
+  "julia",
+  "deno",
+  "bun",
+  "pnpm",
+  "yarn",
+  "tsc",
+  "eslint",
+  "prettier",
+  "pytest",
+  "tox",
+  "black",
+  "ruff",
+  "mypy",
+  "just",
+  "cmake",
+  "ninja",
+  "meson",
+  "bazel",
+  "ant",
+  "sbt",
 ];
 
 /** Every program name the generator may produce; the oracle stubs each (but the real ones it keeps). */
-export const GENERATED_PROGRAMS: readonly string[] = [...new Set([...PROGRAMS, ...BIN_PROGRAMS, ...PROGRAM_SPECS.keys()])];
-const ORACLE_NAMES = new Set([...GENERATED_PROGRAMS, "bash", "sh", "env", "nice", "timeout", "nohup", "xargs", "find", "true", "false", "cd", "export", "echo", "set", "test"]);
+export const GENERATED_PROGRAMS: readonly string[] = [
+  ...new Set([...PROGRAMS, ...BIN_PROGRAMS, ...PROGRAM_SPECS.keys()]),
+];
+const ORACLE_NAMES = new Set([
+  ...GENERATED_PROGRAMS,
+  "bash",
+  "sh",
+  "env",
+  "nice",
+  "timeout",
+  "nohup",
+  "xargs",
+  "find",
+  "true",
+  "false",
+  "cd",
+  "export",
+  "echo",
+  "set",
+  "test",
+]);
 
 // The corpus of real commands (issue 35, item 6), where present: mutated, they reach what people really type.
 const CORPUS_FILE = benignCorpusCandidates().find((p) => existsSync(p));
 // Only commands whose every program the oracle stubs (or keeps real on purpose): a real program
 // run for real (apt-get, docker) starts helpers of its own, which say nothing about the engine.
-const CORPUS: readonly string[] = CORPUS_FILE ? loadBenignCorpus(CORPUS_FILE).map((e) => e.command).filter(onlyKnownPrograms) : [];
+const CORPUS: readonly string[] = CORPUS_FILE
+  ? loadBenignCorpus(CORPUS_FILE)
+      .map((e) => e.command)
+      .filter(onlyKnownPrograms)
+  : [];
 
 function onlyKnownPrograms(command: string): boolean {
   if (command.includes("\n") || /[`$(]/.test(command)) return false;
-  const names = [...command.matchAll(/(?:^|[;&|]\s*)([A-Za-z0-9_.\/+-]+)/g)].map((m) => m[1]!.slice(m[1]!.lastIndexOf("/") + 1));
+  const names = [...command.matchAll(/(?:^|[;&|]\s*)([A-Za-z0-9_./+-]+)/g)].map((m) =>
+    m[1]!.slice(m[1]!.lastIndexOf("/") + 1),
+  );
   return names.length > 0 && names.every((n) => ORACLE_NAMES.has(n));
 }
 
 /** Every (program line, option) pair of the program specs: the spec'd options the generator must reach. */
-export const SPEC_OPTIONS: readonly { line: string; option: string; spec: ProgramSpec }[] = [...PROGRAM_SPECS].flatMap(([name, spec]) => specLines(name, spec));
+export const SPEC_OPTIONS: readonly { line: string; option: string; spec: ProgramSpec }[] = [...PROGRAM_SPECS].flatMap(
+  ([name, spec]) => specLines(name, spec),
+);
 
 function specLines(line: string, spec: ProgramSpec): { line: string; option: string; spec: ProgramSpec }[] {
   const own = spec.optionNames.map((option) => ({ line, option, spec }));
@@ -115,7 +396,8 @@ class Grammar {
   list(depth: number): string {
     const n = 1 + (this.r.chance(0.5) ? this.r.int(3) : 0);
     let out = this.pipeline(depth);
-    for (let i = 1; i < n; i++) out += this.r.pick(["; ", " && ", " || ", " & ", "\n", ";", " &&\n"]) + this.pipeline(depth);
+    for (let i = 1; i < n; i++)
+      out += this.r.pick(["; ", " && ", " || ", " & ", "\n", ";", " &&\n"]) + this.pipeline(depth);
     return out;
   }
 
@@ -145,18 +427,32 @@ class Grammar {
     const s = () => this.simple(Math.max(depth, 2));
     const sub = () => `$(${s()})`;
     const snippets: Record<string, () => string> = {
-      arithmetic_expansion: () => r.pick([`echo $((x+1))`, `echo $[x*2]`, `echo $((1+2))`, `x='a[${sub()}]'; echo $((x))`]),
+      arithmetic_expansion: () =>
+        r.pick([`echo $((x+1))`, `echo $[x*2]`, `echo $((1+2))`, `x='a[${sub()}]'; echo $((x))`]),
       ternary_expression: () => `echo $((x ? 1 : 2))`,
       postfix_expression: () => r.pick([`(( n++ ))`, `echo $((n--))`]),
       parenthesized_expression: () => r.pick([`echo $(( (1+2)*3 ))`, `[[ ( -n a ) ]] && ${s()}`]),
       c_style_for_statement: () => `for ((i=0; i<2; i++)); do ${s()}; done`,
-      subscript: () => r.pick([`a[${sub()}]=1`, `a['${sub()}']=1; ${s()}`, `echo \${a[${sub()}]}`, `echo \${a[1]} \${a[@]}`]),
+      subscript: () =>
+        r.pick([`a[${sub()}]=1`, `a['${sub()}']=1; ${s()}`, `echo \${a[${sub()}]}`, `echo \${a[1]} \${a[@]}`]),
       array: () => r.pick([`a=(x ${s().split(" ")[0]}); \${a[1]} y`, `a=(['${sub()}']=1)`, `declare -a b=(1 2)`]),
-      expansion: () => r.pick(["echo ${x:-y}", "echo ${x:1:2}", "echo ${!x}", "echo ${x@P}", "echo ${x:=rm}", "echo ${#x}", "echo ${x/a/b}", "echo ${x^^}", `echo \${x:-${sub()}}`, "echo ${!p*}"]),
+      expansion: () =>
+        r.pick([
+          "echo ${x:-y}",
+          "echo ${x:1:2}",
+          "echo ${!x}",
+          "echo ${x@P}",
+          "echo ${x:=rm}",
+          "echo ${#x}",
+          "echo ${x/a/b}",
+          "echo ${x^^}",
+          `echo \${x:-${sub()}}`,
+          "echo ${!p*}",
+        ]),
       brace_expression: () => r.pick(["echo {1..3}", "touch o{1..2}.txt"]),
       function_definition: () => `g() { ${s()}; }; g`,
       translated_string: () => `x=$"${r.pick(ARGS)}"; ${s()}`,
-      string: () => `echo "a $x \$(b) ${sub()}"`,
+      string: () => `echo "a $x $(b) ${sub()}"`,
       raw_string: () => `echo '${r.pick(ARGS)} $x'`,
       ansi_c_string: () => `$'\x72m' x`,
       concatenation: () => `echo a"b"'c'$x`,
@@ -164,9 +460,17 @@ class Grammar {
       special_variable_name: () => `echo $? $$ $!`,
       variable_assignment: () => `x=${this.word(depth)} ${s()}`,
       variable_assignments: () => `a=1 b=${this.word(depth)}`,
-      declaration_command: () => r.pick([`declare x=1`, `local y`, `export Z=${this.word(depth)}`, `readonly q=1`, `declare -i n=x`]),
+      declaration_command: () =>
+        r.pick([`declare x=1`, `local y`, `export Z=${this.word(depth)}`, `readonly q=1`, `declare -i n=x`]),
       unset_command: () => r.pick([`unset x`, `unset 'a[${sub()}]'`, `unset -f g`]),
-      test_command: () => r.pick([`[[ -f a.txt ]] && ${s()}`, `[ -n "$x" ] || ${s()}`, `[[ $x -eq 1 ]]`, `[[ a =~ ^x ]]`, `[[ a == @(a|b) ]]`]),
+      test_command: () =>
+        r.pick([
+          `[[ -f a.txt ]] && ${s()}`,
+          `[ -n "$x" ] || ${s()}`,
+          `[[ $x -eq 1 ]]`,
+          `[[ a =~ ^x ]]`,
+          `[[ a == @(a|b) ]]`,
+        ]),
       unary_expression: () => `[[ ! -e x ]] && ${s()}`,
       binary_expression: () => `[[ a == b || c != d ]] && ${s()}`,
       test_operator: () => `[[ -d sub ]]`,
@@ -234,7 +538,21 @@ class Grammar {
     const r = this.r;
     const parts = [r.pick(BIN_PROGRAMS)];
     const n = r.int(4);
-    for (let i = 0; i < n; i++) parts.push(r.pick(["-a", "-f", "-o", "-x", "--help", "--output=o.txt", "-c", "--exec", this.word(depth), r.pick(WRITE_TARGETS)]));
+    for (let i = 0; i < n; i++)
+      parts.push(
+        r.pick([
+          "-a",
+          "-f",
+          "-o",
+          "-x",
+          "--help",
+          "--output=o.txt",
+          "-c",
+          "--exec",
+          this.word(depth),
+          r.pick(WRITE_TARGETS),
+        ]),
+      );
     return parts.join(" ");
   }
 
@@ -243,16 +561,22 @@ class Grammar {
     const r = this.r;
     const words = r.pick(CORPUS).split(" ");
     switch (r.int(6)) {
-      case 0: words.splice(1 + r.int(words.length), 0, r.pick(["--zz-unknown", "-Y", "--exec=sh", "-c"]));
+      case 0:
+        words.splice(1 + r.int(words.length), 0, r.pick(["--zz-unknown", "-Y", "--exec=sh", "-c"]));
         break;
-      case 1: words[r.int(words.length)] = "$x";
+      case 1:
+        words[r.int(words.length)] = "$x";
         break;
-      case 2: words.push(r.pick([";", "&&", "|"]), this.simple(depth));
+      case 2:
+        words.push(r.pick([";", "&&", "|"]), this.simple(depth));
         break;
-      case 3: words.push(r.pick(WRITE_OPS), r.pick(WRITE_TARGETS));
+      case 3:
+        words.push(r.pick(WRITE_OPS), r.pick(WRITE_TARGETS));
         break;
-      case 4: return `$(${words.join(" ")})`;
-      default: break;
+      case 4:
+        return `$(${words.join(" ")})`;
+      default:
+        break;
     }
     return words.join(" ");
   }
@@ -277,23 +601,40 @@ class Grammar {
     const mid = Math.max(1, Math.floor(p.length / 2));
     const [a, b] = [p.slice(0, mid), p.slice(mid)];
     switch (r.int(22)) {
-      case 0: return `${a}\\${b}`;
-      case 1: return `'${a}'${b}`;
-      case 2: return `"${a}"${b}`;
-      case 3: return `$'\\x${p.charCodeAt(0).toString(16)}${p.slice(1)}'`;
-      case 4: return `${a}""${b}`;
-      case 5: return `\\${p}`;
-      case 6: return `${a}\\\n${b}`;
-      case 7: return `$"${p}"`;
-      case 8: return `/usr/local/bin/${p}`;
-      case 9: return `/usr/bin/${p}`;
-      case 10: return depth < 2 ? `$(echo ${p})` : p;
-      case 11: return `\`echo ${p}\``;
-      case 12: return `{${p},${r.pick(ARGS)}}`;
-      case 13: return `${p}\r`;
-      case 14: return `$'${a}'${b}`;
-      case 15: return `${a}$'\\${(b.charCodeAt(0)).toString(8)}'${b.slice(1)}`;
-      default: return p;
+      case 0:
+        return `${a}\\${b}`;
+      case 1:
+        return `'${a}'${b}`;
+      case 2:
+        return `"${a}"${b}`;
+      case 3:
+        return `$'\\x${p.charCodeAt(0).toString(16)}${p.slice(1)}'`;
+      case 4:
+        return `${a}""${b}`;
+      case 5:
+        return `\\${p}`;
+      case 6:
+        return `${a}\\\n${b}`;
+      case 7:
+        return `$"${p}"`;
+      case 8:
+        return `/usr/local/bin/${p}`;
+      case 9:
+        return `/usr/bin/${p}`;
+      case 10:
+        return depth < 2 ? `$(echo ${p})` : p;
+      case 11:
+        return `\`echo ${p}\``;
+      case 12:
+        return `{${p},${r.pick(ARGS)}}`;
+      case 13:
+        return `${p}\r`;
+      case 14:
+        return `$'${a}'${b}`;
+      case 15:
+        return `${a}$'\\${(b.charCodeAt(0)).toString(8)}'${b.slice(1)}`;
+      default:
+        return p;
     }
   }
 
@@ -301,41 +642,70 @@ class Grammar {
     const r = this.r;
     const w = r.pick(ARGS);
     switch (r.int(30)) {
-      case 0: return `'${w} ${r.pick(ARGS)}'`;
-      case 1: return `"${w}"`;
-      case 2: return `$'${w}\\t'`;
-      case 3: return `$"${w}"`;
-      case 4: return `${w}\\\n${r.pick(ARGS)}`;
-      case 5: return `"$HOME"`;
-      case 6: return "${x:-rm}";
-      case 7: return "$((1+2))";
-      case 8: return depth < 3 ? `$(${this.simple(depth + 1)})` : w;
-      case 9: return depth < 3 ? `\`${this.simple(depth + 1)}\`` : w;
-      case 10: return depth < 3 ? `<(${this.simple(depth + 1)})` : w;
-      case 11: return "{a,b}";
-      case 12: return "~";
-      case 13: return "~/k";
-      case 14: return "*.txt";
-      case 15: return "\\;";
-      case 16: return "\\|";
-      case 17: return "a\\ b";
-      case 18: return `"${w}"'${r.pick(ARGS)}'`;
-      case 19: return `\\${w}`;
-      case 20: return "$x";
-      case 21: return depth < 3 ? `"$(${this.simple(depth + 1)})"` : w;
-      case 22: return "\\&";
-      case 23: return `${w}\\`;
-      default: return w;
+      case 0:
+        return `'${w} ${r.pick(ARGS)}'`;
+      case 1:
+        return `"${w}"`;
+      case 2:
+        return `$'${w}\\t'`;
+      case 3:
+        return `$"${w}"`;
+      case 4:
+        return `${w}\\\n${r.pick(ARGS)}`;
+      case 5:
+        return `"$HOME"`;
+      case 6:
+        return "${x:-rm}";
+      case 7:
+        return "$((1+2))";
+      case 8:
+        return depth < 3 ? `$(${this.simple(depth + 1)})` : w;
+      case 9:
+        return depth < 3 ? `\`${this.simple(depth + 1)}\`` : w;
+      case 10:
+        return depth < 3 ? `<(${this.simple(depth + 1)})` : w;
+      case 11:
+        return "{a,b}";
+      case 12:
+        return "~";
+      case 13:
+        return "~/k";
+      case 14:
+        return "*.txt";
+      case 15:
+        return "\\;";
+      case 16:
+        return "\\|";
+      case 17:
+        return "a\\ b";
+      case 18:
+        return `"${w}"'${r.pick(ARGS)}'`;
+      case 19:
+        return `\\${w}`;
+      case 20:
+        return "$x";
+      case 21:
+        return depth < 3 ? `"$(${this.simple(depth + 1)})"` : w;
+      case 22:
+        return "\\&";
+      case 23:
+        return `${w}\\`;
+      default:
+        return w;
     }
   }
 
   redirect(depth: number): string {
     const r = this.r;
     switch (r.int(8)) {
-      case 0: return ` < ${r.pick(READ_TARGETS)}`;
-      case 1: return ` <<< ${this.word(depth)}`;
-      case 2: return r.pick([" 2>&1", " >&2", " 2>&-", " 1>&2"]);
-      case 3: return depth < 3 ? ` > >(${this.simple(depth + 1)})` : " >/dev/null";
+      case 0:
+        return ` < ${r.pick(READ_TARGETS)}`;
+      case 1:
+        return ` <<< ${this.word(depth)}`;
+      case 2:
+        return r.pick([" 2>&1", " >&2", " 2>&-", " 1>&2"]);
+      case 3:
+        return depth < 3 ? ` > >(${this.simple(depth + 1)})` : " >/dev/null";
       default: {
         const op = r.pick(WRITE_OPS);
         return `${r.chance(0.3) ? " " : " "}${op}${r.chance(0.5) ? " " : ""}${r.pick(WRITE_TARGETS)}`;
@@ -348,7 +718,13 @@ class Grammar {
     const quoted = r.chance(0.3);
     const dash = r.chance(0.3);
     const delim = quoted ? r.pick(["'EOF'", '"EOF"', "\\EOF"]) : "EOF";
-    const body = r.pick(["hello", `$(${this.simple(depth + 1)})`, `  \`${this.simple(depth + 1)}\``, "$HOME", `\t$(${this.simple(depth + 1)})`]);
+    const body = r.pick([
+      "hello",
+      `$(${this.simple(depth + 1)})`,
+      `  \`${this.simple(depth + 1)}\``,
+      "$HOME",
+      `\t$(${this.simple(depth + 1)})`,
+    ]);
     return ` <<${dash ? "-" : ""}${delim}\n${body}\n${dash ? "\t" : ""}EOF\n`;
   }
 
@@ -356,12 +732,18 @@ class Grammar {
     const r = this.r;
     const inner = () => this.list(depth);
     switch (r.int(11)) {
-      case 0: return `(${inner()})`;
-      case 1: return `{ ${inner()}; }`;
-      case 2: return `if ${inner()}; then ${inner()}; else ${inner()}; fi`;
-      case 3: return `for v in a b; do ${inner()}; done`;
-      case 4: return `while false; do ${inner()}; done; until true; do ${inner()}; done`;
-      case 5: return `case a.txt in *.txt) ${inner()} ;; esac`;
+      case 0:
+        return `(${inner()})`;
+      case 1:
+        return `{ ${inner()}; }`;
+      case 2:
+        return `if ${inner()}; then ${inner()}; else ${inner()}; fi`;
+      case 3:
+        return `for v in a b; do ${inner()}; done`;
+      case 4:
+        return `while false; do ${inner()}; done; until true; do ${inner()}; done`;
+      case 5:
+        return `case a.txt in *.txt) ${inner()} ;; esac`;
       case 6:
       case 7: {
         if (this.defining) return `(${inner()})`;
@@ -372,9 +754,12 @@ class Grammar {
         const def = r.chance(0.5) ? `${fname}() { ${body}; }` : `function ${fname} { ${body}; }`;
         return `${def}; ${fname} ${r.pick(ARGS)}`;
       }
-      case 8: return `[[ -n ${this.word(depth)} ]] && ${inner()}`;
-      case 9: return `(( 1 )) && ${inner()}`;
-      default: return `${inner()} ${this.redirect(depth)}`.replace(/\n /, "\n");
+      case 8:
+        return `[[ -n ${this.word(depth)} ]] && ${inner()}`;
+      case 9:
+        return `(( 1 )) && ${inner()}`;
+      default:
+        return `${inner()} ${this.redirect(depth)}`.replace(/\n /, "\n");
     }
   }
 
@@ -383,26 +768,46 @@ class Grammar {
     const inner = () => this.simple(depth);
     const text = () => this.list(depth);
     switch (r.int(20)) {
-      case 0: return `env ${r.pick(["", "-i ", "A=1 ", "-u A ", "-- "])}${inner()}`;
-      case 1: return `nice ${r.pick(["", "-n 1 ", "-5 "])}${inner()}`;
-      case 2: return `timeout ${r.pick(["1", "-k 1 2", "--signal=KILL 1"])} ${inner()}`;
-      case 3: return `nohup ${inner()}`;
-      case 4: return `echo a | xargs ${r.pick(["", "-I{} ", "-n 1 ", "-0 "])}${inner()}`;
-      case 5: return `find . -name '*.txt' ${r.pick(["-exec", "-execdir", "-ok"])} ${inner()} {} ${r.pick(["\\;", "+", "';'"])}`;
-      case 6: return `bash -c ${quote(text(), r)}`;
-      case 7: return `sh -c ${quote(text(), r)}`;
-      case 8: return `eval ${quote(text(), r)}`;
-      case 9: return `eval ${inner()}`;
-      case 10: return `command ${r.pick(["", "-p ", "-v "])}${inner()}`;
-      case 11: return `builtin eval ${quote(text(), r)}`;
-      case 12: return `(exec ${r.pick(["", "-a n "])}${inner()})`;
-      case 13: return `bash ${r.pick(["-e ", "-x ", "-o pipefail ", "--norc ", ""])}-c ${quote(text(), r)} ${r.pick(["", "_ a"])}`;
-      case 14: return `${r.pick(["python3", "node", "perl"])} ${r.pick(["-c", "-e"])} ${quote("print(1)", r)}`;
-      case 15: return `trap ${quote(text(), r)} EXIT`;
-      case 16: return `bash <<< ${quote(text(), r)}`;
-      case 17: return `echo ${quote(text(), r)} | ${r.pick(["bash", "sh", "bash -s"])}`;
-      case 18: return `. /dev/stdin <<< ${quote(text(), r)}`;
-      default: return `find . ${r.pick(["-name '*.txt'", "-type f", "-maxdepth 1"])} ${r.pick(["-print", "-delete", "-fprint o.txt", "-ls"])}`;
+      case 0:
+        return `env ${r.pick(["", "-i ", "A=1 ", "-u A ", "-- "])}${inner()}`;
+      case 1:
+        return `nice ${r.pick(["", "-n 1 ", "-5 "])}${inner()}`;
+      case 2:
+        return `timeout ${r.pick(["1", "-k 1 2", "--signal=KILL 1"])} ${inner()}`;
+      case 3:
+        return `nohup ${inner()}`;
+      case 4:
+        return `echo a | xargs ${r.pick(["", "-I{} ", "-n 1 ", "-0 "])}${inner()}`;
+      case 5:
+        return `find . -name '*.txt' ${r.pick(["-exec", "-execdir", "-ok"])} ${inner()} {} ${r.pick(["\\;", "+", "';'"])}`;
+      case 6:
+        return `bash -c ${quote(text(), r)}`;
+      case 7:
+        return `sh -c ${quote(text(), r)}`;
+      case 8:
+        return `eval ${quote(text(), r)}`;
+      case 9:
+        return `eval ${inner()}`;
+      case 10:
+        return `command ${r.pick(["", "-p ", "-v "])}${inner()}`;
+      case 11:
+        return `builtin eval ${quote(text(), r)}`;
+      case 12:
+        return `(exec ${r.pick(["", "-a n "])}${inner()})`;
+      case 13:
+        return `bash ${r.pick(["-e ", "-x ", "-o pipefail ", "--norc ", ""])}-c ${quote(text(), r)} ${r.pick(["", "_ a"])}`;
+      case 14:
+        return `${r.pick(["python3", "node", "perl"])} ${r.pick(["-c", "-e"])} ${quote("print(1)", r)}`;
+      case 15:
+        return `trap ${quote(text(), r)} EXIT`;
+      case 16:
+        return `bash <<< ${quote(text(), r)}`;
+      case 17:
+        return `echo ${quote(text(), r)} | ${r.pick(["bash", "sh", "bash -s"])}`;
+      case 18:
+        return `. /dev/stdin <<< ${quote(text(), r)}`;
+      default:
+        return `find . ${r.pick(["-name '*.txt'", "-type f", "-maxdepth 1"])} ${r.pick(["-print", "-delete", "-fprint o.txt", "-ls"])}`;
     }
   }
 
@@ -412,29 +817,52 @@ class Grammar {
     const sub = `$(${this.simple(Math.max(depth, 2))})`;
     const subq = `'a[${sub}]'`;
     switch (r.int(23)) {
-      case 0: return `printf -v ${subq} %s x`;
-      case 1: return `test -v ${subq}`;
-      case 2: return `[ -v ${subq} ]`;
-      case 3: return `[[ -v a[${sub}] ]]`;
-      case 4: return `let ${subq}`;
-      case 5: return `(( a[${sub}] ))`;
-      case 6: return `read ${subq} <<< x`;
-      case 7: return `declare ${subq}=1`;
-      case 8: return `declare -n r=${subq}; echo $r`;
-      case 9: return `x=${subq}; echo $((x))`;
-      case 10: return `x=${subq}; [[ $x -eq 1 ]]`;
-      case 11: return `export ${subq}=1`;
-      case 12: return `f() { local ${subq}=1; }; f`;
-      case 13: return `shopt -s expand_aliases\nalias g=${this.r.pick(PROGRAMS)}\ng x`;
-      case 14: return `enable -n echo; echo hi`;
-      case 15: return `typeset -i n=${subq}`;
-      case 16: return `mapfile -t -C ${quote(this.simple(depth), r)} -c 1 l < a.txt`;
-      case 17: return `x=${this.r.pick(PROGRAMS)}; $x -rf y`;
-      case 18: return `a=r; b=m; $a$b z`;
-      case 19: return `declare -a 'q=([0]=${sub})'`;
-      case 20: return `source <(echo ${this.r.pick(PROGRAMS)} s)`;
-      case 21: return `hash -p /usr/local/bin/${this.r.pick(PROGRAMS)} ${this.r.pick(PROGRAMS)}; ${this.simple(depth)}`;
-      default: return `printf -v v %s ${this.word(depth)}; echo $v`;
+      case 0:
+        return `printf -v ${subq} %s x`;
+      case 1:
+        return `test -v ${subq}`;
+      case 2:
+        return `[ -v ${subq} ]`;
+      case 3:
+        return `[[ -v a[${sub}] ]]`;
+      case 4:
+        return `let ${subq}`;
+      case 5:
+        return `(( a[${sub}] ))`;
+      case 6:
+        return `read ${subq} <<< x`;
+      case 7:
+        return `declare ${subq}=1`;
+      case 8:
+        return `declare -n r=${subq}; echo $r`;
+      case 9:
+        return `x=${subq}; echo $((x))`;
+      case 10:
+        return `x=${subq}; [[ $x -eq 1 ]]`;
+      case 11:
+        return `export ${subq}=1`;
+      case 12:
+        return `f() { local ${subq}=1; }; f`;
+      case 13:
+        return `shopt -s expand_aliases\nalias g=${this.r.pick(PROGRAMS)}\ng x`;
+      case 14:
+        return `enable -n echo; echo hi`;
+      case 15:
+        return `typeset -i n=${subq}`;
+      case 16:
+        return `mapfile -t -C ${quote(this.simple(depth), r)} -c 1 l < a.txt`;
+      case 17:
+        return `x=${this.r.pick(PROGRAMS)}; $x -rf y`;
+      case 18:
+        return `a=r; b=m; $a$b z`;
+      case 19:
+        return `declare -a 'q=([0]=${sub})'`;
+      case 20:
+        return `source <(echo ${this.r.pick(PROGRAMS)} s)`;
+      case 21:
+        return `hash -p /usr/local/bin/${this.r.pick(PROGRAMS)} ${this.r.pick(PROGRAMS)}; ${this.simple(depth)}`;
+      default:
+        return `printf -v v %s ${this.word(depth)}; echo $v`;
     }
   }
 }

@@ -21,7 +21,10 @@ export interface HarnessReport {
 }
 
 /** Compare many strings with the engine. */
-export async function compareAll(strings: string[], fixture: Fixture): Promise<{ disagreements: Disagreement[]; completed: number }> {
+export async function compareAll(
+  strings: string[],
+  fixture: Fixture,
+): Promise<{ disagreements: Disagreement[]; completed: number }> {
   await loadShellParser();
   const observations = await observe(strings, fixture);
   const disagreements: Disagreement[] = [];
@@ -38,7 +41,11 @@ export async function compareAll(strings: string[], fixture: Fixture): Promise<{
 export async function runHarness(
   count: number,
   seed: number,
-  options: { shrink?: boolean; chunk?: number; onProgress?: (done: number, disagreements: number, allowed: number, ms: number) => void } = {},
+  options: {
+    shrink?: boolean;
+    chunk?: number;
+    onProgress?: (done: number, disagreements: number, allowed: number, ms: number) => void;
+  } = {},
 ): Promise<HarnessReport> {
   const started = Date.now();
   const fixture = makeFixture();
@@ -52,7 +59,12 @@ export async function runHarness(
       const found = await compareAll(strings, fixture);
       disagreements.push(...found.disagreements);
       completed += found.completed;
-      options.onProgress?.(Math.min(count, start + chunk), disagreements.length, disagreements.filter((d) => d.allowed).length, Date.now() - started);
+      options.onProgress?.(
+        Math.min(count, start + chunk),
+        disagreements.length,
+        disagreements.filter((d) => d.allowed).length,
+        Date.now() - started,
+      );
     }
     const failing = disagreements.filter((d) => d.allowed);
     const failures: Disagreement[] = [];
@@ -86,7 +98,8 @@ function removals(source: string): string[] {
   const pieces = source.match(/\s+|[;&|()<>{}]+|[^\s;&|()<>{}]+/g) ?? [source];
   const out: string[] = [];
   for (let size = Math.max(1, Math.floor(pieces.length / 2)); size >= 1; size = Math.floor(size / 2)) {
-    for (let i = 0; i + size <= pieces.length; i++) out.push([...pieces.slice(0, i), ...pieces.slice(i + size)].join(""));
+    for (let i = 0; i + size <= pieces.length; i++)
+      out.push([...pieces.slice(0, i), ...pieces.slice(i + size)].join(""));
     if (size === 1) break;
   }
   if (source.length <= 80) for (let i = 0; i < source.length; i++) out.push(source.slice(0, i) + source.slice(i + 1));
@@ -98,6 +111,7 @@ export function formatDisagreement(d: Disagreement): string {
   const lines = [`reproducer: ${JSON.stringify(d.source)}`];
   if (d.unseenExecs.length > 0) lines.push(`  ran, but the engine did not see: ${d.unseenExecs.join(" | ")}`);
   if (d.unseenWrites.length > 0) lines.push(`  wrote, but the engine did not see: ${d.unseenWrites.join(", ")}`);
-  for (const v of d.verdicts) lines.push(`  ${v.mode} with ${v.rules}: ${v.behavior}${v.behavior === "allow" ? "  <-- BUG" : ""}`);
+  for (const v of d.verdicts)
+    lines.push(`  ${v.mode} with ${v.rules}: ${v.behavior}${v.behavior === "allow" ? "  <-- BUG" : ""}`);
   return lines.join("\n");
 }

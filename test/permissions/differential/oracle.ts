@@ -13,7 +13,16 @@
  * parallel, so thousands run in well under a minute.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseTrace, type Observation } from "./trace";
@@ -24,15 +33,73 @@ export const REAL_PROGRAMS = ["bash", "sh", "env", "nice", "timeout", "nohup", "
 
 /** Programs that are stubs (the generator may name any of these): its own list, every spec'd program and /usr/bin's snapshot. */
 const NAMED_STUBS = [
-  "git", "rm", "cat", "ls", "echo", "printf", "curl", "wget", "sed", "awk", "tee", "cp", "mv", "ln", "install", "grep", "rg",
-  "python3", "python", "node", "perl", "npm", "npx", "make", "touch", "mkdir", "sort", "tar", "rsync", "ssh", "dd", "head",
-  "tail", "wc", "chmod", "sudo", "vim", "less", "id", "whoami", "date", "sleep", "test", "[", "kill", "base64", "evil",
-  "stdbuf", "setsid", "flock", "script", "watch", "time", "ionice", "chrt", "taskset", "su", "zsh", "ksh",
+  "git",
+  "rm",
+  "cat",
+  "ls",
+  "echo",
+  "printf",
+  "curl",
+  "wget",
+  "sed",
+  "awk",
+  "tee",
+  "cp",
+  "mv",
+  "ln",
+  "install",
+  "grep",
+  "rg",
+  "python3",
+  "python",
+  "node",
+  "perl",
+  "npm",
+  "npx",
+  "make",
+  "touch",
+  "mkdir",
+  "sort",
+  "tar",
+  "rsync",
+  "ssh",
+  "dd",
+  "head",
+  "tail",
+  "wc",
+  "chmod",
+  "sudo",
+  "vim",
+  "less",
+  "id",
+  "whoami",
+  "date",
+  "sleep",
+  "test",
+  "[",
+  "kill",
+  "base64",
+  "evil",
+  "stdbuf",
+  "setsid",
+  "flock",
+  "script",
+  "watch",
+  "time",
+  "ionice",
+  "chrt",
+  "taskset",
+  "su",
+  "zsh",
+  "ksh",
 ];
 const NEVER_STUBBED = new Set([...REAL_PROGRAMS, "strace"]);
-export const STUB_PROGRAMS = [...new Set([...NAMED_STUBS, ...GENERATED_PROGRAMS])].filter((name) => !NEVER_STUBBED.has(name) && /^[A-Za-z0-9_.+:-]+$/.test(name));
+export const STUB_PROGRAMS = [...new Set([...NAMED_STUBS, ...GENERATED_PROGRAMS])].filter(
+  (name) => !NEVER_STUBBED.has(name) && /^[A-Za-z0-9_.+:-]+$/.test(name),
+);
 
-const TRACED = "execve,execveat,open,openat,creat,truncate,rename,renameat,renameat2,link,linkat,symlink,symlinkat,unlink,unlinkat,mkdir,mkdirat,rmdir,mknod,mknodat";
+const TRACED =
+  "execve,execveat,open,openat,creat,truncate,rename,renameat,renameat2,link,linkat,symlink,symlinkat,unlink,unlinkat,mkdir,mkdirat,rmdir,mknod,mknodat";
 
 /** Why the oracle cannot run here (a message naming what to install), or undefined when it can. */
 export function oracleUnavailable(): string | undefined {
@@ -41,7 +108,19 @@ export function oracleUnavailable(): string | undefined {
       return `the differential harness needs bubblewrap, strace and bash (${tool} is missing): apt-get install -y bubblewrap strace`;
     }
   }
-  const probe = spawnSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--", "/bin/true"]);
+  const probe = spawnSync("bwrap", [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--unshare-all",
+    "--die-with-parent",
+    "--",
+    "/bin/true",
+  ]);
   if (probe.status !== 0) return `bubblewrap cannot create a sandbox here: ${probe.stderr.toString().trim()}`;
   return undefined;
 }
@@ -105,7 +184,14 @@ done < "$list"
 
 /** The real files behind the stubbed names (symlinks such as awk → mawk followed), never a real program's. */
 function realCopies(): string[] {
-  const keep = new Set(REAL_PROGRAMS.flatMap((name) => ["/usr/bin", "/bin"].map((f) => join(f, name)).filter(existsSync).map((p) => realpathSync(p))));
+  const keep = new Set(
+    REAL_PROGRAMS.flatMap((name) =>
+      ["/usr/bin", "/bin"]
+        .map((f) => join(f, name))
+        .filter(existsSync)
+        .map((p) => realpathSync(p)),
+    ),
+  );
   keep.add(realpathSync("/usr/bin/true"));
   const out = new Set<string>();
   for (const name of STUB_PROGRAMS) {
@@ -132,32 +218,73 @@ async function runBatch(strings: string[], fixture: Fixture, scratch: string): P
   const run = join(fixture.workspace, "..");
   const tpl = join(dir, "tpl");
   const args = [
-    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-    "--unshare-all", "--die-with-parent", "--new-session",
-    "--ro-bind", run, tpl,
-    "--tmpfs", run,
-    "--bind", out, out,
-    "--ro-bind", join(dir, "list"), join(dir, "list"),
-    "--ro-bind", join(dir, "driver.sh"), join(dir, "driver.sh"),
-    "--ro-bind", "/usr/bin/rm", "/tmp/.ubq-real/rm",
-    "--ro-bind", "/usr/bin/cp", "/tmp/.ubq-real/cp",
-    "--ro-bind", stubs, "/usr/local/bin",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+    "--ro-bind",
+    run,
+    tpl,
+    "--tmpfs",
+    run,
+    "--bind",
+    out,
+    out,
+    "--ro-bind",
+    join(dir, "list"),
+    join(dir, "list"),
+    "--ro-bind",
+    join(dir, "driver.sh"),
+    join(dir, "driver.sh"),
+    "--ro-bind",
+    "/usr/bin/rm",
+    "/tmp/.ubq-real/rm",
+    "--ro-bind",
+    "/usr/bin/cp",
+    "/tmp/.ubq-real/cp",
+    "--ro-bind",
+    stubs,
+    "/usr/local/bin",
   ];
   for (const target of realCopies()) args.push("--ro-bind", "/usr/bin/true", target);
   args.push(
     "--clearenv",
-    "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",
-    "--setenv", "HOME", fixture.home,
-    "--setenv", "LC_ALL", "C",
-    "--setenv", "TMPDIR", "/tmp",
-    "--", "/bin/bash", join(dir, "driver.sh"), join(dir, "list"), out, tpl, run,
+    "--setenv",
+    "PATH",
+    "/usr/local/bin:/usr/bin:/bin",
+    "--setenv",
+    "HOME",
+    fixture.home,
+    "--setenv",
+    "LC_ALL",
+    "C",
+    "--setenv",
+    "TMPDIR",
+    "/tmp",
+    "--",
+    "/bin/bash",
+    join(dir, "driver.sh"),
+    join(dir, "list"),
+    out,
+    tpl,
+    run,
   );
   await new Promise<void>((resolvePromise, reject) => {
     const child = spawn("bwrap", args, { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolvePromise() : reject(new Error(`bwrap exited ${code}: ${stderr.slice(0, 2000)}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`bwrap exited ${code}: ${stderr.slice(0, 2000)}`)),
+    );
   });
   const observations = strings.map((_, i) => {
     const trace = existsSync(join(out, `${i}.trace`)) ? readFileSync(join(out, `${i}.trace`), "latin1") : "";
@@ -169,7 +296,11 @@ async function runBatch(strings: string[], fixture: Fixture, scratch: string): P
 }
 
 /** Run every string in bash inside the sandbox; batches run in parallel on the available cores. */
-export async function observe(strings: string[], fixture: Fixture, options: { workers?: number; batchSize?: number } = {}): Promise<Observation[]> {
+export async function observe(
+  strings: string[],
+  fixture: Fixture,
+  options: { workers?: number; batchSize?: number } = {},
+): Promise<Observation[]> {
   const workers = options.workers ?? Math.max(1, Math.min(availableParallelism(), 4));
   const size = options.batchSize ?? Math.max(1, Math.ceil(strings.length / workers));
   const scratch = mkdtempSync(join(tmpdir(), "ubq-diff-batches-"));

@@ -29,9 +29,18 @@ const LANDED = /^= (?:\d+|-1 (?:EROFS|EACCES|EPERM))/;
 const PATH_ARGS: Record<string, [number, number][]> = {
   creat: [[-1, 0]],
   truncate: [[-1, 0]],
-  rename: [[-1, 0], [-1, 1]],
-  renameat: [[0, 1], [2, 3]],
-  renameat2: [[0, 1], [2, 3]],
+  rename: [
+    [-1, 0],
+    [-1, 1],
+  ],
+  renameat: [
+    [0, 1],
+    [2, 3],
+  ],
+  renameat2: [
+    [0, 1],
+    [2, 3],
+  ],
   link: [[-1, 1]],
   linkat: [[2, 3]],
   symlink: [[-1, 1]],
