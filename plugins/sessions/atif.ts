@@ -10,7 +10,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AssistantMessage, ResultMessage, ToolResultMessage, UserMessage } from "../../src/index";
+import {
+  addUsage,
+  emptyUsage,
+  type AssistantMessage,
+  type ResultMessage,
+  type ToolResultMessage,
+  type Usage,
+  type UserMessage,
+} from "../../src/index";
 import type { TranscriptRecord } from "./records";
 
 /**
@@ -250,21 +258,30 @@ function agentStep(
   return step;
 }
 
-function finalMetrics(result: ResultMessage | undefined, steps: number): AtifFinalMetrics {
-  if (!result) return { total_steps: steps };
-  const u = result.usage;
+/** The session's totals: each run's result counts its own run (a subagent's usage counted in its parent's), so they add up. */
+function finalMetrics(results: readonly ResultMessage[], steps: number): AtifFinalMetrics {
+  if (results.length === 0) return { total_steps: steps };
+  const u = emptyUsage();
+  const byModel: Record<string, Usage> = {};
+  for (const r of results) {
+    addUsage(u, r.usage);
+    for (const [label, usage] of Object.entries(r.modelUsage)) addUsage((byModel[label] ??= emptyUsage()), usage);
+  }
+  // A cost is a total only when every run was priced: one unknown makes it unknown, never smaller.
+  const costs = results.map((r) => r.totalCostUsd);
   return {
     // Both count the cached tokens among the prompt tokens (the AI SDK's inputTokens include cache reads and writes).
     total_prompt_tokens: u.inputTokens,
     total_completion_tokens: u.outputTokens,
     total_cached_tokens: u.cacheReadTokens,
-    ...(result.totalCostUsd === null ? {} : { total_cost_usd: result.totalCostUsd }),
+    ...(costs.includes(null) ? {} : { total_cost_usd: (costs as number[]).reduce((a, b) => a + b, 0) }),
     total_steps: steps,
     extra: {
       cache_write_tokens: u.cacheWriteTokens,
       requests: u.requests,
       tool_calls: u.toolCalls,
-      model_usage: result.modelUsage,
+      runs: results.length,
+      model_usage: byModel,
     },
   };
 }
@@ -311,7 +328,8 @@ export function toAtif(
         );
       steps.push({ step_id: 1, source: "system", message: "The subagent recorded no messages." });
     }
-    const last = own.flatMap((r) => (r.message.type === "result" ? [r.message] : [])).at(-1);
+    const results = own.flatMap((r) => (r.message.type === "result" ? [r.message] : []));
+    const last = results.at(-1);
     const model = own.find((r) => r.message.type === "assistant")?.message as AssistantMessage | undefined;
     const subagents = [...new Set(mine.values())].map(build);
     return {
@@ -320,8 +338,7 @@ export function toAtif(
       trajectory_id: key ? `${sessionId}:${key}` : sessionId,
       agent: { name: "ubiquity", version, ...(model ? { model_name: model.model } : {}) },
       steps,
-      // The metrics are the last run's totals as its result reported them (a resumed session's earlier runs have their own).
-      final_metrics: finalMetrics(last, steps.length),
+      final_metrics: finalMetrics(results, steps.length),
       extra: {
         ...(key ? { agent_id: key } : cwd ? { cwd } : {}),
         ...(last

@@ -99,6 +99,45 @@ describe("sessions export --format atif", () => {
     });
   });
 
+  it("a resumed session: every run's steps, and final_metrics the sum of the runs' totals", async () => {
+    const cwd = temp("ubq-atif-");
+    const sessionDir = temp("ubq-atif-sessions-");
+    const pricing = { modelPricing: { scripted: { input: 10, output: 20 } } };
+    const run = async (
+      prompt: string,
+      text: string,
+      usage: { inputTokens: number; outputTokens: number },
+      resume?: string,
+    ) =>
+      resultOf(
+        await collect(
+          summon(prompt, {
+            model: scriptedModel([{ text, usage }]),
+            cwd,
+            sessionDir,
+            ...pricing,
+            ...(resume ? { resume } : {}),
+          }),
+        ),
+      );
+    const first = await run("one", "first", { inputTokens: 100, outputTokens: 10 });
+    const second = await run("two", "second", { inputTokens: 300, outputTokens: 30 }, first.sessionId);
+    expect(second.sessionId).toBe(first.sessionId);
+    const out = await cli(["sessions", "export", first.sessionId, "--session-dir", sessionDir]);
+    expect(out.code, out.stderr).toBe(0);
+    const t = JSON.parse(out.stdout) as AtifTrajectory;
+    expect(harborErrors(t)).toEqual([]);
+    exports.push(t);
+    expect(t.steps.map((s) => s.message)).toEqual(["one", "first", "two", "second"]);
+    expect(t.final_metrics).toMatchObject({
+      total_prompt_tokens: 400,
+      total_completion_tokens: 40,
+      total_cost_usd: first.totalCostUsd! + second.totalCostUsd!,
+      total_steps: 4,
+      extra: { runs: 2, requests: 2 },
+    });
+  });
+
   it("a subagent: its trajectory embedded under subagent_trajectories, referenced by trajectory_id", async () => {
     const { t, result } = await exported(
       "tidy the docs",
