@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ModelMessage } from "ai";
 import {
   addUsage,
   emptyUsage,
@@ -194,16 +195,64 @@ function stepsOf(records: readonly TranscriptRecord[], started: Started, session
     } else if (m.type === "assistant") {
       steps.push(agentStep(base, m, results, started, sessionId));
     } else if (m.type === "system" && m.subtype === "compact_boundary") {
-      const summary = (m as { summary?: unknown }).summary;
-      steps.push({
-        ...base,
-        source: "system",
-        message: typeof summary === "string" ? summary : "The conversation was compacted.",
-        extra: { subtype: m.subtype },
-      });
+      steps.push(compactionStep(base, m as unknown as CompactBoundary, record.history));
     }
   }
   return steps;
+}
+
+/** The fields of a `system/compact_boundary` message this export reads (the compaction plugin declares it). */
+interface CompactBoundary {
+  subtype: string;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  trigger?: string;
+}
+
+/** One message of a compacted history as text: what the model read after the compaction. */
+function historyText(message: ModelMessage): string {
+  const parts = typeof message.content === "string" ? [message.content] : message.content.map(partText);
+  return `[${message.role}]\n${parts.join("\n")}`;
+}
+
+function partText(part: Exclude<ModelMessage["content"], string>[number]): string {
+  if (part.type === "text" || part.type === "reasoning") return part.text;
+  if (part.type === "tool-call") return `[tool call ${part.toolName} ${JSON.stringify(part.input)}]`;
+  if (part.type === "tool-result") {
+    const value = "value" in part.output ? part.output.value : undefined;
+    return `[tool result ${part.toolName}] ${typeof value === "string" ? value : JSON.stringify(value)}`;
+  }
+  return `[${part.type}]`;
+}
+
+/**
+ * A compaction as ATIF v1.7's context-management boundary: a `system` step whose observation is
+ * the conversation as the model had it afterwards (the record's history), marked
+ * `boundary: "replace"` — readers rebuild the model's context from it, not from the earlier steps.
+ * A record without its history (an older transcript) is only marked as a compaction.
+ */
+function compactionStep(
+  base: { step_id: number; timestamp: string },
+  m: CompactBoundary,
+  history: readonly ModelMessage[] | undefined,
+): AtifStep {
+  const tokens =
+    m.tokensBefore !== undefined && m.tokensAfter !== undefined
+      ? ` from ${m.tokensBefore} to ${m.tokensAfter} tokens`
+      : "";
+  return {
+    ...base,
+    source: "system",
+    message: `The conversation was compacted${tokens}${m.trigger ? ` (${m.trigger})` : ""}.`,
+    ...(history ? { observation: { results: [{ content: history.map(historyText).join("\n\n") }] } } : {}),
+    extra: {
+      subtype: m.subtype,
+      ...(history ? { context_management: { type: "compaction", boundary: "replace" } } : {}),
+      ...(m.tokensBefore !== undefined ? { tokens_before: m.tokensBefore } : {}),
+      ...(m.tokensAfter !== undefined ? { tokens_after: m.tokensAfter } : {}),
+      ...(m.trigger ? { trigger: m.trigger } : {}),
+    },
+  };
 }
 
 function agentStep(

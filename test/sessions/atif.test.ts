@@ -290,6 +290,37 @@ describe("toAtif", () => {
     expect(outer!.steps[1]!.observation!.results[0]!.subagent_trajectory_ref![0]!.trajectory_id).toBe("s:B");
   });
 
+  it("a compaction: a system step whose observation is the context the model kept (ATIF's replace boundary)", () => {
+    const records = nestedRecords().slice(0, 2);
+    const at = "2026-01-01T00:00:01.000Z";
+    const history = [
+      { role: "user", content: "Summary of the conversation so far: the user said go." },
+      { role: "assistant", content: [{ type: "text", text: "Understood." }] },
+    ];
+    records.push({
+      uuid: "c",
+      parentUuid: null,
+      sessionId: "s",
+      type: "system",
+      timestamp: at,
+      cwd: "/tmp",
+      message: { type: "system", subtype: "compact_boundary", tokensBefore: 900, tokensAfter: 120, trigger: "auto" },
+      history,
+    } as unknown as TranscriptRecord);
+    const t = toAtif("s", records, { agentVersion: "1" });
+    expect(harborErrors(t)).toEqual([]);
+    exports.push(t);
+    const step = t.steps.at(-1)!;
+    expect(step).toMatchObject({
+      source: "system",
+      message: "The conversation was compacted from 900 to 120 tokens (auto).",
+      extra: { context_management: { type: "compaction", boundary: "replace" }, tokens_before: 900 },
+    });
+    expect(step.observation!.results[0]!.content).toBe(
+      "[user]\nSummary of the conversation so far: the user said go.\n\n[assistant]\nUnderstood.",
+    );
+  });
+
   it("refuses a session with no step, as ATIF needs one", () => {
     expect(() => toAtif("s", [])).toThrow(AtifExportError);
     expect(() => toAtif("s", [])).toThrow(/no step to export/);
@@ -342,7 +373,7 @@ describe.skipIf(!harborImportable)("Harbor's Pydantic models themselves", () => 
   it("accept every export above and refuse a broken one; the committed schema is theirs", () => {
     const dir = temp("ubq-atif-py-");
     const documents = [...exports, toAtif("s", nestedRecords(), { agentVersion: "1" })];
-    expect(documents.length).toBeGreaterThanOrEqual(5);
+    expect(documents.length).toBeGreaterThanOrEqual(7);
     const files = documents.map((_t, i) => join(dir, `export-${i}.json`));
     for (const [i, t] of documents.entries()) writeFileSync(files[i]!, JSON.stringify(t));
     const broken = toAtif("s", nestedRecords(), { agentVersion: "1" }) as unknown as Loose;
