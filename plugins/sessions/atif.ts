@@ -191,7 +191,13 @@ function stepsOf(records: readonly TranscriptRecord[], started: Started, session
     const base = { step_id: steps.length + 1, timestamp: record.timestamp };
     if (m.type === "user") {
       if (record.blocked) continue; // never reached the model
-      steps.push({ ...base, source: "user", message: userMessage(m) });
+      // Text placed ahead of the prompt (`turn.prompt` context) reached the model with it: kept beside the message.
+      steps.push({
+        ...base,
+        source: "user",
+        message: userMessage(m),
+        ...(record.context ? { extra: { context: record.context } } : {}),
+      });
     } else if (m.type === "assistant") {
       steps.push(agentStep(base, m, results, started, sessionId));
     } else if (m.type === "system" && m.subtype === "compact_boundary") {

@@ -343,6 +343,16 @@ describe("toAtif", () => {
     );
   });
 
+  it("keeps the context placed ahead of a prompt beside it, and leaves out a prompt that never reached the model", () => {
+    const records = nestedRecords();
+    records[0]!.context = ["remember the milk"];
+    records.push({ ...records[0]!, uuid: "blocked", context: undefined, blocked: "not today" });
+    const t = toAtif("s", records, { agentVersion: "1" });
+    expect(harborErrors(t)).toEqual([]);
+    expect(t.steps[0]).toMatchObject({ source: "user", message: "go", extra: { context: ["remember the milk"] } });
+    expect(t.steps).toHaveLength(3);
+  });
+
   it("refuses a session with no step, as ATIF needs one", () => {
     expect(() => toAtif("s", [])).toThrow(AtifExportError);
     expect(() => toAtif("s", [])).toThrow(/no step to export/);
