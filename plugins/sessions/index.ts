@@ -56,7 +56,11 @@ export { replay } from "./replay";
 export {
   toAtif,
   ATIF_VERSION,
+  AtifExportError,
   type AtifTrajectory,
+  type AtifContentPart,
+  type AtifSubagentTrajectoryRef,
+  type AtifFinalMetrics,
   type AtifStep,
   type AtifToolCall,
   type AtifObservationResult,
