@@ -14,6 +14,7 @@ import {
   describeError,
   type Message,
   type ResultMessage,
+  type UbiquityConfig,
 } from "../../src/index";
 import { isInside, resolveReal } from "../_kits/paths/index";
 import { resolveEntries } from "../../loader/index";
@@ -68,7 +69,7 @@ export interface JobContext {
   /** How many times BullMQ has handed this job out before (0 on the first try). */
   attempt: number;
   /** The worker's base config (presets, plugins, model, tools), laid under the job's options. */
-  config: Record<string, any>;
+  config: UbiquityConfig;
   store: FleetStore;
   /** Where repository jobs are checked out (one folder per job). */
   workdir: string;
@@ -207,7 +208,7 @@ function checkWhere(
 const CAPS = ["maxTurns", "maxBudgetUsd", "maxBudgetTokens"] as const;
 
 /** The worker's caps where the job asked for more. */
-function workerCaps(config: Record<string, any>, job: Record<string, any>): Record<string, number> {
+function workerCaps(config: Record<string, unknown>, job: Record<string, unknown>): Record<string, number> {
   const kept: Record<string, number> = {};
   for (const key of CAPS)
     if (typeof config[key] === "number" && !(typeof job[key] === "number" && job[key] <= config[key]))
@@ -224,7 +225,7 @@ export const KERNEL_MAX_TURNS = 40;
  * when one is used up. A negative or non-finite prior raises nothing.
  */
 export function capsLeft(
-  options: Record<string, any>,
+  options: Record<string, unknown>,
   priorTurns: number,
   priorCostUsd: number | null | undefined,
 ): { caps: Record<string, number>; ended?: { subtype: string; result: string } } {
@@ -305,7 +306,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
       costUsd: context.priorCostUsd === undefined ? taken.done.totalCostUsd : priorCost(context.priorCostUsd)!,
     };
   const { resumed, inFlight, priorTurns } = taken;
-  const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as Record<string, any>;
+  const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as UbiquityConfig;
   // A job names presets and plugins as module specifiers (only JSON travels): the worker resolves them.
   const entries = await resolveEntries(
     { presets: job.preset ? [job.preset] : jobPresets, plugins: jobPlugins ?? [] },
@@ -316,7 +317,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   // an untrusted folder (deny and ask rules only). A job may lift that only where the worker accepts `trust`.
   const checkoutFolder =
     job.repository !== undefined || isInside(resolveReal(context.workdir) ?? context.workdir, resolveReal(cwd) ?? cwd);
-  const options: Record<string, any> = {
+  const options: UbiquityConfig = {
     ...config,
     ...(entries.presets ? { presets: entries.presets } : {}),
     ...(checkoutFolder ? { trust: false } : {}),
@@ -351,7 +352,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
       ...(entries.plugins ?? []),
       fleetRunPlugin({ inFlight, lease: context.lease, jobId: context.jobId }),
     ],
-  } as Record<string, any>);
+  });
   let turns = priorTurns;
   let result: ResultMessage | undefined;
   const run = createRun({

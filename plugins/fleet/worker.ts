@@ -8,7 +8,7 @@
  */
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { UbiquityError, describeError, type Message } from "../../src/index";
+import { UbiquityError, describeError, type Message, type UbiquityConfig } from "../../src/index";
 import { DEFAULT_QUEUE, queueConnection } from "./connection";
 import { jobSchema, type FleetJob, type FleetOutcome } from "./jobs";
 import { JobRefusedError, runJob } from "./run-job";
@@ -32,7 +32,7 @@ export interface FleetWorkerOptions {
   /** Runs at once in this worker [1]. */
   concurrency?: number;
   /** The base config of every run (presets, plugins, model, tools); the job's options go on top. */
-  config: Record<string, any>;
+  config: UbiquityConfig;
   /** How long a job's lock lasts without renewal, ms [30000]: the longest a frozen worker keeps its job. */
   lockDuration?: number;
   /** How often this worker looks for stalled jobs, ms [lockDuration]. */

@@ -320,7 +320,7 @@ export async function runTerminalUI(
     if (key.name === "ctrl-c") {
       swallow = undefined;
       lastWasCtrlC = wasCtrlC;
-      return ctrlC();
+      return void ctrlC();
     }
     if (swallow !== undefined && question?.kind !== "approval") {
       const rest = swallow;
@@ -338,7 +338,7 @@ export async function runTerminalUI(
     }
     if (question?.kind === "approval") {
       const q = question;
-      if (key.name === "escape") return q.answer("no");
+      if (key.name === "escape") return void q.answer("no");
       if (key.name === "text") {
         const c = key.text[0]!.toLowerCase();
         const answer: Answer | undefined =
@@ -352,14 +352,14 @@ export async function runTerminalUI(
         }
       }
     }
-    if (key.name === "enter") return submit();
+    if (key.name === "enter") return void submit();
     // Esc interrupts a turn too (as in Claude Code), without counting towards quitting.
     if (key.name === "escape" && interrupt()) return;
     if (key.name === "ctrl-d") {
-      if (editor.text === "" && !turn) return quit();
+      if (editor.text === "" && !turn) return void quit();
       return void editor.apply({ name: "delete" });
     }
-    if (key.name === "ctrl-l") return screen.redraw();
+    if (key.name === "ctrl-l") return void screen.redraw();
     editor.apply(key);
   };
 

@@ -405,16 +405,22 @@ function readInto(
   if (spec.sub) {
     const first = operands[0];
     if (!first) return;
-    if (!first.word.literal)
-      return fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
+    if (!first.word.literal) {
+      fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
+      return;
+    }
     const sub = spec.sub.get(first.word.value);
-    if (!sub) return fail(reading, first.at, `${name} ${first.word.value} is not a sub-command the engine knows`);
+    if (!sub) {
+      fail(reading, first.at, `${name} ${first.word.value} is not a sub-command the engine knows`);
+      return;
+    }
     const words_ = sub.canonicalWords ?? [sub.canonicalName ?? first.word.value];
     reading.canonical.push(words_[0]!);
     reading.subDepth = reading.canonical.length;
     // `npm test` is `npm run test`: the words after the first stand as the sub-command's operands.
     reading.canonical.push(...words_.slice(1));
-    return readInto(sub, words, first.at + 1, `${name} ${first.word.value}`, reading);
+    readInto(sub, words, first.at + 1, `${name} ${first.word.value}`, reading);
+    return;
   }
   if (spec.recursive) reading.recursive = typeof spec.recursive === "function" ? spec.recursive(words) : true;
   if (spec.extraReads) reading.reads.push(...spec.extraReads(words));
