@@ -254,16 +254,16 @@ export function capsLeft(
   return { caps };
 }
 
-/** Run (or resume) one job to its result; a job this worker's policy refuses throws `JobOptionRefused` or `JobRefusedError`. */
-export async function runJob(context: JobContext): Promise<FleetOutcome> {
+/** Refuse a job this worker's policy does not let run: options it does not accept, another run's session, a job id or place it must not use. */
+async function refuseJob(context: JobContext): Promise<void> {
   const { job, config, store } = context;
-  checkJobOptions(job, context.acceptJobOptions);
+  const accepted = context.acceptJobOptions;
+  checkJobOptions(job, accepted);
   // A first try that finds its session already stored names another run's session: continuing it
   // would read that run's transcript and cut its worker off (the takeover record). Only a worker
   // that accepts `sessionId` lets a job continue an earlier session.
   // A takeover (attempt > 0, which a queue client can forge in the job's stalled counter) may
   // continue only the session its own job started: the transcript's `fleet-job` note says which.
-  const accepted = context.acceptJobOptions;
   if (accepted !== "all" && !(accepted ?? []).includes("sessionId")) {
     const stored = await store.read(job.sessionId);
     const fresh = context.attempt === 0 && !context.again;
@@ -291,6 +291,13 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
       throw new JobRefusedError(describeError(error), { cause: error });
     }
   }
+}
+
+/** Run (or resume) one job to its result; a job this worker's policy refuses throws `JobOptionRefused` or `JobRefusedError`. */
+export async function runJob(context: JobContext): Promise<FleetOutcome> {
+  const { job, config, store } = context;
+  const accepted = context.acceptJobOptions;
+  await refuseJob(context);
   // With an allow-list, an HTTP redirect must not take the clone to a repository the list never named.
   const cwd =
     job.cwd ??
