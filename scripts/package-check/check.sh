@@ -33,6 +33,26 @@ for f in "${expected[@]}"; do grep -qxF "$f" "$work/files.txt" || { echo "missin
 [ "$missing" = 0 ] || exit 1
 echo "${#expected[@]} required files present ($(wc -l < "$work/files.txt") in all)"
 
+say "every relative link in the shipped README and docs pages points at a file in the tarball (so they work in node_modules)"
+node -e '
+const fs = require("fs"), path = require("path");
+const files = new Set(fs.readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean));
+let dead = [], checked = 0;
+for (const file of files) {
+  if (!(file === "README.md" || (file.startsWith("docs/") && file.endsWith(".md")))) continue;
+  const text = fs.readFileSync(process.argv[2] + "/" + file, "utf8").replace(/```[\s\S]*?```/g, "");
+  for (const m of text.matchAll(/\]\(([^)\s#]+)(#[^)\s]*)?\)/g)) {
+    const target = m[1];
+    if (/^[a-z]+:/i.test(target)) continue;
+    checked++;
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
+    if (!files.has(resolved)) dead.push(file + " -> " + target);
+  }
+}
+if (dead.length) { console.error("links to files not in the tarball:\n  " + dead.join("\n  ")); process.exit(1); }
+console.log(checked + " relative links resolve inside the package");
+' "$work/files.txt" "$repo"
+
 say "the published manifest runs nothing on install and links home (repository, homepage, bugs)"
 tar -xzOf "$tarball" package/package.json > "$work/manifest.json"
 node -e '
