@@ -57,7 +57,7 @@ const PEERS: Peer[] = [
   {
     name: "ubiquity",
     wire: "anthropic",
-    command: ({}, exe) => [
+    command: (_ctx, exe) => [
       exe,
       join(repo, "bin", "ubiquity.mjs"),
       "run",
@@ -74,7 +74,7 @@ const PEERS: Peer[] = [
     pkg: "@anthropic-ai/claude-code",
     bin: "claude",
     wire: "anthropic",
-    command: ({}, exe) => [exe, "-p", PROMPT, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"],
+    command: (_ctx, exe) => [exe, "-p", PROMPT, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"],
     // IS_SANDBOX: it refuses to skip permissions as root otherwise (these machines run as root).
     env: ({ url }) => ({
       ANTHROPIC_BASE_URL: url,
@@ -89,7 +89,7 @@ const PEERS: Peer[] = [
     pkg: "@mariozechner/pi-coding-agent",
     bin: "pi",
     wire: "openai-chat",
-    command: ({}, exe) => [exe, "-p", "--provider", "bench", "--model", "bench-model", PROMPT],
+    command: (_ctx, exe) => [exe, "-p", "--provider", "bench", "--model", "bench-model", PROMPT],
     env: () => ({}),
     setup: ({ url, home }) => {
       const models = {
@@ -132,7 +132,7 @@ const PEERS: Peer[] = [
     pkg: "@google/gemini-cli",
     bin: "gemini",
     wire: "google",
-    command: ({}, exe) => [exe, "-p", PROMPT, "--yolo", "-m", "gemini-2.5-flash"],
+    command: (_ctx, exe) => [exe, "-p", PROMPT, "--yolo", "-m", "gemini-2.5-flash"],
     env: ({ url }) => ({ GEMINI_API_KEY: "bench-key", GOOGLE_GEMINI_BASE_URL: url }),
     // The API-key auth (the base URL alone selects a "gateway" auth that -p refuses) and a trusted
     // folder (else --yolo is overridden).
@@ -153,7 +153,7 @@ const PEERS: Peer[] = [
     pkg: "opencode-ai",
     bin: "opencode",
     wire: "openai-chat",
-    command: ({}, exe) => [exe, "run", "-m", "bench/bench-model", PROMPT],
+    command: (_ctx, exe) => [exe, "run", "-m", "bench/bench-model", PROMPT],
     env: () => ({}),
     setup: ({ url, project }) => {
       const config = {
@@ -192,12 +192,32 @@ interface OfferedTool {
   required: string[];
 }
 
+/** A tool's input schema as the wire formats send it. */
+interface WireSchema {
+  properties?: Record<string, { type?: string }>;
+  required?: string[];
+}
+
+/** A function declaration: Anthropic's (`input_schema`), OpenAI's (`parameters`) or Gemini's. */
+interface WireDeclaration {
+  name?: unknown;
+  input_schema?: WireSchema;
+  parameters?: WireSchema;
+  parametersJsonSchema?: WireSchema;
+}
+
+/** An offered tool: a declaration itself, or OpenAI's `function` / Gemini's `functionDeclarations` around it. */
+interface WireTool extends WireDeclaration {
+  function?: WireDeclaration;
+  functionDeclarations?: WireDeclaration[];
+}
+
 /** The tools a request offers, whatever the wire format nests them in. */
 function offeredTools(body: unknown): OfferedTool[] {
   const tools = (body as { tools?: unknown[] } | null)?.tools ?? [];
   const out: OfferedTool[] = [];
   for (const raw of tools) {
-    const t = raw as Record<string, any>;
+    const t = raw as WireTool;
     for (const decl of t.functionDeclarations ?? [t.function ?? t]) {
       const schema = decl.input_schema ?? decl.parameters ?? decl.parametersJsonSchema ?? {};
       if (typeof decl.name === "string")

@@ -40,6 +40,65 @@ const REGEX_AFTER_WORDS = new Set([
   "await",
 ]);
 
+/** The index after the whitespace character, comment or shebang line at `i`; undefined when none starts there. */
+function skipTrivia(source: string, i: number): number | undefined {
+  const c = source[i];
+  const n = source.length;
+  if (c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v" || c === "\uFEFF") return i + 1;
+  if (c === "/" && source[i + 1] === "/") {
+    const end = source.indexOf("\n", i);
+    return end < 0 ? n : end;
+  }
+  if (c === "/" && source[i + 1] === "*") {
+    const end = source.indexOf("*/", i + 2);
+    return end < 0 ? n : end + 2;
+  }
+  if (c === "#" && i === 0 && source[1] === "!") {
+    const end = source.indexOf("\n");
+    return end < 0 ? n : end;
+  }
+  return undefined;
+}
+
+/** The string quoted at `i` (by `source[i]`): its text unescaped, and the index after its closing quote (a line break ends an unclosed one). */
+function readQuoted(source: string, i: number): { text: string; end: number } {
+  const quote = source[i];
+  const n = source.length;
+  let j = i + 1;
+  let text = "";
+  while (j < n && source[j] !== quote && source[j] !== "\n") {
+    if (source[j] === "\\") {
+      text += source[j + 1] ?? "";
+      j += 2;
+    } else text += source[j++];
+  }
+  return { text, end: j + 1 };
+}
+
+/** The index after the regular expression literal at `i`, its flags included. */
+function regexEnd(source: string, i: number): number {
+  const n = source.length;
+  let j = i + 1;
+  let inClass = false;
+  while (j < n && source[j] !== "\n") {
+    const d = source[j];
+    if (d === "\\") j += 2;
+    else {
+      if (d === "[") inClass = true;
+      else if (d === "]") inClass = false;
+      else if (d === "/" && !inClass) break;
+      j += 1;
+    }
+  }
+  return runEnd(source, j + 1, ID_PART);
+}
+
+/** The index of the first character from `j` on that `part` does not match. */
+function runEnd(source: string, j: number, part: RegExp): number {
+  while (j < source.length && part.test(source[j]!)) j += 1;
+  return j;
+}
+
 /** Split `source` into tokens, dropping comments and whitespace; a template literal is one `tpl` token plus the tokens of its `${}` parts. */
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -72,57 +131,27 @@ function tokenize(source: string): Token[] {
   };
   while (i < n) {
     const c = source[i]!;
-    if (c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v" || c === "\uFEFF") {
-      i += 1;
-    } else if (c === "/" && source[i + 1] === "/") {
-      const end = source.indexOf("\n", i);
-      i = end < 0 ? n : end;
-    } else if (c === "/" && source[i + 1] === "*") {
-      const end = source.indexOf("*/", i + 2);
-      i = end < 0 ? n : end + 2;
-    } else if (c === "#" && i === 0 && source[1] === "!") {
-      const end = source.indexOf("\n");
-      i = end < 0 ? n : end;
+    const skipped = skipTrivia(source, i);
+    if (skipped !== undefined) {
+      i = skipped;
     } else if (c === '"' || c === "'") {
-      let j = i + 1;
-      let text = "";
-      while (j < n && source[j] !== c && source[j] !== "\n") {
-        if (source[j] === "\\") {
-          text += source[j + 1] ?? "";
-          j += 2;
-        } else text += source[j++];
-      }
-      tokens.push({ kind: "str", text, start: i });
-      i = j + 1;
+      const quoted = readQuoted(source, i);
+      tokens.push({ kind: "str", text: quoted.text, start: i });
+      i = quoted.end;
     } else if (c === "`") {
       i = readTemplate(i + 1);
     } else if (c === "/" && regexAllowed()) {
-      let j = i + 1;
-      let inClass = false;
-      while (j < n && source[j] !== "\n") {
-        const d = source[j];
-        if (d === "\\") j += 2;
-        else {
-          if (d === "[") inClass = true;
-          else if (d === "]") inClass = false;
-          else if (d === "/" && !inClass) break;
-          j += 1;
-        }
-      }
-      j += 1;
-      while (j < n && ID_PART.test(source[j]!)) j += 1;
-      tokens.push({ kind: "num", text: source.slice(i, j), start: i }); // a value, like a number
-      i = j;
+      const end = regexEnd(source, i);
+      tokens.push({ kind: "num", text: source.slice(i, end), start: i }); // a value, like a number
+      i = end;
     } else if (ID_START.test(c)) {
-      let j = i + 1;
-      while (j < n && ID_PART.test(source[j]!)) j += 1;
-      tokens.push({ kind: "id", text: source.slice(i, j), start: i });
-      i = j;
+      const end = runEnd(source, i + 1, ID_PART);
+      tokens.push({ kind: "id", text: source.slice(i, end), start: i });
+      i = end;
     } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(source[i + 1] ?? ""))) {
-      let j = i + 1;
-      while (j < n && /[\w.]/.test(source[j]!)) j += 1;
-      tokens.push({ kind: "num", text: source.slice(i, j), start: i });
-      i = j;
+      const end = runEnd(source, i + 1, /[\w.]/);
+      tokens.push({ kind: "num", text: source.slice(i, end), start: i });
+      i = end;
     } else if (c === "{") {
       braces.push("code");
       tokens.push({ kind: "punct", text: c, start: i });

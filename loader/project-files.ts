@@ -4,7 +4,7 @@
  * untrusted folder's run skipped. The kernel lists the config files its search would load;
  * each plugin lists the files of its own that it would apply (`plugin.projectFiles`).
  */
-import { readdirSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, extname, join, relative, resolve, sep } from "node:path";
 import { CONFIG_SEARCH_PLACES, configSearchFolders } from "./search";
@@ -138,7 +138,7 @@ export function findFilesToPin(
       for (const file of filesOfPlace({ cwd: folder, folders: [folder], home: homeDir }, plugins, { imports: true }))
         if (!byPath.has(file.path)) byPath.set(file.path, file);
     if (depth >= MAX_PIN_WALK_DEPTH) continue;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch {

@@ -4,7 +4,7 @@
  * the open handle before a byte is read. Used for config, settings and the trust store.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { extname } from "node:path";
 
@@ -86,7 +86,7 @@ export function describeJsonError(error: unknown, text: string): string {
 
 /** `readRegularFileSync` without blocking the event loop while a large file (a transcript) is read. */
 export async function readRegularFile(path: string, maxBytes: number): Promise<RegularFileRead> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, OPEN_FLAGS);
   } catch (error) {

@@ -4,7 +4,7 @@
  * comes first — never above. With neither above the start, only the start folder is searched:
  * walking up to `/` would pick up whatever another user left in `/tmp`.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../src/index";
@@ -44,7 +44,7 @@ export function configFilesIn(
   const out: string[] = [];
   for (const place of places) {
     const file = join(folder, place);
-    let stats;
+    let stats: Stats;
     try {
       stats = statSync(file);
     } catch {

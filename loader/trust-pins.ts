@@ -5,7 +5,17 @@
  * digest (direnv's model for `.envrc`). A new, changed or unreadable file is untrusted.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 
 /** Largest file digested; a bigger one is untrusted (project files are a few kilobytes). */
@@ -58,7 +68,7 @@ function folderDigest(root: string): string | undefined {
     for (const name of names) {
       const path = join(dir, name);
       const relPath = rel ? `${rel}/${name}` : name;
-      let stats;
+      let stats: Stats;
       try {
         stats = statSync(path); // followed: a linked file is read through its link
       } catch {
@@ -90,7 +100,7 @@ function folderDigest(root: string): string | undefined {
  * Undefined when it cannot be read or is over the bounds: fail closed.
  */
 export function digestProjectPath(path: string): string | undefined {
-  let stats;
+  let stats: Stats;
   try {
     stats = statSync(path);
   } catch {

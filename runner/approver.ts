@@ -98,7 +98,9 @@ export function alwaysRules() {
   const approved = new Set<string>();
   return {
     covers: (rules: readonly string[]) => rules.length > 0 && rules.every((r) => approved.has(r)),
-    remember: (rules: readonly string[]) => void rules.forEach((r) => approved.add(r)),
+    remember: (rules: readonly string[]) => {
+      for (const r of rules) approved.add(r);
+    },
   };
 }
 

@@ -207,7 +207,7 @@ export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): Pars
 }
 
 /** Copy every given flag into `options`, in table order. */
-export function applyRunFlags(options: Record<string, any>, values: RunValues, table: FlagTable = RUN_FLAGS): void {
+export function applyRunFlags(options: Record<string, unknown>, values: RunValues, table: FlagTable = RUN_FLAGS): void {
   for (const [name, flag] of Object.entries(table)) {
     const value = values[name];
     if (value !== undefined && value !== false && flag.apply) flag.apply(options, value, values);

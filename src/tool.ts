@@ -102,8 +102,9 @@ export function isTool(value: unknown): value is Tool {
  * zod states `.int()` as the bounds of a safe integer (±9007199254740991): bytes in every request
  * that tell the model nothing (the input is still validated against them).
  */
-const dropSafeIntegerBounds = ({ jsonSchema: s }: { jsonSchema: Record<string, unknown> }) =>
-  ["maximum", "minimum"].forEach((key) => Math.abs(s[key] as number) === Number.MAX_SAFE_INTEGER && delete s[key]);
+const dropSafeIntegerBounds = ({ jsonSchema: s }: { jsonSchema: Record<string, unknown> }) => {
+  for (const key of ["maximum", "minimum"]) if (Math.abs(s[key] as number) === Number.MAX_SAFE_INTEGER) delete s[key];
+};
 
 /** The JSON Schema a tool's input presents to the model: `tool.jsonSchema` if set, else derived from `inputSchema`. */
 export function toolJsonSchema(tool: Tool): Record<string, unknown> {

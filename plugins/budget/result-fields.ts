@@ -1,5 +1,4 @@
 /** What the budget plugin adds to `result` (and the subtypes it ends runs with). */
-export {};
 
 /** The budget of a run under a cap: the caps, what the whole run (subagents and summaries included) has spent, and the refused request. */
 export interface BudgetReport {

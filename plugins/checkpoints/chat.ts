@@ -18,11 +18,9 @@ export interface ChatRewindContext {
 
 /** Run `/rewind <arg>`. Never throws: a failure is said. */
 export async function chatRewind(arg: string, ctx: ChatRewindContext): Promise<void> {
-  const print = (text: string) =>
-    text
-      .trimEnd()
-      .split("\n")
-      .forEach((l) => ctx.say(l));
+  const print = (text: string) => {
+    for (const l of text.trimEnd().split("\n")) ctx.say(l);
+  };
   if (!ctx.sessionId) return ctx.say("Nothing to rewind yet: no prompt has run in this session.");
   const query = { cwd: ctx.cwd, sessionDir: ctx.sessionDir, checkpointDir: ctx.checkpointDir };
   try {

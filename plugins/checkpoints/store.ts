@@ -19,6 +19,7 @@ import {
   readFileSync,
   readSync,
   closeSync,
+  type Stats,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -246,7 +247,7 @@ export class ShadowStore {
         drop.push(path);
         continue;
       }
-      let info;
+      let info: Stats;
       try {
         info = lstatSync(full);
       } catch {

@@ -19,6 +19,7 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 /** The BullMQ connection options and backend factory for a queue URL. */
+// biome-ignore lint/suspicious/noExplicitAny: BullMQ ties the connection options' type to the backend factory's generic (Redis options without one, Postgres options with createPostgresBackend); one return for both backends cannot name that pairing, and the callers pass the two on together
 export async function queueConnection(url: string): Promise<{ bullmq: BullMQ; connection: any; backend?: any }> {
   const bullmq = await loadBullmq();
   // BullMQ keeps its tables in their own schema (`bullmq`), created on first connect.

@@ -14,6 +14,7 @@ import {
   describeError,
   type Message,
   type ResultMessage,
+  type UbiquityConfig,
 } from "../../src/index";
 import { isInside, resolveReal } from "../_kits/paths/index";
 import { resolveEntries } from "../../loader/index";
@@ -68,7 +69,7 @@ export interface JobContext {
   /** How many times BullMQ has handed this job out before (0 on the first try). */
   attempt: number;
   /** The worker's base config (presets, plugins, model, tools), laid under the job's options. */
-  config: Record<string, any>;
+  config: UbiquityConfig;
   store: FleetStore;
   /** Where repository jobs are checked out (one folder per job). */
   workdir: string;
@@ -207,7 +208,7 @@ function checkWhere(
 const CAPS = ["maxTurns", "maxBudgetUsd", "maxBudgetTokens"] as const;
 
 /** The worker's caps where the job asked for more. */
-function workerCaps(config: Record<string, any>, job: Record<string, any>): Record<string, number> {
+function workerCaps(config: Record<string, unknown>, job: Record<string, unknown>): Record<string, number> {
   const kept: Record<string, number> = {};
   for (const key of CAPS)
     if (typeof config[key] === "number" && !(typeof job[key] === "number" && job[key] <= config[key]))
@@ -224,7 +225,7 @@ export const KERNEL_MAX_TURNS = 40;
  * when one is used up. A negative or non-finite prior raises nothing.
  */
 export function capsLeft(
-  options: Record<string, any>,
+  options: Record<string, unknown>,
   priorTurns: number,
   priorCostUsd: number | null | undefined,
 ): { caps: Record<string, number>; ended?: { subtype: string; result: string } } {
@@ -253,16 +254,16 @@ export function capsLeft(
   return { caps };
 }
 
-/** Run (or resume) one job to its result; a job this worker's policy refuses throws `JobOptionRefused` or `JobRefusedError`. */
-export async function runJob(context: JobContext): Promise<FleetOutcome> {
+/** Refuse a job this worker's policy does not let run: options it does not accept, another run's session, a job id or place it must not use. */
+async function refuseJob(context: JobContext): Promise<void> {
   const { job, config, store } = context;
-  checkJobOptions(job, context.acceptJobOptions);
+  const accepted = context.acceptJobOptions;
+  checkJobOptions(job, accepted);
   // A first try that finds its session already stored names another run's session: continuing it
   // would read that run's transcript and cut its worker off (the takeover record). Only a worker
   // that accepts `sessionId` lets a job continue an earlier session.
   // A takeover (attempt > 0, which a queue client can forge in the job's stalled counter) may
   // continue only the session its own job started: the transcript's `fleet-job` note says which.
-  const accepted = context.acceptJobOptions;
   if (accepted !== "all" && !(accepted ?? []).includes("sessionId")) {
     const stored = await store.read(job.sessionId);
     const fresh = context.attempt === 0 && !context.again;
@@ -290,6 +291,13 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
       throw new JobRefusedError(describeError(error), { cause: error });
     }
   }
+}
+
+/** Run (or resume) one job to its result; a job this worker's policy refuses throws `JobOptionRefused` or `JobRefusedError`. */
+export async function runJob(context: JobContext): Promise<FleetOutcome> {
+  const { job, config, store } = context;
+  const accepted = context.acceptJobOptions;
+  await refuseJob(context);
   // With an allow-list, an HTTP redirect must not take the clone to a repository the list never named.
   const cwd =
     job.cwd ??
@@ -305,7 +313,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
       costUsd: context.priorCostUsd === undefined ? taken.done.totalCostUsd : priorCost(context.priorCostUsd)!,
     };
   const { resumed, inFlight, priorTurns } = taken;
-  const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as Record<string, any>;
+  const { plugins: jobPlugins, presets: jobPresets, ...jobOptions } = (job.options ?? {}) as UbiquityConfig;
   // A job names presets and plugins as module specifiers (only JSON travels): the worker resolves them.
   const entries = await resolveEntries(
     { presets: job.preset ? [job.preset] : jobPresets, plugins: jobPlugins ?? [] },
@@ -316,7 +324,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
   // an untrusted folder (deny and ask rules only). A job may lift that only where the worker accepts `trust`.
   const checkoutFolder =
     job.repository !== undefined || isInside(resolveReal(context.workdir) ?? context.workdir, resolveReal(cwd) ?? cwd);
-  const options: Record<string, any> = {
+  const options: UbiquityConfig = {
     ...config,
     ...(entries.presets ? { presets: entries.presets } : {}),
     ...(checkoutFolder ? { trust: false } : {}),
@@ -351,7 +359,7 @@ export async function runJob(context: JobContext): Promise<FleetOutcome> {
       ...(entries.plugins ?? []),
       fleetRunPlugin({ inFlight, lease: context.lease, jobId: context.jobId }),
     ],
-  } as Record<string, any>);
+  });
   let turns = priorTurns;
   let result: ResultMessage | undefined;
   const run = createRun({

@@ -8,7 +8,7 @@
  */
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { UbiquityError, describeError, type Message } from "../../src/index";
+import { UbiquityError, describeError, type Message, type UbiquityConfig } from "../../src/index";
 import { DEFAULT_QUEUE, queueConnection } from "./connection";
 import { jobSchema, type FleetJob, type FleetOutcome } from "./jobs";
 import { JobRefusedError, runJob } from "./run-job";
@@ -32,7 +32,7 @@ export interface FleetWorkerOptions {
   /** Runs at once in this worker [1]. */
   concurrency?: number;
   /** The base config of every run (presets, plugins, model, tools); the job's options go on top. */
-  config: Record<string, any>;
+  config: UbiquityConfig;
   /** How long a job's lock lasts without renewal, ms [30000]: the longest a frozen worker keeps its job. */
   lockDuration?: number;
   /** How often this worker looks for stalled jobs, ms [lockDuration]. */
@@ -78,37 +78,49 @@ export class LostRunError extends UbiquityError {
   override name = "LostRunError";
 }
 
-/** Start a worker on the fleet's queue. */
-export async function startWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
-  if (!options.config.presets && !options.config.plugins) {
-    throw new UbiquityError(
-      "startWorker: config needs presets or plugins (e.g. presets: [defaultPreset] from ubiquity/presets/default)",
-    );
-  }
-  const { bullmq, connection, backend } = await queueConnection(options.connection);
-  const name = options.name ?? `${hostname()}:${process.pid}`;
-  const log = options.log ?? (() => {});
-  // Set once the BullMQ worker exists: the store's outage listener pauses and resumes it.
-  let paused: ((down: boolean) => void) | undefined;
-  const store =
-    typeof options.store === "string"
-      ? await openStore(options.store, {
-          outageTimeoutMs: options.storeOutageTimeoutMs,
-          onOutage: (state) => paused?.(state === "down"),
-        })
-      : options.store;
-  const lockDuration = options.lockDuration ?? 30_000;
-  const lost = new Map<string, string>();
-  if (!options.allowRepositories)
-    log(
-      "any remote repository a job names is cloned with this worker's git credentials (--allow-repos <host/path,…> limits which)",
-    );
+/** What a job processor shares with its worker. */
+interface ProcessorDeps {
+  options: FleetWorkerOptions;
+  bullmq: typeof import("bullmq");
+  store: FleetStore;
+  name: string;
+  log: (line: string) => void;
+  lockDuration: number;
+  /** The jobs this worker lost, with why (a failed lock renewal, a lock that is another worker's). */
+  lost: Map<string, string>;
+}
 
-  const processor = async (
-    job: import("bullmq").Job,
-    token: string | undefined,
-    signal?: AbortSignal,
-  ): Promise<FleetOutcome> => {
+/**
+ * Asked before every model request and tool call: still this worker's job? (extendLock answers 0
+ * when the token is not the lock's.) A lost job is recorded and its run aborted.
+ */
+function leaseCheck(
+  job: import("bullmq").Job,
+  token: string | undefined,
+  abort: AbortController,
+  { lost, lockDuration, log }: ProcessorDeps,
+): () => Promise<boolean> {
+  const id = job.id!;
+  return async () => {
+    if (lost.has(id)) return false;
+    if (!token) return true;
+    try {
+      if ((await job.extendLock(token, lockDuration)) === 1) return true;
+    } catch (error) {
+      // The queue is unreachable: no evidence of a lost lock (BullMQ's own renewal will tell).
+      log(`cannot check the lock of job ${id}: ${describeError(error)}`);
+      return true;
+    }
+    lost.set(id, "its lock is another worker's");
+    abort.abort(new Error("lock lost"));
+    return false;
+  };
+}
+
+/** The BullMQ processor: runs a job to its outcome (again while the store refuses a write the job still owns) and fails a lost or refused one. */
+function jobProcessor(deps: ProcessorDeps) {
+  const { options, bullmq, store, name, log, lost } = deps;
+  return async (job: import("bullmq").Job, token: string | undefined, signal?: AbortSignal): Promise<FleetOutcome> => {
     let data: FleetJob;
     try {
       data = jobSchema.parse(job.data) as FleetJob;
@@ -125,21 +137,7 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
     const id = job.id!;
     // A renewal failure reported after an earlier try of this job ended must not count against this one.
     lost.delete(id);
-    // Asked before every model request and tool call: still this worker's job? (extendLock answers 0 when the token is not the lock's.)
-    const lease = async () => {
-      if (lost.has(id)) return false;
-      if (!token) return true;
-      try {
-        if ((await job.extendLock(token, lockDuration)) === 1) return true;
-      } catch (error) {
-        // The queue is unreachable: no evidence of a lost lock (BullMQ's own renewal will tell).
-        log(`cannot check the lock of job ${id}: ${describeError(error)}`);
-        return true;
-      }
-      lost.set(id, "its lock is another worker's");
-      abort.abort(new Error("lock lost"));
-      return false;
-    };
+    const lease = leaseCheck(job, token, abort, deps);
     const run = (again = false, priorCostUsd = attempt > 0 ? progressCost(job.progress) : undefined) =>
       runJob({
         job: data,
@@ -194,6 +192,35 @@ export async function startWorker(options: FleetWorkerOptions): Promise<FleetWor
       lost.delete(id);
     }
   };
+}
+
+/** Start a worker on the fleet's queue. */
+export async function startWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+  if (!options.config.presets && !options.config.plugins) {
+    throw new UbiquityError(
+      "startWorker: config needs presets or plugins (e.g. presets: [defaultPreset] from ubiquity/presets/default)",
+    );
+  }
+  const { bullmq, connection, backend } = await queueConnection(options.connection);
+  const name = options.name ?? `${hostname()}:${process.pid}`;
+  const log = options.log ?? (() => {});
+  // Set once the BullMQ worker exists: the store's outage listener pauses and resumes it.
+  let paused: ((down: boolean) => void) | undefined;
+  const store =
+    typeof options.store === "string"
+      ? await openStore(options.store, {
+          outageTimeoutMs: options.storeOutageTimeoutMs,
+          onOutage: (state) => paused?.(state === "down"),
+        })
+      : options.store;
+  const lockDuration = options.lockDuration ?? 30_000;
+  const lost = new Map<string, string>();
+  if (!options.allowRepositories)
+    log(
+      "any remote repository a job names is cloned with this worker's git credentials (--allow-repos <host/path,…> limits which)",
+    );
+
+  const processor = jobProcessor({ options, bullmq, store, name, log, lockDuration, lost });
 
   const worker = new bullmq.Worker(
     options.queueName ?? DEFAULT_QUEUE,

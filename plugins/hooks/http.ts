@@ -49,7 +49,7 @@ const PROVIDER_PREFIXES: ReadonlySet<string> = new Set([
 const isProviderKey = (name: string) =>
   PROVIDER_KEYS.has(name) || (isCredentialName(name) && PROVIDER_PREFIXES.has(name.split("_")[0]!.toUpperCase()));
 
-const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Does a Claude Code URL pattern (`*` any run of characters) admit `url`? The whole URL must match.
@@ -83,8 +83,8 @@ export function urlAllowed(url: string, patterns: readonly string[] | undefined)
         ? pattern.endsWith("*")
           ? "(?:[/?#].*)?"
           : ""
-        : pattern.slice(slash).split("*").map(escape).join(".*");
-    const re = new RegExp(`^${authority.split("*").map(escape).join("[^/?#@\\\\]*")}${rest}$`);
+        : pattern.slice(slash).split("*").map(escapeRegExp).join(".*");
+    const re = new RegExp(`^${authority.split("*").map(escapeRegExp).join("[^/?#@\\\\]*")}${rest}$`);
     return forms.some((form) => re.test(form));
   });
 }

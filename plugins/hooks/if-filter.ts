@@ -9,7 +9,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { homedir } from "node:os";
 import { micromatch } from "../_kits/lazy/index";
-import { compileContent, parseRule, ruleNamesTool } from "../permissions/api";
+import { compileContent, parseRule, type Rule, ruleNamesTool } from "../permissions/api";
 import type { HookInput } from "./options";
 
 /** A compiled `if`: true when the handler should run for `input`. */
@@ -57,7 +57,7 @@ const PATH_TOOLS = new Set([
 
 /** Compile `text`, or return why it is not a rule (the caller then runs the handler for every call). */
 export function compileIf(text: string): IfFilter | string {
-  let rule;
+  let rule: Rule;
   try {
     rule = parseRule(text, "allow", "hook if");
   } catch (error) {

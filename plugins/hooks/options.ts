@@ -1,6 +1,6 @@
 /** The options the hooks plugin reads (`hooks`), and the user-hook vocabulary. */
 import { z } from "zod";
-import { type ResolvedOptions } from "../../src/index";
+import type { ResolvedOptions } from "../../src/index";
 import { functionSchema } from "../_kits/authoring/index";
 import { permissionsOptions } from "../permissions/api";
 import { settingsOptions } from "../settings/api";

@@ -167,7 +167,9 @@ export const elicitInTerminal: TerminalAnswerer = async ({ toolName, input, sign
       field.items?.enum ??
       field.items?.anyOf?.map((o) => o.title ?? o.const);
     terminal.print(`\n${field.title ?? name}${field.description ? ` — ${field.description}` : ""}\n`);
-    choices?.forEach((c, i) => terminal.print(`  ${i + 1}. ${c}\n`));
+    choices?.forEach((c, i) => {
+      terminal.print(`  ${i + 1}. ${c}\n`);
+    });
     for (;;) {
       const typed = await terminal.ask(
         `${field.title ?? name}${field.type === "boolean" ? " (y/n)" : ""}${required ? "" : " (optional, Enter skips)"}: `,

@@ -6,7 +6,7 @@
  * neither are bytes that are not valid UTF-8.
  */
 import { constants } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 
 /** What reading gave: the text, or why the file was refused. */
@@ -35,7 +35,7 @@ export async function readMemoryText(realPath: string, maxBytes: number): Promis
   }
   const kind = notRegular(before);
   if (kind) return { ok: false, problem: `${kind}; only regular text files are read` };
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(realPath, FLAGS);
   } catch (error) {

@@ -79,7 +79,7 @@ const COMPATIBLE_PREFIX = "openai-compatible:";
  * Studio, Ollama, llama.cpp) — all of `name` is the server's model id (`qwen2.5-coder:7b` keeps its
  * colon), with an optional `openai-compatible:` in front. The key comes from OPENAI_COMPATIBLE_API_KEY.
  */
-function compatibleModel(o: Record<string, any>, url: string, values: Record<string, unknown> | undefined): void {
+function compatibleModel(o: Record<string, unknown>, url: string, values: Record<string, unknown> | undefined): void {
   const named = typeof values?.model === "string" ? values.model : undefined;
   if (!named)
     throw new UsageError(

@@ -42,8 +42,8 @@ const append =
     key: "approvedTools" | "availableTools" | "disallowedTools" | "askTools" | "additionalDirectories",
     values: string[],
   ) =>
-  (options: Record<string, any>) => {
-    options[key] = [...(options[key] ?? []), ...values];
+  (options: Record<string, unknown>) => {
+    options[key] = [...((options[key] as string[] | undefined) ?? []), ...values];
   };
 
 /** The `run` flags of the options this plugin owns. */

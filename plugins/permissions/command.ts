@@ -43,27 +43,32 @@ Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
 
 const EXIT = { allow: 0, ask: 2, deny: 3 } as const;
 
+/** The flags of `ubiquity permissions`; throws on an unknown flag or a missing value. */
+function parseFlags(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      allow: { type: "string", multiple: true },
+      deny: { type: "string", multiple: true },
+      ask: { type: "string", multiple: true },
+      mode: { type: "string" },
+      tool: { type: "string" },
+      cwd: { type: "string" },
+      "add-dir": { type: "string", multiple: true },
+      json: { type: "boolean" },
+      sandbox: { type: "boolean" },
+      reviewer: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
 /** `ubiquity permissions …` with its arguments; resolves to the exit code. */
 export async function permissionsCheck(argv: string[], io: PermissionsCommandIO): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseFlags>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        allow: { type: "string", multiple: true },
-        deny: { type: "string", multiple: true },
-        ask: { type: "string", multiple: true },
-        mode: { type: "string" },
-        tool: { type: "string" },
-        cwd: { type: "string" },
-        "add-dir": { type: "string", multiple: true },
-        json: { type: "boolean" },
-        sandbox: { type: "boolean" },
-        reviewer: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseFlags(argv);
   } catch (error) {
     io.stderr(`error: ${describeError(error)}; see \`ubiquity permissions --help\`\n`);
     return 1;

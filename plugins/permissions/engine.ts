@@ -125,52 +125,11 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
     return verdict("deny", "deny-rule", `Permission check failed, so ${toolName} was denied: ${describeError(error)}`);
   }
 
-  for (const [list, behavior, step] of [
-    ["deny", "deny", "deny-rule"],
-    ["ask", "ask", "ask-rule"],
-  ] as const) {
-    for (const rule of rulesForCall(policy, list, toolName, subject)) {
-      const hit =
-        rule.tool === toolName || subject.kind !== "shell"
-          ? matchAny(rule, subject)
-          : matchFiles(rule, subject, policy.kinds);
-      if (hit === undefined) continue;
-      const what = hit ? ` (${hit})` : "";
-      const message =
-        behavior === "deny"
-          ? `Permission denied: the rule ${rule.text} in ${rule.source} forbids this${what}.`
-          : `${toolName} needs approval: the rule ${rule.text} in ${rule.source} asks for it${what}.`;
-      return { ...verdict(behavior, step, message, subject), rule: rule.text };
-    }
-  }
+  const ruled = ruleVerdict(policy, toolName, subject);
+  if (ruled) return ruled;
 
-  if (tool) {
-    let opinion: ToolPermission;
-    try {
-      opinion = await tool.checkPermissions(input, request.toolContext ?? placeholderContext(setup.place));
-    } catch (error) {
-      return verdict(
-        "deny",
-        "tool",
-        `${toolName}'s own permission check failed, so the call was denied: ${describeError(error)}`,
-        subject,
-      );
-    }
-    if (opinion?.behavior === "deny")
-      return verdict("deny", "tool", opinion.message || `${toolName} refused this call.`, subject);
-    if (opinion?.behavior === "ask")
-      return {
-        ...verdict("ask", "tool", opinion.message || `${toolName} asks for approval.`, subject),
-        suggestions: [],
-      };
-    if (opinion?.behavior === "allow") {
-      const allowed = verdict("allow", "tool", opinion.message || `${toolName} allowed this call itself.`, subject);
-      const updated = opinion.updatedInput;
-      return updated && typeof updated === "object" && !Array.isArray(updated)
-        ? { ...allowed, updatedInput: updated }
-        : allowed;
-    }
-  }
+  const own = tool ? await toolVerdict(tool, request, setup, subject) : undefined;
+  if (own) return own;
 
   const sandboxed = subject.kind === "shell" && setup.sandboxed?.(subject.analysis.source) === true;
   const sensitive =
@@ -190,94 +149,14 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
       suggestions: [],
     };
 
-  if (mode === "bypassPermissions") {
-    // Without the sandbox nothing stops a write the engine cannot name: it could be ~/.bashrc.
-    // So is a write outside the permitted folders (a start-up file, a program on PATH): without the
-    // sandbox only the folders the user permitted (and the temp folder) are written without asking.
-    const outside =
-      subject.kind === "shell" && !sandboxed
-        ? subject.outsideWrites.find(
-            (p) => !isTemp(p) || p === setup.place.home || p.startsWith(`${setup.place.home}/`),
-          )
-        : undefined;
-    if (outside) {
-      return {
-        ...verdict(
-          "ask",
-          "bypass",
-          `${toolName} needs approval: it writes ${outside}, outside the permitted folders, and without the sandbox bypassPermissions asks for that.`,
-          subject,
-        ),
-        suggestions: [],
-      };
-    }
-    if (subject.kind === "shell" && subject.unknownWrites.length > 0 && !sandboxed) {
-      return {
-        ...verdict(
-          "ask",
-          "bypass",
-          `${toolName} needs approval: ${subject.unknownWrites[0]}, and without the sandbox bypassPermissions cannot keep such a write away from files that run code later.`,
-          subject,
-        ),
-        suggestions: [],
-      };
-    }
-    // A command that cannot be pinned down could be running what a deny or ask rule names
-    // (`/bin/r[m]`, `$a$b`): bypass must not turn a rule that could not see into an allow.
-    // File rules count too: a write or read it cannot name could be the file a Read/Edit rule names.
-    // Text typed into a running background shell (BashInput) is a command no shell rule could
-    // judge: with a deny or ask rule on a shell tool, bypass does not carry it past that rule.
-    if (
-      toolName === TYPED_INTO_SHELL &&
-      [...policy.deny, ...policy.ask].some((r) => [...policy.kinds.shell].some((t) => ruleNamesTool(r, t)))
-    ) {
-      return verdict(
-        "ask",
-        "bypass",
-        `${toolName} needs approval: what it types into a shell is not judged by your rules on ${[...policy.kinds.shell].join(", ")}, so bypassPermissions does not apply.`,
-        subject,
-      );
-    }
-    const watched = [...policy.deny, ...policy.ask].some(
-      (r) =>
-        r.content !== undefined && (ruleNamesTool(r, toolName) || r.tool === "Read" || policy.kinds.edit.has(r.tool)),
-    );
-    if (subject.kind === "shell" && subject.unsafe.length > 0 && watched) {
-      return verdict(
-        "ask",
-        "bypass",
-        `${toolName} needs approval: ${JSON.stringify(subject.analysis.source)} cannot be proven free of the commands your deny and ask rules name (${subject.unsafe.join("; ")}), so bypassPermissions does not apply.`,
-        subject,
-      );
-    }
-    return verdict("allow", "bypass", "Allowed: permission mode bypassPermissions.", subject);
-  }
+  if (mode === "bypassPermissions") return bypassVerdict(toolName, setup, subject, sandboxed);
 
   const allowRules = rulesForCall(policy, "allow", toolName, subject).filter((r) =>
     subject.kind === "shell" ? ruleNamesTool(r, toolName) : true,
   );
   const cover = covered(allowRules, subject);
-  if (cover.ok && subject.kind === "shell" && subject.edits.length > 0 && mode !== "acceptEdits") {
-    // A file the command writes is an edit: outside acceptEdits it needs what Write would need.
-    const editRules = policy.allow.filter((r) => [...policy.kinds.edit].some((t) => ruleNamesTool(r, t)));
-    const uncovered = subject.edits.find(
-      (p) =>
-        !editRules.some(
-          (r) => r.content === undefined || (r.path?.(p.absolute) && (p.real === undefined || r.path?.(p.real))),
-        ),
-    );
-    if (uncovered) {
-      return {
-        ...verdict(
-          "ask",
-          "mode",
-          `${toolName} needs approval: it writes ${uncovered.absolute}, and a write asks as Write would (permission mode ${mode}); allow it with an Edit(...) rule or use acceptEdits.`,
-          subject,
-        ),
-        suggestions: [],
-      };
-    }
-  }
+  const unapprovedEdit = cover.ok ? editVerdict(toolName, setup, subject) : undefined;
+  if (unapprovedEdit) return unapprovedEdit;
   if (cover.ok)
     return {
       ...verdict("allow", "allow-rule", `Allowed by ${cover.rule ?? "the allow rules"}.`, subject),
@@ -308,6 +187,154 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
   return lazySuggestions(verdict("ask", "mode", `${toolName} needs approval: ${why}.`, subject), () =>
     suggest(toolName, subject, setup.place),
   );
+}
+
+/** The first deny rule, then ask rule, that matches the call, as its verdict. */
+function ruleVerdict(policy: Policy, toolName: string, subject: Subject): Decision | undefined {
+  for (const [list, behavior, step] of [
+    ["deny", "deny", "deny-rule"],
+    ["ask", "ask", "ask-rule"],
+  ] as const) {
+    for (const rule of rulesForCall(policy, list, toolName, subject)) {
+      const hit =
+        rule.tool === toolName || subject.kind !== "shell"
+          ? matchAny(rule, subject)
+          : matchFiles(rule, subject, policy.kinds);
+      if (hit === undefined) continue;
+      const what = hit ? ` (${hit})` : "";
+      const message =
+        behavior === "deny"
+          ? `Permission denied: the rule ${rule.text} in ${rule.source} forbids this${what}.`
+          : `${toolName} needs approval: the rule ${rule.text} in ${rule.source} asks for it${what}.`;
+      return { ...verdict(behavior, step, message, subject), rule: rule.text };
+    }
+  }
+  return undefined;
+}
+
+/** The tool's own permission check (`checkPermissions`), when it has an opinion; a check that throws denies. */
+async function toolVerdict(
+  tool: NonNullable<DecideRequest["tool"]>,
+  request: DecideRequest,
+  setup: EngineSetup,
+  subject: Subject,
+): Promise<Decision | undefined> {
+  const { toolName, input } = request;
+  let opinion: ToolPermission;
+  try {
+    opinion = await tool.checkPermissions(input, request.toolContext ?? placeholderContext(setup.place));
+  } catch (error) {
+    return verdict(
+      "deny",
+      "tool",
+      `${toolName}'s own permission check failed, so the call was denied: ${describeError(error)}`,
+      subject,
+    );
+  }
+  if (opinion?.behavior === "deny")
+    return verdict("deny", "tool", opinion.message || `${toolName} refused this call.`, subject);
+  if (opinion?.behavior === "ask")
+    return {
+      ...verdict("ask", "tool", opinion.message || `${toolName} asks for approval.`, subject),
+      suggestions: [],
+    };
+  if (opinion?.behavior === "allow") {
+    const allowed = verdict("allow", "tool", opinion.message || `${toolName} allowed this call itself.`, subject);
+    const updated = opinion.updatedInput;
+    return updated && typeof updated === "object" && !Array.isArray(updated)
+      ? { ...allowed, updatedInput: updated }
+      : allowed;
+  }
+  return undefined;
+}
+
+/** bypassPermissions: allowed, unless a write or a command the engine cannot name could slip past the sandbox or a rule. */
+function bypassVerdict(toolName: string, setup: EngineSetup, subject: Subject, sandboxed: boolean): Decision {
+  const { policy } = setup;
+  // Without the sandbox nothing stops a write the engine cannot name: it could be ~/.bashrc.
+  // So is a write outside the permitted folders (a start-up file, a program on PATH): without the
+  // sandbox only the folders the user permitted (and the temp folder) are written without asking.
+  const outside =
+    subject.kind === "shell" && !sandboxed
+      ? subject.outsideWrites.find((p) => !isTemp(p) || p === setup.place.home || p.startsWith(`${setup.place.home}/`))
+      : undefined;
+  if (outside) {
+    return {
+      ...verdict(
+        "ask",
+        "bypass",
+        `${toolName} needs approval: it writes ${outside}, outside the permitted folders, and without the sandbox bypassPermissions asks for that.`,
+        subject,
+      ),
+      suggestions: [],
+    };
+  }
+  if (subject.kind === "shell" && subject.unknownWrites.length > 0 && !sandboxed) {
+    return {
+      ...verdict(
+        "ask",
+        "bypass",
+        `${toolName} needs approval: ${subject.unknownWrites[0]}, and without the sandbox bypassPermissions cannot keep such a write away from files that run code later.`,
+        subject,
+      ),
+      suggestions: [],
+    };
+  }
+  // A command that cannot be pinned down could be running what a deny or ask rule names
+  // (`/bin/r[m]`, `$a$b`): bypass must not turn a rule that could not see into an allow.
+  // File rules count too: a write or read it cannot name could be the file a Read/Edit rule names.
+  // Text typed into a running background shell (BashInput) is a command no shell rule could
+  // judge: with a deny or ask rule on a shell tool, bypass does not carry it past that rule.
+  if (
+    toolName === TYPED_INTO_SHELL &&
+    [...policy.deny, ...policy.ask].some((r) => [...policy.kinds.shell].some((t) => ruleNamesTool(r, t)))
+  ) {
+    return verdict(
+      "ask",
+      "bypass",
+      `${toolName} needs approval: what it types into a shell is not judged by your rules on ${[...policy.kinds.shell].join(", ")}, so bypassPermissions does not apply.`,
+      subject,
+    );
+  }
+  const watched = [...policy.deny, ...policy.ask].some(
+    (r) =>
+      r.content !== undefined && (ruleNamesTool(r, toolName) || r.tool === "Read" || policy.kinds.edit.has(r.tool)),
+  );
+  if (subject.kind === "shell" && subject.unsafe.length > 0 && watched) {
+    return verdict(
+      "ask",
+      "bypass",
+      `${toolName} needs approval: ${JSON.stringify(subject.analysis.source)} cannot be proven free of the commands your deny and ask rules name (${subject.unsafe.join("; ")}), so bypassPermissions does not apply.`,
+      subject,
+    );
+  }
+  return verdict("allow", "bypass", "Allowed: permission mode bypassPermissions.", subject);
+}
+
+/** A shell command the allow rules cover that writes a file: outside acceptEdits each write needs what Write would need. */
+function editVerdict(toolName: string, setup: EngineSetup, subject: Subject): Decision | undefined {
+  const { mode, policy } = setup;
+  if (subject.kind !== "shell" || subject.edits.length === 0 || mode === "acceptEdits") return undefined;
+  // A file the command writes is an edit: outside acceptEdits it needs what Write would need.
+  const editRules = policy.allow.filter((r) => [...policy.kinds.edit].some((t) => ruleNamesTool(r, t)));
+  const uncovered = subject.edits.find(
+    (p) =>
+      !editRules.some(
+        (r) => r.content === undefined || (r.path?.(p.absolute) && (p.real === undefined || r.path?.(p.real))),
+      ),
+  );
+  if (uncovered) {
+    return {
+      ...verdict(
+        "ask",
+        "mode",
+        `${toolName} needs approval: it writes ${uncovered.absolute}, and a write asks as Write would (permission mode ${mode}); allow it with an Edit(...) rule or use acceptEdits.`,
+        subject,
+      ),
+      suggestions: [],
+    };
+  }
+  return undefined;
 }
 
 function verdict(behavior: Decision["behavior"], step: DecisionStep, message: string, subject?: Subject): Decision {

@@ -46,7 +46,7 @@ export function compilePathPattern(pattern: string, cwd: string, home: string): 
     micromatch().matcher(`${g}/**`, { dot: true, nocase: true }),
   ]);
   // A literal file: the same file under another name (a hard link) is the same file.
-  const file = literal && literal === unescape(p) ? identity(literal) : undefined;
+  const file = literal && literal === unescapeGlob(p) ? identity(literal) : undefined;
   return (path) => {
     const nfc = path.normalize("NFC");
     if (exact.some((m) => m(nfc))) return true;
@@ -59,7 +59,7 @@ export function compilePathPattern(pattern: string, cwd: string, home: string): 
   };
 }
 
-function unescape(glob: string): string {
+function unescapeGlob(glob: string): string {
   return glob.replace(/\\(.)/g, "$1");
 }
 
@@ -69,7 +69,7 @@ function literalPrefix(glob: string): string | undefined {
   const out: string[] = [];
   for (const part of parts) {
     if (GLOB_CHARS.test(part.replace(/\\./g, ""))) break;
-    out.push(unescape(part));
+    out.push(unescapeGlob(part));
   }
   const prefix = out.join("/");
   return prefix.startsWith("/") ? prefix : undefined;

@@ -122,84 +122,29 @@ function systemSensitive(path: JudgedPath, roots: readonly string[]): string | u
 }
 
 function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
-  const unsafe = [...analysis.unsafe];
-  let sensitive: string | undefined;
-  const edits: JudgedPath[] = [];
-  const writes: JudgedPath[] = [];
-  const unknownWrites: string[] = [];
-  const unknownReads: string[] = [];
-  // Sensitive only where no sandbox holds the write: system files, and files a program the engine does not know may write.
-  let unsandboxed: string | undefined;
+  const acc: ShellFindings = {
+    unsafe: [...analysis.unsafe],
+    edits: [],
+    writes: [],
+    unknownWrites: [],
+    unknownReads: [],
+    outsideWrites: [],
+  };
+  const { unsafe, unknownWrites, unknownReads } = acc;
   // After `cd x`, a relative file name may be under x: judge it against every place it could be.
   const cdBases = analysis.cdTargets.map((w) =>
     w.tilde ? place.home + w.value.slice(1) : resolve(place.cwd, w.value),
   );
-  // A link made or a file moved by one command may stand where another command's path leads.
-  const linked = (from: number | undefined) => analysis.linkers.some((l) => l !== from);
   if (analysis.linkers.length > 0)
     unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
-  const outsideWrites: string[] = [];
   // cp, mv and ln into a folder write folder/name-of-source, and a recursive copy every file below it.
   const landed = copiedPaths(analysis, place, cdBases);
   for (const why of landed.unknown) {
     unsafe.push(why);
     unknownWrites.push(why);
   }
-  for (const write of [...analysis.writes, ...landed.writes]) {
-    // A redirect and a program's named output are edits (Write's rules); an operand of a writing program (cp, rm, …) must be inside the roots.
-    const judged = write.kind !== "argument";
-    const target = writePath(write, place);
-    if (target === undefined) {
-      const why = `it writes to a file only known at run time (${write.word.text})`;
-      unsafe.push(why);
-      unknownWrites.push(why);
-      continue;
-    }
-    if (DEVICES.test(target)) continue;
-    if (linked(write.from)) {
-      const why = `it writes ${target} after making links or moving files in the same command, so where ${target} leads is not known`;
-      unsafe.push(why);
-      unknownWrites.push(why);
-    }
-    const relative = !target.startsWith("/");
-    const bases = relative ? [place.cwd, ...cdBases] : [place.cwd];
-    if (relative && analysis.cdUnknown) {
-      const why = `it writes ${target} after changing to a folder only known at run time`;
-      sensitive ??= why;
-      unsafe.push(why);
-      unknownWrites.push(why);
-    }
-    for (const base of bases) {
-      const path = judgePath(base, place.home, target);
-      writes.push(path);
-      const why = pathSensitive(path, place.roots);
-      if (why) sensitive ??= `it writes ${path.absolute}: ${why}`;
-      const system = systemSensitive(path, place.roots);
-      if (system) unsandboxed ??= `it writes ${path.absolute}: ${system}`;
-      const inside = insideRoots(path, place.roots);
-      if (!inside) {
-        unsafe.push(`it writes to ${path.real ?? path.absolute}, outside the permitted folders`);
-        outsideWrites.push(path.real ?? path.absolute);
-      } else if (judged) edits.push(path);
-    }
-  }
-  // A file written and the project's code run in one command: the code may read what was just written
-  // (a pytest.ini with addopts, a Makefile, a conftest.py), so the rule that names the runner does not cover it.
-  // Only a write that can come first counts: one by a command or redirect before the runner in the text
-  // (`printf … > pytest.ini && pytest`), or inside `bash -c` text; not the runner's own output (`npm test | tee log`).
-  const runner = analysis.candidates.find((c) => c.projectCode);
-  if (runner) {
-    const start = runner.offset ?? -1;
-    const before = (w: WriteTarget) => {
-      const at = w.from !== undefined ? (analysis.candidates[w.from]?.offset ?? -1) : (w.at ?? -1);
-      return start === -1 || at === -1 || at < start;
-    };
-    const first = [...analysis.writes, ...landed.writes].find((w) => before(w) && !DEVICES.test(w.word.value));
-    if (first)
-      unsafe.push(
-        `it writes ${first.word.text} and then runs the project's code (${runner.text}), which may read what was written`,
-      );
-  }
+  judgeWrites(analysis, place, cdBases, landed.writes, acc);
+  judgeWritesBeforeProjectCode(analysis, landed.writes, acc);
   unknownWrites.push(...analysis.unknownWriters);
   for (const word of analysis.reads)
     if (!word.literal || procPath(word.value) === undefined)
@@ -217,66 +162,11 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   for (const name of analysis.exportsUnknown)
     unknownWrites.push(`it passes ${name} to the programs it runs, which may change where they write`);
   // Installing code to run later is asked like a write to a file that runs code later.
-  if (analysis.persists.length > 0) sensitive ??= analysis.persists[0];
-  // A program run in another folder (git -C, make -C, npm --prefix): outside the permitted folders,
-  // or in another git repository (whose configuration may run programs), it is not covered.
-  const repoOfCwd = repositoryOf(place.cwd);
-  for (const { dir, program } of analysis.optionDirs) {
-    if (!dir.literal) continue; // already unknown (cdUnknown)
-    const path = judgePath(place.cwd, place.home, dir.tilde ? place.home + dir.value.slice(1) : dir.value);
-    if (!insideRoots(path, place.roots))
-      unsafe.push(`${program} runs in ${path.absolute}, outside the permitted folders`);
-    // A folder the command itself may make (a git folder made by hand, then `git -C` into it) is not known.
-    else if (program === "git" && !existsSync(path.real ?? path.absolute))
-      unsafe.push(`git -C ${dir.text}: a folder that does not exist yet, which the command may make into a repository`);
-  }
-  if (analysis.candidates.some((c) => posixBase(c.name) === "git")) {
-    const bases = [
-      ...analysis.optionDirs
-        .filter((d) => d.program === "git" && d.dir.literal)
-        .map((d) => resolve(place.cwd, d.dir.tilde ? place.home + d.dir.value.slice(1) : d.dir.value)),
-      ...cdBases,
-    ];
-    for (const base of bases) {
-      const repo = repositoryOf(base);
-      if (repo && repo !== repoOfCwd)
-        unsafe.push(`git runs in ${repo}, another repository than this folder's, whose configuration may run programs`);
-    }
-  }
+  if (analysis.persists.length > 0) acc.sensitive ??= analysis.persists[0];
+  judgeOtherFolders(analysis, place, cdBases, acc);
   if (analysis.cdUnknown && analysis.reads.length > 0)
     unknownReads.push("it reads files after changing to a folder only known at run time");
-  const maybe: JudgedPath[] = [];
-  for (const { word: written } of analysis.maybe) {
-    // `--target=.git/hooks`, `-o=x`: the value is the path; another option word names none.
-    const word =
-      written.literal && written.value.startsWith("-")
-        ? written.value.includes("=")
-          ? {
-              ...written,
-              value: written.value.slice(written.value.indexOf("=") + 1),
-              tilde: written.value.slice(written.value.indexOf("=") + 1).startsWith("~/"),
-            }
-          : undefined
-        : written;
-    if (!word || (word.literal && word.value === "")) continue;
-    if (!word.literal) {
-      const why = `${word.text}, an argument of a program the engine does not know, is only known at run time and may be a file it writes`;
-      unsafe.push(why);
-      unknownWrites.push(why);
-      unknownReads.push(why);
-      continue;
-    }
-    const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
-    if (value === undefined) continue;
-    for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) {
-      const path = judgePath(base, place.home, value);
-      maybe.push(path);
-      // A program the engine does not know may write what it is given: a sensitive file asks as a write would.
-      const why = pathSensitive(path, place.roots) ?? systemSensitive(path, place.roots);
-      if (why && path.real !== undefined)
-        unsandboxed ??= `${path.absolute} is an argument of a program the engine does not know, which may write it: ${why}`;
-    }
-  }
+  const maybe = judgeMaybeWrites(analysis, place, cdBases, acc);
   const recursiveReads: JudgedPath[] = [];
   for (const word of analysis.recursiveReads) {
     if (!word.literal) continue; // already an unknown read
@@ -301,23 +191,193 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     kind: "shell",
     analysis,
     unsafe: [...new Set(unsafe)],
-    sensitive,
-    edits,
-    writes,
+    sensitive: acc.sensitive,
+    edits: acc.edits,
+    writes: acc.writes,
     reads,
     unknownEdits,
     unknownReads: [...new Set(unknownReads)],
     unknownWrites: [...new Set(unknownWrites)],
     maybe,
     recursiveReads,
-    outsideWrites,
-    ...(unsandboxed ? { unsandboxed } : {}),
+    outsideWrites: acc.outsideWrites,
+    ...(acc.unsandboxed ? { unsandboxed: acc.unsandboxed } : {}),
   };
+}
 
-  /** A path the engine can judge, or undefined: through /proc, /dev/fd/… or a NUL it is not known (a later `..` may lead anywhere). */
-  function procPath(value: string): string | undefined {
-    return opaquePath(value) ? undefined : value;
+/** What judging a shell command's paths found so far (see Subject's shell fields). */
+interface ShellFindings {
+  unsafe: string[];
+  sensitive?: string;
+  edits: JudgedPath[];
+  writes: JudgedPath[];
+  unknownWrites: string[];
+  unknownReads: string[];
+  outsideWrites: string[];
+  /** Sensitive only where no sandbox holds the write: system files, and files a program the engine does not know may write. */
+  unsandboxed?: string;
+}
+
+/** A path the engine can judge, or undefined: through /proc, /dev/fd/… or a NUL it is not known (a later `..` may lead anywhere). */
+function procPath(value: string): string | undefined {
+  return opaquePath(value) ? undefined : value;
+}
+
+/** The files the command writes (its own and what copies land), each judged from every folder it may be relative to. */
+function judgeWrites(
+  analysis: ShellAnalysis,
+  place: Place,
+  cdBases: readonly string[],
+  landed: readonly WriteTarget[],
+  acc: ShellFindings,
+): void {
+  // A link made or a file moved by one command may stand where another command's path leads.
+  const linked = (from: number | undefined) => analysis.linkers.some((l) => l !== from);
+  for (const write of [...analysis.writes, ...landed]) {
+    // A redirect and a program's named output are edits (Write's rules); an operand of a writing program (cp, rm, …) must be inside the roots.
+    const judged = write.kind !== "argument";
+    const target = writePath(write, place);
+    if (target === undefined) {
+      const why = `it writes to a file only known at run time (${write.word.text})`;
+      acc.unsafe.push(why);
+      acc.unknownWrites.push(why);
+      continue;
+    }
+    if (DEVICES.test(target)) continue;
+    if (linked(write.from)) {
+      const why = `it writes ${target} after making links or moving files in the same command, so where ${target} leads is not known`;
+      acc.unsafe.push(why);
+      acc.unknownWrites.push(why);
+    }
+    const relative = !target.startsWith("/");
+    const bases = relative ? [place.cwd, ...cdBases] : [place.cwd];
+    if (relative && analysis.cdUnknown) {
+      const why = `it writes ${target} after changing to a folder only known at run time`;
+      acc.sensitive ??= why;
+      acc.unsafe.push(why);
+      acc.unknownWrites.push(why);
+    }
+    for (const base of bases) {
+      const path = judgePath(base, place.home, target);
+      acc.writes.push(path);
+      const why = pathSensitive(path, place.roots);
+      if (why) acc.sensitive ??= `it writes ${path.absolute}: ${why}`;
+      const system = systemSensitive(path, place.roots);
+      if (system) acc.unsandboxed ??= `it writes ${path.absolute}: ${system}`;
+      const inside = insideRoots(path, place.roots);
+      if (!inside) {
+        acc.unsafe.push(`it writes to ${path.real ?? path.absolute}, outside the permitted folders`);
+        acc.outsideWrites.push(path.real ?? path.absolute);
+      } else if (judged) acc.edits.push(path);
+    }
   }
+}
+
+/**
+ * A file written and the project's code run in one command: the code may read what was just written
+ * (a pytest.ini with addopts, a Makefile, a conftest.py), so the rule that names the runner does not cover it.
+ * Only a write that can come first counts: one by a command or redirect before the runner in the text
+ * (`printf … > pytest.ini && pytest`), or inside `bash -c` text; not the runner's own output (`npm test | tee log`).
+ */
+function judgeWritesBeforeProjectCode(
+  analysis: ShellAnalysis,
+  landed: readonly WriteTarget[],
+  acc: ShellFindings,
+): void {
+  const runner = analysis.candidates.find((c) => c.projectCode);
+  if (runner) {
+    const start = runner.offset ?? -1;
+    const before = (w: WriteTarget) => {
+      const at = w.from !== undefined ? (analysis.candidates[w.from]?.offset ?? -1) : (w.at ?? -1);
+      return start === -1 || at === -1 || at < start;
+    };
+    const first = [...analysis.writes, ...landed].find((w) => before(w) && !DEVICES.test(w.word.value));
+    if (first)
+      acc.unsafe.push(
+        `it writes ${first.word.text} and then runs the project's code (${runner.text}), which may read what was written`,
+      );
+  }
+}
+
+/**
+ * A program run in another folder (git -C, make -C, npm --prefix): outside the permitted folders,
+ * or in another git repository (whose configuration may run programs), it is not covered.
+ */
+function judgeOtherFolders(
+  analysis: ShellAnalysis,
+  place: Place,
+  cdBases: readonly string[],
+  acc: ShellFindings,
+): void {
+  const repoOfCwd = repositoryOf(place.cwd);
+  for (const { dir, program } of analysis.optionDirs) {
+    if (!dir.literal) continue; // already unknown (cdUnknown)
+    const path = judgePath(place.cwd, place.home, dir.tilde ? place.home + dir.value.slice(1) : dir.value);
+    if (!insideRoots(path, place.roots))
+      acc.unsafe.push(`${program} runs in ${path.absolute}, outside the permitted folders`);
+    // A folder the command itself may make (a git folder made by hand, then `git -C` into it) is not known.
+    else if (program === "git" && !existsSync(path.real ?? path.absolute))
+      acc.unsafe.push(
+        `git -C ${dir.text}: a folder that does not exist yet, which the command may make into a repository`,
+      );
+  }
+  if (analysis.candidates.some((c) => posixBase(c.name) === "git")) {
+    const bases = [
+      ...analysis.optionDirs
+        .filter((d) => d.program === "git" && d.dir.literal)
+        .map((d) => resolve(place.cwd, d.dir.tilde ? place.home + d.dir.value.slice(1) : d.dir.value)),
+      ...cdBases,
+    ];
+    for (const base of bases) {
+      const repo = repositoryOf(base);
+      if (repo && repo !== repoOfCwd)
+        acc.unsafe.push(
+          `git runs in ${repo}, another repository than this folder's, whose configuration may run programs`,
+        );
+    }
+  }
+}
+
+/** The arguments of programs the engine does not know that may be files they write, judged as paths. */
+function judgeMaybeWrites(
+  analysis: ShellAnalysis,
+  place: Place,
+  cdBases: readonly string[],
+  acc: ShellFindings,
+): JudgedPath[] {
+  const maybe: JudgedPath[] = [];
+  for (const { word: written } of analysis.maybe) {
+    // `--target=.git/hooks`, `-o=x`: the value is the path; another option word names none.
+    const word =
+      written.literal && written.value.startsWith("-")
+        ? written.value.includes("=")
+          ? {
+              ...written,
+              value: written.value.slice(written.value.indexOf("=") + 1),
+              tilde: written.value.slice(written.value.indexOf("=") + 1).startsWith("~/"),
+            }
+          : undefined
+        : written;
+    if (!word || (word.literal && word.value === "")) continue;
+    if (!word.literal) {
+      const why = `${word.text}, an argument of a program the engine does not know, is only known at run time and may be a file it writes`;
+      acc.unsafe.push(why);
+      acc.unknownWrites.push(why);
+      acc.unknownReads.push(why);
+      continue;
+    }
+    const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
+    if (value === undefined) continue;
+    for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) {
+      const path = judgePath(base, place.home, value);
+      maybe.push(path);
+      // A program the engine does not know may write what it is given: a sensitive file asks as a write would.
+      const why = pathSensitive(path, place.roots) ?? systemSensitive(path, place.roots);
+      if (why && path.real !== undefined)
+        acc.unsandboxed ??= `${path.absolute} is an argument of a program the engine does not know, which may write it: ${why}`;
+    }
+  }
+  return maybe;
 }
 
 /** The repository a folder is in: the nearest folder holding `.git`, or a git folder itself (HEAD, objects/, refs/). */

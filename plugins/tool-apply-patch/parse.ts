@@ -54,9 +54,40 @@ const EOF_MARK = "*** End of File";
 const isFileHeader = (line: string) =>
   line.startsWith(ADD) || line.startsWith(DELETE) || line.startsWith(UPDATE) || line.trim() === END;
 
+/** Where the parser is: the patch's lines, the next line to read, and the "*** End Patch" line. */
+interface Cursor {
+  lines: string[];
+  i: number;
+  last: number;
+}
+
+const at = (n: number) => `line ${n + 1}`;
+
 /** Parse a V4A patch. Throws a `PatchSyntaxError` naming the offending line. */
 export function parsePatch(patch: string): PatchOp[] {
-  const lines = patch.replace(/\r\n/g, "\n").split("\n");
+  const c = envelope(patch.replace(/\r\n/g, "\n").split("\n"));
+  const ops: PatchOp[] = [];
+  while (c.i < c.last) {
+    const line = c.lines[c.i]!;
+    if (line.startsWith(ADD)) ops.push(readAdd(c, pathOf(line, ADD, c.i)));
+    else if (line.startsWith(DELETE)) ops.push(readDelete(c, pathOf(line, DELETE, c.i)));
+    else if (line.startsWith(UPDATE)) ops.push(readUpdate(c, pathOf(line, UPDATE, c.i)));
+    else if (line.trim() === "") c.i++;
+    else {
+      throw new PatchSyntaxError(
+        `${at(c.i)}: expected "*** Add File: <path>", "*** Update File: <path>" or "*** Delete File: <path>", found ${JSON.stringify(line)}. A patch is a list of those operations between "${BEGIN}" and "${END}".`,
+      );
+    }
+  }
+  if (ops.length === 0)
+    throw new PatchSyntaxError(
+      'The patch holds no file operation. Put at least one "*** Add File:", "*** Update File:" or "*** Delete File:" between the envelope lines.',
+    );
+  return ops;
+}
+
+/** Check the "*** Begin Patch" … "*** End Patch" envelope; the cursor is on the first line inside it. */
+function envelope(lines: string[]): Cursor {
   // A final newline leaves one empty entry; blank lines around the envelope are tolerated.
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
   let start = 0;
@@ -71,96 +102,88 @@ export function parsePatch(patch: string): PatchOp[] {
       `The patch must end with the line "${END}". Close the envelope after the last file operation.`,
     );
   }
-  const last = lines.length - 1;
-  const ops: PatchOp[] = [];
-  let i = start + 1;
-  const at = (n: number) => `line ${n + 1}`;
-  while (i < last) {
-    const line = lines[i]!;
-    if (line.startsWith(ADD)) {
-      const path = pathOf(line, ADD, i);
-      const body: string[] = [];
-      i++;
-      while (i < last && !isFileHeader(lines[i]!)) {
-        const l = lines[i]!;
-        if (!l.startsWith("+")) {
-          throw new PatchSyntaxError(
-            `${at(i)}: in "*** Add File: ${path}" every line of the new file starts with "+", but this one is ${JSON.stringify(l)}. Prefix each line of the new content with "+".`,
-          );
-        }
-        body.push(l.slice(1));
-        i++;
-      }
-      ops.push({ kind: "add", path, content: body.length === 0 ? "" : `${body.join("\n")}\n` });
-    } else if (line.startsWith(DELETE)) {
-      ops.push({ kind: "delete", path: pathOf(line, DELETE, i) });
-      i++;
-      if (i < last && !isFileHeader(lines[i]!)) {
-        throw new PatchSyntaxError(
-          `${at(i)}: "*** Delete File:" takes no content, but ${JSON.stringify(lines[i])} follows it. Start the next operation with "*** Add File:", "*** Update File:" or "*** Delete File:".`,
-        );
-      }
-    } else if (line.startsWith(UPDATE)) {
-      const path = pathOf(line, UPDATE, i);
-      i++;
-      let moveTo: string | undefined;
-      if (i < last && lines[i]!.startsWith(MOVE)) {
-        moveTo = pathOf(lines[i]!, MOVE, i);
-        i++;
-      }
-      const hunks: Hunk[] = [];
-      while (i < last && !isFileHeader(lines[i]!)) {
-        const hunk: Hunk = { index: hunks.length + 1, line: i + 1, anchors: [], lines: [], atEnd: false };
-        // "@@" lines open the hunk; the first hunk may leave them out.
-        while (i < last && lines[i]!.startsWith("@@")) {
-          const header = lines[i]!.slice(2).trim();
-          if (header !== "") hunk.anchors.push(header);
-          i++;
-        }
-        while (i < last && !lines[i]!.startsWith("@@") && !isFileHeader(lines[i]!)) {
-          const l = lines[i]!;
-          if (l.trim() === EOF_MARK) {
-            hunk.atEnd = true;
-            i++;
-            break;
-          }
-          const kind = l[0];
-          if (kind === " " || kind === "-" || kind === "+") hunk.lines.push({ kind, text: l.slice(1) });
-          // An empty line stands for an empty context line (its leading space is easily lost).
-          else if (l === "") hunk.lines.push({ kind: " ", text: "" });
-          else {
-            throw new PatchSyntaxError(
-              `${at(i)}: in hunk ${hunk.index} of "*** Update File: ${path}", ${JSON.stringify(l)} does not start with " " (context), "-" (remove) or "+" (add). Prefix every hunk line with one of them.`,
-            );
-          }
-          i++;
-        }
-        if (!hunk.lines.some((l) => l.kind !== " ")) {
-          throw new PatchSyntaxError(
-            `${at(hunk.line - 1)}: hunk ${hunk.index} of "*** Update File: ${path}" changes nothing: give it "-" and/or "+" lines, or leave it out.`,
-          );
-        }
-        hunks.push(hunk);
-      }
-      if (hunks.length === 0 && moveTo === undefined) {
-        throw new PatchSyntaxError(
-          `"*** Update File: ${path}" has no hunk. Add at least one "@@" hunk with "-"/"+" lines, or a "*** Move to:" line to rename it.`,
-        );
-      }
-      ops.push({ kind: "update", path, ...(moveTo !== undefined ? { moveTo } : {}), hunks });
-    } else if (line.trim() === "") {
-      i++;
-    } else {
+  return { lines, i: start + 1, last: lines.length - 1 };
+}
+
+/** "*** Add File:" and its "+" lines. */
+function readAdd(c: Cursor, path: string): PatchOp {
+  const body: string[] = [];
+  c.i++;
+  while (c.i < c.last && !isFileHeader(c.lines[c.i]!)) {
+    const l = c.lines[c.i]!;
+    if (!l.startsWith("+")) {
       throw new PatchSyntaxError(
-        `${at(i)}: expected "*** Add File: <path>", "*** Update File: <path>" or "*** Delete File: <path>", found ${JSON.stringify(line)}. A patch is a list of those operations between "${BEGIN}" and "${END}".`,
+        `${at(c.i)}: in "*** Add File: ${path}" every line of the new file starts with "+", but this one is ${JSON.stringify(l)}. Prefix each line of the new content with "+".`,
       );
     }
+    body.push(l.slice(1));
+    c.i++;
   }
-  if (ops.length === 0)
+  return { kind: "add", path, content: body.length === 0 ? "" : `${body.join("\n")}\n` };
+}
+
+/** "*** Delete File:", which takes no content. */
+function readDelete(c: Cursor, path: string): PatchOp {
+  c.i++;
+  if (c.i < c.last && !isFileHeader(c.lines[c.i]!)) {
     throw new PatchSyntaxError(
-      'The patch holds no file operation. Put at least one "*** Add File:", "*** Update File:" or "*** Delete File:" between the envelope lines.',
+      `${at(c.i)}: "*** Delete File:" takes no content, but ${JSON.stringify(c.lines[c.i])} follows it. Start the next operation with "*** Add File:", "*** Update File:" or "*** Delete File:".`,
     );
-  return ops;
+  }
+  return { kind: "delete", path };
+}
+
+/** "*** Update File:", an optional "*** Move to:" and its hunks. */
+function readUpdate(c: Cursor, path: string): PatchOp {
+  c.i++;
+  let moveTo: string | undefined;
+  if (c.i < c.last && c.lines[c.i]!.startsWith(MOVE)) {
+    moveTo = pathOf(c.lines[c.i]!, MOVE, c.i);
+    c.i++;
+  }
+  const hunks: Hunk[] = [];
+  while (c.i < c.last && !isFileHeader(c.lines[c.i]!)) hunks.push(readHunk(c, path, hunks.length + 1));
+  if (hunks.length === 0 && moveTo === undefined) {
+    throw new PatchSyntaxError(
+      `"*** Update File: ${path}" has no hunk. Add at least one "@@" hunk with "-"/"+" lines, or a "*** Move to:" line to rename it.`,
+    );
+  }
+  return { kind: "update", path, ...(moveTo !== undefined ? { moveTo } : {}), hunks };
+}
+
+/** One hunk of an update: its "@@" anchors, then context, "-" and "+" lines up to the next hunk or file. */
+function readHunk(c: Cursor, path: string, index: number): Hunk {
+  const hunk: Hunk = { index, line: c.i + 1, anchors: [], lines: [], atEnd: false };
+  // "@@" lines open the hunk; the first hunk may leave them out.
+  while (c.i < c.last && c.lines[c.i]!.startsWith("@@")) {
+    const header = c.lines[c.i]!.slice(2).trim();
+    if (header !== "") hunk.anchors.push(header);
+    c.i++;
+  }
+  while (c.i < c.last && !c.lines[c.i]!.startsWith("@@") && !isFileHeader(c.lines[c.i]!)) {
+    const l = c.lines[c.i]!;
+    if (l.trim() === EOF_MARK) {
+      hunk.atEnd = true;
+      c.i++;
+      break;
+    }
+    const kind = l[0];
+    if (kind === " " || kind === "-" || kind === "+") hunk.lines.push({ kind, text: l.slice(1) });
+    // An empty line stands for an empty context line (its leading space is easily lost).
+    else if (l === "") hunk.lines.push({ kind: " ", text: "" });
+    else {
+      throw new PatchSyntaxError(
+        `${at(c.i)}: in hunk ${hunk.index} of "*** Update File: ${path}", ${JSON.stringify(l)} does not start with " " (context), "-" (remove) or "+" (add). Prefix every hunk line with one of them.`,
+      );
+    }
+    c.i++;
+  }
+  if (!hunk.lines.some((l) => l.kind !== " ")) {
+    throw new PatchSyntaxError(
+      `${at(hunk.line - 1)}: hunk ${hunk.index} of "*** Update File: ${path}" changes nothing: give it "-" and/or "+" lines, or leave it out.`,
+    );
+  }
+  return hunk;
 }
 
 function pathOf(line: string, marker: string, index: number): string {

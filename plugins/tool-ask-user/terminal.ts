@@ -14,9 +14,9 @@ export const askInTerminal: TerminalAnswerer = async ({ toolName, input, signal 
   const answers: Record<string, string> = {};
   for (const q of questions) {
     terminal.print(`\n${q.question}\n`);
-    q.options.forEach((o, i) =>
-      terminal.print(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`),
-    );
+    q.options.forEach((o, i) => {
+      terminal.print(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}\n`);
+    });
     let answer = "";
     while (!answer) {
       const reply = await terminal.ask(

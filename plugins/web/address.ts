@@ -85,9 +85,9 @@ export function nonPublicReason(address: string): string | undefined {
   // link-local (fe80::/10), site-local and multicast all fall outside 2000::/3.
   if ((bytes[0]! & 0xe0) !== 0x20)
     return `${bare} is not a global unicast IPv6 address (loopback, link-local, unique-local, multicast or reserved)`;
-  const canonical = bytes
-    .reduce<string[]>((acc, b, i) => (i % 2 ? acc : [...acc, ((b << 8) | bytes[i + 1]!).toString(16)]), [])
-    .join(":");
+  const groups: string[] = [];
+  for (let i = 0; i < bytes.length; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  const canonical = groups.join(":");
   return blocked.check(canonical, "ipv6")
     ? `${bare} is in a special-purpose IPv6 range (6to4, Teredo, documentation)`
     : undefined;

@@ -65,59 +65,60 @@ function storeFor(options: UbiquityConfig, cwd: string): SessionStore {
   return new SessionStore({ dir: storageRoot(options.sessionDir as string | undefined, cwd, "sessions") });
 }
 
+/** The options of a session in `cwd`, as `ubiquity run --cwd <cwd>` would run with (plus `extra` flags). */
+async function sessionOptions(
+  setup: AgentSetup,
+  cwd: string,
+  extra: RunValues,
+  servers: readonly McpServer[],
+  directories: readonly string[] = [],
+): Promise<UbiquityConfig> {
+  const relative = directories.find((d) => !isAbsolute(d));
+  if (relative !== undefined)
+    throw RequestError.invalidParams(
+      { additionalDirectories: directories },
+      `additionalDirectories must be absolute paths, not ${JSON.stringify(relative)}`,
+    );
+  if (!isAbsolute(cwd))
+    throw RequestError.invalidParams(
+      { cwd },
+      `cwd must be an absolute path, not ${JSON.stringify(cwd)}: send the workspace folder's full path (e.g. /home/me/project)`,
+    );
+  const info = await stat(cwd).catch(() => undefined);
+  if (!info?.isDirectory())
+    throw RequestError.invalidParams(
+      { cwd },
+      `cwd ${JSON.stringify(cwd)} is not a folder on this machine: send the workspace folder's full path`,
+    );
+  const values = { ...setup.values, ...extra, cwd };
+  let options: UbiquityConfig;
+  try {
+    ({ options } = await resolveRunOptions(await activePlugins(values, "acp"), values, setup.table, {
+      warn: setup.warn,
+    }));
+  } catch (error) {
+    throw RequestError.internalError(undefined, oneLine(redactText(describeError(error), secretsOf(undefined))));
+  }
+  if (directories.length > 0)
+    options.additionalDirectories = [...(options.additionalDirectories ?? []), ...directories];
+  if (servers.length > 0) {
+    if (declaresOption(options, "mcpServers"))
+      options.mcpServers = {
+        ...(options.mcpServers as Record<string, McpServerConfig> | undefined),
+        ...mcpServersOf(servers),
+      };
+    else
+      setup.warn(
+        `acp: the client's MCP servers (${servers.map((s) => s.name).join(", ")}) are not used: this preset has no ubiquity:mcp plugin`,
+      );
+  }
+  return options;
+}
+
 /** The ACP agent app, and the sessions it opened (closed when the connection ends). */
 export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<string, AcpSession> } {
   const sessions = new Map<string, AcpSession>();
   let capabilities: ClientCapabilities | undefined;
-
-  /** The options of a session in `cwd`, as `ubiquity run --cwd <cwd>` would run with (plus `extra` flags). */
-  async function optionsFor(
-    cwd: string,
-    extra: RunValues,
-    servers: readonly McpServer[],
-    directories: readonly string[] = [],
-  ): Promise<UbiquityConfig> {
-    const relative = directories.find((d) => !isAbsolute(d));
-    if (relative !== undefined)
-      throw RequestError.invalidParams(
-        { additionalDirectories: directories },
-        `additionalDirectories must be absolute paths, not ${JSON.stringify(relative)}`,
-      );
-    if (!isAbsolute(cwd))
-      throw RequestError.invalidParams(
-        { cwd },
-        `cwd must be an absolute path, not ${JSON.stringify(cwd)}: send the workspace folder's full path (e.g. /home/me/project)`,
-      );
-    const info = await stat(cwd).catch(() => undefined);
-    if (!info?.isDirectory())
-      throw RequestError.invalidParams(
-        { cwd },
-        `cwd ${JSON.stringify(cwd)} is not a folder on this machine: send the workspace folder's full path`,
-      );
-    const values = { ...setup.values, ...extra, cwd };
-    let options: UbiquityConfig;
-    try {
-      ({ options } = await resolveRunOptions(await activePlugins(values, "acp"), values, setup.table, {
-        warn: setup.warn,
-      }));
-    } catch (error) {
-      throw RequestError.internalError(undefined, oneLine(redactText(describeError(error), secretsOf(undefined))));
-    }
-    if (directories.length > 0)
-      options.additionalDirectories = [...(options.additionalDirectories ?? []), ...directories];
-    if (servers.length > 0) {
-      if (declaresOption(options, "mcpServers"))
-        options.mcpServers = {
-          ...(options.mcpServers as Record<string, McpServerConfig> | undefined),
-          ...mcpServersOf(servers),
-        };
-      else
-        setup.warn(
-          `acp: the client's MCP servers (${servers.map((s) => s.name).join(", ")}) are not used: this preset has no ubiquity:mcp plugin`,
-        );
-    }
-    return options;
-  }
 
   const open = (id: string, cwd: string, options: UbiquityConfig, client: AgentContext) => {
     const session = new AcpSession({ id, cwd, options, client, capabilities, warn: setup.warn });
@@ -147,7 +148,8 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
     })
     .onRequest("session/new", async ({ params, client }) => {
       const id = randomUUID();
-      const options = await optionsFor(
+      const options = await sessionOptions(
+        setup,
         params.cwd,
         { "session-id": id },
         params.mcpServers ?? [],
@@ -159,7 +161,8 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
       return { sessionId: id, modes: session.modes };
     })
     .onRequest("session/load", async ({ params, client }) => {
-      const options = await optionsFor(
+      const options = await sessionOptions(
+        setup,
         params.cwd,
         { resume: params.sessionId },
         params.mcpServers ?? [],
@@ -192,7 +195,7 @@ export function acpAgent(setup: AgentSetup): { app: AgentApp; sessions: Map<stri
     })
     .onRequest("session/list", async ({ params }) => {
       const cwd = params.cwd ?? process.cwd();
-      const options = await optionsFor(cwd, {}, []);
+      const options = await sessionOptions(setup, cwd, {}, []);
       if (!declaresOption(options, "resume")) return { sessions: [] };
       const from = Number(params.cursor ?? 0) || 0;
       const found = await storeFor(options, cwd).list({ ...(params.cwd ? { cwd } : {}), limit: from + PAGE + 1 });

@@ -28,8 +28,12 @@ export function diffLines(before: string, after: string): DiffLine[] {
   const am = a.slice(head, a.length - tail);
   const bm = b.slice(head, b.length - tail);
   if (am.length * bm.length > MAX_CELLS) {
-    am.forEach((text, i) => out.push({ kind: "-", text, line: head + i + 1 }));
-    bm.forEach((text, i) => out.push({ kind: "+", text, line: head + i + 1 }));
+    am.forEach((text, i) => {
+      out.push({ kind: "-", text, line: head + i + 1 });
+    });
+    bm.forEach((text, i) => {
+      out.push({ kind: "+", text, line: head + i + 1 });
+    });
   } else {
     // lcs[i][j]: the longest common subsequence of am[i..] and bm[j..].
     const w = bm.length + 1;
@@ -55,7 +59,9 @@ export function diffLines(before: string, after: string): DiffLine[] {
       }
     }
   }
-  a.slice(a.length - tail).forEach((text, k) => out.push({ kind: " ", text, line: a.length - tail + k + 1 }));
+  a.slice(a.length - tail).forEach((text, k) => {
+    out.push({ kind: " ", text, line: a.length - tail + k + 1 });
+  });
   return out;
 }
 

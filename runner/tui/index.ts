@@ -27,7 +27,7 @@ import { MarkdownStream } from "./markdown";
 import { InlineScreen } from "./screen";
 import { lastLine, liveView } from "./live-view";
 import { takeTerminal } from "./terminal";
-import { createTheme } from "./theme";
+import { createTheme, type Theme } from "./theme";
 import { toolCallLine, toolOutputLines } from "./tool-view";
 
 type Answer = "yes" | "no" | "always";
@@ -54,6 +54,43 @@ export interface ChatParts {
   modelName(model: UbiquityConfig["model"]): string;
 }
 
+/** The terminal UI's parts and state, shared by the pieces below. */
+interface Ui {
+  options: UbiquityConfig;
+  cwd: string;
+  theme: Theme;
+  columns: () => number;
+  screen: InlineScreen;
+  editor: Editor;
+  markdown: MarkdownStream;
+  conversation: Conversation;
+  modelName: ChatParts["modelName"];
+  /** Prompts typed during a turn, run next. */
+  queue: string[];
+  /** The tool calls whose line is printed. */
+  shownCalls: Set<string>;
+  /** Print above the live region. */
+  print: (text: string) => void;
+  /** Plain renderer for what the UI shows as the line mode does: system notices and the closing line. */
+  plain: TextRenderer;
+  question: Question | undefined;
+  turn: Turn | undefined;
+  notice: string;
+  lastWasCtrlC: boolean;
+  /** The spinner's frame. */
+  frame: number;
+  /** The current response's text arrived streamed (the assistant message repeats it). */
+  streamedText: boolean;
+  /** The prompt loop waiting for Enter. */
+  wake: ((text: string | null) => void) | undefined;
+  quitting: boolean;
+  /**
+   * After a one-key approval answer, the rest of the word typed out ("yes", "no", "always") and
+   * the Enter after it belong to the answer, not to the next prompt.
+   */
+  swallow: string | undefined;
+}
+
 /** Run the terminal UI until /exit, Ctrl-D or Ctrl-C twice; resolves to the exit code. */
 export async function runTerminalUI(
   options: UbiquityConfig,
@@ -63,150 +100,252 @@ export async function runTerminalUI(
 ): Promise<number> {
   const term = io.terminal as NodeJS.WriteStream;
   const stdin = io.stdin as NodeJS.ReadStream;
-  const cwd = resolve(options.cwd ?? process.cwd());
   const theme = createTheme(colorEnabled(true));
   const columns = () => term.columns || 80;
   // The screen writes with the terminal's own write: other writers are routed above the live region (below).
   const rawWrite = term.write.bind(term) as (text: string) => boolean;
   const screen = new InlineScreen((text) => void rawWrite(text), columns);
-  const editor = new Editor();
   const decoder = new KeyDecoder();
-  const markdown = new MarkdownStream(theme);
-  const queue: string[] = [];
-  const shownCalls = new Set<string>();
-  let question: Question | undefined;
-  let turn: Turn | undefined;
-  let notice = "";
-  let lastWasCtrlC = false;
-  let frame = 0;
-  let streamedText = false;
-  let wake: ((text: string | null) => void) | undefined;
-  let quitting = false;
-
   const print = (text: string) => screen.print(text);
-  // Plain renderer for what the UI shows as the line mode does: system notices and the closing line.
-  const plain = new TextRenderer({ out: print, info: print }, false, theme);
 
   options.includePartialMessages = true;
   if (declaresOption(options, "checkpoints")) options.checkpoints ??= true;
-  const conversation = new Conversation(options);
-
-  const render = () => {
-    const totals = conversation.totals();
-    const { line, column } = editor.position();
-    const t = turn;
-    const view = liveView(
-      {
-        partial: markdown.partial,
-        turn: t && { started: t.started, streamed: t.streamed, phase: t.phase, tool: [...t.running.values()].at(-1) },
-        queue,
-        question,
-        editor: { text: editor.text, line, column },
-        status: {
-          model: modelName(conversation.model),
-          mode: options.permissionMode ?? "default",
-          costUsd: totals.costUsd,
-          tokens: totals.usage.inputTokens + totals.usage.outputTokens,
-        },
-        notice,
-        frame,
-        now: Date.now(),
-      },
-      theme,
-      columns(),
-    );
-    screen.update(view);
+  const ui: Ui = {
+    options,
+    cwd: resolve(options.cwd ?? process.cwd()),
+    theme,
+    columns,
+    screen,
+    editor: new Editor(),
+    markdown: new MarkdownStream(theme),
+    conversation: new Conversation(options),
+    modelName,
+    queue: [],
+    shownCalls: new Set(),
+    print,
+    plain: new TextRenderer({ out: print, info: print }, false, theme),
+    question: undefined,
+    turn: undefined,
+    notice: "",
+    lastWasCtrlC: false,
+    frame: 0,
+    streamedText: false,
+    wake: undefined,
+    quitting: false,
+    swallow: undefined,
   };
 
   const ticker = setInterval(() => {
-    if (!turn) return;
-    frame++;
-    render();
+    if (!ui.turn) return;
+    ui.frame++;
+    render(ui);
   }, 120);
   ticker.unref?.();
 
-  /** Print a tool call's line once (the approver prints it ahead of its question). */
-  const showCall = (toolUseId: string, toolName: string, input: unknown) => {
-    if (shownCalls.has(toolUseId)) return;
-    shownCalls.add(toolUseId);
-    flushAnswer();
-    print(`${theme.tool("→")} ${theme.bold(toolCallLine(toolName, input, cwd))}`);
-  };
-
-  const flushAnswer = () => {
-    for (const l of markdown.end()) print(l);
-  };
-
-  const onMessage = (m: Message) => {
-    if (m.agentId) return; // a subagent's traffic stays out of the view
-    const t = turn;
-    switch (m.type) {
-      case "stream_event":
-        if (t) {
-          t.streamed += m.delta.text.length;
-          t.phase =
-            m.delta.type === "reasoning" ? "thinking" : m.delta.type === "text" ? "writing" : "preparing a tool call";
-        }
-        if (m.delta.type === "text") {
-          streamedText = true;
-          for (const l of markdown.push(m.delta.text)) print(l);
-        }
-        break;
-      case "assistant":
-        if (t) t.phase = "working";
-        if (!streamedText && m.text) markdown.push(m.text);
-        flushAnswer();
-        // A response the user interrupted ends with the kernel's marker (its text's last line), shown after what streamed.
-        if (streamedText && (m as { interrupted?: boolean }).interrupted) print(theme.dim(lastLine(m.text)));
-        streamedText = false;
-        if (m.stopReason === "max_tokens")
-          print(
-            theme.warn(
-              "warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens",
-            ),
-          );
-        break;
-      case "tool_use":
-        showCall(m.toolUseId, m.toolName, m.toolInput);
-        t?.running.set(m.toolUseId, toolCallLine(m.toolName, m.toolInput, cwd));
-        break;
-      case "tool_result":
-        t?.running.delete(m.toolUseId);
-        for (const l of toolOutputLines(m.output.content, m.output.isError, theme, columns())) print(l);
-        break;
-      case "system":
-        plain.render(m);
-        break;
-      case "result":
-        flushAnswer();
-        // An interrupted turn was announced when Ctrl-C came: its result shows only the closing line.
-        plain.render(t?.abort.signal.aborted ? { ...m, isError: false } : m);
-        break;
-      default:
-        break;
-    }
-    render();
-  };
-
-  /** Ask a line (plugin answerers, /rewind): the editor answers it. */
-  const askLine = (text: string, signal?: AbortSignal) =>
-    new Promise<string>((done) => {
-      const body = text.replace(/\s+$/, "").split("\n");
-      if (body.length > 1) print(body.slice(0, -1).join("\n"));
-      const finish = (line: string) => {
-        question = undefined;
-        signal?.removeEventListener("abort", onAbort);
-        print(theme.dim(`${lastLine(text)} ${line}`));
-        render();
-        done(line);
-      };
-      const onAbort = () => finish("");
-      signal?.addEventListener("abort", onAbort, { once: true });
-      question = { kind: "line", text, answer: finish };
-      render();
+  // Everything the runner's pieces print goes above the live region, never straight to the terminal.
+  const commandIO: RunnerIO = { ...io, stdout: print, stderr: print };
+  if (declaresOption(options, "canUseTool")) {
+    options.canUseTool ??= terminalApprover(commandIO, {
+      ask: (text, signal) => askLine(ui, text, signal),
+      approve: (request) => approve(ui, request),
+      answerers: ctx.answerers,
+      beforeQuestion: (toolName, toolInput, toolUseId) => showCall(ui, toolUseId, toolName, toolInput),
     });
+  }
 
-  const approve = ({
+  const onData = (chunk: string) => {
+    for (const key of decoder.feed(chunk)) onKey(ui, key);
+    render(ui);
+  };
+  const onSigint = () => {
+    ctrlC(ui);
+    render(ui);
+  };
+  const onResize = () => {
+    screen.resized();
+    render(ui);
+  };
+
+  const giveBack = takeTerminal({ stdin, term, rawWrite, print, onData, onSigint, onResize });
+  print(`${theme.bold("ubiquity")} ${theme.dim(`· ${modelName(ui.conversation.model)} · /help for commands`)}`);
+  print(theme.dim("Enter sends · Alt-Enter or \\ Enter: new line · Ctrl-C interrupts, twice quits · Ctrl-D quits"));
+  render(ui);
+
+  try {
+    await promptLoop(ui, ctx, command, commandIO);
+  } finally {
+    clearInterval(ticker);
+    screen.release();
+    giveBack();
+    await ui.conversation.close();
+  }
+  return EXIT.ok;
+}
+
+/** Run prompts (a slash command, or a turn of the conversation) until one quits. */
+async function promptLoop(ui: Ui, ctx: ChatContext, command: ChatParts["command"], commandIO: RunnerIO): Promise<void> {
+  const { theme, print, conversation, options } = ui;
+  for (;;) {
+    const text = await next(ui);
+    if (text === null) break;
+    const trimmed = text.trim();
+    print(
+      text
+        .replace(/\s+$/, "")
+        .split("\n")
+        .map((l, i) => `${i === 0 ? theme.prompt("›") : " "} ${l}`)
+        .join("\n"),
+    );
+    if (trimmed.startsWith("/") && !trimmed.includes("\n")) {
+      const outcome = await command(trimmed, {
+        conversation,
+        io: commandIO,
+        style: theme,
+        ctx,
+        options,
+        ask: (q) => askLine(ui, q),
+      });
+      if (outcome === true) break;
+      if (outcome !== "send") {
+        render(ui);
+        continue;
+      }
+    }
+    const current: Turn = (ui.turn = {
+      abort: new AbortController(),
+      started: Date.now(),
+      streamed: 0,
+      running: new Map(),
+      phase: "working",
+    });
+    render(ui);
+    try {
+      await conversation.send(text, current.abort.signal, (m) => onMessage(ui, m));
+    } finally {
+      flushAnswer(ui);
+      ui.turn = undefined;
+      ui.streamedText = false;
+      render(ui);
+    }
+  }
+}
+
+/** Draw the live region: the answer streaming, the spinner, the queue, the question, the editor and the status line. */
+function render(ui: Ui): void {
+  const totals = ui.conversation.totals();
+  const { line, column } = ui.editor.position();
+  const t = ui.turn;
+  const view = liveView(
+    {
+      partial: ui.markdown.partial,
+      turn: t && { started: t.started, streamed: t.streamed, phase: t.phase, tool: [...t.running.values()].at(-1) },
+      queue: ui.queue,
+      question: ui.question,
+      editor: { text: ui.editor.text, line, column },
+      status: {
+        model: ui.modelName(ui.conversation.model),
+        mode: ui.options.permissionMode ?? "default",
+        costUsd: totals.costUsd,
+        tokens: totals.usage.inputTokens + totals.usage.outputTokens,
+      },
+      notice: ui.notice,
+      frame: ui.frame,
+      now: Date.now(),
+    },
+    ui.theme,
+    ui.columns(),
+  );
+  ui.screen.update(view);
+}
+
+/** Print a tool call's line once (the approver prints it ahead of its question). */
+function showCall(ui: Ui, toolUseId: string, toolName: string, input: unknown): void {
+  if (ui.shownCalls.has(toolUseId)) return;
+  ui.shownCalls.add(toolUseId);
+  flushAnswer(ui);
+  ui.print(`${ui.theme.tool("→")} ${ui.theme.bold(toolCallLine(toolName, input, ui.cwd))}`);
+}
+
+function flushAnswer(ui: Ui): void {
+  for (const l of ui.markdown.end()) ui.print(l);
+}
+
+/** Show one message of the run: the answer as it streams, tool calls and their output, notices, the closing line. */
+function onMessage(ui: Ui, m: Message): void {
+  if (m.agentId) return; // a subagent's traffic stays out of the view
+  const { theme, print, markdown } = ui;
+  const t = ui.turn;
+  switch (m.type) {
+    case "stream_event":
+      if (t) {
+        t.streamed += m.delta.text.length;
+        t.phase =
+          m.delta.type === "reasoning" ? "thinking" : m.delta.type === "text" ? "writing" : "preparing a tool call";
+      }
+      if (m.delta.type === "text") {
+        ui.streamedText = true;
+        for (const l of markdown.push(m.delta.text)) print(l);
+      }
+      break;
+    case "assistant":
+      if (t) t.phase = "working";
+      if (!ui.streamedText && m.text) markdown.push(m.text);
+      flushAnswer(ui);
+      // A response the user interrupted ends with the kernel's marker (its text's last line), shown after what streamed.
+      if (ui.streamedText && (m as { interrupted?: boolean }).interrupted) print(theme.dim(lastLine(m.text)));
+      ui.streamedText = false;
+      if (m.stopReason === "max_tokens")
+        print(
+          theme.warn(
+            "warning: the response was cut at the output limit (maxTokens): the text above is incomplete and its tool calls did not run; raise maxTokens",
+          ),
+        );
+      break;
+    case "tool_use":
+      showCall(ui, m.toolUseId, m.toolName, m.toolInput);
+      t?.running.set(m.toolUseId, toolCallLine(m.toolName, m.toolInput, ui.cwd));
+      break;
+    case "tool_result":
+      t?.running.delete(m.toolUseId);
+      for (const l of toolOutputLines(m.output.content, m.output.isError, theme, ui.columns())) print(l);
+      break;
+    case "system":
+      ui.plain.render(m);
+      break;
+    case "result":
+      flushAnswer(ui);
+      // An interrupted turn was announced when Ctrl-C came: its result shows only the closing line.
+      ui.plain.render(t?.abort.signal.aborted ? { ...m, isError: false } : m);
+      break;
+    default:
+      break;
+  }
+  render(ui);
+}
+
+/** Ask a line (plugin answerers, /rewind): the editor answers it. */
+function askLine(ui: Ui, text: string, signal?: AbortSignal): Promise<string> {
+  return new Promise<string>((done) => {
+    const body = text.replace(/\s+$/, "").split("\n");
+    if (body.length > 1) ui.print(body.slice(0, -1).join("\n"));
+    const finish = (line: string) => {
+      ui.question = undefined;
+      signal?.removeEventListener("abort", onAbort);
+      ui.print(ui.theme.dim(`${lastLine(text)} ${line}`));
+      render(ui);
+      done(line);
+    };
+    const onAbort = () => finish("");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    ui.question = { kind: "line", text, answer: finish };
+    render(ui);
+  });
+}
+
+/** Ask to approve a tool call: its body above, the question in the live region, answered by one key. */
+function approve(
+  ui: Ui,
+  {
     toolName,
     input,
     rules,
@@ -216,220 +355,141 @@ export async function runTerminalUI(
     input: Record<string, unknown>;
     rules: readonly string[];
     signal: AbortSignal;
-  }) =>
-    new Promise<Answer>((done) => {
-      flushAnswer();
-      print(
-        approvalBody(toolName, input, cwd, theme)
-          .map((l, i) => (i === 0 ? `${theme.dim("╭")} ${l}` : `${theme.dim("│")} ${l}`))
-          .join("\n"),
-      );
-      const text = approvalQuestion(toolName, input, rules);
-      const finish = (a: Answer) => {
-        question = undefined;
-        signal.removeEventListener("abort", onAbort);
-        print(`${theme.dim("╰")} ${text.replace(/\?.*$/, "?")} ${a === "no" ? theme.error("no") : theme.ok(a)}`);
-        render();
-        done(a);
-      };
-      const onAbort = () => finish("no");
-      if (signal.aborted) return finish("no");
-      signal.addEventListener("abort", onAbort, { once: true });
-      question = { kind: "approval", text, always: rules.length > 0, answer: finish };
-      render();
-    });
+  },
+): Promise<Answer> {
+  const { theme } = ui;
+  return new Promise<Answer>((done) => {
+    flushAnswer(ui);
+    ui.print(
+      approvalBody(toolName, input, ui.cwd, theme)
+        .map((l, i) => (i === 0 ? `${theme.dim("╭")} ${l}` : `${theme.dim("│")} ${l}`))
+        .join("\n"),
+    );
+    const text = approvalQuestion(toolName, input, rules);
+    const finish = (a: Answer) => {
+      ui.question = undefined;
+      signal.removeEventListener("abort", onAbort);
+      ui.print(`${theme.dim("╰")} ${text.replace(/\?.*$/, "?")} ${a === "no" ? theme.error("no") : theme.ok(a)}`);
+      render(ui);
+      done(a);
+    };
+    const onAbort = () => finish("no");
+    if (signal.aborted) return finish("no");
+    signal.addEventListener("abort", onAbort, { once: true });
+    ui.question = { kind: "approval", text, always: rules.length > 0, answer: finish };
+    render(ui);
+  });
+}
 
-  // Everything the runner's pieces print goes above the live region, never straight to the terminal.
-  const commandIO: RunnerIO = { ...io, stdout: print, stderr: print };
-  if (declaresOption(options, "canUseTool")) {
-    options.canUseTool ??= terminalApprover(commandIO, {
-      ask: askLine,
-      approve,
-      answerers: ctx.answerers,
-      beforeQuestion: (toolName, toolInput, toolUseId) => showCall(toolUseId, toolName, toolInput),
-    });
+/** The next prompt: queued type-ahead first, else wait for Enter; null quits. */
+function next(ui: Ui): Promise<string | null> {
+  return new Promise<string | null>((done) => {
+    if (ui.quitting) return done(null);
+    const queued = ui.queue.shift();
+    if (queued !== undefined) return done(queued);
+    ui.wake = done;
+  });
+}
+
+function quit(ui: Ui): void {
+  ui.quitting = true;
+  ui.turn?.abort.abort(new Error("quit (Ctrl-C twice)"));
+  const question = ui.question;
+  question?.kind === "approval" ? question.answer("no") : question?.answer("");
+  ui.wake?.(null);
+  ui.wake = undefined;
+}
+
+/** Enter: answer the line asked, continue after a backslash, or send the prompt (queued during a turn). */
+function submit(ui: Ui): void {
+  const { editor } = ui;
+  if (ui.question?.kind === "line") return void ui.question.answer(editor.take());
+  // A backslash before the cursor at the end of a line: Enter continues the prompt on a new line.
+  if (
+    editor.cursor > 0 &&
+    editor.text[editor.cursor - 1] === "\\" &&
+    (editor.cursor === editor.text.length || editor.text[editor.cursor] === "\n")
+  ) {
+    editor.apply({ name: "backspace" });
+    editor.insert("\n");
+    return;
   }
+  const text = editor.take();
+  if (!text.trim()) return;
+  if (ui.wake) {
+    const w = ui.wake;
+    ui.wake = undefined;
+    w(text);
+  } else ui.queue.push(text);
+}
 
-  /** The next prompt: queued type-ahead first, else wait for Enter; null quits. */
-  const next = () =>
-    new Promise<string | null>((done) => {
-      if (quitting) return done(null);
-      const queued = queue.shift();
-      if (queued !== undefined) return done(queued);
-      wake = done;
-    });
+/** Interrupt the running turn; false when none runs. */
+function interrupt(ui: Ui): boolean {
+  const turn = ui.turn;
+  if (!turn || turn.abort.signal.aborted) return false;
+  turn.abort.abort(new Error("interrupted (Ctrl-C)"));
+  flushAnswer(ui);
+  ui.print(ui.theme.dim("interrupted; the session stays (Ctrl-C again quits)"));
+  return true;
+}
 
-  const quit = () => {
-    quitting = true;
-    turn?.abort.abort(new Error("quit (Ctrl-C twice)"));
-    question?.kind === "approval" ? question.answer("no") : question?.answer("");
-    wake?.(null);
-    wake = undefined;
-  };
+/** Ctrl-C: interrupt the turn, else give up a question, else clear the prompt, else say how to quit; twice in a row quits. */
+function ctrlC(ui: Ui): void {
+  if (ui.lastWasCtrlC) return void quit(ui);
+  ui.lastWasCtrlC = true;
+  if (interrupt(ui)) return;
+  if (ui.question?.kind === "line") ui.question.answer("");
+  else if (ui.editor.text) ui.editor.clear();
+  else ui.notice = "Ctrl-C again quits";
+}
 
-  const submit = () => {
-    if (question?.kind === "line") return question.answer(editor.take());
-    // A backslash before the cursor at the end of a line: Enter continues the prompt on a new line.
-    if (
-      editor.cursor > 0 &&
-      editor.text[editor.cursor - 1] === "\\" &&
-      (editor.cursor === editor.text.length || editor.text[editor.cursor] === "\n")
-    ) {
-      editor.apply({ name: "backspace" });
-      editor.insert("\n");
-      return;
-    }
-    const text = editor.take();
-    if (!text.trim()) return;
-    if (wake) {
-      const w = wake;
-      wake = undefined;
-      w(text);
-    } else queue.push(text);
-  };
-
-  /** Interrupt the running turn; false when none runs. */
-  const interrupt = (): boolean => {
-    if (!turn || turn.abort.signal.aborted) return false;
-    turn.abort.abort(new Error("interrupted (Ctrl-C)"));
-    flushAnswer();
-    print(theme.dim("interrupted; the session stays (Ctrl-C again quits)"));
-    return true;
-  };
-
-  /** Ctrl-C: interrupt the turn, else give up a question, else clear the prompt, else say how to quit; twice in a row quits. */
-  const ctrlC = () => {
-    if (lastWasCtrlC) return quit();
-    lastWasCtrlC = true;
-    if (interrupt()) return;
-    if (question?.kind === "line") question.answer("");
-    else if (editor.text) editor.clear();
-    else notice = "Ctrl-C again quits";
-  };
-
-  /**
-   * After a one-key approval answer, the rest of the word typed out ("yes", "no", "always") and
-   * the Enter after it belong to the answer, not to the next prompt.
-   */
-  let swallow: string | undefined;
-
-  const onKey = (key: Key): void => {
-    const wasCtrlC = lastWasCtrlC;
-    lastWasCtrlC = false;
-    notice = "";
-    if (key.name === "ctrl-c") {
-      swallow = undefined;
-      lastWasCtrlC = wasCtrlC;
-      return ctrlC();
-    }
-    if (swallow !== undefined && question?.kind !== "approval") {
-      const rest = swallow;
-      swallow = undefined;
-      if (key.name === "enter") return;
-      if (key.name === "text") {
-        let i = 0;
-        while (i < key.text.length && i < rest.length && key.text[i]!.toLowerCase() === rest[i]) i++;
-        if (i === key.text.length) {
-          swallow = rest.slice(i);
-          return;
-        }
-        if (i > 0) key = { name: "text", text: key.text.slice(i) };
-      }
-    }
-    if (question?.kind === "approval") {
-      const q = question;
-      if (key.name === "escape") return q.answer("no");
-      if (key.name === "text") {
-        const c = key.text[0]!.toLowerCase();
-        const answer: Answer | undefined =
-          c === "y" ? "yes" : c === "n" ? "no" : c === "a" && q.always ? "always" : undefined;
-        if (answer) {
-          q.answer(answer);
-          swallow = answer.slice(1);
-          // What was typed after the answer in the same read: the rest of the word, or type-ahead.
-          if (key.text.length > 1) onKey({ name: "text", text: key.text.slice(1) });
-          return;
-        }
-      }
-    }
-    if (key.name === "enter") return submit();
-    // Esc interrupts a turn too (as in Claude Code), without counting towards quitting.
-    if (key.name === "escape" && interrupt()) return;
-    if (key.name === "ctrl-d") {
-      if (editor.text === "" && !turn) return quit();
-      return void editor.apply({ name: "delete" });
-    }
-    if (key.name === "ctrl-l") return screen.redraw();
-    editor.apply(key);
-  };
-
-  const onData = (chunk: string) => {
-    for (const key of decoder.feed(chunk)) onKey(key);
-    render();
-  };
-  const onSigint = () => {
-    ctrlC();
-    render();
-  };
-  const onResize = () => {
-    screen.resized();
-    render();
-  };
-
-  const giveBack = takeTerminal({ stdin, term, rawWrite, print, onData, onSigint, onResize });
-  print(`${theme.bold("ubiquity")} ${theme.dim(`· ${modelName(conversation.model)} · /help for commands`)}`);
-  print(theme.dim("Enter sends · Alt-Enter or \\ Enter: new line · Ctrl-C interrupts, twice quits · Ctrl-D quits"));
-  render();
-
-  try {
-    for (;;) {
-      const text = await next();
-      if (text === null) break;
-      const trimmed = text.trim();
-      print(
-        text
-          .replace(/\s+$/, "")
-          .split("\n")
-          .map((l, i) => `${i === 0 ? theme.prompt("›") : " "} ${l}`)
-          .join("\n"),
-      );
-      if (trimmed.startsWith("/") && !trimmed.includes("\n")) {
-        const outcome = await command(trimmed, {
-          conversation,
-          io: commandIO,
-          style: theme,
-          ctx,
-          options,
-          ask: (q) => askLine(q),
-        });
-        if (outcome === true) break;
-        if (outcome !== "send") {
-          render();
-          continue;
-        }
-      }
-      const current: Turn = (turn = {
-        abort: new AbortController(),
-        started: Date.now(),
-        streamed: 0,
-        running: new Map(),
-        phase: "working",
-      });
-      render();
-      try {
-        await conversation.send(text, current.abort.signal, onMessage);
-      } finally {
-        flushAnswer();
-        turn = undefined;
-        streamedText = false;
-        render();
-      }
-    }
-  } finally {
-    clearInterval(ticker);
-    screen.release();
-    giveBack();
-    await conversation.close();
+/** One key: Ctrl-C, the rest of a one-key answer, an approval's answer, Enter, Esc, Ctrl-D, Ctrl-L, or an edit. */
+function onKey(ui: Ui, key: Key): void {
+  const wasCtrlC = ui.lastWasCtrlC;
+  ui.lastWasCtrlC = false;
+  ui.notice = "";
+  if (key.name === "ctrl-c") {
+    ui.swallow = undefined;
+    ui.lastWasCtrlC = wasCtrlC;
+    return void ctrlC(ui);
   }
-  return EXIT.ok;
+  if (ui.swallow !== undefined && ui.question?.kind !== "approval") {
+    const rest = ui.swallow;
+    ui.swallow = undefined;
+    if (key.name === "enter") return;
+    if (key.name === "text") {
+      let i = 0;
+      while (i < key.text.length && i < rest.length && key.text[i]!.toLowerCase() === rest[i]) i++;
+      if (i === key.text.length) {
+        ui.swallow = rest.slice(i);
+        return;
+      }
+      if (i > 0) key = { name: "text", text: key.text.slice(i) };
+    }
+  }
+  if (ui.question?.kind === "approval") {
+    const q = ui.question;
+    if (key.name === "escape") return void q.answer("no");
+    if (key.name === "text") {
+      const c = key.text[0]!.toLowerCase();
+      const answer: Answer | undefined =
+        c === "y" ? "yes" : c === "n" ? "no" : c === "a" && q.always ? "always" : undefined;
+      if (answer) {
+        q.answer(answer);
+        ui.swallow = answer.slice(1);
+        // What was typed after the answer in the same read: the rest of the word, or type-ahead.
+        if (key.text.length > 1) onKey(ui, { name: "text", text: key.text.slice(1) });
+        return;
+      }
+    }
+  }
+  if (key.name === "enter") return void submit(ui);
+  // Esc interrupts a turn too (as in Claude Code), without counting towards quitting.
+  if (key.name === "escape" && interrupt(ui)) return;
+  if (key.name === "ctrl-d") {
+    if (ui.editor.text === "" && !ui.turn) return void quit(ui);
+    return void ui.editor.apply({ name: "delete" });
+  }
+  if (key.name === "ctrl-l") return void ui.screen.redraw();
+  ui.editor.apply(key);
 }

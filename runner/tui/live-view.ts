@@ -49,7 +49,9 @@ export function liveView(state: LiveState, theme: Theme, columns: number): LiveV
   if (from > 0) lines.push(theme.dim(`  … ${from} line${from === 1 ? "" : "s"} above`));
   const editorTop = lines.length;
   const marker = question?.kind === "line" ? "» " : "› ";
-  visible.forEach((l, i) => lines.push(`${i === 0 && from === 0 ? theme.prompt(marker) : "  "}${shown(l)}`));
+  visible.forEach((l, i) => {
+    lines.push(`${i === 0 && from === 0 ? theme.prompt(marker) : "  "}${shown(l)}`);
+  });
   const below = all.length - from - visible.length;
   if (below > 0) lines.push(theme.dim(`  … ${below} line${below === 1 ? "" : "s"} below`));
   lines.push(statusLine(state, theme, columns));

@@ -71,14 +71,14 @@ export function stepContent(step: OfflineStep, callIndex: number): LanguageModel
   const content: LanguageModelV4Content[] = [];
   if (step.reasoning) content.push({ type: "reasoning", text: step.reasoning });
   if (step.text) content.push({ type: "text", text: step.text });
-  (step.toolCalls ?? []).forEach((c, i) =>
+  (step.toolCalls ?? []).forEach((c, i) => {
     content.push({
       type: "tool-call",
       toolCallId: c.id ?? `call_${callIndex}_${i}`,
       toolName: c.toolName,
       input: JSON.stringify(c.input ?? {}),
-    }),
-  );
+    });
+  });
   return content;
 }
 

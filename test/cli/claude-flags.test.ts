@@ -39,7 +39,11 @@ const toolResultOf = (request: RecordedRequest) =>
     .map((m) => String(m.content))
     .join("\n");
 
-type Json = Record<string, any>;
+/** The fields of a stream-json line these tests read. */
+interface Json {
+  type?: string;
+  output?: { isError?: boolean; content?: unknown };
+}
 const lines = (stdout: string) =>
   stdout
     .split("\n")
@@ -70,7 +74,7 @@ describe.concurrent("claude -p's tool flags", () => {
   it("--allowed-tools (kebab) pre-approves a command: it runs headless, without a question", async () => {
     const server = await serve(oneCall("Bash", { command: "echo approved-call" }));
     const denied = await p(server, project(), ["--output-format", "stream-json", "run it"]);
-    expect(lines(denied.stdout).find((m) => m.type === "tool_result")!.output.isError).toBe(true);
+    expect(lines(denied.stdout).find((m) => m.type === "tool_result")!.output?.isError).toBe(true);
     const server2 = await serve(oneCall("Bash", { command: "echo approved-call" }));
     const out = await p(server2, project(), [
       "--allowed-tools",
@@ -90,7 +94,7 @@ describe.concurrent("claude -p's tool flags", () => {
     const out = await p(server, project(), ["--tools", "Bash,Read", "--output-format", "stream-json", "run it"]);
     expect(toolsOf(server.requests[0]!)).toEqual(["Bash", "Read"]);
     // Offered is not approved: headless, the call asks and is denied.
-    expect(lines(out.stdout).find((m) => m.type === "tool_result")!.output.isError).toBe(true);
+    expect(lines(out.stdout).find((m) => m.type === "tool_result")!.output?.isError).toBe(true);
     const none = await serve(["ok"]);
     await p(none, project(), ["--tools", "", "hi"]);
     expect(toolsOf(none.requests[0]!)).toEqual([]);

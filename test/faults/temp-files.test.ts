@@ -44,10 +44,9 @@ async function project() {
 describe("temp files of atomic writes", () => {
   it("have names only writeFileAtomic gives", async () => {
     const dir = temp();
-    let seen: string | undefined;
     const { readdir } = await import("node:fs/promises");
     const write = writeFileAtomic(join(dir, "a.txt"), "x".repeat(1 << 20));
-    seen = (await readdir(dir)).find((n) => n.endsWith(".tmp"));
+    const seen = (await readdir(dir)).find((n) => n.endsWith(".tmp"));
     await write;
     if (seen) expect(isAtomicTempName(seen)).toBe(true);
     expect(isAtomicTempName(".scratch.tmp")).toBe(false);

@@ -14,7 +14,7 @@ import { createKernel } from "../../src/index";
 import { progressCost, startWorker } from "../../plugins/fleet/worker";
 import { queueConnection } from "../../plugins/fleet/connection";
 import { redisMissing, startRedis, type TestRedis } from "../helpers/redis-server";
-import { jobSchema, type FleetJob, type FleetProgress } from "../../plugins/fleet/jobs";
+import { jobSchema, type FleetJob, type FleetOutcome, type FleetProgress } from "../../plugins/fleet/jobs";
 import { jsonlStore } from "../../plugins/fleet/store";
 import { tempDirs } from "../helpers/temp-dirs";
 
@@ -258,7 +258,7 @@ describe.skipIf(redisMissing)(
           lockDuration: 5_000,
         });
         try {
-          let done: any;
+          let done: FleetOutcome | undefined;
           for (let i = 0; i < 300 && !done; i++) {
             await new Promise((r) => setTimeout(r, 100));
             done = (await bullmq.Job.fromId(queue, job.id!))?.returnvalue;

@@ -162,7 +162,9 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
       expect(stored.map((m) => [m.subtype, m.result])).toEqual([["success", run.outcome!.result]]);
       expect(run.outcome!.result).toMatch(/^finished run-\d+$/);
       // One unbroken chain: every record's parent is the record before it.
-      main.forEach((r, i) => expect(r.parentUuid).toBe(i === 0 ? null : main[i - 1]!.uuid));
+      main.forEach((r, i) => {
+        expect(r.parentUuid).toBe(i === 0 ? null : main[i - 1]!.uuid);
+      });
       const results = main.flatMap((r) => (r.message.type === "tool_result" ? [r.message] : []));
       // Every call answered exactly once in the store.
       expect(Math.max(...countBy(results.map((m) => m.toolUseId)).values())).toBe(1);

@@ -13,11 +13,22 @@ import type { AddressInfo } from "node:net";
 const REVISION = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";
 
+/** The params of the requests this server reads (the `_meta` envelope, a tool call, a task id). */
+export interface ModernParams {
+  _meta?: {
+    "io.modelcontextprotocol/protocolVersion"?: string;
+    "io.modelcontextprotocol/clientCapabilities"?: { extensions?: Record<string, unknown> };
+  };
+  name?: string;
+  arguments?: Record<string, unknown>;
+  taskId?: string;
+}
+
 export interface ModernRequest {
   httpMethod: string;
   method?: string;
   headers: IncomingMessage["headers"];
-  params?: Record<string, any>;
+  params?: ModernParams;
 }
 
 interface TaskState {
@@ -64,7 +75,7 @@ export async function startModernServer(): Promise<ModernServer> {
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
     let text = "";
     for await (const chunk of req) text += String(chunk);
-    const message = JSON.parse(text) as { id?: string | number; method?: string; params?: Record<string, any> };
+    const message = JSON.parse(text) as { id?: string | number; method?: string; params?: ModernParams };
     record.method = message.method;
     record.params = message.params;
     if (message.id === undefined) return void res.writeHead(202).end();
@@ -141,14 +152,14 @@ export async function startModernServer(): Promise<ModernServer> {
       }
       case "tasks/get": {
         if (!declaresTasks) return error(-32021, "Missing required client capability");
-        const task = tasks.get(message.params?.taskId);
+        const task = tasks.get(message.params?.taskId ?? "");
         if (!task) return error(-32602, "Failed to retrieve task: Task not found");
         if (task.status === "working" && task.ask) task.status = "input_required";
         else if (task.status === "working" && !task.hang && --task.pollsLeft <= 0) task.status = "completed";
         return result(taskView(task));
       }
       case "tasks/cancel": {
-        const task = tasks.get(message.params?.taskId);
+        const task = tasks.get(message.params?.taskId ?? "");
         if (!task) return error(-32602, "Task not found");
         if (task.status === "working" || task.status === "input_required") task.status = "cancelled";
         return result({});

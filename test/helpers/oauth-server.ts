@@ -253,8 +253,12 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     seen,
     registered,
     issued,
-    expireAccessTokens: () => access.forEach((a) => (a.valid = false)),
-    revokeRefreshTokens: () => refresh.forEach((r) => (r.valid = false)),
+    expireAccessTokens: () => {
+      for (const a of access.values()) a.valid = false;
+    },
+    revokeRefreshTokens: () => {
+      for (const r of refresh.values()) r.valid = false;
+    },
     close: async () => void (await Promise.all([close(as), close(rs)])),
   };
 }

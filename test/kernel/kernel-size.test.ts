@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { codeLines } from "../../scripts/code-lines";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SRC = join(ROOT, "src");
@@ -16,32 +17,6 @@ function sourceFiles(dir: string): string[] {
     if (entry.isDirectory()) return path === join(SRC, "testing") ? [] : sourceFiles(path);
     return entry.name.endsWith(".ts") ? [path] : [];
   });
-}
-
-/** The code of a file without comments and blank lines (strings are kept: they are code). */
-export function codeLines(text: string): string[] {
-  const out: string[] = [];
-  let inBlock = false;
-  for (const raw of text.split("\n")) {
-    let line = raw.trim();
-    if (inBlock) {
-      const end = line.indexOf("*/");
-      if (end < 0) continue;
-      inBlock = false;
-      line = line.slice(end + 2).trim();
-    }
-    if (line.startsWith("/*")) {
-      const end = line.indexOf("*/", 2);
-      if (end < 0) {
-        inBlock = true;
-        continue;
-      }
-      line = line.slice(end + 2).trim();
-    }
-    if (line === "" || line.startsWith("//")) continue;
-    out.push(line.replace(/\s\/\/\s.*$/, ""));
-  }
-  return out;
 }
 
 /**

@@ -122,7 +122,7 @@ describe("the Tasks extension (2026-07-28)", () => {
     );
     expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: "done after 3 polls", isError: false });
     const call = modern.seen.find((r) => r.method === "tools/call")!;
-    expect(call.params!._meta["io.modelcontextprotocol/clientCapabilities"].extensions).toHaveProperty([
+    expect(call.params?._meta?.["io.modelcontextprotocol/clientCapabilities"]?.extensions).toHaveProperty([
       "io.modelcontextprotocol/tasks",
     ]);
     const polls = modern.seen.filter((r) => r.method === "tasks/get");
@@ -163,7 +163,7 @@ describe("the Tasks extension (2026-07-28)", () => {
     expect(resultOf(messages)).toMatchObject({ isError: true, result: "Run aborted." });
     const cancel = modern.seen.find((r) => r.method === "tasks/cancel");
     expect(cancel).toBeDefined();
-    expect(modern.tasks.get(cancel!.params!.taskId)?.status).toBe("cancelled");
+    expect(modern.tasks.get(cancel!.params!.taskId!)?.status).toBe("cancelled");
   });
 
   it("a task that outlasts toolTimeoutMs is cancelled and the call says it timed out", async () => {
@@ -186,7 +186,7 @@ describe("the Tasks extension (2026-07-28)", () => {
     });
     const cancel = modern.seen.find((r) => r.method === "tasks/cancel");
     expect(cancel).toBeDefined();
-    expect(modern.tasks.get(cancel!.params!.taskId)?.status).toBe("cancelled");
+    expect(modern.tasks.get(cancel!.params!.taskId!)?.status).toBe("cancelled");
   });
 
   it("a task that asks for input is cancelled, and the call fails saying why", async () => {
@@ -203,6 +203,6 @@ describe("the Tasks extension (2026-07-28)", () => {
       isError: true,
     });
     const cancel = modern.seen.find((r) => r.method === "tasks/cancel");
-    expect(modern.tasks.get(cancel!.params!.taskId)?.status).toBe("cancelled");
+    expect(modern.tasks.get(cancel!.params!.taskId!)?.status).toBe("cancelled");
   });
 });

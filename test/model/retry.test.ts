@@ -50,7 +50,9 @@ describe("retried responses", () => {
       expect(wait).toBeLessThan(300);
     }
     // The server saw the requests no sooner than the logged waits.
-    gaps(server).forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(waits[i]! - 5));
+    gaps(server).forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual(waits[i]! - 5);
+    });
   });
 
   it("a dropped connection is retried", async () => {

@@ -221,11 +221,11 @@ describe("writes that grant power ask", () => {
     "through summon() in bypassPermissions, every new name (existing: %s) is left as it was by Write, Edit and a shell redirect",
     async (existing) => {
       const cwd = tempDir();
-      const before = (name: string) => `original ${name}\n`;
+      const original = (name: string) => `original ${name}\n`;
       if (existing) {
         for (const name of NEW_NAMES) {
           mkdirSync(dirname(join(cwd, name)), { recursive: true });
-          writeFileSync(join(cwd, name), before(name));
+          writeFileSync(join(cwd, name), original(name));
         }
       }
       const calls = NEW_NAMES.flatMap((name) => [
@@ -255,7 +255,7 @@ describe("writes that grant power ask", () => {
         const path = join(cwd, name);
         expect({ name, state: existing ? readFileSync(path, "utf8") : existsSync(path) }).toEqual({
           name,
-          state: existing ? before(name) : false,
+          state: existing ? original(name) : false,
         });
       }
     },

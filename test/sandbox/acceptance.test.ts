@@ -13,7 +13,9 @@ import { outputs, recordingServer, runBash, sandboxPlace, SKIP } from "./helpers
 
 const place = sandboxPlace();
 const servers: { close(): void }[] = [];
-afterEach(() => servers.splice(0).forEach((s) => s.close()));
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
 
 describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
   it("refuses writes to home, git hooks, agent settings that do not exist yet, secrets and the network; workspace writes and npm work", async () => {

@@ -5,7 +5,9 @@ import { outputs, recordingServer, runBash, sandboxPlace, SKIP } from "./helpers
 
 const place = sandboxPlace();
 const servers: { close(): void }[] = [];
-afterEach(() => servers.splice(0).forEach((s) => s.close()));
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
 
 describe.skipIf(SKIP)("sandbox network.allowedDomains", () => {
   it("lets exactly the listed server through; another port, another address and another host are refused", async () => {

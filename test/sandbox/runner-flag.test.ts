@@ -8,7 +8,9 @@ import { runCommand } from "../../runner/run";
 import { SKIP } from "./helpers";
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 /** Run `ubiquity run` with a config whose plugin records the resolved `sandbox` option. */
 async function sandboxOptionOf(flags: string[], configSandbox?: unknown): Promise<unknown> {

@@ -137,7 +137,7 @@ const results = (messages: Message[]) =>
  * cannot be opened through /proc; pidfd_getfd copies it, as any process of the same user may).
  */
 const toReport = (text: string) =>
-  String.raw`perl -e '$p=syscall(434,$ARGV[0]+0,0); $p>=0 or die "pidfd_open: $!"; $f=syscall(438,$p,3,0); $f>=0 or die "pidfd_getfd: $!"; open(my $o,">&=",$f) or die; syswrite($o,$ARGV[1]) or die' $PPID ` +
+  `perl -e '$p=syscall(434,$ARGV[0]+0,0); $p>=0 or die "pidfd_open: $!"; $f=syscall(438,$p,3,0); $f>=0 or die "pidfd_getfd: $!"; open(my $o,">&=",$f) or die; syswrite($o,$ARGV[1]) or die' $PPID ` +
   `'${text}'`;
 /** A foreground call that returns once `sleep <m>` runs (and a little after, so the host has read what came before). */
 const waitFor = (m: string) => ({

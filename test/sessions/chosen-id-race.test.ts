@@ -15,7 +15,9 @@ import { readRecords, transcriptFiles } from "./helpers";
 
 const here = import.meta.dirname;
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 async function round(contenders: number) {
   const cwd = mkdtempSync(join(tmpdir(), "ubq-chosen-id-"));

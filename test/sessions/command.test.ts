@@ -41,7 +41,7 @@ function tests(fresh: () => Promise<BackendFixture>) {
   });
 
   it("show renders the conversation readably", async () => {
-    const { b, flags, id } = await seed();
+    const { flags, id } = await seed();
     const { code, stdout } = await cli(["sessions", "show", id, ...flags]);
     expect(code).toBe(0);
     expect(stdout).toContain(`Session ${id}`);

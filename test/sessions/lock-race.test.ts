@@ -16,7 +16,9 @@ import { spawnTs } from "../helpers/ts-child";
 const here = import.meta.dirname;
 const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function tempTranscript(): string {
   const dir = mkdtempSync(join(tmpdir(), "ubq-lock-race-"));

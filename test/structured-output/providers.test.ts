@@ -26,9 +26,27 @@ const on = (model: string, extra: Record<string, unknown> = {}) => ({
   outputSchema: Answer,
   ...extra,
 });
-type Body = Record<string, any>;
+/** A JSON Schema object as the wire formats carry it. */
+interface WireSchema {
+  properties: Record<string, unknown>;
+}
+/** An offered tool: Anthropic's (`name`, `input_schema`) or OpenAI's (`function.name`). */
+interface WireTool {
+  name?: string;
+  input_schema?: WireSchema;
+  function?: { name?: string };
+}
+/** The parts of a request body these tests read (OpenAI Responses and Chat Completions, Anthropic). */
+interface Body {
+  tools?: WireTool[];
+  text?: { format: { schema: WireSchema } };
+  response_format?: unknown;
+  output_config?: { format?: unknown };
+  input?: unknown;
+  messages?: unknown[];
+}
 const bodies = () => server!.requests.map((r) => r.body as Body);
-const toolNames = (body: Body): string[] => (body.tools ?? []).map((t: Body) => t.name ?? t.function?.name);
+const toolNames = (body: Body): (string | undefined)[] => (body.tools ?? []).map((t) => t.name ?? t.function?.name);
 
 describe("an OpenAI-format server: the native response format", () => {
   it("Responses API: the schema goes as text.format json_schema; a corrected answer is taken", async () => {
@@ -37,10 +55,10 @@ describe("an OpenAI-format server: the native response format", () => {
     expect(result.subtype).toBe("success");
     expect(result.structuredOutput).toEqual(good);
     const [first, second] = bodies();
-    expect(first!.text.format).toMatchObject({ type: "json_schema", name: "final_answer" });
-    expect(Object.keys(first!.text.format.schema.properties)).toEqual(["city", "population"]);
+    expect(first!.text?.format).toMatchObject({ type: "json_schema", name: "final_answer" });
+    expect(Object.keys(first!.text!.format.schema.properties)).toEqual(["city", "population"]);
     // What OpenAI's strict mode (the provider's default) accepts: every property required, no others.
-    expect(first!.text.format).toMatchObject({
+    expect(first!.text?.format).toMatchObject({
       strict: true,
       schema: { required: ["city", "population"], additionalProperties: false },
     });
@@ -69,10 +87,10 @@ describe("an Anthropic-format server", () => {
     const [first, second] = bodies();
     expect(first!.output_config?.format).toBeUndefined();
     expect(toolNames(first!)).toContain("StructuredOutput");
-    const tool = first!.tools.find((t: Body) => t.name === "StructuredOutput");
-    expect(Object.keys(tool.input_schema.properties)).toEqual(["city", "population"]);
+    const tool = first!.tools?.find((t) => t.name === "StructuredOutput");
+    expect(Object.keys(tool!.input_schema!.properties)).toEqual(["city", "population"]);
     // The refusal went back as the tool's error result.
-    const results = JSON.stringify(second!.messages.at(-1));
+    const results = JSON.stringify(second!.messages?.at(-1));
     expect(results).toContain("tool_result");
     expect(results).toContain("does not match the schema");
     expect(server!.requests).toHaveLength(2);
@@ -83,7 +101,7 @@ describe("an Anthropic-format server", () => {
     const { result } = await runWith("which city?", on("anthropic:claude-sonnet-4-5", { outputMode: "native" }));
     expect(result.structuredOutput).toEqual(good);
     const body = bodies()[0]!;
-    expect(body.output_config.format).toMatchObject({ type: "json_schema" });
+    expect(body.output_config?.format).toMatchObject({ type: "json_schema" });
     expect(toolNames(body)).not.toContain("StructuredOutput");
     expect(toolNames(body)).toContain("Read");
   });

@@ -89,7 +89,9 @@ describe("todo lists under concurrency", () => {
     );
     expect(results).toHaveLength(PROCESSES * EDITS);
     expect(refused).toEqual([]);
-    outputs.forEach((lines, p) => expect(lines.at(-1), `process ${p}`).toBe("end ok"));
+    outputs.forEach((lines, p) => {
+      expect(lines.at(-1), `process ${p}`).toBe("end ok");
+    });
 
     const list = await new FileTodoStore(todoDir).read({ project: projectSlug(cwd), key: "project" });
     const expected = Object.assign(

@@ -53,7 +53,9 @@ describe("built-in tool plugins", () => {
     const a = builtinTools();
     const b = builtinTools();
     expect(a.map((t) => t.name)).toEqual(SUITE);
-    a.forEach((tool, i) => expect(tool).not.toBe(b[i]));
+    a.forEach((tool, i) => {
+      expect(tool).not.toBe(b[i]);
+    });
     expect(a[0]).toBeInstanceOf(ReadTool);
   });
 

@@ -28,26 +28,31 @@ afterEach(async () => {
 const TURN_USAGE = { inputTokens: 100, outputTokens: 10 };
 const PRICE = { input: 3, output: 15 };
 
+/** A provider request body: the tools it offers, whatever their wire shape. */
+interface RequestBody {
+  tools?: Record<string, unknown>[];
+}
+
 const CASES = [
   {
     provider: "anthropic",
     model: "anthropic:claude-sonnet-4-5",
     answer: anthropicSearchAnswer,
-    tool: (body: any) => body.tools?.find((t: any) => t.type === "web_search_20250305"),
+    tool: (body: unknown) => (body as RequestBody).tools?.find((t) => t.type === "web_search_20250305"),
     urls: ["https://docs.example.com/guide", "https://blocked.example.net/post"],
   },
   {
     provider: "openai",
     model: "openai:gpt-5",
     answer: openaiSearchAnswer,
-    tool: (body: any) => body.tools?.find((t: any) => t.type === "web_search"),
+    tool: (body: unknown) => (body as RequestBody).tools?.find((t) => t.type === "web_search"),
     urls: ["https://docs.example.com/guide", "https://news.example.org/story"],
   },
   {
     provider: "google",
     model: "google:gemini-2.5-flash",
     answer: googleSearchAnswer,
-    tool: (body: any) => body.tools?.find((t: any) => "googleSearch" in t || "google_search" in t),
+    tool: (body: unknown) => (body as RequestBody).tools?.find((t) => "googleSearch" in t || "google_search" in t),
     urls: ["https://docs.example.com/guide", "https://other.example.org/page"],
   },
 ] as const;

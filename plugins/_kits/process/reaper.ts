@@ -225,7 +225,10 @@ export function stopSpawn(pid: number, reaper: boolean): void {
       // Already gone.
     }
   };
-  if (!reaper) return send(-pid, "SIGKILL");
+  if (!reaper) {
+    send(-pid, "SIGKILL");
+    return;
+  }
   send(pid, "SIGCONT");
   send(pid, "SIGTERM");
 }

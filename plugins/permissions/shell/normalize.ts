@@ -10,7 +10,7 @@ import { evalWord, renderWords, type ShellWord } from "./words";
 export function normalizeCommandText(text: string): string {
   const squashed = text.replace(/\s+/g, " ").trim();
   if (!shellParserReady() || squashed === "") return squashed;
-  let tree;
+  let tree: ReturnType<typeof parseShell>;
   try {
     tree = parseShell(squashed);
   } catch (error) {

@@ -253,6 +253,23 @@ function fail(reading: SpecReading, at: number, why: string) {
   reading.unproven ??= { at, why };
 }
 
+/** One level of a command being read (the program, or a sub-command reached): where the reading is and what it found. */
+interface LevelScan {
+  spec: ProgramSpec;
+  words: readonly ShellWord[];
+  name: string;
+  reading: SpecReading;
+  /** The index of the word being read. */
+  i: number;
+  /** After `--` (or a POSIX program's first operand): every word is an operand. */
+  ended: boolean;
+  operands: { word: ShellWord; at: number }[];
+  /** This level's options in canonical form (with their values). */
+  local: string[];
+  patternGiven: boolean;
+  inplace: boolean;
+}
+
 function readInto(
   spec: ProgramSpec,
   words: readonly ShellWord[],
@@ -269,157 +286,188 @@ function readInto(
   if (spec.extraWrites) reading.writes.push(...spec.extraWrites(words));
   reading.persists ??= spec.persists?.(words);
   reading.copy ??= spec.copies?.(words);
-  const operands: { word: ShellWord; at: number }[] = [];
-  let patternGiven = false;
-  let inplace = false;
-  let i = start;
-  let ended = false;
-  const local: string[] = [];
-  const effect = (def: OptionDef, value: ShellWord) => {
-    local.push(def.canonical);
-    if (def.arity > 0 && value.value !== def.canonical) local.push(value.value);
-    // `-` as a file to read is stdin: what it names is not known (`--files0-from=-`, `-T -`).
-    const stdin = (def.effect === "read" || def.effect === "patternfile") && value.literal && value.value === "-";
-    if (stdin) reading.reads.push({ ...value, literal: false, text: `${value.text} (files named on stdin)` });
-    else if (def.effect === "read" || def.effect === "patternfile") reading.reads.push(value);
-    if (def.effect === "patternfile") patternGiven = true;
-    // A list of files to read: the list is read, and so is every file it names (not known here).
-    if (def.effect === "list")
-      reading.reads.push(value, { ...value, literal: false, text: `(the files ${value.text} lists)` });
-    if (def.effect === "read" || def.effect === "patternfile") {
-      // nothing more
-    } else if (def.effect === "write") reading.writes.push(value);
-    else if (def.effect === "dir") reading.dirs.push(value);
-    else if (def.effect === "pattern") patternGiven = true;
-    if (def.effect === "inplace") inplace = true;
+  const scan: LevelScan = {
+    spec,
+    words,
+    name,
+    reading,
+    i: start,
+    ended: false,
+    operands: [],
+    local: [],
+    patternGiven: false,
+    inplace: false,
   };
-  for (; i < words.length; i++) {
-    const word = words[i]!;
-    if (ended) {
-      operands.push({ word, at: i });
-      continue;
-    }
-    if (!word.literal) {
-      // A run-time word could be any option (a glob could match a file named `-rf`).
-      if (!spec.dynamicOk)
-        fail(
-          reading,
-          i,
-          `the argument ${word.text} of ${name} is only known at run time, and could be an option the engine does not know`,
-        );
-      operands.push({ word, at: i });
-      if (spec.posix || kindAt(spec, operands.length) === "command") ended = true;
-      continue;
-    }
-    const v = word.value;
-    if (v === "--") {
-      ended = true;
-      continue;
-    }
-    if (v === "-" && spec.dashOption) continue;
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) continue;
-    if (v === "-" || !v.startsWith("-")) {
-      operands.push({ word, at: i });
-      if (spec.sub && operands.length === 1) break;
-      // A wrapper's command starts here: its options are its own.
-      if (kindAt(spec, operands.length - 1) === "command") break;
-      if (spec.posix) ended = true;
-      continue;
-    }
-    if (v.startsWith("--")) {
-      const eq = v.indexOf("=");
-      const written = eq === -1 ? v : v.slice(0, eq);
-      // getopt_long (and git's and npm's parsers) take any unambiguous prefix of a long option.
-      const key = spec.long.has(written) ? written : uniquePrefix(spec.long, written);
-      const def = key === undefined ? undefined : spec.long.get(key);
-      if (!def || key === undefined) {
-        fail(reading, i, `${name} ${written} is not an option the engine knows`);
-        continue;
-      }
-      if (def.arity === 0 && eq !== -1) fail(reading, i, `${name} ${key} takes no value`);
-      if (def.arity === 0) {
-        effect(def, word);
-        continue;
-      }
-      if (eq !== -1) {
-        effect(def, { ...word, value: v.slice(eq + 1), text: v.slice(eq + 1) });
-        continue;
-      }
-      if (def.optional) {
-        effect({ ...def, arity: 0, effect: def.effect === "inplace" ? "inplace" : "data" }, word);
-        continue;
-      }
-      for (let k = 0; k < def.arity; k++) {
-        const value = words[++i];
-        if (!value) {
-          fail(reading, i, `${name} ${key} needs a value`);
-          break;
-        }
-        if (!value.literal && def.effect !== "data" && def.effect !== "pattern")
-          fail(reading, i, `the value of ${name} ${key} (${value.text}) is only known at run time`);
-        if (k === def.arity - 1) effect(def, value);
-      }
-      continue;
-    }
-    // Short options, clustered: each letter a flag, until one that takes a value.
-    if (spec.numeric && /^-[0-9]+$/.test(v)) continue;
-    // A program's own multi-letter short option (wget -nv, find-style): the whole word.
-    const whole = v.length > 2 ? spec.short.get(v) : undefined;
-    if (whole) {
-      if (whole.arity === 0) effect(whole, word);
-      else {
-        const value = words[++i];
-        if (value) effect(whole, value);
-        else fail(reading, i, `${name} ${v} needs a value`);
-      }
-      continue;
-    }
-    for (let k = 1; k < v.length; k++) {
-      const letter = `-${v[k]}`;
-      const def = spec.short.get(letter);
-      if (!def) {
-        fail(reading, i, `${name} ${letter} is not an option the engine knows`);
-        break;
-      }
-      if (def.arity === 0) {
-        effect(def, word);
-        continue;
-      }
-      const rest = v.slice(k + 1);
-      if (rest !== "") {
-        effect(def, { ...word, value: rest, text: rest });
-      } else if (def.optional) {
-        effect(def, word);
-      } else {
-        const value = words[++i];
-        if (!value) fail(reading, i, `${name} ${letter} needs a value`);
-        else {
-          if (!value.literal && def.effect !== "data" && def.effect !== "pattern")
-            fail(reading, i, `the value of ${name} ${letter} (${value.text}) is only known at run time`);
-          effect(def, value);
-        }
-      }
-      break;
-    }
-  }
+  for (; scan.i < words.length; scan.i++) if (readWord(scan) === "stop") break;
+  const { operands } = scan;
   if (spec.sub) {
     const first = operands[0];
     if (!first) return;
-    if (!first.word.literal)
-      return fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
+    if (!first.word.literal) {
+      fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
+      return;
+    }
     const sub = spec.sub.get(first.word.value);
-    if (!sub) return fail(reading, first.at, `${name} ${first.word.value} is not a sub-command the engine knows`);
+    if (!sub) {
+      fail(reading, first.at, `${name} ${first.word.value} is not a sub-command the engine knows`);
+      return;
+    }
     const words_ = sub.canonicalWords ?? [sub.canonicalName ?? first.word.value];
     reading.canonical.push(words_[0]!);
     reading.subDepth = reading.canonical.length;
     // `npm test` is `npm run test`: the words after the first stand as the sub-command's operands.
     reading.canonical.push(...words_.slice(1));
-    return readInto(sub, words, first.at + 1, `${name} ${first.word.value}`, reading);
+    readInto(sub, words, first.at + 1, `${name} ${first.word.value}`, reading);
+    return;
   }
   if (spec.recursive) reading.recursive = typeof spec.recursive === "function" ? spec.recursive(words) : true;
   if (spec.extraReads) reading.reads.push(...spec.extraReads(words));
-  reading.canonical.push(...local, ...operands.map((o) => o.word.value));
-  assignOperands(spec, operands, patternGiven, inplace, name, reading, words);
+  reading.canonical.push(...scan.local, ...operands.map((o) => o.word.value));
+  assignOperands(spec, operands, scan.patternGiven, scan.inplace, name, reading, words);
+}
+
+/** Read the word at `scan.i` (an operand, `--`, or options, which may take the next words); "stop" where this level's words end. */
+function readWord(scan: LevelScan): "stop" | undefined {
+  const { spec, reading, name, operands } = scan;
+  const i = scan.i;
+  const word = scan.words[i]!;
+  if (scan.ended) {
+    operands.push({ word, at: i });
+    return;
+  }
+  if (!word.literal) {
+    // A run-time word could be any option (a glob could match a file named `-rf`).
+    if (!spec.dynamicOk)
+      fail(
+        reading,
+        i,
+        `the argument ${word.text} of ${name} is only known at run time, and could be an option the engine does not know`,
+      );
+    operands.push({ word, at: i });
+    if (spec.posix || kindAt(spec, operands.length) === "command") scan.ended = true;
+    return;
+  }
+  const v = word.value;
+  if (v === "--") {
+    scan.ended = true;
+    return;
+  }
+  if (v === "-" && spec.dashOption) return;
+  if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) return;
+  if (v === "-" || !v.startsWith("-")) {
+    operands.push({ word, at: i });
+    if (spec.sub && operands.length === 1) return "stop";
+    // A wrapper's command starts here: its options are its own.
+    if (kindAt(spec, operands.length - 1) === "command") return "stop";
+    if (spec.posix) scan.ended = true;
+    return;
+  }
+  if (v.startsWith("--")) readLongOption(scan, word);
+  else readShortOptions(scan, word);
+}
+
+/** Record what option `def` with `value` does: what it reads, writes, or changes about the operands. */
+function applyEffect(scan: LevelScan, def: OptionDef, value: ShellWord): void {
+  const { reading } = scan;
+  scan.local.push(def.canonical);
+  if (def.arity > 0 && value.value !== def.canonical) scan.local.push(value.value);
+  // `-` as a file to read is stdin: what it names is not known (`--files0-from=-`, `-T -`).
+  const stdin = (def.effect === "read" || def.effect === "patternfile") && value.literal && value.value === "-";
+  if (stdin) reading.reads.push({ ...value, literal: false, text: `${value.text} (files named on stdin)` });
+  else if (def.effect === "read" || def.effect === "patternfile") reading.reads.push(value);
+  if (def.effect === "patternfile") scan.patternGiven = true;
+  // A list of files to read: the list is read, and so is every file it names (not known here).
+  if (def.effect === "list")
+    reading.reads.push(value, { ...value, literal: false, text: `(the files ${value.text} lists)` });
+  if (def.effect === "read" || def.effect === "patternfile") {
+    // nothing more
+  } else if (def.effect === "write") reading.writes.push(value);
+  else if (def.effect === "dir") reading.dirs.push(value);
+  else if (def.effect === "pattern") scan.patternGiven = true;
+  if (def.effect === "inplace") scan.inplace = true;
+}
+
+/** A `--long` option (`--key=value`, or its values in the next words). */
+function readLongOption(scan: LevelScan, word: ShellWord): void {
+  const { spec, reading, name, words } = scan;
+  const v = word.value;
+  const eq = v.indexOf("=");
+  const written = eq === -1 ? v : v.slice(0, eq);
+  // getopt_long (and git's and npm's parsers) take any unambiguous prefix of a long option.
+  const key = spec.long.has(written) ? written : uniquePrefix(spec.long, written);
+  const def = key === undefined ? undefined : spec.long.get(key);
+  if (!def || key === undefined) {
+    fail(reading, scan.i, `${name} ${written} is not an option the engine knows`);
+    return;
+  }
+  if (def.arity === 0 && eq !== -1) fail(reading, scan.i, `${name} ${key} takes no value`);
+  if (def.arity === 0) {
+    applyEffect(scan, def, word);
+    return;
+  }
+  if (eq !== -1) {
+    applyEffect(scan, def, { ...word, value: v.slice(eq + 1), text: v.slice(eq + 1) });
+    return;
+  }
+  if (def.optional) {
+    applyEffect(scan, { ...def, arity: 0, effect: def.effect === "inplace" ? "inplace" : "data" }, word);
+    return;
+  }
+  for (let k = 0; k < def.arity; k++) {
+    const value = words[++scan.i];
+    if (!value) {
+      fail(reading, scan.i, `${name} ${key} needs a value`);
+      break;
+    }
+    if (!value.literal && def.effect !== "data" && def.effect !== "pattern")
+      fail(reading, scan.i, `the value of ${name} ${key} (${value.text}) is only known at run time`);
+    if (k === def.arity - 1) applyEffect(scan, def, value);
+  }
+}
+
+/** Short options, clustered: each letter a flag, until one that takes a value (the rest of the word, or the next word). */
+function readShortOptions(scan: LevelScan, word: ShellWord): void {
+  const { spec, reading, name, words } = scan;
+  const v = word.value;
+  if (spec.numeric && /^-[0-9]+$/.test(v)) return;
+  // A program's own multi-letter short option (wget -nv, find-style): the whole word.
+  const whole = v.length > 2 ? spec.short.get(v) : undefined;
+  if (whole) {
+    if (whole.arity === 0) applyEffect(scan, whole, word);
+    else {
+      const value = words[++scan.i];
+      if (value) applyEffect(scan, whole, value);
+      else fail(reading, scan.i, `${name} ${v} needs a value`);
+    }
+    return;
+  }
+  for (let k = 1; k < v.length; k++) {
+    const letter = `-${v[k]}`;
+    const def = spec.short.get(letter);
+    if (!def) {
+      fail(reading, scan.i, `${name} ${letter} is not an option the engine knows`);
+      break;
+    }
+    if (def.arity === 0) {
+      applyEffect(scan, def, word);
+      continue;
+    }
+    const rest = v.slice(k + 1);
+    if (rest !== "") {
+      applyEffect(scan, def, { ...word, value: rest, text: rest });
+    } else if (def.optional) {
+      applyEffect(scan, def, word);
+    } else {
+      const value = words[++scan.i];
+      if (!value) fail(reading, scan.i, `${name} ${letter} needs a value`);
+      else {
+        if (!value.literal && def.effect !== "data" && def.effect !== "pattern")
+          fail(reading, scan.i, `the value of ${name} ${letter} (${value.text}) is only known at run time`);
+        applyEffect(scan, def, value);
+      }
+    }
+    break;
+  }
 }
 
 /** The one long option `written` abbreviates, if exactly one starts with it. */

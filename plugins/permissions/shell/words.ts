@@ -51,14 +51,17 @@ function add(node: SyntaxNode, acc: Acc): void {
   switch (node.type) {
     case "word":
     case "number":
-      return addUnquoted(node.text, acc);
+      addUnquoted(node.text, acc);
+      return;
     case "raw_string":
-      return addQuoted(node.text.slice(1, -1), acc);
+      addQuoted(node.text.slice(1, -1), acc);
+      return;
     case "ansi_c_string": {
       // Bash cuts a $'…' string at a NUL (`$'rm\0junk'` is `rm`): so does the analysis.
       const decoded = decodeAnsiC(node.text.slice(2, -1));
       const nul = decoded.indexOf("\0");
-      return addQuoted(nul === -1 ? decoded : decoded.slice(0, nul), acc);
+      addQuoted(nul === -1 ? decoded : decoded.slice(0, nul), acc);
+      return;
     }
     case "string": {
       // The parser leaves some characters (a line break) out of every child: take them from the text.

@@ -31,7 +31,7 @@ function responsesOutput(a: Answer) {
       status: "completed",
       content: [{ type: "output_text", text: a.text, annotations: [] }],
     });
-  a.toolCalls.forEach((c, i) =>
+  a.toolCalls.forEach((c, i) => {
     output.push({
       type: "function_call",
       id: `fc_${i}`,
@@ -39,8 +39,8 @@ function responsesOutput(a: Answer) {
       name: c.name,
       arguments: JSON.stringify(c.input),
       status: "completed",
-    }),
-  );
+    });
+  });
   return output;
 }
 
