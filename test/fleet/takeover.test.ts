@@ -114,6 +114,22 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     // Freeze, wait for the takeover, wake. On a loaded machine a worker can miss its lock renewal
     // and lose its job before the SIGSTOP lands; it then ends that run itself, before the freeze,
     // and the try tests no frozen worker: freeze it again on its next job.
+    // The messages of the frozen worker's try of `job`, from its last start or resume of the job
+    // before the freeze to the first "lost" line after that (undefined until that line is read).
+    // Under load a job can come back to the same worker later: that try's messages are its own.
+    const at = (line: string) => Number(line.split(" ")[0]);
+    const frozenTry = (job: string) => {
+      const from = frozen.lines.findLastIndex(
+        (l) => / (?:start|resume) job (\d+) /.exec(l)?.[1] === job && at(l) < frozenAt,
+      );
+      const to = frozen.lines.findIndex((l, i) => i > from && l.includes(` lost job ${job}: `));
+      if (to < 0) return undefined;
+      const messages = frozen.lines.slice(from + 1, to).flatMap((l) => {
+        const m = new RegExp(`^(\\d+) \\d+ msg ${job} (\\w+) (\\S+)$`).exec(l);
+        return m ? [{ at: Number(m[1]), type: m[2]!, uuid: m[3]! }] : [];
+      });
+      return { lost: frozen.lines[to]!, messages };
+    };
     const skip = new Set<string>();
     let frozenJob: string;
     let frozenAt: number;
@@ -126,16 +142,21 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
       freezeTakeover = (await resumedBy(frozen, frozenJob)) - frozenAt;
       contAt = Date.now();
       frozen.child.kill("SIGCONT");
-      // The frozen worker, woken, finds its job gone and stops that run. (Its lines come in the order
-      // it printed them, so once this one is read, all it printed before is.)
-      const lost = await frozen.waitFor(new RegExp(` lost job ${frozenJob}: `), 15_000);
-      if (Number(lost.split(" ")[0]) >= contAt) break;
+      // The frozen worker, woken, finds its job gone and stops that run: its result comes after the
+      // SIGCONT. (Its lines come in the order it printed them, so once its "lost" line is read, all
+      // it printed before is.) A run that had ended before the freeze was lost to load, not to it.
+      let tried = frozenTry(frozenJob);
+      for (const deadline = Date.now() + 15_000; !tried && Date.now() < deadline; tried = frozenTry(frozenJob))
+        await new Promise((r) => setTimeout(r, 20));
+      if (!tried)
+        throw new Error(`worker ${frozen.pid} never said it lost job ${frozenJob}:\n${frozen.lines.join("\n")}`);
+      if (tried.messages.some((m) => m.type === "result" && m.at >= contAt)) break;
       expect(
         skip.size,
         `the frozen worker kept losing its jobs before the freeze:\n${frozen.lines.join("\n")}`,
       ).toBeLessThan(3);
       console.log(
-        `fleet takeover: worker ${frozen.pid} lost job ${frozenJob} before the SIGSTOP (${lost}); freezing it on its next job`,
+        `fleet takeover: worker ${frozen.pid} lost job ${frozenJob} before the SIGSTOP (${tried.lost}); freezing it on its next job`,
       );
       skip.add(frozenJob);
     }
@@ -145,10 +166,7 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
 
     const runs = await fleet.wait(ids, { timeoutMs: 60_000 });
     // What the frozen worker emitted for that job after it woke: none of it reached the store.
-    const emitted = frozen.lines.flatMap((l) => {
-      const m = new RegExp(`^(\\d+) \\d+ msg ${frozenJob} (\\w+) (\\S+)$`).exec(l);
-      return m ? [{ at: Number(m[1]), type: m[2]!, uuid: m[3]! }] : [];
-    });
+    const emitted = frozenTry(frozenJob)!.messages;
     const late = emitted.filter((e) => e.at >= contAt);
     // What it emitted before the freeze (an append still in flight then is refused after it wakes).
     const early = emitted.filter((e) => e.at < frozenAt && e.type !== "system"); // system/init is never stored
