@@ -69,13 +69,14 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     for (let i = 0; i < 10; i++) ids.push(await fleet.submit({ prompt: `do run-${i}`, cwd: dir }));
     const [killed, frozen] = workers as [WorkerProcess, WorkerProcess, WorkerProcess];
 
-    // The job a worker is running now: its last start or resume that has not ended (as far as its
-    // output has been read).
+    // The job a worker is running now, from a fresh start: its last start that has not ended and
+    // was not followed by a resume (as far as its output has been read).
     const current = (w: WorkerProcess) => {
       let job: string | undefined;
       for (const line of w.lines) {
-        const began = / (?:start|resume) job (\d+) /.exec(line);
-        if (began) job = began[1];
+        // A resumed try replays what another worker stored; only a fresh start is a victim here.
+        const began = / (start|resume) job (\d+) /.exec(line);
+        if (began) job = began[1] === "start" ? began[2] : undefined;
         const ended = / (?:done|lost) job (\d+):|job (\d+) failed on this try/.exec(line);
         if (ended && (ended[1] ?? ended[2]) === job) job = undefined;
       }
