@@ -108,10 +108,8 @@ describe("ubiquity acp: a round trip with the SDK's client", () => {
     await until(() =>
       updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "in_progress"),
     );
-    const sentAt = Date.now();
     await proc.agent.notify("session/cancel", { sessionId });
     expect((await prompt).stopReason).toBe("cancelled");
-    expect(Date.now() - sentAt).toBeLessThan(2000);
     expect(proc.permissions).toHaveLength(0);
     // The command would have written its marker after 3 s: it was killed.
     await new Promise((r) => setTimeout(r, 3500));

@@ -400,8 +400,8 @@ describe("a snapshot never reads outside, hangs, or runs anything", () => {
     expect(lstatSync(join(dir, "key")).isSymbolicLink()).toBe(true);
   });
 
+  // A hang would show as this test's timeout; how long it takes is not asserted.
   it("FIFOs in the workspace (one before, one after the checkpoint) do not hang the snapshot or the rewind", async () => {
-    const started = Date.now();
     // One FIFO before the checkpoint, one made after it (git does not list FIFOs: neither is stored nor removed).
     const { dir, rewind } = await attackRun(
       () => "mkfifo pipe2 && echo two > f.txt",
@@ -409,7 +409,6 @@ describe("a snapshot never reads outside, hangs, or runs anything", () => {
       (d) => execFileSync("mkfifo", [join(d, "pipe")]),
     );
     const done = await rewind();
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("one\n");
     expect(done.changes).toEqual([{ path: join(dir, "f.txt"), action: "restored" }]);
     expect(lstatSync(join(dir, "pipe2")).isFIFO()).toBe(true);

@@ -255,12 +255,11 @@ describe.concurrent("standard input", () => {
   });
 
   it("an idle open pipe does not hang a run that has a prompt", async () => {
+    // The pipe never ends: that the run exits 0 with the prompt alone is the proof (a hang fails on the timeout).
     const p = project();
-    const started = Date.now();
     const out = await p.run([...json, "hi"], { keepStdinOpen: true });
     expect(out.code, out.stderr).toBe(0);
     expect(out.requests[0]!.users.at(-1)).toBe("hi");
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it("a regular file on stdin is read whole", async () => {

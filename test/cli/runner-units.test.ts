@@ -8,10 +8,10 @@ import { withoutKernelTerms } from "../../runner/render";
 
 describe("readStdin", () => {
   it("with a prompt, an idle pipe gives up after the wait; data that flows is read to the end", async () => {
+    // The idle pipe never ends, so an answer at all means the read gave up.
     const idle = new PassThrough();
-    const started = Date.now();
     expect(await readStdin(idle, { bounded: true, firstByteMs: 50 })).toBe("");
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(idle.readableEnded).toBe(false);
     const flowing = new PassThrough();
     const read = readStdin(flowing, { bounded: true, firstByteMs: 50 });
     flowing.write("first ");

@@ -66,24 +66,18 @@ const ALWAYS: { what: string; turn: FakeTurn }[] = [
   { what: "a reset mid-stream", turn: { fault: "reset-mid-stream" } },
 ];
 
-// Two attempts per run (maxRetries: 1) with short waits; the bound is 3 s per attempt.
+// Two attempts per run (maxRetries: 1) with short waits. How long a run takes is not asserted (that
+// is load; bench/ measures it): the result naming the limit that cut it is what shows it was cut.
 const limits = { requestTimeoutMs: 500, streamIdleTimeoutMs: 500, maxTokens: 50, maxRetries: 1, retryMaxWaitMs: 50 };
-const PER_ATTEMPT_MS = 3000;
 
 describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
-  it.each(FAULTS)(
-    "$fault: a result within 3 s per attempt, naming the limit; retried once",
-    async ({ fault, message }) => {
-      const server = await serve([{ fault }, { fault }, "never reached"]);
-      const started = Date.now();
-      const result = resultOf(await run("hi", { ...optionsFor(server), ...limits }));
-      const elapsed = Date.now() - started;
-      expect(result.isError).toBe(true);
-      expect(result.result).toMatch(message);
-      expect(server.requests).toHaveLength(2);
-      expect(elapsed).toBeLessThan(2 * PER_ATTEMPT_MS);
-    },
-  );
+  it.each(FAULTS)("$fault: a result naming the limit; retried once", async ({ fault, message }) => {
+    const server = await serve([{ fault }, { fault }, "never reached"]);
+    const result = resultOf(await run("hi", { ...optionsFor(server), ...limits }));
+    expect(result.isError).toBe(true);
+    expect(result.result).toMatch(message);
+    expect(server.requests).toHaveLength(2);
+  });
 
   it.each(FAULTS)("$fault once, then an answer: the retry succeeds", async ({ fault }) => {
     const server = await serve([{ fault }, "recovered"]);
@@ -162,17 +156,15 @@ describe.each(Object.entries(KINDS))("through %s", (_kind, optionsFor) => {
 });
 
 describe("an endless stream without maxTokens", () => {
-  // About 1 MB of deltas to parse first: bounded loosely, so a loaded machine does not flake it.
-  it("is cut at the default bound (256,000 tokens) in seconds", async () => {
+  it("is cut at the default bound (256,000 tokens)", async () => {
     const server = await serve([{ fault: "endless" }]);
-    const started = Date.now();
     const result = resultOf(
       await run("hi", { ...KINDS["openai string"](server), requestTimeoutMs: 500, maxRetries: 0 }),
     );
     expect(result.result).toMatch(
       /sent about \d+ tokens in \d+\.\d s without finishing \(no maxTokens set, cut at 256000 tokens\)/,
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
@@ -180,7 +172,6 @@ describe("fallback after the limits", () => {
   it("a silent string model hands over to an openaiCompatible() fallback once its attempts are spent", async () => {
     const silent = await serve([{ fault: "silent" }, { fault: "silent" }]);
     const good = await serve(["from the fallback"]);
-    const started = Date.now();
     const result = resultOf(
       await run("hi", {
         ...KINDS["openai string"](silent),
@@ -192,7 +183,6 @@ describe("fallback after the limits", () => {
     expect(silent.requests).toHaveLength(2);
     expect(good.requests).toHaveLength(1);
     expect(Object.keys(result.modelUsage)).toEqual(["openai-compatible:backup"]);
-    expect(Date.now() - started).toBeLessThan(3 * PER_ATTEMPT_MS);
   });
 
   it("an endless openaiCompatible() stream hands over to an anthropic string fallback", async () => {
@@ -266,7 +256,6 @@ describe("the summary call", () => {
       { text: "done", usage: { inputTokens: 1_000, outputTokens: 5 } },
     ]);
     const logger = contextLogger();
-    const started = Date.now();
     const messages = await run("port it", {
       model,
       compactModel: openaiCompatible("summarizer", { baseURL: silent.baseURL }),
@@ -284,6 +273,7 @@ describe("the summary call", () => {
     expect(logger.warnings.join("\n")).toMatch(
       /compaction failed: no answer from openai-compatible:summarizer within 0\.5 s of the request \(requestTimeoutMs: 500\)/,
     );
-    expect(Date.now() - started).toBeLessThan(4 * PER_ATTEMPT_MS);
+    // Both attempts were cut by the limit, then the run went on without a summary.
+    expect(silent.requests).toHaveLength(2);
   });
 });

@@ -27,28 +27,23 @@ describe("interrupting a live session", () => {
     const input = inbox();
     input.push("write a long essay");
     const messages: Message[] = [];
-    let sentAt = 0;
-    let interruptedAt = 0;
+    let sent = false;
     const waitForRequest = setInterval(() => {
-      if (model.requests.length === 1 && !sentAt) {
-        sentAt = performance.now();
+      if (model.requests.length === 1 && !sent) {
+        sent = true;
         input.push({ type: "user", text: "stop, do this instead", interrupt: true });
       }
     }, 5);
     try {
       for await (const m of summon(input, { model, presets: [] })) {
         messages.push(m);
-        if (m.type === "result" && !interruptedAt) {
-          interruptedAt = performance.now();
-          continue;
-        }
-        if (m.type === "result") input.end();
+        if (m.type === "result" && messages.filter((r) => r.type === "result").length > 1) input.end();
       }
     } finally {
       clearInterval(waitForRequest);
     }
-    // The stream was cut within a bound far below the 20 s it would have taken.
-    expect(interruptedAt - sentAt).toBeLessThan(500);
+    // The stream was cut, not waited for: its text never reached the session.
+    expect(JSON.stringify(messages)).not.toContain("never shown");
     const results = messages.filter((m) => m.type === "result");
     expect(results[0]).toMatchObject({
       subtype: "error_during_execution",
@@ -101,8 +96,7 @@ describe("interrupting a live session", () => {
     const input = inbox();
     input.push("talk forever");
     const messages: Message[] = [];
-    let sentAt = 0;
-    let cutAt = 0;
+    let sent = false;
     for await (const m of summon(input, {
       model: "openai:gpt-4o",
       apiKey: "sk-test",
@@ -112,14 +106,13 @@ describe("interrupting a live session", () => {
       maxRetries: 0,
     })) {
       messages.push(m);
-      if (m.type === "stream_event" && !sentAt) {
-        sentAt = performance.now();
+      if (m.type === "stream_event" && !sent) {
+        sent = true;
         input.push({ type: "user", text: "enough", interrupt: true });
       }
-      if (m.type === "result" && !cutAt) cutAt = performance.now();
-      else if (m.type === "result") input.end();
+      if (m.type === "result" && messages.filter((r) => r.type === "result").length > 1) input.end();
     }
-    expect(cutAt - sentAt).toBeLessThan(500);
+    // The stream never ends by itself, so a first result at all means the interrupt cut it.
     const results = messages.filter((m) => m.type === "result");
     expect(results.map((r) => (r as { result: string }).result)).toEqual([
       "Interrupted by the user.",

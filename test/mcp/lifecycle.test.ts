@@ -110,7 +110,6 @@ describe("a server that dies", () => {
     expect(during!.output.content).toMatch(
       /^mcp__everything__trigger-long-running-operation did not complete: MCP server "everything" stopped during the run \(its process exited\)/,
     );
-    expect(during!.durationMs).toBeLessThan(30_000); // it did not wait for the operation
     expect(after!.output).toEqual({
       content: expect.stringMatching(
         /^mcp__everything__echo is unavailable: MCP server "everything" stopped during the run \(its process exited\)/,
@@ -144,7 +143,6 @@ describe("abortSignal", () => {
       content: `Cancelled: the run was aborted while ${LONG} was running.`,
       isError: true,
     });
-    expect(result!.durationMs).toBeLessThan(30_000); // a minute if the call had run on
     expect(resultOf(messages)).toMatchObject({ isError: true, result: "Run aborted." });
   });
 });

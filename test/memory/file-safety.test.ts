@@ -146,9 +146,8 @@ describe("only regular text files are read", () => {
     fifo(join(cwd, "app", "pipe.md"));
     fifo(join(cwd, "app", "real-pipe.md"));
     symlinkSync("real-pipe.md", join(cwd, "app", "linked.md"));
-    const started = Date.now();
+    // An open that waited for a writer would never return (no writer comes): returning is the proof.
     const { files, problems } = await load({ memorySources: ["project"] }, join(cwd, "app"));
-    expect(Date.now() - started).toBeLessThan(5_000); // nothing waited for a writer
     expect(files.map((f) => f.path)).toEqual([join(cwd, "app", "UBIQUITY.md")]);
     expect(problems).toEqual([
       `skipped the memory file ${join(cwd, "UBIQUITY.md")}: it is a named pipe (FIFO); only regular text files are read`,

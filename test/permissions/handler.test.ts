@@ -110,14 +110,13 @@ describe("canUseTool", () => {
       signal = ctx.signal;
       return new Promise(() => {});
     };
-    const started = performance.now();
+    // The handler never answers: a denial at all is the expiry (how soon is load, not asserted).
     const { results, result } = await runCalls([call("x")], {
       cwd: tempDir(),
       tools: [probe.tool],
       canUseTool: never,
       permissionPromptTimeoutMs: 50,
     });
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(results[0]!.output.content).toBe(
       "Nobody answered the approval prompt for Probe within 50 ms (permissionPromptTimeoutMs), so it was denied.",
     );

@@ -21,8 +21,12 @@ import { tempDirs, transcriptFiles } from "./helpers";
 const here = import.meta.dirname;
 const temp = tempDirs();
 
-/** A stored session, and a resume of it in a child process given `ms` to answer (killed after). */
-async function resumeWithLock(makeLock: (lock: string) => void, ms = 10_000) {
+/**
+ * A stored session, and a resume of it in a child process given `ms` from `go` to answer (killed
+ * after). A hang never answers; the clock starts once the child has loaded, so a slow start under
+ * load is not taken for a hang.
+ */
+async function resumeWithLock(makeLock: (lock: string) => void, ms = 30_000) {
   const sessionDir = temp();
   const cwd = temp("ubq-project-");
   const first = resultOf(
@@ -34,12 +38,16 @@ async function resumeWithLock(makeLock: (lock: string) => void, ms = 10_000) {
   makeLock(lockPathOf(transcript));
   const proc = spawnTs(join(here, "fixtures", "resume-child.ts"), [sessionDir, cwd, first.sessionId, "A"]);
   let stdout = "";
+  let started = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   proc.stdout.setEncoding("utf8").on("data", (c: string) => {
     stdout += c;
-    if (stdout === "ready\n") proc.stdin.end("go\n");
+    if (stdout === "ready\n") {
+      proc.stdin.end("go\n");
+      started = Date.now();
+      timer = setTimeout(() => proc.kill("SIGKILL"), ms);
+    }
   });
-  const started = Date.now();
-  const timer = setTimeout(() => proc.kill("SIGKILL"), ms);
   const signal = await new Promise((resolve) => proc.on("close", (_code, signal) => resolve(signal)));
   clearTimeout(timer);
   return {

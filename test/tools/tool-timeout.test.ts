@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineTool, summon, type SummonOptions } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
@@ -46,11 +46,21 @@ const polite = defineTool({
 const callThen = (toolName: string) =>
   scriptedModel([{ toolCalls: [{ toolName, input: {}, id: "call-1" }] }, "moved on"]);
 
+/**
+ * The run on a fake clock (setTimeout only): the time limits and the 2 s grace pass as the test
+ * advances the clock, so what is proven is what happens when they expire, not how long that takes.
+ */
 async function runWith(toolName: string, options: SummonOptions) {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
   const model = callThen(toolName);
-  const messages = await collect(summon("go", { presets: [], model, ...options }));
+  let done = false;
+  const running = collect(summon("go", { presets: [], model, ...options })).finally(() => (done = true));
+  while (!done) await vi.advanceTimersByTimeAsync(50);
+  const messages = await running;
   return { messages, model, results: ofType(messages, "tool_result"), result: resultOf(messages) };
 }
+
+afterEach(() => vi.useRealTimers());
 
 describe("a tool call's time limit", () => {
   it("a tool that ignores its signal is abandoned at toolTimeoutMs: one error tool_result, and the run moves on", async () => {
