@@ -1,9 +1,17 @@
 /**
- * Peer comparison (issue 40): Ubiquity and other coding-agent CLIs run one scripted 8-turn task
- * (glob, read, grep, edit, bash, read, bash, answer) on a generated checkout, each against a fake
- * model server speaking its own wire format (ubiquity/testing's provider servers), in interleaved
- * rounds. Per CLI: wall and CPU time and peak RSS of the largest process (`/usr/bin/time`), the
- * time from spawn to the first agent request, and the bytes each agent request sends.
+ * Peer comparison (issue 40): Ubiquity and other coding-agent CLIs run the same scripted tasks on
+ * a generated checkout, each against a fake model server speaking its own wire format
+ * (ubiquity/testing's provider servers), in interleaved rounds. The 8-turn task is one cycle of
+ * glob, read, grep, edit, bash, read, bash on one function, then the answer; the 50-turn task is
+ * seven such cycles on seven functions, then the answer. Per CLI: wall and CPU time and peak RSS of
+ * the largest process (`/usr/bin/time`), the time from spawn to the first agent request, and the
+ * bytes each agent request sends — the body as it arrived (its Content-Length), whatever the wire.
+ *
+ * Bytes depend on the wire format as well as on the agent (an Anthropic request carries its tool
+ * schemas under other keys than an OpenAI one), so Ubiquity also runs on the OpenAI chat wire (pi's
+ * and OpenCode's) and the Responses wire (Codex's): the bytes rows compare each peer with Ubiquity
+ * on its own wire. An agent request is one that offers tools (side requests — titles, checks — are
+ * left out for every CLI alike).
  *
  * Peers are installed from npm on demand into `$TMPDIR/ubiquity-bench-peers/<package>` (once;
  * later runs reuse it); one that cannot be installed or cannot finish the task is skipped with
@@ -11,8 +19,9 @@
  * and fills in the parameters its schema names (a path, a pattern, old/new text, a command),
  * falling back to the CLI's shell tool for a step it has no tool for.
  *
- * `PEERS=claude,pi` picks peers (ubiquity always runs); `PEER_ROUNDS` [3]; `PEER_FILES` [2800];
- * `PEER_DEBUG=1` shows each CLI's output and the call answered at each step.
+ * `PEERS=claude,pi` picks peers (ubiquity always runs); `PEER_TASKS` [8,50]; `PEER_ROUNDS` [3];
+ * `PEER_FILES` [2800]; `PEER_DEBUG=1` shows each CLI's output and the call answered at each step;
+ * `PEER_DUMP=<dir>` writes each agent request body there.
  * Needs a build (`npx unbuild`) and `/usr/bin/time`.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -27,14 +36,35 @@ const ROUNDS = Math.max(1, Number(process.env.PEER_ROUNDS ?? 3));
 const FILES = Number(process.env.PEER_FILES ?? 2800);
 const TIME = "/usr/bin/time";
 const PEER_DIR = join(tmpdir(), "ubiquity-bench-peers");
-const PROMPT = "Find where helper0 is defined, make it return 1 instead of 0, and check the change.";
-const TARGET = "src/pkg-0/module-0.ts";
+const STEPS_PER_CYCLE = 7;
 
-/** Where a run happens: the fake server, a private HOME, the checkout. */
+/** A scripted task: `cycles` rounds of the seven steps, cycle k on `helperK` in `src/pkg-0/module-K.ts`. */
+interface Task {
+  name: string;
+  cycles: number;
+  prompt: string;
+}
+
+const TASKS: Task[] = [
+  {
+    name: "8-turn",
+    cycles: 1,
+    prompt: "Find where helper0 is defined, make it return 1 instead of 0, and check the change.",
+  },
+  {
+    name: "50-turn",
+    cycles: 7,
+    prompt: "Find where helper0 to helper6 are defined, make each return 1 instead of 0, and check each change.",
+  },
+];
+const targetOf = (cycle: number) => `src/pkg-0/module-${cycle}.ts`;
+
+/** Where a run happens: the fake server, a private HOME, the checkout, the task's prompt. */
 interface RunContext {
   url: string;
   home: string;
   project: string;
+  prompt: string;
 }
 
 /** One CLI under test. */
@@ -53,28 +83,46 @@ interface Peer {
   setup?(ctx: RunContext): void;
 }
 
+const ubiquity = (model: string, prompt: string, exe: string) => [
+  exe,
+  join(repo, "bin", "ubiquity.mjs"),
+  "run",
+  "--model",
+  model,
+  "--permission-mode",
+  "bypassPermissions",
+  // The default of 40 turns would stop the 50-turn task.
+  "--max-turns",
+  "100",
+  prompt,
+];
+
 const PEERS: Peer[] = [
   {
     name: "ubiquity",
     wire: "anthropic",
-    command: (_ctx, exe) => [
-      exe,
-      join(repo, "bin", "ubiquity.mjs"),
-      "run",
-      "--model",
-      "anthropic:claude-sonnet-4-5",
-      "--permission-mode",
-      "bypassPermissions",
-      PROMPT,
-    ],
+    command: ({ prompt }, exe) => ubiquity("anthropic:claude-sonnet-4-5", prompt, exe),
     env: ({ url }) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "bench-key" }),
+  },
+  // The same agent on the peers' wires, for the bytes rows (see the file comment).
+  {
+    name: "ubiquity-chat",
+    wire: "openai-chat",
+    command: ({ prompt }, exe) => ubiquity("openai-compatible:bench-model", prompt, exe),
+    env: ({ url }) => ({ OPENAI_COMPATIBLE_BASE_URL: `${url}/v1`, OPENAI_COMPATIBLE_API_KEY: "bench-key" }),
+  },
+  {
+    name: "ubiquity-responses",
+    wire: "openai-responses",
+    command: ({ prompt }, exe) => ubiquity("openai:gpt-5", prompt, exe),
+    env: ({ url }) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "bench-key" }),
   },
   {
     name: "claude",
     pkg: "@anthropic-ai/claude-code",
     bin: "claude",
     wire: "anthropic",
-    command: (_ctx, exe) => [exe, "-p", PROMPT, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"],
+    command: ({ prompt }, exe) => [exe, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"],
     // IS_SANDBOX: it refuses to skip permissions as root otherwise (these machines run as root).
     env: ({ url }) => ({
       ANTHROPIC_BASE_URL: url,
@@ -89,7 +137,7 @@ const PEERS: Peer[] = [
     pkg: "@mariozechner/pi-coding-agent",
     bin: "pi",
     wire: "openai-chat",
-    command: (_ctx, exe) => [exe, "-p", "--provider", "bench", "--model", "bench-model", PROMPT],
+    command: ({ prompt }, exe) => [exe, "-p", "--provider", "bench", "--model", "bench-model", prompt],
     env: () => ({}),
     setup: ({ url, home }) => {
       const models = {
@@ -111,7 +159,7 @@ const PEERS: Peer[] = [
     pkg: "@openai/codex",
     bin: "codex",
     wire: "openai-responses",
-    command: ({ url }, exe) => [
+    command: ({ url, prompt }, exe) => [
       exe,
       "exec",
       "--skip-git-repo-check",
@@ -122,7 +170,7 @@ const PEERS: Peer[] = [
       `model_providers.bench={ name = "bench", base_url = "${url}/v1", env_key = "BENCH_API_KEY", wire_api = "responses" }`,
       "-m",
       "gpt-5",
-      PROMPT,
+      prompt,
     ],
     env: ({ home }) => ({ BENCH_API_KEY: "bench-key", CODEX_HOME: join(home, ".codex") }),
     setup: ({ home }) => mkdirSync(join(home, ".codex"), { recursive: true }),
@@ -132,7 +180,7 @@ const PEERS: Peer[] = [
     pkg: "@google/gemini-cli",
     bin: "gemini",
     wire: "google",
-    command: (_ctx, exe) => [exe, "-p", PROMPT, "--yolo", "-m", "gemini-2.5-flash"],
+    command: ({ prompt }, exe) => [exe, "-p", prompt, "--yolo", "-m", "gemini-2.5-flash"],
     env: ({ url }) => ({ GEMINI_API_KEY: "bench-key", GOOGLE_GEMINI_BASE_URL: url }),
     // The API-key auth (the base URL alone selects a "gateway" auth that -p refuses) and a trusted
     // folder (else --yolo is overridden).
@@ -153,7 +201,7 @@ const PEERS: Peer[] = [
     pkg: "opencode-ai",
     bin: "opencode",
     wire: "openai-chat",
-    command: (_ctx, exe) => [exe, "run", "-m", "bench/bench-model", PROMPT],
+    command: ({ prompt }, exe) => [exe, "run", "-m", "bench/bench-model", prompt],
     env: () => ({}),
     setup: ({ url, project }) => {
       const config = {
@@ -188,36 +236,18 @@ function generateCheckout(root: string, files: number): void {
 /** A tool the CLI offers: its name and its parameters' names and types. */
 interface OfferedTool {
   name: string;
-  params: Record<string, { type?: string }>;
+  params: Record<string, { type?: string; items?: { properties?: Record<string, unknown> } }>;
   required: string[];
-}
-
-/** A tool's input schema as the wire formats send it. */
-interface WireSchema {
-  properties?: Record<string, { type?: string }>;
-  required?: string[];
-}
-
-/** A function declaration: Anthropic's (`input_schema`), OpenAI's (`parameters`) or Gemini's. */
-interface WireDeclaration {
-  name?: unknown;
-  input_schema?: WireSchema;
-  parameters?: WireSchema;
-  parametersJsonSchema?: WireSchema;
-}
-
-/** An offered tool: a declaration itself, or OpenAI's `function` / Gemini's `functionDeclarations` around it. */
-interface WireTool extends WireDeclaration {
-  function?: WireDeclaration;
-  functionDeclarations?: WireDeclaration[];
 }
 
 /** The tools a request offers, whatever the wire format nests them in. */
 function offeredTools(body: unknown): OfferedTool[] {
   const tools = (body as { tools?: unknown[] } | null)?.tools ?? [];
   const out: OfferedTool[] = [];
+  type Schema = { properties?: OfferedTool["params"]; required?: string[] };
+  type Decl = { name?: unknown; input_schema?: Schema; parameters?: Schema; parametersJsonSchema?: Schema };
   for (const raw of tools) {
-    const t = raw as WireTool;
+    const t = raw as Decl & { function?: Decl; functionDeclarations?: Decl[] };
     for (const decl of t.functionDeclarations ?? [t.function ?? t]) {
       const schema = decl.input_schema ?? decl.parameters ?? decl.parametersJsonSchema ?? {};
       if (typeof decl.name === "string")
@@ -240,13 +270,17 @@ function stepOf(body: unknown): number {
 const pick = (tools: OfferedTool[], names: RegExp) => tools.find((t) => names.test(t.name));
 const param = (tool: OfferedTool, names: RegExp) => Object.keys(tool.params).find((p) => names.test(p));
 
-/** The call for `step` in this CLI's own tools (its shell for a step it has no tool for). */
+/** The call for `step` of `task` in this CLI's own tools (its shell for a step it has no tool for). */
 function callFor(
+  task: Task,
   step: number,
   tools: OfferedTool[],
   project: string,
 ): { name: string; input: Record<string, unknown> } | undefined {
-  const target = join(project, TARGET);
+  const cycle = Math.floor(step / STEPS_PER_CYCLE);
+  if (cycle >= task.cycles) return undefined;
+  const rel = targetOf(cycle);
+  const target = join(project, rel);
   const shell = pick(tools, /^(bash|shell|run_shell_command|shell_command|exec_command)$/i);
   const viaShell = (cmd: string) => {
     if (!shell) return undefined;
@@ -260,23 +294,23 @@ function callFor(
     };
   };
   const pathOf = (tool: OfferedTool) => param(tool, /^(file_?path|filePath|absolute_path|path)$/i) ?? "path";
-  switch (step) {
+  switch (step % STEPS_PER_CYCLE) {
     case 0: {
       const glob = pick(tools, /^(glob|find|glob_files)$/i);
       return glob
         ? {
             name: glob.name,
             input: {
-              [param(glob, /pattern/i) ?? "pattern"]: "src/pkg-0/*.ts",
+              [param(glob, /pattern/i) ?? "pattern"]: `src/pkg-${cycle}/*.ts`,
               ...(param(glob, /^(path|dir_path)$/) ? { [param(glob, /^(path|dir_path)$/)!]: project } : {}),
             },
           }
-        : viaShell("ls src/pkg-0/*.ts");
+        : viaShell(`ls src/pkg-${cycle}/*.ts`);
     }
     case 1:
     case 5: {
       const read = pick(tools, /^(read|read_file|view)$/i);
-      return read ? { name: read.name, input: { [pathOf(read)]: target } } : viaShell(`cat -n ${TARGET}`);
+      return read ? { name: read.name, input: { [pathOf(read)]: target } } : viaShell(`cat -n ${rel}`);
     }
     case 2: {
       const grep = pick(tools, /^(grep|search_file_content|rg|grep_search)$/i);
@@ -284,57 +318,69 @@ function callFor(
         ? {
             name: grep.name,
             input: {
-              [param(grep, /pattern/i) ?? "pattern"]: "function helper0\\b",
+              [param(grep, /pattern/i) ?? "pattern"]: `function helper${cycle}\\b`,
               ...(param(grep, /^(path|dir_path)$/) ? { [param(grep, /^(path|dir_path)$/)!]: project } : {}),
             },
           }
-        : viaShell("grep -rn 'function helper0\\b' src");
+        : viaShell(`grep -rn 'function helper${cycle}\\b' src`);
     }
     case 3: {
       const edit = pick(tools, /^(edit|replace|str_replace|edit_file)$/i);
+      const before = `export function helper${cycle}(): number {\n  return 0;`;
+      const after = `export function helper${cycle}(): number {\n  return 1;`;
       const oldKey = edit && param(edit, /^old/i);
       const newKey = edit && param(edit, /^new/i);
       if (edit && oldKey && newKey)
+        return { name: edit.name, input: { [pathOf(edit)]: target, [oldKey]: before, [newKey]: after } };
+      // pi's edit takes a list of replacements: `edits: [{ oldText, newText }]`.
+      const listKey = edit && param(edit, /^edits$/i);
+      const item = listKey ? Object.keys(edit.params[listKey]?.items?.properties ?? {}) : [];
+      const itemOld = item.find((k) => /^old/i.test(k));
+      const itemNew = item.find((k) => /^new/i.test(k));
+      if (edit && listKey && itemOld && itemNew)
         return {
           name: edit.name,
-          input: {
-            [pathOf(edit)]: target,
-            [oldKey]: "export function helper0(): number {\n  return 0;",
-            [newKey]: "export function helper0(): number {\n  return 1;",
-          },
+          input: { [pathOf(edit)]: target, [listKey]: [{ [itemOld]: before, [itemNew]: after }] },
         };
-      return viaShell(`sed -i 's/return 0;/return 1;/' ${TARGET}`);
+      return viaShell(`sed -i 's/return 0;/return 1;/' ${rel}`);
     }
     case 4:
       return viaShell("ls src | wc -l");
     case 6:
-      return viaShell(`grep -c 'return 1;' ${TARGET}`);
+      return viaShell(`grep -c 'return 1;' ${rel}`);
     default:
       return undefined;
   }
 }
 
 /** A required string parameter the step does not fill (Gemini's `instruction`) gets the prompt. */
-function withRequired(call: ReturnType<typeof callFor>, tools: OfferedTool[]): ReturnType<typeof callFor> {
+function withRequired(
+  call: ReturnType<typeof callFor>,
+  tools: OfferedTool[],
+  prompt: string,
+): ReturnType<typeof callFor> {
   const tool = call && tools.find((t) => t.name === call.name);
   if (!call || !tool) return call;
   const missing = tool.required.filter((key) => !(key in call.input) && tool.params[key]?.type === "string");
-  return { ...call, input: { ...call.input, ...Object.fromEntries(missing.map((key) => [key, PROMPT])) } };
+  return { ...call, input: { ...call.input, ...Object.fromEntries(missing.map((key) => [key, prompt])) } };
 }
 
 /** The fake server's answer: the task's next step for an agent request, plain text for anything else (titles, checks). */
-function scriptFor(project: string) {
+function scriptFor(task: Task, project: string) {
   return (request: RecordedRequest): FakeTurn => {
     const tools = offeredTools(request.body);
     if (tools.length < 3) return "ok";
-    const call = withRequired(callFor(stepOf(request.body), tools, project), tools);
+    const call = withRequired(callFor(task, stepOf(request.body), tools, project), tools, task.prompt);
     if (process.env.PEER_DEBUG)
       console.log(
         `  step ${stepOf(request.body)}: ${call ? JSON.stringify(call) : "final answer"} (tools: ${tools.map((t) => t.name).join(", ")})`,
       );
     return call
       ? { toolCalls: [call], usage: { inputTokens: 1000, outputTokens: 40 } }
-      : { text: "helper0 now returns 1; the check found the change.", usage: { inputTokens: 1000, outputTokens: 20 } };
+      : {
+          text: "The helpers now return 1; the checks found each change.",
+          usage: { inputTokens: 1000, outputTokens: 20 },
+        };
   };
 }
 
@@ -377,18 +423,28 @@ interface Sample {
   rssMiB: number;
   firstRequest: number;
   kbPerTurn: number;
+  /** The first agent request: the fixed part (system prompt, tools) and the user's prompt. */
+  kbFirst: number;
   turns: number;
   done: boolean;
 }
 
-async function runOnce(peer: Peer, exe: string, template: string): Promise<Sample> {
+/** What a request's body weighed on the wire: its Content-Length, else the JSON it parsed to. */
+function bytesOf(request: RecordedRequest): number {
+  const declared = Number(request.headers["content-length"]);
+  return Number.isFinite(declared) && declared > 0
+    ? declared
+    : Buffer.byteLength(typeof request.body === "string" ? request.body : JSON.stringify(request.body));
+}
+
+async function runOnce(peer: Peer, exe: string, template: string, task: Task): Promise<Sample> {
   const root = mkdtempSync(join(tmpdir(), `ubiquity-bench-peer-${peer.name}-`));
   const project = join(root, "project");
   const home = join(root, "home");
   cpSync(template, project, { recursive: true });
   mkdirSync(home);
-  const server = await startProviderServer(scriptFor(project));
-  const ctx: RunContext = { url: server.url, home, project };
+  const server = await startProviderServer(scriptFor(task, project));
+  const ctx: RunContext = { url: server.url, home, project, prompt: task.prompt };
   try {
     peer.setup?.(ctx);
     const timing = join(root, "time.txt");
@@ -408,19 +464,32 @@ async function runOnce(peer: Peer, exe: string, template: string): Promise<Sampl
         env,
         stdio: ["ignore", process.env.PEER_DEBUG ? "inherit" : "ignore", process.env.PEER_DEBUG ? "inherit" : "ignore"],
       });
-      const kill = setTimeout(() => child.kill("SIGKILL"), 120_000);
+      const kill = setTimeout(() => child.kill("SIGKILL"), 300_000);
       child.on("close", (c) => (clearTimeout(kill), resolve(c)));
     });
     const [wall, user, sys, kib] = readFileSync(timing, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
     const agent = server.requests.filter((r) => offeredTools(r.body).length >= 3);
-    const bytes = agent.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r.body)), 0);
-    const done = readFileSync(join(project, TARGET), "utf8").includes("return 1;") && code === 0;
+    if (process.env.PEER_DUMP) {
+      mkdirSync(process.env.PEER_DUMP, { recursive: true });
+      for (const [i, r] of agent.entries())
+        writeFileSync(
+          join(process.env.PEER_DUMP, `${task.name}-${peer.name}-${i}.json`),
+          JSON.stringify(r.body, null, 1),
+        );
+    }
+    const bytes = agent.reduce((n, r) => n + bytesOf(r), 0);
+    const done =
+      code === 0 &&
+      Array.from({ length: task.cycles }, (_, k) => targetOf(k)).every((t) =>
+        readFileSync(join(project, t), "utf8").includes("return 1;"),
+      );
     return {
       wall: wall!,
       cpu: user! + sys!,
       rssMiB: kib! / 1024,
       firstRequest: agent[0] ? (agent[0].time - started) / 1000 : NaN,
       kbPerTurn: agent.length ? bytes / agent.length / 1024 : NaN,
+      kbFirst: agent[0] ? bytesOf(agent[0]) / 1024 : NaN,
       turns: agent.length,
       done,
     };
@@ -432,49 +501,74 @@ async function runOnce(peer: Peer, exe: string, template: string): Promise<Sampl
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** Warm-up, then interleaved rounds of `task`; prints its table. */
+async function benchTask(task: Task, ready: { peer: Peer; exe: string }[], template: string): Promise<void> {
+  console.log(`\n${task.name} task (${task.cycles * STEPS_PER_CYCLE + 1} agent requests)`);
+  // Warm-up (file cache), and the peers that cannot do the task here are left out, saying why.
+  const runnable: typeof ready = [];
+  for (const entry of ready) {
+    const sample = await runOnce(entry.peer, entry.exe, template, task).catch((error: unknown) => error as Error);
+    if (sample instanceof Error || !sample.done)
+      console.log(
+        `${entry.peer.name}: skipped (the warm-up run did not finish the task${sample instanceof Error ? `: ${sample.message}` : `; ${sample.turns} agent requests`})`,
+      );
+    else runnable.push(entry);
+  }
+  const samples = new Map<string, Sample[]>(runnable.map(({ peer }) => [peer.name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [...runnable].reverse() : runnable;
+    for (const { peer, exe } of order) samples.get(peer.name)!.push(await runOnce(peer, exe, template, task));
+  }
+  const [l1, l5] = loadavg();
+  console.log(
+    `${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores, load ${l1!.toFixed(2)}/${l5!.toFixed(2)}, ${FILES} files, ${ROUNDS} interleaved rounds (medians)`,
+  );
+  const cols = runnable.map(({ peer }) => `${peer.name} ${versionOf(peer)}`);
+  const med = (name: string, f: (x: Sample) => number) => median(samples.get(name)!.map(f));
+  const row = (label: string, f: (s: Sample[], peer: Peer) => string) =>
+    console.log(`| ${label} | ${runnable.map(({ peer }) => f(samples.get(peer.name)!, peer)).join(" | ")} |`);
+  console.log(`| | ${cols.join(" | ")} |`);
+  console.log(`| --- | ${cols.map(() => "---").join(" | ")} |`);
+  row("wire", (_, peer) => peer.wire);
+  row("wall", (s) => `${median(s.map((x) => x.wall)).toFixed(2)} s`);
+  row("CPU", (s) => `${median(s.map((x) => x.cpu)).toFixed(2)} s`);
+  row("peak RSS", (s) => `${median(s.map((x) => x.rssMiB)).toFixed(0)} MB`);
+  row("first request", (s) => `${median(s.map((x) => x.firstRequest)).toFixed(2)} s`);
+  row("agent requests", (s) => `${median(s.map((x) => x.turns))}`);
+  row("KB, first request", (s) => median(s.map((x) => x.kbFirst)).toFixed(1));
+  row("KB sent per turn", (s) => median(s.map((x) => x.kbPerTurn)).toFixed(1));
+  // The same measure for Ubiquity on this column's wire: the apples-to-apples bytes comparison.
+  const sameWire = (peer: Peer) => runnable.find((e) => !e.peer.pkg && e.peer.wire === peer.wire)?.peer.name;
+  row("Ubiquity on this wire, KB per turn", (_, peer) => {
+    const u = sameWire(peer);
+    return u ? med(u, (x) => x.kbPerTurn).toFixed(1) : "–";
+  });
+  row("finished the task", (s) => `${s.filter((x) => x.done).length}/${s.length}`);
+}
+
 export default async function peersBench(): Promise<void> {
   if (!existsSync(TIME)) return console.log(`skipped: ${TIME} is missing (apt-get install time)`);
   if (!existsSync(join(repo, "dist", "runner", "cli.mjs"))) throw new Error("no build: run `npx unbuild` first");
   const wanted = process.env.PEERS?.split(",").map((s) => s.trim());
+  const peers = PEERS.filter((p) => !p.pkg || !wanted || wanted.includes(p.name));
+  // Ubiquity on a peer's wire runs only when a peer speaking that wire does.
+  const selected = peers.filter((p) => p.pkg || p.name === "ubiquity" || peers.some((q) => q.pkg && q.wire === p.wire));
   const ready: { peer: Peer; exe: string }[] = [];
-  for (const peer of PEERS.filter((p) => !p.pkg || !wanted || wanted.includes(p.name))) {
+  for (const peer of selected) {
     const { exe, skip } = install(peer);
     if (skip) console.log(`${peer.name}: skipped (${skip})`);
     else ready.push({ peer, exe: exe! });
   }
+  const tasks = (process.env.PEER_TASKS ?? "8,50").split(",").map((n) => {
+    const task = TASKS.find((t) => t.name === `${n.trim()}-turn`);
+    if (!task)
+      throw new Error(`PEER_TASKS: no ${n.trim()}-turn task (there are ${TASKS.map((t) => t.name).join(", ")})`);
+    return task;
+  });
   const template = mkdtempSync(join(tmpdir(), "ubiquity-bench-checkout-"));
   generateCheckout(template, FILES);
   try {
-    // Warm-up (file cache), and the peers that cannot do the task here are left out, saying why.
-    const runnable: typeof ready = [];
-    for (const entry of ready) {
-      const sample = await runOnce(entry.peer, entry.exe, template).catch((error: unknown) => error as Error);
-      if (sample instanceof Error || !sample.done)
-        console.log(
-          `${entry.peer.name}: skipped (the warm-up run did not finish the task${sample instanceof Error ? `: ${sample.message}` : `; ${sample.turns} agent requests`})`,
-        );
-      else runnable.push(entry);
-    }
-    const samples = new Map<string, Sample[]>(runnable.map(({ peer }) => [peer.name, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 ? [...runnable].reverse() : runnable;
-      for (const { peer, exe } of order) samples.get(peer.name)!.push(await runOnce(peer, exe, template));
-    }
-    const [l1, l5] = loadavg();
-    console.log(
-      `${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores, load ${l1!.toFixed(2)}/${l5!.toFixed(2)}, ${FILES} files, ${ROUNDS} interleaved rounds (medians)`,
-    );
-    const cols = runnable.map(({ peer }) => `${peer.name} ${versionOf(peer)}`);
-    const row = (label: string, f: (s: Sample[]) => string) =>
-      console.log(`| ${label} | ${runnable.map(({ peer }) => f(samples.get(peer.name)!)).join(" | ")} |`);
-    console.log(`| | ${cols.join(" | ")} |`);
-    console.log(`| --- | ${cols.map(() => "---").join(" | ")} |`);
-    row("wall", (s) => `${median(s.map((x) => x.wall)).toFixed(2)} s`);
-    row("CPU", (s) => `${median(s.map((x) => x.cpu)).toFixed(2)} s`);
-    row("peak RSS", (s) => `${median(s.map((x) => x.rssMiB)).toFixed(0)} MB`);
-    row("first request", (s) => `${median(s.map((x) => x.firstRequest)).toFixed(2)} s`);
-    row("KB sent per turn", (s) => median(s.map((x) => x.kbPerTurn)).toFixed(1));
-    row("finished the task", (s) => `${s.filter((x) => x.done).length}/${s.length}`);
+    for (const task of tasks) await benchTask(task, ready, template);
   } finally {
     rmSync(template, { recursive: true, force: true });
   }

@@ -99,11 +99,18 @@ export function isTool(value: unknown): value is Tool {
 }
 
 /**
- * zod states `.int()` as the bounds of a safe integer (±9007199254740991): bytes in every request
- * that tell the model nothing (the input is still validated against them).
+ * Bounds that tell the model nothing, yet ride in every request: zod states `.int()` as the bounds
+ * of a safe integer (±9007199254740991), `.min(1)` on a string as `minLength: 1`, and
+ * `.nonnegative()` / `.positive()` as a 0 bound, `z.strictObject` as `additionalProperties: false`.
+ * The input is still validated against all of them.
  */
-const dropSafeIntegerBounds = ({ jsonSchema: s }: { jsonSchema: Record<string, unknown> }) => {
+const dropSilentBounds = ({ jsonSchema: s }: { jsonSchema: Record<string, unknown> }) => {
   for (const key of ["maximum", "minimum"]) if (Math.abs(s[key] as number) === Number.MAX_SAFE_INTEGER) delete s[key];
+  if (s.minLength === 1) delete s.minLength;
+  if (s.minimum === 0) delete s.minimum;
+  if (s.exclusiveMinimum === 0) delete s.exclusiveMinimum;
+  // A strict object's "no other keys": the validation refuses them with a message that says so.
+  if (s.additionalProperties === false) delete s.additionalProperties;
 };
 
 /** The JSON Schema a tool's input presents to the model: `tool.jsonSchema` if set, else derived from `inputSchema`. */
@@ -116,7 +123,7 @@ export function toolJsonSchema(tool: Tool): Record<string, unknown> {
   const { $schema: _drop, ...schema } = z.toJSONSchema(tool.inputSchema, {
     io: "input",
     unrepresentable: "any",
-    override: dropSafeIntegerBounds,
+    override: dropSilentBounds,
   }) as Record<string, unknown>;
   return schema;
 }

@@ -76,7 +76,7 @@ function filterLines(
 
 export const BashOutputInput = z.object({
   bash_id: z.string().describe("shell-1"),
-  filter: z.string().optional().describe("Regex: return only matching lines"),
+  filter: z.string().optional().describe("Regex: only matching lines"),
 });
 
 /** BashOutput: what a background shell wrote since the last read. */

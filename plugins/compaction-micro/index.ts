@@ -18,7 +18,7 @@ export const NAME = "ubiquity:compaction-micro";
 export const DEFAULT_KEEP_RECENT = 5;
 
 const NOTE =
-  "# Context\nTo stay inside the context window, older tool results (file reads, command output, searches) may be cleared and replaced by a marker. Note what you will need from a result when you see it; run the tool again if you need a cleared result.";
+  "# Context\nTo save context, older tool results may be replaced by a marker: note what you need from a result when you see it, and run the tool again to see it again.";
 
 /** True when the tier is on for `run`. */
 const enabled = (run: RunContext) => (run.options as MicrocompactionResolvedOptions).autoMicrocompact !== false;

@@ -27,9 +27,18 @@ export function modeNote(mode: PermissionMode, policy: Policy): string {
   list("Pre-approved", policy.allow);
   list("Always denied", policy.deny);
   list("Always asks", policy.ask);
+  // In bypassPermissions nothing needs approval but what a rule denies or asks about, so without
+  // such rules there is nothing to say about how a shell command is judged.
+  if (mode !== "bypassPermissions")
+    lines.push(
+      "Shell commands are judged command by command: each one in a list, pipeline or substitution on its own, and one whose effect is known only when it runs (a computed program name, eval, a redirect outside the permitted folders, options that run programs) always needs approval.",
+    );
+  else if (policy.deny.length > 0 || policy.ask.length > 0)
+    lines.push(
+      "Shell commands are judged command by command against those rules: each one in a list, pipeline or substitution on its own, and one whose effect is known only when it runs is denied or asked about when it could run a program those rules name.",
+    );
   lines.push(
-    "Shell commands are judged command by command: every command in a list, pipeline or substitution must be pre-approved on its own, and a command whose effect is only known when it runs (a computed program name, eval of computed text, output redirected outside the permitted folders, options that run other programs) always needs approval.",
-    "A call that is not allowed comes back as a tool result saying it was denied and why. Do not retry it unchanged: adjust your approach or tell the user what you need.",
+    "A call that is not allowed comes back as a tool result saying it was denied and why: do not retry it unchanged; adjust, or tell the user what you need.",
   );
   return lines.join("\n");
 }

@@ -8,15 +8,15 @@ export function sandboxNote(settings: SandboxSettings): string {
       ? "Network access is open."
       : settings.network.mode === "proxy"
         ? `Network access goes through a proxy that lets through only: ${settings.network.allowedDomains.join(", ")}. Other hosts are refused.`
-        : "There is no network access: downloads, package installs from the network and connections (also to localhost) fail.";
+        : "There is no network access: downloads, installs and connections (also to localhost) fail.";
   const lines = [
     "# Sandbox",
     "Bash commands run inside an operating-system sandbox.",
-    `- Only these folders are writable: ${settings.writable.join(", ")}, and /tmp (private to this run). Writes anywhere else fail with "Read-only file system".`,
-    "- Inside them, files that run code later are read-only at any depth (git config and git hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out of the workspace when it ends.",
+    `- Writable: only ${settings.writable.join(", ")}, and /tmp (private to this run); writes elsewhere fail with "Read-only file system".`,
+    "- There, files that run code later are read-only at any depth (git config and hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.",
     "- The home folder is hidden except toolchains and caches; credentials (~/.ssh, .env files, ...) are unreadable.",
     `- ${net}`,
-    'A result that says "blocked by the sandbox" was refused by this boundary: do not retry it another way; tell the user what you needed.',
+    'A result saying "blocked by the sandbox" hit this boundary: do not retry it another way; tell the user what you needed.',
   ];
   if (settings.excludedCommands.length > 0)
     lines.push(

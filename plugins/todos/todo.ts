@@ -37,7 +37,7 @@ export const TodoWriteInput = z.strictObject({
       }),
     )
     .optional()
-    .describe("The whole list, replacing the stored one"),
+    .describe("The whole list (replaces it)"),
   add: z
     .array(
       z.strictObject({
@@ -51,7 +51,7 @@ export const TodoWriteInput = z.strictObject({
   update: z
     .array(
       z.strictObject({
-        task: z.string().min(1).describe("the task's id or exact content"),
+        task: z.string().min(1).describe("Its id or exact content"),
         status: Status.optional(),
         content: Content.optional(),
         activeForm: z.string().optional(),
@@ -59,7 +59,7 @@ export const TodoWriteInput = z.strictObject({
     )
     .optional()
     .describe("Changes to single tasks"),
-  remove: z.array(z.string().min(1)).optional().describe("Tasks to delete, by id or exact content"),
+  remove: z.array(z.string().min(1)).optional().describe("Ids or exact contents to delete"),
 });
 export type TodoWriteInput = z.output<typeof TodoWriteInput>;
 

@@ -19,30 +19,28 @@ export const BASH_LIMITS = Object.freeze({
 
 /** Input of the Bash tool. */
 export const BashInput = z.object({
-  command: z.string().min(1).describe("The shell command to run"),
+  command: z.string().min(1).describe("The command"),
   timeout: z
     .number()
     .int()
     .positive()
     .max(BASH_LIMITS.maxTimeoutMs)
     .optional()
-    .describe("Timeout in milliseconds (default 120000, at most 600000)"),
-  description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
-  run_in_background: z.boolean().optional().describe("Start it and return at once with a shell id"),
+    .describe("Milliseconds (default 120000)"),
+  description: z.string().optional().describe("What it does, in a few words (shown to the user)"),
+  run_in_background: z.boolean().optional().describe("Return at once with a shell id"),
   pty: z.boolean().optional().describe("With run_in_background: run on a pseudo-terminal"),
 });
 
-// Over 1 KB with its parameters (1.5 KB; `npm run bench request-bytes`): each line is a behaviour
-// a model gets wrong without being told (fresh shell per call, processes stopped at return, the
-// output cut, background commands); the numbers are in the parameters only.
-const DESCRIPTION = `Runs a shell command with bash (sh where bash is missing) in the working directory and returns its output.
-- stdout and stderr are combined, in the order they were written. stdin is empty, so interactive commands cannot be answered.
-- On timeout the command and every process it started are killed.
-- Output over 30,000 characters keeps its beginning and its end with a marker between; redirect large output to a file and look at the part you need.
-- A non-zero exit code is reported and marks the result as an error.
-- Every call starts a fresh shell in the working directory: cd, variables and functions do not carry over.
-- Processes a command leaves running (cmd &, setsid) are stopped when the call returns.
-- A run_in_background command keeps running (stdin open) until it ends, is stopped, or the session ends: for dev servers, watchers and long builds, not for commands you wait on.`;
+// Over 1 KB with its parameters (1.2 KB; `npm run bench request-bytes`): each line is a behaviour
+// a model gets wrong without being told (a fresh shell per call, processes stopped at return, the
+// output cut, background commands). The timeout's numbers are in its parameter only.
+const DESCRIPTION = `Runs a command with bash (sh where bash is missing) in the working directory.
+- stdout and stderr come combined, in order; stdin is empty, so prompts cannot be answered.
+- A non-zero exit code marks the result as an error. On timeout the command and all it started are killed.
+- Output over 30,000 characters keeps its start and end; redirect large output to a file and read the part you need.
+- Each call is a fresh shell: cd, variables and functions do not carry over; processes left running (cmd &, setsid) are stopped when it returns.
+- run_in_background keeps a command running (stdin open) until it ends, is stopped, or the session ends: for servers, watchers and long builds, not for commands you wait on.`;
 
 /** Bash: one shell command per call, with a deadline and no orphans when it is cut short. */
 export class BashTool extends Tool<typeof BashInput> {

@@ -14,14 +14,14 @@ export const GLOB_MAX_RESULTS = 500;
 
 /** Input of the Glob tool. */
 export const GlobInput = z.object({
-  pattern: z.string().min(1).describe('Glob pattern, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}"'),
-  path: z.string().optional().describe("Folder to search in (default: the working directory)"),
+  pattern: z.string().min(1).describe('Relative to path, e.g. "src/**/*.ts"'),
+  path: z.string().optional().describe("Folder (default: the working directory)"),
 });
 
-const DESCRIPTION = `Finds files whose paths match a glob pattern, most recently modified first.
-- Patterns: * and ? within a name, ** across folders, {a,b} alternatives, [abc] classes.
-- Returns files only (no folders); at most 500, with a note when there are more.
-- Skips .git, node_modules and build/cache folders (dist, build, target, coverage, .next, __pycache__, .venv, ...) unless the pattern names the folder. Hidden files are included; symbolic links are not followed.`;
+const DESCRIPTION = `Finds files by glob pattern, newest first.
+- * and ? within a name, ** across folders, {a,b}, [abc].
+- Files only; at most 500, with a note when there are more.
+- Skips .git, node_modules and build/cache folders (dist, build, target, coverage, .next, __pycache__, .venv, ...) unless the pattern names them. Hidden files are included; symbolic links are not followed.`;
 
 /** Glob: file paths matching a pattern, newest first. */
 export class GlobTool extends PathTool<typeof GlobInput> {

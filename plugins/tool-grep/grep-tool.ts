@@ -10,39 +10,31 @@ const count = (what: string) => z.number().int().nonnegative().optional().descri
 
 /** Input of the Grep tool. */
 export const GrepInput = z.object({
-  pattern: z.string().min(1).describe('Regular expression to search for, e.g. "function\\s+\\w+" or "TODO|FIXME"'),
-  path: z.string().optional().describe("File or folder to search (default: the working directory)"),
-  glob: z
-    .string()
-    .optional()
-    .describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"; "!glob" excludes'),
-  type: z.string().optional().describe("Only files of this type, e.g. ts, js, py, rust, go, java, md, json, yaml"),
-  output_mode: z.enum(["content", "files_with_matches", "count"]).optional().describe('Default "files_with_matches"'),
+  pattern: z.string().min(1).describe('Regex, e.g. "function\\s+\\w+"'),
+  path: z.string().optional().describe("File or folder (default: the working directory)"),
+  glob: z.string().optional().describe('Only files matching, e.g. "*.ts"; "!glob" excludes'),
+  type: z.string().optional().describe("Only files of this type, e.g. ts, py, rust"),
+  output_mode: z.enum(["content", "files_with_matches", "count"]).optional(),
   "-i": z.boolean().optional().describe("Ignore case"),
-  "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
-  "-A": count("Lines of context after each match (content mode)"),
-  "-B": count("Lines of context before each match (content mode)"),
-  "-C": count("Lines of context before and after each match (content mode)"),
-  head_limit: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("Return at most this many result lines (default and maximum 200)"),
+  "-n": z.boolean().optional().describe("Line numbers (default true)"),
+  "-A": count("Context lines after"),
+  "-B": count("Context lines before"),
+  "-C": count("Context lines around"),
+  head_limit: z.number().int().positive().optional().describe("At most this many lines"),
   multiline: z.boolean().optional().describe("Let matches span lines; . also matches newlines"),
 });
 
 type GrepArgs = z.output<typeof GrepInput>;
 
-// Over 1 KB with its parameters (2.2 KB, the largest definition; `npm run bench request-bytes`):
-// ripgrep's eleven options are each a parameter the model needs, and the two things it cannot
-// guess — that a glob overrides .gitignore while a type does not, and each output mode's line
-// format — are said here once. Examples and defaults live in the parameters, not repeated here.
-const DESCRIPTION = `Searches file contents with a regular expression (ripgrep syntax), honoring .gitignore.
-- Escape ( ) [ ] { } . * + ? | with a backslash to match them literally. An invalid pattern is refused with the reason.
-- Files ignored by .gitignore, .ignore or .rgignore are skipped, as are .git, binary files and symbolic links; hidden files are searched. As in ripgrep, a glob also selects matching files that .gitignore would skip; type does not.
-- Output: files_with_matches lists files most recently modified first; content shows path:line:text, context lines (-A/-B/-C) as path-line-text and "--" between separate groups; count shows path:count.
-- At most 200 result lines (head_limit can lower it); a note says when results were cut. Matching lines longer than 500 characters are cut.`;
+// Over 1 KB with its parameters (1.6 KB, the largest definition; `npm run bench request-bytes`):
+// ripgrep's eleven options are each a parameter the model needs (their names are most of the
+// bytes), and what it cannot guess — that a glob overrides .gitignore while a type does not, and
+// each output mode's line format and limit — is said here once, not again in the parameters.
+const DESCRIPTION = `Searches file contents with a ripgrep regular expression.
+- Escape ( ) [ ] { } . * + ? | to match them literally; an invalid pattern is refused with the reason.
+- Skips what .gitignore, .ignore and .rgignore exclude, .git, binary files and symbolic links; hidden files are searched. A glob also selects files .gitignore skips; type does not.
+- files_with_matches (the default) lists files newest first; content shows path:line:text, with -A/-B/-C context lines as path-line-text and "--" between groups; count shows path:count.
+- At most 200 result lines (head_limit lowers it), with a note when cut; matching lines over 500 characters are cut.`;
 
 /** Which search backend Grep uses: ripgrep when a binary runs ("auto"), or one forced. */
 export type GrepBackend = "auto" | "rg" | "node";

@@ -33,26 +33,20 @@ export const READ_LIMITS = Object.freeze({
 
 /** Input of the Read tool. */
 export const ReadInput = z.object({
-  file_path: z.string().min(1).describe("The file to read: an absolute path, or relative to the working directory"),
-  offset: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe("1-based line number to start at (default: the first line)"),
-  limit: z.number().int().positive().optional().describe("How many lines to return (default 2000)"),
+  file_path: z.string().min(1).describe("Absolute, or relative to the working directory"),
+  offset: z.number().int().nonnegative().optional().describe("First line to read, 1-based"),
+  limit: z.number().int().positive().optional().describe("How many lines to read"),
 });
 
-// Over 1 KB with its parameters (1.2 KB; `npm run bench request-bytes`): the seed's `cat -n`
+// Under 1 KB with its parameters (`npm run bench request-bytes`). It says the seed's `cat -n`
 // format, the limits a model must know to read a long file whole (read-before-write depends on
-// it), and what happens to images and binaries. What the parameters' own descriptions say (a
-// path may be relative, offset is 1-based) is not repeated here: every request carries both.
-const DESCRIPTION = `Reads a text file and returns its lines in \`cat -n\` format: the line number, a tab, then the line's text.
-- Only files inside the permitted folders can be read; directories cannot.
-- Returns at most 2,000 lines by default; offset and limit read another part, and a partial read ends with a note saying how to read more. Lines over 2,000 characters are cut, with a marker.
-- An existing file can only be overwritten or edited after it was read in full in this run: for a file over 2,000 lines, set limit past its last line (and no offset).
-- Files over 10 MB can only be read in parts.
-- Images (PNG, JPEG, GIF, WebP; up to 5 MB) are shown as images when the model can see them, described otherwise; other binary files (archives, executables) are described, not shown.`;
+// it), and what becomes of images and binaries. The parameters say only what this does not (a
+// path may be relative, offset is 1-based): every request carries both.
+const DESCRIPTION = `Reads a text file in \`cat -n\` format: line number, tab, text.
+- Only files in the permitted folders; not directories.
+- At most 2,000 lines unless limit says more; a partial read ends with a note on how to read on. Lines over 2,000 characters are cut, with a marker.
+- A file can be overwritten or edited only after it was read in full in this run: past 2,000 lines, set limit beyond the last line (no offset). Files over 10 MB can only be read in parts.
+- Images (PNG, JPEG, GIF, WebP; up to 5 MB) are shown when the model can see them, else described; other binary files are described.`;
 
 /** Read: a text file in `cat -n` format, recording what was seen for read-before-write. */
 export class ReadTool extends PathTool<typeof ReadInput> {

@@ -5,14 +5,14 @@ import { PathTool, writeRefusal, commitWrite, openWriteTarget, splitLines, guard
 
 /** Input of the Write tool. */
 export const WriteInput = z.object({
-  file_path: z.string().min(1).describe("The file to write: an absolute path, or relative to the working directory"),
-  content: z.string().describe("The complete new content of the file"),
+  file_path: z.string().min(1).describe("Absolute, or relative to the working directory"),
+  content: z.string().describe("The whole new content"),
 });
 
-const DESCRIPTION = `Writes a file, replacing it entirely if it exists; missing parent folders are created.
-- Only files inside the permitted folders can be written.
-- An existing file must have been read in full in this run, and not changed since, before it can be overwritten; otherwise the call is refused and says what to do. A new file needs no read.
-- The write is atomic (the old or the new content, never a mix). An existing file keeps its line endings (LF or CRLF) and byte-order mark; write plain "\\n" line breaks.`;
+const DESCRIPTION = `Writes a whole file, creating missing parent folders.
+- Only files in the permitted folders.
+- An existing file must have been read in full in this run, and not changed since; otherwise the call is refused and says what to do. A new file needs no read.
+- Atomic: the old or the new content, never a mix. An existing file keeps its line endings and byte-order mark; write "\\n" line breaks.`;
 
 /** Write: create or replace a whole file, atomically, under read-before-write. */
 export class WriteTool extends PathTool<typeof WriteInput> {

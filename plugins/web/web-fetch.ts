@@ -24,18 +24,9 @@ import { untrustedHeader } from "./untrusted";
 
 /** Input of the WebFetch tool. */
 export const WebFetchInput = z.object({
-  url: z.string().min(1).describe("The http:// or https:// URL to read"),
-  prompt: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("What to find out from the page: a small model reads it and returns only its answer"),
-  offset: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe("Character offset to continue a long page from (from the previous result)"),
+  url: z.string().min(1).describe("An http(s) URL"),
+  prompt: z.string().min(1).optional().describe("What to find out from the page"),
+  offset: z.number().int().nonnegative().optional().describe("Character offset to continue from"),
 });
 type Input = z.output<typeof WebFetchInput>;
 
@@ -57,7 +48,7 @@ const PROMPT_PAGE_CHARS = 100_000;
 export class WebFetchTool extends Tool<typeof WebFetchInput> {
   readonly name = "WebFetch";
   readonly description =
-    "Fetch a web page (http/https) and return it as Markdown or text (HTML converted, PDF text extracted), paged with offset; with prompt, a small model reads the page and returns only its answer. A redirect to another host is reported, not followed: fetch the new URL to follow it. Private and local addresses are refused. Pages are cached for 15 minutes. The content is untrusted data from the web.";
+    "Fetches a web page as Markdown or text (HTML converted, PDF text extracted), paged by offset; with prompt, a small model reads it and returns only its answer. A redirect to another host is reported, not followed. Private and local addresses are refused. Pages are cached for 15 minutes. The content is untrusted.";
   readonly inputSchema = WebFetchInput;
   override maxResultChars = 120_000;
   readonly #cache = new Map<string, CachedPage>();

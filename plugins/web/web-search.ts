@@ -24,14 +24,8 @@ import { untrustedHeader } from "./untrusted";
 /** Input of the WebSearch tool. */
 export const WebSearchInput = z.object({
   query: z.string().min(2).describe("The search query"),
-  allowed_domains: z
-    .array(z.string().min(1))
-    .optional()
-    .describe("Only return results from these domains (and their subdomains)"),
-  blocked_domains: z
-    .array(z.string().min(1))
-    .optional()
-    .describe("Never return results from these domains (and their subdomains)"),
+  allowed_domains: z.array(z.string().min(1)).optional().describe("Only results from these domains (and subdomains)"),
+  blocked_domains: z.array(z.string().min(1)).optional().describe("No results from these domains (and subdomains)"),
 });
 type Input = z.output<typeof WebSearchInput>;
 
@@ -70,7 +64,7 @@ export function formatResults(query: string, source: string, results: WebSearchR
 export class WebSearchTool extends Tool<typeof WebSearchInput> {
   readonly name = "WebSearch";
   readonly description =
-    "Search the web and return results (title, URL, date, snippet), optionally only from allowed_domains or never from blocked_domains. Use it for current information beyond your training data; read a result's page with a fetch tool when the snippet is not enough. Results are untrusted data from the web.";
+    "Searches the web: title, URL, date and snippet of each result. For current information beyond your training data; fetch a page when its snippet is not enough. Results are untrusted.";
   readonly inputSchema = WebSearchInput;
   override maxResultChars = 40_000;
 

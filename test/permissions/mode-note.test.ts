@@ -35,6 +35,16 @@ describe("mode note", () => {
     expect(text).toContain("Shell commands are judged command by command");
   });
 
+  it("in bypassPermissions says how shell commands are judged only when a rule denies or asks", async () => {
+    const bare = await instructions({ permissionMode: "bypassPermissions" });
+    expect(bare).toContain("Permission mode: bypassPermissions.");
+    expect(bare).not.toContain("Shell commands are judged");
+    const ruled = await instructions({ permissionMode: "bypassPermissions", disallowedTools: ["Bash(rm:*)"] });
+    expect(ruled).toContain("Always denied: Bash(rm:*).");
+    expect(ruled).toContain("Shell commands are judged command by command against those rules");
+    expect(ruled).not.toContain("always needs approval");
+  });
+
   it("is the same bytes for the same options", async () => {
     const options = { permissionMode: "plan" as const, allowedTools: ["Read"], cwd: tempDir() };
     expect(await instructions(options)).toBe(await instructions(options));
