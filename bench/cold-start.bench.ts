@@ -11,12 +11,15 @@
  * `COLD_PLUGIN_ROUNDS` [3] processes. What a plugin loads that the entry already has costs nothing
  * here, so the column says what each plugin itself brings to a cold start.
  *
+ * Then the time from the `result` line to the process's exit (target ≤ 50 ms), against the floor
+ * of a process that prints one line and ends.
+ *
  * `COLD_ROUNDS=21` for more rounds on a busy machine. Each command runs in a fresh project folder with its own HOME (so the session files a run
  * writes land in a temp folder, and no user config applies).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -109,6 +112,50 @@ async function pluginCosts(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
     console.log(`  ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ${(kib / 1024).toFixed(1).padStart(5)} MiB`);
 }
 
+/**
+ * Milliseconds from the `result` line on stdout to the process's exit: what a run holds after its
+ * answer (timers, handles, flushes, teardown). `args` must print a stream-json result line.
+ */
+function resultToExit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let resultAt: number | undefined;
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk;
+      if (resultAt === undefined && out.includes('"type":"result"')) resultAt = performance.now();
+    });
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 && resultAt !== undefined
+        ? resolve(performance.now() - resultAt)
+        : reject(
+            new Error(`${args.join(" ")} exited ${code} ${resultAt === undefined ? "without a result line" : ""}`),
+          ),
+    );
+  });
+}
+
+/** Result-to-exit of `ubiquity run`, against a process that prints one line and ends (the floor). */
+async function exitFigures(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const commands: [string, string[]][] = [
+    [
+      "ubiquity run --output-format stream-json",
+      [bin, "run", "--model", "test", "--output-format", "stream-json", "hi"],
+    ],
+    ["floor: node printing one line", ["-e", `console.log(${JSON.stringify(JSON.stringify({ type: "result" }))})`]],
+  ];
+  const samples = commands.map(() => [] as number[]);
+  for (let round = 0; round <= ROUNDS; round++)
+    for (const [i, [, args]] of commands.entries()) {
+      const ms = await resultToExit(args, cwd, env);
+      if (round > 0) samples[i]!.push(ms); // round 0 warms up
+    }
+  console.log(`\nfrom the result line to exit (median of ${ROUNDS}; target ≤ 50 ms):`);
+  for (const [i, [label]] of commands.entries())
+    console.log(`  ${label.padEnd(40)} ${median(samples[i]!).toFixed(1).padStart(6)} ms`);
+}
+
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function coldStartBench(): Promise<void> {
@@ -140,7 +187,11 @@ export default async function coldStartBench(): Promise<void> {
     ["ubiquity --version", [bin, "--version"]],
   ];
   try {
-    console.log(`node ${process.version}, ${ROUNDS} rounds, cwd ${project}`);
+    console.log(
+      `node ${process.version}, ${ROUNDS} rounds, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}, cwd ${project}`,
+    );
     for (const [, args] of commands) await measure(args, project, env); // warm-up: file cache
     const samples = commands.map(() => [] as Sample[]);
     for (let round = 0; round < ROUNDS; round++) {
@@ -167,6 +218,7 @@ export default async function coldStartBench(): Promise<void> {
         `${label.padEnd(32)} ${ms.toFixed(0).padStart(6)} ms  ${mib.toFixed(1).padStart(6)} MiB peak  ${ratio.toFixed(2)}× baseline   (cpu ${cpu.toFixed(0)} ms, ${(cpu / base.cpu).toFixed(2)}×)${over}`,
       );
     }
+    await exitFigures(project, env);
     await pluginCosts(project, env);
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * Prints medians of wall and CPU time and their ratios (target ≤ 1.05; the CPU ratio is the one to
  * read on a shared machine).
  */
+import { loadavg } from "node:os";
 import { jsonSchema, streamText, type ModelMessage, type ToolSet } from "ai";
 import { z } from "zod";
 import { summon, defineTool, toolJsonSchema, type Tool } from "../sdk/index";
@@ -131,7 +132,11 @@ export default async function loopOverhead(): Promise<void> {
     console.log(
       `${label.padEnd(31)} ${m.wall.toFixed(1).padStart(7)} ms (cpu ${m.cpu.toFixed(1)} ms)   ratio ${(m.wall / mb.wall).toFixed(3)} (cpu ${(m.cpu / mb.cpu).toFixed(3)})${target}`,
     );
-  console.log(`${TURNS}-turn run, 3 tools per turn, median of ${ROUNDS}`);
+  console.log(
+    `${TURNS}-turn run, 3 tools per turn, median of ${ROUNDS}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   line("bare streamText loop:", mb);
   line("summon() (kernel, no plugins):", of(s), " (target ≤ 1.05)");
   line("summon() (default preset):", of(d));

@@ -156,13 +156,22 @@ export class CallWatch {
       );
       return;
     }
-    this.#arm(this.#idle, () =>
+    // One idle timer for the whole answer, not one per part (the hot path of a stream): it notes
+    // the last part's time and, fired early, waits out the rest of the silence.
+    if (this.#lastPart === undefined) this.#arm(this.#idle, this.#idleCheck);
+    this.#lastPart = performance.now();
+  }
+
+  #lastPart: number | undefined;
+  readonly #idleCheck = (): void => {
+    const left = this.#idle - (performance.now() - this.#lastPart!);
+    if (left > 1) this.#arm(left, this.#idleCheck);
+    else
       this.#fail(
         "streamIdleTimeoutMs",
         `the stream from ${this.options.label} went silent for ${seconds(this.#idle)} (streamIdleTimeoutMs: ${this.#idle}) after ${seconds(this.elapsedMs - this.#idle)} of answer`,
-      ),
-    );
-  }
+      );
+  };
 
   /** Stop the timers (the call ended). */
   dispose(): void {

@@ -155,7 +155,10 @@ export function validateConfig(
   { plugins = [], disabled = [] }: ValidationPlugins = {},
 ) {
   const { schema, owners, declarers } = composeConfigSchema(plugins);
-  const result = schema.safeParse(Object.fromEntries(Object.entries(config).filter(([key]) => !claimed.has(key))));
+  // jitless: a configuration is parsed a few times per process, and compiling zod's fast path
+  // for this wide schema cost more than the parses it would speed up (cold start).
+  const input = Object.fromEntries(Object.entries(config).filter(([key]) => !claimed.has(key)));
+  const result = schema.safeParse(input, { jitless: true });
   if (!result.success) {
     const known = [...Object.keys(schema.shape), ...claimed];
     const offOwners = composeConfigSchema(disabled).owners;

@@ -3,12 +3,15 @@
  * stdin, KillShell stops one. The shells themselves are `ubiquity:tool-bash`'s; these reach them
  * through the run's task registry.
  */
-import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
 import { NO_TASKS_MESSAGE, tasksOf, type TaskInfo, type TaskRegistry } from "../_kits/tasks/index";
 import type { ShellBody } from "../tool-bash/index";
 import { getPermissionsApi } from "../permissions/api";
+import { lazyRequire } from "../_kits/lazy/index";
+
+// The filter worker's module loads with the first filtered read, not at a cold start.
+const workerThreads = lazyRequire<typeof import("node:worker_threads")>("node:worker_threads");
 
 function fail(content: string): ToolOutput {
   return { content, isError: true, metadata: {} };
@@ -62,7 +65,7 @@ function filterLines(
   ms = FILTER_TIME_MS,
 ): Promise<{ text: string; filteredOut: number } | undefined> {
   return new Promise((resolve) => {
-    const worker = new Worker(FILTER_WORKER, { eval: true, workerData: { text, source } });
+    const worker = new (workerThreads().Worker)(FILTER_WORKER, { eval: true, workerData: { text, source } });
     const done = (value: { text: string; filteredOut: number } | undefined) => {
       clearTimeout(timer);
       void worker.terminate();

@@ -18,7 +18,7 @@
  * the higher of the input and the cache-write rate, since the request may write it to the cache.
  */
 import type { ModelMessage } from "ai";
-import { toolJsonSchema, type ModelRequest, type Usage } from "../../src/index";
+import { toolJsonSchema, type ModelRequest, type Tool, type Usage } from "../../src/index";
 import { estimateTokens } from "../_kits/compaction/index";
 import { pressureOf } from "../_kits/compaction/index";
 import type { PricingApi, PricingOptions } from "../pricing/api";
@@ -79,6 +79,16 @@ function extendsSent(request: ModelRequest, sent: SentRecord | undefined): sent 
   );
 }
 
+// A tool's entry as estimated, one object per tool: its schema is converted once, and the
+// estimate's memo (by object) measures it once, not on every request.
+const toolEntries = new WeakMap<Tool, { name: string; description: string; inputSchema: Record<string, unknown> }>();
+const toolEntry = (t: Tool) => {
+  let entry = toolEntries.get(t);
+  if (!entry)
+    toolEntries.set(t, (entry = { name: t.name, description: t.description, inputSchema: toolJsonSchema(t) }));
+  return entry;
+};
+
 /** Input tokens of `request` (see the file comment). */
 export function inputTokensOf(request: ModelRequest, sent: SentRecord | undefined): number {
   if (extendsSent(request, sent)) {
@@ -88,11 +98,7 @@ export function inputTokensOf(request: ModelRequest, sent: SentRecord | undefine
       changed: false,
     });
   }
-  const tools = request.toolList.map((t) => ({
-    name: t.name,
-    description: t.description,
-    inputSchema: toolJsonSchema(t),
-  }));
+  const tools = request.toolList.map(toolEntry);
   return (
     estimateTokens(request.instructions) +
     estimateTokens(request.messages) +

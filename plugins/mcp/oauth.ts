@@ -12,7 +12,7 @@
  * an error message, a transcript or a subprocess's environment.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   auth,
@@ -25,6 +25,10 @@ import {
 import { describeError } from "../../src/index";
 import type { McpOAuthConfig, McpServerConfig } from "./options";
 import { McpTokenStore } from "./token-store";
+import { lazyRequire } from "../_kits/lazy/index";
+
+// The callback server loads node:http on a login only (its ESM import loads node's whole fetch stack).
+const http = lazyRequire<typeof import("node:http")>("node:http");
 
 /** What servers see of us when we register (dynamic registration, or a metadata document's contents). */
 const CLIENT_NAME = "Ubiquity";
@@ -246,7 +250,7 @@ export interface McpLoginResult {
 function listenForRedirect(port: number): Promise<{ server: Server; port: number; next: Promise<URLSearchParams> }> {
   let deliver: (params: URLSearchParams) => void = () => {};
   const next = new Promise<URLSearchParams>((resolve) => (deliver = resolve));
-  const server = createServer((req, res) => {
+  const server = http().createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (req.method !== "GET" || url.pathname !== CALLBACK_PATH) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");

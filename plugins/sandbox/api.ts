@@ -8,7 +8,7 @@ import { sep } from "node:path";
 import type { Kernel, ResolvedOptions } from "../../src/index";
 import { SandboxUnavailableError } from "./availability";
 import { sandboxSettings } from "./config";
-import { hostMatches } from "./proxy";
+import { hostMatches } from "./host-match";
 import type { SandboxRuntime, SpawnSpec, SpawnUse } from "./runtime";
 import type { Violation } from "./violations";
 

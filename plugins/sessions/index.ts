@@ -160,6 +160,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
        * of the run unless persistSession is "best-effort" (a run nobody can resume is no success).
        */
       const endOf = async (run: RunContext): Promise<RunEnd | undefined> => {
+        if (!writers.has(run.sessionId)) return undefined; // nothing written: the hot path of a run without a transcript
         const stale = await staleOf(run);
         if (stale) return new RunEnd(stale.message, "error_stale_writer");
         const open = writers.get(run.sessionId);

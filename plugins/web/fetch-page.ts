@@ -8,13 +8,18 @@
  * compressed bomb stops at the cap too) under one timeout for the whole fetch.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { IncomingMessage } from "node:http";
 import { isIP, type LookupFunction } from "node:net";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Readable } from "node:stream";
 import { UbiquityError } from "../../src/index";
+import { lazyRequire } from "../_kits/lazy/index";
 import { nonPublicReason } from "./address";
+
+// Loaded on the first fetch: an ESM import of node:http loads node's whole fetch stack (undici,
+// ~50 ms and ~17 MiB), and node:https its TLS, at every cold start otherwise.
+const http = lazyRequire<typeof import("node:http")>("node:http");
+const https = lazyRequire<typeof import("node:https")>("node:https");
+const zlib = lazyRequire<typeof import("node:zlib")>("node:zlib");
 
 /** A fetch WebFetch refuses or cannot complete; the message says why and what to do. */
 export class WebFetchError extends UbiquityError {
@@ -173,7 +178,7 @@ function checkTarget(url: URL, policy: FetchPolicy): void {
 }
 
 function get(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<IncomingMessage> {
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const send = url.protocol === "https:" ? https().request : http().request;
   return new Promise((resolve, reject) => {
     const req = send(url, {
       method: "GET",
@@ -205,9 +210,9 @@ async function readBody(response: IncomingMessage, maxBytes: number): Promise<{ 
     .trim()
     .toLowerCase();
   let stream: Readable = response;
-  if (encoding === "gzip" || encoding === "x-gzip") stream = response.pipe(createGunzip());
-  else if (encoding === "deflate") stream = response.pipe(createInflate());
-  else if (encoding === "br") stream = response.pipe(createBrotliDecompress());
+  if (encoding === "gzip" || encoding === "x-gzip") stream = response.pipe(zlib().createGunzip());
+  else if (encoding === "deflate") stream = response.pipe(zlib().createInflate());
+  else if (encoding === "br") stream = response.pipe(zlib().createBrotliDecompress());
   else if (encoding !== "" && encoding !== "identity")
     throw new WebFetchError(`the server sent content-encoding ${encoding}, which WebFetch cannot decode`);
   const chunks: Buffer[] = [];

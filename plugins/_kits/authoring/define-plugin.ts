@@ -63,7 +63,8 @@ export function definePlugin(...args: unknown[]) {
   const wrapped = (options?: unknown) => {
     let parsed = options;
     if (schema) {
-      const result = schema.safeParse(options ?? {});
+      // jitless: parsed once per factory call, where compiling zod's fast path costs more than it saves.
+      const result = schema.safeParse(options ?? {}, { jitless: true });
       if (!result.success) {
         throw new ConfigError(`invalid options for plugin ${label}:\n${z.prettifyError(result.error)}`);
       }

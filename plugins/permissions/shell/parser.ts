@@ -6,7 +6,6 @@
  * `tree-sitter-bash` package, shipped alone in the build (no native build needed).
  */
 import { existsSync } from "node:fs";
-import { setFlagsFromString } from "node:v8";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Parser, Tree } from "web-tree-sitter";
@@ -49,7 +48,10 @@ export function loadShellParser(): Promise<void> {
  */
 function holdBackWasmTiering(): void {
   if (process.env.UBIQUITY_WASM_TIERING === "default") return;
-  setFlagsFromString("--wasm-tier-up-filter=1000000000");
+  // node:v8 loads here, with the grammar: not at a cold start.
+  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString(
+    "--wasm-tier-up-filter=1000000000",
+  );
 }
 
 /**
