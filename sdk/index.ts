@@ -129,4 +129,9 @@ export { estimateTokens, IMAGE_TOKENS } from "../plugins/_kits/compaction/index"
 export { SourcesSchema } from "../plugins/_kits/sources/index";
 export type { SystemCompactBoundaryMessage } from "../plugins/compaction-summarize/index";
 export type { SystemMicrocompactMessage } from "../plugins/compaction-micro/index";
-export type { SystemSessionWriteFailedMessage } from "../plugins/sessions/index";
+export type {
+  SystemSessionWriteFailedMessage,
+  SessionLoadRequest,
+  LoadedSession,
+  SessionLoader,
+} from "../plugins/sessions/index";

@@ -53,11 +53,12 @@ export const microcompactionPlugin = definePlugin(() => ({
           toolUseIds: result.toolUseIds,
           replacement: CLEARED_MARKER,
         });
-        await kernel.hooks.context.compacted.promise(
+        // The kernel fires context.compacted for what the tiers report, once they all ran.
+        const compactions = [
+          ...(state.compactions ?? []),
           { tier: "micro", tokensBefore, tokensAfter: estimatedTokens },
-          run,
-        );
-        return { messages: result.messages, estimatedTokens, changed: true };
+        ];
+        return { ...state, messages: result.messages, estimatedTokens, changed: true, compactions };
       },
     );
 
