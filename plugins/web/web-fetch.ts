@@ -56,6 +56,7 @@ const PROMPT_PAGE_CHARS = 100_000;
 /** The WebFetch tool (one per kernel: its cache is the kernel's). */
 export class WebFetchTool extends Tool<typeof WebFetchInput> {
   readonly name = "WebFetch";
+  override readonly kind = "network" as const;
   readonly description =
     "Fetch a web page (http/https) and return it as Markdown or text (HTML converted, PDF text extracted), paged with offset; with prompt, a small model reads the page and returns only its answer. A redirect to another host is reported, not followed: fetch the new URL to follow it. Private and local addresses are refused. Pages are cached for 15 minutes. The content is untrusted data from the web.";
   readonly inputSchema = WebFetchInput;

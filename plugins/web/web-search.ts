@@ -69,6 +69,7 @@ export function formatResults(query: string, source: string, results: WebSearchR
 /** The WebSearch tool. `backend` is a custom engine given to the plugin factory. */
 export class WebSearchTool extends Tool<typeof WebSearchInput> {
   readonly name = "WebSearch";
+  override readonly kind = "network" as const;
   readonly description =
     "Search the web and return results (title, URL, date, snippet), optionally only from allowed_domains or never from blocked_domains. Use it for current information beyond your training data; read a result's page with a fetch tool when the snippet is not enough. Results are untrusted data from the web.";
   readonly inputSchema = WebSearchInput;

@@ -40,8 +40,10 @@ export function editorPlugin(host: HostFiles | undefined, diffs: Map<string, Fil
       // After the votes (and the input they judged), before the question: what the question shows is what will change.
       // Last (after the rules and the observers): a denied call reads nothing.
       kernel.hooks.tool.permission.tapPromise({ name: NAME, order: "last" }, async (verdict, call) => {
-        if ((call.toolName !== "Write" && call.toolName !== "Edit") || verdict.behavior === "deny") return verdict;
+        // A file-editing tool (its declared kind) with one file_path: Write and Edit.
         const input = (verdict.behavior === "allow" && verdict.updatedInput) || call.input;
+        if (call.tool.kind !== "edit" || typeof input.file_path !== "string" || verdict.behavior === "deny")
+          return verdict;
         const { real } = await resolvePermitted(call.context, String(input.file_path ?? "")).catch(() => ({
           real: undefined,
         }));
