@@ -66,3 +66,26 @@ describe("tap order without arithmetic", () => {
     ]);
   });
 });
+
+describe("the built-ins compute no stages (issue 45: at most 3)", () => {
+  it("no tap stage or stage constant outside src/stages.ts is arithmetic on another", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const root = join(import.meta.dirname, "..", "..");
+    const files = ["plugins", "runner", "sdk", "loader", "presets"].flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => join(dir, f)),
+    );
+    const computed = files.flatMap((file) =>
+      readFileSync(join(root, file), "utf8")
+        .split("\n")
+        .filter((line) =>
+          /stage: *[^,}]*[-+*/] *[\w(]|_STAGE = .*[-+*/]|_STAGE = -?\d|= -?\d[\d_]* *;.*stage/i.test(line),
+        )
+        .map((line) => `${file}: ${line.trim()}`),
+    );
+    expect(computed.length, computed.join("\n")).toBeLessThanOrEqual(3);
+    expect(computed).toEqual([]);
+  });
+});
