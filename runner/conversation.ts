@@ -13,6 +13,7 @@ import type { UbiquityConfig } from "../sdk/facade";
 import type { Message, ResultMessage, Usage } from "../src/messages";
 import { addUsage, emptyUsage } from "../src/messages";
 import { storageRoot } from "../plugins/_kits/storage/index";
+import { getSessionsApi } from "../plugins/sessions/index";
 import { pushInput } from "./push-input";
 
 /** The model the stored session last answered with (its transcript's last assistant message), if any. */
@@ -198,13 +199,13 @@ export class Conversation {
     return { turns, usage, costUsd: cost, runs: this.results.length };
   }
 
-  /** The in-memory store: answers `session.load` for sessions no transcript holds. */
+  /** The in-memory store: answers loads (the sessions API's `useLoader`) of sessions no transcript holds. */
   #memory(): Plugin {
     const histories = this.#histories;
     return {
       name: "ubiquity:runner-conversation",
       apply(kernel) {
-        kernel.hooks.session.load.tapPromise("ubiquity:runner-conversation", async (request, _run) => {
+        getSessionsApi(kernel)?.useLoader("ubiquity:runner-conversation", async (request) => {
           const history = request.sessionId ? histories.get(request.sessionId) : undefined;
           return history ? { sessionId: request.sessionId!, history: structuredClone(history) } : undefined;
         });

@@ -5,7 +5,8 @@
  */
 import type { Kernel } from "../src/kernel";
 import type { RegistryEntry } from "../src/registry";
-import { redactValue, secretsOf } from "../src/redact";
+import { secretsOf } from "../src/redact";
+import { redactValue } from "../plugins/_kits/redaction/index";
 
 /** One plugin of the resolved list. */
 export interface InspectedPlugin {

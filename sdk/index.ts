@@ -126,7 +126,14 @@ export {
 // Helpers the built-in plugins share and that plugin authors use too, from the kits that own them.
 export { isInside, resolveReal } from "../plugins/_kits/paths/index";
 export { estimateTokens, IMAGE_TOKENS } from "../plugins/_kits/compaction/index";
+// Redaction of whole values (moved out of the kernel in 0.2; same names).
+export { redactValue, redactStrings } from "../plugins/_kits/redaction/index";
 export { SourcesSchema } from "../plugins/_kits/sources/index";
 export type { SystemCompactBoundaryMessage } from "../plugins/compaction-summarize/index";
 export type { SystemMicrocompactMessage } from "../plugins/compaction-micro/index";
-export type { SystemSessionWriteFailedMessage } from "../plugins/sessions/index";
+export type {
+  SystemSessionWriteFailedMessage,
+  SessionLoadRequest,
+  LoadedSession,
+  SessionLoader,
+} from "../plugins/sessions/index";

@@ -4,8 +4,7 @@
  *
  * validate (schema, then the tool's validateInput) → tool.beforeCall (rewrite / block) →
  * tool.permission (votes; a deny is final) → the tool's preconditions, then tool.ask (when the
- * verdict is ask) → execute →
- * tool.afterCall. Execute is bounded by a time limit and the run's abort (tool-bound.ts). `beforeCall` runs before the permission vote so that permission judges the
+ * verdict is ask) → tool.allowed (the verdict is final) → execute → tool.afterCall. Execute is bounded by a time limit and the run's abort (tool-bound.ts). `beforeCall` runs before the permission vote so that permission judges the
  * input that will actually run (a PreToolUse rewrite cannot smuggle anything past the rules).
  */
 import { z } from "zod";
@@ -201,6 +200,8 @@ export async function runToolCall(
       return await deny(message);
     }
     if (run.abortSignal.aborted) return refuse(aborted(), call.input, tool);
+    stage = "tool.allowed";
+    await hooks.tool.allowed.promise(verdict, call);
 
     stage = "execute";
     announce(call.input);

@@ -28,21 +28,6 @@ import type {
 import type { UbiquityConfig } from "./config/schema";
 import type { UserContentParts } from "./live";
 
-/** What `session.load` is asked for: a session id (`resume`), or the latest session of a folder (`continueConversation`). */
-export interface SessionLoadRequest {
-  sessionId?: string;
-  latest: boolean;
-  cwd: string;
-  /** With `forkSession`: the run gets a new id and the stored session stays untouched. */
-  fork: boolean;
-}
-
-/** A stored session, replayed as conversation. */
-export interface LoadedSession {
-  sessionId: string;
-  history: ModelMessage[];
-}
-
 /** The prompt entering a turn; `turn.prompt` taps may add context or block it. */
 export interface TurnPrompt {
   text: string;
@@ -89,6 +74,8 @@ export interface ModelRef {
   spec: string;
   role: "main" | "fallback" | "compact" | "subagent";
   options: ResolvedOptions;
+  /** The run the model is resolved for. */
+  run: RunContext;
 }
 
 /**
@@ -203,6 +190,8 @@ export interface CompactState {
   reported?: { inputTokens: number; messages: number };
   /** Set by a tier that changed the history. */
   changed: boolean;
+  /** What each tier that changed the history did: the kernel fires `context.compacted` for each once the tiers ran. */
+  compactions?: CompactInfo[];
 }
 
 /** What `context.compacted` observers receive. */
@@ -244,72 +233,92 @@ export type KernelEvent =
   | { type: "warning"; source: string; message: string }
   | PluginEvents[keyof PluginEvents];
 
+/**
+ * How a tap is ordered besides its `stage` (the options every hook takes, next to `name` and
+ * `stage`): `order: "first"` / `"last"` runs it before / after every tap without one, whatever
+ * their stage (Rollup's `order: "pre" | "post"`); `before` / `after` name plugins whose taps on
+ * the same hook it runs before / after (a plugin not in the list is ignored). Ties keep plugin order.
+ */
+export interface TapOrder {
+  order?: "first" | "last";
+  before?: string | string[];
+  after?: string | string[];
+}
+
+// The constructors, each taking the tap options `TapOrder` adds (the hook types come from them).
+type Args = unknown[];
+const sync = <T extends Args>(...names: string[]) => new SyncHook<T, void, TapOrder>(names as never);
+const syncWaterfall = <T extends Args>(...names: string[]) => new SyncWaterfallHook<T, T[0], TapOrder>(names as never);
+const series = <T extends Args>(...names: string[]) => new AsyncSeriesHook<T, TapOrder>(names as never);
+const parallel = <T extends Args>(...names: string[]) => new AsyncParallelHook<T, TapOrder>(names as never);
+const waterfall = <T extends Args>(...names: string[]) =>
+  new AsyncSeriesWaterfallHook<T, T[0], TapOrder>(names as never);
+const bail = <T extends Args, R>(...names: string[]) =>
+  new AsyncSeriesBailHook<T, R | undefined, TapOrder>(names as never);
+
 /** Build a fresh, frozen hook catalogue (one per kernel). */
 export function createHooks() {
   return Object.freeze({
     kernel: Object.freeze({
       /** Rewrite the options before validation defaults are applied (waterfall). */
-      config: new SyncWaterfallHook<[UbiquityConfig]>(["config"]),
+      config: syncWaterfall<[UbiquityConfig]>("config"),
       /** The final options, once (sync). */
-      configResolved: new SyncHook<[ResolvedOptions]>(["options"]),
+      configResolved: sync<[ResolvedOptions]>("options"),
       /** Async start-up: MCP connect, skill scan, price load. The hooks are sealed from here on. */
-      ready: new AsyncSeriesHook<[Kernel]>(["kernel"]),
+      ready: series<[Kernel]>("kernel"),
       /** Tear-down, in parallel; a failing tap is logged, the others still run. */
-      dispose: new AsyncParallelHook<[Kernel]>(["kernel"]),
+      dispose: parallel<[Kernel]>("kernel"),
     }),
     session: Object.freeze({
-      /** Load a stored session (by id, or the latest for the cwd): the first store that knows it answers (bail). */
-      load: new AsyncSeriesBailHook<[SessionLoadRequest, RunContext], LoadedSession | undefined>(["request", "run"]),
       /** A run is starting (series). */
-      start: new AsyncSeriesHook<[RunContext]>(["run"]),
+      start: series<[RunContext]>("run"),
       /** A run ended; observers only (parallel, isolated). */
-      end: new AsyncParallelHook<[RunContext, ResultMessage]>(["run", "result"]),
+      end: parallel<[RunContext, ResultMessage]>("run", "result"),
     }),
     turn: Object.freeze({
       /** The prompt entering a turn (waterfall; may add context or block). */
-      prompt: new AsyncSeriesWaterfallHook<[TurnPrompt, RunContext]>(["prompt", "run"]),
+      prompt: waterfall<[TurnPrompt, RunContext]>("prompt", "run"),
       /** System prompt sections, once per turn, in SYSTEM_STAGE order (waterfall). */
-      system: new AsyncSeriesWaterfallHook<[SystemSection[], RunContext]>(["sections", "run"]),
+      system: waterfall<[SystemSection[], RunContext]>("sections", "run"),
       /** The model stopped calling tools: a tap may send it back with a prompt (bail). */
-      stop: new AsyncSeriesBailHook<[StopInfo, RunContext], StopDecision | undefined>(["info", "run"]),
+      stop: bail<[StopInfo, RunContext], StopDecision>("info", "run"),
       /** A turn finished; observers only (parallel, isolated). */
-      end: new AsyncParallelHook<[TurnInfo, RunContext]>(["turn", "run"]),
+      end: parallel<[TurnInfo, RunContext]>("turn", "run"),
     }),
     model: Object.freeze({
-      /** Model string to `LanguageModel`: the first provider plugin that knows it answers (bail). */
-      resolve: new AsyncSeriesBailHook<[ModelRef, Kernel], Exclude<LanguageModel, string> | undefined>([
-        "ref",
-        "kernel",
-      ]),
+      /** Model string to `LanguageModel`: the first provider plugin that knows it answers (bail; `ref.run` is the run). */
+      resolve: bail<[ModelRef, Kernel], Exclude<LanguageModel, string>>("ref", "kernel"),
       /** Build up the request in REQUEST_STAGE order (waterfall). */
-      request: new AsyncSeriesWaterfallHook<[ModelRequest, RunContext]>(["request", "run"]),
+      request: waterfall<[ModelRequest, RunContext]>("request", "run"),
       /** A response arrived: usage, cost, cache-break detection (series, isolated). */
-      response: new AsyncSeriesHook<[ModelResponse, RunContext]>(["response", "run"]),
+      response: series<[ModelResponse, RunContext]>("response", "run"),
       /** A call failed: retry, fall back, or compact-and-retry (bail). */
-      error: new AsyncSeriesBailHook<[ModelErrorInfo, RunContext], ModelRecovery | undefined>(["error", "run"]),
+      error: bail<[ModelErrorInfo, RunContext], ModelRecovery>("error", "run"),
     }),
     tool: Object.freeze({
       /** The tools offered this turn, in offer order (waterfall: availability). */
-      list: new AsyncSeriesWaterfallHook<[Tool[], RunContext]>(["tools", "run"]),
+      list: waterfall<[Tool[], RunContext]>("tools", "run"),
       /** Votes on one call (waterfall; a deny from any tap is final whatever the order). */
-      permission: new AsyncSeriesWaterfallHook<[PermissionVerdict, ToolCall]>(["verdict", "call"]),
+      permission: waterfall<[PermissionVerdict, ToolCall]>("verdict", "call"),
       /** Answer an `ask` verdict (bail; no answer means deny). */
-      ask: new AsyncSeriesBailHook<[PermissionVerdict, ToolCall], PermissionResult | undefined>(["verdict", "call"]),
+      ask: bail<[PermissionVerdict, ToolCall], PermissionResult>("verdict", "call"),
       /** Before the tool runs: rewrite the input or block (waterfall). */
-      beforeCall: new AsyncSeriesWaterfallHook<[BeforeCall, ToolCall]>(["state", "call"]),
+      beforeCall: waterfall<[BeforeCall, ToolCall]>("state", "call"),
+      /** The verdict is final and allows the call (asked or not): the last point before it runs (series; a throw refuses it). */
+      allowed: series<[PermissionVerdict, ToolCall]>("verdict", "call"),
       /** After the tool ran: rewrite its output (waterfall). */
-      afterCall: new AsyncSeriesWaterfallHook<[ToolOutput, ToolCall]>(["output", "call"]),
+      afterCall: waterfall<[ToolOutput, ToolCall]>("output", "call"),
       /** A call was denied (by a rule, a mode, a handler or a failing check); observers only. */
-      denied: new AsyncSeriesHook<[PermissionDenial, ToolCall]>(["denial", "call"]),
+      denied: series<[PermissionDenial, ToolCall]>("denial", "call"),
     }),
     context: Object.freeze({
       /** Shrink the history, one COMPACT_STAGE per tier (waterfall; a tier skips when under budget). */
-      compact: new AsyncSeriesWaterfallHook<[CompactState, RunContext]>(["state", "run"]),
-      /** A compaction happened (series). */
-      compacted: new AsyncSeriesHook<[CompactInfo, RunContext]>(["info", "run"]),
+      compact: waterfall<[CompactState, RunContext]>("state", "run"),
+      /** A compaction happened: fired by the kernel for each of `CompactState.compactions` once the tiers ran (series). */
+      compacted: series<[CompactInfo, RunContext]>("info", "run"),
     }),
-    /** The observe-only firehose: every message and kernel event (sync, isolated). */
-    event: new SyncHook<[KernelEvent]>(["event"]),
+    /** The observe-only firehose: every message and kernel event, with the run it belongs to (sync, isolated). */
+    event: sync<[KernelEvent, RunContext | undefined]>("event", "run"),
   });
 }
 

@@ -7,6 +7,7 @@ import {
   type KernelEvent,
   type ModelProvider,
   type PermissionVerdict,
+  type TapOrder,
 } from "./hooks";
 import { Registry, type RegistryApi } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
@@ -34,6 +35,7 @@ export interface TapDescription {
   name: string;
   stage: number;
   type: string;
+  order?: "first" | "last";
 }
 
 /** The kernel: hooks, registries, the resolved plugin list and the options of one product instance. */
@@ -55,16 +57,18 @@ export interface Kernel {
   ready(): Promise<void>;
   /** Run `kernel.dispose` once. */
   dispose(): Promise<void>;
-  /** Fire an `event` (observers are isolated). */
-  emit(event: KernelEvent): void;
+  /** Fire an `event`, with the run it belongs to when there is one (observers are isolated). */
+  emit(event: KernelEvent, run?: RunContext): void;
 }
 
-interface TapRecord {
+interface TapRecord extends TapOrder {
   name: string;
   stage?: number;
   type: "sync" | "async" | "promise";
   fn: (...args: unknown[]) => unknown;
   owner?: string;
+  /** `before` as the kernel orders it (tapable's own `before` names taps, not plugins). */
+  runsBefore?: string[];
 }
 /** The shape of any tapable hook, as the interceptor sees it. */
 interface AnyHook {
@@ -255,6 +259,7 @@ class KernelImpl implements Kernel {
         this.#applying = undefined;
       }
     }
+    for (const [name, hook] of eachHook(this.hooks)) orderTaps(name, hook);
 
     const rewritten = this.hooks.kernel.config.call(merged as UbiquityConfig) as Record<string, unknown>;
     if (rewritten !== merged) validateConfig(rewritten, claimed, undefined, listed);
@@ -344,10 +349,8 @@ class KernelImpl implements Kernel {
             `plugin ${owner} used tapAsync on ${hookName}; use tapPromise (or tap for sync work)`,
           );
         }
-        if ((tap as { before?: unknown }).before !== undefined) {
-          throw new HookUsageError(
-            `plugin ${owner} used "before" on ${hookName}; order taps with a stage constant from stages.ts`,
-          );
+        if (tap.order !== undefined && tap.order !== "first" && tap.order !== "last") {
+          throw new HookUsageError(`plugin ${owner} tapped ${hookName} with order ${tap.order}; use "first" or "last"`);
         }
         const fn = tap.fn;
         // A failure is attributed to the plugin and hook; an observer's is logged and ignored.
@@ -371,7 +374,8 @@ class KernelImpl implements Kernel {
             : // The executor calls the tap at once, as tapable would; a synchronous throw rejects.
               (...args: unknown[]) =>
                 denied(args) ? Promise.resolve(args[0]) : new Promise((done) => done(fn(...args))).catch(failed);
-        return Object.assign(tap, { fn: wrapped, owner });
+        const runsBefore = [tap.before ?? []].flat();
+        return Object.assign(tap, { fn: wrapped, owner, before: undefined, runsBefore });
       },
     });
   }
@@ -388,13 +392,14 @@ class KernelImpl implements Kernel {
         name: t.name,
         stage: t.stage ?? 0,
         type: t.type,
+        ...(t.order ? { order: t.order } : {}),
       }));
     }
     return out;
   }
 
-  emit(event: KernelEvent) {
-    if (this.hooks.event.taps.length > 0) this.hooks.event.call(event);
+  emit(event: KernelEvent, run?: RunContext) {
+    if (this.hooks.event.taps.length > 0) this.hooks.event.call(event, run);
   }
 
   ready() {
@@ -407,6 +412,43 @@ class KernelImpl implements Kernel {
     this.#disposed ??= this.hooks.kernel.dispose.promise(this);
     return this.#disposed;
   }
+}
+
+/**
+ * Put a hook's taps in run order once every plugin tapped: `order` first, then stage, then
+ * `before`/`after` constraints (a tap waits for the taps it must follow), ties in plugin order.
+ */
+function orderTaps(hookName: string, hook: AnyHook) {
+  if (!hook.taps.some((t) => t.order || t.runsBefore?.length || t.after)) return;
+  const rank = (t: TapRecord) => (t.order === "first" ? 0 : t.order === "last" ? 2 : 1);
+  const base = hook.taps
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => rank(a.t) - rank(b.t) || (a.t.stage ?? 0) - (b.t.stage ?? 0) || a.i - b.i)
+    .map((x) => x.t);
+  // `a` must run before `b`: `a` names b's plugin in `before`, or `b` names a's in `after`.
+  const precedes = (a: TapRecord, b: TapRecord) =>
+    a.owner !== b.owner && (!!a.runsBefore?.includes(b.owner!) || [b.after ?? []].flat().includes(a.owner!));
+  // A tap moves just before the first tap it must precede, or just after the last it must follow.
+  const at = (t: TapRecord, plugins: string[] | undefined, pick: (...n: number[]) => number, shift: number) => {
+    const found = base.flatMap((u, j) => (u.owner !== t.owner && plugins?.includes(u.owner!) ? [j] : []));
+    return found.length ? pick(...found) + shift : undefined;
+  };
+  const key = new Map(
+    base.map((t, i) => [t, at(t, t.runsBefore, Math.min, -0.5) ?? at(t, [t.after ?? []].flat(), Math.max, 0.5) ?? i]),
+  );
+  const pending = [...base].sort((a, b) => key.get(a)! - key.get(b)!);
+  const sorted: TapRecord[] = [];
+  while (pending.length > 0) {
+    const next = pending.findIndex((t) => !pending.some((u) => precedes(u, t)));
+    if (next < 0) {
+      const plugins = [...new Set(pending.map((t) => t.owner))].join(", ");
+      throw new HookUsageError(`the before/after orders of ${plugins} on ${hookName} contradict each other; drop one`);
+    }
+    sorted.push(...pending.splice(next, 1));
+  }
+  hook.taps.splice(0, hook.taps.length, ...sorted);
+  // tapable compiles a hook's calls on first use: a hook already called (an `event`) must compile again.
+  (hook as { _resetCompilation?: () => void })._resetCompilation?.();
 }
 
 /** Build a kernel from presets, plugins, `disable` and options. Throws on a bad config. */

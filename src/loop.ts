@@ -249,8 +249,10 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
       const last = sent.record;
       const reported =
         last?.history === run.history ? { inputTokens: last.inputTokens, messages: last.messages } : undefined;
-      const compact = await hooks.context.compact.promise({ messages: run.history, reported, changed: false }, run);
+      const state = { messages: run.history, reported, changed: false, compactions: [] };
+      const compact = await hooks.context.compact.promise(state, run);
       if (compact.changed) run.history = compact.messages;
+      for (const info of compact.compactions ?? []) await hooks.context.compacted.promise(info, run);
       const sentLength = run.history.length;
       let step: ModelCall;
       try {

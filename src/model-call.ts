@@ -72,7 +72,7 @@ export function requestedModel(
 /** Resolve a model string through `model.resolve` (the offline `test` model needs no plugin). */
 export async function resolveModel(run: RunContext, spec: string | Model, role: ModelRef["role"]): Promise<Model> {
   if (typeof spec !== "string") return spec;
-  const model = await run.kernel.hooks.model.resolve.promise({ spec, role, options: run.options }, run.kernel);
+  const model = await run.kernel.hooks.model.resolve.promise({ spec, role, options: run.options, run }, run.kernel);
   if (model) return model;
   if (spec === "test") return testModel();
   if (!hasTaps(run.kernel.hooks.model.resolve)) {

@@ -76,7 +76,7 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
 
 // A key *ending* in one of these names a secret (apiKey, x-api-key, accessToken, secretAccessKey,
 // Authorization); counts such as maxTokens or cacheReadTokens do not.
-const SECRET_KEY = /(key|keyid|token|secret|password|passwd|authorization|credentials?|cookie)$/i;
+export const SECRET_KEY = /(key|keyid|token|secret|password|passwd|authorization|credentials?|cookie)$/i;
 
 /** Options as secretsOf reads them: any object (every option is looked at). */
 export type SecretBearingOptions = object;
@@ -137,31 +137,6 @@ export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) if (s) out = out.split(s).join("[redacted]");
   return out;
-}
-
-/** A deep copy of `value` with secret-named keys and known secret strings masked. */
-export function redactValue<T>(value: T, secrets: readonly string[] = []): T {
-  return redactDeep(value, secrets, true);
-}
-
-/** A deep copy of `value` with the given secrets masked in every string (keys and shape untouched). */
-export function redactStrings<T>(value: T, secrets: readonly string[]): T {
-  return secrets.length === 0 ? value : redactDeep(value, secrets, false);
-}
-
-/** The walk of both: plain objects and arrays are copied, strings masked; with `byKey`, a secret-named key's value is masked whole. */
-function redactDeep<T>(value: T, secrets: readonly string[], byKey: boolean): T {
-  const walk = (v: unknown, key?: string): unknown => {
-    if (byKey && key !== undefined && SECRET_KEY.test(key) && (typeof v === "string" || typeof v === "number"))
-      return "[redacted]";
-    if (typeof v === "string") return redactText(v, secrets);
-    if (Array.isArray(v)) return v.map((x) => walk(x));
-    if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
-    }
-    return v;
-  };
-  return walk(value) as T;
 }
 
 /**

@@ -147,7 +147,7 @@ export function createRun(init: CreateRunInit): RunContext {
       const full = stamp({ ...extra, ...message } as MessageInit, run.sessionId) as Message;
       sink(full);
       lastSent.set(sink, full);
-      init.kernel.emit({ type: "message", message: full });
+      init.kernel.emit({ type: "message", message: full }, run);
       return full;
     },
   };

@@ -54,8 +54,10 @@ export const ASK_STAGE = Object.freeze({
   HANDLER: 100,
 });
 
-/** Stages of `turn.prompt`: context is added first, then the prompt is recorded as sent. */
+/** Stages of `turn.prompt`: the prompt is expanded, context is added, then the prompt is recorded as sent. */
 export const PROMPT_STAGE = Object.freeze({
+  /** Rewrite the prompt itself before anyone adds context to it (slash commands, MCP resource mentions). */
+  EXPAND: -100,
   /** Add context ahead of the prompt, or block it (hooks, todos carry-over). */
   CONTEXT: 0,
   /** Observe the final prompt (transcripts). */

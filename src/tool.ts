@@ -29,6 +29,14 @@ export interface ToolContext {
   run?: RunContext;
 }
 
+/**
+ * What a tool does, declared by the tool so other plugins need not list tool names: `read` (files,
+ * no change), `search` (find files or text), `edit` (writes files), `execute` (runs commands),
+ * `network` (reaches the network), `other`. Advisory: what a kind makes a plugin do must never
+ * widen what a call may do (permissions still judge by rule and name).
+ */
+export type ToolKind = "read" | "search" | "edit" | "execute" | "network" | "other";
+
 /** The permission opinion a tool may give about one call (undefined = no opinion). */
 export type ToolPermission = PermissionResult | { behavior: "ask"; message: string } | undefined;
 
@@ -54,6 +62,8 @@ export abstract class Tool<S extends z.ZodType = z.ZodType> {
   maxResultChars?: number;
   /** Longest a call may run (ms; `Infinity`: no limit), over `toolTimeoutMs`; `toolTimeouts` wins over it. */
   timeoutMs?: number;
+  /** What the tool does (see `ToolKind`); unset reads as `other`. */
+  kind?: ToolKind;
 
   /** True when this call cannot change anything (plan mode lets it run). */
   isReadOnly(_input: z.output<S>): boolean {

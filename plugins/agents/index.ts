@@ -20,7 +20,7 @@ import {
   warnOnce,
 } from "../_kits/sources/index";
 import { homedir } from "node:os";
-import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import { type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";
@@ -67,9 +67,6 @@ export { narrowMode, DEFAULT_AGENT_MAX_TURNS } from "./narrow";
 
 /** The plugin's name (also the owner of the Agent tool). */
 export const NAME = "ubiquity:agents";
-
-/** Stage of the subagent note: after `appendSystemPrompt`, so a subagent's prompt ends with it. */
-export const SUBAGENT_NOTE_STAGE = SYSTEM_STAGE.APPEND + 100;
 
 /** The last section of every subagent's system prompt. */
 export const SUBAGENT_NOTE =
@@ -299,7 +296,8 @@ export const agentsPlugin = definePlugin(function agents() {
         });
       });
 
-      kernel.hooks.turn.system.tap({ name: NAME, stage: SUBAGENT_NOTE_STAGE }, (sections: SystemSection[], run) =>
+      // Last, after `appendSystemPrompt`: a subagent's prompt ends with the note.
+      kernel.hooks.turn.system.tap({ name: NAME, order: "last" }, (sections: SystemSection[], run) =>
         run.agent
           ? [
               ...sections,

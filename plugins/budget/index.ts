@@ -10,7 +10,7 @@
  * every later one is too, so a parent never carries on spending after its subagent hit the cap.
  * A model with no known price under `maxBudgetUsd` is refused before its first request.
  */
-import { ERROR_STAGE, REQUEST_STAGE, RunEnd, type ModelRequest, type RunContext } from "../../src/index";
+import { REQUEST_STAGE, RunEnd, type ModelRequest, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getPricingApi, type PricingResolvedOptions } from "../pricing/api";
 import { budgetOptions, type BudgetResolvedOptions } from "./options";
@@ -156,7 +156,7 @@ export const budgetPlugin = definePlugin(() => ({
     });
 
     // Reached only when no earlier tap recovered the call: it failed for good, its reservation goes.
-    kernel.hooks.model.error.tap({ name: NAME, stage: ERROR_STAGE.FALLBACK + 1000 }, (info, run) => {
+    kernel.hooks.model.error.tap({ name: NAME, order: "last" }, (info, run) => {
       release(stateOf(rootOf(run)), run, info.request.purpose ?? "turn");
       return undefined;
     });

@@ -8,7 +8,7 @@
  * also prunes the store of checkpoints older than `keepDays`, in the background.
  */
 import { existsSync } from "node:fs";
-import { PERMISSION_STAGE, type Kernel, type PluginContext, type RunContext } from "../../src/index";
+import { type Kernel, type PluginContext, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { isInside, resolveReal } from "../_kits/paths/index";
 import type { ToolCall } from "../../src/index";
@@ -36,12 +36,8 @@ export type {
 /** The plugin's name. */
 export const NAME = "ubiquity:checkpoints";
 
-/**
- * Stage of the `tool.permission` tap that snapshots: after every vote (rules, modes, observers),
- * so a call already denied takes no snapshot. A call still to be asked about takes it before the
- * question: nothing has written yet, so the snapshot is the same either way.
- */
-export const SNAPSHOT_STAGE = PERMISSION_STAGE.OBSERVE + 100;
+// The snapshot is taken at `tool.allowed`: once the verdict is final (rules, modes, the person's
+// answer), before the tool runs, so a denied call takes none.
 
 interface RunState {
   lock?: string;
@@ -151,19 +147,18 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
         context.state.prompts.delete(run.sessionId);
       });
 
-      kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: SNAPSHOT_STAGE }, async (verdict, call) => {
-        if (verdict.behavior === "deny") return verdict;
+      kernel.hooks.tool.allowed.tapPromise(NAME, async (_verdict, call) => {
         const settings = settingsOf(call.run);
-        if (!settings) return verdict;
+        if (!settings) return;
         let readOnly = false;
         try {
           readOnly = call.tool.isReadOnly(call.input) === true;
         } catch {
           // a tool that cannot say is treated as writing
         }
-        if (readOnly) return verdict;
+        if (readOnly) return;
         const { top, main, uuid } = anchorOf(context.state, call);
-        if (!uuid || context.run(top).off) return verdict;
+        if (!uuid || context.run(top).off) return;
         const taken = context.run(top).taken;
         let pending = taken.get(uuid);
         if (!pending) {
@@ -218,7 +213,6 @@ export const checkpointsPlugin = definePlugin(function checkpoints() {
           taken.set(uuid, pending);
         }
         await pending;
-        return verdict;
       });
     },
   };

@@ -122,7 +122,7 @@ export const commandsPlugin = definePlugin(function commands() {
 
       // Before the other taps (UserPromptSubmit hooks, todos): they see the prompt the model will get.
       kernel.hooks.turn.prompt.tapPromise(
-        { name: NAME, stage: PROMPT_STAGE.CONTEXT - 10 },
+        { name: NAME, stage: PROMPT_STAGE.EXPAND },
         async (prompt: TurnPrompt, run: RunContext) => {
           if (prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
           const match = INVOCATION.exec(prompt.text.trim());

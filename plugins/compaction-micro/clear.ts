@@ -6,10 +6,15 @@
  * silently rewrite what the model believes about the task.
  */
 import type { ModelMessage, ToolModelMessage } from "ai";
+import type { Tool, ToolKind } from "../../src/index";
 import { estimateTokens } from "../_kits/compaction/index";
 
-/** Tools whose results are pure observation, and so safe to clear once they are old. */
-export const CLEARABLE_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Bash", "Glob", "Grep"]);
+/** Kinds of tools whose results are observation the tool can give again, and so safe to clear once they are old. */
+export const CLEARABLE_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>(["read", "search", "edit", "execute"]);
+
+/** The names of the tools in `tools` whose results may be cleared (their kind is clearable). */
+export const clearableTools = (tools: readonly Tool[]): ReadonlySet<string> =>
+  new Set(tools.filter((t) => t.kind !== undefined && CLEARABLE_KINDS.has(t.kind)).map((t) => t.name));
 
 /** What a cleared result says instead of its content. */
 export const CLEARED_MARKER = "[Old tool result content cleared to save context; run the tool again if you need it]";
@@ -38,13 +43,17 @@ function clearedOutput(part: ResultPart): ResultPart["output"] {
 }
 
 /** Clear every eligible result except the newest `keepRecent` eligible ones and those answering the latest response. */
-export function microcompact(history: readonly ModelMessage[], keepRecent: number): Microcompaction {
+export function microcompact(
+  history: readonly ModelMessage[],
+  keepRecent: number,
+  clearable: ReadonlySet<string>,
+): Microcompaction {
   // Positions of eligible results, oldest first: [message index, part index].
   const eligible: [number, number][] = [];
   history.forEach((message, i) => {
     if (message.role !== "tool") return;
     message.content.forEach((part, j) => {
-      if (part.type === "tool-result" && CLEARABLE_TOOLS.has(part.toolName)) eligible.push([i, j]);
+      if (part.type === "tool-result" && clearable.has(part.toolName)) eligible.push([i, j]);
     });
   });
   // Results answering the latest response are ones the model has not seen yet: never cleared,

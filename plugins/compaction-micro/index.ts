@@ -8,7 +8,7 @@
 import { COMPACT_STAGE, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { budgetFor, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
-import { CLEARED_MARKER, microcompact } from "./clear";
+import { CLEARED_MARKER, clearableTools, microcompact } from "./clear";
 import { microcompactionOptions } from "./options";
 import type { MicrocompactionResolvedOptions } from "./options";
 
@@ -42,6 +42,7 @@ export const microcompactionPlugin = definePlugin(() => ({
         const result = microcompact(
           state.messages,
           (run.options as MicrocompactionResolvedOptions).microcompactKeepRecent ?? DEFAULT_KEEP_RECENT,
+          clearableTools(run.kernel.registries.tools.values()),
         );
         if (result.cleared === 0) return { ...state, estimatedTokens: tokensBefore };
         const estimatedTokens = Math.max(0, tokensBefore - result.tokensSaved);
@@ -53,11 +54,12 @@ export const microcompactionPlugin = definePlugin(() => ({
           toolUseIds: result.toolUseIds,
           replacement: CLEARED_MARKER,
         });
-        await kernel.hooks.context.compacted.promise(
+        // The kernel fires context.compacted for what the tiers report, once they all ran.
+        const compactions = [
+          ...(state.compactions ?? []),
           { tier: "micro", tokensBefore, tokensAfter: estimatedTokens },
-          run,
-        );
-        return { messages: result.messages, estimatedTokens, changed: true };
+        ];
+        return { ...state, messages: result.messages, estimatedTokens, changed: true, compactions };
       },
     );
 
@@ -68,7 +70,7 @@ export const microcompactionPlugin = definePlugin(() => ({
 }));
 
 export default microcompactionPlugin;
-export { microcompact, CLEARABLE_TOOLS, CLEARED_MARKER, type Microcompaction } from "./clear";
+export { microcompact, CLEARABLE_KINDS, clearableTools, CLEARED_MARKER, type Microcompaction } from "./clear";
 export {
   budgetFor,
   resolveContextWindow,

@@ -147,8 +147,8 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
             message: summary,
             extra: { trigger: "auto", tokensBefore, tokensAfter },
           });
-        await kernel.hooks.context.compacted.promise({ tier: "summarize", tokensBefore, tokensAfter, summary }, run);
-        return { messages, estimatedTokens: tokensAfter, changed: true };
+        const compactions = [...(state.compactions ?? []), { tier: "summarize", tokensBefore, tokensAfter, summary }];
+        return { ...state, messages, estimatedTokens: tokensAfter, changed: true, compactions };
       },
     );
 

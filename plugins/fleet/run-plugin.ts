@@ -11,15 +11,7 @@
  */
 import type { AssistantModelMessage, ToolResultPart } from "ai";
 import { z } from "zod";
-import {
-  PROMPT_STAGE,
-  REQUEST_STAGE,
-  RunEnd,
-  runToolCall,
-  type Kernel,
-  type RunContext,
-  type Tool,
-} from "../../src/index";
+import { REQUEST_STAGE, RunEnd, runToolCall, type Kernel, type RunContext, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { InFlightCall } from "./in-flight";
 import "./result-subtypes";
@@ -94,7 +86,7 @@ export function tapTakeover(kernel: Kernel, name: string, calls: readonly InFlig
   if (calls.length === 0) return;
   let answered = false;
   // Before every other prompt tap: the answers precede the prompt in the transcript and history.
-  kernel.hooks.turn.prompt.tapPromise({ name, stage: PROMPT_STAGE.CONTEXT - 100 }, async (prompt, run) => {
+  kernel.hooks.turn.prompt.tapPromise({ name, order: "first" }, async (prompt, run) => {
     if (answered || run.agent) return prompt;
     answered = true;
     await answer(run, calls);

@@ -176,12 +176,15 @@ export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(optio
       });
 
       // After the commands plugin (an MCP prompt's text may mention resources too), before the hooks see the prompt.
-      kernel.hooks.turn.prompt.tapPromise({ name: NAME, stage: PROMPT_STAGE.CONTEXT - 5 }, async (prompt, run) => {
-        if (!features || prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
-        const changed = await features.resources.changedFor(run);
-        const next = changed.length ? { ...prompt, context: [...prompt.context, ...changed] } : prompt;
-        return features.resources.expandMentions(next, run);
-      });
+      kernel.hooks.turn.prompt.tapPromise(
+        { name: NAME, stage: PROMPT_STAGE.EXPAND, after: "ubiquity:commands" },
+        async (prompt, run) => {
+          if (!features || prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
+          const changed = await features.resources.changedFor(run);
+          const next = changed.length ? { ...prompt, context: [...prompt.context, ...changed] } : prompt;
+          return features.resources.expandMentions(next, run);
+        },
+      );
 
       kernel.hooks.session.end.tap(NAME, (run) => {
         features?.resources.release(run);

@@ -177,7 +177,7 @@ export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (o
       });
 
       // After the built-in run sections, so the section they emit is replaced rather than duplicated.
-      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN + 10 }, (sections: SystemSection[], run) => {
+      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[], run) => {
         const section = { id: "permissions", text: modeNote(api.modeOf(run), policyFor(run.options)) };
         const at = sections.findIndex((s) => s.id === "permissions");
         return at === -1 ? [...sections, section] : sections.map((s, i) => (i === at ? section : s));

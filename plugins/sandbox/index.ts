@@ -41,8 +41,8 @@ export const NAME = "ubiquity:sandbox";
 /** The tools that write files in the SDK process (judged by the permission engine, not sandboxed). */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
-/** Stage of the autoAllowBash vote: after the rules, so deny and ask rules have spoken. */
-export const AUTO_ALLOW_STAGE = PERMISSION_STAGE.RULES + 100;
+/** The autoAllowBash vote comes after the permissions plugin's rules, so deny and ask rules have spoken. */
+const AUTO_ALLOW_TAP = { name: NAME, stage: PERMISSION_STAGE.RULES, after: "ubiquity:permissions" };
 
 /** Options of the sandbox plugin (the policy itself is the run's `sandbox` option). */
 export const SandboxPluginOptions = z.strictObject({
@@ -129,7 +129,7 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       await runtime?.close();
     });
 
-    kernel.hooks.tool.permission.tap({ name: NAME, stage: AUTO_ALLOW_STAGE }, (verdict: PermissionVerdict, call) => {
+    kernel.hooks.tool.permission.tap(AUTO_ALLOW_TAP, (verdict: PermissionVerdict, call) => {
       if (!runtime?.settings.autoAllowBash || verdict.behavior !== "ask" || call.toolName !== "Bash") return verdict;
       // An ask rule the user wrote stands; only "not pre-approved" becomes "runs sandboxed".
       if (verdict.rule !== undefined) return verdict;
@@ -191,7 +191,7 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       };
     });
 
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN + 20 }, (sections: SystemSection[]) => {
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[]) => {
       if (!runtime) return sections;
       return [...sections.filter((s) => s.id !== "sandbox"), { id: "sandbox", text: sandboxNote(runtime.settings) }];
     });

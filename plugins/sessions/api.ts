@@ -1,8 +1,10 @@
 /**
  * `getSessionsApi(kernel)`: how another plugin puts its own store behind the sessions plugin
- * (`ubiquity:sessions-postgres` does), finds the store a run or command uses, and waits for a
- * session's records to be stored (a worker checkpoints with it).
+ * (`ubiquity:sessions-postgres` does) or answers loads of sessions no store holds (`useLoader`),
+ * finds the store a run or command uses, and waits for a session's records to be stored (a
+ * worker checkpoints with it).
  */
+import type { ModelMessage } from "ai";
 import type { Kernel, ResolvedOptions, RunContext } from "../../src/index";
 import { storageRoot } from "../_kits/storage/index";
 import type { SessionBackend } from "./backend";
@@ -15,8 +17,33 @@ export type BackendFactory = (
   cwd: string,
 ) => SessionBackend | undefined;
 
+/** What a load asks for: a session id (`resume`), or the latest session of a folder (`continueConversation`). */
+export interface SessionLoadRequest {
+  sessionId?: string;
+  latest: boolean;
+  cwd: string;
+  /** With `forkSession`: the run gets a new id and the stored session stays untouched. */
+  fork: boolean;
+}
+
+/** A stored session, replayed as conversation. */
+export interface LoadedSession {
+  sessionId: string;
+  history: ModelMessage[];
+}
+
+/** Answers a load when it knows the session; undefined leaves it to the next loader. */
+export type SessionLoader = (request: SessionLoadRequest, run: RunContext) => Promise<LoadedSession | undefined>;
+
 /** The sessions plugin's extension points on one kernel. */
 export interface SessionsApi {
+  /**
+   * Answer loads after the plugin's own store (which answers first), in registration order: what
+   * `kernel.hooks.session.load` taps did before 0.2 (call it inside your plugin's `apply`).
+   */
+  useLoader(name: string, loader: SessionLoader): void;
+  /** Load the session `request` names: the store, then each loader, until one knows it. */
+  load(request: SessionLoadRequest, run: RunContext): Promise<LoadedSession | undefined>;
   /** Put a store in front of the JSONL files: the latest registered factory that answers wins. */
   useBackend(name: string, factory: BackendFactory): void;
   /** The store these options point at (the JSONL files under `sessionDir` unless a factory answers). */
@@ -44,9 +71,21 @@ export function createSessionsApi(
   kernel: Kernel,
   flush: (sessionId: string) => Promise<void>,
   transcriptPath: (run: RunContext) => string | undefined = () => undefined,
+  own?: SessionLoader,
 ): SessionsApi {
   const factories: { name: string; factory: BackendFactory }[] = [];
+  const loaders: { name: string; loader: SessionLoader }[] = own ? [{ name: "ubiquity:sessions", loader: own }] : [];
   const api: SessionsApi = {
+    useLoader(name, loader) {
+      loaders.push({ name, loader });
+    },
+    async load(request, run) {
+      for (const { loader } of loaders) {
+        const loaded = await loader(request, run);
+        if (loaded) return loaded;
+      }
+      return undefined;
+    },
     useBackend(name, factory) {
       factories.push({ name, factory });
     },

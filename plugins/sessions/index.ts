@@ -1,6 +1,6 @@
 /**
  * `ubiquity:sessions`: session transcripts as JSONL under `sessionDir` (one file per session,
- * appended as the run proceeds), and the `session.load` store that resumes, continues and forks
+ * appended as the run proceeds), and the session loader (`getSessionsApi(kernel).load`) that resumes, continues and forks
  * them. `persistSession: false` writes nothing (loading still works).
  */
 import { existsSync, mkdirSync } from "node:fs";
@@ -26,7 +26,7 @@ import { replay, takeTrailingPrompt } from "./replay";
 import { resumeSession } from "./resume";
 import { SessionStore } from "./store";
 import { TranscriptWriter } from "./writer";
-import { createSessionsApi } from "./api";
+import { createSessionsApi, type LoadedSession, type SessionLoader, type SessionLoadRequest } from "./api";
 import type { SessionBackend } from "./backend";
 import { sessionsOptions } from "./options";
 import type { SessionsResolvedOptions } from "./options";
@@ -47,7 +47,7 @@ export type { SessionInfo, SessionStoreOptions, StoredSession, ForkOptions, Tran
 export { StaleWriterError, isStaleWriterError } from "./backend";
 export type { SessionBackend, SessionAppender, TranscriptEntry, ForkedSession, ListOptions } from "./backend";
 export { getSessionsApi, jsonlBackendFor } from "./api";
-export type { SessionsApi, BackendFactory } from "./api";
+export type { SessionsApi, BackendFactory, SessionLoader, SessionLoadRequest, LoadedSession } from "./api";
 export { acquireLock, releaseLock, lockPathOf, heldElsewhere, type LockInfo } from "./lock";
 export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "./records";
 export type { TranscriptNoteEvent } from "./events";
@@ -78,8 +78,7 @@ export const NAME = "ubiquity:sessions";
  */
 export const RECORD_PROMPT_STAGE = PROMPT_STAGE.RECORD;
 
-/** Stage of the `session.start` tap that resumes a stored session: before every other tap, so they all see its id and history. */
-export const RESUME_STAGE = -1000;
+/** The `session.start` tap that resumes a stored session runs first (`order: "first"`), so every other tap sees its id and history. */
 
 interface RunState {
   /** The transcript this run appends to (the loaded one, or the fork's copy). */
@@ -126,6 +125,8 @@ export const sessionsPlugin = definePlugin(function sessions() {
         string,
         { writer: TranscriptWriter; runs: number; locked?: string; opened: Promise<void>; reported?: boolean }
       >();
+      // The store's own loader (set below, once the helpers it uses exist) answers loads first.
+      let loadOwn: SessionLoader = async () => undefined;
       const api = createSessionsApi(
         kernel,
         async (sessionId) => {
@@ -140,6 +141,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
           // A subagent's messages go to its session's transcript (subagents share the id).
           return context.run(run).path ?? writtenAt(run);
         },
+        (request, run) => loadOwn(request, run),
       );
       const writtenAt = (run: RunContext) =>
         writers.get(run.sessionId)?.writer.path ?? storeOf(run).pathFor(run.sessionId, run.cwd);
@@ -179,7 +181,7 @@ export const sessionsPlugin = definePlugin(function sessions() {
         );
       };
 
-      kernel.hooks.session.load.tapPromise(NAME, async (request, run) => {
+      loadOwn = async (request: SessionLoadRequest, run: RunContext): Promise<LoadedSession | undefined> => {
         const store = storeOf(run);
         const sessionId =
           request.sessionId ??
@@ -261,9 +263,9 @@ export const sessionsPlugin = definePlugin(function sessions() {
           sessionId: fork ? run.sessionId : found.sessionId,
           history: replay(records, { maxResultChars: (name) => caps.get(name) }),
         };
-      });
+      };
 
-      kernel.hooks.session.start.tapPromise({ name: NAME, stage: RESUME_STAGE }, resumeSession);
+      kernel.hooks.session.start.tapPromise({ name: NAME, order: "first" }, resumeSession);
 
       kernel.hooks.session.start.tapPromise(NAME, async (run) => {
         if (run.agent || (run.options as SessionsResolvedOptions).persistSession === false) return;

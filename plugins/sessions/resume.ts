@@ -1,10 +1,12 @@
 /**
  * `resume`, `continueConversation` and `forkSession`: before a run starts, the stored session
- * they name is replayed into its history through `session.load` (the first store that knows it
- * answers), and the run takes the session's id unless it forks.
+ * they name is replayed into its history through the sessions API's `load` (the store, then the
+ * loaders other plugins added: the first that knows it answers), and the run takes the
+ * session's id unless it forks.
  */
 import { RunEnd, type RunContext } from "../../src/index";
 import type { SessionsResolvedOptions } from "./options";
+import { getSessionsApi } from "./api";
 
 /** Replay the session `run`'s options ask for, if any (a subagent never resumes). */
 export async function resumeSession(run: RunContext): Promise<void> {
@@ -16,7 +18,7 @@ export async function resumeSession(run: RunContext): Promise<void> {
     cwd: run.cwd,
     fork: forkSession === true,
   };
-  const loaded = await run.kernel.hooks.session.load.promise(request, run);
+  const loaded = await getSessionsApi(run.kernel)?.load(request, run);
   if (!loaded && !resume) {
     // Nothing to continue in this folder yet: the first run starts the conversation (as in the original).
     run.logger.debug(`continueConversation: no stored session for ${run.cwd}, starting a new one`);

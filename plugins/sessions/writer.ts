@@ -14,7 +14,8 @@
  */
 import type { ModelMessage } from "ai";
 import type { Logger, TurnPrompt, UserMessage } from "../../src/index";
-import { describeError, redactStrings } from "../../src/index";
+import { describeError } from "../../src/index";
+import { redactStrings } from "../_kits/redaction/index";
 import { isStaleWriterError, type SessionAppender, type StaleWriterError, type TranscriptEntry } from "./backend";
 import type { PersistedMessage, TranscriptNote, TranscriptRecord } from "./records";
 

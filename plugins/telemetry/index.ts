@@ -10,15 +10,11 @@
  */
 import type { Span } from "@opentelemetry/api";
 import type { Telemetry } from "ai";
+// Taps that open spans run first on their hook (`order: "first"`), taps that read outcomes last.
 import {
-  COMPACT_STAGE,
-  ERROR_STAGE,
-  PERMISSION_STAGE,
-  PROMPT_STAGE,
   redactText,
-  REQUEST_STAGE,
   secretsOf,
-  SYSTEM_STAGE,
+  type CompactState,
   type Kernel,
   type KernelEvent,
   type ModelRequest,
@@ -34,9 +30,6 @@ import { childTracer } from "./tracer";
 export const NAME = "ubiquity:telemetry";
 /** The instrumentation scope of the spans. */
 export const TRACER_NAME = "ubiquity";
-// Taps that open spans run before everything else on their hook, taps that read outcomes after.
-const FIRST = -100_000;
-const LAST = 100_000;
 
 interface KernelState {
   otel?: OtelModules;
@@ -79,7 +72,7 @@ export const telemetryPlugin = definePlugin(() => ({
       if (setting()) await load();
     });
 
-    kernel.hooks.session.start.tapPromise({ name: NAME, stage: FIRST }, async (run) => {
+    kernel.hooks.session.start.tapPromise({ name: NAME, order: "first" }, async (run) => {
       const on = setting();
       if (!on) return;
       const otel = await load();
@@ -144,14 +137,14 @@ export const telemetryPlugin = definePlugin(() => ({
       else span.end();
     });
 
-    kernel.hooks.turn.prompt.tap({ name: NAME, stage: PROMPT_STAGE.RECORD + LAST }, (prompt, run) => {
+    kernel.hooks.turn.prompt.tap({ name: NAME, order: "last" }, (prompt, run) => {
       const spans = spansOf(run);
       if (spans && prompt.source === "user" && spans.prompt === undefined) spans.prompt = prompt.text;
       return prompt;
     });
 
     // turn.system runs once per turn, first thing: the turn's span opens there and closes at turn.end.
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.GUIDANCE + FIRST }, (sections, run) => {
+    kernel.hooks.turn.system.tap({ name: NAME, order: "first" }, (sections, run) => {
       const t = traced(run);
       if (!t) return sections;
       const [otel, spans] = t;
@@ -176,72 +169,69 @@ export const telemetryPlugin = definePlugin(() => ({
       spans.turn = undefined;
     });
 
-    kernel.hooks.model.request.tap(
-      { name: NAME, stage: REQUEST_STAGE.OBSERVE + LAST },
-      (request: ModelRequest, run) => {
-        const t = traced(run);
-        if (!t) return request;
-        const [otel, spans] = t;
-        const purpose = request.purpose ?? "turn";
-        const key = `${purpose}:${request.call}`;
-        const { provider, model } = splitLabel(request.modelLabel);
-        if (spans.model && spans.model.key !== key) {
-          fail(otel, spans, spans.model.span, spans.model.error ?? "superseded by another model call", "model_error");
-          spans.model = undefined;
-        }
-        if (!spans.model) {
-          // A summary's call belongs to its compaction: the compaction span opens with it.
-          if (purpose === "compact" && !spans.compaction) {
-            spans.compaction = spans.tracer.startSpan(
-              "compact",
-              { startTime: spans.tierStart ?? now() },
-              parentContext(otel, spans),
-            );
-          }
-          const parent = purpose === "compact" ? spans.compaction : undefined;
-          const span = spans.tracer.startSpan(
-            `chat ${model ?? request.modelLabel}`,
-            { kind: otel.api.SpanKind.CLIENT, attributes: { [ATTR.operation]: "chat", [ATTR.purpose]: purpose } },
-            parentContext(otel, spans, parent),
+    kernel.hooks.model.request.tap({ name: NAME, order: "last" }, (request: ModelRequest, run) => {
+      const t = traced(run);
+      if (!t) return request;
+      const [otel, spans] = t;
+      const purpose = request.purpose ?? "turn";
+      const key = `${purpose}:${request.call}`;
+      const { provider, model } = splitLabel(request.modelLabel);
+      if (spans.model && spans.model.key !== key) {
+        fail(otel, spans, spans.model.span, spans.model.error ?? "superseded by another model call", "model_error");
+        spans.model = undefined;
+      }
+      if (!spans.model) {
+        // A summary's call belongs to its compaction: the compaction span opens with it.
+        if (purpose === "compact" && !spans.compaction) {
+          spans.compaction = spans.tracer.startSpan(
+            "compact",
+            { startTime: spans.tierStart ?? now() },
+            parentContext(otel, spans),
           );
-          // Nothing charged yet reads as 0 spent (totalCostUsd starts null: unknown until priced).
-          spans.model = { span, key, purpose, costBefore: run.totalCostUsd ?? (run.usage.requests === 0 ? 0 : null) };
         }
-        const { span } = spans.model;
-        // A fallback rebuilds the request for another model: the span names the model last asked.
-        span.setAttributes({
-          ...(provider ? { [ATTR.provider]: provider } : {}),
-          ...(model ? { [ATTR.requestModel]: model } : {}),
-          ...(request.maxOutputTokens !== undefined ? { [ATTR.requestMaxTokens]: request.maxOutputTokens } : {}),
-          ...(request.temperature !== undefined ? { [ATTR.requestTemperature]: request.temperature } : {}),
-        });
-        const tracer = childTracer(otel, spans.tracer, parentContext(otel, spans, span), spans.redact);
-        const integration = new otel.OpenTelemetry({ tracer, agentSpanName: "functionId" });
-        const previous = request.streamSettings?.telemetry;
-        // Per-call integrations replace the ones registered with the AI SDK's registerTelemetry():
-        // those are kept, so a host's own AI SDK telemetry goes on seeing Ubiquity's calls.
-        const registered =
-          (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: Telemetry[] }).AI_SDK_TELEMETRY_INTEGRATIONS ?? [];
-        const own = previous?.integrations === undefined ? registered : [previous.integrations].flat();
-        const integrations = [...own, integration];
-        return {
-          ...request,
-          streamSettings: {
-            ...request.streamSettings,
-            telemetry: {
-              ...previous,
-              isEnabled: true,
-              recordInputs: spans.recordContent,
-              recordOutputs: spans.recordContent,
-              functionId: previous?.functionId ?? `ubiquity.${purpose}`,
-              integrations,
-            },
+        const parent = purpose === "compact" ? spans.compaction : undefined;
+        const span = spans.tracer.startSpan(
+          `chat ${model ?? request.modelLabel}`,
+          { kind: otel.api.SpanKind.CLIENT, attributes: { [ATTR.operation]: "chat", [ATTR.purpose]: purpose } },
+          parentContext(otel, spans, parent),
+        );
+        // Nothing charged yet reads as 0 spent (totalCostUsd starts null: unknown until priced).
+        spans.model = { span, key, purpose, costBefore: run.totalCostUsd ?? (run.usage.requests === 0 ? 0 : null) };
+      }
+      const { span } = spans.model;
+      // A fallback rebuilds the request for another model: the span names the model last asked.
+      span.setAttributes({
+        ...(provider ? { [ATTR.provider]: provider } : {}),
+        ...(model ? { [ATTR.requestModel]: model } : {}),
+        ...(request.maxOutputTokens !== undefined ? { [ATTR.requestMaxTokens]: request.maxOutputTokens } : {}),
+        ...(request.temperature !== undefined ? { [ATTR.requestTemperature]: request.temperature } : {}),
+      });
+      const tracer = childTracer(otel, spans.tracer, parentContext(otel, spans, span), spans.redact);
+      const integration = new otel.OpenTelemetry({ tracer, agentSpanName: "functionId" });
+      const previous = request.streamSettings?.telemetry;
+      // Per-call integrations replace the ones registered with the AI SDK's registerTelemetry():
+      // those are kept, so a host's own AI SDK telemetry goes on seeing Ubiquity's calls.
+      const registered =
+        (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: Telemetry[] }).AI_SDK_TELEMETRY_INTEGRATIONS ?? [];
+      const own = previous?.integrations === undefined ? registered : [previous.integrations].flat();
+      const integrations = [...own, integration];
+      return {
+        ...request,
+        streamSettings: {
+          ...request.streamSettings,
+          telemetry: {
+            ...previous,
+            isEnabled: true,
+            recordInputs: spans.recordContent,
+            recordOutputs: spans.recordContent,
+            functionId: previous?.functionId ?? `ubiquity.${purpose}`,
+            integrations,
           },
-        };
-      },
-    );
+        },
+      };
+    });
 
-    kernel.hooks.model.error.tap({ name: NAME, stage: ERROR_STAGE.RETRY + FIRST }, (info, run) => {
+    kernel.hooks.model.error.tap({ name: NAME, order: "first" }, (info, run) => {
       const spans = spansOf(run);
       if (!spans?.model) return undefined;
       const message = messageOf(spans, info.error instanceof Error ? info.error.message : String(info.error));
@@ -254,7 +244,7 @@ export const telemetryPlugin = definePlugin(() => ({
       return undefined;
     });
 
-    kernel.hooks.model.response.tap({ name: NAME, stage: LAST }, (response, run) => {
+    kernel.hooks.model.response.tap({ name: NAME, order: "last" }, (response, run) => {
       const spans = spansOf(run);
       const open = spans?.model;
       if (!spans || !open) return;
@@ -276,41 +266,50 @@ export const telemetryPlugin = definePlugin(() => ({
       spans.model = undefined;
     });
 
-    kernel.hooks.context.compact.tap({ name: NAME, stage: COMPACT_STAGE.MICRO + FIRST }, (compact, run) => {
+    // The kernel fires context.compacted once every tier ran: each tier's times (and a summary's
+    // span) are kept as its report appears, at the first tap, between the tiers and at the last.
+    const tierDone = (compact: CompactState, run: RunContext) => {
       const spans = spansOf(run);
-      if (spans) spans.tierStart = now();
+      if (!spans) return compact;
+      spans.tiers ??= new Map();
+      for (const info of compact.compactions ?? [])
+        if (!spans.tiers.has(info)) spans.tiers.set(info, { start: spans.tierStart ?? now(), end: now() });
+      spans.tierStart = now();
       return compact;
-    });
+    };
+    kernel.hooks.context.compact.tap({ name: NAME, order: "first" }, tierDone);
     kernel.hooks.context.compact.tap(
-      { name: NAME, stage: (COMPACT_STAGE.MICRO + COMPACT_STAGE.SUMMARIZE) / 2 },
-      (compact, run) => {
-        const spans = spansOf(run);
-        if (spans) spans.tierStart = now();
-        return compact;
-      },
+      { name: NAME, after: "ubiquity:compaction-micro", before: "ubiquity:compaction-summarize" },
+      tierDone,
     );
-    kernel.hooks.context.compact.tap({ name: NAME, stage: COMPACT_STAGE.SUMMARIZE + LAST }, (compact, run) => {
+    kernel.hooks.context.compact.tap({ name: NAME, order: "last" }, (compact, run) => {
       const t = traced(run);
       if (!t) return compact;
       const [otel, spans] = t;
+      const before = new Set(spans.tiers?.keys());
+      tierDone(compact, run);
+      const fresh = (compact.compactions ?? []).filter((info) => !before.has(info));
       // A summary that was written but not applied (it failed, or came out too long).
       if (spans.model?.purpose === "compact")
         fail(otel, spans, spans.model.span, spans.model.error ?? "the summary call did not complete", "model_error");
       if (spans.model?.purpose === "compact") spans.model = undefined;
-      if (spans.compaction) {
+      if (spans.compaction && fresh.length > 0) spans.tiers!.get(fresh.at(-1)!)!.span = spans.compaction;
+      else if (spans.compaction) {
         spans.compaction.setAttribute(ATTR.compactionApplied, false);
         spans.compaction.end();
-        spans.compaction = undefined;
       }
+      spans.compaction = undefined;
       return compact;
     });
     kernel.hooks.context.compacted.tap(NAME, (info, run) => {
       const t = traced(run);
       if (!t) return;
       const [otel, spans] = t;
+      const tier = spans.tiers?.get(info);
+      spans.tiers?.delete(info);
       const span =
-        spans.compaction ??
-        spans.tracer.startSpan("compact", { startTime: spans.tierStart ?? now() }, parentContext(otel, spans));
+        tier?.span ??
+        spans.tracer.startSpan("compact", { startTime: tier?.start ?? now() }, parentContext(otel, spans));
       span.updateName(`compact ${info.tier}`);
       span.setAttributes({
         [ATTR.compactionTier]: info.tier,
@@ -318,12 +317,10 @@ export const telemetryPlugin = definePlugin(() => ({
         [ATTR.tokensAfter]: info.tokensAfter,
         [ATTR.compactionApplied]: true,
       });
-      span.end();
-      spans.compaction = undefined;
-      spans.tierStart = now();
+      span.end(tier?.end);
     });
 
-    kernel.hooks.tool.beforeCall.tap({ name: NAME, stage: FIRST }, (before, call) => {
+    kernel.hooks.tool.beforeCall.tap({ name: NAME, order: "first" }, (before, call) => {
       const t = traced(call.run);
       if (!t) return before;
       const [otel, spans] = t;
@@ -343,7 +340,7 @@ export const telemetryPlugin = definePlugin(() => ({
       return before;
     });
 
-    kernel.hooks.tool.permission.tap({ name: NAME, stage: PERMISSION_STAGE.OBSERVE + LAST }, (verdict, call) => {
+    kernel.hooks.tool.permission.tap({ name: NAME, order: "last" }, (verdict, call) => {
       const tool = spansOf(call.run)?.tools.get(call.toolUseId);
       if (!tool) return verdict;
       tool.verdict = verdict.behavior;
@@ -363,16 +360,12 @@ export const telemetryPlugin = definePlugin(() => ({
     });
 
     // Every tool_use gets exactly one tool_result, on every path: the result ends the call's span.
-    kernel.hooks.event.tap(NAME, (event: KernelEvent) => {
+    kernel.hooks.event.tap(NAME, (event: KernelEvent, run) => {
       if (event.type !== "message" || event.message.type !== "tool_result") return;
       const otel = ks().otel;
-      if (!otel || ks().runs.size === 0) return;
+      const spans = spansOf(run);
+      if (!otel || !spans) return;
       const message = event.message;
-      const agentId = (message as { agentId?: string }).agentId;
-      const spans = [...ks().runs].find(
-        (s) => s.run.sessionId === message.sessionId && s.run.agent?.agentId === agentId,
-      );
-      if (!spans) return;
       let tool = spans.tools.get(message.toolUseId);
       spans.tools.delete(message.toolUseId);
       // Refused before the funnel's hooks (unknown tool, invalid input): a span for the time it took.

@@ -32,6 +32,8 @@ export interface RunSpans {
   compaction?: Span;
   /** When the current compaction tier began (epoch ms). */
   tierStart?: number;
+  /** Each reported compaction's start, end and (a summary's) span, until the kernel fires `context.compacted` for it. */
+  tiers?: Map<object, { start: number; end: number; span?: Span }>;
   prompt?: string;
 }
 

@@ -68,6 +68,7 @@ export function patchPaths(patch: string): string[] | undefined {
 /** apply_patch: the V4A patch format, applied atomically under read-before-write. */
 export class ApplyPatchTool extends Tool<typeof ApplyPatchInput> {
   readonly name = "apply_patch";
+  override readonly kind = "edit" as const;
   readonly description = DESCRIPTION;
   readonly inputSchema = ApplyPatchInput;
 

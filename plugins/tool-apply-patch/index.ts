@@ -25,8 +25,8 @@ export * from "./options";
 /** The plugin's name (also the owner of the tool it registers). */
 export const PLUGIN_NAME = "ubiquity:tool-apply-patch";
 
-/** Stage of the request tap: after the request is assembled (native tools added), before anything reads the tool set. */
-export const PROFILE_STAGE = REQUEST_STAGE.ASSEMBLE + 50;
+/** The request tap runs after the request is assembled (native tools added), before the model plugin's dialect reads the tool set. */
+const PROFILE_TAP = { name: PLUGIN_NAME, stage: REQUEST_STAGE.TRANSFORM, before: "ubiquity:model" };
 
 interface RunState {
   /** The tools as they reached this plugin's `tool.list` tap: what a fallback's surface is taken from. */
@@ -79,15 +79,12 @@ export default definePlugin(function toolApplyPatch() {
         (context.run(run) as RunState).available = tools;
         return choose(tools, surfaceFor(run.modelLabel, profileOf(run)));
       });
-      kernel.hooks.model.request.tap(
-        { name: PLUGIN_NAME, stage: PROFILE_STAGE },
-        (request: ModelRequest, run: RunContext) => {
-          // The run's own model got its surface from tool.list; only a request handed to another model differs.
-          if (request.model === run.model || (request.purpose ?? "turn") !== "turn") return request;
-          const surface = surfaceFor(request.modelLabel, profileOf(run));
-          return forFallback(request, run, (context.run(run) as RunState).available, surface);
-        },
-      );
+      kernel.hooks.model.request.tap(PROFILE_TAP, (request: ModelRequest, run: RunContext) => {
+        // The run's own model got its surface from tool.list; only a request handed to another model differs.
+        if (request.model === run.model || (request.purpose ?? "turn") !== "turn") return request;
+        const surface = surfaceFor(request.modelLabel, profileOf(run));
+        return forFallback(request, run, (context.run(run) as RunState).available, surface);
+      });
     },
   };
 });

@@ -45,6 +45,7 @@ const DESCRIPTION = `Runs a command with bash (sh where bash is missing) in the 
 /** Bash: one shell command per call, with a deadline and no orphans when it is cut short. */
 export class BashTool extends Tool<typeof BashInput> {
   readonly name = "Bash";
+  override readonly kind = "execute" as const;
   readonly description = DESCRIPTION;
   readonly inputSchema = BashInput;
   /** The funnel's bound stays above the command's own timeout and the kill that follows it. */

@@ -36,6 +36,7 @@ const SNIPPET_MAX_LINES = 30;
 /** Edit: exact string replacement in a file that was read in full, written atomically. */
 export class EditTool extends PathTool<typeof EditInput> {
   readonly name = "Edit";
+  override readonly kind = "edit" as const;
   readonly description = DESCRIPTION;
   readonly inputSchema = EditInput;
 

@@ -26,6 +26,7 @@ const DESCRIPTION = `Finds files by glob pattern, newest first.
 /** Glob: file paths matching a pattern, newest first. */
 export class GlobTool extends PathTool<typeof GlobInput> {
   readonly name = "Glob";
+  override readonly kind = "search" as const;
   readonly description = DESCRIPTION;
   readonly inputSchema = GlobInput;
 

@@ -49,6 +49,7 @@ export interface GrepToolOptions {
 /** Grep: regex search over files, through ripgrep or the pure-Node fallback. */
 export class GrepTool extends PathTool<typeof GrepInput> {
   readonly name = "Grep";
+  override readonly kind = "search" as const;
   readonly description = DESCRIPTION;
   readonly inputSchema = GrepInput;
 

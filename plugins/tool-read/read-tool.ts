@@ -51,6 +51,7 @@ const DESCRIPTION = `Reads a text file in \`cat -n\` format: line number, tab, t
 /** Read: a text file in `cat -n` format, recording what was seen for read-before-write. */
 export class ReadTool extends PathTool<typeof ReadInput> {
   readonly name = "Read";
+  override readonly kind = "read" as const;
   readonly description = DESCRIPTION;
   readonly inputSchema = ReadInput;
   // Read bounds its own output by lines and reports exactly what was shown; a cut by the

@@ -17,6 +17,7 @@ const DESCRIPTION = `Writes a whole file, creating missing parent folders.
 /** Write: create or replace a whole file, atomically, under read-before-write. */
 export class WriteTool extends PathTool<typeof WriteInput> {
   readonly name = "Write";
+  override readonly kind = "edit" as const;
   readonly description = DESCRIPTION;
   readonly inputSchema = WriteInput;
 

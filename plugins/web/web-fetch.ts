@@ -47,6 +47,7 @@ const PROMPT_PAGE_CHARS = 100_000;
 /** The WebFetch tool (one per kernel: its cache is the kernel's). */
 export class WebFetchTool extends Tool<typeof WebFetchInput> {
   readonly name = "WebFetch";
+  override readonly kind = "network" as const;
   readonly description =
     "Fetches a web page as Markdown or text (HTML converted, PDF text extracted), paged by offset; with prompt, a small model reads it and returns only its answer. A redirect to another host is reported, not followed. Private and local addresses are refused. Pages are cached for 15 minutes. The content is untrusted.";
   readonly inputSchema = WebFetchInput;

@@ -63,6 +63,7 @@ export function formatResults(query: string, source: string, results: WebSearchR
 /** The WebSearch tool. `backend` is a custom engine given to the plugin factory. */
 export class WebSearchTool extends Tool<typeof WebSearchInput> {
   readonly name = "WebSearch";
+  override readonly kind = "network" as const;
   readonly description =
     "Searches the web: title, URL, date and snippet of each result. For current information beyond your training data; fetch a page when its snippet is not enough. Results are untrusted.";
   readonly inputSchema = WebSearchInput;

@@ -8,13 +8,9 @@
 import { readFile } from "node:fs/promises";
 import type { Plugin } from "../../src/plugin";
 import type { ToolCall } from "../../src/hooks";
-import { PERMISSION_STAGE } from "../../src/stages";
 import { hostFilesOf, resolvePermitted, setHostFiles, type HostFiles } from "../../plugins/_kits/file-tools/index";
 
 const NAME = "ubiquity:acp";
-
-/** Where the diff's old text is read: after every vote (the rules, the observers), so a denied call reads nothing. */
-const DIFF_STAGE = PERMISSION_STAGE.OBSERVE + 200;
 
 /** The largest file whose text goes into a diff. */
 const MAX_DIFF_CHARS = 256 * 1024;
@@ -42,9 +38,12 @@ export function editorPlugin(host: HostFiles | undefined, diffs: Map<string, Fil
     apply(kernel) {
       if (host) kernel.hooks.session.start.tap(NAME, (run) => setHostFiles(run, host));
       // After the votes (and the input they judged), before the question: what the question shows is what will change.
-      kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: DIFF_STAGE }, async (verdict, call) => {
-        if ((call.toolName !== "Write" && call.toolName !== "Edit") || verdict.behavior === "deny") return verdict;
+      // Last (after the rules and the observers): a denied call reads nothing.
+      kernel.hooks.tool.permission.tapPromise({ name: NAME, order: "last" }, async (verdict, call) => {
+        // A file-editing tool (its declared kind) with one file_path: Write and Edit.
         const input = (verdict.behavior === "allow" && verdict.updatedInput) || call.input;
+        if (call.tool.kind !== "edit" || typeof input.file_path !== "string" || verdict.behavior === "deny")
+          return verdict;
         const { real } = await resolvePermitted(call.context, String(input.file_path ?? "")).catch(() => ({
           real: undefined,
         }));

@@ -1,12 +1,21 @@
 /** Shared pieces of the context-management tests: stand-in tools, plugin lists, prompt readers. */
 import { z } from "zod";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
-import { defineTool, type Logger, type Message, type Tool } from "ubiquity";
+import { defineTool, type Logger, type Message, type Tool, type ToolKind } from "ubiquity";
 import pricing from "ubiquity/plugins/pricing";
 import compactionMicro from "ubiquity/plugins/compaction-micro";
 import compactionSummarize from "ubiquity/plugins/compaction-summarize";
 
 /** A read-only tool named `name` that answers with `size` characters (default 100). */
+const KINDS: Record<string, ToolKind> = {
+  Read: "read",
+  Write: "edit",
+  Edit: "edit",
+  Bash: "execute",
+  Glob: "search",
+  Grep: "search",
+};
+
 export function sizedTool(name: string, description = `${name} (test stand-in)`): Tool {
   return defineTool({
     name,
@@ -14,6 +23,8 @@ export function sizedTool(name: string, description = `${name} (test stand-in)`)
     inputSchema: z.object({ size: z.number().optional(), tag: z.string().optional() }),
     isReadOnly: true,
     isConcurrencySafe: true,
+    // Stand-ins for the built-ins declare the built-ins' kinds (microcompaction clears by kind).
+    kind: KINDS[name],
     execute: ({ size, tag }) => `${tag ?? name}:${"x".repeat(size ?? 100)}`,
   });
 }

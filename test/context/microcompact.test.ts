@@ -12,6 +12,9 @@ import { CLEARED_MARKER, microcompact } from "ubiquity/plugins/compaction-micro"
 import { collect, resultOf } from "../helpers/collect";
 import { call, compactionPlugins, sizedTool, systemMessages, textOf, toolResults } from "./helpers";
 
+// The built-in tools whose kind is clearable (read, search, edit, execute).
+const BUILTIN_CLEARABLE = new Set(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "apply_patch"]);
+
 const NAMES = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Agent", "Skill", "mcp__srv__lookup"];
 const tools = NAMES.map((n) => sizedTool(n));
 
@@ -119,15 +122,15 @@ describe("microcompact()", () => {
       result("d", "Bash", "w".repeat(400)),
     ];
     const snapshot = JSON.stringify(history);
-    const first = microcompact(history, 2);
+    const first = microcompact(history, 2, BUILTIN_CLEARABLE);
     expect(JSON.stringify(history)).toBe(snapshot);
     expect(first.cleared).toBe(2);
     expect(first.messages[2]).toBe(history[2]);
     // keep 0 still leaves the result answering the latest response (the model has not seen it yet).
-    const none = microcompact(history, 0);
+    const none = microcompact(history, 0, BUILTIN_CLEARABLE);
     expect(none.cleared).toBe(3);
     expect(none.messages[4]).toBe(history[4]);
-    const again = microcompact(first.messages, 2);
+    const again = microcompact(first.messages, 2, BUILTIN_CLEARABLE);
     expect(again).toMatchObject({ cleared: 0, tokensSaved: 0 });
   });
 });

@@ -17,6 +17,9 @@ import { modelLayer } from "../model/helpers";
 import { microcompact } from "../../plugins/compaction-micro/clear";
 import { png } from "./fixtures";
 
+// The built-in tools whose kind is clearable (read, search, edit, execute).
+const BUILTIN_CLEARABLE = new Set(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "apply_patch"]);
+
 const temp = tempDirs();
 const big = png(16, 16, 3 * 1024 * 1024).toString("base64");
 
@@ -78,7 +81,7 @@ describe("microcompaction and an old image result", () => {
       toolImage(big),
       { role: "assistant", content: [{ type: "text", text: "seen" }] },
     ];
-    const out = microcompact(history, 0);
+    const out = microcompact(history, 0, BUILTIN_CLEARABLE);
     expect(out.toolUseIds).toEqual(["c1"]);
     expect(JSON.stringify(out.messages)).not.toContain(big.slice(0, 1000));
     expect(out.tokensSaved).toBeGreaterThan(IMAGE_TOKENS - 50);

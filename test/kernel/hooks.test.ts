@@ -62,10 +62,12 @@ describe("sealing and tap rules", () => {
     );
   });
 
-  it('refuses "before" ordering in favour of stage constants', () => {
-    const bad = plugin("acme:before", (k) => k.hooks.turn.system.tap({ name: "acme:before", before: "x" }, (s) => s));
+  it("refuses an order other than first and last", () => {
+    const bad = plugin("acme:order", (k) =>
+      k.hooks.turn.system.tap({ name: "acme:order", order: "early" as "first" }, (s) => s),
+    );
     expect(() => createKernel({ logger: quiet(), plugins: [bad] })).toThrow(
-      /acme:before used "before" on turn\.system/,
+      /acme:order tapped turn\.system with order early/,
     );
   });
 });

@@ -1,6 +1,6 @@
 /** `defineTool`: a `Tool` from an object, the seed's style. The kernel takes `Tool`s, however made. */
 import type { z } from "zod";
-import { Tool, type ToolContext, type ToolOutput, type ToolPermission } from "../../../src/index";
+import { Tool, type ToolContext, type ToolOutput, type ToolKind, type ToolPermission } from "../../../src/index";
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -18,6 +18,8 @@ export interface ToolSpec<S extends z.ZodType> {
   maxResultChars?: number;
   /** Longest a call may run (ms; `Infinity`: no limit) [toolTimeoutMs]. */
   timeoutMs?: number;
+  /** What the tool does (`read`, `search`, `edit`, `execute`, `network`, `other`). */
+  kind?: ToolKind;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -38,6 +40,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<S> {
     readonly inputSchema = spec.inputSchema;
     override maxResultChars = spec.maxResultChars;
     override timeoutMs = spec.timeoutMs;
+    override kind = spec.kind;
     override isReadOnly(input: z.output<S>) {
       return flag(spec.isReadOnly, input);
     }
