@@ -13,6 +13,8 @@ export {
   defineTool,
   functionSchema,
   type ToolSpec,
+  type PluginSpec,
+  type FactoryOptionsOf,
 } from "../plugins/_kits/authoring/index";
 // The loader (config files, trust, safe reads): the runner's and `loadConfig()`'s, public as before.
 export {

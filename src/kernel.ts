@@ -290,6 +290,8 @@ class KernelImpl implements Kernel {
         }
         return kernel.options;
       },
+      optionsOf: (run: RunContext) => run.options,
+      factoryOptions: undefined,
       warn: (message: string) => this.logger.warn(`[${plugin.name}] ${message}`),
     });
   }

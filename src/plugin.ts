@@ -1,14 +1,18 @@
 import type { z } from "zod";
-import type { Kernel } from "./kernel";
+import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import { ConfigError } from "./errors";
 
+/** The options a plugin reads: the kernel's resolved options, typed by the plugin's own `options` slice `O`. */
+export type PluginOptionsView<O = {}> = ResolvedOptions & Readonly<O>;
+
 /**
  * What the kernel hands a plugin's `apply` besides the kernel (Rollup's plugin context is the
- * model): the plugin's own state slots, its options and a `warn` that names it. State lives in
- * the kernel and in each run, so a plugin keeps no module-level maps.
+ * model): the plugin's own state slots, its options (the kernel's and each run's, typed by its
+ * `options` slice) and a `warn` that names it. State lives in the kernel and in each run, so a
+ * plugin keeps no module-level maps and casts no options.
  */
-export interface PluginContext<S = unknown, R = unknown, O = Record<string, unknown>> {
+export interface PluginContext<S = unknown, R = unknown, O = {}, F = undefined> {
   /** The plugin's name. */
   readonly name: string;
   /** This plugin's per-kernel state: what its `state()` returned (undefined without one). */
@@ -18,14 +22,18 @@ export interface PluginContext<S = unknown, R = unknown, O = Record<string, unkn
    * has its own; `run.parent` reaches the parent's.
    */
   run(run: RunContext): R;
-  /** The resolved options (typed by the plugin's `options` slice); readable from `kernel.configResolved` on. */
-  readonly options: O;
+  /** The kernel's resolved options, typed by the plugin's `options` slice; readable from `kernel.configResolved` on. */
+  readonly options: PluginOptionsView<O>;
+  /** The options `run` runs with (a subagent's may be its own), typed by the plugin's `options` slice. */
+  optionsOf(run: RunContext): PluginOptionsView<O>;
+  /** What the factory was called with (`plugin({ … })`, `[specifier, { … }]`), parsed by the plugin's `factoryOptions` schema. */
+  readonly factoryOptions: F;
   /** Log a warning that names the plugin. */
   warn(message: string): void;
 }
 
 /** A plugin: a name and an `apply` that taps kernel hooks and fills registries (synchronously). */
-export interface Plugin<S = any, R = any, O = any> {
+export interface Plugin<S = unknown, R = unknown, O = {}> {
   /** `ubiquity:<feature>` for built-ins, `ubiquity-plugin-<x>` (or anything unique) otherwise. */
   name: string;
   /** Taps and registrations only; runs once per kernel, before `kernel.ready`. */
@@ -66,16 +74,6 @@ export function knownDeclarers(key: string): readonly string[] {
 
 /** The options type a plugin's `options` slice declares (what a config may set). */
 export type PluginOptionsOf<P> = P extends { options?: infer S } ? (S extends z.ZodType ? z.input<S> : {}) : {};
-
-/** The object form of `definePlugin`: a plugin whose context is typed by its `options`, `state` and `runState`. */
-export interface PluginSpec<Shape extends z.ZodObject, S, R> {
-  name: string;
-  options?: Shape;
-  state?(kernel: Kernel): S;
-  runState?(run: RunContext): R;
-  dependsOn?: string[];
-  apply(kernel: Kernel, context: PluginContext<S, R, z.output<Shape>>): void;
-}
 
 /** A function returning a plugin (what `definePlugin` makes). */
 export type PluginFactory<O = never> = (options?: O) => Plugin;

@@ -130,188 +130,182 @@ interface RunState {
 }
 
 /** The agents plugin. */
-export const agentsPlugin = definePlugin(function agents() {
-  return {
-    name: NAME,
-    projectFiles: ({ cwd, home }: ProjectPlace) => [
-      ...(["project", "local"] as const)
-        .map((source) => agentFolder(source, cwd, home))
-        .filter(pathExists)
-        .map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
-      ...compatProjectPaths("agents", cwd)
-        .filter((p) => pathExists(p.path))
-        .map((p) => ({
-          path: p.path,
-          kind: "agents",
-          effect: `defines subagents (their prompts and tools) (with compat: ["${p.tool}"])`,
-        })),
-    ],
-    options: agentsOptions,
-    runState: (): RunState => ({ background: new Map() }),
-    apply(kernel, context) {
-      let agents: Record<string, AgentDefinition> = {};
-      const stateOf = (run: RunContext): RunState => context.run(run);
-      apis.set(kernel, { definitions: () => agents });
-      const calls: DelegationContext = {
-        kernel,
-        remember: (child, d) => void (stateOf(child).delegation = d),
-        base: (run) => stateOf(run).base ?? run.abortSignal,
-        background: (run) => stateOf(run).background,
-      };
+export const agentsPlugin = definePlugin({
+  name: NAME,
+  projectFiles: ({ cwd, home }: ProjectPlace) => [
+    ...(["project", "local"] as const)
+      .map((source) => agentFolder(source, cwd, home))
+      .filter(pathExists)
+      .map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
+    ...compatProjectPaths("agents", cwd)
+      .filter((p) => pathExists(p.path))
+      .map((p) => ({
+        path: p.path,
+        kind: "agents",
+        effect: `defines subagents (their prompts and tools) (with compat: ["${p.tool}"])`,
+      })),
+  ],
+  options: agentsOptions,
+  runState: (): RunState => ({ background: new Map() }),
+  apply(kernel, context) {
+    let agents: Record<string, AgentDefinition> = {};
+    const stateOf = (run: RunContext): RunState => context.run(run);
+    apis.set(kernel, { definitions: () => agents });
+    const calls: DelegationContext = {
+      kernel,
+      remember: (child, d) => void (stateOf(child).delegation = d),
+      base: (run) => stateOf(run).base ?? run.abortSignal,
+      background: (run) => stateOf(run).background,
+    };
 
-      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        // Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition.
-        getHooksApi(kernel)?.setAgentRunner(async (run, prompt, { model, signal, id }) => {
-          const output = await runSubagent(
-            run,
-            HOOK_AGENT,
-            hookAgent(model),
-            { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" },
-            id,
-            calls.remember,
-            { abortSignal: signal },
-          );
-          if (output.isError) throw new Error(output.content);
-          return output.content;
-        });
-        const { cwd, trust, agentSources: wanted, compat, claudePlugins } = kernel.options as AgentsResolvedOptions;
-        const skipped = (path: string) =>
-          kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
-        const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
-        const compatFolders = permittedCompatPaths(
-          "agents",
-          { compat, sources: wanted, trust },
-          { cwd, home: homedir() },
-          skipped,
+    kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+      // Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition.
+      getHooksApi(kernel)?.setAgentRunner(async (run, prompt, { model, signal, id }) => {
+        const output = await runSubagent(
+          run,
+          HOOK_AGENT,
+          hookAgent(model),
+          { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" },
+          id,
+          calls.remember,
+          { abortSignal: signal },
         );
-        const files = await readAgentFiles(
-          agentSources,
+        if (output.isError) throw new Error(output.content);
+        return output.content;
+      });
+      const { cwd, trust, agentSources: wanted, compat, claudePlugins } = kernel.options as AgentsResolvedOptions;
+      const skipped = (path: string) =>
+        kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+      const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
+      const compatFolders = permittedCompatPaths(
+        "agents",
+        { compat, sources: wanted, trust },
+        { cwd, home: homedir() },
+        skipped,
+      );
+      const files = await readAgentFiles(
+        agentSources,
+        { cwd, home: homedir() },
+        (message) => warn(kernel, NAME, message),
+        compatFolders,
+      );
+      const merged: Record<string, AgentDefinition> = {};
+      for (const file of files.values()) merged[file.name] = file.definition;
+      // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
+      for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
+        const own = await readAgentFiles(
+          [],
           { cwd, home: homedir() },
           (message) => warn(kernel, NAME, message),
-          compatFolders,
+          plugin.agentPaths.map((path) => ({ path, source: "user" as const })),
         );
-        const merged: Record<string, AgentDefinition> = {};
-        for (const file of files.values()) merged[file.name] = file.definition;
-        // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
-        for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
-          const own = await readAgentFiles(
-            [],
-            { cwd, home: homedir() },
-            (message) => warn(kernel, NAME, message),
-            plugin.agentPaths.map((path) => ({ path, source: "user" as const })),
-          );
-          for (const file of own.values())
-            merged[`${plugin.name}:${file.name}`] = {
-              ...file.definition,
-              prompt: expandPluginRoot(file.definition.prompt, plugin.root),
-            };
-        }
-        agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
-        if (Object.keys(agents).length === 0) return;
-        // Later wins: a plugin after this one that registered an Agent tool of its own keeps it.
-        const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
-        const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);
-        if (claimed && position(claimed.owner) > position(NAME)) return;
-        const tool = new AgentTool(agents, launch);
-        kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
-        kernel.registries.tools.register(
-          SEND_MESSAGE_TOOL,
-          new SendMessageTool((run) => stateOf(run).background),
-          NAME,
-        );
-      });
-
-      const launch: Launch = async (input, ctx) => {
-        const parent = ctx.run;
-        if (!parent)
-          return {
-            content:
-              "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run",
-            isError: true,
+        for (const file of own.values())
+          merged[`${plugin.name}:${file.name}`] = {
+            ...file.definition,
+            prompt: expandPluginRoot(file.definition.prompt, plugin.root),
           };
-        return delegate(calls, parent, agents[input.subagent_type]!, input, ctx.toolUseId);
-      };
+      }
+      agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
+      if (Object.keys(agents).length === 0) return;
+      // Later wins: a plugin after this one that registered an Agent tool of its own keeps it.
+      const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
+      const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);
+      if (claimed && position(claimed.owner) > position(NAME)) return;
+      const tool = new AgentTool(agents, launch);
+      kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
+      kernel.registries.tools.register(SEND_MESSAGE_TOOL, new SendMessageTool((run) => stateOf(run).background), NAME);
+    });
 
-      // The listing's budget follows the run's context window (worked out once per run).
-      kernel.hooks.tool.list.tapPromise(NAME, async (tools: Tool[], run) => {
-        const registered = tools.find((t): t is AgentTool => t instanceof AgentTool);
-        if (!registered || run.agent) return tools;
-        const state = stateOf(run);
-        state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
-        if (state.budget === registered.budget) return tools;
-        const own = (state.tool ??= new AgentTool(registered.agents, launch, state.budget));
-        return tools.map((t) => (t === registered ? own : t));
-      });
+    const launch: Launch = async (input, ctx) => {
+      const parent = ctx.run;
+      if (!parent)
+        return {
+          content:
+            "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run",
+          isError: true,
+        };
+      return delegate(calls, parent, agents[input.subagent_type]!, input, ctx.toolUseId);
+    };
 
-      kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
-        if (!run.agent) return tools;
-        const delegation = stateOf(run).delegation;
-        // No nested subagents, and nobody to answer a question: the report goes to the parent.
-        return tools.filter(
-          (t) =>
-            t.name !== AGENT_TOOL &&
-            t.name !== SEND_MESSAGE_TOOL &&
-            t.name !== "AskUserQuestion" &&
-            keepTool(t.name, delegation?.parentTools, delegation?.definition),
-        );
-      });
+    // The listing's budget follows the run's context window (worked out once per run).
+    kernel.hooks.tool.list.tapPromise(NAME, async (tools: Tool[], run) => {
+      const registered = tools.find((t): t is AgentTool => t instanceof AgentTool);
+      if (!registered || run.agent) return tools;
+      const state = stateOf(run);
+      state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
+      if (state.budget === registered.budget) return tools;
+      const own = (state.tool ??= new AgentTool(registered.agents, launch, state.budget));
+      return tools.map((t) => (t === registered ? own : t));
+    });
 
-      // The run's signal before any stretch of live work wraps it: background agents follow this
-      // one, so a user interrupt of the caller's work leaves them running.
-      kernel.hooks.session.start.tap(NAME, (run) => {
-        stateOf(run).base = run.abortSignal;
-      });
-
-      kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
-        const state = stateOf(run);
-        // SubagentStart's context goes ahead of the task, not of each message SendMessage brings.
-        const context =
-          run.agent && prompt.source === "user" && !state.contextGiven ? state.delegation?.context : undefined;
-        if (run.agent && prompt.source === "user") state.contextGiven = true;
-        return context?.length ? { ...prompt, context: [...prompt.context, ...context] } : prompt;
-      });
-
-      // SubagentStop may send the subagent back, the way Stop does for the main run. A main run
-      // that ends its turn while its background agents work waits for them: what ended becomes
-      // its next prompt (the run ends only when none is left running).
-      kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
-        if (!run.agent) {
-          const next = await awaitAgents(run, stateOf(run).background);
-          return next === undefined ? undefined : { continueWith: next };
-        }
-        const hooks = getHooksApi(kernel);
-        if (!hooks?.has("SubagentStop", run)) return undefined;
-        stateOf(run).stopFired = true;
-        const outcome = await hooks.fire("SubagentStop", run, {
-          message: info.text,
-          extra: { stopHookActive: info.continuations > 0 },
-        });
-        return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;
-      });
-
-      // A subagent that failed never reached turn.stop: SubagentStop still fires, to inform.
-      kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
-        const hooks = getHooksApi(kernel);
-        if (!run.agent || stateOf(run).stopFired || !hooks?.has("SubagentStop")) return;
-        await hooks.fire("SubagentStop", run, {
-          message: result.result,
-          extra: { stopHookActive: false, subtype: result.subtype },
-        });
-      });
-
-      kernel.hooks.turn.system.tap({ name: NAME, stage: SUBAGENT_NOTE_STAGE }, (sections: SystemSection[], run) =>
-        run.agent
-          ? [
-              ...sections,
-              {
-                id: "subagent",
-                text: run.input instanceof AgentInbox ? `${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}` : SUBAGENT_NOTE,
-              },
-            ]
-          : sections,
+    kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
+      if (!run.agent) return tools;
+      const delegation = stateOf(run).delegation;
+      // No nested subagents, and nobody to answer a question: the report goes to the parent.
+      return tools.filter(
+        (t) =>
+          t.name !== AGENT_TOOL &&
+          t.name !== SEND_MESSAGE_TOOL &&
+          t.name !== "AskUserQuestion" &&
+          keepTool(t.name, delegation?.parentTools, delegation?.definition),
       );
-    },
-  };
+    });
+
+    // The run's signal before any stretch of live work wraps it: background agents follow this
+    // one, so a user interrupt of the caller's work leaves them running.
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      stateOf(run).base = run.abortSignal;
+    });
+
+    kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
+      const state = stateOf(run);
+      // SubagentStart's context goes ahead of the task, not of each message SendMessage brings.
+      const context =
+        run.agent && prompt.source === "user" && !state.contextGiven ? state.delegation?.context : undefined;
+      if (run.agent && prompt.source === "user") state.contextGiven = true;
+      return context?.length ? { ...prompt, context: [...prompt.context, ...context] } : prompt;
+    });
+
+    // SubagentStop may send the subagent back, the way Stop does for the main run. A main run
+    // that ends its turn while its background agents work waits for them: what ended becomes
+    // its next prompt (the run ends only when none is left running).
+    kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
+      if (!run.agent) {
+        const next = await awaitAgents(run, stateOf(run).background);
+        return next === undefined ? undefined : { continueWith: next };
+      }
+      const hooks = getHooksApi(kernel);
+      if (!hooks?.has("SubagentStop", run)) return undefined;
+      stateOf(run).stopFired = true;
+      const outcome = await hooks.fire("SubagentStop", run, {
+        message: info.text,
+        extra: { stopHookActive: info.continuations > 0 },
+      });
+      return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;
+    });
+
+    // A subagent that failed never reached turn.stop: SubagentStop still fires, to inform.
+    kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
+      const hooks = getHooksApi(kernel);
+      if (!run.agent || stateOf(run).stopFired || !hooks?.has("SubagentStop")) return;
+      await hooks.fire("SubagentStop", run, {
+        message: result.result,
+        extra: { stopHookActive: false, subtype: result.subtype },
+      });
+    });
+
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SUBAGENT_NOTE_STAGE }, (sections: SystemSection[], run) =>
+      run.agent
+        ? [
+            ...sections,
+            {
+              id: "subagent",
+              text: run.input instanceof AgentInbox ? `${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}` : SUBAGENT_NOTE,
+            },
+          ]
+        : sections,
+    );
+  },
 });
 
 export default agentsPlugin;

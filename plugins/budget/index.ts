@@ -26,7 +26,7 @@ export const NAME = "ubiquity:budget";
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 /** The budget plugin. */
-export const budgetPlugin = definePlugin(() => ({
+export const budgetPlugin = definePlugin({
   name: NAME,
   options: budgetOptions,
   flags: budgetFlags,
@@ -162,7 +162,7 @@ export const budgetPlugin = definePlugin(() => ({
     });
     kernel.hooks.session.end.tap(NAME, (run) => void stateOf(rootOf(run)).inFlight.delete(run));
   },
-}));
+});
 
 export default budgetPlugin;
 export {

@@ -43,7 +43,7 @@ export function describeBreak(reasons: string[], call: number, before: number, a
 }
 
 /** The cache-break detector. */
-export const cacheBreaksPlugin = definePlugin(() => ({
+export const cacheBreaksPlugin = definePlugin({
   name: NAME,
   options: cacheBreaksOptions,
   runState: (): RunState => ({}),
@@ -84,7 +84,7 @@ export const cacheBreaksPlugin = definePlugin(() => ({
       stateOf(run).baseline = undefined;
     });
   },
-}));
+});
 
 export default cacheBreaksPlugin;
 export { snapshot, changes, type PrefixSnapshot, type ToolHashes } from "./snapshot";

@@ -16,7 +16,7 @@ import type { CachingResolvedOptions } from "./options";
 export const NAME = "ubiquity:caching";
 
 /** The caching plugin. */
-export const cachingPlugin = definePlugin(() => ({
+export const cachingPlugin = definePlugin({
   name: NAME,
   options: cachingOptions,
   apply(kernel) {
@@ -35,7 +35,7 @@ export const cachingPlugin = definePlugin(() => ({
       }
     });
   },
-}));
+});
 
 export default cachingPlugin;
 export {

@@ -24,7 +24,7 @@ const NOTE =
 const enabled = (run: RunContext) => (run.options as MicrocompactionResolvedOptions).autoMicrocompact !== false;
 
 /** The microcompaction plugin. */
-export const microcompactionPlugin = definePlugin(() => ({
+export const microcompactionPlugin = definePlugin({
   name: NAME,
   options: microcompactionOptions,
   // Resolved on first use in a run (its first compaction), once the model label is known.
@@ -65,7 +65,7 @@ export const microcompactionPlugin = definePlugin(() => ({
       enabled(run) ? [...sections, { id: "compaction-micro", text: NOTE }] : sections,
     );
   },
-}));
+});
 
 export default microcompactionPlugin;
 export { microcompact, CLEARABLE_TOOLS, CLEARED_MARKER, type Microcompaction } from "./clear";

@@ -54,7 +54,7 @@ interface RunState {
 const enabled = (run: RunContext) => (run.options as SummarizeCompactionResolvedOptions).autoCompact !== false;
 
 /** The full-compaction plugin. */
-export const summarizeCompactionPlugin = definePlugin(() => ({
+export const summarizeCompactionPlugin = definePlugin({
   name: NAME,
   options: summarizeCompactionOptions,
   runState: (): RunState => ({ failures: 0 }),
@@ -156,7 +156,7 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
       enabled(run) ? [...sections, { id: "compaction-summarize", text: NOTE }] : sections,
     );
   },
-}));
+});
 
 export default summarizeCompactionPlugin;
 export { findCut } from "./cut";

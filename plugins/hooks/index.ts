@@ -66,7 +66,7 @@ interface RunState {
 }
 
 /** The hooks plugin. */
-export const hooksPlugin = definePlugin(() => ({
+export const hooksPlugin = definePlugin({
   name: NAME,
   options: hooksOptions,
   runState: (): RunState => ({ sessionContext: [], stopContinuations: 0 }),
@@ -308,7 +308,7 @@ export const hooksPlugin = definePlugin(() => ({
       ];
     });
   },
-}));
+});
 
 export default hooksPlugin;
 

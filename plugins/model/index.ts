@@ -129,7 +129,7 @@ const thinkingFor = (request: ModelRequest, run: RunContext) =>
   (request.purpose ?? "turn") === "turn" ? (run.options as ModelResolvedOptions).maxThinkingTokens : undefined;
 
 /** The model plugin. */
-export const modelPlugin = definePlugin(() => ({
+export const modelPlugin = definePlugin({
   name: NAME,
   options: modelOptions,
   runState: (): RunState => ({}),
@@ -186,7 +186,7 @@ export const modelPlugin = definePlugin(() => ({
       };
     });
   },
-}));
+});
 
 export default modelPlugin;
 export {

@@ -29,7 +29,7 @@ function charge(run: RunContext, label: string, costUsd: number | undefined, tal
 }
 
 /** The pricing plugin. */
-export const pricingPlugin = definePlugin(() => ({
+export const pricingPlugin = definePlugin({
   name: NAME,
   options: pricingOptions,
   runState: (): Tally => ({ costUsd: 0, unpriced: new Set() }),
@@ -59,7 +59,7 @@ export const pricingPlugin = definePlugin(() => ({
         run.logger.debug(`[${NAME}] totalCostUsd is null: unpriced models: ${[...unpriced].join(", ")}`);
     });
   },
-}));
+});
 
 export default pricingPlugin;
 export { getPricingApi, tableEntry, type PricingApi, type Quote, type PriceSource, type PricingOptions } from "./api";

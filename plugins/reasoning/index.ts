@@ -40,7 +40,7 @@ export function levelFor(
 }
 
 /** The reasoning plugin. */
-export const reasoningPlugin = definePlugin(() => ({
+export const reasoningPlugin = definePlugin({
   name: NAME,
   options: reasoningOptions,
   runState: (): RunState => ({ phase: "plan" }),
@@ -65,6 +65,6 @@ export const reasoningPlugin = definePlugin(() => ({
       },
     );
   },
-}));
+});
 
 export default reasoningPlugin;

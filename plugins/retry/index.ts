@@ -18,7 +18,7 @@ import { retryOptions, type RetryResolvedOptions } from "./options";
 export const NAME = "ubiquity:retry";
 
 /** The retry plugin. */
-export const retryPlugin = definePlugin(() => ({
+export const retryPlugin = definePlugin({
   name: NAME,
   options: retryOptions,
   dependsOn: ["ubiquity:model"],
@@ -36,7 +36,7 @@ export const retryPlugin = definePlugin(() => ({
       callRetry(kernel, NAME, (run) => context.run(run)),
     );
   },
-}));
+});
 
 export default retryPlugin;
 export { retryingFetch, type RetryConfig } from "./retry-fetch";

@@ -53,12 +53,14 @@ export const SandboxPluginOptions = z.strictObject({
 export type SandboxPluginOptions = z.input<typeof SandboxPluginOptions>;
 
 /** The sandbox plugin. */
-export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
+export const sandboxPlugin = definePlugin({
   name: NAME,
+  factoryOptions: SandboxPluginOptions,
   options: sandboxOptions,
   commands: sandboxCommands,
   flags: sandboxFlags,
-  apply(kernel) {
+  apply(kernel, context) {
+    const opts = context.factoryOptions;
     let runtime: SandboxRuntime | undefined;
 
     let status: SandboxStatus = { status: "off" };
@@ -196,7 +198,7 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       return [...sections.filter((s) => s.id !== "sandbox"), { id: "sandbox", text: sandboxNote(runtime.settings) }];
     });
   },
-}));
+});
 
 /** What running without the sandbox gives up, said in every warning about it. */
 export const UNSANDBOXED =

@@ -32,38 +32,36 @@ export {
 export const NAME = "ubiquity:sessions-postgres";
 
 /** The Postgres session store plugin. */
-export const sessionsPostgresPlugin = definePlugin(function sessionsPostgres() {
-  return {
-    name: NAME,
-    options: sessionsPostgresOptions,
-    apply(kernel: Kernel) {
-      // One store (one pool) per database and kernel, ended with the kernel.
-      const stores = new Map<string, PostgresSessionStore>();
-      const storeOf = (options: Readonly<Record<string, unknown>>) => {
-        const postgres = (options as SessionsPostgresResolvedOptions).sessionStore?.postgres;
-        const connectionString = postgres?.connectionString;
-        if (!connectionString) return undefined;
-        const key = `${connectionString}\u0000${postgres.outageTimeoutMs ?? ""}`;
-        let store = stores.get(key);
-        if (!store)
-          stores.set(
-            key,
-            (store = new PostgresSessionStore(connectionString, { outageTimeoutMs: postgres.outageTimeoutMs })),
-          );
-        return store;
-      };
-      getSessionsApi(kernel)?.useBackend(NAME, (options) => storeOf(options));
-      getTodosApi(kernel)?.useStore(NAME, (run) => {
-        const store = storeOf(run.options);
-        return store && new PostgresTodoStore(store);
-      });
-      kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
-        const all = [...stores.values()];
-        stores.clear();
-        await Promise.all(all.map((s) => s.close()));
-      });
-    },
-  };
+export const sessionsPostgresPlugin = definePlugin({
+  name: NAME,
+  options: sessionsPostgresOptions,
+  apply(kernel: Kernel) {
+    // One store (one pool) per database and kernel, ended with the kernel.
+    const stores = new Map<string, PostgresSessionStore>();
+    const storeOf = (options: Readonly<Record<string, unknown>>) => {
+      const postgres = (options as SessionsPostgresResolvedOptions).sessionStore?.postgres;
+      const connectionString = postgres?.connectionString;
+      if (!connectionString) return undefined;
+      const key = `${connectionString}\u0000${postgres.outageTimeoutMs ?? ""}`;
+      let store = stores.get(key);
+      if (!store)
+        stores.set(
+          key,
+          (store = new PostgresSessionStore(connectionString, { outageTimeoutMs: postgres.outageTimeoutMs })),
+        );
+      return store;
+    };
+    getSessionsApi(kernel)?.useBackend(NAME, (options) => storeOf(options));
+    getTodosApi(kernel)?.useStore(NAME, (run) => {
+      const store = storeOf(run.options);
+      return store && new PostgresTodoStore(store);
+    });
+    kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
+      const all = [...stores.values()];
+      stores.clear();
+      await Promise.all(all.map((s) => s.close()));
+    });
+  },
 });
 
 export default sessionsPostgresPlugin;

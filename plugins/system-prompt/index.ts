@@ -30,7 +30,7 @@ interface RunState {
 }
 
 /** The system-prompt plugin. */
-export const systemPromptPlugin = definePlugin(() => ({
+export const systemPromptPlugin = definePlugin({
   name: NAME,
   options: systemPromptOptions,
   runState: (): RunState => ({}),
@@ -75,7 +75,7 @@ export const systemPromptPlugin = definePlugin(() => ({
       },
     );
   },
-}));
+});
 
 export default systemPromptPlugin;
 

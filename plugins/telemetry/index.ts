@@ -57,7 +57,7 @@ const textMessages = (role: string, text: string, extra: Record<string, unknown>
   JSON.stringify([{ role, parts: [{ type: "text", content: text }], ...extra }]);
 
 /** The telemetry plugin. */
-export const telemetryPlugin = definePlugin(() => ({
+export const telemetryPlugin = definePlugin({
   name: NAME,
   options: telemetryOptions,
   state: (): KernelState => ({ runs: new Set() }),
@@ -403,7 +403,7 @@ export const telemetryPlugin = definePlugin(() => ({
       else span.end();
     });
   },
-}));
+});
 
 export default telemetryPlugin;
 export { loadOtel, TelemetryUnavailableError, type ImportModule } from "./load";

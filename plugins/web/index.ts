@@ -5,7 +5,7 @@
  * not offered. A native search's request gets its provider tool in `model.request`.
  */
 import { z } from "zod";
-import { REQUEST_STAGE, type Kernel, type Tool } from "../../src/index";
+import { REQUEST_STAGE, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { offerNativeTool } from "./native-search";
 import { webOptions, type WebResolvedOptions } from "./options";
@@ -39,10 +39,12 @@ export const WebPluginOptions = z.strictObject({
 export type WebPluginOptions = z.input<typeof WebPluginOptions>;
 
 /** The web plugin. */
-export const webPlugin = definePlugin(NAME, WebPluginOptions, (opts) => ({
+export const webPlugin = definePlugin({
   name: NAME,
+  factoryOptions: WebPluginOptions,
   options: webOptions,
-  apply(kernel: Kernel) {
+  apply(kernel, context) {
+    const opts = context.factoryOptions;
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       if (options.tools) return;
       const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
@@ -67,6 +69,6 @@ export const webPlugin = definePlugin(NAME, WebPluginOptions, (opts) => ({
       offerNativeTool(request),
     );
   },
-}));
+});
 
 export default webPlugin;
