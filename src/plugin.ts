@@ -24,12 +24,24 @@ export interface PluginContext<S = unknown, R = unknown, O = {}, F = undefined> 
   run(run: RunContext): R;
   /** The kernel's resolved options, typed by the plugin's `options` slice; readable from `kernel.configResolved` on. */
   readonly options: PluginOptionsView<O>;
-  /** The options `run` runs with (a subagent's may be its own), typed by the plugin's `options` slice. */
-  optionsOf(run: RunContext): PluginOptionsView<O>;
+  /**
+   * Resolved options typed by the plugin's `options` slice: those a run (or a model reference)
+   * runs with (a subagent's may be its own), or an options object a hook or an API handed over.
+   */
+  optionsOf(of: OptionsHolder | ResolvedOptions): PluginOptionsView<O>;
   /** What the factory was called with (`plugin({ … })`, `[specifier, { … }]`), parsed by the plugin's `factoryOptions` schema. */
   readonly factoryOptions: F;
   /** Log a warning that names the plugin. */
   warn(message: string): void;
+}
+
+/** What carries resolved options: a run, a model reference. */
+export type OptionsHolder = { readonly options: ResolvedOptions };
+
+/** The resolved options `of` carries, or `of` itself (what `context.optionsOf` returns). */
+export function optionsIn(of: OptionsHolder | ResolvedOptions): ResolvedOptions {
+  const held = (of as Partial<OptionsHolder>).options;
+  return typeof held === "object" && held !== null ? held : (of as ResolvedOptions);
 }
 
 /** A plugin: a name and an `apply` that taps kernel hooks and fills registries (synchronously). */

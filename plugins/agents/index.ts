@@ -22,7 +22,7 @@ import {
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import type { AgentDefinition, AgentsResolvedOptions } from "./options";
+import type { AgentDefinition } from "./options";
 import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";
 import { runSubagent } from "./launch";
 import { AGENT_TOOL, AgentTool, type Launch } from "./agent-tool";
@@ -173,7 +173,7 @@ export const agentsPlugin = definePlugin({
         if (output.isError) throw new Error(output.content);
         return output.content;
       });
-      const { cwd, trust, agentSources: wanted, compat, claudePlugins } = kernel.options as AgentsResolvedOptions;
+      const { cwd, trust, agentSources: wanted, compat, claudePlugins } = context.options;
       const skipped = (path: string) =>
         kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
       const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);

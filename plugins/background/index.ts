@@ -7,11 +7,11 @@
  * `system/task_started`, `task_ended` (and `task_output` with `includePartialMessages`); and
  * every task still running is stopped when the session ends, its processes with it.
  */
-import type { Kernel, RunContext, Tool, ToolOutput, TurnPrompt } from "../../src/index";
+import type { RunContext, Tool, ToolOutput, TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { TaskRegistry, attachTasks, tasksOf, type TaskInfo } from "../_kits/tasks/index";
 import { BashInputTool, BashOutputTool, KillShellTool, taskLine } from "./tools";
-import { backgroundOptions, type BackgroundResolvedOptions } from "./options";
+import { backgroundOptions } from "./options";
 import "./messages";
 
 export { BashInputTool, BashOutputTool, KillShellTool } from "./tools";
@@ -43,7 +43,7 @@ function endedNote(ended: TaskInfo[]): string {
 export const backgroundPlugin = definePlugin({
   name: NAME,
   options: backgroundOptions,
-  apply(kernel: Kernel) {
+  apply(kernel, context) {
     const closing = new WeakSet<RunContext>();
 
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
@@ -60,7 +60,7 @@ export const backgroundPlugin = definePlugin({
     );
 
     kernel.hooks.session.start.tap(NAME, (run: RunContext) => {
-      const options = (run.options as BackgroundResolvedOptions).backgroundTasks ?? {};
+      const options = context.optionsOf(run).backgroundTasks ?? {};
       // A subagent's tasks count against the session's caps: its registry hangs off its parent's.
       const tasks = attachTasks(run, new TaskRegistry(options, run.parent ? tasksOf(run.parent) : undefined));
       const partial = run.options.includePartialMessages === true;

@@ -12,8 +12,8 @@
  */
 import { ERROR_STAGE, REQUEST_STAGE, RunEnd, type ModelRequest, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { getPricingApi, type PricingResolvedOptions } from "../pricing/api";
-import { budgetOptions, type BudgetResolvedOptions } from "./options";
+import { getPricingApi, pricingOptions } from "../pricing/api";
+import { budgetOptions } from "./options";
 import { budgetFlags } from "./cli";
 import { estimateRequest, sentRecord } from "./estimate";
 import { release, reservedBy, rootOf, runBudget, type RunBudget } from "./ledger";
@@ -28,7 +28,11 @@ const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWri
 /** The budget plugin. */
 export const budgetPlugin = definePlugin({
   name: NAME,
-  options: budgetOptions,
+  // The prices a USD cap needs are the pricing plugin's options, read here too.
+  options: budgetOptions.extend({
+    modelPricing: pricingOptions.shape.modelPricing,
+    marketPricing: pricingOptions.shape.marketPricing,
+  }),
   flags: budgetFlags,
   runState: runBudget,
   apply(kernel, context) {
@@ -36,11 +40,11 @@ export const budgetPlugin = definePlugin({
     const stateOf = (run: RunContext): RunBudget => context.run(run);
     // The caps are the root run's: a subagent's options never loosen them.
     const capsOf = (run: RunContext) => {
-      const opts = rootOf(run).options as BudgetResolvedOptions;
+      const opts = context.optionsOf(rootOf(run));
       return { usd: opts.maxBudgetUsd, tokens: opts.maxBudgetTokens };
     };
     const pricingOf = (run: RunContext) => {
-      const o = run.options as PricingResolvedOptions;
+      const o = context.optionsOf(run);
       return { modelPricing: o.modelPricing, marketPricing: o.marketPricing };
     };
     const isKnown = async (label: string, run: RunContext) =>

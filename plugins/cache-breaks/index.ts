@@ -13,7 +13,6 @@ import { definePlugin } from "../_kits/authoring/index";
 import { changes, snapshot, type PrefixSnapshot } from "./snapshot";
 import { takeCacheChanges } from "./api";
 import { cacheBreaksOptions } from "./options";
-import type { CacheBreaksResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:cache-breaks";
 
@@ -49,7 +48,7 @@ export const cacheBreaksPlugin = definePlugin({
   runState: (): RunState => ({}),
   apply(kernel, context) {
     const stateOf = (run: RunContext): RunState => context.run(run);
-    const on = (run: RunContext) => (run.options as CacheBreaksResolvedOptions).detectCacheBreaks === true;
+    const on = (run: RunContext) => context.optionsOf(run).detectCacheBreaks === true;
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request, run) => {
       // Only the loop's turns share a prefix worth comparing (a summary's request is its own).

@@ -8,13 +8,13 @@
  * also prunes the store of checkpoints older than `keepDays`, in the background.
  */
 import { existsSync } from "node:fs";
-import { PERMISSION_STAGE, type Kernel, type PluginContext, type RunContext } from "../../src/index";
+import { PERMISSION_STAGE, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { isInside, resolveReal } from "../_kits/paths/index";
 import type { ToolCall } from "../../src/index";
 import { warn } from "../_kits/sources/index";
 import { storageRoot } from "../_kits/storage/index";
-import { checkpointSettings, checkpointsOptions, type CheckpointsResolvedOptions } from "./options";
+import { checkpointSettings, checkpointsOptions } from "./options";
 import { holdRunLock, releaseRunLock } from "./lock";
 import { ShadowStore, storeDirFor, TooManyFilesError } from "./store";
 import { rewindCommand } from "./command";
@@ -108,8 +108,8 @@ export const checkpointsPlugin = definePlugin({
   state: (): KernelState => ({ anchors: new Map(), prompts: new Map() }),
   runState: (): RunState => ({ taken: new Map() }),
   commands: { rewind: rewindCommand },
-  apply(kernel: Kernel, context: PluginContext<KernelState, RunState>) {
-    const settingsOf = (run: RunContext) => checkpointSettings((run.options as CheckpointsResolvedOptions).checkpoints);
+  apply(kernel, context) {
+    const settingsOf = (run: RunContext) => checkpointSettings(context.optionsOf(run).checkpoints);
 
     kernel.hooks.event.tap(NAME, (event) => {
       if (event.type !== "message") return;

@@ -38,7 +38,7 @@ import { createCommandsApi } from "./api";
 import { commandsCommands } from "./cli";
 import { CommandError, expandCommand } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
-import { commandsOptions, type CommandsResolvedOptions } from "./options";
+import { commandsOptions } from "./options";
 
 export { getCommandsApi, type CommandsApi } from "./api";
 export { commandFolder, loadCommands, commandRoots, toolRules } from "./load";
@@ -91,14 +91,7 @@ export const commandsPlugin = definePlugin({
     const stateOf = (run: RunContext): RunState => context.run(run);
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-      const {
-        cwd,
-        commands,
-        commandSources: wanted,
-        trust,
-        compat,
-        claudePlugins,
-      } = kernel.options as CommandsResolvedOptions;
+      const { cwd, commands, commandSources: wanted, trust, compat, claudePlugins } = context.options;
       const place = { cwd, home: homedir() };
       const report = (message: string) => warn(kernel, NAME, message);
       const skipped = (path: string) =>

@@ -10,7 +10,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { budgetFor, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { CLEARED_MARKER, microcompact } from "./clear";
 import { microcompactionOptions } from "./options";
-import type { MicrocompactionResolvedOptions } from "./options";
+import type { MicrocompactionOptions } from "./options";
 
 export const NAME = "ubiquity:compaction-micro";
 
@@ -21,7 +21,7 @@ const NOTE =
   "# Context\nTo stay inside the context window, older tool results (file reads, command output, searches) may be cleared and replaced by a marker. Note what you will need from a result when you see it; run the tool again if you need a cleared result.";
 
 /** True when the tier is on for `run`. */
-const enabled = (run: RunContext) => (run.options as MicrocompactionResolvedOptions).autoMicrocompact !== false;
+const enabled = (options: MicrocompactionOptions) => options.autoMicrocompact !== false;
 
 /** The microcompaction plugin. */
 export const microcompactionPlugin = definePlugin({
@@ -35,13 +35,13 @@ export const microcompactionPlugin = definePlugin({
     kernel.hooks.context.compact.tapPromise(
       { name: NAME, stage: COMPACT_STAGE.MICRO },
       async (state: CompactState, run) => {
-        if (!enabled(run)) return state;
+        if (!enabled(context.optionsOf(run))) return state;
         const { threshold } = budgetFor((await windowOf(run)).tokens, run.options);
         const tokensBefore = pressureOf(state);
         if (tokensBefore <= threshold) return { ...state, estimatedTokens: tokensBefore };
         const result = microcompact(
           state.messages,
-          (run.options as MicrocompactionResolvedOptions).microcompactKeepRecent ?? DEFAULT_KEEP_RECENT,
+          context.optionsOf(run).microcompactKeepRecent ?? DEFAULT_KEEP_RECENT,
         );
         if (result.cleared === 0) return { ...state, estimatedTokens: tokensBefore };
         const estimatedTokens = Math.max(0, tokensBefore - result.tokensSaved);
@@ -62,7 +62,7 @@ export const microcompactionPlugin = definePlugin({
     );
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections, run) =>
-      enabled(run) ? [...sections, { id: "compaction-micro", text: NOTE }] : sections,
+      enabled(context.optionsOf(run)) ? [...sections, { id: "compaction-micro", text: NOTE }] : sections,
     );
   },
 });

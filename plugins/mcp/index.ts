@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { Kernel } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { folderTrusted } from "../_kits/process/index";
-import type { McpServerConfig, McpResolvedOptions } from "./options";
+import type { McpServerConfig } from "./options";
 import type { McpServers, McpServerReport } from "./servers";
 import { mcpCommands, mcpFlags } from "./cli";
 import { mcpOptions } from "./options";
@@ -90,7 +90,7 @@ export const mcpPlugin = definePlugin({
     let fromPlugins: ReturnType<typeof pluginServers> = { servers: {}, failed: [] };
     // Servers of a .mcp.json that could not be used (a bad entry, an unset ${VAR}): failed, by name.
     const unusable = () => {
-      const configured = (kernel.options as McpResolvedOptions).mcpServers ?? {};
+      const configured = context.options.mcpServers ?? {};
       return [...getSettingsApi(kernel).mcpFailures, ...fromPlugins.failed].filter((f) => !(f.name in configured));
     };
     apis.set(kernel, {
@@ -118,17 +118,14 @@ export const mcpPlugin = definePlugin({
     });
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-      const { claudePlugins, cwd, trust } = kernel.options as McpResolvedOptions;
+      const { claudePlugins, cwd, trust } = context.options;
       fromPlugins = pluginServers(
         claudePlugins,
         { cwd, trust },
         (message) => warn(kernel, NAME, message),
         (message) => warnOnce(kernel, NAME, message),
       );
-      const configured = { ...fromPlugins.servers, ...(kernel.options as McpResolvedOptions).mcpServers } as Record<
-        string,
-        McpServerConfig
-      >;
+      const configured = { ...fromPlugins.servers, ...context.options.mcpServers } as Record<string, McpServerConfig>;
       if (Object.keys(configured).length === 0) return;
       // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
       const [{ McpServers }, { McpFeatures }] = await Promise.all([import("./servers"), import("./features")]);

@@ -15,7 +15,7 @@ import type { ProjectPlace } from "../../loader/index";
 import { isProjectFileTrusted, pathExists, TrustPins } from "../../loader/index";
 import { memoryCandidates, type MemoryCandidate } from "./sources";
 import { includedFiles } from "./pinned-includes";
-import { memoryOptions, type MemoryResolvedOptions } from "./options";
+import { memoryOptions } from "./options";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
 export { findIncludes, lineReferences, blankInlineCode } from "./includes";
@@ -59,13 +59,13 @@ export const memoryPlugin = definePlugin({
           effect: `included by ${basename(path)}: adds instructions to the system prompt`,
         })),
       ]),
-  apply(kernel) {
+  apply(kernel, context) {
     let files: readonly MemoryFile[] = [];
     let section: SystemSection | undefined;
     apis.set(kernel, { files: () => files });
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-      const { cwd, memory, trust, memorySources: wanted, compat } = kernel.options as MemoryResolvedOptions;
+      const { cwd, memory, trust, memorySources: wanted, compat } = context.options;
       // Under approved digests each project or local file is checked by itself (the sources span many folders).
       const memorySources = TrustPins.is(trust) ? wanted : permittedSources(wanted, trust);
       const theirs = compatSources(wanted, compat);

@@ -88,8 +88,7 @@ export const permissionsPlugin = definePlugin({
     // `system/init` announces the run's permission mode (see ./init-fields.ts).
     kernel.hooks.session.start.tap(
       NAME,
-      (run) =>
-        void (run.initFields.permissionMode = (run.options as PermissionsResolvedOptions).permissionMode ?? "default"),
+      (run) => void (run.initFields.permissionMode = context.optionsOf(run).permissionMode ?? "default"),
     );
     // One compiled policy per options object (a subagent may run with its own), rebuilt when
     // rules are added or the grammar (which normalises command rules) has loaded since.
@@ -107,7 +106,7 @@ export const permissionsPlugin = definePlugin({
         },
       );
     const policyFor = (resolved: ResolvedOptions): Policy => {
-      const options = resolved as PermissionsResolvedOptions;
+      const options = context.optionsOf(resolved);
       const key = `${api.version}:${shellParserReady()}`;
       const hit = cache.get(options);
       if (hit?.key === key) return hit.policy;
@@ -121,7 +120,7 @@ export const permissionsPlugin = definePlugin({
     const policyOfRun = (run: RunContext): Policy => {
       const grants = api.grantsOf(run);
       if (grants.length === 0) return policyFor(run.options);
-      const options = run.options as PermissionsResolvedOptions;
+      const options = context.optionsOf(run);
       const key = `${api.version}:${shellParserReady()}`;
       const hit = granted.get(run);
       if (hit?.key === key && hit.grants === grants) return hit.policy;
@@ -137,12 +136,12 @@ export const permissionsPlugin = definePlugin({
     // Compiling at start-up makes a malformed rule fail the run before any model call.
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       policyFor(options);
-      onlyTools((options as PermissionsResolvedOptions).availableTools);
+      onlyTools(context.optionsOf(options).availableTools);
     });
 
     kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
       const policy = policyFor(run.options);
-      const only = onlyTools((run.options as PermissionsResolvedOptions).availableTools);
+      const only = onlyTools(context.optionsOf(run).availableTools);
       return tools.filter((tool) => available(tool.name, policy) && (!only || only(tool.name)));
     });
 

@@ -9,7 +9,6 @@ import type { RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getPricingApi } from "./api";
 import { pricingOptions } from "./options";
-import type { PricingResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:pricing";
 
@@ -40,8 +39,8 @@ export const pricingPlugin = definePlugin({
     kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
       const label = response.modelLabel;
       const options = {
-        modelPricing: (run.options as PricingResolvedOptions).modelPricing,
-        marketPricing: (run.options as PricingResolvedOptions).marketPricing,
+        modelPricing: context.optionsOf(run).modelPricing,
+        marketPricing: context.optionsOf(run).marketPricing,
       };
       const quote = await api.price(label, response.usage, options);
       if (!quote && !tallyOf(run).unpriced.has(label)) {

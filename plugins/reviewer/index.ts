@@ -15,7 +15,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { getPermissionsApi } from "../permissions/api";
 import { review, reviewerOf } from "./reviewers";
 import { reviewRequestOf } from "./request";
-import { reviewerOptions, type ReviewerOption, type ReviewerResolvedOptions } from "./options";
+import { reviewerOptions, type ReviewerOption } from "./options";
 import "./messages";
 
 export {
@@ -77,7 +77,7 @@ export const reviewerPlugin = definePlugin({
     kernel.hooks.tool.ask.tapPromise(
       { name: NAME, stage: REVIEW_STAGE },
       async (verdict, call): Promise<PermissionResult | undefined> => {
-        const options = call.run.options as ReviewerResolvedOptions;
+        const options = context.optionsOf(call.run);
         const permissions = getPermissionsApi(kernel);
         if (permissions.modeOf(call.run) !== "auto" && options.reviewer === undefined) return undefined;
         // Only what nothing covers: the user's ask rules, sensitive files, a tool's or a hook's own question stay the person's.

@@ -34,7 +34,7 @@ export type { SandboxStatus } from "./init-fields";
 import { sandboxOptions } from "./options";
 import "./init-fields";
 import type { SandboxStatus } from "./init-fields";
-import type { PermissionsResolvedOptions } from "../permissions/api";
+import { permissionsOptions } from "../permissions/api";
 
 export const NAME = "ubiquity:sandbox";
 
@@ -56,7 +56,8 @@ export type SandboxPluginOptions = z.input<typeof SandboxPluginOptions>;
 export const sandboxPlugin = definePlugin({
   name: NAME,
   factoryOptions: SandboxPluginOptions,
-  options: sandboxOptions,
+  // `disallowedTools` is the permissions plugin's option, read here too (a Read deny joins the sandbox's denied paths).
+  options: sandboxOptions.extend({ disallowedTools: permissionsOptions.shape.disallowedTools }),
   commands: sandboxCommands,
   flags: sandboxFlags,
   apply(kernel, context) {
@@ -101,7 +102,7 @@ export const sandboxPlugin = definePlugin({
       runtime = new SandboxRuntime(
         settings,
         availability,
-        readDenyPaths(kernel, (options as PermissionsResolvedOptions).disallowedTools ?? []),
+        readDenyPaths(kernel, context.optionsOf(options).disallowedTools ?? []),
         (denial, toolUseId) =>
           kernel.emit({
             type: "sandbox.violation",

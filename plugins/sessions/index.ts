@@ -12,8 +12,6 @@ import {
   UbiquityError,
   REQUEST_STAGE,
   secretsOf,
-  type Kernel,
-  type PluginContext,
   type RunContext,
   type TurnPrompt,
 } from "../../src/index";
@@ -29,7 +27,6 @@ import { TranscriptWriter } from "./writer";
 import { createSessionsApi } from "./api";
 import type { SessionBackend } from "./backend";
 import { sessionsOptions } from "./options";
-import type { SessionsResolvedOptions } from "./options";
 import "./events";
 import "./messages";
 import "./result-fields";
@@ -102,8 +99,9 @@ function releaseOnExit() {
 
 /** The store a run's options point at. */
 export function storeFor(run: RunContext): SessionStore {
+  const { sessionDir } = run.options; // validated by the sessions slice: a string or unset
   return new SessionStore({
-    dir: storageRoot((run.options as SessionsResolvedOptions).sessionDir, run.cwd, "sessions"),
+    dir: storageRoot(typeof sessionDir === "string" ? sessionDir : undefined, run.cwd, "sessions"),
   });
 }
 
@@ -114,7 +112,7 @@ export const sessionsPlugin = definePlugin({
   runState: (): RunState => ({}),
   commands: { sessions: sessionsCommand },
   flags: sessionsFlags,
-  apply(kernel: Kernel, context: PluginContext<undefined, RunState>) {
+  apply(kernel, context) {
     // Messages reach `event` without their run; a session id names it (subagents share it).
     // Runs of one kernel resuming the same session share its writer, counted.
     const writers = new Map<
@@ -131,7 +129,7 @@ export const sessionsPlugin = definePlugin({
         if (open.writer.stale) throw open.writer.stale;
       },
       (run) => {
-        if ((run.options as SessionsResolvedOptions).persistSession === false) return undefined;
+        if (context.optionsOf(run).persistSession === false) return undefined;
         // A subagent's messages go to its session's transcript (subagents share the id).
         return context.run(run).path ?? writtenAt(run);
       },
@@ -159,7 +157,7 @@ export const sessionsPlugin = definePlugin({
       if (stale) return new RunEnd(stale.message, "error_stale_writer");
       const open = writers.get(run.sessionId);
       if (!open || open.writer.writeError === undefined) return undefined;
-      const bestEffort = (run.options as SessionsResolvedOptions).persistSession === "best-effort";
+      const bestEffort = context.optionsOf(run).persistSession === "best-effort";
       const error = describeError(open.writer.writeError);
       if (!open.reported) {
         open.reported = true;
@@ -191,7 +189,7 @@ export const sessionsPlugin = definePlugin({
             `the other ${records.length} records were kept, and calls or results left without their pair were left out of the replayed conversation`,
         );
       }
-      const persist = (run.options as SessionsResolvedOptions).persistSession !== false;
+      const persist = context.optionsOf(run).persistSession !== false;
       let fork = request.fork;
       let locked: string | undefined;
       if (!fork && persist && store.refusesStaleWriters) {
@@ -260,7 +258,7 @@ export const sessionsPlugin = definePlugin({
     kernel.hooks.session.start.tapPromise({ name: NAME, stage: RESUME_STAGE }, resumeSession);
 
     kernel.hooks.session.start.tapPromise(NAME, async (run) => {
-      if (run.agent || (run.options as SessionsResolvedOptions).persistSession === false) return;
+      if (run.agent || context.optionsOf(run).persistSession === false) return;
       const open = writers.get(run.sessionId);
       if (open) {
         open.runs++;
@@ -270,7 +268,7 @@ export const sessionsPlugin = definePlugin({
         const store = storeOf(run);
         const path = state.path ?? store.pathFor(run.sessionId, run.cwd);
         // A new session under a chosen id must not append to a stored one.
-        const chosen = (run.options as SessionsResolvedOptions).sessionId === run.sessionId && !state.resumed;
+        const chosen = context.optionsOf(run).sessionId === run.sessionId && !state.resumed;
         const stored = () =>
           new UbiquityError(
             `a session with id ${run.sessionId} is already stored (${path}); continue it with resume, or choose another id`,

@@ -31,7 +31,7 @@ import { loadSkills, skillFolder } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
-import { skillsOptions, type SkillsResolvedOptions } from "./options";
+import { skillsOptions } from "./options";
 
 export { getSkillsApi, type SkillsApi } from "./api";
 export { loadSkills, skillFolder, SKILL_FILE } from "./load";
@@ -89,14 +89,7 @@ export const skillsPlugin = definePlugin({
     const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-      const {
-        cwd,
-        skills,
-        trust,
-        skillSources: wanted,
-        compat,
-        claudePlugins,
-      } = kernel.options as SkillsResolvedOptions;
+      const { cwd, skills, trust, skillSources: wanted, compat, claudePlugins } = context.options;
       const skipped = (path: string) =>
         kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
       const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), skipped);

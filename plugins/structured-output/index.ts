@@ -12,7 +12,7 @@
 import { Output, jsonSchema } from "ai";
 import { REQUEST_STAGE, RunEnd, SYSTEM_STAGE, type RunContext, type ToolOutput } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { isZodSchema, structuredOutputOptions, type StructuredOutputResolvedOptions } from "./options";
+import { isZodSchema, structuredOutputOptions } from "./options";
 import { checkText, compileSchema, loadJsonSchemaValidator, type Checked, type CompiledSchema } from "./schema";
 import { chooseMode } from "./mode";
 import { STRUCTURED_OUTPUT_TOOL, StructuredOutputTool } from "./tool";
@@ -66,9 +66,7 @@ export const structuredOutputPlugin = definePlugin({
   apply(kernel, context) {
     /** A failed attempt: the words for the model, or (attempts spent) the reason the run ends. */
     const fail = (run: RunContext, active: Active, error: string): { retry: string } | { end: string } => {
-      const max =
-        (run.options as StructuredOutputResolvedOptions).maxStructuredOutputRetries ??
-        DEFAULT_MAX_STRUCTURED_OUTPUT_RETRIES;
+      const max = context.optionsOf(run).maxStructuredOutputRetries ?? DEFAULT_MAX_STRUCTURED_OUTPUT_RETRIES;
       active.failures++;
       if (active.failures > max) {
         return {
@@ -86,7 +84,7 @@ export const structuredOutputPlugin = definePlugin({
     const activeOf = (run: RunContext): Active | undefined => {
       const state = context.run(run) as RunState;
       if (state.active !== undefined) return state.active ?? undefined;
-      const options = run.options as StructuredOutputResolvedOptions;
+      const options = context.optionsOf(run);
       if (options.outputSchema === undefined) {
         state.active = null;
         return undefined;
@@ -127,7 +125,7 @@ export const structuredOutputPlugin = definePlugin({
 
     kernel.hooks.tool.list.tapPromise(NAME, async (tools, run) => {
       // The first hook of a run: a JSON Schema's validator is loaded here, only when one is given.
-      const { outputSchema } = run.options as StructuredOutputResolvedOptions;
+      const { outputSchema } = context.optionsOf(run);
       if (outputSchema !== undefined && !isZodSchema(outputSchema)) await loadJsonSchemaValidator();
       const active = activeOf(run);
       return active?.tool ? [...tools.filter((t) => t.name !== STRUCTURED_OUTPUT_TOOL), active.tool] : tools;

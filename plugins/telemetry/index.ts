@@ -19,7 +19,6 @@ import {
   REQUEST_STAGE,
   secretsOf,
   SYSTEM_STAGE,
-  type Kernel,
   type KernelEvent,
   type ModelRequest,
   type RunContext,
@@ -27,7 +26,7 @@ import {
 import { definePlugin } from "../_kits/authoring/index";
 import { ATTR } from "./attributes";
 import { loadOtel, type OtelModules } from "./load";
-import { telemetryOptions, telemetrySetting, type TelemetryResolvedOptions } from "./options";
+import { telemetryOptions, telemetrySetting } from "./options";
 import { endOpen, fail, messageOf, parentContext, type RunSpans } from "./spans";
 import { childTracer } from "./tracer";
 
@@ -62,10 +61,10 @@ export const telemetryPlugin = definePlugin({
   options: telemetryOptions,
   state: (): KernelState => ({ runs: new Set() }),
   runState: () => ({}) as { spans?: RunSpans },
-  apply(kernel: Kernel, context) {
+  apply(kernel, context) {
     // Read when a hook runs, never during apply (apply only taps).
     const ks = (): KernelState => context.state;
-    const setting = () => telemetrySetting(context.options as TelemetryResolvedOptions);
+    const setting = () => telemetrySetting(context.options);
     const load = () => (ks().loading ??= loadOtel().then((m) => (ks().otel = m)));
     const spansOf = (run: RunContext | undefined): RunSpans | undefined => (run ? context.run(run).spans : undefined);
     /** The run's spans and the modules, when this run is traced. */

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { REQUEST_STAGE, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { offerNativeTool } from "./native-search";
-import { webOptions, type WebResolvedOptions } from "./options";
+import { webOptions } from "./options";
 import type { SearchBackend } from "./search-results";
 import { WebFetchTool } from "./web-fetch";
 import { searchRoute, WebSearchTool } from "./web-search";
@@ -60,9 +60,7 @@ export const webPlugin = definePlugin({
     kernel.hooks.tool.list.tap(NAME, (tools, run) => {
       const search = tools.find((t) => t.name === "WebSearch");
       if (!search || !(search instanceof WebSearchTool)) return tools;
-      return searchRoute(run.options as WebResolvedOptions, run.model, opts.backend)
-        ? tools
-        : tools.filter((t) => t !== search);
+      return searchRoute(context.optionsOf(run), run.model, opts.backend) ? tools : tools.filter((t) => t !== search);
     });
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request) =>
