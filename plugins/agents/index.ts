@@ -156,6 +156,7 @@ export const agentsPlugin = definePlugin({
       remember: (child, d) => void (stateOf(child).delegation = d),
       base: (run) => stateOf(run).base ?? run.abortSignal,
       background: (run) => stateOf(run).background,
+      optionsOf: (run) => context.optionsOf(run),
     };
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {

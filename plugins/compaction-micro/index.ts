@@ -36,7 +36,7 @@ export const microcompactionPlugin = definePlugin({
       { name: NAME, stage: COMPACT_STAGE.MICRO },
       async (state: CompactState, run) => {
         if (!enabled(context.optionsOf(run))) return state;
-        const { threshold } = budgetFor((await windowOf(run)).tokens, run.options);
+        const { threshold } = budgetFor((await windowOf(run)).tokens, context.optionsOf(run));
         const tokensBefore = pressureOf(state);
         if (tokensBefore <= threshold) return { ...state, estimatedTokens: tokensBefore };
         const result = microcompact(

@@ -74,7 +74,10 @@ export const summarizeCompactionPlugin = definePlugin({
         if (!enabled(context.optionsOf(run))) return state;
         const s = stateOf(run);
         if (s.failures >= MAX_FAILURES) return state;
-        const budget = budgetFor((await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens, run.options);
+        const budget = budgetFor(
+          (await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens,
+          context.optionsOf(run),
+        );
         const tokensBefore = pressureOf(state);
         if (tokensBefore <= budget.threshold) return state;
         const cut = findCut(state.messages, context.optionsOf(run).compactKeepRecent ?? DEFAULT_KEEP_RECENT);

@@ -132,7 +132,12 @@ export const mcpPlugin = definePlugin({
       const wrap = (spec: SpawnSpec) =>
         getSandboxApi(kernel).wrap(spec, { kind: "mcp", subject: [spec.command, ...spec.args].join(" ") });
       const trusted = folderTrusted(kernel.options);
-      features = new McpFeatures(kernel, NAME, () => servers);
+      features = new McpFeatures(
+        kernel,
+        NAME,
+        () => servers,
+        () => context.options.mcpToolSearch,
+      );
       servers = new McpServers(
         configured,
         {

@@ -170,7 +170,9 @@ export const modelPlugin = definePlugin({
     });
 
     // Images only reach models that take them, in a place their wire format carries (image-guard.ts).
-    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, guardImages);
+    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request, run) =>
+      guardImages(request, context.optionsOf(run)),
+    );
 
     // After the transport's retries: a provider failure goes to the fallback model, once per call.
     kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.FALLBACK }, async (info, run) => {

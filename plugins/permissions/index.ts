@@ -167,7 +167,9 @@ export const permissionsPlugin = definePlugin({
       return merge(incoming, decision, mode);
     });
 
-    kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) => answerAsk(verdict, call));
+    kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) =>
+      answerAsk(verdict, call, context.optionsOf(call.run)),
+    );
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
       if (call.toolName !== "Grep" && call.toolName !== "Glob") return output;

@@ -33,7 +33,12 @@ export const retryPlugin = definePlugin({
     });
     kernel.hooks.model.error.tapPromise(
       { name: NAME, stage: ERROR_STAGE.RETRY },
-      callRetry(kernel, NAME, (run) => context.run(run)),
+      callRetry(
+        kernel,
+        NAME,
+        (run) => context.run(run),
+        (run) => context.optionsOf(run),
+      ),
     );
   },
 });

@@ -255,7 +255,9 @@ export const sessionsPlugin = definePlugin({
       };
     });
 
-    kernel.hooks.session.start.tapPromise({ name: NAME, stage: RESUME_STAGE }, resumeSession);
+    kernel.hooks.session.start.tapPromise({ name: NAME, stage: RESUME_STAGE }, (run) =>
+      resumeSession(run, context.optionsOf(run)),
+    );
 
     kernel.hooks.session.start.tapPromise(NAME, async (run) => {
       if (run.agent || context.optionsOf(run).persistSession === false) return;

@@ -28,7 +28,7 @@ export const todosPlugin = definePlugin({
   // Per run: whether its stored list was already described to the model.
   runState: () => ({ carried: false }),
   apply(kernel: Kernel, context: PluginContext<undefined, { carried: boolean }>) {
-    const api = createTodosApi(kernel);
+    const api = createTodosApi(kernel, (run) => context.optionsOf(run));
 
     // A stored list the model is never told about is a list it duplicates.
     kernel.hooks.turn.prompt.tapPromise(NAME, async (prompt: TurnPrompt, run: RunContext) => {

@@ -35,7 +35,7 @@ const code = [...sources("src"), ...sources("plugins")].map((f) => stripComments
 
 function consumed(field: string): boolean {
   // `options.x`, or through the plugin context's typed view: `context.optionsOf(run).x`, `opts.x`.
-  const access = new RegExp(`(options|options as \\w+\\)|optionsOf\\([\\w.]*\\)|opts)\\??\\.${field}\\b`);
+  const access = new RegExp(`(options|optionsOf\\([\\w.]*\\)|opts)\\??\\.${field}\\b`);
   const destructure = new RegExp(`\\{[^}\\n]*\\b${field}\\b[^}\\n]*\\}\\s*=\\s*[\\w.?]*options\\b`);
   return access.test(code) || destructure.test(code);
 }
