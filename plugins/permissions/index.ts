@@ -14,7 +14,9 @@ import {
   ASK_STAGE as KERNEL_ASK_STAGE,
   PERMISSION_STAGE,
   SYSTEM_STAGE,
+  type Kernel,
   type PermissionVerdict,
+  type PluginContext,
   type ResolvedOptions,
   type RunContext,
   type SystemSection,
@@ -34,7 +36,12 @@ import { resolveRoots } from "./paths";
 import { permissionsCommands, permissionsFlags } from "./cli";
 import { shellParserReady } from "./shell/parser";
 import { loadShellParser } from "./shell/load";
-import { permissionsOptions, type PermissionMode, type PermissionsResolvedOptions } from "./options";
+import {
+  permissionsOptions,
+  type PermissionMode,
+  type PermissionsOptions,
+  type PermissionsResolvedOptions,
+} from "./options";
 import { lazyImport } from "../_kits/lazy/index";
 
 // The engine (and the shell analysis behind it) loads with the first call judged; once per
@@ -67,6 +74,56 @@ export const PermissionsPluginOptions = z.strictObject({
   home: z.string().optional().describe("The home folder that `~` means [os.homedir()]"),
 });
 export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
+type PermissionsPluginOptionsParsed = z.output<typeof PermissionsPluginOptions>;
+
+/** The compiled policies: one per options object and one per run with granted rules, rebuilt when rules change. */
+function policies(
+  kernel: Kernel,
+  context: PluginContext<undefined, undefined, PermissionsOptions, PermissionsPluginOptionsParsed>,
+  kinds: ToolKinds,
+  home: () => string,
+) {
+  const api = getPermissionsApi(kernel);
+  // One compiled policy per options object (a subagent may run with its own), rebuilt when
+  // rules are added or the grammar (which normalises command rules) has loaded since.
+  const cache = new WeakMap<ResolvedOptions, { key: string; policy: Policy }>();
+  // approvedTools are allow rules that, like a settings file's (and a slash command's grants),
+  // never limit the tools offered.
+  const compileFor = (options: PermissionsResolvedOptions, grants: readonly Rule[]): Policy =>
+    compilePolicy(
+      { allow: options.allowedTools, deny: options.disallowedTools, ask: options.askTools },
+      {
+        cwd: options.cwd,
+        home: home(),
+        kinds,
+        extra: [...api.addedRules, ...parseRules(options.approvedTools, "allow", "approvedTools"), ...grants],
+      },
+    );
+  const policyFor = (resolved: ResolvedOptions): Policy => {
+    const options = context.optionsOf(resolved);
+    const key = `${api.version}:${shellParserReady()}`;
+    const hit = cache.get(options);
+    if (hit?.key === key) return hit.policy;
+    const policy = compileFor(options, []);
+    cache.set(options, { key, policy });
+    return policy;
+  };
+  // A run with granted rules (a slash command's allowed-tools) is judged by its own policy:
+  // the grants join the added rules, which never limit which tools are offered.
+  const granted = new WeakMap<RunContext, { key: string; grants: readonly Rule[]; policy: Policy }>();
+  const policyOfRun = (run: RunContext): Policy => {
+    const grants = api.grantsOf(run);
+    if (grants.length === 0) return policyFor(run.options);
+    const options = context.optionsOf(run);
+    const key = `${api.version}:${shellParserReady()}`;
+    const hit = granted.get(run);
+    if (hit?.key === key && hit.grants === grants) return hit.policy;
+    const policy = compileFor(options, grants);
+    granted.set(run, { key, grants, policy });
+    return policy;
+  };
+  return { policyFor, policyOfRun };
+}
 
 /** The permissions plugin. */
 export const permissionsPlugin = definePlugin({
@@ -85,49 +142,12 @@ export const permissionsPlugin = definePlugin({
     };
     const home = () => opts.home ?? homedir();
     const api = getPermissionsApi(kernel);
+    const { policyFor, policyOfRun } = policies(kernel, context, kinds, home);
     // `system/init` announces the run's permission mode (see ./init-fields.ts).
     kernel.hooks.session.start.tap(
       NAME,
       (run) => void (run.initFields.permissionMode = context.optionsOf(run).permissionMode ?? "default"),
     );
-    // One compiled policy per options object (a subagent may run with its own), rebuilt when
-    // rules are added or the grammar (which normalises command rules) has loaded since.
-    const cache = new WeakMap<ResolvedOptions, { key: string; policy: Policy }>();
-    // approvedTools are allow rules that, like a settings file's (and a slash command's grants),
-    // never limit the tools offered.
-    const compileFor = (options: PermissionsResolvedOptions, grants: readonly Rule[]): Policy =>
-      compilePolicy(
-        { allow: options.allowedTools, deny: options.disallowedTools, ask: options.askTools },
-        {
-          cwd: options.cwd,
-          home: home(),
-          kinds,
-          extra: [...api.addedRules, ...parseRules(options.approvedTools, "allow", "approvedTools"), ...grants],
-        },
-      );
-    const policyFor = (resolved: ResolvedOptions): Policy => {
-      const options = context.optionsOf(resolved);
-      const key = `${api.version}:${shellParserReady()}`;
-      const hit = cache.get(options);
-      if (hit?.key === key) return hit.policy;
-      const policy = compileFor(options, []);
-      cache.set(options, { key, policy });
-      return policy;
-    };
-    // A run with granted rules (a slash command's allowed-tools) is judged by its own policy:
-    // the grants join the added rules, which never limit which tools are offered.
-    const granted = new WeakMap<RunContext, { key: string; grants: readonly Rule[]; policy: Policy }>();
-    const policyOfRun = (run: RunContext): Policy => {
-      const grants = api.grantsOf(run);
-      if (grants.length === 0) return policyFor(run.options);
-      const options = context.optionsOf(run);
-      const key = `${api.version}:${shellParserReady()}`;
-      const hit = granted.get(run);
-      if (hit?.key === key && hit.grants === grants) return hit.policy;
-      const policy = compileFor(options, grants);
-      granted.set(run, { key, grants, policy });
-      return policy;
-    };
 
     // The plugin's own default (the kernel knows no permission mode): unset means "default".
     kernel.hooks.kernel.config.tap(NAME, (config) =>
