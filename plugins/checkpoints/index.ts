@@ -8,7 +8,7 @@
  * also prunes the store of checkpoints older than `keepDays`, in the background.
  */
 import { existsSync } from "node:fs";
-import { PERMISSION_STAGE, type RunContext } from "../../src/index";
+import { PERMISSION_STAGE, type Kernel, type PluginContext, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { isInside, resolveReal } from "../_kits/paths/index";
 import type { ToolCall } from "../../src/index";
@@ -101,6 +101,50 @@ function anchorOf(state: KernelState, call: ToolCall): { top: RunContext; main: 
   return { top: run, main, uuid: state.anchors.get(key(run.sessionId, run.agent?.agentId, id)) };
 }
 
+/** Snapshot `top`'s folders before the tool call of message `uuid` writes, note it in the session, start retention once. */
+async function snapshot(
+  kernel: Kernel,
+  context: PluginContext<KernelState, RunState>,
+  { top, main, uuid }: { top: RunContext; main: RunContext; uuid: string },
+  settings: NonNullable<ReturnType<typeof checkpointSettings>>,
+): Promise<void> {
+  // The main run's store, which its session's rewind reads (also for a worktree's folders).
+  const store = new ShadowStore(storeDirFor(main.cwd, settings.dir));
+  const promptUuid = context.state.prompts.get(top.sessionId);
+  const checkpoint = await store.snapshot(
+    foldersOf(top),
+    { maxBytes: settings.maxBytes, exclude: storesOf(main, settings.dir) },
+    {
+      sessionId: top.sessionId,
+      messageUuid: uuid,
+      ...(promptUuid ? { promptUuid } : {}),
+      createdAt: new Date().toISOString(),
+    },
+  );
+  const note: CheckpointNote = {
+    messageUuid: uuid,
+    ...(promptUuid ? { promptUuid } : {}),
+    commit: checkpoint.commit,
+    store: checkpoint.store,
+  };
+  kernel.emit({ type: "sessions.note", sessionId: top.sessionId, kind: "checkpoint", data: { ...note } });
+  // Retention, once per run, at its first snapshot (a run that writes nothing costs nothing):
+  // not awaited, so this tool call goes on; a later snapshot of this store waits its turn.
+  const state = context.run(top);
+  if (!state.pruning) {
+    const keepDays = settings.keepDays;
+    state.pruning = store.prune({ before: Date.now() - keepDays * DAY_MS, keepSessions: [top.sessionId] }).then(
+      () => undefined,
+      (error: unknown) =>
+        warn(
+          kernel,
+          NAME,
+          `could not prune checkpoints older than ${keepDays} days from ${store.dir} (${(error as Error).message}); the run goes on and a later run tries again. If it keeps failing, delete ${store.dir} (every checkpoint of the project goes with it)`,
+        ),
+    );
+  }
+}
+
 /** The checkpoints plugin. */
 export const checkpointsPlugin = definePlugin({
   name: NAME,
@@ -165,43 +209,7 @@ export const checkpointsPlugin = definePlugin({
       const taken = context.run(top).taken;
       let pending = taken.get(uuid);
       if (!pending) {
-        pending = (async () => {
-          // The main run's store, which its session's rewind reads (also for a worktree's folders).
-          const store = new ShadowStore(storeDirFor(main.cwd, settings.dir));
-          const promptUuid = context.state.prompts.get(top.sessionId);
-          const checkpoint = await store.snapshot(
-            foldersOf(top),
-            { maxBytes: settings.maxBytes, exclude: storesOf(main, settings.dir) },
-            {
-              sessionId: top.sessionId,
-              messageUuid: uuid,
-              ...(promptUuid ? { promptUuid } : {}),
-              createdAt: new Date().toISOString(),
-            },
-          );
-          const note: CheckpointNote = {
-            messageUuid: uuid,
-            ...(promptUuid ? { promptUuid } : {}),
-            commit: checkpoint.commit,
-            store: checkpoint.store,
-          };
-          kernel.emit({ type: "sessions.note", sessionId: top.sessionId, kind: "checkpoint", data: { ...note } });
-          // Retention, once per run, at its first snapshot (a run that writes nothing costs nothing):
-          // not awaited, so this tool call goes on; a later snapshot of this store waits its turn.
-          const state = context.run(top);
-          if (!state.pruning) {
-            const keepDays = settings.keepDays;
-            state.pruning = store.prune({ before: Date.now() - keepDays * DAY_MS, keepSessions: [top.sessionId] }).then(
-              () => undefined,
-              (error: unknown) =>
-                warn(
-                  kernel,
-                  NAME,
-                  `could not prune checkpoints older than ${keepDays} days from ${store.dir} (${(error as Error).message}); the run goes on and a later run tries again. If it keeps failing, delete ${store.dir} (every checkpoint of the project goes with it)`,
-                ),
-            );
-          }
-        })().catch((error: unknown) => {
+        pending = snapshot(kernel, context, { top, main, uuid }, settings).catch((error: unknown) => {
           // A failed snapshot must not stop the agent: say so (once, when git is missing), and the call goes on without one.
           const message = (error as Error).message;
           if (error instanceof TooManyFilesError) context.run(top).off = true;
