@@ -25,6 +25,72 @@ export const NAME = "ubiquity:budget";
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
+/** What the request guard reads: the caps, the ledger, the prices; `refuse` ends the run (and the tree's later requests). */
+interface Guard {
+  api: ReturnType<typeof getPricingApi>;
+  capsOf(run: RunContext): { usd?: number; tokens?: number };
+  stateOf(run: RunContext): RunBudget;
+  pricingOf(run: RunContext): Parameters<ReturnType<typeof getPricingApi>["price"]>[2];
+  isKnown(label: string, run: RunContext): Promise<boolean>;
+  refuse(
+    run: RunContext,
+    subtype: "error_max_budget_usd" | "error_max_budget_tokens",
+    message: string,
+    refused: BudgetReport["refused"],
+  ): never;
+}
+
+/** The `model.request` guard: a request that would pass a cap (with what is in flight) is refused before it is sent. */
+async function guardRequest(guard: Guard, request: ModelRequest, run: RunContext): Promise<ModelRequest> {
+  const caps = guard.capsOf(run);
+  if (caps.usd === undefined && caps.tokens === undefined) return request;
+  const root = rootOf(run);
+  const ledger = guard.stateOf(root);
+  // After one refusal anywhere in the tree, nothing more is sent: the run ends on the same words.
+  if (ledger.refusal) throw new RunEnd(ledger.refusal.message, ledger.refusal.subtype);
+  if (caps.usd !== undefined && !(await guard.isKnown(request.modelLabel, run))) {
+    const role =
+      request.purpose === "compact"
+        ? "the compaction model"
+        : request.modelLabel === run.modelLabel
+          ? "the model"
+          : "the model this request would use";
+    throw new RunEnd(unpricedRefusal(request.modelLabel, caps.usd, role));
+  }
+  const purpose = request.purpose ?? "turn";
+  const estimate = await estimateRequest(
+    request,
+    guard.stateOf(run).sent.get(purpose),
+    caps.usd !== undefined ? { api: guard.api, options: guard.pricingOf(run) } : undefined,
+  );
+  // A run's turn goes out once everything it started has ended: what it still holds is stale (an aborted request).
+  if (purpose === "turn") ledger.inFlight.delete(run);
+  const reserved = reservedBy(ledger);
+  const refused = {
+    modelLabel: request.modelLabel,
+    ...(estimate.costUsd !== undefined && { estimateUsd: estimate.costUsd }),
+    estimateTokens: estimate.tokens,
+  };
+  if (caps.usd !== undefined && ledger.spentUsd + reserved.usd + (estimate.costUsd ?? 0) > caps.usd) {
+    guard.refuse(
+      run,
+      "error_max_budget_usd",
+      usdRefusal(request.modelLabel, estimate, ledger.spentUsd, reserved.usd, caps.usd),
+      refused,
+    );
+  }
+  if (caps.tokens !== undefined && ledger.spentTokens + reserved.tokens + estimate.tokens > caps.tokens) {
+    guard.refuse(
+      run,
+      "error_max_budget_tokens",
+      tokensRefusal(request.modelLabel, estimate, ledger.spentTokens, reserved.tokens, caps.tokens),
+      refused,
+    );
+  }
+  ledger.inFlight.set(run, [...(ledger.inFlight.get(run) ?? []), { purpose, estimate }]);
+  return request;
+}
+
 /** The budget plugin. */
 export const budgetPlugin = definePlugin({
   name: NAME,
@@ -78,6 +144,8 @@ export const budgetPlugin = definePlugin({
       throw new RunEnd(message, subtype);
     };
 
+    const guard: Guard = { api, capsOf, stateOf, pricingOf, isKnown, refuse };
+
     // A model with no price cannot be checked: the run (or subagent) does not start.
     kernel.hooks.session.start.tapPromise(NAME, async (run) => {
       const caps = capsOf(run);
@@ -88,57 +156,8 @@ export const budgetPlugin = definePlugin({
       }
     });
 
-    kernel.hooks.model.request.tapPromise(
-      { name: NAME, stage: REQUEST_STAGE.GUARD },
-      async (request: ModelRequest, run) => {
-        const caps = capsOf(run);
-        if (caps.usd === undefined && caps.tokens === undefined) return request;
-        const root = rootOf(run);
-        const ledger = stateOf(root);
-        // After one refusal anywhere in the tree, nothing more is sent: the run ends on the same words.
-        if (ledger.refusal) throw new RunEnd(ledger.refusal.message, ledger.refusal.subtype);
-        if (caps.usd !== undefined && !(await isKnown(request.modelLabel, run))) {
-          const role =
-            request.purpose === "compact"
-              ? "the compaction model"
-              : request.modelLabel === run.modelLabel
-                ? "the model"
-                : "the model this request would use";
-          throw new RunEnd(unpricedRefusal(request.modelLabel, caps.usd, role));
-        }
-        const purpose = request.purpose ?? "turn";
-        const estimate = await estimateRequest(
-          request,
-          stateOf(run).sent.get(purpose),
-          caps.usd !== undefined ? { api, options: pricingOf(run) } : undefined,
-        );
-        // A run's turn goes out once everything it started has ended: what it still holds is stale (an aborted request).
-        if (purpose === "turn") ledger.inFlight.delete(run);
-        const reserved = reservedBy(ledger);
-        const refused = {
-          modelLabel: request.modelLabel,
-          ...(estimate.costUsd !== undefined && { estimateUsd: estimate.costUsd }),
-          estimateTokens: estimate.tokens,
-        };
-        if (caps.usd !== undefined && ledger.spentUsd + reserved.usd + (estimate.costUsd ?? 0) > caps.usd) {
-          refuse(
-            run,
-            "error_max_budget_usd",
-            usdRefusal(request.modelLabel, estimate, ledger.spentUsd, reserved.usd, caps.usd),
-            refused,
-          );
-        }
-        if (caps.tokens !== undefined && ledger.spentTokens + reserved.tokens + estimate.tokens > caps.tokens) {
-          refuse(
-            run,
-            "error_max_budget_tokens",
-            tokensRefusal(request.modelLabel, estimate, ledger.spentTokens, reserved.tokens, caps.tokens),
-            refused,
-          );
-        }
-        ledger.inFlight.set(run, [...(ledger.inFlight.get(run) ?? []), { purpose, estimate }]);
-        return request;
-      },
+    kernel.hooks.model.request.tapPromise({ name: NAME, stage: REQUEST_STAGE.GUARD }, (request: ModelRequest, run) =>
+      guardRequest(guard, request, run),
     );
 
     kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
