@@ -74,6 +74,27 @@ export function getMcpApi(kernel: Kernel): McpApi | undefined {
   return apis.get(kernel);
 }
 
+/** Nothing listed: no server is configured. */
+const noResources = () => ({ resources: [], templates: [] });
+
+/** The servers' reports, with the .mcp.json entries that could not be used as failed ones, by name. */
+function reportsOf(
+  servers: McpServers | undefined,
+  unusable: readonly { name: string; error: string }[],
+): McpServerReport[] {
+  const failed = unusable.map(
+    (f): McpServerReport => ({
+      name: f.name,
+      transport: "stdio",
+      target: "",
+      status: "failed",
+      error: f.error,
+      tools: [],
+    }),
+  );
+  return [...(servers?.report() ?? []), ...failed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 /** The mcp plugin. */
 export const mcpPlugin = definePlugin({
   name: NAME,
@@ -94,26 +115,9 @@ export const mcpPlugin = definePlugin({
       return [...getSettingsApi(kernel).mcpFailures, ...fromPlugins.failed].filter((f) => !(f.name in configured));
     };
     apis.set(kernel, {
-      servers: () =>
-        [
-          ...(servers?.report() ?? []),
-          ...unusable().map(
-            (f): McpServerReport => ({
-              name: f.name,
-              transport: "stdio",
-              target: "",
-              status: "failed",
-              error: f.error,
-              tools: [],
-            }),
-          ),
-        ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      servers: () => reportsOf(servers, unusable()),
       listMcpResources: async (server) =>
-        features
-          ? features.resources.list(server)
-          : server === undefined
-            ? { resources: [], templates: [] }
-            : noServers(server),
+        features ? features.resources.list(server) : server === undefined ? noResources() : noServers(server),
       readMcpResource: async (server, uri) => (features ? features.resources.read(server, uri) : noServers(server)),
     });
 
