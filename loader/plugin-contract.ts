@@ -1,4 +1,3 @@
-
 import type { Kernel } from "../src/index";
 
 /**
@@ -51,7 +50,7 @@ export interface RunFlag extends CommandFlag {
    * Write the options this flag's plugin owns (flags win over the config file); throw a
    * `UsageError` for a bad value. `values` holds every flag given, by name.
    */
-  apply?(options: Record<string, any>, value: FlagValue, values?: Record<string, FlagValue | undefined>): void;
+  apply?(options: Record<string, unknown>, value: FlagValue, values?: Record<string, FlagValue | undefined>): void;
 }
 
 /** The command line a command receives. */
@@ -72,7 +71,7 @@ export interface CommandIO {
    * the folder's trust decided, the default preset when the config names none. `quiet` skips the
    * untrusted-folder warning.
    */
-  config(options?: { quiet?: boolean }): Promise<{ config: Record<string, any>; filepath: string | null }>;
+  config(options?: { quiet?: boolean }): Promise<{ config: Record<string, unknown>; filepath: string | null }>;
   /** A kernel built from that config (not yet ready); the runner disposes it when the command returns. `quiet` logs nothing. */
   kernel(options?: { quiet?: boolean }): Promise<Kernel>;
 }

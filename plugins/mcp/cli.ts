@@ -41,7 +41,7 @@ export const mcpFlags: Record<string, RunFlag> = {
     group: "Tools and permissions",
     claude: "--mcp-config",
     description: "MCP servers from a .mcp.json-shaped file (or its JSON); repeatable",
-    apply: (o, v) => void (o.mcpServers = Object.assign({ ...o.mcpServers }, ...list(v).map(readMcpConfig))),
+    apply: (o, v) => void (o.mcpServers = Object.assign({}, o.mcpServers, ...list(v).map(readMcpConfig))),
   },
 };
 

@@ -12,7 +12,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { registerBuiltinTool } from "../_kits/file-tools/index";
 import { sweepTempsAtStart } from "../_kits/storage/index";
 import { ApplyPatchTool } from "./apply-patch-tool";
-import { toolProfileOptions, } from "./options";
+import { toolProfileOptions } from "./options";
 import { EDIT_TOOLS, offered, SURFACE_TOOLS, surfaceFor } from "./profile";
 import type { EditSurface } from "./options";
 

@@ -9,7 +9,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { registerBuiltinTool } from "../_kits/file-tools/index";
 import { AskUserQuestionTool } from "./ask-user-tool";
 import { askInTerminal } from "./terminal";
-import { askUserOptions, } from "./options";
+import { askUserOptions } from "./options";
 
 export { askInTerminal } from "./terminal";
 export { AskUserQuestionTool, AskUserQuestionInput, AskUserQuestionModelInput } from "./ask-user-tool";
