@@ -291,7 +291,6 @@ class KernelImpl implements Kernel {
         return kernel.options;
       },
       optionsOf: optionsIn,
-      factoryOptions: undefined,
       warn: (message: string) => this.logger.warn(`[${plugin.name}] ${message}`),
     });
   }

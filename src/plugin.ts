@@ -3,16 +3,13 @@ import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import { ConfigError } from "./errors";
 
-/** The options a plugin reads: the kernel's resolved options, typed by the plugin's own `options` slice `O`. */
-export type PluginOptionsView<O = {}> = ResolvedOptions & Readonly<O>;
-
 /**
  * What the kernel hands a plugin's `apply` besides the kernel (Rollup's plugin context is the
  * model): the plugin's own state slots, its options (the kernel's and each run's, typed by its
  * `options` slice) and a `warn` that names it. State lives in the kernel and in each run, so a
  * plugin keeps no module-level maps and casts no options.
  */
-export interface PluginContext<S = unknown, R = unknown, O = {}, F = undefined> {
+export interface PluginContext<S = unknown, R = unknown, O = {}> {
   /** The plugin's name. */
   readonly name: string;
   /** This plugin's per-kernel state: what its `state()` returned (undefined without one). */
@@ -23,14 +20,12 @@ export interface PluginContext<S = unknown, R = unknown, O = {}, F = undefined> 
    */
   run(run: RunContext): R;
   /** The kernel's resolved options, typed by the plugin's `options` slice; readable from `kernel.configResolved` on. */
-  readonly options: PluginOptionsView<O>;
+  readonly options: ResolvedOptions & Readonly<O>;
   /**
    * Resolved options typed by the plugin's `options` slice: those a run (or a model reference)
    * runs with (a subagent's may be its own), or an options object a hook or an API handed over.
    */
-  optionsOf(of: OptionsHolder | ResolvedOptions): PluginOptionsView<O>;
-  /** What the factory was called with (`plugin({ … })`, `[specifier, { … }]`), parsed by the plugin's `factoryOptions` schema. */
-  readonly factoryOptions: F;
+  optionsOf(of: OptionsHolder | ResolvedOptions): ResolvedOptions & Readonly<O>;
   /** Log a warning that names the plugin. */
   warn(message: string): void;
 }

@@ -74,12 +74,11 @@ export const PermissionsPluginOptions = z.strictObject({
   home: z.string().optional().describe("The home folder that `~` means [os.homedir()]"),
 });
 export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
-type PermissionsPluginOptionsParsed = z.output<typeof PermissionsPluginOptions>;
 
 /** The compiled policies: one per options object and one per run with granted rules, rebuilt when rules change. */
 function policies(
   kernel: Kernel,
-  context: PluginContext<undefined, undefined, PermissionsOptions, PermissionsPluginOptionsParsed>,
+  context: PluginContext<undefined, undefined, PermissionsOptions>,
   kinds: ToolKinds,
   home: () => string,
 ) {

@@ -39,8 +39,14 @@ export interface PluginSpec<
   /** Creates the plugin's state for one run (`context.run(run)`), on first use in that run. */
   runState?(run: RunContext): R;
   /** Taps and registrations only; runs once per kernel, before `kernel.ready`. */
-  apply(kernel: Kernel, context: PluginContext<S, R, z.input<Shape>, FactoryOptionsOf<F>>): void;
+  apply(kernel: Kernel, context: SpecContext<S, R, z.input<Shape>, FactoryOptionsOf<F>>): void;
 }
+
+/** The context `definePlugin` hands `apply`: the kernel's, with what the factory was called with. */
+export type SpecContext<S, R, O, F> = PluginContext<S, R, O> & {
+  /** What the factory was called with (`plugin({ … })`, `[specifier, { … }]`), parsed by `factoryOptions` (undefined without it). */
+  readonly factoryOptions: F;
+};
 
 /** The parsed factory options of a `factoryOptions` schema (undefined without one). */
 export type FactoryOptionsOf<F> = F extends z.ZodType ? z.output<F> : undefined;
@@ -122,7 +128,7 @@ function bind(spec: Omit<PluginSpec<z.ZodObject, unknown, unknown, z.ZodType>, "
     apply(kernel: Kernel, context: PluginContext) {
       // The kernel's context (its getters stay live) with the factory options on top.
       const bound = Object.create(context, { factoryOptions: { value: parsed, enumerable: true } });
-      spec.apply(kernel, Object.freeze(bound) as PluginContext<unknown, unknown, {}, FactoryOptionsOf<z.ZodType>>);
+      spec.apply(kernel, Object.freeze(bound) as SpecContext<unknown, unknown, {}, FactoryOptionsOf<z.ZodType>>);
     },
   } satisfies Plugin;
 }
