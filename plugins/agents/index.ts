@@ -22,8 +22,10 @@ import {
 import { homedir } from "node:os";
 import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import type { AgentDefinition } from "./options";
+import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";
+
+type AgentRunner = Parameters<NonNullable<ReturnType<typeof getHooksApi>>["setAgentRunner"]>[0];
 import { runSubagent } from "./launch";
 import { AGENT_TOOL, AgentTool, type Launch } from "./agent-tool";
 import { resolveContextWindow } from "../_kits/compaction/index";
@@ -129,6 +131,78 @@ interface RunState {
   tool?: AgentTool;
 }
 
+/** The agent definitions: the agent folders' files (and compat ones), Claude Code plugins' agents, then `options.agents`. */
+async function loadAgents(kernel: Kernel, options: AgentsResolvedOptions): Promise<Record<string, AgentDefinition>> {
+  const { cwd, trust, agentSources: wanted, compat, claudePlugins } = options;
+  const skipped = (path: string) =>
+    kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+  const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
+  const compatFolders = permittedCompatPaths(
+    "agents",
+    { compat, sources: wanted, trust },
+    { cwd, home: homedir() },
+    skipped,
+  );
+  const files = await readAgentFiles(
+    agentSources,
+    { cwd, home: homedir() },
+    (message) => warn(kernel, NAME, message),
+    compatFolders,
+  );
+  const merged: Record<string, AgentDefinition> = {};
+  for (const file of files.values()) merged[file.name] = file.definition;
+  // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
+  for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
+    const own = await readAgentFiles(
+      [],
+      { cwd, home: homedir() },
+      (message) => warn(kernel, NAME, message),
+      plugin.agentPaths.map((path) => ({ path, source: "user" as const })),
+    );
+    for (const file of own.values())
+      merged[`${plugin.name}:${file.name}`] = {
+        ...file.definition,
+        prompt: expandPluginRoot(file.definition.prompt, plugin.root),
+      };
+  }
+  return sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
+}
+
+/** Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition. */
+function hookAgentRunner(remember: DelegationContext["remember"]): AgentRunner {
+  return async (run, prompt, { model, signal, id }) => {
+    const output = await runSubagent(
+      run,
+      HOOK_AGENT,
+      hookAgent(model),
+      { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" },
+      id,
+      remember,
+      { abortSignal: signal },
+    );
+    if (output.isError) throw new Error(output.content);
+    return output.content;
+  };
+}
+
+/** A subagent's tools: no nested subagents, and nobody to answer a question (the report goes to the parent). */
+function subagentTools(tools: Tool[], delegation: RunState["delegation"]): Tool[] {
+  return tools.filter(
+    (t) =>
+      t.name !== AGENT_TOOL &&
+      t.name !== SEND_MESSAGE_TOOL &&
+      t.name !== "AskUserQuestion" &&
+      keepTool(t.name, delegation?.parentTools, delegation?.definition),
+  );
+}
+
+/** A subagent's system prompt says it is one (and, in the background, how its messages reach it). */
+function withSubagentNote(sections: SystemSection[], run: RunContext): SystemSection[] {
+  if (!run.agent) return sections;
+  const text = run.input instanceof AgentInbox ? `${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}` : SUBAGENT_NOTE;
+  return [...sections, { id: "subagent", text }];
+}
+
 /** The agents plugin. */
 export const agentsPlugin = definePlugin({
   name: NAME,
@@ -160,53 +234,8 @@ export const agentsPlugin = definePlugin({
     };
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-      // Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition.
-      getHooksApi(kernel)?.setAgentRunner(async (run, prompt, { model, signal, id }) => {
-        const output = await runSubagent(
-          run,
-          HOOK_AGENT,
-          hookAgent(model),
-          { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" },
-          id,
-          calls.remember,
-          { abortSignal: signal },
-        );
-        if (output.isError) throw new Error(output.content);
-        return output.content;
-      });
-      const { cwd, trust, agentSources: wanted, compat, claudePlugins } = context.options;
-      const skipped = (path: string) =>
-        kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
-      const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
-      const compatFolders = permittedCompatPaths(
-        "agents",
-        { compat, sources: wanted, trust },
-        { cwd, home: homedir() },
-        skipped,
-      );
-      const files = await readAgentFiles(
-        agentSources,
-        { cwd, home: homedir() },
-        (message) => warn(kernel, NAME, message),
-        compatFolders,
-      );
-      const merged: Record<string, AgentDefinition> = {};
-      for (const file of files.values()) merged[file.name] = file.definition;
-      // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
-      for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
-        const own = await readAgentFiles(
-          [],
-          { cwd, home: homedir() },
-          (message) => warn(kernel, NAME, message),
-          plugin.agentPaths.map((path) => ({ path, source: "user" as const })),
-        );
-        for (const file of own.values())
-          merged[`${plugin.name}:${file.name}`] = {
-            ...file.definition,
-            prompt: expandPluginRoot(file.definition.prompt, plugin.root),
-          };
-      }
-      agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
+      getHooksApi(kernel)?.setAgentRunner(hookAgentRunner(calls.remember));
+      agents = await loadAgents(kernel, context.options);
       if (Object.keys(agents).length === 0) return;
       // Later wins: a plugin after this one that registered an Agent tool of its own keeps it.
       const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
@@ -239,18 +268,9 @@ export const agentsPlugin = definePlugin({
       return tools.map((t) => (t === registered ? own : t));
     });
 
-    kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
-      if (!run.agent) return tools;
-      const delegation = stateOf(run).delegation;
-      // No nested subagents, and nobody to answer a question: the report goes to the parent.
-      return tools.filter(
-        (t) =>
-          t.name !== AGENT_TOOL &&
-          t.name !== SEND_MESSAGE_TOOL &&
-          t.name !== "AskUserQuestion" &&
-          keepTool(t.name, delegation?.parentTools, delegation?.definition),
-      );
-    });
+    kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
+      run.agent ? subagentTools(tools, stateOf(run).delegation) : tools,
+    );
 
     // The run's signal before any stretch of live work wraps it: background agents follow this
     // one, so a user interrupt of the caller's work leaves them running.
@@ -295,17 +315,7 @@ export const agentsPlugin = definePlugin({
       });
     });
 
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SUBAGENT_NOTE_STAGE }, (sections: SystemSection[], run) =>
-      run.agent
-        ? [
-            ...sections,
-            {
-              id: "subagent",
-              text: run.input instanceof AgentInbox ? `${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}` : SUBAGENT_NOTE,
-            },
-          ]
-        : sections,
-    );
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SUBAGENT_NOTE_STAGE }, withSubagentNote);
   },
 });
 
