@@ -25,7 +25,6 @@ import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";
 
-type AgentRunner = Parameters<NonNullable<ReturnType<typeof getHooksApi>>["setAgentRunner"]>[0];
 import { runSubagent } from "./launch";
 import { AGENT_TOOL, AgentTool, type Launch } from "./agent-tool";
 import { resolveContextWindow } from "../_kits/compaction/index";
@@ -63,6 +62,9 @@ export {
   type Worktree,
   type WorktreeReport,
 } from "./worktree";
+
+/** What the hooks plugin runs an `agent` hook with. */
+type AgentRunner = Parameters<NonNullable<ReturnType<typeof getHooksApi>>["setAgentRunner"]>[0];
 export { parseAgentFile, parseList, type ParsedAgent } from "./parse";
 export { readAgentFiles, agentFolder, type AgentFile } from "./files";
 export { narrowMode, DEFAULT_AGENT_MAX_TURNS } from "./narrow";
