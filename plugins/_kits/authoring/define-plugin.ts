@@ -126,11 +126,17 @@ function bind(spec: Omit<PluginSpec<z.ZodObject, unknown, unknown, z.ZodType>, "
     ...spec,
     state: state ? (kernel: Kernel) => state.call(spec, kernel, parsed) : undefined,
     apply(kernel: Kernel, context: PluginContext) {
+      if (!context) throw new TypeError(unwrappedContext(spec.name));
       // The kernel's context (its getters stay live) with the factory options on top.
       const bound = Object.create(context, { factoryOptions: { value: parsed, enumerable: true } });
       spec.apply(kernel, Object.freeze(bound) as SpecContext<unknown, unknown, {}, FactoryOptionsOf<z.ZodType>>);
     },
   } satisfies Plugin;
+}
+
+/** A wrapper that calls `plugin.apply(kernel)` drops the context the plugin reads its options and state through. */
+function unwrappedContext(name: string): string {
+  return `plugin ${name}: apply was called without its context; a wrapper must pass it on: apply: (kernel, context) => plugin.apply(kernel, context)`;
 }
 
 function isEmptyObject(value: unknown): boolean {
