@@ -1,12 +1,3 @@
-/**
- * What the programs that host a kernel read from a plugin, and the kernel itself never does: the
- * commands and `run` flags a plugin adds to the `ubiquity` runner, the answerer for its tool's
- * questions at the runner's terminal, and the folder's own files it would apply (for the trust
- * question). They extend the kernel's `Plugin` by declaration merging, the way Vite's plugin
- * extends Rollup's with the hooks only Vite's server calls: a plugin still has one type, and the
- * kernel's stays what `createKernel` reads.
- */
-import type { z } from "zod";
 import type { Kernel } from "../src/index";
 
 /**
@@ -129,7 +120,7 @@ export type TerminalAnswerer = (
 
 declare module "../src/plugin" {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  interface Plugin<S = any, R = any, O = any> {
+  interface Plugin<S = unknown, R = unknown, O = {}> {
     /** Commands this plugin adds to the `ubiquity` runner (`ubiquity <name>`); the kernel never reads them. */
     commands?: Record<string, PluginCommand>;
     /** Flags of `ubiquity run` that set the options this plugin owns. */
@@ -141,13 +132,6 @@ declare module "../src/plugin" {
      * question and the warning that names what an untrusted folder's run skipped. Found without
      * applying or running any of them.
      */
-    projectFiles?(place: ProjectPlace): ProjectFile[];
-  }
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  interface PluginSpec<Shape extends z.ZodObject, S, R> {
-    commands?: Record<string, PluginCommand>;
-    flags?: Record<string, RunFlag>;
-    terminal?: TerminalAnswerer;
     projectFiles?(place: ProjectPlace): ProjectFile[];
   }
 }

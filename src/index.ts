@@ -6,7 +6,7 @@
 export { createKernel, validateConfig, composeConfigSchema, hasTaps, OptionsSchema } from "./kernel";
 export type { Kernel, ResolvedOptions, TapDescription, ComposedSchema, ValidationPlugins } from "./kernel";
 export { isPlugin, assertPlugin, describeValue, rememberOptions } from "./plugin";
-export type { Plugin, PluginFactory, PluginContext, PluginSpec, PluginOptionsOf } from "./plugin";
+export type { Plugin, PluginFactory, PluginContext, PluginOptionsOf, OptionsHolder } from "./plugin";
 export { expandPlugins } from "./preset";
 export type { Preset, ResolvedPlugin, Expansion } from "./preset";
 export { Registry, type RegistryApi, type RegistryEntry } from "./registry";

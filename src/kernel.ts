@@ -11,7 +11,7 @@ import {
 } from "./hooks";
 import { Registry, type RegistryApi } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
-import { knownDeclarers, rememberOptions, type Plugin, type PluginContext } from "./plugin";
+import { knownDeclarers, optionsIn, rememberOptions, type Plugin, type PluginContext } from "./plugin";
 import { isTool, type Tool } from "./tool";
 import type { RunContext } from "./run";
 import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
@@ -298,6 +298,7 @@ class KernelImpl implements Kernel {
         }
         return kernel.options;
       },
+      optionsOf: optionsIn,
       warn: (message: string) => this.logger.warn(`[${plugin.name}] ${message}`),
     });
   }

@@ -1,14 +1,15 @@
 import type { z } from "zod";
-import type { Kernel } from "./kernel";
+import type { Kernel, ResolvedOptions } from "./kernel";
 import type { RunContext } from "./run";
 import { ConfigError } from "./errors";
 
 /**
  * What the kernel hands a plugin's `apply` besides the kernel (Rollup's plugin context is the
- * model): the plugin's own state slots, its options and a `warn` that names it. State lives in
- * the kernel and in each run, so a plugin keeps no module-level maps.
+ * model): the plugin's own state slots, its options (the kernel's and each run's, typed by its
+ * `options` slice) and a `warn` that names it. State lives in the kernel and in each run, so a
+ * plugin keeps no module-level maps and casts no options.
  */
-export interface PluginContext<S = unknown, R = unknown, O = Record<string, unknown>> {
+export interface PluginContext<S = unknown, R = unknown, O = {}> {
   /** The plugin's name. */
   readonly name: string;
   /** This plugin's per-kernel state: what its `state()` returned (undefined without one). */
@@ -18,14 +19,32 @@ export interface PluginContext<S = unknown, R = unknown, O = Record<string, unkn
    * has its own; `run.parent` reaches the parent's.
    */
   run(run: RunContext): R;
-  /** The resolved options (typed by the plugin's `options` slice); readable from `kernel.configResolved` on. */
-  readonly options: O;
+  /** The kernel's resolved options, typed by the plugin's `options` slice; readable from `kernel.configResolved` on. */
+  readonly options: ResolvedOptions & Readonly<O>;
+  /**
+   * Resolved options typed by the plugin's `options` slice: those a run (or a model reference)
+   * runs with (a subagent's may be its own), or an options object a hook or an API handed over.
+   */
+  optionsOf(of: OptionsHolder | ResolvedOptions): ResolvedOptions & Readonly<O>;
   /** Log a warning that names the plugin. */
   warn(message: string): void;
 }
 
+/** What carries resolved options: a run, a model reference. */
+export type OptionsHolder = { readonly options: ResolvedOptions };
+
+/** The resolved options `of` carries, or `of` itself (what `context.optionsOf` returns). */
+export function optionsIn(of: OptionsHolder | ResolvedOptions): ResolvedOptions {
+  return holdsOptions(of) ? of.options : of;
+}
+
+function holdsOptions(of: OptionsHolder | ResolvedOptions): of is OptionsHolder {
+  const held = (of as Partial<OptionsHolder>).options;
+  return typeof held === "object" && held !== null;
+}
+
 /** A plugin: a name and an `apply` that taps kernel hooks and fills registries (synchronously). */
-export interface Plugin<S = any, R = any, O = any> {
+export interface Plugin<S = unknown, R = unknown, O = {}> {
   /** `ubiquity:<feature>` for built-ins, `ubiquity-plugin-<x>` (or anything unique) otherwise. */
   name: string;
   /** Taps and registrations only; runs once per kernel, before `kernel.ready`. */
@@ -66,16 +85,6 @@ export function knownDeclarers(key: string): readonly string[] {
 
 /** The options type a plugin's `options` slice declares (what a config may set). */
 export type PluginOptionsOf<P> = P extends { options?: infer S } ? (S extends z.ZodType ? z.input<S> : {}) : {};
-
-/** The object form of `definePlugin`: a plugin whose context is typed by its `options`, `state` and `runState`. */
-export interface PluginSpec<Shape extends z.ZodObject, S, R> {
-  name: string;
-  options?: Shape;
-  state?(kernel: Kernel): S;
-  runState?(run: RunContext): R;
-  dependsOn?: string[];
-  apply(kernel: Kernel, context: PluginContext<S, R, z.output<Shape>>): void;
-}
 
 /** A function returning a plugin (what `definePlugin` makes). */
 export type PluginFactory<O = never> = (options?: O) => Plugin;

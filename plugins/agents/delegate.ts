@@ -20,6 +20,8 @@ export interface DelegationContext {
   base: (run: RunContext) => AbortSignal;
   /** The run's background agents. */
   background: (run: RunContext) => BackgroundAgents;
+  /** The run's options, typed by the agents plugin's slice (its context's `optionsOf`). */
+  optionsOf: (run: RunContext) => AgentsResolvedOptions;
 }
 
 /** Run agent `input.subagent_type` (defined by `definition`) for the Agent call `toolUseId` of `parent`. */
@@ -31,7 +33,7 @@ export async function delegate(
   toolUseId: string,
 ): Promise<ToolOutput> {
   const type = input.subagent_type;
-  const options = parent.options as AgentsResolvedOptions;
+  const options = ctx.optionsOf(parent);
   let tree: Worktree | undefined;
   if ((input.isolation ?? definition.isolation ?? options.agentIsolation ?? "none") === "worktree") {
     try {

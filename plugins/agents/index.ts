@@ -24,6 +24,7 @@ import { type Kernel, type RunContext, type SystemSection, type Tool } from "../
 import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";
+
 import { runSubagent } from "./launch";
 import { AGENT_TOOL, AgentTool, type Launch } from "./agent-tool";
 import { resolveContextWindow } from "../_kits/compaction/index";
@@ -61,6 +62,9 @@ export {
   type Worktree,
   type WorktreeReport,
 } from "./worktree";
+
+/** What the hooks plugin runs an `agent` hook with. */
+type AgentRunner = Parameters<NonNullable<ReturnType<typeof getHooksApi>>["setAgentRunner"]>[0];
 export { parseAgentFile, parseList, type ParsedAgent } from "./parse";
 export { readAgentFiles, agentFolder, type AgentFile } from "./files";
 export { narrowMode, DEFAULT_AGENT_MAX_TURNS } from "./narrow";
@@ -126,190 +130,193 @@ interface RunState {
   tool?: AgentTool;
 }
 
-/** The agents plugin. */
-export const agentsPlugin = definePlugin(function agents() {
-  return {
-    name: NAME,
-    projectFiles: ({ cwd, home }: ProjectPlace) => [
-      ...(["project", "local"] as const)
-        .map((source) => agentFolder(source, cwd, home))
-        .filter(pathExists)
-        .map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
-      ...compatProjectPaths("agents", cwd)
-        .filter((p) => pathExists(p.path))
-        .map((p) => ({
-          path: p.path,
-          kind: "agents",
-          effect: `defines subagents (their prompts and tools) (with compat: ["${p.tool}"])`,
-        })),
-    ],
-    options: agentsOptions,
-    runState: (): RunState => ({ background: new Map() }),
-    apply(kernel, context) {
-      let agents: Record<string, AgentDefinition> = {};
-      const stateOf = (run: RunContext): RunState => context.run(run);
-      apis.set(kernel, { definitions: () => agents });
-      const calls: DelegationContext = {
-        kernel,
-        remember: (child, d) => void (stateOf(child).delegation = d),
-        base: (run) => stateOf(run).base ?? run.abortSignal,
-        background: (run) => stateOf(run).background,
+/** The agent definitions: the agent folders' files (and compat ones), Claude Code plugins' agents, then `options.agents`. */
+async function loadAgents(kernel: Kernel, options: AgentsResolvedOptions): Promise<Record<string, AgentDefinition>> {
+  const { cwd, trust, agentSources: wanted, compat, claudePlugins } = options;
+  const skipped = (path: string) =>
+    kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+  const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
+  const compatFolders = permittedCompatPaths(
+    "agents",
+    { compat, sources: wanted, trust },
+    { cwd, home: homedir() },
+    skipped,
+  );
+  const files = await readAgentFiles(
+    agentSources,
+    { cwd, home: homedir() },
+    (message) => warn(kernel, NAME, message),
+    compatFolders,
+  );
+  const merged: Record<string, AgentDefinition> = {};
+  for (const file of files.values()) merged[file.name] = file.definition;
+  // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
+  for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
+    const own = await readAgentFiles(
+      [],
+      { cwd, home: homedir() },
+      (message) => warn(kernel, NAME, message),
+      plugin.agentPaths.map((path) => ({ path, source: "user" as const })),
+    );
+    for (const file of own.values())
+      merged[`${plugin.name}:${file.name}`] = {
+        ...file.definition,
+        prompt: expandPluginRoot(file.definition.prompt, plugin.root),
       };
+  }
+  return sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
+}
 
-      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        // Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition.
-        getHooksApi(kernel)?.setAgentRunner(async (run, prompt, { model, signal, id }) => {
-          const output = await runSubagent(
-            run,
-            HOOK_AGENT,
-            hookAgent(model),
-            { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" },
-            id,
-            calls.remember,
-            { abortSignal: signal },
-          );
-          if (output.isError) throw new Error(output.content);
-          return output.content;
-        });
-        const { cwd, trust, agentSources: wanted, compat, claudePlugins } = kernel.options as AgentsResolvedOptions;
-        const skipped = (path: string) =>
-          kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
-        const agentSources = permittedSources(wanted, trust, (source) => agentFolder(source, cwd, homedir()), skipped);
-        const compatFolders = permittedCompatPaths(
-          "agents",
-          { compat, sources: wanted, trust },
-          { cwd, home: homedir() },
-          skipped,
-        );
-        const files = await readAgentFiles(
-          agentSources,
-          { cwd, home: homedir() },
-          (message) => warn(kernel, NAME, message),
-          compatFolders,
-        );
-        const merged: Record<string, AgentDefinition> = {};
-        for (const file of files.values()) merged[file.name] = file.definition;
-        // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
-        for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
-          const own = await readAgentFiles(
-            [],
-            { cwd, home: homedir() },
-            (message) => warn(kernel, NAME, message),
-            plugin.agentPaths.map((path) => ({ path, source: "user" as const })),
-          );
-          for (const file of own.values())
-            merged[`${plugin.name}:${file.name}`] = {
-              ...file.definition,
-              prompt: expandPluginRoot(file.definition.prompt, plugin.root),
-            };
-        }
-        agents = sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
-        if (Object.keys(agents).length === 0) return;
-        // Later wins: a plugin after this one that registered an Agent tool of its own keeps it.
-        const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
-        const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);
-        if (claimed && position(claimed.owner) > position(NAME)) return;
-        const tool = new AgentTool(agents, launch);
-        kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
-        kernel.registries.tools.register(
-          SEND_MESSAGE_TOOL,
-          new SendMessageTool((run) => stateOf(run).background),
-          NAME,
-        );
-      });
-
-      const launch: Launch = async (input, ctx) => {
-        const parent = ctx.run;
-        if (!parent)
-          return {
-            content:
-              "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run",
-            isError: true,
-          };
-        return delegate(calls, parent, agents[input.subagent_type]!, input, ctx.toolUseId);
-      };
-
-      // The listing's budget follows the run's context window (worked out once per run).
-      kernel.hooks.tool.list.tapPromise(NAME, async (tools: Tool[], run) => {
-        const registered = tools.find((t): t is AgentTool => t instanceof AgentTool);
-        if (!registered || run.agent) return tools;
-        const state = stateOf(run);
-        state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
-        if (state.budget === registered.budget) return tools;
-        const own = (state.tool ??= new AgentTool(registered.agents, launch, state.budget));
-        return tools.map((t) => (t === registered ? own : t));
-      });
-
-      kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
-        if (!run.agent) return tools;
-        const delegation = stateOf(run).delegation;
-        // No nested subagents, and nobody to answer a question: the report goes to the parent.
-        return tools.filter(
-          (t) =>
-            t.name !== AGENT_TOOL &&
-            t.name !== SEND_MESSAGE_TOOL &&
-            t.name !== "AskUserQuestion" &&
-            keepTool(t.name, delegation?.parentTools, delegation?.definition),
-        );
-      });
-
-      // The run's signal before any stretch of live work wraps it: background agents follow this
-      // one, so a user interrupt of the caller's work leaves them running.
-      kernel.hooks.session.start.tap(NAME, (run) => {
-        stateOf(run).base = run.abortSignal;
-      });
-
-      kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
-        const state = stateOf(run);
-        // SubagentStart's context goes ahead of the task, not of each message SendMessage brings.
-        const context =
-          run.agent && prompt.source === "user" && !state.contextGiven ? state.delegation?.context : undefined;
-        if (run.agent && prompt.source === "user") state.contextGiven = true;
-        return context?.length ? { ...prompt, context: [...prompt.context, ...context] } : prompt;
-      });
-
-      // SubagentStop may send the subagent back, the way Stop does for the main run. A main run
-      // that ends its turn while its background agents work waits for them: what ended becomes
-      // its next prompt (the run ends only when none is left running).
-      kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
-        if (!run.agent) {
-          const next = await awaitAgents(run, stateOf(run).background);
-          return next === undefined ? undefined : { continueWith: next };
-        }
-        const hooks = getHooksApi(kernel);
-        if (!hooks?.has("SubagentStop", run)) return undefined;
-        stateOf(run).stopFired = true;
-        const outcome = await hooks.fire("SubagentStop", run, {
-          message: info.text,
-          extra: { stopHookActive: info.continuations > 0 },
-        });
-        return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;
-      });
-
-      // A subagent that failed never reached turn.stop: SubagentStop still fires, to inform.
-      kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
-        const hooks = getHooksApi(kernel);
-        if (!run.agent || stateOf(run).stopFired || !hooks?.has("SubagentStop")) return;
-        await hooks.fire("SubagentStop", run, {
-          message: result.result,
-          extra: { stopHookActive: false, subtype: result.subtype },
-        });
-      });
-
-      // Last, after `appendSystemPrompt`: a subagent's prompt ends with the note.
-      kernel.hooks.turn.system.tap({ name: NAME, order: "last" }, (sections: SystemSection[], run) =>
-        run.agent
-          ? [
-              ...sections,
-              {
-                id: "subagent",
-                text: run.input instanceof AgentInbox ? `${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}` : SUBAGENT_NOTE,
-              },
-            ]
-          : sections,
-      );
-    },
+/** Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition. */
+function hookAgentRunner(remember: DelegationContext["remember"]): AgentRunner {
+  return async (run, prompt, { model, signal, id }) => {
+    const output = await runSubagent(
+      run,
+      HOOK_AGENT,
+      hookAgent(model),
+      { subagent_type: HOOK_AGENT, prompt, description: "Check a hook's condition" },
+      id,
+      remember,
+      { abortSignal: signal },
+    );
+    if (output.isError) throw new Error(output.content);
+    return output.content;
   };
+}
+
+/** A subagent's tools: no nested subagents, and nobody to answer a question (the report goes to the parent). */
+function subagentTools(tools: Tool[], delegation: RunState["delegation"]): Tool[] {
+  return tools.filter(
+    (t) =>
+      t.name !== AGENT_TOOL &&
+      t.name !== SEND_MESSAGE_TOOL &&
+      t.name !== "AskUserQuestion" &&
+      keepTool(t.name, delegation?.parentTools, delegation?.definition),
+  );
+}
+
+/** A subagent's system prompt says it is one (and, in the background, how its messages reach it). */
+function withSubagentNote(sections: SystemSection[], run: RunContext): SystemSection[] {
+  if (!run.agent) return sections;
+  const text = run.input instanceof AgentInbox ? `${SUBAGENT_NOTE}\n${BACKGROUND_NOTE}` : SUBAGENT_NOTE;
+  return [...sections, { id: "subagent", text }];
+}
+
+/** The agents plugin. */
+export const agentsPlugin = definePlugin({
+  name: NAME,
+  projectFiles: ({ cwd, home }: ProjectPlace) => [
+    ...(["project", "local"] as const)
+      .map((source) => agentFolder(source, cwd, home))
+      .filter(pathExists)
+      .map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
+    ...compatProjectPaths("agents", cwd)
+      .filter((p) => pathExists(p.path))
+      .map((p) => ({
+        path: p.path,
+        kind: "agents",
+        effect: `defines subagents (their prompts and tools) (with compat: ["${p.tool}"])`,
+      })),
+  ],
+  options: agentsOptions,
+  runState: (): RunState => ({ background: new Map() }),
+  apply(kernel, context) {
+    let agents: Record<string, AgentDefinition> = {};
+    const stateOf = (run: RunContext): RunState => context.run(run);
+    apis.set(kernel, { definitions: () => agents });
+    const calls: DelegationContext = {
+      kernel,
+      remember: (child, d) => void (stateOf(child).delegation = d),
+      base: (run) => stateOf(run).base ?? run.abortSignal,
+      background: (run) => stateOf(run).background,
+      optionsOf: (run) => context.optionsOf(run),
+    };
+
+    kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+      getHooksApi(kernel)?.setAgentRunner(hookAgentRunner(calls.remember));
+      agents = await loadAgents(kernel, context.options);
+      if (Object.keys(agents).length === 0) return;
+      // Later wins: a plugin after this one that registered an Agent tool of its own keeps it.
+      const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
+      const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);
+      if (claimed && position(claimed.owner) > position(NAME)) return;
+      const tool = new AgentTool(agents, launch);
+      kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
+      kernel.registries.tools.register(SEND_MESSAGE_TOOL, new SendMessageTool((run) => stateOf(run).background), NAME);
+    });
+
+    const launch: Launch = async (input, ctx) => {
+      const parent = ctx.run;
+      if (!parent)
+        return {
+          content:
+            "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run",
+          isError: true,
+        };
+      return delegate(calls, parent, agents[input.subagent_type]!, input, ctx.toolUseId);
+    };
+
+    // The listing's budget follows the run's context window (worked out once per run).
+    kernel.hooks.tool.list.tapPromise(NAME, async (tools: Tool[], run) => {
+      const registered = tools.find((t): t is AgentTool => t instanceof AgentTool);
+      if (!registered || run.agent) return tools;
+      const state = stateOf(run);
+      state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
+      if (state.budget === registered.budget) return tools;
+      const own = (state.tool ??= new AgentTool(registered.agents, launch, state.budget));
+      return tools.map((t) => (t === registered ? own : t));
+    });
+
+    kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
+      run.agent ? subagentTools(tools, stateOf(run).delegation) : tools,
+    );
+
+    // The run's signal before any stretch of live work wraps it: background agents follow this
+    // one, so a user interrupt of the caller's work leaves them running.
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      stateOf(run).base = run.abortSignal;
+    });
+
+    kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
+      const state = stateOf(run);
+      // SubagentStart's context goes ahead of the task, not of each message SendMessage brings.
+      const context =
+        run.agent && prompt.source === "user" && !state.contextGiven ? state.delegation?.context : undefined;
+      if (run.agent && prompt.source === "user") state.contextGiven = true;
+      return context?.length ? { ...prompt, context: [...prompt.context, ...context] } : prompt;
+    });
+
+    // SubagentStop may send the subagent back, the way Stop does for the main run. A main run
+    // that ends its turn while its background agents work waits for them: what ended becomes
+    // its next prompt (the run ends only when none is left running).
+    kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
+      if (!run.agent) {
+        const next = await awaitAgents(run, stateOf(run).background);
+        return next === undefined ? undefined : { continueWith: next };
+      }
+      const hooks = getHooksApi(kernel);
+      if (!hooks?.has("SubagentStop", run)) return undefined;
+      stateOf(run).stopFired = true;
+      const outcome = await hooks.fire("SubagentStop", run, {
+        message: info.text,
+        extra: { stopHookActive: info.continuations > 0 },
+      });
+      return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;
+    });
+
+    // A subagent that failed never reached turn.stop: SubagentStop still fires, to inform.
+    kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
+      const hooks = getHooksApi(kernel);
+      if (!run.agent || stateOf(run).stopFired || !hooks?.has("SubagentStop")) return;
+      await hooks.fire("SubagentStop", run, {
+        message: result.result,
+        extra: { stopHookActive: false, subtype: result.subtype },
+      });
+    });
+
+    // Last, after `appendSystemPrompt`: a subagent's prompt ends with the note.
+    kernel.hooks.turn.system.tap({ name: NAME, order: "last" }, withSubagentNote);
+  },
 });
 
 export default agentsPlugin;

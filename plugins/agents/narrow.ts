@@ -2,8 +2,9 @@
  * What a subagent may do, derived from its parent: a subagent can be narrowed, never widened —
  * one that could widen its own permissions would be an escalation path.
  */
-import { absolutePath, type ResolvedOptions, type RunContext } from "../../src/index";
-import { permissionModeOf, type PermissionMode, type PermissionsResolvedOptions } from "../permissions/api";
+import { z } from "zod";
+import { absolutePath, ConfigError, type ResolvedOptions, type RunContext } from "../../src/index";
+import { permissionModeOf, permissionsOptions, type PermissionMode } from "../permissions/api";
 import type { AgentDefinition } from "./options";
 
 /** The turn budget of a subagent whose definition sets none. */
@@ -35,7 +36,12 @@ export function subagentOptions(
   model: NonNullable<RunContext["model"]>,
   cwd?: string,
 ): ResolvedOptions {
-  const parent = options as PermissionsResolvedOptions;
+  const parent = options;
+  // The permissions plugin's option, read through its schema (a subagent's options are made here, not by a context).
+  const read = permissionsOptions.shape.disallowedTools.safeParse(options.disallowedTools);
+  // What cannot be read is refused, never dropped: a subagent must not lose its parent's denials.
+  if (!read.success) throw new ConfigError(`disallowedTools: ${z.prettifyError(read.error)}`);
+  const inherited = read.data;
   const denied = definition.disallowedTools ?? [];
   // In a folder of its own (a worktree), the parent's extra folders stay the same folders.
   const moved =
@@ -53,7 +59,7 @@ export function subagentOptions(
     ...(definition.reasoning ? { reasoning: definition.reasoning } : {}),
     permissionMode: narrowMode(permissionModeOf(parent), definition.permissionMode),
     // Deny rules only ever take away, so adding the definition's is safe (and enforces rule forms like `Bash(rm *)`).
-    disallowedTools: denied.length ? [...(parent.disallowedTools ?? []), ...denied] : parent.disallowedTools,
+    disallowedTools: denied.length ? [...(inherited ?? []), ...denied] : inherited,
     // The answer's shape is the definition's own: the parent's outputSchema is for the parent's answer.
     outputSchema: definition.outputSchema,
   });

@@ -7,11 +7,11 @@
  * `system/task_started`, `task_ended` (and `task_output` with `includePartialMessages`); and
  * every task still running is stopped when the session ends, its processes with it.
  */
-import type { Kernel, RunContext, Tool, ToolOutput, TurnPrompt } from "../../src/index";
+import type { RunContext, Tool, ToolOutput, TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { TaskRegistry, attachTasks, tasksOf, type TaskInfo } from "../_kits/tasks/index";
 import { BashInputTool, BashOutputTool, KillShellTool, taskLine } from "./tools";
-import { backgroundOptions, type BackgroundResolvedOptions } from "./options";
+import { backgroundOptions } from "./options";
 import "./messages";
 
 export { BashInputTool, BashOutputTool, KillShellTool } from "./tools";
@@ -40,76 +40,73 @@ function endedNote(ended: TaskInfo[]): string {
 }
 
 /** The background plugin. */
-export const backgroundPlugin = definePlugin(function background() {
-  return {
-    name: NAME,
-    options: backgroundOptions,
-    apply(kernel: Kernel) {
-      const closing = new WeakSet<RunContext>();
+export const backgroundPlugin = definePlugin({
+  name: NAME,
+  options: backgroundOptions,
+  apply(kernel, context) {
+    const closing = new WeakSet<RunContext>();
 
-      kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
-        if (options.tools) return;
-        for (const tool of [new BashOutputTool(), new BashInputTool(), new KillShellTool()]) {
-          if (!kernel.registries.tools.has(tool.name)) kernel.registries.tools.register(tool.name, tool, NAME);
-        }
-      });
+    kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
+      if (options.tools) return;
+      for (const tool of [new BashOutputTool(), new BashInputTool(), new KillShellTool()]) {
+        if (!kernel.registries.tools.has(tool.name)) kernel.registries.tools.register(tool.name, tool, NAME);
+      }
+    });
 
-      // Without Bash (disallowed, not in the list) there is no background shell to read or stop.
-      const SHELL_TOOLS = new Set(["BashOutput", "BashInput", "KillShell"]);
-      kernel.hooks.tool.list.tap(NAME, (tools: Tool[]) =>
-        tools.some((t) => t.name === "Bash") ? tools : tools.filter((t) => !SHELL_TOOLS.has(t.name)),
-      );
+    // Without Bash (disallowed, not in the list) there is no background shell to read or stop.
+    const SHELL_TOOLS = new Set(["BashOutput", "BashInput", "KillShell"]);
+    kernel.hooks.tool.list.tap(NAME, (tools: Tool[]) =>
+      tools.some((t) => t.name === "Bash") ? tools : tools.filter((t) => !SHELL_TOOLS.has(t.name)),
+    );
 
-      kernel.hooks.session.start.tap(NAME, (run: RunContext) => {
-        const options = (run.options as BackgroundResolvedOptions).backgroundTasks ?? {};
-        // A subagent's tasks count against the session's caps: its registry hangs off its parent's.
-        const tasks = attachTasks(run, new TaskRegistry(options, run.parent ? tasksOf(run.parent) : undefined));
-        const partial = run.options.includePartialMessages === true;
-        tasks.on((event) => {
-          kernel.emit({
-            type: "task",
-            event: event.type,
-            task: event.task,
-            sessionId: run.sessionId,
-            ...(event.type === "output" ? { text: event.text } : {}),
-          });
-          // Nothing follows the session's result in its stream: ends during the close are events only.
-          if (closing.has(run)) return;
-          if (event.type === "started") run.emit({ type: "system", subtype: "task_started", task: event.task });
-          else if (event.type === "ended") run.emit({ type: "system", subtype: "task_ended", task: event.task });
-          else if (partial)
-            run.emit({ type: "system", subtype: "task_output", taskId: event.task.id, text: event.text });
+    kernel.hooks.session.start.tap(NAME, (run: RunContext) => {
+      const options = context.optionsOf(run).backgroundTasks ?? {};
+      // A subagent's tasks count against the session's caps: its registry hangs off its parent's.
+      const tasks = attachTasks(run, new TaskRegistry(options, run.parent ? tasksOf(run.parent) : undefined));
+      const partial = run.options.includePartialMessages === true;
+      tasks.on((event) => {
+        kernel.emit({
+          type: "task",
+          event: event.type,
+          task: event.task,
+          sessionId: run.sessionId,
+          ...(event.type === "output" ? { text: event.text } : {}),
         });
+        // Nothing follows the session's result in its stream: ends during the close are events only.
+        if (closing.has(run)) return;
+        if (event.type === "started") run.emit({ type: "system", subtype: "task_started", task: event.task });
+        else if (event.type === "ended") run.emit({ type: "system", subtype: "task_ended", task: event.task });
+        else if (partial) run.emit({ type: "system", subtype: "task_output", taskId: event.task.id, text: event.text });
       });
+    });
 
-      // A task that ended is news for the model: the next tool result carries it.
-      kernel.hooks.tool.afterCall.tap(NAME, (output: ToolOutput, call) => {
-        const ended = tasksOf(call.run)?.takeUnreported() ?? [];
-        return ended.length === 0 ? output : { ...output, content: `${output.content}\n\n${endedNote(ended)}` };
-      });
+    // A task that ended is news for the model: the next tool result carries it.
+    kernel.hooks.tool.afterCall.tap(NAME, (output: ToolOutput, call) => {
+      const ended = tasksOf(call.run)?.takeUnreported() ?? [];
+      return ended.length === 0 ? output : { ...output, content: `${output.content}\n\n${endedNote(ended)}` };
+    });
 
-      // Each prompt says what runs in the background, and what ended since the model last heard.
-      kernel.hooks.turn.prompt.tap(NAME, (prompt: TurnPrompt, run: RunContext) => {
-        const tasks = tasksOf(run);
-        if (!tasks) return prompt;
-        const ended = tasks.takeUnreported();
-        const running = tasks.list().filter((t) => t.state === "running");
-        const notes = [
-          ...(ended.length ? [endedNote(ended)] : []),
-          ...(running.length
-            ? [`[Running in the background:\n${running.map((t) => `- ${taskLine(t)}`).join("\n")}]`]
-            : []),
-        ];
-        return notes.length ? { ...prompt, context: [...prompt.context, ...notes] } : prompt;
-      });
+    // Each prompt says what runs in the background, and what ended since the model last heard.
+    kernel.hooks.turn.prompt.tap(NAME, (prompt: TurnPrompt, run: RunContext) => {
+      const tasks = tasksOf(run);
+      if (!tasks) return prompt;
+      const ended = tasks.takeUnreported();
+      const running = tasks.list().filter((t) => t.state === "running");
+      const notes = [
+        ...(ended.length ? [endedNote(ended)] : []),
+        ...(running.length
+          ? [`[Running in the background:\n${running.map((t) => `- ${taskLine(t)}`).join("\n")}]`]
+          : []),
+      ];
+      return notes.length ? { ...prompt, context: [...prompt.context, ...notes] } : prompt;
+    });
 
-      // Shells end with the session, and so does everything they started.
-      kernel.hooks.session.end.tapPromise(NAME, async (run: RunContext) => {
-        closing.add(run);
-        await tasksOf(run)?.close("when the session ended");
-      });
-    },
-  };
+    // Shells end with the session, and so does everything they started.
+    kernel.hooks.session.end.tapPromise(NAME, async (run: RunContext) => {
+      closing.add(run);
+      await tasksOf(run)?.close("when the session ended");
+    });
+  },
 });
 
 export default backgroundPlugin;

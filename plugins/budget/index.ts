@@ -12,8 +12,8 @@
  */
 import { REQUEST_STAGE, RunEnd, type ModelRequest, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { getPricingApi, type PricingResolvedOptions } from "../pricing/api";
-import { budgetOptions, type BudgetResolvedOptions } from "./options";
+import { getPricingApi, pricingOptions } from "../pricing/api";
+import { budgetOptions } from "./options";
 import { budgetFlags } from "./cli";
 import { estimateRequest, sentRecord } from "./estimate";
 import { release, reservedBy, rootOf, runBudget, type RunBudget } from "./ledger";
@@ -25,10 +25,80 @@ export const NAME = "ubiquity:budget";
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
+/** What the request guard reads: the caps, the ledger, the prices; `refuse` ends the run (and the tree's later requests). */
+interface Guard {
+  api: ReturnType<typeof getPricingApi>;
+  capsOf(run: RunContext): { usd?: number; tokens?: number };
+  stateOf(run: RunContext): RunBudget;
+  pricingOf(run: RunContext): Parameters<ReturnType<typeof getPricingApi>["price"]>[2];
+  isKnown(label: string, run: RunContext): Promise<boolean>;
+  refuse(
+    run: RunContext,
+    subtype: "error_max_budget_usd" | "error_max_budget_tokens",
+    message: string,
+    refused: BudgetReport["refused"],
+  ): never;
+}
+
+/** The `model.request` guard: a request that would pass a cap (with what is in flight) is refused before it is sent. */
+async function guardRequest(guard: Guard, request: ModelRequest, run: RunContext): Promise<ModelRequest> {
+  const caps = guard.capsOf(run);
+  if (caps.usd === undefined && caps.tokens === undefined) return request;
+  const root = rootOf(run);
+  const ledger = guard.stateOf(root);
+  // After one refusal anywhere in the tree, nothing more is sent: the run ends on the same words.
+  if (ledger.refusal) throw new RunEnd(ledger.refusal.message, ledger.refusal.subtype);
+  if (caps.usd !== undefined && !(await guard.isKnown(request.modelLabel, run))) {
+    const role =
+      request.purpose === "compact"
+        ? "the compaction model"
+        : request.modelLabel === run.modelLabel
+          ? "the model"
+          : "the model this request would use";
+    throw new RunEnd(unpricedRefusal(request.modelLabel, caps.usd, role));
+  }
+  const purpose = request.purpose ?? "turn";
+  const estimate = await estimateRequest(
+    request,
+    guard.stateOf(run).sent.get(purpose),
+    caps.usd !== undefined ? { api: guard.api, options: guard.pricingOf(run) } : undefined,
+  );
+  // A run's turn goes out once everything it started has ended: what it still holds is stale (an aborted request).
+  if (purpose === "turn") ledger.inFlight.delete(run);
+  const reserved = reservedBy(ledger);
+  const refused = {
+    modelLabel: request.modelLabel,
+    ...(estimate.costUsd !== undefined && { estimateUsd: estimate.costUsd }),
+    estimateTokens: estimate.tokens,
+  };
+  if (caps.usd !== undefined && ledger.spentUsd + reserved.usd + (estimate.costUsd ?? 0) > caps.usd) {
+    guard.refuse(
+      run,
+      "error_max_budget_usd",
+      usdRefusal(request.modelLabel, estimate, ledger.spentUsd, reserved.usd, caps.usd),
+      refused,
+    );
+  }
+  if (caps.tokens !== undefined && ledger.spentTokens + reserved.tokens + estimate.tokens > caps.tokens) {
+    guard.refuse(
+      run,
+      "error_max_budget_tokens",
+      tokensRefusal(request.modelLabel, estimate, ledger.spentTokens, reserved.tokens, caps.tokens),
+      refused,
+    );
+  }
+  ledger.inFlight.set(run, [...(ledger.inFlight.get(run) ?? []), { purpose, estimate }]);
+  return request;
+}
+
 /** The budget plugin. */
-export const budgetPlugin = definePlugin(() => ({
+export const budgetPlugin = definePlugin({
   name: NAME,
-  options: budgetOptions,
+  // The prices a USD cap needs are the pricing plugin's options, read here too.
+  options: budgetOptions.extend({
+    modelPricing: pricingOptions.shape.modelPricing,
+    marketPricing: pricingOptions.shape.marketPricing,
+  }),
   flags: budgetFlags,
   runState: runBudget,
   apply(kernel, context) {
@@ -36,11 +106,11 @@ export const budgetPlugin = definePlugin(() => ({
     const stateOf = (run: RunContext): RunBudget => context.run(run);
     // The caps are the root run's: a subagent's options never loosen them.
     const capsOf = (run: RunContext) => {
-      const opts = rootOf(run).options as BudgetResolvedOptions;
+      const opts = context.optionsOf(rootOf(run));
       return { usd: opts.maxBudgetUsd, tokens: opts.maxBudgetTokens };
     };
     const pricingOf = (run: RunContext) => {
-      const o = run.options as PricingResolvedOptions;
+      const o = context.optionsOf(run);
       return { modelPricing: o.modelPricing, marketPricing: o.marketPricing };
     };
     const isKnown = async (label: string, run: RunContext) =>
@@ -74,6 +144,8 @@ export const budgetPlugin = definePlugin(() => ({
       throw new RunEnd(message, subtype);
     };
 
+    const guard: Guard = { api, capsOf, stateOf, pricingOf, isKnown, refuse };
+
     // A model with no price cannot be checked: the run (or subagent) does not start.
     kernel.hooks.session.start.tapPromise(NAME, async (run) => {
       const caps = capsOf(run);
@@ -84,57 +156,8 @@ export const budgetPlugin = definePlugin(() => ({
       }
     });
 
-    kernel.hooks.model.request.tapPromise(
-      { name: NAME, stage: REQUEST_STAGE.GUARD },
-      async (request: ModelRequest, run) => {
-        const caps = capsOf(run);
-        if (caps.usd === undefined && caps.tokens === undefined) return request;
-        const root = rootOf(run);
-        const ledger = stateOf(root);
-        // After one refusal anywhere in the tree, nothing more is sent: the run ends on the same words.
-        if (ledger.refusal) throw new RunEnd(ledger.refusal.message, ledger.refusal.subtype);
-        if (caps.usd !== undefined && !(await isKnown(request.modelLabel, run))) {
-          const role =
-            request.purpose === "compact"
-              ? "the compaction model"
-              : request.modelLabel === run.modelLabel
-                ? "the model"
-                : "the model this request would use";
-          throw new RunEnd(unpricedRefusal(request.modelLabel, caps.usd, role));
-        }
-        const purpose = request.purpose ?? "turn";
-        const estimate = await estimateRequest(
-          request,
-          stateOf(run).sent.get(purpose),
-          caps.usd !== undefined ? { api, options: pricingOf(run) } : undefined,
-        );
-        // A run's turn goes out once everything it started has ended: what it still holds is stale (an aborted request).
-        if (purpose === "turn") ledger.inFlight.delete(run);
-        const reserved = reservedBy(ledger);
-        const refused = {
-          modelLabel: request.modelLabel,
-          ...(estimate.costUsd !== undefined && { estimateUsd: estimate.costUsd }),
-          estimateTokens: estimate.tokens,
-        };
-        if (caps.usd !== undefined && ledger.spentUsd + reserved.usd + (estimate.costUsd ?? 0) > caps.usd) {
-          refuse(
-            run,
-            "error_max_budget_usd",
-            usdRefusal(request.modelLabel, estimate, ledger.spentUsd, reserved.usd, caps.usd),
-            refused,
-          );
-        }
-        if (caps.tokens !== undefined && ledger.spentTokens + reserved.tokens + estimate.tokens > caps.tokens) {
-          refuse(
-            run,
-            "error_max_budget_tokens",
-            tokensRefusal(request.modelLabel, estimate, ledger.spentTokens, reserved.tokens, caps.tokens),
-            refused,
-          );
-        }
-        ledger.inFlight.set(run, [...(ledger.inFlight.get(run) ?? []), { purpose, estimate }]);
-        return request;
-      },
+    kernel.hooks.model.request.tapPromise({ name: NAME, stage: REQUEST_STAGE.GUARD }, (request: ModelRequest, run) =>
+      guardRequest(guard, request, run),
     );
 
     kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
@@ -162,7 +185,7 @@ export const budgetPlugin = definePlugin(() => ({
     });
     kernel.hooks.session.end.tap(NAME, (run) => void stateOf(rootOf(run)).inFlight.delete(run));
   },
-}));
+});
 
 export default budgetPlugin;
 export {

@@ -13,7 +13,6 @@ import { definePlugin } from "../_kits/authoring/index";
 import { changes, snapshot, type PrefixSnapshot } from "./snapshot";
 import { takeCacheChanges } from "./api";
 import { cacheBreaksOptions } from "./options";
-import type { CacheBreaksResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:cache-breaks";
 
@@ -43,13 +42,13 @@ export function describeBreak(reasons: string[], call: number, before: number, a
 }
 
 /** The cache-break detector. */
-export const cacheBreaksPlugin = definePlugin(() => ({
+export const cacheBreaksPlugin = definePlugin({
   name: NAME,
   options: cacheBreaksOptions,
   runState: (): RunState => ({}),
   apply(kernel, context) {
     const stateOf = (run: RunContext): RunState => context.run(run);
-    const on = (run: RunContext) => (run.options as CacheBreaksResolvedOptions).detectCacheBreaks === true;
+    const on = (run: RunContext) => context.optionsOf(run).detectCacheBreaks === true;
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request, run) => {
       // Only the loop's turns share a prefix worth comparing (a summary's request is its own).
@@ -84,7 +83,7 @@ export const cacheBreaksPlugin = definePlugin(() => ({
       stateOf(run).baseline = undefined;
     });
   },
-}));
+});
 
 export default cacheBreaksPlugin;
 export { snapshot, changes, type PrefixSnapshot, type ToolHashes } from "./snapshot";

@@ -11,17 +11,16 @@ import { REQUEST_STAGE } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { anthropicBreakpoints, bedrockCachePoint, cacheFamily } from "./breakpoints";
 import { cachingOptions } from "./options";
-import type { CachingResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:caching";
 
 /** The caching plugin. */
-export const cachingPlugin = definePlugin(() => ({
+export const cachingPlugin = definePlugin({
   name: NAME,
   options: cachingOptions,
-  apply(kernel) {
+  apply(kernel, context) {
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.CACHE }, (request, run) => {
-      const setting = (run.options as CachingResolvedOptions).cachePrompt ?? true;
+      const setting = context.optionsOf(run).cachePrompt ?? true;
       // Only the conversation's prefix is sent again; a one-off call (a summary) would pay for a cache write it never reads.
       if (setting === false || (request.purpose ?? "turn") !== "turn") return request;
       const provider = String((request.model as { provider?: unknown }).provider ?? "");
@@ -35,7 +34,7 @@ export const cachingPlugin = definePlugin(() => ({
       }
     });
   },
-}));
+});
 
 export default cachingPlugin;
 export {

@@ -14,7 +14,7 @@ import { isInside, resolveReal } from "../_kits/paths/index";
 import type { ToolCall } from "../../src/index";
 import { warn } from "../_kits/sources/index";
 import { storageRoot } from "../_kits/storage/index";
-import { checkpointSettings, checkpointsOptions, type CheckpointsResolvedOptions } from "./options";
+import { checkpointSettings, checkpointsOptions } from "./options";
 import { holdRunLock, releaseRunLock } from "./lock";
 import { ShadowStore, storeDirFor, TooManyFilesError } from "./store";
 import { rewindCommand } from "./command";
@@ -97,125 +97,128 @@ function anchorOf(state: KernelState, call: ToolCall): { top: RunContext; main: 
   return { top: run, main, uuid: state.anchors.get(key(run.sessionId, run.agent?.agentId, id)) };
 }
 
-/** The checkpoints plugin. */
-export const checkpointsPlugin = definePlugin(function checkpoints() {
-  return {
-    name: NAME,
-    options: checkpointsOptions,
-    state: (): KernelState => ({ anchors: new Map(), prompts: new Map() }),
-    runState: (): RunState => ({ taken: new Map() }),
-    commands: { rewind: rewindCommand },
-    apply(kernel: Kernel, context: PluginContext<KernelState, RunState>) {
-      const settingsOf = (run: RunContext) =>
-        checkpointSettings((run.options as CheckpointsResolvedOptions).checkpoints);
-
-      kernel.hooks.event.tap(NAME, (event) => {
-        if (event.type !== "message") return;
-        const m = event.message;
-        const state = context.state;
-        if (m.type === "user" && m.agentId === undefined) state.prompts.set(m.sessionId, m.uuid);
-        if (m.type !== "assistant") return;
-        for (const block of m.content)
-          if (block.type === "tool_call") state.anchors.set(key(m.sessionId, m.agentId, block.toolUseId), m.uuid);
-      });
-
-      kernel.hooks.session.start.tap(NAME, (run) => {
-        const settings = run.agent ? undefined : settingsOf(run);
-        if (!settings) return;
-        try {
-          context.run(run).lock = holdRunLock(storeDirFor(run.cwd, settings.dir), run.sessionId);
-        } catch (error) {
-          warn(
-            kernel,
-            NAME,
-            `cannot mark the run active in the checkpoint store (${(error as Error).message}); a rewind elsewhere will not see it running`,
-          );
-        }
-      });
-
-      kernel.hooks.session.end.tapPromise(NAME, async (run) => {
-        const state = context.run(run);
-        // The prune finishes before the lock goes: until then its session counts as active, and a
-        // rewind in another process (refused while the lock is held) does not start under it.
-        // (A worktree agent's first snapshot starts a prune too: its run waits for it as well.)
-        await state.pruning;
-        if (state.lock) releaseRunLock(state.lock);
-        // Anchors of this session's finished calls are not needed any more.
-        const prefix = `${run.sessionId}\0`;
-        if (run.agent) return;
-        for (const k of context.state.anchors.keys()) if (k.startsWith(prefix)) context.state.anchors.delete(k);
-        context.state.prompts.delete(run.sessionId);
-      });
-
-      kernel.hooks.tool.allowed.tapPromise(NAME, async (_verdict, call) => {
-        const settings = settingsOf(call.run);
-        if (!settings) return;
-        let readOnly = false;
-        try {
-          readOnly = call.tool.isReadOnly(call.input) === true;
-        } catch {
-          // a tool that cannot say is treated as writing
-        }
-        if (readOnly) return;
-        const { top, main, uuid } = anchorOf(context.state, call);
-        if (!uuid || context.run(top).off) return;
-        const taken = context.run(top).taken;
-        let pending = taken.get(uuid);
-        if (!pending) {
-          pending = (async () => {
-            // The main run's store, which its session's rewind reads (also for a worktree's folders).
-            const store = new ShadowStore(storeDirFor(main.cwd, settings.dir));
-            const promptUuid = context.state.prompts.get(top.sessionId);
-            const checkpoint = await store.snapshot(
-              foldersOf(top),
-              { maxBytes: settings.maxBytes, exclude: storesOf(main, settings.dir) },
-              {
-                sessionId: top.sessionId,
-                messageUuid: uuid,
-                ...(promptUuid ? { promptUuid } : {}),
-                createdAt: new Date().toISOString(),
-              },
-            );
-            const note: CheckpointNote = {
-              messageUuid: uuid,
-              ...(promptUuid ? { promptUuid } : {}),
-              commit: checkpoint.commit,
-              store: checkpoint.store,
-            };
-            kernel.emit({ type: "sessions.note", sessionId: top.sessionId, kind: "checkpoint", data: { ...note } });
-            // Retention, once per run, at its first snapshot (a run that writes nothing costs nothing):
-            // not awaited, so this tool call goes on; a later snapshot of this store waits its turn.
-            const state = context.run(top);
-            if (!state.pruning) {
-              const keepDays = settings.keepDays;
-              state.pruning = store
-                .prune({ before: Date.now() - keepDays * DAY_MS, keepSessions: [top.sessionId] })
-                .then(
-                  () => undefined,
-                  (error: unknown) =>
-                    warn(
-                      kernel,
-                      NAME,
-                      `could not prune checkpoints older than ${keepDays} days from ${store.dir} (${(error as Error).message}); the run goes on and a later run tries again. If it keeps failing, delete ${store.dir} (every checkpoint of the project goes with it)`,
-                    ),
-                );
-            }
-          })().catch((error: unknown) => {
-            // A failed snapshot must not stop the agent: say so (once, when git is missing), and the call goes on without one.
-            const message = (error as Error).message;
-            if (error instanceof TooManyFilesError) context.run(top).off = true;
-            if (/need git on PATH/.test(message)) {
-              if (context.state.noGit) return;
-              context.state.noGit = true;
-            }
-            warn(kernel, NAME, `no checkpoint before ${call.toolName} (${call.toolUseId}): ${message}`);
-          });
-          taken.set(uuid, pending);
-        }
-        await pending;
-      });
+/** Snapshot `top`'s folders before the tool call of message `uuid` writes, note it in the session, start retention once. */
+async function snapshot(
+  kernel: Kernel,
+  context: PluginContext<KernelState, RunState>,
+  { top, main, uuid }: { top: RunContext; main: RunContext; uuid: string },
+  settings: NonNullable<ReturnType<typeof checkpointSettings>>,
+): Promise<void> {
+  // The main run's store, which its session's rewind reads (also for a worktree's folders).
+  const store = new ShadowStore(storeDirFor(main.cwd, settings.dir));
+  const promptUuid = context.state.prompts.get(top.sessionId);
+  const checkpoint = await store.snapshot(
+    foldersOf(top),
+    { maxBytes: settings.maxBytes, exclude: storesOf(main, settings.dir) },
+    {
+      sessionId: top.sessionId,
+      messageUuid: uuid,
+      ...(promptUuid ? { promptUuid } : {}),
+      createdAt: new Date().toISOString(),
     },
+  );
+  const note: CheckpointNote = {
+    messageUuid: uuid,
+    ...(promptUuid ? { promptUuid } : {}),
+    commit: checkpoint.commit,
+    store: checkpoint.store,
   };
+  kernel.emit({ type: "sessions.note", sessionId: top.sessionId, kind: "checkpoint", data: { ...note } });
+  // Retention, once per run, at its first snapshot (a run that writes nothing costs nothing):
+  // not awaited, so this tool call goes on; a later snapshot of this store waits its turn.
+  const state = context.run(top);
+  if (!state.pruning) {
+    const keepDays = settings.keepDays;
+    state.pruning = store.prune({ before: Date.now() - keepDays * DAY_MS, keepSessions: [top.sessionId] }).then(
+      () => undefined,
+      (error: unknown) =>
+        warn(
+          kernel,
+          NAME,
+          `could not prune checkpoints older than ${keepDays} days from ${store.dir} (${(error as Error).message}); the run goes on and a later run tries again. If it keeps failing, delete ${store.dir} (every checkpoint of the project goes with it)`,
+        ),
+    );
+  }
+}
+
+/** The checkpoints plugin. */
+export const checkpointsPlugin = definePlugin({
+  name: NAME,
+  options: checkpointsOptions,
+  state: (): KernelState => ({ anchors: new Map(), prompts: new Map() }),
+  runState: (): RunState => ({ taken: new Map() }),
+  commands: { rewind: rewindCommand },
+  apply(kernel, context) {
+    const settingsOf = (run: RunContext) => checkpointSettings(context.optionsOf(run).checkpoints);
+
+    kernel.hooks.event.tap(NAME, (event) => {
+      if (event.type !== "message") return;
+      const m = event.message;
+      const state = context.state;
+      if (m.type === "user" && m.agentId === undefined) state.prompts.set(m.sessionId, m.uuid);
+      if (m.type !== "assistant") return;
+      for (const block of m.content)
+        if (block.type === "tool_call") state.anchors.set(key(m.sessionId, m.agentId, block.toolUseId), m.uuid);
+    });
+
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      const settings = run.agent ? undefined : settingsOf(run);
+      if (!settings) return;
+      try {
+        context.run(run).lock = holdRunLock(storeDirFor(run.cwd, settings.dir), run.sessionId);
+      } catch (error) {
+        warn(
+          kernel,
+          NAME,
+          `cannot mark the run active in the checkpoint store (${(error as Error).message}); a rewind elsewhere will not see it running`,
+        );
+      }
+    });
+
+    kernel.hooks.session.end.tapPromise(NAME, async (run) => {
+      const state = context.run(run);
+      // The prune finishes before the lock goes: until then its session counts as active, and a
+      // rewind in another process (refused while the lock is held) does not start under it.
+      // (A worktree agent's first snapshot starts a prune too: its run waits for it as well.)
+      await state.pruning;
+      if (state.lock) releaseRunLock(state.lock);
+      // Anchors of this session's finished calls are not needed any more.
+      const prefix = `${run.sessionId}\0`;
+      if (run.agent) return;
+      for (const k of context.state.anchors.keys()) if (k.startsWith(prefix)) context.state.anchors.delete(k);
+      context.state.prompts.delete(run.sessionId);
+    });
+
+    kernel.hooks.tool.allowed.tapPromise(NAME, async (_verdict, call) => {
+      const settings = settingsOf(call.run);
+      if (!settings) return;
+      let readOnly = false;
+      try {
+        readOnly = call.tool.isReadOnly(call.input) === true;
+      } catch {
+        // a tool that cannot say is treated as writing
+      }
+      if (readOnly) return;
+      const { top, main, uuid } = anchorOf(context.state, call);
+      if (!uuid || context.run(top).off) return;
+      const taken = context.run(top).taken;
+      let pending = taken.get(uuid);
+      if (!pending) {
+        pending = snapshot(kernel, context, { top, main, uuid }, settings).catch((error: unknown) => {
+          // A failed snapshot must not stop the agent: say so (once, when git is missing), and the call goes on without one.
+          const message = (error as Error).message;
+          if (error instanceof TooManyFilesError) context.run(top).off = true;
+          if (/need git on PATH/.test(message)) {
+            if (context.state.noGit) return;
+            context.state.noGit = true;
+          }
+          warn(kernel, NAME, `no checkpoint before ${call.toolName} (${call.toolUseId}): ${message}`);
+        });
+        taken.set(uuid, pending);
+      }
+      await pending;
+    });
+  },
 });
 
 export default checkpointsPlugin;

@@ -38,7 +38,7 @@ import { createCommandsApi } from "./api";
 import { commandsCommands } from "./cli";
 import { CommandError, expandCommand } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
-import { commandsOptions, type CommandsResolvedOptions } from "./options";
+import { commandsOptions } from "./options";
 
 export { getCommandsApi, type CommandsApi } from "./api";
 export { commandFolder, loadCommands, commandRoots, toolRules } from "./load";
@@ -57,128 +57,119 @@ interface RunState {
 }
 
 /** The commands plugin. */
-export const commandsPlugin = definePlugin(function commands() {
-  return {
-    name: NAME,
-    options: commandsOptions,
-    commands: commandsCommands,
-    projectFiles: ({ cwd, home }: ProjectPlace) => [
-      ...(["project", "local"] as const)
-        .map((source) => commandFolder(source, cwd, home))
-        .filter(pathExists)
-        .map((path) => ({
-          path,
-          kind: "commands",
-          effect: "adds slash commands (their shell lines still go through the permission rules)",
-        })),
-      ...compatProjectPaths("commands", cwd)
-        .filter((p) => pathExists(p.path))
-        .map((p) => ({ path: p.path, kind: "commands", effect: `adds slash commands (with compat: ["${p.tool}"])` })),
-      // A Claude Code or Codex plugin folder in the project: pinned whole (its hooks' scripts too), so it applies only while unchanged.
-      ...(pathExists(join(cwd, PLUGIN_MANIFEST)) || pathExists(join(cwd, CODEX_PLUGIN_MANIFEST))
-        ? [
-            {
-              path: cwd,
-              kind: "plugin",
-              effect:
-                "a Claude Code/Codex plugin folder: its commands, skills, agents, hooks and MCP servers apply where claudePlugins names it",
-            },
-          ]
-        : []),
-    ],
-    runState: (): RunState => ({}),
-    apply(kernel, context) {
-      const api = createCommandsApi(kernel);
-      const stateOf = (run: RunContext): RunState => context.run(run);
+export const commandsPlugin = definePlugin({
+  name: NAME,
+  options: commandsOptions,
+  commands: commandsCommands,
+  projectFiles: ({ cwd, home }: ProjectPlace) => [
+    ...(["project", "local"] as const)
+      .map((source) => commandFolder(source, cwd, home))
+      .filter(pathExists)
+      .map((path) => ({
+        path,
+        kind: "commands",
+        effect: "adds slash commands (their shell lines still go through the permission rules)",
+      })),
+    ...compatProjectPaths("commands", cwd)
+      .filter((p) => pathExists(p.path))
+      .map((p) => ({ path: p.path, kind: "commands", effect: `adds slash commands (with compat: ["${p.tool}"])` })),
+    // A Claude Code or Codex plugin folder in the project: pinned whole (its hooks' scripts too), so it applies only while unchanged.
+    ...(pathExists(join(cwd, PLUGIN_MANIFEST)) || pathExists(join(cwd, CODEX_PLUGIN_MANIFEST))
+      ? [
+          {
+            path: cwd,
+            kind: "plugin",
+            effect:
+              "a Claude Code/Codex plugin folder: its commands, skills, agents, hooks and MCP servers apply where claudePlugins names it",
+          },
+        ]
+      : []),
+  ],
+  runState: (): RunState => ({}),
+  apply(kernel, context) {
+    const api = createCommandsApi(kernel);
+    const stateOf = (run: RunContext): RunState => context.run(run);
 
-      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const {
-          cwd,
-          commands,
-          commandSources: wanted,
-          trust,
-          compat,
-          claudePlugins,
-        } = kernel.options as CommandsResolvedOptions;
-        const place = { cwd, home: homedir() };
-        const report = (message: string) => warn(kernel, NAME, message);
-        const skipped = (path: string) =>
-          kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
-        const commandSources = permittedSources(
-          wanted,
-          trust,
-          (source) => commandFolder(source, cwd, place.home),
-          skipped,
-        );
-        const compatRoots = permittedCompatPaths("commands", { compat, sources: wanted, trust }, place, skipped);
-        const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
-        if (!commands?.length && !commandSources?.length && !compatRoots.length && !plugins.length) return;
-        const roots = commandRoots({ commands, commandSources, compatRoots }, place);
-        for (const plugin of plugins)
-          for (const dir of plugin.commandDirs)
-            roots.push({ path: dir, source: "plugin", plugin: { name: plugin.name, root: plugin.root } });
-        api.load(await loadCommands(roots, report));
-      });
-
-      // Before the other taps (UserPromptSubmit hooks, todos): they see the prompt the model will get.
-      kernel.hooks.turn.prompt.tapPromise(
-        { name: NAME, stage: PROMPT_STAGE.EXPAND },
-        async (prompt: TurnPrompt, run: RunContext) => {
-          if (prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
-          const match = INVOCATION.exec(prompt.text.trim());
-          const command = match && api.find(match[1]!, run);
-          // What the previous command granted ends with the next prompt (its model too, unless changed since).
-          const state = stateOf(run);
-          const permissions = getPermissionsApi(kernel);
-          const end = () => {
-            permissions.grant(run, undefined, NAME);
-            if (state.model && run.model === state.model.set) {
-              run.model = state.model.previous;
-              run.modelLabel = state.model.label;
-            }
-            state.model = undefined;
-          };
-          end();
-          if (!command) return prompt;
-          try {
-            try {
-              permissions.grant(run, command.allowedTools, `/${command.name} (${command.file}) allowed-tools`);
-            } catch (error) {
-              throw new CommandError(`/${command.name}: ${describeError(error)}`);
-            }
-            // `inherit`, and a Claude tier (`sonnet`, `haiku`) no alias maps, keep the session's model, as for agent files.
-            const wanted = agentModel(
-              command.model,
-              (run.options as { modelAliases?: Record<string, string> }).modelAliases,
-            );
-            if (wanted) {
-              const model = await resolveModel(run, wanted, "main").catch((error: unknown) => {
-                throw new CommandError(
-                  `/${command.name}: its model ${JSON.stringify(command.model)} could not be used: ${describeError(error)}`,
-                );
-              });
-              state.model = { set: model, previous: run.model, label: run.modelLabel };
-              run.model = model;
-              run.modelLabel = modelLabel(model, run.kernel);
-            }
-            const args = (match[2] ?? "").trim();
-            const { text, context } = command.expand
-              ? await command.expand(args, run)
-              : await expandCommand(command, args, run);
-            const content = prompt.content && [
-              { type: "text" as const, text },
-              ...prompt.content.filter((p) => p.type !== "text"),
-            ];
-            return { ...prompt, text, context: [...prompt.context, ...context], ...(content ? { content } : {}) };
-          } catch (error) {
-            end();
-            if (error instanceof CommandError) return { ...prompt, blocked: error.message };
-            throw error;
-          }
-        },
+    kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+      const { cwd, commands, commandSources: wanted, trust, compat, claudePlugins } = context.options;
+      const place = { cwd, home: homedir() };
+      const report = (message: string) => warn(kernel, NAME, message);
+      const skipped = (path: string) =>
+        kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+      const commandSources = permittedSources(
+        wanted,
+        trust,
+        (source) => commandFolder(source, cwd, place.home),
+        skipped,
       );
-    },
-  };
+      const compatRoots = permittedCompatPaths("commands", { compat, sources: wanted, trust }, place, skipped);
+      const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
+      if (!commands?.length && !commandSources?.length && !compatRoots.length && !plugins.length) return;
+      const roots = commandRoots({ commands, commandSources, compatRoots }, place);
+      for (const plugin of plugins)
+        for (const dir of plugin.commandDirs)
+          roots.push({ path: dir, source: "plugin", plugin: { name: plugin.name, root: plugin.root } });
+      api.load(await loadCommands(roots, report));
+    });
+
+    // Before the other taps (UserPromptSubmit hooks, todos): they see the prompt the model will get.
+    kernel.hooks.turn.prompt.tapPromise(
+      { name: NAME, stage: PROMPT_STAGE.EXPAND },
+      async (prompt: TurnPrompt, run: RunContext) => {
+        if (prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
+        const match = INVOCATION.exec(prompt.text.trim());
+        const command = match && api.find(match[1]!, run);
+        // What the previous command granted ends with the next prompt (its model too, unless changed since).
+        const state = stateOf(run);
+        const permissions = getPermissionsApi(kernel);
+        const end = () => {
+          permissions.grant(run, undefined, NAME);
+          if (state.model && run.model === state.model.set) {
+            run.model = state.model.previous;
+            run.modelLabel = state.model.label;
+          }
+          state.model = undefined;
+        };
+        end();
+        if (!command) return prompt;
+        try {
+          try {
+            permissions.grant(run, command.allowedTools, `/${command.name} (${command.file}) allowed-tools`);
+          } catch (error) {
+            throw new CommandError(`/${command.name}: ${describeError(error)}`);
+          }
+          // `inherit`, and a Claude tier (`sonnet`, `haiku`) no alias maps, keep the session's model, as for agent files.
+          const wanted = agentModel(
+            command.model,
+            (run.options as { modelAliases?: Record<string, string> }).modelAliases,
+          );
+          if (wanted) {
+            const model = await resolveModel(run, wanted, "main").catch((error: unknown) => {
+              throw new CommandError(
+                `/${command.name}: its model ${JSON.stringify(command.model)} could not be used: ${describeError(error)}`,
+              );
+            });
+            state.model = { set: model, previous: run.model, label: run.modelLabel };
+            run.model = model;
+            run.modelLabel = modelLabel(model, run.kernel);
+          }
+          const args = (match[2] ?? "").trim();
+          const { text, context } = command.expand
+            ? await command.expand(args, run)
+            : await expandCommand(command, args, run);
+          const content = prompt.content && [
+            { type: "text" as const, text },
+            ...prompt.content.filter((p) => p.type !== "text"),
+          ];
+          return { ...prompt, text, context: [...prompt.context, ...context], ...(content ? { content } : {}) };
+        } catch (error) {
+          end();
+          if (error instanceof CommandError) return { ...prompt, blocked: error.message };
+          throw error;
+        }
+      },
+    );
+  },
 });
 
 export default commandsPlugin;

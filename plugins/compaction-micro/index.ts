@@ -10,7 +10,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { budgetFor, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
 import { CLEARED_MARKER, clearableTools, microcompact } from "./clear";
 import { microcompactionOptions } from "./options";
-import type { MicrocompactionResolvedOptions } from "./options";
+import type { MicrocompactionOptions } from "./options";
 
 export const NAME = "ubiquity:compaction-micro";
 
@@ -21,10 +21,10 @@ const NOTE =
   "# Context\nTo save context, older tool results may be replaced by a marker: note what you need from a result when you see it, and run the tool again to see it again.";
 
 /** True when the tier is on for `run`. */
-const enabled = (run: RunContext) => (run.options as MicrocompactionResolvedOptions).autoMicrocompact !== false;
+const enabled = (options: MicrocompactionOptions) => options.autoMicrocompact !== false;
 
 /** The microcompaction plugin. */
-export const microcompactionPlugin = definePlugin(() => ({
+export const microcompactionPlugin = definePlugin({
   name: NAME,
   options: microcompactionOptions,
   // Resolved on first use in a run (its first compaction), once the model label is known.
@@ -35,13 +35,13 @@ export const microcompactionPlugin = definePlugin(() => ({
     kernel.hooks.context.compact.tapPromise(
       { name: NAME, stage: COMPACT_STAGE.MICRO },
       async (state: CompactState, run) => {
-        if (!enabled(run)) return state;
-        const { threshold } = budgetFor((await windowOf(run)).tokens, run.options);
+        if (!enabled(context.optionsOf(run))) return state;
+        const { threshold } = budgetFor((await windowOf(run)).tokens, context.optionsOf(run));
         const tokensBefore = pressureOf(state);
         if (tokensBefore <= threshold) return { ...state, estimatedTokens: tokensBefore };
         const result = microcompact(
           state.messages,
-          (run.options as MicrocompactionResolvedOptions).microcompactKeepRecent ?? DEFAULT_KEEP_RECENT,
+          context.optionsOf(run).microcompactKeepRecent ?? DEFAULT_KEEP_RECENT,
           clearableTools(run.kernel.registries.tools.values()),
         );
         if (result.cleared === 0) return { ...state, estimatedTokens: tokensBefore };
@@ -64,10 +64,10 @@ export const microcompactionPlugin = definePlugin(() => ({
     );
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections, run) =>
-      enabled(run) ? [...sections, { id: "compaction-micro", text: NOTE }] : sections,
+      enabled(context.optionsOf(run)) ? [...sections, { id: "compaction-micro", text: NOTE }] : sections,
     );
   },
-}));
+});
 
 export default microcompactionPlugin;
 export { microcompact, CLEARABLE_KINDS, clearableTools, CLEARED_MARKER, type Microcompaction } from "./clear";

@@ -31,7 +31,7 @@ import { findCut } from "./cut";
 import { summaryMessage } from "./prompt";
 import { writeSummary } from "./summarize";
 import { summarizeCompactionOptions } from "./options";
-import type { SummarizeCompactionResolvedOptions } from "./options";
+import type { SummarizeCompactionOptions } from "./options";
 
 export const NAME = "ubiquity:compaction-summarize";
 
@@ -51,10 +51,10 @@ interface RunState {
   failures: number;
 }
 
-const enabled = (run: RunContext) => (run.options as SummarizeCompactionResolvedOptions).autoCompact !== false;
+const enabled = (options: SummarizeCompactionOptions) => options.autoCompact !== false;
 
 /** The full-compaction plugin. */
-export const summarizeCompactionPlugin = definePlugin(() => ({
+export const summarizeCompactionPlugin = definePlugin({
   name: NAME,
   options: summarizeCompactionOptions,
   runState: (): RunState => ({ failures: 0 }),
@@ -62,11 +62,7 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
     const stateOf = (run: RunContext): RunState => context.run(run);
     const summarizer = (run: RunContext, s: RunState) => {
       if (!s.model) {
-        s.model = resolveModel(
-          run,
-          (run.options as SummarizeCompactionResolvedOptions).compactModel ?? run.model!,
-          "compact",
-        );
+        s.model = resolveModel(run, context.optionsOf(run).compactModel ?? run.model!, "compact");
         s.model.catch(() => (s.model = undefined)); // a failed build is retried on the next attempt
       }
       return s.model;
@@ -75,16 +71,16 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
     kernel.hooks.context.compact.tapPromise(
       { name: NAME, stage: COMPACT_STAGE.SUMMARIZE },
       async (state: CompactState, run) => {
-        if (!enabled(run)) return state;
+        if (!enabled(context.optionsOf(run))) return state;
         const s = stateOf(run);
         if (s.failures >= MAX_FAILURES) return state;
-        const budget = budgetFor((await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens, run.options);
+        const budget = budgetFor(
+          (await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens,
+          context.optionsOf(run),
+        );
         const tokensBefore = pressureOf(state);
         if (tokensBefore <= budget.threshold) return state;
-        const cut = findCut(
-          state.messages,
-          (run.options as SummarizeCompactionResolvedOptions).compactKeepRecent ?? DEFAULT_KEEP_RECENT,
-        );
+        const cut = findCut(state.messages, context.optionsOf(run).compactKeepRecent ?? DEFAULT_KEEP_RECENT);
         if (cut === undefined) return state;
 
         const hooks = getHooksApi(kernel);
@@ -153,10 +149,10 @@ export const summarizeCompactionPlugin = definePlugin(() => ({
     );
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections, run) =>
-      enabled(run) ? [...sections, { id: "compaction-summarize", text: NOTE }] : sections,
+      enabled(context.optionsOf(run)) ? [...sections, { id: "compaction-summarize", text: NOTE }] : sections,
     );
   },
-}));
+});
 
 export default summarizeCompactionPlugin;
 export { findCut } from "./cut";

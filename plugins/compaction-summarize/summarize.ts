@@ -9,7 +9,6 @@ import type { LanguageModel, ModelMessage } from "ai";
 import { callModel, modelLabel, UbiquityError, type RunContext } from "../../src/index";
 import { renderTranscript } from "./transcript";
 import { summarizerInstructions, summaryRequest } from "./prompt";
-import type { SummarizeCompactionResolvedOptions } from "./options";
 
 type Model = Exclude<LanguageModel, string>;
 
@@ -25,7 +24,10 @@ export async function writeSummary(
   head: readonly ModelMessage[],
   maxOutputTokens: number,
 ): Promise<string> {
-  const instructions = summarizerInstructions((run.options as SummarizeCompactionResolvedOptions).compactInstructions);
+  const { compactInstructions } = run.options; // validated by this plugin's slice: a string or unset
+  const instructions = summarizerInstructions(
+    typeof compactInstructions === "string" ? compactInstructions : undefined,
+  );
   const messages: ModelMessage[] = [summaryRequest(renderTranscript(head))];
   const { response } = await callModel(
     run,

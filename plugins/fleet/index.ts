@@ -25,8 +25,10 @@ export { SAFE_JOB_OPTIONS, JobOptionRefused, type AcceptedJobOptions } from "./j
 export const NAME = "ubiquity:fleet";
 
 /** The fleet plugin: the `ubiquity fleet` and `ubiquity worker` commands. */
-export const fleetPlugin = definePlugin(function fleet() {
-  return { name: NAME, commands: { fleet: fleetCommand, worker: workerCommand }, apply() {} };
+export const fleetPlugin = definePlugin({
+  name: NAME,
+  commands: { fleet: fleetCommand, worker: workerCommand },
+  apply() {},
 });
 
 /** Open a fleet: submit runs, read their status and logs. */

@@ -118,36 +118,34 @@ export function lostLeaseMessage(): string {
  * lease check before every model request and tool call, so a worker that lost its job (frozen
  * past its lock) stops before it sends or does anything more.
  */
-export const fleetRunPlugin = definePlugin(
-  RUN_PLUGIN_NAME,
-  z.object({
+export const fleetRunPlugin = definePlugin({
+  name: RUN_PLUGIN_NAME,
+  factoryOptions: z.object({
     inFlight: inFlightSchema.default([]),
     /** Resolves to false once the job belongs to another worker. */
     lease: z.custom<() => Promise<boolean>>((v) => typeof v === "function").optional(),
     /** The job the run belongs to: noted in the transcript with its first prompt, so a takeover can tell a job's own session from another's. */
     jobId: z.string().optional(),
   }),
-  ({ inFlight, lease, jobId }) => ({
-    name: RUN_PLUGIN_NAME,
-    apply(kernel) {
-      tapTakeover(kernel, RUN_PLUGIN_NAME, inFlight as InFlightCall[]);
-      if (jobId !== undefined) {
-        // Before the run's first record (the session's writer is open once session.start ran the
-        // sessions plugin's tap, which comes first): a job that dies right after its first record
-        // is still known as its session's owner, so its next try can take the session over.
-        kernel.hooks.session.start.tap(RUN_PLUGIN_NAME, (run) => {
-          if (!run.agent)
-            kernel.emit({ type: "sessions.note", sessionId: run.sessionId, kind: JOB_NOTE, data: { jobId } });
-        });
-      }
-      if (!lease) return;
-      kernel.hooks.model.request.tapPromise({ name: RUN_PLUGIN_NAME, stage: REQUEST_STAGE.GUARD }, async (request) => {
-        if (!(await lease())) throw new RunEnd(lostLeaseMessage(), "error_lost_lease");
-        return request;
+  apply(kernel, context) {
+    const { inFlight, lease, jobId } = context.factoryOptions;
+    tapTakeover(kernel, RUN_PLUGIN_NAME, inFlight as InFlightCall[]);
+    if (jobId !== undefined) {
+      // Before the run's first record (the session's writer is open once session.start ran the
+      // sessions plugin's tap, which comes first): a job that dies right after its first record
+      // is still known as its session's owner, so its next try can take the session over.
+      kernel.hooks.session.start.tap(RUN_PLUGIN_NAME, (run) => {
+        if (!run.agent)
+          kernel.emit({ type: "sessions.note", sessionId: run.sessionId, kind: JOB_NOTE, data: { jobId } });
       });
-      kernel.hooks.tool.beforeCall.tapPromise(RUN_PLUGIN_NAME, async (state) =>
-        state.block || (await lease()) ? state : { ...state, block: lostLeaseMessage() },
-      );
-    },
-  }),
-);
+    }
+    if (!lease) return;
+    kernel.hooks.model.request.tapPromise({ name: RUN_PLUGIN_NAME, stage: REQUEST_STAGE.GUARD }, async (request) => {
+      if (!(await lease())) throw new RunEnd(lostLeaseMessage(), "error_lost_lease");
+      return request;
+    });
+    kernel.hooks.tool.beforeCall.tapPromise(RUN_PLUGIN_NAME, async (state) =>
+      state.block || (await lease()) ? state : { ...state, block: lostLeaseMessage() },
+    );
+  },
+});

@@ -13,7 +13,7 @@ import {
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { folderTrusted } from "../_kits/process/index";
-import { HOOK_EVENTS, type HookEventName, type HooksResolvedOptions, hooksOptions } from "./options";
+import { HOOK_EVENTS, type HookEventName, hooksOptions } from "./options";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { lazyImport } from "../_kits/lazy/index";
 import { effectiveHooks, httpPolicyOf, readFileHooks } from "./settings-hooks";
@@ -22,9 +22,8 @@ import type { AgentHookRunner } from "./model-hook";
 import { SessionEnvFiles } from "./env-file";
 import { readEnvFiles, setSessionScript } from "../_kits/process/index";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
-import type { SessionsResolvedOptions } from "../sessions/index";
 import { getSessionsApi } from "../sessions/api";
-import { permissionModeOf, type PermissionsResolvedOptions } from "../permissions/api";
+import { permissionModeOf } from "../permissions/api";
 
 export { HOOK_EVENTS };
 export type * from "./types";
@@ -66,7 +65,7 @@ interface RunState {
 }
 
 /** The hooks plugin. */
-export const hooksPlugin = definePlugin(() => ({
+export const hooksPlugin = definePlugin({
   name: NAME,
   options: hooksOptions,
   runState: (): RunState => ({ sessionContext: [], stopContinuations: 0 }),
@@ -74,7 +73,7 @@ export const hooksPlugin = definePlugin(() => ({
     // options.hooks, then command hooks from the settings files the caller enabled (read at kernel.config).
     let effective: HooksConfig | undefined;
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
-      const { claudePlugins, trust } = options as HooksResolvedOptions;
+      const { claudePlugins, trust } = context.optionsOf(options);
       effective = effectiveHooks(kernel, options.hooks as HooksConfig | undefined, {
         claudePlugins,
         cwd: options.cwd,
@@ -126,7 +125,7 @@ export const hooksPlugin = definePlugin(() => ({
           trusted: folderTrusted(run.options),
           run,
           ...(agentRunner ? { agentRunner } : {}),
-          httpPolicy: httpPolicyOf(kernel, run.options as HooksResolvedOptions),
+          httpPolicy: httpPolicyOf(kernel, context.optionsOf(run)),
           ...more,
         }),
       );
@@ -156,9 +155,7 @@ export const hooksPlugin = definePlugin(() => ({
     kernel.hooks.session.start.tapPromise(NAME, async (run) => {
       if (run.agent || !has("SessionStart")) return;
       const source =
-        (run.options as SessionsResolvedOptions).resume || (run.options as SessionsResolvedOptions).continueConversation
-          ? "resume"
-          : "startup";
+        context.optionsOf(run).resume || context.optionsOf(run).continueConversation ? "resume" : "startup";
       // CLAUDE_ENV_FILE: each hook gets a file of its own; what they wrote runs ahead of every Bash command.
       const files = new SessionEnvFiles(getSandboxApi(kernel));
       try {
@@ -222,8 +219,7 @@ export const hooksPlugin = definePlugin(() => ({
     kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE.BEFORE_HANDLER }, async (verdict, call) => {
       if (has("Notification", call.run)) {
         // Nobody can answer without a handler (unless a PermissionRequest hook does): say so, as the original did.
-        const willBeDenied =
-          !(call.run.options as PermissionsResolvedOptions).canUseTool && !has("PermissionRequest", call.run);
+        const willBeDenied = !context.optionsOf(call.run).canUseTool && !has("PermissionRequest", call.run);
         const message = verdict.message ?? `${call.toolName} needs approval`;
         await fire("Notification", call.run, {
           ...toolFields(call),
@@ -308,7 +304,7 @@ export const hooksPlugin = definePlugin(() => ({
       ];
     });
   },
-}));
+});
 
 export default hooksPlugin;
 

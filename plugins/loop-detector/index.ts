@@ -50,42 +50,41 @@ export function canonical(value: unknown): string {
 }
 
 /** The loop detector. */
-export const loopDetectorPlugin = definePlugin(NAME, LoopDetectorOptions, (opts) => {
-  const nudgeAfter = opts.nudgeAfter ?? 3;
-  const stopAfter = opts.stopAfter ?? 5;
-  return {
-    name: NAME,
-    runState: (): RunState => ({ repeats: new Map() }),
-    apply(kernel, context) {
-      const stateOf = (run: RunContext): RunState => context.run(run);
-      const keyOf = (toolName: string, input: unknown) => `${toolName}\0${canonical(input)}`;
-      kernel.hooks.turn.prompt.tap(NAME, (prompt: TurnPrompt, run: RunContext) => {
-        if (prompt.source === "user") stateOf(run).repeats.clear();
-        return prompt;
-      });
-      kernel.hooks.tool.beforeCall.tap(NAME, (state: BeforeCall, call: ToolCall) => {
-        if (state.block) return state;
-        const count = (stateOf(call.run).repeats.get(keyOf(call.toolName, state.input))?.count ?? 0) + 1;
-        if (count < stopAfter) return state;
-        const reason = `Loop detected: ${call.toolName} was called ${count} times with the same input in this stretch of work, getting the same result each time, so the run was stopped. The task needs another approach.`;
-        call.run.interrupted = reason;
-        return { ...state, block: reason };
-      });
-      kernel.hooks.tool.afterCall.tap(NAME, (output: ToolOutput, call: ToolCall) => {
-        const repeats = stateOf(call.run).repeats;
-        const key = keyOf(call.toolName, call.input);
-        const result = createHash("sha256")
-          .update(`${output.isError ? "error" : "ok"}\0${output.content}`)
-          .digest("base64url");
-        const last = repeats.get(key);
-        const count = last && last.result === result ? last.count + 1 : 1;
-        repeats.set(key, { count, result });
-        if (count < nudgeAfter) return output;
-        const note = `\n\n[You have now made this exact call ${count} times in this task and got the same result each time. Do not repeat it: change the input, try a different approach, or finish with what you know. At ${stopAfter} identical calls the run stops.]`;
-        return { ...output, content: `${output.content}${note}` };
-      });
-    },
-  };
+export const loopDetectorPlugin = definePlugin({
+  name: NAME,
+  factoryOptions: LoopDetectorOptions,
+  runState: (): RunState => ({ repeats: new Map() }),
+  apply(kernel, context) {
+    const nudgeAfter = context.factoryOptions.nudgeAfter ?? 3;
+    const stopAfter = context.factoryOptions.stopAfter ?? 5;
+    const stateOf = (run: RunContext): RunState => context.run(run);
+    const keyOf = (toolName: string, input: unknown) => `${toolName}\0${canonical(input)}`;
+    kernel.hooks.turn.prompt.tap(NAME, (prompt: TurnPrompt, run: RunContext) => {
+      if (prompt.source === "user") stateOf(run).repeats.clear();
+      return prompt;
+    });
+    kernel.hooks.tool.beforeCall.tap(NAME, (state: BeforeCall, call: ToolCall) => {
+      if (state.block) return state;
+      const count = (stateOf(call.run).repeats.get(keyOf(call.toolName, state.input))?.count ?? 0) + 1;
+      if (count < stopAfter) return state;
+      const reason = `Loop detected: ${call.toolName} was called ${count} times with the same input in this stretch of work, getting the same result each time, so the run was stopped. The task needs another approach.`;
+      call.run.interrupted = reason;
+      return { ...state, block: reason };
+    });
+    kernel.hooks.tool.afterCall.tap(NAME, (output: ToolOutput, call: ToolCall) => {
+      const repeats = stateOf(call.run).repeats;
+      const key = keyOf(call.toolName, call.input);
+      const result = createHash("sha256")
+        .update(`${output.isError ? "error" : "ok"}\0${output.content}`)
+        .digest("base64url");
+      const last = repeats.get(key);
+      const count = last && last.result === result ? last.count + 1 : 1;
+      repeats.set(key, { count, result });
+      if (count < nudgeAfter) return output;
+      const note = `\n\n[You have now made this exact call ${count} times in this task and got the same result each time. Do not repeat it: change the input, try a different approach, or finish with what you know. At ${stopAfter} identical calls the run stops.]`;
+      return { ...output, content: `${output.content}${note}` };
+    });
+  },
 });
 
 export default loopDetectorPlugin;

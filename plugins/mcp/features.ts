@@ -31,6 +31,8 @@ export class McpFeatures {
     private readonly kernel: Kernel,
     private readonly owner: string,
     private readonly servers: () => McpServers | undefined,
+    /** The `mcpToolSearch` option (read through the plugin's context). */
+    toolSearchOption: () => McpResolvedOptions["mcpToolSearch"],
   ) {
     const connections = () => servers()?.connections ?? [];
     this.resources = new McpResources(connections);
@@ -40,7 +42,7 @@ export class McpFeatures {
         .values()
         .filter((t): t is McpTool => t instanceof McpTool)
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    this.toolSearch = new ToolSearch(() => (kernel.options as McpResolvedOptions).mcpToolSearch, mcpTools);
+    this.toolSearch = new ToolSearch(toolSearchOption, mcpTools);
   }
 
   /** What each connection announces and installs: elicitation (form and URL), roots, and the handlers. */

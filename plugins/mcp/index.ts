@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { Kernel } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { folderTrusted } from "../_kits/process/index";
-import type { McpServerConfig, McpResolvedOptions } from "./options";
+import type { McpServerConfig } from "./options";
 import type { McpServers, McpServerReport } from "./servers";
 import { mcpCommands, mcpFlags } from "./cli";
 import { mcpOptions } from "./options";
@@ -74,132 +74,137 @@ export function getMcpApi(kernel: Kernel): McpApi | undefined {
   return apis.get(kernel);
 }
 
+/** Nothing listed: no server is configured. */
+const noResources = () => ({ resources: [], templates: [] });
+
+/** The servers' reports, with the .mcp.json entries that could not be used as failed ones, by name. */
+function reportsOf(
+  servers: McpServers | undefined,
+  unusable: readonly { name: string; error: string }[],
+): McpServerReport[] {
+  const failed = unusable.map(
+    (f): McpServerReport => ({
+      name: f.name,
+      transport: "stdio",
+      target: "",
+      status: "failed",
+      error: f.error,
+      tools: [],
+    }),
+  );
+  return [...(servers?.report() ?? []), ...failed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 /** The mcp plugin. */
-export const mcpPlugin = definePlugin(NAME, McpPluginOptions, function mcp(options) {
-  return {
-    name: NAME,
-    options: mcpOptions,
-    commands: mcpCommands(NAME, getMcpApi),
-    flags: mcpFlags,
-    terminal: elicitInTerminal,
-    apply(kernel) {
-      let servers: McpServers | undefined;
-      // Resources, prompts, tool search, notifications (features.ts), once servers are configured.
-      let features: McpFeatures | undefined;
-      // The servers of Claude Code plugins' .mcp.json files (read at ready), under the options' own.
-      let fromPlugins: ReturnType<typeof pluginServers> = { servers: {}, failed: [] };
-      // Servers of a .mcp.json that could not be used (a bad entry, an unset ${VAR}): failed, by name.
-      const unusable = () => {
-        const configured = (kernel.options as McpResolvedOptions).mcpServers ?? {};
-        return [...getSettingsApi(kernel).mcpFailures, ...fromPlugins.failed].filter((f) => !(f.name in configured));
-      };
-      apis.set(kernel, {
-        servers: () =>
-          [
-            ...(servers?.report() ?? []),
-            ...unusable().map(
-              (f): McpServerReport => ({
-                name: f.name,
-                transport: "stdio",
-                target: "",
-                status: "failed",
-                error: f.error,
-                tools: [],
-              }),
-            ),
-          ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-        listMcpResources: async (server) =>
-          features
-            ? features.resources.list(server)
-            : server === undefined
-              ? { resources: [], templates: [] }
-              : noServers(server),
-        readMcpResource: async (server, uri) => (features ? features.resources.read(server, uri) : noServers(server)),
-      });
+export const mcpPlugin = definePlugin({
+  name: NAME,
+  options: mcpOptions,
+  factoryOptions: McpPluginOptions,
+  commands: mcpCommands(NAME, getMcpApi),
+  flags: mcpFlags,
+  terminal: elicitInTerminal,
+  apply(kernel, context) {
+    let servers: McpServers | undefined;
+    // Resources, prompts, tool search, notifications (features.ts), once servers are configured.
+    let features: McpFeatures | undefined;
+    // The servers of Claude Code plugins' .mcp.json files (read at ready), under the options' own.
+    let fromPlugins: ReturnType<typeof pluginServers> = { servers: {}, failed: [] };
+    // Servers of a .mcp.json that could not be used (a bad entry, an unset ${VAR}): failed, by name.
+    const unusable = () => {
+      const configured = context.options.mcpServers ?? {};
+      return [...getSettingsApi(kernel).mcpFailures, ...fromPlugins.failed].filter((f) => !(f.name in configured));
+    };
+    apis.set(kernel, {
+      servers: () => reportsOf(servers, unusable()),
+      listMcpResources: async (server) =>
+        features ? features.resources.list(server) : server === undefined ? noResources() : noServers(server),
+      readMcpResource: async (server, uri) => (features ? features.resources.read(server, uri) : noServers(server)),
+    });
 
-      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { claudePlugins, cwd, trust } = kernel.options as McpResolvedOptions;
-        fromPlugins = pluginServers(
-          claudePlugins,
-          { cwd, trust },
-          (message) => warn(kernel, NAME, message),
-          (message) => warnOnce(kernel, NAME, message),
-        );
-        const configured = { ...fromPlugins.servers, ...(kernel.options as McpResolvedOptions).mcpServers } as Record<
-          string,
-          McpServerConfig
-        >;
-        if (Object.keys(configured).length === 0) return;
-        // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
-        const [{ McpServers }, { McpFeatures }] = await Promise.all([import("./servers"), import("./features")]);
-        const wrap = (spec: SpawnSpec) =>
-          getSandboxApi(kernel).wrap(spec, { kind: "mcp", subject: [spec.command, ...spec.args].join(" ") });
-        const trusted = folderTrusted(kernel.options);
-        features = new McpFeatures(kernel, NAME, () => servers);
-        servers = new McpServers(
-          configured,
-          {
-            ...options,
-            cwd: kernel.options.cwd,
-            logger: kernel.logger,
-            environment: kernel.options,
-            wrap,
-            trusted,
-            ...features.clientOptions(),
-          },
-          NAME,
-        );
-        await servers.connect(kernel);
-        await features.ready();
-      });
-
-      kernel.hooks.tool.list.tapPromise(NAME, async (tools, run) =>
-        features ? features.toolSearch.list(tools, run) : tools,
+    kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+      const { claudePlugins, cwd, trust } = context.options;
+      fromPlugins = pluginServers(
+        claudePlugins,
+        { cwd, trust },
+        (message) => warn(kernel, NAME, message),
+        (message) => warnOnce(kernel, NAME, message),
       );
-
-      // Deferred MCP tools are left out of what the request offers (before compaction sizes it).
-      kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
-        const offered = features?.toolSearch.offer(request.toolList, run);
-        if (!offered) return request;
-        const tools = Object.fromEntries(
-          offered.filter((t) => t.name in request.tools).map((t) => [t.name, request.tools[t.name]!]),
-        );
-        return { ...request, toolList: offered, tools };
-      });
-
-      kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
-        if (!features) return output;
-        features.toolSearch.called(call.run, call.toolName);
-        // A resource the run holds changed during the work: the next result carries its new contents.
-        const changed = await features.resources.changedFor(call.run);
-        return changed.length ? { ...output, content: [output.content, ...changed].join("\n\n") } : output;
-      });
-
-      // After the commands plugin (an MCP prompt's text may mention resources too), before the hooks see the prompt.
-      kernel.hooks.turn.prompt.tapPromise(
-        { name: NAME, stage: PROMPT_STAGE.EXPAND, after: "ubiquity:commands" },
-        async (prompt, run) => {
-          if (!features || prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
-          const changed = await features.resources.changedFor(run);
-          const next = changed.length ? { ...prompt, context: [...prompt.context, ...changed] } : prompt;
-          return features.resources.expandMentions(next, run);
+      const configured = { ...fromPlugins.servers, ...context.options.mcpServers } as Record<string, McpServerConfig>;
+      if (Object.keys(configured).length === 0) return;
+      // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
+      const [{ McpServers }, { McpFeatures }] = await Promise.all([import("./servers"), import("./features")]);
+      const wrap = (spec: SpawnSpec) =>
+        getSandboxApi(kernel).wrap(spec, { kind: "mcp", subject: [spec.command, ...spec.args].join(" ") });
+      const trusted = folderTrusted(kernel.options);
+      features = new McpFeatures(
+        kernel,
+        NAME,
+        () => servers,
+        () => context.options.mcpToolSearch,
+      );
+      servers = new McpServers(
+        configured,
+        {
+          ...context.factoryOptions,
+          cwd: kernel.options.cwd,
+          logger: kernel.logger,
+          environment: kernel.options,
+          wrap,
+          trusted,
+          ...features.clientOptions(),
         },
+        NAME,
       );
+      await servers.connect(kernel);
+      await features.ready();
+    });
 
-      kernel.hooks.session.end.tap(NAME, (run) => {
-        features?.resources.release(run);
-      });
+    kernel.hooks.tool.list.tapPromise(NAME, async (tools, run) =>
+      features ? features.toolSearch.list(tools, run) : tools,
+    );
 
-      kernel.hooks.session.start.tap(NAME, (run) => {
-        const failed = unusable().map((f) => ({ name: f.name, status: "failed" as const, error: f.error }));
-        if (servers || failed.length) run.initExtra.mcpServers = [...(servers?.statuses() ?? []), ...failed];
-      });
+    // Deferred MCP tools are left out of what the request offers (before compaction sizes it).
+    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
+      const offered = features?.toolSearch.offer(request.toolList, run);
+      if (!offered) return request;
+      const tools = Object.fromEntries(
+        offered.filter((t) => t.name in request.tools).map((t) => [t.name, request.tools[t.name]!]),
+      );
+      return { ...request, toolList: offered, tools };
+    });
 
-      kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
-        await servers?.close();
-      });
-    },
-  };
+    kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
+      if (!features) return output;
+      features.toolSearch.called(call.run, call.toolName);
+      // A resource the run holds changed during the work: the next result carries its new contents.
+      const changed = await features.resources.changedFor(call.run);
+      return changed.length ? { ...output, content: [output.content, ...changed].join("\n\n") } : output;
+    });
+
+    // After the commands plugin (an MCP prompt's text may mention resources too), before the hooks see the prompt.
+    kernel.hooks.turn.prompt.tapPromise(
+      { name: NAME, stage: PROMPT_STAGE.EXPAND, after: "ubiquity:commands" },
+      async (prompt, run) => {
+        if (!features || prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
+        const changed = await features.resources.changedFor(run);
+        const next = changed.length ? { ...prompt, context: [...prompt.context, ...changed] } : prompt;
+        return features.resources.expandMentions(next, run);
+      },
+    );
+
+    kernel.hooks.session.end.tap(NAME, (run) => {
+      features?.resources.release(run);
+    });
+
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      const failed = unusable().map((f) => ({ name: f.name, status: "failed" as const, error: f.error }));
+      if (servers || failed.length) run.initExtra.mcpServers = [...(servers?.statuses() ?? []), ...failed];
+    });
+
+    kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
+      await servers?.close();
+    });
+  },
 });
 
 /** The answer of the resource API on a kernel without servers. */

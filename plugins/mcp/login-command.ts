@@ -1,11 +1,13 @@
 /** `ubiquity mcp login <server>` and `ubiquity mcp logout <server>`: OAuth tokens of a remote server (./oauth). */
 import { describeError, type Kernel } from "../../src/index";
 import { UsageError } from "../../loader/index";
-import type { McpResolvedOptions, McpServerConfig } from "./options";
+import { mcpOptions, type McpServerConfig } from "./options";
 
 /** The server `name` of the kernel's config, or a usage error listing the remote ones. */
 function serverOf(kernel: Kernel, name: string | undefined, sub: string): McpServerConfig {
-  const servers = ((kernel.options as McpResolvedOptions).mcpServers ?? {}) as Record<string, McpServerConfig>;
+  // Read through the slice's schema: a runner command has the kernel, not the plugin's context.
+  const read = mcpOptions.shape.mcpServers.safeParse(kernel.options.mcpServers);
+  const servers: Record<string, McpServerConfig> = (read.success ? read.data : undefined) ?? {};
   const remote = Object.keys(servers).filter((n) => !("command" in servers[n]!));
   const known = remote.length
     ? `the remote servers configured are: ${remote.join(", ")}`

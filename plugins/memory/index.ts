@@ -15,7 +15,7 @@ import type { ProjectPlace } from "../../loader/index";
 import { isProjectFileTrusted, pathExists, TrustPins } from "../../loader/index";
 import { memoryCandidates, type MemoryCandidate } from "./sources";
 import { includedFiles } from "./pinned-includes";
-import { memoryOptions, type MemoryResolvedOptions } from "./options";
+import { memoryOptions } from "./options";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
 export { findIncludes, lineReferences, blankInlineCode } from "./includes";
@@ -39,63 +39,61 @@ export function getMemoryApi(kernel: Kernel): MemoryApi | undefined {
 }
 
 /** The memory plugin. */
-export const memoryPlugin = definePlugin(function memory() {
-  return {
-    name: NAME,
-    options: memoryOptions,
-    // The loader's own candidates (every folder from the root down to the cwd), so what trust approves is what is read.
-    // Another tool's files (CLAUDE.md, AGENTS.md) too: they apply under `compat`, and trust must be able to approve them.
-    projectFiles: ({ cwd, home }: ProjectPlace) =>
-      memoryCandidates(
-        { memorySources: ["project", "local"], compat: COMPAT_TOOLS, compatSources: ["project", "local"] },
-        { cwd, home },
-      )
-        .map((c) => c.path)
-        .filter(pathExists)
-        .flatMap((path) => [
-          { path, kind: "memory", effect: "adds instructions to the system prompt" },
-          ...includedFiles(path, cwd, home).map((included) => ({
-            path: included,
-            kind: "memory",
-            effect: `included by ${basename(path)}: adds instructions to the system prompt`,
-          })),
-        ]),
-    apply(kernel) {
-      let files: readonly MemoryFile[] = [];
-      let section: SystemSection | undefined;
-      apis.set(kernel, { files: () => files });
+export const memoryPlugin = definePlugin({
+  name: NAME,
+  options: memoryOptions,
+  // The loader's own candidates (every folder from the root down to the cwd), so what trust approves is what is read.
+  // Another tool's files (CLAUDE.md, AGENTS.md) too: they apply under `compat`, and trust must be able to approve them.
+  projectFiles: ({ cwd, home }: ProjectPlace) =>
+    memoryCandidates(
+      { memorySources: ["project", "local"], compat: COMPAT_TOOLS, compatSources: ["project", "local"] },
+      { cwd, home },
+    )
+      .map((c) => c.path)
+      .filter(pathExists)
+      .flatMap((path) => [
+        { path, kind: "memory", effect: "adds instructions to the system prompt" },
+        ...includedFiles(path, cwd, home).map((included) => ({
+          path: included,
+          kind: "memory",
+          effect: `included by ${basename(path)}: adds instructions to the system prompt`,
+        })),
+      ]),
+  apply(kernel, context) {
+    let files: readonly MemoryFile[] = [];
+    let section: SystemSection | undefined;
+    apis.set(kernel, { files: () => files });
 
-      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const { cwd, memory, trust, memorySources: wanted, compat } = kernel.options as MemoryResolvedOptions;
-        // Under approved digests each project or local file is checked by itself (the sources span many folders).
-        const memorySources = TrustPins.is(trust) ? wanted : permittedSources(wanted, trust);
-        const theirs = compatSources(wanted, compat);
-        const compatWanted = TrustPins.is(trust) ? theirs : permittedSources(theirs, trust);
-        const admit = (c: MemoryCandidate) => {
-          if (c.source === "user" || c.source === "memory" || isProjectFileTrusted(trust, c.path)) return true;
-          if (pathExists(c.path))
-            kernel.logger.debug(`[${NAME}] ${c.path}: new or changed since its folder was trusted; not read`);
-          return false;
-        };
-        if (!memory?.length && !memorySources?.length && !compatWanted?.length) return;
-        files = await loadMemory(
-          { memory, memorySources, compat, compatSources: compatWanted },
-          { cwd, home: homedir() },
-          (message) => warn(kernel, NAME, message),
-          (message) => kernel.logger.debug(`[${NAME}] ${message}`),
-          admit,
-          // An include of a project or local file is a project file too: under pins it applies only while approved.
-          (path, source) => source === "user" || source === "memory" || isProjectFileTrusted(trust, path),
-        );
-        const text = renderMemory(files);
-        section = text ? { id: "memory", text } : undefined;
-      });
-
-      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.MEMORY }, (sections: SystemSection[]) =>
-        section ? [...sections, section] : sections,
+    kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+      const { cwd, memory, trust, memorySources: wanted, compat } = context.options;
+      // Under approved digests each project or local file is checked by itself (the sources span many folders).
+      const memorySources = TrustPins.is(trust) ? wanted : permittedSources(wanted, trust);
+      const theirs = compatSources(wanted, compat);
+      const compatWanted = TrustPins.is(trust) ? theirs : permittedSources(theirs, trust);
+      const admit = (c: MemoryCandidate) => {
+        if (c.source === "user" || c.source === "memory" || isProjectFileTrusted(trust, c.path)) return true;
+        if (pathExists(c.path))
+          kernel.logger.debug(`[${NAME}] ${c.path}: new or changed since its folder was trusted; not read`);
+        return false;
+      };
+      if (!memory?.length && !memorySources?.length && !compatWanted?.length) return;
+      files = await loadMemory(
+        { memory, memorySources, compat, compatSources: compatWanted },
+        { cwd, home: homedir() },
+        (message) => warn(kernel, NAME, message),
+        (message) => kernel.logger.debug(`[${NAME}] ${message}`),
+        admit,
+        // An include of a project or local file is a project file too: under pins it applies only while approved.
+        (path, source) => source === "user" || source === "memory" || isProjectFileTrusted(trust, path),
       );
-    },
-  };
+      const text = renderMemory(files);
+      section = text ? { id: "memory", text } : undefined;
+    });
+
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.MEMORY }, (sections: SystemSection[]) =>
+      section ? [...sections, section] : sections,
+    );
+  },
 });
 
 export default memoryPlugin;

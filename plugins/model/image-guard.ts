@@ -10,7 +10,7 @@
  *   move to a user message right after the tool messages, which that format does carry.
  */
 import type { ModelMessage, ToolModelMessage, UserModelMessage } from "ai";
-import { RunEnd, type ModelRequest, type RunContext, type ToolContentPart } from "../../src/index";
+import { RunEnd, type ModelRequest, type ToolContentPart } from "../../src/index";
 import { supportsImages } from "./capabilities";
 import type { ModelResolvedOptions } from "./options";
 
@@ -103,9 +103,9 @@ function userImages(messages: ModelMessage[]): number {
 }
 
 /** The `model.request` tap (see the file comment). */
-export function guardImages(request: ModelRequest, run: RunContext): ModelRequest {
+export function guardImages(request: ModelRequest, options: ModelResolvedOptions): ModelRequest {
   const label = request.modelLabel;
-  if (!supportsImages(label, (run.options as ModelResolvedOptions).modelCapabilities)) {
+  if (!supportsImages(label, options.modelCapabilities)) {
     const turn = (request.purpose ?? "turn") === "turn";
     const images = turn ? userImages(request.messages) : 0;
     if (images > 0) {

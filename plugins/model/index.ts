@@ -17,7 +17,6 @@ import {
   type ModelRef,
   type ModelRequest,
   type ResolvedOptions,
-  type RunContext,
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { expandAlias } from "./aliases";
@@ -32,7 +31,7 @@ import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
 import { modelCommands, modelFlags } from "./models-report";
 import { modelOptions } from "./options";
 import { guardImages } from "./image-guard";
-import type { ModelResolvedOptions } from "./options";
+import type { ModelOptions, ModelResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:model";
 
@@ -125,11 +124,11 @@ interface RunState {
 }
 
 /** The thinking budget of a request: the run's `maxThinkingTokens` for its turns (a summary or a plugin's own call keeps the provider's default, as the summarizer always did). */
-const thinkingFor = (request: ModelRequest, run: RunContext) =>
-  (request.purpose ?? "turn") === "turn" ? (run.options as ModelResolvedOptions).maxThinkingTokens : undefined;
+const thinkingFor = (request: ModelRequest, options: ModelOptions) =>
+  (request.purpose ?? "turn") === "turn" ? options.maxThinkingTokens : undefined;
 
 /** The model plugin. */
-export const modelPlugin = definePlugin(() => ({
+export const modelPlugin = definePlugin({
   name: NAME,
   options: modelOptions,
   runState: (): RunState => ({}),
@@ -148,7 +147,7 @@ export const modelPlugin = definePlugin(() => ({
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => checkRunSettings(kernel, options));
 
     kernel.hooks.model.resolve.tapPromise(NAME, async (ref, k) => {
-      const spec = expandAlias(ref.spec, (ref.options as ModelResolvedOptions).modelAliases);
+      const spec = expandAlias(ref.spec, context.optionsOf(ref).modelAliases);
       if (spec === "test") return ref.spec === "test" ? undefined : testModel(); // the offline model (also behind an alias)
       const parsed = splitSpec(spec);
       const known = k.registries.providers.entries().map((e) => e.name);
@@ -160,18 +159,24 @@ export const modelPlugin = definePlugin(() => ({
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request, run) => {
       const model = throughTransport(kernel, request.model as Model, run.options);
-      const providerOptions = dialectOptions(request.model, thinkingFor(request, run), request.providerOptions);
+      const providerOptions = dialectOptions(
+        request.model,
+        thinkingFor(request, context.optionsOf(run)),
+        request.providerOptions,
+      );
       return providerOptions === request.providerOptions && model === request.model
         ? request
         : { ...request, model, providerOptions };
     });
 
     // Images only reach models that take them, in a place their wire format carries (image-guard.ts).
-    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, guardImages);
+    kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.TRANSFORM }, (request, run) =>
+      guardImages(request, context.optionsOf(run)),
+    );
 
     // After the transport's retries: a provider failure goes to the fallback model, once per call.
     kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.FALLBACK }, async (info, run) => {
-      const wanted = (run.options as ModelResolvedOptions).fallbackModel;
+      const wanted = context.optionsOf(run).fallbackModel;
       if (wanted === undefined || !isProviderFailure(info.error)) return undefined;
       const state: RunState = context.run(run);
       state.fallback ??= resolveModel(run, wanted, "fallback");
@@ -179,14 +184,18 @@ export const modelPlugin = definePlugin(() => ({
       if (info.request.model === fallback) return undefined;
       const label = modelLabel(fallback, kernel);
       run.logger.debug(`[${NAME}] ${info.request.modelLabel} failed; falling back to ${label}`);
-      const providerOptions = dialectOptions(fallback, thinkingFor(info.request, run), info.request.providerOptions);
+      const providerOptions = dialectOptions(
+        fallback,
+        thinkingFor(info.request, context.optionsOf(run)),
+        info.request.providerOptions,
+      );
       return {
         retry: true as const,
         request: { ...info.request, model: fallback, modelLabel: label, providerOptions },
       };
     });
   },
-}));
+});
 
 export default modelPlugin;
 export {

@@ -10,8 +10,11 @@ import type { CanUseTool, PermissionsResolvedOptions } from "./options";
 import { describeError } from "../../src/index";
 
 /** Answer an ask verdict for one call. */
-export async function answerAsk(verdict: PermissionVerdict, call: ToolCall): Promise<PermissionResult> {
-  const options = call.run.options as PermissionsResolvedOptions;
+export async function answerAsk(
+  verdict: PermissionVerdict,
+  call: ToolCall,
+  options: PermissionsResolvedOptions,
+): Promise<PermissionResult> {
   const why = verdict.message ?? `${call.toolName} needs approval.`;
   if (getPermissionsApi(call.run.kernel).modeOf(call.run) === "dontAsk") {
     return { behavior: "deny", message: `${why} Permission mode dontAsk never prompts, so it was denied.` };

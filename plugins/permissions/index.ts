@@ -14,7 +14,9 @@ import {
   ASK_STAGE as KERNEL_ASK_STAGE,
   PERMISSION_STAGE,
   SYSTEM_STAGE,
+  type Kernel,
   type PermissionVerdict,
+  type PluginContext,
   type ResolvedOptions,
   type RunContext,
   type SystemSection,
@@ -34,7 +36,12 @@ import { resolveRoots } from "./paths";
 import { permissionsCommands, permissionsFlags } from "./cli";
 import { shellParserReady } from "./shell/parser";
 import { loadShellParser } from "./shell/load";
-import { permissionsOptions, type PermissionMode, type PermissionsResolvedOptions } from "./options";
+import {
+  permissionsOptions,
+  type PermissionMode,
+  type PermissionsOptions,
+  type PermissionsResolvedOptions,
+} from "./options";
 import { lazyImport } from "../_kits/lazy/index";
 
 // The engine (and the shell analysis behind it) loads with the first call judged; once per
@@ -68,122 +75,134 @@ export const PermissionsPluginOptions = z.strictObject({
 });
 export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
 
+/** The compiled policies: one per options object and one per run with granted rules, rebuilt when rules change. */
+function policies(
+  kernel: Kernel,
+  context: PluginContext<undefined, undefined, PermissionsOptions>,
+  kinds: ToolKinds,
+  home: () => string,
+) {
+  const api = getPermissionsApi(kernel);
+  // One compiled policy per options object (a subagent may run with its own), rebuilt when
+  // rules are added or the grammar (which normalises command rules) has loaded since.
+  const cache = new WeakMap<ResolvedOptions, { key: string; policy: Policy }>();
+  // approvedTools are allow rules that, like a settings file's (and a slash command's grants),
+  // never limit the tools offered.
+  const compileFor = (options: PermissionsResolvedOptions, grants: readonly Rule[]): Policy =>
+    compilePolicy(
+      { allow: options.allowedTools, deny: options.disallowedTools, ask: options.askTools },
+      {
+        cwd: options.cwd,
+        home: home(),
+        kinds,
+        extra: [...api.addedRules, ...parseRules(options.approvedTools, "allow", "approvedTools"), ...grants],
+      },
+    );
+  const policyFor = (resolved: ResolvedOptions): Policy => {
+    const options = context.optionsOf(resolved);
+    const key = `${api.version}:${shellParserReady()}`;
+    const hit = cache.get(options);
+    if (hit?.key === key) return hit.policy;
+    const policy = compileFor(options, []);
+    cache.set(options, { key, policy });
+    return policy;
+  };
+  // A run with granted rules (a slash command's allowed-tools) is judged by its own policy:
+  // the grants join the added rules, which never limit which tools are offered.
+  const granted = new WeakMap<RunContext, { key: string; grants: readonly Rule[]; policy: Policy }>();
+  const policyOfRun = (run: RunContext): Policy => {
+    const grants = api.grantsOf(run);
+    if (grants.length === 0) return policyFor(run.options);
+    const options = context.optionsOf(run);
+    const key = `${api.version}:${shellParserReady()}`;
+    const hit = granted.get(run);
+    if (hit?.key === key && hit.grants === grants) return hit.policy;
+    const policy = compileFor(options, grants);
+    granted.set(run, { key, grants, policy });
+    return policy;
+  };
+  return { policyFor, policyOfRun };
+}
+
 /** The permissions plugin. */
-export const permissionsPlugin = definePlugin(NAME, PermissionsPluginOptions, (opts) => {
-  const kinds: ToolKinds = {
-    shell: new Set([...DEFAULT_TOOL_KINDS.shell, ...(opts.shellTools ?? [])]),
-    path: new Set([...DEFAULT_TOOL_KINDS.path, ...(opts.pathTools ?? [])]),
-    edit: new Set([...DEFAULT_TOOL_KINDS.edit, ...(opts.editTools ?? [])]),
-    network: new Set([...(DEFAULT_TOOL_KINDS.network ?? []), ...(opts.networkTools ?? [])]),
-  };
-  const home = () => opts.home ?? homedir();
-  return {
-    name: NAME,
-    options: permissionsOptions,
-    commands: permissionsCommands,
-    flags: permissionsFlags,
-    apply(kernel) {
-      const api = getPermissionsApi(kernel);
-      // `system/init` announces the run's permission mode (see ./init-fields.ts).
-      kernel.hooks.session.start.tap(
-        NAME,
-        (run) =>
-          void (run.initFields.permissionMode =
-            (run.options as PermissionsResolvedOptions).permissionMode ?? "default"),
+export const permissionsPlugin = definePlugin({
+  name: NAME,
+  options: permissionsOptions,
+  factoryOptions: PermissionsPluginOptions,
+  commands: permissionsCommands,
+  flags: permissionsFlags,
+  apply(kernel, context) {
+    const opts = context.factoryOptions;
+    const kinds: ToolKinds = {
+      shell: new Set([...DEFAULT_TOOL_KINDS.shell, ...(opts.shellTools ?? [])]),
+      path: new Set([...DEFAULT_TOOL_KINDS.path, ...(opts.pathTools ?? [])]),
+      edit: new Set([...DEFAULT_TOOL_KINDS.edit, ...(opts.editTools ?? [])]),
+      network: new Set([...(DEFAULT_TOOL_KINDS.network ?? []), ...(opts.networkTools ?? [])]),
+    };
+    const home = () => opts.home ?? homedir();
+    const api = getPermissionsApi(kernel);
+    const { policyFor, policyOfRun } = policies(kernel, context, kinds, home);
+    // `system/init` announces the run's permission mode (see ./init-fields.ts).
+    kernel.hooks.session.start.tap(
+      NAME,
+      (run) => void (run.initFields.permissionMode = context.optionsOf(run).permissionMode ?? "default"),
+    );
+
+    // The plugin's own default (the kernel knows no permission mode): unset means "default".
+    kernel.hooks.kernel.config.tap(NAME, (config) =>
+      config.permissionMode === undefined ? { ...config, permissionMode: "default" } : config,
+    );
+    // Compiling at start-up makes a malformed rule fail the run before any model call.
+    kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
+      policyFor(options);
+      onlyTools(context.optionsOf(options).availableTools);
+    });
+
+    kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
+      const policy = policyFor(run.options);
+      const only = onlyTools(context.optionsOf(run).availableTools);
+      return tools.filter((tool) => available(tool.name, policy) && (!only || only(tool.name)));
+    });
+
+    // The bash grammar loads when the first shell command is judged, not at start-up: only
+    // shell tools' calls are parsed (see subject.ts and shell/parser.ts).
+    kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
+      if (kinds.shell.has(call.toolName)) await loadShellParser();
+      const mode = api.modeOf(call.run);
+      const { decide } = await engine();
+      const decision = await decide(
+        { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
+        {
+          mode,
+          policy: policyOfRun(call.run),
+          place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) },
+          sandboxed: (command) => api.sandboxes(command),
+        },
       );
-      // One compiled policy per options object (a subagent may run with its own), rebuilt when
-      // rules are added or the grammar (which normalises command rules) has loaded since.
-      const cache = new WeakMap<ResolvedOptions, { key: string; policy: Policy }>();
-      // approvedTools are allow rules that, like a settings file's (and a slash command's grants),
-      // never limit the tools offered.
-      const compileFor = (options: PermissionsResolvedOptions, grants: readonly Rule[]): Policy =>
-        compilePolicy(
-          { allow: options.allowedTools, deny: options.disallowedTools, ask: options.askTools },
-          {
-            cwd: options.cwd,
-            home: home(),
-            kinds,
-            extra: [...api.addedRules, ...parseRules(options.approvedTools, "allow", "approvedTools"), ...grants],
-          },
-        );
-      const policyFor = (resolved: ResolvedOptions): Policy => {
-        const options = resolved as PermissionsResolvedOptions;
-        const key = `${api.version}:${shellParserReady()}`;
-        const hit = cache.get(options);
-        if (hit?.key === key) return hit.policy;
-        const policy = compileFor(options, []);
-        cache.set(options, { key, policy });
-        return policy;
-      };
-      // A run with granted rules (a slash command's allowed-tools) is judged by its own policy:
-      // the grants join the added rules, which never limit which tools are offered.
-      const granted = new WeakMap<RunContext, { key: string; grants: readonly Rule[]; policy: Policy }>();
-      const policyOfRun = (run: RunContext): Policy => {
-        const grants = api.grantsOf(run);
-        if (grants.length === 0) return policyFor(run.options);
-        const options = run.options as PermissionsResolvedOptions;
-        const key = `${api.version}:${shellParserReady()}`;
-        const hit = granted.get(run);
-        if (hit?.key === key && hit.grants === grants) return hit.policy;
-        const policy = compileFor(options, grants);
-        granted.set(run, { key, grants, policy });
-        return policy;
-      };
+      // The file tools write what was judged here, not what the path leads to by the time they run.
+      if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName))
+        recordJudged(call.run, call.toolUseId, decision.subject.paths);
+      if (decision.behavior === "ask") api.recordAsk(call, decision.step);
+      return merge(incoming, decision, mode);
+    });
 
-      // The plugin's own default (the kernel knows no permission mode): unset means "default".
-      kernel.hooks.kernel.config.tap(NAME, (config) =>
-        config.permissionMode === undefined ? { ...config, permissionMode: "default" } : config,
-      );
-      // Compiling at start-up makes a malformed rule fail the run before any model call.
-      kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
-        policyFor(options);
-        onlyTools((options as PermissionsResolvedOptions).availableTools);
-      });
+    kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) =>
+      answerAsk(verdict, call, context.optionsOf(call.run)),
+    );
 
-      kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {
-        const policy = policyFor(run.options);
-        const only = onlyTools((run.options as PermissionsResolvedOptions).availableTools);
-        return tools.filter((tool) => available(tool.name, policy) && (!only || only(tool.name)));
-      });
+    kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
+      if (call.toolName !== "Grep" && call.toolName !== "Glob") return output;
+      const deny = policyFor(call.run.options).deny.filter((r) => r.tool === "Read" && r.path);
+      return withholdDenied(output, deny, { cwd: call.run.cwd, home: home(), roots: call.run.roots });
+    });
 
-      // The bash grammar loads when the first shell command is judged, not at start-up: only
-      // shell tools' calls are parsed (see subject.ts and shell/parser.ts).
-      kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
-        if (kinds.shell.has(call.toolName)) await loadShellParser();
-        const mode = api.modeOf(call.run);
-        const { decide } = await engine();
-        const decision = await decide(
-          { toolName: call.toolName, input: call.input, tool: call.tool, toolContext: call.context },
-          {
-            mode,
-            policy: policyOfRun(call.run),
-            place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) },
-            sandboxed: (command) => api.sandboxes(command),
-          },
-        );
-        // The file tools write what was judged here, not what the path leads to by the time they run.
-        if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName))
-          recordJudged(call.run, call.toolUseId, decision.subject.paths);
-        if (decision.behavior === "ask") api.recordAsk(call, decision.step);
-        return merge(incoming, decision, mode);
-      });
-
-      kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) => answerAsk(verdict, call));
-
-      kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
-        if (call.toolName !== "Grep" && call.toolName !== "Glob") return output;
-        const deny = policyFor(call.run.options).deny.filter((r) => r.tool === "Read" && r.path);
-        return withholdDenied(output, deny, { cwd: call.run.cwd, home: home(), roots: call.run.roots });
-      });
-
-      // After the built-in run sections, so the section they emit is replaced rather than duplicated.
-      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[], run) => {
-        const section = { id: "permissions", text: modeNote(api.modeOf(run), policyFor(run.options)) };
-        const at = sections.findIndex((s) => s.id === "permissions");
-        return at === -1 ? [...sections, section] : sections.map((s, i) => (i === at ? section : s));
-      });
-    },
-  };
+    // After the built-in run sections, so the section they emit is replaced rather than duplicated.
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[], run) => {
+      const section = { id: "permissions", text: modeNote(api.modeOf(run), policyFor(run.options)) };
+      const at = sections.findIndex((s) => s.id === "permissions");
+      return at === -1 ? [...sections, section] : sections.map((s, i) => (i === at ? section : s));
+    });
+  },
 });
 
 /**

@@ -43,5 +43,6 @@ export type PermissionsResolvedOptions = ResolvedOptions & Readonly<PermissionsO
 
 /** The run's permission mode: `permissionMode`, or "default". */
 export function permissionModeOf(options: Readonly<Record<string, unknown>>): PermissionMode {
-  return (options as PermissionsResolvedOptions).permissionMode ?? "default";
+  const mode = options.permissionMode;
+  return PERMISSION_MODES.find((m) => m === mode) ?? "default";
 }

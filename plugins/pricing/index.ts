@@ -9,7 +9,6 @@ import type { RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getPricingApi } from "./api";
 import { pricingOptions } from "./options";
-import type { PricingResolvedOptions } from "./options";
 
 export const NAME = "ubiquity:pricing";
 
@@ -29,7 +28,7 @@ function charge(run: RunContext, label: string, costUsd: number | undefined, tal
 }
 
 /** The pricing plugin. */
-export const pricingPlugin = definePlugin(() => ({
+export const pricingPlugin = definePlugin({
   name: NAME,
   options: pricingOptions,
   runState: (): Tally => ({ costUsd: 0, unpriced: new Set() }),
@@ -40,8 +39,8 @@ export const pricingPlugin = definePlugin(() => ({
     kernel.hooks.model.response.tapPromise(NAME, async (response, run) => {
       const label = response.modelLabel;
       const options = {
-        modelPricing: (run.options as PricingResolvedOptions).modelPricing,
-        marketPricing: (run.options as PricingResolvedOptions).marketPricing,
+        modelPricing: context.optionsOf(run).modelPricing,
+        marketPricing: context.optionsOf(run).marketPricing,
       };
       const quote = await api.price(label, response.usage, options);
       if (!quote && !tallyOf(run).unpriced.has(label)) {
@@ -59,7 +58,7 @@ export const pricingPlugin = definePlugin(() => ({
         run.logger.debug(`[${NAME}] totalCostUsd is null: unpriced models: ${[...unpriced].join(", ")}`);
     });
   },
-}));
+});
 
 export default pricingPlugin;
 export { getPricingApi, tableEntry, type PricingApi, type Quote, type PriceSource, type PricingOptions } from "./api";

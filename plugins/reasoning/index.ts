@@ -11,12 +11,7 @@
 import { REQUEST_STAGE, type ModelRequest, type RunContext, type TurnPrompt } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getReasoningApi } from "./api";
-import {
-  reasoningOptions,
-  type ReasoningLevel,
-  type ReasoningResolvedOptions,
-  type ReasoningSchedule,
-} from "./options";
+import { reasoningOptions, type ReasoningLevel, type ReasoningSchedule } from "./options";
 
 export { getReasoningApi, type ReasoningApi } from "./api";
 export * from "./options";
@@ -40,7 +35,7 @@ export function levelFor(
 }
 
 /** The reasoning plugin. */
-export const reasoningPlugin = definePlugin(() => ({
+export const reasoningPlugin = definePlugin({
   name: NAME,
   options: reasoningOptions,
   runState: (): RunState => ({ phase: "plan" }),
@@ -58,13 +53,13 @@ export const reasoningPlugin = definePlugin(() => ({
         const state = stateOf(run);
         // Tool results came back: the plan is under way (verification stays verification).
         if (state.phase === "plan" && request.messages.at(-1)?.role === "tool") state.phase = "work";
-        const setting = getReasoningApi(kernel).get(run) ?? (run.options as ReasoningResolvedOptions).reasoning;
+        const setting = getReasoningApi(kernel).get(run) ?? context.optionsOf(run).reasoning;
         const level = levelFor(setting, state.phase);
         if (level === undefined) return request;
         return { ...request, streamSettings: { ...request.streamSettings, reasoning: level } };
       },
     );
   },
-}));
+});
 
 export default reasoningPlugin;

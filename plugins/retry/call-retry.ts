@@ -64,16 +64,21 @@ export interface CallRetryState {
 }
 
 /** The `model.error` tap: another attempt with the same request, after a wait. `stateOf` is the plugin's per-run state. */
-export function callRetry(kernel: RunContext["kernel"], name: string, stateOf: (run: RunContext) => CallRetryState) {
+export function callRetry(
+  kernel: RunContext["kernel"],
+  name: string,
+  stateOf: (run: RunContext) => CallRetryState,
+  optionsOf: (run: RunContext) => RetryResolvedOptions,
+) {
   return async (info: ModelErrorInfo, run: RunContext): Promise<ModelRecovery | undefined> => {
-    const maxRetries = (run.options as RetryResolvedOptions).maxRetries ?? DEFAULT_MAX_RETRIES;
+    const maxRetries = optionsOf(run).maxRetries ?? DEFAULT_MAX_RETRIES;
     if (maxRetries === 0) return undefined;
     const key = `${info.request.call}\u0000${info.request.modelLabel}`;
     const own = stateOf(run);
     if (own.attempts?.key !== key) own.attempts = { key, count: 0 };
     const state = own.attempts;
     if (state.count >= maxRetries) return undefined;
-    const maxWaitMs = (run.options as RetryResolvedOptions).retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    const maxWaitMs = optionsOf(run).retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     const wait = callRetryWait(info.error, getModelApi(kernel).isWrapped(info.request.model), state.count, maxWaitMs);
     if (wait === undefined) return undefined;
     state.count++;

@@ -13,30 +13,35 @@ import { callRetry, type CallRetryState } from "./call-retry";
 import { getModelApi } from "../model/api";
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS } from "./policy";
 import { retryingFetch } from "./retry-fetch";
-import { retryOptions, type RetryResolvedOptions } from "./options";
+import { retryOptions } from "./options";
 
 export const NAME = "ubiquity:retry";
 
 /** The retry plugin. */
-export const retryPlugin = definePlugin(() => ({
+export const retryPlugin = definePlugin({
   name: NAME,
   options: retryOptions,
   dependsOn: ["ubiquity:model"],
   runState: (): CallRetryState => ({}),
   apply(kernel, context) {
-    getModelApi(kernel).addFetchWrapper(NAME, (next, context) => {
-      const options = context.options as RetryResolvedOptions;
+    getModelApi(kernel).addFetchWrapper(NAME, (next, fetch) => {
+      const options = context.optionsOf(fetch);
       const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
       if (maxRetries === 0) return next;
       const maxWaitMs = options.retryMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-      return retryingFetch(next, { maxRetries, maxWaitMs, logger: context.logger, provider: context.provider });
+      return retryingFetch(next, { maxRetries, maxWaitMs, logger: fetch.logger, provider: fetch.provider });
     });
     kernel.hooks.model.error.tapPromise(
       { name: NAME, stage: ERROR_STAGE.RETRY },
-      callRetry(kernel, NAME, (run) => context.run(run)),
+      callRetry(
+        kernel,
+        NAME,
+        (run) => context.run(run),
+        (run) => context.optionsOf(run),
+      ),
     );
   },
-}));
+});
 
 export default retryPlugin;
 export { retryingFetch, type RetryConfig } from "./retry-fetch";

@@ -15,7 +15,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { getPermissionsApi } from "../permissions/api";
 import { review, reviewerOf } from "./reviewers";
 import { reviewRequestOf } from "./request";
-import { reviewerOptions, type ReviewerOption, type ReviewerResolvedOptions } from "./options";
+import { reviewerOptions, type ReviewerOption } from "./options";
 import "./messages";
 
 export {
@@ -32,7 +32,7 @@ export type { SystemPermissionReviewMessage } from "./messages";
 /** The plugin's name. */
 export const NAME = "ubiquity:reviewer";
 
-/** After PermissionRequest hooks (BEFORE_HANDLER, which answer first), before the person's handler (the permissions plugin's). */
+/** Between PermissionRequest hooks (which answer first) and the person's handler. */
 const REVIEW_TAP = { name: NAME, stage: ASK_STAGE.HANDLER, before: "ubiquity:permissions" };
 
 /** The limits' defaults. */
@@ -68,94 +68,90 @@ function limitsOf(option: ReviewerOption | undefined) {
 const topOf = (run: RunContext): RunContext => (run.parent ? topOf(run.parent) : run);
 
 /** The reviewer plugin. */
-export const reviewerPlugin = definePlugin(function reviewer() {
-  return {
-    name: NAME,
-    options: reviewerOptions,
-    runState: (): SessionState => ({ calls: 0, costUsd: 0, consecutiveDenials: 0 }),
-    apply(kernel, context) {
-      const stateOf = (run: RunContext): SessionState => context.run(topOf(run));
-      kernel.hooks.tool.ask.tapPromise(REVIEW_TAP, async (verdict, call): Promise<PermissionResult | undefined> => {
-        const options = call.run.options as ReviewerResolvedOptions;
-        const permissions = getPermissionsApi(kernel);
-        if (permissions.modeOf(call.run) !== "auto" && options.reviewer === undefined) return undefined;
-        // Only what nothing covers: the user's ask rules, sensitive files, a tool's or a hook's own question stay the person's.
-        if (verdict.decidedBy !== "ubiquity:permissions" || permissions.askStepOf(call) !== "mode") return undefined;
-        const state = stateOf(call.run);
-        const limits = limitsOf(options.reviewer);
-        const who = reviewerOf(options.reviewer);
-        // Past a limit the person decides; with nobody to ask, the run stops rather than go on unreviewed.
-        const escalate = (why: string): PermissionResult | undefined =>
-          options.canUseTool
-            ? undefined
-            : {
-                behavior: "deny",
-                message: `${why}, and no canUseTool handler can ask the user, so ${call.toolName} was denied and the run stops.`,
-                interrupt: true,
-              };
-        if (state.consecutiveDenials >= limits.maxConsecutiveDenials)
-          return escalate(
-            `The reviewer denied ${state.consecutiveDenials} calls in a row (maxConsecutiveDenials ${limits.maxConsecutiveDenials})`,
-          );
-        if (state.calls >= limits.maxCalls)
-          return escalate(`The reviewer has answered ${state.calls} calls this session (maxCalls ${limits.maxCalls})`);
-        if (limits.maxCostUsd !== undefined && state.costUsd >= limits.maxCostUsd)
-          return escalate(
-            `Reviewing has cost $${state.costUsd.toFixed(4)} this session (maxCostUsd ${limits.maxCostUsd})`,
-          );
-        state.calls++;
-        const costBefore = call.run.totalCostUsd ?? 0;
-        const timeout = AbortSignal.timeout(limits.timeoutMs);
-        const signal = AbortSignal.any([call.run.abortSignal, timeout]);
-        let decision: { behavior: "allow" | "deny"; reason?: string; failed?: boolean };
-        try {
-          const expired = new Promise<never>((_, reject) =>
-            signal.addEventListener(
-              "abort",
-              () =>
-                reject(
-                  new Error(timeout.aborted ? `no decision within ${limits.timeoutMs} ms` : "the run was aborted"),
-                ),
-              { once: true },
-            ),
-          );
-          decision = await Promise.race([review(who, reviewRequestOf(call, verdict), call.run, signal), expired]);
-        } catch (error) {
-          decision = {
-            behavior: "deny",
-            reason: `the reviewer (${who.label}) gave no decision: ${describeError(error)}`,
-            failed: true,
-          };
-        }
-        state.costUsd += Math.max(0, (call.run.totalCostUsd ?? 0) - costBefore);
-        call.run.emit({
-          type: "system",
-          subtype: "permission_review",
-          toolName: call.toolName,
-          toolUseId: call.toolUseId,
-          decision: decision.behavior,
-          ...(decision.reason ? { reason: decision.reason } : {}),
-          reviewer: who.label,
-          ...(decision.failed ? { failed: true } : {}),
-        });
-        if (call.run.abortSignal.aborted)
-          return {
-            behavior: "deny",
-            message: `The run was aborted while ${call.toolName} was being reviewed.`,
-            interrupt: true,
-          };
-        if (decision.behavior === "allow") {
-          state.consecutiveDenials = 0;
-          return { behavior: "allow" };
-        }
-        state.consecutiveDenials++;
+export const reviewerPlugin = definePlugin({
+  name: NAME,
+  options: reviewerOptions,
+  runState: (): SessionState => ({ calls: 0, costUsd: 0, consecutiveDenials: 0 }),
+  apply(kernel, context) {
+    const stateOf = (run: RunContext): SessionState => context.run(topOf(run));
+    kernel.hooks.tool.ask.tapPromise(REVIEW_TAP, async (verdict, call): Promise<PermissionResult | undefined> => {
+      const options = context.optionsOf(call.run);
+      const permissions = getPermissionsApi(kernel);
+      if (permissions.modeOf(call.run) !== "auto" && options.reviewer === undefined) return undefined;
+      // Only what nothing covers: the user's ask rules, sensitive files, a tool's or a hook's own question stay the person's.
+      if (verdict.decidedBy !== "ubiquity:permissions" || permissions.askStepOf(call) !== "mode") return undefined;
+      const state = stateOf(call.run);
+      const limits = limitsOf(options.reviewer);
+      const who = reviewerOf(options.reviewer);
+      // Past a limit the person decides; with nobody to ask, the run stops rather than go on unreviewed.
+      const escalate = (why: string): PermissionResult | undefined =>
+        options.canUseTool
+          ? undefined
+          : {
+              behavior: "deny",
+              message: `${why}, and no canUseTool handler can ask the user, so ${call.toolName} was denied and the run stops.`,
+              interrupt: true,
+            };
+      if (state.consecutiveDenials >= limits.maxConsecutiveDenials)
+        return escalate(
+          `The reviewer denied ${state.consecutiveDenials} calls in a row (maxConsecutiveDenials ${limits.maxConsecutiveDenials})`,
+        );
+      if (state.calls >= limits.maxCalls)
+        return escalate(`The reviewer has answered ${state.calls} calls this session (maxCalls ${limits.maxCalls})`);
+      if (limits.maxCostUsd !== undefined && state.costUsd >= limits.maxCostUsd)
+        return escalate(
+          `Reviewing has cost $${state.costUsd.toFixed(4)} this session (maxCostUsd ${limits.maxCostUsd})`,
+        );
+      state.calls++;
+      const costBefore = call.run.totalCostUsd ?? 0;
+      const timeout = AbortSignal.timeout(limits.timeoutMs);
+      const signal = AbortSignal.any([call.run.abortSignal, timeout]);
+      let decision: { behavior: "allow" | "deny"; reason?: string; failed?: boolean };
+      try {
+        const expired = new Promise<never>((_, reject) =>
+          signal.addEventListener(
+            "abort",
+            () =>
+              reject(new Error(timeout.aborted ? `no decision within ${limits.timeoutMs} ms` : "the run was aborted")),
+            { once: true },
+          ),
+        );
+        decision = await Promise.race([review(who, reviewRequestOf(call, verdict), call.run, signal), expired]);
+      } catch (error) {
+        decision = {
+          behavior: "deny",
+          reason: `the reviewer (${who.label}) gave no decision: ${describeError(error)}`,
+          failed: true,
+        };
+      }
+      state.costUsd += Math.max(0, (call.run.totalCostUsd ?? 0) - costBefore);
+      call.run.emit({
+        type: "system",
+        subtype: "permission_review",
+        toolName: call.toolName,
+        toolUseId: call.toolUseId,
+        decision: decision.behavior,
+        ...(decision.reason ? { reason: decision.reason } : {}),
+        reviewer: who.label,
+        ...(decision.failed ? { failed: true } : {}),
+      });
+      if (call.run.abortSignal.aborted)
         return {
           behavior: "deny",
-          message: `The reviewer denied ${call.toolName}${decision.reason ? `: ${decision.reason}` : ""}. Do it another way, or tell the user what you need and why.`,
+          message: `The run was aborted while ${call.toolName} was being reviewed.`,
+          interrupt: true,
         };
-      });
-    },
-  };
+      if (decision.behavior === "allow") {
+        state.consecutiveDenials = 0;
+        return { behavior: "allow" };
+      }
+      state.consecutiveDenials++;
+      return {
+        behavior: "deny",
+        message: `The reviewer denied ${call.toolName}${decision.reason ? `: ${decision.reason}` : ""}. Do it another way, or tell the user what you need and why.`,
+      };
+    });
+  },
 });
 
 export default reviewerPlugin;

@@ -15,6 +15,7 @@ import {
   PERMISSION_STAGE,
   SYSTEM_STAGE,
   type Kernel,
+  type ResolvedOptions,
   type PermissionVerdict,
   type SystemSection,
   type ToolOutput,
@@ -34,7 +35,7 @@ export type { SandboxStatus } from "./init-fields";
 import { sandboxOptions } from "./options";
 import "./init-fields";
 import type { SandboxStatus } from "./init-fields";
-import type { PermissionsResolvedOptions } from "../permissions/api";
+import { permissionsOptions } from "../permissions/api";
 
 export const NAME = "ubiquity:sandbox";
 
@@ -52,66 +53,81 @@ export const SandboxPluginOptions = z.strictObject({
 });
 export type SandboxPluginOptions = z.input<typeof SandboxPluginOptions>;
 
+/** Turn the sandbox on for these options, or say why it is off or cannot run (or refuse to run, when it must). */
+function startSandbox(
+  kernel: Kernel,
+  opts: z.output<typeof SandboxPluginOptions>,
+  options: ResolvedOptions,
+  disallowedTools: readonly string[],
+): { status: SandboxStatus; runtime?: SandboxRuntime } {
+  const settings = sandboxSettings(options, opts.home ?? process.env.HOME ?? homedir());
+  if (!settings.enabled) {
+    if (settings.origin === "required")
+      throw new SandboxUnavailableError(
+        "UBIQUITY_REQUIRE_SANDBOX=1 is set, but the sandbox option turns the sandbox off: remove `sandbox: false` or `--no-sandbox` (or unset UBIQUITY_REQUIRE_SANDBOX)",
+      );
+    const status: SandboxStatus = {
+      status: "off",
+      warning: `the sandbox is off (sandbox: false): ${UNSANDBOXED}; remove \`sandbox: false\` to turn it back on`,
+    };
+    kernel.logger.warn(`[${NAME}] ${status.warning}`);
+    setSandboxMode(kernel, "off");
+    return { status };
+  }
+  const availability = check(opts, settings.network.mode === "proxy");
+  if (!availability.ok) {
+    const message = `sandbox is on, but ${availability.reason}`;
+    if (settings.failIfUnavailable) {
+      const why =
+        settings.origin === "required" ? "UBIQUITY_REQUIRE_SANDBOX=1 is set" : "the sandbox option asks for it";
+      throw new SandboxUnavailableError(
+        `${message}. Without it nothing runs (${why}): install it, or set sandbox.failIfUnavailable: false to run unsandboxed with a warning.`,
+      );
+    }
+    const status: SandboxStatus = {
+      status: "unavailable",
+      reason: availability.reason,
+      warning: `the sandbox cannot run here (${availability.reason}), so the run is UNSANDBOXED: ${UNSANDBOXED}; set UBIQUITY_REQUIRE_SANDBOX=1 to refuse to run instead`,
+    };
+    kernel.logger.warn(`[${NAME}] ${status.warning}`);
+    setSandboxMode(kernel, "degraded");
+    return { status };
+  }
+  const runtime = new SandboxRuntime(
+    settings,
+    availability,
+    readDenyPaths(kernel, disallowedTools),
+    (denial, toolUseId) =>
+      kernel.emit({
+        type: "sandbox.violation",
+        kind: "network",
+        source: toolUseId ? "bash" : undefined,
+        detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`,
+        ...(toolUseId ? { toolUseId } : {}),
+      }),
+  );
+  setSandboxMode(kernel, runtime);
+  // The permission engine leaves to the sandbox what it cannot name in bypassPermissions.
+  getPermissionsApi(kernel).setShellSandbox((command) => getSandboxApi(kernel).sandboxes(command));
+  return { status: { status: "on", backend: availability.backend! }, runtime };
+}
+
 /** The sandbox plugin. */
-export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
+export const sandboxPlugin = definePlugin({
   name: NAME,
-  options: sandboxOptions,
+  factoryOptions: SandboxPluginOptions,
+  // `disallowedTools` is the permissions plugin's option, read here too (a Read deny joins the sandbox's denied paths).
+  options: sandboxOptions.extend({ disallowedTools: permissionsOptions.shape.disallowedTools }),
   commands: sandboxCommands,
   flags: sandboxFlags,
-  apply(kernel) {
+  apply(kernel, context) {
+    const opts = context.factoryOptions;
     let runtime: SandboxRuntime | undefined;
 
     let status: SandboxStatus = { status: "off" };
 
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
-      const settings = sandboxSettings(options, opts.home ?? process.env.HOME ?? homedir());
-      if (!settings.enabled) {
-        if (settings.origin === "required")
-          throw new SandboxUnavailableError(
-            "UBIQUITY_REQUIRE_SANDBOX=1 is set, but the sandbox option turns the sandbox off: remove `sandbox: false` or `--no-sandbox` (or unset UBIQUITY_REQUIRE_SANDBOX)",
-          );
-        status = {
-          status: "off",
-          warning: `the sandbox is off (sandbox: false): ${UNSANDBOXED}; remove \`sandbox: false\` to turn it back on`,
-        };
-        kernel.logger.warn(`[${NAME}] ${status.warning}`);
-        return setSandboxMode(kernel, "off");
-      }
-      const availability = check(opts, settings.network.mode === "proxy");
-      if (!availability.ok) {
-        const message = `sandbox is on, but ${availability.reason}`;
-        if (settings.failIfUnavailable) {
-          const why =
-            settings.origin === "required" ? "UBIQUITY_REQUIRE_SANDBOX=1 is set" : "the sandbox option asks for it";
-          throw new SandboxUnavailableError(
-            `${message}. Without it nothing runs (${why}): install it, or set sandbox.failIfUnavailable: false to run unsandboxed with a warning.`,
-          );
-        }
-        status = {
-          status: "unavailable",
-          reason: availability.reason,
-          warning: `the sandbox cannot run here (${availability.reason}), so the run is UNSANDBOXED: ${UNSANDBOXED}; set UBIQUITY_REQUIRE_SANDBOX=1 to refuse to run instead`,
-        };
-        kernel.logger.warn(`[${NAME}] ${status.warning}`);
-        return setSandboxMode(kernel, "degraded");
-      }
-      status = { status: "on", backend: availability.backend! };
-      runtime = new SandboxRuntime(
-        settings,
-        availability,
-        readDenyPaths(kernel, (options as PermissionsResolvedOptions).disallowedTools ?? []),
-        (denial, toolUseId) =>
-          kernel.emit({
-            type: "sandbox.violation",
-            kind: "network",
-            source: toolUseId ? "bash" : undefined,
-            detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`,
-            ...(toolUseId ? { toolUseId } : {}),
-          }),
-      );
-      setSandboxMode(kernel, runtime);
-      // The permission engine leaves to the sandbox what it cannot name in bypassPermissions.
-      getPermissionsApi(kernel).setShellSandbox((command) => getSandboxApi(kernel).sandboxes(command));
+      ({ status, runtime } = startSandbox(kernel, opts, options, context.optionsOf(options).disallowedTools ?? []));
     });
 
     // Every run says where it stands: `system/init`'s `sandbox`, and a warning when unsandboxed.
@@ -196,7 +212,7 @@ export const sandboxPlugin = definePlugin(SandboxPluginOptions, (opts) => ({
       return [...sections.filter((s) => s.id !== "sandbox"), { id: "sandbox", text: sandboxNote(runtime.settings) }];
     });
   },
-}));
+});
 
 /** What running without the sandbox gives up, said in every warning about it. */
 export const UNSANDBOXED =

@@ -1,15 +1,7 @@
-/**
- * `ubiquity:sessions-postgres`: with `sessionStore: { postgres: { connectionString } }`, the
- * sessions plugin keeps sessions in PostgreSQL instead of JSONL files, and the todos plugin keeps
- * its lists there too. An append succeeds only when the writer's expected last record is still
- * the session's last (one statement, appender.ts), so two runs on one session never fork its
- * chain: the stale one is refused and stops. `pg` is loaded only when the option is set.
- */
-import type { Kernel } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getSessionsApi } from "../sessions/index";
 import { getTodosApi } from "../todos/index";
-import { sessionsPostgresOptions, type SessionsPostgresResolvedOptions } from "./options";
+import { sessionsPostgresOptions } from "./options";
 import { PostgresSessionStore } from "./store";
 import { PostgresTodoStore } from "./todos";
 
@@ -32,38 +24,38 @@ export {
 export const NAME = "ubiquity:sessions-postgres";
 
 /** The Postgres session store plugin. */
-export const sessionsPostgresPlugin = definePlugin(function sessionsPostgres() {
-  return {
-    name: NAME,
-    options: sessionsPostgresOptions,
-    apply(kernel: Kernel) {
-      // One store (one pool) per database and kernel, ended with the kernel.
-      const stores = new Map<string, PostgresSessionStore>();
-      const storeOf = (options: Readonly<Record<string, unknown>>) => {
-        const postgres = (options as SessionsPostgresResolvedOptions).sessionStore?.postgres;
-        const connectionString = postgres?.connectionString;
-        if (!connectionString) return undefined;
-        const key = `${connectionString}\u0000${postgres.outageTimeoutMs ?? ""}`;
-        let store = stores.get(key);
-        if (!store)
-          stores.set(
-            key,
-            (store = new PostgresSessionStore(connectionString, { outageTimeoutMs: postgres.outageTimeoutMs })),
-          );
-        return store;
-      };
-      getSessionsApi(kernel)?.useBackend(NAME, (options) => storeOf(options));
-      getTodosApi(kernel)?.useStore(NAME, (run) => {
-        const store = storeOf(run.options);
-        return store && new PostgresTodoStore(store);
-      });
-      kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
-        const all = [...stores.values()];
-        stores.clear();
-        await Promise.all(all.map((s) => s.close()));
-      });
-    },
-  };
+export const sessionsPostgresPlugin = definePlugin({
+  name: NAME,
+  options: sessionsPostgresOptions,
+  apply(kernel) {
+    // One store (one pool) per database and kernel, ended with the kernel.
+    const stores = new Map<string, PostgresSessionStore>();
+    const storeOf = (options: Readonly<Record<string, unknown>>) => {
+      // Raw options reach here too (`ubiquity sessions` reads a config): read through the slice's schema.
+      const read = sessionsPostgresOptions.shape.sessionStore.safeParse(options.sessionStore);
+      const postgres = read.success ? read.data?.postgres : undefined;
+      const connectionString = postgres?.connectionString;
+      if (!connectionString) return undefined;
+      const key = `${connectionString}\u0000${postgres.outageTimeoutMs ?? ""}`;
+      let store = stores.get(key);
+      if (!store)
+        stores.set(
+          key,
+          (store = new PostgresSessionStore(connectionString, { outageTimeoutMs: postgres.outageTimeoutMs })),
+        );
+      return store;
+    };
+    getSessionsApi(kernel)?.useBackend(NAME, (options) => storeOf(options));
+    getTodosApi(kernel)?.useStore(NAME, (run) => {
+      const store = storeOf(run.options);
+      return store && new PostgresTodoStore(store);
+    });
+    kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {
+      const all = [...stores.values()];
+      stores.clear();
+      await Promise.all(all.map((s) => s.close()));
+    });
+  },
 });
 
 export default sessionsPostgresPlugin;

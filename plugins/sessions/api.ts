@@ -8,7 +8,6 @@ import type { ModelMessage } from "ai";
 import type { Kernel, ResolvedOptions, RunContext } from "../../src/index";
 import { storageRoot } from "../_kits/storage/index";
 import type { SessionBackend } from "./backend";
-import type { SessionsResolvedOptions } from "./options";
 import { SessionStore } from "./store";
 
 /** Picks the store for some options (the run's, or a command's config); undefined leaves it to the next. */
@@ -63,7 +62,10 @@ export function getSessionsApi(kernel: Kernel): SessionsApi | undefined {
 
 /** The JSONL store of some options: `sessionDir`, else ~/.ubiquity/sessions. */
 export function jsonlBackendFor(options: Readonly<Record<string, unknown>>, cwd: string): SessionStore {
-  return new SessionStore({ dir: storageRoot((options as SessionsResolvedOptions).sessionDir, cwd, "sessions") });
+  const { sessionDir } = options; // a string or unset where the sessions slice validated it
+  return new SessionStore({
+    dir: storageRoot(typeof sessionDir === "string" ? sessionDir : undefined, cwd, "sessions"),
+  });
 }
 
 /** Create and register the API of a kernel (the sessions plugin does this in `apply`). */
@@ -94,7 +96,7 @@ export function createSessionsApi(
         const backend = factories[i]!.factory(options, cwd);
         if (backend) return backend;
       }
-      return jsonlBackendFor(options as Readonly<Record<string, unknown>>, cwd);
+      return jsonlBackendFor(options, cwd);
     },
     flush,
     transcriptPath,

@@ -29,9 +29,7 @@ async function storeFrom(
   const kernel = await io.kernel({ quiet: true });
   const api = getSessionsApi(kernel);
   return {
-    store: api
-      ? api.backendFor(kernel.options, cwd)
-      : jsonlBackendFor(kernel.options as Readonly<Record<string, unknown>>, cwd),
+    store: api ? api.backendFor(kernel.options, cwd) : jsonlBackendFor(kernel.options, cwd),
     cwd,
   };
 }

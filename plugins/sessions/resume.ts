@@ -9,8 +9,8 @@ import type { SessionsResolvedOptions } from "./options";
 import { getSessionsApi } from "./api";
 
 /** Replay the session `run`'s options ask for, if any (a subagent never resumes). */
-export async function resumeSession(run: RunContext): Promise<void> {
-  const { resume, continueConversation, forkSession } = run.options as SessionsResolvedOptions;
+export async function resumeSession(run: RunContext, options: SessionsResolvedOptions): Promise<void> {
+  const { resume, continueConversation, forkSession } = options;
   if (run.agent || (!resume && !continueConversation)) return;
   const request = {
     sessionId: resume,

@@ -41,12 +41,14 @@ export const SettingsPluginOptions = z.strictObject({
 export type SettingsPluginOptions = z.input<typeof SettingsPluginOptions>;
 
 /** The settings plugin. */
-export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) => ({
+export const settingsPlugin = definePlugin({
   name: NAME,
+  factoryOptions: SettingsPluginOptions,
   options: settingsOptions,
   projectFiles: settingsProjectFiles,
   flags: settingsFlags,
-  apply(kernel) {
+  apply(kernel, context) {
+    const opts = context.factoryOptions;
     kernel.hooks.kernel.config.tap(NAME, (config: UbiquityConfig) => {
       const options = config as SettingsConfig;
       const wanted = new Set(options.settingSources ?? []);
@@ -99,7 +101,7 @@ export const settingsPlugin = definePlugin(NAME, SettingsPluginOptions, (opts) =
       return merged;
     });
   },
-}));
+});
 
 /** What an untrusted file may still say: rules that take power away (a spending cap only ever tightens, see `merge`). */
 function restrictionsOnly(settings: SettingsFile): SettingsFile {

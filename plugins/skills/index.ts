@@ -31,7 +31,7 @@ import { loadSkills, skillFolder } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
-import { skillsOptions, type SkillsResolvedOptions } from "./options";
+import { skillsOptions } from "./options";
 
 export { getSkillsApi, type SkillsApi } from "./api";
 export { loadSkills, skillFolder, SKILL_FILE } from "./load";
@@ -54,116 +54,102 @@ interface RunState extends SkillsRunState {
 }
 
 /** The skills plugin. */
-export const skillsPlugin = definePlugin(function skills() {
-  return {
-    name: NAME,
-    options: skillsOptions,
-    projectFiles: ({ cwd, home }: ProjectPlace) => [
-      ...(["project", "local"] as const)
-        .map((source) => skillFolder(source, cwd, home))
-        .filter(pathExists)
-        .map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
-      ...compatProjectPaths("skills", cwd)
-        .filter((p) => pathExists(p.path))
-        .map((p) => ({
-          path: p.path,
-          kind: "skills",
-          effect: `adds skills to the system prompt (with compat: ["${p.tool}"])`,
-        })),
-    ],
-    runState: (): RunState => ({}),
-    apply(kernel, context) {
-      const stateOf = (run: RunContext): RunState => context.run(run);
-      const api = createSkillsApi(kernel, stateOf);
-      let registered: SkillTool | undefined;
-      // A skill's `allowed-tools` are allowed for the run once the model loads it (until the next prompt ends what was granted).
-      const onLoad = (skill: Skill, run: RunContext) => {
-        const rules = toolRules(skill.frontmatter["allowed-tools"]);
-        if (!rules?.length) return;
-        try {
-          getPermissionsApi(kernel).grant(
-            run,
-            rules,
-            `skill ${skill.name} (${skill.dir}/SKILL.md) allowed-tools`,
-            "add",
-          );
-        } catch (error) {
-          run.logger.warn(`[${NAME}] skill ${skill.name}: its allowed-tools were not granted: ${describeError(error)}`);
-        }
-      };
-      // Ours (the registered one or a narrowed copy), not a same-name tool a plugin put in its place.
-      const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
+export const skillsPlugin = definePlugin({
+  name: NAME,
+  options: skillsOptions,
+  projectFiles: ({ cwd, home }: ProjectPlace) => [
+    ...(["project", "local"] as const)
+      .map((source) => skillFolder(source, cwd, home))
+      .filter(pathExists)
+      .map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
+    ...compatProjectPaths("skills", cwd)
+      .filter((p) => pathExists(p.path))
+      .map((p) => ({
+        path: p.path,
+        kind: "skills",
+        effect: `adds skills to the system prompt (with compat: ["${p.tool}"])`,
+      })),
+  ],
+  runState: (): RunState => ({}),
+  apply(kernel, context) {
+    const stateOf = (run: RunContext): RunState => context.run(run);
+    const api = createSkillsApi(kernel, stateOf);
+    let registered: SkillTool | undefined;
+    // A skill's `allowed-tools` are allowed for the run once the model loads it (until the next prompt ends what was granted).
+    const onLoad = (skill: Skill, run: RunContext) => {
+      const rules = toolRules(skill.frontmatter["allowed-tools"]);
+      if (!rules?.length) return;
+      try {
+        getPermissionsApi(kernel).grant(run, rules, `skill ${skill.name} (${skill.dir}/SKILL.md) allowed-tools`, "add");
+      } catch (error) {
+        run.logger.warn(`[${NAME}] skill ${skill.name}: its allowed-tools were not granted: ${describeError(error)}`);
+      }
+    };
+    // Ours (the registered one or a narrowed copy), not a same-name tool a plugin put in its place.
+    const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
-      kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-        const {
-          cwd,
-          skills,
-          trust,
-          skillSources: wanted,
-          compat,
-          claudePlugins,
-        } = kernel.options as SkillsResolvedOptions;
-        const skipped = (path: string) =>
-          kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
-        const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), skipped);
-        const compatRoots = permittedCompatPaths(
-          "skills",
-          { compat, sources: wanted, trust },
-          { cwd, home: homedir() },
-          skipped,
-        );
-        const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
-        if (!skills?.length && !skillSources?.length && !compatRoots.length && !plugins.length) return;
-        const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) =>
-          warn(kernel, NAME, message),
-        );
-        // Claude Code plugins' skills, named `plugin:skill` as Claude Code names them.
-        for (const plugin of plugins) {
-          const dirs = plugin.skillsDirs.filter(pathExists);
-          if (dirs.length === 0) continue;
-          for (const skill of await loadSkills({ skills: dirs }, { cwd, home: homedir() }, (message) =>
-            warn(kernel, NAME, message),
-          )) {
-            loaded.push({
-              ...skill,
-              name: `${plugin.name}:${skill.name}`,
-              body: expandPluginRoot(skill.body, plugin.root),
-            });
-          }
-        }
-        loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        api.load(loaded);
-        if (loaded.length === 0) return;
-        registered = new SkillTool(loaded, undefined, onLoad);
-        kernel.registries.tools.register(SKILL_TOOL, registered, NAME);
-      });
-
-      // A narrowed run sees its own listing; a run with nothing left sees no Skill tool. The
-      // listing's budget follows the run's context window (worked out once per run).
-      kernel.hooks.tool.list.tapPromise(NAME, async (tools: Tool[], run) => {
-        if (!registered || !tools.includes(registered)) return tools;
-        const state = stateOf(run);
-        state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
-        const own = api.skillsFor(run);
-        if (own.length === registered.skills.length && state.budget === registered.budget) return tools;
-        if (state.tool === undefined) state.tool = own.length ? new SkillTool(own, state.budget, onLoad) : null;
-        const tool = state.tool;
-        return tool ? tools.map((t) => (t === registered ? tool : t)) : tools.filter((t) => t !== registered);
-      });
-
-      // Step three is reading bundled files: a path Read refuses would make the body's pointers useless.
-      kernel.hooks.session.start.tap(NAME, (run) => {
-        if (!offersSkills(run)) return;
-        for (const skill of api.skillsFor(run)) {
-          if (!run.roots.some((root) => isInside(root, skill.root))) run.roots.push(skill.root);
-        }
-      });
-
-      kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections: SystemSection[], run) =>
-        offersSkills(run) ? [...sections, { id: "skills", text: SKILLS_NOTE }] : sections,
+    kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
+      const { cwd, skills, trust, skillSources: wanted, compat, claudePlugins } = context.options;
+      const skipped = (path: string) =>
+        kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
+      const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), skipped);
+      const compatRoots = permittedCompatPaths(
+        "skills",
+        { compat, sources: wanted, trust },
+        { cwd, home: homedir() },
+        skipped,
       );
-    },
-  };
+      const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
+      if (!skills?.length && !skillSources?.length && !compatRoots.length && !plugins.length) return;
+      const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) =>
+        warn(kernel, NAME, message),
+      );
+      // Claude Code plugins' skills, named `plugin:skill` as Claude Code names them.
+      for (const plugin of plugins) {
+        const dirs = plugin.skillsDirs.filter(pathExists);
+        if (dirs.length === 0) continue;
+        for (const skill of await loadSkills({ skills: dirs }, { cwd, home: homedir() }, (message) =>
+          warn(kernel, NAME, message),
+        )) {
+          loaded.push({
+            ...skill,
+            name: `${plugin.name}:${skill.name}`,
+            body: expandPluginRoot(skill.body, plugin.root),
+          });
+        }
+      }
+      loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      api.load(loaded);
+      if (loaded.length === 0) return;
+      registered = new SkillTool(loaded, undefined, onLoad);
+      kernel.registries.tools.register(SKILL_TOOL, registered, NAME);
+    });
+
+    // A narrowed run sees its own listing; a run with nothing left sees no Skill tool. The
+    // listing's budget follows the run's context window (worked out once per run).
+    kernel.hooks.tool.list.tapPromise(NAME, async (tools: Tool[], run) => {
+      if (!registered || !tools.includes(registered)) return tools;
+      const state = stateOf(run);
+      state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
+      const own = api.skillsFor(run);
+      if (own.length === registered.skills.length && state.budget === registered.budget) return tools;
+      if (state.tool === undefined) state.tool = own.length ? new SkillTool(own, state.budget, onLoad) : null;
+      const tool = state.tool;
+      return tool ? tools.map((t) => (t === registered ? tool : t)) : tools.filter((t) => t !== registered);
+    });
+
+    // Step three is reading bundled files: a path Read refuses would make the body's pointers useless.
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      if (!offersSkills(run)) return;
+      for (const skill of api.skillsFor(run)) {
+        if (!run.roots.some((root) => isInside(root, skill.root))) run.roots.push(skill.root);
+      }
+    });
+
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections: SystemSection[], run) =>
+      offersSkills(run) ? [...sections, { id: "skills", text: SKILLS_NOTE }] : sections,
+    );
+  },
 });
 
 export default skillsPlugin;

@@ -10,9 +10,16 @@
  * - `turn.stop`: check a native answer, or send back a run that answered without the tool
  */
 import { Output, jsonSchema } from "ai";
-import { REQUEST_STAGE, RunEnd, SYSTEM_STAGE, type RunContext, type ToolOutput } from "../../src/index";
+import {
+  REQUEST_STAGE,
+  RunEnd,
+  SYSTEM_STAGE,
+  type PluginContext,
+  type RunContext,
+  type ToolOutput,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { isZodSchema, structuredOutputOptions, type StructuredOutputResolvedOptions } from "./options";
+import { isZodSchema, structuredOutputOptions, type StructuredOutputOptions } from "./options";
 import { checkText, compileSchema, loadJsonSchemaValidator, type Checked, type CompiledSchema } from "./schema";
 import { chooseMode } from "./mode";
 import { STRUCTURED_OUTPUT_TOOL, StructuredOutputTool } from "./tool";
@@ -57,6 +64,70 @@ function guidance(active: Active): string {
     : `# Final answer\nWhen the task is done, give the final answer by calling the ${STRUCTURED_OUTPUT_TOOL} tool once, with the answer as its input (it must match the tool's schema). Do not write the answer as text: the run ends when the tool accepts the value.`;
 }
 
+/** A run's attempts at its answer: the state set up on first use, an accepted value, a failed attempt. */
+function answers(context: PluginContext<undefined, RunState, StructuredOutputOptions>) {
+  /** A failed attempt: the words for the model, or (attempts spent) the reason the run ends. */
+  const fail = (run: RunContext, active: Active, error: string): { retry: string } | { end: string } => {
+    const max = context.optionsOf(run).maxStructuredOutputRetries ?? DEFAULT_MAX_STRUCTURED_OUTPUT_RETRIES;
+    active.failures++;
+    if (active.failures > max) {
+      return {
+        end: `No valid structured output after ${active.failures} attempts (maxStructuredOutputRetries: ${max}); the last one: ${error}`,
+      };
+    }
+    return { retry: error };
+  };
+
+  const accept = (run: RunContext, value: unknown) => {
+    run.resultFields.structuredOutput = value;
+  };
+
+  /** The run's structured-output state, set up on its first tool listing (the model is resolved by then). */
+  const activeOf = (run: RunContext): Active | undefined => {
+    const state = context.run(run) as RunState;
+    if (state.active !== undefined) return state.active ?? undefined;
+    const options = context.optionsOf(run);
+    if (options.outputSchema === undefined) {
+      state.active = null;
+      return undefined;
+    }
+    const compiled = compileSchema(options.outputSchema);
+    const active: Active = {
+      compiled,
+      mode: chooseMode(options.outputMode, run.model, compiled),
+      failures: 0,
+      accepted: false,
+    };
+    if (active.mode === "tool") {
+      active.tool = new StructuredOutputTool(compiled, (checked: Checked): ToolOutput => {
+        // A second call in the response that gave the answer neither replaces it nor spends an attempt.
+        if (active.accepted)
+          return { content: "Not taken: a value was already accepted in this response; the run ends with that one." };
+        if (checked.ok) {
+          active.accepted = true;
+          accept(run, checked.value);
+          // The answer is given: the run ends once this response's calls are answered.
+          run.finished = true;
+          return { content: "Accepted: this is the final answer. The run ends now." };
+        }
+        const outcome = fail(run, active, checked.error);
+        if ("end" in outcome) {
+          active.exhausted = outcome.end;
+          return { content: `Refused: ${checked.error}\nNo attempts are left: the run ends.`, isError: true };
+        }
+        return {
+          content: `Refused: the value does not match the schema:\n${checked.error}\nCall ${STRUCTURED_OUTPUT_TOOL} again with a corrected value.`,
+          isError: true,
+        };
+      });
+    }
+    state.active = active;
+    return active;
+  };
+
+  return { fail, accept, activeOf };
+}
+
 /** The structured-output plugin. */
 export const structuredOutputPlugin = definePlugin({
   name: NAME,
@@ -64,70 +135,11 @@ export const structuredOutputPlugin = definePlugin({
   flags: structuredOutputFlags,
   runState: (): RunState => ({}),
   apply(kernel, context) {
-    /** A failed attempt: the words for the model, or (attempts spent) the reason the run ends. */
-    const fail = (run: RunContext, active: Active, error: string): { retry: string } | { end: string } => {
-      const max =
-        (run.options as StructuredOutputResolvedOptions).maxStructuredOutputRetries ??
-        DEFAULT_MAX_STRUCTURED_OUTPUT_RETRIES;
-      active.failures++;
-      if (active.failures > max) {
-        return {
-          end: `No valid structured output after ${active.failures} attempts (maxStructuredOutputRetries: ${max}); the last one: ${error}`,
-        };
-      }
-      return { retry: error };
-    };
-
-    const accept = (run: RunContext, value: unknown) => {
-      run.resultFields.structuredOutput = value;
-    };
-
-    /** The run's structured-output state, set up on its first tool listing (the model is resolved by then). */
-    const activeOf = (run: RunContext): Active | undefined => {
-      const state = context.run(run) as RunState;
-      if (state.active !== undefined) return state.active ?? undefined;
-      const options = run.options as StructuredOutputResolvedOptions;
-      if (options.outputSchema === undefined) {
-        state.active = null;
-        return undefined;
-      }
-      const compiled = compileSchema(options.outputSchema);
-      const active: Active = {
-        compiled,
-        mode: chooseMode(options.outputMode, run.model, compiled),
-        failures: 0,
-        accepted: false,
-      };
-      if (active.mode === "tool") {
-        active.tool = new StructuredOutputTool(compiled, (checked: Checked): ToolOutput => {
-          // A second call in the response that gave the answer neither replaces it nor spends an attempt.
-          if (active.accepted)
-            return { content: "Not taken: a value was already accepted in this response; the run ends with that one." };
-          if (checked.ok) {
-            active.accepted = true;
-            accept(run, checked.value);
-            // The answer is given: the run ends once this response's calls are answered.
-            run.finished = true;
-            return { content: "Accepted: this is the final answer. The run ends now." };
-          }
-          const outcome = fail(run, active, checked.error);
-          if ("end" in outcome) {
-            active.exhausted = outcome.end;
-            return { content: `Refused: ${checked.error}\nNo attempts are left: the run ends.`, isError: true };
-          }
-          return {
-            content: `Refused: the value does not match the schema:\n${checked.error}\nCall ${STRUCTURED_OUTPUT_TOOL} again with a corrected value.`,
-            isError: true,
-          };
-        });
-      }
-      state.active = active;
-      return active;
-    };
+    const { fail, accept, activeOf } = answers(context);
 
     kernel.hooks.tool.list.tapPromise(NAME, async (tools, run) => {
       // The first hook of a run: a JSON Schema's validator is loaded here, only when one is given.
-      const { outputSchema } = run.options as StructuredOutputResolvedOptions;
+      const { outputSchema } = context.optionsOf(run);
       if (outputSchema !== undefined && !isZodSchema(outputSchema)) await loadJsonSchemaValidator();
       const active = activeOf(run);
       return active?.tool ? [...tools.filter((t) => t.name !== STRUCTURED_OUTPUT_TOOL), active.tool] : tools;

@@ -11,7 +11,6 @@ import { definePlugin } from "../_kits/authoring/index";
 import { environment, guidance, permissionsSection, toolsSection } from "./sections";
 import { systemPromptFlags } from "./cli";
 import { systemPromptOptions } from "./options";
-import type { SystemPromptResolvedOptions } from "./options";
 import { permissionModeOf } from "../permissions/api";
 
 export const NAME = "ubiquity:system-prompt";
@@ -30,7 +29,7 @@ interface RunState {
 }
 
 /** The system-prompt plugin. */
-export const systemPromptPlugin = definePlugin(() => ({
+export const systemPromptPlugin = definePlugin({
   name: NAME,
   options: systemPromptOptions,
   runState: (): RunState => ({}),
@@ -39,8 +38,7 @@ export const systemPromptPlugin = definePlugin(() => ({
     kernel.hooks.turn.system.tap(
       { name: NAME, stage: SYSTEM_STAGE.GUIDANCE },
       (sections: SystemSection[], run: RunContext) => {
-        const text =
-          (run.options as SystemPromptResolvedOptions).systemPrompt ?? guidance(run.tools.map((t) => t.name));
+        const text = context.optionsOf(run).systemPrompt ?? guidance(run.tools.map((t) => t.name));
         return text ? [...sections, { id: "guidance", text }] : sections;
       },
     );
@@ -70,12 +68,12 @@ export const systemPromptPlugin = definePlugin(() => ({
     kernel.hooks.turn.system.tap(
       { name: NAME, stage: SYSTEM_STAGE.APPEND },
       (sections: SystemSection[], run: RunContext) => {
-        const append = (run.options as SystemPromptResolvedOptions).appendSystemPrompt;
+        const append = context.optionsOf(run).appendSystemPrompt;
         return append ? [...sections, { id: "append", text: append }] : sections;
       },
     );
   },
-}));
+});
 
 export default systemPromptPlugin;
 

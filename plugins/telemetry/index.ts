@@ -50,15 +50,15 @@ const textMessages = (role: string, text: string, extra: Record<string, unknown>
   JSON.stringify([{ role, parts: [{ type: "text", content: text }], ...extra }]);
 
 /** The telemetry plugin. */
-export const telemetryPlugin = definePlugin(() => ({
+export const telemetryPlugin = definePlugin({
   name: NAME,
   options: telemetryOptions,
   state: (): KernelState => ({ runs: new Set() }),
   runState: () => ({}) as { spans?: RunSpans },
-  apply(kernel: Kernel, context) {
+  apply(kernel, context) {
     // Read when a hook runs, never during apply (apply only taps).
     const ks = (): KernelState => context.state;
-    const setting = () => telemetrySetting(context.options as TelemetryResolvedOptions);
+    const setting = () => telemetrySetting(context.options);
     const load = () => (ks().loading ??= loadOtel().then((m) => (ks().otel = m)));
     const spansOf = (run: RunContext | undefined): RunSpans | undefined => (run ? context.run(run).spans : undefined);
     /** The run's spans and the modules, when this run is traced. */
@@ -396,7 +396,7 @@ export const telemetryPlugin = definePlugin(() => ({
       else span.end();
     });
   },
-}));
+});
 
 export default telemetryPlugin;
 export { loadOtel, TelemetryUnavailableError, type ImportModule } from "./load";

@@ -46,7 +46,7 @@ function safeKey(prefix: string, id: string): string {
 }
 
 /** Create and register the API of a kernel (the todos plugin does this in `apply`). */
-export function createTodosApi(kernel: Kernel): TodosApi {
+export function createTodosApi(kernel: Kernel, optionsOf: (run: RunContext) => TodosResolvedOptions): TodosApi {
   const memory = new MemoryTodoStore();
   const newId = () => randomBytes(4).toString("hex");
   const factories: { name: string; factory: (run: RunContext) => TodoStore | undefined }[] = [];
@@ -54,19 +54,17 @@ export function createTodosApi(kernel: Kernel): TodosApi {
     listFor(run) {
       const project = projectSlug(run.cwd);
       if (run.agent) return { project, key: safeKey("agent", run.agent.agentId) };
-      if ((run.options as TodosResolvedOptions).todoScope === "session")
-        return { project, key: safeKey("session", run.sessionId) };
+      if (optionsOf(run).todoScope === "session") return { project, key: safeKey("session", run.sessionId) };
       return { project, key: "project" };
     },
     storeFor(run) {
-      if ((run.options as TodosResolvedOptions).persistTodos === false) return memory;
+      if (optionsOf(run).persistTodos === false) return memory;
       for (let i = factories.length - 1; i >= 0; i--) {
         const store = factories[i]!.factory(run);
         if (store) return store;
       }
-      return new FileTodoStore(
-        storageRoot((run.options as TodosResolvedOptions).todoDir, run.cwd, "todos"),
-        (file, why) => run.logger.warn(`[ubiquity:todos] skipped unreadable task file ${file}: ${why}`),
+      return new FileTodoStore(storageRoot(optionsOf(run).todoDir, run.cwd, "todos"), (file, why) =>
+        run.logger.warn(`[ubiquity:todos] skipped unreadable task file ${file}: ${why}`),
       );
     },
     read(run) {

@@ -22,35 +22,33 @@ export { formatResult, formatCarryOver, progress } from "./render";
 export const NAME = "ubiquity:todos";
 
 /** The todos plugin. */
-export const todosPlugin = definePlugin(function todos() {
-  return {
-    name: NAME,
-    options: todosOptions,
-    // Per run: whether its stored list was already described to the model.
-    runState: () => ({ carried: false }),
-    apply(kernel: Kernel, context: PluginContext<undefined, { carried: boolean }>) {
-      const api = createTodosApi(kernel);
+export const todosPlugin = definePlugin({
+  name: NAME,
+  options: todosOptions,
+  // Per run: whether its stored list was already described to the model.
+  runState: () => ({ carried: false }),
+  apply(kernel: Kernel, context: PluginContext<undefined, { carried: boolean }>) {
+    const api = createTodosApi(kernel, (run) => context.optionsOf(run));
 
-      // A stored list the model is never told about is a list it duplicates.
-      kernel.hooks.turn.prompt.tapPromise(NAME, async (prompt: TurnPrompt, run: RunContext) => {
-        const state = context.run(run);
-        if (run.agent || prompt.source !== "user" || state.carried) return prompt;
-        state.carried = true;
-        let note: string | undefined;
-        try {
-          note = await api.describeUnfinished(run);
-        } catch (error) {
-          run.logger.warn(`[${NAME}] could not read the stored todo list: ${describeError(error)}`);
-        }
-        return note ? { ...prompt, context: [...prompt.context, note] } : prompt;
-      });
+    // A stored list the model is never told about is a list it duplicates.
+    kernel.hooks.turn.prompt.tapPromise(NAME, async (prompt: TurnPrompt, run: RunContext) => {
+      const state = context.run(run);
+      if (run.agent || prompt.source !== "user" || state.carried) return prompt;
+      state.carried = true;
+      let note: string | undefined;
+      try {
+        note = await api.describeUnfinished(run);
+      } catch (error) {
+        run.logger.warn(`[${NAME}] could not read the stored todo list: ${describeError(error)}`);
+      }
+      return note ? { ...prompt, context: [...prompt.context, note] } : prompt;
+    });
 
-      // An agent id names one delegated task and never recurs: its list would only pile up.
-      kernel.hooks.session.end.tapPromise(NAME, async (run) => {
-        if (run.agent) await api.discard(run);
-      });
-    },
-  };
+    // An agent id names one delegated task and never recurs: its list would only pile up.
+    kernel.hooks.session.end.tapPromise(NAME, async (run) => {
+      if (run.agent) await api.discard(run);
+    });
+  },
 });
 
 export default todosPlugin;

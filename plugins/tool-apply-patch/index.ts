@@ -7,12 +7,12 @@
  * permissions (rules name each file a patch touches) and the sandbox's approvals hold across a
  * switch; the tools that stay keep their place, so the unchanged part of the prefix stays cached.
  */
-import { REQUEST_STAGE, toolSetOf, type Kernel, type ModelRequest, type RunContext, type Tool } from "../../src/index";
+import { REQUEST_STAGE, toolSetOf, type ModelRequest, type RunContext, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { builtinToolPlugin } from "../_kits/file-tools/index";
+import { registerBuiltinTool } from "../_kits/file-tools/index";
 import { sweepTempsAtStart } from "../_kits/storage/index";
 import { ApplyPatchTool } from "./apply-patch-tool";
-import { toolProfileOptions, type ToolProfileResolvedOptions } from "./options";
+import { toolProfileOptions } from "./options";
 import { EDIT_TOOLS, offered, SURFACE_TOOLS, surfaceFor } from "./profile";
 import type { EditSurface } from "./options";
 
@@ -25,7 +25,7 @@ export * from "./options";
 /** The plugin's name (also the owner of the tool it registers). */
 export const PLUGIN_NAME = "ubiquity:tool-apply-patch";
 
-/** The request tap runs after the request is assembled (native tools added), before the model plugin's dialect reads the tool set. */
+/** Stage of the request tap: after the request is assembled (native tools added), before anything reads the tool set. */
 const PROFILE_TAP = { name: PLUGIN_NAME, stage: REQUEST_STAGE.TRANSFORM, before: "ubiquity:model" };
 
 interface RunState {
@@ -62,29 +62,26 @@ function forFallback(request: ModelRequest, run: RunContext, available: Tool[], 
  * Registers apply_patch (unless `options.tools` replaces the built-in suite) and offers each
  * model the edit surface `toolProfile` gives it.
  */
-export default definePlugin(function toolApplyPatch() {
-  const base = builtinToolPlugin(
-    PLUGIN_NAME,
-    () => new ApplyPatchTool(),
-    (kernel) => sweepTempsAtStart(kernel, PLUGIN_NAME),
-  );
-  return {
-    name: PLUGIN_NAME,
-    options: toolProfileOptions,
-    runState: (): RunState => ({ available: [] }),
-    apply(kernel: Kernel, context) {
-      base.apply(kernel, context);
-      const profileOf = (run: RunContext) => (run.options as ToolProfileResolvedOptions).toolProfile;
-      kernel.hooks.tool.list.tap(PLUGIN_NAME, (tools: Tool[], run: RunContext) => {
-        (context.run(run) as RunState).available = tools;
-        return choose(tools, surfaceFor(run.modelLabel, profileOf(run)));
-      });
-      kernel.hooks.model.request.tap(PROFILE_TAP, (request: ModelRequest, run: RunContext) => {
-        // The run's own model got its surface from tool.list; only a request handed to another model differs.
-        if (request.model === run.model || (request.purpose ?? "turn") !== "turn") return request;
-        const surface = surfaceFor(request.modelLabel, profileOf(run));
-        return forFallback(request, run, (context.run(run) as RunState).available, surface);
-      });
-    },
-  };
+export default definePlugin({
+  name: PLUGIN_NAME,
+  options: toolProfileOptions,
+  runState: (): RunState => ({ available: [] }),
+  apply(kernel, context) {
+    registerBuiltinTool(
+      PLUGIN_NAME,
+      () => new ApplyPatchTool(),
+      (k) => sweepTempsAtStart(k, PLUGIN_NAME),
+    )(kernel);
+    const profileOf = (run: RunContext) => context.optionsOf(run).toolProfile;
+    kernel.hooks.tool.list.tap(PLUGIN_NAME, (tools: Tool[], run: RunContext) => {
+      context.run(run).available = tools;
+      return choose(tools, surfaceFor(run.modelLabel, profileOf(run)));
+    });
+    kernel.hooks.model.request.tap(PROFILE_TAP, (request: ModelRequest, run: RunContext) => {
+      // The run's own model got its surface from tool.list; only a request handed to another model differs.
+      if (request.model === run.model || (request.purpose ?? "turn") !== "turn") return request;
+      const surface = surfaceFor(request.modelLabel, profileOf(run));
+      return forFallback(request, run, context.run(run).available, surface);
+    });
+  },
 });

@@ -6,10 +6,10 @@
  */
 import type { Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { builtinToolPlugin } from "../_kits/file-tools/index";
+import { registerBuiltinTool } from "../_kits/file-tools/index";
 import { AskUserQuestionTool } from "./ask-user-tool";
 import { askInTerminal } from "./terminal";
-import { askUserOptions, type AskUserResolvedOptions } from "./options";
+import { askUserOptions } from "./options";
 
 export { askInTerminal } from "./terminal";
 export { AskUserQuestionTool, AskUserQuestionInput, AskUserQuestionModelInput } from "./ask-user-tool";
@@ -18,21 +18,16 @@ export { AskUserQuestionTool, AskUserQuestionInput, AskUserQuestionModelInput } 
 export const NAME = "ubiquity:tool-ask-user";
 
 /** Registers AskUserQuestion and offers it only where someone can answer. */
-export const toolAskUserPlugin = definePlugin(function toolAskUser() {
-  const base = builtinToolPlugin(NAME, () => new AskUserQuestionTool());
-  return {
-    ...base,
-    terminal: askInTerminal,
-    options: askUserOptions,
-    apply(kernel, context) {
-      base.apply(kernel, context);
-      kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
-        (run.options as AskUserResolvedOptions).canUseTool && !run.agent
-          ? tools
-          : tools.filter((t) => t.name !== "AskUserQuestion"),
-      );
-    },
-  };
+export const toolAskUserPlugin = definePlugin({
+  name: NAME,
+  terminal: askInTerminal,
+  options: askUserOptions,
+  apply(kernel, context) {
+    registerBuiltinTool(NAME, () => new AskUserQuestionTool())(kernel);
+    kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
+      context.optionsOf(run).canUseTool && !run.agent ? tools : tools.filter((t) => t.name !== "AskUserQuestion"),
+    );
+  },
 });
 
 export default toolAskUserPlugin;

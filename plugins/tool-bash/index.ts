@@ -1,6 +1,6 @@
 /** `ubiquity:tool-bash`: the Bash tool, as a plugin. */
 import { definePlugin } from "../_kits/authoring/index";
-import { builtinToolPlugin } from "../_kits/file-tools/index";
+import { registerBuiltinTool } from "../_kits/file-tools/index";
 import { getSandboxApi } from "../sandbox/api";
 import { BashTool } from "./bash-tool";
 
@@ -11,6 +11,7 @@ export type { ShellBody, ShellRead } from "./background";
 export const PLUGIN_NAME = "ubiquity:tool-bash";
 
 /** Registers the Bash tool (unless `options.tools` replaces the built-in suite). */
-export default definePlugin(function toolBash() {
-  return builtinToolPlugin(PLUGIN_NAME, (kernel) => new BashTool(getSandboxApi(kernel)));
+export default definePlugin({
+  name: PLUGIN_NAME,
+  apply: registerBuiltinTool(PLUGIN_NAME, (kernel) => new BashTool(getSandboxApi(kernel))),
 });

@@ -1,6 +1,6 @@
 /** `ubiquity:tool-glob`: the Glob tool, as a plugin. */
 import { definePlugin } from "../_kits/authoring/index";
-import { builtinToolPlugin } from "../_kits/file-tools/index";
+import { registerBuiltinTool } from "../_kits/file-tools/index";
 import { GlobTool } from "./glob-tool";
 
 export { GlobTool, GlobInput, GLOB_MAX_RESULTS } from "./glob-tool";
@@ -10,6 +10,4 @@ export { SKIPPED_FOLDERS } from "./skipped-folders";
 export const PLUGIN_NAME = "ubiquity:tool-glob";
 
 /** Registers the Glob tool (unless `options.tools` replaces the built-in suite). */
-export default definePlugin(function toolGlob() {
-  return builtinToolPlugin(PLUGIN_NAME, () => new GlobTool());
-});
+export default definePlugin({ name: PLUGIN_NAME, apply: registerBuiltinTool(PLUGIN_NAME, () => new GlobTool()) });

@@ -1,6 +1,6 @@
 /** `ubiquity:tool-grep`: the Grep tool, as a plugin. */
 import { definePlugin } from "../_kits/authoring/index";
-import { builtinToolPlugin } from "../_kits/file-tools/index";
+import { registerBuiltinTool } from "../_kits/file-tools/index";
 import { GrepTool } from "./grep-tool";
 
 export { GrepTool, GrepInput, GREP_LIMITS } from "./grep-tool";
@@ -11,6 +11,7 @@ export { FILE_TYPES } from "./file-types";
 export const PLUGIN_NAME = "ubiquity:tool-grep";
 
 /** Registers the Grep tool (unless `options.tools` replaces the built-in suite). */
-export default definePlugin(function toolGrep() {
-  return builtinToolPlugin(PLUGIN_NAME, () => new GrepTool());
+export default definePlugin({
+  name: PLUGIN_NAME,
+  apply: registerBuiltinTool(PLUGIN_NAME, () => new GrepTool()),
 });

@@ -1,6 +1,6 @@
 /** `ubiquity:tool-read`: the Read tool, as a plugin. */
 import { definePlugin } from "../_kits/authoring/index";
-import { builtinToolPlugin } from "../_kits/file-tools/index";
+import { registerBuiltinTool } from "../_kits/file-tools/index";
 import { ReadTool } from "./read-tool";
 
 export { ReadTool, ReadInput, READ_LIMITS } from "./read-tool";
@@ -9,6 +9,7 @@ export { ReadTool, ReadInput, READ_LIMITS } from "./read-tool";
 export const PLUGIN_NAME = "ubiquity:tool-read";
 
 /** Registers the Read tool (unless `options.tools` replaces the built-in suite). */
-export default definePlugin(function toolRead() {
-  return builtinToolPlugin(PLUGIN_NAME, () => new ReadTool());
+export default definePlugin({
+  name: PLUGIN_NAME,
+  apply: registerBuiltinTool(PLUGIN_NAME, () => new ReadTool()),
 });

@@ -1,6 +1,6 @@
 /** `ubiquity:tool-todo`: the TodoWrite tool, as a plugin (the lists themselves are `ubiquity:todos`). */
 import { definePlugin } from "../_kits/authoring/index";
-import { builtinToolPlugin } from "../_kits/file-tools/index";
+import { registerBuiltinTool } from "../_kits/file-tools/index";
 import { NAME as TODOS } from "../todos/index";
 import { TodoWriteTool } from "./todo-tool";
 
@@ -10,6 +10,8 @@ export { TodoWriteTool } from "./todo-tool";
 export const PLUGIN_NAME = "ubiquity:tool-todo";
 
 /** Registers TodoWrite (unless `options.tools` replaces the built-in suite); needs `ubiquity:todos`. */
-export default definePlugin(function toolTodo() {
-  return { ...builtinToolPlugin(PLUGIN_NAME, () => new TodoWriteTool()), dependsOn: [TODOS] };
+export default definePlugin({
+  name: PLUGIN_NAME,
+  dependsOn: [TODOS],
+  apply: registerBuiltinTool(PLUGIN_NAME, () => new TodoWriteTool()),
 });

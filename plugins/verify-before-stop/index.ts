@@ -49,10 +49,12 @@ export function verifyPrompt(command: string | undefined, named: readonly string
 }
 
 /** The verify-before-stop plugin. */
-export const verifyBeforeStopPlugin = definePlugin(NAME, VerifyBeforeStopOptions, (opts) => ({
+export const verifyBeforeStopPlugin = definePlugin({
   name: NAME,
+  factoryOptions: VerifyBeforeStopOptions,
   runState: (): RunState => ({ changed: false, asked: false, said: [] }),
   apply(kernel, context) {
+    const opts = context.factoryOptions;
     const stateOf = (run: RunContext): RunState => context.run(run);
     kernel.hooks.turn.prompt.tap(NAME, (prompt: TurnPrompt, run: RunContext) => {
       // A new request from the user starts a new stretch to verify.
@@ -74,6 +76,6 @@ export const verifyBeforeStopPlugin = definePlugin(NAME, VerifyBeforeStopOptions
       return { continueWith: verifyPrompt(opts.command, namedChecks(state.said.join("\n"))) };
     });
   },
-}));
+});
 
 export default verifyBeforeStopPlugin;

@@ -5,10 +5,10 @@
  * not offered. A native search's request gets its provider tool in `model.request`.
  */
 import { z } from "zod";
-import { REQUEST_STAGE, type Kernel, type Tool } from "../../src/index";
+import { REQUEST_STAGE, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { offerNativeTool } from "./native-search";
-import { webOptions, type WebResolvedOptions } from "./options";
+import { webOptions } from "./options";
 import type { SearchBackend } from "./search-results";
 import { WebFetchTool } from "./web-fetch";
 import { searchRoute, WebSearchTool } from "./web-search";
@@ -39,10 +39,12 @@ export const WebPluginOptions = z.strictObject({
 export type WebPluginOptions = z.input<typeof WebPluginOptions>;
 
 /** The web plugin. */
-export const webPlugin = definePlugin(NAME, WebPluginOptions, (opts) => ({
+export const webPlugin = definePlugin({
   name: NAME,
+  factoryOptions: WebPluginOptions,
   options: webOptions,
-  apply(kernel: Kernel) {
+  apply(kernel, context) {
+    const opts = context.factoryOptions;
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       if (options.tools) return;
       const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
@@ -58,15 +60,13 @@ export const webPlugin = definePlugin(NAME, WebPluginOptions, (opts) => ({
     kernel.hooks.tool.list.tap(NAME, (tools, run) => {
       const search = tools.find((t) => t.name === "WebSearch");
       if (!search || !(search instanceof WebSearchTool)) return tools;
-      return searchRoute(run.options as WebResolvedOptions, run.model, opts.backend)
-        ? tools
-        : tools.filter((t) => t !== search);
+      return searchRoute(context.optionsOf(run), run.model, opts.backend) ? tools : tools.filter((t) => t !== search);
     });
 
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request) =>
       offerNativeTool(request),
     );
   },
-}));
+});
 
 export default webPlugin;

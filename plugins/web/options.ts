@@ -82,6 +82,14 @@ export const webOptions = z.strictObject({
 export type WebOptions = z.input<typeof webOptions>;
 /** The run options as the web plugin reads them. */
 export type WebResolvedOptions = ResolvedOptions & Readonly<WebOptions>;
+/**
+ * The web options of `options`, read through the slice's schema: the tools run in any kernel
+ * (`new WebFetchTool()` in a test), so they read without the plugin's context.
+ */
+export function webOptionsOf(options: ResolvedOptions): WebResolvedOptions {
+  const read = webOptions.safeParse({ webFetch: options.webFetch, webSearch: options.webSearch });
+  return read.success ? { ...options, ...read.data } : options;
+}
 /** `webFetch` as given. */
 export type WebFetchOptions = NonNullable<WebOptions["webFetch"]>;
 /** `webSearch` as given. */

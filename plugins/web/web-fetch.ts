@@ -19,7 +19,7 @@ import {
 import { sandboxNetworkRefusal } from "../sandbox/api";
 import { pageText, type PageText } from "./convert";
 import { fetchPage, hostOf, parseWebUrl, WebFetchError, type FetchPolicy } from "./fetch-page";
-import { WEB_DEFAULTS, type WebResolvedOptions } from "./options";
+import { WEB_DEFAULTS, webOptionsOf } from "./options";
 import { untrustedHeader } from "./untrusted";
 
 /** Input of the WebFetch tool. */
@@ -78,7 +78,7 @@ export class WebFetchTool extends Tool<typeof WebFetchInput> {
   }
 
   async call(input: Input, ctx: ToolContext): Promise<ToolOutput> {
-    const options = (ctx.run ? (ctx.run.options as WebResolvedOptions).webFetch : undefined) ?? {};
+    const options = (ctx.run ? webOptionsOf(ctx.run.options).webFetch : undefined) ?? {};
     const policy: FetchPolicy = {
       maxBytes: options.maxBytes ?? WEB_DEFAULTS.maxBytes,
       timeoutMs: options.timeoutMs ?? WEB_DEFAULTS.timeoutMs,

@@ -10,7 +10,7 @@ import { ConfigError, Tool, type ToolContext, type ToolOutput } from "../../src/
 import { getPricingApi } from "../pricing/api";
 import { backendFromOption } from "./backends";
 import { nativeSearch, nativeSearchProvider } from "./native-search";
-import { WEB_DEFAULTS, type WebResolvedOptions } from "./options";
+import { WEB_DEFAULTS, webOptionsOf, type WebResolvedOptions } from "./options";
 import {
   filterResults,
   normalizeDomain,
@@ -37,7 +37,7 @@ export type SearchRoute =
 
 /** The route a run's searches take under its options. */
 export function searchRoute(
-  options: WebResolvedOptions,
+  options: Pick<WebResolvedOptions, "webSearch">,
   model: unknown,
   backend: SearchBackend | undefined,
 ): SearchRoute {
@@ -86,7 +86,7 @@ export class WebSearchTool extends Tool<typeof WebSearchInput> {
 
   async call(input: Input, ctx: ToolContext): Promise<ToolOutput> {
     const run = ctx.run;
-    const options = (run?.options ?? {}) as WebResolvedOptions;
+    const options: Partial<WebResolvedOptions> = run ? webOptionsOf(run.options) : {};
     const request: SearchRequest = {
       query: input.query,
       ...(input.allowed_domains?.length ? { allowedDomains: input.allowed_domains.map(normalizeDomain) } : {}),

@@ -114,7 +114,7 @@ describe.concurrent("config failures through `ubiquity inspect`", () => {
     expect(stdout).toBe("");
     expect(stderr).toContain(`error: ${join(dir, ".ubiquityrc.yaml")}: plugins[0] "./greeter.ts"`);
     expect(stderr).toContain(
-      "plugin acme:greeter takes no options where it is listed (it is made with definePlugin({ … })); set the options it declares (greeting) at the top level of the config instead",
+      "plugin acme:greeter takes no options where it is listed (it declares no factoryOptions); set the options it declares (greeting) at the top level of the config instead",
     );
     // Where they belong, they apply.
     const fixed = tempProject(

@@ -23,7 +23,7 @@ const log = (line: string) => appendFileSync(process.env.APPLY_LOG!, line + "\\n
 function spyPlugin(entry: PluginEntry): PluginEntry {
   if (!entry || typeof entry === "string" || Array.isArray(entry)) return entry;
   const plugin: Plugin = typeof entry === "function" ? entry() : entry;
-  return { ...plugin, apply: (kernel) => { log(plugin.name); plugin.apply(kernel); } };
+  return { ...plugin, apply: (kernel, context) => { log(plugin.name); plugin.apply(kernel, context); } };
 }
 
 export function spyPreset(preset: Preset): Preset {

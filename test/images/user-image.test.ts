@@ -7,9 +7,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelMessage, UserModelMessage } from "ai";
-import { definePlugin, REQUEST_STAGE, summon, type ModelRequest, type RunContext, type SummonOptions } from "ubiquity";
+import { definePlugin, REQUEST_STAGE, summon, type ModelRequest, type SummonOptions } from "ubiquity";
 import { scriptedModel, startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { guardImages } from "../../plugins/model/image-guard";
+import type { ModelResolvedOptions } from "../../plugins/model/options";
 import { collect, resultOf } from "../helpers/collect";
 import { modelLayer } from "../model/helpers";
 import { png } from "./fixtures";
@@ -117,7 +118,7 @@ describe("guardImages outside a turn", () => {
       modelLabel: "openai:gpt-3.5-turbo",
       messages: [{ role: "user", content: [{ type: "text", text: "look" }, imagePart("file")] }],
     } as unknown as ModelRequest;
-    const out = guardImages(request, { options: {} } as unknown as RunContext);
+    const out = guardImages(request, {} as unknown as ModelResolvedOptions);
     expect(JSON.stringify(out.messages)).not.toContain(base64);
     expect(out.messages[0]).toEqual({
       role: "user",
@@ -153,7 +154,7 @@ describe("guardImages on the OpenAI chat format", () => {
         modelLabel: "groq:llama-4-scout",
         messages,
       } as unknown as ModelRequest,
-      { options: {} } as unknown as RunContext,
+      {} as unknown as ModelResolvedOptions,
     ).messages;
 
   it("moves the images into the next prompt when one follows the tool messages (turns keep alternating)", () => {

@@ -169,4 +169,73 @@ describe("the plugin context", () => {
     expect(seen[0]!.run!.sessionId).toBe(messages.at(-1)!.sessionId);
     expect(ended).toEqual({ calls: 2 });
   });
+
+  it("types and reads a run's own options through context.optionsOf(run): a child run's options are its own", () => {
+    const seen: (number | undefined)[] = [];
+    const plugin = definePlugin({
+      name: "acme:levels",
+      options: z.object({ acmeLevel: z.number().optional() }),
+      apply(_kernel, context) {
+        contextOf.push(context);
+      },
+    });
+    const contextOf: { optionsOf(run: RunContext): { acmeLevel?: number } }[] = [];
+    const kernel = createKernel({ presets: [], plugins: [plugin()], logger: quiet, acmeLevel: 1 } as Parameters<
+      typeof createKernel
+    >[0]);
+    const parent = createRun({ kernel, abortSignal, sink: () => {} });
+    const child = createRun({
+      kernel,
+      abortSignal,
+      parent,
+      options: Object.freeze({ ...kernel.options, acmeLevel: 2 }),
+      agent: { agentId: "a1", agentType: "worker", parentToolUseId: "u1" },
+    });
+    const context = contextOf[0]!;
+    // `acmeLevel` is `number | undefined` here, no cast: a wrong type would not compile.
+    const level: number | undefined = context.optionsOf(parent).acmeLevel;
+    seen.push(level, context.optionsOf(child).acmeLevel);
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it("validates factoryOptions when the factory is called, names the plugin, and hands them to state and apply", () => {
+    const got: { state?: string; apply?: string } = {};
+    const plugin = definePlugin({
+      name: "acme:banner",
+      factoryOptions: z.object({ text: z.string().min(1) }),
+      state: (_kernel, options) => ({ text: options.text }),
+      apply(_kernel, context) {
+        got.state = context.state.text;
+        got.apply = context.factoryOptions.text;
+      },
+    });
+    createKernel({ presets: [], plugins: [plugin({ text: "hi" })], logger: quiet });
+    expect(got).toEqual({ state: "hi", apply: "hi" });
+    expect(() => plugin({ text: "" })).toThrow(/invalid options for plugin acme:banner/);
+    // Each call binds its own options.
+    expect(plugin({ text: "a" })).not.toBe(plugin({ text: "a" }));
+  });
+
+  it("refuses options given to the factory of a plugin that declares no factoryOptions, naming where they belong", () => {
+    const plugin = definePlugin({
+      name: "acme:runonly",
+      options: z.object({ acmeLevel: z.number().optional() }),
+      apply() {},
+    });
+    expect(plugin()).toBe(plugin());
+    expect(() => (plugin as (options?: unknown) => unknown)({ acmeLevel: 1 })).toThrow(
+      /plugin acme:runonly takes no options where it is listed .*set the options it declares \(acmeLevel\) at the top level/,
+    );
+  });
+
+  it("still takes the deprecated factory form (a third-party plugin written for it keeps working)", () => {
+    let said: string | undefined;
+    const legacy = definePlugin("acme:legacy", z.object({ word: z.string() }), (options) => ({
+      name: "acme:legacy",
+      apply: () => void (said = options.word),
+    }));
+    createKernel({ presets: [], plugins: [legacy({ word: "still" })], logger: quiet });
+    expect(said).toBe("still");
+    expect(() => legacy({ word: 1 } as never)).toThrow(/invalid options for plugin acme:legacy/);
+  });
 });

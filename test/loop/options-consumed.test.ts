@@ -34,8 +34,8 @@ const stripComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").re
 const code = [...sources("src"), ...sources("plugins")].map((f) => stripComments(readFileSync(f, "utf8"))).join("\n");
 
 function consumed(field: string): boolean {
-  // `options.x`, or through the reader's typed view: `(run.options as XResolvedOptions).x`, `opts.x`.
-  const access = new RegExp(`(options|options as \\w+\\)|opts)\\??\\.${field}\\b`);
+  // `options.x`, or through the plugin context's typed view: `context.optionsOf(run).x`, `opts.x`.
+  const access = new RegExp(`(options|optionsOf\\([\\w.]*\\)|opts)\\??\\.${field}\\b`);
   const destructure = new RegExp(`\\{[^}\\n]*\\b${field}\\b[^}\\n]*\\}\\s*=\\s*[\\w.?]*options\\b`);
   return access.test(code) || destructure.test(code);
 }

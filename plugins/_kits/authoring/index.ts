@@ -4,7 +4,13 @@
  * were made and calls none of these; the built-in plugins and presets use them, and the package
  * entry exports them for everyone else. Not a plugin: the only file other folders import.
  */
-export { definePlugin } from "./define-plugin";
+export {
+  definePlugin,
+  type PluginSpec,
+  type SpecContext,
+  type FactoryOptionsOf,
+  type DefinedPlugin,
+} from "./define-plugin";
 export { definePreset } from "./define-preset";
 export { defineTool, type ToolSpec } from "./define-tool";
 export { functionSchema } from "./option-fields";

@@ -7,16 +7,19 @@
  */
 import { z } from "zod";
 import type { ResolvedOptions, RunContext } from "../../../src/index";
-import { getPricingApi, type PricingOptions } from "../../pricing/api";
+import { getPricingApi, pricingOptions } from "../../pricing/api";
 
 /** The options the context budget reads: declared by both compaction plugins (the summarizer's first). */
 export const contextBudgetOptions = z.strictObject({
   maxContextTokens: z.number().int().positive().optional(),
   compactThreshold: z.number().gt(0).lt(1).optional(),
 });
-type BudgetResolvedOptions = ResolvedOptions &
-  Readonly<z.input<typeof contextBudgetOptions>> &
-  Readonly<PricingOptions>;
+// What the window reads, through the slices' schemas: the kit runs for plugins (skills, agents,
+// MCP tool search) whose own context does not type these options.
+const windowOptions = contextBudgetOptions.extend({
+  modelPricing: pricingOptions.shape.modelPricing,
+  marketPricing: pricingOptions.shape.marketPricing,
+});
 
 /**
  * The window assumed when nothing declares one. Conservative on purpose: a window that is
@@ -49,7 +52,9 @@ export async function resolveContextWindow(
   label: string | null,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ContextWindow> {
-  const opts = run.options as BudgetResolvedOptions;
+  const { maxContextTokens, compactThreshold, modelPricing, marketPricing } = run.options;
+  const read = windowOptions.safeParse({ maxContextTokens, compactThreshold, modelPricing, marketPricing });
+  const opts: z.output<typeof windowOptions> = read.success ? read.data : {};
   if (opts.maxContextTokens) return { tokens: opts.maxContextTokens, source: "maxContextTokens" };
   if (label) {
     const options = { modelPricing: opts.modelPricing, marketPricing: opts.marketPricing };
@@ -68,7 +73,8 @@ export async function resolveContextWindow(
 }
 
 /** The options the threshold reads. */
-export type BudgetOptions = Pick<BudgetResolvedOptions, "maxTokens" | "compactThreshold">;
+export type BudgetOptions = Pick<ResolvedOptions, "maxTokens"> &
+  Readonly<Pick<z.input<typeof contextBudgetOptions>, "compactThreshold">>;
 
 /** How a window is split: when compaction triggers, and how long a summary may be. */
 export interface Budget {

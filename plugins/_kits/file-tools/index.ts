@@ -4,7 +4,7 @@
  * file other folders import.
  */
 export { ToolFailure, guard } from "./tool-failure";
-export { builtinToolPlugin } from "./builtin-tool-plugin";
+export { registerBuiltinTool } from "./builtin-tool-plugin";
 export { PathTool } from "./path-tool";
 export { resolvePermitted, outsideRoots, displayPath, placeName, type ResolvedPath } from "./paths";
 export {
