@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expandPlugins } from "ubiquity";
+import { expandPlugins } from "../../src/index";
 import defaultPreset from "ubiquity/presets/default";
 import headlessPreset from "ubiquity/presets/headless";
 import type { InspectReport } from "../../runner/inspect";

@@ -10,7 +10,7 @@ import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
-import { toAtif, type AtifTrajectory } from "ubiquity/plugins/sessions";
+import { toAtif, type AtifTrajectory } from "../../plugins/sessions/index";
 import { collect, resultOf } from "../helpers/collect";
 import { cli, tempDirs } from "./helpers";
 
