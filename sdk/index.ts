@@ -12,6 +12,7 @@ export { summon, defineConfig, loadConfig } from "./facade";
 export type { Options, PluginOptions, UbiquityConfig, SummonOptions, Query } from "./facade";
 export type { SessionControls } from "./summon";
 export { LiveInput, userTurn, type UserInput } from "./live";
+export type { RunInput, UserTurn, UserContentParts, PluginEntry, PresetEntry } from "../src/index";
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "../loader/index";
 // A kernel of one's own (DESIGN §1), and the pieces a config lists inline: plugins, presets, tools.
 export { createKernel, Tool } from "../src/index";
@@ -96,6 +97,7 @@ export type {
   PersistedMessage,
   TranscriptNote,
 } from "./facade";
+export type { ListOptions, ForkedSession } from "../plugins/sessions/index";
 export { listCheckpoints, rewindFiles, rewindConversation, CheckpointNotFoundError, ActiveRunError } from "./facade";
 export type {
   CheckpointInfo,
