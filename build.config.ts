@@ -1,10 +1,10 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { defineBuildConfig } from "unbuild";
 
-// One entry per public module; rollup shares the kernel between them in chunks.
+// One entry per public module (each plugin's public.ts is its `ubiquity/plugins/<name>`); rollup shares the kernel between them in chunks.
 const plugins = readdirSync("plugins", { withFileTypes: true })
-  .filter((d) => d.isDirectory() && existsSync(`plugins/${d.name}/index.ts`))
-  .map((d) => ({ input: `plugins/${d.name}/index`, name: `plugins/${d.name}/index` }));
+  .filter((d) => d.isDirectory() && existsSync(`plugins/${d.name}/public.ts`))
+  .map((d) => ({ input: `plugins/${d.name}/public`, name: `plugins/${d.name}/public` }));
 const presets = readdirSync("presets")
   .filter((f) => f.endsWith(".ts"))
   .map((f) => ({ input: `presets/${f.slice(0, -3)}`, name: `presets/${f.slice(0, -3)}` }));
@@ -12,6 +12,7 @@ const presets = readdirSync("presets")
 export default defineBuildConfig({
   entries: [
     { input: "sdk/index", name: "sdk/index" },
+    { input: "sdk/plugin", name: "sdk/plugin" },
     { input: "runner/cli", name: "runner/cli" },
     { input: "src/testing/index", name: "src/testing/index" },
     { input: "harness/index", name: "harness/index" },

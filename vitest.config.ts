@@ -14,9 +14,10 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^ubiquity$/, replacement: here("./sdk/index.ts") },
+      { find: /^ubiquity\/plugin$/, replacement: here("./sdk/plugin.ts") },
       { find: /^ubiquity\/testing$/, replacement: here("./src/testing/index.ts") },
       { find: /^ubiquity\/harness$/, replacement: here("./harness/index.ts") },
-      { find: /^ubiquity\/plugins\/(.*)$/, replacement: here("./plugins/$1/index.ts") },
+      { find: /^ubiquity\/plugins\/(.*)$/, replacement: here("./plugins/$1/public.ts") },
       { find: /^ubiquity\/presets\/(.*)$/, replacement: here("./presets/$1.ts") },
     ],
   },

@@ -7,7 +7,8 @@
 import { loadavg } from "node:os";
 import { jsonSchema, streamText, type ModelMessage, type ToolSet } from "ai";
 import { z } from "zod";
-import { summon, defineTool, toolJsonSchema, type Tool } from "../sdk/index";
+import { summon, defineTool, type Tool } from "../sdk/index";
+import { toolJsonSchema } from "../src/index";
 import { scriptedModel } from "../src/testing/index";
 
 const TURNS = 200;

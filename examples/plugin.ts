@@ -3,7 +3,8 @@
  * (`shoutStyle`) joins the config's type through `Ubiquity.PluginOptions`, so tsc checks it.
  * Run: npx jiti examples/plugin.ts
  */
-import { definePlugin, defineTool, summon, SYSTEM_STAGE } from "ubiquity";
+import { summon } from "ubiquity";
+import { definePlugin, defineTool, SYSTEM_STAGE } from "ubiquity/plugin";
 import { scriptedModel } from "ubiquity/testing";
 import { z } from "zod";
 

@@ -35,7 +35,7 @@ export const wordCount = defineTool({
   execute: ({ text }) => String(text.split(/\\s+/).filter(Boolean).length),
 });
 `,
-  "plugins/word-count.ts": `import { definePlugin, SYSTEM_STAGE } from "ubiquity";
+  "plugins/word-count.ts": `import { definePlugin, SYSTEM_STAGE } from "ubiquity/plugin";
 import { z } from "zod";
 import { wordCount } from "${DOT}./tools/word-count.ts";
 

@@ -1,74 +1,53 @@
 /**
- * The package entry (`import … from "ubiquity"`): the kernel's public API (`./index`) plus the
- * product facade — `summon()` bound to the default preset, and the public helpers that live in
- * built-in plugins. Kept apart from `./index` so plugins, which import `./index`, never import
- * the facade back (no module cycle).
+ * The package entry (`import … from "ubiquity"`): what an application uses — `summon()` bound to
+ * the default preset, config files, the option and message types, sessions, checkpoints, model
+ * helpers and the errors it may catch. What a plugin author needs is `ubiquity/plugin`
+ * (`sdk/plugin.ts`); each built-in plugin is `ubiquity/plugins/<name>`. Every name is listed
+ * (no `export *`), and api/ubiquity.api.md is the reviewed report of this surface
+ * (`npm run api:update` after a deliberate change).
  */
-export * from "../src/index";
-export { consoleLogger } from "./console-logger";
-// The authoring kit: what makes plugins, presets and tools (the kernel takes them however made).
-export {
-  definePlugin,
-  definePreset,
-  defineTool,
-  functionSchema,
-  type ToolSpec,
-  type PluginSpec,
-  type FactoryOptionsOf,
-  type SpecContext,
-} from "../plugins/_kits/authoring/index";
-// The loader (config files, trust, safe reads): the runner's and `loadConfig()`'s, public as before.
-export {
-  findConfigFile,
-  trustFromEnv,
-  CONFIG_SEARCH_PLACES,
-  configSearchFolders,
-  resolveEntries,
-  configJsonSchema,
-} from "../loader/index";
-export { readRegularFile, readRegularFileSync, describeJsonError, type RegularFileRead } from "../loader/index";
-export {
-  isFolderTrusted,
-  rememberTrust,
-  revokeTrust,
-  readTrustStore,
-  trustStorePath,
-  trustPinsFor,
-  TrustPins,
-  isProjectFileTrusted,
-  type TrustEntry,
-  type FolderPins,
-  type ProjectTrust,
-} from "../loader/index";
-export { UsageError } from "../loader/index";
-export {
-  findProjectFiles,
-  pathExists,
-  peekJsonOrYaml,
-  printable,
-  displayPath,
-  type LoadConfigOptions,
-  type LoadedConfig,
-  type ConfigEnv,
-} from "../loader/index";
-// The plugin contract the runner and the trust question read (commands, run flags, terminal answerers, project files).
-export type {
-  PluginCommand,
-  CommandFlag,
-  CommandArgs,
-  CommandIO,
-  RunFlag,
-  FlagValue,
-  Terminal,
-  TerminalCall,
-  TerminalAnswerer,
-  ProjectFile,
-  ProjectPlace,
-} from "../loader/index";
-export { summon, defaultPreset, defaultPlugins, defineConfig, loadConfig } from "./facade";
+
+// Running an agent.
+export { summon, defineConfig, loadConfig } from "./facade";
 export type { Options, PluginOptions, UbiquityConfig, SummonOptions, Query } from "./facade";
 export type { SessionControls } from "./summon";
 export { LiveInput, userTurn, type UserInput } from "./live";
+export type { RunInput, UserTurn, UserContentParts, PluginEntry, PresetEntry } from "../src/index";
+export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "../loader/index";
+// A kernel of one's own (DESIGN §1), and the pieces a config lists inline: plugins, presets, tools.
+export { createKernel, Tool } from "../src/index";
+export type { Kernel, Plugin, PluginFactory, Preset, ToolContext, ToolPermission, Logger } from "../src/index";
+export { definePlugin, definePreset, defineTool, type ToolSpec } from "../plugins/_kits/authoring/index";
+export { builtinTools } from "./facade";
+
+// Messages a run yields (`Message` is the union; plugins add theirs through `PluginMessages`).
+export type {
+  Message,
+  MessageBase,
+  SystemMessage,
+  SystemInitMessage,
+  UserMessage,
+  AssistantMessage,
+  AssistantBlock,
+  ToolUseMessage,
+  ToolResultMessage,
+  StreamEventMessage,
+  ResultMessage,
+  ResultSubtypes,
+  PluginMessage,
+  PluginMessages,
+  PermissionDenial,
+  StopReason,
+  ToolOutput,
+  ToolContentPart,
+  Usage,
+} from "../src/index";
+export type { SystemCompactBoundaryMessage } from "../plugins/compaction-summarize/index";
+export type { SystemMicrocompactMessage } from "../plugins/compaction-micro/index";
+export type { SystemSessionWriteFailedMessage } from "../plugins/sessions/index";
+export type { SandboxViolationEvent } from "./facade";
+
+// The vocabulary of the options.
 export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";
 export type {
   PermissionMode,
@@ -92,8 +71,22 @@ export type {
   McpResourceContents,
   McpResourceInfo,
   McpResourceTemplateInfo,
+  TaskInfo,
+  TaskKind,
+  TaskState,
+  CommandInfo,
+  OutputMode,
+  OutputSchema,
+  StructuredMessage,
+  StructuredResultMessage,
 } from "./facade";
-export type { SandboxViolationEvent } from "./facade";
+export { parseMcpConfig, type ParseMcpConfigOptions } from "./facade";
+
+// Models: aliases, OpenAI-compatible servers, prices and context windows.
+export { registerAlias, openaiCompatible, registerPricing, registerContextWindow } from "./facade";
+export type { OpenAICompatibleSettings } from "./facade";
+
+// Sessions and checkpoints.
 export { SessionStore, SessionNotFoundError } from "./facade";
 export type {
   SessionInfo,
@@ -104,6 +97,7 @@ export type {
   PersistedMessage,
   TranscriptNote,
 } from "./facade";
+export type { ListOptions, ForkedSession } from "../plugins/sessions/index";
 export { listCheckpoints, rewindFiles, rewindConversation, CheckpointNotFoundError, ActiveRunError } from "./facade";
 export type {
   CheckpointInfo,
@@ -116,27 +110,6 @@ export type {
   NotCovered,
   NotCoveredReason,
 } from "./facade";
-export { registerAlias, openaiCompatible, registerPricing, registerContextWindow } from "./facade";
-export type { OpenAICompatibleSettings } from "./facade";
-export { builtinTools, parseMcpConfig, type ParseMcpConfigOptions } from "./facade";
-// The subprocess environment (the process kit: Bash, command hooks and stdio MCP servers build theirs with it).
-export {
-  buildSubprocessEnv,
-  isCredentialVariable,
-  isScrubbedVariable,
-  type SubprocessEnvOptions,
-} from "../plugins/_kits/process/index";
-// Helpers the built-in plugins share and that plugin authors use too, from the kits that own them.
-export { isInside, resolveReal } from "../plugins/_kits/paths/index";
-export { estimateTokens, IMAGE_TOKENS } from "../plugins/_kits/compaction/index";
-// Redaction of whole values (moved out of the kernel in 0.2; same names).
-export { redactValue, redactStrings } from "../plugins/_kits/redaction/index";
-export { SourcesSchema } from "../plugins/_kits/sources/index";
-export type { SystemCompactBoundaryMessage } from "../plugins/compaction-summarize/index";
-export type { SystemMicrocompactMessage } from "../plugins/compaction-micro/index";
-export type {
-  SystemSessionWriteFailedMessage,
-  SessionLoadRequest,
-  LoadedSession,
-  SessionLoader,
-} from "../plugins/sessions/index";
+
+// Errors an application may catch (`summon()` reports failures as a `result` message instead).
+export { UbiquityError, ConfigError, PluginError, PluginResolutionError, ModelError } from "../src/index";

@@ -1,4 +1,4 @@
-import type { Plugin } from "ubiquity";
+import type { Plugin } from "ubiquity/plugin";
 
 /** Options of ubiquity-plugin-house-rules. */
 export interface HouseRulesOptions {

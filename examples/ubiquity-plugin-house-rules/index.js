@@ -3,7 +3,7 @@
  * Plain ESM with a hand-written index.d.ts, so there is no build step between the source and
  * what npm installs.
  */
-import { definePlugin, SYSTEM_STAGE } from "ubiquity";
+import { definePlugin, SYSTEM_STAGE } from "ubiquity/plugin";
 
 /** The plugin's name. A config listing another plugin with this name replaces this one in place. */
 export const NAME = "ubiquity-plugin-house-rules";

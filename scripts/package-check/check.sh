@@ -17,12 +17,12 @@ tar -tzf "$tarball" | sed 's|^package/||' | sort > "$work/files.txt"
 
 say "the tarball holds the JavaScript and declarations of every export, the bin, the schema, README and CHANGELOG"
 expected=(bin/ubiquity.mjs schema/ubiquity.config.schema.json README.md CHANGELOG.md package.json
-  dist/sdk/index.mjs dist/types/sdk/index.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts
+  dist/sdk/index.mjs dist/types/sdk/index.d.ts dist/sdk/plugin.mjs dist/types/sdk/plugin.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts
   dist/harness/index.mjs dist/types/harness/index.d.ts
   dist/vendor/tree-sitter-bash/tree-sitter-bash.wasm dist/vendor/tree-sitter-bash/LICENSE)
 for dir in plugins/*/; do
   name=$(basename "$dir")
-  [ -f "plugins/$name/index.ts" ] && expected+=("dist/plugins/$name/index.mjs" "dist/types/plugins/$name/index.d.ts")
+  [ -f "plugins/$name/public.ts" ] && expected+=("dist/plugins/$name/public.mjs" "dist/types/plugins/$name/public.d.ts")
 done
 for file in presets/*.ts; do
   name=$(basename "$file" .ts)
@@ -80,6 +80,8 @@ cp "$repo/scripts/package-check/harness.ts" harness.ts
   echo 'type Typed<T> = IsAny<T> extends true ? never : true;'
   echo 'import type { Options, Message, Plugin, Preset, Kernel } from "ubiquity";'
   echo 'export const core: [Typed<Options>, Typed<Message>, Typed<Plugin>, Typed<Preset>, Typed<Kernel>] = [true, true, true, true, true];'
+  echo 'import type { definePlugin as authorDefinePlugin, PluginContext, RunContext, Hooks, ModelRequest } from "ubiquity/plugin";'
+  echo 'export const author: [Typed<typeof authorDefinePlugin>, Typed<PluginContext>, Typed<RunContext>, Typed<Hooks>, Typed<ModelRequest>] = [true, true, true, true, true];'
   echo 'import type { scriptedModel } from "ubiquity/testing";'
   echo 'export const testing: Typed<typeof scriptedModel> = true;'
   echo 'import type { ubiquityHarness } from "ubiquity/harness";'
@@ -87,7 +89,7 @@ cp "$repo/scripts/package-check/harness.ts" harness.ts
   i=0
   for dir in "$repo"/plugins/*/; do
     name=$(basename "$dir")
-    [ -f "$dir/index.ts" ] || continue
+    [ -f "$dir/public.ts" ] || continue
     i=$((i + 1))
     echo "import type * as p$i from \"ubiquity/plugins/$name\";"
     echo "export const plugin$i: Typed<typeof p$i> = true;"

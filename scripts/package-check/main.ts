@@ -1,16 +1,17 @@
 // A user's first program, as README's quick start shows it: type-checked with tsc (strict,
 // module nodenext) against the installed tarball, then run on the offline model.
+import * as app from "ubiquity";
 import {
   createKernel,
   defineConfig,
-  definePlugin,
+  definePlugin as appDefinePlugin,
   defineTool,
   summon,
   type Message,
   type MessageBase,
   type Options,
-  type Plugin,
 } from "ubiquity";
+import { definePlugin, SYSTEM_STAGE, type Plugin } from "ubiquity/plugin";
 import { scriptedModel } from "ubiquity/testing";
 import type { PermissionsPluginOptions } from "ubiquity/plugins/permissions";
 import { z } from "zod";
@@ -43,6 +44,15 @@ function describe(message: Message): string {
       return message.type;
   }
 }
+
+// The two entries: internals are no export of either, and the helpers both offer are one binding.
+for (const internal of ["driveRun", "runToolCall", "createRun", "callModel", "SYSTEM_STAGE"])
+  if (internal in app) {
+    console.error(`ubiquity exports ${internal}`);
+    process.exit(1);
+  }
+if (appDefinePlugin !== definePlugin || typeof SYSTEM_STAGE.GUIDANCE !== "number") process.exit(1);
+console.log(`ubiquity: ${Object.keys(app).length} value exports; ubiquity/plugin resolves`);
 
 const model = scriptedModel([{ toolCalls: [{ toolName: "Shout", input: { text: "hello" } }] }, { text: "done" }]);
 const options: Options = { model, tools: [shout], persistSession: false };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, summon, type Kernel, type Message, type SummonOptions } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
-import agents, { BACKGROUND_NOTE, SUBAGENT_NOTE } from "ubiquity/plugins/agents";
+import agents, { BACKGROUND_NOTE, SUBAGENT_NOTE } from "../../plugins/agents/index";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import permissions from "ubiquity/plugins/permissions";
 import pricing from "ubiquity/plugins/pricing";

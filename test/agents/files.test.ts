@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { createKernel, type KernelEvent } from "ubiquity";
-import agents, { getAgentsApi, narrowMode, parseAgentFile, parseList, readAgentFiles } from "ubiquity/plugins/agents";
+import { createKernel } from "ubiquity";
+import type { KernelEvent } from "ubiquity/plugin";
+import agents, { getAgentsApi } from "ubiquity/plugins/agents";
+import { narrowMode, parseAgentFile, parseList, readAgentFiles } from "../../plugins/agents/index";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, summon, type HookInput, type Kernel, type Message, type SummonOptions } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
-import agents, { SUBAGENT_NOTE } from "ubiquity/plugins/agents";
+import agents, { SUBAGENT_NOTE } from "../../plugins/agents/index";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import hooks from "ubiquity/plugins/hooks";
 import permissions from "ubiquity/plugins/permissions";
-import { AskUserQuestionTool } from "ubiquity/plugins/tool-ask-user";
+import { AskUserQuestionTool } from "../../plugins/tool-ask-user/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { agentCall, agentOf, answered, echo, systemOf, toolNames } from "./helpers";
 

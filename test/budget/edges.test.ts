@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { callModel, defineTool, summon, type Message, type ResultMessage } from "ubiquity";
+import { callModel } from "ubiquity/plugin";
+import { defineTool, summon, type Message, type ResultMessage } from "ubiquity";
 import { z } from "zod";
 import { scriptedModel } from "ubiquity/testing";
 import settings from "ubiquity/plugins/settings";

@@ -1,10 +1,12 @@
 /** The worst-case estimate of one request: input, output bound, and the cache rule. */
 import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
-import { estimateTokens, type Kernel, type ModelRequest } from "ubiquity";
+import { estimateTokens, type ModelRequest } from "ubiquity/plugin";
+import type { Kernel } from "ubiquity";
 import { testModel } from "ubiquity/testing";
-import { getPricingApi, costOf } from "ubiquity/plugins/pricing";
-import { ASSUMED_OUTPUT_TOKENS, CACHE_TRUST_MS, estimateRequest, type SentRecord } from "ubiquity/plugins/budget";
+import { getPricingApi } from "ubiquity/plugins/pricing";
+import { costOf } from "../../plugins/pricing/index";
+import { ASSUMED_OUTPUT_TOKENS, CACHE_TRUST_MS, estimateRequest, type SentRecord } from "../../plugins/budget/index";
 import { echo } from "./helpers";
 
 const api = getPricingApi({} as Kernel);

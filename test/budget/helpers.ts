@@ -1,7 +1,8 @@
 import { summon, type Message, type ResultMessage, type SummonOptions } from "ubiquity";
 import modelPlugin from "ubiquity/plugins/model";
 import retryPlugin from "ubiquity/plugins/retry";
-import pricingPlugin, { costOf, type ModelPricing } from "ubiquity/plugins/pricing";
+import pricingPlugin, { costOf } from "../../plugins/pricing/index";
+import type { ModelPricing } from "ubiquity/plugins/pricing";
 import budgetPlugin from "ubiquity/plugins/budget";
 import { collect, resultOf } from "../helpers/collect";
 import { echo } from "../model/helpers";

@@ -8,7 +8,8 @@ import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKernel, loadConfig, type RunContext } from "ubiquity";
+import { createKernel, loadConfig } from "ubiquity";
+import type { RunContext } from "ubiquity/plugin";
 import type { InspectReport } from "../../runner/inspect";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 

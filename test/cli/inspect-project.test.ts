@@ -6,11 +6,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expandPlugins } from "ubiquity";
+import { expandPlugins } from "../../src/index";
 import defaultPreset from "ubiquity/presets/default";
 import headlessPreset from "ubiquity/presets/headless";
 import type { InspectReport } from "../../runner/inspect";
 import { removeTempProjects, requireDist, runCli, tempProject, type CliRun } from "../helpers/project";
+
+// The plugin to replace: the default preset's first built-in, or the house preset's first
+// plugin while the default preset is still empty.
+const builtins = expandPlugins({ presets: [defaultPreset] }).plugins.map((p) => p.plugin.name);
+const target = builtins[0] ?? "acme:alpha";
 
 const files = {
   // Wraps every plugin of a preset so its apply() is logged: proof of which apply ran.
@@ -36,7 +41,7 @@ export const SECTION_ID: string = "acme-local";
 export function shout(text: string): string { return text.toUpperCase(); }
 `,
   "plugins/local.ts": `
-import { definePlugin, SYSTEM_STAGE } from "ubiquity";
+import { definePlugin, SYSTEM_STAGE } from "ubiquity/plugin";
 import { SECTION_ID, shout } from "./util.ts";
 
 export default definePlugin(() => ({
@@ -50,7 +55,8 @@ export default definePlugin(() => ({
 `,
   "ubiquity.config.ts": `
 import { appendFileSync } from "node:fs";
-import { defineConfig, definePreset, expandPlugins, SYSTEM_STAGE } from "ubiquity";
+import { defineConfig, definePreset } from "ubiquity";
+import { SYSTEM_STAGE } from "ubiquity/plugin";
 import defaultPreset from "ubiquity/presets/default";
 import local from "./plugins/local.ts";
 import { spyPreset } from "./spy.ts";
@@ -64,9 +70,8 @@ const house = definePreset({
   ],
 });
 
-// The plugin to replace: the default preset's first built-in, or the house preset's first
-// plugin while the default preset is still empty.
-const target = expandPlugins({ presets: [defaultPreset] }).plugins[0]?.plugin.name ?? "acme:alpha";
+// The plugin to replace (the test computes it: the default preset's first built-in).
+const target = ${JSON.stringify(target)};
 
 export default defineConfig({
   model: "test",
@@ -88,9 +93,6 @@ export default defineConfig({
 });
 `,
 };
-
-const builtins = expandPlugins({ presets: [defaultPreset] }).plugins.map((p) => p.plugin.name);
-const target = builtins[0] ?? "acme:alpha";
 
 let dir: string;
 let text: CliRun;

@@ -11,8 +11,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
-import skillsPlugin, { loadSkills } from "ubiquity/plugins/skills";
-import agentsPlugin, { parseAgentFile } from "ubiquity/plugins/agents";
+import skillsPlugin, { loadSkills } from "../../plugins/skills/index";
+import agentsPlugin, { parseAgentFile } from "../../plugins/agents/index";
 import modelPlugin from "ubiquity/plugins/model";
 import {
   budgetedListing,

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import Ajv2020 from "ajv/dist/2020";
 import { parse } from "yaml";
-import { defaultPlugins, validateConfig } from "ubiquity";
+import { defaultPlugins } from "../../sdk/facade";
+import { validateConfig } from "../../src/index";
 import { configJsonSchemaText } from "../../loader/index";
 import { repoRoot } from "../helpers/project";
 

@@ -5,13 +5,15 @@
  * reporting no cache tokens stay silent; off unless `detectCacheBreaks: true`.
  */
 import { describe, expect, it } from "vitest";
-import { definePlugin, SYSTEM_STAGE, summon, type KernelEvent, type Options, type Plugin, type Tool } from "ubiquity";
+import { definePlugin, summon, type Options, type Plugin, type Tool } from "ubiquity";
+import { SYSTEM_STAGE, type KernelEvent } from "ubiquity/plugin";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
-import cacheBreaks, { changes, snapshot } from "ubiquity/plugins/cache-breaks";
+import cacheBreaks, { changes, snapshot } from "../../plugins/cache-breaks/index";
 import { collect, resultOf } from "../helpers/collect";
 import { call, capturingLogger, compactionPlugins, sizedTool } from "./helpers";
 import { z } from "zod";
-import { defineTool, type ModelRequest } from "ubiquity";
+import { defineTool } from "ubiquity";
+import type { ModelRequest } from "ubiquity/plugin";
 
 /** Usage of one scripted turn. */
 const cached = (read: number, written: number) => ({

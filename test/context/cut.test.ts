@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
 import { summon } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
-import { findCut } from "ubiquity/plugins/compaction-summarize";
+import { findCut } from "../../plugins/compaction-summarize/index";
 import { collect, resultOf } from "../helpers/collect";
 import { call, compactionPlugins, sizedTool, systemMessages, textOf, toolCallIds, toolResults } from "./helpers";
 

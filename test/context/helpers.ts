@@ -1,7 +1,8 @@
 /** Shared pieces of the context-management tests: stand-in tools, plugin lists, prompt readers. */
 import { z } from "zod";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
-import { defineTool, type Logger, type Message, type Tool, type ToolKind } from "ubiquity";
+import { defineTool, type Message } from "ubiquity";
+import type { Logger, Tool, ToolKind } from "ubiquity/plugin";
 import pricing from "ubiquity/plugins/pricing";
 import compactionMicro from "ubiquity/plugins/compaction-micro";
 import compactionSummarize from "ubiquity/plugins/compaction-summarize";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
 import { summon, type Options } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
-import { CLEARED_MARKER, microcompact } from "ubiquity/plugins/compaction-micro";
+import { CLEARED_MARKER, microcompact } from "../../plugins/compaction-micro/index";
 import { collect, resultOf } from "../helpers/collect";
 import { call, compactionPlugins, sizedTool, systemMessages, textOf, toolResults } from "./helpers";
 

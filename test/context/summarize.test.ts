@@ -9,7 +9,7 @@ import { summon, type HookInput, type Options } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import hooksPlugin from "ubiquity/plugins/hooks";
 import todos from "ubiquity/plugins/todos";
-import { TodoWriteTool } from "ubiquity/plugins/tool-todo";
+import { TodoWriteTool } from "../../plugins/tool-todo/index";
 import { collect, resultOf } from "../helpers/collect";
 import { call, capturingLogger, compactionPlugins, sizedTool, systemMessages, textOf } from "./helpers";
 

@@ -5,7 +5,8 @@
  * and its usage lands in the run's ledger exactly once (tokens and cost).
  */
 import { describe, expect, it } from "vitest";
-import { definePlugin, REQUEST_STAGE, summon, type ModelRequest, type ModelResponse, type Options } from "ubiquity";
+import { definePlugin, summon, type Options } from "ubiquity";
+import { REQUEST_STAGE, type ModelRequest, type ModelResponse } from "ubiquity/plugin";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import model from "ubiquity/plugins/model";
 import retry from "ubiquity/plugins/retry";

@@ -4,14 +4,15 @@
  * an estimate of what landed since — so fresh tool results push a run over on their own.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createKernel, createRun, registerContextWindow, summon, type Options } from "ubiquity";
+import { createKernel, registerContextWindow, summon, type Options } from "ubiquity";
+import { createRun } from "../../src/index";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
-import pricing, { clearRegisteredPricing } from "ubiquity/plugins/pricing";
+import pricing, { clearRegisteredPricing } from "../../plugins/pricing/index";
 import microcompaction, {
   budgetFor,
   DEFAULT_CONTEXT_WINDOW,
   resolveContextWindow,
-} from "ubiquity/plugins/compaction-micro";
+} from "../../plugins/compaction-micro/index";
 import { collect, resultOf } from "../helpers/collect";
 import { call, capturingLogger, compactionPlugins, sizedTool, systemMessages, textOf, toolResults } from "./helpers";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { summon, type Options } from "ubiquity";
 import { recordedBash } from "../helpers/recorded-bash";
 import { scriptedModel } from "ubiquity/testing";
-import hooksPlugin, { commandPayload, parseCommandOutput } from "ubiquity/plugins/hooks";
+import hooksPlugin, { commandPayload, parseCommandOutput } from "../../plugins/hooks/index";
 import settingsPlugin from "ubiquity/plugins/settings";
 import permissionsPlugin from "ubiquity/plugins/permissions";
 import { collect, ofType, resultOf } from "../helpers/collect";

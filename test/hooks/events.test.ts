@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createKernel,
-  createRun,
   defineTool,
   definePlugin,
   summon,
@@ -10,8 +9,10 @@ import {
   type HookOutput,
   type Options,
 } from "ubiquity";
+import { createRun } from "../../src/index";
 import { scriptedModel } from "ubiquity/testing";
-import hooksPlugin, { getHooksApi, HOOK_EVENTS, matches } from "ubiquity/plugins/hooks";
+import hooksPlugin, { getHooksApi, HOOK_EVENTS } from "ubiquity/plugins/hooks";
+import { matches } from "../../plugins/hooks/index";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import sessions, { SessionStore } from "ubiquity/plugins/sessions";
 import { collect, ofType, resultOf } from "../helpers/collect";

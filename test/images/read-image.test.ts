@@ -7,8 +7,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { summon, type RunContext, type ToolOutput } from "ubiquity";
-import { ReadTool } from "ubiquity/plugins/tool-read";
+import { summon, type ToolOutput } from "ubiquity";
+import type { RunContext } from "ubiquity/plugin";
+import { ReadTool } from "../../plugins/tool-read/index";
 import permissions from "ubiquity/plugins/permissions";
 import { scriptedModel } from "ubiquity/testing";
 import { imageInfo } from "../../plugins/_kits/file-tools/index";

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
 import { summon, type Message, type SummonOptions, type UserInput } from "ubiquity";
 import sessions, { type TranscriptRecord } from "ubiquity/plugins/sessions";
-import { ReadTool } from "ubiquity/plugins/tool-read";
+import { ReadTool } from "../../plugins/tool-read/index";
 import { scriptedModel, type Script } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { readRecords, tempDirs, transcriptFiles } from "../sessions/helpers";

@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { summon, type Message, type SummonOptions } from "ubiquity";
-import { ReadTool } from "ubiquity/plugins/tool-read";
+import { ReadTool } from "../../plugins/tool-read/index";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";

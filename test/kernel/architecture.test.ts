@@ -81,8 +81,9 @@ function importsOf(source: string): { specifier: string; typeOnly: boolean; dyna
 // The package's own aliases (tsconfig `paths`), so `import … from "ubiquity"` is resolved too.
 const ALIASES: [RegExp, string][] = [
   [/^ubiquity$/, "sdk/index"],
+  [/^ubiquity\/plugin$/, "sdk/plugin"],
   [/^ubiquity\/testing$/, "src/testing/index"],
-  [/^ubiquity\/plugins\/(.+)$/, "plugins/$1/index"],
+  [/^ubiquity\/plugins\/(.+)$/, "plugins/$1/public"],
   [/^ubiquity\/presets\/(.+)$/, "presets/$1"],
 ];
 

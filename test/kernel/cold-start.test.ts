@@ -144,7 +144,7 @@ if (!fired) throw new Error("the hook did not fire");`;
   });
 
   it("the bash parser loads when the first shell command is judged", () => {
-    const program = `import { decidePermission } from ${JSON.stringify(dist("plugins/permissions/index.mjs"))};
+    const program = `import { decidePermission } from ${JSON.stringify(dist("plugins/permissions/public.mjs"))};
 const verdict = await decidePermission({ toolName: "Bash", input: { command: "git status && rm -rf /" }, rules: { allow: ["Bash(git status:*)"] } });
 if (verdict.behavior !== "ask") throw new Error(JSON.stringify(verdict));`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());

@@ -1,18 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
+import { OBSERVER_HOOKS } from "../../src/index";
+import { createKernel, PluginError, PluginResolutionError, type Kernel, type Logger, type Plugin } from "ubiquity";
 import {
-  OBSERVER_HOOKS,
-  createKernel,
   HookUsageError,
-  PluginError,
-  PluginResolutionError,
-  type Kernel,
   type KernelEvent,
-  type Logger,
   type PermissionVerdict,
-  type Plugin,
   type RunContext,
   type ToolCall,
-} from "ubiquity";
+} from "ubiquity/plugin";
 
 const quiet = () => ({
   debug: vi.fn<Logger["debug"]>(),

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, summon, type Plugin, type RunContext } from "ubiquity";
+import { defineTool, summon } from "ubiquity";
+import type { Plugin, RunContext } from "ubiquity/plugin";
 import { scriptedModel } from "ubiquity/testing";
 import { collect, resultOf } from "../helpers/collect";
 

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  createKernel,
-  createRun,
-  defineTool,
-  definePlugin,
-  HookUsageError,
-  summon,
-  type Kernel,
-  type Plugin,
-  type PluginContext,
-  type RunContext,
-} from "ubiquity";
+import { createKernel, defineTool, definePlugin, summon, type Kernel, type Plugin } from "ubiquity";
+import { createRun } from "../../src/index";
+import { HookUsageError, type PluginContext, type RunContext } from "ubiquity/plugin";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
 

@@ -6,11 +6,10 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { configJsonSchema } from "../../loader/index";
 import {
-  configJsonSchema,
   ConfigError,
   createKernel,
-  defaultPlugins,
   defineConfig,
   definePlugin,
   loadConfig,
@@ -19,6 +18,7 @@ import {
   type Plugin,
   type UbiquityConfig,
 } from "ubiquity";
+import { defaultPlugins } from "../../sdk/facade";
 import permissions from "ubiquity/plugins/permissions";
 import { formatInspect, inspectKernel } from "../../runner/inspect";
 import { removeTempProjects, repoRoot, tempProject } from "../helpers/project";

@@ -1,13 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import {
-  ConfigError,
-  createKernel,
-  definePlugin,
-  definePreset,
-  expandPlugins,
-  type Logger,
-  type Plugin,
-} from "ubiquity";
+import { ConfigError, createKernel, definePlugin, definePreset, type Logger, type Plugin } from "ubiquity";
+import { expandPlugins } from "../../src/index";
 import permissions from "ubiquity/plugins/permissions";
 
 const quiet = (): Logger => ({ debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createKernel, createRun, type Message } from "ubiquity";
+import { createKernel, type Message } from "ubiquity";
+import { createRun } from "../../src/index";
 
 describe("createRun sink", () => {
   const kernel = createKernel({ presets: [], plugins: [] });

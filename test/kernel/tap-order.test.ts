@@ -3,7 +3,8 @@
  * instead of stage arithmetic. Checked on the order the taps actually run in.
  */
 import { describe, expect, it } from "vitest";
-import { createKernel, HookUsageError, type Kernel, type Plugin, type TapOrder } from "ubiquity";
+import { createKernel } from "ubiquity";
+import { HookUsageError, type Kernel, type Plugin, type TapOrder } from "ubiquity/plugin";
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const ran: string[] = [];

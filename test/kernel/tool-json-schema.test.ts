@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, summon, toolJsonSchema } from "ubiquity";
+import { defineTool, summon } from "ubiquity";
+import { toolJsonSchema } from "../../src/index";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
 

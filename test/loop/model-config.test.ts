@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createKernel, createRun, driveRun, summon, type Message } from "ubiquity";
+import { createKernel, summon, type Message } from "ubiquity";
+import { createRun, driveRun } from "../../src/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { scriptedModel } from "ubiquity/testing";
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { composeConfigSchema, defaultPlugins, KernelFieldsSchema } from "ubiquity";
+import { composeConfigSchema, KernelFieldsSchema } from "../../src/index";
+import { defaultPlugins } from "../../sdk/facade";
 
 const PENDING: Record<string, string> = {};
 const plugins = await defaultPlugins();

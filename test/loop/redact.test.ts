@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { redactValue, secretsOf, createKernel, definePlugin } from "ubiquity";
+import { redactValue, secretsOf } from "ubiquity/plugin";
+import { createKernel, definePlugin } from "ubiquity";
 import { z } from "zod";
 
 describe("redaction", () => {

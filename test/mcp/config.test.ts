@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, createKernel } from "ubiquity";
-import mcp, { describeBlock, mcpToolName, parseMcpConfig, toToolOutput } from "ubiquity/plugins/mcp";
+import mcp, { describeBlock, mcpToolName, toToolOutput } from "../../plugins/mcp/index";
+import { parseMcpConfig } from "ubiquity/plugins/mcp";
 
 describe("parseMcpConfig", () => {
   it("accepts a server map: stdio, sse, http", () => {

@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { loadMemory, MAX_MEMORY_CHARS } from "ubiquity/plugins/memory";
+import { loadMemory, MAX_MEMORY_CHARS } from "../../plugins/memory/index";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blankInlineCode, findIncludes } from "ubiquity/plugins/memory";
+import { blankInlineCode, findIncludes } from "../../plugins/memory/index";
 
 describe("@path references", () => {
   it("are found anywhere in a sentence, ending at whitespace", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { loadMemory, MAX_MEMORY_CHARS, type MemoryFile } from "ubiquity/plugins/memory";
+import { loadMemory, MAX_MEMORY_CHARS, type MemoryFile } from "../../plugins/memory/index";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 

@@ -3,7 +3,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { summon, type SummonOptions } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
-import memory, { MEMORY_HEADER } from "ubiquity/plugins/memory";
+import memory, { MEMORY_HEADER } from "../../plugins/memory/index";
 import agents from "ubiquity/plugins/agents";
 import hooks from "ubiquity/plugins/hooks";
 import systemPrompt from "ubiquity/plugins/system-prompt";

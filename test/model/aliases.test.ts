@@ -1,7 +1,7 @@
 /** Model aliases: registerAlias, UBIQUITY_MODEL_ALIASES, run-scoped modelAliases, transitive expansion, cycles. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { registerAlias } from "ubiquity";
-import { clearAliases, expandAlias, MAX_ALIAS_HOPS, parseAliasList } from "ubiquity/plugins/model";
+import { clearAliases, expandAlias, MAX_ALIAS_HOPS, parseAliasList } from "../../plugins/model/index";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { resultOf } from "../helpers/collect";
 import { run } from "./helpers";

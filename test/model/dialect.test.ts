@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
-import { reasoningEffort } from "ubiquity/plugins/model";
+import { reasoningEffort } from "../../plugins/model/index";
 import { resultOf } from "../helpers/collect";
 import { run } from "./helpers";
 

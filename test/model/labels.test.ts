@@ -4,7 +4,8 @@
  * → `google-vertex`); anything else is labelled by its id up to the first dot.
  */
 import { expect, it } from "vitest";
-import { createKernel, modelLabel } from "ubiquity";
+import { createKernel } from "ubiquity";
+import { modelLabel } from "../../src/index";
 import { modelLayer } from "./helpers";
 
 const constructed = (provider: string, modelId = "m-1") =>

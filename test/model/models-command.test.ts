@@ -1,7 +1,7 @@
 /** `ubiquity models`: providers, their packages (installed or not), and credential variables. */
 import { afterEach, expect, it } from "vitest";
 import { main, type CliIO } from "../../runner/cli";
-import { PROVIDER_NAMES } from "ubiquity/plugins/model";
+import { PROVIDER_NAMES } from "../../plugins/model/index";
 
 function io(): CliIO & { out: string; err: string } {
   const sink = {

@@ -5,16 +5,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { calcPrice } from "@pydantic/genai-prices";
-import {
-  createKernel,
-  createRun,
-  openaiCompatible,
-  registerContextWindow,
-  registerPricing,
-  type ModelResponse,
-} from "ubiquity";
+import { createKernel, openaiCompatible, registerContextWindow, registerPricing } from "ubiquity";
+import { createRun } from "../../src/index";
+import type { ModelResponse } from "ubiquity/plugin";
 import { scriptedModel, startProviderServer, type FakeProviderServer } from "ubiquity/testing";
-import { clearRegisteredPricing, getPricingApi } from "ubiquity/plugins/pricing";
+import { clearRegisteredPricing } from "../../plugins/pricing/index";
+import { getPricingApi } from "ubiquity/plugins/pricing";
 import { resultOf } from "../helpers/collect";
 import { capturingLogger, modelLayer, run } from "./helpers";
 

@@ -8,7 +8,8 @@ import ts from "typescript";
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createKernel, summon } from "ubiquity";
-import { checkProviderSettings, createModel, PROVIDERS, type ProviderSpec } from "ubiquity/plugins/model";
+import { checkProviderSettings, PROVIDERS, type ProviderSpec } from "../../plugins/model/index";
+import { createModel } from "ubiquity/plugins/model";
 import { resultOf, collect } from "../helpers/collect";
 import { modelLayer } from "./helpers";
 
@@ -133,7 +134,7 @@ describe("model strings", () => {
   });
 
   it("split at the first colon only, and reach model kinds with provider.kind", async () => {
-    const { splitSpec } = await import("ubiquity/plugins/model");
+    const { splitSpec } = await import("../../plugins/model/index");
     expect(splitSpec("bedrock:meta.llama3-70b-instruct-v1:0")).toEqual({
       provider: "bedrock",
       modelId: "meta.llama3-70b-instruct-v1:0",

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { createKernel } from "ubiquity";
 import { getModelApi } from "ubiquity/plugins/model";
-import { backoffMs, retryAfterMs, retryingFetch } from "ubiquity/plugins/retry";
+import { backoffMs, retryAfterMs, retryingFetch } from "../../plugins/retry/index";
 import { resultOf } from "../helpers/collect";
 import { capturingLogger, modelLayer, run } from "./helpers";
 

@@ -5,7 +5,9 @@
  */
 import { afterEach, expect, it } from "vitest";
 import { generateText } from "ai";
-import { createKernel, createRun, resolveModel } from "ubiquity";
+import { createKernel } from "ubiquity";
+import { createRun } from "../../src/index";
+import { resolveModel } from "ubiquity/plugin";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { capturingLogger, modelLayer } from "./helpers";
 

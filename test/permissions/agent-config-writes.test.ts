@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { explainPermission, sensitiveReason } from "ubiquity/plugins/permissions";
+import { explainPermission } from "ubiquity/plugins/permissions";
+import { sensitiveReason } from "../../plugins/permissions/index";
 import { builtinTools } from "../../plugins/tools/index";
 import { recordingHandler, runCalls, tempDir } from "./helpers";
 

@@ -1,10 +1,11 @@
 /** AskUserQuestion: offered only where someone can answer, always asks, answers come only from the handler. */
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createKernel, createRun, summon, toolJsonSchema, type SummonOptions } from "ubiquity";
+import { createKernel, summon, type SummonOptions } from "ubiquity";
+import { createRun, toolJsonSchema } from "../../src/index";
 import { scriptedModel } from "ubiquity/testing";
 import permissions from "ubiquity/plugins/permissions";
-import toolAskUser, { AskUserQuestionTool, askInTerminal } from "ubiquity/plugins/tool-ask-user";
+import toolAskUser, { AskUserQuestionTool, askInTerminal } from "../../plugins/tool-ask-user/index";
 import { terminalApprover } from "../../runner/run";
 import { collect } from "../helpers/collect";
 import { recordingHandler, runCalls, tempDir } from "./helpers";

@@ -1,7 +1,8 @@
 /** A parser failure fails closed for that call only; work is capped by size and time, not by sub-command count. */
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Parser } from "web-tree-sitter";
-import { analyzeShell, decidePermission, loadShellParser } from "ubiquity/plugins/permissions";
+import { analyzeShell, loadShellParser } from "../../plugins/permissions/index";
+import { decidePermission } from "ubiquity/plugins/permissions";
 import { MAX_SHELL_SOURCE } from "../../plugins/permissions/shell/parser";
 
 beforeAll(() => loadShellParser());

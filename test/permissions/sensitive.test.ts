@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sensitiveReason } from "ubiquity/plugins/permissions";
+import { sensitiveReason } from "../../plugins/permissions/index";
 import { builtinTools } from "../../plugins/tools/index";
 import { recordingHandler, runCalls, tempDir } from "./helpers";
 

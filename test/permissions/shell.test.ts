@@ -1,6 +1,6 @@
 /** The shell analysis: every simple command bash would run becomes a candidate, with no cap. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { analyzeShell, loadShellParser } from "ubiquity/plugins/permissions";
+import { analyzeShell, loadShellParser } from "../../plugins/permissions/index";
 
 beforeAll(() => loadShellParser());
 

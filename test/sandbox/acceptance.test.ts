@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { KernelEvent } from "ubiquity";
+import type { KernelEvent } from "ubiquity/plugin";
 import { resultOf } from "../helpers/collect";
 import { outputs, recordingServer, runBash, sandboxPlace, SKIP } from "./helpers";
 

@@ -1,6 +1,6 @@
 /** The network allow-list, through the filtering proxy on the host, against real servers on 127.0.0.1. */
 import { afterEach, describe, expect, it } from "vitest";
-import type { KernelEvent } from "ubiquity";
+import type { KernelEvent } from "ubiquity/plugin";
 import { outputs, recordingServer, runBash, sandboxPlace, SKIP } from "./helpers";
 
 const place = sandboxPlace();

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ResolvedOptions } from "ubiquity";
+import type { ResolvedOptions } from "ubiquity/plugin";
 import { isExcluded, sandboxSettings } from "../../plugins/sandbox/config";
 import { FilteringProxy, hostMatches } from "../../plugins/sandbox/proxy";
 import { layoutRoot } from "../../plugins/sandbox/protect";

@@ -4,17 +4,8 @@
  * every credential variable in it must be caught by name.
  */
 import { describe, expect, it } from "vitest";
-import {
-  credentialValues,
-  isCredentialName,
-  isCredentialVariable,
-  isScrubbedVariable,
-  redactingLogger,
-  redactText,
-  secretsOf,
-  buildSubprocessEnv,
-  urlPasswords,
-} from "ubiquity";
+import { credentialValues, isCredentialName, redactingLogger, urlPasswords } from "../../src/index";
+import { isCredentialVariable, isScrubbedVariable, redactText, secretsOf, buildSubprocessEnv } from "ubiquity/plugin";
 import { PROVIDERS } from "../../plugins/model/providers";
 
 // Provider-table variables that locate a provider rather than authenticate to it.

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { defineTool, summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessionsPlugin from "ubiquity/plugins/sessions";
-import { BashTool } from "ubiquity/plugins/tool-bash";
+import { BashTool } from "../../plugins/tool-bash/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 import { capturingLogger } from "../model/helpers";

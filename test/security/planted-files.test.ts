@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, truncateSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readAgentFiles } from "ubiquity/plugins/agents";
-import { loadSkills } from "ubiquity/plugins/skills";
+import { readAgentFiles } from "../../plugins/agents/index";
+import { loadSkills } from "../../plugins/skills/index";
 
 const made: string[] = [];
 afterEach(() => {
@@ -61,7 +61,7 @@ describe("planted agent and skill files", () => {
 
 describe("planted transcripts and task files", () => {
   it("a FIFO as a session transcript is refused at once, naming the file", async () => {
-    const { readTranscriptFile } = await import("ubiquity/plugins/sessions");
+    const { readTranscriptFile } = await import("../../plugins/sessions/index");
     const dir = temp();
     const path = join(dir, "00000000-0000-4000-8000-000000000000.jsonl");
     execFileSync("mkfifo", [path]);

@@ -16,13 +16,11 @@ import todos from "ubiquity/plugins/todos";
 import toolTodo from "ubiquity/plugins/tool-todo";
 import sessionsPostgres, {
   APPEND_RECORD,
-  MissingDriverError,
-  PostgresSessionStore,
-  SchemaVersionError,
   appendRecordParams,
   createPool,
   migrate,
-} from "ubiquity/plugins/sessions-postgres";
+} from "../../plugins/sessions-postgres/index";
+import { MissingDriverError, PostgresSessionStore, SchemaVersionError } from "ubiquity/plugins/sessions-postgres";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { postgresMissing, usePostgres } from "../helpers/postgres";
 import { tempDirs } from "../helpers/temp-dirs";

@@ -17,7 +17,7 @@ import {
   type AtifContentPart,
   type AtifTrajectory,
   type TranscriptRecord,
-} from "ubiquity/plugins/sessions";
+} from "../../plugins/sessions/index";
 import { collect, resultOf } from "../helpers/collect";
 import { png } from "../images/fixtures";
 import { cli, tempDirs } from "./helpers";

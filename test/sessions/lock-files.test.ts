@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
-import sessions, { lockPathOf } from "ubiquity/plugins/sessions";
+import sessions, { lockPathOf } from "../../plugins/sessions/index";
 import { collect, resultOf } from "../helpers/collect";
 import { capturingLogger } from "../context/helpers";
 import { spawnTs } from "../helpers/ts-child";

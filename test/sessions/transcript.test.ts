@@ -2,16 +2,9 @@ import { describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import {
-  summon,
-  defineTool,
-  definePlugin,
-  createKernel,
-  createRun,
-  driveRun,
-  type Message,
-  type RunContext,
-} from "ubiquity";
+import { summon, defineTool, definePlugin, createKernel, type Message } from "ubiquity";
+import { createRun, driveRun } from "../../src/index";
+import type { RunContext } from "ubiquity/plugin";
 import { scriptedModel } from "ubiquity/testing";
 import sessions from "ubiquity/plugins/sessions";
 import { collect, ofType, resultOf } from "../helpers/collect";

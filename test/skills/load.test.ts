@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { loadSkills, clamp, skillListing, DESCRIPTION_LIMIT, LISTING_LIMIT, type Skill } from "ubiquity/plugins/skills";
+import { loadSkills, clamp, skillListing, DESCRIPTION_LIMIT, LISTING_LIMIT } from "../../plugins/skills/index";
+import type { Skill } from "ubiquity/plugins/skills";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 

@@ -3,7 +3,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { summon, type Message, type SummonOptions } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
-import skills, { SKILLS_NOTE } from "ubiquity/plugins/skills";
+import skills, { SKILLS_NOTE } from "../../plugins/skills/index";
 import agents from "ubiquity/plugins/agents";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import toolRead from "ubiquity/plugins/tool-read";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { scriptedModel } from "ubiquity/testing";
-import { parseAgentFile } from "ubiquity/plugins/agents";
+import { parseAgentFile } from "../../plugins/agents/index";
 import { agentCall, agentOf, answered } from "../agents/helpers";
 import { offered, promptText, runWith } from "./helpers";
 

@@ -7,7 +7,8 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { expect, it } from "vitest";
-import { loadOtel, TelemetryUnavailableError, type ImportModule } from "ubiquity/plugins/telemetry";
+import { loadOtel, type ImportModule } from "../../plugins/telemetry/index";
+import { TelemetryUnavailableError } from "ubiquity/plugins/telemetry";
 
 const root = pathToFileURL(fileURLToPath(new URL("../../", import.meta.url))).href;
 const probe = fileURLToPath(new URL("./fixtures/lazy-probe.mjs", import.meta.url));

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FileTodoStore, applyTodoInput } from "ubiquity/plugins/todos";
+import { FileTodoStore, applyTodoInput } from "../../plugins/todos/index";
 import { projectSlug } from "../../plugins/_kits/storage/index";
 import { spawnTs } from "../helpers/ts-child";
 import { tempDirs } from "../helpers/temp-dirs";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyTodoInput, TodoInputError, type Todo } from "ubiquity/plugins/todos";
+import { applyTodoInput, TodoInputError } from "../../plugins/todos/index";
+import type { Todo } from "ubiquity/plugins/todos";
 
 function ids() {
   let n = 0;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createKernel, defineTool, toolJsonSchema, type Logger, type Plugin } from "ubiquity";
+import { createKernel, defineTool, type Logger, type Plugin } from "ubiquity";
+import { toolJsonSchema } from "../../src/index";
 import defaultPreset from "../../presets/default";
 import minimalPreset from "../../presets/minimal";
 import toolBash, { BashTool } from "../../plugins/tool-bash/index";

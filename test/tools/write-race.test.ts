@@ -19,7 +19,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PERMISSION_STAGE, type Plugin } from "ubiquity";
+import { PERMISSION_STAGE } from "ubiquity/plugin";
+import type { Plugin } from "ubiquity";
 import { folderSeams, raceSeams, type RacePoint } from "../../plugins/_kits/file-tools/index";
 import { ReadTool } from "../../plugins/tool-read/index";
 import { WriteTool } from "../../plugins/tool-write/index";

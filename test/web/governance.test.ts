@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summon, type Message, type SummonOptions } from "ubiquity";
 import { decidePermission, explainPermission } from "ubiquity/plugins/permissions";
-import { WebFetchTool, WebSearchTool } from "ubiquity/plugins/web";
+import { WebFetchTool, WebSearchTool } from "../../plugins/web/index";
 import { scriptedModel, startProviderServer } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { startWebServer, type WebServer } from "./web-server";

@@ -6,8 +6,9 @@
  * offset, the cache, the sandbox network allow-list, and the untrusted-data frame.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunContext, ToolContext, ToolOutput } from "ubiquity";
-import { WebFetchTool } from "ubiquity/plugins/web";
+import type { RunContext } from "ubiquity/plugin";
+import type { ToolContext, ToolOutput } from "ubiquity";
+import { WebFetchTool } from "../../plugins/web/index";
 import { fetchPage } from "../../plugins/web/fetch-page";
 import { startWebServer, type WebServer } from "./web-server";
 

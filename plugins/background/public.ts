@@ -1,0 +1,14 @@
+/**
+ * `ubiquity/plugins/background`: the package's surface of this plugin (factory, helpers, types).
+ * `index.ts` stays the plugin's boundary inside the repository; api/ holds the reviewed report.
+ */
+export { default } from "./index";
+export type {
+  BackgroundOptions,
+  SystemTaskEndedMessage,
+  SystemTaskOutputMessage,
+  SystemTaskStartedMessage,
+  TaskInfo,
+  TaskKind,
+  TaskState,
+} from "./index";

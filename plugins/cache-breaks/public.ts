@@ -1,0 +1,6 @@
+/**
+ * `ubiquity/plugins/cache-breaks`: the package's surface of this plugin (factory, helpers, types).
+ * `index.ts` stays the plugin's boundary inside the repository; api/ holds the reviewed report.
+ */
+export { default } from "./index";
+export type { CacheBreaksOptions } from "./index";

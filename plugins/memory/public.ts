@@ -1,0 +1,7 @@
+/**
+ * `ubiquity/plugins/memory`: the package's surface of this plugin (factory, helpers, types).
+ * `index.ts` stays the plugin's boundary inside the repository; api/ holds the reviewed report.
+ */
+export { default } from "./index";
+export { getMemoryApi } from "./index";
+export type { MemoryApi, MemoryOptions, MemorySource } from "./index";

@@ -1,0 +1,13 @@
+/**
+ * `ubiquity/plugins/reviewer`: the package's surface of this plugin (factory, helpers, types).
+ * `index.ts` stays the plugin's boundary inside the repository; api/ holds the reviewed report.
+ */
+export { default } from "./index";
+export type {
+  ReviewDecision,
+  ReviewFunction,
+  ReviewRequest,
+  ReviewerOption,
+  ReviewerOptions,
+  SystemPermissionReviewMessage,
+} from "./index";

@@ -1,0 +1,15 @@
+/**
+ * `ubiquity/plugins/sandbox`: the package's surface of this plugin (factory, helpers, types).
+ * `index.ts` stays the plugin's boundary inside the repository; api/ holds the reviewed report.
+ */
+export { default } from "./index";
+export { getSandboxApi } from "./index";
+export type {
+  NetworkPolicy,
+  SandboxApi,
+  SandboxOption,
+  SandboxOptions,
+  SandboxPluginOptions,
+  SandboxStatus,
+  SandboxViolationEvent,
+} from "./index";

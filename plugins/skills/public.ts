@@ -1,0 +1,7 @@
+/**
+ * `ubiquity/plugins/skills`: the package's surface of this plugin (factory, helpers, types).
+ * `index.ts` stays the plugin's boundary inside the repository; api/ holds the reviewed report.
+ */
+export { default } from "./index";
+export { getSkillsApi } from "./index";
+export type { Skill, SkillsApi, SkillsOptions } from "./index";

@@ -1,0 +1,12 @@
+/**
+ * `ubiquity/plugins/structured-output`: the package's surface of this plugin (factory, helpers, types).
+ * `index.ts` stays the plugin's boundary inside the repository; api/ holds the reviewed report.
+ */
+export { default } from "./index";
+export type {
+  OutputMode,
+  OutputSchema,
+  StructuredMessage,
+  StructuredOutputOptions,
+  StructuredResultMessage,
+} from "./index";

@@ -1,0 +1,7 @@
+/**
+ * `ubiquity/plugins/todos`: the package's surface of this plugin (factory, helpers, types).
+ * `index.ts` stays the plugin's boundary inside the repository; api/ holds the reviewed report.
+ */
+export { default } from "./index";
+export { getTodosApi } from "./index";
+export type { Todo, TodoStatus, TodoStore, TodosApi, TodosOptions } from "./index";

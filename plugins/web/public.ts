@@ -1,0 +1,15 @@
+/**
+ * `ubiquity/plugins/web`: the package's surface of this plugin (factory, helpers, types).
+ * `index.ts` stays the plugin's boundary inside the repository; api/ holds the reviewed report.
+ */
+export { default } from "./index";
+export type {
+  SearchBackend,
+  SearchBackendOption,
+  SearchRequest,
+  WebFetchOptions,
+  WebOptions,
+  WebPluginOptions,
+  WebSearchOptions,
+  WebSearchResult,
+} from "./index";
