@@ -20,7 +20,7 @@ import {
   warnOnce,
 } from "../_kits/sources/index";
 import { homedir } from "node:os";
-import { type Kernel, type RunContext, type SystemSection, type Tool } from "../../src/index";
+import type { Kernel, RunContext, SystemSection, Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";

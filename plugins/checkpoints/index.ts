@@ -8,7 +8,7 @@
  * also prunes the store of checkpoints older than `keepDays`, in the background.
  */
 import { existsSync } from "node:fs";
-import { type Kernel, type PluginContext, type RunContext } from "../../src/index";
+import type { Kernel, PluginContext, RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { isInside, resolveReal } from "../_kits/paths/index";
 import type { ToolCall } from "../../src/index";

@@ -15,7 +15,6 @@ import {
   redactText,
   secretsOf,
   type CompactState,
-  type Kernel,
   type KernelEvent,
   type ModelRequest,
   type RunContext,
@@ -23,7 +22,7 @@ import {
 import { definePlugin } from "../_kits/authoring/index";
 import { ATTR } from "./attributes";
 import { loadOtel, type OtelModules } from "./load";
-import { telemetryOptions, telemetrySetting, type TelemetryResolvedOptions } from "./options";
+import { telemetryOptions, telemetrySetting } from "./options";
 import { endOpen, fail, messageOf, parentContext, type RunSpans } from "./spans";
 import { childTracer } from "./tracer";
 

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelMessage, UserModelMessage } from "ai";
 import { definePlugin, summon, type SummonOptions } from "ubiquity";
-import { REQUEST_STAGE, type ModelRequest, type RunContext } from "ubiquity/plugin";
+import { REQUEST_STAGE, type ModelRequest } from "ubiquity/plugin";
 import { scriptedModel, startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { guardImages } from "../../plugins/model/image-guard";
 import type { ModelResolvedOptions } from "../../plugins/model/options";
