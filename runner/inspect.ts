@@ -23,6 +23,8 @@ export interface InspectedTap {
   /** The tap's own name when it differs from the plugin's. */
   tap?: string;
   stage: number;
+  /** `first`/`last`: the tap runs before (after) every staged tap of its hook, whatever its stage. */
+  order?: "first" | "last";
   type: string;
 }
 
@@ -61,6 +63,7 @@ export function inspectKernel(kernel: Kernel, configFile: string | null, skipped
       plugin: t.plugin,
       ...(t.name !== t.plugin ? { tap: t.name } : {}),
       stage: t.stage,
+      ...(t.order ? { order: t.order } : {}),
       type: t.type,
     }));
   }
@@ -134,7 +137,7 @@ export function formatInspect(report: InspectReport): string {
     for (const p of report.disabled) lines.push(`   - ${p.name.padEnd(width)}  ${p.origin}`);
   }
 
-  lines.push("", "hooks (taps in run order: stage, then plugin order):");
+  lines.push("", "hooks (taps in run order: first, then by stage, then last; plugin order within each):");
   const idle: string[] = [];
   for (const [hook, taps] of Object.entries(report.hooks)) {
     if (taps.length === 0) {
@@ -144,7 +147,7 @@ export function formatInspect(report: InspectReport): string {
     lines.push(`  ${hook}`);
     for (const t of taps)
       lines.push(
-        `    ${String(t.stage).padStart(5)}  ${t.plugin}${t.tap ? ` (tap ${t.tap})` : ""}${t.type === "sync" ? "" : ` [${t.type}]`}`,
+        `    ${(t.order ?? String(t.stage)).padStart(5)}  ${t.plugin}${t.tap ? ` (tap ${t.tap})` : ""}${t.type === "sync" ? "" : ` [${t.type}]`}`,
       );
   }
   if (idle.length) lines.push(`  no taps: ${idle.join(", ")}`);

@@ -165,8 +165,13 @@ describe("npx ubiquity inspect in a project with ubiquity.config.ts", () => {
     expect(system[local]).toMatchObject({ plugin: "acme:local", stage: 0 });
     expect(system[replacement]).toMatchObject({ plugin: target, stage: 400 });
     expect(replacement).toBeGreaterThan(local);
-    const stages = system.map((t) => t.stage);
+    // Taps with `order: "first"` run before every staged tap, `order: "last"` after; the rest by stage.
+    const rank = (t: { order?: string }) => (t.order === "first" ? 0 : t.order === "last" ? 2 : 1);
+    const ranks = system.map(rank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const stages = system.filter((t) => rank(t) === 1).map((t) => t.stage);
     expect(stages).toEqual([...stages].sort((a, b) => a - b));
+    expect(system.some((t) => rank(t) !== 1), "telemetry's first tap is shown with its order").toBe(true);
     expect(text.stdout).toMatch(/turn\.system\n(?: {4}.*\n)*? {8}0 {2}acme:local\n/);
   });
 
