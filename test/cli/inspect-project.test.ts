@@ -171,7 +171,10 @@ describe("npx ubiquity inspect in a project with ubiquity.config.ts", () => {
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     const stages = system.filter((t) => rank(t) === 1).map((t) => t.stage);
     expect(stages).toEqual([...stages].sort((a, b) => a - b));
-    expect(system.some((t) => rank(t) !== 1), "telemetry's first tap is shown with its order").toBe(true);
+    expect(
+      system.some((t) => rank(t) !== 1),
+      "telemetry's first tap is shown with its order",
+    ).toBe(true);
     expect(text.stdout).toMatch(/turn\.system\n(?: {4}.*\n)*? {8}0 {2}acme:local\n/);
   });
 
