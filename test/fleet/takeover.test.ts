@@ -46,7 +46,9 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
           FLEET_STEPS_FILE: join(dir, "steps"),
           FLEET_PEEKS_FILE: join(dir, "peeks"),
           FLEET_STEPS: "6",
-          FLEET_STEP_MS: "150",
+          // Long enough that a victim picked after its first side effect is still mid-run when the
+          // signal lands, even when the test reads its output late (3 test files share 2 cores in CI).
+          FLEET_STEP_MS: "500",
           FLEET_LOCK_MS: String(LOCK_MS),
           FLEET_STALLED_MS: String(STALLED_MS),
           FLEET_LOG_MESSAGES: "1",
