@@ -67,7 +67,15 @@ describe.skipIf(redisMissing !== undefined).each([1500, 7000])(
           return `${run} done`;
         },
       });
-      fleet = await createFleet({ connection: redis.url, store: storeDir, queueName: "redis-restart", backoffMs: 500 });
+      // A retry budget longer than the outage: 5 tries with 500 ms backoff doubling last ~7.5 s, about the
+      // 7 s outage itself, so a job could use them all up while Redis was away.
+      fleet = await createFleet({
+        connection: redis.url,
+        store: storeDir,
+        queueName: "redis-restart",
+        backoffMs: 500,
+        attempts: 20,
+      });
       worker = await startWorker({
         connection: redis.url,
         store: storeDir,
