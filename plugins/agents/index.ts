@@ -10,7 +10,7 @@
  * - `turn.system`: a subagent's prompt ends by saying its caller sees only its final reply
  */
 import {
-  compatProjectPaths,
+  definitionProjectFiles,
   expandPluginRoot,
   listingBudget,
   permittedCompatPaths,
@@ -36,7 +36,6 @@ import { agentFolder, readAgentFiles } from "./files";
 import type { Delegation } from "./launch";
 import { keepTool } from "./narrow";
 import type { ProjectPlace } from "../../loader/index";
-import { pathExists } from "../../loader/index";
 import { agentsOptions } from "./options";
 
 export { agentModel, CLAUDE_MODEL_TIERS } from "./launch";
@@ -205,19 +204,8 @@ function withSubagentNote(sections: SystemSection[], run: RunContext): SystemSec
 /** The agents plugin. */
 export const agentsPlugin = definePlugin({
   name: NAME,
-  projectFiles: ({ cwd, home }: ProjectPlace) => [
-    ...(["project", "local"] as const)
-      .map((source) => agentFolder(source, cwd, home))
-      .filter(pathExists)
-      .map((path) => ({ path, kind: "agents", effect: "defines subagents (their prompts and tools)" })),
-    ...compatProjectPaths("agents", cwd)
-      .filter((p) => pathExists(p.path))
-      .map((p) => ({
-        path: p.path,
-        kind: "agents",
-        effect: `defines subagents (their prompts and tools) (with compat: ["${p.tool}"])`,
-      })),
-  ],
+  projectFiles: (place: ProjectPlace) =>
+    definitionProjectFiles("agents", agentFolder, "defines subagents (their prompts and tools)", place),
   options: agentsOptions,
   runState: (): RunState => ({ background: new Map() }),
   apply(kernel, context) {

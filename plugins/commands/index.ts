@@ -24,7 +24,7 @@ import { agentModel } from "../agents/index";
 import { definePlugin } from "../_kits/authoring/index";
 import {
   CODEX_PLUGIN_MANIFEST,
-  compatProjectPaths,
+  definitionProjectFiles,
   permittedCompatPaths,
   permittedSources,
   PLUGIN_MANIFEST,
@@ -61,23 +61,18 @@ export const commandsPlugin = definePlugin({
   name: NAME,
   options: commandsOptions,
   commands: commandsCommands,
-  projectFiles: ({ cwd, home }: ProjectPlace) => [
-    ...(["project", "local"] as const)
-      .map((source) => commandFolder(source, cwd, home))
-      .filter(pathExists)
-      .map((path) => ({
-        path,
-        kind: "commands",
-        effect: "adds slash commands (their shell lines still go through the permission rules)",
-      })),
-    ...compatProjectPaths("commands", cwd)
-      .filter((p) => pathExists(p.path))
-      .map((p) => ({ path: p.path, kind: "commands", effect: `adds slash commands (with compat: ["${p.tool}"])` })),
+  projectFiles: (place: ProjectPlace) => [
+    ...definitionProjectFiles(
+      "commands",
+      commandFolder,
+      "adds slash commands (their shell lines still go through the permission rules)",
+      place,
+    ),
     // A Claude Code or Codex plugin folder in the project: pinned whole (its hooks' scripts too), so it applies only while unchanged.
-    ...(pathExists(join(cwd, PLUGIN_MANIFEST)) || pathExists(join(cwd, CODEX_PLUGIN_MANIFEST))
+    ...(pathExists(join(place.cwd, PLUGIN_MANIFEST)) || pathExists(join(place.cwd, CODEX_PLUGIN_MANIFEST))
       ? [
           {
-            path: cwd,
+            path: place.cwd,
             kind: "plugin",
             effect:
               "a Claude Code/Codex plugin folder: its commands, skills, agents, hooks and MCP servers apply where claudePlugins names it",

@@ -9,7 +9,7 @@
  * - `turn.system`: one sentence saying skills exist, never the listing
  */
 import {
-  compatProjectPaths,
+  definitionProjectFiles,
   expandPluginRoot,
   listingBudget,
   permittedCompatPaths,
@@ -57,19 +57,8 @@ interface RunState extends SkillsRunState {
 export const skillsPlugin = definePlugin({
   name: NAME,
   options: skillsOptions,
-  projectFiles: ({ cwd, home }: ProjectPlace) => [
-    ...(["project", "local"] as const)
-      .map((source) => skillFolder(source, cwd, home))
-      .filter(pathExists)
-      .map((path) => ({ path, kind: "skills", effect: "adds skills to the system prompt" })),
-    ...compatProjectPaths("skills", cwd)
-      .filter((p) => pathExists(p.path))
-      .map((p) => ({
-        path: p.path,
-        kind: "skills",
-        effect: `adds skills to the system prompt (with compat: ["${p.tool}"])`,
-      })),
-  ],
+  projectFiles: (place: ProjectPlace) =>
+    definitionProjectFiles("skills", skillFolder, "adds skills to the system prompt", place),
   runState: (): RunState => ({}),
   apply(kernel, context) {
     const stateOf = (run: RunContext): RunState => context.run(run);

@@ -7,7 +7,13 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { isProjectFileTrusted, type ProjectTrust } from "../../../loader/index";
+import {
+  isProjectFileTrusted,
+  type ProjectFile,
+  type ProjectPlace,
+  type ProjectTrust,
+  pathExists,
+} from "../../../loader/index";
 import { orderedSources, type Source } from "./sources";
 
 /** The tools whose files `compat` can read. */
@@ -121,6 +127,27 @@ export function compatProjectPaths(
   return COMPAT_PLACES[kind]
     .filter((p) => p.source !== "user")
     .flatMap((p) => folders.map((f) => ({ path: join(f, ...p.parts), tool: p.tool })));
+}
+
+/**
+ * A definition folder's project files for the trust question (agents, skills, commands): our
+ * project and local folders that exist, and every other tool's folder of the same kind that
+ * exists, saying which `compat` makes it apply.
+ */
+export function definitionProjectFiles(
+  kind: CompatKind,
+  folderOf: (source: Source, cwd: string, home: string) => string,
+  effect: string,
+  { cwd, home }: ProjectPlace,
+): ProjectFile[] {
+  const ours = (["project", "local"] as const)
+    .map((source) => folderOf(source, cwd, home))
+    .filter(pathExists)
+    .map((path) => ({ path, kind, effect }));
+  const others = compatProjectPaths(kind, cwd)
+    .filter((p) => pathExists(p.path))
+    .map((p) => ({ path: p.path, kind, effect: `${effect} (with compat: ["${p.tool}"])` }));
+  return [...ours, ...others];
 }
 
 /**

@@ -22,6 +22,7 @@ export {
   compatPaths,
   compatPathTrusted,
   compatProjectPaths,
+  definitionProjectFiles,
   permittedCompatPaths,
   type CompatTool,
   type CompatKind,
