@@ -36,7 +36,7 @@ export const TodoWriteInput = z.strictObject({
         content: Content,
         status: Status,
         activeForm: z.string().optional(),
-        id: z.string().optional().describe("An existing task's, to keep it"),
+        id: z.string().optional().describe("keep an existing task's id"),
       }),
     )
     .optional(),

@@ -32,7 +32,7 @@ export const BashInput = z.object({
   pty: z.boolean().optional().describe("With run_in_background: use a pseudo-terminal"),
 });
 
-// Over 1 KB with its parameters (1.1 KB; `npm run bench request-bytes`): each line is a behaviour
+// Over 1 KB with its parameters (1.2 KB; `npm run bench request-bytes`): each line is a behaviour
 // a model gets wrong without being told (a fresh shell per call, processes stopped at return, the
 // output cut, background commands), and five parameters. The timeout's numbers are in its
 // parameter only.

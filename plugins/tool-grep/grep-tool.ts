@@ -7,7 +7,6 @@ import { findRipgrep, runs } from "./rg-binary";
 import type { SearchQuery, SearchResult } from "./search";
 
 const count = z.number().int().nonnegative().optional();
-const flag = z.boolean().optional();
 
 /** Input of the Grep tool. */
 export const GrepInput = z.object({
@@ -16,8 +15,8 @@ export const GrepInput = z.object({
   glob: z.string().optional().describe('e.g. "*.ts"; "!glob" excludes'),
   type: z.string().optional().describe("e.g. ts, py, rust"),
   output_mode: z.enum(["content", "files_with_matches", "count"]).optional(),
-  // ripgrep's own flags: their names say what they do.
-  "-i": flag,
+  "-i": z.boolean().optional().describe("Ignore case"),
+  // ripgrep's own flags (the description says what -A/-B/-C add): the names say the rest.
   "-n": z.boolean().optional().describe("Default true"),
   "-A": count,
   "-B": count,
@@ -35,7 +34,7 @@ type GrepArgs = z.output<typeof GrepInput>;
 // each output mode's line format and limit — is said here once, not again in the parameters.
 const DESCRIPTION = `Searches file contents for a ripgrep regex pattern (escape ( ) [ ] { } . * + ? | to match them literally).
 - Skips what .gitignore, .ignore and .rgignore exclude, .git, binary files and symbolic links; searches hidden files. A glob also selects files .gitignore skips; type does not.
-- files_with_matches (default) lists files newest first; content shows path:line:text, -A/-B/-C context lines as path-line-text, "--" between groups; count shows path:count.
+- output_mode files_with_matches (default) lists files newest first; content shows path:line:text, -A/-B/-C context lines as path-line-text, "--" between groups; count shows path:count.
 - At most 200 result lines (head_limit lowers it), with a note when cut; matching lines over 500 characters are cut.`;
 
 /** Which search backend Grep uses: ripgrep when a binary runs ("auto"), or one forced. */

@@ -46,7 +46,7 @@ export const ReadInput = z.object({
 const DESCRIPTION = `Reads a text file in \`cat -n\` format: line number, tab, text.
 - At most 2,000 lines unless limit says more; a partial read ends with how to read on. Lines over 2,000 characters are cut.
 - Changing a file needs a full read: past 2,000 lines, set limit beyond the last line (no offset). Over 10 MB, read in parts.
-- Images (PNG, JPEG, GIF, WebP; up to 5 MB) are shown when the model can see them, else described; other binaries are described.`;
+- Images (PNG, JPEG, GIF, WebP; up to 5 MB) are shown when the model can see them, else described, as are other binaries.`;
 
 /** Read: a text file in `cat -n` format, recording what was seen for read-before-write. */
 export class ReadTool extends PathTool<typeof ReadInput> {

@@ -11,7 +11,7 @@ export const WriteInput = z.object({
 
 // Under 1 KB with its parameters (`npm run bench request-bytes`): read-before-write and what an
 // overwrite keeps; a refusal explains itself, so the description does not.
-const DESCRIPTION = `Writes a whole file atomically, creating missing parent folders.
+const DESCRIPTION = `Writes content as a whole file, atomically, creating missing parent folders.
 - An existing file must have been read in full in this run and be unchanged since; a new file needs no read.
 - An existing file keeps its line endings and byte-order mark; write "\\n" line breaks.`;
 
