@@ -31,14 +31,15 @@ export function modeNote(mode: PermissionMode, policy: Policy): string {
   // such rules there is nothing to say about how a shell command is judged.
   if (mode !== "bypassPermissions")
     lines.push(
-      "Shell commands are judged command by command: each one in a list, pipeline or substitution on its own, and one whose effect is known only when it runs (a computed program name, eval, a redirect outside the permitted folders, options that run programs) always needs approval.",
+      "Shell commands are judged command by command, each in a list, pipeline or substitution on its own; one whose effect is known only when it runs (a computed program name, eval, a redirect outside the permitted folders, options that run programs) always needs approval.",
     );
   else if (policy.deny.length > 0 || policy.ask.length > 0)
     lines.push(
-      "Shell commands are judged command by command against those rules: each one in a list, pipeline or substitution on its own, and one whose effect is known only when it runs is denied or asked about when it could run a program those rules name.",
+      "Shell commands are judged command by command against those rules, each in a list, pipeline or substitution on its own; one whose effect is known only when it runs is denied or asked about when it could run a program those rules name.",
     );
+  // "Never repeat a failing action unchanged" is the base guidance's; said once.
   lines.push(
-    "A call that is not allowed comes back as a tool result saying it was denied and why: do not retry it unchanged; adjust, or tell the user what you need.",
+    "A call that is not allowed comes back as a tool result saying it was denied and why: adjust, or tell the user what you need.",
   );
   return lines.join("\n");
 }

@@ -25,7 +25,10 @@ export interface Todo {
 const Status = z.enum(TODO_STATUSES);
 const Content = z.string().trim().min(1, "a task needs content");
 
-/** The TodoWrite input: `todos` replaces the list; `add` / `update` / `remove` edit single tasks. */
+/**
+ * The TodoWrite input: `todos` replaces the list; `add` / `update` / `remove` edit single tasks.
+ * What each key does is said once, in the tool's description; the schema only types them.
+ */
 export const TodoWriteInput = z.strictObject({
   todos: z
     .array(
@@ -36,8 +39,7 @@ export const TodoWriteInput = z.strictObject({
         id: z.string().optional().describe("keep an existing task's id"),
       }),
     )
-    .optional()
-    .describe("The whole list (replaces it)"),
+    .optional(),
   add: z
     .array(
       z.strictObject({
@@ -46,20 +48,18 @@ export const TodoWriteInput = z.strictObject({
         activeForm: z.string().optional(),
       }),
     )
-    .optional()
-    .describe("Tasks to append"),
+    .optional(),
   update: z
     .array(
       z.strictObject({
-        task: z.string().min(1).describe("Its id or exact content"),
+        task: z.string().min(1),
         status: Status.optional(),
         content: Content.optional(),
         activeForm: z.string().optional(),
       }),
     )
-    .optional()
-    .describe("Changes to single tasks"),
-  remove: z.array(z.string().min(1)).optional().describe("Ids or exact contents to delete"),
+    .optional(),
+  remove: z.array(z.string().min(1)).optional(),
 });
 export type TodoWriteInput = z.output<typeof TodoWriteInput>;
 

@@ -17,18 +17,19 @@ import { lineAt, occurrences, replaceExact } from "./replace";
 /** Input of the Edit tool. */
 export const EditInput = z.object({
   file_path: z.string().min(1).describe("Absolute, or relative to the working directory"),
-  old_string: z.string().describe("Text to replace"),
-  new_string: z.string().describe("Its replacement"),
-  replace_all: z.boolean().optional().describe("Replace every occurrence"),
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
 });
 
 // Under 1 KB with its parameters (`npm run bench request-bytes`): the conditions a call is refused
 // for (read first, exact and unique match), said so the model does not learn them by failing.
-const DESCRIPTION = `Replaces exact text in an existing file.
-- The file must have been read in full in this run, and not changed since; otherwise the call is refused and says what to do.
-- old_string must match exactly, whitespace included, without the line-number prefix; it must not be empty or equal new_string.
-- old_string must occur once unless replace_all is true; add surrounding lines to pick one of several.
-- Use "\\n" line breaks (a CRLF file keeps CRLF). The rewrite is atomic.`;
+// The parameters' names say the rest.
+const DESCRIPTION = `Replaces exact text in an existing file, atomically.
+- The file must have been read in full in this run and be unchanged since.
+- old_string must match exactly, whitespace included, without the line-number prefix; not empty, not equal to new_string.
+- old_string must occur once unless replace_all is true; add surrounding lines to pick one.
+- Use "\\n" line breaks (a CRLF file keeps CRLF).`;
 
 const SNIPPET_CONTEXT = 3;
 const SNIPPET_MAX_LINES = 30;

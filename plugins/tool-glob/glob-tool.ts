@@ -21,7 +21,7 @@ export const GlobInput = z.object({
 const DESCRIPTION = `Finds files by glob pattern, newest first.
 - * and ? within a name, ** across folders, {a,b}, [abc].
 - Files only; at most 500, with a note when there are more.
-- Skips .git, node_modules and build/cache folders (dist, build, target, coverage, .next, __pycache__, .venv, ...) unless the pattern names them. Hidden files are included; symbolic links are not followed.`;
+- Skips .git, node_modules and build/cache folders (dist, build, target, coverage, .next, __pycache__, .venv, ...) unless the pattern names them. Includes hidden files; does not follow symbolic links.`;
 
 /** Glob: file paths matching a pattern, newest first. */
 export class GlobTool extends PathTool<typeof GlobInput> {

@@ -6,34 +6,35 @@ import { GREP_LIMITS, capLines, resultLines } from "./format";
 import { findRipgrep, runs } from "./rg-binary";
 import type { SearchQuery, SearchResult } from "./search";
 
-const count = (what: string) => z.number().int().nonnegative().optional().describe(what);
+const count = z.number().int().nonnegative().optional();
 
 /** Input of the Grep tool. */
 export const GrepInput = z.object({
-  pattern: z.string().min(1).describe('Regex, e.g. "function\\s+\\w+"'),
+  pattern: z.string().min(1),
   path: z.string().optional().describe("File or folder (default: the working directory)"),
-  glob: z.string().optional().describe('Only files matching, e.g. "*.ts"; "!glob" excludes'),
-  type: z.string().optional().describe("Only files of this type, e.g. ts, py, rust"),
+  glob: z.string().optional().describe('e.g. "*.ts"; "!glob" excludes'),
+  type: z.string().optional().describe("e.g. ts, py, rust"),
   output_mode: z.enum(["content", "files_with_matches", "count"]).optional(),
   "-i": z.boolean().optional().describe("Ignore case"),
-  "-n": z.boolean().optional().describe("Line numbers (default true)"),
-  "-A": count("Context lines after"),
-  "-B": count("Context lines before"),
-  "-C": count("Context lines around"),
-  head_limit: z.number().int().positive().optional().describe("At most this many lines"),
-  multiline: z.boolean().optional().describe("Let matches span lines; . also matches newlines"),
+  // ripgrep's own flags (the description says what -A/-B/-C add): the names say the rest.
+  "-n": z.boolean().optional().describe("Default true"),
+  "-A": count,
+  "-B": count,
+  "-C": count,
+  head_limit: z.number().int().positive().optional(),
+  multiline: z.boolean().optional().describe("Matches may span lines; . matches newlines"),
 });
 
 type GrepArgs = z.output<typeof GrepInput>;
 
-// Over 1 KB with its parameters (1.6 KB, the largest definition; `npm run bench request-bytes`):
-// ripgrep's eleven options are each a parameter the model needs (their names are most of the
-// bytes), and what it cannot guess — that a glob overrides .gitignore while a type does not, and
+// Over 1 KB with its parameters (1.3 KB, `npm run bench request-bytes`): ripgrep's twelve options
+// are each a parameter the model needs (their names and JSON types are most of the bytes; a flag
+// whose name is ripgrep's says what it does without a description), and what it cannot guess —
+// that pattern is a ripgrep regex, that a glob overrides .gitignore while a type does not, and
 // each output mode's line format and limit — is said here once, not again in the parameters.
-const DESCRIPTION = `Searches file contents with a ripgrep regular expression.
-- Escape ( ) [ ] { } . * + ? | to match them literally; an invalid pattern is refused with the reason.
-- Skips what .gitignore, .ignore and .rgignore exclude, .git, binary files and symbolic links; hidden files are searched. A glob also selects files .gitignore skips; type does not.
-- files_with_matches (the default) lists files newest first; content shows path:line:text, with -A/-B/-C context lines as path-line-text and "--" between groups; count shows path:count.
+const DESCRIPTION = `Searches file contents for a ripgrep regex pattern (escape ( ) [ ] { } . * + ? | to match them literally).
+- Skips what .gitignore, .ignore and .rgignore exclude, .git, binary files and symbolic links; searches hidden files. A glob also selects files .gitignore skips; type does not.
+- output_mode files_with_matches (default) lists files newest first; content shows path:line:text, -A/-B/-C context lines as path-line-text, "--" between groups; count shows path:count.
 - At most 200 result lines (head_limit lowers it), with a note when cut; matching lines over 500 characters are cut.`;
 
 /** Which search backend Grep uses: ripgrep when a binary runs ("auto"), or one forced. */

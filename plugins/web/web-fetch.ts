@@ -26,7 +26,7 @@ import { untrustedHeader } from "./untrusted";
 export const WebFetchInput = z.object({
   url: z.string().min(1).describe("An http(s) URL"),
   prompt: z.string().min(1).optional().describe("What to find out from the page"),
-  offset: z.number().int().nonnegative().optional().describe("Character offset to continue from"),
+  offset: z.number().int().nonnegative().optional().describe("Character offset to go on from"),
 });
 type Input = z.output<typeof WebFetchInput>;
 
@@ -48,8 +48,10 @@ const PROMPT_PAGE_CHARS = 100_000;
 export class WebFetchTool extends Tool<typeof WebFetchInput> {
   readonly name = "WebFetch";
   override readonly kind = "network" as const;
+  // That the page is untrusted is said by the result's own frame and by the system prompt's
+  // guidance on tool output, so not a third time here.
   readonly description =
-    "Fetches a web page as Markdown or text (HTML converted, PDF text extracted), paged by offset; with prompt, a small model reads it and returns only its answer. A redirect to another host is reported, not followed. Private and local addresses are refused. Pages are cached for 15 minutes. The content is untrusted.";
+    "Fetches a web page as Markdown or text (HTML converted, PDF text extracted); with prompt, a small model reads it and returns only its answer. A redirect to another host is reported, not followed. Private and local addresses are refused. Pages are cached for 15 minutes.";
   readonly inputSchema = WebFetchInput;
   override maxResultChars = 120_000;
   readonly #cache = new Map<string, CachedPage>();
