@@ -17,7 +17,6 @@ const LIMIT = 100;
  */
 const NOT_YET_SPLIT = new Set([
   "plugins/hooks/index.ts apply",
-  "plugins/sessions/index.ts apply",
   "src/funnel.ts runToolCall",
 ]);
 
