@@ -256,3 +256,13 @@ export function releaseLock(transcript: string): void {
 export function releaseAllLocks(): void {
   for (const transcript of [...held]) releaseLock(transcript);
 }
+
+// A process that exits with a run still going leaves no lock behind (a crash leaves a stale one, taken over later).
+let exitHook = false;
+
+/** Release this process's locks when it exits (registered once, on the first lock a run takes). */
+export function releaseOnExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.once("exit", releaseAllLocks);
+}

@@ -4,7 +4,8 @@
  * loaders other plugins added: the first that knows it answers), and the run takes the
  * session's id unless it forks.
  */
-import { RunEnd, type RunContext } from "../../src/index";
+import { RunEnd, type Kernel, type RunContext } from "../../src/index";
+import { NAME, type SessionsContext } from "./kernel-sessions";
 import type { SessionsResolvedOptions } from "./options";
 import { getSessionsApi } from "./api";
 
@@ -28,4 +29,11 @@ export async function resumeSession(run: RunContext, options: SessionsResolvedOp
     throw new RunEnd(`No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`);
   run.history.push(...loaded.history);
   if (!request.fork) run.sessionId = loaded.sessionId;
+}
+
+/** Tap `session.start` first, so every other tap sees the resumed session's id and history. */
+export function tapResume(kernel: Kernel, context: SessionsContext): void {
+  kernel.hooks.session.start.tapPromise({ name: NAME, order: "first" }, (run) =>
+    resumeSession(run, context.optionsOf(run)),
+  );
 }

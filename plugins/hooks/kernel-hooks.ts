@@ -1,0 +1,150 @@
+/**
+ * What the hooks plugin keeps per kernel, shared by its steps: the hooks in effect (options.hooks
+ * and the enabled settings files' command hooks, read at `kernel.configResolved`), the hooks scoped
+ * to one run, what runs `agent` hooks, and the verdicts PreToolUse hooks gave each call. `fire`
+ * builds an event's input and hands it to the dispatcher, loaded when a configured hook first fires.
+ */
+import type { Kernel, PluginContext, ResolvedOptions, RunContext, ToolCall } from "../../src/index";
+import { lazyImport } from "../_kits/lazy/index";
+import { folderTrusted } from "../_kits/process/index";
+import { permissionModeOf } from "../permissions/api";
+import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
+import { getSessionsApi } from "../sessions/api";
+import type { HookRunContext } from "./command";
+import type { AgentHookRunner } from "./model-hook";
+import type { HookEventName, HooksOptions } from "./options";
+import { effectiveHooks, httpPolicyOf, readFileHooks } from "./settings-hooks";
+import type { HookInput, HookOutcome, HooksConfig } from "./types";
+
+/** The plugin's name. */
+export const NAME = "ubiquity:hooks";
+
+/** The plugin's state in one run. */
+export interface RunState {
+  /** What SessionStart hooks added, for the first user prompt. */
+  sessionContext: string[];
+  /** How often a Stop hook sent the model back. */
+  stopContinuations: number;
+}
+
+/** The context `apply` hands every step. */
+export type HooksContext = PluginContext<undefined, RunState, HooksOptions>;
+
+/** The fields of a hook input that come from the event (the rest come from the run). */
+export type HookFields = Partial<Omit<HookInput, "hookEventName">>;
+
+// The dispatcher (command hooks, `if` filters) loads when a configured hook first fires.
+const dispatcher = lazyImport(() => import("./dispatch"));
+
+/** One kernel's hooks: those in effect, those scoped to a run, and how they fire. */
+export class KernelHooks {
+  /** options.hooks, then command hooks from the settings files the caller enabled (read at kernel.configResolved). */
+  #effective: HooksConfig | undefined;
+  /** Hooks scoped to one run (an agent file's `hooks`), besides the kernel's. */
+  readonly #scoped = new WeakMap<RunContext, HooksConfig>();
+  #agentRunner: AgentHookRunner | undefined;
+  /** What the PreToolUse hooks said of a call, for its permission verdict. */
+  readonly callFlags = new WeakMap<ToolCall, { approved: boolean; ask: boolean }>();
+
+  constructor(
+    readonly kernel: Kernel,
+    readonly context: HooksContext,
+  ) {}
+
+  /** Read the hooks in effect from the resolved options. */
+  configure(options: ResolvedOptions): void {
+    const { claudePlugins, trust } = this.context.optionsOf(options);
+    this.#effective = effectiveHooks(this.kernel, options.hooks as HooksConfig | undefined, {
+      claudePlugins,
+      cwd: options.cwd,
+      trust,
+    });
+  }
+
+  /** The run's state. */
+  stateOf(run: RunContext): RunState {
+    return this.context.run(run);
+  }
+
+  /** The hooks for `run`: the kernel's, then its own scoped ones. */
+  configFor(run: RunContext): HooksConfig | undefined {
+    const own = this.#scoped.get(run);
+    if (!own) return this.#effective;
+    const out: Record<string, unknown[]> = {};
+    for (const source of [this.#effective ?? {}, own])
+      for (const [event, groups] of Object.entries(source)) (out[event] ??= []).push(...(groups ?? []));
+    return out as HooksConfig;
+  }
+
+  /** True when any hook is configured for `event` (for `run`: its scoped hooks count too). */
+  has(event: HookEventName, run?: RunContext): boolean {
+    return (
+      (this.#effective?.[event]?.length ?? 0) > 0 ||
+      (run !== undefined && (this.#scoped.get(run)?.[event]?.length ?? 0) > 0)
+    );
+  }
+
+  /** Hooks for `run` alone, in the settings-file shape; as in Claude Code, an agent's own Stop hooks run when it stops: at SubagentStop. */
+  scope(run: RunContext, value: unknown, source: string): void {
+    const read = readFileHooks(value, (message) => run.logger.warn(`[${NAME}] ${source}: ${message}`));
+    if (read.Stop) read.SubagentStop = [...(read.SubagentStop ?? []), ...read.Stop];
+    delete read.Stop;
+    this.#scoped.set(run, read);
+  }
+
+  /** Set what runs `agent` hooks. */
+  setAgentRunner(runner: AgentHookRunner): void {
+    this.#agentRunner = runner;
+  }
+
+  /** Fire `event` for `run` with the event's `fields` (and `more` for the hook processes, e.g. SessionStart's env file). */
+  fire(
+    event: HookEventName,
+    run: RunContext,
+    fields: HookFields = {},
+    more: Pick<HookRunContext, "envFile"> = {},
+  ): Promise<HookOutcome> {
+    const { kernel, context } = this;
+    const input: HookInput = {
+      hookEventName: event,
+      sessionId: run.sessionId,
+      cwd: run.cwd,
+      permissionMode: permissionModeOf(run.options),
+      ...transcriptOf(kernel, run),
+      ...(run.agent ? { agentId: run.agent.agentId, agentType: run.agent.agentType } : {}),
+      ...fields,
+      extra: fields.extra ?? {},
+    };
+    const wrap = (spec: SpawnSpec, command: string) =>
+      getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
+    const outcome = dispatcher().then(({ dispatch }) =>
+      dispatch(this.configFor(run), event, input, {
+        cwd: run.cwd,
+        signal: run.abortSignal,
+        logger: run.logger,
+        environment: run.options,
+        wrap,
+        trusted: folderTrusted(run.options),
+        run,
+        ...(this.#agentRunner ? { agentRunner: this.#agentRunner } : {}),
+        httpPolicy: httpPolicyOf(kernel, context.optionsOf(run)),
+        ...more,
+      }),
+    );
+    // What a sandboxed hook left in the workspace that runs code later is removed when it ends.
+    return getSandboxApi(kernel).active ? outcome.finally(() => getSandboxApi(kernel).settle("hook")) : outcome;
+  }
+}
+
+/** Claude Code's transcript_path: where the sessions plugin writes this run's session. */
+function transcriptOf(kernel: Kernel, run: RunContext): { transcriptPath?: string } {
+  const path = getSessionsApi(kernel)?.transcriptPath(run);
+  return path ? { transcriptPath: path } : {};
+}
+
+/** A tool call's fields of a hook input. */
+export const toolFields = (call: ToolCall) => ({
+  toolName: call.toolName,
+  toolInput: call.input,
+  toolUseId: call.toolUseId,
+});
