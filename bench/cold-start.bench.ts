@@ -94,12 +94,13 @@ await import(${JSON.stringify(plugin)}); console.log(JSON.stringify({ ms: perfor
 /** Every built-in plugin's import cost over the entry, costliest first. */
 async function pluginCosts(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
   const rounds = Number(process.env.COLD_PLUGIN_ROUNDS ?? 3);
+  // Each plugin's public module (`ubiquity/plugins/<name>`): its factory and what it re-exports.
   const names = readdirSync(join(repo, "dist", "plugins")).filter((name) =>
-    existsSync(join(repo, "dist", "plugins", name, "index.mjs")),
+    existsSync(join(repo, "dist", "plugins", name, "public.mjs")),
   );
   const rows: { name: string; ms: number; kib: number }[] = [];
   for (const name of names) {
-    const url = pathToFileURL(join(repo, "dist", "plugins", name, "index.mjs")).href;
+    const url = pathToFileURL(join(repo, "dist", "plugins", name, "public.mjs")).href;
     const samples = [];
     for (let i = 0; i < rounds; i++) samples.push(await pluginImportCost(url, cwd, env));
     rows.push({ name, ms: median(samples.map((s) => s.ms)), kib: median(samples.map((s) => s.kib)) });
@@ -110,6 +111,16 @@ async function pluginCosts(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
   );
   for (const { name, ms, kib } of rows)
     console.log(`  ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ${(kib / 1024).toFixed(1).padStart(5)} MiB`);
+}
+
+/** `COLD_ONLY=plugins`: the plugins' import costs alone. */
+async function pluginCostsOnly(): Promise<void> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "ubiquity-bench-cold-")));
+  try {
+    await pluginCosts(root, { PATH: process.env.PATH, HOME: root, USERPROFILE: root, TERM: "dumb" });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -159,6 +170,7 @@ async function exitFigures(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function coldStartBench(): Promise<void> {
+  if (process.env.COLD_ONLY === "plugins") return pluginCostsOnly();
   if (!existsSync(join(repo, "dist", "runner", "cli.mjs"))) throw new Error("no build: run `npx unbuild` first");
   const root = realpathSync(mkdtempSync(join(tmpdir(), "ubiquity-bench-cold-")));
   const project = join(root, "project");
