@@ -24,11 +24,13 @@ const MAIN_ENTRIES = [
  * Fewer, larger shared chunks (issue 40). Rollup makes one chunk per set of entries that load a
  * module, and with one entry per plugin a cold `ubiquity run` loaded ~130 small chunks, each a
  * resolve, a read and a link for the ESM loader. So: rollup chunks once (`generate`, not written),
- * then the shared chunks a main entry loads statically are merged, per plugin folder, with the
- * others loaded by the same main entries, whichever plugin entries load them too. Each main entry
- * still loads exactly the code it loaded (no more); a plugin's own module may load a little more
- * of that plugin (and of the kernel) than it needs. Chunks no main entry loads statically (what
- * plugins import on first use) stay as rollup made them.
+ * then the shared chunks a main entry loads statically are merged with the others loaded by the
+ * same main entries, whichever plugin entries load them too (a run loads ~20 of our modules).
+ * Each main entry still loads exactly the code it loaded, no more; a plugin's own module
+ * (`ubiquity/plugins/<name>`) loads the chunk its plugin shares with the default preset, i.e. the
+ * preset's plugins. Chunks no main entry loads statically (what plugins import on first use) stay
+ * as rollup made them. `UBIQUITY_CHUNKS=rollup npx unbuild` keeps rollup's chunks (the cold-start
+ * bench's per-plugin import costs are read on such a build).
  */
 async function mergeMainChunks(
   build: { generate(o: OutputOptions): Promise<{ output: unknown[] }> },
@@ -54,12 +56,7 @@ async function mergeMainChunks(
   for (const [file, by] of loadedBy) {
     const chunk = byFile.get(file)!;
     if (chunk.isEntry) continue;
-    // One chunk per plugin folder (and one for the rest: kernel, loader, kits, runner) keeps a
-    // plugin's own module (`ubiquity/plugins/<name>`) from loading every other plugin's code.
-    for (const id of chunk.moduleIds) {
-      const plugin = /\/plugins\/([a-z][\w-]*)\//.exec(id)?.[1] ?? "core";
-      group.set(id, `${plugin}-${by.join("-")}`);
-    }
+    for (const id of chunk.moduleIds) group.set(id, `main-${by.join("-")}`);
   }
   output.manualChunks = (id) => group.get(id);
   // Merged chunks must not import each other in a cycle (module order would then depend on which
@@ -117,6 +114,7 @@ export default defineBuildConfig({
       rollupOutputs = [options.output ?? []].flat();
     },
     async "rollup:build"(_ctx, build) {
+      if (process.env.UBIQUITY_CHUNKS === "rollup") return;
       for (const output of rollupOutputs) await mergeMainChunks(build, output);
     },
     // The bash grammar ships as its wasm file alone (1.3 MB, with its licence): the

@@ -9,7 +9,10 @@
  * Then each built-in plugin's import cost: a process that has imported the package entry imports
  * one plugin module (`ubiquity/plugins/<name>`); the time and the RSS it adds, medians of
  * `COLD_PLUGIN_ROUNDS` [3] processes. What a plugin loads that the entry already has costs nothing
- * here, so the column says what each plugin itself brings to a cold start.
+ * here, so the column says what each plugin itself brings to a cold start. The package build
+ * merges the preset's plugins into shared chunks (build.config.ts), so there each plugin's module
+ * loads all of them: read this table on a build with rollup's own chunks
+ * (`UBIQUITY_CHUNKS=rollup npx unbuild`, or a checkout built so, through `COLD_REPO`).
  *
  * Then the time from the `result` line to the process's exit (target ≤ 50 ms), against the floor
  * of a process that prints one line and ends.
@@ -107,7 +110,7 @@ async function pluginCosts(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
   }
   rows.sort((a, b) => b.ms - a.ms);
   console.log(
-    `\neach plugin's import on top of the entry (median of ${rounds}; sum ${rows.reduce((n, r) => n + r.ms, 0).toFixed(0)} ms):`,
+    `\neach plugin's import on top of the entry (median of ${rounds}; sum ${rows.reduce((n, r) => n + r.ms, 0).toFixed(0)} ms; on a build with merged chunks each loads the preset's plugins, see the header):`,
   );
   for (const { name, ms, kib } of rows)
     console.log(`  ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ${(kib / 1024).toFixed(1).padStart(5)} MiB`);
