@@ -92,6 +92,8 @@ function chunkCycle(chunks: OutputChunk[]): string[] | undefined {
 }
 
 let rollupOutputs: OutputOptions[] = [];
+// `UBIQUITY_BUILD_OUT=<dir>` builds elsewhere (the cold-start bench's per-plugin build).
+const outDir = process.env.UBIQUITY_BUILD_OUT ?? "dist";
 
 export default defineBuildConfig({
   entries: [
@@ -106,6 +108,7 @@ export default defineBuildConfig({
   // Declarations come from `tsc -p tsconfig.build.json` (npm run build:types): rollup-plugin-dts
   // over every plugin entry ran past a 4 GB heap; tsc emits them all in ~25 s and ~0.6 GB.
   declaration: false,
+  outDir,
   clean: true,
   failOnWarn: false,
   rollup: { emitCJS: false, esbuild: { target: "node22" } },
@@ -121,7 +124,7 @@ export default defineBuildConfig({
     // tree-sitter-bash package around it is 20 MB of native builds and C sources that the
     // permissions engine never loads (it parses with web-tree-sitter).
     "build:done"() {
-      const to = "dist/vendor/tree-sitter-bash";
+      const to = `${outDir}/vendor/tree-sitter-bash`;
       mkdirSync(to, { recursive: true });
       for (const file of ["tree-sitter-bash.wasm", "LICENSE"])
         copyFileSync(`node_modules/tree-sitter-bash/${file}`, `${to}/${file}`);
