@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { defineBuildConfig } from "unbuild";
+import type { OutputChunk, OutputOptions } from "rollup";
 
 // One entry per public module (each plugin's public.ts is its `ubiquity/plugins/<name>`); rollup shares the kernel between them in chunks.
 const plugins = readdirSync("plugins", { withFileTypes: true })
@@ -8,6 +9,91 @@ const plugins = readdirSync("plugins", { withFileTypes: true })
 const presets = readdirSync("presets")
   .filter((f) => f.endsWith(".ts"))
   .map((f) => ({ input: `presets/${f.slice(0, -3)}`, name: `presets/${f.slice(0, -3)}` }));
+
+// The entries a process starts from (not each plugin's public module): what they load decides the shared chunks.
+const MAIN_ENTRIES = [
+  "sdk/index",
+  "sdk/plugin",
+  "runner/cli",
+  "src/testing/index",
+  "harness/index",
+  ...presets.map((p) => p.input),
+];
+
+/**
+ * Fewer, larger shared chunks (issue 40). Rollup makes one chunk per set of entries that load a
+ * module, and with one entry per plugin a cold `ubiquity run` loaded ~130 small chunks, each a
+ * resolve, a read and a link for the ESM loader. So: rollup chunks once (`generate`, not written),
+ * then the shared chunks a main entry loads statically are merged with the others loaded by the
+ * same main entries, whichever plugin entries load them too (a run loads ~20 of our modules).
+ * Each main entry still loads exactly the code it loaded, no more; a plugin's own module
+ * (`ubiquity/plugins/<name>`) loads the chunk its plugin shares with the default preset, i.e. the
+ * preset's plugins. Chunks no main entry loads statically (what plugins import on first use) stay
+ * as rollup made them. `UBIQUITY_CHUNKS=rollup npx unbuild` keeps rollup's chunks (the cold-start
+ * bench's per-plugin import costs are read on such a build).
+ */
+async function mergeMainChunks(
+  build: { generate(o: OutputOptions): Promise<{ output: unknown[] }> },
+  output: OutputOptions,
+) {
+  const { output: first } = await build.generate({ ...output });
+  const chunks = first.filter((c): c is OutputChunk => (c as OutputChunk).type === "chunk");
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const loadedBy = new Map<string, string[]>();
+  for (const [i, entry] of MAIN_ENTRIES.entries()) {
+    const start = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith(`/${entry}.ts`));
+    const stack = start ? [...start.imports] : [];
+    const seen = new Set<string>();
+    while (stack.length > 0) {
+      const file = stack.pop()!;
+      if (seen.has(file) || !byFile.has(file)) continue;
+      seen.add(file);
+      loadedBy.set(file, [...(loadedBy.get(file) ?? []), String(i)]);
+      stack.push(...byFile.get(file)!.imports);
+    }
+  }
+  const group = new Map<string, string>();
+  for (const [file, by] of loadedBy) {
+    const chunk = byFile.get(file)!;
+    if (chunk.isEntry) continue;
+    for (const id of chunk.moduleIds) group.set(id, `main-${by.join("-")}`);
+  }
+  output.manualChunks = (id) => group.get(id);
+  // Merged chunks must not import each other in a cycle (module order would then depend on which
+  // entry loads first): refuse the build rather than ship one.
+  const { output: merged } = await build.generate({ ...output });
+  const cycle = chunkCycle(merged.filter((c): c is OutputChunk => (c as OutputChunk).type === "chunk"));
+  if (cycle) throw new Error(`the merged chunks import each other in a cycle: ${cycle.join(" -> ")}`);
+}
+
+/** A cycle of static imports among `chunks` (their file names), or undefined. */
+function chunkCycle(chunks: OutputChunk[]): string[] | undefined {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (file: string): string[] | undefined => {
+    if (state.get(file) === "done" || !byFile.has(file)) return undefined;
+    if (state.get(file) === "open") return [...path.slice(path.indexOf(file)), file];
+    state.set(file, "open");
+    path.push(file);
+    for (const next of byFile.get(file)!.imports) {
+      const found = visit(next);
+      if (found) return found;
+    }
+    path.pop();
+    state.set(file, "done");
+    return undefined;
+  };
+  for (const file of byFile.keys()) {
+    const found = visit(file);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+let rollupOutputs: OutputOptions[] = [];
+// `UBIQUITY_BUILD_OUT=<dir>` builds elsewhere (the cold-start bench's per-plugin build).
+const outDir = process.env.UBIQUITY_BUILD_OUT ?? "dist";
 
 export default defineBuildConfig({
   entries: [
@@ -22,15 +108,23 @@ export default defineBuildConfig({
   // Declarations come from `tsc -p tsconfig.build.json` (npm run build:types): rollup-plugin-dts
   // over every plugin entry ran past a 4 GB heap; tsc emits them all in ~25 s and ~0.6 GB.
   declaration: false,
+  outDir,
   clean: true,
   failOnWarn: false,
   rollup: { emitCJS: false, esbuild: { target: "node22" } },
   hooks: {
+    "rollup:options"(_ctx, options) {
+      rollupOutputs = [options.output ?? []].flat();
+    },
+    async "rollup:build"(_ctx, build) {
+      if (process.env.UBIQUITY_CHUNKS === "rollup") return;
+      for (const output of rollupOutputs) await mergeMainChunks(build, output);
+    },
     // The bash grammar ships as its wasm file alone (1.3 MB, with its licence): the
     // tree-sitter-bash package around it is 20 MB of native builds and C sources that the
     // permissions engine never loads (it parses with web-tree-sitter).
     "build:done"() {
-      const to = "dist/vendor/tree-sitter-bash";
+      const to = `${outDir}/vendor/tree-sitter-bash`;
       mkdirSync(to, { recursive: true });
       for (const file of ["tree-sitter-bash.wasm", "LICENSE"])
         copyFileSync(`node_modules/tree-sitter-bash/${file}`, `${to}/${file}`);

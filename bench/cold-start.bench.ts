@@ -9,7 +9,10 @@
  * Then each built-in plugin's import cost: a process that has imported the package entry imports
  * one plugin module (`ubiquity/plugins/<name>`); the time and the RSS it adds, medians of
  * `COLD_PLUGIN_ROUNDS` [3] processes. What a plugin loads that the entry already has costs nothing
- * here, so the column says what each plugin itself brings to a cold start.
+ * here, so the column says what each plugin itself brings to a cold start. The package build
+ * merges the preset's plugins into shared chunks (build.config.ts), so there each plugin's module
+ * loads all of them: the table is measured on a second build with rollup's own chunks, made for
+ * it under node_modules/.cache (`UBIQUITY_CHUNKS=rollup`, ~10 s).
  *
  * Then the time from the `result` line to the process's exit (target ≤ 50 ms), against the floor
  * of a process that prints one line and ends.
@@ -17,7 +20,7 @@
  * `COLD_ROUNDS=21` for more rounds on a busy machine. Each command runs in a fresh project folder with its own HOME (so the session files a run
  * writes land in a temp folder, and no user config applies).
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -69,8 +72,13 @@ export function measure(args: readonly string[], cwd: string, env: NodeJS.Proces
 }
 
 /** One plugin module's import cost on top of the package entry, in a fresh process: ms and KiB of RSS. */
-function pluginImportCost(plugin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; kib: number }> {
-  const script = `await import(${JSON.stringify(entry)}); const rss = process.memoryUsage().rss; const t = performance.now();
+function pluginImportCost(
+  from: string,
+  plugin: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ ms: number; kib: number }> {
+  const script = `await import(${JSON.stringify(from)}); const rss = process.memoryUsage().rss; const t = performance.now();
 await import(${JSON.stringify(plugin)}); console.log(JSON.stringify({ ms: performance.now() - t, kib: (process.memoryUsage().rss - rss) / 1024 }));`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
@@ -91,25 +99,50 @@ await import(${JSON.stringify(plugin)}); console.log(JSON.stringify({ ms: perfor
   });
 }
 
+/** A build of `repo` with rollup's own chunks (one per set of entries), for the per-plugin table: its folder. */
+function unmergedBuild(): string {
+  const out = join(repo, "node_modules", ".cache", "ubiquity-bench-unmerged");
+  const built = spawnSync(process.execPath, [join(repo, "node_modules", "unbuild", "dist", "cli.mjs")], {
+    cwd: repo,
+    env: { ...process.env, UBIQUITY_CHUNKS: "rollup", UBIQUITY_BUILD_OUT: join(out, "dist") },
+    encoding: "utf8",
+  });
+  if (built.status !== 0) throw new Error(`the build for the per-plugin table failed: ${built.stderr}`);
+  return out;
+}
+
 /** Every built-in plugin's import cost over the entry, costliest first. */
 async function pluginCosts(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
   const rounds = Number(process.env.COLD_PLUGIN_ROUNDS ?? 3);
-  const names = readdirSync(join(repo, "dist", "plugins")).filter((name) =>
-    existsSync(join(repo, "dist", "plugins", name, "index.mjs")),
+  const build = unmergedBuild();
+  const buildEntry = pathToFileURL(join(build, "dist", "sdk", "index.mjs")).href;
+  // Each plugin's public module (`ubiquity/plugins/<name>`): its factory and what it re-exports.
+  const names = readdirSync(join(build, "dist", "plugins")).filter((name) =>
+    existsSync(join(build, "dist", "plugins", name, "public.mjs")),
   );
   const rows: { name: string; ms: number; kib: number }[] = [];
   for (const name of names) {
-    const url = pathToFileURL(join(repo, "dist", "plugins", name, "index.mjs")).href;
+    const url = pathToFileURL(join(build, "dist", "plugins", name, "public.mjs")).href;
     const samples = [];
-    for (let i = 0; i < rounds; i++) samples.push(await pluginImportCost(url, cwd, env));
+    for (let i = 0; i < rounds; i++) samples.push(await pluginImportCost(buildEntry, url, cwd, env));
     rows.push({ name, ms: median(samples.map((s) => s.ms)), kib: median(samples.map((s) => s.kib)) });
   }
   rows.sort((a, b) => b.ms - a.ms);
   console.log(
-    `\neach plugin's import on top of the entry (median of ${rounds}; sum ${rows.reduce((n, r) => n + r.ms, 0).toFixed(0)} ms):`,
+    `\neach plugin's import on top of the entry, rollup's own chunks (median of ${rounds}; sum ${rows.reduce((n, r) => n + r.ms, 0).toFixed(0)} ms):`,
   );
   for (const { name, ms, kib } of rows)
     console.log(`  ${name.padEnd(24)} ${ms.toFixed(1).padStart(6)} ms  ${(kib / 1024).toFixed(1).padStart(5)} MiB`);
+}
+
+/** `COLD_ONLY=plugins`: the plugins' import costs alone. */
+async function pluginCostsOnly(): Promise<void> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "ubiquity-bench-cold-")));
+  try {
+    await pluginCosts(root, { PATH: process.env.PATH, HOME: root, USERPROFILE: root, TERM: "dumb" });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -159,6 +192,7 @@ async function exitFigures(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function coldStartBench(): Promise<void> {
+  if (process.env.COLD_ONLY === "plugins") return pluginCostsOnly();
   if (!existsSync(join(repo, "dist", "runner", "cli.mjs"))) throw new Error("no build: run `npx unbuild` first");
   const root = realpathSync(mkdtempSync(join(tmpdir(), "ubiquity-bench-cold-")));
   const project = join(root, "project");

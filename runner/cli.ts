@@ -11,7 +11,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Kernel } from "../src/kernel";
-import { formatInspect, inspectKernel } from "./inspect";
 import type { CommandIO, PluginCommand } from "../loader/index";
 import { defaultLogger } from "../src/logger";
 import { describeError } from "../src/errors";
@@ -57,6 +56,7 @@ const inspect: FlagCommand = {
   },
   async run({ values }, io) {
     const { config, filepath, skipped } = await loadCliConfig(values, "inspect");
+    const { formatInspect, inspectKernel } = await import("./inspect");
     const report = inspectKernel(kernelFor(config, filepath), filepath, skipped[0]);
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatInspect(report));
     return 0;

@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { basename, dirname, join, resolve } from "node:path";
 import { UsageError } from "../loader/index";
 import type { FlagCommand } from "./types";
-import { SCAFFOLD_FILES, SCAFFOLD_SCRIPTS, SCAFFOLD_TSCONFIG } from "./init-templates";
 
 // What `npm init -y` writes as the test script: replaced, since it only fails.
 const NPM_PLACEHOLDER_TEST = /no test specified/;
@@ -23,6 +22,8 @@ export const initCommand: FlagCommand = {
   async run({ values, positionals }, io) {
     if (positionals.length > 1) throw new UsageError("init takes one folder; see `ubiquity init --help`");
     const dir = resolve(positionals[0] ?? ".");
+    // The templates (a few KB of text) load only when a project is scaffolded.
+    const { SCAFFOLD_FILES, SCAFFOLD_SCRIPTS, SCAFFOLD_TSCONFIG } = await import("./init-templates");
     if (existsSync(dir) && !statSync(dir).isDirectory())
       throw new UsageError(`${dir} is not a folder; name the folder to scaffold into`);
     const files: Record<string, string> = { ...SCAFFOLD_FILES };
@@ -36,7 +37,7 @@ export const initCommand: FlagCommand = {
       writeFileSync(join(dir, path), content);
       io.stdout(`wrote ${path}\n`);
     }
-    io.stdout(`${updatePackageJson(dir)}\n`);
+    io.stdout(`${updatePackageJson(dir, SCAFFOLD_SCRIPTS)}\n`);
     io.stdout(
       [
         "",
@@ -53,7 +54,7 @@ export const initCommand: FlagCommand = {
 };
 
 /** Add `type: module` and the scaffold's scripts to package.json (created when missing); says what changed. */
-function updatePackageJson(dir: string): string {
+function updatePackageJson(dir: string, scripts: Record<string, string>): string {
   const path = join(dir, "package.json");
   if (!existsSync(path)) {
     const manifest = {
@@ -63,7 +64,7 @@ function updatePackageJson(dir: string): string {
           .replace(/[^a-z0-9-]+/g, "-") || "agent",
       private: true,
       type: "module",
-      scripts: SCAFFOLD_SCRIPTS,
+      scripts,
     };
     writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
     return "wrote package.json";
@@ -80,7 +81,7 @@ function updatePackageJson(dir: string): string {
     changed.push('"type": "module"');
   }
   manifest.scripts ??= {};
-  for (const [name, script] of Object.entries(SCAFFOLD_SCRIPTS)) {
+  for (const [name, script] of Object.entries(scripts)) {
     const current = manifest.scripts[name];
     if (current === undefined || (name === "test" && NPM_PLACEHOLDER_TEST.test(current))) {
       manifest.scripts[name] = script;

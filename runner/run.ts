@@ -29,7 +29,6 @@ import type { UserInput } from "../sdk/live";
 import { verbosePlugin } from "./verbose";
 import { colorEnabled, createStyle } from "./style";
 import { EXIT, exitCodeOf } from "./exit";
-import { runChat } from "./chat";
 import { TrustDeclinedError, untrustedWarning } from "./trust";
 
 export { terminalApprover } from "./approver";
@@ -207,7 +206,13 @@ export async function runCommand(
   if (verbose) options.plugins = [...(options.plugins ?? []), verbosePlugin((line) => io.stderr(`${line}\n`))];
 
   const answerers = answerersOf(active.plugins);
-  if (mode === "chat") return runChat(options, io, { fixedModel: values.model !== undefined, verbose, answerers });
+  // The terminal mode's code (and the checkpoints' rewind it offers) loads only when it runs.
+  if (mode === "chat")
+    return (await import("./chat")).runChat(options, io, {
+      fixedModel: values.model !== undefined,
+      verbose,
+      answerers,
+    });
   if (requestedModel(options) === undefined) return fail(io, noModelError(active), format, verbose);
   if (mode === "stream") return runStream(options, io);
   return runOnce(prompt, options, io, format, answerers, { print: values.print === true, verbose });
