@@ -48,6 +48,8 @@ export interface CallLimitOptions {
   maxTokens?: number;
   /** Named in messages (`openai:gpt-5`). */
   label: string;
+  /** The run's signal: its abort aborts the call too, with its reason. */
+  parent?: AbortSignal;
 }
 
 // The watch of each call, by the signal handed to the model: the transport finds it through the
@@ -98,8 +100,16 @@ export class CallWatch {
     // Characters / 4 estimates tokens; twice the limit (plus slack) leaves room for the estimate's error.
     this.#boundTokens = options.maxTokens !== undefined ? 2 * options.maxTokens + 256 : DEFAULT_OUTPUT_BOUND_TOKENS;
     this.#boundChars = this.#boundTokens * CHARS_PER_TOKEN;
+    // One signal for the call that follows the run's by a listener: cheaper than AbortSignal.any
+    // per call, whose composite signal the source keeps a weak reference to until a GC.
+    const parent = options.parent;
+    if (parent?.aborted) this.#controller.abort(parent.reason);
+    else parent?.addEventListener("abort", this.#follow, { once: true });
+    watches.set(this.#controller.signal, this);
     this.#armRequest();
   }
+
+  readonly #follow = () => this.#controller.abort(this.options.parent!.reason);
 
   #armRequest() {
     clearTimeout(this.#totalTimer);
@@ -119,7 +129,7 @@ export class CallWatch {
     );
   }
 
-  /** Aborts when a limit is hit. */
+  /** Aborts when a limit is hit or the parent signal aborts; the one to hand the model. */
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
@@ -175,6 +185,7 @@ export class CallWatch {
 
   /** Stop the timers (the call ended). */
   dispose(): void {
+    this.options.parent?.removeEventListener("abort", this.#follow);
     clearTimeout(this.#timer);
     clearTimeout(this.#totalTimer);
     this.#timer = this.#totalTimer = undefined;
