@@ -100,11 +100,10 @@ export class CallWatch {
     // Characters / 4 estimates tokens; twice the limit (plus slack) leaves room for the estimate's error.
     this.#boundTokens = options.maxTokens !== undefined ? 2 * options.maxTokens + 256 : DEFAULT_OUTPUT_BOUND_TOKENS;
     this.#boundChars = this.#boundTokens * CHARS_PER_TOKEN;
-    // One signal for the call that follows the run's by a listener: cheaper than AbortSignal.any
-    // per call, whose composite signal the source keeps a weak reference to until a GC.
-    const parent = options.parent;
-    if (parent?.aborted) this.#controller.abort(parent.reason);
-    else parent?.addEventListener("abort", this.#follow, { once: true });
+    // The run's abort reaches the call through a listener: AbortSignal.any per call would cost the
+    // run's signal a weak reference and two registrations until a GC.
+    if (options.parent?.aborted) this.#follow();
+    else options.parent?.addEventListener("abort", this.#follow, { once: true });
     watches.set(this.#controller.signal, this);
     this.#armRequest();
   }
@@ -132,12 +131,6 @@ export class CallWatch {
   /** Aborts when a limit is hit or the parent signal aborts; the one to hand the model. */
   get signal(): AbortSignal {
     return this.#controller.signal;
-  }
-
-  /** Watch `signal` too (the one handed to the model, combining this one with the run's). */
-  watch(signal: AbortSignal): AbortSignal {
-    watches.set(signal, this);
-    return signal;
   }
 
   /** Restart the request timer (a new attempt); nothing once the answer has started. */

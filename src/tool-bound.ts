@@ -37,31 +37,23 @@ export async function boundedCall(
   context: ToolContext,
 ): Promise<ToolOutput> {
   const limit = toolTimeoutOf(run, tool);
-  const timedOut = () =>
-    `${tool.name} timed out after ${seconds(limit)} (its limit: toolTimeoutMs or toolTimeouts.${tool.name})`;
-  // One signal per call, aborted by its timer or by the run's (a listener, not AbortSignal.any:
-  // a composite per call costs the run's signal a weak reference and two registrations until a GC).
+  const timedOut = `${tool.name} timed out after ${seconds(limit)} (its limit: toolTimeoutMs or toolTimeouts.${tool.name})`;
+  // One signal per call, aborted by its timer or by the run's through a listener: AbortSignal.any
+  // per call would cost the run's signal a weak reference and two registrations until a GC.
   const controller = new AbortController();
-  const signal = controller.signal;
+  const { signal } = controller;
+  const parent = run.abortSignal;
+  const follow = () => controller.abort(parent.reason);
   let expired = false;
+  const timer = Number.isFinite(limit)
+    ? setTimeout(() => (expired = true) && controller.abort(new ToolTimeoutError(timedOut)), limit)
+    : undefined;
   let grace: ReturnType<typeof setTimeout> | undefined;
   let start = () => {};
   const abandoned = new Promise<"abandoned">(
     (resolve) => (start = () => void (grace = setTimeout(() => resolve("abandoned"), TOOL_STOP_GRACE_MS))),
   );
-  const stop = (reason: unknown) => {
-    if (signal.aborted) return;
-    controller.abort(reason);
-    start();
-  };
-  const parent = run.abortSignal;
-  const follow = () => stop(parent.reason);
-  const timer = Number.isFinite(limit)
-    ? setTimeout(() => {
-        expired = true;
-        stop(new ToolTimeoutError(timedOut()));
-      }, limit)
-    : undefined;
+  signal.addEventListener("abort", start, { once: true });
   if (parent.aborted) follow();
   else parent.addEventListener("abort", follow, { once: true });
   const settled = Promise.resolve()
@@ -79,7 +71,7 @@ export async function boundedCall(
           `[ubiquity] ${tool.name} (${context.toolUseId}) ended after it was abandoned${"error" in late ? `: ${describeError(late.error)}` : ""}`,
         ),
       );
-      const why = expired ? timedOut() : `The run was aborted and ${tool.name}`;
+      const why = expired ? timedOut : `The run was aborted and ${tool.name}`;
       return {
         content: `${why}${expired ? " and" : ""} did not stop within ${seconds(TOOL_STOP_GRACE_MS)} of being asked: the call was abandoned, its effect is unknown.`,
         isError: true,
@@ -88,7 +80,7 @@ export async function boundedCall(
     if (expired) {
       const own = "output" in first ? first.output?.content : describeError(first.error);
       return {
-        content: `${timedOut()} and was stopped.${own ? `\n${own}` : ""}`,
+        content: `${timedOut} and was stopped.${own ? `\n${own}` : ""}`,
         isError: true,
         metadata: "output" in first ? first.output?.metadata : undefined,
       };
@@ -98,6 +90,7 @@ export async function boundedCall(
   } finally {
     // A call that ended is never abandoned: the run's abort at its end (every run's signal
     // aborts then) would otherwise arm a grace timer that holds the process 2 s past the result.
+    signal.removeEventListener("abort", start);
     parent.removeEventListener("abort", follow);
     clearTimeout(timer);
     clearTimeout(grace);
