@@ -3,6 +3,16 @@
  * hand-written bare AI SDK `streamText` loop driving the same scripted model and tools.
  * Prints medians of wall and CPU time and their ratios (target ≤ 1.05; the CPU ratio is the one to
  * read on a shared machine).
+ *
+ * What the two sides do alike: the same scripted model and answers, the same three tools with the
+ * same JSON schemas, one `streamText` per turn reading `fullStream` then `response`, each input
+ * parsed by the tool's zod schema, the history grown by the SDK's response messages and one tool
+ * message a turn. What only `summon()` does: build a kernel (and, with the preset, apply every
+ * plugin) per run, stamp and yield every message (~1,400 a run) to the consumer, hand every model
+ * call an abort signal and bound it in time (the SDK adds its own listeners to a signal it is
+ * given: the "signal per call" row is the bare loop with just that), and bound every tool call.
+ * The order of the sides turns each round, so no side always runs after the one that left the
+ * most garbage.
  */
 import { loadavg } from "node:os";
 import { jsonSchema, streamText, type ModelMessage, type ToolSet } from "ai";
@@ -76,7 +86,7 @@ async function viaSummon(presets: "none" | "default"): Promise<Took> {
   return since(started);
 }
 
-async function bare(): Promise<Took> {
+async function bare(signal = false): Promise<Took> {
   const model = makeModel();
   const tools = makeTools();
   const byName = new Map(tools.map((t) => [t.name, t] as const));
@@ -87,7 +97,13 @@ async function bare(): Promise<Took> {
   const messages: ModelMessage[] = [{ role: "user", content: "go" }];
   let turns = 0;
   for (;;) {
-    const result = streamText({ model, messages, tools: toolSet, maxRetries: 0 });
+    const result = streamText({
+      model,
+      messages,
+      tools: toolSet,
+      maxRetries: 0,
+      ...(signal ? { abortSignal: new AbortController().signal } : {}),
+    });
     const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
     for await (const part of result.fullStream) if (part.type === "tool-call") calls.push(part);
     messages.push(...(await result.response).messages);
@@ -117,16 +133,24 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export default async function loopOverhead(): Promise<void> {
   // warm-up: JIT and module caches
   await bare();
+  await bare(true);
   await viaSummon("none");
   await viaSummon("default");
   const b: Took[] = [];
+  const g: Took[] = [];
   const s: Took[] = [];
   const d: Took[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    b.push(await bare());
-    s.push(await viaSummon("none"));
-    d.push(await viaSummon("default"));
-  }
+  const sides: [() => Promise<Took>, Took[]][] = [
+    [() => bare(), b],
+    [() => bare(true), g],
+    [() => viaSummon("none"), s],
+    [() => viaSummon("default"), d],
+  ];
+  for (let i = 0; i < ROUNDS; i++)
+    for (let k = 0; k < sides.length; k++) {
+      const [run, into] = sides[(i + k) % sides.length]!;
+      into.push(await run());
+    }
   const of = (xs: Took[]) => ({ wall: median(xs.map((x) => x.wall)), cpu: median(xs.map((x) => x.cpu)) });
   const mb = of(b);
   const line = (label: string, m: Took, target = "") =>
@@ -139,6 +163,7 @@ export default async function loopOverhead(): Promise<void> {
       .join(" ")}`,
   );
   line("bare streamText loop:", mb);
+  line("bare loop, signal per call:", of(g));
   line("summon() (kernel, no plugins):", of(s), " (target ≤ 1.05)");
   line("summon() (default preset):", of(d));
 }

@@ -108,10 +108,12 @@ function rgLines(rg: string, args: string[], cwd: string): Promise<string[]> {
   });
 }
 
-function row(label: string, ours: number, base: number, baseName: string) {
+/** One comparison; `target` null: a reference row (the sides do different work), no target. */
+function row(label: string, ours: number, base: number, baseName: string, target: number | null = 1.2) {
   const ratio = ours / base;
+  const verdict = target === null ? "  (reference)" : ratio <= target ? "" : `  (over the ${target} target)`;
   console.log(
-    `${label.padEnd(34)} ${ours.toFixed(1).padStart(8)} ms   ${baseName} ${base.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(2)}${ratio <= 1.2 ? "" : "  (over the 1.2 target)"}`,
+    `${label.padEnd(34)} ${ours.toFixed(1).padStart(8)} ms   ${baseName} ${base.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(2)}${verdict}`,
   );
 }
 
@@ -145,8 +147,10 @@ export default async function toolsBench(): Promise<void> {
       row(label, ours, cli, "rg CLI");
     }
 
-    // Two baselines: tinyglobby skipping the same folders through its `ignore` option (the same
-    // result), and tinyglobby skipping nothing (the bare walk; nearly the same result on this tree).
+    // Issue 40's target (≤ 1.1) holds against tinyglobby skipping the same folders (through its
+    // `ignore` option: the same result, unsorted) and against that plus the per-match stat and the
+    // sort newest-first needs (the same work). The bare walk (no skips, no stats) is a reference:
+    // the tool stats and sorts every match (21,000 for **/*), the walk does not.
     const globTool = new GlobTool();
     for (const pattern of ["**/*.ts", "**/*", "pkg3/**/*"]) {
       const options = { cwd: root, onlyFiles: true, dot: true, followSymbolicLinks: false };
@@ -154,12 +158,12 @@ export default async function toolsBench(): Promise<void> {
         () => globTool.call({ pattern }, ctx),
         () => glob(pattern, { ...options, ignore: ignorePatterns(pattern) }),
       );
-      row(`Glob ${pattern} (same skips)`, ours, same, "tinyglobby");
+      row(`Glob ${pattern} (same skips)`, ours, same, "tinyglobby", 1.1);
       const [ours2, bare] = await compare(
         () => globTool.call({ pattern }, ctx),
         () => glob(pattern, options),
       );
-      row(`Glob ${pattern} (bare walk)`, ours2, bare, "tinyglobby");
+      row(`Glob ${pattern} (bare walk)`, ours2, bare, "tinyglobby", null);
       // The tool's contract (newest first) needs every match's mtime: this baseline is tinyglobby
       // plus those stats and the sort, so the ratio is the tool's own overhead.
       const [ours3, sorted] = await compare(
@@ -167,10 +171,13 @@ export default async function toolsBench(): Promise<void> {
         async () => {
           const files = await glob(pattern, { ...options, ignore: ignorePatterns(pattern) });
           const times = files.map((f) => statSync(join(root, f)).mtimeMs);
-          return files.map((_, i) => i).sort((a, b) => times[b]! - times[a]!);
+          // The tool's order: newest first, ties by path.
+          const order = files.map((_, i) => i);
+          order.sort((a, b) => times[b]! - times[a]! || (files[a]! < files[b]! ? -1 : files[a]! > files[b]! ? 1 : 0));
+          return order.map((i) => files[i]!);
         },
       );
-      row(`Glob ${pattern} (+ stat, sort)`, ours3, sorted, "tinyglobby");
+      row(`Glob ${pattern} (+ stat, sort)`, ours3, sorted, "tinyglobby", 1.1);
       // The native alternative (issue 26): ripgrep walks with the same skips (no ignore files,
       // hidden files in), then Node stats the matches — or rg sorts by mtime itself. rg's glob
       // dialect and its order among equal mtimes differ from the tool's, so these rows only say
@@ -192,12 +199,12 @@ export default async function toolsBench(): Promise<void> {
           return files.map((_, i) => i).sort((a, b) => times[b]! - times[a]!);
         },
       );
-      row(`Glob ${pattern} (rg --files + stat)`, ours4, rgStat, "rg");
+      row(`Glob ${pattern} (rg --files + stat)`, ours4, rgStat, "rg", null);
       const [ours5, rgSorted] = await compare(
         () => globTool.call({ pattern }, ctx),
         () => rgLines(rg, [...rgArgs, "--sortr", "modified"], root),
       );
-      row(`Glob ${pattern} (rg --sortr modified)`, ours5, rgSorted, "rg");
+      row(`Glob ${pattern} (rg --sortr modified)`, ours5, rgSorted, "rg", null);
     }
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -48,6 +48,8 @@ export interface CallLimitOptions {
   maxTokens?: number;
   /** Named in messages (`openai:gpt-5`). */
   label: string;
+  /** The run's signal: its abort aborts the call too, with its reason. */
+  parent?: AbortSignal;
 }
 
 // The watch of each call, by the signal handed to the model: the transport finds it through the
@@ -98,8 +100,15 @@ export class CallWatch {
     // Characters / 4 estimates tokens; twice the limit (plus slack) leaves room for the estimate's error.
     this.#boundTokens = options.maxTokens !== undefined ? 2 * options.maxTokens + 256 : DEFAULT_OUTPUT_BOUND_TOKENS;
     this.#boundChars = this.#boundTokens * CHARS_PER_TOKEN;
+    // The run's abort reaches the call through a listener: AbortSignal.any per call would cost the
+    // run's signal a weak reference and two registrations until a GC.
+    if (options.parent?.aborted) this.#follow();
+    else options.parent?.addEventListener("abort", this.#follow, { once: true });
+    watches.set(this.#controller.signal, this);
     this.#armRequest();
   }
+
+  readonly #follow = () => this.#controller.abort(this.options.parent!.reason);
 
   #armRequest() {
     clearTimeout(this.#totalTimer);
@@ -119,15 +128,9 @@ export class CallWatch {
     );
   }
 
-  /** Aborts when a limit is hit. */
+  /** Aborts when a limit is hit or the parent signal aborts; the one to hand the model. */
   get signal(): AbortSignal {
     return this.#controller.signal;
-  }
-
-  /** Watch `signal` too (the one handed to the model, combining this one with the run's). */
-  watch(signal: AbortSignal): AbortSignal {
-    watches.set(signal, this);
-    return signal;
   }
 
   /** Restart the request timer (a new attempt); nothing once the answer has started. */
@@ -175,6 +178,7 @@ export class CallWatch {
 
   /** Stop the timers (the call ended). */
   dispose(): void {
+    this.options.parent?.removeEventListener("abort", this.#follow);
     clearTimeout(this.#timer);
     clearTimeout(this.#totalTimer);
     this.#timer = this.#totalTimer = undefined;

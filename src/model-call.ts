@@ -193,6 +193,7 @@ async function limitedCall(run: RunContext, request: ModelRequest, partial: bool
     responseTimeoutMs: run.options.responseTimeoutMs,
     maxTokens: request.maxOutputTokens,
     label: request.modelLabel,
+    parent: run.abortSignal,
   });
   try {
     return await readStream(run, request, watch, partial);
@@ -239,7 +240,7 @@ async function readStream(
     messages: request.messages,
     tools: request.tools,
     maxRetries: 0, // retries belong to the transport (ubiquity:retry), never stacked
-    abortSignal: watch.watch(AbortSignal.any([run.abortSignal, watch.signal])),
+    abortSignal: watch.signal,
     maxOutputTokens: request.maxOutputTokens,
     temperature: request.temperature,
     providerOptions: request.providerOptions as never,

@@ -38,18 +38,24 @@ export async function boundedCall(
 ): Promise<ToolOutput> {
   const limit = toolTimeoutOf(run, tool);
   const timedOut = `${tool.name} timed out after ${seconds(limit)} (its limit: toolTimeoutMs or toolTimeouts.${tool.name})`;
-  const timeout = new AbortController();
-  const signal = AbortSignal.any([run.abortSignal, timeout.signal]);
+  // One signal per call, aborted by its timer or by the run's through a listener: AbortSignal.any
+  // per call would cost the run's signal a weak reference and two registrations until a GC.
+  const controller = new AbortController();
+  const { signal } = controller;
+  const parent = run.abortSignal;
+  const follow = () => controller.abort(parent.reason);
+  let expired = false;
   const timer = Number.isFinite(limit)
-    ? setTimeout(() => timeout.abort(new ToolTimeoutError(timedOut)), limit)
+    ? setTimeout(() => (expired = true) && controller.abort(new ToolTimeoutError(timedOut)), limit)
     : undefined;
   let grace: ReturnType<typeof setTimeout> | undefined;
   let start = () => {};
   const abandoned = new Promise<"abandoned">(
     (resolve) => (start = () => void (grace = setTimeout(() => resolve("abandoned"), TOOL_STOP_GRACE_MS))),
   );
-  if (signal.aborted) start();
-  else signal.addEventListener("abort", start, { once: true });
+  signal.addEventListener("abort", start, { once: true });
+  if (parent.aborted) follow();
+  else parent.addEventListener("abort", follow, { once: true });
   const settled = Promise.resolve()
     .then(() => tool.call(input, { ...context, abortSignal: signal }))
     .then(
@@ -65,13 +71,13 @@ export async function boundedCall(
           `[ubiquity] ${tool.name} (${context.toolUseId}) ended after it was abandoned${"error" in late ? `: ${describeError(late.error)}` : ""}`,
         ),
       );
-      const why = timeout.signal.aborted ? timedOut : `The run was aborted and ${tool.name}`;
+      const why = expired ? timedOut : `The run was aborted and ${tool.name}`;
       return {
-        content: `${why}${timeout.signal.aborted ? " and" : ""} did not stop within ${seconds(TOOL_STOP_GRACE_MS)} of being asked: the call was abandoned, its effect is unknown.`,
+        content: `${why}${expired ? " and" : ""} did not stop within ${seconds(TOOL_STOP_GRACE_MS)} of being asked: the call was abandoned, its effect is unknown.`,
         isError: true,
       };
     }
-    if (timeout.signal.aborted) {
+    if (expired) {
       const own = "output" in first ? first.output?.content : describeError(first.error);
       return {
         content: `${timedOut} and was stopped.${own ? `\n${own}` : ""}`,
@@ -85,6 +91,7 @@ export async function boundedCall(
     // A call that ended is never abandoned: the run's abort at its end (every run's signal
     // aborts then) would otherwise arm a grace timer that holds the process 2 s past the result.
     signal.removeEventListener("abort", start);
+    parent.removeEventListener("abort", follow);
     clearTimeout(timer);
     clearTimeout(grace);
   }

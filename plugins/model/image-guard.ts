@@ -37,16 +37,15 @@ const holdsImages = (message: ModelMessage): boolean => {
 
 /** Rewrite every tool result holding images with `replace` (undefined when no result holds one). */
 function mapResults(messages: ModelMessage[], replace: (part: ResultPart) => ResultPart): ModelMessage[] | undefined {
-  let changed = false;
-  const out = messages.map((message) => {
+  // Most requests hold no image: find that out without copying the history.
+  if (!messages.some(holdsImages)) return undefined;
+  return messages.map((message) => {
     if (!holdsImages(message) || message.role !== "tool") return message;
-    changed = true;
     return {
       ...message,
       content: message.content.map((p) => (p.type === "tool-result" && imagesIn(p).length > 0 ? replace(p) : p)),
     };
   });
-  return changed ? out : undefined;
 }
 
 /** The same result without its images, each replaced by `note`. */

@@ -74,8 +74,10 @@ describe("the kernel", () => {
   // (named tap order, tool.allowed, the run on event, context.compacted fired by the loop) added
   // 41, Tool.kind 3; session.load left for the sessions API and whole-value redaction for a kit (-20): 2,527.
   // The typed context's optionsOf and the one-timer idle limit (issue 40): 2,540.
+  // One signal per model and tool call following the run's by a listener, not AbortSignal.any
+  // (issue 40's loop overhead): 2,548.
   // The 2,000 goal is not met yet: this cap only keeps it from growing.
-  const LIMIT = 2540;
+  const LIMIT = 2548;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]
