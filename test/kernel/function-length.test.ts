@@ -19,7 +19,6 @@ const NOT_YET_SPLIT = new Set([
   "plugins/hooks/index.ts apply",
   "plugins/sessions/index.ts apply",
   "plugins/telemetry/index.ts apply",
-  "src/funnel.ts runToolCall",
 ]);
 
 describe("function length", () => {
