@@ -13,7 +13,7 @@ import { describeError } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import {
   callModel,
-  describeModelFailure,
+  modelFailure,
   modelLabel,
   requestedModel,
   resolveRunModel,
@@ -21,7 +21,6 @@ import {
   stopReasonOf,
   streamedText,
   unwrapRunEnd,
-  type ModelCall,
 } from "./model-call";
 
 /** What an interrupted response says in the conversation, after the text that arrived before the interrupt. */
@@ -190,11 +189,7 @@ export async function driveRun(
       // The input ended with this stretch: its result is the session's last.
       if (base.aborted || !run.input || (run.input.ended && run.input.failure === undefined)) break;
       last = run.emit(
-        resultMessage(run, {
-          ...outcome,
-          isError: outcome.subtype !== "success",
-          durationMs: Math.round(performance.now() - from),
-        }),
+        resultMessage(run, { ...outcome, durationMs: Math.round(performance.now() - from) }),
       ) as ResultMessage;
       turns = await run.input.next();
     }
@@ -213,13 +208,7 @@ export async function driveRun(
   const closed = last !== undefined && lastEmitted(run) === last ? last : undefined;
   const result =
     closed ??
-    (run.emit(
-      resultMessage(run, {
-        ...outcome,
-        isError: outcome.subtype !== "success",
-        durationMs: last?.durationMs ?? durationMs,
-      }),
-    ) as ResultMessage);
+    (run.emit(resultMessage(run, { ...outcome, durationMs: last?.durationMs ?? durationMs })) as ResultMessage);
   endStream(run);
   try {
     await hooks.session.end.promise(run, result);
@@ -254,29 +243,21 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
       if (compact.changed) run.history = compact.messages;
       for (const info of compact.compactions ?? []) await hooks.context.compacted.promise(info, run);
       const sentLength = run.history.length;
-      let step: ModelCall;
-      try {
-        step = await callModel(run, {
-          model: run.model!,
-          modelLabel: run.modelLabel!,
-          instructions: sections
-            .map((s) => s.text)
-            .filter(Boolean)
-            .join("\n\n"),
-          messages: run.history,
-          toolList: run.tools,
-          maxOutputTokens: run.options.maxTokens,
-          temperature: run.options.temperature,
-          providerOptions: run.options.providerOptions,
-        });
-      } catch (error) {
-        if (error instanceof RunEnd) throw error;
-        // A missing key or setting stopped the request before it was sent: a configuration error.
-        throw new RunEnd(
-          describeModelFailure(run, error),
-          /^AI_Load(APIKey|Setting)Error$/.test(String((error as Error)?.name)) ? "error_configuration" : undefined,
-        );
-      }
+      const step = await callModel(run, {
+        model: run.model!,
+        modelLabel: run.modelLabel!,
+        instructions: sections
+          .map((s) => s.text)
+          .filter(Boolean)
+          .join("\n\n"),
+        messages: run.history,
+        toolList: run.tools,
+        maxOutputTokens: run.options.maxTokens,
+        temperature: run.options.temperature,
+        providerOptions: run.options.providerOptions,
+      }).catch((error: unknown) => {
+        throw modelFailure(run, error);
+      });
       run.numTurns++;
       const { usage, modelLabel: answered } = step.response;
       // A response without usage keeps the last reported count (what was added since is estimated on top).
