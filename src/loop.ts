@@ -64,18 +64,15 @@ const partsOf = (content: UserContent): UserContentParts =>
   typeof content === "string" ? [{ type: "text", text: content }] : content;
 
 /** How a stretch of work ended: what its `result` says. */
-interface Outcome {
-  subtype: ResultMessage["subtype"];
-  result: string;
-  stopReason: StopReason | null;
-}
+type Outcome = Pick<ResultMessage, "subtype" | "result" | "stopReason">;
 
 /** Emit user messages and put them in the conversation, through `turn.prompt` (a blocked one ends the work). */
 async function enter(run: RunContext, turns: UserTurn[], source: TurnPrompt["source"]): Promise<void> {
   for (const turn of turns) {
-    run.emit({ type: "user", text: turn.text, ...(turn.content ? { content: turn.content } : {}) });
+    const content = turn.content ? { content: turn.content } : {};
+    run.emit({ type: "user", text: turn.text, ...content });
     const prompt = await run.kernel.hooks.turn.prompt.promise(
-      { text: turn.text, source, context: [], ...(turn.content ? { content: turn.content } : {}) },
+      { text: turn.text, source, context: [], ...content },
       run,
     );
     if (prompt.blocked) throw new RunEnd(`Prompt blocked: ${prompt.blocked}`);

@@ -12,6 +12,7 @@ import {
   streamText,
   type AssistantModelMessage,
   type LanguageModel,
+  type LanguageModelUsage,
   type ModelMessage,
   type ToolSet,
 } from "ai";
@@ -76,14 +77,11 @@ export async function resolveModel(run: RunContext, spec: string | Model, role: 
   if (model) return model;
   if (spec === "test") return testModel();
   // The hook's own taps: tapable's isUsed() counts interceptors too, and the kernel intercepts every hook.
-  if (run.kernel.hooks.model.resolve.taps.length === 0) {
-    throw new ModelError(
-      `cannot resolve model "${spec}": no plugin resolves model strings. Add the ubiquity:model plugin (it is in the default preset) or pass a constructed AI SDK LanguageModel as options.model`,
-    );
-  }
-  throw new ModelError(
-    `cannot resolve model "${spec}": no provider plugin knows it. Use "provider:model" (e.g. "openai:gpt-5"), an alias, or "test"`,
-  );
+  const why =
+    run.kernel.hooks.model.resolve.taps.length === 0
+      ? "no plugin resolves model strings. Add the ubiquity:model plugin (it is in the default preset) or pass a constructed AI SDK LanguageModel as options.model"
+      : 'no provider plugin knows it. Use "provider:model" (e.g. "openai:gpt-5"), an alias, or "test"';
+  throw new ModelError(`cannot resolve model "${spec}": ${why}`);
 }
 
 /** The model a run asks for, resolved (role `main`, or `subagent` in a nested run); undefined when none is asked for. */
@@ -202,11 +200,7 @@ export const streamedText = new WeakMap<RunContext, string>();
 /** Parts the SDK emits on its own, before the provider has said anything. */
 const SDK_PARTS = new Set(["start", "start-step"]);
 
-function usageFrom(u: {
-  inputTokens?: number;
-  outputTokens?: number;
-  inputTokenDetails?: { cacheReadTokens?: number; cacheWriteTokens?: number };
-}): Usage {
+function usageFrom(u: LanguageModelUsage): Usage {
   return Object.assign(emptyUsage(), {
     inputTokens: u.inputTokens ?? 0,
     outputTokens: u.outputTokens ?? 0,

@@ -77,12 +77,12 @@ describe("the kernel", () => {
   // Issue 45, the cut: duplicates folded (the tap-misuse checks, the request build for a first and
   // a fallback request, a failed call's RunEnd, the result's isError, the time-limit options, the
   // override event), src/index.ts re-exports only what is used outside src/, and the funnel's
-  // runToolCall split into named steps (+16): 2,473. What remains is kernel: 459 lines are the
+  // runToolCall split into named steps (+16): 2,464. What remains is kernel: 455 lines are the
   // contract's types (hook payloads, messages, RunContext, plugin and tool shapes, frozen by the
-  // API reports), 172 imports and re-exports, the rest the loop, funnel, model-call path with its
+  // API reports), 173 imports and re-exports, the rest the loop, funnel, model-call path with its
   // call and tool bounds, redaction, the interceptor and tap order, config composition/validation.
   // The 2,000 goal is not met: nothing left in src/ is a helper only plugins use.
-  const LIMIT = 2473;
+  const LIMIT = 2464;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]
