@@ -73,7 +73,8 @@ export function noteBytesReceived(signal: AbortSignal | null | undefined, bytes:
   if (signal && bytes > 0) watches.get(signal)?.part();
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+/** A duration as messages give it: `0.2 s`, `120 s`. */
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
 /** Watches one call: `signal` aborts when a limit is hit, `error` then says which. */
 export class CallWatch {
@@ -83,9 +84,7 @@ export class CallWatch {
   readonly #idle: number;
   readonly #total: number;
   #totalTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly #boundChars: number;
   readonly #boundTokens: number;
-  readonly #usesMaxTokens: boolean;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #chars = 0;
   #answered = false;
@@ -96,10 +95,8 @@ export class CallWatch {
     this.#request = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#idle = options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
     this.#total = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
-    this.#usesMaxTokens = options.maxTokens !== undefined;
     // Characters / 4 estimates tokens; twice the limit (plus slack) leaves room for the estimate's error.
     this.#boundTokens = options.maxTokens !== undefined ? 2 * options.maxTokens + 256 : DEFAULT_OUTPUT_BOUND_TOKENS;
-    this.#boundChars = this.#boundTokens * CHARS_PER_TOKEN;
     // The run's abort reaches the call through a listener: AbortSignal.any per call would cost the
     // run's signal a weak reference and two registrations until a GC.
     if (options.parent?.aborted) this.#follow();
@@ -149,10 +146,11 @@ export class CallWatch {
     if (this.error) return;
     this.#answered = true;
     this.#chars += chars;
-    if (this.#chars > this.#boundChars) {
-      const limit = this.#usesMaxTokens
-        ? `maxTokens: ${this.options.maxTokens}, cut at twice that plus 256`
-        : `no maxTokens set, cut at ${this.#boundTokens} tokens`;
+    if (this.#chars > this.#boundTokens * CHARS_PER_TOKEN) {
+      const limit =
+        this.options.maxTokens !== undefined
+          ? `maxTokens: ${this.options.maxTokens}, cut at twice that plus 256`
+          : `no maxTokens set, cut at ${this.#boundTokens} tokens`;
       this.#fail(
         "maxTokens",
         `the stream from ${this.options.label} sent about ${Math.round(this.#chars / CHARS_PER_TOKEN)} tokens in ${seconds(this.elapsedMs)} without finishing (${limit}); the server ignores the output limit or never ends the stream`,

@@ -91,15 +91,13 @@ export function isConcurrencySafe(tools: ReadonlyMap<string, Tool>, call: RawToo
   }
 }
 
-/** Run one call through the funnel. Never throws: every failure becomes an error result. */
-export async function runToolCall(
-  run: RunContext,
-  tools: ReadonlyMap<string, Tool>,
-  raw: RawToolCall,
-): Promise<CallOutcome> {
+/** One call's answer: its `tool_use`, announced once, and its one `tool_result`. */
+type Answer = ReturnType<typeof answerTo>;
+
+/** The answer of `raw`, a call of `tool` (its `maxResultChars` caps what the model sees). */
+function answerTo(run: RunContext, raw: RawToolCall, tool: Tool | undefined) {
   const started = performance.now();
   const { toolCallId: toolUseId, toolName } = raw;
-  const hooks = run.kernel.hooks;
   let announced = false;
   const announce = (input: unknown) => {
     if (announced) return;
@@ -107,7 +105,7 @@ export async function runToolCall(
     chargeUsage(run, { toolCalls: 1 });
     run.emit({ type: "tool_use", toolName, toolInput: input, toolUseId });
   };
-  const finish = (output: ToolOutput, input: unknown, tool?: Tool): CallOutcome => {
+  const finish = (output: ToolOutput, input: unknown): CallOutcome => {
     announce(input);
     const isError = output.isError === true;
     const content = typeof output.content === "string" ? output.content : String(output.content);
@@ -118,8 +116,7 @@ export async function runToolCall(
       output: { content, isError, metadata: output.metadata ?? {} },
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     }) as ToolResultMessage;
-    const limit = tool?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
-    const value = capContent(content, limit);
+    const value = capContent(content, tool?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
     const parts = isError ? undefined : output.parts;
     const sent: ToolResultPart["output"] = isError
       ? { type: "error-text", value }
@@ -128,106 +125,149 @@ export async function runToolCall(
         : { type: "text", value };
     return { message, part: { type: "tool-result", toolCallId: toolUseId, toolName, output: sent } };
   };
-  const refuse = (content: string, input: unknown, tool?: Tool) => finish({ content, isError: true }, input, tool);
+  return { announce, finish, refuse: (content: string, input: unknown) => finish({ content, isError: true }, input) };
+}
 
-  const aborted = () =>
-    run.abortSignal.reason instanceof UserInterrupt
-      ? "Not run: interrupted by the user."
-      : "Run aborted before this tool ran.";
-  if (run.abortSignal.aborted) return refuse(aborted(), raw.input);
-  if (run.interrupted) return refuse(`Not run: the run was interrupted (${run.interrupted}).`, raw.input);
-  if (raw.refusal !== undefined) return refuse(raw.refusal, raw.input, tools.get(toolName));
-  const tool = tools.get(toolName);
-  if (!tool) {
-    const names = [...tools.keys()];
-    return refuse(
-      `Unknown tool "${toolName}". Available tools: ${names.length ? names.join(", ") : "none"}.`,
-      raw.input,
-    );
+/** Why a call is refused before its input is even read (the run stopped, a cut response, an unknown tool). */
+function refusedUpFront(run: RunContext, tools: ReadonlyMap<string, Tool>, raw: RawToolCall): string | undefined {
+  if (run.abortSignal.aborted) return abortedMessage(run);
+  if (run.interrupted) return `Not run: the run was interrupted (${run.interrupted}).`;
+  if (raw.refusal !== undefined) return raw.refusal;
+  if (tools.has(raw.toolName)) return undefined;
+  const names = [...tools.keys()];
+  return `Unknown tool "${raw.toolName}". Available tools: ${names.length ? names.join(", ") : "none"}.`;
+}
+
+const abortedMessage = (run: RunContext) =>
+  run.abortSignal.reason instanceof UserInterrupt
+    ? "Not run: interrupted by the user."
+    : "Run aborted before this tool ran.";
+
+/** A call on its way through the funnel: its hook payload, its answer, and the step it is at (a failure names it). */
+interface Passage {
+  call: FunnelCall;
+  answer: Answer;
+  stage: string;
+}
+
+/** Take `input` as the call's input if it still fits the tool's schema; else the refusal. */
+function reparse({ call, answer }: Passage, input: Record<string, unknown>): CallOutcome | undefined {
+  const parsed = parseInput(call.tool, input);
+  if (!parsed.ok) return answer.refuse(parsed.error, input);
+  call.input = parsed.value;
+  return undefined;
+}
+
+/** The tool's own validation, then `tool.beforeCall` (rewrite or block): a refusal, or undefined to go on. */
+async function checkInput(p: Passage): Promise<CallOutcome | undefined> {
+  const { call, answer } = p;
+  const invalid = await call.tool.validateInput(call.input, call.context);
+  if (invalid) return answer.refuse(`Invalid arguments for ${call.toolName}: ${invalid}`, call.input);
+  p.stage = "tool.beforeCall";
+  const before = await call.run.kernel.hooks.tool.beforeCall.promise({ input: call.input }, call);
+  if (before.block) return answer.refuse(before.block, before.input);
+  return before.input !== call.input ? reparse(p, before.input) : undefined;
+}
+
+/** `tool.permission`'s vote, and when it asks, the tool's preconditions then `tool.ask`'s answer. */
+async function decide(p: Passage): Promise<PermissionVerdict | CallOutcome> {
+  const { call } = p;
+  const hooks = call.run.kernel.hooks;
+  p.stage = "tool.permission";
+  const verdict = await hooks.tool.permission.promise({ behavior: "allow" }, call);
+  if (verdict.behavior !== "ask") return verdict;
+  // Nobody is asked to approve a call its tool would refuse anyway.
+  const unmet = await call.tool.preconditions?.(call.input, call.context);
+  if (unmet) return p.answer.refuse(unmet, call.input);
+  p.stage = "tool.ask";
+  const answer = await hooks.tool.ask.promise(verdict, call);
+  if (!answer) {
+    return {
+      behavior: "deny",
+      message: verdict.message ?? `${call.toolName} needs approval and nothing answered the prompt.`,
+    };
   }
-  let parsed = parseInput(tool, raw.input);
-  if (!parsed.ok) return refuse(parsed.error, raw.input, tool);
-  const context = toolContext(run, toolUseId);
-  const call: FunnelCall = { run, tool, toolName, toolUseId, input: parsed.value, context };
-  const deny = async (message: string) => {
-    const denial = { toolName, toolUseId, toolInput: call.input, message };
-    run.permissionDenials.push(denial);
-    await hooks.tool.denied.promise(denial, call); // observers: isolated by the kernel
-    return refuse(message, call.input, tool);
-  };
-  let stage = "validateInput";
+  if (answer.behavior === "allow") return { behavior: "allow", updatedInput: answer.updatedInput };
+  return { behavior: "deny", message: answer.message, interrupt: answer.interrupt };
+}
+
+/** Record a denial (in the result and for `tool.denied`'s observers) and answer the call with it. */
+async function deny({ call, answer }: Passage, message: string): Promise<CallOutcome> {
+  const denial = { toolName: call.toolName, toolUseId: call.toolUseId, toolInput: call.input, message };
+  call.run.permissionDenials.push(denial);
+  await call.run.kernel.hooks.tool.denied.promise(denial, call); // observers: isolated by the kernel
+  return answer.refuse(message, call.input);
+}
+
+/** Run the allowed call under its bounds; a tool that throws or returns no content gives an error output. */
+async function execute({ call, answer }: Passage): Promise<ToolOutput> {
+  answer.announce(call.input);
   try {
-    const invalid = await tool.validateInput(call.input, context);
-    if (invalid) return refuse(`Invalid arguments for ${toolName}: ${invalid}`, call.input, tool);
+    const output = await boundedCall(call.run, call.tool, call.input, call.context);
+    if (output && typeof output.content === "string") return output;
+    return {
+      content: `${call.toolName} failed: it returned no content (a tool must return { content: string })`,
+      isError: true,
+    };
+  } catch (error) {
+    return { content: `${call.toolName} failed: ${describeError(error)}`, isError: true };
+  }
+}
 
-    stage = "tool.beforeCall";
-    const before = await hooks.tool.beforeCall.promise({ input: call.input }, call);
-    if (before.block) return refuse(before.block, before.input, tool);
-    if (before.input !== call.input) {
-      parsed = parseInput(tool, before.input);
-      if (!parsed.ok) return refuse(parsed.error, before.input, tool);
-      call.input = parsed.value;
-    }
+/** The steps after the input was read: check, vote, ask, allow, execute, `tool.afterCall`. */
+async function pass(p: Passage): Promise<CallOutcome> {
+  const { call, answer } = p;
+  const checked = await checkInput(p);
+  if (checked) return checked;
+  const verdict = await decide(p);
+  if ("part" in verdict) return verdict;
+  // A handler, or the tool's own check, may authorize a rewritten input (the original's updated_input).
+  const rewritten = verdict.behavior === "allow" && verdict.updatedInput && reparse(p, verdict.updatedInput);
+  if (rewritten) return rewritten;
+  if (verdict.behavior !== "allow") {
+    const message = verdict.message || `Permission to use ${call.toolName} was denied.`;
+    if (verdict.interrupt) call.run.interrupted = message;
+    return await deny(p, message);
+  }
+  if (call.run.abortSignal.aborted) return answer.refuse(abortedMessage(call.run), call.input);
+  p.stage = "tool.allowed";
+  await call.run.kernel.hooks.tool.allowed.promise(verdict, call);
+  p.stage = "execute";
+  const output = await execute(p);
+  p.stage = "tool.afterCall";
+  return answer.finish(await call.run.kernel.hooks.tool.afterCall.promise(output, call), call.input);
+}
 
-    stage = "tool.permission";
-    let verdict: PermissionVerdict = await hooks.tool.permission.promise({ behavior: "allow" }, call);
-    if (verdict.behavior === "ask") {
-      // Nobody is asked to approve a call its tool would refuse anyway.
-      const unmet = await tool.preconditions?.(call.input, context);
-      if (unmet) return refuse(unmet, call.input, tool);
-      stage = "tool.ask";
-      const answer = await hooks.tool.ask.promise(verdict, call);
-      if (!answer) {
-        verdict = {
-          behavior: "deny",
-          message: verdict.message ?? `${toolName} needs approval and nothing answered the prompt.`,
-        };
-      } else if (answer.behavior === "allow") {
-        verdict = { behavior: "allow", updatedInput: answer.updatedInput };
-      } else {
-        verdict = { behavior: "deny", message: answer.message, interrupt: answer.interrupt };
-      }
-    }
-    if (verdict.behavior === "allow" && verdict.updatedInput) {
-      // A handler, or the tool's own check, may authorize a rewritten input (the original's updated_input).
-      parsed = parseInput(tool, verdict.updatedInput);
-      if (!parsed.ok) return refuse(parsed.error, verdict.updatedInput, tool);
-      call.input = parsed.value;
-    }
-    if (verdict.behavior !== "allow") {
-      const message = verdict.message || `Permission to use ${toolName} was denied.`;
-      if (verdict.interrupt) run.interrupted = message;
-      return await deny(message);
-    }
-    if (run.abortSignal.aborted) return refuse(aborted(), call.input, tool);
-    stage = "tool.allowed";
-    await hooks.tool.allowed.promise(verdict, call);
-
-    stage = "execute";
-    announce(call.input);
-    let output: ToolOutput;
-    try {
-      output = await boundedCall(run, tool, call.input, context);
-      if (!output || typeof output.content !== "string") {
-        output = {
-          content: `${toolName} failed: it returned no content (a tool must return { content: string })`,
-          isError: true,
-        };
-      }
-    } catch (error) {
-      output = { content: `${toolName} failed: ${describeError(error)}`, isError: true };
-    }
-    stage = "tool.afterCall";
-    output = await hooks.tool.afterCall.promise(output, call);
-    return finish(output, call.input, tool);
+/** Run one call through the funnel. Never throws: every failure becomes an error result. */
+export async function runToolCall(
+  run: RunContext,
+  tools: ReadonlyMap<string, Tool>,
+  raw: RawToolCall,
+): Promise<CallOutcome> {
+  const { toolCallId: toolUseId, toolName } = raw;
+  const answer = answerTo(run, raw, tools.get(toolName));
+  const refusal = refusedUpFront(run, tools, raw);
+  if (refusal !== undefined) return answer.refuse(refusal, raw.input);
+  const tool = tools.get(toolName)!;
+  const parsed = parseInput(tool, raw.input);
+  if (!parsed.ok) return answer.refuse(parsed.error, raw.input);
+  const context = toolContext(run, toolUseId);
+  const p: Passage = {
+    call: { run, tool, toolName, toolUseId, input: parsed.value, context },
+    answer,
+    stage: "validateInput",
+  };
+  try {
+    return await pass(p);
   } catch (error) {
     // A failing plugin must not leave a tool_use unanswered; a failing permission check denies.
+    const { stage, call } = p;
     const who = error instanceof PluginError ? error.message : `${stage}: ${describeError(error)}`;
     run.logger.error(`tool call ${toolName} (${toolUseId}) failed in ${stage}: ${describeError(error)}`);
     if (stage === "tool.permission" || stage === "tool.ask") {
-      return await deny(`Permission check failed, so the call was denied: ${who}`);
+      return await deny(p, `Permission check failed, so the call was denied: ${who}`);
     }
-    return refuse(`${toolName} failed: ${who}`, call.input, tool);
+    return answer.refuse(`${toolName} failed: ${who}`, call.input);
   }
 }
 
@@ -241,17 +281,10 @@ export async function runToolCalls(
   calls: RawToolCall[],
 ): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
-  let i = 0;
-  while (i < calls.length) {
-    if (!isConcurrencySafe(tools, calls[i]!)) {
-      outcomes.push(await runToolCall(run, tools, calls[i]!));
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < calls.length && isConcurrencySafe(tools, calls[j]!)) j++;
-    const batch = calls.slice(i, j);
-    outcomes.push(...(await Promise.all(batch.map((c) => runToolCall(run, tools, c)))));
+  for (let i = 0; i < calls.length; ) {
+    let j = i + 1;
+    if (isConcurrencySafe(tools, calls[i]!)) while (j < calls.length && isConcurrencySafe(tools, calls[j]!)) j++;
+    outcomes.push(...(await Promise.all(calls.slice(i, j).map((c) => runToolCall(run, tools, c)))));
     i = j;
   }
   return outcomes;

@@ -3,31 +3,21 @@
  * (`sdk/index.ts`) adds the product facade on top; this file never imports plugins, so plugins
  * importing it form no cycle. A module whose every export is public is re-exported whole.
  */
-export { createKernel, validateConfig, composeConfigSchema, hasTaps, OptionsSchema } from "./kernel";
-export type { Kernel, ResolvedOptions, TapDescription, ComposedSchema, ValidationPlugins } from "./kernel";
+export { createKernel, validateConfig, composeConfigSchema } from "./kernel";
+export type { Kernel, ResolvedOptions, TapDescription } from "./kernel";
 export { isPlugin, assertPlugin, describeValue, rememberOptions } from "./plugin";
-export type { Plugin, PluginFactory, PluginContext, PluginOptionsOf, OptionsHolder } from "./plugin";
+export type { Plugin, PluginFactory, PluginContext, PluginOptionsOf } from "./plugin";
 export { expandPlugins } from "./preset";
-export type { Preset, ResolvedPlugin, Expansion } from "./preset";
-export { Registry, type RegistryApi, type RegistryEntry } from "./registry";
+export type { Preset, ResolvedPlugin } from "./preset";
+export type { RegistryApi, RegistryEntry } from "./registry";
 export * from "./stages";
-export {
-  CallWatch,
-  ModelTimeoutError,
-  restartRequestTimer,
-  noteBytesReceived,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-  DEFAULT_RESPONSE_TIMEOUT_MS,
-  type CallLimit,
-} from "./call-limits";
+export { restartRequestTimer, noteBytesReceived } from "./call-limits";
 export { OBSERVER_HOOKS } from "./hooks";
 export type * from "./hooks";
 export * from "./tool";
-export { DEFAULT_TOOL_TIMEOUT_MS, TOOL_STOP_GRACE_MS, ToolTimeoutError } from "./tool-bound";
 export * from "./messages";
 export * from "./errors";
-export { ConfigSchema, KernelFieldsSchema, ModelSchema } from "./config/schema";
+export { ConfigSchema, KernelFieldsSchema, ModelSchema, OptionsSchema } from "./config/schema";
 export * from "./paths";
 export * from "./tokens";
 export type { KernelOptions, UbiquityConfig, PluginEntry, PresetEntry, Logger } from "./config/schema";
@@ -38,7 +28,7 @@ export { callModel, resolveModel, modelLabel, requestedModel, toolSetOf, RunEnd 
 export type { ModelCall, ModelRequestInit } from "./model-call";
 export { createRun, chargeUsage } from "./run";
 export { testModel } from "./testing/test-model";
-export type { RunContext, AgentIdentity, CreateRunInit } from "./run";
+export type { RunContext, AgentIdentity } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
-export type { RawToolCall, CallOutcome } from "./funnel";
+export type { RawToolCall } from "./funnel";
 export * from "./redact";

@@ -15,7 +15,7 @@ import { knownDeclarers, optionsIn, rememberOptions, type Plugin, type PluginCon
 import { isTool, type Tool } from "./tool";
 import type { RunContext } from "./run";
 import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
-import { ConfigSchema, OptionsSchema, type KernelOptions, type Logger, type UbiquityConfig } from "./config/schema";
+import { ConfigSchema, type KernelOptions, type Logger, type UbiquityConfig } from "./config/schema";
 import { defaultLogger } from "./logger";
 import { redactingLogger, secretsOf, type SecretBearingOptions } from "./redact";
 import { didYouMean } from "./suggest";
@@ -86,14 +86,6 @@ function eachHook(hooks: Hooks): [string, AnyHook][] {
         out.push([`${group}.${name}`, hook as unknown as AnyHook]);
   }
   return out;
-}
-
-/**
- * True when a plugin tapped `hook`. (tapable's `isUsed()` also counts interceptors, and the
- * kernel intercepts every hook, so it is always true.)
- */
-export function hasTaps(hook: { taps: readonly unknown[] }): boolean {
-  return hook.taps.length > 0;
 }
 
 /** The schema a config validates against, and which plugin declared each option it adds. */
@@ -213,19 +205,7 @@ class KernelImpl implements Kernel {
     // environment), asked at each line so options resolved later count.
     const base = (config.logger as Logger | undefined) ?? defaultLogger();
     this.logger = redactingLogger(base, () => secretsOf((this.options ?? config) as SecretBearingOptions));
-    const onOverride = (info: {
-      registry: string;
-      name: string;
-      winner: { owner: string };
-      loser: { owner: string };
-    }) =>
-      this.emit({
-        type: "registry.override",
-        registry: info.registry,
-        name: info.name,
-        winner: info.winner.owner,
-        loser: info.loser.owner,
-      });
+    const onOverride = (event: KernelEvent) => this.emit(event);
     this.registries = Object.freeze({
       tools: new Registry<Tool>("tools", onOverride),
       providers: new Registry<ModelProvider>("providers", onOverride),
@@ -269,12 +249,10 @@ class KernelImpl implements Kernel {
     } catch (error) {
       throw badOptionError(error);
     }
-    if (this.options.tools) {
-      for (const tool of this.options.tools) {
-        if (!isTool(tool))
-          throw new ConfigError("options.tools: every entry must be a Tool (use defineTool() or extend Tool)");
-        this.registries.tools.register(tool.name, tool, "options.tools");
-      }
+    for (const tool of this.options.tools ?? []) {
+      if (!isTool(tool))
+        throw new ConfigError("options.tools: every entry must be a Tool (use defineTool() or extend Tool)");
+      this.registries.tools.register(tool.name, tool, "options.tools");
     }
   }
 
@@ -335,24 +313,8 @@ class KernelImpl implements Kernel {
     hook.intercept({
       register: (tap) => {
         const owner = this.#applying ?? tap.name;
-        if (this.#sealed) {
-          throw new HookUsageError(
-            `plugin ${owner} tapped ${hookName} after kernel.ready; tap only inside plugin.apply()`,
-          );
-        }
-        if (!this.#applying) {
-          throw new HookUsageError(
-            `plugin ${owner} tapped ${hookName} outside plugin.apply(); tap only inside plugin.apply()`,
-          );
-        }
-        if (tap.type === "async") {
-          throw new HookUsageError(
-            `plugin ${owner} used tapAsync on ${hookName}; use tapPromise (or tap for sync work)`,
-          );
-        }
-        if (tap.order !== undefined && tap.order !== "first" && tap.order !== "last") {
-          throw new HookUsageError(`plugin ${owner} tapped ${hookName} with order ${tap.order}; use "first" or "last"`);
-        }
+        const misuse = tapMisuse(tap, hookName, this.#sealed, this.#applying !== undefined);
+        if (misuse) throw new HookUsageError(`plugin ${owner} ${misuse}`);
         const fn = tap.fn;
         // A failure is attributed to the plugin and hook; an observer's is logged and ignored.
         const failed = (error: unknown) => {
@@ -415,6 +377,16 @@ class KernelImpl implements Kernel {
   }
 }
 
+/** What is wrong with a tap being registered: after the seal, outside `apply`, `tapAsync`, an unknown order. */
+function tapMisuse(tap: TapRecord, hook: string, sealed: boolean, applying: boolean): string | undefined {
+  if (sealed) return `tapped ${hook} after kernel.ready; tap only inside plugin.apply()`;
+  if (!applying) return `tapped ${hook} outside plugin.apply(); tap only inside plugin.apply()`;
+  if (tap.type === "async") return `used tapAsync on ${hook}; use tapPromise (or tap for sync work)`;
+  if (tap.order !== undefined && tap.order !== "first" && tap.order !== "last")
+    return `tapped ${hook} with order ${tap.order}; use "first" or "last"`;
+  return undefined;
+}
+
 /**
  * Put a hook's taps in run order once every plugin tapped: `order` first, then stage, then
  * `before`/`after` constraints (a tap waits for the taps it must follow), ties in plugin order.
@@ -458,9 +430,6 @@ export function createKernel(config: UbiquityConfig = {}): Kernel {
     throw new TypeError("createKernel(config): config must be an object");
   return new KernelImpl(config);
 }
-
-/** Re-exported for plugin authors who validate options the same way. */
-export { OptionsSchema };
 
 /**
  * A TypeError a plugin throws while judging the resolved options is a bad option (DESIGN §1: an

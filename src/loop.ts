@@ -13,7 +13,7 @@ import { describeError } from "./errors";
 import { redactText, secretsOf } from "./redact";
 import {
   callModel,
-  describeModelFailure,
+  modelFailure,
   modelLabel,
   requestedModel,
   resolveRunModel,
@@ -21,7 +21,6 @@ import {
   stopReasonOf,
   streamedText,
   unwrapRunEnd,
-  type ModelCall,
 } from "./model-call";
 
 /** What an interrupted response says in the conversation, after the text that arrived before the interrupt. */
@@ -65,18 +64,15 @@ const partsOf = (content: UserContent): UserContentParts =>
   typeof content === "string" ? [{ type: "text", text: content }] : content;
 
 /** How a stretch of work ended: what its `result` says. */
-interface Outcome {
-  subtype: ResultMessage["subtype"];
-  result: string;
-  stopReason: StopReason | null;
-}
+type Outcome = Pick<ResultMessage, "subtype" | "result" | "stopReason">;
 
 /** Emit user messages and put them in the conversation, through `turn.prompt` (a blocked one ends the work). */
 async function enter(run: RunContext, turns: UserTurn[], source: TurnPrompt["source"]): Promise<void> {
   for (const turn of turns) {
-    run.emit({ type: "user", text: turn.text, ...(turn.content ? { content: turn.content } : {}) });
+    const content = turn.content ? { content: turn.content } : {};
+    run.emit({ type: "user", text: turn.text, ...content });
     const prompt = await run.kernel.hooks.turn.prompt.promise(
-      { text: turn.text, source, context: [], ...(turn.content ? { content: turn.content } : {}) },
+      { text: turn.text, source, context: [], ...content },
       run,
     );
     if (prompt.blocked) throw new RunEnd(`Prompt blocked: ${prompt.blocked}`);
@@ -190,11 +186,7 @@ export async function driveRun(
       // The input ended with this stretch: its result is the session's last.
       if (base.aborted || !run.input || (run.input.ended && run.input.failure === undefined)) break;
       last = run.emit(
-        resultMessage(run, {
-          ...outcome,
-          isError: outcome.subtype !== "success",
-          durationMs: Math.round(performance.now() - from),
-        }),
+        resultMessage(run, { ...outcome, durationMs: Math.round(performance.now() - from) }),
       ) as ResultMessage;
       turns = await run.input.next();
     }
@@ -213,13 +205,7 @@ export async function driveRun(
   const closed = last !== undefined && lastEmitted(run) === last ? last : undefined;
   const result =
     closed ??
-    (run.emit(
-      resultMessage(run, {
-        ...outcome,
-        isError: outcome.subtype !== "success",
-        durationMs: last?.durationMs ?? durationMs,
-      }),
-    ) as ResultMessage);
+    (run.emit(resultMessage(run, { ...outcome, durationMs: last?.durationMs ?? durationMs })) as ResultMessage);
   endStream(run);
   try {
     await hooks.session.end.promise(run, result);
@@ -254,29 +240,21 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
       if (compact.changed) run.history = compact.messages;
       for (const info of compact.compactions ?? []) await hooks.context.compacted.promise(info, run);
       const sentLength = run.history.length;
-      let step: ModelCall;
-      try {
-        step = await callModel(run, {
-          model: run.model!,
-          modelLabel: run.modelLabel!,
-          instructions: sections
-            .map((s) => s.text)
-            .filter(Boolean)
-            .join("\n\n"),
-          messages: run.history,
-          toolList: run.tools,
-          maxOutputTokens: run.options.maxTokens,
-          temperature: run.options.temperature,
-          providerOptions: run.options.providerOptions,
-        });
-      } catch (error) {
-        if (error instanceof RunEnd) throw error;
-        // A missing key or setting stopped the request before it was sent: a configuration error.
-        throw new RunEnd(
-          describeModelFailure(run, error),
-          /^AI_Load(APIKey|Setting)Error$/.test(String((error as Error)?.name)) ? "error_configuration" : undefined,
-        );
-      }
+      const step = await callModel(run, {
+        model: run.model!,
+        modelLabel: run.modelLabel!,
+        instructions: sections
+          .map((s) => s.text)
+          .filter(Boolean)
+          .join("\n\n"),
+        messages: run.history,
+        toolList: run.tools,
+        maxOutputTokens: run.options.maxTokens,
+        temperature: run.options.temperature,
+        providerOptions: run.options.providerOptions,
+      }).catch((error: unknown) => {
+        throw modelFailure(run, error);
+      });
       run.numTurns++;
       const { usage, modelLabel: answered } = step.response;
       // A response without usage keeps the last reported count (what was added since is estimated on top).

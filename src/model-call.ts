@@ -12,11 +12,12 @@ import {
   streamText,
   type AssistantModelMessage,
   type LanguageModel,
+  type LanguageModelUsage,
   type ModelMessage,
   type ToolSet,
 } from "ai";
 import { chargeUsage, type RunContext } from "./run";
-import { hasTaps, type Kernel } from "./kernel";
+import type { Kernel } from "./kernel";
 import type { ModelPurpose, ModelRef, ModelRequest, ModelResponse } from "./hooks";
 import { toolJsonSchema, type Tool } from "./tool";
 import { emptyUsage, type AssistantBlock, type ResultMessage, type StopReason, type Usage } from "./messages";
@@ -75,14 +76,12 @@ export async function resolveModel(run: RunContext, spec: string | Model, role: 
   const model = await run.kernel.hooks.model.resolve.promise({ spec, role, options: run.options, run }, run.kernel);
   if (model) return model;
   if (spec === "test") return testModel();
-  if (!hasTaps(run.kernel.hooks.model.resolve)) {
-    throw new ModelError(
-      `cannot resolve model "${spec}": no plugin resolves model strings. Add the ubiquity:model plugin (it is in the default preset) or pass a constructed AI SDK LanguageModel as options.model`,
-    );
-  }
-  throw new ModelError(
-    `cannot resolve model "${spec}": no provider plugin knows it. Use "provider:model" (e.g. "openai:gpt-5"), an alias, or "test"`,
-  );
+  // The hook's own taps: tapable's isUsed() counts interceptors too, and the kernel intercepts every hook.
+  const why =
+    run.kernel.hooks.model.resolve.taps.length === 0
+      ? "no plugin resolves model strings. Add the ubiquity:model plugin (it is in the default preset) or pass a constructed AI SDK LanguageModel as options.model"
+      : 'no provider plugin knows it. Use "provider:model" (e.g. "openai:gpt-5"), an alias, or "test"';
+  throw new ModelError(`cannot resolve model "${spec}": ${why}`);
 }
 
 /** The model a run asks for, resolved (role `main`, or `subagent` in a nested run); undefined when none is asked for. */
@@ -101,14 +100,9 @@ const toolSetCache = new WeakMap<Tool, ToolSet[string]>();
 export function toolSetOf(tools: Tool[]): ToolSet {
   const set: ToolSet = {};
   for (const tool of tools) {
-    let entry = toolSetCache.get(tool);
-    if (!entry) {
-      entry = {
-        description: tool.description,
-        inputSchema: jsonSchema(toolJsonSchema(tool) as Parameters<typeof jsonSchema>[0]),
-      };
-      toolSetCache.set(tool, entry);
-    }
+    const schema = () => jsonSchema(toolJsonSchema(tool) as Parameters<typeof jsonSchema>[0]);
+    const entry = toolSetCache.get(tool) ?? { description: tool.description, inputSchema: schema() };
+    toolSetCache.set(tool, entry);
     set[tool.name] = entry;
   }
   return set;
@@ -148,13 +142,15 @@ export async function callModel(
     call: run.usage.requests + 1,
     purpose: options.purpose ?? "turn",
   };
-  let request = await run.kernel.hooks.model.request.promise(base, run).catch((thrown: unknown) => {
-    // A request that cannot be built never reached the model: it ends the run in the tap's own words.
-    const error = unwrapRunEnd(thrown);
-    if (error instanceof RunEnd) throw error;
-    run.logger.debug("model.request failed:", error);
-    throw new RunEnd(describeError(error));
-  });
+  // A request that cannot be built never reached the model: it ends the run in the tap's own words.
+  const build = (init: ModelRequest) =>
+    run.kernel.hooks.model.request.promise(init, run).catch((thrown: unknown) => {
+      const error = unwrapRunEnd(thrown);
+      if (error instanceof RunEnd) throw error;
+      run.logger.debug("model.request failed:", error);
+      throw new RunEnd(describeError(error));
+    });
+  let request = await build(base);
   const partial = base.purpose === "turn" && run.options.includePartialMessages === true;
   for (let attempt = 0; ; attempt++) {
     let outcome: ModelCall;
@@ -169,13 +165,7 @@ export async function callModel(
       if (!recovery?.retry) throw error;
       const next = recovery.request ?? request;
       request =
-        next.model === request.model
-          ? next
-          : await run.kernel.hooks.model.request
-              .promise({ ...base, model: next.model, modelLabel: next.modelLabel }, run)
-              .catch((e: unknown) => {
-                throw unwrapRunEnd(e); // a tap refusing the rebuilt request ends the run in its own words, as on the first build
-              });
+        next.model === request.model ? next : await build({ ...base, model: next.model, modelLabel: next.modelLabel });
       continue;
     }
     // Charged once, outside the recovery: an answered call is never offered to model.error.
@@ -211,11 +201,7 @@ export const streamedText = new WeakMap<RunContext, string>();
 /** Parts the SDK emits on its own, before the provider has said anything. */
 const SDK_PARTS = new Set(["start", "start-step"]);
 
-function usageFrom(u: {
-  inputTokens?: number;
-  outputTokens?: number;
-  inputTokenDetails?: { cacheReadTokens?: number; cacheWriteTokens?: number };
-}): Usage {
+function usageFrom(u: LanguageModelUsage): Usage {
   return Object.assign(emptyUsage(), {
     inputTokens: u.inputTokens ?? 0,
     outputTokens: u.outputTokens ?? 0,
@@ -330,8 +316,13 @@ export function stopReasonOf(finishReason: string): StopReason {
   return STOP_REASONS.get(finishReason) ?? "other";
 }
 
-/** Describe a model failure for the result, naming provider and status, with secrets masked. */
-export function describeModelFailure(run: RunContext, error: unknown): string {
+/**
+ * How a failed model call ends the run: a `RunEnd` naming provider and status, with secrets
+ * masked (a `RunEnd` stays as it is). A missing key or setting stopped the request before it was
+ * sent: a configuration error.
+ */
+export function modelFailure(run: RunContext, error: unknown): RunEnd {
+  if (error instanceof RunEnd) return error;
   const e = error as {
     statusCode?: number;
     responseBody?: string;
@@ -350,5 +341,9 @@ export function describeModelFailure(run: RunContext, error: unknown): string {
     message = `HTTP ${e.statusCode}: ${message}${body}`;
   }
   const label = run.modelLabel ? ` (${run.modelLabel})` : "";
-  return redactText(`Model request failed${label}: ${message}`, secretsOf(run.options));
+  const configuration = /^AI_Load(APIKey|Setting)Error$/.test(String((error as Error)?.name));
+  return new RunEnd(
+    redactText(`Model request failed${label}: ${message}`, secretsOf(run.options)),
+    configuration ? "error_configuration" : undefined,
+  );
 }

@@ -35,12 +35,8 @@ export type OptionsHolder = { readonly options: ResolvedOptions };
 
 /** The resolved options `of` carries, or `of` itself (what `context.optionsOf` returns). */
 export function optionsIn(of: OptionsHolder | ResolvedOptions): ResolvedOptions {
-  return holdsOptions(of) ? of.options : of;
-}
-
-function holdsOptions(of: OptionsHolder | ResolvedOptions): of is OptionsHolder {
   const held = (of as Partial<OptionsHolder>).options;
-  return typeof held === "object" && held !== null;
+  return typeof held === "object" && held !== null ? held : (of as ResolvedOptions);
 }
 
 /** A plugin: a name and an `apply` that taps kernel hooks and fills registries (synchronously). */

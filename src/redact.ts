@@ -113,12 +113,9 @@ function optionSecrets(options: object): string[] {
       return;
     }
     if (!value || typeof value !== "object" || seen.has(value)) return;
-    if (
-      !Array.isArray(value) &&
-      Object.getPrototypeOf(value) !== Object.prototype &&
-      Object.getPrototypeOf(value) !== null
-    )
-      return;
+    // Plain objects and arrays only: a class instance (a model, a logger, a signal) is not options.
+    const proto = Object.getPrototypeOf(value);
+    if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return;
     seen.add(value);
     for (const [k, v] of Object.entries(value))
       collect(

@@ -1,3 +1,7 @@
+import type { KernelEvent } from "./hooks";
+
+type RegistryOverride = Extract<KernelEvent, { type: "registry.override" }>;
+
 /** One registration: what was registered, under which name, by which plugin. */
 export interface RegistryEntry<T> {
   name: string;
@@ -5,14 +9,6 @@ export interface RegistryEntry<T> {
   /** The plugin (or `options.*` field) that registered it. */
   owner: string;
 }
-
-/** Notified when a later registration replaces an earlier one. */
-export type OverrideListener<T> = (info: {
-  registry: string;
-  name: string;
-  winner: RegistryEntry<T>;
-  loser: RegistryEntry<T>;
-}) => void;
 
 /**
  * A registry as plugins see it (`kernel.registries.*`): its methods only. A mapped type, not the
@@ -33,7 +29,8 @@ export class Registry<T> {
   readonly #history: RegistryEntry<T>[] = [];
   constructor(
     readonly kind: string,
-    private readonly onOverride?: OverrideListener<T>,
+    /** Told when a later registration replaces an earlier one (the kernel fires it on `event`). */
+    private readonly onOverride?: (event: RegistryOverride) => void,
   ) {}
 
   /** Register `value` under `name`; a later registration of the same name wins. */
@@ -43,7 +40,8 @@ export class Registry<T> {
     // Re-registering keeps the original position, so order stays the order names first appeared.
     this.#current.set(name, entry);
     this.#history.push(entry);
-    if (previous) this.onOverride?.({ registry: this.kind, name, winner: entry, loser: previous });
+    if (previous)
+      this.onOverride?.({ type: "registry.override", registry: this.kind, name, winner: owner, loser: previous.owner });
   }
 
   /** Remove a name (e.g. a dead MCP server's tools). */

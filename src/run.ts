@@ -183,11 +183,12 @@ export function initMessage(run: RunContext, model: string | null): MessageInit 
 }
 
 /** What the `result` message takes from the run's own state. */
-type Outcome = Pick<ResultMessage, "subtype" | "result" | "isError" | "durationMs" | "stopReason">;
+type Outcome = Pick<ResultMessage, "subtype" | "result" | "durationMs" | "stopReason">;
 
-/** The `result` message of `run`: `outcome` plus the run's turns, usage, cost and denials, then the plugins' fields. */
+/** The `result` message of `run`: `outcome` (an error unless `success`) plus the run's turns, usage, cost and denials, then the plugins' fields. */
 export function resultMessage(run: RunContext, outcome: Outcome): MessageInit {
-  const { subtype, result, isError, durationMs, stopReason } = outcome; // the message's documented key order
+  const { subtype, result, durationMs, stopReason } = outcome; // the message's documented key order
+  const isError = subtype !== "success";
   const { numTurns, totalCostUsd, modelUsage } = run;
   const permissionDenials = [...run.permissionDenials];
   const message: Record<string, unknown> = {

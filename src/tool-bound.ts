@@ -6,6 +6,7 @@
  * signal cannot hold the run, aborted or not.
  */
 import { UbiquityError, describeError } from "./errors";
+import { seconds } from "./call-limits";
 import type { ToolOutput } from "./messages";
 import type { RunContext } from "./run";
 import type { Tool, ToolContext } from "./tool";
@@ -19,8 +20,6 @@ export const TOOL_STOP_GRACE_MS = 2_000;
 export class ToolTimeoutError extends UbiquityError {
   override name = "ToolTimeoutError";
 }
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
 /** The time limit of one tool's calls in this run (Infinity: none). */
 export function toolTimeoutOf(run: RunContext, tool: Tool): number {

@@ -20,6 +20,9 @@ export const ModelSchema = z.union([
   ),
 ]);
 
+/** A time limit in milliseconds (each one's description says what it bounds and its default). */
+const limitMs = (description: string) => z.number().positive().optional().describe(description);
+
 /** A console-shaped logger. */
 export interface Logger {
   debug(...args: unknown[]): void;
@@ -38,39 +41,25 @@ export const OptionsSchema = z.strictObject({
   model: ModelSchema.optional().describe("The model; unset reads UBIQUITY_MODEL"),
   providerOptions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   /** Longest wait from sending a model request to the first part of its answer; then the attempt fails and is retried. */
-  requestTimeoutMs: z
-    .number()
-    .positive()
-    .optional()
-    .describe("Time to the first part of a model's answer, per attempt; a retryable failure when hit [120000]"),
+  requestTimeoutMs: limitMs(
+    "Time to the first part of a model's answer, per attempt; a retryable failure when hit [120000]",
+  ),
   /** Longest silence inside a model's streamed answer once it has started; then the attempt fails and is retried. */
-  streamIdleTimeoutMs: z
-    .number()
-    .positive()
-    .optional()
-    .describe(
-      "Longest silence (no byte received) inside a streamed answer, per attempt; a retryable failure when hit [120000]",
-    ),
+  streamIdleTimeoutMs: limitMs(
+    "Longest silence (no byte received) inside a streamed answer, per attempt; a retryable failure when hit [120000]",
+  ),
   /** Longest a model's whole answer may take, from the request to its end; then the attempt fails and is retried. */
-  responseTimeoutMs: z
-    .number()
-    .positive()
-    .optional()
-    .describe(
-      "Time from sending a model request to the end of its answer, per attempt; a retryable failure when hit [600000]",
-    ),
+  responseTimeoutMs: limitMs(
+    "Time from sending a model request to the end of its answer, per attempt; a retryable failure when hit [600000]",
+  ),
   // workspace
   cwd: z.string().optional().describe("[process.cwd()]"),
   additionalDirectories: z.array(z.string()).optional(),
   // tools
   tools: z.array(z.custom<Tool>((v) => typeof v === "object" && v !== null, { message: "expected a Tool" })).optional(),
-  toolTimeoutMs: z
-    .number()
-    .positive()
-    .optional()
-    .describe(
-      "Longest a tool call may run unless the tool sets its own; then it is stopped, or abandoned when it ignores its signal [600000]",
-    ),
+  toolTimeoutMs: limitMs(
+    "Longest a tool call may run unless the tool sets its own; then it is stopped, or abandoned when it ignores its signal [600000]",
+  ),
   toolTimeouts: z
     .record(z.string(), z.number().positive())
     .optional()

@@ -9,31 +9,11 @@ import { functionLengths, longFunctions } from "../../scripts/long-functions";
 const ROOT = join(import.meta.dirname, "..", "..");
 const LIMIT = 100;
 
-/**
- * Functions still over the limit while the plugin form is replaced (issue 45 point 1: each built-in
- * plugin's factory and `apply` in plugins/<name>/index.ts) and the kernel is cut to 2,000 lines
- * (src/). Those changes split them; an entry is removed when its function is split (the last test
- * fails on an entry that is no longer over the limit).
- */
-const NOT_YET_SPLIT = new Set(["src/funnel.ts runToolCall"]);
-
 describe("function length", () => {
   const long = longFunctions(ROOT, LIMIT);
-  const key = (f: { file: string; name: string }) => `${f.file} ${f.name}`;
-
   it(`no function is over ${LIMIT} code lines`, () => {
-    const over = long
-      .filter((f) => !NOT_YET_SPLIT.has(key(f)))
-      .map((f) => `${f.file}:${f.line} ${f.name} (${f.lines})`);
+    const over = long.map((f) => `${f.file}:${f.line} ${f.name} (${f.lines})`);
     expect(over, "split these into named steps (npx jiti scripts/long-functions.ts lists them)").toEqual([]);
-  });
-
-  it("lists only functions that are still over the limit as not yet split", () => {
-    const stillLong = new Set(long.map(key));
-    expect(
-      [...NOT_YET_SPLIT].filter((entry) => !stillLong.has(entry)),
-      "remove these from NOT_YET_SPLIT",
-    ).toEqual([]);
   });
 
   it("counts code lines of functions, arrows and methods, named by what holds them", () => {
