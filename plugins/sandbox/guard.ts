@@ -20,7 +20,17 @@
  *   `package.json`, which the sandbox leaves writable too.
  */
 import { createHash } from "node:crypto";
-import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats } from "node:fs";
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sandboxReason } from "../permissions/api";
 
@@ -145,6 +155,27 @@ export class WorkspaceGuard {
     }
     // A stamp no file has: the next sweep judges it.
     this.#stamps.set(p, { size: changed ? -1 : info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+  }
+
+  /**
+   * The sandbox put a protected link back (a command replaced it): the link now at `path` is the
+   * user's one, not a new entry. Without this the next sweep saw a protected name with a new inode
+   * and moved the put-back link out of the workspace, unless the file system had handed the old
+   * inode number to the new link (ext4 often does; not when another process took it first, nor on
+   * tmpfs). Only a symlink naming `target` that the last sweep knew under that name is taken.
+   */
+  restored(path: string, target: string): void {
+    const state = this.#dirs?.get(dirname(path));
+    const name = basename(path);
+    if (!state?.guarded.has(name)) return;
+    const info = stat(path);
+    if (!info?.isSymbolicLink()) return;
+    try {
+      if (readlinkSync(path) !== target) return;
+    } catch {
+      return;
+    }
+    state.guarded.set(name, info.ino);
   }
 
   /** Each git config bound read-only, as the last sweep saw it, and whether it ran code then. */
