@@ -353,7 +353,7 @@ describe("ubiquity acp: the editor's files, MCP servers and flags", () => {
     );
     expect(JSON.stringify(done)).toContain("from the editor");
     await proc.close();
-  }, 60_000);
+  });
 
   it("run's flags apply: --permission-mode is the session's mode; acp --help lists no prompt flags", async () => {
     const project = acpProject();

@@ -58,7 +58,7 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
       );
     }
     await Promise.all(workers.map((w) => w.waitFor(/ ready /, 60_000)));
-  }, 90_000);
+  });
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await fleet?.close();

@@ -49,7 +49,7 @@ describe("abort", () => {
     expect(existsSync(marker)).toBe(false);
     const bash = ofType(messages, "tool_result").find((m) => m.toolUseId === "b1")!;
     expect(bash.output.isError).toBe(true);
-  }, 20_000);
+  });
 
   it("an abort ends a pending permission prompt and interrupts the run", async () => {
     const cwd = realpathSync(temp());
