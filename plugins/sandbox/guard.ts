@@ -63,8 +63,8 @@ interface DirState {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
-  /** Protected names in this folder when last read, with their inode (a replaced one is new). */
-  guarded: Map<string, number>;
+  /** Protected names in this folder when last read, with their {@link identity} (a replaced one is new). */
+  guarded: Map<string, string>;
   mode: Mode;
   /** Names (hex) that are not valid UTF-8 and were there when the folder was first read: the user's. */
   odd?: Set<string>;
@@ -78,6 +78,15 @@ type Classify =
   | { kind: "skip" };
 
 const isGitFolder = (names: ReadonlySet<string>) => names.has("HEAD") && names.has("objects") && names.has("refs");
+
+/**
+ * Which file `info` is: its inode and its birth time. The inode number alone is not enough: a file
+ * system hands a freed number to the next file made (ext4 often does, at once), so a protected file
+ * removed and written again could look like the one that was there.
+ */
+function identity(info: Stats | undefined): string {
+  return info ? `${info.ino}:${info.birthtimeMs}` : "";
+}
 
 function stat(path: string): Stats | undefined {
   try {
@@ -175,7 +184,7 @@ export class WorkspaceGuard {
     } catch {
       return;
     }
-    state.guarded.set(name, info.ino);
+    state.guarded.set(name, identity(info));
   }
 
   /** Each git config bound read-only, as the last sweep saw it, and whether it ran code then. */
@@ -276,7 +285,7 @@ export class WorkspaceGuard {
     const what = this.#classify(root, dir, name, state.mode);
     if (what.kind === "skip") return;
     if (what.kind === "walk") return this.#walk(root, path, found, what.mode);
-    state.guarded.set(name, stat(path)?.ino ?? -1);
+    state.guarded.set(name, identity(stat(path)));
     const fresh = found !== undefined && !this.#isApproved(path);
     if (what.kind === "bind") {
       // What an existing .envrc loads (direnv runs it on cd) is protected like the .envrc.
@@ -407,7 +416,7 @@ export class WorkspaceGuard {
         mtimeMs: info.mtimeMs,
         ctimeMs: info.ctimeMs,
         ino: info.ino,
-        guarded: new Map<string, number>(),
+        guarded: new Map<string, string>(),
       });
       if (state.mode === "plain" && isGitFolder(new Set(names))) {
         // An existing folder became a git folder (`git init --bare` in it): judged as a new one.
@@ -423,7 +432,7 @@ export class WorkspaceGuard {
       for (const name of names) {
         if (this.#dirs.has(join(dir, name))) continue; // a folder already known: swept on its own
         // A protected entry that was there before stays bound (a mount point cannot be replaced).
-        this.#entry(root, dir, name, state, before.get(name) === stat(join(dir, name))?.ino ? undefined : found);
+        this.#entry(root, dir, name, state, before.get(name) === identity(stat(join(dir, name))) ? undefined : found);
       }
     }
     for (const [dir, state] of this.#dirs)
