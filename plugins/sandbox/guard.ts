@@ -20,7 +20,17 @@
  *   `package.json`, which the sandbox leaves writable too.
  */
 import { createHash } from "node:crypto";
-import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats } from "node:fs";
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sandboxReason } from "../permissions/api";
 
@@ -53,8 +63,8 @@ interface DirState {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
-  /** Protected names in this folder when last read, with their inode (a replaced one is new). */
-  guarded: Map<string, number>;
+  /** Protected names in this folder when last read, with their {@link identity} (a replaced one is new). */
+  guarded: Map<string, string>;
   mode: Mode;
   /** Names (hex) that are not valid UTF-8 and were there when the folder was first read: the user's. */
   odd?: Set<string>;
@@ -68,6 +78,15 @@ type Classify =
   | { kind: "skip" };
 
 const isGitFolder = (names: ReadonlySet<string>) => names.has("HEAD") && names.has("objects") && names.has("refs");
+
+/**
+ * Which file `info` is: its inode and its birth time. The inode number alone is not enough: a file
+ * system hands a freed number to the next file made (ext4 often does, at once), so a protected file
+ * removed and written again could look like the one that was there.
+ */
+function identity(info: Stats | undefined): string {
+  return info ? `${info.ino}:${info.birthtimeMs}` : "";
+}
 
 function stat(path: string): Stats | undefined {
   try {
@@ -145,6 +164,27 @@ export class WorkspaceGuard {
     }
     // A stamp no file has: the next sweep judges it.
     this.#stamps.set(p, { size: changed ? -1 : info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+  }
+
+  /**
+   * The sandbox put a protected link back (a command replaced it): the link now at `path` is the
+   * user's one, not a new entry. Without this the next sweep saw a protected name with a new inode
+   * and moved the put-back link out of the workspace, unless the file system had handed the old
+   * inode number to the new link (ext4 often does; not when another process took it first, nor on
+   * tmpfs). Only a symlink naming `target` that the last sweep knew under that name is taken.
+   */
+  restored(path: string, target: string): void {
+    const state = this.#dirs?.get(dirname(path));
+    const name = basename(path);
+    if (!state?.guarded.has(name)) return;
+    const info = stat(path);
+    if (!info?.isSymbolicLink()) return;
+    try {
+      if (readlinkSync(path) !== target) return;
+    } catch {
+      return;
+    }
+    state.guarded.set(name, identity(info));
   }
 
   /** Each git config bound read-only, as the last sweep saw it, and whether it ran code then. */
@@ -245,7 +285,7 @@ export class WorkspaceGuard {
     const what = this.#classify(root, dir, name, state.mode);
     if (what.kind === "skip") return;
     if (what.kind === "walk") return this.#walk(root, path, found, what.mode);
-    state.guarded.set(name, stat(path)?.ino ?? -1);
+    state.guarded.set(name, identity(stat(path)));
     const fresh = found !== undefined && !this.#isApproved(path);
     if (what.kind === "bind") {
       // What an existing .envrc loads (direnv runs it on cd) is protected like the .envrc.
@@ -376,7 +416,7 @@ export class WorkspaceGuard {
         mtimeMs: info.mtimeMs,
         ctimeMs: info.ctimeMs,
         ino: info.ino,
-        guarded: new Map<string, number>(),
+        guarded: new Map<string, string>(),
       });
       if (state.mode === "plain" && isGitFolder(new Set(names))) {
         // An existing folder became a git folder (`git init --bare` in it): judged as a new one.
@@ -392,7 +432,7 @@ export class WorkspaceGuard {
       for (const name of names) {
         if (this.#dirs.has(join(dir, name))) continue; // a folder already known: swept on its own
         // A protected entry that was there before stays bound (a mount point cannot be replaced).
-        this.#entry(root, dir, name, state, before.get(name) === stat(join(dir, name))?.ino ? undefined : found);
+        this.#entry(root, dir, name, state, before.get(name) === identity(stat(join(dir, name))) ? undefined : found);
       }
     }
     for (const [dir, state] of this.#dirs)

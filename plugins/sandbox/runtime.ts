@@ -400,6 +400,8 @@ export class SandboxRuntime {
       if (now?.isSymbolicLink() && readlinkSync(link.path) === link.target) continue;
       rmSync(link.path, { recursive: true, force: true });
       symlinkSync(link.target, link.path);
+      // The guard's next sweep (just below) must not take the put-back link for a new entry.
+      this.#guard?.restored(link.path, link.target);
       out.push({
         kind: "write",
         detail: `${relative(this.#settings.cwd, link.path) || link.path} is a protected link; the command replaced it and it was put back`,

@@ -280,7 +280,7 @@ describe("the user's own files named in the editor's args", () => {
     expect((await prompt(proc, session.sessionId, "hi")).stopReason).toBe("end_turn");
     expect(sentToModel()).toContain("HOME-CONFIG");
     expect(existsSync(join(mine, "mine-marker"))).toBe(true);
-    await until(() => existsSync(join(repo, "mine-mcp-marker")), 5000);
+    await until(() => existsSync(join(repo, "mine-mcp-marker")));
     expect(existsSync(join(repo, "config-marker"))).toBe(false);
     expect(existsSync(join(repo, "preset-marker"))).toBe(false);
     await proc.close();
@@ -615,12 +615,12 @@ describe("an editor that does not answer", () => {
     await proc.agent.notify("session/cancel", { sessionId });
     const ended = await Promise.race([
       stuck.then((r) => r.stopReason),
-      new Promise((r) => setTimeout(() => r("hung"), 5000)),
+      new Promise((r) => setTimeout(() => r("hung"), 60_000)),
     ]);
     expect(ended).toBe("cancelled");
     expect((await prompt(proc, sessionId, "hello again")).stopReason).toBe("end_turn");
     await proc.close();
-  }, 30_000);
+  });
   it("a permission question the editor never answers: session/cancel still ends the prompt; nothing runs", async () => {
     const home = tempDir("ubq-acp-home-");
     const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
@@ -637,14 +637,14 @@ describe("an editor that does not answer", () => {
     await proc.agent.notify("session/cancel", { sessionId });
     const ended = await Promise.race([
       waiting.then((r) => r.stopReason),
-      new Promise((r) => setTimeout(() => r("hung"), 5000)),
+      new Promise((r) => setTimeout(() => r("hung"), 60_000)),
     ]);
     expect(ended).toBe("cancelled");
     expect(existsSync(join(repo, "never.txt"))).toBe(false);
     proc.answer = () => "allow_once";
     expect((await prompt(proc, sessionId, "hello again")).stopReason).toBe("end_turn");
     await proc.close();
-  }, 30_000);
+  });
 });
 
 describe("session/load of hostile ids", () => {
@@ -791,53 +791,42 @@ describe("robustness", () => {
     expect(await exited).toBe(1);
     expect(proc.stderr()).toMatch(/over 32 MB/);
     expectCleanOutput(proc);
-  }, 60_000);
+  });
 
-  it.each(["stdin closed", "SIGTERM"])(
-    "%s: the editor's stdio MCP server does not outlive the agent",
-    async (how) => {
-      const home = tempDir("ubq-acp-home-");
-      const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
-      const everything = join(
-        repoRoot,
-        "node_modules",
-        "@modelcontextprotocol",
-        "server-everything",
-        "dist",
-        "index.js",
-      );
-      const wrapper = join(tempDir("ubq-acp-mcp-"), "editor-mcp.mjs");
-      writeFileSync(wrapper, `await import(${JSON.stringify(everything)});\n`);
-      const alive = () =>
-        readdirSync("/proc")
-          .filter((e) => /^\d+$/.test(e))
-          .filter((pid) => {
-            try {
-              return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(wrapper);
-            } catch {
-              return false;
-            }
-          });
-      script = () => "ok";
-      const proc = start(repo, home);
-      await proc.initialized;
-      const { sessionId } = await proc.agent.request("session/new", {
-        cwd: repo,
-        mcpServers: [{ name: "everything", command: process.execPath, args: [wrapper], env: [] }],
-      });
-      expect((await prompt(proc, sessionId, "hi")).stopReason).toBe("end_turn");
-      expect(alive().length).toBeGreaterThan(0);
-      const exited = new Promise((r) => proc.child.once("exit", r));
-      if (how === "SIGTERM") proc.child.kill("SIGTERM");
-      else proc.child.stdin.end();
-      await exited;
-      await until(() => alive().length === 0, 3000).catch(() => {});
-      const left = alive();
-      for (const pid of left) process.kill(Number(pid), "SIGKILL");
-      expect(left).toEqual([]);
-    },
-    30_000,
-  );
+  it.each(["stdin closed", "SIGTERM"])("%s: the editor's stdio MCP server does not outlive the agent", async (how) => {
+    const home = tempDir("ubq-acp-home-");
+    const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
+    const everything = join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+    const wrapper = join(tempDir("ubq-acp-mcp-"), "editor-mcp.mjs");
+    writeFileSync(wrapper, `await import(${JSON.stringify(everything)});\n`);
+    const alive = () =>
+      readdirSync("/proc")
+        .filter((e) => /^\d+$/.test(e))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(wrapper);
+          } catch {
+            return false;
+          }
+        });
+    script = () => "ok";
+    const proc = start(repo, home);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", {
+      cwd: repo,
+      mcpServers: [{ name: "everything", command: process.execPath, args: [wrapper], env: [] }],
+    });
+    expect((await prompt(proc, sessionId, "hi")).stopReason).toBe("end_turn");
+    expect(alive().length).toBeGreaterThan(0);
+    const exited = new Promise((r) => proc.child.once("exit", r));
+    if (how === "SIGTERM") proc.child.kill("SIGTERM");
+    else proc.child.stdin.end();
+    await exited;
+    await until(() => alive().length === 0, 60_000).catch(() => {});
+    const left = alive();
+    for (const pid of left) process.kill(Number(pid), "SIGKILL");
+    expect(left).toEqual([]);
+  });
 
   it("session/close while a command runs: the command is killed, the prompt ends, the closed session takes no more prompts", async () => {
     const home = tempDir("ubq-acp-home-");
@@ -856,47 +845,43 @@ describe("robustness", () => {
     );
     await until(() => sleepers(marker).length > 0);
     await proc.agent.request("session/close", { sessionId });
-    const ended = await Promise.race([running, new Promise((r) => setTimeout(() => r("hung"), 5000))]);
+    const ended = await Promise.race([running, new Promise((r) => setTimeout(() => r("hung"), 60_000))]);
     expect(ended).not.toBe("hung");
-    await until(() => sleepers(marker).length === 0, 3000).catch(() => {});
+    await until(() => sleepers(marker).length === 0, 60_000).catch(() => {});
     const left = sleepers(marker);
     for (const pid of left) process.kill(pid, "SIGKILL");
     expect(left).toEqual([]);
     await expect(prompt(proc, sessionId, "again")).rejects.toBeDefined();
     expect(existsSync(join(repo, "after-close"))).toBe(false);
     await proc.close();
-  }, 30_000);
+  });
 
-  it.each(["stdin closed", "SIGTERM"])(
-    "%s mid-prompt: the agent exits and leaves no command running",
-    async (how) => {
-      const home = tempDir("ubq-acp-home-");
-      const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
-      const marker = how === "SIGTERM" ? "31.4159" : "27.1828";
-      script = (_said, results) =>
-        results.length
-          ? "done"
-          : {
-              toolCalls: [{ id: "call_sleep", name: "Bash", input: { command: `sleep ${marker}; touch after-sleep` } }],
-            };
-      const proc = start(repo, home, ["--permission-mode", "bypassPermissions"]);
-      await proc.initialized;
-      const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
-      void prompt(proc, sessionId, "sleep").catch(() => {});
-      await until(() => sleepers(marker).length > 0);
-      const exited = new Promise<number | null>((r) =>
-        proc.child.exitCode !== null ? r(proc.child.exitCode) : proc.child.once("exit", (code) => r(code)),
-      );
-      if (how === "SIGTERM") proc.child.kill("SIGTERM");
-      else proc.child.stdin.end();
-      const deadline = new Promise<"hung">((r) => setTimeout(() => r("hung"), 8000));
-      expect(await Promise.race([exited, deadline])).not.toBe("hung");
-      await until(() => sleepers(marker).length === 0, 3000).catch(() => {});
-      const left = sleepers(marker);
-      for (const pid of left) process.kill(pid, "SIGKILL");
-      expect(left).toEqual([]);
-      expect(existsSync(join(repo, "after-sleep"))).toBe(false);
-    },
-    30_000,
-  );
+  it.each(["stdin closed", "SIGTERM"])("%s mid-prompt: the agent exits and leaves no command running", async (how) => {
+    const home = tempDir("ubq-acp-home-");
+    const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
+    const marker = how === "SIGTERM" ? "31.4159" : "27.1828";
+    script = (_said, results) =>
+      results.length
+        ? "done"
+        : {
+            toolCalls: [{ id: "call_sleep", name: "Bash", input: { command: `sleep ${marker}; touch after-sleep` } }],
+          };
+    const proc = start(repo, home, ["--permission-mode", "bypassPermissions"]);
+    await proc.initialized;
+    const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
+    void prompt(proc, sessionId, "sleep").catch(() => {});
+    await until(() => sleepers(marker).length > 0);
+    const exited = new Promise<number | null>((r) =>
+      proc.child.exitCode !== null ? r(proc.child.exitCode) : proc.child.once("exit", (code) => r(code)),
+    );
+    if (how === "SIGTERM") proc.child.kill("SIGTERM");
+    else proc.child.stdin.end();
+    const deadline = new Promise<"hung">((r) => setTimeout(() => r("hung"), 60_000));
+    expect(await Promise.race([exited, deadline])).not.toBe("hung");
+    await until(() => sleepers(marker).length === 0, 60_000).catch(() => {});
+    const left = sleepers(marker);
+    for (const pid of left) process.kill(pid, "SIGKILL");
+    expect(left).toEqual([]);
+    expect(existsSync(join(repo, "after-sleep"))).toBe(false);
+  });
 });

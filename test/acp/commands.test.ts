@@ -45,7 +45,7 @@ describe("ubiquity acp: slash commands", () => {
     } finally {
       await proc.close();
     }
-  }, 60_000);
+  });
 
   it("announces an MCP server's prompts as /mcp__<server>__<prompt> and expands them", async () => {
     const dir = tempProject({ "ubiquity.config.ts": ACP_CONFIG }, { linkUbiquity: true });
@@ -84,7 +84,7 @@ describe("ubiquity acp: slash commands", () => {
     } finally {
       await proc.close();
     }
-  }, 60_000);
+  });
 
   it("an MCP server's URL elicitation is the editor's permission question, showing the URL; allowing it accepts", async () => {
     const config = ACP_CONFIG.replace(
@@ -121,5 +121,5 @@ describe("ubiquity acp: slash commands", () => {
     } finally {
       await proc.close();
     }
-  }, 60_000);
+  });
 });

@@ -172,7 +172,7 @@ export function messageText(proc: AgentProcess, sessionId: string): string {
 }
 
 /** Resolves once `test` holds (polling). */
-export async function until(test: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function until(test: () => boolean, timeoutMs = 60_000): Promise<void> {
   const start = Date.now();
   while (!test()) {
     if (Date.now() - start > timeoutMs) throw new Error("timed out waiting");

@@ -53,5 +53,5 @@ describe.skipIf(!existsSync("/usr/bin/script"))("/rewind in the terminal mode", 
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

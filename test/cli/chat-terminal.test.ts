@@ -53,7 +53,7 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
     expect(screen).toContain("⎿ hi");
     expect(screen).toContain("interrupted; the session stays");
     expect(screen).toMatch(/\d+ turns? · [\d,]+ in \/ [\d,]+ out tokens · cost unknown/);
-  }, 90_000);
+  });
 
   it("a background shell is shown when it starts, listed by /tasks, stopped by /stop", async () => {
     const p = scriptedProject();
@@ -65,12 +65,14 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
       { until: (s) => s.includes("done") && s.includes(PROMPT), type: "/tasks\r" },
       { until: (s) => /shell-1\s+running\s+sleep 600/.test(s), type: "/stop shell-1\r" },
       { until: (s) => s.includes("Stopped shell-1."), type: "/tasks\r" },
-      { until: (s) => /shell-1\s+killed\s+sleep 600/.test(s), type: "/exit\r" },
+      { until: (s) => /shell-1\s+killed\s+sleep 600\s+\(stopped by stopTask\(\)/.test(s), type: "/exit\r" },
     ]);
     expect(code, screen).toBe(0);
     expect(screen).toContain("⧗ shell-1 started in the background: sleep 600");
-    expect(screen).toContain("(stopped by stopTask())");
-  }, 90_000);
+    // The outcome names who stopped it; what follows depends on timing ("; 1 process it left running
+    // stopped" when the sleep had not yet died of the group's SIGTERM as the shell's end was read).
+    expect(screen).toMatch(/shell-1\s+killed\s+sleep 600\s+\(stopped by stopTask\(\)[;)]/);
+  });
 
   it("/clear starts a new session, /resume lists and continues one, /model switches the model, Ctrl-D quits", async () => {
     const p = scriptedProject();
@@ -110,7 +112,7 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
     expect(requests[3]!.users).not.toContain("hello");
     expect(screen).toContain("the conversation so far was summarized");
     expect(screen).toMatch(/[0-9a-f-]{36} {2}\S+ \S+ {2}hello/); // the /resume list: id, time, first prompt
-  }, 90_000);
+  });
 
   it("ubiquity run with a prompt in a terminal: the tool line, then its question, then the closing line; exit 0", async () => {
     const p = scriptedProject();
@@ -128,5 +130,5 @@ describe.skipIf(!existsSync("/usr/bin/script"))("ubiquity chat under a pseudo-te
     expect(toolLine).toBeLessThan(screen.indexOf("Allow Bash"));
     expect(screen.indexOf("Allow Bash")).toBeLessThan(screen.indexOf("✓ Bash: ok"));
     expect(screen).toMatch(/2 turns · [\d,]+ in \/ [\d,]+ out tokens · cost unknown · [\d.]+s/);
-  }, 90_000);
+  });
 });

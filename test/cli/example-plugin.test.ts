@@ -36,7 +36,7 @@ beforeAll(async () => {
   // (--legacy-peer-deps stops npm from trying, --offline proves nothing is downloaded).
   await npm(["install", join(packDir, filename), "--legacy-peer-deps", "--offline", "--ignore-scripts"], project);
   symlinkSync(repoRoot, join(project, "node_modules", "ubiquity"), "dir");
-}, 60_000);
+});
 afterAll(removeTempProjects);
 
 describe("the example third-party plugin, installed from its tarball", () => {

@@ -190,7 +190,7 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     expect(out.requests[0]!.tools).toContain("mcp__everything__echo");
     const broken = await p.run([...json, "--mcp-config", join(p.dir, "missing.json"), "hi"]);
     expect(broken.code).toBe(2);
-  }, 60_000);
+  });
 
   it("--setting-sources picks which settings files apply", async () => {
     const p = project({ ".ubiquity/settings.json": JSON.stringify({ permissions: { allow: ["Bash(echo hi:*)"] } }) });

@@ -58,7 +58,7 @@ describe("documentation code blocks", () => {
           {
             cwd,
             encoding: "utf8",
-            timeout: 60_000,
+            timeout: 240_000,
             env: {
               PATH: process.env.PATH,
               HOME: home,

@@ -26,21 +26,17 @@ describe("examples", () => {
     ).toEqual(Object.keys(expected).sort());
   });
 
-  it.each(Object.entries(expected))(
-    "%s runs and prints what it shows",
-    async (name, patterns) => {
-      const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = execFile(
-          process.execPath,
-          [jitiCli, join(repoRoot, "test", "docs", "run-block.ts"), join(repoRoot, "examples", name)],
-          { cwd: repoRoot, timeout: 60_000, env: { ...process.env, DEBUG: "", NO_COLOR: "1" } },
-          (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
-        );
-      });
-      expect(run.stderr).toBe("");
-      expect(run.code).toBe(0);
-      for (const pattern of patterns) expect(run.stdout).toMatch(pattern);
-    },
-    90_000,
-  );
+  it.each(Object.entries(expected))("%s runs and prints what it shows", async (name, patterns) => {
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [jitiCli, join(repoRoot, "test", "docs", "run-block.ts"), join(repoRoot, "examples", name)],
+        { cwd: repoRoot, timeout: 240_000, env: { ...process.env, DEBUG: "", NO_COLOR: "1" } },
+        (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    for (const pattern of patterns) expect(run.stdout).toMatch(pattern);
+  });
 });

@@ -36,7 +36,7 @@ describe.skipIf(!readdirSync("/proc").length)("process trees", () => {
     child.kill("SIGTERM");
     const { signal } = await exited;
     expect(signal).toBe("SIGTERM");
-    expect(await until(() => sleepers(marker).length === 0, 2000)).toBe(true);
+    expect(await until(() => sleepers(marker).length === 0, 60_000)).toBe(true);
   });
 
   it("a background job the command left running (`sleep … &`) is gone when the call returns, and the result says so", async () => {

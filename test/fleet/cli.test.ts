@@ -70,7 +70,7 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
     const deadline = Date.now() + 60_000;
     while (!workerOutput.includes("ready:") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     if (!workerOutput.includes("ready:")) throw new Error(`the worker did not start:\n${workerOutput}`);
-  }, 90_000);
+  });
   afterAll(async () => {
     if (worker && worker.exitCode === null) {
       const exited = new Promise((r) => worker.once("exit", r));
@@ -109,7 +109,7 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
     expect(logs.stdout).toContain("assistant: → Write(");
     expect(logs.stdout).toMatch(/result success after 2 turns.*wrote NOTES\.md/);
     expect(workerOutput).toMatch(/done job \d+: success after 2 turns/);
-  }, 90_000);
+  });
 
   it("says what is missing: no store, no prompt, an unknown run", async () => {
     expect(
@@ -133,5 +133,5 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
     expect(lifted.stderr).toMatch(
       /failed[\s\S]*does not accept the job option permissionMode[\s\S]*--accept-job-options/,
     );
-  }, 60_000);
+  });
 });

@@ -225,7 +225,7 @@ describe("fleet attack: the prior cost and turns a takeover reads", () => {
     expect(next.turns).toBe(40);
     expect(capsLeft({}, 40, 0).ended?.subtype).toBe("error_max_turns");
     expect(capsLeft({}, 30, 0)).toEqual({ caps: { maxTurns: 10 } });
-  }, 60_000);
+  });
 });
 
 describe.skipIf(redisMissing)(
@@ -234,7 +234,7 @@ describe.skipIf(redisMissing)(
     let redis: TestRedis;
     beforeAll(async () => {
       redis = await startRedis();
-    }, 30_000);
+    });
     afterAll(async () => {
       await redis?.stop();
     });
@@ -273,6 +273,6 @@ describe.skipIf(redisMissing)(
       } finally {
         await queue.close();
       }
-    }, 60_000);
+    });
   },
 );

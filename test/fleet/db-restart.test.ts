@@ -88,14 +88,14 @@ describe.skipIf(missing !== undefined)("fleet: a PostgreSQL restart under runnin
       config: { presets: [], plugins: [sessions(), sessionsPostgres()], model, tools: [step] },
       log: (line) => log.push(line),
     });
-  }, 90_000);
+  });
   afterAll(async () => {
     await worker?.close();
     await fleet?.close();
     await server?.stop();
     await redis?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it("every job completes once with its result stored; no step runs twice; the worker paused while the store was down", async () => {
     const ids: string[] = [];
@@ -135,7 +135,7 @@ describe.skipIf(missing !== undefined)("fleet: a PostgreSQL restart under runnin
     } finally {
       await client.end();
     }
-  }, 60_000);
+  });
 });
 
 describe("fleet: an aborted try's result", () => {

@@ -41,7 +41,7 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
     child,
     pid: child.pid!,
     lines,
-    waitFor(pattern, timeoutMs = 30_000) {
+    waitFor(pattern, timeoutMs = 60_000) {
       const seen = lines.find((l) => pattern.test(l));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {

@@ -86,13 +86,13 @@ describe.skipIf(redisMissing !== undefined).each([1500, 7000])(
         config: { presets: [], plugins: [sessions()], model, tools: [step] },
         log: (line) => log.push(line),
       });
-    }, 60_000);
+    });
     afterAll(async () => {
       await worker?.close();
       await fleet?.close();
       await redis?.stop();
       for (const d of [dir, storeDir]) if (d) rmSync(d, { recursive: true, force: true });
-    }, 60_000);
+    });
 
     it("every job completes once with its result stored, and no step runs twice", async () => {
       const ids: string[] = [];

@@ -7,7 +7,7 @@
  * throw-away PostgreSQL (ubiquity:sessions-postgres).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFleet, type Fleet } from "../../plugins/fleet/index";
@@ -46,9 +46,10 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
           FLEET_STEPS_FILE: join(dir, "steps"),
           FLEET_PEEKS_FILE: join(dir, "peeks"),
           FLEET_STEPS: "6",
-          // Long enough that a victim picked after its first side effect is still mid-run when the
-          // signal lands, even when the test reads its output late (3 test files share 2 cores in CI).
-          FLEET_STEP_MS: "500",
+          // A victim is signalled while it holds mid-run (FLEET_HOLD_DIR), so no step needs to be
+          // long enough for the test to catch it (500 ms steps still lost that race under load).
+          FLEET_STEP_MS: "50",
+          FLEET_HOLD_DIR: dir,
           FLEET_LOCK_MS: String(LOCK_MS),
           FLEET_STALLED_MS: String(STALLED_MS),
           FLEET_LOG_MESSAGES: "1",
@@ -57,7 +58,7 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
       );
     }
     await Promise.all(workers.map((w) => w.waitFor(/ ready /, 60_000)));
-  }, 90_000);
+  });
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await fleet?.close();
@@ -67,48 +68,38 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
   });
 
   it("10 runs complete once each, with one worker SIGKILLed and one SIGSTOPped mid-run", async () => {
+    const [killed, frozen] = workers as [WorkerProcess, WorkerProcess, WorkerProcess];
+    // The victims stop after a side effect of their first job and wait there (see worker-script.ts):
+    // each signal lands mid-run, however late this process gets to send it.
+    const hold = (w: WorkerProcess) => writeFileSync(join(dir, `hold-${w.pid}`), "");
+    const release = (w: WorkerProcess) => rmSync(join(dir, `hold-${w.pid}`), { force: true });
+    hold(killed);
+    hold(frozen);
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push(await fleet.submit({ prompt: `do run-${i}`, cwd: dir }));
-    const [killed, frozen] = workers as [WorkerProcess, WorkerProcess, WorkerProcess];
 
-    // The job a worker is running now, from a fresh start: its last start that has not ended and
-    // was not followed by a resume (as far as its output has been read).
-    const current = (w: WorkerProcess) => {
-      let job: string | undefined;
-      for (const line of w.lines) {
-        // A resumed try replays what another worker stored; only a fresh start is a victim here.
-        const began = / (start|resume) job (\d+) /.exec(line);
-        if (began) job = began[1] === "start" ? began[2] : undefined;
-        const ended = / (?:done|lost) job (\d+):|job (\d+) failed on this try/.exec(line);
-        if (ended && (ended[1] ?? ended[2]) === job) job = undefined;
-      }
-      return job;
-    };
-    // Each victim is stopped in the middle of a run: while it runs a job (not in `skip`), after its
-    // first side effect of that job. (Under load a worker can lose a job before that and move on, so
-    // this follows the job it is running rather than the first it started.)
+    // Each victim is stopped in the middle of a run: it holds after a side effect of a job (one not
+    // in `skip`), and waits there until released; its held-<pid> file names the run (job = run + 1).
     const midRun = async (w: WorkerProcess, skip: ReadonlySet<string> = new Set()) => {
+      const held = join(dir, `held-${w.pid}`);
       for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
-        const job = current(w);
-        if (
-          job !== undefined &&
-          !skip.has(job) &&
-          lines(join(dir, "peeks")).some((l) => l.endsWith(` ${w.pid}`) && l.includes(` run-${Number(job) - 1} `))
-        )
-          return job;
+        const run = existsSync(held) ? /^run-(\d+) /.exec(readFileSync(held, "utf8")) : null;
+        const job = run ? String(Number(run[1]) + 1) : undefined;
+        if (job !== undefined && !skip.has(job)) return job;
       }
-      throw new Error(`worker ${w.pid} ran no job to its first side effect in 60 s:\n${w.lines.join("\n")}`);
+      throw new Error(`worker ${w.pid} never held mid-run:\n${w.lines.join("\n")}`);
     };
     const killedJob = await midRun(killed);
     const killedAt = Date.now();
     killed.child.kill("SIGKILL");
+    release(killed);
 
     // Takeover: another worker resumes each victim's job.
     const others = (victim: WorkerProcess) => workers.filter((w) => w !== victim && w !== killed);
     const resumedBy = async (victim: WorkerProcess, job: string) => {
       // The takeover is recorded: from here on the store refuses the victim's appends.
       const line = await Promise.any(
-        others(victim).map((w) => w.waitFor(new RegExp(` took over job ${job}: `), 30_000)),
+        others(victim).map((w) => w.waitFor(new RegExp(` took over job ${job}: `), 60_000)),
       );
       return Number(line.split(" ")[0]);
     };
@@ -139,17 +130,19 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
     let freezeTakeover: number;
     let contAt: number;
     for (;;) {
+      hold(frozen);
       frozenJob = await midRun(frozen, skip);
       frozenAt = Date.now();
       frozen.child.kill("SIGSTOP");
       freezeTakeover = (await resumedBy(frozen, frozenJob)) - frozenAt;
+      release(frozen); // seen when it wakes: its tool call returns and the run goes on, to find its job gone
       contAt = Date.now();
       frozen.child.kill("SIGCONT");
       // The frozen worker, woken, finds its job gone and stops that run: its result comes after the
       // SIGCONT. (Its lines come in the order it printed them, so once its "lost" line is read, all
       // it printed before is.) A run that had ended before the freeze was lost to load, not to it.
       let tried = frozenTry(frozenJob);
-      for (const deadline = Date.now() + 15_000; !tried && Date.now() < deadline; tried = frozenTry(frozenJob))
+      for (const deadline = Date.now() + 60_000; !tried && Date.now() < deadline; tried = frozenTry(frozenJob))
         await new Promise((r) => setTimeout(r, 20));
       if (!tried)
         throw new Error(`worker ${frozen.pid} never said it lost job ${frozenJob}:\n${frozen.lines.join("\n")}`);
@@ -167,7 +160,7 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
       `fleet takeover: SIGKILL → resumed in ${killTakeover} ms, SIGSTOP → resumed in ${freezeTakeover} ms (lockDuration ${LOCK_MS} ms, stalledInterval ${STALLED_MS} ms)`,
     );
 
-    const runs = await fleet.wait(ids, { timeoutMs: 60_000 });
+    const runs = await fleet.wait(ids, { timeoutMs: 120_000 });
     // What the frozen worker emitted for that job after it woke: none of it reached the store.
     const emitted = frozenTry(frozenJob)!.messages;
     const late = emitted.filter((e) => e.at >= contAt);
@@ -248,5 +241,5 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
         }
       }
     }
-  }, 120_000);
+  }, 300_000);
 });

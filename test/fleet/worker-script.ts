@@ -4,7 +4,8 @@
  * run over), and two tools that count their side effects in files: Step (not read-only) and
  * Peek (read-only). Settings come from the environment; every event is one line on stdout.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
@@ -52,12 +53,25 @@ const model = scriptedModel(({ request }) => {
   };
 });
 
+/**
+ * With FLEET_HOLD_DIR, a test can stop this worker in the middle of a run, on an event rather than
+ * a clock: while the file `hold-<pid>` is there, each tool call, after its side effect, writes
+ * `held-<pid>` (its run, step and call id) and waits until the hold file is gone.
+ */
+const holdDir = env("FLEET_HOLD_DIR");
+const holdWhileAsked = async (run: string, n: number, toolUseId: string) => {
+  if (!holdDir || !existsSync(join(holdDir, `hold-${process.pid}`))) return;
+  writeFileSync(join(holdDir, `held-${process.pid}`), `${run} ${n} ${toolUseId}\n`);
+  while (existsSync(join(holdDir, `hold-${process.pid}`))) await sleep(10);
+};
+
 const input = z.object({ run: z.string(), n: z.number() });
 const counted =
   (file: string) =>
   async ({ run, n }: z.infer<typeof input>, ctx: { toolUseId: string }) => {
     await sleep(stepMs);
     appendFileSync(file, `${ctx.toolUseId} ${run} ${n} ${process.pid}\n`);
+    await holdWhileAsked(run, n, ctx.toolUseId);
     return `${run} step ${n} done`;
   };
 const Step = defineTool({

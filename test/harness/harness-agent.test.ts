@@ -13,6 +13,7 @@ import { z } from "zod";
 import { HarnessAgent } from "@ai-sdk/harness/agent";
 import { localSandbox, ubiquityHarness } from "ubiquity/harness";
 import { scriptedModel } from "ubiquity/testing";
+import { commandsGone } from "../helpers/processes";
 import { agentFor, outline, partsOf, tempRoots } from "./helpers";
 
 const root = tempRoots();
@@ -124,8 +125,8 @@ describe("ubiquityHarness under HarnessAgent", () => {
         expect.stringMatching(/interrupt|abort/i),
         "Not run: interrupted by the user.",
       ]);
-      // Past the point the sleep would have ended: neither the Bash command nor the Write ran on.
-      await new Promise((done) => setTimeout(done, 1300));
+      // Once no process runs the command (it would touch its marker last), neither it nor the Write ran on.
+      await commandsGone(dir, "late-marker");
       expect(existsSync(join(dir, "late-marker"))).toBe(false);
       expect(existsSync(join(dir, "after.txt"))).toBe(false);
       expect(model.requests).toHaveLength(1);

@@ -141,7 +141,7 @@ async function startOnce(options: { fsync?: boolean }): Promise<TestPostgres> {
     let log = "";
     child.stderr!.on("data", (chunk: Buffer) => void (log = (log + chunk.toString()).slice(-8000)));
     exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) {
         running.delete(child);

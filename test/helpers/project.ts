@@ -79,7 +79,7 @@ export function runCli(
     const child = execFile(
       process.execPath,
       [binPath, ...args],
-      { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env }, timeout: 30_000 },
+      { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env }, timeout: 240_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

@@ -90,7 +90,7 @@ export async function startRedis(options: { persistent?: boolean } = {}): Promis
     let output = "";
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output}`);
       if (await ping(port)) break;

@@ -42,9 +42,11 @@ export function inTerminal(
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(
-        new Error(`no exit within 60 s; waiting for step ${JSON.stringify(steps[0]?.type)}; screen:\n${strip(screen)}`),
+        new Error(
+          `no exit within 240 s; waiting for step ${JSON.stringify(steps[0]?.type)}; screen:\n${strip(screen)}`,
+        ),
       );
-    }, 60_000);
+    }, 240_000);
     const advance = () => {
       const step = steps[0];
       if (!step?.until(strip(screen.slice(from)), log)) return;

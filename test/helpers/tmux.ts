@@ -96,7 +96,7 @@ export class TmuxTerminal {
   async waitFor(
     what: string,
     until: (text: string) => boolean,
-    { on = "history", timeoutMs = 60_000 }: { on?: "history" | "screen"; timeoutMs?: number } = {},
+    { on = "history", timeoutMs = 120_000 }: { on?: "history" | "screen"; timeoutMs?: number } = {},
   ): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -59,7 +59,7 @@ function loadedBy(args: string[], cwd: string, home: string): string[] {
     cwd,
     env: { PATH: process.env.PATH, HOME: home, USERPROFILE: home, LOADED_OUT: out, TERM: "dumb" },
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: 240_000,
   });
   expect(child.status, `${child.stderr}\n${child.stdout}`).toBe(0);
   return JSON.parse(readFileSync(out, "utf8")) as string[];

@@ -32,7 +32,7 @@ describe("ubiquity run --input-format stream-json", () => {
       ["first question", "second question"],
       ["first question", "second question", "third question"],
     ]);
-  }, 60_000);
+  });
 
   it('a line marked "interrupt": true stops the work in progress, and is answered next', async () => {
     const p = scriptedProject();
@@ -65,5 +65,5 @@ describe("ubiquity run --input-format stream-json", () => {
       .filter((m) => m.type === "result");
     expect(results.map((r) => r.result)).toEqual(["Interrupted by the user.", "answer to never mind"]);
     expect(code).toBe(1); // the interrupted stretch was an error result
-  }, 60_000);
+  });
 });

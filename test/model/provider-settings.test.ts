@@ -64,7 +64,7 @@ describe("the per-provider settings lists", () => {
       const expected = spec.compatible ? keys!.filter((k) => k !== "name") : keys;
       expect([...spec.settings].sort(), `${name} (${spec.package})`).toEqual(expected);
     }
-  }, 60_000);
+  });
 });
 
 describe("a settings key the provider does not accept", () => {

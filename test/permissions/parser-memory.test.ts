@@ -26,5 +26,5 @@ function peakMb(env: Record<string, string>): number {
 describe.skipIf(!existsSync("/usr/bin/time") || process.platform !== "linux")("the bash grammar's memory", () => {
   it("1,000 parses stay under 300 MB at peak", () => {
     expect(peakMb({})).toBeLessThan(300);
-  }, 60_000);
+  });
 });

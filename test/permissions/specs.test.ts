@@ -91,7 +91,7 @@ describe("program specs", () => {
       if (!first.unproven && analysis.unsafe.length === 0) loose.push(`${command}: not marked unproven`);
     }
     expect(loose).toEqual([]);
-  }, 60_000);
+  });
 
   it("an unknown short option too, where the program takes short options", async () => {
     for (const command of [

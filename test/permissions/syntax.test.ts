@@ -80,7 +80,7 @@ function check(source: string): string[] {
 
 describe("the syntax tree copy answers as web-tree-sitter's nodes do", () => {
   it("on 1,500 generated commands, each also cut short and with its line continuations joined", {
-    timeout: 120_000,
+    timeout: 300_000,
   }, () => {
     const rng = new Random(4242);
     const failures: string[] = [];
@@ -107,7 +107,7 @@ describe("the syntax tree copy answers as web-tree-sitter's nodes do", () => {
     }
   });
 
-  it("on the adversarial commands", { timeout: 120_000 }, () => {
+  it("on the adversarial commands", { timeout: 300_000 }, () => {
     const failures = CASES.filter((c) => (c.tool ?? "Bash") === "Bash").flatMap((c) => check(c.input));
     expect(failures).toEqual([]);
   });

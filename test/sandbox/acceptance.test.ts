@@ -202,10 +202,15 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     writeFileSync(join(ws, "real.mcp.json"), "{}\n");
     symlinkSync("real.mcp.json", join(ws, ".mcp.json"));
     symlinkSync("missing-target.json", join(ws, "ubiquity.config.json"));
-    const out = outputs(
+    const all = outputs(
       await runBash(
         [
-          "echo evil > real.mcp.json; rm .mcp.json && echo '{\"mcpServers\":{}}' > .mcp.json; echo 'export default {}' > missing-target.json",
+          // The replaced link is kept (hard-linked) so the link put back gets a new inode on any
+          // file system: after a plain rm, ext4 often gave it the old number and the guard's
+          // check passed by luck (it failed when a concurrent process took that number first).
+          "echo evil > real.mcp.json; ln -P .mcp.json kept.link && rm .mcp.json && echo '{\"mcpServers\":{}}' > .mcp.json; echo 'export default {}' > missing-target.json",
+          // The sweep before this command's spawn leaves the put-back link where it is.
+          "readlink .mcp.json",
         ],
         {
           cwd: ws,
@@ -213,7 +218,8 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
           permissionMode: "bypassPermissions",
         },
       ),
-    ).c0!;
+    );
+    const out = all.c0!;
     expect(out.content).toContain("Read-only file system");
     expect(out.content).toContain(".mcp.json is a protected link; the command replaced it and it was put back");
     expect(out.content).toContain("missing-target.json is a protected file; the command created it and it was removed");
@@ -221,6 +227,9 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     expect(readlinkSync(join(ws, ".mcp.json"))).toBe("real.mcp.json");
     expect(readFileSync(join(ws, "real.mcp.json"), "utf8")).toBe("{}\n");
     expect(existsSync(join(ws, "missing-target.json"))).toBe(false);
+    expect(out.content).not.toContain(".mcp.json is protected"); // the guard did not move the put-back link out
+    expect(all.c1!.content).toBe("real.mcp.json");
+    expect(all.c1!.content).not.toContain("blocked by the sandbox");
   });
 
   it("a monorepo's .env above the working folder is unreadable too", async () => {

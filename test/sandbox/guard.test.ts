@@ -167,6 +167,17 @@ describe("a sweep", () => {
     expect(existsSync(join(ws, "n", ".git", "config"))).toBe(false);
   });
 
+  it("judges a protected file removed and written again at once as new, also when it gets the old inode number", () => {
+    write("d/.envrc", "ok\n");
+    const g = guard();
+    g.protectedPaths();
+    // ext4 hands the freed inode number to the next file made: the new .envrc usually has it.
+    rmSync(join(ws, "d", ".envrc"));
+    writeFileSync(join(ws, "d", ".envrc"), "evil\n");
+    expect(rel(g.sweep())).toEqual(["d/.envrc"]);
+    expect(existsSync(join(ws, "d", ".envrc"))).toBe(false);
+  });
+
   it("judges an existing folder that became a bare repository, and a folder renamed into place", () => {
     mkdirSync(join(ws, "store"));
     mkdirSync(join(ws, "staging", "x"), { recursive: true });

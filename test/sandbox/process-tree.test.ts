@@ -34,7 +34,7 @@ async function killMidCommand(
     await new Promise((resolve) => proc.once("exit", resolve));
     afterKill(proc.pid!, cwd);
     // Any process naming the marker: the sleeps, and the shell and bwrap around them.
-    await until(() => processesWith(seconds).length === 0, 5000);
+    await until(() => processesWith(seconds).length === 0, 60_000);
     return processesWith(seconds);
   } finally {
     rmSync(cwd, { recursive: true, force: true });

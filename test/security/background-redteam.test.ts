@@ -676,7 +676,7 @@ describe.skipIf(!linux)("background red team: BashOutput's filter", () => {
     expect(finished, out).toBe(true);
     expect(out).toContain("finished");
     expect(out).toMatch(/filter/);
-  }, 90_000);
+  });
 });
 
 describe.skipIf(!linux)("background red team: sessions in one process (holds)", () => {

@@ -308,7 +308,7 @@ describe("HTTP hooks: endpoints that misbehave never hang the run nor block", ()
       });
       expect(existsSync(join(cwd, "made")), path).toBe(true);
       expect(messages.at(-1)?.type).toBe("result");
-    }, 30_000);
+    });
   }
 
   it("a refused connection and a 404 do not block (coverage)", async () => {
@@ -514,7 +514,7 @@ describe("agent hooks: the judging subagent", () => {
     );
     expect(agentTools).toEqual(["Glob", "Grep", "Read"]);
     expect(existsSync(join(cwd, "from-judge"))).toBe(false);
-  }, 60_000);
+  });
 
   it("finding (fixed): hooks do not recurse into the judge's own subagent (an agent hook on Read, whose judge Reads)", async () => {
     const cwd = temp();
@@ -566,7 +566,7 @@ describe("agent hooks: the judging subagent", () => {
     );
     expect(messages.at(-1)?.type).toBe("result");
     expect(existsSync(join(cwd, "made"))).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe("agent hooks: what else can reach the judge", () => {
@@ -601,7 +601,7 @@ describe("agent hooks: what else can reach the judge", () => {
     // Before the fix the SubagentStop judge ran on the hook's own subagent and the guard's "no" was lost: the call ran.
     expect(existsSync(join(cwd, "made"))).toBe(false); // the guard's "no" held
     expect(stopJudges).toBe(0);
-  }, 60_000);
+  });
 
   it("the judge's Read is held to the run's permissions: a file outside the project is not read when asking is denied (coverage)", async () => {
     const cwd = temp();
@@ -632,7 +632,7 @@ describe("agent hooks: what else can reach the judge", () => {
     );
     expect(judgeSaw).not.toBe("");
     expect(judgeSaw).not.toContain("PRIVATE-KEY-MATERIAL-31337");
-  }, 60_000);
+  });
 });
 
 describe("agent hooks: the judge's identity cannot be borrowed", () => {
@@ -664,7 +664,7 @@ describe("agent hooks: the judge's identity cannot be borrowed", () => {
       }),
     );
     expect(existsSync(join(cwd, "made"))).toBe(false);
-  }, 60_000);
+  });
 });
 
 describe("async command hooks", () => {
@@ -700,7 +700,7 @@ describe("async command hooks", () => {
     const survived = alive();
     if (survived) process.kill(pid, "SIGKILL");
     expect(survived).toBe(false);
-  }, 30_000);
+  });
 
   it("only SessionStart hooks get CLAUDE_ENV_FILE (coverage)", async () => {
     const cwd = temp();
@@ -738,7 +738,7 @@ describe("CLAUDE_ENV_FILE", () => {
     });
     expect(messages.at(-1)?.type).toBe("result");
     expect(existsSync(join(cwd, "made"))).toBe(true);
-  }, 30_000);
+  });
 
   it("a hardlink, a folder, or an env file past the size bound: not read (coverage)", () => {
     const dir = temp();
@@ -804,7 +804,6 @@ describe("CLAUDE_ENV_FILE", () => {
       // The hook itself could not write there (sandboxed); its script must not either.
       expect(existsSync(marker)).toBe(false);
     },
-    60_000,
   );
 
   it.skipIf(sandboxMissing)(
@@ -822,7 +821,6 @@ describe("CLAUDE_ENV_FILE", () => {
       expect(out).toContain("v=in");
       expect(existsSync(marker)).toBe(false);
     },
-    60_000,
   );
 });
 

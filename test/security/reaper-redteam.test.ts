@@ -172,7 +172,7 @@ const yama = existsSync("/proc/sys/kernel/yama/ptrace_scope")
   : 0;
 const mayPtraceParent = process.getuid?.() === 0 || yama === 0;
 
-describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", { timeout: 120_000 }, () => {
+describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", { timeout: 300_000 }, () => {
   it("F1: SIGKILL of the SDK mid-call ends every setsid'd process, not only the first one the reaper reports", async () => {
     const ms = Array.from({ length: 42 }, mark);
     // Two setsid'd sleeps, and a chain of forty (each the parent of the next), which the reaper's

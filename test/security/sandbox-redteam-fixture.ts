@@ -80,7 +80,7 @@ export function userGit(home: string, cwd: string, ...args: string[]): string {
       cwd,
       stdio: "pipe",
       env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: "1" },
-      timeout: 20_000,
+      timeout: 240_000,
     }).toString();
   } catch (error) {
     return String((error as { stderr?: Buffer }).stderr ?? error);

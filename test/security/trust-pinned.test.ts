@@ -100,8 +100,8 @@ function runApprovingInTerminal(cwd: string): Promise<{ code: number; screen: st
     let answered = false;
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`no exit within 30 s; screen so far:\n${screen}`));
-    }, 30_000);
+      reject(new Error(`no exit within 240 s; screen so far:\n${screen}`));
+    }, 240_000);
     child.stdout.on("data", (chunk: Buffer) => {
       screen += chunk.toString();
       if (!answered && screen.includes("[n]o")) {

@@ -50,8 +50,8 @@ function inTerminal(
     let asked = false;
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`no exit within 30 s; screen so far:\n${screen}`));
-    }, 30_000);
+      reject(new Error(`no exit within 240 s; screen so far:\n${screen}`));
+    }, 240_000);
     child.stdout.on("data", (chunk: Buffer) => {
       screen += chunk.toString();
       if (!asked && screen.includes("[q]uit: ")) {

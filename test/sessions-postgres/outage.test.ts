@@ -34,10 +34,10 @@ describe.skipIf(postgresMissing !== undefined)("the Postgres store through a dat
   let server: TestPostgres;
   beforeAll(async () => {
     server = await startPostgres();
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
-  }, 30_000);
+  });
 
   it("an append issued while the database is down is stored once it is back; the outage is reported down, then up", async () => {
     const url = await server.database();

@@ -143,7 +143,7 @@ describe.skipIf(postgresMissing !== undefined)(
           execute: async () => {
             const [session] = await store.list();
             // The call's tool_use record is written as the tool starts (its assistant record before): wait for it to land.
-            const deadline = Date.now() + 10_000;
+            const deadline = Date.now() + 60_000;
             while ((await store.get(session!.sessionId))!.records.at(-1)!.type !== "tool_use" && Date.now() < deadline)
               await new Promise((r) => setTimeout(r, 10));
             const appender = store.appender(session!.sessionId, session!.cwd);
@@ -387,5 +387,5 @@ describe("the pg driver", () => {
     expect(run()).toEqual({ loaded: false });
     // The control: configured (a server that is not there), it is loaded.
     expect(run("postgresql://x@127.0.0.1:1/none")).toEqual({ loaded: true });
-  }, 60_000);
+  });
 });

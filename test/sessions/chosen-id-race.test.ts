@@ -52,7 +52,7 @@ async function round(contenders: number) {
 
 describe("a new session under a chosen id, started by several processes at once", () => {
   it("is written by exactly one of them in each of 6 rounds of 4; the others fail and say why", {
-    timeout: 120_000,
+    timeout: 300_000,
   }, async () => {
     const promptsPerRound: number[] = [];
     const problems: string[] = [];

@@ -38,20 +38,26 @@ async function race(
   const children = Array.from({ length: WRITERS }, (_, i) =>
     spawnTs(join(here, "fixtures", "append-writer.ts"), [mode, where, cwd, sessionId, String(EACH), String(i)]),
   );
+  const ready: Promise<void>[] = [];
   const outputs = children.map(
     (child) =>
       new Promise<Outcome>((resolve, reject) => {
         let out = "";
         let err = "";
+        let sayReady!: () => void;
+        ready.push(new Promise<void>((r) => (sayReady = r)));
         child.stdout.on("data", (c: Buffer) => void (out += c.toString()));
-        child.stderr.on("data", (c: Buffer) => void (err += c.toString()));
+        child.stderr.on("data", (c: Buffer) => {
+          err += c.toString();
+          if (err.includes("ready\n")) sayReady();
+        });
         child.once("exit", (code) =>
           code === 0 ? resolve(JSON.parse(out.trim()) as Outcome) : reject(new Error(`writer exited ${code}: ${err}`)),
         );
       }),
   );
-  // Let every writer load (jiti, pg) before the start signal.
-  await new Promise((r) => setTimeout(r, 4000));
+  // Every writer loaded (jiti, pg) before the start signal; one that fails first fails the race.
+  await Promise.race([Promise.all(ready), Promise.all(outputs)]);
   const started = performance.now();
   for (const child of children) child.stdin.end("go\n");
   const outcomes = await Promise.all(outputs);

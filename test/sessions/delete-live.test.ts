@@ -46,7 +46,7 @@ describe("deleting a session a run is writing", () => {
   });
 
   it("is refused while another process holds the session's lock, and goes through once that process is gone", {
-    timeout: 30_000,
+    timeout: 300_000,
   }, async () => {
     const sessionDir = temp();
     const cwd = temp();

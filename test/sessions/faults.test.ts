@@ -198,7 +198,7 @@ describe("two runs resuming one session at once", () => {
       expect(prompts).toHaveLength(2);
       expect(prompts[0]).toBe("start");
     }
-  }, 60_000);
+  });
 
   it("a lock left by a crashed run (its pid is gone) is taken over: the session continues in place", async () => {
     const s = setup();

@@ -68,7 +68,7 @@ describe("a lock path that holds something other than a lock file", () => {
   ];
   it.each(cases)(
     "%s: the resume stops at once and names what to remove",
-    { timeout: 60_000 },
+    { timeout: 300_000 },
     async (_name, makeLock, kind) => {
       if (!existsSync("/dev/zero") || process.platform === "win32") return;
       const { hung, ms, lines, transcript } = await resumeWithLock(makeLock);

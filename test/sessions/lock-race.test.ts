@@ -55,7 +55,7 @@ async function race(contenders: number, transcript = tempTranscript()): Promise<
 }
 
 describe("the transcript lock, taken by several processes at once", () => {
-  it("has exactly one winner in each of 10 rounds of 6 processes", { timeout: 120_000 }, async () => {
+  it("has exactly one winner in each of 10 rounds of 6 processes", { timeout: 300_000 }, async () => {
     const winners: number[] = [];
     for (let round = 0; round < 10; round++) winners.push((await race(6)).filter((o) => o === "won").length);
     console.log(`lock race: winners per round ${winners.join(" ")}`);
@@ -63,7 +63,7 @@ describe("the transcript lock, taken by several processes at once", () => {
   });
 
   it("has exactly one winner when they all find a stale lock (its writer gone) and take it over, in each of 6 rounds", {
-    timeout: 120_000,
+    timeout: 300_000,
   }, async () => {
     const winners: number[] = [];
     for (let round = 0; round < 6; round++) {
@@ -135,7 +135,7 @@ describe("a lock held from another pid namespace on this host", () => {
 
   it.skipIf(!canUnshare)(
     "is not taken over from a process in a new pid namespace, in each of 4 rounds",
-    { timeout: 60_000 },
+    { timeout: 300_000 },
     async () => {
       const taken: string[] = [];
       for (let round = 0; round < 4; round++) {

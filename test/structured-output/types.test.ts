@@ -29,11 +29,11 @@ function diagnostics(file: string, text?: string): string[] {
 }
 
 describe("result.structuredOutput's type", () => {
-  it("is the zod schema's output type; unknown for a JSON Schema or none", { timeout: 120_000 }, () => {
+  it("is the zod schema's output type; unknown for a JSON Schema or none", { timeout: 300_000 }, () => {
     expect(diagnostics(FIXTURE)).toEqual([]);
   });
 
-  it("fails the compile when a wrong line is no longer marked as an expected error", { timeout: 120_000 }, () => {
+  it("fails the compile when a wrong line is no longer marked as an expected error", { timeout: 300_000 }, () => {
     const stripped = readFileSync(FIXTURE, "utf8").replace(/^\s*\/\/ @ts-expect-error.*$/gm, "");
     const errors = diagnostics(join(import.meta.dirname, "fixtures", "typed-result-stripped.ts"), stripped);
     expect(

@@ -22,7 +22,7 @@ export function memoryTracing() {
     shutdown: async () => {},
   };
   const provider = new BasicTracerProvider({ spanProcessors: [counter, new SimpleSpanProcessor(exporter)] });
-  const settled = async (timeoutMs = 5_000) => {
+  const settled = async (timeoutMs = 60_000) => {
     for (const start = Date.now(); open > 0; ) {
       if (Date.now() - start > timeoutMs) throw new Error(`${open} span(s) never ended`);
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -147,7 +147,7 @@ setImmediate(() => console.log(JSON.stringify(process.getActiveResourcesInfo()))
     const child = spawnSync(process.execPath, ["--input-type=module", "-e", program], {
       cwd: import.meta.dirname,
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: 240_000,
     });
     expect(child.status, child.stderr).toBe(0);
     // What is left is the child's own stdio (a pipe here); no timer, socket or process.

@@ -162,7 +162,12 @@ function encode(
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+  } catch {
+    // The client gave up before the body was read (its request timeout, on a loaded machine): the
+    // request still arrived, so it is recorded and plays its turn, with what was read of its body.
+  }
   const text = Buffer.concat(chunks).toString("utf8");
   if (!text) return undefined;
   try {
