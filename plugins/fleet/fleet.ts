@@ -113,11 +113,16 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
       // could not finish it (the store or the checkout out of reach): that is tried again, resuming
       // the session from the store, before it fails for good.
       const backoff = { type: "exponential", delay: options.backoffMs ?? 2000 };
+      // The add is idempotent: when the connection resets after Redis ran it but before its reply
+      // came, the client sends it again on reconnect. The deduplication id (one per submit, kept
+      // until the job finishes) makes that second add answer with the first job instead of
+      // queueing the run twice under one session id.
       const job = await queue.add("run", data, {
         attempts: options.attempts ?? 5,
         backoff,
         removeOnComplete: false,
         removeOnFail: false,
+        deduplication: { id: `submit-${randomUUID()}` },
       });
       return job.id!;
     },

@@ -100,7 +100,11 @@ describe.skipIf(redisMissing !== undefined).each([1500, 7000])(
       const runs = await fleet.wait(ids, { timeoutMs: 120_000, intervalMs: 200 });
       if (process.env.UBIQUITY_TEST_VERBOSE) console.log(log.join("\n"));
       expect(restarted).toBe(true);
-      expect(runs.map((r) => [r.state, r.outcome?.subtype])).toEqual(ids.map(() => ["completed", "success"]));
+      // A failed job names its error, and the worker's log says what happened around it.
+      expect(
+        runs.map((r) => [r.state, r.outcome?.subtype ?? r.error]),
+        runs.some((r) => r.state !== "completed") ? log.join("\n") : undefined,
+      ).toEqual(ids.map(() => ["completed", "success"]));
       expect(runs.map((r) => r.outcome?.result)).toEqual(ids.map((_, i) => `finished run-${i}`));
       const store = await openStore(storeDir);
       for (const run of runs)
