@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+import { LongestFirst } from "./test/sequence/sequencer";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -34,6 +35,8 @@ export default defineConfig({
     // fleet takeover, the chat terminal's /stop); those waited on luck or a clock and now wait on
     // events (issue 45 point 5): the suite has to pass under synthetic CPU load as it does idle.
     maxWorkers: 3,
+    // Longest files first, from committed durations: a clean clone has no cache to order by.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

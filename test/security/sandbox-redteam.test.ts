@@ -209,7 +209,8 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
   it("found and fixed: a protected file planted past PATH_MAX is invisible to the guard (stat fails) and left behind", async () => {
     const { cwd, before, out } = await attack([
       script(
-        'set -e\nfor i in $(seq 1 1100); do mkdir -p dddd; cd dddd; done\necho "touch MARK" > lefthook.yml\ngit init -q deep && git -C deep config core.fsmonitor "touch MARK"\necho planted',
+        // 1,100 levels (5.5 KB of path), made 100 at a time: one mkdir and cd per level took 18 s of system time.
+        'set -e\nc=$(printf "dddd/%.0s" $(seq 1 100))\nfor i in $(seq 1 11); do mkdir -p "$c"; cd "$c"; done\necho "touch MARK" > lefthook.yml\ngit init -q deep && git -C deep config core.fsmonitor "touch MARK"\necho planted',
       ),
     ]);
     expect(out).toContain("planted");

@@ -371,7 +371,8 @@ describe("the pg driver", () => {
       const { summon } = await import("./dist/sdk/index.mjs");
       const { scriptedModel } = await import("./dist/src/testing/index.mjs");
       const [dir, url] = process.argv.slice(1);
-      const store = url ? { sessionStore: { postgres: { connectionString: url } } } : {};
+      // The control's server is not there: fail at once instead of waiting out an outage (30 s by default).
+      const store = url ? { sessionStore: { postgres: { connectionString: url, outageTimeoutMs: 1 } } } : {};
       for await (const m of summon("hi", { model: scriptedModel(["ok"]), sessionDir: dir, todoDir: dir, cwd: dir, ...store })) {}
       const { createRequire } = await import("node:module");
       console.log(JSON.stringify({ loaded: Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes("/node_modules/pg/")) }));
