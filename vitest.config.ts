@@ -37,6 +37,8 @@ export default defineConfig({
     maxWorkers: 3,
     // Longest files first, from committed durations: a clean clone has no cache to order by.
     sequence: { sequencer: LongestFirst },
+    // UBIQUITY_TEST_CPU_LOG=<file>: each test file's CPU, its own and its child processes' (test/sequence/cpu-probe.ts).
+    setupFiles: process.env.UBIQUITY_TEST_CPU_LOG ? [here("./test/sequence/cpu-probe.ts")] : [],
     projects: [
       {
         extends: true,
