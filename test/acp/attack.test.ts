@@ -772,7 +772,7 @@ describe("robustness", () => {
     await raw(
       '{"jsonrpc":"2.0","id":9003,"method":"session/new","params":{"cwd":"/definitely/not/here","mcpServers":[]}}',
     );
-    await until(() => [9001, 9002, 9003].every((id) => proc.frames.some((f) => f.includes(`"id":${id}`))), 10_000);
+    await until(() => [9001, 9002, 9003].every((id) => proc.frames.some((f) => f.includes(`"id":${id}`))), 60_000);
     const answers = proc.frames
       .map((f) => JSON.parse(f) as { id?: number; error?: { code: number } })
       .filter((f) => typeof f.id === "number" && f.id >= 9001);

@@ -46,7 +46,7 @@ export function told(request: LanguageModelV4CallOptions, last = false): string 
 export const latest = (request: LanguageModelV4CallOptions) => told(request, true);
 
 /** Poll `check` until it holds (generous deadline: never a timing assertion). */
-export async function until(check: () => boolean, what: string, deadlineMs = 20_000): Promise<void> {
+export async function until(check: () => boolean, what: string, deadlineMs = 60_000): Promise<void> {
   const end = Date.now() + deadlineMs;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

@@ -130,7 +130,7 @@ describe.skipIf(!linux)("background shells", () => {
       "Bash: 10 background shells are already running, the most a session may have at once (maxShells: 10): stop one with KillShell first.",
     );
     // All ten ended with the session.
-    expect(await until(() => sleepers(m).length === 0, 10_000)).toBe(true);
+    expect(await until(() => sleepers(m).length === 0, 60_000)).toBe(true);
   });
 
   it("output past the buffer is dropped from the front and counted; a filter keeps matching lines", async () => {
@@ -276,7 +276,7 @@ describe.skipIf(!linux)("background shells", () => {
       if (!value || value.type === "result") break;
     }
     // Started: the shells' sleeps come up a moment after the calls return.
-    expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 20_000)).toBe(true);
+    expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 60_000)).toBe(true);
     expect((await query.backgroundTasks()).map((t) => [t.id, t.state])).toEqual([
       ["shell-1", "running"],
       ["shell-2", "running"],
@@ -294,7 +294,7 @@ describe.skipIf(!linux)("background shells", () => {
     ]);
     query.close();
     await query.return(undefined);
-    expect(await until(() => sleepers(m2).length === 0, 10_000)).toBe(true);
+    expect(await until(() => sleepers(m2).length === 0, 60_000)).toBe(true);
   });
 
   it("with includePartialMessages the stream carries the shell's output as it comes", async () => {
@@ -329,11 +329,11 @@ describe.skipIf(!linux)("background shells", () => {
           const exited = new Promise<NodeJS.Signals | null>((resolve) =>
             child.on("exit", (_code, how) => resolve(how)),
           );
-          expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 30_000)).toBe(true);
+          expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 60_000)).toBe(true);
           child.kill(signal);
           // The host still ends by the signal it got (nobody else handles it).
           expect(await exited).toBe(signal);
-          expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
+          expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 60_000)).toBe(true);
         },
       );
     }

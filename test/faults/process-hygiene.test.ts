@@ -121,10 +121,10 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
     const [m1, m2] = [mark(), mark()];
     const child = spawnTs(join(import.meta.dirname, "fixtures", "setsid-child.ts"), [m1, m2]);
     const exited = new Promise((resolve) => child.on("exit", resolve));
-    expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 30_000)).toBe(true);
+    expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 60_000)).toBe(true);
     child.kill("SIGKILL");
     await exited;
-    expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
+    expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 60_000)).toBe(true);
   });
 
   it("a command hook's setsid child ends with the hook", async () => {

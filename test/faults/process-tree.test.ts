@@ -32,7 +32,7 @@ describe.skipIf(!readdirSync("/proc").length)("process trees", () => {
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.on("exit", (code, signal) => resolve({ code, signal })),
     );
-    expect(await until(() => sleepers(marker).length === 2, 20_000)).toBe(true);
+    expect(await until(() => sleepers(marker).length === 2, 60_000)).toBe(true);
     child.kill("SIGTERM");
     const { signal } = await exited;
     expect(signal).toBe("SIGTERM");

@@ -154,7 +154,7 @@ describe.skipIf(!reaper)("background red team: the reaper's report pipe (sandbox
     // A process of the same user that the session did not start, leading its own group.
     const victim = spawn("sleep", [victimMark], { detached: true, stdio: "ignore" });
     children.push(victim);
-    expect(await until(() => sleepers(victimMark).length === 1, 10_000)).toBe(true);
+    expect(await until(() => sleepers(victimMark).length === 1, 60_000)).toBe(true);
     const m = mark();
     const model = scriptedModel([
       {
@@ -197,7 +197,7 @@ describe.skipIf(!reaper)("background red team: the reaper's report pipe (sandbox
     expect(bash?.type).toBe("tool_result");
     if (bash?.type !== "tool_result") return;
     // The setsid'd sleep escaped (the reaper was killed): the result must say it may still run, never that all is contained.
-    expect(await until(() => sleepers(m).length === 1, 10_000)).toBe(true);
+    expect(await until(() => sleepers(m).length === 1, 60_000)).toBe(true);
     expect(bash.output.content).toContain("The command ended the process that tracks what it starts");
     expect(bash.output.metadata?.contained).not.toBe(true);
   });
@@ -353,7 +353,7 @@ describe.skipIf(!linux || sandboxMissing !== undefined)("background red team: th
       if (input.command === "ls -a") {
         // The unsandboxed call is about to run: let the background shell plant its file first.
         writeFileSync(join(ws, "trigger"), "");
-        await until(() => existsSync(join(ws, "planted")), 20_000);
+        await until(() => existsSync(join(ws, "planted")), 60_000);
       }
       return { behavior: "allow" as const };
     };
@@ -414,7 +414,7 @@ describe.skipIf(!linux)("background red team: caps", () => {
     expect(child?.type === "tool_result" ? child.output.content : "no subagent Bash result").toMatch(
       /already running, the most a session may have at once \(maxShells: 1\)/,
     );
-    expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
+    expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 60_000)).toBe(true);
   });
 });
 
@@ -590,7 +590,7 @@ describe.skipIf(!reaper)("background red team: constructs that hold", () => {
         let seen = false;
         // Before the middle call runs, the sleep runs (the sandbox's PID namespace hides it from a command: /proc here is the oracle).
         const canUseTool = async (_tool: string, input: Record<string, unknown>) => {
-          if (input.command === "true") seen = await until(() => sleepers(m).length === 1, 10_000);
+          if (input.command === "true") seen = await until(() => sleepers(m).length === 1, 60_000);
           return { behavior: "allow" as const };
         };
         const said = results(
@@ -623,10 +623,10 @@ describe.skipIf(!reaper)("background red team: constructs that hold", () => {
         ]);
         children.push(child);
         const exited = new Promise((resolve) => child.on("exit", resolve));
-        expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 30_000)).toBe(true);
+        expect(await until(() => sleepers(m1).length === 1 && sleepers(m2).length === 1, 60_000)).toBe(true);
         child.kill("SIGTERM");
         await exited;
-        expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 10_000)).toBe(true);
+        expect(await until(() => sleepers(m1).length === 0 && sleepers(m2).length === 0, 60_000)).toBe(true);
       },
     );
   }
@@ -655,7 +655,7 @@ describe.skipIf(!linux)(
       const query = summon("go", { ...base, model });
       await collect(query);
       // Only the process group ends without the reaper: the setsid'd sleep is still there (documented) ...
-      expect(await until(() => sleepers(m2).length === 0, 10_000)).toBe(true);
+      expect(await until(() => sleepers(m2).length === 0, 60_000)).toBe(true);
       expect(sleepers(m1)).toHaveLength(1);
       // ... and the task's outcome must not read as if everything ended.
       const [task] = await query.backgroundTasks();
@@ -697,7 +697,7 @@ describe.skipIf(!linux)("background red team: sessions in one process (holds)", 
       const { value } = await a.next();
       if (!value || value.type === "result") break;
     }
-    expect(await until(() => sleepers(m).length === 1, 10_000)).toBe(true);
+    expect(await until(() => sleepers(m).length === 1, 60_000)).toBe(true);
     const modelB = scriptedModel([
       {
         toolCalls: [
@@ -718,7 +718,7 @@ describe.skipIf(!linux)("background red team: sessions in one process (holds)", 
     expect((await a.backgroundTasks()).map((t) => t.state)).toEqual(["running"]);
     release();
     for await (const _ of a) void _;
-    expect(await until(() => sleepers(m).length === 0, 10_000)).toBe(true);
+    expect(await until(() => sleepers(m).length === 0, 60_000)).toBe(true);
   });
 });
 

@@ -160,7 +160,7 @@ async function killProgramMidCall(command: string, running: string[]) {
   const child = spawnTs(fixture, [command]);
   const exited = new Promise((resolve) => child.on("exit", resolve));
   extraPids.push(child.pid!);
-  expect(await until(() => running.every((m) => sleepers(m).length === 1), 30_000)).toBe(true);
+  expect(await until(() => running.every((m) => sleepers(m).length === 1), 60_000)).toBe(true);
   child.kill("SIGKILL");
   await exited;
 }
@@ -179,7 +179,7 @@ describe.skipIf(!linux || !reaperAvailable())("reaper red team (sandbox off)", {
     // sweep reaches one per round (5 ms apart), after the program's last thread (and fd 3's reader) is gone.
     const chain = `setsid -f perl -e 'for my $m (@ARGV) { exec "sleep", $m if fork } exit 0' ${ms.slice(2).join(" ")}`;
     await killProgramMidCall(`setsid -f sleep ${ms[0]}; setsid -f sleep ${ms[1]}; ${chain}; sleep 300`, ms);
-    expect(await until(() => ms.every((m) => sleepers(m).length === 0), 15_000)).toBe(true);
+    expect(await until(() => ms.every((m) => sleepers(m).length === 0), 60_000)).toBe(true);
   });
 
   it("F2: a command that lowers the reaper's open-file limit (prlimit) neither escapes nor gets a false `contained`", async () => {

@@ -43,9 +43,10 @@ const isRunning = (pid: number) => {
 const TREE =
   "echo $$ > pids.txt; sleep 60 & echo $! >> pids.txt; (sleep 60; echo never) & echo $! >> pids.txt; echo started; sleep 60";
 
+/** Wait (up to 60 s: a bound for a hang, not a timing) until the command has written its pids. */
 async function waitForFile(path: string) {
-  for (let i = 0; i < 500 && !(existsSync(path) && readFileSync(path, "utf8").split("\n").length > 3); i++)
-    await delay(10);
+  for (const end = Date.now() + 60_000; Date.now() < end; await delay(10))
+    if (existsSync(path) && readFileSync(path, "utf8").split("\n").length > 3) return;
 }
 
 describe("Bash", () => {
