@@ -366,7 +366,14 @@ describe("worktree isolation", () => {
     );
     expect(resultOf(messages)).toMatchObject({ isError: false, result: "all done" });
     const bashes = ofType(messages, "tool_result").filter((m) => m.toolName === "Bash");
-    expect(bashes.map((m) => m.output.content)).toEqual(["committed", "committed"]);
+    // On a mismatch, every tool result of the run says where it went another way.
+    const trail = ofType(messages, "tool_result")
+      .map((m) => `${m.toolName}: ${String(m.output.content).slice(0, 300)}`)
+      .join("\n");
+    expect(
+      bashes.map((m) => m.output.content),
+      trail,
+    ).toEqual(["committed", "committed"]);
     const reports = ofType(messages, "tool_result")
       .filter((m) => m.toolName === "Agent")
       .sort((x, y) => (x.toolUseId < y.toolUseId ? -1 : 1));
