@@ -20,7 +20,9 @@
  * falling back to the CLI's shell tool for a step it has no tool for.
  *
  * `PEERS=claude,pi` picks peers (ubiquity always runs); `PEER_TASKS` [8,50]; `PEER_ROUNDS` [3];
- * `PEER_FILES` [2800]; `PEER_DEBUG=1` shows each CLI's output and the call answered at each step;
+ * `PEER_FILES` [2800]; `PEER_FRESH_HOME=1` gives every run an empty HOME (a first run ever: no
+ * compile cache, no settings; by default each CLI keeps one HOME from its warm-up run on, as a
+ * user's HOME is); `PEER_DEBUG=1` shows each CLI's output and the call answered at each step;
  * `PEER_DUMP=<dir>` writes each agent request body there.
  * Needs a build (`npx unbuild`) and `/usr/bin/time`.
  */
@@ -437,12 +439,12 @@ function bytesOf(request: RecordedRequest): number {
     : Buffer.byteLength(typeof request.body === "string" ? request.body : JSON.stringify(request.body));
 }
 
-async function runOnce(peer: Peer, exe: string, template: string, task: Task): Promise<Sample> {
+async function runOnce(peer: Peer, exe: string, template: string, task: Task, kept?: string): Promise<Sample> {
   const root = mkdtempSync(join(tmpdir(), `ubiquity-bench-peer-${peer.name}-`));
   const project = join(root, "project");
-  const home = join(root, "home");
+  const home = kept ?? join(root, "home");
   cpSync(template, project, { recursive: true });
-  mkdirSync(home);
+  if (!kept) mkdirSync(home);
   const server = await startProviderServer(scriptFor(task, project));
   const ctx: RunContext = { url: server.url, home, project, prompt: task.prompt };
   try {
@@ -504,10 +506,36 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Warm-up, then interleaved rounds of `task`; prints its table. */
 async function benchTask(task: Task, ready: { peer: Peer; exe: string }[], template: string): Promise<void> {
   console.log(`\n${task.name} task (${task.cycles * STEPS_PER_CYCLE + 1} agent requests)`);
+  // One HOME per CLI for the warm-up and its rounds (a user's next run: what a CLI keeps in HOME,
+  // such as Node's compile cache or its settings, is there), unless PEER_FRESH_HOME=1.
+  const homes = new Map(
+    ready.map(({ peer }) => [
+      peer.name,
+      process.env.PEER_FRESH_HOME === "1"
+        ? undefined
+        : mkdtempSync(join(tmpdir(), `ubiquity-bench-home-${peer.name}-`)),
+    ]),
+  );
+  try {
+    await warmAndRun(task, ready, template, homes);
+  } finally {
+    for (const home of homes.values()) if (home) rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** The warm-up run of each CLI, its rounds, and the table. */
+async function warmAndRun(
+  task: Task,
+  ready: { peer: Peer; exe: string }[],
+  template: string,
+  homes: Map<string, string | undefined>,
+): Promise<void> {
   // Warm-up (file cache), and the peers that cannot do the task here are left out, saying why.
   const runnable: typeof ready = [];
   for (const entry of ready) {
-    const sample = await runOnce(entry.peer, entry.exe, template, task).catch((error: unknown) => error as Error);
+    const sample = await runOnce(entry.peer, entry.exe, template, task, homes.get(entry.peer.name)).catch(
+      (error: unknown) => error as Error,
+    );
     if (sample instanceof Error || !sample.done)
       console.log(
         `${entry.peer.name}: skipped (the warm-up run did not finish the task${sample instanceof Error ? `: ${sample.message}` : `; ${sample.turns} agent requests`})`,
@@ -517,11 +545,12 @@ async function benchTask(task: Task, ready: { peer: Peer; exe: string }[], templ
   const samples = new Map<string, Sample[]>(runnable.map(({ peer }) => [peer.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? [...runnable].reverse() : runnable;
-    for (const { peer, exe } of order) samples.get(peer.name)!.push(await runOnce(peer, exe, template, task));
+    for (const { peer, exe } of order)
+      samples.get(peer.name)!.push(await runOnce(peer, exe, template, task, homes.get(peer.name)));
   }
   const [l1, l5] = loadavg();
   console.log(
-    `${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores, load ${l1!.toFixed(2)}/${l5!.toFixed(2)}, ${FILES} files, ${ROUNDS} interleaved rounds (medians)`,
+    `${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores, load ${l1!.toFixed(2)}/${l5!.toFixed(2)}, ${FILES} files, ${ROUNDS} interleaved rounds (medians), ${process.env.PEER_FRESH_HOME === "1" ? "a fresh HOME per run" : "one HOME per CLI, kept from its warm-up run"}`,
   );
   const cols = runnable.map(({ peer }) => `${peer.name} ${versionOf(peer)}`);
   const med = (name: string, f: (x: Sample) => number) => median(samples.get(name)!.map(f));
