@@ -508,32 +508,30 @@ async function benchTask(task: Task, ready: { peer: Peer; exe: string }[], templ
   console.log(`\n${task.name} task (${task.cycles * STEPS_PER_CYCLE + 1} agent requests)`);
   // One HOME per CLI for the warm-up and its rounds (a user's next run: what a CLI keeps in HOME,
   // such as Node's compile cache or its settings, is there), unless PEER_FRESH_HOME=1.
-  const homes = new Map(
-    ready.map(({ peer }) => [
-      peer.name,
+  const withHomes = ready.map((entry) => ({
+    ...entry,
+    home:
       process.env.PEER_FRESH_HOME === "1"
         ? undefined
-        : mkdtempSync(join(tmpdir(), `ubiquity-bench-home-${peer.name}-`)),
-    ]),
-  );
+        : mkdtempSync(join(tmpdir(), `ubiquity-bench-home-${entry.peer.name}-`)),
+  }));
   try {
-    await warmAndRun(task, ready, template, homes);
+    await warmAndRun(task, withHomes, template);
   } finally {
-    for (const home of homes.values()) if (home) rmSync(home, { recursive: true, force: true });
+    for (const { home } of withHomes) if (home) rmSync(home, { recursive: true, force: true });
   }
 }
 
 /** The warm-up run of each CLI, its rounds, and the table. */
 async function warmAndRun(
   task: Task,
-  ready: { peer: Peer; exe: string }[],
+  ready: { peer: Peer; exe: string; home?: string }[],
   template: string,
-  homes: Map<string, string | undefined>,
 ): Promise<void> {
   // Warm-up (file cache), and the peers that cannot do the task here are left out, saying why.
   const runnable: typeof ready = [];
   for (const entry of ready) {
-    const sample = await runOnce(entry.peer, entry.exe, template, task, homes.get(entry.peer.name)).catch(
+    const sample = await runOnce(entry.peer, entry.exe, template, task, entry.home).catch(
       (error: unknown) => error as Error,
     );
     if (sample instanceof Error || !sample.done)
@@ -545,8 +543,8 @@ async function warmAndRun(
   const samples = new Map<string, Sample[]>(runnable.map(({ peer }) => [peer.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? [...runnable].reverse() : runnable;
-    for (const { peer, exe } of order)
-      samples.get(peer.name)!.push(await runOnce(peer, exe, template, task, homes.get(peer.name)));
+    for (const { peer, exe, home } of order)
+      samples.get(peer.name)!.push(await runOnce(peer, exe, template, task, home));
   }
   const [l1, l5] = loadavg();
   console.log(
