@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { defineBuildConfig } from "unbuild";
-import type { OutputChunk, OutputOptions } from "rollup";
+import type { OutputChunk, OutputOptions, Plugin } from "rollup";
 
 // One entry per public module (each plugin's public.ts is its `ubiquity/plugins/<name>`); rollup shares the kernel between them in chunks.
 const plugins = readdirSync("plugins", { withFileTypes: true })
@@ -91,6 +91,20 @@ function chunkCycle(chunks: OutputChunk[]): string[] | undefined {
   return undefined;
 }
 
+/**
+ * Every character of the output ASCII (non-ASCII ones as `\uXXXX`, which means the same in a
+ * string, a regular expression, an identifier or a comment). V8 keeps a module's source text for as
+ * long as the module lives, as a one-byte string only if every character fits in one byte: a single
+ * "—" left in a comment stored the whole 0.5 MB main chunk at two bytes a character (issue 40).
+ */
+const asciiOutput: Plugin = {
+  name: "ubiquity:ascii-output",
+  renderChunk: (code) =>
+    /[^\x00-\x7f]/.test(code)
+      ? code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+      : null,
+};
+
 let rollupOutputs: OutputOptions[] = [];
 // `UBIQUITY_BUILD_OUT=<dir>` builds elsewhere (the cold-start bench's per-plugin build).
 const outDir = process.env.UBIQUITY_BUILD_OUT ?? "dist";
@@ -115,6 +129,7 @@ export default defineBuildConfig({
   hooks: {
     "rollup:options"(_ctx, options) {
       rollupOutputs = [options.output ?? []].flat();
+      options.plugins = [options.plugins ?? [], asciiOutput].flat();
     },
     async "rollup:build"(_ctx, build) {
       if (process.env.UBIQUITY_CHUNKS === "rollup") return;
