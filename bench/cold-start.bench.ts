@@ -14,14 +14,24 @@
  * loads all of them: the table is measured on a second build with rollup's own chunks, made for
  * it under node_modules/.cache (`UBIQUITY_CHUNKS=rollup`, ~10 s).
  *
- * Then the time from the `result` line to the process's exit (target ≤ 50 ms), against the floor
- * of a process that prints one line and ends.
+ * Then the time from the `result` line to the process's exit (target ≤ 50 ms), for a run without
+ * tools and for one whose scripted model runs one Bash command, against the floor of a process
+ * that prints one line and ends.
  *
  * `COLD_ROUNDS=21` for more rounds on a busy machine. Each command runs in a fresh project folder with its own HOME (so the session files a run
  * writes land in a temp folder, and no user config applies).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -169,19 +179,55 @@ function resultToExit(args: readonly string[], cwd: string, env: NodeJS.ProcessE
   });
 }
 
-/** Result-to-exit of `ubiquity run`, against a process that prints one line and ends (the floor). */
-async function exitFigures(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const commands: [string, string[]][] = [
+/**
+ * A project whose config's scripted model runs one Bash command, then answers: what a run holds
+ * after a command (its drain, its process group) shows in its result-to-exit.
+ */
+function bashProject(root: string): string {
+  const dir = join(root, "bash-project");
+  mkdirSync(join(dir, "node_modules"), { recursive: true });
+  symlinkSync(repo, join(dir, "node_modules", "ubiquity"), "dir");
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "bench-bash", private: true, type: "module" }));
+  writeFileSync(
+    join(dir, "ubiquity.config.ts"),
+    `import { defineConfig } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+export default defineConfig({
+  model: scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "echo hi" } }] }, "done"]),
+  permissionMode: "bypassPermissions",
+});
+`,
+  );
+  return dir;
+}
+
+/** Result-to-exit of `ubiquity run`, with and without a Bash command, against a process that prints one line and ends (the floor). */
+async function exitFigures(root: string, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const bash = bashProject(root);
+  const commands: [string, string[], string, NodeJS.ProcessEnv][] = [
     [
       "ubiquity run --output-format stream-json",
       [bin, "run", "--model", "test", "--output-format", "stream-json", "hi"],
+      cwd,
+      env,
     ],
-    ["floor: node printing one line", ["-e", `console.log(${JSON.stringify(JSON.stringify({ type: "result" }))})`]],
+    [
+      "the same, after one Bash command",
+      [bin, "run", "--output-format", "stream-json", "go"],
+      bash,
+      { ...env, UBIQUITY_TRUST: "1" },
+    ],
+    [
+      "floor: node printing one line",
+      ["-e", `console.log(${JSON.stringify(JSON.stringify({ type: "result" }))})`],
+      cwd,
+      env,
+    ],
   ];
   const samples = commands.map(() => [] as number[]);
   for (let round = 0; round <= ROUNDS; round++)
-    for (const [i, [, args]] of commands.entries()) {
-      const ms = await resultToExit(args, cwd, env);
+    for (const [i, [, args, dir, vars]] of commands.entries()) {
+      const ms = await resultToExit(args, dir, vars);
       if (round > 0) samples[i]!.push(ms); // round 0 warms up
     }
   console.log(`\nfrom the result line to exit (median of ${ROUNDS}; target ≤ 50 ms):`);
@@ -252,7 +298,7 @@ export default async function coldStartBench(): Promise<void> {
         `${label.padEnd(32)} ${ms.toFixed(0).padStart(6)} ms  ${mib.toFixed(1).padStart(6)} MiB peak  ${ratio.toFixed(2)}× baseline   (cpu ${cpu.toFixed(0)} ms, ${(cpu / base.cpu).toFixed(2)}×)${over}`,
       );
     }
-    await exitFigures(project, env);
+    await exitFigures(root, project, env);
     await pluginCosts(project, env);
   } finally {
     rmSync(root, { recursive: true, force: true });

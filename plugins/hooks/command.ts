@@ -195,7 +195,9 @@ function runShell(
           // A reaper that ended the whole tree leaves nobody holding the pipes: 'close' comes, with
           // all of the hook's output (its JSON decides). Otherwise it may never come.
           if (said.contained && exitSignal === null) return;
-          setTimeout(() => {
+          // In `fallback`, so a 'close' that comes first clears it: a pending timer holds the program open.
+          clearTimeout(fallback);
+          fallback = setTimeout(() => {
             for (const stream of [child.stdout, child.stderr, child.stdio[3]]) stream?.destroy();
             finish(code);
           }, DRAIN_AFTER_EXIT_MS);

@@ -8,7 +8,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { setTimeout as delay } from "node:timers/promises";
 import { killGroup, liveMembers, waitGroupGone } from "./process-group";
 import { readReaperReport, stopSpawn, trackProcessGroup, underReaper, type ReaperReport } from "../_kits/process/index";
 import { findShell, shellFlags } from "./shell";
@@ -49,6 +48,17 @@ export interface ShellEnd {
 const DRAIN_AFTER_EXIT_MS = 200;
 // How long a reaper asked to stop may take before its group and the shell's get SIGKILL.
 const REAPER_GRACE_MS = 3000;
+
+/**
+ * `promise`, or `late` once `ms` have passed, whichever comes first. The timer ends with the race:
+ * a pending one holds the program open, and a `timers/promises` delay that lost the race did, up
+ * to 200 ms after every command (the last command's drain kept `ubiquity run` from exiting).
+ */
+function within<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<L>((resolve) => (timer = setTimeout(resolve, ms, late)));
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
 
 /** SIGKILL to the reaper's group and the shell's (the last resort when the reaper does not end). */
 function killGroups(reaper: number, report: ReaperReport): void {
@@ -201,8 +211,7 @@ export class ShellProcess {
       } catch {
         // Already gone.
       }
-      const timer = delay(graceMs, "late" as const);
-      if ((await Promise.race([this.ended.then(() => "ended" as const), timer])) === "late") this.stop();
+      if ((await within(this.ended, graceMs, "late" as const)) === "late") this.stop();
     } else {
       this.stop();
     }
@@ -228,7 +237,7 @@ export class ShellProcess {
       // would have ended is ended as the group is, and nothing more is claimed.
       killGroups(pid, done);
       const gone = (await waitGroupGone(pid)) && (done.shell === undefined || (await waitGroupGone(done.shell)));
-      await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+      await within(closed, DRAIN_AFTER_EXIT_MS, undefined);
       // The reaper's own ending (SIGKILL, Perl's "Out of memory!" exit 1) is not the command's:
       // the shell's status is known only if the reaper said it.
       const known = done.exitCode !== null || done.signal !== null;
@@ -244,7 +253,7 @@ export class ShellProcess {
     }
     if (done) {
       // The reaper has ended the whole tree and says what it found; its own group is just itself.
-      await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+      await within(closed, DRAIN_AFTER_EXIT_MS, undefined);
       const leftBehind = stopped ? 0 : done.killed.length;
       return {
         exitCode: done.exitCode ?? (done.signal ? null : exitCode),
@@ -260,7 +269,7 @@ export class ShellProcess {
     const leftBehind = !stopped ? ((await liveMembers(pid)) ?? 0) : 0;
     if (leftBehind > 0) killGroup(pid);
     const gone = stopped || leftBehind > 0 ? await waitGroupGone(pid) : true;
-    await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS)]);
+    await within(closed, DRAIN_AFTER_EXIT_MS, undefined);
     return { exitCode, signal, stopped, reaped: gone, leftBehind, contained: sandboxed };
   }
 }
