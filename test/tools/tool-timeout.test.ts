@@ -5,6 +5,8 @@
  * moves on (or ends, when aborted). A custom tool that never settles kept the run forever.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -156,5 +158,53 @@ setImmediate(() => console.log(JSON.stringify(process.getActiveResourcesInfo()))
         (resource) => resource !== "PipeWrap" && resource !== "TTYWrap",
       ),
     ).toEqual([]);
+  });
+
+  // The same with the default preset and its built-in tools, the last turn's a Bash command: each
+  // command left its 200 ms pipe-drain timer pending, so `ubiquity run` ended up to 200 ms late.
+  it("leaves nothing behind with the default preset once Bash, Glob, Grep, Read, Write, Edit and TodoWrite ran", () => {
+    const dist = (path: string) => JSON.stringify(pathToFileURL(join(import.meta.dirname, "../../dist", path)).href);
+    const dir = mkdtempSync(join(tmpdir(), "ubq-exit-"));
+    try {
+      writeFileSync(join(dir, "a.txt"), "alpha\n");
+      const calls = [
+        { toolName: "Glob", input: { pattern: "*.txt" } },
+        { toolName: "Grep", input: { pattern: "alpha" } },
+        { toolName: "Read", input: { file_path: join(dir, "a.txt") } },
+        { toolName: "Edit", input: { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "beta" } },
+        { toolName: "Write", input: { file_path: join(dir, "b.txt"), content: "b\n" } },
+        {
+          toolName: "TodoWrite",
+          input: { todos: [{ content: "check", status: "completed", activeForm: "Checking" }] },
+        },
+        { toolName: "Bash", input: { command: "cat a.txt b.txt; (sleep 0; echo bg) &" } },
+      ];
+      const program = `const { summon } = await import(${dist("sdk/index.mjs")});
+const { scriptedModel } = await import(${dist("src/testing/index.mjs")});
+const calls = ${JSON.stringify(calls)};
+const model = scriptedModel([...calls.map((call) => ({ toolCalls: [call] })), "done"]);
+const errors = [];
+for await (const m of summon("hi", { model, permissionMode: "bypassPermissions" })) {
+  if (m.type === "user" && m.toolResult?.isError) errors.push(m.toolResult.content);
+  if (m.type === "result" && m.isError) throw new Error(m.result);
+}
+setImmediate(() => console.log(JSON.stringify({ errors, left: process.getActiveResourcesInfo() })));`;
+      const child = spawnSync(process.execPath, ["--input-type=module", "-e", program], {
+        cwd: dir,
+        env: { ...process.env, HOME: dir },
+        encoding: "utf8",
+        timeout: 240_000,
+      });
+      expect(child.status, child.stderr).toBe(0);
+      const { errors, left } = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as {
+        errors: string[];
+        left: string[];
+      };
+      expect(errors).toEqual([]);
+      expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("beta\n");
+      expect(left.filter((resource) => resource !== "PipeWrap" && resource !== "TTYWrap")).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
