@@ -25,20 +25,28 @@ export class Channel<T> implements AsyncIterable<T> {
     w?.();
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for (;;) {
-      if (this.#head < this.#items.length) {
-        const item = this.#items[this.#head]!;
-        this.#items[this.#head++] = undefined as T;
-        if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
-          this.#items = this.#items.slice(this.#head);
-          this.#head = 0;
-        }
-        yield item;
-        continue;
+  /** The next item, or once none is queued, a promise of the channel's next change (done when it is closed and drained). */
+  #take(): IteratorResult<T> | Promise<void> {
+    if (this.#head < this.#items.length) {
+      const value = this.#items[this.#head]!;
+      this.#items[this.#head++] = undefined as T;
+      if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+        this.#items = this.#items.slice(this.#head);
+        this.#head = 0;
       }
-      if (this.#closed) return;
-      await new Promise<void>((resolve) => (this.#waiter = resolve));
+      return { value, done: false };
     }
+    if (this.#closed) return { value: undefined, done: true };
+    return new Promise<void>((resolve) => (this.#waiter = resolve));
+  }
+
+  // A plain iterator, not an async generator: a queued item costs the consumer's `for await` one
+  // settled promise, where a generator would add its own resumption for each of a run's messages.
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    const next = (): Promise<IteratorResult<T>> => {
+      const taken = this.#take();
+      return taken instanceof Promise ? taken.then(next) : Promise.resolve(taken);
+    };
+    return { next };
   }
 }

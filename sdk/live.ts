@@ -92,7 +92,20 @@ export class LiveInput implements RunInput {
   /** Start a stretch of work: a signal aborted by `base` or by an interrupt (one that came before it began included). */
   begin(base: AbortSignal): AbortSignal {
     this.#begun = true;
+    this.#unfollow();
     if (!this.#work.signal.aborted) this.#work = new AbortController();
-    return AbortSignal.any([base, this.#work.signal]);
+    // The first abort's reason stands, base's when both came before the stretch (as AbortSignal.any([base, work]) has it).
+    if (base.aborted) return AbortSignal.abort(base.reason);
+    // The stretch's signal is the interrupt's own, which base reaches through a listener: a
+    // composite signal (AbortSignal.any) walks its sources on every `aborted` read and on every
+    // listener its calls add, several times per tool call.
+    const work = this.#work;
+    const follow = () => work.abort(base.reason);
+    base.addEventListener("abort", follow, { once: true });
+    this.#unfollow = () => base.removeEventListener("abort", follow);
+    return work.signal;
   }
+
+  /** Stop the last stretch following its base. */
+  #unfollow = () => {};
 }

@@ -52,9 +52,11 @@ export interface CallLimitOptions {
   parent?: AbortSignal;
 }
 
-// The watch of each call, by the signal handed to the model: the transport finds it through the
-// fetch's signal and restarts the request timer for each attempt it makes after a wait.
-const watches = new WeakMap<AbortSignal, CallWatch>();
+// The watch of each call, on the signal handed to the model: the transport finds it through the
+// fetch's signal and restarts the request timer for each attempt it makes after a wait. A
+// property of the call's own signal, not a WeakMap entry (one per call, each an ephemeron to GC).
+const WATCH = Symbol("ubiquity.callWatch");
+type Watched = { [WATCH]?: CallWatch } | null | undefined;
 
 /**
  * A transport is about to send another attempt of a request (after a retry wait): the time to
@@ -62,7 +64,7 @@ const watches = new WeakMap<AbortSignal, CallWatch>();
  * attempt, not their sum. A no-op for a signal that is not a watched call's.
  */
 export function restartRequestTimer(signal: AbortSignal | null | undefined): void {
-  if (signal) watches.get(signal)?.restart();
+  (signal as Watched)?.[WATCH]?.restart();
 }
 
 /**
@@ -70,24 +72,30 @@ export function restartRequestTimer(signal: AbortSignal | null | undefined): voi
  * not the bytes make a part (a keep-alive comment, half an event). A no-op for other signals.
  */
 export function noteBytesReceived(signal: AbortSignal | null | undefined, bytes: number): void {
-  if (signal && bytes > 0) watches.get(signal)?.part();
+  if (bytes > 0) (signal as Watched)?.[WATCH]?.part();
 }
 
 /** A duration as messages give it: `0.2 s`, `120 s`. */
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
-/** Watches one call: `signal` aborts when a limit is hit, `error` then says which. */
+/**
+ * Watches one call: `signal` aborts when a limit is hit, `error` then says which. One timer per
+ * call, not one per limit or per part (the hot path of a stream): it fires at the nearest deadline
+ * it knows of, and a part only notes its time; fired early, the timer waits out the rest.
+ */
 export class CallWatch {
   readonly #controller = new AbortController();
   #started = performance.now();
   readonly #request: number;
   readonly #idle: number;
   readonly #total: number;
-  #totalTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #boundTokens: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer fires (performance.now() time). */
+  #due = 0;
   #chars = 0;
-  #answered = false;
+  /** When the last part arrived; undefined until the answer starts. */
+  #lastPart: number | undefined;
   /** Set when a limit was hit. */
   error: ModelTimeoutError | undefined;
 
@@ -101,29 +109,11 @@ export class CallWatch {
     // run's signal a weak reference and two registrations until a GC.
     if (options.parent?.aborted) this.#follow();
     else options.parent?.addEventListener("abort", this.#follow, { once: true });
-    watches.set(this.#controller.signal, this);
-    this.#armRequest();
+    Object.defineProperty(this.#controller.signal, WATCH, { value: this });
+    this.#arm(this.#started);
   }
 
   readonly #follow = () => this.#controller.abort(this.options.parent!.reason);
-
-  #armRequest() {
-    clearTimeout(this.#totalTimer);
-    this.#started = performance.now();
-    const state = () => (this.#answered ? "streaming" : "not there");
-    const total = () =>
-      this.#fail(
-        "responseTimeoutMs",
-        `the answer from ${this.options.label} was still ${state()} after ${seconds(this.#total)} (responseTimeoutMs: ${this.#total}); the server sends too slowly to finish`,
-      );
-    this.#totalTimer = Number.isFinite(this.#total) ? setTimeout(total, this.#total) : undefined;
-    this.#arm(this.#request, () =>
-      this.#fail(
-        "requestTimeoutMs",
-        `no answer from ${this.options.label} within ${seconds(this.#request)} of the request (requestTimeoutMs: ${this.#request}); the server accepted the connection or is unreachable but sent nothing`,
-      ),
-    );
-  }
 
   /** Aborts when a limit is hit or the parent signal aborts; the one to hand the model. */
   get signal(): AbortSignal {
@@ -132,8 +122,8 @@ export class CallWatch {
 
   /** Restart the request timer (a new attempt); nothing once the answer has started. */
   restart(): void {
-    if (this.error || this.#answered) return;
-    this.#armRequest();
+    if (this.error || this.#lastPart !== undefined) return;
+    this.#arm((this.#started = performance.now()));
   }
 
   /** Milliseconds since the request was sent. */
@@ -144,7 +134,6 @@ export class CallWatch {
   /** A part of the answer (or, from the transport, bytes of it) arrived; `chars` of output in it count toward the bound. */
   part(chars = 0): void {
     if (this.error) return;
-    this.#answered = true;
     this.#chars += chars;
     if (this.#chars > this.#boundTokens * CHARS_PER_TOKEN) {
       const limit =
@@ -157,16 +146,37 @@ export class CallWatch {
       );
       return;
     }
-    // One idle timer for the whole answer, not one per part (the hot path of a stream): it notes
-    // the last part's time and, fired early, waits out the rest of the silence.
-    if (this.#lastPart === undefined) this.#arm(this.#idle, this.#idleCheck);
+    const first = this.#lastPart === undefined;
     this.#lastPart = performance.now();
+    // The idle limit replaces the request limit: the timer comes forward if it is the nearer.
+    if (first && this.#lastPart + this.#idle < this.#due) this.#arm(this.#lastPart);
   }
 
-  #lastPart: number | undefined;
-  readonly #idleCheck = (): void => {
-    const left = this.#idle - (performance.now() - this.#lastPart!);
-    if (left > 1) this.#arm(left, this.#idleCheck);
+  /** Arm the timer for the nearest deadline after `now`: the total, and the request's or the silence's. */
+  #arm(now: number) {
+    clearTimeout(this.#timer);
+    const step = this.#lastPart === undefined ? this.#started + this.#request : this.#lastPart + this.#idle;
+    this.#due = Math.min(step, this.#started + this.#total);
+    this.#timer = Number.isFinite(this.#due) ? setTimeout(this.#check, this.#due - now) : undefined;
+  }
+
+  readonly #check = (): void => {
+    const now = performance.now();
+    const step = this.#lastPart === undefined ? this.#started + this.#request : this.#lastPart + this.#idle;
+    const total = this.#started + this.#total;
+    // Fired early (a part came since, or the timer's own rounding): wait out the rest. Within 1 ms
+    // of a deadline the limit counts as hit; of two passed deadlines the nearer is the one hit.
+    if (Math.min(step, total) - now > 1) this.#arm(now);
+    else if (total <= step)
+      this.#fail(
+        "responseTimeoutMs",
+        `the answer from ${this.options.label} was still ${this.#lastPart === undefined ? "not there" : "streaming"} after ${seconds(this.#total)} (responseTimeoutMs: ${this.#total}); the server sends too slowly to finish`,
+      );
+    else if (this.#lastPart === undefined)
+      this.#fail(
+        "requestTimeoutMs",
+        `no answer from ${this.options.label} within ${seconds(this.#request)} of the request (requestTimeoutMs: ${this.#request}); the server accepted the connection or is unreachable but sent nothing`,
+      );
     else
       this.#fail(
         "streamIdleTimeoutMs",
@@ -174,17 +184,10 @@ export class CallWatch {
       );
   };
 
-  /** Stop the timers (the call ended). */
+  /** Stop the timer (the call ended). */
   dispose(): void {
     this.options.parent?.removeEventListener("abort", this.#follow);
     clearTimeout(this.#timer);
-    clearTimeout(this.#totalTimer);
-    this.#timer = this.#totalTimer = undefined;
-  }
-
-  #arm(ms: number, onFire: () => void) {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = Number.isFinite(ms) && ms > 0 ? setTimeout(onFire, ms) : undefined;
   }
 
   #fail(limit: CallLimit, message: string) {

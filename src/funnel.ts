@@ -158,29 +158,13 @@ function reparse({ call, answer }: Passage, input: Record<string, unknown>): Cal
   return undefined;
 }
 
-/** The tool's own validation, then `tool.beforeCall` (rewrite or block): a refusal, or undefined to go on. */
-async function checkInput(p: Passage): Promise<CallOutcome | undefined> {
-  const { call, answer } = p;
-  const invalid = await call.tool.validateInput(call.input, call.context);
-  if (invalid) return answer.refuse(`Invalid arguments for ${call.toolName}: ${invalid}`, call.input);
-  p.stage = "tool.beforeCall";
-  const before = await call.run.kernel.hooks.tool.beforeCall.promise({ input: call.input }, call);
-  if (before.block) return answer.refuse(before.block, before.input);
-  return before.input !== call.input ? reparse(p, before.input) : undefined;
-}
-
-/** `tool.permission`'s vote, and when it asks, the tool's preconditions then `tool.ask`'s answer. */
-async function decide(p: Passage): Promise<PermissionVerdict | CallOutcome> {
+/** When `tool.permission` asks: the tool's preconditions (nobody is asked to approve a call its tool would refuse anyway), then `tool.ask`'s answer. */
+async function ask(p: Passage, verdict: PermissionVerdict): Promise<PermissionVerdict | CallOutcome> {
   const { call } = p;
-  const hooks = call.run.kernel.hooks;
-  p.stage = "tool.permission";
-  const verdict = await hooks.tool.permission.promise({ behavior: "allow" }, call);
-  if (verdict.behavior !== "ask") return verdict;
-  // Nobody is asked to approve a call its tool would refuse anyway.
   const unmet = await call.tool.preconditions?.(call.input, call.context);
   if (unmet) return p.answer.refuse(unmet, call.input);
   p.stage = "tool.ask";
-  const answer = await hooks.tool.ask.promise(verdict, call);
+  const answer = await call.run.kernel.hooks.tool.ask.promise(verdict, call);
   if (!answer) {
     return {
       behavior: "deny",
@@ -214,12 +198,25 @@ async function execute({ call, answer }: Passage): Promise<ToolOutput> {
   }
 }
 
-/** The steps after the input was read: check, vote, ask, allow, execute, `tool.afterCall`. */
+/**
+ * The steps after the input was read: the tool's own validation, `tool.beforeCall` (rewrite or
+ * block), `tool.permission`'s vote (and `ask` when it asks), `tool.allowed`, execute,
+ * `tool.afterCall`. One function on the path every call takes (each step of its own would be
+ * another promise and resumption per call); the rarely taken paths are their own.
+ */
 async function pass(p: Passage): Promise<CallOutcome> {
   const { call, answer } = p;
-  const checked = await checkInput(p);
-  if (checked) return checked;
-  const verdict = await decide(p);
+  const hooks = call.run.kernel.hooks;
+  const invalid = await call.tool.validateInput(call.input, call.context);
+  if (invalid) return answer.refuse(`Invalid arguments for ${call.toolName}: ${invalid}`, call.input);
+  p.stage = "tool.beforeCall";
+  const before = await hooks.tool.beforeCall.promise({ input: call.input }, call);
+  if (before.block) return answer.refuse(before.block, before.input);
+  const changed = before.input !== call.input && reparse(p, before.input);
+  if (changed) return changed;
+  p.stage = "tool.permission";
+  const vote = await hooks.tool.permission.promise({ behavior: "allow" }, call);
+  const verdict = vote.behavior === "ask" ? await ask(p, vote) : vote;
   if ("part" in verdict) return verdict;
   // A handler, or the tool's own check, may authorize a rewritten input (the original's updated_input).
   const rewritten = verdict.behavior === "allow" && verdict.updatedInput && reparse(p, verdict.updatedInput);
@@ -231,11 +228,11 @@ async function pass(p: Passage): Promise<CallOutcome> {
   }
   if (call.run.abortSignal.aborted) return answer.refuse(abortedMessage(call.run), call.input);
   p.stage = "tool.allowed";
-  await call.run.kernel.hooks.tool.allowed.promise(verdict, call);
+  await hooks.tool.allowed.promise(verdict, call);
   p.stage = "execute";
   const output = await execute(p);
   p.stage = "tool.afterCall";
-  return answer.finish(await call.run.kernel.hooks.tool.afterCall.promise(output, call), call.input);
+  return answer.finish(await hooks.tool.afterCall.promise(output, call), call.input);
 }
 
 /** Run one call through the funnel. Never throws: every failure becomes an error result. */

@@ -143,8 +143,10 @@ export function createRun(init: CreateRunInit): RunContext {
     initFields: {},
     resultFields: {},
     emit(message) {
-      const extra = init.agent ? { agentId: init.agent.agentId, parentToolUseId: init.agent.parentToolUseId } : {};
-      const full = stamp({ ...extra, ...message } as MessageInit, run.sessionId) as Message;
+      // A subagent's messages name it first; each message is copied once either way.
+      const a = init.agent;
+      const own = a ? { agentId: a.agentId, parentToolUseId: a.parentToolUseId, ...message } : message;
+      const full = stamp(own as MessageInit, run.sessionId) as Message;
       sink(full);
       lastSent.set(sink, full);
       init.kernel.emit({ type: "message", message: full }, run);

@@ -36,60 +36,65 @@ export async function boundedCall(
   context: ToolContext,
 ): Promise<ToolOutput> {
   const limit = toolTimeoutOf(run, tool);
-  const timedOut = `${tool.name} timed out after ${seconds(limit)} (its limit: toolTimeoutMs or toolTimeouts.${tool.name})`;
+  const timedOut = () =>
+    `${tool.name} timed out after ${seconds(limit)} (its limit: toolTimeoutMs or toolTimeouts.${tool.name})`;
   // One signal per call, aborted by its timer or by the run's through a listener: AbortSignal.any
   // per call would cost the run's signal a weak reference and two registrations until a GC.
   const controller = new AbortController();
-  const { signal } = controller;
   const parent = run.abortSignal;
-  const follow = () => controller.abort(parent.reason);
   let expired = false;
-  const timer = Number.isFinite(limit)
-    ? setTimeout(() => (expired = true) && controller.abort(new ToolTimeoutError(timedOut)), limit)
-    : undefined;
   let grace: ReturnType<typeof setTimeout> | undefined;
-  let start = () => {};
-  const abandoned = new Promise<"abandoned">(
-    (resolve) => (start = () => void (grace = setTimeout(() => resolve("abandoned"), TOOL_STOP_GRACE_MS))),
-  );
-  signal.addEventListener("abort", start, { once: true });
-  if (parent.aborted) follow();
-  else parent.addEventListener("abort", follow, { once: true });
+  let abandon = (_: "abandoned") => {};
+  // Asked to stop (timed out, the run aborted), the call has TOOL_STOP_GRACE_MS before it is abandoned.
+  const stop = (reason: unknown, timeout = false) => {
+    expired ||= timeout;
+    controller.abort(reason);
+    grace ??= setTimeout(abandon, TOOL_STOP_GRACE_MS, "abandoned");
+  };
+  const follow = () => stop(parent.reason);
+  const timer = Number.isFinite(limit)
+    ? setTimeout(() => stop(new ToolTimeoutError(timedOut()), true), limit)
+    : undefined;
   const settled = Promise.resolve()
-    .then(() => tool.call(input, { ...context, abortSignal: signal }))
+    .then(() => tool.call(input, { ...context, abortSignal: controller.signal }))
     .then(
       (output) => ({ output }),
       (error: unknown) => ({ error }),
     );
+  const first = new Promise<Awaited<typeof settled> | "abandoned">((resolve) => {
+    abandon = resolve;
+    void settled.then(resolve);
+  });
+  if (parent.aborted) follow();
+  else parent.addEventListener("abort", follow, { once: true });
   try {
-    const first = await Promise.race([settled, abandoned]);
-    if (first === "abandoned") {
+    const outcome = await first;
+    if (outcome === "abandoned") {
       // Nobody awaits the call any more; what it does later is only logged.
       void settled.then((late) =>
         run.logger.warn(
           `[ubiquity] ${tool.name} (${context.toolUseId}) ended after it was abandoned${"error" in late ? `: ${describeError(late.error)}` : ""}`,
         ),
       );
-      const why = expired ? timedOut : `The run was aborted and ${tool.name}`;
+      const why = expired ? timedOut() : `The run was aborted and ${tool.name}`;
       return {
         content: `${why}${expired ? " and" : ""} did not stop within ${seconds(TOOL_STOP_GRACE_MS)} of being asked: the call was abandoned, its effect is unknown.`,
         isError: true,
       };
     }
     if (expired) {
-      const own = "output" in first ? first.output?.content : describeError(first.error);
+      const own = "output" in outcome ? outcome.output?.content : describeError(outcome.error);
       return {
-        content: `${timedOut} and was stopped.${own ? `\n${own}` : ""}`,
+        content: `${timedOut()} and was stopped.${own ? `\n${own}` : ""}`,
         isError: true,
-        metadata: "output" in first ? first.output?.metadata : undefined,
+        metadata: "output" in outcome ? outcome.output?.metadata : undefined,
       };
     }
-    if ("error" in first) throw first.error;
-    return first.output;
+    if ("error" in outcome) throw outcome.error;
+    return outcome.output;
   } finally {
     // A call that ended is never abandoned: the run's abort at its end (every run's signal
     // aborts then) would otherwise arm a grace timer that holds the process 2 s past the result.
-    signal.removeEventListener("abort", start);
     parent.removeEventListener("abort", follow);
     clearTimeout(timer);
     clearTimeout(grace);
