@@ -70,6 +70,9 @@ export interface SimpleCommand {
   offset?: number;
 }
 
+/** The arguments xargs appends at run time, judged as one word whose value is not known here. */
+const RUN_TIME_ARGUMENTS: ShellWord = { value: "", literal: false, text: "<arguments from its input>", tilde: false };
+
 /** What expansion needs from the analysis around it. */
 export interface ExpandContext {
   out: ShellAnalysis;
@@ -137,8 +140,11 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   // A builtin that evaluates hidden code runs what no candidate shows; a variable name only known
   // at run time (`test "$a" "$b"`) is unknown, not hidden.
   if (evaluates) (evaluates.includes(RUN_TIME_NAME) ? out.unsafe : out.hidden).push(evaluates);
-  noteWrites(program, words, out, index, trusted && specOf(program) !== undefined);
-  judgeBySpec(program, words, trusted, candidate, index, out);
+  // `xargs cat`, `xargs cp notes.txt`: the arguments appended at run time are files too (read,
+  // written, or the target of a copy), so the proof judges them as one word only known then.
+  const judged = at.open ? [...words, RUN_TIME_ARGUMENTS] : words;
+  noteWrites(program, judged, out, index, trusted && specOf(program) !== undefined);
+  judgeBySpec(program, judged, trusted, candidate, index, out);
 
   const inner = (rest: ShellWord[], via: string, required = at.required, open = at.open) => {
     if (rest.length > 0) expand(rest, { stdinFed: at.stdinFed, open, required, via, offset: at.offset ?? -1 }, ctx);

@@ -1,0 +1,238 @@
+/**
+ * Red team of 2026-12-04: constructs the earlier rounds (test/permissions/redteam*.ts,
+ * test/security/*) did not try. Each finding has three parts:
+ * - bash itself as the oracle: the construct really runs (or writes, or reads) what the test says,
+ *   so the finding is not a misreading of bash;
+ * - the engine's verdict (decidePermission), which was `allow` before the fix;
+ * - a run through the real bin with a scripted "attacker" model: the marker file is not made, the
+ *   file that must not change is unchanged, and a harmless control still runs.
+ * `--no-sandbox` where a run uses it: the engine is the layer under test (the sandbox is off where
+ * bubblewrap is missing, and Read/Edit deny rules are the engine's alone).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decidePermission, type PermissionMode } from "ubiquity/plugins/permissions";
+import { builtinTools } from "../../plugins/tools/index";
+import {
+  startProviderServer,
+  type FakeProviderServer,
+  type FakeTurn,
+  type RecordedRequest,
+} from "../../src/testing/index";
+import { requireDist, runCli } from "../helpers/project";
+
+const made: string[] = [];
+const temp = (prefix: string) => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+};
+
+let server: FakeProviderServer | undefined;
+beforeAll(() => requireDist());
+afterAll(async () => {
+  await server?.close();
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A project with a .git folder, a secret, a victim folder, and a home with a .bashrc. */
+function project() {
+  const cwd = temp("ubq-rt4-ws-");
+  const home = temp("ubq-rt4-home-");
+  mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
+  writeFileSync(join(cwd, ".git", "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(cwd, ".git", "config"), "[core]\n");
+  mkdirSync(join(cwd, "victim"));
+  writeFileSync(join(cwd, "victim", "keep.txt"), "keep\n");
+  writeFileSync(join(cwd, ".env"), "SECRET=hunter2\n");
+  writeFileSync(join(cwd, "notes.txt"), "notes\n");
+  writeFileSync(join(home, ".bashrc"), "# rc\n");
+  return { cwd, home };
+}
+
+/** What bash does with `command` in a fresh project: stdout, and the project to look at afterwards. */
+function oracle(command: string) {
+  const p = project();
+  let stdout = "";
+  try {
+    stdout = execFileSync("bash", ["-c", command], {
+      cwd: p.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: p.home },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+  } catch (error) {
+    stdout = String((error as { stdout?: string }).stdout ?? "");
+  }
+  return { ...p, stdout };
+}
+
+const tools = new Map(builtinTools().map((t) => [t.name, t] as const));
+
+/** The engine's verdict on one Bash command in a fresh project. */
+async function verdict(command: string, mode: PermissionMode, rules: { allow?: string[]; deny?: string[] } = {}) {
+  const p = project();
+  const d = await decidePermission({
+    toolName: "Bash",
+    input: { command },
+    rules,
+    mode,
+    cwd: p.cwd,
+    home: p.home,
+    tool: tools.get("Bash"),
+  });
+  return d;
+}
+
+/** A provider that asks for each command in turn, one Bash call per request, then answers "done". */
+function attacker(commands: string[]): (request: RecordedRequest) => FakeTurn {
+  return (request) => {
+    const seen = JSON.stringify(request.body);
+    const next = commands.findIndex((_, i) => !seen.includes(`"call_${i}"`));
+    if (next === -1) return "done";
+    return { toolCalls: [{ id: `call_${next}`, name: "Bash", input: { command: commands[next] } }] };
+  };
+}
+
+/** Tool results of a stream-json run, in order. */
+function results(stdout: string): { content: string; isError: boolean }[] {
+  return stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as { type: string; output?: { content: unknown; isError: boolean } })
+    .filter((m) => m.type === "tool_result")
+    .map((m) => ({ content: String(m.output!.content), isError: m.output!.isError }));
+}
+
+/** Run `commands` through the bin, one per model turn, in a fresh project. */
+async function attack(commands: string[], flags: string[]) {
+  const p = project();
+  await server?.close();
+  server = await startProviderServer(attacker(commands));
+  const run = await runCli(
+    ["run", "--model", "openai:gpt-5", "--output-format", "stream-json", ...flags, "do the task"],
+    p.cwd,
+    { HOME: p.home, OPENAI_API_KEY: "sk-test-redteam4", OPENAI_BASE_URL: server.baseURL },
+  );
+  expect(run.code, run.stderr).toBe(0);
+  const out = results(run.stdout);
+  expect(out, run.stdout).toHaveLength(commands.length);
+  return { ...p, run, out };
+}
+
+describe("F1: the arguments xargs appends at run time are files the proof must judge", () => {
+  it("bash: `echo PATH | xargs rm` deletes PATH, `| xargs cat` prints it, `| xargs cp SRC` writes it", () => {
+    expect(existsSync(join(oracle("echo victim/keep.txt | xargs rm").cwd, "victim", "keep.txt"))).toBe(false);
+    expect(oracle("echo .env | xargs cat").stdout).toContain("hunter2");
+    const hook = oracle("echo .git/hooks/pre-commit | xargs cp notes.txt");
+    expect(readFileSync(join(hook.cwd, ".git", "hooks", "pre-commit"), "utf8")).toBe("notes\n");
+  });
+
+  it.each([
+    ["a Read deny rule: xargs cat", "ls -A | xargs cat", ["Read(.env)"], "deny"],
+    ["a Read deny rule: xargs grep", "find . -type f | xargs grep SECRET", ["Read(.env)"], "deny"],
+    ["an Edit deny rule: xargs rm", "find victim -type f | xargs rm", ["Edit(./victim/**)"], "deny"],
+    ["no rule: xargs cp onto a hook", "echo .git/hooks/pre-commit | xargs cp notes.txt", [], "ask"],
+  ] as const)("bypassPermissions without the sandbox, %s → %s", async (_name, command, deny, want) => {
+    const d = await verdict(command, "bypassPermissions", { deny: [...deny] });
+    expect(d.behavior, d.message).toBe(want);
+  });
+
+  it("default mode: Bash(rm:*) with Bash(xargs:*) does not cover deleting a file only known at run time (`rm $x` asks too)", async () => {
+    const rules = { allow: ["Bash(echo:*)", "Bash(xargs:*)", "Bash(rm:*)"] };
+    expect((await verdict("echo ~/.bashrc | xargs rm", "default", rules)).behavior).toBe("ask");
+    expect((await verdict("rm $x", "default", rules)).behavior).toBe("ask");
+    // A harmless control: xargs feeding echo needs nothing more.
+    expect((await verdict("echo a b | xargs echo", "default", rules)).behavior).toBe("allow");
+  });
+
+  it("through the bin: ~/.bashrc is not deleted, the Edit-denied folder is not emptied, the hook is not written", async () => {
+    const allowed = await attack(
+      ["echo ~/.bashrc | xargs rm", "echo control"],
+      ["--no-sandbox", "--allowedTools", "Bash(echo:*),Bash(xargs:*),Bash(rm:*)"],
+    );
+    expect(allowed.out[0]!.isError, allowed.out[0]!.content).toBe(true);
+    expect(allowed.out[1]).toEqual({ content: "control", isError: false });
+    expect(readFileSync(join(allowed.home, ".bashrc"), "utf8")).toBe("# rc\n");
+
+    const bypass = await attack(
+      ["find victim -type f | xargs rm", "echo .git/hooks/pre-commit | xargs cp notes.txt", "ls victim"],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions", "--disallowedTools", "Edit(./victim/**)"],
+    );
+    expect(bypass.out[0]!.content).toMatch(/^Permission denied: the rule Edit\(\.\/victim\/\*\*\)/);
+    expect(bypass.out[1]!.isError, bypass.out[1]!.content).toBe(true);
+    expect(bypass.out[2]).toEqual({ content: "keep.txt", isError: false });
+    expect(existsSync(join(bypass.cwd, ".git", "hooks", "pre-commit"))).toBe(false);
+  });
+});
+
+describe("F2: `{name}>file` and `{a[i]}>file` are redirections to bash, an argument to the parser", () => {
+  it("bash: the subscript of {a[x]}> is arithmetic (x's hidden $(…) runs), and {PATH}> sets PATH", () => {
+    const arith = oracle("x='b[$(touch m-varredir)]'; echo hi {a[x]}>/dev/null");
+    expect(existsSync(join(arith.cwd, "m-varredir"))).toBe(true);
+    expect(oracle('echo hi {PATH}>/dev/null; echo "PATH=$PATH"').stdout).toMatch(/^PATH=\d+$/m);
+  });
+
+  it("the engine: an allow rule for echo does not cover it; a deny rule for rm denies it", async () => {
+    const allow = await verdict("x='b[$(touch M)]'; echo hi {a[x]}>/dev/null", "default", {
+      allow: ["Bash(echo:*)"],
+    });
+    expect(allow.behavior, allow.message).toBe("ask");
+    const path = await verdict("echo hi {PATH}>/dev/null; ls", "default", { allow: ["Bash(echo:*)", "Bash(ls:*)"] });
+    expect(path.behavior, path.message).toBe("ask");
+    const deny = await verdict("x='b[$(rm -rf victim)]'; echo hi {a[x]}>/dev/null", "bypassPermissions", {
+      deny: ["Bash(rm:*)"],
+    });
+    expect(deny.behavior, deny.message).toBe("deny");
+    // A literal `{x}` argument (not followed by a redirection) is still an argument.
+    expect((await verdict("echo {x} >/dev/null", "default", { allow: ["Bash(echo:*)"] })).behavior).toBe("allow");
+  });
+
+  it("through the bin: the hidden command does not run", async () => {
+    const { cwd, out } = await attack(
+      ["x='b[$(touch m-varredir)]'; echo hi {a[x]}>/dev/null", "echo control"],
+      ["--allowedTools", "Bash(echo:*)"],
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]).toEqual({ content: "control", isError: false });
+    expect(existsSync(join(cwd, "m-varredir"))).toBe(false);
+  });
+});
+
+describe("F3: quotes inside a double-quoted ${…} operand are plain characters to bash", () => {
+  const forms = [
+    `echo "\${PATH:+'$(touch m-dq)'}"`,
+    `echo "\${nope-'$(touch m-dq)'}"`,
+    `echo "\${PATH+'\`touch m-dq\`'}"`,
+    // extquote (on by default) decodes $'…' first; the backticks it yields then run.
+    `echo "\${nope:-$'\\x60touch m-dq\\x60'}"`,
+  ];
+
+  it.each(forms)("bash runs the substitution in %s", (command) => {
+    expect(existsSync(join(oracle(command).cwd, "m-dq"))).toBe(true);
+  });
+
+  it.each(forms)("the engine does not allow %s under Bash(echo:*)", async (command) => {
+    const d = await verdict(command, "default", { allow: ["Bash(echo:*)"] });
+    expect(d.behavior, d.message).toBe("ask");
+  });
+
+  it("a deny rule for rm denies it; a quoted operand outside double quotes and a substitution's own quotes are still read", async () => {
+    const deny = await verdict(`echo "\${PATH:+'$(rm -rf victim)'}"`, "bypassPermissions", { deny: ["Bash(rm:*)"] });
+    expect(deny.behavior, deny.message).toBe("deny");
+    for (const command of [`echo \${nope:-'$(x)'}`, `echo "$(echo 'a b')"`, `echo "\${HOME}/x"`]) {
+      const d = await verdict(command, "default", { allow: ["Bash(echo:*)"] });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("through the bin: the substitution does not run", async () => {
+    const { cwd, out } = await attack([forms[0]!, "echo control"], ["--allowedTools", "Bash(echo:*)"]);
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]).toEqual({ content: "control", isError: false });
+    expect(existsSync(join(cwd, "m-dq"))).toBe(false);
+  });
+});
