@@ -236,3 +236,81 @@ describe("F3: quotes inside a double-quoted ${…} operand are plain characters 
     expect(existsSync(join(cwd, "m-dq"))).toBe(false);
   });
 });
+
+/** A real git repository with `.env` committed (git grep searches what git tracks). */
+function gitOracle(command: string): string {
+  const p = project();
+  rmSync(join(p.cwd, ".git"), { recursive: true, force: true });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.email=rt@example.invalid", "-c", "user.name=rt", ...args], {
+      cwd: p.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: p.home },
+      encoding: "utf8",
+    });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "x");
+  return execFileSync("bash", ["-c", command], {
+    cwd: p.cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: p.home },
+    encoding: "utf8",
+  });
+}
+
+describe("F4: git pathspecs are patterns, and git grep reads revisions", () => {
+  const attacks = [
+    "git grep hunter2 -- ':(top)'",
+    "git grep hunter2 -- '*env'",
+    "git grep hunter2 -- ':!notes.txt'",
+    "git --icase-pathspecs grep hunter2 -- .ENV",
+    "git grep hunter2 HEAD",
+    "git diff HEAD:.env HEAD:notes.txt",
+  ];
+
+  it.each(attacks)("bash and git: %s prints the secret", (command) => {
+    expect(gitOracle(command)).toContain("hunter2");
+  });
+
+  it.each(attacks)(
+    "bypassPermissions with Read(.env) denied: %s is denied, as `git grep hunter2` is",
+    async (command) => {
+      const d = await verdict(command, "bypassPermissions", { deny: ["Read(.env)"] });
+      expect(d.behavior, d.message).toBe("deny");
+    },
+  );
+
+  it("plain paths, a revision bounded by `-- PATH`, and REV:PATH of another file stay allowed", async () => {
+    for (const command of [
+      "git grep hunter2 -- notes.txt",
+      "git grep hunter2 HEAD -- notes.txt",
+      "git diff HEAD:notes.txt notes.txt",
+      "git add notes.txt",
+    ]) {
+      const d = await verdict(command, "bypassPermissions", { deny: ["Read(.env)"] });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+    const ts = await verdict("git add '*.ts'", "default", { allow: ["Bash(git:*)"] });
+    expect(ts.behavior, ts.message).toBe("allow");
+  });
+
+  it("through the bin: the secret is not printed", async () => {
+    const { out } = await attack(
+      ["git grep SECRET -- ':(top)'", "git grep SECRET -- '*env'", "echo control"],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions", "--disallowedTools", "Read(.env)"],
+    );
+    for (const r of out.slice(0, -1))
+      expect(r.content, r.content).toMatch(/^Permission denied: the rule Read\(\.env\)/);
+    expect(out.at(-1)).toEqual({ content: "control", isError: false });
+  });
+
+  // OPEN FINDING O1 (not fixed by this round): git commands that read the whole work tree without
+  // naming a file — `git add -A` / `git add .`, `git commit -a`, `git stash -u`, a bare `git diff` —
+  // put a Read-denied `.env` into the index (then `git diff --cached` prints it) or print its
+  // changes. Denying them whenever a denied file exists below (as for `grep -r`) would deny
+  // `git add .` in nearly every project with a Read(.env) rule, and telling which files git
+  // ignores needs git's own view of the tree; left for a decision.
+  it.fails("open O1: `git add -A && git diff --cached` under a Read(.env) deny rule is denied", async () => {
+    const d = await verdict("git add -A && git diff --cached", "bypassPermissions", { deny: ["Read(.env)"] });
+    expect(d.behavior, d.message).toBe("deny");
+  });
+});

@@ -24,7 +24,43 @@ const GIT_LOG = `${GIT_DIFF} --oneline -# -n= --max-count= --skip= --since= --af
 const GIT_REMOTE_OPTS =
   "-q --quiet -v --verbose --progress --no-progress --dry-run -n --all --prune -p --no-prune --tags -t --no-tags -f|--force --depth= --deepen= --shallow-since= --unshallow --update-shallow --atomic --set-upstream -u --ipv4 -4 --ipv6 -6 --jobs= -j= --prefetch --append -a --keep -k --no-write-fetch-head --porcelain";
 
+/**
+ * git reads its path operands as pathspecs: patterns, not paths. Magic (`:(top)`, `:/`, `:!x`,
+ * `:(icase)`), a glob character, or `--glob-pathspecs`/`--icase-pathspecs` make one match files
+ * the text does not name (`git grep KEY -- ':(top)'` or `'*env'` reads `.env`): such a read is of
+ * files only known at run time. Before `--`, `git grep`'s operands may be revisions, whose whole
+ * tree is read (`git grep KEY HEAD`). `REV:PATH` in any sub-command names PATH as stored.
+ */
+function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] {
+  const sub = words.findIndex((w, k) => k > 0 && w.literal && !w.value.startsWith("-") && words[k - 1]?.value !== "-C");
+  const grep = words[sub]?.value === "grep";
+  const dashes = words.findIndex((w) => w.literal && w.value === "--");
+  // `git grep KEY REV -- PATH` reads only PATH of REV: then the pathspecs after `--` are what is judged.
+  const bounded = dashes !== -1 && dashes < words.length - 1;
+  const patterns = words.some((w, k) => k < sub && /^--(glob|icase)-pathspecs$/.test(w.value));
+  const judged = reads.map((w) => {
+    if (!w.literal) return w;
+    const at = words.indexOf(w);
+    if (grep && at !== -1 && !bounded && (dashes === -1 || at < dashes))
+      return {
+        ...w,
+        literal: false,
+        text: `${w.text} (a revision, whose files are only known at run time, or a path)`,
+      };
+    if (patterns || w.value.startsWith(":") || /[*?[]/.test(w.value))
+      return { ...w, literal: false, text: `${w.text} (a pathspec, whose files are only known at run time)` };
+    return w;
+  });
+  // git diff HEAD:.env, git grep KEY HEAD:, git archive HEAD:sub: the path part is read as stored.
+  const stored = words
+    .slice(sub + 1)
+    .filter((w) => w.literal && !w.value.startsWith("-") && /^[^:]*:./.test(w.value))
+    .map((w) => literalWord(w.value.slice(w.value.indexOf(":") + 1)));
+  return [...judged, ...stored];
+}
+
 const git: ProgramSpecSource = {
+  readsAs: gitReads,
   // Global options before the sub-command: -C moves to a folder; -c, --git-dir, --work-tree,
   // --exec-path and --config-env are left out (they name configuration or programs).
   options: `-C=d --no-pager -P --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-replace-objects --no-lazy-fetch ${HELP} -v`,
