@@ -373,3 +373,75 @@ describe("F6: curl -w %output{FILE} writes FILE", () => {
     expect(plain.behavior, plain.message).toBe("allow");
   });
 });
+
+describe("F7: gawk's indirect calls reach system() by a name held in a variable", () => {
+  const gawk = (() => {
+    try {
+      execFileSync("gawk", ["--version"], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.runIf(gawk)('gawk: `f = "system"; @f("cmd")` runs cmd', () => {
+    const p = oracle(`gawk 'BEGIN { f = "sys" "tem"; @f("touch m-gawk") }'`);
+    expect(existsSync(join(p.cwd, "m-gawk"))).toBe(true);
+  });
+
+  it("the engine: Bash(awk:*) and Bash(gawk:*) do not cover it; bypassPermissions with a deny rule for rm does not allow it", async () => {
+    for (const [program, rule] of [
+      ["awk", "Bash(awk:*)"],
+      ["gawk", "Bash(gawk:*)"],
+    ] as const) {
+      const d = await verdict(`${program} 'BEGIN { f = "sys" "tem"; @f("touch m-gawk") }'`, "default", {
+        allow: [rule],
+      });
+      expect(d.behavior, d.message).toBe("ask");
+    }
+    const deny = await verdict(`awk 'BEGIN { f = "sys" "tem"; c = "r" "m -rf victim"; @f(c) }'`, "bypassPermissions", {
+      deny: ["Bash(rm:*)"],
+    });
+    expect(deny.behavior, deny.message).not.toBe("allow");
+    // An @ inside a string or a regex is data.
+    for (const command of [`awk '{ print "a@b" }' notes.txt`, "awk '/@/' notes.txt"]) {
+      const d = await verdict(command, "default", { allow: ["Bash(awk:*)"] });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it.runIf(gawk)("through the bin: the command does not run", async () => {
+    const { cwd, out } = await attack(
+      [`gawk 'BEGIN { f = "sys" "tem"; @f("touch m-gawk") }'`, "gawk '{ print }' notes.txt"],
+      ["--allowedTools", "Bash(gawk:*)"],
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]).toEqual({ content: "notes", isError: false });
+    expect(existsSync(join(cwd, "m-gawk"))).toBe(false);
+  });
+});
+
+describe("secrets without the sandbox", () => {
+  // OPEN FINDING O2 (not fixed by this round): the subprocess environment is an allow-list, but
+  // without the sandbox (`--no-sandbox`, or bubblewrap missing) a Bash command reads the provider
+  // keys from the environ of ubiquity's own process (/proc/<pid>/environ: same user), and they
+  // reach the caller's stream and the model unredacted. With the sandbox on (the default) the PID
+  // namespace hides every process outside it, and this test's command finds nothing. Closing it
+  // needs the keys out of the process's initial environment (or the process made non-dumpable).
+  it.fails("open O2: bypassPermissions --no-sandbox, `/proc/*/environ` does not give the command the provider keys", async () => {
+    const { run } = await attack(
+      ["for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null | grep -a _API_KEY; done | sort -u"],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions"],
+    );
+    expect(run.stdout).not.toContain("sk-test-redteam4");
+  });
+
+  it("with the sandbox on (the default), the same command finds no key", async () => {
+    const { run, out } = await attack(
+      ["for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null | grep -a _API_KEY; done | sort -u"],
+      ["--permission-mode", "bypassPermissions"],
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(false);
+    expect(run.stdout).not.toContain("sk-test-redteam4");
+  });
+});
