@@ -703,7 +703,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
           (/^-[a-zA-Z]*[adlsPRr]/.test(w.value) ||
             /^--(archive|link|symbolic-link|no-dereference|recursive)$/.test(w.value)),
       ),
-    writes: backupWrites,
+    writes: (words) => [...backupWrites(words), ...hardLinkSources(words)],
     copies: copyOperands,
   },
   mv: {
@@ -717,7 +717,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-b -d -F -f -i -L -n -P -r -s -T -t=w -v --backup?= --directory --force --interactive --logical --no-dereference --physical --relative --symbolic --suffix= -S= --target-directory=w --no-target-directory --verbose ${HELP}`,
     operands: "read* write",
     links: () => true,
-    writes: backupWrites,
+    writes: (words) => [...backupWrites(words), ...hardLinkSources(words)],
     copies: copyOperands,
   },
   // With --reference there is no mode: every operand is a file changed.
@@ -1035,6 +1035,20 @@ function npmConfigPersists(words: readonly ShellWord[]): string | undefined {
  * With -b/--backup, cp, mv and ln keep the file they replace under its name plus a suffix
  * (`~/.bash` + `--suffix=rc` is `~/.bashrc`): that name is written too.
  */
+/**
+ * A hard link (`ln` without -s, `cp -l`) gives its source a second name: a write to the new name
+ * is a write to the source (`ln .git/config cfg`, then `echo … >> cfg`), so the sources are
+ * judged as written. Only a literal -s/--symbolic makes an ln link symbolic (then the link is
+ * resolved where it is written to); anything else is judged as a hard link.
+ */
+function hardLinkSources(words: readonly ShellWord[]): ShellWord[] {
+  const values = words.slice(1);
+  const flag = (short: string, long: RegExp) =>
+    values.some((w) => w.literal && (long.test(w.value) || (/^-[a-zA-Z]+$/.test(w.value) && w.value.includes(short))));
+  const hard = words[0]!.value === "ln" ? !flag("s", /^--sym/) : flag("l", /^--li/);
+  return hard ? (copyOperands(words)?.sources ?? []) : [];
+}
+
 function backupWrites(words: readonly ShellWord[]): ShellWord[] {
   const values = words.slice(1);
   if (
