@@ -18,6 +18,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -514,5 +515,52 @@ describe("F8: a hard link is another name of its file", () => {
     expect(old.out[0]!.isError, old.out[0]!.content).toBe(true);
     expect(old.out.at(-1)).toEqual({ content: "control", isError: false });
     expect(readFileSync(join(old.cwd, ".git", "config"), "utf8")).toBe("[core]\n");
+  });
+});
+
+describe("F9: the kernel follows a symlink before the `..` after it", () => {
+  const link = (p: { cwd: string }) => symlinkSync(".git/hooks", join(p.cwd, "l"));
+
+  it("bash: with l → .git/hooks, `>> l/../config` writes .git/config and `cat l/../../.env` reads .env", () => {
+    const p = oracle("ln -s .git/hooks l && echo '[alias] x = !id' >> l/../config && cat l/../../.env");
+    expect(readFileSync(join(p.cwd, ".git", "config"), "utf8")).toContain("[alias]");
+    expect(p.stdout).toContain("hunter2");
+  });
+
+  it("the engine: a write through l/../config asks in bypassPermissions; a Read deny rule sees l/../../.env", async () => {
+    const p = project();
+    link(p);
+    const decide = (toolName: string, input: Record<string, unknown>, deny: string[] = []) =>
+      decidePermission({
+        toolName,
+        input,
+        rules: { deny },
+        mode: "bypassPermissions",
+        cwd: p.cwd,
+        home: p.home,
+        tool: tools.get(toolName),
+      });
+    for (const command of ["echo '[alias] x = !id' >> l/../config", "cp notes.txt l/../config", "touch l/../hooks2"]) {
+      const d = await decide("Bash", { command });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("ask");
+    }
+    const write = await decide("Write", { file_path: "l/../config", content: "x" });
+    expect(write.behavior, write.message).toBe("ask");
+    const read = await decide("Bash", { command: "cat l/../../.env" }, ["Read(./.env)"]);
+    expect(read.behavior, read.message).toBe("deny");
+    // `..` without a symlink before it is where it looks.
+    const plain = await decide("Bash", { command: "echo x > victim/../notes.txt" });
+    expect(plain.behavior, plain.message).toBe("allow");
+  });
+
+  it("through the bin (no sandbox, bypassPermissions, a checked-in link): .git/config does not change", async () => {
+    const { cwd, out } = await attack(
+      ["echo '[alias] x = !id' >> l/../config", "echo control"],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions"],
+      link,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out.at(-1)).toEqual({ content: "control", isError: false });
+    expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe("[core]\n");
   });
 });
