@@ -564,3 +564,31 @@ describe("F9: the kernel follows a symlink before the `..` after it", () => {
     expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe("[core]\n");
   });
 });
+
+describe("F10: the sandbox binds paths read-only, not files", () => {
+  // The attack as a script the engine cannot read: in bypassPermissions it is left to the sandbox.
+  const script = (body: string) => `cat > attack.sh <<'ATTACK'\n${body}\nATTACK\nbash attack.sh; echo exit=$?`;
+
+  it("with the sandbox on, a protected file with another name (a hard link) is not changed through it", async () => {
+    const { cwd, out } = await attack(
+      [script("echo '[alias] x = !touch m-sbx' >> cfg\ncat .git/config"), "echo control"],
+      ["--permission-mode", "bypassPermissions"],
+      (p) => linkSync(join(p.cwd, ".git", "config"), join(p.cwd, "cfg")),
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[0]!.content).toContain("is protected but has another name");
+    expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe("[core]\n");
+    // The refusal names the way out; it holds while the link is there.
+    expect(out[1]!.isError).toBe(true);
+  });
+
+  it("without such a link, sandboxed commands run as before (and `ln` cannot make one: the bind is another mount)", async () => {
+    const { cwd, out } = await attack(
+      [script("ln .git/config cfg; echo ln=$?; echo '[alias] x = !id' >> cfg"), "echo control"],
+      ["--permission-mode", "bypassPermissions"],
+    );
+    expect(out[0]!.content).toContain("ln=1");
+    expect(out[1]).toEqual({ content: "control", isError: false });
+    expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe("[core]\n");
+  });
+});
