@@ -8,6 +8,15 @@
  *   file that must not change is unchanged, and a harmless control still runs.
  * `--no-sandbox` where a run uses it: the engine is the layer under test (the sandbox is off where
  * bubblewrap is missing, and Read/Edit deny rules are the engine's alone).
+ *
+ * Tally: about 1,030 constructs tried (968 distinct Bash command/mode/rule cases through
+ * decidePermission, 56 Write/Edit/Read path cases, bin runs for secrets and the sandbox); 12
+ * findings: F1–F10 fixed, O1 and O2 open (kept below as `it.fails`).
+ *  F1 xargs' appended arguments were never judged as files · F2 `{name}>f` is a redirection ·
+ *  F3 quotes inside a double-quoted `${…}` operand are characters · F4 git pathspecs are patterns ·
+ *  F5 a sed label ends at `;` · F6 curl -w `%output{}` writes · F7 gawk `@f()` reaches system() ·
+ *  F8 hard links are other names · F9 `..` after a symlink · F10 the sandbox binds paths, not files ·
+ *  O1 git's whole-work-tree readers (add -A, commit -a, diff) · O2 keys in /proc/<pid>/environ without the sandbox.
  */
 import { execFileSync } from "node:child_process";
 import {
