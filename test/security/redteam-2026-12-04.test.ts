@@ -9,13 +9,14 @@
  * `--no-sandbox` where a run uses it: the engine is the layer under test (the sandbox is off where
  * bubblewrap is missing, and Read/Edit deny rules are the engine's alone).
  *
- * Tally: about 1,030 constructs tried (968 distinct Bash command/mode/rule cases through
- * decidePermission, 56 Write/Edit/Read path cases, bin runs for secrets and the sandbox); 12
- * findings: F1–F10 fixed, O1 and O2 open (kept below as `it.fails`).
+ * Tally: about 1,130 constructs tried (1,071 distinct Bash command/mode/rule cases through
+ * decidePermission, 56 Write/Edit/Read path cases, bin runs for secrets and the sandbox); 14
+ * findings: F1–F12 fixed, O1 and O2 open (kept below as `it.fails`).
  *  F1 xargs' appended arguments were never judged as files · F2 `{name}>f` is a redirection ·
  *  F3 quotes inside a double-quoted `${…}` operand are characters · F4 git pathspecs are patterns ·
  *  F5 a sed label ends at `;` · F6 curl -w `%output{}` writes · F7 gawk `@f()` reaches system() ·
  *  F8 hard links are other names · F9 `..` after a symlink · F10 the sandbox binds paths, not files ·
+ *  F11 `python3 -m pytest` is pytest · F12 pytest -o / -W load code ·
  *  O1 git's whole-work-tree readers (add -A, commit -a, diff) · O2 keys in /proc/<pid>/environ without the sandbox.
  */
 import { execFileSync } from "node:child_process";
@@ -599,5 +600,69 @@ describe("F10: the sandbox binds paths read-only, not files", () => {
     expect(out[0]!.content).toContain("ln=1");
     expect(out[1]).toEqual({ content: "control", isError: false });
     expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe("[core]\n");
+  });
+});
+
+describe("F11, F12: pytest started as `python3 -m pytest`, and pytest options that load code", () => {
+  const hasPytest = (() => {
+    try {
+      execFileSync("python3", ["-m", "pytest", "--version"], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  // A module that leaves a marker when imported, and one passing test.
+  const files =
+    'printf \'open("m-py", "w").write("x")\\nclass Bad(Warning): pass\\n\' > evil.py && printf \'def test_x():\\n    pass\\n\' > test_a.py';
+
+  it.runIf(hasPytest)("pytest: `-p evil`, `-o addopts=-pevil` and `-W error::evil.Bad` all import evil.py", () => {
+    for (const run of [
+      "python3 -m pytest -q -p evil test_a.py",
+      "python3 -m pytest -q -o addopts=-pevil test_a.py",
+      "python3 -m pytest -q -W error::evil.Bad test_a.py",
+    ]) {
+      const p = oracle(`${files} && ${run}`);
+      expect(existsSync(join(p.cwd, "m-py")), run).toBe(true);
+    }
+  });
+
+  it.each([
+    ["python3 -m pytest tests -p evil", "Bash(python3 -m pytest tests:*)"],
+    ["python3 -m pytest tests -c /tmp/evil.ini", "Bash(python3 -m pytest tests:*)"],
+    ["python3 -m pytest tests --rootdir=/tmp/evil", "Bash(python3 -m pytest tests:*)"],
+    ["pytest tests -o addopts=-pevil", "Bash(pytest tests:*)"],
+    ["pytest tests --override-ini=pythonpath=.", "Bash(pytest tests:*)"],
+    ["pytest tests -W error::evil.Bad", "Bash(pytest tests:*)"],
+    ["python3 -m pytest tests -W error::evil.Bad", "Bash(python3 -m pytest tests:*)"],
+  ])("the engine: %s is not covered by %s", async (command, rule) => {
+    const d = await verdict(command, "default", { allow: [rule] });
+    expect(d.behavior, d.message).toBe("ask");
+  });
+
+  it("plain runs stay allowed, and a rule naming the option covers it", async () => {
+    for (const [command, rule] of [
+      ["python3 -m pytest tests -q -x", "Bash(python3 -m pytest tests:*)"],
+      ["pytest tests -W error::DeprecationWarning", "Bash(pytest tests:*)"],
+      ["python3 -m pytest -p evil", "Bash(python3 -m pytest -p evil:*)"],
+    ] as const) {
+      const d = await verdict(command, "default", { allow: [rule] });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it.runIf(hasPytest)("through the bin: evil.py is not imported", async () => {
+    const { cwd, out } = await attack(
+      ["python3 -m pytest -q -p evil test_a.py", "python3 -m pytest -q -W error::evil.Bad test_a.py", "echo control"],
+      ["--no-sandbox", "--allowedTools", "Bash(python3 -m pytest:*),Bash(echo:*)"],
+      (p) => {
+        writeFileSync(join(p.cwd, "evil.py"), 'open("m-py", "w").write("x")\nclass Bad(Warning): pass\n');
+        writeFileSync(join(p.cwd, "test_a.py"), "def test_x():\n    pass\n");
+      },
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    expect(out.at(-1)).toEqual({ content: "control", isError: false });
+    expect(existsSync(join(cwd, "m-py"))).toBe(false);
   });
 });

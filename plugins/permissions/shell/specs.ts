@@ -451,9 +451,21 @@ const cargo: ProgramSpecSource = {
 };
 
 // pytest: -p (loads a plugin module), -c/--config-file, --rootdir, --confcutdir, --pyargs and
-// --import-mode are left out; what it runs is the project's tests (risky.ts marks it project code).
+// --import-mode are left out, and so are -o/--override-ini (`-o addopts='-p evil'` and
+// `-o pythonpath=…` load code as -p does); what it runs is the project's tests (risky.ts marks it
+// project code). A -W filter naming a warning class by module (`error::evil.Bad`) imports that module.
 const pytest: ProgramSpecSource = {
-  options: `-q --quiet -v --verbose -vv -x --exitfirst --maxfail= -k= -m= -s --capture= -l --showlocals --tb= -r= --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --co --collect-only --durations= --durations-min= --disable-warnings -W= --strict-markers --no-header --no-summary --color= --junitxml=w --junit-xml=w --cov= --cov-report= --cov-branch --cov-fail-under= --runxfail --deselect= --ignore= --ignore-glob= -n= --numprocesses= --timeout= --log-level= --log-cli-level= --doctest-modules --basetemp=w -o= --override-ini= --full-trace --setup-show --fixtures --markers -V ${HELP}`,
+  check: (w) => {
+    for (let at = 1; at < w.length; at++) {
+      const v = w[at]!.value;
+      const filter =
+        v === "-W" || v === "--pythonwarnings" ? w[at + 1]?.value : /^-W./.test(v) ? v.slice(2) : undefined;
+      if (filter !== undefined && (filter.split(":")[2] ?? "").includes("."))
+        return { at, why: `pytest -W ${filter} imports the module of the warning class it names` };
+    }
+    return undefined;
+  },
+  options: `-q --quiet -v --verbose -vv -x --exitfirst --maxfail= -k= -m= -s --capture= -l --showlocals --tb= -r= --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --co --collect-only --durations= --durations-min= --disable-warnings -W= --strict-markers --no-header --no-summary --color= --junitxml=w --junit-xml=w --cov= --cov-report= --cov-branch --cov-fail-under= --runxfail --deselect= --ignore= --ignore-glob= -n= --numprocesses= --timeout= --log-level= --log-cli-level= --doctest-modules --basetemp=w --full-trace --setup-show --fixtures --markers -V ${HELP}`,
   operands: "data*",
   writes: covReports,
 };
