@@ -19,7 +19,18 @@ export interface JudgedPath {
 /** Judge a written path against `cwd`. */
 export function judgePath(cwd: string, home: string, written: string): JudgedPath {
   const absolute = absolutePath(cwd, written, home);
-  return { absolute, real: resolveReal(absolute) };
+  // The kernel follows a symlink before the `..` after it (`l/../config` with l → .git/hooks opens
+  // .git/config); folding `..` first, as `absolute` does, is not where a program lands.
+  if (!/(^|\/)\.\.(\/|$)/.test(written)) return { absolute, real: resolveReal(absolute) };
+  return { absolute, real: resolveReal(unfolded(cwd, home, written)) };
+}
+
+/** `written` made absolute with its `..` left in place, for realpath (the kernel's walk) to resolve. */
+function unfolded(cwd: string, home: string, written: string): string {
+  if (written.startsWith("/")) return written;
+  const inHome = written === "~" || written.startsWith("~/");
+  const base = (inHome ? home : cwd).replace(/\/+$/, "");
+  return `${base}/${inHome ? written.slice(2) : written}`;
 }
 
 /** Resolve the permitted roots (a root may itself be a symlink). */

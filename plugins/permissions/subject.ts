@@ -3,7 +3,7 @@
  * writes judged against the roots and the sensitive list), the paths of a file tool (in both
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
@@ -95,9 +95,21 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   const git = gitFolderOf(path.real);
   if (git) return `it is inside ${git}, a git folder (its config and hooks run code)`;
   const plugin = pluginFolderOf(path.real, roots);
-  return plugin
-    ? `it is inside ${plugin}, a Claude Code or Codex plugin folder (its hooks, scripts and MCP servers run code)`
+  if (plugin)
+    return `it is inside ${plugin}, a Claude Code or Codex plugin folder (its hooks, scripts and MCP servers run code)`;
+  return hardLinked(path.real)
+    ? "it is a hard link: the same file has other names, which may be a file that runs code later or one outside the permitted folders"
     : undefined;
+}
+
+/** A regular file with more than one name (a hard link): its other names are not known here. */
+function hardLinked(path: string): boolean {
+  try {
+    const stats = lstatSync(path);
+    return stats.isFile() && stats.nlink > 1;
+  } catch {
+    return false; // not there yet: a new file has one name
+  }
 }
 
 const PLUGIN_MANIFESTS = [join(".claude-plugin", "plugin.json"), join(".codex-plugin", "plugin.json")];

@@ -165,3 +165,40 @@ export function layoutRoot(root: string, extra: readonly string[] = [], home?: s
   out.readOnly = out.readOnly.filter((p) => existsSync(p));
   return out;
 }
+
+/** Most entries looked at below protected folders for a hard link, per command. */
+const MAX_LINK_SCAN = 5000;
+
+/**
+ * A protected file with a second name (a hard link): a read-only bind protects a path, not the
+ * file, so a sandboxed command would change it through its other name (`cfg` linked to
+ * `.git/config`). Returns the first such file among `paths` (protected files, and the files of
+ * protected folders a few levels down), or undefined. Past MAX_LINK_SCAN entries it answers with
+ * the folder it could not finish: fail closed.
+ */
+export function hardLinkedProtected(paths: readonly string[]): string | undefined {
+  let seen = 0;
+  const visit = (path: string, depth: number): string | undefined => {
+    if (++seen > MAX_LINK_SCAN) return path;
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (!info) return undefined;
+    if (info.isFile()) return info.nlink > 1 ? path : undefined;
+    if (!info.isDirectory() || depth > 4) return undefined;
+    let names: string[];
+    try {
+      names = readdirSync(path);
+    } catch {
+      return undefined;
+    }
+    for (const name of names) {
+      const hit = visit(join(path, name), depth + 1);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  for (const path of paths) {
+    const hit = visit(path, 0);
+    if (hit) return hit;
+  }
+  return undefined;
+}

@@ -36,7 +36,7 @@ import {
   type Profile,
 } from "./bwrap";
 import { isExcluded, type SandboxSettings } from "./config";
-import { layoutRoot, type RootLayout } from "./protect";
+import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
 import { installedConfigClosure } from "./installed";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
@@ -280,6 +280,13 @@ export class SandboxRuntime {
         this.#settings.home,
       ),
     );
+    // A bind protects a path, not the file: a protected file with another name in a writable folder
+    // would be changed through that name. Refused until the other name is gone (fail closed).
+    const shared = hardLinkedProtected(layouts.flatMap((l) => l.readOnly));
+    if (shared)
+      throw new Error(
+        `ubiquity:sandbox: ${shared} is protected but has another name (a hard link, or too many files to check), through which a sandboxed command could change it; remove the other link (\`find <folder> -samefile ${shared}\` lists it) and run the command again`,
+      );
     if (use.toolUseId) {
       this.#calls.set(use.toolUseId, {
         watched: layouts.flatMap((l) => l.watched),

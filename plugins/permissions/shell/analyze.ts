@@ -214,6 +214,9 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
         unreadable(out, "a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
       break;
     }
+    case "string":
+      quotedInsideDoubleQuotes(node, out);
+      break;
     case "command_substitution":
       // Backticks nest through \`…\`, which the parser reads as plain text.
       if (node.text.startsWith("`") && node.text.includes("\\`"))
@@ -224,6 +227,28 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       break;
     default:
       if (node.isMissing) unreadable(out, "bash syntax that could not be parsed");
+  }
+}
+
+/**
+ * `"${x:-'$(cmd)'}"`, `"${x+$'\\x60cmd\\x60'}"`: inside double quotes a `'` in a ${…} operand is a
+ * plain character to bash (and `$'…'` is decoded first), so the substitution in it runs; the
+ * parser reads a quoted, literal string. Any such string makes the text unreadable.
+ */
+function quotedInsideDoubleQuotes(node: SyntaxNode, out: ShellAnalysis) {
+  const stack = [...node.children];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    // A substitution starts a new quoting context: its own quotes are read as bash reads them.
+    if (n.type === "command_substitution" || n.type === "process_substitution") continue;
+    if (n.type === "raw_string" || n.type === "ansi_c_string") {
+      unreadable(
+        out,
+        `the quoted text ${n.text.slice(0, 40)} inside a double-quoted \${…}, where bash does not read the quotes and runs substitutions in it`,
+      );
+      return;
+    }
+    stack.push(...n.children);
   }
 }
 
@@ -313,6 +338,12 @@ function readCommand(
       // Two words with nothing between them are one word to bash (`a\ <(b)`): the parser split it.
       if (child.startIndex === lastWordEnd) out.unsafe.push("the parser split one word in two where bash does not");
       lastWordEnd = child.endIndex;
+      // `{x}>f`, `{a[i]}<f`: bash reads the word as a redirection that assigns a descriptor to a
+      // variable (and evaluates its subscript as arithmetic); the parser reads an argument.
+      if (VARIABLE_REDIRECT.test(child.text) && /[<>&]/.test(child.nextChar))
+        out.unsafe.push(
+          `the redirection ${child.text.slice(0, 40)}${child.nextChar}…, which assigns a variable (and evaluates a subscript as arithmetic) where the parser reads an argument`,
+        );
     }
     if (child.type === "variable_assignment") {
       const name = child.childForFieldName("name")?.text ?? "";
@@ -344,6 +375,9 @@ function splitLine(node: SyntaxNode, out: ShellAnalysis) {
   if (words.some((w) => /(^|[^\\])\n/.test(w.text)))
     out.unsafe.push("the parser read a line break as part of a word, where bash ends the command");
 }
+
+// `{name}` or `{name[subscript]}`: the word bash reads as a variable for a redirection's descriptor.
+const VARIABLE_REDIRECT = /^\{[A-Za-z_][A-Za-z0-9_]*(?:\[[\s\S]*\])?\}$/;
 
 const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
 

@@ -10,6 +10,10 @@ export function awkProgramRisk(program: string): string | undefined {
   if (/\bsystem\s*\(/.test(program)) return "awk system() runs a shell command";
   if (/@load\b|@include\b/.test(program)) return "awk @load/@include brings in code from elsewhere";
   const code = stripRegexes(stripStrings(program));
+  // gawk's `@` syntax is not awk: `@f(x)` calls the function whose name f holds, built-ins included
+  // (`f = "system"; @f("cmd")` runs cmd), and @namespace and friends change what names mean.
+  if (code.includes("@"))
+    return "gawk's @ syntax (an indirect call such as @f() can call system() by a name held in a variable)";
   if (/\|/.test(code.replace(/\|\|/g, ""))) return "an awk pipe (| getline, print |) runs a command";
   if (/\bprintf?\b[^;{}\n]*>/.test(code)) return "awk print > file writes a file";
   return undefined;

@@ -70,6 +70,9 @@ export interface SimpleCommand {
   offset?: number;
 }
 
+/** The arguments xargs appends at run time, judged as one word whose value is not known here. */
+const RUN_TIME_ARGUMENTS: ShellWord = { value: "", literal: false, text: "<arguments from its input>", tilde: false };
+
 /** What expansion needs from the analysis around it. */
 export interface ExpandContext {
   out: ShellAnalysis;
@@ -137,8 +140,12 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   // A builtin that evaluates hidden code runs what no candidate shows; a variable name only known
   // at run time (`test "$a" "$b"`) is unknown, not hidden.
   if (evaluates) (evaluates.includes(RUN_TIME_NAME) ? out.unsafe : out.hidden).push(evaluates);
-  noteWrites(program, words, out, index, trusted && specOf(program) !== undefined);
-  judgeBySpec(program, words, trusted, candidate, index, out);
+  // `xargs cat`, `xargs cp notes.txt`: the arguments appended at run time are files too (read,
+  // written, or the target of a copy), so the proof judges them as one word only known then.
+  const judged = at.open ? [...words, RUN_TIME_ARGUMENTS] : words;
+  noteWrites(program, judged, out, index, trusted && specOf(program) !== undefined);
+  judgeBySpec(program, judged, trusted, candidate, index, out);
+  judgeModule(program, judged, trusted, candidate, index, out);
 
   const inner = (rest: ShellWord[], via: string, required = at.required, open = at.open) => {
     if (rest.length > 0) expand(rest, { stdinFed: at.stdinFed, open, required, via, offset: at.offset ?? -1 }, ctx);
@@ -367,6 +374,28 @@ function judgeBySpec(
     else out.cdUnknown = true;
   }
   if (reading.links) out.linkers.push(index);
+}
+
+/**
+ * `python3 -m pytest …` runs pytest: when the module has a spec, the words after it are judged by
+ * that spec as well (`-p`, `-c`, `--rootdir` load other code however pytest is started), and the
+ * rule must name the first word the module's spec does not understand.
+ */
+function judgeModule(
+  program: string,
+  words: ShellWord[],
+  trusted: boolean,
+  candidate: ShellCandidate,
+  index: number,
+  out: ShellAnalysis,
+) {
+  const module = words[2];
+  if (!/^python[0-9.]*$/.test(program) || words[1]?.value !== "-m" || !module?.literal) return;
+  if (!trusted || !specOf(module.value)) return;
+  const probe: ShellCandidate = { ...candidate, unproven: undefined };
+  judgeBySpec(module.value, words.slice(2), trusted, probe, index, out);
+  if (probe.unproven && probe.unproven.at + 2 > (candidate.unproven?.at ?? -1))
+    candidate.unproven = { at: probe.unproven.at + 2, why: probe.unproven.why };
 }
 
 /**

@@ -53,7 +53,9 @@ export function sedScriptRisk(script: string): string | undefined {
       case "t":
       case "T":
       case "v":
-        s.restOfCommand(cmd === "#" || cmd === ":");
+        // A label ends at `;` in GNU sed 4.9 (`: l;e cmd` runs cmd), at the line's end in older
+        // seds: reading what follows `;` as commands is right for the first and stricter for the other.
+        s.restOfCommand(cmd === "#");
         break;
       case "a":
       case "i":
@@ -149,7 +151,7 @@ class Scanner {
     }
     return false;
   }
-  /** A label or comment: to the end of the line (labels also end at `;` except after `:`). */
+  /** A comment (`lineOnly`): to the end of the line; a label: to the end of the line or a `;`. */
   restOfCommand(lineOnly: boolean) {
     while (this.i < this.src.length && this.peek() !== "\n" && (lineOnly || this.peek() !== ";")) this.i++;
   }

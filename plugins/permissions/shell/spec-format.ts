@@ -59,6 +59,11 @@ export interface ProgramSpecSource {
   read?: (words: readonly ShellWord[]) => SpecReading;
   /** Files it reads that options name inside their values (curl's `-d @file`). */
   reads?: (words: readonly ShellWord[]) => ShellWord[];
+  /**
+   * The files it reads, as the program reads them, given the words and the files its options and
+   * operands name (git's pathspecs are patterns, not paths). Applied once, to the whole command.
+   */
+  readsAs?: (words: readonly ShellWord[], reads: ShellWord[]) => ShellWord[];
   /** Files it writes besides its operands and option values (a backup `~/.bash` + `rc`, git config's file). */
   writes?: (words: readonly ShellWord[]) => ShellWord[];
   /** Why it installs code to run later, if it does (git config core.fsmonitor, npm config set script-shell). */
@@ -99,6 +104,7 @@ export interface ProgramSpec {
   links: ProgramSpecSource["links"];
   recursive: ProgramSpecSource["recursive"];
   extraReads: ProgramSpecSource["reads"];
+  readsAs: ProgramSpecSource["readsAs"];
   extraWrites: ProgramSpecSource["writes"];
   copies: ProgramSpecSource["copies"];
   persists: ProgramSpecSource["persists"];
@@ -196,6 +202,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     links: source.links,
     recursive: source.recursive,
     extraReads: source.reads,
+    readsAs: source.readsAs,
     extraWrites: source.writes,
     copies: source.copies,
     persists: source.persists,
@@ -245,6 +252,7 @@ export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name:
     : { reads: [], writes: [], dirs: [], links: false, recursive: false, canonical: [name], subDepth: 1 };
   if (!spec.read) readInto(spec, words, 1, name, reading);
   else reading.canonical = [name, ...words.slice(1).map((w) => w.value)];
+  if (spec.readsAs) reading.reads = spec.readsAs(words, reading.reads);
 
   return reading;
 }

@@ -24,7 +24,43 @@ const GIT_LOG = `${GIT_DIFF} --oneline -# -n= --max-count= --skip= --since= --af
 const GIT_REMOTE_OPTS =
   "-q --quiet -v --verbose --progress --no-progress --dry-run -n --all --prune -p --no-prune --tags -t --no-tags -f|--force --depth= --deepen= --shallow-since= --unshallow --update-shallow --atomic --set-upstream -u --ipv4 -4 --ipv6 -6 --jobs= -j= --prefetch --append -a --keep -k --no-write-fetch-head --porcelain";
 
+/**
+ * git reads its path operands as pathspecs: patterns, not paths. Magic (`:(top)`, `:/`, `:!x`,
+ * `:(icase)`), a glob character, or `--glob-pathspecs`/`--icase-pathspecs` make one match files
+ * the text does not name (`git grep KEY -- ':(top)'` or `'*env'` reads `.env`): such a read is of
+ * files only known at run time. Before `--`, `git grep`'s operands may be revisions, whose whole
+ * tree is read (`git grep KEY HEAD`). `REV:PATH` in any sub-command names PATH as stored.
+ */
+function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] {
+  const sub = words.findIndex((w, k) => k > 0 && w.literal && !w.value.startsWith("-") && words[k - 1]?.value !== "-C");
+  const grep = words[sub]?.value === "grep";
+  const dashes = words.findIndex((w) => w.literal && w.value === "--");
+  // `git grep KEY REV -- PATH` reads only PATH of REV: then the pathspecs after `--` are what is judged.
+  const bounded = dashes !== -1 && dashes < words.length - 1;
+  const patterns = words.some((w, k) => k < sub && /^--(glob|icase)-pathspecs$/.test(w.value));
+  const judged = reads.map((w) => {
+    if (!w.literal) return w;
+    const at = words.indexOf(w);
+    if (grep && at !== -1 && !bounded && (dashes === -1 || at < dashes))
+      return {
+        ...w,
+        literal: false,
+        text: `${w.text} (a revision, whose files are only known at run time, or a path)`,
+      };
+    if (patterns || w.value.startsWith(":") || /[*?[]/.test(w.value))
+      return { ...w, literal: false, text: `${w.text} (a pathspec, whose files are only known at run time)` };
+    return w;
+  });
+  // git diff HEAD:.env, git grep KEY HEAD:, git archive HEAD:sub: the path part is read as stored.
+  const stored = words
+    .slice(sub + 1)
+    .filter((w) => w.literal && !w.value.startsWith("-") && /^[^:]*:./.test(w.value))
+    .map((w) => literalWord(w.value.slice(w.value.indexOf(":") + 1)));
+  return [...judged, ...stored];
+}
+
 const git: ProgramSpecSource = {
+  readsAs: gitReads,
   // Global options before the sub-command: -C moves to a folder; -c, --git-dir, --work-tree,
   // --exec-path and --config-env are left out (they name configuration or programs).
   options: `-C=d --no-pager -P --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-replace-objects --no-lazy-fetch ${HELP} -v`,
@@ -415,9 +451,21 @@ const cargo: ProgramSpecSource = {
 };
 
 // pytest: -p (loads a plugin module), -c/--config-file, --rootdir, --confcutdir, --pyargs and
-// --import-mode are left out; what it runs is the project's tests (risky.ts marks it project code).
+// --import-mode are left out, and so are -o/--override-ini (`-o addopts='-p evil'` and
+// `-o pythonpath=…` load code as -p does); what it runs is the project's tests (risky.ts marks it
+// project code). A -W filter naming a warning class by module (`error::evil.Bad`) imports that module.
 const pytest: ProgramSpecSource = {
-  options: `-q --quiet -v --verbose -vv -x --exitfirst --maxfail= -k= -m= -s --capture= -l --showlocals --tb= -r= --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --co --collect-only --durations= --durations-min= --disable-warnings -W= --strict-markers --no-header --no-summary --color= --junitxml=w --junit-xml=w --cov= --cov-report= --cov-branch --cov-fail-under= --runxfail --deselect= --ignore= --ignore-glob= -n= --numprocesses= --timeout= --log-level= --log-cli-level= --doctest-modules --basetemp=w -o= --override-ini= --full-trace --setup-show --fixtures --markers -V ${HELP}`,
+  check: (w) => {
+    for (let at = 1; at < w.length; at++) {
+      const v = w[at]!.value;
+      const filter =
+        v === "-W" || v === "--pythonwarnings" ? w[at + 1]?.value : /^-W./.test(v) ? v.slice(2) : undefined;
+      if (filter !== undefined && (filter.split(":")[2] ?? "").includes("."))
+        return { at, why: `pytest -W ${filter} imports the module of the warning class it names` };
+    }
+    return undefined;
+  },
+  options: `-q --quiet -v --verbose -vv -x --exitfirst --maxfail= -k= -m= -s --capture= -l --showlocals --tb= -r= --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --co --collect-only --durations= --durations-min= --disable-warnings -W= --strict-markers --no-header --no-summary --color= --junitxml=w --junit-xml=w --cov= --cov-report= --cov-branch --cov-fail-under= --runxfail --deselect= --ignore= --ignore-glob= -n= --numprocesses= --timeout= --log-level= --log-cli-level= --doctest-modules --basetemp=w --full-trace --setup-show --fixtures --markers -V ${HELP}`,
   operands: "data*",
   writes: covReports,
 };
@@ -667,7 +715,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
           (/^-[a-zA-Z]*[adlsPRr]/.test(w.value) ||
             /^--(archive|link|symbolic-link|no-dereference|recursive)$/.test(w.value)),
       ),
-    writes: backupWrites,
+    writes: (words) => [...backupWrites(words), ...hardLinkSources(words)],
     copies: copyOperands,
   },
   mv: {
@@ -681,7 +729,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-b -d -F -f -i -L -n -P -r -s -T -t=w -v --backup?= --directory --force --interactive --logical --no-dereference --physical --relative --symbolic --suffix= -S= --target-directory=w --no-target-directory --verbose ${HELP}`,
     operands: "read* write",
     links: () => true,
-    writes: backupWrites,
+    writes: (words) => [...backupWrites(words), ...hardLinkSources(words)],
     copies: copyOperands,
   },
   // With --reference there is no mode: every operand is a file changed.
@@ -725,7 +773,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-s --silent -S --show-error -L --location --location-trusted -f --fail --fail-with-body --fail-early -I --head -i --include -v --verbose -k --insecure -X= --request= -H= --header= -d= --data= --data-raw= --data-binary= --data-urlencode= --data-ascii= --json= -F= --form= --form-string= -G --get -o=w --output=w -O --remote-name --remote-name-all -J --remote-header-name --output-dir=w --create-dirs --no-clobber -u= --user= -A= --user-agent= -e= --referer= -b= --cookie= -c=w --cookie-jar=w -D=w --dump-header=w --trace=w --trace-ascii=w --stderr=w -T=r --upload-file=r -m= --max-time= --connect-timeout= --retry= --retry-delay= --retry-max-time= --retry-all-errors --retry-connrefused --compressed -x= --proxy= --noproxy= -w= --write-out= -r= --range= -C= --continue-at= --http1.0 --http1.1 --http2 --http3 -0 -4 -6 --ipv4 --ipv6 --progress-bar -N --no-buffer --max-redirs= --limit-rate= --max-filesize= --tlsv1.2 --tlsv1.3 --cacert=r --capath=r --cert=r -E=r --key=r --url= -n --netrc --netrc-optional --oauth2-bearer= --unix-socket=r --resolve= --connect-to= -Z --parallel --parallel-max= -q --disable -z= --time-cond= -R --remote-time --raw --path-as-is -g --globoff -Y= -y= -l --list-only -a --append -B --use-ascii --ssl-reqd --proto= --proto-redir= -M --manual ${HELP} -V`,
     operands: "data*",
     reads: curlFiles,
-    writes: curlNames,
+    writes: (words) => [...curlNames(words), ...curlWriteOut(words)],
   },
   wget: {
     options: `-q --quiet -v --verbose -nv --no-verbose -O=w --output-document=w -o=w --output-file=w -a=w --append-output=w -P=w --directory-prefix=w -nd --no-directories -x --force-directories -nH --no-host-directories --cut-dirs= -c --continue -N --timestamping -nc --no-clobber -t= --tries= -T= --timeout= --connect-timeout= --read-timeout= -w= --wait= --limit-rate= -U= --user-agent= --header= --post-data= --post-file=r --body-data= --body-file=r --method= --user= --password= --no-check-certificate --ca-certificate=r --certificate=r --private-key=r -S --server-response --spider -r --recursive -l= --level= -np --no-parent -k --convert-links -p --page-requisites -A= --accept= -R= --reject= -D= --domains= -H --span-hosts -m --mirror -i=r --input-file=r -b --background -4 -6 --inet4-only --inet6-only --max-redirect= --content-disposition --trust-server-names --show-progress --progress= -nc ${HELP} -V`,
@@ -999,6 +1047,20 @@ function npmConfigPersists(words: readonly ShellWord[]): string | undefined {
  * With -b/--backup, cp, mv and ln keep the file they replace under its name plus a suffix
  * (`~/.bash` + `--suffix=rc` is `~/.bashrc`): that name is written too.
  */
+/**
+ * A hard link (`ln` without -s, `cp -l`) gives its source a second name: a write to the new name
+ * is a write to the source (`ln .git/config cfg`, then `echo … >> cfg`), so the sources are
+ * judged as written. Only a literal -s/--symbolic makes an ln link symbolic (then the link is
+ * resolved where it is written to); anything else is judged as a hard link.
+ */
+function hardLinkSources(words: readonly ShellWord[]): ShellWord[] {
+  const values = words.slice(1);
+  const flag = (short: string, long: RegExp) =>
+    values.some((w) => w.literal && (long.test(w.value) || (/^-[a-zA-Z]+$/.test(w.value) && w.value.includes(short))));
+  const hard = words[0]!.value === "ln" ? !flag("s", /^--sym/) : flag("l", /^--li/);
+  return hard ? (copyOperands(words)?.sources ?? []) : [];
+}
+
 function backupWrites(words: readonly ShellWord[]): ShellWord[] {
   const values = words.slice(1);
   if (
@@ -1076,6 +1138,21 @@ function curlNames(words: readonly ShellWord[]): ShellWord[] {
   if (words.some((w) => /^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(w.value)))
     return [{ ...literalWord("(a name the server sends)"), literal: false }];
   return downloadNames(words, { remote: true, dir: optionValue(words, [], ["--output-dir"]) });
+}
+
+/**
+ * curl -w's `%output{FILE}` (curl 8.3 on) sends the rest of the -w output to FILE (`%output{>>F}`
+ * appends), and `-w @FILE` takes the format from a file that may hold one: a write the text does
+ * not name. Any word holding `%output{` counts, whatever option carries it.
+ */
+function curlWriteOut(words: readonly ShellWord[]): ShellWord[] {
+  const fromFile = words.some(
+    (w, k) =>
+      (/^(-w|--write-out)$/.test(words[k - 1]?.value ?? "") && w.value.startsWith("@")) ||
+      /^(-w|--write-out=)@/.test(w.value),
+  );
+  if (!fromFile && !words.some((w) => w.value.includes("%output{"))) return [];
+  return [{ ...literalWord("(the file a -w %output{…} names)"), literal: false }];
 }
 
 /** wget without -O writes the URL's last segment (into -P); -x, -r, --content-disposition and --trust-server-names name it otherwise. */

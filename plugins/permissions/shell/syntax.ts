@@ -48,6 +48,11 @@ export class SyntaxNode {
     return this.source.slice(this.startIndex, this.endIndex);
   }
 
+  /** The source character right after this node ("" at the end of the text). */
+  get nextChar(): string {
+    return this.source[this.endIndex] ?? "";
+  }
+
   get namedChildren(): SyntaxNode[] {
     return (this.named ??= this.children.filter((c) => c.isNamed));
   }
