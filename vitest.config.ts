@@ -4,6 +4,13 @@ import { LongestFirst } from "./test/sequence/sequencer";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
+// One V8 compile cache for the test workers (forked after this file runs, so they inherit it) and
+// every Node process the tests start: the bin keeps its cache under HOME, and many tests give it a
+// fresh temp HOME, so each such run compiled everything again (0.43 CPU-s a `ubiquity run` against
+// 0.26); the workers load typescript, the AI SDK and the rest of node_modules natively. The cache
+// holds V8's compiled code, checked against each module's source, never a result.
+process.env.NODE_COMPILE_CACHE ??= here("./node_modules/.cache/node-compile-cache");
+
 /**
  * Folders whose files share their worker's module cache (`isolate: false`): their tests leave no
  * module-level state behind, and importing the SDK once per worker instead of once per file took

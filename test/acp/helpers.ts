@@ -4,7 +4,7 @@
  * stdio. The project's config injects a scripted model that answers by the user's last words.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
@@ -99,6 +99,8 @@ export function startAgent(
     },
     stdio: ["pipe", "pipe", "pipe"],
   });
+  // A HOME made here is the agent's alone: removed once it has exited.
+  if (env.HOME === undefined) child.once("close", () => rmSync(home, { recursive: true, force: true }));
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   const frames: string[] = [];

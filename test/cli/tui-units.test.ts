@@ -3,10 +3,10 @@
  * escape sequences), the editor, streamed markdown, the line diff, the approval's body and the
  * tool line, and the inline screen's redraw accounting.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { approvalBody, approvalQuestion } from "../../runner/tui/approval-view";
 import { diffLines, hunks } from "../../runner/tui/diff";
 import { Editor } from "../../runner/tui/editor";
@@ -120,6 +120,7 @@ describe("diff", () => {
 
 describe("approval body", () => {
   const dir = mkdtempSync(join(tmpdir(), "ubq-tui-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, "a.txt"), "one\ntwo\nthree\n");
 
   it("Write of an existing file: the diff against it; of a new file: its lines added", () => {

@@ -60,20 +60,32 @@ beforeAll(() => {
 }, 600_000);
 afterAll(removePackedDirs);
 
+const options: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2023,
+  skipLibCheck: true,
+  types: [],
+};
+// The declarations every program reads (TypeScript's libs, the installed packages) are parsed once
+// for the file, as an editor's language service does; each test's own file is read fresh.
+const parsed = new Map<string, ts.SourceFile | undefined>();
+const host = ts.createCompilerHost(options);
+const readSourceFile = host.getSourceFile.bind(host);
+host.getSourceFile = (fileName, languageVersion, onError) => {
+  if (!fileName.includes("/node_modules/")) return readSourceFile(fileName, languageVersion, onError);
+  const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
+  if (!parsed.has(key)) parsed.set(key, readSourceFile(fileName, languageVersion, onError));
+  return parsed.get(key);
+};
+
 /** The `tsc` errors of one file of the app (strict, nodenext, as a user's project). */
 function tscErrors(name: string, source: string): string[] {
   const file = join(app, name);
   writeFileSync(file, source);
-  const options = {
-    strict: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2023,
-    skipLibCheck: true,
-    types: [],
-  };
-  const program = ts.createProgram([file], options);
+  const program = ts.createProgram([file], options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 

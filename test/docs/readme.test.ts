@@ -5,19 +5,18 @@
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { repoRoot } from "../helpers/project";
+import { tsNodeArgs } from "../helpers/ts-child";
 import { completeTsBlocks, type CodeBlock } from "./blocks";
 import { siteMarkdown, typeCheckBlocks, writeBlocks } from "./typecheck";
 
 const docs = [join(repoRoot, "README.md"), ...siteMarkdown()];
 const blocks = docs.flatMap(completeTsBlocks);
 const where = (b: CodeBlock) => `${relative(repoRoot, b.file)}:${b.line}`;
-const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 
 // Inside the repository, so node_modules (zod, the providers) resolve as they do for a user.
 const { fileOf, dispose } = writeBlocks(blocks);
@@ -54,7 +53,7 @@ describe("documentation code blocks", () => {
       const run = await new Promise<{ status: number | null; stderr: string; error?: Error }>((resolve) => {
         const child = execFile(
           process.execPath,
-          [jitiCli, join(repoRoot, "test", "docs", "run-block.ts"), fileOf.get(block)!],
+          [...tsNodeArgs, join(repoRoot, "test", "docs", "run-block.ts"), fileOf.get(block)!],
           {
             cwd,
             encoding: "utf8",

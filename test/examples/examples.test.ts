@@ -4,13 +4,12 @@
  * what they promise; they type-check with the rest of the repository (tsconfig.json includes them).
  */
 import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
 import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/project";
+import { tsNodeArgs } from "../helpers/ts-child";
 
-const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 const expected: Record<string, RegExp[]> = {
   "scripted-agent.ts": [/→ Weather/, /← Lisbon: 21°C, clear/, /success after 2 turns/],
   "permissions.ts": [/Write: refused — .*notes\//, /Write: ok/, /denied: Write/, /notes\/todo.md: "- ship it\\n"/],
@@ -30,7 +29,7 @@ describe("examples", () => {
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = execFile(
         process.execPath,
-        [jitiCli, join(repoRoot, "test", "docs", "run-block.ts"), join(repoRoot, "examples", name)],
+        [...tsNodeArgs, join(repoRoot, "test", "docs", "run-block.ts"), join(repoRoot, "examples", name)],
         { cwd: repoRoot, timeout: 240_000, env: { ...process.env, DEBUG: "", NO_COLOR: "1" } },
         (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
       );

@@ -1,10 +1,8 @@
 /** Fleet test helpers: worker child processes on the test worker script, and their logs. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tsNodeArgs } from "../helpers/ts-child";
 
-const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 const script = fileURLToPath(new URL("./worker-script.ts", import.meta.url));
 
 /** One worker process and everything it printed. */
@@ -19,7 +17,7 @@ export interface WorkerProcess {
 
 /** Start a worker process with the given environment (see worker-script.ts). */
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, [jitiCli, script], {
+  const child = spawn(process.execPath, [...tsNodeArgs, script], {
     env: { ...process.env, DEBUG: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,12 +1,28 @@
 /**
  * The package as `npm publish` would ship it, for tests that install it where a user has it:
- * the declarations built (`npm run build:types`, after the `unbuild` of pretest), then `npm pack`
- * into a temp folder. Made once per test file.
+ * the declarations built (`npm run build:types`, after the `unbuild` of pretest), then `npm pack`.
+ * Made once for a given content of everything the tarball is made from (see `packInputs`): the
+ * tarball is kept in node_modules/.cache/ubiquity-pack/<hash of that content>/, so the test files
+ * that install it share one build of the declarations (~11 CPU-s each), and a changed source, build
+ * or package file makes a new one — never an old tarball.
  */
 import { execFileSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { repoRoot, requireDist } from "./project";
 
 let tarball: string | undefined;
@@ -37,6 +53,10 @@ export function packedTarball(): string {
     }
   }
   try {
+    const cache = join(repoRoot, "node_modules", ".cache", "ubiquity-pack");
+    const kept = join(cache, packInputsHash());
+    const packed = existsSync(kept) ? readdirSync(kept).find((f) => f.endsWith(".tgz")) : undefined;
+    if (packed) return (tarball = join(kept, packed));
     execFileSync("npm", ["run", "--silent", "build:types"], { cwd: repoRoot, stdio: "pipe" });
     const dir = tempDir("ubiquity-pack-");
     const name = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], {
@@ -46,11 +66,55 @@ export function packedTarball(): string {
       .trim()
       .split("\n")
       .at(-1)!;
-    tarball = join(dir, name);
-    return tarball;
+    // One kept tarball: the one for what the repository holds now.
+    rmSync(cache, { recursive: true, force: true });
+    mkdirSync(kept, { recursive: true });
+    renameSync(join(dir, name), join(kept, name));
+    return (tarball = join(kept, name));
   } finally {
     rmSync(lock, { force: true });
   }
+}
+
+/**
+ * What the packed tarball is made from: the declarations' sources and build settings (tsconfig.build.json
+ * includes these folders), the JavaScript unbuild wrote (dist/, but not dist/types, which build:types
+ * writes), and every other file `files` in package.json ships. A hash of their paths and contents.
+ */
+const packInputs = {
+  folders: ["src", "loader", "sdk", "plugins", "presets", "harness", "runner", "bin", "docs", "dist"],
+  files: [
+    "package.json",
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "scripts/fix-dts.mjs",
+    "README.md",
+    "CHANGELOG.md",
+    "LICENSE",
+    "schema/ubiquity.config.schema.json",
+  ],
+  skip: ["dist/types", "docs/.vitepress", "docs/reference", "node_modules"],
+};
+
+function packInputsHash(): string {
+  const hash = createHash("sha256");
+  const add = (path: string) => {
+    const rel = relative(repoRoot, path);
+    if (packInputs.skip.some((s) => rel === s || rel.startsWith(`${s}/`) || rel.endsWith("/node_modules"))) return;
+    let stat: ReturnType<typeof statSync>;
+    try {
+      stat = statSync(path);
+    } catch {
+      return hash.update(`${rel}\0absent\0`);
+    }
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path).sort()) add(join(path, entry));
+      return;
+    }
+    hash.update(`${rel}\0${stat.size}\0`).update(readFileSync(path)).update("\0");
+  };
+  for (const f of [...packInputs.files, ...packInputs.folders]) add(join(repoRoot, f));
+  return hash.digest("hex").slice(0, 16);
 }
 
 /** A fresh temp folder (real path), removed by `removePackedDirs`. */

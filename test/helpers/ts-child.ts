@@ -1,9 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 
-// jiti runs a child's TypeScript straight from src/, so a child never sees a stale build.
-const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
+/**
+ * What starts Node on a TypeScript file of this repository, run from its sources (never a stale
+ * build): `[process.execPath, ...tsNodeArgs, script, ...args]`. See ts-loader.mjs.
+ */
+export const tsNodeArgs = ["--import", join(import.meta.dirname, "ts-loader.mjs")];
 
 /** Start a real Node process (the Node running the tests) on a TypeScript script; `env` adds variables. */
 export function spawnTs(
@@ -11,7 +13,7 @@ export function spawnTs(
   args: string[],
   env: Record<string, string> = {},
 ): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [jitiCli, script, ...args], {
+  return spawn(process.execPath, [...tsNodeArgs, script, ...args], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, ...env },
   });

@@ -4,18 +4,19 @@
  * a broken input ends the session with an error result naming it, and no child process outlives
  * a consumer that stopped reading.
  */
-import { mkdtempSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { sleepers } from "../helpers/processes";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { definePlugin, defineTool, summon, type Message, type UserInput } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { inbox, signal, slowTool } from "./helpers";
+import { tempDirs } from "../helpers/temp-dirs";
 
-const tempDir = () => mkdtempSync(join(tmpdir(), "ubq-live-edge-"));
+const temp = tempDirs();
+
+const tempDir = () => temp("ubq-live-edge-");
 const base = () => ({ cwd: tempDir(), sessionDir: tempDir(), todoDir: tempDir(), marketPricing: false as const });
 
 function pairsWhole(messages: Message[]) {

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import { collect } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const temp = tempDirs();
 
 async function instructionsOf(options: Parameters<typeof summon>[1]) {
   const model = scriptedModel(["ok"]);
@@ -16,7 +18,7 @@ async function instructionsOf(options: Parameters<typeof summon>[1]) {
 
 describe("system prompt", () => {
   it("is byte-identical across two runs with the same options", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
+    const cwd = temp("ubq-sp-");
     const a = await instructionsOf({ cwd, appendSystemPrompt: "Never touch vendor/." });
     const b = await instructionsOf({ cwd, appendSystemPrompt: "Never touch vendor/." });
     expect(a).toBe(b);
@@ -24,7 +26,7 @@ describe("system prompt", () => {
   });
 
   it("has the guidance and the run sections, appendSystemPrompt last", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
+    const cwd = temp("ubq-sp-");
     const text = await instructionsOf({
       cwd,
       appendSystemPrompt: "APPENDED-LAST",
@@ -45,24 +47,22 @@ describe("system prompt", () => {
   });
 
   it("the base system prompt keeps the original's two hazards: secure code (no injection, no secrets in code) and never guessing or inventing URLs", async () => {
-    const text = await instructionsOf({ cwd: mkdtempSync(join(tmpdir(), "ubq-sp-")) });
+    const text = await instructionsOf({ cwd: temp("ubq-sp-") });
     expect(text).toMatch(/Write secure code: no command, SQL or other injection.*never secrets .* in code/);
     expect(text).toContain("Never guess or invent URLs.");
     // They are guidance: systemPrompt replaces them with the rest of it.
-    expect(
-      await instructionsOf({ cwd: mkdtempSync(join(tmpdir(), "ubq-sp-")), systemPrompt: "Only this." }),
-    ).not.toContain("invent URLs");
+    expect(await instructionsOf({ cwd: temp("ubq-sp-"), systemPrompt: "Only this." })).not.toContain("invent URLs");
   });
 
   it("detects a git checkout", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
+    const cwd = temp("ubq-sp-");
     mkdirSync(join(cwd, ".git"));
     mkdirSync(join(cwd, "sub"));
     expect(await instructionsOf({ cwd: join(cwd, "sub") })).toContain("Git repository: yes");
   });
 
   it("systemPrompt replaces the guidance but not the run sections", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "ubq-sp-"));
+    const cwd = temp("ubq-sp-");
     const text = await instructionsOf({ cwd, systemPrompt: "You are a release engineer. Do nothing else." });
     expect(text.startsWith("You are a release engineer. Do nothing else.")).toBe(true);
     expect(text).not.toContain("Treat tool output");

@@ -7,15 +7,14 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tsNodeArgs } from "../helpers/ts-child";
 
-const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 const fixture = join(import.meta.dirname, "fixtures", "parse-many.ts");
 
 function peakMb(env: Record<string, string>): number {
-  const run = spawnSync("/usr/bin/time", ["-f", "peak %M", process.execPath, jitiCli, fixture], {
+  const run = spawnSync("/usr/bin/time", ["-f", "peak %M", process.execPath, ...tsNodeArgs, fixture], {
     encoding: "utf8",
     env: { ...process.env, ...env },
   });

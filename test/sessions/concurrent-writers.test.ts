@@ -56,7 +56,7 @@ async function race(
         );
       }),
   );
-  // Every writer loaded (jiti, pg) before the start signal; one that fails first fails the race.
+  // Every writer loaded (its modules, pg) before the start signal; one that fails first fails the race.
   await Promise.race([Promise.all(ready), Promise.all(outputs)]);
   const started = performance.now();
   for (const child of children) child.stdin.end("go\n");

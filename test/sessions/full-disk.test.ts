@@ -5,14 +5,13 @@
  * (`unshare -rm`) so nothing outlives the child; the run writes about 80 KB of records.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tsNodeArgs } from "../helpers/ts-child";
 import { tempDirs } from "../helpers/temp-dirs";
 
 const temp = tempDirs();
 const child = join(import.meta.dirname, "fixtures", "full-disk-child.ts");
-const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 const canMount = spawnSync("unshare", ["-rm", "sh", "-c", "mount -t tmpfs -o size=16k tmpfs /mnt"]).status === 0;
 
 type Line = {
@@ -38,7 +37,7 @@ async function runOnFullDisk(persist: "true" | "best-effort"): Promise<Line[]> {
   const script = 'mount -t tmpfs -o size=48k tmpfs "$1" && shift && exec "$@"';
   const proc = spawn(
     "unshare",
-    ["-rm", "sh", "-c", script, "sh", sessionDir, process.execPath, jitiCli, child, sessionDir, cwd, persist],
+    ["-rm", "sh", "-c", script, "sh", sessionDir, process.execPath, ...tsNodeArgs, child, sessionDir, cwd, persist],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";

@@ -5,16 +5,14 @@
  * and remove it, or two runs write one session.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { acquireLock, lockPathOf, releaseLock } from "../../plugins/sessions/index";
-import { spawnTs } from "../helpers/ts-child";
+import { spawnTs, tsNodeArgs } from "../helpers/ts-child";
 
 const here = import.meta.dirname;
-const jitiCli = join(dirname(createRequire(import.meta.url).resolve("jiti/package.json")), "lib", "jiti-cli.mjs");
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -118,7 +116,7 @@ describe("a lock held from another pid namespace on this host", () => {
   const canUnshare = process.platform === "linux" && spawnSync(unshare[0]!, [...unshare.slice(1), "true"]).status === 0;
 
   function contender(transcript: string, inNamespace: boolean) {
-    const args = [jitiCli, join(here, "fixtures", "lock-child.ts"), transcript];
+    const args = [...tsNodeArgs, join(here, "fixtures", "lock-child.ts"), transcript];
     const proc = inNamespace
       ? spawn(unshare[0]!, [...unshare.slice(1), process.execPath, ...args])
       : spawn(process.execPath, args);

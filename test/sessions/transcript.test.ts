@@ -189,7 +189,20 @@ function tests(fresh: () => Promise<BackendFixture>) {
         summon("start", { model: scriptedModel(["started"]), presets: [], ...b.options, plugins: b.plugins(), cwd }),
       ),
     );
-    const slowModel = scriptedModel(() => ({ text: "answer", delayMs: 20 }));
+    // Each run's model call waits until both runs have made theirs: the two are under way at once
+    // however loaded the machine is (a short delay alone let one finish before the other began).
+    const scripted = scriptedModel(() => ({ text: "answer", delayMs: 20 }));
+    let arrived = 0;
+    let bothArrived!: () => void;
+    const both = new Promise<void>((resolve) => (bothArrived = resolve));
+    const held = <T>(call: () => PromiseLike<T>): Promise<T> => {
+      if (++arrived === 2) bothArrived();
+      return both.then(call);
+    };
+    const slowModel: typeof scripted = Object.assign(Object.create(scripted), {
+      doGenerate: (o: Parameters<typeof scripted.doGenerate>[0]) => held(() => scripted.doGenerate(o)),
+      doStream: (o: Parameters<typeof scripted.doStream>[0]) => held(() => scripted.doStream(o)),
+    });
     const kernel = createKernel({
       model: slowModel,
       presets: [],

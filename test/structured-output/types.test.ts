@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = join(import.meta.dirname, "fixtures", "typed-result.ts");
 
-/** The last program: the second compile reuses its parsed files. */
-let previous: ts.Program | undefined;
+/** The files both compiles read (the package's sources, the libs), parsed once, as an editor's language service does. */
+const parsed = new Map<string, ts.SourceFile | undefined>();
 
 /**
  * Compile `file` under the repo's tsconfig; `text` replaces its content in memory (beside the
@@ -23,14 +23,16 @@ function diagnostics(file: string, text?: string): string[] {
   const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
   const host = ts.createCompilerHost({ ...options, noEmit: true });
-  if (text !== undefined) {
-    const { getSourceFile, fileExists } = host;
-    host.fileExists = (name) => name === file || fileExists(name);
-    host.getSourceFile = (name, language, ...rest) =>
-      name === file ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest);
-  }
-  const program = ts.createProgram([file], { ...options, noEmit: true }, host, previous);
-  previous = program;
+  const { getSourceFile, fileExists } = host;
+  if (text !== undefined) host.fileExists = (name) => name === file || fileExists(name);
+  host.getSourceFile = (name, language, ...rest) => {
+    if (name === file)
+      return text === undefined ? getSourceFile(name, language, ...rest) : ts.createSourceFile(name, text, language);
+    const key = `${name}\0${JSON.stringify(language)}`;
+    if (!parsed.has(key)) parsed.set(key, getSourceFile(name, language, ...rest));
+    return parsed.get(key);
+  };
+  const program = ts.createProgram([file], { ...options, noEmit: true }, host);
   const source = program.getSourceFile(file)!;
   return [
     ...program.getOptionsDiagnostics(),

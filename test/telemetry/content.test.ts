@@ -3,8 +3,7 @@
  * hold secrets), and with it every recorded string — the AI SDK's own spans included — goes
  * through the run's redaction.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
@@ -12,6 +11,9 @@ import { scriptedModel } from "ubiquity/testing";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { collect, resultOf } from "../helpers/collect";
 import { memoryTracing, tree } from "./helpers";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const temp = tempDirs();
 
 const SECRET = "sk-telemetry-secret-0123456789abcdef";
 const WORD = "zanzibar";
@@ -27,7 +29,7 @@ function stringsOf(span: ReadableSpan): string[] {
 }
 
 async function run(recordContent: boolean | undefined) {
-  const dir = mkdtempSync(join(tmpdir(), "ubq-telemetry-content-"));
+  const dir = temp("ubq-telemetry-content-");
   writeFileSync(join(dir, "config.txt"), `token=${SECRET}\n${WORD} settings\n`);
   const { tracer, settled } = memoryTracing();
   const model = scriptedModel([

@@ -3,8 +3,7 @@
  * speaking the OpenAI wire format behind the real `@ai-sdk/openai` has the AI SDK's own spans
  * (its agent, step and provider-call spans) inside each of Ubiquity's chat spans.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { trace } from "@opentelemetry/api";
 import { afterEach, expect, it } from "vitest";
@@ -14,6 +13,9 @@ import { summon } from "ubiquity";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { collect, resultOf } from "../helpers/collect";
 import { memoryTracing, tree } from "./helpers";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const temp = tempDirs();
 
 let server: FakeProviderServer | undefined;
 afterEach(async () => {
@@ -45,7 +47,7 @@ it("an integration registered with the AI SDK's registerTelemetry() still sees t
 it("telemetry: true uses the global tracer provider; the AI SDK's spans of an OpenAI call nest under the chat span", async () => {
   const { provider, settled } = memoryTracing();
   expect(trace.setGlobalTracerProvider(provider)).toBe(true);
-  const dir = mkdtempSync(join(tmpdir(), "ubq-telemetry-openai-"));
+  const dir = temp("ubq-telemetry-openai-");
   writeFileSync(join(dir, "a.ts"), "export {};\n");
   server = await startProviderServer([
     { toolCalls: [{ name: "Glob", input: { pattern: "*.ts" } }], usage: { inputTokens: 300, outputTokens: 12 } },

@@ -4,8 +4,7 @@
  * of the run, turn, model-call, tool-call and compaction spans; the AI SDK's own spans inside
  * the model-call span; denied and failing tool calls; a subagent's run under its Agent call.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
@@ -13,9 +12,12 @@ import { summon, type Options } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
 import { collect, resultOf } from "../helpers/collect";
 import { memoryTracing, tree } from "./helpers";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const madeDir = tempDirs();
 
 function project() {
-  const dir = mkdtempSync(join(tmpdir(), "ubq-telemetry-"));
+  const dir = madeDir("ubq-telemetry-");
   writeFileSync(join(dir, "notes.txt"), "hello\n");
   writeFileSync(join(dir, "more.txt"), "world\n");
   return dir;

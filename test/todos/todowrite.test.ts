@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { summon, createKernel, type Message } from "ubiquity";
 import { createRun, driveRun } from "../../src/index";
@@ -289,7 +288,7 @@ describe("scope keys", () => {
 
 describe("TodoWrite in plan mode", () => {
   it("runs: writing down the plan changes nothing in the workspace", async () => {
-    const todoDir = mkdtempSync(join(tmpdir(), "ubq-plan-todos-"));
+    const todoDir = temp("ubq-plan-todos-");
     const model = scriptedModel([
       { toolCalls: [{ toolName: "TodoWrite", input: { todos: [{ content: "read the code", status: "pending" }] } }] },
       "here is the plan",

@@ -2,18 +2,24 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
 import type { ToolContext } from "../../src/index";
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh temp folder (real path), removed after the test. */
+/**
+ * A fresh temp folder (real path), removed after the test that made it (made while a file's tests
+ * are collected: after its last test). The removal is registered by each call, not by a hook of
+ * this module: test/tools shares its workers' module cache (vitest.config.ts), so a module-level
+ * `afterEach` here ran only in the first file of each worker and the others' folders stayed in /tmp.
+ */
 export function tempDir(prefix = "ubiquity-tools-"): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    onTestFinished(remove);
+  } catch {
+    // Not inside a test: the file is being collected.
+    afterAll(remove);
+  }
   return dir;
 }
 
