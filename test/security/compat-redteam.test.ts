@@ -670,8 +670,11 @@ describe("agent hooks: the judge's identity cannot be borrowed", () => {
 describe("async command hooks", () => {
   it("an async hook's process does not outlive the run", async () => {
     const cwd = temp();
-    const pidFile = join(temp(), "pid");
-    await bashOnce(cwd, "true", {
+    // In the workspace, so the (sandboxed) command sees it: the command waits until the hook has
+    // written its pid, so the run always ends with the hook's process started (under load the run
+    // could end before the hook's shell ran at all, and then there was no pid to look for).
+    const pidFile = join(cwd, "pid");
+    const result = await bashOnce(cwd, "for i in $(seq 600); do test -s pid && break; sleep 0.1; done; cat pid", {
       hooks: {
         PreToolUse: [
           {
@@ -681,12 +684,8 @@ describe("async command hooks", () => {
         ],
       },
     });
-    let pid = 0;
-    for (let i = 0; i < 100 && !pid; i++) {
-      pid = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) : 0;
-      if (!pid) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(pid).toBeGreaterThan(0);
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) : 0;
+    expect(pid, JSON.stringify(result.filter((m) => m.type === "user"))).toBeGreaterThan(0);
     const alive = () => {
       try {
         process.kill(pid, 0);
@@ -695,8 +694,8 @@ describe("async command hooks", () => {
         return false;
       }
     };
-    // Polled, not timed: the run has ended; the process must go (allow the reaper a moment).
-    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    // Polled, not timed: the run has ended; the process must go (60 s bounds a hang, not a timing).
+    for (const end = Date.now() + 60_000; alive() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
     const survived = alive();
     if (survived) process.kill(pid, "SIGKILL");
     expect(survived).toBe(false);
