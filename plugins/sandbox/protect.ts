@@ -14,6 +14,7 @@
  * process it started, thanks to the PID namespace), whatever it created there is removed and
  * reported as a violation, before anything outside the sandbox can read it.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { CONFIG_SEARCH_PLACES } from "../../loader/index";
@@ -166,24 +167,32 @@ export function layoutRoot(root: string, extra: readonly string[] = [], home?: s
   return out;
 }
 
-/** Most entries looked at below protected folders for a hard link, per command. */
+/** Most entries looked at here below protected folders for a hard link, per command, before `find` takes over. */
 const MAX_LINK_SCAN = 5000;
+
+/** Why a protected path stops a sandboxed command: it has another name, or that could not be ruled out. */
+export interface SharedProtected {
+  path: string;
+  /** `linked`: the file has another name; `unchecked`: the check itself failed (fail closed). */
+  why: "linked" | "unchecked";
+}
 
 /**
  * A protected file with a second name (a hard link): a read-only bind protects a path, not the
  * file, so a sandboxed command would change it through its other name (`cfg` linked to
- * `.git/config`). Returns the first such file among `paths` (protected files, and the files of
- * protected folders a few levels down), or undefined. Past MAX_LINK_SCAN entries it answers with
- * the folder it could not finish: fail closed.
+ * `.git/config`). Looks at `paths` (protected files, and every file below protected folders) and
+ * returns the first such file, or undefined. A few thousand entries are looked at here; folders
+ * larger than that (`~/.claude` with its transcripts, when the workspace is the home folder) are
+ * searched whole by `find`, and a search that fails refuses the command (fail closed).
  */
-export function hardLinkedProtected(paths: readonly string[]): string | undefined {
+export function hardLinkedProtected(paths: readonly string[]): SharedProtected | undefined {
   let seen = 0;
-  const visit = (path: string, depth: number): string | undefined => {
-    if (++seen > MAX_LINK_SCAN) return path;
+  const visit = (path: string): string | undefined | "over" => {
+    if (++seen > MAX_LINK_SCAN) return "over";
     const info = lstatSync(path, { throwIfNoEntry: false });
     if (!info) return undefined;
     if (info.isFile()) return info.nlink > 1 ? path : undefined;
-    if (!info.isDirectory() || depth > 4) return undefined;
+    if (!info.isDirectory()) return undefined;
     let names: string[];
     try {
       names = readdirSync(path);
@@ -191,14 +200,28 @@ export function hardLinkedProtected(paths: readonly string[]): string | undefine
       return undefined;
     }
     for (const name of names) {
-      const hit = visit(join(path, name), depth + 1);
+      const hit = visit(join(path, name));
       if (hit) return hit;
     }
     return undefined;
   };
   for (const path of paths) {
-    const hit = visit(path, 0);
-    if (hit) return hit;
+    const hit = visit(path);
+    if (hit === "over") return linkedByFind(paths);
+    if (hit) return { path: hit, why: "linked" };
   }
+  return undefined;
+}
+
+/** The same search by `find` (every level, no budget): the first file with more than one name. */
+function linkedByFind(paths: readonly string[]): SharedProtected | undefined {
+  const found = spawnSync("find", [...paths, "-type", "f", "-links", "+1", "-print", "-quit"], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
+  const first = found.stdout?.split("\n")[0];
+  if (first) return { path: first, why: "linked" };
+  // An unreadable folder, or no `find`: nothing below could be ruled out.
+  if (found.status !== 0) return { path: paths[0] ?? "", why: "unchecked" };
   return undefined;
 }

@@ -283,9 +283,13 @@ export class SandboxRuntime {
     // A bind protects a path, not the file: a protected file with another name in a writable folder
     // would be changed through that name. Refused until the other name is gone (fail closed).
     const shared = hardLinkedProtected(layouts.flatMap((l) => l.readOnly));
+    if (shared?.why === "linked")
+      throw new Error(
+        `ubiquity:sandbox: ${shared.path} is protected but has another name (a hard link), through which a sandboxed command could change it; remove the other link (\`find <folder> -samefile ${shared.path}\` lists it in a folder) and run the command again`,
+      );
     if (shared)
       throw new Error(
-        `ubiquity:sandbox: ${shared} is protected but has another name (a hard link, or too many files to check), through which a sandboxed command could change it; remove the other link (\`find <folder> -samefile ${shared}\` lists it) and run the command again`,
+        `ubiquity:sandbox: could not check the protected folders below ${shared.path} for hard links (\`find\` failed), so a sandboxed command could change a protected file through another name; make the folders readable and run the command again`,
       );
     if (use.toolUseId) {
       this.#calls.set(use.toolUseId, {

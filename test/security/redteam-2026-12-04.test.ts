@@ -601,6 +601,26 @@ describe("F10: the sandbox binds paths read-only, not files", () => {
     expect(out[1]).toEqual({ content: "control", isError: false });
     expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe("[core]\n");
   });
+
+  // The workspace is the home folder and ~/.claude holds a Claude Code user's transcripts: more
+  // files than the in-process scan looks at. The search goes on by `find`: no refusal without a
+  // link (every Bash command failed, naming a transcript as "linked"), a link past the scan found.
+  it("a protected folder with more files than the scan's budget is searched whole, not refused", async () => {
+    const many = (p: { cwd: string }) => {
+      for (let d = 0; d < 60; d++) {
+        mkdirSync(join(p.cwd, ".claude", "projects", `p${d}`), { recursive: true });
+        for (let f = 0; f < 100; f++) writeFileSync(join(p.cwd, ".claude", "projects", `p${d}`, `s${f}.jsonl`), "");
+      }
+    };
+    const { out } = await attack(["echo ran"], ["--permission-mode", "bypassPermissions"], many);
+    expect(out[0]).toEqual({ content: "ran", isError: false });
+    const linked = await attack(["echo ran"], ["--permission-mode", "bypassPermissions"], (p) => {
+      many(p);
+      linkSync(join(p.cwd, ".claude", "projects", "p59", "s99.jsonl"), join(p.cwd, "other-name"));
+    });
+    expect(linked.out[0]!.isError).toBe(true);
+    expect(linked.out[0]!.content).toContain("p59/s99.jsonl is protected but has another name");
+  });
 });
 
 describe("F11, F12: pytest started as `python3 -m pytest`, and pytest options that load code", () => {
