@@ -50,15 +50,6 @@ async function waitForFile(path: string) {
 }
 
 describe("Bash", () => {
-  it("leaves no timer holding the program open once a command has ended (it would delay every exit)", async () => {
-    // Timers that keep the event loop alive, as Node counts them (unref'd ones are not counted).
-    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-    const before = timers();
-    const out = await bash.call({ command: "echo hi; (echo bg; sleep 0) &" }, toolContext(tempDir()));
-    expect(out.content).toContain("hi");
-    expect(timers()).toBe(before);
-  });
-
   it("runs in the cwd with the process env overlaid by ctx.env", async () => {
     const dir = tempDir();
     const out = await bash.call(
