@@ -5,7 +5,7 @@
  * Node's own loader does the work; two in-thread hooks (module.registerHooks) add what it lacks:
  * - resolve: a relative specifier without an extension (`../../sdk/index`) finds `<it>.ts` or
  *   `<it>/index.ts`, and `./x.js` finds `x.ts` when only that exists, as tsc and jiti resolve them;
- * - load: a `.ts` file is compiled by oxc (rolldown's transform, already installed for vite), which
+ * - load: a `.ts` file is compiled by oxc (the transform of rolldown, a devDependency: vite uses the same one), which
  *   drops type-only imports as tsc does (plain type stripping would not: tsconfig has no
  *   verbatimModuleSyntax). The JavaScript is cached in node_modules/.cache/ubiquity-ts-loader, keyed
  *   by the file's path and exact content, so an edited file is compiled again, never served stale.
