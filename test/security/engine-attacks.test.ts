@@ -8,13 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  startProviderServer,
-  type FakeProviderServer,
-  type FakeTurn,
-  type RecordedRequest,
-} from "../../src/testing/index";
+import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { requireDist, runCli } from "../helpers/project";
+import { attacker, toolResults } from "./scripted-attacker";
 
 const made: string[] = [];
 const temp = (prefix: string) => {
@@ -22,26 +18,6 @@ const temp = (prefix: string) => {
   made.push(dir);
   return dir;
 };
-
-/** A provider that asks for each command in turn, one Bash call per request, then answers "done". */
-function attacker(commands: string[]): (request: RecordedRequest) => FakeTurn {
-  return (request) => {
-    const seen = JSON.stringify(request.body);
-    const next = commands.findIndex((_, i) => !seen.includes(`"call_${i}"`));
-    if (next === -1) return "done";
-    return { toolCalls: [{ id: `call_${next}`, name: "Bash", input: { command: commands[next] } }] };
-  };
-}
-
-/** Tool results of a stream-json run, in order. */
-function results(stdout: string): { content: string; isError: boolean }[] {
-  return stdout
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as { type: string; output?: { content: unknown; isError: boolean } })
-    .filter((m) => m.type === "tool_result")
-    .map((m) => ({ content: String(m.output!.content), isError: m.output!.isError }));
-}
 
 let server: FakeProviderServer | undefined;
 beforeAll(() => requireDist());
@@ -67,7 +43,7 @@ async function attack(commands: string[], flags: string[]) {
       OPENAI_BASE_URL: server.baseURL,
     },
   );
-  return { run, home, cwd, out: results(run.stdout) };
+  return { run, home, cwd, out: toolResults(run.stdout) };
 }
 
 describe("the engine through the bin, as an attacker", () => {

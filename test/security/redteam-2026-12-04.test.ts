@@ -36,13 +36,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission, type PermissionMode } from "ubiquity/plugins/permissions";
 import { builtinTools } from "../../plugins/tools/index";
-import {
-  startProviderServer,
-  type FakeProviderServer,
-  type FakeTurn,
-  type RecordedRequest,
-} from "../../src/testing/index";
+import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { requireDist, runCli } from "../helpers/project";
+import { attacker, toolResults } from "./scripted-attacker";
 
 const made: string[] = [];
 const temp = (prefix: string) => {
@@ -107,26 +103,6 @@ async function verdict(command: string, mode: PermissionMode, rules: { allow?: s
   return d;
 }
 
-/** A provider that asks for each command in turn, one Bash call per request, then answers "done". */
-function attacker(commands: string[]): (request: RecordedRequest) => FakeTurn {
-  return (request) => {
-    const seen = JSON.stringify(request.body);
-    const next = commands.findIndex((_, i) => !seen.includes(`"call_${i}"`));
-    if (next === -1) return "done";
-    return { toolCalls: [{ id: `call_${next}`, name: "Bash", input: { command: commands[next] } }] };
-  };
-}
-
-/** Tool results of a stream-json run, in order. */
-function results(stdout: string): { content: string; isError: boolean }[] {
-  return stdout
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as { type: string; output?: { content: unknown; isError: boolean } })
-    .filter((m) => m.type === "tool_result")
-    .map((m) => ({ content: String(m.output!.content), isError: m.output!.isError }));
-}
-
 /** Run `commands` through the bin, one per model turn, in a fresh project. */
 async function attack(commands: string[], flags: string[], setup?: (p: { cwd: string; home: string }) => void) {
   const p = project();
@@ -139,7 +115,7 @@ async function attack(commands: string[], flags: string[], setup?: (p: { cwd: st
     { HOME: p.home, OPENAI_API_KEY: "sk-test-redteam4", OPENAI_BASE_URL: server.baseURL },
   );
   expect(run.code, run.stderr).toBe(0);
-  const out = results(run.stdout);
+  const out = toolResults(run.stdout);
   expect(out, run.stdout).toHaveLength(commands.length);
   return { ...p, run, out };
 }

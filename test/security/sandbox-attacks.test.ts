@@ -11,14 +11,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  startProviderServer,
-  type FakeProviderServer,
-  type FakeTurn,
-  type RecordedRequest,
-} from "../../src/testing/index";
+import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { requireDist, runCli } from "../helpers/project";
 import { processesWith, SKIP } from "../sandbox/helpers";
+import { attacker } from "./scripted-attacker";
 
 const made: string[] = [];
 const temp = (prefix: string) => {
@@ -32,16 +28,6 @@ const temp = (prefix: string) => {
  * left to the sandbox, which is what is under test. Written with a quoted heredoc, so it runs as written.
  */
 const script = (body: string) => [`cat > attack.sh <<'ATTACK'\n${body}\nATTACK`, "bash attack.sh; echo exit=$?"];
-
-/** A provider that asks for each command in turn, one Bash call per request, then answers "done". */
-function attacker(commands: string[]): (request: RecordedRequest) => FakeTurn {
-  return (request) => {
-    const seen = JSON.stringify(request.body);
-    const next = commands.findIndex((_, i) => !seen.includes(`"call_${i}"`));
-    if (next === -1) return "done";
-    return { toolCalls: [{ id: `call_${next}`, name: "Bash", input: { command: commands[next] } }] };
-  };
-}
 
 type Streamed = {
   type: string;

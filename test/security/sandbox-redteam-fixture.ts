@@ -10,14 +10,10 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { sensitiveReason } from "../../plugins/permissions/sensitive";
-import {
-  startProviderServer,
-  type FakeProviderServer,
-  type FakeTurn,
-  type RecordedRequest,
-} from "../../src/testing/index";
+import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { binPath, requireDist, runCli } from "../helpers/project";
 import { processesWith } from "../sandbox/helpers";
+import { attacker, type AttackCall } from "./scripted-attacker";
 
 const made: string[] = [];
 export const temp = (prefix: string) => {
@@ -28,20 +24,6 @@ export const temp = (prefix: string) => {
 
 /** The attack as a script the engine cannot read: in bypassPermissions it is left to the sandbox. */
 export const script = (body: string) => `cat > attack.sh <<'ATTACK'\n${body}\nATTACK\nbash attack.sh; echo exit=$?`;
-
-type Call = string | { name: string; input: Record<string, unknown> };
-
-/** A provider that asks for each call in turn, one per request, then answers "done". */
-export function attacker(calls: Call[]): (request: RecordedRequest) => FakeTurn {
-  return (request) => {
-    const seen = JSON.stringify(request.body);
-    const next = calls.findIndex((_, i) => !seen.includes(`"call_${i}"`));
-    if (next === -1) return "done";
-    const c = calls[next]!;
-    const call = typeof c === "string" ? { name: "Bash", input: { command: c } } : c;
-    return { toolCalls: [{ id: `call_${next}`, name: call.name, input: call.input }] };
-  };
-}
 
 type Streamed = { type: string; subtype?: string; output?: { content: unknown } };
 const messages = (stdout: string): Streamed[] =>
@@ -126,7 +108,7 @@ interface Setup {
   env?: Record<string, string>;
 }
 
-export async function attack(calls: Call[], setup: Setup = {}) {
+export async function attack(calls: AttackCall[], setup: Setup = {}) {
   const home = temp("ubq-rt-home-");
   const cwd = temp("ubq-rt-ws-");
   const mark = join(temp("ubq-rt-mark-"), "pwned");
