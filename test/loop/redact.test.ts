@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { redactValue, secretsOf } from "ubiquity/plugin";
-import { createKernel, definePlugin } from "ubiquity";
+import { createKernel, definePlugin, defineTool, summon } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { collect, ofType } from "../helpers/collect";
 import { z } from "zod";
 
 describe("redaction", () => {
@@ -64,5 +66,43 @@ describe("redaction", () => {
       logger: { debug: log, info: log, warn: log, error: log },
     } as never);
     expect(lines).toEqual(["connecting with [redacted]"]);
+  });
+});
+
+describe("tool results", () => {
+  it("a tool's output is masked with the run's secrets (options and environment) before the stream and the model see it", async () => {
+    const leaky = defineTool({
+      name: "Leak",
+      description: "Prints what it was given.",
+      inputSchema: z.object({}),
+      execute: () => `apiKey=sk-opt-778899 env=${process.env.UBIQUITY_TEST_LEAK_API_KEY} plain=visible-text`,
+    });
+    // A third-party plugin's option: found by its shape, as the kernel knows no plugin's names.
+    const acme = definePlugin({
+      name: "acme:client",
+      options: z.object({ acme: z.object({ apiKey: z.string() }).optional() }),
+      apply() {},
+    });
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Leak", input: {} }] }, { text: "done" }]);
+    process.env.UBIQUITY_TEST_LEAK_API_KEY = "env-key-665544";
+    try {
+      const messages = await collect(
+        summon("go", {
+          model,
+          tools: [leaky],
+          presets: [],
+          plugins: [acme],
+          acme: { apiKey: "sk-opt-778899" },
+        } as never),
+      );
+      const result = ofType(messages, "tool_result")[0]!;
+      expect(result, JSON.stringify(messages.at(-1))).toBeDefined();
+      expect(result.output.content).toBe("apiKey=[redacted] env=[redacted] plain=visible-text");
+      const sent = JSON.stringify(model.requests[1]!.prompt);
+      expect(sent).toContain("apiKey=[redacted] env=[redacted] plain=visible-text");
+      expect(sent).not.toMatch(/sk-opt-778899|env-key-665544/);
+    } finally {
+      delete process.env.UBIQUITY_TEST_LEAK_API_KEY;
+    }
   });
 });

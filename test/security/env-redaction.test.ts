@@ -3,6 +3,7 @@
  * run, in the session transcript and in every line logged through the kernel's logger. Driven
  * through summon() with the scripted model and the real sessions plugin.
  */
+import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -99,12 +100,24 @@ describe("keys from the environment are redacted", () => {
 
   it('in the transcript when `subprocessEnv: "inherit"` lets Bash print the key', async () => {
     const { messages, transcript } = await run(
-      [{ toolCalls: [{ toolName: "Bash", input: { command: 'echo "key=$OPENAI_API_KEY"' }, id: "b1" }] }, "done"],
+      [
+        {
+          toolCalls: [
+            {
+              toolName: "Bash",
+              input: { command: 'echo "key=$OPENAI_API_KEY"; printf %s "$OPENAI_API_KEY" | sha256sum' },
+              id: "b1",
+            },
+          ],
+        },
+        "done",
+      ],
       { subprocessEnv: "inherit" },
     );
-    // The caller's own stream shows what the command printed (the caller chose to inherit) ...
-    expect(ofType(messages, "tool_result")[0]!.output.content).toBe(`key=${KEY}`);
-    // ... but the record on disk does not keep the key.
+    // The command got the key (the caller chose to inherit), but neither the stream nor the record
+    // on disk (nor the model) sees it.
+    const sha = createHash("sha256").update(KEY).digest("hex");
+    expect(ofType(messages, "tool_result")[0]!.output.content).toBe(`key=[redacted]\n${sha}  -`);
     expect(transcript).toContain("key=[redacted]");
     expect(transcript).not.toContain(KEY);
   });

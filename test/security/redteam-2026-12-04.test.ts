@@ -17,9 +17,10 @@
  *  F5 a sed label ends at `;` · F6 curl -w `%output{}` writes · F7 gawk `@f()` reaches system() ·
  *  F8 hard links are other names · F9 `..` after a symlink · F10 the sandbox binds paths, not files ·
  *  F11 `python3 -m pytest` is pytest · F12 pytest -o / -W load code ·
- *  O1 git's whole-work-tree readers (add -A, commit -a, diff) · O2 keys in /proc/<pid>/environ without the sandbox.
+ *  O1 git's whole-work-tree readers (add -A, commit -a, diff) · O2 keys in /proc/<pid>/environ without the sandbox (masked in what
+ *  comes back since 2026-12-05; the read itself is open).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   existsSync,
   linkSync,
@@ -419,18 +420,36 @@ describe("F7: gawk's indirect calls reach system() by a name held in a variable"
 });
 
 describe("secrets without the sandbox", () => {
-  // OPEN FINDING O2 (not fixed by this round): the subprocess environment is an allow-list, but
-  // without the sandbox (`--no-sandbox`, or bubblewrap missing) a Bash command reads the provider
-  // keys from the environ of ubiquity's own process (/proc/<pid>/environ: same user), and they
-  // reach the caller's stream and the model unredacted. With the sandbox on (the default) the PID
-  // namespace hides every process outside it, and this test's command finds nothing. Closing it
-  // needs the keys out of the process's initial environment (or the process made non-dumpable).
-  it.fails("open O2: bypassPermissions --no-sandbox, `/proc/*/environ` does not give the command the provider keys", async () => {
-    const { run } = await attack(
-      ["for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null | grep -a _API_KEY; done | sort -u"],
+  // FINDING O2, half closed: the subprocess environment is an allow-list, but without the sandbox
+  // (`--no-sandbox`, or bubblewrap missing) a Bash command can read the provider keys from the
+  // environ of ubiquity's own process (/proc/<pid>/environ: same user). With the sandbox on (the
+  // default) the PID namespace hides every process outside it (the test after these). Since
+  // 2026-12-05 every tool result is masked with the run's secrets before the stream, the transcript
+  // or the model sees it, so the key no longer comes back as it is; what stays open is the read
+  // itself (an encoded copy still gets through). Closing that needs the keys out of the process's
+  // initial environment, or the process made non-dumpable: Node has no API for either.
+  const fromProc =
+    "for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null | grep -a _API_KEY; done | sort -u";
+
+  it("bypassPermissions --no-sandbox: the keys a command reads from /proc come back masked, in the stream and the transcript", async () => {
+    const { run, out, home } = await attack([fromProc], ["--no-sandbox", "--permission-mode", "bypassPermissions"]);
+    expect(out[0]!.content, "the command read the key (the attack worked)").toContain("OPENAI_API_KEY=[redacted]");
+    expect(run.stdout).not.toContain("sk-test-redteam4");
+    const transcripts = execFileSync("grep", ["-rl", "OPENAI_API_KEY=", join(home, ".ubiquity")], { encoding: "utf8" });
+    expect(transcripts.trim(), "a transcript holds the result").not.toBe("");
+    const keyInFiles = spawnSync("grep", ["-rl", "sk-test-redteam4", join(home, ".ubiquity")], { encoding: "utf8" });
+    expect(keyInFiles.status, keyInFiles.stdout).toBe(1); // grep: no file matched
+    const sent = server!.requests.map((r) => JSON.stringify(r.body)).join("\n");
+    expect(sent).toContain("OPENAI_API_KEY=[redacted]");
+    expect(sent).not.toContain("sk-test-redteam4");
+  });
+
+  it.fails("open O2: bypassPermissions --no-sandbox, a command cannot read the provider keys at all", async () => {
+    const { out } = await attack(
+      [`(${fromProc}) | base64 -w0`],
       ["--no-sandbox", "--permission-mode", "bypassPermissions"],
     );
-    expect(run.stdout).not.toContain("sk-test-redteam4");
+    expect(Buffer.from(out[0]!.content, "base64").toString()).not.toContain("sk-test-redteam4");
   });
 
   it("with the sandbox on (the default), the same command finds no key", async () => {

@@ -74,12 +74,18 @@ function parseEnv(text: string): Record<string, string> {
   return out;
 }
 
-/** One run in which Bash runs `env`, a PreToolUse hook runs `env > file`, and the MCP server reports its env. */
+/**
+ * One run in which Bash runs `env`, a PreToolUse hook runs `env > file`, and the MCP server reports
+ * its env, each also into a file: what comes back to the run is masked with its secrets, so the
+ * files are what each process really got.
+ */
 async function environments(options: Options) {
   const dir = newDir("ubq-subenv-");
   const hookFile = join(dir, "hook-env.txt");
+  const bashFile = join(dir, "bash-env.txt");
+  const mcpFile = join(dir, "mcp-env.json");
   const model = scriptedModel([
-    { toolCalls: [{ toolName: "Bash", input: { command: "env" }, id: "bash" }] },
+    { toolCalls: [{ toolName: "Bash", input: { command: `env | tee ${JSON.stringify(bashFile)}` }, id: "bash" }] },
     { toolCalls: [{ toolName: "mcp__env__env", input: {}, id: "mcp" }] },
     "done",
   ]);
@@ -93,7 +99,11 @@ async function environments(options: Options) {
         PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `env > ${JSON.stringify(hookFile)}` }] }],
       },
       mcpServers: {
-        env: { command: process.execPath, args: [ENV_SERVER], env: { SERVER_OWN_TOKEN: "given-in-server-config" } },
+        env: {
+          command: process.execPath,
+          args: [ENV_SERVER, mcpFile],
+          env: { SERVER_OWN_TOKEN: "given-in-server-config" },
+        },
       },
       ...options,
     }),
@@ -104,10 +114,11 @@ async function environments(options: Options) {
     expect(result?.output.isError, JSON.stringify(result)).toBe(false);
     return String(result!.output.content);
   };
+  const text = (file: string) => readFileSync(file, "utf8");
   return {
-    bash: { text: output("bash"), vars: parseEnv(output("bash")) },
-    hook: { text: readFileSync(hookFile, "utf8"), vars: parseEnv(readFileSync(hookFile, "utf8")) },
-    mcp: { text: output("mcp"), vars: JSON.parse(output("mcp")) as Record<string, string> },
+    bash: { text: text(bashFile), vars: parseEnv(text(bashFile)), result: output("bash") },
+    hook: { text: text(hookFile), vars: parseEnv(text(hookFile)) },
+    mcp: { text: text(mcpFile), vars: JSON.parse(text(mcpFile)) as Record<string, string>, result: output("mcp") },
   };
 }
 
@@ -122,8 +133,9 @@ describe("subprocess environments", () => {
     // A variable off the allow-list reaches none of the three either; the hook still gets its project folder.
     for (const [site, env] of Object.entries(envs)) expect(env.vars.UBQ_PLAIN_VARIABLE, site).toBeUndefined();
     expect(envs.hook.vars.UBIQUITY_PROJECT_DIR).toBe(envs.bash.vars.PWD);
-    // An MCP server also gets its own `env`, which is passed as configured.
+    // An MCP server also gets its own `env`, which is passed as configured; its result comes back masked.
     expect(envs.mcp.vars.SERVER_OWN_TOKEN).toBe("given-in-server-config");
+    expect(JSON.parse(envs.mcp.result).SERVER_OWN_TOKEN).toBe("[redacted]");
   });
 
   it("a variable listed in `env` reaches all three, credential-named or not", async () => {
@@ -143,6 +155,9 @@ describe("subprocess environments", () => {
       expect(envs[site].vars.UBQ_ADDED).toBe("added-by-env");
       expect(envs[site].vars.UBQ_PLAIN_VARIABLE).toBe("visible-to-children");
     }
+    // What the command printed comes back with the run's keys masked.
+    expect(parseEnv(envs.bash.result).OPENAI_API_KEY).toBe("[redacted]");
+    expect(envs.bash.result).not.toContain(CREDENTIALS.OPENAI_API_KEY);
     // Stdio MCP servers never inherited the parent's whole environment; "inherit" keeps that.
     expect(envs.mcp.text).not.toContain(MARKER);
     expect(envs.mcp.vars.UBQ_ADDED).toBe("added-by-env");
