@@ -2,6 +2,7 @@
 import module from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 
 // Node keeps the runner's compiled code between runs (about a sixth of a cold run's CPU), in the
 // user's own folder rather than a shared temp folder. NODE_DISABLE_COMPILE_CACHE=1 turns it off;
@@ -12,6 +13,15 @@ try {
   // an unwritable home: run without the cache
 }
 const { main } = await import("../dist/runner/cli.mjs");
+
+// V8 doubles the young generation whenever as much has survived it since its last growth as it
+// holds, up to 32 MiB semi-spaces (Node 24): over a long run it grew 16 -> 32 -> 64 MiB and the
+// peak RSS with it (~30 MB from turn 8 to turn 50 of bench/peers' task) while the live heap
+// grew ~2 MB. Loading the runner has grown it to its working size (8 MiB semi-spaces); it stays
+// there. Capped from the start instead, the startup's scavenges cost a cold run ~10% more CPU.
+// bench/lean-profile.md has the figures. A semi-space flag of the user's own (NODE_OPTIONS) wins.
+if (!/semi-space/.test(`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`))
+  setFlagsFromString("--semi-space-growth-factor=1");
 
 // A closed pipe (`ubiquity run … | head`) is the reader saying "enough", not a crash.
 for (const stream of [process.stdout, process.stderr]) {

@@ -42,6 +42,10 @@ export function asksForStream(input: Parameters<Fetch>[0], init: RequestInit | u
   if (url.includes(":streamGenerateContent") || /\/converse-stream(\?|$)/.test(url)) return true;
   const body = init?.body;
   if (typeof body !== "string" || !body.includes('"stream"')) return false;
+  // The AI SDK's providers end their body with `"stream":true}` (Anthropic, OpenAI Responses): in
+  // JSON that is the top-level object's last member, so parsing the whole conversation on every
+  // request to read it again is not needed. Any other body is parsed.
+  if (body.endsWith(',"stream":true}') || body === '{"stream":true}') return true;
   try {
     return (JSON.parse(body) as { stream?: unknown }).stream === true;
   } catch {

@@ -85,6 +85,9 @@ const NESTED_FOLDERS: readonly (readonly string[])[] = [
   ["gradle", "wrapper"],
 ];
 
+/** The first name of each of NESTED_FOLDERS. */
+const NESTED_HEADS = new Set(NESTED_FOLDERS.map((seq) => seq[0]!));
+
 const FILES = new Set([
   ".npmrc",
   ".yarnrc",
@@ -224,11 +227,17 @@ export function sensitiveReason(path: string): string | undefined {
   // A bare repository (`repo.git/`): its config and hooks run code as a .git folder's do.
   const bare = parts.slice(0, -1).find((p) => p.endsWith(".git") && p !== ".git");
   if (bare) return `it is inside ${bare}, a git repository folder`;
+  // The first of NESTED_FOLDERS (in its order) that starts at some k and ends before the name.
+  // Plain loops: the sandbox's guard asks this of every file in the workspace, and closures per
+  // part and per entry were most of what it allocated.
   for (let k = 0; k < parts.length - 1; k++) {
-    const nested = NESTED_FOLDERS.find(
-      (seq) => seq.every((name, j) => parts[k + j] === name) && k + seq.length < parts.length,
-    );
-    if (nested) return `it is inside ${nested.join("/")}, whose files run code later`;
+    if (!NESTED_HEADS.has(parts[k]!)) continue;
+    for (const seq of NESTED_FOLDERS) {
+      if (k + seq.length >= parts.length) continue;
+      let j = 0;
+      while (j < seq.length && parts[k + j] === seq[j]) j++;
+      if (j === seq.length) return `it is inside ${seq.join("/")}, whose files run code later`;
+    }
   }
   if (FILES.has(name) || FILE_PATTERNS.some((re) => re.test(name))) return `${name} is a sensitive file`;
   const parent = parts.at(-2);

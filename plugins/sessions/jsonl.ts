@@ -8,6 +8,7 @@ import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, wri
 import { dirname } from "node:path";
 
 const CHUNK = 64 * 1024;
+const FIRST_CHUNK = 4 * 1024;
 const NEWLINE = 0x0a;
 /** How much of a line `linesFromEnd()` reads up front. */
 const HEAD = 256;
@@ -45,11 +46,18 @@ export function parseJsonl(text: string): ParsedJsonl {
   return { values, lines, skipped, corrupt };
 }
 
-/** Index of the last newline in bytes `[0, end)` of the file, or -1; scans backwards in chunks. */
+// One buffer for every backwards scan (they are synchronous): a fresh 64 KiB one per call was
+// two or three per append, outside the heap, and each read filled all of it for a short line.
+let scanBuffer: Buffer | undefined;
+
+/**
+ * Index of the last newline in bytes `[0, end)` of the file, or -1; scans backwards in chunks,
+ * the first one small (a record's line is usually a few hundred bytes), then `CHUNK`s.
+ */
 function lastNewlineBefore(fd: number, end: number): number {
-  const buffer = Buffer.allocUnsafe(CHUNK);
-  for (let stop = end; stop > 0; ) {
-    const start = Math.max(0, stop - CHUNK);
+  const buffer = (scanBuffer ??= Buffer.allocUnsafe(CHUNK));
+  for (let stop = end, size = FIRST_CHUNK; stop > 0; size = CHUNK) {
+    const start = Math.max(0, stop - size);
     const read = readSync(fd, buffer, 0, stop - start, start);
     const at = buffer.subarray(0, read).lastIndexOf(NEWLINE);
     if (at >= 0) return start + at;

@@ -34,8 +34,21 @@ export async function waitGroupGone(pgid: number, timeoutMs = 5000): Promise<boo
   }
 }
 
+/** Whether group `pgid` has any member, zombies included (a signal-0 probe: ESRCH is none; EPERM is some). */
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
 /** Running (not zombie) members of a process group, from /proc; undefined without /proc (the kill probe decides). */
 export async function liveMembers(pgid: number): Promise<number | undefined> {
+  // No process in the group at all (the usual case once a command has ended): nothing to scan
+  // for. The scan opened every process's stat file on the machine after every Bash command.
+  if (!groupExists(pgid)) return 0;
   const entries = await readdir("/proc").catch(() => undefined);
   if (!entries) return undefined;
   let live = 0;

@@ -90,4 +90,19 @@ describe("sensitive paths", () => {
   ])("%s sensitive: %s", (path, sensitive) => {
     expect(sensitiveReason(`/p/${path.replace(/^~\//, "home/")}`) !== undefined).toBe(sensitive);
   });
+
+  it.each([
+    ["home/.config/fish/config.fish", "it is inside .config/fish, whose files run code later"],
+    ["home/.CONFIG/Fish/functions/ls.fish", "it is inside .config/fish, whose files run code later"],
+    ["home/.local/share/nvim/site/plugin/x.lua", "it is inside .local/share/nvim, whose files run code later"],
+    ["home/.local/bin/tool", "it is inside .local/bin, whose files run code later"],
+    ["app/node_modules/.bin/vitest", "it is inside node_modules/.bin, whose files run code later"],
+    ["app/gradle/wrapper/gradle-wrapper.jar", "it is inside gradle/wrapper, whose files run code later"],
+    // The nested folder itself (nothing after it), or only part of one: not inside one.
+    ["home/.local/bin", undefined],
+    ["home/.local/share/x", undefined],
+    ["app/gradle/build.txt", undefined],
+  ])("%s: %s", (path, reason) => {
+    expect(sensitiveReason(`/p/${path}`)).toBe(reason);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "ubiquity/plugins/permissions";
-import { PROGRAM_SPECS } from "../../plugins/permissions/shell/specs";
+import { programSpecs, specOf } from "../../plugins/permissions/shell/specs";
 import { analyzeShell, loadShellParser } from "../../plugins/permissions/shell/load";
 import { tempDir } from "./helpers";
 
@@ -29,9 +29,20 @@ const bash = (
     ...(extra.sandbox ? { sandbox: true } : {}),
   });
 
+describe("specOf", () => {
+  it("compiles a program's spec on first use, once: an alias gets the same spec, a name from Object's prototype none", () => {
+    expect(specOf("make")).toBeDefined();
+    expect(specOf("make")).toBe(specOf("make"));
+    expect(specOf("gmake")).toBe(specOf("make"));
+    expect(programSpecs().get("gmake")).toBe(specOf("make"));
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "no-such-program"])
+      expect(specOf(name), name).toBeUndefined();
+  });
+});
+
 /** A command line that reaches `spec` (and the sub-command path to it), for planting options. */
 function* programs(): Generator<[string, string]> {
-  for (const [name, spec] of PROGRAM_SPECS) {
+  for (const [name, spec] of programSpecs()) {
     if (spec.read) {
       yield [name, name];
       continue;
@@ -75,7 +86,7 @@ describe("program specs", () => {
       "timeout",
       "make",
     ])
-      expect(PROGRAM_SPECS.has(p), p).toBe(true);
+      expect(programSpecs().has(p), p).toBe(true);
     expect(lines.length).toBeGreaterThan(150);
   });
 

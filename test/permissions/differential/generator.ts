@@ -9,7 +9,7 @@
 
 import { existsSync } from "node:fs";
 import { benignCorpusCandidates, loadBenignCorpus } from "../corpus/corpus";
-import { PROGRAM_SPECS } from "../../../plugins/permissions/shell/specs";
+import { programSpecs } from "../../../plugins/permissions/shell/specs";
 import type { ProgramSpec } from "../../../plugins/permissions/shell/spec-format";
 
 /** A small, fast, seedable PRNG. */
@@ -326,7 +326,7 @@ export const BIN_PROGRAMS = [
 
 /** Every program name the generator may produce; the oracle stubs each (but the real ones it keeps). */
 export const GENERATED_PROGRAMS: readonly string[] = [
-  ...new Set([...PROGRAMS, ...BIN_PROGRAMS, ...PROGRAM_SPECS.keys()]),
+  ...new Set([...PROGRAMS, ...BIN_PROGRAMS, ...programSpecs().keys()]),
 ];
 const ORACLE_NAMES = new Set([
   ...GENERATED_PROGRAMS,
@@ -366,7 +366,7 @@ function onlyKnownPrograms(command: string): boolean {
 }
 
 /** Every (program line, option) pair of the program specs: the spec'd options the generator must reach. */
-export const SPEC_OPTIONS: readonly { line: string; option: string; spec: ProgramSpec }[] = [...PROGRAM_SPECS].flatMap(
+export const SPEC_OPTIONS: readonly { line: string; option: string; spec: ProgramSpec }[] = [...programSpecs()].flatMap(
   ([name, spec]) => specLines(name, spec),
 );
 
