@@ -188,7 +188,10 @@ for await (const m of summon("hi", { model, permissionMode: "bypassPermissions" 
   if (m.type === "user" && m.toolResult?.isError) errors.push(m.toolResult.content);
   if (m.type === "result" && m.isError) throw new Error(m.result);
 }
-setImmediate(() => console.log(JSON.stringify({ errors, left: process.getActiveResourcesInfo() })));`;
+// One loop turn first: a child whose exit was just seen closes its handle in that turn's close
+// phase, after this check phase (under load the result can come in the very turn of the exit).
+// Anything still there a turn later holds the exit.
+setImmediate(() => setImmediate(() => console.log(JSON.stringify({ errors, left: process.getActiveResourcesInfo() }))));`;
       const child = spawnSync(process.execPath, ["--input-type=module", "-e", program], {
         cwd: dir,
         env: { ...process.env, HOME: dir },
