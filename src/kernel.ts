@@ -152,11 +152,13 @@ export function validateConfig(
 ) {
   const { schema, owners, declarers } = composeConfigSchema(plugins);
   // jitless: a configuration is parsed a few times per process, and compiling zod's fast path
-  // for this wide schema cost more than the parses it would speed up (cold start).
+  // for this wide schema cost more than the parses it would speed up (cold start). Only the keys
+  // given (and any that may not be left out) are parsed: same issues, in the same order, at a
+  // fraction of the walk over every plugin's options.
   const input = Object.fromEntries(Object.entries(config).filter(([key]) => !claimed.has(key)));
-  const result = schema.safeParse(input, { jitless: true });
+  const given = Object.entries(schema.shape).filter(([key, field]) => key in input || field._zod.optin !== "optional");
+  const result = z.strictObject(Object.fromEntries(given)).safeParse(input, { jitless: true });
   if (!result.success) {
-    const known = [...Object.keys(schema.shape), ...claimed];
     const offOwners = composeConfigSchema(disabled).owners;
     const hints = result.error.issues
       .flatMap((issue) => (issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : []))
@@ -167,7 +169,7 @@ export function validateConfig(
         const absent = knownDeclarers(key);
         if (absent.length)
           return `→ ${JSON.stringify(key)} is an option of ${pluginNames(absent)}, which ${absent.length > 1 ? "are" : "is"} not in the plugin list; add it to plugins (or a preset that has it) or remove the key`;
-        const hint = didYouMean(key, known);
+        const hint = didYouMean(key, [...Object.keys(schema.shape), ...claimed]);
         return hint ? `→ ${JSON.stringify(key)}${hint}` : "";
       })
       .filter(Boolean);
