@@ -37,6 +37,8 @@ const HEAVY: Record<string, RegExp> = {
   "node's http stack": /^node:https?$/,
   // Plugins' implementations behind `lazyImport` (the lazy kit): loaded by the first hook they serve.
   "hook dispatcher": /\/dist\/chunks\/dispatch\.mjs$/,
+  // The fleet's commands' work (the preset lists the plugin for its `fleet` and `worker` commands only).
+  "fleet commands": /\/dist\/chunks\/fleet-command\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -51,7 +53,7 @@ process.on("exit", () => writeFileSync(process.env.LOADED_OUT, JSON.stringify(ur
 const temp = tempDirs();
 
 /** Run `args` under this Node with the recording hook in `cwd`; the URLs of the modules it loaded. */
-function loadedBy(args: string[], cwd: string, home: string): string[] {
+function loadedBy(args: string[], cwd: string, home: string, status = 0): string[] {
   const hook = join(home, "record-loads.mjs");
   const out = join(home, "loaded.json");
   writeFileSync(hook, HOOK);
@@ -61,7 +63,7 @@ function loadedBy(args: string[], cwd: string, home: string): string[] {
     encoding: "utf8",
     timeout: 240_000,
   });
-  expect(child.status, `${child.stderr}\n${child.stdout}`).toBe(0);
+  expect(child.status, `${child.stderr}\n${child.stdout}`).toBe(status);
   return JSON.parse(readFileSync(out, "utf8")) as string[];
 }
 
@@ -141,6 +143,14 @@ for await (const m of summon("hi", { model: "test", hooks })) if (m.type === "re
 if (!fired) throw new Error("the hook did not fire");`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
     expect(heavyIn(urls)).toEqual(["hook dispatcher"]);
+  });
+
+  it("the fleet's command code loads when a fleet command runs, not before", () => {
+    // `ubiquity fleet --help` is answered from the command's flags alone.
+    expect(heavyIn(loadedBy([bin, "fleet", "--help"], temp(), temp()))).toEqual([]);
+    // Without a store the command stops with a usage error (2), after its code has loaded to say so.
+    const urls = loadedBy([bin, "fleet", "status"], temp(), temp(), 2);
+    expect(heavyIn(urls)).toEqual(["fleet commands"]);
   });
 
   it("the bash parser loads when the first shell command is judged", () => {
