@@ -39,6 +39,8 @@ const HEAVY: Record<string, RegExp> = {
   "hook dispatcher": /\/dist\/chunks\/dispatch\.mjs$/,
   // The fleet's commands' work (the preset lists the plugin for its `fleet` and `worker` commands only).
   "fleet commands": /\/dist\/chunks\/fleet-command\.mjs$/,
+  // `ubiquity sessions`' listing and ATIF export (the command's flags are listed without them).
+  "sessions commands": /\/dist\/chunks\/sessions-command\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -151,6 +153,10 @@ if (!fired) throw new Error("the hook did not fire");`;
     // Without a store the command stops with a usage error (2), after its code has loaded to say so.
     const urls = loadedBy([bin, "fleet", "status"], temp(), temp(), 2);
     expect(heavyIn(urls)).toEqual(["fleet commands"]);
+  });
+
+  it("the sessions command's code loads when it lists sessions", () => {
+    expect(heavyIn(loadedBy([bin, "sessions", "list"], temp(), temp()))).toEqual(["sessions commands"]);
   });
 
   it("the bash parser loads when the first shell command is judged", () => {
