@@ -41,6 +41,8 @@ const HEAVY: Record<string, RegExp> = {
   "fleet commands": /\/dist\/chunks\/fleet-command\.mjs$/,
   // `ubiquity sessions`' listing and ATIF export (the command's flags are listed without them).
   "sessions commands": /\/dist\/chunks\/sessions-command\.mjs$/,
+  // The telemetry plugin's span code: its taps are inert until `telemetry` is set.
+  "telemetry spans": /\/dist\/chunks\/span-steps\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -157,6 +159,17 @@ if (!fired) throw new Error("the hook did not fire");`;
 
   it("the sessions command's code loads when it lists sessions", () => {
     expect(heavyIn(loadedBy([bin, "sessions", "list"], temp(), temp()))).toEqual(["sessions commands"]);
+  });
+
+  it("the telemetry plugin's span code loads when telemetry is on", () => {
+    const program = `import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+for await (const m of summon("hi", { model: "test", telemetry: true })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(urls.some((url) => /node_modules\/@opentelemetry\/api\//.test(url))).toBe(true);
+    // The AI SDK's OpenTelemetry integration (@ai-sdk/otel) loads with it; it is no provider package.
+    const otel = (url: string) => /node_modules\/@ai-sdk\/otel\//.test(url);
+    expect(urls.some(otel)).toBe(true);
+    expect(heavyIn(urls.filter((url) => !otel(url)))).toEqual(["telemetry spans"]);
   });
 
   it("the bash parser loads when the first shell command is judged", () => {
