@@ -43,6 +43,8 @@ const HEAVY: Record<string, RegExp> = {
   "sessions commands": /\/dist\/chunks\/sessions-command\.mjs$/,
   // The telemetry plugin's span code: its taps are inert until `telemetry` is set.
   "telemetry spans": /\/dist\/chunks\/span-steps\.mjs$/,
+  // The reviewer plugin's reviewers: the first call that goes to review.
+  reviewer: /\/dist\/chunks\/reviewer-steps\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -170,6 +172,20 @@ for await (const m of summon("hi", { model: "test", telemetry: true })) if (m.ty
     const otel = (url: string) => /node_modules\/@ai-sdk\/otel\//.test(url);
     expect(urls.some(otel)).toBe(true);
     expect(heavyIn(urls.filter((url) => !otel(url)))).toEqual(["telemetry spans"]);
+  });
+
+  it("the reviewer's code loads when a call first goes to review", () => {
+    const program = `import { join } from "node:path";
+import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
+const model = scriptedModel([{ toolCalls: [{ toolName: "Write", input: { file_path: join(process.cwd(), "a.txt"), content: "x" } }] }, "done"]);
+let reviewed = 0;
+const reviewer = () => (reviewed++, { behavior: "allow" });
+for await (const m of summon("hi", { model, reviewer })) if (m.type === "result" && m.isError) throw new Error(m.result);
+if (reviewed !== 1) throw new Error("reviewed " + reviewed + " calls");`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    // The program's own import of the testing module (the scripted model) brings node:http (its fake servers).
+    expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual(["reviewer"]);
   });
 
   it("the bash parser loads when the first shell command is judged", () => {
