@@ -6,6 +6,7 @@
 import type { Kernel } from "../src/kernel";
 import type { RegistryEntry } from "../src/registry";
 import { secretsOf } from "../src/redact";
+import { fieldsOf } from "../src/plugin";
 import { redactValue } from "../plugins/_kits/redaction/index";
 
 /** One plugin of the resolved list. */
@@ -81,7 +82,7 @@ export function inspectKernel(kernel: Kernel, configFile: string | null, skipped
     },
     pluginOptions: Object.fromEntries(
       kernel.plugins
-        .map((p) => [p.plugin.name, Object.keys(p.plugin.options?.shape ?? {})] as const)
+        .map((p) => [p.plugin.name, Object.keys(fieldsOf(p.plugin.options))] as const)
         .filter(([, keys]) => keys.length > 0),
     ),
     options: printableOptions(kernel.options),

@@ -5,7 +5,7 @@
  */
 export { createKernel, validateConfig, composeConfigSchema } from "./kernel";
 export type { Kernel, ResolvedOptions, TapDescription } from "./kernel";
-export { isPlugin, assertPlugin, describeValue, rememberOptions } from "./plugin";
+export { isPlugin, assertPlugin, describeValue, rememberOptions, fieldsOf } from "./plugin";
 export type { Plugin, PluginFactory, PluginContext, PluginOptionsOf } from "./plugin";
 export { expandPlugins } from "./preset";
 export type { Preset, ResolvedPlugin } from "./preset";

@@ -11,7 +11,7 @@ import {
 } from "./hooks";
 import { Registry, type RegistryApi } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
-import { knownDeclarers, optionsIn, rememberOptions, type Plugin, type PluginContext } from "./plugin";
+import { fieldsOf, knownDeclarers, optionsIn, rememberOptions, type Plugin, type PluginContext } from "./plugin";
 import { isTool, type Tool } from "./tool";
 import type { RunContext } from "./run";
 import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
@@ -41,10 +41,7 @@ export interface TapDescription {
 /** The kernel: hooks, registries, the resolved plugin list and the options of one product instance. */
 export interface Kernel {
   readonly hooks: Hooks;
-  readonly registries: {
-    readonly tools: RegistryApi<Tool>;
-    readonly providers: RegistryApi<ModelProvider>;
-  };
+  readonly registries: { readonly tools: RegistryApi<Tool>; readonly providers: RegistryApi<ModelProvider> };
   readonly plugins: readonly ResolvedPlugin[];
   /** Plugins removed by `disable`. */
   readonly disabled: readonly ResolvedPlugin[];
@@ -115,11 +112,12 @@ export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "opt
   const declarers = new Map<string, string[]>();
   for (const plugin of plugins) {
     rememberOptions(plugin);
-    for (const [key, field] of Object.entries(plugin.options?.shape ?? {})) {
+    const fields = fieldsOf(plugin.options);
+    for (const key of Object.keys(fields)) {
       if (key in ConfigSchema.shape) continue;
       declarers.set(key, [...(declarers.get(key) ?? []), plugin.name]);
       if (owners.has(key)) continue;
-      shape[key] = field as z.ZodType;
+      Object.defineProperty(shape, key, Object.getOwnPropertyDescriptor(fields, key)!); // a getter stays one
       owners.set(key, plugin.name);
     }
   }
@@ -152,11 +150,13 @@ export function validateConfig(
 ) {
   const { schema, owners, declarers } = composeConfigSchema(plugins);
   // jitless: a configuration is parsed a few times per process, and compiling zod's fast path
-  // for this wide schema cost more than the parses it would speed up (cold start).
+  // for this wide schema cost more than the parses it would speed up (cold start). Only the keys
+  // given (and any that may not be left out) are parsed: same issues, in the same order, and no
+  // field built only to learn it was not set (a getter field is optional: see `fieldsOf`).
   const input = Object.fromEntries(Object.entries(config).filter(([key]) => !claimed.has(key)));
-  const result = schema.safeParse(input, { jitless: true });
+  const fields = fieldsOf(schema, (key) => key in input);
+  const result = z.strictObject(fields).safeParse(input, { jitless: true });
   if (!result.success) {
-    const known = [...Object.keys(schema.shape), ...claimed];
     const offOwners = composeConfigSchema(disabled).owners;
     const hints = result.error.issues
       .flatMap((issue) => (issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : []))
@@ -167,7 +167,7 @@ export function validateConfig(
         const absent = knownDeclarers(key);
         if (absent.length)
           return `→ ${JSON.stringify(key)} is an option of ${pluginNames(absent)}, which ${absent.length > 1 ? "are" : "is"} not in the plugin list; add it to plugins (or a preset that has it) or remove the key`;
-        const hint = didYouMean(key, known);
+        const hint = didYouMean(key, [...Object.keys(fieldsOf(schema)), ...claimed]);
         return hint ? `→ ${JSON.stringify(key)}${hint}` : "";
       })
       .filter(Boolean);

@@ -66,9 +66,23 @@ export interface Plugin<S = unknown, R = unknown, O = {}> {
 // so an option of a plugin left out of a list gets an error naming that plugin.
 const declarers = new Map<string, string[]>();
 
+/**
+ * A zod object's fields as declared, without building those given as getters: a plugin's slice
+ * may build its fields when first read (issue 40), so a getter field must accept being left out.
+ * With `wanted`, only the fields it wants and those that may not be left out (built for that).
+ */
+export function fieldsOf(schema?: z.ZodObject, wanted?: (key: string) => boolean): Record<string, z.ZodType> {
+  // zod's own `util.rawShape`, not imported: the kernel's first import of zod stays where it was (cold start).
+  const shape = Object.getOwnPropertyDescriptor(schema?._zod.def ?? {}, "shape");
+  const fields = (shape?.get as { raw?: Record<string, z.ZodType> } | undefined)?.raw ?? shape?.value ?? {};
+  const needed = (key: string) => wanted!(key) || (!isGetter(fields, key) && fields[key]._zod.optin !== "optional");
+  return wanted ? Object.fromEntries(Object.keys(fields).flatMap((k) => (needed(k) ? [[k, fields[k]]] : []))) : fields;
+}
+const isGetter = (object: object, key: string) => !!Object.getOwnPropertyDescriptor(object, key)!.get;
+
 /** Remember which option keys `plugin` declares (called for every plugin `definePlugin` makes, and by the kernel). */
 export function rememberOptions(plugin: Pick<Plugin, "name" | "options">): void {
-  for (const key of Object.keys(plugin.options?.shape ?? {})) {
+  for (const key of Object.keys(fieldsOf(plugin.options))) {
     const names = declarers.get(key) ?? [];
     if (!names.includes(plugin.name)) declarers.set(key, [...names, plugin.name]);
   }

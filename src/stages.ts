@@ -35,16 +35,10 @@ export const SYSTEM_STAGE = Object.freeze({
 });
 
 /** Stages of `context.compact`: one per compaction tier, cheapest first. */
-export const COMPACT_STAGE = Object.freeze({
-  MICRO: -100,
-  SUMMARIZE: 100,
-});
+export const COMPACT_STAGE = Object.freeze({ MICRO: -100, SUMMARIZE: 100 });
 
 /** Stages of `tool.permission`: the order votes are cast (a deny is final whatever the order). */
-export const PERMISSION_STAGE = Object.freeze({
-  RULES: 0,
-  OBSERVE: 400,
-});
+export const PERMISSION_STAGE = Object.freeze({ RULES: 0, OBSERVE: 400 });
 
 /** Stages of `tool.ask`: who answers a prompt first. */
 export const ASK_STAGE = Object.freeze({

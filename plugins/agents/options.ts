@@ -1,5 +1,6 @@
 /** The options the agents plugin reads, and the subagent definition shape. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import { ModelSchema, type ResolvedOptions } from "../../src/index";
 import { SourcesSchema } from "../_kits/sources/index";
 import { PERMISSION_MODES } from "../permissions/api";
@@ -33,16 +34,19 @@ export const AgentDefinitionSchema = z.strictObject({
 export type AgentDefinition = z.input<typeof AgentDefinitionSchema>;
 
 /** The agents plugin's slice of the config schema (`trust` is the settings plugin's, read here too). */
-export const agentsOptions = z.strictObject({
-  agents: z.record(z.string(), AgentDefinitionSchema).optional(),
-  agentSources: SourcesSchema.optional(),
-  /** Where subagents work when neither their definition nor the call says: `worktree` or `none` [none]. */
-  agentIsolation: z.enum(ISOLATIONS).optional(),
-  /** The folder of isolated agents' worktrees [$XDG_DATA_HOME/ubiquity/worktrees, else ~/.local/share/ubiquity/worktrees]. */
-  worktreeDir: z.string().min(1).optional(),
-  trust: settingsOptions.shape.trust,
-  compat: settingsOptions.shape.compat,
-  claudePlugins: ClaudePluginsOption,
-});
+export const agentsOptions = lazyOptions(
+  ["agents", "agentSources", "agentIsolation", "worktreeDir", "trust", "compat", "claudePlugins"],
+  () => ({
+    agents: z.record(z.string(), AgentDefinitionSchema).optional(),
+    agentSources: SourcesSchema.optional(),
+    /** Where subagents work when neither their definition nor the call says: `worktree` or `none` [none]. */
+    agentIsolation: z.enum(ISOLATIONS).optional(),
+    /** The folder of isolated agents' worktrees [$XDG_DATA_HOME/ubiquity/worktrees, else ~/.local/share/ubiquity/worktrees]. */
+    worktreeDir: z.string().min(1).optional(),
+    trust: settingsOptions.shape.trust,
+    compat: settingsOptions.shape.compat,
+    claudePlugins: ClaudePluginsOption,
+  }),
+);
 export type AgentsOptions = z.input<typeof agentsOptions>;
 export type AgentsResolvedOptions = ResolvedOptions & Readonly<AgentsOptions>;

@@ -1,11 +1,12 @@
 /** The options the background plugin reads. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 
 const positive = () => z.number().int().positive();
 
 /** The background plugin's slice of the config schema. */
-export const backgroundOptions = z.strictObject({
+export const backgroundOptions = lazyOptions(["backgroundTasks"], () => ({
   backgroundTasks: z
     .strictObject({
       maxShells: positive().optional().describe("Background shells running at once [10]"),
@@ -31,7 +32,7 @@ export const backgroundOptions = z.strictObject({
     })
     .optional()
     .describe("Caps and limits of background shells and agents"),
-});
+}));
 export type BackgroundOptions = z.input<typeof backgroundOptions>;
 /** The run options as the background plugin reads them. */
 export type BackgroundResolvedOptions = ResolvedOptions & Readonly<BackgroundOptions>;

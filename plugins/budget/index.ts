@@ -96,8 +96,12 @@ export const budgetPlugin = definePlugin({
   name: NAME,
   // The prices a USD cap needs are the pricing plugin's options, read here too.
   options: budgetOptions.extend({
-    modelPricing: pricingOptions.shape.modelPricing,
-    marketPricing: pricingOptions.shape.marketPricing,
+    get modelPricing() {
+      return pricingOptions.shape.modelPricing;
+    },
+    get marketPricing() {
+      return pricingOptions.shape.marketPricing;
+    },
   }),
   flags: budgetFlags,
   runState: runBudget,

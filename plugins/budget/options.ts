@@ -1,5 +1,6 @@
 /** The options the budget plugin reads: the caps. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 
 // zod's number already refuses NaN and ±Infinity; positive() refuses zero and negatives. The
@@ -13,7 +14,7 @@ const tokens = z
   .positive({ error: "maxBudgetTokens must be greater than 0, e.g. 200000; leave it unset for no cap" });
 
 /** The budget plugin's slice of the config schema. */
-export const budgetOptions = z.strictObject({
+export const budgetOptions = lazyOptions(["maxBudgetUsd", "maxBudgetTokens"], () => ({
   maxBudgetUsd: usd
     .optional()
     .describe(
@@ -24,6 +25,6 @@ export const budgetOptions = z.strictObject({
     .describe(
       "Cap in tokens (input, cached input included, plus output) for the run, its subagents and compaction summaries, checked before each model request",
     ),
-});
+}));
 export type BudgetOptions = z.input<typeof budgetOptions>;
 export type BudgetResolvedOptions = ResolvedOptions & Readonly<BudgetOptions>;

@@ -1,9 +1,10 @@
 /** The options the checkpoints plugin reads: whether the workspace is snapshotted, where, the size limit, and how long checkpoints are kept. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 
 /** The checkpoints plugin's slice of the config schema. */
-export const checkpointsOptions = z.strictObject({
+export const checkpointsOptions = lazyOptions(["checkpoints"], () => ({
   checkpoints: z
     .union([
       z.boolean(),
@@ -23,7 +24,7 @@ export const checkpointsOptions = z.strictObject({
     .describe(
       "Snapshot the permitted folders before each turn's first writing tool call, so `ubiquity rewind` can restore them [false; on in the terminal mode]",
     ),
-});
+}));
 export type CheckpointsOptions = z.input<typeof checkpointsOptions>;
 export type CheckpointsResolvedOptions = ResolvedOptions & Readonly<CheckpointsOptions>;
 

@@ -1,11 +1,12 @@
 /** The options the commands plugin reads. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 import { ClaudePluginsOption, SourcesSchema } from "../_kits/sources/index";
 import { settingsOptions } from "../settings/api";
 
 /** The commands plugin's slice of the config schema (`trust` and `compat` are the settings plugin's, read here too). */
-export const commandsOptions = z.strictObject({
+export const commandsOptions = lazyOptions(["commands", "commandSources", "claudePlugins", "trust", "compat"], () => ({
   commands: z
     .array(z.string())
     .optional()
@@ -16,6 +17,6 @@ export const commandsOptions = z.strictObject({
   claudePlugins: ClaudePluginsOption,
   trust: settingsOptions.shape.trust,
   compat: settingsOptions.shape.compat,
-});
+}));
 export type CommandsOptions = z.input<typeof commandsOptions>;
 export type CommandsResolvedOptions = ResolvedOptions & Readonly<CommandsOptions>;

@@ -7,7 +7,7 @@
  * `createFleet()` / `startWorker()`) runs.
  */
 import { definePlugin } from "../_kits/authoring/index";
-import { fleetCommand, workerCommand } from "./command";
+import { fleetCommand, workerCommand } from "./commands";
 import type { Fleet, FleetOptions } from "./fleet";
 import type { FleetWorker, FleetWorkerOptions } from "./worker";
 
@@ -16,15 +16,15 @@ export type { FleetWorker, FleetWorkerOptions } from "./worker";
 export type { FleetJobInput, FleetJob, FleetOutcome, FleetProgress } from "./jobs";
 export type { FleetStore } from "./store";
 export type { InFlightCall } from "./in-flight";
-export { inFlightCalls, finishedResult } from "./in-flight";
-export { interruptedMessage, fleetRunPlugin, RUN_PLUGIN_NAME } from "./run-plugin";
-export { TAKEOVER_PROMPT } from "./run-job";
-export { SAFE_JOB_OPTIONS, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
+export type { AcceptedJobOptions } from "./job-policy";
+// The job runner's helpers (in-flight.ts, run-plugin.ts, run-job.ts, job-policy.ts) are not
+// re-exported: the default preset imports this module, and a run that starts no worker loads
+// none of them (issue 40). The worker and the tests import them from their modules.
 
 /** The plugin's name. */
 export const NAME = "ubiquity:fleet";
 
-/** The fleet plugin: the `ubiquity fleet` and `ubiquity worker` commands. */
+/** The fleet plugin: the `ubiquity fleet` and `ubiquity worker` commands (their work loads when one runs). */
 export const fleetPlugin = definePlugin({
   name: NAME,
   commands: { fleet: fleetCommand, worker: workerCommand },

@@ -1,5 +1,6 @@
 /** The options the hooks plugin reads (`hooks`), and the user-hook vocabulary. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 import { functionSchema } from "../_kits/authoring/index";
 import { permissionsOptions } from "../permissions/api";
@@ -116,16 +117,19 @@ export type HookMatcher = z.input<typeof HookMatcherSchema>;
  * The hooks plugin's slice of the config schema. `permissionMode` and `canUseTool` are the
  * permissions plugin's; hooks read them too (the payload's mode, whether an ask will be denied).
  */
-export const hooksOptions = z.strictObject({
-  hooks: z.partialRecord(z.enum(HOOK_EVENTS), z.array(HookMatcherSchema)).optional(),
-  permissionMode: permissionsOptions.shape.permissionMode,
-  canUseTool: permissionsOptions.shape.canUseTool,
-  trust: settingsOptions.shape.trust,
-  claudePlugins: ClaudePluginsOption,
-  /** URL patterns (`*` a wildcard) HTTP hooks may call; joined with the settings files' lists. Unset everywhere: any URL. */
-  allowedHttpHookUrls: z.array(z.string()).optional(),
-  /** Variables HTTP hooks may fill into headers (narrows each hook's `allowedEnvVars`); joined with the settings files'. */
-  httpHookAllowedEnvVars: z.array(z.string()).optional(),
-});
+export const hooksOptions = lazyOptions(
+  ["hooks", "permissionMode", "canUseTool", "trust", "claudePlugins", "allowedHttpHookUrls", "httpHookAllowedEnvVars"],
+  () => ({
+    hooks: z.partialRecord(z.enum(HOOK_EVENTS), z.array(HookMatcherSchema)).optional(),
+    permissionMode: permissionsOptions.shape.permissionMode,
+    canUseTool: permissionsOptions.shape.canUseTool,
+    trust: settingsOptions.shape.trust,
+    claudePlugins: ClaudePluginsOption,
+    /** URL patterns (`*` a wildcard) HTTP hooks may call; joined with the settings files' lists. Unset everywhere: any URL. */
+    allowedHttpHookUrls: z.array(z.string()).optional(),
+    /** Variables HTTP hooks may fill into headers (narrows each hook's `allowedEnvVars`); joined with the settings files'. */
+    httpHookAllowedEnvVars: z.array(z.string()).optional(),
+  }),
+);
 export type HooksOptions = z.input<typeof hooksOptions>;
 export type HooksResolvedOptions = ResolvedOptions & Readonly<HooksOptions>;

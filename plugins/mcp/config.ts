@@ -9,7 +9,8 @@ import { ConfigError } from "../../src/index";
 import { mcpOptions, McpServerSchema, type McpServerConfig } from "./options";
 
 /** The same schema `options.mcpServers` is validated with. */
-const ServersSchema = mcpOptions.shape.mcpServers.unwrap();
+// Built on first use, with the MCP options slice (a run without servers builds neither).
+let serversSchema: ReturnType<typeof mcpOptions.shape.mcpServers.unwrap> | undefined;
 
 /** Options of `parseMcpConfig`. */
 export interface ParseMcpConfigOptions {
@@ -78,7 +79,7 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
   const expanded = Object.fromEntries(
     Object.entries(servers).map(([name, server]) => [name, expandServer(name, server, env, source)]),
   );
-  const result = ServersSchema.safeParse(expanded);
+  const result = (serversSchema ??= mcpOptions.shape.mcpServers.unwrap()).safeParse(expanded);
   if (!result.success) throw new ConfigError(`invalid MCP config:\n${z.prettifyError(result.error)}`, source);
   return result.data;
 }

@@ -1,5 +1,6 @@
 /** The options the MCP plugin reads (`mcpServers`), and the server config shape. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 import { settingsOptions } from "../settings/api";
 import { ClaudePluginsOption } from "../_kits/sources/index";
@@ -92,24 +93,27 @@ export const McpServerSchema = z.union([McpStdioSchema, McpRemoteSchema("sse"), 
 export type McpServerConfig = z.input<typeof McpServerSchema>;
 
 /** The MCP plugin's slice of the config schema. */
-export const mcpOptions = z.strictObject({
-  mcpServers: z.record(z.string(), McpServerSchema).optional(),
-  trust: settingsOptions.shape.trust,
-  claudePlugins: ClaudePluginsOption,
-  onElicitation: functionSchema<OnElicitation>("onElicitation")
-    .optional()
-    .describe(
-      "Answers an MCP server's request for input (a form or a URL to open); without it (and without canUseTool) requests are declined",
-    ),
-  mcpToolSearch: z
-    .union([z.boolean(), z.number().gt(0).lt(1)])
-    .optional()
-    .describe(
-      "Defer MCP tools behind a search tool when their definitions exceed this share of the context window; true always, false never [0.1]",
-    ),
-  // Read here too: elicitation falls back to canUseTool, tool search sizes against the window.
-  canUseTool: permissionsOptions.shape.canUseTool,
-  maxContextTokens: contextBudgetOptions.shape.maxContextTokens,
-});
+export const mcpOptions = lazyOptions(
+  ["mcpServers", "trust", "claudePlugins", "onElicitation", "mcpToolSearch", "canUseTool", "maxContextTokens"],
+  () => ({
+    mcpServers: z.record(z.string(), McpServerSchema).optional(),
+    trust: settingsOptions.shape.trust,
+    claudePlugins: ClaudePluginsOption,
+    onElicitation: functionSchema<OnElicitation>("onElicitation")
+      .optional()
+      .describe(
+        "Answers an MCP server's request for input (a form or a URL to open); without it (and without canUseTool) requests are declined",
+      ),
+    mcpToolSearch: z
+      .union([z.boolean(), z.number().gt(0).lt(1)])
+      .optional()
+      .describe(
+        "Defer MCP tools behind a search tool when their definitions exceed this share of the context window; true always, false never [0.1]",
+      ),
+    // Read here too: elicitation falls back to canUseTool, tool search sizes against the window.
+    canUseTool: permissionsOptions.shape.canUseTool,
+    maxContextTokens: contextBudgetOptions.shape.maxContextTokens,
+  }),
+);
 export type McpOptions = z.input<typeof mcpOptions>;
 export type McpResolvedOptions = ResolvedOptions & Readonly<McpOptions>;

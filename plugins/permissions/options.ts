@@ -1,5 +1,6 @@
 /** The options the permissions plugin reads, and the permission vocabulary they use. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { PermissionResult, ResolvedOptions } from "../../src/index";
 import { functionSchema } from "../_kits/authoring/index";
 
@@ -17,26 +18,38 @@ export type CanUseTool = (
 ) => Promise<PermissionResult> | PermissionResult;
 
 /** The permissions plugin's slice of the config schema. */
-export const permissionsOptions = z.strictObject({
-  permissionMode: z.enum(PERMISSION_MODES).optional().describe("['default']"),
-  allowedTools: z.array(z.string()).optional(),
-  approvedTools: z
-    .array(z.string())
-    .optional()
-    .describe(
-      "Rules that run without asking and never limit the tools offered, even a bare name (what `claude -p --allowedTools` means; the runner's --allowedTools)",
-    ),
-  availableTools: z
-    .array(z.string())
-    .optional()
-    .describe(
-      "Only these tools are offered (names; MCP tools stay unless an entry names one, e.g. mcp__github__*); approves nothing (the runner's --tools)",
-    ),
-  disallowedTools: z.array(z.string()).optional(),
-  askTools: z.array(z.string()).optional(),
-  canUseTool: functionSchema<CanUseTool>("canUseTool").optional(),
-  permissionPromptTimeoutMs: z.number().positive().optional(),
-});
+export const permissionsOptions = lazyOptions(
+  [
+    "permissionMode",
+    "allowedTools",
+    "approvedTools",
+    "availableTools",
+    "disallowedTools",
+    "askTools",
+    "canUseTool",
+    "permissionPromptTimeoutMs",
+  ],
+  () => ({
+    permissionMode: z.enum(PERMISSION_MODES).optional().describe("['default']"),
+    allowedTools: z.array(z.string()).optional(),
+    approvedTools: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "Rules that run without asking and never limit the tools offered, even a bare name (what `claude -p --allowedTools` means; the runner's --allowedTools)",
+      ),
+    availableTools: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "Only these tools are offered (names; MCP tools stay unless an entry names one, e.g. mcp__github__*); approves nothing (the runner's --tools)",
+      ),
+    disallowedTools: z.array(z.string()).optional(),
+    askTools: z.array(z.string()).optional(),
+    canUseTool: functionSchema<CanUseTool>("canUseTool").optional(),
+    permissionPromptTimeoutMs: z.number().positive().optional(),
+  }),
+);
 export type PermissionsOptions = z.input<typeof permissionsOptions>;
 /** The resolved options as the permissions plugin (and the plugins reading its keys) see them. */
 export type PermissionsResolvedOptions = ResolvedOptions & Readonly<PermissionsOptions>;

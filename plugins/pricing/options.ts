@@ -1,5 +1,6 @@
 /** The options the pricing plugin reads. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 
 /** Prices in USD per million tokens. */
@@ -15,9 +16,9 @@ export const ModelPricingSchema = z.strictObject({
 export type ModelPricing = z.input<typeof ModelPricingSchema>;
 
 /** The pricing plugin's slice of the config schema. */
-export const pricingOptions = z.strictObject({
+export const pricingOptions = lazyOptions(["modelPricing", "marketPricing"], () => ({
   modelPricing: z.record(z.string(), ModelPricingSchema).optional(),
   marketPricing: z.boolean().optional().describe("[true]"),
-});
+}));
 export type PricingOptions = z.input<typeof pricingOptions>;
 export type PricingResolvedOptions = ResolvedOptions & Readonly<PricingOptions>;

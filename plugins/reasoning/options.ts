@@ -1,5 +1,6 @@
 /** The options the reasoning plugin reads: `reasoning`, one level or a schedule by phase. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 
 /** The reasoning levels, as the AI SDK's portable `reasoning` call setting names them. */
@@ -21,13 +22,13 @@ export const ReasoningSchedule = z.strictObject({
 export type ReasoningSchedule = z.output<typeof ReasoningSchedule>;
 
 /** The reasoning plugin's slice of the config schema. */
-export const reasoningOptions = z.strictObject({
+export const reasoningOptions = lazyOptions(["reasoning"], () => ({
   reasoning: z
     .union([ReasoningLevel, ReasoningSchedule])
     .optional()
     .describe(
       "Reasoning effort for every provider that supports it: none, minimal, low, medium, high, xhigh or max, or a schedule { plan, work, verify } [the provider's default]",
     ),
-});
+}));
 export type ReasoningOptions = z.input<typeof reasoningOptions>;
 export type ReasoningResolvedOptions = ResolvedOptions & Readonly<z.output<typeof reasoningOptions>>;

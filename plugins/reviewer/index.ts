@@ -13,21 +13,16 @@
 import { ASK_STAGE, describeError, type PermissionResult, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { getPermissionsApi } from "../permissions/api";
-import { review, reviewerOf } from "./reviewers";
-import { reviewRequestOf } from "./request";
+import { lazyImport } from "../_kits/lazy/index";
 import { reviewerOptions, type ReviewerOption } from "./options";
 import "./messages";
 
-export {
-  REVIEW_INSTRUCTIONS,
-  reviewPrompt,
-  readDecision,
-  type ReviewRequest,
-  type ReviewDecision,
-  type ReviewFunction,
-} from "./api";
-export { userIntent, conversationOf } from "./request";
+// The review's own code (reviewers.ts, request.ts, api.ts) is not re-exported: it loads when a call
+// is first reviewed (reviewer-steps.ts). Code in the repository imports it from its modules.
+export type { ReviewRequest, ReviewDecision, ReviewFunction } from "./api";
 export type { SystemPermissionReviewMessage } from "./messages";
+
+const steps = lazyImport(() => import("./reviewer-steps"));
 
 /** The plugin's name. */
 export const NAME = "ubiquity:reviewer";
@@ -82,6 +77,7 @@ export const reviewerPlugin = definePlugin({
       if (verdict.decidedBy !== "ubiquity:permissions" || permissions.askStepOf(call) !== "mode") return undefined;
       const state = stateOf(call.run);
       const limits = limitsOf(options.reviewer);
+      const { review, reviewerOf, reviewRequestOf } = await steps();
       const who = reviewerOf(options.reviewer);
       // Past a limit the person decides; with nobody to ask, the run stops rather than go on unreviewed.
       const escalate = (why: string): PermissionResult | undefined =>

@@ -1,5 +1,6 @@
 /** The options the reviewer plugin reads: `reviewer` (who answers what would prompt) and its limits. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import { ModelSchema, type ResolvedOptions } from "../../src/index";
 import { functionSchema } from "../_kits/authoring/index";
 import { permissionsOptions } from "../permissions/api";
@@ -56,12 +57,12 @@ export const ReviewerSchema = z.union([
 export type ReviewerOption = z.input<typeof ReviewerSchema>;
 
 /** The reviewer plugin's slice of the config schema. */
-export const reviewerOptions = z.strictObject({
+export const reviewerOptions = lazyOptions(["reviewer", "permissionMode", "canUseTool"], () => ({
   reviewer: ReviewerSchema.optional().describe(
     "Who answers the calls that would prompt (permission mode auto, or any mode when set): a model, a command or a function. Deny and ask rules, sensitive files, plan mode and the sandbox are never its to answer. With mode auto and no reviewer, the run's own model reviews.",
   ),
   permissionMode: permissionsOptions.shape.permissionMode,
   canUseTool: permissionsOptions.shape.canUseTool,
-});
+}));
 export type ReviewerOptions = z.input<typeof reviewerOptions>;
 export type ReviewerResolvedOptions = ResolvedOptions & Readonly<ReviewerOptions>;

@@ -117,7 +117,11 @@ export const sandboxPlugin = definePlugin({
   name: NAME,
   factoryOptions: SandboxPluginOptions,
   // `disallowedTools` is the permissions plugin's option, read here too (a Read deny joins the sandbox's denied paths).
-  options: sandboxOptions.extend({ disallowedTools: permissionsOptions.shape.disallowedTools }),
+  options: sandboxOptions.extend({
+    get disallowedTools() {
+      return permissionsOptions.shape.disallowedTools;
+    },
+  }),
   commands: sandboxCommands,
   flags: sandboxFlags,
   apply(kernel, context) {

@@ -1,5 +1,6 @@
 /** The options the sandbox plugin reads (`sandbox`). */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 
 const SandboxFilesystemSchema = z.strictObject({
@@ -53,8 +54,8 @@ export const SandboxSchema = z.union([
 export type SandboxOption = z.input<typeof SandboxSchema>;
 
 /** The sandbox plugin's slice of the config schema. */
-export const sandboxOptions = z.strictObject({
+export const sandboxOptions = lazyOptions(["sandbox"], () => ({
   sandbox: SandboxSchema.optional().describe("Run Bash, command hooks and stdio MCP servers in an OS sandbox [off]"),
-});
+}));
 export type SandboxOptions = z.input<typeof sandboxOptions>;
 export type SandboxResolvedOptions = ResolvedOptions & Readonly<SandboxOptions>;

@@ -31,7 +31,9 @@ export const sessionsPostgresPlugin = definePlugin({
     // One store (one pool) per database and kernel, ended with the kernel.
     const stores = new Map<string, PostgresSessionStore>();
     const storeOf = (options: Readonly<Record<string, unknown>>) => {
-      // Raw options reach here too (`ubiquity sessions` reads a config): read through the slice's schema.
+      // Raw options reach here too (`ubiquity sessions` reads a config): read through the slice's schema
+      // (built only when a store is set: unset, there is nothing to read).
+      if (options.sessionStore === undefined) return undefined;
       const read = sessionsPostgresOptions.shape.sessionStore.safeParse(options.sessionStore);
       const postgres = read.success ? read.data?.postgres : undefined;
       const connectionString = postgres?.connectionString;

@@ -1,9 +1,10 @@
 /** The option the Postgres session store reads: where the database is. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 
 /** The sessions-postgres plugin's slice of the config schema. */
-export const sessionsPostgresOptions = z.strictObject({
+export const sessionsPostgresOptions = lazyOptions(["sessionStore"], () => ({
   sessionStore: z
     .strictObject({
       postgres: z
@@ -26,6 +27,6 @@ export const sessionsPostgresOptions = z.strictObject({
     })
     .optional()
     .describe("Where sessions are kept [JSONL files under sessionDir]"),
-});
+}));
 export type SessionsPostgresOptions = z.input<typeof sessionsPostgresOptions>;
 export type SessionsPostgresResolvedOptions = ResolvedOptions & Readonly<SessionsPostgresOptions>;

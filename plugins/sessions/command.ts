@@ -9,14 +9,13 @@ import type { CommandArgs, CommandIO, PluginCommand, RunFlag } from "../../loade
 import { storageRoot } from "../_kits/storage/index";
 import { getSessionsApi, jsonlBackendFor } from "./api";
 import type { SessionBackend } from "./backend";
-import { formatSession, formatSessionList } from "./render";
-import { toAtif } from "./atif";
-import { SessionNotFoundError, SessionStore } from "./store";
+import { SessionStore } from "./store";
+import { lazyImport } from "../_kits/lazy/index";
+
+// What a subcommand does (the listing, the ATIF export) loads when one runs (issue 40).
+const work = lazyImport(() => import("./sessions-command"));
 
 const USAGE = "list | show <id> | fork <id> | export <id> [--format atif]";
-
-/** What `sessions export` writes. */
-const EXPORT_FORMATS = ["atif"] as const;
 
 /** The store the command line names: `--session-dir`, else the one the config's plugins pick (its `sessionDir` for the JSONL files). */
 async function storeFrom(
@@ -32,13 +31,6 @@ async function storeFrom(
     store: api ? api.backendFor(kernel.options, cwd) : jsonlBackendFor(kernel.options, cwd),
     cwd,
   };
-}
-
-function needId(positionals: string[], sub: string): string {
-  const id = positionals[1];
-  if (!id)
-    throw new UsageError(`ubiquity sessions ${sub} needs a session id; find one with \`ubiquity sessions list\``);
-  return id;
 }
 
 /** `ubiquity sessions`. */
@@ -75,60 +67,12 @@ export const sessionsCommand: PluginCommand = {
       throw new UsageError(`too many arguments for ubiquity sessions ${sub}: use ${USAGE}`);
     const { store, cwd } = await storeFrom(values, io);
     try {
-      return await runOn(store, sub, cwd, values, positionals, io);
+      return await (await work()).runOn(store, sub, cwd, values, positionals, io);
     } finally {
       await store.close?.();
     }
   },
 };
-
-async function runOn(
-  store: SessionBackend,
-  sub: string,
-  cwd: string,
-  values: CommandArgs["values"],
-  positionals: string[],
-  io: CommandIO,
-): Promise<number> {
-  {
-    if (sub === "list") {
-      const limit = values.limit === undefined ? 20 : Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1)
-        throw new UsageError(`--limit must be a positive integer, not ${JSON.stringify(values.limit)}`);
-      const sessions = await store.list({ cwd: values.all ? undefined : cwd, limit });
-      io.stdout(values.json ? `${JSON.stringify(sessions, null, 2)}\n` : formatSessionList(sessions));
-      return 0;
-    }
-    const id = needId(positionals, sub);
-    if (sub === "export") {
-      const format = values.format === undefined ? "atif" : String(values.format);
-      if (!(EXPORT_FORMATS as readonly string[]).includes(format))
-        throw new UsageError(`--format ${format}: sessions export writes ${EXPORT_FORMATS.join(", ")}`);
-      const session = await store.get(id, cwd);
-      if (!session)
-        throw new SessionNotFoundError(
-          `No stored session with id "${id}" in ${store.location}: check the id (ubiquity sessions list --all)`,
-        );
-      io.stdout(`${JSON.stringify(toAtif(session.sessionId, session.records), null, 2)}\n`);
-      return 0;
-    }
-    if (sub === "show") {
-      const session = await store.get(id, cwd);
-      if (!session)
-        throw new SessionNotFoundError(
-          `No stored session with id "${id}" in ${store.location}: check the id (ubiquity sessions list --all)`,
-        );
-      io.stdout(values.json ? `${JSON.stringify(session.records, null, 2)}\n` : formatSession(session));
-      return 0;
-    }
-    const forked = await store.fork(id, {
-      upToUuid: typeof values["up-to"] === "string" ? values["up-to"] : undefined,
-    });
-    io.stdout(`${forked}\n`);
-    io.stderr(`Forked ${id} into ${forked}; continue it with: ubiquity run --resume ${forked} "<prompt>"\n`);
-    return 0;
-  }
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

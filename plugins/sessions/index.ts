@@ -36,18 +36,16 @@ export type { TranscriptRecord, PersistedMessage, TranscriptNote } from "./recor
 export type { TranscriptNoteEvent } from "./events";
 export type { SystemSessionWriteFailedMessage } from "./messages";
 export { replay } from "./replay";
-export {
-  toAtif,
-  ATIF_VERSION,
-  AtifExportError,
-  type AtifTrajectory,
-  type AtifContentPart,
-  type AtifSubagentTrajectoryRef,
-  type AtifFinalMetrics,
-  type AtifStep,
-  type AtifToolCall,
-  type AtifObservationResult,
-  type AtifOptions,
+// The ATIF export's functions are not re-exported (a run never loads them; see sessions-command.ts).
+export type {
+  AtifTrajectory,
+  AtifContentPart,
+  AtifSubagentTrajectoryRef,
+  AtifFinalMetrics,
+  AtifStep,
+  AtifToolCall,
+  AtifObservationResult,
+  AtifOptions,
 } from "./atif";
 export { sessionsCommand, sessionsFlags } from "./command";
 import { sessionsCommand, sessionsFlags } from "./command";

@@ -13,7 +13,7 @@
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { ConfigError, describeError, type Kernel, type UbiquityConfig } from "../../src/index";
+import { ConfigError, describeError, fieldsOf, type Kernel, type UbiquityConfig } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { McpOptions, McpServerConfig } from "../mcp/index";
 import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
@@ -91,7 +91,7 @@ export const settingsPlugin = definePlugin({
       }
       stateOf(kernel).files = files;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).
-      const declared = (key: string) => kernel.plugins.some((p) => key in (p.plugin.options?.shape ?? {}));
+      const declared = (key: string) => kernel.plugins.some((p) => key in fieldsOf(p.plugin.options));
       const merged = merge(
         options,
         files.map((f) => f.settings),

@@ -1,11 +1,12 @@
 /** The options the settings plugin reads (`settingSources`, `trust`). */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 import { CompatSchema, SourcesSchema } from "../_kits/sources/index";
 import { TrustPins } from "../../loader/index";
 
 /** The settings plugin's slice of the config schema. */
-export const settingsOptions = z.strictObject({
+export const settingsOptions = lazyOptions(["settingSources", "compat", "trust"], () => ({
   settingSources: SourcesSchema.optional(),
   compat: CompatSchema.optional(),
   trust: z
@@ -14,6 +15,6 @@ export const settingsOptions = z.strictObject({
     .describe(
       "Whether the cwd's own files (project/local settings beyond their deny and ask rules, .mcp.json, agents, skills, memory) apply: true, false, or TrustPins (each file only while its contents are the ones approved) [true: code that asks for a project source has decided; the runner sets it from the trust store]",
     ),
-});
+}));
 export type SettingsOptions = z.input<typeof settingsOptions>;
 export type SettingsResolvedOptions = ResolvedOptions & Readonly<SettingsOptions>;

@@ -20,10 +20,16 @@ export const SettingsFileSchema = z.looseObject({
     })
     .optional(),
   /** The run's `sandbox` option (Claude Code's `sandbox` settings key). */
-  sandbox: sandboxOptions.shape.sandbox,
+  get sandbox() {
+    return sandboxOptions.shape.sandbox;
+  },
   /** The run's spending caps (`maxBudgetUsd`, `maxBudgetTokens`). */
-  maxBudgetUsd: budgetOptions.shape.maxBudgetUsd,
-  maxBudgetTokens: budgetOptions.shape.maxBudgetTokens,
+  get maxBudgetUsd() {
+    return budgetOptions.shape.maxBudgetUsd;
+  },
+  get maxBudgetTokens() {
+    return budgetOptions.shape.maxBudgetTokens;
+  },
   /** Claude Code plugin folders (`ubiquity plugin add` records them in the user's file): the commands plugin's `claudePlugins`. */
   claudePlugins: z.array(z.string()).optional(),
   /** Read by the hooks plugin, not here. */

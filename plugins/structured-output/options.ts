@@ -1,5 +1,6 @@
 /** The options the structured-output plugin reads, and the typed messages of a run that has one. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { Message, ResolvedOptions, ResultMessage } from "../../src/index";
 
 /** How the final value is asked for: the provider's response format, a final `StructuredOutput` tool call, or chosen per model. */
@@ -24,19 +25,22 @@ export const OutputSchemaSchema = z
 export type OutputSchema = z.input<typeof OutputSchemaSchema>;
 
 /** The structured-output plugin's slice of the config schema. */
-export const structuredOutputOptions = z.strictObject({
-  outputSchema: OutputSchemaSchema.optional(),
-  outputMode: z
-    .enum(OUTPUT_MODES)
-    .optional()
-    .describe("['auto': native for OpenAI models with an object schema, the StructuredOutput tool otherwise]"),
-  maxStructuredOutputRetries: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe("How often an invalid value is sent back before the run fails [3]"),
-});
+export const structuredOutputOptions = lazyOptions(
+  ["outputSchema", "outputMode", "maxStructuredOutputRetries"],
+  () => ({
+    outputSchema: OutputSchemaSchema.optional(),
+    outputMode: z
+      .enum(OUTPUT_MODES)
+      .optional()
+      .describe("['auto': native for OpenAI models with an object schema, the StructuredOutput tool otherwise]"),
+    maxStructuredOutputRetries: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe("How often an invalid value is sent back before the run fails [3]"),
+  }),
+);
 export type StructuredOutputOptions = z.input<typeof structuredOutputOptions>;
 export type StructuredOutputResolvedOptions = ResolvedOptions & Readonly<StructuredOutputOptions>;
 

@@ -4,24 +4,10 @@
  * — at the first tap, between the tiers and at the last — and the span is made (or a summary's
  * ended) when `context.compacted` names the tier.
  */
-import type { CompactInfo, CompactState, Kernel, RunContext } from "../../src/index";
+import type { CompactInfo, CompactState, RunContext } from "../../src/index";
 import { ATTR } from "./attributes";
 import { fail, parentContext } from "./spans";
-import { NAME, now, spansOf, type TelemetryContext, traced } from "./state";
-
-/** Tap `context.compact` first, between the micro and summary tiers and last, and `context.compacted`. */
-export function tapCompactionSpans(kernel: Kernel, context: TelemetryContext): void {
-  const tierDone = (compact: CompactState, run: RunContext) => markTiers(context, compact, run);
-  kernel.hooks.context.compact.tap({ name: NAME, order: "first" }, tierDone);
-  kernel.hooks.context.compact.tap(
-    { name: NAME, after: "ubiquity:compaction-micro", before: "ubiquity:compaction-summarize" },
-    tierDone,
-  );
-  kernel.hooks.context.compact.tap({ name: NAME, order: "last" }, (compact, run) =>
-    settleSummary(context, compact, run),
-  );
-  kernel.hooks.context.compacted.tap(NAME, (info, run) => closeCompactionSpan(context, info, run));
-}
+import { now, spansOf, type TelemetryContext, traced } from "./state";
 
 /** Keep the start and end of each compaction reported since the last look; the next tier starts now. */
 export function markTiers(context: TelemetryContext, compact: CompactState, run: RunContext): CompactState {

@@ -9,13 +9,9 @@
  * unless telemetry is on: the packages load when the kernel gets ready.
  */
 import { definePlugin } from "../_kits/authoring/index";
-import { tapCompactionSpans } from "./compaction-span";
-import { tapModelSpans } from "./model-span";
 import { telemetryOptions } from "./options";
-import { tapRunSpans } from "./run-span";
 import { type KernelState, NAME, type RunState } from "./state";
-import { tapToolSpans } from "./tool-span";
-import { tapTurnSpans } from "./turn-span";
+import { tapTelemetry } from "./taps";
 
 export { NAME, TRACER_NAME } from "./state";
 
@@ -25,14 +21,9 @@ export const telemetryPlugin = definePlugin({
   options: telemetryOptions,
   state: (): KernelState => ({ runs: new Set() }),
   runState: (): RunState => ({}),
-  // One step per span kind. Taps that open spans run first on their hook (`order: "first"`),
-  // taps that read outcomes last.
+  // The taps (taps.ts) are inert until telemetry is on; the span code loads then (issue 40).
   apply(kernel, context) {
-    tapRunSpans(kernel, context);
-    tapTurnSpans(kernel, context);
-    tapModelSpans(kernel, context);
-    tapCompactionSpans(kernel, context);
-    tapToolSpans(kernel, context);
+    tapTelemetry(kernel, context);
   },
 });
 

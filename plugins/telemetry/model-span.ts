@@ -6,21 +6,12 @@
  */
 import type { Span } from "@opentelemetry/api";
 import type { Telemetry } from "ai";
-import type { Kernel, ModelErrorInfo, ModelRequest, ModelResponse, RunContext } from "../../src/index";
+import type { ModelErrorInfo, ModelRequest, ModelResponse, RunContext } from "../../src/index";
 import { ATTR } from "./attributes";
 import type { OtelModules } from "./load";
 import { fail, messageOf, type ModelSpan, parentContext, type RunSpans } from "./spans";
-import { NAME, now, spansOf, splitLabel, type TelemetryContext, traced } from "./state";
+import { now, spansOf, splitLabel, type TelemetryContext, traced } from "./state";
 import { childTracer } from "./tracer";
-
-/** Tap the model call's request (last), its errors (first) and its response (last). */
-export function tapModelSpans(kernel: Kernel, context: TelemetryContext): void {
-  kernel.hooks.model.request.tap({ name: NAME, order: "last" }, (request, run) => traceRequest(context, request, run));
-  kernel.hooks.model.error.tap({ name: NAME, order: "first" }, (info, run) => recordModelError(context, info, run));
-  kernel.hooks.model.response.tap({ name: NAME, order: "last" }, (response, run) =>
-    closeModelSpan(context, response, run),
-  );
-}
 
 /** The call's span (opened on its first request) named for the model last asked, and the request carrying the AI SDK's telemetry. */
 export function traceRequest(context: TelemetryContext, request: ModelRequest, run: RunContext): ModelRequest {

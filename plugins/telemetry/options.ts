@@ -1,5 +1,6 @@
 /** The options the telemetry plugin reads: whether spans are emitted, to which tracer, and whether they carry content. */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { Tracer } from "@opentelemetry/api";
 import type { ResolvedOptions } from "../../src/index";
 
@@ -11,7 +12,7 @@ const tracer = z.custom<Tracer>(
 );
 
 /** The telemetry plugin's slice of the config schema. */
-export const telemetryOptions = z.strictObject({
+export const telemetryOptions = lazyOptions(["telemetry"], () => ({
   telemetry: z
     .union([
       z.boolean(),
@@ -31,7 +32,7 @@ export const telemetryOptions = z.strictObject({
     .describe(
       "OpenTelemetry spans per run, turn, model call, tool call and compaction (true: the global tracer provider; needs @opentelemetry/api and @ai-sdk/otel)",
     ),
-});
+}));
 export type TelemetryOptions = z.input<typeof telemetryOptions>;
 export type TelemetryResolvedOptions = ResolvedOptions & Readonly<TelemetryOptions>;
 

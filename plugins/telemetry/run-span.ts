@@ -3,19 +3,11 @@
  * of the run nests under it, and closed at `session.end` with the run's usage, cost and outcome.
  * The modules load at `kernel.ready` when telemetry is on, so the first run pays nothing extra.
  */
-import {
-  redactText,
-  secretsOf,
-  type Kernel,
-  type ResultMessage,
-  type RunContext,
-  type TurnPrompt,
-} from "../../src/index";
+import { redactText, secretsOf, type ResultMessage, type RunContext, type TurnPrompt } from "../../src/index";
 import { ATTR } from "./attributes";
 import { endOpen, fail, parentContext, type RunSpans } from "./spans";
 import {
   loadModules,
-  NAME,
   settingOf,
   spansOf,
   splitLabel,
@@ -24,16 +16,6 @@ import {
   traced,
   TRACER_NAME,
 } from "./state";
-
-/** Tap the run's lifecycle: load at ready, open at start (first), the prompt (last), close at end. */
-export function tapRunSpans(kernel: Kernel, context: TelemetryContext): void {
-  kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-    if (settingOf(context)) await loadModules(context);
-  });
-  kernel.hooks.session.start.tapPromise({ name: NAME, order: "first" }, (run) => openRunSpan(context, run));
-  kernel.hooks.session.end.tapPromise(NAME, async (run, result) => closeRunSpan(context, run, result));
-  kernel.hooks.turn.prompt.tap({ name: NAME, order: "last" }, (prompt, run) => keepPrompt(context, prompt, run));
-}
 
 /**
  * Open the run's span and keep the run's spans in its state. A subagent's run nests under the

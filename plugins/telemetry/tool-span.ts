@@ -8,7 +8,6 @@ import type { Span } from "@opentelemetry/api";
 import type {
   BeforeCall,
   KernelEvent,
-  Kernel,
   PermissionDenial,
   PermissionVerdict,
   RunContext,
@@ -18,19 +17,7 @@ import type {
 import { ATTR } from "./attributes";
 import type { OtelModules } from "./load";
 import { fail, parentContext, type RunSpans } from "./spans";
-import { NAME, now, spansOf, type TelemetryContext, traced } from "./state";
-
-/** Tap the call's start (first), its verdict (last), its denial, and its result on the firehose. */
-export function tapToolSpans(kernel: Kernel, context: TelemetryContext): void {
-  kernel.hooks.tool.beforeCall.tap({ name: NAME, order: "first" }, (before, call) =>
-    openToolSpan(context, before, call),
-  );
-  kernel.hooks.tool.permission.tap({ name: NAME, order: "last" }, (verdict, call) =>
-    recordVerdict(context, verdict, call),
-  );
-  kernel.hooks.tool.denied.tap(NAME, (denial, call) => recordDenial(context, denial, call));
-  kernel.hooks.event.tap(NAME, (event, run) => closeToolSpan(context, event, run));
-}
+import { now, spansOf, type TelemetryContext, traced } from "./state";
 
 /** The attributes every tool span starts with. */
 function toolAttributes(toolName: string, toolUseId: string) {

@@ -2,16 +2,10 @@
  * The turn's span: `turn.system` runs once per turn, first thing, so the span opens there (first
  * tap) and closes at `turn.end` with the turn's tool-call count and stop reason.
  */
-import type { Kernel, RunContext, SystemSection, TurnInfo } from "../../src/index";
+import type { RunContext, SystemSection, TurnInfo } from "../../src/index";
 import { ATTR } from "./attributes";
 import { parentContext } from "./spans";
-import { NAME, spansOf, type TelemetryContext, traced } from "./state";
-
-/** Tap the turn's start (`turn.system`, first) and end. */
-export function tapTurnSpans(kernel: Kernel, context: TelemetryContext): void {
-  kernel.hooks.turn.system.tap({ name: NAME, order: "first" }, (sections, run) => openTurnSpan(context, sections, run));
-  kernel.hooks.turn.end.tap(NAME, (info, run) => closeTurnSpan(context, info, run));
-}
+import { spansOf, type TelemetryContext, traced } from "./state";
 
 /** Open the turn's span under the run's (ending a turn span left open). */
 export function openTurnSpan(context: TelemetryContext, sections: SystemSection[], run: RunContext): SystemSection[] {

@@ -50,8 +50,20 @@ export class AskUserQuestionTool extends Tool<typeof AskUserQuestionInput> {
   override timeoutMs = Infinity;
   readonly description = DESCRIPTION;
   readonly inputSchema = AskUserQuestionInput;
-  // The model sees the questions only: answers come from the user, never from the model.
-  override jsonSchema = modelSchema();
+
+  constructor() {
+    super();
+    // The model sees the questions only: answers come from the user, never from the model.
+    // Converted when first read: a run without a question handler never offers the tool (cold start).
+    const settle = (value: Record<string, unknown> | undefined) =>
+      Object.defineProperty(this, "jsonSchema", { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(this, "jsonSchema", {
+      get: () => settle(modelSchema()).jsonSchema,
+      set: settle,
+      enumerable: true,
+      configurable: true,
+    });
+  }
 
   override isReadOnly() {
     return true;

@@ -1,5 +1,6 @@
 /** The options the web plugin reads (`webFetch`, `webSearch`). */
 import { z } from "zod";
+import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
 
 const positive = () => z.number().int().positive();
@@ -17,7 +18,7 @@ const BraveBackend = z.strictObject({
 });
 
 /** The web plugin's slice of the config schema. */
-export const webOptions = z.strictObject({
+export const webOptions = lazyOptions(["webFetch", "webSearch"], () => ({
   webFetch: z
     .strictObject({
       model: z
@@ -78,7 +79,7 @@ export const webOptions = z.strictObject({
     })
     .optional()
     .describe("WebSearch: the provider's native search, else a configured backend"),
-});
+}));
 export type WebOptions = z.input<typeof webOptions>;
 /** The run options as the web plugin reads them. */
 export type WebResolvedOptions = ResolvedOptions & Readonly<WebOptions>;

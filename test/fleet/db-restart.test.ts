@@ -20,7 +20,8 @@ import { defineTool } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessions, { type TranscriptRecord } from "ubiquity/plugins/sessions";
 import sessionsPostgres, { PostgresSessionStore } from "ubiquity/plugins/sessions-postgres";
-import { createFleet, startWorker, finishedResult, type Fleet, type FleetWorker } from "../../plugins/fleet/index";
+import { createFleet, startWorker, type Fleet, type FleetWorker } from "../../plugins/fleet/index";
+import { finishedResult } from "../../plugins/fleet/in-flight";
 import { redisMissing, startRedis } from "../helpers/redis-server";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres";
 

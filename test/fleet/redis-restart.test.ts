@@ -15,7 +15,8 @@ import { z } from "zod";
 import { defineTool } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import sessions from "ubiquity/plugins/sessions";
-import { createFleet, startWorker, finishedResult, type Fleet, type FleetWorker } from "../../plugins/fleet/index";
+import { createFleet, startWorker, type Fleet, type FleetWorker } from "../../plugins/fleet/index";
+import { finishedResult } from "../../plugins/fleet/in-flight";
 import { openStore } from "../../plugins/fleet/store";
 import { redisMissing, startRedis, type TestRedis } from "../helpers/redis-server";
 

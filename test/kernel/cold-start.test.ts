@@ -37,6 +37,14 @@ const HEAVY: Record<string, RegExp> = {
   "node's http stack": /^node:https?$/,
   // Plugins' implementations behind `lazyImport` (the lazy kit): loaded by the first hook they serve.
   "hook dispatcher": /\/dist\/chunks\/dispatch\.mjs$/,
+  // The fleet's commands' work (the preset lists the plugin for its `fleet` and `worker` commands only).
+  "fleet commands": /\/dist\/chunks\/fleet-command\.mjs$/,
+  // `ubiquity sessions`' listing and ATIF export (the command's flags are listed without them).
+  "sessions commands": /\/dist\/chunks\/sessions-command\.mjs$/,
+  // The telemetry plugin's span code: its taps are inert until `telemetry` is set.
+  "telemetry spans": /\/dist\/chunks\/span-steps\.mjs$/,
+  // The reviewer plugin's reviewers: the first call that goes to review.
+  reviewer: /\/dist\/chunks\/reviewer-steps\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -51,7 +59,7 @@ process.on("exit", () => writeFileSync(process.env.LOADED_OUT, JSON.stringify(ur
 const temp = tempDirs();
 
 /** Run `args` under this Node with the recording hook in `cwd`; the URLs of the modules it loaded. */
-function loadedBy(args: string[], cwd: string, home: string): string[] {
+function loadedBy(args: string[], cwd: string, home: string, status = 0): string[] {
   const hook = join(home, "record-loads.mjs");
   const out = join(home, "loaded.json");
   writeFileSync(hook, HOOK);
@@ -61,7 +69,7 @@ function loadedBy(args: string[], cwd: string, home: string): string[] {
     encoding: "utf8",
     timeout: 240_000,
   });
-  expect(child.status, `${child.stderr}\n${child.stdout}`).toBe(0);
+  expect(child.status, `${child.stderr}\n${child.stdout}`).toBe(status);
   return JSON.parse(readFileSync(out, "utf8")) as string[];
 }
 
@@ -141,6 +149,43 @@ for await (const m of summon("hi", { model: "test", hooks })) if (m.type === "re
 if (!fired) throw new Error("the hook did not fire");`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
     expect(heavyIn(urls)).toEqual(["hook dispatcher"]);
+  });
+
+  it("the fleet's command code loads when a fleet command runs, not before", () => {
+    // `ubiquity fleet --help` is answered from the command's flags alone.
+    expect(heavyIn(loadedBy([bin, "fleet", "--help"], temp(), temp()))).toEqual([]);
+    // Without a store the command stops with a usage error (2), after its code has loaded to say so.
+    const urls = loadedBy([bin, "fleet", "status"], temp(), temp(), 2);
+    expect(heavyIn(urls)).toEqual(["fleet commands"]);
+  });
+
+  it("the sessions command's code loads when it lists sessions", () => {
+    expect(heavyIn(loadedBy([bin, "sessions", "list"], temp(), temp()))).toEqual(["sessions commands"]);
+  });
+
+  it("the telemetry plugin's span code loads when telemetry is on", () => {
+    const program = `import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+for await (const m of summon("hi", { model: "test", telemetry: true })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(urls.some((url) => /node_modules\/@opentelemetry\/api\//.test(url))).toBe(true);
+    // The AI SDK's OpenTelemetry integration (@ai-sdk/otel) loads with it; it is no provider package.
+    const otel = (url: string) => /node_modules\/@ai-sdk\/otel\//.test(url);
+    expect(urls.some(otel)).toBe(true);
+    expect(heavyIn(urls.filter((url) => !otel(url)))).toEqual(["telemetry spans"]);
+  });
+
+  it("the reviewer's code loads when a call first goes to review", () => {
+    const program = `import { join } from "node:path";
+import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
+const model = scriptedModel([{ toolCalls: [{ toolName: "Write", input: { file_path: join(process.cwd(), "a.txt"), content: "x" } }] }, "done"]);
+let reviewed = 0;
+const reviewer = () => (reviewed++, { behavior: "allow" });
+for await (const m of summon("hi", { model, reviewer })) if (m.type === "result" && m.isError) throw new Error(m.result);
+if (reviewed !== 1) throw new Error("reviewed " + reviewed + " calls");`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    // The program's own import of the testing module (the scripted model) brings node:http (its fake servers).
+    expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual(["reviewer"]);
   });
 
   it("the bash parser loads when the first shell command is judged", () => {

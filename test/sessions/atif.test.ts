@@ -11,13 +11,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon, type SummonOptions, type UserInput } from "ubiquity";
 import { scriptedModel, type Script } from "ubiquity/testing";
-import {
-  AtifExportError,
-  toAtif,
-  type AtifContentPart,
-  type AtifTrajectory,
-  type TranscriptRecord,
-} from "../../plugins/sessions/index";
+import type { AtifContentPart, AtifTrajectory, TranscriptRecord } from "../../plugins/sessions/index";
+import { AtifExportError, toAtif } from "../../plugins/sessions/atif";
 import { collect, resultOf } from "../helpers/collect";
 import { png } from "../images/fixtures";
 import { cli, tempDirs } from "./helpers";

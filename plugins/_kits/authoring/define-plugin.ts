@@ -108,7 +108,8 @@ function fromSpec(spec: PluginSpec<z.ZodObject, unknown, unknown, z.ZodType | un
       if (options !== undefined && !isEmptyObject(options)) throw optionsWhereListed(spec);
       return plain;
     }
-    const result = schema.safeParse(options ?? {});
+    // jitless: parsed once per factory call; compiling zod's fast path cost more than it saved (cold start).
+    const result = schema.safeParse(options ?? {}, { jitless: true });
     if (!result.success) {
       throw new ConfigError(`invalid options for plugin ${spec.name}:\n${z.prettifyError(result.error)}`);
     }

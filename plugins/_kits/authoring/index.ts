@@ -14,3 +14,4 @@ export {
 export { definePreset } from "./define-preset";
 export { defineTool, type ToolSpec } from "./define-tool";
 export { functionSchema } from "./option-fields";
+export { lazyOptions } from "./lazy-options";

@@ -8,17 +8,22 @@
 import { z } from "zod";
 import type { ResolvedOptions, RunContext } from "../../../src/index";
 import { getPricingApi, pricingOptions } from "../../pricing/api";
+import { lazyOptions } from "../authoring/index";
 
 /** The options the context budget reads: declared by both compaction plugins (the summarizer's first). */
-export const contextBudgetOptions = z.strictObject({
+export const contextBudgetOptions = lazyOptions(["maxContextTokens", "compactThreshold"], () => ({
   maxContextTokens: z.number().int().positive().optional(),
   compactThreshold: z.number().gt(0).lt(1).optional(),
-});
+}));
 // What the window reads, through the slices' schemas: the kit runs for plugins (skills, agents,
 // MCP tool search) whose own context does not type these options.
 const windowOptions = contextBudgetOptions.extend({
-  modelPricing: pricingOptions.shape.modelPricing,
-  marketPricing: pricingOptions.shape.marketPricing,
+  get modelPricing() {
+    return pricingOptions.shape.modelPricing;
+  },
+  get marketPricing() {
+    return pricingOptions.shape.marketPricing;
+  },
 });
 
 /**
