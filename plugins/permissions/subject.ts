@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
-import { gitFolderOf, sensitiveReason, systemReason, venvOf } from "./sensitive";
+import { gitFolderInTheMaking, gitFolderOf, gitMarkersOf, sensitiveReason, systemReason, venvOf } from "./sensitive";
 import type { ToolKinds } from "./policy";
 
 /** Where a call runs. */
@@ -94,6 +94,9 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
   const git = gitFolderOf(path.real);
   if (git) return `it is inside ${git}, a git folder (its config and hooks run code)`;
+  const making = gitFolderInTheMaking(path.real, roots);
+  if (making)
+    return `it would make ${making} a git folder (HEAD, objects/, refs/ and a config that runs code), one part at a time`;
   const plugin = pluginFolderOf(path.real, roots);
   if (plugin)
     return `it is inside ${plugin}, a Claude Code or Codex plugin folder (its hooks, scripts and MCP servers run code)`;
@@ -283,6 +286,18 @@ function judgeWrites(
       } else if (judged) acc.edits.push(path);
     }
   }
+  // Two parts of a git folder written into a root by one command (`mkdir -p objects refs && … > HEAD`):
+  // each is judged against the disk as it was, where the other is not there yet.
+  const parts = new Map<string, Set<string>>();
+  for (const path of acc.writes)
+    for (const { dir, marker } of gitMarkersOf(path.real ?? path.absolute)) {
+      if (!place.roots.includes(dir)) continue;
+      const seen = parts.get(dir) ?? new Set<string>();
+      seen.add(marker);
+      parts.set(dir, seen);
+      if (seen.size > 1)
+        acc.sensitive ??= `it writes ${[...seen].join(" and ")} of ${dir}, parts of a git folder (whose config runs code)`;
+    }
 }
 
 /**

@@ -13,6 +13,7 @@
 import { compileSpec, type ProgramSpec, type ProgramSpecSource, type SpecReading } from "./spec-format";
 import { literalWord, type ShellWord } from "./words";
 import { gitConfigRisk } from "./risky";
+import { gitObjectPath } from "./reads";
 
 // Options shared by several programs.
 const HELP = "--help --version";
@@ -51,11 +52,11 @@ function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] 
       return { ...w, literal: false, text: `${w.text} (a pathspec, whose files are only known at run time)` };
     return w;
   });
-  // git diff HEAD:.env, git grep KEY HEAD:, git archive HEAD:sub: the path part is read as stored.
-  const stored = words
-    .slice(sub + 1)
-    .filter((w) => w.literal && !w.value.startsWith("-") && /^[^:]*:./.test(w.value))
-    .map((w) => literalWord(w.value.slice(w.value.indexOf(":") + 1)));
+  // git diff HEAD:.env, git grep KEY HEAD:, git archive HEAD:sub, git show :0:.env: the path part is read as stored.
+  const stored = words.slice(sub + 1).flatMap((w) => {
+    const path = w.literal ? gitObjectPath(w.value) : undefined;
+    return path === undefined ? [] : [literalWord(path)];
+  });
   return [...judged, ...stored];
 }
 
@@ -674,6 +675,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   jq: {
     options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile==r --rawfile==r --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=R --from-file=R ${HELP}`,
     operands: "pattern read*",
+    reads: jqReads,
   },
   sort: nodyn(
     "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory= --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=L",
@@ -782,7 +784,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   },
   // tar: the archive (-f) and where it extracts (-C) are named; --to-command, -I/--use-compress-program, -F, --checkpoint-action are left out.
   tar: {
-    options: `-c --create -x --extract --get -t --list -r --append -u --update -A --catenate --concatenate -d --diff --compare --delete -f=w --file=w -C=d --directory=d -v --verbose -z --gzip --gunzip --ungzip -j --bzip2 -J --xz --lzma --zstd -a --auto-compress -p --preserve-permissions --same-permissions --no-same-owner --no-same-permissions --same-owner --numeric-owner --owner= --group= --mode= --mtime= -h --dereference -k --keep-old-files --skip-old-files --overwrite --remove-files -m --touch -O --to-stdout --strip-components= --exclude= --exclude-from=r -X=r --exclude-vcs --exclude-vcs-ignores --wildcards --no-wildcards --anchored --no-anchored -T=L --files-from=L --null -P --absolute-names --sort= --transform= --xform= --one-file-system -S --sparse -W --verify --totals?= --warning= --no-recursion --recursion -b= --blocking-factor= -B --read-full-records -i --ignore-zeros --format= -H= -V= --label= --occurrence?= ${HELP}`,
+    options: `-c --create -x --extract --get -t --list -r --append -u --update -A --catenate --concatenate -d --diff --compare --delete -f=w --file=w --force-local -C=d --directory=d -v --verbose -z --gzip --gunzip --ungzip -j --bzip2 -J --xz --lzma --zstd -a --auto-compress -p --preserve-permissions --same-permissions --no-same-owner --no-same-permissions --same-owner --numeric-owner --owner= --group= --mode= --mtime= -h --dereference -k --keep-old-files --skip-old-files --overwrite --remove-files -m --touch -O --to-stdout --strip-components= --exclude= --exclude-from=r -X=r --exclude-vcs --exclude-vcs-ignores --wildcards --no-wildcards --anchored --no-anchored -T=L --files-from=L --null -P --absolute-names --sort= --transform= --xform= --one-file-system -S --sparse -W --verify --totals?= --warning= --no-recursion --recursion -b= --blocking-factor= -B --read-full-records -i --ignore-zeros --format= -H= -V= --label= --occurrence?= ${HELP}`,
     operands: "read*",
     // tar -c reads every file below a folder it is given (and -h follows links out of it).
     recursive: true,
@@ -975,6 +977,12 @@ function tarCheck(words: readonly ShellWord[]): { at: number; why: string } | un
       why: `tar ${first.value}: old-style options without a dash, which the engine does not read (write them as -${first.value})`,
     };
   }
+  const remote = tarRemoteArchive(words);
+  if (remote !== undefined)
+    return {
+      at: remote,
+      why: `tar -f ${words[remote]!.text}: an archive named HOST:FILE is opened on HOST through a remote shell (rsh), unless --force-local`,
+    };
   const at = words.findIndex(
     (w, k) =>
       k > 0 &&
@@ -984,6 +992,33 @@ function tarCheck(words: readonly ShellWord[]): { at: number; why: string } | un
   return at === -1
     ? undefined
     : { at, why: "tar -x writes the files and links the archive names, which are not known before it runs" };
+}
+
+/**
+ * The word holding tar's archive when it names a remote one: GNU tar runs `rsh HOST /usr/sbin/rmt`
+ * for an archive with a colon before any slash (`-f host:x`, `-cf user@host:x`), a program and
+ * the network where the text shows a local file. Short options are read as getopt reads a
+ * cluster (`-cvf A`, `-fA`, `-Cf` is -C with the value f). --force-local keeps it a file.
+ */
+function tarRemoteArchive(words: readonly ShellWord[]): number | undefined {
+  if (words.some((w) => w.value === "--force-local")) return undefined;
+  const remote = (v: string) => /^[^/]*:/.test(v);
+  for (let k = 1; k < words.length; k++) {
+    const v = words[k]!.value;
+    if (v === "--") break;
+    if (v === "--file" && remote(words[k + 1]?.value ?? "")) return k + 1;
+    if (v.startsWith("--file=") && remote(v.slice(7))) return k;
+    if (!/^-[^-]/.test(v)) continue;
+    for (let i = 1; i < v.length; i++) {
+      if (!"bCfFgHIKLNTVX".includes(v[i]!)) continue;
+      const attached = v.slice(i + 1);
+      if (v[i] === "f" && remote(attached === "" ? (words[k + 1]?.value ?? "") : attached))
+        return attached === "" ? k + 1 : k;
+      if (attached === "") k++;
+      break;
+    }
+  }
+  return undefined;
 }
 
 const SET_O = new Set([
@@ -1022,7 +1057,9 @@ function setOptions(words: readonly ShellWord[]): { at: number; why: string } | 
 
 /**
  * Files a sed or awk script reads itself (sed's `r`/`R`, awk's `getline < file`): not named as
- * operands, so they are unknown reads (a Read deny rule cannot be shown not to apply).
+ * operands, so they are unknown reads (a Read deny rule cannot be shown not to apply). awk opens
+ * the files ARGV holds when its main loop starts, and the program may set them
+ * (`BEGIN { ARGV[1] = ".env"; ARGC = 2 } { print }` prints .env): any ARGV or ARGC counts.
  */
 function scriptReads(words: readonly ShellWord[]): ShellWord[] {
   const text = words
@@ -1030,8 +1067,30 @@ function scriptReads(words: readonly ShellWord[]): ShellWord[] {
     .map((w) => w.value)
     .join("\n");
   const sed = words[0]?.value === "sed" && /(^|[;\n{}/0-9$!]|\s)\s*[rR]\s*\S/.test(text);
-  const awk = words[0]?.value !== "sed" && /getline|\bclose\s*\(|@include|\bRS\b.*FILENAME/.test(text);
+  const awk = words[0]?.value !== "sed" && /getline|\bclose\s*\(|@include|\bRS\b.*FILENAME|\bARG[VC]\b/.test(text);
   return sed || awk ? [{ value: "", literal: false, text: "(a file its script reads)", tilde: false }] : [];
+}
+
+/**
+ * jq's `import "m" as $d;` reads the data file m.json and `import`/`include` read module files
+ * (found beside the program, in ~/.jq or a search path): files no operand names
+ * (`jq -n 'import "secrets" as $s; $s'` prints ./secrets.json). A program jq reads from a file
+ * (-f) may hold one too.
+ */
+function jqReads(words: readonly ShellWord[]): ShellWord[] {
+  // A run-time word may be the program, unless it is a --arg/--argjson name or value.
+  const named = (k: number) => [1, 2].some((back) => /^--(arg|argjson)$/.test(words[k - back]?.value ?? ""));
+  const unknown = words.some(
+    (w, k) =>
+      k > 0 &&
+      ((!w.literal && !named(k)) ||
+        /\b(import|include)\b/.test(w.value) ||
+        /^(-f|--from-file)(=|$)/.test(w.value) ||
+        (/^-[a-zA-Z]+$/.test(w.value) && w.value.includes("f"))),
+  );
+  return unknown
+    ? [{ value: "", literal: false, text: "(a module or data file its program imports)", tilde: false }]
+    : [];
 }
 
 /** `npm config set|delete|edit …` changes how npm runs scripts (script-shell, ignore-scripts) and where it fetches from. */
