@@ -348,6 +348,7 @@ function judgeOtherFolders(
         `git -C ${dir.text}: a folder that does not exist yet, which the command may make into a repository`,
       );
   }
+  judgeGitRepositories(analysis, place, cdBases, repoOfCwd, acc);
   if (analysis.candidates.some((c) => posixBase(c.name) === "git")) {
     const bases = [
       ...analysis.optionDirs
@@ -360,6 +361,55 @@ function judgeOtherFolders(
       if (repo && repo !== repoOfCwd)
         acc.unsafe.push(
           `git runs in ${repo}, another repository than this folder's, whose configuration may run programs`,
+        );
+    }
+  }
+}
+
+/**
+ * The repositories git talks to (`git push REPO`, `remote add NAME URL`): a URL with a scheme
+ * (https://, ssh://, git://) or `host:path` is another machine's; anything else is a path, and a
+ * repository there is one git runs in under its configuration (receive-pack runs
+ * core.alternateRefsCommand). A path that does not exist yet may be a remote's name, unless it
+ * can only be a path; one kept in the configuration (`remote add`) asks whatever is there now.
+ */
+function judgeGitRepositories(
+  analysis: ShellAnalysis,
+  place: Place,
+  cdBases: readonly string[],
+  repoOfCwd: string | undefined,
+  acc: ShellFindings,
+): void {
+  for (const { word, named } of analysis.gitRepos) {
+    if (!word.literal) {
+      acc.unsafe.push(`git talks to the repository ${word.text}, only known at run time (a local one runs git there)`);
+      continue;
+    }
+    const value = word.value;
+    const file = /^file:\/\//i.test(value);
+    if (!file && (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[^/]*:/.test(value))) continue;
+    const local = file ? value.replace(/^file:\/\/[^/]*/i, "") || "/" : value;
+    const pathLike = file || /^[./~]/.test(local) || local.includes("/");
+    if (named) {
+      acc.unsafe.push(
+        `git remote add ${word.text}: a remote in a local folder, where a later push or fetch runs git under that folder's configuration`,
+      );
+      continue;
+    }
+    for (const base of local.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) {
+      const path = judgePath(base, place.home, word.tilde ? place.home + local.slice(1) : local);
+      const there = path.real ?? path.absolute;
+      if (!existsSync(there)) {
+        if (pathLike)
+          acc.unsafe.push(
+            `git talks to ${word.text}, a folder that does not exist yet, which the command may make into a repository`,
+          );
+        continue;
+      }
+      const repo = repositoryOf(there);
+      if (repo && repo !== repoOfCwd)
+        acc.unsafe.push(
+          `git talks to ${repo}, a repository in a local folder, where it runs git under that repository's configuration (which may run programs)`,
         );
     }
   }

@@ -13,7 +13,7 @@
  * no operand names · F3 tar's HOST:FILE archive runs a remote shell · F4 git splits REV:PATH
  * at the first colon outside braces, and `:N:PATH` is a stage of the index · F5 bash's
  * /dev/tcp and /dev/udp redirections are network connections · F6 a git folder built one part
- * at a time.
+ * at a time · F7 curl's file:/PATH and URL globs · F8 git push to a repository in a local folder.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -397,5 +397,115 @@ describe("F6: a folder made a git folder one part at a time", () => {
     expect(out.at(-1)).toEqual({ content: "notes", isError: false });
     expect(existsSync(marker)).toBe(false);
     expect(readFileSync(join(p.cwd, "notes.txt"), "utf8")).toBe("notes\n");
+  });
+});
+
+describe("F7: curl reads file:/PATH, and expands {…} and […] in a URL (unless -g)", () => {
+  const attacks = (cwd: string) => [
+    `curl -s 'file:${cwd}/.env'`,
+    `curl -s '{file}://${cwd}/.env'`,
+    `curl -s 'file://${cwd}/.e{nv}'`,
+    `curl -s 'file://${cwd}/.[e-e]nv'`,
+  ];
+
+  it("curl: each form prints .env", () => {
+    const p = project();
+    for (const command of attacks(p.cwd)) expect(oracle(command, p).stdout, command).toContain(SECRET);
+  });
+
+  it("the engine: Bash(curl:*) with Read(./.env) denied denies each; other files and http URLs with globs stay allowed", async () => {
+    const p = project();
+    for (const command of attacks(p.cwd)) {
+      const d = await verdict(command, "default", { allow: ["Bash(curl:*)"], deny: ["Read(./.env)"] }, p);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("deny");
+    }
+    for (const command of [
+      `curl -s 'file:${p.cwd}/notes.txt'`,
+      "curl -s 'https://example.com/{a,b}/[1-3].html'",
+      `curl -s -g 'file://${p.cwd}/.e{nv}'`,
+    ]) {
+      const d = await verdict(command, "default", { allow: ["Bash(curl:*)"], deny: ["Read(./.env)"] }, p);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("through the bin: the secret is not printed", async () => {
+    const p = project();
+    const { run, out } = await attack(
+      [...attacks(p.cwd), `curl -s 'file:${p.cwd}/notes.txt'`],
+      ["--no-sandbox", "--allowedTools", "Bash(curl:*)", "--disallowedTools", "Read(./.env)"],
+      p,
+    );
+    for (const o of out.slice(0, 4)) expect(o.isError, o.content).toBe(true);
+    expect(out.at(-1)).toEqual({ content: "notes", isError: false });
+    expect(run.stdout).not.toContain(SECRET);
+  });
+});
+
+/** A repository with one commit and, checked in beside it, a bare repository `sub` whose config runs MARKER on a push. */
+function pushTarget() {
+  const p = committed();
+  const marker = join(p.cwd, "m-alternate");
+  mkdirSync(join(p.cwd, "sub", "objects", "info"), { recursive: true });
+  mkdirSync(join(p.cwd, "sub", "refs", "heads"), { recursive: true });
+  writeFileSync(join(p.cwd, "sub", "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(
+    join(p.cwd, "sub", "config"),
+    `[core]\n\tbare = true\n\talternateRefsCommand = "touch ${marker}; true"\n`,
+  );
+  writeFileSync(join(p.cwd, "sub", "objects", "info", "alternates"), `${join(p.cwd, ".git", "objects")}\n`);
+  return { ...p, marker };
+}
+
+describe("F8: git push (fetch, pull, ls-remote, clone) to a repository in a local folder runs git there", () => {
+  it("git: `git push ./sub` starts receive-pack in sub, which runs sub's core.alternateRefsCommand", () => {
+    const p = pushTarget();
+    oracle("git push ./sub HEAD:refs/heads/x", p);
+    expect(existsSync(p.marker)).toBe(true);
+  });
+
+  it("the engine: Bash(git:*) does not cover talking to a local repository, or keeping one as a remote", async () => {
+    const p = pushTarget();
+    for (const command of [
+      "git push ./sub HEAD:refs/heads/x",
+      "git push sub HEAD:x",
+      `git push file://${p.cwd}/sub HEAD:x`,
+      "git push -o x ./sub",
+      "git fetch ./sub",
+      "git ls-remote sub",
+      "git pull ./sub main",
+      "git clone ./sub y",
+      "git remote add x ./sub",
+      "git push ./not-yet HEAD",
+      'git push "$R" HEAD',
+    ]) {
+      const d = await verdict(command, "default", { allow: ["Bash(git:*)"] }, p);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("ask");
+    }
+    for (const command of [
+      "git push origin HEAD",
+      "git push",
+      "git fetch origin",
+      "git pull --rebase origin main",
+      "git clone https://github.com/x/y z",
+      "git clone git@github.com:x/y.git",
+      "git remote add upstream https://github.com/x/y",
+      "git push . HEAD:refs/heads/x",
+    ]) {
+      const d = await verdict(command, "default", { allow: ["Bash(git:*)"] }, p);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("through the bin (no sandbox): the push is refused and sub's config runs nothing", async () => {
+    const p = pushTarget();
+    const { out } = await attack(
+      ["git push ./sub HEAD:refs/heads/x", "git log --format=%s"],
+      ["--no-sandbox", "--allowedTools", "Bash(git push:*),Bash(git log:*)"],
+      p,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]).toEqual({ content: "fix: add files", isError: false });
+    expect(existsSync(p.marker)).toBe(false);
   });
 });

@@ -43,6 +43,7 @@ export function analyzeShell(source: string): ShellAnalysis {
     unknownWriters: [],
     copies: [],
     optionDirs: [],
+    gitRepos: [],
     treeWriters: [],
     persists: [],
     exportsUnknown: [],

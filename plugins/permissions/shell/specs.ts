@@ -60,6 +60,37 @@ function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] 
   return [...judged, ...stored];
 }
 
+// Options of git's remote sub-commands that take their value as the next word.
+const GIT_REMOTE_VALUE =
+  /^(-j|-o|-b|-t|-m|--jobs|--depth|--deepen|--shallow-since|--shallow-exclude|--push-option|--server-option|--sort|--origin|--branch|--revision|--filter|--upload-pack|--receive-pack|--exec)$/;
+
+/**
+ * The repositories a git command talks to: the first operand of push, fetch, pull, ls-remote
+ * and clone, and the URL of `remote add NAME URL` (`named`: it stays in the configuration, for a
+ * later `git push NAME`). A local one is another repository git runs in: `git push ./sub` starts
+ * receive-pack in ./sub, which runs its core.alternateRefsCommand (subject.ts judges them on disk).
+ */
+export function gitRepositories(words: readonly ShellWord[]): { word: ShellWord; named: boolean }[] {
+  const at = words.findIndex((w, k) => k > 0 && w.literal && !w.value.startsWith("-") && words[k - 1]?.value !== "-C");
+  const sub = words[at]?.value;
+  const operands = (from: number) =>
+    words
+      .slice(from)
+      .filter(
+        (w, k, all) =>
+          !(w.literal && w.value.startsWith("-")) && !(all[k - 1]?.literal && GIT_REMOTE_VALUE.test(all[k - 1]!.value)),
+      );
+  if (sub === "push" || sub === "fetch" || sub === "pull" || sub === "ls-remote" || sub === "clone") {
+    const repo = operands(at + 1)[0];
+    return repo ? [{ word: repo, named: false }] : [];
+  }
+  if (sub === "remote") {
+    const rest = operands(at + 1);
+    if (rest[0]?.value === "add" && rest[2]) return [{ word: rest[2], named: true }];
+  }
+  return [];
+}
+
 const git: ProgramSpecSource = {
   readsAs: gitReads,
   // Global options before the sub-command: -C moves to a folder; -c, --git-dir, --work-tree,
@@ -1229,9 +1260,11 @@ function wgetNames(words: readonly ShellWord[]): ShellWord[] {
   return downloadNames(words, { remote: true, dir: optionValue(words, ["-P"], ["--directory-prefix"]) });
 }
 
-/** What curl reads besides -d @f/-T: `-w @file`, `-H @file`, `--data-urlencode name@file`, `-b file`, and file:// URLs. */
+/** What curl reads besides -d @f/-T: `-w @file`, `-H @file`, `--data-urlencode name@file`, `-b file`, and file: URLs (`file:///p`, `file:/p`, globbed). */
 function curlFiles(words: readonly ShellWord[]): ShellWord[] {
   const out = curlUploads(words);
+  // Only a -g or --globoff of its own turns globbing off (in a cluster, a letter may be an option's value).
+  const globbed = !words.some((w) => /^(-g|--globoff)$/.test(w.value));
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
     const v = w.value;
@@ -1261,13 +1294,16 @@ function curlFiles(words: readonly ShellWord[]): ShellWord[] {
     if (urlencoded && /^[^=]*@/.test(urlencoded.value))
       out.push({ ...urlencoded, value: urlencoded.value.slice(urlencoded.value.indexOf("@") + 1) });
     const url = v.startsWith("--url=") ? v.slice(6) : v === "--url" ? words[k + 1]?.value : v;
-    if (url && /^file:\/\//i.test(url)) {
+    if (url && (/^file:/i.test(url) || (globbed && /^[^:/]*[{[][^:/]*:/.test(url)))) {
+      // file:/p and file:p are file URLs too; a {…} or […] glob in the scheme may spell file.
       let path: string | undefined;
       try {
-        path = decodeURIComponent(url.replace(/^file:\/\/[^/]*/i, "")) || "/";
+        path = /^file:/i.test(url) ? decodeURIComponent(url.replace(/^file:(\/\/[^/]*)?/i, "")) || "/" : undefined;
       } catch {
         path = undefined;
       }
+      // curl expands {a,b} and [a-z] in a URL (unless -g): the files are only known when it runs.
+      if (path !== undefined && globbed && /[{[]/.test(path)) path = undefined;
       out.push(path === undefined ? { ...w, literal: false } : { ...w, value: path });
     }
   }
