@@ -13,7 +13,8 @@
  * no operand names · F3 tar's HOST:FILE archive runs a remote shell · F4 git splits REV:PATH
  * at the first colon outside braces, and `:N:PATH` is a stage of the index · F5 bash's
  * /dev/tcp and /dev/udp redirections are network connections · F6 a git folder built one part
- * at a time · F7 curl's file:/PATH and URL globs · F8 git push to a repository in a local folder.
+ * at a time · F7 curl's file:/PATH and URL globs · F8 git push to a repository in a local folder ·
+ * F9 git log -L RANGE:FILE, git archive's paths and cat-file --batch's stdin.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -507,5 +508,52 @@ describe("F8: git push (fetch, pull, ls-remote, clone) to a repository in a loca
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "fix: add files", isError: false });
     expect(existsSync(p.marker)).toBe(false);
+  });
+});
+
+describe("F9: git reads a file through -L RANGE:FILE, an archive's paths and cat-file's stdin", () => {
+  const attacks = [
+    "git log -L1,1:.env",
+    "git log -L :SECRET:.env",
+    "git archive HEAD .env",
+    "git archive HEAD .",
+    "echo HEAD:.env | git cat-file --batch",
+    "echo 'contents HEAD:.env' | git cat-file --batch-command",
+  ];
+
+  it.each(attacks)("git: %s prints .env", (command) => {
+    expect(oracle(command, committed()).stdout).toContain(SECRET);
+  });
+
+  it.each(attacks)("the engine: with Read(./.env) denied, %s is denied", async (command) => {
+    const d = await verdict(command, "default", { allow: ["Bash(git:*)", "Bash(echo:*)"], deny: ["Read(./.env)"] });
+    expect(d.behavior, d.message).toBe("deny");
+  });
+
+  it("the same forms for other files stay allowed", async () => {
+    const p = committed();
+    mkdirSync(join(p.cwd, "src"));
+    for (const command of [
+      "git log -L1,1:notes.txt",
+      "git log -L:main:src/a.ts",
+      "git archive HEAD notes.txt",
+      "git archive -o out.tar HEAD src",
+      "git cat-file --batch-check",
+    ]) {
+      const d = await verdict(command, "default", { allow: ["Bash(git:*)"], deny: ["Read(./.env)"] }, p);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("through the bin: the secret is not printed", async () => {
+    const { run, out } = await attack(
+      [...attacks, "git log -L1,1:notes.txt --format=%s"],
+      ["--no-sandbox", "--allowedTools", "Bash(git:*),Bash(echo:*)", "--disallowedTools", "Read(./.env)"],
+      committed(),
+    );
+    for (const o of out.slice(0, attacks.length)) expect(o.isError, o.content).toBe(true);
+    expect(out.at(-1)!.isError, out.at(-1)!.content).toBe(false);
+    expect(out.at(-1)!.content).toContain("notes");
+    expect(run.stdout).not.toContain(SECRET);
   });
 });

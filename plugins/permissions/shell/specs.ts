@@ -57,7 +57,34 @@ function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] 
     const path = w.literal ? gitObjectPath(w.value) : undefined;
     return path === undefined ? [] : [literalWord(path)];
   });
-  return [...judged, ...stored];
+  return [...judged, ...stored, ...lineRangeFiles(words), ...batchObjects(words)];
+}
+
+/**
+ * git log -L RANGE:FILE prints FILE's lines through history (`-L1,1:.env`, `-L:funcname:.env`).
+ * Where the range ends depends on its regexes (`-L'/a:b/,+1:.env'`): every text after a colon is
+ * judged as the file, and a run-time value is an unknown read.
+ */
+function lineRangeFiles(words: readonly ShellWord[]): ShellWord[] {
+  const out: ShellWord[] = [];
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    const value =
+      w.value === "-L" ? words[k + 1] : /^-L./.test(w.value) ? { ...w, value: w.value.slice(2) } : undefined;
+    if (!value) continue;
+    if (!value.literal) out.push({ ...value, literal: false });
+    else
+      for (let at = value.value.indexOf(":"); at !== -1; at = value.value.indexOf(":", at + 1))
+        if (at + 1 < value.value.length) out.push(literalWord(value.value.slice(at + 1)));
+  }
+  return out;
+}
+
+/** git cat-file --batch and --batch-command print the objects stdin names (`echo HEAD:.env | git cat-file --batch`). */
+function batchObjects(words: readonly ShellWord[]): ShellWord[] {
+  return words.some((w) => /^--batch(-command)?(=|$)/.test(w.value) || w.value === "--batch-all-objects")
+    ? [{ ...literalWord("(the objects named on stdin)"), literal: false }]
+    : [];
 }
 
 // Options of git's remote sub-commands that take their value as the next word.
@@ -328,7 +355,10 @@ const git: ProgramSpecSource = {
     archive: {
       options:
         "--format= -l --list -v --verbose --prefix= -o=w --output=w --worktree-attributes --add-file=r -# --mtime=",
-      operands: "data*",
+      // git archive TREE PATH…: the paths are what goes into the archive, read as stored, folders
+      // whole (the whole tree when none is named).
+      operands: "data read*",
+      recursive: true,
     },
     bisect: {
       operands: "sub",
