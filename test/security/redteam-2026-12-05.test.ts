@@ -14,7 +14,7 @@
  * at the first colon outside braces, and `:N:PATH` is a stage of the index · F5 bash's
  * /dev/tcp and /dev/udp redirections are network connections · F6 a git folder built one part
  * at a time · F7 curl's file:/PATH and URL globs · F8 git push to a repository in a local folder ·
- * F9 git log -L RANGE:FILE, git archive's paths and cat-file --batch's stdin.
+ * F9 git log -L RANGE:FILE, git archive's paths and cat-file --batch's stdin · F10 tree -R writes.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -555,5 +555,38 @@ describe("F9: git reads a file through -L RANGE:FILE, an archive's paths and cat
     expect(out.at(-1)!.isError, out.at(-1)!.content).toBe(false);
     expect(out.at(-1)!.content).toContain("notes");
     expect(run.stdout).not.toContain(SECRET);
+  });
+});
+
+describe("F10: tree -R writes 00Tree.html into the folders it lists", () => {
+  const hasTree = spawnSync("tree", ["--version"]).status === 0;
+
+  it.runIf(hasTree)("tree: `tree -R -L 1 DIR` writes DIR/*/00Tree.html, outside the project too", () => {
+    const p = project();
+    mkdirSync(join(p.home, "docs"));
+    oracle(`tree -R -L 1 ${p.home}`, p);
+    expect(existsSync(join(p.home, "docs", "00Tree.html"))).toBe(true);
+  });
+
+  it("the engine: Bash(tree:*) does not cover -R; a listing does", async () => {
+    for (const command of ["tree -R -L 1 ~", "tree -a -R -L 1 .git", "tree -R"]) {
+      const d = await verdict(command, "default", { allow: ["Bash(tree:*)"] });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("ask");
+    }
+    const d = await verdict("tree -a -L 2", "default", { allow: ["Bash(tree:*)"] });
+    expect(d.behavior, d.message).toBe("allow");
+  });
+
+  it.runIf(hasTree)("through the bin (no sandbox): nothing is written in the home folder", async () => {
+    const p = project();
+    mkdirSync(join(p.home, "docs"));
+    const { out } = await attack(
+      [`tree -R -L 1 ${p.home}`, "tree -L 1 --noreport -i ."],
+      ["--no-sandbox", "--allowedTools", "Bash(tree:*)"],
+      p,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]!.isError, out[1]!.content).toBe(false);
+    expect(existsSync(join(p.home, "docs", "00Tree.html"))).toBe(false);
   });
 });

@@ -704,8 +704,9 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   ls: read(
     "-a -A -b -B -c -C -d -f -F -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -I= -T= -w= --all --almost-all --author --escape --block-size= --ignore-backups --color?= --classify?= --file-type --format= --full-time --group-directories-first --no-group --human-readable --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink?= --indicator-style= --inode --ignore= --kibibytes --dereference --numeric-uid-gid --literal --hide-control-chars --show-control-chars --quote-name --quoting-style= --reverse --recursive --size --sort= --time= --time-style= --tabsize= --width= --context --zero --directory",
   ),
+  // tree: -o writes its output; -R (with -L) writes 00Tree.html into every folder at the last level, wherever it lists (`tree -R -L 1 ~`).
   tree: nodyn(
-    "-a -d -l -f -x -L= -R -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile",
+    "-a -d -l -f -x -L= -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile",
   ),
   diff: {
     ...read(
