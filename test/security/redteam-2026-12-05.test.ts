@@ -14,7 +14,8 @@
  * at the first colon outside braces, and `:N:PATH` is a stage of the index · F5 bash's
  * /dev/tcp and /dev/udp redirections are network connections · F6 a git folder built one part
  * at a time · F7 curl's file:/PATH and URL globs · F8 git push to a repository in a local folder ·
- * F9 git log -L RANGE:FILE, git archive's paths and cat-file --batch's stdin · F10 tree -R writes.
+ * F9 git log -L RANGE:FILE, git archive's paths and cat-file --batch's stdin · F10 tree -R writes ·
+ * F11 sed's -e after an operand, and --sandbox after a script.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -588,5 +589,45 @@ describe("F10: tree -R writes 00Tree.html into the folders it lists", () => {
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]!.isError, out[1]!.content).toBe(false);
     expect(existsSync(join(p.home, "docs", "00Tree.html"))).toBe(false);
+  });
+});
+
+describe("F11: GNU sed reads -e anywhere, and --sandbox guards only the scripts after it", () => {
+  const attacks = [
+    "sed p notes.txt -e '1e touch m-sed'",
+    "sed 'c\\' -e '1e touch m-sed' notes.txt",
+    "sed '# x' -e '1e touch m-sed' notes.txt",
+    "sed -e '1e touch m-sed' --sandbox notes.txt",
+  ];
+
+  it.each(attacks)("GNU sed: %s runs the command", (command) => {
+    expect(existsSync(join(oracle(command).cwd, "m-sed"))).toBe(true);
+  });
+
+  it.each(attacks)("the engine: Bash(sed:*) does not cover %s", async (command) => {
+    const d = await verdict(command, "default", { allow: ["Bash(sed:*)"] });
+    expect(d.behavior, d.message).toBe("ask");
+  });
+
+  it("--sandbox before the scripts, and plain scripts, stay allowed", async () => {
+    for (const command of [
+      "sed --sandbox -e '1e touch m-sed' notes.txt",
+      "sed -n -e p -e 's/a/b/' notes.txt",
+      "sed -- 's/x/y/' notes.txt",
+    ]) {
+      const d = await verdict(command, "default", { allow: ["Bash(sed:*)"] });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("through the bin (no sandbox): the command does not run", async () => {
+    const { cwd, out } = await attack(
+      [attacks[0]!, attacks[3]!, "sed -n p notes.txt"],
+      ["--no-sandbox", "--allowedTools", "Bash(sed:*)"],
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    expect(out[2]).toEqual({ content: "notes", isError: false });
+    expect(existsSync(join(cwd, "m-sed"))).toBe(false);
   });
 });
