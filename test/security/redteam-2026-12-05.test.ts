@@ -15,7 +15,7 @@
  * /dev/tcp and /dev/udp redirections are network connections · F6 a git folder built one part
  * at a time · F7 curl's file:/PATH and URL globs · F8 git push to a repository in a local folder ·
  * F9 git log -L RANGE:FILE, git archive's paths and cat-file --batch's stdin · F10 tree -R writes ·
- * F11 sed's -e after an operand, and --sandbox after a script.
+ * F11 sed's -e after an operand, and --sandbox after a script · F12 diff reads a folder's files.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -629,5 +629,43 @@ describe("F11: GNU sed reads -e anywhere, and --sandbox guards only the scripts 
     expect(out[1]!.isError, out[1]!.content).toBe(true);
     expect(out[2]).toEqual({ content: "notes", isError: false });
     expect(existsSync(join(cwd, "m-sed"))).toBe(false);
+  });
+});
+
+describe("F12: diff reads the files of a folder operand without -r", () => {
+  const attacks = ["diff -N . src", "diff --new-file src ."];
+
+  it.each(attacks)("diff: %s prints .env", (command) => {
+    const p = project();
+    mkdirSync(join(p.cwd, "src"));
+    expect(oracle(command, p).stdout).toContain(SECRET);
+  });
+
+  it.each(attacks)("the engine: Bash(diff:*) with Read(./.env) denied denies %s", async (command) => {
+    const d = await verdict(command, "default", { allow: ["Bash(diff:*)"], deny: ["Read(./.env)"] });
+    expect(d.behavior, d.message).toBe("deny");
+  });
+
+  it("two files, and folders without a denied file, stay allowed", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "a"));
+    mkdirSync(join(p.cwd, "b"));
+    for (const command of ["diff -u notes.txt notes.txt", "diff -N a b"]) {
+      const d = await verdict(command, "default", { allow: ["Bash(diff:*)"], deny: ["Read(./.env)"] }, p);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("through the bin: the secret is not printed", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "src"));
+    const { run, out } = await attack(
+      [attacks[0]!, "diff notes.txt notes.txt && echo same"],
+      ["--no-sandbox", "--allowedTools", "Bash(diff:*),Bash(echo:*)", "--disallowedTools", "Read(./.env)"],
+      p,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]).toEqual({ content: "same", isError: false });
+    expect(run.stdout).not.toContain(SECRET);
   });
 });

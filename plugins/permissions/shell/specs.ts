@@ -712,7 +712,9 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     ...read(
       "-q -s -c -C= -u -U= -e -n -y -W= -l -t -T -i -E -Z -b -w -B -I= -a -r -N -x= -X=r -S= -p -F= -d --brief --report-identical-files --context?= --unified?= --ed --normal --side-by-side --width= --left-column --suppress-common-lines --expand-tabs --initial-tab --ignore-case --ignore-tab-expansion --ignore-trailing-space --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-matching-lines= --text --strip-trailing-cr --recursive --new-file --unidirectional-new-file --exclude= --exclude-from=r --starting-file= --show-c-function --show-function-line= --label= --minimal --speed-large-files --color?= --no-dereference --from-file=r --to-file=r --tabsize= --suppress-blank-empty --horizon-lines= --strip-trailing-cr",
     ),
-    recursive: (w) => w.some((x) => /^-[a-zA-Z]*r/.test(x.value) || /^--rec/.test(x.value)),
+    // A folder operand is read file by file even without -r (`diff -N . src` prints every file of
+    // `.` that src lacks): folders are read whole.
+    recursive: true,
   },
   cmp: read("-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent"),
   md5sum: read(SUMS),
