@@ -15,7 +15,8 @@
  * /dev/tcp and /dev/udp redirections are network connections · F6 a git folder built one part
  * at a time · F7 curl's file:/PATH and URL globs · F8 git push to a repository in a local folder ·
  * F9 git log -L RANGE:FILE, git archive's paths and cat-file --batch's stdin · F10 tree -R writes ·
- * F11 sed's -e after an operand, and --sandbox after a script · F12 diff reads a folder's files.
+ * F11 sed's -e after an operand, and --sandbox after a script · F12 diff reads a folder's files ·
+ * F13 escape sequences of a tool's error line reached the terminal.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -667,5 +668,30 @@ describe("F12: diff reads the files of a folder operand without -r", () => {
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "same", isError: false });
     expect(run.stdout).not.toContain(SECRET);
+  });
+});
+
+describe("F13: a tool's error line reached the terminal with its escape sequences", () => {
+  it("through the bin (--verbose): the OSC 52 sequence a command prints is shown, not sent", async () => {
+    const p = project();
+    await server?.close();
+    server = await startProviderServer(attacker(["printf '\\033]52;c;ZXZpbA==\\a boom' >&2; false"]));
+    const run = await runCli(
+      [
+        "run",
+        "--model",
+        "openai:gpt-4.1",
+        "--verbose",
+        "--no-sandbox",
+        "--allowedTools",
+        "Bash(printf:*),Bash(false)",
+        "go",
+      ],
+      p.cwd,
+      { HOME: p.home, OPENAI_API_KEY: "sk-test-redteam5", OPENAI_BASE_URL: server.baseURL },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("✗ Bash: error: \\x1b]52;c;ZXZpbA==\\x07 boom");
+    expect(run.stderr).not.toContain("\u001b]52");
   });
 });
