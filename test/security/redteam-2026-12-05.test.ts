@@ -9,6 +9,15 @@
  *   marker file is not made, the server sees no connection, and a harmless control still runs.
  * `--no-sandbox` where a run uses it: the engine is the layer under test.
  *
+ * Tally: about 1,700 Bash/Read/Write/Grep/Glob cases through decidePermission (generated per
+ * program, option and path form; default mode with typical allow rules and a Read(./.env) deny,
+ * acceptEdits, bypassPermissions), 1,212 runs of the real programs under strace (every option the
+ * specs list for the reading programs, alone: no unseen exec, write or connect), and bash, git,
+ * GNU sed, awk, jq, tar, curl and tree as oracles for each finding. 13 findings, all fixed.
+ * Left open (see the report in the commit log): a remote configured before the run with a local
+ * path URL (`git push NAME` is judged by NAME), git's history readers of a committed .env
+ * (`git log -p`, the earlier O1), and assistant text printed raw to the terminal.
+ *
  * Findings: F1 awk opens the files its program puts in ARGV · F2 jq's import/include read files
  * no operand names · F3 tar's HOST:FILE archive runs a remote shell · F4 git splits REV:PATH
  * at the first colon outside braces, and `:N:PATH` is a stage of the index · F5 bash's
