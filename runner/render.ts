@@ -35,10 +35,21 @@ function sameJson(text: string, value: unknown): boolean {
   }
 }
 
+/**
+ * Control characters as visible escapes (`\x1b` for ESC): a tool's output is a program's, and an
+ * escape sequence in it would reach the terminal (OSC 52 sets the clipboard, others rewrite lines).
+ */
+export function visibleControls(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
+
 /** `ok, 12 lines` / `error: message`: the status of a tool result on one line. */
 export function formatToolResult(m: Pick<ToolResultMessage, "output">): string {
   const { content, isError } = m.output;
-  const firstLine = content.split("\n", 1)[0] ?? "";
+  const firstLine = visibleControls(content.split("\n", 1)[0] ?? "");
   if (isError) return `error: ${firstLine.length > 100 ? `${firstLine.slice(0, 99)}…` : firstLine}`;
   const lines = content === "" ? 0 : content.split("\n").length;
   return `ok, ${lines} line${lines === 1 ? "" : "s"}`;

@@ -282,6 +282,49 @@ export function gitFolderOf(path: string): string | undefined {
   return undefined;
 }
 
+// What makes a folder a git folder to git's discovery (HEAD, objects/, refs/), and what it runs
+// code from (config, commondir: the folder whose config applies), with the type each must have.
+const GIT_MARKERS: Record<string, "file" | "dir"> = {
+  HEAD: "file",
+  objects: "dir",
+  refs: "dir",
+  config: "file",
+  commondir: "file",
+};
+
+/** Each folder `path` would be a git marker of (`d/HEAD`, `d/refs/heads/x`), with the marker's name. */
+export function gitMarkersOf(path: string): { dir: string; marker: string }[] {
+  const parts = path.split(sep);
+  const out: { dir: string; marker: string }[] = [];
+  for (let k = 1; k < parts.length; k++)
+    if (Object.hasOwn(GIT_MARKERS, parts[k]!)) out.push({ dir: parts.slice(0, k).join(sep) || sep, marker: parts[k]! });
+  return out;
+}
+
+/**
+ * The permitted folder a write to `path` would help make a git folder: `path` is (or is under)
+ * one of HEAD, objects/, refs/, config, commondir of a root that already holds another of them.
+ * git takes a folder holding HEAD, objects/ and refs/ for a repository, and in a root that is no
+ * repository (no .git) the `git status` an allow rule covers then runs the root's config
+ * (core.fsmonitor); gitFolderOf only knows one once all three are there, so a config written
+ * first went in unasked. (A folder below a root is another repository, where git is refused.)
+ */
+export function gitFolderInTheMaking(path: string, roots: readonly string[]): string | undefined {
+  for (const { dir, marker } of gitMarkersOf(path)) {
+    if (!roots.includes(dir)) continue;
+    for (const [other, type] of Object.entries(GIT_MARKERS)) {
+      if (other === marker) continue;
+      try {
+        const stats = statSync(join(dir, other), { throwIfNoEntry: false });
+        if (stats && (type === "dir" ? stats.isDirectory() : stats.isFile())) return dir;
+      } catch {
+        // unreadable: not known to be one
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The virtualenv whose bin/ (or Scripts/) folder `path` is in: a folder with pyvenv.cfg beside it. */
 export function venvOf(path: string): string | undefined {
   const parts = path.split(sep);

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
-import { gitFolderOf, sensitiveReason, systemReason, venvOf } from "./sensitive";
+import { gitFolderInTheMaking, gitFolderOf, gitMarkersOf, sensitiveReason, systemReason, venvOf } from "./sensitive";
 import type { ToolKinds } from "./policy";
 
 /** Where a call runs. */
@@ -94,6 +94,9 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
   const git = gitFolderOf(path.real);
   if (git) return `it is inside ${git}, a git folder (its config and hooks run code)`;
+  const making = gitFolderInTheMaking(path.real, roots);
+  if (making)
+    return `it would make ${making} a git folder (HEAD, objects/, refs/ and a config that runs code), one part at a time`;
   const plugin = pluginFolderOf(path.real, roots);
   if (plugin)
     return `it is inside ${plugin}, a Claude Code or Codex plugin folder (its hooks, scripts and MCP servers run code)`;
@@ -283,6 +286,18 @@ function judgeWrites(
       } else if (judged) acc.edits.push(path);
     }
   }
+  // Two parts of a git folder written into a root by one command (`mkdir -p objects refs && … > HEAD`):
+  // each is judged against the disk as it was, where the other is not there yet.
+  const parts = new Map<string, Set<string>>();
+  for (const path of acc.writes)
+    for (const { dir, marker } of gitMarkersOf(path.real ?? path.absolute)) {
+      if (!place.roots.includes(dir)) continue;
+      const seen = parts.get(dir) ?? new Set<string>();
+      seen.add(marker);
+      parts.set(dir, seen);
+      if (seen.size > 1)
+        acc.sensitive ??= `it writes ${[...seen].join(" and ")} of ${dir}, parts of a git folder (whose config runs code)`;
+    }
 }
 
 /**
@@ -333,6 +348,7 @@ function judgeOtherFolders(
         `git -C ${dir.text}: a folder that does not exist yet, which the command may make into a repository`,
       );
   }
+  judgeGitRepositories(analysis, place, cdBases, repoOfCwd, acc);
   if (analysis.candidates.some((c) => posixBase(c.name) === "git")) {
     const bases = [
       ...analysis.optionDirs
@@ -345,6 +361,55 @@ function judgeOtherFolders(
       if (repo && repo !== repoOfCwd)
         acc.unsafe.push(
           `git runs in ${repo}, another repository than this folder's, whose configuration may run programs`,
+        );
+    }
+  }
+}
+
+/**
+ * The repositories git talks to (`git push REPO`, `remote add NAME URL`): a URL with a scheme
+ * (https://, ssh://, git://) or `host:path` is another machine's; anything else is a path, and a
+ * repository there is one git runs in under its configuration (receive-pack runs
+ * core.alternateRefsCommand). A path that does not exist yet may be a remote's name, unless it
+ * can only be a path; one kept in the configuration (`remote add`) asks whatever is there now.
+ */
+function judgeGitRepositories(
+  analysis: ShellAnalysis,
+  place: Place,
+  cdBases: readonly string[],
+  repoOfCwd: string | undefined,
+  acc: ShellFindings,
+): void {
+  for (const { word, named } of analysis.gitRepos) {
+    if (!word.literal) {
+      acc.unsafe.push(`git talks to the repository ${word.text}, only known at run time (a local one runs git there)`);
+      continue;
+    }
+    const value = word.value;
+    const file = /^file:\/\//i.test(value);
+    if (!file && (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[^/]*:/.test(value))) continue;
+    const local = file ? value.replace(/^file:\/\/[^/]*/i, "") || "/" : value;
+    const pathLike = file || /^[./~]/.test(local) || local.includes("/");
+    if (named) {
+      acc.unsafe.push(
+        `git remote add ${word.text}: a remote in a local folder, where a later push or fetch runs git under that folder's configuration`,
+      );
+      continue;
+    }
+    for (const base of local.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]) {
+      const path = judgePath(base, place.home, word.tilde ? place.home + local.slice(1) : local);
+      const there = path.real ?? path.absolute;
+      if (!existsSync(there)) {
+        if (pathLike)
+          acc.unsafe.push(
+            `git talks to ${word.text}, a folder that does not exist yet, which the command may make into a repository`,
+          );
+        continue;
+      }
+      const repo = repositoryOf(there);
+      if (repo && repo !== repoOfCwd)
+        acc.unsafe.push(
+          `git talks to ${repo}, a repository in a local folder, where it runs git under that repository's configuration (which may run programs)`,
         );
     }
   }

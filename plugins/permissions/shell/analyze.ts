@@ -43,6 +43,7 @@ export function analyzeShell(source: string): ShellAnalysis {
     unknownWriters: [],
     copies: [],
     optionDirs: [],
+    gitRepos: [],
     treeWriters: [],
     persists: [],
     exportsUnknown: [],
@@ -385,11 +386,33 @@ function readRedirect(node: SyntaxNode, out: ShellAnalysis) {
   const operator = node.children.find((c) => !c.isNamed && c.type !== "ERROR");
   const destination = node.childForFieldName("destination");
   if (!operator || !destination) return;
+  const socket = networkRedirect(operator.type, evalWord(destination));
+  if (socket) out.unsafe.push(socket);
   if (operator.type === "<" || operator.type === "<>") out.reads.push(evalWord(destination));
   if (!WRITE_OPERATORS.has(operator.type)) return;
   // `2>&1`, `>&2`, `>&-`: duplicating or closing a descriptor writes no file.
   if (operator.type === ">&" && (destination.type === "number" || destination.text === "-")) return;
   out.writes.push({ word: evalWord(destination), kind: "redirect", at: node.startIndex });
+}
+
+/**
+ * bash opens a TCP or UDP connection for a redirection from or to `/dev/tcp/HOST/PORT` or
+ * `/dev/udp/HOST/PORT` (its own, whatever the file system holds): `cat < /dev/tcp/h/80` reaches
+ * the network. A run-time target may be one unless its literal start rules it out (`./$f`, `/tmp/$f`).
+ */
+function networkRedirect(operator: string, word: ShellWord): string | undefined {
+  if (operator === ">&" && (/^\d+$/.test(word.value) || word.value === "-")) return undefined;
+  if (operator === "<&" && (/^\d+$/.test(word.value) || word.value === "-")) return undefined;
+  const sockets = ["/dev/tcp/", "/dev/udp/"];
+  if (word.literal) {
+    return sockets.some((p) => word.value.startsWith(p))
+      ? `the redirection ${word.text} opens a network connection (bash's /dev/tcp and /dev/udp)`
+      : undefined;
+  }
+  const start = /^[^$`*?[{\\~]*/.exec(word.text.replace(/["']/g, ""))![0];
+  return sockets.some((p) => p.startsWith(start) || start.startsWith(p))
+    ? `the redirection ${word.text} is only known at run time and may be bash's /dev/tcp or /dev/udp, a network connection`
+    : undefined;
 }
 
 /**

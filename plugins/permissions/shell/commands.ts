@@ -14,7 +14,7 @@ import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
 import { joinWords, unwrap, wrapperKind } from "./wrappers";
-import { specOf } from "./specs";
+import { gitRepositories, specOf } from "./specs";
 import { readBySpec } from "./spec-format";
 import type { ShellAnalysis, ShellCandidate } from "./types";
 
@@ -361,6 +361,7 @@ function judgeBySpec(
   // Commands that rewrite the work tree (git checkout, reset, stash, clone) may check out links: later paths may lead anywhere.
   if (reading.tree) out.linkers.push(index);
   for (const dir of reading.dirs) out.optionDirs.push({ dir, program });
+  if (program === "git") out.gitRepos.push(...gitRepositories(words));
   if (reading.tree) out.treeWriters.push(`${renderWords(words)} rewrites files of the work tree that it does not name`);
   candidate.canonical = reading.canonical;
   candidate.subDepth = reading.subDepth;

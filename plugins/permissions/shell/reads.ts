@@ -84,7 +84,28 @@ export function readTargets(program: string, words: readonly ShellWord[]): Shell
 function gitShowPaths(words: readonly ShellWord[]): ShellWord[] {
   const sub = words.find((w, k) => k > 0 && !w.value.startsWith("-"))?.value;
   if (sub !== "show" && sub !== "cat-file") return [];
-  return words
-    .filter((w) => w.literal && /^(?:[^-:][^:]*)?:./.test(w.value))
-    .map((w) => literalWord(w.value.slice(w.value.indexOf(":") + 1)));
+  return words.flatMap((w) => {
+    const path = w.literal ? gitObjectPath(w.value) : undefined;
+    return path === undefined ? [] : [literalWord(path)];
+  });
+}
+
+/**
+ * The PATH an object name reads, as git splits it: `REV:PATH` at the first colon outside braces
+ * (`HEAD^{/fix: x}:.env` is PATH .env of the commit whose message matches `fix: x`), `:N:PATH`
+ * (stage N of the index), `:PATH` (the index); `:/TEXT` names a commit by its message. Undefined
+ * when the word names no path.
+ */
+export function gitObjectPath(value: string): string | undefined {
+  if (value.startsWith("-") || value.startsWith(":/")) return undefined;
+  if (/^:[0-3]:/.test(value)) return value.slice(3) || undefined;
+  if (value.startsWith(":")) return value.slice(1) || undefined;
+  let depth = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === "{") depth++;
+    else if (c === "}" && depth > 0) depth--;
+    else if (c === ":" && depth === 0) return value.slice(i + 1) || undefined;
+  }
+  return undefined;
 }

@@ -201,6 +201,62 @@ export function gitConfigRisk(args: string[]): string | undefined {
   return `git config ${key} may name a program for git to run later`;
 }
 
+/**
+ * GNU sed reads its options wherever they stand (`sed p notes.txt -e 'e cmd'` runs cmd: with an
+ * -e anywhere, every operand is a file), and compiles each -e/-f script as it reaches it: --sandbox
+ * refuses e/r/w only in the scripts after it (`sed -e '1e cmd' --sandbox` runs cmd), and in the
+ * operand script (compiled after every option).
+ */
+function sedRisk(words: readonly ShellWord[]): string | undefined {
+  let sandbox = false;
+  let given = false;
+  let operand: ShellWord | undefined;
+  const scripts: string[] = [];
+  const script = (value: string) => {
+    given = true;
+    if (!sandbox) scripts.push(value);
+  };
+  for (let k = 1; k < words.length; k++) {
+    const v = words[k]!.value;
+    if (v === "--") {
+      operand ??= words[k + 1];
+      break;
+    }
+    if (v.startsWith("--")) {
+      const name = v.split("=")[0]!;
+      const value = () => (v.includes("=") ? v.slice(name.length + 1) : (words[++k]?.value ?? ""));
+      if (name === "--sandbox") sandbox = true;
+      else if (name === "--expression") script(value());
+      else if (name === "--file") {
+        value();
+        given = true;
+        if (!sandbox) return "sed -f reads its script from a file that was not checked";
+      } else if (name === "--line-length") value();
+      continue;
+    }
+    if (v.startsWith("-") && v !== "-") {
+      for (let i = 1; i < v.length; i++) {
+        const c = v[i]!;
+        if (c === "i") break; // -iSUFFIX: the rest is the suffix
+        if (c !== "e" && c !== "f" && c !== "l") continue;
+        const value = v.length > i + 1 ? v.slice(i + 1) : (words[++k]?.value ?? "");
+        if (c === "e") script(value);
+        if (c === "f") given = true;
+        if (c === "f" && !sandbox) return "sed -f reads its script from a file that was not checked";
+        break;
+      }
+      continue;
+    }
+    operand ??= words[k];
+  }
+  if (!given && operand && !sandbox) scripts.push(operand.value);
+  for (const text of scripts) {
+    const risk = sedScriptRisk(text);
+    if (risk) return risk;
+  }
+  return undefined;
+}
+
 const checks: Record<string, Check> = {
   // git: -c/--config-env/--exec-path, --upload-pack/--receive-pack, config keys that name programs, aliases, drivers (see git()).
   git,
@@ -210,29 +266,7 @@ const checks: Record<string, Check> = {
     return undefined;
   },
   // sed: the e command and s///e run the shell, w/W and s///w write files, -f brings an unchecked script (CVE-2025-64755).
-  sed(words) {
-    const spec = { short: "efl", long: ["--expression", "--file", "--line-length"] };
-    const scan = scanOptions(words, 1, spec);
-    if (hasOption(scan, ["--sandbox"])) return undefined;
-    if (hasOption(scan, ["--file"], "f", spec)) return "sed -f reads its script from a file that was not checked";
-    const scripts: string[] = [];
-    for (let k = 0; k < scan.seen.length; k++) {
-      const v = scan.seen[k]!.value;
-      if (v === "-e" || v === "--expression") scripts.push(scan.seen[k + 1]?.value ?? "");
-      else if (v.startsWith("--expression=")) scripts.push(v.slice("--expression=".length));
-      else if (/^-[^-]*e./.test(v)) scripts.push(v.slice(v.indexOf("e") + 1));
-    }
-    if (scripts.length === 0) {
-      const script = words[scan.index];
-      if (!script) return undefined;
-      scripts.push(script.value);
-    }
-    for (const script of scripts) {
-      const risk = sedScriptRisk(script);
-      if (risk) return risk;
-    }
-    return undefined;
-  },
+  sed: sedRisk,
   // find: -exec/-execdir/-ok/-okdir run programs, -delete removes, -fprint*/-fls write (CVE-2026-24887).
   find(words) {
     const bad = words.find((w) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(w.value));

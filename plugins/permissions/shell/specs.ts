@@ -13,6 +13,7 @@
 import { compileSpec, type ProgramSpec, type ProgramSpecSource, type SpecReading } from "./spec-format";
 import { literalWord, type ShellWord } from "./words";
 import { gitConfigRisk } from "./risky";
+import { gitObjectPath } from "./reads";
 
 // Options shared by several programs.
 const HELP = "--help --version";
@@ -51,12 +52,70 @@ function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] 
       return { ...w, literal: false, text: `${w.text} (a pathspec, whose files are only known at run time)` };
     return w;
   });
-  // git diff HEAD:.env, git grep KEY HEAD:, git archive HEAD:sub: the path part is read as stored.
-  const stored = words
-    .slice(sub + 1)
-    .filter((w) => w.literal && !w.value.startsWith("-") && /^[^:]*:./.test(w.value))
-    .map((w) => literalWord(w.value.slice(w.value.indexOf(":") + 1)));
-  return [...judged, ...stored];
+  // git diff HEAD:.env, git grep KEY HEAD:, git archive HEAD:sub, git show :0:.env: the path part is read as stored.
+  const stored = words.slice(sub + 1).flatMap((w) => {
+    const path = w.literal ? gitObjectPath(w.value) : undefined;
+    return path === undefined ? [] : [literalWord(path)];
+  });
+  return [...judged, ...stored, ...lineRangeFiles(words), ...batchObjects(words)];
+}
+
+/**
+ * git log -L RANGE:FILE prints FILE's lines through history (`-L1,1:.env`, `-L:funcname:.env`).
+ * Where the range ends depends on its regexes (`-L'/a:b/,+1:.env'`): every text after a colon is
+ * judged as the file, and a run-time value is an unknown read.
+ */
+function lineRangeFiles(words: readonly ShellWord[]): ShellWord[] {
+  const out: ShellWord[] = [];
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    const value =
+      w.value === "-L" ? words[k + 1] : /^-L./.test(w.value) ? { ...w, value: w.value.slice(2) } : undefined;
+    if (!value) continue;
+    if (!value.literal) out.push({ ...value, literal: false });
+    else
+      for (let at = value.value.indexOf(":"); at !== -1; at = value.value.indexOf(":", at + 1))
+        if (at + 1 < value.value.length) out.push(literalWord(value.value.slice(at + 1)));
+  }
+  return out;
+}
+
+/** git cat-file --batch and --batch-command print the objects stdin names (`echo HEAD:.env | git cat-file --batch`). */
+function batchObjects(words: readonly ShellWord[]): ShellWord[] {
+  return words.some((w) => /^--batch(-command)?(=|$)/.test(w.value) || w.value === "--batch-all-objects")
+    ? [{ ...literalWord("(the objects named on stdin)"), literal: false }]
+    : [];
+}
+
+// Options of git's remote sub-commands that take their value as the next word.
+const GIT_REMOTE_VALUE =
+  /^(-j|-o|-b|-t|-m|--jobs|--depth|--deepen|--shallow-since|--shallow-exclude|--push-option|--server-option|--sort|--origin|--branch|--revision|--filter|--upload-pack|--receive-pack|--exec)$/;
+
+/**
+ * The repositories a git command talks to: the first operand of push, fetch, pull, ls-remote
+ * and clone, and the URL of `remote add NAME URL` (`named`: it stays in the configuration, for a
+ * later `git push NAME`). A local one is another repository git runs in: `git push ./sub` starts
+ * receive-pack in ./sub, which runs its core.alternateRefsCommand (subject.ts judges them on disk).
+ */
+export function gitRepositories(words: readonly ShellWord[]): { word: ShellWord; named: boolean }[] {
+  const at = words.findIndex((w, k) => k > 0 && w.literal && !w.value.startsWith("-") && words[k - 1]?.value !== "-C");
+  const sub = words[at]?.value;
+  const operands = (from: number) =>
+    words
+      .slice(from)
+      .filter(
+        (w, k, all) =>
+          !(w.literal && w.value.startsWith("-")) && !(all[k - 1]?.literal && GIT_REMOTE_VALUE.test(all[k - 1]!.value)),
+      );
+  if (sub === "push" || sub === "fetch" || sub === "pull" || sub === "ls-remote" || sub === "clone") {
+    const repo = operands(at + 1)[0];
+    return repo ? [{ word: repo, named: false }] : [];
+  }
+  if (sub === "remote") {
+    const rest = operands(at + 1);
+    if (rest[0]?.value === "add" && rest[2]) return [{ word: rest[2], named: true }];
+  }
+  return [];
 }
 
 const git: ProgramSpecSource = {
@@ -296,7 +355,10 @@ const git: ProgramSpecSource = {
     archive: {
       options:
         "--format= -l --list -v --verbose --prefix= -o=w --output=w --worktree-attributes --add-file=r -# --mtime=",
-      operands: "data*",
+      // git archive TREE PATH…: the paths are what goes into the archive, read as stored, folders
+      // whole (the whole tree when none is named).
+      operands: "data read*",
+      recursive: true,
     },
     bisect: {
       operands: "sub",
@@ -642,14 +704,17 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   ls: read(
     "-a -A -b -B -c -C -d -f -F -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -I= -T= -w= --all --almost-all --author --escape --block-size= --ignore-backups --color?= --classify?= --file-type --format= --full-time --group-directories-first --no-group --human-readable --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink?= --indicator-style= --inode --ignore= --kibibytes --dereference --numeric-uid-gid --literal --hide-control-chars --show-control-chars --quote-name --quoting-style= --reverse --recursive --size --sort= --time= --time-style= --tabsize= --width= --context --zero --directory",
   ),
+  // tree: -o writes its output; -R (with -L) writes 00Tree.html into every folder at the last level, wherever it lists (`tree -R -L 1 ~`).
   tree: nodyn(
-    "-a -d -l -f -x -L= -R -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile",
+    "-a -d -l -f -x -L= -P= -I= --gitignore --ignore-case --matchdirs --prune --filelimit= --noreport -i -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -n -C -J -X --charset= --fromfile",
   ),
   diff: {
     ...read(
       "-q -s -c -C= -u -U= -e -n -y -W= -l -t -T -i -E -Z -b -w -B -I= -a -r -N -x= -X=r -S= -p -F= -d --brief --report-identical-files --context?= --unified?= --ed --normal --side-by-side --width= --left-column --suppress-common-lines --expand-tabs --initial-tab --ignore-case --ignore-tab-expansion --ignore-trailing-space --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-matching-lines= --text --strip-trailing-cr --recursive --new-file --unidirectional-new-file --exclude= --exclude-from=r --starting-file= --show-c-function --show-function-line= --label= --minimal --speed-large-files --color?= --no-dereference --from-file=r --to-file=r --tabsize= --suppress-blank-empty --horizon-lines= --strip-trailing-cr",
     ),
-    recursive: (w) => w.some((x) => /^-[a-zA-Z]*r/.test(x.value) || /^--rec/.test(x.value)),
+    // A folder operand is read file by file even without -r (`diff -N . src` prints every file of
+    // `.` that src lacks): folders are read whole.
+    recursive: true,
   },
   cmp: read("-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent"),
   md5sum: read(SUMS),
@@ -674,6 +739,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   jq: {
     options: `-r --raw-output -j --join-output -a --ascii-output -c --compact-output -s --slurp -n --null-input -e --exit-status -S --sort-keys -C --color-output -M --monochrome-output --tab --indent= --arg== --argjson== --slurpfile==r --rawfile==r --args --jsonargs -R --raw-input --seq --stream --stream-errors --raw-output0 -f=R --from-file=R ${HELP}`,
     operands: "pattern read*",
+    reads: jqReads,
   },
   sort: nodyn(
     "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= -T= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --sort= --check?= --merge --key= --field-separator= --buffer-size= --temporary-directory= --stable --unique --zero-terminated --parallel= --debug -o=w --output=w --random-source=r --files0-from=L",
@@ -782,7 +848,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   },
   // tar: the archive (-f) and where it extracts (-C) are named; --to-command, -I/--use-compress-program, -F, --checkpoint-action are left out.
   tar: {
-    options: `-c --create -x --extract --get -t --list -r --append -u --update -A --catenate --concatenate -d --diff --compare --delete -f=w --file=w -C=d --directory=d -v --verbose -z --gzip --gunzip --ungzip -j --bzip2 -J --xz --lzma --zstd -a --auto-compress -p --preserve-permissions --same-permissions --no-same-owner --no-same-permissions --same-owner --numeric-owner --owner= --group= --mode= --mtime= -h --dereference -k --keep-old-files --skip-old-files --overwrite --remove-files -m --touch -O --to-stdout --strip-components= --exclude= --exclude-from=r -X=r --exclude-vcs --exclude-vcs-ignores --wildcards --no-wildcards --anchored --no-anchored -T=L --files-from=L --null -P --absolute-names --sort= --transform= --xform= --one-file-system -S --sparse -W --verify --totals?= --warning= --no-recursion --recursion -b= --blocking-factor= -B --read-full-records -i --ignore-zeros --format= -H= -V= --label= --occurrence?= ${HELP}`,
+    options: `-c --create -x --extract --get -t --list -r --append -u --update -A --catenate --concatenate -d --diff --compare --delete -f=w --file=w --force-local -C=d --directory=d -v --verbose -z --gzip --gunzip --ungzip -j --bzip2 -J --xz --lzma --zstd -a --auto-compress -p --preserve-permissions --same-permissions --no-same-owner --no-same-permissions --same-owner --numeric-owner --owner= --group= --mode= --mtime= -h --dereference -k --keep-old-files --skip-old-files --overwrite --remove-files -m --touch -O --to-stdout --strip-components= --exclude= --exclude-from=r -X=r --exclude-vcs --exclude-vcs-ignores --wildcards --no-wildcards --anchored --no-anchored -T=L --files-from=L --null -P --absolute-names --sort= --transform= --xform= --one-file-system -S --sparse -W --verify --totals?= --warning= --no-recursion --recursion -b= --blocking-factor= -B --read-full-records -i --ignore-zeros --format= -H= -V= --label= --occurrence?= ${HELP}`,
     operands: "read*",
     // tar -c reads every file below a folder it is given (and -h follows links out of it).
     recursive: true,
@@ -975,6 +1041,12 @@ function tarCheck(words: readonly ShellWord[]): { at: number; why: string } | un
       why: `tar ${first.value}: old-style options without a dash, which the engine does not read (write them as -${first.value})`,
     };
   }
+  const remote = tarRemoteArchive(words);
+  if (remote !== undefined)
+    return {
+      at: remote,
+      why: `tar -f ${words[remote]!.text}: an archive named HOST:FILE is opened on HOST through a remote shell (rsh), unless --force-local`,
+    };
   const at = words.findIndex(
     (w, k) =>
       k > 0 &&
@@ -984,6 +1056,33 @@ function tarCheck(words: readonly ShellWord[]): { at: number; why: string } | un
   return at === -1
     ? undefined
     : { at, why: "tar -x writes the files and links the archive names, which are not known before it runs" };
+}
+
+/**
+ * The word holding tar's archive when it names a remote one: GNU tar runs `rsh HOST /usr/sbin/rmt`
+ * for an archive with a colon before any slash (`-f host:x`, `-cf user@host:x`), a program and
+ * the network where the text shows a local file. Short options are read as getopt reads a
+ * cluster (`-cvf A`, `-fA`, `-Cf` is -C with the value f). --force-local keeps it a file.
+ */
+function tarRemoteArchive(words: readonly ShellWord[]): number | undefined {
+  if (words.some((w) => w.value === "--force-local")) return undefined;
+  const remote = (v: string) => /^[^/]*:/.test(v);
+  for (let k = 1; k < words.length; k++) {
+    const v = words[k]!.value;
+    if (v === "--") break;
+    if (v === "--file" && remote(words[k + 1]?.value ?? "")) return k + 1;
+    if (v.startsWith("--file=") && remote(v.slice(7))) return k;
+    if (!/^-[^-]/.test(v)) continue;
+    for (let i = 1; i < v.length; i++) {
+      if (!"bCfFgHIKLNTVX".includes(v[i]!)) continue;
+      const attached = v.slice(i + 1);
+      if (v[i] === "f" && remote(attached === "" ? (words[k + 1]?.value ?? "") : attached))
+        return attached === "" ? k + 1 : k;
+      if (attached === "") k++;
+      break;
+    }
+  }
+  return undefined;
 }
 
 const SET_O = new Set([
@@ -1022,7 +1121,9 @@ function setOptions(words: readonly ShellWord[]): { at: number; why: string } | 
 
 /**
  * Files a sed or awk script reads itself (sed's `r`/`R`, awk's `getline < file`): not named as
- * operands, so they are unknown reads (a Read deny rule cannot be shown not to apply).
+ * operands, so they are unknown reads (a Read deny rule cannot be shown not to apply). awk opens
+ * the files ARGV holds when its main loop starts, and the program may set them
+ * (`BEGIN { ARGV[1] = ".env"; ARGC = 2 } { print }` prints .env): any ARGV or ARGC counts.
  */
 function scriptReads(words: readonly ShellWord[]): ShellWord[] {
   const text = words
@@ -1030,8 +1131,30 @@ function scriptReads(words: readonly ShellWord[]): ShellWord[] {
     .map((w) => w.value)
     .join("\n");
   const sed = words[0]?.value === "sed" && /(^|[;\n{}/0-9$!]|\s)\s*[rR]\s*\S/.test(text);
-  const awk = words[0]?.value !== "sed" && /getline|\bclose\s*\(|@include|\bRS\b.*FILENAME/.test(text);
+  const awk = words[0]?.value !== "sed" && /getline|\bclose\s*\(|@include|\bRS\b.*FILENAME|\bARG[VC]\b/.test(text);
   return sed || awk ? [{ value: "", literal: false, text: "(a file its script reads)", tilde: false }] : [];
+}
+
+/**
+ * jq's `import "m" as $d;` reads the data file m.json and `import`/`include` read module files
+ * (found beside the program, in ~/.jq or a search path): files no operand names
+ * (`jq -n 'import "secrets" as $s; $s'` prints ./secrets.json). A program jq reads from a file
+ * (-f) may hold one too.
+ */
+function jqReads(words: readonly ShellWord[]): ShellWord[] {
+  // A run-time word may be the program, unless it is a --arg/--argjson name or value.
+  const named = (k: number) => [1, 2].some((back) => /^--(arg|argjson)$/.test(words[k - back]?.value ?? ""));
+  const unknown = words.some(
+    (w, k) =>
+      k > 0 &&
+      ((!w.literal && !named(k)) ||
+        /\b(import|include)\b/.test(w.value) ||
+        /^(-f|--from-file)(=|$)/.test(w.value) ||
+        (/^-[a-zA-Z]+$/.test(w.value) && w.value.includes("f"))),
+  );
+  return unknown
+    ? [{ value: "", literal: false, text: "(a module or data file its program imports)", tilde: false }]
+    : [];
 }
 
 /** `npm config set|delete|edit …` changes how npm runs scripts (script-shell, ignore-scripts) and where it fetches from. */
@@ -1170,9 +1293,11 @@ function wgetNames(words: readonly ShellWord[]): ShellWord[] {
   return downloadNames(words, { remote: true, dir: optionValue(words, ["-P"], ["--directory-prefix"]) });
 }
 
-/** What curl reads besides -d @f/-T: `-w @file`, `-H @file`, `--data-urlencode name@file`, `-b file`, and file:// URLs. */
+/** What curl reads besides -d @f/-T: `-w @file`, `-H @file`, `--data-urlencode name@file`, `-b file`, and file: URLs (`file:///p`, `file:/p`, globbed). */
 function curlFiles(words: readonly ShellWord[]): ShellWord[] {
   const out = curlUploads(words);
+  // Only a -g or --globoff of its own turns globbing off (in a cluster, a letter may be an option's value).
+  const globbed = !words.some((w) => /^(-g|--globoff)$/.test(w.value));
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
     const v = w.value;
@@ -1202,13 +1327,16 @@ function curlFiles(words: readonly ShellWord[]): ShellWord[] {
     if (urlencoded && /^[^=]*@/.test(urlencoded.value))
       out.push({ ...urlencoded, value: urlencoded.value.slice(urlencoded.value.indexOf("@") + 1) });
     const url = v.startsWith("--url=") ? v.slice(6) : v === "--url" ? words[k + 1]?.value : v;
-    if (url && /^file:\/\//i.test(url)) {
+    if (url && (/^file:/i.test(url) || (globbed && /^[^:/]*[{[][^:/]*:/.test(url)))) {
+      // file:/p and file:p are file URLs too; a {…} or […] glob in the scheme may spell file.
       let path: string | undefined;
       try {
-        path = decodeURIComponent(url.replace(/^file:\/\/[^/]*/i, "")) || "/";
+        path = /^file:/i.test(url) ? decodeURIComponent(url.replace(/^file:(\/\/[^/]*)?/i, "")) || "/" : undefined;
       } catch {
         path = undefined;
       }
+      // curl expands {a,b} and [a-z] in a URL (unless -g): the files are only known when it runs.
+      if (path !== undefined && globbed && /[{[]/.test(path)) path = undefined;
       out.push(path === undefined ? { ...w, literal: false } : { ...w, value: path });
     }
   }

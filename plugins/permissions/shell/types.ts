@@ -76,6 +76,11 @@ export interface ShellAnalysis {
   copies: { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; from: number }[];
   /** Folders named by a program's option (`git -C`, `make -C`, `npm --prefix`): where that program runs. */
   optionDirs: { dir: ShellWord; program: string }[];
+  /**
+   * The repositories git talks to (`git push REPO`, `fetch`, `pull`, `ls-remote`, `clone`,
+   * `remote add NAME URL`): a local one runs git there (receive-pack, upload-pack) under its config.
+   */
+  gitRepos: { word: ShellWord; named: boolean }[];
   /** Commands that rewrite files of the work tree they do not name (`git reset --hard`, `git stash`). */
   treeWriters: string[];
   /** Why a command installs code to run later (crontab, at, systemd-run, git config core.fsmonitor, …). */

@@ -63,6 +63,7 @@ export async function compare(
       unknownWriters: [],
       copies: [],
       optionDirs: [],
+      gitRepos: [],
       treeWriters: [],
       persists: [],
       exportsUnknown: [],
