@@ -11,7 +11,7 @@ import type { UbiquityConfig } from "../sdk/facade";
 import type { RunnerIO } from "./run";
 import { terminalApprover } from "./approver";
 import { declaresOption } from "./config";
-import { TextRenderer, thousands } from "./render";
+import { terminalText, TextRenderer, thousands } from "./render";
 import { SessionStore } from "../sdk/facade";
 import { storageRoot } from "../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
@@ -95,7 +95,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   process.on("SIGINT", interrupt);
 
   const renderer = new TextRenderer(
-    { out: (t) => io.stdout(t), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) },
+    { out: (t) => io.stdout(terminalText(t)), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) },
     true,
     style,
   );

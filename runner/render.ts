@@ -23,7 +23,7 @@ export function formatToolUse(m: Pick<ToolUseMessage, "toolName" | "toolInput">)
       })
       .join(", ");
   }
-  return `${m.toolName}(${args})`;
+  return visibleControls(`${m.toolName}(${args})`);
 }
 
 /** True when `text` is the JSON of `value` (a structured answer given as text). */
@@ -44,6 +44,15 @@ export function visibleControls(text: string): string {
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
     (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
   );
+}
+
+/**
+ * Text from a model or a program as a terminal gets it: line ends kept (CRLF as LF), tabs kept,
+ * every other control character a visible escape, so neither a prompt-injected answer nor a
+ * command's output can set the clipboard (OSC 52), retitle the window or rewrite the screen.
+ */
+export function terminalText(text: string): string {
+  return visibleControls(text.replace(/\r\n/g, "\n"));
 }
 
 /** `ok, 12 lines` / `error: message`: the status of a tool result on one line. */

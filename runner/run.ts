@@ -10,7 +10,7 @@ import { createInterface } from "./readline";
 import { basename, resolve } from "node:path";
 import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
-import { oneLine, TextRenderer, withoutKernelTerms } from "./render";
+import { oneLine, terminalText, TextRenderer, withoutKernelTerms } from "./render";
 import { defaultLogger } from "../src/logger";
 import { consoleLogger } from "../sdk/console-logger";
 import { ConfigError, describeError } from "../src/errors";
@@ -321,7 +321,9 @@ async function runOnce(
   const style = createStyle(colorEnabled(io.stderrIsTTY ?? io.stdoutIsTTY));
   const renderer = new TextRenderer(
     {
-      out: (t) => io.stdout(t),
+      // To a terminal, what the model or a program wrote goes with its control characters shown
+      // (a pipe gets the text as it is: a program reading it decides).
+      out: (t) => io.stdout(io.stdoutIsTTY ? terminalText(t) : t),
       info: (t) => io.stderr(`${t}\n`),
       ...(interactive ? { status: (t: string) => io.stderr(t) } : {}),
     },

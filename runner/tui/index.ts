@@ -18,7 +18,7 @@ import type { ChatContext, CommandContext } from "../chat";
 import { declaresOption } from "../config";
 import { Conversation } from "../conversation";
 import { EXIT } from "../exit";
-import { TextRenderer } from "../render";
+import { terminalText, TextRenderer } from "../render";
 import { colorEnabled } from "../style";
 import { approvalBody, approvalQuestion } from "./approval-view";
 import { Editor } from "./editor";
@@ -123,7 +123,7 @@ export async function runTerminalUI(
     queue: [],
     shownCalls: new Set(),
     print,
-    plain: new TextRenderer({ out: print, info: print }, false, theme),
+    plain: new TextRenderer({ out: (text) => print(terminalText(text)), info: print }, false, theme),
     question: undefined,
     turn: undefined,
     notice: "",
@@ -284,12 +284,12 @@ function onMessage(ui: Ui, m: Message): void {
       }
       if (m.delta.type === "text") {
         ui.streamedText = true;
-        for (const l of markdown.push(m.delta.text)) print(l);
+        for (const l of markdown.push(terminalText(m.delta.text))) print(l);
       }
       break;
     case "assistant":
       if (t) t.phase = "working";
-      if (!ui.streamedText && m.text) markdown.push(m.text);
+      if (!ui.streamedText && m.text) markdown.push(terminalText(m.text));
       flushAnswer(ui);
       // A response the user interrupted ends with the kernel's marker (its text's last line), shown after what streamed.
       if (ui.streamedText && (m as { interrupted?: boolean }).interrupted) print(theme.dim(lastLine(m.text)));
@@ -307,7 +307,7 @@ function onMessage(ui: Ui, m: Message): void {
       break;
     case "tool_result":
       t?.running.delete(m.toolUseId);
-      for (const l of toolOutputLines(m.output.content, m.output.isError, theme, ui.columns())) print(l);
+      for (const l of toolOutputLines(terminalText(m.output.content), m.output.isError, theme, ui.columns())) print(l);
       break;
     case "system":
       ui.plain.render(m);
