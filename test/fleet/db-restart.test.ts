@@ -102,7 +102,10 @@ describe.skipIf(missing !== undefined)("fleet: a PostgreSQL restart under runnin
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) ids.push(await fleet.submit({ prompt: `do run-${i}`, cwd: dir }));
     const runs = await fleet.wait(ids, { timeoutMs: 90_000, intervalMs: 200 });
-    expect(runs.map((r) => [r.state, r.outcome?.subtype])).toEqual(ids.map(() => ["completed", "success"]));
+    expect(
+      runs.map((r) => [r.state, r.outcome?.subtype]),
+      JSON.stringify({ runs, log }),
+    ).toEqual(ids.map(() => ["completed", "success"]));
     expect(runs.map((r) => r.outcome?.result)).toEqual(ids.map((_, i) => `finished run-${i}`));
     expect(restarted).toBe(true);
     // The store holds each run's end: its last record is the result the job completed with.
