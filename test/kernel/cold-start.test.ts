@@ -48,6 +48,8 @@ const HEAVY: Record<string, RegExp> = {
   // What WebFetch's and WebSearch's calls do (their definitions are listed at start without it).
   "WebFetch's call": /\/dist\/chunks\/web-fetch-call\.mjs$/,
   "WebSearch's call": /\/dist\/chunks\/web-search-call\.mjs$/,
+  // The structured-output plugin's steps: a run with an \`outputSchema\` only.
+  "structured output": /\/dist\/chunks\/answer-steps\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -141,7 +143,11 @@ for await (const m of summon("hi", { model, outputSchema: ${JSON.stringify(schem
     );
     expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
     // The program's own import of the testing module (the scripted model) brings node:http (its fake servers).
-    expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual(["MCP SDK", "ajv"]);
+    expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual([
+      "MCP SDK",
+      "ajv",
+      "structured output",
+    ]);
   });
 
   it("the hook dispatcher loads when a configured hook first fires", () => {
