@@ -6,10 +6,8 @@
  */
 import { z } from "zod";
 import { Tool, type ToolOutput } from "../../src/index";
+import { STRUCTURED_OUTPUT_TOOL } from "./names";
 import type { CompiledSchema } from "./schema";
-
-/** The tool's name. */
-export const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
 
 /** What the tool reports to the plugin for each call. */
 export type Submit = (verdict: { ok: true; value: unknown } | { ok: false; error: string }) => ToolOutput;

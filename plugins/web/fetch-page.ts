@@ -11,20 +11,17 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { IncomingMessage } from "node:http";
 import { isIP, type LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
-import { UbiquityError } from "../../src/index";
 import { lazyRequire } from "../_kits/lazy/index";
 import { nonPublicReason } from "./address";
+import { hostOf, parseWebUrl, WebFetchError } from "./web-url";
+
+export { hostOf, parseWebUrl, WebFetchError } from "./web-url";
 
 // Loaded on the first fetch: an ESM import of node:http loads node's whole fetch stack (undici,
 // ~50 ms and ~17 MiB), and node:https its TLS, at every cold start otherwise.
 const http = lazyRequire<typeof import("node:http")>("node:http");
 const https = lazyRequire<typeof import("node:https")>("node:https");
 const zlib = lazyRequire<typeof import("node:zlib")>("node:zlib");
-
-/** A fetch WebFetch refuses or cannot complete; the message says why and what to do. */
-export class WebFetchError extends UbiquityError {
-  override name = "WebFetchError";
-}
 
 /** The limits and policy of one fetch. */
 export interface FetchPolicy {
@@ -59,27 +56,6 @@ export interface CrossHostRedirect {
   location: string;
   status: number;
   redirects: string[];
-}
-
-/** `url` parsed, with the checks that need no network: http(s) only, no credentials. */
-export function parseWebUrl(url: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new WebFetchError(`${JSON.stringify(url)} is not a valid URL; give an absolute http:// or https:// URL`);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    throw new WebFetchError(`${parsed.protocol} URLs are not fetched; WebFetch reads http:// and https:// URLs only`);
-  if (parsed.username || parsed.password)
-    throw new WebFetchError("URLs with a user name or password are not fetched; remove the credentials from the URL");
-  if (!parsed.hostname) throw new WebFetchError(`${JSON.stringify(url)} names no host`);
-  return parsed;
-}
-
-/** The host as the address check and the rules see it: brackets off an IPv6 literal, lower case. */
-export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
 }
 
 function portOf(url: URL): number {

@@ -45,6 +45,11 @@ const HEAVY: Record<string, RegExp> = {
   "telemetry spans": /\/dist\/chunks\/span-steps\.mjs$/,
   // The reviewer plugin's reviewers: the first call that goes to review.
   reviewer: /\/dist\/chunks\/reviewer-steps\.mjs$/,
+  // What WebFetch's and WebSearch's calls do (their definitions are listed at start without it).
+  "WebFetch's call": /\/dist\/chunks\/web-fetch-call\.mjs$/,
+  "WebSearch's call": /\/dist\/chunks\/web-search-call\.mjs$/,
+  // The structured-output plugin's steps: a run with an \`outputSchema\` only.
+  "structured output": /\/dist\/chunks\/answer-steps\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -138,7 +143,11 @@ for await (const m of summon("hi", { model, outputSchema: ${JSON.stringify(schem
     );
     expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
     // The program's own import of the testing module (the scripted model) brings node:http (its fake servers).
-    expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual(["MCP SDK", "ajv"]);
+    expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual([
+      "MCP SDK",
+      "ajv",
+      "structured output",
+    ]);
   });
 
   it("the hook dispatcher loads when a configured hook first fires", () => {
@@ -186,6 +195,28 @@ if (reviewed !== 1) throw new Error("reviewed " + reviewed + " calls");`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
     // The program's own import of the testing module (the scripted model) brings node:http (its fake servers).
     expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual(["reviewer"]);
+  });
+
+  it("WebFetch's and WebSearch's call code loads on their first call", () => {
+    // A private address without allowPrivateAddresses, a backend with nothing listening: both
+    // calls end in an error result, after their code has loaded to say so.
+    const program = `import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
+const model = scriptedModel([{ toolCalls: [
+  { toolName: "WebFetch", input: { url: "http://127.0.0.1:9/" } },
+  { toolName: "WebSearch", input: { query: "cold start" } },
+] }, "done"]);
+const webSearch = { backend: { type: "searxng", url: "http://127.0.0.1:9" } };
+const seen = [];
+for await (const m of summon("hi", { model, webSearch, allowedTools: ["WebFetch", "WebSearch"] }))
+  if (m.type === "tool_result") seen.push(m.output.content);
+if (!seen[0]?.includes("WebFetch: ") || !seen[1]?.includes("WebSearch: ")) throw new Error(JSON.stringify(seen));`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    // The testing module brings node:http (its fake servers); the search backend's fetch, node's fetch stack.
+    expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual([
+      "WebFetch's call",
+      "WebSearch's call",
+    ]);
   });
 
   it("the bash parser loads when the first shell command is judged", () => {
