@@ -203,8 +203,12 @@ export function secretPaths(input: {
     const parts = g.glob.split("/");
     const literal = parts.findIndex((s) => /[*?[\]{}]/.test(s));
     const base = join(g.base, ...parts.slice(0, literal));
-    // A rule's glob is bounded (it may start high up: `Read(/srv/**/*.key)`); the secret patterns are not.
-    for (const file of safeGlob([parts.slice(literal).join("/")], base, 8)) out.add(file);
+    // Inside the permitted folders a rule's glob is walked whole, like the secret patterns. Elsewhere
+    // it is bounded (it may start high up: `Read(/srv/**/*.key)`), and what lies below the bound was
+    // never looked at: the folders at the bound are hidden whole (fail closed).
+    const inside = input.roots.some((root) => base === root || base.startsWith(`${root}/`));
+    for (const file of safeGlob([parts.slice(literal).join("/")], base, inside ? Infinity : RULE_DEPTH)) out.add(file);
+    if (!inside) for (const dir of foldersAtDepth(base, RULE_DEPTH)) out.add(dir);
   }
   for (const path of input.denyRead) if (isAbsolute(path) && existsSync(path)) out.add(path);
   return [...out].sort();
@@ -219,6 +223,21 @@ function ancestors(dir: string, home: string): string[] {
     if (existsSync(join(d, ".git"))) return out;
   }
   return []; // no repository above: the folder stands alone
+}
+
+/** How many folders deep a `Read(...)` rule's glob is walked outside the permitted folders. */
+const RULE_DEPTH = 8;
+
+/** The folders exactly `depth` levels below `base` (links not followed; node_modules and .git skipped, as in the walk). */
+function foldersAtDepth(base: string, depth: number): string[] {
+  if (!existsSync(base)) return [];
+  try {
+    return tinyglobby()
+      .globSync(["*/".repeat(depth)], { ...WALK, onlyFiles: false, onlyDirectories: true, deep: depth, cwd: base })
+      .map((p) => p.replace(/\/+$/, ""));
+  } catch {
+    return [];
+  }
 }
 
 function safeGlob(patterns: string[], cwd: string, deep = Infinity): string[] {
