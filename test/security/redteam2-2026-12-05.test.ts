@@ -23,6 +23,22 @@
  *            see) is reachable from inside: a path socket is no network namespace's, and connect()
  *            needs no write access. Closing it needs a seccomp filter on socket(AF_UNIX) for the
  *            command (socat, inside, still needs one for the proxy).
+ *  O2 OPEN   A trusted config that reads a file at run time by a computed path and runs or obeys it
+ *            (`eval(readFileSync(new URL(computed, import.meta.url)))`, or hooks from a JSON file
+ *            read that way): the file is no import, so it is not pinned; changed after trust it
+ *            runs in the next run, outside the sandbox, without a question. Closing it means
+ *            refusing a config whose file reads the scan cannot follow (fs is reached many ways).
+ *
+ * Constructs tried (38): sandbox — TCP to a host server on 127.0.0.1 (bash /dev/tcp, curl),
+ * a host Unix socket in the workspace (O1), a Read rule's file 11 folders deep inside and
+ * outside the workspace (F1), /dev/shm and /var/tmp writes, /sys and /proc/1 views; file tools
+ * with a Read(./.env) deny — /proc/self/cwd, /proc/<pid>/cwd, /proc/thread-self/cwd,
+ * /proc/self/task/<tid>/cwd, /proc/<ppid>/cwd, /proc/self/root/…, `./`, `//`, `x/..`, a trailing
+ * `/`, a NUL byte, an upper-cased path, for Read and Grep each, plus Grep and Glob over
+ * /proc/self/cwd and /proc/self (held); secrets — SessionStart and UserPromptSubmit context
+ * with a key (F2), the same read from /proc without the sandbox (masked in the transcript,
+ * not in the model's request: F2); trust — a config's module loaded through createRequire (F3),
+ * through eval of a file read by a computed path, and hooks from a JSON file read that way (O2).
  */
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -31,6 +47,7 @@ import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
+import { outputs } from "../sandbox/helpers";
 import { requireDist, runCli } from "../helpers/project";
 import { startProviderServer } from "../../src/testing/index";
 import { scanModuleSource } from "../../loader/module-scan";
@@ -154,6 +171,94 @@ describe("red team 2026-12-05 (2): trust pinned to contents", () => {
       expect(existsSync(marker), result.stderr).toBe(false);
       expect(result.stderr).toContain("ubiquity.config.mjs");
       expect(scanModuleSource(config).computed).not.toEqual([]);
+    } finally {
+      await provider.close();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("red team 2026-12-05 (2): file tools", () => {
+  it("held: a Read(./.env) deny rule holds for Read and Grep through /proc/self/cwd, /proc/<pid>/cwd, /proc/self/root and spelling tricks", async () => {
+    const ws = place.ws();
+    writeFileSync(join(ws, ".env"), "SECRET=RT2-FILE-TOOLS-SECRET\n");
+    const paths = [
+      "/proc/self/cwd/.env",
+      `/proc/${process.pid}/cwd/.env`,
+      "/proc/thread-self/cwd/.env",
+      `/proc/self/task/${process.pid}/cwd/.env`,
+      `/proc/self/root${ws}/.env`,
+      `${ws}/./.env`,
+      `${ws}//.env`,
+      `${ws}/x/../.env`,
+      `${ws}/.env/`,
+      `${ws.toUpperCase()}/.ENV`,
+    ];
+    const calls: { toolName: string; input: Record<string, unknown>; id: string }[] = paths.flatMap((p, i) => [
+      { toolName: "Read", input: { file_path: p }, id: `r${i}` },
+      { toolName: "Grep", input: { pattern: "SECRET", path: p, output_mode: "content" }, id: `g${i}` },
+    ]);
+    calls.push({
+      toolName: "Grep",
+      input: { pattern: "RT2", path: "/proc/self/cwd", output_mode: "content" },
+      id: "gd",
+    });
+    calls.push({ toolName: "Glob", input: { pattern: "**/.env", path: "/proc/self/cwd" }, id: "gl" });
+    calls.push({ toolName: "Read", input: { file_path: join(ws, "ok.txt") }, id: "ok" });
+    writeFileSync(join(ws, "ok.txt"), "fine\n");
+    const cwd = process.cwd();
+    process.chdir(ws); // /proc/self/cwd is this process's
+    try {
+      const model = scriptedModel([{ toolCalls: calls }, "done"]);
+      const out = outputs(
+        await collect(
+          summon("go", {
+            model,
+            cwd: ws,
+            sandbox: false,
+            permissionMode: "bypassPermissions",
+            persistSession: false,
+            persistTodos: false,
+            disallowedTools: ["Read(./.env)"],
+          }),
+        ),
+      );
+      expect(out.ok!.content).toContain("fine"); // control
+      expect(Object.keys(out)).toHaveLength(calls.length);
+      for (const [id, o] of Object.entries(out)) expect(o.content, id).not.toContain("RT2-FILE-TOOLS-SECRET");
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
+describe("red team 2026-12-05 (2): trust, open", () => {
+  it.fails("O2 open: a file a trusted config reads by a computed path and evaluates, changed after trust, runs", async () => {
+    requireDist();
+    const config = [
+      'import { readFileSync } from "node:fs";',
+      '(0, eval)(readFileSync(new URL(["lib", "extra.js"].join("/"), import.meta.url), "utf8"));',
+      "export default {};",
+      "",
+    ].join("\n");
+    const dir = realpathSync(mkdtempSync(join("/tmp", "ubq-rt2-trust-")));
+    const home = realpathSync(mkdtempSync(join("/tmp", "ubq-rt2-home-")));
+    const provider = await startProviderServer(() => "done");
+    try {
+      mkdirSync(join(dir, ".git"));
+      mkdirSync(join(dir, "lib"));
+      writeFileSync(join(dir, "ubiquity.config.mjs"), config);
+      writeFileSync(join(dir, "lib/extra.js"), "1;\n");
+      const env = { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL };
+      expect((await runCli(["trust", "."], dir, env)).code).toBe(0);
+      const marker = join(dir, "extra-ran");
+      writeFileSync(
+        join(dir, "lib/extra.js"),
+        `process.getBuiltinModule("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`,
+      );
+      await runCli(["run", "--model", "openai:gpt-5", "go"], dir, env);
+      expect(existsSync(marker)).toBe(false);
     } finally {
       await provider.close();
       rmSync(dir, { recursive: true, force: true });
