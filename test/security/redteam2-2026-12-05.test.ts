@@ -19,6 +19,12 @@
  *            only, so the module it loads was never pinned; changed after trust (a `git pull`, or
  *            a sandboxed Bash call: the workspace is writable), it ran in the next run, outside the
  *            sandbox. Now `createRequire` counts as a load the scan cannot follow (fail closed).
+ *  F4 FIXED  A symbolic link under a Read-denied folder (`Read(./data/**)`, data/link -> a file or
+ *            folder outside) was readable in the sandbox: the glob that finds what to hide drops
+ *            every link when it does not follow them. Links are now found by a walk of their own
+ *            and what they lead to is hidden (bubblewrap cannot mount over a link), where the
+ *            sandbox shows it at all. (A `.env` that is itself a link already failed closed:
+ *            bwrap refuses the spawn, so no command runs in such a workspace; not changed here.)
  *  O1 OPEN   A Unix socket a host process listens on in the workspace (or any path the sandbox can
  *            see) is reachable from inside: a path socket is no network namespace's, and connect()
  *            needs no write access. Closing it needs a seccomp filter on socket(AF_UNIX) for the
@@ -29,7 +35,8 @@
  *            runs in the next run, outside the sandbox, without a question. Closing it means
  *            refusing a config whose file reads the scan cannot follow (fs is reached many ways).
  *
- * Constructs tried (38): sandbox — TCP to a host server on 127.0.0.1 (bash /dev/tcp, curl),
+ * Constructs tried (41): sandbox — a .env linking outside (fails closed), a link to a file and one
+ * to a folder under a Read-denied folder (F4), TCP to a host server on 127.0.0.1 (bash /dev/tcp, curl),
  * a host Unix socket in the workspace (O1), a Read rule's file 11 folders deep inside and
  * outside the workspace (F1), /dev/shm and /var/tmp writes, /sys and /proc/1 views; file tools
  * with a Read(./.env) deny — /proc/self/cwd, /proc/<pid>/cwd, /proc/thread-self/cwd,
@@ -40,7 +47,7 @@
  * not in the model's request: F2); trust — a config's module loaded through createRequire (F3),
  * through eval of a file read by a computed path, and hooks from a JSON file read that way (O2).
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -91,6 +98,37 @@ describe.skipIf(SKIP)("red team 2026-12-05 (2): the sandbox", () => {
       expect(got("far-shallow.txt")).not.toContain("FAR-SHALLOW-SECRET");
       expect(got("deep.txt")).not.toContain("DEEP-RULE-SECRET");
       expect(got("far-deep.txt")).not.toContain("FAR-DEEP-SECRET");
+    } finally {
+      rmSync(far, { recursive: true, force: true });
+    }
+  });
+
+  it("F4 found and fixed: links under a Read-denied folder (to a file and to a folder outside) are unreadable in the sandbox", async () => {
+    const ws = place.ws();
+    const far = realpathSync(mkdtempSync("/var/tmp/ubq-rt2-link-"));
+    try {
+      writeFileSync(join(far, "real.env"), "LINKED-ENV-SECRET\n");
+      mkdirSync(join(far, "dir"));
+      writeFileSync(join(far, "dir", "s.txt"), "LINKED-DIR-SECRET\n");
+      writeFileSync(join(far, "f.txt"), "LINKED-FILE-SECRET\n");
+      mkdirSync(join(ws, "data"));
+      symlinkSync(join(far, "dir"), join(ws, "data", "linkdir"));
+      symlinkSync(join(far, "f.txt"), join(ws, "data", "linkfile.txt"));
+      const hook = "cat data/linkdir/s.txt data/linkfile.txt > hook.txt 2>&1; echo ran > ran.txt; exit 0";
+      const out = outputs(
+        await runBash(["echo after"], {
+          cwd: ws,
+          sandbox: true,
+          permissionMode: "bypassPermissions",
+          disallowedTools: ["Read(./data/**)"],
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: hook }] }] },
+        }),
+      );
+      expect(out.c0!.content).toContain("after"); // control: the command ran
+      expect(readFileSync(join(ws, "ran.txt"), "utf8")).toBe("ran\n");
+      const hookOut = readFileSync(join(ws, "hook.txt"), "utf8");
+      expect(hookOut).not.toContain("LINKED-DIR-SECRET");
+      expect(hookOut).not.toContain("LINKED-FILE-SECRET");
     } finally {
       rmSync(far, { recursive: true, force: true });
     }
