@@ -176,6 +176,9 @@ function tokenize(source: string): Token[] {
   return tokens;
 }
 
+/** Functions that return a fresh `require` (node:module's): a load through one is never a plain `require(…)`. */
+const LOADER_FACTORIES = new Set(["createRequire", "createRequireFromPath"]);
+
 const isRelative = (s: string) => s.startsWith("./") || s.startsWith("../");
 
 /** The imports, path-like strings and computed loads of a module's source. */
@@ -198,6 +201,10 @@ export function scanModuleSource(source: string): ModuleScan {
     ) {
       imports.push(t.text);
       used.add(k);
+    } else if (t.kind === "id" && LOADER_FACTORIES.has(t.text)) {
+      // A `require` made at run time (`createRequire(import.meta.url)`, `Module.createRequire`):
+      // what the function it returns loads, under whatever name, cannot be followed.
+      computed.push(source.slice(t.start, t.start + 60).split("\n")[0]!);
     } else if (t.kind === "id" && (t.text === "import" || t.text === "require") && !(t.text === "import" && member)) {
       const next = at(k + 1);
       if (t.text === "import" && next?.text !== "(") continue; // a static import (its string is taken above) or import.meta

@@ -1,4 +1,4 @@
-import { describeError, type RunContext } from "../../src/index";
+import { describeError, redactText, secretsOf, type RunContext } from "../../src/index";
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
 import { compileIf, type IfFilter } from "./if-filter";
@@ -41,6 +41,7 @@ export async function dispatch(
         continue;
       }
       if (!output || typeof output !== "object") continue;
+      output = masked(output, context.run);
       if (output.systemMessage) context.logger.info(`${event} hook: ${output.systemMessage}`);
       if (output.updatedInput && typeof output.updatedInput === "object") outcome.input = output.updatedInput;
       if (output.additionalContext) outcome.context.push(output.additionalContext);
@@ -58,6 +59,20 @@ export async function dispatch(
     }
   }
   return outcome;
+}
+
+/**
+ * What a hook says goes to the model (its context, a block's or stop's reason) the way a tool's
+ * result does: masked with the run's secrets. A hook that reads a key (the parent's /proc without
+ * the sandbox, a variable the user's `env` passes on) cannot hand it to the model.
+ */
+function masked<T extends HookOutput & { ask?: boolean }>(output: T, run: RunContext | undefined): T {
+  const keys = (["additionalContext", "reason", "systemMessage"] as const).filter(
+    (k) => typeof output[k] === "string" && output[k] !== "",
+  );
+  if (keys.length === 0) return output;
+  const secrets = secretsOf(run?.options);
+  return { ...output, ...Object.fromEntries(keys.map((k) => [k, redactText(output[k]!, secrets)])) };
 }
 
 /** Is `run` (or a run it descends from) an agent hook's own subagent? Known by the random id it runs under, never by its type's name. */

@@ -5,9 +5,9 @@
  * Computed once per run, when the sandbox starts: files a sandboxed command creates later are
  * its own.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, type Dirent } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { tinyglobby } from "../_kits/lazy/index";
+import { micromatch, tinyglobby } from "../_kits/lazy/index";
 
 /** Home-relative paths that hold credentials. */
 export const SENSITIVE_HOME = [
@@ -174,12 +174,17 @@ export function secretPaths(input: {
   cwd: string;
 }): string[] {
   const out = new Set<string>();
+  // Where a link leads is hidden only where the sandbox shows it at all: /tmp is private and the
+  // home folder a tmpfs there (bar the permitted folders), and a mount over what is not there fails.
+  const under = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
+  const visible = (p: string) =>
+    input.roots.some((root) => under(p, root)) || !(under(p, "/tmp") || under(p, input.home));
   for (const rel of SENSITIVE_HOME) {
     const path = join(input.home, rel);
     if (existsSync(path)) out.add(path);
   }
   for (const root of input.roots) {
-    for (const file of safeGlob([...SECRET_PATTERNS], root)) out.add(file);
+    for (const file of safeGlob([...SECRET_PATTERNS], root, Infinity, visible)) out.add(file);
     // The folders above, up to the repository root or the home folder: a monorepo's .env
     // sits above the package the agent works in.
     for (const dir of ancestors(root, input.home)) {
@@ -187,6 +192,7 @@ export function secretPaths(input: {
         SECRET_PATTERNS.map((p) => p.replace("**/", "")),
         dir,
         1,
+        visible,
       ))
         out.add(file);
     }
@@ -203,8 +209,13 @@ export function secretPaths(input: {
     const parts = g.glob.split("/");
     const literal = parts.findIndex((s) => /[*?[\]{}]/.test(s));
     const base = join(g.base, ...parts.slice(0, literal));
-    // A rule's glob is bounded (it may start high up: `Read(/srv/**/*.key)`); the secret patterns are not.
-    for (const file of safeGlob([parts.slice(literal).join("/")], base, 8)) out.add(file);
+    // Inside the permitted folders a rule's glob is walked whole, like the secret patterns. Elsewhere
+    // it is bounded (it may start high up: `Read(/srv/**/*.key)`), and what lies below the bound was
+    // never looked at: the folders at the bound are hidden whole (fail closed).
+    const inside = input.roots.some((root) => base === root || base.startsWith(`${root}/`));
+    for (const file of safeGlob([parts.slice(literal).join("/")], base, inside ? Infinity : RULE_DEPTH, visible))
+      out.add(file);
+    if (!inside) for (const dir of foldersAtDepth(base, RULE_DEPTH)) out.add(dir);
   }
   for (const path of input.denyRead) if (isAbsolute(path) && existsSync(path)) out.add(path);
   return [...out].sort();
@@ -221,16 +232,75 @@ function ancestors(dir: string, home: string): string[] {
   return []; // no repository above: the folder stands alone
 }
 
-function safeGlob(patterns: string[], cwd: string, deep = Infinity): string[] {
+/** How many folders deep a `Read(...)` rule's glob is walked outside the permitted folders. */
+const RULE_DEPTH = 8;
+
+/** The folders exactly `depth` levels below `base` (links not followed; node_modules and .git skipped, as in the walk). */
+function foldersAtDepth(base: string, depth: number): string[] {
+  if (!existsSync(base)) return [];
+  try {
+    return tinyglobby()
+      .globSync(["*/".repeat(depth)], { ...WALK, onlyFiles: false, onlyDirectories: true, deep: depth, cwd: base })
+      .map((p) => p.replace(/\/+$/, ""));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The files under `cwd` the patterns match, and the links they match whatever they lead to: the
+ * glob drops every link when it does not follow them, and a `.env` that links to a file outside is
+ * the most common `.env` there is. A link is bound over, so what it leads to is hidden at its path.
+ */
+function safeGlob(
+  patterns: string[],
+  cwd: string,
+  deep = Infinity,
+  visible: (path: string) => boolean = () => true,
+): string[] {
   if (!existsSync(cwd)) return [];
   try {
-    return tinyglobby().globSync(patterns, {
+    const files = tinyglobby().globSync(patterns, {
       ...WALK,
       ...(deep === Infinity ? {} : { deep }),
       ignore: [...WALK.ignore],
       cwd,
     });
+    return [...files, ...linksMatching(patterns, cwd, deep).filter(visible)];
   } catch {
     return [];
   }
+}
+
+/**
+ * What the symbolic links under `cwd` whose relative path matches lead to (links not followed on
+ * the walk, node_modules and .git skipped): bubblewrap cannot mount over a link, so the file or
+ * folder it leads to is hidden instead (at every path, which is what the rule means).
+ */
+function linksMatching(patterns: string[], cwd: string, deep: number): string[] {
+  const mm = micromatch();
+  const matches = (path: string) => mm.isMatch(path, patterns, { dot: true });
+  const out: string[] = [];
+  const walk = (dir: string, rel: string, level: number) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // unreadable to this user: to the sandboxed command too
+    }
+    for (const entry of entries) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isSymbolicLink()) {
+        if (!matches(path)) continue;
+        try {
+          out.push(realpathSync(join(dir, entry.name)));
+        } catch {
+          // a dangling link: nothing to read through it
+        }
+      } else if (entry.isDirectory() && entry.name !== "node_modules" && entry.name !== ".git" && level < deep)
+        walk(join(dir, entry.name), path, level + 1);
+    }
+  };
+  walk(cwd, "", 1);
+  return out;
 }
