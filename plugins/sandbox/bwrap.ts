@@ -130,16 +130,31 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
     args.push("--ro-bind", profile.home, profile.home);
   for (const root of profile.programRoots ?? []) args.push("--ro-bind", root, root);
   for (const root of profile.writable) args.push("--bind", root, root);
-  for (const layout of profile.layouts) {
-    for (const p of layout.pinned) args.push("--bind", p, p);
-    for (const p of layout.readOnly) args.push("--ro-bind", p, p);
-    for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
-  }
   // A secret under a hidden home is already out of sight, unless something bound back exposes it.
   const visible = (path: string) =>
     !hideHome ||
     !under(path, profile.home) ||
     [...profile.homeReadable!, ...profile.writable, ...profile.allowRead].some((p) => under(path, p));
+  // Where a protected path really is, seen from inside: /tmp is the private one and /run a tmpfs
+  // (bar the folders bound in), a hidden home shows only what is bound back. A protected link
+  // whose target is out of sight there (`.env -> ~/secrets/app.env`, the usual .env) dangles
+  // inside, so there is nothing to bind over (bwrap cannot make the mount point and refused every
+  // command); the link itself is checked after each command and put back, like every protected link.
+  const boundIn = [
+    ...profile.writable,
+    ...(profile.programRoots ?? []),
+    ...(profile.homeStandIns ?? []).map((s) => s.path),
+  ];
+  const inSight = (real: string) =>
+    boundIn.some((r) => under(real, r)) ||
+    (under(real, "/tmp")
+      ? !hideHome && under(profile.home, "/tmp") && under(real, profile.home)
+      : !under(real, "/run") && visible(real));
+  for (const layout of profile.layouts) {
+    for (const p of layout.pinned) args.push("--bind", p, p);
+    for (const p of layout.readOnly) if (inSight(realpathOrSelf(p))) args.push("--ro-bind", p, p);
+    for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
+  }
   for (const s of profile.secrets.filter((x) => visible(x.path))) {
     // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
     // path can be bound back (bwrap makes its mount point inside, not in the real folder).

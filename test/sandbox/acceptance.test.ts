@@ -232,6 +232,34 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     expect(all.c1!.content).not.toContain("blocked by the sandbox");
   });
 
+  // A .env that links to a file in the home folder (hidden inside) or in /tmp (private inside):
+  // the link dangles in the sandbox, and binding over it made bwrap refuse every command
+  // ("Can't create file at …/.env"), found by the second red team of 2026-12-05.
+  it("a protected link whose target is out of sight inside: commands run, the target stays unreadable and unchanged, a replaced link is put back", async () => {
+    const { symlinkSync, writeFileSync, readlinkSync, lstatSync, rmSync, mkdirSync } = await import("node:fs");
+    const ws = place.ws();
+    const vault = join(place.home(), "vault");
+    mkdirSync(vault);
+    writeFileSync(join(vault, "app.env"), "API_TOKEN=linked-secret\n");
+    rmSync(join(ws, ".env"));
+    symlinkSync(join(vault, "app.env"), join(ws, ".env"));
+    const all = outputs(
+      await runBash(["echo runs; cat .env", "echo more >> .env", "rm .env; echo 'PATH=/evil' > .env"], {
+        cwd: ws,
+        sandbox: true,
+        permissionMode: "bypassPermissions",
+      }),
+    );
+    expect(all.c0!.content).toContain("runs");
+    expect(all.c0!.content).not.toContain("linked-secret");
+    expect(all.c0!.content).not.toContain("Can't create file");
+    expect(all.c1!.isError).toBe(true);
+    expect(all.c2!.content).toContain(".env is a protected link; the command replaced it and it was put back");
+    expect(lstatSync(join(ws, ".env")).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(ws, ".env"))).toBe(join(vault, "app.env"));
+    expect(readFileSync(join(vault, "app.env"), "utf8")).toBe("API_TOKEN=linked-secret\n");
+  });
+
   it("a monorepo's .env above the working folder is unreadable too", async () => {
     const { mkdirSync } = await import("node:fs");
     const app = join(place.ws(), "packages", "app");
