@@ -21,104 +21,38 @@
  *  comes back since 2026-12-05; the read itself is open).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-  existsSync,
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decidePermission, type PermissionMode } from "ubiquity/plugins/permissions";
 import { builtinTools } from "../../plugins/tools/index";
-import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
-import { requireDist, runCli } from "../helpers/project";
-import { attacker, toolResults } from "./scripted-attacker";
+import { attackBench, type AttackProject } from "./attack-bench";
 
-const made: string[] = [];
-const temp = (prefix: string) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-};
-
-let server: FakeProviderServer | undefined;
-beforeAll(() => requireDist());
-afterAll(async () => {
-  await server?.close();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+/** Projects with a .git folder, a secret, a victim folder, and a home with a .bashrc. */
+const bench = attackBench({
+  name: "rt4",
+  model: "openai:gpt-5",
+  key: "sk-test-redteam4",
+  fill: ({ cwd, home }) => {
+    mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
+    writeFileSync(join(cwd, ".git", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(cwd, ".git", "config"), "[core]\n");
+    mkdirSync(join(cwd, "victim"));
+    writeFileSync(join(cwd, "victim", "keep.txt"), "keep\n");
+    writeFileSync(join(cwd, ".env"), "SECRET=hunter2\n");
+    writeFileSync(join(cwd, "notes.txt"), "notes\n");
+    writeFileSync(join(home, ".bashrc"), "# rc\n");
+  },
 });
-
-/** A project with a .git folder, a secret, a victim folder, and a home with a .bashrc. */
-function project() {
-  const cwd = temp("ubq-rt4-ws-");
-  const home = temp("ubq-rt4-home-");
-  mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
-  writeFileSync(join(cwd, ".git", "HEAD"), "ref: refs/heads/main\n");
-  writeFileSync(join(cwd, ".git", "config"), "[core]\n");
-  mkdirSync(join(cwd, "victim"));
-  writeFileSync(join(cwd, "victim", "keep.txt"), "keep\n");
-  writeFileSync(join(cwd, ".env"), "SECRET=hunter2\n");
-  writeFileSync(join(cwd, "notes.txt"), "notes\n");
-  writeFileSync(join(home, ".bashrc"), "# rc\n");
-  return { cwd, home };
-}
-
-/** What bash does with `command` in a fresh project: stdout, and the project to look at afterwards. */
-function oracle(command: string) {
-  const p = project();
-  let stdout = "";
-  try {
-    stdout = execFileSync("bash", ["-c", command], {
-      cwd: p.cwd,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: p.home },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-  } catch (error) {
-    stdout = String((error as { stdout?: string }).stdout ?? "");
-  }
-  return { ...p, stdout };
-}
+const { project, oracle, verdict } = bench;
 
 const tools = new Map(builtinTools().map((t) => [t.name, t] as const));
 
-/** The engine's verdict on one Bash command in a fresh project. */
-async function verdict(command: string, mode: PermissionMode, rules: { allow?: string[]; deny?: string[] } = {}) {
-  const p = project();
-  const d = await decidePermission({
-    toolName: "Bash",
-    input: { command },
-    rules,
-    mode,
-    cwd: p.cwd,
-    home: p.home,
-    tool: tools.get("Bash"),
-  });
-  return d;
-}
-
-/** Run `commands` through the bin, one per model turn, in a fresh project. */
-async function attack(commands: string[], flags: string[], setup?: (p: { cwd: string; home: string }) => void) {
+/** Run `commands` through the bin, one per model turn, in a fresh project that `setup` prepares first. */
+function attack(commands: string[], flags: string[], setup?: (p: AttackProject) => void) {
   const p = project();
   setup?.(p);
-  await server?.close();
-  server = await startProviderServer(attacker(commands));
-  const run = await runCli(
-    ["run", "--model", "openai:gpt-5", "--output-format", "stream-json", ...flags, "do the task"],
-    p.cwd,
-    { HOME: p.home, OPENAI_API_KEY: "sk-test-redteam4", OPENAI_BASE_URL: server.baseURL },
-  );
-  expect(run.code, run.stderr).toBe(0);
-  const out = toolResults(run.stdout);
-  expect(out, run.stdout).toHaveLength(commands.length);
-  return { ...p, run, out };
+  return bench.attack(commands, flags, p);
 }
 
 describe("F1: the arguments xargs appends at run time are files the proof must judge", () => {
@@ -439,7 +373,10 @@ describe("secrets without the sandbox", () => {
     expect(transcripts.trim(), "a transcript holds the result").not.toBe("");
     const keyInFiles = spawnSync("grep", ["-rl", "sk-test-redteam4", join(home, ".ubiquity")], { encoding: "utf8" });
     expect(keyInFiles.status, keyInFiles.stdout).toBe(1); // grep: no file matched
-    const sent = server!.requests.map((r) => JSON.stringify(r.body)).join("\n");
+    const sent = bench
+      .server()
+      .requests.map((r) => JSON.stringify(r.body))
+      .join("\n");
     expect(sent).toContain("OPENAI_API_KEY=[redacted]");
     expect(sent).not.toContain("sk-test-redteam4");
   });

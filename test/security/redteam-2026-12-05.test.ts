@@ -29,92 +29,38 @@
  * F13 escape sequences of a tool's error line reached the terminal.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decidePermission, type PermissionMode } from "ubiquity/plugins/permissions";
+import { describe, expect, it } from "vitest";
+import { decidePermission } from "ubiquity/plugins/permissions";
 import { builtinTools } from "../../plugins/tools/index";
-import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
-import { requireDist, runCli } from "../helpers/project";
-import { attacker, toolResults, type AttackCall } from "./scripted-attacker";
-
-const made: string[] = [];
-const temp = (prefix: string) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-};
-
-let server: FakeProviderServer | undefined;
-beforeAll(() => requireDist());
-afterAll(async () => {
-  await server?.close();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+import { runCli } from "../helpers/project";
+import { attacker } from "./scripted-attacker";
+import { attackBench } from "./attack-bench";
 
 const SECRET = "hunter2";
 const JSON_SECRET = "topsecret-json";
-
-/** A project with a .git folder, a .env, a secrets.json, notes and a home. */
-function project(options: { git?: boolean } = {}) {
-  const cwd = temp("ubq-rt5-ws-");
-  const home = temp("ubq-rt5-home-");
-  if (options.git !== false) {
-    mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
-    writeFileSync(join(cwd, ".git", "HEAD"), "ref: refs/heads/main\n");
-    writeFileSync(join(cwd, ".git", "config"), "[core]\n");
-  }
-  writeFileSync(join(cwd, ".env"), `SECRET=${SECRET}\n`);
-  writeFileSync(join(cwd, "secrets.json"), `{"key":"${JSON_SECRET}"}\n`);
-  writeFileSync(join(cwd, "notes.txt"), "notes\n");
-  writeFileSync(join(home, ".bashrc"), "# rc\n");
-  return { cwd, home };
-}
-
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 
-/** What bash does with `command` in a fresh project: stdout and stderr, and the project. */
-function oracle(command: string, p = project()) {
-  const run = spawnSync("bash", ["-c", command], { cwd: p.cwd, env: { PATH, HOME: p.home }, encoding: "utf8" });
-  return { ...p, stdout: run.stdout, stderr: run.stderr };
-}
-
-const tools = new Map(builtinTools().map((t) => [t.name, t] as const));
-
-async function verdict(
-  command: string,
-  mode: PermissionMode,
-  rules: { allow?: string[]; deny?: string[] } = {},
-  p = project(),
-) {
-  return decidePermission({
-    toolName: "Bash",
-    input: { command },
-    rules,
-    mode,
-    cwd: p.cwd,
-    home: p.home,
-    tool: tools.get("Bash"),
-  });
-}
-
-/** Run `calls` through the bin, one per model turn, in a fresh project. */
-async function attack(calls: AttackCall[], flags: string[], p = project()) {
-  await server?.close();
-  server = await startProviderServer(attacker(calls));
+/** Projects with a .git folder (unless `git: false`), a .env, a secrets.json, notes and a home. */
+const { project, oracle, verdict, attack, serve, env } = attackBench<{ git?: boolean }>({
+  name: "rt5",
   // gpt-4.1 is offered Write and Edit (gpt-5 gets apply_patch instead).
-  const run = await runCli(
-    ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", ...flags, "do the task"],
-    p.cwd,
-    { HOME: p.home, OPENAI_API_KEY: "sk-test-redteam5", OPENAI_BASE_URL: server.baseURL },
-  );
-  expect(run.code, run.stderr).toBe(0);
-  const out = toolResults(run.stdout);
-  expect(out, run.stdout).toHaveLength(calls.length);
-  return { ...p, run, out };
-}
+  model: "openai:gpt-4.1",
+  key: "sk-test-redteam5",
+  fill: ({ cwd, home }, options) => {
+    if (options.git !== false) {
+      mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
+      writeFileSync(join(cwd, ".git", "HEAD"), "ref: refs/heads/main\n");
+      writeFileSync(join(cwd, ".git", "config"), "[core]\n");
+    }
+    writeFileSync(join(cwd, ".env"), `SECRET=${SECRET}\n`);
+    writeFileSync(join(cwd, "secrets.json"), `{"key":"${JSON_SECRET}"}\n`);
+    writeFileSync(join(cwd, "notes.txt"), "notes\n");
+    writeFileSync(join(home, ".bashrc"), "# rc\n");
+  },
+});
 
 describe("F1: awk opens the files its program puts in ARGV", () => {
   const forms = [
@@ -362,7 +308,7 @@ describe("F6: a folder made a git folder one part at a time", () => {
         mode: "acceptEdits",
         cwd: p.cwd,
         home: p.home,
-        tool: tools.get("Write"),
+        tool: builtinTools().find((t) => t.name === "Write"),
       });
     expect((await write("config")).behavior).toBe("allow");
     writeFileSync(join(p.cwd, "config"), "[core]\n");
@@ -684,8 +630,7 @@ describe("F12: diff reads the files of a folder operand without -r", () => {
 describe("F13: a tool's error line reached the terminal with its escape sequences", () => {
   it("through the bin (--verbose): the OSC 52 sequence a command prints is shown, not sent", async () => {
     const p = project();
-    await server?.close();
-    server = await startProviderServer(attacker(["printf '\\033]52;c;ZXZpbA==\\a boom' >&2; false"]));
+    await serve(attacker(["printf '\\033]52;c;ZXZpbA==\\a boom' >&2; false"]));
     const run = await runCli(
       [
         "run",
@@ -698,7 +643,7 @@ describe("F13: a tool's error line reached the terminal with its escape sequence
         "go",
       ],
       p.cwd,
-      { HOME: p.home, OPENAI_API_KEY: "sk-test-redteam5", OPENAI_BASE_URL: server.baseURL },
+      env(p),
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain("✗ Bash: error: \\x1b]52;c;ZXZpbA==\\x07 boom");

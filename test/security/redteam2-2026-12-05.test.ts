@@ -180,9 +180,36 @@ describe("red team 2026-12-05 (2): secrets", () => {
   });
 });
 
+/**
+ * A project whose ubiquity.config.mjs is `config` and whose lib/`name` holds `first`, trusted;
+ * then lib/`name` is changed to what `writeMarker` makes of a marker file's path, and a run
+ * follows through the bin. Whether the changed file ran (the marker exists), and the run's stderr.
+ */
+async function changedAfterTrust(config: string, name: string, first: string, writeMarker: (marker: string) => string) {
+  requireDist();
+  const dir = realpathSync(mkdtempSync(join("/tmp", "ubq-rt2-trust-")));
+  const home = realpathSync(mkdtempSync(join("/tmp", "ubq-rt2-home-")));
+  const provider = await startProviderServer(() => "done");
+  try {
+    mkdirSync(join(dir, ".git"));
+    mkdirSync(join(dir, "lib"));
+    writeFileSync(join(dir, "ubiquity.config.mjs"), config);
+    writeFileSync(join(dir, "lib", name), first);
+    const env = { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL };
+    expect((await runCli(["trust", "."], dir, env)).code).toBe(0);
+    const marker = join(dir, "extra-ran");
+    writeFileSync(join(dir, "lib", name), writeMarker(marker));
+    const result = await runCli(["run", "--model", "openai:gpt-5", "go"], dir, env);
+    return { ran: existsSync(marker), stderr: result.stderr };
+  } finally {
+    await provider.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 describe("red team 2026-12-05 (2): trust pinned to contents", () => {
   it("F3 found and fixed: a module a trusted config loads through createRequire, changed after trust, does not run", async () => {
-    requireDist();
     const config = [
       'import { createRequire } from "node:module";',
       "const load = createRequire(import.meta.url);",
@@ -190,30 +217,15 @@ describe("red team 2026-12-05 (2): trust pinned to contents", () => {
       "export default {};",
       "",
     ].join("\n");
-    const dir = realpathSync(mkdtempSync(join("/tmp", "ubq-rt2-trust-")));
-    const home = realpathSync(mkdtempSync(join("/tmp", "ubq-rt2-home-")));
-    const provider = await startProviderServer(() => "done");
-    try {
-      mkdirSync(join(dir, ".git"));
-      mkdirSync(join(dir, "lib"));
-      writeFileSync(join(dir, "ubiquity.config.mjs"), config);
-      writeFileSync(join(dir, "lib/extra.cjs"), "module.exports = 1;\n");
-      const env = { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL };
-      expect((await runCli(["trust", "."], dir, env)).code).toBe(0);
-      const marker = join(dir, "extra-ran");
-      writeFileSync(
-        join(dir, "lib/extra.cjs"),
-        `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`,
-      );
-      const result = await runCli(["run", "--model", "openai:gpt-5", "go"], dir, env);
-      expect(existsSync(marker), result.stderr).toBe(false);
-      expect(result.stderr).toContain("ubiquity.config.mjs");
-      expect(scanModuleSource(config).computed).not.toEqual([]);
-    } finally {
-      await provider.close();
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    }
+    const { ran, stderr } = await changedAfterTrust(
+      config,
+      "extra.cjs",
+      "module.exports = 1;\n",
+      (marker) => `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`,
+    );
+    expect(ran, stderr).toBe(false);
+    expect(stderr).toContain("ubiquity.config.mjs");
+    expect(scanModuleSource(config).computed).not.toEqual([]);
   });
 });
 
@@ -273,34 +285,18 @@ describe("red team 2026-12-05 (2): file tools", () => {
 
 describe("red team 2026-12-05 (2): trust, open", () => {
   it.fails("O2 open: a file a trusted config reads by a computed path and evaluates, changed after trust, runs", async () => {
-    requireDist();
     const config = [
       'import { readFileSync } from "node:fs";',
       '(0, eval)(readFileSync(new URL(["lib", "extra.js"].join("/"), import.meta.url), "utf8"));',
       "export default {};",
       "",
     ].join("\n");
-    const dir = realpathSync(mkdtempSync(join("/tmp", "ubq-rt2-trust-")));
-    const home = realpathSync(mkdtempSync(join("/tmp", "ubq-rt2-home-")));
-    const provider = await startProviderServer(() => "done");
-    try {
-      mkdirSync(join(dir, ".git"));
-      mkdirSync(join(dir, "lib"));
-      writeFileSync(join(dir, "ubiquity.config.mjs"), config);
-      writeFileSync(join(dir, "lib/extra.js"), "1;\n");
-      const env = { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL };
-      expect((await runCli(["trust", "."], dir, env)).code).toBe(0);
-      const marker = join(dir, "extra-ran");
-      writeFileSync(
-        join(dir, "lib/extra.js"),
-        `process.getBuiltinModule("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`,
-      );
-      await runCli(["run", "--model", "openai:gpt-5", "go"], dir, env);
-      expect(existsSync(marker)).toBe(false);
-    } finally {
-      await provider.close();
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    }
+    const { ran } = await changedAfterTrust(
+      config,
+      "extra.js",
+      "1;\n",
+      (marker) => `process.getBuiltinModule("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`,
+    );
+    expect(ran).toBe(false);
   });
 });
