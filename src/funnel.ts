@@ -16,7 +16,7 @@ import type { ToolOutput, ToolResultMessage } from "./messages";
 import { describeError, PluginError } from "./errors";
 import { UserInterrupt } from "./live";
 import { boundedCall } from "./tool-bound";
-import { redactText, secretsOf } from "./redact";
+import { redactText, secretsOfRun } from "./redact";
 
 /** Default cap on a tool result's content as the model sees it. */
 export const DEFAULT_MAX_RESULT_CHARS = 30_000;
@@ -92,12 +92,6 @@ export function isConcurrencySafe(tools: ReadonlyMap<string, Tool>, call: RawToo
   }
 }
 
-// What a tool read or ran may hold the run's keys (a command without the sandbox can read them
-// from /proc): the stream, the transcript and the model see them masked. Reading the environment
-// costs ~50 µs, so a run's secrets are read once, at its first tool result.
-const runSecrets = new WeakMap<RunContext, readonly string[]>();
-const secretsFor = (run: RunContext) => runSecrets.get(run) ?? runSecrets.set(run, secretsOf(run.options)).get(run)!;
-
 /** One call's answer: its `tool_use`, announced once, and its one `tool_result`. */
 type Answer = ReturnType<typeof answerTo>;
 
@@ -115,7 +109,9 @@ function answerTo(run: RunContext, raw: RawToolCall, tool: Tool | undefined) {
   const finish = (output: ToolOutput, input: unknown): CallOutcome => {
     announce(input);
     const isError = output.isError === true;
-    const content = redactText(String(output.content), secretsFor(run));
+    // What a tool read or ran may hold the run's keys (a command without the sandbox can read them
+    // from /proc): the stream, the transcript and the model see them masked.
+    const content = redactText(String(output.content), secretsOfRun(run));
     const message = run.emit({
       type: "tool_result",
       toolName,

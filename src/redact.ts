@@ -100,6 +100,14 @@ export function secretsOf(
   return [...out].sort((a, b) => b.length - a.length);
 }
 
+// Reading the environment costs ~50 µs: a run's secrets are read once, when first asked.
+const perRun = new WeakMap<object, string[]>();
+
+/** `secretsOf(run.options)`, read once per run (or any object standing for one). */
+export function secretsOfRun(run: { readonly options?: SecretBearingOptions }): string[] {
+  return perRun.get(run) ?? perRun.set(run, secretsOf(run.options)).get(run)!;
+}
+
 /** The secrets inside an options object; cached per object (resolved options are frozen). */
 function optionSecrets(options: object): string[] {
   const known = Object.isFrozen(options) ? cache.get(options) : undefined;

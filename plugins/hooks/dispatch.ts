@@ -1,4 +1,4 @@
-import { describeError, redactText, secretsOf, type RunContext } from "../../src/index";
+import { describeError, redactText, secretsOf, secretsOfRun, type RunContext } from "../../src/index";
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
 import { compileIf, type IfFilter } from "./if-filter";
@@ -71,7 +71,7 @@ function masked<T extends HookOutput & { ask?: boolean }>(output: T, run: RunCon
     (k) => typeof output[k] === "string" && output[k] !== "",
   );
   if (keys.length === 0) return output;
-  const secrets = secretsOf(run?.options);
+  const secrets = run ? secretsOfRun(run) : secretsOf(undefined);
   return { ...output, ...Object.fromEntries(keys.map((k) => [k, redactText(output[k]!, secrets)])) };
 }
 

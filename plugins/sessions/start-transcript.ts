@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { secretsOf, UbiquityError, type RunContext } from "../../src/index";
+import { secretsOfRun, UbiquityError, type RunContext } from "../../src/index";
 import { removeStaleTemps } from "../_kits/storage/index";
 import type { KernelSessions, RunState } from "./kernel-sessions";
 import { acquireLock, releaseLock, releaseOnExit } from "./lock";
@@ -42,7 +42,7 @@ async function openTranscript(sessions: KernelSessions, run: RunContext): Promis
     store.appender(run.sessionId, run.cwd, path),
     run.cwd,
     run.logger,
-    secretsOf(run.options),
+    secretsOfRun(run),
   );
   const opened = writer.open(state.replayedLast, !state.resumed);
   writers.set(run.sessionId, { writer, runs: 1, locked: state.locked, opened });

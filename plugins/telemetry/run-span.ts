@@ -3,7 +3,7 @@
  * of the run nests under it, and closed at `session.end` with the run's usage, cost and outcome.
  * The modules load at `kernel.ready` when telemetry is on, so the first run pays nothing extra.
  */
-import { redactText, secretsOf, type ResultMessage, type RunContext, type TurnPrompt } from "../../src/index";
+import { redactText, secretsOfRun, type ResultMessage, type RunContext, type TurnPrompt } from "../../src/index";
 import { ATTR } from "./attributes";
 import { endOpen, fail, parentContext, type RunSpans } from "./spans";
 import {
@@ -26,7 +26,7 @@ export async function openRunSpan(context: TelemetryContext, run: RunContext): P
   if (!on) return;
   const otel = await loadModules(context);
   const { trace, context: ctx, SpanKind } = otel.api;
-  const secrets = secretsOf(run.options);
+  const secrets = secretsOfRun(run);
   const spans: RunSpans = {
     run,
     tracer: on.tracer ?? trace.getTracer(TRACER_NAME),
