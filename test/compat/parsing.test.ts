@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "no
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import skillsPlugin, { loadSkills } from "../../plugins/skills/index";
@@ -19,6 +20,7 @@ import {
   listingBudget,
   MIN_LISTING_CHARS,
   quotePlainValues,
+  readByFields,
   slugOf,
 } from "../../plugins/_kits/sources/index";
 import { agentModel } from "../../plugins/agents/launch";
@@ -107,6 +109,71 @@ describe("an agent with unquoted colons (silent-failure-hunter)", () => {
     const description = toolDescription(model.requests[0]!, "Agent");
     expect(description).toContain("- silent-failure-hunter: Use this agent when reviewing code changes");
     expect(description).toContain('Daisy: "I\'ve added error handling to the API client. Can you review it?"');
+  });
+});
+
+describe("agents whose description runs on over unindented lines (claude-plugins-official, before 82d0412)", () => {
+  // The same files before and after their maintainers made them YAML (a `|` block): the reading by
+  // field lines must give what the authors meant, which the fixed file says.
+  const dir = join(FIXTURES, "claude-plugins-official", "agents-multiline");
+  const read = (when: string, name: string) => {
+    const parsed = parseAgentFile(readFileSync(join(dir, when, `${name}.md`), "utf8"), name);
+    if (!parsed.ok) throw new Error(`${when}/${name}: ${parsed.problem}`);
+    return parsed;
+  };
+  // The block scalar indents each line; the original's lines are not indented.
+  const unindent = (s: string) => s.replace(/\n[ \t]+/g, "\n").trim();
+
+  it.each(["agent-creator", "code-simplifier"])("%s: strict YAML refuses the original's frontmatter", (name) => {
+    const text = readFileSync(join(dir, "before-fix", `${name}.md`), "utf8");
+    const yaml = /^---\n([\s\S]*?)\n---/.exec(text)![1]!;
+    expect(() => parseYaml(yaml)).toThrow();
+    expect(() => parseYaml(quotePlainValues(yaml))).toThrow();
+  });
+
+  it("agent-creator loads with the fixed file's description, tools and model", () => {
+    const before = read("before-fix", "agent-creator");
+    const after = read("after-fix", "agent-creator");
+    expect(before.dropped).toEqual([]);
+    expect(before.definition.description).toBe(unindent(after.definition.description));
+    expect(before.definition.description).toContain('user: "Create an agent that reviews code for quality issues"');
+    expect(before.definition.tools).toEqual(["Write", "Read"]);
+    expect(before.definition.model).toBe("sonnet");
+    expect(before.definition.prompt).toBe(after.definition.prompt);
+  });
+
+  it("code-simplifier loads with the fixed file's description (its `\\n` written out) and model", () => {
+    const before = read("before-fix", "code-simplifier");
+    const after = read("after-fix", "code-simplifier");
+    expect(before.definition.description.replaceAll("\\n", "\n")).toBe(unindent(after.definition.description));
+    expect(before.definition.model).toBe("opus");
+    expect(before.definition.prompt).toBe(after.definition.prompt);
+  });
+
+  it("is listed in the Agent tool with its examples", async () => {
+    const cwd = temp();
+    mkdirSync(join(cwd, ".ubiquity", "agents"), { recursive: true });
+    cpSync(join(dir, "before-fix", "agent-creator.md"), join(cwd, ".ubiquity", "agents", "agent-creator.md"));
+    const model = scriptedModel(["done"]);
+    await collect(summon("go", { presets: [], plugins: [agentsPlugin()], model, cwd, agentSources: ["project"] }));
+    const description = toolDescription(model.requests[0]!, "Agent");
+    expect(description).toContain("- agent-creator: Use this agent when the user asks to");
+    expect(description).toContain("Context: User wants to create a code review agent");
+  });
+
+  it("only a known field in lower case starts an entry; text before the first field is still refused", () => {
+    expect(readByFields('description: one\nContext: two\nuser: "three"\nmodel: haiku')).toEqual({
+      description: 'one\nContext: two\nuser: "three"',
+      model: "haiku",
+    });
+    expect(readByFields("tools: [Read, Grep]\ndescription: |\n  kept: as YAML")).toEqual({
+      tools: ["Read", "Grep"],
+      description: "kept: as YAML\n",
+    });
+    expect(readByFields("<example>\ndescription: x")).toBeUndefined();
+    expect(readByFields("description: [unclosed\nmore")).toBeUndefined();
+    const refused = parseAgentFile("---\n<example>\nuser: x: y\n---\nbody", "x");
+    expect(refused.ok).toBe(false);
   });
 });
 

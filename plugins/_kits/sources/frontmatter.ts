@@ -34,7 +34,10 @@ export function splitFrontmatter(text: string): Frontmatter {
       if (quoted === match[1]) throw error;
       data = parse(quoted);
     } catch {
-      return { ok: false, problem: `its frontmatter is not valid YAML (${(error as Error).message.split("\n")[0]})` };
+      // Last, the reading by field lines (see `readByFields`); what it cannot read is refused as before.
+      data = readByFields(match[1]!);
+      if (data === undefined)
+        return { ok: false, problem: `its frontmatter is not valid YAML (${(error as Error).message.split("\n")[0]})` };
     }
   }
   if (data === null || data === undefined) data = {};
@@ -74,6 +77,91 @@ export function quotePlainValues(yaml: string): string {
     out.push(`${match[1]}: ${JSON.stringify(parts.join(" "))}`);
   }
   return out.join("\n");
+}
+
+/**
+ * The fields agent files, SKILL.md and command files declare (Claude Code's and ours), compared
+ * without `-`, `_` or case after the first letter: only these start an entry when the frontmatter
+ * is read by field lines.
+ */
+const FIELDS = new Set(
+  [
+    "name",
+    "description",
+    "tools",
+    "disallowedTools",
+    "allowedTools",
+    "model",
+    "color",
+    "skills",
+    "hooks",
+    "mcpServers",
+    "maxTurns",
+    "memory",
+    "permissionMode",
+    "reasoning",
+    "effort",
+    "isolation",
+    "outputSchema",
+    "background",
+    "initialPrompt",
+    "argumentHint",
+    "disableModelInvocation",
+    "userInvocable",
+    "whenToUse",
+    "context",
+    "agent",
+    "paths",
+    "shell",
+    "license",
+    "metadata",
+    "version",
+    "compatibility",
+  ].map((f) => fieldKey(f)),
+);
+
+function fieldKey(key: string): string {
+  return key.replace(/[-_]/g, "").toLowerCase();
+}
+
+// Field names are written in lower case (`context: fork`); `Context: …` is an example's line.
+const FIELD_LINE = /^([a-z][A-Za-z0-9_-]*)[ \t]*:(?=[ \t]|$)[ \t]*(.*)$/;
+
+/**
+ * Frontmatter read by its field lines, the way its author meant it when strict YAML and the quoted
+ * retry both refuse it: `description: Use this agent when… Examples:` followed by unindented
+ * `<example>` lines holding `user: "…"` (Claude Code's own plugin agents were written so, and
+ * Claude Code loads them with a placeholder description or not at all). Only a line naming a
+ * known field starts an entry; every other line continues the entry above it. An entry that is
+ * YAML on its own (a list, a quoted or block value) is read as YAML, any other as its text, line
+ * breaks kept. Undefined when text comes before the first field, no field is found, or a value
+ * begun as YAML is not YAML.
+ */
+export function readByFields(yaml: string): Record<string, unknown> | undefined {
+  const entries: { key: string; lines: string[] }[] = [];
+  for (const line of yaml.split(/\r?\n/)) {
+    const field = FIELD_LINE.exec(line);
+    if (field && FIELDS.has(fieldKey(field[1]!))) entries.push({ key: field[1]!, lines: [line] });
+    else if (entries.length > 0) entries.at(-1)!.lines.push(line);
+    else if (line.trim() && !line.trimStart().startsWith("#")) return undefined;
+  }
+  if (entries.length === 0) return undefined;
+  const data: Record<string, unknown> = {};
+  for (const { key, lines } of entries) {
+    let parsed: unknown;
+    try {
+      parsed = parse(lines.join("\n"));
+    } catch {
+      parsed = undefined;
+    }
+    // Read as YAML only when it is this one entry: `description: a` + `Context: b` is one value.
+    const one = typeof parsed === "object" && parsed !== null && Object.keys(parsed).length === 1 && key in parsed;
+    const first = FIELD_LINE.exec(lines[0]!)![2]!;
+    // A value begun as YAML (`[`, `{`, a quote, a block) that is not YAML is broken, not prose.
+    if (!one && /^["'[{|>&*!]/.test(first)) return undefined;
+    data[key] = one ? (parsed as Record<string, unknown>)[key] : [first, ...lines.slice(1)].join("\n").trim();
+  }
+  return data;
 }
 
 /** Frontmatter `allowed-tools`: a list, or one string of rules separated by commas outside parentheses. */

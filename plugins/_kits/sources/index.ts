@@ -12,7 +12,14 @@ export {
   definitionNameProblem,
   type Source,
 } from "./sources";
-export { splitFrontmatter, camelKeys, quotePlainValues, toolRules, type Frontmatter } from "./frontmatter";
+export {
+  splitFrontmatter,
+  camelKeys,
+  quotePlainValues,
+  readByFields,
+  toolRules,
+  type Frontmatter,
+} from "./frontmatter";
 export { warn, warnOnce } from "./warn";
 export {
   COMPAT_TOOLS,
