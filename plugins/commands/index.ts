@@ -21,6 +21,7 @@ import {
 } from "../../src/index";
 import { getPermissionsApi } from "../permissions/api";
 import { agentModel } from "../agents/index";
+import { getHooksApi } from "../hooks/index";
 import { definePlugin } from "../_kits/authoring/index";
 import {
   CODEX_PLUGIN_MANIFEST,
@@ -152,11 +153,31 @@ export const commandsPlugin = definePlugin({
           const { text, context } = command.expand
             ? await command.expand(args, run)
             : await expandCommand(command, args, run);
+          // Claude Code's UserPromptExpansion: hooks matched by the command's name see the expansion,
+          // and may block it (exit 2, `decision: "block"`) or add context to it.
+          const hooks = getHooksApi(kernel);
+          const expansion = hooks?.has("UserPromptExpansion", run)
+            ? await hooks.fire("UserPromptExpansion", run, {
+                prompt: text,
+                extra: {
+                  expansionType: command.source === "mcp" ? "mcp_prompt" : "slash_command",
+                  commandName: command.name,
+                  commandArgs: args,
+                  commandSource: command.source,
+                },
+              })
+            : undefined;
+          if (expansion?.blocked !== undefined) throw new CommandError(`/${command.name}: ${expansion.blocked}`);
           const content = prompt.content && [
             { type: "text" as const, text },
             ...prompt.content.filter((p) => p.type !== "text"),
           ];
-          return { ...prompt, text, context: [...prompt.context, ...context], ...(content ? { content } : {}) };
+          return {
+            ...prompt,
+            text,
+            context: [...prompt.context, ...context, ...(expansion?.context ?? [])],
+            ...(content ? { content } : {}),
+          };
         } catch (error) {
           end();
           if (error instanceof CommandError) return { ...prompt, blocked: error.message };

@@ -92,6 +92,25 @@ interface Spawned {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** The hook's first line was `{"async": true}`: the rest of its run, which nobody waits for. */
+  rest?: Promise<Spawned>;
+}
+
+/**
+ * The time a hook that answered `{"async": true, "asyncTimeout": ms}` on its first line may go on
+ * for in the background (its own timeout without `asyncTimeout`); undefined for any other line.
+ */
+function asyncAnswer(line: string, timeoutMs: number): number | undefined {
+  if (!line.trimStart().startsWith("{")) return undefined;
+  let answer: unknown;
+  try {
+    answer = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if ((answer as { async?: unknown } | null)?.async !== true) return undefined;
+  const ms = (answer as { asyncTimeout?: unknown }).asyncTimeout;
+  return typeof ms === "number" && ms > 0 ? Math.min(ms, 2_147_483_647) : timeoutMs;
 }
 
 /**
@@ -102,6 +121,38 @@ export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<stri
   return buildSubprocessEnv(options, { add: [{ UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }] });
 }
 
+/** What a hook's process is spawned as: in the sandbox when there is one, else under the reaper. */
+function hookSpawn(command: string, context: HookRunContext, args?: readonly string[]) {
+  const { cwd } = context;
+  const where = spawnFolder(cwd, context.trusted !== false);
+  // shellSpawn: bash with --norc (with stdin a socket and SHLVL unset it would run ~/.bashrc first).
+  // Exec form (`args` given, as Claude Code allows): the program runs with its arguments, no shell.
+  const program = args ? { command, args: [...args] } : shellSpawn(command);
+  const plain: SpawnSpec = { ...program, cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
+  let wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
+  // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).
+  if (context.envFile)
+    wrapped = { ...wrapped, env: { ...wrapped.env, CLAUDE_ENV_FILE: context.envFile(wrapped.contained === true) } };
+  // Outside the sandbox, the reaper ends what the hook leaves behind, setsid or not.
+  const reaper = wrapped.contained ? undefined : underReaper(wrapped);
+  return { reaper, spec: reaper ?? wrapped };
+}
+
+/**
+ * Watches a hook's stdout for Claude Code's async answer, `{"async": true}` as its first line:
+ * `detach` is called once with the time it may go on for and the line.
+ */
+function asyncWatch(timeoutMs: number, detach: (ms: number, line: string) => void): (stdout: string) => void {
+  let seen = false;
+  return (stdout) => {
+    const end = seen ? -1 : stdout.indexOf("\n");
+    if (end < 0) return;
+    seen = true;
+    const ms = asyncAnswer(stdout.slice(0, end), timeoutMs);
+    if (ms !== undefined) detach(ms, stdout.slice(0, end));
+  };
+}
+
 function runShell(
   command: string,
   stdin: string,
@@ -109,20 +160,9 @@ function runShell(
   timeoutMs: number,
   args?: readonly string[],
 ): Promise<Spawned> {
-  const { cwd, signal } = context;
+  const { signal } = context;
   return new Promise((resolve) => {
-    const where = spawnFolder(cwd, context.trusted !== false);
-    // shellSpawn: bash with --norc (with stdin a socket and SHLVL unset it would run ~/.bashrc first).
-    // Exec form (`args` given, as Claude Code allows): the program runs with its arguments, no shell.
-    const program = args ? { command, args: [...args] } : shellSpawn(command);
-    const plain: SpawnSpec = { ...program, cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
-    let wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
-    // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).
-    if (context.envFile)
-      wrapped = { ...wrapped, env: { ...wrapped.env, CLAUDE_ENV_FILE: context.envFile(wrapped.contained === true) } };
-    // Outside the sandbox, the reaper ends what the hook leaves behind, setsid or not.
-    const reaper = wrapped.contained ? undefined : underReaper(wrapped);
-    const spec = reaper ?? wrapped;
+    const { reaper, spec } = hookSpawn(command, context, args);
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       detached: true,
@@ -160,13 +200,24 @@ function runShell(
         }, REAPER_GRACE_MS);
       }
     };
-    const timer = setTimeout(() => {
+    const onTimeout = () => {
       timedOut = true;
       killGroup();
-    }, timeoutMs);
+    };
+    let timer = setTimeout(onTimeout, timeoutMs);
+    // Claude Code's async answer lets the caller go on at once; the rest of the run resolves `rest`.
+    let rest: ((spawned: Spawned) => void) | undefined;
+    const watch = asyncWatch(timeoutMs, (ms, line) => {
+      clearTimeout(timer);
+      timer = setTimeout(onTimeout, ms);
+      resolve({ code: null, stdout: line, stderr: "", timedOut: false, rest: new Promise((r) => (rest = r)) });
+    });
     const onAbort = () => killGroup();
     signal.addEventListener("abort", onAbort, { once: true });
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+      watch(stdout);
+    });
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.stdin!.on("error", () => {}); // a script that never reads stdin closes it early
     child.stdin!.end(stdin);
@@ -184,7 +235,7 @@ function runShell(
       // and its pid is no longer ours to signal).
       if (!reaper) killGroup();
       untrack();
-      resolve({ code, stdout, stderr, timedOut });
+      (rest ?? resolve)({ code, stdout, stderr, timedOut });
     };
     child.on("close", (code) => finish(code));
     // Under the reaper its exit is the end (it ended the tree, or was killed): the pipes get a
@@ -235,16 +286,38 @@ export function parseCommandOutput(json: Record<string, unknown>): HookOutput & 
   return out;
 }
 
-/** Run one command hook and read its answer. Never throws. */
+/**
+ * Run one command hook and read its answer. Never throws. A hook whose first line is
+ * `{"async": true}` is not waited for: it answers undefined now, and `later` gets its answer.
+ */
 export async function runCommandHook(
   hook: CommandHook,
   input: HookInput,
   context: HookRunContext,
+  later?: (output: (HookOutput & { ask?: boolean }) | undefined) => void,
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   // Red-team fix: a timer takes at most 2^31-1 ms (24.8 days); more fires at once, a guard turned into a no-op.
   const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000, 2_147_483_647);
   const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context, timeoutMs, hook.args);
   const label = `${input.hookEventName} hook command ${JSON.stringify(hook.command)}`;
+  if (result.rest) {
+    // It answered `{"async": true}`: what it says when it ends goes to `later` (asyncRewake), else nowhere.
+    context.logger.debug(`${label} went on in the background ({"async": true})`);
+    void result.rest.then((ended) => later?.(readAnswer(ended, label, input, hook, context)));
+    return undefined;
+  }
+  return readAnswer(result, label, input, hook, context);
+}
+
+/** What a command hook's exit code and output say. */
+function readAnswer(
+  result: Spawned,
+  label: string,
+  input: HookInput,
+  hook: CommandHook,
+  context: HookRunContext,
+): (HookOutput & { ask?: boolean }) | undefined {
+  const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000, 2_147_483_647);
   if (result.timedOut) {
     context.logger.warn(`${label} timed out after ${timeoutMs / 1000}s and was killed; it was ignored`);
     return undefined;

@@ -5,7 +5,8 @@ import { compileIf, type IfFilter } from "./if-filter";
 import { runCommandHook, type HookRunContext } from "./command";
 import { runHttpHook } from "./http";
 import { hookAgentIds, runModelHook } from "./model-hook";
-import type { HookCallback, HookHandler, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
+import { queueRewake } from "./rewake";
+import type { CommandHook, HookCallback, HookHandler, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
 
 /**
  * Run the hooks of one event in registration order. The first hook that blocks (or returns
@@ -28,9 +29,13 @@ export async function dispatch(
       let output: (HookOutput & { ask?: boolean }) | undefined | void;
       const current: HookInput = { ...input, toolInput: outcome.input, extra: { ...input.extra } };
       if (typeof hook !== "function" && hook.if !== undefined && !ifFilter(hook.if)(current)) continue;
-      if (typeof hook !== "function" && hook.type === "command" && hook.async === true) {
-        // Claude Code's `async`: started, never waited for; its answer cannot block or add anything.
-        void runCommandHook(hook, current, context).catch(() => {});
+      if (typeof hook !== "function" && hook.type === "command" && (hook.async === true || hook.asyncRewake)) {
+        // Claude Code's `async`: started, never waited for; its answer cannot block or add anything
+        // now. With `asyncRewake`, a report when it ends reaches the model later (rewake.ts).
+        const later = hook.asyncRewake ? rewakeWith(hook, event, context) : undefined;
+        void runCommandHook(hook, current, context, later)
+          .then((answer) => answer && later?.(answer))
+          .catch(() => {});
         continue;
       }
       try {
@@ -73,6 +78,23 @@ function masked<T extends HookOutput & { ask?: boolean }>(output: T, run: RunCon
   if (keys.length === 0) return output;
   const secrets = run ? secretsOfRun(run) : secretsOf(undefined);
   return { ...output, ...Object.fromEntries(keys.map((k) => [k, redactText(output[k]!, secrets)])) };
+}
+
+/**
+ * What a rewaking hook's answer becomes: its report (exit 2's stderr, a block's reason, or its
+ * context), masked, after its `rewakeMessage`, queued for the model; the user sees `rewakeSummary`.
+ */
+function rewakeWith(hook: CommandHook, event: HookEventName, context: HookRunContext) {
+  return (answer: (HookOutput & { ask?: boolean }) | undefined) => {
+    const run = context.run;
+    if (!answer || !run) return;
+    const output = masked(answer, run);
+    const report = output.decision === "block" ? output.reason : output.additionalContext;
+    if (!report) return;
+    const heading = hook.rewakeMessage ?? `A background ${event} hook (${hook.command}) reported:`;
+    queueRewake(run, `[${heading}\n${report}]`);
+    context.logger.info(`${event} hook: ${hook.rewakeSummary ?? "a background hook reported"}`);
+  };
 }
 
 /** Is `run` (or a run it descends from) an agent hook's own subagent? Known by the random id it runs under, never by its type's name. */

@@ -10,6 +10,7 @@ import type { AgentHookRunner } from "./model-hook";
 import { HOOK_EVENTS, type HookEventName, hooksOptions } from "./options";
 import { tapSessionEvents } from "./session-events";
 import { tapToolEvents } from "./tool-events";
+import { takeRewakes } from "./rewake";
 import type { HookInput, HookOutcome } from "./types";
 
 export { HOOK_EVENTS };
@@ -59,6 +60,15 @@ export const hooksPlugin = definePlugin({
     });
     tapSessionEvents(kernel, hooks);
     tapToolEvents(kernel, hooks);
+    // What a background hook reported (asyncRewake) reaches the model with the next tool result or prompt.
+    kernel.hooks.tool.afterCall.tap(NAME, (output, call) => {
+      const notes = takeRewakes(call.run);
+      return notes ? { ...output, content: `${output.content}\n\n${notes}` } : output;
+    });
+    kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
+      const notes = takeRewakes(run);
+      return notes ? { ...prompt, context: [...prompt.context, notes] } : prompt;
+    });
   },
 });
 

@@ -72,6 +72,8 @@ export function matchTarget(input: {
       return input.agentType;
     case "SessionEnd":
       return text(input.extra.reason);
+    case "UserPromptExpansion":
+      return text(input.extra.commandName);
     default:
       return null;
   }

@@ -15,6 +15,7 @@ export const HOOK_EVENTS = [
   "PermissionRequest",
   "PermissionDenied",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "SessionStart",
   "SessionEnd",
   "Stop",
@@ -83,6 +84,14 @@ const CommandHookSchema = z.strictObject({
     .optional()
     .describe('A permission rule ("Bash(git push *)"): the hook runs only for tool calls it may match'),
   async: z.boolean().optional().describe("Started and not waited for: it cannot block or add context"),
+  asyncRewake: z
+    .boolean()
+    .optional()
+    .describe(
+      "Started and not waited for; when it exits 2, its stderr reaches the model with the next tool result or prompt",
+    ),
+  rewakeMessage: z.string().optional().describe("The line put before a rewaking hook's stderr"),
+  rewakeSummary: z.string().optional().describe("What the user is told (logged) when a rewaking hook reports"),
 });
 
 const HttpHookSchema = z.strictObject({

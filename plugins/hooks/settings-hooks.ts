@@ -102,6 +102,9 @@ export function hookHandler(handler: unknown): HookHandler | string {
       ...(args ? { args: args as string[] } : {}),
       ...common,
       ...(handler.async === true ? { async: true } : {}),
+      ...(handler.asyncRewake === true ? { asyncRewake: true } : {}),
+      ...(typeof handler.rewakeMessage === "string" ? { rewakeMessage: handler.rewakeMessage } : {}),
+      ...(typeof handler.rewakeSummary === "string" ? { rewakeSummary: handler.rewakeSummary } : {}),
     };
   }
   if (type === "http") {

@@ -13,6 +13,15 @@ export interface CommandHook {
   if?: string;
   /** Claude Code's `async`: started and not waited for, so it cannot block or add context. */
   async?: boolean;
+  /**
+   * Claude Code's `asyncRewake`: started and not waited for, like `async`; when it exits 2, what it
+   * wrote to stderr reaches the model with the next tool result or prompt, after `rewakeMessage`.
+   */
+  asyncRewake?: boolean;
+  /** The line put before a rewaking hook's stderr [a background hook's report]. */
+  rewakeMessage?: string;
+  /** What the user is told when a rewaking hook reports (logged). */
+  rewakeSummary?: string;
 }
 
 /**

@@ -4,7 +4,7 @@
  * runs: marker files), `@file` includes through Read, namespacing, skills as `/name`, trust,
  * and `supportedCommands()`.
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon, type Options } from "ubiquity";
@@ -342,5 +342,49 @@ describe("sessions", () => {
       (m.content as { text?: string }[]).map((p) => p.text).join(""),
     );
     expect(users).toEqual(["State: hi-there", "more"]);
+  });
+});
+
+describe("UserPromptExpansion hooks (Claude Code's event when a slash command expands)", () => {
+  const files = {
+    ".ubiquity/commands/deploy.md": "---\ndescription: Deploy\n---\nDeploy $ARGUMENTS now.\n",
+    ".ubiquity/commands/other.md": "---\ndescription: Other\n---\nDo the other thing.\n",
+  };
+  // Records its input, then answers with context (or blocks with exit 2 when the args say "friday").
+  const hook = (log: string) => ({
+    type: "command" as const,
+    command: `cat > ${JSON.stringify(log)}; if grep -q friday ${JSON.stringify(log)}; then echo "no deploys on Fridays" >&2; exit 2; fi; echo '{"hookSpecificOutput":{"hookEventName":"UserPromptExpansion","additionalContext":"DEPLOY-CONTEXT"}}'`,
+  });
+
+  it("fire for the command their matcher names, with the expansion, and add their context", async () => {
+    const cwd = project(files);
+    const log = join(cwd, "expansion.json");
+    const hooks = { UserPromptExpansion: [{ matcher: "^deploy$", hooks: [hook(log)] }] };
+    const { model, result } = await run("/deploy web", cwd, { commandSources: ["project"], hooks });
+    expect(result.isError, result.result).toBe(false);
+    const input = JSON.parse(readFileSync(log, "utf8")) as Record<string, unknown>;
+    expect(input).toMatchObject({
+      hook_event_name: "UserPromptExpansion",
+      expansion_type: "slash_command",
+      command_name: "deploy",
+      command_args: "web",
+      command_source: "project",
+      prompt: "Deploy web now.",
+    });
+    expect(JSON.stringify(model.requests[0]!.prompt)).toContain("DEPLOY-CONTEXT");
+    // Another command does not match: the hook does not run.
+    rmSync(log);
+    const other = await run("/other", cwd, { commandSources: ["project"], hooks });
+    expect(existsSync(log)).toBe(false);
+    expect(JSON.stringify(other.model.requests[0]!.prompt)).not.toContain("DEPLOY-CONTEXT");
+  });
+
+  it("a hook that exits 2 blocks the command before the model sees it, saying why", async () => {
+    const cwd = project(files);
+    const hooks = { UserPromptExpansion: [{ matcher: "deploy", hooks: [hook(join(cwd, "expansion.json"))] }] };
+    const { model, result } = await run("/deploy friday", cwd, { commandSources: ["project"], hooks });
+    expect(result.isError).toBe(true);
+    expect(result.result).toContain("/deploy: no deploys on Fridays");
+    expect(model.requests).toHaveLength(0);
   });
 });
