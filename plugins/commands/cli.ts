@@ -25,6 +25,16 @@ export function isGitUrl(arg: string): boolean {
   );
 }
 
+/** Red-team fix: git, ssh and credential helpers never see a credential variable (a provider key above all); SSH_AUTH_SOCK stays. */
+function gitEnv(): NodeJS.ProcessEnv {
+  return {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !isCredentialName(k))),
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_ASKPASS: "",
+    SSH_ASKPASS: "",
+  };
+}
+
 /**
  * Clone `url` (`url#ref` for a branch or tag) into the user's plugin folder, shallow, with no
  * prompt for credentials; resolves to the clone. A folder already there is never overwritten.
@@ -47,13 +57,7 @@ function cloneGit(url: string): string {
     execFileSync("git", ["clone", "--quiet", "--depth", "1", ...(ref ? ["--branch", ref] : []), "--", repo, dest], {
       stdio: ["ignore", "ignore", "pipe"],
       timeout: 300_000,
-      // Red-team fix: git, ssh and credential helpers never see a credential variable (a provider key above all); SSH_AUTH_SOCK stays.
-      env: {
-        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !isCredentialName(k))),
-        GIT_TERMINAL_PROMPT: "0",
-        GIT_ASKPASS: "",
-        SSH_ASKPASS: "",
-      },
+      env: gitEnv(),
     });
   } catch (error) {
     rmSync(dest, { recursive: true, force: true });
@@ -67,18 +71,79 @@ function cloneGit(url: string): string {
   return dest;
 }
 
-/** A marketplace entry's git source (`{source: "github", repo}`, `{source: "url", url}` or a git URL string) as a URL. */
-function gitSourceOf(source: unknown): string | undefined {
-  if (typeof source === "string") return isGitUrl(source) ? source : undefined;
+/** Where a marketplace entry's plugin comes from in git: the URL (`#ref`), the commit it is pinned to, its folder in the repository. */
+interface GitSource {
+  url: string;
+  sha?: string;
+  path?: string;
+}
+
+/**
+ * A marketplace entry's git source as Claude Code's marketplaces write it: `{source: "github",
+ * repo}`, `{source: "url", url}`, `{source: "git-subdir", url, path}` (a plugin in a folder of a
+ * repository), each with an optional `ref` and `sha`, or a git URL string.
+ */
+function gitSourceOf(source: unknown): GitSource | undefined {
+  if (typeof source === "string") return isGitUrl(source) ? { url: source } : undefined;
   if (typeof source !== "object" || source === null) return undefined;
-  const s = source as { source?: unknown; repo?: unknown; url?: unknown; ref?: unknown };
+  const s = source as { source?: unknown; repo?: unknown; url?: unknown; ref?: unknown; sha?: unknown; path?: unknown };
   const ref = typeof s.ref === "string" && s.ref ? `#${s.ref}` : "";
+  // A pin that is not a full commit id is not a pin: refused rather than ignored (addPinned).
+  const sha = typeof s.sha === "string" ? { sha: s.sha } : {};
   if (s.source === "github" && typeof s.repo === "string" && /^[\w.-]+\/[\w.-]+$/.test(s.repo))
-    return `https://github.com/${s.repo}.git${ref}`;
+    return { url: `https://github.com/${s.repo}.git${ref}`, ...sha };
   // Only the URL forms a folder argument may take (never `ext::` or an option-like string).
   if ((s.source === "url" || s.source === "git") && typeof s.url === "string" && isGitUrl(s.url))
-    return `${s.url}${ref}`;
+    return { url: `${s.url}${ref}`, ...sha };
+  if (s.source === "git-subdir" && typeof s.url === "string" && isGitUrl(s.url) && typeof s.path === "string")
+    return { url: `${s.url}${ref}`, ...sha, path: s.path };
   return undefined;
+}
+
+/**
+ * Clone a marketplace entry's git source; with a `sha`, the clone is that commit or nothing (a
+ * marketplace pins what it reviewed: a branch that moved since is not what it listed). With a
+ * `path`, the plugin is that folder of the clone, which must stay inside it.
+ */
+function clonePinned(name: string, source: GitSource): string {
+  if (source.sha !== undefined && !/^[0-9a-f]{40}$/.test(source.sha))
+    throw new UsageError(`ubiquity plugin add: ${name}'s "sha" ${JSON.stringify(source.sha)} is not a full commit id`);
+  const clone = cloneGit(source.url);
+  const fail = (message: string): never => {
+    rmSync(clone, { recursive: true, force: true });
+    throw new UsageError(`ubiquity plugin add: ${message}`);
+  };
+  if (source.sha) {
+    const head = () => gitIn(clone, ["rev-parse", "HEAD"]);
+    if (head() !== source.sha) {
+      try {
+        gitIn(clone, ["fetch", "--quiet", "--depth", "1", "origin", source.sha]);
+        gitIn(clone, ["checkout", "--quiet", "--detach", source.sha]);
+      } catch {
+        // Checked below: the clone is not the pinned commit.
+      }
+      if (head() !== source.sha)
+        fail(
+          `the marketplace pins ${name} to commit ${source.sha}, which ${source.url} does not have; nothing was added`,
+        );
+    }
+  }
+  if (source.path === undefined) return clone;
+  const folder = resolve(clone, source.path);
+  if (!folder.startsWith(`${clone}/`))
+    fail(`${name}'s path ${JSON.stringify(source.path)} leads outside its repository`);
+  if (!existsSync(folder)) fail(`${name}'s path ${JSON.stringify(source.path)} is not in ${source.url}`);
+  return folder;
+}
+
+/** Run git in a clone (no prompts, no credential variables, as the clone itself); its trimmed stdout. */
+function gitIn(dir: string, args: string[]): string {
+  return execFileSync("git", ["-C", dir, ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: 300_000,
+    env: gitEnv(),
+  }).trim();
 }
 
 /** The user's settings, fail closed: a file that is not a JSON object is never rewritten. */
@@ -132,7 +197,7 @@ function marketplacePlugin(folder: string, name: string | undefined): string | u
   const entry = plugins.find((p) => p.name === name);
   if (!entry) throw new UsageError(`ubiquity plugin add: the marketplace ${file} has no plugin named ${name}`);
   const git = gitSourceOf(entry.source);
-  if (git) return cloneGit(git);
+  if (git) return clonePinned(name, git);
   const source =
     typeof entry.source === "string"
       ? entry.source

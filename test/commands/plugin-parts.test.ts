@@ -210,4 +210,69 @@ describe("ubiquity plugin add <git-url>", () => {
     await expect(run(["add", "file:///nonexistent/repo.git"], sink)).rejects.toThrow(/git clone .* failed/);
     expect(existsSync(join(home(), ".ubiquity", "plugins", "repo"))).toBe(false);
   });
+
+  /**
+   * A repository holding two plugins in folders, in two commits: the first has the marketplace's
+   * reviewed commit-commands, the second changes its command (the branch moved on).
+   */
+  function monorepo() {
+    const url = repo("skills", (dir) => {
+      cpSync(join(FIXTURES, "plugins/commit-commands"), join(dir, "plugins", "commits"), { recursive: true });
+      cpSync(join(FIXTURES, "plugins/feature-dev"), join(dir, "plugins", "feature-dev"), { recursive: true });
+    });
+    const bare = url.slice("file://".length);
+    const reviewed = git(bare, "rev-parse", "HEAD").trim();
+    const work = join(bare, "..", "work");
+    writeFileSync(
+      join(work, "plugins", "commits", "commands", "commit.md"),
+      "---\ndescription: changed\n---\nCHANGED AFTER REVIEW\n",
+    );
+    git(work, "commit", "-q", "-am", "moved on");
+    git(work, "push", "-q", bare, "main");
+    return { url, reviewed };
+  }
+  const market = (entries: unknown[]) =>
+    repo("market", (dir) =>
+      writeTree(dir, { ".claude-plugin/marketplace.json": JSON.stringify({ name: "market", plugins: entries }) }),
+    );
+  const settings = () =>
+    existsSync(join(home(), ".ubiquity", "settings.json"))
+      ? (JSON.parse(readFileSync(join(home(), ".ubiquity", "settings.json"), "utf8")) as { claudePlugins?: string[] })
+      : {};
+
+  it("a git-subdir source adds the plugin folder of the repository, at the commit the marketplace pins", async () => {
+    const { url, reviewed } = monorepo();
+    const marketUrl = market([
+      { name: "commits", source: { source: "git-subdir", url, path: "plugins/commits", ref: "main", sha: reviewed } },
+    ]);
+    const { out, io: sink } = io();
+    expect(await run(["add", marketUrl, "commits"], sink)).toBe(0);
+    const folder = join(home(), ".ubiquity", "plugins", "skills", "plugins", "commits");
+    expect(settings().claudePlugins).toEqual([folder]);
+    expect(out.join("")).toContain("Added the plugin commit-commands");
+    // The reviewed commit's command, not the branch's newer one.
+    const command = readFileSync(join(folder, "commands", "commit.md"), "utf8");
+    expect(command).not.toContain("CHANGED AFTER REVIEW");
+    expect(command).toBe(readFileSync(join(FIXTURES, "plugins/commit-commands/commands/commit.md"), "utf8"));
+    // Removing it removes the clone that holds it.
+    expect(await run(["remove", "commit-commands"], sink)).toBe(0);
+    expect(existsSync(join(home(), ".ubiquity", "plugins", "skills"))).toBe(false);
+  });
+
+  it("a pinned commit the repository does not have, or a path out of it, adds nothing and leaves no clone", async () => {
+    const { url } = monorepo();
+    const marketUrl = market([
+      { name: "gone", source: { source: "git-subdir", url, path: "plugins/commits", sha: "0".repeat(40) } },
+      { name: "short", source: { source: "url", url, sha: "abc123" } },
+      { name: "out", source: { source: "git-subdir", url, path: "../../.." } },
+    ]);
+    const { io: sink } = io();
+    await expect(run(["add", marketUrl, "gone"], sink)).rejects.toThrow(
+      /pins gone to commit 0{40}, which .* does not have; nothing was added/,
+    );
+    await expect(run(["add", marketUrl, "short"], sink)).rejects.toThrow(/"sha" "abc123" is not a full commit id/);
+    await expect(run(["add", marketUrl, "out"], sink)).rejects.toThrow(/leads outside its repository/);
+    expect(existsSync(join(home(), ".ubiquity", "plugins", "skills"))).toBe(false);
+    expect(settings().claudePlugins ?? []).toEqual([]);
+  });
 });
