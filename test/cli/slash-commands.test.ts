@@ -129,7 +129,7 @@ describe("slash commands through the bin", () => {
         name: "test-market",
         plugins: [
           { name: "commit-commands", source: "./plugins/commit-commands" },
-          { name: "remote", source: { source: "git-subdir", url: "https://example.invalid/x.git", path: "p" } },
+          { name: "remote", source: { source: "npm", package: "@example/remote-plugin" } },
         ],
       }),
     );
