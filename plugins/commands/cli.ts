@@ -10,7 +10,7 @@ import { basename, join, resolve } from "node:path";
 import { UsageError, type PluginCommand } from "../../loader/index";
 import { isCredentialName } from "../../src/index";
 import { writeFileAtomic } from "../_kits/storage/index";
-import { CODEX_PLUGIN_MANIFEST, PLUGIN_MANIFEST, readClaudePlugin } from "../_kits/sources/index";
+import { CODEX_PLUGIN_MANIFEST, PLUGIN_MANIFEST, readClaudePlugin, unrunParts } from "../_kits/sources/index";
 
 /** The user's settings file, whose `claudePlugins` the subcommands edit. */
 const userSettings = () => join(homedir(), ".ubiquity", "settings.json");
@@ -173,7 +173,7 @@ const MARKETPLACES = [join(".claude-plugin", "marketplace.json"), join(".agents"
  * undefined when `folder` is no marketplace. A marketplace without `name`, or a plugin whose
  * source is not a local folder (git, URL), is a UsageError naming what to do instead.
  */
-function marketplacePlugin(folder: string, name: string | undefined): string | undefined {
+function marketplacePlugin(folder: string, name: string | undefined, notes: string[] = []): string | undefined {
   const file = MARKETPLACES.map((m) => join(folder, m)).find((m) => existsSync(m));
   if (!file) {
     if (name !== undefined)
@@ -196,6 +196,8 @@ function marketplacePlugin(folder: string, name: string | undefined): string | u
   }
   const entry = plugins.find((p) => p.name === name);
   if (!entry) throw new UsageError(`ubiquity plugin add: the marketplace ${file} has no plugin named ${name}`);
+  // A `strict: false` entry may declare parts in the marketplace file itself; those we do not run are said.
+  notes.push(...unrunParts(undefined, entry as Record<string, unknown>));
   const git = gitSourceOf(entry.source);
   if (git) return clonePinned(name, git);
   const source =
@@ -245,8 +247,9 @@ export const commandsCommands: Record<string, PluginCommand> = {
           const cloned = isGitUrl(arg) ? cloneGit(arg) : undefined;
           const place = cloned ?? resolve(arg);
           let folder: string;
+          const notes: string[] = [];
           try {
-            folder = marketplacePlugin(place, rest[0]) ?? place;
+            folder = marketplacePlugin(place, rest[0], notes) ?? place;
           } catch (error) {
             if (cloned) rmSync(cloned, { recursive: true, force: true });
             throw error;
@@ -267,6 +270,7 @@ export const commandsCommands: Record<string, PluginCommand> = {
           io.stdout(
             `Added the plugin ${plugin.name} (${folder}): its commands are /${plugin.name}:<command> in runs that read user settings.\n`,
           );
+          for (const note of [...notes, ...problems]) io.stdout(`Note: ${note}.\n`);
           return 0;
         }
         const keep = folders.filter(

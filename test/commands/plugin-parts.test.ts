@@ -259,6 +259,37 @@ describe("ubiquity plugin add <git-url>", () => {
     expect(existsSync(join(home(), ".ubiquity", "plugins", "skills"))).toBe(false);
   });
 
+  it("a marketplace entry or plugin with language servers is added, saying they are not run", async () => {
+    const marketplace = realpathSync(temp("ubq-market-"));
+    writeTree(marketplace, {
+      "plugins/typescript-lsp/README.md": "# typescript-lsp\n",
+      "plugins/styled/.claude-plugin/plugin.json": JSON.stringify({ name: "styled" }),
+      "plugins/styled/.lsp.json": JSON.stringify({ go: { command: "gopls" } }),
+      // The shape of the official marketplace's LSP entries (strict: false, lspServers in the entry).
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        name: "market",
+        plugins: [
+          {
+            name: "typescript-lsp",
+            source: "./plugins/typescript-lsp",
+            strict: false,
+            lspServers: { typescript: { command: "typescript-language-server", args: ["--stdio"] } },
+          },
+          { name: "styled", source: "./plugins/styled" },
+        ],
+      }),
+    });
+    const { out, io: sink } = io();
+    expect(await run(["add", marketplace, "typescript-lsp"], sink)).toBe(0);
+    expect(await run(["add", marketplace, "styled"], sink)).toBe(0);
+    const said = out.join("");
+    expect(said).toContain("Added the plugin typescript-lsp");
+    expect(said).toContain(
+      "Note: its language servers (lspServers, .lsp.json) are not run: ubiquity has no LSP tool yet.",
+    );
+    expect(said.match(/language servers/g)).toHaveLength(2);
+  });
+
   it("a pinned commit the repository does not have, or a path out of it, adds nothing and leaves no clone", async () => {
     const { url } = monorepo();
     const marketUrl = market([

@@ -6,6 +6,7 @@
  * `plugin:name` and with `${CLAUDE_PLUGIN_ROOT}` standing for the folder, as Claude Code does.
  * A folder inside the project is one of its files (trust applies); one outside is the user's.
  */
+import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { z } from "zod";
 import { isProjectFileTrusted, readRegularFileSync, type ProjectTrust } from "../../../loader/index";
@@ -114,6 +115,9 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
   const inline = (key: string) => (isRecord(manifest[key]) ? (manifest[key] as Record<string, unknown>) : undefined);
   const inlineHooks = inline("hooks");
   const inlineMcp = inline("mcpServers");
+  // Parts no plugin of ours runs are said, never dropped in silence.
+  const unrun = unrunParts(root, manifest);
+  if (unrun.length) report(`plugin ${name} (${root}): ${unrun.join("; ")}`);
   return {
     name,
     root,
@@ -127,6 +131,20 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
       ? { inlineMcpServers: isRecord(inlineMcp.mcpServers) ? inlineMcp.mcpServers : inlineMcp }
       : { mcpFile: pathsOf(manifest, "mcpServers", root, report)?.[0] ?? join(root, ".mcp.json") }),
   };
+}
+
+/**
+ * What a plugin declares that no plugin of ours runs (language servers, output styles), one
+ * message each; `root` undefined reads the manifest alone (a marketplace entry).
+ */
+export function unrunParts(root: string | undefined, manifest: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const has = (file: string) => root !== undefined && existsSync(join(root, file));
+  if (manifest.lspServers !== undefined || has(".lsp.json"))
+    out.push("its language servers (lspServers, .lsp.json) are not run: ubiquity has no LSP tool yet");
+  if (manifest.outputStyles !== undefined || has("output-styles"))
+    out.push("its output styles (outputStyles, output-styles/) are not applied: ubiquity does not read output styles");
+  return out;
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` in a plugin's text, as Claude Code expands it. */

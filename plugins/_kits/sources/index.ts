@@ -55,6 +55,7 @@ export {
   CODEX_PLUGIN_MANIFEST,
   readClaudePlugin,
   readPlugins,
+  unrunParts,
   expandPluginRoot,
   type ClaudePlugin,
 } from "./claude-plugin";
