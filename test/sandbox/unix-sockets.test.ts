@@ -155,3 +155,61 @@ describe("the socket filter where there is none", () => {
     expect(unixSocketWarning(settings({ network: { allowAllUnixSockets: true } }), "riscv64")).toBeUndefined();
   });
 });
+
+/**
+ * Runs a filter as the kernel would on one system call (the instructions it uses: load word,
+ * jeq, jge, and, ret), so the aarch64 program, which this x86_64 machine cannot run, is checked too.
+ */
+function verdict(program: Buffer, arch: number, nr: number, args: number[] = []): string {
+  const data = Buffer.alloc(64);
+  data.writeInt32LE(nr, 0);
+  data.writeUInt32LE(arch, 4);
+  for (const [i, a] of args.entries()) data.writeUInt32LE(a, 16 + 8 * i);
+  let acc = 0;
+  for (let pc = 0; pc < program.length / 8; pc++) {
+    const code = program.readUInt16LE(pc * 8);
+    const [jt, jf, k] = [program[pc * 8 + 2]!, program[pc * 8 + 3]!, program.readUInt32LE(pc * 8 + 4)];
+    if (code === 0x20) acc = data.readUInt32LE(k);
+    else if (code === 0x54) acc = (acc & k) >>> 0;
+    else if (code === 0x15) pc += acc === k ? jt : jf;
+    else if (code === 0x35) pc += acc >= k ? jt : jf;
+    else if (code === 0x06) return k === 0x7fff0000 ? "allow" : k === 0x80000000 ? "kill" : `errno ${k & 0xffff}`;
+    else throw new Error(`unexpected instruction ${code.toString(16)} at ${pc}`);
+  }
+  throw new Error("fell off the end");
+}
+
+describe("the socket filter's program", () => {
+  const AARCH64 = 0xc00000b7;
+  const ARM = 0x40000028;
+  const X86_64 = 0xc000003e;
+  const I386 = 0x40000003;
+
+  it("aarch64: socket(AF_UNIX) and a datagram socketpair are refused, a stream socketpair, TCP and other calls pass, io_uring is refused, arm32 is killed", () => {
+    const p = socketFilter("blocked", "arm64")!;
+    expect(verdict(p, AARCH64, 198, [1, 1, 0])).toBe("errno 1");
+    expect(verdict(p, AARCH64, 198, [2, 1, 0])).toBe("allow");
+    expect(verdict(p, AARCH64, 198, [40, 1, 0])).toBe("errno 97");
+    expect(verdict(p, AARCH64, 199, [1, 1 | 0x80000, 0])).toBe("allow");
+    expect(verdict(p, AARCH64, 199, [1, 2, 0])).toBe("errno 1");
+    expect(verdict(p, AARCH64, 425)).toBe("errno 1");
+    expect(verdict(p, AARCH64, 63)).toBe("allow");
+    expect(verdict(p, ARM, 281, [1, 1, 0])).toBe("kill");
+  });
+
+  it("x86_64: the same, x32 and i386 (socketcall included) are killed; with Unix sockets allowed only AF_UNIX and socketpairs change", () => {
+    const p = socketFilter("blocked", "x64")!;
+    expect(verdict(p, X86_64, 41, [1, 1, 0])).toBe("errno 1");
+    expect(verdict(p, X86_64, 41, [10, 2, 0])).toBe("allow");
+    expect(verdict(p, X86_64, 53, [1, 5, 0])).toBe("allow");
+    expect(verdict(p, X86_64, 53, [1, 2, 0])).toBe("errno 1");
+    expect(verdict(p, X86_64, 41 | 0x40000000, [1, 1, 0])).toBe("kill");
+    expect(verdict(p, I386, 102, [1])).toBe("kill");
+    const open = socketFilter("allowed", "x64")!;
+    expect(verdict(open, X86_64, 41, [1, 1, 0])).toBe("allow");
+    expect(verdict(open, X86_64, 53, [1, 2, 0])).toBe("allow");
+    expect(verdict(open, X86_64, 41, [40, 1, 0])).toBe("errno 97");
+    expect(verdict(open, X86_64, 426)).toBe("errno 1");
+    expect(verdict(open, I386, 359, [1, 1, 0])).toBe("kill");
+  });
+});
