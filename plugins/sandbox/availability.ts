@@ -18,6 +18,7 @@ import {
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { UbiquityError } from "../../src/index";
+import { socketFilter } from "./seccomp";
 
 /** Where the sandbox stands on this machine. */
 export interface SandboxAvailability {
@@ -102,9 +103,13 @@ function probe(platform: NodeJS.Platform, bwrapPath?: string): SandboxAvailabili
   // remembered for this boot and this bwrap (a failure never is, so a fix is seen at once).
   const stamp = probeStamp(program);
   if (stamp && readProbeCache() === stamp) return { ok: true, platform, backend: "bubblewrap", program, socat };
+  // With the socket filter every command gets (a kernel without seccomp filters makes bwrap fail
+  // at every command: better said here, once, as the sandbox not working).
+  const filter = socketFilter("blocked");
   const run = spawnSync(
     program,
     [
+      ...(filter ? ["--seccomp", "0"] : []),
       "--ro-bind",
       "/",
       "/",
@@ -123,6 +128,7 @@ function probe(platform: NodeJS.Platform, bwrapPath?: string): SandboxAvailabili
     {
       encoding: "utf8",
       timeout: 10_000,
+      ...(filter ? { input: filter } : {}),
     },
   );
   if (run.status !== 0) {
@@ -163,7 +169,7 @@ function probeStamp(program: string): string | undefined {
         }
       })
       .join(",");
-    return `v1 ${boot} ${process.getuid?.() ?? "-"} ${program} ${info.size} ${info.mtimeMs} ${userns}`;
+    return `v2 ${boot} ${process.getuid?.() ?? "-"} ${program} ${info.size} ${info.mtimeMs} ${userns}`;
   } catch {
     return undefined;
   }

@@ -6,6 +6,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import type { NetworkPolicy } from "./config";
 import type { RootLayout } from "./protect";
+import { FILTER_FD } from "./seccomp";
 
 /** Inside the sandbox, the proxy's Unix socket (in the private /tmp) and the port socat serves it on. */
 export const PROXY_SOCKET_NAME = ".ubiquity-proxy.sock";
@@ -36,6 +37,8 @@ export interface Profile {
   homeStandIns?: { source: string; path: string }[];
   /** Folders under the real /tmp that stay visible, read-only, over the private /tmp: the program's own files. */
   programRoots?: string[];
+  /** The seccomp filter is open on FILTER_FD for bwrap to apply (the machine has one). */
+  seccomp?: boolean;
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
@@ -111,6 +114,7 @@ function realpathOrSelf(p: string): string {
 /** bwrap's arguments up to (not including) `--`. */
 export function bwrapArgs(profile: Profile, cwd: string): string[] {
   const args = ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"];
+  if (profile.seccomp) args.push("--seccomp", String(FILTER_FD));
   if (profile.network.mode === "all") args.push("--share-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   // /run holds the sockets that reach past any file rule (docker, dbus, the ssh agent).

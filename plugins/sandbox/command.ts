@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxAvailability, INSTALL_HINT } from "./availability";
+import { hasSocketFilter, socketFilter } from "./seccomp";
 
 /** Where the command writes. */
 export interface SandboxCommandIO {
@@ -42,7 +43,7 @@ export async function sandboxCheck(argv: string[], io: SandboxCommandIO): Promis
     return 2;
   }
   const found = sandboxAvailability();
-  const trials = found.ok && found.backend === "bubblewrap" ? trial(found.program!) : [];
+  const trials = found.ok && found.backend === "bubblewrap" ? trial(found.program!, found.socat) : [];
   const ok = found.ok && trials.every((t) => t.ok);
   const report = {
     ok,
@@ -65,6 +66,10 @@ export async function sandboxCheck(argv: string[], io: SandboxCommandIO): Promis
     lines.push(`socat: ${found.socat ?? `not installed (needed for network.allowedDomains: ${INSTALL_HINT})`}`);
   for (const t of trials) lines.push(`${t.ok ? "ok  " : "FAIL"} ${t.name}${t.detail ? `: ${t.detail}` : ""}`);
   if (found.backend === "seatbelt") lines.push("note: the macOS profile is not exercised by this check");
+  if (found.backend === "bubblewrap" && !hasSocketFilter())
+    lines.push(
+      `note: no seccomp filter for ${process.arch}: sandboxed commands can make Unix sockets (each run warns)`,
+    );
   lines.push(
     ok ? "the sandbox works here" : `the sandbox does not work here: ${found.reason ?? "a trial failed (see above)"}`,
   );
@@ -72,7 +77,7 @@ export async function sandboxCheck(argv: string[], io: SandboxCommandIO): Promis
   return ok ? 0 : 1;
 }
 
-function trial(bwrap: string): Trial[] {
+function trial(bwrap: string, socat: string | undefined): Trial[] {
   const ws = mkdtempSync(join(tmpdir(), "ubiquity-sandbox-check-"));
   try {
     const base = [
@@ -100,6 +105,16 @@ function trial(bwrap: string): Trial[] {
     const inside = run("echo ok > inside.txt && cat inside.txt");
     const outside = run("echo x > /etc/ubiquity-sandbox-check 2>&1 || echo refused");
     const net = run("cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' ' | tr '\\n' ' '");
+    // The filter every command gets, and a Unix socket made under it (socat, when installed).
+    const filter = socketFilter("blocked");
+    const unix =
+      filter && socat
+        ? spawnSync(bwrap, ["--seccomp", "0", ...base, socat, "-u", "OPEN:/dev/null", "UNIX-CONNECT:absent.sock"], {
+            encoding: "utf8",
+            timeout: 10_000,
+            input: filter,
+          })
+        : undefined;
     return [
       {
         name: "a write inside the workspace works",
@@ -115,6 +130,18 @@ function trial(bwrap: string): Trial[] {
         ok: net.stdout.trim() === "lo",
         detail: `interfaces: ${net.stdout.trim() || "(none)"}`,
       },
+      // Without a filter for this machine there is no trial: the note below says so.
+      ...(filter
+        ? [
+            {
+              name: "Unix sockets cannot be made (seccomp filter)",
+              ok: unix === undefined || unix.stderr.includes("Operation not permitted"),
+              detail: unix
+                ? unix.stderr.trim().split("\n").at(-1)
+                : "filter loaded; not tried (socat is not installed)",
+            },
+          ]
+        : []),
     ];
   } finally {
     rmSync(ws, { recursive: true, force: true });

@@ -35,6 +35,13 @@ export interface SandboxSettings {
    * server the user configured needs its own network (an API, `npx -y` fetching the package).
    */
   mcpNetwork: NetworkPolicy;
+  /**
+   * Unix sockets in sandboxed processes: `blocked` (the default: none can be made, so no host
+   * socket they can see is reachable) or `allowed` (network.allowAllUnixSockets).
+   */
+  unixSockets: "blocked" | "allowed";
+  /** network.allowUnixSockets, which cannot be honoured path by path: reported, and blocked with the rest. */
+  unixSocketPaths: string[];
   cwd: string;
   home: string;
 }
@@ -82,6 +89,8 @@ export function sandboxSettings(
     allowRead: (fs.allowRead ?? []).map(abs),
     network,
     mcpNetwork: net === undefined ? { mode: "all" } : network,
+    unixSockets: typeof net === "object" && net.allowAllUnixSockets === true ? "allowed" : "blocked",
+    unixSocketPaths: typeof net === "object" ? (net.allowUnixSockets ?? []) : [],
     cwd,
     home,
   };

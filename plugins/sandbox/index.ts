@@ -26,6 +26,7 @@ import { sandboxAvailability, SandboxUnavailableError, INSTALL_HINT, type Sandbo
 import { sandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";
 import { sandboxNote } from "./note";
+import { unixSocketWarning } from "./seccomp";
 import { HOME_READABLE } from "./secrets";
 import { SandboxRuntime } from "./runtime";
 import { sandboxCommands, sandboxFlags } from "./cli";
@@ -109,7 +110,13 @@ function startSandbox(
   setSandboxMode(kernel, runtime);
   // The permission engine leaves to the sandbox what it cannot name in bypassPermissions.
   getPermissionsApi(kernel).setShellSandbox((command) => getSandboxApi(kernel).sandboxes(command));
-  return { status: { status: "on", backend: availability.backend! }, runtime };
+  // Where Unix sockets stay open though blocked by default, the run says so (never a silent gap).
+  const sockets = availability.backend === "bubblewrap" ? unixSocketWarning(settings) : undefined;
+  if (sockets) kernel.logger.warn(`[${NAME}] ${sockets}`);
+  return {
+    status: { status: "on", backend: availability.backend!, ...(sockets ? { warning: sockets } : {}) },
+    runtime,
+  };
 }
 
 /** The sandbox plugin. */

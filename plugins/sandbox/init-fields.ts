@@ -2,7 +2,8 @@
 
 /** Where a run's sandbox stands. */
 export type SandboxStatus =
-  | { status: "on"; backend: "bubblewrap" | "seatbelt"; warning?: undefined }
+  /** On; `warning` names a protection it cannot give here (Unix sockets left open, see the sandbox docs). */
+  | { status: "on"; backend: "bubblewrap" | "seatbelt"; warning?: string }
   /** Turned off with `sandbox: false`. */
   | { status: "off"; warning?: string }
   /** On by default (or with failIfUnavailable: false) but this machine cannot sandbox: the run is unsandboxed. */

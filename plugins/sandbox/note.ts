@@ -1,5 +1,6 @@
 /** The system prompt's sandbox section: what the boundary means for the agent's commands. */
 import type { SandboxSettings } from "./config";
+import { hasSocketFilter } from "./seccomp";
 
 /** The text of the `sandbox` section. */
 export function sandboxNote(settings: SandboxSettings): string {
@@ -16,6 +17,11 @@ export function sandboxNote(settings: SandboxSettings): string {
     "- There, files that run code later are read-only at any depth (git config and hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.",
     "- The home folder is hidden except toolchains and caches; credentials (~/.ssh, .env files, ...) are unreadable.",
     `- ${net}`,
+    ...(settings.unixSockets === "blocked" && settings.network.mode !== "proxy" && hasSocketFilter()
+      ? [
+          '- Unix sockets cannot be made (docker, ssh-agent, a local server\'s socket): socket() fails with "Operation not permitted"; a 32-bit program is killed.',
+        ]
+      : []),
     'A result saying "blocked by the sandbox" hit this boundary: do not retry it another way; tell the user what you needed.',
   ];
   if (settings.excludedCommands.length > 0)

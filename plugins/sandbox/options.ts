@@ -27,6 +27,16 @@ const SandboxNetworkSchema = z.union([
       .optional()
       .describe('Hosts reachable through the filtering proxy: "example.com", "*.example.com", "localhost:8080"'),
     deniedDomains: z.array(z.string()).optional().describe("Hosts refused even when allowedDomains matches"),
+    allowAllUnixSockets: z
+      .boolean()
+      .optional()
+      .describe(
+        "Let sandboxed commands make Unix sockets, and so reach any socket they can see (docker, ssh-agent) [false]",
+      ),
+    allowUnixSockets: z
+      .array(z.string())
+      .optional()
+      .describe("Claude Code's Unix socket paths: not honoured on Linux (a path cannot be filtered), reported"),
   }),
 ]);
 /** The OS sandbox for Bash, command hooks and stdio MCP servers (the ubiquity:sandbox plugin). */

@@ -42,6 +42,7 @@ import { installedConfigClosure } from "./installed";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
+import { FILTER_LAUNCHER, SocketFilters } from "./seccomp";
 import type { Violation } from "./violations";
 import { isProcessAlive } from "../_kits/process/index";
 
@@ -152,6 +153,7 @@ export class SandboxRuntime {
   #secrets: { path: string; dir: boolean }[] | undefined;
   #proxy: FilteringProxy | undefined;
   #proxyPort: number | undefined;
+  #filters: SocketFilters | undefined;
   #placeholders = new Set<string>();
   #calls = new Map<string, CallRecord>();
   #guard: WorkspaceGuard | undefined;
@@ -230,6 +232,7 @@ export class SandboxRuntime {
     mkdirSync(dirs.unreadableDir);
     chmodSync(dirs.unreadableDir, 0o000);
     this.#dirs = dirs;
+    this.#filters = new SocketFilters(root);
     this.#guard = new WorkspaceGuard(
       this.#settings.writable.filter((p) => existsSync(p)),
       () => this.#quarantine(),
@@ -311,7 +314,12 @@ export class SandboxRuntime {
       return this.#seatbelt(spec, writable, layouts, env);
     }
     for (const layout of layouts) for (const p of layout.placeholders) this.#placeholder(p);
+    // socat reaches the proxy through a Unix socket, so with the proxy they stay allowed (said at start).
+    const filter = this.#filters!.path(
+      this.#settings.unixSockets === "allowed" || network.mode === "proxy" ? "allowed" : "blocked",
+    );
     const profile: Profile = {
+      seccomp: filter !== undefined,
       writable: cache ? [...writable, cache] : writable,
       layouts,
       secrets: this.#secrets ?? [],
@@ -337,9 +345,11 @@ export class SandboxRuntime {
       programRoots: programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH),
     };
     const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
+    const args = [...bwrapArgs(profile, spec.cwd), "--", ...innerCommand(profile, spec.command, spec.args)];
     return {
-      command: this.#availability.program!,
-      args: [...bwrapArgs(profile, spec.cwd), "--", ...innerCommand(profile, spec.command, spec.args)],
+      ...(filter
+        ? { command: "/bin/sh", args: ["-c", FILTER_LAUNCHER, filter, this.#availability.program!, ...args] }
+        : { command: this.#availability.program!, args }),
       cwd: spec.cwd,
       env: { ...env, ...proxied },
       contained: true,
@@ -514,6 +524,8 @@ export class SandboxRuntime {
       }
     }
     this.#placeholders.clear();
+    this.#filters?.close();
+    this.#filters = undefined;
     const dirs = this.#dirs;
     if (!dirs) return;
     this.#dirs = undefined;

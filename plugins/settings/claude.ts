@@ -27,7 +27,7 @@ const SANDBOX_KEYS = new Set([
   "filesystem",
   "failIfUnavailable",
 ]);
-const SANDBOX_NETWORK_KEYS = new Set(["allowedDomains", "deniedDomains"]);
+const SANDBOX_NETWORK_KEYS = new Set(["allowedDomains", "deniedDomains", "allowUnixSockets", "allowAllUnixSockets"]);
 
 /**
  * Read one Claude Code settings file: `undefined` when it does not exist. `report` hears, in one

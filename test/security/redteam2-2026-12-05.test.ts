@@ -25,10 +25,12 @@
  *            and what they lead to is hidden (bubblewrap cannot mount over a link), where the
  *            sandbox shows it at all. (A `.env` that is itself a link already failed closed:
  *            bwrap refuses the spawn, so no command runs in such a workspace; not changed here.)
- *  O1 OPEN   A Unix socket a host process listens on in the workspace (or any path the sandbox can
- *            see) is reachable from inside: a path socket is no network namespace's, and connect()
- *            needs no write access. Closing it needs a seccomp filter on socket(AF_UNIX) for the
- *            command (socat, inside, still needs one for the proxy).
+ *  O1 FIXED  A Unix socket a host process listens on in the workspace (or any path the sandbox can
+ *            see) was reachable from inside: a path socket is no network namespace's, and connect()
+ *            needs no write access. Now a seccomp filter (plugins/sandbox/seccomp.ts) refuses
+ *            socket(AF_UNIX) to sandboxed commands. Still open with network.allowedDomains: socat,
+ *            inside, reaches the proxy through a Unix socket, so there they stay allowed (said in
+ *            the run's warning).
  *  O2 OPEN   A trusted config that reads a file at run time by a computed path and runs or obeys it
  *            (`eval(readFileSync(new URL(computed, import.meta.url)))`, or hooks from a JSON file
  *            read that way): the file is no import, so it is not pinned; changed after trust it
@@ -134,7 +136,7 @@ describe.skipIf(SKIP)("red team 2026-12-05 (2): the sandbox", () => {
     }
   });
 
-  it.fails("O1 open: a Unix socket a host process listens on in the workspace is reachable from a sandboxed command", async () => {
+  it("O1 found and fixed: a Unix socket a host process listens on in the workspace is unreachable from a sandboxed command (seccomp: no AF_UNIX socket)", async () => {
     const ws = place.ws();
     const hits: string[] = [];
     const server = createServer((s) => {
@@ -142,15 +144,20 @@ describe.skipIf(SKIP)("red team 2026-12-05 (2): the sandbox", () => {
       s.end("HELLO-FROM-HOST\n");
     });
     await new Promise<void>((r) => server.listen(join(ws, "dev.sock"), r));
+    let out: ReturnType<typeof outputs>;
     try {
-      await runBash(
-        [`python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect('dev.sock');print(s.recv(99))"`],
-        { cwd: ws, sandbox: true, permissionMode: "bypassPermissions" },
+      out = outputs(
+        await runBash(
+          [`python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect('dev.sock');print(s.recv(99))"`],
+          { cwd: ws, sandbox: true, permissionMode: "bypassPermissions" },
+        ),
       );
     } finally {
       server.close();
     }
     expect(hits).toEqual([]);
+    // The command ran and was refused the socket itself (the seccomp filter), not the path.
+    expect(out.c0!.content).toContain("PermissionError: [Errno 1] Operation not permitted");
   });
 });
 
