@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { defineBuildConfig } from "unbuild";
 import type { OutputChunk, OutputOptions, Plugin } from "rollup";
 
@@ -143,6 +143,13 @@ export default defineBuildConfig({
       mkdirSync(to, { recursive: true });
       for (const file of ["tree-sitter-bash.wasm", "LICENSE"])
         copyFileSync(`node_modules/tree-sitter-bash/${file}`, `${to}/${file}`);
+      // The market price snapshot (scripts/market-prices.ts), read with JSON.parse on first use
+      // (plugins/pricing/market.ts), with the licence of the package it comes from beside it.
+      const prices = `${outDir}/vendor/genai-prices`;
+      mkdirSync(prices, { recursive: true });
+      copyFileSync("plugins/pricing/market-prices.json", `${prices}/prices.json`);
+      const { license, source } = JSON.parse(readFileSync(`${prices}/prices.json`, "utf8")) as Record<string, string>;
+      writeFileSync(`${prices}/LICENSE`, `The price data in prices.json comes from ${source}:\n\n${license}`);
     },
   },
 });

@@ -1,11 +1,16 @@
 /**
- * Market prices from `@pydantic/genai-prices`, for models with no table entry. The lookup needs
+ * Market prices from the `@pydantic/genai-prices` snapshot (market-prices.json, see
+ * market-calc.ts), for models with no table entry. The lookup needs
  * the provider as well as the model and gives nothing without it: asked to price a bare model
  * name it would match some hosted service and invent a bill for a model running on localhost. A
  * guessed price is worse than no price, so providers not mapped here (ollama, openai-compatible,
  * anything unknown) are never priced from the market.
  */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Usage } from "../../src/index";
+import { calcMarketPrice, type MarketData } from "./market-calc";
 
 /** Our provider names (label prefixes) → genai-prices provider ids. */
 export const MARKET_PROVIDERS: Readonly<Record<string, string>> = {
@@ -29,12 +34,43 @@ export const MARKET_PROVIDERS: Readonly<Record<string, string>> = {
   openrouter: "openrouter",
 };
 
-type GenaiPrices = typeof import("@pydantic/genai-prices");
-let loading: Promise<GenaiPrices> | undefined;
+const loaded = new Map<string, Promise<MarketData>>();
 
-/** Load the price snapshot once (it is ~2 MB of data; runs that never need it never load it). */
-export function loadMarket(): Promise<GenaiPrices> {
-  return (loading ??= import("@pydantic/genai-prices"));
+/**
+ * The snapshot's file: beside this module in the source tree, else `vendor/genai-prices/prices.json`
+ * in the build folder above the chunk this module was bundled into (the build copies it there, see
+ * build.config.ts).
+ */
+export function marketDataPath(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const beside = join(here, "market-prices.json");
+  if (existsSync(beside)) return beside;
+  for (let dir = here, i = 0; i < 4; dir = dirname(dir), i++) {
+    const shipped = join(dir, "vendor", "genai-prices", "prices.json");
+    if (existsSync(shipped)) return shipped;
+  }
+  throw new Error(
+    `the market price snapshot (vendor/genai-prices/prices.json) is missing beside ${here}; reinstall ubiquity`,
+  );
+}
+
+/**
+ * The part of the price snapshot that prices `providerId`: its models and those of the providers it
+ * falls back to, read on the provider's first lookup (the rest of the file is dropped: openrouter
+ * alone is 700 models). A JSON file, not the package: compiling the package's 831 KB of object
+ * literals kept ~6 MB of the peer task's peak RSS and took ~25 ms of CPU (issue 40; bench/lean-profile.md).
+ */
+export function loadMarket(providerId: string): Promise<MarketData> {
+  let part = loaded.get(providerId);
+  if (!part) loaded.set(providerId, (part = Promise.resolve().then(() => partFor(providerId))));
+  return part;
+}
+
+function partFor(providerId: string): MarketData {
+  const all = JSON.parse(readFileSync(marketDataPath(), "utf8")) as MarketData;
+  const own = all.providers.find((p) => p.id === providerId);
+  const wanted = new Set([providerId, ...(own?.fallback_model_providers ?? [])]);
+  return { units: all.units, providers: all.providers.filter((p) => wanted.has(p.id)) };
 }
 
 /** Where a label's model is priced: provider id and model id, or undefined for unknown/local providers. */
@@ -66,8 +102,9 @@ export async function marketQuote(
 ): Promise<MarketQuote | undefined> {
   const ref = marketRef(label);
   if (!ref) return undefined;
-  const { calcPrice } = await loadMarket();
-  const result = calcPrice(
+  const data = await loadMarket(ref.providerId);
+  const result = calcMarketPrice(
+    data,
     {
       input_tokens: usage.inputTokens,
       output_tokens: usage.outputTokens,
@@ -75,7 +112,7 @@ export async function marketQuote(
       cache_write_tokens: usage.cacheWriteTokens,
     },
     ref.modelId,
-    { providerId: ref.providerId },
+    ref.providerId,
   );
   if (!result) return undefined;
   return { costUsd: result.total_price, contextWindow: result.model.context_window };

@@ -19,7 +19,8 @@ say "the tarball holds the JavaScript and declarations of every export, the bin,
 expected=(bin/ubiquity.mjs schema/ubiquity.config.schema.json README.md CHANGELOG.md package.json
   dist/sdk/index.mjs dist/types/sdk/index.d.ts dist/sdk/plugin.mjs dist/types/sdk/plugin.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts
   dist/harness/index.mjs dist/types/harness/index.d.ts
-  dist/vendor/tree-sitter-bash/tree-sitter-bash.wasm dist/vendor/tree-sitter-bash/LICENSE)
+  dist/vendor/tree-sitter-bash/tree-sitter-bash.wasm dist/vendor/tree-sitter-bash/LICENSE
+  dist/vendor/genai-prices/prices.json dist/vendor/genai-prices/LICENSE)
 for dir in plugins/*/; do
   name=$(basename "$dir")
   [ -f "plugins/$name/public.ts" ] && expected+=("dist/plugins/$name/public.mjs" "dist/types/plugins/$name/public.d.ts")
@@ -146,6 +147,19 @@ say "npx ubiquity run --model test \"list the files\""
 out=$(npx ubiquity run --trust --model test "list the files" 2>&1)
 echo "$out"
 grep -q "Glob" <<< "$out" || { echo "the run did not list the files"; exit 1; }
+
+say "a model with no price table is priced from the snapshot the package ships (no @pydantic/genai-prices installed)"
+price=$(node --input-type=module -e '
+import { createKernel } from "ubiquity";
+import { getPricingApi } from "ubiquity/plugins/pricing";
+const api = getPricingApi(createKernel({}));
+const quote = await api.price("anthropic:claude-sonnet-4-5", { inputTokens: 1000000, outputTokens: 0 }, {});
+const window = await api.contextWindow("anthropic:claude-sonnet-4-5", {});
+let dep = "absent"; try { await import("@pydantic/genai-prices"); dep = "installed"; } catch {}
+console.log(`${quote?.source} ${quote?.costUsd} ${window} @pydantic/genai-prices ${dep}`);
+' 2>&1 || true)
+echo "$price"
+grep -Eq "^market [0-9.]+ [0-9]+ @pydantic/genai-prices absent$" <<< "$price" || { echo "the shipped price snapshot did not price the model"; exit 1; }
 
 say "a shell command is judged with the bash grammar the package ships (no tree-sitter-bash installed)"
 check=$(npx ubiquity permissions check --allow 'Bash(git status:*)' "git status && rm -rf /" 2>&1 || true)
