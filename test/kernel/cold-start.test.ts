@@ -58,6 +58,12 @@ const HEAVY: Record<string, RegExp> = {
   "MCP elicitation": /\/dist\/chunks\/elicitation\.mjs$/,
   // What \`ubiquity plugin add | list | remove\` does (the command's usage is listed without it).
   "plugin command": /\/dist\/chunks\/plugin-command\.mjs$/,
+  // What \`ubiquity rewind\` does (its flags are listed without it).
+  "rewind command": /\/dist\/chunks\/rewind-command\.mjs$/,
+  // What a Bash call runs a command with (the shell process, its output, background shells).
+  "Bash's process code": /\/dist\/chunks\/shell-code\.mjs$/,
+  // apply_patch's writes (the hunks matched, the files written or rolled back): its first call.
+  "apply_patch's writes": /\/dist\/chunks\/apply-patch-call\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -179,6 +185,29 @@ if (!fired) throw new Error("the hook did not fire");`;
   it("the plugin command's code loads when it runs, not for its help", () => {
     expect(heavyIn(loadedBy([bin, "plugin", "--help"], temp(), temp()))).toEqual([]);
     expect(heavyIn(loadedBy([bin, "plugin", "list"], temp(), temp()))).toEqual(["plugin command"]);
+  });
+
+  it("the rewind command's code loads when it runs, not for its help", () => {
+    expect(heavyIn(loadedBy([bin, "rewind", "--help"], temp(), temp()))).toEqual([]);
+    // No stored session: a usage error (2), after its code has loaded to say so.
+    expect(heavyIn(loadedBy([bin, "rewind"], temp(), temp(), 2))).toEqual(["rewind command"]);
+  });
+
+  it("Bash's process code loads with the first command, apply_patch's writes with the first patch", () => {
+    const program = `import { join } from "node:path";
+import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
+const patch = ["*** Begin Patch", "*** Add File: " + join(process.cwd(), "a.txt"), "+x", "*** End Patch", ""].join("\\n");
+const model = scriptedModel([{ toolCalls: [
+  { toolName: "Bash", input: { command: "echo hi" } },
+  { toolName: "apply_patch", input: { input: patch } },
+] }, "done"]);
+const seen = [];
+for await (const m of summon("hi", { model, permissionMode: "bypassPermissions", toolProfile: false }))
+  if (m.type === "tool_result") seen.push(m.output.content);
+if (!seen[0]?.includes("hi") || !seen[1]?.startsWith("Applied the patch")) throw new Error(JSON.stringify(seen));`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(heavyIn(urls)).toEqual(expect.arrayContaining(["Bash's process code", "apply_patch's writes"]));
   });
 
   it("SendMessage loads when agents are configured, an Agent call's code on the first call", () => {
