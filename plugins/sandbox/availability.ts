@@ -4,7 +4,7 @@
  * what a PATH lookup cannot: user namespaces turned off, an AppArmor rule, a container
  * without the privilege.
  */
-import { spawnSync } from "node:child_process";
+import { lazyRequire } from "../_kits/lazy/index";
 import {
   accessSync,
   constants,
@@ -18,6 +18,10 @@ import {
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { UbiquityError } from "../../src/index";
+
+// node:child_process on first use: an ESM import of it loads net, dgram and perf code, which a
+// run that spawns nothing never needs (cold start, bench/lean-profile.md).
+const childProcess = lazyRequire<typeof import("node:child_process")>("node:child_process");
 
 /** Where the sandbox stands on this machine. */
 export interface SandboxAvailability {
@@ -102,7 +106,7 @@ function probe(platform: NodeJS.Platform, bwrapPath?: string): SandboxAvailabili
   // remembered for this boot and this bwrap (a failure never is, so a fix is seen at once).
   const stamp = probeStamp(program);
   if (stamp && readProbeCache() === stamp) return { ok: true, platform, backend: "bubblewrap", program, socat };
-  const run = spawnSync(
+  const run = childProcess().spawnSync(
     program,
     [
       "--ro-bind",
