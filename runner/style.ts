@@ -3,7 +3,11 @@
  * of our own). On in a terminal; `NO_COLOR` turns them off and `FORCE_COLOR` on (or off with
  * `FORCE_COLOR=0`), the conventions terminal users set once for every tool.
  */
-import { styleText } from "node:util";
+import { createRequire } from "node:module";
+
+// node:util by require, not by import: an ESM import of a builtin reads every export, and
+// util's lazy ones load worker_threads, the diff and colour code (~2.5 ms of a cold start).
+const { styleText } = createRequire(import.meta.url)("node:util") as typeof import("node:util");
 
 /** True when output to a stream that is (or is not) a terminal should be coloured. */
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv = process.env): boolean {

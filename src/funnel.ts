@@ -7,9 +7,9 @@
  * verdict is ask) → tool.allowed (the verdict is final) → execute → tool.afterCall. Execute is bounded by a time limit and the run's abort (tool-bound.ts). `beforeCall` runs before the permission vote so that permission judges the
  * input that will actually run (a PreToolUse rewrite cannot smuggle anything past the rules).
  */
-import { z } from "zod";
 import type { ToolResultPart } from "ai";
 import { chargeUsage, type RunContext } from "./run";
+import { z } from "zod";
 import type { Tool, ToolContext } from "./tool";
 import type { ToolCall as FunnelCall, PermissionVerdict } from "./hooks";
 import type { ToolOutput, ToolResultMessage } from "./messages";

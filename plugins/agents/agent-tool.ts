@@ -11,6 +11,9 @@ import { budgetedListing, displayNameOf, MIN_LISTING_CHARS } from "../_kits/sour
 /** The tool's name. */
 export const AGENT_TOOL = "Agent";
 
+/** The SendMessage tool's name (the tool is in send-message.ts, loaded when agents are configured). */
+export const SEND_MESSAGE_TOOL = "SendMessage";
+
 /** What a background agent's name may be. */
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 

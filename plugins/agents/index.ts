@@ -25,20 +25,27 @@ import { definePlugin } from "../_kits/authoring/index";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";
 
-import { runSubagent } from "./launch";
-import { AGENT_TOOL, AgentTool, type Launch } from "./agent-tool";
+import { AGENT_TOOL, AgentTool, SEND_MESSAGE_TOOL, type Launch } from "./agent-tool";
 import { resolveContextWindow } from "../_kits/compaction/index";
-import { awaitAgents, type BackgroundAgents } from "./background";
+import type { BackgroundAgents } from "./background";
 import { AgentInbox } from "./inbox";
-import { delegate, type DelegationContext } from "./delegate";
-import { SEND_MESSAGE_TOOL, SendMessageTool } from "./send-message";
+import type { DelegationContext } from "./delegate";
 import { agentFolder, readAgentFiles } from "./files";
 import type { Delegation } from "./launch";
 import { keepTool } from "./narrow";
 import type { ProjectPlace } from "../../loader/index";
 import { agentsOptions } from "./options";
+import { lazyImport } from "../_kits/lazy/index";
 
-export { agentModel, CLAUDE_MODEL_TIERS } from "./launch";
+// What an Agent call does (the launch, the delegation, background agents, worktrees) and the
+// SendMessage tool load when first needed: a call, an `agent` hook, a background agent to wait
+// for, or agents to register the tools for. They are imported from their modules, not
+// re-exported here (a module this file re-exports loads with the preset whether a run uses it or not).
+const launchCode = lazyImport(() => import("./launch"));
+const delegateCode = lazyImport(() => import("./delegate"));
+const backgroundCode = lazyImport(() => import("./background"));
+const sendMessageCode = lazyImport(() => import("./send-message"));
+
 export {
   AGENT_TOOL,
   AGENT_NAME,
@@ -49,18 +56,8 @@ export {
   type AgentInput,
   type Isolation,
 } from "./agent-tool";
-export { SEND_MESSAGE_TOOL, SendMessageTool, inboxText, type SendMessageInput } from "./send-message";
-export { describeEnded, MAX_OUTCOME_CHARS } from "./background";
+export { SEND_MESSAGE_TOOL } from "./agent-tool";
 export { AgentInbox } from "./inbox";
-export {
-  createWorktree,
-  finishWorktree,
-  defaultWorktreeDir,
-  repoFolder,
-  WorktreeError,
-  type Worktree,
-  type WorktreeReport,
-} from "./worktree";
 
 /** What the hooks plugin runs an `agent` hook with. */
 type AgentRunner = Parameters<NonNullable<ReturnType<typeof getHooksApi>>["setAgentRunner"]>[0];
@@ -169,6 +166,7 @@ async function loadAgents(kernel: Kernel, options: AgentsResolvedOptions): Promi
 /** Claude Code's `agent` hooks: a subagent that may Read, Grep and Glob judges the hook's condition. */
 function hookAgentRunner(remember: DelegationContext["remember"]): AgentRunner {
   return async (run, prompt, { model, signal, id }) => {
+    const { runSubagent } = await launchCode();
     const output = await runSubagent(
       run,
       HOOK_AGENT,
@@ -229,6 +227,7 @@ export const agentsPlugin = definePlugin({
       const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);
       if (claimed && position(claimed.owner) > position(NAME)) return;
       const tool = new AgentTool(agents, launch);
+      const { SendMessageTool } = await sendMessageCode();
       kernel.registries.tools.register(AGENT_TOOL, tool, NAME);
       kernel.registries.tools.register(SEND_MESSAGE_TOOL, new SendMessageTool((run) => stateOf(run).background), NAME);
     });
@@ -241,6 +240,7 @@ export const agentsPlugin = definePlugin({
             "Agent failed: the call has no run; call it through a run's tool funnel (runToolCall), which sets ToolContext.run",
           isError: true,
         };
+      const { delegate } = await delegateCode();
       return delegate(calls, parent, agents[input.subagent_type]!, input, ctx.toolUseId);
     };
 
@@ -279,7 +279,10 @@ export const agentsPlugin = definePlugin({
     // its next prompt (the run ends only when none is left running).
     kernel.hooks.turn.stop.tapPromise(NAME, async (info, run) => {
       if (!run.agent) {
-        const next = await awaitAgents(run, stateOf(run).background);
+        // None started: nothing to wait for (what awaitAgents would find), without loading it.
+        const background = stateOf(run).background;
+        if (background.size === 0) return undefined;
+        const next = await (await backgroundCode()).awaitAgents(run, background);
         return next === undefined ? undefined : { continueWith: next };
       }
       const hooks = getHooksApi(kernel);

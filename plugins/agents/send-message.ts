@@ -8,8 +8,9 @@ import { Tool, type RunContext, type ToolContext, type ToolOutput } from "../../
 import { tasksOf } from "../_kits/tasks/index";
 import type { BackgroundAgents } from "./background";
 
-/** The tool's name. */
-export const SEND_MESSAGE_TOOL = "SendMessage";
+import { SEND_MESSAGE_TOOL } from "./agent-tool";
+
+export { SEND_MESSAGE_TOOL };
 
 const input = z.object({
   to: z.string().min(1).describe("The background agent: the name given when it was started, or its task id (agent-1)"),

@@ -3,7 +3,7 @@
  * with one, the plan, a y/N question, then the rewind.
  */
 import { listCheckpoints, rewindFiles } from "./api";
-import { formatRewind, formatList } from "./command";
+import { formatRewind, formatList } from "./format";
 
 /** What `/rewind` needs from the terminal. */
 export interface ChatRewindContext {

@@ -4,8 +4,12 @@
  * no system or global config (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL=/dev/null`), no hooks.
  * The user's own repository is never named, so nothing here can read or write it.
  */
-import { spawn } from "node:child_process";
+import { lazyRequire } from "../_kits/lazy/index";
 import { UbiquityError } from "../../src/index";
+
+// node:child_process on first use: an ESM import of it loads net, dgram and perf code, which a
+// run that spawns nothing never needs (cold start, bench/lean-profile.md).
+const childProcess = lazyRequire<typeof import("node:child_process")>("node:child_process");
 
 /** A git command that failed; the message carries git's own words. */
 export class GitError extends UbiquityError {
@@ -56,7 +60,7 @@ export function gitEnv(place: GitPlace): NodeJS.ProcessEnv {
 /** Run `git <args>` at `place`; resolves to its stdout. `input` goes to its stdin. */
 export function git(place: GitPlace, args: string[], input?: string | Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", [...CONFIG, ...args], {
+    const child = childProcess().spawn("git", [...CONFIG, ...args], {
       cwd: place.workTree ?? place.gitDir,
       env: gitEnv(place),
       stdio: ["pipe", "pipe", "pipe"],

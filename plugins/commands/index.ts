@@ -20,7 +20,7 @@ import {
   type TurnPrompt,
 } from "../../src/index";
 import { getPermissionsApi } from "../permissions/api";
-import { agentModel } from "../agents/index";
+import { fileModel as agentModel } from "../model/index";
 import { getHooksApi } from "../hooks/index";
 import { definePlugin } from "../_kits/authoring/index";
 import {

@@ -16,10 +16,12 @@ import type { HookInput, HookOutcome } from "./types";
 export { HOOK_EVENTS };
 export { NAME } from "./kernel-hooks";
 export type * from "./types";
-export { matches } from "./matcher";
-export { commandPayload, parseCommandOutput } from "./command";
-export { HOOK_JUDGE_INSTRUCTIONS, hookPrompt, readVerdict, type AgentHookRunner } from "./model-hook";
-export { urlAllowed, interpolateHeader, type HttpHookPolicy } from "./http";
+// What runs the hooks (matcher, command, HTTP and model hooks) is the dispatcher's, loaded when a
+// configured hook first fires; it is imported from its modules, not re-exported here (a module
+// this file re-exports loads with the preset whether a run uses it or not).
+export { HOOK_JUDGE_INSTRUCTIONS } from "./judge";
+export type { AgentHookRunner } from "./model-hook";
+export type { HttpHookPolicy } from "./http";
 
 /** What other plugins use to fire the events they own. */
 export interface HooksApi {

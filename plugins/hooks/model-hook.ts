@@ -13,13 +13,10 @@ import { randomUUID } from "node:crypto";
 import { fileModel } from "../model/index";
 import { commandPayload } from "./command";
 import type { HookInput, HookOutput, ModelHook } from "./types";
+import { HOOK_JUDGE_INSTRUCTIONS } from "./judge";
 
 /** Seconds a hook may take, as in Claude Code. */
 const DEFAULT_TIMEOUT_S = { prompt: 30, agent: 60 } as const;
-
-/** What the judging model is told. */
-export const HOOK_JUDGE_INSTRUCTIONS =
-  'You evaluate a condition for a coding agent\'s hook. Read the condition and the event data that follow, then answer with one JSON object and nothing else: {"ok": true} when the condition holds and the action may go on, or {"ok": false, "reason": "<what is wrong, addressed to the agent>"} when it does not.';
 
 /**
  * Runs an `agent` hook: a subagent (Read, Grep, Glob) on `prompt`; resolves to its final reply.

@@ -12,9 +12,9 @@ import type { TerminalAnswerer } from "../../loader/index";
 import type { CanUseTool } from "../permissions/api";
 import type { McpConnection } from "./connection";
 import { callerOf } from "./callers";
+import { ELICITATION_CALL } from "./names";
 
-/** The name an elicitation goes to `canUseTool` under (and the terminal answerer answers). */
-export const ELICITATION_CALL = "McpElicitation";
+export { ELICITATION_CALL };
 
 /** A value of a form field. */
 export type McpElicitationValue = string | number | boolean | string[];

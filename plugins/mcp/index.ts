@@ -18,26 +18,28 @@ import { mcpOptions } from "./options";
 import { getSettingsApi } from "../settings/api";
 import { warn, warnOnce } from "../_kits/sources/index";
 import { pluginServers } from "./plugin-servers";
-import {
-  McpResourceError,
-  type McpResourceContents,
-  type McpResourceInfo,
-  type McpResourceTemplateInfo,
-} from "./resources";
+import type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "./resources";
+import { McpResourceError } from "./resource-error";
 import type { McpFeatures } from "./features";
-import { elicitInTerminal } from "./elicitation";
+import { ELICITATION_CALL } from "./names";
+import type { TerminalAnswerer } from "../../loader/index";
+import { lazyImport } from "../_kits/lazy/index";
 import { PROMPT_STAGE, REQUEST_STAGE } from "../../src/index";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
 export { mcpToolName } from "./names";
-export { toToolOutput, describeBlock } from "./content";
 export type { McpServerStatus, McpServerReport, McpToolReport } from "./servers";
 export type { McpTransportKind } from "./transport";
 export type { McpResourceInfo, McpResourceTemplateInfo, McpResourceContents } from "./resources";
-export { McpResourceError } from "./resources";
+export { McpResourceError } from "./resource-error";
 export type { McpElicitation, McpElicitationResult, McpElicitationValue, OnElicitation } from "./elicitation";
 export type { McpProgressEvent, McpLogEvent, McpListChangedEvent } from "./events";
+
+// The terminal's answers to a server's elicitation: a question only a connected server can ask.
+const elicitation = lazyImport(() => import("./elicitation"));
+const elicitInTerminal: TerminalAnswerer = async (call, terminal) =>
+  call.toolName === ELICITATION_CALL ? (await elicitation()).elicitInTerminal(call, terminal) : undefined;
 
 /** The plugin's name (also the owner of the tools it registers). */
 export const NAME = "ubiquity:mcp";

@@ -46,3 +46,6 @@ export function checkServerNames(names: readonly string[]): void {
 export function byName<T extends { name: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
+
+/** The name an elicitation goes to `canUseTool` under (and the terminal answerer answers). */
+export const ELICITATION_CALL = "McpElicitation";

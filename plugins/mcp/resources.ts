@@ -20,16 +20,14 @@ import {
 } from "../../src/index";
 import type { McpConnection } from "./connection";
 import { describeBlock } from "./content";
+import { McpResourceError } from "./resource-error";
 
 /** The read tool's name (also used by the mention expansion). */
 export const READ_RESOURCE = "ReadMcpResource";
 /** The list tool's name. */
 export const LIST_RESOURCES = "ListMcpResources";
 
-/** Why a resource could not be read, naming the fix. */
-export class McpResourceError extends Error {
-  override name = "McpResourceError";
-}
+export { McpResourceError };
 
 /** One resource of one server, as `ListMcpResources` and `listMcpResources()` report it. */
 export interface McpResourceInfo {

@@ -5,13 +5,17 @@
  * command (cli.ts); it parses its own flags because rule flags repeat.
  * Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
  */
-import { parseArgs } from "node:util";
+import { createRequire } from "node:module";
 import { describeError } from "../../src/index";
 import { PERMISSION_MODES, type PermissionMode } from "./options";
 import { explainPermission } from "./decide";
 import { DEFAULT_TOOL_KINDS } from "./policy";
 import type { Decision } from "./engine";
 import { REVIEW_INSTRUCTIONS, reviewPrompt } from "../reviewer/api";
+
+// node:util by require, not by import: an ESM import of a builtin reads every export, and
+// util's lazy ones load worker_threads, the diff and colour code (~2.5 ms of a cold start).
+const { parseArgs } = createRequire(import.meta.url)("node:util") as typeof import("node:util");
 
 /** Where the command writes. */
 export interface PermissionsCommandIO {

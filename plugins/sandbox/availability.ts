@@ -4,7 +4,7 @@
  * what a PATH lookup cannot: user namespaces turned off, an AppArmor rule, a container
  * without the privilege.
  */
-import { spawnSync } from "node:child_process";
+import { lazyRequire } from "../_kits/lazy/index";
 import {
   accessSync,
   constants,
@@ -19,6 +19,10 @@ import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { socketFilter } from "./seccomp";
+
+// node:child_process on first use: an ESM import of it loads net, dgram and perf code, which a
+// run that spawns nothing never needs (cold start, bench/lean-profile.md).
+const childProcess = lazyRequire<typeof import("node:child_process")>("node:child_process");
 
 /** Where the sandbox stands on this machine. */
 export interface SandboxAvailability {
@@ -106,7 +110,7 @@ function probe(platform: NodeJS.Platform, bwrapPath?: string): SandboxAvailabili
   // With the socket filter every command gets (a kernel without seccomp filters makes bwrap fail
   // at every command: better said here, once, as the sandbox not working).
   const filter = socketFilter("blocked");
-  const run = spawnSync(
+  const run = childProcess().spawnSync(
     program,
     [
       ...(filter ? ["--seccomp", "0"] : []),

@@ -14,10 +14,14 @@
  * process it started, thanks to the PID namespace), whatever it created there is removed and
  * reported as a violation, before anything outside the sandbox can read it.
  */
-import { spawnSync } from "node:child_process";
+import { lazyRequire } from "../_kits/lazy/index";
 import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { CONFIG_SEARCH_PLACES } from "../../loader/index";
+
+// node:child_process on first use: an ESM import of it loads net, dgram and perf code, which a
+// run that spawns nothing never needs (cold start, bench/lean-profile.md).
+const childProcess = lazyRequire<typeof import("node:child_process")>("node:child_process");
 
 /**
  * Protected folders, relative to each writable folder (made read-only, existing or not): the
@@ -215,7 +219,7 @@ export function hardLinkedProtected(paths: readonly string[]): SharedProtected |
 
 /** The same search by `find` (every level, no budget): the first file with more than one name. */
 function linkedByFind(paths: readonly string[]): SharedProtected | undefined {
-  const found = spawnSync("find", [...paths, "-type", "f", "-links", "+1", "-print", "-quit"], {
+  const found = childProcess().spawnSync("find", [...paths, "-type", "f", "-links", "+1", "-print", "-quit"], {
     encoding: "utf8",
     maxBuffer: 1 << 20,
   });

@@ -18,7 +18,6 @@ import type { EditSurface } from "./options";
 
 export { ApplyPatchTool, ApplyPatchInput, patchPaths } from "./apply-patch-tool";
 export { parsePatch, PatchSyntaxError, type PatchOp, type Hunk, type HunkLine } from "./parse";
-export { applyHunks, HunkMismatch } from "./apply-hunks";
 export { surfaceFor, DEFAULT_PROFILE, SURFACE_TOOLS } from "./profile";
 export * from "./options";
 

@@ -192,3 +192,7 @@ function pathOf(line: string, marker: string, index: number): string {
     throw new PatchSyntaxError(`line ${index + 1}: "${marker.trim()}" names no file. Write the path after the colon.`);
   return path;
 }
+
+/** Why an Update or Delete File operation cannot apply: the file does not exist. */
+export const missingFile = (path: string, kind: "update" | "delete") =>
+  `File does not exist: ${path}. "*** ${kind === "update" ? "Update" : "Delete"} File:" needs an existing file; check the path, or create the file with "*** Add File:".`;

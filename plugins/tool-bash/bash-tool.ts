@@ -4,10 +4,13 @@ import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
 import { buildSubprocessEnv, describeKilled, sessionScriptOf } from "../_kits/process/index";
 import { ToolFailure, guard } from "../_kits/file-tools/index";
 import type { SandboxApi, SpawnSpec } from "../sandbox/api";
-import { runCommand, type CommandResult } from "./run-command";
-import { adoptShell } from "./background";
-import { ShellProcess } from "./shell-process";
+import type { CommandResult } from "./run-command";
 import { NO_TASKS_MESSAGE, TaskLimitError, tasksOf } from "../_kits/tasks/index";
+import { lazyImport } from "../_kits/lazy/index";
+
+// What runs a command (the shell process, its output buffer, its process group, background
+// shells) loads with the first call: a run that runs no command never loads it.
+const shellCode = lazyImport(() => import("./shell-code"));
 
 /** The limits Bash enforces (its description states the same numbers). */
 export const BASH_LIMITS = Object.freeze({
@@ -67,6 +70,7 @@ export class BashTool extends Tool<typeof BashInput> {
 
   async call(input: z.output<typeof BashInput>, ctx: ToolContext): Promise<ToolOutput> {
     return guard(async () => {
+      const { adoptShell, runCommand, ShellProcess } = await shellCode();
       const cwd = await stat(ctx.cwd).catch(() => undefined);
       if (!cwd?.isDirectory())
         throw new ToolFailure(`The working directory ${ctx.cwd} does not exist; commands cannot run until it does.`);

@@ -2,7 +2,11 @@
  * Finding a ripgrep that runs: the binary bundled by @vscode/ripgrep, else `rg` on PATH.
  * Probed once per process; undefined sends Grep to the pure-Node backend.
  */
-import { execFile } from "node:child_process";
+import { lazyRequire } from "../_kits/lazy/index";
+
+// node:child_process on first use: an ESM import of it loads net, dgram and perf code, which a
+// run that spawns nothing never needs (cold start, bench/lean-profile.md).
+const childProcess = lazyRequire<typeof import("node:child_process")>("node:child_process");
 
 let probe: Promise<string | undefined> | undefined;
 
@@ -24,6 +28,6 @@ export function findRipgrep(): Promise<string | undefined> {
 /** True when `path --version` exits 0. */
 export function runs(path: string): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile(path, ["--version"], { timeout: 10_000 }, (error) => resolve(!error));
+    childProcess().execFile(path, ["--version"], { timeout: 10_000 }, (error) => resolve(!error));
   });
 }

@@ -5,7 +5,12 @@
  * the IPv4 address inside, and any IPv6 address outside global unicast (2000::/3) is refused. A
  * string that is not an IP address is not public either: fail closed.
  */
-import { BlockList, isIP } from "node:net";
+import type { BlockList } from "node:net";
+import { lazyRequire } from "../_kits/lazy/index";
+
+// node:net on the first check: an ESM import of it (and this module's block list, built at its
+// import) cost every run, fetching or not, ~3 ms of its cold start (bench/lean-profile.md).
+const net = lazyRequire<typeof import("node:net")>("node:net");
 
 const V4_NOT_PUBLIC: [string, number][] = [
   ["0.0.0.0", 8], // "this network" (0.0.0.0 reaches the host itself on Linux)
@@ -34,9 +39,16 @@ const V6_NOT_PUBLIC: [string, number][] = [
   ["3fff::", 20],
 ];
 
-const blocked = new BlockList();
-for (const [net, prefix] of V4_NOT_PUBLIC) blocked.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of V6_NOT_PUBLIC) blocked.addSubnet(net, prefix, "ipv6");
+let blockList: BlockList | undefined;
+
+/** The ranges above as a block list, built on first use. */
+function blocked(): BlockList {
+  if (blockList) return blockList;
+  const list = new (net().BlockList)();
+  for (const [range, prefix] of V4_NOT_PUBLIC) list.addSubnet(range, prefix, "ipv4");
+  for (const [range, prefix] of V6_NOT_PUBLIC) list.addSubnet(range, prefix, "ipv6");
+  return (blockList = list);
+}
 
 /** The 16 bytes of an IPv6 address (dotted IPv4 tail included), or undefined when it does not parse. */
 function ipv6Bytes(address: string): number[] | undefined {
@@ -63,9 +75,9 @@ function ipv6Bytes(address: string): number[] | undefined {
 /** Why `address` is not a public address, or undefined when it is one. */
 export function nonPublicReason(address: string): string | undefined {
   const bare = address.replace(/^\[(.*)\]$/, "$1");
-  const family = isIP(bare);
+  const family = net().isIP(bare);
   if (family === 4)
-    return blocked.check(bare, "ipv4")
+    return blocked().check(bare, "ipv4")
       ? `${bare} is a loopback, private, link-local or reserved IPv4 address`
       : undefined;
   if (family !== 6) return `${address} is not an IP address`;
@@ -88,7 +100,7 @@ export function nonPublicReason(address: string): string | undefined {
   const groups: string[] = [];
   for (let i = 0; i < bytes.length; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
   const canonical = groups.join(":");
-  return blocked.check(canonical, "ipv6")
+  return blocked().check(canonical, "ipv6")
     ? `${bare} is in a special-purpose IPv6 range (6to4, Teredo, documentation)`
     : undefined;
 }

@@ -19,7 +19,8 @@ import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 import { EVERYTHING_BIN } from "../mcp/helpers";
 import { digestsOf, findFilesToPin, TrustPins } from "../../loader/index";
-import { commandsCommands, isGitUrl } from "../../plugins/commands/cli";
+import { commandsCommands } from "../../plugins/commands/cli";
+import { isGitUrl } from "../../plugins/commands/plugin-command";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/compat/", import.meta.url));
 const temp = tempDirs();

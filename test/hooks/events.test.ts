@@ -12,7 +12,7 @@ import {
 import { createRun } from "../../src/index";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin, { getHooksApi, HOOK_EVENTS } from "ubiquity/plugins/hooks";
-import { matches } from "../../plugins/hooks/index";
+import { matches } from "../../plugins/hooks/matcher";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import sessions, { SessionStore } from "ubiquity/plugins/sessions";
 import { collect, ofType, resultOf } from "../helpers/collect";

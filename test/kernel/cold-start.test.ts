@@ -50,6 +50,20 @@ const HEAVY: Record<string, RegExp> = {
   "WebSearch's call": /\/dist\/chunks\/web-search-call\.mjs$/,
   // The structured-output plugin's steps: a run with an \`outputSchema\` only.
   "structured output": /\/dist\/chunks\/answer-steps\.mjs$/,
+  // What an Agent call does (the launch, the delegation with its worktrees, background agents): the first call.
+  "Agent's call": /\/dist\/chunks\/(launch|delegate|background)\.mjs$/,
+  // The SendMessage tool: registered with the Agent tool, when agents are configured.
+  SendMessage: /\/dist\/chunks\/send-message\.mjs$/,
+  // The terminal's answers to an MCP server's elicitation: loaded with the servers' client code.
+  "MCP elicitation": /\/dist\/chunks\/elicitation\.mjs$/,
+  // What \`ubiquity plugin add | list | remove\` does (the command's usage is listed without it).
+  "plugin command": /\/dist\/chunks\/plugin-command\.mjs$/,
+  // What \`ubiquity rewind\` does (its flags are listed without it).
+  "rewind command": /\/dist\/chunks\/rewind-command\.mjs$/,
+  // What a Bash call runs a command with (the shell process, its output, background shells).
+  "Bash's process code": /\/dist\/chunks\/shell-code\.mjs$/,
+  // apply_patch's writes (the hunks matched, the files written or rolled back): its first call.
+  "apply_patch's writes": /\/dist\/chunks\/apply-patch-call\.mjs$/,
 };
 
 // Records every module the process loads (ESM and CommonJS alike), written out at exit.
@@ -128,7 +142,7 @@ for await (const m of summon("hi", { model: "test", mcpServers: ${JSON.stringify
     expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\//.test(url))).toBe(true);
     // The full SDK is a devDependency (the tests' servers): a run never loads it.
     expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
-    expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv"]);
+    expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv", "MCP elicitation"]);
   });
 
   it("the JSON Schema validator loads when the output schema is a JSON Schema", () => {
@@ -166,6 +180,56 @@ if (!fired) throw new Error("the hook did not fire");`;
     // Without a store the command stops with a usage error (2), after its code has loaded to say so.
     const urls = loadedBy([bin, "fleet", "status"], temp(), temp(), 2);
     expect(heavyIn(urls)).toEqual(["fleet commands"]);
+  });
+
+  it("the plugin command's code loads when it runs, not for its help", () => {
+    expect(heavyIn(loadedBy([bin, "plugin", "--help"], temp(), temp()))).toEqual([]);
+    expect(heavyIn(loadedBy([bin, "plugin", "list"], temp(), temp()))).toEqual(["plugin command"]);
+  });
+
+  it("the rewind command's code loads when it runs, not for its help", () => {
+    expect(heavyIn(loadedBy([bin, "rewind", "--help"], temp(), temp()))).toEqual([]);
+    // No stored session: a usage error (2), after its code has loaded to say so.
+    expect(heavyIn(loadedBy([bin, "rewind"], temp(), temp(), 2))).toEqual(["rewind command"]);
+  });
+
+  it("Bash's process code loads with the first command, apply_patch's writes with the first patch", () => {
+    const program = `import { join } from "node:path";
+import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
+const patch = ["*** Begin Patch", "*** Add File: " + join(process.cwd(), "a.txt"), "+x", "*** End Patch", ""].join("\\n");
+const model = scriptedModel([{ toolCalls: [
+  { toolName: "Bash", input: { command: "echo hi" } },
+  { toolName: "apply_patch", input: { input: patch } },
+] }, "done"]);
+const seen = [];
+for await (const m of summon("hi", { model, permissionMode: "bypassPermissions", toolProfile: false }))
+  if (m.type === "tool_result") seen.push(m.output.content);
+if (!seen[0]?.includes("hi") || !seen[1]?.startsWith("Applied the patch")) throw new Error(JSON.stringify(seen));`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(heavyIn(urls)).toEqual(expect.arrayContaining(["Bash's process code", "apply_patch's writes"]));
+  });
+
+  it("SendMessage loads when agents are configured, an Agent call's code on the first call", () => {
+    const agents = { checker: { description: "Checks things", prompt: "Check what you are asked.", tools: ["Read"] } };
+    const configured = `import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+for await (const m of summon("hi", { model: "test", agents: ${JSON.stringify(agents)} })) if (m.type === "result" && m.isError) throw new Error(m.result);`;
+    expect(heavyIn(loadedBy(["--input-type=module", "-e", configured], temp(), temp()))).toEqual(["SendMessage"]);
+    // The parent calls Agent, the subagent answers, the parent ends.
+    const program = `import { summon } from ${JSON.stringify(dist("sdk/index.mjs"))};
+import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
+const model = scriptedModel([
+  { toolCalls: [{ toolName: "Agent", input: { subagent_type: "checker", description: "check it", prompt: "Check it." } }] },
+  "checked",
+  "done",
+]);
+const seen = [];
+for await (const m of summon("hi", { model, agents: ${JSON.stringify(agents)} }))
+  if (m.type === "tool_result") seen.push(m.output.content);
+if (seen[0] !== "checked") throw new Error(JSON.stringify(seen));`;
+    const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    // The program's own import of the testing module (the scripted model) brings node:http (its fake servers).
+    expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual(["Agent's call", "SendMessage"]);
   });
 
   it("the sessions command's code loads when it lists sessions", () => {
@@ -210,7 +274,8 @@ const webSearch = { backend: { type: "searxng", url: "http://127.0.0.1:9" } };
 const seen = [];
 for await (const m of summon("hi", { model, webSearch, allowedTools: ["WebFetch", "WebSearch"] }))
   if (m.type === "tool_result") seen.push(m.output.content);
-if (!seen[0]?.includes("WebFetch: ") || !seen[1]?.includes("WebSearch: ")) throw new Error(JSON.stringify(seen));`;
+// The two calls run at once: their results come in the order they end.
+if (!seen.some((s) => s.includes("WebFetch: ")) || !seen.some((s) => s.includes("WebSearch: "))) throw new Error(JSON.stringify(seen));`;
     const urls = loadedBy(["--input-type=module", "-e", program], temp(), temp());
     // The testing module brings node:http (its fake servers); the search backend's fetch, node's fetch stack.
     expect(heavyIn(urls).filter((name) => name !== "node's http stack")).toEqual([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, createKernel } from "ubiquity";
-import mcp, { describeBlock, mcpToolName, toToolOutput } from "../../plugins/mcp/index";
+import mcp, { mcpToolName } from "../../plugins/mcp/index";
+import { describeBlock, toToolOutput } from "../../plugins/mcp/content";
 import { parseMcpConfig } from "ubiquity/plugins/mcp";
 
 describe("parseMcpConfig", () => {

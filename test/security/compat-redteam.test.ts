@@ -22,7 +22,8 @@ import { readVerdict } from "../../plugins/hooks/model-hook";
 import { hookHandler } from "../../plugins/hooks/settings-hooks";
 import { readEnvFiles } from "../../plugins/_kits/process/index";
 import { readClaudePlugin } from "../../plugins/_kits/sources/index";
-import { commandsCommands, isGitUrl } from "../../plugins/commands/cli";
+import { commandsCommands } from "../../plugins/commands/cli";
+import { isGitUrl } from "../../plugins/commands/plugin-command";
 import { TrustPins } from "../../loader/index";
 
 const tempDir = tempDirs();
