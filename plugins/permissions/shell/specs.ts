@@ -39,7 +39,7 @@ function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] 
   // `git grep KEY REV -- PATH` reads only PATH of REV: then the pathspecs after `--` are what is judged.
   const bounded = dashes !== -1 && dashes < words.length - 1;
   const patterns = words.some((w, k) => k < sub && /^--(glob|icase)-pathspecs$/.test(w.value));
-  const judged = reads.map((w) => {
+  const judged = [...reads, ...printedContents(words, sub)].map((w) => {
     if (!w.literal) return w;
     const at = words.indexOf(w);
     if (grep && at !== -1 && !bounded && (dashes === -1 || at < dashes))
@@ -58,6 +58,71 @@ function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] 
     return path === undefined ? [] : [literalWord(path)];
   });
   return [...judged, ...stored, ...lineRangeFiles(words), ...batchObjects(words)];
+}
+
+// How a sub-command prints the contents of files from revisions, the index or the work tree:
+// `default` unless an option limits it to names and counts, `asked` only with a patch option,
+// `always` whatever its options.
+const PRINTS_CONTENTS: Readonly<Record<string, "default" | "asked" | "always">> = {
+  diff: "default",
+  show: "default",
+  log: "asked",
+  whatchanged: "asked",
+  reflog: "asked",
+  stash: "asked",
+  status: "asked",
+  commit: "asked",
+  "diff-tree": "asked",
+  "diff-index": "asked",
+  "diff-files": "asked",
+  "format-patch": "always",
+  "range-diff": "always",
+};
+// Options that print contents (`-p`, `-U3`, `--word-diff`, `status -v`), or tell them apart by a string (`-S`, `-G`).
+const CONTENT_OPTION =
+  /^(--patch|--patch-with-raw|--patch-with-stat|--cc|--dd|--remerge-diff|--full-diff|--check|--binary|--function-context|--word-diff|--color-words|--unified|--pickaxe-all|--pickaxe-regex|--find-object|--verbose|--text)(=|$)|^-[a-zA-Z]*[puUSGWLvcm]/;
+const VERBOSE = /^(--verbose$|-[a-zA-Z]*v)/;
+// Options that print only names, counts or object names.
+const NO_CONTENT =
+  /^(--stat|--numstat|--shortstat|--name-only|--name-status|--dirstat|--summary|--no-patch|--quiet|--raw|--compact-summary)(=|$)|^-s$/;
+
+/**
+ * git diff, git show, git log -p and their kin print the contents of every file a revision, the
+ * index or the work tree holds, a file a Read deny rule names among them (`git add -A && git diff
+ * --cached`, `git log -p` of a committed .env): files only known at run time, unless paths after
+ * `--` bound them (then those paths are what is read).
+ */
+function printedContents(words: readonly ShellWord[], sub: number): ShellWord[] {
+  const how = PRINTS_CONTENTS[words[sub]?.value ?? ""];
+  if (!how) return [];
+  const name = words[sub]!.value;
+  const dashes = words.findIndex((w) => w.literal && w.value === "--");
+  const options = words.slice(sub + 1, dashes === -1 ? undefined : dashes);
+  if (options.some((w) => w.literal && w.value === "--no-index")) return [];
+  // `-L RANGE:FILE` prints only those lines (lineRangeFiles judges FILE).
+  if (options.some((w) => w.literal && /^-L/.test(w.value))) return [];
+  // `git show REV:PATH`, `git diff REV:PATH FILE`: blobs and files, each judged by its path
+  // (git diff takes a blob only against a blob or a file: `git diff HEAD:x HEAD` is refused).
+  const operands = options.filter((w) => !w.literal || !w.value.startsWith("-"));
+  const blobs = operands.filter((w) => w.literal && gitObjectPath(w.value) !== undefined).length;
+  if (blobs > 0 && (blobs === operands.length || (name === "diff" && operands.length === 2))) return [];
+  // `stash list` and `stash show` take log's options; `stash push -m x` prints nothing.
+  if (name === "stash" && !options.some((w) => /^(list|show)$/.test(w.value))) return [];
+  // status -v and commit -v print the staged changes; their other options are no patch options (`commit -m`).
+  const test = name === "status" || name === "commit" ? VERBOSE : CONTENT_OPTION;
+  const content = options.some((w) => !w.literal || test.test(w.value));
+  const prints =
+    how === "always" || content || (how === "default" && !options.some((w) => w.literal && NO_CONTENT.test(w.value)));
+  if (!prints) return [];
+  const paths = dashes === -1 ? [] : words.slice(dashes + 1);
+  if (paths.length > 0) return [...paths];
+  return [
+    {
+      ...literalWord("(the files of the revisions, index or work tree it prints)"),
+      literal: false,
+      text: `git ${name} (the contents of files only known at run time; name them after --)`,
+    },
+  ];
 }
 
 /**
@@ -109,13 +174,38 @@ export function gitRepositories(words: readonly ShellWord[]): { word: ShellWord;
       );
   if (sub === "push" || sub === "fetch" || sub === "pull" || sub === "ls-remote" || sub === "clone") {
     const repo = operands(at + 1)[0];
-    return repo ? [{ word: repo, named: false }] : [];
+    // No repository: the branch's remote, from the configuration (subject.ts reads every remote there).
+    return repo ? [{ word: repo, named: false }] : sub === "clone" ? [] : [{ word: literalWord(""), named: false }];
   }
   if (sub === "remote") {
     const rest = operands(at + 1);
     if (rest[0]?.value === "add" && rest[2]) return [{ word: rest[2], named: true }];
   }
   return [];
+}
+
+/**
+ * The file `git config --global` or `--system` changes (`git config --global user.name x` writes
+ * ~/.gitconfig, outside the project): the user's or the machine's, judged as a write there. A
+ * read (`--get`, `--list`, one key alone) writes nothing; any other form may.
+ */
+function gitConfigFile(words: readonly ShellWord[]): ShellWord[] {
+  const args = words.slice(words.findIndex((x) => x.value === "config") + 1);
+  const global = args.some((a) => a.value === "--global");
+  const system = args.some((a) => a.value === "--system");
+  if (!global && !system) return [];
+  const reads = /^--(get|get-all|get-regexp|get-urlmatch|get-color|get-colorbool|list)$|^-l$/;
+  const operands = args.filter((a) => !a.value.startsWith("-")).map((a) => a.value);
+  const verbs = /^(get|list|get-regexp|get-all|get-urlmatch|get-color|get-colorbool)$/;
+  const reading =
+    args.some((a) => reads.test(a.value)) ||
+    verbs.test(operands[0] ?? "") ||
+    (operands.length === 1 && !/^(set|unset)$/.test(operands[0]!) && !args.some((a) => !a.literal));
+  if (reading) return [];
+  return [
+    ...(global ? [{ ...literalWord("~/.gitconfig"), tilde: true }] : []),
+    ...(system ? [literalWord("/etc/gitconfig")] : []),
+  ];
 }
 
 const git: ProgramSpecSource = {
@@ -306,6 +396,7 @@ const git: ProgramSpecSource = {
     },
     config: {
       persists: (w) => gitConfigRisk(w.slice(w.findIndex((x) => x.value === "config") + 1).map((x) => x.value)),
+      writes: gitConfigFile,
       options:
         "--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list --show-origin --show-scope --name-only --type= --bool --int --bool-or-int --path --expiry-date --default= -z --null --includes --no-includes",
       operands: "data*",
