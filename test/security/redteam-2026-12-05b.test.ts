@@ -1,23 +1,29 @@
 /**
  * Red team of 2026-12-05 (b): constructs the earlier rounds (redteam-2026-12-04, -05, redteam2-
  * 2026-12-05, test/permissions/redteam*) did not list. Each finding has bash (or git, or cp) as
- * the oracle — the construct really runs, writes or prints what the test says — and the engine's
- * verdict, which was `allow` before the fix; a control that stays allowed; F1 also runs through
- * the bin against the scripted attacker. `--no-sandbox` there: the engine is the layer under test.
+ * the oracle — the construct really runs, writes, prints or connects where the test says — and
+ * the engine's verdict, which was `allow` before the fix; a control that stays allowed; F1 and F7
+ * also run through the bin against the scripted attacker. `--no-sandbox` there: the engine is the
+ * layer under test.
  *
- * Tally: about 420 Bash cases through decidePermission (variable-setting builtins and loops,
+ * Tally: about 560 Bash cases through decidePermission (variable-setting builtins and loops,
  * arithmetic, option abbreviations and attached values of cp/sort/tee/tar/grep/wc/du/date/touch/
- * file/tree/diff, environment assignments, git config keys and scopes, git's history and index
- * readers, configured remotes, links made earlier in a command, files named like options), in
- * default mode with allow rules and a Read(./.env) deny rule, acceptEdits and bypassPermissions.
- * 5 findings, all fixed:
+ * file/tree/diff, every spec's long options against the real program's --help for exact names
+ * that are prefixes of a listed option, environment assignments, git config keys and scopes,
+ * git's history and index readers, configured remotes, links made earlier in a command, files
+ * named like options, tilde forms, brace expansion, ANSI-C quoting, redirection operators, trap,
+ * shopt, enable -f, coproc, cd forms, sed/awk/jq programs), in default mode with allow rules and
+ * a Read(./.env) deny rule, acceptEdits and bypassPermissions. 7 findings, all fixed:
  *  F1 `for PATH in .`, `select`, `read PATH`, `read -a`, `unset PATH`: builtins and loops that set a
  *     variable bash itself reads, by name · F2 `cp -b SRC DEST`: -b was read as taking a value, so
  *     DEST was no edit (default mode did not ask) · F3 `git config --global/--system KEY VALUE`
  *     writes ~/.gitconfig or /etc/gitconfig · F4 git's printers of contents (diff, show, log -p,
  *     stash show -p, status -v, format-patch, range-diff; the earlier O1 and history readers of a
  *     committed .env) · F5 `git push NAME` / `git fetch` to a remote configured before the run with a
- *     local folder.
+ *     local folder · F6 `strings @.env` (a binutils response file) prints the file in its error ·
+ *     F7 gawk's /inet/tcp/… names connect (an operand, getline <, ARGV).
+ * Also corrected (no finding: another layer held): grep's real `--binary` was read as an
+ * abbreviation of `--binary-files` (taking a value); env's `--ignore-signal` was misspelt.
  * Open (it.fails below): O1 `git add -A && git commit && git push` puts a Read-denied .env into a
  * commit the remote receives (nothing is printed here; the engine does not read .gitignore or the
  * index to know whether .env is among the files added).
@@ -265,6 +271,97 @@ describe("F5: a remote configured before the run with a local folder", () => {
         const d = await verdict(c, "default", { allow: ["Bash(git:*)"] }, p);
         expect(d.behavior, `${url} ${c}: ${d.message}`).toBe("allow");
       }
+    }
+  });
+});
+
+describe("F6: strings reads @FILE as a response file, and prints a failing one", () => {
+  it("strings: `strings @.env` prints the secret in its error", () => {
+    expect(oracle("strings @.env").stderr).toContain(SECRET);
+  });
+
+  it("the engine: Bash(strings:*) with Read(./.env) denied denies it; a plain file stays allowed", async () => {
+    for (const c of ["strings @.env", "strings -f @.env"]) {
+      const d = await verdict(c, "default", { allow: ["Bash(strings:*)"], ...ENV_DENIED });
+      expect(d.behavior, `${c}: ${d.message}`).toBe("deny");
+    }
+    const plain = await verdict("strings -n 8 notes.txt", "default", { allow: ["Bash(strings:*)"], ...ENV_DENIED });
+    expect(plain.behavior, plain.message).toBe("allow");
+  });
+});
+
+/** A TCP server on 127.0.0.1 that greets each connection; `connections()` counts them. */
+async function listener() {
+  const { createServer } = await import("node:net");
+  let count = 0;
+  const server = createServer((socket) => {
+    count++;
+    socket.end("hello from the network\n");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return { server, port, connections: () => count };
+}
+
+/** Run bash asynchronously (the listener needs the event loop while awk connects). */
+async function bashAsync(command: string, cwd: string): Promise<string> {
+  const { spawn } = await import("node:child_process");
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", command], { cwd, env: { PATH } });
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b));
+    child.on("close", () => resolve(out));
+  });
+}
+
+describe("F7: gawk opens /inet/tcp/… as a network connection (an operand, getline <, ARGV)", () => {
+  const forms = (port: number) => [
+    `awk '{ print; exit }' /inet/tcp/0/127.0.0.1/${port}`,
+    `awk 'BEGIN { getline l < "/inet/tcp/0/127.0.0.1/${port}"; print l }'`,
+    `awk 'BEGIN { f = "/inet/tcp/0/127.0.0.1/${port}"; getline l < f; print l }'`,
+    `awk 'BEGIN { ARGV[1] = "/inet/tcp/0/127.0.0.1/${port}"; ARGC = 2 } { print; exit }'`,
+  ];
+
+  it("gawk (the system's awk here): each form reads what the server sends", async () => {
+    const net = await listener();
+    try {
+      const p = project();
+      for (const command of forms(net.port))
+        expect(await bashAsync(command, p.cwd), command).toContain("hello from the network");
+      expect(net.connections()).toBe(4);
+    } finally {
+      net.server.close();
+    }
+  });
+
+  it("the engine: Bash(awk:*) without any deny rule does not allow them; plain programs stay allowed", async () => {
+    for (const command of [...forms(80), "awk --sandbox '{ print }' /inet/tcp/0/127.0.0.1/80"]) {
+      const d = await verdict(command, "default", { allow: ["Bash(awk:*)"] });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("ask");
+    }
+    for (const command of [
+      "awk -F: '{ print $1 }' notes.txt",
+      `awk 'BEGIN { while ((getline l < "notes.txt") > 0) print l }'`,
+      "awk 'NR < 3 { print }' notes.txt",
+    ]) {
+      const d = await verdict(command, "default", { allow: ["Bash(awk:*)"] });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("through the bin (no sandbox): the server sees no connection", async () => {
+    const net = await listener();
+    try {
+      const { out } = await attack(
+        [forms(net.port)[0]!, "awk '{ print $1 }' notes.txt"],
+        ["--no-sandbox", "--allowedTools", "Bash(awk:*)"],
+      );
+      expect(out[0]!.isError, out[0]!.content).toBe(true);
+      expect(out[1]).toEqual({ content: "notes", isError: false });
+      expect(net.connections()).toBe(0);
+    } finally {
+      net.server.close();
     }
   });
 });

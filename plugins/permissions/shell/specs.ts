@@ -17,7 +17,7 @@ import { gitObjectPath } from "./reads";
 
 // Options shared by several programs.
 const HELP = "--help --version";
-const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r -R -z -Z -U -T --color?= --colour?= -e=p --regexp=p -f=R --file=R -m= --max-count= -A= -B= -C= -# --after-context= --before-context= --context= --include= --exclude= --exclude-dir= --exclude-from=r --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --line-number --no-filename --with-filename --only-matching --quiet --silent --no-messages --byte-offset --text --binary-files= --label= --null --null-data --recursive --dereference-recursive --extended-regexp --fixed-strings --basic-regexp --perl-regexp --initial-tab --line-buffered ${HELP}`;
+const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r -R -z -Z -U|--binary -T --color?= --colour?= -e=p --regexp=p -f=R --file=R -m= --max-count= -A= -B= -C= -# --after-context= --before-context= --context= --include= --exclude= --exclude-dir= --exclude-from=r --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --line-number --no-filename --with-filename --only-matching --quiet --silent --no-messages --byte-offset --text --binary-files= --label= --null --null-data --recursive --dereference-recursive --extended-regexp --fixed-strings --basic-regexp --perl-regexp --initial-tab --line-buffered ${HELP}`;
 const SUMS = `-b -c -t -z --binary --check --text --tag --zero --quiet --status --strict -w --warn --ignore-missing ${HELP}`;
 const GIT_DIFF =
   "-p -u --patch -s --no-patch -U= --unified= --raw --patch-with-raw --stat?= --numstat --shortstat --dirstat?= --summary --name-only --name-status --color?= --no-color --word-diff?= --color-words?= --no-renames -M?= --find-renames?= -C?= --find-copies?= -D --irreversible-delete -R --relative?= --no-relative -a --text -w --ignore-all-space -b --ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol --minimal --patience --histogram --diff-algorithm= --diff-filter= --full-index --binary --abbrev?= -z --exit-code --quiet --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix --check --function-context -W --indent-heuristic --no-indent-heuristic --ignore-submodules?= --submodule?= -O=r --merge-base -S= -G= --pickaxe-all --pickaxe-regex --line-prefix=";
@@ -779,9 +779,13 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     "-A= -j= -N= -S= -t= -v -w?= -a -b -c -d -f -i -l -o -s -x --address-radix= --endian= --skip-bytes= --read-bytes= --strings?= --format= --output-duplicates --width?= --traditional",
   ),
   hexdump: read("-b -c -C -d -o -x -e= -n= -s= -v -L?= --canonical --length= --skip= --no-squeezing"),
-  strings: read(
-    "-a --all -d --data -f --print-file-name -n= --bytes= -t= --radix= -e= --encoding= -w --include-all-whitespace -s= --output-separator=",
-  ),
+  // strings (binutils) reads `@FILE` as more arguments: a response file the engine does not see.
+  strings: {
+    ...read(
+      "-a --all -d --data -f --print-file-name -n= --bytes= -t= --radix= -e= --encoding= -w --include-all-whitespace -s= --output-separator=",
+    ),
+    check: responseFiles,
+  },
   file: nodyn(
     "-b -i -L -h -z -Z -k -s -E -N -0 -p -r --brief --mime --mime-type --mime-encoding --dereference --no-dereference --uncompress --uncompress-noreport --keep-going --special-files --print0 --preserve-date --raw --no-pad --exclude= -e= -F= --separator= --extension --apple",
   ),
@@ -898,7 +902,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "write*" },
   // ── Running other commands (their command is a candidate of its own) ──
   env: {
-    options: `-i --ignore-environment -0 --null -u= --unset= -C=d --chdir=d -v --debug --ignore-signals?= --default-signal?= --block-signal?= --list-signal-handling ${HELP}`,
+    options: `-i --ignore-environment -0 --null -u= --unset= -C=d --chdir=d -v --debug --ignore-signal?= --default-signal?= --block-signal?= --list-signal-handling ${HELP}`,
     operands: "command",
     posix: true,
     dashOption: true,
@@ -1501,6 +1505,18 @@ function copyOperands(
     };
   if (operands.length < 2) return undefined;
   return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: false, recursive };
+}
+
+/**
+ * `@FILE` to a binutils program is a response file: its text is read as more arguments (options
+ * and files the engine does not see), and a failing one is printed (`strings @.env` prints
+ * "'SECRET=…': No such file").
+ */
+function responseFiles(words: readonly ShellWord[]): { at: number; why: string } | undefined {
+  const at = words.findIndex((w, k) => k > 0 && w.value.startsWith("@"));
+  return at === -1
+    ? undefined
+    : { at, why: `${words[0]!.value} reads ${words[at]!.text} as a response file of more arguments` };
 }
 
 /** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */
