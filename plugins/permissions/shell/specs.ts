@@ -1411,6 +1411,10 @@ function curlFiles(words: readonly ShellWord[]): ShellWord[] {
       const x = value(short, long);
       if (x?.value.startsWith("@")) out.push({ ...x, value: x.value.slice(1) });
     }
+    // -T '{.env,x}', -T '.e[n-n]v': curl globs the upload's file names too (unless -g).
+    const upload = value("-T", "--upload-file");
+    if (upload && globbed && /[{[]/.test(upload.value))
+      out.push({ ...upload, literal: false, text: `${upload.text} (a glob curl expands)` });
     const cookie = value("-b", "--cookie");
     if (cookie && !cookie.value.includes("=")) out.push(cookie);
     const urlencoded =
