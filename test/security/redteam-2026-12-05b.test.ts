@@ -13,7 +13,7 @@
  * git's history and index readers, configured remotes, links made earlier in a command, files
  * named like options, tilde forms, brace expansion, ANSI-C quoting, redirection operators, trap,
  * shopt, enable -f, coproc, cd forms, sed/awk/jq programs), in default mode with allow rules and
- * a Read(./.env) deny rule, acceptEdits and bypassPermissions. 9 findings, all fixed:
+ * a Read(./.env) deny rule, acceptEdits and bypassPermissions. 10 findings, all fixed:
  *  F1 `for PATH in .`, `select`, `read PATH`, `read -a`, `unset PATH`: builtins and loops that set a
  *     variable bash itself reads, by name · F2 `cp -b SRC DEST`: -b was read as taking a value, so
  *     DEST was no edit (default mode did not ask) · F3 `git config --global/--system KEY VALUE`
@@ -23,15 +23,18 @@
  *     local folder · F6 `strings @.env` (a binutils response file) prints the file in its error ·
  *     F7 gawk's /inet/tcp/… names connect (an operand, getline <, ARGV) · F8 curl -T '{.env}' (the
  *     upload's file name is globbed) · F9 curl -T FILE file:///PATH writes PATH, anywhere (a hook,
- *     outside the project), in every mode.
+ *     outside the project), in every mode · F10 cargo fmt, go fmt, clippy --fix, go mod tidy/vendor,
+ *     go get, cargo update/clean rewrite files no word names (an Edit deny rule did not see them);
+ *     go clean -modcache/-cache/-i and go install write outside the project.
  * Also corrected (no finding: another layer held): grep's real `--binary` was read as an
  * abbreviation of `--binary-files` (taking a value); env's `--ignore-signal` was misspelt.
  * Open (it.fails below): O1 `git add -A && git commit && git push` puts a Read-denied .env into a
  * commit the remote receives (nothing is printed here; the engine does not read .gitignore or the
  * index to know whether .env is among the files added).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { attackBench, type AttackProject } from "./attack-bench";
@@ -418,5 +421,62 @@ describe("F8, F9: curl -T globs its file names, and uploads to a file: URL write
       p,
     );
     expect(inside.behavior, inside.message).toBe("allow");
+  });
+});
+
+/** Whether `cargo fmt` can run here (rustup with a toolchain in the user's real home). */
+const rust = (() => {
+  const env = {
+    PATH,
+    HOME: homedir(),
+    RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), ".rustup"),
+    CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), ".cargo"),
+  };
+  return spawnSync("cargo", ["fmt", "--version"], { env, encoding: "utf8" }).status === 0 ? env : undefined;
+})();
+
+describe("F10: go fmt, cargo fmt, cargo clippy --fix, go mod tidy, cargo update rewrite files no word names", () => {
+  it.skipIf(!rust)("cargo: `cargo fmt` rewrites src/main.rs", () => {
+    const p = project({ git: false });
+    writeFileSync(join(p.cwd, "Cargo.toml"), '[package]\nname = "rt"\nversion = "0.1.0"\nedition = "2021"\n');
+    writeFileSync(join(p.cwd, "src", "main.rs"), "fn main(){let x=1;}\n");
+    const run = spawnSync("cargo", ["fmt"], { cwd: p.cwd, env: rust, encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(p.cwd, "src", "main.rs"), "utf8")).toContain("let x = 1;");
+  });
+
+  it("the engine: an Edit(./src/**) deny rule denies them, with Bash(go:*)/Bash(cargo:*) and in bypassPermissions", async () => {
+    for (const c of [
+      "cargo fmt",
+      "go fmt ./...",
+      "cargo clippy --fix --allow-dirty",
+      "go mod tidy",
+      "cargo update",
+      "cargo clean",
+    ]) {
+      for (const [mode, allow] of [
+        ["default", ["Bash(go:*)", "Bash(cargo:*)", "Bash(cargo clippy:*)"]],
+        ["bypassPermissions", []],
+      ] as const) {
+        const d = await verdict(c, mode, { allow: [...allow], deny: ["Edit(./src/**)"] });
+        expect(d.behavior, `${mode} ${c}: ${d.message}`).toBe("deny");
+      }
+    }
+    for (const c of ["cargo fmt --check", "cargo tree", "go list -m all"]) {
+      const d = await verdict(c, "bypassPermissions", { deny: ["Edit(./src/**)"] });
+      expect(d.behavior, `${c}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("the engine: go clean -modcache/-cache/-i and go install write outside the project: Bash(go:*) does not cover them", async () => {
+    for (const c of [
+      "go clean -modcache",
+      "go clean -cache",
+      "go clean -i ./...",
+      "go install example.invalid/x@latest",
+    ]) {
+      const d = await verdict(c, "default", { allow: ["Bash(go:*)"] });
+      expect(d.behavior, `${c}: ${d.message}`).toBe("ask");
+    }
   });
 });

@@ -540,12 +540,18 @@ const go: ProgramSpecSource = {
   options: HELP,
   operands: "sub",
   sub: {
-    build: { options: GO_BUILD, operands: "data*" },
+    // go build writes the package's program into the folder unless -o names it.
+    build: { options: GO_BUILD, operands: "data*", tree: (w) => !w.some((x) => /^-o(=|$)/.test(x.value)) },
     test: { options: GO_BUILD, operands: "data*" },
     vet: { options: `${GO_BUILD} -printfuncs= -composites= -all`, operands: "data*" },
     run: { options: GO_BUILD, operands: "data*" },
-    install: { options: GO_BUILD, operands: "data*" },
-    fmt: { options: "-n -x -mod=", operands: "data*" },
+    install: {
+      options: GO_BUILD,
+      operands: "data*",
+      unproven: "go install writes a program into GOBIN (~/go/bin), outside the project, where it may run later",
+    },
+    // go fmt rewrites the packages' files in place (-n only prints the commands).
+    fmt: { options: "-n -x -mod=", operands: "data*", tree: (w) => !w.some((x) => x.value === "-n") },
     list: {
       options: `${GO_BUILD} -m -f= -e -deps -export -find -compiled -test -u -versions -retracted -reuse=`,
       operands: "data*",
@@ -556,16 +562,26 @@ const go: ProgramSpecSource = {
     mod: {
       operands: "sub",
       sub: {
-        tidy: { options: "-v -e -go= -compat= -x", operands: "" },
+        // tidy and vendor rewrite go.mod, go.sum and vendor/, files no word names.
+        tidy: { options: "-v -e -go= -compat= -x", operands: "", tree: true },
         download: { options: "-json -x -reuse=", operands: "data*" },
         verify: { operands: "" },
         graph: { options: "-go= -x", operands: "" },
         why: { options: "-m -vendor", operands: "data*" },
-        vendor: { options: "-v -e -o=w", operands: "" },
+        vendor: { options: "-v -e -o=w", operands: "", tree: true },
       },
     },
-    get: { options: "-d -t -u -v -x -tool", operands: "data*" },
-    clean: { options: "-i -n -r -x -cache -testcache -modcache -fuzzcache", operands: "data*" },
+    get: { options: "-d -t -u -v -x -tool", operands: "data*", tree: true },
+    // go clean removes built files of the packages; -i, -cache, -modcache, -testcache and -fuzzcache remove files outside the project.
+    clean: {
+      options: "-i -n -r -x -cache -testcache -modcache -fuzzcache",
+      operands: "data*",
+      tree: true,
+      check: (w) => {
+        const at = w.findIndex((x) => /^-(i|cache|testcache|modcache|fuzzcache)$/.test(x.value));
+        return at === -1 ? undefined : { at, why: `go clean ${w[at]!.value} removes files outside the project` };
+      },
+    },
   },
 };
 
@@ -582,9 +598,22 @@ const cargo: ProgramSpecSource = {
     bench: { options: CARGO, operands: "data*" },
     "run|r": { options: CARGO, operands: "data*" },
     doc: { options: `${CARGO} --open --no-deps --document-private-items`, operands: "" },
-    clippy: { options: `${CARGO} --fix --allow-dirty --allow-staged --no-deps`, operands: "data*" },
-    fmt: { options: "--all --check -p= --package= -v -q --message-format=", operands: "data*" },
-    clean: { options: "-p= --package= --release --target= --target-dir=w --doc -n --dry-run -q -v", operands: "" },
+    // clippy --fix and fmt (without --check) rewrite the crate's files; update rewrites Cargo.lock; clean removes target/.
+    clippy: {
+      options: `${CARGO} --fix --allow-dirty --allow-staged --no-deps`,
+      operands: "data*",
+      tree: (w) => w.some((x) => x.value === "--fix"),
+    },
+    fmt: {
+      options: "--all --check -p= --package= -v -q --message-format=",
+      operands: "data*",
+      tree: (w) => !w.some((x) => x.value === "--check"),
+    },
+    clean: {
+      options: "-p= --package= --release --target= --target-dir=w --doc -n --dry-run -q -v",
+      operands: "",
+      tree: (w) => !w.some((x) => /^(-n|--dry-run)$/.test(x.value)),
+    },
     tree: {
       options:
         "-p= --package= --workspace -e= --edges= -i= --invert= --depth= --prefix= --no-dedupe -d --duplicates --features= --all-features --no-default-features --target= -q -v",
@@ -597,6 +626,7 @@ const cargo: ProgramSpecSource = {
     update: {
       options: "-p= --package= --aggressive --precise= -w --workspace --dry-run -q -v --recursive",
       operands: "data*",
+      tree: (w) => !w.some((x) => x.value === "--dry-run"),
     },
     fetch: { options: "--target= -q -v", operands: "" },
     version: { options: "-v", operands: "" },
