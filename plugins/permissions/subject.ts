@@ -386,6 +386,13 @@ function judgeGitRepositories(
       continue;
     }
     const value = word.value;
+    // TRANSPORT::ADDRESS runs the program git-remote-TRANSPORT (ext:: runs ADDRESS as a shell command).
+    if (value.includes("::")) {
+      acc.unsafe.push(
+        `git talks to ${word.text} through a remote helper, a program it runs (ext:: runs a shell command)`,
+      );
+      continue;
+    }
     const file = /^file:\/\//i.test(value);
     if (!file && (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[^/]*:/.test(value))) continue;
     const local = file ? value.replace(/^file:\/\/[^/]*/i, "") || "/" : value;
@@ -447,6 +454,7 @@ function configuredLocalRemote(repo: string | undefined): string | undefined {
     if (key === "insteadof" || key === "pushinsteadof") return "the configuration rewrites remote URLs";
     if (section !== "remote" || (key !== "url" && key !== "pushurl")) continue;
     const url = entry[2]!.trim();
+    if (url.includes("::")) return `a remote's URL ${url} names a remote helper, a program git runs`;
     if (/^file:/i.test(url) || !(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]*:/.test(url)))
       return `a remote's URL is the local folder ${url}, where git runs under that folder's configuration`;
   }

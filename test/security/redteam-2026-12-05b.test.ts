@@ -13,11 +13,11 @@
  * git's history and index readers, configured remotes, links made earlier in a command, files
  * named like options, tilde forms, brace expansion, ANSI-C quoting, redirection operators, trap,
  * shopt, enable -f, coproc, cd forms, sed/awk/jq programs), in default mode with allow rules and
- * a Read(./.env) deny rule, acceptEdits and bypassPermissions. 10 findings, all fixed:
+ * a Read(./.env) deny rule, acceptEdits and bypassPermissions. 12 findings, all fixed:
  *  F1 `for PATH in .`, `select`, `read PATH`, `read -a`, `unset PATH`: builtins and loops that set a
  *     variable bash itself reads, by name · F2 `cp -b SRC DEST`: -b was read as taking a value, so
  *     DEST was no edit (default mode did not ask) · F3 `git config --global/--system KEY VALUE`
- *     writes ~/.gitconfig or /etc/gitconfig · F4 git's printers of contents (diff, show, log -p,
+ *     writes ~/.gitconfig or /etc/gitconfig (and `git maintenance unregister` ~/.gitconfig) · F4 git's printers of contents (diff, show, log -p,
  *     stash show -p, status -v, format-patch, range-diff; the earlier O1 and history readers of a
  *     committed .env) · F5 `git push NAME` / `git fetch` to a remote configured before the run with a
  *     local folder · F6 `strings @.env` (a binutils response file) prints the file in its error ·
@@ -25,7 +25,9 @@
  *     upload's file name is globbed) · F9 curl -T FILE file:///PATH writes PATH, anywhere (a hook,
  *     outside the project), in every mode · F10 cargo fmt, go fmt, clippy --fix, go mod tidy/vendor,
  *     go get, cargo update/clean rewrite files no word names (an Edit deny rule did not see them);
- *     go clean -modcache/-cache/-i and go install write outside the project.
+ *     go clean -modcache/-cache/-i and go install write outside the project · F11 git's
+ *     TRANSPORT::ADDRESS runs a remote helper (`ext::` a shell command, when the configuration allows
+ *     it) · F12 git commit without a message and git tag -a without -m open the editor.
  * Also corrected (no finding: another layer held): grep's real `--binary` was read as an
  * abbreviation of `--binary-files` (taking a value); env's `--ignore-signal` was misspelt.
  * Open (it.fails below): O1 `git add -A && git commit && git push` puts a Read-denied .env into a
@@ -143,6 +145,7 @@ describe("F3: git config --global and --system write the user's and the machine'
       "git config --global user.name x",
       "git config --system user.name x",
       "git config --global set user.name x",
+      "git maintenance unregister",
     ]) {
       const d = await verdict(c, "default", { allow: ["Bash(git:*)"] });
       expect(d.behavior, `${c}: ${d.message}`).toBe("ask");
@@ -477,6 +480,77 @@ describe("F10: go fmt, cargo fmt, cargo clippy --fix, go mod tidy, cargo update 
     ]) {
       const d = await verdict(c, "default", { allow: ["Bash(go:*)"] });
       expect(d.behavior, `${c}: ${d.message}`).toBe("ask");
+    }
+  });
+});
+
+/** A repository with one commit whose configuration (made before the run) names programs: the editor, and ext:: allowed. */
+function configured(): AttackProject {
+  const p = project({ git: false });
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: p.cwd, env: { PATH, HOME: p.home } });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.email=rt@example.invalid", "-c", "user.name=rt", "commit", "-q", "-m", "x");
+  writeFileSync(
+    join(p.cwd, ".git", "config"),
+    `${readFileSync(join(p.cwd, ".git", "config"), "utf8")}[protocol "ext"]\n\tallow = always\n[core]\n\teditor = touch ${join(p.cwd, "m-editor")}; true\n[user]\n\temail = rt@example.invalid\n\tname = rt\n`,
+  );
+  return p;
+}
+
+describe("F11: git's TRANSPORT::ADDRESS runs a remote helper (ext:: a shell command)", () => {
+  it("git: with protocol.ext.allow set before the run, `git ls-remote 'ext::sh -c …'` runs the command", () => {
+    const p = configured();
+    oracle(`git ls-remote 'ext::sh -c touch% ${join(p.cwd, "m-ext")}'`, p);
+    expect(existsSync(join(p.cwd, "m-ext"))).toBe(true);
+  });
+
+  it("the engine: Bash(git:*) does not cover a remote helper, by URL or in a configured remote", async () => {
+    const p = configured();
+    for (const c of ["git ls-remote 'ext::sh -c touch% x'", "git clone 'ext::sh -c touch% x'", "git fetch foo::bar"]) {
+      const d = await verdict(c, "default", { allow: ["Bash(git:*)"] }, p);
+      expect(d.behavior, `${c}: ${d.message}`).toBe("ask");
+    }
+    execFileSync("git", ["remote", "add", "up", "ext::sh -c true"], { cwd: p.cwd, env: { PATH, HOME: p.home } });
+    const named = await verdict("git fetch up", "default", { allow: ["Bash(git:*)"] }, p);
+    expect(named.behavior, named.message).toBe("ask");
+  });
+});
+
+describe("F12: git commit and git tag -a without a message open the editor", () => {
+  it.each(["git commit --amend", "git commit --allow-empty -c HEAD", "git tag -a v1"])(
+    "git: %s runs core.editor",
+    (command) => {
+      const p = configured();
+      oracle(`${command} </dev/null`, p);
+      expect(existsSync(join(p.cwd, "m-editor"))).toBe(true);
+    },
+  );
+
+  it("the engine: Bash(git:*) does not cover them; a message, --no-edit, -C and a lightweight tag stay allowed", async () => {
+    for (const c of [
+      "git commit",
+      "git commit --amend",
+      "git commit -c HEAD",
+      "git commit --fixup=amend:HEAD",
+      "git tag -a v1",
+    ]) {
+      const d = await verdict(c, "default", { allow: ["Bash(git:*)"] });
+      expect(d.behavior, `${c}: ${d.message}`).toBe("ask");
+    }
+    for (const c of [
+      "git commit -m x --amend",
+      "git commit --amend --no-edit",
+      "git commit -am x",
+      "git commit -C HEAD",
+      "git commit --fixup HEAD",
+      "git commit -F msg.txt",
+      "git tag v1",
+      "git tag -am x v1",
+      "git tag -l",
+    ]) {
+      const d = await verdict(c, "default", { allow: ["Bash(git:*)"] });
+      expect(d.behavior, `${c}: ${d.message}`).toBe("allow");
     }
   });
 });

@@ -208,6 +208,34 @@ function gitConfigFile(words: readonly ShellWord[]): ShellWord[] {
   ];
 }
 
+/**
+ * git commit without a message (-m, -F, -C, --no-edit), with -c (edit a reused message) or a
+ * `--fixup=amend:`/`reword:`, and an annotated tag without -m or -F open the editor: core.editor,
+ * VISUAL, EDITOR or vi, a program no word of the command names (the reason -e is left out).
+ */
+function editorOpened(words: readonly ShellWord[], sub: "commit" | "tag"): { at: number; why: string } | undefined {
+  const at = words.findIndex((w) => w.value === sub);
+  const rest = words.slice(at + 1).map((w) => w.value);
+  const has = (re: RegExp) => rest.some((v) => re.test(v));
+  if (sub === "tag") {
+    const annotated = has(/^(--annotate|-[a-zA-Z]*a)$/);
+    const message = has(/^(--message|--file)(=|$)|^-[a-zA-Z]*[mF]/);
+    const listing = has(/^(-l|--list|-d|--delete)$/);
+    return annotated && !message && !listing
+      ? { at, why: "git tag -a without -m or -F opens the editor core.editor names" }
+      : undefined;
+  }
+  if (has(/^--dry-run$/)) return undefined;
+  const fixups = rest.flatMap((v, k) =>
+    v === "--fixup" ? [rest[k + 1] ?? ""] : v.startsWith("--fixup=") ? [v.slice(8)] : [],
+  );
+  const reedit = has(/^(-c|--reedit-message)(=|$)|^-c./) || fixups.some((v) => /^(amend|reword):/.test(v));
+  const message = has(/^(--message|--file|--reuse-message)(=|$)|^--no-edit$|^-[a-zA-Z]*[mFC]/) || fixups.length > 0;
+  return reedit || !message
+    ? { at, why: "git commit without -m, -F, -C or --no-edit opens the editor core.editor names" }
+    : undefined;
+}
+
 const git: ProgramSpecSource = {
   readsAs: gitReads,
   // Global options before the sub-command: -C moves to a folder; -c, --git-dir, --work-tree,
@@ -244,6 +272,7 @@ const git: ProgramSpecSource = {
       options:
         "-m= --message= -a --all -F=r --file=r --amend --no-edit -q --quiet -v --verbose -s --signoff --no-signoff --allow-empty --allow-empty-message --author= --date= -n --no-verify --verify --fixup= --squash= -C= --reuse-message= --reset-author --dry-run --short --porcelain --long -z --null -u?= --untracked-files?= -i --include -o --only --cleanup= --no-post-rewrite --status --no-status --trailer= -c= --reedit-message= --no-gpg-sign",
       operands: "read*",
+      check: (w) => editorOpened(w, "commit"),
     },
     branch: {
       options:
@@ -325,6 +354,7 @@ const git: ProgramSpecSource = {
       options:
         "-a --annotate -m= --message= -F=r --file=r -d --delete -l --list -n?= -f --force --sort= --contains= --no-contains= --merged?= --no-merged?= --points-at= --format= --column?= --no-column -i --ignore-case --create-reflog --no-sign",
       operands: "data*",
+      check: (w) => editorOpened(w, "tag"),
     },
     "rev-parse": {
       options:
@@ -523,6 +553,8 @@ const git: ProgramSpecSource = {
     maintenance: {
       options: "--task= --auto --schedule= --quiet --scheduler=",
       operands: "data*",
+      // unregister removes the repository from maintenance.repo in ~/.gitconfig.
+      writes: (w) => (w.some((x) => x.value === "unregister") ? [{ ...literalWord("~/.gitconfig"), tilde: true }] : []),
       persists: (w) =>
         w.some((x) => /^(register|start)$/.test(x.value))
           ? "git maintenance register schedules git to run in this repository later"
