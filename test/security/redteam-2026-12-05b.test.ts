@@ -30,7 +30,10 @@
  *     it) · F12 git commit without a message and git tag -a without -m open the editor.
  * Also corrected (no finding: another layer held): grep's real `--binary` was read as an
  * abbreviation of `--binary-files` (taking a value); env's `--ignore-signal` was misspelt.
- * Open (it.fails below): O1 `git add -A && git commit && git push` puts a Read-denied .env into a
+ * Open (it.fails below): O2 `sort -uo x`, `tar -cf x.tar`, `curl -so x`: an output file given in a
+ * cluster is judged as a write that must be inside the project, not as an edit, so default mode
+ * does not ask as it does for `sort -o x` (deny rules see it; the earlier round pins `tar -cf` as
+ * allowed, so the fix is left for a decision). O1 `git add -A && git commit && git push` puts a Read-denied .env into a
  * commit the remote receives (nothing is printed here; the engine does not read .gitignore or the
  * index to know whether .env is among the files added).
  */
@@ -552,5 +555,38 @@ describe("F12: git commit and git tag -a without a message open the editor", () 
       const d = await verdict(c, "default", { allow: ["Bash(git:*)"] });
       expect(d.behavior, `${c}: ${d.message}`).toBe("allow");
     }
+  });
+});
+
+describe("O2 (open): an option's output file in a cluster (`sort -uo x`, `tar -cf x.tar`, `curl -so x`) is no edit", () => {
+  it("sort and tar: the clustered forms write the file", () => {
+    const p = oracle("sort -uo sorted.txt notes.txt && tar -cf out.tar src");
+    expect(readFileSync(join(p.cwd, "sorted.txt"), "utf8")).toBe("notes\n");
+    expect(existsSync(join(p.cwd, "out.tar"))).toBe(true);
+  });
+
+  // Open: making an option's file an edit in every spelling makes `tar -cf out.tar notes.txt` and
+  // `git archive -o out.tar HEAD` ask in default mode, which the 12-05 round pins as allowed under
+  // Bash(tar:*)/Bash(git:*) (while `tar -c -f out.tar` and `sort -o x` ask): which way to make them
+  // agree is the lead's call. Write and Edit deny rules see these files either way.
+  it.fails("open O2: default mode asks for the write, as for `-o x`; an Edit rule for it, and reading an archive, allow", async () => {
+    const allow = ["Bash(sort:*)", "Bash(tar:*)", "Bash(curl:*)"];
+    for (const c of [
+      "sort -uo sorted.txt notes.txt",
+      "tar -cf out.tar src",
+      "tar -czf out.tgz src",
+      "curl -so page.html https://example.invalid",
+    ]) {
+      const d = await verdict(c, "default", { allow });
+      expect(d.behavior, `${c}: ${d.message}`).toBe("ask");
+    }
+    for (const c of ["tar -tf out.tar", "tar -tvzf out.tgz", "sort -u notes.txt"]) {
+      const d = await verdict(c, "default", { allow });
+      expect(d.behavior, `${c}: ${d.message}`).toBe("allow");
+    }
+    const named = await verdict("sort -uo sorted.txt notes.txt", "default", {
+      allow: [...allow, "Edit(./sorted.txt)"],
+    });
+    expect(named.behavior, named.message).toBe("allow");
   });
 });
