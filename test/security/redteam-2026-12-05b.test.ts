@@ -6,18 +6,21 @@
  * also run through the bin against the scripted attacker. `--no-sandbox` there: the engine is the
  * layer under test.
  *
- * Tally: about 560 Bash cases through decidePermission (variable-setting builtins and loops,
+ * Tally: about 820 Bash cases through decidePermission (variable-setting builtins and loops,
  * arithmetic, option abbreviations and attached values of cp/sort/tee/tar/grep/wc/du/date/touch/
  * file/tree/diff, every spec's long options against the real program's --help for exact names
  * that are prefixes of a listed option, environment assignments, git config keys and scopes,
  * git's history and index readers, configured remotes, links made earlier in a command, files
  * named like options, tilde forms, brace expansion, ANSI-C quoting, redirection operators, trap,
  * shopt, enable -f, coproc, cd forms, sed/awk/jq programs), in default mode with allow rules and
- * a Read(./.env) deny rule, acceptEdits and bypassPermissions. 12 findings, all fixed:
+ * a Read(./.env) deny rule, acceptEdits and bypassPermissions; about 25 oracle runs (bash, git,
+ * cp, tar, curl, strings, gawk against a local listener, cargo). 13 findings: F1–F12 fixed, O2
+ * open; the earlier rounds' O1 is closed but for its index half (O1 below):
  *  F1 `for PATH in .`, `select`, `read PATH`, `read -a`, `unset PATH`: builtins and loops that set a
  *     variable bash itself reads, by name · F2 `cp -b SRC DEST`: -b was read as taking a value, so
  *     DEST was no edit (default mode did not ask) · F3 `git config --global/--system KEY VALUE`
- *     writes ~/.gitconfig or /etc/gitconfig (and `git maintenance unregister` ~/.gitconfig) · F4 git's printers of contents (diff, show, log -p,
+ *     writes ~/.gitconfig or /etc/gitconfig (and `git maintenance unregister` ~/.gitconfig) ·
+ *     F4 git's printers of contents (diff, show, log -p,
  *     stash show -p, status -v, format-patch, range-diff; the earlier O1 and history readers of a
  *     committed .env) · F5 `git push NAME` / `git fetch` to a remote configured before the run with a
  *     local folder · F6 `strings @.env` (a binutils response file) prints the file in its error ·
@@ -33,8 +36,8 @@
  * Open (it.fails below): O2 `sort -uo x`, `tar -cf x.tar`, `curl -so x`: an output file given in a
  * cluster is judged as a write that must be inside the project, not as an edit, so default mode
  * does not ask as it does for `sort -o x` (deny rules see it; the earlier round pins `tar -cf` as
- * allowed, so the fix is left for a decision). O1 `git add -A && git commit && git push` puts a Read-denied .env into a
- * commit the remote receives (nothing is printed here; the engine does not read .gitignore or the
+ * allowed, so the fix is left for a decision). O1 `git add -A && git commit && git push` puts a
+ * Read-denied .env into a commit the remote receives (nothing is printed here; the engine does not read .gitignore or the
  * index to know whether .env is among the files added).
  */
 import { execFileSync, spawnSync } from "node:child_process";
