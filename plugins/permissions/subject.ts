@@ -3,7 +3,7 @@
  * writes judged against the roots and the sensitive list), the paths of a file tool (in both
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
-import { existsSync, lstatSync, readdirSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
@@ -386,10 +386,23 @@ function judgeGitRepositories(
       continue;
     }
     const value = word.value;
+    // TRANSPORT::ADDRESS runs the program git-remote-TRANSPORT (ext:: runs ADDRESS as a shell command).
+    if (value.includes("::")) {
+      acc.unsafe.push(
+        `git talks to ${word.text} through a remote helper, a program it runs (ext:: runs a shell command)`,
+      );
+      continue;
+    }
     const file = /^file:\/\//i.test(value);
     if (!file && (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[^/]*:/.test(value))) continue;
     const local = file ? value.replace(/^file:\/\/[^/]*/i, "") || "/" : value;
     const pathLike = file || /^[./~]/.test(local) || local.includes("/");
+    // `git push NAME`, `git fetch`: a remote of the configuration, which may be a local folder.
+    if (!named && !pathLike) {
+      const why = configuredLocalRemote(repoOfCwd);
+      if (why) acc.unsafe.push(`git talks to ${value === "" ? "the branch's remote" : `the remote ${value}`}: ${why}`);
+      if (value === "") continue;
+    }
     if (named) {
       acc.unsafe.push(
         `git remote add ${word.text}: a remote in a local folder, where a later push or fetch runs git under that folder's configuration`,
@@ -413,6 +426,49 @@ function judgeGitRepositories(
         );
     }
   }
+}
+
+/**
+ * Why the repository's remotes may lead to a local folder (`git remote add o ../other` before the
+ * run, then `git push o`), if they may: a url or pushurl that is no URL with a scheme nor
+ * `host:path`, a rewrite (`insteadOf`) or an include the engine does not follow, or a
+ * configuration it cannot read.
+ */
+function configuredLocalRemote(repo: string | undefined): string | undefined {
+  if (repo === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(join(commonGitFolder(repo), "config"), "utf8");
+  } catch {
+    return "its repository's configuration cannot be read";
+  }
+  let section = "";
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const header = /^\[\s*([^\]\s"]+)/.exec(line);
+    if (header) section = header[1]!.toLowerCase();
+    if (section === "include" || section === "includeif") return "the configuration includes other files";
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*"?([^"]*)"?\s*$/.exec(line.replace(/^\[[^\]]*\]\s*/, ""));
+    if (!entry) continue;
+    const key = entry[1]!.toLowerCase();
+    if (key === "insteadof" || key === "pushinsteadof") return "the configuration rewrites remote URLs";
+    if (section !== "remote" || (key !== "url" && key !== "pushurl")) continue;
+    const url = entry[2]!.trim();
+    if (url.includes("::")) return `a remote's URL ${url} names a remote helper, a program git runs`;
+    if (/^file:/i.test(url) || !(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]*:/.test(url)))
+      return `a remote's URL is the local folder ${url}, where git runs under that folder's configuration`;
+  }
+  return undefined;
+}
+
+/** The folder holding a repository's config: `.git`, the one a `.git` file names (a worktree's common folder), or a bare repository itself. */
+function commonGitFolder(repo: string): string {
+  const dotGit = join(repo, ".git");
+  if (!existsSync(dotGit)) return repo;
+  if (!lstatSync(dotGit).isFile()) return dotGit;
+  const gitdir = resolve(repo, /^gitdir:\s*(.*)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim() ?? "");
+  const common = join(gitdir, "commondir");
+  return existsSync(common) ? resolve(gitdir, readFileSync(common, "utf8").trim()) : gitdir;
 }
 
 /** The arguments of programs the engine does not know that may be files they write, judged as paths. */

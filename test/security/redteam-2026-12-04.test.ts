@@ -17,7 +17,7 @@
  *  F5 a sed label ends at `;` · F6 curl -w `%output{}` writes · F7 gawk `@f()` reaches system() ·
  *  F8 hard links are other names · F9 `..` after a symlink · F10 the sandbox binds paths, not files ·
  *  F11 `python3 -m pytest` is pytest · F12 pytest -o / -W load code ·
- *  O1 git's whole-work-tree readers (add -A, commit -a, diff) · O2 keys in /proc/<pid>/environ without the sandbox (masked in what
+ *  O1 git's whole-work-tree readers (add -A, commit -a, diff; the printing half closed by redteam-2026-12-05b F4) · O2 keys in /proc/<pid>/environ without the sandbox (masked in what
  *  comes back since 2026-12-05; the read itself is open).
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -235,13 +235,10 @@ describe("F4: git pathspecs are patterns, and git grep reads revisions", () => {
     expect(out.at(-1)).toEqual({ content: "control", isError: false });
   });
 
-  // OPEN FINDING O1 (not fixed by this round): git commands that read the whole work tree without
-  // naming a file — `git add -A` / `git add .`, `git commit -a`, `git stash -u`, a bare `git diff` —
-  // put a Read-denied `.env` into the index (then `git diff --cached` prints it) or print its
-  // changes. Denying them whenever a denied file exists below (as for `grep -r`) would deny
-  // `git add .` in nearly every project with a Read(.env) rule, and telling which files git
-  // ignores needs git's own view of the tree; left for a decision.
-  it.fails("open O1: `git add -A && git diff --cached` under a Read(.env) deny rule is denied", async () => {
+  // O1, closed by the red team of 2026-12-05 (b), F4: git's printers of contents without paths
+  // after `--` read files only known at run time, so a Read deny rule denies them; `git add -A`
+  // itself, which prints nothing, stays allowed (what a commit then carries is open there).
+  it("O1 (closed 2026-12-05b): `git add -A && git diff --cached` under a Read(.env) deny rule is denied", async () => {
     const d = await verdict("git add -A && git diff --cached", "bypassPermissions", { deny: ["Read(.env)"] });
     expect(d.behavior, d.message).toBe("deny");
   });

@@ -16,7 +16,7 @@
  * GNU sed, awk, jq, tar, curl and tree as oracles for each finding. 13 findings, all fixed.
  * Left open (see the report in the commit log): a remote configured before the run with a local
  * path URL (`git push NAME` is judged by NAME), git's history readers of a committed .env
- * (`git log -p`, the earlier O1). Assistant text printed raw to the terminal is fixed since
+ * (`git log -p`, the earlier O1); both closed since by redteam-2026-12-05b.test.ts (F5, F4). Assistant text printed raw to the terminal is fixed since
  * (test/cli/terminal-escapes.test.ts).
  *
  * Findings: F1 awk opens the files its program puts in ARGV · F2 jq's import/include read files

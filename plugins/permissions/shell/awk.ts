@@ -16,6 +16,17 @@ export function awkProgramRisk(program: string): string | undefined {
     return "gawk's @ syntax (an indirect call such as @f() can call system() by a name held in a variable)";
   if (/\|/.test(code.replace(/\|\|/g, ""))) return "an awk pipe (| getline, print |) runs a command";
   if (/\bprintf?\b[^;{}\n]*>/.test(code)) return "awk print > file writes a file";
+  // The program may set the files the main loop opens (ARGV, ARGC), a network name among them.
+  if (/\bARG[VC]\b/.test(code))
+    return "the awk program changes ARGV or ARGC, the files awk opens (gawk's /inet/… names are network connections)";
+  // getline < FILE: gawk opens /inet/… names as network connections, so only a literal name
+  // that is not one is understood (a name built at run time could be one).
+  for (const m of program.matchAll(/\bgetline\b[^;{}\n<]*<\s*("(?:[^"\\\n]|\\.)*"|[^;{}\n]*)/g)) {
+    const target = m[1]!.trim();
+    if (!target.startsWith('"'))
+      return "awk getline < reads a file named at run time (gawk's /inet/… names are network connections)";
+    if (/^"\/+inet[46]?\//.test(target)) return "gawk's getline < /inet/… opens a network connection";
+  }
   return undefined;
 }
 

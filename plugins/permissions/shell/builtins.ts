@@ -7,6 +7,7 @@
  * (`declare -a 'q=([0]=$(…))'`) is parsed again, and an alias makes a later word run another
  * program. Each entry says where the names are; any of these forms makes the command unprovable.
  */
+import { shellAssignmentRisk } from "./names";
 import type { ShellWord } from "./words";
 
 /** The words of a risk whose variable name is only known at run time (unknown, but not code hidden in the command). */
@@ -102,6 +103,11 @@ export function builtinRisk(program: string, words: readonly ShellWord[]): strin
       return `${program} evaluates the subscript of ${name} as arithmetic, which runs commands hidden in it`;
     if (/^[^=[]*(\[[^\]]*\])?=\(/.test(w.value))
       return `${program} parses the quoted array assignment ${JSON.stringify(w.value)} again`;
+    // read PATH, mapfile PATH, unset PATH, getopts x PATH: a variable bash itself reads, set (or unset) by name.
+    // (An option's value, `read -d '' line`, is no name: only identifiers are judged.)
+    const base = name.replace(/\[.*$/, "");
+    const risk = /^[A-Za-z_][A-Za-z0-9_]*$/.test(base) ? shellAssignmentRisk(base) : undefined;
+    if (risk) return `${program} ${base}: ${risk}`;
   }
   return undefined;
 }

@@ -442,7 +442,7 @@ function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, fro
     const scan = scanOptions(
       words,
       1,
-      copies ? { short: "tSmogb", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {},
+      copies ? { short: "tSmog", long: ["--target-directory", "--suffix", "--mode", "--owner", "--group"] } : {},
     );
     const operands = words.slice(scan.index);
     // A program with a spec says itself which operands it writes (cp's sources are reads, ln's target is not written).

@@ -9,6 +9,7 @@
  * A node type missing from this table is opaque too (a newer grammar), and
  * test/permissions/grammar.test.ts fails on any type of `node-types.json` that is not listed.
  */
+import { shellAssignmentRisk } from "./names";
 import type { SyntaxNode } from "./syntax";
 
 /** How the analysis treats one node type. */
@@ -68,7 +69,15 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
   elif_clause: understood("condition and body are walked"),
   else_clause: understood("the body is walked"),
   while_statement: understood("`while`/`until`: condition and body are walked"),
-  for_statement: understood("`for`/`select NAME in WORDS`: words evaluated, the body walked"),
+  // `for PATH in .; do ls; done` sets PATH for the body: the loop's name is an assignment.
+  for_statement: checked(
+    "`for`/`select NAME in WORDS` of a name bash does not read: words evaluated, the body walked",
+    (node) => {
+      const name = node.childForFieldName("variable")?.text ?? "";
+      const risk = shellAssignmentRisk(name);
+      return risk ? `the loop over ${name}: ${risk}` : undefined;
+    },
+  ),
   do_group: understood("a loop body: walked"),
   case_statement: understood("the value and every item are walked"),
   case_item: understood("patterns are patterns (no command runs); the body is walked"),

@@ -34,15 +34,46 @@ function values(short: string[], long: string[]): Outputs {
 
 const here = literalWord(".");
 
+/**
+ * curl -T SRC file:///PATH copies SRC to PATH (`file:/p`, `file://host/p` alike), into the folder
+ * when the URL ends in `/`: with an upload, every file: URL is a file written. A {…} or […] glob
+ * (unless -g) may spell any name, or the scheme: a write only known at run time.
+ */
+function fileUploads(words: readonly ShellWord[]): ShellWord[] {
+  const upload = words.some((w) => /^(--upload-file(=|$)|-[a-zA-Z]*T)/.test(w.value));
+  if (!upload) return [];
+  const globbed = !words.some((w) => /^(-g|--globoff)$/.test(w.value));
+  const out: ShellWord[] = [];
+  for (const w of words.slice(1)) {
+    const url = w.value.startsWith("--url=") ? w.value.slice(6) : w.value;
+    const schemeGlob = globbed && /^[^:/]*[{[][^:/]*:/.test(url);
+    if (!/^file:/i.test(url) && !schemeGlob) continue;
+    let path: string | undefined;
+    try {
+      path = schemeGlob ? undefined : decodeURIComponent(url.replace(/^file:(\/\/[^/]*)?/i, "")) || "/";
+    } catch {
+      path = undefined;
+    }
+    if (path !== undefined && globbed && /[{[]/.test(path)) path = undefined;
+    out.push(
+      path === undefined
+        ? { ...w, literal: false, text: `${w.text} (a file: URL curl uploads to)` }
+        : literalWord(path),
+    );
+  }
+  return out;
+}
+
 const OUTPUTS: Record<string, Outputs> = {
   // tee FILE…: every operand is written.
   tee: (words) => words.slice(1).filter((w) => !w.literal || !w.value.startsWith("-")),
   // sort -o FILE writes the sorted output there.
   sort: values(["-o"], ["--output"]),
-  // curl -o FILE; -O / --remote-name saves under the URL's name in the current folder.
+  // curl -o FILE; -O / --remote-name saves under the URL's name in the current folder; -T to a file: URL.
   curl: (words) => [
     ...values(["-o"], ["--output"])(words),
     ...(words.some((w) => /^(-O|--remote-name|--remote-name-all|-[a-zA-Z]*O)$/.test(w.value)) ? [here] : []),
+    ...fileUploads(words),
   ],
   // wget -O FILE / -o LOG; without -O it saves under the URL's name in the current folder.
   wget: (words) => {

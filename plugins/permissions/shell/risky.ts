@@ -446,6 +446,10 @@ function awkRisk(words: readonly ShellWord[]): string | undefined {
     long: ["--field-separator", "--assign", "--file", "--exec", "--source", "--include", "--load"],
   };
   const scan = scanOptions(words, 1, spec);
+  // gawk opens `/inet/tcp/LPORT/HOST/PORT` (and /inet4, /inet6, udp) as a network connection,
+  // an operand as much as a redirection, --sandbox or not.
+  const network = words.slice(scan.index).find((w) => w.literal && /^\/+inet[46]?\//.test(w.value));
+  if (network) return `gawk opens ${network.text} as a network connection`;
   if (hasOption(scan, ["--sandbox"], "S", spec)) return undefined;
   if (hasOption(scan, ["--file", "--exec", "--include", "--load"], "fEil", spec))
     return "awk -f/-E/-i/-l brings in a program that was not checked";

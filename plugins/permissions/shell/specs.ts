@@ -17,7 +17,7 @@ import { gitObjectPath } from "./reads";
 
 // Options shared by several programs.
 const HELP = "--help --version";
-const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r -R -z -Z -U -T --color?= --colour?= -e=p --regexp=p -f=R --file=R -m= --max-count= -A= -B= -C= -# --after-context= --before-context= --context= --include= --exclude= --exclude-dir= --exclude-from=r --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --line-number --no-filename --with-filename --only-matching --quiet --silent --no-messages --byte-offset --text --binary-files= --label= --null --null-data --recursive --dereference-recursive --extended-regexp --fixed-strings --basic-regexp --perl-regexp --initial-tab --line-buffered ${HELP}`;
+const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r -R -z -Z -U|--binary -T --color?= --colour?= -e=p --regexp=p -f=R --file=R -m= --max-count= -A= -B= -C= -# --after-context= --before-context= --context= --include= --exclude= --exclude-dir= --exclude-from=r --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --line-number --no-filename --with-filename --only-matching --quiet --silent --no-messages --byte-offset --text --binary-files= --label= --null --null-data --recursive --dereference-recursive --extended-regexp --fixed-strings --basic-regexp --perl-regexp --initial-tab --line-buffered ${HELP}`;
 const SUMS = `-b -c -t -z --binary --check --text --tag --zero --quiet --status --strict -w --warn --ignore-missing ${HELP}`;
 const GIT_DIFF =
   "-p -u --patch -s --no-patch -U= --unified= --raw --patch-with-raw --stat?= --numstat --shortstat --dirstat?= --summary --name-only --name-status --color?= --no-color --word-diff?= --color-words?= --no-renames -M?= --find-renames?= -C?= --find-copies?= -D --irreversible-delete -R --relative?= --no-relative -a --text -w --ignore-all-space -b --ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol --minimal --patience --histogram --diff-algorithm= --diff-filter= --full-index --binary --abbrev?= -z --exit-code --quiet --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix --check --function-context -W --indent-heuristic --no-indent-heuristic --ignore-submodules?= --submodule?= -O=r --merge-base -S= -G= --pickaxe-all --pickaxe-regex --line-prefix=";
@@ -39,7 +39,7 @@ function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] 
   // `git grep KEY REV -- PATH` reads only PATH of REV: then the pathspecs after `--` are what is judged.
   const bounded = dashes !== -1 && dashes < words.length - 1;
   const patterns = words.some((w, k) => k < sub && /^--(glob|icase)-pathspecs$/.test(w.value));
-  const judged = reads.map((w) => {
+  const judged = [...reads, ...printedContents(words, sub)].map((w) => {
     if (!w.literal) return w;
     const at = words.indexOf(w);
     if (grep && at !== -1 && !bounded && (dashes === -1 || at < dashes))
@@ -58,6 +58,71 @@ function gitReads(words: readonly ShellWord[], reads: ShellWord[]): ShellWord[] 
     return path === undefined ? [] : [literalWord(path)];
   });
   return [...judged, ...stored, ...lineRangeFiles(words), ...batchObjects(words)];
+}
+
+// How a sub-command prints the contents of files from revisions, the index or the work tree:
+// `default` unless an option limits it to names and counts, `asked` only with a patch option,
+// `always` whatever its options.
+const PRINTS_CONTENTS: Readonly<Record<string, "default" | "asked" | "always">> = {
+  diff: "default",
+  show: "default",
+  log: "asked",
+  whatchanged: "asked",
+  reflog: "asked",
+  stash: "asked",
+  status: "asked",
+  commit: "asked",
+  "diff-tree": "asked",
+  "diff-index": "asked",
+  "diff-files": "asked",
+  "format-patch": "always",
+  "range-diff": "always",
+};
+// Options that print contents (`-p`, `-U3`, `--word-diff`, `status -v`), or tell them apart by a string (`-S`, `-G`).
+const CONTENT_OPTION =
+  /^(--patch|--patch-with-raw|--patch-with-stat|--cc|--dd|--remerge-diff|--full-diff|--check|--binary|--function-context|--word-diff|--color-words|--unified|--pickaxe-all|--pickaxe-regex|--find-object|--verbose|--text)(=|$)|^-[a-zA-Z]*[puUSGWLvcm]/;
+const VERBOSE = /^(--verbose$|-[a-zA-Z]*v)/;
+// Options that print only names, counts or object names.
+const NO_CONTENT =
+  /^(--stat|--numstat|--shortstat|--name-only|--name-status|--dirstat|--summary|--no-patch|--quiet|--raw|--compact-summary)(=|$)|^-s$/;
+
+/**
+ * git diff, git show, git log -p and their kin print the contents of every file a revision, the
+ * index or the work tree holds, a file a Read deny rule names among them (`git add -A && git diff
+ * --cached`, `git log -p` of a committed .env): files only known at run time, unless paths after
+ * `--` bound them (then those paths are what is read).
+ */
+function printedContents(words: readonly ShellWord[], sub: number): ShellWord[] {
+  const how = PRINTS_CONTENTS[words[sub]?.value ?? ""];
+  if (!how) return [];
+  const name = words[sub]!.value;
+  const dashes = words.findIndex((w) => w.literal && w.value === "--");
+  const options = words.slice(sub + 1, dashes === -1 ? undefined : dashes);
+  if (options.some((w) => w.literal && w.value === "--no-index")) return [];
+  // `-L RANGE:FILE` prints only those lines (lineRangeFiles judges FILE).
+  if (options.some((w) => w.literal && /^-L/.test(w.value))) return [];
+  // `git show REV:PATH`, `git diff REV:PATH FILE`: blobs and files, each judged by its path
+  // (git diff takes a blob only against a blob or a file: `git diff HEAD:x HEAD` is refused).
+  const operands = options.filter((w) => !w.literal || !w.value.startsWith("-"));
+  const blobs = operands.filter((w) => w.literal && gitObjectPath(w.value) !== undefined).length;
+  if (blobs > 0 && (blobs === operands.length || (name === "diff" && operands.length === 2))) return [];
+  // `stash list` and `stash show` take log's options; `stash push -m x` prints nothing.
+  if (name === "stash" && !options.some((w) => /^(list|show)$/.test(w.value))) return [];
+  // status -v and commit -v print the staged changes; their other options are no patch options (`commit -m`).
+  const test = name === "status" || name === "commit" ? VERBOSE : CONTENT_OPTION;
+  const content = options.some((w) => !w.literal || test.test(w.value));
+  const prints =
+    how === "always" || content || (how === "default" && !options.some((w) => w.literal && NO_CONTENT.test(w.value)));
+  if (!prints) return [];
+  const paths = dashes === -1 ? [] : words.slice(dashes + 1);
+  if (paths.length > 0) return [...paths];
+  return [
+    {
+      ...literalWord("(the files of the revisions, index or work tree it prints)"),
+      literal: false,
+      text: `git ${name} (the contents of files only known at run time; name them after --)`,
+    },
+  ];
 }
 
 /**
@@ -109,13 +174,66 @@ export function gitRepositories(words: readonly ShellWord[]): { word: ShellWord;
       );
   if (sub === "push" || sub === "fetch" || sub === "pull" || sub === "ls-remote" || sub === "clone") {
     const repo = operands(at + 1)[0];
-    return repo ? [{ word: repo, named: false }] : [];
+    // No repository: the branch's remote, from the configuration (subject.ts reads every remote there).
+    return repo ? [{ word: repo, named: false }] : sub === "clone" ? [] : [{ word: literalWord(""), named: false }];
   }
   if (sub === "remote") {
     const rest = operands(at + 1);
     if (rest[0]?.value === "add" && rest[2]) return [{ word: rest[2], named: true }];
   }
   return [];
+}
+
+/**
+ * The file `git config --global` or `--system` changes (`git config --global user.name x` writes
+ * ~/.gitconfig, outside the project): the user's or the machine's, judged as a write there. A
+ * read (`--get`, `--list`, one key alone) writes nothing; any other form may.
+ */
+function gitConfigFile(words: readonly ShellWord[]): ShellWord[] {
+  const args = words.slice(words.findIndex((x) => x.value === "config") + 1);
+  const global = args.some((a) => a.value === "--global");
+  const system = args.some((a) => a.value === "--system");
+  if (!global && !system) return [];
+  const reads = /^--(get|get-all|get-regexp|get-urlmatch|get-color|get-colorbool|list)$|^-l$/;
+  const operands = args.filter((a) => !a.value.startsWith("-")).map((a) => a.value);
+  const verbs = /^(get|list|get-regexp|get-all|get-urlmatch|get-color|get-colorbool)$/;
+  const reading =
+    args.some((a) => reads.test(a.value)) ||
+    verbs.test(operands[0] ?? "") ||
+    (operands.length === 1 && !/^(set|unset)$/.test(operands[0]!) && !args.some((a) => !a.literal));
+  if (reading) return [];
+  return [
+    ...(global ? [{ ...literalWord("~/.gitconfig"), tilde: true }] : []),
+    ...(system ? [literalWord("/etc/gitconfig")] : []),
+  ];
+}
+
+/**
+ * git commit without a message (-m, -F, -C, --no-edit), with -c (edit a reused message) or a
+ * `--fixup=amend:`/`reword:`, and an annotated tag without -m or -F open the editor: core.editor,
+ * VISUAL, EDITOR or vi, a program no word of the command names (the reason -e is left out).
+ */
+function editorOpened(words: readonly ShellWord[], sub: "commit" | "tag"): { at: number; why: string } | undefined {
+  const at = words.findIndex((w) => w.value === sub);
+  const rest = words.slice(at + 1).map((w) => w.value);
+  const has = (re: RegExp) => rest.some((v) => re.test(v));
+  if (sub === "tag") {
+    const annotated = has(/^(--annotate|-[a-zA-Z]*a)$/);
+    const message = has(/^(--message|--file)(=|$)|^-[a-zA-Z]*[mF]/);
+    const listing = has(/^(-l|--list|-d|--delete)$/);
+    return annotated && !message && !listing
+      ? { at, why: "git tag -a without -m or -F opens the editor core.editor names" }
+      : undefined;
+  }
+  if (has(/^--dry-run$/)) return undefined;
+  const fixups = rest.flatMap((v, k) =>
+    v === "--fixup" ? [rest[k + 1] ?? ""] : v.startsWith("--fixup=") ? [v.slice(8)] : [],
+  );
+  const reedit = has(/^(-c|--reedit-message)(=|$)|^-c./) || fixups.some((v) => /^(amend|reword):/.test(v));
+  const message = has(/^(--message|--file|--reuse-message)(=|$)|^--no-edit$|^-[a-zA-Z]*[mFC]/) || fixups.length > 0;
+  return reedit || !message
+    ? { at, why: "git commit without -m, -F, -C or --no-edit opens the editor core.editor names" }
+    : undefined;
 }
 
 const git: ProgramSpecSource = {
@@ -154,6 +272,7 @@ const git: ProgramSpecSource = {
       options:
         "-m= --message= -a --all -F=r --file=r --amend --no-edit -q --quiet -v --verbose -s --signoff --no-signoff --allow-empty --allow-empty-message --author= --date= -n --no-verify --verify --fixup= --squash= -C= --reuse-message= --reset-author --dry-run --short --porcelain --long -z --null -u?= --untracked-files?= -i --include -o --only --cleanup= --no-post-rewrite --status --no-status --trailer= -c= --reedit-message= --no-gpg-sign",
       operands: "read*",
+      check: (w) => editorOpened(w, "commit"),
     },
     branch: {
       options:
@@ -235,6 +354,7 @@ const git: ProgramSpecSource = {
       options:
         "-a --annotate -m= --message= -F=r --file=r -d --delete -l --list -n?= -f --force --sort= --contains= --no-contains= --merged?= --no-merged?= --points-at= --format= --column?= --no-column -i --ignore-case --create-reflog --no-sign",
       operands: "data*",
+      check: (w) => editorOpened(w, "tag"),
     },
     "rev-parse": {
       options:
@@ -306,6 +426,7 @@ const git: ProgramSpecSource = {
     },
     config: {
       persists: (w) => gitConfigRisk(w.slice(w.findIndex((x) => x.value === "config") + 1).map((x) => x.value)),
+      writes: gitConfigFile,
       options:
         "--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool -l --list --show-origin --show-scope --name-only --type= --bool --int --bool-or-int --path --expiry-date --default= -z --null --includes --no-includes",
       operands: "data*",
@@ -432,6 +553,8 @@ const git: ProgramSpecSource = {
     maintenance: {
       options: "--task= --auto --schedule= --quiet --scheduler=",
       operands: "data*",
+      // unregister removes the repository from maintenance.repo in ~/.gitconfig.
+      writes: (w) => (w.some((x) => x.value === "unregister") ? [{ ...literalWord("~/.gitconfig"), tilde: true }] : []),
       persists: (w) =>
         w.some((x) => /^(register|start)$/.test(x.value))
           ? "git maintenance register schedules git to run in this repository later"
@@ -449,12 +572,18 @@ const go: ProgramSpecSource = {
   options: HELP,
   operands: "sub",
   sub: {
-    build: { options: GO_BUILD, operands: "data*" },
+    // go build writes the package's program into the folder unless -o names it.
+    build: { options: GO_BUILD, operands: "data*", tree: (w) => !w.some((x) => /^-o(=|$)/.test(x.value)) },
     test: { options: GO_BUILD, operands: "data*" },
     vet: { options: `${GO_BUILD} -printfuncs= -composites= -all`, operands: "data*" },
     run: { options: GO_BUILD, operands: "data*" },
-    install: { options: GO_BUILD, operands: "data*" },
-    fmt: { options: "-n -x -mod=", operands: "data*" },
+    install: {
+      options: GO_BUILD,
+      operands: "data*",
+      unproven: "go install writes a program into GOBIN (~/go/bin), outside the project, where it may run later",
+    },
+    // go fmt rewrites the packages' files in place (-n only prints the commands).
+    fmt: { options: "-n -x -mod=", operands: "data*", tree: (w) => !w.some((x) => x.value === "-n") },
     list: {
       options: `${GO_BUILD} -m -f= -e -deps -export -find -compiled -test -u -versions -retracted -reuse=`,
       operands: "data*",
@@ -465,16 +594,26 @@ const go: ProgramSpecSource = {
     mod: {
       operands: "sub",
       sub: {
-        tidy: { options: "-v -e -go= -compat= -x", operands: "" },
+        // tidy and vendor rewrite go.mod, go.sum and vendor/, files no word names.
+        tidy: { options: "-v -e -go= -compat= -x", operands: "", tree: true },
         download: { options: "-json -x -reuse=", operands: "data*" },
         verify: { operands: "" },
         graph: { options: "-go= -x", operands: "" },
         why: { options: "-m -vendor", operands: "data*" },
-        vendor: { options: "-v -e -o=w", operands: "" },
+        vendor: { options: "-v -e -o=w", operands: "", tree: true },
       },
     },
-    get: { options: "-d -t -u -v -x -tool", operands: "data*" },
-    clean: { options: "-i -n -r -x -cache -testcache -modcache -fuzzcache", operands: "data*" },
+    get: { options: "-d -t -u -v -x -tool", operands: "data*", tree: true },
+    // go clean removes built files of the packages; -i, -cache, -modcache, -testcache and -fuzzcache remove files outside the project.
+    clean: {
+      options: "-i -n -r -x -cache -testcache -modcache -fuzzcache",
+      operands: "data*",
+      tree: true,
+      check: (w) => {
+        const at = w.findIndex((x) => /^-(i|cache|testcache|modcache|fuzzcache)$/.test(x.value));
+        return at === -1 ? undefined : { at, why: `go clean ${w[at]!.value} removes files outside the project` };
+      },
+    },
   },
 };
 
@@ -491,9 +630,22 @@ const cargo: ProgramSpecSource = {
     bench: { options: CARGO, operands: "data*" },
     "run|r": { options: CARGO, operands: "data*" },
     doc: { options: `${CARGO} --open --no-deps --document-private-items`, operands: "" },
-    clippy: { options: `${CARGO} --fix --allow-dirty --allow-staged --no-deps`, operands: "data*" },
-    fmt: { options: "--all --check -p= --package= -v -q --message-format=", operands: "data*" },
-    clean: { options: "-p= --package= --release --target= --target-dir=w --doc -n --dry-run -q -v", operands: "" },
+    // clippy --fix and fmt (without --check) rewrite the crate's files; update rewrites Cargo.lock; clean removes target/.
+    clippy: {
+      options: `${CARGO} --fix --allow-dirty --allow-staged --no-deps`,
+      operands: "data*",
+      tree: (w) => w.some((x) => x.value === "--fix"),
+    },
+    fmt: {
+      options: "--all --check -p= --package= -v -q --message-format=",
+      operands: "data*",
+      tree: (w) => !w.some((x) => x.value === "--check"),
+    },
+    clean: {
+      options: "-p= --package= --release --target= --target-dir=w --doc -n --dry-run -q -v",
+      operands: "",
+      tree: (w) => !w.some((x) => /^(-n|--dry-run)$/.test(x.value)),
+    },
     tree: {
       options:
         "-p= --package= --workspace -e= --edges= -i= --invert= --depth= --prefix= --no-dedupe -d --duplicates --features= --all-features --no-default-features --target= -q -v",
@@ -506,6 +658,7 @@ const cargo: ProgramSpecSource = {
     update: {
       options: "-p= --package= --aggressive --precise= -w --workspace --dry-run -q -v --recursive",
       operands: "data*",
+      tree: (w) => !w.some((x) => x.value === "--dry-run"),
     },
     fetch: { options: "--target= -q -v", operands: "" },
     version: { options: "-v", operands: "" },
@@ -688,9 +841,13 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     "-A= -j= -N= -S= -t= -v -w?= -a -b -c -d -f -i -l -o -s -x --address-radix= --endian= --skip-bytes= --read-bytes= --strings?= --format= --output-duplicates --width?= --traditional",
   ),
   hexdump: read("-b -c -C -d -o -x -e= -n= -s= -v -L?= --canonical --length= --skip= --no-squeezing"),
-  strings: read(
-    "-a --all -d --data -f --print-file-name -n= --bytes= -t= --radix= -e= --encoding= -w --include-all-whitespace -s= --output-separator=",
-  ),
+  // strings (binutils) reads `@FILE` as more arguments: a response file the engine does not see.
+  strings: {
+    ...read(
+      "-a --all -d --data -f --print-file-name -n= --bytes= -t= --radix= -e= --encoding= -w --include-all-whitespace -s= --output-separator=",
+    ),
+    check: responseFiles,
+  },
   file: nodyn(
     "-b -i -L -h -z -Z -k -s -E -N -0 -p -r --brief --mime --mime-type --mime-encoding --dereference --no-dereference --uncompress --uncompress-noreport --keep-going --special-files --print0 --preserve-date --raw --no-pad --exclude= -e= -F= --separator= --extension --apple",
   ),
@@ -807,7 +964,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "write*" },
   // ── Running other commands (their command is a candidate of its own) ──
   env: {
-    options: `-i --ignore-environment -0 --null -u= --unset= -C=d --chdir=d -v --debug --ignore-signals?= --default-signal?= --block-signal?= --list-signal-handling ${HELP}`,
+    options: `-i --ignore-environment -0 --null -u= --unset= -C=d --chdir=d -v --debug --ignore-signal?= --default-signal?= --block-signal?= --list-signal-handling ${HELP}`,
     operands: "command",
     posix: true,
     dashOption: true,
@@ -1316,6 +1473,10 @@ function curlFiles(words: readonly ShellWord[]): ShellWord[] {
       const x = value(short, long);
       if (x?.value.startsWith("@")) out.push({ ...x, value: x.value.slice(1) });
     }
+    // -T '{.env,x}', -T '.e[n-n]v': curl globs the upload's file names too (unless -g).
+    const upload = value("-T", "--upload-file");
+    if (upload && globbed && /[{[]/.test(upload.value))
+      out.push({ ...upload, literal: false, text: `${upload.text} (a glob curl expands)` });
     const cookie = value("-b", "--cookie");
     if (cookie && !cookie.value.includes("=")) out.push(cookie);
     const urlencoded =
@@ -1410,6 +1571,18 @@ function copyOperands(
     };
   if (operands.length < 2) return undefined;
   return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: false, recursive };
+}
+
+/**
+ * `@FILE` to a binutils program is a response file: its text is read as more arguments (options
+ * and files the engine does not see), and a failing one is printed (`strings @.env` prints
+ * "'SECRET=…': No such file").
+ */
+function responseFiles(words: readonly ShellWord[]): { at: number; why: string } | undefined {
+  const at = words.findIndex((w, k) => k > 0 && w.value.startsWith("@"));
+  return at === -1
+    ? undefined
+    : { at, why: `${words[0]!.value} reads ${words[at]!.text} as a response file of more arguments` };
 }
 
 /** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */

@@ -23,6 +23,7 @@ export const FIELD_LOOKUPS: Readonly<Record<string, readonly string[]>> = {
   variable_assignment: ["name", "value"],
   subscript: ["index"],
   file_redirect: ["destination"],
+  for_statement: ["variable"],
 };
 
 export class SyntaxNode {
