@@ -5,7 +5,8 @@
  * `sandbox` keys the sandbox plugin has. Everything else (`model` — a Claude model name —
  * `statusLine`, `enabledPlugins`, `apiKeyHelper`, …) is reported once per file and ignored,
  * never fatal. Fail closed where dropping would loosen: a file that is not JSON, or whose deny or
- * ask rules are not a list of strings, stops the run naming the file.
+ * ask rules are not a list of strings, stops the run naming the file. A file rule's `/path` is
+ * read as Claude Code reads it, from the project root (see `projectRooted`).
  */
 import { ConfigError } from "../../src/index";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
@@ -31,9 +32,13 @@ const SANDBOX_NETWORK_KEYS = new Set(["allowedDomains", "deniedDomains"]);
 
 /**
  * Read one Claude Code settings file: `undefined` when it does not exist. `report` hears, in one
- * message, every key that was ignored.
+ * message, every key that was ignored. `root` is the project's folder, where its rules' `/path` starts.
  */
-export function readClaudeSettingsFile(path: string, report: (message: string) => void): SettingsFile | undefined {
+export function readClaudeSettingsFile(
+  path: string,
+  report: (message: string) => void,
+  root: string,
+): SettingsFile | undefined {
   const data = readJsonConfigFile(path, "Claude Code settings file");
   if (data === undefined) return undefined;
   if (!isRecord(data))
@@ -42,7 +47,7 @@ export function readClaudeSettingsFile(path: string, report: (message: string) =
   const out: SettingsFile = {};
   for (const [key, value] of Object.entries(data)) {
     if (key === "$schema") continue;
-    if (key === "permissions") out.permissions = permissions(value, path, ignored);
+    if (key === "permissions") out.permissions = permissions(value, path, ignored, root);
     else if (key === "hooks")
       out.hooks = value; // read entry by entry by the hooks plugin
     else if (key === "allowedHttpHookUrls" || key === "httpHookAllowedEnvVars") {
@@ -67,7 +72,7 @@ export function readClaudeSettingsFile(path: string, report: (message: string) =
   return out;
 }
 
-function permissions(value: unknown, path: string, ignored: string[]): SettingsFile["permissions"] {
+function permissions(value: unknown, path: string, ignored: string[], root: string): SettingsFile["permissions"] {
   if (!isRecord(value))
     throw new ConfigError(
       '"permissions" is not an object; fix it or remove it (its deny and ask rules must not be dropped)',
@@ -82,9 +87,9 @@ function permissions(value: unknown, path: string, ignored: string[]): SettingsF
     if (key === "deny" || key === "ask") {
       if (!isStrings(v))
         throw new ConfigError(`"permissions.${key}" is not a list of rule strings; fix it or remove it`, path);
-      out[key] = v;
+      out[key] = v.flatMap((rule) => projectRooted(rule, key, root));
     } else if (key === "allow") {
-      if (isStrings(v)) out.allow = v;
+      if (isStrings(v)) out.allow = v.flatMap((rule) => projectRooted(rule, key, root));
       else ignored.push("permissions.allow (not a list of strings)");
     } else if (key === "defaultMode") {
       if (PERMISSION_MODES.includes(v as PermissionMode)) out.defaultMode = v as PermissionMode;
@@ -93,6 +98,23 @@ function permissions(value: unknown, path: string, ignored: string[]): SettingsF
     else ignored.push("permissions.additionalDirectories (not a list of strings)");
   }
   return out;
+}
+
+/** Claude Code's file tools: their rule content is a path (`Edit` rules cover every tool that edits). */
+const FILE_RULE = /^\s*(Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|LS)\((\/(?!\/)[\s\S]*)\)\s*$/;
+const escapeGlob = (path: string) => path.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
+
+/**
+ * Claude Code reads a file rule's `/path` from the project root (`Edit(/src/**)`, `Read(/.env)`;
+ * `//path` is absolute), where our rules read `/path` as absolute: such a rule is rewritten to
+ * `//<project>/path`. A deny or ask rule also keeps its absolute reading, which it had here before,
+ * so it never covers less; an allow rule keeps only Claude Code's meaning.
+ */
+function projectRooted(rule: string, list: "allow" | "deny" | "ask", root: string): string[] {
+  const match = FILE_RULE.exec(rule);
+  if (!match) return [rule];
+  const rooted = `${match[1]}(/${escapeGlob(root.replace(/\/+$/, ""))}${match[2]})`;
+  return list === "allow" ? [rooted] : [rooted, rule];
 }
 
 function envOf(value: unknown, ignored: string[]): Record<string, string> | undefined {

@@ -80,7 +80,7 @@ export const settingsPlugin = definePlugin({
           apply(
             source,
             other.path,
-            readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message)),
+            readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message), cwd),
           );
         if (!wanted.has(source)) continue;
         const path = settingsPath(source, cwd, home);
