@@ -1,8 +1,8 @@
 /**
  * Claude Code's settings files (`~/.claude/settings.json`, `.claude/settings.json`,
  * `.claude/settings.local.json`) under `compat: ["claude"]`, read into our settings shape:
- * `permissions` (allow, deny, ask, defaultMode, additionalDirectories), `hooks`, `env` and the
- * `sandbox` keys the sandbox plugin has. Everything else (`model` — a Claude model name —
+ * `permissions` (allow, deny, ask, defaultMode, additionalDirectories), `hooks`, `env`, the
+ * `sandbox` keys the sandbox plugin has and which servers of `.mcp.json` may start. Everything else (`model` — a Claude model name —
  * `statusLine`, `enabledPlugins`, `apiKeyHelper`, …) is reported once per file and ignored,
  * never fatal. Fail closed where dropping would loosen: a file that is not JSON, or whose deny or
  * ask rules are not a list of strings, stops the run naming the file. A file rule's `/path` is
@@ -57,6 +57,16 @@ export function readClaudeSettingsFile(
         ignored.push(
           `${key} (not a list of strings: no HTTP hook ${key === "allowedHttpHookUrls" ? "URL" : "header variable"} is allowed)`,
         );
+    } else if (key === "disabledMcpjsonServers") {
+      // Like a deny list: dropping it would start the servers it keeps out.
+      if (!isStrings(value)) throw new ConfigError(`"${key}" is not a list of server names; fix it or remove it`, path);
+      out[key] = value;
+    } else if (key === "enabledMcpjsonServers") {
+      out[key] = isStrings(value) ? value : [];
+      if (!isStrings(value)) ignored.push(`${key} (not a list of strings: read as an empty list)`);
+    } else if (key === "enableAllProjectMcpServers") {
+      if (typeof value === "boolean") out.enableAllProjectMcpServers = value;
+      else ignored.push(`${key} (not true or false)`);
     } else if (key === "env") {
       const env = envOf(value, ignored);
       if (env) out.env = env;

@@ -97,21 +97,57 @@ export const settingsPlugin = definePlugin({
         files.map((f) => f.settings),
         declared,
       );
+      if (mcpServers) mcpServers = startable(kernel, mcpServers, files);
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return merged;
     });
   },
 });
 
-/** What an untrusted file may still say: rules that take power away (a spending cap only ever tightens, see `merge`). */
+/**
+ * What an untrusted file may still say: rules that take power away (a spending cap only ever
+ * tightens, see `merge`; so do the lists of `.mcp.json` servers that may or may not start).
+ */
 function restrictionsOnly(settings: SettingsFile): SettingsFile {
   const { deny, ask } = settings.permissions ?? {};
-  const { maxBudgetUsd, maxBudgetTokens } = settings;
+  const { maxBudgetUsd, maxBudgetTokens, enabledMcpjsonServers, disabledMcpjsonServers } = settings;
   return {
     permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) },
     ...(maxBudgetUsd !== undefined && { maxBudgetUsd }),
     ...(maxBudgetTokens !== undefined && { maxBudgetTokens }),
+    ...(enabledMcpjsonServers !== undefined && { enabledMcpjsonServers }),
+    ...(disabledMcpjsonServers !== undefined && { disabledMcpjsonServers }),
   };
+}
+
+/**
+ * The servers of `.mcp.json` the settings files let start, as Claude Code decides which project
+ * servers are approved: none listed in any file's `disabledMcpjsonServers`; when a file lists
+ * `enabledMcpjsonServers`, only those (every file's list counts) unless the highest-precedence file
+ * that sets `enableAllProjectMcpServers` sets it true. Each server left out is reported.
+ */
+function startable(
+  kernel: Kernel,
+  servers: Record<string, McpServerConfig>,
+  files: readonly LoadedSettings[],
+): Record<string, McpServerConfig> {
+  const disabled = new Set(files.flatMap((f) => f.settings.disabledMcpjsonServers ?? []));
+  const lists = files.flatMap((f) => (f.settings.enabledMcpjsonServers ? [f.settings.enabledMcpjsonServers] : []));
+  const all =
+    files
+      .map((f) => f.settings.enableAllProjectMcpServers)
+      .filter((v) => v !== undefined)
+      .at(-1) === true;
+  const enabled = lists.length > 0 && !all ? new Set(lists.flat()) : undefined;
+  const out: Record<string, McpServerConfig> = {};
+  for (const [name, server] of Object.entries(servers)) {
+    if (disabled.has(name))
+      warn(kernel, NAME, `MCP server "${name}" of .mcp.json was not started: disabledMcpjsonServers lists it`);
+    else if (enabled && !enabled.has(name))
+      warn(kernel, NAME, `MCP server "${name}" of .mcp.json was not started: enabledMcpjsonServers does not list it`);
+    else out[name] = server;
+  }
+  return out;
 }
 
 /**
