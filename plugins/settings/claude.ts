@@ -1,7 +1,7 @@
 /**
  * Claude Code's settings files (`~/.claude/settings.json`, `.claude/settings.json`,
  * `.claude/settings.local.json`) under `compat: ["claude"]`, read into our settings shape:
- * `permissions` (allow, deny, ask, defaultMode, additionalDirectories), `hooks`, `env`, the
+ * `permissions` (allow, deny, ask, defaultMode, additionalDirectories, disableBypassPermissionsMode), `hooks`, `env`, the
  * `sandbox` keys the sandbox plugin has and which servers of `.mcp.json` may start. Everything else (`model` — a Claude model name —
  * `statusLine`, `enabledPlugins`, `apiKeyHelper`, …) is reported once per file and ignored,
  * never fatal. Fail closed where dropping would loosen: a file that is not JSON, or whose deny or
@@ -18,7 +18,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 
 /** The `permissions` keys taken from a Claude Code file. */
-const PERMISSION_KEYS = new Set(["allow", "deny", "ask", "defaultMode", "additionalDirectories"]);
+const PERMISSION_KEYS = new Set([
+  "allow",
+  "deny",
+  "ask",
+  "defaultMode",
+  "additionalDirectories",
+  "disableBypassPermissionsMode",
+]);
 /** The `sandbox` keys the sandbox plugin has (`autoAllowBashIfSandboxed` is Claude Code's own name). */
 const SANDBOX_KEYS = new Set([
   "enabled",
@@ -101,6 +108,9 @@ function permissions(value: unknown, path: string, ignored: string[], root: stri
     } else if (key === "allow") {
       if (isStrings(v)) out.allow = v.flatMap((rule) => projectRooted(rule, key, root));
       else ignored.push("permissions.allow (not a list of strings)");
+    } else if (key === "disableBypassPermissionsMode") {
+      if (v === "disable") out.disableBypassPermissionsMode = v;
+      else ignored.push(`permissions.disableBypassPermissionsMode ${JSON.stringify(v)} (only "disable" is a value)`);
     } else if (key === "defaultMode") {
       if (PERMISSION_MODES.includes(v as PermissionMode)) out.defaultMode = v as PermissionMode;
       else ignored.push(`permissions.defaultMode ${JSON.stringify(v)}`);

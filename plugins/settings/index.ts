@@ -98,6 +98,7 @@ export const settingsPlugin = definePlugin({
         declared,
       );
       if (mcpServers) mcpServers = startable(kernel, mcpServers, files);
+      noBypass(kernel, merged, files);
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return merged;
     });
@@ -109,15 +110,35 @@ export const settingsPlugin = definePlugin({
  * tightens, see `merge`; so do the lists of `.mcp.json` servers that may or may not start).
  */
 function restrictionsOnly(settings: SettingsFile): SettingsFile {
-  const { deny, ask } = settings.permissions ?? {};
+  const { deny, ask, disableBypassPermissionsMode } = settings.permissions ?? {};
   const { maxBudgetUsd, maxBudgetTokens, enabledMcpjsonServers, disabledMcpjsonServers } = settings;
   return {
-    permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) },
+    permissions: {
+      ...(deny ? { deny } : {}),
+      ...(ask ? { ask } : {}),
+      ...(disableBypassPermissionsMode && { disableBypassPermissionsMode }),
+    },
     ...(maxBudgetUsd !== undefined && { maxBudgetUsd }),
     ...(maxBudgetTokens !== undefined && { maxBudgetTokens }),
     ...(enabledMcpjsonServers !== undefined && { enabledMcpjsonServers }),
     ...(disabledMcpjsonServers !== undefined && { disabledMcpjsonServers }),
   };
+}
+
+/**
+ * A file saying `"disableBypassPermissionsMode": "disable"` (a restriction: it holds in an untrusted
+ * file too) keeps the run out of bypassPermissions, as Claude Code refuses the mode: asked for by
+ * the options or a file, the run is judged in the default mode instead, with a warning naming the file.
+ */
+function noBypass(kernel: Kernel, config: SettingsConfig, files: readonly LoadedSettings[]): void {
+  const by = files.find((f) => f.settings.permissions?.disableBypassPermissionsMode === "disable");
+  if (!by || config.permissionMode !== "bypassPermissions") return;
+  config.permissionMode = "default";
+  warn(
+    kernel,
+    NAME,
+    `${by.path}: "disableBypassPermissionsMode": "disable" refuses bypassPermissions; the run is judged in the default mode`,
+  );
 }
 
 /**

@@ -17,6 +17,8 @@ export const SettingsFileSchema = z.looseObject({
       ask: rules.optional(),
       defaultMode: z.enum(PERMISSION_MODES).optional(),
       additionalDirectories: z.array(z.string()).optional(),
+      /** `"disable"`: no run reading this file is judged in bypassPermissions (Claude Code's key). */
+      disableBypassPermissionsMode: z.literal("disable").optional(),
     })
     .optional(),
   /** The run's `sandbox` option (Claude Code's `sandbox` settings key). */

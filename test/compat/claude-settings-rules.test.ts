@@ -82,3 +82,24 @@ describe("Claude Code settings: a file rule's /path starts at the project root",
     expect(results[0]!.output.content).not.toContain("secret,1");
   });
 });
+
+describe('Claude Code settings: "disableBypassPermissionsMode": "disable"', () => {
+  // Claude Code's own example settings (anthropics/claude-code examples/settings, not an open licence) set it.
+  it.each([
+    ["a trusted folder", true],
+    ["an untrusted folder (it only takes power away)", false],
+  ])("keeps the run out of bypassPermissions in %s", async (_, trust) => {
+    const { cwd, home } = project({ permissions: { disableBypassPermissionsMode: "disable" } });
+    const warnings: string[] = [];
+    const { results } = await runCalls([{ toolName: "Write", input: { file_path: "a.txt", content: "a\n" } }], {
+      ...options(cwd, home),
+      permissionMode: "bypassPermissions",
+      trust,
+      logger: { debug() {}, info() {}, error() {}, warn: (m: string) => void warnings.push(m) },
+    });
+    // Headless, the default mode asks and nobody answers: refused.
+    expect(results[0]!.output).toMatchObject({ isError: true });
+    expect(existsSync(join(cwd, "a.txt"))).toBe(false);
+    expect(warnings.join("\n")).toContain('"disableBypassPermissionsMode": "disable" refuses bypassPermissions');
+  });
+});
