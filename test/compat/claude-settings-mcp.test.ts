@@ -1,6 +1,6 @@
 /**
  * Which servers of a project's `.mcp.json` start, under Claude Code's settings keys
- * `enabledMcpjsonServers`, `disabledMcpjsonServers` and `enableAllProjectMcpServers` (12 of 150
+ * `enabledMcpjsonServers`, `disabledMcpjsonServers` and `enableAllProjectMcpServers` (9 of 150
  * public `.claude/settings*.json` files set one; they were reported as ignored and every server
  * started). Minimal inputs of our own: the files seen carry no open licence (see
  * test/fixtures/compat/settings/SOURCE.md).

@@ -320,7 +320,7 @@ describe("model: sonnet / opus / haiku / inherit in agent files", () => {
 
 describe("a command whose argument-hint is not YAML (012090120901209/ahk-converter)", () => {
   // `argument-hint: [feature-name] | [feature-type] [name]`: strict YAML refuses it; Claude Code's own
-  // docs write `argument-hint: [pr-number] [priority] [assignee]`. 5 of 249 public command files did.
+  // docs write `argument-hint: [pr-number] [priority] [assignee]`. 5 of 273 public command files did.
   it("loads, with its hint as written and its other fields", async () => {
     const reports: string[] = [];
     const commands = await loadCommands(
