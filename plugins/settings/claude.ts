@@ -159,6 +159,8 @@ function sandboxOf(value: unknown, ignored: string[]): SettingsFile["sandbox"] {
   }
   const picked: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
+    // Claude Code's strict mode: ours has no unsandboxed retry to refuse, so `false` is what it does already.
+    if (k === "allowUnsandboxedCommands" && v === false) continue;
     if (!SANDBOX_KEYS.has(k)) ignored.push(`sandbox.${k}`);
     else if (k === "network" && isRecord(v)) {
       const network: Record<string, unknown> = {};

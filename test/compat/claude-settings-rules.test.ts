@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import permissions from "ubiquity/plugins/permissions";
 import settings from "ubiquity/plugins/settings";
 import { builtinTools } from "../../plugins/tools/index";
+import { readClaudeSettingsFile } from "../../plugins/settings/claude";
 import { runCalls, tempDir } from "../permissions/helpers";
 
 function project(claudeSettings: unknown) {
@@ -101,5 +102,24 @@ describe('Claude Code settings: "disableBypassPermissionsMode": "disable"', () =
     expect(results[0]!.output).toMatchObject({ isError: true });
     expect(existsSync(join(cwd, "a.txt"))).toBe(false);
     expect(warnings.join("\n")).toContain('"disableBypassPermissionsMode": "disable" refuses bypassPermissions');
+  });
+});
+
+describe("Claude Code settings: sandbox.allowUnsandboxedCommands", () => {
+  // Our Bash tool has no unsandboxed retry: `false` (Claude Code's strict mode) is what it does, `true` is not applied.
+  it("false is taken without a report; true is reported as ignored", () => {
+    const reports: string[] = [];
+    const dir = tempDir();
+    const write = (value: boolean) => {
+      writeFileSync(
+        join(dir, "s.json"),
+        JSON.stringify({ sandbox: { enabled: true, allowUnsandboxedCommands: value } }),
+      );
+      return readClaudeSettingsFile(join(dir, "s.json"), (m) => reports.push(m), dir);
+    };
+    expect(write(false)?.sandbox).toMatchObject({ enabled: true });
+    expect(reports).toEqual([]);
+    write(true);
+    expect(reports.join("\n")).toContain('"sandbox.allowUnsandboxedCommands"');
   });
 });
