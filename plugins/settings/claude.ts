@@ -1,11 +1,12 @@
 /**
  * Claude Code's settings files (`~/.claude/settings.json`, `.claude/settings.json`,
  * `.claude/settings.local.json`) under `compat: ["claude"]`, read into our settings shape:
- * `permissions` (allow, deny, ask, defaultMode, additionalDirectories), `hooks`, `env` and the
- * `sandbox` keys the sandbox plugin has. Everything else (`model` — a Claude model name —
+ * `permissions` (allow, deny, ask, defaultMode, additionalDirectories, disableBypassPermissionsMode), `hooks`, `env`, the
+ * `sandbox` keys the sandbox plugin has and which servers of `.mcp.json` may start. Everything else (`model` — a Claude model name —
  * `statusLine`, `enabledPlugins`, `apiKeyHelper`, …) is reported once per file and ignored,
  * never fatal. Fail closed where dropping would loosen: a file that is not JSON, or whose deny or
- * ask rules are not a list of strings, stops the run naming the file.
+ * ask rules are not a list of strings, stops the run naming the file. A file rule's `/path` is
+ * read as Claude Code reads it, from the project root (see `projectRooted`).
  */
 import { ConfigError } from "../../src/index";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
@@ -17,7 +18,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 
 /** The `permissions` keys taken from a Claude Code file. */
-const PERMISSION_KEYS = new Set(["allow", "deny", "ask", "defaultMode", "additionalDirectories"]);
+const PERMISSION_KEYS = new Set([
+  "allow",
+  "deny",
+  "ask",
+  "defaultMode",
+  "additionalDirectories",
+  "disableBypassPermissionsMode",
+]);
 /** The `sandbox` keys the sandbox plugin has (`autoAllowBashIfSandboxed` is Claude Code's own name). */
 const SANDBOX_KEYS = new Set([
   "enabled",
@@ -31,9 +39,13 @@ const SANDBOX_NETWORK_KEYS = new Set(["allowedDomains", "deniedDomains", "allowU
 
 /**
  * Read one Claude Code settings file: `undefined` when it does not exist. `report` hears, in one
- * message, every key that was ignored.
+ * message, every key that was ignored. `root` is the project's folder, where its rules' `/path` starts.
  */
-export function readClaudeSettingsFile(path: string, report: (message: string) => void): SettingsFile | undefined {
+export function readClaudeSettingsFile(
+  path: string,
+  report: (message: string) => void,
+  root: string,
+): SettingsFile | undefined {
   const data = readJsonConfigFile(path, "Claude Code settings file");
   if (data === undefined) return undefined;
   if (!isRecord(data))
@@ -42,7 +54,7 @@ export function readClaudeSettingsFile(path: string, report: (message: string) =
   const out: SettingsFile = {};
   for (const [key, value] of Object.entries(data)) {
     if (key === "$schema") continue;
-    if (key === "permissions") out.permissions = permissions(value, path, ignored);
+    if (key === "permissions") out.permissions = permissions(value, path, ignored, root);
     else if (key === "hooks")
       out.hooks = value; // read entry by entry by the hooks plugin
     else if (key === "allowedHttpHookUrls" || key === "httpHookAllowedEnvVars") {
@@ -52,6 +64,16 @@ export function readClaudeSettingsFile(path: string, report: (message: string) =
         ignored.push(
           `${key} (not a list of strings: no HTTP hook ${key === "allowedHttpHookUrls" ? "URL" : "header variable"} is allowed)`,
         );
+    } else if (key === "disabledMcpjsonServers") {
+      // Like a deny list: dropping it would start the servers it keeps out.
+      if (!isStrings(value)) throw new ConfigError(`"${key}" is not a list of server names; fix it or remove it`, path);
+      out[key] = value;
+    } else if (key === "enabledMcpjsonServers") {
+      out[key] = isStrings(value) ? value : [];
+      if (!isStrings(value)) ignored.push(`${key} (not a list of strings: read as an empty list)`);
+    } else if (key === "enableAllProjectMcpServers") {
+      if (typeof value === "boolean") out.enableAllProjectMcpServers = value;
+      else ignored.push(`${key} (not true or false)`);
     } else if (key === "env") {
       const env = envOf(value, ignored);
       if (env) out.env = env;
@@ -67,7 +89,7 @@ export function readClaudeSettingsFile(path: string, report: (message: string) =
   return out;
 }
 
-function permissions(value: unknown, path: string, ignored: string[]): SettingsFile["permissions"] {
+function permissions(value: unknown, path: string, ignored: string[], root: string): SettingsFile["permissions"] {
   if (!isRecord(value))
     throw new ConfigError(
       '"permissions" is not an object; fix it or remove it (its deny and ask rules must not be dropped)',
@@ -82,10 +104,13 @@ function permissions(value: unknown, path: string, ignored: string[]): SettingsF
     if (key === "deny" || key === "ask") {
       if (!isStrings(v))
         throw new ConfigError(`"permissions.${key}" is not a list of rule strings; fix it or remove it`, path);
-      out[key] = v;
+      out[key] = v.flatMap((rule) => projectRooted(rule, key, root));
     } else if (key === "allow") {
-      if (isStrings(v)) out.allow = v;
+      if (isStrings(v)) out.allow = v.flatMap((rule) => projectRooted(rule, key, root));
       else ignored.push("permissions.allow (not a list of strings)");
+    } else if (key === "disableBypassPermissionsMode") {
+      if (v === "disable") out.disableBypassPermissionsMode = v;
+      else ignored.push(`permissions.disableBypassPermissionsMode ${JSON.stringify(v)} (only "disable" is a value)`);
     } else if (key === "defaultMode") {
       if (PERMISSION_MODES.includes(v as PermissionMode)) out.defaultMode = v as PermissionMode;
       else ignored.push(`permissions.defaultMode ${JSON.stringify(v)}`);
@@ -93,6 +118,23 @@ function permissions(value: unknown, path: string, ignored: string[]): SettingsF
     else ignored.push("permissions.additionalDirectories (not a list of strings)");
   }
   return out;
+}
+
+/** Claude Code's file tools: their rule content is a path (`Edit` rules cover every tool that edits). */
+const FILE_RULE = /^\s*(Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|LS)\((\/(?!\/)[\s\S]*)\)\s*$/;
+const escapeGlob = (path: string) => path.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
+
+/**
+ * Claude Code reads a file rule's `/path` from the project root (`Edit(/src/**)`, `Read(/.env)`;
+ * `//path` is absolute), where our rules read `/path` as absolute: such a rule is rewritten to
+ * `//<project>/path`. A deny or ask rule also keeps its absolute reading, which it had here before,
+ * so it never covers less; an allow rule keeps only Claude Code's meaning.
+ */
+function projectRooted(rule: string, list: "allow" | "deny" | "ask", root: string): string[] {
+  const match = FILE_RULE.exec(rule);
+  if (!match) return [rule];
+  const rooted = `${match[1]}(/${escapeGlob(root.replace(/\/+$/, ""))}${match[2]})`;
+  return list === "allow" ? [rooted] : [rooted, rule];
 }
 
 function envOf(value: unknown, ignored: string[]): Record<string, string> | undefined {
@@ -117,6 +159,8 @@ function sandboxOf(value: unknown, ignored: string[]): SettingsFile["sandbox"] {
   }
   const picked: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
+    // Claude Code's strict mode: ours has no unsandboxed retry to refuse, so `false` is what it does already.
+    if (k === "allowUnsandboxedCommands" && v === false) continue;
     if (!SANDBOX_KEYS.has(k)) ignored.push(`sandbox.${k}`);
     else if (k === "network" && isRecord(v)) {
       const network: Record<string, unknown> = {};

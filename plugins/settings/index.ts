@@ -80,7 +80,7 @@ export const settingsPlugin = definePlugin({
           apply(
             source,
             other.path,
-            readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message)),
+            readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message), cwd),
           );
         if (!wanted.has(source)) continue;
         const path = settingsPath(source, cwd, home);
@@ -97,21 +97,78 @@ export const settingsPlugin = definePlugin({
         files.map((f) => f.settings),
         declared,
       );
+      if (mcpServers) mcpServers = startable(kernel, mcpServers, files);
+      noBypass(kernel, merged, files);
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return merged;
     });
   },
 });
 
-/** What an untrusted file may still say: rules that take power away (a spending cap only ever tightens, see `merge`). */
+/**
+ * What an untrusted file may still say: rules that take power away (a spending cap only ever
+ * tightens, see `merge`; so do the lists of `.mcp.json` servers that may or may not start).
+ */
 function restrictionsOnly(settings: SettingsFile): SettingsFile {
-  const { deny, ask } = settings.permissions ?? {};
-  const { maxBudgetUsd, maxBudgetTokens } = settings;
+  const { deny, ask, disableBypassPermissionsMode } = settings.permissions ?? {};
+  const { maxBudgetUsd, maxBudgetTokens, enabledMcpjsonServers, disabledMcpjsonServers } = settings;
   return {
-    permissions: { ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) },
+    permissions: {
+      ...(deny ? { deny } : {}),
+      ...(ask ? { ask } : {}),
+      ...(disableBypassPermissionsMode && { disableBypassPermissionsMode }),
+    },
     ...(maxBudgetUsd !== undefined && { maxBudgetUsd }),
     ...(maxBudgetTokens !== undefined && { maxBudgetTokens }),
+    ...(enabledMcpjsonServers !== undefined && { enabledMcpjsonServers }),
+    ...(disabledMcpjsonServers !== undefined && { disabledMcpjsonServers }),
   };
+}
+
+/**
+ * A file saying `"disableBypassPermissionsMode": "disable"` (a restriction: it holds in an untrusted
+ * file too) keeps the run out of bypassPermissions, as Claude Code refuses the mode: asked for by
+ * the options or a file, the run is judged in the default mode instead, with a warning naming the file.
+ */
+function noBypass(kernel: Kernel, config: SettingsConfig, files: readonly LoadedSettings[]): void {
+  const by = files.find((f) => f.settings.permissions?.disableBypassPermissionsMode === "disable");
+  if (!by || config.permissionMode !== "bypassPermissions") return;
+  config.permissionMode = "default";
+  warn(
+    kernel,
+    NAME,
+    `${by.path}: "disableBypassPermissionsMode": "disable" refuses bypassPermissions; the run is judged in the default mode`,
+  );
+}
+
+/**
+ * The servers of `.mcp.json` the settings files let start, as Claude Code decides which project
+ * servers are approved: none listed in any file's `disabledMcpjsonServers`; when a file lists
+ * `enabledMcpjsonServers`, only those (every file's list counts) unless the highest-precedence file
+ * that sets `enableAllProjectMcpServers` sets it true. Each server left out is reported.
+ */
+function startable(
+  kernel: Kernel,
+  servers: Record<string, McpServerConfig>,
+  files: readonly LoadedSettings[],
+): Record<string, McpServerConfig> {
+  const disabled = new Set(files.flatMap((f) => f.settings.disabledMcpjsonServers ?? []));
+  const lists = files.flatMap((f) => (f.settings.enabledMcpjsonServers ? [f.settings.enabledMcpjsonServers] : []));
+  const all =
+    files
+      .map((f) => f.settings.enableAllProjectMcpServers)
+      .filter((v) => v !== undefined)
+      .at(-1) === true;
+  const enabled = lists.length > 0 && !all ? new Set(lists.flat()) : undefined;
+  const out: Record<string, McpServerConfig> = {};
+  for (const [name, server] of Object.entries(servers)) {
+    if (disabled.has(name))
+      warn(kernel, NAME, `MCP server "${name}" of .mcp.json was not started: disabledMcpjsonServers lists it`);
+    else if (enabled && !enabled.has(name))
+      warn(kernel, NAME, `MCP server "${name}" of .mcp.json was not started: enabledMcpjsonServers does not list it`);
+    else out[name] = server;
+  }
+  return out;
 }
 
 /**

@@ -17,6 +17,8 @@ export const SettingsFileSchema = z.looseObject({
       ask: rules.optional(),
       defaultMode: z.enum(PERMISSION_MODES).optional(),
       additionalDirectories: z.array(z.string()).optional(),
+      /** `"disable"`: no run reading this file is judged in bypassPermissions (Claude Code's key). */
+      disableBypassPermissionsMode: z.literal("disable").optional(),
     })
     .optional(),
   /** The run's `sandbox` option (Claude Code's `sandbox` settings key). */
@@ -32,6 +34,12 @@ export const SettingsFileSchema = z.looseObject({
   },
   /** Claude Code plugin folders (`ubiquity plugin add` records them in the user's file): the commands plugin's `claudePlugins`. */
   claudePlugins: z.array(z.string()).optional(),
+  /** Servers of the project's `.mcp.json` that may start (Claude Code's key): with it, only these, unless a file says `enableAllProjectMcpServers: true`. */
+  enabledMcpjsonServers: z.array(z.string()).optional(),
+  /** Servers of the project's `.mcp.json` that never start (Claude Code's key; every file's list counts). */
+  disabledMcpjsonServers: z.array(z.string()).optional(),
+  /** Every server of the project's `.mcp.json` may start, whatever `enabledMcpjsonServers` lists (Claude Code's key). */
+  enableAllProjectMcpServers: z.boolean().optional(),
   /** Read by the hooks plugin, not here. */
   hooks: z.unknown().optional(),
   /** URL patterns (`*` a wildcard) HTTP hooks may call; the lists of every file and the option join. */

@@ -143,7 +143,8 @@ describe('compat: ["claude"] on anthropics/claude-agent-sdk-python', () => {
       model: "claude-sonnet-4-5",
       statusLine: { type: "command", command: "echo hi" },
       enabledPlugins: { "x@y": true },
-      permissions: { allow: ["Bash(python -m pytest tests/)"], disableBypassPermissionsMode: "disable" },
+      apiKeyHelper: "echo key",
+      permissions: { allow: ["Bash(python -m pytest tests/)"] },
       env: { MAX_THINKING_TOKENS: 1024 },
     };
     const dir = project(undefined, { ".claude/settings.json": JSON.stringify(settings) });
@@ -152,7 +153,7 @@ describe('compat: ["claude"] on anthropics/claude-agent-sdk-python', () => {
     expect(run.ran).toEqual(["python -m pytest tests/"]);
     const reports = run.warnings.filter((w) => w.includes(join(dir, ".claude", "settings.json")));
     expect(reports).toHaveLength(1);
-    for (const key of ['"model"', '"statusLine"', '"enabledPlugins"', '"permissions.disableBypassPermissionsMode"'])
+    for (const key of ['"model"', '"statusLine"', '"enabledPlugins"', '"apiKeyHelper"'])
       expect(reports[0]).toContain(key);
   });
 

@@ -157,8 +157,9 @@ export function readByFields(yaml: string): Record<string, unknown> | undefined 
     // Read as YAML only when it is this one entry: `description: a` + `Context: b` is one value.
     const one = typeof parsed === "object" && parsed !== null && Object.keys(parsed).length === 1 && key in parsed;
     const first = FIELD_LINE.exec(lines[0]!)![2]!;
-    // A value begun as YAML (`[`, `{`, a quote, a block) that is not YAML is broken, not prose.
-    if (!one && /^["'[{|>&*!]/.test(first)) return undefined;
+    // A value begun as YAML (`[`, `{`, a quote, a block) that is not YAML is broken, not prose —
+    // except `argument-hint`, shown to people only: `[pr-number] [priority]` is Claude Code's own example.
+    if (!one && /^["'[{|>&*!]/.test(first) && fieldKey(key) !== "argumenthint") return undefined;
     data[key] = one ? (parsed as Record<string, unknown>)[key] : [first, ...lines.slice(1)].join("\n").trim();
   }
   return data;
