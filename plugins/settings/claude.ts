@@ -2,12 +2,16 @@
  * Claude Code's settings files (`~/.claude/settings.json`, `.claude/settings.json`,
  * `.claude/settings.local.json`) under `compat: ["claude"]`, read into our settings shape:
  * `permissions` (allow, deny, ask, defaultMode, additionalDirectories, disableBypassPermissionsMode), `hooks`, `env`, the
- * `sandbox` keys the sandbox plugin has and which servers of `.mcp.json` may start. Everything else (`model` — a Claude model name —
- * `statusLine`, `enabledPlugins`, `apiKeyHelper`, …) is reported once per file and ignored,
+ * `sandbox` keys the sandbox plugin has, which servers of `.mcp.json` may start, and `enabledPlugins`
+ * (the folders Claude Code installed them in). Everything else (`model` — a Claude model name —
+ * `statusLine`, `apiKeyHelper`, …) is reported once per file and ignored,
  * never fatal. Fail closed where dropping would loosen: a file that is not JSON, or whose deny or
  * ask rules are not a list of strings, stops the run naming the file. A file rule's `/path` is
  * read as Claude Code reads it, from the project root (see `projectRooted`).
  */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { ConfigError } from "../../src/index";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
 import { SandboxSchema } from "../sandbox/api";
@@ -39,12 +43,14 @@ const SANDBOX_NETWORK_KEYS = new Set(["allowedDomains", "deniedDomains", "allowU
 
 /**
  * Read one Claude Code settings file: `undefined` when it does not exist. `report` hears, in one
- * message, every key that was ignored. `root` is the project's folder, where its rules' `/path` starts.
+ * message, every key that was ignored. `root` is the project's folder, where its rules' `/path` starts;
+ * `home` the user's, under which Claude Code keeps the plugins `enabledPlugins` names.
  */
 export function readClaudeSettingsFile(
   path: string,
   report: (message: string) => void,
   root: string,
+  home: string = homedir(),
 ): SettingsFile | undefined {
   const data = readJsonConfigFile(path, "Claude Code settings file");
   if (data === undefined) return undefined;
@@ -80,6 +86,9 @@ export function readClaudeSettingsFile(
     } else if (key === "sandbox") {
       const sandbox = sandboxOf(value, ignored);
       if (sandbox !== undefined) out.sandbox = sandbox;
+    } else if (key === "enabledPlugins") {
+      const folders = installedPlugins(value, root, home, ignored);
+      if (folders.length) out.claudePlugins = folders;
     } else ignored.push(key);
   }
   if (ignored.length)
@@ -87,6 +96,47 @@ export function readClaudeSettingsFile(
       `${path}: ignored ${ignored.map((k) => `"${k}"`).join(", ")} (not Claude Code settings ubiquity applies; see "Coming from Claude Code / Codex" in the README)`,
     );
   return out;
+}
+
+/**
+ * `enabledPlugins` (`{"name@marketplace": true}`): the folders Claude Code installed those plugins
+ * in, from `~/.claude/plugins/installed_plugins.json` (version 1: one install per plugin; version 2:
+ * a list, by scope — a user install, else this project's). A plugin enabled but not installed, or
+ * whose folder is gone, is reported; one set to false is not loaded.
+ */
+function installedPlugins(value: unknown, root: string, home: string, ignored: string[]): string[] {
+  // Where Claude Code keeps the plugins it installed, and its record of them.
+  const pluginsHome = join(home, ".claude", "plugins");
+  if (!isRecord(value)) {
+    ignored.push("enabledPlugins (not an object of plugin@marketplace: true)");
+    return [];
+  }
+  const wanted = Object.entries(value).filter(([, on]) => on === true);
+  if (wanted.length === 0) return [];
+  let record: unknown;
+  try {
+    record = JSON.parse(readFileSync(join(pluginsHome, "installed_plugins.json"), "utf8"));
+  } catch {
+    ignored.push(
+      `enabledPlugins (${wanted.map(([id]) => id).join(", ")}: no readable ~/.claude/plugins/installed_plugins.json)`,
+    );
+    return [];
+  }
+  const plugins = isRecord(record) && isRecord(record.plugins) ? record.plugins : {};
+  const folders: string[] = [];
+  for (const [id] of wanted) {
+    const installs = [plugins[id]].flat().filter(isRecord);
+    const install =
+      installs.find((i) => i.scope === undefined || i.scope === "user") ??
+      installs.find((i) => typeof i.projectPath === "string" && resolve(i.projectPath) === resolve(root));
+    const path = typeof install?.installPath === "string" ? resolve(pluginsHome, install.installPath) : undefined;
+    if (path && existsSync(path) && statSync(path).isDirectory()) folders.push(path);
+    else
+      ignored.push(
+        `enabledPlugins.${id} (not installed in ~/.claude/plugins: install it, or ubiquity plugin add its folder)`,
+      );
+  }
+  return folders;
 }
 
 function permissions(value: unknown, path: string, ignored: string[], root: string): SettingsFile["permissions"] {

@@ -80,7 +80,7 @@ export const settingsPlugin = definePlugin({
           apply(
             source,
             other.path,
-            readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message), cwd),
+            readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message), cwd, home),
           );
         if (!wanted.has(source)) continue;
         const path = settingsPath(source, cwd, home);

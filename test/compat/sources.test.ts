@@ -153,7 +153,12 @@ describe('compat: ["claude"] on anthropics/claude-agent-sdk-python', () => {
     expect(run.ran).toEqual(["python -m pytest tests/"]);
     const reports = run.warnings.filter((w) => w.includes(join(dir, ".claude", "settings.json")));
     expect(reports).toHaveLength(1);
-    for (const key of ['"model"', '"statusLine"', '"enabledPlugins"', '"apiKeyHelper"'])
+    for (const key of [
+      '"model"',
+      '"statusLine"',
+      '"enabledPlugins (x@y: no readable ~/.claude/plugins/installed_plugins.json)',
+      '"apiKeyHelper"',
+    ])
       expect(reports[0]).toContain(key);
   });
 
