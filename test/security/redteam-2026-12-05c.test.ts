@@ -1,0 +1,89 @@
+/**
+ * Red team 2026-12-05 (c): what landed on 2026-12-05, attacked as a stranger would. Each finding's
+ * test failed before its fix. Frontmatter read by field lines (and camelKeys) and
+ * `ubiquity plugin add <marketplace> <plugin>` with git-subdir sources.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseAgentFile } from "../../plugins/agents/parse";
+import { splitFrontmatter } from "../../plugins/_kits/sources/frontmatter";
+import { commandsCommands } from "../../plugins/commands/cli";
+import { tempDirs } from "../helpers/temp-dirs";
+import { tempHome, writeTree } from "../helpers/temp-home";
+
+const temp = tempDirs();
+const home = tempHome();
+
+describe("frontmatter read by field lines never loses a restriction (F1-F3)", () => {
+  it("F1: a field written twice is refused, not read as its last line (strict YAML refuses it too)", () => {
+    // The first disallowedTools is the restriction the author meant; the last-wins reading dropped it.
+    const text =
+      '---\nname: a\ndisallowedTools: Bash\ndescription: Use it when\nuser: "x"\ndisallowedTools: Read\n---\nbody\n';
+    const parsed = parseAgentFile(text, "a");
+    expect(parsed.ok).toBe(false);
+  });
+
+  it("F2: two spellings of one field (disallowed-tools and disallowedTools) are refused, not folded into the last", () => {
+    const text = "---\nname: a\ndescription: d\ndisallowed-tools: Bash\ndisallowedTools: Read\n---\nbody\n";
+    const parsed = parseAgentFile(text, "a");
+    expect(parsed.ok).toBe(false);
+    expect(splitFrontmatter("---\ntools: Read\nTools: Bash\n---\n").ok).toBe(false);
+  });
+
+  it("F3: a permission field swallowed into a description (indented or capitalised) refuses the file", () => {
+    for (const line of [" disallowedTools: Bash", "  permissionMode: default", "Disallowed-Tools: Bash"]) {
+      const text = `---\nname: a\ndescription: Use it when\nuser: "x"\n${line}\n---\nbody\n`;
+      const split = splitFrontmatter(text);
+      expect(split.ok, line).toBe(false);
+    }
+    // Claude Code's agent examples (`Context:`, `user:` lines) are still read.
+    const example =
+      '---\nname: a\ndescription: Use it when. Examples:\n<example>\nContext: the user asks\nuser: "review"\n</example>\ntools: Read\n---\nbody\n';
+    const split = splitFrontmatter(example);
+    expect(split.ok).toBe(true);
+    expect(split.ok && split.data.tools).toBe("Read");
+    // And a block field's nested structure is not taken for prose.
+    const hooks = '---\ndescription: a: b\nuser: "x"\nhooks:\n  PreToolUse:\n    - matcher: Bash\n---\nbody\n';
+    expect(splitFrontmatter(hooks).ok).toBe(true);
+  });
+});
+
+describe("ubiquity plugin add with git-subdir sources (F4)", () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8" });
+  function repo(name: string, fill: (dir: string) => void): string {
+    const root = realpathSync(temp("ubq-git-"));
+    const work = join(root, "work");
+    git(root, "init", "-q", "-b", "main", work);
+    fill(work);
+    git(work, "add", "-A");
+    git(work, "commit", "-q", "-m", "plugin");
+    git(root, "clone", "-q", "--bare", work, join(root, `${name}.git`));
+    return `file://${join(root, `${name}.git`)}`;
+  }
+  const sink = { stdout: () => {}, stderr: () => {} };
+  const run = (positionals: string[]) =>
+    commandsCommands.plugin!.run({ positionals, flags: {} } as never, sink as never);
+  const market = (entries: unknown[]) =>
+    repo("market", (dir) =>
+      writeTree(dir, { ".claude-plugin/marketplace.json": JSON.stringify({ name: "market", plugins: entries }) }),
+    );
+
+  it("F4: a path that is a symlink in the repository leading out of it is refused, and leaves no clone", async () => {
+    // A plugin folder outside the repository (another plugin the user has, any folder of theirs).
+    const outside = realpathSync(temp("ubq-outside-"));
+    writeTree(outside, {
+      ".claude-plugin/plugin.json": JSON.stringify({ name: "outside" }),
+      "commands/x.md": "---\ndescription: x\n---\nx\n",
+    });
+    const url = repo("skills", (dir) => {
+      mkdirSync(join(dir, "plugins"));
+      symlinkSync(outside, join(dir, "plugins", "evil"));
+    });
+    const marketUrl = market([{ name: "evil", source: { source: "git-subdir", url, path: "plugins/evil" } }]);
+    await expect(run(["add", marketUrl, "evil"])).rejects.toThrow(/outside its repository/);
+    expect(existsSync(join(home(), ".ubiquity", "plugins", "skills"))).toBe(false);
+  });
+});
