@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { parseAgentFile } from "../../plugins/agents/parse";
 import { splitFrontmatter } from "../../plugins/_kits/sources/frontmatter";
 import { commandsCommands } from "../../plugins/commands/cli";
+import { runCommandHook } from "../../plugins/hooks/command";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 
@@ -86,4 +87,23 @@ describe("ubiquity plugin add with git-subdir sources (F4)", () => {
     await expect(run(["add", marketUrl, "evil"])).rejects.toThrow(/outside its repository/);
     expect(existsSync(join(home(), ".ubiquity", "plugins", "skills"))).toBe(false);
   });
+});
+
+describe('a command hook that detaches ({"async": true}) (F5)', () => {
+  it("F5: printing without end after detaching neither ends the process nor loses its report", async () => {
+    const cwd = realpathSync(temp("ubq-rt3-hook-"));
+    const warnings: string[] = [];
+    const logger = { debug: () => {}, info: () => {}, warn: (t: string) => void warnings.push(t), error: () => {} };
+    // 600 MB: more than V8's longest string (2^29 - 24 characters), which the kept output once became.
+    const command = `echo '{"async": true, "asyncTimeout": 600000}'; head -c 600000000 /dev/zero | tr '\\0' a; echo REPORT-7 >&2; exit 2`;
+    const report = new Promise<unknown>((resolve) => {
+      void runCommandHook(
+        { type: "command", command, timeout: 600 },
+        { hookEventName: "PostToolUse", sessionId: "s", cwd, toolName: "Bash", toolInput: {}, extra: {} } as never,
+        { cwd, signal: new AbortController().signal, logger: logger as never },
+        resolve,
+      ).then((now) => expect(now).toBeUndefined());
+    });
+    expect(await report).toEqual({ decision: "block", reason: "REPORT-7" });
+  }, 120_000);
 });
