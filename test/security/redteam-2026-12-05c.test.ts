@@ -11,6 +11,11 @@ import { parseAgentFile } from "../../plugins/agents/parse";
 import { splitFrontmatter } from "../../plugins/_kits/sources/frontmatter";
 import { commandsCommands } from "../../plugins/commands/cli";
 import { runCommandHook } from "../../plugins/hooks/command";
+import { defineTool, summon } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import hooksPlugin from "ubiquity/plugins/hooks";
+import { z } from "zod";
+import { collect, ofType } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 
@@ -106,4 +111,124 @@ describe('a command hook that detaches ({"async": true}) (F5)', () => {
     });
     expect(await report).toEqual({ decision: "block", reason: "REPORT-7" });
   }, 120_000);
+});
+
+describe("an asyncRewake hook's note to the model (F6)", () => {
+  it("F6: a key in the hook's command (named in the note's heading) is masked when the note comes with the next prompt", async () => {
+    const cwd = realpathSync(temp("ubq-rt3-rewake-"));
+    const key = "sk-ant-rt3-SECRET-77e0a1";
+    const saved = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = key;
+    try {
+      let reported!: () => void;
+      const queued = new Promise<void>((resolve) => (reported = resolve));
+      const logger = {
+        debug: () => {},
+        warn: () => {},
+        error: () => {},
+        info: (...args: unknown[]) => {
+          if (args.map(String).join(" ").includes("a background hook reported")) reported();
+        },
+      };
+      async function* input() {
+        yield "first";
+        await queued;
+        yield "second";
+      }
+      const model = scriptedModel(["one", "two"]);
+      await collect(
+        summon(input(), {
+          presets: [],
+          plugins: [hooksPlugin()],
+          model,
+          cwd,
+          logger,
+          hooks: {
+            UserPromptSubmit: [
+              {
+                hooks: [
+                  {
+                    type: "command",
+                    command: `cat >/dev/null; : x-api-key ${key}; echo found-7 >&2; exit 2`,
+                    asyncRewake: true,
+                  },
+                ],
+              },
+            ],
+          },
+        }),
+      );
+      const asked = JSON.stringify(model.requests.map((r) => r.prompt));
+      expect(asked).toContain("found-7");
+      expect(asked).not.toContain(key);
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
+    }
+  });
+
+  it("F6: a key in the hook's command (named in the note's heading) is masked, as its report is", async () => {
+    const cwd = realpathSync(temp("ubq-rt3-rewake-"));
+    const key = "sk-ant-rt3-SECRET-8d1f2c";
+    const saved = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = key;
+    try {
+      let reported!: () => void;
+      const queued = new Promise<void>((resolve) => (reported = resolve));
+      const logger = {
+        debug: () => {},
+        warn: () => {},
+        error: () => {},
+        info: (...args: unknown[]) => {
+          if (args.map(String).join(" ").includes("a background hook reported")) reported();
+        },
+      };
+      const step = (name: string, wait?: Promise<void>) =>
+        defineTool({
+          name,
+          description: name,
+          inputSchema: z.object({}),
+          isReadOnly: true,
+          execute: async () => {
+            await wait;
+            return `${name} done`;
+          },
+        });
+      const model = scriptedModel([
+        { toolCalls: [{ toolName: "First", input: {} }] },
+        { toolCalls: [{ toolName: "Second", input: {} }] },
+        "done",
+      ]);
+      const messages = await collect(
+        summon("go", {
+          presets: [],
+          plugins: [hooksPlugin()],
+          model,
+          cwd,
+          logger,
+          tools: [step("First"), step("Second", queued)],
+          hooks: {
+            PostToolUse: [
+              {
+                matcher: "First",
+                hooks: [
+                  {
+                    type: "command",
+                    command: `cat >/dev/null; : x-api-key ${key}; echo found >&2; exit 2`,
+                    asyncRewake: true,
+                  },
+                ],
+              },
+            ],
+          },
+        }),
+      );
+      const results = ofType(messages, "tool_result").map((m) => String(m.output.content));
+      expect(results[1]).toContain("found");
+      expect(JSON.stringify(model.requests)).not.toContain(key);
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
+    }
+  });
 });
