@@ -16,6 +16,8 @@ import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin from "ubiquity/plugins/hooks";
 import { z } from "zod";
 import { collect, ofType } from "../helpers/collect";
+import { createServer } from "node:net";
+import { outputs, runBash, sandboxPlace, SKIP } from "../sandbox/helpers";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 
@@ -231,4 +233,58 @@ describe("an asyncRewake hook's note to the model (F6)", () => {
       else process.env.ANTHROPIC_API_KEY = saved;
     }
   });
+});
+
+describe.skipIf(SKIP)("the sandbox's socket filter against other programs (no finding)", () => {
+  const place = sandboxPlace();
+  it("socat, nc -U, node's net.connect, perl, python's abstract socket and a sandboxed command hook reach no host socket", async () => {
+    const ws = place.ws();
+    const hits: string[] = [];
+    const server = createServer((s) => {
+      hits.push("connected");
+      s.end("HELLO-FROM-HOST\n");
+    });
+    await new Promise<void>((r) => server.listen(join(ws, "dev.sock"), r));
+    const abstract = createServer((s) => {
+      hits.push("abstract");
+      s.end("HELLO\n");
+    });
+    await new Promise<void>((r) => abstract.listen("\0ubq-rt3-abstract", r));
+    const commands = [
+      "socat - UNIX-CONNECT:dev.sock </dev/null",
+      "nc -U dev.sock </dev/null",
+      `node -e "require('net').connect('dev.sock').on('data',d=>console.log(String(d))).on('error',e=>console.log(e.code))"`,
+      `perl -MIO::Socket::UNIX -e 'my $s=IO::Socket::UNIX->new(Peer=>"dev.sock") or die "no: $!"; print <$s>'`,
+      `python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect(b'\\0ubq-rt3-abstract');print(s.recv(9))"`,
+      `python3 -c "import socket;a,b=socket.socketpair();b.send(b'x');print(a.recv(1))"`,
+    ];
+    try {
+      const out = outputs(
+        await runBash(commands, {
+          cwd: ws,
+          sandbox: true,
+          permissionMode: "bypassPermissions",
+          hooks: {
+            SessionStart: [
+              {
+                hooks: [
+                  {
+                    type: "command",
+                    command: `python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect('dev.sock')" 2>hook-err.txt; echo '{"async": true}'; socat - UNIX-CONNECT:dev.sock </dev/null`,
+                  },
+                ],
+              },
+            ],
+          },
+        }),
+      );
+      for (const id of ["c0", "c1", "c2", "c3", "c4"]) expect(out[id]!.content, id).not.toContain("HELLO");
+      // A connected pair still works.
+      expect(out.c5!.content).toContain("b'x'");
+    } finally {
+      server.close();
+      abstract.close();
+    }
+    expect(hits).toEqual([]);
+  }, 60_000);
 });
