@@ -4,7 +4,7 @@
  * `ubiquity plugin add <marketplace> <plugin>` with git-subdir sources.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAgentFile } from "../../plugins/agents/parse";
@@ -287,4 +287,37 @@ describe.skipIf(SKIP)("the sandbox's socket filter against other programs (no fi
     }
     expect(hits).toEqual([]);
   }, 60_000);
+});
+
+describe("a detached hook after its summon() run (no finding)", () => {
+  // A hook that answered {"async": true} ends with its summon() run (`ubiquity run -p` kills it at exit too,
+  // checked by hand with a marker file): pinned here with its pid.
+  it("the run's end ends the hooks it detached", async () => {
+    const cwd = realpathSync(temp("ubq-rt3-outlive-"));
+    const command = `echo $$ > hook.pid; echo '{"async": true, "asyncTimeout": 60000}'; while [ ! -f release ]; do sleep 0.05; done`;
+    try {
+      await collect(
+        summon("go", {
+          presets: [],
+          plugins: [hooksPlugin()],
+          model: scriptedModel(["ok"]),
+          cwd,
+          hooks: { SessionStart: [{ hooks: [{ type: "command", command, timeout: 60 }] }] },
+        }),
+      );
+      const pid = Number(readFileSync(join(cwd, "hook.pid"), "utf8"));
+      const alive = () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(alive()).toBe(false);
+    } finally {
+      writeFileSync(join(cwd, "release"), "");
+    }
+  });
 });
