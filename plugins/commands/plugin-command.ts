@@ -5,7 +5,7 @@
  * Loaded on the command's first run (cli.ts lists the command).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO } from "../../loader/index";
@@ -134,6 +134,12 @@ function clonePinned(name: string, source: GitSource): string {
   if (!folder.startsWith(`${clone}/`))
     fail(`${name}'s path ${JSON.stringify(source.path)} leads outside its repository`);
   if (!existsSync(folder)) fail(`${name}'s path ${JSON.stringify(source.path)} is not in ${source.url}`);
+  // Red-team fix: a symlink in the repository (`sub -> /home/me/other`, `sub -> ../..`) leads out of it
+  // while the path itself stays inside: the folder the link resolves to must be inside the clone too.
+  const real = realpathSync(folder);
+  const root = realpathSync(clone);
+  if (real !== root && !real.startsWith(`${root}/`))
+    fail(`${name}'s path ${JSON.stringify(source.path)} is a link that leads outside its repository`);
   return folder;
 }
 

@@ -55,6 +55,14 @@ const REAPER_GRACE_MS = 3000;
 // After a lost reaper's exit (killed, or not sure it ended everything), output still in the pipes
 // is waited for this long at most: a process that escaped it may hold them open for good.
 const DRAIN_AFTER_EXIT_MS = 200;
+/**
+ * Red-team fix: the most of a hook's stdout or stderr that is kept. A hook printing without end (one
+ * that detached with `{"async": true}` above all, which nobody reads until it ends) grew a string
+ * until V8 refused it, and the throw in the data handler ended the whole process. Past this, the
+ * stream is still read (the hook never blocks on a full pipe) but not kept, and the answer in it
+ * is not read (readAnswer).
+ */
+const MAX_OUTPUT_CHARS = 10 * 1024 * 1024;
 
 function sigkillGroup(pgid: number | undefined): void {
   try {
@@ -92,6 +100,8 @@ interface Spawned {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** It printed more than MAX_OUTPUT_CHARS on stdout: what was kept is not its whole answer. */
+  overflow?: boolean;
   /** The hook's first line was `{"async": true}`: the rest of its run, which nobody waits for. */
   rest?: Promise<Spawned>;
 }
@@ -214,11 +224,15 @@ function runShell(
     });
     const onAbort = () => killGroup();
     signal.addEventListener("abort", onAbort, { once: true });
+    let overflow = false;
     child.stdout!.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
+      if (stdout.length + d.length > MAX_OUTPUT_CHARS) overflow = true;
+      else stdout += d;
       watch(stdout);
     });
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+      if (stderr.length < MAX_OUTPUT_CHARS) stderr += d.slice(0, MAX_OUTPUT_CHARS - stderr.length);
+    });
     child.stdin!.on("error", () => {}); // a script that never reads stdin closes it early
     child.stdin!.end(stdin);
     child.on("error", (error) => {
@@ -235,7 +249,7 @@ function runShell(
       // and its pid is no longer ours to signal).
       if (!reaper) killGroup();
       untrack();
-      (rest ?? resolve)({ code, stdout, stderr, timedOut });
+      (rest ?? resolve)({ code, stdout, stderr, timedOut, ...(overflow ? { overflow } : {}) });
     };
     child.on("close", (code) => finish(code));
     // Under the reaper its exit is the end (it ended the tree, or was killed): the pipes get a
@@ -332,6 +346,10 @@ function readAnswer(
     context.logger.warn(
       `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}; it was ignored`,
     );
+    return undefined;
+  }
+  if (result.overflow) {
+    context.logger.warn(`${label} printed more than ${MAX_OUTPUT_CHARS} characters; its output was ignored`);
     return undefined;
   }
   const text = result.stdout.trim();

@@ -92,7 +92,9 @@ function rewakeWith(hook: CommandHook, event: HookEventName, context: HookRunCon
     const report = output.decision === "block" ? output.reason : output.additionalContext;
     if (!report) return;
     const heading = hook.rewakeMessage ?? `A background ${event} hook (${hook.command}) reported:`;
-    queueRewake(run, `[${heading}\n${report}]`);
+    // Red-team fix: the heading names the hook's command, which may hold a key (`curl -H "x-api-key: …"`):
+    // the whole note is masked, not only the hook's report.
+    queueRewake(run, redactText(`[${heading}\n${report}]`, secretsOfRun(run)));
     context.logger.info(`${event} hook: ${hook.rewakeSummary ?? "a background hook reported"}`);
   };
 }

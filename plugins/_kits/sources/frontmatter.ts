@@ -43,6 +43,15 @@ export function splitFrontmatter(text: string): Frontmatter {
   if (data === null || data === undefined) data = {};
   if (typeof data !== "object" || Array.isArray(data))
     return { ok: false, problem: "its frontmatter is not a YAML mapping (key: value lines)" };
+  const twice = namedTwice(Object.keys(data as object));
+  if (twice)
+    return { ok: false, problem: `its frontmatter names the field ${twice} twice, so which one holds is unclear` };
+  const wrong = miswritten(Object.keys(data as object));
+  if (wrong)
+    return {
+      ok: false,
+      problem: `its frontmatter writes ${wrong}:, which is read as no field; write ${PERMISSION_FIELDS.get(fieldKey(wrong))}:`,
+    };
   return { ok: true, data: data as Record<string, unknown>, body: source.slice(match[0].length) };
 }
 
@@ -124,6 +133,48 @@ function fieldKey(key: string): string {
   return key.replace(/[-_]/g, "").toLowerCase();
 }
 
+/**
+ * Red-team fix: a known field written twice (`disallowed-tools: Bash` and `disallowedTools: Read`,
+ * which camelKeys folds into one key, the last winning) is ambiguous about what it restricts or
+ * grants: the file is refused. The first such key, or undefined.
+ */
+function namedTwice(keys: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const key of keys) {
+    const k = fieldKey(key);
+    if (!FIELDS.has(k)) continue;
+    if (seen.has(k)) return key;
+    seen.add(k);
+  }
+  return undefined;
+}
+
+/**
+ * The fields that grant or restrict what the agent may do. Red-team fix: in the reading by field
+ * lines, a line that continues another entry but names one of these (indented, or in another case:
+ * ` disallowedTools: Bash`, `Tools: Read`) may be the field its author meant, so the file is refused.
+ */
+const PERMISSION_NAMES = ["tools", "disallowedTools", "allowedTools", "permissionMode", "hooks", "mcpServers"];
+const PERMISSION_FIELDS = new Map(PERMISSION_NAMES.map((f) => [fieldKey(f), f]));
+
+/**
+ * Red-team fix: a top-level key that names a permission field in another case (`Disallowed-Tools:`,
+ * `Tools:`) is read by no one, so the restriction its author wrote was silently lost: refused. The
+ * first such key, or undefined.
+ */
+function miswritten(keys: string[]): string | undefined {
+  return keys.find((key) => {
+    const canonical = PERMISSION_FIELDS.get(fieldKey(key));
+    return (
+      canonical !== undefined && key.replace(/[-_]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase()) !== canonical
+    );
+  });
+}
+const NAMES_PERMISSION_FIELD = (line: string): boolean => {
+  const m = /^[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:/.exec(line);
+  return m !== null && PERMISSION_FIELDS.has(fieldKey(m[1]!));
+};
+
 // Field names are written in lower case (`context: fork`); `Context: …` is an example's line.
 const FIELD_LINE = /^([a-z][A-Za-z0-9_-]*)[ \t]*:(?=[ \t]|$)[ \t]*(.*)$/;
 
@@ -141,7 +192,13 @@ export function readByFields(yaml: string): Record<string, unknown> | undefined 
   const entries: { key: string; lines: string[] }[] = [];
   for (const line of yaml.split(/\r?\n/)) {
     const field = FIELD_LINE.exec(line);
-    if (field && FIELDS.has(fieldKey(field[1]!))) entries.push({ key: field[1]!, lines: [line] });
+    if (field && FIELDS.has(fieldKey(field[1]!))) {
+      // A field written twice: strict YAML refuses the duplicate, and so does this reading (namedTwice).
+      if (entries.some((e) => fieldKey(e.key) === fieldKey(field[1]!))) return undefined;
+      entries.push({ key: field[1]!, lines: [line] });
+    } else if (NAMES_PERMISSION_FIELD(line) && FIELD_LINE.exec(entries.at(-1)?.lines[0] ?? "")?.[2]?.trim() !== "")
+      // Under a block field (`hooks:` alone on its line) an indented `tools:` is its structure, not prose.
+      return undefined;
     else if (entries.length > 0) entries.at(-1)!.lines.push(line);
     else if (line.trim() && !line.trimStart().startsWith("#")) return undefined;
   }
