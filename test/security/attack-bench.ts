@@ -81,6 +81,18 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
       tool: tools.get("Bash"),
     });
 
+  /** Every one of `commands` gets `behavior` from the engine (the message names the command that did not). */
+  const expectVerdicts = async (
+    commands: readonly string[],
+    behavior: "allow" | "ask" | "deny",
+    ...args: Parameters<typeof verdict> extends [string, ...infer Rest] ? Rest : never
+  ) => {
+    for (const c of commands) {
+      const d = await verdict(c, ...args);
+      expect(d.behavior, `${c}: ${d.message}`).toBe(behavior);
+    }
+  };
+
   /** The fake provider answering with `script` (the one before it is closed). */
   const serve = async (script: Parameters<typeof startProviderServer>[0]) => {
     await server?.close();
@@ -105,5 +117,5 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
     return { ...p, run, out };
   };
 
-  return { temp, project, oracle, verdict, serve, env, attack, server: () => server! };
+  return { temp, project, oracle, verdict, expectVerdicts, serve, env, attack, server: () => server! };
 }
