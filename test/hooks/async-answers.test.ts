@@ -7,26 +7,16 @@
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { summon, defineTool, type Logger } from "ubiquity";
-import { z } from "zod";
+import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin from "ubiquity/plugins/hooks";
 import { readFileHooks } from "../../plugins/hooks/settings-hooks";
 import { tempDirs } from "../helpers/temp-dirs";
 import { collect, ofType, resultOf } from "../helpers/collect";
+import { recordingLogger, waitingTool } from "../helpers/hook-log";
 
 const tempDir = tempDirs();
 const temp = () => realpathSync(tempDir("ubq-async-hooks-"));
-
-function recordingLogger() {
-  const said: { level: string; text: string }[] = [];
-  const at =
-    (level: string) =>
-    (...args: unknown[]) =>
-      said.push({ level, text: args.map(String).join(" ") });
-  const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
-  return { logger, said };
-}
 
 describe('a command hook that answers {"async": true} on its first line', () => {
   it("is not waited for: the run ends while it still runs, and its later output is not read as its answer", async () => {
@@ -113,28 +103,9 @@ describe("asyncRewake", () => {
 
   it("does not hold the turn, and its report (exit 2, stderr) reaches the model with the next tool result", async () => {
     const cwd = temp();
-    const { logger, said } = recordingLogger();
+    const { logger, said, heard } = recordingLogger();
     // The second tool waits until the hook's report is queued (the plugin says so to the user).
-    let reported!: () => void;
-    const queued = new Promise<void>((resolve) => (reported = resolve));
-    const loggerWithSignal: Logger = {
-      ...logger,
-      info: (...args: unknown[]) => {
-        logger.info(...args);
-        if (args.map(String).join(" ").includes("Review found issues")) reported();
-      },
-    };
-    const step = (name: string, wait?: Promise<void>) =>
-      defineTool({
-        name,
-        description: name,
-        inputSchema: z.object({}),
-        isReadOnly: true,
-        execute: async () => {
-          await wait;
-          return `${name} done`;
-        },
-      });
+    const queued = heard("Review found issues");
     const model = scriptedModel([
       { toolCalls: [{ toolName: "First", input: {} }] },
       { toolCalls: [{ toolName: "Second", input: {} }] },
@@ -146,8 +117,8 @@ describe("asyncRewake", () => {
         plugins: [hooksPlugin()],
         model,
         cwd,
-        logger: loggerWithSignal,
-        tools: [step("First"), step("Second", queued)],
+        logger,
+        tools: [waitingTool("First"), waitingTool("Second", queued)],
         hooks: {
           PostToolUse: [
             {

@@ -11,11 +11,11 @@ import { parseAgentFile } from "../../plugins/agents/parse";
 import { splitFrontmatter } from "../../plugins/_kits/sources/frontmatter";
 import { commandsCommands } from "../../plugins/commands/cli";
 import { runCommandHook } from "../../plugins/hooks/command";
-import { defineTool, summon } from "ubiquity";
+import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin from "ubiquity/plugins/hooks";
-import { z } from "zod";
 import { collect, ofType } from "../helpers/collect";
+import { recordingLogger, waitingTool } from "../helpers/hook-log";
 import { createServer } from "node:net";
 import { outputs, runBash, sandboxPlace, SKIP } from "../sandbox/helpers";
 import { tempDirs } from "../helpers/temp-dirs";
@@ -122,16 +122,8 @@ describe("an asyncRewake hook's note to the model (F6)", () => {
     const saved = process.env.ANTHROPIC_API_KEY;
     process.env.ANTHROPIC_API_KEY = key;
     try {
-      let reported!: () => void;
-      const queued = new Promise<void>((resolve) => (reported = resolve));
-      const logger = {
-        debug: () => {},
-        warn: () => {},
-        error: () => {},
-        info: (...args: unknown[]) => {
-          if (args.map(String).join(" ").includes("a background hook reported")) reported();
-        },
-      };
+      const { logger, heard } = recordingLogger();
+      const queued = heard("a background hook reported");
       async function* input() {
         yield "first";
         await queued;
@@ -175,27 +167,8 @@ describe("an asyncRewake hook's note to the model (F6)", () => {
     const saved = process.env.ANTHROPIC_API_KEY;
     process.env.ANTHROPIC_API_KEY = key;
     try {
-      let reported!: () => void;
-      const queued = new Promise<void>((resolve) => (reported = resolve));
-      const logger = {
-        debug: () => {},
-        warn: () => {},
-        error: () => {},
-        info: (...args: unknown[]) => {
-          if (args.map(String).join(" ").includes("a background hook reported")) reported();
-        },
-      };
-      const step = (name: string, wait?: Promise<void>) =>
-        defineTool({
-          name,
-          description: name,
-          inputSchema: z.object({}),
-          isReadOnly: true,
-          execute: async () => {
-            await wait;
-            return `${name} done`;
-          },
-        });
+      const { logger, heard } = recordingLogger();
+      const queued = heard("a background hook reported");
       const model = scriptedModel([
         { toolCalls: [{ toolName: "First", input: {} }] },
         { toolCalls: [{ toolName: "Second", input: {} }] },
@@ -208,7 +181,7 @@ describe("an asyncRewake hook's note to the model (F6)", () => {
           model,
           cwd,
           logger,
-          tools: [step("First"), step("Second", queued)],
+          tools: [waitingTool("First"), waitingTool("Second", queued)],
           hooks: {
             PostToolUse: [
               {
