@@ -24,6 +24,7 @@ import toolApplyPatch from "../plugins/tool-apply-patch/index";
 import toolBash from "../plugins/tool-bash/index";
 import background from "../plugins/background/index";
 import web from "../plugins/web/index";
+import toolLsp from "../plugins/tool-lsp/index";
 import toolGlob from "../plugins/tool-glob/index";
 import toolGrep from "../plugins/tool-grep/index";
 import toolTodo from "../plugins/tool-todo/index";
@@ -69,6 +70,7 @@ import type { StructuredOutputOptions } from "../plugins/structured-output/index
 import type { TelemetryOptions } from "../plugins/telemetry/index";
 import type { BackgroundOptions } from "../plugins/background/index";
 import type { WebOptions } from "../plugins/web/index";
+import type { LspOptions } from "../plugins/tool-lsp/index";
 import type { ToolProfileOptions } from "../plugins/tool-apply-patch/index";
 import type { ReasoningOptions } from "../plugins/reasoning/index";
 
@@ -93,6 +95,7 @@ export type DefaultOptions = KernelOptions &
   ReviewerOptions &
   BackgroundOptions &
   WebOptions &
+  LspOptions &
   ToolProfileOptions &
   ReasoningOptions &
   TodosOptions &
@@ -148,6 +151,8 @@ export default definePreset({
     toolTodo(),
     // WebFetch and WebSearch: native search where the model's provider has it, else a backend.
     web(),
+    // LSP: offered only when a language server is configured (lspServers, a plugin's .lsp.json).
+    toolLsp(),
     // Background shells (Bash run_in_background) and agents: their registry, BashOutput,
     // BashInput and KillShell, and their end with the session.
     background(),

@@ -5,7 +5,7 @@
  * Loaded on the command's first run (cli.ts lists the command).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO } from "../../loader/index";
@@ -180,7 +180,12 @@ const MARKETPLACES = [join(".claude-plugin", "marketplace.json"), join(".agents"
  * undefined when `folder` is no marketplace. A marketplace without `name`, or a plugin whose
  * source is not a local folder (git, URL), is a UsageError naming what to do instead.
  */
-function marketplacePlugin(folder: string, name: string | undefined, notes: string[] = []): string | undefined {
+function marketplacePlugin(
+  folder: string,
+  name: string | undefined,
+  notes: string[] = [],
+  declared: { manifest?: Record<string, unknown> } = {},
+): string | undefined {
   const file = MARKETPLACES.map((m) => join(folder, m)).find((m) => existsSync(m));
   if (!file) {
     if (name !== undefined)
@@ -205,6 +210,7 @@ function marketplacePlugin(folder: string, name: string | undefined, notes: stri
   if (!entry) throw new UsageError(`ubiquity plugin add: the marketplace ${file} has no plugin named ${name}`);
   // A `strict: false` entry may declare parts in the marketplace file itself; those we do not run are said.
   notes.push(...unrunParts(undefined, entry as Record<string, unknown>));
+  declared.manifest = entryManifest(entry as Record<string, unknown>);
   const git = gitSourceOf(entry.source);
   if (git) return clonePinned(name, git);
   const source =
@@ -222,6 +228,48 @@ function marketplacePlugin(folder: string, name: string | undefined, notes: stri
   if (!path.startsWith(`${folder}/`))
     throw new UsageError(`ubiquity plugin add: ${name}'s source ${source} leads outside the marketplace`);
   return path;
+}
+
+/** The parts a plugin manifest may declare (Claude Code's plugin.json component fields). */
+const PART_KEYS = ["commands", "agents", "skills", "hooks", "mcpServers", "lspServers", "outputStyles"];
+/** A marketplace entry's own fields, which are not the plugin's manifest. */
+const ENTRY_KEYS = new Set(["source", "strict", "category", "tags"]);
+
+/**
+ * The manifest a `strict: false` marketplace entry declares (the entry is the plugin's manifest,
+ * as Claude Code reads it: the official marketplace's language-server plugins are README, licence
+ * and the entry's `lspServers`), or undefined when the entry declares no part.
+ */
+function entryManifest(entry: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (entry.strict !== false || !PART_KEYS.some((key) => entry[key] !== undefined)) return undefined;
+  return Object.fromEntries(Object.entries(entry).filter(([key]) => !ENTRY_KEYS.has(key)));
+}
+
+/**
+ * The plugin folder with the entry's manifest merged over its own (the entry wins, as it
+ * declares the plugin): written into our clone, or into a copy of a local folder in the user's
+ * plugin folder, so the marketplace's files are never changed.
+ */
+function withEntryManifest(folder: string, name: string, manifest: Record<string, unknown>): string {
+  const inClone = resolve(folder).startsWith(`${cloneRoot()}/`);
+  let target = folder;
+  if (!inClone) {
+    target = join(cloneRoot(), `${basename(folder)}-entry`);
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(cloneRoot(), { recursive: true });
+    // Links are copied as links: what one points to is judged where it is read, as in the folder.
+    cpSync(folder, target, { recursive: true, verbatimSymlinks: true, filter: (src) => basename(src) !== ".git" });
+  }
+  // A manifest (or its folder) that is a link is replaced, never written through.
+  const dir = join(target, ".claude-plugin");
+  const file = join(target, PLUGIN_MANIFEST);
+  const linked = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  if (linked(dir)) rmSync(dir);
+  const own = !linked(file) && existsSync(file) ? readSettings(file) : {};
+  rmSync(file, { force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ ...own, ...manifest, name }, null, 2)}\n`);
+  return target;
 }
 
 export async function runPluginCommand({ positionals }: CommandArgs, io: CommandIO): Promise<number> {
@@ -248,8 +296,10 @@ export async function runPluginCommand({ positionals }: CommandArgs, io: Command
       const place = cloned ?? resolve(arg);
       let folder: string;
       const notes: string[] = [];
+      const declared: { manifest?: Record<string, unknown> } = {};
       try {
-        folder = marketplacePlugin(place, rest[0], notes) ?? place;
+        folder = marketplacePlugin(place, rest[0], notes, declared) ?? place;
+        if (declared.manifest) folder = withEntryManifest(folder, rest[0]!, declared.manifest);
       } catch (error) {
         if (cloned) rmSync(cloned, { recursive: true, force: true });
         throw error;

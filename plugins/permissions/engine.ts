@@ -22,6 +22,7 @@ import { DEFAULT_TOOL_KINDS, namesPatchTool, type CompiledRule, type Policy } fr
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { suggest } from "./suggest";
+import { SEARCH_TOOLS } from "./filter-results";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellCandidate } from "./shell/types";
 
@@ -78,7 +79,7 @@ export interface EngineSetup {
 const TYPED_INTO_SHELL = "BashInput";
 
 // Used when the engine has no Tool to ask (decidePermission with a bare tool name).
-const READ_ONLY_TOOLS = new Set(["Read", "Glob", "Grep", "AskUserQuestion"]);
+const READ_ONLY_TOOLS = new Set(["Read", "Glob", "Grep", "LSP", "AskUserQuestion"]);
 
 /** Decide one call. Never throws: a failing check denies. */
 export async function decide(request: DecideRequest, setup: EngineSetup): Promise<Decision> {
@@ -127,6 +128,8 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
 
   const ruled = ruleVerdict(policy, toolName, subject);
   if (ruled) return ruled;
+  const hover = hoverVerdict(policy, toolName, input, subject);
+  if (hover) return hover;
 
   const own = tool ? await toolVerdict(tool, request, setup, subject) : undefined;
   if (own) return own;
@@ -210,6 +213,31 @@ function ruleVerdict(policy: Policy, toolName: string, subject: Subject): Decisi
     }
   }
   return undefined;
+}
+
+/**
+ * An LSP hover shows what the language server made of other files (a type inferred from a
+ * constant, a comment), which no path in the answer names, so the lines of a denied file cannot
+ * be withheld from it: while a Read deny rule names paths, hover is refused (fail closed).
+ */
+function hoverVerdict(
+  policy: Policy,
+  toolName: string,
+  input: Record<string, unknown>,
+  subject: Subject,
+): Decision | undefined {
+  if (toolName !== "LSP" || input.operation !== "hover") return undefined;
+  const rule = policy.deny.find((r) => r.tool === "Read" && r.content !== undefined);
+  if (!rule) return undefined;
+  return {
+    ...verdict(
+      "deny",
+      "deny-rule",
+      `Permission denied: LSP hover is refused while the rule ${rule.text} in ${rule.source} is in force, since a hover can carry text of a file it denies without naming the file. Use goToDefinition and Read instead.`,
+      subject,
+    ),
+    rule: rule.text,
+  };
 }
 
 /** The tool's own permission check (`checkPermissions`), when it has an opinion; a check that throws denies. */
@@ -355,7 +383,7 @@ function rulesForCall(
   const { kinds } = policy;
   const names = new Set([toolName]);
   if (kinds.edit.has(toolName)) for (const t of kinds.edit) names.add(t);
-  if (toolName === "Grep" || toolName === "Glob") names.add("Read");
+  if (SEARCH_TOOLS.has(toolName)) names.add("Read");
   if (subject.kind === "shell" && list !== "allow") {
     if (
       subject.writes.length > 0 ||

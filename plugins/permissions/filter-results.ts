@@ -9,6 +9,9 @@ import { judgePath } from "./paths";
 import type { CompiledRule } from "./policy";
 import type { Place } from "./subject";
 
+/** The tools whose results name other files: a Read rule names them too, and a Read deny applies to each file named. */
+export const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LSP"]);
+
 /** Output lines start with a path: the whole line (files), or a prefix ending at `:` / `-` (content, count). */
 function namesDenied(line: string, rules: readonly CompiledRule[], place: Place): boolean {
   const ends = [line.length];

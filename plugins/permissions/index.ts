@@ -28,7 +28,7 @@ import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, type Policy, type To
 import { parseRules, ruleNamesTool, type Rule } from "./rules";
 import type { Decision } from "./engine";
 import { answerAsk } from "./ask";
-import { withholdDenied } from "./filter-results";
+import { SEARCH_TOOLS, withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
 import { getPermissionsApi } from "./api";
 import "./init-fields";
@@ -191,7 +191,7 @@ export const permissionsPlugin = definePlugin({
     );
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
-      if (call.toolName !== "Grep" && call.toolName !== "Glob") return output;
+      if (!SEARCH_TOOLS.has(call.toolName)) return output;
       const deny = policyFor(call.run.options).deny.filter((r) => r.tool === "Read" && r.path);
       return withholdDenied(output, deny, { cwd: call.run.cwd, home: home(), roots: call.run.roots });
     });

@@ -26,7 +26,7 @@ export interface ToolKinds {
 /** The built-in tool names and what they are. */
 export const DEFAULT_TOOL_KINDS: ToolKinds = {
   shell: new Set(["Bash"]),
-  path: new Set(["Read", "Write", "Edit", "Glob", "Grep", "MultiEdit", "NotebookEdit", "apply_patch"]),
+  path: new Set(["Read", "Write", "Edit", "Glob", "Grep", "LSP", "MultiEdit", "NotebookEdit", "apply_patch"]),
   edit: new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch"]),
   network: new Set(["WebFetch", "WebSearch"]),
 };

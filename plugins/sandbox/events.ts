@@ -6,7 +6,7 @@ export interface SandboxViolationEvent {
   /** What was refused: a write, a read, or a network connection. */
   kind: "write" | "read" | "network";
   /** What ran: `bash`, `hook` or `mcp` (undefined when the proxy cannot tell). */
-  source?: "bash" | "hook" | "mcp";
+  source?: "bash" | "hook" | "mcp" | "lsp";
   /** One line saying what was refused. */
   detail: string;
   /** The Bash command or hook command, when known. */

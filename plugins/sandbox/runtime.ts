@@ -59,7 +59,7 @@ export interface SpawnSpec {
 
 /** Who is spawning, for excludedCommands, violation reports and events. */
 export interface SpawnUse {
-  kind: "bash" | "hook" | "mcp";
+  kind: "bash" | "hook" | "mcp" | "lsp";
   /** The Bash command or hook command as written. */
   subject?: string;
   /** The tool call, for Bash: its violations are reported in its result. */
@@ -268,10 +268,12 @@ export class SandboxRuntime {
     }
     const dirs = this.#dirs!;
     const writable = [...new Set([...this.#settings.writable, ...workspaces])].filter((p) => existsSync(p));
-    const network = use.kind === "mcp" ? this.#settings.mcpNetwork : this.#settings.network;
+    // A language server is a long-lived server as an MCP server is: the same network and cache.
+    const server = use.kind === "mcp" || use.kind === "lsp";
+    const network = server ? this.#settings.mcpNetwork : this.#settings.network;
     // An MCP server's package manager (npx, uvx) needs a cache it can write: one of the sandbox's
     // own, which only sandboxed MCP servers use, never the user's ~/.npm that commands outside run from.
-    const cache = use.kind === "mcp" ? this.#mcpCache() : undefined;
+    const cache = server ? this.#mcpCache() : undefined;
     // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
     this.#unreported.push(...this.#guard!.sweep());
     this.#installed ??= installedConfigClosure(this.#settings.cwd, writable, this.#settings.home);

@@ -260,12 +260,19 @@ describe("ubiquity plugin add <git-url>", () => {
     expect(existsSync(join(home(), ".ubiquity", "plugins", "skills"))).toBe(false);
   });
 
-  it("a marketplace entry or plugin with language servers is added, saying they are not run", async () => {
+  it("a strict: false entry's parts (the official LSP plugins') become the added plugin's manifest; the marketplace is not changed", async () => {
     const marketplace = realpathSync(temp("ubq-market-"));
+    const lsp = {
+      typescript: {
+        command: "typescript-language-server",
+        args: ["--stdio"],
+        extensionToLanguage: { ".ts": "typescript" },
+      },
+    };
     writeTree(marketplace, {
       "plugins/typescript-lsp/README.md": "# typescript-lsp\n",
       "plugins/styled/.claude-plugin/plugin.json": JSON.stringify({ name: "styled" }),
-      "plugins/styled/.lsp.json": JSON.stringify({ go: { command: "gopls" } }),
+      "plugins/styled/.lsp.json": JSON.stringify({ go: { command: "gopls", extensionToLanguage: { ".go": "go" } } }),
       // The shape of the official marketplace's LSP entries (strict: false, lspServers in the entry).
       ".claude-plugin/marketplace.json": JSON.stringify({
         name: "market",
@@ -274,7 +281,8 @@ describe("ubiquity plugin add <git-url>", () => {
             name: "typescript-lsp",
             source: "./plugins/typescript-lsp",
             strict: false,
-            lspServers: { typescript: { command: "typescript-language-server", args: ["--stdio"] } },
+            category: "development",
+            lspServers: lsp,
           },
           { name: "styled", source: "./plugins/styled" },
         ],
@@ -283,12 +291,15 @@ describe("ubiquity plugin add <git-url>", () => {
     const { out, io: sink } = io();
     expect(await run(["add", marketplace, "typescript-lsp"], sink)).toBe(0);
     expect(await run(["add", marketplace, "styled"], sink)).toBe(0);
-    const said = out.join("");
-    expect(said).toContain("Added the plugin typescript-lsp");
-    expect(said).toContain(
-      "Note: its language servers (lspServers, .lsp.json) are not run: ubiquity has no LSP tool yet.",
-    );
-    expect(said.match(/language servers/g)).toHaveLength(2);
+    expect(out.join("")).toContain("Added the plugin typescript-lsp");
+    expect(out.join("")).not.toContain("not run");
+    const [added, styled] = settings().claudePlugins as string[];
+    expect(added).toBe(join(home(), ".ubiquity", "plugins", "typescript-lsp-entry"));
+    expect(styled).toBe(join(marketplace, "plugins", "styled"));
+    const manifest = JSON.parse(readFileSync(join(added!, ".claude-plugin", "plugin.json"), "utf8"));
+    expect(manifest).toEqual({ name: "typescript-lsp", lspServers: lsp });
+    expect(readFileSync(join(added!, "README.md"), "utf8")).toBe("# typescript-lsp\n");
+    expect(existsSync(join(marketplace, "plugins", "typescript-lsp", ".claude-plugin"))).toBe(false);
   });
 
   it("a pinned commit the repository does not have, or a path out of it, adds nothing and leaves no clone", async () => {

@@ -216,6 +216,9 @@ describe("the package entry's types", () => {
       backgroundTasks: { maxShells: 2, backgroundOnTimeout: true },
       webFetch: { model: "test", maxBytes: 3, allowPrivateAddresses: true, cacheTtlMs: 0 },
       webSearch: { backend: { type: "searxng" as const, url: "http://127.0.0.1:8888" }, native: false },
+      lspServers: {
+        ts: { command: "typescript-language-server", args: ["--stdio"], extensionToLanguage: { ".ts": "typescript" } },
+      },
       microcompactKeepRecent: 3,
       maxContextTokens: 3,
       compactThreshold: 0.8,

@@ -48,6 +48,10 @@ export interface ClaudePlugin {
   mcpFile?: string;
   /** The manifest's `mcpServers` written inline (server name → config). */
   inlineMcpServers?: Record<string, unknown>;
+  /** Its language servers' file: the manifest's `lspServers` path, else `.lsp.json` (none when the manifest has them inline). */
+  lspFile?: string;
+  /** The manifest's `lspServers` written inline (server name → config). */
+  inlineLspServers?: Record<string, unknown>;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -115,6 +119,7 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
   const inline = (key: string) => (isRecord(manifest[key]) ? (manifest[key] as Record<string, unknown>) : undefined);
   const inlineHooks = inline("hooks");
   const inlineMcp = inline("mcpServers");
+  const inlineLsp = inline("lspServers");
   // Parts no plugin of ours runs are said, never dropped in silence.
   const unrun = unrunParts(root, manifest);
   if (unrun.length) report(`plugin ${name} (${root}): ${unrun.join("; ")}`);
@@ -130,18 +135,19 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
     ...(inlineMcp
       ? { inlineMcpServers: isRecord(inlineMcp.mcpServers) ? inlineMcp.mcpServers : inlineMcp }
       : { mcpFile: pathsOf(manifest, "mcpServers", root, report)?.[0] ?? join(root, ".mcp.json") }),
+    ...(inlineLsp
+      ? { inlineLspServers: inlineLsp }
+      : { lspFile: pathsOf(manifest, "lspServers", root, report)?.[0] ?? join(root, ".lsp.json") }),
   };
 }
 
 /**
- * What a plugin declares that no plugin of ours runs (language servers, output styles), one
- * message each; `root` undefined reads the manifest alone (a marketplace entry).
+ * What a plugin declares that no plugin of ours runs (output styles), one message each; `root`
+ * undefined reads the manifest alone (a marketplace entry).
  */
 export function unrunParts(root: string | undefined, manifest: Record<string, unknown>): string[] {
   const out: string[] = [];
   const has = (file: string) => root !== undefined && existsSync(join(root, file));
-  if (manifest.lspServers !== undefined || has(".lsp.json"))
-    out.push("its language servers (lspServers, .lsp.json) are not run: ubiquity has no LSP tool yet");
   if (manifest.outputStyles !== undefined || has("output-styles"))
     out.push("its output styles (outputStyles, output-styles/) are not applied: ubiquity does not read output styles");
   return out;

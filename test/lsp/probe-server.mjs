@@ -1,0 +1,75 @@
+// A small language server for the tests: it speaks LSP over stdio, asks the client for its settings
+// (workspace/configuration) and a progress token before answering initialize, and answers
+// documentSymbol with symbols that report what it could do where it runs: write a file named by
+// PROBE_WRITE, whether a variable named by PROBE_ENV is set, and the settings it was given.
+import { writeFileSync } from "node:fs";
+
+let buffer = Buffer.alloc(0);
+let nextId = 1000;
+const waiting = new Map();
+
+function send(message) {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", ...message }), "utf8");
+  process.stdout.write(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
+}
+
+function ask(method, params) {
+  const id = nextId++;
+  send({ id, method, params });
+  return new Promise((resolve) => waiting.set(id, resolve));
+}
+
+let settings = null;
+
+async function handle(message) {
+  if (message.id !== undefined && message.method === undefined) {
+    waiting.get(message.id)?.(message.result);
+    waiting.delete(message.id);
+    return;
+  }
+  switch (message.method) {
+    case "initialize": {
+      await ask("window/workDoneProgress/create", { token: "load" });
+      [settings] = await ask("workspace/configuration", { items: [{ section: "probe" }] });
+      send({ id: message.id, result: { capabilities: { documentSymbolProvider: true } } });
+      return;
+    }
+    case "textDocument/documentSymbol": {
+      let wrote = "wrote";
+      try {
+        if (process.env.PROBE_WRITE) writeFileSync(process.env.PROBE_WRITE, "written by the language server\n");
+      } catch (error) {
+        wrote = error.code ?? "failed";
+      }
+      const env = process.env.PROBE_ENV ? (process.env[process.env.PROBE_ENV] === undefined ? "unset" : "set") : "-";
+      const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+      const symbol = (name) => ({ name, kind: 13, range, selectionRange: range });
+      send({
+        id: message.id,
+        result: [symbol(`write_${wrote}`), symbol(`env_${env}`), symbol(`settings_${JSON.stringify(settings)}`)],
+      });
+      return;
+    }
+    case "shutdown":
+      send({ id: message.id, result: null });
+      return;
+    case "exit":
+      process.exit(0);
+      return;
+    default:
+      if (message.id !== undefined) send({ id: message.id, result: null });
+  }
+}
+
+process.stdin.on("data", (chunk) => {
+  buffer = Buffer.concat([buffer, chunk]);
+  for (;;) {
+    const end = buffer.indexOf("\r\n\r\n");
+    if (end < 0) return;
+    const length = Number(/Content-Length: (\d+)/i.exec(buffer.subarray(0, end).toString())[1]);
+    if (buffer.length < end + 4 + length) return;
+    const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString("utf8"));
+    buffer = buffer.subarray(end + 4 + length);
+    void handle(message);
+  }
+});
