@@ -4,6 +4,25 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 
+// V8's optimizing compilers (Maglev, TurboFan) stay off until the process has used half a second
+// of CPU. A cold run (about a quarter of a second) spends their work on code it leaves before the
+// work pays back, mostly Node's own path functions hot from module loading, and their first use
+// costs ~8 MiB of peak RSS (bench/lean-profile.md has the figures). A longer session gets them
+// back, checked on an unref'd timer. A tiering or JIT flag of the user's own wins.
+const ownFlags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
+if (!/--(no-)?(maglev|turbofan|opt|jitless|sparkplug)\b/.test(ownFlags)) {
+  setFlagsFromString("--no-maglev");
+  setFlagsFromString("--no-turbofan");
+  const tierUp = setInterval(() => {
+    const { user, system } = process.cpuUsage();
+    if (user + system < 500_000) return;
+    setFlagsFromString("--maglev");
+    setFlagsFromString("--turbofan");
+    clearInterval(tierUp);
+  }, 50);
+  tierUp.unref();
+}
+
 // Node keeps the runner's compiled code between runs (about a sixth of a cold run's CPU), in the
 // user's own folder rather than a shared temp folder. NODE_DISABLE_COMPILE_CACHE=1 turns it off;
 // Node < 22.1 has no compile cache. Before the runner's import, so its modules are covered.
@@ -20,8 +39,7 @@ const { main } = await import("../dist/runner/cli.mjs");
 // grew ~2 MB. Loading the runner has grown it to its working size (8 MiB semi-spaces); it stays
 // there. Capped from the start instead, the startup's scavenges cost a cold run ~10% more CPU.
 // bench/lean-profile.md has the figures. A semi-space flag of the user's own (NODE_OPTIONS) wins.
-if (!/semi-space/.test(`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`))
-  setFlagsFromString("--semi-space-growth-factor=1");
+if (!/semi-space/.test(ownFlags)) setFlagsFromString("--semi-space-growth-factor=1");
 
 // A closed pipe (`ubiquity run … | head`) is the reader saying "enough", not a crash.
 for (const stream of [process.stdout, process.stderr]) {

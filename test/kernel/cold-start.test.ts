@@ -292,3 +292,38 @@ if (verdict.behavior !== "ask") throw new Error(JSON.stringify(verdict));`;
     expect(heavyIn(urls)).toEqual(["bash parser"]);
   });
 });
+
+/** V8's tiering trace of `args` run under this Node in `cwd` (`--trace-opt` writes to stdout). */
+function tieringTrace(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
+  const home = temp();
+  const child = spawnSync(process.execPath, ["--trace-opt", ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: home, USERPROFILE: home, TERM: "dumb", ...env },
+    encoding: "utf8",
+    timeout: 240_000,
+  });
+  expect(child.status, `${child.stderr}\n${child.stdout}`).toBe(0);
+  return child.stdout;
+}
+
+const TURBOFAN = /\[compiling method .*\(target TURBOFAN/;
+
+describe("cold start: V8's optimizing compilers", () => {
+  it("a short run through the bin queues nothing for TurboFan; with a tiering flag of the user's own, V8 tiers as it would", () => {
+    // Module loading makes Node's own path functions hot enough for TurboFan in every short run.
+    expect(tieringTrace([bin, "run", "--model", "test", "hi"], temp())).not.toMatch(TURBOFAN);
+    expect(tieringTrace(["--maglev", bin, "run", "--model", "test", "hi"], temp())).toMatch(TURBOFAN);
+  });
+
+  it("a run that has used half a second of CPU gets them back", () => {
+    // A timer of the process's own burns 0.6 s of CPU once the bin has set its flags, gives the
+    // bin's check a turn, then runs its hot function again.
+    const burn = `function burnUntil(end) { let n = 0; while (process.cpuUsage().user < end) n += Math.sqrt(n + 1); return n; }
+setTimeout(() => { burnUntil(process.cpuUsage().user + 600_000); setTimeout(() => burnUntil(process.cpuUsage().user + 100_000), 120); }, 0);`;
+    const trace = tieringTrace(
+      ["--import", `data:text/javascript,${encodeURIComponent(burn)}`, bin, "run", "--model", "test", "hi"],
+      temp(),
+    );
+    expect(trace).toMatch(/\[compiling method .*burnUntil.*\(target (TURBOFAN|MAGLEV)/);
+  });
+});
