@@ -10,6 +10,7 @@ import type { AgentHookRunner } from "./model-hook";
 import { HOOK_EVENTS, type HookEventName, hooksOptions } from "./options";
 import { tapSessionEvents } from "./session-events";
 import { tapToolEvents } from "./tool-events";
+import { tapTurnEvents } from "./turn-events";
 import { takeRewakes } from "./rewake";
 import type { HookInput, HookOutcome } from "./types";
 
@@ -62,6 +63,7 @@ export const hooksPlugin = definePlugin({
     });
     tapSessionEvents(kernel, hooks);
     tapToolEvents(kernel, hooks);
+    tapTurnEvents(hooks);
     // What a background hook reported (asyncRewake) reaches the model with the next tool result or prompt.
     kernel.hooks.tool.afterCall.tap(NAME, (output, call) => {
       const notes = takeRewakes(call.run);
