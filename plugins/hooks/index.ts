@@ -11,7 +11,7 @@ import { HOOK_EVENTS, type HookEventName, hooksOptions } from "./options";
 import { tapSessionEvents } from "./session-events";
 import { tapToolEvents } from "./tool-events";
 import { tapTurnEvents } from "./turn-events";
-import { takeRewakes } from "./rewake";
+import { takeRewakes, watchIdle } from "./rewake";
 import type { HookInput, HookOutcome } from "./types";
 
 export { HOOK_EVENTS };
@@ -73,6 +73,8 @@ export const hooksPlugin = definePlugin({
       const notes = takeRewakes(run);
       return notes ? { ...prompt, context: [...prompt.context, notes] } : prompt;
     });
+    // ... and wakes a live session that sits idle waiting for a message.
+    kernel.hooks.event.tap(NAME, watchIdle);
   },
 });
 
