@@ -84,6 +84,7 @@ export function keepTool(
   definition: AgentDefinition | undefined,
 ): boolean {
   if (parentTools && !named(parentTools, name)) return false;
-  if (definition?.tools && !named(new Set(definition.tools), name)) return false;
+  // `tools: *` is Claude Code's "every tool": the parent's, as when `tools` is left out.
+  if (definition?.tools && !definition.tools.includes("*") && !named(new Set(definition.tools), name)) return false;
   return !definition?.disallowedTools?.includes(name);
 }

@@ -131,13 +131,23 @@ export function hookEnv(options: SubprocessEnvOptions, cwd: string): Record<stri
   return buildSubprocessEnv(options, { add: [{ UBIQUITY_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }] });
 }
 
+const PROJECT_DIR = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g;
+
+/** An exec-form word with `${CLAUDE_PROJECT_DIR}` (or `$CLAUDE_PROJECT_DIR`) replaced by the project folder. */
+export function withProjectDir(word: string, projectDir: string): string {
+  return word.replace(PROJECT_DIR, () => projectDir);
+}
+
 /** What a hook's process is spawned as: in the sandbox when there is one, else under the reaper. */
 function hookSpawn(command: string, context: HookRunContext, args?: readonly string[]) {
   const { cwd } = context;
   const where = spawnFolder(cwd, context.trusted !== false);
   // shellSpawn: bash with --norc (with stdin a socket and SHLVL unset it would run ~/.bashrc first).
-  // Exec form (`args` given, as Claude Code allows): the program runs with its arguments, no shell.
-  const program = args ? { command, args: [...args] } : shellSpawn(command);
+  // Exec form (`args` given, as Claude Code allows): the program runs with its arguments, no shell,
+  // so `${CLAUDE_PROJECT_DIR}` in them is filled here (a shell fills it from the environment).
+  const program = args
+    ? { command: withProjectDir(command, cwd), args: args.map((arg) => withProjectDir(arg, cwd)) }
+    : shellSpawn(command);
   const plain: SpawnSpec = { ...program, cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
   let wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
   // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).

@@ -10,7 +10,8 @@ import type { AgentHookRunner } from "./model-hook";
 import { HOOK_EVENTS, type HookEventName, hooksOptions } from "./options";
 import { tapSessionEvents } from "./session-events";
 import { tapToolEvents } from "./tool-events";
-import { takeRewakes } from "./rewake";
+import { tapTurnEvents } from "./turn-events";
+import { takeRewakes, watchIdle } from "./rewake";
 import type { HookInput, HookOutcome } from "./types";
 
 export { HOOK_EVENTS };
@@ -62,6 +63,7 @@ export const hooksPlugin = definePlugin({
     });
     tapSessionEvents(kernel, hooks);
     tapToolEvents(kernel, hooks);
+    tapTurnEvents(hooks);
     // What a background hook reported (asyncRewake) reaches the model with the next tool result or prompt.
     kernel.hooks.tool.afterCall.tap(NAME, (output, call) => {
       const notes = takeRewakes(call.run);
@@ -71,6 +73,8 @@ export const hooksPlugin = definePlugin({
       const notes = takeRewakes(run);
       return notes ? { ...prompt, context: [...prompt.context, notes] } : prompt;
     });
+    // ... and wakes a live session that sits idle waiting for a message.
+    kernel.hooks.event.tap(NAME, watchIdle);
   },
 });
 

@@ -48,7 +48,8 @@ const TOOL_EVENTS = new Set([
  * What an event's matcher is matched against, as in Claude Code: the tool's name for tool events,
  * SessionStart's `source` (startup, resume, clear, compact), PreCompact's and PostCompact's
  * `trigger` (manual, auto), Notification's `notification_type`, the agent type for SubagentStart
- * and SubagentStop, SessionEnd's `reason`. `null` for events without one (UserPromptSubmit, Stop):
+ * and SubagentStop, SessionEnd's `reason`, StopFailure's `error` (rate_limit, server_error, ...),
+ * InstructionsLoaded's `load_reason`. `null` for events without one (UserPromptSubmit, Stop, PostToolBatch):
  * their hooks run whatever the matcher says.
  */
 export function matchTarget(input: {
@@ -74,6 +75,10 @@ export function matchTarget(input: {
       return text(input.extra.reason);
     case "UserPromptExpansion":
       return text(input.extra.commandName);
+    case "StopFailure":
+      return text(input.extra.error);
+    case "InstructionsLoaded":
+      return text(input.extra.loadReason);
     default:
       return null;
   }

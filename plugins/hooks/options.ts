@@ -24,8 +24,31 @@ export const HOOK_EVENTS = [
   "PreCompact",
   "PostCompact",
   "Notification",
+  "StopFailure",
+  "PostToolBatch",
+  "InstructionsLoaded",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/**
+ * Claude Code hook events ubiquity has no lifecycle point for, and why. A settings file that uses
+ * one loads: its hooks for the event never run, which is said once per event (a note, not a
+ * warning: the file is not wrong, ubiquity just has no such moment).
+ */
+export const NOT_FIRED_EVENTS: Readonly<Record<string, string>> = Object.freeze({
+  Setup: "ubiquity has no --init/--maintenance run",
+  TeammateIdle: "ubiquity has no agent teams",
+  TaskCreated: "ubiquity has no TaskCreate tool or agent-team task list (TodoWrite todos are not tasks)",
+  TaskCompleted: "ubiquity has no TaskUpdate tool or agent-team task list (TodoWrite todos are not tasks)",
+  Elicitation: "MCP elicitation requests are not supported",
+  ElicitationResult: "MCP elicitation requests are not supported",
+  ConfigChange: "settings files are read once when the run starts, never reloaded during it",
+  WorktreeCreate:
+    'a subagent\'s worktree is always made with git (isolation: "worktree"); hooks cannot replace how it is made',
+  WorktreeRemove: "a subagent's worktree is removed with git; no hook replaces or follows it",
+  CwdChanged: "the working directory never changes during a run (a Bash `cd` lasts for that command only)",
+  FileChanged: "ubiquity watches no files",
+});
 
 /** What a user hook receives (see the hooks plugin). */
 export interface HookInput {
@@ -47,7 +70,11 @@ export interface HookInput {
   message?: string;
   /** The session's transcript file (JSONL), when the run keeps one. */
   transcriptPath?: string;
-  /** Event-specific facts (e.g. `notificationType` of a Notification, `source` of SessionStart, `trigger` of PreCompact). */
+  /**
+   * Event-specific facts (e.g. `notificationType` of a Notification, `source` of SessionStart,
+   * `trigger` of PreCompact, `toolCalls` of PostToolBatch, `error` of StopFailure, `filePath` of
+   * InstructionsLoaded); a command hook reads them in snake_case.
+   */
   extra: Record<string, unknown>;
 }
 

@@ -8,7 +8,7 @@
  */
 import { ConfigError, type Kernel } from "../../src/index";
 import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
-import { HOOK_EVENTS, type HookEventName } from "./options";
+import { HOOK_EVENTS, NOT_FIRED_EVENTS, type HookEventName } from "./options";
 import { getSettingsApi } from "../settings/api";
 import { expandPluginRoot, MAX_DEFINITION_BYTES, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import type { HookHandler, HookMatcherGroup, HooksConfig } from "./types";
@@ -21,14 +21,22 @@ const isEvent = (name: string): name is HookEventName => (HOOK_EVENTS as readonl
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const json = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
 
+/** What is said of a Claude Code event ubiquity never fires (see NOT_FIRED_EVENTS). */
+export function notFiredNote(event: string): string | undefined {
+  if (!Object.hasOwn(NOT_FIRED_EVENTS, event)) return undefined;
+  return `the Claude Code hook event ${json(event)} is not fired by ubiquity (${NOT_FIRED_EVENTS[event]}); its hooks never run, the file's other hooks apply`;
+}
+
 /**
  * The command hooks of one settings file's `hooks` value, entry by entry; `report` is called once
- * per skipped entry with a message naming it. Never throws.
+ * per skipped entry with a message naming it. A Claude Code event ubiquity never fires goes to
+ * `note` (with the event's name) instead, when given: it is not a mistake in the file. Never throws.
  */
 export function readFileHooks(
   value: unknown,
   report: (message: string) => void,
   origin?: "user" | "project",
+  note?: (event: string, message: string) => void,
 ): HooksConfig {
   const out: Partial<Record<HookEventName, HookMatcherGroup[]>> = {};
   if (!isRecord(value)) {
@@ -37,6 +45,12 @@ export function readFileHooks(
   }
   for (const [event, groups] of Object.entries(value)) {
     if (!isEvent(event)) {
+      const notFired = notFiredNote(event);
+      if (notFired !== undefined) {
+        if (note) note(event, notFired);
+        else report(notFired);
+        continue;
+      }
       report(
         `the hook event ${json(event)} is not one ubiquity fires (known: ${HOOK_EVENTS.join(", ")}); its hooks were skipped, the file's other hooks apply`,
       );
@@ -230,10 +244,22 @@ export function effectiveHooks(
       file.hooks,
       (message) => warn(kernel, SOURCE, `${file.path}: ${message}`),
       file.origin,
+      (event, message) => noteOnce(kernel, event, `${file.path}: ${message}`),
     );
     for (const [event, groups] of Object.entries(parsed)) (out[event] ??= []).push(...(groups ?? []));
   }
   return out as HooksConfig;
+}
+
+const noted = new WeakMap<Kernel, Set<string>>();
+
+/** Said once per kernel and event, whichever file used it first (the run goes on: the file is not wrong). */
+function noteOnce(kernel: Kernel, event: string, message: string): void {
+  let said = noted.get(kernel);
+  if (!said) noted.set(kernel, (said = new Set()));
+  if (said.has(event)) return;
+  said.add(event);
+  warn(kernel, SOURCE, message);
 }
 
 // A plugin folder whose path the shell would read as more than a path cannot be put into a command line.

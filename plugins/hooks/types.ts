@@ -15,7 +15,8 @@ export interface CommandHook {
   async?: boolean;
   /**
    * Claude Code's `asyncRewake`: started and not waited for, like `async`; when it exits 2, what it
-   * wrote to stderr reaches the model with the next tool result or prompt, after `rewakeMessage`.
+   * wrote to stderr reaches the model with the next tool result or prompt, after `rewakeMessage`
+   * (an idle live session is woken: the report enters as its next message).
    */
   asyncRewake?: boolean;
   /** The line put before a rewaking hook's stderr [a background hook's report]. */

@@ -16,6 +16,7 @@ import { isProjectFileTrusted, pathExists, TrustPins } from "../../loader/index"
 import { memoryCandidates, type MemoryCandidate } from "./sources";
 import { includedFiles } from "./pinned-includes";
 import { memoryOptions } from "./options";
+import { getHooksApi } from "../hooks/index";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
 export { findIncludes, lineReferences, blankInlineCode } from "./includes";
@@ -90,11 +91,31 @@ export const memoryPlugin = definePlugin({
       section = text ? { id: "memory", text } : undefined;
     });
 
+    // Claude Code's InstructionsLoaded, once per session for each file in the prompt (an include names its parent).
+    kernel.hooks.session.start.tapPromise(NAME, async (run) => {
+      const hooks = getHooksApi(kernel);
+      if (run.parent || !hooks?.has("InstructionsLoaded", run)) return;
+      for (const file of files) await hooks.fire("InstructionsLoaded", run, { extra: instructionsLoaded(file) });
+    });
+
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.MEMORY }, (sections: SystemSection[]) =>
       section ? [...sections, section] : sections,
     );
   },
 });
+
+/** Claude Code's memory types; files the caller named (`memory`) are the user's own. */
+const MEMORY_TYPES = { user: "User", memory: "User", project: "Project", local: "Local" } as const;
+
+/** InstructionsLoaded's fields for one loaded file. */
+function instructionsLoaded(file: MemoryFile): Record<string, unknown> {
+  return {
+    filePath: file.path,
+    memoryType: MEMORY_TYPES[file.source],
+    loadReason: file.includedBy ? "include" : "session_start",
+    ...(file.includedBy ? { parentFilePath: file.includedBy } : {}),
+  };
+}
 
 export default memoryPlugin;
 

@@ -94,7 +94,8 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         added.push(...parsed);
         version++;
       },
-      grant(run, rules, source, mode = "replace") {
+      grant(run, asked, source, mode = "replace") {
+        const rules = withoutBlanket(run, asked, source);
         if (mode === "add") {
           if (rules?.length)
             grants.set(run, Object.freeze([...(grants.get(run) ?? []), ...parseRules([...rules], "allow", source)]));
@@ -120,3 +121,17 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
+
+/**
+ * `allowed-tools: *` pre-approves nothing. In Claude Code allowed-tools pre-approves the tools it
+ * lists; `*` would pre-approve every call of every tool — bypassPermissions granted by a file (a
+ * project's command or skill). Failing closed, the entry is dropped with a warning naming the file:
+ * every tool stays offered (allowed-tools never narrows them) and each call is judged by the rules.
+ */
+function withoutBlanket(run: RunContext, rules: readonly string[] | undefined, source: string) {
+  if (!rules?.some((rule) => rule.trim() === "*")) return rules;
+  const message = `${source}: "*" pre-approves nothing (it would approve every call of every tool); list the tools to pre-approve, e.g. "Read, Grep, Bash(git status)". The other entries apply; every call is judged by the permission rules.`;
+  run.logger.warn(`[ubiquity:permissions] ${message}`);
+  run.kernel.emit({ type: "warning", source: "ubiquity:permissions", message });
+  return rules.filter((rule) => rule.trim() !== "*");
+}

@@ -215,6 +215,34 @@ describe("! shell lines", () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it("allowed-tools: * loads the command and pre-approves nothing (fail closed); its other entries apply", async () => {
+    const cwd = project({});
+    writeTree(cwd, {
+      ".ubiquity/commands/star.md": "---\nallowed-tools: *\n---\nMark it.\n",
+      ".ubiquity/commands/mixed.md": "---\nallowed-tools: *, Bash(touch:*)\n---\nMark it too.\n",
+    });
+    const touch = (name: string) =>
+      scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: `touch ${join(cwd, name)}` } }] }, "done"]);
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (...a: unknown[]) => warnings.push(a.join(" ")) };
+    const base: Options = { cwd, sandbox: false, persistSession: false, commandSources: ["project"], logger };
+
+    const star = touch("star-marker");
+    const starred = resultOf(await collect(summon("/star", { ...base, model: star })));
+    expect(lastUserText(star)).toContain("Mark it.");
+    // Every call is judged by the rules: headless, the ask is a denial.
+    expect(starred.permissionDenials).toHaveLength(1);
+    expect(existsSync(join(cwd, "star-marker"))).toBe(false);
+    expect(warnings.join("\n")).toContain('"*" pre-approves nothing');
+    expect(warnings.join("\n")).toContain("star.md");
+
+    const mixed = touch("mixed-marker");
+    const granted = resultOf(await collect(summon("/mixed", { ...base, model: mixed })));
+    expect(lastUserText(mixed)).toContain("Mark it too.");
+    expect(granted.permissionDenials).toHaveLength(0);
+    expect(existsSync(join(cwd, "mixed-marker"))).toBe(true);
+  });
+
   it("a PreToolUse hook that blocks the line fails the command (allowed by the rules, still never run)", async () => {
     const cwd = project({});
     const marker = join(cwd, "hooked-marker");

@@ -26,6 +26,7 @@ import {
 } from "../../plugins/_kits/sources/index";
 import { loadCommands } from "../../plugins/commands/load";
 import { agentModel } from "../../plugins/agents/launch";
+import { keepTool } from "../../plugins/agents/narrow";
 import { tempDirs } from "../helpers/temp-dirs";
 import { collect, ofType, resultOf } from "../helpers/collect";
 
@@ -339,5 +340,22 @@ describe("a command whose argument-hint is not YAML (012090120901209/ahk-convert
 
   it("a broken flow value in another field still refuses the file", () => {
     expect(splitFrontmatter("---\nallowed-tools: [Read] [Bash]\n---\nbody\n").ok).toBe(false);
+  });
+});
+
+describe("a lone * in frontmatter (Claude Code's allowed-tools: * and tools: *)", () => {
+  it("is read as the string * (no YAML alias has an empty name), not as broken frontmatter", () => {
+    const read = splitFrontmatter("---\ndescription: All of them\nallowed-tools: *\ntools: *\n---\nBody.\n");
+    expect(read).toMatchObject({ ok: true, data: { "allowed-tools": "*", tools: "*" }, body: "Body.\n" });
+    // A real alias still needs its anchor: `*anchor` alone stays refused.
+    expect(splitFrontmatter("---\nallowed-tools: *anchor\n---\n").ok).toBe(false);
+  });
+
+  it("an agent's tools: * keeps every tool its parent has (as when tools is left out), never more", () => {
+    const parent = new Set(["Read", "Bash"]);
+    const agent = { tools: ["*"] } as Parameters<typeof keepTool>[2];
+    expect(keepTool("Read", parent, agent)).toBe(true);
+    expect(keepTool("Bash", parent, agent)).toBe(true);
+    expect(keepTool("Write", parent, agent)).toBe(false);
   });
 });

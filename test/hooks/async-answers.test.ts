@@ -7,13 +7,14 @@
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { summon } from "ubiquity";
+import { summon, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin from "ubiquity/plugins/hooks";
 import { readFileHooks } from "../../plugins/hooks/settings-hooks";
 import { tempDirs } from "../helpers/temp-dirs";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { recordingLogger, waitingTool } from "../helpers/hook-log";
+import { inbox } from "../live/helpers";
 
 const tempDir = tempDirs();
 const temp = () => realpathSync(tempDir("ubq-async-hooks-"));
@@ -145,5 +146,48 @@ describe("asyncRewake", () => {
     expect(results[1]).toContain("[Background security review:\nSQL built from user input in db.ts:12]");
     expect(JSON.stringify(model.requests[2]!.prompt)).toContain("SQL built from user input in db.ts:12");
     expect(said.some((s) => s.level === "info" && s.text.includes("Review found issues"))).toBe(true);
+  });
+
+  it("wakes a live session that sits idle: the report enters as its next message and the model answers it", async () => {
+    const cwd = temp();
+    const { logger, heard } = recordingLogger();
+    const queued = heard("Lint found issues");
+    const model = scriptedModel(["first answer", "fixing the lint errors"]);
+    const input = inbox();
+    input.push("write the module");
+    const messages: Message[] = [];
+    const session = summon(input, {
+      presets: [],
+      plugins: [hooksPlugin()],
+      model,
+      cwd,
+      logger,
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: "cat >/dev/null; echo '3 lint errors in module.ts' >&2; exit 2",
+                asyncRewake: true,
+                rewakeMessage: "Background lint:",
+                rewakeSummary: "Lint found issues",
+              },
+            ],
+          },
+        ],
+      },
+    });
+    let results = 0;
+    for await (const m of session) {
+      messages.push(m);
+      // Once idle and the report is in, the user sends nothing more: only the report can start more work.
+      if (m.type === "result" && ++results === 1) void queued.then(() => input.end());
+    }
+    expect(model.requests).toHaveLength(2);
+    const last = JSON.stringify(model.requests[1]!.prompt.at(-1));
+    expect(last).toContain("Background lint:");
+    expect(last).toContain("3 lint errors in module.ts");
+    expect(ofType(messages, "result").map((r) => r.result)).toEqual(["first answer", "fixing the lint errors"]);
   });
 });

@@ -64,7 +64,8 @@ export function camelKeys(data: Record<string, unknown>): Record<string, unknown
 }
 
 // A top-level `key: value` line whose value is plain (not quoted, not a block, list or mapping).
-const PLAIN_ENTRY = /^([A-Za-z0-9_][A-Za-z0-9_ -]*?):[ \t]+(?!["'|>[{&*!%@`])(.+)$/;
+// A lone `*` (Claude Code's `allowed-tools: *`, `tools: *`) is no YAML alias (an alias has a name): quoted too.
+const PLAIN_ENTRY = /^([A-Za-z0-9_][A-Za-z0-9_ -]*?):[ \t]+(?!["'|>[{&!%@`]|\*[^\s,[\]{}])(.+)$/;
 
 /**
  * `yaml` with every top-level plain value quoted (continuation lines folded in, as YAML folds a
