@@ -79,12 +79,16 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-/** A run whose model makes the given LSP calls, then ends; the outputs in order. */
+/** A run whose model makes the given LSP calls (or follows `script`), then ends; the outputs in call order. */
 async function lsp(
-  calls: Record<string, unknown>[],
+  calls: Record<string, unknown>[] | Parameters<typeof scriptedModel>[0],
   options: SummonOptions = {},
 ): Promise<{ outputs: { content: string; isError?: boolean }[]; messages: Message[] }> {
-  const model = scriptedModel([{ toolCalls: calls.map((input) => ({ toolName: "LSP", input })) }, "done"]);
+  const lspCalls = Array.isArray(calls) && calls.every((c) => typeof c === "object" && c !== null && "operation" in c);
+  const script = lspCalls
+    ? [{ toolCalls: (calls as Record<string, unknown>[]).map((input) => ({ toolName: "LSP", input })) }, "done"]
+    : (calls as Parameters<typeof scriptedModel>[0]);
+  const model = scriptedModel(script);
   const messages = await collect(
     summon("look", {
       model,
@@ -140,35 +144,27 @@ describe("the LSP tool with typescript-language-server", () => {
   it("a file changed on disk between calls is answered as it is now", async () => {
     const file = join(project, "src", "moving.ts");
     writeFileSync(file, "export const a = 1;\nexport const b = a;\n");
-    const model = scriptedModel([
-      {
-        toolCalls: [
-          { toolName: "LSP", input: { operation: "documentSymbol", filePath: "src/moving.ts" } },
-          { toolName: "Read", input: { file_path: file } },
-        ],
-      },
-      {
-        toolCalls: [
-          {
-            toolName: "Write",
-            input: { file_path: file, content: "export const renamed = 1;\nexport const b = renamed;\n" },
-          },
-        ],
-      },
-      { toolCalls: [{ toolName: "LSP", input: { operation: "documentSymbol", filePath: "src/moving.ts" } }] },
-      "done",
-    ]);
-    const messages = await collect(
-      summon("look", {
-        model,
-        cwd: project,
-        persistSession: false,
-        sandbox: false,
-        permissionMode: "acceptEdits",
-        lspServers: { typescript: typescriptServer },
-      }),
+    const { outputs } = await lsp(
+      [
+        {
+          toolCalls: [
+            { toolName: "LSP", input: { operation: "documentSymbol", filePath: "src/moving.ts" } },
+            { toolName: "Read", input: { file_path: file } },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              toolName: "Write",
+              input: { file_path: file, content: "export const renamed = 1;\nexport const b = renamed;\n" },
+            },
+          ],
+        },
+        { toolCalls: [{ toolName: "LSP", input: { operation: "documentSymbol", filePath: "src/moving.ts" } }] },
+        "done",
+      ],
+      { permissionMode: "acceptEdits" },
     );
-    const outputs = outputsInCallOrder(messages);
     expect(outputs[0]!.content).toMatch(/^ *a \(Constant\) line 1/m);
     expect(outputs[2]!.isError, outputs[2]!.content).toBeFalsy();
     expect(outputs[3]!.content).toMatch(/^ *renamed \(Constant\) line 1/m);
