@@ -279,7 +279,8 @@ export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name:
   return reading;
 }
 
-function emptyReading(name: string): SpecReading {
+/** A reading that found nothing yet, of the program (or reader) `name`. */
+export function emptyReading(name: string): SpecReading {
   return {
     reads: [],
     writes: [],

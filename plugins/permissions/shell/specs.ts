@@ -12,6 +12,7 @@
  */
 import {
   compileSpec,
+  emptyReading,
   type OptionEffect,
   type ProgramSpec,
   type ProgramSpecSource,
@@ -1119,17 +1120,7 @@ const FIND_PRIMARIES: Record<string, number> = {
 
 /** find [-H|-L|-P] [-D x] [-Olevel] [paths…] [expression]: paths are reads, every primary must be known. */
 function readFind(words: readonly ShellWord[]): SpecReading {
-  const reading: SpecReading = {
-    reads: [],
-    writes: [],
-    outputs: [],
-    dirs: [],
-    links: false,
-    recursive: false,
-    readOperands: [],
-    canonical: ["find"],
-    subDepth: 1,
-  };
+  const reading = emptyReading("find");
   let i = 1;
   for (; i < words.length && words[i]!.literal && /^-([HLP]|O\d*)$/.test(words[i]!.value); i++);
   for (; i < words.length; i++) {
