@@ -7,6 +7,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
+import type { ShellWord } from "./shell/words";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { gitFolderInTheMaking, gitFolderOf, gitMarkersOf, sensitiveReason, systemReason, venvOf } from "./sensitive";
 import type { ToolKinds } from "./policy";
@@ -471,6 +472,21 @@ function commonGitFolder(repo: string): string {
   return existsSync(common) ? resolve(gitdir, readFileSync(common, "utf8").trim()) : gitdir;
 }
 
+/**
+ * What an argument of a program the engine does not know may name: the word itself, or for an
+ * option word the value it may carry — after `=` (`--target=.git/hooks`, `-o=x`), and, since
+ * which letters of a short-option cluster take a value is not known, every tail after its first
+ * letter (`-ox` and `-cox` may be `-o x`, as `gcc -obin/x` is).
+ */
+function attachedValues(written: ShellWord): ShellWord[] {
+  if (!written.literal || !written.value.startsWith("-")) return [written];
+  const v = written.value;
+  const eq = v.indexOf("=");
+  const tails = v.startsWith("--") ? [] : [...v.slice(2)].map((_, k) => v.slice(k + 2));
+  const values = eq === -1 ? tails : [v.slice(eq + 1), ...tails];
+  return [...new Set(values)].map((value) => ({ ...written, value, tilde: value.startsWith("~/") }));
+}
+
 /** The arguments of programs the engine does not know that may be files they write, judged as paths. */
 function judgeMaybeWrites(
   analysis: ShellAnalysis,
@@ -479,19 +495,8 @@ function judgeMaybeWrites(
   acc: ShellFindings,
 ): JudgedPath[] {
   const maybe: JudgedPath[] = [];
-  for (const { word: written } of analysis.maybe) {
-    // `--target=.git/hooks`, `-o=x`: the value is the path; another option word names none.
-    const word =
-      written.literal && written.value.startsWith("-")
-        ? written.value.includes("=")
-          ? {
-              ...written,
-              value: written.value.slice(written.value.indexOf("=") + 1),
-              tilde: written.value.slice(written.value.indexOf("=") + 1).startsWith("~/"),
-            }
-          : undefined
-        : written;
-    if (!word || (word.literal && word.value === "")) continue;
+  for (const word of analysis.maybe.flatMap(({ word }) => attachedValues(word))) {
+    if (word.literal && word.value === "") continue;
     if (!word.literal) {
       const why = `${word.text}, an argument of a program the engine does not know, is only known at run time and may be a file it writes`;
       acc.unsafe.push(why);

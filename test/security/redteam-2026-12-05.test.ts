@@ -136,6 +136,8 @@ describe("F3: tar opens a HOST:FILE archive on HOST through a remote shell", () 
     expect(local.stdout).toContain("c:d");
   });
 
+  // In acceptEdits: a local archive is an edit inside the project there (default mode asks for
+  // it, as for any output file), so what still asks is the remote archive.
   it("the engine: Bash(tar:*) does not cover a remote archive, however the -f is spelled", async () => {
     await expectVerdicts(
       [
@@ -148,7 +150,7 @@ describe("F3: tar opens a HOST:FILE archive on HOST through a remote shell", () 
         "tar -tf h:x",
       ],
       "ask",
-      "default",
+      "acceptEdits",
       { allow: ["Bash(tar:*)"] },
     );
     await expectVerdicts(
@@ -159,15 +161,16 @@ describe("F3: tar opens a HOST:FILE archive on HOST through a remote shell", () 
         "tar -cf out.tar --mtime=12:00 notes.txt",
       ],
       "allow",
-      "default",
+      "acceptEdits",
       { allow: ["Bash(tar:*)"] },
     );
   });
 
+  // The local archive is an output file: an Edit rule for it allows it in default mode.
   it("through the bin: the remote archive is refused, a local one is made", async () => {
     const { cwd, out } = await attack(
       ["tar -cf localhost:x notes.txt", "tar -cf out.tar notes.txt && echo made"],
-      ["--no-sandbox", "--allowedTools", "Bash(tar:*),Bash(echo:*)"],
+      ["--no-sandbox", "--allowedTools", "Bash(tar:*),Bash(echo:*),Edit(./out.tar),Edit(./localhost:x)"],
     );
     // The engine's refusal (tar's own failure, where no rsh is installed, says "Cannot execute remote shell").
     expect(out[0]!.isError, out[0]!.content).toBe(true);
@@ -508,7 +511,9 @@ describe("F9: git reads a file through -L RANGE:FILE, an archive's paths and cat
       "git archive -o out.tar HEAD src",
       "git cat-file --batch-check",
     ]) {
-      const d = await verdict(command, "default", { allow: ["Bash(git:*)"], deny: ["Read(./.env)"] }, p);
+      // git archive -o's file is an output file: an Edit rule for it (default mode asks without one).
+      const allow = ["Bash(git:*)", "Edit(./out.tar)"];
+      const d = await verdict(command, "default", { allow, deny: ["Read(./.env)"] }, p);
       expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
     }
   });

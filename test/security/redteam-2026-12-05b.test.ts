@@ -15,7 +15,7 @@
  * shopt, enable -f, coproc, cd forms, sed/awk/jq programs), in default mode with allow rules and
  * a Read(./.env) deny rule, acceptEdits and bypassPermissions; about 25 oracle runs (bash, git,
  * cp, tar, curl, strings, gawk against a local listener, cargo). 13 findings: F1–F12 fixed, O2
- * open; the earlier rounds' O1 is closed but for its index half (O1 below):
+ * fixed after the lead's decision; the earlier rounds' O1 is closed, its index half too (O1 below):
  *  F1 `for PATH in .`, `select`, `read PATH`, `read -a`, `unset PATH`: builtins and loops that set a
  *     variable bash itself reads, by name · F2 `cp -b SRC DEST`: -b was read as taking a value, so
  *     DEST was no edit (default mode did not ask) · F3 `git config --global/--system KEY VALUE`
@@ -33,12 +33,16 @@
  *     it) · F12 git commit without a message and git tag -a without -m open the editor.
  * Also corrected (no finding: another layer held): grep's real `--binary` was read as an
  * abbreviation of `--binary-files` (taking a value); env's `--ignore-signal` was misspelt.
- * Open (it.fails below): O2 `sort -uo x`, `tar -cf x.tar`, `curl -so x`: an output file given in a
- * cluster is judged as a write that must be inside the project, not as an edit, so default mode
- * does not ask as it does for `sort -o x` (deny rules see it; the earlier round pins `tar -cf` as
- * allowed, so the fix is left for a decision). O1 `git add -A && git commit && git push` puts a
- * Read-denied .env into a commit the remote receives (nothing is printed here; the engine does not read .gitignore or the
- * index to know whether .env is among the files added).
+ * Fixed later: O2 `sort -uo x`, `tar -cf x.tar`, `curl -so x`: an output file given in a cluster was
+ * judged as a write that must be inside the project, not as an edit, so default mode did not ask
+ * as it does for `sort -o x`. Decided: an output file is an edit in every spelling (the option
+ * table's `=w` values and `output` operands), so `tar -cf out.tar` asks in default mode too (the
+ * 12-05 round's tests moved to acceptEdits or an Edit rule); reading an archive is a read of it.
+ * Also found there: `grep -r -f FILE` read `.` but was judged as reading FILE only; a program
+ * without a spec hid `-oFILE` from Edit deny rules. O1 `git add -A && git commit && git push` put a
+ * Read-denied .env into a commit the remote receives: staging (git add, commit -a or with paths,
+ * stash) now reads every file below its pathspecs, so a denied file there denies it (the engine
+ * runs no git and reads neither .gitignore nor the index: fail closed).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -225,7 +229,8 @@ describe("F4: git's printers of contents print a Read-denied .env (the earlier O
         "git log --oneline",
         "git show -s --format=%B",
         "git status -sb",
-        "git commit -am x",
+        "git commit -m x",
+        "git commit -m x -- src",
         "git stash list",
       ],
       "allow",
@@ -242,12 +247,108 @@ describe("F4: git's printers of contents print a Read-denied .env (the earlier O
     );
   });
 
-  it.fails("open O1: `git add -A && git commit -m x && git push` under a Read(.env) deny rule is denied", async () => {
+  it("O1: `git add -A && git commit -m x && git push` under a Read(.env) deny rule is denied", async () => {
     const d = await verdict("git add -A && git commit -m x && git push", "default", {
       allow: ["Bash(git:*)"],
       ...ENV_DENIED,
     });
     expect(d.behavior, d.message).toBe("deny");
+  });
+});
+
+describe("O1: staging reads every file it takes into the index, a Read-denied one among them", () => {
+  it("git: `git add -A`, `git commit -am`, `git stash` put the changed .env into an object a push can carry", () => {
+    const add = oracle("git add -A && git cat-file -p :.env", committed());
+    expect(add.stdout).toContain(`${SECRET}-2`);
+    const q = committed();
+    const commit = oracle(
+      "git -c user.email=rt@example.invalid -c user.name=rt commit -qam x && git cat-file -p HEAD:.env",
+      q,
+    );
+    expect(commit.stdout).toContain(`${SECRET}-2`);
+    const r = committed();
+    const stash = oracle(
+      "git -c user.email=rt@example.invalid -c user.name=rt stash -q && git cat-file -p stash@{0}:.env",
+      r,
+    );
+    expect(stash.stdout).toContain(`${SECRET}-2`);
+  });
+
+  it("the engine: a pathspec that may hold .env (none, `.`, a folder above it, -A, -u, -a, stash) is denied", async () => {
+    await expectVerdicts(
+      [
+        "git add -A",
+        "git add .",
+        "git add -u",
+        "git add --all",
+        "git add -- .",
+        "git add src .",
+        "git commit -am x",
+        "git commit -a -F notes.txt",
+        "git commit --all -m x",
+        "git commit -m x .",
+        "git commit -m x -- .",
+        "git stash",
+        "git stash push -m x",
+        "git stash save x",
+        "git -C src add -A",
+      ],
+      "deny",
+      "default",
+      { allow: ["Bash(git:*)"], ...ENV_DENIED },
+      committed(),
+    );
+    // bypassPermissions too: a deny rule holds in every mode.
+    const d = await verdict("git add .", "bypassPermissions", ENV_DENIED, committed());
+    expect(d.behavior, d.message).toBe("deny");
+  });
+
+  it("the engine: explicit paths outside the denied one, a dry run and listing stay allowed", async () => {
+    await expectVerdicts(
+      [
+        "git add src/a.ts",
+        "git add src notes.txt",
+        "git add -n .",
+        "git commit -m x",
+        "git commit -m x src/a.ts",
+        "git stash list",
+        "git stash show --stat",
+      ],
+      "allow",
+      "default",
+      { allow: ["Bash(git:*)"], ...ENV_DENIED },
+      committed(),
+    );
+    // Without a Read deny rule nothing changes.
+    await expectVerdicts(["git add -A", "git commit -am x", "git stash"], "allow", "default", {
+      allow: ["Bash(git:*)"],
+    });
+  });
+
+  it("through the bin (a real repository): .env is not committed, an explicit path is", async () => {
+    const p = project({ git: false });
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: p.cwd, env: { PATH, HOME: p.home }, encoding: "utf8" });
+    git("init", "-q");
+    git("config", "user.email", "rt@example.invalid");
+    git("config", "user.name", "rt");
+    const { out } = await attack(
+      [
+        "git add -A && git commit -qm all && echo committed-all",
+        "git add src/a.ts && git commit -qm a && echo committed-a",
+      ],
+      ["--no-sandbox", "--allowedTools", "Bash(git:*),Bash(echo:*)", "--disallowedTools", "Read(./.env)"],
+      p,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[0]!.content).toContain("Read(./.env)");
+    expect(out[1]).toEqual({ content: "committed-a", isError: false });
+    // The marker: what the repository holds after the run.
+    const tree = git("ls-tree", "-r", "--name-only", "HEAD").split("\n");
+    expect(tree).toContain("src/a.ts");
+    expect(tree).not.toContain(".env");
+    expect(git("ls-files", "--stage")).not.toContain(".env");
+    expect(git("rev-list", "--all", "--objects")).not.toContain(".env");
   });
 });
 
@@ -564,18 +665,17 @@ describe("F12: git commit and git tag -a without a message open the editor", () 
   });
 });
 
-describe("O2 (open): an option's output file in a cluster (`sort -uo x`, `tar -cf x.tar`, `curl -so x`) is no edit", () => {
+describe("O2: an option's output file in a cluster (`sort -uo x`, `tar -cf x.tar`, `curl -so x`) is an edit, as in every spelling", () => {
   it("sort and tar: the clustered forms write the file", () => {
     const p = oracle("sort -uo sorted.txt notes.txt && tar -cf out.tar src");
     expect(readFileSync(join(p.cwd, "sorted.txt"), "utf8")).toBe("notes\n");
     expect(existsSync(join(p.cwd, "out.tar"))).toBe(true);
   });
 
-  // Open: making an option's file an edit in every spelling makes `tar -cf out.tar notes.txt` and
-  // `git archive -o out.tar HEAD` ask in default mode, which the 12-05 round pins as allowed under
-  // Bash(tar:*)/Bash(git:*) (while `tar -c -f out.tar` and `sort -o x` ask): which way to make them
-  // agree is the lead's call. Write and Edit deny rules see these files either way.
-  it.fails("open O2: default mode asks for the write, as for `-o x`; an Edit rule for it, and reading an archive, allow", async () => {
+  // Decided: an output file is an edit in every spelling (the option table's `=w`, and output
+  // operands), so `tar -cf out.tar` and `git archive -o out.tar` ask in default mode as
+  // `tar -c -f out.tar` and `sort -o x` did; the 12-05 round's tar tests moved to acceptEdits and an Edit rule.
+  it("O2: default mode asks for the write, as for `-o x`; an Edit rule for it, and reading an archive, allow", async () => {
     const allow = ["Bash(sort:*)", "Bash(tar:*)", "Bash(curl:*)"];
     await expectVerdicts(
       [
@@ -593,5 +693,72 @@ describe("O2 (open): an option's output file in a cluster (`sort -uo x`, `tar -c
       allow: [...allow, "Edit(./sorted.txt)"],
     });
     expect(named.behavior, named.message).toBe("allow");
+  });
+
+  it("the same for every output option and operand: uniq's second operand, git archive -o, tar -rf/-uf/--delete", async () => {
+    const allow = ["Bash(sort:*)", "Bash(tar:*)", "Bash(curl:*)", "Bash(uniq:*)", "Bash(wget:*)", "Bash(git:*)"];
+    await expectVerdicts(
+      [
+        "uniq notes.txt out.txt",
+        "git archive -o out.tar HEAD",
+        "git archive -oout.tar HEAD",
+        "git archive --output=out.tar HEAD",
+        "tar -rf out.tar notes.txt",
+        "tar -uvf out.tar notes.txt",
+        "tar --delete -f out.tar notes.txt",
+        "tar -f out.tar -c src",
+        "sort -mbo sorted.txt notes.txt",
+        "curl -sSLo page.html https://example.invalid",
+      ],
+      "ask",
+      "default",
+      { allow },
+    );
+    // acceptEdits allows an output file inside the project, in every spelling.
+    await expectVerdicts(
+      ["sort -uo sorted.txt notes.txt", "tar -czf out.tgz src", "uniq notes.txt out.txt", "git archive -oout.tar HEAD"],
+      "allow",
+      "acceptEdits",
+      { allow },
+    );
+    // An output file outside the project is no edit acceptEdits allows.
+    await expectVerdicts(["sort -uo /tmp/o2-sorted notes.txt", "tar -czf ../out.tgz src"], "ask", "acceptEdits", {
+      allow,
+    });
+  });
+
+  it("reading an archive is judged as a read: a Read deny rule on it denies `tar -tf`, `tar -xf`, `tar -f x -t`", async () => {
+    await expectVerdicts(
+      ["tar -tf out.tar", "tar -tvzf out.tgz", "tar -f out.tar -t", "tar -xf out.tar", "tar --list --file=out.tar"],
+      "deny",
+      "default",
+      { allow: ["Bash(tar:*)"], deny: ["Read(./out.tar)", "Read(./out.tgz)"] },
+    );
+    // tar -x writes the members the archive names, unknown before it runs: asks even in acceptEdits.
+    await expectVerdicts(["tar -xf out.tar", "tar -xzf out.tgz -C src"], "ask", "acceptEdits", {
+      allow: ["Bash(tar:*)"],
+    });
+  });
+
+  it("a program without a spec: an Edit deny rule sees a value attached to a short option (`gcc -obin`, `-cout`)", async () => {
+    await expectVerdicts(
+      ["gcc -oout.bin src/a.c", "gcc -cout.bin src/a.c", "gcc -o=out.bin src/a.c"],
+      "deny",
+      "default",
+      { allow: ["Bash(gcc:*)"], deny: ["Edit(./out.bin)"] },
+    );
+    await expectVerdicts(["gcc -Wall -O2 -o a.out src/a.c"], "allow", "default", {
+      allow: ["Bash(gcc:*)"],
+      deny: ["Edit(./out.bin)"],
+    });
+  });
+
+  it("grep -r -f FILE with no folder reads `.` (the pattern file is no folder)", async () => {
+    expect(oracle("printf 'SECRET\\n' > pats && grep -r -f pats").stdout).toContain(SECRET);
+    await expectVerdicts(["grep -r -f notes.txt", "grep -rl --file=notes.txt", "rg -f notes.txt"], "deny", "default", {
+      allow: ["Bash(grep:*)", "Bash(rg:*)"],
+      ...ENV_DENIED,
+    });
+    await expectVerdicts(["grep -r -f notes.txt src"], "allow", "default", { allow: ["Bash(grep:*)"], ...ENV_DENIED });
   });
 });

@@ -366,10 +366,13 @@ function judgeBySpec(
   candidate.canonical = reading.canonical;
   candidate.subDepth = reading.subDepth;
   for (const word of reading.writes) out.writes.push({ word, kind: "argument", from: index });
+  // An output file named by the option table, in any spelling: an edit, as a redirect is.
+  for (const word of reading.outputs) out.writes.push({ word, kind: "output", from: index });
   if (reading.persists) out.persists.push(reading.persists);
   out.reads.push(...reading.reads);
-  // grep -r and rg read every file below their folders, `.` when they name none.
-  if (reading.recursive) out.recursiveReads.push(...(reading.reads.length > 0 ? reading.reads : [literalWord(".")]));
+  // grep -r and rg read every file below their folders, `.` when they name none (a file an option names is no folder: `grep -r -f pats`).
+  if (reading.recursive)
+    out.recursiveReads.push(...(reading.readOperands.length > 0 ? reading.readOperands : [literalWord(".")]));
   for (const dir of reading.dirs) {
     if (dir.literal) out.cdTargets.push(dir);
     else out.cdUnknown = true;

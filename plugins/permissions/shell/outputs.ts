@@ -1,15 +1,17 @@
 /**
- * Files a program writes because an option or operand names them as its output. They are
- * judged like a `>` redirect: outside the permitted folders the command cannot be allowed by a
- * Bash rule, inside them it is an edit (default mode asks as Write would, acceptEdits allows it
- * unless the file is sensitive). A program that writes under a name it picks itself (`curl -O`,
- * `wget URL`, `tar -x`) writes into its folder, so the folder is the output.
+ * Outputs no option table names. An option's output file (`sort -o`, `curl -o`, `tar -cf`, in any
+ * spelling) and an output operand (tee, uniq) come from the program's spec (spec-format.ts: `=w`,
+ * `output`); what is here is written where the program picks the name (`curl -O`, `wget URL`,
+ * `tar -x`, `git apply`: the folder is the output), or named outside options (`dd of=`, find's
+ * actions). Each is judged like a `>` redirect: outside the permitted folders the command cannot
+ * be allowed by a Bash rule, inside them it is an edit (default mode asks as Write would,
+ * acceptEdits allows it unless the file is sensitive).
  */
 import { literalWord, type ShellWord } from "./words";
 
 type Outputs = (words: readonly ShellWord[]) => ShellWord[];
 
-/** The value of `-o FILE`, `-oFILE`, `--output FILE` and `--output=FILE` forms, for the given names. */
+/** The value of `-d DIR`, `-dDIR`, `--directory DIR` and `--directory=DIR` forms, for the given names. */
 function values(short: string[], long: string[]): Outputs {
   return (words) => {
     const out: ShellWord[] = [];
@@ -65,31 +67,21 @@ function fileUploads(words: readonly ShellWord[]): ShellWord[] {
 }
 
 const OUTPUTS: Record<string, Outputs> = {
-  // tee FILE…: every operand is written.
-  tee: (words) => words.slice(1).filter((w) => !w.literal || !w.value.startsWith("-")),
-  // sort -o FILE writes the sorted output there.
-  sort: values(["-o"], ["--output"]),
-  // curl -o FILE; -O / --remote-name saves under the URL's name in the current folder; -T to a file: URL.
+  // curl -O / --remote-name saves under the URL's name in the current folder; -T to a file: URL.
   curl: (words) => [
-    ...values(["-o"], ["--output"])(words),
     ...(words.some((w) => /^(-O|--remote-name|--remote-name-all|-[a-zA-Z]*O)$/.test(w.value)) ? [here] : []),
     ...fileUploads(words),
   ],
-  // wget -O FILE / -o LOG; without -O it saves under the URL's name in the current folder.
-  wget: (words) => {
-    const named = values(["-O", "-o", "-a"], ["--output-document", "--output-file", "--append-output"])(words);
-    return words.some((w) => /^(-O|--output-document)/.test(w.value)) ? named : [...named, here];
-  },
+  // wget without -O saves under the URL's name in the current folder.
+  wget: (words) => (words.some((w) => /^(-[a-zA-Z]*O|--output-document)/.test(w.value)) ? [] : [here]),
   // dd of=FILE.
   dd: (words) => words.filter((w) => w.literal && w.value.startsWith("of=")).map((w) => literalWord(w.value.slice(3))),
-  // git --output=FILE (diff, log, format-patch), format-patch -o DIR; apply/am/checkout/restore/stash change the work tree.
+  // git apply and am change the work tree.
   git: (words) => {
     const sub = words.find((w, k) => k > 0 && !w.value.startsWith("-"))?.value;
-    const out = values(sub === "format-patch" ? ["-o"] : [], ["--output", "--output-directory"])(words);
-    if (sub === "apply" || sub === "am") out.push(here);
-    return out;
+    return sub === "apply" || sub === "am" ? [here] : [];
   },
-  // tar -x writes the archive's files into -C DIR or the current folder; tar -c writes the -f archive.
+  // tar -x writes the archive's files into -C DIR or the current folder.
   tar: (words) => {
     const modes = words
       .slice(1)
@@ -97,13 +89,9 @@ const OUTPUTS: Record<string, Outputs> = {
       .map((w) => w.value);
     const has = (letter: string, long: string) =>
       modes.some((m) => m === long || (!m.startsWith("--") && m.includes(letter)));
-    if (has("x", "--extract") || has("x", "--get")) {
-      const dir = values(["-C"], ["--directory"])(words);
-      return dir.length > 0 ? dir : [here];
-    }
-    return has("c", "--create") || has("r", "--append") || has("u", "--update")
-      ? values(["-f"], ["--file"])(words)
-      : [];
+    if (!has("x", "--extract") && !has("x", "--get")) return [];
+    const dir = values(["-C"], ["--directory"])(words);
+    return dir.length > 0 ? dir : [here];
   },
   // unzip writes into -d DIR or the current folder.
   unzip: (words) => {

@@ -9,7 +9,7 @@
  * Options, space-separated:
  *   `-a`        a flag                       `--all`        a long flag
  *   `-n=`       takes a value (data)         `--format=`    takes a value, as `--format=x` or `--format x`
- *   `-o=w`      the value is a file written  `--color?=`    an optional value, only as `--color=x`
+ *   `-o=w`      the value is an output file  `--color?=`    an optional value, only as `--color=x`
  *   `-f=r`      the value is a file read     `--arg==`      takes two values (jq)
  *   `-C=d`      the value is a folder that later relative paths are under
  *   `-e=p`      the value is the pattern or script, so the first operand is not one
@@ -18,9 +18,16 @@
  *   `-f=R`      the value is a file read that holds the pattern (grep -f), so the first operand is not one
  *   `-#`        a number as an option (`head -5`)
  * Operands, space-separated kinds; one may end in `*` (any number, also none):
- *   `data` a plain string · `read` a file read · `write` a file written · `dir` a folder read ·
- *   `pattern` a pattern or script (dropped when an option gave one) · `command` the rest is a
- *   command that runs (a wrapper's; judged as a candidate of its own) · `sub` a sub-command.
+ *   `data` a plain string · `read` a file read · `write` a file the program's job is to make,
+ *   change or remove (touch, rm, mkdir) · `output` a file it writes its output to (uniq's second,
+ *   tee's) · `dir` a folder read · `pattern` a pattern or script (dropped when an option gave one)
+ *   · `command` the rest is a command that runs (a wrapper's; judged as a candidate of its own) ·
+ *   `sub` a sub-command.
+ *
+ * An output file — an option's `=w` value in any spelling (`-o x`, `-ox`, `-uo x`, `--output=x`)
+ * or an `output` operand — is an edit, judged as Write's would be (default mode asks, acceptEdits
+ * allows one inside the project, Edit rules name it); a `write` operand must be inside the
+ * permitted folders, and the rule that allows the program covers it.
  */
 import type { ShellWord } from "./words";
 
@@ -38,7 +45,7 @@ export interface OptionDef {
 }
 
 /** The kinds of operands. */
-export type OperandKind = "data" | "read" | "write" | "dir" | "pattern" | "command" | "sub";
+export type OperandKind = "data" | "read" | "write" | "output" | "dir" | "pattern" | "command" | "sub";
 
 /** A program spec as written in specs.ts. */
 export interface ProgramSpecSource {
@@ -70,8 +77,18 @@ export interface ProgramSpecSource {
   persists?: (words: readonly ShellWord[]) => string | undefined;
   /** It rewrites files of the work tree it does not name (git reset --hard, stash, checkout of a branch); true or decided by the words. */
   tree?: boolean | ((words: readonly ShellWord[]) => boolean);
-  /** It reads every file below a folder operand (grep -r, rg, git grep); true, or decided by the words. */
-  recursive?: boolean | ((words: readonly ShellWord[]) => boolean);
+  /**
+   * It reads every file below its read operands, or below `.` when it has none (grep -r, rg, git
+   * grep, git add); true, or decided by the words and this level's options in canonical form.
+   */
+  recursive?:
+    | boolean
+    | ((words: readonly ShellWord[], options: readonly string[], operands: readonly ShellWord[]) => boolean);
+  /**
+   * Options whose effect depends on the others, by canonical name (tar's -f is the archive -c
+   * writes and -t reads), decided by this level's options in canonical form.
+   */
+  effects?: (options: readonly string[]) => Readonly<Record<string, OptionEffect>>;
   /** It creates links (a later path in the same command may lead anywhere). */
   links?: (words: readonly ShellWord[]) => boolean;
   /** As a sub-command: the words it stands for in canonical form (`npm test` is `npm run test`). */
@@ -103,6 +120,7 @@ export interface ProgramSpec {
   read: ProgramSpecSource["read"];
   links: ProgramSpecSource["links"];
   recursive: ProgramSpecSource["recursive"];
+  effects: ProgramSpecSource["effects"];
   extraReads: ProgramSpecSource["reads"];
   readsAs: ProgramSpecSource["readsAs"];
   extraWrites: ProgramSpecSource["writes"];
@@ -168,7 +186,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
   let repeat: OperandKind | undefined;
   for (const k of kinds) {
     const kind = k.replace(/\*$/, "") as OperandKind;
-    if (!["data", "read", "write", "dir", "pattern", "command", "sub"].includes(kind))
+    if (!["data", "read", "write", "output", "dir", "pattern", "command", "sub"].includes(kind))
       throw new Error(`spec of ${name}: unknown operand kind ${k}`);
     if (k.endsWith("*")) repeat = kind;
     else (repeat === undefined ? fixedBefore : fixedAfter).push(kind);
@@ -201,6 +219,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     read: source.read,
     links: source.links,
     recursive: source.recursive,
+    effects: source.effects,
     extraReads: source.reads,
     readsAs: source.readsAs,
     extraWrites: source.writes,
@@ -219,7 +238,10 @@ export interface SpecReading {
   /** The first word not understood (index into the words) and why; absent when every word is. */
   unproven?: { at: number; why: string };
   reads: ShellWord[];
+  /** Files its operands make, change or remove (must be inside the permitted folders). */
   writes: ShellWord[];
+  /** Its output files: option values of effect `w` and `output` operands (edits, as Write's). */
+  outputs: ShellWord[];
   /** Folders later relative paths are under (`git -C dir`, `env -C dir`, `make -C dir`). */
   dirs: ShellWord[];
   /** Where a wrapped command starts (operand kind `command`), if any. */
@@ -228,6 +250,8 @@ export interface SpecReading {
   links: boolean;
   /** Its read operands are folders read to the bottom (`.` when it names none). */
   recursive: boolean;
+  /** The read operands of the level reached (not option values: `grep -r -f pats` reads `.`). */
+  readOperands: ShellWord[];
   /**
    * The command in canonical form, for deny and ask rules: the program, its sub-commands by their
    * canonical names, then the sub-command's options (clusters split, abbreviations and aliases
@@ -247,14 +271,27 @@ export interface SpecReading {
 
 /** Judge `words` (program first) against `spec`. */
 export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name: string): SpecReading {
-  const reading: SpecReading = spec.read
-    ? spec.read(words)
-    : { reads: [], writes: [], dirs: [], links: false, recursive: false, canonical: [name], subDepth: 1 };
+  const reading: SpecReading = spec.read ? spec.read(words) : emptyReading(name);
   if (!spec.read) readInto(spec, words, 1, name, reading);
   else reading.canonical = [name, ...words.slice(1).map((w) => w.value)];
   if (spec.readsAs) reading.reads = spec.readsAs(words, reading.reads);
 
   return reading;
+}
+
+/** A reading that found nothing yet, of the program (or reader) `name`. */
+export function emptyReading(name: string): SpecReading {
+  return {
+    reads: [],
+    writes: [],
+    outputs: [],
+    dirs: [],
+    links: false,
+    recursive: false,
+    readOperands: [],
+    canonical: [name],
+    subDepth: 1,
+  };
 }
 
 function fail(reading: SpecReading, at: number, why: string) {
@@ -279,12 +316,13 @@ interface LevelScan {
 }
 
 function readInto(
-  spec: ProgramSpec,
+  declared: ProgramSpec,
   words: readonly ShellWord[],
   start: number,
   name: string,
   reading: SpecReading,
 ): void {
+  const spec = withEffects(declared, words, start, name);
   if (spec.unproven) fail(reading, start - 1, spec.unproven);
   const checked = spec.check?.(words);
   if (checked) fail(reading, checked.at, checked.why);
@@ -294,23 +332,14 @@ function readInto(
   if (spec.extraWrites) reading.writes.push(...spec.extraWrites(words));
   reading.persists ??= spec.persists?.(words);
   reading.copy ??= spec.copies?.(words);
-  const scan: LevelScan = {
-    spec,
-    words,
-    name,
-    reading,
-    i: start,
-    ended: false,
-    operands: [],
-    local: [],
-    patternGiven: false,
-    inplace: false,
-  };
-  for (; scan.i < words.length; scan.i++) if (readWord(scan) === "stop") break;
+  const scan = scanLevel(spec, words, start, name, reading);
   const { operands } = scan;
   if (spec.sub) {
     const first = operands[0];
-    if (!first) return;
+    if (!first) {
+      setRecursive(spec, scan);
+      return;
+    }
     if (!first.word.literal) {
       fail(reading, first.at, `the sub-command of ${name} (${first.word.text}) is only known at run time`);
       return;
@@ -328,10 +357,62 @@ function readInto(
     readInto(sub, words, first.at + 1, `${name} ${first.word.value}`, reading);
     return;
   }
-  if (spec.recursive) reading.recursive = typeof spec.recursive === "function" ? spec.recursive(words) : true;
+  setRecursive(spec, scan);
   if (spec.extraReads) reading.reads.push(...spec.extraReads(words));
   reading.canonical.push(...scan.local, ...operands.map((o) => o.word.value));
   assignOperands(spec, operands, scan.patternGiven, scan.inplace, name, reading, words);
+}
+
+function setRecursive(spec: ProgramSpec, scan: LevelScan): void {
+  const { recursive } = spec;
+  if (recursive)
+    scan.reading.recursive =
+      typeof recursive === "function"
+        ? recursive(
+            scan.words,
+            scan.local,
+            scan.operands.map((o) => o.word),
+          )
+        : true;
+}
+
+/** Read one level's options and operands from `start`, into `reading`. */
+function scanLevel(
+  spec: ProgramSpec,
+  words: readonly ShellWord[],
+  start: number,
+  name: string,
+  reading: SpecReading,
+): LevelScan {
+  const scan: LevelScan = {
+    spec,
+    words,
+    name,
+    reading,
+    i: start,
+    ended: false,
+    operands: [],
+    local: [],
+    patternGiven: false,
+    inplace: false,
+  };
+  for (; scan.i < words.length; scan.i++) if (readWord(scan) === "stop") break;
+  return scan;
+}
+
+/**
+ * The spec with the effects its `effects` rule gives for these words: the level's options are
+ * read once on a scratch reading to learn which are given, then the real reading uses the result.
+ * A word only known at run time may be any option: the declared effects stand (and the reading is
+ * unproven, so every word is judged as a path that may be read or written).
+ */
+function withEffects(spec: ProgramSpec, words: readonly ShellWord[], start: number, name: string): ProgramSpec {
+  if (!spec.effects || words.slice(start).some((w) => !w.literal)) return spec;
+  const given = scanLevel({ ...spec, sub: undefined }, words, start, name, emptyReading(name)).local;
+  const effects = spec.effects(given);
+  const swap = (map: ReadonlyMap<string, OptionDef>) =>
+    new Map([...map].map(([k, def]) => [k, { ...def, effect: effects[def.canonical] ?? def.effect }] as const));
+  return { ...spec, short: swap(spec.short), long: swap(spec.long), effects: undefined };
 }
 
 /** Read the word at `scan.i` (an operand, `--`, or options, which may take the next words); "stop" where this level's words end. */
@@ -389,7 +470,7 @@ function applyEffect(scan: LevelScan, def: OptionDef, value: ShellWord): void {
     reading.reads.push(value, { ...value, literal: false, text: `(the files ${value.text} lists)` });
   if (def.effect === "read" || def.effect === "patternfile") {
     // nothing more
-  } else if (def.effect === "write") reading.writes.push(value);
+  } else if (def.effect === "write") reading.outputs.push(value);
   else if (def.effect === "dir") reading.dirs.push(value);
   else if (def.effect === "pattern") scan.patternGiven = true;
   if (def.effect === "inplace") scan.inplace = true;
@@ -559,6 +640,9 @@ function judgeOperand(
   reading: SpecReading,
 ) {
   const effective = inplace && kind === "read" ? "write" : kind;
-  if (effective === "read" || effective === "dir") reading.reads.push(o.word);
-  else if (effective === "write") reading.writes.push(o.word);
+  if (effective === "read" || effective === "dir") {
+    reading.reads.push(o.word);
+    reading.readOperands.push(o.word);
+  } else if (effective === "write") reading.writes.push(o.word);
+  else if (effective === "output") reading.outputs.push(o.word);
 }

@@ -10,7 +10,14 @@
  * purpose (sort --compress-program, rg --pre, find -exec, git -c, tar --to-command, …): leaving
  * one out is the safe mistake. Every spec was written from the program's manual.
  */
-import { compileSpec, type ProgramSpec, type ProgramSpecSource, type SpecReading } from "./spec-format";
+import {
+  compileSpec,
+  emptyReading,
+  type OptionEffect,
+  type ProgramSpec,
+  type ProgramSpecSource,
+  type SpecReading,
+} from "./spec-format";
 import { literalWord, type ShellWord } from "./words";
 import { gitConfigRisk } from "./risky";
 import { gitObjectPath } from "./reads";
@@ -262,7 +269,10 @@ const git: ProgramSpecSource = {
         "-n --numbered -s --summary -e --email -c --committer --all -w?= --format= --group= --since= --until= --no-merges --merges",
       operands: "data*",
     },
+    // Staging reads every file it takes into the index, from where a commit and a push carry it:
+    // every file below its pathspecs, or the whole work tree (`git add -A`, `-u`).
     add: {
+      recursive: (_w, options) => !options.includes("-n") && !options.includes("--dry-run"),
       options:
         "-n --dry-run -v --verbose -f --force -u --update -A --all --no-all --ignore-removal --no-ignore-removal -N --intent-to-add --refresh --ignore-errors --ignore-missing --renormalize --no-warn-embedded-repo --chmod= --sparse",
       operands: "read*",
@@ -273,6 +283,8 @@ const git: ProgramSpecSource = {
         "-m= --message= -a --all -F=r --file=r --amend --no-edit -q --quiet -v --verbose -s --signoff --no-signoff --allow-empty --allow-empty-message --author= --date= -n --no-verify --verify --fixup= --squash= -C= --reuse-message= --reset-author --dry-run --short --porcelain --long -z --null -u?= --untracked-files?= -i --include -o --only --cleanup= --no-post-rewrite --status --no-status --trailer= -c= --reedit-message= --no-gpg-sign",
       operands: "read*",
       check: (w) => editorOpened(w, "commit"),
+      // -a stages every tracked file's changes; pathspecs commit every file below them.
+      recursive: (_w, options, operands) => operands.length > 0 || options.includes("-a") || options.includes("--all"),
     },
     branch: {
       options:
@@ -305,6 +317,8 @@ const git: ProgramSpecSource = {
     },
     stash: {
       tree: (w) => !w.some((x) => /^(list|show|create|store|drop|clear)$/.test(x.value)),
+      // `git stash` alone is `git stash push`: both store the work tree's changes in a commit.
+      recursive: (_w, _options, operands) => operands.length === 0,
       options: "",
       operands: "sub",
       sub: Object.fromEntries(
@@ -313,6 +327,7 @@ const git: ProgramSpecSource = {
           {
             options: `-m= --message= -u --include-untracked -k --keep-index --no-keep-index -a --all -q --quiet --index -S --staged ${s === "list" || s === "show" ? GIT_LOG : ""}`,
             operands: s === "push" ? "read*" : "data*",
+            ...(s === "push" || s === "save" || s === "create" ? { recursive: true } : {}),
           },
         ]),
       ),
@@ -903,7 +918,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   ),
   uniq: {
     options: `-c -d -D -f= -i -s= -u -w= -z --count --repeated --all-repeated?= --skip-fields= --group?= --ignore-case --skip-chars= --unique --zero-terminated --check-chars= ${HELP}`,
-    operands: "read write",
+    operands: "read output",
   },
   // sed: -f/--file and -s are left out; -i makes the file operands writes; scripts are read by sed.ts (risky.ts).
   sed: {
@@ -961,7 +976,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     operands: "data write*",
     writes: (w) => (w.some((x) => /^--ref/.test(x.value)) ? w.slice(1).filter((x) => !x.value.startsWith("-")) : []),
   },
-  tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "write*" },
+  tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "output*" },
   // ── Running other commands (their command is a candidate of its own) ──
   env: {
     options: `-i --ignore-environment -0 --null -u= --unset= -C=d --chdir=d -v --debug --ignore-signal?= --default-signal?= --block-signal?= --list-signal-handling ${HELP}`,
@@ -1009,6 +1024,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     operands: "read*",
     // tar -c reads every file below a folder it is given (and -h follows links out of it).
     recursive: true,
+    effects: tarArchive,
     check: tarCheck,
     writes: tarRemoved,
   },
@@ -1104,15 +1120,7 @@ const FIND_PRIMARIES: Record<string, number> = {
 
 /** find [-H|-L|-P] [-D x] [-Olevel] [paths…] [expression]: paths are reads, every primary must be known. */
 function readFind(words: readonly ShellWord[]): SpecReading {
-  const reading: SpecReading = {
-    reads: [],
-    writes: [],
-    dirs: [],
-    links: false,
-    recursive: false,
-    canonical: ["find"],
-    subDepth: 1,
-  };
+  const reading = emptyReading("find");
   let i = 1;
   for (; i < words.length && words[i]!.literal && /^-([HLP]|O\d*)$/.test(words[i]!.value); i++);
   for (; i < words.length; i++) {
@@ -1184,6 +1192,18 @@ function curlUploads(words: readonly ShellWord[]): ShellWord[] {
     else if (!value.literal) out.push(value);
   }
   return out;
+}
+
+/**
+ * The archive (-f) is written by -c, -r, -u, -A and --delete, and read by -t, -x and -d (an
+ * output file only when written); with no mode given, tar refuses to run.
+ */
+function tarArchive(options: readonly string[]): Record<string, OptionEffect> {
+  const writes = options.some((o) =>
+    ["-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete"].includes(o),
+  );
+  const effect: OptionEffect = writes ? "write" : "read";
+  return { "-f": effect, "--file": effect };
 }
 
 /**
