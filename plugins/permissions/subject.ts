@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import type { ShellWord } from "./shell/words";
+import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { gitFolderInTheMaking, gitFolderOf, gitMarkersOf, sensitiveReason, systemReason, venvOf } from "./sensitive";
 import type { ToolKinds } from "./policy";
@@ -148,9 +149,12 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   };
   const { unsafe, unknownWrites, unknownReads } = acc;
   // After `cd x`, a relative file name may be under x: judge it against every place it could be.
-  const cdBases = analysis.cdTargets.map((w) =>
-    w.tilde ? place.home + w.value.slice(1) : resolve(place.cwd, w.value),
-  );
+  const { bases: cdBases, unknown: cdTooMany } = cdBasesOf(analysis.cdTargets, place);
+  if (cdTooMany) {
+    unsafe.push(cdTooMany);
+    unknownWrites.push(cdTooMany);
+    unknownReads.push(cdTooMany);
+  }
   if (analysis.linkers.length > 0)
     unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
   // cp, mv and ln into a folder write folder/name-of-source, and a recursive copy every file below it.
@@ -219,6 +223,35 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     outsideWrites: acc.outsideWrites,
     ...(acc.unsandboxed ? { unsandboxed: acc.unsandboxed } : {}),
   };
+}
+
+/** How many folders a command's `cd`s may lead to before the places of its relative paths are not followed. */
+const MAX_CD_BASES = 256;
+
+/**
+ * Every folder a relative path may be under after the command's `cd`s (and `-C`/`--chdir`
+ * options): each target from every folder reached before it (`cd ~ && cd .ssh` is ~/.ssh,
+ * `cd src && cd ../l` is ./l), with its `..` folded as bash's logical `cd` does and after
+ * following links as `cd -P` (or `set -P`) does (`cd -P l/..` with l → .git/hooks is .git).
+ */
+function cdBasesOf(targets: readonly ShellWord[], place: Place): { bases: string[]; unknown?: string } {
+  const reached = new Set([place.cwd]);
+  for (const target of targets) {
+    const from = target.tilde || target.value.startsWith("/") ? [place.cwd] : [...reached];
+    for (const base of from) {
+      const written = target.tilde ? place.home + target.value.slice(1) : target.value;
+      const lexical = resolve(base, written);
+      reached.add(lexical);
+      reached.add(resolveReal(written.startsWith("/") ? written : `${base}/${written}`) ?? lexical);
+    }
+    if (reached.size > MAX_CD_BASES)
+      return {
+        bases: [...reached].slice(1),
+        unknown: `it changes folders more times than the engine follows, so where its relative paths lead is not known`,
+      };
+  }
+  reached.delete(place.cwd);
+  return { bases: [...reached] };
 }
 
 /** What judging a shell command's paths found so far (see Subject's shell fields). */

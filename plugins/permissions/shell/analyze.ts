@@ -9,11 +9,11 @@ import type { Tree } from "web-tree-sitter";
 import { parseShell, ShellParseError } from "./parser";
 import { readTree, type SyntaxNode } from "./syntax";
 import { evalWord, literalWord, type ShellWord } from "./words";
-import { builtinRisk } from "./builtins";
+import { builtinRisk, noteExports } from "./builtins";
 import { expandCommand, type SimpleCommand } from "./commands";
 import { isHarmlessExport, shellAssignmentRisk } from "./names";
 import { joinContinuations } from "./continuations";
-import { nodeRisk, UNREAD_SUBSTITUTION } from "./grammar";
+import { nodeHidesCode, nodeRisk } from "./grammar";
 import type { ShellAnalysis } from "./types";
 
 /** How deep `bash -c "eval '…'"` nesting is followed before giving up (this bounds nesting, not the number of commands). */
@@ -105,8 +105,8 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
     const [node, fed, parent] = stack.pop()!;
     // The grammar table: a construct the analysis does not understand leaves the command unproven.
     const risk = nodeRisk(node);
-    // A substitution the parser kept as text runs code no candidate shows: hidden, like `eval "$x"`.
-    if (risk) (risk.startsWith(UNREAD_SUBSTITUTION) ? out.hidden : out.unsafe).push(risk);
+    // A substitution the parser kept as text, arithmetic on a name, `${!x}`: code no candidate shows runs, like `eval "$x"`.
+    if (risk) (nodeHidesCode(node, risk) ? out.hidden : out.unsafe).push(risk);
     const next: [SyntaxNode, boolean, SyntaxNode][] = [];
     const children = (feed: boolean) => {
       for (const child of node.namedChildren) next.push([child, feed, node]);
@@ -189,8 +189,9 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       break;
     case "declaration_command":
       declarationLineBreak(node, out);
-      if (node.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*i/.test(c.text)))
-        out.unsafe.push("declare -i evaluates values as arithmetic, which runs any command hidden in a variable");
+      // `declare "-i" n`, `declare -\i n`: the option as bash reads it, whatever its quoting.
+      if (node.namedChildren.some((c) => c.type !== "variable_assignment" && /^-[a-zA-Z]*i/.test(evalWord(c).value)))
+        out.hidden.push("declare -i evaluates values as arithmetic, which runs any command hidden in a variable");
       checkNames(node, out);
       break;
     case "unset_command":
@@ -202,10 +203,13 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       const operand = node.namedChildren.at(-1);
       if (node.firstNamedChild?.text === "-v" && operand) {
         const risk = builtinRisk("test", [literalWord("test"), literalWord("-v"), evalWord(operand)]);
-        if (risk) out.unsafe.push(risk);
+        if (risk) out.hidden.push(risk);
       }
       break;
     }
+    case "test_command":
+      unquotedTestWords(node, out);
+      break;
     case "heredoc_redirect": {
       // The parser misses substitutions on indented heredoc lines (` $(cmd)`), which bash
       // runs when the delimiter is unquoted: such a body cannot be proven safe.
@@ -228,6 +232,26 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       break;
     default:
       if (node.isMissing) unreadable(out, "bash syntax that could not be parsed");
+  }
+}
+
+/**
+ * `[ $a ]` with a='-v x[$(cmd)]': an unquoted word of `[ … ]` splits into more words at run time,
+ * which may be `-v NAME`, whose subscript bash evaluates as arithmetic (`[[ … ]]` does not split).
+ */
+function unquotedTestWords(node: SyntaxNode, out: ShellAnalysis) {
+  if (!node.text.startsWith("[") || node.text.startsWith("[[")) return;
+  const stack = [...node.children];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type === "string" || n.type === "raw_string" || n.type === "ansi_c_string") continue;
+    if (n.type === "simple_expansion" || n.type === "expansion" || n.type === "command_substitution") {
+      out.hidden.push(
+        `[ … ] with the unquoted ${n.text.slice(0, 40)}, which may split into -v NAME, whose subscript bash evaluates as arithmetic`,
+      );
+      return;
+    }
+    stack.push(...n.children);
   }
 }
 
@@ -288,8 +312,16 @@ function checkNames(node: SyntaxNode, out: ShellAnalysis) {
     if (c.type === "variable_assignment") continue;
     words.push(c.type === "variable_name" ? literalWord(c.text) : evalWord(c));
   }
+  // A subscript evaluated, a name bash reads (`declare PATH=…`, `export "$v"`): code that runs unseen.
   const risk = builtinRisk(keyword, words);
-  if (risk) out.unsafe.push(risk);
+  if (risk) out.hidden.push(risk);
+  // `export NAME` of a value set before: the assignments are judged by checkAssignment, the bare names here.
+  const bare = node.namedChildren.filter((c) => c.type !== "variable_assignment");
+  noteExports(
+    keyword,
+    [literalWord(keyword), ...bare.map((c) => (c.type === "variable_name" ? literalWord(c.text) : evalWord(c)))],
+    out,
+  );
 }
 
 function isStdinRedirect(node: SyntaxNode): boolean {
@@ -342,7 +374,7 @@ function readCommand(
       // `{x}>f`, `{a[i]}<f`: bash reads the word as a redirection that assigns a descriptor to a
       // variable (and evaluates its subscript as arithmetic); the parser reads an argument.
       if (VARIABLE_REDIRECT.test(child.text) && /[<>&]/.test(child.nextChar))
-        out.unsafe.push(
+        out.hidden.push(
           `the redirection ${child.text.slice(0, 40)}${child.nextChar}…, which assigns a variable (and evaluates a subscript as arithmetic) where the parser reads an argument`,
         );
     }
@@ -436,8 +468,9 @@ function checkAssignment(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNod
     }
     return;
   }
+  // PATH, PS4, BASH_ALIASES, PROMPT_COMMAND, …: later commands run what no candidate shows.
   const risk = shellAssignmentRisk(name);
-  if (risk) out.unsafe.push(risk);
+  if (risk) out.hidden.push(risk);
   // CDPATH makes `cd x` land somewhere else: relative paths after it are not known.
   if (name === "CDPATH") out.cdUnknown = true;
 }

@@ -7,8 +7,9 @@
  * (`declare -a 'q=([0]=$(…))'`) is parsed again, and an alias makes a later word run another
  * program. Each entry says where the names are; any of these forms makes the command unprovable.
  */
-import { shellAssignmentRisk } from "./names";
+import { isHarmlessExport, shellAssignmentRisk } from "./names";
 import type { ShellWord } from "./words";
+import type { ShellAnalysis } from "./types";
 
 /** The words of a risk whose variable name is only known at run time (unknown, but not code hidden in the command). */
 export const RUN_TIME_NAME = "names a variable only known at run time";
@@ -88,16 +89,24 @@ export function builtinRisk(program: string, words: readonly ShellWord[]): strin
   if (!names) return undefined;
   if (NAMEREF.has(program) && words.some((w) => /^-[a-zA-Z]*n/.test(w.value)))
     return `${program} -n makes a name refer to another variable`;
-  // declare -i NAME=VALUE: the value is evaluated as arithmetic.
-  if (
-    DECLARES.has(program) &&
-    words.some((w) => /^-[a-zA-Z]*i/.test(w.value)) &&
-    words.slice(1).some((w) => /=.*[A-Za-z_$`]/.test(w.value) || !w.literal)
-  ) {
+  // declare -i NAME[=VALUE]: the value, and every later one, is evaluated as arithmetic.
+  if (DECLARES.has(program) && words.some((w) => /^-[a-zA-Z]*i/.test(w.value)))
     return `${program} -i evaluates the value as arithmetic, which runs commands hidden in it`;
-  }
+  let unknown: string | undefined;
   for (const w of names(words)) {
-    if (!w.literal) return `${program} ${RUN_TIME_NAME} (${w.text})`;
+    if (!w.literal) {
+      // `test "$a" = "$b"`: test's run-time words are mostly operands, and one is a name only after
+      // -v. Anywhere else a run-time name may carry a subscript (`read "$n"` with n='a[$(cmd)]')
+      // or a variable bash reads (`export "$v"` with v=PATH=…): code that runs unseen.
+      // After -v, after another run-time word (which may be -v), or unquoted (`[ $a ]` splits into
+      // `-v NAME`) it may be one.
+      const before = words[words.indexOf(w) - 1];
+      const operand = before?.literal === true && before.value !== "-v" && /^"[^"]*"$/.test(w.text);
+      if (!((program === "test" || program === "[") && operand))
+        return `${program} evaluates as arithmetic the subscript of a variable whose name (${w.text}) is only known at run time`;
+      unknown ??= `${program} ${RUN_TIME_NAME} (${w.text})`;
+      continue;
+    }
     const name = w.value.split("=")[0]!;
     if (/\[(?!\d*\])/.test(name))
       return `${program} evaluates the subscript of ${name} as arithmetic, which runs commands hidden in it`;
@@ -109,5 +118,38 @@ export function builtinRisk(program: string, words: readonly ShellWord[]): strin
     const risk = /^[A-Za-z_][A-Za-z0-9_]*$/.test(base) ? shellAssignmentRisk(base) : undefined;
     if (risk) return `${program} ${base}: ${risk}`;
   }
-  return undefined;
+  return unknown;
+}
+
+/**
+ * The variables `export NAME`, `declare -x NAME` (typeset, local) export by name, value or not:
+ * a value set before (`TAR_OPTIONS=…; export TAR_OPTIONS`) reaches every later program as
+ * `TAR_OPTIONS=… tar` would. Each one not known to be harmless to them, and `?` for a name only
+ * known at run time; none for `export -n` and `-p`, which export nothing.
+ */
+function exportedNames(program: string, words: readonly ShellWord[]): string[] {
+  const options = words.slice(1).filter((w) => w.literal && /^-/.test(w.value));
+  const exporting =
+    program === "export" || (DECLARES.has(program) && options.some((w) => /^-[a-zA-Z]*x/.test(w.value)));
+  if (!exporting || options.some((w) => /^-[a-zA-Z]*[np]/.test(w.value))) return [];
+  const out: string[] = [];
+  for (const w of words.slice(1)) {
+    if (!w.literal) out.push("?");
+    else if (!w.value.startsWith("-")) {
+      const name = w.value.split("=")[0]!.replace(/\[.*$/, "");
+      if (!isHarmlessExport(name)) out.push(name);
+    }
+  }
+  return out;
+}
+
+/** Note the variables `exportedNames` finds: the command is uncovered, and they may change where its programs write. */
+export function noteExports(program: string, words: readonly ShellWord[], out: ShellAnalysis): void {
+  for (const name of exportedNames(program, words)) {
+    const what = name === "?" ? "a variable only known at run time" : name;
+    out.unsafe.push(
+      `it exports ${what} to the programs it runs, and ${what} is not a variable the engine knows to be harmless to them`,
+    );
+    out.exportsUnknown.push(name);
+  }
 }

@@ -9,11 +9,11 @@ import { posix } from "node:path";
 import { literalWord, renderWords, type ShellWord } from "./words";
 import { scanOptions, hasOption } from "./options";
 import { projectCodeRisk, riskyOptions } from "./risky";
-import { builtinRisk, RUN_TIME_NAME } from "./builtins";
+import { builtinRisk, noteExports, RUN_TIME_NAME } from "./builtins";
 import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
-import { joinWords, unwrap, wrapperKind } from "./wrappers";
+import { joinWords, unwrap, wrapperKind, wrapperOptionsKnown } from "./wrappers";
 import { gitRepositories, specOf } from "./specs";
 import { readBySpec } from "./spec-format";
 import type { ShellAnalysis, ShellCandidate } from "./types";
@@ -109,7 +109,7 @@ export function expandCommand(command: SimpleCommand, ctx: ExpandContext): void 
 function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   const out = ctx.out;
   const name = words[0]!;
-  const candidate = {
+  const candidate: ShellCandidate = {
     offset: at.offset ?? -1,
     text: renderWords(words),
     name: name.value,
@@ -134,12 +134,16 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     out.unsafe.push(`the parser read the reserved word ${name.text} as a command, so its structure is not known`);
   // `./env` or `/tmp/x/sudo` could be anything: only the real wrapper is seen through.
   const trusted = !name.value.includes("/") || SYSTEM_BIN.test(name.value);
+  // An option that runs a program or writes a file (sed `e`/`w`, awk system(), rg --pre): what it
+  // runs or writes is no candidate and no path, so it may read and write anything.
   const risk = riskyOptions(program, words, at.open);
-  if (risk) out.unsafe.push(risk);
+  if (risk) out.hidden.push(risk);
   const evaluates = builtinRisk(program, words);
   // A builtin that evaluates hidden code runs what no candidate shows; a variable name only known
   // at run time (`test "$a" "$b"`) is unknown, not hidden.
   if (evaluates) (evaluates.includes(RUN_TIME_NAME) ? out.unsafe : out.hidden).push(evaluates);
+  // `builtin export NAME`, `command declare -x NAME`: the same export as the declaration's.
+  noteExports(program, words, out);
   // `xargs cat`, `xargs cp notes.txt`: the arguments appended at run time are files too (read,
   // written, or the target of a copy), so the proof judges them as one word only known then.
   const judged = at.open ? [...words, RUN_TIME_ARGUMENTS] : words;
@@ -162,8 +166,12 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     out.unsafe.push("exec with only redirections, which changes the files of every later command");
   if (wrapper) {
     const target = unwrap(program, words, out);
-    // A transparent wrapper adds nothing to allow: what it runs is what must be covered.
-    if (wrapper === "transparent" && trusted && (target.words.length > 0 || target.text)) candidate.required = false;
+    // A transparent wrapper adds nothing to allow: what it runs is what must be covered. Given an
+    // option it does not know (`env -a ls rm …`: -a takes a value in newer coreutils), the word
+    // after it may not be the command: the wrapper itself must be covered then.
+    const known = specOf(program) ? !candidate.unproven : wrapperOptionsKnown(program, words);
+    if (wrapper === "transparent" && trusted && known && (target.words.length > 0 || target.text))
+      candidate.required = false;
     inner(target.words, program);
     if (target.text) nested(target.text, `${program} -c`);
   } else if (program === "coproc") {
@@ -223,6 +231,17 @@ function shell(
   const scan = scanOptions(normalized, 1, spec);
   // Unknown, not hidden: a variable from the environment; `bash <(…)` and stdin are judged below.
   if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  // -a (allexport) and -k (keyword) export the text's plain assignments (`bash -a -c 'X=…; tar …'`),
+  // which the analysis of the text judges as the shell's own.
+  const exporting = scan.seen.some(
+    (w, k) =>
+      (/^[-+][a-zA-Z]*[ak]/.test(w.value) && !w.value.startsWith("--")) ||
+      (w.value === "-o" && /^(allexport|keyword)$/.test(scan.seen[k + 1]?.value ?? "")),
+  );
+  if (exporting) {
+    out.unsafe.push(`${program} -a/-k exports every assignment of its text to the programs it runs`);
+    out.exportsUnknown.push("allexport");
+  }
   const operand = words[scan.index];
   if (hasOption(scan, [], "c", spec)) {
     if (!operand) return;

@@ -201,6 +201,31 @@ function unreadSubstitution(node: SyntaxNode): string | undefined {
   return undefined;
 }
 
+/**
+ * The node types whose risk is code that runs without being a command of the text: arithmetic
+ * evaluates `$(…)` hidden in the value of any variable it names (`x='a[$(cmd)]'; : $((x))`),
+ * `${!x}` and `${x@P}` expand values as code, a loop over PATH makes later names other programs.
+ * Like `eval "$x"`, such a command may read and write anything (bypassPermissions without the
+ * sandbox asks), not only go uncovered by allow rules. A type the table does not know is one too.
+ */
+const HIDING = new Set([
+  "compound_statement",
+  "for_statement",
+  "expansion",
+  "arithmetic_expansion",
+  "c_style_for_statement",
+  "subscript",
+  "ternary_expression",
+  "postfix_expression",
+  "test_command",
+  "array",
+]);
+
+/** Whether this node's risk (from nodeRisk) is code that runs unseen, rather than a construct that is only not understood. */
+export function nodeHidesCode(node: SyntaxNode, risk: string): boolean {
+  return risk.startsWith(UNREAD_SUBSTITUTION) || HIDING.has(node.type) || !(node.type in NODE_CLASSES);
+}
+
 /** Why this node makes the command unprovable, or undefined when the analysis understands it. */
 export function nodeRisk(node: SyntaxNode): string | undefined {
   if (!node.isNamed) return undefined;

@@ -13,6 +13,12 @@ interface WrapperDef {
   /** `transparent`: only the wrapped command needs allowing; `privilege`: the wrapper needs it too. */
   kind: "transparent" | "privilege";
   options?: OptionSpec;
+  /**
+   * The options that take no value (`options` lists those that do), for a wrapper without a
+   * program spec: one it has neither of may take a value, so the word after it may not be the
+   * command (`unshare -w DIR cmd`).
+   */
+  flags?: { short?: string; long?: string[] };
   /** Operands before the command (timeout's duration, chroot's new root, flock's lock file). */
   skip?: number;
   /** Options (short letters / long names) whose value is shell text that is run. */
@@ -38,18 +44,43 @@ const DEFS: Record<string, WrapperDef> = {
   nohup: { kind: "transparent" },
   command: { kind: "transparent", none: { short: "vV" } },
   builtin: { kind: "transparent" },
-  exec: { kind: "transparent", options: { short: "a" } },
+  exec: { kind: "transparent", options: { short: "a" }, flags: { short: "cl" } },
   time: { kind: "transparent", options: { short: "fo", long: ["--format", "--output"] } },
   stdbuf: { kind: "transparent", options: { short: "ioe", long: ["--input", "--output", "--error"] } },
-  setsid: { kind: "transparent" },
+  setsid: { kind: "transparent", flags: { short: "cfw", long: ["--ctty", "--fork", "--wait"] } },
   ionice: {
     kind: "transparent",
     options: { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] },
     none: { short: "pPu", long: ["--pid", "--pgid", "--uid"] },
+    flags: { short: "t", long: ["--ignore"] },
   },
   busybox: { kind: "transparent" },
-  chrt: { kind: "transparent", options: { short: "TPD" }, skip: 1, none: { short: "pm", long: ["--pid", "--max"] } },
-  taskset: { kind: "transparent", skip: 1, none: { short: "p", long: ["--pid"] } },
+  chrt: {
+    kind: "transparent",
+    options: { short: "TPD", long: ["--sched-runtime", "--sched-period", "--sched-deadline"] },
+    skip: 1,
+    none: { short: "pm", long: ["--pid", "--max"] },
+    flags: {
+      short: "abdfiorRv",
+      long: [
+        "--all-tasks",
+        "--batch",
+        "--deadline",
+        "--fifo",
+        "--idle",
+        "--other",
+        "--rr",
+        "--reset-on-fork",
+        "--verbose",
+      ],
+    },
+  },
+  taskset: {
+    kind: "transparent",
+    skip: 1,
+    none: { short: "p", long: ["--pid"] },
+    flags: { short: "ac", long: ["--all-tasks", "--cpu-list"] },
+  },
   // flock stops at its lock file, but `flock FILE -c text` takes the text after it.
   flock: {
     kind: "transparent",
@@ -57,14 +88,58 @@ const DEFS: Record<string, WrapperDef> = {
     skip: 1,
     text: { short: "c", long: ["--command"] },
     permute: true,
+    flags: {
+      short: "sxunoF",
+      long: ["--shared", "--exclusive", "--unlock", "--nonblock", "--nb", "--close", "--no-fork", "--verbose"],
+    },
   },
-  unshare: { kind: "transparent", options: { short: "S", long: ["--setuid", "--setgid"] } },
+  unshare: {
+    kind: "transparent",
+    options: {
+      short: "SGwRl",
+      long: [
+        "--setuid",
+        "--setgid",
+        "--wd",
+        "--root",
+        "--load-interp",
+        "--propagation",
+        "--setgroups",
+        "--map-user",
+        "--map-group",
+        "--map-users",
+        "--map-groups",
+        "--monotonic",
+        "--boottime",
+      ],
+    },
+    flags: {
+      short: "mUipnuCTfrc",
+      long: [
+        "--mount",
+        "--uts",
+        "--ipc",
+        "--net",
+        "--pid",
+        "--user",
+        "--cgroup",
+        "--time",
+        "--fork",
+        "--map-root-user",
+        "--map-current-user",
+        "--map-auto",
+        "--mount-proc",
+        "--kill-child",
+        "--keep-caps",
+      ],
+    },
+  },
   strace: { kind: "transparent", options: { short: "oeEpPsSuIabXUO" }, none: { short: "p" } },
   ltrace: { kind: "transparent", options: { short: "oeEpsuaAlnFx" }, none: { short: "p" } },
   caffeinate: { kind: "transparent", options: { short: "tw" } },
-  unbuffer: { kind: "transparent" },
-  proxychains: { kind: "transparent", options: { short: "f" } },
-  proxychains4: { kind: "transparent", options: { short: "f" } },
+  unbuffer: { kind: "transparent", flags: { short: "p" } },
+  proxychains: { kind: "transparent", options: { short: "f" }, flags: { short: "q" } },
+  proxychains4: { kind: "transparent", options: { short: "f" }, flags: { short: "q" } },
   torsocks: { kind: "transparent", options: { short: "uaP" } },
   "dbus-run-session": { kind: "transparent" },
   firejail: { kind: "transparent" },
@@ -123,6 +198,38 @@ const DEFS: Record<string, WrapperDef> = {
 /** Is `program` a wrapper, and of which kind? */
 export function wrapperKind(program: string): WrapperDef["kind"] | undefined {
   return DEFS[program]?.kind;
+}
+
+/**
+ * Whether every option a wrapper without a program spec is given before its command is one it
+ * lists (a flag, or one whose value it skips): an option it does not list may take the next word
+ * as its value (`unshare -w ls rm …` runs rm in ./ls), so what it runs is not known.
+ */
+export function wrapperOptionsKnown(program: string, words: readonly ShellWord[]): boolean {
+  const def = DEFS[program];
+  if (!def) return false;
+  const spec = def.options ?? {};
+  const scan = scanOptions(words, 1, spec);
+  const knownLong = [...(def.flags?.long ?? []), ...(spec.long ?? [])];
+  const knownShort = `${def.flags?.short ?? ""}${spec.short ?? ""}`;
+  for (let k = 0; k < scan.seen.length; k++) {
+    const v = scan.seen[k]!.value;
+    if (v === "--") continue;
+    if (v.startsWith("--")) {
+      const name = v.split("=")[0]!;
+      if (!knownLong.includes(name)) return false;
+      if (!v.includes("=") && spec.long?.includes(name)) k++;
+      continue;
+    }
+    for (let i = 1; i < v.length; i++) {
+      if (!knownShort.includes(v[i]!)) return false;
+      if (spec.short?.includes(v[i]!)) {
+        if (i === v.length - 1) k++;
+        break;
+      }
+    }
+  }
+  return true;
 }
 
 /** What a wrapper runs: words of a command, or shell text to parse again. */
