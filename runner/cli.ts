@@ -169,8 +169,12 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     const command = pluginCommands(found.plugins)[first];
     if (!command) {
       if (found.error) throw found.error;
+      const near = didYouMean(first, Object.keys(commandTable(found)));
+      const skipped = skippedConfigHint(found);
+      // `claude "fix it"` habit: a prompt in the command's place.
+      const asPrompt = near || skipped ? "" : `; to run it as a prompt: ubiquity -p ${JSON.stringify(first)}`;
       throw new UsageError(
-        `unknown command "${first}"${didYouMean(first, Object.keys(commandTable(found)))}${skippedConfigHint(found)}; run \`ubiquity --help\` for the list`,
+        `unknown command "${first}"${near}${skipped}${asPrompt}; run \`ubiquity --help\` for the list`,
       );
     }
     return await runPluginCommand(first, command, rest, io, found);

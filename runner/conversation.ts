@@ -21,16 +21,30 @@ export async function storedSessionModel(
   options: UbiquityConfig,
   sessionId: string | undefined,
 ): Promise<string | undefined> {
+  return (await storedSessionLookup(options, sessionId)).model;
+}
+
+/**
+ * The stored session `--resume <id>` (or `--continue`: the cwd's latest) names, as the runner's
+ * file store has it: whether it was found, where it was looked for, and the model it last
+ * answered with.
+ */
+export async function storedSessionLookup(
+  options: UbiquityConfig,
+  sessionId: string | undefined,
+): Promise<{ found: boolean; dir: string; model?: string }> {
   const cwd = resolve(options.cwd ?? process.cwd());
-  const store = new SessionStore({ dir: storageRoot(options.sessionDir, cwd, "sessions") });
+  const dir = storageRoot(options.sessionDir, cwd, "sessions");
+  const store = new SessionStore({ dir });
   const id = sessionId ?? (await store.list({ cwd, limit: 1 }))[0]?.sessionId;
-  if (!id) return undefined;
+  if (!id) return { found: false, dir };
   const session = await store.get(id, cwd).catch(() => undefined);
   for (const record of [...(session?.records ?? [])].reverse()) {
     const m = record.message;
-    if (m.type === "assistant" && m.agentId === undefined && typeof m.model === "string" && m.model) return m.model;
+    if (m.type === "assistant" && m.agentId === undefined && typeof m.model === "string" && m.model)
+      return { found: true, dir, model: m.model };
   }
-  return undefined;
+  return { found: session !== undefined, dir };
 }
 
 /** Totals over the runs of a conversation, for `/cost` and the closing line. */

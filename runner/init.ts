@@ -45,7 +45,9 @@ export const initCommand: FlagCommand = {
         "  npm i ubiquity zod            (if not yet installed; npm i -D typescript @types/node for `npm run typecheck`)",
         "  npm test                      runs test/agent.test.ts on the scripted model (no LLM, no key; Node ≥ 22.18)",
         "  npx ubiquity trust            lets the runner apply this folder's ubiquity.config.ts",
-        '  npx ubiquity run --model test "count the words in README.md"',
+        "  npx ubiquity inspect          shows the word-count plugin and its WordCount tool among the built-ins",
+        '  npx ubiquity run --model test "list the files"   the offline model (no key); a real one answers with WordCount:',
+        '  npx ubiquity run --model openai:gpt-5 "count the words in package.json"   (npm i @ai-sdk/openai; OPENAI_API_KEY)',
         "",
       ].join("\n"),
     );

@@ -39,7 +39,11 @@ export async function presetByName(name: string, cwd: string): Promise<Preset> {
       throw new ConfigError(
         `--preset ${name}: no such preset${near}; the built-in presets are ${Object.keys(BUILTIN_PRESETS).join(", ")}, or name a module`,
       );
-    throw new ConfigError(error.message.replace(`presets[0] ${JSON.stringify(name)}`, `--preset ${name}`));
+    // A bare name may be meant as a built-in, so say which ones there are.
+    const builtins = /[./]/.test(name) ? "" : ` (the built-in presets are ${Object.keys(BUILTIN_PRESETS).join(", ")})`;
+    throw new ConfigError(
+      `${error.message.replace(`presets[0] ${JSON.stringify(name)}`, `--preset ${name}`)}${builtins}`,
+    );
   });
   const preset = resolved.presets?.[0];
   if (!preset || typeof preset !== "object" || Array.isArray(preset))

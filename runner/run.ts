@@ -24,7 +24,7 @@ import { applyRunFlags, parseRunArgs, prescan, runFlagTable, runUsage, type Flag
 import { activePlugins, answerersOf, presetByName, skippedConfigHint, type ActivePlugins } from "./plugins";
 import type { TerminalAnswerer } from "../loader/index";
 import { combinePrompt, readStdin } from "./stdin";
-import { storedSessionModel } from "./conversation";
+import { storedSessionLookup } from "./conversation";
 import type { UserInput } from "../sdk/live";
 import { verbosePlugin } from "./verbose";
 import { colorEnabled, createStyle } from "./style";
@@ -194,9 +194,10 @@ export async function runCommand(
   }
 
   let options: UbiquityConfig;
+  let resumeProblem: string | undefined;
   try {
     const askHere = io.stdin.isTTY === true && (io.stderrIsTTY ?? io.stdoutIsTTY);
-    ({ options } = await resolveRunOptions(active, values, table, {
+    ({ options, resumeProblem } = await resolveRunOptions(active, values, table, {
       ask: askHere ? (question) => askLine(io, question) : undefined,
       warn: (line) => io.stderr(`${line}\n`),
     }));
@@ -213,7 +214,7 @@ export async function runCommand(
       verbose,
       answerers,
     });
-  if (requestedModel(options) === undefined) return fail(io, noModelError(active), format, verbose);
+  if (requestedModel(options) === undefined) return fail(io, noModelError(active, resumeProblem), format, verbose);
   if (mode === "stream") return runStream(options, io);
   return runOnce(prompt, options, io, format, answerers, { print: values.print === true, verbose });
 }
@@ -259,21 +260,28 @@ export async function resolveRunOptions(
   values: RunValues,
   table: FlagTable,
   trust: TrustIO & { warn: (line: string) => void },
-): Promise<{ options: UbiquityConfig; filepath: string | null }> {
+): Promise<{ options: UbiquityConfig; filepath: string | null; resumeProblem?: string }> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   const loaded = await loadForRun(active.loaded, values, trust.ask, trust.warn);
   const options = loaded.config;
   if (typeof values.preset === "string") options.presets = [await presetByName(values.preset, cwd)];
   applyRunFlags(options, values, table);
   // A resumed session keeps the model it ran on unless --model says otherwise (a model object from code stays).
+  let resumeProblem: string | undefined;
   if ((values.resume || values.continue) && values.model === undefined && typeof options.model !== "object") {
-    const stored = await storedSessionModel(options, typeof values.resume === "string" ? values.resume : undefined);
-    if (stored) options.model = stored;
+    const id = typeof values.resume === "string" ? values.resume : undefined;
+    const stored = await storedSessionLookup(options, id);
+    if (stored.model) options.model = stored.model;
+    // Said with "No model configured": the session to take the model from is the problem.
+    else if (!stored.found)
+      resumeProblem = id
+        ? `No stored session with id "${id}" in ${stored.dir} (check the id: ubiquity sessions list)`
+        : `No earlier session of this folder in ${stored.dir} to continue`;
   }
   options.logger ??= consoleLogger(values.verbose === true || undefined);
   // Quiet: the run's own kernel says the same warnings once.
   await kernelFor({ ...options, logger: defaultLogger({}) }, loaded.filepath).dispose();
-  return { options, filepath: loaded.filepath };
+  return { options, filepath: loaded.filepath, ...(resumeProblem ? { resumeProblem } : {}) };
 }
 
 /** Watch for Ctrl-C while a run goes on; `interrupted()` says whether it came. */
@@ -289,16 +297,18 @@ function onInterrupt(controller: AbortController) {
 
 /**
  * "No model configured", found before the run starts (exit 2), naming the config file an
- * untrusted folder's run skipped: it may be where the model is set.
+ * untrusted folder's run skipped (it may be where the model is set), and the session `--resume`
+ * or `--continue` named when there was none to take the model from.
  */
-function noModelError(active: ActivePlugins): ConfigError {
+function noModelError(active: ActivePlugins, resumeProblem?: string): ConfigError {
   const skipped = active.loaded?.skipped[0];
   const hint = skipped
     ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
-  return new ConfigError(
-    `No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable${hint}`,
-  );
+  const fix =
+    "pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable";
+  if (resumeProblem) return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}`);
+  return new ConfigError(`No model configured: ${fix}${hint}`);
 }
 
 /** The exit code of a run that ended with `result`: a failure while it was set up (nothing asked of the model) is a configuration error. */

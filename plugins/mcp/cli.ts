@@ -1,8 +1,8 @@
 /** What the mcp plugin adds to the `ubiquity` runner: `ubiquity mcp list` and `run --mcp-config`. */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describeError, type Kernel } from "../../src/index";
-import { UsageError } from "../../loader/index";
+import { isProjectFileTrusted, type ProjectTrust, UsageError } from "../../loader/index";
 import type { FlagValue, PluginCommand, RunFlag } from "../../loader/index";
 import { parseMcpConfig } from "./config";
 import { formatMcpReport } from "./format";
@@ -81,7 +81,11 @@ export function mcpCommands(
           );
         await kernel.ready();
         const servers = api.servers();
-        io.stdout(values.json ? `${JSON.stringify(servers, null, 2)}\n` : formatMcpReport(servers));
+        // An untrusted folder's .mcp.json was skipped: "none configured" alone would contradict the file.
+        const options = kernel.options as { cwd?: string; trust?: ProjectTrust };
+        const mcpJson = join(resolve(options.cwd ?? process.cwd()), ".mcp.json");
+        const skipped = existsSync(mcpJson) && !isProjectFileTrusted(options.trust, mcpJson) ? mcpJson : undefined;
+        io.stdout(values.json ? `${JSON.stringify(servers, null, 2)}\n` : formatMcpReport(servers, skipped));
         return servers.some((s) => s.status !== "connected") ? 1 : 0;
       },
     },

@@ -15,9 +15,16 @@ function summary(text: string, width: number): string {
 const readOnlyMark = (t: McpServerReport["tools"][number]) =>
   t.readOnly ? "read-only" : t.readOnlyHint ? "says r/o " : "         ";
 
-/** One block per server: name, status, where it runs; then its tools (read-only marked). */
-export function formatMcpReport(servers: McpServerReport[]): string {
-  if (servers.length === 0) return "No MCP servers configured (set mcpServers in the config).\n";
+/**
+ * One block per server: name, status, where it runs; then its tools (read-only marked). `skipped`
+ * is a project `.mcp.json` that was not read (its folder is not trusted, or it changed since).
+ */
+export function formatMcpReport(servers: McpServerReport[], skipped?: string): string {
+  const unread = skipped
+    ? `${skipped} was not read: the folder is not trusted (or the file changed since it was approved); trust it with \`ubiquity trust .\`, or pass --trust for one run.\n`
+    : "";
+  if (servers.length === 0)
+    return `${skipped ? "No MCP servers started" : "No MCP servers configured (set mcpServers in the config)"}.\n${unread}`;
   const lines: string[] = [];
   for (const s of servers) {
     const state =
@@ -30,5 +37,5 @@ export function formatMcpReport(servers: McpServerReport[]): string {
       lines.push(`  ${t.name.padEnd(width)}  ${readOnlyMark(t)}  ${summary(t.description, 72)}`.trimEnd());
     lines.push("");
   }
-  return lines.join("\n");
+  return `${lines.join("\n")}${unread}`;
 }

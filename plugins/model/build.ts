@@ -32,11 +32,20 @@ export function splitSpec(spec: string): ParsedSpec | undefined {
 
 /** The error for a string that names no provider. */
 export function noProviderError(spec: string, known: readonly string[] = PROVIDER_NAMES): ModelError {
+  // Claude Code's `--model sonnet` habit: name the model string it means here.
+  const example = CLAUDE_EXAMPLES[spec.toLowerCase()] ?? "openai:gpt-5";
   return new ModelError(
-    `model "${spec}" names no provider: write "provider:model" (e.g. "openai:gpt-5"), register an alias with registerAlias(), ` +
+    `model "${spec}" names no provider: write "provider:model" (e.g. "${example}"), register an alias with registerAlias() (modelAliases, UBIQUITY_MODEL_ALIASES), ` +
       `or use "test" for the offline model. Known providers: ${known.join(", ")}`,
   );
 }
+
+/** Claude Code's model shorthands, as provider:model strings (there are no built-in aliases for them). */
+const CLAUDE_EXAMPLES: Readonly<Record<string, string>> = {
+  sonnet: "anthropic:claude-sonnet-4-5",
+  opus: "anthropic:claude-opus-4-5",
+  haiku: "anthropic:claude-haiku-4-5",
+};
 
 /** The error for an unknown provider name. */
 export function unknownProviderError(

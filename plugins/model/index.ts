@@ -24,6 +24,7 @@ import { getModelApi } from "./api";
 import { buildProvider, noProviderError, pickModel, splitSpec, unknownProviderError } from "./build";
 import { dialectOptions } from "./dialect";
 import { isProviderFailure } from "./failover";
+import { addFailureHint } from "./failure-hint";
 import { PROVIDERS, type ProviderSpec } from "./providers";
 import { checkProviderSettings } from "./settings";
 import { streamCheckingFetch } from "./stream-check";
@@ -193,6 +194,12 @@ export const modelPlugin = definePlugin({
         retry: true as const,
         request: { ...info.request, model: fallback, modelLabel: label, providerOptions },
       };
+    });
+
+    // Reached only when no earlier tap recovered the call: its message names the fix (failure-hint.ts).
+    kernel.hooks.model.error.tap({ name: NAME, order: "last" }, (info) => {
+      addFailureHint(info.error, info.request.modelLabel);
+      return undefined;
     });
   },
 });

@@ -21,9 +21,14 @@ export async function answerAsk(
   }
   const handler = options.canUseTool;
   if (!handler) {
+    // The narrowest rules that cover the call, when there are: the fix, spelled out.
+    const rules = verdict.suggestions ?? [];
+    const approve = rules.length
+      ? `pre-approve the call with allowedTools (${JSON.stringify(rules)}; on the command line --allowedTools ${JSON.stringify(rules.join(","))})`
+      : "pre-approve the call with allowedTools (--allowedTools on the command line)";
     return {
       behavior: "deny",
-      message: `${why} No canUseTool handler is configured to ask the user, so it was denied. Pass canUseTool (the interactive runner does), pre-approve the call with allowedTools, or change permissionMode.`,
+      message: `${why} No canUseTool handler is configured to ask the user, so it was denied. Pass canUseTool (the interactive runner does), ${approve}, or change permissionMode.`,
     };
   }
   return prompt(handler, verdict, call, options.permissionPromptTimeoutMs);

@@ -10,6 +10,7 @@
  * takes power away: its deny and ask rules and spending caps apply, nothing else does (a cap is
  * the smallest any file sets, so a file only ever tightens it).
  */
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
@@ -25,7 +26,7 @@ import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
 import { settingsOptions, type SettingsOptions } from "./options";
 import { settingsProjectFiles } from "./project-files";
-import { compatPaths, warn } from "../_kits/sources/index";
+import { compatPaths, warn, warnOnce } from "../_kits/sources/index";
 import { readClaudeSettingsFile } from "./claude";
 import { settingsFlags } from "./cli";
 
@@ -60,6 +61,7 @@ export const settingsPlugin = definePlugin({
         { compat: options.compat, sources: options.settingSources },
         { cwd, home },
       );
+      if (wanted.has("project") && options.compat === undefined) unreadClaudeSettings(kernel, cwd);
       if (wanted.size === 0 && claude.length === 0) return options;
       const files: LoadedSettings[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
@@ -104,6 +106,21 @@ export const settingsPlugin = definePlugin({
     });
   },
 });
+
+/**
+ * A project's Claude Code settings file is read only under `compat: ["claude"]`: someone used to
+ * `claude -p` expects its deny rules and hooks to hold, so a run that reads project settings says
+ * that they do not (an explicit `compat`, even `[]`, is a choice and silences it).
+ */
+function unreadClaudeSettings(kernel: Kernel, cwd: string): void {
+  const found = ["settings.json", "settings.local.json"].find((name) => existsSync(join(cwd, ".claude", name)));
+  if (!found) return;
+  warnOnce(
+    kernel,
+    NAME,
+    `${join(cwd, ".claude", found)} is Claude Code's settings file and is not read, so its permission rules and hooks do not apply: set compat: ["claude"] in the config to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands), or compat: [] to keep them unread without this warning`,
+  );
+}
 
 /**
  * What an untrusted file may still say: rules that take power away (a spending cap only ever

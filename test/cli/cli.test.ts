@@ -63,6 +63,14 @@ describe("the ubiquity bin (real process)", () => {
     );
   });
 
+  it.concurrent("a prompt in the command's place (`claude \"…\"`'s habit) names `ubiquity -p`", async () => {
+    const { code, stderr } = await runCli(["what does this project do?"], cwd);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'error: unknown command "what does this project do?"; to run it as a prompt: ubiquity -p "what does this project do?"; run `ubiquity --help` for the list\n',
+    );
+  });
+
   it.concurrent("an unknown flag exits 2, names the near flag and points at the command's help", async () => {
     const { code, stderr } = await runCli(["inspect", "--jsn"], cwd);
     expect(code).toBe(2);
@@ -98,6 +106,12 @@ describe("the ubiquity bin (real process)", () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe(
       'error: --preset mnimal: no such preset (did you mean "minimal"?); the built-in presets are default, minimal, headless, harness, or name a module\n',
+    );
+    // A bare name near no built-in may be a package, or a built-in misremembered: both are said.
+    const bare = await runCli(["run", "--preset", "nope", "--model", "test", "hi"], cwd);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(
+      /^error: --preset nope: .*npm i nope.* \(the built-in presets are default, minimal, headless, harness\)\n$/,
     );
     const file = await runCli(["run", "--preset", "./nope.ts", "--model", "test", "hi"], cwd);
     expect(file.code).toBe(2);

@@ -71,7 +71,9 @@ describe("a plugin's command and run flag", () => {
   it.concurrent("without the plugin, `hello` is an unknown command and --greeting an unknown flag (exit 2)", async () => {
     const hello = await runCli(["hello"], without);
     expect(hello.code).toBe(2);
-    expect(hello.stderr).toBe('error: unknown command "hello"; run `ubiquity --help` for the list\n');
+    expect(hello.stderr).toBe(
+      'error: unknown command "hello"; to run it as a prompt: ubiquity -p "hello"; run `ubiquity --help` for the list\n',
+    );
     const help = await runCli(["--help"], without);
     expect(help.stdout).not.toContain("hello");
     const run = await runCli(["run", "--model", "test", "--greeting", "ahoy", "hi"], without);

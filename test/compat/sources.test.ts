@@ -95,6 +95,21 @@ describe("compat: nothing is read unless asked", () => {
     expect(Object.keys(run.tools)).not.toContain("Agent");
     // The allow rule of .claude/settings.json did not apply: headless, the call is denied.
     expect(run.ran).toEqual([]);
+    // …and the run says so once, naming the file and the option that reads it.
+    const said = run.warnings.filter((w) => w.includes(join(dir, ".claude", "settings.json")));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(
+      `is Claude Code's settings file and is not read, so its permission rules and hooks do not apply: set compat: ["claude"]`,
+    );
+  });
+
+  it("an explicit compat: [] keeps them unread without the warning; no project source, no warning", async () => {
+    const dir = project("claude-agent-sdk-python");
+    const chosen = await runIn(dir, { compat: [], settingSources: ["project"] });
+    expect(chosen.ran).toEqual([]);
+    expect(chosen.warnings.filter((w) => w.includes("Claude Code's settings file"))).toEqual([]);
+    const userOnly = await runIn(dir, { settingSources: ["user"] });
+    expect(userOnly.warnings.filter((w) => w.includes("Claude Code's settings file"))).toEqual([]);
   });
 });
 

@@ -60,6 +60,17 @@ describe("ubiquity mcp list", () => {
     );
   });
 
+  it('in an untrusted folder, says its .mcp.json was not read instead of only "none configured"', async () => {
+    requireDist();
+    const dir = tempProject({ ".mcp.json": JSON.stringify({ mcpServers: { everything: everythingStdio() } }) });
+    const home = tempProject({}, { packageJson: false });
+    const { code, stdout } = await runCli(["mcp", "list"], dir, { UBIQUITY_TRUST: "", HOME: home });
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      `No MCP servers started.\n${dir}/.mcp.json was not read: the folder is not trusted (or the file changed since it was approved); trust it with \`ubiquity trust .\`, or pass --trust for one run.\n`,
+    );
+  });
+
   it("works through the real bin (the built package loads the plugin through the facade)", async () => {
     requireDist();
     const dir = project({ everything: { ...everythingStdio(), readOnly: true } });

@@ -131,6 +131,11 @@ describe("model strings", () => {
     expect(unknown.result).toMatch(/unknown provider "acme".*openai, anthropic/);
     const bare = resultOf(await collect(summon("hi", { ...modelLayer(), model: "gpt-5" })));
     expect(bare.result).toMatch(/"gpt-5" names no provider: write "provider:model"/);
+    // Claude Code's shorthand is answered with the model string it means here.
+    const tier = resultOf(await collect(summon("hi", { ...modelLayer(), model: "sonnet" })));
+    expect(tier.result).toMatch(
+      /"sonnet" names no provider: write "provider:model" \(e\.g\. "anthropic:claude-sonnet-4-5"\)/,
+    );
   });
 
   it("split at the first colon only, and reach model kinds with provider.kind", async () => {

@@ -20,9 +20,14 @@ const env = {
   DEBUG: "",
 };
 
-function run(command: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  extra: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env, timeout: 240_000 }, (error, stdout, stderr) =>
+    execFile(command, args, { cwd, env: { ...env, ...extra }, timeout: 240_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
     );
   });
@@ -82,5 +87,21 @@ describe("ubiquity init", () => {
     const again = await run(process.execPath, [bin, "init"], app);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("init would overwrite ubiquity.config.ts");
+
+    // The offline commands "Next:" names do what it says (the trust store and sessions in a HOME of their own).
+    const home = { HOME: tempDir("ubiquity-scaffold-home-") };
+    const next = init.stdout.split("\n").filter((line) => line.startsWith("  npx ubiquity "));
+    expect(next.some((line) => line.includes("--model test"))).toBe(true);
+    expect((await run(process.execPath, [bin, "trust"], app, home)).code).toBe(0);
+    const inspect = await run(process.execPath, [bin, "inspect"], app, home);
+    expect(inspect.stdout).toMatch(/WordCount: word-count/);
+    const offline = next.find((line) => line.includes("--model test"))!.match(/"([^"]+)"/)![1]!;
+    const tried = await run(process.execPath, [bin, "run", "--model", "test", offline], app, home);
+    expect(tried.code, tried.stderr).toBe(0);
+    expect(tried.stdout).toContain("ubiquity.config.ts");
+    // A prompt typed where the command goes (`claude "…"`'s habit) is told how to run it.
+    const habit = await run(process.execPath, [bin, "what does this project do?"], app, home);
+    expect(habit.code).toBe(2);
+    expect(habit.stderr).toContain('to run it as a prompt: ubiquity -p "what does this project do?"');
   }, 300_000);
 });

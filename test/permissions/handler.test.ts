@@ -88,6 +88,16 @@ describe("canUseTool", () => {
     expect(results[0]!.output.content).toMatch(/No canUseTool handler is configured to ask the user, so it was denied/);
   });
 
+  it("no handler: the denial names the rules that would pre-approve the call, in code and on the command line", async () => {
+    const { results } = await runCalls([{ toolName: "Bash", input: { command: "npm test && git status" } }], {
+      cwd: tempDir(),
+      tools: builtinTools(),
+    });
+    expect(results[0]!.output.content).toContain(
+      'pre-approve the call with allowedTools (["Bash(npm test:*)","Bash(git status:*)"]; on the command line --allowedTools "Bash(npm test:*),Bash(git status:*)")',
+    );
+  });
+
   it("a handler that throws, or answers nonsense, denies", async () => {
     const probe = probeTool();
     const throwing: CanUseTool = () => {

@@ -101,6 +101,19 @@ describe("ubiquity run --resume / --continue with the default preset", () => {
         subtype: "error_configuration",
         result: expect.stringContaining('unknown provider "nope"'),
       });
+      // An unknown id without --model: the message names the id, not only the missing model.
+      const unknown = await cli(["run", "--cwd", project, "--output-format", "json", "--resume", "nope", "hi"]);
+      expect(unknown.code).toBe(2);
+      expect(JSON.parse(unknown.stdout).result).toMatch(
+        /^No stored session with id "nope" in .*\(check the id: ubiquity sessions list\), so there is no model to resume on: pass --model/,
+      );
+      const empty = temp("ubq-empty-");
+      writeFileSync(join(empty, ".ubiquityrc.json"), JSON.stringify({ sessionDir }));
+      const nothing = await cli(["run", "--cwd", empty, "--output-format", "json", "--continue", "hi"]);
+      expect(nothing.code).toBe(2);
+      expect(JSON.parse(nothing.stdout).result).toMatch(
+        /^No earlier session of this folder in .* to continue, so there/,
+      );
     } finally {
       if (saved !== undefined) process.env.UBIQUITY_MODEL = saved;
     }

@@ -1,0 +1,42 @@
+/**
+ * A failed model call whose message names the fix: a refused key names the provider's key
+ * variables, a server nobody answers at says so. Written into the error once no tap recovered
+ * the call, so the run's result (and the runner's error line) carries it.
+ */
+import { PROVIDERS } from "./providers";
+
+type CallError = Error & { statusCode?: number; url?: string; cause?: { code?: string; cause?: { code?: string } } };
+
+/** Network failures that mean nothing answered at the address (a server not started, a wrong port). */
+const UNREACHED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ECONNRESET"]);
+/** The address's name did not resolve (no network, a wrong host). */
+const UNRESOLVED = new Set(["ENOTFOUND", "EAI_AGAIN"]);
+
+/** The fix for `error`, a failed call of the model labelled `label` (`provider:model`), if one is known. */
+export function failureHint(error: unknown, label: string): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const e = error as CallError;
+  const provider = label.split(/[:.]/)[0] ?? "";
+  const spec = (PROVIDERS as Record<string, { env: readonly string[] } | undefined>)[provider];
+  const keys = spec?.env.filter((name) => /KEY|TOKEN|CREDENTIALS/.test(name)) ?? [];
+  const where = `${keys.length ? keys.join(", ") : "the provider's key variable"} or the apiKey option`;
+  if (e.statusCode === 401) return `the provider refused the credentials: check ${where}`;
+  if (e.statusCode === 403) return `the provider refused access: check ${where}, and that the key may use this model`;
+  const code = e.cause?.code ?? e.cause?.cause?.code;
+  if (e.statusCode !== undefined || !code || !(UNREACHED.has(code) || UNRESOLVED.has(code))) return undefined;
+  let origin = "the provider's address";
+  try {
+    if (e.url) origin = new URL(e.url).origin;
+  } catch {
+    // Not a URL: say it generally.
+  }
+  if (UNRESOLVED.has(code)) return `${origin} could not be looked up: check the network and the base URL`;
+  const start = provider === "ollama" ? " (ollama serve)" : "";
+  return `nothing answered at ${origin}: check that the server is running${start} and the base URL is right`;
+}
+
+/** Add the fix to a failed call's message, once. */
+export function addFailureHint(error: unknown, label: string): void {
+  const hint = failureHint(error, label);
+  if (hint && error instanceof Error && !error.message.includes(hint)) error.message = `${error.message} (${hint})`;
+}
