@@ -30,6 +30,7 @@ export interface BridgeTools {
   nsenter: string;
   setpriv: string;
   mkfifo: string;
+  setsid: string;
 }
 
 const toolCache = new Map<string, { tools: BridgeTools } | { missing: string[] }>();
@@ -46,7 +47,12 @@ export function bridgeTools(): { tools: BridgeTools } | { missing: string[] } {
 }
 
 function lookUp(): { tools: BridgeTools } | { missing: string[] } {
-  const found = { nsenter: which("nsenter"), setpriv: which("setpriv"), mkfifo: which("mkfifo") };
+  const found = {
+    nsenter: which("nsenter"),
+    setpriv: which("setpriv"),
+    mkfifo: which("mkfifo"),
+    setsid: which("setsid"),
+  };
   const missing = Object.entries(found)
     .filter(([, path]) => !path)
     .map(([name]) => name);
@@ -55,10 +61,10 @@ function lookUp(): { tools: BridgeTools } | { missing: string[] } {
 
 /** What to install when a bridge program is missing. */
 export const BRIDGE_HINT =
-  "install util-linux (nsenter, setpriv) and coreutils (mkfifo): `apt-get install util-linux coreutils` (Debian/Ubuntu; `dnf install util-linux` on Fedora)";
+  "install util-linux (nsenter, setpriv, setsid) and coreutils (mkfifo): `apt-get install util-linux coreutils` (Debian/Ubuntu; `dnf install util-linux` on Fedora)";
 
 /**
- * The launcher: `sh -c BRIDGE_LAUNCHER FILTER DIR NSENTER SETPRIV SOCAT MKFIFO UID GID BWRAP ARGS...`,
+ * The launcher: `sh -c BRIDGE_LAUNCHER FILTER DIR NSENTER SETPRIV SOCAT MKFIFO UID GID SETSID READER BWRAP ARGS...`,
  * where bwrap's ARGS carry `--unshare-user --info-fd INFO_FD --sync-fd SYNC_FD --userns-block-fd
  * BLOCK_FD` and FILTER is the seccomp filter's path (opened on FILTER_FD; /dev/null when there
  * is none). bwrap writes the sandbox's PID and waits on BLOCK_FD before the sandbox goes on; the
@@ -72,21 +78,26 @@ export const BRIDGE_HINT =
  * file and goes on without maps: the command fails, without the network.
  */
 export const BRIDGE_LAUNCHER = [
-  'd=$1 n=$2 p=$3 c=$4 m=$5 u=$6 g=$7; shift 7; f="$d/bridge.$$" b="$d/bridge-go.$$"',
+  'd=$1 n=$2 p=$3 c=$4 m=$5 u=$6 g=$7 ss=$8 r=$9; shift 9; f="$d/bridge.$$" b="$d/bridge-go.$$"',
   '"$m" -m 600 "$f" "$b" || exit 125',
-  "{",
-  '  rm -f "$f" "$b"; pid=',
-  `  while read -r k v; do case $k in '"child-pid":') pid=\${v%,} ;; '}') break ;; esac; done`,
-  '  [ -n "$pid" ] && exec 4</proc/$pid/ns/user 5</proc/$pid/ns/net || exit 0',
-  '  { echo "$u $u 1" >/proc/$pid/uid_map && echo deny >/proc/$pid/setgroups && echo "$g $g 1" >/proc/$pid/gid_map; } || exit 0',
-  "  echo go >&3; exec 3>&-",
-  '  cd "$d" || exit 0',
-  `  "$n" --user=/proc/self/fd/4 --net=/proc/self/fd/5 --preserve-credentials "$p" --pdeathsig KILL "$c" TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr,retry=2000,interval=0.001 UNIX-CONNECT:${PROXY_SOCKET_NAME} </dev/null &`,
-  "  exec 4<&- 5<&-",
-  "  while read -r _; do :; done",
-  "  kill -9 $! 2>/dev/null",
-  '} <"$f" 3>"$b" >/dev/null 2>&1 &',
+  // Its own session: the Bash tool counts what is left in the command's process group when bwrap
+  // returns, and the bridge ends a moment later, at the FIFO's end of file.
+  '"$ss" /bin/sh -c "$r" bridge "$d" "$n" "$p" "$c" "$u" "$g" "$f" "$b" <"$f" 3>"$b" >/dev/null 2>&1 &',
   `exec "$@" ${FILTER_FD}<"$0" ${SYNC_FD}>"$f" ${INFO_FD}>&${SYNC_FD} ${BLOCK_FD}<"$b"`,
+].join("\n");
+
+/** The bridge's reader (see BRIDGE_LAUNCHER): `sh -c BRIDGE_READER bridge DIR NSENTER SETPRIV SOCAT UID GID FIFO GO`. */
+export const BRIDGE_READER = [
+  'd=$1 n=$2 p=$3 c=$4 u=$5 g=$6; rm -f "$7" "$8"; pid=',
+  `while read -r k v; do case $k in '"child-pid":') pid=\${v%,} ;; '}') break ;; esac; done`,
+  '[ -n "$pid" ] && exec 4</proc/$pid/ns/user 5</proc/$pid/ns/net || exit 0',
+  '{ echo "$u $u 1" >/proc/$pid/uid_map && echo deny >/proc/$pid/setgroups && echo "$g $g 1" >/proc/$pid/gid_map; } || exit 0',
+  "echo go >&3; exec 3>&-",
+  'cd "$d" || exit 0',
+  `"$n" --user=/proc/self/fd/4 --net=/proc/self/fd/5 --preserve-credentials "$p" --pdeathsig KILL "$c" TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr,retry=2000,interval=0.001 UNIX-CONNECT:${PROXY_SOCKET_NAME} </dev/null &`,
+  "exec 4<&- 5<&-",
+  "while read -r _; do :; done",
+  "kill -9 $! 2>/dev/null",
 ].join("\n");
 
 /** The spawn that starts bwrap (`bwrapArgv`: the program and its arguments) with the bridge. */
@@ -110,6 +121,8 @@ export function bridgedLaunch(
       tools.mkfifo,
       String(process.getuid?.() ?? 0),
       String(process.getgid?.() ?? 0),
+      tools.setsid,
+      BRIDGE_READER,
       ...bwrapArgv,
     ],
   };
