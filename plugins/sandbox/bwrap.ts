@@ -6,11 +6,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import type { NetworkPolicy } from "./config";
 import type { RootLayout } from "./protect";
+import { BLOCK_FD, INFO_FD, PROXY_PORT, SYNC_FD } from "./bridge";
 import { FILTER_FD } from "./seccomp";
-
-/** Inside the sandbox, the proxy's Unix socket (in the private /tmp) and the port socat serves it on. */
-export const PROXY_SOCKET_NAME = ".ubiquity-proxy.sock";
-export const PROXY_PORT = 3128;
 
 /** Everything that shapes one sandbox. */
 export interface Profile {
@@ -29,7 +26,6 @@ export interface Profile {
   unreadableFile: string;
   unreadableDir: string;
   network: NetworkPolicy;
-  socat?: string;
   home: string;
   /** Paths of the home folder that stay readable (the rest is hidden); undefined: the whole home stays. */
   homeReadable?: string[];
@@ -116,6 +112,17 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
   const args = ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"];
   if (profile.seccomp) args.push("--seccomp", String(FILTER_FD));
   if (profile.network.mode === "all") args.push("--share-net");
+  // The proxy's bridge learns the sandbox's PID, and its lifetime, from these (bridge.ts).
+  if (profile.network.mode === "proxy")
+    args.push(
+      "--unshare-user",
+      "--info-fd",
+      String(INFO_FD),
+      "--sync-fd",
+      String(SYNC_FD),
+      "--userns-block-fd",
+      String(BLOCK_FD),
+    );
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   // /run holds the sockets that reach past any file rule (docker, dbus, the ssh agent).
   args.push("--tmpfs", "/run");
@@ -187,15 +194,14 @@ export function proxyEnv(url: string): Record<string, string> {
 }
 
 /**
- * The command as bwrap runs it. With the proxy, socat first carries 127.0.0.1:3128 to the
- * proxy's socket, and the command starts once that port listens (read from /proc/net/tcp,
- * so no network tool is needed inside).
+ * The command as bwrap runs it. With the proxy, it starts once the bridge (started from the host
+ * side, bridge.ts) listens on 127.0.0.1:PROXY_PORT, read from /proc/net/tcp so no network tool
+ * is needed inside.
  */
 export function innerCommand(profile: Profile, command: string, args: readonly string[]): string[] {
-  if (profile.network.mode !== "proxy" || !profile.socat) return [command, ...args];
+  if (profile.network.mode !== "proxy") return [command, ...args];
   const hexPort = PROXY_PORT.toString(16).toUpperCase().padStart(4, "0");
   const script = [
-    `${profile.socat} TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/tmp/${PROXY_SOCKET_NAME} </dev/null >/dev/null 2>&1 &`,
     // Shell builtins only: a grep per poll would cost more than the wait itself.
     `up() { while read -r _ a _; do [ "$a" = "0100007F:${hexPort}" ] && return 0; done < /proc/net/tcp; return 1; }`,
     "n=0; until up || [ $n -ge 20000 ]; do n=$((n+1)); done",

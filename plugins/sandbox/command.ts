@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxAvailability, INSTALL_HINT } from "./availability";
+import { BRIDGE_HINT, bridgeTools } from "./bridge";
 import { hasSocketFilter, socketFilter } from "./seccomp";
 
 /** Where the command writes. */
@@ -62,8 +63,13 @@ export async function sandboxCheck(argv: string[], io: SandboxCommandIO): Promis
     `platform: ${found.platform}`,
     `backend: ${found.backend ?? "none"}${found.program ? ` (${found.program})` : ""}`,
   ];
-  if (found.backend === "bubblewrap")
+  if (found.backend === "bubblewrap") {
     lines.push(`socat: ${found.socat ?? `not installed (needed for network.allowedDomains: ${INSTALL_HINT})`}`);
+    const bridge = bridgeTools();
+    lines.push(
+      `proxy bridge: ${"tools" in bridge ? `${bridge.tools.nsenter}, ${bridge.tools.setpriv}` : `${bridge.missing.join(", ")} not installed (needed for network.allowedDomains: ${BRIDGE_HINT})`}`,
+    );
+  }
   for (const t of trials) lines.push(`${t.ok ? "ok  " : "FAIL"} ${t.name}${t.detail ? `: ${t.detail}` : ""}`);
   if (found.backend === "seatbelt") lines.push("note: the macOS profile is not exercised by this check");
   if (found.backend === "bubblewrap" && !hasSocketFilter())

@@ -23,6 +23,7 @@ import {
 import { definePlugin } from "../_kits/authoring/index";
 import { getPermissionsApi, parseRule } from "../permissions/api";
 import { sandboxAvailability, SandboxUnavailableError, INSTALL_HINT, type SandboxAvailability } from "./availability";
+import { BRIDGE_HINT, bridgeTools } from "./bridge";
 import { sandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";
 import { sandboxNote } from "./note";
@@ -238,6 +239,15 @@ function check(opts: SandboxPluginOptions, proxy: boolean): SandboxAvailability 
       reason: `network.allowedDomains needs socat, which is not installed: ${INSTALL_HINT}`,
     };
   }
+  // The proxy's bridge enters the sandbox from the host side (bridge.ts); without it the only way
+  // in would need Unix sockets inside, which stay refused: the sandbox does not start.
+  const tools = found.ok && proxy && found.backend === "bubblewrap" ? bridgeTools() : undefined;
+  if (tools && "missing" in tools)
+    return {
+      ...found,
+      ok: false,
+      reason: `network.allowedDomains needs ${tools.missing.join(", ")}, not found on PATH: ${BRIDGE_HINT}`,
+    };
   return found;
 }
 

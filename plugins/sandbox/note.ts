@@ -17,7 +17,7 @@ export function sandboxNote(settings: SandboxSettings): string {
     "- There, files that run code later are read-only at any depth (git config and hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.",
     "- The home folder is hidden except toolchains and caches; credentials (~/.ssh, .env files, ...) are unreadable.",
     `- ${net}`,
-    ...(settings.unixSockets === "blocked" && settings.network.mode !== "proxy" && hasSocketFilter()
+    ...(settings.unixSockets === "blocked" && hasSocketFilter()
       ? [
           '- Unix sockets cannot be made (docker, ssh-agent, a local server\'s socket): socket() fails with "Operation not permitted"; a 32-bit program is killed.',
         ]

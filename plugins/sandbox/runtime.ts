@@ -25,16 +25,8 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
-import {
-  bwrapArgs,
-  homeRootsNamed,
-  innerCommand,
-  programRootsUnderTmp,
-  PROXY_PORT,
-  PROXY_SOCKET_NAME,
-  proxyEnv,
-  type Profile,
-} from "./bwrap";
+import { bwrapArgs, homeRootsNamed, innerCommand, programRootsUnderTmp, proxyEnv, type Profile } from "./bwrap";
+import { BRIDGE_HINT, bridgedLaunch, bridgeTools, PROXY_PORT, PROXY_SOCKET_NAME } from "./bridge";
 import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
@@ -206,7 +198,9 @@ export class SandboxRuntime {
         await proxy.listenTcp();
         this.#proxyPort = proxy.port;
       } else {
-        await proxy.listen(join(this.#dirs!.tmp, PROXY_SOCKET_NAME));
+        // In the private folder, not its tmp/ (the sandbox's /tmp): no sandboxed process sees the
+        // socket; the bridge reaches it from the host side (bridge.ts).
+        await proxy.listen(join(this.#dirs!.root, PROXY_SOCKET_NAME));
       }
       this.#proxy = proxy;
     }
@@ -316,10 +310,8 @@ export class SandboxRuntime {
       return this.#seatbelt(spec, writable, layouts, env);
     }
     for (const layout of layouts) for (const p of layout.placeholders) this.#placeholder(p);
-    // socat reaches the proxy through a Unix socket, so with the proxy they stay allowed (said at start).
-    const filter = this.#filters!.path(
-      this.#settings.unixSockets === "allowed" || network.mode === "proxy" ? "allowed" : "blocked",
-    );
+    // The proxy's bridge runs outside the sandbox (bridge.ts): Unix sockets stay blocked with it too.
+    const filter = this.#filters!.path(this.#settings.unixSockets);
     const profile: Profile = {
       seccomp: filter !== undefined,
       writable: cache ? [...writable, cache] : writable,
@@ -331,7 +323,6 @@ export class SandboxRuntime {
       unreadableFile: dirs.unreadableFile,
       unreadableDir: dirs.unreadableDir,
       network,
-      socat: this.#availability.socat,
       home: this.#settings.home,
       // The home folder stays visible only when it is a writable folder itself (the secrets are hidden then).
       homeStandIns: writable.includes(this.#settings.home) ? undefined : this.#gitConfigs(),
@@ -349,13 +340,26 @@ export class SandboxRuntime {
     const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
     const args = [...bwrapArgs(profile, spec.cwd), "--", ...innerCommand(profile, spec.command, spec.args)];
     return {
-      ...(filter
-        ? { command: "/bin/sh", args: ["-c", FILTER_LAUNCHER, filter, this.#availability.program!, ...args] }
-        : { command: this.#availability.program!, args }),
+      ...(network.mode === "proxy"
+        ? this.#bridged(filter, [this.#availability.program!, ...args])
+        : filter
+          ? { command: "/bin/sh", args: ["-c", FILTER_LAUNCHER, filter, this.#availability.program!, ...args] }
+          : { command: this.#availability.program!, args }),
       cwd: spec.cwd,
       env: { ...env, ...proxied },
       contained: true,
     };
+  }
+
+  /** bwrap started with the proxy's bridge; refused when a program it needs is missing (never Unix sockets opened instead). */
+  #bridged(filter: string | undefined, bwrapArgv: string[]): { command: string; args: string[] } {
+    const found = bridgeTools();
+    const socat = this.#availability.socat;
+    if ("missing" in found || !socat)
+      throw new Error(
+        `ubiquity:sandbox: network.allowedDomains needs ${["missing" in found ? found.missing.join(", ") : "", socat ? "" : "socat"].filter(Boolean).join(", ")}, not found on PATH: ${BRIDGE_HINT}; or remove network.allowedDomains`,
+      );
+    return bridgedLaunch(filter, this.#dirs!.root, socat, found.tools, bwrapArgv);
   }
 
   #seatbelt(

@@ -102,9 +102,9 @@ function assemble(lines: readonly Line[]): Insn[] {
 }
 
 /**
- * The instructions of the filter for `abi`. With `unix` allowed (the user's allowAllUnixSockets,
- * or the proxy's socat, which reaches the proxy by one), AF_UNIX sockets and every socketpair
- * are let through; the rest holds.
+ * The instructions of the filter for `abi`. With `unix` allowed (the user's allowAllUnixSockets),
+ * AF_UNIX sockets and every socketpair are let through; the rest holds. The proxy's bridge needs
+ * no Unix socket inside: it runs outside the filter (bridge.ts).
  */
 export function filterProgram(abi: Abi, unix: "blocked" | "allowed" = "blocked"): Insn[] {
   const open = unix === "allowed";
@@ -211,10 +211,6 @@ export function unixSocketWarning(settings: SandboxSettings, arch: string = proc
   if (!ABIS[arch])
     notes.push(
       `sandboxed commands can make Unix sockets and so reach any host socket they can see (docker, ssh-agent): there is no seccomp filter for ${arch}`,
-    );
-  else if (settings.network.mode === "proxy" || settings.mcpNetwork.mode === "proxy")
-    notes.push(
-      "with network.allowedDomains, sandboxed processes can make Unix sockets (the proxy is reached through one) and so reach any host socket they can see (docker, ssh-agent)",
     );
   if (settings.unixSocketPaths.length > 0)
     notes.push(
