@@ -4,8 +4,12 @@
  * marketplace entries. The language server is a hostile one (fixtures/hostile-lsp.mjs) answering
  * what each test scripts; every run goes through summon() with the scripted model.
  */
+import { execFileSync } from "node:child_process";
 import {
+  closeSync,
+  constants,
   existsSync,
+  openSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -199,6 +203,31 @@ describe("a language server's processes", () => {
     }
     if (alive) process.kill(pid, "SIGKILL");
     expect(alive).toBe(false);
+  });
+});
+
+describe("documents a server is told of", () => {
+  it("F9: a FIFO named like a source file is refused, not opened (the open blocked a worker thread for good)", async () => {
+    const fifo = join(project, "src", "pipe.ts");
+    execFileSync("mkfifo", [fifo]);
+    try {
+      const [out] = await run(
+        [lsp({ operation: "documentSymbol", filePath: "src/pipe.ts" })],
+        {},
+        {
+          toolTimeouts: { LSP: 3000 },
+        },
+      );
+      expect(out!.isError).toBe(true);
+      expect(out!.content).toContain("not a regular file");
+    } finally {
+      // Unblocks an open left waiting for a writer (without the fix).
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch {
+        // no reader waiting
+      }
+    }
   });
 });
 
