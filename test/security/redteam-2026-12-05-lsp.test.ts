@@ -3,6 +3,30 @@
  * path rules against names with line breaks, and `ubiquity plugin add` of `strict: false`
  * marketplace entries. The language server is a hostile one (fixtures/hostile-lsp.mjs) answering
  * what each test scripts; every run goes through summon() with the scripted model.
+ *
+ * Attacks tried (26), findings (9: 8 fixed, 1 open):
+ *  1. workspaceSymbol: a symbol name holding "\n\n" before a denied file's symbol          -> F1 fixed
+ *  2. a denied file whose name has a line break (URI %0A)                                    -> F2 fixed
+ *  3-6. non-file scheme (untitled:), file://host/, encoded "/" (%2F), no location             -> F3 fixed
+ *  7. documentSymbol answered with SymbolInformation placed in a denied file                 -> F4 fixed
+ *  8. file://localhost/, "/src/../secret" in a URI, SECRET/ in another case                  holds
+ *  9. incoming calls from a denied file (name, detail), definitions there                    holds
+ * 10. filePath a symlink to a denied file; filePath "src/../secret/key.ts"                   holds
+ * 11. Read of secret/notes<newline>.txt under Read(secret/**) (the path matcher itself)      -> F5 fixed
+ * 12-13. plugin add: a strict:false entry's folder a link out of the marketplace (copied, in a clone) -> F6 fixed
+ * 14. plugin add: two marketplaces' plugins/ts entries                                       -> F7 fixed
+ * 15. a server's child in a session of its own (setsid), sandbox off                         -> F8 OPEN (it.fails)
+ * 16. a FIFO named src/pipe.ts as filePath                                                   -> F9 fixed
+ * 17. a server that never answers: bounded by toolTimeoutMs and the run's abort ($/cancelRequest sent) holds
+ * 18. a server asking workspace/applyEdit: answered null, nothing applied (code read)        holds
+ * 19. hover under a Read deny: refused by the engine; its lines are now also unjudgeable (withheld) holds
+ * 20. an untrusted folder (trust: false): no server starts (test/lsp/lsp-servers.test.ts)    holds
+ * 21. a secret in the parent's environment: scrubbed (test/lsp/lsp-servers.test.ts)         holds
+ * 22. a plugin folder inside an untrusted/changed project: readPlugins skips it (code read)  holds
+ * 23. .lsp.json / lspServers path leading out of the plugin: refused (code read)             holds
+ * 24. a server crashing mid-call: pending requests rejected, restarts bounded (code read)    holds
+ * 25. a header without end / a Content-Length over 64 MiB: the connection ends (code read)   holds
+ * 26. entry name with "/" or "..": only the manifest's name, the copy is named by its folder holds
  */
 import { execFileSync } from "node:child_process";
 import {
